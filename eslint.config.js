@@ -1,0 +1,33 @@
+// Lint: typescript-eslint recommended, React hooks rules, and the layering rule of CONTRIBUTING.md.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+
+const layer = (files, patterns) => ({
+  files,
+  rules: { 'no-restricted-imports': ['error', { patterns }] },
+});
+const io = { group: ['node:*', 'fs', 'path', 'os', 'child_process'], message: 'core is pure: no I/O' };
+const ui = { group: ['react', 'ink', '**/ui/*', '**/ui/**'], message: 'core has no UI' };
+const up = (dir) => ({ group: [`**/${dir}/*`, `**/${dir}/**`], message: `this layer may not import ${dir}/` });
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'coverage/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.tsx'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+  },
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  layer(['src/schema/**'], [up('core'), up('io'), up('ui'), up('commands'), up('solve')]),
+  layer(['src/core/**'], [io, ui, up('io'), up('commands')]),
+  layer(['src/io/**'], [up('ui'), up('commands')]),
+  layer(['src/ui/**'], [up('io'), up('commands')]),
+  { files: ['scripts/**', '*.js', '*.mjs'], languageOptions: { globals: { process: 'readonly', console: 'readonly' } } },
+);

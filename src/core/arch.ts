@@ -1,0 +1,121 @@
+/**
+ * The normalized model architecture that every memory and time formula reads.
+ * Built from a Hugging Face config.json by `archFromHfConfig` (src/core/hf-config.ts).
+ */
+
+/** Roles a LoRA target or a quantized linear can have; fused checkpoints (qkv, gate_up) are split by role. */
+export type LinearRole =
+  | 'q'
+  | 'k'
+  | 'v'
+  | 'o'
+  | 'gate'
+  | 'up'
+  | 'down'
+  | 'router'
+  | 'q_a'
+  | 'q_b'
+  | 'kv_a'
+  | 'kv_b'
+  | 'cross_q'
+  | 'cross_k'
+  | 'cross_v'
+  | 'cross_o'
+  | 'other';
+
+/** One kind of nn.Linear inside a layer group; `copies` per layer (experts > 1 for MoE expert weights). */
+export interface Linear {
+  role: LinearRole;
+  inFeatures: number;
+  outFeatures: number;
+  bias: boolean;
+  /** How many of this linear exist per layer (e.g. number of experts). */
+  copies: number;
+  /** Copies active per token (topK for routed experts, otherwise = copies). */
+  activeCopies: number;
+}
+
+/** A run of identical transformer layers (decoder, encoder, cross-attention layers, vision tower). */
+export interface LayerGroup {
+  name: 'decoder' | 'encoder' | 'cross' | 'vision';
+  count: number;
+  hidden: number;
+  heads: number;
+  kvHeads: number;
+  headDim: number;
+  /** Value head dim when it differs (MLA); else = headDim. */
+  vHeadDim: number;
+  /** Dense MLP width, or per-expert width for MoE. */
+  ffn: number;
+  gated: boolean;
+  experts: number;
+  topK: number;
+  norm: 'rms' | 'layer';
+  /** Norm modules per layer (2 pre-norms; Gemma-2 has 4; parallel-residual GPT-J has 1). */
+  normsPerLayer: number;
+  /** Attention and MLP read the same input (GPT-J, GPT-NeoX, Falcon, Phi-1.5). */
+  parallelResidual: boolean;
+  /** Dropout on attention probabilities and hidden states is active in training (BERT, T5). */
+  dropout: boolean;
+  causal: boolean;
+  /** Extra attention block over encoder / image states (T5 decoder, Mllama cross layers). */
+  crossAttention: boolean;
+  /** Sliding-window size for KV cache, when every layer of the group uses one. */
+  slidingWindow: number | null;
+  /** MLA latent KV width (DeepSeek-V2/V3): cache holds kvLoraRank + ropeDim per token per layer. */
+  mlaCacheWidth: number | null;
+  linears: Linear[];
+  /** Parameters per layer that are not in `linears` (norm weights, qk-norm, sinks, biases of fused parts). */
+  otherParamsPerLayer: number;
+}
+
+export type SourceDtype = 'float32' | 'float16' | 'bfloat16';
+
+/** Quantization a checkpoint ships with (config.json `quantization_config`). */
+export interface CheckpointQuant {
+  method: 'bitsandbytes-4bit' | 'bitsandbytes-8bit' | 'gptq' | 'awq' | 'fp8' | 'mxfp4' | 'other';
+  bits: number;
+  groupSize: number | null;
+  /** Module names the checkpoint leaves unquantized. */
+  skipped: string[];
+}
+
+export interface Arch {
+  /** Catalog id, or a path-derived id for a local config. */
+  id: string;
+  hfId: string | null;
+  modelType: string;
+  architecture: string;
+  kind: 'causal-lm' | 'encoder' | 'encoder-decoder';
+  groups: LayerGroup[];
+  /** Width of the final hidden state (input of lm_head). */
+  hidden: number;
+  vocab: number;
+  tiedEmbeddings: boolean;
+  /** Token embeddings + learned position / token-type embeddings. */
+  embedParams: number;
+  /** lm_head parameters, 0 when tied to the embeddings. */
+  lmHeadParams: number;
+  /** Final norm, pooler, shared embeddings of enc-dec, vision projector... */
+  otherParams: number;
+  maxPositions: number;
+  dtype: SourceDtype;
+  quant: CheckpointQuant | null;
+}
+
+/** Parameter totals derived from an Arch. */
+export interface ParamCounts {
+  total: number;
+  /** Parameters touched per token (MoE: routed experts replaced by topK). */
+  active: number;
+  embed: number;
+  lmHead: number;
+  /** Parameters inside nn.Linear weights of the layers (what int8/nf4/LoRA act on). */
+  linear: number;
+  /** Biases of those linears. */
+  linearBias: number;
+  /** Norms and everything else. */
+  other: number;
+  /** Largest single layer's parameters (ZeRO-3 gathers one layer at a time). */
+  largestLayer: number;
+}

@@ -1,0 +1,15 @@
+// Fail any test that writes to the console (as zod's test setup does): output belongs to commands.
+import { afterEach, vi } from 'vitest';
+
+const calls: string[] = [];
+for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+  vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
+    calls.push(`${level}: ${args.map(String).join(' ')}`);
+  });
+}
+afterEach(() => {
+  if (calls.length > 0) {
+    const seen = calls.splice(0);
+    throw new Error(`unexpected console output:\n${seen.join('\n')}`);
+  }
+});
