@@ -101,6 +101,8 @@ export interface Arch {
   maxPositions: number;
   dtype: SourceDtype;
   quant: CheckpointQuant | null;
+  /** Exact parameter count read from safetensors headers, when a local folder gave them. */
+  measuredParams: number | null;
 }
 
 /** Parameter totals derived from an Arch. */
