@@ -1,0 +1,138 @@
+/** Reads catalogs/ (GPUs, offers, circuits), validates each file with its schema, and resolves ids and aliases. */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { z } from 'zod';
+import { circuitSchema, type Circuit } from '../schema/circuit.js';
+import { gpuSchema, type Gpu } from '../schema/gpu.js';
+import { offerFileSchema, type Offer } from '../schema/offer.js';
+import { badValue, UserError } from './errors.js';
+
+/** Works from both src/io and dist/io. */
+export const DEFAULT_CATALOG_DIR = new URL('../../catalogs/', import.meta.url);
+
+export interface CatalogOptions {
+  /** Root folder holding gpus/, offers/ and circuits/ (tests pass a temp dir). */
+  readonly dir?: string | URL;
+}
+
+const rootOf = (opts?: CatalogOptions): string => {
+  const dir = opts?.dir ?? DEFAULT_CATALOG_DIR;
+  return dir instanceof URL ? fileURLToPath(dir) : dir;
+};
+
+/** `<file>: ✖ <message> → at <path>`, issues joined on one line (zod prettifyError style). */
+function invalid(file: string, issues: readonly z.core.$ZodIssue[]): UserError {
+  const parts = issues.map((i) => {
+    const at = i.path.length > 0 ? ` → at ${i.path.map(String).join('.')}` : '';
+    return `✖ ${i.message}${at}`;
+  });
+  return new UserError(
+    `${file}: ${parts.join('; ')}`,
+    'Fix the catalog file; catalogs/README.md lists every field.',
+  );
+}
+
+function readJson(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UserError(`${file}: cannot read: ${(e as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new UserError(`${file}: invalid JSON: ${(e as Error).message}`);
+  }
+}
+
+function parseFile<S extends z.ZodType>(file: string, schema: S): z.infer<S> {
+  const result = schema.safeParse(readJson(file));
+  if (!result.success) throw invalid(file, result.error.issues);
+  return result.data;
+}
+
+/** Parse a one-entry-per-file catalog file and check that its id equals the file name. */
+function parseEntry<S extends z.ZodType<{ id: string }>>(file: string, schema: S): z.infer<S> {
+  const entry = parseFile(file, schema);
+  const expected = basename(file, '.json');
+  if (entry.id !== expected) {
+    throw new UserError(
+      `${file}: ✖ id '${entry.id}' must equal the file name '${expected}' → at id`,
+    );
+  }
+  return entry;
+}
+
+const jsonFiles = (dir: string): string[] =>
+  existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.json'))
+        .sort()
+        .map((f) => join(dir, f))
+    : [];
+
+/** Every GPU in catalogs/gpus/, sorted by id. */
+export function loadGpus(opts?: CatalogOptions): Gpu[] {
+  return jsonFiles(join(rootOf(opts), 'gpus'))
+    .map((f) => parseEntry(f, gpuSchema))
+    .sort(byId);
+}
+
+const byId = (a: { id: string }, b: { id: string }): number =>
+  a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+
+const SAFE_ID = /^[a-z0-9][a-z0-9.-]*$/;
+
+/** A GPU by id or alias, case-insensitive; unknown names are a UserError naming --gpu. */
+export function findGpu(idOrAlias: string, opts?: CatalogOptions): Gpu {
+  const key = idOrAlias.trim().toLowerCase();
+  const dir = join(rootOf(opts), 'gpus');
+  // Fast path for the cold-start budget: most lookups are by id, one file read.
+  if (SAFE_ID.test(key) && existsSync(join(dir, `${key}.json`))) {
+    return parseEntry(join(dir, `${key}.json`), gpuSchema);
+  }
+  const gpus = loadGpus(opts);
+  const hit = gpus.find((g) => g.id === key || g.aliases.includes(key));
+  if (hit) return hit;
+  throw badValue(
+    '--gpu',
+    idOrAlias,
+    `one of ${gpus.map((g) => g.id).join(', ')} (or an alias; see \`vramplan catalog gpus\`)`,
+  );
+}
+
+/** Every offer in catalogs/offers/<provider>.json; each offer's provider must equal its file name. */
+export function loadOffers(opts?: CatalogOptions): Offer[] {
+  return jsonFiles(join(rootOf(opts), 'offers')).flatMap((file) => {
+    const offers = parseFile(file, offerFileSchema);
+    const provider = basename(file, '.json');
+    offers.forEach((o, i) => {
+      if (o.provider !== provider) {
+        throw new UserError(
+          `${file}: ✖ provider '${o.provider}' must equal the file name '${provider}' → at ${i}.provider`,
+        );
+      }
+    });
+    return offers;
+  });
+}
+
+/** Every circuit preset in catalogs/circuits/, sorted by id. */
+export function loadCircuits(opts?: CatalogOptions): Circuit[] {
+  return jsonFiles(join(rootOf(opts), 'circuits'))
+    .map((f) => parseEntry(f, circuitSchema))
+    .sort(byId);
+}
+
+/** A circuit preset by id, case-insensitive; unknown ids are a UserError naming the flag. */
+export function findCircuit(id: string, opts?: CatalogOptions & { flag?: string }): Circuit {
+  const key = id.trim().toLowerCase();
+  const dir = join(rootOf(opts), 'circuits');
+  if (SAFE_ID.test(key) && existsSync(join(dir, `${key}.json`))) {
+    return parseEntry(join(dir, `${key}.json`), circuitSchema);
+  }
+  const ids = loadCircuits(opts).map((c) => c.id);
+  throw badValue(opts?.flag ?? '--circuit', id, `one of ${ids.join(', ')}`);
+}

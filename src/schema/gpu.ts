@@ -1,0 +1,79 @@
+/** On-disk format of catalogs/gpus/<id>.json: one GPU SKU, keys carry their units. */
+import { z } from 'zod';
+
+/** Lower-case kebab id; also the file name (h100-sxm.json). */
+export const catalogId = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9.-]*$/, 'expected a lower-case kebab-case id');
+
+/** A source entry: a URL, optionally followed by a short description of what it shows. */
+export const sourceUrl = z.url({ protocol: /^https?$/ });
+export const sourceText = z.string().regex(/https?:\/\/\S+/, 'expected text that contains a URL');
+
+/** Dense tensor throughput in TFLOPS (1e12 FLOP/s), FP32 accumulate; null where unsupported or unpublished. */
+export const tflopsSchema = z
+  .object({
+    bf16: z.number().positive().nullable(),
+    fp16: z.number().positive().nullable(),
+    fp8: z.number().positive().nullable(),
+    fp32: z.number().positive().nullable(),
+  })
+  .strict();
+
+export const interconnectSchema = z
+  .object({
+    /** Host link, e.g. "PCIe 4.0 x16". */
+    pcie: z.string().min(1),
+    /** GPU-to-GPU fabric, total bidirectional GB/s (NVLink; Infinity Fabric on AMD Instinct); null if none. */
+    nvlinkGBps: z.number().positive().nullable(),
+    /** Direct GPU-to-GPU memory access (P2P) works with the stock driver. */
+    p2p: z.boolean(),
+  })
+  .strict();
+
+/** Where memoryMiB comes from: nvidia-smi total, CUDA totalGlobalMem, a sibling SKU with the same memory, or marketed GB. */
+export const memoryBasis = z.enum(['nvidia-smi', 'cuda', 'sibling', 'marketed']);
+
+export const gpuSchema = z
+  .object({
+    id: catalogId,
+    name: z.string().min(1),
+    vendor: z.enum(['nvidia', 'amd', 'apple']),
+    category: z.enum(['consumer', 'workstation', 'datacenter', 'apple']),
+    /** Other names accepted by --gpu (case-insensitive); unique across the catalog. */
+    aliases: z.array(catalogId),
+    /** Exact device names nvidia-smi prints for this SKU (for detection). */
+    nvidiaSmiNames: z.array(z.string().min(1)).optional(),
+    architecture: z.string().min(1),
+    /** CUDA compute capability ("8.9"), or the gfx target on AMD; null on Apple. */
+    computeCapability: z.string().nullable(),
+    /** Marketed capacity in decimal GB. */
+    memoryGB: z.number().positive(),
+    /** Total device memory in MiB (2^20 B) as nvidia-smi reports it; see memoryMiBBasis. */
+    memoryMiB: z.number().int().positive(),
+    memoryMiBBasis: memoryBasis,
+    memoryType: z.string().min(1),
+    /** Peak memory bandwidth, decimal GB/s. */
+    memoryBandwidthGBps: z.number().positive(),
+    tflops: tflopsSchema,
+    supportsBf16: z.boolean(),
+    supportsFp8: z.boolean(),
+    supportsFlashAttention2: z.boolean(),
+    /** Board power (TDP/TBP) in W; null where the vendor publishes none (Apple SoCs). */
+    boardPowerW: z.number().positive().nullable(),
+    interconnect: interconnectSchema,
+    /** CPU and GPU share one memory pool (Apple silicon). */
+    unifiedMemory: z.boolean(),
+    formFactor: z.string().optional(),
+    launchYear: z.number().int().min(2010).max(2100),
+    launchPriceUsd: z.number().positive().nullable(),
+    source: sourceUrl,
+    sources: z.array(sourceText).optional(),
+    notes: z.string().optional(),
+  })
+  .strict();
+
+export type Gpu = z.infer<typeof gpuSchema>;
+export type GpuTflops = z.infer<typeof tflopsSchema>;
+export type GpuInterconnect = z.infer<typeof interconnectSchema>;
+export type MemoryBasis = z.infer<typeof memoryBasis>;
