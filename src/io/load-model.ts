@@ -1,0 +1,244 @@
+/**
+ * Resolve `--model`: a catalog id, a Hugging Face repo id or alias, a config.json path, or a
+ * local checkpoint folder (config.json + safetensors headers for the exact parameter count).
+ */
+import { closeSync, existsSync, openSync, readFileSync, readSync, readdirSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Arch } from '../core/arch.js';
+import { ConfigError, archFromHfConfig } from '../core/hf-config.js';
+import { MODEL_ID_PATTERN, type ModelEntry, modelEntrySchema } from '../schema/model.js';
+import { UserError, badValue } from './errors.js';
+
+const DEFAULT_CATALOG = fileURLToPath(new URL('../../catalogs/models/', import.meta.url));
+
+export interface ResolveOptions {
+  /** Folder of catalog files (default: the package's catalogs/models/). */
+  catalogDir?: string;
+}
+
+/** Every catalog entry, validated, sorted by id. */
+export function listModels(opts: ResolveOptions = {}): ModelEntry[] {
+  const dir = opts.catalogDir ?? DEFAULT_CATALOG;
+  return catalogFiles(dir)
+    .map((f) => readEntry(join(dir, f)))
+    .sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/** Normalized architecture for `spec`; throws UserError on anything unknown or unreadable. */
+export function resolveModel(spec: string, opts: ResolveOptions = {}): Arch {
+  const dir = opts.catalogDir ?? DEFAULT_CATALOG;
+  const entry = findEntry(spec, dir);
+  if (entry) return archOf(entry.config, { id: entry.id, hfId: entry.hfId }, join(dir, `${entry.id}.json`));
+  if (existsSync(spec)) return statSync(spec).isDirectory() ? fromFolder(spec) : fromConfigFile(spec);
+  throw badValue(
+    '--model',
+    spec,
+    `a catalog id (${exampleIds(dir)}; see 'vramplan catalog models'), a Hugging Face repo id, or a path to config.json`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Catalog
+
+function catalogFiles(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter((f) => f.endsWith('.json'));
+  } catch {
+    throw new UserError(`model catalog: cannot read folder ${dir}`);
+  }
+}
+
+function findEntry(spec: string, dir: string): ModelEntry | null {
+  const key = spec.trim().toLowerCase();
+  // Fast path: the id is the file name.
+  if (MODEL_ID_PATTERN.test(key) && existsSync(join(dir, `${key}.json`))) return readEntry(join(dir, `${key}.json`));
+  for (const file of catalogFiles(dir)) {
+    const raw = readJson(join(dir, file));
+    if (isObject(raw) && namesOf(raw).includes(key)) return readEntry(join(dir, file));
+  }
+  return null;
+}
+
+/** Lowercased names an unvalidated catalog object answers to (cheap scan before validation). */
+function namesOf(raw: Record<string, unknown>): string[] {
+  const names = [raw.id, raw.hfId, ...(Array.isArray(raw.aliases) ? raw.aliases : [])];
+  return names.filter((n): n is string => typeof n === 'string').map((n) => n.toLowerCase());
+}
+
+function readEntry(file: string): ModelEntry {
+  const parsed = modelEntrySchema.safeParse(readJson(file));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const at = issue?.path.length ? issue.path.join('.') : '(root)';
+    throw new UserError(`${file}: ${at}: ${issue?.message ?? 'invalid'}`);
+  }
+  const expected = basename(file, '.json');
+  if (parsed.data.id !== expected) throw badValue(`${file}: id`, parsed.data.id, `'${expected}' (the file name)`);
+  return parsed.data;
+}
+
+function exampleIds(dir: string): string {
+  const EXAMPLES = 3;
+  const ids = catalogFiles(dir)
+    .map((f) => basename(f, '.json'))
+    .sort()
+    .slice(0, EXAMPLES);
+  return `${ids.join(', ')}, ...`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Local files
+
+function readJson(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UserError(`${file}: cannot read file (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new UserError(`${file}: invalid JSON (${(e as Error).message})`);
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function archOf(config: unknown, meta: { id: string; hfId: string | null }, file: string): Arch {
+  try {
+    return archFromHfConfig(config, meta);
+  } catch (e) {
+    if (e instanceof ConfigError) throw badValue(`${file}: ${e.field}`, e.value, e.allowed);
+    throw e;
+  }
+}
+
+/** `_name_or_path` when it looks like a Hub repo id. */
+function hfIdOf(config: unknown): string | null {
+  const name = isObject(config) ? config._name_or_path : undefined;
+  return typeof name === 'string' && /^[\w.-]+\/[\w.-]+$/.test(name) ? name : null;
+}
+
+function fromConfigFile(file: string): Arch {
+  const config = readJson(file);
+  const folder = basename(dirname(file));
+  const id = basename(file) === 'config.json' && folder ? folder : basename(file, '.json');
+  return archOf(config, { id, hfId: hfIdOf(config) }, file);
+}
+
+function fromFolder(folder: string): Arch {
+  const configFile = join(folder, 'config.json');
+  if (!existsSync(configFile)) throw new UserError(`${folder}: no config.json in this folder`);
+  const arch = fromConfigFile(configFile);
+  return { ...arch, id: basename(folder), measuredParams: measuredParams(folder, arch) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// safetensors headers: 8-byte little-endian header length, then a JSON header
+// { name: { dtype, shape, data_offsets }, __metadata__?: {...} }; tensor data is never read.
+
+const HEADER_LENGTH_BYTES = 8;
+// A header larger than this is not a safetensors file we should trust (the reference reader caps it at 100 MB).
+const MAX_HEADER_BYTES = 100_000_000;
+const INDEX_FILE = 'model.safetensors.index.json';
+
+/** Tensors that are buffers or quantization side-data, not parameters. */
+const NOT_PARAMS =
+  /(\.inv_freq|\.masked_bias|(^|\.)attn\.bias|_scale_inv|\.weight_scale|\.input_scale|\.scales|_scales|\.qzeros|\.g_idx|\.absmax|\.quant_map|\.quant_state\..*|nested_absmax|nested_quant_map)$/;
+
+interface TensorInfo {
+  dtype: string;
+  shape: number[];
+}
+
+function measuredParams(folder: string, arch: Arch): number | null {
+  const files = safetensorsFiles(folder);
+  if (files.length > 0) {
+    let total = 0;
+    for (const file of files) total += paramsInHeader(readHeader(join(folder, file)), arch);
+    return total;
+  }
+  return paramsFromIndexSize(folder, arch);
+}
+
+function safetensorsFiles(folder: string): string[] {
+  const present = readdirSync(folder).filter((f) => f.endsWith('.safetensors'));
+  const indexFile = join(folder, INDEX_FILE);
+  if (!existsSync(indexFile)) return present.sort();
+  const index = readJson(indexFile);
+  const map = isObject(index) && isObject(index.weight_map) ? Object.values(index.weight_map) : [];
+  const shards = [...new Set(map.filter((f): f is string => typeof f === 'string'))];
+  return shards.length > 0 && shards.every((s) => present.includes(s)) ? shards.sort() : present.sort();
+}
+
+function readHeader(file: string): Record<string, unknown> {
+  const fd = openSync(file, 'r');
+  try {
+    const lengthBuf = Buffer.alloc(HEADER_LENGTH_BYTES);
+    if (readSync(fd, lengthBuf, 0, HEADER_LENGTH_BYTES, 0) !== HEADER_LENGTH_BYTES) {
+      throw new UserError(`${file}: not a safetensors file (shorter than its 8-byte header length)`);
+    }
+    const length = Number(lengthBuf.readBigUInt64LE(0));
+    if (length <= 0 || length > MAX_HEADER_BYTES) {
+      throw new UserError(`${file}: not a safetensors file (header length ${length})`);
+    }
+    const header = Buffer.alloc(length);
+    if (readSync(fd, header, 0, length, HEADER_LENGTH_BYTES) !== length) {
+      throw new UserError(`${file}: truncated safetensors header`);
+    }
+    const parsed: unknown = JSON.parse(header.toString('utf8'));
+    if (!isObject(parsed)) throw new UserError(`${file}: safetensors header is not a JSON object`);
+    return parsed;
+  } catch (e) {
+    if (e instanceof UserError) throw e;
+    throw new UserError(`${file}: unreadable safetensors header (${(e as Error).message})`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function paramsInHeader(header: Record<string, unknown>, arch: Arch): number {
+  let total = 0;
+  for (const [name, info] of Object.entries(header)) {
+    if (name === '__metadata__' || NOT_PARAMS.test(name) || !isTensor(info)) continue;
+    // A tied lm_head saved as its own tensor is the embedding again.
+    if (arch.tiedEmbeddings && name === 'lm_head.weight') continue;
+    total += info.shape.reduce((a, b) => a * b, 1) * packedPerElement(name, info, arch);
+  }
+  return total;
+}
+
+const isTensor = (v: unknown): v is TensorInfo =>
+  isObject(v) && typeof v.dtype === 'string' && Array.isArray(v.shape) && v.shape.every((d) => Number.isInteger(d));
+
+// Bits in the integer containers that packed low-bit checkpoints store their weights in.
+const INT32_BITS = 32;
+const UINT8_BITS = 8;
+
+/** Weights per stored element for packed quantized tensors (GPTQ/AWQ int32, MXFP4/bnb-4bit uint8). */
+function packedPerElement(name: string, info: TensorInfo, arch: Arch): number {
+  const bits = arch.quant?.bits;
+  if (bits === undefined || bits >= UINT8_BITS) return 1;
+  if (name.endsWith('.qweight') && info.dtype === 'I32') return INT32_BITS / bits;
+  if (info.dtype === 'U8' && (name.endsWith('_blocks') || arch.quant?.method === 'bitsandbytes-4bit')) {
+    return UINT8_BITS / bits;
+  }
+  return 1;
+}
+
+// Bytes per parameter of the stored dtype, for the index fallback.
+const DTYPE_BYTES: Record<Arch['dtype'], number> = { float32: 4, float16: 2, bfloat16: 2 };
+
+/**
+ * Fallback when only the index is present: metadata.total_size is BYTES of stored tensors, not a
+ * parameter count, so divide by the dtype size. Approximate (includes buffers); skipped for quantized checkpoints.
+ */
+function paramsFromIndexSize(folder: string, arch: Arch): number | null {
+  const indexFile = join(folder, INDEX_FILE);
+  if (!existsSync(indexFile) || arch.quant) return null;
+  const index = readJson(indexFile);
+  const size = isObject(index) && isObject(index.metadata) ? index.metadata.total_size : undefined;
+  return typeof size === 'number' && size > 0 ? Math.round(size / DTYPE_BYTES[arch.dtype]) : null;
+}

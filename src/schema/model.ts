@@ -1,0 +1,31 @@
+/** On-disk format of one model catalog file: catalogs/models/<id>.json. */
+import { z } from 'zod';
+
+/** Catalog ids are lowercase file names: letters, digits, '.', '_' and '-'. */
+export const MODEL_ID_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
+
+export const modelEntrySchema = z
+  .object({
+    /** Catalog id = file name without `.json`. */
+    id: z.string().regex(MODEL_ID_PATTERN, 'lowercase letters, digits, ".", "_" and "-"'),
+    /** Hugging Face repo id (`org/name`), or null for a config that is not on the Hub. */
+    hfId: z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'a Hugging Face repo id like org/name').nullable(),
+    /** Other names that resolve to this entry (instruct/chat twins with the same architecture). */
+    aliases: z.array(z.string().min(1)),
+    family: z.string().min(1),
+    /** Where the config comes from (the config.json URL). */
+    source: z.url(),
+    /** Exact published total parameter count, when one is known. */
+    paramsPublished: z.number().int().positive().optional(),
+    paramsSource: z.string().min(1).optional(),
+    notes: z.string().min(1).optional(),
+    /** The model's Hugging Face config.json, as published (read by core/hf-config.ts). */
+    config: z.looseObject({ model_type: z.string() }),
+  })
+  .strict()
+  .refine((e) => (e.paramsPublished === undefined) === (e.paramsSource === undefined), {
+    message: 'paramsPublished and paramsSource go together',
+    path: ['paramsSource'],
+  });
+
+export type ModelEntry = z.infer<typeof modelEntrySchema>;
