@@ -25,7 +25,8 @@ function showValue(value: unknown): string {
 type Json = Record<string, unknown>;
 type Keys = string | readonly string[];
 
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Json =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Typed access to one config object; errors name the field path (e.g. `text_config.hidden_size`). */
 class Fields {
@@ -137,7 +138,14 @@ class Fields {
 // ---------------------------------------------------------------------------------------------
 // Building blocks
 
-function lin(role: LinearRole, inFeatures: number, outFeatures: number, bias: boolean, copies = 1, activeCopies = copies): Linear {
+function lin(
+  role: LinearRole,
+  inFeatures: number,
+  outFeatures: number,
+  bias: boolean,
+  copies = 1,
+  activeCopies = copies,
+): Linear {
   return { role, inFeatures, outFeatures, bias, copies, activeCopies };
 }
 
@@ -149,7 +157,13 @@ interface AttnDims {
 }
 
 /** q, k, v, o projections; fused checkpoint modules (qkv_proj, c_attn, query_key_value) are split by role. */
-function attention(d: AttnDims, qkvBias: boolean, oBias: boolean, kvIn = d.hidden, cross = false): Linear[] {
+function attention(
+  d: AttnDims,
+  qkvBias: boolean,
+  oBias: boolean,
+  kvIn = d.hidden,
+  cross = false,
+): Linear[] {
   const q = d.heads * d.headDim;
   const kv = d.kvHeads * d.headDim;
   return [
@@ -161,15 +175,30 @@ function attention(d: AttnDims, qkvBias: boolean, oBias: boolean, kvIn = d.hidde
 }
 
 /** Gated MLP (gate, up, down) or plain 2-matrix MLP (up = fc_in/fc1/c_fc/dense_h_to_4h, down). */
-function mlp(hidden: number, ffn: number, gated: boolean, bias: boolean, copies = 1, active = copies): Linear[] {
-  const inner = [lin('up', hidden, ffn, bias, copies, active), lin('down', ffn, hidden, bias, copies, active)];
+function mlp(
+  hidden: number,
+  ffn: number,
+  gated: boolean,
+  bias: boolean,
+  copies = 1,
+  active = copies,
+): Linear[] {
+  const inner = [
+    lin('up', hidden, ffn, bias, copies, active),
+    lin('down', ffn, hidden, bias, copies, active),
+  ];
   return gated ? [lin('gate', hidden, ffn, bias, copies, active), ...inner] : inner;
 }
 
 /** Everything of a LayerGroup but its linears, with the common defaults of a causal decoder layer. */
 type GroupBase = Omit<LayerGroup, 'linears' | 'otherParamsPerLayer' | 'count'>;
 
-function group(base: GroupBase, linears: Linear[], otherParamsPerLayer: number, count = 1): LayerGroup {
+function group(
+  base: GroupBase,
+  linears: Linear[],
+  otherParamsPerLayer: number,
+  count = 1,
+): LayerGroup {
   return { ...base, count, linears, otherParamsPerLayer };
 }
 
@@ -191,7 +220,12 @@ const normSize = (hidden: number, withBias: boolean): number => (withBias ? 2 * 
 function headDimOf(c: Fields, hidden: number, heads: number, fallback?: number): number {
   if (c.has('head_dim')) return c.int('head_dim');
   if (fallback !== undefined) return fallback;
-  if (hidden % heads !== 0) throw new ConfigError(`${c.path}num_attention_heads`, heads, `a divisor of hidden_size ${hidden}`);
+  if (hidden % heads !== 0)
+    throw new ConfigError(
+      `${c.path}num_attention_heads`,
+      heads,
+      `a divisor of hidden_size ${hidden}`,
+    );
   return hidden / heads;
 }
 
@@ -216,7 +250,10 @@ const lmHead = (tied: boolean, vocab: number, hidden: number, bias = false): num
   tied ? 0 : vocab * hidden + (bias ? vocab : 0);
 
 /** What a handler returns; the common wrapper adds ids, dtype and quantization. */
-type ArchBody = Omit<Arch, 'id' | 'hfId' | 'modelType' | 'architecture' | 'dtype' | 'quant' | 'measuredParams'>;
+type ArchBody = Omit<
+  Arch,
+  'id' | 'hfId' | 'modelType' | 'architecture' | 'dtype' | 'quant' | 'measuredParams'
+>;
 
 // ---------------------------------------------------------------------------------------------
 // Llama-like decoders (Llama, Mistral, Mixtral, Qwen2/3 (+MoE), Gemma 1/2/3, Phi-3, StableLM, gpt-oss)
@@ -255,7 +292,8 @@ const mlpBiasFlag = (c: Fields) => c.bool('mlp_bias', false);
 const qkNorm = (_c: Fields, d: AttnDims) => 2 * d.headDim;
 const everyLayerIfSet = () => true;
 // HF Qwen2Config.layer_types: sliding only with use_sliding_window and for layers >= max_window_layers.
-const qwenSliding = (c: Fields, i: number) => c.bool('use_sliding_window', false) && i >= c.count('max_window_layers', 0);
+const qwenSliding = (c: Fields, i: number) =>
+  c.bool('use_sliding_window', false) && i >= c.count('max_window_layers', 0);
 // HF Gemma2Config.layer_types: "sliding_attention" if (i + 1) % 2 else "full_attention".
 const GEMMA2_PATTERN = 2;
 // HF Gemma3TextConfig default sliding_window_pattern=6 (5 local : 1 global).
@@ -314,7 +352,10 @@ function llamaLike(f: LlamaFlavor): (c: Fields) => ArchBody {
         slidingWindow: slidingWindowOf(c, f, i),
         mlaCacheWidth: null,
       };
-      const linears = [...attention(d, qkvBias, oBias), ...(moe ? moeMlp(hidden, moe) : mlp(hidden, ffn, true, mlpBias))];
+      const linears = [
+        ...attention(d, qkvBias, oBias),
+        ...(moe ? moeMlp(hidden, moe) : mlp(hidden, ffn, true, mlpBias)),
+      ];
       return group(base, linears, normsPerLayer * normParams + (f.extraPerLayer?.(c, d) ?? 0));
     });
     return {
@@ -361,7 +402,8 @@ function qwenMoe(shared: boolean) {
   return (c: Fields, i: number): Moe | null => {
     const experts = c.count('num_experts', 0);
     const step = c.int('decoder_sparse_step', 1);
-    if (experts === 0 || c.intList('mlp_only_layers').includes(i) || (i + 1) % step !== 0) return null;
+    if (experts === 0 || c.intList('mlp_only_layers').includes(i) || (i + 1) % step !== 0)
+      return null;
     const sharedFfn = shared ? c.count('shared_expert_intermediate_size', 0) : 0;
     return {
       experts,
@@ -457,7 +499,11 @@ function deepseek(v3: boolean) {
       };
       // DeepSeek-V3 router keeps an e_score_correction_bias of n_routed_experts (noaux_tc routing).
       const routerExtra = moe && v3 ? experts : 0;
-      return group(base, [...attn, ...(moe ? moeMlp(hidden, moe) : mlp(hidden, ffn, true, false))], attnNorms + routerExtra);
+      return group(
+        base,
+        [...attn, ...(moe ? moeMlp(hidden, moe) : mlp(hidden, ffn, true, false))],
+        attnNorms + routerExtra,
+      );
     });
     const tied = c.bool('tie_word_embeddings', false);
     return {
@@ -515,7 +561,12 @@ function classicGroup(k: Classic): LayerGroup {
     mlaCacheWidth: null,
   };
   const linears = [...attention(k, k.qkvBias, k.oBias), ...mlp(k.hidden, k.ffn, false, k.mlpBias)];
-  return group(base, linears, k.normsPerLayer * normSize(k.hidden, true) + (k.extraPerLayer ?? 0), k.layers);
+  return group(
+    base,
+    linears,
+    k.normsPerLayer * normSize(k.hidden, true) + (k.extraPerLayer ?? 0),
+    k.layers,
+  );
 }
 
 interface ClassicBody {
@@ -938,7 +989,9 @@ function vision(v: Fields): { groups: LayerGroup[]; otherParams: number; outputD
   const patch = v.int('patch_size');
   const tiles = v.int('max_num_tiles');
   const image = v.int('image_size');
-  const aspectRatios = Array.isArray(v.raw.supported_aspect_ratios) ? v.raw.supported_aspect_ratios.length : tiles;
+  const aspectRatios = Array.isArray(v.raw.supported_aspect_ratios)
+    ? v.raw.supported_aspect_ratios.length
+    : tiles;
   const patches = (image / patch) ** 2 + 1; // + class token
   const headDim = headDimOf(v, hidden, heads);
   const g = classicGroup({
@@ -960,7 +1013,8 @@ function vision(v: Fields): { groups: LayerGroup[]; otherParams: number; outputD
   const embeddings =
     RGB_CHANNELS * patch * patch * hidden + // patch_embedding
     hidden + // class_embedding
-    patches * hidden + 1 + // gated positional embedding + gate
+    patches * hidden +
+    1 + // gated positional embedding + gate
     ratioRows * tiles * patches * hidden + // tile positional embedding
     2 * (ratioRows * tiles * hidden + 1) + // pre/post tile positional embeddings + gates
     2 * normSize(hidden, true) + // layernorm_pre, layernorm_post
@@ -986,7 +1040,10 @@ const GEMMA_HEAD_DIM = 256; // HF GemmaConfig default head_dim=256
 const HANDLERS: Record<string, Handler> = {
   // HF LlamaConfig default tie_word_embeddings=False, attention_bias=False, mlp_bias=False.
   llama: { architecture: 'LlamaForCausalLM', build: llamaLike({ tiedDefault: false }) },
-  mistral: { architecture: 'MistralForCausalLM', build: llamaLike({ tiedDefault: false, slidingLayer: everyLayerIfSet }) },
+  mistral: {
+    architecture: 'MistralForCausalLM',
+    build: llamaLike({ tiedDefault: false, slidingLayer: everyLayerIfSet }),
+  },
   mixtral: {
     architecture: 'MixtralForCausalLM',
     build: llamaLike({ tiedDefault: false, slidingLayer: everyLayerIfSet, moe: mixtralMoe }),
@@ -994,7 +1051,12 @@ const HANDLERS: Record<string, Handler> = {
   // HF Qwen2Attention: q/k/v_proj bias=True, o_proj bias=False.
   qwen2: {
     architecture: 'Qwen2ForCausalLM',
-    build: llamaLike({ tiedDefault: false, qkvBias: () => true, oBias: () => false, slidingLayer: qwenSliding }),
+    build: llamaLike({
+      tiedDefault: false,
+      qkvBias: () => true,
+      oBias: () => false,
+      slidingLayer: qwenSliding,
+    }),
   },
   qwen2_moe: {
     architecture: 'Qwen2MoeForCausalLM',
@@ -1012,10 +1074,18 @@ const HANDLERS: Record<string, Handler> = {
   },
   qwen3_moe: {
     architecture: 'Qwen3MoeForCausalLM',
-    build: llamaLike({ tiedDefault: false, extraPerLayer: qkNorm, slidingLayer: qwenSliding, moe: qwenMoe(false) }),
+    build: llamaLike({
+      tiedDefault: false,
+      extraPerLayer: qkNorm,
+      slidingLayer: qwenSliding,
+      moe: qwenMoe(false),
+    }),
   },
   // HF GemmaConfig/Gemma2Config/Gemma3TextConfig default tie_word_embeddings=True.
-  gemma: { architecture: 'GemmaForCausalLM', build: llamaLike({ tiedDefault: true, headDimDefault: GEMMA_HEAD_DIM }) },
+  gemma: {
+    architecture: 'GemmaForCausalLM',
+    build: llamaLike({ tiedDefault: true, headDimDefault: GEMMA_HEAD_DIM }),
+  },
   // Gemma-2: pre/post attention and pre/post feed-forward norms (4 per layer).
   gemma2: {
     architecture: 'Gemma2ForCausalLM',
@@ -1037,7 +1107,10 @@ const HANDLERS: Record<string, Handler> = {
     }),
   },
   // Phi-3 stores qkv_proj and gate_up_proj fused; split by role here. HF Phi3Config default tie=False.
-  phi3: { architecture: 'Phi3ForCausalLM', build: llamaLike({ tiedDefault: false, slidingLayer: everyLayerIfSet }) },
+  phi3: {
+    architecture: 'Phi3ForCausalLM',
+    build: llamaLike({ tiedDefault: false, slidingLayer: everyLayerIfSet }),
+  },
   // HF StableLmConfig: LayerNorm with bias, use_qkv_bias=False, use_parallel_residual=False, tie=False.
   stablelm: {
     architecture: 'StableLmForCausalLM',
@@ -1105,7 +1178,8 @@ function dtypeOf(c: Fields, nested: Fields | null): SourceDtype {
   const dtype = DTYPES[name.replace(/^torch\./, '')];
   // FP8 checkpoints keep their non-quantized tensors in bf16.
   if (dtype === undefined && name.includes('float8')) return 'bfloat16';
-  if (dtype === undefined) throw new ConfigError(`${raw.path}torch_dtype`, name, Object.keys(DTYPES).join(', '));
+  if (dtype === undefined)
+    throw new ConfigError(`${raw.path}torch_dtype`, name, Object.keys(DTYPES).join(', '));
   return dtype;
 }
 
@@ -1118,8 +1192,15 @@ const FOUR_BITS = 4;
 function quantOf(c: Fields): CheckpointQuant | null {
   if (!isObject(c.raw.quantization_config)) return null;
   const q = c.sub('quantization_config');
-  const method = q.str('quant_method', q.bool('load_in_4bit', false) || q.bool('load_in_8bit', false) ? 'bitsandbytes' : 'other');
-  const skipped = q.strList('modules_to_not_convert') ?? q.strList('llm_int8_skip_modules') ?? q.strList('ignore') ?? [];
+  const method = q.str(
+    'quant_method',
+    q.bool('load_in_4bit', false) || q.bool('load_in_8bit', false) ? 'bitsandbytes' : 'other',
+  );
+  const skipped =
+    q.strList('modules_to_not_convert') ??
+    q.strList('llm_int8_skip_modules') ??
+    q.strList('ignore') ??
+    [];
   const groupOf = (keys: string[]) => {
     const size = q.has(keys) ? (q.raw[keys.find((k) => q.raw[k] != null) ?? ''] as number) : -1;
     return typeof size === 'number' && size > 0 ? size : null;
@@ -1132,17 +1213,34 @@ function quantOf(c: Fields): CheckpointQuant | null {
     case 'gptq':
       return { method: 'gptq', bits: q.int('bits'), groupSize: groupOf(['group_size']), skipped };
     case 'awq':
-      return { method: 'awq', bits: q.int(['bits', 'w_bit']), groupSize: groupOf(['group_size', 'q_group_size']), skipped };
+      return {
+        method: 'awq',
+        bits: q.int(['bits', 'w_bit']),
+        groupSize: groupOf(['group_size', 'q_group_size']),
+        skipped,
+      };
     case 'fp8': {
-      const block = Array.isArray(q.raw.weight_block_size) ? (q.raw.weight_block_size as number[]) : null;
-      return { method: 'fp8', bits: FP8_BITS, groupSize: block ? block.reduce((a, b) => a * b, 1) : null, skipped };
+      const block = Array.isArray(q.raw.weight_block_size)
+        ? (q.raw.weight_block_size as number[])
+        : null;
+      return {
+        method: 'fp8',
+        bits: FP8_BITS,
+        groupSize: block ? block.reduce((a, b) => a * b, 1) : null,
+        skipped,
+      };
     }
     case 'mxfp4':
       return { method: 'mxfp4', bits: FOUR_BITS, groupSize: MX_BLOCK, skipped };
     case 'compressed-tensors':
       return compressedTensors(q, skipped);
     default:
-      return { method: 'other', bits: q.int(['bits', 'w_bit', 'nbits'], 8), groupSize: groupOf(['group_size']), skipped };
+      return {
+        method: 'other',
+        bits: q.int(['bits', 'w_bit', 'nbits'], 8),
+        groupSize: groupOf(['group_size']),
+        skipped,
+      };
   }
 }
 
@@ -1150,12 +1248,20 @@ function quantOf(c: Fields): CheckpointQuant | null {
 function compressedTensors(q: Fields, skipped: string[]): CheckpointQuant {
   const groups = isObject(q.raw.config_groups) ? Object.values(q.raw.config_groups) : [];
   const first = groups.find(isObject);
-  const w = first && isObject(first.weights) ? new Fields(first.weights, `${q.path}config_groups.weights.`) : null;
+  const w =
+    first && isObject(first.weights)
+      ? new Fields(first.weights, `${q.path}config_groups.weights.`)
+      : null;
   if (!w) return { method: 'other', bits: 8, groupSize: null, skipped };
   const bits = w.int('num_bits');
   const float = w.str('type', 'int') === 'float';
   const groupSize = w.has('group_size') ? w.int('group_size') : null;
-  return { method: float && bits === FP8_BITS ? 'fp8' : bits === FOUR_BITS ? 'gptq' : 'other', bits, groupSize, skipped };
+  return {
+    method: float && bits === FP8_BITS ? 'fp8' : bits === FOUR_BITS ? 'gptq' : 'other',
+    bits,
+    groupSize,
+    skipped,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1166,7 +1272,8 @@ export function archFromHfConfig(config: unknown, meta: { id: string; hfId: stri
   const c = new Fields(config);
   const modelType = config.model_type;
   const handler = typeof modelType === 'string' ? HANDLERS[modelType] : undefined;
-  if (!handler) throw new ConfigError('model_type', modelType, `one of ${SUPPORTED_MODEL_TYPES.join(', ')}`);
+  if (!handler)
+    throw new ConfigError('model_type', modelType, `one of ${SUPPORTED_MODEL_TYPES.join(', ')}`);
   const names = c.strList('architectures');
   const architecture = names?.[0] ?? handler.architecture;
   const body = handler.build(c, architecture);

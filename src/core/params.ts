@@ -11,18 +11,21 @@ export const linearBiases = (l: Linear): number => (l.bias ? l.outFeatures * l.c
 export const linearParams = (l: Linear): number => linearWeights(l) + linearBiases(l);
 
 /** Parameters of one linear kind that a token does not touch (MoE experts beyond topK). */
-const inactiveParams = (l: Linear): number => (linearParams(l) / l.copies) * (l.copies - l.activeCopies);
+const inactiveParams = (l: Linear): number =>
+  (linearParams(l) / l.copies) * (l.copies - l.activeCopies);
 
 const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
 
 /** Parameters of one layer of a group. */
-export const layerParams = (g: LayerGroup): number => sum(g.linears.map(linearParams)) + g.otherParamsPerLayer;
+export const layerParams = (g: LayerGroup): number =>
+  sum(g.linears.map(linearParams)) + g.otherParamsPerLayer;
 
 /** Parameters of all layers of a group. */
 export const groupParams = (g: LayerGroup): number => g.count * layerParams(g);
 
 export function paramCounts(arch: Arch): ParamCounts {
-  const perGroup = (f: (l: Linear) => number) => sum(arch.groups.map((g) => g.count * sum(g.linears.map(f))));
+  const perGroup = (f: (l: Linear) => number) =>
+    sum(arch.groups.map((g) => g.count * sum(g.linears.map(f))));
   const linear = perGroup(linearWeights);
   const linearBias = perGroup(linearBiases);
   const other = arch.otherParams + sum(arch.groups.map((g) => g.count * g.otherParamsPerLayer));

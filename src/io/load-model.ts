@@ -2,7 +2,15 @@
  * Resolve `--model`: a catalog id, a Hugging Face repo id or alias, a config.json path, or a
  * local checkpoint folder (config.json + safetensors headers for the exact parameter count).
  */
-import { closeSync, existsSync, openSync, readFileSync, readSync, readdirSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readFileSync,
+  readSync,
+  readdirSync,
+  statSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Arch } from '../core/arch.js';
@@ -29,8 +37,10 @@ export function listModels(opts: ResolveOptions = {}): ModelEntry[] {
 export function resolveModel(spec: string, opts: ResolveOptions = {}): Arch {
   const dir = opts.catalogDir ?? DEFAULT_CATALOG;
   const entry = findEntry(spec, dir);
-  if (entry) return archOf(entry.config, { id: entry.id, hfId: entry.hfId }, join(dir, `${entry.id}.json`));
-  if (existsSync(spec)) return statSync(spec).isDirectory() ? fromFolder(spec) : fromConfigFile(spec);
+  if (entry)
+    return archOf(entry.config, { id: entry.id, hfId: entry.hfId }, join(dir, `${entry.id}.json`));
+  if (existsSync(spec))
+    return statSync(spec).isDirectory() ? fromFolder(spec) : fromConfigFile(spec);
   throw badValue(
     '--model',
     spec,
@@ -52,7 +62,8 @@ function catalogFiles(dir: string): string[] {
 function findEntry(spec: string, dir: string): ModelEntry | null {
   const key = spec.trim().toLowerCase();
   // Fast path: the id is the file name.
-  if (MODEL_ID_PATTERN.test(key) && existsSync(join(dir, `${key}.json`))) return readEntry(join(dir, `${key}.json`));
+  if (MODEL_ID_PATTERN.test(key) && existsSync(join(dir, `${key}.json`)))
+    return readEntry(join(dir, `${key}.json`));
   for (const file of catalogFiles(dir)) {
     const raw = readJson(join(dir, file));
     if (isObject(raw) && namesOf(raw).includes(key)) return readEntry(join(dir, file));
@@ -74,7 +85,8 @@ function readEntry(file: string): ModelEntry {
     throw new UserError(`${file}: ${at}: ${issue?.message ?? 'invalid'}`);
   }
   const expected = basename(file, '.json');
-  if (parsed.data.id !== expected) throw badValue(`${file}: id`, parsed.data.id, `'${expected}' (the file name)`);
+  if (parsed.data.id !== expected)
+    throw badValue(`${file}: id`, parsed.data.id, `'${expected}' (the file name)`);
   return parsed.data;
 }
 
@@ -95,7 +107,9 @@ function readJson(file: string): unknown {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new UserError(`${file}: cannot read file (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new UserError(
+      `${file}: cannot read file (${(e as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
   }
   try {
     return JSON.parse(text);
@@ -104,7 +118,8 @@ function readJson(file: string): unknown {
   }
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function archOf(config: unknown, meta: { id: string; hfId: string | null }, file: string): Arch {
   try {
@@ -170,7 +185,9 @@ function safetensorsFiles(folder: string): string[] {
   const index = readJson(indexFile);
   const map = isObject(index) && isObject(index.weight_map) ? Object.values(index.weight_map) : [];
   const shards = [...new Set(map.filter((f): f is string => typeof f === 'string'))];
-  return shards.length > 0 && shards.every((s) => present.includes(s)) ? shards.sort() : present.sort();
+  return shards.length > 0 && shards.every((s) => present.includes(s))
+    ? shards.sort()
+    : present.sort();
 }
 
 function readHeader(file: string): Record<string, unknown> {
@@ -178,7 +195,9 @@ function readHeader(file: string): Record<string, unknown> {
   try {
     const lengthBuf = Buffer.alloc(HEADER_LENGTH_BYTES);
     if (readSync(fd, lengthBuf, 0, HEADER_LENGTH_BYTES, 0) !== HEADER_LENGTH_BYTES) {
-      throw new UserError(`${file}: not a safetensors file (shorter than its 8-byte header length)`);
+      throw new UserError(
+        `${file}: not a safetensors file (shorter than its 8-byte header length)`,
+      );
     }
     const length = Number(lengthBuf.readBigUInt64LE(0));
     if (length <= 0 || length > MAX_HEADER_BYTES) {
@@ -211,7 +230,10 @@ function paramsInHeader(header: Record<string, unknown>, arch: Arch): number {
 }
 
 const isTensor = (v: unknown): v is TensorInfo =>
-  isObject(v) && typeof v.dtype === 'string' && Array.isArray(v.shape) && v.shape.every((d) => Number.isInteger(d));
+  isObject(v) &&
+  typeof v.dtype === 'string' &&
+  Array.isArray(v.shape) &&
+  v.shape.every((d) => Number.isInteger(d));
 
 // Bits in the integer containers that packed low-bit checkpoints store their weights in.
 const INT32_BITS = 32;
@@ -222,7 +244,10 @@ function packedPerElement(name: string, info: TensorInfo, arch: Arch): number {
   const bits = arch.quant?.bits;
   if (bits === undefined || bits >= UINT8_BITS) return 1;
   if (name.endsWith('.qweight') && info.dtype === 'I32') return INT32_BITS / bits;
-  if (info.dtype === 'U8' && (name.endsWith('_blocks') || arch.quant?.method === 'bitsandbytes-4bit')) {
+  if (
+    info.dtype === 'U8' &&
+    (name.endsWith('_blocks') || arch.quant?.method === 'bitsandbytes-4bit')
+  ) {
     return UINT8_BITS / bits;
   }
   return 1;

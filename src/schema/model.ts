@@ -9,7 +9,10 @@ export const modelEntrySchema = z
     /** Catalog id = file name without `.json`. */
     id: z.string().regex(MODEL_ID_PATTERN, 'lowercase letters, digits, ".", "_" and "-"'),
     /** Hugging Face repo id (`org/name`), or null for a config that is not on the Hub. */
-    hfId: z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'a Hugging Face repo id like org/name').nullable(),
+    hfId: z
+      .string()
+      .regex(/^[\w.-]+\/[\w.-]+$/, 'a Hugging Face repo id like org/name')
+      .nullable(),
     /** Other names that resolve to this entry (instruct/chat twins with the same architecture). */
     aliases: z.array(z.string().min(1)),
     family: z.string().min(1),

@@ -43,7 +43,10 @@ describe('llama-like decoders', () => {
   it('uses each config class default for tie_word_embeddings', () => {
     // LlamaConfig default False; GemmaConfig default True.
     expect(arch(llama)).toMatchObject({ tiedEmbeddings: false, lmHeadParams: 100 * 64 });
-    expect(arch({ ...llama, model_type: 'gemma' })).toMatchObject({ tiedEmbeddings: true, lmHeadParams: 0 });
+    expect(arch({ ...llama, model_type: 'gemma' })).toMatchObject({
+      tiedEmbeddings: true,
+      lmHeadParams: 0,
+    });
     expect(arch({ ...llama, tie_word_embeddings: true }).lmHeadParams).toBe(0);
   });
 
@@ -72,22 +75,48 @@ describe('llama-like decoders', () => {
   });
 
   it('splits Phi-3 fused qkv_proj / gate_up_proj by role', () => {
-    expect(roles(first(arch({ ...llama, model_type: 'phi3' })))).toEqual(['q', 'k', 'v', 'o', 'gate', 'up', 'down']);
+    expect(roles(first(arch({ ...llama, model_type: 'phi3' })))).toEqual([
+      'q',
+      'k',
+      'v',
+      'o',
+      'gate',
+      'up',
+      'down',
+    ]);
   });
 
   it('sets slidingWindow only for groups where every layer uses it', () => {
-    expect(first(arch({ ...llama, model_type: 'mistral', sliding_window: 4096 })).slidingWindow).toBe(4096);
-    expect(first(arch({ ...llama, model_type: 'mistral', sliding_window: null })).slidingWindow).toBeNull();
+    expect(
+      first(arch({ ...llama, model_type: 'mistral', sliding_window: 4096 })).slidingWindow,
+    ).toBe(4096);
+    expect(
+      first(arch({ ...llama, model_type: 'mistral', sliding_window: null })).slidingWindow,
+    ).toBeNull();
     // Qwen2 ships sliding_window with use_sliding_window=false: not used.
-    expect(first(arch({ ...llama, model_type: 'qwen2', sliding_window: 4096, use_sliding_window: false })).slidingWindow).toBeNull();
+    expect(
+      first(
+        arch({ ...llama, model_type: 'qwen2', sliding_window: 4096, use_sliding_window: false }),
+      ).slidingWindow,
+    ).toBeNull();
     // Gemma-2 alternates local and global layers: two decoder groups.
-    const g2 = arch({ ...llama, model_type: 'gemma2', head_dim: 16, num_hidden_layers: 4, sliding_window: 4096 });
+    const g2 = arch({
+      ...llama,
+      model_type: 'gemma2',
+      head_dim: 16,
+      num_hidden_layers: 4,
+      sliding_window: 4096,
+    });
     expect(g2.groups.map((g) => [g.count, g.slidingWindow])).toEqual([
       [2, 4096],
       [2, null],
     ]);
     // layer_types (gpt-oss, newer configs) wins.
-    const typed = arch({ ...llama, sliding_window: 128, layer_types: ['full_attention', 'full_attention'] });
+    const typed = arch({
+      ...llama,
+      sliding_window: 128,
+      layer_types: ['full_attention', 'full_attention'],
+    });
     expect(typed.groups.map((g) => g.slidingWindow)).toEqual([null]);
   });
 
@@ -105,7 +134,9 @@ describe('llama-like decoders', () => {
 
 describe('mixture of experts', () => {
   it('Mixtral: router + experts with copies = experts and activeCopies = topK', () => {
-    const g = first(arch({ ...llama, model_type: 'mixtral', num_local_experts: 8, num_experts_per_tok: 2 }));
+    const g = first(
+      arch({ ...llama, model_type: 'mixtral', num_local_experts: 8, num_experts_per_tok: 2 }),
+    );
     expect([g.experts, g.topK, g.ffn]).toEqual([8, 2, 128]);
     expect(linear(g, 'router')).toMatchObject({ inFeatures: 64, outFeatures: 8, copies: 1 });
     expect(linear(g, 'up')).toMatchObject({ copies: 8, activeCopies: 2 });
@@ -128,7 +159,14 @@ describe('mixture of experts', () => {
 
   it('gpt-oss: accepts experts_per_token, biased router and experts, sinks per head', () => {
     const g = first(
-      arch({ ...llama, model_type: 'gpt_oss', num_local_experts: 4, experts_per_token: 2, head_dim: 16, sliding_window: 128 }),
+      arch({
+        ...llama,
+        model_type: 'gpt_oss',
+        num_local_experts: 4,
+        experts_per_token: 2,
+        head_dim: 16,
+        sliding_window: 128,
+      }),
     );
     expect(g.topK).toBe(2);
     expect(linear(g, 'router').bias).toBe(true);
@@ -165,7 +203,9 @@ describe('mixture of experts', () => {
     expect([moe.headDim, moe.vHeadDim]).toEqual([24, 16]);
     expect(linear(moe, 'kv_a').outFeatures).toBe(40);
     // Shared expert: copies 1, always active.
-    expect(moe.linears.filter((l) => l.role === 'up').map((l) => [l.copies, l.activeCopies])).toEqual([
+    expect(
+      moe.linears.filter((l) => l.role === 'up').map((l) => [l.copies, l.activeCopies]),
+    ).toEqual([
       [8, 2],
       [1, 1],
     ]);
@@ -174,7 +214,14 @@ describe('mixture of experts', () => {
 
 describe('classic decoders', () => {
   it('GPT-2: learned positions in embedParams, biased 2-matrix MLP, tied, dropout by default', () => {
-    const a = arch({ model_type: 'gpt2', n_embd: 64, n_head: 4, n_layer: 2, n_positions: 32, vocab_size: 100 });
+    const a = arch({
+      model_type: 'gpt2',
+      n_embd: 64,
+      n_head: 4,
+      n_layer: 2,
+      n_positions: 32,
+      vocab_size: 100,
+    });
     const g = first(a);
     expect(a.embedParams).toBe((100 + 32) * 64);
     expect(a.tiedEmbeddings).toBe(true);
@@ -185,7 +232,9 @@ describe('classic decoders', () => {
   });
 
   it('GPT-BigCode multi_query: one KV head', () => {
-    const g = first(arch({ model_type: 'gpt_bigcode', n_embd: 64, n_head: 4, n_layer: 1, vocab_size: 10 }));
+    const g = first(
+      arch({ model_type: 'gpt_bigcode', n_embd: 64, n_head: 4, n_layer: 1, vocab_size: 10 }),
+    );
     expect(g.kvHeads).toBe(1);
     expect(linear(g, 'k').outFeatures).toBe(16);
   });
@@ -204,9 +253,18 @@ describe('classic decoders', () => {
   });
 
   it('parallel residual: GPT-J (1 norm), GPT-NeoX, Falcon, Phi', () => {
-    const gptj = first(arch({ model_type: 'gptj', n_embd: 64, n_head: 4, n_layer: 1, vocab_size: 10 }));
+    const gptj = first(
+      arch({ model_type: 'gptj', n_embd: 64, n_head: 4, n_layer: 1, vocab_size: 10 }),
+    );
     expect([gptj.parallelResidual, gptj.normsPerLayer]).toEqual([true, 1]);
-    const neox = { model_type: 'gpt_neox', hidden_size: 64, intermediate_size: 256, num_hidden_layers: 1, num_attention_heads: 4, vocab_size: 10 };
+    const neox = {
+      model_type: 'gpt_neox',
+      hidden_size: 64,
+      intermediate_size: 256,
+      num_hidden_layers: 1,
+      num_attention_heads: 4,
+      vocab_size: 10,
+    };
     expect(first(arch(neox)).parallelResidual).toBe(true);
     expect(first(arch({ ...neox, use_parallel_residual: false })).parallelResidual).toBe(false);
     const phi = { ...neox, model_type: 'phi' };
@@ -216,12 +274,27 @@ describe('classic decoders', () => {
 
   it('Falcon: multi_query (7B), new_decoder_architecture (40B) and the legacy RefinedWeb names', () => {
     const base = { hidden_size: 64, num_attention_heads: 4, num_hidden_layers: 1, vocab_size: 10 };
-    const f7 = first(arch({ ...base, model_type: 'falcon', multi_query: true, parallel_attn: true }));
+    const f7 = first(
+      arch({ ...base, model_type: 'falcon', multi_query: true, parallel_attn: true }),
+    );
     expect([f7.kvHeads, f7.normsPerLayer, f7.parallelResidual]).toEqual([1, 1, true]);
-    const f40 = first(arch({ ...base, model_type: 'falcon', new_decoder_architecture: true, num_kv_heads: 2 }));
+    const f40 = first(
+      arch({ ...base, model_type: 'falcon', new_decoder_architecture: true, num_kv_heads: 2 }),
+    );
     expect([f40.kvHeads, f40.normsPerLayer]).toEqual([2, 2]);
     expect(first(arch({ ...base, model_type: 'RefinedWebModel', n_head: 4 })).kvHeads).toBe(1);
-    expect(first(arch({ model_type: 'RefinedWeb', n_embed: 64, n_head: 4, n_head_kv: 2, n_layer: 1, vocab_size: 10 })).kvHeads).toBe(2);
+    expect(
+      first(
+        arch({
+          model_type: 'RefinedWeb',
+          n_embed: 64,
+          n_head: 4,
+          n_head_kv: 2,
+          n_layer: 1,
+          vocab_size: 10,
+        }),
+      ).kvHeads,
+    ).toBe(2);
     expect(arch({ ...base, model_type: 'falcon' }).tiedEmbeddings).toBe(true);
   });
 });
@@ -260,16 +333,41 @@ describe('encoders, encoder-decoders, vision', () => {
       ['encoder', 2, false],
       ['decoder', 2, true],
     ]);
-    expect(roles(first(a))).toEqual(['q', 'k', 'v', 'o', 'cross_q', 'cross_k', 'cross_v', 'cross_o', 'gate', 'up', 'down']);
+    expect(roles(first(a))).toEqual([
+      'q',
+      'k',
+      'v',
+      'o',
+      'cross_q',
+      'cross_k',
+      'cross_v',
+      'cross_o',
+      'gate',
+      'up',
+      'down',
+    ]);
     expect(first(a, 'encoder').gated).toBe(true);
-    const relu = arch({ model_type: 't5', d_model: 64, d_kv: 16, d_ff: 128, num_heads: 4, num_layers: 1, vocab_size: 10 });
+    const relu = arch({
+      model_type: 't5',
+      d_model: 64,
+      d_kv: 16,
+      d_ff: 128,
+      num_heads: 4,
+      num_layers: 1,
+      vocab_size: 10,
+    });
     expect([first(relu, 'encoder').gated, relu.tiedEmbeddings]).toEqual([false, true]);
   });
 
   it('Mllama: self-attention decoder, cross-attention layers, vision tower', () => {
     const a = arch({
       model_type: 'mllama',
-      text_config: { ...llama, num_hidden_layers: 5, cross_attention_layers: [1, 3], num_key_value_heads: 2 },
+      text_config: {
+        ...llama,
+        num_hidden_layers: 5,
+        cross_attention_layers: [1, 3],
+        num_key_value_heads: 2,
+      },
       vision_config: {
         attention_heads: 4,
         hidden_size: 32,
@@ -279,7 +377,11 @@ describe('encoders, encoder-decoders, vision', () => {
         num_global_layers: 1,
         num_hidden_layers: 2,
         patch_size: 14,
-        supported_aspect_ratios: [[1, 1], [1, 2], [2, 1]],
+        supported_aspect_ratios: [
+          [1, 1],
+          [1, 2],
+          [2, 1],
+        ],
         vision_output_dim: 96,
       },
     });
@@ -288,7 +390,15 @@ describe('encoders, encoder-decoders, vision', () => {
       ['cross', 2],
       ['vision', 3],
     ]);
-    expect(roles(first(a, 'cross'))).toEqual(['cross_q', 'cross_k', 'cross_v', 'cross_o', 'gate', 'up', 'down']);
+    expect(roles(first(a, 'cross'))).toEqual([
+      'cross_q',
+      'cross_k',
+      'cross_v',
+      'cross_o',
+      'gate',
+      'up',
+      'down',
+    ]);
     expect(a.embedParams).toBe((100 + 8) * 64);
   });
 });
@@ -296,7 +406,10 @@ describe('encoders, encoder-decoders, vision', () => {
 describe('quantization_config', () => {
   const q = (quantization_config: unknown) => arch({ ...llama, quantization_config }).quant;
   it('reads bitsandbytes 4-bit and 8-bit', () => {
-    expect(q({ quant_method: 'bitsandbytes', load_in_4bit: true })).toMatchObject({ method: 'bitsandbytes-4bit', bits: 4 });
+    expect(q({ quant_method: 'bitsandbytes', load_in_4bit: true })).toMatchObject({
+      method: 'bitsandbytes-4bit',
+      bits: 4,
+    });
     expect(q({ load_in_8bit: true, llm_int8_skip_modules: ['lm_head'] })).toEqual({
       method: 'bitsandbytes-8bit',
       bits: 8,
@@ -305,19 +418,34 @@ describe('quantization_config', () => {
     });
   });
   it('reads GPTQ and AWQ bits and group size', () => {
-    expect(q({ quant_method: 'gptq', bits: 4, group_size: 128 })).toMatchObject({ method: 'gptq', bits: 4, groupSize: 128 });
+    expect(q({ quant_method: 'gptq', bits: 4, group_size: 128 })).toMatchObject({
+      method: 'gptq',
+      bits: 4,
+      groupSize: 128,
+    });
     expect(q({ quant_method: 'gptq', bits: 4, group_size: -1 })?.groupSize).toBeNull();
-    expect(q({ quant_method: 'awq', bits: 4, group_size: 64 })).toMatchObject({ method: 'awq', bits: 4, groupSize: 64 });
+    expect(q({ quant_method: 'awq', bits: 4, group_size: 64 })).toMatchObject({
+      method: 'awq',
+      bits: 4,
+      groupSize: 64,
+    });
   });
   it('reads fp8 (block scales), compressed-tensors FP8-dynamic and mxfp4', () => {
-    expect(q({ quant_method: 'fp8', weight_block_size: [128, 128] })).toMatchObject({ method: 'fp8', bits: 8, groupSize: 16384 });
+    expect(q({ quant_method: 'fp8', weight_block_size: [128, 128] })).toMatchObject({
+      method: 'fp8',
+      bits: 8,
+      groupSize: 16384,
+    });
     const ct = {
       quant_method: 'compressed-tensors',
       config_groups: { group_0: { weights: { num_bits: 8, type: 'float', strategy: 'channel' } } },
       ignore: ['lm_head'],
     };
     expect(q(ct)).toEqual({ method: 'fp8', bits: 8, groupSize: null, skipped: ['lm_head'] });
-    expect(q({ quant_method: 'mxfp4', modules_to_not_convert: ['lm_head'] })).toMatchObject({ method: 'mxfp4', bits: 4 });
+    expect(q({ quant_method: 'mxfp4', modules_to_not_convert: ['lm_head'] })).toMatchObject({
+      method: 'mxfp4',
+      bits: 4,
+    });
     expect(arch(llama).quant).toBeNull();
   });
 });
@@ -336,12 +464,16 @@ describe('hostile inputs', () => {
   it('names the allowed model_types for an unknown one', () => {
     const e = fails({ model_type: 'foo' });
     expect(e.field).toBe('model_type');
-    expect(e.message).toMatch(/^config\.json model_type: got 'foo'; expected one of llama, mistral, /);
+    expect(e.message).toMatch(
+      /^config\.json model_type: got 'foo'; expected one of llama, mistral, /,
+    );
     expect(e.message).not.toContain('\n');
   });
 
   it('rejects non-positive or non-integer sizes and wrong types, naming the field', () => {
-    expect(fails({ ...llama, hidden_size: -4096 }).message).toBe('config.json hidden_size: got -4096; expected a positive integer');
+    expect(fails({ ...llama, hidden_size: -4096 }).message).toBe(
+      'config.json hidden_size: got -4096; expected a positive integer',
+    );
     expect(fails({ ...llama, num_hidden_layers: '32' }).message).toBe(
       "config.json num_hidden_layers: got '32'; expected a positive integer",
     );
@@ -352,19 +484,48 @@ describe('hostile inputs', () => {
 
   it('reports missing required fields and non-object configs', () => {
     const { hidden_size: _, ...noHidden } = llama;
-    expect(fails(noHidden).message).toBe('config.json hidden_size: got nothing; expected a positive integer');
+    expect(fails(noHidden).message).toBe(
+      'config.json hidden_size: got nothing; expected a positive integer',
+    );
     expect(fails([1, 2]).field).toBe('(root)');
     expect(fails({ ...llama, num_attention_heads: 5 }).field).toBe('num_attention_heads');
     expect(fails({ model_type: 'mllama', text_config: 3 }).field).toBe('text_config');
-    expect(fails({ model_type: 'mllama', text_config: { ...llama, hidden_size: 0 }, vision_config: {} }).field).toBe(
-      'text_config.hidden_size',
-    );
+    expect(
+      fails({ model_type: 'mllama', text_config: { ...llama, hidden_size: 0 }, vision_config: {} })
+        .field,
+    ).toBe('text_config.hidden_size');
   });
 
   it('supports every model_type the brief lists', () => {
-    for (const t of ['llama', 'mistral', 'mixtral', 'qwen2', 'qwen2_moe', 'qwen3', 'qwen3_moe', 'gemma', 'gemma2', 'gemma3_text',
-      'phi', 'phi3', 'gptj', 'gpt_neox', 'stablelm', 'falcon', 'bloom', 'opt', 'gpt_bigcode', 'gpt2', 'bert', 't5', 'mt5',
-      'mllama', 'gpt_oss', 'deepseek_v2', 'deepseek_v3']) {
+    for (const t of [
+      'llama',
+      'mistral',
+      'mixtral',
+      'qwen2',
+      'qwen2_moe',
+      'qwen3',
+      'qwen3_moe',
+      'gemma',
+      'gemma2',
+      'gemma3_text',
+      'phi',
+      'phi3',
+      'gptj',
+      'gpt_neox',
+      'stablelm',
+      'falcon',
+      'bloom',
+      'opt',
+      'gpt_bigcode',
+      'gpt2',
+      'bert',
+      't5',
+      'mt5',
+      'mllama',
+      'gpt_oss',
+      'deepseek_v2',
+      'deepseek_v3',
+    ]) {
       expect(SUPPORTED_MODEL_TYPES).toContain(t);
     }
   });

@@ -3,9 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { archFromHfConfig } from '../../src/core/hf-config.js';
 import { linearParams, paramCounts } from '../../src/core/params.js';
 
-const countsOf = (config: unknown) => paramCounts(archFromHfConfig(config, { id: 'test', hfId: null }));
+const countsOf = (config: unknown) =>
+  paramCounts(archFromHfConfig(config, { id: 'test', hfId: null }));
 const catalogConfig = (id: string): unknown =>
-  (JSON.parse(readFileSync(new URL(`../../catalogs/models/${id}.json`, import.meta.url), 'utf8')) as { config: unknown }).config;
+  (
+    JSON.parse(
+      readFileSync(new URL(`../../catalogs/models/${id}.json`, import.meta.url), 'utf8'),
+    ) as { config: unknown }
+  ).config;
 
 describe('paramCounts on a hand-sized model', () => {
   // hidden 64, 4 heads (hd 16), 2 KV heads, ffn 128, 2 layers, vocab 100, untied.
@@ -39,14 +44,26 @@ describe('paramCounts on a hand-sized model', () => {
   });
 
   it('replaces routed experts by topK in the active count', () => {
-    const moe = countsOf({ ...tiny, model_type: 'mixtral', num_local_experts: 4, num_experts_per_tok: 1 });
+    const moe = countsOf({
+      ...tiny,
+      model_type: 'mixtral',
+      num_local_experts: 4,
+      num_experts_per_tok: 1,
+    });
     // experts: 4 copies of 24,576 per layer, 1 active; router 64*4 = 256 per layer.
     expect(moe.total).toBe(86_848 + 2 * (3 * 24_576 + 256));
     expect(moe.active).toBe(86_848 + 2 * 256);
   });
 
   it('linearParams counts bias and copies', () => {
-    const l = { role: 'up' as const, inFeatures: 3, outFeatures: 5, bias: true, copies: 2, activeCopies: 1 };
+    const l = {
+      role: 'up' as const,
+      inFeatures: 3,
+      outFeatures: 5,
+      bias: true,
+      copies: 2,
+      activeCopies: 1,
+    };
     expect(linearParams(l)).toBe(2 * (3 * 5 + 5));
   });
 });
@@ -120,15 +137,24 @@ const PUBLISHED_TOTALS: Record<string, number> = {
 };
 
 describe('exact totals against published counts', () => {
-  it.each(Object.entries(REFERENCE_TOTALS))('%s has %i parameters (shared reference)', (id, expected) => {
-    expect(countsOf(catalogConfig(id)).total).toBe(expected);
-  });
+  it.each(Object.entries(REFERENCE_TOTALS))(
+    '%s has %i parameters (shared reference)',
+    (id, expected) => {
+      expect(countsOf(catalogConfig(id)).total).toBe(expected);
+    },
+  );
 
-  it.each(Object.entries(REFERENCE_ACTIVE))('%s has %i active parameters (shared reference)', (id, expected) => {
-    expect(countsOf(catalogConfig(id)).active).toBe(expected);
-  });
+  it.each(Object.entries(REFERENCE_ACTIVE))(
+    '%s has %i active parameters (shared reference)',
+    (id, expected) => {
+      expect(countsOf(catalogConfig(id)).active).toBe(expected);
+    },
+  );
 
-  it.each(Object.entries(PUBLISHED_TOTALS))('%s has %i parameters (HF checkpoint)', (id, expected) => {
-    expect(countsOf(catalogConfig(id)).total).toBe(expected);
-  });
+  it.each(Object.entries(PUBLISHED_TOTALS))(
+    '%s has %i parameters (HF checkpoint)',
+    (id, expected) => {
+      expect(countsOf(catalogConfig(id)).total).toBe(expected);
+    },
+  );
 });
