@@ -1186,7 +1186,7 @@ function dtypeOf(c: Fields, nested: Fields | null): SourceDtype {
 // bitsandbytes quantize_4bit default blocksize=64; MX formats share one scale per 32 elements (OCP MX spec v1.0).
 const BNB_4BIT_BLOCK = 64;
 const MX_BLOCK = 32;
-const FP8_BITS = 8;
+const EIGHT_BITS = 8;
 const FOUR_BITS = 4;
 
 function quantOf(c: Fields): CheckpointQuant | null {
@@ -1201,15 +1201,16 @@ function quantOf(c: Fields): CheckpointQuant | null {
     q.strList('llm_int8_skip_modules') ??
     q.strList('ignore') ??
     [];
-  const groupOf = (keys: string[]) => {
-    const size = q.has(keys) ? (q.raw[keys.find((k) => q.raw[k] != null) ?? ''] as number) : -1;
+  // GPTQ/AWQ group_size -1 means one scale per output channel (no groups).
+  const groupOf = (keys: string[]): number | null => {
+    const size = keys.map((k) => q.raw[k]).find((v) => typeof v === 'number');
     return typeof size === 'number' && size > 0 ? size : null;
   };
   switch (method) {
     case 'bitsandbytes':
       return q.bool('load_in_4bit', false)
         ? { method: 'bitsandbytes-4bit', bits: FOUR_BITS, groupSize: BNB_4BIT_BLOCK, skipped }
-        : { method: 'bitsandbytes-8bit', bits: 8, groupSize: null, skipped };
+        : { method: 'bitsandbytes-8bit', bits: EIGHT_BITS, groupSize: null, skipped };
     case 'gptq':
       return { method: 'gptq', bits: q.int('bits'), groupSize: groupOf(['group_size']), skipped };
     case 'awq':
@@ -1225,7 +1226,7 @@ function quantOf(c: Fields): CheckpointQuant | null {
         : null;
       return {
         method: 'fp8',
-        bits: FP8_BITS,
+        bits: EIGHT_BITS,
         groupSize: block ? block.reduce((a, b) => a * b, 1) : null,
         skipped,
       };
@@ -1237,7 +1238,8 @@ function quantOf(c: Fields): CheckpointQuant | null {
     default:
       return {
         method: 'other',
-        bits: q.int(['bits', 'w_bit', 'nbits'], 8),
+        // Unknown methods without a bit width: assume 8-bit (the most common weight-only format).
+        bits: q.int(['bits', 'w_bit', 'nbits'], EIGHT_BITS),
         groupSize: groupOf(['group_size']),
         skipped,
       };
@@ -1252,12 +1254,13 @@ function compressedTensors(q: Fields, skipped: string[]): CheckpointQuant {
     first && isObject(first.weights)
       ? new Fields(first.weights, `${q.path}config_groups.weights.`)
       : null;
-  if (!w) return { method: 'other', bits: 8, groupSize: null, skipped };
+  if (!w) return { method: 'other', bits: EIGHT_BITS, groupSize: null, skipped };
   const bits = w.int('num_bits');
   const float = w.str('type', 'int') === 'float';
   const groupSize = w.has('group_size') ? w.int('group_size') : null;
+  // int4 weight-only (llm-compressor W4A16) is GPTQ-style: packed int4 with group scales.
   return {
-    method: float && bits === FP8_BITS ? 'fp8' : bits === FOUR_BITS ? 'gptq' : 'other',
+    method: float && bits === EIGHT_BITS ? 'fp8' : bits === FOUR_BITS ? 'gptq' : 'other',
     bits,
     groupSize,
     skipped,

@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+// vramplan entry: build the commander program, register commands, run. Commands load lazily so that
+// `estimate --json` never imports Ink or React.
+import { Command, CommanderError } from 'commander';
+import { registerCommands } from './commands/index.js';
+import { reportError } from './commands/errors.js';
+
+if (process.env.NO_COLOR || process.env.TERM === 'dumb' || process.argv.includes('--no-color')) {
+  process.env.FORCE_COLOR = '0'; // chalk (Ink) honours FORCE_COLOR but not NO_COLOR (ecosystem.md §5)
+}
+
+const program = new Command('vramplan')
+  .description('Where GPU memory goes when you fine-tune or serve an LLM, and the cheapest plan that fits.')
+  .version('0.1.0')
+  .showSuggestionAfterError()
+  .exitOverride();
+registerCommands(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    // --help and --version exit 0; usage errors were already printed by commander on one line.
+    process.exitCode = err.exitCode === 0 ? 0 : 1;
+  } else {
+    process.exitCode = reportError(err);
+  }
+}

@@ -1,0 +1,60 @@
+/** Accuracy against published measured peaks: per-case error and the summary per metric and framework. */
+export type Metric = 'allocated' | 'reserved' | 'device';
+
+export interface CaseResult {
+  id: string;
+  metric: Metric;
+  framework: string;
+  measuredBytes: number;
+  estimatedBytes: number;
+  /** (estimate - measured) / measured */
+  error: number;
+}
+
+export interface ErrorSummary {
+  group: string;
+  count: number;
+  medianAbsError: number;
+  p90AbsError: number;
+  meanError: number;
+}
+
+/** Nearest-rank percentile of a sorted list (p in 0..1). */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const rank = Math.ceil(p * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
+}
+
+export function caseError(measured: number, estimated: number): number {
+  return (estimated - measured) / measured;
+}
+
+export function summarize(group: string, rows: readonly CaseResult[]): ErrorSummary {
+  const abs = rows.map((r) => Math.abs(r.error)).sort((a, b) => a - b);
+  return {
+    group,
+    count: rows.length,
+    medianAbsError: median(abs),
+    p90AbsError: percentile(abs, 0.9),
+    meanError: rows.length ? rows.reduce((a, r) => a + r.error, 0) / rows.length : 0,
+  };
+}
+
+function median(sorted: readonly number[]): number {
+  if (sorted.length === 0) return 0;
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Summaries overall, per metric and per framework, in a stable order. */
+export function summaryTable(rows: readonly CaseResult[]): ErrorSummary[] {
+  const out = [summarize('all', rows)];
+  const by = (key: (r: CaseResult) => string, prefix: string) => {
+    const keys = [...new Set(rows.map(key))].sort();
+    for (const k of keys) out.push(summarize(`${prefix}${k}`, rows.filter((r) => key(r) === k)));
+  };
+  by((r) => r.metric, 'metric:');
+  by((r) => r.framework, 'framework:');
+  return out;
+}

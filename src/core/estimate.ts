@@ -1,0 +1,63 @@
+/**
+ * The estimate contract's result: per-GPU memory, the fits verdict against a GPU, the uncertainty band,
+ * and the extra facts (phases, host RAM, dominant components) the reports show.
+ */
+import type { Arch } from './arch.js';
+import type { Gpu } from '../schema/gpu.js';
+import type { EstimateOptions } from '../schema/estimate.js';
+import { estimateMemory, type Breakdown, type MemoryEstimate } from './memory.js';
+import { UNCERTAINTY } from './uncertainty.js';
+import { MiB } from './units.js';
+
+export interface EstimateResult {
+  schemaVersion: 1;
+  fits?: boolean;
+  perGpu: MemoryEstimate['perGpu'];
+  peakPhase: MemoryEstimate['peakPhase'];
+  phases: MemoryEstimate['phases'];
+  hostBytesPerGpu: number;
+  params: MemoryEstimate['params'];
+  parallel: MemoryEstimate['parallel'];
+  /** Range the measured device peak is expected in (from calibration residuals). */
+  uncertainty: { lowBytes: number; highBytes: number; basis: string };
+  model: { id: string; hfId: string | null };
+  gpu?: { id: string; name: string; capacityBytes: number; headroomBytes: number };
+  /** Components sorted by size, largest first (what to attack when it does not fit). */
+  dominant: { component: keyof Breakdown; bytes: number }[];
+  options: EstimateOptions;
+}
+
+/** Capacity of a GPU as nvidia-smi reports its total (the device-level budget). */
+export const gpuCapacityBytes = (gpu: Gpu): number => gpu.memoryMiB * MiB;
+
+export function buildEstimate(arch: Arch, options: EstimateOptions, gpu?: Gpu): EstimateResult {
+  const capacity = gpu ? gpuCapacityBytes(gpu) : undefined;
+  const m = estimateMemory(arch, options, capacity === undefined ? {} : { gpuCapacityBytes: capacity });
+  const device = m.perGpu.deviceBytes;
+  const dominant = (Object.entries(m.perGpu.breakdown) as [keyof Breakdown, number][])
+    .filter(([, b]) => b > 0)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([component, bytes]) => ({ component, bytes }));
+  const result: EstimateResult = {
+    schemaVersion: 1,
+    perGpu: m.perGpu,
+    peakPhase: m.peakPhase,
+    phases: m.phases,
+    hostBytesPerGpu: m.hostBytesPerGpu,
+    params: m.params,
+    parallel: m.parallel,
+    uncertainty: {
+      lowBytes: Math.round(device * (1 - UNCERTAINTY.p90AbsError)),
+      highBytes: Math.round(device * (1 + UNCERTAINTY.p90AbsError)),
+      basis: UNCERTAINTY.basis,
+    },
+    model: { id: arch.id, hfId: arch.hfId },
+    dominant,
+    options,
+  };
+  if (gpu && capacity !== undefined) {
+    result.fits = device <= capacity;
+    result.gpu = { id: gpu.id, name: gpu.name, capacityBytes: capacity, headroomBytes: capacity - device };
+  }
+  return result;
+}

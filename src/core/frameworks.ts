@@ -1,0 +1,198 @@
+/**
+ * What each software stack really allocates, kept as data. Every field is a mechanism (which tensors a
+ * kernel saves for backward, which copies a loss makes), not a fudge factor; each cites its source.
+ */
+import type { Framework } from '../schema/estimate.js';
+
+export interface FrameworkProfile {
+  id: Framework;
+  name: string;
+  /** RMSNorm runs in eager fp32 (saves an fp32 copy of its input) rather than a fused kernel. */
+  eagerFp32RmsNorm: boolean;
+  /** SwiGLU runs as a fused kernel that saves gate and up outputs only (no activation output). */
+  fusedSwiglu: boolean;
+  /** GQA keys/values are expanded to all query heads before SDPA (repeat_kv) and saved so. */
+  sdpaExpandsKv: boolean;
+  /** The attention output is copied contiguous before o_proj (transpose(1,2).contiguous()). */
+  attnOutputCopy: boolean;
+  /** Dropout in front of each LoRA A matrix (a copy of the input plus a mask). */
+  loraDropout: boolean;
+  /** LoRA adapters are kept in fp32 whatever the base dtype. */
+  fp32Adapters: boolean;
+  /** Non-quantized parameters of a k-bit model are upcast to fp32 before training. */
+  kbitUpcastsToFp32: boolean;
+  /** Loss path: bytes per token per vocabulary entry alive at the forward / backward peak. */
+  loss: { forwardPerVocab: number; backwardPerVocab: number; chunkedForward: number; chunkedBackward: number };
+  /** Torch AdamW runs foreach (one full-size temporary of v during step) or fused (none). */
+  adamImpl: 'foreach' | 'fused';
+  /** Inference: logits for every prompt token ('all') or only the last one ('last'). */
+  prefillLogits: 'all' | 'last';
+  /** Inference KV cache: grown per token ('dynamic', torch.cat transient) or preallocated ('static'). */
+  kvCache: 'dynamic' | 'static' | 'paged-pool';
+  /** CUDA context + kernels + library handles seen by nvidia-smi but not by the allocator, MiB. */
+  cudaContextMiB: number;
+  /** Caching-allocator slack: reserved minus allocated, as a fraction of the peak allocated. */
+  allocatorSlack: number;
+  /** Optimizer states, master weights and fp32 gradient partitions follow DeepSpeed's layout. */
+  deepspeedOptimizer: boolean;
+  /** FSDP/ZeRO-3 keeps this many unsharded layers gathered at once (current + prefetched). */
+  gatheredLayers: number;
+  source: string;
+}
+
+// HF loss: bf16 logits + fp32 copy (`logits.float()` in ForCausalLMLoss) + fp32 log_softmax output in
+// forward; in backward log_softmax's saved output + incoming grad + grad input, all fp32
+// (transformers loss_utils.py; issue #30860 shows the fp32 upcast dominating).
+const UPCAST_LOSS = { forwardPerVocab: 8, backwardPerVocab: 12 };
+
+// PyTorch CUDA context with lazy module loading: ~300 MB + cuBLAS/cuDNN handles and kernels
+// (pytorch/pytorch#86509: 287 MB lazy; #107667 ~300 MB); a training process also loads NCCL/cuBLASLt: 500 MiB.
+const TORCH_CONTEXT_MIB = 500;
+
+export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
+  hf: {
+    id: 'hf',
+    name: 'Hugging Face transformers + PEFT + TRL/Accelerate',
+    eagerFp32RmsNorm: true, // LlamaRMSNorm: hidden_states.to(torch.float32) ... weight * hs.to(input_dtype)
+    fusedSwiglu: false, // LlamaMLP: down_proj(act_fn(gate_proj(x)) * up_proj(x))
+    sdpaExpandsKv: true, // sdpa_attention_forward: repeat_kv(key, n_rep) before SDPA
+    attnOutputCopy: true, // attn_output.transpose(1, 2).contiguous()
+    loraDropout: false, // peft LoraConfig lora_dropout default 0.0 -> nn.Identity
+    fp32Adapters: true, // peft get_peft_model(autocast_adapter_dtype=True) casts bf16/fp16 adapters to fp32
+    kbitUpcastsToFp32: true, // peft prepare_model_for_kbit_training casts non-4/8-bit params to fp32 (TRL calls it)
+    // chunked-loss on HF means a fused linear+CE kernel (Liger/CCE): no vocabulary-sized tensor at all.
+    loss: { ...UPCAST_LOSS, chunkedForward: 0, chunkedBackward: 0 },
+    adamImpl: 'foreach', // TrainingArguments optim='adamw_torch': torch.optim.AdamW, foreach on CUDA
+    prefillLogits: 'last', // generate(): logits_to_keep=1 since transformers 4.45
+    kvCache: 'dynamic', // DynamicCache: torch.cat per step
+    cudaContextMiB: TORCH_CONTEXT_MIB,
+    allocatorSlack: 0.06, // caching allocator without expandable segments: a few % (vllm compressed-tensors #587: 2.3%; ZeRO §3.2)
+    deepspeedOptimizer: false,
+    gatheredLayers: 2, // FSDP forward_prefetch/backward_prefetch: current + next unit
+    source: 'https://github.com/huggingface/transformers/blob/main/src/transformers/models/llama/modeling_llama.py',
+  },
+  torchtune: {
+    id: 'torchtune',
+    name: 'torchtune recipes',
+    eagerFp32RmsNorm: true, // torchtune RMSNorm: x.float() ... .type_as(x) * scale
+    fusedSwiglu: false, // FeedForward: w2(activation(w1(x)) * w3(x))
+    sdpaExpandsKv: true, // MultiHeadAttention expands k/v to num_heads before SDPA (2024 releases)
+    attnOutputCopy: true, // output.transpose(1, 2).contiguous().view(b, s, -1)
+    loraDropout: false, // lora_dropout 0.0 in the llama3_2 LoRA configs
+    fp32Adapters: false, // adapters created in the model dtype (bf16)
+    kbitUpcastsToFp32: false, // torchao NF4Tensor base, bf16 everything else
+    // CEWithChunkedOutputLoss (8 chunks): bf16 logit chunks kept, fp32 upcast one chunk at a time.
+    loss: { ...UPCAST_LOSS, chunkedForward: 2 + 8 / 8, chunkedBackward: 2 + 12 / 8 },
+    adamImpl: 'foreach',
+    prefillLogits: 'all', // generation recipe runs the full prompt through the output projection
+    kvCache: 'static', // setup_caches(batch_size, max_seq_len) preallocates k and v
+    cudaContextMiB: TORCH_CONTEXT_MIB,
+    allocatorSlack: 0.06,
+    deepspeedOptimizer: false,
+    gatheredLayers: 2,
+    source: 'https://pytorch.org/torchtune/stable/tutorials/memory_optimizations.html',
+  },
+  litgpt: {
+    id: 'litgpt',
+    name: 'Lightning LitGPT',
+    eagerFp32RmsNorm: true, // litgpt RMSNorm: x.float() ... .to(dtype)
+    fusedSwiglu: false, // LLaMAMLP: silu(fc_1(x)) * fc_2(x)
+    sdpaExpandsKv: true, // k.expand(...).reshape(...) before SDPA
+    attnOutputCopy: true, // y.transpose(1, 2).reshape(B, T, C)
+    loraDropout: true, // finetune/lora.py lora_dropout = 0.05
+    fp32Adapters: false, // bf16-true precision: everything bf16
+    kbitUpcastsToFp32: false,
+    // lm_head applied in 128-token chunks and chunked cross-entropy on bf16 logits: bf16 logits and bf16
+    // log_softmax outputs are alive at the backward start (litgpt utils.chunked_cross_entropy).
+    loss: { ...UPCAST_LOSS, chunkedForward: 4, chunkedBackward: 4 },
+    adamImpl: 'foreach',
+    prefillLogits: 'all', // GPT.forward projects every prompt position
+    kvCache: 'static', // set_kv_cache(max_seq_length = prompt + max_new_tokens)
+    cudaContextMiB: TORCH_CONTEXT_MIB,
+    allocatorSlack: 0.06,
+    deepspeedOptimizer: false,
+    gatheredLayers: 2,
+    source: 'https://github.com/Lightning-AI/litgpt',
+  },
+  unsloth: {
+    id: 'unsloth',
+    name: 'Unsloth',
+    eagerFp32RmsNorm: false, // Triton fast_rms_layernorm saves input and r only
+    fusedSwiglu: true, // Triton swiglu_fg_kernel: saves e and g
+    sdpaExpandsKv: false, // flash/xformers path with native GQA
+    attnOutputCopy: true,
+    loraDropout: false, // examples use lora_dropout = 0 (required for the fast path)
+    fp32Adapters: true, // adapters fp32 under fp16/bf16 autocast
+    kbitUpcastsToFp32: false, // keeps embeddings / lm_head in fp16/bf16
+    // Fast_CrossEntropyLoss: 16-bit logits kept, gradient written in place (no fp32 copy).
+    loss: { forwardPerVocab: 0, backwardPerVocab: 0, chunkedForward: 0, chunkedBackward: 0 },
+    adamImpl: 'foreach',
+    prefillLogits: 'last',
+    kvCache: 'dynamic',
+    cudaContextMiB: TORCH_CONTEXT_MIB,
+    allocatorSlack: 0.03, // sets PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (torchtune #1185 for the effect)
+    deepspeedOptimizer: false,
+    gatheredLayers: 2,
+    source: 'https://github.com/unslothai/unsloth',
+  },
+  deepspeed: {
+    id: 'deepspeed',
+    name: 'DeepSpeed (with HF models)',
+    eagerFp32RmsNorm: true,
+    fusedSwiglu: false,
+    sdpaExpandsKv: true,
+    attnOutputCopy: true,
+    loraDropout: false,
+    fp32Adapters: true,
+    kbitUpcastsToFp32: true,
+    loss: { ...UPCAST_LOSS, chunkedForward: 0, chunkedBackward: 0 },
+    adamImpl: 'fused', // FusedAdam / DeepSpeedCPUAdam
+    prefillLogits: 'last',
+    kvCache: 'dynamic',
+    cudaContextMiB: TORCH_CONTEXT_MIB,
+    allocatorSlack: 0.08, // bucketed reduce/gather buffers churn the cache (ZeRO §3.2 fragmentation)
+    deepspeedOptimizer: true, // fp32 master + fp32 grad partition + m + v: 16 B/param sharded (memory.rst)
+    gatheredLayers: 2, // stage3_prefetch_bucket_size ~ one to two layers
+    source: 'https://deepspeed.readthedocs.io/en/latest/memory.html',
+  },
+  vllm: {
+    id: 'vllm',
+    name: 'vLLM',
+    eagerFp32RmsNorm: false,
+    fusedSwiglu: true,
+    sdpaExpandsKv: false,
+    attnOutputCopy: false,
+    loraDropout: false,
+    fp32Adapters: false,
+    kbitUpcastsToFp32: false,
+    loss: { forwardPerVocab: 0, backwardPerVocab: 0, chunkedForward: 0, chunkedBackward: 0 },
+    adamImpl: 'fused',
+    prefillLogits: 'last',
+    kvCache: 'paged-pool', // preallocates gpu_memory_utilization x capacity minus weights and activations
+    cudaContextMiB: TORCH_CONTEXT_MIB,
+    allocatorSlack: 0.02,
+    deepspeedOptimizer: false,
+    gatheredLayers: 0,
+    source: 'https://docs.vllm.ai/en/latest/configuration/conserving_memory.html',
+  },
+  torchtitan: {
+    id: 'torchtitan',
+    name: 'torchtitan (FSDP2)',
+    eagerFp32RmsNorm: false, // torch.nn.RMSNorm / fused rmsnorm, compiled in the benchmarks
+    fusedSwiglu: false, // FeedForward w2(silu(w1(x)) * w3(x)) in eager
+    sdpaExpandsKv: true, // repeat_kv before SDPA in models/llama/model.py
+    attnOutputCopy: true,
+    loraDropout: false,
+    fp32Adapters: false,
+    kbitUpcastsToFp32: false,
+    loss: { ...UPCAST_LOSS, chunkedForward: 2, chunkedBackward: 2 },
+    adamImpl: 'fused', // optimizer.implementation = "fused" default
+    prefillLogits: 'last',
+    kvCache: 'dynamic',
+    cudaContextMiB: TORCH_CONTEXT_MIB,
+    allocatorSlack: 0.03, // run_train.sh exports PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True
+    deepspeedOptimizer: false,
+    gatheredLayers: 2, // FSDP2 implicit prefetch: current + next TransformerBlock
+    source: 'https://github.com/pytorch/torchtitan/blob/main/docs/performance.md',
+  },
+};

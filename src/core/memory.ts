@@ -1,0 +1,609 @@
+/**
+ * Per-GPU peak memory of one training or inference configuration, by mechanism: what each component
+ * allocates, when it is alive, and which phase (load, forward, backward, optimizer step, prefill,
+ * decode) sets the peak. Pure: data in, data out.
+ */
+import type { Arch, LayerGroup, Linear, LinearRole } from './arch.js';
+import { linearWeights, paramCounts } from './params.js';
+import type { EstimateOptions, LoraTarget } from '../schema/estimate.js';
+import { FRAMEWORKS, type FrameworkProfile } from './frameworks.js';
+import {
+  CSR_INDEX_BYTES,
+  FLOAT_BYTES,
+  SEMI_STRUCTURED_META_BYTES_PER_ELEMENT,
+  isFloatDtype,
+  quantConstantBytes,
+  valueBytes,
+} from './dtypes.js';
+import { MiB } from './units.js';
+
+/** Bytes per component; sums to deviceBytes. */
+export interface Breakdown {
+  weights: number;
+  quantConstants: number;
+  adapters: number;
+  masterWeights: number;
+  gradients: number;
+  optimizer: number;
+  activations: number;
+  logits: number;
+  kvCache: number;
+  /** Gathered ZeRO-3 layers, autocast weight copies, gradient buckets, step temporaries. */
+  buffers: number;
+  /** Reserved-but-unallocated cache, CUDA context, paged (unified-memory) optimizer states. */
+  overhead: number;
+}
+
+export type Phase = 'load' | 'forward' | 'backward' | 'backward-end' | 'optimizer-step' | 'prefill' | 'decode';
+
+export interface PhaseTotal {
+  phase: Phase;
+  allocatedBytes: number;
+}
+
+export interface MemoryEstimate {
+  perGpu: {
+    allocatedBytes: number;
+    reservedBytes: number;
+    deviceBytes: number;
+    breakdown: Breakdown;
+  };
+  peakPhase: Phase;
+  phases: PhaseTotal[];
+  /** Host RAM per GPU process for offloaded states, parameters or checkpoints. */
+  hostBytesPerGpu: number;
+  params: { total: number; trainable: number };
+  parallel: { dp: number; tp: number; pp: number };
+  /** Which pipeline stage is the worst rank. */
+  worstStage: 'only' | 'first' | 'last';
+  overhead: { allocatorSlack: number; cudaContext: number; pagedOptimizer: number };
+}
+
+type Parts = Omit<Breakdown, 'overhead'>;
+const ZERO_PARTS: Parts = {
+  weights: 0,
+  quantConstants: 0,
+  adapters: 0,
+  masterWeights: 0,
+  gradients: 0,
+  optimizer: 0,
+  activations: 0,
+  logits: 0,
+  kvCache: 0,
+  buffers: 0,
+};
+const sumParts = (p: Parts): number =>
+  p.weights +
+  p.quantConstants +
+  p.adapters +
+  p.masterWeights +
+  p.gradients +
+  p.optimizer +
+  p.activations +
+  p.logits +
+  p.kvCache +
+  p.buffers;
+
+const ATTN_ROLES: readonly LinearRole[] = ['q', 'k', 'v', 'q_a', 'q_b', 'kv_a', 'kv_b'];
+const MLP_IN_ROLES: readonly LinearRole[] = ['gate', 'up'];
+
+/** Which linear roles a LoRA target name adapts (PEFT matches module names, cross-attention included). */
+const TARGET_ROLES: Record<Exclude<LoraTarget, 'embed' | 'lm_head'>, readonly LinearRole[]> = {
+  q: ['q', 'q_a', 'q_b', 'cross_q'],
+  k: ['k', 'kv_a', 'kv_b', 'cross_k'],
+  v: ['v', 'cross_v'],
+  o: ['o', 'cross_o'],
+  gate: ['gate'],
+  up: ['up'],
+  down: ['down'],
+};
+
+/** The trainable set of one configuration. */
+interface Trainable {
+  full: boolean;
+  roles: ReadonlySet<LinearRole>;
+  embed: boolean;
+  lmHead: boolean;
+}
+
+function trainableSet(o: EstimateOptions): Trainable {
+  if (o.method === 'full') return { full: true, roles: new Set(), embed: true, lmHead: true };
+  if (o.method === 'inference') return { full: false, roles: new Set(), embed: false, lmHead: false };
+  const roles = new Set<LinearRole>();
+  if (o.loraAllLinear) {
+    // PEFT 'all-linear': every nn.Linear of the layers, the output layer excluded (peft tuners_utils).
+    for (const r of [...ATTN_ROLES, 'o', 'gate', 'up', 'down', 'cross_q', 'cross_k', 'cross_v', 'cross_o', 'other'] as const)
+      roles.add(r);
+  }
+  for (const t of o.loraTargets) {
+    if (t === 'embed' || t === 'lm_head') continue;
+    for (const r of TARGET_ROLES[t]) roles.add(r);
+  }
+  return { full: false, roles, embed: o.loraTargets.includes('embed'), lmHead: o.loraTargets.includes('lm_head') };
+}
+
+const isTrained = (t: Trainable, role: LinearRole): boolean => t.full || t.roles.has(role);
+const anyTrained = (t: Trainable, roles: readonly LinearRole[]): boolean => t.full || roles.some((r) => t.roles.has(r));
+
+/** LoRA adds r x (in + out) parameters per adapted linear (LoRA §4, arXiv:2106.09685). */
+function loraParams(arch: Arch, t: Trainable, rank: number): number {
+  if (t.full) return 0;
+  let n = 0;
+  for (const g of arch.groups)
+    for (const l of g.linears) if (t.roles.has(l.role)) n += g.count * l.copies * rank * (l.inFeatures + l.outFeatures);
+  if (t.embed) n += rank * (arch.vocab + arch.hidden);
+  if (t.lmHead) n += rank * (arch.hidden + arch.vocab);
+  return n;
+}
+
+/** Every 2-D parameter matrix as [rows, cols, count]: what Adafactor factors and ZeRO-3 gathers. */
+function matrices(arch: Arch): [number, number, number][] {
+  const out: [number, number, number][] = [];
+  for (const g of arch.groups) for (const l of g.linears) out.push([l.outFeatures, l.inFeatures, g.count * l.copies]);
+  if (arch.embedParams > 0) out.push([arch.vocab, arch.embedParams / arch.vocab, 1]);
+  if (arch.lmHeadParams > 0) out.push([arch.vocab, arch.hidden, 1]);
+  return out;
+}
+
+/** Optimizer state bytes for `n` trainable params (and the arch for shape-aware optimizers). */
+function optimizerStateBytes(o: EstimateOptions, n: number, arch: Arch, fullModel: boolean): number {
+  const s = FLOAT_BYTES[o.optimizerStates];
+  // bitsandbytes 8-bit states: 1 byte each for m and v + one fp32 absmax per 256-element block (optim/optimizer.py).
+  const eightBit = 2 * (1 + 4 / 256);
+  switch (o.optimizer) {
+    case 'adamw':
+    case 'paged-adamw':
+      return 2 * s * n; // m and v (ZeRO §3.1)
+    case 'adamw-8bit':
+    case 'paged-adamw-8bit':
+      return eightBit * n;
+    case 'adam-mini': {
+      // Adam-mini keeps m in full and one v per block, but full AdamW v for embedding and output layers (README).
+      const fullV = fullModel ? arch.embedParams + arch.lmHeadParams : 0;
+      return s * n + s * fullV;
+    }
+    case 'sgd':
+    case 'none':
+      return 0;
+    case 'sgd-momentum':
+    case 'lion':
+      return s * n; // one momentum buffer (Lion: arXiv:2302.06675)
+    case 'adafactor': {
+      // Factored second moment: rows + cols per matrix, full for vectors; no first moment (beta1=None, HF default).
+      if (!fullModel) return 4 * n; // adapters are thin matrices: factoring saves little; count them as vectors
+      let b = 0;
+      let matrixParams = 0;
+      for (const [r, c, k] of matrices(arch)) {
+        b += 4 * (r + c) * k;
+        matrixParams += r * c * k;
+      }
+      return b + 4 * Math.max(0, n - matrixParams);
+    }
+  }
+}
+
+/** Largest single parameter tensor (elements). */
+function largestTensor(arch: Arch): number {
+  let m = 0;
+  for (const [r, c] of matrices(arch)) m = Math.max(m, r * c);
+  return m;
+}
+
+/** Temporaries of one optimizer step, bytes (per process, before sharding). */
+function stepTemporaryBytes(o: EstimateOptions, fw: FrameworkProfile, n: number, largest: number): number {
+  const s = FLOAT_BYTES[o.optimizerStates];
+  switch (o.optimizer) {
+    case 'adamw':
+      // torch AdamW foreach: _foreach_sqrt(exp_avg_sqs) allocates a copy of v for the whole group (optim/adamw.py).
+      return o.optimizerInBackward ? s * largest : fw.adamImpl === 'foreach' ? s * n : 0;
+    case 'adafactor':
+      // HF Adafactor: update = grad**2 + eps and the approximated update, two fp32 tensors per parameter.
+      return 2 * 4 * largest;
+    case 'adam-mini':
+    case 'lion':
+      return s * largest; // per-parameter loop, one update tensor at a time
+    default:
+      return 0; // 8-bit and paged: fused kernels; SGD: in-place foreach
+  }
+}
+
+/** Shapes and flags shared by the per-layer activation formulas. */
+interface ActCtx {
+  c: number; // compute dtype bytes
+  t: Trainable;
+  fw: FrameworkProfile;
+  o: EstimateOptions;
+  seq: number;
+  tp: number;
+}
+
+/** Bytes a norm saves per token: its input (fp32 copy when eager), and its output if a consumer saves it. */
+function normBytes(g: LayerGroup, x: ActCtx, consumersSave: boolean): number {
+  const h = g.hidden;
+  const out = consumersSave ? x.c * h : 0;
+  if (g.norm === 'rms' && x.fw.eagerFp32RmsNorm && x.c < 4) {
+    // eager RMSNorm: fp32 copy saved by pow/mul; the low-precision normalized copy only for the weight grad.
+    return 4 * h + (x.t.full ? x.c * h : 0) + out;
+  }
+  return x.c * h + out; // fused RMSNorm / LayerNorm kernels save the input (+ tiny mean/rstd)
+}
+
+/** Saved bytes per token of the attention block (excluding its input norm). */
+function attentionBytes(g: LayerGroup, x: ActCtx, roles: { o: LinearRole; qkv: readonly LinearRole[] }): number {
+  const { c, fw, o } = x;
+  const a = g.heads;
+  const qd = a * g.headDim;
+  const expand = o.attention !== 'flash' && (o.attention === 'eager' || fw.sdpaExpandsKv);
+  const kvHeads = expand ? a : g.kvHeads;
+  const kvd = kvHeads * (g.headDim + g.vHeadDim);
+  const outd = a * g.vHeadDim;
+  let b = 0;
+  if (fw.loraDropout && anyTrained(x.t, roles.qkv) && !x.t.full) b += (c + 1) * g.hidden; // dropout copy + bool mask
+  if (o.attention === 'eager') {
+    // q·kᵀ saves q and k; softmax in fp32 saves its output; the cast copy (or dropout output) feeds p·v
+    // (HF eager_attention_forward; Korthikanti et al. 2022 §4.1 count 5as for the fp16 version).
+    const kvLen = g.slidingWindow ? Math.min(g.slidingWindow, x.seq) : x.seq;
+    const probs = a * kvLen;
+    b += c * (qd + kvHeads * g.headDim) + c * kvHeads * g.vHeadDim;
+    b += 4 * probs + (c < 4 ? c * probs : 0);
+    if (g.dropout) b += probs * (1 + c) - (c < 4 ? c * probs : 0);
+    b += isTrained(x.t, roles.o) ? c * outd : 0; // transpose().contiguous() copy saved by o_proj
+  } else {
+    // SDPA / FlashAttention save q, k, v, the output and fp32 logsumexp; no s² terms (FlashAttention README).
+    b += c * (qd + kvd) + c * outd + 4 * a;
+    if (fw.attnOutputCopy && isTrained(x.t, roles.o)) b += c * outd;
+  }
+  return b / x.tp + (g.dropout ? g.hidden : 0); // residual dropout mask (1 byte) is not tensor-parallel
+}
+
+/** Saved bytes per token of the MLP block (excluding its input norm). */
+function mlpBytes(g: LayerGroup, x: ActCtx): number {
+  const { c, fw } = x;
+  const I = g.ffn * g.topK;
+  const downTrained = isTrained(x.t, 'down');
+  let b: number;
+  if (g.gated) {
+    // act(gate) saves gate_out; act_out * up_out saves both; down saves the product if trained.
+    b = fw.fusedSwiglu ? 2 * c * I : 3 * c * I;
+    if (downTrained) b += c * I;
+  } else {
+    b = c * I + (downTrained ? c * I : 0); // activation saves fc1 output; fc2 saves the activation output
+  }
+  if (fw.loraDropout && anyTrained(x.t, MLP_IN_ROLES) && !x.t.full) b += (c + 1) * g.hidden;
+  if (g.experts > 1) {
+    // Router softmax in fp32 (E per token) and per-expert gathered inputs and weighted outputs (HF Mixtral).
+    b += 8 * g.experts + g.topK * 2 * c * g.hidden;
+  }
+  return b / x.tp + (g.dropout ? g.hidden : 0);
+}
+
+/** Saved bytes per token of one layer with no checkpointing. */
+function layerBytes(g: LayerGroup, x: ActCtx): number {
+  const attnIn = anyTrained(x.t, ATTN_ROLES) || (x.fw.loraDropout && false);
+  const mlpIn = anyTrained(x.t, MLP_IN_ROLES);
+  let b = 0;
+  if (g.parallelResidual && g.normsPerLayer === 1) {
+    b += normBytes(g, x, attnIn || mlpIn);
+  } else {
+    b += normBytes(g, x, attnIn) + normBytes(g, x, mlpIn);
+    for (let i = 2; i < g.normsPerLayer; i++) b += normBytes(g, x, false); // Gemma-2 post-norms
+  }
+  b += attentionBytes(g, x, { o: 'o', qkv: ['q', 'k', 'v'] });
+  if (g.crossAttention) b += attentionBytes(g, x, { o: 'cross_o', qkv: ['cross_q', 'cross_k', 'cross_v'] });
+  b += mlpBytes(g, x);
+  return b;
+}
+
+/**
+ * Selective (op-level) checkpointing: keep the layer input, the attention kernel's outputs and every other
+ * matmul output; recompute norms and activations (torchtitan activation_checkpoint.py _save_list, "save
+ * every other mm"; Korthikanti et al. §5 recomputes only the attention core).
+ */
+function selectiveLayerBytes(g: LayerGroup, x: ActCtx): number {
+  const { c } = x;
+  const qd = g.heads * g.headDim;
+  const kvd = g.kvHeads * (g.headDim + g.vHeadDim);
+  const mm = c * (qd + kvd + g.hidden + 2 * g.ffn * g.topK * (g.gated ? 1 : 0.5) + g.hidden);
+  const attn = c * g.heads * g.vHeadDim + 4 * g.heads;
+  return c * g.hidden + (mm / 2 + attn) / x.tp;
+}
+
+/** Gradient working set while one layer runs backward: residual grad + MLP grads, per token. */
+function backwardWorkingBytes(g: LayerGroup, x: ActCtx): number {
+  return x.c * g.hidden * 2 + (x.c * 3 * g.ffn * g.topK) / x.tp;
+}
+
+/** Bytes of the linear weights in storage format, and of their quantization constants. */
+function linearStorage(
+  l: Linear,
+  count: number,
+  o: EstimateOptions,
+): { values: number; constants: number; bias: number } {
+  const n = linearWeights(l) * count;
+  const rows = l.outFeatures * l.copies * count;
+  let values = n * valueBytes(o.weights);
+  if (o.sparsity > 0) {
+    if (o.sparseFormat === '2:4') {
+      values = (n / 2) * valueBytes(o.weights) + n * SEMI_STRUCTURED_META_BYTES_PER_ELEMENT;
+    } else {
+      const nnz = n * (1 - o.sparsity);
+      values = nnz * (valueBytes(o.weights) + CSR_INDEX_BYTES) + (rows + l.copies * count) * CSR_INDEX_BYTES;
+    }
+  }
+  const constants = quantConstantBytes(o.weights, rows, l.inFeatures, o.doubleQuant);
+  const biasBytes = isFloatDtype(o.weights) ? valueBytes(o.weights) : FLOAT_BYTES[o.compute];
+  return { values, constants, bias: (l.bias ? l.outFeatures * l.copies * count : 0) * biasBytes };
+}
+
+/** Context needed beyond the options: the GPU's capacity (vLLM sizes its pool from it). */
+export interface EstimateContext {
+  gpuCapacityBytes?: number;
+}
+
+// vLLM EngineArgs gpu_memory_utilization default (docs: "defaults to 0.9").
+const VLLM_GPU_UTILIZATION = 0.9;
+
+export function estimateMemory(arch: Arch, o: EstimateOptions, ctx: EstimateContext = {}): MemoryEstimate {
+  const fw = FRAMEWORKS[o.framework];
+  const P = paramCounts(arch);
+  const t = trainableSet(o);
+  const tp = o.tp;
+  const pp = o.pp;
+  const dp = Math.max(1, Math.floor(o.gpus / (tp * pp)));
+  const c = FLOAT_BYTES[o.compute];
+  const training = o.method !== 'inference';
+  const quantized = !isFloatDtype(o.weights);
+
+  // ---- weights -------------------------------------------------------------------------------
+  // Non-linear parameters (embeddings, lm_head, norms) stay in the float dtype; under bitsandbytes they
+  // take the compute dtype, and PEFT's prepare_model_for_kbit_training upcasts them to fp32 for training.
+  const floatBytes = isFloatDtype(o.weights)
+    ? valueBytes(o.weights)
+    : training && fw.kbitUpcastsToFp32
+      ? 4
+      : FLOAT_BYTES[o.compute];
+  let linValues = 0;
+  let linConstants = 0;
+  let linBias = 0;
+  for (const g of arch.groups)
+    for (const l of g.linears) {
+      const s = linearStorage(l, g.count, o);
+      linValues += s.values;
+      linConstants += s.constants;
+      linBias += s.bias;
+    }
+  const layerFrac = (stageLayers: number) => stageLayers;
+  const totalLayers = arch.groups.reduce((a, g) => a + g.count, 0);
+  const perStageLayers = Math.ceil(totalLayers / pp) / totalLayers;
+
+  // ---- trainable parameters, gradients, optimizer ------------------------------------------
+  const adapters = loraParams(arch, t, o.loraRank);
+  const nTrain = t.full ? P.total : adapters;
+  const trainBytes = t.full ? valueBytes(o.weights) : fw.fp32Adapters ? 4 : floatBytes === 4 ? 4 : FLOAT_BYTES[o.compute];
+  const needsMaster = trainBytes < 4 && (o.masterWeights || fw.deepspeedOptimizer);
+  const masterPerParam = needsMaster ? 4 : 0;
+  // DeepSpeed keeps an fp32 copy of the gradient partition for the update (memory.rst: 16 B/param sharded).
+  const fp32GradPerParam = needsMaster && fw.deepspeedOptimizer ? 4 : 0;
+  const states = optimizerStateBytes(o, nTrain, arch, t.full);
+  const paged = o.optimizer === 'paged-adamw' || o.optimizer === 'paged-adamw-8bit';
+  const largest = t.full ? largestTensor(arch) : 0;
+
+  const shardStates = o.zero >= 1 ? dp : 1;
+  const shardGrads = o.zero >= 2 ? dp : 1;
+  const shardParams = o.zero >= 3 ? dp : 1;
+  const offloadOpt = o.offload !== 'none';
+  const offloadParams = o.offload === 'optimizer+params';
+
+  // ---- per-stage accounting (pipeline parallel: first stage holds the embedding and pp micro-batches
+  // in flight under 1F1B; the last holds lm_head and the loss — Megatron theoretical_memory_usage.py) ----
+  const stages: ('only' | 'first' | 'last')[] = pp === 1 ? ['only'] : ['first', 'last'];
+  const actCtx: ActCtx = { c, t, fw, o, seq: o.seq, tp };
+  const tokens = o.batch * o.seq;
+
+  type StageResult = { phases: { phase: Phase; parts: Parts }[]; host: number; pagedBytes: number };
+
+  const evalStage = (stage: 'only' | 'first' | 'last'): StageResult => {
+    const hasEmbed = stage !== 'last';
+    const hasHead = stage !== 'first';
+    const inflight = stage === 'first' ? Math.min(pp, Math.max(1, pp)) : 1;
+    const lf = layerFrac(perStageLayers);
+    const embedShare = (hasEmbed ? arch.embedParams : 0) + (hasHead ? arch.lmHeadParams : 0);
+    const stageParams = P.linear * lf + P.linearBias * lf + P.other * lf + embedShare;
+
+    // Weights held on this GPU.
+    const weightsFull = (linValues + linBias) * lf / tp + (embedShare / tp + P.other * lf) * floatBytes;
+    const constantsFull = (linConstants * lf) / tp;
+    const weights = offloadParams ? 0 : weightsFull / shardParams;
+    const quantConstants = offloadParams ? 0 : constantsFull / shardParams;
+
+    const trainShare = t.full ? stageParams / tp : (adapters * lf) / tp;
+    const adapterBytes = t.full ? 0 : (trainShare * trainBytes) / (o.zero >= 3 ? dp : 1);
+    const stateBytesFull = (states * (t.full ? stageParams / P.total : lf)) / tp;
+    const optimizer = offloadOpt ? 0 : stateBytesFull / shardStates;
+    const master = offloadOpt ? 0 : (trainShare * masterPerParam) / shardStates;
+    const gradsAll = (trainShare * trainBytes) / shardGrads + (offloadOpt ? 0 : (trainShare * fp32GradPerParam) / shardStates);
+    const largestGrad = t.full ? Math.min(largest, trainShare) * trainBytes : 0;
+
+    // Buffers: ZeRO-3 gathers whole layers for compute; ZeRO-2/3 reduce-scatter one layer's grads at a time.
+    const layerParamsUnsharded = (P.largestLayer / tp) * c;
+    const gathered = o.zero >= 3 && (dp > 1 || offloadParams) ? fw.gatheredLayers * layerParamsUnsharded : 0;
+    const gradBucket = training && o.zero >= 2 && dp > 1 ? (P.largestLayer / tp) * (t.full ? trainBytes : 0) : 0;
+    // torch.autocast caches a low-precision copy of each fp32 weight for the forward and saves it for backward.
+    const autocastCopies =
+      training && isFloatDtype(o.weights) && valueBytes(o.weights) > c ? ((P.linear * lf) / tp) * c / shardParams : 0;
+
+    // Activations.
+    let saved = 0;
+    let working = 0;
+    let bwd = 0;
+    for (const g of arch.groups) {
+      const n = g.count * lf;
+      const full = layerBytes(g, actCtx);
+      bwd = Math.max(bwd, backwardWorkingBytes(g, actCtx) * tokens);
+      if (!training) continue;
+      switch (o.checkpointing) {
+        case 'none':
+          saved += n * full * tokens;
+          break;
+        case 'selective':
+          saved += n * selectiveLayerBytes(g, actCtx) * tokens;
+          break;
+        case 'full':
+          // Only each layer's input is kept; backward recomputes one layer at a time (HF gradient_checkpointing).
+          saved += n * c * g.hidden * tokens;
+          working = Math.max(working, full * tokens);
+          break;
+        case 'offload':
+          // Layer inputs live in host memory; two are in flight on the GPU (torchtune/unsloth offloading).
+          working = Math.max(working, full * tokens + 2 * c * g.hidden * tokens);
+          break;
+      }
+    }
+    saved *= inflight;
+    const hostCheckpoints =
+      o.checkpointing === 'offload'
+        ? arch.groups.reduce((a, g) => a + g.count * lf * c * g.hidden * tokens, 0) * inflight
+        : 0;
+
+    // Final norm + loss (last stage only). Encoders are fine-tuned with a task head: no vocabulary logits.
+    const V = arch.kind === 'causal-lm' || arch.kind === 'encoder-decoder' ? arch.vocab : 0;
+    const lossTokens = tokens;
+    const fwdPerV = o.chunkedLoss ? fw.loss.chunkedForward : c + (c < 4 ? 4 : 0) + 4;
+    const bwdPerV = o.chunkedLoss ? fw.loss.chunkedBackward : fw.loss.backwardPerVocab;
+    const logitsFwd = hasHead && training ? (lossTokens * V * (fw.loss.forwardPerVocab === 0 && !o.chunkedLoss ? c : fwdPerV)) / tp : 0;
+    const logitsBwd = hasHead && training ? (lossTokens * V * (fw.loss.backwardPerVocab === 0 && !o.chunkedLoss ? c : bwdPerV)) / tp : 0;
+    const finalNorm = hasHead && training ? c * arch.hidden * tokens * (t.full || t.lmHead ? 2 : 1) : 0;
+    saved += finalNorm;
+
+    const base: Parts = {
+      ...ZERO_PARTS,
+      weights,
+      quantConstants,
+      adapters: adapterBytes,
+      masterWeights: master,
+      optimizer,
+    };
+    const phases: { phase: Phase; parts: Parts }[] = [];
+
+    // Load: weights materialize tensor by tensor; quantize-on-load holds one 16-bit tensor transiently.
+    const loadTransient = quantized ? largestTensorBytes(arch, c) : 0;
+    phases.push({ phase: 'load', parts: { ...ZERO_PARTS, weights, quantConstants, adapters: adapterBytes, buffers: loadTransient } });
+
+    if (training) {
+      const dequant = quantized ? largestTensorBytes(arch, c) / tp : 0; // bnb dequantizes one weight per matmul
+      const lmHeadGrad = hasHead && t.full ? ((arch.lmHeadParams || arch.embedParams) / tp) * trainBytes / shardGrads : 0;
+      phases.push({
+        phase: 'forward',
+        parts: { ...base, activations: saved, logits: logitsFwd, buffers: gathered + autocastCopies + dequant },
+      });
+      phases.push({
+        phase: 'backward',
+        parts: {
+          ...base,
+          activations: saved + Math.max(working, 0),
+          logits: Math.max(logitsBwd, 0),
+          gradients: lmHeadGrad,
+          buffers: gathered + autocastCopies + dequant + gradBucket + (working > 0 ? bwd : 0),
+        },
+      });
+      const gradsEnd = o.optimizerInBackward ? largestGrad + (t.full ? 0 : gradsAll) : gradsAll;
+      phases.push({
+        phase: 'backward-end',
+        parts: { ...base, gradients: gradsEnd, buffers: gathered + gradBucket + bwd / Math.max(1, totalLayers) },
+      });
+      if (!o.optimizerInBackward && !offloadOpt) {
+        const temp = stepTemporaryBytes(o, fw, trainShare, Math.min(largest, trainShare) || trainShare) / shardStates;
+        phases.push({ phase: 'optimizer-step', parts: { ...base, gradients: gradsAll, buffers: temp } });
+      }
+    } else {
+      // ---- inference: KV cache, prefill activations, logits ----------------------------------
+      const kvBytesPerElem = o.weights === 'fp8' && o.framework === 'vllm' ? c : c; // kv cache dtype 'auto' = model dtype
+      let kv = 0;
+      let prefill = 0;
+      for (const g of arch.groups) {
+        if (g.name === 'encoder' || g.name === 'vision') continue;
+        const kvLen = g.slidingWindow ? Math.min(g.slidingWindow, o.seq) : o.seq;
+        const width = g.mlaCacheWidth ?? Math.max(1, g.kvHeads / tp) * (g.headDim + g.vHeadDim) * (g.kvHeads >= tp ? 1 : 1);
+        kv += g.count * lf * kvLen * o.batch * width * kvBytesPerElem;
+        // One layer's transient tensors during prefill: fp32 norm copy, q/k/v, MLP intermediates.
+        const qd = g.heads * g.headDim;
+        let layer = tokens * (4 * g.hidden + c * (2 * g.hidden + Math.max(qd + g.kvHeads * 2 * g.headDim + qd, 3 * g.ffn * g.topK) / tp));
+        if (o.attention === 'eager') layer += o.batch * (g.heads / tp) * o.seq * kvLen * (4 + c);
+        prefill = Math.max(prefill, layer);
+      }
+      const logitRows = fw.prefillLogits === 'all' ? tokens : o.batch;
+      const logits = hasHead ? (logitRows * V * c + o.batch * V * 4) / tp : 0;
+      const kvTransient = fw.kvCache === 'dynamic' ? kv / Math.max(1, totalLayers * lf) : 0; // torch.cat of one layer
+      phases.push({ phase: 'prefill', parts: { ...base, kvCache: kv, activations: prefill, logits } });
+      phases.push({ phase: 'decode', parts: { ...base, kvCache: kv, buffers: kvTransient } });
+      if (fw.kvCache === 'paged-pool' && ctx.gpuCapacityBytes) {
+        // vLLM hands every byte below gpu_memory_utilization to the KV-cache pool after profiling.
+        const budget = VLLM_GPU_UTILIZATION * ctx.gpuCapacityBytes - TORCH_CONTEXT_BYTES(fw);
+        for (const p of phases) {
+          const need = sumParts(p.parts);
+          if (need < budget && p.phase !== 'load') p.parts.kvCache += budget - need;
+        }
+      }
+    }
+
+    const host =
+      (offloadOpt ? (stateBytesFull + trainShare * (masterPerParam + fp32GradPerParam)) / shardStates : 0) +
+      (offloadParams ? (weightsFull + constantsFull) / shardParams : 0) +
+      hostCheckpoints;
+    const pagedBytes = paged && !offloadOpt ? optimizer : 0;
+    if (paged) for (const p of phases) p.parts.optimizer = 0; // unified memory: invisible to the torch allocator
+    return { phases, host, pagedBytes };
+  };
+
+  let best: { stage: 'only' | 'first' | 'last'; r: StageResult; peak: { phase: Phase; parts: Parts } } | null = null;
+  for (const stage of stages) {
+    const r = evalStage(stage);
+    const peak = r.phases.reduce((a, b) => (sumParts(b.parts) > sumParts(a.parts) ? b : a));
+    if (!best || sumParts(peak.parts) > sumParts(best.peak.parts)) best = { stage, r, peak };
+  }
+  const { stage, r, peak } = best!;
+  const allocated = sumParts(peak.parts);
+  const slack = allocated * fw.allocatorSlack;
+  const context = fw.cudaContextMiB * MiB;
+  const reserved = allocated + slack;
+  const device = reserved + context + r.pagedBytes;
+  const breakdown: Breakdown = { ...peak.parts, overhead: slack + context + r.pagedBytes };
+  if (r.pagedBytes > 0) {
+    breakdown.optimizer += r.pagedBytes;
+    breakdown.overhead -= r.pagedBytes;
+  }
+  return {
+    perGpu: {
+      allocatedBytes: Math.round(allocated),
+      reservedBytes: Math.round(reserved),
+      deviceBytes: Math.round(device),
+      breakdown: roundBreakdown(breakdown, Math.round(device)),
+    },
+    peakPhase: peak.phase,
+    phases: r.phases.map((p) => ({ phase: p.phase, allocatedBytes: Math.round(sumParts(p.parts)) })),
+    hostBytesPerGpu: Math.round(r.host),
+    params: { total: P.total, trainable: nTrain },
+    parallel: { dp, tp, pp },
+    worstStage: stage,
+    overhead: { allocatorSlack: Math.round(slack), cudaContext: Math.round(context), pagedOptimizer: Math.round(r.pagedBytes) },
+  };
+}
+
+const TORCH_CONTEXT_BYTES = (fw: FrameworkProfile): number => fw.cudaContextMiB * MiB;
+
+function largestTensorBytes(arch: Arch, bytes: number): number {
+  return largestTensor(arch) * bytes;
+}
+
+/** Integer bytes per key whose sum is exactly `total` (rounding remainder goes to overhead). */
+function roundBreakdown(b: Breakdown, total: number): Breakdown {
+  const out = { ...b };
+  let sum = 0;
+  for (const k of Object.keys(out) as (keyof Breakdown)[]) {
+    if (k === 'overhead') continue;
+    out[k] = Math.round(out[k]);
+    sum += out[k];
+  }
+  out.overhead = total - sum;
+  return out;
+}

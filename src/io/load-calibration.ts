@@ -1,0 +1,33 @@
+/** Read the shipped calibration cases and the config.json each one names. */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import type { Arch } from '../core/arch.js';
+import { archFromHfConfig } from '../core/hf-config.js';
+import { calibrationFileSchema, type CalibrationCase } from '../schema/calibration.js';
+import { UserError } from './errors.js';
+
+export const CALIBRATION_DIR = fileURLToPath(new URL('../../calibration/', import.meta.url));
+
+export function loadCalibrationCases(file = 'cases.json', dir = CALIBRATION_DIR): CalibrationCase[] {
+  const path = join(dir, file);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new UserError(`${path}: cannot read calibration cases (${(e as Error).message})`);
+  }
+  const parsed = calibrationFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new UserError(`${path}: ${issue.message} at ${issue.path.join('.') || '(root)'}`);
+  }
+  return parsed.data;
+}
+
+/** The architecture of a case, from the config.json shipped beside the cases. */
+export function caseArch(c: CalibrationCase, dir = CALIBRATION_DIR): Arch {
+  const path = join(dir, 'configs', c.config_file);
+  const config: unknown = JSON.parse(readFileSync(path, 'utf8'));
+  return archFromHfConfig(config, { id: c.model_hf_id, hfId: c.model_hf_id });
+}

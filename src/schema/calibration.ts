@@ -1,0 +1,18 @@
+/** On-disk format of calibration/cases.json (published measured peaks in the contract's vocabulary). */
+import { z } from 'zod';
+
+export const calibrationCaseSchema = z.looseObject({
+  id: z.string().min(1),
+  source: z.string().min(1),
+  trust: z.string().optional(),
+  model_hf_id: z.string().min(1),
+  config_file: z.string().min(1),
+  flags: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  metric: z.enum(['allocated', 'reserved', 'device', 'other']),
+  measured_bytes: z.number().positive(),
+  scorable: z.boolean().optional(),
+  notes: z.string().optional(),
+});
+
+export const calibrationFileSchema = z.array(calibrationCaseSchema);
+export type CalibrationCase = z.infer<typeof calibrationCaseSchema>;

@@ -1,0 +1,105 @@
+/**
+ * The estimate contract (../shared/DESIGN.md "The estimate contract"): every flag, its allowed values
+ * and default. The CLI parses flags into this shape; the planner builds the same shape per candidate.
+ */
+import { z } from 'zod';
+
+export const METHODS = ['inference', 'full', 'lora', 'qlora'] as const;
+export const WEIGHT_DTYPES = ['fp32', 'fp16', 'bf16', 'fp8', 'int8', 'nf4', 'fp4', 'int4'] as const;
+export const COMPUTE_DTYPES = ['fp32', 'fp16', 'bf16'] as const;
+export const OPTIMIZERS = [
+  'adamw',
+  'adamw-8bit',
+  'paged-adamw',
+  'paged-adamw-8bit',
+  'adam-mini',
+  'sgd',
+  'sgd-momentum',
+  'lion',
+  'adafactor',
+  'none',
+] as const;
+export const STATE_DTYPES = ['fp32', 'bf16'] as const;
+export const LORA_TARGETS = ['q', 'k', 'v', 'o', 'gate', 'up', 'down', 'embed', 'lm_head'] as const;
+export const CHECKPOINTING = ['none', 'selective', 'full', 'offload'] as const;
+export const ATTENTION = ['eager', 'sdpa', 'flash'] as const;
+export const OFFLOAD = ['none', 'optimizer', 'optimizer+params'] as const;
+export const SPARSE_FORMATS = ['csr', '2:4'] as const;
+export const FRAMEWORKS = ['hf', 'torchtune', 'litgpt', 'unsloth', 'deepspeed', 'vllm', 'torchtitan'] as const;
+
+export type Method = (typeof METHODS)[number];
+export type WeightDtype = (typeof WEIGHT_DTYPES)[number];
+export type ComputeDtype = (typeof COMPUTE_DTYPES)[number];
+export type Optimizer = (typeof OPTIMIZERS)[number];
+export type StateDtype = (typeof STATE_DTYPES)[number];
+export type LoraTarget = (typeof LORA_TARGETS)[number];
+export type Checkpointing = (typeof CHECKPOINTING)[number];
+export type Attention = (typeof ATTENTION)[number];
+export type Offload = (typeof OFFLOAD)[number];
+export type SparseFormat = (typeof SPARSE_FORMATS)[number];
+export type Framework = (typeof FRAMEWORKS)[number];
+
+const count = (max: number) => z.number().int().min(1).max(max);
+
+/** One fully specified configuration (defaults applied); what the memory model reads. */
+export const EstimateOptionsSchema = z
+  .object({
+    method: z.enum(METHODS),
+    weights: z.enum(WEIGHT_DTYPES),
+    compute: z.enum(COMPUTE_DTYPES),
+    masterWeights: z.boolean(),
+    doubleQuant: z.boolean(),
+    optimizer: z.enum(OPTIMIZERS),
+    optimizerStates: z.enum(STATE_DTYPES),
+    loraRank: count(65_536),
+    loraTargets: z.array(z.enum(LORA_TARGETS)).min(1),
+    /** 'all-linear' as given by the user: every linear of the layers (PEFT's meaning, lm_head excluded). */
+    loraAllLinear: z.boolean(),
+    batch: count(1_000_000),
+    seq: count(100_000_000),
+    checkpointing: z.enum(CHECKPOINTING),
+    attention: z.enum(ATTENTION),
+    chunkedLoss: z.boolean(),
+    optimizerInBackward: z.boolean(),
+    zero: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]),
+    offload: z.enum(OFFLOAD),
+    gpus: count(1_000_000),
+    tp: count(4096),
+    pp: count(4096),
+    sparsity: z.number().min(0).max(1),
+    sparseFormat: z.enum(SPARSE_FORMATS),
+    framework: z.enum(FRAMEWORKS),
+  })
+  .strict();
+
+export type EstimateOptions = z.infer<typeof EstimateOptionsSchema>;
+
+/** Contract defaults (DESIGN.md); `weights` and `optimizer` depend on the method. */
+export function defaultOptions(method: Method = 'full'): EstimateOptions {
+  return {
+    method,
+    weights: method === 'qlora' ? 'nf4' : 'bf16',
+    compute: 'bf16',
+    masterWeights: false,
+    doubleQuant: false,
+    optimizer: method === 'inference' ? 'none' : 'adamw',
+    optimizerStates: 'fp32',
+    loraRank: 16,
+    loraTargets: ['q', 'v'],
+    loraAllLinear: false,
+    batch: 1,
+    seq: 2048,
+    checkpointing: 'none',
+    attention: 'sdpa',
+    chunkedLoss: false,
+    optimizerInBackward: false,
+    zero: 0,
+    offload: 'none',
+    gpus: 1,
+    tp: 1,
+    pp: 1,
+    sparsity: 0,
+    sparseFormat: 'csr',
+    framework: 'hf',
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * Contract flags (kebab-case, as typed on the command line or stored in calibration cases) to
+ * EstimateOptions, with one-line errors that name the flag, the value and what is allowed.
+ */
+import {
+  ATTENTION,
+  CHECKPOINTING,
+  COMPUTE_DTYPES,
+  FRAMEWORKS,
+  LORA_TARGETS,
+  METHODS,
+  OFFLOAD,
+  OPTIMIZERS,
+  SPARSE_FORMATS,
+  STATE_DTYPES,
+  WEIGHT_DTYPES,
+  defaultOptions,
+  type EstimateOptions,
+  type LoraTarget,
+  type Method,
+} from './estimate.js';
+
+/** Raised for a flag value outside the contract; `message` is the one-line user message. */
+export class FlagError extends Error {
+  constructor(
+    readonly flag: string,
+    readonly value: unknown,
+    readonly allowed: string,
+  ) {
+    super(`--${flag}: got ${typeof value === 'string' ? `'${value}'` : JSON.stringify(value)}; expected ${allowed}`);
+    this.name = 'FlagError';
+  }
+}
+
+export type RawFlags = Readonly<Record<string, unknown>>;
+
+const oneOf = (xs: readonly string[]) => `one of ${xs.join(', ')}`;
+
+function pick<T extends string>(flags: RawFlags, flag: string, allowed: readonly T[], fallback: T): T {
+  const v = flags[flag];
+  if (v === undefined) return fallback;
+  const s = typeof v === 'number' ? String(v) : v;
+  if (typeof s !== 'string' || !(allowed as readonly string[]).includes(s)) throw new FlagError(flag, v, oneOf(allowed));
+  return s as T;
+}
+
+function bool(flags: RawFlags, flag: string): boolean {
+  const v = flags[flag];
+  if (v === undefined || v === false || v === 'false') return false;
+  if (v === true || v === 'true') return true;
+  throw new FlagError(flag, v, 'true or false (a switch takes no value)');
+}
+
+function int(flags: RawFlags, flag: string, fallback: number, min: number, max: number): number {
+  const v = flags[flag];
+  if (v === undefined) return fallback;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new FlagError(flag, v, `an integer from ${min} to ${max}`);
+  return n;
+}
+
+function fraction(flags: RawFlags, flag: string): number {
+  const v = flags[flag];
+  if (v === undefined) return 0;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  if (!Number.isFinite(n) || n < 0 || n >= 1) throw new FlagError(flag, v, 'a number from 0 to below 1');
+  return n;
+}
+
+function targets(flags: RawFlags): { list: LoraTarget[]; allLinear: boolean } {
+  const v = flags['lora-targets'];
+  if (v === undefined) return { list: ['q', 'v'], allLinear: false };
+  const allowed = `a comma list of ${LORA_TARGETS.join(',')}, or all-linear`;
+  if (typeof v !== 'string') throw new FlagError('lora-targets', v, allowed);
+  const parts = v.split(',').map((s) => s.trim().toLowerCase()).filter((s) => s !== '');
+  if (parts.length === 0) throw new FlagError('lora-targets', v, allowed);
+  let allLinear = false;
+  const list: LoraTarget[] = [];
+  for (const p of parts) {
+    if (p === 'all-linear') allLinear = true;
+    else if ((LORA_TARGETS as readonly string[]).includes(p)) list.includes(p as LoraTarget) || list.push(p as LoraTarget);
+    else throw new FlagError('lora-targets', p, allowed);
+  }
+  if (allLinear) for (const t of ['q', 'k', 'v', 'o', 'gate', 'up', 'down'] as const) list.includes(t) || list.push(t);
+  return { list, allLinear };
+}
+
+/** Contract flags to options; throws FlagError on the first bad value or combination. */
+export function optionsFromFlags(flags: RawFlags): EstimateOptions {
+  const method: Method = pick(flags, 'method', METHODS, 'full');
+  const d = defaultOptions(method);
+  const lora = targets(flags);
+  const o: EstimateOptions = {
+    method,
+    weights: pick(flags, 'weights', WEIGHT_DTYPES, d.weights),
+    compute: pick(flags, 'compute', COMPUTE_DTYPES, d.compute),
+    masterWeights: bool(flags, 'master-weights'),
+    doubleQuant: bool(flags, 'double-quant'),
+    optimizer: pick(flags, 'optimizer', OPTIMIZERS, d.optimizer),
+    optimizerStates: pick(flags, 'optimizer-states', STATE_DTYPES, d.optimizerStates),
+    loraRank: int(flags, 'lora-rank', d.loraRank, 1, 65_536),
+    loraTargets: lora.list,
+    loraAllLinear: lora.allLinear,
+    batch: int(flags, 'batch', d.batch, 1, 1_000_000),
+    seq: int(flags, 'seq', d.seq, 1, 100_000_000),
+    checkpointing: pick(flags, 'checkpointing', CHECKPOINTING, d.checkpointing),
+    attention: pick(flags, 'attention', ATTENTION, d.attention),
+    chunkedLoss: bool(flags, 'chunked-loss'),
+    optimizerInBackward: bool(flags, 'optimizer-in-backward'),
+    zero: Number(pick(flags, 'zero', ['0', '1', '2', '3'], '0')) as 0 | 1 | 2 | 3,
+    offload: pick(flags, 'offload', OFFLOAD, d.offload),
+    gpus: int(flags, 'gpus', d.gpus, 1, 1_000_000),
+    tp: int(flags, 'tp', d.tp, 1, 4096),
+    pp: int(flags, 'pp', d.pp, 1, 4096),
+    sparsity: fraction(flags, 'sparsity'),
+    sparseFormat: pick(flags, 'sparse-format', SPARSE_FORMATS, d.sparseFormat),
+    framework: pick(flags, 'framework', FRAMEWORKS, d.framework),
+  };
+  checkCombination(o);
+  return o;
+}
+
+/** Combinations no framework can run; each names the flag to change. */
+export function checkCombination(o: EstimateOptions): void {
+  const float = o.weights === 'fp32' || o.weights === 'fp16' || o.weights === 'bf16';
+  if (o.method === 'full' && !float)
+    throw new FlagError('weights', o.weights, 'fp32, fp16 or bf16 with --method full (quantized weights are frozen: use lora or qlora)');
+  if (o.method === 'qlora' && float)
+    throw new FlagError('weights', o.weights, 'a quantized dtype (nf4, fp4, int4, int8, fp8) with --method qlora');
+  if (o.gpus % (o.tp * o.pp) !== 0)
+    throw new FlagError('gpus', o.gpus, `a multiple of --tp x --pp (${o.tp} x ${o.pp} = ${o.tp * o.pp})`);
+  if (o.offload === 'optimizer+params' && o.zero !== 3)
+    throw new FlagError('offload', o.offload, "'none' or 'optimizer' unless --zero 3 (parameter offload needs ZeRO-3)");
+  if (o.offload !== 'none' && o.zero === 0)
+    throw new FlagError('offload', o.offload, "'none' with --zero 0 (offload needs ZeRO 1-3)");
+  if (o.sparsity > 0 && !float && o.weights !== 'int8' && o.weights !== 'fp8')
+    throw new FlagError('sparsity', o.sparsity, '0 with 4-bit weights (sparse formats store fp32/fp16/bf16/fp8/int8 values)');
+  if (o.sparseFormat === '2:4' && o.sparsity > 0 && o.sparsity < 0.5)
+    throw new FlagError('sparsity', o.sparsity, 'at least 0.5 with --sparse-format 2:4 (two of every four weights are zero)');
+  if (o.method === 'inference' && o.optimizer !== 'none')
+    throw new FlagError('optimizer', o.optimizer, "'none' with --method inference");
+}

@@ -1,0 +1,66 @@
+/** Entry point for the planner's integer programs: validate, pick a backend, return a verified result. */
+import { solveWithHighs } from './highs.js';
+import { solveWithJslp } from './lp.js';
+import { parseMipModel, type MipModel, type MipResult } from './model.js';
+
+export {
+  MipModelSchema,
+  MipModelError,
+  parseMipModel,
+  checkSolution,
+  type MipModel,
+  type MipConstraint,
+  type MipResult,
+  type MipStatus,
+  type MipBackend,
+} from './model.js';
+export { closeJslpWorkers } from './lp.js';
+
+export interface SolveMipOptions {
+  /** Total wall-clock budget in ms (default 2000). In auto mode jsLP and HiGHS share it. */
+  timeLimitMs?: number;
+  /** 'auto' (default): jsLP first, HiGHS when jsLP times out, fails, or says infeasible. */
+  backend?: 'auto' | 'jslp' | 'highs';
+  /** jsLP's share of the budget in auto mode (default min(500, timeLimitMs / 4)). */
+  jslpTimeLimitMs?: number;
+}
+
+/** HiGHS always gets at least this much, even when jsLP used up the budget. */
+const MIN_HIGHS_MS = 250;
+
+/**
+ * Solve a MIP. The model is validated first (throws MipModelError on a bad model). Results are
+ * deterministic: values list every variable with sorted keys, integers rounded, and the objective
+ * recomputed from them; every solution was re-checked against the model's rows.
+ * Ties may resolve differently per backend (ecosystem.md §3a), so rank on the objective, not the values.
+ */
+export async function solveMip(input: MipModel, options: SolveMipOptions = {}): Promise<MipResult> {
+  const model = parseMipModel(input);
+  const timeLimitMs = options.timeLimitMs ?? 2000;
+  if (!(timeLimitMs > 0)) throw new RangeError(`timeLimitMs: expected > 0, got ${timeLimitMs}`);
+  const backend = options.backend ?? 'auto';
+  if (backend === 'jslp') return solveWithJslp(model, { timeLimitMs });
+  if (backend === 'highs') return solveWithHighs(model, { timeLimitMs });
+
+  const t0 = performance.now();
+  const jslpMs = Math.min(options.jslpTimeLimitMs ?? Math.min(500, timeLimitMs / 4), timeLimitMs);
+  const first = await solveWithJslp(model, { timeLimitMs: jslpMs });
+  // jsLP proves infeasibility slowly or not at all, so 'infeasible' is confirmed by HiGHS (§4).
+  if (first.status === 'optimal' || first.status === 'unbounded') return first;
+  const remaining = Math.max(timeLimitMs - (performance.now() - t0), MIN_HIGHS_MS);
+  const second = await solveWithHighs(model, { timeLimitMs: remaining });
+  if (first.status === 'infeasible' && (second.status === 'error' || second.status === 'timeout')) {
+    // jsLP's feasible:false was right in every case measured (§4); keep it when HiGHS cannot confirm.
+    return {
+      ...first,
+      elapsedMs: performance.now() - t0,
+      message: `unconfirmed; highs: ${second.status}`,
+    };
+  }
+  const note = `jslp: ${first.status}${first.message ? ` (${first.message})` : ''}; fell back to highs`;
+  return {
+    ...second,
+    elapsedMs: performance.now() - t0,
+    message: second.message ? `${note}; ${second.message}` : note,
+  };
+}

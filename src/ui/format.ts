@@ -1,0 +1,34 @@
+/** Pure formatters: the only place units are turned into text. GiB for memory (2^30), GB for bandwidth. */
+export const formatGiB = (bytes: number, digits = 2): string => `${(bytes / 1024 ** 3).toFixed(digits)} GiB`;
+
+export const formatPercent = (fraction: number, digits = 1): string => `${(fraction * 100).toFixed(digits)}%`;
+
+export const signedPercent = (fraction: number, digits = 1): string =>
+  `${fraction >= 0 ? '+' : ''}${(fraction * 100).toFixed(digits)}%`;
+
+/** Parameter counts: 6.74B, 350M, 12.3K. */
+export function formatCount(n: number): string {
+  if (n >= 1e9) return `${(n / 1e9).toFixed(2)}B`;
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(1)}K`;
+  return String(n);
+}
+
+export const formatUsd = (usd: number): string =>
+  usd >= 100 ? `$${Math.round(usd).toLocaleString('en-US')}` : `$${usd.toFixed(2)}`;
+
+export function formatDuration(hours: number): string {
+  if (!Number.isFinite(hours)) return '—';
+  if (hours < 1) return `${Math.round(hours * 60)} min`;
+  if (hours < 48) return `${hours.toFixed(1)} h`;
+  return `${(hours / 24).toFixed(1)} days`;
+}
+
+/** A bar of `width` cells, `fraction` of it filled (clamped to 0..1). */
+export function bar(fraction: number, width: number, fill = '█', empty = '·'): string {
+  const n = Math.max(0, Math.min(width, Math.round(fraction * width)));
+  return fill.repeat(n) + empty.repeat(width - n);
+}
+
+export const padRight = (s: string, n: number): string => (s.length >= n ? s : s + ' '.repeat(n - s.length));
+export const padLeft = (s: string, n: number): string => (s.length >= n ? s : ' '.repeat(n - s.length) + s);

@@ -1,0 +1,26 @@
+/** Component keys and phase codes to words: one place, shared by text reports and the TUI. */
+import type { Breakdown, Phase } from '../core/memory.js';
+
+export const COMPONENT_LABEL: Record<keyof Breakdown, string> = {
+  weights: 'weights',
+  quantConstants: 'quant constants',
+  adapters: 'LoRA adapters',
+  masterWeights: 'fp32 master weights',
+  gradients: 'gradients',
+  optimizer: 'optimizer states',
+  activations: 'activations',
+  logits: 'logits / loss',
+  kvCache: 'KV cache',
+  buffers: 'buffers & temporaries',
+  overhead: 'CUDA context & allocator',
+};
+
+export const PHASE_LABEL: Record<Phase, string> = {
+  load: 'model load',
+  forward: 'end of forward',
+  backward: 'start of backward',
+  'backward-end': 'end of backward',
+  'optimizer-step': 'optimizer step',
+  prefill: 'prefill',
+  decode: 'decode',
+};
