@@ -158,3 +158,58 @@ describe('exact totals against published counts', () => {
     },
   );
 });
+
+// Model types without a catalog entry, checked on inline copies of their HF config dims.
+describe('exact totals for qwen2_moe, stablelm and gemma3_text', () => {
+  it('Qwen1.5-MoE-A2.7B: 14,315,784,192 total, 2,689,173,504 active (Qwen: "14.3B, 2.7B activated")', () => {
+    // Qwen/Qwen1.5-MoE-A2.7B config.json: 60 experts top-4 of 1408, shared expert 5632 with a sigmoid gate.
+    const counts = countsOf({
+      model_type: 'qwen2_moe',
+      hidden_size: 2048,
+      intermediate_size: 5632,
+      moe_intermediate_size: 1408,
+      shared_expert_intermediate_size: 5632,
+      num_experts: 60,
+      num_experts_per_tok: 4,
+      decoder_sparse_step: 1,
+      num_hidden_layers: 24,
+      num_attention_heads: 16,
+      num_key_value_heads: 16,
+      tie_word_embeddings: false,
+      vocab_size: 151936,
+    });
+    expect([counts.total, counts.active]).toEqual([14_315_784_192, 2_689_173_504]);
+  });
+
+  it('StableLM-3B-4E1T: 2,795,443,200 (LayerNorm with bias, no qkv bias)', () => {
+    // stabilityai/stablelm-3b-4e1t config.json dims.
+    const counts = countsOf({
+      model_type: 'stablelm',
+      hidden_size: 2560,
+      intermediate_size: 6912,
+      num_hidden_layers: 32,
+      num_attention_heads: 32,
+      num_key_value_heads: 32,
+      use_qkv_bias: false,
+      tie_word_embeddings: false,
+      vocab_size: 50304,
+    });
+    expect(counts.total).toBe(2_795_443_200);
+  });
+
+  it('Gemma-3-1B: 999,885,952 (4 norms and q/k norms per layer, tied)', () => {
+    // google/gemma-3-1b-pt config.json dims.
+    const counts = countsOf({
+      model_type: 'gemma3_text',
+      hidden_size: 1152,
+      intermediate_size: 6912,
+      num_hidden_layers: 26,
+      num_attention_heads: 4,
+      num_key_value_heads: 1,
+      head_dim: 256,
+      sliding_window: 512,
+      vocab_size: 262144,
+    });
+    expect(counts.total).toBe(999_885_952);
+  });
+});
