@@ -21,6 +21,14 @@ export interface FrameworkProfile {
   fp32Adapters: boolean;
   /** Non-quantized parameters of a k-bit model are upcast to fp32 before training. */
   kbitUpcastsToFp32: boolean;
+  /** k-bit linears run through bitsandbytes MatMul4Bit/8bitLt, which save their input (ctx.tensors = (A, B)). */
+  bnbSavesInput: boolean;
+  /** --chunked-loss comes with torch.compile of the model (torchtune's memory table: compile + chunked CE). */
+  chunkedLossCompiles: boolean;
+  /** FSDP keeps the root unit (embeddings, final norm, output layer) unsharded through forward and backward. */
+  fsdpRootUnit: boolean;
+  /** Gradients stay allocated from one step to the next (gradient accumulation; zero_grad without set_to_none). */
+  gradsPersist: boolean;
   /** Loss path: bytes per token per vocabulary entry alive at the forward / backward peak. */
   loss: { forwardPerVocab: number; backwardPerVocab: number; chunkedForward: number; chunkedBackward: number };
   /** Torch AdamW runs foreach (one full-size temporary of v during step) or fused (none). */
@@ -48,10 +56,18 @@ const UPCAST_LOSS = { forwardPerVocab: 8, backwardPerVocab: 12 };
 // PyTorch CUDA context with lazy module loading: ~300 MB + cuBLAS/cuDNN handles and kernels
 // (pytorch/pytorch#86509: 287 MB lazy; #107667 ~300 MB); a training process also loads NCCL/cuBLASLt: 500 MiB.
 const TORCH_CONTEXT_MIB = 500;
+// HF 'Model training anatomy' measures 1343 MiB occupied after the first CUDA op of a Transformers process.
+const HF_CONTEXT_MIB = 1343;
 
 export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
   hf: {
     id: 'hf',
+    // Trainer recipes accumulate gradients across micro-batches, and before torch 2.0 model.zero_grad() zeroed
+    // them in place instead of freeing them (HF 'Model training anatomy' measures weights + grads + states + activations).
+    gradsPersist: true,
+    bnbSavesInput: true, // bitsandbytes autograd/_functions.py MatMul4Bit.forward
+    chunkedLossCompiles: false,
+    fsdpRootUnit: true, // accelerate FSDP auto-wraps decoder layers; the root holds embed_tokens and lm_head
     name: 'Hugging Face transformers + PEFT + TRL/Accelerate',
     eagerFp32RmsNorm: true, // LlamaRMSNorm: hidden_states.to(torch.float32) ... weight * hs.to(input_dtype)
     fusedSwiglu: false, // LlamaMLP: down_proj(act_fn(gate_proj(x)) * up_proj(x))
@@ -62,10 +78,12 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     kbitUpcastsToFp32: true, // peft prepare_model_for_kbit_training casts non-4/8-bit params to fp32 (TRL calls it)
     // chunked-loss on HF means a fused linear+CE kernel (Liger/CCE): no vocabulary-sized tensor at all.
     loss: { ...UPCAST_LOSS, chunkedForward: 0, chunkedBackward: 0 },
-    adamImpl: 'foreach', // TrainingArguments optim='adamw_torch': torch.optim.AdamW, foreach on CUDA
+    // TrainingArguments optim default: adamw_torch_fused on recent torch; older adamw_hf stepped per parameter.
+    // Neither holds a model-size temporary (torch foreach AdamW would: _foreach_sqrt(exp_avg_sqs)).
+    adamImpl: 'fused',
     prefillLogits: 'last', // generate(): logits_to_keep=1 since transformers 4.45
     kvCache: 'dynamic', // DynamicCache: torch.cat per step
-    cudaContextMiB: TORCH_CONTEXT_MIB,
+    cudaContextMiB: HF_CONTEXT_MIB,
     allocatorSlack: 0.06, // caching allocator without expandable segments: a few % (vllm compressed-tensors #587: 2.3%; ZeRO §3.2)
     deepspeedOptimizer: false,
     gatheredLayers: 2, // FSDP forward_prefetch/backward_prefetch: current + next unit
@@ -73,6 +91,10 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
   },
   torchtune: {
     id: 'torchtune',
+    gradsPersist: false, // optimizer.zero_grad(set_to_none=True) after each step
+    bnbSavesInput: false, // torchao linear_nf4 autograd saves only the NF4 weight
+    chunkedLossCompiles: true, // docs: chunked CE is paired with compile=True in the memory table
+    fsdpRootUnit: true,
     name: 'torchtune recipes',
     eagerFp32RmsNorm: true, // torchtune RMSNorm: x.float() ... .type_as(x) * scale
     fusedSwiglu: false, // FeedForward: w2(activation(w1(x)) * w3(x))
@@ -82,7 +104,8 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     fp32Adapters: false, // adapters created in the model dtype (bf16)
     kbitUpcastsToFp32: false, // torchao NF4Tensor base, bf16 everything else
     // CEWithChunkedOutputLoss (8 chunks): bf16 logit chunks kept, fp32 upcast one chunk at a time.
-    loss: { ...UPCAST_LOSS, chunkedForward: 2 + 8 / 8, chunkedBackward: 2 + 12 / 8 },
+    // Compiled per chunk: the bf16 chunks stay alive; one chunk's fp32 work at a time (8 chunks).
+    loss: { ...UPCAST_LOSS, chunkedForward: 2 + 4 / 8, chunkedBackward: 2 + 4 / 8 },
     adamImpl: 'foreach',
     prefillLogits: 'all', // generation recipe runs the full prompt through the output projection
     kvCache: 'static', // setup_caches(batch_size, max_seq_len) preallocates k and v
@@ -94,6 +117,10 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
   },
   litgpt: {
     id: 'litgpt',
+    gradsPersist: false, // optimizer.zero_grad(set_to_none=True) after each step
+    bnbSavesInput: true, // bitsandbytes autograd/_functions.py MatMul4Bit.forward
+    chunkedLossCompiles: false,
+    fsdpRootUnit: true,
     name: 'Lightning LitGPT',
     eagerFp32RmsNorm: true, // litgpt RMSNorm: x.float() ... .to(dtype)
     fusedSwiglu: false, // LLaMAMLP: silu(fc_1(x)) * fc_2(x)
@@ -116,6 +143,10 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
   },
   unsloth: {
     id: 'unsloth',
+    gradsPersist: false, // optimizer.zero_grad(set_to_none=True) after each step
+    bnbSavesInput: true, // bitsandbytes autograd/_functions.py MatMul4Bit.forward
+    chunkedLossCompiles: false,
+    fsdpRootUnit: true,
     name: 'Unsloth',
     eagerFp32RmsNorm: false, // Triton fast_rms_layernorm saves input and r only
     fusedSwiglu: true, // Triton swiglu_fg_kernel: saves e and g
@@ -137,6 +168,10 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
   },
   deepspeed: {
     id: 'deepspeed',
+    gradsPersist: true, // ZeRO keeps the (partitioned) gradient buffers across micro-batches
+    bnbSavesInput: true, // bitsandbytes autograd/_functions.py MatMul4Bit.forward
+    chunkedLossCompiles: false,
+    fsdpRootUnit: false, // ZeRO-3 gathers each module only while it runs
     name: 'DeepSpeed (with HF models)',
     eagerFp32RmsNorm: true,
     fusedSwiglu: false,
@@ -157,6 +192,10 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
   },
   vllm: {
     id: 'vllm',
+    gradsPersist: false, // optimizer.zero_grad(set_to_none=True) after each step
+    bnbSavesInput: false,
+    chunkedLossCompiles: false,
+    fsdpRootUnit: false,
     name: 'vLLM',
     eagerFp32RmsNorm: false,
     fusedSwiglu: true,
@@ -177,6 +216,10 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
   },
   torchtitan: {
     id: 'torchtitan',
+    gradsPersist: false, // optimizer.zero_grad(set_to_none=True) after each step
+    bnbSavesInput: false,
+    chunkedLossCompiles: true,
+    fsdpRootUnit: true, // fully_shard(model) root: tok_embeddings, norm, output; not resharded after forward
     name: 'torchtitan (FSDP2)',
     eagerFp32RmsNorm: false, // torch.nn.RMSNorm / fused rmsnorm, compiled in the benchmarks
     fusedSwiglu: false, // FeedForward w2(silu(w1(x)) * w3(x)) in eager

@@ -34,7 +34,15 @@ export interface Breakdown {
   overhead: number;
 }
 
-export type Phase = 'load' | 'forward' | 'backward' | 'backward-end' | 'optimizer-step' | 'prefill' | 'decode';
+export type Phase =
+  | 'load'
+  | 'forward'
+  | 'backward'
+  | 'backward-recompute'
+  | 'backward-end'
+  | 'optimizer-step'
+  | 'prefill'
+  | 'decode';
 
 export interface PhaseTotal {
   phase: Phase;
@@ -211,6 +219,10 @@ function stepTemporaryBytes(o: EstimateOptions, fw: FrameworkProfile, n: number,
 interface ActCtx {
   c: number; // compute dtype bytes
   t: Trainable;
+  /** Whether the linear of this role saves its input for backward. */
+  saves: (role: LinearRole) => boolean;
+  /** Norms and SwiGLU run as fused kernels (compiled graph or Triton kernels). */
+  fused: boolean;
   fw: FrameworkProfile;
   o: EstimateOptions;
   seq: number;
@@ -221,7 +233,7 @@ interface ActCtx {
 function normBytes(g: LayerGroup, x: ActCtx, consumersSave: boolean): number {
   const h = g.hidden;
   const out = consumersSave ? x.c * h : 0;
-  if (g.norm === 'rms' && x.fw.eagerFp32RmsNorm && x.c < 4) {
+  if (g.norm === 'rms' && x.fw.eagerFp32RmsNorm && !x.fused && x.c < 4) {
     // eager RMSNorm: fp32 copy saved by pow/mul; the low-precision normalized copy only for the weight grad.
     return 4 * h + (x.t.full ? x.c * h : 0) + out;
   }
@@ -247,11 +259,11 @@ function attentionBytes(g: LayerGroup, x: ActCtx, roles: { o: LinearRole; qkv: r
     b += c * (qd + kvHeads * g.headDim) + c * kvHeads * g.vHeadDim;
     b += 4 * probs + (c < 4 ? c * probs : 0);
     if (g.dropout) b += probs * (1 + c) - (c < 4 ? c * probs : 0);
-    b += isTrained(x.t, roles.o) ? c * outd : 0; // transpose().contiguous() copy saved by o_proj
+    b += x.saves(roles.o) ? c * outd : 0; // transpose().contiguous() copy saved by o_proj
   } else {
     // SDPA / FlashAttention save q, k, v, the output and fp32 logsumexp; no s² terms (FlashAttention README).
     b += c * (qd + kvd) + c * outd + 4 * a;
-    if (fw.attnOutputCopy && isTrained(x.t, roles.o)) b += c * outd;
+    if (fw.attnOutputCopy && x.saves(roles.o)) b += c * outd;
   }
   return b / x.tp + (g.dropout ? g.hidden : 0); // residual dropout mask (1 byte) is not tensor-parallel
 }
@@ -260,11 +272,11 @@ function attentionBytes(g: LayerGroup, x: ActCtx, roles: { o: LinearRole; qkv: r
 function mlpBytes(g: LayerGroup, x: ActCtx): number {
   const { c, fw } = x;
   const I = g.ffn * g.topK;
-  const downTrained = isTrained(x.t, 'down');
+  const downTrained = x.saves('down');
   let b: number;
   if (g.gated) {
     // act(gate) saves gate_out; act_out * up_out saves both; down saves the product if trained.
-    b = fw.fusedSwiglu ? 2 * c * I : 3 * c * I;
+    b = fw.fusedSwiglu || x.fused ? 2 * c * I : 3 * c * I;
     if (downTrained) b += c * I;
   } else {
     b = c * I + (downTrained ? c * I : 0); // activation saves fc1 output; fc2 saves the activation output
@@ -279,8 +291,8 @@ function mlpBytes(g: LayerGroup, x: ActCtx): number {
 
 /** Saved bytes per token of one layer with no checkpointing. */
 function layerBytes(g: LayerGroup, x: ActCtx): number {
-  const attnIn = anyTrained(x.t, ATTN_ROLES) || (x.fw.loraDropout && false);
-  const mlpIn = anyTrained(x.t, MLP_IN_ROLES);
+  const attnIn = ATTN_ROLES.some(x.saves);
+  const mlpIn = MLP_IN_ROLES.some(x.saves);
   let b = 0;
   if (g.parallelResidual && g.normsPerLayer === 1) {
     b += normBytes(g, x, attnIn || mlpIn);
@@ -397,10 +409,14 @@ export function estimateMemory(arch: Arch, o: EstimateOptions, ctx: EstimateCont
   // ---- per-stage accounting (pipeline parallel: first stage holds the embedding and pp micro-batches
   // in flight under 1F1B; the last holds lm_head and the loss — Megatron theoretical_memory_usage.py) ----
   const stages: ('only' | 'first' | 'last')[] = pp === 1 ? ['only'] : ['first', 'last'];
-  const actCtx: ActCtx = { c, t, fw, o, seq: o.seq, tp };
+  const fused = o.chunkedLoss && fw.chunkedLossCompiles;
+  // A frozen nn.Linear does not save its input: autograd saves mm's self only when the weight needs a
+  // gradient (tools/autograd/gen_variable_type.py guard_for); bitsandbytes k-bit matmuls save it anyway.
+  const saves = (role: LinearRole): boolean => isTrained(t, role) || (quantized && training && fw.bnbSavesInput);
+  const actCtx: ActCtx = { c, t, fw, o, seq: o.seq, tp, saves, fused };
   const tokens = o.batch * o.seq;
 
-  type StageResult = { phases: { phase: Phase; parts: Parts }[]; host: number; pagedBytes: number };
+  type StageResult = { phases: { phase: Phase; parts: Parts }[]; host: number; pagedBytes: number; transient: number };
 
   const evalStage = (stage: 'only' | 'first' | 'last'): StageResult => {
     const hasEmbed = stage !== 'last';
@@ -426,7 +442,9 @@ export function estimateMemory(arch: Arch, o: EstimateOptions, ctx: EstimateCont
 
     // Buffers: ZeRO-3 gathers whole layers for compute; ZeRO-2/3 reduce-scatter one layer's grads at a time.
     const layerParamsUnsharded = (P.largestLayer / tp) * c;
-    const gathered = o.zero >= 3 && (dp > 1 || offloadParams) ? fw.gatheredLayers * layerParamsUnsharded : 0;
+    const sharded3 = o.zero >= 3 && (dp > 1 || offloadParams);
+    const rootUnit = sharded3 && fw.fsdpRootUnit ? ((embedShare / tp) * c) : 0;
+    const gathered = sharded3 ? fw.gatheredLayers * layerParamsUnsharded + rootUnit : 0;
     const gradBucket = training && o.zero >= 2 && dp > 1 ? (P.largestLayer / tp) * (t.full ? trainBytes : 0) : 0;
     // torch.autocast caches a low-precision copy of each fp32 weight for the forward and saves it for backward.
     const autocastCopies =
@@ -486,26 +504,47 @@ export function estimateMemory(arch: Arch, o: EstimateOptions, ctx: EstimateCont
     const phases: { phase: Phase; parts: Parts }[] = [];
 
     // Load: weights materialize tensor by tensor; quantize-on-load holds one 16-bit tensor transiently.
-    const loadTransient = quantized ? largestTensorBytes(arch, c) : 0;
+    const loadTransient = quantized ? largestLinear(arch) * c : 0;
     phases.push({ phase: 'load', parts: { ...ZERO_PARTS, weights, quantConstants, adapters: adapterBytes, buffers: loadTransient } });
 
     if (training) {
-      const dequant = quantized ? largestTensorBytes(arch, c) / tp : 0; // bnb dequantizes one weight per matmul
+      const dequant = quantized ? (largestLinear(arch) * c) / tp : 0; // k-bit matmuls dequantize one weight at a time
       const lmHeadGrad = hasHead && t.full ? ((arch.lmHeadParams || arch.embedParams) / tp) * trainBytes / shardGrads : 0;
+      // Gradients that stay allocated through forward and backward (accumulation across micro-batches).
+      const liveGrads = fw.gradsPersist && !o.optimizerInBackward ? gradsAll : lmHeadGrad;
       phases.push({
         phase: 'forward',
-        parts: { ...base, activations: saved, logits: logitsFwd, buffers: gathered + autocastCopies + dequant },
+        parts: {
+          ...base,
+          activations: saved,
+          logits: logitsFwd,
+          gradients: fw.gradsPersist && !o.optimizerInBackward ? gradsAll : 0,
+          buffers: gathered + autocastCopies + dequant,
+        },
       });
+      // Backward starts with the loss: all activations saved, the loss gradients alive.
       phases.push({
         phase: 'backward',
         parts: {
           ...base,
-          activations: saved + Math.max(working, 0),
-          logits: Math.max(logitsBwd, 0),
-          gradients: lmHeadGrad,
-          buffers: gathered + autocastCopies + dequant + gradBucket + (working > 0 ? bwd : 0),
+          activations: saved,
+          logits: logitsBwd,
+          gradients: liveGrads,
+          buffers: gathered + autocastCopies + dequant,
         },
       });
+      if (working > 0) {
+        // With checkpointing, each layer's backward first recomputes that layer (loss tensors are gone).
+        phases.push({
+          phase: 'backward-recompute',
+          parts: {
+            ...base,
+            activations: saved + working,
+            gradients: liveGrads,
+            buffers: gathered + autocastCopies + dequant + gradBucket + bwd,
+          },
+        });
+      }
       const gradsEnd = o.optimizerInBackward ? largestGrad + (t.full ? 0 : gradsAll) : gradsAll;
       phases.push({
         phase: 'backward-end',
@@ -552,7 +591,17 @@ export function estimateMemory(arch: Arch, o: EstimateOptions, ctx: EstimateCont
       hostCheckpoints;
     const pagedBytes = paged && !offloadOpt ? optimizer : 0;
     if (paged) for (const p of phases) p.parts.optimizer = 0; // unified memory: invisible to the torch allocator
-    return { phases, host, pagedBytes };
+    // The largest one-off tensor of a step: its cached block stays reserved when smaller requests reuse the
+    // pool (PyTorch caching allocator keeps freed blocks; ZeRO §3.2 on fragmentation; torchtune #1185).
+    let transient = 0;
+    for (const g of arch.groups) transient = Math.max(transient, (tokens * g.ffn * g.topK * c) / tp);
+    if (hasHead && V > 0) {
+      const lossTensor = training ? (o.chunkedLoss ? 0 : tokens * V * 4) : (fw.prefillLogits === 'all' ? tokens : o.batch) * V * 4;
+      transient = Math.max(transient, lossTensor / tp);
+    }
+    if (o.attention === 'eager')
+      for (const g of arch.groups) transient = Math.max(transient, (o.batch * g.heads * o.seq * o.seq * 4) / tp);
+    return { phases, host, pagedBytes, transient };
   };
 
   let best: { stage: 'only' | 'first' | 'last'; r: StageResult; peak: { phase: Phase; parts: Parts } } | null = null;
@@ -563,7 +612,7 @@ export function estimateMemory(arch: Arch, o: EstimateOptions, ctx: EstimateCont
   }
   const { stage, r, peak } = best!;
   const allocated = sumParts(peak.parts);
-  const slack = allocated * fw.allocatorSlack;
+  const slack = allocated * fw.allocatorSlack + r.transient;
   const context = fw.cudaContextMiB * MiB;
   const reserved = allocated + slack;
   const device = reserved + context + r.pagedBytes;
@@ -591,8 +640,11 @@ export function estimateMemory(arch: Arch, o: EstimateOptions, ctx: EstimateCont
 
 const TORCH_CONTEXT_BYTES = (fw: FrameworkProfile): number => fw.cudaContextMiB * MiB;
 
-function largestTensorBytes(arch: Arch, bytes: number): number {
-  return largestTensor(arch) * bytes;
+/** Largest single linear weight of the layers (elements): what quantize-on-load and dequantize hold. */
+function largestLinear(arch: Arch): number {
+  let m = 0;
+  for (const g of arch.groups) for (const l of g.linears) m = Math.max(m, l.inFeatures * l.outFeatures);
+  return m;
 }
 
 /** Integer bytes per key whose sum is exactly `total` (rounding remainder goes to overhead). */

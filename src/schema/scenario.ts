@@ -1,0 +1,198 @@
+/**
+ * On-disk format of scenarios/*.yaml|json: the job, the hardware one may use, power, limits and the ranking
+ * preference. References catalog ids (model, GPUs, offers, circuits), never copies. Strict everywhere.
+ */
+import { z } from 'zod';
+import {
+  ATTENTION,
+  CHECKPOINTING,
+  FRAMEWORKS,
+  OPTIMIZERS,
+  WEIGHT_DTYPES,
+} from './estimate.js';
+import { psuTier } from './power.js';
+
+const id = z.string().regex(/^[a-z0-9][a-z0-9.-]*$/, 'expected a lower-case kebab-case catalog id');
+const pos = z.number().positive();
+const count = (max: number) => z.number().int().min(1).max(max);
+
+/** Training methods a fine-tune may use. */
+export const TRAIN_METHODS = ['full', 'lora', 'qlora'] as const;
+
+export const fineTuneJobSchema = z
+  .object({
+    kind: z.literal('fine-tune'),
+    /** Methods the planner may choose from. */
+    methods: z.array(z.enum(TRAIN_METHODS)).min(1).default(['full', 'lora', 'qlora']),
+    /** Tokens per training sample. */
+    seq: count(1_000_000).default(2048),
+    /** Samples per optimizer step (kept with gradient accumulation whatever the micro-batch). */
+    globalBatch: count(1_000_000).default(16),
+    /** Tokens in the dataset (one epoch). */
+    datasetTokens: pos.default(10_000_000),
+    epochs: pos.default(1),
+    loraRank: count(65_536).default(16),
+    /** 'all-linear' or a list of q,k,v,o,gate,up,down. */
+    loraTargets: z.union([z.literal('all-linear'), z.array(z.enum(['q', 'k', 'v', 'o', 'gate', 'up', 'down'])).min(1)]).default(['q', 'v']),
+  })
+  .strict();
+
+export const inferenceJobSchema = z
+  .object({
+    kind: z.literal('inference'),
+    /** Total tokens per sequence (prompt + generated). */
+    context: count(10_000_000).default(4096),
+    /** Sequences served at once (decode batch). */
+    concurrency: count(100_000).default(1),
+    /** Output tokens to generate over the job (for time and cost). */
+    outputTokens: pos.default(10_000_000),
+  })
+  .strict();
+
+export const jobSchema = z.discriminatedUnion('kind', [fineTuneJobSchema, inferenceJobSchema]);
+
+export const ownedGpuSchema = z
+  .object({
+    gpu: id,
+    count: count(4096),
+    /** Purchase price per GPU for amortisation (USD); omit to count energy only. */
+    priceUsd: pos.optional(),
+  })
+  .strict();
+
+export const hardwareSchema = z
+  .object({
+    /** GPUs you already have. */
+    owned: z.array(ownedGpuSchema).default([]),
+    /** Add the GPUs nvidia-smi reports (also `--detect`). */
+    detect: z.boolean().default(false),
+    /** Rent from the offers catalog: providers and kinds to consider, or specific offer ids. */
+    rent: z
+      .object({
+        providers: z.array(id).optional(),
+        kinds: z.array(z.enum(['on-demand', 'spot', 'serverless', 'community', 'reserved'])).optional(),
+        offers: z.array(id).optional(),
+        gpus: z.array(id).optional(),
+      })
+      .strict()
+      .optional(),
+    /** Buy new GPUs: catalog ids ('all' for every GPU with a launch price); price defaults to the launch price. */
+    buy: z
+      .object({
+        gpus: z.union([z.literal('all'), z.array(id).min(1)]),
+        priceUsd: z.record(id, pos).optional(),
+      })
+      .strict()
+      .optional(),
+    /** GPUs per machine (node); more GPUs than this span several nodes. */
+    gpusPerNode: count(64).default(8),
+    /** Network between nodes, GB/s per node (e.g. 25 for 200 Gb/s InfiniBand, 1.25 for 10 GbE). */
+    interNodeGBps: pos.default(25),
+    /** GPU counts to consider. */
+    counts: z
+      .object({ min: count(100_000).default(1), max: count(100_000).default(8) })
+      .strict()
+      .default({ min: 1, max: 8 }),
+    /** Host RAM per node, GiB (for offload); omit for no limit. */
+    hostRamGiB: pos.optional(),
+  })
+  .strict();
+
+export const inlineCircuitSchema = z
+  .object({
+    id,
+    volts: pos,
+    amps: pos,
+    continuousFraction: z.number().gt(0).max(1).default(0.8),
+  })
+  .strict();
+
+export const powerSchema = z
+  .object({
+    /** Circuits the owned or bought machines plug into: catalog ids or inline definitions. Empty = unchecked. */
+    circuits: z.array(z.union([id, inlineCircuitSchema])).default([]),
+    electricityUsdPerKwh: z.number().min(0).default(0.16),
+    psu: psuTier.default('gold'),
+    /** Non-GPU DC draw per node, W (CPU + platform); default 330 W (desktop CPU 230 + platform 100, power.md §4). */
+    systemDrawW: z.number().min(0).default(330),
+    /** Power limits to consider, as fractions of board power. */
+    powerLimits: z.array(z.number().min(0.3).max(1)).min(1).default([1, 0.85, 0.7]),
+    /** Data-centre overhead on energy (1.0 at home). */
+    pue: z.number().min(1).max(3).default(1),
+    /** Amortise owned GPUs over this many years (with their priceUsd). */
+    amortizeYears: pos.optional(),
+  })
+  .strict();
+
+export const limitsSchema = z
+  .object({
+    budgetUsd: pos.optional(),
+    /** Largest slowdown allowed relative to the fastest plan considered. */
+    maxSlowdown: z.number().min(1).optional(),
+    maxGpus: count(100_000).optional(),
+    deadlineHours: pos.optional(),
+  })
+  .strict();
+
+export const RANK_BY = ['cost', 'time', 'power', 'slowdown'] as const;
+
+/** Axis values to search; omitted axes use the defaults of `plan` (every value that makes sense). */
+export const searchSchema = z
+  .object({
+    weights: z.array(z.enum(WEIGHT_DTYPES)).min(1).optional(),
+    optimizers: z.array(z.enum(OPTIMIZERS)).min(1).optional(),
+    checkpointing: z.array(z.enum(CHECKPOINTING)).min(1).optional(),
+    attention: z.array(z.enum(ATTENTION)).min(1).optional(),
+    microBatches: z.array(count(4096)).min(1).optional(),
+    zero: z.array(z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)])).min(1).optional(),
+    offload: z.array(z.enum(['none', 'optimizer', 'optimizer+params'])).min(1).optional(),
+    tp: z.array(count(64)).min(1).optional(),
+    pp: z.array(count(64)).min(1).optional(),
+    framework: z.enum(FRAMEWORKS).default('hf'),
+  })
+  .strict();
+
+/** What the tests check after planning this scenario. */
+export const expectSchema = z
+  .object({
+    fits: z.boolean().optional(),
+    /** The best plan's method / GPU id / count. */
+    bestMethod: z.enum(['full', 'lora', 'qlora', 'inference']).optional(),
+    bestGpu: id.optional(),
+    bestGpus: count(100_000).optional(),
+    /** At least this many feasible plans. */
+    minPlans: z.number().int().min(0).optional(),
+    /** A pruning reason code that must appear. */
+    prunedReason: z.string().optional(),
+  })
+  .strict();
+
+export const scenarioSchema = z
+  .object({
+    $schema: z.string().optional(),
+    name: z.string().min(1),
+    description: z.string().optional(),
+    /** Catalog id, Hugging Face repo id or a path to config.json. */
+    model: z.string().min(1),
+    job: jobSchema,
+    hardware: hardwareSchema.default({} as never),
+    power: powerSchema.default({} as never),
+    limits: limitsSchema.default({}),
+    rank: z.enum(RANK_BY).default('cost'),
+    search: searchSchema.default({ framework: 'hf' }),
+    expect: expectSchema.optional(),
+  })
+  .strict();
+
+/** A validated scenario with defaults applied. */
+export type Scenario = z.infer<typeof scenarioSchema>;
+export type ScenarioInput = z.input<typeof scenarioSchema>;
+export type FineTuneJob = z.infer<typeof fineTuneJobSchema>;
+export type InferenceJob = z.infer<typeof inferenceJobSchema>;
+export type RankBy = (typeof RANK_BY)[number];
+export type InlineCircuit = z.infer<typeof inlineCircuitSchema>;
+
+/** JSON Schema for editors (scenarios/scenario.schema.json), from the zod schema. */
+export function scenarioJsonSchema(): unknown {
+  return z.toJSONSchema(scenarioSchema, { io: 'input', unrepresentable: 'any' });
+}
