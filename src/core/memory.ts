@@ -384,9 +384,9 @@ export function estimateMemory(arch: Arch, o: EstimateOptions, ctx: EstimateCont
       linConstants += s.constants;
       linBias += s.bias;
     }
-  const layerFrac = (stageLayers: number) => stageLayers;
   const totalLayers = arch.groups.reduce((a, g) => a + g.count, 0);
-  const perStageLayers = Math.ceil(totalLayers / pp) / totalLayers;
+  // Fraction of the layers on the busiest pipeline stage.
+  const lf = Math.ceil(totalLayers / pp) / totalLayers;
 
   // ---- trainable parameters, gradients, optimizer ------------------------------------------
   const adapters = loraParams(arch, t, o.loraRank);
@@ -421,8 +421,7 @@ export function estimateMemory(arch: Arch, o: EstimateOptions, ctx: EstimateCont
   const evalStage = (stage: 'only' | 'first' | 'last'): StageResult => {
     const hasEmbed = stage !== 'last';
     const hasHead = stage !== 'first';
-    const inflight = stage === 'first' ? Math.min(pp, Math.max(1, pp)) : 1;
-    const lf = layerFrac(perStageLayers);
+    const inflight = stage === 'first' ? pp : 1;
     const embedShare = (hasEmbed ? arch.embedParams : 0) + (hasHead ? arch.lmHeadParams : 0);
     const stageParams = P.linear * lf + P.linearBias * lf + P.other * lf + embedShare;
 
@@ -446,9 +445,10 @@ export function estimateMemory(arch: Arch, o: EstimateOptions, ctx: EstimateCont
     const rootUnit = sharded3 && fw.fsdpRootUnit ? ((embedShare / tp) * c) : 0;
     const gathered = sharded3 ? fw.gatheredLayers * layerParamsUnsharded + rootUnit : 0;
     const gradBucket = training && o.zero >= 2 && dp > 1 ? (P.largestLayer / tp) * (t.full ? trainBytes : 0) : 0;
-    // torch.autocast caches a low-precision copy of each fp32 weight for the forward and saves it for backward.
+    // torch.autocast caches a low-precision copy of each fp32 weight for the forward and saves it for backward;
+    // sharded FSDP casts in its all-gather instead (MixedPrecisionPolicy param_dtype), counted in `gathered`.
     const autocastCopies =
-      training && isFloatDtype(o.weights) && valueBytes(o.weights) > c ? ((P.linear * lf) / tp) * c / shardParams : 0;
+      training && !sharded3 && isFloatDtype(o.weights) && valueBytes(o.weights) > c ? ((P.linear * lf) / tp) * c : 0;
 
     // Activations.
     let saved = 0;
@@ -556,13 +556,14 @@ export function estimateMemory(arch: Arch, o: EstimateOptions, ctx: EstimateCont
       }
     } else {
       // ---- inference: KV cache, prefill activations, logits ----------------------------------
-      const kvBytesPerElem = o.weights === 'fp8' && o.framework === 'vllm' ? c : c; // kv cache dtype 'auto' = model dtype
+      const kvBytesPerElem = c; // KV cache dtype 'auto' = the compute dtype (vLLM, HF, torchtune)
       let kv = 0;
       let prefill = 0;
       for (const g of arch.groups) {
         if (g.name === 'encoder' || g.name === 'vision') continue;
         const kvLen = g.slidingWindow ? Math.min(g.slidingWindow, o.seq) : o.seq;
-        const width = g.mlaCacheWidth ?? Math.max(1, g.kvHeads / tp) * (g.headDim + g.vHeadDim) * (g.kvHeads >= tp ? 1 : 1);
+        // Each TP rank holds at least one KV head (replicated when kvHeads < tp; vLLM/Megatron).
+        const width = g.mlaCacheWidth ?? Math.ceil(g.kvHeads / tp) * (g.headDim + g.vHeadDim);
         kv += g.count * lf * kvLen * o.batch * width * kvBytesPerElem;
         // One layer's transient tensors during prefill: fp32 norm copy, q/k/v, MLP intermediates.
         const qd = g.heads * g.headDim;
@@ -577,7 +578,7 @@ export function estimateMemory(arch: Arch, o: EstimateOptions, ctx: EstimateCont
       phases.push({ phase: 'decode', parts: { ...base, kvCache: kv, buffers: kvTransient } });
       if (fw.kvCache === 'paged-pool' && ctx.gpuCapacityBytes) {
         // vLLM hands every byte below gpu_memory_utilization to the KV-cache pool after profiling.
-        const budget = VLLM_GPU_UTILIZATION * ctx.gpuCapacityBytes - TORCH_CONTEXT_BYTES(fw);
+        const budget = VLLM_GPU_UTILIZATION * ctx.gpuCapacityBytes - fw.cudaContextMiB * MiB;
         for (const p of phases) {
           const need = sumParts(p.parts);
           if (need < budget && p.phase !== 'load') p.parts.kvCache += budget - need;
@@ -637,8 +638,6 @@ export function estimateMemory(arch: Arch, o: EstimateOptions, ctx: EstimateCont
     overhead: { allocatorSlack: Math.round(slack), cudaContext: Math.round(context), pagedOptimizer: Math.round(r.pagedBytes) },
   };
 }
-
-const TORCH_CONTEXT_BYTES = (fw: FrameworkProfile): number => fw.cudaContextMiB * MiB;
 
 /** Largest single linear weight of the layers (elements): what quantize-on-load and dequantize hold. */
 function largestLinear(arch: Arch): number {
