@@ -3,6 +3,12 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 
+// CLI tests run the built CLI: build first so dist/ matches src/.
+const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+if (build.status !== 0) {
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
 const report = '.vitest-report.json';
 rmSync(report, { force: true });
 const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`];

@@ -47,6 +47,8 @@ export type Phase =
 export interface PhaseTotal {
   phase: Phase;
   allocatedBytes: number;
+  /** What is allocated in this phase, by component (no overhead: that is a device-level notion). */
+  parts: Omit<Breakdown, 'overhead'>;
 }
 
 export interface MemoryEstimate {
@@ -630,7 +632,7 @@ export function estimateMemory(arch: Arch, o: EstimateOptions, ctx: EstimateCont
       breakdown: roundBreakdown(breakdown, Math.round(device)),
     },
     peakPhase: peak.phase,
-    phases: r.phases.map((p) => ({ phase: p.phase, allocatedBytes: Math.round(sumParts(p.parts)) })),
+    phases: r.phases.map((p) => ({ phase: p.phase, allocatedBytes: Math.round(sumParts(p.parts)), parts: roundParts(p.parts) })),
     hostBytesPerGpu: Math.round(r.host),
     params: { total: P.total, trainable: nTrain },
     parallel: { dp, tp, pp },
@@ -644,6 +646,12 @@ function largestLinear(arch: Arch): number {
   let m = 0;
   for (const g of arch.groups) for (const l of g.linears) m = Math.max(m, l.inFeatures * l.outFeatures);
   return m;
+}
+
+function roundParts(p: Parts): Parts {
+  const out = { ...p };
+  for (const k of Object.keys(out) as (keyof Parts)[]) out[k] = Math.round(out[k]);
+  return out;
 }
 
 /** Integer bytes per key whose sum is exactly `total` (rounding remainder goes to overhead). */

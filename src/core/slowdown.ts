@@ -56,3 +56,42 @@ export function slowdownFactors(o: EstimateOptions): SlowdownFactor[] {
 
 /** Product of the factors: expected step time relative to plain bf16 full fine-tuning. */
 export const slowdownOf = (o: EstimateOptions): number => slowdownFactors(o).reduce((a, f) => a * f.factor, 1);
+
+/**
+ * Throughput kept under a GPU power limit (fraction of board power), by what bounds the work.
+ * Compute-bound training: ~1.0 to 0.85 x TDP, then falling (Puget 4x3090: 280/350 W = 0.8 keeps >95%;
+ * qwertyforce 3090 ViT bf16/TF32: 0.58 -> 0.90). Bandwidth-bound decode tolerates deeper caps (4090 at 0.7 ->
+ * 93%; 3090 llama.cpp 280/350 W < 1% loss). Planner heuristic table of shared/reference/power.md §5.
+ */
+const POWER_LIMIT_CURVE: Record<'compute' | 'memory', readonly (readonly [number, number])[]> = {
+  compute: [
+    [0.3, 0.45],
+    [0.5, 0.75],
+    [0.6, 0.85],
+    [0.7, 0.91],
+    [0.85, 0.965],
+    [1, 1],
+  ],
+  memory: [
+    [0.3, 0.6],
+    [0.5, 0.85],
+    [0.6, 0.925],
+    [0.7, 0.955],
+    [0.85, 1],
+    [1, 1],
+  ],
+};
+export const POWER_LIMIT_SOURCE = 'power.md §5 heuristic (Puget quad-3090; qwertyforce 3090; 4090 inference guide)';
+
+/** Fraction of full-power throughput kept at `fraction` of board power (linear between table rows). */
+export function powerLimitThroughput(fraction: number, boundBy: 'compute' | 'memory'): number {
+  const t = POWER_LIMIT_CURVE[boundBy];
+  if (fraction >= 1) return 1;
+  let prev = t[0]!;
+  if (fraction <= prev[0]) return prev[1];
+  for (const row of t) {
+    if (fraction <= row[0]) return prev[1] + ((row[1] - prev[1]) * (fraction - prev[0])) / (row[0] - prev[0]);
+    prev = row;
+  }
+  return 1;
+}

@@ -21,16 +21,16 @@ export function renderEstimateText(r: EstimateResult): string {
   for (const [key, bytes] of Object.entries(r.perGpu.breakdown) as [keyof Breakdown, number][]) {
     if (bytes <= 0) continue;
     lines.push(
-      `  ${padRight(COMPONENT_LABEL[key], 26)}${padLeft(formatGiB(bytes), 11)}  ${bar(bytes / scale, BAR_WIDTH)}`,
+      `  ${padRight(COMPONENT_LABEL[key], 30)}${padLeft(formatGiB(bytes), 11)}  ${bar(bytes / scale, BAR_WIDTH)}`,
     );
   }
-  lines.push(`  ${padRight('allocated (torch peak)', 26)}${padLeft(formatGiB(r.perGpu.allocatedBytes), 11)}`);
-  lines.push(`  ${padRight('reserved (caching allocator)', 26)}${padLeft(formatGiB(r.perGpu.reservedBytes), 11)}`);
+  lines.push(`  ${padRight('allocated (torch peak)', 30)}${padLeft(formatGiB(r.perGpu.allocatedBytes), 11)}`);
+  lines.push(`  ${padRight('reserved (caching allocator)', 30)}${padLeft(formatGiB(r.perGpu.reservedBytes), 11)}`);
   lines.push(
-    `  ${padRight('device (nvidia-smi)', 26)}${padLeft(formatGiB(r.perGpu.deviceBytes), 11)}  ` +
+    `  ${padRight('device (nvidia-smi)', 30)}${padLeft(formatGiB(r.perGpu.deviceBytes), 11)}  ` +
       `likely ${formatGiB(r.uncertainty.lowBytes, 1)} – ${formatGiB(r.uncertainty.highBytes, 1)}`,
   );
-  if (r.hostBytesPerGpu > 0) lines.push(`  ${padRight('host RAM per GPU', 26)}${padLeft(formatGiB(r.hostBytesPerGpu), 11)}`);
+  if (r.hostBytesPerGpu > 0) lines.push(`  ${padRight('host RAM per GPU', 30)}${padLeft(formatGiB(r.hostBytesPerGpu), 11)}`);
   if (r.gpu) {
     lines.push('');
     if (r.fits) {

@@ -1,0 +1,122 @@
+/**
+ * Named generators of valid values per search axis, each with its validity predicate (STYLE.md example 7,
+ * after Calculon's get_all_tensor_parallelisms / get_valid_microbatch_sizes). Pure and deterministic:
+ * values come out in preference order (the conventional choice first), which is also the tie-break order.
+ */
+import type { Arch } from './arch.js';
+import type {
+  Attention,
+  Checkpointing,
+  Method,
+  Offload,
+  Optimizer,
+  WeightDtype,
+} from '../schema/estimate.js';
+
+/** Weight storage per method: full fine-tunes train float weights; QLoRA needs a quantized base (flags.ts rules). */
+export function weightDtypes(method: Method, allowed?: readonly WeightDtype[]): { weights: WeightDtype; doubleQuant: boolean }[] {
+  const defaults: Record<Method, WeightDtype[]> = {
+    full: ['bf16', 'fp32'],
+    lora: ['bf16', 'int8'],
+    qlora: ['nf4', 'fp4'],
+    inference: ['bf16', 'fp8', 'int8', 'nf4'],
+  };
+  const valid: Record<Method, (w: WeightDtype) => boolean> = {
+    full: (w) => w === 'fp32' || w === 'fp16' || w === 'bf16',
+    lora: () => true,
+    qlora: (w) => !(w === 'fp32' || w === 'fp16' || w === 'bf16'),
+    inference: () => true,
+  };
+  const list = (allowed ?? defaults[method]).filter(valid[method]);
+  const out: { weights: WeightDtype; doubleQuant: boolean }[] = [];
+  for (const w of list) {
+    // QLoRA paper: NF4 with double quantization is the recommended recipe; offer both.
+    if (method === 'qlora' && (w === 'nf4' || w === 'fp4')) out.push({ weights: w, doubleQuant: true });
+    out.push({ weights: w, doubleQuant: false });
+  }
+  return out;
+}
+
+/** Every optimizer of the contract except 'none' (training), or only 'none' (inference). */
+export function optimizers(method: Method, allowed?: readonly Optimizer[]): Optimizer[] {
+  if (method === 'inference') return ['none'];
+  const all: Optimizer[] = ['adamw', 'adamw-8bit', 'paged-adamw', 'paged-adamw-8bit', 'adam-mini', 'lion', 'adafactor', 'sgd-momentum', 'sgd'];
+  return (allowed ?? all).filter((o) => o !== 'none');
+}
+
+export function checkpointings(method: Method, allowed?: readonly Checkpointing[]): Checkpointing[] {
+  if (method === 'inference') return ['none'];
+  return [...(allowed ?? ['none', 'selective', 'full', 'offload'])];
+}
+
+/** Eager attention is never better than SDPA in memory or speed, so it is searched only when asked for. */
+export function attentions(allowed?: readonly Attention[]): Attention[] {
+  return [...(allowed ?? ['flash', 'sdpa'])];
+}
+
+/** Micro-batch sizes that divide the global batch per data-parallel rank (Calculon get_valid_microbatch_sizes). */
+export function microBatches(globalBatch: number, allowed?: readonly number[]): number[] {
+  const base = allowed ?? [1, 2, 4, 8, 16];
+  return base.filter((b) => b <= globalBatch);
+}
+
+/** Tensor-parallel degrees that divide the GPU count, the attention heads and the KV heads, inside a node. */
+export function tensorParallelisms(gpus: number, arch: Arch, maxTp: number, allowed?: readonly number[]): number[] {
+  const g = arch.groups[0];
+  const heads = g?.heads ?? 1;
+  const kv = g?.kvHeads ?? 1;
+  const list = allowed ?? [1, 2, 4, 8];
+  return list.filter((t) => t <= maxTp && gpus % t === 0 && heads % t === 0 && kv % t === 0);
+}
+
+/** Pipeline degrees that divide the remaining GPUs and leave at least one layer per stage. */
+export function pipelineParallelisms(gpusOverTp: number, layers: number, allowed?: readonly number[]): number[] {
+  const list = allowed ?? [1, 2, 4, 8];
+  return list.filter((p) => gpusOverTp % p === 0 && p <= layers);
+}
+
+export interface Sharding {
+  zero: 0 | 1 | 2 | 3;
+  offload: Offload;
+}
+
+/**
+ * ZeRO stage and offload for a layout. Sharding needs data parallelism (dp > 1) except ZeRO-Offload/Infinity on
+ * one rank; parameter offload needs ZeRO-3; DeepSpeed does not combine ZeRO-2/3 with pipeline parallelism, and
+ * Megatron pairs TP/PP with the distributed optimizer (ZeRO-1) only. LoRA's few trainable parameters make
+ * optimizer-state sharding (1/2) moot: only ZeRO-3 (sharding the frozen base, FSDP+QLoRA) is searched.
+ */
+export function shardings(
+  method: Method,
+  dp: number,
+  tp: number,
+  pp: number,
+  allowedZero?: readonly number[],
+  allowedOffload?: readonly Offload[],
+): Sharding[] {
+  const all: Sharding[] = [
+    { zero: 0, offload: 'none' },
+    { zero: 1, offload: 'none' },
+    { zero: 2, offload: 'none' },
+    { zero: 3, offload: 'none' },
+    { zero: 2, offload: 'optimizer' },
+    { zero: 3, offload: 'optimizer' },
+    { zero: 3, offload: 'optimizer+params' },
+  ];
+  return all.filter((s) => {
+    if (allowedZero && !allowedZero.includes(s.zero)) return false;
+    if (allowedOffload && !allowedOffload.includes(s.offload)) return false;
+    if (method === 'inference') return s.zero === 0;
+    if (s.zero > 0 && dp === 1 && s.offload === 'none') return false;
+    if ((tp > 1 || pp > 1) && (s.zero > 1 || s.offload !== 'none')) return false;
+    if ((method === 'lora' || method === 'qlora') && (s.zero === 1 || s.zero === 2)) return false;
+    return true;
+  });
+}
+
+/** GPU counts to consider: up to one node any count, beyond it whole nodes (clusters are built from nodes). */
+export function gpuCounts(min: number, max: number, gpusPerNode: number): number[] {
+  const out: number[] = [];
+  for (let c = min; c <= max; c++) if (c <= gpusPerNode || c % gpusPerNode === 0) out.push(c);
+  return out;
+}

@@ -1,0 +1,67 @@
+/** Facts every emitter derives the same way from a LaunchInput: parallel layout, dtypes, learning rate. */
+import type { EstimateOptions } from '../../schema/estimate.js';
+import type { LaunchInput, Sharding } from './types.js';
+
+/** Data-parallel degree (DESIGN.md: dp = gpus / (tp * pp)). */
+export const dataParallel = (o: EstimateOptions): number => o.gpus / (o.tp * o.pp);
+
+/** Samples per optimizer step across all ranks (DeepSpeed train_batch_size = micro * accum * dp). */
+export const globalBatch = (x: LaunchInput): number => x.options.batch * x.gradAccum * dataParallel(x.options);
+
+export const shardingOf = (x: LaunchInput): Sharding => x.sharding ?? 'deepspeed';
+
+export const isTraining = (o: EstimateOptions): boolean => o.method !== 'inference';
+export const isAdapter = (o: EstimateOptions): boolean => o.method === 'lora' || o.method === 'qlora';
+export const is4bit = (o: EstimateOptions): boolean => o.weights === 'nf4' || o.weights === 'fp4';
+
+/** Starting learning rates: full FT 2e-5 (Llama-2 paper §3.1 SFT), LoRA/QLoRA 2e-4 (QLoRA paper App. B.2). */
+export const learningRate = (o: EstimateOptions): number => (isAdapter(o) ? 2e-4 : 2e-5);
+
+/** Gradient-norm clipping at 1.0: the HF TrainingArguments max_grad_norm default. */
+export const MAX_GRAD_NORM = 1.0;
+
+/** torch dtype names for from_pretrained(torch_dtype=...). */
+export const TORCH_DTYPE: Record<EstimateOptions['compute'], string> = {
+  fp32: 'float32',
+  fp16: 'float16',
+  bf16: 'bfloat16',
+};
+
+/** Weights held as float: the dtype the model is loaded in (fp32 when an fp32 master copy is trained). */
+export function loadDtype(o: EstimateOptions): string {
+  if (o.weights === 'fp32' || o.masterWeights) return 'float32';
+  if (o.weights === 'fp16') return 'float16';
+  if (o.weights === 'bf16') return 'bfloat16';
+  return TORCH_DTYPE[o.compute];
+}
+
+/** Text of one plan on one line, for headers and README titles. */
+export function planSummary(x: LaunchInput): string {
+  const o = x.options;
+  const parts = [
+    `${x.arch.id}`,
+    o.method,
+    `weights ${o.weights}${o.doubleQuant ? '+dq' : ''}`,
+    `compute ${o.compute}`,
+    `optimizer ${o.optimizer}`,
+    `batch ${o.batch} x seq ${o.seq} x accum ${x.gradAccum}`,
+    `${o.gpus} x ${x.gpu.name}`,
+  ];
+  if (o.zero > 0) parts.push(`ZeRO-${o.zero}${o.offload !== 'none' ? ` offload ${o.offload}` : ''} (${shardingOf(x)})`);
+  if (o.tp > 1 || o.pp > 1) parts.push(`tp ${o.tp} pp ${o.pp}`);
+  return parts.join(' · ');
+}
+
+/** Reasons no HF-stack engine (Trainer, Accelerate, DeepSpeed, axolotl) can run the plan as given; null when none. */
+export function hfStackBlocker(o: EstimateOptions): string | null {
+  if (o.method === 'inference') return 'the plan is inference: training engines do not apply (serve it with vLLM or transformers)';
+  if (o.tp > 1 || o.pp > 1)
+    return `tensor/pipeline parallelism (tp ${o.tp}, pp ${o.pp}) needs Megatron-LM, torchtitan or nanotron; these configs cannot express it`;
+  if (o.optimizerInBackward)
+    return 'optimizer-in-backward has no Trainer/Accelerate/DeepSpeed switch (torchtune has optimizer_in_bwd)';
+  if (o.weights === 'int4')
+    return 'int4 (GPTQ/AWQ-style) base weights: bitsandbytes has no int4 type; load a GPTQ/AWQ checkpoint with its own quantizer instead';
+  if (o.weights === 'fp8') return 'fp8 base weights for adapter training have no BitsAndBytesConfig equivalent';
+  if (o.sparsity > 0) return 'sparse weights (csr, 2:4) have no switch in these engines';
+  return null;
+}

@@ -1,0 +1,177 @@
+/**
+ * Hugging Face Trainer / TRL SFTConfig arguments, PEFT LoraConfig and bitsandbytes BitsAndBytesConfig,
+ * written as one JSON args file that the generated train.py reads.
+ */
+import type { EstimateOptions, Optimizer } from '../../schema/estimate.js';
+import { MAX_GRAD_NORM, TORCH_DTYPE, is4bit, isAdapter, learningRate, loadDtype } from './common.js';
+import { DEEPSPEED_FILE } from './deepspeed.js';
+import { deepspeedOwnsOptimizer, distributionOf } from './distribution.js';
+import { loraTargetModules } from './modules.js';
+import type { EngineOutput, LaunchInput } from './types.js';
+
+export const HF_ARGS_FILE = 'hf-args.json';
+export const TRAIN_SCRIPT = 'train.py';
+
+// TrainingArguments.optim values: https://huggingface.co/docs/transformers/main_classes/trainer#transformers.TrainingArguments.optim
+const TRAINER_OPTIM: Partial<Record<Optimizer, string>> = {
+  adamw: 'adamw_torch_fused',
+  'adamw-8bit': 'adamw_bnb_8bit',
+  'paged-adamw': 'paged_adamw_32bit',
+  'paged-adamw-8bit': 'paged_adamw_8bit',
+  lion: 'lion_32bit',
+  adafactor: 'adafactor',
+  sgd: 'sgd',
+};
+
+/** Trainer `optim` for the plan, or why it has none (SGD momentum and Adam-mini are not settable by name). */
+export function trainerOptim(o: EstimateOptions): { optim: string } | { reason: string } {
+  const name = TRAINER_OPTIM[o.optimizer];
+  if (name) return { optim: name };
+  if (o.optimizer === 'sgd-momentum' && deepspeedOwnsOptimizer(o)) return { optim: 'sgd' };
+  return {
+    reason:
+      o.optimizer === 'sgd-momentum'
+        ? "the Trainer's optim='sgd' builds torch SGD without momentum (optim_args are ignored for SGD)"
+        : `optimizer ${o.optimizer} has no TrainingArguments.optim name`,
+  };
+}
+
+// attn_implementation values: https://huggingface.co/docs/transformers/attention_interface
+const ATTN: Record<EstimateOptions['attention'], string> = { eager: 'eager', sdpa: 'sdpa', flash: 'flash_attention_2' };
+
+/** LoRA alpha = 2r, the common convention (Raschka, "Practical Tips for Finetuning LLMs Using LoRA"). */
+export const loraAlpha = (r: number): number => 2 * r;
+/** LoRA dropout 0.05, the QLoRA paper's value for 7B-13B models (Dettmers et al. 2023, App. B.2). */
+export const LORA_DROPOUT = 0.05;
+
+// BitsAndBytesConfig: https://huggingface.co/docs/transformers/main_classes/quantization#transformers.BitsAndBytesConfig
+export function bnbConfig(x: LaunchInput): Record<string, unknown> | null {
+  const o = x.options;
+  if (o.weights === 'int8') return { load_in_8bit: true };
+  if (!is4bit(o)) return null;
+  const c: Record<string, unknown> = {
+    load_in_4bit: true,
+    bnb_4bit_quant_type: o.weights,
+    bnb_4bit_use_double_quant: o.doubleQuant,
+    bnb_4bit_compute_dtype: TORCH_DTYPE[o.compute],
+  };
+  const d = distributionOf(x);
+  // FSDP / ZeRO-3 flatten 4-bit weights with the others: storage dtype must match (PEFT docs, "FSDP + QLoRA").
+  if (d.kind === 'fsdp' || (d.kind === 'deepspeed' && o.zero === 3)) c.bnb_4bit_quant_storage = TORCH_DTYPE[o.compute];
+  return c;
+}
+
+// LoraConfig: https://huggingface.co/docs/peft/package_reference/lora#peft.LoraConfig
+export function loraConfig(x: LaunchInput): { config: Record<string, unknown>; notes: string[] } | null {
+  const o = x.options;
+  if (!isAdapter(o)) return null;
+  const m = loraTargetModules(x.arch, o);
+  const config: Record<string, unknown> = {
+    r: o.loraRank,
+    lora_alpha: loraAlpha(o.loraRank),
+    lora_dropout: LORA_DROPOUT,
+    target_modules: m.targetModules,
+    bias: 'none',
+    task_type: x.arch.kind === 'encoder-decoder' ? 'SEQ_2_SEQ_LM' : 'CAUSAL_LM',
+  };
+  // GPT-2 stores its projections as Conv1D (weight transposed): PEFT needs fan_in_fan_out=True.
+  if (x.arch.modelType === 'gpt2') config.fan_in_fan_out = true;
+  return { config, notes: m.notes };
+}
+
+// SFTConfig (extends TrainingArguments): https://huggingface.co/docs/trl/sft_trainer#trl.SFTConfig
+export function emitHfArgs(x: LaunchInput): EngineOutput {
+  const engine = 'Hugging Face Trainer / TRL + PEFT + bitsandbytes';
+  const o = x.options;
+  const d = distributionOf(x);
+  if (d.blocker) return { engine, ok: false, reason: d.blocker };
+  const opt = trainerOptim(o);
+  if ('reason' in opt) return { engine, ok: false, reason: opt.reason };
+  const notes = [...d.notes];
+  const sft: Record<string, unknown> = {
+    output_dir: 'outputs',
+    per_device_train_batch_size: o.batch,
+    gradient_accumulation_steps: x.gradAccum,
+    learning_rate: learningRate(o),
+    lr_scheduler_type: 'cosine',
+    warmup_ratio: 0.03,
+    weight_decay: 0.0,
+    max_grad_norm: MAX_GRAD_NORM,
+    num_train_epochs: 1,
+    optim: opt.optim,
+    bf16: o.compute === 'bf16',
+    fp16: o.compute === 'fp16',
+    gradient_checkpointing: o.checkpointing !== 'none',
+    max_length: o.seq,
+    packing: false,
+    logging_steps: 10,
+    save_strategy: 'epoch',
+    report_to: 'none',
+  };
+  if (o.checkpointing !== 'none') sft.gradient_checkpointing_kwargs = { use_reentrant: false };
+  if (o.checkpointing === 'selective')
+    notes.push('the Trainer has no selective recompute: full gradient checkpointing is used (less memory than planned, but slower)');
+  // TRL activation offloading moves saved activations to pinned CPU memory (SFTConfig.activation_offloading).
+  if (o.checkpointing === 'offload') sft.activation_offloading = true;
+  // Liger's fused linear cross-entropy never materialises full logits (TrainingArguments.use_liger_kernel).
+  if (o.chunkedLoss) sft.use_liger_kernel = true;
+  if (d.kind === 'deepspeed') sft.deepspeed = DEEPSPEED_FILE;
+  if (o.optimizerStates === 'bf16' && o.weights !== 'bf16')
+    notes.push('torch optimizers keep states in the parameter dtype: bf16 states need bf16 parameters');
+  const lora = loraConfig(x);
+  if (lora) notes.push(...lora.notes);
+  const args = {
+    model_name_or_path: x.modelRef,
+    model_init_kwargs: { dtype: loadDtype(o), attn_implementation: ATTN[o.attention] },
+    bnb_config: bnbConfig(x),
+    lora_config: lora?.config ?? null,
+    sft_config: sft,
+  };
+  return {
+    engine,
+    ok: true,
+    files: [
+      { path: HF_ARGS_FILE, content: `${JSON.stringify(args, null, 2)}\n` },
+      { path: TRAIN_SCRIPT, content: TRAIN_PY },
+    ],
+    notes,
+  };
+}
+
+/** A minimal runnable TRL script that reads hf-args.json; the dataset line is the one to replace. */
+const TRAIN_PY = `"""SFT with TRL on the plan in README.md (generated by vramplan). Run it through launch.sh."""
+import json
+import sys
+
+import torch
+from datasets import load_dataset
+from peft import LoraConfig
+from transformers import AutoModelForCausalLM, AutoTokenizer, BitsAndBytesConfig
+from trl import SFTConfig, SFTTrainer
+
+with open(sys.argv[1] if len(sys.argv) > 1 else "${HF_ARGS_FILE}") as f:
+    args = json.load(f)
+
+model_kwargs = dict(args["model_init_kwargs"])
+model_kwargs["dtype"] = getattr(torch, model_kwargs["dtype"])
+if args["bnb_config"]:
+    bnb = dict(args["bnb_config"])
+    for key in ("bnb_4bit_compute_dtype", "bnb_4bit_quant_storage"):
+        if key in bnb:
+            bnb[key] = getattr(torch, bnb[key])
+    model_kwargs["quantization_config"] = BitsAndBytesConfig(**bnb)
+
+model = AutoModelForCausalLM.from_pretrained(args["model_name_or_path"], **model_kwargs)
+tokenizer = AutoTokenizer.from_pretrained(args["model_name_or_path"])
+dataset = load_dataset("trl-lib/Capybara", split="train")  # replace with your data
+
+trainer = SFTTrainer(
+    model=model,
+    args=SFTConfig(**args["sft_config"]),
+    train_dataset=dataset,
+    processing_class=tokenizer,
+    peft_config=LoraConfig(**args["lora_config"]) if args["lora_config"] else None,
+)
+trainer.train()
+trainer.save_model()
+`;

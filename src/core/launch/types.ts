@@ -1,0 +1,44 @@
+/**
+ * What an engine-config emitter reads: one configuration of the estimate contract on one GPU type, plus
+ * the launch-only knobs (gradient accumulation, power limit). The planner maps a ranked plan onto it.
+ */
+import type { Arch } from '../arch.js';
+import type { EstimateResult } from '../estimate.js';
+import type { EstimateOptions } from '../../schema/estimate.js';
+import type { Gpu } from '../../schema/gpu.js';
+
+/** How ZeRO-style sharding is realised: DeepSpeed ZeRO or PyTorch FSDP. */
+export type Sharding = 'deepspeed' | 'fsdp';
+
+export interface LaunchInput {
+  arch: Arch;
+  options: EstimateOptions;
+  gpu: Gpu;
+  /** Micro-batches accumulated per optimizer step. */
+  gradAccum: number;
+  /** Per-GPU power cap in watts (nvidia-smi -pl), or null for the board default. */
+  powerLimitW: number | null;
+  estimate: EstimateResult;
+  /** What from_pretrained / base_model should load: Hugging Face repo id or local path. */
+  modelRef: string;
+  /** ZeRO stage 1-3 through DeepSpeed (default) or FSDP. */
+  sharding?: Sharding;
+}
+
+/** One file of the launch folder; `path` is relative to the folder. */
+export interface LaunchFile {
+  path: string;
+  content: string;
+}
+
+/** Outcome of one emitter: the file it wrote, or why the plan cannot be expressed in that engine. */
+export type EngineOutput =
+  | { engine: string; ok: true; files: LaunchFile[]; notes: string[] }
+  | { engine: string; ok: false; reason: string };
+
+/** Every emitter's outcome, in a fixed order. */
+export interface LaunchBundle {
+  outputs: EngineOutput[];
+  /** Files of the outputs that succeeded, in order (README not included: the UI renders it). */
+  files: LaunchFile[];
+}

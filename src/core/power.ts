@@ -1,0 +1,126 @@
+/**
+ * Wall power of a plan and whether its circuits carry it (shared/reference/power.md §1-4):
+ * P_wall = (Σ GPU power at its limit + system draw per node) / η_PSU; fits when each circuit's load
+ * ≤ V × A × continuous fraction (NEC 80 % rule). The exact assignment of nodes to circuits is a MIP.
+ */
+import { PSU_EFFICIENCY_115V, PSU_EFFICIENCY_230V_EU, type PsuTier } from '../schema/power.js';
+import { solveMip, type MipModel } from '../solve/index.js';
+
+/** A circuit as the planner sees it: id and continuous watts at the wall. */
+export interface CircuitCap {
+  id: string;
+  volts: number;
+  continuousWatts: number;
+}
+
+/** PSU efficiency at ~50 % load (the planning point, power.md §3); 230 V table above 200 V. */
+export function psuEfficiency(tier: PsuTier, volts: number): number {
+  if (volts >= 200 && tier !== '80plus') return PSU_EFFICIENCY_230V_EU.tiers[tier].at50;
+  return PSU_EFFICIENCY_115V.tiers[tier].at50;
+}
+
+/** Wall watts of one node: `gpus` GPUs drawing `gpuWatts` each plus the system's DC draw, through the PSU. */
+export const nodeWallWatts = (gpus: number, gpuWatts: number, systemDrawW: number, efficiency: number): number =>
+  (gpus * gpuWatts + systemDrawW) / efficiency;
+
+/**
+ * Fast check for the search loop: can `fullNodes` nodes of `fullW` wall watts plus one node of `lastW`
+ * (0 = none) be placed on the circuits, one node per circuit share? Greedy by circuit, exact for identical
+ * nodes. Returns the watts by which the tightest placement is over (0 = fits).
+ */
+export function circuitOverWatts(fullNodes: number, fullW: number, lastW: number, caps: readonly number[]): number {
+  if (caps.length === 0) return 0;
+  let remainingFull = fullNodes;
+  let lastPlaced = lastW <= 0;
+  let spare = 0;
+  let worst = 0;
+  // Circuits are sorted by capacity ascending by the caller; fill the small ones first.
+  for (const cap of caps) {
+    let left = cap;
+    const k = Math.min(remainingFull, Math.floor(left / fullW + 1e-9));
+    remainingFull -= k;
+    left -= k * fullW;
+    if (!lastPlaced && lastW <= left + 1e-9) {
+      lastPlaced = true;
+      left -= lastW;
+    }
+    spare = Math.max(spare, left);
+  }
+  if (remainingFull > 0) worst = remainingFull * fullW - spare + (lastPlaced ? 0 : lastW);
+  else if (!lastPlaced) worst = lastW - spare;
+  return Math.max(0, worst);
+}
+
+/** One unit that must sit on one circuit (a node), with its wall watts at each allowed power level. */
+export interface PowerUnit {
+  id: string;
+  gpus: number;
+  /** Wall watts at each level, same order as `levels`. */
+  wallWatts: readonly number[];
+}
+
+export interface CircuitAssignment {
+  status: 'optimal' | 'infeasible' | 'unsolved';
+  /** Throughput fraction of the slowest GPU (synchronous training runs at its pace). */
+  minThroughput: number;
+  units: { unit: string; circuit: string; level: number }[];
+  loadW: Record<string, number>;
+  backend: string;
+}
+
+/**
+ * The circuit MIP (issue #3): binary z[u][c][l] puts unit u on circuit c at power level l; each unit exactly
+ * once; Σ watts on a circuit ≤ its continuous limit; maximise t ≤ throughput of every unit (the slowest GPU
+ * sets the pace) plus a small term for total throughput. Verified by solveMip's row re-check.
+ */
+export async function assignCircuits(
+  units: readonly PowerUnit[],
+  circuits: readonly CircuitCap[],
+  levelThroughput: readonly number[],
+  timeLimitMs = 1500,
+): Promise<CircuitAssignment> {
+  const v = (u: number, c: number, l: number) => `z_${u}_${c}_${l}`;
+  const objective: Record<string, number> = { t: 1 };
+  const constraints: MipModel['constraints'] = [];
+  const binaries: string[] = [];
+  const eps = 1e-3 / Math.max(1, units.length);
+  units.forEach((unit, u) => {
+    const once: Record<string, number> = {};
+    const pace: Record<string, number> = { t: 1 };
+    circuits.forEach((_, c) =>
+      levelThroughput.forEach((f, l) => {
+        const name = v(u, c, l);
+        binaries.push(name);
+        once[name] = 1;
+        pace[name] = -f;
+        objective[name] = eps * f * unit.gpus;
+      }),
+    );
+    constraints.push({ name: `once_${u}`, terms: once, op: '=', rhs: 1 });
+    constraints.push({ name: `pace_${u}`, terms: pace, op: '<=', rhs: 0 });
+  });
+  circuits.forEach((circ, c) => {
+    const terms: Record<string, number> = {};
+    units.forEach((unit, u) => levelThroughput.forEach((_, l) => (terms[v(u, c, l)] = unit.wallWatts[l]!)));
+    constraints.push({ name: `cap_${c}`, terms, op: '<=', rhs: circ.continuousWatts });
+  });
+  const model: MipModel = { sense: 'max', objective, constraints, integers: [], binaries, bounds: { t: { lo: 0, hi: 1 } } };
+  const r = await solveMip(model, { timeLimitMs });
+  if (r.status === 'infeasible') return { status: 'infeasible', minThroughput: 0, units: [], loadW: {}, backend: r.backend };
+  if (r.status !== 'optimal' && r.status !== 'feasible')
+    return { status: 'unsolved', minThroughput: 0, units: [], loadW: {}, backend: r.backend };
+  const out: CircuitAssignment['units'] = [];
+  const loadW: Record<string, number> = {};
+  for (const c of circuits) loadW[c.id] = 0;
+  units.forEach((unit, u) =>
+    circuits.forEach((circ, c) =>
+      levelThroughput.forEach((_, l) => {
+        if ((r.values[v(u, c, l)] ?? 0) > 0.5) {
+          out.push({ unit: unit.id, circuit: circ.id, level: l });
+          loadW[circ.id] = (loadW[circ.id] ?? 0) + unit.wallWatts[l]!;
+        }
+      }),
+    ),
+  );
+  return { status: 'optimal', minThroughput: r.values.t ?? 0, units: out, loadW, backend: r.backend };
+}

@@ -1,0 +1,33 @@
+// Accuracy against the shipped published measurements (calibration/cases.json, copied from the shared set).
+import { describe, expect, it } from 'vitest';
+import { summaryTable } from '../src/core/calibration.js';
+import { UNCERTAINTY } from '../src/core/uncertainty.js';
+import { calibrationRows } from '../src/commands/validate-run.js';
+
+const rows = calibrationRows('cases.json');
+const summary = summaryTable(rows);
+const get = (group: string) => summary.find((s) => s.group === group)!;
+
+describe('calibration set', () => {
+  it('scores every scorable case', () => {
+    expect(rows.length).toBe(28);
+    for (const r of rows) expect(Number.isFinite(r.error)).toBe(true);
+  });
+
+  // Acceptance bar of issue #2: per metric, median |error| <= 8% and p90 <= 20%.
+  for (const metric of ['allocated', 'reserved', 'device']) {
+    it(`${metric}: median <= 8% and p90 <= 20%`, () => {
+      const s = get(`metric:${metric}`);
+      expect(s.count).toBeGreaterThan(0);
+      expect(s.medianAbsError).toBeLessThanOrEqual(0.08);
+      expect(s.p90AbsError).toBeLessThanOrEqual(0.2);
+    });
+  }
+
+  it('the published uncertainty band matches what validate measures', () => {
+    const all = get('all');
+    expect(UNCERTAINTY.p90AbsError).toBeGreaterThanOrEqual(all.p90AbsError);
+    expect(UNCERTAINTY.p90AbsError - all.p90AbsError).toBeLessThan(0.03);
+    expect(Math.abs(UNCERTAINTY.medianAbsError - all.medianAbsError)).toBeLessThan(0.02);
+  });
+});

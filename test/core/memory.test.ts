@@ -1,0 +1,148 @@
+// Hand-computed expectations for the memory model; the arithmetic is in the comments.
+import { describe, expect, it } from 'vitest';
+import type { Arch } from '../../src/core/arch.js';
+import { archFromHfConfig } from '../../src/core/hf-config.js';
+import { estimateMemory } from '../../src/core/memory.js';
+import { paramCounts } from '../../src/core/params.js';
+import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
+
+const GiB = 1024 ** 3;
+
+// Llama-2-7B config.json (meta-llama/Llama-2-7b-hf): 6,738,415,616 parameters.
+const llama7b: Arch = archFromHfConfig(
+  {
+    model_type: 'llama',
+    hidden_size: 4096,
+    intermediate_size: 11008,
+    num_hidden_layers: 32,
+    num_attention_heads: 32,
+    num_key_value_heads: 32,
+    vocab_size: 32000,
+    max_position_embeddings: 4096,
+    rms_norm_eps: 1e-5,
+    tie_word_embeddings: false,
+    torch_dtype: 'float16',
+  },
+  { id: 'llama-2-7b', hfId: 'meta-llama/Llama-2-7b-hf' },
+);
+const N = 6_738_415_616;
+
+const opts = (over: Partial<EstimateOptions>): EstimateOptions => ({ ...defaultOptions(over.method ?? 'full'), ...over });
+
+describe('weights', () => {
+  it('bf16 inference stores 2 bytes per parameter', () => {
+    const e = estimateMemory(llama7b, opts({ method: 'inference', seq: 1 }));
+    expect(paramCounts(llama7b).total).toBe(N);
+    expect(e.perGpu.breakdown.weights).toBe(2 * N); // 13,476,831,232 B
+  });
+
+  it('nf4 keeps embeddings and lm_head in bf16 and adds one fp32 absmax per 64 weights', () => {
+    const e = estimateMemory(llama7b, opts({ method: 'inference', weights: 'nf4', seq: 1 }));
+    const embedAndHead = 2 * 32000 * 4096; // 262,144,000 params, bf16
+    const norms = 32 * 2 * 4096 + 4096; // 266,240 params, bf16
+    const linear = N - embedAndHead - norms; // 6,476,005,376 quantized
+    expect(e.perGpu.breakdown.weights).toBe(Math.round(linear * 0.5 + (embedAndHead + norms) * 2));
+    expect(e.perGpu.breakdown.quantConstants).toBe(Math.round((linear * 4) / 64)); // QLoRA §3: 32/64 bits
+  });
+
+  it('double quantization shrinks the constants to 8 bits per block plus fp32 per 256 blocks', () => {
+    const e = estimateMemory(llama7b, opts({ method: 'inference', weights: 'nf4', doubleQuant: true, seq: 1 }));
+    const linear = N - 2 * 32000 * 4096 - (32 * 2 * 4096 + 4096);
+    expect(e.perGpu.breakdown.quantConstants).toBe(Math.round(linear / 64 + (linear * 4) / (64 * 256)));
+  });
+
+  it('2:4 sparsity stores half the values and one bit of metadata per element', () => {
+    const dense = estimateMemory(llama7b, opts({ method: 'inference', seq: 1 }));
+    const sparse = estimateMemory(llama7b, opts({ method: 'inference', seq: 1, sparsity: 0.5, sparseFormat: '2:4' }));
+    const linear = N - 2 * 32000 * 4096 - (32 * 2 * 4096 + 4096);
+    // dense linear 2 B/elem -> 1 B values + 1/8 B metadata: saves 0.875 B per linear weight
+    expect(dense.perGpu.breakdown.weights - sparse.perGpu.breakdown.weights).toBe(Math.round(linear * 0.875));
+  });
+
+  it('CSR only pays off at high sparsity (8-byte indices per nonzero)', () => {
+    const dense = estimateMemory(llama7b, opts({ method: 'inference', seq: 1 })).perGpu.breakdown.weights;
+    const csr50 = estimateMemory(llama7b, opts({ method: 'inference', seq: 1, sparsity: 0.5 })).perGpu.breakdown.weights;
+    const csr90 = estimateMemory(llama7b, opts({ method: 'inference', seq: 1, sparsity: 0.9 })).perGpu.breakdown.weights;
+    expect(csr50).toBeGreaterThan(dense); // 0.5 x (2 + 8) = 5 B > 2 B per weight
+    expect(csr90).toBeLessThan(dense); // 0.1 x 10 = 1 B < 2 B
+  });
+});
+
+describe('model states', () => {
+  it('mixed-precision AdamW with fp32 master is 16 bytes per parameter (ZeRO §3.1) before activations', () => {
+    const e = estimateMemory(llama7b, opts({ masterWeights: true, framework: 'torchtune', seq: 1 }));
+    const b = e.perGpu.breakdown;
+    expect(b.weights).toBe(2 * N);
+    expect(b.masterWeights).toBe(4 * N);
+    expect(b.optimizer).toBe(8 * N);
+  });
+
+  it('ZeRO-3 over 8 GPUs divides weights, master weights and states by 8', () => {
+    const one = estimateMemory(llama7b, opts({ masterWeights: true, framework: 'torchtune', seq: 1 }));
+    const z3 = estimateMemory(llama7b, opts({ masterWeights: true, framework: 'torchtune', seq: 1, zero: 3, gpus: 8 }));
+    expect(z3.perGpu.breakdown.optimizer).toBe(Math.round(one.perGpu.breakdown.optimizer / 8));
+    expect(z3.perGpu.breakdown.masterWeights).toBe(Math.round(one.perGpu.breakdown.masterWeights / 8));
+    expect(z3.perGpu.allocatedBytes).toBeLessThan(one.perGpu.allocatedBytes / 4);
+  });
+
+  it('8-bit AdamW keeps 2 bytes + fp32 absmax per 256 elements per state pair (bitsandbytes)', () => {
+    const e = estimateMemory(llama7b, opts({ optimizer: 'adamw-8bit', framework: 'torchtune', seq: 1 }));
+    expect(e.perGpu.breakdown.optimizer).toBe(Math.round(N * 2 * (1 + 4 / 256)));
+  });
+
+  it('paged optimizer states are invisible to the torch allocator but counted at the device', () => {
+    const plain = estimateMemory(llama7b, opts({ optimizer: 'adamw-8bit', framework: 'torchtune', seq: 1 }));
+    const paged = estimateMemory(llama7b, opts({ optimizer: 'paged-adamw-8bit', framework: 'torchtune', seq: 1 }));
+    expect(paged.perGpu.allocatedBytes).toBeLessThan(plain.perGpu.allocatedBytes);
+    expect(paged.overhead.pagedOptimizer).toBe(plain.perGpu.breakdown.optimizer);
+  });
+
+  it('LoRA r16 on q,v adds r x (in + out) per adapted linear: 32 layers x 2 x 16 x 8192 = 8,388,608', () => {
+    const e = estimateMemory(llama7b, opts({ method: 'lora', loraRank: 16, seq: 1 }));
+    expect(e.params.trainable).toBe(8_388_608);
+  });
+});
+
+describe('activations and loss', () => {
+  it('full checkpointing keeps one hidden state per layer instead of every saved tensor', () => {
+    const none = estimateMemory(llama7b, opts({ framework: 'torchtune' }));
+    const full = estimateMemory(llama7b, opts({ framework: 'torchtune', checkpointing: 'full' }));
+    const fwd = (e: typeof none) => e.phases.find((p) => p.phase === 'forward')!.parts.activations;
+    expect(fwd(full)).toBeLessThan(fwd(none) / 10);
+    // 32 layers x 2048 tokens x 4096 x 2 B = 512 MiB of checkpoints, plus the final norm's input
+    expect(fwd(full)).toBeGreaterThanOrEqual(32 * 2048 * 4096 * 2);
+  });
+
+  it('eager attention adds s² softmax terms that SDPA never materialises', () => {
+    const sdpa = estimateMemory(llama7b, opts({ framework: 'torchtune', seq: 4096 }));
+    const eager = estimateMemory(llama7b, opts({ framework: 'torchtune', seq: 4096, attention: 'eager' }));
+    // fp32 softmax output + bf16 copy: 6 B x 32 heads x 4096² per layer x 32 layers = 96 GiB more
+    const diff = eager.perGpu.breakdown.activations - sdpa.perGpu.breakdown.activations;
+    expect(diff / GiB).toBeGreaterThan(96);
+  });
+
+  it('the fp32 upcast loss costs 12 bytes per token per vocabulary entry at the start of backward', () => {
+    const e = estimateMemory(llama7b, opts({ framework: 'torchtune', seq: 2048 }));
+    const bwd = e.phases.find((p) => p.phase === 'backward')!;
+    expect(bwd.parts.logits).toBe(12 * 2048 * 32000); // 786,432,000 B
+    const fwd = e.phases.find((p) => p.phase === 'forward')!;
+    expect(fwd.parts.logits).toBe((2 + 4 + 4) * 2048 * 32000); // bf16 logits + fp32 copy + log_softmax
+  });
+
+  it('KV cache is 2 x layers x kv heads x head dim x tokens x bytes (vLLM paper §3)', () => {
+    const e = estimateMemory(llama7b, opts({ method: 'inference', seq: 4096, framework: 'torchtune' }));
+    expect(e.perGpu.breakdown.kvCache).toBe(2 * 32 * 32 * 128 * 4096 * 2); // 2 GiB
+  });
+});
+
+describe('result shape', () => {
+  it('breakdown sums to device bytes; allocated <= reserved <= device', () => {
+    for (const method of ['inference', 'full', 'lora', 'qlora'] as const) {
+      const e = estimateMemory(llama7b, opts({ method }));
+      const sum = Object.values(e.perGpu.breakdown).reduce((a, b) => a + b, 0);
+      expect(sum).toBe(e.perGpu.deviceBytes);
+      expect(e.perGpu.allocatedBytes).toBeLessThanOrEqual(e.perGpu.reservedBytes);
+      expect(e.perGpu.reservedBytes).toBeLessThanOrEqual(e.perGpu.deviceBytes);
+    }
+  });
+});
