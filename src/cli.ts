@@ -10,7 +10,9 @@ if (process.env.NO_COLOR || process.env.TERM === 'dumb' || process.argv.includes
 }
 
 const program = new Command('vramplan')
-  .description('Where GPU memory goes when you fine-tune or serve an LLM, and the cheapest plan that fits.')
+  .description(
+    'Where GPU memory goes when you fine-tune or serve an LLM, and the cheapest plan that fits.',
+  )
   .version('0.1.0')
   .showSuggestionAfterError()
   .exitOverride();

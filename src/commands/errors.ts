@@ -11,6 +11,8 @@ export function reportError(err: unknown): number {
     process.stderr.write(`vramplan: ${err.message}\n`);
     return 1;
   }
-  process.stderr.write(`vramplan: internal error (please report it):\n${err instanceof Error ? err.stack : String(err)}\n`);
+  process.stderr.write(
+    `vramplan: internal error (please report it):\n${err instanceof Error ? err.stack : String(err)}\n`,
+  );
   return 70;
 }

@@ -10,6 +10,8 @@ export function runEstimate(model: string, flags: RawFlags, json: boolean): numb
   const gpu = typeof flags.gpu === 'string' ? findGpu(flags.gpu) : undefined;
   const arch = resolveModel(model);
   const result = buildEstimate(arch, options, gpu);
-  process.stdout.write(json ? `${JSON.stringify(result, null, 2)}\n` : `${renderEstimateText(result)}\n`);
+  process.stdout.write(
+    json ? `${JSON.stringify(result, null, 2)}\n` : `${renderEstimateText(result)}\n`,
+  );
   return 0;
 }

@@ -5,14 +5,30 @@ import type { RawFlags } from '../schema/flags.js';
 /** Contract flags: [flag, value placeholder or null for a switch, description]. */
 export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
   ['method', '<method>', 'inference, full, lora, qlora (default full)'],
-  ['weights', '<dtype>', 'base weight storage: fp32, fp16, bf16, fp8, int8, nf4, fp4, int4 (default bf16; nf4 for qlora)'],
+  [
+    'weights',
+    '<dtype>',
+    'base weight storage: fp32, fp16, bf16, fp8, int8, nf4, fp4, int4 (default bf16; nf4 for qlora)',
+  ],
   ['compute', '<dtype>', 'activation/compute dtype: fp32, fp16, bf16 (default bf16)'],
   ['master-weights', null, 'keep an fp32 master copy of trainable weights'],
   ['double-quant', null, 'nf4/fp4 double quantization of the block constants'],
-  ['optimizer', '<name>', 'adamw, adamw-8bit, paged-adamw, paged-adamw-8bit, adam-mini, sgd, sgd-momentum, lion, adafactor, none'],
-  ['optimizer-states', '<dtype>', 'dtype of 32-bit-class optimizer states: fp32, bf16 (default fp32)'],
+  [
+    'optimizer',
+    '<name>',
+    'adamw, adamw-8bit, paged-adamw, paged-adamw-8bit, adam-mini, sgd, sgd-momentum, lion, adafactor, none',
+  ],
+  [
+    'optimizer-states',
+    '<dtype>',
+    'dtype of 32-bit-class optimizer states: fp32, bf16 (default fp32)',
+  ],
   ['lora-rank', '<r>', 'LoRA rank (default 16)'],
-  ['lora-targets', '<list>', 'comma list of q,k,v,o,gate,up,down,embed,lm_head, or all-linear (default q,v)'],
+  [
+    'lora-targets',
+    '<list>',
+    'comma list of q,k,v,o,gate,up,down,embed,lm_head, or all-linear (default q,v)',
+  ],
   ['batch', '<n>', 'micro-batch size per data-parallel rank (default 1)'],
   ['seq', '<tokens>', 'tokens per sample, or total context for inference (default 2048)'],
   ['checkpointing', '<mode>', 'none, selective, full, offload (default none)'],
@@ -27,7 +43,11 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
   ['sparsity', '<fraction>', 'fraction of zero weights in the linear layers, 0-1 (default 0)'],
   ['sparse-format', '<fmt>', 'csr, 2:4 (default csr)'],
   ['gpu', '<id>', "catalog GPU id for the fits verdict (see 'vramplan catalog gpus')"],
-  ['framework', '<name>', 'hf, torchtune, litgpt, unsloth, deepspeed, vllm, torchtitan (default hf)'],
+  [
+    'framework',
+    '<name>',
+    'hf, torchtune, litgpt, unsloth, deepspeed, vllm, torchtitan (default hf)',
+  ],
 ];
 
 /** Commander's camelCase option values back to the contract's kebab-case flags. */
@@ -41,7 +61,8 @@ export function rawFlagsOf(opts: Record<string, unknown>): RawFlags {
 }
 
 export function addContractOptions(cmd: Command): Command {
-  for (const [flag, value, description] of CONTRACT_FLAGS) cmd.option(`--${flag}${value ? ` ${value}` : ''}`, description);
+  for (const [flag, value, description] of CONTRACT_FLAGS)
+    cmd.option(`--${flag}${value ? ` ${value}` : ''}`, description);
   return cmd;
 }
 
@@ -49,7 +70,10 @@ export function registerEstimate(program: Command): void {
   const cmd = program
     .command('estimate')
     .description('per-GPU peak memory of one configuration, component by component')
-    .requiredOption('--model <model>', 'catalog id, Hugging Face repo id, or path to config.json / a checkpoint folder');
+    .requiredOption(
+      '--model <model>',
+      'catalog id, Hugging Face repo id, or path to config.json / a checkpoint folder',
+    );
   addContractOptions(cmd)
     .option('--json', 'print one JSON object (the estimate contract)')
     .action(async (opts: Record<string, unknown>) => {

@@ -15,7 +15,11 @@ export function calibrationRows(file: string): CaseResult[] {
     const r = buildEstimate(caseArch(c), options);
     const metric = c.metric as Metric;
     const est =
-      metric === 'allocated' ? r.perGpu.allocatedBytes : metric === 'reserved' ? r.perGpu.reservedBytes : r.perGpu.deviceBytes;
+      metric === 'allocated'
+        ? r.perGpu.allocatedBytes
+        : metric === 'reserved'
+          ? r.perGpu.reservedBytes
+          : r.perGpu.deviceBytes;
     rows.push({
       id: c.id,
       metric,
@@ -31,6 +35,10 @@ export function calibrationRows(file: string): CaseResult[] {
 export function runValidate(file: string, json: boolean): number {
   const rows = calibrationRows(file);
   const summary = summaryTable(rows);
-  process.stdout.write(json ? `${JSON.stringify({ rows, summary }, null, 2)}\n` : `${renderValidateText(rows, summary)}\n`);
+  process.stdout.write(
+    json
+      ? `${JSON.stringify({ rows, summary }, null, 2)}\n`
+      : `${renderValidateText(rows, summary)}\n`,
+  );
   return 0;
 }

@@ -5,7 +5,11 @@ export function registerValidate(program: Command): void {
   program
     .command('validate')
     .description('compare estimates with published measured peaks (calibration/cases.json)')
-    .option('--cases <file>', 'cases file inside calibration/ (cases.json or informative.json)', 'cases.json')
+    .option(
+      '--cases <file>',
+      'cases file inside calibration/ (cases.json or informative.json)',
+      'cases.json',
+    )
     .option('--json', 'print rows and summaries as JSON')
     .action(async (opts: { cases: string; json?: boolean }) => {
       const { runValidate } = await import('./validate-run.js');

@@ -52,7 +52,13 @@ export function summaryTable(rows: readonly CaseResult[]): ErrorSummary[] {
   const out = [summarize('all', rows)];
   const by = (key: (r: CaseResult) => string, prefix: string) => {
     const keys = [...new Set(rows.map(key))].sort();
-    for (const k of keys) out.push(summarize(`${prefix}${k}`, rows.filter((r) => key(r) === k)));
+    for (const k of keys)
+      out.push(
+        summarize(
+          `${prefix}${k}`,
+          rows.filter((r) => key(r) === k),
+        ),
+      );
   };
   by((r) => r.metric, 'metric:');
   by((r) => r.framework, 'framework:');

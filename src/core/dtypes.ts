@@ -4,7 +4,8 @@ import type { ComputeDtype, StateDtype, WeightDtype } from '../schema/estimate.j
 export const FLOAT_BYTES: Record<ComputeDtype | StateDtype, number> = { fp32: 4, fp16: 2, bf16: 2 };
 
 /** Weight dtypes that store one float per parameter (trainable by full fine-tuning). */
-export const isFloatDtype = (w: WeightDtype): w is ComputeDtype => w === 'fp32' || w === 'fp16' || w === 'bf16';
+export const isFloatDtype = (w: WeightDtype): w is ComputeDtype =>
+  w === 'fp32' || w === 'fp16' || w === 'bf16';
 
 // QLoRA §3 (arXiv:2305.14314): NF4/FP4 blocks of 64 weights with one fp32 absmax each.
 const NF4_BLOCK = 64;
@@ -36,7 +37,12 @@ export function valueBytes(w: WeightDtype): number {
  * int8: LLM.int8 keeps one fp32 scale per output row (bitsandbytes Int8Params.SCB).
  * fp8: one fp32 scale per output channel (compressed-tensors FP8 "channel" / dynamic per-token acts).
  */
-export function quantConstantBytes(w: WeightDtype, rows: number, cols: number, doubleQuant: boolean): number {
+export function quantConstantBytes(
+  w: WeightDtype,
+  rows: number,
+  cols: number,
+  doubleQuant: boolean,
+): number {
   const n = rows * cols;
   switch (w) {
     case 'int8':

@@ -32,7 +32,11 @@ export const gpuCapacityBytes = (gpu: Gpu): number => gpu.memoryMiB * MiB;
 
 export function buildEstimate(arch: Arch, options: EstimateOptions, gpu?: Gpu): EstimateResult {
   const capacity = gpu ? gpuCapacityBytes(gpu) : undefined;
-  const m = estimateMemory(arch, options, capacity === undefined ? {} : { gpuCapacityBytes: capacity });
+  const m = estimateMemory(
+    arch,
+    options,
+    capacity === undefined ? {} : { gpuCapacityBytes: capacity },
+  );
   const device = m.perGpu.deviceBytes;
   const dominant = (Object.entries(m.perGpu.breakdown) as [keyof Breakdown, number][])
     .filter(([, b]) => b > 0)
@@ -57,7 +61,12 @@ export function buildEstimate(arch: Arch, options: EstimateOptions, gpu?: Gpu): 
   };
   if (gpu && capacity !== undefined) {
     result.fits = device <= capacity;
-    result.gpu = { id: gpu.id, name: gpu.name, capacityBytes: capacity, headroomBytes: capacity - device };
+    result.gpu = {
+      id: gpu.id,
+      name: gpu.name,
+      capacityBytes: capacity,
+      headroomBytes: capacity - device,
+    };
   }
   return result;
 }

@@ -30,7 +30,12 @@ export interface FrameworkProfile {
   /** Gradients stay allocated from one step to the next (gradient accumulation; zero_grad without set_to_none). */
   gradsPersist: boolean;
   /** Loss path: bytes per token per vocabulary entry alive at the forward / backward peak. */
-  loss: { forwardPerVocab: number; backwardPerVocab: number; chunkedForward: number; chunkedBackward: number };
+  loss: {
+    forwardPerVocab: number;
+    backwardPerVocab: number;
+    chunkedForward: number;
+    chunkedBackward: number;
+  };
   /** Torch AdamW runs foreach (one full-size temporary of v during step) or fused (none). */
   adamImpl: 'foreach' | 'fused';
   /** Inference: logits for every prompt token ('all') or only the last one ('last'). */
@@ -87,7 +92,8 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     allocatorSlack: 0.06, // caching allocator without expandable segments: a few % (vllm compressed-tensors #587: 2.3%; ZeRO §3.2)
     deepspeedOptimizer: false,
     gatheredLayers: 2, // FSDP forward_prefetch/backward_prefetch: current + next unit
-    source: 'https://github.com/huggingface/transformers/blob/main/src/transformers/models/llama/modeling_llama.py',
+    source:
+      'https://github.com/huggingface/transformers/blob/main/src/transformers/models/llama/modeling_llama.py',
   },
   torchtune: {
     id: 'torchtune',

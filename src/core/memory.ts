@@ -118,29 +118,48 @@ interface Trainable {
 
 function trainableSet(o: EstimateOptions): Trainable {
   if (o.method === 'full') return { full: true, roles: new Set(), embed: true, lmHead: true };
-  if (o.method === 'inference') return { full: false, roles: new Set(), embed: false, lmHead: false };
+  if (o.method === 'inference')
+    return { full: false, roles: new Set(), embed: false, lmHead: false };
   const roles = new Set<LinearRole>();
   if (o.loraAllLinear) {
     // PEFT 'all-linear': every nn.Linear of the layers, the output layer excluded (peft tuners_utils).
-    for (const r of [...ATTN_ROLES, 'o', 'gate', 'up', 'down', 'cross_q', 'cross_k', 'cross_v', 'cross_o', 'other'] as const)
+    for (const r of [
+      ...ATTN_ROLES,
+      'o',
+      'gate',
+      'up',
+      'down',
+      'cross_q',
+      'cross_k',
+      'cross_v',
+      'cross_o',
+      'other',
+    ] as const)
       roles.add(r);
   }
   for (const t of o.loraTargets) {
     if (t === 'embed' || t === 'lm_head') continue;
     for (const r of TARGET_ROLES[t]) roles.add(r);
   }
-  return { full: false, roles, embed: o.loraTargets.includes('embed'), lmHead: o.loraTargets.includes('lm_head') };
+  return {
+    full: false,
+    roles,
+    embed: o.loraTargets.includes('embed'),
+    lmHead: o.loraTargets.includes('lm_head'),
+  };
 }
 
 const isTrained = (t: Trainable, role: LinearRole): boolean => t.full || t.roles.has(role);
-const anyTrained = (t: Trainable, roles: readonly LinearRole[]): boolean => t.full || roles.some((r) => t.roles.has(r));
+const anyTrained = (t: Trainable, roles: readonly LinearRole[]): boolean =>
+  t.full || roles.some((r) => t.roles.has(r));
 
 /** LoRA adds r x (in + out) parameters per adapted linear (LoRA §4, arXiv:2106.09685). */
 function loraParams(arch: Arch, t: Trainable, rank: number): number {
   if (t.full) return 0;
   let n = 0;
   for (const g of arch.groups)
-    for (const l of g.linears) if (t.roles.has(l.role)) n += g.count * l.copies * rank * (l.inFeatures + l.outFeatures);
+    for (const l of g.linears)
+      if (t.roles.has(l.role)) n += g.count * l.copies * rank * (l.inFeatures + l.outFeatures);
   if (t.embed) n += rank * (arch.vocab + arch.hidden);
   if (t.lmHead) n += rank * (arch.hidden + arch.vocab);
   return n;
@@ -149,14 +168,20 @@ function loraParams(arch: Arch, t: Trainable, rank: number): number {
 /** Every 2-D parameter matrix as [rows, cols, count]: what Adafactor factors and ZeRO-3 gathers. */
 function matrices(arch: Arch): [number, number, number][] {
   const out: [number, number, number][] = [];
-  for (const g of arch.groups) for (const l of g.linears) out.push([l.outFeatures, l.inFeatures, g.count * l.copies]);
+  for (const g of arch.groups)
+    for (const l of g.linears) out.push([l.outFeatures, l.inFeatures, g.count * l.copies]);
   if (arch.embedParams > 0) out.push([arch.vocab, arch.embedParams / arch.vocab, 1]);
   if (arch.lmHeadParams > 0) out.push([arch.vocab, arch.hidden, 1]);
   return out;
 }
 
 /** Optimizer state bytes for `n` trainable params (and the arch for shape-aware optimizers). */
-function optimizerStateBytes(o: EstimateOptions, n: number, arch: Arch, fullModel: boolean): number {
+function optimizerStateBytes(
+  o: EstimateOptions,
+  n: number,
+  arch: Arch,
+  fullModel: boolean,
+): number {
   const s = FLOAT_BYTES[o.optimizerStates];
   // bitsandbytes 8-bit states: 1 byte each for m and v + one fp32 absmax per 256-element block (optim/optimizer.py).
   const eightBit = 2 * (1 + 4 / 256);
@@ -200,7 +225,12 @@ function largestTensor(arch: Arch): number {
 }
 
 /** Temporaries of one optimizer step, bytes (per process, before sharding). */
-function stepTemporaryBytes(o: EstimateOptions, fw: FrameworkProfile, n: number, largest: number): number {
+function stepTemporaryBytes(
+  o: EstimateOptions,
+  fw: FrameworkProfile,
+  n: number,
+  largest: number,
+): number {
   const s = FLOAT_BYTES[o.optimizerStates];
   switch (o.optimizer) {
     case 'adamw':
@@ -243,7 +273,11 @@ function normBytes(g: LayerGroup, x: ActCtx, consumersSave: boolean): number {
 }
 
 /** Saved bytes per token of the attention block (excluding its input norm). */
-function attentionBytes(g: LayerGroup, x: ActCtx, roles: { o: LinearRole; qkv: readonly LinearRole[] }): number {
+function attentionBytes(
+  g: LayerGroup,
+  x: ActCtx,
+  roles: { o: LinearRole; qkv: readonly LinearRole[] },
+): number {
   const { c, fw, o } = x;
   const a = g.heads;
   const qd = a * g.headDim;
@@ -303,7 +337,8 @@ function layerBytes(g: LayerGroup, x: ActCtx): number {
     for (let i = 2; i < g.normsPerLayer; i++) b += normBytes(g, x, false); // Gemma-2 post-norms
   }
   b += attentionBytes(g, x, { o: 'o', qkv: ['q', 'k', 'v'] });
-  if (g.crossAttention) b += attentionBytes(g, x, { o: 'cross_o', qkv: ['cross_q', 'cross_k', 'cross_v'] });
+  if (g.crossAttention)
+    b += attentionBytes(g, x, { o: 'cross_o', qkv: ['cross_q', 'cross_k', 'cross_v'] });
   b += mlpBytes(g, x);
   return b;
 }
@@ -341,7 +376,9 @@ function linearStorage(
       values = (n / 2) * valueBytes(o.weights) + n * SEMI_STRUCTURED_META_BYTES_PER_ELEMENT;
     } else {
       const nnz = n * (1 - o.sparsity);
-      values = nnz * (valueBytes(o.weights) + CSR_INDEX_BYTES) + (rows + l.copies * count) * CSR_INDEX_BYTES;
+      values =
+        nnz * (valueBytes(o.weights) + CSR_INDEX_BYTES) +
+        (rows + l.copies * count) * CSR_INDEX_BYTES;
     }
   }
   const constants = quantConstantBytes(o.weights, rows, l.inFeatures, o.doubleQuant);
@@ -357,7 +394,11 @@ export interface EstimateContext {
 // vLLM EngineArgs gpu_memory_utilization default (docs: "defaults to 0.9").
 const VLLM_GPU_UTILIZATION = 0.9;
 
-export function estimateMemory(arch: Arch, o: EstimateOptions, ctx: EstimateContext = {}): MemoryEstimate {
+export function estimateMemory(
+  arch: Arch,
+  o: EstimateOptions,
+  ctx: EstimateContext = {},
+): MemoryEstimate {
   const fw = FRAMEWORKS[o.framework];
   const P = paramCounts(arch);
   const t = trainableSet(o);
@@ -393,7 +434,13 @@ export function estimateMemory(arch: Arch, o: EstimateOptions, ctx: EstimateCont
   // ---- trainable parameters, gradients, optimizer ------------------------------------------
   const adapters = loraParams(arch, t, o.loraRank);
   const nTrain = t.full ? P.total : adapters;
-  const trainBytes = t.full ? valueBytes(o.weights) : fw.fp32Adapters ? 4 : floatBytes === 4 ? 4 : FLOAT_BYTES[o.compute];
+  const trainBytes = t.full
+    ? valueBytes(o.weights)
+    : fw.fp32Adapters
+      ? 4
+      : floatBytes === 4
+        ? 4
+        : FLOAT_BYTES[o.compute];
   const needsMaster = trainBytes < 4 && (o.masterWeights || fw.deepspeedOptimizer);
   const masterPerParam = needsMaster ? 4 : 0;
   // DeepSpeed keeps an fp32 copy of the gradient partition for the update (memory.rst: 16 B/param sharded).
@@ -414,11 +461,17 @@ export function estimateMemory(arch: Arch, o: EstimateOptions, ctx: EstimateCont
   const fused = o.chunkedLoss && fw.chunkedLossCompiles;
   // A frozen nn.Linear does not save its input: autograd saves mm's self only when the weight needs a
   // gradient (tools/autograd/gen_variable_type.py guard_for); bitsandbytes k-bit matmuls save it anyway.
-  const saves = (role: LinearRole): boolean => isTrained(t, role) || (quantized && training && fw.bnbSavesInput);
+  const saves = (role: LinearRole): boolean =>
+    isTrained(t, role) || (quantized && training && fw.bnbSavesInput);
   const actCtx: ActCtx = { c, t, fw, o, seq: o.seq, tp, saves, fused };
   const tokens = o.batch * o.seq;
 
-  type StageResult = { phases: { phase: Phase; parts: Parts }[]; host: number; pagedBytes: number; transient: number };
+  type StageResult = {
+    phases: { phase: Phase; parts: Parts }[];
+    host: number;
+    pagedBytes: number;
+    transient: number;
+  };
 
   const evalStage = (stage: 'only' | 'first' | 'last'): StageResult => {
     const hasEmbed = stage !== 'last';
@@ -428,7 +481,8 @@ export function estimateMemory(arch: Arch, o: EstimateOptions, ctx: EstimateCont
     const stageParams = P.linear * lf + P.linearBias * lf + P.other * lf + embedShare;
 
     // Weights held on this GPU.
-    const weightsFull = (linValues + linBias) * lf / tp + (embedShare / tp + P.other * lf) * floatBytes;
+    const weightsFull =
+      ((linValues + linBias) * lf) / tp + (embedShare / tp + P.other * lf) * floatBytes;
     const constantsFull = (linConstants * lf) / tp;
     const weights = offloadParams ? 0 : weightsFull / shardParams;
     const quantConstants = offloadParams ? 0 : constantsFull / shardParams;
@@ -438,19 +492,24 @@ export function estimateMemory(arch: Arch, o: EstimateOptions, ctx: EstimateCont
     const stateBytesFull = (states * (t.full ? stageParams / P.total : lf)) / tp;
     const optimizer = offloadOpt ? 0 : stateBytesFull / shardStates;
     const master = offloadOpt ? 0 : (trainShare * masterPerParam) / shardStates;
-    const gradsAll = (trainShare * trainBytes) / shardGrads + (offloadOpt ? 0 : (trainShare * fp32GradPerParam) / shardStates);
+    const gradsAll =
+      (trainShare * trainBytes) / shardGrads +
+      (offloadOpt ? 0 : (trainShare * fp32GradPerParam) / shardStates);
     const largestGrad = t.full ? Math.min(largest, trainShare) * trainBytes : 0;
 
     // Buffers: ZeRO-3 gathers whole layers for compute; ZeRO-2/3 reduce-scatter one layer's grads at a time.
     const layerParamsUnsharded = (P.largestLayer / tp) * c;
     const sharded3 = o.zero >= 3 && (dp > 1 || offloadParams);
-    const rootUnit = sharded3 && fw.fsdpRootUnit ? ((embedShare / tp) * c) : 0;
+    const rootUnit = sharded3 && fw.fsdpRootUnit ? (embedShare / tp) * c : 0;
     const gathered = sharded3 ? fw.gatheredLayers * layerParamsUnsharded + rootUnit : 0;
-    const gradBucket = training && o.zero >= 2 && dp > 1 ? (P.largestLayer / tp) * (t.full ? trainBytes : 0) : 0;
+    const gradBucket =
+      training && o.zero >= 2 && dp > 1 ? (P.largestLayer / tp) * (t.full ? trainBytes : 0) : 0;
     // torch.autocast caches a low-precision copy of each fp32 weight for the forward and saves it for backward;
     // sharded FSDP casts in its all-gather instead (MixedPrecisionPolicy param_dtype), counted in `gathered`.
     const autocastCopies =
-      training && !sharded3 && isFloatDtype(o.weights) && valueBytes(o.weights) > c ? ((P.linear * lf) / tp) * c : 0;
+      training && !sharded3 && isFloatDtype(o.weights) && valueBytes(o.weights) > c
+        ? ((P.linear * lf) / tp) * c
+        : 0;
 
     // Activations.
     let saved = 0;
@@ -490,9 +549,16 @@ export function estimateMemory(arch: Arch, o: EstimateOptions, ctx: EstimateCont
     const lossTokens = tokens;
     const fwdPerV = o.chunkedLoss ? fw.loss.chunkedForward : c + (c < 4 ? 4 : 0) + 4;
     const bwdPerV = o.chunkedLoss ? fw.loss.chunkedBackward : fw.loss.backwardPerVocab;
-    const logitsFwd = hasHead && training ? (lossTokens * V * (fw.loss.forwardPerVocab === 0 && !o.chunkedLoss ? c : fwdPerV)) / tp : 0;
-    const logitsBwd = hasHead && training ? (lossTokens * V * (fw.loss.backwardPerVocab === 0 && !o.chunkedLoss ? c : bwdPerV)) / tp : 0;
-    const finalNorm = hasHead && training ? c * arch.hidden * tokens * (t.full || t.lmHead ? 2 : 1) : 0;
+    const logitsFwd =
+      hasHead && training
+        ? (lossTokens * V * (fw.loss.forwardPerVocab === 0 && !o.chunkedLoss ? c : fwdPerV)) / tp
+        : 0;
+    const logitsBwd =
+      hasHead && training
+        ? (lossTokens * V * (fw.loss.backwardPerVocab === 0 && !o.chunkedLoss ? c : bwdPerV)) / tp
+        : 0;
+    const finalNorm =
+      hasHead && training ? c * arch.hidden * tokens * (t.full || t.lmHead ? 2 : 1) : 0;
     saved += finalNorm;
 
     const base: Parts = {
@@ -507,11 +573,23 @@ export function estimateMemory(arch: Arch, o: EstimateOptions, ctx: EstimateCont
 
     // Load: weights materialize tensor by tensor; quantize-on-load holds one 16-bit tensor transiently.
     const loadTransient = quantized ? largestLinear(arch) * c : 0;
-    phases.push({ phase: 'load', parts: { ...ZERO_PARTS, weights, quantConstants, adapters: adapterBytes, buffers: loadTransient } });
+    phases.push({
+      phase: 'load',
+      parts: {
+        ...ZERO_PARTS,
+        weights,
+        quantConstants,
+        adapters: adapterBytes,
+        buffers: loadTransient,
+      },
+    });
 
     if (training) {
       const dequant = quantized ? (largestLinear(arch) * c) / tp : 0; // k-bit matmuls dequantize one weight at a time
-      const lmHeadGrad = hasHead && t.full ? ((arch.lmHeadParams || arch.embedParams) / tp) * trainBytes / shardGrads : 0;
+      const lmHeadGrad =
+        hasHead && t.full
+          ? (((arch.lmHeadParams || arch.embedParams) / tp) * trainBytes) / shardGrads
+          : 0;
       // Gradients that stay allocated through forward and backward (accumulation across micro-batches).
       const liveGrads = fw.gradsPersist && !o.optimizerInBackward ? gradsAll : lmHeadGrad;
       phases.push({
@@ -550,11 +628,20 @@ export function estimateMemory(arch: Arch, o: EstimateOptions, ctx: EstimateCont
       const gradsEnd = o.optimizerInBackward ? largestGrad + (t.full ? 0 : gradsAll) : gradsAll;
       phases.push({
         phase: 'backward-end',
-        parts: { ...base, gradients: gradsEnd, buffers: gathered + gradBucket + bwd / Math.max(1, totalLayers) },
+        parts: {
+          ...base,
+          gradients: gradsEnd,
+          buffers: gathered + gradBucket + bwd / Math.max(1, totalLayers),
+        },
       });
       if (!o.optimizerInBackward && !offloadOpt) {
-        const temp = stepTemporaryBytes(o, fw, trainShare, Math.min(largest, trainShare) || trainShare) / shardStates;
-        phases.push({ phase: 'optimizer-step', parts: { ...base, gradients: gradsAll, buffers: temp } });
+        const temp =
+          stepTemporaryBytes(o, fw, trainShare, Math.min(largest, trainShare) || trainShare) /
+          shardStates;
+        phases.push({
+          phase: 'optimizer-step',
+          parts: { ...base, gradients: gradsAll, buffers: temp },
+        });
       }
     } else {
       // ---- inference: KV cache, prefill activations, logits ----------------------------------
@@ -569,14 +656,22 @@ export function estimateMemory(arch: Arch, o: EstimateOptions, ctx: EstimateCont
         kv += g.count * lf * kvLen * o.batch * width * kvBytesPerElem;
         // One layer's transient tensors during prefill: fp32 norm copy, q/k/v, MLP intermediates.
         const qd = g.heads * g.headDim;
-        let layer = tokens * (4 * g.hidden + c * (2 * g.hidden + Math.max(qd + g.kvHeads * 2 * g.headDim + qd, 3 * g.ffn * g.topK) / tp));
+        let layer =
+          tokens *
+          (4 * g.hidden +
+            c *
+              (2 * g.hidden +
+                Math.max(qd + g.kvHeads * 2 * g.headDim + qd, 3 * g.ffn * g.topK) / tp));
         if (o.attention === 'eager') layer += o.batch * (g.heads / tp) * o.seq * kvLen * (4 + c);
         prefill = Math.max(prefill, layer);
       }
       const logitRows = fw.prefillLogits === 'all' ? tokens : o.batch;
       const logits = hasHead ? (logitRows * V * c + o.batch * V * 4) / tp : 0;
       const kvTransient = fw.kvCache === 'dynamic' ? kv / Math.max(1, totalLayers * lf) : 0; // torch.cat of one layer
-      phases.push({ phase: 'prefill', parts: { ...base, kvCache: kv, activations: prefill, logits } });
+      phases.push({
+        phase: 'prefill',
+        parts: { ...base, kvCache: kv, activations: prefill, logits },
+      });
       phases.push({ phase: 'decode', parts: { ...base, kvCache: kv, buffers: kvTransient } });
       if (fw.kvCache === 'paged-pool' && ctx.gpuCapacityBytes) {
         // vLLM hands every byte below gpu_memory_utilization to the KV-cache pool after profiling.
@@ -589,7 +684,9 @@ export function estimateMemory(arch: Arch, o: EstimateOptions, ctx: EstimateCont
     }
 
     const host =
-      (offloadOpt ? (stateBytesFull + trainShare * (masterPerParam + fp32GradPerParam)) / shardStates : 0) +
+      (offloadOpt
+        ? (stateBytesFull + trainShare * (masterPerParam + fp32GradPerParam)) / shardStates
+        : 0) +
       (offloadParams ? (weightsFull + constantsFull) / shardParams : 0) +
       hostCheckpoints;
     const pagedBytes = paged && !offloadOpt ? optimizer : 0;
@@ -597,17 +694,27 @@ export function estimateMemory(arch: Arch, o: EstimateOptions, ctx: EstimateCont
     // The largest one-off tensor of a step: its cached block stays reserved when smaller requests reuse the
     // pool (PyTorch caching allocator keeps freed blocks; ZeRO §3.2 on fragmentation; torchtune #1185).
     let transient = 0;
-    for (const g of arch.groups) transient = Math.max(transient, (tokens * g.ffn * g.topK * c) / tp);
+    for (const g of arch.groups)
+      transient = Math.max(transient, (tokens * g.ffn * g.topK * c) / tp);
     if (hasHead && V > 0) {
-      const lossTensor = training ? (o.chunkedLoss ? 0 : tokens * V * 4) : (fw.prefillLogits === 'all' ? tokens : o.batch) * V * 4;
+      const lossTensor = training
+        ? o.chunkedLoss
+          ? 0
+          : tokens * V * 4
+        : (fw.prefillLogits === 'all' ? tokens : o.batch) * V * 4;
       transient = Math.max(transient, lossTensor / tp);
     }
     if (o.attention === 'eager')
-      for (const g of arch.groups) transient = Math.max(transient, (o.batch * g.heads * o.seq * o.seq * 4) / tp);
+      for (const g of arch.groups)
+        transient = Math.max(transient, (o.batch * g.heads * o.seq * o.seq * 4) / tp);
     return { phases, host, pagedBytes, transient };
   };
 
-  let best: { stage: 'only' | 'first' | 'last'; r: StageResult; peak: { phase: Phase; parts: Parts } } | null = null;
+  let best: {
+    stage: 'only' | 'first' | 'last';
+    r: StageResult;
+    peak: { phase: Phase; parts: Parts };
+  } | null = null;
   for (const stage of stages) {
     const r = evalStage(stage);
     const peak = r.phases.reduce((a, b) => (sumParts(b.parts) > sumParts(a.parts) ? b : a));
@@ -632,19 +739,28 @@ export function estimateMemory(arch: Arch, o: EstimateOptions, ctx: EstimateCont
       breakdown: roundBreakdown(breakdown, Math.round(device)),
     },
     peakPhase: peak.phase,
-    phases: r.phases.map((p) => ({ phase: p.phase, allocatedBytes: Math.round(sumParts(p.parts)), parts: roundParts(p.parts) })),
+    phases: r.phases.map((p) => ({
+      phase: p.phase,
+      allocatedBytes: Math.round(sumParts(p.parts)),
+      parts: roundParts(p.parts),
+    })),
     hostBytesPerGpu: Math.round(r.host),
     params: { total: P.total, trainable: nTrain },
     parallel: { dp, tp, pp },
     worstStage: stage,
-    overhead: { allocatorSlack: Math.round(slack), cudaContext: Math.round(context), pagedOptimizer: Math.round(r.pagedBytes) },
+    overhead: {
+      allocatorSlack: Math.round(slack),
+      cudaContext: Math.round(context),
+      pagedOptimizer: Math.round(r.pagedBytes),
+    },
   };
 }
 
 /** Largest single linear weight of the layers (elements): what quantize-on-load and dequantize hold. */
 function largestLinear(arch: Arch): number {
   let m = 0;
-  for (const g of arch.groups) for (const l of g.linears) m = Math.max(m, l.inFeatures * l.outFeatures);
+  for (const g of arch.groups)
+    for (const l of g.linears) m = Math.max(m, l.inFeatures * l.outFeatures);
   return m;
 }
 

@@ -39,23 +39,62 @@ export function slowdownFactors(o: EstimateOptions): SlowdownFactor[] {
   const out: SlowdownFactor[] = [];
   const ref = 'formulas-and-factors.md §2';
   if (o.method === 'inference') return out;
-  if (o.checkpointing === 'full') out.push({ factor: FULL_RECOMPUTE, why: 'full activation recomputation', source: `${ref}.1-2.2` });
-  if (o.checkpointing === 'selective') out.push({ factor: SELECTIVE_RECOMPUTE, why: 'selective recomputation', source: `${ref}.2` });
-  if (o.checkpointing === 'offload') out.push({ factor: OFFLOAD_RECOMPUTE, why: 'recompute + checkpoints over PCIe', source: `${ref}.2` });
-  if (o.method === 'lora' || o.method === 'qlora') out.push({ factor: LORA_VS_FULL, why: 'LoRA skips frozen weight gradients', source: `${ref}.3` });
+  if (o.checkpointing === 'full')
+    out.push({
+      factor: FULL_RECOMPUTE,
+      why: 'full activation recomputation',
+      source: `${ref}.1-2.2`,
+    });
+  if (o.checkpointing === 'selective')
+    out.push({ factor: SELECTIVE_RECOMPUTE, why: 'selective recomputation', source: `${ref}.2` });
+  if (o.checkpointing === 'offload')
+    out.push({
+      factor: OFFLOAD_RECOMPUTE,
+      why: 'recompute + checkpoints over PCIe',
+      source: `${ref}.2`,
+    });
+  if (o.method === 'lora' || o.method === 'qlora')
+    out.push({
+      factor: LORA_VS_FULL,
+      why: 'LoRA skips frozen weight gradients',
+      source: `${ref}.3`,
+    });
   if (o.weights === 'nf4' || o.weights === 'fp4' || o.weights === 'int4')
-    out.push({ factor: QLORA_VS_LORA, why: '4-bit dequantization in every matmul', source: `${ref}.4` });
-  if (o.weights === 'int8') out.push({ factor: INT8_VS_BF16, why: 'LLM.int8 mixed-precision matmuls', source: `${ref}.4` });
-  if (o.optimizer.startsWith('paged')) out.push({ factor: PAGED, why: 'paged optimizer (free unless paging)', source: `${ref}.5` });
-  if (o.offload === 'optimizer') out.push({ factor: OFFLOAD_OPTIMIZER, why: 'optimizer step on the CPU', source: 'formulas-and-factors.md §1.2' });
-  if (o.offload === 'optimizer+params') out.push({ factor: OFFLOAD_PARAMS, why: 'parameters streamed from the CPU', source: 'formulas-and-factors.md §1.2' });
-  if (o.compute === 'fp32') out.push({ factor: FP32_COMPUTE, why: 'fp32 compute, no bf16 tensor cores', source: `${ref}.7` });
-  if (o.attention === 'eager') out.push({ factor: EAGER_ATTENTION, why: 'eager attention', source: 'flash-attention README' });
+    out.push({
+      factor: QLORA_VS_LORA,
+      why: '4-bit dequantization in every matmul',
+      source: `${ref}.4`,
+    });
+  if (o.weights === 'int8')
+    out.push({ factor: INT8_VS_BF16, why: 'LLM.int8 mixed-precision matmuls', source: `${ref}.4` });
+  if (o.optimizer.startsWith('paged'))
+    out.push({ factor: PAGED, why: 'paged optimizer (free unless paging)', source: `${ref}.5` });
+  if (o.offload === 'optimizer')
+    out.push({
+      factor: OFFLOAD_OPTIMIZER,
+      why: 'optimizer step on the CPU',
+      source: 'formulas-and-factors.md §1.2',
+    });
+  if (o.offload === 'optimizer+params')
+    out.push({
+      factor: OFFLOAD_PARAMS,
+      why: 'parameters streamed from the CPU',
+      source: 'formulas-and-factors.md §1.2',
+    });
+  if (o.compute === 'fp32')
+    out.push({
+      factor: FP32_COMPUTE,
+      why: 'fp32 compute, no bf16 tensor cores',
+      source: `${ref}.7`,
+    });
+  if (o.attention === 'eager')
+    out.push({ factor: EAGER_ATTENTION, why: 'eager attention', source: 'flash-attention README' });
   return out;
 }
 
 /** Product of the factors: expected step time relative to plain bf16 full fine-tuning. */
-export const slowdownOf = (o: EstimateOptions): number => slowdownFactors(o).reduce((a, f) => a * f.factor, 1);
+export const slowdownOf = (o: EstimateOptions): number =>
+  slowdownFactors(o).reduce((a, f) => a * f.factor, 1);
 
 /**
  * Throughput kept under a GPU power limit (fraction of board power), by what bounds the work.
@@ -81,7 +120,8 @@ const POWER_LIMIT_CURVE: Record<'compute' | 'memory', readonly (readonly [number
     [1, 1],
   ],
 };
-export const POWER_LIMIT_SOURCE = 'power.md §5 heuristic (Puget quad-3090; qwertyforce 3090; 4090 inference guide)';
+export const POWER_LIMIT_SOURCE =
+  'power.md §5 heuristic (Puget quad-3090; qwertyforce 3090; 4090 inference guide)';
 
 /** Fraction of full-power throughput kept at `fraction` of board power (linear between table rows). */
 export function powerLimitThroughput(fraction: number, boundBy: 'compute' | 'memory'): number {
@@ -90,7 +130,8 @@ export function powerLimitThroughput(fraction: number, boundBy: 'compute' | 'mem
   let prev = t[0]!;
   if (fraction <= prev[0]) return prev[1];
   for (const row of t) {
-    if (fraction <= row[0]) return prev[1] + ((row[1] - prev[1]) * (fraction - prev[0])) / (row[0] - prev[0]);
+    if (fraction <= row[0])
+      return prev[1] + ((row[1] - prev[1]) * (fraction - prev[0])) / (row[0] - prev[0]);
     prev = row;
   }
   return 1;

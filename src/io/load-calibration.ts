@@ -9,7 +9,10 @@ import { UserError } from './errors.js';
 
 export const CALIBRATION_DIR = fileURLToPath(new URL('../../calibration/', import.meta.url));
 
-export function loadCalibrationCases(file = 'cases.json', dir = CALIBRATION_DIR): CalibrationCase[] {
+export function loadCalibrationCases(
+  file = 'cases.json',
+  dir = CALIBRATION_DIR,
+): CalibrationCase[] {
   const path = join(dir, file);
   let raw: unknown;
   try {

@@ -25,7 +25,15 @@ export const CHECKPOINTING = ['none', 'selective', 'full', 'offload'] as const;
 export const ATTENTION = ['eager', 'sdpa', 'flash'] as const;
 export const OFFLOAD = ['none', 'optimizer', 'optimizer+params'] as const;
 export const SPARSE_FORMATS = ['csr', '2:4'] as const;
-export const FRAMEWORKS = ['hf', 'torchtune', 'litgpt', 'unsloth', 'deepspeed', 'vllm', 'torchtitan'] as const;
+export const FRAMEWORKS = [
+  'hf',
+  'torchtune',
+  'litgpt',
+  'unsloth',
+  'deepspeed',
+  'vllm',
+  'torchtitan',
+] as const;
 
 export type Method = (typeof METHODS)[number];
 export type WeightDtype = (typeof WEIGHT_DTYPES)[number];

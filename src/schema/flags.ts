@@ -27,7 +27,9 @@ export class FlagError extends Error {
     readonly value: unknown,
     readonly allowed: string,
   ) {
-    super(`--${flag}: got ${typeof value === 'string' ? `'${value}'` : JSON.stringify(value)}; expected ${allowed}`);
+    super(
+      `--${flag}: got ${typeof value === 'string' ? `'${value}'` : JSON.stringify(value)}; expected ${allowed}`,
+    );
     this.name = 'FlagError';
   }
 }
@@ -36,11 +38,17 @@ export type RawFlags = Readonly<Record<string, unknown>>;
 
 const oneOf = (xs: readonly string[]) => `one of ${xs.join(', ')}`;
 
-function pick<T extends string>(flags: RawFlags, flag: string, allowed: readonly T[], fallback: T): T {
+function pick<T extends string>(
+  flags: RawFlags,
+  flag: string,
+  allowed: readonly T[],
+  fallback: T,
+): T {
   const v = flags[flag];
   if (v === undefined) return fallback;
   const s = typeof v === 'number' ? String(v) : v;
-  if (typeof s !== 'string' || !(allowed as readonly string[]).includes(s)) throw new FlagError(flag, v, oneOf(allowed));
+  if (typeof s !== 'string' || !(allowed as readonly string[]).includes(s))
+    throw new FlagError(flag, v, oneOf(allowed));
   return s as T;
 }
 
@@ -54,8 +62,10 @@ function bool(flags: RawFlags, flag: string): boolean {
 function int(flags: RawFlags, flag: string, fallback: number, min: number, max: number): number {
   const v = flags[flag];
   if (v === undefined) return fallback;
-  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) throw new FlagError(flag, v, `an integer from ${min} to ${max}`);
+  const n =
+    typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max)
+    throw new FlagError(flag, v, `an integer from ${min} to ${max}`);
   return n;
 }
 
@@ -63,8 +73,13 @@ function fraction(flags: RawFlags, flag: string): number {
   const v = flags[flag];
   if (v === undefined) return 0;
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
-  if (!Number.isFinite(n) || n < 0 || n >= 1) throw new FlagError(flag, v, 'a number from 0 to below 1');
+  if (!Number.isFinite(n) || n < 0 || n >= 1)
+    throw new FlagError(flag, v, 'a number from 0 to below 1');
   return n;
+}
+
+function addOnce<T>(list: T[], x: T): void {
+  if (!list.includes(x)) list.push(x);
 }
 
 function targets(flags: RawFlags): { list: LoraTarget[]; allLinear: boolean } {
@@ -72,16 +87,20 @@ function targets(flags: RawFlags): { list: LoraTarget[]; allLinear: boolean } {
   if (v === undefined) return { list: ['q', 'v'], allLinear: false };
   const allowed = `a comma list of ${LORA_TARGETS.join(',')}, or all-linear`;
   if (typeof v !== 'string') throw new FlagError('lora-targets', v, allowed);
-  const parts = v.split(',').map((s) => s.trim().toLowerCase()).filter((s) => s !== '');
+  const parts = v
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter((s) => s !== '');
   if (parts.length === 0) throw new FlagError('lora-targets', v, allowed);
   let allLinear = false;
   const list: LoraTarget[] = [];
   for (const p of parts) {
     if (p === 'all-linear') allLinear = true;
-    else if ((LORA_TARGETS as readonly string[]).includes(p)) list.includes(p as LoraTarget) || list.push(p as LoraTarget);
+    else if ((LORA_TARGETS as readonly string[]).includes(p)) addOnce(list, p as LoraTarget);
     else throw new FlagError('lora-targets', p, allowed);
   }
-  if (allLinear) for (const t of ['q', 'k', 'v', 'o', 'gate', 'up', 'down'] as const) list.includes(t) || list.push(t);
+  if (allLinear)
+    for (const t of ['q', 'k', 'v', 'o', 'gate', 'up', 'down'] as const) addOnce(list, t);
   return { list, allLinear };
 }
 
@@ -124,19 +143,43 @@ export function optionsFromFlags(flags: RawFlags): EstimateOptions {
 export function checkCombination(o: EstimateOptions): void {
   const float = o.weights === 'fp32' || o.weights === 'fp16' || o.weights === 'bf16';
   if (o.method === 'full' && !float)
-    throw new FlagError('weights', o.weights, 'fp32, fp16 or bf16 with --method full (quantized weights are frozen: use lora or qlora)');
+    throw new FlagError(
+      'weights',
+      o.weights,
+      'fp32, fp16 or bf16 with --method full (quantized weights are frozen: use lora or qlora)',
+    );
   if (o.method === 'qlora' && float)
-    throw new FlagError('weights', o.weights, 'a quantized dtype (nf4, fp4, int4, int8, fp8) with --method qlora');
+    throw new FlagError(
+      'weights',
+      o.weights,
+      'a quantized dtype (nf4, fp4, int4, int8, fp8) with --method qlora',
+    );
   if (o.gpus % (o.tp * o.pp) !== 0)
-    throw new FlagError('gpus', o.gpus, `a multiple of --tp x --pp (${o.tp} x ${o.pp} = ${o.tp * o.pp})`);
+    throw new FlagError(
+      'gpus',
+      o.gpus,
+      `a multiple of --tp x --pp (${o.tp} x ${o.pp} = ${o.tp * o.pp})`,
+    );
   if (o.offload === 'optimizer+params' && o.zero !== 3)
-    throw new FlagError('offload', o.offload, "'none' or 'optimizer' unless --zero 3 (parameter offload needs ZeRO-3)");
+    throw new FlagError(
+      'offload',
+      o.offload,
+      "'none' or 'optimizer' unless --zero 3 (parameter offload needs ZeRO-3)",
+    );
   if (o.offload !== 'none' && o.zero === 0)
     throw new FlagError('offload', o.offload, "'none' with --zero 0 (offload needs ZeRO 1-3)");
   if (o.sparsity > 0 && !float && o.weights !== 'int8' && o.weights !== 'fp8')
-    throw new FlagError('sparsity', o.sparsity, '0 with 4-bit weights (sparse formats store fp32/fp16/bf16/fp8/int8 values)');
+    throw new FlagError(
+      'sparsity',
+      o.sparsity,
+      '0 with 4-bit weights (sparse formats store fp32/fp16/bf16/fp8/int8 values)',
+    );
   if (o.sparseFormat === '2:4' && o.sparsity > 0 && o.sparsity < 0.5)
-    throw new FlagError('sparsity', o.sparsity, 'at least 0.5 with --sparse-format 2:4 (two of every four weights are zero)');
+    throw new FlagError(
+      'sparsity',
+      o.sparsity,
+      'at least 0.5 with --sparse-format 2:4 (two of every four weights are zero)',
+    );
   if (o.method === 'inference' && o.optimizer !== 'none')
     throw new FlagError('optimizer', o.optimizer, "'none' with --method inference");
 }

@@ -1,7 +1,9 @@
 /** Pure formatters: the only place units are turned into text. GiB for memory (2^30), GB for bandwidth. */
-export const formatGiB = (bytes: number, digits = 2): string => `${(bytes / 1024 ** 3).toFixed(digits)} GiB`;
+export const formatGiB = (bytes: number, digits = 2): string =>
+  `${(bytes / 1024 ** 3).toFixed(digits)} GiB`;
 
-export const formatPercent = (fraction: number, digits = 1): string => `${(fraction * 100).toFixed(digits)}%`;
+export const formatPercent = (fraction: number, digits = 1): string =>
+  `${(fraction * 100).toFixed(digits)}%`;
 
 export const signedPercent = (fraction: number, digits = 1): string =>
   `${fraction >= 0 ? '+' : ''}${(fraction * 100).toFixed(digits)}%`;
@@ -30,5 +32,7 @@ export function bar(fraction: number, width: number, fill = '█', empty = '·')
   return fill.repeat(n) + empty.repeat(width - n);
 }
 
-export const padRight = (s: string, n: number): string => (s.length >= n ? s : s + ' '.repeat(n - s.length));
-export const padLeft = (s: string, n: number): string => (s.length >= n ? s : ' '.repeat(n - s.length) + s);
+export const padRight = (s: string, n: number): string =>
+  s.length >= n ? s : s + ' '.repeat(n - s.length);
+export const padLeft = (s: string, n: number): string =>
+  s.length >= n ? s : ' '.repeat(n - s.length) + s;

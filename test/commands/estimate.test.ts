@@ -13,7 +13,8 @@ describe('vramplan estimate --json', () => {
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out);
     expect(j.fits).toBe(false);
-    for (const k of ['allocatedBytes', 'reservedBytes', 'deviceBytes']) expect(Number.isSafeInteger(j.perGpu[k])).toBe(true);
+    for (const k of ['allocatedBytes', 'reservedBytes', 'deviceBytes'])
+      expect(Number.isSafeInteger(j.perGpu[k])).toBe(true);
     for (const k of ['weights', 'gradients', 'optimizer', 'activations', 'kvCache', 'overhead'])
       expect(Number.isSafeInteger(j.perGpu.breakdown[k])).toBe(true);
     expect(j.perGpu.allocatedBytes).toBeLessThanOrEqual(j.perGpu.reservedBytes);
@@ -21,7 +22,9 @@ describe('vramplan estimate --json', () => {
   });
 
   it('omits fits without --gpu and accepts a Hugging Face id in any case', () => {
-    const j = JSON.parse(run('estimate', '--model', 'META-LLAMA/llama-2-7b-HF', '--method', 'qlora', '--json').out);
+    const j = JSON.parse(
+      run('estimate', '--model', 'META-LLAMA/llama-2-7b-HF', '--method', 'qlora', '--json').out,
+    );
     expect(j.fits).toBeUndefined();
     expect(j.options.weights).toBe('nf4');
     expect(j.model.id).toBe('llama-2-7b');
@@ -29,7 +32,9 @@ describe('vramplan estimate --json', () => {
 
   it('exits 0 whether or not it fits', () => {
     expect(run('estimate', '--model', 'qwen2.5-0.5b', '--gpu', 'h100', '--json').code).toBe(0);
-    expect(run('estimate', '--model', 'llama-3.1-405b', '--gpu', 'rtx-3060', '--json').code).toBe(0);
+    expect(run('estimate', '--model', 'llama-3.1-405b', '--gpu', 'rtx-3060', '--json').code).toBe(
+      0,
+    );
   });
 
   it('rejects bad input with one line naming the flag, the value and what is allowed', () => {

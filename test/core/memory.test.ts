@@ -27,7 +27,10 @@ const llama7b: Arch = archFromHfConfig(
 );
 const N = 6_738_415_616;
 
-const opts = (over: Partial<EstimateOptions>): EstimateOptions => ({ ...defaultOptions(over.method ?? 'full'), ...over });
+const opts = (over: Partial<EstimateOptions>): EstimateOptions => ({
+  ...defaultOptions(over.method ?? 'full'),
+  ...over,
+});
 
 describe('weights', () => {
   it('bf16 inference stores 2 bytes per parameter', () => {
@@ -46,23 +49,36 @@ describe('weights', () => {
   });
 
   it('double quantization shrinks the constants to 8 bits per block plus fp32 per 256 blocks', () => {
-    const e = estimateMemory(llama7b, opts({ method: 'inference', weights: 'nf4', doubleQuant: true, seq: 1 }));
+    const e = estimateMemory(
+      llama7b,
+      opts({ method: 'inference', weights: 'nf4', doubleQuant: true, seq: 1 }),
+    );
     const linear = N - 2 * 32000 * 4096 - (32 * 2 * 4096 + 4096);
-    expect(e.perGpu.breakdown.quantConstants).toBe(Math.round(linear / 64 + (linear * 4) / (64 * 256)));
+    expect(e.perGpu.breakdown.quantConstants).toBe(
+      Math.round(linear / 64 + (linear * 4) / (64 * 256)),
+    );
   });
 
   it('2:4 sparsity stores half the values and one bit of metadata per element', () => {
     const dense = estimateMemory(llama7b, opts({ method: 'inference', seq: 1 }));
-    const sparse = estimateMemory(llama7b, opts({ method: 'inference', seq: 1, sparsity: 0.5, sparseFormat: '2:4' }));
+    const sparse = estimateMemory(
+      llama7b,
+      opts({ method: 'inference', seq: 1, sparsity: 0.5, sparseFormat: '2:4' }),
+    );
     const linear = N - 2 * 32000 * 4096 - (32 * 2 * 4096 + 4096);
     // dense linear 2 B/elem -> 1 B values + 1/8 B metadata: saves 0.875 B per linear weight
-    expect(dense.perGpu.breakdown.weights - sparse.perGpu.breakdown.weights).toBe(Math.round(linear * 0.875));
+    expect(dense.perGpu.breakdown.weights - sparse.perGpu.breakdown.weights).toBe(
+      Math.round(linear * 0.875),
+    );
   });
 
   it('CSR only pays off at high sparsity (8-byte indices per nonzero)', () => {
-    const dense = estimateMemory(llama7b, opts({ method: 'inference', seq: 1 })).perGpu.breakdown.weights;
-    const csr50 = estimateMemory(llama7b, opts({ method: 'inference', seq: 1, sparsity: 0.5 })).perGpu.breakdown.weights;
-    const csr90 = estimateMemory(llama7b, opts({ method: 'inference', seq: 1, sparsity: 0.9 })).perGpu.breakdown.weights;
+    const dense = estimateMemory(llama7b, opts({ method: 'inference', seq: 1 })).perGpu.breakdown
+      .weights;
+    const csr50 = estimateMemory(llama7b, opts({ method: 'inference', seq: 1, sparsity: 0.5 }))
+      .perGpu.breakdown.weights;
+    const csr90 = estimateMemory(llama7b, opts({ method: 'inference', seq: 1, sparsity: 0.9 }))
+      .perGpu.breakdown.weights;
     expect(csr50).toBeGreaterThan(dense); // 0.5 x (2 + 8) = 5 B > 2 B per weight
     expect(csr90).toBeLessThan(dense); // 0.1 x 10 = 1 B < 2 B
   });
@@ -70,7 +86,10 @@ describe('weights', () => {
 
 describe('model states', () => {
   it('mixed-precision AdamW with fp32 master is 16 bytes per parameter (ZeRO §3.1) before activations', () => {
-    const e = estimateMemory(llama7b, opts({ masterWeights: true, framework: 'torchtune', seq: 1 }));
+    const e = estimateMemory(
+      llama7b,
+      opts({ masterWeights: true, framework: 'torchtune', seq: 1 }),
+    );
     const b = e.perGpu.breakdown;
     expect(b.weights).toBe(2 * N);
     expect(b.masterWeights).toBe(4 * N);
@@ -78,21 +97,38 @@ describe('model states', () => {
   });
 
   it('ZeRO-3 over 8 GPUs divides weights, master weights and states by 8', () => {
-    const one = estimateMemory(llama7b, opts({ masterWeights: true, framework: 'torchtune', seq: 1 }));
-    const z3 = estimateMemory(llama7b, opts({ masterWeights: true, framework: 'torchtune', seq: 1, zero: 3, gpus: 8 }));
+    const one = estimateMemory(
+      llama7b,
+      opts({ masterWeights: true, framework: 'torchtune', seq: 1 }),
+    );
+    const z3 = estimateMemory(
+      llama7b,
+      opts({ masterWeights: true, framework: 'torchtune', seq: 1, zero: 3, gpus: 8 }),
+    );
     expect(z3.perGpu.breakdown.optimizer).toBe(Math.round(one.perGpu.breakdown.optimizer / 8));
-    expect(z3.perGpu.breakdown.masterWeights).toBe(Math.round(one.perGpu.breakdown.masterWeights / 8));
+    expect(z3.perGpu.breakdown.masterWeights).toBe(
+      Math.round(one.perGpu.breakdown.masterWeights / 8),
+    );
     expect(z3.perGpu.allocatedBytes).toBeLessThan(one.perGpu.allocatedBytes / 4);
   });
 
   it('8-bit AdamW keeps 2 bytes + fp32 absmax per 256 elements per state pair (bitsandbytes)', () => {
-    const e = estimateMemory(llama7b, opts({ optimizer: 'adamw-8bit', framework: 'torchtune', seq: 1 }));
+    const e = estimateMemory(
+      llama7b,
+      opts({ optimizer: 'adamw-8bit', framework: 'torchtune', seq: 1 }),
+    );
     expect(e.perGpu.breakdown.optimizer).toBe(Math.round(N * 2 * (1 + 4 / 256)));
   });
 
   it('paged optimizer states are invisible to the torch allocator but counted at the device', () => {
-    const plain = estimateMemory(llama7b, opts({ optimizer: 'adamw-8bit', framework: 'torchtune', seq: 1 }));
-    const paged = estimateMemory(llama7b, opts({ optimizer: 'paged-adamw-8bit', framework: 'torchtune', seq: 1 }));
+    const plain = estimateMemory(
+      llama7b,
+      opts({ optimizer: 'adamw-8bit', framework: 'torchtune', seq: 1 }),
+    );
+    const paged = estimateMemory(
+      llama7b,
+      opts({ optimizer: 'paged-adamw-8bit', framework: 'torchtune', seq: 1 }),
+    );
     expect(paged.perGpu.allocatedBytes).toBeLessThan(plain.perGpu.allocatedBytes);
     expect(paged.overhead.pagedOptimizer).toBe(plain.perGpu.breakdown.optimizer);
   });
@@ -115,7 +151,10 @@ describe('activations and loss', () => {
 
   it('eager attention adds s² softmax terms that SDPA never materialises', () => {
     const sdpa = estimateMemory(llama7b, opts({ framework: 'torchtune', seq: 4096 }));
-    const eager = estimateMemory(llama7b, opts({ framework: 'torchtune', seq: 4096, attention: 'eager' }));
+    const eager = estimateMemory(
+      llama7b,
+      opts({ framework: 'torchtune', seq: 4096, attention: 'eager' }),
+    );
     // fp32 softmax output + bf16 copy: 6 B x 32 heads x 4096² per layer x 32 layers = 96 GiB more
     const diff = eager.perGpu.breakdown.activations - sdpa.perGpu.breakdown.activations;
     expect(diff / GiB).toBeGreaterThan(96);
@@ -130,7 +169,10 @@ describe('activations and loss', () => {
   });
 
   it('KV cache is 2 x layers x kv heads x head dim x tokens x bytes (vLLM paper §3)', () => {
-    const e = estimateMemory(llama7b, opts({ method: 'inference', seq: 4096, framework: 'torchtune' }));
+    const e = estimateMemory(
+      llama7b,
+      opts({ method: 'inference', seq: 4096, framework: 'torchtune' }),
+    );
     expect(e.perGpu.breakdown.kvCache).toBe(2 * 32 * 32 * 128 * 4096 * 2); // 2 GiB
   });
 });
