@@ -1,9 +1,13 @@
 /** Every subcommand, registered on the program. Actions import their implementation lazily. */
 import type { Command } from 'commander';
 import { registerEstimate } from './estimate.js';
+import { registerExplain } from './explain.js';
+import { registerLaunch } from './launch.js';
 import { registerValidate } from './validate.js';
 
 export function registerCommands(program: Command): void {
   registerEstimate(program);
   registerValidate(program);
+  registerExplain(program);
+  registerLaunch(program);
 }

@@ -1,0 +1,16 @@
+/** The explain command's body: parse → load model and GPU → explainFit → print. */
+import { explainFit } from '../core/explain.js';
+import { UserError } from '../io/errors.js';
+import { findGpu } from '../io/load-catalog.js';
+import { resolveModel } from '../io/load-model.js';
+import { optionsFromFlags, type RawFlags } from '../schema/flags.js';
+import { renderExplainText } from '../ui/explain-text.js';
+
+export function runExplain(model: string, flags: RawFlags, json: boolean): number {
+  const options = optionsFromFlags(flags);
+  if (typeof flags.gpu !== 'string') throw new UserError('--gpu: required for explain', "See 'vramplan catalog gpus' for ids.");
+  const gpu = findGpu(flags.gpu);
+  const e = explainFit(resolveModel(model), options, gpu);
+  process.stdout.write(json ? `${JSON.stringify(e, null, 2)}\n` : `${renderExplainText(e)}\n`);
+  return 0;
+}

@@ -1,0 +1,268 @@
+/**
+ * "Why won't it fit?": the components that overflow the GPU, and the cheapest changes that make the
+ * configuration fit — every single change around it, then pairs, then triples when no single change is
+ * enough — each re-estimated, with the memory it frees and its slowdown (slowdown.ts) and quality cost.
+ */
+import type { Arch } from './arch.js';
+import { buildEstimate, gpuCapacityBytes } from './estimate.js';
+import type { Breakdown } from './memory.js';
+import { slowdownOf } from './slowdown.js';
+import type { EstimateOptions } from '../schema/estimate.js';
+import { checkCombination } from '../schema/flags.js';
+import type { Gpu } from '../schema/gpu.js';
+
+/** One change of one option axis. */
+export interface Change {
+  /** The axis changed; two changes of one axis never combine. */
+  axis: string;
+  /** Short words for the change ("QLoRA r16 (nf4)"). */
+  label: string;
+  /** Quality or resource trade-off, beyond step time; null when none is known. */
+  tradeoff: string | null;
+}
+
+export interface Fix {
+  changes: Change[];
+  /** The configuration with the changes applied (what `estimate` would be run with). */
+  options: EstimateOptions;
+  /** Per-GPU device bytes after the change. */
+  deviceBytes: number;
+  /** Per-GPU device bytes freed relative to the given configuration. */
+  freedBytes: number;
+  headroomBytes: number;
+  /** Step time relative to the given configuration (slowdownOf ratio; below 1 is faster). */
+  slowdown: number;
+  /** GPUs the fix needs (more than given when it adds GPUs). */
+  gpus: number;
+}
+
+export interface Explanation {
+  fits: boolean;
+  model: { id: string };
+  gpu: { id: string; name: string; capacityBytes: number };
+  deviceBytes: number;
+  /** deviceBytes − capacity; negative when it fits (then it is minus the headroom). */
+  overByBytes: number;
+  /** Components largest first, as many as together exceed overByBytes (all of them when none alone does). */
+  overflow: { component: keyof Breakdown; bytes: number }[];
+  /** Every component, largest first. */
+  components: { component: keyof Breakdown; bytes: number }[];
+  /** Changes that make it fit, best first: fewest GPUs, then least slowdown, then most memory freed. */
+  fixes: Fix[];
+  /** 1 = single changes were enough, 2 = pairs were needed, 3 = triples; 0 when it already fits or nothing fits. */
+  depth: 0 | 1 | 2 | 3;
+  /** Configurations estimated while searching. */
+  tried: number;
+}
+
+interface Move {
+  change: Change;
+  apply: (o: EstimateOptions) => EstimateOptions | null;
+}
+
+const training = (o: EstimateOptions) => o.method !== 'inference';
+const adapter = (o: EstimateOptions) => o.method === 'lora' || o.method === 'qlora';
+const fourBit = (o: EstimateOptions) => o.weights === 'nf4' || o.weights === 'fp4';
+const targets = (o: EstimateOptions) => (o.loraAllLinear ? 'all-linear' : o.loraTargets.join(','));
+
+// Quality notes: QLoRA paper (Dettmers et al. 2023, Table 3-4): NF4+DQ matches 16-bit LoRA; LoRA paper §7 on rank.
+const TRADEOFF = {
+  lora: 'trains low-rank adapters only: may trail full fine-tuning on new knowledge (Biderman et al. 2024, "LoRA Learns Less and Forgets Less")',
+  qlora: '4-bit NF4 base weights: QLoRA matches 16-bit LoRA on MMLU (Dettmers et al. 2023, Table 4)',
+  int8: 'LLM.int8 base weights: no measured quality loss up to 175B (Dettmers et al. 2022)',
+  opt8: '8-bit optimizer states: matches 32-bit Adam (Dettmers et al. 2022, "8-bit Optimizers")',
+  adafactor: 'factored second moments: may need learning-rate tuning (Shazeer & Stern 2018)',
+  sgd: 'no adaptive moments: usually converges worse than AdamW on transformers',
+  batch: 'keep the global batch with more gradient accumulation; lower GPU utilisation',
+  seq: 'trains on shorter sequences (long-context ability may suffer)',
+} as const;
+
+function halvings(n: number): number[] {
+  const out: number[] = [];
+  for (let v = Math.floor(n / 2); v >= 1; v = Math.floor(v / 2)) out.push(v);
+  return out;
+}
+
+/** Every single change around `o` the search tries. */
+function moves(arch: Arch, o: EstimateOptions, gpu: Gpu): Move[] {
+  const m: Move[] = [];
+  const add = (axis: string, label: string, tradeoff: string | null, apply: Move['apply']) =>
+    m.push({ change: { axis, label, tradeoff }, apply });
+  if (o.method === 'full') {
+    add('method', `LoRA r${o.loraRank} (${targets(o)})`, TRADEOFF.lora, (x) => ({ ...x, method: 'lora', masterWeights: false }));
+    add('method', `QLoRA r${o.loraRank} (nf4)`, `${TRADEOFF.lora}; ${TRADEOFF.qlora}`, (x) => ({ ...x, method: 'qlora', weights: 'nf4', masterWeights: false }));
+    add('method', `QLoRA r${o.loraRank} (nf4 + double quant)`, `${TRADEOFF.lora}; ${TRADEOFF.qlora}`, (x) => ({
+      ...x,
+      method: 'qlora',
+      weights: 'nf4',
+      doubleQuant: true,
+      masterWeights: false,
+    }));
+  }
+  if (adapter(o) || o.method === 'inference') {
+    if (o.weights !== 'int8' && !fourBit(o) && o.weights !== 'int4')
+      add('weights', 'int8 weights', TRADEOFF.int8, (x) => ({ ...x, weights: 'int8' }));
+    if (!fourBit(o) && o.weights !== 'int4')
+      add('weights', 'nf4 weights', TRADEOFF.qlora, (x) => ({ ...x, weights: 'nf4', method: x.method === 'lora' ? 'qlora' : x.method }));
+    if (!fourBit(o) && o.weights !== 'int4')
+      add('weights', 'nf4 weights + double quant', TRADEOFF.qlora, (x) => ({
+        ...x,
+        weights: 'nf4',
+        doubleQuant: true,
+        method: x.method === 'lora' ? 'qlora' : x.method,
+      }));
+    if (fourBit(o) && !o.doubleQuant) add('weights', 'double quantization', null, (x) => ({ ...x, doubleQuant: true }));
+  }
+  if (training(o)) {
+    const opts: [EstimateOptions['optimizer'], string, string | null][] = [
+      ['adamw-8bit', '8-bit AdamW', TRADEOFF.opt8],
+      ['paged-adamw-8bit', 'paged 8-bit AdamW', TRADEOFF.opt8],
+      ['paged-adamw', 'paged AdamW', 'states page to CPU memory under pressure (slow when they do)'],
+      ['adafactor', 'Adafactor', TRADEOFF.adafactor],
+      ['sgd', 'SGD', TRADEOFF.sgd],
+    ];
+    for (const [name, label, t] of opts) if (o.optimizer !== name) add('optimizer', `${label} optimizer`, t, (x) => ({ ...x, optimizer: name }));
+    for (const c of ['selective', 'full', 'offload'] as const)
+      if (o.checkpointing !== c)
+        add('checkpointing', `${c === 'offload' ? 'checkpointing with CPU offload' : `${c} activation checkpointing`}`, c === 'offload' ? 'needs host RAM for the checkpoints' : null, (x) => ({ ...x, checkpointing: c }));
+    if (!o.chunkedLoss) add('chunkedLoss', 'chunked loss', null, (x) => ({ ...x, chunkedLoss: true }));
+    if (!o.optimizerInBackward && o.method === 'full' && o.zero === 0)
+      add('optimizerInBackward', 'optimizer step in backward', 'no gradient accumulation (torchtune optimizer_in_bwd)', (x) => ({ ...x, optimizerInBackward: true }));
+  }
+  if (o.attention !== 'flash' && gpu.supportsFlashAttention2) add('attention', 'FlashAttention', null, (x) => ({ ...x, attention: 'flash' }));
+  for (const b of halvings(o.batch)) add('batch', `micro-batch ${b}`, TRADEOFF.batch, (x) => ({ ...x, batch: b }));
+  const seqs = halvings(o.seq).filter((s) => s >= 256).slice(0, 2);
+  for (const s of seqs) add('seq', `sequence ${s}`, TRADEOFF.seq, (x) => ({ ...x, seq: s }));
+  // Parallel layouts: ZeRO stages (and offload) on the given or more GPUs, or tensor parallelism on more GPUs.
+  const heads = arch.groups[0]?.heads ?? 1;
+  if (training(o)) {
+    for (const g of [o.gpus, o.gpus * 2, o.gpus * 4, o.gpus * 8]) {
+      const more = g > o.gpus ? `${g} GPUs, ` : '';
+      const need = g > o.gpus ? `needs ${g} GPUs` : null;
+      for (const z of [1, 2, 3] as const) {
+        if (g === 1 || z <= o.zero) continue;
+        add('parallel', `${more}ZeRO-${z}`, need, (x) => ({ ...x, gpus: g, zero: z, offload: 'none' }));
+      }
+      add('parallel', `${more}ZeRO-2 + optimizer offload`, [need, 'needs host RAM; optimizer step on the CPU'].filter(Boolean).join('; '), (x) => ({ ...x, gpus: g, zero: 2, offload: 'optimizer' }));
+      add('parallel', `${more}ZeRO-3 + optimizer and parameter offload`, [need, 'needs host RAM; parameters streamed over PCIe'].filter(Boolean).join('; '), (x) => ({
+        ...x,
+        gpus: g,
+        zero: 3,
+        offload: 'optimizer+params',
+      }));
+    }
+  }
+  for (const tp of [2, 4, 8]) {
+    if (heads % tp !== 0 || o.tp * tp > heads) continue;
+    const g = o.gpus * tp;
+    add('parallel', `${g} GPUs, tensor parallel ${o.tp * tp}`, `needs ${g} GPUs with a fast interconnect (NVLink)`, (x) => ({ ...x, gpus: g, tp: x.tp * tp }));
+  }
+  return m.filter((mv) => mv.change.label !== '');
+}
+
+function valid(o: EstimateOptions): boolean {
+  // Stepping inside backward needs whole local gradients: no engine combines it with ZeRO sharding.
+  if (o.optimizerInBackward && o.zero > 0) return false;
+  try {
+    checkCombination(o);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const key = (o: EstimateOptions): string => JSON.stringify(o);
+
+/**
+ * Best first: fewest GPUs (changes on the hardware at hand before buying more), then least slowdown,
+ * then most memory freed, then fewer changes and the label (deterministic).
+ */
+function rank(a: Fix, b: Fix): number {
+  const label = (f: Fix) => f.changes.map((c) => c.label).join(' + ');
+  return (
+    a.gpus - b.gpus ||
+    Math.round((a.slowdown - b.slowdown) * 1000) ||
+    b.freedBytes - a.freedBytes ||
+    a.changes.length - b.changes.length ||
+    label(a).localeCompare(label(b))
+  );
+}
+
+/** How many fixes an explanation keeps. */
+export const MAX_FIXES = 12;
+
+export function explainFit(arch: Arch, options: EstimateOptions, gpu: Gpu): Explanation {
+  const capacity = gpuCapacityBytes(gpu);
+  const base = buildEstimate(arch, options, gpu);
+  const device = base.perGpu.deviceBytes;
+  const over = device - capacity;
+  const components = base.dominant.map((d) => ({ component: d.component, bytes: d.bytes }));
+  const overflow: Explanation['overflow'] = [];
+  let sum = 0;
+  for (const c of components) {
+    if (over <= 0 || sum > over) break;
+    overflow.push(c);
+    sum += c.bytes;
+  }
+  const result: Explanation = {
+    fits: device <= capacity,
+    model: { id: arch.id },
+    gpu: { id: gpu.id, name: gpu.name, capacityBytes: capacity },
+    deviceBytes: device,
+    overByBytes: over,
+    overflow,
+    components,
+    fixes: [],
+    depth: 0,
+    tried: 0,
+  };
+  if (result.fits) return result;
+
+  const baseSlow = slowdownOf(options);
+  const all = moves(arch, options, gpu);
+  const seen = new Set<string>([key(options)]);
+  const evaluate = (combo: Move[]): Fix | null => {
+    let o: EstimateOptions | null = options;
+    for (const mv of combo) o = o && mv.apply(o);
+    if (!o || !valid(o)) return null;
+    const k = key(o);
+    if (seen.has(k)) return null;
+    seen.add(k);
+    result.tried++;
+    const r = buildEstimate(arch, o, gpu);
+    if (!r.fits) return null;
+    return {
+      changes: combo.map((mv) => mv.change),
+      options: o,
+      deviceBytes: r.perGpu.deviceBytes,
+      freedBytes: device - r.perGpu.deviceBytes,
+      headroomBytes: capacity - r.perGpu.deviceBytes,
+      slowdown: slowdownOf(o) / baseSlow,
+      gpus: o.gpus,
+    };
+  };
+  const combos = (k: number): Move[][] => {
+    const out: Move[][] = [];
+    const rec = (start: number, acc: Move[]) => {
+      if (acc.length === k) return void out.push(acc);
+      for (let i = start; i < all.length; i++) {
+        const mv = all[i]!;
+        if (acc.some((a) => a.change.axis === mv.change.axis)) continue;
+        rec(i + 1, [...acc, mv]);
+      }
+    };
+    rec(0, []);
+    return out;
+  };
+  for (const depth of [1, 2, 3] as const) {
+    const fixes = combos(depth)
+      .map(evaluate)
+      .filter((f): f is Fix => f !== null);
+    if (fixes.length > 0) {
+      result.fixes = fixes.sort(rank).slice(0, MAX_FIXES);
+      result.depth = depth;
+      break;
+    }
+  }
+  return result;
+}
