@@ -4,10 +4,12 @@ import { registerEstimate } from './estimate.js';
 import { registerExplain } from './explain.js';
 import { registerLaunch } from './launch.js';
 import { registerValidate } from './validate.js';
+import { registerPlan } from './plan.js';
 
 export function registerCommands(program: Command): void {
   registerEstimate(program);
   registerValidate(program);
   registerExplain(program);
   registerLaunch(program);
+  registerPlan(program);
 }

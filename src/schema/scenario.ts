@@ -86,13 +86,13 @@ export const hardwareSchema = z
       .optional(),
     /** GPUs per machine (node); more GPUs than this span several nodes. */
     gpusPerNode: count(64).default(8),
-    /** Network between nodes, GB/s per node (e.g. 25 for 200 Gb/s InfiniBand, 1.25 for 10 GbE). */
+    /** Network between nodes, GB/s per GPU (Calculon's A100 system: InfiniBand 25 GB/s; 10 GbE = 1.25). */
     interNodeGBps: pos.default(25),
     /** GPU counts to consider. */
     counts: z
       .object({ min: count(100_000).default(1), max: count(100_000).default(8) })
       .strict()
-      .default({ min: 1, max: 8 }),
+      .prefault({}),
     /** Host RAM per node, GiB (for offload); omit for no limit. */
     hostRamGiB: pos.optional(),
   })
@@ -131,6 +131,8 @@ export const limitsSchema = z
     maxSlowdown: z.number().min(1).optional(),
     maxGpus: count(100_000).optional(),
     deadlineHours: pos.optional(),
+    /** Share of each GPU's memory kept free as a safety margin (fragmentation, spikes). */
+    memoryMargin: z.number().min(0).max(0.5).default(0.05),
   })
   .strict();
 
@@ -175,11 +177,11 @@ export const scenarioSchema = z
     /** Catalog id, Hugging Face repo id or a path to config.json. */
     model: z.string().min(1),
     job: jobSchema,
-    hardware: hardwareSchema.default({} as never),
-    power: powerSchema.default({} as never),
-    limits: limitsSchema.default({}),
+    hardware: hardwareSchema.prefault({}),
+    power: powerSchema.prefault({}),
+    limits: limitsSchema.prefault({}),
     rank: z.enum(RANK_BY).default('cost'),
-    search: searchSchema.default({ framework: 'hf' }),
+    search: searchSchema.prefault({}),
     expect: expectSchema.optional(),
   })
   .strict();

@@ -1,0 +1,45 @@
+/** The plan command's body. Exit 0: plans found; 2: nothing fits; 1: bad input (thrown UserError). */
+import { extname } from 'node:path';
+import { plan, type PlanResult } from '../core/plan.js';
+import { detectGpus } from '../io/detect.js';
+import { badValue } from '../io/errors.js';
+import { loadGpus } from '../io/load-catalog.js';
+import { resolveModel } from '../io/load-model.js';
+import { loadScenario, resolveHardware } from '../io/load-scenario.js';
+import { writeAtomic } from '../io/write-atomic.js';
+import { exportPlan, planJson, type ExportFormat } from '../ui/export-plan.js';
+import { renderPlanText } from '../ui/plan-text.js';
+
+export function parseTop(v: unknown): number {
+  if (v === undefined) return 10;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 1000) throw badValue('--top', v, 'an integer from 1 to 1000');
+  return n;
+}
+
+/** Load, resolve and plan one scenario file. */
+export async function planScenario(file: string, opts: { top?: number; detect?: boolean } = {}): Promise<PlanResult> {
+  const scenario = loadScenario(file);
+  const detected =
+    opts.detect || scenario.hardware.detect
+      ? (await detectGpus({ gpus: loadGpus() })).flatMap((d) => (d.gpuId ? [d.gpuId] : []))
+      : [];
+  const arch = resolveModel(scenario.model);
+  const hw = resolveHardware(scenario, detected);
+  return plan({ scenario, arch, hardware: hw.options, circuits: hw.circuits, top: opts.top });
+}
+
+export function exportFormatOf(file: string): ExportFormat {
+  const ext = extname(file).slice(1).toLowerCase();
+  if (ext === 'json' || ext === 'csv' || ext === 'md' || ext === 'svg') return ext;
+  throw badValue('--export', file, 'a file name ending in .json, .csv, .md or .svg');
+}
+
+export async function runPlan(file: string, opts: Record<string, unknown>): Promise<number> {
+  const top = parseTop(opts.top);
+  const format = typeof opts.export === 'string' ? exportFormatOf(opts.export) : null;
+  const result = await planScenario(file, { top, detect: opts.detect === true });
+  if (format && typeof opts.export === 'string') writeAtomic(opts.export, exportPlan(result, format), { force: opts.force === true });
+  process.stdout.write(opts.json === true ? `${JSON.stringify(planJson(result), null, 2)}\n` : `${renderPlanText(result)}\n`);
+  return result.fits ? 0 : 2;
+}

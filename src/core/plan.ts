@@ -1,0 +1,895 @@
+/**
+ * The planner: every way to do the job, evaluated flat through one loop, ranked by the scenario's
+ * preference with a Pareto front over (cost, slowdown, power). Pure: data in, PlanResult out.
+ *
+ * Model side (method × weights × optimizer × checkpointing × attention × micro-batch × sharding × tp/pp ×
+ * count) is enumerated apart from the hardware side (GPU option × power limit). Memory depends only on the
+ * model side, so estimateMemory runs once per distinct (configuration, layout) and feasibility per GPU is
+ * one comparison. The hot loop allocates nothing per pruned candidate: reasons are counted by code.
+ */
+import type { Arch } from './arch.js';
+import { estimateMemory, type Breakdown, type Phase } from './memory.js';
+import { paramCounts } from './params.js';
+import { slowdownFactors, slowdownOf, powerLimitThroughput, type SlowdownFactor } from './slowdown.js';
+import {
+  attentions,
+  checkpointings,
+  gpuCounts,
+  microBatches,
+  optimizers,
+  pipelineParallelisms,
+  shardings,
+  tensorParallelisms,
+  weightDtypes,
+} from './candidates.js';
+import {
+  decodeTokensPerSecond,
+  intraNodeGBps,
+  mfuPrior,
+  peakTflops,
+  trainFlopsPerToken,
+  trainStepSeconds,
+} from './throughput.js';
+import { amortisedUsd, energyCostUsd, rentCostUsd } from './cost.js';
+import { circuitOverWatts, nodeWallWatts, psuEfficiency, type CircuitCap } from './power.js';
+import { dominates } from './pareto.js';
+import { MiB, GiB } from './units.js';
+import { defaultOptions, type EstimateOptions, type Method } from '../schema/estimate.js';
+import type { Gpu } from '../schema/gpu.js';
+import type { Offer } from '../schema/offer.js';
+import type { RankBy, Scenario } from '../schema/scenario.js';
+
+// ---------------------------------------------------------------------------------------------
+// Inputs and outputs
+
+/** A way to get GPUs: ones you own, an offer to rent, or a GPU to buy. */
+export interface HardwareOption {
+  kind: 'owned' | 'rent' | 'buy';
+  gpu: Gpu;
+  /** Most GPUs of this option (owned count; Infinity otherwise). */
+  maxCount: number;
+  /** GPUs per machine; larger counts span nodes. */
+  nodeSize: number;
+  usdPerGpuHour: number;
+  /** Purchase price per GPU (buy, or owned with amortisation); 0 when unknown. */
+  purchaseUsd: number;
+  offer?: Offer;
+}
+
+/** Everything `plan` needs, resolved by io/ (catalog lookups, detection) beforehand. */
+export interface PlanInput {
+  scenario: Scenario;
+  arch: Arch;
+  hardware: readonly HardwareOption[];
+  circuits: readonly CircuitCap[];
+  /** Plans to return in `plans` (the front is returned whole). Default 10. */
+  top?: number;
+}
+
+/** Why a candidate was pruned; the sentence for each lives in ui/messages.ts. */
+export const REASONS = [
+  'oom',
+  'host-ram',
+  'not-enough-gpus',
+  'over-max-gpus',
+  'partial-node',
+  'no-flash-attention',
+  'no-fp8',
+  'no-quant-kernels',
+  'circuit-over',
+  'over-budget',
+  'over-deadline',
+  'too-slow',
+] as const;
+export type ReasonCode = (typeof REASONS)[number];
+
+export interface PlanChoices {
+  method: Method;
+  weights: EstimateOptions['weights'];
+  doubleQuant: boolean;
+  compute: EstimateOptions['compute'];
+  optimizer: EstimateOptions['optimizer'];
+  checkpointing: EstimateOptions['checkpointing'];
+  attention: EstimateOptions['attention'];
+  microBatch: number;
+  gradAccum: number;
+  zero: EstimateOptions['zero'];
+  offload: EstimateOptions['offload'];
+  tp: number;
+  pp: number;
+  dp: number;
+  framework: EstimateOptions['framework'];
+}
+
+export interface Plan {
+  /** Stable, human-readable id built from the choices (also the last tie-break). */
+  id: string;
+  rank: number;
+  onFront: boolean;
+  /** Other candidates with the same cost, time and power on the same hardware (folded into this plan). */
+  variants: number;
+  choices: PlanChoices;
+  hardware: {
+    kind: HardwareOption['kind'];
+    gpuId: string;
+    gpuName: string;
+    gpus: number;
+    nodes: number;
+    gpusPerNode: number;
+    offerId: string | null;
+    provider: string | null;
+    usdPerGpuHour: number | null;
+    powerLimitFraction: number;
+    powerLimitW: number;
+  };
+  memory: {
+    deviceBytes: number;
+    allocatedBytes: number;
+    reservedBytes: number;
+    capacityBytes: number;
+    headroomBytes: number;
+    hostBytesPerGpu: number;
+    peakPhase: Phase;
+    breakdown: Breakdown;
+  };
+  power: {
+    gpuWatts: number;
+    wallWatts: number;
+    perCircuit: { circuit: string; loadW: number; limitW: number }[];
+  };
+  time: { tokensPerSecond: number; hours: number };
+  cost: { usd: number; rentUsd: number; energyUsd: number; purchaseUsd: number; amortisedUsd: number };
+  /** Job hours relative to the fastest plan considered (1 = fastest). */
+  slowdown: number;
+  slowdownFactors: SlowdownFactor[];
+  /** The estimate-contract configuration of this plan (what `vramplan estimate` would take). */
+  options: EstimateOptions;
+}
+
+export interface PrunedCount {
+  code: ReasonCode;
+  count: number;
+}
+
+/** One single change that would make a plan feasible, when nothing fits. */
+export interface NearestFix {
+  code: ReasonCode;
+  /** What to change, as data: the GPU and the shortfall or excess. */
+  gpuId: string;
+  gpus: number;
+  method: Method;
+  /** Bytes, watts, USD or hours over the limit (unit by code). */
+  over: number;
+  /** The limit that was exceeded (capacity bytes, circuit W, budget USD, deadline h, slowdown). */
+  limit: number;
+}
+
+export interface PlanResult {
+  schemaVersion: 1;
+  scenario: { name: string; model: string; job: Scenario['job']['kind']; rank: RankBy };
+  model: { id: string; params: number };
+  fits: boolean;
+  plans: Plan[];
+  /** The Pareto front over (cost, slowdown, wall power), cheapest first. */
+  front: Plan[];
+  pruned: PrunedCount[];
+  searched: { candidates: number; feasible: number; configurations: number; memoryEvaluations: number };
+  fastestHours: number | null;
+  /** For the best plan: the largest micro-batch and sequence length that still fit its GPU. */
+  largest: { microBatch: number; seq: number } | null;
+  nearestFixes: NearestFix[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Model side
+
+interface BaseConfig {
+  options: EstimateOptions; // gpus/tp/pp/zero/offload filled per row
+  /** slowdownOf(options) for each offload mode (index into OFFLOADS). */
+  slowdown: [number, number, number];
+  idPart: string;
+}
+
+const RANK_KEYS: Record<RankBy, [number, number, number]> = {
+  // indices into [cost, hours, watts]
+  cost: [0, 1, 2],
+  time: [1, 0, 2],
+  slowdown: [1, 0, 2],
+  power: [2, 0, 1],
+};
+
+const BNB_WEIGHTS = new Set(['nf4', 'fp4', 'int4', 'int8']);
+const DEFAULT_GPU_WATTS = 150; // assumed draw for GPUs without a published board power (Apple SoCs)
+
+function baseConfigs(s: Scenario): BaseConfig[] {
+  const job = s.job;
+  const search = s.search;
+  const out: BaseConfig[] = [];
+  const methods: Method[] = job.kind === 'inference' ? ['inference'] : job.methods;
+  for (const method of methods) {
+    const d = defaultOptions(method);
+    for (const w of weightDtypes(method, search.weights))
+      for (const optimizer of optimizers(method, search.optimizers))
+        for (const checkpointing of checkpointings(method, search.checkpointing))
+          for (const attention of attentions(search.attention))
+            for (const batch of job.kind === 'inference' ? [job.concurrency] : microBatches(job.globalBatch, search.microBatches)) {
+              const o: EstimateOptions = {
+                ...d,
+                weights: w.weights,
+                doubleQuant: w.doubleQuant,
+                optimizer,
+                checkpointing,
+                attention,
+                batch,
+                seq: job.kind === 'inference' ? job.context : job.seq,
+                framework: search.framework,
+              };
+              if (job.kind === 'fine-tune') {
+                o.loraRank = job.loraRank;
+                if (job.loraTargets === 'all-linear') {
+                  o.loraAllLinear = true;
+                  o.loraTargets = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
+                } else o.loraTargets = [...job.loraTargets];
+              }
+              const idPart = [method, w.weights + (w.doubleQuant ? '-dq' : ''), method === 'inference' ? '' : optimizer, method === 'inference' ? '' : `ckpt-${checkpointing}`, attention, `mb${batch}`]
+                .filter((x) => x !== '')
+                .join('/');
+              const sd = (offload: EstimateOptions['offload']) => slowdownOf({ ...o, zero: offload === 'none' ? 0 : 3, offload });
+              out.push({ options: o, slowdown: [sd('none'), sd('optimizer'), sd('optimizer+params')], idPart });
+            }
+  }
+  return out;
+}
+
+/** Structure-of-arrays of model-side rows: one configuration on one layout and GPU count. */
+interface Rows {
+  n: number;
+  base: Int32Array;
+  count: Int32Array;
+  tp: Int32Array;
+  pp: Int32Array;
+  dp: Int32Array;
+  zero: Int8Array;
+  offload: Int8Array;
+  mem: Int32Array;
+  accum: Int32Array;
+}
+
+const OFFLOADS = ['none', 'optimizer', 'optimizer+params'] as const;
+
+interface MemTable {
+  device: number[];
+  host: number[];
+  weights: number[];
+  kv: number[];
+}
+
+function buildRows(s: Scenario, arch: Arch, bases: BaseConfig[], counts: number[]): { rows: Rows; mem: MemTable } {
+  const layers = arch.groups.reduce((a, g) => a + g.count, 0);
+  const cap = bases.length * counts.length * 24;
+  let rows: Rows = alloc(Math.max(16, cap));
+  const mem: MemTable = { device: [], host: [], weights: [], kv: [] };
+  const memIndex = new Map<string, number>();
+  let n = 0;
+  const maxTp = s.hardware.gpusPerNode;
+  bases.forEach((b, bi) => {
+    const o = b.options;
+    for (const c of counts)
+      for (const tp of tensorParallelisms(c, arch, maxTp, s.search.tp))
+        for (const pp of o.method === 'inference' ? [1] : pipelineParallelisms(c / tp, layers, s.search.pp)) {
+          const dp = c / (tp * pp);
+          if (s.job.kind === 'fine-tune' && o.batch * dp > s.job.globalBatch) continue; // idle ranks
+          if (pp > 1 && s.job.kind === 'fine-tune' && Math.ceil(s.job.globalBatch / (o.batch * dp)) < pp) continue; // pipeline never fills
+          for (const sh of shardings(o.method, dp, tp, pp, s.search.zero, s.search.offload)) {
+            const dpEff = sh.zero === 0 ? 1 : dp;
+            const key = `${bi}|${tp}|${pp}|${sh.zero}|${sh.offload}|${dpEff}`;
+            let mi = memIndex.get(key);
+            if (mi === undefined) {
+              const m = estimateMemory(arch, { ...o, gpus: dpEff * tp * pp, tp, pp, zero: sh.zero, offload: sh.offload });
+              mi = mem.device.length;
+              memIndex.set(key, mi);
+              mem.device.push(m.perGpu.deviceBytes);
+              mem.host.push(m.hostBytesPerGpu);
+              mem.weights.push(m.perGpu.breakdown.weights + m.perGpu.breakdown.quantConstants);
+              mem.kv.push(m.perGpu.breakdown.kvCache);
+            }
+            if (n === rows.base.length) rows = grow(rows);
+            rows.base[n] = bi;
+            rows.count[n] = c;
+            rows.tp[n] = tp;
+            rows.pp[n] = pp;
+            rows.dp[n] = dp;
+            rows.zero[n] = sh.zero;
+            rows.offload[n] = OFFLOADS.indexOf(sh.offload);
+            rows.mem[n] = mi;
+            rows.accum[n] = s.job.kind === 'fine-tune' ? Math.ceil(s.job.globalBatch / (o.batch * dp)) : 1;
+            n++;
+          }
+        }
+  });
+  rows.n = n;
+  return { rows, mem };
+}
+
+function alloc(size: number): Rows {
+  return {
+    n: 0,
+    base: new Int32Array(size),
+    count: new Int32Array(size),
+    tp: new Int32Array(size),
+    pp: new Int32Array(size),
+    dp: new Int32Array(size),
+    zero: new Int8Array(size),
+    offload: new Int8Array(size),
+    mem: new Int32Array(size),
+    accum: new Int32Array(size),
+  };
+}
+
+function grow(r: Rows): Rows {
+  const g = alloc(r.base.length * 2);
+  for (const k of ['base', 'count', 'tp', 'pp', 'dp', 'zero', 'offload', 'mem', 'accum'] as const) g[k].set(r[k]);
+  return g;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hardware loop
+
+/** A feasible candidate kept for ranking: indices plus its three objectives. */
+interface Kept {
+  row: number;
+  hw: number;
+  level: number;
+  cost: number;
+  hours: number;
+  watts: number;
+  tokensPerSecond: number;
+  seq: number; // enumeration order: deterministic tie-break before the id
+  /** Other candidates with identical objectives on the same hardware, folded into this one. */
+  variants: number;
+}
+
+interface Near {
+  row: number;
+  hw: number;
+  level: number;
+  over: number;
+  limit: number;
+  score: number;
+}
+
+interface LoopState {
+  reasons: Float64Array;
+  candidates: number;
+  feasible: number;
+  fastest: number;
+  top: Kept[];
+  front: Kept[];
+  near: (Near | null)[];
+}
+
+/** The search; returns a PlanResult (call-site does I/O). */
+export function plan(input: PlanInput): PlanResult {
+  const { scenario: s, arch } = input;
+  const top = input.top ?? 10;
+  const bases = baseConfigs(s);
+  const counts = gpuCounts(s.hardware.counts.min, Math.min(s.hardware.counts.max, s.limits.maxGpus ?? Infinity), s.hardware.gpusPerNode);
+  const { rows, mem } = buildRows(s, arch, bases, counts);
+  const ctx = makeContext(input, bases, rows, mem);
+  let fastest = Infinity;
+  if (s.limits.maxSlowdown !== undefined) fastest = runLoop(ctx, Infinity, 0).fastest;
+  const st = runLoop(ctx, fastest, Math.max(top, 20));
+  if (!Number.isFinite(fastest)) fastest = st.fastest;
+  return finish(ctx, st, fastest, top);
+}
+
+interface Ctx {
+  input: PlanInput;
+  s: Scenario;
+  arch: Arch;
+  bases: BaseConfig[];
+  rows: Rows;
+  mem: MemTable;
+  hw: readonly HardwareOption[];
+  levels: number[][]; // per hardware option
+  caps: number[]; // circuit continuous watts, ascending
+  eff: number;
+  P: ReturnType<typeof paramCounts>;
+  layers: number;
+  memoryEvaluations: number;
+}
+
+function makeContext(input: PlanInput, bases: BaseConfig[], rows: Rows, mem: MemTable): Ctx {
+  const s = input.scenario;
+  const caps = input.circuits.map((c) => c.continuousWatts).sort((a, b) => a - b);
+  const volts = input.circuits.length > 0 ? Math.min(...input.circuits.map((c) => c.volts)) : 120;
+  return {
+    input,
+    s,
+    arch: input.arch,
+    bases,
+    rows,
+    mem,
+    hw: input.hardware,
+    levels: input.hardware.map((h) => (h.kind === 'rent' ? [1] : [...s.power.powerLimits].sort((a, b) => b - a))),
+    caps,
+    eff: psuEfficiency(s.power.psu, volts),
+    P: paramCounts(input.arch),
+    layers: input.arch.groups.reduce((a, g) => a + g.count, 0),
+    memoryEvaluations: mem.device.length,
+  };
+}
+
+const REASON = Object.fromEntries(REASONS.map((r, i) => [r, i])) as Record<ReasonCode, number>;
+
+function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
+  const { s, rows, mem, hw, bases, P, arch } = ctx;
+  const st: LoopState = {
+    reasons: new Float64Array(REASONS.length),
+    candidates: 0,
+    feasible: 0,
+    fastest: Infinity,
+    top: [],
+    front: [],
+    near: REASONS.map(() => null),
+  };
+  const reasons = st.reasons;
+  const job = s.job;
+  const training = job.kind === 'fine-tune';
+  const g0 = arch.groups[0];
+  const attnWidth = g0 ? g0.heads * g0.headDim : arch.hidden;
+  const totalTokens = training ? job.datasetTokens * job.epochs : 0;
+  const flopsPerToken = training ? trainFlopsPerToken(P.active, ctx.layers, job.seq, attnWidth) : 0;
+  const maxSlow = s.limits.maxSlowdown ?? Infinity;
+  const budget = s.limits.budgetUsd ?? Infinity;
+  const deadline = s.limits.deadlineHours ?? Infinity;
+  const hostRam = s.hardware.hostRamGiB !== undefined ? s.hardware.hostRamGiB * GiB : Infinity;
+  const price = s.power.electricityUsdPerKwh;
+  const pue = s.power.pue;
+  const amortYears = s.power.amortizeYears;
+  const rankIdx = RANK_KEYS[s.rank];
+  const obj = [0, 0, 0];
+  // Per-hardware constants.
+  const H = hw.length;
+  const capBytes = new Float64Array(H);
+  const fps = new Float64Array(H * 2); // [bf16/fp16 flop/s x mfu, fp32]
+  const intra = new Float64Array(H);
+  const boardW = new Float64Array(H);
+  for (let h = 0; h < H; h++) {
+    const g = hw[h]!.gpu;
+    capBytes[h] = g.memoryMiB * MiB * (1 - s.limits.memoryMargin);
+    const mfu = mfuPrior(g);
+    fps[2 * h] = peakTflops(g, g.supportsBf16 ? 'bf16' : 'fp16') * 1e12 * mfu;
+    fps[2 * h + 1] = peakTflops(g, 'fp32') * 1e12 * mfu;
+    intra[h] = intraNodeGBps(g);
+    boardW[h] = g.boardPowerW ?? DEFAULT_GPU_WATTS;
+  }
+  const inter = s.hardware.interNodeGBps;
+  const gradBytesFull = P.total * 2;
+  let seq = 0;
+  const consider = (row: number, h: number, l: number, cost: number, hours: number, watts: number, tps: number) => {
+    st.feasible++;
+    if (keep === 0) return;
+    obj[0] = cost;
+    obj[1] = hours;
+    obj[2] = watts;
+    const k0 = obj[rankIdx[0]]!;
+    const k1 = obj[rankIdx[1]]!;
+    const k2 = obj[rankIdx[2]]!;
+    const topArr = st.top;
+    const full = topArr.length >= keep;
+    if (full) {
+      const w = topArr[topArr.length - 1]!;
+      const wo = [w.cost, w.hours, w.watts];
+      if (k0 > wo[rankIdx[0]]! || (k0 === wo[rankIdx[0]]! && (k1 > wo[rankIdx[1]]! || (k1 === wo[rankIdx[1]]! && k2 >= wo[rankIdx[2]]!)))) {
+        addFront(st, row, h, l, cost, hours, watts, tps, seq);
+        return;
+      }
+    }
+    // Same objectives on the same hardware: a variant of a kept plan (earlier = preferred choice).
+    for (let i = 0; i < topArr.length; i++) {
+      const p = topArr[i]!;
+      if (p.cost === cost && p.hours === hours && p.watts === watts && p.hw === h && p.level === l) {
+        p.variants++;
+        addFront(st, row, h, l, cost, hours, watts, tps, seq);
+        return;
+      }
+    }
+    const kept: Kept = { row, hw: h, level: l, cost, hours, watts, tokensPerSecond: tps, seq, variants: 0 };
+    let i = topArr.length;
+    while (i > 0) {
+      const p = topArr[i - 1]!;
+      const po = [p.cost, p.hours, p.watts];
+      const a0 = po[rankIdx[0]]!;
+      const a1 = po[rankIdx[1]]!;
+      const a2 = po[rankIdx[2]]!;
+      if (a0 < k0 || (a0 === k0 && (a1 < k1 || (a1 === k1 && a2 <= k2)))) break;
+      i--;
+    }
+    topArr.splice(i, 0, kept);
+    if (topArr.length > keep) topArr.pop();
+    addFront(st, row, h, l, cost, hours, watts, tps, seq);
+  };
+  const nearMiss = (code: number, row: number, h: number, l: number, over: number, limit: number, score: number) => {
+    const cur = st.near[code];
+    if (!cur || score < cur.score) st.near[code] = { row, hw: h, level: l, over, limit, score };
+  };
+
+  for (let r = 0; r < rows.n; r++) {
+    const b = bases[rows.base[r]!]!;
+    const o = b.options;
+    const count = rows.count[r]!;
+    const tp = rows.tp[r]!;
+    const pp = rows.pp[r]!;
+    const dp = rows.dp[r]!;
+    const zero = rows.zero[r]!;
+    const mi = rows.mem[r]!;
+    const device = mem.device[mi]!;
+    const host = mem.host[mi]!;
+    const flash = o.attention === 'flash';
+    const fp8 = o.weights === 'fp8';
+    const bnb = BNB_WEIGHTS.has(o.weights);
+    const fp32 = o.compute === 'fp32' || o.weights === 'fp32';
+    // Training communication per step (bytes per GPU): ZeRO §7 — 2Ψ (stages 0-2), 3Ψ with ZeRO-3.
+    const trainable = o.method === 'full' ? P.total : 0.01 * P.total; // adapters: ~1% bound, negligible traffic
+    const gradBytes = o.method === 'full' ? gradBytesFull : trainable * 2;
+    const weightStore = mem.weights[mi]! * (zero === 3 ? dp : 1);
+    const dpBytes = (zero === 3 ? 2 * weightStore + gradBytes / (tp * pp) : (2 * gradBytes) / (tp * pp));
+    const accum = rows.accum[r]!;
+    const mbTokens = o.batch * o.seq;
+    const tokensPerStep = mbTokens * accum * dp;
+    const tpBytes = tp > 1 ? (8 * (ctx.layers / pp) * (tokensPerStep / dp) * arch.hidden * 2) : 0;
+    for (let h = 0; h < H; h++) {
+      const opt = hw[h]!;
+      const lv = ctx.levels[h]!;
+      const nl = lv.length;
+      st.candidates += nl;
+      if (count > opt.maxCount) {
+        reasons[REASON['not-enough-gpus']] = reasons[REASON['not-enough-gpus']]! + nl;
+        continue;
+      }
+      const nodeSize = opt.nodeSize;
+      if (opt.kind === 'rent' && count % nodeSize !== 0 && count > 1) {
+        reasons[REASON['partial-node']] = reasons[REASON['partial-node']]! + nl;
+        continue;
+      }
+      const g = opt.gpu;
+      if (flash && !g.supportsFlashAttention2) {
+        reasons[REASON['no-flash-attention']] = reasons[REASON['no-flash-attention']]! + nl;
+        continue;
+      }
+      if (fp8 && !g.supportsFp8) {
+        reasons[REASON['no-fp8']] = reasons[REASON['no-fp8']]! + nl;
+        continue;
+      }
+      if (bnb && g.vendor === 'apple') {
+        reasons[REASON['no-quant-kernels']] = reasons[REASON['no-quant-kernels']]! + nl;
+        continue;
+      }
+      const capacity = capBytes[h]!;
+      if (device > capacity) {
+        reasons[REASON.oom] = reasons[REASON.oom]! + nl;
+        nearMiss(REASON.oom, r, h, 0, device - capacity, capacity, device / capacity + count * 1e-6);
+        continue;
+      }
+      const perNode = count < nodeSize ? count : nodeSize;
+      if (host * perNode > hostRam) {
+        reasons[REASON['host-ram']] = reasons[REASON['host-ram']]! + nl;
+        continue;
+      }
+      const nodes = Math.ceil(count / nodeSize);
+      // Time at full power.
+      let hoursFull: number;
+      const flopsPs = fp32 ? fps[2 * h + 1]! : fps[2 * h]!;
+      if (training) {
+        const step = trainStepSeconds({
+          flopsPerToken,
+          tokensPerStep,
+          microBatchTokens: mbTokens,
+          slowdown: b.slowdown[rows.offload[r]!]!,
+          gpus: count,
+          tp,
+          pp,
+          dp,
+          microBatches: accum,
+          dpBytes,
+          tpBytes,
+          flopsPerSecond: flopsPs,
+          intraGBps: intra[h]!,
+          interGBps: inter,
+          gpusPerNode: nodeSize,
+        });
+        hoursFull = ((totalTokens / tokensPerStep) * step) / 3600;
+      } else {
+        hoursFull = 0; // computed per level below (bandwidth-bound)
+      }
+      for (let l = 0; l < nl; l++) {
+        seq++;
+        const level = lv[l]!;
+        let hours: number;
+        let tps: number;
+        if (training) {
+          hours = hoursFull / powerLimitThroughput(level, 'compute');
+          tps = totalTokens / (hours * 3600);
+        } else {
+          const replica = decodeTokensPerSecond({
+            weightBytesPerGpu: mem.weights[mi]!,
+            kvBytesPerGpu: mem.kv[mi]! / 2,
+            concurrency: o.batch,
+            activeParams: P.active,
+            tp,
+            bandwidthGBps: g.memoryBandwidthGBps,
+            flopsPerSecond: flopsPs * powerLimitThroughput(level, 'compute'),
+            memoryFactor: powerLimitThroughput(level, 'memory'),
+            tpLinkGBps: tp > nodeSize ? inter : intra[h]!,
+            hidden: arch.hidden,
+            layers: ctx.layers,
+          });
+          tps = replica * dp;
+          hours = job.kind === 'inference' ? job.outputTokens / tps / 3600 : 0;
+        }
+        const gpuW = boardW[h]! * level;
+        const full = Math.floor(count / nodeSize);
+        const rest = count - full * nodeSize;
+        const sys = s.power.systemDrawW;
+        const fullW = nodeWallWatts(nodeSize, gpuW, sys, ctx.eff);
+        const lastW = rest > 0 ? nodeWallWatts(rest, gpuW, sys, ctx.eff) : 0;
+        const wall = full * fullW + lastW;
+        if (opt.kind !== 'rent' && ctx.caps.length > 0) {
+          const over = circuitOverWatts(full, fullW, lastW, ctx.caps);
+          if (over > 0) {
+            reasons[REASON['circuit-over']] = reasons[REASON['circuit-over']]! + 1;
+            nearMiss(REASON['circuit-over'], r, h, l, over, ctx.caps[ctx.caps.length - 1]!, over);
+            continue;
+          }
+        }
+        if (hours < st.fastest) st.fastest = hours;
+        let cost: number;
+        if (opt.kind === 'rent') cost = rentCostUsd(hours, count, opt.usdPerGpuHour);
+        else {
+          cost = energyCostUsd(hours, wall, price, pue);
+          if (opt.kind === 'buy') cost += opt.purchaseUsd * count;
+          else if (amortYears !== undefined && opt.purchaseUsd > 0) cost += amortisedUsd(hours, opt.purchaseUsd * count, amortYears);
+        }
+        if (hours > deadline) {
+          reasons[REASON['over-deadline']] = reasons[REASON['over-deadline']]! + 1;
+          nearMiss(REASON['over-deadline'], r, h, l, hours - deadline, deadline, hours);
+          continue;
+        }
+        if (cost > budget) {
+          reasons[REASON['over-budget']] = reasons[REASON['over-budget']]! + 1;
+          nearMiss(REASON['over-budget'], r, h, l, cost - budget, budget, cost);
+          continue;
+        }
+        if (hours > maxSlow * fastestKnown) {
+          reasons[REASON['too-slow']] = reasons[REASON['too-slow']]! + 1;
+          nearMiss(REASON['too-slow'], r, h, l, hours / fastestKnown - maxSlow, maxSlow, hours);
+          continue;
+        }
+        consider(r, h, l, cost, hours, wall, tps);
+      }
+      void nodes;
+    }
+  }
+  return st;
+}
+
+/** Keep the Pareto front over (cost, hours, watts); hours stand in for slowdown (same order). */
+function addFront(st: LoopState, row: number, hw: number, level: number, cost: number, hours: number, watts: number, tps: number, seq: number): void {
+  const f = st.front;
+  for (let i = 0; i < f.length; i++) {
+    const p = f[i]!;
+    if (p.cost <= cost && p.hours <= hours && p.watts <= watts) return; // dominated or equal (earlier wins)
+  }
+  let j = 0;
+  for (let i = 0; i < f.length; i++) {
+    const p = f[i]!;
+    if (!(cost <= p.cost && hours <= p.hours && watts <= p.watts)) f[j++] = p;
+  }
+  f.length = j;
+  f.push({ row, hw, level, cost, hours, watts, tokensPerSecond: tps, seq, variants: 0 });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Results
+
+function choicesOf(ctx: Ctx, row: number, hw: number): { choices: PlanChoices; options: EstimateOptions } {
+  const r = ctx.rows;
+  const b = ctx.bases[r.base[row]!]!;
+  const g = ctx.hw[hw]!.gpu;
+  const zero = r.zero[row]! as 0 | 1 | 2 | 3;
+  const offload = OFFLOADS[r.offload[row]!]!;
+  const compute = b.options.compute === 'bf16' && !g.supportsBf16 ? 'fp16' : b.options.compute;
+  const options: EstimateOptions = {
+    ...b.options,
+    compute,
+    gpus: r.count[row]!,
+    tp: r.tp[row]!,
+    pp: r.pp[row]!,
+    zero,
+    offload,
+  };
+  return {
+    options,
+    choices: {
+      method: options.method,
+      weights: options.weights,
+      doubleQuant: options.doubleQuant,
+      compute,
+      optimizer: options.optimizer,
+      checkpointing: options.checkpointing,
+      attention: options.attention,
+      microBatch: options.batch,
+      gradAccum: r.accum[row]!,
+      zero,
+      offload,
+      tp: options.tp,
+      pp: options.pp,
+      dp: r.dp[row]!,
+      framework: options.framework,
+    },
+  };
+}
+
+function planId(ctx: Ctx, k: { row: number; hw: number; level: number }): string {
+  const r = ctx.rows;
+  const b = ctx.bases[r.base[k.row]!]!;
+  const h = ctx.hw[k.hw]!;
+  const level = ctx.levels[k.hw]![k.level]!;
+  const where = h.kind === 'rent' ? `rent:${h.offer?.id ?? h.gpu.id}` : `${h.kind}:${h.gpu.id}`;
+  const par = `z${r.zero[k.row]}${r.offload[k.row] ? `-off-${OFFLOADS[r.offload[k.row]!]}` : ''}/tp${r.tp[k.row]}/pp${r.pp[k.row]}`;
+  return `${b.idPart}/${par}/${where}x${r.count[k.row]}${h.kind === 'rent' ? '' : `@${Math.round(level * 100)}%`}`;
+}
+
+function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan {
+  const { choices, options } = choicesOf(ctx, k.row, k.hw);
+  const h = ctx.hw[k.hw]!;
+  const m = estimateMemory(ctx.arch, options);
+  const level = ctx.levels[k.hw]![k.level]!;
+  const count = options.gpus;
+  const nodes = Math.ceil(count / h.nodeSize);
+  const capacity = h.gpu.memoryMiB * MiB;
+  const gpuW = (h.gpu.boardPowerW ?? DEFAULT_GPU_WATTS) * level;
+  const s = ctx.s;
+  const energy = energyCostUsd(k.hours, k.watts, s.power.electricityUsdPerKwh, s.power.pue);
+  const rent = h.kind === 'rent' ? rentCostUsd(k.hours, count, h.usdPerGpuHour) : 0;
+  const purchase = h.kind === 'buy' ? h.purchaseUsd * count : 0;
+  const amort =
+    h.kind === 'owned' && s.power.amortizeYears !== undefined && h.purchaseUsd > 0
+      ? amortisedUsd(k.hours, h.purchaseUsd * count, s.power.amortizeYears)
+      : 0;
+  return {
+    id: planId(ctx, k),
+    rank: 0,
+    onFront,
+    variants: k.variants,
+    choices,
+    hardware: {
+      kind: h.kind,
+      gpuId: h.gpu.id,
+      gpuName: h.gpu.name,
+      gpus: count,
+      nodes,
+      gpusPerNode: Math.min(count, h.nodeSize),
+      offerId: h.offer?.id ?? null,
+      provider: h.offer?.provider ?? null,
+      usdPerGpuHour: h.kind === 'rent' ? h.usdPerGpuHour : null,
+      powerLimitFraction: level,
+      powerLimitW: Math.round(gpuW),
+    },
+    memory: {
+      deviceBytes: m.perGpu.deviceBytes,
+      allocatedBytes: m.perGpu.allocatedBytes,
+      reservedBytes: m.perGpu.reservedBytes,
+      capacityBytes: capacity,
+      headroomBytes: capacity - m.perGpu.deviceBytes,
+      hostBytesPerGpu: m.hostBytesPerGpu,
+      peakPhase: m.peakPhase,
+      breakdown: m.perGpu.breakdown,
+    },
+    power: {
+      gpuWatts: Math.round(gpuW * count),
+      wallWatts: Math.round(k.watts),
+      perCircuit: h.kind === 'rent' ? [] : perCircuit(ctx, count, h.nodeSize, gpuW),
+    },
+    time: { tokensPerSecond: k.tokensPerSecond, hours: k.hours },
+    cost: { usd: k.cost, rentUsd: rent, energyUsd: h.kind === 'rent' ? 0 : energy, purchaseUsd: purchase, amortisedUsd: amort },
+    slowdown: fastest > 0 && Number.isFinite(fastest) ? k.hours / fastest : 1,
+    slowdownFactors: slowdownFactors(options),
+    options,
+  };
+}
+
+/** Greedy placement of nodes on circuits (smallest first), as the search loop assumed. */
+function perCircuit(ctx: Ctx, count: number, nodeSize: number, gpuW: number): Plan['power']['perCircuit'] {
+  const circuits = [...ctx.input.circuits].sort((a, b) => a.continuousWatts - b.continuousWatts || (a.id < b.id ? -1 : 1));
+  const out = circuits.map((c) => ({ circuit: c.id, loadW: 0, limitW: c.continuousWatts }));
+  const sys = ctx.s.power.systemDrawW;
+  const loads: number[] = [];
+  for (let left = count; left > 0; left -= nodeSize) loads.push(nodeWallWatts(Math.min(left, nodeSize), gpuW, sys, ctx.eff));
+  for (const w of loads) {
+    const slot = out.find((c) => c.loadW + w <= c.limitW + 1e-9) ?? out[out.length - 1];
+    if (slot) slot.loadW += w;
+  }
+  for (const c of out) c.loadW = Math.round(c.loadW);
+  return out;
+}
+
+function compareKept(ctx: Ctx, a: Kept, b: Kept, ids: Map<Kept, string>): number {
+  const idx = RANK_KEYS[ctx.s.rank];
+  const ao = [a.cost, a.hours, a.watts];
+  const bo = [b.cost, b.hours, b.watts];
+  for (const i of idx) if (ao[i] !== bo[i]) return ao[i]! - bo[i]!;
+  if (a.seq !== b.seq) return a.seq - b.seq;
+  const ia = ids.get(a)!;
+  const ib = ids.get(b)!;
+  return ia < ib ? -1 : ia > ib ? 1 : 0;
+}
+
+function finish(ctx: Ctx, st: LoopState, fastest: number, top: number): PlanResult {
+  const ids = new Map<Kept, string>();
+  for (const k of [...st.top, ...st.front]) ids.set(k, planId(ctx, k));
+  const frontIds = new Set(st.front.map((k) => ids.get(k)!));
+  const ranked = [...st.top].sort((a, b) => compareKept(ctx, a, b, ids)).slice(0, top);
+  const plans = ranked.map((k, i) => ({ ...materialize(ctx, k, fastest, frontIds.has(ids.get(k)!)), rank: i + 1 }));
+  const front = [...st.front]
+    .sort((a, b) => a.cost - b.cost || a.hours - b.hours || a.watts - b.watts || (ids.get(a)! < ids.get(b)! ? -1 : 1))
+    .map((k) => materialize(ctx, k, fastest, true));
+  const pruned = REASONS.map((code, i) => ({ code, count: st.reasons[i]! })).filter((p) => p.count > 0).sort((a, b) => b.count - a.count || (a.code < b.code ? -1 : 1));
+  const s = ctx.s;
+  const best = plans[0];
+  return {
+    schemaVersion: 1,
+    scenario: { name: s.name, model: s.model, job: s.job.kind, rank: s.rank },
+    model: { id: ctx.arch.id, params: ctx.P.total },
+    fits: plans.length > 0,
+    plans,
+    front,
+    pruned,
+    searched: { candidates: st.candidates, feasible: st.feasible, configurations: ctx.rows.n, memoryEvaluations: ctx.memoryEvaluations },
+    fastestHours: Number.isFinite(fastest) ? fastest : null,
+    largest: best ? largestThatFits(ctx.arch, best.options, best.memory.capacityBytes * (1 - s.limits.memoryMargin)) : null,
+    nearestFixes: plans.length > 0 ? [] : nearestFixes(ctx, st),
+  };
+}
+
+/** Largest micro-batch and sequence length whose peak still fits `capacity` (memory is monotone in both). */
+export function largestThatFits(arch: Arch, o: EstimateOptions, capacity: number): { microBatch: number; seq: number } {
+  const fits = (x: EstimateOptions) => estimateMemory(arch, x).perGpu.deviceBytes <= capacity;
+  const search = (lo: number, max: number, at: (v: number) => EstimateOptions): number => {
+    if (!fits(at(lo))) return 0;
+    let hi = lo;
+    while (hi < max && fits(at(Math.min(max, hi * 2)))) hi = Math.min(max, hi * 2);
+    if (hi >= max) return max;
+    let bad = Math.min(max, hi * 2);
+    while (bad - hi > 1) {
+      const mid = Math.floor((hi + bad) / 2);
+      if (fits(at(mid))) hi = mid;
+      else bad = mid;
+    }
+    return hi;
+  };
+  return {
+    microBatch: search(o.batch, 65_536, (v) => ({ ...o, batch: v })),
+    seq: search(o.seq, 4_194_304, (v) => ({ ...o, seq: v })),
+  };
+}
+
+function nearestFixes(ctx: Ctx, st: LoopState): NearestFix[] {
+  const out: NearestFix[] = [];
+  st.near.forEach((n, i) => {
+    if (!n) return;
+    const r = ctx.rows;
+    out.push({
+      code: REASONS[i]!,
+      gpuId: ctx.hw[n.hw]!.gpu.id,
+      gpus: r.count[n.row]!,
+      method: ctx.bases[r.base[n.row]!]!.options.method,
+      over: n.over,
+      limit: n.limit,
+    });
+  });
+  return out;
+}
+
+export { dominates };

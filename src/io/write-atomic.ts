@@ -1,0 +1,18 @@
+/** Write a file atomically: temp file in the same folder, then rename; never overwrite without `force`. */
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { UserError } from './errors.js';
+
+export function writeAtomic(file: string, content: string, opts: { force?: boolean } = {}): void {
+  if (existsSync(file) && !opts.force)
+    throw new UserError(`${file}: already exists; not overwriting`, 'pass --force to replace it');
+  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${Date.now()}.tmp`);
+  try {
+    writeFileSync(tmp, content, { flag: 'wx' });
+    renameSync(tmp, file);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    if (e instanceof UserError) throw e;
+    throw new UserError(`${file}: cannot write (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+}

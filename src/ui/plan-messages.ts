@@ -1,0 +1,37 @@
+/** Planner reason codes and fixes to sentences (one place; used by the text report, --json and exports). */
+import type { NearestFix, ReasonCode } from '../core/plan.js';
+import { formatGiB, formatUsd, formatDuration } from './format.js';
+
+export const REASON_LABEL: Record<ReasonCode, string> = {
+  oom: 'out of GPU memory',
+  'host-ram': 'offloaded states exceed host RAM',
+  'not-enough-gpus': 'more GPUs than owned',
+  'over-max-gpus': 'more GPUs than limits.maxGpus',
+  'partial-node': 'GPU count is not whole rented nodes',
+  'no-flash-attention': 'GPU has no FlashAttention-2 kernels',
+  'no-fp8': 'GPU has no fp8 support',
+  'no-quant-kernels': 'no bitsandbytes kernels on this GPU',
+  'circuit-over': 'circuits cannot carry the wall power',
+  'over-budget': 'over budget',
+  'over-deadline': 'finishes after the deadline',
+  'too-slow': 'slower than limits.maxSlowdown allows',
+};
+
+/** One sentence saying what single change would make the nearest candidate feasible. */
+export function fixSentence(f: NearestFix): string {
+  const where = `${f.method} on ${f.gpus}× ${f.gpuId}`;
+  switch (f.code) {
+    case 'oom':
+      return `${where} is out of memory by ${formatGiB(f.over)} per GPU (capacity ${formatGiB(f.limit)}): use a GPU with at least ${formatGiB(f.limit + f.over)}, more GPUs, or a shorter sequence`;
+    case 'circuit-over':
+      return `${where} is over the circuits by ${Math.round(f.over)} W: lower the power limit, add a circuit, or use a larger one`;
+    case 'over-budget':
+      return `${where} costs ${formatUsd(f.limit + f.over)}: raise the budget by ${formatUsd(f.over)}`;
+    case 'over-deadline':
+      return `${where} takes ${formatDuration(f.limit + f.over)}: extend the deadline by ${formatDuration(f.over)}`;
+    case 'too-slow':
+      return `${where} is ${(f.limit + f.over).toFixed(2)}× slower than the fastest plan: allow maxSlowdown ${(f.limit + f.over).toFixed(2)}`;
+    default:
+      return `${where}: ${REASON_LABEL[f.code]}`;
+  }
+}

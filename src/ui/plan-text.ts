@@ -1,0 +1,96 @@
+/** The `plan` report as plain text: small pure functions over PlanResult (an Ink TUI can reuse them). */
+import type { Plan, PlanResult } from '../core/plan.js';
+import { bar, formatDuration, formatGiB, formatUsd, padLeft, padRight } from './format.js';
+import { COMPONENT_LABEL } from './messages.js';
+import { fixSentence, REASON_LABEL } from './plan-messages.js';
+
+/** Short description of a plan's technique choices. */
+export function techniqueOf(p: Plan): string {
+  const c = p.choices;
+  const parts = [`${c.method} ${c.weights}${c.doubleQuant ? '+dq' : ''}`];
+  if (c.method !== 'inference') parts.push(c.optimizer, `ckpt ${c.checkpointing}`);
+  parts.push(c.attention, `mb ${c.microBatch}${c.gradAccum > 1 ? `×${c.gradAccum}` : ''}`);
+  if (c.zero > 0) parts.push(`ZeRO-${c.zero}${c.offload !== 'none' ? ` off:${c.offload}` : ''}`);
+  if (c.tp > 1) parts.push(`TP${c.tp}`);
+  if (c.pp > 1) parts.push(`PP${c.pp}`);
+  return parts.join(', ');
+}
+
+/** Where the GPUs come from. */
+export function hardwareOf(p: Plan): string {
+  const h = p.hardware;
+  const src = h.kind === 'rent' ? `rent ${h.offerId}` : h.kind;
+  const pl = h.kind === 'rent' || h.powerLimitFraction === 1 ? '' : ` @${h.powerLimitW} W`;
+  return `${h.gpus}× ${h.gpuId}${pl} (${src})`;
+}
+
+export interface Column {
+  title: string;
+  right: boolean;
+  cell: (p: Plan) => string;
+}
+
+export const PLAN_COLUMNS: readonly Column[] = [
+  { title: '#', right: true, cell: (p) => String(p.rank) },
+  { title: 'hardware', right: false, cell: hardwareOf },
+  { title: 'technique', right: false, cell: techniqueOf },
+  { title: 'GPU mem', right: true, cell: (p) => `${formatGiB(p.memory.deviceBytes, 1)}/${formatGiB(p.memory.capacityBytes, 0)}` },
+  { title: 'tok/s', right: true, cell: (p) => Math.round(p.time.tokensPerSecond).toLocaleString('en-US') },
+  { title: 'time', right: true, cell: (p) => formatDuration(p.time.hours) },
+  { title: 'cost', right: true, cell: (p) => formatUsd(p.cost.usd) },
+  { title: 'wall W', right: true, cell: (p) => String(p.power.wallWatts) },
+  { title: 'slowdown', right: true, cell: (p) => `${p.slowdown.toFixed(2)}×` },
+  { title: 'front', right: false, cell: (p) => (p.onFront ? '*' : '') },
+];
+
+/** A table with column widths derived from the rows. */
+export function renderTable(plans: readonly Plan[], columns: readonly Column[] = PLAN_COLUMNS): string {
+  const cells = plans.map((p) => columns.map((c) => c.cell(p)));
+  const widths = columns.map((c, i) => Math.max(c.title.length, ...cells.map((r) => r[i]!.length)));
+  const line = (xs: string[]) =>
+    xs.map((x, i) => (columns[i]!.right ? padLeft(x, widths[i]!) : padRight(x, widths[i]!))).join('  ').trimEnd();
+  return [line(columns.map((c) => c.title)), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
+}
+
+/** Per-GPU memory of one plan against capacity, largest components first. */
+export function renderMemory(p: Plan, width = 40): string {
+  const m = p.memory;
+  const parts = (Object.entries(m.breakdown) as [keyof typeof m.breakdown, number][])
+    .filter(([, b]) => b > 0)
+    .sort((a, b) => b[1] - a[1]);
+  const head = `${bar(m.deviceBytes / m.capacityBytes, width)} ${formatGiB(m.deviceBytes)} of ${formatGiB(m.capacityBytes)} per GPU (peak: ${m.peakPhase})`;
+  return [head, ...parts.slice(0, 6).map(([k, b]) => `  ${padRight(COMPONENT_LABEL[k], 26)} ${padLeft(formatGiB(b), 10)}`)].join('\n');
+}
+
+export function renderPruned(r: PlanResult): string {
+  if (r.pruned.length === 0) return 'pruned: none';
+  return ['pruned:', ...r.pruned.map((p) => `  ${padLeft(p.count.toLocaleString('en-US'), 12)}  ${REASON_LABEL[p.code]} (${p.code})`)].join('\n');
+}
+
+export function renderFixes(r: PlanResult): string {
+  if (r.nearestFixes.length === 0) return '';
+  return ['Nothing fits. Nearest fixes (one change each):', ...r.nearestFixes.map((f) => `  - ${fixSentence(f)}`)].join('\n');
+}
+
+export function renderPlanText(r: PlanResult): string {
+  const out: string[] = [];
+  out.push(`${r.scenario.name}: ${r.model.id} (${(r.model.params / 1e9).toFixed(2)}B params), ${r.scenario.job}, ranked by ${r.scenario.rank}`);
+  out.push(
+    `searched ${r.searched.candidates.toLocaleString('en-US')} candidates (${r.searched.configurations.toLocaleString('en-US')} configurations, ${r.searched.memoryEvaluations.toLocaleString('en-US')} memory estimates); ${r.searched.feasible.toLocaleString('en-US')} feasible`,
+  );
+  out.push('');
+  if (r.plans.length > 0) {
+    out.push(renderTable(r.plans));
+    out.push('');
+    const best = r.plans[0]!;
+    out.push(`best: ${best.id}`);
+    out.push(renderMemory(best));
+    if (r.largest) out.push(`largest that fits this plan's GPU: micro-batch ${r.largest.microBatch}, sequence ${r.largest.seq.toLocaleString('en-US')} tokens`);
+    out.push(`Pareto front (cost, slowdown, power): ${r.front.length} plan${r.front.length === 1 ? '' : 's'}`);
+  } else out.push(renderFixes(r));
+  out.push('');
+  out.push(renderPruned(r));
+  out.push('');
+  out.push('Estimates: memory ±calibration band; time from MFU priors and a simple communication model; see README "Assumptions and limits".');
+  return out.join('\n');
+}
