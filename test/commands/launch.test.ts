@@ -1,0 +1,73 @@
+// The built CLI: launch writes a folder atomically and refuses an existing one; explain prints JSON.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const run = (...args: string[]) => {
+  const r = spawnSync(process.execPath, ['dist/cli.js', ...args], { encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+};
+
+const root = mkdtempSync(join(tmpdir(), 'vramplan-launch-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const QLORA = ['launch', '--model', 'llama-2-7b', '--method', 'qlora', '--gpu', 'rtx-4090', '--checkpointing', 'full', '--power-limit', '300'];
+
+describe('vramplan launch', () => {
+  it('writes the README and engine files into a new folder, with no temp folder left', () => {
+    const out = join(root, 'a');
+    const r = run(...QLORA, '--out', out);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const files = readdirSync(out).sort();
+    expect(files).toEqual(['README.md', 'accelerate.yaml', 'axolotl.yaml', 'hf-args.json', 'launch.sh', 'power-limit.sh', 'torchtune.yaml', 'train.py']);
+    expect(JSON.parse(readFileSync(join(out, 'hf-args.json'), 'utf8')).bnb_config.load_in_4bit).toBe(true);
+    expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain('# Launch plan: llama-2-7b (qlora)');
+    expect(readdirSync(root).filter((f) => f.startsWith('.'))).toEqual([]);
+  });
+
+  it('refuses an existing folder without --force and leaves it untouched', () => {
+    const out = join(root, 'b');
+    mkdirSync(out);
+    writeFileSync(join(out, 'mine.txt'), 'keep');
+    const r = run(...QLORA, '--out', out);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('already exists');
+    expect(readdirSync(out)).toEqual(['mine.txt']);
+  });
+
+  it('replaces an existing folder whole with --force', () => {
+    const out = join(root, 'b');
+    const r = run(...QLORA, '--out', out, '--force');
+    expect(r.code).toBe(0);
+    expect(existsSync(join(out, 'mine.txt'))).toBe(false);
+    expect(existsSync(join(out, 'README.md'))).toBe(true);
+  });
+
+  it('writes nothing when an input is bad', () => {
+    const out = join(root, 'c');
+    const r = run('launch', '--model', 'llama-2-7b', '--gpu', 'rtx-4090', '--grad-accum', '0', '--out', out);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('--grad-accum');
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe('vramplan explain', () => {
+  it('prints the explanation as JSON', () => {
+    const r = run('explain', '--model', 'llama-2-13b', '--gpu', 'rtx-4090', '--json');
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out);
+    expect(j.fits).toBe(false);
+    expect(j.overflow[0].component).toBe('optimizer');
+    expect(j.fixes.length).toBeGreaterThan(0);
+  });
+
+  it('requires --gpu', () => {
+    const r = run('explain', '--model', 'llama-2-13b');
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('--gpu');
+  });
+});

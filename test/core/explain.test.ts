@@ -1,0 +1,63 @@
+// explain: what overflows, and fixes that really fit when re-estimated.
+import { describe, expect, it } from 'vitest';
+import { buildEstimate } from '../../src/core/estimate.js';
+import { explainFit } from '../../src/core/explain.js';
+import { slowdownOf } from '../../src/core/slowdown.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { defaultOptions } from '../../src/schema/estimate.js';
+import { renderExplainText } from '../../src/ui/explain-text.js';
+
+const arch = resolveModel('llama-2-13b');
+const gpu = findGpu('rtx-4090');
+const base = defaultOptions('full');
+const e = explainFit(arch, base, gpu);
+
+describe('explain: Llama-2-13B full fine-tuning on an RTX 4090', () => {
+  it('does not fit and names the optimizer states as the largest overflow', () => {
+    expect(e.fits).toBe(false);
+    expect(e.overByBytes).toBeGreaterThan(0);
+    expect(e.overflow[0]?.component).toBe('optimizer');
+    const sizes = e.overflow.map((c) => c.bytes);
+    expect([...sizes].sort((a, b) => b - a)).toEqual(sizes);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBeGreaterThan(e.overByBytes);
+  });
+
+  it('lists fixes, and every fix fits when re-estimated', () => {
+    expect(e.fixes.length).toBeGreaterThan(0);
+    for (const f of e.fixes) {
+      const r = buildEstimate(arch, f.options, gpu);
+      expect(r.fits).toBe(true);
+      expect(r.perGpu.deviceBytes).toBe(f.deviceBytes);
+      expect(f.freedBytes).toBe(e.deviceBytes - f.deviceBytes);
+      expect(f.slowdown).toBeCloseTo(slowdownOf(f.options) / slowdownOf(base), 9);
+    }
+  });
+
+  it('names QLoRA among the fixes and ranks fewer GPUs, then less slowdown first', () => {
+    expect(e.fixes.some((f) => f.changes.some((c) => c.label.startsWith('QLoRA')))).toBe(true);
+    for (let i = 1; i < e.fixes.length; i++) {
+      const [a, b] = [e.fixes[i - 1]!, e.fixes[i]!];
+      expect(a.gpus <= b.gpus).toBe(true);
+      if (a.gpus === b.gpus) expect(a.slowdown).toBeLessThanOrEqual(b.slowdown + 1e-3);
+    }
+  });
+
+  it('renders the overflow and the fixes as text', () => {
+    const text = renderExplainText(e);
+    expect(text).toContain('does not fit on GeForce RTX 4090');
+    expect(text).toContain('optimizer states');
+    expect(text).toMatch(/1\. QLoRA r16/);
+  });
+
+  it('reports a configuration that already fits without fixes', () => {
+    const ok = explainFit(resolveModel('qwen2.5-0.5b'), { ...defaultOptions('qlora') }, findGpu('h100-sxm'));
+    expect(ok.fits).toBe(true);
+    expect(ok.fixes).toEqual([]);
+    expect(renderExplainText(ok)).toContain('fits on');
+  });
+
+  it('is deterministic', () => {
+    expect(explainFit(arch, base, gpu)).toEqual(e);
+  });
+});
