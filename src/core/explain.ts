@@ -74,6 +74,7 @@ const TRADEOFF = {
   adafactor: 'factored second moments: may need learning-rate tuning (Shazeer & Stern 2018)',
   sgd: 'no adaptive moments: usually converges worse than AdamW on transformers',
   batch: 'keep the global batch with more gradient accumulation; lower GPU utilisation',
+  batchInference: 'fewer sequences served at once: lower throughput',
   seq: 'trains on shorter sequences (long-context ability may suffer)',
 } as const;
 
@@ -130,7 +131,7 @@ function moves(arch: Arch, o: EstimateOptions, gpu: Gpu): Move[] {
       add('optimizerInBackward', 'optimizer step in backward', 'no gradient accumulation (torchtune optimizer_in_bwd)', (x) => ({ ...x, optimizerInBackward: true }));
   }
   if (o.attention !== 'flash' && gpu.supportsFlashAttention2) add('attention', 'FlashAttention', null, (x) => ({ ...x, attention: 'flash' }));
-  for (const b of halvings(o.batch)) add('batch', `micro-batch ${b}`, TRADEOFF.batch, (x) => ({ ...x, batch: b }));
+  for (const b of halvings(o.batch)) add('batch', `micro-batch ${b}`, training(o) ? TRADEOFF.batch : TRADEOFF.batchInference, (x) => ({ ...x, batch: b }));
   const seqs = halvings(o.seq).filter((s) => s >= 256).slice(0, 2);
   for (const s of seqs) add('seq', `sequence ${s}`, TRADEOFF.seq, (x) => ({ ...x, seq: s }));
   // Parallel layouts: ZeRO stages (and offload) on the given or more GPUs, or tensor parallelism on more GPUs.
