@@ -1,17 +1,30 @@
 /** The estimate command's body: parse flags → load model and GPU → estimate → print. */
 import { buildEstimate } from '../core/estimate.js';
+import { explainFit } from '../core/explain.js';
 import { findGpu } from '../io/load-catalog.js';
 import { resolveModel } from '../io/load-model.js';
 import { optionsFromFlags, type RawFlags } from '../schema/flags.js';
 import { renderEstimateText } from '../ui/estimate-text.js';
+import { fixLine } from '../ui/explain-text.js';
+
+/** Fixes shown under a report that does not fit; `vramplan explain` lists them all with trade-offs. */
+const FIXES_IN_REPORT = 3;
 
 export function runEstimate(model: string, flags: RawFlags, json: boolean): number {
   const options = optionsFromFlags(flags);
   const gpu = typeof flags.gpu === 'string' ? findGpu(flags.gpu) : undefined;
   const arch = resolveModel(model);
   const result = buildEstimate(arch, options, gpu);
-  process.stdout.write(
-    json ? `${JSON.stringify(result, null, 2)}\n` : `${renderEstimateText(result)}\n`,
-  );
+  if (json) {
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return 0;
+  }
+  let text = renderEstimateText(result);
+  if (gpu && result.fits === false) {
+    const fixes = explainFit(arch, options, gpu).fixes.slice(0, FIXES_IN_REPORT);
+    if (fixes.length > 0)
+      text += `\n\ncheapest fixes ('vramplan explain' for all, with trade-offs):\n${fixes.map((f, i) => `  ${i + 1}. ${fixLine(f)}`).join('\n')}`;
+  }
+  process.stdout.write(`${text}\n`);
   return 0;
 }

@@ -255,15 +255,24 @@ export function explainFit(arch: Arch, options: EstimateOptions, gpu: Gpu): Expl
     rec(0, []);
     return out;
   };
+  // Minimal fixes only: a pair is tried when neither of its changes fits alone, a triple when none of
+  // its pairs does; pairs are always searched because two cheap changes often beat one expensive one.
+  const fitting = new Set<string>();
+  const comboKey = (combo: Move[]) => combo.map((m) => m.change.label).sort().join(' + ');
+  const found: Fix[] = [];
   for (const depth of [1, 2, 3] as const) {
-    const fixes = combos(depth)
-      .map(evaluate)
-      .filter((f): f is Fix => f !== null);
-    if (fixes.length > 0) {
-      result.fixes = fixes.sort(rank).slice(0, MAX_FIXES);
+    if (depth === 3 && found.length > 0) break;
+    for (const combo of combos(depth)) {
+      const subsets = combo.length === 1 ? [] : combo.map((_, i) => combo.filter((__, j) => j !== i));
+      if (combo.length === 2 && combo.some((m) => fitting.has(comboKey([m])))) continue;
+      if (subsets.some((sub) => fitting.has(comboKey(sub)))) continue;
+      const f = evaluate(combo);
+      if (!f) continue;
+      fitting.add(comboKey(combo));
+      found.push(f);
       result.depth = depth;
-      break;
     }
   }
+  result.fixes = found.sort(rank).slice(0, MAX_FIXES);
   return result;
 }
