@@ -5,6 +5,9 @@ import { registerExplain } from './explain.js';
 import { registerLaunch } from './launch.js';
 import { registerValidate } from './validate.js';
 import { registerPlan } from './plan.js';
+import { registerCompare } from './compare.js';
+import { registerCatalog } from './catalog.js';
+import { registerSchema } from './schema.js';
 
 export function registerCommands(program: Command): void {
   registerEstimate(program);
@@ -12,4 +15,7 @@ export function registerCommands(program: Command): void {
   registerExplain(program);
   registerLaunch(program);
   registerPlan(program);
+  registerCompare(program);
+  registerCatalog(program);
+  registerSchema(program);
 }

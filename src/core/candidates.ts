@@ -109,6 +109,8 @@ export function shardings(
     if (method === 'inference') return s.zero === 0;
     if (s.zero > 0 && dp === 1 && s.offload === 'none') return false;
     if ((tp > 1 || pp > 1) && (s.zero > 1 || s.offload !== 'none')) return false;
+    // Without TP/PP, ZeRO-2 shards more than ZeRO-1 for the same traffic (2Ψ, ZeRO §7): ZeRO-1 is dominated.
+    if (tp === 1 && pp === 1 && s.zero === 1) return false;
     if ((method === 'lora' || method === 'qlora') && (s.zero === 1 || s.zero === 2)) return false;
     return true;
   });

@@ -269,7 +269,7 @@ function buildRows(s: Scenario, arch: Arch, bases: BaseConfig[], counts: number[
   const cap = bases.length * counts.length * 24;
   let rows: Rows = alloc(Math.max(16, cap));
   const mem: MemTable = { device: [], host: [], weights: [], kv: [] };
-  const memIndex = new Map<string, number>();
+  const memIndex = new Map<number, number>();
   let n = 0;
   const maxTp = s.hardware.gpusPerNode;
   bases.forEach((b, bi) => {
@@ -282,7 +282,7 @@ function buildRows(s: Scenario, arch: Arch, bases: BaseConfig[], counts: number[
           if (pp > 1 && s.job.kind === 'fine-tune' && Math.ceil(s.job.globalBatch / (o.batch * dp)) < pp) continue; // pipeline never fills
           for (const sh of shardings(o.method, dp, tp, pp, s.search.zero, s.search.offload)) {
             const dpEff = sh.zero === 0 ? 1 : dp;
-            const key = `${bi}|${tp}|${pp}|${sh.zero}|${sh.offload}|${dpEff}`;
+            const key = ((((bi * 65 + tp) * 65 + pp) * 4 + sh.zero) * 3 + OFFLOADS.indexOf(sh.offload)) * 100_003 + dpEff;
             let mi = memIndex.get(key);
             if (mi === undefined) {
               const m = estimateMemory(arch, { ...o, gpus: dpEff * tp * pp, tp, pp, zero: sh.zero, offload: sh.offload });
@@ -366,6 +366,7 @@ interface LoopState {
   top: Kept[];
   front: Kept[];
   near: (Near | null)[];
+  lastDominator: number;
 }
 
 /** The search; returns a PlanResult (call-site does I/O). */
@@ -420,6 +421,7 @@ function makeContext(input: PlanInput, bases: BaseConfig[], rows: Rows, mem: Mem
   };
 }
 
+const MAX_LEVELS = 16;
 const REASON = Object.fromEntries(REASONS.map((r, i) => [r, i])) as Record<ReasonCode, number>;
 
 function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
@@ -432,6 +434,7 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
     top: [],
     front: [],
     near: REASONS.map(() => null),
+    lastDominator: 0,
   };
   const reasons = st.reasons;
   const job = s.job;
@@ -448,7 +451,6 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
   const pue = s.power.pue;
   const amortYears = s.power.amortizeYears;
   const rankIdx = RANK_KEYS[s.rank];
-  const obj = [0, 0, 0];
   // Per-hardware constants.
   const H = hw.length;
   const capBytes = new Float64Array(H);
@@ -465,25 +467,36 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
     boardW[h] = g.boardPowerW ?? DEFAULT_GPU_WATTS;
   }
   const inter = s.hardware.interNodeGBps;
+  let maxCount = 0;
+  for (let r = 0; r < rows.n; r++) if (rows.count[r]! > maxCount) maxCount = rows.count[r]!;
+  const computeKeep = new Float64Array(H * MAX_LEVELS);
+  for (let h = 0; h < H; h++) ctx.levels[h]!.forEach((lv, l) => (computeKeep[h * MAX_LEVELS + l] = powerLimitThroughput(lv, 'compute')));
+  const overCache = new Float64Array(H * MAX_LEVELS * (maxCount + 1)).fill(NaN);
   const gradBytesFull = P.total * 2;
   let seq = 0;
+  // Objective of a kept candidate by rank position (0 = primary key).
+  const keyOf = (k: Kept, i: number): number => {
+    const j = rankIdx[i]!;
+    return j === 0 ? k.cost : j === 1 ? k.hours : k.watts;
+  };
   const consider = (row: number, h: number, l: number, cost: number, hours: number, watts: number, tps: number) => {
     st.feasible++;
     if (keep === 0) return;
-    obj[0] = cost;
-    obj[1] = hours;
-    obj[2] = watts;
-    const k0 = obj[rankIdx[0]]!;
-    const k1 = obj[rankIdx[1]]!;
-    const k2 = obj[rankIdx[2]]!;
+    addFront(st, row, h, l, cost, hours, watts, tps, seq);
+    const j0 = rankIdx[0]!;
+    const j1 = rankIdx[1]!;
+    const j2 = rankIdx[2]!;
+    const k0 = j0 === 0 ? cost : j0 === 1 ? hours : watts;
+    const k1 = j1 === 0 ? cost : j1 === 1 ? hours : watts;
+    const k2 = j2 === 0 ? cost : j2 === 1 ? hours : watts;
     const topArr = st.top;
-    const full = topArr.length >= keep;
-    if (full) {
+    if (topArr.length >= keep) {
       const w = topArr[topArr.length - 1]!;
-      const wo = [w.cost, w.hours, w.watts];
-      if (k0 > wo[rankIdx[0]]! || (k0 === wo[rankIdx[0]]! && (k1 > wo[rankIdx[1]]! || (k1 === wo[rankIdx[1]]! && k2 >= wo[rankIdx[2]]!)))) {
-        addFront(st, row, h, l, cost, hours, watts, tps, seq);
-        return;
+      const w0 = keyOf(w, 0);
+      if (k0 > w0) return;
+      if (k0 === w0) {
+        const w1 = keyOf(w, 1);
+        if (k1 > w1 || (k1 === w1 && k2 >= keyOf(w, 2))) return;
       }
     }
     // Same objectives on the same hardware: a variant of a kept plan (earlier = preferred choice).
@@ -491,7 +504,6 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
       const p = topArr[i]!;
       if (p.cost === cost && p.hours === hours && p.watts === watts && p.hw === h && p.level === l) {
         p.variants++;
-        addFront(st, row, h, l, cost, hours, watts, tps, seq);
         return;
       }
     }
@@ -499,16 +511,16 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
     let i = topArr.length;
     while (i > 0) {
       const p = topArr[i - 1]!;
-      const po = [p.cost, p.hours, p.watts];
-      const a0 = po[rankIdx[0]]!;
-      const a1 = po[rankIdx[1]]!;
-      const a2 = po[rankIdx[2]]!;
-      if (a0 < k0 || (a0 === k0 && (a1 < k1 || (a1 === k1 && a2 <= k2)))) break;
+      const a0 = keyOf(p, 0);
+      if (a0 < k0) break;
+      if (a0 === k0) {
+        const a1 = keyOf(p, 1);
+        if (a1 < k1 || (a1 === k1 && keyOf(p, 2) <= k2)) break;
+      }
       i--;
     }
     topArr.splice(i, 0, kept);
     if (topArr.length > keep) topArr.pop();
-    addFront(st, row, h, l, cost, hours, watts, tps, seq);
   };
   const nearMiss = (code: number, row: number, h: number, l: number, over: number, limit: number, score: number) => {
     const cur = st.near[code];
@@ -609,7 +621,7 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
         let hours: number;
         let tps: number;
         if (training) {
-          hours = hoursFull / powerLimitThroughput(level, 'compute');
+          hours = hoursFull / computeKeep[h * MAX_LEVELS + l]!;
           tps = totalTokens / (hours * 3600);
         } else {
           const replica = decodeTokensPerSecond({
@@ -636,7 +648,9 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
         const lastW = rest > 0 ? nodeWallWatts(rest, gpuW, sys, ctx.eff) : 0;
         const wall = full * fullW + lastW;
         if (opt.kind !== 'rent' && ctx.caps.length > 0) {
-          const over = circuitOverWatts(full, fullW, lastW, ctx.caps);
+          const ci = (h * MAX_LEVELS + l) * (maxCount + 1) + count;
+          let over = overCache[ci]!;
+          if (Number.isNaN(over)) over = overCache[ci] = circuitOverWatts(full, fullW, lastW, ctx.caps);
           if (over > 0) {
             reasons[REASON['circuit-over']] = reasons[REASON['circuit-over']]! + 1;
             nearMiss(REASON['circuit-over'], r, h, l, over, ctx.caps[ctx.caps.length - 1]!, over);
@@ -677,9 +691,15 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
 /** Keep the Pareto front over (cost, hours, watts); hours stand in for slowdown (same order). */
 function addFront(st: LoopState, row: number, hw: number, level: number, cost: number, hours: number, watts: number, tps: number, seq: number): void {
   const f = st.front;
+  // Consecutive candidates are alike: the point that dominated the last one usually dominates this one.
+  const last = f[st.lastDominator];
+  if (last && last.cost <= cost && last.hours <= hours && last.watts <= watts) return;
   for (let i = 0; i < f.length; i++) {
     const p = f[i]!;
-    if (p.cost <= cost && p.hours <= hours && p.watts <= watts) return; // dominated or equal (earlier wins)
+    if (p.cost <= cost && p.hours <= hours && p.watts <= watts) {
+      st.lastDominator = i; // dominated or equal (earlier wins)
+      return;
+    }
   }
   let j = 0;
   for (let i = 0; i < f.length; i++) {

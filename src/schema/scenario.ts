@@ -116,7 +116,7 @@ export const powerSchema = z
     /** Non-GPU DC draw per node, W (CPU + platform); default 330 W (desktop CPU 230 + platform 100, power.md §4). */
     systemDrawW: z.number().min(0).default(330),
     /** Power limits to consider, as fractions of board power. */
-    powerLimits: z.array(z.number().min(0.3).max(1)).min(1).default([1, 0.85, 0.7]),
+    powerLimits: z.array(z.number().min(0.3).max(1)).min(1).max(16).default([1, 0.85, 0.7]),
     /** Data-centre overhead on energy (1.0 at home). */
     pue: z.number().min(1).max(3).default(1),
     /** Amortise owned GPUs over this many years (with their priceUsd). */

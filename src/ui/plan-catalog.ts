@@ -1,0 +1,41 @@
+/** Catalog listings as text tables. */
+import { padRight } from './format.js';
+
+export type CatalogKind = 'gpus' | 'models' | 'offers' | 'circuits';
+
+type Row = Record<string, unknown>;
+const COLUMNS: Record<CatalogKind, [string, (e: Row) => string][]> = {
+  gpus: [
+    ['id', (e) => String(e.id)],
+    ['name', (e) => String(e.name)],
+    ['memory', (e) => `${e.memoryGB} GB`],
+    ['bandwidth', (e) => `${e.memoryBandwidthGBps} GB/s`],
+    ['bf16 TFLOPS', (e) => String((e.tflops as Row | undefined)?.bf16 ?? '—')],
+    ['power', (e) => (e.boardPowerW ? `${e.boardPowerW} W` : '—')],
+  ],
+  models: [
+    ['id', (e) => String(e.id)],
+    ['hfId', (e) => String(e.hfId ?? '—')],
+  ],
+  offers: [
+    ['id', (e) => String(e.id)],
+    ['gpu', (e) => String(e.gpuId)],
+    ['per node', (e) => String(e.gpusPerNode)],
+    ['$/GPU-h', (e) => Number(e.usdPerGpuHour).toFixed(2)],
+    ['kind', (e) => String(e.kind)],
+    ['as of', (e) => String(e.asOf)],
+  ],
+  circuits: [
+    ['id', (e) => String(e.id)],
+    ['name', (e) => String(e.name)],
+    ['continuous', (e) => `${e.continuousWatts} W`],
+  ],
+};
+
+export function renderCatalogList(kind: CatalogKind, entries: readonly object[]): string {
+  const cols = COLUMNS[kind];
+  const rows = entries.map((e) => cols.map(([, f]) => f(e as Row)));
+  const widths = cols.map(([t], i) => Math.max(t.length, ...rows.map((r) => r[i]!.length)));
+  const line = (xs: string[]) => xs.map((x, i) => padRight(x, widths[i]!)).join('  ').trimEnd();
+  return [line(cols.map(([t]) => t)), ...rows.map(line)].join('\n');
+}

@@ -1,0 +1,105 @@
+// Hand-computed checks of the planner's cost, power, time, Pareto and candidate generators.
+import { describe, expect, it } from 'vitest';
+import { amortisedUsd, energyCostUsd, rentCostUsd } from '../../src/core/cost.js';
+import { circuitOverWatts, nodeWallWatts, psuEfficiency } from '../../src/core/power.js';
+import { paretoFront } from '../../src/core/pareto.js';
+import { gpuCounts, microBatches, shardings, tensorParallelisms } from '../../src/core/candidates.js';
+import { powerLimitThroughput } from '../../src/core/slowdown.js';
+import { pcieGBps, trainFlopsPerToken } from '../../src/core/throughput.js';
+import type { Arch } from '../../src/core/arch.js';
+
+describe('cost', () => {
+  it('rented = hours × GPUs × price', () => {
+    // 10 h × 8 GPUs × $2.50 = $200
+    expect(rentCostUsd(10, 8, 2.5)).toBe(200);
+  });
+  it('energy = kW × hours × PUE × $/kWh', () => {
+    // 1,360 W × 10 h = 13.6 kWh × 1.0 × $0.16 = $2.176
+    expect(energyCostUsd(10, 1360, 0.16, 1)).toBeCloseTo(2.176, 9);
+  });
+  it('amortisation is straight-line over years of hours', () => {
+    // $1,752 over 1 year (8,760 h), used 100 h: $20
+    expect(amortisedUsd(100, 1752, 1)).toBeCloseTo(20, 9);
+  });
+});
+
+describe('power', () => {
+  it('US 15 A circuit: 120 V × 15 A × 0.8 = 1,440 W continuous', () => {
+    expect(120 * 15 * 0.8).toBe(1440);
+    expect(circuitOverWatts(1, 1440, 0, [1440])).toBe(0);
+    expect(circuitOverWatts(1, 1500, 0, [1440])).toBeCloseTo(60, 9);
+  });
+  it('4× RTX 3090 at 280 W + 200 W system on a Platinum PSU fits one 15 A circuit (Puget)', () => {
+    // (4 × 280 + 200) / 0.92 = 1,434.8 W ≤ 1,440 W; at stock 350 W: (1,400 + 200) / 0.92 = 1,739 W, over by 299 W
+    const eff = psuEfficiency('platinum', 120);
+    expect(eff).toBe(0.92);
+    expect(nodeWallWatts(4, 280, 200, eff)).toBeCloseTo(1434.78, 1);
+    expect(circuitOverWatts(1, nodeWallWatts(4, 280, 200, eff), 0, [1440])).toBe(0);
+    expect(circuitOverWatts(1, nodeWallWatts(4, 350, 200, eff), 0, [1440])).toBeCloseTo(299.1, 0);
+  });
+  it('places identical nodes on several circuits, whole nodes per circuit', () => {
+    // 3 nodes of 1,000 W on two 1,920 W circuits: 1 + 1 fit, the third is over by 1,000 − 920 = 80 W
+    expect(circuitOverWatts(3, 1000, 0, [1920, 1920])).toBeCloseTo(80, 9);
+    expect(circuitOverWatts(2, 1000, 500, [1920, 2880])).toBe(0);
+  });
+  it('power-limit throughput: 1.0 at stock, 0.965 at 85 %, 0.91 at 70 % for compute-bound work', () => {
+    expect(powerLimitThroughput(1, 'compute')).toBe(1);
+    expect(powerLimitThroughput(0.85, 'compute')).toBeCloseTo(0.965, 9);
+    expect(powerLimitThroughput(0.8, 'compute')).toBeCloseTo(0.91 + (0.055 * 0.1) / 0.15, 9);
+    expect(powerLimitThroughput(0.7, 'memory')).toBeCloseTo(0.955, 9);
+  });
+});
+
+describe('throughput', () => {
+  it('training FLOPs per token = 6N + 6·L·s·d_attn', () => {
+    // 7B-class: 6 × 6.74e9 + 6 × 32 × 2048 × 4096 = 4.044e10 + 1.611e9
+    expect(trainFlopsPerToken(6.74e9, 32, 2048, 4096)).toBeCloseTo(6 * 6.74e9 + 6 * 32 * 2048 * 4096, 0);
+  });
+  it('PCIe x16 bandwidth by generation', () => {
+    expect(pcieGBps('PCIe 3.0 x16')).toBe(16);
+    expect(pcieGBps('PCIe 4.0 x16')).toBe(32);
+    expect(pcieGBps('PCIe 5.0 x16')).toBe(64);
+  });
+});
+
+describe('pareto', () => {
+  it('keeps the non-dominated points, first of duplicates', () => {
+    // (cost, slowdown, watts): b dominates d; a, b, c trade off; e duplicates a
+    const pts = [
+      [1, 3, 100],
+      [2, 2, 100],
+      [3, 1, 100],
+      [2, 2.5, 100],
+      [1, 3, 100],
+    ];
+    expect(paretoFront(pts)).toEqual([0, 1, 2]);
+  });
+});
+
+describe('candidate generators', () => {
+  const arch = { groups: [{ heads: 40, kvHeads: 40 }] } as unknown as Arch;
+  it('tensor parallelism divides the count and the heads, within a node', () => {
+    // 40 heads: 8 divides 40 (5 each); 16 is beyond one 8-GPU node
+    expect(tensorParallelisms(8, arch, 8)).toEqual([1, 2, 4, 8]);
+    expect(tensorParallelisms(6, arch, 8)).toEqual([1, 2]);
+  });
+  it('GPU counts: any count inside a node, whole nodes beyond', () => {
+    expect(gpuCounts(1, 32, 8)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 16, 24, 32]);
+  });
+  it('micro-batches never exceed the global batch', () => {
+    expect(microBatches(4)).toEqual([1, 2, 4]);
+  });
+  it('sharding predicates: no ZeRO without data parallelism unless offloading; LoRA only ZeRO-3', () => {
+    expect(shardings('full', 1, 1, 1)).toEqual([
+      { zero: 0, offload: 'none' },
+      { zero: 2, offload: 'optimizer' },
+      { zero: 3, offload: 'optimizer' },
+      { zero: 3, offload: 'optimizer+params' },
+    ]);
+    expect(shardings('qlora', 4, 1, 1).map((s) => s.zero)).toEqual([0, 3, 3, 3]);
+    expect(shardings('full', 2, 2, 1)).toEqual([
+      { zero: 0, offload: 'none' },
+      { zero: 1, offload: 'none' },
+    ]);
+  });
+});
