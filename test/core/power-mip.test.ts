@@ -1,0 +1,26 @@
+// The circuit MIP through solveMip: nodes and power limits onto circuits, slowest GPU as fast as possible.
+import { afterAll, describe, expect, it } from 'vitest';
+import { assignCircuits } from '../../src/core/power.js';
+import { closeJslpWorkers } from '../../src/solve/index.js';
+
+afterAll(() => closeJslpWorkers());
+
+describe('assignCircuits', () => {
+  it('lowers the power limit until three 4-GPU nodes fit two 15 A circuits', async () => {
+    // Levels 100 % / 80 %: node wall W 1,739 / 1,435 (4× 3090 at 350 / 280 W + 200 W, ÷ 0.92).
+    // Two circuits of 1,440 W hold at most one node each at 80 %: three nodes cannot fit → infeasible.
+    const unit = (id: string) => ({ id, gpus: 4, wallWatts: [1739, 1435] });
+    const caps = [
+      { id: 'a', volts: 120, continuousWatts: 1440 },
+      { id: 'b', volts: 120, continuousWatts: 1440 },
+    ];
+    const none = await assignCircuits([unit('n1'), unit('n2'), unit('n3')], caps, [1, 0.91]);
+    expect(none.status).toBe('infeasible');
+    // Two nodes: each on its own circuit at 80 % (1,435 ≤ 1,440); 100 % would be over; pace = 0.91.
+    const two = await assignCircuits([unit('n1'), unit('n2')], caps, [1, 0.91]);
+    expect(two.status).toBe('optimal');
+    expect(two.minThroughput).toBeCloseTo(0.91, 6);
+    expect(two.units.map((u) => u.level)).toEqual([1, 1]);
+    expect(Object.values(two.loadW).sort()).toEqual([1435, 1435]);
+  });
+});
