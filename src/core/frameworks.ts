@@ -27,6 +27,8 @@ export interface FrameworkProfile {
   chunkedLossCompiles: boolean;
   /** FSDP keeps the root unit (embeddings, final norm, output layer) unsharded through forward and backward. */
   fsdpRootUnit: boolean;
+  /** LoRA targets embed/lm_head train those layers fully (a trainable copy beside the frozen original). */
+  embedTargetsTrainFully: boolean;
   /** Gradients stay allocated from one step to the next (gradient accumulation; zero_grad without set_to_none). */
   gradsPersist: boolean;
   /** Loss path: bytes per token per vocabulary entry alive at the forward / backward peak. */
@@ -67,6 +69,7 @@ const HF_CONTEXT_MIB = 1343;
 export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
   hf: {
     id: 'hf',
+    embedTargetsTrainFully: false,
     // Trainer recipes accumulate gradients across micro-batches, and before torch 2.0 model.zero_grad() zeroed
     // them in place instead of freeing them (HF 'Model training anatomy' measures weights + grads + states + activations).
     gradsPersist: true,
@@ -97,6 +100,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
   },
   torchtune: {
     id: 'torchtune',
+    embedTargetsTrainFully: false,
     gradsPersist: false, // optimizer.zero_grad(set_to_none=True) after each step
     bnbSavesInput: false, // torchao linear_nf4 autograd saves only the NF4 weight
     chunkedLossCompiles: true, // docs: chunked CE is paired with compile=True in the memory table
@@ -123,6 +127,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
   },
   litgpt: {
     id: 'litgpt',
+    embedTargetsTrainFully: false,
     gradsPersist: false, // optimizer.zero_grad(set_to_none=True) after each step
     bnbSavesInput: true, // bitsandbytes autograd/_functions.py MatMul4Bit.forward
     chunkedLossCompiles: false,
@@ -149,6 +154,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
   },
   unsloth: {
     id: 'unsloth',
+    embedTargetsTrainFully: true, // unsloth get_peft_model: embed_tokens/lm_head -> modules_to_save in fp32 (continued-pretraining docs)
     gradsPersist: false, // optimizer.zero_grad(set_to_none=True) after each step
     bnbSavesInput: true, // bitsandbytes autograd/_functions.py MatMul4Bit.forward
     chunkedLossCompiles: false,
@@ -174,6 +180,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
   },
   deepspeed: {
     id: 'deepspeed',
+    embedTargetsTrainFully: false,
     gradsPersist: true, // ZeRO keeps the (partitioned) gradient buffers across micro-batches
     bnbSavesInput: true, // bitsandbytes autograd/_functions.py MatMul4Bit.forward
     chunkedLossCompiles: false,
@@ -198,6 +205,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
   },
   vllm: {
     id: 'vllm',
+    embedTargetsTrainFully: false,
     gradsPersist: false, // optimizer.zero_grad(set_to_none=True) after each step
     bnbSavesInput: false,
     chunkedLossCompiles: false,
@@ -222,6 +230,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
   },
   torchtitan: {
     id: 'torchtitan',
+    embedTargetsTrainFully: false,
     gradsPersist: false, // optimizer.zero_grad(set_to_none=True) after each step
     bnbSavesInput: false,
     chunkedLossCompiles: true,

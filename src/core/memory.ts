@@ -154,14 +154,15 @@ const anyTrained = (t: Trainable, roles: readonly LinearRole[]): boolean =>
   t.full || roles.some((r) => t.roles.has(r));
 
 /** LoRA adds r x (in + out) parameters per adapted linear (LoRA §4, arXiv:2106.09685). */
-function loraParams(arch: Arch, t: Trainable, rank: number): number {
+function loraParams(arch: Arch, t: Trainable, rank: number, fullEmbeds: boolean): number {
   if (t.full) return 0;
   let n = 0;
   for (const g of arch.groups)
     for (const l of g.linears)
       if (t.roles.has(l.role)) n += g.count * l.copies * rank * (l.inFeatures + l.outFeatures);
-  if (t.embed) n += rank * (arch.vocab + arch.hidden);
-  if (t.lmHead) n += rank * (arch.hidden + arch.vocab);
+  // Unsloth turns embed_tokens / lm_head targets into fully trained fp32 copies (modules_to_save).
+  if (t.embed) n += fullEmbeds ? arch.embedParams : rank * (arch.vocab + arch.hidden);
+  if (t.lmHead) n += fullEmbeds ? arch.lmHeadParams || arch.embedParams : rank * (arch.hidden + arch.vocab);
   return n;
 }
 
@@ -432,7 +433,7 @@ export function estimateMemory(
   const lf = Math.ceil(totalLayers / pp) / totalLayers;
 
   // ---- trainable parameters, gradients, optimizer ------------------------------------------
-  const adapters = loraParams(arch, t, o.loraRank);
+  const adapters = loraParams(arch, t, o.loraRank, fw.embedTargetsTrainFully);
   const nTrain = t.full ? P.total : adapters;
   const trainBytes = t.full
     ? valueBytes(o.weights)
