@@ -2,13 +2,20 @@
 import { UserError } from '../io/errors.js';
 import { FlagError } from '../schema/flags.js';
 
+/** Control characters (newlines from a binary file's JSON.parse excerpt, a path) escaped to keep one line. */
+export const oneLine = (s: string): string =>
+  // eslint-disable-next-line no-control-regex
+  s.replace(/[\u0000-\u001f\u007f]/g, (ch) => JSON.stringify(ch).slice(1, -1));
+
 export function reportError(err: unknown): number {
   if (err instanceof UserError) {
-    process.stderr.write(`vramplan: ${err.message}\n${err.hint ? `hint: ${err.hint}\n` : ''}`);
+    process.stderr.write(
+      `vramplan: ${oneLine(err.message)}\n${err.hint ? `hint: ${oneLine(err.hint)}\n` : ''}`,
+    );
     return err.exitCode;
   }
   if (err instanceof FlagError) {
-    process.stderr.write(`vramplan: ${err.message}\n`);
+    process.stderr.write(`vramplan: ${oneLine(err.message)}\n`);
     return 1;
   }
   process.stderr.write(

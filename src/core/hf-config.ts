@@ -3,6 +3,14 @@
  * One handler per model_type; defaults cite the transformers configuration class they come from.
  */
 import type { Arch, CheckpointQuant, LayerGroup, Linear, LinearRole, SourceDtype } from './arch.js';
+import { paramCounts } from './params.js';
+
+// Bounds that keep hostile configs from hanging or overflowing the estimate: int32 sizes (torch shapes),
+// 100x the deepest published model (the per-layer loop runs this many times), and 100T parameters
+// (50x the largest published; keeps every byte count below Number.MAX_SAFE_INTEGER).
+const MAX_CONFIG_INT = 2 ** 31 - 1;
+const MAX_LAYERS = 20_000;
+const MAX_PARAMS = 1e14;
 
 /** A config.json field that is missing, of the wrong type, or outside its allowed values. */
 export class ConfigError extends Error {
@@ -52,8 +60,8 @@ class Fields {
     return this.pick(keys) !== undefined;
   }
 
-  /** A positive integer; `fallback` when absent (the config class default). */
-  int(keys: Keys, fallback?: number): number {
+  /** A positive integer up to `max`; `fallback` when absent (the config class default). */
+  int(keys: Keys, fallback?: number, max = MAX_CONFIG_INT): number {
     const hit = this.pick(keys);
     if (hit === undefined) {
       if (fallback !== undefined) return fallback;
@@ -63,6 +71,7 @@ class Fields {
     if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0) {
       throw new ConfigError(this.path + key, v, 'a positive integer');
     }
+    if (v > max) throw new ConfigError(this.path + key, v, `a positive integer up to ${max}`);
     return v;
   }
 
@@ -71,8 +80,8 @@ class Fields {
     const hit = this.pick(keys);
     if (hit === undefined) return fallback;
     const [key, v] = hit;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
-      throw new ConfigError(this.path + key, v, 'a non-negative integer');
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > MAX_CONFIG_INT) {
+      throw new ConfigError(this.path + key, v, `a non-negative integer up to ${MAX_CONFIG_INT}`);
     }
     return v;
   }
@@ -319,7 +328,14 @@ function llamaLike(f: LlamaFlavor): (c: Fields) => ArchBody {
       kvHeads: c.int('num_key_value_heads', heads),
       headDim: headDimOf(c, hidden, heads, f.headDimDefault),
     };
-    const layers = c.int('num_hidden_layers');
+    // Grouped-query attention repeats each KV head heads/kvHeads times (HF repeat_kv).
+    if (heads % d.kvHeads !== 0)
+      throw new ConfigError(
+        `${c.path}num_key_value_heads`,
+        d.kvHeads,
+        `a divisor of num_attention_heads ${heads}`,
+      );
+    const layers = c.int('num_hidden_layers', undefined, MAX_LAYERS);
     const vocab = c.int('vocab_size');
     const ffn = c.int('intermediate_size');
     const norm = f.norm ?? 'rms';
@@ -331,7 +347,7 @@ function llamaLike(f: LlamaFlavor): (c: Fields) => ArchBody {
     const mlpBias = (f.mlpBias ?? mlpBiasFlag)(c);
     const dropout = hasDropout(c, f.dropout ?? {});
     const perLayer = Array.from({ length: layers }, (_, i) => {
-      const moe = f.moe?.(c, i) ?? null;
+      const moe = checkTopK(c, f.moe?.(c, i) ?? null);
       const base: GroupBase = {
         name: 'decoder',
         hidden,
@@ -370,6 +386,17 @@ function llamaLike(f: LlamaFlavor): (c: Fields) => ArchBody {
       maxPositions: c.int('max_position_embeddings', DEFAULT_MAX_POSITIONS),
     };
   };
+}
+
+/** A token is routed to topK distinct experts, so topK cannot exceed the expert count. */
+function checkTopK(c: Fields, moe: Moe | null): Moe | null {
+  if (moe && moe.topK > moe.experts)
+    throw new ConfigError(
+      `${c.path}num_experts_per_tok`,
+      moe.topK,
+      `at most the number of experts (${moe.experts})`,
+    );
+  return moe;
 }
 
 /** Router + routed experts (copies = experts, active = topK) + optional shared expert. */
@@ -439,7 +466,7 @@ function deepseek(v3: boolean) {
   return (c: Fields): ArchBody => {
     const hidden = c.int('hidden_size');
     const heads = c.int('num_attention_heads');
-    const layers = c.int('num_hidden_layers');
+    const layers = c.int('num_hidden_layers', undefined, MAX_LAYERS);
     const vocab = c.int('vocab_size');
     const qLora = c.optInt('q_lora_rank');
     const kvLora = c.int('kv_lora_rank');
@@ -464,18 +491,21 @@ function deepseek(v3: boolean) {
     const dropout = hasDropout(c, {});
     const perLayer = Array.from({ length: layers }, (_, i) => {
       const isMoe = experts > 0 && i >= denseUntil && i % every === 0;
-      const moe: Moe | null = isMoe
-        ? {
-            experts,
-            topK: c.int('num_experts_per_tok'),
-            ffn: c.int('moe_intermediate_size'),
-            routerBias: false,
-            expertBias: false,
-            // HF DeepseekV2MoE: shared experts form one MLP of moe_intermediate_size * n_shared_experts.
-            sharedFfn: c.int('moe_intermediate_size') * c.count('n_shared_experts', 0),
-            sharedGate: false,
-          }
-        : null;
+      const moe: Moe | null = checkTopK(
+        c,
+        isMoe
+          ? {
+              experts,
+              topK: c.int('num_experts_per_tok'),
+              ffn: c.int('moe_intermediate_size'),
+              routerBias: false,
+              expertBias: false,
+              // HF DeepseekV2MoE: shared experts form one MLP of moe_intermediate_size * n_shared_experts.
+              sharedFfn: c.int('moe_intermediate_size') * c.count('n_shared_experts', 0),
+              sharedGate: false,
+            }
+          : null,
+      );
       const ffn = moe ? moe.ffn : c.int('intermediate_size');
       const base: GroupBase = {
         name: 'decoder',
@@ -958,6 +988,12 @@ function mllama(c: Fields): ArchBody {
   if (!self) throw new ConfigError(`${t.path}num_hidden_layers`, 0, 'a positive integer');
   const layers = t.int('num_hidden_layers');
   const crossIdx = t.intList('cross_attention_layers');
+  if (new Set(crossIdx).size !== crossIdx.length || crossIdx.some((i) => i >= layers))
+    throw new ConfigError(
+      `${t.path}cross_attention_layers`,
+      crossIdx,
+      `distinct layer indices below num_hidden_layers ${layers}`,
+    );
   const hidden = self.hidden;
   const d: AttnDims = { hidden, heads: self.heads, kvHeads: self.kvHeads, headDim: self.headDim };
   const mlpLins = self.linears.filter((l) => ['gate', 'up', 'down'].includes(l.role));
@@ -1274,14 +1310,17 @@ export function archFromHfConfig(config: unknown, meta: { id: string; hfId: stri
   if (!isObject(config)) throw new ConfigError('(root)', config, 'a JSON object');
   const c = new Fields(config);
   const modelType = config.model_type;
-  const handler = typeof modelType === 'string' ? HANDLERS[modelType] : undefined;
+  const handler =
+    typeof modelType === 'string' && Object.hasOwn(HANDLERS, modelType)
+      ? HANDLERS[modelType]
+      : undefined;
   if (!handler)
     throw new ConfigError('model_type', modelType, `one of ${SUPPORTED_MODEL_TYPES.join(', ')}`);
   const names = c.strList('architectures');
   const architecture = names?.[0] ?? handler.architecture;
   const body = handler.build(c, architecture);
   const nested = isObject(config.text_config) ? c.sub('text_config') : null;
-  return {
+  const arch: Arch = {
     id: meta.id,
     hfId: meta.hfId,
     modelType: modelType as string,
@@ -1291,4 +1330,12 @@ export function archFromHfConfig(config: unknown, meta: { id: string; hfId: stri
     quant: quantOf(c),
     measuredParams: null,
   };
+  const total = paramCounts(arch).total;
+  if (!(total <= MAX_PARAMS))
+    throw new ConfigError(
+      '(sizes)',
+      total,
+      `at most ${MAX_PARAMS} parameters in all (check the sizes in config.json)`,
+    );
+  return arch;
 }

@@ -1,0 +1,25 @@
+/** Runs the built CLI (dist/cli.js) as a subprocess; the test script builds it before vitest runs. */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export const cliBuilt = (): boolean => existsSync(CLI);
+
+export function runCli(args: readonly string[], opts: { cwd?: string } = {}): CliResult {
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: opts.cwd ?? ROOT,
+    encoding: 'utf8',
+    timeout: 15_000,
+    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
