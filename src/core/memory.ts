@@ -503,8 +503,11 @@ export function estimateMemory(
     const sharded3 = o.zero >= 3 && (dp > 1 || offloadParams);
     const rootUnit = sharded3 && fw.fsdpRootUnit ? (embedShare / tp) * c : 0;
     const gathered = sharded3 ? fw.gatheredLayers * layerParamsUnsharded + rootUnit : 0;
+    // ZeRO-2/3 reduce-scatter one layer's gradients at a time; plain DDP keeps flat bucket buffers as large as
+    // all gradients (torch DistributedDataParallel, gradient_as_bucket_view=False by default).
     const gradBucket =
       training && o.zero >= 2 && dp > 1 ? (P.largestLayer / tp) * (t.full ? trainBytes : 0) : 0;
+    const ddpBuckets = training && o.zero === 0 && dp > 1 && !fw.deepspeedOptimizer ? trainShare * trainBytes : 0;
     // torch.autocast caches a low-precision copy of each fp32 weight for the forward and saves it for backward;
     // sharded FSDP casts in its all-gather instead (MixedPrecisionPolicy param_dtype), counted in `gathered`.
     const autocastCopies =
@@ -569,6 +572,7 @@ export function estimateMemory(
       adapters: adapterBytes,
       masterWeights: master,
       optimizer,
+      buffers: ddpBuckets,
     };
     const phases: { phase: Phase; parts: Parts }[] = [];
 
@@ -600,7 +604,7 @@ export function estimateMemory(
           activations: saved,
           logits: logitsFwd,
           gradients: fw.gradsPersist && !o.optimizerInBackward ? gradsAll : 0,
-          buffers: gathered + autocastCopies + dequant,
+          buffers: ddpBuckets + gathered + autocastCopies + dequant,
         },
       });
       // Backward starts with the loss: all activations saved, the loss gradients alive.
@@ -611,7 +615,7 @@ export function estimateMemory(
           activations: saved,
           logits: logitsBwd,
           gradients: liveGrads,
-          buffers: gathered + autocastCopies + dequant,
+          buffers: ddpBuckets + gathered + autocastCopies + dequant,
         },
       });
       if (working > 0) {
@@ -622,7 +626,7 @@ export function estimateMemory(
             ...base,
             activations: saved + working,
             gradients: liveGrads,
-            buffers: gathered + autocastCopies + dequant + gradBucket + bwd,
+            buffers: ddpBuckets + gathered + autocastCopies + dequant + gradBucket + bwd,
           },
         });
       }
@@ -632,7 +636,7 @@ export function estimateMemory(
         parts: {
           ...base,
           gradients: gradsEnd,
-          buffers: gathered + gradBucket + bwd / Math.max(1, totalLayers),
+          buffers: ddpBuckets + gathered + gradBucket + bwd / Math.max(1, totalLayers),
         },
       });
       if (!o.optimizerInBackward && !offloadOpt) {
@@ -641,7 +645,7 @@ export function estimateMemory(
           shardStates;
         phases.push({
           phase: 'optimizer-step',
-          parts: { ...base, gradients: gradsAll, buffers: temp },
+          parts: { ...base, gradients: gradsAll, buffers: ddpBuckets + temp },
         });
       }
     } else {
