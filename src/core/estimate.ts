@@ -5,7 +5,7 @@
 import type { Arch } from './arch.js';
 import type { Gpu } from '../schema/gpu.js';
 import type { EstimateOptions } from '../schema/estimate.js';
-import { estimateMemory, type Breakdown, type MemoryEstimate } from './memory.js';
+import { estimateMemory, roundParts, type Breakdown, type MemoryEstimate } from './memory.js';
 import { UNCERTAINTY } from './uncertainty.js';
 import { MiB } from './units.js';
 
@@ -46,7 +46,7 @@ export function buildEstimate(arch: Arch, options: EstimateOptions, gpu?: Gpu): 
     schemaVersion: 1,
     perGpu: m.perGpu,
     peakPhase: m.peakPhase,
-    phases: m.phases,
+    phases: m.phases.map((p) => ({ ...p, parts: roundParts(p.parts) })),
     hostBytesPerGpu: m.hostBytesPerGpu,
     params: m.params,
     parallel: m.parallel,

@@ -47,7 +47,7 @@ export type Phase =
 export interface PhaseTotal {
   phase: Phase;
   allocatedBytes: number;
-  /** What is allocated in this phase, by component (no overhead: that is a device-level notion). */
+  /** What is allocated in this phase, by component, unrounded (no overhead: that is a device-level notion). */
   parts: Omit<Breakdown, 'overhead'>;
 }
 
@@ -162,7 +162,8 @@ function loraParams(arch: Arch, t: Trainable, rank: number, fullEmbeds: boolean)
       if (t.roles.has(l.role)) n += g.count * l.copies * rank * (l.inFeatures + l.outFeatures);
   // Unsloth turns embed_tokens / lm_head targets into fully trained fp32 copies (modules_to_save).
   if (t.embed) n += fullEmbeds ? arch.embedParams : rank * (arch.vocab + arch.hidden);
-  if (t.lmHead) n += fullEmbeds ? arch.lmHeadParams || arch.embedParams : rank * (arch.hidden + arch.vocab);
+  if (t.lmHead)
+    n += fullEmbeds ? arch.lmHeadParams || arch.embedParams : rank * (arch.hidden + arch.vocab);
   return n;
 }
 
@@ -216,6 +217,28 @@ function optimizerStateBytes(
       return b + 4 * Math.max(0, n - matrixParams);
     }
   }
+}
+
+/** Facts about an architecture that every estimate reads; computed once per Arch object. */
+interface ArchFacts {
+  P: ReturnType<typeof paramCounts>;
+  largestTensor: number;
+  largestLinear: number;
+  totalLayers: number;
+}
+const FACTS = new WeakMap<Arch, ArchFacts>();
+function factsOf(arch: Arch): ArchFacts {
+  let f = FACTS.get(arch);
+  if (!f) {
+    f = {
+      P: paramCounts(arch),
+      largestTensor: largestTensor(arch),
+      largestLinear: largestLinear(arch),
+      totalLayers: arch.groups.reduce((a, g) => a + g.count, 0),
+    };
+    FACTS.set(arch, f);
+  }
+  return f;
 }
 
 /** Largest single parameter tensor (elements). */
@@ -401,7 +424,8 @@ export function estimateMemory(
   ctx: EstimateContext = {},
 ): MemoryEstimate {
   const fw = FRAMEWORKS[o.framework];
-  const P = paramCounts(arch);
+  const facts = factsOf(arch);
+  const P = facts.P;
   const t = trainableSet(o);
   const tp = o.tp;
   const pp = o.pp;
@@ -428,7 +452,7 @@ export function estimateMemory(
       linConstants += s.constants;
       linBias += s.bias;
     }
-  const totalLayers = arch.groups.reduce((a, g) => a + g.count, 0);
+  const totalLayers = facts.totalLayers;
   // Fraction of the layers on the busiest pipeline stage.
   const lf = Math.ceil(totalLayers / pp) / totalLayers;
 
@@ -448,7 +472,7 @@ export function estimateMemory(
   const fp32GradPerParam = needsMaster && fw.deepspeedOptimizer ? 4 : 0;
   const states = optimizerStateBytes(o, nTrain, arch, t.full);
   const paged = o.optimizer === 'paged-adamw' || o.optimizer === 'paged-adamw-8bit';
-  const largest = t.full ? largestTensor(arch) : 0;
+  const largest = t.full ? facts.largestTensor : 0;
 
   const shardStates = o.zero >= 1 ? dp : 1;
   const shardGrads = o.zero >= 2 ? dp : 1;
@@ -507,7 +531,8 @@ export function estimateMemory(
     // all gradients (torch DistributedDataParallel, gradient_as_bucket_view=False by default).
     const gradBucket =
       training && o.zero >= 2 && dp > 1 ? (P.largestLayer / tp) * (t.full ? trainBytes : 0) : 0;
-    const ddpBuckets = training && o.zero === 0 && dp > 1 && !fw.deepspeedOptimizer ? trainShare * trainBytes : 0;
+    const ddpBuckets =
+      training && o.zero === 0 && dp > 1 && !fw.deepspeedOptimizer ? trainShare * trainBytes : 0;
     // torch.autocast caches a low-precision copy of each fp32 weight for the forward and saves it for backward;
     // sharded FSDP casts in its all-gather instead (MixedPrecisionPolicy param_dtype), counted in `gathered`.
     const autocastCopies =
@@ -577,7 +602,7 @@ export function estimateMemory(
     const phases: { phase: Phase; parts: Parts }[] = [];
 
     // Load: weights materialize tensor by tensor; quantize-on-load holds one 16-bit tensor transiently.
-    const loadTransient = quantized ? largestLinear(arch) * c : 0;
+    const loadTransient = quantized ? facts.largestLinear * c : 0;
     phases.push({
       phase: 'load',
       parts: {
@@ -590,7 +615,7 @@ export function estimateMemory(
     });
 
     if (training) {
-      const dequant = quantized ? (largestLinear(arch) * c) / tp : 0; // k-bit matmuls dequantize one weight at a time
+      const dequant = quantized ? (facts.largestLinear * c) / tp : 0; // k-bit matmuls dequantize one weight at a time
       const lmHeadGrad =
         hasHead && t.full
           ? (((arch.lmHeadParams || arch.embedParams) / tp) * trainBytes) / shardGrads
@@ -769,21 +794,23 @@ function largestLinear(arch: Arch): number {
   return m;
 }
 
-function roundParts(p: Parts): Parts {
-  const out = { ...p };
-  for (const k of Object.keys(out) as (keyof Parts)[]) out[k] = Math.round(out[k]);
-  return out;
+export function roundParts(p: Parts): Parts {
+  return {
+    weights: Math.round(p.weights),
+    quantConstants: Math.round(p.quantConstants),
+    adapters: Math.round(p.adapters),
+    masterWeights: Math.round(p.masterWeights),
+    gradients: Math.round(p.gradients),
+    optimizer: Math.round(p.optimizer),
+    activations: Math.round(p.activations),
+    logits: Math.round(p.logits),
+    kvCache: Math.round(p.kvCache),
+    buffers: Math.round(p.buffers),
+  };
 }
 
 /** Integer bytes per key whose sum is exactly `total` (rounding remainder goes to overhead). */
 function roundBreakdown(b: Breakdown, total: number): Breakdown {
-  const out = { ...b };
-  let sum = 0;
-  for (const k of Object.keys(out) as (keyof Breakdown)[]) {
-    if (k === 'overhead') continue;
-    out[k] = Math.round(out[k]);
-    sum += out[k];
-  }
-  out.overhead = total - sum;
-  return out;
+  const parts = roundParts(b);
+  return { ...parts, overhead: total - sumParts(parts) };
 }
