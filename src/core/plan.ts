@@ -8,9 +8,14 @@
  * one comparison. The hot loop allocates nothing per pruned candidate: reasons are counted by code.
  */
 import type { Arch } from './arch.js';
-import { estimateMemory, type Breakdown, type Phase } from './memory.js';
+import { dpCurve, estimateMemory, type Breakdown, type DpCurve, type Phase } from './memory.js';
 import { paramCounts } from './params.js';
-import { slowdownFactors, slowdownOf, powerLimitThroughput, type SlowdownFactor } from './slowdown.js';
+import {
+  slowdownFactors,
+  slowdownOf,
+  powerLimitThroughput,
+  type SlowdownFactor,
+} from './slowdown.js';
 import {
   attentions,
   checkpointings,
@@ -138,7 +143,13 @@ export interface Plan {
     perCircuit: { circuit: string; loadW: number; limitW: number }[];
   };
   time: { tokensPerSecond: number; hours: number };
-  cost: { usd: number; rentUsd: number; energyUsd: number; purchaseUsd: number; amortisedUsd: number };
+  cost: {
+    usd: number;
+    rentUsd: number;
+    energyUsd: number;
+    purchaseUsd: number;
+    amortisedUsd: number;
+  };
   /** Job hours relative to the fastest plan considered (1 = fastest). */
   slowdown: number;
   slowdownFactors: SlowdownFactor[];
@@ -173,7 +184,12 @@ export interface PlanResult {
   /** The Pareto front over (cost, slowdown, wall power), cheapest first. */
   front: Plan[];
   pruned: PrunedCount[];
-  searched: { candidates: number; feasible: number; configurations: number; memoryEvaluations: number };
+  searched: {
+    candidates: number;
+    feasible: number;
+    configurations: number;
+    memoryEvaluations: number;
+  };
   fastestHours: number | null;
   /** For the best plan: the largest micro-batch and sequence length that still fit its GPU. */
   largest: { microBatch: number; seq: number } | null;
@@ -212,7 +228,9 @@ function baseConfigs(s: Scenario): BaseConfig[] {
       for (const optimizer of optimizers(method, search.optimizers))
         for (const checkpointing of checkpointings(method, search.checkpointing))
           for (const attention of attentions(search.attention))
-            for (const batch of job.kind === 'inference' ? [job.concurrency] : microBatches(job.globalBatch, search.microBatches)) {
+            for (const batch of job.kind === 'inference'
+              ? [job.concurrency]
+              : microBatches(job.globalBatch, search.microBatches)) {
               const o: EstimateOptions = {
                 ...d,
                 weights: w.weights,
@@ -231,11 +249,23 @@ function baseConfigs(s: Scenario): BaseConfig[] {
                   o.loraTargets = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
                 } else o.loraTargets = [...job.loraTargets];
               }
-              const idPart = [method, w.weights + (w.doubleQuant ? '-dq' : ''), method === 'inference' ? '' : optimizer, method === 'inference' ? '' : `ckpt-${checkpointing}`, attention, `mb${batch}`]
+              const idPart = [
+                method,
+                w.weights + (w.doubleQuant ? '-dq' : ''),
+                method === 'inference' ? '' : optimizer,
+                method === 'inference' ? '' : `ckpt-${checkpointing}`,
+                attention,
+                `mb${batch}`,
+              ]
                 .filter((x) => x !== '')
                 .join('/');
-              const sd = (offload: EstimateOptions['offload']) => slowdownOf({ ...o, zero: offload === 'none' ? 0 : 3, offload });
-              out.push({ options: o, slowdown: [sd('none'), sd('optimizer'), sd('optimizer+params')], idPart });
+              const sd = (offload: EstimateOptions['offload']) =>
+                slowdownOf({ ...o, zero: offload === 'none' ? 0 : 3, offload });
+              out.push({
+                options: o,
+                slowdown: [sd('none'), sd('optimizer'), sd('optimizer+params')],
+                idPart,
+              });
             }
   }
   return out;
@@ -258,41 +288,63 @@ interface Rows {
 const OFFLOADS = ['none', 'optimizer', 'optimizer+params'] as const;
 
 interface MemTable {
+  /** estimateMemory calls made to fill the table. */
+  evaluations?: number;
   device: number[];
   host: number[];
   weights: number[];
   kv: number[];
 }
 
-function buildRows(s: Scenario, arch: Arch, bases: BaseConfig[], counts: number[]): { rows: Rows; mem: MemTable } {
+function buildRows(
+  s: Scenario,
+  arch: Arch,
+  bases: BaseConfig[],
+  counts: number[],
+): { rows: Rows; mem: MemTable } {
   const layers = arch.groups.reduce((a, g) => a + g.count, 0);
   const cap = bases.length * counts.length * 24;
   let rows: Rows = alloc(Math.max(16, cap));
   const mem: MemTable = { device: [], host: [], weights: [], kv: [] };
-  const memIndex = new Map<number, number>();
+  const curves = new Map<number, DpCurve>();
+  let evaluations = 0;
   let n = 0;
   const maxTp = s.hardware.gpusPerNode;
   bases.forEach((b, bi) => {
     const o = b.options;
     for (const c of counts)
       for (const tp of tensorParallelisms(c, arch, maxTp, s.search.tp))
-        for (const pp of o.method === 'inference' ? [1] : pipelineParallelisms(c / tp, layers, s.search.pp)) {
+        for (const pp of o.method === 'inference'
+          ? [1]
+          : pipelineParallelisms(c / tp, layers, s.search.pp)) {
           const dp = c / (tp * pp);
           if (s.job.kind === 'fine-tune' && o.batch * dp > s.job.globalBatch) continue; // idle ranks
-          if (pp > 1 && s.job.kind === 'fine-tune' && Math.ceil(s.job.globalBatch / (o.batch * dp)) < pp) continue; // pipeline never fills
+          if (
+            pp > 1 &&
+            s.job.kind === 'fine-tune' &&
+            Math.ceil(s.job.globalBatch / (o.batch * dp)) < pp
+          )
+            continue; // pipeline never fills
           for (const sh of shardings(o.method, dp, tp, pp, s.search.zero, s.search.offload)) {
-            const dpEff = sh.zero === 0 ? 1 : dp;
-            const key = ((((bi * 65 + tp) * 65 + pp) * 4 + sh.zero) * 3 + OFFLOADS.indexOf(sh.offload)) * 100_003 + dpEff;
-            let mi = memIndex.get(key);
-            if (mi === undefined) {
-              const m = estimateMemory(arch, { ...o, gpus: dpEff * tp * pp, tp, pp, zero: sh.zero, offload: sh.offload });
-              mi = mem.device.length;
-              memIndex.set(key, mi);
-              mem.device.push(m.perGpu.deviceBytes);
-              mem.host.push(m.hostBytesPerGpu);
-              mem.weights.push(m.perGpu.breakdown.weights + m.perGpu.breakdown.quantConstants);
-              mem.kv.push(m.perGpu.breakdown.kvCache);
+            // Without sharding, memory is the same for every dp >= 2 (DDP buckets appear at 2); with sharding
+            // one dp-curve per (configuration, layout) covers every GPU count exactly (memory.ts dpCurve).
+            const dpKey = sh.zero === 0 ? Math.min(dp, 2) : 0;
+            const key =
+              ((((bi * 65 + tp) * 65 + pp) * 4 + sh.zero) * 3 + OFFLOADS.indexOf(sh.offload)) * 3 +
+              dpKey;
+            let curve = curves.get(key);
+            if (!curve) {
+              const lo = { ...o, tp, pp, zero: sh.zero, offload: sh.offload };
+              curve =
+                sh.zero === 0 ? fixedDp(arch, { ...lo, gpus: dpKey * tp * pp }) : dpCurve(arch, lo);
+              curves.set(key, curve);
+              evaluations += sh.zero === 0 ? 1 : 3;
             }
+            const mi = mem.device.length;
+            mem.device.push(curve.deviceBytes(dp));
+            mem.host.push(curve.hostBytes(dp));
+            mem.weights.push(curve.weightBytes(dp));
+            mem.kv.push(curve.kvBytes(dp));
             if (n === rows.base.length) rows = grow(rows);
             rows.base[n] = bi;
             rows.count[n] = c;
@@ -302,13 +354,27 @@ function buildRows(s: Scenario, arch: Arch, bases: BaseConfig[], counts: number[
             rows.zero[n] = sh.zero;
             rows.offload[n] = OFFLOADS.indexOf(sh.offload);
             rows.mem[n] = mi;
-            rows.accum[n] = s.job.kind === 'fine-tune' ? Math.ceil(s.job.globalBatch / (o.batch * dp)) : 1;
+            rows.accum[n] =
+              s.job.kind === 'fine-tune' ? Math.ceil(s.job.globalBatch / (o.batch * dp)) : 1;
             n++;
           }
         }
   });
   rows.n = n;
+  mem.evaluations = evaluations;
   return { rows, mem };
+}
+
+/** A dp-curve that ignores dp: one estimate (configurations whose memory does not depend on dp). */
+function fixedDp(arch: Arch, o: EstimateOptions): DpCurve {
+  const m = estimateMemory(arch, o);
+  const b = m.perGpu.breakdown;
+  return {
+    deviceBytes: () => m.perGpu.deviceBytes,
+    hostBytes: () => m.hostBytesPerGpu,
+    weightBytes: () => b.weights + b.quantConstants,
+    kvBytes: () => b.kvCache,
+  };
 }
 
 function alloc(size: number): Rows {
@@ -328,7 +394,8 @@ function alloc(size: number): Rows {
 
 function grow(r: Rows): Rows {
   const g = alloc(r.base.length * 2);
-  for (const k of ['base', 'count', 'tp', 'pp', 'dp', 'zero', 'offload', 'mem', 'accum'] as const) g[k].set(r[k]);
+  for (const k of ['base', 'count', 'tp', 'pp', 'dp', 'zero', 'offload', 'mem', 'accum'] as const)
+    g[k].set(r[k]);
   return g;
 }
 
@@ -374,7 +441,11 @@ export function plan(input: PlanInput): PlanResult {
   const { scenario: s, arch } = input;
   const top = input.top ?? 10;
   const bases = baseConfigs(s);
-  const counts = gpuCounts(s.hardware.counts.min, Math.min(s.hardware.counts.max, s.limits.maxGpus ?? Infinity), s.hardware.gpusPerNode);
+  const counts = gpuCounts(
+    s.hardware.counts.min,
+    Math.min(s.hardware.counts.max, s.limits.maxGpus ?? Infinity),
+    s.hardware.gpusPerNode,
+  );
   const { rows, mem } = buildRows(s, arch, bases, counts);
   const ctx = makeContext(input, bases, rows, mem);
   let fastest = Infinity;
@@ -412,12 +483,14 @@ function makeContext(input: PlanInput, bases: BaseConfig[], rows: Rows, mem: Mem
     rows,
     mem,
     hw: input.hardware,
-    levels: input.hardware.map((h) => (h.kind === 'rent' ? [1] : [...s.power.powerLimits].sort((a, b) => b - a))),
+    levels: input.hardware.map((h) =>
+      h.kind === 'rent' ? [1] : [...s.power.powerLimits].sort((a, b) => b - a),
+    ),
     caps,
     eff: psuEfficiency(s.power.psu, volts),
     P: paramCounts(input.arch),
     layers: input.arch.groups.reduce((a, g) => a + g.count, 0),
-    memoryEvaluations: mem.device.length,
+    memoryEvaluations: mem.evaluations ?? mem.device.length,
   };
 }
 
@@ -470,7 +543,10 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
   let maxCount = 0;
   for (let r = 0; r < rows.n; r++) if (rows.count[r]! > maxCount) maxCount = rows.count[r]!;
   const computeKeep = new Float64Array(H * MAX_LEVELS);
-  for (let h = 0; h < H; h++) ctx.levels[h]!.forEach((lv, l) => (computeKeep[h * MAX_LEVELS + l] = powerLimitThroughput(lv, 'compute')));
+  for (let h = 0; h < H; h++)
+    ctx.levels[h]!.forEach(
+      (lv, l) => (computeKeep[h * MAX_LEVELS + l] = powerLimitThroughput(lv, 'compute')),
+    );
   const overCache = new Float64Array(H * MAX_LEVELS * (maxCount + 1)).fill(NaN);
   const gradBytesFull = P.total * 2;
   let seq = 0;
@@ -479,7 +555,15 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
     const j = rankIdx[i]!;
     return j === 0 ? k.cost : j === 1 ? k.hours : k.watts;
   };
-  const consider = (row: number, h: number, l: number, cost: number, hours: number, watts: number, tps: number) => {
+  const consider = (
+    row: number,
+    h: number,
+    l: number,
+    cost: number,
+    hours: number,
+    watts: number,
+    tps: number,
+  ) => {
     st.feasible++;
     if (keep === 0) return;
     addFront(st, row, h, l, cost, hours, watts, tps, seq);
@@ -502,12 +586,28 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
     // Same objectives on the same hardware: a variant of a kept plan (earlier = preferred choice).
     for (let i = 0; i < topArr.length; i++) {
       const p = topArr[i]!;
-      if (p.cost === cost && p.hours === hours && p.watts === watts && p.hw === h && p.level === l) {
+      if (
+        p.cost === cost &&
+        p.hours === hours &&
+        p.watts === watts &&
+        p.hw === h &&
+        p.level === l
+      ) {
         p.variants++;
         return;
       }
     }
-    const kept: Kept = { row, hw: h, level: l, cost, hours, watts, tokensPerSecond: tps, seq, variants: 0 };
+    const kept: Kept = {
+      row,
+      hw: h,
+      level: l,
+      cost,
+      hours,
+      watts,
+      tokensPerSecond: tps,
+      seq,
+      variants: 0,
+    };
     let i = topArr.length;
     while (i > 0) {
       const p = topArr[i - 1]!;
@@ -522,7 +622,15 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
     topArr.splice(i, 0, kept);
     if (topArr.length > keep) topArr.pop();
   };
-  const nearMiss = (code: number, row: number, h: number, l: number, over: number, limit: number, score: number) => {
+  const nearMiss = (
+    code: number,
+    row: number,
+    h: number,
+    l: number,
+    over: number,
+    limit: number,
+    score: number,
+  ) => {
     const cur = st.near[code];
     if (!cur || score < cur.score) st.near[code] = { row, hw: h, level: l, over, limit, score };
   };
@@ -546,11 +654,12 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
     const trainable = o.method === 'full' ? P.total : 0.01 * P.total; // adapters: ~1% bound, negligible traffic
     const gradBytes = o.method === 'full' ? gradBytesFull : trainable * 2;
     const weightStore = mem.weights[mi]! * (zero === 3 ? dp : 1);
-    const dpBytes = (zero === 3 ? 2 * weightStore + gradBytes / (tp * pp) : (2 * gradBytes) / (tp * pp));
+    const dpBytes =
+      zero === 3 ? 2 * weightStore + gradBytes / (tp * pp) : (2 * gradBytes) / (tp * pp);
     const accum = rows.accum[r]!;
     const mbTokens = o.batch * o.seq;
     const tokensPerStep = mbTokens * accum * dp;
-    const tpBytes = tp > 1 ? (8 * (ctx.layers / pp) * (tokensPerStep / dp) * arch.hidden * 2) : 0;
+    const tpBytes = tp > 1 ? 8 * (ctx.layers / pp) * (tokensPerStep / dp) * arch.hidden * 2 : 0;
     for (let h = 0; h < H; h++) {
       const opt = hw[h]!;
       const lv = ctx.levels[h]!;
@@ -581,7 +690,15 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
       const capacity = capBytes[h]!;
       if (device > capacity) {
         reasons[REASON.oom] = reasons[REASON.oom]! + nl;
-        nearMiss(REASON.oom, r, h, 0, device - capacity, capacity, device / capacity + count * 1e-6);
+        nearMiss(
+          REASON.oom,
+          r,
+          h,
+          0,
+          device - capacity,
+          capacity,
+          device / capacity + count * 1e-6,
+        );
         continue;
       }
       const perNode = count < nodeSize ? count : nodeSize;
@@ -650,7 +767,8 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
         if (opt.kind !== 'rent' && ctx.caps.length > 0) {
           const ci = (h * MAX_LEVELS + l) * (maxCount + 1) + count;
           let over = overCache[ci]!;
-          if (Number.isNaN(over)) over = overCache[ci] = circuitOverWatts(full, fullW, lastW, ctx.caps);
+          if (Number.isNaN(over))
+            over = overCache[ci] = circuitOverWatts(full, fullW, lastW, ctx.caps);
           if (over > 0) {
             reasons[REASON['circuit-over']] = reasons[REASON['circuit-over']]! + 1;
             nearMiss(REASON['circuit-over'], r, h, l, over, ctx.caps[ctx.caps.length - 1]!, over);
@@ -663,7 +781,8 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
         else {
           cost = energyCostUsd(hours, wall, price, pue);
           if (opt.kind === 'buy') cost += opt.purchaseUsd * count;
-          else if (amortYears !== undefined && opt.purchaseUsd > 0) cost += amortisedUsd(hours, opt.purchaseUsd * count, amortYears);
+          else if (amortYears !== undefined && opt.purchaseUsd > 0)
+            cost += amortisedUsd(hours, opt.purchaseUsd * count, amortYears);
         }
         if (hours > deadline) {
           reasons[REASON['over-deadline']] = reasons[REASON['over-deadline']]! + 1;
@@ -689,7 +808,17 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
 }
 
 /** Keep the Pareto front over (cost, hours, watts); hours stand in for slowdown (same order). */
-function addFront(st: LoopState, row: number, hw: number, level: number, cost: number, hours: number, watts: number, tps: number, seq: number): void {
+function addFront(
+  st: LoopState,
+  row: number,
+  hw: number,
+  level: number,
+  cost: number,
+  hours: number,
+  watts: number,
+  tps: number,
+  seq: number,
+): void {
   const f = st.front;
   // Consecutive candidates are alike: the point that dominated the last one usually dominates this one.
   const last = f[st.lastDominator];
@@ -713,7 +842,11 @@ function addFront(st: LoopState, row: number, hw: number, level: number, cost: n
 // ---------------------------------------------------------------------------------------------
 // Results
 
-function choicesOf(ctx: Ctx, row: number, hw: number): { choices: PlanChoices; options: EstimateOptions } {
+function choicesOf(
+  ctx: Ctx,
+  row: number,
+  hw: number,
+): { choices: PlanChoices; options: EstimateOptions } {
   const r = ctx.rows;
   const b = ctx.bases[r.base[row]!]!;
   const g = ctx.hw[hw]!.gpu;
@@ -813,7 +946,13 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
       perCircuit: h.kind === 'rent' ? [] : perCircuit(ctx, count, h.nodeSize, gpuW),
     },
     time: { tokensPerSecond: k.tokensPerSecond, hours: k.hours },
-    cost: { usd: k.cost, rentUsd: rent, energyUsd: h.kind === 'rent' ? 0 : energy, purchaseUsd: purchase, amortisedUsd: amort },
+    cost: {
+      usd: k.cost,
+      rentUsd: rent,
+      energyUsd: h.kind === 'rent' ? 0 : energy,
+      purchaseUsd: purchase,
+      amortisedUsd: amort,
+    },
     slowdown: fastest > 0 && Number.isFinite(fastest) ? k.hours / fastest : 1,
     slowdownFactors: slowdownFactors(options),
     options,
@@ -821,12 +960,20 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
 }
 
 /** Greedy placement of nodes on circuits (smallest first), as the search loop assumed. */
-function perCircuit(ctx: Ctx, count: number, nodeSize: number, gpuW: number): Plan['power']['perCircuit'] {
-  const circuits = [...ctx.input.circuits].sort((a, b) => a.continuousWatts - b.continuousWatts || (a.id < b.id ? -1 : 1));
+function perCircuit(
+  ctx: Ctx,
+  count: number,
+  nodeSize: number,
+  gpuW: number,
+): Plan['power']['perCircuit'] {
+  const circuits = [...ctx.input.circuits].sort(
+    (a, b) => a.continuousWatts - b.continuousWatts || (a.id < b.id ? -1 : 1),
+  );
   const out = circuits.map((c) => ({ circuit: c.id, loadW: 0, limitW: c.continuousWatts }));
   const sys = ctx.s.power.systemDrawW;
   const loads: number[] = [];
-  for (let left = count; left > 0; left -= nodeSize) loads.push(nodeWallWatts(Math.min(left, nodeSize), gpuW, sys, ctx.eff));
+  for (let left = count; left > 0; left -= nodeSize)
+    loads.push(nodeWallWatts(Math.min(left, nodeSize), gpuW, sys, ctx.eff));
   for (const w of loads) {
     const slot = out.find((c) => c.loadW + w <= c.limitW + 1e-9) ?? out[out.length - 1];
     if (slot) slot.loadW += w;
@@ -851,11 +998,22 @@ function finish(ctx: Ctx, st: LoopState, fastest: number, top: number): PlanResu
   for (const k of [...st.top, ...st.front]) ids.set(k, planId(ctx, k));
   const frontIds = new Set(st.front.map((k) => ids.get(k)!));
   const ranked = [...st.top].sort((a, b) => compareKept(ctx, a, b, ids)).slice(0, top);
-  const plans = ranked.map((k, i) => ({ ...materialize(ctx, k, fastest, frontIds.has(ids.get(k)!)), rank: i + 1 }));
+  const plans = ranked.map((k, i) => ({
+    ...materialize(ctx, k, fastest, frontIds.has(ids.get(k)!)),
+    rank: i + 1,
+  }));
   const front = [...st.front]
-    .sort((a, b) => a.cost - b.cost || a.hours - b.hours || a.watts - b.watts || (ids.get(a)! < ids.get(b)! ? -1 : 1))
+    .sort(
+      (a, b) =>
+        a.cost - b.cost ||
+        a.hours - b.hours ||
+        a.watts - b.watts ||
+        (ids.get(a)! < ids.get(b)! ? -1 : 1),
+    )
     .map((k) => materialize(ctx, k, fastest, true));
-  const pruned = REASONS.map((code, i) => ({ code, count: st.reasons[i]! })).filter((p) => p.count > 0).sort((a, b) => b.count - a.count || (a.code < b.code ? -1 : 1));
+  const pruned = REASONS.map((code, i) => ({ code, count: st.reasons[i]! }))
+    .filter((p) => p.count > 0)
+    .sort((a, b) => b.count - a.count || (a.code < b.code ? -1 : 1));
   const s = ctx.s;
   const best = plans[0];
   return {
@@ -866,15 +1024,30 @@ function finish(ctx: Ctx, st: LoopState, fastest: number, top: number): PlanResu
     plans,
     front,
     pruned,
-    searched: { candidates: st.candidates, feasible: st.feasible, configurations: ctx.rows.n, memoryEvaluations: ctx.memoryEvaluations },
+    searched: {
+      candidates: st.candidates,
+      feasible: st.feasible,
+      configurations: ctx.rows.n,
+      memoryEvaluations: ctx.memoryEvaluations,
+    },
     fastestHours: Number.isFinite(fastest) ? fastest : null,
-    largest: best ? largestThatFits(ctx.arch, best.options, best.memory.capacityBytes * (1 - s.limits.memoryMargin)) : null,
+    largest: best
+      ? largestThatFits(
+          ctx.arch,
+          best.options,
+          best.memory.capacityBytes * (1 - s.limits.memoryMargin),
+        )
+      : null,
     nearestFixes: plans.length > 0 ? [] : nearestFixes(ctx, st),
   };
 }
 
 /** Largest micro-batch and sequence length whose peak still fits `capacity` (memory is monotone in both). */
-export function largestThatFits(arch: Arch, o: EstimateOptions, capacity: number): { microBatch: number; seq: number } {
+export function largestThatFits(
+  arch: Arch,
+  o: EstimateOptions,
+  capacity: number,
+): { microBatch: number; seq: number } {
   const fits = (x: EstimateOptions) => estimateMemory(arch, x).perGpu.deviceBytes <= capacity;
   const search = (lo: number, max: number, at: (v: number) => EstimateOptions): number => {
     if (!fits(at(lo))) return 0;
