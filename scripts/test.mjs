@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs vitest and prints the closing line CI reads: "N passed, N failed".
+// Builds, runs vitest, and prints the closing line CI reads: "N passed, N failed".
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 
@@ -13,14 +13,15 @@ const report = '.vitest-report.json';
 rmSync(report, { force: true });
 const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`];
 const run = spawnSync('npx', [...args, ...process.argv.slice(2)], { stdio: 'inherit' });
-let passed = 0;
-let failed = 0;
-try {
-  const json = JSON.parse(readFileSync(report, 'utf8'));
-  passed = json.numPassedTests;
-  failed = json.numFailedTests + (json.numRuntimeErrorTestSuites ?? 0);
-} catch {
-  failed = 1;
+
+function counts() {
+  try {
+    const json = JSON.parse(readFileSync(report, 'utf8'));
+    return { passed: json.numPassedTests, failed: json.numFailedTests + (json.numRuntimeErrorTestSuites ?? 0) };
+  } catch {
+    return { passed: 0, failed: 1 }; // no report: vitest crashed before writing it
+  }
 }
+const { passed, failed } = counts();
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(run.status === 0 && failed === 0 && passed > 0 ? 0 : 1);
