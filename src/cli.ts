@@ -3,6 +3,7 @@
 // `estimate --json` never imports Ink or React.
 import { Command, CommanderError } from 'commander';
 import { registerCommands } from './commands/index.js';
+import { registerExplore } from './commands/explore.js';
 import { reportError } from './commands/errors.js';
 
 if (process.env.NO_COLOR || process.env.TERM === 'dumb' || process.argv.includes('--no-color')) {
@@ -17,6 +18,7 @@ const program = new Command('vramplan')
   .showSuggestionAfterError()
   .exitOverride();
 registerCommands(program);
+registerExplore(program); // `explore [scenario]`, and bare `vramplan` in a terminal
 
 try {
   await program.parseAsync(process.argv);

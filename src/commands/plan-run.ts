@@ -9,6 +9,7 @@ import { loadScenario, resolveHardware } from '../io/load-scenario.js';
 import { writeAtomic } from '../io/write-atomic.js';
 import { exportPlan, planJson, type ExportFormat } from '../ui/export-plan.js';
 import { renderPlanText } from '../ui/plan-text.js';
+import { wantsTui } from './explore.js';
 
 export function parseTop(v: unknown): number {
   if (v === undefined) return 10;
@@ -36,6 +37,7 @@ export function exportFormatOf(file: string): ExportFormat {
 }
 
 export async function runPlan(file: string, opts: Record<string, unknown>): Promise<number> {
+  if (wantsTui(opts)) return (await import('./explore-run.js')).runExplorer(file, opts);
   const top = parseTop(opts.top);
   const format = typeof opts.export === 'string' ? exportFormatOf(opts.export) : null;
   const result = await planScenario(file, { top, detect: opts.detect === true });

@@ -11,6 +11,7 @@ export function registerPlan(program: Command): void {
     .option('--export <file>', 'write the plans to a .json, .csv, .md or .svg file (atomically)')
     .option('--force', 'overwrite the --export file if it exists')
     .option('--detect', 'add the GPUs nvidia-smi reports to the owned hardware')
+    .option('--no-tui', 'print the plain report even in a terminal (the explorer opens otherwise)')
     .action(async (file: string, opts: Record<string, unknown>) => {
       const { runPlan } = await import('./plan-run.js');
       process.exitCode = await runPlan(file, opts);

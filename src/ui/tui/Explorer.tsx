@@ -1,0 +1,105 @@
+/** The interactive plan explorer: owns the state (useReducer over the pure reducer) and the side effects. */
+import { useEffect, useReducer } from 'react';
+import { Box, Text, useApp, useInput, useStdin } from 'ink';
+import type { PlanResult } from '../../core/plan.js';
+import type { Scenario } from '../../schema/scenario.js';
+import { CompareView } from './CompareView.js';
+import { DetailPane } from './DetailPane.js';
+import { EditPanel } from './EditPanel.js';
+import { HelpOverlay } from './HelpOverlay.js';
+import { KEY_HELP, keyToAction } from './keys.js';
+import { PlanTable } from './PlanTable.js';
+import { Prompt } from './Prompt.js';
+import { compareSet, initialState, reducer, selectedPlan } from './state.js';
+import { compareProps, detailProps, editProps, footerText, headerText, tableProps } from './view.js';
+
+export interface ExplorerProps {
+  readonly file: string;
+  readonly scenario: Scenario;
+  readonly result: PlanResult;
+  readonly width: number;
+  readonly height: number;
+  /** Plan an edited scenario; throw an Error whose message is shown in the footer. */
+  readonly replan: (s: Scenario) => PlanResult | Promise<PlanResult>;
+  /** Write `result` to `path` in the format its extension names; return the path written; throw on failure. */
+  readonly exportTo: (path: string, result: PlanResult) => string;
+  /** Wait this long after an edit before re-planning, so quick steps plan once. */
+  readonly debounceMs?: number;
+  readonly clock?: () => number;
+}
+
+export function Explorer(props: ExplorerProps) {
+  const { replan, exportTo, debounceMs = 40, clock = () => performance.now() } = props;
+  const [s, dispatch] = useReducer(reducer, undefined, () => initialState(props.file, props.scenario, props.result, props.height));
+  const { exit } = useApp();
+  const { isRawModeSupported } = useStdin();
+
+  useEffect(() => dispatch({ type: 'resize', height: props.height }), [props.height]);
+
+  useEffect(() => {
+    if (s.quit) exit();
+  }, [s.quit, exit]);
+
+  useEffect(() => {
+    if (s.planGen === 0) return;
+    const gen = s.planGen;
+    const scenario = s.scenario;
+    const timer = setTimeout(() => {
+      const t0 = clock();
+      Promise.resolve()
+        .then(() => replan(scenario))
+        .then(
+          (result) => dispatch({ type: 'planned', gen, result, ms: clock() - t0 }),
+          (e: unknown) => dispatch({ type: 'planFailed', gen, message: e instanceof Error ? e.message.split('\n')[0]! : String(e) }),
+        );
+    }, debounceMs);
+    return () => clearTimeout(timer);
+    // Re-plan only when an edit bumps the generation; the scenario travels with it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [s.planGen]);
+
+  useInput(
+    (input, key) => {
+      const action = keyToAction(s, input, key);
+      if (!action) return;
+      if (action.type === 'exportCommit') {
+        try {
+          const path = exportTo(s.draft, { ...s.result, plans: s.visible });
+          dispatch({ type: 'exported', path });
+        } catch (e) {
+          dispatch({ type: 'exportFailed', message: e instanceof Error ? e.message : String(e) });
+        }
+        return;
+      }
+      dispatch(action);
+    },
+    { isActive: isRawModeSupported === true },
+  );
+
+  const width = props.width;
+  const plan = selectedPlan(s);
+  let body;
+  if (s.mode === 'help') body = <HelpOverlay sections={KEY_HELP} />;
+  else if (s.mode === 'compare') body = <CompareView {...compareProps(compareSet(s), width)} />;
+  else
+    body = (
+      <>
+        <PlanTable {...tableProps(s, width)} />
+        {s.mode === 'edit' ? <EditPanel {...editProps(s)} /> : null}
+        {s.mode !== 'edit' && s.detail && plan ? <DetailPane {...detailProps(plan, s.result, width)} /> : null}
+      </>
+    );
+  return (
+    <Box flexDirection="column" width={width}>
+      <Text bold wrap="truncate">
+        {headerText(s)}
+      </Text>
+      {body}
+      {s.mode === 'search' ? <Prompt label="search:" draft={s.draft} hint="Enter keep · Esc clear" /> : null}
+      {s.mode === 'export' ? <Prompt label="export to:" draft={s.draft} hint="Tab format · Enter write · Esc cancel" /> : null}
+      <Text dimColor={!s.status} color={s.status?.kind === 'error' ? 'red' : undefined} wrap="truncate">
+        {footerText(s)}
+      </Text>
+    </Box>
+  );
+}

@@ -1,0 +1,124 @@
+/** Pure: the detail pane's and the compare view's text, from a Plan / PlanResult. */
+import type { Plan, PlanResult } from '../../core/plan.js';
+import { formatDuration, formatUsd } from '../format.js';
+import { PHASE_LABEL } from '../messages.js';
+import { REASON_LABEL } from '../plan-messages.js';
+import { hardwareOf, techniqueOf } from '../plan-text.js';
+import { gib, groupBytes, MEMORY_GROUPS, meter } from './cells.js';
+
+export const usd = formatUsd;
+
+/** "21.3 of 24.0 GiB per GPU, 2.7 GiB free (peak: optimizer step)". */
+export function memoryHeadline(p: Plan): string {
+  const m = p.memory;
+  const free = m.headroomBytes >= 0 ? `${gib(m.headroomBytes)} free` : `${gib(-m.headroomBytes)} over`;
+  return `${gib(m.deviceBytes)} of ${gib(m.capacityBytes)} per GPU, ${free} (peak: ${PHASE_LABEL[m.peakPhase]})`;
+}
+
+/** Legend entries "█ weights 6.9 GiB" for the groups that hold memory. */
+export function memoryLegend(p: Plan): string[] {
+  return groupBytes(p.memory.breakdown)
+    .filter((g) => g.bytes > 0)
+    .map((g) => `${MEMORY_GROUPS.find((m) => m.key === g.key)!.glyph} ${g.label} ${gib(g.bytes)}`);
+}
+
+/** Pack items into lines of at most `width` characters, separated by two spaces. */
+export function pack(items: readonly string[], width: number): string[] {
+  const lines: string[] = [];
+  let cur = '';
+  for (const it of items) {
+    if (cur === '') cur = it;
+    else if (cur.length + 2 + it.length <= width) cur += `  ${it}`;
+    else {
+      lines.push(cur);
+      cur = it;
+    }
+  }
+  if (cur !== '') lines.push(cur);
+  return lines;
+}
+
+/** One line per circuit: name, load meter, load / continuous limit. */
+export function powerLines(p: Plan, width: number): string[] {
+  const head = `wall ${p.power.wallWatts.toLocaleString('en-US')} W, GPUs ${p.power.gpuWatts.toLocaleString('en-US')} W${p.hardware.kind !== 'rent' && p.hardware.powerLimitFraction < 1 ? ` (limit ${p.hardware.powerLimitW} W each)` : ''}`;
+  if (p.power.perCircuit.length === 0) return [`${head}; rented: no circuits of yours`];
+  const nameW = Math.min(18, Math.max(...p.power.perCircuit.map((c) => c.circuit.length)));
+  const meterW = Math.max(6, width - nameW - 24);
+  return [
+    head,
+    ...p.power.perCircuit.map((c) => {
+      const name = c.circuit.length > nameW ? `${c.circuit.slice(0, nameW - 1)}…` : c.circuit.padEnd(nameW);
+      return `${name} ${meter(c.limitW > 0 ? c.loadW / c.limitW : 1, meterW)} ${c.loadW.toLocaleString('en-US')}/${Math.round(c.limitW).toLocaleString('en-US')} W`;
+    }),
+  ];
+}
+
+export function timeCostLine(p: Plan): string {
+  const c = p.cost;
+  const parts = [
+    c.rentUsd > 0 ? `rent ${usd(c.rentUsd)}` : '',
+    c.energyUsd > 0 ? `energy ${usd(c.energyUsd)}` : '',
+    c.purchaseUsd > 0 ? `purchase ${usd(c.purchaseUsd)}` : '',
+    c.amortisedUsd > 0 ? `amortised ${usd(c.amortisedUsd)}` : '',
+  ].filter((x) => x !== '');
+  return `${formatDuration(p.time.hours)} at ${Math.round(p.time.tokensPerSecond).toLocaleString('en-US')} tok/s; ${usd(c.usd)}${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`;
+}
+
+/** Technique slowdown lines: "×1.33 full activation recompute". */
+export function techniqueLines(p: Plan): string[] {
+  if (p.slowdownFactors.length === 0) return ['no slowing techniques'];
+  return p.slowdownFactors.map((f) => `×${f.factor.toFixed(2)} ${f.why}`);
+}
+
+/** Pruned counts as "12,345 out of GPU memory". */
+export function prunedLines(r: PlanResult): string[] {
+  if (r.pruned.length === 0) return ['none pruned'];
+  return r.pruned.map((p) => `${p.count.toLocaleString('en-US')} ${REASON_LABEL[p.code]}`);
+}
+
+export interface CompareColumn {
+  name: string;
+  rows: string[];
+}
+
+/** Labels of the compare view's rows, in order. */
+export const COMPARE_LABELS = [
+  'model',
+  'fits',
+  'best hardware',
+  'technique',
+  'GPU memory',
+  ...MEMORY_GROUPS.map((g) => `  ${g.label}`),
+  'time',
+  'cost',
+  'wall power',
+  'tokens/s',
+  'slowdown',
+  'feasible plans',
+  'runner-up',
+];
+
+export function compareColumn(name: string, r: PlanResult): CompareColumn {
+  const b = r.plans[0];
+  if (!b) return { name, rows: [r.model.id, 'no', ...COMPARE_LABELS.slice(2).map(() => '—')] };
+  const groups = groupBytes(b.memory.breakdown).map((g) => (g.bytes > 0 ? gib(g.bytes) : '—'));
+  const second = r.plans[1];
+  return {
+    name,
+    rows: [
+      r.model.id,
+      'yes',
+      hardwareOf(b),
+      techniqueOf(b),
+      `${gib(b.memory.deviceBytes)} / ${gib(b.memory.capacityBytes)}`,
+      ...groups,
+      formatDuration(b.time.hours),
+      usd(b.cost.usd),
+      `${b.power.wallWatts.toLocaleString('en-US')} W`,
+      Math.round(b.time.tokensPerSecond).toLocaleString('en-US'),
+      `${b.slowdown.toFixed(2)}×`,
+      r.searched.feasible.toLocaleString('en-US'),
+      second ? `${hardwareOf(second)}, ${usd(second.cost.usd)}` : '—',
+    ],
+  };
+}

@@ -1,0 +1,248 @@
+/** The explorer's state and its pure reducer: every key press is an action; side effects live in the App. */
+import type { Plan, PlanResult } from '../../core/plan.js';
+import type { Scenario } from '../../schema/scenario.js';
+import { applyEdit, KNOBS, parseEdit, scenarioProblem, stepEdit } from './edit.js';
+import {
+  axisValues,
+  clamp,
+  nextAxisValue,
+  NO_FILTERS,
+  scrollTop,
+  visiblePlans,
+  type FilterAxis,
+  type Filters,
+  type SortKey,
+} from './rows.js';
+
+export type Mode = 'table' | 'help' | 'search' | 'edit' | 'export' | 'compare';
+
+export interface Snapshot {
+  name: string;
+  result: PlanResult;
+}
+
+export interface Status {
+  kind: 'info' | 'error';
+  text: string;
+}
+
+export interface State {
+  file: string;
+  scenario: Scenario;
+  result: PlanResult;
+  /** Plans after filter, search and sort (derived; kept in state so moves can clamp against it). */
+  visible: Plan[];
+  cursor: number;
+  top: number;
+  /** Terminal rows available to the whole explorer. */
+  height: number;
+  sort: SortKey;
+  descending: boolean;
+  filters: Filters;
+  mode: Mode;
+  detail: boolean;
+  /** Text being typed in the search, edit or export prompt. */
+  draft: string;
+  knob: number;
+  typing: boolean;
+  status: Status | null;
+  /** Bumped on every scenario edit; the App re-plans when it changes and drops stale answers. */
+  planGen: number;
+  planning: boolean;
+  lastPlanMs: number | null;
+  /** Scenarios pinned for the side-by-side view. */
+  pinned: Snapshot[];
+  quit: boolean;
+}
+
+export type Action =
+  | { type: 'move'; delta: number }
+  | { type: 'page'; dir: 1 | -1 }
+  | { type: 'home' }
+  | { type: 'end' }
+  | { type: 'sort'; key: SortKey }
+  | { type: 'filter'; axis: FilterAxis }
+  | { type: 'toggle'; flag: 'fitsOnly' | 'frontOnly' }
+  | { type: 'clearFilters' }
+  | { type: 'detail' }
+  | { type: 'mode'; mode: Mode }
+  | { type: 'draft'; text: string }
+  | { type: 'searchCommit' }
+  | { type: 'searchCancel' }
+  | { type: 'knob'; delta: number }
+  | { type: 'editBegin' }
+  | { type: 'editCommit' }
+  | { type: 'editStep'; dir: 1 | -1 }
+  | { type: 'planned'; gen: number; result: PlanResult; ms: number }
+  | { type: 'planFailed'; gen: number; message: string }
+  | { type: 'exportBegin' }
+  | { type: 'exportCycle' }
+  | { type: 'exportCommit' }
+  | { type: 'exported'; path: string }
+  | { type: 'exportFailed'; message: string }
+  | { type: 'pin' }
+  | { type: 'resize'; height: number }
+  | { type: 'quit' };
+
+/** Lines the explorer spends outside the table rows (header, column titles, footer, detail pane). */
+export const CHROME_LINES = 5;
+export const DETAIL_LINES = 13;
+
+/** Table rows that fit: the detail pane takes its share only when there is room for a few rows besides. */
+export function tableRows(height: number, detail: boolean): number {
+  const rows = height - CHROME_LINES - (detail ? DETAIL_LINES : 0);
+  return Math.max(3, rows);
+}
+
+export function initialState(file: string, scenario: Scenario, result: PlanResult, height = 24): State {
+  return view({
+    file,
+    scenario,
+    result,
+    visible: [],
+    cursor: 0,
+    top: 0,
+    height,
+    sort: 'rank',
+    descending: false,
+    filters: NO_FILTERS,
+    mode: 'table',
+    detail: true,
+    draft: '',
+    knob: 0,
+    typing: false,
+    status: null,
+    planGen: 0,
+    planning: false,
+    lastPlanMs: null,
+    pinned: [],
+    quit: false,
+  });
+}
+
+/** Recompute the visible plans, keep the selected plan selected when it is still shown, and scroll to it. */
+function view(s: State, keepId: string | null = null): State {
+  const visible = visiblePlans(s.result.plans, s.filters, s.sort, s.descending);
+  let cursor = s.cursor;
+  if (keepId !== null) {
+    const i = visible.findIndex((p) => p.id === keepId);
+    cursor = i >= 0 ? i : 0;
+  }
+  return cursorAt({ ...s, visible }, cursor);
+}
+
+function cursorAt(s: State, cursor: number): State {
+  const c = clamp(cursor, 0, Math.max(0, s.visible.length - 1));
+  return { ...s, cursor: c, top: scrollTop(s.top, c, tableRows(s.height, s.detail), s.visible.length) };
+}
+
+const selectedId = (s: State): string | null => s.visible[s.cursor]?.id ?? null;
+export const selectedPlan = (s: State): Plan | null => s.visible[s.cursor] ?? null;
+
+/** The default export path for the scenario: its name in kebab case. */
+export function defaultExportPath(s: State): string {
+  const slug = s.result.scenario.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'plans';
+  return `${slug}-plans.json`;
+}
+
+const FORMATS = ['json', 'csv', 'md', 'svg'] as const;
+
+export function cycleExtension(path: string): string {
+  const m = /\.(json|csv|md|svg)$/i.exec(path);
+  if (!m) return `${path}.json`;
+  const next = FORMATS[(FORMATS.indexOf(m[1]!.toLowerCase() as (typeof FORMATS)[number]) + 1) % FORMATS.length]!;
+  return path.slice(0, -m[1]!.length) + next;
+}
+
+function edited(s: State, scenario: Scenario): State {
+  const problem = scenarioProblem(scenario);
+  if (problem) return { ...s, status: { kind: 'error', text: problem } };
+  return { ...s, scenario, planGen: s.planGen + 1, planning: true, status: null };
+}
+
+export function reducer(s: State, a: Action): State {
+  switch (a.type) {
+    case 'move':
+      return cursorAt(s, s.cursor + a.delta);
+    case 'page':
+      return cursorAt(s, s.cursor + a.dir * tableRows(s.height, s.detail));
+    case 'home':
+      return cursorAt(s, 0);
+    case 'end':
+      return cursorAt(s, s.visible.length - 1);
+    case 'sort': {
+      const descending = s.sort === a.key ? !s.descending : false;
+      return view({ ...s, sort: a.key, descending }, selectedId(s));
+    }
+    case 'filter': {
+      const values = axisValues(s.result.plans, a.axis);
+      const filters = { ...s.filters, [a.axis]: nextAxisValue(values, s.filters[a.axis]) };
+      return view({ ...s, filters }, selectedId(s));
+    }
+    case 'toggle':
+      return view({ ...s, filters: { ...s.filters, [a.flag]: !s.filters[a.flag] } }, selectedId(s));
+    case 'clearFilters':
+      return view({ ...s, filters: NO_FILTERS }, selectedId(s));
+    case 'detail':
+      return cursorAt({ ...s, detail: !s.detail }, s.cursor);
+    case 'mode': {
+      const draft = a.mode === 'search' ? s.filters.search : '';
+      return { ...s, mode: a.mode, draft, typing: false, status: a.mode === 'compare' && s.pinned.length === 0 ? { kind: 'info', text: 'nothing pinned yet: press b to pin this scenario, edit it, then c to compare' } : s.status };
+    }
+    case 'draft': {
+      const next = { ...s, draft: a.text };
+      // Search filters as you type.
+      return s.mode === 'search' ? view({ ...next, filters: { ...s.filters, search: a.text } }, selectedId(s)) : next;
+    }
+    case 'searchCommit':
+      return { ...s, mode: 'table' };
+    case 'searchCancel':
+      return view({ ...s, mode: 'table', draft: '', filters: { ...s.filters, search: '' } }, selectedId(s));
+    case 'knob':
+      return { ...s, knob: (s.knob + a.delta + KNOBS.length) % KNOBS.length, status: null };
+    case 'editBegin':
+      return { ...s, typing: true, draft: '' };
+    case 'editCommit': {
+      const parsed = parseEdit(KNOBS[s.knob]!, s.draft);
+      if ('error' in parsed) return { ...s, status: { kind: 'error', text: parsed.error } };
+      return edited({ ...s, typing: false, draft: '' }, applyEdit(s.scenario, parsed.edit));
+    }
+    case 'editStep': {
+      const e = stepEdit(s.scenario, KNOBS[s.knob]!, a.dir);
+      return e ? edited(s, applyEdit(s.scenario, e)) : { ...s, status: { kind: 'info', text: 'type a value: Enter' } };
+    }
+    case 'planned':
+      if (a.gen !== s.planGen) return s;
+      return view(
+        { ...s, result: a.result, planning: false, lastPlanMs: a.ms, status: { kind: 'info', text: `re-planned in ${Math.round(a.ms)} ms: ${a.result.plans.length} plans` } },
+        selectedId(s),
+      );
+    case 'planFailed':
+      if (a.gen !== s.planGen) return s;
+      return { ...s, planning: false, status: { kind: 'error', text: a.message } };
+    case 'exportBegin':
+      return { ...s, mode: 'export', draft: defaultExportPath(s), status: null };
+    case 'exportCycle':
+      return { ...s, draft: cycleExtension(s.draft) };
+    case 'exportCommit':
+      return s; // the App writes the file, then dispatches exported / exportFailed
+    case 'exported':
+      return { ...s, mode: 'table', status: { kind: 'info', text: `wrote ${a.path}` } };
+    case 'exportFailed':
+      return { ...s, status: { kind: 'error', text: a.message } };
+    case 'pin': {
+      const name = s.planGen === 0 ? s.result.scenario.name : `${s.result.scenario.name} (edit ${s.pinned.length + 1})`;
+      return { ...s, pinned: [...s.pinned, { name, result: s.result }], status: { kind: 'info', text: `pinned '${name}' for comparison (c)` } };
+    }
+    case 'resize':
+      return cursorAt({ ...s, height: a.height }, s.cursor);
+    case 'quit':
+      return { ...s, quit: true };
+  }
+}
+
+/** What the compare view shows: the pinned scenarios, then the current one if it differs from the last pin. */
+export function compareSet(s: State): Snapshot[] {
+  const last = s.pinned[s.pinned.length - 1];
+  return last && last.result === s.result ? s.pinned : [...s.pinned, { name: `${s.result.scenario.name}${s.planGen > 0 ? ' (current)' : ''}`, result: s.result }];
+}

@@ -1,0 +1,95 @@
+/** Pure: State → the props of each component (all formatting happens here, not in components). */
+import type { Plan, PlanResult } from '../../core/plan.js';
+import { KNOBS, KNOB_LABEL, knobValue } from './edit.js';
+import { headerLine, memorySegments, rowLine, tableColumns, type Segment } from './cells.js';
+import {
+  COMPARE_LABELS,
+  compareColumn,
+  memoryHeadline,
+  memoryLegend,
+  pack,
+  powerLines,
+  prunedLines,
+  techniqueLines,
+  timeCostLine,
+} from './detail.js';
+import { filterSummary } from './rows.js';
+import { tableRows, type Snapshot, type State } from './state.js';
+import type { DetailPaneProps } from './DetailPane.js';
+import type { PlanTableProps } from './PlanTable.js';
+import type { EditPanelProps } from './EditPanel.js';
+import type { CompareViewProps } from './CompareView.js';
+
+const SORT_LABEL = { rank: 'planner rank', cost: 'cost', slowdown: 'slowdown', power: 'wall power', time: 'time', headroom: 'memory headroom' } as const;
+
+export function headerText(s: State): string {
+  const r = s.result;
+  const shown = s.visible.length === r.plans.length ? `${r.plans.length} plans` : `${s.visible.length} of ${r.plans.length} plans`;
+  const filters = filterSummary(s.filters);
+  const pos = s.visible.length > 0 ? ` · ${s.cursor + 1}/${s.visible.length}` : '';
+  return `${r.scenario.name} · ${r.model.id} · ${shown}${pos} · by ${SORT_LABEL[s.sort]} ${s.descending ? '▼' : '▲'}${filters ? ` · ${filters}` : ''}${s.planning ? ' · re-planning…' : ''}`;
+}
+
+export function tableProps(s: State, width: number): PlanTableProps {
+  const cols = tableColumns(width);
+  const n = tableRows(s.height, s.detail || s.mode === 'edit');
+  const window = s.visible.slice(s.top, s.top + n);
+  const r = s.result;
+  const empty = r.plans.length === 0 ? `nothing fits (${r.searched.candidates.toLocaleString('en-US')} candidates searched); see the pruned reasons` : 'no plan matches the filters (x clears them)';
+  return {
+    header: headerLine(cols),
+    rows: window.map((p, i) => rowLine(cols, p, s.top + i === s.cursor)),
+    selected: s.cursor - s.top,
+    empty,
+  };
+}
+
+export function detailProps(p: Plan, r: PlanResult, width: number): DetailPaneProps {
+  const inner = width - 2; // the pane's border
+  const leftWidth = Math.floor(inner * 0.58);
+  const rightWidth = Math.max(10, inner - leftWidth - 2);
+  return {
+    title: `#${p.rank} ${p.id}${p.onFront ? '  (Pareto front)' : ''}`,
+    segments: memorySegments(p.memory.breakdown, p.memory.capacityBytes, leftWidth - 1),
+    memoryHeadline: memoryHeadline(p),
+    legend: pack(memoryLegend(p), leftWidth).slice(0, 2),
+    power: powerLines(p, leftWidth),
+    timeCost: timeCostLine(p),
+    techniques: techniqueLines(p),
+    slowdown: `${p.slowdown.toFixed(2)}× the fastest plan`,
+    pruned: prunedLines(r),
+    leftWidth,
+    rightWidth,
+  };
+}
+
+export function editProps(s: State): EditPanelProps {
+  return {
+    knobs: KNOBS.map((k) => ({ label: KNOB_LABEL[k], value: knobValue(s.scenario, k) })),
+    selected: s.knob,
+    typing: s.typing,
+    draft: s.draft,
+    planning: s.planning,
+  };
+}
+
+export function compareProps(set: readonly Snapshot[], width: number): CompareViewProps {
+  const labelWidth = Math.max(...COMPARE_LABELS.map((l) => l.length)) + 2;
+  const columnWidth = Math.max(16, Math.floor((width - labelWidth) / Math.max(1, set.length)) - 1);
+  return {
+    labels: COMPARE_LABELS,
+    labelWidth,
+    columnWidth,
+    columns: set.map((x) => {
+      const best = x.result.plans[0];
+      const segments: Segment[] = best ? memorySegments(best.memory.breakdown, best.memory.capacityBytes, columnWidth - 3) : [];
+      return { ...compareColumn(x.name, x.result), segments };
+    }),
+  };
+}
+
+/** The footer: the status message, or the most used keys. */
+export function footerText(s: State): string {
+  if (s.status) return s.status.text;
+  return '↑↓ move · 1-5 sort · m g o filter · f fits · p front · / search · i edit · e export · b pin · c compare · ? help · q quit';
+}
