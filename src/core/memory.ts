@@ -551,6 +551,8 @@ export function estimateMemory(
     let working = 0;
     let bwd = 0;
     for (const g of arch.groups) {
+      // Vision towers: weights only; batches are assumed text-only (README, Assumptions and limits).
+      if (g.name === 'vision') continue;
       const n = g.count * lf;
       const full = layerBytes(g, actCtx);
       bwd = Math.max(bwd, backwardWorkingBytes(g, actCtx) * tokens);
@@ -685,11 +687,12 @@ export function estimateMemory(
       let kv = 0;
       let prefill = 0;
       for (const g of arch.groups) {
-        if (g.name === 'encoder' || g.name === 'vision') continue;
+        if (g.name === 'vision') continue;
         const kvLen = g.slidingWindow ? Math.min(g.slidingWindow, o.seq) : o.seq;
         // Each TP rank holds at least one KV head (replicated when kvHeads < tp; vLLM/Megatron).
         const width = g.mlaCacheWidth ?? Math.ceil(g.kvHeads / tp) * (g.headDim + g.vHeadDim);
-        kv += g.count * lf * kvLen * o.batch * width * kvBytesPerElem;
+        // Encoders run once over the input and keep no cache.
+        if (g.name !== 'encoder') kv += g.count * lf * kvLen * o.batch * width * kvBytesPerElem;
         // One layer's transient tensors during prefill: fp32 norm copy, q/k/v, MLP intermediates.
         const qd = g.heads * g.headDim;
         let layer =
