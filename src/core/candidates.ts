@@ -7,6 +7,7 @@ import type { Arch } from './arch.js';
 import type {
   Attention,
   Checkpointing,
+  Framework,
   Method,
   Offload,
   Optimizer,
@@ -14,7 +15,10 @@ import type {
 } from '../schema/estimate.js';
 
 /** Weight storage per method: full fine-tunes train float weights; QLoRA needs a quantized base (flags.ts rules). */
-export function weightDtypes(method: Method, allowed?: readonly WeightDtype[]): { weights: WeightDtype; doubleQuant: boolean }[] {
+export function weightDtypes(
+  method: Method,
+  allowed?: readonly WeightDtype[],
+): { weights: WeightDtype; doubleQuant: boolean }[] {
   const defaults: Record<Method, WeightDtype[]> = {
     full: ['bf16', 'fp32'],
     lora: ['bf16', 'int8'],
@@ -31,7 +35,8 @@ export function weightDtypes(method: Method, allowed?: readonly WeightDtype[]): 
   const out: { weights: WeightDtype; doubleQuant: boolean }[] = [];
   for (const w of list) {
     // QLoRA paper: NF4 with double quantization is the recommended recipe; offer both.
-    if (method === 'qlora' && (w === 'nf4' || w === 'fp4')) out.push({ weights: w, doubleQuant: true });
+    if (method === 'qlora' && (w === 'nf4' || w === 'fp4'))
+      out.push({ weights: w, doubleQuant: true });
     out.push({ weights: w, doubleQuant: false });
   }
   return out;
@@ -40,13 +45,42 @@ export function weightDtypes(method: Method, allowed?: readonly WeightDtype[]): 
 /** Every optimizer of the contract except 'none' (training), or only 'none' (inference). */
 export function optimizers(method: Method, allowed?: readonly Optimizer[]): Optimizer[] {
   if (method === 'inference') return ['none'];
-  const all: Optimizer[] = ['adamw', 'adamw-8bit', 'paged-adamw', 'paged-adamw-8bit', 'adam-mini', 'lion', 'adafactor', 'sgd-momentum', 'sgd'];
+  const all: Optimizer[] = [
+    'adamw',
+    'adamw-8bit',
+    'paged-adamw',
+    'paged-adamw-8bit',
+    'adam-mini',
+    'lion',
+    'adafactor',
+    'sgd-momentum',
+    'sgd',
+  ];
   return (allowed ?? all).filter((o) => o !== 'none');
 }
 
-export function checkpointings(method: Method, allowed?: readonly Checkpointing[]): Checkpointing[] {
+/**
+ * Checkpointing modes each stack offers: HF/PEFT and DeepSpeed checkpoint whole layers (gradient_checkpointing,
+ * Unsloth's offloaded variant); selective (op-level) recompute exists in torchtitan and torchtune (ac_mode).
+ */
+const CHECKPOINTING_BY_FRAMEWORK: Record<Framework, readonly Checkpointing[]> = {
+  hf: ['none', 'full', 'offload'],
+  deepspeed: ['none', 'full', 'offload'],
+  unsloth: ['none', 'full', 'offload'],
+  litgpt: ['none', 'full'],
+  torchtune: ['none', 'selective', 'full', 'offload'],
+  torchtitan: ['none', 'selective', 'full'],
+  vllm: ['none'],
+};
+
+export function checkpointings(
+  method: Method,
+  allowed?: readonly Checkpointing[],
+  framework: Framework = 'torchtune',
+): Checkpointing[] {
   if (method === 'inference') return ['none'];
-  return [...(allowed ?? ['none', 'selective', 'full', 'offload'])];
+  const offered = CHECKPOINTING_BY_FRAMEWORK[framework];
+  return (allowed ?? ['none', 'selective', 'full', 'offload']).filter((c) => offered.includes(c));
 }
 
 /** Eager attention is never better than SDPA in memory or speed, so it is searched only when asked for. */
@@ -61,7 +95,12 @@ export function microBatches(globalBatch: number, allowed?: readonly number[]): 
 }
 
 /** Tensor-parallel degrees that divide the GPU count, the attention heads and the KV heads, inside a node. */
-export function tensorParallelisms(gpus: number, arch: Arch, maxTp: number, allowed?: readonly number[]): number[] {
+export function tensorParallelisms(
+  gpus: number,
+  arch: Arch,
+  maxTp: number,
+  allowed?: readonly number[],
+): number[] {
   const g = arch.groups[0];
   const heads = g?.heads ?? 1;
   const kv = g?.kvHeads ?? 1;
@@ -70,7 +109,11 @@ export function tensorParallelisms(gpus: number, arch: Arch, maxTp: number, allo
 }
 
 /** Pipeline degrees that divide the remaining GPUs and leave at least one layer per stage. */
-export function pipelineParallelisms(gpusOverTp: number, layers: number, allowed?: readonly number[]): number[] {
+export function pipelineParallelisms(
+  gpusOverTp: number,
+  layers: number,
+  allowed?: readonly number[],
+): number[] {
   const list = allowed ?? [1, 2, 4, 8];
   return list.filter((p) => gpusOverTp % p === 0 && p <= layers);
 }

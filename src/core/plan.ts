@@ -226,7 +226,7 @@ function baseConfigs(s: Scenario): BaseConfig[] {
     const d = defaultOptions(method);
     for (const w of weightDtypes(method, search.weights))
       for (const optimizer of optimizers(method, search.optimizers))
-        for (const checkpointing of checkpointings(method, search.checkpointing))
+        for (const checkpointing of checkpointings(method, search.checkpointing, search.framework))
           for (const attention of attentions(search.attention))
             for (const batch of job.kind === 'inference'
               ? [job.concurrency]
