@@ -18,7 +18,7 @@ export function CompareView({ labels, columns, labelWidth, columnWidth }: Compar
           <Text bold>compare</Text>
         </Box>
         {columns.map((c, i) => (
-          <Box key={i} width={columnWidth} flexShrink={0}>
+          <Box key={i} width={columnWidth} flexShrink={0} paddingRight={2}>
             <Text bold wrap="truncate">
               {c.name}
             </Text>
@@ -41,7 +41,7 @@ export function CompareView({ labels, columns, labelWidth, columnWidth }: Compar
             <Text>{l}</Text>
           </Box>
           {columns.map((c, i) => (
-            <Box key={i} width={columnWidth} flexShrink={0}>
+            <Box key={i} width={columnWidth} flexShrink={0} paddingRight={2}>
               <Text wrap="truncate">{c.rows[r] ?? ''}</Text>
             </Box>
           ))}

@@ -42,7 +42,9 @@ export function DetailPane(p: DetailPaneProps) {
           <Text wrap="truncate">{p.timeCost}</Text>
         </Box>
         <Box flexDirection="column" width={p.rightWidth}>
-          <Text bold>techniques (slowdown {p.slowdown})</Text>
+          <Text bold wrap="truncate">
+            techniques: {p.slowdown}
+          </Text>
           {p.techniques.slice(0, 4).map((l, i) => (
             <Text key={i} wrap="truncate">
               {l}

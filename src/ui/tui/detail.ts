@@ -100,7 +100,11 @@ export const COMPARE_LABELS = [
 
 export function compareColumn(name: string, r: PlanResult): CompareColumn {
   const b = r.plans[0];
-  if (!b) return { name, rows: [r.model.id, 'no', ...COMPARE_LABELS.slice(2).map(() => '—')] };
+  if (!b)
+    return {
+      name,
+      rows: COMPARE_LABELS.map((l) => (l === 'model' ? r.model.id : l === 'fits' ? 'no' : l === 'feasible plans' ? '0' : '—')),
+    };
   const groups = groupBytes(b.memory.breakdown).map((g) => (g.bytes > 0 ? gib(g.bytes) : '—'));
   const second = r.plans[1];
   return {

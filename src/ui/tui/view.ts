@@ -56,7 +56,7 @@ export function detailProps(p: Plan, r: PlanResult, width: number): DetailPanePr
     power: powerLines(p, leftWidth),
     timeCost: timeCostLine(p),
     techniques: techniqueLines(p),
-    slowdown: `${p.slowdown.toFixed(2)}× the fastest plan`,
+    slowdown: `${p.slowdown.toFixed(2)}× the fastest plan's time`,
     pruned: prunedLines(r),
     leftWidth,
     rightWidth,

@@ -1,0 +1,292 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { render } from 'ink-testing-library';
+import { Explorer } from '../../src/ui/tui/Explorer.js';
+import { CompareApp } from '../../src/ui/tui/CompareApp.js';
+import { exportTo } from '../../src/commands/explore-run.js';
+import type { PlanResult } from '../../src/core/plan.js';
+import type { Scenario } from '../../src/schema/scenario.js';
+import { fakeResult, scenario } from './fixtures.js';
+
+// eslint-disable-next-line no-control-regex
+const strip = (s: string | undefined): string => (s ?? '').replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/ +$/gm, '');
+const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+function mount(opts: { n?: number; height?: number; replan?: (s: Scenario) => PlanResult; exportTo?: (p: string, r: PlanResult) => string } = {}) {
+  const ui = render(
+    <Explorer
+      file="t.yaml"
+      scenario={scenario}
+      result={fakeResult(opts.n ?? 40)}
+      width={100}
+      height={opts.height ?? 30}
+      replan={opts.replan ?? (() => fakeResult(3))}
+      exportTo={opts.exportTo ?? (() => 'unused')}
+      debounceMs={0}
+    />,
+  );
+  const press = async (...keys: string[]) => {
+    for (const k of keys) {
+      ui.stdin.write(k);
+      await tick();
+    }
+  };
+  return { ...ui, press, frame: () => strip(ui.lastFrame()) };
+}
+
+describe('Explorer', () => {
+  it('shows the ranked table window and the detail pane of the first plan', async () => {
+    const ui = mount();
+    await tick();
+    expect(ui.frame()).toMatchInlineSnapshot(`
+      "Test scenario · llama-2-13b · 40 plans · 1/40 · by planner rank ▲
+           # hardware         technique                       mem/GPU      time      cost wall W   slow P
+      ❯    1 1× a100-80gb (o… qlora nf4, adamw, ckpt s…   16.0/80 GiB     5.5 h     $0.25    750  2.75× *
+           2 1× rtx-4090 (ow… full bf16, adamw, ckpt s…   16.0/24 GiB     3.5 h     $0.50    800  1.75×
+           3 1× a100-80gb (o… lora bf16, adamw, ckpt s…   16.0/80 GiB     7.0 h     $0.75    700  3.50×
+           4 1× rtx-4090 (ow… qlora nf4, adamw-8bit, c…   16.0/24 GiB     5.0 h     $1.00    750  2.50×
+           5 1× a100-80gb (o… full bf16, adamw, ckpt s…   16.0/80 GiB     3.0 h     $1.25    800  1.50×
+           6 1× rtx-4090 (ow… lora bf16, adamw, ckpt s…   16.0/24 GiB     6.5 h     $1.50    700  3.25× *
+           7 1× a100-80gb (o… qlora nf4, adamw, ckpt s…   16.0/80 GiB     4.5 h     $1.75    750  2.25×
+           8 1× rtx-4090 (ow… full bf16, adamw-8bit, c…   16.0/24 GiB     2.5 h     $2.00    800  1.25×
+           9 1× a100-80gb (o… lora bf16, adamw, ckpt s…   16.0/80 GiB     6.0 h     $2.25    700  3.00×
+          10 1× rtx-4090 (ow… qlora nf4, adamw, ckpt s…   16.0/24 GiB     4.0 h     $2.50    750  2.00×
+          11 1× a100-80gb (o… full bf16, adamw, ckpt s…   16.0/80 GiB     2.0 h     $2.75    800  1.00× *
+          12 1× rtx-4090 (ow… lora bf16, adamw-8bit, c…   16.0/24 GiB     5.5 h     $3.00    700  2.75×
+      ┌──────────────────────────────────────────────────────────────────────────────────────────────────┐
+      │#1 qlora/bf16/adamw/mb1/owned:a100-80gbx1#1  (Pareto front)                                       │
+      │16.0 GiB of 80.0 GiB per GPU, 64.0 GiB free (peak: star…  techniques: 2.75× the fastest plan's ti…│
+      │██████▞▞▞▚▪············································│  ×1.05 selective recomputation           │
+      │█ weights 8.0 GiB  ▓ adapters 0.1 GiB                     pruned around it                        │
+      │▒ gradients 0.1 GiB  ░ optimizer 0.4 GiB                  20,088 out of GPU memory                │
+      │power                                                     12 circuits cannot carry the wall power │
+      │wall 750 W, GPUs 450 W                                                                            │
+      │us-120v-15a#1 ██████████········· 750/1,440 W                                                     │
+      │time and cost                                                                                     │
+      │5.5 h at 999 tok/s; $0.25 (energy $0.25)                                                          │
+      └──────────────────────────────────────────────────────────────────────────────────────────────────┘
+      ↑↓ move · 1-5 sort · m g o filter · f fits · p front · / search · i edit · e export · b pin · c com…"
+    `);
+    ui.unmount();
+  });
+
+  it('moves with j/k and arrows, pages, and jumps to the end', async () => {
+    const ui = mount();
+    await ui.press('j', 'j', '\u001b[B', 'k');
+    expect(ui.frame().split('\n').find((l) => l.startsWith('❯'))).toMatch(/^❯\s+3 /);
+    await ui.press('\u001b[6~');
+    expect(ui.frame().split('\n')[0]).toContain('· 15/40 ·');
+    await ui.press('\u001b[F');
+    expect(ui.frame().split('\n')[0]).toContain('· 40/40 ·');
+    ui.unmount();
+  });
+
+  it('draws only the visible window of 5,000 plans', async () => {
+    const ui = mount({ n: 5000, height: 30 });
+    await ui.press('\u001b[F', '2');
+    const lines = ui.frame().split('\n');
+    expect(lines[0]).toContain('5000 plans · 4545/5000 · by slowdown ▲'); // plan 5000 stays selected
+    expect(lines.find((l) => l.startsWith('❯'))).toMatch(/^❯ 5000 /);
+    expect(lines.filter((l) => /^[❯ ] +\d+ 1×/.test(l))).toHaveLength(12);
+    ui.unmount();
+  });
+
+  it('sorts by time and filters by method and the Pareto front', async () => {
+    const ui = mount({ n: 12 });
+    await ui.press('4', 'm', 'p');
+    expect(ui.frame()).toMatchInlineSnapshot(`
+      "Test scenario · llama-2-13b · 1 of 12 plans · 1/1 · by time ▲ · method=full, Pareto front
+           # hardware         technique                       mem/GPU      time      cost wall W   slow P
+      ❯   11 1× a100-80gb (o… full bf16, adamw, ckpt s…   16.0/80 GiB     2.0 h     $2.75    800  1.00× *
+      ┌──────────────────────────────────────────────────────────────────────────────────────────────────┐
+      │#11 full/bf16/adamw/mb1/owned:a100-80gbx1#11  (Pareto front)                                      │
+      │16.0 GiB of 80.0 GiB per GPU, 64.0 GiB free (peak: star…  techniques: 1.00× the fastest plan's ti…│
+      │██████▞▞▞▚▪············································│  ×1.05 selective recomputation           │
+      │█ weights 8.0 GiB  ▓ adapters 0.1 GiB                     pruned around it                        │
+      │▒ gradients 0.1 GiB  ░ optimizer 0.4 GiB                  20,088 out of GPU memory                │
+      │power                                                     12 circuits cannot carry the wall power │
+      │wall 800 W, GPUs 450 W                                                                            │
+      │us-120v-15a#1 ███████████········ 800/1,440 W                                                     │
+      │time and cost                                                                                     │
+      │2.0 h at 989 tok/s; $2.75 (energy $2.75)                                                          │
+      └──────────────────────────────────────────────────────────────────────────────────────────────────┘
+      ↑↓ move · 1-5 sort · m g o filter · f fits · p front · / search · i edit · e export · b pin · c com…"
+    `);
+    ui.unmount();
+  });
+
+  it('hides the detail pane with Enter and searches with /', async () => {
+    const ui = mount({ n: 12, height: 16 });
+    await ui.press('\r', '/', 'a', '1', '0', '0');
+    expect(ui.frame()).toMatchInlineSnapshot(`
+      "Test scenario · llama-2-13b · 6 of 12 plans · 1/6 · by planner rank ▲ · /a100
+           # hardware         technique                       mem/GPU      time      cost wall W   slow P
+      ❯    1 1× a100-80gb (o… qlora nf4, adamw, ckpt s…   16.0/80 GiB     5.5 h     $0.25    750  2.75× *
+           3 1× a100-80gb (o… lora bf16, adamw, ckpt s…   16.0/80 GiB     7.0 h     $0.75    700  3.50×
+           5 1× a100-80gb (o… full bf16, adamw, ckpt s…   16.0/80 GiB     3.0 h     $1.25    800  1.50×
+           7 1× a100-80gb (o… qlora nf4, adamw, ckpt s…   16.0/80 GiB     4.5 h     $1.75    750  2.25×
+           9 1× a100-80gb (o… lora bf16, adamw, ckpt s…   16.0/80 GiB     6.0 h     $2.25    700  3.00×
+          11 1× a100-80gb (o… full bf16, adamw, ckpt s…   16.0/80 GiB     2.0 h     $2.75    800  1.00× *
+      search: a100▏ Enter keep · Esc clear
+      ↑↓ move · 1-5 sort · m g o filter · f fits · p front · / search · i edit · e export · b pin · c com…"
+    `);
+    ui.unmount();
+  });
+
+  it('edits a knob and re-plans', async () => {
+    const seen: Scenario[] = [];
+    const ui = mount({ n: 5, replan: (s) => (seen.push(s), fakeResult(2, 'Edited')) });
+    await ui.press('i', 'j', 'j', '\u001b[C');
+    await tick(50);
+    expect(seen.map((s) => s.hardware.owned[0]?.count)).toEqual([2]);
+    expect(ui.frame()).toMatchInlineSnapshot(`
+      "Edited · llama-2-13b · 2 plans · 1/2 · by planner rank ▲
+           # hardware         technique                       mem/GPU      time      cost wall W   slow P
+      ❯    1 1× a100-80gb (o… qlora nf4, adamw, ckpt s…   16.0/80 GiB     5.5 h     $0.25    750  2.75× *
+           2 1× rtx-4090 (ow… full bf16, adamw, ckpt s…   16.0/24 GiB     3.5 h     $0.50    800  1.75×
+      ╭──────────────────────────────────────────────────────────────────────────────────────────────────╮
+      │ edit scenario (↑↓ knob, ←→ step, Enter type, Esc back)                                           │
+      │   model             llama-2-13b                                                                  │
+      │   GPU               rtx-4090                                                                     │
+      │ ❯ GPU count (max)   2                                                                            │
+      │   methods           full,lora,qlora                                                              │
+      │   sequence length   2048                                                                         │
+      │   micro-batch       any                                                                          │
+      │   budget (USD)      none                                                                         │
+      │   circuits          us-120v-15a                                                                  │
+      ╰──────────────────────────────────────────────────────────────────────────────────────────────────╯
+      re-planned in 0 ms: 2 plans"
+    `);
+    ui.unmount();
+  });
+
+  it('shows every key in the help overlay', async () => {
+    const ui = mount({ height: 40 });
+    await ui.press('?');
+    expect(ui.frame()).toMatchInlineSnapshot(`
+      "Test scenario · llama-2-13b · 40 plans · 1/40 · by planner rank ▲
+      ╭──────────────────────────────────────────────────────────────────────────────────────────────────╮
+      │ keys (? or Esc closes)                                                                           │
+      │ move                                                                                             │
+      │   ↑ ↓  k j          previous / next plan                                                         │
+      │   PgUp PgDn  ^u ^d  page up / down                                                               │
+      │   Home End          first / last plan                                                            │
+      │ sort (again: reverse)                                                                            │
+      │   1                 cost                                                                         │
+      │   2                 slowdown                                                                     │
+      │   3                 wall power                                                                   │
+      │   4                 time                                                                         │
+      │   5                 memory headroom                                                              │
+      │   0                 planner rank                                                                 │
+      │ filter                                                                                           │
+      │   m g o             cycle method / GPU type / optimizer                                          │
+      │   f                 fits only                                                                    │
+      │   p                 Pareto front only                                                            │
+      │   /                 search plans (Enter keeps, Esc clears)                                       │
+      │   x                 clear filters and search                                                     │
+      │ views                                                                                            │
+      │   Enter d           detail pane on / off                                                         │
+      │   i                 edit scenario knobs (re-plans live)                                          │
+      │   b                 pin this scenario for comparison                                             │
+      │   c                 compare pinned scenarios side by side                                        │
+      │   e                 export plans (json / csv / md / svg)                                         │
+      │   ?                 this help                                                                    │
+      │   q Esc             quit (Esc closes a prompt first)                                             │
+      │ editing knobs (i)                                                                                │
+      │   ↑ ↓               choose a knob                                                                │
+      │   ← →               step it (count ±1; sequence, micro-batch, budget ÷2 ×2)                      │
+      │   Enter             type a value, Enter again to apply                                           │
+      ╰──────────────────────────────────────────────────────────────────────────────────────────────────╯
+      ↑↓ move · 1-5 sort · m g o filter · f fits · p front · / search · i edit · e export · b pin · c com…"
+    `);
+    ui.unmount();
+  });
+
+  it('exports the visible plans to the path confirmed in the prompt', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vramplan-tui-'));
+    dirs.push(dir);
+    const ui = mount({ n: 6, exportTo });
+    await ui.press('m', 'e');
+    expect(ui.frame().split('\n').at(-2)).toBe('export to: test-scenario-plans.json▏ Tab format · Enter write · Esc cancel');
+    const path = join(dir, 'out.csv');
+    // Clear the suggested name, type the path, confirm.
+    await ui.press(...Array.from({ length: 30 }, () => '\u007f'), path, '\r');
+    expect(ui.frame().split('\n').at(-1)).toBe(`wrote ${path}`);
+    const csv = readFileSync(path, 'utf8').trim().split('\n');
+    expect(csv).toHaveLength(3); // header + the 2 'full' plans of 6
+    expect(csv[1]).toMatch(/^2,full\//);
+    await ui.press('e', '\r');
+    ui.unmount();
+  });
+
+  it('pins the scenario and compares it with the edited one', async () => {
+    const ui = mount({ n: 5, replan: () => fakeResult(2, 'Edited') });
+    await ui.press('b', 'i', 'j', 'j', '\u001b[C');
+    await tick(50);
+    await ui.press('\u001b', 'c');
+    await tick(50);
+    expect(ui.frame()).toMatchInlineSnapshot(`
+      "Edited · llama-2-13b · 2 plans · 1/2 · by planner rank ▲
+      compare         Test scenario                            Edited (current)
+      memory          ████▞▞▚▪······························│  ████▞▞▚▪······························│
+      model           llama-2-13b                              llama-2-13b
+      fits            yes                                      yes
+      best hardware   1× a100-80gb (owned)                     1× a100-80gb (owned)
+      technique       qlora nf4, adamw, ckpt selective, flas…  qlora nf4, adamw, ckpt selective, flas…
+      GPU memory      16.0 GiB / 80.0 GiB                      16.0 GiB / 80.0 GiB
+        weights       8.0 GiB                                  8.0 GiB
+        adapters      0.1 GiB                                  0.1 GiB
+        gradients     0.1 GiB                                  0.1 GiB
+        optimizer     0.4 GiB                                  0.4 GiB
+        activations   5.0 GiB                                  5.0 GiB
+        logits        1.0 GiB                                  1.0 GiB
+        KV cache      —                                        —
+        overhead      1.4 GiB                                  1.4 GiB
+      time            5.5 h                                    5.5 h
+      cost            $0.25                                    $0.25
+      wall power      750 W                                    750 W
+      tokens/s        999                                      999
+      slowdown        2.75×                                    2.75×
+      feasible plans  5                                        2
+      runner-up       1× rtx-4090 (owned), $0.50               1× rtx-4090 (owned), $0.50
+      re-planned in 0 ms: 2 plans"
+    `);
+    ui.unmount();
+  });
+});
+
+describe('CompareApp', () => {
+  it('puts the best plans of two scenarios side by side', () => {
+    const ui = render(<CompareApp snapshots={[{ name: 'A', result: fakeResult(3, 'A') }, { name: 'B', result: fakeResult(0, 'B') }]} width={100} />);
+    expect(strip(ui.lastFrame())).toMatchInlineSnapshot(`
+      "compare         A                                        B
+      memory          ████▞▞▚▪······························│  │
+      model           llama-2-13b                              llama-2-13b
+      fits            yes                                      no
+      best hardware   1× a100-80gb (owned)                     —
+      technique       qlora nf4, adamw, ckpt selective, flas…  —
+      GPU memory      16.0 GiB / 80.0 GiB                      —
+        weights       8.0 GiB                                  —
+        adapters      0.1 GiB                                  —
+        gradients     0.1 GiB                                  —
+        optimizer     0.4 GiB                                  —
+        activations   5.0 GiB                                  —
+        logits        1.0 GiB                                  —
+        KV cache      —                                        —
+        overhead      1.4 GiB                                  —
+      time            5.5 h                                    —
+      cost            $0.25                                    —
+      wall power      750 W                                    —
+      tokens/s        999                                      —
+      slowdown        2.75×                                    —
+      feasible plans  3                                        0
+      runner-up       1× rtx-4090 (owned), $0.50               —
+      q quit"
+    `);
+    ui.unmount();
+  });
+});
