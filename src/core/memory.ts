@@ -66,6 +66,8 @@ export interface MemoryEstimate {
   parallel: { dp: number; tp: number; pp: number };
   /** Which pipeline stage is the worst rank. */
   worstStage: 'only' | 'first' | 'last';
+  /** Every stage's phase allocations and extras, for memorySurface (the worst stage is `worstStage`). */
+  stages: StageSummary[];
   overhead: {
     allocatorSlack: number;
     /** Largest one-off block kept reserved on top of the allocated peak (part of allocatorSlack). */
@@ -754,10 +756,20 @@ export function estimateMemory(
     r: StageResult;
     peak: { phase: Phase; parts: Parts };
   } | null = null;
+  const summaries: StageSummary[] = [];
   for (const stage of stages) {
     const r = evalStage(stage);
     const peak = r.phases.reduce((a, b) => (sumParts(b.parts) > sumParts(a.parts) ? b : a));
     if (!best || sumParts(peak.parts) > sumParts(best.peak.parts)) best = { stage, r, peak };
+    summaries.push({
+      stage,
+      phaseAllocated: r.phases.map((p) => sumParts(p.parts)),
+      transient: r.transient,
+      paged: r.pagedBytes,
+      host: r.host,
+      weights: peak.parts.weights + peak.parts.quantConstants,
+      kv: peak.parts.kvCache,
+    });
   }
   const { stage, r, peak } = best!;
   const allocated = sumParts(peak.parts);
@@ -787,6 +799,7 @@ export function estimateMemory(
     params: { total: P.total, trainable: nTrain },
     parallel: { dp, tp, pp },
     worstStage: stage,
+    stages: summaries,
     overhead: {
       allocatorSlack: Math.round(slack),
       transient: Math.round(r.transient),
@@ -823,6 +836,17 @@ export function roundParts(p: Parts): Parts {
 function roundBreakdown(b: Breakdown, total: number): Breakdown {
   const parts = roundParts(b);
   return { ...parts, overhead: total - sumParts(parts) };
+}
+
+/** One pipeline stage's phase allocations (same order as `phases`) and the extras on top of them. */
+export interface StageSummary {
+  stage: 'only' | 'first' | 'last';
+  phaseAllocated: number[];
+  transient: number;
+  paged: number;
+  host: number;
+  weights: number;
+  kv: number;
 }
 
 /** Per-GPU memory of one configuration as a function of the data-parallel degree. */
@@ -872,4 +896,87 @@ export function dpCurve(arch: Arch, o: EstimateOptions, ctx: EstimateContext = {
       dp <= 1 ? e1.perGpu.breakdown.weights + e1.perGpu.breakdown.quantConstants : val(weights, dp),
     kvBytes: (dp) => (dp <= 1 ? e1.perGpu.breakdown.kvCache : val(kv, dp)),
   };
+}
+
+/**
+ * Memory against micro-batch and data-parallel degree from five estimates. With the sequence fixed, each
+ * phase's allocation is A + B/dp + C·batch (saved activations, loss tensors and the largest transient
+ * block grow with the tokens of a micro-batch; sharded states divide by dp; the two never multiply), so
+ * (batch, dp) = (1,2), (1,4), (2,2) give the dp >= 2 plane and (1,1), (2,1) the dp = 1 line.
+ */
+export function memorySurface(
+  arch: Arch,
+  o: EstimateOptions,
+  ctx: EstimateContext = {},
+): MemorySurface {
+  const fw = FRAMEWORKS[o.framework];
+  const at = (batch: number, dp: number) =>
+    estimateMemory(arch, { ...o, batch, gpus: dp * o.tp * o.pp }, ctx);
+  const e12 = at(1, 2);
+  const e14 = at(1, 4);
+  const e22 = at(2, 2);
+  const e11 = at(1, 1);
+  const e21 = at(2, 1);
+  type Plane = { a: number; b: number; c: number };
+  // f(1,2) = A + B/2 + C, f(1,4) = A + B/4 + C, f(2,2) = A + B/2 + 2C
+  const plane = (f12: number, f14: number, f22: number): Plane => {
+    const b = 4 * (f12 - f14);
+    const c = f22 - f12;
+    return { a: f12 - b / 2 - c, b, c };
+  };
+  // f(1,1) = A + C, f(2,1) = A + 2C
+  const line = (f11: number, f21: number): Plane => ({ a: 2 * f11 - f21, b: 0, c: f21 - f11 });
+  type Fit = { many: Plane; one: Plane };
+  const fit = (get: (e: MemoryEstimate) => number): Fit => ({
+    many: plane(get(e12), get(e14), get(e22)),
+    one: line(get(e11), get(e21)),
+  });
+  const stages = e12.stages.map((_, si) => {
+    const of = (get: (st: StageSummary) => number) => fit((e) => get(e.stages[si]!));
+    return {
+      phases: e12.stages[si]!.phaseAllocated.map((__, pi) => of((st) => st.phaseAllocated[pi]!)),
+      transient: of((st) => st.transient),
+      paged: of((st) => st.paged),
+      host: of((st) => st.host),
+      weights: of((st) => st.weights),
+      kv: of((st) => st.kv),
+    };
+  });
+  const context = e12.overhead.cudaContext;
+  const ev = (f: Fit, batch: number, dp: number) => {
+    const p = dp <= 1 ? f.one : f.many;
+    return p.a + p.b / dp + p.c * batch;
+  };
+  // The worst stage is the one with the largest allocated peak (first on ties), as in estimateMemory.
+  const worst = (batch: number, dp: number) => {
+    let best = stages[0]!;
+    let bestAlloc = -Infinity;
+    for (const st of stages) {
+      let alloc = 0;
+      for (const p of st.phases) alloc = Math.max(alloc, ev(p, batch, dp));
+      if (alloc > bestAlloc) {
+        bestAlloc = alloc;
+        best = st;
+      }
+    }
+    return { st: best, allocated: bestAlloc };
+  };
+  return {
+    deviceBytes(batch, dp) {
+      const { st, allocated } = worst(batch, dp);
+      const slack = allocated * fw.allocatorSlack + ev(st.transient, batch, dp);
+      return Math.round(allocated + slack + context + ev(st.paged, batch, dp));
+    },
+    hostBytes: (batch, dp) => Math.round(ev(worst(batch, dp).st.host, batch, dp)),
+    weightBytes: (batch, dp) => Math.round(ev(worst(batch, dp).st.weights, batch, dp)),
+    kvBytes: (batch, dp) => Math.round(ev(worst(batch, dp).st.kv, batch, dp)),
+  };
+}
+
+/** Per-GPU memory of one configuration (sequence fixed) at any micro-batch and data-parallel degree. */
+export interface MemorySurface {
+  deviceBytes(batch: number, dp: number): number;
+  hostBytes(batch: number, dp: number): number;
+  weightBytes(batch: number, dp: number): number;
+  kvBytes(batch: number, dp: number): number;
 }

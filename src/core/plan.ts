@@ -8,7 +8,13 @@
  * one comparison. The hot loop allocates nothing per pruned candidate: reasons are counted by code.
  */
 import type { Arch } from './arch.js';
-import { dpCurve, estimateMemory, type Breakdown, type DpCurve, type Phase } from './memory.js';
+import {
+  estimateMemory,
+  memorySurface,
+  type Breakdown,
+  type MemorySurface,
+  type Phase,
+} from './memory.js';
 import { paramCounts } from './params.js';
 import {
   slowdownFactors,
@@ -34,6 +40,7 @@ import {
   peakTflops,
   trainFlopsPerToken,
   trainStepSeconds,
+  type TrainTimeInput,
 } from './throughput.js';
 import { amortisedUsd, energyCostUsd, rentCostUsd } from './cost.js';
 import { circuitOverWatts, nodeWallWatts, psuEfficiency, type CircuitCap } from './power.js';
@@ -306,7 +313,8 @@ function buildRows(
   const cap = bases.length * counts.length * 24;
   let rows: Rows = alloc(Math.max(16, cap));
   const mem: MemTable = { device: [], host: [], weights: [], kv: [] };
-  const curves = new Map<number, DpCurve>();
+  const surfaces = new Map<string, MemorySurface>();
+  const surfaceKeys = bases.map((b) => b.idPart.replace(/\/mb\d+$/, ''));
   let evaluations = 0;
   let n = 0;
   const maxTp = s.hardware.gpusPerNode;
@@ -326,25 +334,20 @@ function buildRows(
           )
             continue; // pipeline never fills
           for (const sh of shardings(o.method, dp, tp, pp, s.search.zero, s.search.offload)) {
-            // Without sharding, memory is the same for every dp >= 2 (DDP buckets appear at 2); with sharding
-            // one dp-curve per (configuration, layout) covers every GPU count exactly (memory.ts dpCurve).
-            const dpKey = sh.zero === 0 ? Math.min(dp, 2) : 0;
-            const key =
-              ((((bi * 65 + tp) * 65 + pp) * 4 + sh.zero) * 3 + OFFLOADS.indexOf(sh.offload)) * 3 +
-              dpKey;
-            let curve = curves.get(key);
-            if (!curve) {
-              const lo = { ...o, tp, pp, zero: sh.zero, offload: sh.offload };
-              curve =
-                sh.zero === 0 ? fixedDp(arch, { ...lo, gpus: dpKey * tp * pp }) : dpCurve(arch, lo);
-              curves.set(key, curve);
-              evaluations += sh.zero === 0 ? 1 : 3;
+            // One memory surface per (configuration without micro-batch, layout) covers every micro-batch and
+            // GPU count exactly (memory.ts memorySurface): five estimates instead of one per row.
+            const key = `${surfaceKeys[bi]}|${tp}|${pp}|${sh.zero}|${sh.offload}`;
+            let surface = surfaces.get(key);
+            if (!surface) {
+              surface = memorySurface(arch, { ...o, tp, pp, zero: sh.zero, offload: sh.offload });
+              surfaces.set(key, surface);
+              evaluations += 5;
             }
             const mi = mem.device.length;
-            mem.device.push(curve.deviceBytes(dp));
-            mem.host.push(curve.hostBytes(dp));
-            mem.weights.push(curve.weightBytes(dp));
-            mem.kv.push(curve.kvBytes(dp));
+            mem.device.push(surface.deviceBytes(o.batch, dp));
+            mem.host.push(surface.hostBytes(o.batch, dp));
+            mem.weights.push(surface.weightBytes(o.batch, dp));
+            mem.kv.push(surface.kvBytes(o.batch, dp));
             if (n === rows.base.length) rows = grow(rows);
             rows.base[n] = bi;
             rows.count[n] = c;
@@ -363,18 +366,6 @@ function buildRows(
   rows.n = n;
   mem.evaluations = evaluations;
   return { rows, mem };
-}
-
-/** A dp-curve that ignores dp: one estimate (configurations whose memory does not depend on dp). */
-function fixedDp(arch: Arch, o: EstimateOptions): DpCurve {
-  const m = estimateMemory(arch, o);
-  const b = m.perGpu.breakdown;
-  return {
-    deviceBytes: () => m.perGpu.deviceBytes,
-    hostBytes: () => m.hostBytesPerGpu,
-    weightBytes: () => b.weights + b.quantConstants,
-    kvBytes: () => b.kvCache,
-  };
 }
 
 function alloc(size: number): Rows {
@@ -635,6 +626,23 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
     if (!cur || score < cur.score) st.near[code] = { row, hw: h, level: l, over, limit, score };
   };
 
+  const stepIn: TrainTimeInput = {
+    flopsPerToken: 0,
+    tokensPerStep: 0,
+    microBatchTokens: 0,
+    slowdown: 1,
+    gpus: 1,
+    tp: 1,
+    pp: 1,
+    dp: 1,
+    microBatches: 1,
+    dpBytes: 0,
+    tpBytes: 0,
+    flopsPerSecond: 1,
+    intraGBps: 1,
+    interGBps: 1,
+    gpusPerNode: 1,
+  };
   for (let r = 0; r < rows.n; r++) {
     const b = bases[rows.base[r]!]!;
     const o = b.options;
@@ -711,23 +719,23 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
       let hoursFull: number;
       const flopsPs = fp32 ? fps[2 * h + 1]! : fps[2 * h]!;
       if (training) {
-        const step = trainStepSeconds({
-          flopsPerToken,
-          tokensPerStep,
-          microBatchTokens: mbTokens,
-          slowdown: b.slowdown[rows.offload[r]!]!,
-          gpus: count,
-          tp,
-          pp,
-          dp,
-          microBatches: accum,
-          dpBytes,
-          tpBytes,
-          flopsPerSecond: flopsPs,
-          intraGBps: intra[h]!,
-          interGBps: inter,
-          gpusPerNode: nodeSize,
-        });
+        // One reused input object: the hot loop allocates nothing per candidate.
+        stepIn.flopsPerToken = flopsPerToken;
+        stepIn.tokensPerStep = tokensPerStep;
+        stepIn.microBatchTokens = mbTokens;
+        stepIn.slowdown = b.slowdown[rows.offload[r]!]!;
+        stepIn.gpus = count;
+        stepIn.tp = tp;
+        stepIn.pp = pp;
+        stepIn.dp = dp;
+        stepIn.microBatches = accum;
+        stepIn.dpBytes = dpBytes;
+        stepIn.tpBytes = tpBytes;
+        stepIn.flopsPerSecond = flopsPs;
+        stepIn.intraGBps = intra[h]!;
+        stepIn.interGBps = inter;
+        stepIn.gpusPerNode = nodeSize;
+        const step = trainStepSeconds(stepIn);
         hoursFull = ((totalTokens / tokensPerStep) * step) / 3600;
       } else {
         hoursFull = 0; // computed per level below (bandwidth-bound)

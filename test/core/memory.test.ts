@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Arch } from '../../src/core/arch.js';
 import { archFromHfConfig } from '../../src/core/hf-config.js';
-import { dpCurve, estimateMemory } from '../../src/core/memory.js';
+import { dpCurve, estimateMemory, memorySurface } from '../../src/core/memory.js';
 import { paramCounts } from '../../src/core/params.js';
 import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
 
@@ -206,6 +206,28 @@ describe('dpCurve', () => {
         expect(Math.abs(curve.deviceBytes(dp) - e.perGpu.deviceBytes)).toBeLessThanOrEqual(2);
         expect(Math.abs(curve.hostBytes(dp) - e.hostBytesPerGpu)).toBeLessThanOrEqual(2);
       }
+    }
+  });
+});
+
+describe('memorySurface', () => {
+  it('matches direct estimates at every micro-batch and data-parallel degree, pipeline stages included', () => {
+    const cases: Partial<EstimateOptions>[] = [
+      { zero: 3, checkpointing: 'full' },
+      { method: 'lora', zero: 0, attention: 'eager' },
+      { zero: 1, pp: 2, checkpointing: 'offload' },
+      { method: 'qlora', zero: 3, offload: 'optimizer+params', tp: 2 },
+      { method: 'inference', framework: 'vllm' },
+    ];
+    for (const c of cases) {
+      const o = opts(c);
+      const surface = memorySurface(llama7b, o);
+      for (const dp of [1, 2, 3, 8])
+        for (const batch of [1, 2, 5, 16]) {
+          const e = estimateMemory(llama7b, { ...o, batch, gpus: dp * o.tp * o.pp });
+          expect(Math.abs(surface.deviceBytes(batch, dp) - e.perGpu.deviceBytes)).toBeLessThanOrEqual(2);
+          expect(Math.abs(surface.hostBytes(batch, dp) - e.hostBytesPerGpu)).toBeLessThanOrEqual(2);
+        }
     }
   });
 });
