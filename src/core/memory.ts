@@ -849,55 +849,6 @@ export interface StageSummary {
   kv: number;
 }
 
-/** Per-GPU memory of one configuration as a function of the data-parallel degree. */
-export interface DpCurve {
-  deviceBytes(dp: number): number;
-  hostBytes(dp: number): number;
-  weightBytes(dp: number): number;
-  kvBytes(dp: number): number;
-}
-
-/**
- * Memory against the data-parallel degree from three estimates. For dp >= 2 every phase's allocation is
- * A + B/dp (sharded states, gradients and parameters divide; activations, gathered layers and buckets do
- * not), so two evaluations give A and B exactly; dp = 1 is evaluated on its own. The planner uses this
- * to cover every GPU count without one estimate per count.
- */
-export function dpCurve(arch: Arch, o: EstimateOptions, ctx: EstimateContext = {}): DpCurve {
-  const at = (dp: number) => estimateMemory(arch, { ...o, gpus: dp * o.tp * o.pp }, ctx);
-  const e1 = at(1);
-  const e2 = at(2);
-  const e4 = at(4);
-  const fw = FRAMEWORKS[o.framework];
-  // a2 = A + B/2, a4 = A + B/4  =>  B = 4 (a2 - a4), A = a2 - B/2
-  const line = (a2: number, a4: number) => {
-    const b = 4 * (a2 - a4);
-    return { a: a2 - b / 2, b };
-  };
-  const phases = e2.phases.map((p, i) => line(p.allocatedBytes, e4.phases[i]!.allocatedBytes));
-  const paged = line(e2.overhead.pagedOptimizer, e4.overhead.pagedOptimizer);
-  const host = line(e2.hostBytesPerGpu, e4.hostBytesPerGpu);
-  const weights = line(
-    e2.perGpu.breakdown.weights + e2.perGpu.breakdown.quantConstants,
-    e4.perGpu.breakdown.weights + e4.perGpu.breakdown.quantConstants,
-  );
-  const kv = line(e2.perGpu.breakdown.kvCache, e4.perGpu.breakdown.kvCache);
-  const val = (l: { a: number; b: number }, dp: number) => Math.round(l.a + l.b / dp);
-  return {
-    deviceBytes(dp) {
-      if (dp <= 1) return e1.perGpu.deviceBytes;
-      let allocated = 0;
-      for (const p of phases) allocated = Math.max(allocated, p.a + p.b / dp);
-      const slack = allocated * fw.allocatorSlack + e2.overhead.transient;
-      return Math.round(allocated + slack + e2.overhead.cudaContext + val(paged, dp));
-    },
-    hostBytes: (dp) => (dp <= 1 ? e1.hostBytesPerGpu : val(host, dp)),
-    weightBytes: (dp) =>
-      dp <= 1 ? e1.perGpu.breakdown.weights + e1.perGpu.breakdown.quantConstants : val(weights, dp),
-    kvBytes: (dp) => (dp <= 1 ? e1.perGpu.breakdown.kvCache : val(kv, dp)),
-  };
-}
-
 /**
  * Memory against micro-batch and data-parallel degree from five estimates. With the sequence fixed, each
  * phase's allocation is A + B/dp + C·batch (saved activations, loss tensors and the largest transient

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Arch } from '../../src/core/arch.js';
 import { archFromHfConfig } from '../../src/core/hf-config.js';
-import { dpCurve, estimateMemory, memorySurface } from '../../src/core/memory.js';
+import { estimateMemory, memorySurface } from '../../src/core/memory.js';
 import { paramCounts } from '../../src/core/params.js';
 import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
 
@@ -185,27 +185,6 @@ describe('result shape', () => {
       expect(sum).toBe(e.perGpu.deviceBytes);
       expect(e.perGpu.allocatedBytes).toBeLessThanOrEqual(e.perGpu.reservedBytes);
       expect(e.perGpu.reservedBytes).toBeLessThanOrEqual(e.perGpu.deviceBytes);
-    }
-  });
-});
-
-describe('dpCurve', () => {
-  it('matches a direct estimate at every data-parallel degree', () => {
-    const cases: Partial<EstimateOptions>[] = [
-      { zero: 3, masterWeights: true },
-      { zero: 2, framework: 'deepspeed' },
-      { zero: 3, offload: 'optimizer+params', method: 'lora' },
-      { zero: 1, optimizer: 'paged-adamw', tp: 2 },
-      { zero: 0 },
-    ];
-    for (const c of cases) {
-      const o = opts(c);
-      const curve = dpCurve(llama7b, o);
-      for (const dp of [1, 2, 3, 5, 8, 64]) {
-        const e = estimateMemory(llama7b, { ...o, gpus: dp * o.tp * o.pp });
-        expect(Math.abs(curve.deviceBytes(dp) - e.perGpu.deviceBytes)).toBeLessThanOrEqual(2);
-        expect(Math.abs(curve.hostBytes(dp) - e.hostBytesPerGpu)).toBeLessThanOrEqual(2);
-      }
     }
   });
 });
