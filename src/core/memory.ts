@@ -38,7 +38,7 @@ export type Phase =
   | 'load'
   | 'forward'
   | 'backward'
-  | 'backward-recompute'
+  | 'backward-layer'
   | 'backward-end'
   | 'optimizer-step'
   | 'prefill'
@@ -170,8 +170,14 @@ function loraParams(arch: Arch, t: Trainable, rank: number, fullEmbeds: boolean)
       if (t.roles.has(l.role)) n += g.count * l.copies * rank * (l.inFeatures + l.outFeatures);
   // Unsloth turns embed_tokens / lm_head targets into fully trained fp32 copies (modules_to_save).
   if (t.embed) n += fullEmbeds ? arch.embedParams : rank * (arch.vocab + arch.hidden);
+  // A tied lm_head is the embedding matrix: trained fully, it is counted once.
+  const tiedTwice = arch.tiedEmbeddings && t.embed;
   if (t.lmHead)
-    n += fullEmbeds ? arch.lmHeadParams || arch.embedParams : rank * (arch.hidden + arch.vocab);
+    n += fullEmbeds
+      ? tiedTwice
+        ? 0
+        : arch.lmHeadParams || arch.embedParams
+      : rank * (arch.hidden + arch.vocab);
   return n;
 }
 
@@ -531,14 +537,23 @@ export function estimateMemory(
     const largestGrad = t.full ? Math.min(largest, trainShare) * trainBytes : 0;
 
     // Buffers: ZeRO-3 gathers whole layers for compute; ZeRO-2/3 reduce-scatter one layer's grads at a time.
-    const layerParamsUnsharded = (P.largestLayer / tp) * c;
+    // Gathered copies are in the compute dtype (FSDP param_dtype) or the storage dtype when that is
+    // smaller (k-bit FSDP-QLoRA all-gathers packed weights); never more layers than the stage has.
+    const storagePerParam =
+      (linValues + linBias + linConstants) / Math.max(1, P.linear + P.linearBias);
+    const layerParamsUnsharded = (P.largestLayer / tp) * Math.min(c, storagePerParam);
     const sharded3 = o.zero >= 3 && (dp > 1 || offloadParams);
-    const rootUnit = sharded3 && fw.fsdpRootUnit ? (embedShare / tp) * c : 0;
-    const gathered = sharded3 ? fw.gatheredLayers * layerParamsUnsharded + rootUnit : 0;
+    const rootUnit = sharded3 && fw.fsdpRootUnit ? (embedShare / tp) * Math.min(c, floatBytes) : 0;
+    const layersOnStage = Math.ceil(totalLayers / pp);
+    const gathered = sharded3
+      ? Math.min(fw.gatheredLayers, layersOnStage) * layerParamsUnsharded + rootUnit
+      : 0;
     // ZeRO-2/3 reduce-scatter one layer's gradients at a time; plain DDP keeps flat bucket buffers as large as
     // all gradients (torch DistributedDataParallel, gradient_as_bucket_view=False by default).
-    const gradBucket =
-      training && o.zero >= 2 && dp > 1 ? (P.largestLayer / tp) * (t.full ? trainBytes : 0) : 0;
+    // While one layer runs backward its gradients exist unsharded, whatever the ZeRO stage: in the
+    // gradient buffers (ZeRO 0/1) or in the reduce-scatter bucket (ZeRO-2/3).
+    const layerGrad = training && t.full ? (P.largestLayer / tp) * trainBytes : 0;
+    const gradBucket = o.zero >= 2 ? layerGrad : 0;
     const ddpBuckets =
       training && o.zero === 0 && dp > 1 && !fw.deepspeedOptimizer ? trainShare * trainBytes : 0;
     // torch.autocast caches a low-precision copy of each fp32 weight for the forward and saves it for backward;
@@ -612,7 +627,7 @@ export function estimateMemory(
     const phases: { phase: Phase; parts: Parts }[] = [];
 
     // Load: weights materialize tensor by tensor; quantize-on-load holds one 16-bit tensor transiently.
-    const loadTransient = quantized ? facts.largestLinear * c : 0;
+    const loadTransient = quantized ? (facts.largestLinear * c) / tp : 0;
     phases.push({
       phase: 'load',
       parts: {
@@ -631,14 +646,15 @@ export function estimateMemory(
           ? (((arch.lmHeadParams || arch.embedParams) / tp) * trainBytes) / shardGrads
           : 0;
       // Gradients that stay allocated through forward and backward (accumulation across micro-batches).
-      const liveGrads = fw.gradsPersist && !o.optimizerInBackward ? gradsAll : lmHeadGrad;
+      const allGradsLive = fw.gradsPersist && !o.optimizerInBackward;
+      const liveGrads = allGradsLive ? gradsAll : lmHeadGrad;
       phases.push({
         phase: 'forward',
         parts: {
           ...base,
           activations: saved,
           logits: logitsFwd,
-          gradients: fw.gradsPersist && !o.optimizerInBackward ? gradsAll : 0,
+          gradients: allGradsLive ? gradsAll : 0,
           buffers: ddpBuckets + gathered + autocastCopies + dequant,
         },
       });
@@ -653,18 +669,17 @@ export function estimateMemory(
           buffers: ddpBuckets + gathered + autocastCopies + dequant,
         },
       });
-      if (working > 0) {
-        // With checkpointing, each layer's backward first recomputes that layer (loss tensors are gone).
-        phases.push({
-          phase: 'backward-recompute',
-          parts: {
-            ...base,
-            activations: saved + working,
-            gradients: liveGrads,
-            buffers: ddpBuckets + gathered + autocastCopies + dequant + gradBucket + bwd,
-          },
-        });
-      }
+      // Then layer by layer: the saved activations (plus, with checkpointing, one recomputed layer), the
+      // gradient working set and the layer's own parameter gradients; the loss tensors are gone.
+      phases.push({
+        phase: 'backward-layer',
+        parts: {
+          ...base,
+          activations: saved + working,
+          gradients: liveGrads + (o.zero < 2 && !allGradsLive ? layerGrad : 0),
+          buffers: ddpBuckets + gathered + autocastCopies + dequant + gradBucket + bwd,
+        },
+      });
       const gradsEnd = o.optimizerInBackward ? largestGrad + (t.full ? 0 : gradsAll) : gradsAll;
       phases.push({
         phase: 'backward-end',
@@ -751,16 +766,21 @@ export function estimateMemory(
     return { phases, host, pagedBytes, transient };
   };
 
+  const stageDevice = (allocated: number, transient: number, paged: number) =>
+    allocated * (1 + fw.allocatorSlack) + transient + fw.cudaContextMiB * MiB + paged;
   let best: {
     stage: 'only' | 'first' | 'last';
     r: StageResult;
     peak: { phase: Phase; parts: Parts };
+    device: number;
   } | null = null;
   const summaries: StageSummary[] = [];
   for (const stage of stages) {
     const r = evalStage(stage);
     const peak = r.phases.reduce((a, b) => (sumParts(b.parts) > sumParts(a.parts) ? b : a));
-    if (!best || sumParts(peak.parts) > sumParts(best.peak.parts)) best = { stage, r, peak };
+    // The worst rank is the one nvidia-smi would show highest: allocated peak plus its own extras.
+    const dev = stageDevice(sumParts(peak.parts), r.transient, r.pagedBytes);
+    if (!best || dev > best.device) best = { stage, r, peak, device: dev };
     summaries.push({
       stage,
       phaseAllocated: r.phases.map((p) => sumParts(p.parts)),
@@ -898,26 +918,27 @@ export function memorySurface(
     const p = dp <= 1 ? f.one : f.many;
     return p.a + p.b / dp + p.c * batch;
   };
-  // The worst stage is the one with the largest allocated peak (first on ties), as in estimateMemory.
+  // The worst stage is the one with the largest device bytes (first on ties), as in estimateMemory.
   const worst = (batch: number, dp: number) => {
     let best = stages[0]!;
-    let bestAlloc = -Infinity;
+    let bestDevice = -Infinity;
     for (const st of stages) {
       let alloc = 0;
       for (const p of st.phases) alloc = Math.max(alloc, ev(p, batch, dp));
-      if (alloc > bestAlloc) {
-        bestAlloc = alloc;
+      const device =
+        alloc * (1 + fw.allocatorSlack) +
+        ev(st.transient, batch, dp) +
+        context +
+        ev(st.paged, batch, dp);
+      if (device > bestDevice) {
+        bestDevice = device;
         best = st;
       }
     }
-    return { st: best, allocated: bestAlloc };
+    return { st: best, device: bestDevice };
   };
   return {
-    deviceBytes(batch, dp) {
-      const { st, allocated } = worst(batch, dp);
-      const slack = allocated * fw.allocatorSlack + ev(st.transient, batch, dp);
-      return Math.round(allocated + slack + context + ev(st.paged, batch, dp));
-    },
+    deviceBytes: (batch, dp) => Math.round(worst(batch, dp).device),
     hostBytes: (batch, dp) => Math.round(ev(worst(batch, dp).st.host, batch, dp)),
     weightBytes: (batch, dp) => Math.round(ev(worst(batch, dp).st.weights, batch, dp)),
     kvBytes: (batch, dp) => Math.round(ev(worst(batch, dp).st.kv, batch, dp)),

@@ -19,7 +19,7 @@ export const PHASE_LABEL: Record<Phase, string> = {
   load: 'model load',
   forward: 'end of forward',
   backward: 'start of backward',
-  'backward-recompute': 'layer recompute in backward',
+  'backward-layer': 'layer backward',
   'backward-end': 'end of backward',
   'optimizer-step': 'optimizer step',
   prefill: 'prefill',
