@@ -200,6 +200,7 @@ describe('Explorer', () => {
       │   ↑ ↓               choose a knob                                                                │
       │   ← →               step it (count ±1; sequence, micro-batch, budget ÷2 ×2)                      │
       │   Enter             type a value, Enter again to apply                                           │
+      │   ^u                clear a prompt (search, value, export path)                                  │
       ╰──────────────────────────────────────────────────────────────────────────────────────────────────╯
       ↑↓ move · 1-5 sort · m g o filter · f fits · p front · / search · i edit · e export · b pin · c com…"
     `);
@@ -213,8 +214,8 @@ describe('Explorer', () => {
     await ui.press('m', 'e');
     expect(ui.frame().split('\n').at(-2)).toBe('export to: test-scenario-plans.json▏ Tab format · Enter write · Esc cancel');
     const path = join(dir, 'out.csv');
-    // Clear the suggested name, type the path, confirm.
-    await ui.press(...Array.from({ length: 30 }, () => '\u007f'), path, '\r');
+    // Clear the suggested name (^u), type the path, confirm.
+    await ui.press('\u0015', path, '\r');
     expect(ui.frame().split('\n').at(-1)).toBe(`wrote ${path}`);
     const csv = readFileSync(path, 'utf8').trim().split('\n');
     expect(csv).toHaveLength(3); // header + the 2 'full' plans of 6

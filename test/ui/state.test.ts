@@ -104,6 +104,8 @@ describe('keys', () => {
     expect(keyToAction(search, 'q', {})).toEqual({ type: 'draft', text: 'abq' });
     expect(keyToAction(search, '', { backspace: true })).toEqual({ type: 'draft', text: 'a' });
     expect(keyToAction(search, '', { escape: true })).toEqual({ type: 'searchCancel' });
+    expect(keyToAction(search, '\u007f\u007f\u007f', {})).toEqual({ type: 'draft', text: '' });
+    expect(keyToAction(search, 'u', { ctrl: true })).toEqual({ type: 'draft', text: '' });
     expect(keyToAction({ ...s, mode: 'help' }, '', { escape: true })).toEqual({ type: 'mode', mode: 'table' });
   });
 });

@@ -54,6 +54,7 @@ export const KEY_HELP: readonly (readonly [string, readonly (readonly [string, s
     ['↑ ↓', 'choose a knob'],
     ['← →', 'step it (count ±1; sequence, micro-batch, budget ÷2 ×2)'],
     ['Enter', 'type a value, Enter again to apply'],
+    ['^u', 'clear a prompt (search, value, export path)'],
   ]],
 ];
 
@@ -69,6 +70,9 @@ const SORT_BY_KEY: Record<string, 'cost' | 'slowdown' | 'power' | 'time' | 'head
 /** Editing a text prompt: characters append, backspace deletes. null when the key is not text editing. */
 function typed(draft: string, input: string, key: KeyLike): Action | null {
   if (key.backspace || key.delete) return { type: 'draft', text: draft.slice(0, -1) };
+  // Several deletes in one chunk (fast typing, tmux send-keys) reach us as raw DEL/BS characters.
+  if (input !== '' && [...input].every((c) => c === '\u007f' || c === '\b')) return { type: 'draft', text: draft.slice(0, Math.max(0, draft.length - input.length)) };
+  if (key.ctrl && input === 'u') return { type: 'draft', text: '' };
   if (input && !key.ctrl && !key.tab && !key.return && !key.escape && ![...input].some((c) => c.charCodeAt(0) < 32)) return { type: 'draft', text: draft + input };
   return null;
 }
