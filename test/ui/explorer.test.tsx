@@ -220,7 +220,6 @@ describe('Explorer', () => {
     const csv = readFileSync(path, 'utf8').trim().split('\n');
     expect(csv).toHaveLength(3); // header + the 2 'full' plans of 6
     expect(csv[1]).toMatch(/^2,full\//);
-    await ui.press('e', '\r');
     ui.unmount();
   });
 
