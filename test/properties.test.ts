@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Arch } from '../src/core/arch.js';
 import { buildEstimate } from '../src/core/estimate.js';
 import { estimateMemory, type MemoryEstimate } from '../src/core/memory.js';
+import { paramCounts } from '../src/core/params.js';
 import { loadGpus } from '../src/io/load-catalog.js';
 import { listModels, resolveModel } from '../src/io/load-model.js';
 import type { EstimateOptions } from '../src/schema/estimate.js';
@@ -67,6 +68,13 @@ function monotone(arch: Arch, variants: EstimateOptions[]): void {
 }
 
 const RUNS = Number(process.env.VRAMPLAN_FC_RUNS ?? 150);
+// Reproducible in CI (VRAMPLAN_FC_SEED explores others); a shrink never runs away with the suite.
+fc.configureGlobal({
+  seed: Number(process.env.VRAMPLAN_FC_SEED ?? 20261121),
+  interruptAfterTimeLimit: 30_000,
+  markInterruptAsFailure: false,
+  endOnFailure: true,
+});
 /** Bytes of slack in comparisons: allocated, reserved and device are rounded separately. */
 const ROUNDING = 2;
 
@@ -124,7 +132,7 @@ describe('structure of every estimate', () => {
           JSON.stringify(buildEstimate(structuredClone(arch), copy)),
         );
       }),
-      { numRuns: RUNS / 3 },
+      { numRuns: Math.ceil(RUNS / 3) },
     );
   });
 });
@@ -177,40 +185,25 @@ describe('extreme scale: 405B on 1,024 GPUs at 1M-token contexts', () => {
           }
         },
       ),
-      { numRuns: RUNS / 2 },
+      { numRuns: Math.ceil(RUNS / 2) },
     );
   });
 });
 
 /*
- * Open counterexamples in the memory model (src/core/memory.ts, owned elsewhere): each property below
- * keeps the generator inside the region where it holds and names what is outside. Minimal cases:
- *  [Z12] ZeRO 1 -> 2 raises memory: the reduce-scatter bucket (one layer of grads) is charged only for
- *        ZeRO >= 2 and only in backward phases; ZeRO-1 pays none. mistral-7b-v0.3 --method full
- *        --weights fp32 --checkpointing full --tp 8 --gpus 288 --seq 3873 --framework litgpt (+0.12 GB);
- *        with --optimizer-in-backward the bucket is added while gradients are not sharded at all
- *        (bert-large-uncased --weights fp32 --compute fp32 --optimizer-in-backward --gpus 2 --seq 1).
- *  [Z23] ZeRO 2 -> 3 raises memory at small dp: gathered layers and the FSDP root unit are costed dense
- *        at the compute dtype even when the stored weights are fp8/int8/4-bit or sparse
- *        (bert-large-uncased --method qlora --weights fp8 --compute fp32 --pp 4 --gpus 32 --seq 1: +49 MB).
- *  [CK]  checkpointing full/offload > none when batch x seq is small: the backward-recompute phase charges
- *        the gradient bucket and the backward working set, which the none-mode backward phase omits
- *        (bert-large-uncased --method full --weights fp32 --compute fp32 --zero 2 --gpus 2 --seq 1).
- *  [PP]  with --pp > 1 the worst stage is chosen by allocated bytes, not reserved/device: the last stage's
- *        loss block (transient) can make its reserved bytes larger than the reported rank's
- *        (qwen2.5-0.5b --weights fp32 --compute fp16 --batch 9 --seq 6866 --zero 3 --tp 4 --pp 4
- *        --gpus 304 --framework litgpt: selective checkpointing "raises" reserved).
- *  [Q]   int8 > bf16 weights: quantized runs keep embeddings/norms in the compute dtype (fp32 with
- *        --compute fp32) and charge the quantize-on-load transient (largest linear x compute bytes) without
- *        dividing it by tp or ZeRO-3 sharding (bert-large-uncased --method inference --compute fp16
- *        --zero 3 --tp 8 --gpus 40: int8 device bytes > bf16). LoRA: bitsandbytes k-bit matmuls save their
- *        input (fw.bnbSavesInput), so int8/nf4 LoRA activations exceed bf16 LoRA at any real batch x seq.
+ * Regions where a knob legitimately costs memory (modelled mechanisms, so the generators stay outside):
+ *  [Z23] ZeRO-3 at dp 2, or with embedding-dominated models: FSDP keeps the root unit (embeddings,
+ *        output layer) and the prefetched layers unsharded, which can outweigh halving the rest.
+ *  [Q]   int8/nf4 vs bf16: quantized runs keep embeddings and norms in the compute dtype (fp32 with
+ *        --compute fp32), and bitsandbytes k-bit matmuls save their input for backward (fw.bnbSavesInput),
+ *        so k-bit LoRA activations exceed bf16 LoRA on the HF, LitGPT, DeepSpeed and Unsloth stacks.
+ *  [S]   eager attention at 1M tokens on 405B exceeds 2^53 bytes (not exactly representable).
+ * Fixed since first found (kept as regression cases by the unconstrained properties): ZeRO 1 -> 2 bucket,
+ * checkpointing vs none at tiny batch x seq, worst pipeline rank by device bytes, tied embed + lm_head
+ * counted twice, quantize-on-load transient per TP rank.
  */
 const TOY_FREE: ConfigLimits = { minLayers: 16 };
 const FLOAT = ['fp32', 'fp16', 'bf16'];
-// [CK] still shows at 512 tokens: mixtral-like 16 layers, hidden 1536, 5 experts of ffn 8605, --method full
-// --weights fp32 --zero 3 --gpus 2 --seq 512 (full checkpointing +27 KB: recompute phase adds bucket + bwd set).
-const MIN_TOKENS = 8192;
 
 describe('monotonicity: more of a memory-saving knob never costs per-GPU memory', () => {
   it('ZeRO 0 -> 1 never raises memory', () => {
@@ -225,7 +218,7 @@ describe('monotonicity: more of a memory-saving knob never costs per-GPU memory'
     );
   });
 
-  it('ZeRO 1 -> 2 -> 3 never raises memory (region: no [Z12], [Z23])', () => {
+  it('ZeRO 1 -> 2 -> 3 never raises memory (dp >= 8: at dp 2 the gathered FSDP root unit is real overhead)', () => {
     fc.assert(
       // hidden >= 512: in embedding-dominated toys the unsharded FSDP root unit outweighs the sharding ([Z23]).
       fc.property(
@@ -233,14 +226,11 @@ describe('monotonicity: more of a memory-saving knob never costs per-GPU memory'
         fc.integer({ min: 8, max: 64 }),
         fc.constantFrom('bf16', 'fp16'),
         ({ arch, o }, dp, dtype) => {
-          const region = {
-            ...o,
-            gpus: dp * o.tp,
-            pp: 1,
-            checkpointing: 'none',
-            optimizerInBackward: false,
-            sparsity: 0,
-          } as const;
+          // FSDP keeps the root unit (embeddings, output layer) unsharded: when those outweigh the layers,
+          // ZeRO-3 really costs more than ZeRO-2 (a modelled mechanism, not a bug).
+          const p = paramCounts(arch);
+          fc.pre(p.embed + p.lmHead < 0.25 * p.total);
+          const region = { ...o, gpus: dp * o.tp * o.pp } as const;
           const method = o.method === 'qlora' ? 'lora' : o.method;
           const base = {
             ...region,
@@ -277,15 +267,9 @@ describe('monotonicity: more of a memory-saving knob never costs per-GPU memory'
     );
   });
 
-  it('checkpointing: none >= full and none >= offload (region: batch x seq >= 8192, pp = 1, no [CK])', () => {
+  it('checkpointing: none >= full and none >= offload', () => {
     fc.assert(
-      fc.property(caseArb(TOY_FREE, { methods: ['full', 'lora', 'qlora'] }), ({ arch, o: any }) => {
-        const o = {
-          ...any,
-          pp: 1,
-          gpus: any.gpus / any.pp,
-          seq: Math.max(any.seq, Math.ceil(MIN_TOKENS / any.batch)),
-        };
+      fc.property(caseArb(TOY_FREE, { methods: ['full', 'lora', 'qlora'] }), ({ arch, o }) => {
         const none = { ...o, checkpointing: 'none' as const };
         monotone(arch, [none, { ...o, checkpointing: 'full' }]);
         monotone(arch, [none, { ...o, checkpointing: 'offload' }]);
@@ -294,10 +278,9 @@ describe('monotonicity: more of a memory-saving knob never costs per-GPU memory'
     );
   });
 
-  it('checkpointing: none >= selective (region: pp = 1, no [PP])', () => {
+  it('checkpointing: none >= selective', () => {
     fc.assert(
-      fc.property(caseArb({}, { methods: ['full', 'lora', 'qlora'] }), ({ arch, o: any }) => {
-        const o = { ...any, pp: 1, gpus: any.gpus / any.pp };
+      fc.property(caseArb({}, { methods: ['full', 'lora', 'qlora'] }), ({ arch, o }) => {
         monotone(arch, [
           { ...o, checkpointing: 'none' },
           { ...o, checkpointing: 'selective' },
@@ -390,16 +373,6 @@ describe('trainable parameters', () => {
         fc.pre(
           o.loraRank * 8 <=
             Math.min(arch.hidden, ...arch.groups.flatMap((g) => [g.headDim * g.kvHeads, g.ffn])),
-        );
-        // [T] open: tied embeddings with both embed and lm_head targeted count the shared matrix twice
-        // (1-layer llama, hidden 8, vocab 45, tied; --method lora --lora-targets all-linear,embed,lm_head
-        // --lora-rank 1 --framework unsloth: trainable > total).
-        fc.pre(
-          !(
-            arch.tiedEmbeddings &&
-            o.loraTargets.includes('embed') &&
-            o.loraTargets.includes('lm_head')
-          ),
         );
         const full = estimateMemory(arch, { ...o, method: 'full', weights: 'bf16' }).params;
         const lora = estimateMemory(arch, o).params;

@@ -686,7 +686,12 @@ export function estimateMemory(
         parts: {
           ...base,
           gradients: gradsEnd,
-          buffers: ddpBuckets + gathered + gradBucket + bwd / Math.max(1, totalLayers),
+          // With optimizer-in-backward the in-flight layer gradients are the largestGrad already counted.
+          buffers:
+            ddpBuckets +
+            gathered +
+            (o.optimizerInBackward ? 0 : gradBucket) +
+            bwd / Math.max(1, totalLayers),
         },
       });
       if (!o.optimizerInBackward && !offloadOpt) {
