@@ -9,9 +9,9 @@ export const oneLine = (s: string): string =>
 
 export function reportError(err: unknown): number {
   if (err instanceof UserError) {
-    process.stderr.write(
-      `vramplan: ${oneLine(err.message)}\n${err.hint ? `hint: ${oneLine(err.hint)}\n` : ''}`,
-    );
+    // One line: the message, then the hint after a dash.
+    const hint = err.hint ? ` — ${oneLine(err.hint)}` : '';
+    process.stderr.write(`vramplan: ${oneLine(err.message)}${hint}\n`);
     return err.exitCode;
   }
   if (err instanceof FlagError) {

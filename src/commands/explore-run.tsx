@@ -12,7 +12,7 @@ import type { Scenario } from '../schema/scenario.js';
 import { exportPlan } from '../ui/export-plan.js';
 import { CompareApp } from '../ui/tui/CompareApp.js';
 import { Explorer } from '../ui/tui/Explorer.js';
-import { parseTop } from './plan-run.js';
+import { parseTop } from './top.js';
 
 /** Plans ranked for the explorer's table when --top is not given (it only draws the visible window). */
 export const EXPLORER_TOP = 1000;
@@ -27,15 +27,21 @@ export function planFor(scenario: Scenario, detected: readonly string[], top: nu
 /** Write an export; the extension names the format. Returns the absolute path. */
 export function exportTo(path: string, result: PlanResult): string {
   const ext = extname(path).slice(1).toLowerCase();
-  if (ext !== 'json' && ext !== 'csv' && ext !== 'md' && ext !== 'svg') throw new UserError(`${path}: expected a name ending in .json, .csv, .md or .svg`);
+  if (ext !== 'json' && ext !== 'csv' && ext !== 'md' && ext !== 'svg')
+    throw new UserError(`${path}: expected a name ending in .json, .csv, .md or .svg`);
   writeAtomic(path, exportPlan(result, ext));
   return resolve(path);
 }
 
-const size = () => ({ width: Math.max(60, process.stdout.columns ?? 100), height: Math.max(20, (process.stdout.rows ?? 30) - 1) });
+const size = () => ({
+  width: Math.max(60, process.stdout.columns ?? 100),
+  height: Math.max(20, (process.stdout.rows ?? 30) - 1),
+});
 
 /** Full screen in the alternate buffer, restored however the app ends. */
-async function fullScreen(mount: () => { waitUntilExit: () => Promise<unknown>; cleanup?: () => void }): Promise<void> {
+async function fullScreen(
+  mount: () => { waitUntilExit: () => Promise<unknown>; cleanup?: () => void },
+): Promise<void> {
   process.stdout.write('\u001b[?1049h\u001b[H');
   const restore = () => process.stdout.write('\u001b[?1049l');
   process.once('exit', restore);
@@ -57,7 +63,15 @@ export async function runExplorer(file: string, opts: Record<string, unknown>): 
   const result = planFor(scenario, detected, top);
   const replan = (s: Scenario) => planFor(s, detected, top);
   const app = (w: { width: number; height: number }) => (
-    <Explorer file={file} scenario={scenario} result={result} width={w.width} height={w.height} replan={replan} exportTo={exportTo} />
+    <Explorer
+      file={file}
+      scenario={scenario}
+      result={result}
+      width={w.width}
+      height={w.height}
+      replan={replan}
+      exportTo={exportTo}
+    />
   );
   await fullScreen(() => {
     const inst = render(app(size()), { exitOnCtrlC: true, patchConsole: true });
@@ -70,8 +84,12 @@ export async function runExplorer(file: string, opts: Record<string, unknown>): 
   return 0;
 }
 
-export async function runCompareTui(results: readonly { file: string; result: PlanResult }[]): Promise<number> {
+export async function runCompareTui(
+  results: readonly { file: string; result: PlanResult }[],
+): Promise<number> {
   const snapshots = results.map((r) => ({ name: r.result.scenario.name, result: r.result }));
-  await fullScreen(() => render(<CompareApp snapshots={snapshots} width={size().width} />, { exitOnCtrlC: true }));
+  await fullScreen(() =>
+    render(<CompareApp snapshots={snapshots} width={size().width} />, { exitOnCtrlC: true }),
+  );
   return 0;
 }

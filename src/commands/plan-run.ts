@@ -11,15 +11,13 @@ import { exportPlan, planJson, type ExportFormat } from '../ui/export-plan.js';
 import { renderPlanText } from '../ui/plan-text.js';
 import { wantsTui } from './explore.js';
 
-export function parseTop(v: unknown): number {
-  if (v === undefined) return 10;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1 || n > 1000) throw badValue('--top', v, 'an integer from 1 to 1000');
-  return n;
-}
+import { parseTop } from './top.js';
 
 /** Load, resolve and plan one scenario file. */
-export async function planScenario(file: string, opts: { top?: number; detect?: boolean } = {}): Promise<PlanResult> {
+export async function planScenario(
+  file: string,
+  opts: { top?: number; detect?: boolean } = {},
+): Promise<PlanResult> {
   const scenario = loadScenario(file);
   const detected =
     opts.detect || scenario.hardware.detect
@@ -41,7 +39,12 @@ export async function runPlan(file: string, opts: Record<string, unknown>): Prom
   const top = parseTop(opts.top);
   const format = typeof opts.export === 'string' ? exportFormatOf(opts.export) : null;
   const result = await planScenario(file, { top, detect: opts.detect === true });
-  if (format && typeof opts.export === 'string') writeAtomic(opts.export, exportPlan(result, format), { force: opts.force === true });
-  process.stdout.write(opts.json === true ? `${JSON.stringify(planJson(result), null, 2)}\n` : `${renderPlanText(result)}\n`);
+  if (format && typeof opts.export === 'string')
+    writeAtomic(opts.export, exportPlan(result, format), { force: opts.force === true });
+  process.stdout.write(
+    opts.json === true
+      ? `${JSON.stringify(planJson(result), null, 2)}\n`
+      : `${renderPlanText(result)}\n`,
+  );
   return result.fits ? 0 : 2;
 }
