@@ -1,6 +1,8 @@
 /** The estimate command's body: parse flags → load model and GPU → estimate → print. */
 import { buildEstimate } from '../core/estimate.js';
 import { explainFit } from '../core/explain.js';
+import { availableLoraTargets } from '../core/memory.js';
+import { badValue } from '../io/errors.js';
 import { findGpu } from '../io/load-catalog.js';
 import { resolveModel } from '../io/load-model.js';
 import { optionsFromFlags, type RawFlags } from '../schema/flags.js';
@@ -15,6 +17,11 @@ export function runEstimate(model: string, flags: RawFlags, json: boolean): numb
   const gpu = typeof flags.gpu === 'string' ? findGpu(flags.gpu) : undefined;
   const arch = resolveModel(model);
   const result = buildEstimate(arch, options, gpu);
+  if ((options.method === 'lora' || options.method === 'qlora') && result.params.trainable === 0) {
+    // PEFT raises "Target modules ... not found in the base model" rather than training nothing.
+    const allowed = `targets ${arch.modelType} has: ${availableLoraTargets(arch).join(', ')}, or all-linear`;
+    throw badValue('--lora-targets', options.loraTargets.join(','), allowed);
+  }
   if (json) {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;

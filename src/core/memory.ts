@@ -181,6 +181,15 @@ function loraParams(arch: Arch, t: Trainable, rank: number, fullEmbeds: boolean)
   return n;
 }
 
+/** LoRA target names that match at least one module of this architecture (embed/lm_head always do). */
+export function availableLoraTargets(arch: Arch): LoraTarget[] {
+  const roles = new Set(arch.groups.flatMap((g) => g.linears.map((l) => l.role)));
+  const names = (Object.keys(TARGET_ROLES) as (keyof typeof TARGET_ROLES)[]).filter((t) =>
+    TARGET_ROLES[t].some((r) => roles.has(r)),
+  );
+  return [...names, 'embed', 'lm_head'];
+}
+
 /** Every 2-D parameter matrix as [rows, cols, count]: what Adafactor factors and ZeRO-3 gathers. */
 function matrices(arch: Arch): [number, number, number][] {
   const out: [number, number, number][] = [];

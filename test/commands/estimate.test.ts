@@ -53,3 +53,22 @@ describe('vramplan estimate --json', () => {
     expect(r.out).toMatch(/largest components: optimizer states/);
   });
 });
+
+describe('LoRA targets', () => {
+  it('refuses targets that match no module of the architecture, naming the ones it has', () => {
+    const r = run(
+      'estimate',
+      '--model',
+      'falcon-7b',
+      '--method',
+      'lora',
+      '--lora-targets',
+      'gate',
+      '--json',
+    );
+    expect(r.code).toBe(1);
+    expect(r.err.trim()).toBe(
+      "vramplan: --lora-targets: got 'gate'; expected targets falcon has: q, k, v, o, up, down, embed, lm_head, or all-linear",
+    );
+  });
+});
