@@ -245,6 +245,8 @@ function optimizerStateBytes(
 /** Facts about an architecture that every estimate reads; computed once per Arch object. */
 interface ArchFacts {
   P: ReturnType<typeof paramCounts>;
+  /** Linear storage per (weights, compute, sparsity, format, double quant). */
+  storage: Map<string, { values: number; constants: number; bias: number }>;
   largestTensor: number;
   largestLinear: number;
   totalLayers: number;
@@ -255,6 +257,7 @@ function factsOf(arch: Arch): ArchFacts {
   if (!f) {
     f = {
       P: paramCounts(arch),
+      storage: new Map(),
       largestTensor: largestTensor(arch),
       largestLinear: largestLinear(arch),
       totalLayers: arch.groups.reduce((a, g) => a + g.count, 0),
@@ -262,6 +265,24 @@ function factsOf(arch: Arch): ArchFacts {
     FACTS.set(arch, f);
   }
   return f;
+}
+
+/** Bytes of every layer linear in its storage format: values, quantization constants, biases. */
+function storageOf(arch: Arch, facts: ArchFacts, o: EstimateOptions) {
+  const key = `${o.weights}|${o.compute}|${o.sparsity}|${o.sparseFormat}|${o.doubleQuant}`;
+  let sum = facts.storage.get(key);
+  if (!sum) {
+    sum = { values: 0, constants: 0, bias: 0 };
+    for (const g of arch.groups)
+      for (const l of g.linears) {
+        const st = linearStorage(l, g.count, o);
+        sum.values += st.values;
+        sum.constants += st.constants;
+        sum.bias += st.bias;
+      }
+    facts.storage.set(key, sum);
+  }
+  return sum;
 }
 
 /** Largest single parameter tensor (elements). */
@@ -465,16 +486,7 @@ export function estimateMemory(
     : training && fw.kbitUpcastsToFp32
       ? 4
       : FLOAT_BYTES[o.compute];
-  let linValues = 0;
-  let linConstants = 0;
-  let linBias = 0;
-  for (const g of arch.groups)
-    for (const l of g.linears) {
-      const s = linearStorage(l, g.count, o);
-      linValues += s.values;
-      linConstants += s.constants;
-      linBias += s.bias;
-    }
+  const { values: linValues, constants: linConstants, bias: linBias } = storageOf(arch, facts, o);
   const totalLayers = facts.totalLayers;
   // Fraction of the layers on the busiest pipeline stage.
   const lf = Math.ceil(totalLayers / pp) / totalLayers;
@@ -952,17 +964,22 @@ export function memorySurface(
     return { st: best, device: bestDevice };
   };
   return {
-    deviceBytes: (batch, dp) => Math.round(worst(batch, dp).device),
-    hostBytes: (batch, dp) => Math.round(ev(worst(batch, dp).st.host, batch, dp)),
-    weightBytes: (batch, dp) => Math.round(ev(worst(batch, dp).st.weights, batch, dp)),
-    kvBytes: (batch, dp) => Math.round(ev(worst(batch, dp).st.kv, batch, dp)),
+    at(batch, dp) {
+      const { st, device } = worst(batch, dp);
+      return {
+        deviceBytes: Math.round(device),
+        hostBytes: Math.round(ev(st.host, batch, dp)),
+        weightBytes: Math.round(ev(st.weights, batch, dp)),
+        kvBytes: Math.round(ev(st.kv, batch, dp)),
+      };
+    },
   };
 }
 
 /** Per-GPU memory of one configuration (sequence fixed) at any micro-batch and data-parallel degree. */
 export interface MemorySurface {
-  deviceBytes(batch: number, dp: number): number;
-  hostBytes(batch: number, dp: number): number;
-  weightBytes(batch: number, dp: number): number;
-  kvBytes(batch: number, dp: number): number;
+  at(
+    batch: number,
+    dp: number,
+  ): { deviceBytes: number; hostBytes: number; weightBytes: number; kvBytes: number };
 }

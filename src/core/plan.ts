@@ -344,10 +344,11 @@ function buildRows(
               evaluations += 5;
             }
             const mi = mem.device.length;
-            mem.device.push(surface.deviceBytes(o.batch, dp));
-            mem.host.push(surface.hostBytes(o.batch, dp));
-            mem.weights.push(surface.weightBytes(o.batch, dp));
-            mem.kv.push(surface.kvBytes(o.batch, dp));
+            const m = surface.at(o.batch, dp);
+            mem.device.push(m.deviceBytes);
+            mem.host.push(m.hostBytes);
+            mem.weights.push(m.weightBytes);
+            mem.kv.push(m.kvBytes);
             if (n === rows.base.length) rows = grow(rows);
             rows.base[n] = bi;
             rows.count[n] = c;

@@ -204,8 +204,9 @@ describe('memorySurface', () => {
       for (const dp of [1, 2, 3, 8])
         for (const batch of [1, 2, 5, 16]) {
           const e = estimateMemory(llama7b, { ...o, batch, gpus: dp * o.tp * o.pp });
-          expect(Math.abs(surface.deviceBytes(batch, dp) - e.perGpu.deviceBytes)).toBeLessThanOrEqual(2);
-          expect(Math.abs(surface.hostBytes(batch, dp) - e.hostBytesPerGpu)).toBeLessThanOrEqual(2);
+          const m = surface.at(batch, dp);
+          expect(Math.abs(m.deviceBytes - e.perGpu.deviceBytes)).toBeLessThanOrEqual(2);
+          expect(Math.abs(m.hostBytes - e.hostBytesPerGpu)).toBeLessThanOrEqual(2);
         }
     }
   });
