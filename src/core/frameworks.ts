@@ -29,6 +29,8 @@ export interface FrameworkProfile {
   fsdpRootUnit: boolean;
   /** LoRA targets embed/lm_head train those layers fully (a trainable copy beside the frozen original). */
   embedTargetsTrainFully: boolean;
+  /** The output layer is a separate copy even when the checkpoint ties it to the embeddings. */
+  untiesEmbeddings: boolean;
   /** Gradients stay allocated from one step to the next (gradient accumulation; zero_grad without set_to_none). */
   gradsPersist: boolean;
   /** Loss path: bytes per token per vocabulary entry alive at the forward / backward peak. */
@@ -69,6 +71,7 @@ const HF_CONTEXT_MIB = 1343;
 export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
   hf: {
     id: 'hf',
+    untiesEmbeddings: false,
     embedTargetsTrainFully: false,
     // Trainer recipes accumulate gradients across micro-batches, and before torch 2.0 model.zero_grad() zeroed
     // them in place instead of freeing them (HF 'Model training anatomy' measures weights + grads + states + activations).
@@ -100,6 +103,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
   },
   torchtune: {
     id: 'torchtune',
+    untiesEmbeddings: false,
     embedTargetsTrainFully: false,
     gradsPersist: false, // optimizer.zero_grad(set_to_none=True) after each step
     bnbSavesInput: false, // torchao linear_nf4 autograd saves only the NF4 weight
@@ -127,6 +131,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
   },
   litgpt: {
     id: 'litgpt',
+    untiesEmbeddings: true, // litgpt/model.py GPT: lm_head and transformer.wte are separate modules, never tied
     embedTargetsTrainFully: false,
     gradsPersist: false, // optimizer.zero_grad(set_to_none=True) after each step
     bnbSavesInput: true, // bitsandbytes autograd/_functions.py MatMul4Bit.forward
@@ -154,6 +159,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
   },
   unsloth: {
     id: 'unsloth',
+    untiesEmbeddings: false,
     embedTargetsTrainFully: true, // unsloth get_peft_model: embed_tokens/lm_head -> modules_to_save in fp32 (continued-pretraining docs)
     gradsPersist: false, // optimizer.zero_grad(set_to_none=True) after each step
     bnbSavesInput: true, // bitsandbytes autograd/_functions.py MatMul4Bit.forward
@@ -180,6 +186,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
   },
   deepspeed: {
     id: 'deepspeed',
+    untiesEmbeddings: false,
     embedTargetsTrainFully: false,
     gradsPersist: true, // ZeRO keeps the (partitioned) gradient buffers across micro-batches
     bnbSavesInput: true, // bitsandbytes autograd/_functions.py MatMul4Bit.forward
@@ -205,6 +212,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
   },
   vllm: {
     id: 'vllm',
+    untiesEmbeddings: false,
     embedTargetsTrainFully: false,
     gradsPersist: false, // optimizer.zero_grad(set_to_none=True) after each step
     bnbSavesInput: false,
@@ -230,6 +238,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
   },
   torchtitan: {
     id: 'torchtitan',
+    untiesEmbeddings: false,
     embedTargetsTrainFully: false,
     gradsPersist: false, // optimizer.zero_grad(set_to_none=True) after each step
     bnbSavesInput: false,

@@ -242,6 +242,18 @@ function optimizerStateBytes(
   }
 }
 
+const UNTIED = new WeakMap<Arch, Arch>();
+/** The architecture with a separate lm_head, as stacks that do not tie embeddings load it. */
+function untied(arch: Arch): Arch {
+  if (!arch.tiedEmbeddings || arch.embedParams === 0) return arch;
+  let u = UNTIED.get(arch);
+  if (!u) {
+    u = { ...arch, tiedEmbeddings: false, lmHeadParams: arch.vocab * arch.hidden };
+    UNTIED.set(arch, u);
+  }
+  return u;
+}
+
 /** Facts about an architecture that every estimate reads; computed once per Arch object. */
 interface ArchFacts {
   P: ReturnType<typeof paramCounts>;
@@ -463,11 +475,12 @@ export interface EstimateContext {
 const VLLM_GPU_UTILIZATION = 0.9;
 
 export function estimateMemory(
-  arch: Arch,
+  model: Arch,
   o: EstimateOptions,
   ctx: EstimateContext = {},
 ): MemoryEstimate {
   const fw = FRAMEWORKS[o.framework];
+  const arch = fw.untiesEmbeddings ? untied(model) : model;
   const facts = factsOf(arch);
   const P = facts.P;
   const t = trainableSet(o);
