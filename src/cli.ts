@@ -15,7 +15,10 @@ const program = new Command('vramplan')
     'Where GPU memory goes when you fine-tune or serve an LLM, and the cheapest plan that fits.',
   )
   .version('0.1.0')
+  // Global, so every command accepts it after its arguments; its effect (FORCE_COLOR=0) is set above.
+  .option('--no-color', 'plain text without ANSI colours (also NO_COLOR=1)')
   .showSuggestionAfterError()
+  .configureHelp({ showGlobalOptions: true })
   .exitOverride();
 registerCommands(program);
 registerExplore(program); // `explore [scenario]`, and bare `vramplan` in a terminal

@@ -5,7 +5,9 @@ import { FlagError } from '../schema/flags.js';
 /** Control characters (newlines from a binary file's JSON.parse excerpt, a path) escaped to keep one line. */
 export const oneLine = (s: string): string =>
   // eslint-disable-next-line no-control-regex
-  s.replace(/[\u0000-\u001f\u007f]/g, (ch) => JSON.stringify(ch).slice(1, -1));
+  s.replace(/[\u0000-\u001f\u007f]/g, (ch) =>
+    ch === '\u007f' ? '\\u007f' : JSON.stringify(ch).slice(1, -1),
+  );
 
 export function reportError(err: unknown): number {
   if (err instanceof UserError) {

@@ -40,7 +40,7 @@ export function registerExplore(program: Command, argv: readonly string[] = proc
     });
   // Bare `vramplan`: the explorer on the default scenario in a terminal, help otherwise. Only then, so that
   // an unknown command still gets commander's "unknown command" error with a suggestion.
-  if (argv.length > 2) return;
+  if (argv.filter((a) => a !== '--no-color').length > 2) return;
   program.action(async () => {
     if (!wantsTui({})) {
       program.outputHelp();

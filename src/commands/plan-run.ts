@@ -5,7 +5,7 @@ import { detectGpus } from '../io/detect.js';
 import { badValue } from '../io/errors.js';
 import { loadGpus } from '../io/load-catalog.js';
 import { resolveModel } from '../io/load-model.js';
-import { loadScenario, resolveHardware } from '../io/load-scenario.js';
+import { inScenario, loadScenario, resolveHardware } from '../io/load-scenario.js';
 import { writeAtomic } from '../io/write-atomic.js';
 import { exportPlan, planJson, type ExportFormat } from '../ui/export-plan.js';
 import { renderPlanText } from '../ui/plan-text.js';
@@ -23,8 +23,10 @@ export async function planScenario(
     opts.detect || scenario.hardware.detect
       ? (await detectGpus({ gpus: loadGpus() })).flatMap((d) => (d.gpuId ? [d.gpuId] : []))
       : [];
-  const arch = resolveModel(scenario.model);
-  const hw = resolveHardware(scenario, detected);
+  const { arch, hw } = inScenario(file, () => ({
+    arch: resolveModel(scenario.model, { flag: 'model' }),
+    hw: resolveHardware(scenario, detected),
+  }));
   return plan({ scenario, arch, hardware: hw.options, circuits: hw.circuits, top: opts.top });
 }
 

@@ -23,6 +23,8 @@ const DEFAULT_CATALOG = fileURLToPath(new URL('../../catalogs/models/', import.m
 export interface ResolveOptions {
   /** Folder of catalog files (default: the package's catalogs/models/). */
   catalogDir?: string;
+  /** What an unknown spec is reported as (default '--model'; a scenario's is 'model'). */
+  flag?: string;
 }
 
 /** Every catalog entry, validated, sorted by id. */
@@ -42,7 +44,7 @@ export function resolveModel(spec: string, opts: ResolveOptions = {}): Arch {
   if (existsSync(spec))
     return statSync(spec).isDirectory() ? fromFolder(spec) : fromConfigFile(spec);
   throw badValue(
-    '--model',
+    opts.flag ?? '--model',
     spec,
     `a catalog id (${exampleIds(dir)}; see 'vramplan catalog models'), a Hugging Face repo id, or a path to config.json`,
   );

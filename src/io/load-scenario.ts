@@ -7,7 +7,7 @@ import type { HardwareOption } from '../core/plan.js';
 import type { Gpu } from '../schema/gpu.js';
 import type { Offer } from '../schema/offer.js';
 import { scenarioSchema, type Scenario } from '../schema/scenario.js';
-import { UserError } from './errors.js';
+import { UserError, badValue } from './errors.js';
 import { findCircuit, loadGpus, loadOffers, type CatalogOptions } from './load-catalog.js';
 
 const describe = (v: unknown): string => {
@@ -25,25 +25,33 @@ function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
   return cur;
 }
 
-/** `<file>: ✖ <message> (got <value>) → at <path>` for each issue; zod's messages say what is allowed. */
+/**
+ * `<file>: ✖ <message> (got <value>) → at <path>`, further issues joined by `; ` so the error stays one
+ * line; zod's messages say what is allowed.
+ */
 export function scenarioIssues(file: string, data: unknown, issues: readonly z.core.$ZodIssue[]): string {
-  return issues
-    .map((i) => {
-      const at = i.path.length > 0 ? i.path.map(String).join('.') : '(root)';
-      const keys = i.code === 'unrecognized_keys' ? '' : ` (got ${describe(valueAt(data, i.path))})`;
-      return `${file}: ✖ ${i.message}${keys} → at ${at}`;
-    })
-    .join('\n');
+  const each = issues.map((i) => {
+    const at = i.path.length > 0 ? i.path.map(String).join('.') : '(root)';
+    const keys = i.code === 'unrecognized_keys' ? '' : ` (got ${describe(valueAt(data, i.path))})`;
+    return `✖ ${i.message}${keys} → at ${at}`;
+  });
+  return `${file}: ${each.join('; ')}`;
 }
 
 /** Parse text as YAML (JSON is YAML) and validate; errors name the file, the field path and the value. */
 export function parseScenario(file: string, text: string): Scenario {
+  const json = /\.json$/i.test(file);
   let data: unknown;
   try {
-    data = /\.json$/i.test(file) ? JSON.parse(text) : parseYaml(text);
+    // logLevel 'error': a warning (unknown tag or directive) would go to stderr as a multi-line block.
+    data = json ? JSON.parse(text) : parseYaml(text, { logLevel: 'error' });
   } catch (e) {
-    throw new UserError(`${file}: invalid ${/\.json$/i.test(file) ? 'JSON' : 'YAML'}: ${(e as Error).message.split('\n')[0]}`);
+    // YAML appends a code frame after the first line (ending in ':'); JSON's excerpt may hold newlines.
+    const m = (e as Error).message;
+    throw new UserError(`${file}: invalid ${json ? 'JSON' : 'YAML'}: ${json ? m : m.split('\n')[0]!.replace(/:$/, '')}`);
   }
+  if (data === null || data === undefined)
+    throw new UserError(`${file}: empty; expected a mapping with at least name, model and job`, 'scenarios/default.yaml is an example.');
   const r = scenarioSchema.safeParse(data);
   if (!r.success)
     throw new UserError(scenarioIssues(file, data, r.error.issues), 'scenarios/README.md and scenarios/scenario.schema.json list every field.');
@@ -55,9 +63,20 @@ export function loadScenario(file: string): Scenario {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new UserError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    const code = (e as NodeJS.ErrnoException).code ?? 'error';
+    throw new UserError(`${file}: cannot read (${code}); expected a readable scenario file (YAML or JSON)`);
   }
   return parseScenario(file, text);
+}
+
+/** Runs `f` (resolving a scenario's ids); its UserErrors are prefixed with the scenario's file name. */
+export function inScenario<T>(file: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof UserError) throw new UserError(`${file}: ${e.message}`, e.hint, e.exitCode);
+    throw e;
+  }
 }
 
 export interface ResolvedHardware {
@@ -94,15 +113,24 @@ export function resolveHardware(s: Scenario, detected: readonly string[] = [], c
 
   const rent = s.hardware.rent;
   if (rent) {
-    const offers: Offer[] = loadOffers(cat).filter(
+    const all = loadOffers(cat);
+    const providers = [...new Set(all.map((o) => o.provider))].sort();
+    rent.providers?.forEach((p, i) => {
+      if (!providers.includes(p)) throw badValue(`hardware.rent.providers.${i}`, p, `one of ${providers.join(', ')}`);
+    });
+    // Aliases are accepted as elsewhere; offers name the catalog id.
+    const rentGpus = rent.gpus?.map((id, i) => gpu(id, `hardware.rent.gpus.${i}`).id);
+    const offers: Offer[] = all.filter(
       (o) =>
         (!rent.providers || rent.providers.includes(o.provider)) &&
         (!rent.kinds || rent.kinds.includes(o.kind)) &&
         (!rent.offers || rent.offers.includes(o.id)) &&
-        (!rent.gpus || rent.gpus.includes(o.gpuId)),
+        (!rentGpus || rentGpus.includes(o.gpuId)),
     );
-    for (const id of rent.offers ?? [])
-      if (!offers.some((o) => o.id === id)) throw new UserError(`hardware.rent.offers: got '${id}'; expected an offer id from catalogs/offers (see 'vramplan catalog offers')`);
+    rent.offers?.forEach((id, i) => {
+      if (!offers.some((o) => o.id === id))
+        throw new UserError(`hardware.rent.offers.${i}: got '${id}'; expected an offer id from catalogs/offers (see 'vramplan catalog offers')`);
+    });
     for (const o of offers.sort((a, b) => (a.id < b.id ? -1 : 1))) {
       const g = byId.get(o.gpuId);
       if (!g) continue;
@@ -111,6 +139,7 @@ export function resolveHardware(s: Scenario, detected: readonly string[] = [], c
   }
   const buy = s.hardware.buy;
   if (buy) {
+    for (const id of Object.keys(buy.priceUsd ?? {})) gpu(id, `hardware.buy.priceUsd.${id}`);
     const list = buy.gpus === 'all' ? gpus.filter((g) => g.launchPriceUsd !== null) : buy.gpus.map((id, i) => gpu(id, `hardware.buy.gpus.${i}`));
     for (const g of list) {
       const price = buy.priceUsd?.[g.id] ?? g.launchPriceUsd;

@@ -11,8 +11,14 @@ export function writeAtomic(file: string, content: string, opts: { force?: boole
     writeFileSync(tmp, content, { flag: 'wx' });
     renameSync(tmp, file);
   } catch (e) {
-    rmSync(tmp, { force: true });
+    // force: true ignores ENOENT only; a parent that is a file gives ENOTDIR, which must not mask `e`.
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      /* report the write error below, not this one */
+    }
     if (e instanceof UserError) throw e;
-    throw new UserError(`${file}: cannot write (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    throw new UserError(`${file}: cannot write (${code}); expected a writable file path in an existing folder`);
   }
 }

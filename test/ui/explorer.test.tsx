@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { render } from 'ink-testing-library';
 import { Explorer } from '../../src/ui/tui/Explorer.js';
@@ -210,7 +210,8 @@ describe('Explorer', () => {
   it('exports the visible plans to the path confirmed in the prompt', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vramplan-tui-'));
     dirs.push(dir);
-    const ui = mount({ n: 6, exportTo });
+    // A relative path (the suggested test-scenario-plans.json) lands in the temp dir, never in the repo.
+    const ui = mount({ n: 6, exportTo: (p, r) => exportTo(resolve(dir, p), r) });
     await ui.press('m', 'e');
     expect(ui.frame().split('\n').at(-2)).toBe('export to: test-scenario-plans.json▏ Tab format · Enter write · Esc cancel');
     const path = join(dir, 'out.csv');
