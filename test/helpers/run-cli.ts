@@ -1,6 +1,8 @@
 /** Runs the built CLI (dist/cli.js) as a subprocess; the test script builds it before vitest runs. */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -22,4 +24,18 @@ export function runCli(args: readonly string[], opts: { cwd?: string } = {}): Cl
     env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A temp folder for one test file, with a writer; call `remove` in afterAll. */
+export function scratchDir(prefix: string) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return {
+    dir,
+    file(name: string, content: string | Buffer): string {
+      const path = join(dir, name);
+      writeFileSync(path, content);
+      return path;
+    },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }

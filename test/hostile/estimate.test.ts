@@ -2,38 +2,19 @@
  * Hostile input to the built CLI: every bad flag or file ends in exactly one stderr line that names the
  * flag or field, the bad value and what is allowed; a non-zero exit; no stack trace; nothing written.
  */
-import { spawnSync } from 'node:child_process';
-import {
-  chmodSync,
-  closeSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, cliBuilt, runCli } from '../helpers/run-cli.js';
+import { cliBuilt, runCli, scratchDir } from '../helpers/run-cli.js';
 
-const tmp = mkdtempSync(join(tmpdir(), 'vramplan-hostile-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const scratch = scratchDir('vramplan-hostile-');
+const tmp = scratch.dir;
+afterAll(scratch.remove);
 
-beforeAll(() => {
-  // scripts/test.mjs does not build; build here so dist/ holds the current src/. tsc emits even when a
-  // file elsewhere has a type error, so the CLI is still testable; typecheck is its own CI step.
-  spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'ignore' });
-  expect(cliBuilt()).toBe(true);
-}, 120_000);
+// scripts/test.mjs builds dist/ before vitest runs.
+beforeAll(() => expect(cliBuilt()).toBe(true));
 
-const file = (name: string, content: string | Buffer): string => {
-  const path = join(tmp, name);
-  writeFileSync(path, content);
-  return path;
-};
+const file = scratch.file;
 
 /** One `vramplan: <field>...` line naming every fragment, exit 1, no stack, no stdout, no new files. */
 function rejects(args: string[], ...mentions: (string | RegExp)[]): string {

@@ -8,33 +8,23 @@ import {
   chmodSync,
   closeSync,
   mkdirSync,
-  mkdtempSync,
   openSync,
   readFileSync,
   readdirSync,
   readSync,
-  rmSync,
-  writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, ROOT, cliBuilt, runCli } from '../helpers/run-cli.js';
+import { CLI, ROOT, cliBuilt, runCli, scratchDir } from '../helpers/run-cli.js';
 
-const tmp = mkdtempSync(join(tmpdir(), 'vramplan-hostile-scenario-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const scratch = scratchDir('vramplan-hostile-scenario-');
+const tmp = scratch.dir;
+afterAll(scratch.remove);
 
-beforeAll(() => {
-  // As in estimate.test.ts: build so dist/ holds the current src/.
-  spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'ignore' });
-  expect(cliBuilt()).toBe(true);
-}, 120_000);
+// scripts/test.mjs builds dist/ before vitest runs.
+beforeAll(() => expect(cliBuilt()).toBe(true));
 
-const file = (name: string, content: string | Buffer): string => {
-  const path = join(tmp, name);
-  writeFileSync(path, content);
-  return path;
-};
+const file = scratch.file;
 
 /** Every path under tmp with its size, so a new, removed or rewritten file shows. */
 function listing(dir = tmp): string[] {
