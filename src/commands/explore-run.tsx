@@ -19,7 +19,7 @@ export const EXPLORER_TOP = 1000;
 
 /** Resolve and plan an in-memory scenario (the explorer's re-plan after an edit). */
 export function planFor(scenario: Scenario, detected: readonly string[], top: number): PlanResult {
-  const arch = resolveModel(scenario.model);
+  const arch = resolveModel(scenario.model, { flag: 'model' });
   const hw = resolveHardware(scenario, detected);
   return plan({ scenario, arch, hardware: hw.options, circuits: hw.circuits, top });
 }

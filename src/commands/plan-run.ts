@@ -5,12 +5,11 @@ import { detectGpus } from '../io/detect.js';
 import { badValue } from '../io/errors.js';
 import { loadGpus } from '../io/load-catalog.js';
 import { resolveModel } from '../io/load-model.js';
-import { inScenario, loadScenario, resolveHardware } from '../io/load-scenario.js';
+import { inScenario, loadScenario, modelSpecOf, resolveHardware } from '../io/load-scenario.js';
 import { writeAtomic } from '../io/write-atomic.js';
 import { exportPlan, planJson, type ExportFormat } from '../ui/export-plan.js';
 import { renderPlanText } from '../ui/plan-text.js';
 import { wantsTui } from './explore.js';
-
 import { parseTop } from './top.js';
 
 /** Load, resolve and plan one scenario file. */
@@ -24,7 +23,7 @@ export async function planScenario(
       ? (await detectGpus({ gpus: loadGpus() })).flatMap((d) => (d.gpuId ? [d.gpuId] : []))
       : [];
   const { arch, hw } = inScenario(file, () => ({
-    arch: resolveModel(scenario.model, { flag: 'model' }),
+    arch: resolveModel(modelSpecOf(file, scenario), { flag: 'model' }),
     hw: resolveHardware(scenario, detected),
   }));
   return plan({ scenario, arch, hardware: hw.options, circuits: hw.circuits, top: opts.top });

@@ -1,5 +1,6 @@
 /** Read one scenario (YAML or JSON), validate it, and resolve its ids against the catalogs. */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import type { CircuitCap } from '../core/power.js';
@@ -29,7 +30,11 @@ function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
  * `<file>: ✖ <message> (got <value>) → at <path>`, further issues joined by `; ` so the error stays one
  * line; zod's messages say what is allowed.
  */
-export function scenarioIssues(file: string, data: unknown, issues: readonly z.core.$ZodIssue[]): string {
+export function scenarioIssues(
+  file: string,
+  data: unknown,
+  issues: readonly z.core.$ZodIssue[],
+): string {
   const each = issues.map((i) => {
     const at = i.path.length > 0 ? i.path.map(String).join('.') : '(root)';
     const keys = i.code === 'unrecognized_keys' ? '' : ` (got ${describe(valueAt(data, i.path))})`;
@@ -48,13 +53,21 @@ export function parseScenario(file: string, text: string): Scenario {
   } catch (e) {
     // YAML appends a code frame after the first line (ending in ':'); JSON's excerpt may hold newlines.
     const m = (e as Error).message;
-    throw new UserError(`${file}: invalid ${json ? 'JSON' : 'YAML'}: ${json ? m : m.split('\n')[0]!.replace(/:$/, '')}`);
+    throw new UserError(
+      `${file}: invalid ${json ? 'JSON' : 'YAML'}: ${json ? m : m.split('\n')[0]!.replace(/:$/, '')}`,
+    );
   }
   if (data === null || data === undefined)
-    throw new UserError(`${file}: empty; expected a mapping with at least name, model and job`, 'scenarios/default.yaml is an example.');
+    throw new UserError(
+      `${file}: empty; expected a mapping with at least name, model and job`,
+      'scenarios/default.yaml is an example.',
+    );
   const r = scenarioSchema.safeParse(data);
   if (!r.success)
-    throw new UserError(scenarioIssues(file, data, r.error.issues), 'scenarios/README.md and scenarios/scenario.schema.json list every field.');
+    throw new UserError(
+      scenarioIssues(file, data, r.error.issues),
+      'scenarios/README.md and scenarios/scenario.schema.json list every field.',
+    );
   return r.data;
 }
 
@@ -64,7 +77,9 @@ export function loadScenario(file: string): Scenario {
     text = readFileSync(file, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? 'error';
-    throw new UserError(`${file}: cannot read (${code}); expected a readable scenario file (YAML or JSON)`);
+    throw new UserError(
+      `${file}: cannot read (${code}); expected a readable scenario file (YAML or JSON)`,
+    );
   }
   return parseScenario(file, text);
 }
@@ -88,12 +103,19 @@ export interface ResolvedHardware {
  * Turn the scenario's hardware and power sections into planner inputs. `detected` holds catalog ids of
  * GPUs found by nvidia-smi (one entry per GPU).
  */
-export function resolveHardware(s: Scenario, detected: readonly string[] = [], cat?: CatalogOptions): ResolvedHardware {
+export function resolveHardware(
+  s: Scenario,
+  detected: readonly string[] = [],
+  cat?: CatalogOptions,
+): ResolvedHardware {
   const gpus = loadGpus(cat);
   const byId = new Map(gpus.map((g) => [g.id, g]));
   const gpu = (id: string, at: string): Gpu => {
     const g = byId.get(id) ?? gpus.find((x) => x.aliases.includes(id));
-    if (!g) throw new UserError(`${at}: got '${id}'; expected a GPU id from catalogs/gpus (see 'vramplan catalog gpus')`);
+    if (!g)
+      throw new UserError(
+        `${at}: got '${id}'; expected a GPU id from catalogs/gpus (see 'vramplan catalog gpus')`,
+      );
     return g;
   };
   const options: HardwareOption[] = [];
@@ -109,14 +131,22 @@ export function resolveHardware(s: Scenario, detected: readonly string[] = [], c
     owned.set(id, { ...prev, count: prev.count + 1 });
   }
   for (const [id, o] of [...owned].sort((a, b) => (a[0] < b[0] ? -1 : 1)))
-    options.push({ kind: 'owned', gpu: gpu(id, 'hardware.owned'), maxCount: o.count, nodeSize, usdPerGpuHour: 0, purchaseUsd: o.price });
+    options.push({
+      kind: 'owned',
+      gpu: gpu(id, 'hardware.owned'),
+      maxCount: o.count,
+      nodeSize,
+      usdPerGpuHour: 0,
+      purchaseUsd: o.price,
+    });
 
   const rent = s.hardware.rent;
   if (rent) {
     const all = loadOffers(cat);
     const providers = [...new Set(all.map((o) => o.provider))].sort();
     rent.providers?.forEach((p, i) => {
-      if (!providers.includes(p)) throw badValue(`hardware.rent.providers.${i}`, p, `one of ${providers.join(', ')}`);
+      if (!providers.includes(p))
+        throw badValue(`hardware.rent.providers.${i}`, p, `one of ${providers.join(', ')}`);
     });
     // Aliases are accepted as elsewhere; offers name the catalog id.
     const rentGpus = rent.gpus?.map((id, i) => gpu(id, `hardware.rent.gpus.${i}`).id);
@@ -129,23 +159,45 @@ export function resolveHardware(s: Scenario, detected: readonly string[] = [], c
     );
     rent.offers?.forEach((id, i) => {
       if (!offers.some((o) => o.id === id))
-        throw new UserError(`hardware.rent.offers.${i}: got '${id}'; expected an offer id from catalogs/offers (see 'vramplan catalog offers')`);
+        throw new UserError(
+          `hardware.rent.offers.${i}: got '${id}'; expected an offer id from catalogs/offers (see 'vramplan catalog offers')`,
+        );
     });
     for (const o of offers.sort((a, b) => (a.id < b.id ? -1 : 1))) {
       const g = byId.get(o.gpuId);
       if (!g) continue;
-      options.push({ kind: 'rent', gpu: g, maxCount: Infinity, nodeSize: o.gpusPerNode > 1 ? o.gpusPerNode : nodeSize, usdPerGpuHour: o.usdPerGpuHour, purchaseUsd: 0, offer: o });
+      options.push({
+        kind: 'rent',
+        gpu: g,
+        maxCount: Infinity,
+        nodeSize: o.gpusPerNode > 1 ? o.gpusPerNode : nodeSize,
+        usdPerGpuHour: o.usdPerGpuHour,
+        purchaseUsd: 0,
+        offer: o,
+      });
     }
   }
   const buy = s.hardware.buy;
   if (buy) {
     for (const id of Object.keys(buy.priceUsd ?? {})) gpu(id, `hardware.buy.priceUsd.${id}`);
-    const list = buy.gpus === 'all' ? gpus.filter((g) => g.launchPriceUsd !== null) : buy.gpus.map((id, i) => gpu(id, `hardware.buy.gpus.${i}`));
+    const list =
+      buy.gpus === 'all'
+        ? gpus.filter((g) => g.launchPriceUsd !== null)
+        : buy.gpus.map((id, i) => gpu(id, `hardware.buy.gpus.${i}`));
     for (const g of list) {
       const price = buy.priceUsd?.[g.id] ?? g.launchPriceUsd;
       if (price === null || price === undefined)
-        throw new UserError(`hardware.buy.priceUsd.${g.id}: got nothing; expected a price (the catalog has no launch price for ${g.id})`);
-      options.push({ kind: 'buy', gpu: g, maxCount: Infinity, nodeSize, usdPerGpuHour: 0, purchaseUsd: price });
+        throw new UserError(
+          `hardware.buy.priceUsd.${g.id}: got nothing; expected a price (the catalog has no launch price for ${g.id})`,
+        );
+      options.push({
+        kind: 'buy',
+        gpu: g,
+        maxCount: Infinity,
+        nodeSize,
+        usdPerGpuHour: 0,
+        purchaseUsd: price,
+      });
     }
   }
   const circuits: CircuitCap[] = s.power.circuits.map((c, i) => {
@@ -153,7 +205,19 @@ export function resolveHardware(s: Scenario, detected: readonly string[] = [], c
       const f = findCircuit(c, { ...cat, flag: `power.circuits.${i}` });
       return { id: `${f.id}#${i + 1}`, volts: f.volts, continuousWatts: f.continuousWatts };
     }
-    return { id: `${c.id}#${i + 1}`, volts: c.volts, continuousWatts: c.volts * c.amps * c.continuousFraction };
+    return {
+      id: `${c.id}#${i + 1}`,
+      volts: c.volts,
+      continuousWatts: c.volts * c.amps * c.continuousFraction,
+    };
   });
   return { options, circuits };
+}
+
+/** The scenario's `model`, with a relative config.json or checkpoint path taken from the scenario's folder. */
+export function modelSpecOf(file: string, scenario: Scenario): string {
+  const spec = scenario.model;
+  if (isAbsolute(spec)) return spec;
+  const beside = resolvePath(dirname(file), spec);
+  return existsSync(beside) ? beside : spec;
 }
