@@ -920,13 +920,14 @@ export function memorySurface(
   ctx: EstimateContext = {},
 ): MemorySurface {
   const fw = FRAMEWORKS[o.framework];
-  const at = (batch: number, dp: number) =>
-    estimateMemory(arch, { ...o, batch, gpus: dp * o.tp * o.pp }, ctx);
-  const e12 = at(1, 2);
-  const e14 = at(1, 4);
-  const e22 = at(2, 2);
-  const e11 = at(1, 1);
-  const e21 = at(2, 1);
+  let evaluations = 0;
+  const at = (batch: number, dp: number) => {
+    evaluations++;
+    return estimateMemory(arch, { ...o, batch, gpus: dp * o.tp * o.pp }, ctx);
+  };
+  // Evaluated lazily: a single-GPU search never needs the dp >= 2 plane, nor a cluster search the dp = 1 line.
+  let many: [MemoryEstimate, MemoryEstimate, MemoryEstimate] | null = null;
+  let one: [MemoryEstimate, MemoryEstimate] | null = null;
   type Plane = { a: number; b: number; c: number };
   // f(1,2) = A + B/2 + C, f(1,4) = A + B/4 + C, f(2,2) = A + B/2 + 2C
   const plane = (f12: number, f14: number, f22: number): Plane => {
@@ -936,29 +937,44 @@ export function memorySurface(
   };
   // f(1,1) = A + C, f(2,1) = A + 2C
   const line = (f11: number, f21: number): Plane => ({ a: 2 * f11 - f21, b: 0, c: f21 - f11 });
-  type Fit = { many: Plane; one: Plane };
-  const fit = (get: (e: MemoryEstimate) => number): Fit => ({
-    many: plane(get(e12), get(e14), get(e22)),
-    one: line(get(e11), get(e21)),
-  });
-  const stages = e12.stages.map((_, si) => {
-    const of = (get: (st: StageSummary) => number) => fit((e) => get(e.stages[si]!));
-    return {
-      phases: e12.stages[si]!.phaseAllocated.map((__, pi) => of((st) => st.phaseAllocated[pi]!)),
-      transient: of((st) => st.transient),
-      paged: of((st) => st.paged),
-      host: of((st) => st.host),
-      weights: of((st) => st.weights),
-      kv: of((st) => st.kv),
-    };
-  });
-  const context = e12.overhead.cudaContext;
-  const ev = (f: Fit, batch: number, dp: number) => {
-    const p = dp <= 1 ? f.one : f.many;
-    return p.a + p.b / dp + p.c * batch;
+  /** Per stage: each phase, the transient block, paged states, host, weights and KV as planes or lines. */
+  type StageFit = {
+    phases: Plane[];
+    transient: Plane;
+    paged: Plane;
+    host: Plane;
+    weights: Plane;
+    kv: Plane;
   };
+  const stageFits = (es: MemoryEstimate[], fitOf: (v: number[]) => Plane): StageFit[] =>
+    es[0]!.stages.map((_, si) => {
+      const of = (get: (st: StageSummary) => number) => fitOf(es.map((e) => get(e.stages[si]!)));
+      return {
+        phases: es[0]!.stages[si]!.phaseAllocated.map((__, pi) =>
+          of((st) => st.phaseAllocated[pi]!),
+        ),
+        transient: of((st) => st.transient),
+        paged: of((st) => st.paged),
+        host: of((st) => st.host),
+        weights: of((st) => st.weights),
+        kv: of((st) => st.kv),
+      };
+    });
+  let manyFits: StageFit[] | null = null;
+  let oneFits: StageFit[] | null = null;
+  const fitsFor = (dp: number): StageFit[] => {
+    if (dp <= 1) {
+      one ??= [at(1, 1), at(2, 1)];
+      return (oneFits ??= stageFits(one, ([f11, f21]) => line(f11!, f21!)));
+    }
+    many ??= [at(1, 2), at(1, 4), at(2, 2)];
+    return (manyFits ??= stageFits(many, ([f12, f14, f22]) => plane(f12!, f14!, f22!)));
+  };
+  const context = FRAMEWORKS[o.framework].cudaContextMiB * MiB;
+  const ev = (p: Plane, batch: number, dp: number) => p.a + p.b / dp + p.c * batch;
   // The worst stage is the one with the largest device bytes (first on ties), as in estimateMemory.
   const worst = (batch: number, dp: number) => {
+    const stages = fitsFor(dp);
     let best = stages[0]!;
     let bestDevice = -Infinity;
     for (const st of stages) {
@@ -977,6 +993,9 @@ export function memorySurface(
     return { st: best, device: bestDevice };
   };
   return {
+    get evaluations() {
+      return evaluations;
+    },
     at(batch, dp) {
       const { st, device } = worst(batch, dp);
       return {
@@ -991,6 +1010,8 @@ export function memorySurface(
 
 /** Per-GPU memory of one configuration (sequence fixed) at any micro-batch and data-parallel degree. */
 export interface MemorySurface {
+  /** estimateMemory calls made so far (two for dp = 1, three for dp >= 2, on first use). */
+  readonly evaluations: number;
   at(
     batch: number,
     dp: number,

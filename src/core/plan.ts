@@ -341,7 +341,6 @@ function buildRows(
             if (!surface) {
               surface = memorySurface(arch, { ...o, tp, pp, zero: sh.zero, offload: sh.offload });
               surfaces.set(key, surface);
-              evaluations += 5;
             }
             const mi = mem.device.length;
             const m = surface.at(o.batch, dp);
@@ -365,6 +364,7 @@ function buildRows(
         }
   });
   rows.n = n;
+  for (const sf of surfaces.values()) evaluations += sf.evaluations;
   mem.evaluations = evaluations;
   return { rows, mem };
 }
