@@ -124,7 +124,19 @@ interface Trainable {
   lmHead: boolean;
 }
 
+const TRAINABLE = new Map<string, Trainable>();
+/** The trainable set, memoized per (method, targets): the planner asks for the same few many times. */
 function trainableSet(o: EstimateOptions): Trainable {
+  const key = `${o.method}|${o.loraAllLinear}|${o.loraTargets.join(',')}`;
+  let t = TRAINABLE.get(key);
+  if (!t) {
+    t = buildTrainableSet(o);
+    TRAINABLE.set(key, t);
+  }
+  return t;
+}
+
+function buildTrainableSet(o: EstimateOptions): Trainable {
   if (o.method === 'full') return { full: true, roles: new Set(), embed: true, lmHead: true };
   if (o.method === 'inference')
     return { full: false, roles: new Set(), embed: false, lmHead: false };
@@ -469,6 +481,8 @@ function linearStorage(
 /** Context needed beyond the options: the GPU's capacity (vLLM sizes its pool from it). */
 export interface EstimateContext {
   gpuCapacityBytes?: number;
+  /** Skip rounding the breakdown (callers that read only totals and stage summaries, e.g. memorySurface). */
+  lean?: boolean;
 }
 
 // vLLM EngineArgs gpu_memory_utilization default (docs: "defaults to 0.9").
@@ -846,7 +860,7 @@ export function estimateMemory(
       allocatedBytes: Math.round(allocated),
       reservedBytes: Math.round(reserved),
       deviceBytes: Math.round(device),
-      breakdown: roundBreakdown(breakdown, Math.round(device)),
+      breakdown: ctx.lean ? breakdown : roundBreakdown(breakdown, Math.round(device)),
     },
     peakPhase: peak.phase,
     phases: r.phases.map((p) => ({
@@ -923,7 +937,7 @@ export function memorySurface(
   let evaluations = 0;
   const at = (batch: number, dp: number) => {
     evaluations++;
-    return estimateMemory(arch, { ...o, batch, gpus: dp * o.tp * o.pp }, ctx);
+    return estimateMemory(arch, { ...o, batch, gpus: dp * o.tp * o.pp }, { ...ctx, lean: true });
   };
   // Evaluated lazily: a single-GPU search never needs the dp >= 2 plane, nor a cluster search the dp = 1 line.
   let many: [MemoryEstimate, MemoryEstimate, MemoryEstimate] | null = null;
