@@ -313,8 +313,15 @@ function buildRows(
   const cap = bases.length * counts.length * 24;
   let rows: Rows = alloc(Math.max(16, cap));
   const mem: MemTable = { device: [], host: [], weights: [], kv: [] };
-  const surfaces = new Map<string, MemorySurface>();
-  const surfaceKeys = bases.map((b) => b.idPart.replace(/\/mb\d+$/, ''));
+  const surfaces = new Map<number, MemorySurface>();
+  // Configurations that differ only in micro-batch share one surface: number them once.
+  const keyIds = new Map<string, number>();
+  const surfaceKeys = bases.map((b) => {
+    const k = b.idPart.replace(/\/mb\d+$/, '');
+    let id = keyIds.get(k);
+    if (id === undefined) keyIds.set(k, (id = keyIds.size));
+    return id;
+  });
   let evaluations = 0;
   let n = 0;
   const maxTp = s.hardware.gpusPerNode;
@@ -336,7 +343,8 @@ function buildRows(
           for (const sh of shardings(o.method, dp, tp, pp, s.search.zero, s.search.offload)) {
             // One memory surface per (configuration without micro-batch, layout) covers every micro-batch and
             // GPU count exactly (memory.ts memorySurface): five estimates instead of one per row.
-            const key = `${surfaceKeys[bi]}|${tp}|${pp}|${sh.zero}|${sh.offload}`;
+            const key =
+              (((surfaceKeys[bi]! * 65 + tp) * 65 + pp) * 4 + sh.zero) * 3 + OFFLOADS.indexOf(sh.offload);
             let surface = surfaces.get(key);
             if (!surface) {
               surface = memorySurface(arch, { ...o, tp, pp, zero: sh.zero, offload: sh.offload });

@@ -1,5 +1,5 @@
 /** Reads catalogs/ (GPUs, offers, circuits), validates each file with its schema, and resolves ids and aliases. */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
@@ -47,9 +47,22 @@ function readJson(file: string): unknown {
   }
 }
 
+/** Parsed catalog files, keyed by path and checked against mtime and size (the explorer re-plans often). */
+const PARSED = new Map<string, { mtimeMs: number; size: number; value: unknown }>();
+
 function parseFile<S extends z.ZodType>(file: string, schema: S): z.infer<S> {
+  let stamp: { mtimeMs: number; size: number } | null = null;
+  try {
+    const st = statSync(file);
+    stamp = { mtimeMs: st.mtimeMs, size: st.size };
+  } catch {
+    // unreadable: readJson reports it
+  }
+  const hit = PARSED.get(file);
+  if (stamp && hit && hit.mtimeMs === stamp.mtimeMs && hit.size === stamp.size) return hit.value as z.infer<S>;
   const result = schema.safeParse(readJson(file));
   if (!result.success) throw invalid(file, result.error.issues);
+  if (stamp) PARSED.set(file, { ...stamp, value: result.data });
   return result.data;
 }
 
