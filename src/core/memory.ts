@@ -987,36 +987,45 @@ export function memorySurface(
   const context = FRAMEWORKS[o.framework].cudaContextMiB * MiB;
   const ev = (p: Plane, batch: number, dp: number) => p.a + p.b / dp + p.c * batch;
   // The worst stage is the one with the largest device bytes (first on ties), as in estimateMemory.
-  const worst = (batch: number, dp: number) => {
-    const stages = fitsFor(dp);
-    let best = stages[0]!;
-    let bestDevice = -Infinity;
-    for (const st of stages) {
-      let alloc = 0;
-      for (const p of st.phases) alloc = Math.max(alloc, ev(p, batch, dp));
-      const device =
-        alloc * (1 + fw.allocatorSlack) +
-        ev(st.transient, batch, dp) +
-        context +
-        ev(st.paged, batch, dp);
-      if (device > bestDevice) {
-        bestDevice = device;
-        best = st;
-      }
-    }
-    return { st: best, device: bestDevice };
-  };
   return {
     get evaluations() {
       return evaluations;
     },
+    into(batch, dp, out, i) {
+      const stages = fitsFor(dp);
+      let best = stages[0]!;
+      let bestDevice = -Infinity;
+      for (const st of stages) {
+        let alloc = 0;
+        for (const p of st.phases) alloc = Math.max(alloc, ev(p, batch, dp));
+        const device =
+          alloc * (1 + fw.allocatorSlack) +
+          ev(st.transient, batch, dp) +
+          context +
+          ev(st.paged, batch, dp);
+        if (device > bestDevice) {
+          bestDevice = device;
+          best = st;
+        }
+      }
+      out.device[i] = Math.round(bestDevice);
+      out.host[i] = Math.round(ev(best.host, batch, dp));
+      out.weights[i] = Math.round(ev(best.weights, batch, dp));
+      out.kv[i] = Math.round(ev(best.kv, batch, dp));
+    },
     at(batch, dp) {
-      const { st, device } = worst(batch, dp);
+      const out = {
+        device: new Float64Array(1),
+        host: new Float64Array(1),
+        weights: new Float64Array(1),
+        kv: new Float64Array(1),
+      };
+      this.into(batch, dp, out, 0);
       return {
-        deviceBytes: Math.round(device),
-        hostBytes: Math.round(ev(st.host, batch, dp)),
-        weightBytes: Math.round(ev(st.weights, batch, dp)),
-        kvBytes: Math.round(ev(st.kv, batch, dp)),
+        deviceBytes: out.device[0]!,
+        hostBytes: out.host[0]!,
+        weightBytes: out.weights[0]!,
+        kvBytes: out.kv[0]!,
       };
     },
   };
@@ -1026,6 +1035,13 @@ export function memorySurface(
 export interface MemorySurface {
   /** estimateMemory calls made so far (two for dp = 1, three for dp >= 2, on first use). */
   readonly evaluations: number;
+  /** Write the four figures of `at` into row `i` of typed arrays (the planner's allocation-free path). */
+  into(
+    batch: number,
+    dp: number,
+    out: { device: Float64Array; host: Float64Array; weights: Float64Array; kv: Float64Array },
+    i: number,
+  ): void;
   at(
     batch: number,
     dp: number,
