@@ -1,6 +1,8 @@
 /** The plan command's body. Exit 0: plans found; 2: nothing fits; 1: bad input (thrown UserError). */
 import { extname } from 'node:path';
-import { plan, type PlanResult } from '../core/plan.js';
+import { plan, type PlanInput, type PlanResult } from '../core/plan.js';
+import { refineCircuits } from '../core/plan-circuits.js';
+import { planFleet } from '../core/plan-fleet.js';
 import { detectGpus } from '../io/detect.js';
 import { badValue } from '../io/errors.js';
 import { loadGpus } from '../io/load-catalog.js';
@@ -26,7 +28,11 @@ export async function planScenario(
     arch: resolveModel(modelSpecOf(file, scenario), { flag: 'model' }),
     hw: resolveHardware(scenario, detected),
   }));
-  return plan({ scenario, arch, hardware: hw.options, circuits: hw.circuits, top: opts.top });
+  const input: PlanInput = { scenario, arch, hardware: hw.options, circuits: hw.circuits, top: opts.top };
+  // The search is greedy and sync; the MIPs (≤ 1 s each step, issue #3) refine what it reports.
+  const result = await refineCircuits(plan(input), input);
+  const fleet = await planFleet(input);
+  return fleet ? { ...result, fleet } : result;
 }
 
 export function exportFormatOf(file: string): ExportFormat {

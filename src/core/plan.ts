@@ -148,6 +148,10 @@ export interface Plan {
     gpuWatts: number;
     wallWatts: number;
     perCircuit: { circuit: string; loadW: number; limitW: number }[];
+    /** Who placed perCircuit: the search's greedy first-fit, or the circuit MIP (core/plan-circuits.ts). Absent without circuits. */
+    assignment?: 'mip' | 'greedy';
+    /** The circuit MIP's outcome when it was tried; with assignment 'greedy' it says why the greedy placement stayed. */
+    solver?: CircuitSolve;
   };
   time: { tokensPerSecond: number; hours: number };
   cost: {
@@ -162,6 +166,51 @@ export interface Plan {
   slowdownFactors: SlowdownFactor[];
   /** The estimate-contract configuration of this plan (what `vramplan estimate` would take). */
   options: EstimateOptions;
+}
+
+/** Outcome of re-solving one plan's node-to-circuit placement as a MIP. */
+export interface CircuitSolve {
+  status: 'optimal' | 'infeasible' | 'unsolved' | 'skipped';
+  /** 'jslp' | 'highs', or null when no solver ran (skipped). */
+  backend: string | null;
+  note?: string;
+}
+
+/** One kind of serving replica the fleet MIP may use (core/plan-fleet.ts). */
+export interface FleetReplica {
+  kind: 'owned' | 'rent';
+  gpuId: string;
+  offerId: string | null;
+  /** GPUs one replica occupies (tp × pp). */
+  gpusPerReplica: number;
+  powerLimitFraction: number;
+  /** Decode tokens/s of one replica. */
+  tokensPerSecond: number;
+  /** Running cost of one replica: rent, or energy (+ amortisation) for owned GPUs. */
+  usdPerHour: number;
+  /** The plan these per-replica figures come from. */
+  planId: string;
+  /** Replicas chosen (0 for candidates left out). */
+  count: number;
+}
+
+/** Integer replica counts over the feasible serving plans: most tokens/s within the budget per hour. */
+export interface Fleet {
+  /** 'feasible': the solver stopped at its time limit with a fleet it could not prove best. */
+  status: 'optimal' | 'feasible' | 'infeasible' | 'unsolved' | 'skipped';
+  backend: string | null;
+  budgetUsdPerHour: number | null;
+  maxGpus: number | null;
+  /** Chosen replicas (count > 0), most tokens/s first. */
+  replicas: FleetReplica[];
+  /** Replica kinds offered to the MIP (its integer variables). */
+  candidates: number;
+  tokensPerSecond: number;
+  usdPerHour: number;
+  gpus: number;
+  /** Hours to generate the job's outputTokens with this fleet; null without a fleet. */
+  hours: number | null;
+  note?: string;
 }
 
 export interface PrunedCount {
@@ -201,6 +250,8 @@ export interface PlanResult {
   /** For the best plan: the largest micro-batch and sequence length that still fit its GPU. */
   largest: { microBatch: number; seq: number } | null;
   nearestFixes: NearestFix[];
+  /** Inference only, added after plan() by core/plan-fleet.ts (planScenario). */
+  fleet?: Fleet;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -222,7 +273,7 @@ const RANK_KEYS: Record<RankBy, [number, number, number]> = {
 };
 
 const BNB_WEIGHTS = new Set(['nf4', 'fp4', 'int4', 'int8']);
-const DEFAULT_GPU_WATTS = 150; // assumed draw for GPUs without a published board power (Apple SoCs)
+export const DEFAULT_GPU_WATTS = 150; // assumed draw for GPUs without a published board power (Apple SoCs)
 
 function baseConfigs(s: Scenario): BaseConfig[] {
   const job = s.job;
@@ -961,6 +1012,7 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
       gpuWatts: Math.round(gpuW * count),
       wallWatts: Math.round(k.watts),
       perCircuit: h.kind === 'rent' ? [] : perCircuit(ctx, count, h.nodeSize, gpuW),
+      ...(h.kind !== 'rent' && ctx.input.circuits.length > 0 ? { assignment: 'greedy' as const } : {}),
     },
     time: { tokensPerSecond: k.tokensPerSecond, hours: k.hours },
     cost: {

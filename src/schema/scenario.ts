@@ -127,6 +127,8 @@ export const powerSchema = z
 export const limitsSchema = z
   .object({
     budgetUsd: pos.optional(),
+    /** Serving fleets: running cost per hour (rent, owned energy and amortisation); default budgetUsd / deadlineHours. */
+    budgetUsdPerHour: pos.optional(),
     /** Largest slowdown allowed relative to the fastest plan considered. */
     maxSlowdown: z.number().min(1).optional(),
     maxGpus: count(100_000).optional(),

@@ -1,5 +1,5 @@
 /** The `plan` report as plain text: small pure functions over PlanResult (an Ink TUI can reuse them). */
-import type { Plan, PlanResult } from '../core/plan.js';
+import type { Fleet, FleetReplica, Plan, PlanResult } from '../core/plan.js';
 import { bar, formatDuration, formatGiB, formatUsd, padLeft, padRight } from './format.js';
 import { COMPONENT_LABEL } from './messages.js';
 import { fixSentence, REASON_LABEL } from './plan-messages.js';
@@ -72,6 +72,38 @@ export function renderFixes(r: PlanResult): string {
   return ['Nothing fits. Nearest fixes (one change each):', ...r.nearestFixes.map((f) => `  - ${fixSentence(f)}`)].join('\n');
 }
 
+/** Circuit loads of one plan and who placed them ('' for rented plans and plans without circuits). */
+export function renderCircuits(p: Plan): string {
+  const pc = p.power.perCircuit;
+  if (pc.length === 0) return '';
+  const loads = pc.map((c) => `${c.circuit} ${c.loadW.toLocaleString('en-US')}/${Math.round(c.limitW).toLocaleString('en-US')} W`).join(', ');
+  const sv = p.power.solver;
+  const by =
+    p.power.assignment === 'mip'
+      ? `MIP placement (${sv?.backend ?? 'solver'})`
+      : `greedy placement${sv ? ` (MIP ${sv.status}${sv.note ? `: ${sv.note}` : ''})` : ''}`;
+  return `circuits, ${by}: ${loads}`;
+}
+
+const replicaName = (c: FleetReplica): string =>
+  `${c.count}× ${c.gpusPerReplica > 1 ? `${c.gpusPerReplica}×` : ''}${c.gpuId}${c.kind === 'rent' ? ` (rent ${c.offerId ?? ''})` : ' (owned)'} replica${c.count === 1 ? '' : 's'}`;
+
+/** The serving fleet line: "fleet: 2× rtx-3090 (owned) replicas + 1× … → N tok/s at $X/h". */
+export function renderFleet(f: Fleet): string {
+  const limits = [
+    f.budgetUsdPerHour !== null ? `budget ${formatUsd(f.budgetUsdPerHour)}/h` : '',
+    f.maxGpus !== null ? `≤ ${f.maxGpus} GPUs` : '',
+  ].filter((x) => x !== '');
+  const within = limits.length > 0 ? `, within ${limits.join(', ')}` : '';
+  if (f.replicas.length === 0) return `fleet: none (${f.status}${f.note ? `: ${f.note}` : ''})`;
+  const tps = Math.round(f.tokensPerSecond).toLocaleString('en-US');
+  const proof = f.status === 'optimal' ? '' : ` (${f.status}, not proven best)`;
+  return [
+    `fleet: ${f.replicas.map(replicaName).join(' + ')} → ${tps} tok/s at ${formatUsd(f.usdPerHour)}/h${proof}`,
+    `  ${f.gpus} GPU${f.gpus === 1 ? '' : 's'}${f.hours !== null ? `, job in ${formatDuration(f.hours)}` : ''}; integer MIP over ${f.candidates} replica kinds (${f.backend ?? 'no solver'})${within}`,
+  ].join('\n');
+}
+
 export function renderPlanText(r: PlanResult): string {
   const out: string[] = [];
   out.push(`${r.scenario.name}: ${r.model.id} (${(r.model.params / 1e9).toFixed(2)}B params), ${r.scenario.job}, ranked by ${r.scenario.rank}`);
@@ -85,9 +117,15 @@ export function renderPlanText(r: PlanResult): string {
     const best = r.plans[0]!;
     out.push(`best: ${best.id}`);
     out.push(renderMemory(best));
+    const circuits = renderCircuits(best);
+    if (circuits) out.push(circuits);
     if (r.largest) out.push(`largest that fits this plan's GPU: micro-batch ${r.largest.microBatch}, sequence ${r.largest.seq.toLocaleString('en-US')} tokens`);
     out.push(`Pareto front (cost, slowdown, power): ${r.front.length} plan${r.front.length === 1 ? '' : 's'}`);
   } else out.push(renderFixes(r));
+  if (r.fleet) {
+    out.push('');
+    out.push(renderFleet(r.fleet));
+  }
   out.push('');
   out.push(renderPruned(r));
   out.push('');

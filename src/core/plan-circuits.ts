@@ -1,0 +1,91 @@
+/**
+ * The circuit MIP for the reported plans (issue #3). The search places nodes on circuits greedily
+ * (power.ts circuitOverWatts, plan.ts perCircuit); after plan() this re-solves the placement of each reported
+ * owned/bought plan with assignCircuits and reports the MIP's loads. Pure apart from awaiting solveMip: no I/O.
+ *
+ * The power limit stays the plan's own: the search already tries every uniform limit, and raising single
+ * nodes would cost energy without speeding a job that runs at its slowest GPU's pace.
+ */
+import { DEFAULT_GPU_WATTS, type CircuitSolve, type Plan, type PlanInput, type PlanResult } from './plan.js';
+import { assignCircuits, nodeWallWatts, psuEfficiency, type PowerUnit } from './power.js';
+
+export interface RefineOptions {
+  /** Wall-clock budget for all the MIPs together, ms (default 1000). Plans left when it runs out keep greedy. */
+  timeLimitMs?: number;
+  /** Largest model to build (nodes × circuits binaries); bigger plans keep greedy (default 40). */
+  maxVariables?: number;
+}
+
+type Power = Plan['power'];
+
+/** The nodes of a plan as MIP units: full nodes, then the partial one, each with its wall watts. */
+export function planUnits(p: Plan, input: PlanInput): PowerUnit[] {
+  const h = p.hardware;
+  const opt = input.hardware.find((o) => o.kind === h.kind && o.gpu.id === h.gpuId);
+  const nodeSize = opt?.nodeSize ?? h.gpusPerNode;
+  const board = opt?.gpu.boardPowerW ?? DEFAULT_GPU_WATTS;
+  const gpuW = board * h.powerLimitFraction;
+  const s = input.scenario;
+  const eff = psuEfficiency(s.power.psu, Math.min(...input.circuits.map((c) => c.volts)));
+  const units: PowerUnit[] = [];
+  for (let left = h.gpus, i = 1; left > 0; left -= nodeSize, i++) {
+    const gpus = Math.min(left, nodeSize);
+    units.push({ id: `node${i}`, gpus, wallWatts: [nodeWallWatts(gpus, gpuW, s.power.systemDrawW, eff)] });
+  }
+  return units;
+}
+
+/** Circuits in the order plan.ts reports them: smallest first, then by id. */
+function sortedCircuits(input: PlanInput): PlanInput['circuits'] {
+  return [...input.circuits].sort((a, b) => a.continuousWatts - b.continuousWatts || (a.id < b.id ? -1 : 1));
+}
+
+/** Re-solve one plan's placement; `msLeft` bounds the solver. Returns the new power block. */
+async function refineOne(p: Plan, input: PlanInput, msLeft: number, maxVariables: number): Promise<Power> {
+  const greedy = (solver: CircuitSolve): Power => ({ ...p.power, assignment: 'greedy', solver });
+  const units = planUnits(p, input);
+  const circuits = sortedCircuits(input);
+  if (units.length * circuits.length > maxVariables)
+    return greedy({ status: 'skipped', backend: null, note: `${units.length} nodes × ${circuits.length} circuits is over ${maxVariables} variables` });
+  if (msLeft < 50) return greedy({ status: 'skipped', backend: null, note: 'solver time budget spent' });
+  const r = await assignCircuits(units, circuits, [1], msLeft);
+  if (r.status === 'infeasible')
+    return greedy({ status: 'infeasible', backend: r.backend, note: 'the MIP finds no placement within the circuit limits; greedy loads shown' });
+  if (r.status !== 'optimal')
+    return greedy({ status: 'unsolved', backend: r.backend, note: 'the MIP timed out or failed; greedy loads shown' });
+  const perCircuit = circuits.map((c) => ({ circuit: c.id, loadW: Math.round(r.loadW[c.id] ?? 0), limitW: c.continuousWatts }));
+  // solveMip re-checked every row; this is the same check in the report's own terms.
+  const over = circuits.find((c) => (r.loadW[c.id] ?? 0) > c.continuousWatts + 1e-6);
+  if (over || r.units.length !== units.length)
+    return greedy({ status: 'unsolved', backend: r.backend, note: 'the MIP answer failed the circuit check; greedy loads shown' });
+  return { ...p.power, perCircuit, assignment: 'mip', solver: { status: 'optimal', backend: r.backend } };
+}
+
+/**
+ * Re-solve the circuit placement of the reported plans (ranked and front) that run on owned or bought GPUs
+ * with ≥ 2 circuits or ≥ 2 nodes. Plans with the same hardware share one solve. The result is a new PlanResult.
+ */
+export async function refineCircuits(result: PlanResult, input: PlanInput, opts: RefineOptions = {}): Promise<PlanResult> {
+  if (input.circuits.length === 0) return result;
+  const t0 = performance.now();
+  const budget = opts.timeLimitMs ?? 1000;
+  const maxVariables = opts.maxVariables ?? 40;
+  const solved = new Map<string, Power>();
+  const refine = async (p: Plan): Promise<Plan> => {
+    const h = p.hardware;
+    if (h.kind === 'rent' || (input.circuits.length < 2 && h.nodes < 2)) return p;
+    const key = `${h.kind}|${h.gpuId}|${h.gpus}|${h.powerLimitFraction}`;
+    let power = solved.get(key);
+    if (!power) {
+      power = await refineOne(p, input, budget - (performance.now() - t0), maxVariables);
+      solved.set(key, power);
+    }
+    // Shared solves carry the loads of the first plan with this hardware; wall watts are the same by key.
+    return { ...p, power: { ...power, gpuWatts: p.power.gpuWatts, wallWatts: p.power.wallWatts } };
+  };
+  const plans: Plan[] = [];
+  for (const p of result.plans) plans.push(await refine(p));
+  const front: Plan[] = [];
+  for (const p of result.front) front.push(await refine(p));
+  return { ...result, plans, front };
+}

@@ -1,0 +1,88 @@
+// The circuit MIP over the reported plans: placements re-solved by solveMip and checked against the caps here.
+import { afterAll, describe, expect, it } from 'vitest';
+import { plan, type PlanInput } from '../../src/core/plan.js';
+import { planUnits, refineCircuits } from '../../src/core/plan-circuits.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { resolveHardware } from '../../src/io/load-scenario.js';
+import { scenarioSchema } from '../../src/schema/scenario.js';
+import { closeJslpWorkers } from '../../src/solve/index.js';
+
+afterAll(() => closeJslpWorkers());
+
+// 6× RTX 3090 (350 W) at 100 %, 2 per node, 200 W system draw, gold PSU at 120 V (η = 0.90):
+// one node draws (2 × 350 + 200) / 0.90 = 1,000 W at the wall; three nodes = 3,000 W.
+// Circuits: 120 V × 15 A × 0.8 = 1,440 W and 120 V × 25 A × 0.8 = 2,400 W. The 1,440 W one holds one node
+// (two would be 2,000 W); the 2,400 W one holds two (2,000 ≤ 2,400) → the only placement is 1,000 + 2,000 W.
+const scenario = scenarioSchema.parse({
+  name: 'six 3090s on two circuits',
+  model: 'tinyllama-1.1b',
+  job: { kind: 'inference', context: 2048, concurrency: 4, outputTokens: 1_000_000 },
+  hardware: { owned: [{ gpu: 'rtx-3090', count: 6 }], gpusPerNode: 2, counts: { min: 6, max: 6 } },
+  power: {
+    circuits: [
+      { id: 'small', volts: 120, amps: 15 },
+      { id: 'big', volts: 120, amps: 25 },
+    ],
+    systemDrawW: 200,
+    powerLimits: [1],
+  },
+  search: { weights: ['bf16'], attention: ['sdpa'] },
+});
+
+function inputWith(circuits?: PlanInput['circuits']): PlanInput {
+  const hw = resolveHardware(scenario);
+  return { scenario, arch: resolveModel(scenario.model), hardware: hw.options, circuits: circuits ?? hw.circuits, top: 3 };
+}
+
+describe('refineCircuits', () => {
+  it('replaces the greedy loads with the MIP placement, within every cap', async () => {
+    const input = inputWith();
+    const before = plan(input);
+    expect(before.plans.length).toBeGreaterThan(0);
+    expect(before.plans[0]!.power.assignment).toBe('greedy');
+    const units = planUnits(before.plans[0]!, input);
+    expect(units.map((u) => Math.round(u.wallWatts[0]!))).toEqual([1000, 1000, 1000]);
+    const after = await refineCircuits(before, input);
+    for (const p of [...after.plans, ...after.front]) {
+      expect(p.power.assignment).toBe('mip');
+      expect(p.power.solver?.status).toBe('optimal');
+      const loads = p.power.perCircuit;
+      for (const c of loads) expect(c.loadW).toBeLessThanOrEqual(c.limitW);
+      expect(loads.reduce((a, c) => a + c.loadW, 0)).toBe(3000);
+      expect(Object.fromEntries(loads.map((c) => [c.circuit, c.loadW]))).toEqual({ 'small#1': 1000, 'big#2': 2000 });
+    }
+    // Everything but the power block is the search's own.
+    expect(after.plans.map((p) => p.id)).toEqual(before.plans.map((p) => p.id));
+    expect(after.plans[0]!.cost).toEqual(before.plans[0]!.cost);
+  });
+
+  it('keeps greedy and says so when the MIP finds no placement', async () => {
+    // Two 1,440 W circuits hold one 1,000 W node each: three nodes cannot fit.
+    const before = plan(inputWith());
+    const tight = [
+      { id: 'a', volts: 120, continuousWatts: 1440 },
+      { id: 'b', volts: 120, continuousWatts: 1440 },
+    ];
+    const after = await refineCircuits(before, inputWith(tight));
+    const p = after.plans[0]!;
+    expect(p.power.assignment).toBe('greedy');
+    expect(p.power.solver?.status).toBe('infeasible');
+    expect(p.power.perCircuit).toEqual(before.plans[0]!.power.perCircuit);
+  });
+
+  it('skips models over the variable cap or past the time budget', async () => {
+    const input = inputWith();
+    const before = plan(input);
+    const big = await refineCircuits(before, input, { maxVariables: 5 }); // 3 nodes × 2 circuits = 6
+    expect(big.plans[0]!.power.solver).toMatchObject({ status: 'skipped', backend: null });
+    expect(big.plans[0]!.power.assignment).toBe('greedy');
+    const late = await refineCircuits(before, input, { timeLimitMs: 1 });
+    expect(late.plans[0]!.power.solver?.note).toMatch(/time budget/);
+  });
+
+  it('leaves results without circuits untouched', async () => {
+    const input = inputWith([]);
+    const r = plan(input);
+    expect(await refineCircuits(r, input)).toBe(r);
+  });
+});
