@@ -348,10 +348,19 @@ const OFFLOADS = ['none', 'optimizer', 'optimizer+params'] as const;
 interface MemTable {
   /** estimateMemory calls made to fill the table. */
   evaluations?: number;
-  device: number[];
-  host: number[];
-  weights: number[];
-  kv: number[];
+  device: Float64Array;
+  host: Float64Array;
+  weights: Float64Array;
+  kv: Float64Array;
+}
+
+function growMem(m: MemTable, size: number): MemTable {
+  const g = (a: Float64Array) => {
+    const b = new Float64Array(size);
+    b.set(a);
+    return b;
+  };
+  return { evaluations: m.evaluations, device: g(m.device), host: g(m.host), weights: g(m.weights), kv: g(m.kv) };
 }
 
 function buildRows(
@@ -363,7 +372,10 @@ function buildRows(
   const layers = arch.groups.reduce((a, g) => a + g.count, 0);
   const cap = bases.length * counts.length * 24;
   let rows: Rows = alloc(Math.max(16, cap));
-  const mem: MemTable = { device: [], host: [], weights: [], kv: [] };
+  let mem: MemTable = growMem(
+    { device: new Float64Array(0), host: new Float64Array(0), weights: new Float64Array(0), kv: new Float64Array(0) },
+    rows.base.length,
+  );
   const surfaces = new Map<number, MemorySurface>();
   // Configurations that differ only in micro-batch share one surface: number them once.
   const keyIds = new Map<string, number>();
@@ -401,13 +413,12 @@ function buildRows(
               surface = memorySurface(arch, { ...o, tp, pp, zero: sh.zero, offload: sh.offload });
               surfaces.set(key, surface);
             }
-            const mi = mem.device.length;
-            const m = surface.at(o.batch, dp);
-            mem.device.push(m.deviceBytes);
-            mem.host.push(m.hostBytes);
-            mem.weights.push(m.weightBytes);
-            mem.kv.push(m.kvBytes);
-            if (n === rows.base.length) rows = grow(rows);
+            if (n === rows.base.length) {
+              rows = grow(rows);
+              mem = growMem(mem, rows.base.length);
+            }
+            const mi = n;
+            surface.into(o.batch, dp, mem, mi);
             rows.base[n] = bi;
             rows.count[n] = c;
             rows.tp[n] = tp;
