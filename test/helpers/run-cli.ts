@@ -1,6 +1,15 @@
 /** Runs the built CLI (dist/cli.js) as a subprocess; the test script builds it before vitest runs. */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,4 +47,18 @@ export function scratchDir(prefix: string) {
     },
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/** chmod 000 a file; false (and permissions restored) when this process can still read it, as root can. */
+export function makeUnreadable(path: string): boolean {
+  chmodSync(path, 0o000);
+  try {
+    const fd = openSync(path, 'r');
+    readSync(fd, Buffer.alloc(1));
+    closeSync(fd);
+  } catch {
+    return true;
+  }
+  chmodSync(path, 0o600);
+  return false;
 }

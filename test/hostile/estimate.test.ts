@@ -2,10 +2,10 @@
  * Hostile input to the built CLI: every bad flag or file ends in exactly one stderr line that names the
  * flag or field, the bad value and what is allowed; a non-zero exit; no stack trace; nothing written.
  */
-import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, readSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliBuilt, runCli, scratchDir } from '../helpers/run-cli.js';
+import { cliBuilt, makeUnreadable, runCli, scratchDir } from '../helpers/run-cli.js';
 
 const scratch = scratchDir('vramplan-hostile-');
 const tmp = scratch.dir;
@@ -201,17 +201,7 @@ describe('estimate: hostile model files', () => {
   });
   it('an unreadable config.json (skipped when running as root can read it)', (ctx) => {
     const path = file('secret.json', '{"model_type":"llama"}');
-    chmodSync(path, 0o000);
-    let readable = true;
-    try {
-      const fd = openSync(path, 'r');
-      readSync(fd, Buffer.alloc(1));
-      closeSync(fd);
-    } catch {
-      readable = false;
-    }
-    if (readable) {
-      chmodSync(path, 0o600);
+    if (!makeUnreadable(path)) {
       ctx.skip();
       return;
     }

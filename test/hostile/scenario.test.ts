@@ -4,18 +4,10 @@
  * stack trace; no stdout; nothing written.
  */
 import { spawnSync } from 'node:child_process';
-import {
-  chmodSync,
-  closeSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readdirSync,
-  readSync,
-} from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, ROOT, cliBuilt, runCli, scratchDir } from '../helpers/run-cli.js';
+import { CLI, ROOT, cliBuilt, makeUnreadable, runCli, scratchDir } from '../helpers/run-cli.js';
 
 const scratch = scratchDir('vramplan-hostile-scenario-');
 const tmp = scratch.dir;
@@ -281,17 +273,7 @@ describe('scenario paths that cannot be read', () => {
   });
   it('an unreadable file (skipped when running as root can read it)', (ctx) => {
     const path = scenario('secret.yaml');
-    chmodSync(path, 0o000);
-    let readable = true;
-    try {
-      const fd = openSync(path, 'r');
-      readSync(fd, Buffer.alloc(1));
-      closeSync(fd);
-    } catch {
-      readable = false;
-    }
-    if (readable) {
-      chmodSync(path, 0o600);
+    if (!makeUnreadable(path)) {
       ctx.skip();
       return;
     }
