@@ -11,7 +11,14 @@ import { KEY_HELP, keyToAction } from './keys.js';
 import { PlanTable } from './PlanTable.js';
 import { Prompt } from './Prompt.js';
 import { compareSet, initialState, reducer, selectedPlan } from './state.js';
-import { compareProps, detailProps, editProps, footerText, headerText, tableProps } from './view.js';
+import {
+  compareProps,
+  detailProps,
+  editProps,
+  footerText,
+  headerText,
+  tableProps,
+} from './view.js';
 
 export interface ExplorerProps {
   readonly file: string;
@@ -23,14 +30,16 @@ export interface ExplorerProps {
   readonly replan: (s: Scenario) => PlanResult | Promise<PlanResult>;
   /** Write `result` to `path` in the format its extension names; return the path written; throw on failure. */
   readonly exportTo: (path: string, result: PlanResult) => string;
-  /** Wait this long after an edit before re-planning, so quick steps plan once. */
+  /** Wait this long after an edit before re-planning (0: next tick; keys of one burst still plan once). */
   readonly debounceMs?: number;
   readonly clock?: () => number;
 }
 
 export function Explorer(props: ExplorerProps) {
-  const { replan, exportTo, debounceMs = 40, clock = () => performance.now() } = props;
-  const [s, dispatch] = useReducer(reducer, undefined, () => initialState(props.file, props.scenario, props.result, props.height));
+  const { replan, exportTo, debounceMs = 0, clock = () => performance.now() } = props;
+  const [s, dispatch] = useReducer(reducer, undefined, () =>
+    initialState(props.file, props.scenario, props.result, props.height),
+  );
   const { exit } = useApp();
   const { isRawModeSupported } = useStdin();
 
@@ -50,7 +59,12 @@ export function Explorer(props: ExplorerProps) {
         .then(() => replan(scenario))
         .then(
           (result) => dispatch({ type: 'planned', gen, result, ms: clock() - t0 }),
-          (e: unknown) => dispatch({ type: 'planFailed', gen, message: e instanceof Error ? e.message.split('\n')[0]! : String(e) }),
+          (e: unknown) =>
+            dispatch({
+              type: 'planFailed',
+              gen,
+              message: e instanceof Error ? e.message.split('\n')[0]! : String(e),
+            }),
         );
     }, debounceMs);
     return () => clearTimeout(timer);
@@ -86,7 +100,9 @@ export function Explorer(props: ExplorerProps) {
       <>
         <PlanTable {...tableProps(s, width)} />
         {s.mode === 'edit' ? <EditPanel {...editProps(s)} /> : null}
-        {s.mode !== 'edit' && s.detail && plan ? <DetailPane {...detailProps(plan, s.result, width)} /> : null}
+        {s.mode !== 'edit' && s.detail && plan ? (
+          <DetailPane {...detailProps(plan, s.result, width)} />
+        ) : null}
       </>
     );
   return (
@@ -95,9 +111,17 @@ export function Explorer(props: ExplorerProps) {
         {headerText(s)}
       </Text>
       {body}
-      {s.mode === 'search' ? <Prompt label="search:" draft={s.draft} hint="Enter keep · Esc clear" /> : null}
-      {s.mode === 'export' ? <Prompt label="export to:" draft={s.draft} hint="Tab format · Enter write · Esc cancel" /> : null}
-      <Text dimColor={!s.status} color={s.status?.kind === 'error' ? 'red' : undefined} wrap="truncate">
+      {s.mode === 'search' ? (
+        <Prompt label="search:" draft={s.draft} hint="Enter keep · Esc clear" />
+      ) : null}
+      {s.mode === 'export' ? (
+        <Prompt label="export to:" draft={s.draft} hint="Tab format · Enter write · Esc cancel" />
+      ) : null}
+      <Text
+        dimColor={!s.status}
+        color={s.status?.kind === 'error' ? 'red' : undefined}
+        wrap="truncate"
+      >
         {footerText(s)}
       </Text>
     </Box>
