@@ -32,5 +32,6 @@ export function loadCalibrationCases(
 export function caseArch(c: CalibrationCase, dir = CALIBRATION_DIR): Arch {
   const path = join(dir, 'configs', c.config_file);
   const config: unknown = JSON.parse(readFileSync(path, 'utf8'));
-  return archFromHfConfig(config, { id: c.model_hf_id, hfId: c.model_hf_id });
+  const id = c.model_hf_id ?? c.config_file.replace(/\.json$/, '');
+  return archFromHfConfig(config, { id, hfId: c.model_hf_id });
 }

@@ -5,7 +5,7 @@ export const calibrationCaseSchema = z.looseObject({
   id: z.string().min(1),
   source: z.string().min(1),
   trust: z.string().optional(),
-  model_hf_id: z.string().min(1),
+  model_hf_id: z.string().min(1).nullable(),
   config_file: z.string().min(1),
   flags: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
   metric: z.enum(['allocated', 'reserved', 'device', 'other']),
