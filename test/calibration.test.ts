@@ -31,3 +31,11 @@ describe('calibration set', () => {
     expect(Math.abs(UNCERTAINTY.medianAbsError - all.medianAbsError)).toBeLessThan(0.02);
   });
 });
+
+describe('informative set', () => {
+  it('every case with a stated metric estimates to a finite error (validate --cases informative.json)', () => {
+    const loose = calibrationRows('informative.json');
+    expect(loose.length).toBeGreaterThan(40);
+    for (const r of loose) expect(Number.isFinite(r.error)).toBe(true);
+  });
+});
