@@ -128,13 +128,14 @@ export function optionsFromFlags(flags: RawFlags): EstimateOptions {
     optimizerInBackward: bool(flags, 'optimizer-in-backward'),
     zero: Number(pick(flags, 'zero', ['0', '1', '2', '3'], '0')) as 0 | 1 | 2 | 3,
     offload: pick(flags, 'offload', OFFLOAD, d.offload),
-    gpus: int(flags, 'gpus', d.gpus, 1, 1_000_000),
+    gpus: 1, // set below: without --gpus, one data-parallel rank of tp x pp GPUs
     tp: int(flags, 'tp', d.tp, 1, 4096),
     pp: int(flags, 'pp', d.pp, 1, 4096),
     sparsity: fraction(flags, 'sparsity'),
     sparseFormat: pick(flags, 'sparse-format', SPARSE_FORMATS, d.sparseFormat),
     framework: pick(flags, 'framework', FRAMEWORKS, d.framework),
   };
+  o.gpus = int(flags, 'gpus', o.tp * o.pp, 1, 1_000_000);
   checkCombination(o);
   return o;
 }
