@@ -37,7 +37,7 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
   ['optimizer-in-backward', null, 'step and free each gradient during backward'],
   ['zero', '<stage>', 'ZeRO / FSDP sharding stage 0-3 (default 0)'],
   ['offload', '<what>', 'none, optimizer, optimizer+params (default none)'],
-  ['gpus', '<n>', 'total GPU count (default 1)'],
+  ['gpus', '<n>', 'total GPU count (default tp x pp, i.e. 1)'],
   ['tp', '<n>', 'tensor-parallel degree (default 1)'],
   ['pp', '<n>', 'pipeline-parallel degree (default 1)'],
   ['sparsity', '<fraction>', 'fraction of zero weights in the linear layers, 0-1 (default 0)'],
