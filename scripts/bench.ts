@@ -18,15 +18,21 @@ for (let i = 0; i < 2000; i++) buildEstimate(arch, { ...o, batch: 1 + (i % 4) },
 const N = 20000;
 let t = performance.now();
 for (let i = 0; i < N; i++) buildEstimate(arch, { ...o, batch: 1 + (i % 4) }, gpu);
-console.log(`estimate (in-process):       ${(((performance.now() - t) / N) * 1000).toFixed(1)} µs   (target < 200 µs)`);
+console.log(
+  `estimate (in-process):       ${(((performance.now() - t) / N) * 1000).toFixed(1)} µs   (target < 200 µs)`,
+);
 
 const cold: number[] = [];
 for (let i = 0; i < 7; i++) {
   t = performance.now();
-  execFileSync(process.execPath, ['dist/cli.js', 'estimate', '--model', 'llama-2-13b', '--json'], { stdio: 'ignore' });
+  execFileSync(process.execPath, ['dist/cli.js', 'estimate', '--model', 'llama-2-13b', '--json'], {
+    stdio: 'ignore',
+  });
   cold.push(performance.now() - t);
 }
-console.log(`estimate cold start (CLI):   ${median(cold).toFixed(0)} ms   (target < 300 ms; median of 7)`);
+console.log(
+  `estimate cold start (CLI):   ${median(cold).toFixed(0)} ms   (target < 300 ms; median of 7)`,
+);
 
 const scenario = loadScenario(BIG);
 const hw = resolveHardware(scenario);
@@ -35,9 +41,11 @@ t = performance.now();
 const r = plan({ scenario, arch: bigArch, hardware: hw.options, circuits: hw.circuits, top: 10 });
 const ms = performance.now() - t;
 console.log(
-  `planner core:                ${r.searched.candidates.toLocaleString('en-US')} candidates in ${ms.toFixed(0)} ms = ${((r.searched.candidates / ms) * 1000 / 1e6).toFixed(2)} M candidates/s   (target >= 2 M/s)`,
+  `planner core:                ${r.searched.candidates.toLocaleString('en-US')} candidates in ${ms.toFixed(0)} ms = ${(((r.searched.candidates / ms) * 1000) / 1e6).toFixed(2)} M candidates/s   (target >= 2 M/s)`,
 );
-console.log(`                             ${r.searched.memoryEvaluations.toLocaleString('en-US')} memory estimates, ${r.searched.configurations.toLocaleString('en-US')} configurations, ${r.searched.feasible.toLocaleString('en-US')} feasible`);
+console.log(
+  `                             ${r.searched.memoryEvaluations.toLocaleString('en-US')} memory estimates, ${r.searched.configurations.toLocaleString('en-US')} configurations, ${r.searched.feasible.toLocaleString('en-US')} feasible`,
+);
 
 const e2e: number[] = [];
 for (let i = 0; i < 3; i++) {
@@ -45,4 +53,6 @@ for (let i = 0; i < 3; i++) {
   execFileSync(process.execPath, ['dist/cli.js', 'plan', BIG, '--json'], { stdio: 'ignore' });
   e2e.push(performance.now() - t);
 }
-console.log(`plan ${BIG} --json (CLI): ${median(e2e).toFixed(0)} ms   (target < 2000 ms; median of 3)`);
+console.log(
+  `plan ${BIG} --json (CLI): ${median(e2e).toFixed(0)} ms   (target < 2000 ms; median of 3)`,
+);

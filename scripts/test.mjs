@@ -11,13 +11,22 @@ if (build.status !== 0) {
 }
 const report = '.vitest-report.json';
 rmSync(report, { force: true });
-const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`];
+const args = [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${report}`,
+];
 const run = spawnSync('npx', [...args, ...process.argv.slice(2)], { stdio: 'inherit' });
 
 function counts() {
   try {
     const json = JSON.parse(readFileSync(report, 'utf8'));
-    return { passed: json.numPassedTests, failed: json.numFailedTests + (json.numRuntimeErrorTestSuites ?? 0) };
+    return {
+      passed: json.numPassedTests,
+      failed: json.numFailedTests + (json.numRuntimeErrorTestSuites ?? 0),
+    };
   } catch {
     return { passed: 0, failed: 1 }; // no report: vitest crashed before writing it
   }

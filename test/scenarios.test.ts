@@ -21,7 +21,13 @@ describe('shipped scenarios', () => {
     it(`${f} plans and meets its expect block`, () => {
       const s = loadScenario(join(DIR, f));
       const hw = resolveHardware(s);
-      const r = plan({ scenario: s, arch: resolveModel(s.model), hardware: hw.options, circuits: hw.circuits, top: 5 });
+      const r = plan({
+        scenario: s,
+        arch: resolveModel(s.model),
+        hardware: hw.options,
+        circuits: hw.circuits,
+        top: 5,
+      });
       const e = s.expect ?? {};
       if (e.fits !== undefined) expect(r.fits).toBe(e.fits);
       const best = r.plans[0];
@@ -31,14 +37,21 @@ describe('shipped scenarios', () => {
       if (e.minPlans !== undefined) expect(r.plans.length).toBeGreaterThanOrEqual(e.minPlans);
       if (e.prunedReason) expect(r.pruned.map((p) => p.code)).toContain(e.prunedReason);
       // Ranked plans are sorted by the scenario's first key, and every plan fits its GPU.
-      for (const p of r.plans) expect(p.memory.deviceBytes).toBeLessThanOrEqual(p.memory.capacityBytes);
+      for (const p of r.plans)
+        expect(p.memory.deviceBytes).toBeLessThanOrEqual(p.memory.capacityBytes);
     });
   }
 
   it('the same input gives the same ranking', () => {
     const s = loadScenario(join(DIR, 'default.yaml'));
     const hw = resolveHardware(s);
-    const run = () => plan({ scenario: s, arch: resolveModel(s.model), hardware: hw.options, circuits: hw.circuits }).plans.map((p) => p.id);
+    const run = () =>
+      plan({
+        scenario: s,
+        arch: resolveModel(s.model),
+        hardware: hw.options,
+        circuits: hw.circuits,
+      }).plans.map((p) => p.id);
     expect(run()).toEqual(run());
   });
 
@@ -50,17 +63,24 @@ describe('shipped scenarios', () => {
 
 describe('scenario validation errors', () => {
   it('names the file, the field path, the value and what is allowed', () => {
-    const text = readFileSync(join(import.meta.dirname, 'fixtures/scenarios/bad-field.yaml'), 'utf8');
+    const text = readFileSync(
+      join(import.meta.dirname, 'fixtures/scenarios/bad-field.yaml'),
+      'utf8',
+    );
     expect(() => parseScenario('bad-field.yaml', text)).toThrow(UserError);
     try {
       parseScenario('bad-field.yaml', text);
     } catch (e) {
-      expect((e as Error).message).toMatch(/^bad-field\.yaml: ✖ Invalid option: expected one of "full"\|"lora"\|"qlora" \(got "dpo"\) → at job\.methods\.1$/);
+      expect((e as Error).message).toMatch(
+        /^bad-field\.yaml: ✖ Invalid option: expected one of "full"\|"lora"\|"qlora" \(got "dpo"\) → at job\.methods\.1$/,
+      );
     }
   });
 
   it('rejects unknown keys (strict)', () => {
-    expect(() => parseScenario('x.yaml', 'name: x\nmodel: gpt2\njob: { kind: inference }\nbudget: 3\n')).toThrow(/Unrecognized key: "budget"/);
+    expect(() =>
+      parseScenario('x.yaml', 'name: x\nmodel: gpt2\njob: { kind: inference }\nbudget: 3\n'),
+    ).toThrow(/Unrecognized key: "budget"/);
   });
 
   it('reports invalid YAML with the file name', () => {

@@ -7,17 +7,29 @@ import { renderCatalogList, type CatalogKind } from '../ui/plan-catalog.js';
 const KINDS = ['gpus', 'models', 'offers', 'circuits'] as const;
 
 export function runCatalog(kind: string, id: string | undefined, json: boolean): number {
-  if (!(KINDS as readonly string[]).includes(kind)) throw badValue('<kind>', kind, `one of ${KINDS.join(', ')}`);
+  if (!(KINDS as readonly string[]).includes(kind))
+    throw badValue('<kind>', kind, `one of ${KINDS.join(', ')}`);
   const k = kind as CatalogKind;
   const entries: { id: string }[] =
-    k === 'gpus' ? loadGpus() : k === 'models' ? listModels() : k === 'offers' ? loadOffers() : loadCircuits();
+    k === 'gpus'
+      ? loadGpus()
+      : k === 'models'
+        ? listModels()
+        : k === 'offers'
+          ? loadOffers()
+          : loadCircuits();
   if (id !== undefined) {
     const key = id.toLowerCase();
-    const hit = entries.find((e) => e.id === key || ((e as { aliases?: string[] }).aliases ?? []).includes(key));
-    if (!hit) throw badValue(`catalog ${kind} <id>`, id, `one of ${entries.map((e) => e.id).join(', ')}`);
+    const hit = entries.find(
+      (e) => e.id === key || ((e as { aliases?: string[] }).aliases ?? []).includes(key),
+    );
+    if (!hit)
+      throw badValue(`catalog ${kind} <id>`, id, `one of ${entries.map((e) => e.id).join(', ')}`);
     process.stdout.write(`${JSON.stringify(hit, null, 2)}\n`);
     return 0;
   }
-  process.stdout.write(json ? `${JSON.stringify(entries, null, 2)}\n` : `${renderCatalogList(k, entries)}\n`);
+  process.stdout.write(
+    json ? `${JSON.stringify(entries, null, 2)}\n` : `${renderCatalogList(k, entries)}\n`,
+  );
   return 0;
 }

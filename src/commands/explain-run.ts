@@ -8,7 +8,8 @@ import { renderExplainText } from '../ui/explain-text.js';
 
 export function runExplain(model: string, flags: RawFlags, json: boolean): number {
   const options = optionsFromFlags(flags);
-  if (typeof flags.gpu !== 'string') throw new UserError('--gpu: required for explain', "See 'vramplan catalog gpus' for ids.");
+  if (typeof flags.gpu !== 'string')
+    throw new UserError('--gpu: required for explain', "See 'vramplan catalog gpus' for ids.");
   const gpu = findGpu(flags.gpu);
   const e = explainFit(resolveModel(model), options, gpu);
   process.stdout.write(json ? `${JSON.stringify(e, null, 2)}\n` : `${renderExplainText(e)}\n`);

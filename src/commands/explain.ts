@@ -6,7 +6,10 @@ export function registerExplain(program: Command): void {
   const cmd = program
     .command('explain')
     .description('name what overflows the GPU and the cheapest changes that make it fit')
-    .requiredOption('--model <model>', 'catalog id, Hugging Face repo id, or path to config.json / a checkpoint folder');
+    .requiredOption(
+      '--model <model>',
+      'catalog id, Hugging Face repo id, or path to config.json / a checkpoint folder',
+    );
   addContractOptions(cmd)
     .option('--json', 'print the explanation as one JSON object')
     .action(async (opts: Record<string, unknown>) => {

@@ -3,9 +3,12 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 
 /** The scenario `npm start` and bare `vramplan` open. */
-export const DEFAULT_SCENARIO = fileURLToPath(new URL('../../scenarios/default.yaml', import.meta.url));
+export const DEFAULT_SCENARIO = fileURLToPath(
+  new URL('../../scenarios/default.yaml', import.meta.url),
+);
 
-const off = (v: string | undefined): boolean => v === undefined || v === '' || v === '0' || v === 'false';
+const off = (v: string | undefined): boolean =>
+  v === undefined || v === '' || v === '0' || v === 'false';
 
 /**
  * Whether to open the Ink explorer: stdin and stdout are terminals, colour and interaction are allowed
@@ -14,11 +17,15 @@ const off = (v: string | undefined): boolean => v === undefined || v === '' || v
 export function wantsTui(
   opts: Record<string, unknown>,
   env: NodeJS.ProcessEnv = process.env,
-  tty: { stdin: boolean; stdout: boolean } = { stdin: process.stdin.isTTY === true, stdout: process.stdout.isTTY === true },
+  tty: { stdin: boolean; stdout: boolean } = {
+    stdin: process.stdin.isTTY === true,
+    stdout: process.stdout.isTTY === true,
+  },
 ): boolean {
   if (!tty.stdin || !tty.stdout) return false;
   if (opts.tui === false || opts.json === true || opts.export !== undefined) return false;
-  if (!off(env.CI) || !off(env.NO_COLOR) || env.TERM === 'dumb' || env.FORCE_COLOR === '0') return false;
+  if (!off(env.CI) || !off(env.NO_COLOR) || env.TERM === 'dumb' || env.FORCE_COLOR === '0')
+    return false;
   return true;
 }
 
@@ -31,7 +38,9 @@ export function registerExplore(program: Command, argv: readonly string[] = proc
     .option('--detect', 'add the GPUs nvidia-smi reports to the owned hardware')
     .action(async (file: string, opts: Record<string, unknown>) => {
       if (!wantsTui(opts)) {
-        process.stderr.write(`vramplan: the explorer needs a terminal (and colour allowed); use 'vramplan plan ${file}' for the plain report\n`);
+        process.stderr.write(
+          `vramplan: the explorer needs a terminal (and colour allowed); use 'vramplan plan ${file}' for the plain report\n`,
+        );
         process.exitCode = 1;
         return;
       }

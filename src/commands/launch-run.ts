@@ -16,10 +16,16 @@ export interface LaunchFlags {
   force: boolean;
 }
 
-function positiveInt(flag: string, v: unknown, fallback: number | null, max: number): number | null {
+function positiveInt(
+  flag: string,
+  v: unknown,
+  fallback: number | null,
+  max: number,
+): number | null {
   if (v === undefined) return fallback;
   const n = typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1 || n > max) throw badValue(`--${flag}`, v, `an integer from 1 to ${max}`);
+  if (!Number.isSafeInteger(n) || n < 1 || n > max)
+    throw badValue(`--${flag}`, v, `an integer from 1 to ${max}`);
   return n;
 }
 
@@ -28,9 +34,11 @@ const MAX_WATTS = 2000;
 /** LaunchInput from command-line flags (the planner builds it from a ranked plan instead). */
 export function launchInputFromFlags(model: string, flags: RawFlags, lf: LaunchFlags): LaunchInput {
   const options = optionsFromFlags(flags);
-  if (typeof flags.gpu !== 'string') throw new UserError('--gpu: required for launch', "See 'vramplan catalog gpus' for ids.");
+  if (typeof flags.gpu !== 'string')
+    throw new UserError('--gpu: required for launch', "See 'vramplan catalog gpus' for ids.");
   const sharding = lf.sharding ?? 'deepspeed';
-  if (sharding !== 'deepspeed' && sharding !== 'fsdp') throw badValue('--sharding', sharding, 'deepspeed or fsdp');
+  if (sharding !== 'deepspeed' && sharding !== 'fsdp')
+    throw badValue('--sharding', sharding, 'deepspeed or fsdp');
   const gpu = findGpu(flags.gpu);
   const arch = resolveModel(model);
   return {
@@ -57,6 +65,9 @@ export function runLaunch(model: string, flags: RawFlags, lf: LaunchFlags): numb
   process.stdout.write(
     `wrote ${files.length} files to ${dir}${skipped > 0 ? ` (${skipped} engine${skipped > 1 ? 's' : ''} skipped: see README.md)` : ''}\n`,
   );
-  if (input.estimate.fits === false) process.stdout.write(`warning: the plan does not fit on ${input.gpu.name}; run 'vramplan explain' with the same flags\n`);
+  if (input.estimate.fits === false)
+    process.stdout.write(
+      `warning: the plan does not fit on ${input.gpu.name}; run 'vramplan explain' with the same flags\n`,
+    );
   return 0;
 }

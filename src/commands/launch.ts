@@ -6,7 +6,10 @@ export function registerLaunch(program: Command): void {
   const cmd = program
     .command('launch')
     .description('write launchable engine configs and a README for one configuration into a folder')
-    .requiredOption('--model <model>', 'catalog id, Hugging Face repo id, or path to config.json / a checkpoint folder');
+    .requiredOption(
+      '--model <model>',
+      'catalog id, Hugging Face repo id, or path to config.json / a checkpoint folder',
+    );
   addContractOptions(cmd)
     .option('--grad-accum <n>', 'gradient accumulation steps (default 1)')
     .option('--power-limit <watts>', 'per-GPU power cap written as nvidia-smi -pl commands')

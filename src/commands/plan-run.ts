@@ -28,7 +28,13 @@ export async function planScenario(
     arch: resolveModel(modelSpecOf(file, scenario), { flag: 'model' }),
     hw: resolveHardware(scenario, detected),
   }));
-  const input: PlanInput = { scenario, arch, hardware: hw.options, circuits: hw.circuits, top: opts.top };
+  const input: PlanInput = {
+    scenario,
+    arch,
+    hardware: hw.options,
+    circuits: hw.circuits,
+    top: opts.top,
+  };
   // The search is greedy and sync; the MIPs (≤ 1 s each step, issue #3) refine what it reports.
   const result = await refineCircuits(plan(input), input);
   const fleet = await planFleet(input);

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 export function registerPlan(program: Command): void {
   program
     .command('plan')
-    .description('search every way to do a scenario\'s job; rank by cost, power and slowdown')
+    .description("search every way to do a scenario's job; rank by cost, power and slowdown")
     .argument('<scenario>', 'scenario file (YAML or JSON), e.g. scenarios/default.yaml')
     .option('--json', 'print the PlanResult as one JSON object')
     .option('--top <n>', 'plans to show (default 10)')

@@ -68,7 +68,8 @@ const targets = (o: EstimateOptions) => (o.loraAllLinear ? 'all-linear' : o.lora
 // Quality notes: QLoRA paper (Dettmers et al. 2023, Table 3-4): NF4+DQ matches 16-bit LoRA; LoRA paper §7 on rank.
 const TRADEOFF = {
   lora: 'trains low-rank adapters only: may trail full fine-tuning on new knowledge (Biderman et al. 2024, "LoRA Learns Less and Forgets Less")',
-  qlora: '4-bit NF4 base weights: QLoRA matches 16-bit LoRA on MMLU (Dettmers et al. 2023, Table 4)',
+  qlora:
+    '4-bit NF4 base weights: QLoRA matches 16-bit LoRA on MMLU (Dettmers et al. 2023, Table 4)',
   int8: 'LLM.int8 base weights: no measured quality loss up to 175B (Dettmers et al. 2022)',
   opt8: '8-bit optimizer states: matches 32-bit Adam (Dettmers et al. 2022, "8-bit Optimizers")',
   adafactor: 'factored second moments: may need learning-rate tuning (Shazeer & Stern 2018)',
@@ -90,21 +91,39 @@ function moves(arch: Arch, o: EstimateOptions, gpu: Gpu): Move[] {
   const add = (axis: string, label: string, tradeoff: string | null, apply: Move['apply']) =>
     m.push({ change: { axis, label, tradeoff }, apply });
   if (o.method === 'full') {
-    add('method', `LoRA r${o.loraRank} (${targets(o)})`, TRADEOFF.lora, (x) => ({ ...x, method: 'lora', masterWeights: false }));
-    add('method', `QLoRA r${o.loraRank} (nf4)`, `${TRADEOFF.lora}; ${TRADEOFF.qlora}`, (x) => ({ ...x, method: 'qlora', weights: 'nf4', masterWeights: false }));
-    add('method', `QLoRA r${o.loraRank} (nf4 + double quant)`, `${TRADEOFF.lora}; ${TRADEOFF.qlora}`, (x) => ({
+    add('method', `LoRA r${o.loraRank} (${targets(o)})`, TRADEOFF.lora, (x) => ({
+      ...x,
+      method: 'lora',
+      masterWeights: false,
+    }));
+    add('method', `QLoRA r${o.loraRank} (nf4)`, `${TRADEOFF.lora}; ${TRADEOFF.qlora}`, (x) => ({
       ...x,
       method: 'qlora',
       weights: 'nf4',
-      doubleQuant: true,
       masterWeights: false,
     }));
+    add(
+      'method',
+      `QLoRA r${o.loraRank} (nf4 + double quant)`,
+      `${TRADEOFF.lora}; ${TRADEOFF.qlora}`,
+      (x) => ({
+        ...x,
+        method: 'qlora',
+        weights: 'nf4',
+        doubleQuant: true,
+        masterWeights: false,
+      }),
+    );
   }
   if (adapter(o) || o.method === 'inference') {
     if (o.weights !== 'int8' && !fourBit(o) && o.weights !== 'int4')
       add('weights', 'int8 weights', TRADEOFF.int8, (x) => ({ ...x, weights: 'int8' }));
     if (!fourBit(o) && o.weights !== 'int4')
-      add('weights', 'nf4 weights', TRADEOFF.qlora, (x) => ({ ...x, weights: 'nf4', method: x.method === 'lora' ? 'qlora' : x.method }));
+      add('weights', 'nf4 weights', TRADEOFF.qlora, (x) => ({
+        ...x,
+        weights: 'nf4',
+        method: x.method === 'lora' ? 'qlora' : x.method,
+      }));
     if (!fourBit(o) && o.weights !== 'int4')
       add('weights', 'nf4 weights + double quant', TRADEOFF.qlora, (x) => ({
         ...x,
@@ -112,27 +131,54 @@ function moves(arch: Arch, o: EstimateOptions, gpu: Gpu): Move[] {
         doubleQuant: true,
         method: x.method === 'lora' ? 'qlora' : x.method,
       }));
-    if (fourBit(o) && !o.doubleQuant) add('weights', 'double quantization', null, (x) => ({ ...x, doubleQuant: true }));
+    if (fourBit(o) && !o.doubleQuant)
+      add('weights', 'double quantization', null, (x) => ({ ...x, doubleQuant: true }));
   }
   if (training(o)) {
     const opts: [EstimateOptions['optimizer'], string, string | null][] = [
       ['adamw-8bit', '8-bit AdamW', TRADEOFF.opt8],
       ['paged-adamw-8bit', 'paged 8-bit AdamW', TRADEOFF.opt8],
-      ['paged-adamw', 'paged AdamW', 'states page to CPU memory under pressure (slow when they do)'],
+      [
+        'paged-adamw',
+        'paged AdamW',
+        'states page to CPU memory under pressure (slow when they do)',
+      ],
       ['adafactor', 'Adafactor', TRADEOFF.adafactor],
       ['sgd', 'SGD', TRADEOFF.sgd],
     ];
-    for (const [name, label, t] of opts) if (o.optimizer !== name) add('optimizer', `${label} optimizer`, t, (x) => ({ ...x, optimizer: name }));
+    for (const [name, label, t] of opts)
+      if (o.optimizer !== name)
+        add('optimizer', `${label} optimizer`, t, (x) => ({ ...x, optimizer: name }));
     for (const c of ['selective', 'full', 'offload'] as const)
       if (o.checkpointing !== c)
-        add('checkpointing', `${c === 'offload' ? 'checkpointing with CPU offload' : `${c} activation checkpointing`}`, c === 'offload' ? 'needs host RAM for the checkpoints' : null, (x) => ({ ...x, checkpointing: c }));
-    if (!o.chunkedLoss) add('chunkedLoss', 'chunked loss', null, (x) => ({ ...x, chunkedLoss: true }));
+        add(
+          'checkpointing',
+          `${c === 'offload' ? 'checkpointing with CPU offload' : `${c} activation checkpointing`}`,
+          c === 'offload' ? 'needs host RAM for the checkpoints' : null,
+          (x) => ({ ...x, checkpointing: c }),
+        );
+    if (!o.chunkedLoss)
+      add('chunkedLoss', 'chunked loss', null, (x) => ({ ...x, chunkedLoss: true }));
     if (!o.optimizerInBackward && o.method === 'full' && o.zero === 0)
-      add('optimizerInBackward', 'optimizer step in backward', 'no gradient accumulation (torchtune optimizer_in_bwd)', (x) => ({ ...x, optimizerInBackward: true }));
+      add(
+        'optimizerInBackward',
+        'optimizer step in backward',
+        'no gradient accumulation (torchtune optimizer_in_bwd)',
+        (x) => ({ ...x, optimizerInBackward: true }),
+      );
   }
-  if (o.attention !== 'flash' && gpu.supportsFlashAttention2) add('attention', 'FlashAttention', null, (x) => ({ ...x, attention: 'flash' }));
-  for (const b of halvings(o.batch)) add('batch', `micro-batch ${b}`, training(o) ? TRADEOFF.batch : TRADEOFF.batchInference, (x) => ({ ...x, batch: b }));
-  const seqs = halvings(o.seq).filter((s) => s >= 256).slice(0, 2);
+  if (o.attention !== 'flash' && gpu.supportsFlashAttention2)
+    add('attention', 'FlashAttention', null, (x) => ({ ...x, attention: 'flash' }));
+  for (const b of halvings(o.batch))
+    add(
+      'batch',
+      `micro-batch ${b}`,
+      training(o) ? TRADEOFF.batch : TRADEOFF.batchInference,
+      (x) => ({ ...x, batch: b }),
+    );
+  const seqs = halvings(o.seq)
+    .filter((s) => s >= 256)
+    .slice(0, 2);
   for (const s of seqs) add('seq', `sequence ${s}`, TRADEOFF.seq, (x) => ({ ...x, seq: s }));
   // Parallel layouts: ZeRO stages (and offload) on the given or more GPUs, or tensor parallelism on more GPUs.
   const heads = arch.groups[0]?.heads ?? 1;
@@ -142,21 +188,41 @@ function moves(arch: Arch, o: EstimateOptions, gpu: Gpu): Move[] {
       const need = g > o.gpus ? `needs ${g} GPUs` : null;
       for (const z of [1, 2, 3] as const) {
         if (g === 1 || z <= o.zero) continue;
-        add('parallel', `${more}ZeRO-${z}`, need, (x) => ({ ...x, gpus: g, zero: z, offload: 'none' }));
+        add('parallel', `${more}ZeRO-${z}`, need, (x) => ({
+          ...x,
+          gpus: g,
+          zero: z,
+          offload: 'none',
+        }));
       }
-      add('parallel', `${more}ZeRO-2 + optimizer offload`, [need, 'needs host RAM; optimizer step on the CPU'].filter(Boolean).join('; '), (x) => ({ ...x, gpus: g, zero: 2, offload: 'optimizer' }));
-      add('parallel', `${more}ZeRO-3 + optimizer and parameter offload`, [need, 'needs host RAM; parameters streamed over PCIe'].filter(Boolean).join('; '), (x) => ({
-        ...x,
-        gpus: g,
-        zero: 3,
-        offload: 'optimizer+params',
-      }));
+      add(
+        'parallel',
+        `${more}ZeRO-2 + optimizer offload`,
+        [need, 'needs host RAM; optimizer step on the CPU'].filter(Boolean).join('; '),
+        (x) => ({ ...x, gpus: g, zero: 2, offload: 'optimizer' }),
+      );
+      add(
+        'parallel',
+        `${more}ZeRO-3 + optimizer and parameter offload`,
+        [need, 'needs host RAM; parameters streamed over PCIe'].filter(Boolean).join('; '),
+        (x) => ({
+          ...x,
+          gpus: g,
+          zero: 3,
+          offload: 'optimizer+params',
+        }),
+      );
     }
   }
   for (const tp of [2, 4, 8]) {
     if (heads % tp !== 0 || o.tp * tp > heads) continue;
     const g = o.gpus * tp;
-    add('parallel', `${g} GPUs, tensor parallel ${o.tp * tp}`, `needs ${g} GPUs with a fast interconnect (NVLink)`, (x) => ({ ...x, gpus: g, tp: x.tp * tp }));
+    add(
+      'parallel',
+      `${g} GPUs, tensor parallel ${o.tp * tp}`,
+      `needs ${g} GPUs with a fast interconnect (NVLink)`,
+      (x) => ({ ...x, gpus: g, tp: x.tp * tp }),
+    );
   }
   return m.filter((mv) => mv.change.label !== '');
 }
@@ -258,12 +324,17 @@ export function explainFit(arch: Arch, options: EstimateOptions, gpu: Gpu): Expl
   // Minimal fixes only: a pair is tried when neither of its changes fits alone, a triple when none of
   // its pairs does; pairs are always searched because two cheap changes often beat one expensive one.
   const fitting = new Set<string>();
-  const comboKey = (combo: Move[]) => combo.map((m) => m.change.label).sort().join(' + ');
+  const comboKey = (combo: Move[]) =>
+    combo
+      .map((m) => m.change.label)
+      .sort()
+      .join(' + ');
   const found: Fix[] = [];
   for (const depth of [1, 2, 3] as const) {
     if (depth === 3 && found.length > 0) break;
     for (const combo of combos(depth)) {
-      const subsets = combo.length === 1 ? [] : combo.map((_, i) => combo.filter((__, j) => j !== i));
+      const subsets =
+        combo.length === 1 ? [] : combo.map((_, i) => combo.filter((__, j) => j !== i));
       if (combo.length === 2 && combo.some((m) => fitting.has(comboKey([m])))) continue;
       if (subsets.some((sub) => fitting.has(comboKey(sub)))) continue;
       const f = evaluate(combo);

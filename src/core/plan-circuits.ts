@@ -6,7 +6,13 @@
  * The power limit stays the plan's own: the search already tries every uniform limit, and raising single
  * nodes would cost energy without speeding a job that runs at its slowest GPU's pace.
  */
-import { DEFAULT_GPU_WATTS, type CircuitSolve, type Plan, type PlanInput, type PlanResult } from './plan.js';
+import {
+  DEFAULT_GPU_WATTS,
+  type CircuitSolve,
+  type Plan,
+  type PlanInput,
+  type PlanResult,
+} from './plan.js';
 import { assignCircuits, nodeWallWatts, psuEfficiency, type PowerUnit } from './power.js';
 
 export interface RefineOptions {
@@ -30,42 +36,83 @@ export function planUnits(p: Plan, input: PlanInput): PowerUnit[] {
   const units: PowerUnit[] = [];
   for (let left = h.gpus, i = 1; left > 0; left -= nodeSize, i++) {
     const gpus = Math.min(left, nodeSize);
-    units.push({ id: `node${i}`, gpus, wallWatts: [nodeWallWatts(gpus, gpuW, s.power.systemDrawW, eff)] });
+    units.push({
+      id: `node${i}`,
+      gpus,
+      wallWatts: [nodeWallWatts(gpus, gpuW, s.power.systemDrawW, eff)],
+    });
   }
   return units;
 }
 
 /** Circuits in the order plan.ts reports them: smallest first, then by id. */
 function sortedCircuits(input: PlanInput): PlanInput['circuits'] {
-  return [...input.circuits].sort((a, b) => a.continuousWatts - b.continuousWatts || (a.id < b.id ? -1 : 1));
+  return [...input.circuits].sort(
+    (a, b) => a.continuousWatts - b.continuousWatts || (a.id < b.id ? -1 : 1),
+  );
 }
 
 /** Re-solve one plan's placement; `msLeft` bounds the solver. Returns the new power block. */
-async function refineOne(p: Plan, input: PlanInput, msLeft: number, maxVariables: number): Promise<Power> {
+async function refineOne(
+  p: Plan,
+  input: PlanInput,
+  msLeft: number,
+  maxVariables: number,
+): Promise<Power> {
   const greedy = (solver: CircuitSolve): Power => ({ ...p.power, assignment: 'greedy', solver });
   const units = planUnits(p, input);
   const circuits = sortedCircuits(input);
   if (units.length * circuits.length > maxVariables)
-    return greedy({ status: 'skipped', backend: null, note: `${units.length} nodes × ${circuits.length} circuits is over ${maxVariables} variables` });
-  if (msLeft < 50) return greedy({ status: 'skipped', backend: null, note: 'solver time budget spent' });
+    return greedy({
+      status: 'skipped',
+      backend: null,
+      note: `${units.length} nodes × ${circuits.length} circuits is over ${maxVariables} variables`,
+    });
+  if (msLeft < 50)
+    return greedy({ status: 'skipped', backend: null, note: 'solver time budget spent' });
   const r = await assignCircuits(units, circuits, [1], msLeft);
   if (r.status === 'infeasible')
-    return greedy({ status: 'infeasible', backend: r.backend, note: 'the MIP finds no placement within the circuit limits; greedy loads shown' });
+    return greedy({
+      status: 'infeasible',
+      backend: r.backend,
+      note: 'the MIP finds no placement within the circuit limits; greedy loads shown',
+    });
   if (r.status !== 'optimal')
-    return greedy({ status: 'unsolved', backend: r.backend, note: 'the MIP timed out or failed; greedy loads shown' });
-  const perCircuit = circuits.map((c) => ({ circuit: c.id, loadW: Math.round(r.loadW[c.id] ?? 0), limitW: c.continuousWatts }));
+    return greedy({
+      status: 'unsolved',
+      backend: r.backend,
+      note: 'the MIP timed out or failed; greedy loads shown',
+    });
+  const perCircuit = circuits.map((c) => ({
+    circuit: c.id,
+    loadW: Math.round(r.loadW[c.id] ?? 0),
+    limitW: c.continuousWatts,
+  }));
   // solveMip re-checked every row; this is the same check in the report's own terms.
   const over = circuits.find((c) => (r.loadW[c.id] ?? 0) > c.continuousWatts + 1e-6);
   if (over || r.units.length !== units.length)
-    return greedy({ status: 'unsolved', backend: r.backend, note: 'the MIP answer failed the circuit check; greedy loads shown' });
-  return { ...p.power, perCircuit, assignment: 'mip', solver: { status: 'optimal', backend: r.backend } };
+    return greedy({
+      status: 'unsolved',
+      backend: r.backend,
+      note: 'the MIP answer failed the circuit check; greedy loads shown',
+    });
+  return {
+    ...p.power,
+    perCircuit,
+    assignment: 'mip',
+    solver: { status: 'optimal', backend: r.backend },
+  };
 }
 
 /**
  * Re-solve the circuit placement of the reported plans (ranked and front) that run on owned or bought GPUs
  * with ≥ 2 circuits or ≥ 2 nodes. Plans with the same hardware share one solve. The result is a new PlanResult.
  */
-export async function refineCircuits(result: PlanResult, input: PlanInput, opts: RefineOptions = {}): Promise<PlanResult> {
+export async function refineCircuits(
+  result: PlanResult,
+  input: PlanInput,
+  opts: RefineOptions = {},
+): Promise<PlanResult> {
   if (input.circuits.length === 0) return result;
   const t0 = performance.now();
   const budget = opts.timeLimitMs ?? 1000;

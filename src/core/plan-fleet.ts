@@ -4,7 +4,14 @@
  * the owned counts and limits.maxGpus. One integer variable per replica kind; rows for the budget, each owned
  * GPU type's inventory and the GPU cap; solved and re-checked by solveMip. Pure apart from awaiting solveMip.
  */
-import { plan, type Fleet, type FleetReplica, type HardwareOption, type Plan, type PlanInput } from './plan.js';
+import {
+  plan,
+  type Fleet,
+  type FleetReplica,
+  type HardwareOption,
+  type Plan,
+  type PlanInput,
+} from './plan.js';
 import { solveMip, type MipModel } from '../solve/index.js';
 
 export type FleetCandidate = Omit<FleetReplica, 'count'>;
@@ -27,7 +34,12 @@ const sourceOf = (c: Pick<FleetReplica, 'kind' | 'gpuId' | 'offerId'>) =>
 /** Per-replica figures of one serving plan: a plan with dp replicas of tp × pp GPUs each. */
 export function replicaOf(p: Plan): FleetCandidate | null {
   const h = p.hardware;
-  if ((h.kind !== 'owned' && h.kind !== 'rent') || p.choices.method !== 'inference' || !(p.time.hours > 0)) return null;
+  if (
+    (h.kind !== 'owned' && h.kind !== 'rent') ||
+    p.choices.method !== 'inference' ||
+    !(p.time.hours > 0)
+  )
+    return null;
   const dp = p.choices.dp;
   return {
     kind: h.kind,
@@ -57,7 +69,12 @@ export function pruneCandidates(all: readonly FleetCandidate[]): FleetCandidate[
   for (const k of [...groups.keys()].sort()) {
     const g = groups
       .get(k)!
-      .sort((a, b) => b.tokensPerSecond - a.tokensPerSecond || a.usdPerHour - b.usdPerHour || (a.planId < b.planId ? -1 : 1));
+      .sort(
+        (a, b) =>
+          b.tokensPerSecond - a.tokensPerSecond ||
+          a.usdPerHour - b.usdPerHour ||
+          (a.planId < b.planId ? -1 : 1),
+      );
     let cheapest = Infinity;
     const front: FleetCandidate[] = [];
     for (const c of g)
@@ -69,7 +86,9 @@ export function pruneCandidates(all: readonly FleetCandidate[]): FleetCandidate[
   }
   const perUsd = (c: FleetCandidate) => c.tokensPerSecond / Math.max(c.usdPerHour, 1e-9);
   if (kept.length <= MAX_FLEET_VARIABLES) return kept;
-  return [...kept].sort((a, b) => perUsd(b) - perUsd(a) || (a.planId < b.planId ? -1 : 1)).slice(0, MAX_FLEET_VARIABLES);
+  return [...kept]
+    .sort((a, b) => perUsd(b) - perUsd(a) || (a.planId < b.planId ? -1 : 1))
+    .slice(0, MAX_FLEET_VARIABLES);
 }
 
 /**
@@ -79,10 +98,17 @@ export function pruneCandidates(all: readonly FleetCandidate[]): FleetCandidate[
 export function fleetCandidates(input: PlanInput): FleetCandidate[] {
   const s = input.scenario;
   if (s.job.kind !== 'inference') return [];
-  const limits = { ...s.limits, budgetUsd: undefined, deadlineHours: undefined, maxSlowdown: undefined };
+  const limits = {
+    ...s.limits,
+    budgetUsd: undefined,
+    deadlineHours: undefined,
+    maxSlowdown: undefined,
+  };
   const scenario = { ...s, limits, rank: 'time' as const };
   const all: FleetCandidate[] = [];
-  const options = input.hardware.filter((h: HardwareOption) => h.kind === 'owned' || h.kind === 'rent');
+  const options = input.hardware.filter(
+    (h: HardwareOption) => h.kind === 'owned' || h.kind === 'rent',
+  );
   for (const h of options) {
     const r = plan({ ...input, scenario, hardware: [h], top: 60 });
     for (const p of r.plans) {
@@ -96,9 +122,14 @@ export function fleetCandidates(input: PlanInput): FleetCandidate[] {
 /** The fleet limits a scenario sets: limits.budgetUsdPerHour, else budgetUsd over deadlineHours. */
 export function fleetLimits(input: PlanInput): FleetLimits {
   const l = input.scenario.limits;
-  const perHour = l.budgetUsdPerHour ?? (l.budgetUsd !== undefined && l.deadlineHours !== undefined ? l.budgetUsd / l.deadlineHours : null);
+  const perHour =
+    l.budgetUsdPerHour ??
+    (l.budgetUsd !== undefined && l.deadlineHours !== undefined
+      ? l.budgetUsd / l.deadlineHours
+      : null);
   const owned: Record<string, number> = {};
-  for (const h of input.hardware) if (h.kind === 'owned') owned[h.gpu.id] = (owned[h.gpu.id] ?? 0) + h.maxCount;
+  for (const h of input.hardware)
+    if (h.kind === 'owned') owned[h.gpu.id] = (owned[h.gpu.id] ?? 0) + h.maxCount;
   return { budgetUsdPerHour: perHour, maxGpus: l.maxGpus ?? null, owned };
 }
 
@@ -111,7 +142,11 @@ export async function chooseFleet(
   limits: FleetLimits,
   opts: { timeLimitMs?: number; outputTokens?: number } = {},
 ): Promise<Fleet> {
-  const base = { budgetUsdPerHour: limits.budgetUsdPerHour, maxGpus: limits.maxGpus, candidates: candidates.length };
+  const base = {
+    budgetUsdPerHour: limits.budgetUsdPerHour,
+    maxGpus: limits.maxGpus,
+    candidates: candidates.length,
+  };
   const empty = (status: Fleet['status'], backend: string | null, note: string): Fleet => ({
     ...base,
     status,
@@ -123,7 +158,8 @@ export async function chooseFleet(
     hours: null,
     note,
   });
-  if (candidates.length === 0) return empty('skipped', null, 'no serving plan on owned or rented GPUs fits');
+  if (candidates.length === 0)
+    return empty('skipped', null, 'no serving plan on owned or rented GPUs fits');
   const budget = limits.budgetUsdPerHour;
   const objective: Record<string, number> = {};
   const bounds: NonNullable<MipModel['bounds']> = {};
@@ -145,23 +181,40 @@ export async function chooseFleet(
       hi = Math.floor((limits.owned[c.gpuId] ?? 0) / c.gpusPerReplica);
     }
     if (limits.maxGpus !== null) hi = Math.min(hi, Math.floor(limits.maxGpus / c.gpusPerReplica));
-    if (budget !== null && c.usdPerHour > 0) hi = Math.min(hi, Math.floor(budget / c.usdPerHour + 1e-9));
+    if (budget !== null && c.usdPerHour > 0)
+      hi = Math.min(hi, Math.floor(budget / c.usdPerHour + 1e-9));
     if (!Number.isFinite(hi))
-      return empty('skipped', null, 'renting is unbounded: set limits.budgetUsdPerHour or limits.maxGpus');
+      return empty(
+        'skipped',
+        null,
+        'renting is unbounded: set limits.budgetUsdPerHour or limits.maxGpus',
+      );
     bounds[name] = { lo: 0, hi };
   }
-  if (budget !== null) constraints.push({ name: 'budget', terms: budgetRow, op: '<=', rhs: budget });
-  if (limits.maxGpus !== null) constraints.push({ name: 'max_gpus', terms: gpuRow, op: '<=', rhs: limits.maxGpus });
+  if (budget !== null)
+    constraints.push({ name: 'budget', terms: budgetRow, op: '<=', rhs: budget });
+  if (limits.maxGpus !== null)
+    constraints.push({ name: 'max_gpus', terms: gpuRow, op: '<=', rhs: limits.maxGpus });
   for (const [gpu, row] of [...inventory].sort((a, b) => (a[0] < b[0] ? -1 : 1)))
     constraints.push({ name: `owned_${gpu}`, terms: row, op: '<=', rhs: limits.owned[gpu] ?? 0 });
-  const model: MipModel = { sense: 'max', objective, constraints, integers: Object.keys(objective), bounds };
+  const model: MipModel = {
+    sense: 'max',
+    objective,
+    constraints,
+    integers: Object.keys(objective),
+    bounds,
+  };
   const r = await solveMip(model, { timeLimitMs: opts.timeLimitMs ?? 1000 });
   if (r.status === 'infeasible') return empty('infeasible', r.backend, 'no fleet fits the limits');
-  if (r.status !== 'optimal' && r.status !== 'feasible') return empty('unsolved', r.backend, `solver: ${r.status}`);
+  if (r.status !== 'optimal' && r.status !== 'feasible')
+    return empty('unsolved', r.backend, `solver: ${r.status}`);
   const replicas: FleetReplica[] = candidates
     .map((c, i) => ({ ...c, count: r.values[v(i)] ?? 0 }))
     .filter((c) => c.count > 0)
-    .sort((a, b) => b.tokensPerSecond * b.count - a.tokensPerSecond * a.count || (a.planId < b.planId ? -1 : 1));
+    .sort(
+      (a, b) =>
+        b.tokensPerSecond * b.count - a.tokensPerSecond * a.count || (a.planId < b.planId ? -1 : 1),
+    );
   const tokensPerSecond = replicas.reduce((a, c) => a + c.tokensPerSecond * c.count, 0);
   const fleet: Fleet = {
     ...base,
@@ -171,15 +224,24 @@ export async function chooseFleet(
     tokensPerSecond,
     usdPerHour: replicas.reduce((a, c) => a + c.usdPerHour * c.count, 0),
     gpus: replicas.reduce((a, c) => a + c.gpusPerReplica * c.count, 0),
-    hours: opts.outputTokens !== undefined && tokensPerSecond > 0 ? opts.outputTokens / tokensPerSecond / 3600 : null,
+    hours:
+      opts.outputTokens !== undefined && tokensPerSecond > 0
+        ? opts.outputTokens / tokensPerSecond / 3600
+        : null,
   };
   if (replicas.length === 0) fleet.note = 'no replica fits the budget';
   return fleet;
 }
 
 /** The fleet answer of a serving scenario (undefined for fine-tunes). */
-export async function planFleet(input: PlanInput, opts: { timeLimitMs?: number } = {}): Promise<Fleet | undefined> {
+export async function planFleet(
+  input: PlanInput,
+  opts: { timeLimitMs?: number } = {},
+): Promise<Fleet | undefined> {
   const job = input.scenario.job;
   if (job.kind !== 'inference') return undefined;
-  return chooseFleet(fleetCandidates(input), fleetLimits(input), { ...opts, outputTokens: job.outputTokens });
+  return chooseFleet(fleetCandidates(input), fleetLimits(input), {
+    ...opts,
+    outputTokens: job.outputTokens,
+  });
 }

@@ -360,7 +360,13 @@ function growMem(m: MemTable, size: number): MemTable {
     b.set(a);
     return b;
   };
-  return { evaluations: m.evaluations, device: g(m.device), host: g(m.host), weights: g(m.weights), kv: g(m.kv) };
+  return {
+    evaluations: m.evaluations,
+    device: g(m.device),
+    host: g(m.host),
+    weights: g(m.weights),
+    kv: g(m.kv),
+  };
 }
 
 function buildRows(
@@ -373,7 +379,12 @@ function buildRows(
   const cap = bases.length * counts.length * 24;
   let rows: Rows = alloc(Math.max(16, cap));
   let mem: MemTable = growMem(
-    { device: new Float64Array(0), host: new Float64Array(0), weights: new Float64Array(0), kv: new Float64Array(0) },
+    {
+      device: new Float64Array(0),
+      host: new Float64Array(0),
+      weights: new Float64Array(0),
+      kv: new Float64Array(0),
+    },
     rows.base.length,
   );
   const surfaces = new Map<number, MemorySurface>();
@@ -407,7 +418,8 @@ function buildRows(
             // One memory surface per (configuration without micro-batch, layout) covers every micro-batch and
             // GPU count exactly (memory.ts memorySurface): five estimates instead of one per row.
             const key =
-              (((surfaceKeys[bi]! * 65 + tp) * 65 + pp) * 4 + sh.zero) * 3 + OFFLOADS.indexOf(sh.offload);
+              (((surfaceKeys[bi]! * 65 + tp) * 65 + pp) * 4 + sh.zero) * 3 +
+              OFFLOADS.indexOf(sh.offload);
             let surface = surfaces.get(key);
             if (!surface) {
               surface = memorySurface(arch, { ...o, tp, pp, zero: sh.zero, offload: sh.offload });
@@ -1023,7 +1035,9 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
       gpuWatts: Math.round(gpuW * count),
       wallWatts: Math.round(k.watts),
       perCircuit: h.kind === 'rent' ? [] : perCircuit(ctx, count, h.nodeSize, gpuW),
-      ...(h.kind !== 'rent' && ctx.input.circuits.length > 0 ? { assignment: 'greedy' as const } : {}),
+      ...(h.kind !== 'rent' && ctx.input.circuits.length > 0
+        ? { assignment: 'greedy' as const }
+        : {}),
     },
     time: { tokensPerSecond: k.tokensPerSecond, hours: k.hours },
     cost: {

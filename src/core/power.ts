@@ -20,15 +20,24 @@ export function psuEfficiency(tier: PsuTier, volts: number): number {
 }
 
 /** Wall watts of one node: `gpus` GPUs drawing `gpuWatts` each plus the system's DC draw, through the PSU. */
-export const nodeWallWatts = (gpus: number, gpuWatts: number, systemDrawW: number, efficiency: number): number =>
-  (gpus * gpuWatts + systemDrawW) / efficiency;
+export const nodeWallWatts = (
+  gpus: number,
+  gpuWatts: number,
+  systemDrawW: number,
+  efficiency: number,
+): number => (gpus * gpuWatts + systemDrawW) / efficiency;
 
 /**
  * Fast check for the search loop: can `fullNodes` nodes of `fullW` wall watts plus one node of `lastW`
  * (0 = none) be placed on the circuits, one node per circuit share? Greedy by circuit, exact for identical
  * nodes. Returns the watts by which the tightest placement is over (0 = fits).
  */
-export function circuitOverWatts(fullNodes: number, fullW: number, lastW: number, caps: readonly number[]): number {
+export function circuitOverWatts(
+  fullNodes: number,
+  fullW: number,
+  lastW: number,
+  caps: readonly number[],
+): number {
   if (caps.length === 0) return 0;
   let remainingFull = fullNodes;
   let lastPlaced = lastW <= 0;
@@ -101,12 +110,22 @@ export async function assignCircuits(
   });
   circuits.forEach((circ, c) => {
     const terms: Record<string, number> = {};
-    units.forEach((unit, u) => levelThroughput.forEach((_, l) => (terms[v(u, c, l)] = unit.wallWatts[l]!)));
+    units.forEach((unit, u) =>
+      levelThroughput.forEach((_, l) => (terms[v(u, c, l)] = unit.wallWatts[l]!)),
+    );
     constraints.push({ name: `cap_${c}`, terms, op: '<=', rhs: circ.continuousWatts });
   });
-  const model: MipModel = { sense: 'max', objective, constraints, integers: [], binaries, bounds: { t: { lo: 0, hi: 1 } } };
+  const model: MipModel = {
+    sense: 'max',
+    objective,
+    constraints,
+    integers: [],
+    binaries,
+    bounds: { t: { lo: 0, hi: 1 } },
+  };
   const r = await solveMip(model, { timeLimitMs });
-  if (r.status === 'infeasible') return { status: 'infeasible', minThroughput: 0, units: [], loadW: {}, backend: r.backend };
+  if (r.status === 'infeasible')
+    return { status: 'infeasible', minThroughput: 0, units: [], loadW: {}, backend: r.backend };
   if (r.status !== 'optimal' && r.status !== 'feasible')
     return { status: 'unsolved', minThroughput: 0, units: [], loadW: {}, backend: r.backend };
   const out: CircuitAssignment['units'] = [];
@@ -122,5 +141,11 @@ export async function assignCircuits(
       }),
     ),
   );
-  return { status: 'optimal', minThroughput: r.values.t ?? 0, units: out, loadW, backend: r.backend };
+  return {
+    status: 'optimal',
+    minThroughput: r.values.t ?? 0,
+    units: out,
+    loadW,
+    backend: r.backend,
+  };
 }

@@ -74,11 +74,13 @@ export interface TrainTimeInput {
 /** Seconds per optimizer step. */
 export function trainStepSeconds(x: TrainTimeInput): number {
   const gemm = x.microBatchTokens / (x.microBatchTokens + HALF_EFFICIENCY_TOKENS);
-  const compute = (x.flopsPerToken * x.tokensPerStep * x.slowdown) / (x.gpus * x.flopsPerSecond * gemm);
+  const compute =
+    (x.flopsPerToken * x.tokensPerStep * x.slowdown) / (x.gpus * x.flopsPerSecond * gemm);
   // 1F1B/GPipe bubble: idle share (p-1)/(m+p-1) (Narayanan et al. §2.2).
   const bubble = x.pp > 1 ? compute * ((x.pp - 1) / x.microBatches) : 0;
   const multiNode = x.gpus > x.gpusPerNode;
-  const dpLink = (multiNode ? Math.min(x.intraGBps, x.interGBps) : x.intraGBps) * 1e9 * LINK_EFFICIENCY;
+  const dpLink =
+    (multiNode ? Math.min(x.intraGBps, x.interGBps) : x.intraGBps) * 1e9 * LINK_EFFICIENCY;
   // Ring all-reduce moves 2(n-1)/n of the buffer per GPU (§2.6, Calculon all-reduce factor 2).
   const dpComm = x.dp > 1 ? (x.dpBytes * ((x.dp - 1) / x.dp)) / dpLink : 0;
   const tpLink = (x.tp > x.gpusPerNode ? x.interGBps : x.intraGBps) * 1e9 * LINK_EFFICIENCY;
@@ -87,7 +89,12 @@ export function trainStepSeconds(x: TrainTimeInput): number {
 }
 
 /** Training FLOPs per token: 6N for the linears + 6·L·s·d_attn for attention scores (Kaplan et al. 2020 Table 1). */
-export function trainFlopsPerToken(activeParams: number, layers: number, seq: number, attnWidth: number): number {
+export function trainFlopsPerToken(
+  activeParams: number,
+  layers: number,
+  seq: number,
+  attnWidth: number,
+): number {
   return 6 * activeParams + 6 * layers * seq * attnWidth;
 }
 
@@ -110,11 +117,18 @@ export function decodeTokensPerSecond(input: {
 }): number {
   const bw = input.bandwidthGBps * 1e9 * DECODE_MBU * input.memoryFactor;
   const memTime = (input.weightBytesPerGpu + input.kvBytesPerGpu) / bw;
-  const computeTime = (2 * input.activeParams * input.concurrency) / (input.tp * input.flopsPerSecond);
+  const computeTime =
+    (2 * input.activeParams * input.concurrency) / (input.tp * input.flopsPerSecond);
   // Megatron TP: 2 all-reduces per layer of concurrency x hidden x 2 bytes per decode step.
   const tpTime =
     input.tp > 1
-      ? (2 * input.layers * input.concurrency * input.hidden * 2 * 2 * ((input.tp - 1) / input.tp)) /
+      ? (2 *
+          input.layers *
+          input.concurrency *
+          input.hidden *
+          2 *
+          2 *
+          ((input.tp - 1) / input.tp)) /
         (input.tpLinkGBps * 1e9 * LINK_EFFICIENCY)
       : 0;
   return input.concurrency / (Math.max(memTime, computeTime) + tpTime);

@@ -59,7 +59,8 @@ function parseFile<S extends z.ZodType>(file: string, schema: S): z.infer<S> {
     // unreadable: readJson reports it
   }
   const hit = PARSED.get(file);
-  if (stamp && hit && hit.mtimeMs === stamp.mtimeMs && hit.size === stamp.size) return hit.value as z.infer<S>;
+  if (stamp && hit && hit.mtimeMs === stamp.mtimeMs && hit.size === stamp.size)
+    return hit.value as z.infer<S>;
   const result = schema.safeParse(readJson(file));
   if (!result.success) throw invalid(file, result.error.issues);
   if (stamp) PARSED.set(file, { ...stamp, value: result.data });

@@ -19,6 +19,8 @@ export function writeAtomic(file: string, content: string, opts: { force?: boole
     }
     if (e instanceof UserError) throw e;
     const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-    throw new UserError(`${file}: cannot write (${code}); expected a writable file path in an existing folder`);
+    throw new UserError(
+      `${file}: cannot write (${code}); expected a writable file path in an existing folder`,
+    );
   }
 }

@@ -15,13 +15,21 @@ export interface FolderFile {
 }
 
 /** Write `files` into `dir` atomically; an existing `dir` is refused unless `force`, then replaced whole. */
-export function writeLaunchFolder(files: readonly FolderFile[], dir: string, force: boolean): string {
+export function writeLaunchFolder(
+  files: readonly FolderFile[],
+  dir: string,
+  force: boolean,
+): string {
   const target = resolve(dir);
   if (existsSync(target) && !force)
-    throw new UserError(`--out: ${dir} already exists`, 'Pass --force to replace it, or choose another folder.');
+    throw new UserError(
+      `--out: ${dir} already exists`,
+      'Pass --force to replace it, or choose another folder.',
+    );
   for (const f of files) {
     const p = normalize(f.path);
-    if (isAbsolute(p) || p.split(/[\\/]/).includes('..')) throw new Error(`launch file path escapes the folder: ${f.path}`);
+    if (isAbsolute(p) || p.split(/[\\/]/).includes('..'))
+      throw new Error(`launch file path escapes the folder: ${f.path}`);
   }
   const parent = dirname(target);
   mkdirSync(parent, { recursive: true });
@@ -49,7 +57,9 @@ export function writeLaunchFolder(files: readonly FolderFile[], dir: string, for
     }
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
-    throw e instanceof UserError ? e : new UserError(`--out: cannot write ${dir}: ${(e as Error).message}`);
+    throw e instanceof UserError
+      ? e
+      : new UserError(`--out: cannot write ${dir}: ${(e as Error).message}`);
   }
   return target;
 }

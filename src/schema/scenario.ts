@@ -3,13 +3,7 @@
  * preference. References catalog ids (model, GPUs, offers, circuits), never copies. Strict everywhere.
  */
 import { z } from 'zod';
-import {
-  ATTENTION,
-  CHECKPOINTING,
-  FRAMEWORKS,
-  OPTIMIZERS,
-  WEIGHT_DTYPES,
-} from './estimate.js';
+import { ATTENTION, CHECKPOINTING, FRAMEWORKS, OPTIMIZERS, WEIGHT_DTYPES } from './estimate.js';
 import { psuTier } from './power.js';
 
 const id = z.string().regex(/^[a-z0-9][a-z0-9.-]*$/, 'expected a lower-case kebab-case catalog id');
@@ -33,7 +27,12 @@ export const fineTuneJobSchema = z
     epochs: pos.default(1),
     loraRank: count(65_536).default(16),
     /** 'all-linear' or a list of q,k,v,o,gate,up,down. */
-    loraTargets: z.union([z.literal('all-linear'), z.array(z.enum(['q', 'k', 'v', 'o', 'gate', 'up', 'down'])).min(1)]).default(['q', 'v']),
+    loraTargets: z
+      .union([
+        z.literal('all-linear'),
+        z.array(z.enum(['q', 'k', 'v', 'o', 'gate', 'up', 'down'])).min(1),
+      ])
+      .default(['q', 'v']),
   })
   .strict();
 
@@ -70,7 +69,9 @@ export const hardwareSchema = z
     rent: z
       .object({
         providers: z.array(id).optional(),
-        kinds: z.array(z.enum(['on-demand', 'spot', 'serverless', 'community', 'reserved'])).optional(),
+        kinds: z
+          .array(z.enum(['on-demand', 'spot', 'serverless', 'community', 'reserved']))
+          .optional(),
         offers: z.array(id).optional(),
         gpus: z.array(id).optional(),
       })
@@ -148,8 +149,14 @@ export const searchSchema = z
     checkpointing: z.array(z.enum(CHECKPOINTING)).min(1).optional(),
     attention: z.array(z.enum(ATTENTION)).min(1).optional(),
     microBatches: z.array(count(4096)).min(1).optional(),
-    zero: z.array(z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)])).min(1).optional(),
-    offload: z.array(z.enum(['none', 'optimizer', 'optimizer+params'])).min(1).optional(),
+    zero: z
+      .array(z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]))
+      .min(1)
+      .optional(),
+    offload: z
+      .array(z.enum(['none', 'optimizer', 'optimizer+params']))
+      .min(1)
+      .optional(),
     tp: z.array(count(64)).min(1).optional(),
     pp: z.array(count(64)).min(1).optional(),
     framework: z.enum(FRAMEWORKS).default('hf'),

@@ -6,7 +6,9 @@ import { COMPONENT_LABEL } from './messages.js';
 /** "about 1.40× slower", "about 1.33× faster", "no slowdown". */
 export function slowdownText(ratio: number): string {
   if (Math.abs(ratio - 1) < 0.005) return 'no slowdown';
-  return ratio > 1 ? `about ${ratio.toFixed(2)}× slower` : `about ${(1 / ratio).toFixed(2)}× faster`;
+  return ratio > 1
+    ? `about ${ratio.toFixed(2)}× slower`
+    : `about ${(1 / ratio).toFixed(2)}× faster`;
 }
 
 /** One fix on one line: "QLoRA r16 (nf4): −19.80 GiB, about 1.40× slower". */
@@ -17,24 +19,37 @@ export function fixLine(f: Fix): string {
 export function renderExplainText(e: Explanation): string {
   const lines: string[] = [];
   if (e.fits) {
-    lines.push(`${e.model.id} fits on ${e.gpu.name}: ${formatGiB(e.deviceBytes)} of ${formatGiB(e.gpu.capacityBytes)} (${formatGiB(-e.overByBytes)} spare).`);
+    lines.push(
+      `${e.model.id} fits on ${e.gpu.name}: ${formatGiB(e.deviceBytes)} of ${formatGiB(e.gpu.capacityBytes)} (${formatGiB(-e.overByBytes)} spare).`,
+    );
     return lines.join('\n');
   }
   lines.push(
     `${e.model.id} does not fit on ${e.gpu.name}: needs ${formatGiB(e.deviceBytes)} per GPU, has ${formatGiB(e.gpu.capacityBytes)} (over by ${formatGiB(e.overByBytes)}).`,
   );
   lines.push('', 'what overflows (largest first):');
-  for (const c of e.overflow) lines.push(`  ${COMPONENT_LABEL[c.component]}: ${formatGiB(c.bytes)}`);
+  for (const c of e.overflow)
+    lines.push(`  ${COMPONENT_LABEL[c.component]}: ${formatGiB(c.bytes)}`);
   lines.push('');
   if (e.fixes.length === 0) {
-    lines.push(`no single change, pair or triple of changes makes it fit (${e.tried} configurations tried); consider a larger GPU.`);
+    lines.push(
+      `no single change, pair or triple of changes makes it fit (${e.tried} configurations tried); consider a larger GPU.`,
+    );
     return lines.join('\n');
   }
-  const kind = e.depth === 1 ? 'single changes' : e.depth === 2 ? 'no single change is enough; pairs of changes' : 'no pair is enough; triples of changes';
-  lines.push(`cheapest fixes (${kind} that fit, fewest GPUs, then least slowdown first; ${e.tried} configurations tried):`);
+  const kind =
+    e.depth === 1
+      ? 'single changes'
+      : e.depth === 2
+        ? 'no single change is enough; pairs of changes'
+        : 'no pair is enough; triples of changes';
+  lines.push(
+    `cheapest fixes (${kind} that fit, fewest GPUs, then least slowdown first; ${e.tried} configurations tried):`,
+  );
   e.fixes.forEach((f, i) => {
     lines.push(`  ${i + 1}. ${fixLine(f)}`);
-    for (const c of f.changes) if (c.tradeoff) lines.push(`     ${f.changes.length > 1 ? `${c.label}: ` : ''}${c.tradeoff}`);
+    for (const c of f.changes)
+      if (c.tradeoff) lines.push(`     ${f.changes.length > 1 ? `${c.label}: ` : ''}${c.tradeoff}`);
   });
   return lines.join('\n');
 }

@@ -16,16 +16,39 @@ export function renderLaunchReadme(x: LaunchInput, bundle: LaunchBundle): string
   out.push('## The plan', '');
   out.push(`| setting | value |`, `|---|---|`);
   const rows: [string, string][] = [
-    ['model', `${x.modelRef} (${x.arch.modelType}, ${formatCount(r.params.total)} parameters, ${formatCount(r.params.trainable)} trainable)`],
-    ['method', o.method + (o.method === 'lora' || o.method === 'qlora' ? ` r=${o.loraRank}, targets ${o.loraAllLinear ? 'all-linear' : o.loraTargets.join(',')}` : '')],
-    ['base weights / compute', `${o.weights}${o.doubleQuant ? ' (double quant)' : ''} / ${o.compute}${o.masterWeights ? ', fp32 master weights' : ''}`],
-    ['optimizer', `${o.optimizer} (states ${o.optimizerStates})${o.optimizerInBackward ? ', stepped in backward' : ''}`],
+    [
+      'model',
+      `${x.modelRef} (${x.arch.modelType}, ${formatCount(r.params.total)} parameters, ${formatCount(r.params.trainable)} trainable)`,
+    ],
+    [
+      'method',
+      o.method +
+        (o.method === 'lora' || o.method === 'qlora'
+          ? ` r=${o.loraRank}, targets ${o.loraAllLinear ? 'all-linear' : o.loraTargets.join(',')}`
+          : ''),
+    ],
+    [
+      'base weights / compute',
+      `${o.weights}${o.doubleQuant ? ' (double quant)' : ''} / ${o.compute}${o.masterWeights ? ', fp32 master weights' : ''}`,
+    ],
+    [
+      'optimizer',
+      `${o.optimizer} (states ${o.optimizerStates})${o.optimizerInBackward ? ', stepped in backward' : ''}`,
+    ],
     ['micro-batch x sequence', `${o.batch} x ${o.seq} tokens`],
-    ['gradient accumulation', `${x.gradAccum} (global batch ${o.batch * x.gradAccum * dp} sequences)`],
+    [
+      'gradient accumulation',
+      `${x.gradAccum} (global batch ${o.batch * x.gradAccum * dp} sequences)`,
+    ],
     ['activation checkpointing', o.checkpointing],
     ['attention / chunked loss', `${o.attention} / ${o.chunkedLoss ? 'yes' : 'no'}`],
     ['GPUs', `${o.gpus} x ${x.gpu.name} (dp ${dp}, tp ${o.tp}, pp ${o.pp})`],
-    ['sharding', o.zero === 0 ? 'none' : `ZeRO-${o.zero} via ${x.sharding ?? 'deepspeed'}, offload ${o.offload}`],
+    [
+      'sharding',
+      o.zero === 0
+        ? 'none'
+        : `ZeRO-${o.zero} via ${x.sharding ?? 'deepspeed'}, offload ${o.offload}`,
+    ],
     ['power limit', x.powerLimitW === null ? 'board default' : `${x.powerLimitW} W per GPU`],
   ];
   for (const [k, v] of rows) out.push(`| ${k} | ${v} |`);
@@ -47,10 +70,14 @@ export function renderLaunchReadme(x: LaunchInput, bundle: LaunchBundle): string
     );
   out.push('', '## Expected slowdown', '');
   const factors = slowdownFactors(o);
-  if (factors.length === 0) out.push('No memory-saving technique that costs time: 1.0x plain bf16 training.');
+  if (factors.length === 0)
+    out.push('No memory-saving technique that costs time: 1.0x plain bf16 training.');
   else {
     for (const f of factors) out.push(`- ${f.why}: x${f.factor.toFixed(2)} (${f.source})`);
-    out.push('', `Step time about ${slowdownOf(o).toFixed(2)}x plain bf16 full fine-tuning of the same model on the same GPUs.`);
+    out.push(
+      '',
+      `Step time about ${slowdownOf(o).toFixed(2)}x plain bf16 full fine-tuning of the same model on the same GPUs.`,
+    );
   }
   out.push('', '## Files', '');
   for (const e of bundle.outputs) {
@@ -62,15 +89,17 @@ export function renderLaunchReadme(x: LaunchInput, bundle: LaunchBundle): string
   out.push('', '## How to run', '');
   const has = (p: string) => bundle.files.some((f) => f.path === p);
   if (has('power-limit.sh')) out.push('1. `bash power-limit.sh` (root) to cap the GPUs.');
-  if (has('launch.sh')) out.push('- Trainer/TRL: `bash launch.sh` (edit the dataset line of `train.py` first).');
-  if (has('torchtune.yaml')) out.push('- torchtune: the command in the first line of `torchtune.yaml`.');
+  if (has('launch.sh'))
+    out.push('- Trainer/TRL: `bash launch.sh` (edit the dataset line of `train.py` first).');
+  if (has('torchtune.yaml'))
+    out.push('- torchtune: the command in the first line of `torchtune.yaml`.');
   if (has('axolotl.yaml')) out.push('- axolotl: `axolotl train axolotl.yaml`.');
   out.push('', '## Assumptions', '');
   out.push(
-    '- Memory is vramplan\'s estimate for this exact configuration; it ignores NCCL buffers, CUDA graphs, other processes and dataloader workers on the GPU.',
+    "- Memory is vramplan's estimate for this exact configuration; it ignores NCCL buffers, CUDA graphs, other processes and dataloader workers on the GPU.",
     '- Learning rates are starting points (2e-5 full fine-tuning, 2e-4 LoRA/QLoRA); LoRA alpha = 2r, dropout 0.05.',
     '- Dataset, tokenizer paths and checkpoint paths are placeholders to replace.',
-    '- Key names follow each engine\'s current documentation (DeepSpeed config-json, Accelerate CLI, Transformers TrainingArguments, TRL SFTConfig, PEFT LoraConfig, torchtune recipes, axolotl config reference); older releases may name some keys differently (e.g. TRL max_seq_length before max_length).',
+    "- Key names follow each engine's current documentation (DeepSpeed config-json, Accelerate CLI, Transformers TrainingArguments, TRL SFTConfig, PEFT LoraConfig, torchtune recipes, axolotl config reference); older releases may name some keys differently (e.g. TRL max_seq_length before max_length).",
     '- Slowdown factors multiply: each is a published or measured ratio, not a benchmark of this machine.',
   );
   return `${out.join('\n')}\n`;

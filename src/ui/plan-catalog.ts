@@ -36,6 +36,10 @@ export function renderCatalogList(kind: CatalogKind, entries: readonly object[])
   const cols = COLUMNS[kind];
   const rows = entries.map((e) => cols.map(([, f]) => f(e as Row)));
   const widths = cols.map(([t], i) => Math.max(t.length, ...rows.map((r) => r[i]!.length)));
-  const line = (xs: string[]) => xs.map((x, i) => padRight(x, widths[i]!)).join('  ').trimEnd();
+  const line = (xs: string[]) =>
+    xs
+      .map((x, i) => padRight(x, widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(cols.map(([t]) => t)), ...rows.map(line)].join('\n');
 }

@@ -34,8 +34,16 @@ export const PLAN_COLUMNS: readonly Column[] = [
   { title: '#', right: true, cell: (p) => String(p.rank) },
   { title: 'hardware', right: false, cell: hardwareOf },
   { title: 'technique', right: false, cell: techniqueOf },
-  { title: 'GPU mem', right: true, cell: (p) => `${formatGiB(p.memory.deviceBytes, 1)}/${formatGiB(p.memory.capacityBytes, 0)}` },
-  { title: 'tok/s', right: true, cell: (p) => Math.round(p.time.tokensPerSecond).toLocaleString('en-US') },
+  {
+    title: 'GPU mem',
+    right: true,
+    cell: (p) => `${formatGiB(p.memory.deviceBytes, 1)}/${formatGiB(p.memory.capacityBytes, 0)}`,
+  },
+  {
+    title: 'tok/s',
+    right: true,
+    cell: (p) => Math.round(p.time.tokensPerSecond).toLocaleString('en-US'),
+  },
   { title: 'time', right: true, cell: (p) => formatDuration(p.time.hours) },
   { title: 'cost', right: true, cell: (p) => formatUsd(p.cost.usd) },
   { title: 'wall W', right: true, cell: (p) => String(p.power.wallWatts) },
@@ -44,12 +52,22 @@ export const PLAN_COLUMNS: readonly Column[] = [
 ];
 
 /** A table with column widths derived from the rows. */
-export function renderTable(plans: readonly Plan[], columns: readonly Column[] = PLAN_COLUMNS): string {
+export function renderTable(
+  plans: readonly Plan[],
+  columns: readonly Column[] = PLAN_COLUMNS,
+): string {
   const cells = plans.map((p) => columns.map((c) => c.cell(p)));
   const widths = columns.map((c, i) => Math.max(c.title.length, ...cells.map((r) => r[i]!.length)));
   const line = (xs: string[]) =>
-    xs.map((x, i) => (columns[i]!.right ? padLeft(x, widths[i]!) : padRight(x, widths[i]!))).join('  ').trimEnd();
-  return [line(columns.map((c) => c.title)), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
+    xs
+      .map((x, i) => (columns[i]!.right ? padLeft(x, widths[i]!) : padRight(x, widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [
+    line(columns.map((c) => c.title)),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...cells.map(line),
+  ].join('\n');
 }
 
 /** Per-GPU memory of one plan against capacity, largest components first. */
@@ -59,24 +77,43 @@ export function renderMemory(p: Plan, width = 40): string {
     .filter(([, b]) => b > 0)
     .sort((a, b) => b[1] - a[1]);
   const head = `${bar(m.deviceBytes / m.capacityBytes, width)} ${formatGiB(m.deviceBytes)} of ${formatGiB(m.capacityBytes)} per GPU (peak: ${m.peakPhase})`;
-  return [head, ...parts.slice(0, 6).map(([k, b]) => `  ${padRight(COMPONENT_LABEL[k], 26)} ${padLeft(formatGiB(b), 10)}`)].join('\n');
+  return [
+    head,
+    ...parts
+      .slice(0, 6)
+      .map(([k, b]) => `  ${padRight(COMPONENT_LABEL[k], 26)} ${padLeft(formatGiB(b), 10)}`),
+  ].join('\n');
 }
 
 export function renderPruned(r: PlanResult): string {
   if (r.pruned.length === 0) return 'pruned: none';
-  return ['pruned:', ...r.pruned.map((p) => `  ${padLeft(p.count.toLocaleString('en-US'), 12)}  ${REASON_LABEL[p.code]} (${p.code})`)].join('\n');
+  return [
+    'pruned:',
+    ...r.pruned.map(
+      (p) =>
+        `  ${padLeft(p.count.toLocaleString('en-US'), 12)}  ${REASON_LABEL[p.code]} (${p.code})`,
+    ),
+  ].join('\n');
 }
 
 export function renderFixes(r: PlanResult): string {
   if (r.nearestFixes.length === 0) return '';
-  return ['Nothing fits. Nearest fixes (one change each):', ...r.nearestFixes.map((f) => `  - ${fixSentence(f)}`)].join('\n');
+  return [
+    'Nothing fits. Nearest fixes (one change each):',
+    ...r.nearestFixes.map((f) => `  - ${fixSentence(f)}`),
+  ].join('\n');
 }
 
 /** Circuit loads of one plan and who placed them ('' for rented plans and plans without circuits). */
 export function renderCircuits(p: Plan): string {
   const pc = p.power.perCircuit;
   if (pc.length === 0) return '';
-  const loads = pc.map((c) => `${c.circuit} ${c.loadW.toLocaleString('en-US')}/${Math.round(c.limitW).toLocaleString('en-US')} W`).join(', ');
+  const loads = pc
+    .map(
+      (c) =>
+        `${c.circuit} ${c.loadW.toLocaleString('en-US')}/${Math.round(c.limitW).toLocaleString('en-US')} W`,
+    )
+    .join(', ');
   const sv = p.power.solver;
   const by =
     p.power.assignment === 'mip'
@@ -106,7 +143,9 @@ export function renderFleet(f: Fleet): string {
 
 export function renderPlanText(r: PlanResult): string {
   const out: string[] = [];
-  out.push(`${r.scenario.name}: ${r.model.id} (${(r.model.params / 1e9).toFixed(2)}B params), ${r.scenario.job}, ranked by ${r.scenario.rank}`);
+  out.push(
+    `${r.scenario.name}: ${r.model.id} (${(r.model.params / 1e9).toFixed(2)}B params), ${r.scenario.job}, ranked by ${r.scenario.rank}`,
+  );
   out.push(
     `searched ${r.searched.candidates.toLocaleString('en-US')} candidates (${r.searched.configurations.toLocaleString('en-US')} configurations, ${r.searched.memoryEvaluations.toLocaleString('en-US')} memory estimates); ${r.searched.feasible.toLocaleString('en-US')} feasible`,
   );
@@ -119,8 +158,13 @@ export function renderPlanText(r: PlanResult): string {
     out.push(renderMemory(best));
     const circuits = renderCircuits(best);
     if (circuits) out.push(circuits);
-    if (r.largest) out.push(`largest that fits this plan's GPU: micro-batch ${r.largest.microBatch}, sequence ${r.largest.seq.toLocaleString('en-US')} tokens`);
-    out.push(`Pareto front (cost, slowdown, power): ${r.front.length} plan${r.front.length === 1 ? '' : 's'}`);
+    if (r.largest)
+      out.push(
+        `largest that fits this plan's GPU: micro-batch ${r.largest.microBatch}, sequence ${r.largest.seq.toLocaleString('en-US')} tokens`,
+      );
+    out.push(
+      `Pareto front (cost, slowdown, power): ${r.front.length} plan${r.front.length === 1 ? '' : 's'}`,
+    );
   } else out.push(renderFixes(r));
   if (r.fleet) {
     out.push('');
@@ -129,6 +173,8 @@ export function renderPlanText(r: PlanResult): string {
   out.push('');
   out.push(renderPruned(r));
   out.push('');
-  out.push('Estimates: memory ±calibration band; time from MFU priors and a simple communication model; see README "Assumptions and limits".');
+  out.push(
+    'Estimates: memory ±calibration band; time from MFU priors and a simple communication model; see README "Assumptions and limits".',
+  );
   return out.join('\n');
 }

@@ -1,6 +1,14 @@
 // The built CLI: launch writes a folder atomically and refuses an existing one; explain prints JSON.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,7 +21,19 @@ const run = (...args: string[]) => {
 const root = mkdtempSync(join(tmpdir(), 'vramplan-launch-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const QLORA = ['launch', '--model', 'llama-2-7b', '--method', 'qlora', '--gpu', 'rtx-4090', '--checkpointing', 'full', '--power-limit', '300'];
+const QLORA = [
+  'launch',
+  '--model',
+  'llama-2-7b',
+  '--method',
+  'qlora',
+  '--gpu',
+  'rtx-4090',
+  '--checkpointing',
+  'full',
+  '--power-limit',
+  '300',
+];
 
 describe('vramplan launch', () => {
   it('writes the README and engine files into a new folder, with no temp folder left', () => {
@@ -22,9 +42,22 @@ describe('vramplan launch', () => {
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     const files = readdirSync(out).sort();
-    expect(files).toEqual(['README.md', 'accelerate.yaml', 'axolotl.yaml', 'hf-args.json', 'launch.sh', 'power-limit.sh', 'torchtune.yaml', 'train.py']);
-    expect(JSON.parse(readFileSync(join(out, 'hf-args.json'), 'utf8')).bnb_config.load_in_4bit).toBe(true);
-    expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain('# Launch plan: llama-2-7b (qlora)');
+    expect(files).toEqual([
+      'README.md',
+      'accelerate.yaml',
+      'axolotl.yaml',
+      'hf-args.json',
+      'launch.sh',
+      'power-limit.sh',
+      'torchtune.yaml',
+      'train.py',
+    ]);
+    expect(
+      JSON.parse(readFileSync(join(out, 'hf-args.json'), 'utf8')).bnb_config.load_in_4bit,
+    ).toBe(true);
+    expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain(
+      '# Launch plan: llama-2-7b (qlora)',
+    );
     expect(readdirSync(root).filter((f) => f.startsWith('.'))).toEqual([]);
   });
 
@@ -48,7 +81,17 @@ describe('vramplan launch', () => {
 
   it('writes nothing when an input is bad', () => {
     const out = join(root, 'c');
-    const r = run('launch', '--model', 'llama-2-7b', '--gpu', 'rtx-4090', '--grad-accum', '0', '--out', out);
+    const r = run(
+      'launch',
+      '--model',
+      'llama-2-7b',
+      '--gpu',
+      'rtx-4090',
+      '--grad-accum',
+      '0',
+      '--out',
+      out,
+    );
     expect(r.code).toBe(1);
     expect(r.err).toContain('--grad-accum');
     expect(existsSync(out)).toBe(false);

@@ -7,7 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
-const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8' });
+const run = (...args: string[]) =>
+  spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8' });
 
 beforeAll(() => {
   if (!existsSync(CLI)) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
@@ -21,7 +22,9 @@ describe('vramplan plan', () => {
     expect(j.fits).toBe(true);
     expect(j.plans).toHaveLength(3);
     const p = j.plans[0];
-    expect(Object.keys(p)).toEqual(expect.arrayContaining(['choices', 'memory', 'power', 'time', 'cost', 'slowdown']));
+    expect(Object.keys(p)).toEqual(
+      expect.arrayContaining(['choices', 'memory', 'power', 'time', 'cost', 'slowdown']),
+    );
     expect(p.memory.deviceBytes).toBeLessThanOrEqual(p.memory.capacityBytes);
     expect(j.pruned[0]).toMatchObject({ code: 'oom', message: 'out of GPU memory' });
     // ranked by cost
@@ -38,11 +41,15 @@ describe('vramplan plan', () => {
   it('exit 1 with the file, field path, value and allowed values for a bad scenario', () => {
     const r = run('plan', 'test/fixtures/scenarios/bad-field.yaml');
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/bad-field\.yaml: ✖ Invalid option: expected one of "full"\|"lora"\|"qlora" \(got "dpo"\) → at job\.methods\.1/);
+    expect(r.stderr).toMatch(
+      /bad-field\.yaml: ✖ Invalid option: expected one of "full"\|"lora"\|"qlora" \(got "dpo"\) → at job\.methods\.1/,
+    );
   });
 
   it('exit 1 for a bad --top and a bad --export extension', () => {
-    expect(run('plan', 'scenarios/default.yaml', '--top', '0').stderr).toMatch(/--top: got '0'; expected an integer from 1 to 1000/);
+    expect(run('plan', 'scenarios/default.yaml', '--top', '0').stderr).toMatch(
+      /--top: got '0'; expected an integer from 1 to 1000/,
+    );
     expect(run('plan', 'scenarios/default.yaml', '--export', 'x.txt').status).toBe(1);
   });
 
@@ -53,14 +60,20 @@ describe('vramplan plan', () => {
       expect(run('plan', 'scenarios/default.yaml', '--top', '2', '--export', f).status).toBe(0);
       expect(readFileSync(f, 'utf8').length).toBeGreaterThan(10);
     }
-    expect(readFileSync(join(dir, 'plans.svg'), 'utf8')).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
-    expect(readFileSync(join(dir, 'plans.csv'), 'utf8').split('\n')[0]).toMatch(/^rank,id,kind,gpu,gpus/);
+    expect(readFileSync(join(dir, 'plans.svg'), 'utf8')).toMatch(
+      /^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/,
+    );
+    expect(readFileSync(join(dir, 'plans.csv'), 'utf8').split('\n')[0]).toMatch(
+      /^rank,id,kind,gpu,gpus/,
+    );
     writeFileSync(join(dir, 'keep.md'), 'mine');
     const r = run('plan', 'scenarios/default.yaml', '--export', join(dir, 'keep.md'));
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/already exists; not overwriting/);
     expect(readFileSync(join(dir, 'keep.md'), 'utf8')).toBe('mine');
-    expect(run('plan', 'scenarios/default.yaml', '--export', join(dir, 'keep.md'), '--force').status).toBe(0);
+    expect(
+      run('plan', 'scenarios/default.yaml', '--export', join(dir, 'keep.md'), '--force').status,
+    ).toBe(0);
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 });
@@ -74,6 +87,8 @@ describe('vramplan compare and catalog', () => {
   it('catalog lists and shows entries', () => {
     expect(run('catalog', 'circuits').stdout).toMatch(/us-120v-15a\s+US 120 V \/ 15 A.*1440 W/);
     expect(JSON.parse(run('catalog', 'gpus', 'rtx-4090').stdout).memoryMiB).toBe(24564);
-    expect(run('catalog', 'widgets').stderr).toMatch(/<kind>: got 'widgets'; expected one of gpus, models, offers, circuits/);
+    expect(run('catalog', 'widgets').stderr).toMatch(
+      /<kind>: got 'widgets'; expected one of gpus, models, offers, circuits/,
+    );
   });
 });

@@ -51,7 +51,11 @@ describe('explain: Llama-2-13B full fine-tuning on an RTX 4090', () => {
   });
 
   it('reports a configuration that already fits without fixes', () => {
-    const ok = explainFit(resolveModel('qwen2.5-0.5b'), { ...defaultOptions('qlora') }, findGpu('h100-sxm'));
+    const ok = explainFit(
+      resolveModel('qwen2.5-0.5b'),
+      { ...defaultOptions('qlora') },
+      findGpu('h100-sxm'),
+    );
     expect(ok.fits).toBe(true);
     expect(ok.fixes).toEqual([]);
     expect(renderExplainText(ok)).toContain('fits on');

@@ -15,11 +15,25 @@ import {
   torchtuneSchema,
 } from '../fixtures/engine-schemas/index.js';
 
-function input(model: string, gpu: string, flags: Record<string, unknown>, extra: Partial<LaunchInput> = {}): LaunchInput {
+function input(
+  model: string,
+  gpu: string,
+  flags: Record<string, unknown>,
+  extra: Partial<LaunchInput> = {},
+): LaunchInput {
   const arch = resolveModel(model);
   const options = optionsFromFlags(flags);
   const g = findGpu(gpu);
-  return { arch, options, gpu: g, gradAccum: 4, powerLimitW: null, estimate: buildEstimate(arch, options, g), modelRef: arch.hfId ?? model, ...extra };
+  return {
+    arch,
+    options,
+    gpu: g,
+    gradAccum: 4,
+    powerLimitW: null,
+    estimate: buildEstimate(arch, options, g),
+    modelRef: arch.hfId ?? model,
+    ...extra,
+  };
 }
 
 const SCHEMAS = {
@@ -49,13 +63,30 @@ type Tune = ReturnType<typeof torchtuneSchema.parse>;
 type Axo = ReturnType<typeof axolotlSchema.parse>;
 
 describe('launch: single-GPU QLoRA (llama-2-7b on an RTX 4090)', () => {
-  const x = input('llama-2-7b', 'rtx-4090', { method: 'qlora', 'double-quant': true, 'lora-targets': 'all-linear', checkpointing: 'full', optimizer: 'paged-adamw-8bit', batch: '2' }, { powerLimitW: 300 });
+  const x = input(
+    'llama-2-7b',
+    'rtx-4090',
+    {
+      method: 'qlora',
+      'double-quant': true,
+      'lora-targets': 'all-linear',
+      checkpointing: 'full',
+      optimizer: 'paged-adamw-8bit',
+      batch: '2',
+    },
+    { powerLimitW: 300 },
+  );
   const m = parsed(x);
 
   it('writes Trainer/PEFT/bnb args with real key names and no DeepSpeed config', () => {
     expect(m['deepspeed.json']).toBeUndefined();
     const a = get<HfArgs>(m, 'hf-args.json');
-    expect(a.bnb_config).toEqual({ load_in_4bit: true, bnb_4bit_quant_type: 'nf4', bnb_4bit_use_double_quant: true, bnb_4bit_compute_dtype: 'bfloat16' });
+    expect(a.bnb_config).toEqual({
+      load_in_4bit: true,
+      bnb_4bit_quant_type: 'nf4',
+      bnb_4bit_use_double_quant: true,
+      bnb_4bit_compute_dtype: 'bfloat16',
+    });
     expect(a.lora_config?.target_modules).toBe('all-linear');
     expect(a.sft_config.optim).toBe('paged_adamw_8bit');
     expect(a.sft_config.gradient_checkpointing).toBe(true);
@@ -65,7 +96,9 @@ describe('launch: single-GPU QLoRA (llama-2-7b on an RTX 4090)', () => {
   });
 
   it('writes a torchtune QLoRA config and an axolotl qlora config', () => {
-    expect(get<Tune>(m, 'torchtune.yaml').model._component_).toBe('torchtune.models.llama2.qlora_llama2_7b');
+    expect(get<Tune>(m, 'torchtune.yaml').model._component_).toBe(
+      'torchtune.models.llama2.qlora_llama2_7b',
+    );
     const ax = get<Axo>(m, 'axolotl.yaml');
     expect(ax.adapter).toBe('qlora');
     expect(ax.load_in_4bit).toBe(true);
@@ -82,7 +115,12 @@ describe('launch: single-GPU QLoRA (llama-2-7b on an RTX 4090)', () => {
 });
 
 describe('launch: 8-GPU ZeRO-3 full fine-tuning with offload (llama-2-70b on A100 80GB)', () => {
-  const x = input('llama-2-70b', 'a100-80gb-sxm', { zero: '3', offload: 'optimizer+params', gpus: '8', checkpointing: 'full' });
+  const x = input('llama-2-70b', 'a100-80gb-sxm', {
+    zero: '3',
+    offload: 'optimizer+params',
+    gpus: '8',
+    checkpointing: 'full',
+  });
   const m = parsed(x);
 
   it('writes a DeepSpeed ZeRO-3 config with CPU offload that DeepSpeed owns the optimizer of', () => {
@@ -100,7 +138,10 @@ describe('launch: 8-GPU ZeRO-3 full fine-tuning with offload (llama-2-70b on A10
     const acc = get<Acc>(m, 'accelerate.yaml');
     expect(acc.distributed_type).toBe('DEEPSPEED');
     expect(acc.num_processes).toBe(8);
-    expect(acc.deepspeed_config).toEqual({ deepspeed_config_file: 'deepspeed.json', zero3_init_flag: true });
+    expect(acc.deepspeed_config).toEqual({
+      deepspeed_config_file: 'deepspeed.json',
+      zero3_init_flag: true,
+    });
     expect(get<HfArgs>(m, 'hf-args.json').sft_config.deepspeed).toBe('deepspeed.json');
     expect(String(m['launch.sh'])).toContain('torchrun --standalone --nproc_per_node 8');
   });
@@ -114,7 +155,12 @@ describe('launch: 8-GPU ZeRO-3 full fine-tuning with offload (llama-2-70b on A10
 });
 
 describe('launch: FSDP', () => {
-  const x = input('llama-3-8b', 'a100-80gb-sxm', { zero: '3', gpus: '4', method: 'qlora' }, { sharding: 'fsdp' as Sharding });
+  const x = input(
+    'llama-3-8b',
+    'a100-80gb-sxm',
+    { zero: '3', gpus: '4', method: 'qlora' },
+    { sharding: 'fsdp' as Sharding },
+  );
   const m = parsed(x);
 
   it('writes an FSDP Accelerate config with the decoder layer class and no DeepSpeed file', () => {
@@ -128,34 +174,71 @@ describe('launch: FSDP', () => {
   });
 
   it('stores 4-bit weights in the compute dtype so FSDP can flatten them', () => {
-    expect(get<HfArgs>(m, 'hf-args.json').bnb_config).toMatchObject({ bnb_4bit_quant_storage: 'bfloat16' });
+    expect(get<HfArgs>(m, 'hf-args.json').bnb_config).toMatchObject({
+      bnb_4bit_quant_storage: 'bfloat16',
+    });
   });
 
   it('skips FSDP for optimizer-only offload instead of writing a wrong config', () => {
-    const y = input('llama-3-8b', 'a100-80gb-sxm', { zero: '2', gpus: '4', offload: 'optimizer' }, { sharding: 'fsdp' as Sharding });
+    const y = input(
+      'llama-3-8b',
+      'a100-80gb-sxm',
+      { zero: '2', gpus: '4', offload: 'optimizer' },
+      { sharding: 'fsdp' as Sharding },
+    );
     const b = buildLaunch(y);
     expect(b.files.map((f) => f.path)).not.toContain('accelerate.yaml');
-    expect(b.outputs.find((o) => o.engine === 'Hugging Face Accelerate')).toMatchObject({ ok: false });
+    expect(b.outputs.find((o) => o.engine === 'Hugging Face Accelerate')).toMatchObject({
+      ok: false,
+    });
   });
 });
 
 describe('launch: LoRA target module names per architecture', () => {
   const modules = (model: string, targets: string) =>
-    get<HfArgs>(parsed(input(model, 'a100-80gb-sxm', { method: 'lora', 'lora-targets': targets })), 'hf-args.json').lora_config?.target_modules;
+    get<HfArgs>(
+      parsed(input(model, 'a100-80gb-sxm', { method: 'lora', 'lora-targets': targets })),
+      'hf-args.json',
+    ).lora_config?.target_modules;
 
   it('gpt_neox uses query_key_value / dense / dense_h_to_4h / dense_4h_to_h', () => {
-    expect(modules('gpt-neox-20b', 'q,k,v,o,up,down')).toEqual(['query_key_value', 'dense', 'dense_h_to_4h', 'dense_4h_to_h']);
+    expect(modules('gpt-neox-20b', 'q,k,v,o,up,down')).toEqual([
+      'query_key_value',
+      'dense',
+      'dense_h_to_4h',
+      'dense_4h_to_h',
+    ]);
   });
   it('falcon uses the fused query_key_value', () => {
     expect(modules('falcon-7b', 'q,v')).toEqual(['query_key_value']);
   });
   it('gpt_bigcode uses c_attn / attn.c_proj / c_fc / mlp.c_proj', () => {
-    expect(modules('starcoder', 'q,o,up,down')).toEqual(['c_attn', 'attn.c_proj', 'c_fc', 'mlp.c_proj']);
+    expect(modules('starcoder', 'q,o,up,down')).toEqual([
+      'c_attn',
+      'attn.c_proj',
+      'c_fc',
+      'mlp.c_proj',
+    ]);
   });
   it('phi uses q/k/v_proj, dense, fc1, fc2; opt uses out_proj; llama uses gate_proj', () => {
-    expect(modules('phi-2', 'q,k,v,o,up,down')).toEqual(['q_proj', 'k_proj', 'v_proj', 'dense', 'fc1', 'fc2']);
+    expect(modules('phi-2', 'q,k,v,o,up,down')).toEqual([
+      'q_proj',
+      'k_proj',
+      'v_proj',
+      'dense',
+      'fc1',
+      'fc2',
+    ]);
     expect(modules('opt-1.3b', 'q,v,o')).toEqual(['q_proj', 'v_proj', 'out_proj']);
-    expect(modules('llama-2-7b', 'q,k,v,o,gate,up,down')).toEqual(['q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj']);
+    expect(modules('llama-2-7b', 'q,k,v,o,gate,up,down')).toEqual([
+      'q_proj',
+      'k_proj',
+      'v_proj',
+      'o_proj',
+      'gate_proj',
+      'up_proj',
+      'down_proj',
+    ]);
   });
   it('bloom uses query_key_value; gpt-j uses out_proj and fc_in', () => {
     expect(modules('bloom-7b1', 'q,o')).toEqual(['query_key_value', 'dense']);
@@ -165,7 +248,9 @@ describe('launch: LoRA target module names per architecture', () => {
 
 describe('launch: plans an engine cannot express are skipped with a reason', () => {
   it('Adam-mini under ZeRO: no DeepSpeed config, no Trainer args', () => {
-    const b = buildLaunch(input('llama-2-7b', 'a100-80gb-sxm', { zero: '2', gpus: '2', optimizer: 'adam-mini' }));
+    const b = buildLaunch(
+      input('llama-2-7b', 'a100-80gb-sxm', { zero: '2', gpus: '2', optimizer: 'adam-mini' }),
+    );
     expect(b.files.map((f) => f.path)).not.toContain('deepspeed.json');
     const ds = b.outputs.find((o) => o.engine === 'DeepSpeed');
     expect(ds?.ok === false && ds.reason).toMatch(/Adam-mini/);
@@ -180,7 +265,14 @@ describe('launch: plans an engine cannot express are skipped with a reason', () 
     expect(b.files.map((f) => f.path)).not.toContain('hf-args.json');
   });
   it('8-bit AdamW with ZeRO-Offload: skipped (no CPU implementation)', () => {
-    const b = buildLaunch(input('llama-2-7b', 'a100-80gb-sxm', { zero: '2', gpus: '2', offload: 'optimizer', optimizer: 'adamw-8bit' }));
+    const b = buildLaunch(
+      input('llama-2-7b', 'a100-80gb-sxm', {
+        zero: '2',
+        gpus: '2',
+        offload: 'optimizer',
+        optimizer: 'adamw-8bit',
+      }),
+    );
     expect(b.files).toEqual([]);
   });
 });

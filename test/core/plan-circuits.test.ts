@@ -31,7 +31,13 @@ const scenario = scenarioSchema.parse({
 
 function inputWith(circuits?: PlanInput['circuits']): PlanInput {
   const hw = resolveHardware(scenario);
-  return { scenario, arch: resolveModel(scenario.model), hardware: hw.options, circuits: circuits ?? hw.circuits, top: 3 };
+  return {
+    scenario,
+    arch: resolveModel(scenario.model),
+    hardware: hw.options,
+    circuits: circuits ?? hw.circuits,
+    top: 3,
+  };
 }
 
 describe('refineCircuits', () => {
@@ -49,7 +55,10 @@ describe('refineCircuits', () => {
       const loads = p.power.perCircuit;
       for (const c of loads) expect(c.loadW).toBeLessThanOrEqual(c.limitW);
       expect(loads.reduce((a, c) => a + c.loadW, 0)).toBe(3000);
-      expect(Object.fromEntries(loads.map((c) => [c.circuit, c.loadW]))).toEqual({ 'small#1': 1000, 'big#2': 2000 });
+      expect(Object.fromEntries(loads.map((c) => [c.circuit, c.loadW]))).toEqual({
+        'small#1': 1000,
+        'big#2': 2000,
+      });
     }
     // Everything but the power block is the search's own.
     expect(after.plans.map((p) => p.id)).toEqual(before.plans.map((p) => p.id));

@@ -1,14 +1,28 @@
 // The serving-fleet MIP: hand-computed optima for tiny inputs, and the shipped example against brute force.
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { chooseFleet, fleetCandidates, fleetLimits, planFleet, pruneCandidates, type FleetCandidate } from '../../src/core/plan-fleet.js';
+import {
+  chooseFleet,
+  fleetCandidates,
+  fleetLimits,
+  planFleet,
+  pruneCandidates,
+  type FleetCandidate,
+} from '../../src/core/plan-fleet.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { loadScenario, resolveHardware } from '../../src/io/load-scenario.js';
 import { closeJslpWorkers } from '../../src/solve/index.js';
 
 afterAll(() => closeJslpWorkers());
 
-const cand = (planId: string, kind: 'owned' | 'rent', gpuId: string, gpus: number, tps: number, usd: number): FleetCandidate => ({
+const cand = (
+  planId: string,
+  kind: 'owned' | 'rent',
+  gpuId: string,
+  gpus: number,
+  tps: number,
+  usd: number,
+): FleetCandidate => ({
   kind,
   gpuId,
   offerId: kind === 'rent' ? `${gpuId}-offer` : null,
@@ -25,14 +39,19 @@ const A1 = cand('a1', 'owned', 'gpu-a', 1, 100, 0.05);
 const A2 = cand('a2', 'owned', 'gpu-a', 2, 210, 0.1);
 const B = cand('b', 'rent', 'gpu-b', 1, 300, 1.5);
 const C = cand('c', 'rent', 'gpu-c', 1, 500, 2.4);
-const counts = (f: { replicas: { planId: string; count: number }[] }) => Object.fromEntries(f.replicas.map((r) => [r.planId, r.count]));
+const counts = (f: { replicas: { planId: string; count: number }[] }) =>
+  Object.fromEntries(f.replicas.map((r) => [r.planId, r.count]));
 
 describe('chooseFleet', () => {
   it('beats tokens-per-dollar greedy under a budget', async () => {
     // Budget $3.10/h. Greedy by tok/$: A (owned) first, then C ($2.40) → $0.6 left, nothing else: 210 + 500 = 710.
     // Optimum: A2 ($0.10, 210) + 2 × B ($3.00, 600) = 810 tok/s at $3.10/h (A1 × 2 = 200 < A2's 210 on the
     // same two GPUs; A2 + C + anything is over; 2 × B + C is $5.40).
-    const f = await chooseFleet([A1, A2, B, C], { budgetUsdPerHour: 3.1, maxGpus: null, owned: { 'gpu-a': 2 } });
+    const f = await chooseFleet([A1, A2, B, C], {
+      budgetUsdPerHour: 3.1,
+      maxGpus: null,
+      owned: { 'gpu-a': 2 },
+    });
     expect(f.status).toBe('optimal');
     expect(counts(f)).toEqual({ a2: 1, b: 2 });
     expect(f.tokensPerSecond).toBeCloseTo(810, 9);
@@ -42,16 +61,28 @@ describe('chooseFleet', () => {
 
   it('respects maxGpus', async () => {
     // Same, at most 3 GPUs: A2 + C = 710 tok/s, $2.50/h, 3 GPUs. Others: A1 + 2 × B = 700; B + C = 800 is $3.90.
-    const f = await chooseFleet([A1, A2, B, C], { budgetUsdPerHour: 3.1, maxGpus: 3, owned: { 'gpu-a': 2 } });
+    const f = await chooseFleet([A1, A2, B, C], {
+      budgetUsdPerHour: 3.1,
+      maxGpus: 3,
+      owned: { 'gpu-a': 2 },
+    });
     expect(counts(f)).toEqual({ a2: 1, c: 1 });
     expect(f.tokensPerSecond).toBeCloseTo(710, 9);
     expect(f.gpus).toBe(3);
   });
 
   it('uses all owned GPUs when there is no budget, and refuses unbounded renting', async () => {
-    const owned = await chooseFleet([A1, A2], { budgetUsdPerHour: null, maxGpus: null, owned: { 'gpu-a': 2 } });
+    const owned = await chooseFleet([A1, A2], {
+      budgetUsdPerHour: null,
+      maxGpus: null,
+      owned: { 'gpu-a': 2 },
+    });
     expect(counts(owned)).toEqual({ a2: 1 }); // 210 > 2 × 100
-    const open = await chooseFleet([A1, B], { budgetUsdPerHour: null, maxGpus: null, owned: { 'gpu-a': 2 } });
+    const open = await chooseFleet([A1, B], {
+      budgetUsdPerHour: null,
+      maxGpus: null,
+      owned: { 'gpu-a': 2 },
+    });
     expect(open.status).toBe('skipped');
     expect(open.note).toMatch(/budgetUsdPerHour/);
     const broke = await chooseFleet([B, C], { budgetUsdPerHour: 1, maxGpus: null, owned: {} });
@@ -72,7 +103,12 @@ describe('the shipped serve-mixed-fleet example', () => {
   const file = join(import.meta.dirname, '..', '..', 'scenarios', 'serve-mixed-fleet.yaml');
   const s = loadScenario(file);
   const hw = resolveHardware(s);
-  const input = { scenario: s, arch: resolveModel(s.model), hardware: hw.options, circuits: hw.circuits };
+  const input = {
+    scenario: s,
+    arch: resolveModel(s.model),
+    hardware: hw.options,
+    circuits: hw.circuits,
+  };
 
   it('matches a brute-force search over the same candidates', async () => {
     const cands = fleetCandidates(input);
@@ -91,7 +127,13 @@ describe('the shipped serve-mixed-fleet example', () => {
     );
     let best = 0;
     const n = new Array<number>(cands.length).fill(0);
-    const walk = (i: number, usd: number, gpus: number, tps: number, used: Record<string, number>) => {
+    const walk = (
+      i: number,
+      usd: number,
+      gpus: number,
+      tps: number,
+      used: Record<string, number>,
+    ) => {
       if (i === cands.length) {
         best = Math.max(best, tps);
         return;
@@ -101,9 +143,20 @@ describe('the shipped serve-mixed-fleet example', () => {
         const u = usd + k * c.usdPerHour;
         const g = gpus + k * c.gpusPerReplica;
         const own = c.kind === 'owned' ? (used[c.gpuId] ?? 0) + k * c.gpusPerReplica : 0;
-        if (u > limits.budgetUsdPerHour! + 1e-9 || g > limits.maxGpus! || (c.kind === 'owned' && own > limits.owned[c.gpuId]!)) break;
+        if (
+          u > limits.budgetUsdPerHour! + 1e-9 ||
+          g > limits.maxGpus! ||
+          (c.kind === 'owned' && own > limits.owned[c.gpuId]!)
+        )
+          break;
         n[i] = k;
-        walk(i + 1, u, g, tps + k * c.tokensPerSecond, c.kind === 'owned' ? { ...used, [c.gpuId]: own } : used);
+        walk(
+          i + 1,
+          u,
+          g,
+          tps + k * c.tokensPerSecond,
+          c.kind === 'owned' ? { ...used, [c.gpuId]: own } : used,
+        );
       }
     };
     walk(0, 0, 0, 0, {});
@@ -111,7 +164,10 @@ describe('the shipped serve-mixed-fleet example', () => {
     expect(f!.usdPerHour).toBeLessThanOrEqual(5 + 1e-9);
     expect(f!.gpus).toBeLessThanOrEqual(8);
     // The owned GPUs are all used (they cost cents per hour) and rentals fill the rest of the budget.
-    const ownedUsed = (id: string) => f!.replicas.filter((r) => r.gpuId === id && r.kind === 'owned').reduce((a, r) => a + r.count * r.gpusPerReplica, 0);
+    const ownedUsed = (id: string) =>
+      f!.replicas
+        .filter((r) => r.gpuId === id && r.kind === 'owned')
+        .reduce((a, r) => a + r.count * r.gpusPerReplica, 0);
     expect(ownedUsed('rtx-3090')).toBe(2);
     expect(ownedUsed('rtx-4090')).toBe(1);
     expect(f!.replicas.some((r) => r.kind === 'rent')).toBe(true);

@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { amortisedUsd, energyCostUsd, rentCostUsd } from '../../src/core/cost.js';
 import { circuitOverWatts, nodeWallWatts, psuEfficiency } from '../../src/core/power.js';
 import { paretoFront } from '../../src/core/pareto.js';
-import { gpuCounts, microBatches, shardings, tensorParallelisms } from '../../src/core/candidates.js';
+import {
+  gpuCounts,
+  microBatches,
+  shardings,
+  tensorParallelisms,
+} from '../../src/core/candidates.js';
 import { powerLimitThroughput } from '../../src/core/slowdown.js';
 import { pcieGBps, trainFlopsPerToken } from '../../src/core/throughput.js';
 import type { Arch } from '../../src/core/arch.js';
@@ -53,7 +58,10 @@ describe('power', () => {
 describe('throughput', () => {
   it('training FLOPs per token = 6N + 6·L·s·d_attn', () => {
     // 7B-class: 6 × 6.74e9 + 6 × 32 × 2048 × 4096 = 4.044e10 + 1.611e9
-    expect(trainFlopsPerToken(6.74e9, 32, 2048, 4096)).toBeCloseTo(6 * 6.74e9 + 6 * 32 * 2048 * 4096, 0);
+    expect(trainFlopsPerToken(6.74e9, 32, 2048, 4096)).toBeCloseTo(
+      6 * 6.74e9 + 6 * 32 * 2048 * 4096,
+      0,
+    );
   });
   it('PCIe x16 bandwidth by generation', () => {
     expect(pcieGBps('PCIe 3.0 x16')).toBe(16);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { applyEdit, knobValue, parseEdit, scenarioProblem, stepEdit } from '../../src/ui/tui/edit.js';
+import {
+  applyEdit,
+  knobValue,
+  parseEdit,
+  scenarioProblem,
+  stepEdit,
+} from '../../src/ui/tui/edit.js';
 import { memorySegments } from '../../src/ui/tui/cells.js';
 import { breakdown, scenario } from './fixtures.js';
 
@@ -26,12 +32,19 @@ describe('applyEdit', () => {
     expect(edit('microBatch', 'any').search.microBatches).toBeUndefined();
     expect(edit('budget', '$1,200').limits.budgetUsd).toBe(1200);
     expect(edit('budget', 'none').limits.budgetUsd).toBeUndefined();
-    expect(edit('circuits', 'us-120v-20a eu-230v-16a').power.circuits).toEqual(['us-120v-20a', 'eu-230v-16a']);
+    expect(edit('circuits', 'us-120v-20a eu-230v-16a').power.circuits).toEqual([
+      'us-120v-20a',
+      'eu-230v-16a',
+    ]);
     expect(scenarioProblem(edit('model', 'anything'))).toBeNull();
   });
   it('says what is expected for bad values', () => {
-    expect(parseEdit('count', '0')).toEqual({ error: "GPU count (max): expected a whole number ≥ 1, got '0'" });
-    expect(parseEdit('budget', 'lots')).toEqual({ error: "budget: expected dollars > 0 or 'none', got 'lots'" });
+    expect(parseEdit('count', '0')).toEqual({
+      error: "GPU count (max): expected a whole number ≥ 1, got '0'",
+    });
+    expect(parseEdit('budget', 'lots')).toEqual({
+      error: "budget: expected dollars > 0 or 'none', got 'lots'",
+    });
   });
   it('steps numeric knobs', () => {
     expect(stepEdit(scenario, 'seq', 1)).toEqual({ knob: 'seq', value: 4096 });
@@ -45,7 +58,9 @@ describe('memorySegments', () => {
   it('fills exactly the width, components then headroom', () => {
     const segs = memorySegments(breakdown(1), 24, 48);
     expect(segs.reduce((a, s) => a + s.cells, 0)).toBe(48);
-    expect(segs.map((s) => `${s.key}:${s.cells}`).join(' ')).toMatchInlineSnapshot(`"weights:16 optimizer:1 activations:10 logits:2 overhead:3 headroom:16"`);
+    expect(segs.map((s) => `${s.key}:${s.cells}`).join(' ')).toMatchInlineSnapshot(
+      `"weights:16 optimizer:1 activations:10 logits:2 overhead:3 headroom:16"`,
+    );
   });
   it('scales to the peak when over capacity', () => {
     const segs = memorySegments(breakdown(1), 8, 20);

@@ -10,13 +10,21 @@ import type { PlanResult } from '../../src/core/plan.js';
 import type { Scenario } from '../../src/schema/scenario.js';
 import { fakeResult, scenario } from './fixtures.js';
 
-// eslint-disable-next-line no-control-regex
-const strip = (s: string | undefined): string => (s ?? '').replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/ +$/gm, '');
+const strip = (s: string | undefined): string =>
+  // eslint-disable-next-line no-control-regex
+  (s ?? '').replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/ +$/gm, '');
 const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-function mount(opts: { n?: number; height?: number; replan?: (s: Scenario) => PlanResult; exportTo?: (p: string, r: PlanResult) => string } = {}) {
+function mount(
+  opts: {
+    n?: number;
+    height?: number;
+    replan?: (s: Scenario) => PlanResult;
+    exportTo?: (p: string, r: PlanResult) => string;
+  } = {},
+) {
   const ui = render(
     <Explorer
       file="t.yaml"
@@ -77,7 +85,12 @@ describe('Explorer', () => {
   it('moves with j/k and arrows, pages, and jumps to the end', async () => {
     const ui = mount();
     await ui.press('j', 'j', '\u001b[B', 'k');
-    expect(ui.frame().split('\n').find((l) => l.startsWith('❯'))).toMatch(/^❯\s+3 /);
+    expect(
+      ui
+        .frame()
+        .split('\n')
+        .find((l) => l.startsWith('❯')),
+    ).toMatch(/^❯\s+3 /);
     await ui.press('\u001b[6~');
     expect(ui.frame().split('\n')[0]).toContain('· 15/40 ·');
     await ui.press('\u001b[F');
@@ -213,7 +226,9 @@ describe('Explorer', () => {
     // A relative path (the suggested test-scenario-plans.json) lands in the temp dir, never in the repo.
     const ui = mount({ n: 6, exportTo: (p, r) => exportTo(resolve(dir, p), r) });
     await ui.press('m', 'e');
-    expect(ui.frame().split('\n').at(-2)).toBe('export to: test-scenario-plans.json▏ Tab format · Enter write · Esc cancel');
+    expect(ui.frame().split('\n').at(-2)).toBe(
+      'export to: test-scenario-plans.json▏ Tab format · Enter write · Esc cancel',
+    );
     const path = join(dir, 'out.csv');
     // Clear the suggested name (^u), type the path, confirm.
     await ui.press('\u0015', path, '\r');
@@ -262,7 +277,15 @@ describe('Explorer', () => {
 
 describe('CompareApp', () => {
   it('puts the best plans of two scenarios side by side', () => {
-    const ui = render(<CompareApp snapshots={[{ name: 'A', result: fakeResult(3, 'A') }, { name: 'B', result: fakeResult(0, 'B') }]} width={100} />);
+    const ui = render(
+      <CompareApp
+        snapshots={[
+          { name: 'A', result: fakeResult(3, 'A') },
+          { name: 'B', result: fakeResult(0, 'B') },
+        ]}
+        width={100}
+      />,
+    );
     expect(strip(ui.lastFrame())).toMatchInlineSnapshot(`
       "compare         A                                        B
       memory          ████▞▞▚▪······························│  │

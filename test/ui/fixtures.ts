@@ -80,7 +80,11 @@ export function fakePlan(i: number): Plan {
       peakPhase: 'backward',
       breakdown: b,
     },
-    power: { gpuWatts: 450, wallWatts: 700 + (i % 3) * 50, perCircuit: [{ circuit: 'us-120v-15a#1', loadW: 700 + (i % 3) * 50, limitW: 1440 }] },
+    power: {
+      gpuWatts: 450,
+      wallWatts: 700 + (i % 3) * 50,
+      perCircuit: [{ circuit: 'us-120v-15a#1', loadW: 700 + (i % 3) * 50, limitW: 1440 }],
+    },
     time: { tokensPerSecond: 1000 - i, hours },
     cost: { usd: i * 0.25, rentUsd: 0, energyUsd: i * 0.25, purchaseUsd: 0, amortisedUsd: 0 },
     slowdown: hours / 2,

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { cycleExtension, initialState, reducer, tableRows, type Action, type State } from '../../src/ui/tui/state.js';
+import {
+  cycleExtension,
+  initialState,
+  reducer,
+  tableRows,
+  type Action,
+  type State,
+} from '../../src/ui/tui/state.js';
 import { keyToAction } from '../../src/ui/tui/keys.js';
 import { nextAxisValue, scrollTop, visiblePlans, NO_FILTERS } from '../../src/ui/tui/rows.js';
 import { fakeResult, scenario } from './fixtures.js';
@@ -33,12 +40,18 @@ describe('explorer reducer', () => {
     const s = run(start(20), { type: 'move', delta: 4 });
     const id = s.visible[4]!.id;
     const byTime = run(s, { type: 'sort', key: 'time' });
-    expect(byTime.visible.map((p) => p.time.hours)).toEqual([...byTime.visible.map((p) => p.time.hours)].sort((a, b) => a - b));
+    expect(byTime.visible.map((p) => p.time.hours)).toEqual(
+      [...byTime.visible.map((p) => p.time.hours)].sort((a, b) => a - b),
+    );
     expect(byTime.visible[byTime.cursor]!.id).toBe(id);
     const back = run(byTime, { type: 'sort', key: 'time' });
     expect(back.descending).toBe(true);
     expect(back.visible[0]!.time.hours).toBe(Math.max(...back.visible.map((p) => p.time.hours)));
-    expect(run(s, { type: 'sort', key: 'cost' }, { type: 'sort', key: 'rank' }).visible.map((p) => p.rank).slice(0, 3)).toEqual([1, 2, 3]);
+    expect(
+      run(s, { type: 'sort', key: 'cost' }, { type: 'sort', key: 'rank' })
+        .visible.map((p) => p.rank)
+        .slice(0, 3),
+    ).toEqual([1, 2, 3]);
   });
 
   it('cycles filters through the values present, then back to all', () => {
@@ -46,11 +59,20 @@ describe('explorer reducer', () => {
     s = run(s, { type: 'filter', axis: 'method' });
     expect(s.filters.method).toBe('full');
     expect(s.visible.every((p) => p.choices.method === 'full')).toBe(true);
-    s = run(s, { type: 'filter', axis: 'method' }, { type: 'filter', axis: 'method' }, { type: 'filter', axis: 'method' });
+    s = run(
+      s,
+      { type: 'filter', axis: 'method' },
+      { type: 'filter', axis: 'method' },
+      { type: 'filter', axis: 'method' },
+    );
     expect(s.filters.method).toBeNull();
     expect(s.visible).toHaveLength(12);
-    expect(run(s, { type: 'toggle', flag: 'frontOnly' }).visible.map((p) => p.rank)).toEqual([1, 6, 11]);
-    expect(run(s, { type: 'filter', axis: 'gpu' }, { type: 'clearFilters' }).visible).toHaveLength(12);
+    expect(run(s, { type: 'toggle', flag: 'frontOnly' }).visible.map((p) => p.rank)).toEqual([
+      1, 6, 11,
+    ]);
+    expect(run(s, { type: 'filter', axis: 'gpu' }, { type: 'clearFilters' }).visible).toHaveLength(
+      12,
+    );
     expect(nextAxisValue([], null)).toBeNull();
   });
 
@@ -63,19 +85,38 @@ describe('explorer reducer', () => {
   });
 
   it('commits a knob edit as a new scenario and a new plan generation; drops stale plans', () => {
-    let s = run(start(5), { type: 'mode', mode: 'edit' }, { type: 'knob', delta: 4 }, { type: 'editBegin' }, { type: 'draft', text: '4096' }, { type: 'editCommit' });
+    let s = run(
+      start(5),
+      { type: 'mode', mode: 'edit' },
+      { type: 'knob', delta: 4 },
+      { type: 'editBegin' },
+      { type: 'draft', text: '4096' },
+      { type: 'editCommit' },
+    );
     expect(s.scenario.job.kind === 'fine-tune' && s.scenario.job.seq).toBe(4096);
     expect(s.planGen).toBe(1);
     expect(s.planning).toBe(true);
-    expect(run(s, { type: 'planned', gen: 0, result: fakeResult(2), ms: 1 }).result.plans).toHaveLength(5);
+    expect(
+      run(s, { type: 'planned', gen: 0, result: fakeResult(2), ms: 1 }).result.plans,
+    ).toHaveLength(5);
     s = run(s, { type: 'planned', gen: 1, result: fakeResult(2), ms: 12.4 });
     expect(s.visible).toHaveLength(2);
     expect(s.status?.text).toBe('re-planned in 12 ms: 2 plans');
   });
 
   it('rejects a bad knob value with a sentence and keeps the scenario', () => {
-    const s = run(start(5), { type: 'mode', mode: 'edit' }, { type: 'knob', delta: 3 }, { type: 'editBegin' }, { type: 'draft', text: 'full,dora' }, { type: 'editCommit' });
-    expect(s.status).toEqual({ kind: 'error', text: "methods: expected a list of full, lora, qlora, got 'dora'" });
+    const s = run(
+      start(5),
+      { type: 'mode', mode: 'edit' },
+      { type: 'knob', delta: 3 },
+      { type: 'editBegin' },
+      { type: 'draft', text: 'full,dora' },
+      { type: 'editCommit' },
+    );
+    expect(s.status).toEqual({
+      kind: 'error',
+      text: "methods: expected a list of full, lora, qlora, got 'dora'",
+    });
     expect(s.planGen).toBe(0);
   });
 
@@ -106,6 +147,9 @@ describe('keys', () => {
     expect(keyToAction(search, '', { escape: true })).toEqual({ type: 'searchCancel' });
     expect(keyToAction(search, '\u007f\u007f\u007f', {})).toEqual({ type: 'draft', text: '' });
     expect(keyToAction(search, 'u', { ctrl: true })).toEqual({ type: 'draft', text: '' });
-    expect(keyToAction({ ...s, mode: 'help' }, '', { escape: true })).toEqual({ type: 'mode', mode: 'table' });
+    expect(keyToAction({ ...s, mode: 'help' }, '', { escape: true })).toEqual({
+      type: 'mode',
+      mode: 'table',
+    });
   });
 });

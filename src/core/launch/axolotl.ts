@@ -17,7 +17,12 @@ export function emitAxolotl(x: LaunchInput): EngineOutput {
   if (d.blocker) return { engine, ok: false, reason: d.blocker };
   const opt = trainerOptim(o);
   if ('reason' in opt) return { engine, ok: false, reason: opt.reason };
-  if (o.method === 'lora' && is4bit(o)) return { engine, ok: false, reason: 'axolotl loads 4-bit weights only with adapter: qlora (use --method qlora)' };
+  if (o.method === 'lora' && is4bit(o))
+    return {
+      engine,
+      ok: false,
+      reason: 'axolotl loads 4-bit weights only with adapter: qlora (use --method qlora)',
+    };
   const notes = [...d.notes];
   const c: Record<string, unknown> = {
     base_model: x.modelRef,
@@ -46,7 +51,11 @@ export function emitAxolotl(x: LaunchInput): EngineOutput {
     logging_steps: 10,
   };
   if (is4bit(o))
-    c.bnb_config_kwargs = { bnb_4bit_quant_type: o.weights, bnb_4bit_use_double_quant: o.doubleQuant, llm_int8_has_fp16_weight: false };
+    c.bnb_config_kwargs = {
+      bnb_4bit_quant_type: o.weights,
+      bnb_4bit_use_double_quant: o.doubleQuant,
+      llm_int8_has_fp16_weight: false,
+    };
   if (isAdapter(o)) {
     c.adapter = is4bit(o) ? 'qlora' : 'lora';
     c.lora_r = o.loraRank;
@@ -58,7 +67,8 @@ export function emitAxolotl(x: LaunchInput): EngineOutput {
     notes.push(...m.notes);
   }
   if (o.checkpointing === 'offload') c.activation_offloading = true;
-  if (o.checkpointing === 'selective') notes.push('axolotl has no selective recompute: full gradient checkpointing is used');
+  if (o.checkpointing === 'selective')
+    notes.push('axolotl has no selective recompute: full gradient checkpointing is used');
   if (o.chunkedLoss) {
     // Liger fused linear cross-entropy: https://docs.axolotl.ai/docs/custom_integrations.html
     c.plugins = ['axolotl.integrations.liger.LigerPlugin'];

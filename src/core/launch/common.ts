@@ -6,12 +6,14 @@ import type { LaunchInput, Sharding } from './types.js';
 export const dataParallel = (o: EstimateOptions): number => o.gpus / (o.tp * o.pp);
 
 /** Samples per optimizer step across all ranks (DeepSpeed train_batch_size = micro * accum * dp). */
-export const globalBatch = (x: LaunchInput): number => x.options.batch * x.gradAccum * dataParallel(x.options);
+export const globalBatch = (x: LaunchInput): number =>
+  x.options.batch * x.gradAccum * dataParallel(x.options);
 
 export const shardingOf = (x: LaunchInput): Sharding => x.sharding ?? 'deepspeed';
 
 export const isTraining = (o: EstimateOptions): boolean => o.method !== 'inference';
-export const isAdapter = (o: EstimateOptions): boolean => o.method === 'lora' || o.method === 'qlora';
+export const isAdapter = (o: EstimateOptions): boolean =>
+  o.method === 'lora' || o.method === 'qlora';
 export const is4bit = (o: EstimateOptions): boolean => o.weights === 'nf4' || o.weights === 'fp4';
 
 /** Starting learning rates: full FT 2e-5 (Llama-2 paper §3.1 SFT), LoRA/QLoRA 2e-4 (QLoRA paper App. B.2). */
@@ -47,21 +49,26 @@ export function planSummary(x: LaunchInput): string {
     `batch ${o.batch} x seq ${o.seq} x accum ${x.gradAccum}`,
     `${o.gpus} x ${x.gpu.name}`,
   ];
-  if (o.zero > 0) parts.push(`ZeRO-${o.zero}${o.offload !== 'none' ? ` offload ${o.offload}` : ''} (${shardingOf(x)})`);
+  if (o.zero > 0)
+    parts.push(
+      `ZeRO-${o.zero}${o.offload !== 'none' ? ` offload ${o.offload}` : ''} (${shardingOf(x)})`,
+    );
   if (o.tp > 1 || o.pp > 1) parts.push(`tp ${o.tp} pp ${o.pp}`);
   return parts.join(' · ');
 }
 
 /** Reasons no HF-stack engine (Trainer, Accelerate, DeepSpeed, axolotl) can run the plan as given; null when none. */
 export function hfStackBlocker(o: EstimateOptions): string | null {
-  if (o.method === 'inference') return 'the plan is inference: training engines do not apply (serve it with vLLM or transformers)';
+  if (o.method === 'inference')
+    return 'the plan is inference: training engines do not apply (serve it with vLLM or transformers)';
   if (o.tp > 1 || o.pp > 1)
     return `tensor/pipeline parallelism (tp ${o.tp}, pp ${o.pp}) needs Megatron-LM, torchtitan or nanotron; these configs cannot express it`;
   if (o.optimizerInBackward)
     return 'optimizer-in-backward has no Trainer/Accelerate/DeepSpeed switch (torchtune has optimizer_in_bwd)';
   if (o.weights === 'int4')
     return 'int4 (GPTQ/AWQ-style) base weights: bitsandbytes has no int4 type; load a GPTQ/AWQ checkpoint with its own quantizer instead';
-  if (o.weights === 'fp8') return 'fp8 base weights for adapter training have no BitsAndBytesConfig equivalent';
+  if (o.weights === 'fp8')
+    return 'fp8 base weights for adapter training have no BitsAndBytesConfig equivalent';
   if (o.sparsity > 0) return 'sparse weights (csr, 2:4) have no switch in these engines';
   return null;
 }

@@ -35,7 +35,14 @@ export function emitDeepSpeed(x: LaunchInput): EngineOutput {
   const o = x.options;
   const d = distributionOf(x);
   if (d.kind !== 'deepspeed')
-    return { engine, ok: false, reason: o.zero === 0 ? 'the plan uses no ZeRO sharding (--zero 0): no DeepSpeed config needed' : 'the plan shards with FSDP' };
+    return {
+      engine,
+      ok: false,
+      reason:
+        o.zero === 0
+          ? 'the plan uses no ZeRO sharding (--zero 0): no DeepSpeed config needed'
+          : 'the plan shards with FSDP',
+    };
   if (d.blocker) return { engine, ok: false, reason: d.blocker };
   const zero: Record<string, unknown> = {
     stage: o.zero,
@@ -52,7 +59,17 @@ export function emitDeepSpeed(x: LaunchInput): EngineOutput {
     gradient_clipping: MAX_GRAD_NORM,
     bf16: { enabled: o.compute === 'bf16' },
     // Dynamic loss scaling (loss_scale 0) as in the DeepSpeed fp16 docs.
-    fp16: o.compute === 'fp16' ? { enabled: true, loss_scale: 0, initial_scale_power: 16, loss_scale_window: 1000, hysteresis: 2, min_loss_scale: 1 } : { enabled: false },
+    fp16:
+      o.compute === 'fp16'
+        ? {
+            enabled: true,
+            loss_scale: 0,
+            initial_scale_power: 16,
+            loss_scale_window: 1000,
+            hysteresis: 2,
+            min_loss_scale: 1,
+          }
+        : { enabled: false },
     zero_optimization: zero,
     steps_per_print: 100,
     wall_clock_breakdown: false,
@@ -62,7 +79,18 @@ export function emitDeepSpeed(x: LaunchInput): EngineOutput {
   // Optimizers DeepSpeed does not build come from the Trainer (optim=...); DeepSpeed must be told to accept them.
   else config.zero_allow_untested_optimizer = true;
   const notes = [...d.notes];
-  if (!config.optimizer) notes.push(`the optimizer (${o.optimizer}) is built by the Trainer from hf-args.json and wrapped by DeepSpeed`);
-  if (o.optimizerStates === 'bf16') notes.push('DeepSpeed keeps fp32 optimizer states; bf16 states are not a config switch (uses more memory than planned)');
-  return { engine, ok: true, files: [{ path: DEEPSPEED_FILE, content: `${JSON.stringify(config, null, 2)}\n` }], notes };
+  if (!config.optimizer)
+    notes.push(
+      `the optimizer (${o.optimizer}) is built by the Trainer from hf-args.json and wrapped by DeepSpeed`,
+    );
+  if (o.optimizerStates === 'bf16')
+    notes.push(
+      'DeepSpeed keeps fp32 optimizer states; bf16 states are not a config switch (uses more memory than planned)',
+    );
+  return {
+    engine,
+    ok: true,
+    files: [{ path: DEEPSPEED_FILE, content: `${JSON.stringify(config, null, 2)}\n` }],
+    notes,
+  };
 }

@@ -22,21 +22,24 @@ const DS_OWNED: readonly Optimizer[] = ['adamw', 'lion', 'sgd', 'sgd-momentum'];
 const CPU_STEPPABLE: readonly Optimizer[] = ['adamw', 'lion'];
 
 /** The DeepSpeed config names the optimizer (otherwise the Trainer builds it and DeepSpeed wraps it). */
-export const deepspeedOwnsOptimizer = (o: EstimateOptions): boolean => DS_OWNED.includes(o.optimizer);
+export const deepspeedOwnsOptimizer = (o: EstimateOptions): boolean =>
+  DS_OWNED.includes(o.optimizer);
 
 function deepspeedBlocker(o: EstimateOptions): string | null {
   if (o.optimizer === 'adam-mini')
     return 'Adam-mini is not a DeepSpeed config optimizer: build it in code (adam-mini package) and pass it to deepspeed.initialize';
   if (o.offload !== 'none' && !CPU_STEPPABLE.includes(o.optimizer))
     return `ZeRO-Offload steps the optimizer on the CPU (DeepSpeedCPUAdam/CPULion only); ${o.optimizer} has no CPU implementation`;
-  if (o.weights === 'int8' && o.zero === 3) return 'bitsandbytes LLM.int8 weights cannot be partitioned by ZeRO-3';
+  if (o.weights === 'int8' && o.zero === 3)
+    return 'bitsandbytes LLM.int8 weights cannot be partitioned by ZeRO-3';
   return null;
 }
 
 function fsdpBlocker(o: EstimateOptions): string | null {
   if (o.offload === 'optimizer')
     return 'FSDP offloads parameters, gradients and optimizer states together; optimizer-only offload is DeepSpeed ZeRO-Offload (use --sharding deepspeed)';
-  if (o.weights === 'int8') return 'FSDP cannot shard bitsandbytes LLM.int8 weights (4-bit QLoRA with quant_storage works)';
+  if (o.weights === 'int8')
+    return 'FSDP cannot shard bitsandbytes LLM.int8 weights (4-bit QLoRA with quant_storage works)';
   if (o.optimizer === 'adam-mini') return 'Adam-mini has no Trainer/Accelerate switch';
   return null;
 }
@@ -46,11 +49,18 @@ export function distributionOf(x: LaunchInput): Distribution {
   const processes = dataParallel(o) * o.tp * o.pp;
   const notes: string[] = [];
   const base = hfStackBlocker(o);
-  if (o.zero === 0) return { kind: processes > 1 ? 'ddp' : 'single', processes, blocker: base, notes };
+  if (o.zero === 0)
+    return { kind: processes > 1 ? 'ddp' : 'single', processes, blocker: base, notes };
   if (shardingOf(x) === 'fsdp') {
-    if (o.zero === 1) notes.push('FSDP has no ZeRO-1: SHARD_GRAD_OP (ZeRO-2) shards gradients too, using less memory than planned');
+    if (o.zero === 1)
+      notes.push(
+        'FSDP has no ZeRO-1: SHARD_GRAD_OP (ZeRO-2) shards gradients too, using less memory than planned',
+      );
     return { kind: 'fsdp', processes, blocker: base ?? fsdpBlocker(o), notes };
   }
-  if (is4bit(o) && o.zero === 3) notes.push('QLoRA under ZeRO-3 needs bnb_4bit_quant_storage equal to the compute dtype (set in hf-args.json)');
+  if (is4bit(o) && o.zero === 3)
+    notes.push(
+      'QLoRA under ZeRO-3 needs bnb_4bit_quant_storage equal to the compute dtype (set in hf-args.json)',
+    );
   return { kind: 'deepspeed', processes, blocker: base ?? deepspeedBlocker(o), notes };
 }

@@ -3,7 +3,14 @@
  * written as one JSON args file that the generated train.py reads.
  */
 import type { EstimateOptions, Optimizer } from '../../schema/estimate.js';
-import { MAX_GRAD_NORM, TORCH_DTYPE, is4bit, isAdapter, learningRate, loadDtype } from './common.js';
+import {
+  MAX_GRAD_NORM,
+  TORCH_DTYPE,
+  is4bit,
+  isAdapter,
+  learningRate,
+  loadDtype,
+} from './common.js';
 import { DEEPSPEED_FILE } from './deepspeed.js';
 import { deepspeedOwnsOptimizer, distributionOf } from './distribution.js';
 import { loraTargetModules } from './modules.js';
@@ -37,7 +44,11 @@ export function trainerOptim(o: EstimateOptions): { optim: string } | { reason: 
 }
 
 // attn_implementation values: https://huggingface.co/docs/transformers/attention_interface
-const ATTN: Record<EstimateOptions['attention'], string> = { eager: 'eager', sdpa: 'sdpa', flash: 'flash_attention_2' };
+const ATTN: Record<EstimateOptions['attention'], string> = {
+  eager: 'eager',
+  sdpa: 'sdpa',
+  flash: 'flash_attention_2',
+};
 
 /** LoRA alpha = 2r, the common convention (Raschka, "Practical Tips for Finetuning LLMs Using LoRA"). */
 export const loraAlpha = (r: number): number => 2 * r;
@@ -57,12 +68,15 @@ export function bnbConfig(x: LaunchInput): Record<string, unknown> | null {
   };
   const d = distributionOf(x);
   // FSDP / ZeRO-3 flatten 4-bit weights with the others: storage dtype must match (PEFT docs, "FSDP + QLoRA").
-  if (d.kind === 'fsdp' || (d.kind === 'deepspeed' && o.zero === 3)) c.bnb_4bit_quant_storage = TORCH_DTYPE[o.compute];
+  if (d.kind === 'fsdp' || (d.kind === 'deepspeed' && o.zero === 3))
+    c.bnb_4bit_quant_storage = TORCH_DTYPE[o.compute];
   return c;
 }
 
 // LoraConfig: https://huggingface.co/docs/peft/package_reference/lora#peft.LoraConfig
-export function loraConfig(x: LaunchInput): { config: Record<string, unknown>; notes: string[] } | null {
+export function loraConfig(
+  x: LaunchInput,
+): { config: Record<string, unknown>; notes: string[] } | null {
   const o = x.options;
   if (!isAdapter(o)) return null;
   const m = loraTargetModules(x.arch, o);
@@ -110,14 +124,18 @@ export function emitHfArgs(x: LaunchInput): EngineOutput {
   };
   if (o.checkpointing !== 'none') sft.gradient_checkpointing_kwargs = { use_reentrant: false };
   if (o.checkpointing === 'selective')
-    notes.push('the Trainer has no selective recompute: full gradient checkpointing is used (less memory than planned, but slower)');
+    notes.push(
+      'the Trainer has no selective recompute: full gradient checkpointing is used (less memory than planned, but slower)',
+    );
   // TRL activation offloading moves saved activations to pinned CPU memory (SFTConfig.activation_offloading).
   if (o.checkpointing === 'offload') sft.activation_offloading = true;
   // Liger's fused linear cross-entropy never materialises full logits (TrainingArguments.use_liger_kernel).
   if (o.chunkedLoss) sft.use_liger_kernel = true;
   if (d.kind === 'deepspeed') sft.deepspeed = DEEPSPEED_FILE;
   if (o.optimizerStates === 'bf16' && o.weights !== 'bf16')
-    notes.push('torch optimizers keep states in the parameter dtype: bf16 states need bf16 parameters');
+    notes.push(
+      'torch optimizers keep states in the parameter dtype: bf16 states need bf16 parameters',
+    );
   const lora = loraConfig(x);
   if (lora) notes.push(...lora.notes);
   const args = {

@@ -12,7 +12,14 @@ export { planSummary } from './common.js';
 
 /** All engine outputs; an engine whose file would misstate the plan reports why instead of writing it. */
 export function buildLaunch(x: LaunchInput): LaunchBundle {
-  const outputs = [emitDeepSpeed(x), emitAccelerate(x), emitHfArgs(x), emitTorchtune(x), emitAxolotl(x), emitPowerLimit(x)];
+  const outputs = [
+    emitDeepSpeed(x),
+    emitAccelerate(x),
+    emitHfArgs(x),
+    emitTorchtune(x),
+    emitAxolotl(x),
+    emitPowerLimit(x),
+  ];
   // A launch script that runs train.py needs the args file it reads.
   const hfOk = outputs[2]?.ok === true;
   const fixed = outputs.map((out) =>

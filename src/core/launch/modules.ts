@@ -22,11 +22,25 @@ const LLAMA: Names = {
 // modeling_mixtral.py: experts are w1 (gate), w3 (up), w2 (down); `gate` is the router.
 const MIXTRAL: Names = { ...LLAMA, gate: 'w1', up: 'w3', down: 'w2' };
 // modeling_phi3.py: fused qkv_proj and gate_up_proj.
-const PHI3: Names = { ...LLAMA, q: 'qkv_proj', k: 'qkv_proj', v: 'qkv_proj', gate: 'gate_up_proj', up: 'gate_up_proj' };
+const PHI3: Names = {
+  ...LLAMA,
+  q: 'qkv_proj',
+  k: 'qkv_proj',
+  v: 'qkv_proj',
+  gate: 'gate_up_proj',
+  up: 'gate_up_proj',
+};
 // modeling_phi.py: q/k/v_proj, dense, fc1, fc2.
 const PHI: Names = { ...LLAMA, o: 'dense', gate: 'fc1', up: 'fc1', down: 'fc2' };
 // modeling_gptj.py: q/k/v_proj, out_proj, fc_in, fc_out, wte.
-const GPTJ: Names = { ...LLAMA, o: 'out_proj', gate: 'fc_in', up: 'fc_in', down: 'fc_out', embed: 'wte' };
+const GPTJ: Names = {
+  ...LLAMA,
+  o: 'out_proj',
+  gate: 'fc_in',
+  up: 'fc_in',
+  down: 'fc_out',
+  embed: 'wte',
+};
 // modeling_gpt_neox.py: fused query_key_value, dense, dense_h_to_4h, dense_4h_to_h, embed_in, embed_out.
 const NEOX: Names = {
   q: 'query_key_value',
@@ -56,7 +70,17 @@ const GPT2: Names = {
   lm_head: 'lm_head',
 };
 // modeling_t5.py: q, k, v, o; T5DenseActDense wi/wo, gated (mT5, T5 v1.1) wi_0/wi_1/wo.
-const T5: Names = { q: 'q', k: 'k', v: 'v', o: 'o', gate: 'wi_0', up: 'wi', down: 'wo', embed: 'shared', lm_head: 'lm_head' };
+const T5: Names = {
+  q: 'q',
+  k: 'k',
+  v: 'v',
+  o: 'o',
+  gate: 'wi_0',
+  up: 'wi',
+  down: 'wo',
+  embed: 'shared',
+  lm_head: 'lm_head',
+};
 // modeling_bert.py: query/key/value; attention.output.dense, intermediate.dense, output.dense.
 const BERT: Names = {
   q: 'query',
@@ -151,11 +175,14 @@ export interface LoraModules {
 export function loraTargetModules(arch: Arch, o: EstimateOptions): LoraModules {
   const names = BY_TYPE[arch.modelType];
   const extras = o.loraTargets.filter((t) => t === 'embed' || t === 'lm_head');
-  if (o.loraAllLinear && extras.length === 0) return { targetModules: 'all-linear', notes: [], known: names !== undefined };
+  if (o.loraAllLinear && extras.length === 0)
+    return { targetModules: 'all-linear', notes: [], known: names !== undefined };
   if (!names)
     return {
       targetModules: 'all-linear',
-      notes: [`no module-name table for model_type '${arch.modelType}': used PEFT 'all-linear' (adapts every linear layer)`],
+      notes: [
+        `no module-name table for model_type '${arch.modelType}': used PEFT 'all-linear' (adapts every linear layer)`,
+      ],
       known: false,
     };
   const gated = arch.groups.some((g) => g.gated);
@@ -171,9 +198,17 @@ export function loraTargetModules(arch: Arch, o: EstimateOptions): LoraModules {
   const fused = out.filter((n) => FUSED_QKV.has(n));
   const qkv = o.loraTargets.filter((t) => t === 'q' || t === 'k' || t === 'v');
   if (fused.length > 0 && qkv.length < 3)
-    notes.push(`${fused[0]} is one fused module: adapting it adapts q, k and v together (the plan counted ${qkv.join(',')} only)`);
+    notes.push(
+      `${fused[0]} is one fused module: adapting it adapts q, k and v together (the plan counted ${qkv.join(',')} only)`,
+    );
   const gateUp = o.loraTargets.filter((t) => t === 'gate' || t === 'up');
-  if (!gated && gateUp.length > 0 && names.gate === names.up && gateUp.length === 1 && gateUp[0] === 'gate')
+  if (
+    !gated &&
+    gateUp.length > 0 &&
+    names.gate === names.up &&
+    gateUp.length === 1 &&
+    gateUp[0] === 'gate'
+  )
     notes.push(`${names.gate} is the MLP input projection (this model has no separate gate)`);
   if (names.up === 'gate_up_proj' && gateUp.length === 1)
     notes.push('gate_up_proj is one fused module: adapting it adapts gate and up together');

@@ -19,14 +19,29 @@ interface TuneModel {
 }
 
 // Builders in torchtune/models/*/_model_builders.py: https://pytorch.org/torchtune/stable/api_ref_models.html
-const L2 = { module: 'llama2', tokenizer: 'torchtune.models.llama2.llama2_tokenizer', modelType: 'LLAMA2', qlora: true };
+const L2 = {
+  module: 'llama2',
+  tokenizer: 'torchtune.models.llama2.llama2_tokenizer',
+  modelType: 'LLAMA2',
+  qlora: true,
+};
 const L3 = { tokenizer: 'torchtune.models.llama3.llama3_tokenizer', qlora: true };
 const TUNE_MODELS: Record<string, TuneModel> = {
   'llama-2-7b': { ...L2, size: '7b' },
   'llama-2-13b': { ...L2, size: '13b' },
   'llama-2-70b': { ...L2, size: '70b' },
-  'codellama-7b': { ...L2, module: 'code_llama2', size: '7b', tokenizer: 'torchtune.models.llama2.llama2_tokenizer' },
-  'codellama-13b': { ...L2, module: 'code_llama2', size: '13b', tokenizer: 'torchtune.models.llama2.llama2_tokenizer' },
+  'codellama-7b': {
+    ...L2,
+    module: 'code_llama2',
+    size: '7b',
+    tokenizer: 'torchtune.models.llama2.llama2_tokenizer',
+  },
+  'codellama-13b': {
+    ...L2,
+    module: 'code_llama2',
+    size: '13b',
+    tokenizer: 'torchtune.models.llama2.llama2_tokenizer',
+  },
   'llama-3-8b': { ...L3, module: 'llama3', size: '8b', modelType: 'LLAMA3' },
   'llama-3-70b': { ...L3, module: 'llama3', size: '70b', modelType: 'LLAMA3' },
   'llama-3.1-8b': { ...L3, module: 'llama3_1', size: '8b', modelType: 'LLAMA3' },
@@ -34,10 +49,34 @@ const TUNE_MODELS: Record<string, TuneModel> = {
   'llama-3.1-405b': { ...L3, module: 'llama3_1', size: '405b', modelType: 'LLAMA3' },
   'llama-3.2-1b': { ...L3, module: 'llama3_2', size: '1b', modelType: 'LLAMA3_2' },
   'llama-3.2-3b': { ...L3, module: 'llama3_2', size: '3b', modelType: 'LLAMA3_2' },
-  'mistral-7b-v0.1': { module: 'mistral', size: '7b', tokenizer: 'torchtune.models.mistral.mistral_tokenizer', modelType: 'MISTRAL', qlora: true },
-  'gemma-2b': { module: 'gemma', size: '2b', tokenizer: 'torchtune.models.gemma.gemma_tokenizer', modelType: 'GEMMA', qlora: true },
-  'gemma-7b': { module: 'gemma', size: '7b', tokenizer: 'torchtune.models.gemma.gemma_tokenizer', modelType: 'GEMMA', qlora: true },
-  'phi-3-mini-4k-instruct': { module: 'phi3', size: 'mini', tokenizer: 'torchtune.models.phi3.phi3_mini_tokenizer', modelType: 'PHI3_MINI', qlora: true },
+  'mistral-7b-v0.1': {
+    module: 'mistral',
+    size: '7b',
+    tokenizer: 'torchtune.models.mistral.mistral_tokenizer',
+    modelType: 'MISTRAL',
+    qlora: true,
+  },
+  'gemma-2b': {
+    module: 'gemma',
+    size: '2b',
+    tokenizer: 'torchtune.models.gemma.gemma_tokenizer',
+    modelType: 'GEMMA',
+    qlora: true,
+  },
+  'gemma-7b': {
+    module: 'gemma',
+    size: '7b',
+    tokenizer: 'torchtune.models.gemma.gemma_tokenizer',
+    modelType: 'GEMMA',
+    qlora: true,
+  },
+  'phi-3-mini-4k-instruct': {
+    module: 'phi3',
+    size: 'mini',
+    tokenizer: 'torchtune.models.phi3.phi3_mini_tokenizer',
+    modelType: 'PHI3_MINI',
+    qlora: true,
+  },
 };
 
 // Optimizer components (torch and bitsandbytes classes, as in torchtune's shipped configs).
@@ -56,18 +95,27 @@ const TUNE_OPTIM: Partial<Record<Optimizer, Record<string, unknown>>> = {
 function blocker(x: LaunchInput, m: TuneModel | undefined): string | null {
   const o = x.options;
   if (o.method === 'inference') return 'the plan is inference: torchtune recipes are for training';
-  if (!m) return `torchtune ships no model builder for '${x.arch.id}' (llama2/3/3.1/3.2, code_llama2, mistral, gemma, phi3 are mapped)`;
-  if (o.compute === 'fp16') return 'torchtune trains in bf16 or fp32 only (dtype: fp16 is not supported)';
-  if (o.method === 'qlora' && o.weights !== 'nf4') return `torchtune QLoRA quantizes to NF4 only (plan has ${o.weights})`;
-  if (o.method === 'lora' && o.weights !== 'bf16' && o.weights !== 'fp32') return `torchtune LoRA needs bf16/fp32 base weights (plan has ${o.weights}; use qlora for NF4)`;
+  if (!m)
+    return `torchtune ships no model builder for '${x.arch.id}' (llama2/3/3.1/3.2, code_llama2, mistral, gemma, phi3 are mapped)`;
+  if (o.compute === 'fp16')
+    return 'torchtune trains in bf16 or fp32 only (dtype: fp16 is not supported)';
+  if (o.method === 'qlora' && o.weights !== 'nf4')
+    return `torchtune QLoRA quantizes to NF4 only (plan has ${o.weights})`;
+  if (o.method === 'lora' && o.weights !== 'bf16' && o.weights !== 'fp32')
+    return `torchtune LoRA needs bf16/fp32 base weights (plan has ${o.weights}; use qlora for NF4)`;
   if (o.method === 'qlora' && !m.qlora) return `torchtune has no QLoRA builder for ${x.arch.id}`;
-  if (o.tp > 1 || o.pp > 1) return 'tensor/pipeline parallel plans are out of scope for these torchtune recipes';
-  if (dataParallel(o) === 1 && o.offload !== 'none') return 'single-device torchtune recipes do not offload optimizer states or parameters';
-  if (o.offload === 'optimizer') return 'torchtune FSDP offloads parameters, gradients and optimizer together (fsdp_cpu_offload); optimizer-only offload is not available';
-  if (!TUNE_OPTIM[o.optimizer]) return `optimizer ${o.optimizer} has no torchtune component mapping`;
+  if (o.tp > 1 || o.pp > 1)
+    return 'tensor/pipeline parallel plans are out of scope for these torchtune recipes';
+  if (dataParallel(o) === 1 && o.offload !== 'none')
+    return 'single-device torchtune recipes do not offload optimizer states or parameters';
+  if (o.offload === 'optimizer')
+    return 'torchtune FSDP offloads parameters, gradients and optimizer together (fsdp_cpu_offload); optimizer-only offload is not available';
+  if (!TUNE_OPTIM[o.optimizer])
+    return `optimizer ${o.optimizer} has no torchtune component mapping`;
   if (o.optimizerInBackward && (isAdapter(o) || dataParallel(o) > 1))
     return 'optimizer_in_bwd is supported by full_finetune_single_device only';
-  if (o.loraTargets.includes('embed')) return 'torchtune LoRA builders cannot adapt the token embedding';
+  if (o.loraTargets.includes('embed'))
+    return 'torchtune LoRA builders cannot adapt the token embedding';
   if (o.sparsity > 0) return 'sparse weights have no torchtune switch';
   return null;
 }
@@ -84,13 +132,21 @@ export function emitTorchtune(x: LaunchInput): EngineOutput {
   if (why || !m) return { engine, ok: false, reason: why ?? 'unsupported' };
   const notes: string[] = [];
   const prefix = o.method === 'qlora' ? 'qlora_' : o.method === 'lora' ? 'lora_' : '';
-  const model: Record<string, unknown> = { _component_: `torchtune.models.${m.module}.${prefix}${m.module}_${m.size}` };
+  const model: Record<string, unknown> = {
+    _component_: `torchtune.models.${m.module}.${prefix}${m.module}_${m.size}`,
+  };
   if (isAdapter(o)) {
-    const attn: Record<string, string> = { q: 'q_proj', k: 'k_proj', v: 'v_proj', o: 'output_proj' };
+    const attn: Record<string, string> = {
+      q: 'q_proj',
+      k: 'k_proj',
+      v: 'v_proj',
+      o: 'output_proj',
+    };
     model.lora_attn_modules = o.loraTargets.filter((t) => t in attn).map((t) => attn[t]);
     const mlp = o.loraTargets.filter((t) => t === 'gate' || t === 'up' || t === 'down');
     model.apply_lora_to_mlp = mlp.length > 0;
-    if (mlp.length > 0 && mlp.length < 3) notes.push('apply_lora_to_mlp adapts all three MLP projections (the plan named fewer)');
+    if (mlp.length > 0 && mlp.length < 3)
+      notes.push('apply_lora_to_mlp adapts all three MLP projections (the plan named fewer)');
     model.apply_lora_to_output = o.loraTargets.includes('lm_head');
     model.lora_rank = o.loraRank;
     model.lora_alpha = loraAlpha(o.loraRank);
@@ -119,9 +175,16 @@ export function emitTorchtune(x: LaunchInput): EngineOutput {
     max_steps_per_epoch: null,
     gradient_accumulation_steps: x.gradAccum,
     optimizer: { ...TUNE_OPTIM[o.optimizer], lr: learningRate(o) },
-    lr_scheduler: { _component_: 'torchtune.training.lr_schedulers.get_cosine_schedule_with_warmup', num_warmup_steps: 100 },
+    lr_scheduler: {
+      _component_: 'torchtune.training.lr_schedulers.get_cosine_schedule_with_warmup',
+      num_warmup_steps: 100,
+    },
     // CEWithChunkedOutputLoss never materialises full fp32 logits (torchtune memory optimizations guide).
-    loss: { _component_: o.chunkedLoss ? 'torchtune.modules.loss.CEWithChunkedOutputLoss' : 'torch.nn.CrossEntropyLoss' },
+    loss: {
+      _component_: o.chunkedLoss
+        ? 'torchtune.modules.loss.CEWithChunkedOutputLoss'
+        : 'torch.nn.CrossEntropyLoss',
+    },
     device: 'cuda',
     dtype: o.compute,
     enable_activation_checkpointing: o.checkpointing !== 'none',
@@ -129,21 +192,37 @@ export function emitTorchtune(x: LaunchInput): EngineOutput {
     compile: false,
     log_every_n_steps: 1,
     log_peak_memory_stats: true,
-    metric_logger: { _component_: 'torchtune.training.metric_logging.DiskLogger', log_dir: '${output_dir}/logs' },
+    metric_logger: {
+      _component_: 'torchtune.training.metric_logging.DiskLogger',
+      log_dir: '${output_dir}/logs',
+    },
   };
   if (!isAdapter(o) && !distributed) config.optimizer_in_bwd = o.optimizerInBackward;
   if (distributed) {
     config.fsdp_cpu_offload = o.offload === 'optimizer+params';
     // torchtune shards every distributed run (FSDP2); reshard after forward = ZeRO-3, else ZeRO-2.
     config.fsdp_reshard_after_forward = o.zero === 3;
-    if (o.zero === 0 || o.zero === 1) notes.push('torchtune distributed recipes always shard with FSDP: uses less memory than the planned ZeRO stage');
-  } else if (o.zero > 0) notes.push('single-device recipe: ZeRO sharding does not apply on one GPU');
-  if (o.checkpointing === 'selective') notes.push('selective recompute maps to full activation checkpointing (less memory, slower)');
-  if (o.attention !== 'sdpa') notes.push('torchtune attention is SDPA (flash kernels where available); the attention switch does not apply');
-  if (o.method === 'qlora' && !o.doubleQuant) notes.push('torchao NF4 always quantizes the scales (double quantization on)');
-  notes.push(`checkpoint_dir, tokenizer path and checkpoint_files are placeholders: download with 'tune download ${x.modelRef} --output-dir ${dir}'`);
+    if (o.zero === 0 || o.zero === 1)
+      notes.push(
+        'torchtune distributed recipes always shard with FSDP: uses less memory than the planned ZeRO stage',
+      );
+  } else if (o.zero > 0)
+    notes.push('single-device recipe: ZeRO sharding does not apply on one GPU');
+  if (o.checkpointing === 'selective')
+    notes.push('selective recompute maps to full activation checkpointing (less memory, slower)');
+  if (o.attention !== 'sdpa')
+    notes.push(
+      'torchtune attention is SDPA (flash kernels where available); the attention switch does not apply',
+    );
+  if (o.method === 'qlora' && !o.doubleQuant)
+    notes.push('torchao NF4 always quantizes the scales (double quantization on)');
+  notes.push(
+    `checkpoint_dir, tokenizer path and checkpoint_files are placeholders: download with 'tune download ${x.modelRef} --output-dir ${dir}'`,
+  );
   const doc = new Document(config);
-  const launch = distributed ? `tune run --nproc_per_node ${o.gpus} ${recipeOf(o)} --config ./${TORCHTUNE_FILE}` : `tune run ${recipeOf(o)} --config ./${TORCHTUNE_FILE}`;
+  const launch = distributed
+    ? `tune run --nproc_per_node ${o.gpus} ${recipeOf(o)} --config ./${TORCHTUNE_FILE}`
+    : `tune run ${recipeOf(o)} --config ./${TORCHTUNE_FILE}`;
   doc.commentBefore = ` torchtune config (generated by vramplan). Run: ${launch}`;
   return { engine, ok: true, files: [{ path: TORCHTUNE_FILE, content: doc.toString() }], notes };
 }

@@ -5,7 +5,11 @@ import type { Segment } from './cells.js';
 
 export interface CompareViewProps {
   readonly labels: readonly string[];
-  readonly columns: readonly { name: string; rows: readonly string[]; segments: readonly Segment[] }[];
+  readonly columns: readonly {
+    name: string;
+    rows: readonly string[];
+    segments: readonly Segment[];
+  }[];
   readonly labelWidth: number;
   readonly columnWidth: number;
 }

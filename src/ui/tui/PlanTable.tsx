@@ -16,7 +16,7 @@ export function PlanTable({ header, rows, selected, empty }: PlanTableProps) {
   return (
     <Box flexDirection="column">
       <Text bold>{header}</Text>
-      {rows.length === 0 ? <Text dimColor>  {empty}</Text> : null}
+      {rows.length === 0 ? <Text dimColor> {empty}</Text> : null}
       {rows.map((r, i) => (
         <Text key={i} inverse={i === selected} wrap="truncate">
           {r}

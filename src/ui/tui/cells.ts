@@ -20,7 +20,13 @@ interface Col {
 
 const FIXED: Col[] = [
   { title: '#', width: 4, right: true, cell: (p) => String(p.rank) },
-  { title: 'mem/GPU', width: 13, right: true, cell: (p) => `${(p.memory.deviceBytes / 2 ** 30).toFixed(1)}/${(p.memory.capacityBytes / 2 ** 30).toFixed(0)} GiB` },
+  {
+    title: 'mem/GPU',
+    width: 13,
+    right: true,
+    cell: (p) =>
+      `${(p.memory.deviceBytes / 2 ** 30).toFixed(1)}/${(p.memory.capacityBytes / 2 ** 30).toFixed(0)} GiB`,
+  },
   { title: 'time', width: 9, right: true, cell: (p) => formatDuration(p.time.hours) },
   { title: 'cost', width: 9, right: true, cell: (p) => formatUsd(p.cost.usd) },
   { title: 'wall W', width: 6, right: true, cell: (p) => String(p.power.wallWatts) },
@@ -45,14 +51,21 @@ export function tableColumns(width: number): Col[] {
   ];
 }
 
-export const headerLine = (cols: readonly Col[]): string => `  ${cols.map((c) => fit(c.title, c.width, c.right)).join(' ')}`;
+export const headerLine = (cols: readonly Col[]): string =>
+  `  ${cols.map((c) => fit(c.title, c.width, c.right)).join(' ')}`;
 
 export const rowLine = (cols: readonly Col[], p: Plan, selected: boolean): string =>
   `${selected ? '❯ ' : '  '}${cols.map((c) => fit(c.cell(p), c.width, c.right)).join(' ')}`;
 
 /** Memory groups drawn in the stacked bar (the breakdown's 11 keys folded into 8). */
 export const MEMORY_GROUPS = [
-  { key: 'weights', label: 'weights', glyph: '█', color: 'blue', parts: ['weights', 'quantConstants', 'masterWeights'] },
+  {
+    key: 'weights',
+    label: 'weights',
+    glyph: '█',
+    color: 'blue',
+    parts: ['weights', 'quantConstants', 'masterWeights'],
+  },
   { key: 'adapters', label: 'adapters', glyph: '▓', color: 'cyan', parts: ['adapters'] },
   { key: 'gradients', label: 'gradients', glyph: '▒', color: 'magenta', parts: ['gradients'] },
   { key: 'optimizer', label: 'optimizer', glyph: '░', color: 'yellow', parts: ['optimizer'] },
@@ -60,7 +73,13 @@ export const MEMORY_GROUPS = [
   { key: 'logits', label: 'logits', glyph: '▚', color: 'red', parts: ['logits'] },
   { key: 'kvCache', label: 'KV cache', glyph: '▤', color: 'greenBright', parts: ['kvCache'] },
   { key: 'overhead', label: 'overhead', glyph: '▪', color: 'gray', parts: ['buffers', 'overhead'] },
-] as const satisfies readonly { key: string; label: string; glyph: string; color: string; parts: readonly (keyof Breakdown)[] }[];
+] as const satisfies readonly {
+  key: string;
+  label: string;
+  glyph: string;
+  color: string;
+  parts: readonly (keyof Breakdown)[];
+}[];
 
 export type MemoryGroup = (typeof MEMORY_GROUPS)[number]['key'];
 
@@ -74,7 +93,11 @@ export interface Segment {
 
 /** Bytes per group. */
 export function groupBytes(b: Breakdown): { key: MemoryGroup; label: string; bytes: number }[] {
-  return MEMORY_GROUPS.map((g) => ({ key: g.key, label: g.label, bytes: g.parts.reduce((a, k) => a + b[k], 0) }));
+  return MEMORY_GROUPS.map((g) => ({
+    key: g.key,
+    label: g.label,
+    bytes: g.parts.reduce((a, k) => a + b[k], 0),
+  }));
 }
 
 /**
@@ -92,7 +115,9 @@ export function memorySegments(b: Breakdown, capacityBytes: number, width: numbe
   const exact = items.map((i) => (i.bytes / scale) * width);
   const cells = exact.map(Math.floor);
   let left = width - cells.reduce((a, c) => a + c, 0);
-  const order = exact.map((e, i) => ({ i, r: e - Math.floor(e) })).sort((a, b) => b.r - a.r || a.i - b.i);
+  const order = exact
+    .map((e, i) => ({ i, r: e - Math.floor(e) }))
+    .sort((a, b) => b.r - a.r || a.i - b.i);
   for (const o of order) {
     if (left <= 0) break;
     if (items[o.i]!.bytes > 0) {
@@ -103,7 +128,13 @@ export function memorySegments(b: Breakdown, capacityBytes: number, width: numbe
   return items
     .map((it, i) => {
       const g = MEMORY_GROUPS.find((m) => m.key === it.key);
-      return { key: it.key, glyph: g?.glyph ?? '·', color: g?.color, cells: cells[i]!, bytes: it.bytes };
+      return {
+        key: it.key,
+        glyph: g?.glyph ?? '·',
+        color: g?.color,
+        cells: cells[i]!,
+        bytes: it.bytes,
+      };
     })
     .filter((s) => s.cells > 0);
 }

@@ -11,7 +11,8 @@ export const usd = formatUsd;
 /** "21.3 of 24.0 GiB per GPU, 2.7 GiB free (peak: optimizer step)". */
 export function memoryHeadline(p: Plan): string {
   const m = p.memory;
-  const free = m.headroomBytes >= 0 ? `${gib(m.headroomBytes)} free` : `${gib(-m.headroomBytes)} over`;
+  const free =
+    m.headroomBytes >= 0 ? `${gib(m.headroomBytes)} free` : `${gib(-m.headroomBytes)} over`;
   return `${gib(m.deviceBytes)} of ${gib(m.capacityBytes)} per GPU, ${free} (peak: ${PHASE_LABEL[m.peakPhase]})`;
 }
 
@@ -47,7 +48,8 @@ export function powerLines(p: Plan, width: number): string[] {
   return [
     head,
     ...p.power.perCircuit.map((c) => {
-      const name = c.circuit.length > nameW ? `${c.circuit.slice(0, nameW - 1)}…` : c.circuit.padEnd(nameW);
+      const name =
+        c.circuit.length > nameW ? `${c.circuit.slice(0, nameW - 1)}…` : c.circuit.padEnd(nameW);
       return `${name} ${meter(c.limitW > 0 ? c.loadW / c.limitW : 1, meterW)} ${c.loadW.toLocaleString('en-US')}/${Math.round(c.limitW).toLocaleString('en-US')} W`;
     }),
   ];
@@ -103,7 +105,9 @@ export function compareColumn(name: string, r: PlanResult): CompareColumn {
   if (!b)
     return {
       name,
-      rows: COMPARE_LABELS.map((l) => (l === 'model' ? r.model.id : l === 'fits' ? 'no' : l === 'feasible plans' ? '0' : '—')),
+      rows: COMPARE_LABELS.map((l) =>
+        l === 'model' ? r.model.id : l === 'fits' ? 'no' : l === 'feasible plans' ? '0' : '—',
+      ),
     };
   const groups = groupBytes(b.memory.breakdown).map((g) => (g.bytes > 0 ? gib(g.bytes) : '—'));
   const second = r.plans[1];

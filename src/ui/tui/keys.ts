@@ -21,41 +21,56 @@ export interface KeyLike {
 
 /** Every key, for the help overlay: [keys, what they do], grouped. */
 export const KEY_HELP: readonly (readonly [string, readonly (readonly [string, string])[]])[] = [
-  ['move', [
-    ['↑ ↓  k j', 'previous / next plan'],
-    ['PgUp PgDn  ^u ^d', 'page up / down'],
-    ['Home End', 'first / last plan'],
-  ]],
-  ['sort (again: reverse)', [
-    ['1', 'cost'],
-    ['2', 'slowdown'],
-    ['3', 'wall power'],
-    ['4', 'time'],
-    ['5', 'memory headroom'],
-    ['0', 'planner rank'],
-  ]],
-  ['filter', [
-    ['m g o', 'cycle method / GPU type / optimizer'],
-    ['f', 'fits only'],
-    ['p', 'Pareto front only'],
-    ['/', 'search plans (Enter keeps, Esc clears)'],
-    ['x', 'clear filters and search'],
-  ]],
-  ['views', [
-    ['Enter d', 'detail pane on / off'],
-    ['i', 'edit scenario knobs (re-plans live)'],
-    ['b', 'pin this scenario for comparison'],
-    ['c', 'compare pinned scenarios side by side'],
-    ['e', 'export plans (json / csv / md / svg)'],
-    ['?', 'this help'],
-    ['q Esc', 'quit (Esc closes a prompt first)'],
-  ]],
-  ['editing knobs (i)', [
-    ['↑ ↓', 'choose a knob'],
-    ['← →', 'step it (count ±1; sequence, micro-batch, budget ÷2 ×2)'],
-    ['Enter', 'type a value, Enter again to apply'],
-    ['^u', 'clear a prompt (search, value, export path)'],
-  ]],
+  [
+    'move',
+    [
+      ['↑ ↓  k j', 'previous / next plan'],
+      ['PgUp PgDn  ^u ^d', 'page up / down'],
+      ['Home End', 'first / last plan'],
+    ],
+  ],
+  [
+    'sort (again: reverse)',
+    [
+      ['1', 'cost'],
+      ['2', 'slowdown'],
+      ['3', 'wall power'],
+      ['4', 'time'],
+      ['5', 'memory headroom'],
+      ['0', 'planner rank'],
+    ],
+  ],
+  [
+    'filter',
+    [
+      ['m g o', 'cycle method / GPU type / optimizer'],
+      ['f', 'fits only'],
+      ['p', 'Pareto front only'],
+      ['/', 'search plans (Enter keeps, Esc clears)'],
+      ['x', 'clear filters and search'],
+    ],
+  ],
+  [
+    'views',
+    [
+      ['Enter d', 'detail pane on / off'],
+      ['i', 'edit scenario knobs (re-plans live)'],
+      ['b', 'pin this scenario for comparison'],
+      ['c', 'compare pinned scenarios side by side'],
+      ['e', 'export plans (json / csv / md / svg)'],
+      ['?', 'this help'],
+      ['q Esc', 'quit (Esc closes a prompt first)'],
+    ],
+  ],
+  [
+    'editing knobs (i)',
+    [
+      ['↑ ↓', 'choose a knob'],
+      ['← →', 'step it (count ±1; sequence, micro-batch, budget ÷2 ×2)'],
+      ['Enter', 'type a value, Enter again to apply'],
+      ['^u', 'clear a prompt (search, value, export path)'],
+    ],
+  ],
 ];
 
 const SORT_BY_KEY: Record<string, 'cost' | 'slowdown' | 'power' | 'time' | 'headroom' | 'rank'> = {
@@ -71,9 +86,18 @@ const SORT_BY_KEY: Record<string, 'cost' | 'slowdown' | 'power' | 'time' | 'head
 function typed(draft: string, input: string, key: KeyLike): Action | null {
   if (key.backspace || key.delete) return { type: 'draft', text: draft.slice(0, -1) };
   // Several deletes in one chunk (fast typing, tmux send-keys) reach us as raw DEL/BS characters.
-  if (input !== '' && [...input].every((c) => c === '\u007f' || c === '\b')) return { type: 'draft', text: draft.slice(0, Math.max(0, draft.length - input.length)) };
+  if (input !== '' && [...input].every((c) => c === '\u007f' || c === '\b'))
+    return { type: 'draft', text: draft.slice(0, Math.max(0, draft.length - input.length)) };
   if (key.ctrl && input === 'u') return { type: 'draft', text: '' };
-  if (input && !key.ctrl && !key.tab && !key.return && !key.escape && ![...input].some((c) => c.charCodeAt(0) < 32)) return { type: 'draft', text: draft + input };
+  if (
+    input &&
+    !key.ctrl &&
+    !key.tab &&
+    !key.return &&
+    !key.escape &&
+    ![...input].some((c) => c.charCodeAt(0) < 32)
+  )
+    return { type: 'draft', text: draft + input };
   return null;
 }
 
@@ -81,7 +105,8 @@ export function keyToAction(s: State, input: string, key: KeyLike): Action | nul
   switch (s.mode) {
     case 'help':
     case 'compare':
-      if (input === 'q' || key.escape || input === '?' || (s.mode === 'compare' && input === 'c')) return { type: 'mode', mode: 'table' };
+      if (input === 'q' || key.escape || input === '?' || (s.mode === 'compare' && input === 'c'))
+        return { type: 'mode', mode: 'table' };
       return null;
     case 'search':
       if (key.return) return { type: 'searchCommit' };

@@ -21,7 +21,14 @@ export interface Filters {
   search: string;
 }
 
-export const NO_FILTERS: Filters = { method: null, gpu: null, optimizer: null, fitsOnly: false, frontOnly: false, search: '' };
+export const NO_FILTERS: Filters = {
+  method: null,
+  gpu: null,
+  optimizer: null,
+  fitsOnly: false,
+  frontOnly: false,
+  search: '',
+};
 
 export const axisValue = (p: Plan, axis: FilterAxis): string =>
   axis === 'method' ? p.choices.method : axis === 'gpu' ? p.hardware.gpuId : p.choices.optimizer;
@@ -50,7 +57,12 @@ const SORT_VALUE: Record<SortKey, (p: Plan) => number> = {
 };
 
 /** Plans after filters and search, sorted by `key` (then rank, so ties stay in planner order). */
-export function visiblePlans(plans: readonly Plan[], filters: Filters, key: SortKey, descending = false): Plan[] {
+export function visiblePlans(
+  plans: readonly Plan[],
+  filters: Filters,
+  key: SortKey,
+  descending = false,
+): Plan[] {
   const q = filters.search.trim().toLowerCase();
   const out = plans.filter(
     (p) =>

@@ -94,7 +94,12 @@ export function tableRows(height: number, detail: boolean): number {
   return Math.max(3, rows);
 }
 
-export function initialState(file: string, scenario: Scenario, result: PlanResult, height = 24): State {
+export function initialState(
+  file: string,
+  scenario: Scenario,
+  result: PlanResult,
+  height = 24,
+): State {
   return view({
     file,
     scenario,
@@ -133,7 +138,11 @@ function view(s: State, keepId: string | null = null): State {
 
 function cursorAt(s: State, cursor: number): State {
   const c = clamp(cursor, 0, Math.max(0, s.visible.length - 1));
-  return { ...s, cursor: c, top: scrollTop(s.top, c, tableRows(s.height, s.detail), s.visible.length) };
+  return {
+    ...s,
+    cursor: c,
+    top: scrollTop(s.top, c, tableRows(s.height, s.detail), s.visible.length),
+  };
 }
 
 const selectedId = (s: State): string | null => s.visible[s.cursor]?.id ?? null;
@@ -141,7 +150,11 @@ export const selectedPlan = (s: State): Plan | null => s.visible[s.cursor] ?? nu
 
 /** The default export path for the scenario: its name in kebab case. */
 export function defaultExportPath(s: State): string {
-  const slug = s.result.scenario.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'plans';
+  const slug =
+    s.result.scenario.name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'plans';
   return `${slug}-plans.json`;
 }
 
@@ -150,7 +163,10 @@ const FORMATS = ['json', 'csv', 'md', 'svg'] as const;
 export function cycleExtension(path: string): string {
   const m = /\.(json|csv|md|svg)$/i.exec(path);
   if (!m) return `${path}.json`;
-  const next = FORMATS[(FORMATS.indexOf(m[1]!.toLowerCase() as (typeof FORMATS)[number]) + 1) % FORMATS.length]!;
+  const next =
+    FORMATS[
+      (FORMATS.indexOf(m[1]!.toLowerCase() as (typeof FORMATS)[number]) + 1) % FORMATS.length
+    ]!;
   return path.slice(0, -m[1]!.length) + next;
 }
 
@@ -187,17 +203,34 @@ export function reducer(s: State, a: Action): State {
       return cursorAt({ ...s, detail: !s.detail }, s.cursor);
     case 'mode': {
       const draft = a.mode === 'search' ? s.filters.search : '';
-      return { ...s, mode: a.mode, draft, typing: false, status: a.mode === 'compare' && s.pinned.length === 0 ? { kind: 'info', text: 'nothing pinned yet: press b to pin this scenario, edit it, then c to compare' } : s.status };
+      return {
+        ...s,
+        mode: a.mode,
+        draft,
+        typing: false,
+        status:
+          a.mode === 'compare' && s.pinned.length === 0
+            ? {
+                kind: 'info',
+                text: 'nothing pinned yet: press b to pin this scenario, edit it, then c to compare',
+              }
+            : s.status,
+      };
     }
     case 'draft': {
       const next = { ...s, draft: a.text };
       // Search filters as you type.
-      return s.mode === 'search' ? view({ ...next, filters: { ...s.filters, search: a.text } }, selectedId(s)) : next;
+      return s.mode === 'search'
+        ? view({ ...next, filters: { ...s.filters, search: a.text } }, selectedId(s))
+        : next;
     }
     case 'searchCommit':
       return { ...s, mode: 'table' };
     case 'searchCancel':
-      return view({ ...s, mode: 'table', draft: '', filters: { ...s.filters, search: '' } }, selectedId(s));
+      return view(
+        { ...s, mode: 'table', draft: '', filters: { ...s.filters, search: '' } },
+        selectedId(s),
+      );
     case 'knob':
       return { ...s, knob: (s.knob + a.delta + KNOBS.length) % KNOBS.length, status: null };
     case 'editBegin':
@@ -209,12 +242,23 @@ export function reducer(s: State, a: Action): State {
     }
     case 'editStep': {
       const e = stepEdit(s.scenario, KNOBS[s.knob]!, a.dir);
-      return e ? edited(s, applyEdit(s.scenario, e)) : { ...s, status: { kind: 'info', text: 'type a value: Enter' } };
+      return e
+        ? edited(s, applyEdit(s.scenario, e))
+        : { ...s, status: { kind: 'info', text: 'type a value: Enter' } };
     }
     case 'planned':
       if (a.gen !== s.planGen) return s;
       return view(
-        { ...s, result: a.result, planning: false, lastPlanMs: a.ms, status: { kind: 'info', text: `re-planned in ${Math.round(a.ms)} ms: ${a.result.plans.length} plans` } },
+        {
+          ...s,
+          result: a.result,
+          planning: false,
+          lastPlanMs: a.ms,
+          status: {
+            kind: 'info',
+            text: `re-planned in ${Math.round(a.ms)} ms: ${a.result.plans.length} plans`,
+          },
+        },
         selectedId(s),
       );
     case 'planFailed':
@@ -231,8 +275,15 @@ export function reducer(s: State, a: Action): State {
     case 'exportFailed':
       return { ...s, status: { kind: 'error', text: a.message } };
     case 'pin': {
-      const name = s.planGen === 0 ? s.result.scenario.name : `${s.result.scenario.name} (edit ${s.pinned.length + 1})`;
-      return { ...s, pinned: [...s.pinned, { name, result: s.result }], status: { kind: 'info', text: `pinned '${name}' for comparison (c)` } };
+      const name =
+        s.planGen === 0
+          ? s.result.scenario.name
+          : `${s.result.scenario.name} (edit ${s.pinned.length + 1})`;
+      return {
+        ...s,
+        pinned: [...s.pinned, { name, result: s.result }],
+        status: { kind: 'info', text: `pinned '${name}' for comparison (c)` },
+      };
     }
     case 'resize':
       return cursorAt({ ...s, height: a.height }, s.cursor);
@@ -244,5 +295,10 @@ export function reducer(s: State, a: Action): State {
 /** What the compare view shows: the pinned scenarios, then the current one if it differs from the last pin. */
 export function compareSet(s: State): Snapshot[] {
   const last = s.pinned[s.pinned.length - 1];
-  return last && last.result === s.result ? s.pinned : [...s.pinned, { name: `${s.result.scenario.name}${s.planGen > 0 ? ' (current)' : ''}`, result: s.result }];
+  return last && last.result === s.result
+    ? s.pinned
+    : [
+        ...s.pinned,
+        { name: `${s.result.scenario.name}${s.planGen > 0 ? ' (current)' : ''}`, result: s.result },
+      ];
 }

@@ -20,11 +20,21 @@ import type { PlanTableProps } from './PlanTable.js';
 import type { EditPanelProps } from './EditPanel.js';
 import type { CompareViewProps } from './CompareView.js';
 
-const SORT_LABEL = { rank: 'planner rank', cost: 'cost', slowdown: 'slowdown', power: 'wall power', time: 'time', headroom: 'memory headroom' } as const;
+const SORT_LABEL = {
+  rank: 'planner rank',
+  cost: 'cost',
+  slowdown: 'slowdown',
+  power: 'wall power',
+  time: 'time',
+  headroom: 'memory headroom',
+} as const;
 
 export function headerText(s: State): string {
   const r = s.result;
-  const shown = s.visible.length === r.plans.length ? `${r.plans.length} plans` : `${s.visible.length} of ${r.plans.length} plans`;
+  const shown =
+    s.visible.length === r.plans.length
+      ? `${r.plans.length} plans`
+      : `${s.visible.length} of ${r.plans.length} plans`;
   const filters = filterSummary(s.filters);
   const pos = s.visible.length > 0 ? ` · ${s.cursor + 1}/${s.visible.length}` : '';
   return `${r.scenario.name} · ${r.model.id} · ${shown}${pos} · by ${SORT_LABEL[s.sort]} ${s.descending ? '▼' : '▲'}${filters ? ` · ${filters}` : ''}${s.planning ? ' · re-planning…' : ''}`;
@@ -35,7 +45,10 @@ export function tableProps(s: State, width: number): PlanTableProps {
   const n = tableRows(s.height, s.detail || s.mode === 'edit');
   const window = s.visible.slice(s.top, s.top + n);
   const r = s.result;
-  const empty = r.plans.length === 0 ? `nothing fits (${r.searched.candidates.toLocaleString('en-US')} candidates searched); see the pruned reasons` : 'no plan matches the filters (x clears them)';
+  const empty =
+    r.plans.length === 0
+      ? `nothing fits (${r.searched.candidates.toLocaleString('en-US')} candidates searched); see the pruned reasons`
+      : 'no plan matches the filters (x clears them)';
   return {
     header: headerLine(cols),
     rows: window.map((p, i) => rowLine(cols, p, s.top + i === s.cursor)),
@@ -82,7 +95,9 @@ export function compareProps(set: readonly Snapshot[], width: number): CompareVi
     columnWidth,
     columns: set.map((x) => {
       const best = x.result.plans[0];
-      const segments: Segment[] = best ? memorySegments(best.memory.breakdown, best.memory.capacityBytes, columnWidth - 3) : [];
+      const segments: Segment[] = best
+        ? memorySegments(best.memory.breakdown, best.memory.capacityBytes, columnWidth - 3)
+        : [];
       return { ...compareColumn(x.name, x.result), segments };
     }),
   };
