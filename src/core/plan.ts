@@ -709,6 +709,29 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
     if (!cur || score < cur.score) st.near[code] = { row, hw: h, level: l, over, limit, score };
   };
 
+  // Per-GPU-option facts as flat arrays: the row loop reads these instead of catalog objects.
+  const nLevels = new Int32Array(H);
+  const maxCountOf = new Float64Array(H);
+  const nodeSizeOf = new Int32Array(H);
+  const isRent = new Uint8Array(H);
+  const noFlash = new Uint8Array(H);
+  const noFp8 = new Uint8Array(H);
+  const noBnb = new Uint8Array(H);
+  for (let h = 0; h < H; h++) {
+    const opt = hw[h]!;
+    nLevels[h] = ctx.levels[h]!.length;
+    maxCountOf[h] = opt.maxCount;
+    nodeSizeOf[h] = opt.nodeSize;
+    isRent[h] = opt.kind === 'rent' ? 1 : 0;
+    noFlash[h] = opt.gpu.supportsFlashAttention2 ? 0 : 1;
+    noFp8[h] = opt.gpu.supportsFp8 ? 0 : 1;
+    noBnb[h] = opt.gpu.vendor === 'apple' ? 1 : 0;
+  }
+  const R_NOT_ENOUGH = REASON['not-enough-gpus'];
+  const R_PARTIAL = REASON['partial-node'];
+  const R_NO_FLASH = REASON['no-flash-attention'];
+  const R_NO_FP8 = REASON['no-fp8'];
+  const R_NO_QUANT = REASON['no-quant-kernels'];
   const stepIn: TrainTimeInput = {
     flopsPerToken: 0,
     tokensPerStep: 0,
@@ -752,32 +775,32 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
     const tokensPerStep = mbTokens * accum * dp;
     const tpBytes = tp > 1 ? 8 * (ctx.layers / pp) * (tokensPerStep / dp) * arch.hidden * 2 : 0;
     for (let h = 0; h < H; h++) {
+      const nl = nLevels[h]!;
+      st.candidates += nl;
+      if (count > maxCountOf[h]!) {
+        reasons[R_NOT_ENOUGH] = reasons[R_NOT_ENOUGH]! + nl;
+        continue;
+      }
+      const nodeSize = nodeSizeOf[h]!;
+      if (isRent[h] === 1 && count % nodeSize !== 0 && count > 1) {
+        reasons[R_PARTIAL] = reasons[R_PARTIAL]! + nl;
+        continue;
+      }
+      if (flash && noFlash[h] === 1) {
+        reasons[R_NO_FLASH] = reasons[R_NO_FLASH]! + nl;
+        continue;
+      }
+      if (fp8 && noFp8[h] === 1) {
+        reasons[R_NO_FP8] = reasons[R_NO_FP8]! + nl;
+        continue;
+      }
+      if (bnb && noBnb[h] === 1) {
+        reasons[R_NO_QUANT] = reasons[R_NO_QUANT]! + nl;
+        continue;
+      }
       const opt = hw[h]!;
       const lv = ctx.levels[h]!;
-      const nl = lv.length;
-      st.candidates += nl;
-      if (count > opt.maxCount) {
-        reasons[REASON['not-enough-gpus']] = reasons[REASON['not-enough-gpus']]! + nl;
-        continue;
-      }
-      const nodeSize = opt.nodeSize;
-      if (opt.kind === 'rent' && count % nodeSize !== 0 && count > 1) {
-        reasons[REASON['partial-node']] = reasons[REASON['partial-node']]! + nl;
-        continue;
-      }
       const g = opt.gpu;
-      if (flash && !g.supportsFlashAttention2) {
-        reasons[REASON['no-flash-attention']] = reasons[REASON['no-flash-attention']]! + nl;
-        continue;
-      }
-      if (fp8 && !g.supportsFp8) {
-        reasons[REASON['no-fp8']] = reasons[REASON['no-fp8']]! + nl;
-        continue;
-      }
-      if (bnb && g.vendor === 'apple') {
-        reasons[REASON['no-quant-kernels']] = reasons[REASON['no-quant-kernels']]! + nl;
-        continue;
-      }
       const capacity = capBytes[h]!;
       if (device > capacity) {
         reasons[REASON.oom] = reasons[REASON.oom]! + nl;
