@@ -347,6 +347,8 @@ interface ActCtx {
   saves: (role: LinearRole) => boolean;
   /** Norms and SwiGLU run as fused kernels (compiled graph or Triton kernels). */
   fused: boolean;
+  /** torch.autocast over fp32 weights: norms run in fp32, so the residual stream and norm inputs are fp32. */
+  amp: boolean;
   fw: FrameworkProfile;
   o: EstimateOptions;
   seq: number;
@@ -361,6 +363,9 @@ function normBytes(g: LayerGroup, x: ActCtx, consumersSave: boolean): number {
     // eager RMSNorm: fp32 copy saved by pow/mul; the low-precision normalized copy only for the weight grad.
     return 4 * h + (x.t.full ? x.c * h : 0) + out;
   }
+  // Under autocast, layer_norm is on the fp32 list: its input (the fp32 residual stream) is saved in fp32
+  // and its consumers save their own low-precision cast (torch.amp autocast op reference).
+  if (x.amp) return 4 * h + out;
   return x.c * h + out; // fused RMSNorm / LayerNorm kernels save the input (+ tiny mean/rstd)
 }
 
@@ -550,7 +555,11 @@ export function estimateMemory(
   // gradient (tools/autograd/gen_variable_type.py guard_for); bitsandbytes k-bit matmuls save it anyway.
   const saves = (role: LinearRole): boolean =>
     isTrained(t, role) || (quantized && training && fw.bnbSavesInput);
-  const actCtx: ActCtx = { c, t, fw, o, seq: o.seq, tp, saves, fused };
+  // torch.autocast (HF Trainer fp16/bf16 over an fp32 model); FSDP mixed precision casts parameters instead.
+  const amp = training && o.weights === 'fp32' && c < 4 && !(o.zero >= 3 && dp > 1);
+  const actCtx: ActCtx = { c, t, fw, o, seq: o.seq, tp, saves, fused, amp };
+  // Width of the residual stream (what checkpointing keeps per layer): fp32 under autocast.
+  const streamBytes = amp ? 4 : c;
   const tokens = o.batch * o.seq;
 
   type StageResult = {
@@ -631,19 +640,19 @@ export function estimateMemory(
           break;
         case 'full':
           // Only each layer's input is kept; backward recomputes one layer at a time (HF gradient_checkpointing).
-          saved += n * c * g.hidden * tokens;
+          saved += n * streamBytes * g.hidden * tokens;
           working = Math.max(working, full * tokens);
           break;
         case 'offload':
           // Layer inputs live in host memory; two are in flight on the GPU (torchtune/unsloth offloading).
-          working = Math.max(working, full * tokens + 2 * c * g.hidden * tokens);
+          working = Math.max(working, full * tokens + 2 * streamBytes * g.hidden * tokens);
           break;
       }
     }
     saved *= inflight;
     const hostCheckpoints =
       o.checkpointing === 'offload'
-        ? arch.groups.reduce((a, g) => a + g.count * lf * c * g.hidden * tokens, 0) * inflight
+        ? arch.groups.reduce((a, g) => a + g.count * lf * streamBytes * g.hidden * tokens, 0) * inflight
         : 0;
 
     // Final norm + loss (last stage only). Encoders are fine-tuned with a task head: no vocabulary logits.
