@@ -652,7 +652,8 @@ export function estimateMemory(
     saved *= inflight;
     const hostCheckpoints =
       o.checkpointing === 'offload'
-        ? arch.groups.reduce((a, g) => a + g.count * lf * streamBytes * g.hidden * tokens, 0) * inflight
+        ? arch.groups.reduce((a, g) => a + g.count * lf * streamBytes * g.hidden * tokens, 0) *
+          inflight
         : 0;
 
     // Final norm + loss (last stage only). Encoders are fine-tuned with a task head: no vocabulary logits.
