@@ -1,7 +1,7 @@
 /** The estimate command's body: parse flags → load model and GPU → estimate → print. */
 import { buildEstimate } from '../core/estimate.js';
 import { explainFit } from '../core/explain.js';
-import { availableLoraTargets } from '../core/memory.js';
+import { availableLoraTargets } from '../core/trainable.js';
 import { badValue } from '../io/errors.js';
 import { findGpu } from '../io/load-catalog.js';
 import { resolveModel } from '../io/load-model.js';

@@ -3,10 +3,18 @@
  * allocates, when it is alive, and which phase (load, forward, backward, optimizer step, prefill,
  * decode) sets the peak. Pure: data in, data out.
  */
-import type { Arch, LayerGroup, Linear, LinearRole } from './arch.js';
+import type { Arch, Linear, LinearRole } from './arch.js';
 import { linearWeights, paramCounts } from './params.js';
-import type { EstimateOptions, LoraTarget } from '../schema/estimate.js';
-import { FRAMEWORKS, type FrameworkProfile } from './frameworks.js';
+import type { EstimateOptions } from '../schema/estimate.js';
+import { FRAMEWORKS } from './frameworks.js';
+import { isTrained, loraParams, trainableSet } from './trainable.js';
+import { largestTensor, optimizerStateBytes, stepTemporaryBytes } from './optimizer-states.js';
+import {
+  backwardWorkingBytes,
+  layerBytes,
+  selectiveLayerBytes,
+  type ActCtx,
+} from './activations.js';
 import {
   CSR_INDEX_BYTES,
   FLOAT_BYTES,
@@ -77,6 +85,17 @@ export interface MemoryEstimate {
   };
 }
 
+/** One pipeline stage's phase allocations (same order as `phases`) and the extras on top of them. */
+export interface StageSummary {
+  stage: 'only' | 'first' | 'last';
+  phaseAllocated: number[];
+  transient: number;
+  paged: number;
+  host: number;
+  weights: number;
+  kv: number;
+}
+
 type Parts = Omit<Breakdown, 'overhead'>;
 const ZERO_PARTS: Parts = {
   weights: 0,
@@ -101,158 +120,6 @@ const sumParts = (p: Parts): number =>
   p.logits +
   p.kvCache +
   p.buffers;
-
-const ATTN_ROLES: readonly LinearRole[] = ['q', 'k', 'v', 'q_a', 'q_b', 'kv_a', 'kv_b'];
-const MLP_IN_ROLES: readonly LinearRole[] = ['gate', 'up'];
-
-/** Which linear roles a LoRA target name adapts (PEFT matches module names, cross-attention included). */
-const TARGET_ROLES: Record<Exclude<LoraTarget, 'embed' | 'lm_head'>, readonly LinearRole[]> = {
-  q: ['q', 'q_a', 'q_b', 'cross_q'],
-  k: ['k', 'kv_a', 'kv_b', 'cross_k'],
-  v: ['v', 'cross_v'],
-  o: ['o', 'cross_o'],
-  gate: ['gate'],
-  up: ['up'],
-  down: ['down'],
-};
-
-/** The trainable set of one configuration. */
-interface Trainable {
-  full: boolean;
-  roles: ReadonlySet<LinearRole>;
-  embed: boolean;
-  lmHead: boolean;
-}
-
-const TRAINABLE = new Map<string, Trainable>();
-/** The trainable set, memoized per (method, targets): the planner asks for the same few many times. */
-function trainableSet(o: EstimateOptions): Trainable {
-  const key = `${o.method}|${o.loraAllLinear}|${o.loraTargets.join(',')}`;
-  let t = TRAINABLE.get(key);
-  if (!t) {
-    t = buildTrainableSet(o);
-    TRAINABLE.set(key, t);
-  }
-  return t;
-}
-
-function buildTrainableSet(o: EstimateOptions): Trainable {
-  if (o.method === 'full') return { full: true, roles: new Set(), embed: true, lmHead: true };
-  if (o.method === 'inference')
-    return { full: false, roles: new Set(), embed: false, lmHead: false };
-  const roles = new Set<LinearRole>();
-  if (o.loraAllLinear) {
-    // PEFT 'all-linear': every nn.Linear of the layers, the output layer excluded (peft tuners_utils).
-    for (const r of [
-      ...ATTN_ROLES,
-      'o',
-      'gate',
-      'up',
-      'down',
-      'cross_q',
-      'cross_k',
-      'cross_v',
-      'cross_o',
-      'other',
-    ] as const)
-      roles.add(r);
-  }
-  for (const t of o.loraTargets) {
-    if (t === 'embed' || t === 'lm_head') continue;
-    for (const r of TARGET_ROLES[t]) roles.add(r);
-  }
-  return {
-    full: false,
-    roles,
-    embed: o.loraTargets.includes('embed'),
-    lmHead: o.loraTargets.includes('lm_head'),
-  };
-}
-
-const isTrained = (t: Trainable, role: LinearRole): boolean => t.full || t.roles.has(role);
-const anyTrained = (t: Trainable, roles: readonly LinearRole[]): boolean =>
-  t.full || roles.some((r) => t.roles.has(r));
-
-/** LoRA adds r x (in + out) parameters per adapted linear (LoRA §4, arXiv:2106.09685). */
-function loraParams(arch: Arch, t: Trainable, rank: number, fullEmbeds: boolean): number {
-  if (t.full) return 0;
-  let n = 0;
-  for (const g of arch.groups)
-    for (const l of g.linears)
-      if (t.roles.has(l.role)) n += g.count * l.copies * rank * (l.inFeatures + l.outFeatures);
-  // Unsloth turns embed_tokens / lm_head targets into fully trained fp32 copies (modules_to_save).
-  if (t.embed) n += fullEmbeds ? arch.embedParams : rank * (arch.vocab + arch.hidden);
-  // A tied lm_head is the embedding matrix: trained fully, it is counted once.
-  const tiedTwice = arch.tiedEmbeddings && t.embed;
-  if (t.lmHead)
-    n += fullEmbeds
-      ? tiedTwice
-        ? 0
-        : arch.lmHeadParams || arch.embedParams
-      : rank * (arch.hidden + arch.vocab);
-  return n;
-}
-
-/** LoRA target names that match at least one module of this architecture (embed/lm_head always do). */
-export function availableLoraTargets(arch: Arch): LoraTarget[] {
-  const roles = new Set(arch.groups.flatMap((g) => g.linears.map((l) => l.role)));
-  const names = (Object.keys(TARGET_ROLES) as (keyof typeof TARGET_ROLES)[]).filter((t) =>
-    TARGET_ROLES[t].some((r) => roles.has(r)),
-  );
-  return [...names, 'embed', 'lm_head'];
-}
-
-/** Every 2-D parameter matrix as [rows, cols, count]: what Adafactor factors and ZeRO-3 gathers. */
-function matrices(arch: Arch): [number, number, number][] {
-  const out: [number, number, number][] = [];
-  for (const g of arch.groups)
-    for (const l of g.linears) out.push([l.outFeatures, l.inFeatures, g.count * l.copies]);
-  if (arch.embedParams > 0) out.push([arch.vocab, arch.embedParams / arch.vocab, 1]);
-  if (arch.lmHeadParams > 0) out.push([arch.vocab, arch.hidden, 1]);
-  return out;
-}
-
-/** Optimizer state bytes for `n` trainable params (and the arch for shape-aware optimizers). */
-function optimizerStateBytes(
-  o: EstimateOptions,
-  n: number,
-  arch: Arch,
-  fullModel: boolean,
-): number {
-  const s = FLOAT_BYTES[o.optimizerStates];
-  // bitsandbytes 8-bit states: 1 byte each for m and v + one fp32 absmax per 256-element block (optim/optimizer.py).
-  const eightBit = 2 * (1 + 4 / 256);
-  switch (o.optimizer) {
-    case 'adamw':
-    case 'paged-adamw':
-      return 2 * s * n; // m and v (ZeRO §3.1)
-    case 'adamw-8bit':
-    case 'paged-adamw-8bit':
-      return eightBit * n;
-    case 'adam-mini': {
-      // Adam-mini keeps m in full and one v per block, but full AdamW v for embedding and output layers (README).
-      const fullV = fullModel ? arch.embedParams + arch.lmHeadParams : 0;
-      return s * n + s * fullV;
-    }
-    case 'sgd':
-    case 'none':
-      return 0;
-    case 'sgd-momentum':
-    case 'lion':
-      return s * n; // one momentum buffer (Lion: arXiv:2302.06675)
-    case 'adafactor': {
-      // Factored second moment: rows + cols per matrix, full for vectors; no first moment (beta1=None, HF default).
-      if (!fullModel) return 4 * n; // adapters are thin matrices: factoring saves little; count them as vectors
-      let b = 0;
-      let matrixParams = 0;
-      for (const [r, c, k] of matrices(arch)) {
-        b += 4 * (r + c) * k;
-        matrixParams += r * c * k;
-      }
-      return b + 4 * Math.max(0, n - matrixParams);
-    }
-  }
-}
 
 const UNTIED = new WeakMap<Arch, Arch>();
 /** The architecture with a separate lm_head, as stacks that do not tie embeddings load it. */
@@ -307,156 +174,6 @@ function storageOf(arch: Arch, facts: ArchFacts, o: EstimateOptions) {
     facts.storage.set(key, sum);
   }
   return sum;
-}
-
-/** Largest single parameter tensor (elements). */
-function largestTensor(arch: Arch): number {
-  let m = 0;
-  for (const [r, c] of matrices(arch)) m = Math.max(m, r * c);
-  return m;
-}
-
-/** Temporaries of one optimizer step, bytes (per process, before sharding). */
-function stepTemporaryBytes(
-  o: EstimateOptions,
-  fw: FrameworkProfile,
-  n: number,
-  largest: number,
-): number {
-  const s = FLOAT_BYTES[o.optimizerStates];
-  switch (o.optimizer) {
-    case 'adamw':
-      // torch AdamW foreach: _foreach_sqrt(exp_avg_sqs) allocates a copy of v for the whole group (optim/adamw.py).
-      return o.optimizerInBackward ? s * largest : fw.adamImpl === 'foreach' ? s * n : 0;
-    case 'adafactor':
-      // HF Adafactor: update = grad**2 + eps and the approximated update, two fp32 tensors per parameter.
-      return 2 * 4 * largest;
-    case 'adam-mini':
-    case 'lion':
-      return s * largest; // per-parameter loop, one update tensor at a time
-    default:
-      return 0; // 8-bit and paged: fused kernels; SGD: in-place foreach
-  }
-}
-
-/** Shapes and flags shared by the per-layer activation formulas. */
-interface ActCtx {
-  c: number; // compute dtype bytes
-  t: Trainable;
-  /** Whether the linear of this role saves its input for backward. */
-  saves: (role: LinearRole) => boolean;
-  /** Norms and SwiGLU run as fused kernels (compiled graph or Triton kernels). */
-  fused: boolean;
-  /** torch.autocast over fp32 weights: norms run in fp32, so the residual stream and norm inputs are fp32. */
-  amp: boolean;
-  fw: FrameworkProfile;
-  o: EstimateOptions;
-  seq: number;
-  tp: number;
-}
-
-/** Bytes a norm saves per token: its input (fp32 copy when eager), and its output if a consumer saves it. */
-function normBytes(g: LayerGroup, x: ActCtx, consumersSave: boolean): number {
-  const h = g.hidden;
-  const out = consumersSave ? x.c * h : 0;
-  if (g.norm === 'rms' && x.fw.eagerFp32RmsNorm && !x.fused && x.c < 4) {
-    // eager RMSNorm: fp32 copy saved by pow/mul; the low-precision normalized copy only for the weight grad.
-    return 4 * h + (x.t.full ? x.c * h : 0) + out;
-  }
-  // Under autocast, layer_norm is on the fp32 list: its input (the fp32 residual stream) is saved in fp32
-  // and its consumers save their own low-precision cast (torch.amp autocast op reference).
-  if (x.amp) return 4 * h + out;
-  return x.c * h + out; // fused RMSNorm / LayerNorm kernels save the input (+ tiny mean/rstd)
-}
-
-/** Saved bytes per token of the attention block (excluding its input norm). */
-function attentionBytes(
-  g: LayerGroup,
-  x: ActCtx,
-  roles: { o: LinearRole; qkv: readonly LinearRole[] },
-): number {
-  const { c, fw, o } = x;
-  const a = g.heads;
-  const qd = a * g.headDim;
-  const expand = o.attention !== 'flash' && (o.attention === 'eager' || fw.sdpaExpandsKv);
-  const kvHeads = expand ? a : g.kvHeads;
-  const kvd = kvHeads * (g.headDim + g.vHeadDim);
-  const outd = a * g.vHeadDim;
-  let b = 0;
-  if (fw.loraDropout && anyTrained(x.t, roles.qkv) && !x.t.full) b += (c + 1) * g.hidden; // dropout copy + bool mask
-  if (o.attention === 'eager') {
-    // q·kᵀ saves q and k; softmax in fp32 saves its output; the cast copy (or dropout output) feeds p·v
-    // (HF eager_attention_forward; Korthikanti et al. 2022 §4.1 count 5as for the fp16 version).
-    const kvLen = g.slidingWindow ? Math.min(g.slidingWindow, x.seq) : x.seq;
-    const probs = a * kvLen;
-    b += c * (qd + kvHeads * g.headDim) + c * kvHeads * g.vHeadDim;
-    b += 4 * probs + (c < 4 ? c * probs : 0);
-    if (g.dropout) b += probs * (1 + c) - (c < 4 ? c * probs : 0);
-    b += x.saves(roles.o) ? c * outd : 0; // transpose().contiguous() copy saved by o_proj
-  } else {
-    // SDPA / FlashAttention save q, k, v, the output and fp32 logsumexp; no s² terms (FlashAttention README).
-    b += c * (qd + kvd) + c * outd + 4 * a;
-    if (fw.attnOutputCopy && x.saves(roles.o)) b += c * outd;
-  }
-  return b / x.tp + (g.dropout ? g.hidden : 0); // residual dropout mask (1 byte) is not tensor-parallel
-}
-
-/** Saved bytes per token of the MLP block (excluding its input norm). */
-function mlpBytes(g: LayerGroup, x: ActCtx): number {
-  const { c, fw } = x;
-  const I = g.ffn * g.topK;
-  const downTrained = x.saves('down');
-  let b: number;
-  if (g.gated) {
-    // act(gate) saves gate_out; act_out * up_out saves both; down saves the product if trained.
-    b = fw.fusedSwiglu || x.fused ? 2 * c * I : 3 * c * I;
-    if (downTrained) b += c * I;
-  } else {
-    b = c * I + (downTrained ? c * I : 0); // activation saves fc1 output; fc2 saves the activation output
-  }
-  if (fw.loraDropout && anyTrained(x.t, MLP_IN_ROLES) && !x.t.full) b += (c + 1) * g.hidden;
-  if (g.experts > 1) {
-    // Router softmax in fp32 (E per token) and per-expert gathered inputs and weighted outputs (HF Mixtral).
-    b += 8 * g.experts + g.topK * 2 * c * g.hidden;
-  }
-  return b / x.tp + (g.dropout ? g.hidden : 0);
-}
-
-/** Saved bytes per token of one layer with no checkpointing. */
-function layerBytes(g: LayerGroup, x: ActCtx): number {
-  const attnIn = ATTN_ROLES.some(x.saves);
-  const mlpIn = MLP_IN_ROLES.some(x.saves);
-  let b = 0;
-  if (g.parallelResidual && g.normsPerLayer === 1) {
-    b += normBytes(g, x, attnIn || mlpIn);
-  } else {
-    b += normBytes(g, x, attnIn) + normBytes(g, x, mlpIn);
-    for (let i = 2; i < g.normsPerLayer; i++) b += normBytes(g, x, false); // Gemma-2 post-norms
-  }
-  b += attentionBytes(g, x, { o: 'o', qkv: ['q', 'k', 'v'] });
-  if (g.crossAttention)
-    b += attentionBytes(g, x, { o: 'cross_o', qkv: ['cross_q', 'cross_k', 'cross_v'] });
-  b += mlpBytes(g, x);
-  return b;
-}
-
-/**
- * Selective (op-level) checkpointing: keep the layer input, the attention kernel's outputs and every other
- * matmul output; recompute norms and activations (torchtitan activation_checkpoint.py _save_list, "save
- * every other mm"; Korthikanti et al. §5 recomputes only the attention core).
- */
-function selectiveLayerBytes(g: LayerGroup, x: ActCtx): number {
-  const { c } = x;
-  const qd = g.heads * g.headDim;
-  const kvd = g.kvHeads * (g.headDim + g.vHeadDim);
-  const mm = c * (qd + kvd + g.hidden + 2 * g.ffn * g.topK * (g.gated ? 1 : 0.5) + g.hidden);
-  const attn = c * g.heads * g.vHeadDim + 4 * g.heads;
-  return c * g.hidden + (mm / 2 + attn) / x.tp;
-}
-
-/** Gradient working set while one layer runs backward: residual grad + MLP grads, per token. */
-function backwardWorkingBytes(g: LayerGroup, x: ActCtx): number {
-  return x.c * g.hidden * 2 + (x.c * 3 * g.ffn * g.topK) / x.tp;
 }
 
 /** Bytes of the linear weights in storage format, and of their quantization constants. */
@@ -919,141 +636,4 @@ export function roundParts(p: Parts): Parts {
 function roundBreakdown(b: Breakdown, total: number): Breakdown {
   const parts = roundParts(b);
   return { ...parts, overhead: total - sumParts(parts) };
-}
-
-/** One pipeline stage's phase allocations (same order as `phases`) and the extras on top of them. */
-export interface StageSummary {
-  stage: 'only' | 'first' | 'last';
-  phaseAllocated: number[];
-  transient: number;
-  paged: number;
-  host: number;
-  weights: number;
-  kv: number;
-}
-
-/**
- * Memory against micro-batch and data-parallel degree from five estimates. With the sequence fixed, each
- * phase's allocation is A + B/dp + C·batch (saved activations, loss tensors and the largest transient
- * block grow with the tokens of a micro-batch; sharded states divide by dp; the two never multiply), so
- * (batch, dp) = (1,2), (1,4), (2,2) give the dp >= 2 plane and (1,1), (2,1) the dp = 1 line.
- */
-export function memorySurface(
-  arch: Arch,
-  o: EstimateOptions,
-  ctx: EstimateContext = {},
-): MemorySurface {
-  const fw = FRAMEWORKS[o.framework];
-  let evaluations = 0;
-  const at = (batch: number, dp: number) => {
-    evaluations++;
-    return estimateMemory(arch, { ...o, batch, gpus: dp * o.tp * o.pp }, { ...ctx, lean: true });
-  };
-  // Evaluated lazily: a single-GPU search never needs the dp >= 2 plane, nor a cluster search the dp = 1 line.
-  let many: [MemoryEstimate, MemoryEstimate, MemoryEstimate] | null = null;
-  let one: [MemoryEstimate, MemoryEstimate] | null = null;
-  type Plane = { a: number; b: number; c: number };
-  // f(1,2) = A + B/2 + C, f(1,4) = A + B/4 + C, f(2,2) = A + B/2 + 2C
-  const plane = (f12: number, f14: number, f22: number): Plane => {
-    const b = 4 * (f12 - f14);
-    const c = f22 - f12;
-    return { a: f12 - b / 2 - c, b, c };
-  };
-  // f(1,1) = A + C, f(2,1) = A + 2C
-  const line = (f11: number, f21: number): Plane => ({ a: 2 * f11 - f21, b: 0, c: f21 - f11 });
-  /** Per stage: each phase, the transient block, paged states, host, weights and KV as planes or lines. */
-  type StageFit = {
-    phases: Plane[];
-    transient: Plane;
-    paged: Plane;
-    host: Plane;
-    weights: Plane;
-    kv: Plane;
-  };
-  const stageFits = (es: MemoryEstimate[], fitOf: (v: number[]) => Plane): StageFit[] =>
-    es[0]!.stages.map((_, si) => {
-      const of = (get: (st: StageSummary) => number) => fitOf(es.map((e) => get(e.stages[si]!)));
-      return {
-        phases: es[0]!.stages[si]!.phaseAllocated.map((__, pi) =>
-          of((st) => st.phaseAllocated[pi]!),
-        ),
-        transient: of((st) => st.transient),
-        paged: of((st) => st.paged),
-        host: of((st) => st.host),
-        weights: of((st) => st.weights),
-        kv: of((st) => st.kv),
-      };
-    });
-  let manyFits: StageFit[] | null = null;
-  let oneFits: StageFit[] | null = null;
-  const fitsFor = (dp: number): StageFit[] => {
-    if (dp <= 1) {
-      one ??= [at(1, 1), at(2, 1)];
-      return (oneFits ??= stageFits(one, ([f11, f21]) => line(f11!, f21!)));
-    }
-    many ??= [at(1, 2), at(1, 4), at(2, 2)];
-    return (manyFits ??= stageFits(many, ([f12, f14, f22]) => plane(f12!, f14!, f22!)));
-  };
-  const context = FRAMEWORKS[o.framework].cudaContextMiB * MiB;
-  const ev = (p: Plane, batch: number, dp: number) => p.a + p.b / dp + p.c * batch;
-  // The worst stage is the one with the largest device bytes (first on ties), as in estimateMemory.
-  return {
-    get evaluations() {
-      return evaluations;
-    },
-    into(batch, dp, out, i) {
-      const stages = fitsFor(dp);
-      let best = stages[0]!;
-      let bestDevice = -Infinity;
-      for (const st of stages) {
-        let alloc = 0;
-        for (const p of st.phases) alloc = Math.max(alloc, ev(p, batch, dp));
-        const device =
-          alloc * (1 + fw.allocatorSlack) +
-          ev(st.transient, batch, dp) +
-          context +
-          ev(st.paged, batch, dp);
-        if (device > bestDevice) {
-          bestDevice = device;
-          best = st;
-        }
-      }
-      out.device[i] = Math.round(bestDevice);
-      out.host[i] = Math.round(ev(best.host, batch, dp));
-      out.weights[i] = Math.round(ev(best.weights, batch, dp));
-      out.kv[i] = Math.round(ev(best.kv, batch, dp));
-    },
-    at(batch, dp) {
-      const out = {
-        device: new Float64Array(1),
-        host: new Float64Array(1),
-        weights: new Float64Array(1),
-        kv: new Float64Array(1),
-      };
-      this.into(batch, dp, out, 0);
-      return {
-        deviceBytes: out.device[0]!,
-        hostBytes: out.host[0]!,
-        weightBytes: out.weights[0]!,
-        kvBytes: out.kv[0]!,
-      };
-    },
-  };
-}
-
-/** Per-GPU memory of one configuration (sequence fixed) at any micro-batch and data-parallel degree. */
-export interface MemorySurface {
-  /** estimateMemory calls made so far (two for dp = 1, three for dp >= 2, on first use). */
-  readonly evaluations: number;
-  /** Write the four figures of `at` into row `i` of typed arrays (the planner's allocation-free path). */
-  into(
-    batch: number,
-    dp: number,
-    out: { device: Float64Array; host: Float64Array; weights: Float64Array; kv: Float64Array },
-    i: number,
-  ): void;
-  at(
-    batch: number,
-    dp: number,
-  ): { deviceBytes: number; hostBytes: number; weightBytes: number; kvBytes: number };
 }

@@ -8,13 +8,8 @@
  * one comparison. The hot loop allocates nothing per pruned candidate: reasons are counted by code.
  */
 import type { Arch } from './arch.js';
-import {
-  estimateMemory,
-  memorySurface,
-  type Breakdown,
-  type MemorySurface,
-  type Phase,
-} from './memory.js';
+import { estimateMemory, type Breakdown, type Phase } from './memory.js';
+import { memorySurface, type MemorySurface } from './surface.js';
 import { paramCounts } from './params.js';
 import {
   slowdownFactors,

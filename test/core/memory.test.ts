@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Arch } from '../../src/core/arch.js';
 import { archFromHfConfig } from '../../src/core/hf-config.js';
-import { estimateMemory, memorySurface } from '../../src/core/memory.js';
+import { estimateMemory } from '../../src/core/memory.js';
+import { memorySurface } from '../../src/core/surface.js';
 import { paramCounts } from '../../src/core/params.js';
 import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
 

@@ -1,0 +1,128 @@
+/**
+ * Activations saved for backward, per token of one layer, from the tensors each op keeps (norms, attention
+ * kernels, MLP activations, LoRA dropout, MoE routing). Pure.
+ */
+import type { LayerGroup, LinearRole } from './arch.js';
+import type { EstimateOptions } from '../schema/estimate.js';
+import type { FrameworkProfile } from './frameworks.js';
+import { ATTN_ROLES, MLP_IN_ROLES, anyTrained, type Trainable } from './trainable.js';
+
+/** Shapes and flags shared by the per-layer activation formulas. */
+export interface ActCtx {
+  c: number; // compute dtype bytes
+  t: Trainable;
+  /** Whether the linear of this role saves its input for backward. */
+  saves: (role: LinearRole) => boolean;
+  /** Norms and SwiGLU run as fused kernels (compiled graph or Triton kernels). */
+  fused: boolean;
+  /** torch.autocast over fp32 weights: norms run in fp32, so the residual stream and norm inputs are fp32. */
+  amp: boolean;
+  fw: FrameworkProfile;
+  o: EstimateOptions;
+  seq: number;
+  tp: number;
+}
+
+/** Bytes a norm saves per token: its input (fp32 copy when eager), and its output if a consumer saves it. */
+function normBytes(g: LayerGroup, x: ActCtx, consumersSave: boolean): number {
+  const h = g.hidden;
+  const out = consumersSave ? x.c * h : 0;
+  if (g.norm === 'rms' && x.fw.eagerFp32RmsNorm && !x.fused && x.c < 4) {
+    // eager RMSNorm: fp32 copy saved by pow/mul; the low-precision normalized copy only for the weight grad.
+    return 4 * h + (x.t.full ? x.c * h : 0) + out;
+  }
+  // Under autocast, layer_norm is on the fp32 list: its input (the fp32 residual stream) is saved in fp32
+  // and its consumers save their own low-precision cast (torch.amp autocast op reference).
+  if (x.amp) return 4 * h + out;
+  return x.c * h + out; // fused RMSNorm / LayerNorm kernels save the input (+ tiny mean/rstd)
+}
+
+/** Saved bytes per token of the attention block (excluding its input norm). */
+function attentionBytes(
+  g: LayerGroup,
+  x: ActCtx,
+  roles: { o: LinearRole; qkv: readonly LinearRole[] },
+): number {
+  const { c, fw, o } = x;
+  const a = g.heads;
+  const qd = a * g.headDim;
+  const expand = o.attention !== 'flash' && (o.attention === 'eager' || fw.sdpaExpandsKv);
+  const kvHeads = expand ? a : g.kvHeads;
+  const kvd = kvHeads * (g.headDim + g.vHeadDim);
+  const outd = a * g.vHeadDim;
+  let b = 0;
+  if (fw.loraDropout && anyTrained(x.t, roles.qkv) && !x.t.full) b += (c + 1) * g.hidden; // dropout copy + bool mask
+  if (o.attention === 'eager') {
+    // q·kᵀ saves q and k; softmax in fp32 saves its output; the cast copy (or dropout output) feeds p·v
+    // (HF eager_attention_forward; Korthikanti et al. 2022 §4.1 count 5as for the fp16 version).
+    const kvLen = g.slidingWindow ? Math.min(g.slidingWindow, x.seq) : x.seq;
+    const probs = a * kvLen;
+    b += c * (qd + kvHeads * g.headDim) + c * kvHeads * g.vHeadDim;
+    b += 4 * probs + (c < 4 ? c * probs : 0);
+    if (g.dropout) b += probs * (1 + c) - (c < 4 ? c * probs : 0);
+    b += x.saves(roles.o) ? c * outd : 0; // transpose().contiguous() copy saved by o_proj
+  } else {
+    // SDPA / FlashAttention save q, k, v, the output and fp32 logsumexp; no s² terms (FlashAttention README).
+    b += c * (qd + kvd) + c * outd + 4 * a;
+    if (fw.attnOutputCopy && x.saves(roles.o)) b += c * outd;
+  }
+  return b / x.tp + (g.dropout ? g.hidden : 0); // residual dropout mask (1 byte) is not tensor-parallel
+}
+
+/** Saved bytes per token of the MLP block (excluding its input norm). */
+function mlpBytes(g: LayerGroup, x: ActCtx): number {
+  const { c, fw } = x;
+  const I = g.ffn * g.topK;
+  const downTrained = x.saves('down');
+  let b: number;
+  if (g.gated) {
+    // act(gate) saves gate_out; act_out * up_out saves both; down saves the product if trained.
+    b = fw.fusedSwiglu || x.fused ? 2 * c * I : 3 * c * I;
+    if (downTrained) b += c * I;
+  } else {
+    b = c * I + (downTrained ? c * I : 0); // activation saves fc1 output; fc2 saves the activation output
+  }
+  if (fw.loraDropout && anyTrained(x.t, MLP_IN_ROLES) && !x.t.full) b += (c + 1) * g.hidden;
+  if (g.experts > 1) {
+    // Router softmax in fp32 (E per token) and per-expert gathered inputs and weighted outputs (HF Mixtral).
+    b += 8 * g.experts + g.topK * 2 * c * g.hidden;
+  }
+  return b / x.tp + (g.dropout ? g.hidden : 0);
+}
+
+/** Saved bytes per token of one layer with no checkpointing. */
+export function layerBytes(g: LayerGroup, x: ActCtx): number {
+  const attnIn = ATTN_ROLES.some(x.saves);
+  const mlpIn = MLP_IN_ROLES.some(x.saves);
+  let b = 0;
+  if (g.parallelResidual && g.normsPerLayer === 1) {
+    b += normBytes(g, x, attnIn || mlpIn);
+  } else {
+    b += normBytes(g, x, attnIn) + normBytes(g, x, mlpIn);
+    for (let i = 2; i < g.normsPerLayer; i++) b += normBytes(g, x, false); // Gemma-2 post-norms
+  }
+  b += attentionBytes(g, x, { o: 'o', qkv: ['q', 'k', 'v'] });
+  if (g.crossAttention)
+    b += attentionBytes(g, x, { o: 'cross_o', qkv: ['cross_q', 'cross_k', 'cross_v'] });
+  b += mlpBytes(g, x);
+  return b;
+}
+
+/**
+ * Selective (op-level) checkpointing: keep the layer input, the attention kernel's outputs and every other
+ * matmul output; recompute norms and activations (torchtitan activation_checkpoint.py _save_list, "save
+ * every other mm"; Korthikanti et al. §5 recomputes only the attention core).
+ */
+export function selectiveLayerBytes(g: LayerGroup, x: ActCtx): number {
+  const { c } = x;
+  const qd = g.heads * g.headDim;
+  const kvd = g.kvHeads * (g.headDim + g.vHeadDim);
+  const mm = c * (qd + kvd + g.hidden + 2 * g.ffn * g.topK * (g.gated ? 1 : 0.5) + g.hidden);
+  const attn = c * g.heads * g.vHeadDim + 4 * g.heads;
+  return c * g.hidden + (mm / 2 + attn) / x.tp;
+}
+
+/** Gradient working set while one layer runs backward: residual grad + MLP grads, per token. */
+export function backwardWorkingBytes(g: LayerGroup, x: ActCtx): number {
+  return x.c * g.hidden * 2 + (x.c * 3 * g.ffn * g.topK) / x.tp;
+}

@@ -1,0 +1,103 @@
+/** The trainable set of a configuration: full fine-tuning, or which linears LoRA adapts (PEFT semantics). */
+import type { Arch, LinearRole } from './arch.js';
+import type { EstimateOptions, LoraTarget } from '../schema/estimate.js';
+
+export const ATTN_ROLES: readonly LinearRole[] = ['q', 'k', 'v', 'q_a', 'q_b', 'kv_a', 'kv_b'];
+export const MLP_IN_ROLES: readonly LinearRole[] = ['gate', 'up'];
+
+/** Which linear roles a LoRA target name adapts (PEFT matches module names, cross-attention included). */
+const TARGET_ROLES: Record<Exclude<LoraTarget, 'embed' | 'lm_head'>, readonly LinearRole[]> = {
+  q: ['q', 'q_a', 'q_b', 'cross_q'],
+  k: ['k', 'kv_a', 'kv_b', 'cross_k'],
+  v: ['v', 'cross_v'],
+  o: ['o', 'cross_o'],
+  gate: ['gate'],
+  up: ['up'],
+  down: ['down'],
+};
+
+/** The trainable set of one configuration. */
+export interface Trainable {
+  full: boolean;
+  roles: ReadonlySet<LinearRole>;
+  embed: boolean;
+  lmHead: boolean;
+}
+
+const TRAINABLE = new Map<string, Trainable>();
+/** The trainable set, memoized per (method, targets): the planner asks for the same few many times. */
+export function trainableSet(o: EstimateOptions): Trainable {
+  const key = `${o.method}|${o.loraAllLinear}|${o.loraTargets.join(',')}`;
+  let t = TRAINABLE.get(key);
+  if (!t) {
+    t = buildTrainableSet(o);
+    TRAINABLE.set(key, t);
+  }
+  return t;
+}
+
+function buildTrainableSet(o: EstimateOptions): Trainable {
+  if (o.method === 'full') return { full: true, roles: new Set(), embed: true, lmHead: true };
+  if (o.method === 'inference')
+    return { full: false, roles: new Set(), embed: false, lmHead: false };
+  const roles = new Set<LinearRole>();
+  if (o.loraAllLinear) {
+    // PEFT 'all-linear': every nn.Linear of the layers, the output layer excluded (peft tuners_utils).
+    for (const r of [
+      ...ATTN_ROLES,
+      'o',
+      'gate',
+      'up',
+      'down',
+      'cross_q',
+      'cross_k',
+      'cross_v',
+      'cross_o',
+      'other',
+    ] as const)
+      roles.add(r);
+  }
+  for (const t of o.loraTargets) {
+    if (t === 'embed' || t === 'lm_head') continue;
+    for (const r of TARGET_ROLES[t]) roles.add(r);
+  }
+  return {
+    full: false,
+    roles,
+    embed: o.loraTargets.includes('embed'),
+    lmHead: o.loraTargets.includes('lm_head'),
+  };
+}
+
+export const isTrained = (t: Trainable, role: LinearRole): boolean => t.full || t.roles.has(role);
+export const anyTrained = (t: Trainable, roles: readonly LinearRole[]): boolean =>
+  t.full || roles.some((r) => t.roles.has(r));
+
+/** LoRA adds r x (in + out) parameters per adapted linear (LoRA §4, arXiv:2106.09685). */
+export function loraParams(arch: Arch, t: Trainable, rank: number, fullEmbeds: boolean): number {
+  if (t.full) return 0;
+  let n = 0;
+  for (const g of arch.groups)
+    for (const l of g.linears)
+      if (t.roles.has(l.role)) n += g.count * l.copies * rank * (l.inFeatures + l.outFeatures);
+  // Unsloth turns embed_tokens / lm_head targets into fully trained fp32 copies (modules_to_save).
+  if (t.embed) n += fullEmbeds ? arch.embedParams : rank * (arch.vocab + arch.hidden);
+  // A tied lm_head is the embedding matrix: trained fully, it is counted once.
+  const tiedTwice = arch.tiedEmbeddings && t.embed;
+  if (t.lmHead)
+    n += fullEmbeds
+      ? tiedTwice
+        ? 0
+        : arch.lmHeadParams || arch.embedParams
+      : rank * (arch.hidden + arch.vocab);
+  return n;
+}
+
+/** LoRA target names that match at least one module of this architecture (embed/lm_head always do). */
+export function availableLoraTargets(arch: Arch): LoraTarget[] {
+  const roles = new Set(arch.groups.flatMap((g) => g.linears.map((l) => l.role)));
+  const names = (Object.keys(TARGET_ROLES) as (keyof typeof TARGET_ROLES)[]).filter((t) =>
+    TARGET_ROLES[t].some((r) => roles.has(r)),
+  );
+  return [...names, 'embed', 'lm_head'];
+}
