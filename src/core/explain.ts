@@ -4,6 +4,7 @@
  * enough — each re-estimated, with the memory it frees and its slowdown (slowdown.ts) and quality cost.
  */
 import type { Arch } from './arch.js';
+import { checkpointings } from './candidates.js';
 import { buildEstimate, gpuCapacityBytes } from './estimate.js';
 import type { Breakdown } from './memory.js';
 import { slowdownOf } from './slowdown.js';
@@ -149,7 +150,8 @@ function moves(arch: Arch, o: EstimateOptions, gpu: Gpu): Move[] {
     for (const [name, label, t] of opts)
       if (o.optimizer !== name)
         add('optimizer', `${label} optimizer`, t, (x) => ({ ...x, optimizer: name }));
-    for (const c of ['selective', 'full', 'offload'] as const)
+    // Only the modes the framework offers (HF and DeepSpeed checkpoint whole layers; no selective recompute).
+    for (const c of checkpointings(o.method, ['selective', 'full', 'offload'], o.framework))
       if (o.checkpointing !== c)
         add(
           'checkpointing',
