@@ -212,3 +212,18 @@ describe('memorySurface', () => {
     }
   });
 });
+
+describe('autocast over fp32 weights', () => {
+  it('keeps the residual stream in fp32: full checkpointing stores 4 bytes per hidden element', () => {
+    const amp = estimateMemory(
+      llama7b,
+      opts({ framework: 'torchtitan', weights: 'fp32', checkpointing: 'full' }),
+    );
+    const bf16 = estimateMemory(llama7b, opts({ framework: 'torchtitan', checkpointing: 'full' }));
+    const fwd = (e: typeof amp) => e.phases.find((p) => p.phase === 'forward')!.parts;
+    // 32 layers x 2048 tokens x 4096 x (4 - 2) bytes more checkpoint storage under autocast
+    expect(fwd(amp).activations - fwd(bf16).activations).toBe(32 * 2048 * 4096 * 2);
+    // and a bf16 copy of every linear weight cached by autocast for the step
+    expect(fwd(amp).buffers).toBeGreaterThanOrEqual(paramCounts(llama7b).linear * 2);
+  });
+});
