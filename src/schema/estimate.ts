@@ -1,5 +1,5 @@
 /**
- * The estimate contract (../shared/DESIGN.md "The estimate contract"): every flag, its allowed values
+ * The estimate contract (the shared DESIGN.md, "The estimate contract"): every flag, its allowed values
  * and default. The CLI parses flags into this shape; the planner builds the same shape per candidate.
  */
 import { z } from 'zod';
