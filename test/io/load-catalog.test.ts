@@ -3,7 +3,6 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { UserError } from '../../src/io/errors.js';
 import {
   findCircuit,
   findGpu,
@@ -11,6 +10,7 @@ import {
   loadGpus,
   loadOffers,
 } from '../../src/io/load-catalog.js';
+import { userErrorOf } from '../helpers/errors.js';
 
 const real = (path: string): Record<string, unknown> =>
   JSON.parse(readFileSync(new URL(`../../catalogs/${path}`, import.meta.url), 'utf8')) as Record<
@@ -25,15 +25,7 @@ const write = (path: string, data: unknown): string => {
   writeFileSync(file, typeof data === 'string' ? data : JSON.stringify(data));
   return file;
 };
-const errorOf = (fn: () => unknown): UserError => {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(UserError);
-    return e as UserError;
-  }
-  throw new Error('expected a UserError');
-};
+const errorOf = userErrorOf;
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'vramplan-catalog-'));

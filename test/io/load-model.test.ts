@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { paramCounts } from '../../src/core/params.js';
-import { UserError } from '../../src/io/errors.js';
 import { listModels, resolveModel } from '../../src/io/load-model.js';
+import { userErrorOf } from '../helpers/errors.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/models/', import.meta.url));
 const tinyConfig = join(fixtures, 'tiny-llama', 'config.json');
@@ -37,15 +37,7 @@ function folderWith(name: string): string {
   return dir;
 }
 
-const userError = (fn: () => unknown): UserError => {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(UserError);
-    return e as UserError;
-  }
-  throw new Error('expected a UserError');
-};
+const userError = userErrorOf;
 
 describe('resolveModel', () => {
   it('finds a catalog id, case-insensitively', () => {
