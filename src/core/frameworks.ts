@@ -33,13 +33,12 @@ export interface FrameworkProfile {
   untiesEmbeddings: boolean;
   /** Gradients stay allocated from one step to the next (gradient accumulation; zero_grad without set_to_none). */
   gradsPersist: boolean;
-  /** Loss path: bytes per token per vocabulary entry alive at the forward / backward peak. */
-  loss: {
-    forwardPerVocab: number;
-    backwardPerVocab: number;
-    chunkedForward: number;
-    chunkedBackward: number;
-  };
+  /**
+   * Loss path: whether the full-vocabulary logits are upcast to fp32 for the loss (else the 16-bit logits
+   * are the only vocabulary-sized tensor), and the bytes per token per vocabulary entry alive at the
+   * forward / backward peak with --chunked-loss.
+   */
+  loss: { upcast: boolean; chunkedForward: number; chunkedBackward: number };
   /** Torch AdamW runs foreach (one full-size temporary of v during step) or fused (none). */
   adamImpl: 'foreach' | 'fused';
   /** Inference: logits for every prompt token ('all') or only the last one ('last'). */
@@ -57,10 +56,11 @@ export interface FrameworkProfile {
   source: string;
 }
 
-// HF loss: bf16 logits + fp32 copy (`logits.float()` in ForCausalLMLoss) + fp32 log_softmax output in
-// forward; in backward log_softmax's saved output + incoming grad + grad input, all fp32
-// (transformers loss_utils.py; issue #30860 shows the fp32 upcast dominating).
-const UPCAST_LOSS = { forwardPerVocab: 8, backwardPerVocab: 12 };
+// Upcast loss (HF ForCausalLMLoss `logits.float()`, torchtune/torchtitan `.float()` before cross_entropy):
+// forward holds the 16-bit logits, an fp32 copy and the fp32 log_softmax output; backward holds
+// log_softmax's saved output, the incoming gradient and the input gradient, all fp32 (memory.ts
+// UPCAST_BACKWARD_PER_VOCAB; transformers issue #30860 shows the upcast dominating).
+const UPCAST_LOSS = { upcast: true };
 
 // PyTorch CUDA context with lazy module loading: ~300 MB + cuBLAS/cuDNN handles and kernels
 // (pytorch/pytorch#86509: 287 MB lazy; #107667 ~300 MB); a training process also loads NCCL/cuBLASLt: 500 MiB.
@@ -174,7 +174,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     fp32Adapters: true, // adapters fp32 under fp16/bf16 autocast
     kbitUpcastsToFp32: false, // keeps embeddings / lm_head in fp16/bf16
     // Fast_CrossEntropyLoss: 16-bit logits kept, gradient written in place (no fp32 copy).
-    loss: { forwardPerVocab: 0, backwardPerVocab: 0, chunkedForward: 0, chunkedBackward: 0 },
+    loss: { upcast: false, chunkedForward: 0, chunkedBackward: 0 },
     adamImpl: 'foreach',
     prefillLogits: 'last',
     kvCache: 'dynamic',
@@ -226,7 +226,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     loraDropout: false,
     fp32Adapters: false,
     kbitUpcastsToFp32: false,
-    loss: { forwardPerVocab: 0, backwardPerVocab: 0, chunkedForward: 0, chunkedBackward: 0 },
+    loss: { upcast: false, chunkedForward: 0, chunkedBackward: 0 },
     adamImpl: 'fused',
     prefillLogits: 'last',
     kvCache: 'paged-pool', // preallocates gpu_memory_utilization x capacity minus weights and activations

@@ -207,6 +207,9 @@ export interface EstimateContext {
   lean?: boolean;
 }
 
+// log_softmax backward: its saved fp32 output, the fp32 gradient from nll_loss and the fp32 input gradient.
+const UPCAST_BACKWARD_PER_VOCAB = 12;
+
 // vLLM EngineArgs gpu_memory_utilization default (docs: "defaults to 0.9").
 const VLLM_GPU_UTILIZATION = 0.9;
 
@@ -375,17 +378,21 @@ export function estimateMemory(
 
     // Final norm + loss (last stage only). Encoders are fine-tuned with a task head: no vocabulary logits.
     const V = arch.kind === 'causal-lm' || arch.kind === 'encoder-decoder' ? arch.vocab : 0;
-    const lossTokens = tokens;
-    const fwdPerV = o.chunkedLoss ? fw.loss.chunkedForward : c + (c < 4 ? 4 : 0) + 4;
-    const bwdPerV = o.chunkedLoss ? fw.loss.chunkedBackward : fw.loss.backwardPerVocab;
-    const logitsFwd =
-      hasHead && training
-        ? (lossTokens * V * (fw.loss.forwardPerVocab === 0 && !o.chunkedLoss ? c : fwdPerV)) / tp
-        : 0;
-    const logitsBwd =
-      hasHead && training
-        ? (lossTokens * V * (fw.loss.backwardPerVocab === 0 && !o.chunkedLoss ? c : bwdPerV)) / tp
-        : 0;
+    // Bytes per token per vocabulary entry: chunked losses per framework; the fp32 upcast holds the logits,
+    // an fp32 copy (none when already fp32) and log_softmax in forward, three fp32 tensors in backward;
+    // without the upcast only the 16-bit logits are vocabulary-sized (Unsloth's in-place CE kernel).
+    const fwdPerV = o.chunkedLoss
+      ? fw.loss.chunkedForward
+      : fw.loss.upcast
+        ? c + (c < 4 ? 4 : 0) + 4
+        : c;
+    const bwdPerV = o.chunkedLoss
+      ? fw.loss.chunkedBackward
+      : fw.loss.upcast
+        ? UPCAST_BACKWARD_PER_VOCAB
+        : c;
+    const logitsFwd = hasHead && training ? (tokens * V * fwdPerV) / tp : 0;
+    const logitsBwd = hasHead && training ? (tokens * V * bwdPerV) / tp : 0;
     const finalNorm =
       hasHead && training ? c * arch.hidden * tokens * (t.full || t.lmHead ? 2 : 1) : 0;
     saved += finalNorm;
