@@ -6,7 +6,7 @@
 import type { Arch, Linear, LinearRole } from './arch.js';
 import { linearWeights, paramCounts } from './params.js';
 import type { EstimateOptions } from '../schema/estimate.js';
-import { FRAMEWORKS } from './frameworks.js';
+import { FRAMEWORKS, type FrameworkProfile } from './frameworks.js';
 import { isTrained, loraParams, trainableSet } from './trainable.js';
 import { largestTensor, optimizerStateBytes, stepTemporaryBytes } from './optimizer-states.js';
 import {
@@ -205,6 +205,19 @@ export interface EstimateContext {
   gpuCapacityBytes?: number;
   /** Skip rounding the breakdown (callers that read only totals and stage summaries, e.g. memorySurface). */
   lean?: boolean;
+}
+
+/**
+ * What nvidia-smi shows: the allocated peak, the caching allocator's slack (a share of it plus the largest
+ * one-off block), the CUDA context, and paged optimizer states living in unified memory.
+ */
+export function deviceBytesOf(
+  fw: FrameworkProfile,
+  allocated: number,
+  transient: number,
+  paged: number,
+): number {
+  return allocated * (1 + fw.allocatorSlack) + transient + fw.cudaContextMiB * MiB + paged;
 }
 
 // log_softmax backward: its saved fp32 output, the fp32 gradient from nll_loss and the fp32 input gradient.
@@ -553,8 +566,6 @@ export function estimateMemory(
     return { phases, host, pagedBytes, transient };
   };
 
-  const stageDevice = (allocated: number, transient: number, paged: number) =>
-    allocated * (1 + fw.allocatorSlack) + transient + fw.cudaContextMiB * MiB + paged;
   let best: {
     stage: 'only' | 'first' | 'last';
     r: StageResult;
@@ -566,7 +577,7 @@ export function estimateMemory(
     const r = evalStage(stage);
     const peak = r.phases.reduce((a, b) => (sumParts(b.parts) > sumParts(a.parts) ? b : a));
     // The worst rank is the one nvidia-smi would show highest: allocated peak plus its own extras.
-    const dev = stageDevice(sumParts(peak.parts), r.transient, r.pagedBytes);
+    const dev = deviceBytesOf(fw, sumParts(peak.parts), r.transient, r.pagedBytes);
     if (!best || dev > best.device) best = { stage, r, peak, device: dev };
     summaries.push({
       stage,
@@ -583,7 +594,7 @@ export function estimateMemory(
   const slack = allocated * fw.allocatorSlack + r.transient;
   const context = fw.cudaContextMiB * MiB;
   const reserved = allocated + slack;
-  const device = reserved + context + r.pagedBytes;
+  const device = deviceBytesOf(fw, allocated, r.transient, r.pagedBytes);
   const breakdown: Breakdown = { ...peak.parts, overhead: slack + context + r.pagedBytes };
   if (r.pagedBytes > 0) {
     breakdown.optimizer += r.pagedBytes;

@@ -3,12 +3,12 @@ import type { Arch } from './arch.js';
 import type { EstimateOptions } from '../schema/estimate.js';
 import { FRAMEWORKS } from './frameworks.js';
 import {
+  deviceBytesOf,
   estimateMemory,
   type EstimateContext,
   type MemoryEstimate,
   type StageSummary,
 } from './memory.js';
-import { MiB } from './units.js';
 
 /**
  * Memory against micro-batch and data-parallel degree from five estimates. With the sequence fixed, each
@@ -72,7 +72,6 @@ export function memorySurface(
     many ??= [at(1, 2), at(1, 4), at(2, 2)];
     return (manyFits ??= stageFits(many, ([f12, f14, f22]) => plane(f12!, f14!, f22!)));
   };
-  const context = FRAMEWORKS[o.framework].cudaContextMiB * MiB;
   const ev = (p: Plane, batch: number, dp: number) => p.a + p.b / dp + p.c * batch;
   // The worst stage is the one with the largest device bytes (first on ties), as in estimateMemory.
   return {
@@ -86,11 +85,12 @@ export function memorySurface(
       for (const st of stages) {
         let alloc = 0;
         for (const p of st.phases) alloc = Math.max(alloc, ev(p, batch, dp));
-        const device =
-          alloc * (1 + fw.allocatorSlack) +
-          ev(st.transient, batch, dp) +
-          context +
-          ev(st.paged, batch, dp);
+        const device = deviceBytesOf(
+          fw,
+          alloc,
+          ev(st.transient, batch, dp),
+          ev(st.paged, batch, dp),
+        );
         if (device > bestDevice) {
           bestDevice = device;
           best = st;
