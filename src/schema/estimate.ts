@@ -74,6 +74,14 @@ export const EstimateOptionsSchema = z
     gpus: count(1_000_000),
     tp: count(4096),
     pp: count(4096),
+    /** Context-parallel degree (ring attention over the sequence); data parallel = gpus / (tp*pp*cp). */
+    cp: count(4096),
+    /** Megatron sequence parallel: with TP, norm/dropout activations sharded across the TP group. */
+    sequenceParallel: z.boolean(),
+    /** With TP: logits and loss kept vocabulary-sharded. */
+    lossParallel: z.boolean(),
+    /** torch.compile / fused kernels (memory and time). */
+    compile: z.boolean(),
     sparsity: z.number().min(0).max(1),
     sparseFormat: z.enum(SPARSE_FORMATS),
     framework: z.enum(FRAMEWORKS),
@@ -106,6 +114,10 @@ export function defaultOptions(method: Method = 'full'): EstimateOptions {
     gpus: 1,
     tp: 1,
     pp: 1,
+    cp: 1,
+    sequenceParallel: false,
+    lossParallel: false,
+    compile: false,
     sparsity: 0,
     sparseFormat: 'csr',
     framework: 'hf',

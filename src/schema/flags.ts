@@ -131,11 +131,15 @@ export function optionsFromFlags(flags: RawFlags): EstimateOptions {
     gpus: 1, // set below: without --gpus, one data-parallel rank of tp x pp GPUs
     tp: int(flags, 'tp', d.tp, 1, 4096),
     pp: int(flags, 'pp', d.pp, 1, 4096),
+    cp: int(flags, 'cp', d.cp, 1, 4096),
+    sequenceParallel: bool(flags, 'sequence-parallel'),
+    lossParallel: bool(flags, 'loss-parallel'),
+    compile: bool(flags, 'compile'),
     sparsity: fraction(flags, 'sparsity'),
     sparseFormat: pick(flags, 'sparse-format', SPARSE_FORMATS, d.sparseFormat),
     framework: pick(flags, 'framework', FRAMEWORKS, d.framework),
   };
-  o.gpus = int(flags, 'gpus', o.tp * o.pp, 1, 1_000_000);
+  o.gpus = int(flags, 'gpus', o.tp * o.pp * o.cp, 1, 1_000_000);
   checkCombination(o);
   return o;
 }
@@ -155,11 +159,11 @@ export function checkCombination(o: EstimateOptions): void {
       o.weights,
       'a quantized dtype (nf4, fp4, int4, int8, fp8) with --method qlora',
     );
-  if (o.gpus % (o.tp * o.pp) !== 0)
+  if (o.gpus % (o.tp * o.pp * o.cp) !== 0)
     throw new FlagError(
       'gpus',
       o.gpus,
-      `a multiple of --tp x --pp (${o.tp} x ${o.pp} = ${o.tp * o.pp})`,
+      `a multiple of --tp x --pp x --cp (${o.tp} x ${o.pp} x ${o.cp} = ${o.tp * o.pp * o.cp})`,
     );
   if (o.offload === 'optimizer+params' && o.zero !== 3)
     throw new FlagError(

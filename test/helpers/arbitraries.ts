@@ -204,7 +204,18 @@ export function optionsArb(limits: OptionLimits = {}): fc.Arbitrary<EstimateOpti
       const fourBit = ['nf4', 'fp4', 'int4'].includes(r.weights);
       let sparsity = fourBit ? 0 : r.sparsity;
       if (r.sparseFormat === '2:4' && sparsity > 0 && sparsity < 0.5) sparsity = 0.5;
-      return { ...r, zero, offload, loraTargets: targets, sparsity, gpus: dp * r.tp * r.pp };
+      return {
+        ...r,
+        zero,
+        offload,
+        loraTargets: targets,
+        sparsity,
+        gpus: dp * r.tp * r.pp,
+        cp: 1,
+        sequenceParallel: false,
+        lossParallel: false,
+        compile: false,
+      };
     })
     .filter(isValid)
     .map(withDiffString);
