@@ -8,6 +8,8 @@
  * one comparison. The hot loop allocates nothing per pruned candidate: reasons are counted by code.
  */
 import type { Arch } from './arch.js';
+import { engineOf } from './engine.js';
+import type { Engine } from '../schema/engine.js';
 import { estimateMemory, type Breakdown, type Phase } from './memory.js';
 import { memorySurface, type MemorySurface } from './surface.js';
 import { paramCounts } from './params.js';
@@ -106,6 +108,8 @@ export interface PlanChoices {
   pp: number;
   dp: number;
   framework: EstimateOptions['framework'];
+  /** The concrete engine `launch` writes for this plan, and whose allocations its memory follows. */
+  engine: Engine;
 }
 
 export interface Plan {
@@ -989,6 +993,7 @@ function choicesOf(
       pp: options.pp,
       dp: r.dp[row]!,
       framework: options.framework,
+      engine: engineOf(options),
     },
   };
 }

@@ -56,6 +56,7 @@ export function fakePlan(i: number): Plan {
       pp: 1,
       dp: 1,
       framework: 'hf',
+      engine: 'hf-trainer',
     },
     hardware: {
       kind: 'owned',
