@@ -1,12 +1,12 @@
 /** Mount the explorer (or the compare view) full-screen; plain output paths never import this module. */
 import { extname, resolve } from 'node:path';
 import { render } from 'ink';
-import { plan, type PlanResult } from '../core/plan.js';
-import { detectGpus } from '../io/detect.js';
+import type { PlanResult } from '../core/plan.js';
 import { UserError } from '../io/errors.js';
-import { loadGpus } from '../io/load-catalog.js';
-import { resolveModel } from '../io/load-model.js';
-import { loadScenario, resolveHardware } from '../io/load-scenario.js';
+import { loadScenario } from '../io/load-scenario.js';
+import { PlanClient } from '../io/plan-client.js';
+import { detectedFor, planScenarioObject } from '../io/plan-scenario.js';
+import { stderrProgress } from '../io/progress.js';
 import { writeAtomic } from '../io/write-atomic.js';
 import type { Scenario } from '../schema/scenario.js';
 import { exportPlan } from '../ui/export-plan.js';
@@ -14,17 +14,41 @@ import { CompareApp } from '../ui/tui/CompareApp.js';
 import { Explorer } from '../ui/tui/Explorer.js';
 import { parseTop } from './top.js';
 
-/** Background re-plans of the opening scenario that warm the JIT before the first edit. */
-const JIT_WARMUP_PLANS = 2;
-
 /** Plans ranked for the explorer's table when --top is not given (it only draws the visible window). */
 export const EXPLORER_TOP = 1000;
 
-/** Resolve and plan an in-memory scenario (the explorer's re-plan after an edit). */
-export function planFor(scenario: Scenario, detected: readonly string[], top: number): PlanResult {
-  const arch = resolveModel(scenario.model, { flag: 'model' });
-  const hw = resolveHardware(scenario, detected);
-  return plan({ scenario, arch, hardware: hw.options, circuits: hw.circuits, top });
+/** What the explorer opens on: the scenario, its first plan (the same pipeline as `plan`), and a re-planner. */
+export interface ExplorerSession {
+  file: string;
+  scenario: Scenario;
+  result: PlanResult;
+  /** Re-plans edits in a worker thread; close() when the explorer exits. */
+  planner: PlanClient;
+}
+
+export async function openExplorer(
+  file: string,
+  opts: Record<string, unknown>,
+): Promise<ExplorerSession> {
+  const top = opts.top === undefined ? EXPLORER_TOP : parseTop(opts.top);
+  const scenario = loadScenario(file);
+  const detected = await detectedFor(scenario, opts.detect === true);
+  // Start (and warm) the workers while the first plan runs here, with a progress line on stderr.
+  const planner = new PlanClient(file, top, detected, scenario);
+  const progress = stderrProgress(file);
+  try {
+    const result = await planScenarioObject(file, scenario, {
+      top,
+      detected,
+      onProgress: progress?.update,
+    });
+    return { file, scenario, result, planner };
+  } catch (e) {
+    planner.close();
+    throw e;
+  } finally {
+    progress?.done();
+  }
 }
 
 /** Write an export; the extension names the format. Returns the absolute path. */
@@ -57,40 +81,34 @@ async function fullScreen(
 }
 
 export async function runExplorer(file: string, opts: Record<string, unknown>): Promise<number> {
-  const top = opts.top === undefined ? EXPLORER_TOP : parseTop(opts.top);
-  const scenario = loadScenario(file);
-  const detected =
-    opts.detect === true || scenario.hardware.detect
-      ? (await detectGpus({ gpus: loadGpus() })).flatMap((d) => (d.gpuId ? [d.gpuId] : []))
-      : [];
-  const result = planFor(scenario, detected, top);
-  const replan = (s: Scenario) => planFor(s, detected, top);
+  const session = await openExplorer(file, opts);
+  let code = session.result.fits ? 0 : 2;
   const app = (w: { width: number; height: number }) => (
     <Explorer
       file={file}
-      scenario={scenario}
-      result={result}
+      scenario={session.scenario}
+      result={session.result}
       width={w.width}
       height={w.height}
-      replan={replan}
+      replan={(s, onProgress) => session.planner.plan(s, onProgress)}
       exportTo={exportTo}
+      onQuit={(c) => (code = c)}
     />
   );
-  await fullScreen(() => {
-    const inst = render(app(size()), { exitOnCtrlC: true, patchConsole: true });
-    const onResize = () => inst.rerender(app(size()));
-    process.stdout.on('resize', onResize);
-    // Warm the planner's JIT while the user reads the first table, so the first knob edit re-ranks as fast
-    // as later ones (a cold plan() takes 3-4x longer on V8).
-    const warm = setTimeout(() => {
-      for (let i = 0; i < JIT_WARMUP_PLANS; i++) replan(scenario);
-    }, 100);
-    warm.unref();
-    const off = () => void process.stdout.off('resize', onResize);
-    inst.waitUntilExit().then(off, off);
-    return inst;
-  });
-  return 0;
+  try {
+    await fullScreen(() => {
+      // Ctrl-C is a key in raw mode: the explorer quits with 130 itself (exitOnCtrlC would exit 0).
+      const inst = render(app(size()), { exitOnCtrlC: false, patchConsole: true });
+      const onResize = () => inst.rerender(app(size()));
+      process.stdout.on('resize', onResize);
+      const off = () => void process.stdout.off('resize', onResize);
+      inst.waitUntilExit().then(off, off);
+      return inst;
+    });
+  } finally {
+    session.planner.close();
+  }
+  return code;
 }
 
 export async function runCompareTui(

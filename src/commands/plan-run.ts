@@ -1,44 +1,26 @@
 /** The plan command's body. Exit 0: plans found; 2: nothing fits; 1: bad input (thrown UserError). */
 import { extname } from 'node:path';
-import { plan, type PlanInput, type PlanResult } from '../core/plan.js';
-import { refineCircuits } from '../core/plan-circuits.js';
-import { planFleet } from '../core/plan-fleet.js';
-import { detectGpus } from '../io/detect.js';
+import type { PlanResult } from '../core/plan.js';
 import { badValue } from '../io/errors.js';
-import { loadGpus } from '../io/load-catalog.js';
-import { resolveModel } from '../io/load-model.js';
-import { inScenario, loadScenario, modelSpecOf, resolveHardware } from '../io/load-scenario.js';
+import { planScenarioFile } from '../io/plan-scenario.js';
+import { stderrProgress } from '../io/progress.js';
 import { writeAtomic } from '../io/write-atomic.js';
 import { exportPlan, planJson, type ExportFormat } from '../ui/export-plan.js';
 import { renderPlanText } from '../ui/plan-text.js';
 import { wantsTui } from './explore.js';
 import { parseTop } from './top.js';
 
-/** Load, resolve and plan one scenario file. */
+/** Load, resolve and plan one scenario file (the one pipeline, io/plan-scenario.ts). */
 export async function planScenario(
   file: string,
   opts: { top?: number; detect?: boolean } = {},
 ): Promise<PlanResult> {
-  const scenario = loadScenario(file);
-  const detected =
-    opts.detect || scenario.hardware.detect
-      ? (await detectGpus({ gpus: loadGpus() })).flatMap((d) => (d.gpuId ? [d.gpuId] : []))
-      : [];
-  const { arch, hw } = inScenario(file, () => ({
-    arch: resolveModel(modelSpecOf(file, scenario), { flag: 'model' }),
-    hw: resolveHardware(scenario, detected),
-  }));
-  const input: PlanInput = {
-    scenario,
-    arch,
-    hardware: hw.options,
-    circuits: hw.circuits,
-    top: opts.top,
-  };
-  // The search is greedy and sync; the MIPs (≤ 1 s each step, issue #3) refine what it reports.
-  const result = await refineCircuits(plan(input), input);
-  const fleet = await planFleet(input);
-  return fleet ? { ...result, fleet } : result;
+  const progress = stderrProgress(file);
+  try {
+    return await planScenarioFile(file, { ...opts, onProgress: progress?.update });
+  } finally {
+    progress?.done();
+  }
 }
 
 export function exportFormatOf(file: string): ExportFormat {

@@ -73,6 +73,14 @@ export interface PlanInput {
   circuits: readonly CircuitCap[];
   /** Plans to return in `plans` (the front is returned whole). Default 10. */
   top?: number;
+  /** Called every few thousand rows of the search (the caller throttles what it draws). */
+  onProgress?: (p: PlanProgress) => void;
+}
+
+/** How far the search is: `done` of `total` configuration rows in this pass. */
+export interface PlanProgress {
+  done: number;
+  total: number;
 }
 
 /** Why a candidate was pruned; the sentence for each lives in ui/messages.ts. */
@@ -374,7 +382,6 @@ function buildRows(
   bases: BaseConfig[],
   counts: number[],
 ): { rows: Rows; mem: MemTable } {
-  const layers = arch.groups.reduce((a, g) => a + g.count, 0);
   const cap = bases.length * counts.length * 24;
   let rows: Rows = alloc(Math.max(16, cap));
   let mem: MemTable = growMem(
@@ -397,57 +404,78 @@ function buildRows(
   });
   let evaluations = 0;
   let n = 0;
-  const maxTp = s.hardware.gpusPerNode;
   bases.forEach((b, bi) => {
     const o = b.options;
-    for (const c of counts)
-      for (const tp of tensorParallelisms(c, arch, maxTp, s.search.tp))
-        for (const pp of o.method === 'inference'
-          ? [1]
-          : pipelineParallelisms(c / tp, layers, s.search.pp)) {
-          const dp = c / (tp * pp);
-          if (s.job.kind === 'fine-tune' && o.batch * dp > s.job.globalBatch) continue; // idle ranks
-          if (
-            pp > 1 &&
-            s.job.kind === 'fine-tune' &&
-            Math.ceil(s.job.globalBatch / (o.batch * dp)) < pp
-          )
-            continue; // pipeline never fills
-          for (const sh of shardings(o.method, dp, tp, pp, s.search.zero, s.search.offload)) {
-            // One memory surface per (configuration without micro-batch, layout) covers every micro-batch and
-            // GPU count exactly (memory.ts memorySurface): five estimates instead of one per row.
-            const key =
-              (((surfaceKeys[bi]! * 65 + tp) * 65 + pp) * 4 + sh.zero) * 3 +
-              OFFLOADS.indexOf(sh.offload);
-            let surface = surfaces.get(key);
-            if (!surface) {
-              surface = memorySurface(arch, { ...o, tp, pp, zero: sh.zero, offload: sh.offload });
-              surfaces.set(key, surface);
-            }
-            if (n === rows.base.length) {
-              rows = grow(rows);
-              mem = growMem(mem, rows.base.length);
-            }
-            const mi = n;
-            surface.into(o.batch, dp, mem, mi);
-            rows.base[n] = bi;
-            rows.count[n] = c;
-            rows.tp[n] = tp;
-            rows.pp[n] = pp;
-            rows.dp[n] = dp;
-            rows.zero[n] = sh.zero;
-            rows.offload[n] = OFFLOADS.indexOf(sh.offload);
-            rows.mem[n] = mi;
-            rows.accum[n] =
-              s.job.kind === 'fine-tune' ? Math.ceil(s.job.globalBatch / (o.batch * dp)) : 1;
-            n++;
-          }
-        }
+    forEachLayout(s, arch, o, counts, (c, tp, pp, dp, sh) => {
+      // One memory surface per (configuration without micro-batch, layout) covers every micro-batch and
+      // GPU count exactly (memory.ts memorySurface): five estimates instead of one per row.
+      const key =
+        (((surfaceKeys[bi]! * 65 + tp) * 65 + pp) * 4 + sh.zero) * 3 + OFFLOADS.indexOf(sh.offload);
+      let surface = surfaces.get(key);
+      if (!surface) {
+        surface = memorySurface(arch, { ...o, tp, pp, zero: sh.zero, offload: sh.offload });
+        surfaces.set(key, surface);
+      }
+      if (n === rows.base.length) {
+        rows = grow(rows);
+        mem = growMem(mem, rows.base.length);
+      }
+      const mi = n;
+      surface.into(o.batch, dp, mem, mi);
+      rows.base[n] = bi;
+      rows.count[n] = c;
+      rows.tp[n] = tp;
+      rows.pp[n] = pp;
+      rows.dp[n] = dp;
+      rows.zero[n] = sh.zero;
+      rows.offload[n] = OFFLOADS.indexOf(sh.offload);
+      rows.mem[n] = mi;
+      rows.accum[n] =
+        s.job.kind === 'fine-tune' ? Math.ceil(s.job.globalBatch / (o.batch * dp)) : 1;
+      n++;
+    });
   });
   rows.n = n;
   for (const sf of surfaces.values()) evaluations += sf.evaluations;
   mem.evaluations = evaluations;
   return { rows, mem };
+}
+
+type Sharding = ReturnType<typeof shardings>[number];
+
+/** Every (count, TP, PP, DP, sharding) layout searched for one configuration. */
+function forEachLayout(
+  s: Scenario,
+  arch: Arch,
+  o: BaseConfig['options'],
+  counts: readonly number[],
+  f: (count: number, tp: number, pp: number, dp: number, sh: Sharding) => void,
+): void {
+  const layers = arch.groups.reduce((a, g) => a + g.count, 0);
+  const maxTp = s.hardware.gpusPerNode;
+  for (const c of counts)
+    for (const tp of tensorParallelisms(c, arch, maxTp, s.search.tp))
+      for (const pp of o.method === 'inference'
+        ? [1]
+        : pipelineParallelisms(c / tp, layers, s.search.pp)) {
+        const dp = c / (tp * pp);
+        if (s.job.kind === 'fine-tune' && o.batch * dp > s.job.globalBatch) continue; // idle ranks
+        if (
+          pp > 1 &&
+          s.job.kind === 'fine-tune' &&
+          Math.ceil(s.job.globalBatch / (o.batch * dp)) < pp
+        )
+          continue; // pipeline never fills
+        for (const sh of shardings(o.method, dp, tp, pp, s.search.zero, s.search.offload))
+          f(c, tp, pp, dp, sh);
+      }
+}
+
+/** How many rows buildRows would make for these counts (without estimating their memory). */
+function countRows(s: Scenario, arch: Arch, bases: BaseConfig[], counts: number[]): number {
+  let n = 0;
+  for (const b of bases) forEachLayout(s, arch, b.options, counts, () => n++);
+  return n;
 }
 
 function alloc(size: number): Rows {
@@ -514,17 +542,22 @@ export function plan(input: PlanInput): PlanResult {
   const { scenario: s, arch } = input;
   const top = input.top ?? 10;
   const bases = baseConfigs(s);
-  const counts = gpuCounts(
-    s.hardware.counts.min,
-    Math.min(s.hardware.counts.max, s.limits.maxGpus ?? Infinity),
-    s.hardware.gpusPerNode,
-  );
+  const all = gpuCounts(s.hardware.counts.min, s.hardware.counts.max, s.hardware.gpusPerNode);
+  const maxGpus = s.limits.maxGpus ?? Infinity;
+  const counts = all.filter((c) => c <= maxGpus);
   const { rows, mem } = buildRows(s, arch, bases, counts);
   const ctx = makeContext(input, bases, rows, mem);
   let fastest = Infinity;
   if (s.limits.maxSlowdown !== undefined) fastest = runLoop(ctx, Infinity, 0).fastest;
   const st = runLoop(ctx, fastest, Math.max(top, 20));
   if (!Number.isFinite(fastest)) fastest = st.fastest;
+  // Counts over limits.maxGpus are not searched, but they are candidates pruned for that reason.
+  const over = all.filter((c) => c > maxGpus);
+  if (over.length > 0) {
+    const n = countRows(s, arch, bases, over) * ctx.levels.reduce((a, l) => a + l.length, 0);
+    st.reasons[REASON['over-max-gpus']] = st.reasons[REASON['over-max-gpus']]! + n;
+    st.candidates += n;
+  }
   return finish(ctx, st, fastest, top);
 }
 
@@ -748,7 +781,9 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
     interGBps: 1,
     gpusPerNode: 1,
   };
+  const onProgress = ctx.input.onProgress;
   for (let r = 0; r < rows.n; r++) {
+    if (onProgress && (r & 2047) === 0) onProgress({ done: r, total: rows.n });
     const b = bases[rows.base[r]!]!;
     const o = b.options;
     const count = rows.count[r]!;

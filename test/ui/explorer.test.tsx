@@ -197,7 +197,7 @@ describe('Explorer', () => {
       │   0                 planner rank                                                                 │
       │ filter                                                                                           │
       │   m g o             cycle method / GPU type / optimizer                                          │
-      │   f                 fits only                                                                    │
+      │   f                 fits even if the estimate is low by its p90 error                            │
       │   p                 Pareto front only                                                            │
       │   /                 search plans (Enter keeps, Esc clears)                                       │
       │   x                 clear filters and search                                                     │
@@ -208,7 +208,7 @@ describe('Explorer', () => {
       │   c                 compare pinned scenarios side by side                                        │
       │   e                 export plans (json / csv / md / svg)                                         │
       │   ?                 this help                                                                    │
-      │   q Esc             quit (Esc closes a prompt first)                                             │
+      │   q Esc             quit (Esc closes a prompt first); ^c quits from anywhere (exit 130)          │
       │ editing knobs (i)                                                                                │
       │   ↑ ↓               choose a knob                                                                │
       │   ← →               step it (count ±1; sequence, micro-batch, budget ÷2 ×2)                      │

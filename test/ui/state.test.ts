@@ -140,7 +140,7 @@ describe('keys', () => {
     expect(keyToAction(s, 'j', {})).toEqual({ type: 'move', delta: 1 });
     expect(keyToAction(s, '', { pageDown: true })).toEqual({ type: 'page', dir: 1 });
     expect(keyToAction(s, '1', {})).toEqual({ type: 'sort', key: 'cost' });
-    expect(keyToAction(s, '', { escape: true })).toEqual({ type: 'quit' });
+    expect(keyToAction(s, '', { escape: true })).toEqual({ type: 'quit', code: 0 });
     const search = { ...s, mode: 'search' as const, draft: 'ab' };
     expect(keyToAction(search, 'q', {})).toEqual({ type: 'draft', text: 'abq' });
     expect(keyToAction(search, '', { backspace: true })).toEqual({ type: 'draft', text: 'a' });

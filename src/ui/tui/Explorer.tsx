@@ -1,13 +1,14 @@
 /** The interactive plan explorer: owns the state (useReducer over the pure reducer) and the side effects. */
 import { useEffect, useReducer } from 'react';
 import { Box, Text, useApp, useInput, useStdin } from 'ink';
-import type { PlanResult } from '../../core/plan.js';
+import type { PlanProgress, PlanResult } from '../../core/plan.js';
 import type { Scenario } from '../../schema/scenario.js';
 import { CompareView } from './CompareView.js';
 import { DetailPane } from './DetailPane.js';
 import { EditPanel } from './EditPanel.js';
 import { HelpOverlay } from './HelpOverlay.js';
-import { KEY_HELP, keyToAction } from './keys.js';
+import { KEY_HELP } from './keys.js';
+import { NothingFits } from './NothingFits.js';
 import { PlanTable } from './PlanTable.js';
 import { Prompt } from './Prompt.js';
 import { compareSet, initialState, reducer, selectedPlan } from './state.js';
@@ -17,6 +18,7 @@ import {
   editProps,
   footerText,
   headerText,
+  nothingFitsProps,
   tableProps,
 } from './view.js';
 
@@ -26,14 +28,25 @@ export interface ExplorerProps {
   readonly result: PlanResult;
   readonly width: number;
   readonly height: number;
-  /** Plan an edited scenario; throw an Error whose message is shown in the footer. */
-  readonly replan: (s: Scenario) => PlanResult | Promise<PlanResult>;
+  /**
+   * Plan an edited scenario (the one pipeline, in a worker; a newer call may cancel an older one, whose
+   * answer is dropped); throw an Error whose message is shown in the footer.
+   */
+  readonly replan: (
+    s: Scenario,
+    onProgress?: (p: PlanProgress) => void,
+  ) => PlanResult | Promise<PlanResult>;
   /** Write `result` to `path` in the format its extension names; return the path written; throw on failure. */
   readonly exportTo: (path: string, result: PlanResult) => string;
   /** Wait this long after an edit before re-planning (0: next tick; keys of one burst still plan once). */
   readonly debounceMs?: number;
   readonly clock?: () => number;
+  /** Called once with the exit code when the user quits (0, 2 when nothing fits, 130 on Ctrl-C). */
+  readonly onQuit?: (code: number) => void;
 }
+
+/** Searches shorter than this show no progress. */
+const PROGRESS_AFTER_MS = 300;
 
 export function Explorer(props: ExplorerProps) {
   const { replan, exportTo, debounceMs = 0, clock = () => performance.now() } = props;
@@ -46,8 +59,23 @@ export function Explorer(props: ExplorerProps) {
   useEffect(() => dispatch({ type: 'resize', height: props.height }), [props.height]);
 
   useEffect(() => {
-    if (s.quit) exit();
+    if (s.quit === null) return;
+    props.onQuit?.(s.quit);
+    exit();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [s.quit, exit]);
+
+  useEffect(() => {
+    if (s.exportSeq === 0) return;
+    try {
+      const path = exportTo(s.draft, { ...s.result, plans: s.visible });
+      dispatch({ type: 'exported', path });
+    } catch (e) {
+      dispatch({ type: 'exportFailed', message: e instanceof Error ? e.message : String(e) });
+    }
+    // Export only when Enter commits the prompt; the draft and plans travel with it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [s.exportSeq]);
 
   useEffect(() => {
     if (s.planGen === 0) return;
@@ -55,8 +83,13 @@ export function Explorer(props: ExplorerProps) {
     const scenario = s.scenario;
     const timer = setTimeout(() => {
       const t0 = clock();
+      const onProgress = (p: PlanProgress) => {
+        if (clock() - t0 < PROGRESS_AFTER_MS) return;
+        const pct = p.total > 0 ? Math.floor((100 * p.done) / p.total) : 0;
+        dispatch({ type: 'progress', gen, text: `${pct}% of ${p.total.toLocaleString('en-US')}` });
+      };
       Promise.resolve()
-        .then(() => replan(scenario))
+        .then(() => replan(scenario, onProgress))
         .then(
           (result) => dispatch({ type: 'planned', gen, result, ms: clock() - t0 }),
           (e: unknown) =>
@@ -72,29 +105,18 @@ export function Explorer(props: ExplorerProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [s.planGen]);
 
-  useInput(
-    (input, key) => {
-      const action = keyToAction(s, input, key);
-      if (!action) return;
-      if (action.type === 'exportCommit') {
-        try {
-          const path = exportTo(s.draft, { ...s.result, plans: s.visible });
-          dispatch({ type: 'exported', path });
-        } catch (e) {
-          dispatch({ type: 'exportFailed', message: e instanceof Error ? e.message : String(e) });
-        }
-        return;
-      }
-      dispatch(action);
-    },
-    { isActive: isRawModeSupported === true },
-  );
+  // The reducer maps keys to actions against the latest state, so keys of one burst all land.
+  useInput((input, key) => dispatch({ type: 'key', input, key }), {
+    isActive: isRawModeSupported === true,
+  });
 
   const width = props.width;
   const plan = selectedPlan(s);
   let body;
   if (s.mode === 'help') body = <HelpOverlay sections={KEY_HELP} />;
   else if (s.mode === 'compare') body = <CompareView {...compareProps(compareSet(s), width)} />;
+  else if (s.result.plans.length === 0 && s.mode !== 'edit')
+    body = <NothingFits {...nothingFitsProps(s.result, width)} />;
   else
     body = (
       <>
@@ -122,7 +144,7 @@ export function Explorer(props: ExplorerProps) {
         color={s.status?.kind === 'error' ? 'red' : undefined}
         wrap="truncate"
       >
-        {footerText(s)}
+        {footerText(s, width)}
       </Text>
     </Box>
   );

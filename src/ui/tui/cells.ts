@@ -34,15 +34,30 @@ const FIXED: Col[] = [
   { title: 'P', width: 1, right: false, cell: (p) => (p.onFront ? '*' : ' ') },
 ];
 
+/** Below this width the table drops the wall-power column and shortens memory, so 80 columns read. */
+export const NARROW = 100;
+
+const NARROW_MEM: Col = {
+  title: 'mem/GPU',
+  width: 9,
+  right: true,
+  cell: (p) =>
+    `${(p.memory.deviceBytes / 2 ** 30).toFixed(1)}/${(p.memory.capacityBytes / 2 ** 30).toFixed(0)}G`,
+};
+
 /** Columns for a table `width` characters wide: hardware and technique share what the fixed ones leave. */
 export function tableColumns(width: number): Col[] {
   const sep = 1;
   const marker = 2;
-  const fixed = FIXED.reduce((a, c) => a + c.width + sep, 0);
+  const narrow = width < NARROW;
+  const fixedCols = narrow
+    ? FIXED.filter((c) => c.title !== 'wall W').map((c) => (c.title === 'mem/GPU' ? NARROW_MEM : c))
+    : FIXED;
+  const fixed = fixedCols.reduce((a, c) => a + c.width + sep, 0);
   const flex = Math.max(20, width - marker - fixed - sep);
   const hw = Math.min(32, Math.floor(flex * 0.4));
   const tech = flex - hw - sep;
-  const [rank, ...rest] = FIXED;
+  const [rank, ...rest] = fixedCols;
   return [
     rank!,
     { title: 'hardware', width: hw, right: false, cell: hardwareOf },

@@ -42,7 +42,12 @@ export function pack(items: readonly string[], width: number): string[] {
 /** One line per circuit: name, load meter, load / continuous limit. */
 export function powerLines(p: Plan, width: number): string[] {
   const head = `wall ${p.power.wallWatts.toLocaleString('en-US')} W, GPUs ${p.power.gpuWatts.toLocaleString('en-US')} W${p.hardware.kind !== 'rent' && p.hardware.powerLimitFraction < 1 ? ` (limit ${p.hardware.powerLimitW} W each)` : ''}`;
-  if (p.power.perCircuit.length === 0) return [`${head}; rented: no circuits of yours`];
+  if (p.power.perCircuit.length === 0)
+    return [
+      p.hardware.kind === 'rent'
+        ? `${head}; rented: no circuits of yours`
+        : `${head}; no circuits in the scenario (power.circuits)`,
+    ];
   const nameW = Math.min(18, Math.max(...p.power.perCircuit.map((c) => c.circuit.length)));
   const meterW = Math.max(6, width - nameW - 24);
   return [

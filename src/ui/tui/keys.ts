@@ -44,7 +44,7 @@ export const KEY_HELP: readonly (readonly [string, readonly (readonly [string, s
     'filter',
     [
       ['m g o', 'cycle method / GPU type / optimizer'],
-      ['f', 'fits only'],
+      ['f', 'fits even if the estimate is low by its p90 error'],
       ['p', 'Pareto front only'],
       ['/', 'search plans (Enter keeps, Esc clears)'],
       ['x', 'clear filters and search'],
@@ -59,7 +59,7 @@ export const KEY_HELP: readonly (readonly [string, readonly (readonly [string, s
       ['c', 'compare pinned scenarios side by side'],
       ['e', 'export plans (json / csv / md / svg)'],
       ['?', 'this help'],
-      ['q Esc', 'quit (Esc closes a prompt first)'],
+      ['q Esc', 'quit (Esc closes a prompt first); ^c quits from anywhere (exit 130)'],
     ],
   ],
   [
@@ -101,7 +101,23 @@ function typed(draft: string, input: string, key: KeyLike): Action | null {
   return null;
 }
 
+/** Is a text prompt taking the keys (so a pasted chunk is text, not a series of commands)? */
+const typingText = (s: State): boolean =>
+  s.mode === 'search' || s.mode === 'export' || (s.mode === 'edit' && s.typing);
+
+/**
+ * One chunk from the terminal → the key presses in it, in order. Keys typed faster than a frame (a paste,
+ * key repeat, tmux send-keys) arrive as one chunk: `jjj` is three moves, as if typed slowly.
+ */
+export function splitKeys(s: State, input: string, key: KeyLike): [string, KeyLike][] {
+  const plain =
+    !key.ctrl && !key.return && !key.escape && !key.tab && !key.backspace && !key.delete;
+  if (!plain || input.length <= 1 || typingText(s)) return [[input, key]];
+  return [...input].map((c) => [c, {}]);
+}
+
 export function keyToAction(s: State, input: string, key: KeyLike): Action | null {
+  if (key.ctrl && input === 'c') return { type: 'quit', code: 130 };
   switch (s.mode) {
     case 'help':
     case 'compare':
@@ -140,7 +156,7 @@ export function keyToAction(s: State, input: string, key: KeyLike): Action | nul
   if (key.home) return { type: 'home' };
   if (key.end) return { type: 'end' };
   if (key.return || input === 'd') return { type: 'detail' };
-  if (key.escape || input === 'q') return { type: 'quit' };
+  if (key.escape || input === 'q') return { type: 'quit', code: s.result.fits ? 0 : 2 };
   const sort = SORT_BY_KEY[input];
   if (sort) return { type: 'sort', key: sort };
   switch (input) {

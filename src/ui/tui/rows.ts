@@ -1,5 +1,6 @@
 /** Pure: which plans the table shows (filter, search, sort) and which slice of them fits on screen. */
 import type { Plan } from '../../core/plan.js';
+import { UNCERTAINTY } from '../../core/uncertainty.js';
 import { hardwareOf, techniqueOf } from '../plan-text.js';
 
 export const SORT_KEYS = ['rank', 'cost', 'slowdown', 'power', 'time', 'headroom'] as const;
@@ -13,7 +14,10 @@ export interface Filters {
   method: string | null;
   gpu: string | null;
   optimizer: string | null;
-  /** Only plans whose peak is within the GPU's capacity (the planner returns only these today). */
+  /**
+   * Only plans that still fit if the estimate is low by its p90 error (core/uncertainty.ts): every plan the
+   * planner returns fits at the estimate itself, so this keeps the ones that fit with room to spare.
+   */
   fitsOnly: boolean;
   /** Only plans on the Pareto front over (cost, slowdown, power). */
   frontOnly: boolean;
@@ -56,6 +60,10 @@ const SORT_VALUE: Record<SortKey, (p: Plan) => number> = {
   headroom: (p) => -p.memory.headroomBytes,
 };
 
+/** Fits even if the device estimate is low by the estimator's p90 error. */
+export const surelyFits = (p: Plan): boolean =>
+  p.memory.deviceBytes * (1 + UNCERTAINTY.p90AbsError) <= p.memory.capacityBytes;
+
 /** Plans after filters and search, sorted by `key` (then rank, so ties stay in planner order). */
 export function visiblePlans(
   plans: readonly Plan[],
@@ -69,7 +77,7 @@ export function visiblePlans(
       (filters.method === null || p.choices.method === filters.method) &&
       (filters.gpu === null || p.hardware.gpuId === filters.gpu) &&
       (filters.optimizer === null || p.choices.optimizer === filters.optimizer) &&
-      (!filters.fitsOnly || p.memory.deviceBytes <= p.memory.capacityBytes) &&
+      (!filters.fitsOnly || surelyFits(p)) &&
       (!filters.frontOnly || p.onFront) &&
       (q === '' || `${p.id} ${hardwareOf(p)} ${techniqueOf(p)}`.toLowerCase().includes(q)),
   );
@@ -95,7 +103,7 @@ export function filterSummary(f: Filters): string {
   if (f.method) parts.push(`method=${f.method}`);
   if (f.gpu) parts.push(`gpu=${f.gpu}`);
   if (f.optimizer) parts.push(`optimizer=${f.optimizer}`);
-  if (f.fitsOnly) parts.push('fits only');
+  if (f.fitsOnly) parts.push(`fits at +${Math.round(UNCERTAINTY.p90AbsError * 100)}%`);
   if (f.frontOnly) parts.push('Pareto front');
   if (f.search) parts.push(`/${f.search}`);
   return parts.join(', ');

@@ -1,6 +1,7 @@
 /** The explorer's state and its pure reducer: every key press is an action; side effects live in the App. */
 import type { Plan, PlanResult } from '../../core/plan.js';
 import type { Scenario } from '../../schema/scenario.js';
+import { keyToAction, splitKeys, type KeyLike } from './keys.js';
 import { applyEdit, KNOBS, parseEdit, scenarioProblem, stepEdit } from './edit.js';
 import {
   axisValues,
@@ -50,12 +51,19 @@ export interface State {
   planGen: number;
   planning: boolean;
   lastPlanMs: number | null;
+  /** Search progress of the running re-plan ('' until it has run ~300 ms). */
+  progress: string;
   /** Scenarios pinned for the side-by-side view. */
   pinned: Snapshot[];
-  quit: boolean;
+  /** Bumped when Enter commits the export prompt; the App writes `draft` then. */
+  exportSeq: number;
+  /** The exit code once the user quits (0 plans, 2 nothing fits, 130 Ctrl-C). */
+  quit: number | null;
 }
 
 export type Action =
+  | { type: 'key'; input: string; key: KeyLike }
+  | { type: 'progress'; gen: number; text: string }
   | { type: 'move'; delta: number }
   | { type: 'page'; dir: 1 | -1 }
   | { type: 'home' }
@@ -82,7 +90,7 @@ export type Action =
   | { type: 'exportFailed'; message: string }
   | { type: 'pin' }
   | { type: 'resize'; height: number }
-  | { type: 'quit' };
+  | { type: 'quit'; code: number };
 
 /** Lines the explorer spends outside the table rows (header, column titles, footer, detail pane). */
 export const CHROME_LINES = 5;
@@ -120,8 +128,10 @@ export function initialState(
     planGen: 0,
     planning: false,
     lastPlanMs: null,
+    progress: '',
     pinned: [],
-    quit: false,
+    exportSeq: 0,
+    quit: null,
   });
 }
 
@@ -173,11 +183,23 @@ export function cycleExtension(path: string): string {
 function edited(s: State, scenario: Scenario): State {
   const problem = scenarioProblem(scenario);
   if (problem) return { ...s, status: { kind: 'error', text: problem } };
-  return { ...s, scenario, planGen: s.planGen + 1, planning: true, status: null };
+  return { ...s, scenario, planGen: s.planGen + 1, planning: true, progress: '', status: null };
 }
 
 export function reducer(s: State, a: Action): State {
   switch (a.type) {
+    case 'key': {
+      // Each key of a chunk acts on the state the previous one left (no key is lost to a stale closure).
+      let next = s;
+      for (const [input, key] of splitKeys(s, a.input, a.key)) {
+        const action = keyToAction(next, input, key);
+        if (action) next = reducer(next, action);
+        if (next.quit !== null) break;
+      }
+      return next;
+    }
+    case 'progress':
+      return a.gen === s.planGen && s.planning ? { ...s, progress: a.text } : s;
     case 'move':
       return cursorAt(s, s.cursor + a.delta);
     case 'page':
@@ -253,6 +275,7 @@ export function reducer(s: State, a: Action): State {
           ...s,
           result: a.result,
           planning: false,
+          progress: '',
           lastPlanMs: a.ms,
           status: {
             kind: 'info',
@@ -263,13 +286,13 @@ export function reducer(s: State, a: Action): State {
       );
     case 'planFailed':
       if (a.gen !== s.planGen) return s;
-      return { ...s, planning: false, status: { kind: 'error', text: a.message } };
+      return { ...s, planning: false, progress: '', status: { kind: 'error', text: a.message } };
     case 'exportBegin':
       return { ...s, mode: 'export', draft: defaultExportPath(s), status: null };
     case 'exportCycle':
       return { ...s, draft: cycleExtension(s.draft) };
     case 'exportCommit':
-      return s; // the App writes the file, then dispatches exported / exportFailed
+      return { ...s, exportSeq: s.exportSeq + 1 }; // the App writes the file, then dispatches exported / exportFailed
     case 'exported':
       return { ...s, mode: 'table', status: { kind: 'info', text: `wrote ${a.path}` } };
     case 'exportFailed':
@@ -288,7 +311,7 @@ export function reducer(s: State, a: Action): State {
     case 'resize':
       return cursorAt({ ...s, height: a.height }, s.cursor);
     case 'quit':
-      return { ...s, quit: true };
+      return { ...s, quit: a.code };
   }
 }
 

@@ -19,6 +19,8 @@ import type { DetailPaneProps } from './DetailPane.js';
 import type { PlanTableProps } from './PlanTable.js';
 import type { EditPanelProps } from './EditPanel.js';
 import type { CompareViewProps } from './CompareView.js';
+import type { NothingFitsProps } from './NothingFits.js';
+import { fixSentence } from '../plan-messages.js';
 
 const SORT_LABEL = {
   rank: 'planner rank',
@@ -37,7 +39,8 @@ export function headerText(s: State): string {
       : `${s.visible.length} of ${r.plans.length} plans`;
   const filters = filterSummary(s.filters);
   const pos = s.visible.length > 0 ? ` · ${s.cursor + 1}/${s.visible.length}` : '';
-  return `${r.scenario.name} · ${r.model.id} · ${shown}${pos} · by ${SORT_LABEL[s.sort]} ${s.descending ? '▼' : '▲'}${filters ? ` · ${filters}` : ''}${s.planning ? ' · re-planning…' : ''}`;
+  const planning = s.planning ? ` · re-planning…${s.progress ? ` ${s.progress}` : ''}` : '';
+  return `${r.scenario.name} · ${r.model.id} · ${shown}${pos} · by ${SORT_LABEL[s.sort]} ${s.descending ? '▼' : '▲'}${filters ? ` · ${filters}` : ''}${planning}`;
 }
 
 export function tableProps(s: State, width: number): PlanTableProps {
@@ -54,6 +57,16 @@ export function tableProps(s: State, width: number): PlanTableProps {
     rows: window.map((p, i) => rowLine(cols, p, s.top + i === s.cursor)),
     selected: s.cursor - s.top,
     empty,
+  };
+}
+
+/** The nothing-fits screen: the nearest single fixes first (at most 6), then the pruned counts. */
+export function nothingFitsProps(r: PlanResult, _width: number): NothingFitsProps {
+  const fixes = r.nearestFixes.slice(0, 6).map(fixSentence);
+  return {
+    headline: `Nothing fits: ${r.searched.candidates.toLocaleString('en-US')} candidates searched, none feasible.`,
+    fixes: fixes.length > 0 ? fixes : ['no single change makes a candidate feasible'],
+    pruned: prunedLines(r).slice(0, 6),
   };
 }
 
@@ -103,8 +116,10 @@ export function compareProps(set: readonly Snapshot[], width: number): CompareVi
   };
 }
 
-/** The footer: the status message, or the most used keys. */
-export function footerText(s: State): string {
+/** The footer: the status message, or the most used keys (fewer on a narrow terminal). */
+export function footerText(s: State, width = 120): string {
   if (s.status) return s.status.text;
+  if (width < 100)
+    return '↑↓ move · 1-5 sort · f fits · / search · i edit · e export · ? help · q quit';
   return '↑↓ move · 1-5 sort · m g o filter · f fits · p front · / search · i edit · e export · b pin · c compare · ? help · q quit';
 }

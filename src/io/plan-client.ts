@@ -1,0 +1,135 @@
+/**
+ * The explorer's planner: the one pipeline in a worker thread, so the UI keeps drawing while it searches.
+ * A new request while one runs cancels it (the busy worker is terminated; the latest edit wins) and goes
+ * to a spare worker that was started and warmed in advance, so a burst of edits does not wait on cold starts.
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { PlanProgress, PlanResult } from '../core/plan.js';
+import type { Scenario } from '../schema/scenario.js';
+
+export interface PlanRequest {
+  id: number;
+  file: string;
+  scenario: Scenario;
+  top: number;
+  detected: readonly string[];
+}
+
+export type PlanReply =
+  | { id: number; progress: PlanProgress }
+  | { id: number; result: PlanResult }
+  | { id: number; error: string };
+
+/** Rejection reason of a request that a newer one replaced. */
+export class Superseded extends Error {
+  constructor() {
+    super('superseded by a newer edit');
+  }
+}
+
+/** The compiled worker (dist/), or the TypeScript source loaded through tsx's loader (tests, `npm run dev`). */
+function newWorker(): Worker {
+  const js = new URL('./plan-worker.js', import.meta.url);
+  if (existsSync(fileURLToPath(js))) return new Worker(js);
+  // tsx's ESM entry (the CommonJS one cannot register the loader from a worker).
+  const cjs = createRequire(import.meta.url).resolve('tsx/esm/api');
+  const tsx = pathToFileURL(cjs.replace(/\.cjs$/, '.mjs')).href;
+  const ts = new URL('./plan-worker.ts', import.meta.url).href;
+  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(ts)}); });`;
+  return new Worker(boot, { eval: true });
+}
+
+interface Job {
+  id: number;
+  resolve: (r: PlanResult) => void;
+  reject: (e: Error) => void;
+  onProgress?: (p: PlanProgress) => void;
+}
+
+class Slot {
+  readonly worker: Worker;
+  job: Job | null = null;
+  constructor(
+    onReply: (slot: Slot, m: PlanReply) => void,
+    onError: (slot: Slot, e: Error) => void,
+  ) {
+    this.worker = newWorker();
+    this.worker.unref();
+    this.worker.on('message', (m: PlanReply) => onReply(this, m));
+    this.worker.on('error', (e) => onError(this, e));
+  }
+}
+
+export class PlanClient {
+  private active: Slot;
+  private spare: Slot | null = null;
+  private nextId = 1;
+  private closed = false;
+
+  constructor(
+    private readonly file: string,
+    private readonly top: number,
+    private readonly detected: readonly string[],
+    /** Planned once in each fresh worker to warm its JIT (the opening scenario). */
+    private readonly warmWith?: Scenario,
+  ) {
+    this.active = this.spawn();
+    this.spare = this.spawn();
+  }
+
+  private spawn(): Slot {
+    const slot = new Slot(
+      (s, m) => this.reply(s, m),
+      (s, e) => {
+        s.job?.reject(e);
+        s.job = null;
+      },
+    );
+    if (this.warmWith) slot.worker.postMessage(this.request(0, this.warmWith));
+    return slot;
+  }
+
+  private request(id: number, scenario: Scenario): PlanRequest {
+    return { id, file: this.file, scenario, top: this.top, detected: this.detected };
+  }
+
+  private reply(slot: Slot, m: PlanReply): void {
+    const job = slot.job;
+    if (!job || m.id !== job.id) return; // a warm-up plan, or a cancelled one
+    if ('progress' in m) return job.onProgress?.(m.progress);
+    slot.job = null;
+    if ('result' in m) job.resolve(m.result);
+    else job.reject(new Error(m.error));
+  }
+
+  /** Plan `scenario`; a later call cancels this one (its promise rejects with Superseded). */
+  plan(scenario: Scenario, onProgress?: (p: PlanProgress) => void): Promise<PlanResult> {
+    if (this.closed) return Promise.reject(new Error('planner closed'));
+    if (this.active.job) {
+      const stale = this.active;
+      stale.job!.reject(new Superseded());
+      stale.job = null;
+      void stale.worker.terminate();
+      this.active = this.spare ?? this.spawn();
+      this.spare = this.spawn();
+    }
+    const id = this.nextId++;
+    return new Promise<PlanResult>((resolve, reject) => {
+      this.active.job = { id, resolve, reject, onProgress };
+      this.active.worker.postMessage(this.request(id, scenario));
+    });
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const slot of [this.active, this.spare]) {
+      if (!slot) continue;
+      slot.job?.reject(new Superseded());
+      slot.job = null;
+      void slot.worker.terminate();
+    }
+  }
+}

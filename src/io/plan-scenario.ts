@@ -1,0 +1,66 @@
+/**
+ * The one pipeline: scenario → PlanResult. `plan`, `compare`, exports, `launch --plan N` and the explorer
+ * (in its worker) all call these, so they agree plan for plan: the model path resolves against the
+ * scenario file, the circuit-assignment MIP refines owned multi-circuit plans, and serving scenarios get
+ * their fleet.
+ */
+import { plan, type PlanInput, type PlanProgress, type PlanResult } from '../core/plan.js';
+import { refineCircuits } from '../core/plan-circuits.js';
+import { planFleet } from '../core/plan-fleet.js';
+import type { Scenario } from '../schema/scenario.js';
+import { detectGpus } from './detect.js';
+import { loadGpus } from './load-catalog.js';
+import { resolveModel } from './load-model.js';
+import { inScenario, loadScenario, modelSpecOf, resolveHardware } from './load-scenario.js';
+
+export interface PipelineOptions {
+  /** Plans to rank (the front is returned whole). Default 10. */
+  top?: number;
+  /** GPU ids detected on this machine (nvidia-smi), added as owned hardware. */
+  detected?: readonly string[];
+  /** Called now and then during the search (a progress line, a spinner). */
+  onProgress?: (p: PlanProgress) => void;
+}
+
+/** The PlanInput of a parsed scenario; `file` is where it came from (relative model paths resolve beside it). */
+export function planInputOf(
+  file: string,
+  scenario: Scenario,
+  opts: Omit<PipelineOptions, 'onProgress'> = {},
+): PlanInput {
+  const { arch, hw } = inScenario(file, () => ({
+    arch: resolveModel(modelSpecOf(file, scenario), { flag: 'model' }),
+    hw: resolveHardware(scenario, opts.detected ?? []),
+  }));
+  return { scenario, arch, hardware: hw.options, circuits: hw.circuits, top: opts.top };
+}
+
+/** Plan a parsed scenario: the search, then the circuit MIP, then (serving) the fleet. */
+export async function planScenarioObject(
+  file: string,
+  scenario: Scenario,
+  opts: PipelineOptions = {},
+): Promise<PlanResult> {
+  const input = planInputOf(file, scenario, opts);
+  // The search is greedy and sync; the MIPs (≤ 1 s each step, issue #3) refine what it reports.
+  const searched = plan(opts.onProgress ? { ...input, onProgress: opts.onProgress } : input);
+  const result = await refineCircuits(searched, input);
+  const fleet = await planFleet(input);
+  return fleet ? { ...result, fleet } : result;
+}
+
+/** GPU ids nvidia-smi reports, when the scenario or the flag asks for detection. */
+export async function detectedFor(scenario: Scenario, detect: boolean): Promise<string[]> {
+  if (!detect && !scenario.hardware.detect) return [];
+  return (await detectGpus({ gpus: loadGpus() })).flatMap((d) => (d.gpuId ? [d.gpuId] : []));
+}
+
+/** Load, resolve and plan one scenario file. */
+export async function planScenarioFile(
+  file: string,
+  opts: Omit<PipelineOptions, 'detected'> & { detect?: boolean } = {},
+): Promise<PlanResult> {
+  const scenario = loadScenario(file);
+  const detected = await detectedFor(scenario, opts.detect === true);
+  return planScenarioObject(file, scenario, { ...opts, detected });
+}
