@@ -7,6 +7,7 @@ import { circuitSchema, type Circuit } from '../schema/circuit.js';
 import { gpuSchema, type Gpu } from '../schema/gpu.js';
 import { offerFileSchema, type Offer } from '../schema/offer.js';
 import { badValue, UserError } from './errors.js';
+import { didYouMean } from './suggest.js';
 
 /** Works from both src/io and dist/io. */
 export const DEFAULT_CATALOG_DIR = new URL('../../catalogs/', import.meta.url);
@@ -99,7 +100,31 @@ const byId = (a: { id: string }, b: { id: string }): number =>
 
 const SAFE_ID = /^[a-z0-9][a-z0-9.-]*$/;
 
-/** A GPU by id or alias, case-insensitive; unknown names are a UserError naming --gpu. */
+/**
+ * A GPU by id or alias among `gpus`, case-insensitive. A family name whose variants differ in memory
+ * (`a100`: 40 or 80 GB) is an error listing them; an unknown name suggests the nearest ids.
+ */
+export function lookupGpu(gpus: readonly Gpu[], name: string, field: string): Gpu {
+  const key = name.trim().toLowerCase();
+  const exact = gpus.find((g) => g.id === key);
+  if (exact) return exact;
+  const variants = gpus.filter((g) => g.id.startsWith(`${key}-`) || g.aliases.includes(key));
+  if (new Set(variants.map((g) => g.memoryMiB)).size > 1)
+    throw new UserError(
+      `${field}: '${name}' is ambiguous; expected one of ${variants.map((g) => `${g.id} (${Math.round(g.memoryMiB / 1024)} GiB)`).join(', ')}`,
+    );
+  const hit = gpus.find((g) => g.aliases.includes(key));
+  if (hit) return hit;
+  const hint = didYouMean(
+    key,
+    gpus.flatMap((g) => [g.id, ...g.aliases]),
+  );
+  throw new UserError(
+    `${field}: got '${name}'; ${hint ? `${hint} ` : ''}expected a GPU id or alias (see 'vramplan catalog gpus')`,
+  );
+}
+
+/** A GPU by id or alias, case-insensitive (lookupGpu); errors name --gpu. */
 export function findGpu(idOrAlias: string, opts?: CatalogOptions): Gpu {
   const key = idOrAlias.trim().toLowerCase();
   const dir = join(rootOf(opts), 'gpus');
@@ -107,14 +132,7 @@ export function findGpu(idOrAlias: string, opts?: CatalogOptions): Gpu {
   if (SAFE_ID.test(key) && existsSync(join(dir, `${key}.json`))) {
     return parseEntry(join(dir, `${key}.json`), gpuSchema);
   }
-  const gpus = loadGpus(opts);
-  const hit = gpus.find((g) => g.id === key || g.aliases.includes(key));
-  if (hit) return hit;
-  throw badValue(
-    '--gpu',
-    idOrAlias,
-    `one of ${gpus.map((g) => g.id).join(', ')} (or an alias; see \`vramplan catalog gpus\`)`,
-  );
+  return lookupGpu(loadGpus(opts), idOrAlias, '--gpu');
 }
 
 /** Every offer in catalogs/offers/<provider>.json; each offer's provider must equal its file name. */
@@ -148,5 +166,8 @@ export function findCircuit(id: string, opts?: CatalogOptions & { flag?: string 
     return parseEntry(join(dir, `${key}.json`), circuitSchema);
   }
   const ids = loadCircuits(opts).map((c) => c.id);
-  throw badValue(opts?.flag ?? '--circuit', id, `one of ${ids.join(', ')}`);
+  const hint = didYouMean(key, ids);
+  throw new UserError(
+    `${opts?.flag ?? '--circuit'}: got '${id}'; ${hint ? `${hint} ` : ''}expected one of ${ids.join(', ')}`,
+  );
 }

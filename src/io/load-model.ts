@@ -17,6 +17,7 @@ import type { Arch } from '../core/arch.js';
 import { ConfigError, archFromHfConfig } from '../core/hf-config.js';
 import { MODEL_ID_PATTERN, type ModelEntry, modelEntrySchema } from '../schema/model.js';
 import { UserError, badValue } from './errors.js';
+import { didYouMean } from './suggest.js';
 
 const DEFAULT_CATALOG = fileURLToPath(new URL('../../catalogs/models/', import.meta.url));
 
@@ -43,11 +44,28 @@ export function resolveModel(spec: string, opts: ResolveOptions = {}): Arch {
     return archOf(entry.config, { id: entry.id, hfId: entry.hfId }, join(dir, `${entry.id}.json`));
   if (existsSync(spec))
     return statSync(spec).isDirectory() ? fromFolder(spec) : fromConfigFile(spec);
+  const hint = didYouMean(spec, catalogNames(dir));
+  if (hint)
+    throw new UserError(
+      `${opts.flag ?? '--model'}: got '${spec}'; ${hint} (see 'vramplan catalog models'; a Hugging Face repo id or a path to config.json also work)`,
+    );
   throw badValue(
     opts.flag ?? '--model',
     spec,
     `a catalog id (${exampleIds(dir)}; see 'vramplan catalog models'), a Hugging Face repo id, or a path to config.json`,
   );
+}
+
+/** Every id, alias and Hugging Face id in the model catalog (for "did you mean"). */
+function catalogNames(dir: string): string[] {
+  return catalogFiles(dir).flatMap((file) => {
+    const raw = readJson(join(dir, file));
+    return isObject(raw)
+      ? [raw.id, raw.hfId, ...(Array.isArray(raw.aliases) ? raw.aliases : [])].filter(
+          (n): n is string => typeof n === 'string',
+        )
+      : [];
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,7 +9,14 @@ import type { Gpu } from '../schema/gpu.js';
 import type { Offer } from '../schema/offer.js';
 import { scenarioSchema, type Scenario } from '../schema/scenario.js';
 import { UserError, badValue } from './errors.js';
-import { findCircuit, loadGpus, loadOffers, type CatalogOptions } from './load-catalog.js';
+import {
+  findCircuit,
+  loadGpus,
+  loadOffers,
+  lookupGpu,
+  type CatalogOptions,
+} from './load-catalog.js';
+import { didYouMean } from './suggest.js';
 
 const describe = (v: unknown): string => {
   if (v === undefined) return 'nothing';
@@ -26,6 +33,39 @@ function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
   return cur;
 }
 
+/** The keys a (zod 4) object schema allows at `path` (every option's keys under a union). */
+export function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  type Def = {
+    type: string;
+    shape?: Record<string, z.ZodType>;
+    innerType?: z.ZodType;
+    element?: z.ZodType;
+    options?: z.ZodType[];
+    in?: z.ZodType;
+    valueType?: z.ZodType;
+  };
+  const defOf = (t: z.ZodType): Def => (t as unknown as { _zod: { def: Def } })._zod.def;
+  let level: z.ZodType[] = [schema];
+  const expand = (ts: z.ZodType[]): z.ZodType[] =>
+    ts.flatMap((t) => {
+      const d = defOf(t);
+      if (d.innerType) return expand([d.innerType]);
+      if (d.type === 'pipe' && d.in) return expand([d.in]);
+      if (d.options) return expand(d.options);
+      return [t];
+    });
+  for (const k of path) {
+    level = expand(level).flatMap((t) => {
+      const d = defOf(t);
+      if (d.shape && typeof k === 'string' && d.shape[k]) return [d.shape[k]];
+      if (d.element && typeof k === 'number') return [d.element];
+      if (d.valueType) return [d.valueType];
+      return [];
+    });
+  }
+  return [...new Set(expand(level).flatMap((t) => Object.keys(defOf(t).shape ?? {})))];
+}
+
 /**
  * `<file>: ✖ <message> (got <value>) → at <path>`, further issues joined by `; ` so the error stays one
  * line; zod's messages say what is allowed.
@@ -37,8 +77,21 @@ export function scenarioIssues(
 ): string {
   const each = issues.map((i) => {
     const at = i.path.length > 0 ? i.path.map(String).join('.') : '(root)';
-    const keys = i.code === 'unrecognized_keys' ? '' : ` (got ${describe(valueAt(data, i.path))})`;
-    return `✖ ${i.message}${keys} → at ${at}`;
+    if (i.code === 'unrecognized_keys') {
+      const known = keysAt(scenarioSchema, i.path);
+      const hints = i.keys.map((k) => didYouMean(k, known, 1)).filter(Boolean);
+      return `✖ ${i.message}${hints.length > 0 ? ` (${hints.join('; ')})` : ''} → at ${at}`;
+    }
+    const got = valueAt(data, i.path);
+    const hint =
+      i.code === 'invalid_value' && typeof got === 'string'
+        ? didYouMean(
+            got,
+            i.values.filter((v): v is string => typeof v === 'string'),
+            1,
+          )
+        : '';
+    return `✖ ${i.message} (got ${describe(got)}${hint ? `; ${hint}` : ''}) → at ${at}`;
   });
   return `${file}: ${each.join('; ')}`;
 }
@@ -110,14 +163,7 @@ export function resolveHardware(
 ): ResolvedHardware {
   const gpus = loadGpus(cat);
   const byId = new Map(gpus.map((g) => [g.id, g]));
-  const gpu = (id: string, at: string): Gpu => {
-    const g = byId.get(id) ?? gpus.find((x) => x.aliases.includes(id));
-    if (!g)
-      throw new UserError(
-        `${at}: got '${id}'; expected a GPU id from catalogs/gpus (see 'vramplan catalog gpus')`,
-      );
-    return g;
-  };
+  const gpu = (id: string, at: string): Gpu => byId.get(id) ?? lookupGpu(gpus, id, at);
   const options: HardwareOption[] = [];
   const nodeSize = s.hardware.gpusPerNode;
   const owned = new Map<string, { count: number; price: number }>();
@@ -146,7 +192,11 @@ export function resolveHardware(
     const providers = [...new Set(all.map((o) => o.provider))].sort();
     rent.providers?.forEach((p, i) => {
       if (!providers.includes(p))
-        throw badValue(`hardware.rent.providers.${i}`, p, `one of ${providers.join(', ')}`);
+        throw badValue(
+          `hardware.rent.providers.${i}`,
+          p,
+          [didYouMean(p, providers), `one of ${providers.join(', ')}`].filter(Boolean).join(' '),
+        );
     });
     // Aliases are accepted as elsewhere; offers name the catalog id.
     const rentGpus = rent.gpus?.map((id, i) => gpu(id, `hardware.rent.gpus.${i}`).id);
@@ -158,10 +208,15 @@ export function resolveHardware(
         (!rentGpus || rentGpus.includes(o.gpuId)),
     );
     rent.offers?.forEach((id, i) => {
-      if (!offers.some((o) => o.id === id))
-        throw new UserError(
-          `hardware.rent.offers.${i}: got '${id}'; expected an offer id from catalogs/offers (see 'vramplan catalog offers')`,
+      if (!offers.some((o) => o.id === id)) {
+        const hint = didYouMean(
+          id,
+          all.map((o) => o.id),
         );
+        throw new UserError(
+          `hardware.rent.offers.${i}: got '${id}'; ${hint ? `${hint} ` : ''}expected an offer id from catalogs/offers (see 'vramplan catalog offers')`,
+        );
+      }
     });
     for (const o of offers.sort((a, b) => (a.id < b.id ? -1 : 1))) {
       const g = byId.get(o.gpuId);

@@ -31,7 +31,7 @@ describe('vramplan estimate --json', () => {
   });
 
   it('exits 0 whether or not it fits', () => {
-    expect(run('estimate', '--model', 'qwen2.5-0.5b', '--gpu', 'h100', '--json').code).toBe(0);
+    expect(run('estimate', '--model', 'qwen2.5-0.5b', '--gpu', 'h100-sxm', '--json').code).toBe(0);
     expect(run('estimate', '--model', 'llama-3.1-405b', '--gpu', 'rtx-3060', '--json').code).toBe(
       0,
     );

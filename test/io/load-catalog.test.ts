@@ -35,10 +35,10 @@ afterEach(() => {
 });
 
 describe('findGpu', () => {
-  it('names the flag, the value and the known ids for an unknown GPU', () => {
+  it('names the flag, the value and the nearest ids for an unknown GPU', () => {
     const e = errorOf(() => findGpu('rtx-9090'));
     expect(e.message).toMatch(
-      /^--gpu: got 'rtx-9090'; expected one of a10, a100-40gb-pcie, .*rtx-4090, /,
+      /^--gpu: got 'rtx-9090'; did you mean 'rtx-3090', 'rtx-4090' or 'rtx-5090'\? expected a GPU id/,
     );
     expect(e.exitCode).toBe(1);
   });
@@ -58,7 +58,7 @@ describe('findGpu', () => {
     write('gpus/rtx-4090.json', real('gpus/rtx-4090.json'));
     expect(findGpu('4090', { dir }).id).toBe('rtx-4090');
     expect(errorOf(() => findGpu('h100', { dir })).message).toBe(
-      "--gpu: got 'h100'; expected one of rtx-4090 (or an alias; see `vramplan catalog gpus`)",
+      "--gpu: got 'h100'; expected a GPU id or alias (see 'vramplan catalog gpus')",
     );
   });
 });
@@ -128,7 +128,7 @@ describe('broken catalog files', () => {
 
   it('names --circuit for an unknown preset', () => {
     expect(errorOf(() => findCircuit('jp-100v-15a')).message).toMatch(
-      /^--circuit: got 'jp-100v-15a'; expected one of eu-230v-16a, uk-230v-13a, us-120v-15a, /,
+      /^--circuit: got 'jp-100v-15a'; did you mean 'us-120v-15a'\? expected one of eu-230v-16a, uk-230v-13a, us-120v-15a, /,
     );
   });
 
