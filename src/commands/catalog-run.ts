@@ -1,8 +1,19 @@
 /** The catalog command's body. */
 import { badValue } from '../io/errors.js';
 import { loadCircuits, loadGpus, loadOffers } from '../io/load-catalog.js';
-import { listModels } from '../io/load-model.js';
+import { paramCounts } from '../core/params.js';
+import { listModels, resolveModel } from '../io/load-model.js';
 import { renderCatalogList, type CatalogKind } from '../ui/plan-catalog.js';
+
+/** A catalog model's parameter counts, from its architecture (what estimate reports). */
+function paramsOf(id: string): { params?: number; activeParams?: number } {
+  try {
+    const p = paramCounts(resolveModel(id));
+    return { params: p.total, activeParams: p.active };
+  } catch {
+    return {};
+  }
+}
 
 const KINDS = ['gpus', 'models', 'offers', 'circuits'] as const;
 
@@ -28,8 +39,9 @@ export function runCatalog(kind: string, id: string | undefined, json: boolean):
     process.stdout.write(`${JSON.stringify(hit, null, 2)}\n`);
     return 0;
   }
+  const rows = k === 'models' ? entries.map((e) => ({ ...e, ...paramsOf(e.id) })) : entries;
   process.stdout.write(
-    json ? `${JSON.stringify(entries, null, 2)}\n` : `${renderCatalogList(k, entries)}\n`,
+    json ? `${JSON.stringify(entries, null, 2)}\n` : `${renderCatalogList(k, rows)}\n`,
   );
   return 0;
 }

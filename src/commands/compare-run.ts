@@ -17,6 +17,6 @@ export async function runCompare(files: string[], opts: Record<string, unknown>)
     process.stdout.write(
       `${JSON.stringify({ scenarios: results.map((r) => ({ file: r.file, result: planJson(r.result) })) }, null, 2)}\n`,
     );
-  else process.stdout.write(`${renderCompareText(results)}\n`);
+  else process.stdout.write(`${renderCompareText(results, top)}\n`);
   return results.some((r) => r.result.fits) ? 0 : 2;
 }

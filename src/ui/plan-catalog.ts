@@ -1,5 +1,5 @@
 /** Catalog listings as text tables. */
-import { padRight } from './format.js';
+import { formatCount, padRight } from './format.js';
 
 export type CatalogKind = 'gpus' | 'models' | 'offers' | 'circuits';
 
@@ -15,6 +15,14 @@ const COLUMNS: Record<CatalogKind, [string, (e: Row) => string][]> = {
   ],
   models: [
     ['id', (e) => String(e.id)],
+    // Counted from the architecture (core/params.ts), as estimate reports them; MoE: total (active).
+    [
+      'parameters',
+      (e) =>
+        typeof e.params === 'number'
+          ? `${formatCount(e.params)}${typeof e.activeParams === 'number' && e.activeParams < e.params ? ` (${formatCount(e.activeParams)} active)` : ''}`
+          : '—',
+    ],
     ['hfId', (e) => String(e.hfId ?? '—')],
   ],
   offers: [

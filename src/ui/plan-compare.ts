@@ -23,17 +23,25 @@ const ROWS: [string, (r: PlanResult) => string][] = [
     (r) => (r.plans[0] ? Math.round(r.plans[0].time.tokensPerSecond).toLocaleString('en-US') : '—'),
   ],
   ['feasible plans', (r) => r.searched.feasible.toLocaleString('en-US')],
-  [
-    'runner-up',
-    (r) => (r.plans[1] ? `${hardwareOf(r.plans[1])}, ${formatUsd(r.plans[1].cost.usd)}` : '—'),
-  ],
 ];
 
+/** Row `#n` (n ≥ 2): that plan's hardware, cost and time. */
+const nth = (n: number): [string, (r: PlanResult) => string] => [
+  `#${n}`,
+  (r) => {
+    const p = r.plans[n - 1];
+    return p ? `${hardwareOf(p)}, ${formatUsd(p.cost.usd)}, ${formatDuration(p.time.hours)}` : '—';
+  },
+];
+
+/** The scenarios side by side: the best plan in full, then plans #2 … #top one line each (`--top`). */
 export function renderCompareText(
   results: readonly { file: string; result: PlanResult }[],
+  top = 3,
 ): string {
-  const cols = results.map((r) => [r.result.scenario.name, ...ROWS.map(([, f]) => f(r.result))]);
-  const labels = ['', ...ROWS.map(([l]) => l)];
+  const rows = [...ROWS, ...Array.from({ length: Math.max(0, top - 1) }, (_, i) => nth(i + 2))];
+  const cols = results.map((r) => [r.result.scenario.name, ...rows.map(([, f]) => f(r.result))]);
+  const labels = ['', ...rows.map(([l]) => l)];
   const lw = Math.max(...labels.map((l) => l.length));
   const widths = cols.map((c) => Math.max(...c.map((x) => x.length)));
   return labels
