@@ -1,42 +1,53 @@
 /** `vramplan estimate`: the estimate contract (DESIGN.md). parse → load → estimate → print. */
 import type { Command } from 'commander';
+import { defaultOptions, EstimateOptionsSchema } from '../schema/estimate.js';
 import type { RawFlags } from '../schema/flags.js';
+
+type EnumKey = {
+  [K in keyof typeof EstimateOptionsSchema.shape]: (typeof EstimateOptionsSchema.shape)[K] extends {
+    options: readonly string[];
+  }
+    ? K
+    : never;
+}[keyof typeof EstimateOptionsSchema.shape];
+
+/** `a, b, c (default b)`: the values the zod enum of `key` allows, so help never drifts from validation. */
+const oneOf = (
+  key: EnumKey,
+  defaults = ` (default ${String(defaultOptions('full')[key])})`,
+): string => `${EstimateOptionsSchema.shape[key].options.join(', ')}${defaults}`;
 
 /** Contract flags: [flag, value placeholder or null for a switch, description]. */
 export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
-  ['method', '<method>', 'inference, full, lora, qlora (default full)'],
+  ['method', '<method>', oneOf('method')],
   [
     'weights',
     '<dtype>',
-    'base weight storage: fp32, fp16, bf16, fp8, int8, nf4, fp4, int4 (default bf16; nf4 for qlora)',
+    `base weight storage: ${oneOf('weights', ' (default bf16; nf4 for qlora)')}`,
   ],
-  ['compute', '<dtype>', 'activation/compute dtype: fp32, fp16, bf16 (default bf16)'],
+  ['compute', '<dtype>', `activation/compute dtype: ${oneOf('compute')}`],
   ['master-weights', null, 'keep an fp32 master copy of trainable weights'],
   ['double-quant', null, 'nf4/fp4 double quantization of the block constants'],
-  [
-    'optimizer',
-    '<name>',
-    'adamw, adamw-8bit, paged-adamw, paged-adamw-8bit, adam-mini, sgd, sgd-momentum, lion, adafactor, none',
-  ],
+  ['optimizer', '<name>', oneOf('optimizer', ' (default adamw; none for inference)')],
   [
     'optimizer-states',
     '<dtype>',
-    'dtype of 32-bit-class optimizer states: fp32, bf16 (default fp32)',
+    `dtype of 32-bit-class optimizer states: ${oneOf('optimizerStates')}`,
   ],
   ['lora-rank', '<r>', 'LoRA rank (default 16)'],
   [
     'lora-targets',
     '<list>',
-    'comma list of q,k,v,o,gate,up,down,embed,lm_head, or all-linear (default q,v)',
+    `comma list of ${EstimateOptionsSchema.shape.loraTargets.element.options.join(',')}, or all-linear (default q,v)`,
   ],
   ['batch', '<n>', 'micro-batch size per data-parallel rank (default 1)'],
   ['seq', '<tokens>', 'tokens per sample, or total context for inference (default 2048)'],
-  ['checkpointing', '<mode>', 'none, selective, full, offload (default none)'],
-  ['attention', '<impl>', 'eager, sdpa, flash (default sdpa)'],
+  ['checkpointing', '<mode>', oneOf('checkpointing')],
+  ['attention', '<impl>', oneOf('attention')],
   ['chunked-loss', null, 'the loss never materialises full-vocabulary fp32 logits'],
   ['optimizer-in-backward', null, 'step and free each gradient during backward'],
   ['zero', '<stage>', 'ZeRO / FSDP sharding stage 0-3 (default 0)'],
-  ['offload', '<what>', 'none, optimizer, optimizer+params (default none)'],
+  ['offload', '<what>', oneOf('offload')],
   ['gpus', '<n>', 'total GPU count (default tp x pp x cp, i.e. 1)'],
   ['tp', '<n>', 'tensor-parallel degree (default 1)'],
   ['pp', '<n>', 'pipeline-parallel degree (default 1)'],
@@ -45,13 +56,9 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
   ['loss-parallel', null, 'with --tp: logits and loss kept vocabulary-sharded'],
   ['compile', null, 'torch.compile / fused kernels on (memory and time)'],
   ['sparsity', '<fraction>', 'fraction of zero weights in the linear layers, 0-1 (default 0)'],
-  ['sparse-format', '<fmt>', 'csr, 2:4 (default csr)'],
+  ['sparse-format', '<fmt>', oneOf('sparseFormat')],
   ['gpu', '<id>', "catalog GPU id for the fits verdict (see 'vramplan catalog gpus')"],
-  [
-    'framework',
-    '<name>',
-    'hf, torchtune, litgpt, unsloth, deepspeed, vllm, torchtitan (default hf)',
-  ],
+  ['framework', '<name>', oneOf('framework')],
 ];
 
 /** Commander's camelCase option values back to the contract's kebab-case flags. */
