@@ -41,7 +41,6 @@ import {
 } from './throughput.js';
 import { amortisedUsd, energyCostUsd, rentCostUsd } from './cost.js';
 import { circuitOverWatts, nodeWallWatts, psuEfficiency, type CircuitCap } from './power.js';
-import { dominates } from './pareto.js';
 import { MiB, GiB } from './units.js';
 import { defaultOptions, type EstimateOptions, type Method } from '../schema/estimate.js';
 import type { Gpu } from '../schema/gpu.js';
@@ -1237,4 +1236,3 @@ function nearestFixes(ctx: Ctx, st: LoopState): NearestFix[] {
   return out;
 }
 
-export { dominates };

@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 import { amortisedUsd, energyCostUsd, rentCostUsd } from '../../src/core/cost.js';
 import { circuitOverWatts, nodeWallWatts, psuEfficiency } from '../../src/core/power.js';
-import { paretoFront } from '../../src/core/pareto.js';
 import {
   gpuCounts,
   microBatches,
@@ -67,20 +66,6 @@ describe('throughput', () => {
     expect(pcieGBps('PCIe 3.0 x16')).toBe(16);
     expect(pcieGBps('PCIe 4.0 x16')).toBe(32);
     expect(pcieGBps('PCIe 5.0 x16')).toBe(64);
-  });
-});
-
-describe('pareto', () => {
-  it('keeps the non-dominated points, first of duplicates', () => {
-    // (cost, slowdown, watts): b dominates d; a, b, c trade off; e duplicates a
-    const pts = [
-      [1, 3, 100],
-      [2, 2, 100],
-      [3, 1, 100],
-      [2, 2.5, 100],
-      [1, 3, 100],
-    ];
-    expect(paretoFront(pts)).toEqual([0, 1, 2]);
   });
 });
 

@@ -1,0 +1,116 @@
+// Every prune reason the planner has is counted, each triggered by a small scenario built for it.
+import { describe, expect, it } from 'vitest';
+import { plan, REASONS, type ReasonCode } from '../../src/core/plan.js';
+import { planInputOf } from '../../src/io/plan-scenario.js';
+import { scenarioSchema, type ScenarioInput } from '../../src/schema/scenario.js';
+
+const BASE: ScenarioInput = {
+  name: 'prune',
+  model: 'qwen2.5-0.5b',
+  job: { kind: 'fine-tune', methods: ['lora'], seq: 512, globalBatch: 4, datasetTokens: 1e6 },
+  hardware: { owned: [{ gpu: 'rtx-4090', count: 1 }], counts: { min: 1, max: 1 } },
+  search: {
+    optimizers: ['adamw'],
+    checkpointing: ['none'],
+    attention: ['sdpa'],
+    microBatches: [1],
+  },
+};
+
+function pruned(over: (s: ScenarioInput) => ScenarioInput) {
+  const scenario = scenarioSchema.parse(over(structuredClone(BASE)));
+  const r = plan(planInputOf('test.yaml', scenario));
+  const counts = Object.fromEntries(r.pruned.map((p) => [p.code, p.count])) as Partial<
+    Record<ReasonCode, number>
+  >;
+  return { r, counts };
+}
+
+const hw = (s: ScenarioInput, h: object): ScenarioInput => ({
+  ...s,
+  hardware: { ...s.hardware, ...h },
+});
+
+/** One scenario per reason that prunes at least one candidate for it. */
+const CASES: Record<ReasonCode, (s: ScenarioInput) => ScenarioInput> = {
+  oom: (s) => ({ ...s, model: 'llama-2-70b', job: { ...s.job, methods: ['full'] } as never }),
+  'host-ram': (s) =>
+    hw(
+      {
+        ...s,
+        job: { ...s.job, methods: ['full'] } as never,
+        search: { ...s.search, offload: ['optimizer'], zero: [2] },
+      },
+      { hostRamGiB: 1 },
+    ),
+  'not-enough-gpus': (s) => hw(s, { counts: { min: 2, max: 2 } }),
+  'over-max-gpus': (s) => ({
+    ...hw(s, { owned: [{ gpu: 'rtx-4090', count: 4 }], counts: { min: 1, max: 4 } }),
+    limits: { maxGpus: 2 },
+  }),
+  'partial-node': (s) =>
+    hw(s, {
+      owned: [],
+      rent: { offers: ['aws-a100-40gb-sxm-on-demand-8x'] },
+      counts: { min: 2, max: 2 },
+    }),
+  'no-flash-attention': (s) => ({
+    ...hw(s, { owned: [{ gpu: 't4', count: 1 }] }),
+    search: { ...s.search, attention: ['flash'] },
+  }),
+  'no-fp8': (s) => ({
+    ...hw(s, { owned: [{ gpu: 'rtx-3090', count: 1 }] }),
+    job: { ...s.job, methods: ['lora'] } as never,
+    search: { ...s.search, weights: ['fp8'] },
+  }),
+  'no-quant-kernels': (s) => ({
+    ...hw(s, { owned: [{ gpu: 'apple-m4-max-128gb', count: 1 }] }),
+    job: { ...s.job, methods: ['qlora'] } as never,
+  }),
+  'circuit-over': (s) => ({
+    ...hw(s, { owned: [{ gpu: 'rtx-4090', count: 8 }], counts: { min: 8, max: 8 } }),
+    power: { circuits: ['us-120v-15a'] },
+  }),
+  'over-budget': (s) => ({
+    ...s,
+    power: { electricityUsdPerKwh: 1 },
+    limits: { budgetUsd: 0.0001 },
+  }),
+  'over-deadline': (s) => ({ ...s, limits: { deadlineHours: 1e-6 } }),
+  'too-slow': (s) => ({
+    ...s,
+    job: { ...s.job, methods: ['lora', 'qlora'] } as never,
+    search: { ...s.search, checkpointing: ['none', 'full'] },
+    limits: { maxSlowdown: 1 },
+  }),
+};
+
+describe('prune reasons', () => {
+  it('the cases cover every reason', () => {
+    expect(Object.keys(CASES).sort()).toEqual([...REASONS].sort());
+  });
+  for (const code of REASONS)
+    it(`counts ${code}`, () => {
+      const { r, counts } = pruned(CASES[code]);
+      expect(counts[code] ?? 0).toBeGreaterThan(0);
+      // Every candidate is either feasible or pruned for exactly one reason.
+      const total = r.pruned.reduce((a, p) => a + p.count, 0);
+      expect(total + r.searched.feasible).toBe(r.searched.candidates);
+    });
+
+  it('over-max-gpus: counts beyond limits.maxGpus are counted, not silently dropped', () => {
+    const { r, counts } = pruned(CASES['over-max-gpus']);
+    expect(r.plans.every((p) => p.hardware.gpus <= 2)).toBe(true);
+    const unlimited = pruned((s) =>
+      hw(s, { owned: [{ gpu: 'rtx-4090', count: 4 }], counts: { min: 1, max: 4 } }),
+    );
+    expect(r.searched.candidates).toBe(unlimited.r.searched.candidates);
+    // Exactly the candidates with 3 or 4 GPUs: those a search capped at 2 GPUs does not have.
+    const capped = pruned((s) =>
+      hw(s, { owned: [{ gpu: 'rtx-4090', count: 4 }], counts: { min: 1, max: 2 } }),
+    );
+    expect(counts['over-max-gpus']).toBe(
+      unlimited.r.searched.candidates - capped.r.searched.candidates,
+    );
+  });
+});
