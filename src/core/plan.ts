@@ -1235,4 +1235,3 @@ function nearestFixes(ctx: Ctx, st: LoopState): NearestFix[] {
   });
   return out;
 }
-

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { circuitSchema, type Circuit } from '../schema/circuit.js';
 import { gpuSchema, type Gpu } from '../schema/gpu.js';
 import { offerFileSchema, type Offer } from '../schema/offer.js';
-import { badValue, UserError } from './errors.js';
+import { UserError } from './errors.js';
 import { didYouMean } from './suggest.js';
 
 /** Works from both src/io and dist/io. */
@@ -120,7 +120,7 @@ export function lookupGpu(gpus: readonly Gpu[], name: string, field: string): Gp
     gpus.flatMap((g) => [g.id, ...g.aliases]),
   );
   throw new UserError(
-    `${field}: got '${name}'; ${hint ? `${hint} ` : ''}expected a GPU id or alias (see 'vramplan catalog gpus')`,
+    `${field}: got '${name}'; ${hint ? `${hint} ` : ''}expected a GPU id from catalogs/gpus: ${gpus.map((g) => g.id).join(', ')}`,
   );
 }
 

@@ -58,7 +58,7 @@ describe('findGpu', () => {
     write('gpus/rtx-4090.json', real('gpus/rtx-4090.json'));
     expect(findGpu('4090', { dir }).id).toBe('rtx-4090');
     expect(errorOf(() => findGpu('h100', { dir })).message).toBe(
-      "--gpu: got 'h100'; expected a GPU id or alias (see 'vramplan catalog gpus')",
+      "--gpu: got 'h100'; expected a GPU id from catalogs/gpus: rtx-4090",
     );
   });
 });
