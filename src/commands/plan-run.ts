@@ -2,6 +2,7 @@
 import { extname } from 'node:path';
 import { plan, type PlanInput, type PlanResult } from '../core/plan.js';
 import { refineCircuits } from '../core/plan-circuits.js';
+import { scenarioStructureIssue } from '../core/structure.js';
 import { planFleet } from '../core/plan-fleet.js';
 import { detectGpus } from '../io/detect.js';
 import { badValue } from '../io/errors.js';
@@ -24,10 +25,12 @@ export async function planScenario(
     opts.detect || scenario.hardware.detect
       ? (await detectGpus({ gpus: loadGpus() })).flatMap((d) => (d.gpuId ? [d.gpuId] : []))
       : [];
-  const { arch, hw } = inScenario(file, () => ({
-    arch: resolveModel(modelSpecOf(file, scenario), { flag: 'model' }),
-    hw: resolveHardware(scenario, detected),
-  }));
+  const { arch, hw } = inScenario(file, () => {
+    const arch = resolveModel(modelSpecOf(file, scenario), { flag: 'model' });
+    const issue = scenarioStructureIssue(arch, scenario);
+    if (issue) throw badValue(issue.field, issue.value, issue.allowed);
+    return { arch, hw: resolveHardware(scenario, detected) };
+  });
   const input: PlanInput = {
     scenario,
     arch,
