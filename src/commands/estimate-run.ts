@@ -1,5 +1,6 @@
 /** The estimate command's body: parse flags → load model and GPU → estimate → print. */
 import { buildEstimate } from '../core/estimate.js';
+import { assertStructure } from '../core/structure.js';
 import { explainFit } from '../core/explain.js';
 import { availableLoraTargets } from '../core/trainable.js';
 import { badValue } from '../io/errors.js';
@@ -16,6 +17,7 @@ export function runEstimate(model: string, flags: RawFlags, json: boolean): numb
   const options = optionsFromFlags(flags);
   const gpu = typeof flags.gpu === 'string' ? findGpu(flags.gpu) : undefined;
   const arch = resolveModel(model);
+  assertStructure(arch, options);
   const result = buildEstimate(arch, options, gpu);
   if ((options.method === 'lora' || options.method === 'qlora') && result.params.trainable === 0) {
     // PEFT raises "Target modules ... not found in the base model" rather than training nothing.

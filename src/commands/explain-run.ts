@@ -1,5 +1,6 @@
 /** The explain command's body: parse → load model and GPU → explainFit → print. */
 import { explainFit } from '../core/explain.js';
+import { assertStructure } from '../core/structure.js';
 import { UserError } from '../io/errors.js';
 import { findGpu } from '../io/load-catalog.js';
 import { resolveModel } from '../io/load-model.js';
@@ -11,7 +12,9 @@ export function runExplain(model: string, flags: RawFlags, json: boolean): numbe
   if (typeof flags.gpu !== 'string')
     throw new UserError('--gpu: required for explain', "See 'vramplan catalog gpus' for ids.");
   const gpu = findGpu(flags.gpu);
-  const e = explainFit(resolveModel(model), options, gpu);
+  const arch = resolveModel(model);
+  assertStructure(arch, options);
+  const e = explainFit(arch, options, gpu);
   process.stdout.write(json ? `${JSON.stringify(e, null, 2)}\n` : `${renderExplainText(e)}\n`);
   return 0;
 }

@@ -99,6 +99,8 @@ export interface Arch {
   /** Final norm, pooler, shared embeddings of enc-dec, vision projector... */
   otherParams: number;
   maxPositions: number;
+  /** Longer context the config declares through rope_scaling (factor × original positions), when any. */
+  ropeScaledPositions?: number;
   dtype: SourceDtype;
   quant: CheckpointQuant | null;
   /** Exact parameter count read from safetensors headers, when a local folder gave them. */

@@ -125,8 +125,8 @@ export interface Sharding {
 
 /**
  * ZeRO stage and offload for a layout. Sharding needs data parallelism (dp > 1) except ZeRO-Offload/Infinity on
- * one rank; parameter offload needs ZeRO-3; DeepSpeed does not combine ZeRO-2/3 with pipeline parallelism, and
- * Megatron pairs TP/PP with the distributed optimizer (ZeRO-1) only. LoRA's few trainable parameters make
+ * one rank; parameter offload needs ZeRO-3. Which engine runs which stage with TP/PP is the engine
+ * profiles' business (core/engines.ts: torchtitan pairs FSDP with TP/PP; the HF engines run neither). LoRA's few trainable parameters make
  * optimizer-state sharding (1/2) moot: only ZeRO-3 (sharding the frozen base, FSDP+QLoRA) is searched.
  */
 export function shardings(
@@ -151,7 +151,6 @@ export function shardings(
     if (allowedOffload && !allowedOffload.includes(s.offload)) return false;
     if (method === 'inference') return s.zero === 0;
     if (s.zero > 0 && dp === 1 && s.offload === 'none') return false;
-    if ((tp > 1 || pp > 1) && (s.zero > 1 || s.offload !== 'none')) return false;
     // Without TP/PP, ZeRO-2 shards more than ZeRO-1 for the same traffic (2Ψ, ZeRO §7): ZeRO-1 is dominated.
     if (tp === 1 && pp === 1 && s.zero === 1) return false;
     if ((method === 'lora' || method === 'qlora') && (s.zero === 1 || s.zero === 2)) return false;

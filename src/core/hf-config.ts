@@ -1303,6 +1303,26 @@ function compressedTensors(q: Fields, skipped: string[]): CheckpointQuant {
   };
 }
 
+/**
+ * The context a config declares through rope_scaling (transformers modeling_rope_utils: linear, dynamic,
+ * yarn, longrope, llama3 scale the positions by `factor` from original_max_position_embeddings, or from
+ * max_position_embeddings when no original is given); never less than max_position_embeddings.
+ */
+function ropeScaledPositions(config: Json, maxPositions: number): number {
+  const r = config.rope_scaling;
+  if (!isObject(r)) return maxPositions;
+  const kind = r.rope_type ?? r.type;
+  const factor = r.factor;
+  if (typeof factor !== 'number' || !(factor > 1)) return maxPositions;
+  if (!['linear', 'dynamic', 'yarn', 'longrope', 'llama3'].includes(String(kind)))
+    return maxPositions;
+  const original =
+    typeof r.original_max_position_embeddings === 'number'
+      ? r.original_max_position_embeddings
+      : maxPositions;
+  return Math.max(maxPositions, Math.floor(original * factor));
+}
+
 // ---------------------------------------------------------------------------------------------
 
 /** Normalize one Hugging Face config.json object. Throws ConfigError on anything it cannot read. */
@@ -1330,6 +1350,8 @@ export function archFromHfConfig(config: unknown, meta: { id: string; hfId: stri
     quant: quantOf(c),
     measuredParams: null,
   };
+  const scaled = ropeScaledPositions(nested?.raw ?? config, body.maxPositions);
+  if (scaled > body.maxPositions) arch.ropeScaledPositions = scaled;
   const total = paramCounts(arch).total;
   if (!(total <= MAX_PARAMS))
     throw new ConfigError(

@@ -9,6 +9,9 @@
  */
 import type { Arch } from './arch.js';
 import { engineOf } from './engine.js';
+import { ENGINE_FAMILY, engineRejects, onEngine } from './engines.js';
+import { defaultHostRamBytes, hostRamOf, type HostRam } from './host-ram.js';
+import { qualityOf, tierRank, type Quality } from './quality.js';
 import type { Engine } from '../schema/engine.js';
 import { estimateMemory, type Breakdown, type Phase } from './memory.js';
 import { memorySurface, type MemorySurface } from './surface.js';
@@ -96,6 +99,10 @@ export const REASONS = [
   'over-budget',
   'over-deadline',
   'too-slow',
+  /** No engine runs this combination (core/engines.ts profiles). */
+  'no-engine',
+  /** Lossier than the scenario's `quality` accepts (core/quality.ts). */
+  'quality',
 ] as const;
 export type ReasonCode = (typeof REASONS)[number];
 
@@ -150,6 +157,10 @@ export interface Plan {
     peakPhase: Phase;
     breakdown: Breakdown;
   };
+  /** Host RAM on the busiest node (core/host-ram.ts) and the limit it was checked against. */
+  hostRam: HostRam & { limitBytes: number };
+  /** Quality tier and the techniques that set it (core/quality.ts). */
+  quality: Quality;
   power: {
     gpuWatts: number;
     wallWatts: number;
@@ -167,10 +178,15 @@ export interface Plan {
     purchaseUsd: number;
     amortisedUsd: number;
   };
-  /** Job hours relative to the fastest plan considered (1 = fastest). */
+  /** "x fastest": job hours over the fastest plan's hours among those considered (1 = fastest). */
   slowdown: number;
+  /** Step-time factors of the plan's techniques (slowdown.ts), listed apart from "x fastest". */
   slowdownFactors: SlowdownFactor[];
-  /** The estimate-contract configuration of this plan (what `vramplan estimate` would take). */
+  /**
+   * The estimate-contract configuration of this plan (what `vramplan estimate` takes): it encodes the engine
+   * (`framework`, `zero`; engineOf(options) === choices.engine), its fp32 master copy (`masterWeights`) and
+   * optimizer-in-backward, so estimating these options gives this plan's memory bytes exactly.
+   */
   options: EstimateOptions;
 }
 
@@ -345,8 +361,16 @@ interface Rows {
   dp: Int32Array;
   zero: Int8Array;
   offload: Int8Array;
+  /** Index into the run's engine variants (VARIANTS). */
+  variant: Int8Array;
   mem: Int32Array;
   accum: Int32Array;
+}
+
+/** An engine a row runs on, with optimizer-in-backward on or off. */
+interface Variant {
+  engine: Engine;
+  optimizerInBackward: boolean;
 }
 
 const OFFLOADS = ['none', 'optimizer', 'optimizer+params'] as const;
@@ -375,12 +399,30 @@ function growMem(m: MemTable, size: number): MemTable {
   };
 }
 
+/** The engine variants a scenario searches: its `search.engines`, or its framework's engines. */
+export function variantsOf(s: Scenario): Variant[] {
+  const engines = s.search.engines ?? ENGINE_FAMILY[s.search.framework];
+  const out: Variant[] = [];
+  for (const engine of engines) {
+    out.push({ engine, optimizerInBackward: false });
+    if (engine === 'torchtune') out.push({ engine, optimizerInBackward: true });
+  }
+  return out;
+}
+
+/** Model-side combinations pruned before the hardware loop (each stands for every GPU option and level). */
+interface ModelPruned {
+  noEngine: number;
+  quality: number;
+}
+
 function buildRows(
   s: Scenario,
   arch: Arch,
   bases: BaseConfig[],
   counts: number[],
-): { rows: Rows; mem: MemTable } {
+  variants: Variant[],
+): { rows: Rows; mem: MemTable; modelPruned: ModelPruned } {
   const cap = bases.length * counts.length * 24;
   let rows: Rows = alloc(Math.max(16, cap));
   let mem: MemTable = growMem(
@@ -393,6 +435,10 @@ function buildRows(
     rows.base.length,
   );
   const surfaces = new Map<number, MemorySurface>();
+  const modelPruned: ModelPruned = { noEngine: 0, quality: 0 };
+  const accepted = tierRank(s.quality);
+  // Quality depends on the configuration and the engine only: one verdict per (base, variant).
+  const qualityOk = new Map<number, boolean>();
   // Configurations that differ only in micro-batch share one surface: number them once.
   const keyIds = new Map<string, number>();
   const surfaceKeys = bases.map((b) => {
@@ -406,38 +452,57 @@ function buildRows(
   bases.forEach((b, bi) => {
     const o = b.options;
     forEachLayout(s, arch, o, counts, (c, tp, pp, dp, sh) => {
-      // One memory surface per (configuration without micro-batch, layout) covers every micro-batch and
-      // GPU count exactly (memory.ts memorySurface): five estimates instead of one per row.
-      const key =
-        (((surfaceKeys[bi]! * 65 + tp) * 65 + pp) * 4 + sh.zero) * 3 + OFFLOADS.indexOf(sh.offload);
-      let surface = surfaces.get(key);
-      if (!surface) {
-        surface = memorySurface(arch, { ...o, tp, pp, zero: sh.zero, offload: sh.offload });
-        surfaces.set(key, surface);
+      const accum = s.job.kind === 'fine-tune' ? Math.ceil(s.job.globalBatch / (o.batch * dp)) : 1;
+      const verdict = layoutVariants(variants, o, tp, pp, dp, sh, accum, (vi, vo) => {
+        const qk = bi * 64 + vi;
+        let qok = qualityOk.get(qk);
+        if (qok === undefined) {
+          qok = tierRank(qualityOf(vo).tier) <= accepted;
+          qualityOk.set(qk, qok);
+        }
+        return qok;
+      });
+      for (let k = 0; k < verdict.run.length; k++) {
+        const vi = verdict.run[k]!;
+        const vo = verdict.options[k]!;
+        // One memory surface per (configuration without micro-batch, layout, engine) covers every
+        // micro-batch and GPU count exactly (memory.ts memorySurface): five estimates instead of one per row.
+        const key =
+          ((((surfaceKeys[bi]! * 65 + tp) * 65 + pp) * 4 + sh.zero) * 3 +
+            OFFLOADS.indexOf(sh.offload)) *
+            64 +
+          vi;
+        let surface = surfaces.get(key);
+        if (!surface) {
+          surface = memorySurface(arch, vo);
+          surfaces.set(key, surface);
+        }
+        if (n === rows.base.length) {
+          rows = grow(rows);
+          mem = growMem(mem, rows.base.length);
+        }
+        const mi = n;
+        surface.into(o.batch, dp, mem, mi);
+        rows.base[n] = bi;
+        rows.count[n] = c;
+        rows.tp[n] = tp;
+        rows.pp[n] = pp;
+        rows.dp[n] = dp;
+        rows.zero[n] = sh.zero;
+        rows.offload[n] = OFFLOADS.indexOf(sh.offload);
+        rows.variant[n] = vi;
+        rows.mem[n] = mi;
+        rows.accum[n] = accum;
+        n++;
       }
-      if (n === rows.base.length) {
-        rows = grow(rows);
-        mem = growMem(mem, rows.base.length);
-      }
-      const mi = n;
-      surface.into(o.batch, dp, mem, mi);
-      rows.base[n] = bi;
-      rows.count[n] = c;
-      rows.tp[n] = tp;
-      rows.pp[n] = pp;
-      rows.dp[n] = dp;
-      rows.zero[n] = sh.zero;
-      rows.offload[n] = OFFLOADS.indexOf(sh.offload);
-      rows.mem[n] = mi;
-      rows.accum[n] =
-        s.job.kind === 'fine-tune' ? Math.ceil(s.job.globalBatch / (o.batch * dp)) : 1;
-      n++;
+      if (verdict.noEngine) modelPruned.noEngine++;
+      else if (verdict.lossy) modelPruned.quality++;
     });
   });
   rows.n = n;
   for (const sf of surfaces.values()) evaluations += sf.evaluations;
   mem.evaluations = evaluations;
-  return { rows, mem };
+  return { rows, mem, modelPruned };
 }
 
 type Sharding = ReturnType<typeof shardings>[number];
@@ -470,10 +535,79 @@ function forEachLayout(
       }
 }
 
-/** How many rows buildRows would make for these counts (without estimating their memory). */
-function countRows(s: Scenario, arch: Arch, bases: BaseConfig[], counts: number[]): number {
+/**
+ * The engine variants that run one layout (`accept` judges quality): their indices and options, and
+ * whether no engine runs it at all or some engine's run was refused on quality.
+ */
+function layoutVariants(
+  variants: readonly Variant[],
+  o: EstimateOptions,
+  tp: number,
+  pp: number,
+  dp: number,
+  sh: Sharding,
+  accum: number,
+  accept: (vi: number, vo: EstimateOptions) => boolean,
+): { run: number[]; options: EstimateOptions[]; noEngine: boolean; lossy: boolean } {
+  const run: number[] = [];
+  const options: EstimateOptions[] = [];
+  let ran = false;
+  let lossy = false;
+  for (let vi = 0; vi < variants.length; vi++) {
+    const v = variants[vi]!;
+    const vo = onEngine(
+      {
+        ...o,
+        tp,
+        pp,
+        zero: sh.zero,
+        offload: sh.offload,
+        optimizerInBackward: v.optimizerInBackward,
+      },
+      v.engine,
+    );
+    if (engineRejects(v.engine, vo, dp, accum) !== null) continue;
+    ran = true;
+    if (!accept(vi, vo)) {
+      lossy = true;
+      continue;
+    }
+    run.push(vi);
+    options.push(vo);
+  }
+  return { run, options, noEngine: !ran, lossy };
+}
+
+/**
+ * How many candidates buildRows would make for these counts (without estimating their memory): its
+ * rows plus its model-side prunes.
+ */
+function countRows(
+  s: Scenario,
+  arch: Arch,
+  bases: BaseConfig[],
+  counts: number[],
+  variants: readonly Variant[],
+): number {
+  const accepted = tierRank(s.quality);
   let n = 0;
-  for (const b of bases) forEachLayout(s, arch, b.options, counts, () => n++);
+  for (const b of bases) {
+    const o = b.options;
+    forEachLayout(s, arch, o, counts, (_c, tp, pp, dp, sh) => {
+      const accum = s.job.kind === 'fine-tune' ? Math.ceil(s.job.globalBatch / (o.batch * dp)) : 1;
+      const v = layoutVariants(
+        variants,
+        o,
+        tp,
+        pp,
+        dp,
+        sh,
+        accum,
+        (_vi, vo) => tierRank(qualityOf(vo).tier) <= accepted,
+      );
+      n += v.run.length + (v.noEngine || v.lossy ? 1 : 0);
+    });
+  }
   return n;
 }
 
@@ -487,6 +621,7 @@ function alloc(size: number): Rows {
     dp: new Int32Array(size),
     zero: new Int8Array(size),
     offload: new Int8Array(size),
+    variant: new Int8Array(size),
     mem: new Int32Array(size),
     accum: new Int32Array(size),
   };
@@ -494,7 +629,18 @@ function alloc(size: number): Rows {
 
 function grow(r: Rows): Rows {
   const g = alloc(r.base.length * 2);
-  for (const k of ['base', 'count', 'tp', 'pp', 'dp', 'zero', 'offload', 'mem', 'accum'] as const)
+  for (const k of [
+    'base',
+    'count',
+    'tp',
+    'pp',
+    'dp',
+    'zero',
+    'offload',
+    'variant',
+    'mem',
+    'accum',
+  ] as const)
     g[k].set(r[k]);
   return g;
 }
@@ -536,6 +682,11 @@ interface LoopState {
   lastDominator: number;
 }
 
+/** Bytes of the checkpoint as shipped (what loading holds on the host): its parameters in its stored dtype. */
+export function checkpointBytes(arch: Arch, params: number): number {
+  return params * (arch.dtype === 'float32' ? 4 : 2);
+}
+
 /** The search; returns a PlanResult (call-site does I/O). */
 export function plan(input: PlanInput): PlanResult {
   const { scenario: s, arch } = input;
@@ -544,16 +695,23 @@ export function plan(input: PlanInput): PlanResult {
   const all = gpuCounts(s.hardware.counts.min, s.hardware.counts.max, s.hardware.gpusPerNode);
   const maxGpus = s.limits.maxGpus ?? Infinity;
   const counts = all.filter((c) => c <= maxGpus);
-  const { rows, mem } = buildRows(s, arch, bases, counts);
-  const ctx = makeContext(input, bases, rows, mem);
+  const variants = variantsOf(s);
+  const { rows, mem, modelPruned } = buildRows(s, arch, bases, counts, variants);
+  const ctx = makeContext(input, bases, rows, mem, variants);
   let fastest = Infinity;
   if (s.limits.maxSlowdown !== undefined) fastest = runLoop(ctx, Infinity, 0).fastest;
   const st = runLoop(ctx, fastest, Math.max(top, 20));
+  // Model-side prunes stand for every GPU option and power level they would have met.
+  const levels = ctx.levels.reduce((a, l) => a + l.length, 0);
+  st.reasons[REASON['no-engine']] = modelPruned.noEngine * levels;
+  st.reasons[REASON.quality] = modelPruned.quality * levels;
+  st.candidates += (modelPruned.noEngine + modelPruned.quality) * levels;
   if (!Number.isFinite(fastest)) fastest = st.fastest;
   // Counts over limits.maxGpus are not searched, but they are candidates pruned for that reason.
   const over = all.filter((c) => c > maxGpus);
   if (over.length > 0) {
-    const n = countRows(s, arch, bases, over) * ctx.levels.reduce((a, l) => a + l.length, 0);
+    const n =
+      countRows(s, arch, bases, over, variants) * ctx.levels.reduce((a, l) => a + l.length, 0);
     st.reasons[REASON['over-max-gpus']] = st.reasons[REASON['over-max-gpus']]! + n;
     st.candidates += n;
   }
@@ -567,6 +725,7 @@ interface Ctx {
   bases: BaseConfig[];
   rows: Rows;
   mem: MemTable;
+  variants: Variant[];
   hw: readonly HardwareOption[];
   levels: number[][]; // per hardware option
   caps: number[]; // circuit continuous watts, ascending
@@ -576,7 +735,13 @@ interface Ctx {
   memoryEvaluations: number;
 }
 
-function makeContext(input: PlanInput, bases: BaseConfig[], rows: Rows, mem: MemTable): Ctx {
+function makeContext(
+  input: PlanInput,
+  bases: BaseConfig[],
+  rows: Rows,
+  mem: MemTable,
+  variants: Variant[],
+): Ctx {
   const s = input.scenario;
   const caps = input.circuits.map((c) => c.continuousWatts).sort((a, b) => a - b);
   const volts = input.circuits.length > 0 ? Math.min(...input.circuits.map((c) => c.volts)) : 120;
@@ -587,6 +752,7 @@ function makeContext(input: PlanInput, bases: BaseConfig[], rows: Rows, mem: Mem
     bases,
     rows,
     mem,
+    variants,
     hw: input.hardware,
     levels: input.hardware.map((h) =>
       h.kind === 'rent' ? [1] : [...s.power.powerLimits].sort((a, b) => b - a),
@@ -624,7 +790,8 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
   const maxSlow = s.limits.maxSlowdown ?? Infinity;
   const budget = s.limits.budgetUsd ?? Infinity;
   const deadline = s.limits.deadlineHours ?? Infinity;
-  const hostRam = s.hardware.hostRamGiB !== undefined ? s.hardware.hostRamGiB * GiB : Infinity;
+  const hostRamGiven = s.hardware.hostRamGiB !== undefined ? s.hardware.hostRamGiB * GiB : null;
+  const ckptBytes = checkpointBytes(arch, P.total);
   const price = s.power.electricityUsdPerKwh;
   const pue = s.power.pue;
   const amortYears = s.power.amortizeYears;
@@ -796,7 +963,9 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
     const flash = o.attention === 'flash';
     const fp8 = o.weights === 'fp8';
     const bnb = BNB_WEIGHTS.has(o.weights);
-    const fp32 = o.compute === 'fp32' || o.weights === 'fp32';
+    // fp32 weights under autocast / FSDP mixed precision still compute in bf16/fp16 on tensor cores.
+    const fp32 = o.compute === 'fp32';
+    const engine = ctx.variants[rows.variant[r]!]!.engine;
     // Training communication per step (bytes per GPU): ZeRO §7 — 2Ψ (stages 0-2), 3Ψ with ZeRO-3.
     const trainable = o.method === 'full' ? P.total : 0.01 * P.total; // adapters: ~1% bound, negligible traffic
     const gradBytes = o.method === 'full' ? gradBytesFull : trainable * 2;
@@ -849,8 +1018,19 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
         continue;
       }
       const perNode = count < nodeSize ? count : nodeSize;
-      if (host * perNode > hostRam) {
+      const hostNeed = hostRamOf(engine, zero, perNode, host, ckptBytes).perNodeBytes;
+      const hostLimit = hostRamGiven ?? defaultHostRamBytes(g.memoryMiB * MiB * perNode);
+      if (hostNeed > hostLimit) {
         reasons[REASON['host-ram']] = reasons[REASON['host-ram']]! + nl;
+        nearMiss(
+          REASON['host-ram'],
+          r,
+          h,
+          0,
+          hostNeed - hostLimit,
+          hostLimit,
+          hostNeed / hostLimit,
+        );
         continue;
       }
       const nodes = Math.ceil(count / nodeSize);
@@ -1000,15 +1180,20 @@ function choicesOf(
   const zero = r.zero[row]! as 0 | 1 | 2 | 3;
   const offload = OFFLOADS[r.offload[row]!]!;
   const compute = b.options.compute === 'bf16' && !g.supportsBf16 ? 'fp16' : b.options.compute;
-  const options: EstimateOptions = {
-    ...b.options,
-    compute,
-    gpus: r.count[row]!,
-    tp: r.tp[row]!,
-    pp: r.pp[row]!,
-    zero,
-    offload,
-  };
+  const v = ctx.variants[r.variant[row]!]!;
+  const options: EstimateOptions = onEngine(
+    {
+      ...b.options,
+      compute,
+      gpus: r.count[row]!,
+      tp: r.tp[row]!,
+      pp: r.pp[row]!,
+      zero,
+      offload,
+      optimizerInBackward: v.optimizerInBackward,
+    },
+    v.engine,
+  );
   return {
     options,
     choices: {
@@ -1027,6 +1212,7 @@ function choicesOf(
       pp: options.pp,
       dp: r.dp[row]!,
       framework: options.framework,
+      // By construction (onEngine) the options read back as the variant's engine.
       engine: engineOf(options),
     },
   };
@@ -1038,7 +1224,8 @@ function planId(ctx: Ctx, k: { row: number; hw: number; level: number }): string
   const h = ctx.hw[k.hw]!;
   const level = ctx.levels[k.hw]![k.level]!;
   const where = h.kind === 'rent' ? `rent:${h.offer?.id ?? h.gpu.id}` : `${h.kind}:${h.gpu.id}`;
-  const par = `z${r.zero[k.row]}${r.offload[k.row] ? `-off-${OFFLOADS[r.offload[k.row]!]}` : ''}/tp${r.tp[k.row]}/pp${r.pp[k.row]}`;
+  const v = ctx.variants[r.variant[k.row]!]!;
+  const par = `${v.engine}${v.optimizerInBackward ? '-oib' : ''}/z${r.zero[k.row]}${r.offload[k.row] ? `-off-${OFFLOADS[r.offload[k.row]!]}` : ''}/tp${r.tp[k.row]}/pp${r.pp[k.row]}`;
   return `${b.idPart}/${par}/${where}x${r.count[k.row]}${h.kind === 'rent' ? '' : `@${Math.round(level * 100)}%`}`;
 }
 
@@ -1050,6 +1237,18 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
   const count = options.gpus;
   const nodes = Math.ceil(count / h.nodeSize);
   const capacity = h.gpu.memoryMiB * MiB;
+  const perNode = Math.min(count, h.nodeSize);
+  const hostRam = hostRamOf(
+    choices.engine,
+    options.zero,
+    perNode,
+    m.hostBytesPerGpu,
+    checkpointBytes(ctx.arch, ctx.P.total),
+  );
+  const hostLimit =
+    ctx.s.hardware.hostRamGiB !== undefined
+      ? ctx.s.hardware.hostRamGiB * GiB
+      : defaultHostRamBytes(capacity * perNode);
   const gpuW = (h.gpu.boardPowerW ?? DEFAULT_GPU_WATTS) * level;
   const s = ctx.s;
   const energy = energyCostUsd(k.hours, k.watts, s.power.electricityUsdPerKwh, s.power.pue);
@@ -1088,6 +1287,8 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
       peakPhase: m.peakPhase,
       breakdown: m.perGpu.breakdown,
     },
+    hostRam: { ...hostRam, limitBytes: hostLimit },
+    quality: qualityOf(options),
     power: {
       gpuWatts: Math.round(gpuW * count),
       wallWatts: Math.round(k.watts),

@@ -7,8 +7,10 @@
 import { plan, type PlanInput, type PlanProgress, type PlanResult } from '../core/plan.js';
 import { refineCircuits } from '../core/plan-circuits.js';
 import { planFleet } from '../core/plan-fleet.js';
+import { scenarioStructureIssue } from '../core/structure.js';
 import type { Scenario } from '../schema/scenario.js';
 import { detectGpus } from './detect.js';
+import { badValue } from './errors.js';
 import { loadGpus } from './load-catalog.js';
 import { resolveModel } from './load-model.js';
 import { inScenario, loadScenario, modelSpecOf, resolveHardware } from './load-scenario.js';
@@ -28,10 +30,12 @@ export function planInputOf(
   scenario: Scenario,
   opts: Omit<PipelineOptions, 'onProgress'> = {},
 ): PlanInput {
-  const { arch, hw } = inScenario(file, () => ({
-    arch: resolveModel(modelSpecOf(file, scenario), { flag: 'model' }),
-    hw: resolveHardware(scenario, opts.detected ?? []),
-  }));
+  const { arch, hw } = inScenario(file, () => {
+    const arch = resolveModel(modelSpecOf(file, scenario), { flag: 'model' });
+    const issue = scenarioStructureIssue(arch, scenario);
+    if (issue) throw badValue(issue.field, issue.value, issue.allowed);
+    return { arch, hw: resolveHardware(scenario, opts.detected ?? []) };
+  });
   return { scenario, arch, hardware: hw.options, circuits: hw.circuits, top: opts.top };
 }
 

@@ -188,3 +188,61 @@ export function checkCombination(o: EstimateOptions): void {
   if (o.method === 'inference' && o.optimizer !== 'none')
     throw new FlagError('optimizer', o.optimizer, "'none' with --method inference");
 }
+
+/** Options key → contract flag (kebab-case). */
+const FLAG_OF: Record<keyof EstimateOptions, string> = {
+  method: 'method',
+  weights: 'weights',
+  compute: 'compute',
+  masterWeights: 'master-weights',
+  doubleQuant: 'double-quant',
+  optimizer: 'optimizer',
+  optimizerStates: 'optimizer-states',
+  loraRank: 'lora-rank',
+  loraTargets: 'lora-targets',
+  loraAllLinear: 'lora-targets',
+  batch: 'batch',
+  seq: 'seq',
+  checkpointing: 'checkpointing',
+  attention: 'attention',
+  chunkedLoss: 'chunked-loss',
+  optimizerInBackward: 'optimizer-in-backward',
+  zero: 'zero',
+  offload: 'offload',
+  gpus: 'gpus',
+  tp: 'tp',
+  pp: 'pp',
+  cp: 'cp',
+  sequenceParallel: 'sequence-parallel',
+  lossParallel: 'loss-parallel',
+  compile: 'compile',
+  sparsity: 'sparsity',
+  sparseFormat: 'sparse-format',
+  framework: 'framework',
+};
+
+/**
+ * The contract flags that give back `o` through optionsFromFlags (values that differ from the method's
+ * defaults only): how a plan's `options` become a `vramplan estimate` command.
+ */
+export function flagsFromOptions(o: EstimateOptions): Record<string, string | number | boolean> {
+  const d = defaultOptions(o.method);
+  const out: Record<string, string | number | boolean> = { method: o.method };
+  for (const k of Object.keys(FLAG_OF) as (keyof EstimateOptions)[]) {
+    if (k === 'method' || k === 'loraTargets' || k === 'loraAllLinear') continue;
+    const v = o[k];
+    if (v !== d[k]) out[FLAG_OF[k]] = v as string | number | boolean;
+  }
+  if (o.loraAllLinear) out['lora-targets'] = 'all-linear';
+  else if (o.loraTargets.join(',') !== d.loraTargets.join(','))
+    out['lora-targets'] = o.loraTargets.join(',');
+  return out;
+}
+
+/** `flagsFromOptions` as a command line. */
+export function estimateCommand(model: string, o: EstimateOptions): string {
+  const flags = Object.entries(flagsFromOptions(o)).map(([k, v]) =>
+    v === true ? `--${k}` : `--${k} ${String(v)}`,
+  );
+  return ['vramplan estimate', model, ...flags].join(' ');
+}

@@ -5,6 +5,10 @@
 import { z } from 'zod';
 import { ATTENTION, CHECKPOINTING, FRAMEWORKS, OPTIMIZERS, WEIGHT_DTYPES } from './estimate.js';
 import { psuTier } from './power.js';
+import { ENGINES } from './engine.js';
+
+/** Quality tiers, best first (core/quality.ts): a scenario's `quality` is the least it accepts. */
+export const QUALITY = ['exact', 'near', 'lossy'] as const;
 
 const id = z.string().regex(/^[a-z0-9][a-z0-9.-]*$/, 'expected a lower-case kebab-case catalog id');
 const pos = z.number().positive();
@@ -94,7 +98,10 @@ export const hardwareSchema = z
       .object({ min: count(100_000).default(1), max: count(100_000).default(8) })
       .strict()
       .prefault({}),
-    /** Host RAM per node, GiB (for offload); omit for no limit. */
+    /**
+     * Host RAM per node, GiB (offloaded states, pinned buffers, checkpoint loading). Default: twice the
+     * node's GPU memory, at least 64 GiB (core/host-ram.ts DEFAULT_HOST_RAM).
+     */
     hostRamGiB: pos.optional(),
   })
   .strict();
@@ -130,7 +137,7 @@ export const limitsSchema = z
     budgetUsd: pos.optional(),
     /** Serving fleets: running cost per hour (rent, owned energy and amortisation); default budgetUsd / deadlineHours. */
     budgetUsdPerHour: pos.optional(),
-    /** Largest slowdown allowed relative to the fastest plan considered. */
+    /** Largest "x fastest" allowed: a plan's hours over the fastest plan's hours (same quality filter). */
     maxSlowdown: z.number().min(1).optional(),
     maxGpus: count(100_000).optional(),
     deadlineHours: pos.optional(),
@@ -160,6 +167,8 @@ export const searchSchema = z
     tp: z.array(count(64)).min(1).optional(),
     pp: z.array(count(64)).min(1).optional(),
     framework: z.enum(FRAMEWORKS).default('hf'),
+    /** Engines to consider (core/engines.ts); default: the engines of `framework` (hf: Trainer, FSDP, DeepSpeed). */
+    engines: z.array(z.enum(ENGINES)).min(1).optional(),
   })
   .strict();
 
@@ -175,6 +184,16 @@ export const expectSchema = z
     minPlans: z.number().int().min(0).optional(),
     /** A pruning reason code that must appear. */
     prunedReason: z.string().optional(),
+    /** The best plan's quality tier is at most this lossy. */
+    bestQuality: z.enum(QUALITY).optional(),
+    /** The best plan's engine. */
+    bestEngine: z.enum(ENGINES).optional(),
+    /** The best plan keeps (true) or does not keep (false) an fp32 master copy in its memory. */
+    bestMasterWeights: z.boolean().optional(),
+    /** The best plan needs host RAM for offloaded states (true) and states it. */
+    bestHostRam: z.boolean().optional(),
+    /** The best plan's GPU has at least this much memory, GiB. */
+    bestGpuMemoryGiB: pos.optional(),
   })
   .strict();
 
@@ -190,6 +209,8 @@ export const scenarioSchema = z
     power: powerSchema.prefault({}),
     limits: limitsSchema.prefault({}),
     rank: z.enum(RANK_BY).default('cost'),
+    /** The least quality accepted: exact, near (default) or lossy (core/quality.ts tiers). */
+    quality: z.enum(QUALITY).default('near'),
     search: searchSchema.prefault({}),
     expect: expectSchema.optional(),
   })

@@ -4,7 +4,7 @@ import { formatGiB, formatUsd, formatDuration } from './format.js';
 
 export const REASON_LABEL: Record<ReasonCode, string> = {
   oom: 'out of GPU memory',
-  'host-ram': 'offloaded states exceed host RAM',
+  'host-ram': 'needs more host RAM per node than hardware.hostRamGiB',
   'not-enough-gpus': 'more GPUs than owned',
   'over-max-gpus': 'more GPUs than limits.maxGpus',
   'partial-node': 'GPU count is not whole rented nodes',
@@ -14,7 +14,9 @@ export const REASON_LABEL: Record<ReasonCode, string> = {
   'circuit-over': 'circuits cannot carry the wall power',
   'over-budget': 'over budget',
   'over-deadline': 'finishes after the deadline',
-  'too-slow': 'slower than limits.maxSlowdown allows',
+  'too-slow': 'more × fastest than limits.maxSlowdown allows',
+  'no-engine': 'no engine runs this combination',
+  quality: "lossier than the scenario's quality accepts",
 };
 
 /** One sentence saying what single change would make the nearest candidate feasible. */
@@ -29,6 +31,8 @@ export function fixSentence(f: NearestFix): string {
       return `${where} costs ${formatUsd(f.limit + f.over)}: raise the budget by ${formatUsd(f.over)}`;
     case 'over-deadline':
       return `${where} takes ${formatDuration(f.limit + f.over)}: extend the deadline by ${formatDuration(f.over)}`;
+    case 'host-ram':
+      return `${where} needs ${formatGiB(f.limit + f.over)} of host RAM per node (limit ${formatGiB(f.limit)}): raise hardware.hostRamGiB or offload less`;
     case 'too-slow':
       return `${where} is ${(f.limit + f.over).toFixed(2)}× slower than the fastest plan: allow maxSlowdown ${(f.limit + f.over).toFixed(2)}`;
     default:

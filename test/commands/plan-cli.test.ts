@@ -26,7 +26,9 @@ describe('vramplan plan', () => {
       expect.arrayContaining(['choices', 'memory', 'power', 'time', 'cost', 'slowdown']),
     );
     expect(p.memory.deviceBytes).toBeLessThanOrEqual(p.memory.capacityBytes);
-    expect(j.pruned[0]).toMatchObject({ code: 'oom', message: 'out of GPU memory' });
+    expect(j.pruned).toContainEqual(
+      expect.objectContaining({ code: 'oom', message: 'out of GPU memory' }),
+    );
     // ranked by cost
     expect(j.plans[0].cost.usd).toBeLessThanOrEqual(j.plans[1].cost.usd);
   });

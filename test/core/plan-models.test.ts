@@ -90,9 +90,7 @@ describe('candidate generators', () => {
       { zero: 3, offload: 'optimizer+params' },
     ]);
     expect(shardings('qlora', 4, 1, 1).map((s) => s.zero)).toEqual([0, 3, 3, 3]);
-    expect(shardings('full', 2, 2, 1)).toEqual([
-      { zero: 0, offload: 'none' },
-      { zero: 1, offload: 'none' },
-    ]);
+    // With TP every stage is offered; which engine runs it is core/engines.ts's rule (torchtitan: FSDP + TP).
+    expect(shardings('full', 2, 2, 1).map((s) => s.zero)).toEqual([0, 1, 2, 3, 2, 3, 3]);
   });
 });

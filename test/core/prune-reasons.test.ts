@@ -60,7 +60,8 @@ const CASES: Record<ReasonCode, (s: ScenarioInput) => ScenarioInput> = {
   }),
   'no-fp8': (s) => ({
     ...hw(s, { owned: [{ gpu: 'rtx-3090', count: 1 }] }),
-    job: { ...s.job, methods: ['lora'] } as never,
+    // fp8 checkpoints are served (vLLM, transformers), not trained on by the engines here.
+    job: { kind: 'inference', context: 512, concurrency: 1, outputTokens: 1e5 },
     search: { ...s.search, weights: ['fp8'] },
   }),
   'no-quant-kernels': (s) => ({
@@ -69,6 +70,7 @@ const CASES: Record<ReasonCode, (s: ScenarioInput) => ScenarioInput> = {
   }),
   'circuit-over': (s) => ({
     ...hw(s, { owned: [{ gpu: 'rtx-4090', count: 8 }], counts: { min: 8, max: 8 } }),
+    job: { ...s.job, globalBatch: 8 } as never,
     power: { circuits: ['us-120v-15a'] },
   }),
   'over-budget': (s) => ({
@@ -77,6 +79,8 @@ const CASES: Record<ReasonCode, (s: ScenarioInput) => ScenarioInput> = {
     limits: { budgetUsd: 0.0001 },
   }),
   'over-deadline': (s) => ({ ...s, limits: { deadlineHours: 1e-6 } }),
+  quality: (s) => ({ ...s, job: { ...s.job, methods: ['qlora'] } as never, quality: 'exact' }),
+  'no-engine': (s) => ({ ...s, search: { ...s.search, engines: ['hf-trainer'], zero: [3] } }),
   'too-slow': (s) => ({
     ...s,
     job: { ...s.job, methods: ['lora', 'qlora'] } as never,

@@ -81,6 +81,25 @@ export function fakePlan(i: number): Plan {
       peakPhase: 'backward',
       breakdown: b,
     },
+    hostRam: {
+      perNodeBytes: 26 * GiB,
+      offloadBytes: 0,
+      pinnedBytes: 0,
+      loadingBytes: 26 * GiB,
+      efficientLoading: true,
+      limitBytes: 64 * GiB,
+    },
+    quality: {
+      tier: method === 'full' ? 'lossy' : 'near',
+      items: [
+        {
+          technique: method,
+          tier: method === 'full' ? 'lossy' : 'near',
+          reason: 'test',
+          source: 'test',
+        },
+      ],
+    },
     power: {
       gpuWatts: 450,
       wallWatts: 700 + (i % 3) * 50,

@@ -1,0 +1,75 @@
+/**
+ * Host RAM per node a plan needs: offloaded states (memory.ts hostBytesPerGpu, summed over the node's
+ * GPUs), DeepSpeed's pinned staging buffers, and the peak while loading the checkpoint. The planner prunes
+ * plans over `hardware.hostRamGiB` (reason host-ram); without it, DEFAULT_HOST_RAM applies.
+ */
+import type { Engine } from '../schema/engine.js';
+import { GiB } from './units.js';
+
+/**
+ * Default host RAM per node: twice the node's GPU memory, at least 64 GiB. Workstation builders recommend
+ * system RAM of at least twice the total VRAM (Puget Systems, https://www.pugetsystems.com/solutions/ai-and-hpc-workstations/machine-learning-ai/hardware-recommendations/);
+ * cloud 8-GPU nodes have more (AWS p5.48xlarge: 2 TiB for 640 GB of H100, https://aws.amazon.com/ec2/instance-types/p5/).
+ */
+export function defaultHostRamBytes(gpuMemoryBytesPerNode: number): number {
+  return Math.max(64 * GiB, 2 * gpuMemoryBytesPerNode);
+}
+
+// DeepSpeed's own estimator sizes host memory for offload with additional_buffer_factor=1.5 (pinned staging
+// and swap buffers; deepspeed/runtime/zero/stage_1_and_2.py estimate_zero2_model_states_mem_needs,
+// https://deepspeed.readthedocs.io/en/latest/memory.html).
+const DEEPSPEED_HOST_BUFFER = 1.5;
+
+/**
+ * Whether only one process per node materialises the checkpoint: one process, Accelerate FSDP with
+ * cpu_ram_efficient_loading (the plan sets it; https://huggingface.co/docs/accelerate/usage_guides/fsdp),
+ * DeepSpeed ZeRO-3 zero.Init, torchtune/torchtitan meta-device init + sharded load. Otherwise (DDP,
+ * ZeRO-1/2) every process loads the whole model on the host before moving it to its GPU.
+ */
+export function efficientLoading(engine: Engine, zero: number, processesOnNode: number): boolean {
+  if (processesOnNode <= 1) return true;
+  switch (engine) {
+    case 'hf-fsdp':
+    case 'torchtune':
+    case 'torchtitan':
+    case 'litgpt':
+      return true;
+    case 'hf-deepspeed':
+      return zero === 3;
+    default:
+      return engine === 'vllm'; // vLLM loads each TP rank's shard
+  }
+}
+
+export interface HostRam {
+  /** Peak host RAM on the busiest node. */
+  perNodeBytes: number;
+  /** Offloaded states and host checkpoints of the node's GPUs. */
+  offloadBytes: number;
+  /** Pinned staging buffers on top of the offloaded states. */
+  pinnedBytes: number;
+  /** Checkpoint bytes held on the host while loading. */
+  loadingBytes: number;
+  efficientLoading: boolean;
+}
+
+/** Host RAM of one node: max(loading peak, offloaded states + pinned buffers). */
+export function hostRamOf(
+  engine: Engine,
+  zero: number,
+  gpusOnNode: number,
+  hostBytesPerGpu: number,
+  checkpointBytes: number,
+): HostRam {
+  const offloadBytes = hostBytesPerGpu * gpusOnNode;
+  const pinnedBytes = engine === 'hf-deepspeed' ? offloadBytes * (DEEPSPEED_HOST_BUFFER - 1) : 0;
+  const efficient = efficientLoading(engine, zero, gpusOnNode);
+  const loadingBytes = checkpointBytes * (efficient ? 1 : gpusOnNode);
+  return {
+    perNodeBytes: Math.max(loadingBytes, offloadBytes + pinnedBytes),
+    offloadBytes,
+    pinnedBytes,
+    loadingBytes,
+    efficientLoading: efficient,
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * Quality as an axis: what each technique costs the result, as a tier with its reason and source.
+ * exact: the same update as fp32-master AdamW; near: published to match it within noise on the tasks
+ * measured; lossy: known to lose quality unless the recipe is retuned or compensated. A plan's tier is its
+ * worst technique's. A scenario's `quality` is the least tier it accepts (default near).
+ */
+import type { EstimateOptions } from '../schema/estimate.js';
+import { FRAMEWORKS } from './frameworks.js';
+
+export const QUALITY_TIERS = ['exact', 'near', 'lossy'] as const;
+export type QualityTier = (typeof QUALITY_TIERS)[number];
+
+export interface QualityItem {
+  technique: string;
+  tier: QualityTier;
+  reason: string;
+  source: string;
+}
+
+export interface Quality {
+  tier: QualityTier;
+  /** The techniques that set the tier, worst first. */
+  items: QualityItem[];
+}
+
+const MIXED = 'https://arxiv.org/abs/1710.03740'; // Micikevicius et al., Mixed Precision Training (ICLR 2018)
+const BF16 = 'https://arxiv.org/abs/2010.06192'; // Zamirai et al., Revisiting BFloat16 Training
+const OPT8 = 'https://arxiv.org/abs/2110.02861'; // Dettmers et al., 8-bit Optimizers via Block-wise Quantization
+const QLORA = 'https://arxiv.org/abs/2305.14314'; // Dettmers et al., QLoRA (NF4 + double quant vs 16-bit)
+const LORA = 'https://arxiv.org/abs/2405.09673'; // Biderman et al., LoRA Learns Less and Forgets Less
+const INT8 = 'https://arxiv.org/abs/2208.07339'; // Dettmers et al., LLM.int8()
+const K4 = 'https://arxiv.org/abs/2212.09720'; // Dettmers & Zettlemoyer, The case for 4-bit precision
+const FP8 = 'https://arxiv.org/abs/2209.05433'; // Micikevicius et al., FP8 Formats for Deep Learning
+const LION = 'https://arxiv.org/abs/2302.06675'; // Chen et al., Symbolic Discovery of Optimization Algorithms
+const ADAFACTOR = 'https://arxiv.org/abs/1804.04235'; // Shazeer & Stern, Adafactor
+const SGD = 'https://arxiv.org/abs/1912.03194'; // Zhang et al., Why are Adaptive Methods Good for Attention Models?
+const ADAM_MINI = 'https://arxiv.org/abs/2406.16793'; // Zhang et al., Adam-mini
+
+const RANK: Record<QualityTier, number> = { exact: 0, near: 1, lossy: 2 };
+
+export function tierRank(t: QualityTier): number {
+  return RANK[t];
+}
+
+/** The tier and reasons of one configuration. Pure; the planner caches it per configuration. */
+export function qualityOf(o: EstimateOptions): Quality {
+  const items: QualityItem[] = [];
+  const add = (technique: string, tier: QualityTier, reason: string, source: string) =>
+    items.push({ technique, tier, reason, source });
+  const sixteen = o.weights === 'bf16' || o.weights === 'fp16';
+  if (o.method === 'full') {
+    const master = o.masterWeights || FRAMEWORKS[o.framework].deepspeedOptimizer;
+    if (sixteen && !master)
+      add(
+        `pure ${o.weights} weights`,
+        'lossy',
+        'updates rounded to 16 bits without an fp32 master copy (no Kahan summation / stochastic rounding) are lost',
+        BF16,
+      );
+    else
+      add(
+        master ? 'fp32 master weights' : `${o.weights} weights`,
+        'exact',
+        'fp32 copy of the weights takes every update (mixed precision)',
+        MIXED,
+      );
+  } else if (o.method === 'lora') {
+    add(
+      'LoRA',
+      'near',
+      'low-rank adapters match full fine-tuning on most tasks, less on some',
+      LORA,
+    );
+  }
+  if (o.method === 'lora' || o.method === 'qlora' || o.method === 'inference') {
+    switch (o.weights) {
+      case 'nf4':
+        add(`${o.weights} weights`, 'near', 'NF4 (+double quant) matches 16-bit weights', QLORA);
+        break;
+      case 'int4':
+        add('int4 weights', 'near', '4-bit weights keep most zero-shot accuracy', K4);
+        break;
+      case 'fp4':
+        add('fp4 weights', 'lossy', 'FP4 trails NF4 and 16-bit in the QLoRA comparisons', QLORA);
+        break;
+      case 'int8':
+        add('int8 weights', 'near', 'LLM.int8() keeps 16-bit accuracy (outliers in fp16)', INT8);
+        break;
+      case 'fp8':
+        add('fp8 weights', 'near', 'FP8 (E4M3) matches 16-bit results', FP8);
+        break;
+      default:
+        break;
+    }
+  }
+  if (o.method !== 'inference') {
+    switch (o.optimizer) {
+      case 'adamw-8bit':
+      case 'paged-adamw-8bit':
+        add(o.optimizer, 'near', 'block-wise 8-bit states match 32-bit Adam', OPT8);
+        break;
+      case 'adam-mini':
+        add(
+          'adam-mini',
+          'near',
+          'one second moment per block; on par with AdamW as published',
+          ADAM_MINI,
+        );
+        break;
+      case 'lion':
+        add('lion', 'lossy', 'needs a 3-10x smaller learning rate and retuned decay', LION);
+        break;
+      case 'adafactor':
+        add(
+          'adafactor',
+          'lossy',
+          'no momentum and factored second moments (HF default beta1=None)',
+          ADAFACTOR,
+        );
+        break;
+      case 'sgd':
+      case 'sgd-momentum':
+        add(o.optimizer, 'lossy', 'SGD trails adaptive optimizers on transformers', SGD);
+        break;
+      default:
+        break;
+    }
+    if (o.optimizerStates === 'bf16' && o.optimizer !== 'none')
+      add('bf16 optimizer states', 'near', 'states rounded to bf16', BF16);
+  }
+  items.sort((a, b) => RANK[b.tier] - RANK[a.tier]);
+  return { tier: items[0]?.tier ?? 'exact', items };
+}

@@ -1,0 +1,80 @@
+// A plan is what runs: its options encode its engine, and `vramplan estimate` with them gives its bytes.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildEstimate } from '../../src/core/estimate.js';
+import { engineOf } from '../../src/core/engine.js';
+import { ENGINE_PROFILES, engineRejects } from '../../src/core/engines.js';
+import { plan } from '../../src/core/plan.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { loadScenario, resolveHardware } from '../../src/io/load-scenario.js';
+import { defaultOptions } from '../../src/schema/estimate.js';
+import { flagsFromOptions, optionsFromFlags } from '../../src/schema/flags.js';
+
+const DIR = join(import.meta.dirname, '..', '..', 'scenarios');
+const files = readdirSync(DIR).filter((f) => f.endsWith('.yaml') && !f.startsWith('bench-'));
+
+describe('plans reproduce through vramplan estimate', () => {
+  for (const f of files) {
+    it(`${f}: every top-10 plan's options re-estimate to its bytes on its engine`, () => {
+      const s = loadScenario(join(DIR, f));
+      const hw = resolveHardware(s);
+      const arch = resolveModel(s.model);
+      const r = plan({ scenario: s, arch, hardware: hw.options, circuits: hw.circuits, top: 10 });
+      for (const p of r.plans) {
+        expect(engineOf(p.options)).toBe(p.choices.engine);
+        const dp = p.options.gpus / (p.options.tp * p.options.pp * p.options.cp);
+        expect(engineRejects(p.choices.engine, p.options, dp, p.choices.gradAccum)).toBeNull();
+        // The same options come back from the command-line flags, and estimate to the same bytes.
+        const o = optionsFromFlags(flagsFromOptions(p.options));
+        expect(o).toEqual(p.options);
+        const e = buildEstimate(arch, o);
+        expect(e.perGpu.deviceBytes).toBe(p.memory.deviceBytes);
+        expect(e.hostBytesPerGpu).toBe(p.memory.hostBytesPerGpu);
+      }
+    });
+  }
+});
+
+describe('engine profiles', () => {
+  const full = { ...defaultOptions('full'), gpus: 8 };
+  it('every profile cites its docs', () => {
+    for (const p of Object.values(ENGINE_PROFILES)) {
+      expect(p.docs.length).toBeGreaterThan(0);
+      for (const d of p.docs) expect(d).toMatch(/^https:\/\//);
+    }
+  });
+  it('DeepSpeed keeps an fp32 master copy; FSDP mixed precision keeps fp32 shards', () => {
+    const arch = resolveModel('llama-2-7b');
+    const ds = buildEstimate(arch, {
+      ...full,
+      zero: 3,
+      framework: 'deepspeed',
+      masterWeights: true,
+    });
+    expect(ds.perGpu.breakdown.masterWeights).toBeGreaterThan(0);
+    const fsdp = buildEstimate(arch, { ...full, zero: 3, weights: 'fp32' });
+    expect(fsdp.perGpu.breakdown.masterWeights).toBe(0);
+    // fp32 shards: 4 B/param over 8 ranks on the device.
+    expect(fsdp.perGpu.breakdown.weights).toBeGreaterThan((arch.measuredParams ?? 6.7e9) * 0.45);
+  });
+  it('rules: no TP under the HF engines, torchtitan pairs FSDP with TP, no int8 under ZeRO-3', () => {
+    expect(engineRejects('hf-deepspeed', { ...full, tp: 2, zero: 3 }, 4, 1)).toMatch(/tensor/);
+    expect(
+      engineRejects('torchtitan', { ...full, weights: 'fp32', tp: 2, zero: 3 }, 4, 1),
+    ).toBeNull();
+    const q = { ...defaultOptions('lora'), weights: 'int8' as const, gpus: 4, zero: 3 as const };
+    expect(engineRejects('hf-deepspeed', q, 4, 1)).toMatch(/int8/);
+    expect(engineRejects('hf-fsdp', { ...q, weights: 'nf4' }, 4, 1)).toBeNull();
+    expect(engineRejects('hf-deepspeed', { ...full, weights: 'fp32', zero: 3 }, 8, 1)).toMatch(
+      /full/,
+    );
+    // Optimizer in backward: torchtune only, one micro-batch per step.
+    const oib = { ...full, gpus: 1, optimizerInBackward: true };
+    expect(engineRejects('torchtune', { ...oib, framework: 'torchtune' }, 1, 1)).toBeNull();
+    expect(engineRejects('torchtune', { ...oib, framework: 'torchtune' }, 1, 4)).toMatch(
+      /backward/,
+    );
+    expect(engineRejects('hf-trainer', oib, 1, 1)).toMatch(/backward/);
+  });
+});
