@@ -11,7 +11,17 @@ export function registerValidate(program: Command): void {
       'cases.json',
     )
     .option('--json', 'print rows and summaries as JSON')
-    .action(async (opts: { cases: string; json?: boolean }) => {
+    .option(
+      '--throughput',
+      'compare the time model with published measured speeds (calibration/throughput.json)',
+    )
+    .action(async (opts: { cases: string; json?: boolean; throughput?: boolean }) => {
+      if (opts.throughput === true) {
+        const { runValidateThroughput } = await import('./validate-throughput.js');
+        const file = opts.cases === 'cases.json' ? 'throughput.json' : opts.cases;
+        process.exitCode = runValidateThroughput(file, opts.json === true);
+        return;
+      }
       const { runValidate } = await import('./validate-run.js');
       process.exitCode = runValidate(opts.cases, opts.json === true);
     });

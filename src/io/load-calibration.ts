@@ -4,7 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import type { Arch } from '../core/arch.js';
 import { archFromHfConfig } from '../core/hf-config.js';
-import { calibrationFileSchema, type CalibrationCase } from '../schema/calibration.js';
+import {
+  calibrationFileSchema,
+  throughputFileSchema,
+  type CalibrationCase,
+  type ThroughputCase,
+} from '../schema/calibration.js';
 import { UserError } from './errors.js';
 
 export const CALIBRATION_DIR = fileURLToPath(new URL('../../calibration/', import.meta.url));
@@ -28,9 +33,32 @@ export function loadCalibrationCases(
   return parsed.data;
 }
 
+/** calibration/throughput.json: published measured speeds. */
+export function loadThroughputCases(
+  file = 'throughput.json',
+  dir = CALIBRATION_DIR,
+): ThroughputCase[] {
+  const path = join(dir, file);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new UserError(`${path}: cannot read throughput cases (${(e as Error).message})`);
+  }
+  const parsed = throughputFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new UserError(`${path}: ${issue.message} at ${issue.path.join('.') || '(root)'}`);
+  }
+  return parsed.data;
+}
+
 /** The architecture of a case, from the config.json shipped beside the cases. */
-export function caseArch(c: CalibrationCase, dir = CALIBRATION_DIR): Arch {
-  const path = join(dir, 'configs', c.config_file);
+export function caseArch(
+  c: Pick<CalibrationCase, 'config_file' | 'model_hf_id'>,
+  dir = CALIBRATION_DIR,
+): Arch {
+  const path = join(dir, 'configs', c.config_file.replace(/^configs\//, ''));
   const config: unknown = JSON.parse(readFileSync(path, 'utf8'));
   const id = c.model_hf_id ?? c.config_file.replace(/\.json$/, '');
   return archFromHfConfig(config, { id, hfId: c.model_hf_id });

@@ -16,3 +16,20 @@ export const calibrationCaseSchema = z.looseObject({
 
 export const calibrationFileSchema = z.array(calibrationCaseSchema);
 export type CalibrationCase = z.infer<typeof calibrationCaseSchema>;
+
+/** calibration/throughput.json: published measured training tokens/s per GPU and decode tokens/s. */
+export const throughputCaseSchema = z.looseObject({
+  id: z.string().min(1),
+  source: z.string().min(1),
+  trust: z.string().optional(),
+  kind: z.enum(['training', 'decode']),
+  model_hf_id: z.string().min(1).nullable(),
+  config_file: z.string().min(1),
+  flags: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])),
+  metric: z.enum(['train_tokens_per_s_per_gpu', 'decode_tokens_per_s']),
+  measured_value: z.number().positive(),
+  scorable: z.boolean().optional(),
+  notes: z.string().optional(),
+});
+export const throughputFileSchema = z.array(throughputCaseSchema);
+export type ThroughputCase = z.infer<typeof throughputCaseSchema>;

@@ -1,5 +1,6 @@
 /** Text table of the calibration report. */
 import type { CaseResult, ErrorSummary } from '../core/calibration.js';
+import type { ThroughputRow, ThroughputSummary } from '../core/time/accuracy.js';
 import { formatGiB, formatPercent, padLeft, padRight, signedPercent } from './format.js';
 
 export function renderValidateText(
@@ -21,5 +22,30 @@ export function renderValidateText(
     out.push(
       `${padRight(s.group, 24)}${padLeft(String(s.count), 7)}${padLeft(formatPercent(s.medianAbsError), 14)}${padLeft(formatPercent(s.p90AbsError), 11)}${padLeft(signedPercent(s.meanError), 10)}`,
     );
+  return out.join('\n');
+}
+
+/** Text report of `validate --throughput`: every case, summaries per kind and source, worst cases. */
+export function renderThroughputText(
+  rows: readonly ThroughputRow[],
+  summary: readonly ThroughputSummary[],
+  worst: readonly ThroughputRow[],
+): string {
+  const num = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
+  const line = (r: ThroughputRow) =>
+    `${padRight(r.id, 30)}${padRight(r.kind, 9)}${padRight(r.bound, 14)}${padLeft(num(r.measured), 10)}${padLeft(num(r.estimated), 10)}${padLeft(signedPercent(r.error), 9)}`;
+  const head = `${padRight('case', 30)}${padRight('kind', 9)}${padRight('bound', 14)}${padLeft('measured', 10)}${padLeft('estimate', 10)}${padLeft('error', 9)}`;
+  const out = ['tokens/s: training per GPU, decode per model replica', head];
+  for (const r of rows) out.push(line(r));
+  out.push('');
+  out.push(
+    `${padRight('summary', 40)}${padLeft('cases', 7)}${padLeft('median |err|', 14)}${padLeft('p90 |err|', 11)}${padLeft('within 20%', 12)}`,
+  );
+  for (const s of summary)
+    out.push(
+      `${padRight(s.group, 40)}${padLeft(String(s.count), 7)}${padLeft(formatPercent(s.medianAbsError), 14)}${padLeft(formatPercent(s.p90AbsError), 11)}${padLeft(formatPercent(s.within20), 12)}`,
+    );
+  out.push('', 'worst cases', head);
+  for (const r of worst) out.push(line(r));
   return out.join('\n');
 }

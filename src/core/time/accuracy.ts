@@ -1,0 +1,71 @@
+/** Accuracy of the time model against published measured speeds: per-case error and summaries. */
+import { percentile } from '../calibration.js';
+
+export interface ThroughputRow {
+  id: string;
+  kind: 'training' | 'decode';
+  /** Short source name (repository or site the measurement comes from). */
+  source: string;
+  trust: string;
+  measured: number;
+  estimated: number;
+  /** (estimate - measured) / measured */
+  error: number;
+  bound: string;
+}
+
+export interface ThroughputSummary {
+  group: string;
+  count: number;
+  medianAbsError: number;
+  p90AbsError: number;
+  within20: number;
+}
+
+/** Targets the shipped set must meet (issue 11): overall median/p90 and the median of each kind. */
+export const THROUGHPUT_TARGETS = { median: 0.12, p90: 0.35, kindMedian: 0.15 } as const;
+
+function median(sorted: readonly number[]): number {
+  if (sorted.length === 0) return 0;
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export function summarizeThroughput(group: string, rows: readonly ThroughputRow[]): ThroughputSummary {
+  const abs = rows.map((r) => Math.abs(r.error)).sort((a, b) => a - b);
+  return {
+    group,
+    count: rows.length,
+    medianAbsError: median(abs),
+    p90AbsError: percentile(abs, 0.9),
+    within20: rows.length ? abs.filter((e) => e <= 0.2).length / rows.length : 0,
+  };
+}
+
+/** Overall, per kind and per source, in a stable order. */
+export function throughputSummaries(rows: readonly ThroughputRow[]): ThroughputSummary[] {
+  const out = [summarizeThroughput('all', rows)];
+  for (const [prefix, key] of [
+    ['kind:', (r: ThroughputRow) => r.kind],
+    ['source:', (r: ThroughputRow) => r.source],
+  ] as const) {
+    for (const k of [...new Set(rows.map(key))].sort())
+      out.push(summarizeThroughput(`${prefix}${k}`, rows.filter((r) => key(r) === k)));
+  }
+  return out;
+}
+
+/** The short source name of a case's `source` text: the GitHub owner/repo, else the site. */
+export function sourceName(source: string): string {
+  const gh = /github\.com\/([\w.-]+\/[\w.-]+)/.exec(source);
+  if (gh) return gh[1]!;
+  const first = /^([\w.-]+\/[\w.-]+)\s/.exec(source);
+  if (first) return first[1]!;
+  const url = /https?:\/\/([\w.-]+)/.exec(source);
+  return url ? url[1]! : source.split(/\s/)[0]!;
+}
+
+/** Rows furthest from their measurement, worst first. */
+export function worstRows(rows: readonly ThroughputRow[], n: number): ThroughputRow[] {
+  return [...rows].sort((a, b) => Math.abs(b.error) - Math.abs(a.error)).slice(0, n);
+}

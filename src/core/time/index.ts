@@ -1,0 +1,833 @@
+/**
+ * The time model: seconds per training step and decode tokens/s, phase by phase. Each phase is timed at
+ * its real limit (FLOPs at an achievable rate for the GPU, dtype and matmul shape, or bytes at memory /
+ * link / host bandwidth, whichever is larger) plus fixed per-kernel and per-step overheads, and
+ * communication is hidden behind compute where the engine overlaps it. `estimate` and `plan` both call
+ * `trainWork` + `trainStep` (or `decodeStep`): one model, two callers.
+ *
+ * Pure: no I/O. Constants cite their source in one line; "assumed" marks engineering judgement.
+ */
+import type { Arch } from '../arch.js';
+import type { Gpu } from '../../schema/gpu.js';
+import type { EstimateOptions } from '../../schema/estimate.js';
+import {
+  QUANT_FORMATS_FOR,
+  type Interconnect,
+  type QuantFormat,
+  type TimeOptions,
+} from '../../schema/time.js';
+
+// ---------------------------------------------------------------------------------------------
+// Options the time model reads beside the estimate contract (DESIGN.md "Time").
+
+export {
+  DEFAULT_INTER_NODE_GBPS,
+  QUANT_FORMATS,
+  QUANT_FORMATS_FOR,
+  defaultTimeOptions,
+  type Interconnect,
+  type QuantFormat,
+  type TimeOptions,
+} from '../../schema/time.js';
+
+/** The framework's usual kernel family for a quantized dtype. */
+export function defaultQuantFormat(o: EstimateOptions): QuantFormat | null {
+  if (!(o.weights in QUANT_FORMATS_FOR)) return null;
+  // torchtune QLoRA uses torchao NF4 (https://pytorch.org/torchtune/stable/tutorials/qlora_finetune.html).
+  if (o.framework === 'torchtune' || o.framework === 'torchtitan') return 'torchao';
+  // vLLM serves 4-bit GPTQ/AWQ checkpoints with Marlin kernels (https://docs.vllm.ai/en/latest/features/quantization/).
+  if (o.framework === 'vllm') return o.weights === 'int4' ? 'marlin' : 'gptq';
+  // transformers/PEFT/axolotl/unsloth load 4/8-bit weights through bitsandbytes.
+  return 'bnb';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hardware facts (from catalogs/gpus), per GPU and rig.
+
+/** Per-GPU rates the phases need, already scaled by the power limit. */
+export interface GpuRates {
+  /** Achievable dense 16-bit tensor FLOP/s on large GEMMs. */
+  gemm16: number;
+  /** Achievable fp32 FLOP/s (no TF32: PyTorch's default, torch.backends.cuda.matmul.allow_tf32=False). */
+  gemm32: number;
+  /** Achievable FLOP/s of fused (flash) attention. */
+  attn: number;
+  /** Achievable memory bandwidth, B/s. */
+  mem: number;
+  /** Dense 16-bit peak at the power limit (MFU denominator). */
+  peak16: number;
+  /** Collective bus bandwidth within a node for a group of 2 and of more GPUs, B/s. */
+  intraPair: number;
+  intraMany: number;
+  /** Host link (PCIe) per GPU, B/s. */
+  host: number;
+  interNode: number;
+  gpusPerNode: number;
+  hopper: boolean;
+}
+
+// Large bf16 GEMMs reach ~80-90% of the dense peak on A100-class parts (NVIDIA "Matrix Multiplication
+// Background" guide, https://docs.nvidia.com/deeplearning/performance/dl-performance-matrix-multiplication/);
+// H100 SXM reaches ~650-750 of 989 TFLOPS (clock drops under sustained tensor load): assumed 0.85 / 0.72.
+const GEMM_EFF_AMPERE = 0.85;
+const GEMM_EFF_HOPPER = 0.72;
+// ROCm hipBLASLt reaches about half of MI300X's dense peak in practice (SemiAnalysis MI300X vs H100, 2024): assumed 0.55.
+const GEMM_EFF_AMD = 0.55;
+// Apple MPS: no published tensor-core path; assumed 0.5 of the fp32 rate.
+const GEMM_EFF_APPLE = 0.5;
+// FlashAttention-2 reaches 50-73% of peak on A100 (arXiv:2307.08691 abstract) and only 35% on H100
+// (FlashAttention-3, arXiv:2407.08608 abstract); PyTorch SDPA dispatches to the same FA2 kernels.
+const ATTN_EFF_AMPERE = 0.55;
+const ATTN_EFF_HOPPER = 0.35;
+// Streaming kernels reach ~80-90% of peak DRAM bandwidth (STREAM-like copies; Databricks MBU 0.5-0.8 end to end
+// for decode, https://www.databricks.com/blog/llm-inference-performance-engineering-best-practices): assumed 0.85.
+const MEM_EFF = 0.85;
+// NCCL all-reduce bus bandwidth ~ 0.75-0.8 of the per-direction NVLink rate (nccl-tests on DGX A100 ~230 of
+// 300 GB/s); Calculon a100_80g.json uses 0.6 NVLink / 0.9 InfiniBand.
+const NVLINK_EFF = 0.75;
+const NET_EFF = 0.9;
+// PCIe DMA reaches ~80% of the x16 link rate (25-26 of 32 GB/s on Gen4, bandwidthTest): assumed 0.8.
+const PCIE_EFF = 0.8;
+
+/** PCIe x16 GB/s per direction by generation. */
+export function pcieGBps(pcie: string): number {
+  const m = /PCIe\s*(\d)/i.exec(pcie);
+  const gen = m ? Number(m[1]) : 4;
+  const lanes = /x8\b/i.test(pcie) ? 0.5 : 1;
+  return (gen >= 6 ? 128 : gen === 5 ? 64 : gen === 4 ? 32 : gen === 3 ? 16 : 8) * lanes;
+}
+
+/** NVLink through NVSwitch joins the whole node (SXM / OAM boards); bridges join pairs of cards. */
+export const nvSwitched = (g: Gpu): boolean => /SXM|OAM|superchip/i.test(g.formFactor ?? '');
+
+/**
+ * Throughput kept under a GPU power limit (fraction of board power), by what bounds the work.
+ * Compute-bound: Puget 4x3090 at 280/350 W keeps >95%; qwertyforce 3090 ViT: 0.58 -> 0.90
+ * (https://www.pugetsystems.com/labs/hpc/quad-rtx3090-gpu-wattage-limited-maxq-tensorflow-performance-1974/,
+ * https://blog.qwertyforce.dev/posts/optimal_power_limit). Bandwidth-bound decode tolerates deeper caps
+ * (RTX 3090 llama.cpp at 280 W: <1% loss, https://jeanfbrito.github.io). Linear between rows.
+ */
+const POWER_CURVE_COMPUTE = [0.3, 0.45, 0.5, 0.75, 0.6, 0.85, 0.7, 0.91, 0.85, 0.965, 1, 1];
+const POWER_CURVE_MEMORY = [0.3, 0.6, 0.5, 0.85, 0.6, 0.925, 0.7, 0.955, 0.85, 1, 1, 1];
+
+export function powerKeep(fraction: number, boundBy: 'compute' | 'memory'): number {
+  const t = boundBy === 'compute' ? POWER_CURVE_COMPUTE : POWER_CURVE_MEMORY;
+  if (fraction >= 1) return 1;
+  if (fraction <= t[0]!) return t[1]!;
+  for (let i = 2; i < t.length; i += 2) {
+    const x = t[i]!;
+    if (fraction <= x) {
+      const x0 = t[i - 2]!;
+      const y0 = t[i - 1]!;
+      return y0 + ((t[i + 1]! - y0) * (fraction - x0)) / (x - x0);
+    }
+  }
+  return 1;
+}
+
+function isHopperClass(g: Gpu): boolean {
+  return /Hopper|Blackwell \(GB1/i.test(g.architecture);
+}
+
+/** Rates of one GPU on one rig at a power limit. */
+export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
+  const hopper = isHopperClass(g);
+  const eff =
+    g.vendor === 'apple'
+      ? GEMM_EFF_APPLE
+      : g.vendor === 'amd'
+        ? GEMM_EFF_AMD
+        : hopper
+          ? GEMM_EFF_HOPPER
+          : GEMM_EFF_AMPERE;
+  const tf = g.tflops;
+  // Apple catalog entries carry no TFLOPS: ~27 fp32 TFLOPS class (M2 Ultra GPU spec), assumed for all.
+  const p16 = (tf.bf16 ?? tf.fp16 ?? tf.fp32 ?? 27) * 1e12;
+  const p32 = (tf.fp32 ?? tf.bf16 ?? 27) * 1e12;
+  const kc = powerKeep(t.powerLimit, 'compute');
+  const km = powerKeep(t.powerLimit, 'memory');
+  const pcie = pcieGBps(g.interconnect.pcie) * 1e9;
+  const nvlink = (g.interconnect.nvlinkGBps ?? 0) * 0.5e9; // spec totals are bidirectional
+  const useNvlink = t.interconnect === 'pcie' ? false : nvlink > 0;
+  // Without P2P (stock GeForce 40xx drivers) NCCL bounces through host memory: about half the PCIe rate
+  // (NVIDIA/nccl issue #1127).
+  const pcieBus = (g.interconnect.p2p ? pcie : pcie / 2) * PCIE_EFF;
+  const nvBus = nvlink * NVLINK_EFF;
+  return {
+    gemm16: p16 * eff * kc,
+    gemm32: p32 * eff * kc,
+    attn: p16 * (hopper ? ATTN_EFF_HOPPER : ATTN_EFF_AMPERE) * kc,
+    mem: g.memoryBandwidthGBps * 1e9 * MEM_EFF * km,
+    peak16: p16 * kc,
+    intraPair: useNvlink ? nvBus : pcieBus,
+    // Consumer/workstation NVLink bridges join pairs: a ring over 3+ cards crosses PCIe.
+    intraMany: useNvlink && nvSwitched(g) ? nvBus : pcieBus,
+    host: pcie * PCIE_EFF,
+    interNode: t.interNodeGBps * 1e9 * NET_EFF,
+    gpusPerNode: t.gpusPerNode,
+    hopper,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Model facts (GPU-independent, computed once per model).
+
+export interface ModelFacts {
+  layers: number;
+  hidden: number;
+  /** heads x head dim (query width). */
+  attnWidth: number;
+  /** kv heads x head dim. */
+  kvWidth: number;
+  heads: number;
+  ffn: number;
+  gated: boolean;
+  causal: boolean;
+  rms: boolean;
+  norms: number;
+  vocab: number;
+  /** Linear weight elements a token passes through (MoE: topK experts). */
+  linearActive: number;
+  /** All linear weight elements (what is stored / gathered). */
+  linearTotal: number;
+  /** Routed-expert weights per layer (one expert) and the expert counts; 0 for dense. */
+  expertWeightsPerLayer: number;
+  experts: number;
+  topK: number;
+  /** Linear modules per layer (kernel counts, LLM.int8 overhead). */
+  linearsPerLayer: number;
+  /** Output-projection matmul weights (vocab x hidden, tied or not; 0 for encoders). */
+  lmHead: number;
+  /** Parameters of the model (all) and active per token. */
+  total: number;
+  active: number;
+}
+
+export function modelFacts(arch: Arch): ModelFacts {
+  let layers = 0;
+  let linearActive = 0;
+  let linearTotal = 0;
+  let expertW = 0;
+  let experts = 0;
+  let topK = 0;
+  let linearsPerLayer = 0;
+  let otherTotal = 0;
+  for (const g of arch.groups) {
+    layers += g.count;
+    otherTotal += g.count * g.otherParamsPerLayer;
+    for (const l of g.linears) {
+      const w = l.inFeatures * l.outFeatures;
+      linearActive += g.count * w * l.activeCopies;
+      linearTotal += g.count * w * l.copies;
+      if (l.copies > 1) expertW += w;
+      linearsPerLayer = Math.max(linearsPerLayer, g.linears.length);
+    }
+    if (g.experts > 1) {
+      experts = g.experts;
+      topK = g.topK;
+    }
+  }
+  const g0 = arch.groups[0];
+  const lmHead = arch.kind === 'encoder' ? 0 : arch.vocab * arch.hidden;
+  const total =
+    arch.embedParams + arch.lmHeadParams + linearTotal + otherTotal + arch.otherParams;
+  return {
+    layers,
+    hidden: arch.hidden,
+    attnWidth: g0 ? g0.heads * g0.headDim : arch.hidden,
+    kvWidth: g0 ? g0.kvHeads * g0.headDim : arch.hidden,
+    heads: g0?.heads ?? 1,
+    ffn: g0?.ffn ?? 4 * arch.hidden,
+    gated: g0?.gated ?? false,
+    causal: g0?.causal ?? true,
+    rms: g0?.norm === 'rms',
+    norms: g0?.normsPerLayer ?? 2,
+    vocab: arch.vocab,
+    linearActive,
+    linearTotal,
+    expertWeightsPerLayer: expertW,
+    experts,
+    topK,
+    linearsPerLayer,
+    lmHead,
+    total,
+    active: total - (linearTotal - linearActive),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Phases.
+
+export const TRAIN_PHASES = [
+  'forward',
+  'backward',
+  'recompute',
+  'dequantize',
+  'optimizer',
+  'gradient-reduce',
+  'parameter-gather',
+  'tensor-parallel',
+  'pipeline-bubble',
+  'offload',
+  'overhead',
+] as const;
+export const DECODE_PHASES = ['prefill', 'decode-weights', 'decode-kv', 'tensor-parallel', 'overhead'] as const;
+export type TrainPhase = (typeof TRAIN_PHASES)[number];
+export type DecodePhase = (typeof DECODE_PHASES)[number];
+export type Bound = 'compute' | 'memory' | 'communication' | 'host';
+
+/** Bytes per stored weight element by dtype (4-bit formats carry one fp16/fp32 scale per block of 64). */
+export function weightBytes(dtype: EstimateOptions['weights']): number {
+  switch (dtype) {
+    case 'fp32':
+      return 4;
+    case 'fp16':
+    case 'bf16':
+      return 2;
+    case 'fp8':
+    case 'int8':
+      return 1;
+    default:
+      // NF4/FP4/int4: 0.5 B + an fp32 absmax per 64-block (QLoRA §2: 32/64 bits per parameter)
+      return 0.5 + 4 / 64;
+  }
+}
+
+const bit4 = (w: EstimateOptions['weights']) => w === 'nf4' || w === 'fp4' || w === 'int4';
+
+// HF eager decoder layer: ~45 PyTorch ops in forward (RMSNorm alone is 7: upcast, pow, mean, add, rsqrt,
+// mul, downcast; rotary ~10); backward launches about twice as many (assumed from the modeling_llama.py code).
+const OPS_PER_LAYER_EAGER = 45;
+// torch.compile fuses the pointwise chains: ~10 kernels per layer (the 7 GEMMs, attention, 2 fused
+// norm/residual/activation kernels), counted from Inductor output of a Llama layer (assumed).
+const OPS_PER_LAYER_COMPILED = 12;
+// PyTorch eager dispatch costs ~10 µs of CPU per op (python + dispatcher + launch); HF generate of
+// Llama-7B fp16 on an RTX 3090 takes 32.9 ms/token where 13.5 GB at 936 GB/s is ~17 ms
+// (bitsandbytes issue #347, https://github.com/bitsandbytes-foundation/bitsandbytes/issues/347).
+const EAGER_OP_SECONDS = 10e-6;
+// A CUDA kernel launch inside a CUDA graph still leaves ~2-3 µs of GPU idle between small kernels
+// (Llama-3.1-8B decode step on H100: 8.4 ms eager vs 5.1 ms as a CUDA graph, https://cloudai.pt/tag/cuda-graphs/).
+const GRAPH_KERNEL_SECONDS = 2.5e-6;
+// Elementwise traffic per token per layer (forward), in hidden-sized 16-bit tensors read+written outside
+// the GEMMs. Eager HF Llama: RMSNorm x2 (~8 passes each, fp32 upcast), residual adds, rotary (~6 passes
+// over q and k), SiLU*up (3 passes over ffn), layout copies; fused (compiled / fused-norm stacks): one
+// pass per norm, fused rotary and activation. Counted from transformers modeling_llama.py (assumed).
+function elemBytesPerTokenLayer(m: ModelFacts, compiled: boolean, tp: number): number {
+  const h = m.hidden;
+  const qk = (m.attnWidth + m.kvWidth) / tp;
+  const ffn = (m.ffn * (m.experts > 1 ? m.topK : 1)) / tp;
+  const normPasses = compiled ? 2 : m.rms ? 8 : 2;
+  const norms = m.norms * normPasses * h;
+  const residual = compiled ? h : 2 * 3 * h;
+  const act = m.gated ? (compiled ? 3 : 5) * ffn : (compiled ? 2 : 2) * ffn;
+  const rotary = m.rms ? (compiled ? 2 : 6) * qk : 0;
+  const layout = compiled ? 0 : 2 * (m.attnWidth / tp + (2 * m.kvWidth) / tp);
+  return 2 * (norms + residual + act + rotary + layout);
+}
+
+// The loss reads the logits in fp32 several times (upcast, log-softmax, gather, backward): ~16 B per
+// vocabulary entry per token unfused, ~8 B when chunked/compiled (assumed from the HF loss code).
+const LOSS_BYTES_EAGER = 16;
+const LOSS_BYTES_FUSED = 8;
+
+// bitsandbytes NF4 training dequantizes each frozen weight to bf16 before the matmul, per call: read 0.5 B,
+// write 2 B (bitsandbytes functional.dequantize_4bit); torchao NF4 without compile runs ~4 unfused torch ops
+// (PEFT 1,410 vs torchtune 465 tok/s on a 4090, github.com/BenjaminBossan/peft-experiments).
+const DEQUANT_BYTES_FUSED = 2.5;
+const DEQUANT_BYTES_EAGER_TORCHAO = 10;
+// LLM.int8 (bitsandbytes int8): per linear call, activation quantization, outlier split, int8 GEMM and fp16
+// outlier GEMM add ~8 small kernels; measured 3.7-6.7x slower than fp16 at 7-13B (T5-11B 43.5 vs 11.7 ms/token,
+// https://huggingface.co/blog/hf-bitsandbytes-integration; Llama-7B 154.6 vs 32.9 ms, bitsandbytes issue
+// #347; Baichuan2-13B 9.5 vs 35 tok/s, github.com/baichuan-inc/Baichuan2/issues/272): ~250 µs per linear call.
+const INT8_LINEAR_SECONDS = 250e-6;
+// bitsandbytes 4-bit layers add ~4 python-level ops per linear call (quant-state lookups, dtype casts).
+const BNB4_EXTRA_OPS = 4;
+
+// Optimizer step traffic per trainable parameter (fused/foreach kernels are bandwidth-bound): AdamW with
+// fp32 states reads param, grad, m, v and writes param, m, v = 28 B; 8-bit states save 6 B; SGD 12 B;
+// momentum 20 B (torch.optim _multi_tensor_adamw). Adafactor ~ factored second moment: 16 B.
+function optimizerBytes(o: EstimateOptions): number {
+  const states = o.optimizerStates === 'bf16' ? 2 : 4;
+  switch (o.optimizer) {
+    case 'adamw':
+    case 'paged-adamw':
+    case 'lion':
+    case 'adam-mini':
+      return 12 + 4 * states;
+    case 'adamw-8bit':
+    case 'paged-adamw-8bit':
+      return 16;
+    case 'sgd':
+      return 12;
+    case 'sgd-momentum':
+      return 12 + 2 * states;
+    case 'adafactor':
+      return 16;
+    default:
+      return 0;
+  }
+}
+// DeepSpeedCPUAdam / torch fused CPU AdamW stream ~28 B per parameter through host memory; a server node
+// sustains ~100 GB/s for it (ZeRO-Offload, arXiv:2101.06840 §5: CPU-Adam 5-7x over PyTorch, ~1 s per
+// billion-scale step on a DGX-2 node), shared by the node's ranks: assumed 100 GB/s per node.
+const HOST_ADAM_BYTES_PER_S = 100e9;
+// DDP/FSDP overlap gradient communication with backward; the last bucket (25 MB, torch DDP
+// bucket_cap_mb default) is exposed after the last layer's backward.
+const LAST_BUCKET_BYTES = 25e6;
+// NCCL small-message all-reduce latency inside an NVLink node ~ 20-30 µs (nccl-tests all_reduce_perf on
+// 8x A100, 8 B-64 KB rows); PCIe rings ~ 2x (assumed).
+const ALLREDUCE_LATENCY_NVLINK = 25e-6;
+const ALLREDUCE_LATENCY_PCIE = 50e-6;
+// Fixed per optimizer step: data loader hand-off, logging, zero_grad, scheduler (~20 ms, assumed from
+// HF Trainer step overheads).
+const STEP_OVERHEAD_SECONDS = 0.02;
+
+/** Everything about one training configuration that does not depend on the GPU (precompute per row). */
+export interface TrainWork {
+  /** Tokens of one micro-batch on one GPU. */
+  tokens: number;
+  microBatches: number;
+  /** Tokens per optimizer step over all GPUs. */
+  tokensPerStep: number;
+  gpus: number;
+  tp: number;
+  pp: number;
+  dp: number;
+  /** Per micro-batch per GPU. */
+  fwdGemmFlops: number;
+  fwdAttnFlops: number;
+  fwdElemBytes: number;
+  fwdOps: number;
+  bwdGemmFlops: number;
+  bwdAttnFlops: number;
+  recompute: number; // fraction of the forward re-run (1 full, attention-only share for selective)
+  recomputeAttnOnly: boolean;
+  /** GEMM shape factor (small matrices underuse the SMs). */
+  shape: number;
+  fp32: boolean;
+  dequantBytes: number; // per micro-batch per GPU
+  dequantSeconds: number; // fixed per micro-batch (LLM.int8 per-linear overhead)
+  optimizerBytes: number; // per step per GPU
+  optimizerOnHost: boolean;
+  hostOptimizerBytes: number; // per step per GPU (shares the node's host bandwidth)
+  gradReduceBytes: number; // per step (DDP) or per micro-batch (ZeRO-2/3) per GPU, on the wire
+  gradReducePerMicro: boolean;
+  gatherBytes: number; // per micro-batch per GPU on the wire (ZeRO-3)
+  paramGatherAfterStep: number; // ZeRO-1/2 all-gather of updated params, per step
+  offloadBytes: number; // PCIe per micro-batch (parameter offload, activation offload)
+  tpBytes: number; // per micro-batch per GPU
+  tpCalls: number;
+  modelFlopsPerToken: number;
+  compiled: boolean;
+  /** Layers on one pipeline stage. */
+  layers: number;
+}
+
+/** Work of one training step (GPU-independent); `t` supplies grad-accum and the quant format. */
+export function trainWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): TrainWork {
+  const tp = o.tp;
+  const pp = o.pp;
+  const cp = o.cp;
+  const dp = Math.max(1, Math.floor(o.gpus / (tp * pp * cp)));
+  const tokens = (o.batch * o.seq) / cp;
+  const shard = tp * pp;
+  const lora = o.method === 'lora' || o.method === 'qlora';
+  const compiled = o.compile || o.framework === 'unsloth';
+  const layersHere = m.layers / pp;
+  const lmHead = m.lmHead / (tp * pp);
+  const fwdGemmFlops = 2 * tokens * (m.linearActive / shard + lmHead);
+  // Causal flash/SDPA kernels skip the masked half of QK^T and PV; eager attention computes it all.
+  const causalShare = m.causal && o.attention !== 'eager' ? 0.5 : 1;
+  const fwdAttnFlops = 4 * tokens * (o.seq / cp) * (m.attnWidth / tp) * layersHere * causalShare;
+  const elem =
+    tokens * layersHere * elemBytesPerTokenLayer(m, compiled, tp) +
+    (tokens * m.vocab * (o.chunkedLoss || compiled ? LOSS_BYTES_FUSED : LOSS_BYTES_EAGER)) /
+      (tp * pp);
+  // Eager attention materialises b x heads x s x s scores: write, softmax read+write (fp32 upcast in HF),
+  // dropout, read by PV: ~6 passes of 2-4 B (HF eager_attention_forward).
+  const eagerScores =
+    o.attention === 'eager'
+      ? (o.batch * (m.heads / tp) * (o.seq / cp) * o.seq * 6 * (o.compute === 'fp32' ? 4 : 3) *
+          layersHere)
+      : 0;
+  // LoRA adapters: r x (in + out) per targeted linear; their FLOPs are 6 per weight per token.
+  const adapterW = lora ? adapterWeights(m, o) / shard : 0;
+  const fwdOps = layersHere * (compiled ? OPS_PER_LAYER_COMPILED : OPS_PER_LAYER_EAGER);
+  // Backward: input gradients (2 FLOPs/weight/token) always; weight gradients only when trained.
+  // FlashAttention backward is 2.5x its forward matmul FLOPs (5 GEMMs vs 2, arXiv:2205.14135 §B).
+  const bwdGemmFlops =
+    (lora ? 2 * tokens * (m.linearActive / shard + lmHead) : 2 * fwdGemmFlops) +
+    4 * tokens * adapterW;
+  const bwdAttnFlops = 2.5 * fwdAttnFlops;
+  const recompute = o.checkpointing === 'full' || o.checkpointing === 'offload' ? 1 : 0;
+  // Frozen quantized weights: dequantized per matmul call (forward, recompute, backward input-grad).
+  const passes = 2 + recompute;
+  const q = t.quantFormat ?? defaultQuantFormat(o);
+  let dequantBytes = 0;
+  let dequantSeconds = 0;
+  if (o.method === 'qlora' || (o.method === 'lora' && !['bf16', 'fp16', 'fp32'].includes(o.weights))) {
+    const perElem = q === 'torchao' && !compiled ? DEQUANT_BYTES_EAGER_TORCHAO : DEQUANT_BYTES_FUSED;
+    dequantBytes = (passes * perElem * m.linearTotal) / shard;
+    if (o.weights === 'int8' && q === 'bnb')
+      dequantSeconds = passes * INT8_LINEAR_SECONDS * m.linearsPerLayer * layersHere;
+    else if (q === 'bnb')
+      dequantSeconds = passes * BNB4_EXTRA_OPS * EAGER_OP_SECONDS * m.linearsPerLayer * layersHere;
+  }
+  // Trainable parameters and their gradient bytes.
+  const trainable = lora ? adapterWeights(m, o) : m.total;
+  const gradDtype = o.weights === 'fp32' || o.masterWeights ? 4 : 2;
+  const zero = o.zero;
+  const shardOpt = zero >= 1 ? dp : 1;
+  const optBytes = (optimizerBytes(o) * trainable) / shard / shardOpt;
+  const onHost = o.offload !== 'none';
+  // ZeRO-3 / FSDP FULL_SHARD: all-gather the weights for forward and again for backward, every
+  // micro-batch (FSDP reshard_after_forward; recompute happens inside the backward unit); FSDP mixed
+  // precision gathers in the compute dtype (param_dtype=bf16).
+  const storeBytes = o.weights === 'fp32' ? (o.compute === 'fp32' ? 4 : 2) : weightBytes(o.weights);
+  const wire = (n: number) => (n - 1) / n;
+  const gatherBytes =
+    zero === 3 && dp > 1 ? 2 * ((m.linearTotal + m.total - m.linearTotal) / shard) * storeBytes * wire(dp) : 0;
+  // DDP all-reduce moves 2(n-1)/n of the buffer; reduce-scatter (ZeRO-2/3) (n-1)/n (ZeRO §7).
+  const gradBuf = (trainable / shard) * gradDtype;
+  const gradReducePerMicro = zero >= 2;
+  const gradReduceBytes = dp > 1 ? (zero >= 2 ? gradBuf * wire(dp) : 2 * gradBuf * wire(dp)) : 0;
+  const paramGatherAfterStep = dp > 1 && (zero === 1 || zero === 2) ? (trainable / shard) * 2 * wire(dp) : 0;
+  // Parameter offload: each rank copies its shard host->device for forward and backward (and grads back).
+  let offloadBytes = 0;
+  if (o.offload === 'optimizer+params') offloadBytes += (2 * (m.total / shard) * storeBytes) / dp;
+  // Activation offload: checkpoints (one hidden state per layer per token) go out and come back.
+  if (o.checkpointing === 'offload') offloadBytes += 2 * tokens * layersHere * m.hidden * 2;
+  // Megatron TP: 2 all-reduces per layer forward, 2 backward, 2 more when recomputing, of tokens x hidden.
+  const tpCalls = tp > 1 ? (4 + 2 * recompute) * layersHere : 0;
+  const tpBytes = tp > 1 ? tpCalls * tokens * m.hidden * 2 * 2 * wire(tp) : 0;
+  const hostOpt = onHost ? (28 * trainable) / shard / shardOpt : 0;
+  const mfuAttn = 12 * m.layers * o.seq * m.attnWidth; // PaLM App. B: 6N + 12·L·H·Q·T
+  return {
+    tokens,
+    microBatches: t.gradAccum,
+    tokensPerStep: tokens * cp * t.gradAccum * dp,
+    gpus: o.gpus,
+    tp,
+    pp,
+    dp,
+    fwdGemmFlops: fwdGemmFlops + 2 * tokens * adapterW,
+    fwdAttnFlops,
+    fwdElemBytes: elem + eagerScores,
+    fwdOps,
+    bwdGemmFlops,
+    bwdAttnFlops,
+    recompute: o.checkpointing === 'selective' ? 1 : recompute,
+    recomputeAttnOnly: o.checkpointing === 'selective',
+    shape: shapeFactor(tokens, m.hidden / tp),
+    fp32: o.compute === 'fp32',
+    dequantBytes,
+    dequantSeconds,
+    optimizerBytes: onHost ? 0 : optBytes,
+    optimizerOnHost: onHost,
+    hostOptimizerBytes: hostOpt,
+    gradReduceBytes,
+    gradReducePerMicro,
+    gatherBytes,
+    paramGatherAfterStep,
+    offloadBytes,
+    tpBytes,
+    tpCalls,
+    modelFlopsPerToken: 6 * (m.active - embedOnly(m)) + mfuAttn,
+    compiled,
+    layers: Math.max(1, layersHere),
+  };
+}
+
+/** Embedding-table parameters that take no matmul (total - linears - lm head - norms). */
+function embedOnly(m: ModelFacts): number {
+  return Math.max(0, m.active - m.linearActive - m.lmHead - 0);
+}
+
+/** LoRA adapter weights: r x (in + out) for every targeted linear role of every layer. */
+function adapterWeights(m: ModelFacts, o: EstimateOptions): number {
+  // Targets are roles; approximate each by its share: q,o = hidden²; k,v = hidden x kvWidth; MLP = hidden x ffn.
+  const h = m.hidden;
+  const r = o.loraRank;
+  let per = 0;
+  for (const t of o.loraTargets) {
+    if (t === 'q') per += r * (h + m.attnWidth);
+    else if (t === 'o') per += r * (m.attnWidth + h);
+    else if (t === 'k' || t === 'v') per += r * (h + m.kvWidth);
+    else if (t === 'gate' || t === 'up' || t === 'down')
+      per += r * (h + m.ffn) * (m.experts > 1 ? m.experts : 1);
+  }
+  return per * m.layers;
+}
+
+// NVIDIA "Matrix Multiplication Background": small dimensions leave SMs idle (wave / tile quantization);
+// a GEMM with a 1K dimension runs at ~70-80% of a 8K one. Modelled as d/(d+256) on the smaller of the
+// token count and the per-GPU width (assumed shape of that curve).
+function shapeFactor(tokens: number, width: number): number {
+  const d = Math.min(tokens, width);
+  return d / (d + 256);
+}
+
+/** Result of one step: seconds by phase and the bound. */
+export interface StepTime {
+  stepSeconds: number;
+  /** Seconds per step by phase, TRAIN_PHASES order. */
+  phases: Float64Array;
+  bound: Bound;
+}
+
+const PH = Object.fromEntries(TRAIN_PHASES.map((p, i) => [p, i])) as Record<TrainPhase, number>;
+
+/**
+ * Seconds per optimizer step on one GPU type. `phases` (length TRAIN_PHASES) is filled when given (the
+ * planner passes none and reads only the total: no allocation per candidate).
+ */
+export function trainStep(
+  w: TrainWork,
+  r: GpuRates,
+  phases?: Float64Array,
+  bound?: { value: Bound },
+): number {
+  const gemm = (w.fp32 ? r.gemm32 : r.gemm16) * w.shape;
+  const attnRate = w.fp32 ? r.gemm32 * 0.5 : r.attn;
+  const fwdGpu = w.fwdGemmFlops / gemm + w.fwdAttnFlops / attnRate + w.fwdElemBytes / r.mem;
+  const hostPerOp = w.compiled ? GRAPH_KERNEL_SECONDS * 2 : EAGER_OP_SECONDS;
+  // CPU dispatch runs ahead of the GPU; a pass takes the longer of the two.
+  const fwd = Math.max(fwdGpu, w.fwdOps * hostPerOp);
+  const bwdGpu = w.bwdGemmFlops / gemm + w.bwdAttnFlops / attnRate + (2 * w.fwdElemBytes) / r.mem;
+  const bwd = Math.max(bwdGpu, 2 * w.fwdOps * hostPerOp);
+  const rec = w.recomputeAttnOnly ? w.fwdAttnFlops / attnRate : w.recompute * fwd;
+  const deq = w.dequantBytes / r.mem + w.dequantSeconds;
+  const compute = fwd + bwd + rec + deq;
+  const multiNode = w.gpus > r.gpusPerNode;
+  const dpGroupInNode = Math.min(w.dp, Math.max(1, Math.floor(r.gpusPerNode / (w.tp * w.pp))));
+  const intra = dpGroupInNode <= 2 ? r.intraPair : r.intraMany;
+  const dpLink = multiNode ? Math.min(intra, r.interNode) : intra;
+  const latency = intra === r.host || dpLink === r.interNode ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK;
+  // ZeRO-3 gathers: prefetched one unit ahead, hidden behind that micro-batch's compute except what exceeds it.
+  const gatherT = w.gatherBytes / dpLink;
+  const gradT = w.gradReduceBytes / dpLink;
+  const perMicroComm = gatherT + (w.gradReducePerMicro ? gradT : 0);
+  const exposedMicro = Math.max(0, perMicroComm - (fwd + bwd + rec)) + (w.gatherBytes > 0 ? gatherT / w.layers : 0);
+  // DDP: one all-reduce per step, overlapped with the last micro-batch's backward except the last bucket.
+  const stepComm = w.gradReducePerMicro ? 0 : gradT;
+  const exposedStep =
+    w.gradReduceBytes > 0 && !w.gradReducePerMicro
+      ? Math.max(0, stepComm - bwd) + Math.min(stepComm, LAST_BUCKET_BYTES / dpLink) + latency
+      : 0;
+  const tpLink = w.tp > r.gpusPerNode ? r.interNode : w.tp <= 2 ? r.intraPair : r.intraMany;
+  const tpT = w.tpBytes / tpLink + w.tpCalls * ALLREDUCE_LATENCY_NVLINK;
+  const offT = w.offloadBytes / r.host;
+  // Offload transfers are prefetched behind compute (FSDP CPU offload / torchtune activation offloading).
+  const offExposed = Math.max(0, offT - compute);
+  const perMicro = compute + exposedMicro + tpT + offExposed;
+  const m = w.microBatches;
+  // 1F1B bubble: (p-1)/m of the ideal pipeline time (Narayanan et al. SC'21 §2.2).
+  const bubble = w.pp > 1 ? ((w.pp - 1) / m) * (compute + tpT) : 0;
+  const opt = w.optimizerBytes / r.mem;
+  const ranksPerNode = Math.min(w.gpus, r.gpusPerNode);
+  const hostOpt = w.optimizerOnHost
+    ? (w.hostOptimizerBytes * ranksPerNode) / HOST_ADAM_BYTES_PER_S
+    : 0;
+  const zeroGather = w.paramGatherAfterStep / dpLink;
+  const total =
+    m * perMicro + bubble + opt + hostOpt + exposedStep + zeroGather + STEP_OVERHEAD_SECONDS;
+  if (phases) {
+    phases.fill(0);
+    phases[PH.forward] = m * fwd;
+    phases[PH.backward] = m * bwd;
+    phases[PH.recompute] = m * rec;
+    phases[PH.dequantize] = m * deq;
+    phases[PH.optimizer] = opt + hostOpt;
+    phases[PH['gradient-reduce']] = exposedStep + zeroGather + (w.gradReducePerMicro ? m * Math.max(0, exposedMicro - (w.gatherBytes > 0 ? exposedMicro * (gatherT / perMicroComm) : 0)) : 0);
+    phases[PH['parameter-gather']] = w.gatherBytes > 0 ? m * exposedMicro * (gatherT / perMicroComm) : 0;
+    phases[PH['tensor-parallel']] = m * tpT;
+    phases[PH['pipeline-bubble']] = bubble;
+    phases[PH.offload] = m * offExposed;
+    phases[PH.overhead] = STEP_OVERHEAD_SECONDS;
+  }
+  if (bound) {
+    const fwdCompute = w.fwdGemmFlops / gemm + w.fwdAttnFlops / attnRate;
+    const bwdCompute = w.bwdGemmFlops / gemm + w.bwdAttnFlops / attnRate;
+    const computeT = m * (fwdCompute + bwdCompute + (w.recomputeAttnOnly ? rec : w.recompute * fwdCompute));
+    const hostT =
+      hostOpt +
+      m * offExposed +
+      m * Math.max(0, w.fwdOps * hostPerOp - fwdGpu) +
+      m * Math.max(0, 2 * w.fwdOps * hostPerOp - bwdGpu) +
+      m * w.dequantSeconds;
+    const commT = m * (exposedMicro + tpT) + bubble + exposedStep + zeroGather;
+    const memT = total - computeT - hostT - commT - STEP_OVERHEAD_SECONDS;
+    bound.value = argmaxBound(computeT, memT, commT, hostT);
+  }
+  return total;
+}
+
+function argmaxBound(compute: number, memory: number, comm: number, host: number): Bound {
+  let b: Bound = 'compute';
+  let best = compute;
+  if (memory > best) [b, best] = ['memory', memory];
+  if (comm > best) [b, best] = ['communication', comm];
+  if (host > best) b = 'host';
+  return b;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decode.
+
+/**
+ * Decode kernel families: bandwidth efficiency of the weight read relative to a bf16 GEMV at small batch,
+ * and the batch above which the kernel dequantizes whole weights and runs a 16-bit GEMM instead.
+ */
+const KERNELS: Record<QuantFormat, { eff8: number; eff4: number; crossover: number; src: string }> = {
+  // gpt-fast blog: Llama-2-7B A100 bf16 107 -> int8 157 -> int4 202 tok/s at 1/2 and ~1/3.6 of the bytes.
+  torchao: { eff8: 0.73, eff4: 0.5, crossover: 16, src: 'https://pytorch.org/blog/accelerating-generative-ai-2/' },
+  // Marlin: "near-optimal ~4x speedups up to batch sizes of 16-32 tokens" (https://github.com/IST-DASLab/marlin).
+  marlin: { eff8: 0.9, eff4: 0.9, crossover: 32, src: 'IST-DASLab/marlin README' },
+  // ExLlamaV2 matmul kernels for batch <= ~16, dequant + cuBLAS above (turboderp/exllamav2 README, assumed 0.75).
+  exl2: { eff8: 0.75, eff4: 0.75, crossover: 16, src: 'turboderp/exllamav2' },
+  // AutoAWQ: GEMV kernel fastest at batch 1, GEMM kernel up to batch 8-16 (casper-hansen/AutoAWQ README).
+  awq: { eff8: 0.65, eff4: 0.65, crossover: 16, src: 'casper-hansen/AutoAWQ README' },
+  // GPTQ through transformers/optimum exllama kernels: ~20-35% faster than fp16 at 13B (mit-han-lab/llm-awq #79).
+  gptq: { eff8: 0.55, eff4: 0.55, crossover: 16, src: 'github.com/mit-han-lab/llm-awq/issues/79' },
+  // HQQ 4-bit decodes through torchao's tinygemm int4 kernel (https://github.com/mobiusml/hqq): like torchao.
+  hqq: { eff8: 0.6, eff4: 0.45, crossover: 8, src: 'https://github.com/mobiusml/hqq' },
+  // bitsandbytes 0.40 4-bit inference kernel covers batch 1 only (release notes 0.40.0); above it
+  // dequantizes to fp16 per call. LLM.int8 cost is per linear (INT8_LINEAR_SECONDS).
+  bnb: { eff8: 0.5, eff4: 0.5, crossover: 1, src: 'bitsandbytes 0.40.0 release notes' },
+};
+// HF generate adds per-token Python work outside the layers (logits processors, stopping criteria, cache
+// update, .item() sync): ~2 ms (assumed; transformers generation/utils.py loop).
+const GENERATE_TOKEN_SECONDS = 2e-3;
+
+export interface DecodeTime {
+  /** Seconds per decode step (one token for each of the batch's sequences). */
+  stepSeconds: number;
+  /** Tokens generated per second by one model replica (batch x steps/s). */
+  tokensPerSecond: number;
+  /** Prefill of the whole context, seconds (not in decode tokens/s). */
+  prefillSeconds: number;
+  phases: Float64Array;
+  bound: Bound;
+  /** Model FLOPs of a decode step per GPU (2 x active params x batch / tp). */
+  flopsPerGpu: number;
+}
+
+const DPH = Object.fromEntries(DECODE_PHASES.map((p, i) => [p, i])) as Record<DecodePhase, number>;
+
+export function decodeStep(m: ModelFacts, o: EstimateOptions, t: TimeOptions, r: GpuRates): DecodeTime {
+  const B = o.batch;
+  const tp = o.tp;
+  const ctx = o.seq;
+  const q = t.quantFormat ?? defaultQuantFormat(o);
+  const quantized = q !== null && o.weights in QUANT_FORMATS_FOR;
+  const wb = o.weights === 'fp32' ? 4 : weightBytes(o.weights);
+  // MoE: at batch B a layer reads the distinct experts its tokens route to, E(1-(1-k/E)^B) on average.
+  let linearRead = m.linearTotal;
+  if (m.experts > 1) {
+    const dense = m.linearTotal - m.expertWeightsPerLayer * m.experts * m.layers;
+    const distinct = m.experts * (1 - Math.pow(1 - m.topK / m.experts, B));
+    linearRead = dense + m.expertWeightsPerLayer * distinct * m.layers;
+  }
+  // lm_head stays 16-bit in bitsandbytes/GPTQ/AWQ checkpoints (llm_int8_skip_modules default; AutoGPTQ).
+  const headBytes = m.lmHead * (quantized && q === 'torchao' ? wb : 2);
+  const k = quantized ? KERNELS[q] : null;
+  const eff = k ? (o.weights === 'int8' || o.weights === 'fp8' ? k.eff8 : k.eff4) : 1;
+  const overCross = k !== null && B > k.crossover;
+  // Above the crossover: dequantize (write 2 B) then a 16-bit GEMM reads it back (2 B).
+  const linearBytes = overCross ? linearRead * (wb + 4) : (linearRead * wb) / eff;
+  const weightT = (linearBytes + headBytes) / tp / r.mem;
+  // KV cache read each step: K and V of every layer at the context length, 16-bit.
+  const kvT = (2 * m.layers * m.kvWidth * ctx * 2 * B) / tp / r.mem;
+  const flops = (2 * (m.active - embedOnly(m)) * B) / tp + (4 * m.layers * ctx * m.attnWidth * B) / tp;
+  const computeT = flops / r.gemm16;
+  const memT = weightT + kvT;
+  const core = Math.max(memT, computeT);
+  const compiled = o.compile || o.framework === 'vllm';
+  let overhead = compiled
+    ? m.layers * OPS_PER_LAYER_COMPILED * GRAPH_KERNEL_SECONDS
+    : m.layers * OPS_PER_LAYER_EAGER * EAGER_OP_SECONDS + GENERATE_TOKEN_SECONDS;
+  if (quantized && q === 'bnb') {
+    const linears = m.layers * m.linearsPerLayer;
+    overhead +=
+      o.weights === 'int8' ? linears * INT8_LINEAR_SECONDS : linears * BNB4_EXTRA_OPS * EAGER_OP_SECONDS;
+  }
+  // Megatron TP decode: 2 all-reduces per layer of batch x hidden, each paying the NCCL latency.
+  const tpLink = tp > r.gpusPerNode ? r.interNode : tp <= 2 ? r.intraPair : r.intraMany;
+  const tpT =
+    tp > 1
+      ? 2 * m.layers * ((2 * B * m.hidden * 2 * (tp - 1)) / tp / tpLink + (tpLink === r.host ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK))
+      : 0;
+  const step = core + overhead + tpT;
+  const phases = new Float64Array(DECODE_PHASES.length);
+  phases[DPH['decode-weights']] = memT >= computeT ? weightT : computeT * (weightT / memT);
+  phases[DPH['decode-kv']] = memT >= computeT ? kvT : computeT * (kvT / memT);
+  phases[DPH['tensor-parallel']] = tpT;
+  phases[DPH.overhead] = overhead;
+  const prefillFlops = (2 * (m.active - embedOnly(m)) * ctx * B + 2 * m.layers * ctx * ctx * m.attnWidth * B) / tp;
+  const prefill = prefillFlops / (r.gemm16 * shapeFactor(ctx * B, m.hidden / tp)) + linearRead * wb / tp / r.mem;
+  phases[DPH.prefill] = prefill;
+  return {
+    stepSeconds: step,
+    tokensPerSecond: B / step,
+    prefillSeconds: prefill,
+    phases,
+    bound: argmaxBound(computeT > memT ? computeT : 0, computeT > memT ? 0 : memT, tpT, overhead),
+    flopsPerGpu: flops,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The contract's `time` object.
+
+export interface TimeResult {
+  stepSeconds: number;
+  tokensPerSecondPerGpu: number;
+  mfu: number;
+  bound: Bound;
+  /** Inference: tokens generated per second by one replica, summed over the batch. */
+  decodeTokensPerSecond?: number;
+  /** Seconds per step by phase (training: per optimizer step; inference: per decode step + prefill). */
+  phases: { phase: string; seconds: number }[];
+  /** The time settings used (flags or their defaults). */
+  settings: TimeOptions & { quantFormat: QuantFormat | null; interconnect: Interconnect };
+}
+
+const round = (x: number, d = 4) => Number(x.toPrecision(d));
+
+/** Time of one configuration on one GPU type: the same trainWork/trainStep/decodeStep the planner calls. */
+export function estimateTime(arch: Arch, o: EstimateOptions, gpu: Gpu, t: TimeOptions): TimeResult {
+  const m = modelFacts(arch);
+  const r = gpuRates(gpu, t);
+  const settings = {
+    ...t,
+    quantFormat: t.quantFormat ?? defaultQuantFormat(o),
+    interconnect: t.interconnect ?? (gpu.interconnect.nvlinkGBps ? 'nvlink' : 'pcie'),
+  } as TimeResult['settings'];
+  if (o.method === 'inference') {
+    const d = decodeStep(m, o, t, r);
+    return {
+      stepSeconds: round(d.stepSeconds),
+      tokensPerSecondPerGpu: round(d.tokensPerSecond / o.tp),
+      mfu: round(d.flopsPerGpu / d.stepSeconds / r.peak16, 3),
+      bound: d.bound,
+      decodeTokensPerSecond: round(d.tokensPerSecond),
+      phases: DECODE_PHASES.map((p, i) => ({ phase: p, seconds: round(d.phases[i]!) })),
+      settings,
+    };
+  }
+  const w = trainWork(m, o, t);
+  const phases = new Float64Array(TRAIN_PHASES.length);
+  const bound = { value: 'compute' as Bound };
+  const step = trainStep(w, r, phases, bound);
+  const tps = w.tokensPerStep / step / o.gpus;
+  return {
+    stepSeconds: round(step),
+    tokensPerSecondPerGpu: round(tps),
+    mfu: round((w.modelFlopsPerToken * tps) / r.peak16, 3),
+    bound: bound.value,
+    phases: TRAIN_PHASES.map((p, i) => ({ phase: p, seconds: round(phases[i]!) })).filter(
+      (p) => p.seconds > 0,
+    ),
+    settings,
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * Time flags of the estimate contract (DESIGN.md "Time"): parsed beside EstimateOptions, with the same
+ * one-line FlagError for a bad value.
+ */
+import type { EstimateOptions } from './estimate.js';
+import { FlagError, type RawFlags } from './flags.js';
+
+export const QUANT_FORMATS = ['bnb', 'gptq', 'awq', 'exl2', 'marlin', 'torchao', 'hqq'] as const;
+export type QuantFormat = (typeof QUANT_FORMATS)[number];
+export const INTERCONNECTS = ['nvlink', 'pcie'] as const;
+export type Interconnect = (typeof INTERCONNECTS)[number];
+
+export interface TimeOptions {
+  /** Micro-batches per optimizer step. */
+  gradAccum: number;
+  /** Fraction of board power, 0.3-1. */
+  powerLimit: number;
+  /** GPUs in one node. */
+  gpusPerNode: number;
+  /** Within a node; null = the GPU's catalog entry. */
+  interconnect: Interconnect | null;
+  /** GB/s per GPU between nodes. */
+  interNodeGBps: number;
+  /** Kernel family of quantized weights; null = the framework's usual one for the dtype. */
+  quantFormat: QuantFormat | null;
+}
+
+// DGX A100: eight 200 Gb/s HDR InfiniBand ports, one per GPU = 25 GB/s per GPU
+// (https://docs.nvidia.com/dgx/dgxa100-user-guide/introduction-to-dgxa100.html); the scenario default too.
+export const DEFAULT_INTER_NODE_GBPS = 25;
+
+/** Which kernel families exist for which weight dtype (what each library ships). */
+export const QUANT_FORMATS_FOR: Readonly<Record<string, readonly QuantFormat[]>> = {
+  // bitsandbytes LLM.int8 (https://huggingface.co/docs/bitsandbytes); torchao int8 weight-only
+  // (https://github.com/pytorch/ao); hqq 8-bit (https://github.com/mobiusml/hqq); GPTQ/EXL2 8-bit.
+  int8: ['bnb', 'torchao', 'hqq', 'gptq', 'exl2'],
+  // GPTQ/AWQ/Marlin/EXL2 4-bit integer kernels; torchao int4 weight-only; hqq 4-bit; bnb FP4/NF4 as int4.
+  int4: ['gptq', 'awq', 'exl2', 'marlin', 'torchao', 'hqq', 'bnb'],
+  nf4: ['bnb', 'torchao', 'hqq'],
+  fp4: ['bnb'],
+};
+
+export function defaultTimeOptions(gpus: number): TimeOptions {
+  return {
+    gradAccum: 1,
+    powerLimit: 1,
+    gpusPerNode: Math.min(gpus, 8),
+    interconnect: null,
+    interNodeGBps: DEFAULT_INTER_NODE_GBPS,
+    quantFormat: null,
+  };
+}
+
+function num(flags: RawFlags, flag: string): number | undefined {
+  const v = flags[flag];
+  if (v === undefined) return undefined;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : NaN;
+}
+
+/** Time flags to TimeOptions for a configuration; throws FlagError naming the flag. */
+export function timeOptionsFromFlags(flags: RawFlags, o: EstimateOptions): TimeOptions {
+  const t = defaultTimeOptions(o.gpus);
+  const ga = num(flags, 'grad-accum');
+  if (ga !== undefined) {
+    if (!Number.isSafeInteger(ga) || ga < 1 || ga > 1_000_000)
+      throw new FlagError('grad-accum', flags['grad-accum'], 'an integer from 1 to 1000000');
+    t.gradAccum = ga;
+  }
+  const pl = num(flags, 'power-limit');
+  if (pl !== undefined) {
+    if (!(pl >= 0.3 && pl <= 1))
+      throw new FlagError('power-limit', flags['power-limit'], 'a fraction of board power from 0.3 to 1');
+    t.powerLimit = pl;
+  }
+  const gpn = num(flags, 'gpus-per-node');
+  if (gpn !== undefined) {
+    if (!Number.isSafeInteger(gpn) || gpn < 1 || gpn > 1024)
+      throw new FlagError('gpus-per-node', flags['gpus-per-node'], 'an integer from 1 to 1024');
+    if (o.gpus > gpn && o.gpus % gpn !== 0)
+      throw new FlagError(
+        'gpus-per-node',
+        flags['gpus-per-node'],
+        `a divisor of --gpus ${o.gpus} (whole nodes), or at least ${o.gpus}`,
+      );
+    t.gpusPerNode = gpn;
+  }
+  const ic = flags.interconnect;
+  if (ic !== undefined && ic !== null) {
+    if (typeof ic !== 'string' || !(INTERCONNECTS as readonly string[]).includes(ic))
+      throw new FlagError('interconnect', ic, `one of ${INTERCONNECTS.join(', ')}`);
+    t.interconnect = ic as Interconnect;
+  }
+  const inter = num(flags, 'inter-node-gbps');
+  if (inter !== undefined) {
+    if (!(inter > 0 && inter <= 10_000))
+      throw new FlagError('inter-node-gbps', flags['inter-node-gbps'], 'GB/s per GPU, above 0 up to 10000');
+    t.interNodeGBps = inter;
+  }
+  const qf = flags['quant-format'];
+  if (qf !== undefined && qf !== null) {
+    if (typeof qf !== 'string' || !(QUANT_FORMATS as readonly string[]).includes(qf))
+      throw new FlagError('quant-format', qf, `one of ${QUANT_FORMATS.join(', ')}`);
+    const allowed = QUANT_FORMATS_FOR[o.weights];
+    if (!allowed)
+      throw new FlagError(
+        'quant-format',
+        qf,
+        `no value with --weights ${o.weights} (kernel families apply to int8, int4, nf4, fp4 weights)`,
+      );
+    if (!allowed.includes(qf as QuantFormat))
+      throw new FlagError('quant-format', qf, `one of ${allowed.join(', ')} with --weights ${o.weights}`);
+    t.quantFormat = qf as QuantFormat;
+  }
+  return t;
+}
