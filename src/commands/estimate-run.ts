@@ -7,6 +7,7 @@ import { badValue } from '../io/errors.js';
 import { findGpu } from '../io/load-catalog.js';
 import { resolveModel } from '../io/load-model.js';
 import { optionsFromFlags, type RawFlags } from '../schema/flags.js';
+import { timeOptionsFromFlags } from '../schema/time.js';
 import { renderEstimateText } from '../ui/estimate-text.js';
 import { fixLine } from '../ui/explain-text.js';
 
@@ -15,10 +16,11 @@ const FIXES_IN_REPORT = 3;
 
 export function runEstimate(model: string, flags: RawFlags, json: boolean): number {
   const options = optionsFromFlags(flags);
+  const time = timeOptionsFromFlags(flags, options);
   const gpu = typeof flags.gpu === 'string' ? findGpu(flags.gpu) : undefined;
   const arch = resolveModel(model);
   assertStructure(arch, options);
-  const result = buildEstimate(arch, options, gpu);
+  const result = buildEstimate(arch, options, gpu, time);
   if ((options.method === 'lora' || options.method === 'qlora') && result.params.trainable === 0) {
     // PEFT raises "Target modules ... not found in the base model" rather than training nothing.
     const allowed = `targets ${arch.modelType} has: ${availableLoraTargets(arch).join(', ')}, or all-linear`;

@@ -61,10 +61,20 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
   ['framework', '<name>', oneOf('framework')],
 ];
 
+/** Time flags (DESIGN.md "Time"): only `estimate` takes them; `plan` reads the same from the scenario. */
+export const TIME_FLAGS: readonly [string, string | null, string][] = [
+  ['grad-accum', '<n>', 'micro-batches per optimizer step (default 1)'],
+  ['power-limit', '<fraction>', 'GPU power limit as a fraction of board power, 0.3-1 (default 1)'],
+  ['gpus-per-node', '<n>', 'GPUs in one node (default min(gpus, 8))'],
+  ['interconnect', '<link>', "within a node: nvlink, pcie (default: the GPU's catalog entry)"],
+  ['inter-node-gbps', '<GB/s>', 'GB/s per GPU between nodes (default 25)'],
+  ['quant-format', '<family>', 'quantized kernels: bnb, gptq, awq, exl2, marlin, torchao, hqq'],
+];
+
 /** Commander's camelCase option values back to the contract's kebab-case flags. */
 export function rawFlagsOf(opts: Record<string, unknown>): RawFlags {
   const out: Record<string, unknown> = {};
-  for (const [flag] of CONTRACT_FLAGS) {
+  for (const [flag] of [...CONTRACT_FLAGS, ...TIME_FLAGS]) {
     const key = flag.replace(/-([a-z])/g, (_, ch: string) => ch.toUpperCase());
     if (opts[key] !== undefined) out[flag] = opts[key];
   }
@@ -85,7 +95,10 @@ export function registerEstimate(program: Command): void {
       '--model <model>',
       'catalog id, Hugging Face repo id, or path to config.json / a checkpoint folder',
     );
-  addContractOptions(cmd)
+  addContractOptions(cmd);
+  for (const [flag, value, description] of TIME_FLAGS)
+    cmd.option(`--${flag} ${value}`, description);
+  cmd
     .option('--json', 'print one JSON object (the estimate contract)')
     .action(async (opts: Record<string, unknown>) => {
       const { runEstimate } = await import('./estimate-run.js');

@@ -8,6 +8,8 @@ import type { EstimateOptions } from '../schema/estimate.js';
 import { estimateMemory, roundParts, type Breakdown, type MemoryEstimate } from './memory.js';
 import { UNCERTAINTY } from './uncertainty.js';
 import { MiB } from './units.js';
+import { estimateTime, type TimeResult } from './time/index.js';
+import { defaultTimeOptions, type TimeOptions } from '../schema/time.js';
 
 export interface EstimateResult {
   schemaVersion: 1;
@@ -25,12 +27,19 @@ export interface EstimateResult {
   /** Components sorted by size, largest first (what to attack when it does not fit). */
   dominant: { component: keyof Breakdown; bytes: number }[];
   options: EstimateOptions;
+  /** With a GPU: step time, tokens/s, MFU and bound (DESIGN.md "Time"), by the planner's time model. */
+  time?: TimeResult;
 }
 
 /** Capacity of a GPU as nvidia-smi reports its total (the device-level budget). */
 export const gpuCapacityBytes = (gpu: Gpu): number => gpu.memoryMiB * MiB;
 
-export function buildEstimate(arch: Arch, options: EstimateOptions, gpu?: Gpu): EstimateResult {
+export function buildEstimate(
+  arch: Arch,
+  options: EstimateOptions,
+  gpu?: Gpu,
+  time?: TimeOptions,
+): EstimateResult {
   const capacity = gpu ? gpuCapacityBytes(gpu) : undefined;
   const m = estimateMemory(
     arch,
@@ -67,6 +76,7 @@ export function buildEstimate(arch: Arch, options: EstimateOptions, gpu?: Gpu): 
       capacityBytes: capacity,
       headroomBytes: capacity - device,
     };
+    result.time = estimateTime(arch, options, gpu, time ?? defaultTimeOptions(options.gpus));
   }
   return result;
 }

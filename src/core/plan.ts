@@ -16,12 +16,7 @@ import type { Engine } from '../schema/engine.js';
 import { estimateMemory, type Breakdown, type Phase } from './memory.js';
 import { memorySurface, type MemorySurface } from './surface.js';
 import { paramCounts } from './params.js';
-import {
-  slowdownFactors,
-  slowdownOf,
-  powerLimitThroughput,
-  type SlowdownFactor,
-} from './slowdown.js';
+import { slowdownFactors, type SlowdownFactor } from './slowdown.js';
 import {
   attentions,
   checkpointings,
@@ -34,14 +29,17 @@ import {
   weightDtypes,
 } from './candidates.js';
 import {
-  decodeTokensPerSecond,
-  intraNodeGBps,
-  mfuPrior,
-  peakTflops,
-  trainFlopsPerToken,
-  trainStepSeconds,
-  type TrainTimeInput,
-} from './throughput.js';
+  decodeStep,
+  estimateTime,
+  gpuRates,
+  modelFacts,
+  trainStep,
+  trainWork,
+  type Bound,
+  type GpuRates,
+  type ModelFacts,
+  type TimeOptions,
+} from './time/index.js';
 import { amortisedUsd, energyCostUsd, rentCostUsd } from './cost.js';
 import { circuitOverWatts, nodeWallWatts, psuEfficiency, type CircuitCap } from './power.js';
 import { MiB, GiB } from './units.js';
@@ -170,7 +168,20 @@ export interface Plan {
     /** The circuit MIP's outcome when it was tried; with assignment 'greedy' it says why the greedy placement stayed. */
     solver?: CircuitSolve;
   };
-  time: { tokensPerSecond: number; hours: number };
+  /**
+   * tokensPerSecond: training tokens/s of the whole job (all GPUs), or decode tokens/s of all replicas;
+   * the rest is the time model's view of one step (`estimate --json` `time`, same function): what bounds
+   * it and seconds by phase (the per-technique costs: recompute, dequantize, offload, gathers...).
+   */
+  time: {
+    tokensPerSecond: number;
+    hours: number;
+    stepSeconds: number;
+    tokensPerSecondPerGpu: number;
+    mfu: number;
+    bound: Bound;
+    phases: { phase: string; seconds: number }[];
+  };
   cost: {
     usd: number;
     rentUsd: number;
@@ -281,8 +292,6 @@ export interface PlanResult {
 
 interface BaseConfig {
   options: EstimateOptions; // gpus/tp/pp/zero/offload filled per row
-  /** slowdownOf(options) for each offload mode (index into OFFLOADS). */
-  slowdown: [number, number, number];
   idPart: string;
 }
 
@@ -339,13 +348,7 @@ function baseConfigs(s: Scenario): BaseConfig[] {
               ]
                 .filter((x) => x !== '')
                 .join('/');
-              const sd = (offload: EstimateOptions['offload']) =>
-                slowdownOf({ ...o, zero: offload === 'none' ? 0 : 3, offload });
-              out.push({
-                options: o,
-                slowdown: [sd('none'), sd('optimizer'), sd('optimizer+params')],
-                idPart,
-              });
+              out.push({ options: o, idPart });
             }
   }
   return out;
@@ -731,6 +734,7 @@ interface Ctx {
   caps: number[]; // circuit continuous watts, ascending
   eff: number;
   P: ReturnType<typeof paramCounts>;
+  facts: ModelFacts;
   layers: number;
   memoryEvaluations: number;
 }
@@ -760,12 +764,35 @@ function makeContext(
     caps,
     eff: psuEfficiency(s.power.psu, volts),
     P: paramCounts(input.arch),
+    facts: modelFacts(input.arch),
     layers: input.arch.groups.reduce((a, g) => a + g.count, 0),
     memoryEvaluations: mem.evaluations ?? mem.device.length,
   };
 }
 
 const MAX_LEVELS = 16;
+
+/** Time settings of hardware option `h` at power `level` (the scenario's rig; kernels: engine defaults). */
+function timeOptionsOf(ctx: Ctx, h: number, level: number, gradAccum: number): TimeOptions {
+  return {
+    gradAccum,
+    powerLimit: level,
+    gpusPerNode: ctx.hw[h]?.nodeSize ?? ctx.s.hardware.gpusPerNode,
+    interconnect: null,
+    interNodeGBps: ctx.s.hardware.interNodeGBps,
+    quantFormat: null,
+  };
+}
+
+/** Decode reads no grad-accum or rig fields beyond the rates; one shared settings object. */
+const PLAN_DECODE_TIME: TimeOptions = {
+  gradAccum: 1,
+  powerLimit: 1,
+  gpusPerNode: 8,
+  interconnect: null,
+  interNodeGBps: 25,
+  quantFormat: null,
+};
 const REASON = Object.fromEntries(REASONS.map((r, i) => [r, i])) as Record<ReasonCode, number>;
 
 function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
@@ -783,10 +810,7 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
   const reasons = st.reasons;
   const job = s.job;
   const training = job.kind === 'fine-tune';
-  const g0 = arch.groups[0];
-  const attnWidth = g0 ? g0.heads * g0.headDim : arch.hidden;
   const totalTokens = training ? job.datasetTokens * job.epochs : 0;
-  const flopsPerToken = training ? trainFlopsPerToken(P.active, ctx.layers, job.seq, attnWidth) : 0;
   const maxSlow = s.limits.maxSlowdown ?? Infinity;
   const budget = s.limits.budgetUsd ?? Infinity;
   const deadline = s.limits.deadlineHours ?? Infinity;
@@ -799,28 +823,21 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
   // Per-hardware constants.
   const H = hw.length;
   const capBytes = new Float64Array(H);
-  const fps = new Float64Array(H * 2); // [bf16/fp16 flop/s x mfu, fp32]
-  const intra = new Float64Array(H);
   const boardW = new Float64Array(H);
   for (let h = 0; h < H; h++) {
     const g = hw[h]!.gpu;
     capBytes[h] = g.memoryMiB * MiB * (1 - s.limits.memoryMargin);
-    const mfu = mfuPrior(g);
-    fps[2 * h] = peakTflops(g, g.supportsBf16 ? 'bf16' : 'fp16') * 1e12 * mfu;
-    fps[2 * h + 1] = peakTflops(g, 'fp32') * 1e12 * mfu;
-    intra[h] = intraNodeGBps(g);
     boardW[h] = g.boardPowerW ?? DEFAULT_GPU_WATTS;
   }
-  const inter = s.hardware.interNodeGBps;
   let maxCount = 0;
   for (let r = 0; r < rows.n; r++) if (rows.count[r]! > maxCount) maxCount = rows.count[r]!;
-  const computeKeep = new Float64Array(H * MAX_LEVELS);
+  // Rates of each GPU option at each power level: the time model's hardware side, computed once.
+  const rates: GpuRates[] = new Array<GpuRates>(H * MAX_LEVELS);
   for (let h = 0; h < H; h++)
     ctx.levels[h]!.forEach(
-      (lv, l) => (computeKeep[h * MAX_LEVELS + l] = powerLimitThroughput(lv, 'compute')),
+      (lv, l) => (rates[h * MAX_LEVELS + l] = gpuRates(hw[h]!.gpu, timeOptionsOf(ctx, h, lv, 1))),
     );
   const overCache = new Float64Array(H * MAX_LEVELS * (maxCount + 1)).fill(NaN);
-  const gradBytesFull = P.total * 2;
   let seq = 0;
   // Objective of a kept candidate by rank position (0 = primary key).
   const keyOf = (k: Kept, i: number): number => {
@@ -930,23 +947,6 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
   const R_NO_FLASH = REASON['no-flash-attention'];
   const R_NO_FP8 = REASON['no-fp8'];
   const R_NO_QUANT = REASON['no-quant-kernels'];
-  const stepIn: TrainTimeInput = {
-    flopsPerToken: 0,
-    tokensPerStep: 0,
-    microBatchTokens: 0,
-    slowdown: 1,
-    gpus: 1,
-    tp: 1,
-    pp: 1,
-    dp: 1,
-    microBatches: 1,
-    dpBytes: 0,
-    tpBytes: 0,
-    flopsPerSecond: 1,
-    intraGBps: 1,
-    interGBps: 1,
-    gpusPerNode: 1,
-  };
   const onProgress = ctx.input.onProgress;
   for (let r = 0; r < rows.n; r++) {
     if (onProgress && (r & 2047) === 0) onProgress({ done: r, total: rows.n });
@@ -963,19 +963,26 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
     const flash = o.attention === 'flash';
     const fp8 = o.weights === 'fp8';
     const bnb = BNB_WEIGHTS.has(o.weights);
-    // fp32 weights under autocast / FSDP mixed precision still compute in bf16/fp16 on tensor cores.
-    const fp32 = o.compute === 'fp32';
-    const engine = ctx.variants[rows.variant[r]!]!.engine;
-    // Training communication per step (bytes per GPU): ZeRO §7 — 2Ψ (stages 0-2), 3Ψ with ZeRO-3.
-    const trainable = o.method === 'full' ? P.total : 0.01 * P.total; // adapters: ~1% bound, negligible traffic
-    const gradBytes = o.method === 'full' ? gradBytesFull : trainable * 2;
-    const weightStore = mem.weights[mi]! * (zero === 3 ? dp : 1);
-    const dpBytes =
-      zero === 3 ? 2 * weightStore + gradBytes / (tp * pp) : (2 * gradBytes) / (tp * pp);
+    const variant = ctx.variants[rows.variant[r]!]!;
+    const engine = variant.engine;
     const accum = rows.accum[r]!;
-    const mbTokens = o.batch * o.seq;
-    const tokensPerStep = mbTokens * accum * dp;
-    const tpBytes = tp > 1 ? 8 * (ctx.layers / pp) * (tokensPerStep / dp) * arch.hidden * 2 : 0;
+    // The time model's GPU-independent work of this row (one object per row, none per candidate),
+    // with the engine's options (master weights, optimizer-in-backward) as memory has them.
+    const rowOptions: EstimateOptions = onEngine(
+      {
+        ...o,
+        gpus: count,
+        tp,
+        pp,
+        zero: zero as 0 | 1 | 2 | 3,
+        offload: OFFLOADS[rows.offload[r]!]!,
+        optimizerInBackward: variant.optimizerInBackward,
+      },
+      engine,
+    );
+    const work = training
+      ? trainWork(ctx.facts, rowOptions, timeOptionsOf(ctx, 0, 1, accum))
+      : null;
     for (let h = 0; h < H; h++) {
       const nl = nLevels[h]!;
       st.candidates += nl;
@@ -1002,7 +1009,6 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
       }
       const opt = hw[h]!;
       const lv = ctx.levels[h]!;
-      const g = opt.gpu;
       const capacity = capBytes[h]!;
       if (device > capacity) {
         reasons[REASON.oom] = reasons[REASON.oom]! + nl;
@@ -1019,7 +1025,7 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
       }
       const perNode = count < nodeSize ? count : nodeSize;
       const hostNeed = hostRamOf(engine, zero, perNode, host, ckptBytes).perNodeBytes;
-      const hostLimit = hostRamGiven ?? defaultHostRamBytes(g.memoryMiB * MiB * perNode);
+      const hostLimit = hostRamGiven ?? defaultHostRamBytes(hw[h]!.gpu.memoryMiB * MiB * perNode);
       if (hostNeed > hostLimit) {
         reasons[REASON['host-ram']] = reasons[REASON['host-ram']]! + nl;
         nearMiss(
@@ -1033,55 +1039,19 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
         );
         continue;
       }
-      const nodes = Math.ceil(count / nodeSize);
-      // Time at full power.
-      let hoursFull: number;
-      const flopsPs = fp32 ? fps[2 * h + 1]! : fps[2 * h]!;
-      if (training) {
-        // One reused input object: the hot loop allocates nothing per candidate.
-        stepIn.flopsPerToken = flopsPerToken;
-        stepIn.tokensPerStep = tokensPerStep;
-        stepIn.microBatchTokens = mbTokens;
-        stepIn.slowdown = b.slowdown[rows.offload[r]!]!;
-        stepIn.gpus = count;
-        stepIn.tp = tp;
-        stepIn.pp = pp;
-        stepIn.dp = dp;
-        stepIn.microBatches = accum;
-        stepIn.dpBytes = dpBytes;
-        stepIn.tpBytes = tpBytes;
-        stepIn.flopsPerSecond = flopsPs;
-        stepIn.intraGBps = intra[h]!;
-        stepIn.interGBps = inter;
-        stepIn.gpusPerNode = nodeSize;
-        const step = trainStepSeconds(stepIn);
-        hoursFull = ((totalTokens / tokensPerStep) * step) / 3600;
-      } else {
-        hoursFull = 0; // computed per level below (bandwidth-bound)
-      }
       for (let l = 0; l < nl; l++) {
         seq++;
         const level = lv[l]!;
+        const rate = rates[h * MAX_LEVELS + l]!;
         let hours: number;
         let tps: number;
-        if (training) {
-          hours = hoursFull / computeKeep[h * MAX_LEVELS + l]!;
+        if (work) {
+          const step = trainStep(work, rate);
+          hours = ((totalTokens / work.tokensPerStep) * step) / 3600;
           tps = totalTokens / (hours * 3600);
         } else {
-          const replica = decodeTokensPerSecond({
-            weightBytesPerGpu: mem.weights[mi]!,
-            kvBytesPerGpu: mem.kv[mi]! / 2,
-            concurrency: o.batch,
-            activeParams: P.active,
-            tp,
-            bandwidthGBps: g.memoryBandwidthGBps,
-            flopsPerSecond: flopsPs * powerLimitThroughput(level, 'compute'),
-            memoryFactor: powerLimitThroughput(level, 'memory'),
-            tpLinkGBps: tp > nodeSize ? inter : intra[h]!,
-            hidden: arch.hidden,
-            layers: ctx.layers,
-          });
-          tps = replica * dp;
+          const replica = decodeStep(ctx.facts, rowOptions, PLAN_DECODE_TIME, rate, false);
+          tps = replica.tokensPerSecond * dp;
           hours = job.kind === 'inference' ? job.outputTokens / tps / 3600 : 0;
         }
         const gpuW = boardW[h]! * level;
@@ -1128,7 +1098,6 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
         }
         consider(r, h, l, cost, hours, wall, tps);
       }
-      void nodes;
     }
   }
   return st;
@@ -1234,6 +1203,12 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
   const h = ctx.hw[k.hw]!;
   const m = estimateMemory(ctx.arch, options);
   const level = ctx.levels[k.hw]![k.level]!;
+  const t = estimateTime(
+    ctx.arch,
+    options,
+    h.gpu,
+    timeOptionsOf(ctx, k.hw, level, choices.gradAccum),
+  );
   const count = options.gpus;
   const nodes = Math.ceil(count / h.nodeSize);
   const capacity = h.gpu.memoryMiB * MiB;
@@ -1297,7 +1272,15 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
         ? { assignment: 'greedy' as const }
         : {}),
     },
-    time: { tokensPerSecond: k.tokensPerSecond, hours: k.hours },
+    time: {
+      tokensPerSecond: k.tokensPerSecond,
+      hours: k.hours,
+      stepSeconds: t.stepSeconds,
+      tokensPerSecondPerGpu: t.tokensPerSecondPerGpu,
+      mfu: t.mfu,
+      bound: t.bound,
+      phases: t.phases,
+    },
     cost: {
       usd: k.cost,
       rentUsd: rent,

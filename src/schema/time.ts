@@ -70,7 +70,11 @@ export function timeOptionsFromFlags(flags: RawFlags, o: EstimateOptions): TimeO
   const pl = num(flags, 'power-limit');
   if (pl !== undefined) {
     if (!(pl >= 0.3 && pl <= 1))
-      throw new FlagError('power-limit', flags['power-limit'], 'a fraction of board power from 0.3 to 1');
+      throw new FlagError(
+        'power-limit',
+        flags['power-limit'],
+        'a fraction of board power from 0.3 to 1',
+      );
     t.powerLimit = pl;
   }
   const gpn = num(flags, 'gpus-per-node');
@@ -94,7 +98,11 @@ export function timeOptionsFromFlags(flags: RawFlags, o: EstimateOptions): TimeO
   const inter = num(flags, 'inter-node-gbps');
   if (inter !== undefined) {
     if (!(inter > 0 && inter <= 10_000))
-      throw new FlagError('inter-node-gbps', flags['inter-node-gbps'], 'GB/s per GPU, above 0 up to 10000');
+      throw new FlagError(
+        'inter-node-gbps',
+        flags['inter-node-gbps'],
+        'GB/s per GPU, above 0 up to 10000',
+      );
     t.interNodeGBps = inter;
   }
   const qf = flags['quant-format'];
@@ -109,7 +117,11 @@ export function timeOptionsFromFlags(flags: RawFlags, o: EstimateOptions): TimeO
         `no value with --weights ${o.weights} (kernel families apply to int8, int4, nf4, fp4 weights)`,
       );
     if (!allowed.includes(qf as QuantFormat))
-      throw new FlagError('quant-format', qf, `one of ${allowed.join(', ')} with --weights ${o.weights}`);
+      throw new FlagError(
+        'quant-format',
+        qf,
+        `one of ${allowed.join(', ')} with --weights ${o.weights}`,
+      );
     t.quantFormat = qf as QuantFormat;
   }
   return t;

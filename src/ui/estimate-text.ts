@@ -1,5 +1,6 @@
 /** Plain-text report of one estimate: breakdown with bars, verdict, and what dominates when it does not fit. */
 import type { EstimateResult } from '../core/estimate.js';
+import type { TimeResult } from '../core/time/index.js';
 import type { Breakdown } from '../core/memory.js';
 import { COMPONENT_LABEL, PHASE_LABEL } from './messages.js';
 import { bar, formatCount, formatGiB, padLeft, padRight } from './format.js';
@@ -58,9 +59,46 @@ export function renderEstimateText(r: EstimateResult): string {
       lines.push(`largest components: ${top.join(', ')}`);
     }
   }
+  if (r.time) lines.push('', ...timeLines(r.time));
   lines.push('');
   lines.push(
     "estimates ignore NCCL buffers, CUDA graphs and other processes; see README 'Assumptions and limits'",
   );
   return lines.join('\n');
+}
+
+/** Seconds as ms below 1 s, else s / min / h. */
+export function formatSeconds(s: number): string {
+  if (s < 1) return `${(s * 1000).toPrecision(3)} ms`;
+  if (s < 120) return `${s.toPrecision(3)} s`;
+  if (s < 7200) return `${(s / 60).toPrecision(3)} min`;
+  return `${(s / 3600).toPrecision(3)} h`;
+}
+
+const tps = (x: number) => (x >= 100 ? Math.round(x).toLocaleString('en-US') : x.toPrecision(3));
+
+/** The time block of an estimate: step time, tokens/s, MFU, bound and the largest phases. */
+export function timeLines(t: TimeResult): string[] {
+  const out: string[] = [];
+  const pl =
+    t.settings.powerLimit < 1 ? ` at ${Math.round(t.settings.powerLimit * 100)}% power` : '';
+  if (t.decodeTokensPerSecond !== undefined) {
+    out.push(
+      `time${pl}: decode ${tps(t.decodeTokensPerSecond)} tokens/s per replica (${formatSeconds(t.stepSeconds)} per step), ` +
+        `MFU ${(t.mfu * 100).toFixed(1)}%, bound: ${t.bound}`,
+    );
+  } else {
+    out.push(
+      `time${pl}: ${formatSeconds(t.stepSeconds)} per optimizer step (grad-accum ${t.settings.gradAccum}), ` +
+        `${tps(t.tokensPerSecondPerGpu)} tokens/s per GPU, MFU ${(t.mfu * 100).toFixed(1)}%, bound: ${t.bound}`,
+    );
+  }
+  const total = t.phases.reduce((a, p) => a + p.seconds, 0);
+  const top = [...t.phases]
+    .filter((p) => p.seconds > 0 && p.phase !== 'prefill')
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, 4)
+    .map((p) => `${p.phase} ${Math.round((p.seconds / total) * 100)}%`);
+  if (top.length > 0) out.push(`  phases: ${top.join(', ')}`);
+  return out;
 }

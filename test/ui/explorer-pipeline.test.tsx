@@ -94,7 +94,7 @@ describe('explorer = plan --json', () => {
     it(`first plan of ${file.replace(dir, '<tmp>')}`, async () => {
       const cli = planCli(file);
       expect(cli.status).toBe(0);
-      const { ui, session, frame } = await open(file);
+      const { ui, session, frame } = await open(file, 30, 160);
       const mine = JSON.parse(JSON.stringify(planJson(session.result)));
       expect(mine.plans[0]).toEqual(cli.json.plans[0]);
       expect(mine.fleet).toEqual(cli.json.fleet);

@@ -31,7 +31,10 @@ function median(sorted: readonly number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-export function summarizeThroughput(group: string, rows: readonly ThroughputRow[]): ThroughputSummary {
+export function summarizeThroughput(
+  group: string,
+  rows: readonly ThroughputRow[],
+): ThroughputSummary {
   const abs = rows.map((r) => Math.abs(r.error)).sort((a, b) => a - b);
   return {
     group,
@@ -50,7 +53,12 @@ export function throughputSummaries(rows: readonly ThroughputRow[]): ThroughputS
     ['source:', (r: ThroughputRow) => r.source],
   ] as const) {
     for (const k of [...new Set(rows.map(key))].sort())
-      out.push(summarizeThroughput(`${prefix}${k}`, rows.filter((r) => key(r) === k)));
+      out.push(
+        summarizeThroughput(
+          `${prefix}${k}`,
+          rows.filter((r) => key(r) === k),
+        ),
+      );
   }
   return out;
 }

@@ -66,11 +66,11 @@ export interface GpuRates {
   hopper: boolean;
 }
 
-// Large bf16 GEMMs reach ~80-90% of the dense peak on A100-class parts (NVIDIA "Matrix Multiplication
-// Background" guide, https://docs.nvidia.com/deeplearning/performance/dl-performance-matrix-multiplication/);
-// H100 SXM reaches ~650-750 of 989 TFLOPS (clock drops under sustained tensor load): assumed 0.85 / 0.72.
-const GEMM_EFF_AMPERE = 0.85;
-const GEMM_EFF_HOPPER = 0.72;
+// Large bf16 GEMMs of transformer shapes reach ~75-85% of the dense peak on A100 (~250 of 312 TFLOPS, NVIDIA
+// "Matrix Multiplication Background", https://docs.nvidia.com/deeplearning/performance/dl-performance-matrix-multiplication/);
+// H100 SXM cuBLAS bf16 ~600-700 of 989 TFLOPS (clocks drop under sustained tensor load): 0.8 / 0.65.
+const GEMM_EFF_AMPERE = 0.8;
+const GEMM_EFF_HOPPER = 0.65;
 // ROCm hipBLASLt reaches about half of MI300X's dense peak in practice (SemiAnalysis MI300X vs H100, 2024): assumed 0.55.
 const GEMM_EFF_AMD = 0.55;
 // Apple MPS: no published tensor-core path; assumed 0.5 of the fp32 rate.
@@ -125,6 +125,34 @@ export function powerKeep(fraction: number, boundBy: 'compute' | 'memory'): numb
   return 1;
 }
 
+/**
+ * Sustained tensor throughput per watt of board power of each architecture, from its flagship at spec
+ * (dense 16-bit, full-rate accumulate): a card whose spec TFLOPS exceed board power x this ratio cannot
+ * hold its boost clock under GEMM load (workstation and low-power parts).
+ */
+const TFLOPS_PER_WATT: readonly [RegExp, number][] = [
+  [/GA100/, 312 / 400], // A100 SXM 312 TFLOPS at 400 W (A100 datasheet)
+  [/GA10[2-7]/, 142 / 350], // RTX 3090: 142 TFLOPS fp16 (fp16 acc) at 350 W (GA102 whitepaper)
+  [/Ada Lovelace/, 330.3 / 450], // RTX 4090: 330 TFLOPS fp16 (fp16 acc) at 450 W (Ada whitepaper)
+  [/Hopper/, 989.4 / 700], // H100 SXM: 989 TFLOPS bf16 at 700 W (H100 datasheet)
+  [/Blackwell \(GB2/, 419 / 575], // RTX 5090: 419 TFLOPS fp16 (fp16 acc) at 575 W (Blackwell whitepaper)
+  [/Blackwell/, 2250 / 1000], // B200: 2.25 PFLOPS bf16 at 1000 W (HGX B200 datasheet)
+  [/Volta/, 125 / 300], // V100 SXM2: 125 TFLOPS at 300 W
+  [/Turing/, 130 / 280], // Titan RTX: 130 TFLOPS at 280 W
+];
+
+// Flagships hold their spec clock on GEMMs at ~85% of board power (H100 SXM LLM training draws ~550-650 of 700 W
+// in public nvidia-smi logs): assumed 1/0.85.
+const FLAGSHIP_HEADROOM = 1 / 0.85;
+
+/** Dense 16-bit TFLOPS a card can sustain at its board power. */
+function sustainedTflops(g: Gpu, spec: number): number {
+  if (g.vendor !== 'nvidia' || !g.boardPowerW) return spec;
+  for (const [re, perW] of TFLOPS_PER_WATT)
+    if (re.test(g.architecture)) return Math.min(spec, FLAGSHIP_HEADROOM * perW * g.boardPowerW);
+  return spec;
+}
+
 function isHopperClass(g: Gpu): boolean {
   return /Hopper|Blackwell \(GB1/i.test(g.architecture);
 }
@@ -142,7 +170,8 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
           : GEMM_EFF_AMPERE;
   const tf = g.tflops;
   // Apple catalog entries carry no TFLOPS: ~27 fp32 TFLOPS class (M2 Ultra GPU spec), assumed for all.
-  const p16 = (tf.bf16 ?? tf.fp16 ?? tf.fp32 ?? 27) * 1e12;
+  const spec16 = tf.bf16 ?? tf.fp16 ?? tf.fp32 ?? 27;
+  const p16 = sustainedTflops(g, spec16) * 1e12;
   const p32 = (tf.fp32 ?? tf.bf16 ?? 27) * 1e12;
   const kc = powerKeep(t.powerLimit, 'compute');
   const km = powerKeep(t.powerLimit, 'memory');
@@ -158,7 +187,7 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
     gemm32: p32 * eff * kc,
     attn: p16 * (hopper ? ATTN_EFF_HOPPER : ATTN_EFF_AMPERE) * kc,
     mem: g.memoryBandwidthGBps * 1e9 * MEM_EFF * km,
-    peak16: p16 * kc,
+    peak16: spec16 * 1e12 * kc,
     intraPair: useNvlink ? nvBus : pcieBus,
     // Consumer/workstation NVLink bridges join pairs: a ring over 3+ cards crosses PCIe.
     intraMany: useNvlink && nvSwitched(g) ? nvBus : pcieBus,
@@ -229,8 +258,7 @@ export function modelFacts(arch: Arch): ModelFacts {
   }
   const g0 = arch.groups[0];
   const lmHead = arch.kind === 'encoder' ? 0 : arch.vocab * arch.hidden;
-  const total =
-    arch.embedParams + arch.lmHeadParams + linearTotal + otherTotal + arch.otherParams;
+  const total = arch.embedParams + arch.lmHeadParams + linearTotal + otherTotal + arch.otherParams;
   return {
     layers,
     hidden: arch.hidden,
@@ -271,7 +299,13 @@ export const TRAIN_PHASES = [
   'offload',
   'overhead',
 ] as const;
-export const DECODE_PHASES = ['prefill', 'decode-weights', 'decode-kv', 'tensor-parallel', 'overhead'] as const;
+export const DECODE_PHASES = [
+  'prefill',
+  'decode-weights',
+  'decode-kv',
+  'tensor-parallel',
+  'overhead',
+] as const;
 export type TrainPhase = (typeof TRAIN_PHASES)[number];
 export type DecodePhase = (typeof DECODE_PHASES)[number];
 export type Bound = 'compute' | 'memory' | 'communication' | 'host';
@@ -292,8 +326,6 @@ export function weightBytes(dtype: EstimateOptions['weights']): number {
       return 0.5 + 4 / 64;
   }
 }
-
-const bit4 = (w: EstimateOptions['weights']) => w === 'nf4' || w === 'fp4' || w === 'int4';
 
 // HF eager decoder layer: ~45 PyTorch ops in forward (RMSNorm alone is 7: upcast, pow, mean, add, rsqrt,
 // mul, downcast; rotary ~10); backward launches about twice as many (assumed from the modeling_llama.py code).
@@ -447,8 +479,13 @@ export function trainWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): Tr
   // dropout, read by PV: ~6 passes of 2-4 B (HF eager_attention_forward).
   const eagerScores =
     o.attention === 'eager'
-      ? (o.batch * (m.heads / tp) * (o.seq / cp) * o.seq * 6 * (o.compute === 'fp32' ? 4 : 3) *
-          layersHere)
+      ? o.batch *
+        (m.heads / tp) *
+        (o.seq / cp) *
+        o.seq *
+        6 *
+        (o.compute === 'fp32' ? 4 : 3) *
+        layersHere
       : 0;
   // LoRA adapters: r x (in + out) per targeted linear; their FLOPs are 6 per weight per token.
   const adapterW = lora ? adapterWeights(m, o) / shard : 0;
@@ -465,8 +502,12 @@ export function trainWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): Tr
   const q = t.quantFormat ?? defaultQuantFormat(o);
   let dequantBytes = 0;
   let dequantSeconds = 0;
-  if (o.method === 'qlora' || (o.method === 'lora' && !['bf16', 'fp16', 'fp32'].includes(o.weights))) {
-    const perElem = q === 'torchao' && !compiled ? DEQUANT_BYTES_EAGER_TORCHAO : DEQUANT_BYTES_FUSED;
+  if (
+    o.method === 'qlora' ||
+    (o.method === 'lora' && !['bf16', 'fp16', 'fp32'].includes(o.weights))
+  ) {
+    const perElem =
+      q === 'torchao' && !compiled ? DEQUANT_BYTES_EAGER_TORCHAO : DEQUANT_BYTES_FUSED;
     dequantBytes = (passes * perElem * m.linearTotal) / shard;
     if (o.weights === 'int8' && q === 'bnb')
       dequantSeconds = passes * INT8_LINEAR_SECONDS * m.linearsPerLayer * layersHere;
@@ -486,12 +527,15 @@ export function trainWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): Tr
   const storeBytes = o.weights === 'fp32' ? (o.compute === 'fp32' ? 4 : 2) : weightBytes(o.weights);
   const wire = (n: number) => (n - 1) / n;
   const gatherBytes =
-    zero === 3 && dp > 1 ? 2 * ((m.linearTotal + m.total - m.linearTotal) / shard) * storeBytes * wire(dp) : 0;
+    zero === 3 && dp > 1
+      ? 2 * ((m.linearTotal + m.total - m.linearTotal) / shard) * storeBytes * wire(dp)
+      : 0;
   // DDP all-reduce moves 2(n-1)/n of the buffer; reduce-scatter (ZeRO-2/3) (n-1)/n (ZeRO §7).
   const gradBuf = (trainable / shard) * gradDtype;
   const gradReducePerMicro = zero >= 2;
   const gradReduceBytes = dp > 1 ? (zero >= 2 ? gradBuf * wire(dp) : 2 * gradBuf * wire(dp)) : 0;
-  const paramGatherAfterStep = dp > 1 && (zero === 1 || zero === 2) ? (trainable / shard) * 2 * wire(dp) : 0;
+  const paramGatherAfterStep =
+    dp > 1 && (zero === 1 || zero === 2) ? (trainable / shard) * 2 * wire(dp) : 0;
   // Parameter offload: each rank copies its shard host->device for forward and backward (and grads back).
   let offloadBytes = 0;
   if (o.offload === 'optimizer+params') offloadBytes += (2 * (m.total / shard) * storeBytes) / dp;
@@ -602,12 +646,14 @@ export function trainStep(
   const dpGroupInNode = Math.min(w.dp, Math.max(1, Math.floor(r.gpusPerNode / (w.tp * w.pp))));
   const intra = dpGroupInNode <= 2 ? r.intraPair : r.intraMany;
   const dpLink = multiNode ? Math.min(intra, r.interNode) : intra;
-  const latency = intra === r.host || dpLink === r.interNode ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK;
+  const latency =
+    intra === r.host || dpLink === r.interNode ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK;
   // ZeRO-3 gathers: prefetched one unit ahead, hidden behind that micro-batch's compute except what exceeds it.
   const gatherT = w.gatherBytes / dpLink;
   const gradT = w.gradReduceBytes / dpLink;
   const perMicroComm = gatherT + (w.gradReducePerMicro ? gradT : 0);
-  const exposedMicro = Math.max(0, perMicroComm - (fwd + bwd + rec)) + (w.gatherBytes > 0 ? gatherT / w.layers : 0);
+  const exposedMicro =
+    Math.max(0, perMicroComm - (fwd + bwd + rec)) + (w.gatherBytes > 0 ? gatherT / w.layers : 0);
   // DDP: one all-reduce per step, overlapped with the last micro-batch's backward except the last bucket.
   const stepComm = w.gradReducePerMicro ? 0 : gradT;
   const exposedStep =
@@ -638,8 +684,18 @@ export function trainStep(
     phases[PH.recompute] = m * rec;
     phases[PH.dequantize] = m * deq;
     phases[PH.optimizer] = opt + hostOpt;
-    phases[PH['gradient-reduce']] = exposedStep + zeroGather + (w.gradReducePerMicro ? m * Math.max(0, exposedMicro - (w.gatherBytes > 0 ? exposedMicro * (gatherT / perMicroComm) : 0)) : 0);
-    phases[PH['parameter-gather']] = w.gatherBytes > 0 ? m * exposedMicro * (gatherT / perMicroComm) : 0;
+    phases[PH['gradient-reduce']] =
+      exposedStep +
+      zeroGather +
+      (w.gradReducePerMicro
+        ? m *
+          Math.max(
+            0,
+            exposedMicro - (w.gatherBytes > 0 ? exposedMicro * (gatherT / perMicroComm) : 0),
+          )
+        : 0);
+    phases[PH['parameter-gather']] =
+      w.gatherBytes > 0 ? m * exposedMicro * (gatherT / perMicroComm) : 0;
     phases[PH['tensor-parallel']] = m * tpT;
     phases[PH['pipeline-bubble']] = bubble;
     phases[PH.offload] = m * offExposed;
@@ -648,7 +704,8 @@ export function trainStep(
   if (bound) {
     const fwdCompute = w.fwdGemmFlops / gemm + w.fwdAttnFlops / attnRate;
     const bwdCompute = w.bwdGemmFlops / gemm + w.bwdAttnFlops / attnRate;
-    const computeT = m * (fwdCompute + bwdCompute + (w.recomputeAttnOnly ? rec : w.recompute * fwdCompute));
+    const computeT =
+      m * (fwdCompute + bwdCompute + (w.recomputeAttnOnly ? rec : w.recompute * fwdCompute));
     const hostT =
       hostOpt +
       m * offExposed +
@@ -678,23 +735,34 @@ function argmaxBound(compute: number, memory: number, comm: number, host: number
  * Decode kernel families: bandwidth efficiency of the weight read relative to a bf16 GEMV at small batch,
  * and the batch above which the kernel dequantizes whole weights and runs a 16-bit GEMM instead.
  */
-const KERNELS: Record<QuantFormat, { eff8: number; eff4: number; crossover: number; src: string }> = {
-  // gpt-fast blog: Llama-2-7B A100 bf16 107 -> int8 157 -> int4 202 tok/s at 1/2 and ~1/3.6 of the bytes.
-  torchao: { eff8: 0.73, eff4: 0.5, crossover: 16, src: 'https://pytorch.org/blog/accelerating-generative-ai-2/' },
-  // Marlin: "near-optimal ~4x speedups up to batch sizes of 16-32 tokens" (https://github.com/IST-DASLab/marlin).
-  marlin: { eff8: 0.9, eff4: 0.9, crossover: 32, src: 'IST-DASLab/marlin README' },
-  // ExLlamaV2 matmul kernels for batch <= ~16, dequant + cuBLAS above (turboderp/exllamav2 README, assumed 0.75).
-  exl2: { eff8: 0.75, eff4: 0.75, crossover: 16, src: 'turboderp/exllamav2' },
-  // AutoAWQ: GEMV kernel fastest at batch 1, GEMM kernel up to batch 8-16 (casper-hansen/AutoAWQ README).
-  awq: { eff8: 0.65, eff4: 0.65, crossover: 16, src: 'casper-hansen/AutoAWQ README' },
-  // GPTQ through transformers/optimum exllama kernels: ~20-35% faster than fp16 at 13B (mit-han-lab/llm-awq #79).
-  gptq: { eff8: 0.55, eff4: 0.55, crossover: 16, src: 'github.com/mit-han-lab/llm-awq/issues/79' },
-  // HQQ 4-bit decodes through torchao's tinygemm int4 kernel (https://github.com/mobiusml/hqq): like torchao.
-  hqq: { eff8: 0.6, eff4: 0.45, crossover: 8, src: 'https://github.com/mobiusml/hqq' },
-  // bitsandbytes 0.40 4-bit inference kernel covers batch 1 only (release notes 0.40.0); above it
-  // dequantizes to fp16 per call. LLM.int8 cost is per linear (INT8_LINEAR_SECONDS).
-  bnb: { eff8: 0.5, eff4: 0.5, crossover: 1, src: 'bitsandbytes 0.40.0 release notes' },
-};
+const KERNELS: Record<QuantFormat, { eff8: number; eff4: number; crossover: number; src: string }> =
+  {
+    // gpt-fast blog: Llama-2-7B A100 bf16 107 -> int8 157 -> int4 202 tok/s at 1/2 and ~1/3.6 of the bytes.
+    torchao: {
+      eff8: 0.73,
+      eff4: 0.5,
+      crossover: 16,
+      src: 'https://pytorch.org/blog/accelerating-generative-ai-2/',
+    },
+    // Marlin: "near-optimal ~4x speedups up to batch sizes of 16-32 tokens" (https://github.com/IST-DASLab/marlin).
+    marlin: { eff8: 0.9, eff4: 0.9, crossover: 32, src: 'IST-DASLab/marlin README' },
+    // ExLlamaV2 matmul kernels for batch <= ~16, dequant + cuBLAS above (turboderp/exllamav2 README, assumed 0.75).
+    exl2: { eff8: 0.75, eff4: 0.75, crossover: 16, src: 'turboderp/exllamav2' },
+    // AutoAWQ: GEMV kernel fastest at batch 1, GEMM kernel up to batch 8-16 (casper-hansen/AutoAWQ README).
+    awq: { eff8: 0.65, eff4: 0.65, crossover: 16, src: 'casper-hansen/AutoAWQ README' },
+    // GPTQ through transformers/optimum exllama kernels: ~20-35% faster than fp16 at 13B (mit-han-lab/llm-awq #79).
+    gptq: {
+      eff8: 0.55,
+      eff4: 0.55,
+      crossover: 16,
+      src: 'github.com/mit-han-lab/llm-awq/issues/79',
+    },
+    // HQQ 4-bit decodes through torchao's tinygemm int4 kernel (https://github.com/mobiusml/hqq): like torchao.
+    hqq: { eff8: 0.6, eff4: 0.45, crossover: 8, src: 'https://github.com/mobiusml/hqq' },
+    // bitsandbytes 0.40 4-bit inference kernel covers batch 1 only (release notes 0.40.0); above it
+    // dequantizes to fp16 per call. LLM.int8 cost is per linear (INT8_LINEAR_SECONDS).
+    bnb: { eff8: 0.5, eff4: 0.5, crossover: 1, src: 'bitsandbytes 0.40.0 release notes' },
+  };
 // HF generate adds per-token Python work outside the layers (logits processors, stopping criteria, cache
 // update, .item() sync): ~2 ms (assumed; transformers generation/utils.py loop).
 const GENERATE_TOKEN_SECONDS = 2e-3;
@@ -712,9 +780,16 @@ export interface DecodeTime {
   flopsPerGpu: number;
 }
 
+const EMPTY = new Float64Array(0);
 const DPH = Object.fromEntries(DECODE_PHASES.map((p, i) => [p, i])) as Record<DecodePhase, number>;
 
-export function decodeStep(m: ModelFacts, o: EstimateOptions, t: TimeOptions, r: GpuRates): DecodeTime {
+export function decodeStep(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  detail = true,
+): DecodeTime {
   const B = o.batch;
   const tp = o.tp;
   const ctx = o.seq;
@@ -738,7 +813,8 @@ export function decodeStep(m: ModelFacts, o: EstimateOptions, t: TimeOptions, r:
   const weightT = (linearBytes + headBytes) / tp / r.mem;
   // KV cache read each step: K and V of every layer at the context length, 16-bit.
   const kvT = (2 * m.layers * m.kvWidth * ctx * 2 * B) / tp / r.mem;
-  const flops = (2 * (m.active - embedOnly(m)) * B) / tp + (4 * m.layers * ctx * m.attnWidth * B) / tp;
+  const flops =
+    (2 * (m.active - embedOnly(m)) * B) / tp + (4 * m.layers * ctx * m.attnWidth * B) / tp;
   const computeT = flops / r.gemm16;
   const memT = weightT + kvT;
   const core = Math.max(memT, computeT);
@@ -749,22 +825,39 @@ export function decodeStep(m: ModelFacts, o: EstimateOptions, t: TimeOptions, r:
   if (quantized && q === 'bnb') {
     const linears = m.layers * m.linearsPerLayer;
     overhead +=
-      o.weights === 'int8' ? linears * INT8_LINEAR_SECONDS : linears * BNB4_EXTRA_OPS * EAGER_OP_SECONDS;
+      o.weights === 'int8'
+        ? linears * INT8_LINEAR_SECONDS
+        : linears * BNB4_EXTRA_OPS * EAGER_OP_SECONDS;
   }
   // Megatron TP decode: 2 all-reduces per layer of batch x hidden, each paying the NCCL latency.
   const tpLink = tp > r.gpusPerNode ? r.interNode : tp <= 2 ? r.intraPair : r.intraMany;
   const tpT =
     tp > 1
-      ? 2 * m.layers * ((2 * B * m.hidden * 2 * (tp - 1)) / tp / tpLink + (tpLink === r.host ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK))
+      ? 2 *
+        m.layers *
+        ((2 * B * m.hidden * 2 * (tp - 1)) / tp / tpLink +
+          (tpLink === r.host ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK))
       : 0;
   const step = core + overhead + tpT;
+  if (!detail)
+    return {
+      stepSeconds: step,
+      tokensPerSecond: B / step,
+      prefillSeconds: 0,
+      phases: EMPTY,
+      bound: 'memory',
+      flopsPerGpu: flops,
+    };
   const phases = new Float64Array(DECODE_PHASES.length);
   phases[DPH['decode-weights']] = memT >= computeT ? weightT : computeT * (weightT / memT);
   phases[DPH['decode-kv']] = memT >= computeT ? kvT : computeT * (kvT / memT);
   phases[DPH['tensor-parallel']] = tpT;
   phases[DPH.overhead] = overhead;
-  const prefillFlops = (2 * (m.active - embedOnly(m)) * ctx * B + 2 * m.layers * ctx * ctx * m.attnWidth * B) / tp;
-  const prefill = prefillFlops / (r.gemm16 * shapeFactor(ctx * B, m.hidden / tp)) + linearRead * wb / tp / r.mem;
+  const prefillFlops =
+    (2 * (m.active - embedOnly(m)) * ctx * B + 2 * m.layers * ctx * ctx * m.attnWidth * B) / tp;
+  const prefill =
+    prefillFlops / (r.gemm16 * shapeFactor(ctx * B, m.hidden / tp)) +
+    (linearRead * wb) / tp / r.mem;
   phases[DPH.prefill] = prefill;
   return {
     stepSeconds: step,
