@@ -1,11 +1,19 @@
 /** The launch command's body: parse → load model and GPU → estimate → emit engine files → write the folder. */
 import { buildEstimate } from '../core/estimate.js';
-import { buildLaunch, type LaunchInput, type Sharding } from '../core/launch/index.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
+import { z } from 'zod';
+import { buildLaunch, type LaunchInput } from '../core/launch/index.js';
 import { badValue, UserError } from '../io/errors.js';
 import { findGpu } from '../io/load-catalog.js';
 import { resolveModel } from '../io/load-model.js';
 import { writeLaunchFolder, type FolderFile } from '../io/write-dir-atomic.js';
+import { planScenarioFile } from '../io/plan-scenario.js';
+import { loadScenario, modelSpecOf } from '../io/load-scenario.js';
+import { EstimateOptionsSchema } from '../schema/estimate.js';
 import { optionsFromFlags, type RawFlags } from '../schema/flags.js';
+import type { Arch } from '../core/arch.js';
+import type { Plan } from '../core/plan.js';
 import { renderLaunchReadme } from '../ui/launch-readme.js';
 
 export interface LaunchFlags {
@@ -31,14 +39,31 @@ function positiveInt(
 
 const MAX_WATTS = 2000;
 
-/** LaunchInput from command-line flags (the planner builds it from a ranked plan instead). */
+/**
+ * LaunchInput from command-line flags (a ranked plan gives its own: launchInputOfPlan). `--sharding`
+ * names the engine of a ZeRO plan (deepspeed: Trainer + DeepSpeed; fsdp: Accelerate FSDP), so the
+ * estimate in the README is that engine's (`--framework deepspeed` is the same as `--sharding deepspeed`).
+ */
 export function launchInputFromFlags(model: string, flags: RawFlags, lf: LaunchFlags): LaunchInput {
-  const options = optionsFromFlags(flags);
+  const parsed = optionsFromFlags(flags);
   if (typeof flags.gpu !== 'string')
     throw new UserError('--gpu: required for launch', "See 'vramplan catalog gpus' for ids.");
-  const sharding = lf.sharding ?? 'deepspeed';
-  if (sharding !== 'deepspeed' && sharding !== 'fsdp')
+  const sharding = lf.sharding;
+  if (sharding !== undefined && sharding !== 'deepspeed' && sharding !== 'fsdp')
     throw badValue('--sharding', sharding, 'deepspeed or fsdp');
+  if (sharding !== undefined && parsed.framework !== 'hf' && parsed.framework !== 'deepspeed')
+    throw badValue(
+      '--sharding',
+      sharding,
+      `no value with --framework ${parsed.framework} (it chooses between the hf and deepspeed engines)`,
+    );
+  const options =
+    sharding === undefined
+      ? parsed
+      : {
+          ...parsed,
+          framework: sharding === 'deepspeed' ? ('deepspeed' as const) : ('hf' as const),
+        };
   const gpu = findGpu(flags.gpu);
   const arch = resolveModel(model);
   return {
@@ -49,12 +74,102 @@ export function launchInputFromFlags(model: string, flags: RawFlags, lf: LaunchF
     powerLimitW: positiveInt('power-limit', lf.powerLimit, null, MAX_WATTS),
     estimate: buildEstimate(arch, options, gpu),
     modelRef: arch.hfId ?? model,
-    sharding: sharding as Sharding,
   };
 }
 
+/** LaunchInput of a ranked plan: its own options (engine included), accumulation and power cap. */
+export function launchInputOfPlan(plan: Plan, arch: Arch, modelRef: string): LaunchInput {
+  const gpu = findGpu(plan.hardware.gpuId);
+  return {
+    arch,
+    options: plan.options,
+    gpu,
+    gradAccum: plan.choices.gradAccum,
+    powerLimitW: plan.hardware.powerLimitFraction < 1 ? plan.hardware.powerLimitW : null,
+    estimate: buildEstimate(arch, plan.options, gpu),
+    modelRef,
+  };
+}
+
+/** The 1-based plan number `--plan` names among `count` ranked plans. */
+export function planNumber(v: unknown, count: number): number {
+  const n = typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
+  if (count === 0) throw new UserError('--plan: no plan fits this scenario', undefined, 2);
+  if (!Number.isSafeInteger(n) || n < 1 || n > count)
+    throw badValue(
+      '--plan',
+      v,
+      count === Infinity
+        ? "a plan number from 1 (as ranked by 'vramplan plan')"
+        : `a plan number from 1 to ${count} (as ranked by 'vramplan plan')`,
+    );
+  return n;
+}
+
+/** `launch <scenario> --plan N`: plan the scenario as `plan` does and write plan N's folder. */
+export async function runLaunchScenario(
+  file: string,
+  planArg: unknown,
+  lf: LaunchFlags,
+): Promise<number> {
+  const wanted = planNumber(planArg ?? '1', Infinity);
+  const result = await planScenarioFile(file, { top: Math.max(10, wanted) });
+  const n = planNumber(planArg ?? '1', result.plans.length);
+  const scenario = loadScenario(file);
+  const spec = modelSpecOf(file, scenario);
+  const arch = resolveModel(spec, { flag: 'model' });
+  return writeFolder(launchInputOfPlan(result.plans[n - 1]!, arch, arch.hfId ?? spec), lf);
+}
+
+const exportedPlanSchema = z.object({
+  scenario: z.object({ model: z.string() }),
+  plans: z.array(
+    z.object({
+      id: z.string(),
+      options: EstimateOptionsSchema,
+      choices: z.object({ gradAccum: z.number().int().min(1) }),
+      hardware: z.object({
+        gpuId: z.string(),
+        powerLimitFraction: z.number(),
+        powerLimitW: z.number(),
+      }),
+    }),
+  ),
+});
+
+/** `launch --from-plan plans.json --plan N`: a plan from an exported `plan --json` / `--out x.json` file. */
+export function runLaunchFromPlan(file: string, planArg: unknown, lf: LaunchFlags): number {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new UserError(
+      `--from-plan: cannot read ${file} as JSON (${(e as Error).message.split('\n')[0]})`,
+    );
+  }
+  const parsed = exportedPlanSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new UserError(
+      `--from-plan: ${file}: ${issue.path.join('.') || '(root)'}: ${issue.message}; expected the JSON that 'vramplan plan --json' writes`,
+    );
+  }
+  const { scenario, plans } = parsed.data;
+  const n = planNumber(planArg ?? '1', plans.length);
+  const beside = resolvePath(dirname(file), scenario.model);
+  const spec = isAbsolute(scenario.model) || !existsSync(beside) ? scenario.model : beside;
+  const arch = resolveModel(spec, { flag: 'model' });
+  return writeFolder(
+    launchInputOfPlan(plans[n - 1] as unknown as Plan, arch, arch.hfId ?? spec),
+    lf,
+  );
+}
+
 export function runLaunch(model: string, flags: RawFlags, lf: LaunchFlags): number {
-  const input = launchInputFromFlags(model, flags, lf);
+  return writeFolder(launchInputFromFlags(model, flags, lf), lf);
+}
+
+function writeFolder(input: LaunchInput, lf: LaunchFlags): number {
   const bundle = buildLaunch(input);
   const files: FolderFile[] = [
     { path: 'README.md', content: renderLaunchReadme(input, bundle) },
@@ -63,8 +178,9 @@ export function runLaunch(model: string, flags: RawFlags, lf: LaunchFlags): numb
   const dir = writeLaunchFolder(files, lf.out, lf.force);
   const skipped = bundle.outputs.filter((o) => !o.ok).length;
   process.stdout.write(
-    `wrote ${files.length} files to ${dir}${skipped > 0 ? ` (${skipped} engine${skipped > 1 ? 's' : ''} skipped: see README.md)` : ''}\n`,
+    `wrote ${files.length} files for ${bundle.engine} to ${dir}${skipped > 0 ? ` (${skipped} output${skipped > 1 ? 's' : ''} skipped: see README.md)` : ''}\n`,
   );
+  for (const f of files) process.stdout.write(`  ${f.path}\n`);
   if (input.estimate.fits === false)
     process.stdout.write(
       `warning: the plan does not fit on ${input.gpu.name}; run 'vramplan explain' with the same flags\n`,

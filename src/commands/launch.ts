@@ -1,29 +1,62 @@
-/** `vramplan launch`: engine configs (DeepSpeed, Accelerate, Trainer/PEFT/bitsandbytes, torchtune, axolotl) for one plan. */
+/**
+ * `vramplan launch`: the launch folder of one plan, for the engine the plan was modelled on (DeepSpeed,
+ * Accelerate FSDP/DDP with the Trainer, torchtune, vLLM, transformers generate): a ranked plan of a
+ * scenario (`launch <scenario> --plan N`), a plan of an exported plans.json (`--from-plan`), or flags.
+ */
 import type { Command } from 'commander';
+import { UserError } from '../io/errors.js';
 import { addContractOptions, rawFlagsOf } from './estimate.js';
 
 export function registerLaunch(program: Command): void {
   const cmd = program
-    .command('launch')
-    .description('write launchable engine configs and a README for one configuration into a folder')
-    .requiredOption(
+    .command('launch [scenario]')
+    .description(
+      'write the launch folder (engine configs, scripts, README) of plan N of a scenario, of an exported plan, or of one configuration given by flags',
+    )
+    .option('--plan <n>', 'plan number as ranked by `vramplan plan` (default 1)')
+    .option(
+      '--from-plan <plans.json>',
+      'a file written by `vramplan plan --json` or `--export x.json`',
+    )
+    .option(
       '--model <model>',
-      'catalog id, Hugging Face repo id, or path to config.json / a checkpoint folder',
+      'flag form: catalog id, Hugging Face repo id, or path to config.json / a checkpoint folder',
     );
   addContractOptions(cmd)
-    .option('--grad-accum <n>', 'gradient accumulation steps (default 1)')
-    .option('--power-limit <watts>', 'per-GPU power cap written as nvidia-smi -pl commands')
-    .option('--sharding <how>', 'deepspeed or fsdp, for --zero 1-3 (default deepspeed)')
+    .option('--grad-accum <n>', 'flag form: gradient accumulation steps (default 1)')
+    .option(
+      '--power-limit <watts>',
+      'flag form: per-GPU power cap written as nvidia-smi -pl commands',
+    )
+    .option(
+      '--sharding <how>',
+      'flag form, --zero 1-3: deepspeed (Trainer + DeepSpeed) or fsdp (Accelerate FSDP); default: the --framework engine',
+    )
     .requiredOption('--out <dir>', 'folder to create (written atomically)')
     .option('--force', 'replace --out if it exists')
-    .action(async (opts: Record<string, unknown>) => {
-      const { runLaunch } = await import('./launch-run.js');
-      process.exitCode = runLaunch(String(opts.model), rawFlagsOf(opts), {
+    .action(async (scenario: string | undefined, opts: Record<string, unknown>) => {
+      const run = await import('./launch-run.js');
+      const lf = {
         gradAccum: opts.gradAccum,
         powerLimit: opts.powerLimit,
         sharding: opts.sharding,
         out: String(opts.out),
         force: opts.force === true,
-      });
+      };
+      const sources = [scenario, opts.fromPlan, opts.model].filter((x) => x !== undefined);
+      if (sources.length !== 1)
+        throw new UserError(
+          'launch: give exactly one of <scenario>, --from-plan <plans.json> or --model <model>',
+          'e.g. vramplan launch scenarios/default.yaml --plan 1 --out run1',
+        );
+      if (scenario !== undefined)
+        process.exitCode = await run.runLaunchScenario(scenario, opts.plan, lf);
+      else if (opts.fromPlan !== undefined)
+        process.exitCode = run.runLaunchFromPlan(String(opts.fromPlan), opts.plan, lf);
+      else {
+        if (opts.plan !== undefined)
+          throw new UserError('--plan: needs a <scenario> or --from-plan <plans.json>');
+        process.exitCode = run.runLaunch(String(opts.model), rawFlagsOf(opts), lf);
+      }
     });
 }

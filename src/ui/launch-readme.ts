@@ -1,6 +1,7 @@
 /** README.md of a launch folder: the plan, its memory breakdown, expected slowdown, files and assumptions. */
 import type { LaunchBundle, LaunchInput } from '../core/launch/index.js';
 import { planSummary } from '../core/launch/index.js';
+import { shardingOf } from '../core/launch/common.js';
 import type { Breakdown } from '../core/memory.js';
 import { slowdownFactors, slowdownOf } from '../core/slowdown.js';
 import { formatCount, formatGiB } from './format.js';
@@ -13,6 +14,10 @@ export function renderLaunchReadme(x: LaunchInput, bundle: LaunchBundle): string
   const out: string[] = [];
   out.push(`# Launch plan: ${x.arch.id} (${o.method})`, '');
   out.push(`${planSummary(x)}`, '');
+  out.push(
+    `Engine: **${bundle.engine}**: the engine whose memory and time vramplan modelled for this plan; the files below run it.`,
+    '',
+  );
   out.push('## The plan', '');
   out.push(`| setting | value |`, `|---|---|`);
   const rows: [string, string][] = [
@@ -45,9 +50,7 @@ export function renderLaunchReadme(x: LaunchInput, bundle: LaunchBundle): string
     ['GPUs', `${o.gpus} x ${x.gpu.name} (dp ${dp}, tp ${o.tp}, pp ${o.pp})`],
     [
       'sharding',
-      o.zero === 0
-        ? 'none'
-        : `ZeRO-${o.zero} via ${x.sharding ?? 'deepspeed'}, offload ${o.offload}`,
+      o.zero === 0 ? 'none' : `ZeRO-${o.zero} via ${shardingOf(x)}, offload ${o.offload}`,
     ],
     ['power limit', x.powerLimitW === null ? 'board default' : `${x.powerLimitW} W per GPU`],
   ];
@@ -94,6 +97,12 @@ export function renderLaunchReadme(x: LaunchInput, bundle: LaunchBundle): string
   if (has('torchtune.yaml'))
     out.push('- torchtune: the command in the first line of `torchtune.yaml`.');
   if (has('axolotl.yaml')) out.push('- axolotl: `axolotl train axolotl.yaml`.');
+  if (has('serve.sh'))
+    out.push('- vLLM: `bash serve.sh`, then `bash check.sh` asks each replica for a few tokens.');
+  if (has('generate.py'))
+    out.push(
+      '- transformers: `CUDA_VISIBLE_DEVICES=0 python generate.py "your prompt"` (one process per GPU).',
+    );
   out.push('', '## Assumptions', '');
   out.push(
     "- Memory is vramplan's estimate for this exact configuration; it ignores NCCL buffers, CUDA graphs, other processes and dataloader workers on the GPU.",

@@ -49,7 +49,6 @@ describe('vramplan launch', () => {
       'hf-args.json',
       'launch.sh',
       'power-limit.sh',
-      'torchtune.yaml',
       'train.py',
     ]);
     expect(
@@ -112,5 +111,52 @@ describe('vramplan explain', () => {
     const r = run('explain', '--model', 'llama-2-13b');
     expect(r.code).toBe(1);
     expect(r.err).toContain('--gpu');
+  });
+});
+
+describe('vramplan launch <scenario> --plan N and --from-plan', () => {
+  it('writes the folder of plan 2 as `plan` ranks it, for the plan engine', () => {
+    const plans = JSON.parse(run('plan', 'scenarios/default.yaml', '--json').out);
+    const second = plans.plans[1];
+    const out = join(root, 'plan2');
+    const r = run('launch', 'scenarios/default.yaml', '--plan', '2', '--out', out);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`for ${second.choices.engine} to`);
+    const readme = readFileSync(join(out, 'README.md'), 'utf8');
+    expect(readme).toContain(`Engine: **${second.choices.engine}**`);
+    const args = JSON.parse(readFileSync(join(out, 'hf-args.json'), 'utf8'));
+    expect(args.sft_config.gradient_accumulation_steps).toBe(second.choices.gradAccum);
+    expect(args.sft_config.per_device_train_batch_size).toBe(second.choices.microBatch);
+  });
+
+  it('launches a plan from an exported plans.json the same way', () => {
+    const json = join(root, 'plans.json');
+    expect(run('plan', 'scenarios/default.yaml', '--export', json).code).toBe(0);
+    const a = join(root, 'from-json');
+    const b = join(root, 'from-scenario');
+    expect(run('launch', '--from-plan', json, '--plan', '1', '--out', a).code).toBe(0);
+    expect(run('launch', 'scenarios/default.yaml', '--out', b).code).toBe(0);
+    expect(readdirSync(a).sort()).toEqual(readdirSync(b).sort());
+    for (const f of readdirSync(a))
+      expect(readFileSync(join(a, f), 'utf8')).toBe(readFileSync(join(b, f), 'utf8'));
+  });
+
+  for (const bad of ['0', '999', 'two'])
+    it(`--plan ${bad}: one line naming the allowed range, no folder`, () => {
+      const out = join(root, `bad-${bad}`);
+      const r = run('launch', 'scenarios/default.yaml', '--plan', bad, '--out', out);
+      expect(r.code).not.toBe(0);
+      expect(r.err.trim().split('\n')).toHaveLength(1);
+      expect(r.err).toMatch(/--plan: got .*; expected a plan number from 1/);
+      expect(existsSync(out)).toBe(false);
+    });
+
+  it('--from-plan with a file that is not an exported plan is a one-line error', () => {
+    const f = join(root, 'not-plans.json');
+    writeFileSync(f, '{"plans": 3}');
+    const r = run('launch', '--from-plan', f, '--out', join(root, 'x'));
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/--from-plan: .*not-plans\.json: scenario/);
   });
 });

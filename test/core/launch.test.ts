@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { buildEstimate } from '../../src/core/estimate.js';
-import { buildLaunch, type LaunchInput, type Sharding } from '../../src/core/launch/index.js';
+import { buildLaunch, type LaunchInput } from '../../src/core/launch/index.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
@@ -95,8 +95,11 @@ describe('launch: single-GPU QLoRA (llama-2-7b on an RTX 4090)', () => {
     expect(get<Acc>(m, 'accelerate.yaml').distributed_type).toBe('NO');
   });
 
-  it('writes a torchtune QLoRA config and an axolotl qlora config', () => {
-    expect(get<Tune>(m, 'torchtune.yaml').model._component_).toBe(
+  it('writes an axolotl qlora config, and with --framework torchtune a torchtune QLoRA config only', () => {
+    expect(m['torchtune.yaml']).toBeUndefined();
+    const tune = parsed({ ...x, options: { ...x.options, framework: 'torchtune' } });
+    expect(Object.keys(tune).sort()).toEqual(['power-limit.sh', 'torchtune.yaml']);
+    expect(get<Tune>(tune, 'torchtune.yaml').model._component_).toBe(
       'torchtune.models.llama2.qlora_llama2_7b',
     );
     const ax = get<Axo>(m, 'axolotl.yaml');
@@ -120,6 +123,7 @@ describe('launch: 8-GPU ZeRO-3 full fine-tuning with offload (llama-2-70b on A10
     offload: 'optimizer+params',
     gpus: '8',
     checkpointing: 'full',
+    framework: 'deepspeed',
   });
   const m = parsed(x);
 
@@ -146,8 +150,12 @@ describe('launch: 8-GPU ZeRO-3 full fine-tuning with offload (llama-2-70b on A10
     expect(String(m['launch.sh'])).toContain('torchrun --standalone --nproc_per_node 8');
   });
 
-  it('writes torchtune distributed full fine-tuning with FSDP CPU offload', () => {
-    const t = get<Tune>(m, 'torchtune.yaml');
+  it('writes torchtune distributed full fine-tuning with FSDP CPU offload (--framework torchtune)', () => {
+    expect(m['torchtune.yaml']).toBeUndefined();
+    const t = get<Tune>(
+      parsed({ ...x, options: { ...x.options, framework: 'torchtune' } }),
+      'torchtune.yaml',
+    );
     expect(t.model._component_).toBe('torchtune.models.llama2.llama2_70b');
     expect(t.fsdp_cpu_offload).toBe(true);
     expect(t.fsdp_reshard_after_forward).toBe(true);
@@ -155,12 +163,8 @@ describe('launch: 8-GPU ZeRO-3 full fine-tuning with offload (llama-2-70b on A10
 });
 
 describe('launch: FSDP', () => {
-  const x = input(
-    'llama-3-8b',
-    'a100-80gb-sxm',
-    { zero: '3', gpus: '4', method: 'qlora' },
-    { sharding: 'fsdp' as Sharding },
-  );
+  // --framework hf with ZeRO is Accelerate FSDP (core/engine.ts).
+  const x = input('llama-3-8b', 'a100-80gb-sxm', { zero: '3', gpus: '4', method: 'qlora' });
   const m = parsed(x);
 
   it('writes an FSDP Accelerate config with the decoder layer class and no DeepSpeed file', () => {
@@ -180,12 +184,7 @@ describe('launch: FSDP', () => {
   });
 
   it('skips FSDP for optimizer-only offload instead of writing a wrong config', () => {
-    const y = input(
-      'llama-3-8b',
-      'a100-80gb-sxm',
-      { zero: '2', gpus: '4', offload: 'optimizer' },
-      { sharding: 'fsdp' as Sharding },
-    );
+    const y = input('llama-3-8b', 'a100-80gb-sxm', { zero: '2', gpus: '4', offload: 'optimizer' });
     const b = buildLaunch(y);
     expect(b.files.map((f) => f.path)).not.toContain('accelerate.yaml');
     expect(b.outputs.find((o) => o.engine === 'Hugging Face Accelerate')).toMatchObject({
@@ -249,14 +248,26 @@ describe('launch: LoRA target module names per architecture', () => {
 describe('launch: plans an engine cannot express are skipped with a reason', () => {
   it('Adam-mini under ZeRO: no DeepSpeed config, no Trainer args', () => {
     const b = buildLaunch(
-      input('llama-2-7b', 'a100-80gb-sxm', { zero: '2', gpus: '2', optimizer: 'adam-mini' }),
+      input('llama-2-7b', 'a100-80gb-sxm', {
+        zero: '2',
+        gpus: '2',
+        optimizer: 'adam-mini',
+        framework: 'deepspeed',
+      }),
     );
     expect(b.files.map((f) => f.path)).not.toContain('deepspeed.json');
     const ds = b.outputs.find((o) => o.engine === 'DeepSpeed');
     expect(ds?.ok === false && ds.reason).toMatch(/Adam-mini/);
   });
   it('optimizer-in-backward: torchtune only', () => {
-    const b = buildLaunch(input('llama-2-7b', 'a100-80gb-sxm', { 'optimizer-in-backward': true }));
+    const hf = buildLaunch(input('llama-2-7b', 'a100-80gb-sxm', { 'optimizer-in-backward': true }));
+    expect(hf.files).toEqual([]);
+    const b = buildLaunch(
+      input('llama-2-7b', 'a100-80gb-sxm', {
+        'optimizer-in-backward': true,
+        framework: 'torchtune',
+      }),
+    );
     expect(b.files.map((f) => f.path)).toEqual(['torchtune.yaml']);
     expect(parse(b.files[0]!.content).optimizer_in_bwd).toBe(true);
   });

@@ -1,5 +1,6 @@
 /** Facts every emitter derives the same way from a LaunchInput: parallel layout, dtypes, learning rate. */
 import type { EstimateOptions } from '../../schema/estimate.js';
+import { engineOf } from '../engine.js';
 import type { LaunchInput, Sharding } from './types.js';
 
 /** Data-parallel degree (DESIGN.md: dp = gpus / (tp * pp)). */
@@ -9,7 +10,9 @@ export const dataParallel = (o: EstimateOptions): number => o.gpus / (o.tp * o.p
 export const globalBatch = (x: LaunchInput): number =>
   x.options.batch * x.gradAccum * dataParallel(x.options);
 
-export const shardingOf = (x: LaunchInput): Sharding => x.sharding ?? 'deepspeed';
+/** ZeRO sharding as the plan's engine realises it: DeepSpeed for hf-deepspeed, FSDP otherwise (core/engine.ts). */
+export const shardingOf = (x: LaunchInput): Sharding =>
+  engineOf(x.options) === 'hf-deepspeed' ? 'deepspeed' : 'fsdp';
 
 export const isTraining = (o: EstimateOptions): boolean => o.method !== 'inference';
 export const isAdapter = (o: EstimateOptions): boolean =>

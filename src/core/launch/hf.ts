@@ -94,8 +94,10 @@ export function loraConfig(
 }
 
 // SFTConfig (extends TrainingArguments): https://huggingface.co/docs/trl/sft_trainer#trl.SFTConfig
+export const HF_ENGINE = 'Hugging Face Trainer / TRL + PEFT + bitsandbytes';
+
 export function emitHfArgs(x: LaunchInput): EngineOutput {
-  const engine = 'Hugging Face Trainer / TRL + PEFT + bitsandbytes';
+  const engine = HF_ENGINE;
   const o = x.options;
   const d = distributionOf(x);
   if (d.blocker) return { engine, ok: false, reason: d.blocker };

@@ -219,7 +219,8 @@ export function emitTorchtune(x: LaunchInput): EngineOutput {
   notes.push(
     `checkpoint_dir, tokenizer path and checkpoint_files are placeholders: download with 'tune download ${x.modelRef} --output-dir ${dir}'`,
   );
-  const doc = new Document(config);
+  // YAML 1.1 mode quotes no/on/yes, which PyYAML (Accelerate, axolotl, torchtune readers) would read as booleans.
+  const doc = new Document(config, { version: '1.1' });
   const launch = distributed
     ? `tune run --nproc_per_node ${o.gpus} ${recipeOf(o)} --config ./${TORCHTUNE_FILE}`
     : `tune run ${recipeOf(o)} --config ./${TORCHTUNE_FILE}`;

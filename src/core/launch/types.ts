@@ -6,6 +6,7 @@ import type { Arch } from '../arch.js';
 import type { EstimateResult } from '../estimate.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { Gpu } from '../../schema/gpu.js';
+import type { Engine } from '../../schema/engine.js';
 
 /** How ZeRO-style sharding is realised: DeepSpeed ZeRO or PyTorch FSDP. */
 export type Sharding = 'deepspeed' | 'fsdp';
@@ -21,8 +22,6 @@ export interface LaunchInput {
   estimate: EstimateResult;
   /** What from_pretrained / base_model should load: Hugging Face repo id or local path. */
   modelRef: string;
-  /** ZeRO stage 1-3 through DeepSpeed (default) or FSDP. */
-  sharding?: Sharding;
 }
 
 /** One file of the launch folder; `path` is relative to the folder. */
@@ -38,6 +37,8 @@ export type EngineOutput =
 
 /** Every emitter's outcome, in a fixed order. */
 export interface LaunchBundle {
+  /** The plan's engine (core/engine.ts): whose files these are. */
+  engine: Engine;
   outputs: EngineOutput[];
   /** Files of the outputs that succeeded, in order (README not included: the UI renders it). */
   files: LaunchFile[];
