@@ -403,6 +403,9 @@ function optimizerBytes(o: EstimateOptions): number {
 // sustains ~100 GB/s for it (ZeRO-Offload, arXiv:2101.06840 §5: CPU-Adam 5-7x over PyTorch, ~1 s per
 // billion-scale step on a DGX-2 node), shared by the node's ranks: assumed 100 GB/s per node.
 const HOST_ADAM_BYTES_PER_S = 100e9;
+// FSDP CPU offload and torchtune step with torch.optim on the CPU, not DeepSpeedCPUAdam: the same paper
+// measures its CPU-Adam 5-7x faster than PyTorch's CPU Adam (§5), so a plain torch step runs ~6x slower.
+const TORCH_CPU_ADAM_SLOWDOWN = 6;
 // DDP/FSDP overlap gradient communication with backward; the last bucket (25 MB, torch DDP
 // bucket_cap_mb default) is exposed after the last layer's backward.
 const LAST_BUCKET_BYTES = 25e6;
@@ -568,7 +571,8 @@ export function trainWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): Tr
     dequantSeconds,
     optimizerBytes: onHost ? 0 : optBytes,
     optimizerOnHost: onHost,
-    hostOptimizerBytes: hostOpt,
+    // DeepSpeed steps offloaded states with DeepSpeedCPUAdam; every other engine with torch.optim on the CPU.
+    hostOptimizerBytes: o.framework === 'deepspeed' ? hostOpt : hostOpt * TORCH_CPU_ADAM_SLOWDOWN,
     gradReduceBytes,
     gradReducePerMicro,
     gatherBytes,
