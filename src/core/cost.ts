@@ -17,3 +17,78 @@ export const energyCostUsd = (
 /** Straight-line amortisation of a purchase over `years` for the hours used (§3.2). */
 export const amortisedUsd = (hours: number, purchaseUsd: number, years: number): number =>
   (purchaseUsd * hours) / (years * HOURS_PER_YEAR);
+
+/**
+ * Per-job fixed overheads of a rented run, billed like the run itself (stated assumptions, README
+ * "Assumptions and limits"): the pod/instance start (image pull, environment) before the first step, the
+ * model download, loading it into GPU memory, and writing checkpoints.
+ */
+export const JOB_OVERHEAD = {
+  /** Start-up and provisioning: container image pull and environment set-up, minutes (assumption). */
+  startupMinutes: 5,
+  /** Model download from the Hub: 2 Gbit/s = 250 MB/s (assumption; hf_transfer on cloud networks does more). */
+  downloadBytesPerSecond: 250e6,
+  /** Loading safetensors from local NVMe: 2 GB/s (assumption; PCIe 4 NVMe reads 3-7 GB/s). */
+  loadBytesPerSecond: 2e9,
+  /** Writing a checkpoint to local disk: 1 GB/s (assumption). */
+  writeBytesPerSecond: 1e9,
+} as const;
+
+/**
+ * Fixed hours of one training job besides its steps: loading `modelBytes` from local disk and writing
+ * `savedBytes` of results; a rented machine also starts up and downloads the model first (an owned one
+ * is assumed to have it cached).
+ */
+export function overheadHours(modelBytes: number, savedBytes: number, rented: boolean): number {
+  const o = JOB_OVERHEAD;
+  let seconds = modelBytes / o.loadBytesPerSecond + savedBytes / o.writeBytesPerSecond;
+  if (rented) seconds += o.startupMinutes * 60 + modelBytes / o.downloadBytesPerSecond;
+  return seconds / 3600;
+}
+
+/** How a provider rounds billed time: increments and a minimum, seconds; with the page that says so. */
+export interface BillingIncrement {
+  seconds: number;
+  minimumSeconds: number;
+  source: string;
+}
+
+/** Billing increments of the providers in catalogs/offers (per-second unless the provider says otherwise). */
+export const BILLING: Record<string, BillingIncrement> = {
+  // "Your Runpod credits are charged every minute the Pod is running."
+  runpod: {
+    seconds: 60,
+    minimumSeconds: 60,
+    source: 'https://docs.runpod.io/get-started/billing-information',
+  },
+  // On-demand instances are billed by the minute.
+  lambda: { seconds: 60, minimumSeconds: 60, source: 'https://lambda.ai/pricing' },
+  // EC2 Linux on-demand: per-second billing with a 60-second minimum.
+  aws: {
+    seconds: 1,
+    minimumSeconds: 60,
+    source: 'https://aws.amazon.com/ec2/pricing/on-demand/',
+  },
+  vast: {
+    seconds: 1,
+    minimumSeconds: 1,
+    source: 'https://docs.vast.ai/documentation/reference/billing',
+  },
+  modal: { seconds: 1, minimumSeconds: 1, source: 'https://modal.com/pricing' },
+  replicate: { seconds: 1, minimumSeconds: 1, source: 'https://replicate.com/pricing' },
+};
+
+const PER_SECOND: BillingIncrement = {
+  seconds: 1,
+  minimumSeconds: 1,
+  source: 'assumed per-second',
+};
+
+export const billingOf = (provider: string | null | undefined): BillingIncrement =>
+  (provider ? BILLING[provider] : undefined) ?? PER_SECOND;
+
+/** Hours billed for `hours` of use under a billing increment. */
+export function billedHours(hours: number, b: BillingIncrement): number {
+  const s = Math.max(b.minimumSeconds, Math.ceil((hours * 3600) / b.seconds - 1e-9) * b.seconds);
+  return s / 3600;
+}

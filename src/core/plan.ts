@@ -40,7 +40,15 @@ import {
   type ModelFacts,
   type TimeOptions,
 } from './time/index.js';
-import { amortisedUsd, energyCostUsd, rentCostUsd } from './cost.js';
+import {
+  amortisedUsd,
+  billedHours,
+  billingOf,
+  energyCostUsd,
+  overheadHours,
+  rentCostUsd,
+  type BillingIncrement,
+} from './cost.js';
 import { circuitOverWatts, nodeWallWatts, psuEfficiency, type CircuitCap } from './power.js';
 import { MiB, GiB } from './units.js';
 import { defaultOptions, type EstimateOptions, type Method } from '../schema/estimate.js';
@@ -929,6 +937,7 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
   const maxCountOf = new Float64Array(H);
   const nodeSizeOf = new Int32Array(H);
   const isRent = new Uint8Array(H);
+  const billing: BillingIncrement[] = new Array<BillingIncrement>(H);
   const noFlash = new Uint8Array(H);
   const noFp8 = new Uint8Array(H);
   const noBnb = new Uint8Array(H);
@@ -938,6 +947,7 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
     maxCountOf[h] = opt.maxCount;
     nodeSizeOf[h] = opt.nodeSize;
     isRent[h] = opt.kind === 'rent' ? 1 : 0;
+    billing[h] = billingOf(opt.offer?.provider);
     noFlash[h] = opt.gpu.supportsFlashAttention2 ? 0 : 1;
     noFp8[h] = opt.gpu.supportsFp8 ? 0 : 1;
     noBnb[h] = opt.gpu.vendor === 'apple' ? 1 : 0;
@@ -983,6 +993,11 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
     const work = training
       ? trainWork(ctx.facts, rowOptions, timeOptionsOf(ctx, 0, 1, accum))
       : null;
+    // Per-job fixed time (cost.ts JOB_OVERHEAD): load the checkpoint, save the result (a full fine-tune
+    // writes 16-bit weights; adapters are megabytes); rented machines also start up and download it.
+    const saved = o.method === 'full' ? P.total * 2 : 0;
+    const ownedOverhead = overheadHours(ckptBytes, saved, false);
+    const rentedOverhead = overheadHours(ckptBytes, saved, true);
     for (let h = 0; h < H; h++) {
       const nl = nLevels[h]!;
       st.candidates += nl;
@@ -1049,6 +1064,7 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
           const step = trainStep(work, rate);
           hours = ((totalTokens / work.tokensPerStep) * step) / 3600;
           tps = totalTokens / (hours * 3600);
+          hours += isRent[h] === 1 ? rentedOverhead : ownedOverhead;
         } else {
           const replica = decodeStep(ctx.facts, rowOptions, PLAN_DECODE_TIME, rate, false);
           tps = replica.tokensPerSecond * dp;
@@ -1074,7 +1090,8 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
         }
         if (hours < st.fastest) st.fastest = hours;
         let cost: number;
-        if (opt.kind === 'rent') cost = rentCostUsd(hours, count, opt.usdPerGpuHour);
+        if (opt.kind === 'rent')
+          cost = rentCostUsd(billedHours(hours, billing[h]!), count, opt.usdPerGpuHour);
         else {
           cost = energyCostUsd(hours, wall, price, pue);
           if (opt.kind === 'buy') cost += opt.purchaseUsd * count;
@@ -1227,7 +1244,10 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
   const gpuW = (h.gpu.boardPowerW ?? DEFAULT_GPU_WATTS) * level;
   const s = ctx.s;
   const energy = energyCostUsd(k.hours, k.watts, s.power.electricityUsdPerKwh, s.power.pue);
-  const rent = h.kind === 'rent' ? rentCostUsd(k.hours, count, h.usdPerGpuHour) : 0;
+  const rent =
+    h.kind === 'rent'
+      ? rentCostUsd(billedHours(k.hours, billingOf(h.offer?.provider)), count, h.usdPerGpuHour)
+      : 0;
   const purchase = h.kind === 'buy' ? h.purchaseUsd * count : 0;
   const amort =
     h.kind === 'owned' && s.power.amortizeYears !== undefined && h.purchaseUsd > 0
