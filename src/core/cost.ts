@@ -2,7 +2,7 @@
 
 export const HOURS_PER_YEAR = 8760;
 
-/** Rented: hours × GPUs × $/GPU-hour (formulas-and-factors §3.1 convention). */
+/** Rented: hours × GPUs × $/GPU-hour (docs/reference/formulas-and-factors.md §3.1 convention). */
 export const rentCostUsd = (hours: number, gpus: number, usdPerGpuHour: number): number =>
   hours * gpus * usdPerGpuHour;
 

@@ -18,7 +18,7 @@ import {
 } from '../../schema/time.js';
 
 // ---------------------------------------------------------------------------------------------
-// Options the time model reads beside the estimate contract (DESIGN.md "Time").
+// Options the time model reads beside the estimate contract (docs/DESIGN.md "Time").
 
 export {
   DEFAULT_INTER_NODE_GBPS,
