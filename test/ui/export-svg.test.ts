@@ -13,7 +13,7 @@ describe('plan SVG', () => {
     expect(svg).toContain('GiB per GPU (2^30 bytes)');
     expect(svg).toMatch(/job cost \(USD/);
     for (const [k, label] of Object.entries(COMPONENT_LABEL))
-      if (r.plans.some((p) => (p.memory.breakdown as Record<string, number>)[k]! > 0))
+      if (r.plans.some((p) => (p.memory.breakdown as unknown as Record<string, number>)[k]! > 0))
         expect(svg).toContain(`>${label.replace(/&/g, '&amp;')}</text>`);
     expect(svg.match(/stroke-dasharray="4 2"><title>capacity/g)?.length).toBe(r.plans.length);
     const usdTicks = [...svg.matchAll(/text-anchor="middle">(\$[\d.]+)<\/text>/g)].map((m) => m[1]);
