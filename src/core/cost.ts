@@ -92,3 +92,51 @@ export function billedHours(hours: number, b: BillingIncrement): number {
   const s = Math.max(b.minimumSeconds, Math.ceil((hours * 3600) / b.seconds - 1e-9) * b.seconds);
   return s / 3600;
 }
+
+/** What a plan's hardware costs per job: how it is held and its prices. */
+export interface CostBasis {
+  kind: 'owned' | 'rent' | 'buy';
+  usdPerGpuHour: number;
+  purchaseUsd: number;
+  billing: BillingIncrement;
+}
+
+/** Job cost by part (USD): rent for rented GPUs; energy, plus purchase or amortisation, otherwise. */
+export interface CostParts {
+  rentUsd: number;
+  energyUsd: number;
+  purchaseUsd: number;
+  amortisedUsd: number;
+}
+
+/**
+ * Cost of one job of `hours` on `gpus` GPUs drawing `wallWatts`: the one composition the search and the
+ * reported plan both use. Writes the parts into `parts` when given (no allocation in the search loop).
+ */
+export function jobCostUsd(
+  b: CostBasis,
+  hours: number,
+  gpus: number,
+  wallWatts: number,
+  power: { electricityUsdPerKwh: number; pue: number; amortizeYears?: number | undefined },
+  parts?: CostParts,
+): number {
+  let rent = 0;
+  let energy = 0;
+  let purchase = 0;
+  let amort = 0;
+  if (b.kind === 'rent') rent = rentCostUsd(billedHours(hours, b.billing), gpus, b.usdPerGpuHour);
+  else {
+    energy = energyCostUsd(hours, wallWatts, power.electricityUsdPerKwh, power.pue);
+    if (b.kind === 'buy') purchase = b.purchaseUsd * gpus;
+    else if (power.amortizeYears !== undefined && b.purchaseUsd > 0)
+      amort = amortisedUsd(hours, b.purchaseUsd * gpus, power.amortizeYears);
+  }
+  if (parts) {
+    parts.rentUsd = rent;
+    parts.energyUsd = energy;
+    parts.purchaseUsd = purchase;
+    parts.amortisedUsd = amort;
+  }
+  return rent + energy + purchase + amort;
+}

@@ -40,15 +40,7 @@ import {
   type ModelFacts,
   type TimeOptions,
 } from './time/index.js';
-import {
-  amortisedUsd,
-  billedHours,
-  billingOf,
-  energyCostUsd,
-  overheadHours,
-  rentCostUsd,
-  type BillingIncrement,
-} from './cost.js';
+import { billingOf, jobCostUsd, overheadHours, type CostBasis, type CostParts } from './cost.js';
 import { circuitOverWatts, nodeWallWatts, psuEfficiency, type CircuitCap } from './power.js';
 import { MiB, GiB } from './units.js';
 import { defaultOptions, type EstimateOptions, type Method } from '../schema/estimate.js';
@@ -72,6 +64,14 @@ export interface HardwareOption {
   purchaseUsd: number;
   offer?: Offer;
 }
+
+/** The cost side of a hardware option (cost.ts jobCostUsd). */
+const costBasisOf = (h: HardwareOption): CostBasis => ({
+  kind: h.kind,
+  usdPerGpuHour: h.usdPerGpuHour,
+  purchaseUsd: h.purchaseUsd,
+  billing: billingOf(h.offer?.provider),
+});
 
 /** Everything `plan` needs, resolved by io/ (catalog lookups, detection) beforehand. */
 export interface PlanInput {
@@ -824,9 +824,6 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
   const deadline = s.limits.deadlineHours ?? Infinity;
   const hostRamGiven = s.hardware.hostRamGiB !== undefined ? s.hardware.hostRamGiB * GiB : null;
   const ckptBytes = checkpointBytes(arch, P.total);
-  const price = s.power.electricityUsdPerKwh;
-  const pue = s.power.pue;
-  const amortYears = s.power.amortizeYears;
   const rankIdx = RANK_KEYS[s.rank];
   // Per-hardware constants.
   const H = hw.length;
@@ -937,7 +934,7 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
   const maxCountOf = new Float64Array(H);
   const nodeSizeOf = new Int32Array(H);
   const isRent = new Uint8Array(H);
-  const billing: BillingIncrement[] = new Array<BillingIncrement>(H);
+  const basis: CostBasis[] = new Array<CostBasis>(H);
   const noFlash = new Uint8Array(H);
   const noFp8 = new Uint8Array(H);
   const noBnb = new Uint8Array(H);
@@ -947,7 +944,7 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
     maxCountOf[h] = opt.maxCount;
     nodeSizeOf[h] = opt.nodeSize;
     isRent[h] = opt.kind === 'rent' ? 1 : 0;
-    billing[h] = billingOf(opt.offer?.provider);
+    basis[h] = costBasisOf(opt);
     noFlash[h] = opt.gpu.supportsFlashAttention2 ? 0 : 1;
     noFp8[h] = opt.gpu.supportsFp8 ? 0 : 1;
     noBnb[h] = opt.gpu.vendor === 'apple' ? 1 : 0;
@@ -1089,15 +1086,7 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
           }
         }
         if (hours < st.fastest) st.fastest = hours;
-        let cost: number;
-        if (opt.kind === 'rent')
-          cost = rentCostUsd(billedHours(hours, billing[h]!), count, opt.usdPerGpuHour);
-        else {
-          cost = energyCostUsd(hours, wall, price, pue);
-          if (opt.kind === 'buy') cost += opt.purchaseUsd * count;
-          else if (amortYears !== undefined && opt.purchaseUsd > 0)
-            cost += amortisedUsd(hours, opt.purchaseUsd * count, amortYears);
-        }
+        const cost = jobCostUsd(basis[h]!, hours, count, wall, s.power);
         if (hours > deadline) {
           reasons[REASON['over-deadline']] = reasons[REASON['over-deadline']]! + 1;
           nearMiss(REASON['over-deadline'], r, h, l, hours - deadline, deadline, hours);
@@ -1243,16 +1232,8 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
       : defaultHostRamBytes(capacity * perNode);
   const gpuW = (h.gpu.boardPowerW ?? DEFAULT_GPU_WATTS) * level;
   const s = ctx.s;
-  const energy = energyCostUsd(k.hours, k.watts, s.power.electricityUsdPerKwh, s.power.pue);
-  const rent =
-    h.kind === 'rent'
-      ? rentCostUsd(billedHours(k.hours, billingOf(h.offer?.provider)), count, h.usdPerGpuHour)
-      : 0;
-  const purchase = h.kind === 'buy' ? h.purchaseUsd * count : 0;
-  const amort =
-    h.kind === 'owned' && s.power.amortizeYears !== undefined && h.purchaseUsd > 0
-      ? amortisedUsd(k.hours, h.purchaseUsd * count, s.power.amortizeYears)
-      : 0;
+  const parts: CostParts = { rentUsd: 0, energyUsd: 0, purchaseUsd: 0, amortisedUsd: 0 };
+  jobCostUsd(costBasisOf(h), k.hours, count, k.watts, s.power, parts);
   return {
     id: planId(ctx, k),
     rank: 0,
@@ -1301,13 +1282,7 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
       bound: t.bound,
       phases: t.phases,
     },
-    cost: {
-      usd: k.cost,
-      rentUsd: rent,
-      energyUsd: h.kind === 'rent' ? 0 : energy,
-      purchaseUsd: purchase,
-      amortisedUsd: amort,
-    },
+    cost: { usd: k.cost, ...parts },
     slowdown: fastest > 0 && Number.isFinite(fastest) ? k.hours / fastest : 1,
     slowdownFactors: slowdownFactors(options),
     options,
