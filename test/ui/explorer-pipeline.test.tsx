@@ -160,7 +160,7 @@ describe('explorer keys', () => {
     expect(reducer(s, { type: 'key', input: 'c', key: { ctrl: true } }).quit).toBe(130);
     const b = await open('scenarios/default.yaml');
     b.ui.stdin.write('q');
-    await tick(50);
+    for (let i = 0; i < 40 && b.quit() === null; i++) await tick(25);
     expect(b.quit()).toBe(0);
   });
 });
@@ -178,7 +178,7 @@ describe('explorer when nothing fits', () => {
     expect(firstFix).toBeDefined();
     expect(f).toContain(firstFix!.slice(0, 40));
     x.ui.stdin.write('q');
-    await tick();
+    for (let i = 0; i < 40 && x.quit() === null; i++) await tick(25);
     expect(x.quit()).toBe(2);
   });
 });
