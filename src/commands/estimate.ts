@@ -1,4 +1,4 @@
-/** `vramplan estimate`: the estimate contract (DESIGN.md). parse → load → estimate → print. */
+/** `vramplan estimate`: the estimate contract (docs/DESIGN.md). parse → load → estimate → print. */
 import type { Command } from 'commander';
 import { defaultOptions, EstimateOptionsSchema } from '../schema/estimate.js';
 import { FlagError, type RawFlags } from '../schema/flags.js';
@@ -61,7 +61,7 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
   ['framework', '<name>', oneOf('framework')],
 ];
 
-/** Time flags (DESIGN.md "Time"): only `estimate` takes them; `plan` reads the same from the scenario. */
+/** Time flags (docs/DESIGN.md "Time"): only `estimate` takes them; `plan` reads the same from the scenario. */
 export const TIME_FLAGS: readonly [string, string | null, string][] = [
   ['grad-accum', '<n>', 'micro-batches per optimizer step (default 1)'],
   ['power-limit', '<fraction>', 'GPU power limit as a fraction of board power, 0.3-1 (default 1)'],
