@@ -148,7 +148,7 @@ describe('explorer keys', () => {
     }
     expect(x.frame()).toMatch(/❯.*sequence/);
     x.ui.stdin.write('\u001b[D');
-    for (let i = 0; i < 200 && !/re-planned in \d+ ms/.test(x.frame()); i++) await tick(25);
+    for (let i = 0; i < 600 && !/re-planned in \d+ ms/.test(x.frame()); i++) await tick(25);
     expect(x.frame()).toMatch(/re-planned in \d+ ms: \d+ plans/);
     expect(before).toBeGreaterThan(0);
     x.ui.unmount();
