@@ -56,3 +56,6 @@ for (let i = 0; i < 3; i++) {
 console.log(
   `plan ${BIG} --json (CLI): ${median(e2e).toFixed(0)} ms   (target < 2000 ms; median of 3)`,
 );
+console.log(
+  `plan ${BIG} / cold estimate: ${(median(e2e) / median(cold)).toFixed(1)}x   (target <= 3x, issue 14)`,
+);

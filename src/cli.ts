@@ -9,7 +9,7 @@ import { reportError } from './commands/errors.js';
 // React's production build for the explorer (development builds are several times slower to render).
 process.env.NODE_ENV ??= 'production';
 if (process.env.NO_COLOR || process.env.TERM === 'dumb' || process.argv.includes('--no-color')) {
-  process.env.FORCE_COLOR = '0'; // chalk (Ink) honours FORCE_COLOR but not NO_COLOR (ecosystem.md §5)
+  process.env.FORCE_COLOR = '0'; // chalk (Ink) honours FORCE_COLOR but not NO_COLOR (docs/reference/ecosystem.md §5)
 }
 
 const program = new Command('vramplan')

@@ -3,6 +3,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { plan } from '../src/core/plan.js';
+import { tierRank } from '../src/core/quality.js';
+import { planScenarioFile } from '../src/io/plan-scenario.js';
+import { renderPlanText } from '../src/ui/plan-text.js';
 import { resolveModel } from '../src/io/load-model.js';
 import { loadScenario, parseScenario, resolveHardware } from '../src/io/load-scenario.js';
 import { UserError } from '../src/io/errors.js';
@@ -18,16 +21,10 @@ describe('shipped scenarios', () => {
   });
 
   for (const f of files) {
-    it(`${f} plans and meets its expect block`, () => {
+    it(`${f} plans and meets its expect block`, async () => {
       const s = loadScenario(join(DIR, f));
-      const hw = resolveHardware(s);
-      const r = plan({
-        scenario: s,
-        arch: resolveModel(s.model),
-        hardware: hw.options,
-        circuits: hw.circuits,
-        top: 5,
-      });
+      // The one pipeline plan, compare, launch and the explorer use.
+      const r = await planScenarioFile(join(DIR, f), { top: 5 });
       const e = s.expect ?? {};
       if (e.fits !== undefined) expect(r.fits).toBe(e.fits);
       const best = r.plans[0];
@@ -36,6 +33,31 @@ describe('shipped scenarios', () => {
       if (e.bestGpus) expect(best?.hardware.gpus).toBe(e.bestGpus);
       if (e.minPlans !== undefined) expect(r.plans.length).toBeGreaterThanOrEqual(e.minPlans);
       if (e.prunedReason) expect(r.pruned.map((p) => p.code)).toContain(e.prunedReason);
+      if (e.bestQuality)
+        expect(tierRank(best!.quality.tier)).toBeLessThanOrEqual(tierRank(e.bestQuality));
+      if (e.bestEngine) expect(best?.choices.engine).toBe(e.bestEngine);
+      if (e.bestMasterWeights !== undefined) {
+        // An fp32 copy of the weights: an fp32 master beside 16-bit weights, or fp32 weights trained
+        // under mixed precision (FSDP / autocast); either way its bytes are in the weights component.
+        const o = best!.options;
+        const fp32Copy = o.masterWeights || (o.method === 'full' && o.weights === 'fp32');
+        expect(fp32Copy).toBe(e.bestMasterWeights);
+        if (fp32Copy) {
+          const shard = o.zero === 3 ? best!.choices.dp : 1;
+          const perGpuFp32 = (r.model.params * 4) / (shard * o.tp * o.pp);
+          expect(best!.memory.breakdown.weights + best!.hostRam.offloadBytes).toBeGreaterThan(
+            perGpuFp32 * 0.9,
+          );
+        }
+      }
+      if (e.bestHostRam !== undefined) {
+        expect(best!.hostRam.offloadBytes > 0).toBe(e.bestHostRam);
+        if (e.bestHostRam) expect(renderPlanText(r)).toMatch(/host RAM per node: /);
+      }
+      if (e.bestGpuMemoryGiB !== undefined)
+        expect(best!.memory.capacityBytes / 2 ** 30).toBeGreaterThanOrEqual(
+          e.bestGpuMemoryGiB * 0.9,
+        );
       // Ranked plans are sorted by the scenario's first key, and every plan fits its GPU.
       for (const p of r.plans)
         expect(p.memory.deviceBytes).toBeLessThanOrEqual(p.memory.capacityBytes);

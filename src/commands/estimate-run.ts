@@ -14,7 +14,18 @@ import { fixLine } from '../ui/explain-text.js';
 /** Fixes shown under a report that does not fit; `vramplan explain` lists them all with trade-offs. */
 const FIXES_IN_REPORT = 3;
 
-export function runEstimate(model: string, flags: RawFlags, json: boolean): number {
+/** What `--from` adds to the report: the file read and what it could not map. */
+export interface FromReport {
+  from: { file: string; format: string; deepspeed: string | null };
+  warnings: string[];
+}
+
+export function runEstimate(
+  model: string,
+  flags: RawFlags,
+  json: boolean,
+  fromReport?: FromReport,
+): number {
   const options = optionsFromFlags(flags);
   const time = timeOptionsFromFlags(flags, options);
   const gpu = typeof flags.gpu === 'string' ? findGpu(flags.gpu) : undefined;
@@ -27,10 +38,16 @@ export function runEstimate(model: string, flags: RawFlags, json: boolean): numb
     throw badValue('--lora-targets', options.loraTargets.join(','), allowed);
   }
   if (json) {
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify(fromReport ? { ...result, ...fromReport } : result, null, 2)}\n`,
+    );
     return 0;
   }
   let text = renderEstimateText(result);
+  if (fromReport) {
+    const w = fromReport.warnings.map((line) => `  - ${line}`).join('\n');
+    text = `from ${fromReport.from.file} (${fromReport.from.format})\n${text}${w ? `\n\nnot mapped from ${fromReport.from.file}:\n${w}` : ''}`;
+  }
   if (gpu && result.fits === false) {
     const fixes = explainFit(arch, options, gpu).fixes.slice(0, FIXES_IN_REPORT);
     if (fixes.length > 0)

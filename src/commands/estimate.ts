@@ -1,7 +1,7 @@
-/** `vramplan estimate`: the estimate contract (DESIGN.md). parse → load → estimate → print. */
+/** `vramplan estimate`: the estimate contract (docs/DESIGN.md). parse → load → estimate → print. */
 import type { Command } from 'commander';
 import { defaultOptions, EstimateOptionsSchema } from '../schema/estimate.js';
-import type { RawFlags } from '../schema/flags.js';
+import { FlagError, type RawFlags } from '../schema/flags.js';
 
 type EnumKey = {
   [K in keyof typeof EstimateOptionsSchema.shape]: (typeof EstimateOptionsSchema.shape)[K] extends {
@@ -61,7 +61,7 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
   ['framework', '<name>', oneOf('framework')],
 ];
 
-/** Time flags (DESIGN.md "Time"): only `estimate` takes them; `plan` reads the same from the scenario. */
+/** Time flags (docs/DESIGN.md "Time"): only `estimate` takes them; `plan` reads the same from the scenario. */
 export const TIME_FLAGS: readonly [string, string | null, string][] = [
   ['grad-accum', '<n>', 'micro-batches per optimizer step (default 1)'],
   ['power-limit', '<fraction>', 'GPU power limit as a fraction of board power, 0.3-1 (default 1)'],
@@ -91,9 +91,13 @@ export function registerEstimate(program: Command): void {
   const cmd = program
     .command('estimate')
     .description('per-GPU peak memory of one configuration, component by component')
-    .requiredOption(
+    .option(
       '--model <model>',
       'catalog id, Hugging Face repo id, or path to config.json / a checkpoint folder',
+    )
+    .option(
+      '--from <file>',
+      'read a training config (axolotl, LLaMA-Factory, torchtune, TrainingArguments/TRL JSON, DeepSpeed JSON, Accelerate YAML); flags given beside it win',
     );
   addContractOptions(cmd);
   for (const [flag, value, description] of TIME_FLAGS)
@@ -101,7 +105,24 @@ export function registerEstimate(program: Command): void {
   cmd
     .option('--json', 'print one JSON object (the estimate contract)')
     .action(async (opts: Record<string, unknown>) => {
+      if (typeof opts.from === 'string') {
+        // Only --from loads the config readers (and YAML), so plain estimates start as fast as before.
+        const { runEstimateFrom } = await import('./estimate-from.js');
+        process.exitCode = runEstimateFrom(
+          opts.from,
+          opts.model,
+          rawFlagsOf(opts),
+          opts.json === true,
+        );
+        return;
+      }
       const { runEstimate } = await import('./estimate-run.js');
-      process.exitCode = runEstimate(String(opts.model), rawFlagsOf(opts), opts.json === true);
+      if (typeof opts.model !== 'string')
+        throw new FlagError(
+          'model',
+          undefined,
+          'a catalog id, Hugging Face repo id or config.json path (or --from <config file>)',
+        );
+      process.exitCode = runEstimate(opts.model, rawFlagsOf(opts), opts.json === true);
     });
 }

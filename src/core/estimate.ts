@@ -27,7 +27,7 @@ export interface EstimateResult {
   /** Components sorted by size, largest first (what to attack when it does not fit). */
   dominant: { component: keyof Breakdown; bytes: number }[];
   options: EstimateOptions;
-  /** With a GPU: step time, tokens/s, MFU and bound (DESIGN.md "Time"), by the planner's time model. */
+  /** With a GPU: step time, tokens/s, MFU and bound (docs/DESIGN.md "Time"), by the planner's time model. */
   time?: TimeResult;
 }
 

@@ -1,13 +1,18 @@
 /**
  * "Why won't it fit?": the components that overflow the GPU, and the cheapest changes that make the
  * configuration fit — every single change around it, then pairs, then triples when no single change is
- * enough — each re-estimated, with the memory it frees and its slowdown (slowdown.ts) and quality cost.
+ * enough — each re-estimated, with the memory it frees, its time cost (the time model, same global
+ * batch), its quality tier and the host RAM an offload needs. Only fixes an engine runs are offered.
  */
 import type { Arch } from './arch.js';
 import { checkpointings } from './candidates.js';
 import { buildEstimate, gpuCapacityBytes } from './estimate.js';
 import type { Breakdown } from './memory.js';
-import { slowdownOf } from './slowdown.js';
+import { engineOf } from './engine.js';
+import { engineRejects } from './engines.js';
+import { qualityOf, tierRank, type QualityTier } from './quality.js';
+import { estimateTime } from './time/index.js';
+import { defaultTimeOptions } from '../schema/time.js';
 import type { EstimateOptions } from '../schema/estimate.js';
 import { checkCombination } from '../schema/flags.js';
 import type { Gpu } from '../schema/gpu.js';
@@ -31,8 +36,16 @@ export interface Fix {
   /** Per-GPU device bytes freed relative to the given configuration. */
   freedBytes: number;
   headroomBytes: number;
-  /** Step time relative to the given configuration (slowdownOf ratio; below 1 is faster). */
+  /**
+   * Job time relative to the given configuration at the same samples per optimizer step (the time
+   * model's tokens/s of all GPUs; a smaller micro-batch accumulates more); below 1 is faster.
+   */
   slowdown: number;
+  /** Quality tier of the fixed configuration (quality.ts) and the engine that runs it. */
+  quality: QualityTier;
+  engine: string;
+  /** Host RAM per GPU the fixed configuration needs (offloaded states, pinned buffers); 0 when none. */
+  hostBytesPerGpu: number;
   /** GPUs the fix needs (more than given when it adds GPUs). */
   gpus: number;
 }
@@ -229,26 +242,30 @@ function moves(arch: Arch, o: EstimateOptions, gpu: Gpu): Move[] {
   return m.filter((mv) => mv.change.label !== '');
 }
 
+const dpOf = (o: EstimateOptions): number => Math.max(1, Math.floor(o.gpus / (o.tp * o.pp * o.cp)));
+
+/** A fix is offered only when it is a valid combination that its engine runs (engines.ts). */
 function valid(o: EstimateOptions): boolean {
   // Stepping inside backward needs whole local gradients: no engine combines it with ZeRO sharding.
   if (o.optimizerInBackward && o.zero > 0) return false;
   try {
     checkCombination(o);
-    return true;
   } catch {
     return false;
   }
+  return engineRejects(engineOf(o), o, dpOf(o), 1) === null;
 }
 
 const key = (o: EstimateOptions): string => JSON.stringify(o);
 
 /**
- * Best first: fewest GPUs (changes on the hardware at hand before buying more), then least slowdown,
- * then most memory freed, then fewer changes and the label (deterministic).
+ * Best first: the better quality tier, then fewest GPUs (changes on the hardware at hand before buying
+ * more), then least slowdown, then most memory freed, then fewer changes and the label (deterministic).
  */
 function rank(a: Fix, b: Fix): number {
   const label = (f: Fix) => f.changes.map((c) => c.label).join(' + ');
   return (
+    tierRank(a.quality) - tierRank(b.quality) ||
     a.gpus - b.gpus ||
     Math.round((a.slowdown - b.slowdown) * 1000) ||
     b.freedBytes - a.freedBytes ||
@@ -287,7 +304,16 @@ export function explainFit(arch: Arch, options: EstimateOptions, gpu: Gpu): Expl
   };
   if (result.fits) return result;
 
-  const baseSlow = slowdownOf(options);
+  // Throughput of all GPUs at the given configuration's samples per optimizer step.
+  const samples = options.batch * dpOf(options);
+  const throughput = (o: EstimateOptions): number => {
+    const accum = Math.max(1, Math.ceil(samples / (o.batch * dpOf(o))));
+    const t = estimateTime(arch, o, gpu, { ...defaultTimeOptions(o.gpus), gradAccum: accum });
+    return o.method === 'inference'
+      ? (t.decodeTokensPerSecond ?? 0) * dpOf(o)
+      : t.tokensPerSecondPerGpu * o.gpus;
+  };
+  const baseThroughput = throughput(options);
   const all = moves(arch, options, gpu);
   const seen = new Set<string>([key(options)]);
   const evaluate = (combo: Move[]): Fix | null => {
@@ -306,7 +332,10 @@ export function explainFit(arch: Arch, options: EstimateOptions, gpu: Gpu): Expl
       deviceBytes: r.perGpu.deviceBytes,
       freedBytes: device - r.perGpu.deviceBytes,
       headroomBytes: capacity - r.perGpu.deviceBytes,
-      slowdown: slowdownOf(o) / baseSlow,
+      slowdown: baseThroughput / Math.max(1e-9, throughput(o)),
+      quality: qualityOf(o).tier,
+      engine: engineOf(o),
+      hostBytesPerGpu: r.hostBytesPerGpu,
       gpus: o.gpus,
     };
   };

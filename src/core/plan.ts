@@ -40,7 +40,7 @@ import {
   type ModelFacts,
   type TimeOptions,
 } from './time/index.js';
-import { amortisedUsd, energyCostUsd, rentCostUsd } from './cost.js';
+import { billingOf, jobCostUsd, overheadHours, type CostBasis, type CostParts } from './cost.js';
 import { circuitOverWatts, nodeWallWatts, psuEfficiency, type CircuitCap } from './power.js';
 import { MiB, GiB } from './units.js';
 import { defaultOptions, type EstimateOptions, type Method } from '../schema/estimate.js';
@@ -64,6 +64,14 @@ export interface HardwareOption {
   purchaseUsd: number;
   offer?: Offer;
 }
+
+/** The cost side of a hardware option (cost.ts jobCostUsd). */
+const costBasisOf = (h: HardwareOption): CostBasis => ({
+  kind: h.kind,
+  usdPerGpuHour: h.usdPerGpuHour,
+  purchaseUsd: h.purchaseUsd,
+  billing: billingOf(h.offer?.provider),
+});
 
 /** Everything `plan` needs, resolved by io/ (catalog lookups, detection) beforehand. */
 export interface PlanInput {
@@ -439,9 +447,6 @@ function buildRows(
   );
   const surfaces = new Map<number, MemorySurface>();
   const modelPruned: ModelPruned = { noEngine: 0, quality: 0 };
-  const accepted = tierRank(s.quality);
-  // Quality depends on the configuration and the engine only: one verdict per (base, variant).
-  const qualityOk = new Map<number, boolean>();
   // Configurations that differ only in micro-batch share one surface: number them once.
   const keyIds = new Map<string, number>();
   const surfaceKeys = bases.map((b) => {
@@ -452,22 +457,19 @@ function buildRows(
   });
   let evaluations = 0;
   let n = 0;
+  const judge = qualityJudge(s, bases, variants);
+  const run: number[] = [];
+  const runs = engineVerdicts();
   bases.forEach((b, bi) => {
     const o = b.options;
+    const probe = { ...o };
+    runs.base = bi;
+    const accept = (vi: number) => judge(bi, vi);
     forEachLayout(s, arch, o, counts, (c, tp, pp, dp, sh) => {
       const accum = s.job.kind === 'fine-tune' ? Math.ceil(s.job.globalBatch / (o.batch * dp)) : 1;
-      const verdict = layoutVariants(variants, o, tp, pp, dp, sh, accum, (vi, vo) => {
-        const qk = bi * 64 + vi;
-        let qok = qualityOk.get(qk);
-        if (qok === undefined) {
-          qok = tierRank(qualityOf(vo).tier) <= accepted;
-          qualityOk.set(qk, qok);
-        }
-        return qok;
-      });
-      for (let k = 0; k < verdict.run.length; k++) {
-        const vi = verdict.run[k]!;
-        const vo = verdict.options[k]!;
+      const verdict = layoutVariants(variants, probe, tp, pp, dp, sh, accum, accept, run, runs);
+      for (let k = 0; k < run.length; k++) {
+        const vi = run[k]!;
         // One memory surface per (configuration without micro-batch, layout, engine) covers every
         // micro-batch and GPU count exactly (memory.ts memorySurface): five estimates instead of one per row.
         const key =
@@ -477,7 +479,7 @@ function buildRows(
           vi;
         let surface = surfaces.get(key);
         if (!surface) {
-          surface = memorySurface(arch, vo);
+          surface = memorySurface(arch, variantOptions(o, tp, pp, sh, variants[vi]!));
           surfaces.set(key, surface);
         }
         if (n === rows.base.length) {
@@ -498,8 +500,8 @@ function buildRows(
         rows.accum[n] = accum;
         n++;
       }
-      if (verdict.noEngine) modelPruned.noEngine++;
-      else if (verdict.lossy) modelPruned.quality++;
+      if (verdict === LAYOUT_NO_ENGINE) modelPruned.noEngine++;
+      else if (verdict === LAYOUT_LOSSY) modelPruned.quality++;
     });
   });
   rows.n = n;
@@ -538,47 +540,110 @@ function forEachLayout(
       }
 }
 
+/** layoutVariants' verdict besides the variants it lists: some engine ran it but quality refused one. */
+const LAYOUT_OK = 0;
+const LAYOUT_NO_ENGINE = 1;
+const LAYOUT_LOSSY = 2;
+
 /**
- * The engine variants that run one layout (`accept` judges quality): their indices and options, and
- * whether no engine runs it at all or some engine's run was refused on quality.
+ * The engine variants that run one layout, into `out` (indices; `accept(vi)` judges quality, which
+ * depends on the configuration and the engine only). `probe` is a scratch copy of the configuration's
+ * options, mutated here so the hot loop allocates nothing. Returns LAYOUT_NO_ENGINE when no engine runs
+ * the layout, LAYOUT_LOSSY when some engine's run was refused on quality, else LAYOUT_OK.
  */
 function layoutVariants(
   variants: readonly Variant[],
-  o: EstimateOptions,
+  probe: EstimateOptions,
   tp: number,
   pp: number,
   dp: number,
   sh: Sharding,
   accum: number,
-  accept: (vi: number, vo: EstimateOptions) => boolean,
-): { run: number[]; options: EstimateOptions[]; noEngine: boolean; lossy: boolean } {
-  const run: number[] = [];
-  const options: EstimateOptions[] = [];
+  accept: (vi: number) => boolean,
+  out: number[],
+  runs: EngineVerdicts,
+): number {
+  probe.tp = tp;
+  probe.pp = pp;
+  probe.zero = sh.zero;
+  probe.offload = sh.offload;
+  out.length = 0;
   let ran = false;
   let lossy = false;
+  // engineRejects reads the layout only as tp > 1, pp > 1, dp > 1 and accum > 1 (engines.ts).
+  const shape =
+    ((((tp > 1 ? 1 : 0) * 2 + (pp > 1 ? 1 : 0)) * 2 + (dp > 1 ? 1 : 0)) * 2 + (accum > 1 ? 1 : 0)) *
+      16 +
+    sh.zero * 4 +
+    OFFLOADS.indexOf(sh.offload);
   for (let vi = 0; vi < variants.length; vi++) {
     const v = variants[vi]!;
-    const vo = onEngine(
-      {
-        ...o,
-        tp,
-        pp,
-        zero: sh.zero,
-        offload: sh.offload,
-        optimizerInBackward: v.optimizerInBackward,
-      },
-      v.engine,
-    );
-    if (engineRejects(v.engine, vo, dp, accum) !== null) continue;
+    const k = shape * 64 + vi;
+    let verdict = runs.stamp[k] === runs.base ? runs.ok[k]! : -1;
+    if (verdict < 0) {
+      probe.optimizerInBackward = v.optimizerInBackward;
+      verdict = engineRejects(v.engine, probe, dp, accum) === null ? 1 : 0;
+      runs.stamp[k] = runs.base;
+      runs.ok[k] = verdict;
+    }
+    if (verdict === 0) continue;
     ran = true;
-    if (!accept(vi, vo)) {
+    if (!accept(vi)) {
       lossy = true;
       continue;
     }
-    run.push(vi);
-    options.push(vo);
+    out.push(vi);
   }
-  return { run, options, noEngine: !ran, lossy };
+  return !ran ? LAYOUT_NO_ENGINE : lossy ? LAYOUT_LOSSY : LAYOUT_OK;
+}
+
+/**
+ * engineRejects verdicts of the current configuration (`base`) by layout shape and variant: `stamp` says
+ * which configuration an entry belongs to, so moving to the next one needs no clearing.
+ */
+interface EngineVerdicts {
+  base: number;
+  stamp: Int32Array;
+  ok: Int8Array;
+}
+
+const engineVerdicts = (): EngineVerdicts => ({
+  base: -1,
+  stamp: new Int32Array(256 * 64).fill(-1),
+  ok: new Int8Array(256 * 64),
+});
+
+/** A configuration's options on one layout and engine variant (what memory and quality read). */
+const variantOptions = (o: EstimateOptions, tp: number, pp: number, sh: Sharding, v: Variant) =>
+  onEngine(
+    {
+      ...o,
+      tp,
+      pp,
+      zero: sh.zero,
+      offload: sh.offload,
+      optimizerInBackward: v.optimizerInBackward,
+    },
+    v.engine,
+  );
+
+/** Quality verdicts per (configuration, engine variant): quality reads neither layout nor count. */
+function qualityJudge(s: Scenario, bases: readonly BaseConfig[], variants: readonly Variant[]) {
+  const accepted = tierRank(s.quality);
+  const cache = new Map<number, boolean>();
+  return (bi: number, vi: number): boolean => {
+    const k = bi * 64 + vi;
+    let ok = cache.get(k);
+    if (ok === undefined) {
+      const vo = onEngine(
+        { ...bases[bi]!.options, optimizerInBackward: variants[vi]!.optimizerInBackward },
+        variants[vi]!.engine,
+      );
+      ok = tierRank(qualityOf(vo).tier) <= accepted;
+      cache.set(k, ok);
+    }
+    return ok;
+  };
 }
 
 /**
@@ -592,25 +657,21 @@ function countRows(
   counts: number[],
   variants: readonly Variant[],
 ): number {
-  const accepted = tierRank(s.quality);
+  const judge = qualityJudge(s, bases, variants);
+  const run: number[] = [];
+  const runs = engineVerdicts();
   let n = 0;
-  for (const b of bases) {
+  bases.forEach((b, bi) => {
     const o = b.options;
+    const probe = { ...o };
+    runs.base = bi;
     forEachLayout(s, arch, o, counts, (_c, tp, pp, dp, sh) => {
       const accum = s.job.kind === 'fine-tune' ? Math.ceil(s.job.globalBatch / (o.batch * dp)) : 1;
-      const v = layoutVariants(
-        variants,
-        o,
-        tp,
-        pp,
-        dp,
-        sh,
-        accum,
-        (_vi, vo) => tierRank(qualityOf(vo).tier) <= accepted,
-      );
-      n += v.run.length + (v.noEngine || v.lossy ? 1 : 0);
+      const accept = (vi: number) => judge(bi, vi);
+      const v = layoutVariants(variants, probe, tp, pp, dp, sh, accum, accept, run, runs);
+      n += run.length + (v === LAYOUT_OK ? 0 : 1);
     });
-  }
+  });
   return n;
 }
 
@@ -816,9 +877,6 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
   const deadline = s.limits.deadlineHours ?? Infinity;
   const hostRamGiven = s.hardware.hostRamGiB !== undefined ? s.hardware.hostRamGiB * GiB : null;
   const ckptBytes = checkpointBytes(arch, P.total);
-  const price = s.power.electricityUsdPerKwh;
-  const pue = s.power.pue;
-  const amortYears = s.power.amortizeYears;
   const rankIdx = RANK_KEYS[s.rank];
   // Per-hardware constants.
   const H = hw.length;
@@ -929,6 +987,7 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
   const maxCountOf = new Float64Array(H);
   const nodeSizeOf = new Int32Array(H);
   const isRent = new Uint8Array(H);
+  const basis: CostBasis[] = new Array<CostBasis>(H);
   const noFlash = new Uint8Array(H);
   const noFp8 = new Uint8Array(H);
   const noBnb = new Uint8Array(H);
@@ -938,6 +997,7 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
     maxCountOf[h] = opt.maxCount;
     nodeSizeOf[h] = opt.nodeSize;
     isRent[h] = opt.kind === 'rent' ? 1 : 0;
+    basis[h] = costBasisOf(opt);
     noFlash[h] = opt.gpu.supportsFlashAttention2 ? 0 : 1;
     noFp8[h] = opt.gpu.supportsFp8 ? 0 : 1;
     noBnb[h] = opt.gpu.vendor === 'apple' ? 1 : 0;
@@ -983,6 +1043,11 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
     const work = training
       ? trainWork(ctx.facts, rowOptions, timeOptionsOf(ctx, 0, 1, accum))
       : null;
+    // Per-job fixed time (cost.ts JOB_OVERHEAD): load the checkpoint, save the result (a full fine-tune
+    // writes 16-bit weights; adapters are megabytes); rented machines also start up and download it.
+    const saved = o.method === 'full' ? P.total * 2 : 0;
+    const ownedOverhead = overheadHours(ckptBytes, saved, false);
+    const rentedOverhead = overheadHours(ckptBytes, saved, true);
     for (let h = 0; h < H; h++) {
       const nl = nLevels[h]!;
       st.candidates += nl;
@@ -1049,6 +1114,7 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
           const step = trainStep(work, rate);
           hours = ((totalTokens / work.tokensPerStep) * step) / 3600;
           tps = totalTokens / (hours * 3600);
+          hours += isRent[h] === 1 ? rentedOverhead : ownedOverhead;
         } else {
           const replica = decodeStep(ctx.facts, rowOptions, PLAN_DECODE_TIME, rate, false);
           tps = replica.tokensPerSecond * dp;
@@ -1073,14 +1139,7 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
           }
         }
         if (hours < st.fastest) st.fastest = hours;
-        let cost: number;
-        if (opt.kind === 'rent') cost = rentCostUsd(hours, count, opt.usdPerGpuHour);
-        else {
-          cost = energyCostUsd(hours, wall, price, pue);
-          if (opt.kind === 'buy') cost += opt.purchaseUsd * count;
-          else if (amortYears !== undefined && opt.purchaseUsd > 0)
-            cost += amortisedUsd(hours, opt.purchaseUsd * count, amortYears);
-        }
+        const cost = jobCostUsd(basis[h]!, hours, count, wall, s.power);
         if (hours > deadline) {
           reasons[REASON['over-deadline']] = reasons[REASON['over-deadline']]! + 1;
           nearMiss(REASON['over-deadline'], r, h, l, hours - deadline, deadline, hours);
@@ -1226,13 +1285,8 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
       : defaultHostRamBytes(capacity * perNode);
   const gpuW = (h.gpu.boardPowerW ?? DEFAULT_GPU_WATTS) * level;
   const s = ctx.s;
-  const energy = energyCostUsd(k.hours, k.watts, s.power.electricityUsdPerKwh, s.power.pue);
-  const rent = h.kind === 'rent' ? rentCostUsd(k.hours, count, h.usdPerGpuHour) : 0;
-  const purchase = h.kind === 'buy' ? h.purchaseUsd * count : 0;
-  const amort =
-    h.kind === 'owned' && s.power.amortizeYears !== undefined && h.purchaseUsd > 0
-      ? amortisedUsd(k.hours, h.purchaseUsd * count, s.power.amortizeYears)
-      : 0;
+  const parts: CostParts = { rentUsd: 0, energyUsd: 0, purchaseUsd: 0, amortisedUsd: 0 };
+  jobCostUsd(costBasisOf(h), k.hours, count, k.watts, s.power, parts);
   return {
     id: planId(ctx, k),
     rank: 0,
@@ -1281,13 +1335,7 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
       bound: t.bound,
       phases: t.phases,
     },
-    cost: {
-      usd: k.cost,
-      rentUsd: rent,
-      energyUsd: h.kind === 'rent' ? 0 : energy,
-      purchaseUsd: purchase,
-      amortisedUsd: amort,
-    },
+    cost: { usd: k.cost, ...parts },
     slowdown: fastest > 0 && Number.isFinite(fastest) ? k.hours / fastest : 1,
     slowdownFactors: slowdownFactors(options),
     options,

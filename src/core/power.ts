@@ -1,5 +1,5 @@
 /**
- * Wall power of a plan and whether its circuits carry it (shared/reference/power.md §1-4):
+ * Wall power of a plan and whether its circuits carry it (docs/reference/power.md §1-4):
  * P_wall = (Σ GPU power at its limit + system draw per node) / η_PSU; fits when each circuit's load
  * ≤ V × A × continuous fraction (NEC 80 % rule). The exact assignment of nodes to circuits is a MIP.
  */
@@ -13,7 +13,7 @@ export interface CircuitCap {
   continuousWatts: number;
 }
 
-/** PSU efficiency at ~50 % load (the planning point, power.md §3); 230 V table above 200 V. */
+/** PSU efficiency at ~50 % load (the planning point, docs/reference/power.md §3); 230 V table above 200 V. */
 export function psuEfficiency(tier: PsuTier, volts: number): number {
   if (volts >= 200 && tier !== '80plus') return PSU_EFFICIENCY_230V_EU.tiers[tier].at50;
   return PSU_EFFICIENCY_115V.tiers[tier].at50;

@@ -1,6 +1,6 @@
 /**
  * Step-time multipliers of each memory-saving technique relative to plain bf16 training of the same
- * model on the same GPUs (1.0 = no cost). Sources: shared reference formulas-and-factors.md §2.
+ * model on the same GPUs (1.0 = no cost). Sources: docs/reference/formulas-and-factors.md §2.
  * The planner's time model and `explain` both read these; keep them the single source.
  */
 import type { EstimateOptions } from '../schema/estimate.js';
@@ -37,7 +37,7 @@ const EAGER_ATTENTION = 1.15;
 /** Each technique the options use, with its multiplier. */
 export function slowdownFactors(o: EstimateOptions): SlowdownFactor[] {
   const out: SlowdownFactor[] = [];
-  const ref = 'formulas-and-factors.md §2';
+  const ref = 'docs/reference/formulas-and-factors.md §2';
   if (o.method === 'inference') return out;
   if (o.checkpointing === 'full')
     out.push({
@@ -73,13 +73,13 @@ export function slowdownFactors(o: EstimateOptions): SlowdownFactor[] {
     out.push({
       factor: OFFLOAD_OPTIMIZER,
       why: 'optimizer step on the CPU',
-      source: 'formulas-and-factors.md §1.2',
+      source: 'docs/reference/formulas-and-factors.md §1.2',
     });
   if (o.offload === 'optimizer+params')
     out.push({
       factor: OFFLOAD_PARAMS,
       why: 'parameters streamed from the CPU',
-      source: 'formulas-and-factors.md §1.2',
+      source: 'docs/reference/formulas-and-factors.md §1.2',
     });
   if (o.compute === 'fp32')
     out.push({
@@ -100,7 +100,7 @@ export const slowdownOf = (o: EstimateOptions): number =>
  * Throughput kept under a GPU power limit (fraction of board power), by what bounds the work.
  * Compute-bound training: ~1.0 to 0.85 x TDP, then falling (Puget 4x3090: 280/350 W = 0.8 keeps >95%;
  * qwertyforce 3090 ViT bf16/TF32: 0.58 -> 0.90). Bandwidth-bound decode tolerates deeper caps (4090 at 0.7 ->
- * 93%; 3090 llama.cpp 280/350 W < 1% loss). Planner heuristic table of shared/reference/power.md §5.
+ * 93%; 3090 llama.cpp 280/350 W < 1% loss). Planner heuristic table of docs/reference/power.md §5.
  */
 const POWER_LIMIT_CURVE: Record<'compute' | 'memory', readonly (readonly [number, number])[]> = {
   compute: [
@@ -121,7 +121,7 @@ const POWER_LIMIT_CURVE: Record<'compute' | 'memory', readonly (readonly [number
   ],
 };
 export const POWER_LIMIT_SOURCE =
-  'power.md §5 heuristic (Puget quad-3090; qwertyforce 3090; 4090 inference guide)';
+  'docs/reference/power.md §5 heuristic (Puget quad-3090; qwertyforce 3090; 4090 inference guide)';
 
 /** Fraction of full-power throughput kept at `fraction` of board power (linear between table rows). */
 export function powerLimitThroughput(fraction: number, boundBy: 'compute' | 'memory'): number {

@@ -1,6 +1,6 @@
 /**
  * Step time and tokens/s from FLOPs, achievable utilisation and communication volume (training), or from
- * bytes read per decode step (inference). Sources: shared/reference/formulas-and-factors.md §2.
+ * bytes read per decode step (inference). Sources: docs/reference/formulas-and-factors.md §2.
  */
 import type { Gpu } from '../schema/gpu.js';
 

@@ -1,5 +1,5 @@
 /**
- * The estimate contract (the shared DESIGN.md, "The estimate contract"): every flag, its allowed values
+ * The estimate contract (docs/DESIGN.md, "The estimate contract"): every flag, its allowed values
  * and default. The CLI parses flags into this shape; the planner builds the same shape per candidate.
  */
 import { z } from 'zod';
@@ -90,7 +90,7 @@ export const EstimateOptionsSchema = z
 
 export type EstimateOptions = z.infer<typeof EstimateOptionsSchema>;
 
-/** Contract defaults (DESIGN.md); `weights` and `optimizer` depend on the method. */
+/** Contract defaults (docs/DESIGN.md); `weights` and `optimizer` depend on the method. */
 export function defaultOptions(method: Method = 'full'): EstimateOptions {
   return {
     method,

@@ -1,4 +1,4 @@
-/** Wall-power constants: 80 PLUS PSU efficiency tiers and typical non-GPU system draw (shared/reference/power.md §3-4). */
+/** Wall-power constants: 80 PLUS PSU efficiency tiers and typical non-GPU system draw (docs/reference/power.md §3-4). */
 import { z } from 'zod';
 
 export const psuTier = z.enum(['80plus', 'bronze', 'silver', 'gold', 'platinum', 'titanium']);
@@ -14,7 +14,7 @@ export interface PsuEfficiency {
 
 /** 80 PLUS minimums, 115 V internal non-redundant (North American desktop PSUs). */
 export const PSU_EFFICIENCY_115V = {
-  // https://www.maketecheasier.com/80-plus-power-supply-ratings/ ; Silver at 100 % given there as 87 %, program value 85 % (power.md)
+  // https://www.maketecheasier.com/80-plus-power-supply-ratings/ ; Silver at 100 % given there as 87 %, program value 85 % (docs/reference/power.md)
   source: 'https://www.maketecheasier.com/80-plus-power-supply-ratings/',
   verified: true,
   tiers: {
@@ -27,7 +27,7 @@ export const PSU_EFFICIENCY_115V = {
   } satisfies Record<PsuTier, PsuEfficiency>,
 } as const;
 
-/** 80 PLUS minimums, 230 V EU internal: recalled in power.md, not re-fetched; base tier has no separate 230 V EU row there. */
+/** 80 PLUS minimums, 230 V EU internal: recalled in docs/reference/power.md, not re-fetched; base tier has no separate 230 V EU row there. */
 export const PSU_EFFICIENCY_230V_EU = {
   source: 'https://en.wikipedia.org/wiki/80_Plus',
   verified: false,
@@ -49,9 +49,9 @@ export interface DrawW {
   readonly verified: boolean;
 }
 
-/** Non-GPU draw under a training load, DC watts; typical values are the ones power.md's worked examples use. */
+/** Non-GPU draw under a training load, DC watts; typical values are the ones docs/reference/power.md's worked examples use. */
 export const SYSTEM_DRAW_W = {
-  // Ryzen 9 7950X PPT 230 W / Core i9 PL2 253 W: vendor specs, recalled in power.md
+  // Ryzen 9 7950X PPT 230 W / Core i9 PL2 253 W: vendor specs, recalled in docs/reference/power.md
   desktopCpu: {
     typicalW: 230,
     minW: 150,
@@ -76,7 +76,7 @@ export const SYSTEM_DRAW_W = {
     source: 'https://www.anandtech.com/show/2624/debunking-power-supply-myths',
     verified: false,
   },
-  // HEDT platform default of power.md's planner formula (150 W)
+  // HEDT platform default of docs/reference/power.md's planner formula (150 W)
   hedtPlatform: {
     typicalW: 150,
     minW: 50,

@@ -121,7 +121,7 @@ export const powerSchema = z
     circuits: z.array(z.union([id, inlineCircuitSchema])).default([]),
     electricityUsdPerKwh: z.number().min(0).default(0.16),
     psu: psuTier.default('gold'),
-    /** Non-GPU DC draw per node, W (CPU + platform); default 330 W (desktop CPU 230 + platform 100, power.md §4). */
+    /** Non-GPU DC draw per node, W (CPU + platform); default 330 W (desktop CPU 230 + platform 100, docs/reference/power.md §4). */
     systemDrawW: z.number().min(0).default(330),
     /** Power limits to consider, as fractions of board power. */
     powerLimits: z.array(z.number().min(0.3).max(1)).min(1).max(16).default([1, 0.85, 0.7]),

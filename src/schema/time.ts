@@ -1,5 +1,5 @@
 /**
- * Time flags of the estimate contract (DESIGN.md "Time"): parsed beside EstimateOptions, with the same
+ * Time flags of the estimate contract (docs/DESIGN.md "Time"): parsed beside EstimateOptions, with the same
  * one-line FlagError for a bad value.
  */
 import type { EstimateOptions } from './estimate.js';

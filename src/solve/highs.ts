@@ -1,6 +1,6 @@
 /**
  * The only importer of `highs` (HiGHS compiled to wasm): MipModel → CPLEX LP text → MipResult.
- * The solve runs synchronously on the calling thread; HiGHS honours `time_limit` (ecosystem.md §4).
+ * The solve runs synchronously on the calling thread; HiGHS honours `time_limit` (docs/reference/ecosystem.md §4).
  */
 import loadHighs, { type Highs } from 'highs';
 import {
@@ -49,7 +49,7 @@ export interface LpTranslation {
 
 /**
  * MipModel → CPLEX LP format. Equalities are written as `= rhs` and no ranged rows are used:
- * HiGHS mis-read `1 <= x + y <= 1` silently (ecosystem.md §4). Bounds go one per line.
+ * HiGHS mis-read `1 <= x + y <= 1` silently (docs/reference/ecosystem.md §4). Bounds go one per line.
  */
 export function toLpText(model: MipModel): LpTranslation {
   const vars = modelVariables(model);

@@ -32,7 +32,7 @@ const MIN_HIGHS_MS = 250;
  * Solve a MIP. The model is validated first (throws MipModelError on a bad model). Results are
  * deterministic: values list every variable with sorted keys, integers rounded, and the objective
  * recomputed from them; every solution was re-checked against the model's rows.
- * Ties may resolve differently per backend (ecosystem.md §3a), so rank on the objective, not the values.
+ * Ties may resolve differently per backend (docs/reference/ecosystem.md §3a), so rank on the objective, not the values.
  */
 export async function solveMip(input: MipModel, options: SolveMipOptions = {}): Promise<MipResult> {
   const model = parseMipModel(input);

@@ -142,7 +142,7 @@ interface JslpSolveResult {
 }
 
 /**
- * Solve with javascript-lp-solver under a hard deadline. Statuses follow ecosystem.md §4:
+ * Solve with javascript-lp-solver under a hard deadline. Statuses follow docs/reference/ecosystem.md §4:
  * feasible:false → infeasible; bounded:false or result null → unbounded; elapsed ≥ limit → timeout
  * (a time-limited jsLP answer looks optimal but is not proven); a solution that fails the
  * integrality/row re-check → error. Expects a validated model (see parseMipModel).

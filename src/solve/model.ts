@@ -1,6 +1,6 @@
 /**
  * Backend-neutral mixed-integer model and result. Every model is validated with zod before a
- * solver sees it: javascript-lp-solver silently answers "unbounded" for a typo'd model (ecosystem.md §4).
+ * solver sees it: javascript-lp-solver silently answers "unbounded" for a typo'd model (docs/reference/ecosystem.md §4).
  */
 import { z } from 'zod';
 

@@ -3,9 +3,9 @@ import type { Explanation, Fix } from '../core/explain.js';
 import { formatGiB } from './format.js';
 import { COMPONENT_LABEL } from './messages.js';
 
-/** "about 1.40× slower", "about 1.33× faster", "no slowdown". */
+/** "about 1.40× slower", "about 1.33× faster", "same speed". */
 export function slowdownText(ratio: number): string {
-  if (Math.abs(ratio - 1) < 0.005) return 'no slowdown';
+  if (Math.abs(ratio - 1) < 0.005) return 'same speed';
   return ratio > 1
     ? `about ${ratio.toFixed(2)}× slower`
     : `about ${(1 / ratio).toFixed(2)}× faster`;
@@ -13,7 +13,9 @@ export function slowdownText(ratio: number): string {
 
 /** One fix on one line: "QLoRA r16 (nf4): −19.80 GiB, about 1.40× slower". */
 export function fixLine(f: Fix): string {
-  return `${f.changes.map((c) => c.label).join(' + ')}: −${formatGiB(f.freedBytes, 1)} (${formatGiB(f.deviceBytes, 1)} per GPU, ${formatGiB(f.headroomBytes, 1)} spare), ${slowdownText(f.slowdown)}`;
+  const host =
+    f.hostBytesPerGpu > 0 ? `, needs ${formatGiB(f.hostBytesPerGpu, 1)} host RAM per GPU` : '';
+  return `${f.changes.map((c) => c.label).join(' + ')}: −${formatGiB(f.freedBytes, 1)} (${formatGiB(f.deviceBytes, 1)} per GPU, ${formatGiB(f.headroomBytes, 1)} spare), ${slowdownText(f.slowdown)}, quality ${f.quality}, on ${f.engine}${host}`;
 }
 
 export function renderExplainText(e: Explanation): string {
@@ -44,7 +46,7 @@ export function renderExplainText(e: Explanation): string {
         ? 'no single change is enough; pairs of changes'
         : 'no pair is enough; triples of changes';
   lines.push(
-    `cheapest fixes (${kind} that fit, fewest GPUs, then least slowdown first; ${e.tried} configurations tried):`,
+    `cheapest fixes (${kind} that fit and an engine runs: best quality tier, then fewest GPUs, then least slowdown first; time at the same samples per step; ${e.tried} configurations tried):`,
   );
   e.fixes.forEach((f, i) => {
     lines.push(`  ${i + 1}. ${fixLine(f)}`);

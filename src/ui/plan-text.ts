@@ -7,12 +7,18 @@ import { fixSentence, REASON_LABEL } from './plan-messages.js';
 /** Short description of a plan's technique choices. */
 export function techniqueOf(p: Plan): string {
   const c = p.choices;
-  const parts = [`${c.method} ${c.weights}${c.doubleQuant ? '+dq' : ''}`];
-  if (c.method !== 'inference') parts.push(c.optimizer, `ckpt ${c.checkpointing}`);
+  const master = p.options.masterWeights ? '+fp32 master' : '';
+  const parts = [`${c.method} ${c.weights}${c.doubleQuant ? '+dq' : ''}${master}`];
+  if (c.method !== 'inference')
+    parts.push(
+      `${c.optimizer}${p.options.optimizerInBackward ? ' in backward' : ''}`,
+      `ckpt ${c.checkpointing}`,
+    );
   parts.push(c.attention, `mb ${c.microBatch}${c.gradAccum > 1 ? `×${c.gradAccum}` : ''}`);
   if (c.zero > 0) parts.push(`ZeRO-${c.zero}${c.offload !== 'none' ? ` off:${c.offload}` : ''}`);
   if (c.tp > 1) parts.push(`TP${c.tp}`);
   if (c.pp > 1) parts.push(`PP${c.pp}`);
+  parts.push(c.engine);
   return parts.join(', ');
 }
 
@@ -34,6 +40,7 @@ export const PLAN_COLUMNS: readonly Column[] = [
   { title: '#', right: true, cell: (p) => String(p.rank) },
   { title: 'hardware', right: false, cell: hardwareOf },
   { title: 'technique', right: false, cell: techniqueOf },
+  { title: 'quality', right: false, cell: (p) => p.quality.tier },
   {
     title: 'GPU mem',
     right: true,
@@ -47,9 +54,48 @@ export const PLAN_COLUMNS: readonly Column[] = [
   { title: 'time', right: true, cell: (p) => formatDuration(p.time.hours) },
   { title: 'cost', right: true, cell: (p) => formatUsd(p.cost.usd) },
   { title: 'wall W', right: true, cell: (p) => String(p.power.wallWatts) },
-  { title: 'slowdown', right: true, cell: (p) => `${p.slowdown.toFixed(2)}×` },
+  // Plan hours over the fastest plan's hours in this result: the meaning limits.maxSlowdown applies to.
+  { title: 'x fastest', right: true, cell: (p) => `${p.slowdown.toFixed(2)}×` },
   { title: 'front', right: false, cell: (p) => (p.onFront ? '*' : '') },
 ];
+
+/** Host RAM per node, shown as a column when some plan offloads to the host. */
+export const HOST_RAM_COLUMN: Column = {
+  title: 'host RAM/node',
+  right: true,
+  cell: (p) => formatGiB(p.hostRam.perNodeBytes, 0),
+};
+
+/** The plan columns, with host RAM when it matters for any of `plans`. */
+export function planColumns(plans: readonly Plan[]): readonly Column[] {
+  if (!plans.some((p) => p.hostRam.offloadBytes > 0)) return PLAN_COLUMNS;
+  const i = PLAN_COLUMNS.findIndex((c) => c.title === 'GPU mem') + 1;
+  return [...PLAN_COLUMNS.slice(0, i), HOST_RAM_COLUMN, ...PLAN_COLUMNS.slice(i)];
+}
+
+/** Host RAM of one plan's busiest node: offloaded states, pinned buffers and the loading peak. */
+export function renderHostRam(p: Plan): string {
+  const h = p.hostRam;
+  const parts = [];
+  if (h.offloadBytes > 0) parts.push(`offloaded ${formatGiB(h.offloadBytes)}`);
+  if (h.pinnedBytes > 0) parts.push(`pinned buffers ${formatGiB(h.pinnedBytes)}`);
+  parts.push(
+    `loading peak ${formatGiB(h.loadingBytes)}${h.efficientLoading ? ' (one process loads the checkpoint)' : ' (every process loads the checkpoint)'}`,
+  );
+  return `host RAM per node: ${formatGiB(h.perNodeBytes)} of ${formatGiB(h.limitBytes)} (${parts.join(', ')})`;
+}
+
+/** The quality tier with the techniques that set it. */
+export function renderQuality(p: Plan): string {
+  const items = p.quality.items.map((i) => `${i.technique} ${i.tier}: ${i.reason} (${i.source})`);
+  return [`quality: ${p.quality.tier}`, ...items.map((x) => `  ${x}`)].join('\n');
+}
+
+/** The step-time factors of a plan's techniques, apart from "x fastest". */
+export function renderFactors(p: Plan): string {
+  if (p.slowdownFactors.length === 0) return 'technique time factors: none';
+  return `technique time factors: ${p.slowdownFactors.map((f) => `${f.why} ${f.factor.toFixed(2)}×`).join(', ')}`;
+}
 
 /** A table with column widths derived from the rows. */
 export function renderTable(
@@ -151,11 +197,17 @@ export function renderPlanText(r: PlanResult): string {
   );
   out.push('');
   if (r.plans.length > 0) {
-    out.push(renderTable(r.plans));
+    out.push(renderTable(r.plans, planColumns(r.plans)));
+    out.push(
+      `x fastest = plan hours / fastest plan's hours (${r.fastestHours !== null ? formatDuration(r.fastestHours) : 'n/a'}); quality: exact, near or lossy (least accepted: scenario quality)`,
+    );
     out.push('');
     const best = r.plans[0]!;
     out.push(`best: ${best.id}`);
     out.push(renderMemory(best));
+    out.push(renderHostRam(best));
+    out.push(renderQuality(best));
+    out.push(renderFactors(best));
     const circuits = renderCircuits(best);
     if (circuits) out.push(circuits);
     if (r.largest)
@@ -163,7 +215,7 @@ export function renderPlanText(r: PlanResult): string {
         `largest that fits this plan's GPU: micro-batch ${r.largest.microBatch}, sequence ${r.largest.seq.toLocaleString('en-US')} tokens`,
       );
     out.push(
-      `Pareto front (cost, slowdown, power): ${r.front.length} plan${r.front.length === 1 ? '' : 's'}`,
+      `Pareto front (cost, hours, power): ${r.front.length} plan${r.front.length === 1 ? '' : 's'}`,
     );
   } else out.push(renderFixes(r));
   if (r.fleet) {

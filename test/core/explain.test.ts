@@ -2,7 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { explainFit } from '../../src/core/explain.js';
-import { slowdownOf } from '../../src/core/slowdown.js';
+import { engineOf } from '../../src/core/engine.js';
+import { engineRejects } from '../../src/core/engines.js';
+import { qualityOf, tierRank } from '../../src/core/quality.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { defaultOptions } from '../../src/schema/estimate.js';
@@ -30,14 +32,37 @@ describe('explain: Llama-2-13B full fine-tuning on an RTX 4090', () => {
       expect(r.fits).toBe(true);
       expect(r.perGpu.deviceBytes).toBe(f.deviceBytes);
       expect(f.freedBytes).toBe(e.deviceBytes - f.deviceBytes);
-      expect(f.slowdown).toBeCloseTo(slowdownOf(f.options) / slowdownOf(base), 9);
+      // An engine runs every fix, and the fix states that engine and its quality tier.
+      expect(engineRejects(engineOf(f.options), f.options, f.options.gpus, 1)).toBeNull();
+      expect(f.engine).toBe(engineOf(f.options));
+      expect(f.quality).toBe(qualityOf(f.options).tier);
+      expect(f.freedBytes).toBeGreaterThan(0);
+      expect(f.slowdown).toBeGreaterThan(0);
     }
   });
 
-  it('names QLoRA among the fixes and ranks fewer GPUs, then less slowdown first', () => {
+  it('times a smaller micro-batch by the time model, at the same samples per step', () => {
+    const big = {
+      ...defaultOptions('qlora'),
+      batch: 16,
+      seq: 2048,
+      checkpointing: 'full' as const,
+    };
+    const q = explainFit(arch, big, gpu);
+    expect(q.fits).toBe(false);
+    const smaller = q.fixes.find((f) => f.changes.length === 1 && f.changes[0]!.axis === 'batch');
+    expect(smaller).toBeDefined();
+    expect(smaller!.options.batch).toBeLessThan(16);
+    expect(smaller!.slowdown).toBeGreaterThan(1);
+    expect(renderExplainText(q)).toMatch(/micro-batch \d+: .*× slower/);
+  });
+
+  it('names QLoRA among the fixes and ranks quality, then fewer GPUs, then less slowdown first', () => {
     expect(e.fixes.some((f) => f.changes.some((c) => c.label.startsWith('QLoRA')))).toBe(true);
     for (let i = 1; i < e.fixes.length; i++) {
       const [a, b] = [e.fixes[i - 1]!, e.fixes[i]!];
+      expect(tierRank(a.quality) <= tierRank(b.quality)).toBe(true);
+      if (a.quality !== b.quality) continue;
       expect(a.gpus <= b.gpus).toBe(true);
       if (a.gpus === b.gpus) expect(a.slowdown).toBeLessThanOrEqual(b.slowdown + 1e-3);
     }

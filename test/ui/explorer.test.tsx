@@ -52,7 +52,7 @@ describe('Explorer', () => {
     await tick();
     expect(ui.frame()).toMatchInlineSnapshot(`
       "Test scenario · llama-2-13b · 40 plans · 1/40 · by planner rank ▲
-           # hardware         technique                       mem/GPU      time      cost wall W   slow P
+           # hardware         technique                       mem/GPU      time      cost wall W  ×fast P
       ❯    1 1× a100-80gb (o… qlora nf4, adamw, ckpt s…   16.0/80 GiB     5.5 h     $0.25    750  2.75× *
            2 1× rtx-4090 (ow… full bf16, adamw, ckpt s…   16.0/24 GiB     3.5 h     $0.50    800  1.75×
            3 1× a100-80gb (o… lora bf16, adamw, ckpt s…   16.0/80 GiB     7.0 h     $0.75    700  3.50×
@@ -113,7 +113,7 @@ describe('Explorer', () => {
     await ui.press('4', 'm', 'p');
     expect(ui.frame()).toMatchInlineSnapshot(`
       "Test scenario · llama-2-13b · 1 of 12 plans · 1/1 · by time ▲ · method=full, Pareto front
-           # hardware         technique                       mem/GPU      time      cost wall W   slow P
+           # hardware         technique                       mem/GPU      time      cost wall W  ×fast P
       ❯   11 1× a100-80gb (o… full bf16, adamw, ckpt s…   16.0/80 GiB     2.0 h     $2.75    800  1.00× *
       ┌──────────────────────────────────────────────────────────────────────────────────────────────────┐
       │#11 full/bf16/adamw/mb1/owned:a100-80gbx1#11  (Pareto front)                                      │
@@ -137,7 +137,7 @@ describe('Explorer', () => {
     await ui.press('\r', '/', 'a', '1', '0', '0');
     expect(ui.frame()).toMatchInlineSnapshot(`
       "Test scenario · llama-2-13b · 6 of 12 plans · 1/6 · by planner rank ▲ · /a100
-           # hardware         technique                       mem/GPU      time      cost wall W   slow P
+           # hardware         technique                       mem/GPU      time      cost wall W  ×fast P
       ❯    1 1× a100-80gb (o… qlora nf4, adamw, ckpt s…   16.0/80 GiB     5.5 h     $0.25    750  2.75× *
            3 1× a100-80gb (o… lora bf16, adamw, ckpt s…   16.0/80 GiB     7.0 h     $0.75    700  3.50×
            5 1× a100-80gb (o… full bf16, adamw, ckpt s…   16.0/80 GiB     3.0 h     $1.25    800  1.50×
@@ -158,7 +158,7 @@ describe('Explorer', () => {
     expect(seen.map((s) => s.hardware.owned[0]?.count)).toEqual([2]);
     expect(ui.frame()).toMatchInlineSnapshot(`
       "Edited · llama-2-13b · 2 plans · 1/2 · by planner rank ▲
-           # hardware         technique                       mem/GPU      time      cost wall W   slow P
+           # hardware         technique                       mem/GPU      time      cost wall W  ×fast P
       ❯    1 1× a100-80gb (o… qlora nf4, adamw, ckpt s…   16.0/80 GiB     5.5 h     $0.25    750  2.75× *
            2 1× rtx-4090 (ow… full bf16, adamw, ckpt s…   16.0/24 GiB     3.5 h     $0.50    800  1.75×
       ╭──────────────────────────────────────────────────────────────────────────────────────────────────╮

@@ -3,7 +3,7 @@ import type { EstimateOptions } from '../../schema/estimate.js';
 import { engineOf } from '../engine.js';
 import type { LaunchInput, Sharding } from './types.js';
 
-/** Data-parallel degree (DESIGN.md: dp = gpus / (tp * pp)). */
+/** Data-parallel degree (docs/DESIGN.md: dp = gpus / (tp * pp)). */
 export const dataParallel = (o: EstimateOptions): number => o.gpus / (o.tp * o.pp);
 
 /** Samples per optimizer step across all ranks (DeepSpeed train_batch_size = micro * accum * dp). */

@@ -18,7 +18,7 @@ import {
 } from '../../schema/time.js';
 
 // ---------------------------------------------------------------------------------------------
-// Options the time model reads beside the estimate contract (DESIGN.md "Time").
+// Options the time model reads beside the estimate contract (docs/DESIGN.md "Time").
 
 export {
   DEFAULT_INTER_NODE_GBPS,
@@ -372,6 +372,13 @@ const DEQUANT_BYTES_EAGER_TORCHAO = 10;
 // https://huggingface.co/blog/hf-bitsandbytes-integration; Llama-7B 154.6 vs 32.9 ms, bitsandbytes issue
 // #347; Baichuan2-13B 9.5 vs 35 tok/s, github.com/baichuan-inc/Baichuan2/issues/272): ~250 µs per linear call.
 const INT8_LINEAR_SECONDS = 250e-6;
+// LLM.int8 training: the forward (and recompute) matmuls of frozen int8 weights run through the int8 path
+// (activation quantization, outlier split, igemmlt with layout transforms, fp16 outlier GEMM) while the
+// input-gradient matmul uses the dequantized weight. LoRA steps on int8 weights are measured 2-3x slower
+// than on fp16 at 7B (A5000, github.com/bitsandbytes-foundation/bitsandbytes/issues/465; >2x in
+// github.com/PhoebusSi/Alpaca-CoT/issues/26), which a forward GEMM ~4x slower than fp16 reproduces:
+// (4F + F) / 2F = 2.5 without recompute, (8F + F) / 3F = 3 with it.
+const INT8_FORWARD_GEMM_SLOWDOWN = 4;
 // bitsandbytes 4-bit layers add ~4 python-level ops per linear call (quant-state lookups, dtype casts).
 const BNB4_EXTRA_OPS = 4;
 
@@ -403,6 +410,9 @@ function optimizerBytes(o: EstimateOptions): number {
 // sustains ~100 GB/s for it (ZeRO-Offload, arXiv:2101.06840 §5: CPU-Adam 5-7x over PyTorch, ~1 s per
 // billion-scale step on a DGX-2 node), shared by the node's ranks: assumed 100 GB/s per node.
 const HOST_ADAM_BYTES_PER_S = 100e9;
+// FSDP CPU offload and torchtune step with torch.optim on the CPU, not DeepSpeedCPUAdam: the same paper
+// measures its CPU-Adam 5-7x faster than PyTorch's CPU Adam (§5), so a plain torch step runs ~6x slower.
+const TORCH_CPU_ADAM_SLOWDOWN = 6;
 // DDP/FSDP overlap gradient communication with backward; the last bucket (25 MB, torch DDP
 // bucket_cap_mb default) is exposed after the last layer's backward.
 const LAST_BUCKET_BYTES = 25e6;
@@ -439,6 +449,7 @@ export interface TrainWork {
   fp32: boolean;
   dequantBytes: number; // per micro-batch per GPU
   dequantSeconds: number; // fixed per micro-batch (LLM.int8 per-linear overhead)
+  int8ForwardFlops: number; // LLM.int8 forward/recompute GEMM FLOPs per micro-batch (slower int8 path)
   optimizerBytes: number; // per step per GPU
   optimizerOnHost: boolean;
   hostOptimizerBytes: number; // per step per GPU (shares the node's host bandwidth)
@@ -502,6 +513,7 @@ export function trainWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): Tr
   const q = t.quantFormat ?? defaultQuantFormat(o);
   let dequantBytes = 0;
   let dequantSeconds = 0;
+  let int8ForwardFlops = 0;
   if (
     o.method === 'qlora' ||
     (o.method === 'lora' && !['bf16', 'fp16', 'fp32'].includes(o.weights))
@@ -509,9 +521,10 @@ export function trainWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): Tr
     const perElem =
       q === 'torchao' && !compiled ? DEQUANT_BYTES_EAGER_TORCHAO : DEQUANT_BYTES_FUSED;
     dequantBytes = (passes * perElem * m.linearTotal) / shard;
-    if (o.weights === 'int8' && q === 'bnb')
+    if (o.weights === 'int8' && q === 'bnb') {
       dequantSeconds = passes * INT8_LINEAR_SECONDS * m.linearsPerLayer * layersHere;
-    else if (q === 'bnb')
+      int8ForwardFlops = (1 + recompute) * 2 * tokens * (m.linearActive / shard);
+    } else if (q === 'bnb')
       dequantSeconds = passes * BNB4_EXTRA_OPS * EAGER_OP_SECONDS * m.linearsPerLayer * layersHere;
   }
   // Trainable parameters and their gradient bytes.
@@ -566,9 +579,11 @@ export function trainWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): Tr
     fp32: o.compute === 'fp32',
     dequantBytes,
     dequantSeconds,
+    int8ForwardFlops,
     optimizerBytes: onHost ? 0 : optBytes,
     optimizerOnHost: onHost,
-    hostOptimizerBytes: hostOpt,
+    // DeepSpeed steps offloaded states with DeepSpeedCPUAdam; every other engine with torch.optim on the CPU.
+    hostOptimizerBytes: o.framework === 'deepspeed' ? hostOpt : hostOpt * TORCH_CPU_ADAM_SLOWDOWN,
     gradReduceBytes,
     gradReducePerMicro,
     gatherBytes,
@@ -640,7 +655,10 @@ export function trainStep(
   const bwdGpu = w.bwdGemmFlops / gemm + w.bwdAttnFlops / attnRate + (2 * w.fwdElemBytes) / r.mem;
   const bwd = Math.max(bwdGpu, 2 * w.fwdOps * hostPerOp);
   const rec = w.recomputeAttnOnly ? w.fwdAttnFlops / attnRate : w.recompute * fwd;
-  const deq = w.dequantBytes / r.mem + w.dequantSeconds;
+  const deq =
+    w.dequantBytes / r.mem +
+    w.dequantSeconds +
+    (w.int8ForwardFlops * (INT8_FORWARD_GEMM_SLOWDOWN - 1)) / gemm;
   const compute = fwd + bwd + rec + deq;
   const multiNode = w.gpus > r.gpusPerNode;
   const dpGroupInNode = Math.min(w.dp, Math.max(1, Math.floor(r.gpusPerNode / (w.tp * w.pp))));
@@ -705,7 +723,11 @@ export function trainStep(
     const fwdCompute = w.fwdGemmFlops / gemm + w.fwdAttnFlops / attnRate;
     const bwdCompute = w.bwdGemmFlops / gemm + w.bwdAttnFlops / attnRate;
     const computeT =
-      m * (fwdCompute + bwdCompute + (w.recomputeAttnOnly ? rec : w.recompute * fwdCompute));
+      m *
+      (fwdCompute +
+        bwdCompute +
+        (w.recomputeAttnOnly ? rec : w.recompute * fwdCompute) +
+        (w.int8ForwardFlops * (INT8_FORWARD_GEMM_SLOWDOWN - 1)) / gemm);
     const hostT =
       hostOpt +
       m * offExposed +

@@ -30,7 +30,7 @@ const FIXED: Col[] = [
   { title: 'time', width: 9, right: true, cell: (p) => formatDuration(p.time.hours) },
   { title: 'cost', width: 9, right: true, cell: (p) => formatUsd(p.cost.usd) },
   { title: 'wall W', width: 6, right: true, cell: (p) => String(p.power.wallWatts) },
-  { title: 'slow', width: 6, right: true, cell: (p) => `${p.slowdown.toFixed(2)}×` },
+  { title: '×fast', width: 6, right: true, cell: (p) => `${p.slowdown.toFixed(2)}×` },
   { title: 'P', width: 1, right: false, cell: (p) => (p.onFront ? '*' : ' ') },
 ];
 

@@ -1,0 +1,27 @@
+/** `vramplan estimate --from <file>`: the config's settings, the command line's flags on top, then estimate. */
+import { formatName, mergeFlags } from '../core/from/index.js';
+import { UserError } from '../io/errors.js';
+import { FROM_EXIT, readFromConfig } from '../io/from/read.js';
+import type { RawFlags } from '../schema/flags.js';
+import { runEstimate } from './estimate-run.js';
+
+export function runEstimateFrom(
+  file: string,
+  model: unknown,
+  cliFlags: RawFlags,
+  json: boolean,
+): number {
+  const config = readFromConfig(file);
+  const spec = typeof model === 'string' ? model : config.model;
+  if (spec === null)
+    throw new UserError(
+      `--model: missing; ${file} (${formatName(config.format)}) names no model: give --model <catalog id | Hugging Face id | config.json>`,
+      undefined,
+      FROM_EXIT,
+    );
+  const flags = mergeFlags(config, cliFlags);
+  return runEstimate(spec, flags, json, {
+    from: { file, format: config.format, deepspeed: config.deepspeedFile },
+    warnings: config.warnings,
+  });
+}

@@ -1,0 +1,165 @@
+/**
+ * axolotl YAML → contract flags. Keys: https://docs.axolotl.ai/docs/config-reference.html
+ * (schema: https://github.com/axolotl-ai-cloud/axolotl/tree/main/src/axolotl/utils/schemas).
+ */
+import {
+  FieldReader,
+  FromError,
+  type FromFlags,
+  type FromMapping,
+  hfOptimizer,
+  modulesToSave,
+  targetsOf,
+} from './common.js';
+import { mapFsdp } from './fsdp.js';
+import { attentionOf } from './hf-args.js';
+import { AXOLOTL_KEYS } from './vocab.js';
+
+const MEMORY_KEYS = [
+  'base_model',
+  'load_in_8bit',
+  'load_in_4bit',
+  'adapter',
+  'lora_r',
+  'lora_target_linear',
+  'lora_target_modules',
+  'lora_modules_to_save',
+  'sequence_len',
+  'micro_batch_size',
+  'gradient_accumulation_steps',
+  'optimizer',
+  'gradient_checkpointing',
+  'activation_offloading',
+  'flash_attention',
+  'sdp_attention',
+  'xformers_attention',
+  'eager_attention',
+  'attn_implementation',
+  'bf16',
+  'fp16',
+  'deepspeed',
+  'fsdp',
+  'fsdp_config',
+  'torch_compile',
+  'liger_fused_linear_cross_entropy',
+  'cut_cross_entropy',
+  'bnb_config_kwargs',
+  'context_parallel_size',
+  'tensor_parallel_size',
+] as const;
+
+/** Keys axolotl has that change memory and vramplan does not model (each becomes a warning). */
+const NOT_MODELLED: Record<string, string> = {
+  unfrozen_parameters:
+    'only the matching parameters train (not modelled: estimated as full fine-tuning)',
+  peft_use_dora: 'DoRA keeps a magnitude vector and an extra weight-norm pass (not modelled)',
+  relora: 'ReLoRA merges adapters periodically (estimated as plain LoRA)',
+  rl: 'preference training (DPO/KTO/ORPO/GRPO) holds chosen and rejected sequences and may keep a reference model (estimated as SFT)',
+  reward_model: 'reward-model training (estimated as SFT)',
+  gptq: 'GPTQ-quantized base weights (estimated as the dtype given by load_in_*)',
+  sequence_parallel_degree: 'sequence parallelism (see context_parallel_size)',
+  fp8: 'FP8 training (estimated in bf16)',
+  qat: 'quantization-aware training (not modelled)',
+};
+
+export function mapAxolotl(doc: Record<string, unknown>): FromMapping {
+  const r = new FieldReader(doc);
+  const flags: FromFlags = {};
+  const warnings: string[] = [];
+  const model = r.str('base_model') ?? null;
+  const adapter = r.str('adapter');
+  const q4 = r.bool('load_in_4bit') === true;
+  const q8 = r.bool('load_in_8bit') === true;
+  const bnb = r.record('bnb_config_kwargs');
+  if (adapter !== undefined && adapter !== 'lora' && adapter !== 'qlora')
+    throw new FromError('adapter', adapter, 'lora or qlora (or no adapter for full fine-tuning)');
+  if (adapter) {
+    flags.method = adapter === 'qlora' || q4 ? 'qlora' : 'lora';
+    if (flags.method === 'qlora') {
+      // bnb_4bit_quant_type defaults to nf4 in axolotl's BitsAndBytesConfig.
+      flags.weights = bnb?.bnb_4bit_quant_type === 'fp4' ? 'fp4' : 'nf4';
+      // axolotl sets bnb_4bit_use_double_quant: true unless bnb_config_kwargs says otherwise.
+      flags['double-quant'] = bnb?.bnb_4bit_use_double_quant !== false;
+    } else if (q8) flags.weights = 'int8';
+    const rank = r.int('lora_r');
+    if (rank !== undefined) flags['lora-rank'] = rank;
+    const extra = modulesToSave(
+      r.list('lora_modules_to_save') ?? [],
+      'lora_modules_to_save',
+      warnings,
+    );
+    const mods = r.list('lora_target_modules');
+    if (r.bool('lora_target_linear')) flags['lora-targets'] = ['all-linear', ...extra].join(',');
+    else if (mods) {
+      const t = [...targetsOf(mods, 'lora_target_modules', warnings), ...extra];
+      if (t.length > 0) flags['lora-targets'] = t.join(',');
+    } else if (extra.length > 0) flags['lora-targets'] = ['q', 'v', ...extra].join(',');
+  } else {
+    flags.method = 'full';
+    if (q4 || q8)
+      throw new FromError(
+        q4 ? 'load_in_4bit' : 'load_in_8bit',
+        true,
+        'false without an adapter (quantized weights are frozen: set adapter: lora or qlora)',
+      );
+  }
+  const seq = r.int('sequence_len');
+  if (seq !== undefined) flags.seq = seq;
+  const batch = r.int('micro_batch_size');
+  if (batch !== undefined) flags.batch = batch;
+  const accum = r.int('gradient_accumulation_steps');
+  if (accum !== undefined) flags['grad-accum'] = accum;
+  const optimizer = r.str('optimizer');
+  if (optimizer !== undefined) flags.optimizer = hfOptimizer(optimizer, 'optimizer', warnings);
+  // gradient_checkpointing: true | false | offload (activations kept in CPU memory).
+  // activation_offloading: true | legacy | disk (all keep checkpoints off the GPU).
+  const gc = r.raw('gradient_checkpointing');
+  const off = r.raw('activation_offloading');
+  if (gc === 'offload' || (off !== undefined && off !== false && off !== 'false'))
+    flags.checkpointing = 'offload';
+  else if (r.bool('gradient_checkpointing')) flags.checkpointing = 'full';
+  // bf16: auto / true loads the model in bf16 (torch_dtype) and trains in bf16.
+  const bf16 = r.boolOrAuto('bf16');
+  const fp16 = r.bool('fp16');
+  if (bf16) flags.compute = 'bf16';
+  else if (fp16) flags.compute = 'fp16';
+  else if (bf16 === false) flags.compute = 'fp32';
+  if (flags.method === 'full' && flags.compute === 'fp32') flags.weights = 'fp32';
+  const attn = r.str('attn_implementation');
+  if (attn !== undefined) flags.attention = attentionOf(attn, 'attn_implementation', warnings);
+  else if (r.bool('flash_attention')) flags.attention = 'flash';
+  else if (r.bool('sdp_attention')) flags.attention = 'sdpa';
+  else if (r.bool('eager_attention')) flags.attention = 'eager';
+  else if (r.bool('xformers_attention')) {
+    flags.attention = 'sdpa';
+    warnings.push('xformers_attention: estimated as SDPA memory-efficient attention');
+  }
+  if (r.bool('torch_compile')) flags.compile = true;
+  if (r.bool('liger_fused_linear_cross_entropy') || r.bool('cut_cross_entropy'))
+    flags['chunked-loss'] = true;
+  const cp = r.int('context_parallel_size');
+  if (cp !== undefined && cp > 1) flags.cp = cp;
+  const tp = r.int('tensor_parallel_size');
+  if (tp !== undefined && tp > 1) flags.tp = tp;
+  const fsdp = r.list('fsdp');
+  const fsdpConfig = r.record('fsdp_config');
+  if ((fsdp && fsdp.length > 0) || fsdpConfig)
+    Object.assign(flags, mapFsdp(fsdp ?? [], fsdpConfig, 'fsdp'));
+  const ds = r.raw('deepspeed');
+  if (ds !== undefined && typeof ds !== 'string')
+    throw new FromError('deepspeed', ds, 'a path to a DeepSpeed JSON file');
+  for (const [key, why] of Object.entries(NOT_MODELLED))
+    if (r.has(key) && r.raw(key) !== false) warnings.push(`${key}: ${why}`);
+  const rest = r.unused();
+  return {
+    format: 'axolotl',
+    model,
+    flags,
+    warnings,
+    ignored: rest.filter((k) => AXOLOTL_KEYS.has(k)),
+    unknown: rest.filter((k) => !AXOLOTL_KEYS.has(k)),
+    deepspeedRef: typeof ds === 'string' ? ds : null,
+    deepspeedInline: null,
+    memoryKeys: MEMORY_KEYS,
+  };
+}

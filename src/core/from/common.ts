@@ -1,0 +1,255 @@
+/**
+ * Shared pieces of the `--from` readers: the result shape, the typed field reader that records which keys
+ * were used, and the name tables several tools share (Trainer optimizer names, PEFT module names).
+ * Pure: the parsed document comes in, contract flags and warnings go out (src/io/from reads the files).
+ */
+
+export type FromFormat =
+  'axolotl' | 'llamafactory' | 'torchtune' | 'hf-args' | 'deepspeed' | 'accelerate';
+
+export const FORMAT_NAMES: Record<FromFormat, string> = {
+  axolotl: 'axolotl YAML',
+  llamafactory: 'LLaMA-Factory YAML',
+  torchtune: 'torchtune recipe YAML',
+  'hf-args': 'Hugging Face TrainingArguments / TRL JSON',
+  deepspeed: 'DeepSpeed JSON',
+  accelerate: 'Accelerate YAML',
+};
+
+/** Contract flag (kebab-case, as `vramplan estimate` takes it) → value. */
+export type FromFlags = Record<string, string | number | boolean>;
+
+export interface FromMapping {
+  format: FromFormat;
+  /** The model the config names (Hub id or path), or null when it names none. */
+  model: string | null;
+  flags: FromFlags;
+  /** Memory-relevant settings that were not mapped or were approximated, one sentence each. */
+  warnings: string[];
+  /** Keys the tool knows that do not change per-GPU memory (learning rate, logging, data...). */
+  ignored: string[];
+  /** Keys the tool's schema does not list (reported; a near-miss of a memory key is an error upstream). */
+  unknown: string[];
+  /** A DeepSpeed config the file points to (path as written), for the reader to load and merge. */
+  deepspeedRef: string | null;
+  /** An inline DeepSpeed config (TrainingArguments accept a dict). */
+  deepspeedInline: Record<string, unknown> | null;
+  /** The keys that this format maps (for did-you-mean on unknown keys). */
+  memoryKeys: readonly string[];
+  /** The tool rejects keys its schema lacks (or, for axolotl, its schema is complete): an unknown key is an error. */
+  closedSchema?: boolean;
+  /** ZeRO-equivalent stage the tool uses by itself when run on more than one GPU (torchtune FSDP). */
+  multiGpuZero?: 0 | 2 | 3 | null;
+}
+
+/** A field of the config with a value outside what vramplan (or the tool) accepts. */
+export class FromError extends Error {
+  constructor(
+    readonly field: string,
+    readonly value: unknown,
+    readonly allowed: string,
+  ) {
+    super(`${field}: got ${JSON.stringify(value)}; expected ${allowed}`);
+    this.name = 'FromError';
+  }
+}
+
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Reads typed fields from one mapping level and remembers which keys it looked at. */
+export class FieldReader {
+  readonly used = new Set<string>();
+  constructor(
+    readonly doc: Record<string, unknown>,
+    /** Prefix for field names in messages (`fsdp_config.`). */
+    readonly prefix = '',
+  ) {}
+
+  has(key: string): boolean {
+    const v = this.doc[key];
+    return v !== undefined && v !== null && v !== '';
+  }
+
+  raw(key: string): unknown {
+    this.used.add(key);
+    const v = this.doc[key];
+    return v === null || v === '' ? undefined : v;
+  }
+
+  bool(key: string): boolean | undefined {
+    const v = this.raw(key);
+    if (v === undefined) return undefined;
+    if (typeof v === 'boolean') return v;
+    if (typeof v === 'string' && /^(true|false)$/i.test(v)) return v.toLowerCase() === 'true';
+    throw new FromError(this.prefix + key, v, 'true or false');
+  }
+
+  /** bf16: auto (axolotl, DeepSpeed "auto") reads as true: it means "on where the GPU supports it". */
+  boolOrAuto(key: string): boolean | undefined {
+    const v = this.raw(key);
+    if (typeof v === 'string' && v.toLowerCase() === 'auto') return true;
+    return v === undefined ? undefined : this.bool(key);
+  }
+
+  int(key: string, min = 1): number | undefined {
+    const v = this.raw(key);
+    if (v === undefined) return undefined;
+    const n = typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
+    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < min)
+      throw new FromError(this.prefix + key, v, `an integer >= ${min}`);
+    return n;
+  }
+
+  /** DeepSpeed/Accelerate allow "auto" for sizes the trainer fills in: undefined then. */
+  intOrAuto(key: string, min = 1): number | undefined {
+    const v = this.raw(key);
+    if (typeof v === 'string' && v.toLowerCase() === 'auto') return undefined;
+    return this.int(key, min);
+  }
+
+  str(key: string): string | undefined {
+    const v = this.raw(key);
+    if (v === undefined) return undefined;
+    if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+    if (typeof v !== 'string') throw new FromError(this.prefix + key, v, 'a string');
+    return v;
+  }
+
+  record(key: string): Record<string, unknown> | undefined {
+    const v = this.raw(key);
+    if (v === undefined) return undefined;
+    if (!isRecord(v)) throw new FromError(this.prefix + key, v, 'a mapping of keys to values');
+    return v;
+  }
+
+  /** A list, or a comma/space-separated string (`lora_target: q_proj,v_proj`, `fsdp: "full_shard auto_wrap"`). */
+  list(key: string): string[] | undefined {
+    const v = this.raw(key);
+    if (v === undefined) return undefined;
+    if (typeof v === 'string')
+      return v
+        .split(/[,\s]+/)
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
+    if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v;
+    throw new FromError(this.prefix + key, v, 'a list of names or a comma-separated string');
+  }
+
+  /** Keys present (non-null) that were never read. */
+  unused(): string[] {
+    return Object.keys(this.doc).filter(
+      (k) => !this.used.has(k) && this.doc[k] !== null && this.doc[k] !== undefined,
+    );
+  }
+}
+
+/**
+ * Trainer `optim` names (also axolotl `optimizer`, LLaMA-Factory `optim`) → contract optimizers.
+ * Names: transformers OptimizerNames, https://github.com/huggingface/transformers/blob/main/src/transformers/training_args.py
+ */
+export const HF_OPTIM: Record<string, string> = {
+  adamw_torch: 'adamw',
+  adamw_torch_fused: 'adamw',
+  adamw_hf: 'adamw',
+  adamw_apex_fused: 'adamw',
+  adamw_torch_xla: 'adamw',
+  adamw_torch_npu_fused: 'adamw',
+  adamw_anyprecision: 'adamw',
+  optimi_adamw: 'adamw',
+  adamw_bnb_8bit: 'adamw-8bit',
+  adamw_8bit: 'adamw-8bit',
+  paged_adamw_32bit: 'paged-adamw',
+  paged_adamw_8bit: 'paged-adamw-8bit',
+  adafactor: 'adafactor',
+  sgd: 'sgd',
+  lion_32bit: 'lion',
+  paged_lion_32bit: 'lion',
+};
+
+/** Optimizers the contract has no entry for, with the stand-in used and why it is near. */
+export const HF_OPTIM_NEAR: Record<string, [string, string]> = {
+  lion_8bit: ['lion', '8-bit Lion states (1 byte/param) estimated as 32-bit Lion (upper bound)'],
+  paged_lion_8bit: [
+    'lion',
+    '8-bit paged Lion states (1 byte/param) estimated as 32-bit Lion (upper bound)',
+  ],
+  adamw_torch_8bit: ['adamw-8bit', 'torchao 8-bit AdamW estimated as bitsandbytes 8-bit AdamW'],
+  ao_adamw_8bit: ['adamw-8bit', 'torchao 8-bit AdamW estimated as bitsandbytes 8-bit AdamW'],
+  adamw_torch_4bit: ['adamw-8bit', 'torchao 4-bit AdamW estimated as 8-bit AdamW (upper bound)'],
+  ao_adamw_4bit: ['adamw-8bit', 'torchao 4-bit AdamW estimated as 8-bit AdamW (upper bound)'],
+  rmsprop: ['sgd-momentum', 'RMSprop (one fp32 state) estimated as SGD with momentum'],
+  adagrad: ['sgd-momentum', 'Adagrad (one fp32 state) estimated as SGD with momentum'],
+};
+
+/** The contract optimizer for a Trainer-style name; unknown names are estimated as AdamW with a warning. */
+export function hfOptimizer(name: string, field: string, warnings: string[]): string {
+  const n = name.toLowerCase();
+  const exact = HF_OPTIM[n];
+  if (exact) return exact;
+  const near = HF_OPTIM_NEAR[n];
+  if (near) {
+    warnings.push(`${field}: ${name}: ${near[1]}`);
+    return near[0];
+  }
+  warnings.push(
+    `${field}: '${name}' is not modelled; estimated as AdamW (2 fp32 states per trainable parameter)`,
+  );
+  return 'adamw';
+}
+
+/** PEFT module names (Llama-style and a few other families) → contract LoRA targets. */
+export const MODULE_TARGETS: Record<string, string> = {
+  q_proj: 'q',
+  k_proj: 'k',
+  v_proj: 'v',
+  o_proj: 'o',
+  // torchtune names its attention output projection output_proj.
+  output_proj: 'o',
+  gate_proj: 'gate',
+  up_proj: 'up',
+  down_proj: 'down',
+  // GPT-NeoX/Falcon fused qkv and the MLP names of other families.
+  query_key_value: 'q',
+  c_attn: 'q',
+  w1: 'gate',
+  w3: 'up',
+  w2: 'down',
+  fc1: 'up',
+  fc2: 'down',
+  embed_tokens: 'embed',
+  wte: 'embed',
+  lm_head: 'lm_head',
+};
+
+/** Module names → contract targets; unmapped names are warned about. */
+export function targetsOf(names: readonly string[], field: string, warnings: string[]): string[] {
+  const out: string[] = [];
+  const unmapped: string[] = [];
+  for (const name of names) {
+    const leaf = name.split('.').at(-1)!.toLowerCase();
+    const t = MODULE_TARGETS[leaf];
+    if (t) {
+      if (!out.includes(t)) out.push(t);
+    } else unmapped.push(name);
+  }
+  if (unmapped.length > 0)
+    warnings.push(
+      `${field}: ${unmapped.join(', ')} not mapped to a LoRA target (known: ${Object.keys(MODULE_TARGETS).join(', ')})`,
+    );
+  return out;
+}
+
+/** `lora_modules_to_save` / `additional_target`: embedding and head trained fully, added as targets. */
+export function modulesToSave(
+  names: readonly string[],
+  field: string,
+  warnings: string[],
+): string[] {
+  const t = targetsOf(names, field, warnings).filter((x) => x === 'embed' || x === 'lm_head');
+  if (t.length > 0)
+    warnings.push(
+      `${field}: ${t.join(', ')} are trained fully (modules_to_save); counted as trainable LoRA targets, so their full copies, gradients and optimizer states are under-estimated`,
+    );
+  return t;
+}

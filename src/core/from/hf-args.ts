@@ -1,0 +1,176 @@
+/**
+ * Hugging Face `TrainingArguments` / TRL `SFTConfig` (+ TRL `ModelConfig`) JSON → contract flags.
+ * Fields: https://huggingface.co/docs/transformers/main_classes/trainer#transformers.TrainingArguments ,
+ * https://huggingface.co/docs/trl/sft_trainer , https://huggingface.co/docs/trl/main/en/model_config
+ */
+import {
+  FieldReader,
+  FromError,
+  type FromFlags,
+  type FromMapping,
+  hfOptimizer,
+  isRecord,
+  modulesToSave,
+  targetsOf,
+} from './common.js';
+import { mapFsdp } from './fsdp.js';
+import { HF_ARGS_KEYS } from './vocab.js';
+
+/** The Trainer fields every Trainer-based tool shares (LLaMA-Factory passes them through too). */
+export const TRAINER_MEMORY_KEYS = [
+  'per_device_train_batch_size',
+  'gradient_accumulation_steps',
+  'bf16',
+  'fp16',
+  'gradient_checkpointing',
+  'optim',
+  'deepspeed',
+  'fsdp',
+  'fsdp_config',
+  'torch_compile',
+  'use_liger_kernel',
+] as const;
+
+export interface TrainerPart {
+  deepspeedRef: string | null;
+  deepspeedInline: Record<string, unknown> | null;
+}
+
+/** Reads the shared Trainer fields into `flags`. */
+export function mapTrainerArgs(r: FieldReader, flags: FromFlags, warnings: string[]): TrainerPart {
+  const batch = r.int('per_device_train_batch_size');
+  if (batch !== undefined) flags.batch = batch;
+  const accum = r.int('gradient_accumulation_steps');
+  if (accum !== undefined) flags['grad-accum'] = accum;
+  if (r.bool('bf16')) flags.compute = 'bf16';
+  else if (r.bool('fp16')) flags.compute = 'fp16';
+  if (r.bool('gradient_checkpointing')) flags.checkpointing = 'full';
+  const optim = r.str('optim');
+  if (optim !== undefined) flags.optimizer = hfOptimizer(optim, 'optim', warnings);
+  if (r.bool('torch_compile')) flags.compile = true;
+  // Liger's fused linear cross-entropy never materialises the logits: https://github.com/linkedin/Liger-Kernel
+  if (r.bool('use_liger_kernel')) flags['chunked-loss'] = true;
+  const fsdp = r.raw('fsdp');
+  if (fsdp !== undefined && fsdp !== false && fsdp !== '') {
+    const words = r.list('fsdp') ?? [];
+    if (words.length > 0) Object.assign(flags, mapFsdp(words, r.record('fsdp_config'), 'fsdp'));
+  } else r.used.add('fsdp_config');
+  const ds = r.raw('deepspeed');
+  let deepspeedRef: string | null = null;
+  let deepspeedInline: Record<string, unknown> | null = null;
+  if (typeof ds === 'string') deepspeedRef = ds;
+  else if (isRecord(ds)) deepspeedInline = ds;
+  else if (ds !== undefined)
+    throw new FromError('deepspeed', ds, 'a path to a DeepSpeed JSON file or an inline config');
+  return { deepspeedRef, deepspeedInline };
+}
+
+const HF_MEMORY_KEYS = [
+  ...TRAINER_MEMORY_KEYS,
+  'model_name_or_path',
+  'max_seq_length',
+  'max_length',
+  'use_peft',
+  'lora_r',
+  'lora_target_modules',
+  'lora_modules_to_save',
+  'load_in_4bit',
+  'load_in_8bit',
+  'bnb_4bit_quant_type',
+  'use_bnb_nested_quant',
+  'torch_dtype',
+  'dtype',
+  'model_init_kwargs',
+  'attn_implementation',
+  'activation_offloading',
+] as const;
+
+// TRL SFTConfig max_length default (https://huggingface.co/docs/trl/sft_trainer).
+const TRL_DEFAULT_MAX_LENGTH = 1024;
+
+const DTYPES: Record<string, string> = {
+  bfloat16: 'bf16',
+  float16: 'fp16',
+  float32: 'fp32',
+  bf16: 'bf16',
+  fp16: 'fp16',
+  fp32: 'fp32',
+};
+
+export function mapHfArgs(doc: Record<string, unknown>): FromMapping {
+  const r = new FieldReader(doc);
+  const flags: FromFlags = {};
+  const warnings: string[] = [];
+  const model = r.str('model_name_or_path') ?? null;
+  const trainer = mapTrainerArgs(r, flags, warnings);
+  const seq = r.int('max_length') ?? r.int('max_seq_length');
+  if (seq !== undefined) flags.seq = seq;
+  else if (doc.dataset_text_field !== undefined || doc.packing !== undefined) {
+    flags.seq = TRL_DEFAULT_MAX_LENGTH;
+    warnings.push(`max_length: not set; TRL's default ${TRL_DEFAULT_MAX_LENGTH} used`);
+  }
+  const q4 = r.bool('load_in_4bit');
+  const q8 = r.bool('load_in_8bit');
+  const peft = r.bool('use_peft') === true || q4 === true;
+  if (peft) {
+    flags.method = q4 ? 'qlora' : 'lora';
+    if (q4) flags.weights = r.str('bnb_4bit_quant_type') === 'fp4' ? 'fp4' : 'nf4';
+    else if (q8) flags.weights = 'int8';
+    if (r.bool('use_bnb_nested_quant')) flags['double-quant'] = true;
+    const rank = r.int('lora_r');
+    if (rank !== undefined) flags['lora-rank'] = rank;
+    const mods = r.list('lora_target_modules');
+    const extra = modulesToSave(
+      r.list('lora_modules_to_save') ?? [],
+      'lora_modules_to_save',
+      warnings,
+    );
+    if (mods && mods.some((m) => m.toLowerCase() === 'all-linear'))
+      flags['lora-targets'] = ['all-linear', ...extra].join(',');
+    else if (mods) {
+      const t = [...targetsOf(mods, 'lora_target_modules', warnings), ...extra];
+      if (t.length > 0) flags['lora-targets'] = t.join(',');
+    }
+  }
+  const init = r.record('model_init_kwargs');
+  const dtype = r.str('dtype') ?? r.str('torch_dtype') ?? init?.torch_dtype ?? init?.dtype;
+  if (typeof dtype === 'string' && DTYPES[dtype] && !peft) flags.weights = DTYPES[dtype];
+  else if (!peft && flags.framework !== 'deepspeed' && trainer.deepspeedRef === null) {
+    // from_pretrained loads fp32 unless torch_dtype says otherwise; the Trainer's bf16 flag is autocast.
+    flags.weights = 'fp32';
+  }
+  const attn = r.str('attn_implementation');
+  if (attn !== undefined) flags.attention = attentionOf(attn, 'attn_implementation', warnings);
+  if (r.bool('activation_offloading')) flags.checkpointing = 'offload';
+  const rest = r.unused();
+  return {
+    format: 'hf-args',
+    model,
+    flags,
+    warnings,
+    ignored: rest.filter((k) => HF_ARGS_KEYS.has(k)),
+    unknown: rest.filter((k) => !HF_ARGS_KEYS.has(k)),
+    deepspeedRef: trainer.deepspeedRef,
+    deepspeedInline: trainer.deepspeedInline,
+    memoryKeys: HF_MEMORY_KEYS,
+  };
+}
+
+/**
+ * transformers attn_implementation names → contract attention; hub kernels ("kernels-community/...") and
+ * xformers are estimated by their family with a warning.
+ */
+export function attentionOf(name: string, field: string, warnings: string[]): string {
+  const n = name.toLowerCase();
+  if (n === 'eager') return 'eager';
+  if (n === 'sdpa' || n === 'flex_attention') return 'sdpa';
+  if (n.startsWith('flash_attention') || n === 'fa2' || n === 'flash') return 'flash';
+  if (n.includes('flash') || n.includes('xformers')) {
+    warnings.push(
+      `${field}: ${name} estimated as ${n.includes('flash') ? 'flash' : 'sdpa'} attention (no score matrix kept)`,
+    );
+    return n.includes('flash') ? 'flash' : 'sdpa';
+  }
+  warnings.push(`${field}: '${name}' is not a known attention kernel; estimated as sdpa`);
+  return 'sdpa';
+}

@@ -1,0 +1,170 @@
+/**
+ * `--from <file>`: which tool wrote a config, its mapping to contract flags, the DeepSpeed JSON it names,
+ * and the merge with the command line (flags given beside --from win). Pure; src/io/from reads files.
+ */
+import { mapAccelerate } from './accelerate.js';
+import { mapAxolotl } from './axolotl.js';
+import {
+  FORMAT_NAMES,
+  FromError,
+  type FromFlags,
+  type FromFormat,
+  type FromMapping,
+  isRecord,
+} from './common.js';
+import { DEEPSPEED_MEMORY_KEYS, type DeepSpeedMapping, mapDeepSpeed } from './deepspeed.js';
+import { mapHfArgs } from './hf-args.js';
+import { mapLlamaFactory } from './llamafactory.js';
+import { mapTorchtune } from './torchtune.js';
+
+export { FORMAT_NAMES, FromError, mapDeepSpeed, DEEPSPEED_MEMORY_KEYS };
+export type { DeepSpeedMapping, FromFlags, FromFormat, FromMapping };
+
+const hasAny = (doc: Record<string, unknown>, keys: readonly string[]) =>
+  keys.some((k) => k in doc);
+
+/** The tool a parsed config belongs to, from the keys only that tool uses; null when none matches. */
+export function detectFormat(doc: Record<string, unknown>): FromFormat | null {
+  if (
+    hasAny(doc, ['zero_optimization', 'train_micro_batch_size_per_gpu', 'train_batch_size']) &&
+    !hasAny(doc, ['per_device_train_batch_size', 'base_model', 'model_name_or_path'])
+  )
+    return 'deepspeed';
+  if (
+    hasAny(doc, ['distributed_type', 'compute_environment', 'num_processes']) &&
+    !hasAny(doc, ['base_model', 'model_name_or_path', 'model'])
+  )
+    return 'accelerate';
+  // torchtune configs instantiate components: any top-level block with a _component_ (model, policy_model...).
+  if (Object.values(doc).some((v) => isRecord(v) && typeof v._component_ === 'string'))
+    return 'torchtune';
+  if (
+    hasAny(doc, ['base_model', 'sequence_len', 'micro_batch_size', 'adapter', 'lora_target_linear'])
+  )
+    return 'axolotl';
+  if (
+    hasAny(doc, [
+      'finetuning_type',
+      'cutoff_len',
+      'lora_target',
+      'quantization_bit',
+      'stage',
+      'template',
+    ])
+  )
+    return 'llamafactory';
+  if (
+    hasAny(doc, [
+      'per_device_train_batch_size',
+      'optim',
+      'output_dir',
+      'gradient_accumulation_steps',
+      'model_name_or_path',
+    ])
+  )
+    return 'hf-args';
+  return null;
+}
+
+export function mapConfig(doc: Record<string, unknown>, format: FromFormat): FromMapping {
+  switch (format) {
+    case 'axolotl':
+      return mapAxolotl(doc);
+    case 'llamafactory':
+      return mapLlamaFactory(doc);
+    case 'torchtune':
+      return mapTorchtune(doc);
+    case 'hf-args':
+      return mapHfArgs(doc);
+    case 'accelerate':
+      return mapAccelerate(doc);
+    case 'deepspeed': {
+      const ds = mapDeepSpeed(doc);
+      if (ds.precisionAuto)
+        ds.warnings.push(
+          'bf16/fp16: "auto" (the trainer decides); estimated with --compute (default bf16)',
+        );
+      return {
+        format,
+        model: null,
+        flags: ds.flags,
+        warnings: ds.warnings,
+        ignored: ds.ignored,
+        unknown: ds.unknown,
+        deepspeedRef: null,
+        deepspeedInline: null,
+        memoryKeys: DEEPSPEED_MEMORY_KEYS,
+      };
+    }
+  }
+}
+
+/**
+ * A DeepSpeed config named by the main file: its stage, offload and engine win; its micro-batch and
+ * accumulation fill in what the main file left out ("auto" defers to the trainer's values).
+ */
+export function withDeepSpeed(m: FromMapping, ds: DeepSpeedMapping, name: string): FromMapping {
+  const flags: FromFlags = { ...m.flags };
+  for (const [k, v] of Object.entries(ds.flags)) {
+    if ((k === 'batch' || k === 'grad-accum') && flags[k] !== undefined) continue;
+    // The trainer's bf16/fp16 flag decides when DeepSpeed says "auto"; a fixed DeepSpeed value wins.
+    if (k === 'compute' && ds.precisionAuto) continue;
+    flags[k] = v;
+  }
+  if (flags.framework === 'deepspeed' && flags.weights === 'fp32' && flags.method === 'full')
+    // DeepSpeed bf16/fp16 mode casts the model to 16 bits and keeps its own fp32 master partition.
+    flags.weights = flags.compute === 'fp16' ? 'fp16' : 'bf16';
+  return {
+    ...m,
+    flags,
+    warnings: [...m.warnings, ...ds.warnings.map((w) => `${name}: ${w}`)],
+    ignored: [...m.ignored, ...ds.ignored.map((k) => `${name}:${k}`)],
+    unknown: [...m.unknown, ...ds.unknown.map((k) => `${name}:${k}`)],
+  };
+}
+
+/**
+ * The flags `estimate` runs with: the file's, then the command line's on top. A method given on the
+ * command line drops the file's weight dtype when the two cannot go together (full ⇄ quantized).
+ */
+export function mergeFlags(
+  m: FromMapping,
+  cli: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const file: Record<string, unknown> = { ...m.flags };
+  if (cli.method !== undefined && cli.weights === undefined && cli.method !== file.method) {
+    delete file.weights;
+    delete file['double-quant'];
+    if (cli.method === 'inference') {
+      delete file.optimizer;
+      delete file['optimizer-in-backward'];
+    }
+  }
+  const out: Record<string, unknown> = { ...file, ...cli };
+  const gpus = Number(out.gpus ?? 1);
+  if (gpus > 1 && out.zero === undefined && m.multiGpuZero) out.zero = m.multiGpuZero;
+  const sixteen = out.weights === undefined || out.weights === 'bf16' || out.weights === 'fp16';
+  if (
+    out.framework === 'deepspeed' &&
+    (out.method ?? 'full') === 'full' &&
+    sixteen &&
+    cli['master-weights'] === undefined &&
+    Number(out.zero ?? 0) > 0
+  )
+    // DeepSpeed ZeRO in bf16/fp16 keeps an fp32 master partition: https://www.deepspeed.ai/docs/config-json/#bfloat16-training-options
+    out['master-weights'] = true;
+  return out;
+}
+
+/** The contract options key each flag sets (so `options` can say which came from the file). */
+export const flagKey = (flag: string): string =>
+  flag.replace(/-([a-z])/g, (_, ch: string) => ch.toUpperCase());
+
+export { FromError as FromConfigError };
+export const formatName = (f: FromFormat): string => FORMAT_NAMES[f];
+export const isFormat = (s: string): s is FromFormat => s in FORMAT_NAMES;
+export const describeFormats = (): string => Object.values(FORMAT_NAMES).join(', ');
+export const throwIfNotRecord = (doc: unknown, field: string): Record<string, unknown> => {
+  if (!isRecord(doc)) throw new FromError(field, doc, 'a mapping of keys to values');
+  return doc;
+};

@@ -1,0 +1,228 @@
+/**
+ * torchtune recipe YAML → contract flags. Config keys as the shipped recipes use them:
+ * https://github.com/pytorch/torchtune/tree/main/recipes/configs ; model builders:
+ * https://github.com/pytorch/torchtune/tree/main/torchtune/models (<family>/_model_builders.py).
+ */
+import { FieldReader, FromError, type FromFlags, type FromMapping, isRecord } from './common.js';
+
+const MEMORY_KEYS = [
+  'model',
+  'tokenizer',
+  'batch_size',
+  'gradient_accumulation_steps',
+  'dtype',
+  'enable_activation_checkpointing',
+  'enable_activation_offloading',
+  'optimizer',
+  'optimizer_in_bwd',
+  'loss',
+  'compile',
+  'fsdp_cpu_offload',
+  'fsdp_reshard_after_forward',
+  'tensor_parallel_dim',
+  'custom_sharded_layers',
+] as const;
+
+// Top-level keys of the shipped recipes that do not change per-GPU memory.
+const OTHER_KEYS = new Set([
+  'output_dir',
+  'checkpointer',
+  'resume_from_checkpoint',
+  'save_adapter_weights_only',
+  'dataset',
+  'dataset_val',
+  'run_val_every_n_steps',
+  'batch_size_val',
+  'seed',
+  'shuffle',
+  'lr_scheduler',
+  'epochs',
+  'max_steps_per_epoch',
+  'clip_grad_norm',
+  'metric_logger',
+  'log_every_n_steps',
+  'log_peak_memory_stats',
+  'log_level',
+  'device',
+  'profiler',
+  'collate_fn',
+  'num_output_chunks',
+  'quantizer',
+  'ref_checkpointer',
+  'save_last_epoch_only',
+  'cudnn_deterministic_mode',
+  'dataloader',
+  'data_parallel_shard_dim',
+  'data_parallel_replicate_dim',
+  'low_cpu_ram',
+]);
+
+/** torchtune builder (family + size, without lora_/qlora_) → catalog id. */
+const BUILDERS: Record<string, string> = {
+  llama2_7b: 'llama-2-7b',
+  llama2_13b: 'llama-2-13b',
+  llama2_70b: 'llama-2-70b',
+  code_llama2_7b: 'codellama-7b',
+  code_llama2_13b: 'codellama-13b',
+  code_llama2_34b: 'codellama-34b',
+  llama3_8b: 'llama-3-8b',
+  llama3_70b: 'llama-3-70b',
+  llama3_1_8b: 'llama-3.1-8b',
+  llama3_1_70b: 'llama-3.1-70b',
+  llama3_1_405b: 'llama-3.1-405b',
+  llama3_2_1b: 'llama-3.2-1b',
+  llama3_2_3b: 'llama-3.2-3b',
+  llama3_3_70b: 'llama-3.3-70b-instruct',
+  mistral_7b: 'mistral-7b-v0.1',
+  gemma_2b: 'gemma-2b',
+  gemma_7b: 'gemma-7b',
+  gemma2_2b: 'gemma-2-2b',
+  gemma2_9b: 'gemma-2-9b',
+  gemma2_27b: 'gemma-2-27b',
+  phi3_mini: 'phi-3-mini-4k-instruct',
+  qwen2_5_0_5b: 'qwen2.5-0.5b',
+  qwen2_5_1_5b: 'qwen2.5-1.5b',
+  qwen2_5_3b: 'qwen2.5-3b',
+  qwen2_5_7b: 'qwen2.5-7b',
+  qwen2_5_14b: 'qwen2.5-14b',
+  qwen2_5_32b: 'qwen2.5-32b',
+  qwen2_5_72b: 'qwen2.5-72b',
+  qwen3_0_6b: 'qwen3-0.6b',
+  qwen3_8b: 'qwen3-8b',
+  qwen3_32b: 'qwen3-32b',
+};
+
+/** Optimizer components → contract optimizers (the components the shipped recipes name). */
+const OPTIMIZERS: Record<string, string> = {
+  'torch.optim.AdamW': 'adamw',
+  'torch.optim.Adam': 'adamw',
+  'torch.optim.SGD': 'sgd',
+  'torch.optim.Adafactor': 'adafactor',
+  'bitsandbytes.optim.AdamW8bit': 'adamw-8bit',
+  'bitsandbytes.optim.PagedAdamW8bit': 'paged-adamw-8bit',
+  'bitsandbytes.optim.PagedAdamW': 'paged-adamw',
+  'bitsandbytes.optim.PagedAdamW32bit': 'paged-adamw',
+  'bitsandbytes.optim.Lion': 'lion',
+  'torchao.optim.AdamW8bit': 'adamw-8bit',
+  'torchao.prototype.low_bit_optim.AdamW8bit': 'adamw-8bit',
+};
+
+/** Losses that never materialise full fp32 logits (chunked or fused linear + cross-entropy). */
+const CHUNKED_LOSSES = /CEWithChunkedOutputLoss|LinearCrossEntropyLoss|ChunkedCrossEntropy/;
+
+const componentOf = (v: unknown): string | undefined =>
+  isRecord(v) && typeof v._component_ === 'string' ? v._component_ : undefined;
+
+export function mapTorchtune(doc: Record<string, unknown>): FromMapping {
+  const r = new FieldReader(doc);
+  const flags: FromFlags = { framework: 'torchtune' };
+  const warnings: string[] = [];
+  // PPO/GRPO recipes name the trained model policy_model.
+  const modelBlock = r.record(r.has('model') ? 'model' : 'policy_model');
+  const component = componentOf(modelBlock);
+  if (!modelBlock || !component)
+    throw new FromError(
+      'model._component_',
+      modelBlock ?? null,
+      'a torchtune model builder, e.g. torchtune.models.llama3_1.lora_llama3_1_8b',
+    );
+  const builder = component.split('.').at(-1)!;
+  const m = /^(q?lora_)?(.+?)(_(base|instruct))?$/.exec(builder)!;
+  const kind = m[1];
+  const id = BUILDERS[m[2]!] ?? null;
+  if (!id)
+    warnings.push(
+      `model._component_: no catalog model for ${component}; give --model (torchtune builders mapped: ${Object.keys(BUILDERS).join(', ')})`,
+    );
+  const mr = new FieldReader(modelBlock, 'model.');
+  mr.used.add('_component_');
+  if (kind) {
+    flags.method = kind === 'qlora_' ? 'qlora' : 'lora';
+    // torchtune QLoRA stores the base weights as NF4 (torchao NF4Tensor), no double quantization of scales.
+    if (kind === 'qlora_') flags.weights = 'nf4';
+    const rank = mr.int('lora_rank');
+    if (rank !== undefined) flags['lora-rank'] = rank;
+    const attn = mr.list('lora_attn_modules') ?? [];
+    const names: Record<string, string> = {
+      q_proj: 'q',
+      k_proj: 'k',
+      v_proj: 'v',
+      output_proj: 'o',
+    };
+    const t: string[] = [];
+    for (const a of attn) {
+      const x = names[a];
+      if (!x)
+        throw new FromError('model.lora_attn_modules', a, 'q_proj, k_proj, v_proj, output_proj');
+      t.push(x);
+    }
+    if (mr.bool('apply_lora_to_mlp')) t.push('gate', 'up', 'down');
+    if (mr.bool('apply_lora_to_output')) t.push('lm_head');
+    if (t.length > 0) flags['lora-targets'] = t.join(',');
+    if (mr.bool('use_dora')) warnings.push('model.use_dora: DoRA magnitude vectors not modelled');
+  } else flags.method = 'full';
+  const tokenizer = r.record('tokenizer');
+  const seq = tokenizer?.max_seq_len;
+  if (typeof seq === 'number' && Number.isSafeInteger(seq) && seq > 0) flags.seq = seq;
+  else if (seq !== undefined && seq !== null)
+    throw new FromError('tokenizer.max_seq_len', seq, 'a positive integer or null');
+  else
+    warnings.push(
+      'tokenizer.max_seq_len: null (samples keep their own length); the estimate uses --seq (default 2048)',
+    );
+  const batch = r.int('batch_size');
+  if (batch !== undefined) flags.batch = batch;
+  const accum = r.int('gradient_accumulation_steps');
+  if (accum !== undefined) flags['grad-accum'] = accum;
+  const dtype = r.str('dtype');
+  if (dtype !== undefined) {
+    if (dtype !== 'bf16' && dtype !== 'fp32')
+      throw new FromError('dtype', dtype, 'bf16 or fp32 (torchtune recipes train in one dtype)');
+    flags.compute = dtype;
+    // One dtype for the whole model: weights and compute alike (no fp32 master copy).
+    if (flags.method !== 'qlora') flags.weights = dtype;
+  }
+  const ac = r.bool('enable_activation_checkpointing');
+  if (r.bool('enable_activation_offloading')) flags.checkpointing = 'offload';
+  else if (ac) flags.checkpointing = 'full';
+  const opt = r.record('optimizer');
+  const optName = componentOf(opt);
+  if (opt && optName) {
+    const o = OPTIMIZERS[optName];
+    if (o === 'sgd' && typeof opt.momentum === 'number' && opt.momentum > 0)
+      flags.optimizer = 'sgd-momentum';
+    else if (o) flags.optimizer = o;
+    else {
+      flags.optimizer = 'adamw';
+      warnings.push(`optimizer._component_: '${optName}' is not modelled; estimated as AdamW`);
+    }
+  }
+  if (r.bool('optimizer_in_bwd')) flags['optimizer-in-backward'] = true;
+  const loss = componentOf(r.record('loss'));
+  if (loss && CHUNKED_LOSSES.test(loss)) flags['chunked-loss'] = true;
+  const compile = r.raw('compile');
+  if (compile === true || isRecord(compile)) flags.compile = true;
+  if (r.bool('fsdp_cpu_offload')) {
+    flags.zero = 3;
+    flags.offload = 'optimizer+params';
+  }
+  const reshard = r.bool('fsdp_reshard_after_forward');
+  if (reshard === false && flags.offload === undefined) flags.zero = 2;
+  const tp = r.int('tensor_parallel_dim');
+  if (tp !== undefined && tp > 1) flags.tp = tp;
+  r.used.add('custom_sharded_layers');
+  const rest = r.unused();
+  return {
+    format: 'torchtune',
+    model: id,
+    flags,
+    warnings,
+    ignored: rest.filter((k) => OTHER_KEYS.has(k)),
+    unknown: rest.filter((k) => !OTHER_KEYS.has(k)),
+    deepspeedRef: null,
+    deepspeedInline: null,
+    memoryKeys: MEMORY_KEYS,
+    // The distributed recipes shard with FSDP FULL_SHARD (fsdp_reshard_after_forward defaults to True).
+    multiGpuZero: flags.zero === undefined ? 3 : null,
+  };
+}

@@ -1,0 +1,164 @@
+/**
+ * `--from <file>`: read a training config (axolotl, LLaMA-Factory, torchtune, TrainingArguments/TRL,
+ * DeepSpeed, Accelerate), load the DeepSpeed JSON it names, and map it to contract flags
+ * (src/core/from). Every failure is one line naming the file and the key; exit code 2 (issue 15).
+ * Loaded lazily by the commands, only when --from is given.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import {
+  FromError,
+  type FromMapping,
+  describeFormats,
+  detectFormat,
+  formatName,
+  mapConfig,
+  mapDeepSpeed,
+  withDeepSpeed,
+} from '../../core/from/index.js';
+import { isRecord } from '../../core/from/common.js';
+import { UserError } from '../errors.js';
+import { editDistance } from '../suggest.js';
+
+/** Exit status of a config file that cannot be read or mapped (issue 15: malformed file, missing DeepSpeed file, unknown key). */
+export const FROM_EXIT = 2;
+
+export interface FromConfig extends FromMapping {
+  /** The file as given. */
+  file: string;
+  /** The DeepSpeed JSON read beside it, if any (resolved path). */
+  deepspeedFile: string | null;
+}
+
+const fail = (message: string) => new UserError(message, undefined, FROM_EXIT);
+
+function readText(file: string): string {
+  try {
+    if (statSync(file).isDirectory())
+      throw fail(`${file}: is a folder; --from expects a config file (YAML or JSON)`);
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    if (e instanceof UserError) throw e;
+    throw fail(`${file}: cannot read file (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+/** JSON for .json files, YAML (1.1, as PyYAML reads it) otherwise. */
+function parse(file: string, text: string): Record<string, unknown> {
+  let doc: unknown;
+  if (/\.json$/i.test(file)) {
+    try {
+      doc = JSON.parse(text);
+    } catch (e) {
+      throw fail(`${file}: invalid JSON (${(e as Error).message})`);
+    }
+  } else {
+    const parsed = parseDocument(text, { version: '1.1', uniqueKeys: true, prettyErrors: false });
+    const err = parsed.errors[0];
+    if (err) {
+      const line = err.linePos?.[0].line;
+      throw fail(
+        `${file}: invalid YAML${line ? ` at line ${line}` : ''} (${err.message.split('\n')[0]})`,
+      );
+    }
+    doc = parsed.toJS({ maxAliasCount: 100 });
+  }
+  if (!isRecord(doc))
+    throw fail(
+      `${file}: (root): got ${doc === null ? 'an empty file' : JSON.stringify(doc).slice(0, 40)}; expected a mapping of config keys`,
+    );
+  return doc;
+}
+
+/** `ref` relative to the config's folder or any folder above it (repo-root paths), then the working folder. */
+function resolveRef(file: string, ref: string): string | null {
+  if (isAbsolute(ref)) return existsSync(ref) ? ref : null;
+  let dir = resolve(dirname(file));
+  for (;;) {
+    const candidate = join(dir, ref);
+    if (existsSync(candidate)) return candidate;
+    const up = dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  const cwd = resolve(ref);
+  return existsSync(cwd) ? cwd : null;
+}
+
+function mapped<T>(file: string, run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    if (e instanceof FromError) {
+      const shown = typeof e.value === 'string' ? `'${e.value}'` : JSON.stringify(e.value);
+      throw fail(`${file}: ${e.field}: got ${shown}; expected ${e.allowed}`);
+    }
+    throw e;
+  }
+}
+
+/** Reads and maps one config file (and the DeepSpeed JSON it names). */
+export function readFromConfig(file: string): FromConfig {
+  const doc = parse(file, readText(file));
+  const format = detectFormat(doc);
+  if (!format)
+    throw fail(
+      `${file}: cannot tell which tool this config is for (keys: ${Object.keys(doc).slice(0, 6).join(', ')}); expected one of: ${describeFormats()}`,
+    );
+  let m = mapped(file, () => mapConfig(doc, format));
+  let deepspeedFile: string | null = null;
+  if (m.deepspeedRef !== null) {
+    const ref = m.deepspeedRef;
+    deepspeedFile = resolveRef(file, ref);
+    if (!deepspeedFile)
+      throw fail(
+        `${file}: deepspeed: '${ref}' not found (looked beside the file, in its parent folders and in the working folder); fix the path or give --zero/--offload instead`,
+      );
+    const dsDoc = parse(deepspeedFile, readText(deepspeedFile));
+    m = withDeepSpeed(
+      m,
+      mapped(deepspeedFile, () => mapDeepSpeed(dsDoc)),
+      ref,
+    );
+  } else if (m.deepspeedInline) {
+    const inline = m.deepspeedInline;
+    m = withDeepSpeed(
+      m,
+      mapped(file, () => mapDeepSpeed(inline)),
+      'deepspeed',
+    );
+  }
+  // An unknown key is an error where the tool's schema is closed (axolotl, LLaMA-Factory), or where it is
+  // one typo from a key that changes memory (estimating without it would be silently wrong).
+  for (const key of m.unknown) {
+    if (key.includes(':')) continue; // keys of the DeepSpeed file: DeepSpeed ignores what it does not know
+    const near = typoOf(key, m.memoryKeys);
+    const hint = near ? `; did you mean '${near}'?` : '';
+    if (near || m.closedSchema)
+      throw fail(
+        `${file}: ${key}: unknown ${formatName(m.format)} key${hint || ` (not in ${formatName(m.format)}'s schema)`}`,
+      );
+  }
+  const warnings = [...m.warnings];
+  if (m.unknown.length > 0) warnings.push(`unknown keys, not used: ${m.unknown.join(', ')}`);
+  if (m.ignored.length > 0)
+    warnings.push(`not used (no effect on per-GPU memory): ${m.ignored.join(', ')}`);
+  return { ...m, warnings, file, deepspeedFile };
+}
+
+/** The memory key a mistyped key most likely meant: two edits away, or a longer/shorter spelling of it. */
+function typoOf(key: string, memoryKeys: readonly string[]): string | null {
+  const k = key.toLowerCase();
+  // A longer spelling (sequence_length for sequence_len) or a cut one (micro_batch for micro_batch_size).
+  const MAX_EXTRA = 3;
+  const MAX_CUT = 5;
+  const MIN_CUT_LENGTH = 8;
+  const hits = memoryKeys.filter(
+    (m) =>
+      editDistance(k, m) <= 2 ||
+      (k.startsWith(m) && k.length - m.length <= MAX_EXTRA) ||
+      (m.startsWith(k) && k.length >= MIN_CUT_LENGTH && m.length - k.length <= MAX_CUT),
+  );
+  return hits.sort((a, b) => editDistance(k, a) - editDistance(k, b))[0] ?? null;
+}
