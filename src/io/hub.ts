@@ -184,7 +184,7 @@ async function fetchRepo(repo: string, dir: string, flag: string, ways: string):
   const config = await hub.get(CONFIG);
   const files: [string, Buffer][] = [[CONFIG, config!]];
   const index = await hub.get(INDEX, undefined, true);
-  let shards: string[] = [];
+  let shards: string[];
   if (index) {
     files.push([INDEX, index]);
     try {
