@@ -595,7 +595,12 @@ export function trainWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): Tr
     offloadBytes,
     tpBytes,
     tpCalls,
-    modelFlopsPerToken: 6 * (m.active - embedOnly(m)) + mfuAttn,
+    // LoRA/QLoRA need no frozen-weight gradients: 4 FLOPs per frozen weight per token (forward +
+    // input gradient) and 6 per adapter weight, so their MFU is not inflated by FLOPs never run.
+    modelFlopsPerToken:
+      (lora
+        ? 4 * (m.active - embedOnly(m)) + 6 * adapterW * shard
+        : 6 * (m.active - embedOnly(m))) + mfuAttn,
     compiled,
     layers: Math.max(1, layersHere),
   };
