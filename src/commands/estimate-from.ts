@@ -4,13 +4,14 @@ import { UserError } from '../io/errors.js';
 import { FROM_EXIT, readFromConfig } from '../io/from/read.js';
 import type { RawFlags } from '../schema/flags.js';
 import { runEstimate } from './estimate-run.js';
+import { onlineModel } from './online-model.js';
 
-export function runEstimateFrom(
+export async function runEstimateFrom(
   file: string,
   model: unknown,
   cliFlags: RawFlags,
   json: boolean,
-): number {
+): Promise<number> {
   const config = readFromConfig(file);
   const spec = typeof model === 'string' ? model : config.model;
   if (spec === null)
@@ -20,7 +21,7 @@ export function runEstimateFrom(
       FROM_EXIT,
     );
   const flags = mergeFlags(config, cliFlags);
-  return runEstimate(spec, flags, json, {
+  return runEstimate(await onlineModel(spec), flags, json, {
     from: { file, format: config.format, deepspeed: config.deepspeedFile },
     warnings: config.warnings,
   });

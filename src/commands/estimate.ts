@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { defaultOptions, EstimateOptionsSchema } from '../schema/estimate.js';
 import { FlagError, type RawFlags } from '../schema/flags.js';
+import { onlineModel } from './online-model.js';
 
 type EnumKey = {
   [K in keyof typeof EstimateOptionsSchema.shape]: (typeof EstimateOptionsSchema.shape)[K] extends {
@@ -108,7 +109,7 @@ export function registerEstimate(program: Command): void {
       if (typeof opts.from === 'string') {
         // Only --from loads the config readers (and YAML), so plain estimates start as fast as before.
         const { runEstimateFrom } = await import('./estimate-from.js');
-        process.exitCode = runEstimateFrom(
+        process.exitCode = await runEstimateFrom(
           opts.from,
           opts.model,
           rawFlagsOf(opts),
@@ -123,6 +124,10 @@ export function registerEstimate(program: Command): void {
           undefined,
           'a catalog id, Hugging Face repo id or config.json path (or --from <config file>)',
         );
-      process.exitCode = runEstimate(opts.model, rawFlagsOf(opts), opts.json === true);
+      process.exitCode = runEstimate(
+        await onlineModel(opts.model),
+        rawFlagsOf(opts),
+        opts.json === true,
+      );
     });
 }

@@ -105,3 +105,39 @@ describe('estimate --from: the happy path', () => {
     expect(r.stderr).toMatch(/^vramplan: --model: got undefined; expected .*--from/);
   });
 });
+
+describe('plan --from', () => {
+  const fft = 'test/fixtures/from/axolotl/examples/llama-3/fft-8b.yaml';
+  it('the config as the starting point: needs vs has, then ranked changes that fit', () => {
+    const r = runCli([
+      'plan',
+      '--from',
+      fft,
+      '--model',
+      'llama-3.1-8b',
+      '--gpu',
+      'rtx-4090',
+      '--json',
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as {
+      fits: boolean;
+      options: { seq: number; optimizer: string };
+      fixes: { deviceBytes: number; slowdown: number; quality: string }[];
+      gpu: { capacityBytes: number };
+    };
+    expect(out.fits).toBe(false);
+    expect(out.options).toMatchObject({ seq: 8192, optimizer: 'paged-adamw-8bit' });
+    expect(out.fixes.length).toBeGreaterThan(0);
+    for (const f of out.fixes) {
+      expect(f.deviceBytes).toBeLessThanOrEqual(out.gpu.capacityBytes);
+      expect(f.slowdown).toBeGreaterThan(0);
+      expect(['exact', 'near', 'lossy']).toContain(f.quality);
+    }
+  });
+  it('--gpu is required', () => {
+    const r = runCli(['plan', '--from', fft, '--model', 'llama-3.1-8b']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^vramplan: --gpu: required with plan --from/);
+  });
+});
