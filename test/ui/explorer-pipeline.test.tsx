@@ -144,13 +144,15 @@ describe('explorer keys', () => {
   it('an edit re-plans in the worker and redraws the new ranking', async () => {
     const x = await open('scenarios/default.yaml');
     const before = x.session.result.plans.length;
-    x.ui.stdin.write('i');
-    await tick();
+    // Each key waits for its frame (at most 2 s: a loaded machine draws late).
+    const press = async (k: string) => {
+      const before = x.frame();
+      x.ui.stdin.write(k);
+      for (let i = 0; i < 80 && x.frame() === before; i++) await tick(25);
+    };
+    await press('i');
     // The knob list starts at the method list... step the sequence length down: knob 'sequence'.
-    for (let i = 0; i < 10 && !/❯.*sequence/.test(x.frame()); i++) {
-      x.ui.stdin.write('j');
-      await tick();
-    }
+    for (let i = 0; i < 10 && !/❯.*sequence/.test(x.frame()); i++) await press('j');
     expect(x.frame()).toMatch(/❯.*sequence/);
     x.ui.stdin.write('\u001b[D');
     for (let i = 0; i < 600 && !/re-planned in \d+ ms/.test(x.frame()); i++) await tick(25);
