@@ -63,6 +63,12 @@ function checkPlan(plan: Plan, files: Record<string, unknown>): void {
   const o = plan.options;
   const engineFiles = Object.keys(files).filter((f) => f !== 'power-limit.sh');
   expect(engineFiles.length, `${plan.id}: no engine file`).toBeGreaterThan(0);
+  // Every folder pins the exact versions its keys were written for.
+  const pins = String(files['requirements.txt'] ?? '')
+    .split('\n')
+    .filter((l) => l !== '' && !l.startsWith('#'));
+  expect(pins.length, `${plan.id}: no requirements.txt`).toBeGreaterThan(0);
+  for (const l of pins) expect(l).toMatch(/^[a-z][a-z0-9-]*==\d+\.\d+\.\d+$/);
   if ('power-limit.sh' in files) expect(plan.hardware.powerLimitFraction).toBeLessThan(1);
   switch (c.engine) {
     case 'hf-trainer':

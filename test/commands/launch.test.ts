@@ -49,6 +49,7 @@ describe('vramplan launch', () => {
       'hf-args.json',
       'launch.sh',
       'power-limit.sh',
+      'requirements.txt',
       'train.py',
     ]);
     expect(

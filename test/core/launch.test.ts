@@ -98,7 +98,11 @@ describe('launch: single-GPU QLoRA (llama-2-7b on an RTX 4090)', () => {
   it('writes an axolotl qlora config, and with --framework torchtune a torchtune QLoRA config only', () => {
     expect(m['torchtune.yaml']).toBeUndefined();
     const tune = parsed({ ...x, options: { ...x.options, framework: 'torchtune' } });
-    expect(Object.keys(tune).sort()).toEqual(['power-limit.sh', 'torchtune.yaml']);
+    expect(Object.keys(tune).sort()).toEqual([
+      'power-limit.sh',
+      'requirements.txt',
+      'torchtune.yaml',
+    ]);
     expect(get<Tune>(tune, 'torchtune.yaml').model._component_).toBe(
       'torchtune.models.llama2.qlora_llama2_7b',
     );
@@ -268,7 +272,7 @@ describe('launch: plans an engine cannot express are skipped with a reason', () 
         framework: 'torchtune',
       }),
     );
-    expect(b.files.map((f) => f.path)).toEqual(['torchtune.yaml']);
+    expect(b.files.map((f) => f.path)).toEqual(['torchtune.yaml', 'requirements.txt']);
     expect(parse(b.files[0]!.content).optimizer_in_bwd).toBe(true);
   });
   it('int4 base weights: no bitsandbytes config', () => {
