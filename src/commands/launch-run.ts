@@ -74,6 +74,8 @@ export function launchInputFromFlags(model: string, flags: RawFlags, lf: LaunchF
     powerLimitW: positiveInt('power-limit', lf.powerLimit, null, MAX_WATTS),
     estimate: buildEstimate(arch, options, gpu),
     modelRef: arch.hfId ?? model,
+    // Eight GPUs per machine, as the time model assumes without --gpus-per-node.
+    gpusPerNode: Math.min(options.gpus, 8),
   };
 }
 
@@ -88,6 +90,7 @@ export function launchInputOfPlan(plan: Plan, arch: Arch, modelRef: string): Lau
     powerLimitW: plan.hardware.powerLimitFraction < 1 ? plan.hardware.powerLimitW : null,
     estimate: buildEstimate(arch, plan.options, gpu),
     modelRef,
+    gpusPerNode: plan.hardware.gpusPerNode,
   };
 }
 

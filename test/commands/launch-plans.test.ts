@@ -81,6 +81,14 @@ function checkPlan(plan: Plan, files: Record<string, unknown>): void {
       if (c.method === 'qlora') expect(args.bnb_config).toMatchObject({ load_in_4bit: true });
       const acc = accelerateSchema.parse(files['accelerate.yaml']);
       expect(acc.num_processes).toBe(plan.hardware.gpus);
+      expect(acc.num_machines).toBe(plan.hardware.nodes);
+      if (plan.hardware.nodes > 1) {
+        expect(acc.main_process_port).toBe(29500);
+        expect(String(files['launch.sh'])).toMatch(/--machine_rank "\$\{NODE_RANK/);
+        const slurm = String(files['slurm.sbatch']);
+        expect(slurm).toContain(`#SBATCH --nodes=${plan.hardware.nodes}`);
+        expect(slurm).toContain(`#SBATCH --gpus-per-node=${plan.hardware.gpusPerNode}`);
+      } else expect(files['slurm.sbatch']).toBeUndefined();
       const kind = { 'hf-trainer': c.dp > 1 ? 'MULTI_GPU' : 'NO', 'hf-fsdp': 'FSDP' }[
         c.engine as 'hf-trainer' | 'hf-fsdp'
       ];
@@ -186,4 +194,64 @@ describe('launch every top-10 plan beyond the shipped scenarios', () => {
         checkPendingScripts();
         expect(ranked).toBeGreaterThan(0);
       }, 120_000);
+});
+
+describe('folders a practitioner starts as written', () => {
+  it('a 16-GPU plan on two 8-GPU machines: ranks, rendezvous and SLURM', () => {
+    const scenario = scenarioSchema.parse({
+      name: 'two nodes',
+      model: 'llama-2-70b',
+      job: { kind: 'fine-tune', methods: ['full'], seq: 2048, globalBatch: 64 },
+      hardware: {
+        rent: { offers: ['lambda-h100-sxm-on-demand-8x'] },
+        counts: { min: 16, max: 16 },
+      },
+      search: { framework: 'hf' },
+    });
+    const input = planInputOf('two-nodes.yaml', scenario);
+    const plans = plan({ ...input, top: 3 }).plans;
+    expect(plans.length).toBeGreaterThan(0);
+    for (const p of plans) {
+      expect(p.hardware.nodes).toBe(2);
+      const bundle = buildLaunch(launchInputOfPlan(p, input.arch, 'meta-llama/Llama-2-70b-hf'));
+      const files: Record<string, unknown> = {};
+      for (const f of bundle.files) files[f.path] = parsesAs(f.path, f.content);
+      checkPlan(p, files);
+      const acc = accelerateSchema.parse(files['accelerate.yaml']);
+      expect([acc.num_machines, acc.num_processes]).toEqual([2, 16]);
+      expect(String(files['slurm.sbatch'])).toMatch(/srun --nodes=2 .*NODE_RANK=\$SLURM_NODEID/);
+      if (p.choices.engine === 'hf-deepspeed')
+        expect(String(files.hostfile)).toMatch(/node1 slots=8\nnode2 slots=8/);
+    }
+    checkPendingScripts();
+  });
+
+  it('a 70B served on two 48 GB cards: vLLM tensor parallel 2 within the planned memory', () => {
+    const scenario = scenarioSchema.parse({
+      name: '70b on two a6000',
+      model: 'llama-2-70b',
+      job: { kind: 'inference', context: 4096, concurrency: 4 },
+      hardware: { owned: [{ gpu: 'rtx-a6000', count: 2 }], counts: { min: 2, max: 2 } },
+      search: { framework: 'vllm' },
+    });
+    const input = planInputOf('serve.yaml', scenario);
+    const plans = plan({ ...input, top: 5 }).plans;
+    expect(plans.length).toBeGreaterThan(0);
+    for (const p of plans) {
+      expect(p.choices.engine).toBe('vllm');
+      const x = launchInputOfPlan(p, input.arch, 'meta-llama/Llama-2-70b-hf');
+      const bundle = buildLaunch(x);
+      const files: Record<string, unknown> = {};
+      for (const f of bundle.files) files[f.path] = parsesAs(f.path, f.content);
+      checkPlan(p, files);
+      const sh = String(files['serve.sh']);
+      expect(sh).toContain('--tensor-parallel-size 2');
+      // vLLM's budget covers the plan's peak (weights, KV of max-num-seqs x max-model-len) and fits the GPU.
+      const util = Number(/--gpu-memory-utilization ([\d.]+)/.exec(sh)?.[1]);
+      expect(util * x.gpu.memoryMiB * 2 ** 20).toBeGreaterThanOrEqual(p.memory.deviceBytes);
+      expect(util).toBeLessThanOrEqual(0.95);
+      expect(String(files['check.sh'])).toContain('/v1/completions');
+    }
+    checkPendingScripts();
+  });
 });

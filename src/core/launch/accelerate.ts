@@ -4,6 +4,8 @@ import { DEEPSPEED_FILE } from './deepspeed.js';
 import { distributionOf, type DistKind } from './distribution.js';
 import { HF_ARGS_FILE, TRAIN_SCRIPT } from './hf.js';
 import { decoderLayerClass } from './modules.js';
+import { MASTER_PORT, nodesOf } from './common.js';
+import { SLURM_FILE, slurmScript } from './slurm.js';
 import type { EngineOutput, LaunchInput } from './types.js';
 
 export const ACCELERATE_FILE = 'accelerate.yaml';
@@ -40,6 +42,7 @@ export function emitAccelerate(x: LaunchInput): EngineOutput {
   const o = x.options;
   const d = distributionOf(x);
   if (d.blocker) return { engine, ok: false, reason: d.blocker };
+  const { nodes } = nodesOf(x);
   const config: Record<string, unknown> = {
     compute_environment: 'LOCAL_MACHINE',
     debug: false,
@@ -48,18 +51,26 @@ export function emitAccelerate(x: LaunchInput): EngineOutput {
     gpu_ids: 'all',
     machine_rank: 0,
     main_training_function: 'main',
-    num_machines: 1,
+    num_machines: nodes,
+    // Accelerate's num_processes counts every process on every machine.
     num_processes: d.processes,
     rdzv_backend: 'static',
     same_network: true,
     use_cpu: false,
   };
+  if (nodes > 1) {
+    // Overridden per node by launch.sh (--machine_rank, --main_process_ip from SLURM or the environment).
+    config.main_process_ip = 'MASTER_ADDR';
+    config.main_process_port = MASTER_PORT;
+  }
   const notes: string[] = [];
   // With deepspeed_config_file, precision lives in the DeepSpeed JSON; Accelerate rejects it twice.
   if (d.kind === 'deepspeed') {
     config.deepspeed_config = {
       deepspeed_config_file: DEEPSPEED_FILE,
       zero3_init_flag: o.zero === 3,
+      // Across machines Accelerate starts each node's ranks itself (launch.sh per node), as torchrun does.
+      ...(nodes > 1 ? { deepspeed_multinode_launcher: 'standard' } : {}),
     };
     notes.push(
       'mixed precision is set in deepspeed.json (Accelerate ignores mixed_precision with a DeepSpeed config file)',
@@ -81,6 +92,7 @@ export function emitAccelerate(x: LaunchInput): EngineOutput {
     files: [
       { path: ACCELERATE_FILE, content: doc.toString() },
       { path: LAUNCH_SCRIPT, content: launchScript(x, d.kind, d.processes) },
+      ...(nodes > 1 ? [{ path: SLURM_FILE, content: slurmScript(x, 'bash launch.sh') }] : []),
     ],
     notes,
   };
@@ -96,6 +108,18 @@ export function launchScript(x: LaunchInput, kind: DistKind, processes: number):
   ];
   if (x.powerLimitW !== null)
     lines.push('# Apply the power cap first (needs root): bash power-limit.sh');
+  const { nodes, perNode } = nodesOf(x);
+  if (nodes > 1) {
+    lines.push(
+      `# ${nodes} machines x ${perNode} GPUs: run this on every machine with NODE_RANK (0..${nodes - 1}) and`,
+      '# MASTER_ADDR (the address of NODE_RANK 0) set; slurm.sbatch sets both from SLURM.',
+      ': "${MASTER_ADDR:?set MASTER_ADDR to the address of machine 0}"',
+      `accelerate launch --config_file ${ACCELERATE_FILE} --machine_rank "\${NODE_RANK:?set NODE_RANK}" --main_process_ip "$MASTER_ADDR" --main_process_port "\${MASTER_PORT:-${MASTER_PORT}}" ${TRAIN_SCRIPT} ${HF_ARGS_FILE}`,
+      '# Without Accelerate:',
+      `# torchrun --nnodes ${nodes} --nproc_per_node ${perNode} --node_rank "$NODE_RANK" --rdzv_backend c10d --rdzv_endpoint "$MASTER_ADDR:${MASTER_PORT}" ${TRAIN_SCRIPT} ${HF_ARGS_FILE}`,
+    );
+    return `${lines.join('\n')}\n`;
+  }
   lines.push(`accelerate launch --config_file ${ACCELERATE_FILE} ${TRAIN_SCRIPT} ${HF_ARGS_FILE}`);
   if (kind !== 'fsdp') {
     lines.push('# Without Accelerate:');

@@ -14,6 +14,18 @@ export const globalBatch = (x: LaunchInput): number =>
 export const shardingOf = (x: Pick<LaunchInput, 'options'>): Sharding =>
   engineOf(x.options) === 'hf-deepspeed' ? 'deepspeed' : 'fsdp';
 
+/** Machines the plan spans and GPUs on each (LaunchInput.gpusPerNode, else one machine). */
+export function nodesOf(x: Pick<LaunchInput, 'options' | 'gpusPerNode'>): {
+  nodes: number;
+  perNode: number;
+} {
+  const perNode = Math.min(x.options.gpus, x.gpusPerNode ?? x.options.gpus);
+  return { nodes: Math.ceil(x.options.gpus / perNode), perNode };
+}
+
+/** Rendezvous port of multi-node launches (torchrun's default, 29500). */
+export const MASTER_PORT = 29500;
+
 export const isTraining = (o: EstimateOptions): boolean => o.method !== 'inference';
 export const isAdapter = (o: EstimateOptions): boolean =>
   o.method === 'lora' || o.method === 'qlora';

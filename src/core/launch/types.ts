@@ -22,6 +22,8 @@ export interface LaunchInput {
   estimate: EstimateResult;
   /** What from_pretrained / base_model should load: Hugging Face repo id or local path. */
   modelRef: string;
+  /** GPUs per machine; plans over more GPUs span nodes (default: all GPUs on one machine). */
+  gpusPerNode?: number;
 }
 
 /** What decides whether an engine can run a plan: the model and the configuration. */
