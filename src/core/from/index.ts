@@ -111,7 +111,11 @@ export function withDeepSpeed(m: FromMapping, ds: DeepSpeedMapping, name: string
     if (k === 'compute' && ds.precisionAuto) continue;
     flags[k] = v;
   }
-  if (flags.framework === 'deepspeed' && flags.weights === 'fp32' && flags.method === 'full')
+  if (
+    flags.framework === 'deepspeed' &&
+    flags.weights === 'fp32' &&
+    (flags.method ?? 'full') === 'full'
+  )
     // DeepSpeed bf16/fp16 mode casts the model to 16 bits and keeps its own fp32 master partition.
     flags.weights = flags.compute === 'fp16' ? 'fp16' : 'bf16';
   return {
