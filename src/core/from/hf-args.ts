@@ -46,6 +46,8 @@ export function mapTrainerArgs(r: FieldReader, flags: FromFlags, warnings: strin
   const fp16 = r.bool('fp16');
   if (bf16) flags.compute = 'bf16';
   else if (fp16) flags.compute = 'fp16';
+  // Both switched off: the Trainer runs in fp32.
+  else if (bf16 === false && fp16 === false) flags.compute = 'fp32';
   if (r.bool('gradient_checkpointing')) flags.checkpointing = 'full';
   const optim = r.str('optim');
   if (optim !== undefined) flags.optimizer = hfOptimizer(optim, 'optim', warnings);
