@@ -23,7 +23,13 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
   const rows: ThroughputRow[] = [];
   for (const c of loadThroughputCases(file)) {
     if (c.scorable === false) continue;
-    const flags = cliFlags(c.flags);
+    const caseFlags = cliFlags(c.flags);
+    // A rig the source describes as having no NVLink is timed over PCIe even when the catalog card has a
+    // bridge connector (the case's `interconnect` field, read for every case alike).
+    const flags: RawFlags =
+      caseFlags.interconnect === undefined && /no NVLink/i.test(c.interconnect ?? '')
+        ? { ...caseFlags, interconnect: 'pcie' }
+        : caseFlags;
     const options = optionsFromFlags(flags);
     const time = timeOptionsFromFlags(flags, options);
     const gpu = findGpu(String(flags.gpu));

@@ -12,6 +12,7 @@ import { engineOf } from './engine.js';
 import { engineRejects } from './engines.js';
 import { qualityOf, tierRank, type QualityTier } from './quality.js';
 import { estimateTime } from './time/index.js';
+import { timeVerdict, type TimeVerdict } from './time/verdict.js';
 import { defaultTimeOptions } from '../schema/time.js';
 import type { EstimateOptions } from '../schema/estimate.js';
 import { checkCombination } from '../schema/flags.js';
@@ -67,6 +68,8 @@ export interface Explanation {
   depth: 0 | 1 | 2 | 3;
   /** Configurations estimated while searching. */
   tried: number;
+  /** The given configuration's step: its dominant phase and what would lift it (time model). */
+  time: TimeVerdict;
 }
 
 interface Move {
@@ -301,6 +304,7 @@ export function explainFit(arch: Arch, options: EstimateOptions, gpu: Gpu): Expl
     fixes: [],
     depth: 0,
     tried: 0,
+    time: timeVerdict(estimateTime(arch, options, gpu, defaultTimeOptions(options.gpus))),
   };
   if (result.fits) return result;
 

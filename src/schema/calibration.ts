@@ -30,6 +30,8 @@ export const throughputCaseSchema = z.looseObject({
   measured_value: z.number().positive(),
   scorable: z.boolean().optional(),
   notes: z.string().optional(),
+  /** The rig's links as the source describes them (e.g. "PCIe, no NVLink"). */
+  interconnect: z.string().nullable().optional(),
 });
 export const throughputFileSchema = z.array(throughputCaseSchema);
 export type ThroughputCase = z.infer<typeof throughputCaseSchema>;

@@ -18,17 +18,28 @@ export function fixLine(f: Fix): string {
   return `${f.changes.map((c) => c.label).join(' + ')}: −${formatGiB(f.freedBytes, 1)} (${formatGiB(f.deviceBytes, 1)} per GPU, ${formatGiB(f.headroomBytes, 1)} spare), ${slowdownText(f.slowdown)}, quality ${f.quality}, on ${f.engine}${host}`;
 }
 
+/** "time: 1.2 s per step, 2,300 tokens/s per GPU, bound: compute; backward dominates (45%): ...". */
+export function timeVerdictLine(v: Explanation['time']): string {
+  const rate =
+    v.decodeTokensPerSecond !== undefined
+      ? `${Math.round(v.decodeTokensPerSecond).toLocaleString('en-US')} decode tokens/s per replica`
+      : `${Math.round(v.tokensPerSecondPerGpu).toLocaleString('en-US')} tokens/s per GPU`;
+  return `time: ${v.stepSeconds.toPrecision(3)} s per step, ${rate}, MFU ${(v.mfu * 100).toFixed(1)}%, bound: ${v.bound}; ${v.dominant.phase} dominates (${Math.round(v.dominant.share * 100)}% of the step); to lift it: ${v.lift}`;
+}
+
 export function renderExplainText(e: Explanation): string {
   const lines: string[] = [];
   if (e.fits) {
     lines.push(
       `${e.model.id} fits on ${e.gpu.name}: ${formatGiB(e.deviceBytes)} of ${formatGiB(e.gpu.capacityBytes)} (${formatGiB(-e.overByBytes)} spare).`,
     );
+    lines.push(timeVerdictLine(e.time));
     return lines.join('\n');
   }
   lines.push(
     `${e.model.id} does not fit on ${e.gpu.name}: needs ${formatGiB(e.deviceBytes)} per GPU, has ${formatGiB(e.gpu.capacityBytes)} (over by ${formatGiB(e.overByBytes)}).`,
   );
+  lines.push(`as given, ${timeVerdictLine(e.time)}`);
   lines.push('', 'what overflows (largest first):');
   for (const c of e.overflow)
     lines.push(`  ${COMPONENT_LABEL[c.component]}: ${formatGiB(c.bytes)}`);

@@ -178,9 +178,11 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
   const pcie = pcieGBps(g.interconnect.pcie) * 1e9;
   const nvlink = (g.interconnect.nvlinkGBps ?? 0) * 0.5e9; // spec totals are bidirectional
   const useNvlink = t.interconnect === 'pcie' ? false : nvlink > 0;
-  // Without P2P (stock GeForce 40xx drivers) NCCL bounces through host memory: about half the PCIe rate
-  // (NVIDIA/nccl issue #1127).
-  const pcieBus = (g.interconnect.p2p ? pcie : pcie / 2) * PCIE_EFF;
+  // Without P2P NCCL bounces through host memory: about half the PCIe rate (NVIDIA/nccl issue #1127,
+  // https://github.com/NVIDIA/nccl/issues/1127). GeForce cards have no PCIe P2P in the stock driver; a
+  // GeForce `p2p` is the NVLink bridge's (catalog rtx-3090 notes), so it does not apply over PCIe.
+  const pcieP2p = g.interconnect.p2p && g.category !== 'consumer';
+  const pcieBus = (pcieP2p ? pcie : pcie / 2) * PCIE_EFF;
   const nvBus = nvlink * NVLINK_EFF;
   return {
     gemm16: p16 * eff * kc,
@@ -534,15 +536,17 @@ export function trainWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): Tr
   const shardOpt = zero >= 1 ? dp : 1;
   const optBytes = (optimizerBytes(o) * trainable) / shard / shardOpt;
   const onHost = o.offload !== 'none';
-  // ZeRO-3 / FSDP FULL_SHARD: all-gather the weights for forward and again for backward, every
-  // micro-batch (FSDP reshard_after_forward; recompute happens inside the backward unit); FSDP mixed
-  // precision gathers in the compute dtype (param_dtype=bf16).
+  // ZeRO-3 / FSDP FULL_SHARD: all-gather the weights for forward, again for backward, and once more
+  // for the recompute of full activation checkpointing (the checkpointed layer's forward re-enters the
+  // FSDP unit after reshard_after_forward freed its parameters), every micro-batch (FSDP docs,
+  // https://pytorch.org/docs/stable/fsdp.html, ShardingStrategy.FULL_SHARD); FSDP mixed precision
+  // gathers in the compute dtype (param_dtype=bf16); quantized QLoRA weights travel packed (fsdp_qlora
+  // quant_storage, https://github.com/AnswerDotAI/fsdp_qlora).
   const storeBytes = o.weights === 'fp32' ? (o.compute === 'fp32' ? 4 : 2) : weightBytes(o.weights);
   const wire = (n: number) => (n - 1) / n;
+  const gathersPerMicro = 2 + (o.checkpointing === 'full' || o.checkpointing === 'offload' ? 1 : 0);
   const gatherBytes =
-    zero === 3 && dp > 1
-      ? 2 * ((m.linearTotal + m.total - m.linearTotal) / shard) * storeBytes * wire(dp)
-      : 0;
+    zero === 3 && dp > 1 ? gathersPerMicro * (m.total / shard) * storeBytes * wire(dp) : 0;
   // DDP all-reduce moves 2(n-1)/n of the buffer; reduce-scatter (ZeRO-2/3) (n-1)/n (ZeRO §7).
   const gradBuf = (trainable / shard) * gradDtype;
   const gradReducePerMicro = zero >= 2;
@@ -591,7 +595,12 @@ export function trainWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): Tr
     offloadBytes,
     tpBytes,
     tpCalls,
-    modelFlopsPerToken: 6 * (m.active - embedOnly(m)) + mfuAttn,
+    // LoRA/QLoRA need no frozen-weight gradients: 4 FLOPs per frozen weight per token (forward +
+    // input gradient) and 6 per adapter weight, so their MFU is not inflated by FLOPs never run.
+    modelFlopsPerToken:
+      (lora
+        ? 4 * (m.active - embedOnly(m)) + 6 * adapterW * shard
+        : 6 * (m.active - embedOnly(m))) + mfuAttn,
     compiled,
     layers: Math.max(1, layersHere),
   };
@@ -663,7 +672,11 @@ export function trainStep(
   const multiNode = w.gpus > r.gpusPerNode;
   const dpGroupInNode = Math.min(w.dp, Math.max(1, Math.floor(r.gpusPerNode / (w.tp * w.pp))));
   const intra = dpGroupInNode <= 2 ? r.intraPair : r.intraMany;
-  const dpLink = multiNode ? Math.min(intra, r.interNode) : intra;
+  // Across nodes NCCL runs one ring/tree channel per NIC (one NIC per GPU on DGX/HGX nodes): every GPU
+  // of the node carries 1/k of the crossing traffic, so the group's bus bandwidth is the node's k NICs
+  // together, capped by the intra-node links (nccl-tests bus bandwidth,
+  // https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md; DGX A100 8x HDR ~ 180 GB/s busbw).
+  const dpLink = multiNode ? Math.min(intra, r.interNode * dpGroupInNode) : intra;
   const latency =
     intra === r.host || dpLink === r.interNode ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK;
   // ZeRO-3 gathers: prefetched one unit ahead, hidden behind that micro-batch's compute except what exceeds it.

@@ -1,0 +1,73 @@
+/**
+ * Which phase dominates a step and what would lift it: the time model's own answer, shown by `explain`.
+ * Pure: reads a TimeResult (estimateTime) only.
+ */
+import type { Bound, TimeResult } from './index.js';
+
+export interface TimeVerdict {
+  stepSeconds: number;
+  tokensPerSecondPerGpu: number;
+  /** Inference only: tokens/s of one replica. */
+  decodeTokensPerSecond?: number;
+  mfu: number;
+  bound: Bound;
+  /** The largest phase and its share of the step (prefill excluded for inference). */
+  dominant: { phase: string; share: number };
+  /** What would shorten the dominant phase, in the contract's vocabulary. */
+  lift: string;
+}
+
+/** Remedies per phase; each follows from the phase's mechanism in time/index.ts. */
+const LIFT: Record<string, (t: TimeResult) => string> = {
+  forward: (t) => computeLift(t),
+  backward: (t) => computeLift(t),
+  recompute: () =>
+    '--checkpointing selective or none where memory allows (full recompute re-runs the whole forward)',
+  dequantize: () =>
+    'larger micro-batches (dequantization is paid per micro-batch, not per token), or 16-bit LoRA weights',
+  optimizer: (t) =>
+    t.phases.some((p) => p.phase === 'optimizer') && t.bound === 'host'
+      ? 'keep the optimizer on the GPU (--offload none) or more --grad-accum (one host step per more tokens)'
+      : '--zero 1 or more to shard the optimizer step, or more --grad-accum to amortise it',
+  'gradient-reduce': () =>
+    'more --grad-accum (one reduce per more tokens) or a faster link (--interconnect nvlink, --inter-node-gbps)',
+  'parameter-gather': () =>
+    'larger micro-batches (--batch: gathers are per micro-batch), --zero 2 where memory allows, or NVLink',
+  'tensor-parallel': () => 'a smaller --tp, or GPUs joined by NVLink (--interconnect nvlink)',
+  'pipeline-bubble': () => 'more micro-batches per step (--grad-accum) or a smaller --pp',
+  offload: () => 'less offload (--offload, --checkpointing) or a faster host link',
+  overhead: (t) =>
+    t.decodeTokensPerSecond !== undefined
+      ? 'compiled decoding with CUDA graphs (--compile, or --framework vllm), or a larger --batch'
+      : '--compile (fewer, fused kernels) or larger micro-batches (fixed costs per step and per kernel)',
+  'decode-weights': () =>
+    'fewer weight bytes per token (--weights int8/int4 with a fast kernel) or a larger --batch',
+  'decode-kv': () => 'a shorter context (--seq), an fp8 KV cache or a smaller --batch',
+};
+
+function computeLift(t: TimeResult): string {
+  if (t.bound === 'memory')
+    return '--compile (fuses the elementwise passes) or a GPU with more memory bandwidth';
+  if (t.bound === 'host') return '--compile (fewer kernel launches) or larger micro-batches';
+  return 'a GPU with more tensor FLOP/s, or larger micro-batches to fill the GEMMs';
+}
+
+export function timeVerdict(t: TimeResult): TimeVerdict {
+  const phases = t.phases.filter((p) => p.phase !== 'prefill' && p.seconds > 0);
+  const total = phases.reduce((a, p) => a + p.seconds, 0);
+  const top = phases.reduce((a, p) => (p.seconds > a.seconds ? p : a), {
+    phase: 'overhead',
+    seconds: 0,
+  });
+  return {
+    stepSeconds: t.stepSeconds,
+    tokensPerSecondPerGpu: t.tokensPerSecondPerGpu,
+    ...(t.decodeTokensPerSecond !== undefined
+      ? { decodeTokensPerSecond: t.decodeTokensPerSecond }
+      : {}),
+    mfu: t.mfu,
+    bound: t.bound,
+    dominant: { phase: top.phase, share: total > 0 ? top.seconds / total : 0 },
+    lift: (LIFT[top.phase] ?? computeLift)(t),
+  };
+}
