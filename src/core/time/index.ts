@@ -346,7 +346,12 @@ const GRAPH_KERNEL_SECONDS = 2.5e-6;
 // the GEMMs. Eager HF Llama: RMSNorm x2 (~8 passes each, fp32 upcast), residual adds, rotary (~6 passes
 // over q and k), SiLU*up (3 passes over ffn), layout copies; fused (compiled / fused-norm stacks): one
 // pass per norm, fused rotary and activation. Counted from transformers modeling_llama.py (assumed).
-function elemBytesPerTokenLayer(m: ModelFacts, compiled: boolean, tp: number): number {
+function elemBytesPerTokenLayer(
+  m: ModelFacts,
+  compiled: boolean,
+  tp: number,
+  elemSize: number,
+): number {
   const h = m.hidden;
   const qk = (m.attnWidth + m.kvWidth) / tp;
   const ffn = (m.ffn * (m.experts > 1 ? m.topK : 1)) / tp;
@@ -356,7 +361,7 @@ function elemBytesPerTokenLayer(m: ModelFacts, compiled: boolean, tp: number): n
   const act = m.gated ? (compiled ? 3 : 5) * ffn : (compiled ? 2 : 2) * ffn;
   const rotary = m.rms ? (compiled ? 2 : 6) * qk : 0;
   const layout = compiled ? 0 : 2 * (m.attnWidth / tp + (2 * m.kvWidth) / tp);
-  return 2 * (norms + residual + act + rotary + layout);
+  return elemSize * (norms + residual + act + rotary + layout);
 }
 
 // The loss reads the logits in fp32 several times (upcast, log-softmax, gather, backward): ~16 B per
@@ -480,12 +485,19 @@ export function trainWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): Tr
   const compiled = o.compile || o.framework === 'unsloth';
   const layersHere = m.layers / pp;
   const lmHead = m.lmHead / (tp * pp);
+  // torch.autocast over fp32 weights (AMP without FSDP mixed precision): layer_norm, softmax and the loss
+  // run in fp32 and the fp32 residual stream is cast for each linear
+  // (https://pytorch.org/docs/stable/amp.html#cuda-ops-that-can-autocast-to-float32): elementwise traffic
+  // about half fp32 (3 B per element), and every linear weight is cast fp32 -> 16-bit (read 4 B, write
+  // 2 B) in each forward and recompute (autocast's cast cache lives for one forward).
+  const autocast = o.weights === 'fp32' && o.compute !== 'fp32' && o.zero < 3 && !compiled;
+  const elemSize = o.compute === 'fp32' ? 4 : autocast ? 3 : 2;
   const fwdGemmFlops = 2 * tokens * (m.linearActive / shard + lmHead);
   // Causal flash/SDPA kernels skip the masked half of QK^T and PV; eager attention computes it all.
   const causalShare = m.causal && o.attention !== 'eager' ? 0.5 : 1;
   const fwdAttnFlops = 4 * tokens * (o.seq / cp) * (m.attnWidth / tp) * layersHere * causalShare;
   const elem =
-    tokens * layersHere * elemBytesPerTokenLayer(m, compiled, tp) +
+    tokens * layersHere * elemBytesPerTokenLayer(m, compiled, tp, elemSize) +
     (tokens * m.vocab * (o.chunkedLoss || compiled ? LOSS_BYTES_FUSED : LOSS_BYTES_EAGER)) /
       (tp * pp);
   // Eager attention materialises b x heads x s x s scores: write, softmax read+write (fp32 upcast in HF),
@@ -529,6 +541,7 @@ export function trainWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): Tr
     } else if (q === 'bnb')
       dequantSeconds = passes * BNB4_EXTRA_OPS * EAGER_OP_SECONDS * m.linearsPerLayer * layersHere;
   }
+  if (autocast) dequantBytes += (1 + recompute) * 6 * (m.linearTotal / shard);
   // Trainable parameters and their gradient bytes.
   const trainable = lora ? adapterWeights(m, o) : m.total;
   const gradDtype = o.weights === 'fp32' || o.masterWeights ? 4 : 2;
