@@ -22,6 +22,8 @@ export interface EngineProfile {
   methods: readonly Method[];
   /** Largest data-parallel degree (1: one process, e.g. open-source Unsloth); Infinity otherwise. */
   maxDp: number;
+  /** Trains or serves in fp16 (GPUs without bf16 fall back to it); false where only bf16/fp32 exist. */
+  fp16: boolean;
   tp: boolean;
   pp: boolean;
   cp: boolean;
@@ -68,6 +70,7 @@ export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
     framework: 'hf',
     methods: ['full', 'lora', 'qlora'],
     maxDp: Infinity, // DDP through accelerate launch
+    fp16: true,
     tp: false,
     pp: false,
     cp: false,
@@ -92,6 +95,7 @@ export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
     framework: 'hf',
     methods: ['full', 'lora', 'qlora'],
     maxDp: Infinity,
+    fp16: true,
     tp: false,
     pp: false,
     cp: false,
@@ -119,6 +123,7 @@ export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
     framework: 'deepspeed',
     methods: ['full', 'lora', 'qlora'],
     maxDp: Infinity,
+    fp16: true,
     tp: false,
     pp: false, // the Trainer integration has no DeepSpeed pipeline engine
     cp: false,
@@ -149,6 +154,8 @@ export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
     framework: 'torchtune',
     methods: ['full', 'lora', 'qlora'],
     maxDp: Infinity,
+    // Recipes take dtype bf16 or fp32 only: https://pytorch.org/torchtune/stable/tutorials/memory_optimizations.html
+    fp16: false,
     tp: false,
     pp: false,
     cp: false,
@@ -179,6 +186,7 @@ export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
     framework: 'torchtitan',
     methods: ['full'],
     maxDp: Infinity,
+    fp16: true,
     tp: true,
     pp: true,
     cp: true,
@@ -203,6 +211,7 @@ export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
     framework: 'litgpt',
     methods: ['full', 'lora', 'qlora'],
     maxDp: Infinity,
+    fp16: true,
     tp: false,
     pp: false,
     cp: false,
@@ -226,6 +235,7 @@ export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
     framework: 'unsloth',
     methods: ['full', 'lora', 'qlora'],
     maxDp: 1, // open-source Unsloth trains on one GPU
+    fp16: true,
     tp: false,
     pp: false,
     cp: false,
@@ -246,6 +256,7 @@ export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
     framework: 'vllm',
     methods: ['inference'],
     maxDp: Infinity, // replicas
+    fp16: true,
     tp: true,
     pp: true,
     cp: false,
@@ -270,6 +281,7 @@ export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
     framework: 'hf',
     methods: ['inference'],
     maxDp: Infinity, // one process per GPU
+    fp16: true,
     tp: false,
     pp: false,
     cp: false,

@@ -9,7 +9,8 @@
  */
 import type { Arch } from './arch.js';
 import { engineOf } from './engine.js';
-import { ENGINE_FAMILY, engineRejects, onEngine } from './engines.js';
+import { ENGINE_FAMILY, ENGINE_PROFILES, engineRejects, onEngine } from './engines.js';
+import { launchBlocker } from './launch/index.js';
 import { defaultHostRamBytes, hostRamOf, type HostRam } from './host-ram.js';
 import { qualityOf, tierRank, type Quality } from './quality.js';
 import type { Engine } from '../schema/engine.js';
@@ -459,7 +460,7 @@ function buildRows(
   let n = 0;
   const judge = qualityJudge(s, bases, variants);
   const run: number[] = [];
-  const runs = engineVerdicts();
+  const runs = engineVerdicts(arch);
   bases.forEach((b, bi) => {
     const o = b.options;
     const probe = { ...o };
@@ -582,7 +583,12 @@ function layoutVariants(
     let verdict = runs.stamp[k] === runs.base ? runs.ok[k]! : -1;
     if (verdict < 0) {
       probe.optimizerInBackward = v.optimizerInBackward;
-      verdict = engineRejects(v.engine, probe, dp, accum) === null ? 1 : 0;
+      // Runs on the engine, and vramplan's launcher for that engine can write it (launch/index.ts).
+      verdict =
+        engineRejects(v.engine, probe, dp, accum) === null &&
+        launchBlocker({ arch: runs.arch, options: onEngine(probe, v.engine) }) === null
+          ? 1
+          : 0;
       runs.stamp[k] = runs.base;
       runs.ok[k] = verdict;
     }
@@ -602,12 +608,14 @@ function layoutVariants(
  * which configuration an entry belongs to, so moving to the next one needs no clearing.
  */
 interface EngineVerdicts {
+  arch: Arch;
   base: number;
   stamp: Int32Array;
   ok: Int8Array;
 }
 
-const engineVerdicts = (): EngineVerdicts => ({
+const engineVerdicts = (arch: Arch): EngineVerdicts => ({
+  arch,
   base: -1,
   stamp: new Int32Array(256 * 64).fill(-1),
   ok: new Int8Array(256 * 64),
@@ -659,7 +667,7 @@ function countRows(
 ): number {
   const judge = qualityJudge(s, bases, variants);
   const run: number[] = [];
-  const runs = engineVerdicts();
+  const runs = engineVerdicts(arch);
   let n = 0;
   bases.forEach((b, bi) => {
     const o = b.options;
@@ -989,6 +997,7 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
   const isRent = new Uint8Array(H);
   const basis: CostBasis[] = new Array<CostBasis>(H);
   const noFlash = new Uint8Array(H);
+  const noBf16 = new Uint8Array(H);
   const noFp8 = new Uint8Array(H);
   const noBnb = new Uint8Array(H);
   for (let h = 0; h < H; h++) {
@@ -999,12 +1008,14 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
     isRent[h] = opt.kind === 'rent' ? 1 : 0;
     basis[h] = costBasisOf(opt);
     noFlash[h] = opt.gpu.supportsFlashAttention2 ? 0 : 1;
+    noBf16[h] = opt.gpu.supportsBf16 ? 0 : 1;
     noFp8[h] = opt.gpu.supportsFp8 ? 0 : 1;
     noBnb[h] = opt.gpu.vendor === 'apple' ? 1 : 0;
   }
   const R_NOT_ENOUGH = REASON['not-enough-gpus'];
   const R_PARTIAL = REASON['partial-node'];
   const R_NO_FLASH = REASON['no-flash-attention'];
+  const R_NO_ENGINE = REASON['no-engine'];
   const R_NO_FP8 = REASON['no-fp8'];
   const R_NO_QUANT = REASON['no-quant-kernels'];
   const onProgress = ctx.input.onProgress;
@@ -1025,6 +1036,7 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
     const bnb = BNB_WEIGHTS.has(o.weights);
     const variant = ctx.variants[rows.variant[r]!]!;
     const engine = variant.engine;
+    const noFp16Engine = !ENGINE_PROFILES[engine].fp16;
     const accum = rows.accum[r]!;
     // The time model's GPU-independent work of this row (one object per row, none per candidate),
     // with the engine's options (master weights, optimizer-in-backward) as memory has them.
@@ -1062,6 +1074,11 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
       }
       if (flash && noFlash[h] === 1) {
         reasons[R_NO_FLASH] = reasons[R_NO_FLASH]! + nl;
+        continue;
+      }
+      // bf16 plans fall back to fp16 on GPUs without bf16 (materialize); some engines have no fp16.
+      if (noFp16Engine && noBf16[h] === 1 && o.compute === 'bf16') {
+        reasons[R_NO_ENGINE] = reasons[R_NO_ENGINE]! + nl;
         continue;
       }
       if (fp8 && noFp8[h] === 1) {

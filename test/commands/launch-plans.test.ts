@@ -11,7 +11,9 @@ import type { Plan } from '../../src/core/plan.js';
 import { launchInputOfPlan } from '../../src/commands/launch-run.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { loadScenario, modelSpecOf } from '../../src/io/load-scenario.js';
-import { planScenarioFile } from '../../src/io/plan-scenario.js';
+import { plan } from '../../src/core/plan.js';
+import { planInputOf, planScenarioFile } from '../../src/io/plan-scenario.js';
+import { scenarioSchema } from '../../src/schema/scenario.js';
 import {
   accelerateSchema,
   axolotlSchema,
@@ -26,22 +28,34 @@ const SCENARIOS = readdirSync('scenarios')
 
 const hasPython = spawnSync('python3', ['--version']).status === 0;
 
+/** Shell and Python files met so far, checked together (one bash -n and one Python run per test). */
+const pending = { sh: new Set<string>(), py: new Set<string>() };
+
 function parsesAs(path: string, content: string): unknown {
   if (path.endsWith('.json')) return JSON.parse(content);
   if (path.endsWith('.yaml')) return parse(content, { version: '1.1' });
-  if (path.endsWith('.sh')) {
-    const r = spawnSync('bash', ['-n'], { input: content, encoding: 'utf8' });
-    expect(r.status, `${path}: ${r.stderr}`).toBe(0);
-    return content;
-  }
-  if (path.endsWith('.py') && hasPython) {
-    const r = spawnSync('python3', ['-c', 'import ast,sys; ast.parse(sys.stdin.read())'], {
-      input: content,
-      encoding: 'utf8',
-    });
-    expect(r.status, `${path}: ${r.stderr}`).toBe(0);
-  }
+  if (path.endsWith('.sh')) pending.sh.add(content);
+  if (path.endsWith('.py')) pending.py.add(content);
   return content;
+}
+
+/** bash -n over every pending script, and Python's ast over every pending .py file. */
+function checkPendingScripts(): void {
+  // Each distinct script alone: a stray quote in one must not be closed by the next.
+  for (const sh of pending.sh) {
+    const r = spawnSync('bash', ['-n'], { input: sh, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+  }
+  if (hasPython && pending.py.size > 0) {
+    const r = spawnSync(
+      'python3',
+      ['-c', 'import ast,json,sys\nfor src in json.load(sys.stdin): ast.parse(src)'],
+      { input: JSON.stringify([...pending.py]), encoding: 'utf8' },
+    );
+    expect(r.status, r.stderr).toBe(0);
+  }
+  pending.sh.clear();
+  pending.py.clear();
 }
 
 function checkPlan(plan: Plan, files: Record<string, unknown>): void {
@@ -117,14 +131,53 @@ describe('launch every top-10 plan of every shipped scenario', () => {
         const result = await planScenarioFile(file, { top: 10 });
         const arch = resolveModel(modelSpecOf(file, loadScenario(file)), { flag: 'model' });
         expect(result.plans.length).toBeGreaterThan(0);
-        for (const plan of result.plans) {
-          const bundle = buildLaunch(launchInputOfPlan(plan, arch, arch.hfId ?? arch.id));
-          expect(bundle.engine).toBe(plan.choices.engine);
+        for (const p of result.plans) {
+          const bundle = buildLaunch(launchInputOfPlan(p, arch, arch.hfId ?? arch.id));
+          expect(bundle.engine).toBe(p.choices.engine);
           const files: Record<string, unknown> = {};
           for (const f of bundle.files) files[f.path] = parsesAs(f.path, f.content);
-          checkPlan(plan, files);
+          checkPlan(p, files);
         }
+        checkPendingScripts();
       },
       60_000,
     );
+});
+
+describe('launch every top-10 plan beyond the shipped scenarios', () => {
+  // Families torchtune has builders for and not, GPUs with and without bf16 / flash, every launcher.
+  const models = ['llama-3-8b', 'qwen2.5-0.5b', 'mixtral-8x7b'];
+  const gpus = ['t4', 'rtx-4090', 'h100-sxm'];
+  const frameworks = ['hf', 'deepspeed', 'torchtune', 'vllm'] as const;
+  for (const model of models)
+    for (const kind of ['fine-tune', 'inference'] as const)
+      it(`${model} ${kind}`, () => {
+        let ranked = 0;
+        for (const gpu of gpus)
+          for (const framework of frameworks) {
+            if ((framework === 'vllm') !== (kind === 'inference') && framework !== 'hf') continue;
+            const job =
+              kind === 'fine-tune'
+                ? { kind, seq: 1024, globalBatch: 16 }
+                : { kind, context: 4096, concurrency: 8 };
+            const scenario = scenarioSchema.parse({
+              name: 'grid',
+              model,
+              job,
+              hardware: { owned: [{ gpu, count: 8 }], counts: { min: 1, max: 8 } },
+              search: { framework },
+            });
+            const input = planInputOf('grid.yaml', scenario);
+            for (const p of plan({ ...input, top: 10 }).plans) {
+              const bundle = buildLaunch(launchInputOfPlan(p, input.arch, 'm'));
+              expect(bundle.engine).toBe(p.choices.engine);
+              const files: Record<string, unknown> = {};
+              for (const f of bundle.files) files[f.path] = parsesAs(f.path, f.content);
+              checkPlan(p, files);
+              ranked++;
+            }
+          }
+        checkPendingScripts();
+        expect(ranked).toBeGreaterThan(0);
+      }, 120_000);
 });

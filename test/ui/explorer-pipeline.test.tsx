@@ -95,9 +95,14 @@ describe('explorer = plan --json', () => {
       const cli = planCli(file);
       expect(cli.status).toBe(0);
       const { ui, session, frame } = await open(file, 30, 160);
-      const mine = JSON.parse(JSON.stringify(planJson(session.result)));
-      expect(mine.plans[0]).toEqual(cli.json.plans[0]);
-      expect(mine.fleet).toEqual(cli.json.fleet);
+      // Which MIP backend answered depends on load (jsLP within its share of the budget, else HiGHS): the
+      // answer must agree, not the solver that found it.
+      const solverFree = (x: unknown) =>
+        JSON.parse(JSON.stringify(x, (k, v: unknown) => (k === 'backend' ? undefined : v)));
+      const mine = solverFree(planJson(session.result));
+      const theirs = solverFree(cli.json);
+      expect(mine.plans[0]).toEqual(theirs.plans[0]);
+      expect(mine.fleet).toEqual(theirs.fleet);
       expect(mine.fits).toBe(cli.json.fits);
       // What is drawn: the selected plan's detail pane names the CLI's first plan.
       expect(frame()).toContain(`#1 ${cli.json.plans[0].id}`);
@@ -139,16 +144,18 @@ describe('explorer keys', () => {
   it('an edit re-plans in the worker and redraws the new ranking', async () => {
     const x = await open('scenarios/default.yaml');
     const before = x.session.result.plans.length;
-    x.ui.stdin.write('i');
-    await tick();
+    // Each key waits for its frame (at most 2 s: a loaded machine draws late).
+    const press = async (k: string) => {
+      const before = x.frame();
+      x.ui.stdin.write(k);
+      for (let i = 0; i < 80 && x.frame() === before; i++) await tick(25);
+    };
+    await press('i');
     // The knob list starts at the method list... step the sequence length down: knob 'sequence'.
-    for (let i = 0; i < 10 && !/❯.*sequence/.test(x.frame()); i++) {
-      x.ui.stdin.write('j');
-      await tick();
-    }
+    for (let i = 0; i < 10 && !/❯.*sequence/.test(x.frame()); i++) await press('j');
     expect(x.frame()).toMatch(/❯.*sequence/);
     x.ui.stdin.write('\u001b[D');
-    for (let i = 0; i < 200 && !/re-planned in \d+ ms/.test(x.frame()); i++) await tick(25);
+    for (let i = 0; i < 600 && !/re-planned in \d+ ms/.test(x.frame()); i++) await tick(25);
     expect(x.frame()).toMatch(/re-planned in \d+ ms: \d+ plans/);
     expect(before).toBeGreaterThan(0);
     x.ui.unmount();

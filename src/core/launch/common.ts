@@ -11,7 +11,7 @@ export const globalBatch = (x: LaunchInput): number =>
   x.options.batch * x.gradAccum * dataParallel(x.options);
 
 /** ZeRO sharding as the plan's engine realises it: DeepSpeed for hf-deepspeed, FSDP otherwise (core/engine.ts). */
-export const shardingOf = (x: LaunchInput): Sharding =>
+export const shardingOf = (x: Pick<LaunchInput, 'options'>): Sharding =>
   engineOf(x.options) === 'hf-deepspeed' ? 'deepspeed' : 'fsdp';
 
 export const isTraining = (o: EstimateOptions): boolean => o.method !== 'inference';

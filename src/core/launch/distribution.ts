@@ -44,7 +44,7 @@ function fsdpBlocker(o: EstimateOptions): string | null {
   return null;
 }
 
-export function distributionOf(x: LaunchInput): Distribution {
+export function distributionOf(x: Pick<LaunchInput, 'options'>): Distribution {
   const o = x.options;
   const processes = dataParallel(o) * o.tp * o.pp;
   const notes: string[] = [];

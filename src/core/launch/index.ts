@@ -2,15 +2,23 @@
 import { emitAccelerate } from './accelerate.js';
 import { emitAxolotl } from './axolotl.js';
 import { emitDeepSpeed } from './deepspeed.js';
-import { emitHfArgs, HF_ENGINE } from './hf.js';
+import { emitHfArgs, HF_ENGINE, trainerOptim } from './hf.js';
 import { emitPowerLimit } from './power.js';
-import { emitTorchtune } from './torchtune.js';
+import { emitTorchtune, torchtuneBlocker } from './torchtune.js';
 import type { Engine } from '../../schema/engine.js';
 import { engineOf } from '../engine.js';
-import { emitGenerate, emitVllm } from './serve.js';
-import type { EngineOutput, LaunchBundle, LaunchInput } from './types.js';
+import { distributionOf } from './distribution.js';
+import { emitGenerate, emitVllm, generateBlocker, vllmBlocker } from './serve.js';
+import type { EngineOutput, LaunchBundle, LaunchInput, LaunchPlan } from './types.js';
 
-export type { EngineOutput, LaunchBundle, LaunchFile, LaunchInput, Sharding } from './types.js';
+export type {
+  EngineOutput,
+  LaunchBundle,
+  LaunchFile,
+  LaunchInput,
+  LaunchPlan,
+  Sharding,
+} from './types.js';
 export { planSummary } from './common.js';
 
 /**
@@ -32,6 +40,33 @@ export function buildLaunch(x: LaunchInput): LaunchBundle {
 }
 
 type Emitter = (x: LaunchInput) => EngineOutput;
+
+/**
+ * Why vramplan's launcher for the plan's engine cannot write `x` as planned (the same checks its emitters
+ * make), or null. The planner prunes such plans, so every ranked plan launches. Engines vramplan writes no
+ * files for (torchtitan, LitGPT, Unsloth) are not judged here.
+ */
+export function launchBlocker(x: LaunchPlan): string | null {
+  const o = x.options;
+  switch (engineOf(o)) {
+    case 'hf-trainer':
+    case 'hf-fsdp':
+    case 'hf-deepspeed': {
+      const d = distributionOf(x);
+      if (d.blocker) return d.blocker;
+      const opt = trainerOptim(o);
+      return 'reason' in opt ? opt.reason : null;
+    }
+    case 'torchtune':
+      return torchtuneBlocker(x);
+    case 'vllm':
+      return vllmBlocker(o);
+    case 'hf-generate':
+      return generateBlocker(o);
+    default:
+      return null;
+  }
+}
 
 /** Which emitters write an engine's run: axolotl drives the same Trainer/Accelerate/DeepSpeed stack. */
 function emittersOf(engine: Engine): Emitter[] {

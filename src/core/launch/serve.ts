@@ -1,5 +1,6 @@
 /** Serving plans: a vLLM `serve` command with its check, or a transformers `generate` script. */
 import { dataParallel, TORCH_DTYPE } from './common.js';
+import type { EstimateOptions } from '../../schema/estimate.js';
 import type { EngineOutput, LaunchInput } from './types.js';
 
 export const SERVE_SCRIPT = 'serve.sh';
@@ -15,8 +16,26 @@ const sq = (s: string): string =>
  * vLLM engine arguments for the plan; their names are those of `vllm serve --help` (vLLM 0.11):
  * https://docs.vllm.ai/en/latest/configuration/engine_args.html
  */
+/** Why vLLM cannot serve `o` as planned, or null. */
+export function vllmBlocker(o: EstimateOptions): string | null {
+  if (o.method !== 'inference') return 'the plan trains: vLLM serves only';
+  if (o.weights === 'fp4')
+    return 'vLLM has no in-flight bitsandbytes fp4; use nf4 or an AWQ/GPTQ int4 checkpoint';
+  if (o.cp > 1) return 'vLLM has no context parallelism';
+  return null;
+}
+
+/** Why this script cannot generate `o` as planned, or null. */
+export function generateBlocker(o: EstimateOptions): string | null {
+  if (o.method !== 'inference') return 'the plan trains: this script only generates';
+  if (o.tp > 1 || o.pp > 1) return 'transformers generate here runs one GPU per process';
+  return null;
+}
+
 export function vllmArgs(x: LaunchInput): { args: string[]; notes: string[] } | { reason: string } {
   const o = x.options;
+  const blocked = vllmBlocker(o);
+  if (blocked) return { reason: blocked };
   const notes: string[] = [];
   const args = [
     `--tensor-parallel-size ${o.tp}`,
@@ -62,15 +81,12 @@ export function vllmArgs(x: LaunchInput): { args: string[]; notes: string[] } | 
       100,
   );
   args.push(`--gpu-memory-utilization ${util.toFixed(2)}`);
-  if (o.cp > 1) return { reason: 'vLLM has no context parallelism' };
   return { args, notes };
 }
 
 export function emitVllm(x: LaunchInput): EngineOutput {
   const engine = 'vLLM';
   const o = x.options;
-  if (o.method !== 'inference')
-    return { engine, ok: false, reason: 'the plan trains: vLLM serves only' };
   const v = vllmArgs(x);
   if ('reason' in v) return { engine, ok: false, reason: v.reason };
   const replicas = dataParallel(o);
@@ -117,10 +133,8 @@ export function emitVllm(x: LaunchInput): EngineOutput {
 export function emitGenerate(x: LaunchInput): EngineOutput {
   const engine = 'transformers generate';
   const o = x.options;
-  if (o.method !== 'inference')
-    return { engine, ok: false, reason: 'the plan trains: this script only generates' };
-  if (o.tp > 1 || o.pp > 1)
-    return { engine, ok: false, reason: 'transformers generate here runs one GPU per process' };
+  const blocked = generateBlocker(o);
+  if (blocked) return { engine, ok: false, reason: blocked };
   const notes: string[] = [];
   // BitsAndBytesConfig / FineGrainedFP8Config quantize a 16-bit checkpoint while loading:
   // https://huggingface.co/docs/transformers/main/en/quantization/bitsandbytes

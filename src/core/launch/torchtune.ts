@@ -3,7 +3,7 @@ import { Document } from 'yaml';
 import type { EstimateOptions, Optimizer } from '../../schema/estimate.js';
 import { dataParallel, isAdapter, learningRate } from './common.js';
 import { LORA_DROPOUT, loraAlpha } from './hf.js';
-import type { EngineOutput, LaunchInput } from './types.js';
+import type { EngineOutput, LaunchInput, LaunchPlan } from './types.js';
 
 export const TORCHTUNE_FILE = 'torchtune.yaml';
 
@@ -92,7 +92,7 @@ const TUNE_OPTIM: Partial<Record<Optimizer, Record<string, unknown>>> = {
 };
 
 /** Why torchtune cannot run the plan, or null. */
-function blocker(x: LaunchInput, m: TuneModel | undefined): string | null {
+function blocker(x: LaunchPlan, m: TuneModel | undefined): string | null {
   const o = x.options;
   if (o.method === 'inference') return 'the plan is inference: torchtune recipes are for training';
   if (!m)
@@ -119,6 +119,10 @@ function blocker(x: LaunchInput, m: TuneModel | undefined): string | null {
   if (o.sparsity > 0) return 'sparse weights have no torchtune switch';
   return null;
 }
+
+/** Why torchtune cannot run `x` (no builder for the model, dtype, recipe limits), or null. */
+export const torchtuneBlocker = (x: LaunchPlan): string | null =>
+  blocker(x, TUNE_MODELS[x.arch.id]);
 
 const recipeOf = (o: EstimateOptions): string =>
   `${isAdapter(o) ? 'lora' : 'full'}_finetune_${dataParallel(o) > 1 ? 'distributed' : 'single_device'}`;

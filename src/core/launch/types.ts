@@ -24,6 +24,9 @@ export interface LaunchInput {
   modelRef: string;
 }
 
+/** What decides whether an engine can run a plan: the model and the configuration. */
+export type LaunchPlan = Pick<LaunchInput, 'arch' | 'options'>;
+
 /** One file of the launch folder; `path` is relative to the folder. */
 export interface LaunchFile {
   path: string;
