@@ -106,6 +106,39 @@ describe('LLaMA-Factory (published examples)', () => {
   });
 });
 
+describe('LLaMA-Factory v1 (published examples/v1)', () => {
+  it('train_lora_sft.yaml: LoRA r16 on all linear layers under FSDP2', () => {
+    const { c, o } = optionsOf('llamafactory/examples/v1/train_lora/train_lora_sft.yaml', {
+      gpus: 2,
+    });
+    expect(c.format).toBe('llamafactory');
+    expect(c.model).toBe('Qwen/Qwen3-4B');
+    expect(o).toMatchObject({
+      method: 'lora',
+      loraRank: 16,
+      loraAllLinear: true,
+      zero: 3,
+      seq: 2048,
+    });
+  });
+  it('quantization.yaml: 4-bit bnb → QLoRA nf4', () => {
+    const { o } = optionsOf('llamafactory/examples/v1/train_qlora/quantization.yaml');
+    expect(o).toMatchObject({ method: 'qlora', weights: 'nf4' });
+  });
+  it('train_full_deepspeed.yaml: the DeepSpeed file from the repo root', () => {
+    const { c, o } = optionsOf('llamafactory/examples/v1/train_full/train_full_deepspeed.yaml', {
+      gpus: 4,
+    });
+    expect(c.deepspeedFile).toMatch(/ds_z3_config\.json$/);
+    expect(o).toMatchObject({
+      method: 'full',
+      zero: 3,
+      framework: 'deepspeed',
+      masterWeights: true,
+    });
+  });
+});
+
 describe('torchtune (published recipe configs)', () => {
   it('llama3_1/8B_lora_single_device.yaml: LoRA r8 on q,v,o + MLP, bf16, batch 2', () => {
     const { c, o } = optionsOf('torchtune/recipes/configs/llama3_1/8B_lora_single_device.yaml');

@@ -42,8 +42,12 @@ export function mapTrainerArgs(r: FieldReader, flags: FromFlags, warnings: strin
   if (batch !== undefined) flags.batch = batch;
   const accum = r.int('gradient_accumulation_steps');
   if (accum !== undefined) flags['grad-accum'] = accum;
-  if (r.bool('bf16')) flags.compute = 'bf16';
-  else if (r.bool('fp16')) flags.compute = 'fp16';
+  const bf16 = r.bool('bf16');
+  const fp16 = r.bool('fp16');
+  if (bf16) flags.compute = 'bf16';
+  else if (fp16) flags.compute = 'fp16';
+  // Both switched off: the Trainer runs in fp32.
+  else if (bf16 === false && fp16 === false) flags.compute = 'fp32';
   if (r.bool('gradient_checkpointing')) flags.checkpointing = 'full';
   const optim = r.str('optim');
   if (optim !== undefined) flags.optimizer = hfOptimizer(optim, 'optim', warnings);
@@ -97,7 +101,39 @@ const DTYPES: Record<string, string> = {
   fp32: 'fp32',
 };
 
-export function mapHfArgs(doc: Record<string, unknown>): FromMapping {
+/**
+ * The hf-args.json `vramplan launch` writes (src/core/launch/hf.ts: model_init_kwargs, bnb_config,
+ * lora_config, sft_config) as the flat TrainingArguments + TRL ModelConfig fields it stands for.
+ */
+export function flattenLaunchArgs(doc: Record<string, unknown>): Record<string, unknown> {
+  if (!isRecord(doc.sft_config)) return doc;
+  const init = isRecord(doc.model_init_kwargs) ? doc.model_init_kwargs : {};
+  const bnb = isRecord(doc.bnb_config) ? doc.bnb_config : null;
+  const lora = isRecord(doc.lora_config) ? doc.lora_config : null;
+  const flat: Record<string, unknown> = {
+    ...doc.sft_config,
+    model_name_or_path: doc.model_name_or_path,
+  };
+  if (init.dtype !== undefined) flat.dtype = init.dtype;
+  if (init.attn_implementation !== undefined) flat.attn_implementation = init.attn_implementation;
+  if (lora) {
+    flat.use_peft = true;
+    flat.lora_r = lora.r;
+    flat.lora_target_modules = lora.target_modules;
+    if (lora.modules_to_save !== undefined) flat.lora_modules_to_save = lora.modules_to_save;
+  }
+  if (bnb) {
+    if (bnb.load_in_4bit === true) flat.load_in_4bit = true;
+    if (bnb.load_in_8bit === true) flat.load_in_8bit = true;
+    if (bnb.bnb_4bit_quant_type !== undefined) flat.bnb_4bit_quant_type = bnb.bnb_4bit_quant_type;
+    if (bnb.bnb_4bit_use_double_quant !== undefined)
+      flat.use_bnb_nested_quant = bnb.bnb_4bit_use_double_quant;
+  }
+  return flat;
+}
+
+export function mapHfArgs(input: Record<string, unknown>): FromMapping {
+  const doc = flattenLaunchArgs(input);
   const r = new FieldReader(doc);
   const flags: FromFlags = {};
   const warnings: string[] = [];
@@ -134,7 +170,8 @@ export function mapHfArgs(doc: Record<string, unknown>): FromMapping {
   }
   const init = r.record('model_init_kwargs');
   const dtype = r.str('dtype') ?? r.str('torch_dtype') ?? init?.torch_dtype ?? init?.dtype;
-  if (typeof dtype === 'string' && DTYPES[dtype] && !peft) flags.weights = DTYPES[dtype];
+  if (typeof dtype === 'string' && DTYPES[dtype] && flags.weights === undefined)
+    flags.weights = DTYPES[dtype];
   else if (!peft && flags.framework !== 'deepspeed' && trainer.deepspeedRef === null) {
     // from_pretrained loads fp32 unless torch_dtype says otherwise; the Trainer's bf16 flag is autocast.
     flags.weights = 'fp32';

@@ -14,7 +14,7 @@ import {
 } from './common.js';
 import { DEEPSPEED_MEMORY_KEYS, type DeepSpeedMapping, mapDeepSpeed } from './deepspeed.js';
 import { mapHfArgs } from './hf-args.js';
-import { mapLlamaFactory } from './llamafactory.js';
+import { isLlamaFactoryV1, mapLlamaFactory } from './llamafactory.js';
 import { mapTorchtune } from './torchtune.js';
 
 export { FORMAT_NAMES, FromError, mapDeepSpeed, DEEPSPEED_MEMORY_KEYS };
@@ -38,6 +38,7 @@ export function detectFormat(doc: Record<string, unknown>): FromFormat | null {
   // torchtune configs instantiate components: any top-level block with a _component_ (model, policy_model...).
   if (Object.values(doc).some((v) => isRecord(v) && typeof v._component_ === 'string'))
     return 'torchtune';
+  if (isLlamaFactoryV1(doc)) return 'llamafactory';
   if (
     hasAny(doc, ['base_model', 'sequence_len', 'micro_batch_size', 'adapter', 'lora_target_linear'])
   )
@@ -111,7 +112,11 @@ export function withDeepSpeed(m: FromMapping, ds: DeepSpeedMapping, name: string
     if (k === 'compute' && ds.precisionAuto) continue;
     flags[k] = v;
   }
-  if (flags.framework === 'deepspeed' && flags.weights === 'fp32' && flags.method === 'full')
+  if (
+    flags.framework === 'deepspeed' &&
+    flags.weights === 'fp32' &&
+    (flags.method ?? 'full') === 'full'
+  )
     // DeepSpeed bf16/fp16 mode casts the model to 16 bits and keeps its own fp32 master partition.
     flags.weights = flags.compute === 'fp16' ? 'fp16' : 'bf16';
   return {

@@ -46,6 +46,7 @@ const NOT_MODELLED: Record<string, string> = {
 const STAGES = ['pt', 'sft', 'rm', 'ppo', 'dpo', 'kto'];
 
 export function mapLlamaFactory(doc: Record<string, unknown>): FromMapping {
+  if (isLlamaFactoryV1(doc)) return mapLlamaFactoryV1(doc);
   const r = new FieldReader(doc);
   const flags: FromFlags = {};
   const warnings: string[] = [];
@@ -126,5 +127,129 @@ export function mapLlamaFactory(doc: Record<string, unknown>): FromMapping {
     deepspeedRef: trainer.deepspeedRef,
     deepspeedInline: trainer.deepspeedInline,
     memoryKeys: MEMORY_KEYS,
+  };
+}
+
+// LLaMA-Factory v1 configs (examples/v1: model, peft_config, quant_config, dist_config, kernel_config...):
+// https://github.com/hiyouga/LLaMA-Factory/tree/main/examples/v1
+const V1_MEMORY_KEYS = [
+  'model',
+  'peft_config',
+  'quant_config',
+  'dist_config',
+  'kernel_config',
+  'optim_config',
+  'micro_batch_size',
+  'cutoff_len',
+  'bf16',
+  'flash_attn',
+  'cp_size',
+] as const;
+
+const V1_OTHER = new Set([
+  'model_class',
+  'init_config',
+  'train_dataset',
+  'eval_dataset',
+  'output_dir',
+  'learning_rate',
+  'max_steps',
+  'num_train_epochs',
+  'global_batch_size',
+  'sample_backend',
+  'max_new_tokens',
+  'trust_remote_code',
+  'cp_mode',
+  'batching_strategy',
+  'seed',
+  'logging_steps',
+  'save_steps',
+]);
+
+/** A v1 config: `model` is a string next to v1 blocks (peft_config, dist_config, model_class...). */
+export const isLlamaFactoryV1 = (doc: Record<string, unknown>): boolean =>
+  typeof doc.model === 'string' &&
+  ['peft_config', 'dist_config', 'model_class', 'kernel_config', 'quant_config'].some(
+    (k) => k in doc,
+  );
+
+export function mapLlamaFactoryV1(doc: Record<string, unknown>): FromMapping {
+  const r = new FieldReader(doc);
+  const flags: FromFlags = {};
+  const warnings: string[] = [];
+  const model = r.str('model') ?? null;
+  const peft = r.record('peft_config');
+  const quant = r.record('quant_config');
+  const bits = quant?.quantization_bit;
+  const name = typeof peft?.name === 'string' ? peft.name : undefined;
+  if (name === 'lora') {
+    flags.method = bits === 4 ? 'qlora' : 'lora';
+    if (bits === 4) flags.weights = 'nf4';
+    else if (bits === 8) flags.weights = 'int8';
+    if (typeof peft?.r === 'number') flags['lora-rank'] = peft.r;
+    const t = peft?.target_modules;
+    const list =
+      typeof t === 'string'
+        ? t.split(',').map((x) => x.trim())
+        : Array.isArray(t)
+          ? t.map(String)
+          : ['all'];
+    if (list.includes('all')) flags['lora-targets'] = 'all-linear';
+    else {
+      const mapped = targetsOf(list, 'peft_config.target_modules', warnings);
+      if (mapped.length > 0) flags['lora-targets'] = mapped.join(',');
+    }
+  } else {
+    flags.method = 'full';
+    if (name === 'freeze')
+      warnings.push(
+        'peft_config: freeze trains only some layers (estimated as full fine-tuning: upper bound)',
+      );
+    else if (name !== undefined)
+      throw new FromError(
+        'peft_config.name',
+        name,
+        'lora or freeze (or no peft_config for full fine-tuning)',
+      );
+  }
+  if (quant && bits !== undefined && bits !== 4 && bits !== 8)
+    throw new FromError('quant_config.quantization_bit', bits, '4 or 8');
+  const batch = r.int('micro_batch_size');
+  if (batch !== undefined) flags.batch = batch;
+  flags.seq = r.int('cutoff_len') ?? 2048;
+  if (r.bool('bf16')) flags.compute = 'bf16';
+  const fa = r.str('flash_attn');
+  if (fa !== undefined && fa !== 'auto')
+    flags.attention = fa === 'disabled' ? 'eager' : attentionOf(fa, 'flash_attn', warnings);
+  const cp = r.int('cp_size');
+  if (cp !== undefined && cp > 1) flags.cp = cp;
+  const kernel = r.record('kernel_config');
+  if (typeof kernel?.name === 'string' && kernel.name.includes('liger'))
+    flags['chunked-loss'] = true;
+  const optim = r.record('optim_config');
+  if (typeof optim?.name === 'string' && optim.name !== 'adamw')
+    warnings.push(`optim_config.name: '${optim.name}' is not modelled; estimated as AdamW`);
+  let deepspeedRef: string | null = null;
+  const dist = r.record('dist_config');
+  const dname = typeof dist?.name === 'string' ? dist.name : undefined;
+  if (dname === 'deepspeed' && typeof dist?.config_file === 'string')
+    deepspeedRef = dist.config_file;
+  else if (dname === 'fsdp2' || dname === 'fsdpturbo') {
+    flags.framework = 'hf';
+    flags.zero = 3;
+    if (dname === 'fsdpturbo')
+      warnings.push('dist_config: fsdpturbo (expert parallel) estimated as FSDP2 full sharding');
+  }
+  const rest = r.unused();
+  return {
+    format: 'llamafactory',
+    model,
+    flags,
+    warnings,
+    ignored: rest.filter((k) => V1_OTHER.has(k)),
+    unknown: rest.filter((k) => !V1_OTHER.has(k)),
+    deepspeedRef,
+    deepspeedInline: null,
+    memoryKeys: V1_MEMORY_KEYS,
   };
 }

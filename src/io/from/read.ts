@@ -36,7 +36,9 @@ const fail = (message: string) => new UserError(message, undefined, FROM_EXIT);
 function readText(file: string): string {
   try {
     if (statSync(file).isDirectory())
-      throw fail(`${file}: is a folder; --from expects a config file (YAML or JSON)`);
+      throw fail(
+        `${file}: is a folder without a launch config (hf-args.json, torchtune.yaml or axolotl.yaml); --from expects a config file (YAML or JSON) or a folder written by 'vramplan launch'`,
+      );
     return readFileSync(file, 'utf8');
   } catch (e) {
     if (e instanceof UserError) throw e;
@@ -98,8 +100,54 @@ function mapped<T>(file: string, run: () => T): T {
   }
 }
 
-/** Reads and maps one config file (and the DeepSpeed JSON it names). */
+// What `vramplan launch` writes (src/core/launch): the engine's own config first.
+const LAUNCH_FILES = ['hf-args.json', 'torchtune.yaml', 'axolotl.yaml'] as const;
+const ACCELERATE_FILE = 'accelerate.yaml';
+
+const isFolder = (p: string): boolean => {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * A folder written by `vramplan launch`: the engine's config, plus the process count and FSDP settings
+ * of its accelerate.yaml, or the --nproc_per_node of the torchtune run line in torchtune.yaml's header.
+ */
+function readLaunchFolder(dir: string): FromConfig {
+  const main = LAUNCH_FILES.map((f) => join(dir, f)).find((f) => existsSync(f));
+  if (!main) readText(dir); // throws the folder error
+  const c = readFile(main!);
+  const flags = { ...c.flags };
+  const acc = join(dir, ACCELERATE_FILE);
+  if (existsSync(acc) && !main!.endsWith('torchtune.yaml')) {
+    const a = readFile(acc);
+    for (const k of ['gpus', 'gpus-per-node'] as const)
+      if (a.flags[k] !== undefined) flags[k] = a.flags[k];
+    if (
+      a.flags.framework === 'hf' &&
+      a.flags.zero !== undefined &&
+      flags.framework !== 'deepspeed'
+    ) {
+      flags.zero = a.flags.zero;
+      if (a.flags.offload !== undefined) flags.offload = a.flags.offload;
+    }
+  }
+  if (main!.endsWith('torchtune.yaml')) {
+    const n = /--nproc_per_node (\d+)/.exec(readText(main!))?.[1];
+    if (n) flags.gpus = Number(n);
+  }
+  return { ...c, flags };
+}
+
+/** Reads and maps one config file (and the DeepSpeed JSON it names), or a `vramplan launch` folder. */
 export function readFromConfig(file: string): FromConfig {
+  return isFolder(file) ? readLaunchFolder(file) : readFile(file);
+}
+
+function readFile(file: string): FromConfig {
   const doc = parse(file, readText(file));
   const format = detectFormat(doc);
   if (!format)
