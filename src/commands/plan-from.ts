@@ -11,7 +11,7 @@ import { UserError } from '../io/errors.js';
 import { FROM_EXIT, readFromConfig } from '../io/from/read.js';
 import { findGpu } from '../io/load-catalog.js';
 import { resolveModel } from '../io/load-model.js';
-import { optionsFromFlags } from '../schema/flags.js';
+import { estimateCommand, optionsFromFlags } from '../schema/flags.js';
 import { renderExplainText } from '../ui/explain-text.js';
 import { onlineModel } from './online-model.js';
 
@@ -48,14 +48,21 @@ export async function runPlanFrom(
   assertStructure(arch, options);
   const e = explainFit(arch, options, gpu);
   const from = { file, format: config.format, deepspeed: config.deepspeedFile };
+  // Each change as the `vramplan launch` command that writes its engine's configs (flag form).
+  const accum =
+    typeof flags['grad-accum'] === 'number' ? ` --grad-accum ${flags['grad-accum']}` : '';
+  const launchOf = (o: typeof options, n: number) =>
+    `${estimateCommand(spec, o).replace(/^vramplan estimate/, 'vramplan launch --model')} --gpu ${opts.gpu as string}${accum} --out launch-fix-${n}`;
+  const fixes = e.fixes.map((f, i) => ({ ...f, launch: launchOf(f.options, i + 1) }));
   if (opts.json === true)
     process.stdout.write(
-      `${JSON.stringify({ from, options, warnings: config.warnings, ...e }, null, 2)}\n`,
+      `${JSON.stringify({ from, options, warnings: config.warnings, ...e, fixes }, null, 2)}\n`,
     );
   else {
     const w = config.warnings.map((line) => `  - ${line}`).join('\n');
+    const launch = fixes[0] ? `\n\nwrite change 1 as configs: ${fixes[0].launch}` : '';
     process.stdout.write(
-      `from ${file} (${formatName(config.format)})\n${renderExplainText(e)}${w ? `\n\nnot mapped from ${file}:\n${w}` : ''}\n`,
+      `from ${file} (${formatName(config.format)})\n${renderExplainText(e)}${launch}${w ? `\n\nnot mapped from ${file}:\n${w}` : ''}\n`,
     );
   }
   return e.fits || e.fixes.length > 0 ? 0 : NOTHING_FITS;

@@ -123,7 +123,7 @@ describe('plan --from', () => {
     const out = JSON.parse(r.stdout) as {
       fits: boolean;
       options: { seq: number; optimizer: string };
-      fixes: { deviceBytes: number; slowdown: number; quality: string }[];
+      fixes: { deviceBytes: number; slowdown: number; quality: string; launch: string }[];
       gpu: { capacityBytes: number };
     };
     expect(out.fits).toBe(false);
@@ -133,6 +133,9 @@ describe('plan --from', () => {
       expect(f.deviceBytes).toBeLessThanOrEqual(out.gpu.capacityBytes);
       expect(f.slowdown).toBeGreaterThan(0);
       expect(['exact', 'near', 'lossy']).toContain(f.quality);
+      expect(f.launch).toMatch(
+        /^vramplan launch --model llama-3\.1-8b .*--gpu rtx-4090 --grad-accum 8 --out /,
+      );
     }
   });
   it('--gpu is required', () => {
