@@ -267,6 +267,44 @@ describe('monotonicity: more of a memory-saving knob never costs per-GPU memory'
     );
   });
 
+  // From cp 2 up: gradients are reduced over the cp ranks from then on (torchtitan's dp_cp mesh), as at cp 1
+  // with data parallelism; what changes is the share of each sequence a rank holds.
+  it('context parallel: more cp never raises per-GPU memory (ZeRO 0: only activations and logits change)', () => {
+    fc.assert(
+      fc.property(caseArb({}, { methods: ['full', 'lora', 'qlora'] }), ({ arch, o }) => {
+        const base = { ...o, zero: 0 as const, offload: 'none' as const, pp: 1, cp: 1 };
+        const per = base.tp;
+        monotone(arch, [
+          { ...base, cp: 2, gpus: per * 2 },
+          { ...base, cp: 4, gpus: per * 4 },
+          { ...base, cp: 8, gpus: per * 8 },
+        ]);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('sequence parallel and loss parallel never raise per-GPU memory under TP', () => {
+    fc.assert(
+      fc.property(
+        caseArb({}, { methods: ['full', 'lora', 'qlora'] }),
+        fc.constantFrom(2, 4),
+        ({ arch, o }, tp) => {
+          fc.pre(arch.groups.every((g) => g.heads % tp === 0 && g.kvHeads % tp === 0));
+          const base = { ...o, tp, pp: 1, cp: 1, gpus: tp * (o.gpus / (o.tp * o.pp * o.cp)) };
+          fc.pre(Number.isInteger(base.gpus) && base.gpus >= tp);
+          const plain = { ...base, sequenceParallel: false, lossParallel: false };
+          monotone(arch, [plain, { ...plain, sequenceParallel: true }]);
+          monotone(arch, [plain, { ...plain, lossParallel: true }]);
+          const a = estimateMemory(arch, plain).perGpu.breakdown;
+          const b = estimateMemory(arch, { ...plain, lossParallel: true }).perGpu.breakdown;
+          expect(b.logits).toBeLessThanOrEqual(a.logits + ROUNDING);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
   it('checkpointing: none >= full and none >= offload', () => {
     fc.assert(
       fc.property(caseArb(TOY_FREE, { methods: ['full', 'lora', 'qlora'] }), ({ arch, o }) => {

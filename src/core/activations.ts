@@ -21,10 +21,19 @@ export interface ActCtx {
   o: EstimateOptions;
   seq: number;
   tp: number;
+  /**
+   * Megatron sequence parallelism: tp when on (with TP), else 1. It shards what TP alone replicates (norm
+   * inputs, dropout masks, the layer input): Korthikanti et al. 2022 §4.2.2, sbh(34/t + 5as/(ht)) per layer.
+   */
+  sp: number;
 }
 
 /** Bytes a norm saves per token: its input (fp32 copy when eager), and its output if a consumer saves it. */
 function normBytes(g: LayerGroup, x: ActCtx, consumersSave: boolean): number {
+  return normBytesUnsharded(g, x, consumersSave) / x.sp;
+}
+
+function normBytesUnsharded(g: LayerGroup, x: ActCtx, consumersSave: boolean): number {
   const h = g.hidden;
   const out = consumersSave ? x.c * h : 0;
   if (g.norm === 'rms' && x.fw.eagerFp32RmsNorm && !x.fused && x.c < 4) {
@@ -66,7 +75,8 @@ function attentionBytes(
     b += c * (qd + kvd) + c * outd + 4 * a;
     if (fw.attnOutputCopy && x.saves(roles.o)) b += c * outd;
   }
-  return b / x.tp + (g.dropout ? g.hidden : 0); // residual dropout mask (1 byte) is not tensor-parallel
+  // The residual dropout mask (1 byte) is not tensor-parallel; sequence parallelism shards it.
+  return b / x.tp + (g.dropout ? g.hidden / x.sp : 0);
 }
 
 /** Saved bytes per token of the MLP block (excluding its input norm). */
@@ -87,7 +97,7 @@ function mlpBytes(g: LayerGroup, x: ActCtx): number {
     // Router softmax in fp32 (E per token) and per-expert gathered inputs and weighted outputs (HF Mixtral).
     b += 8 * g.experts + g.topK * 2 * c * g.hidden;
   }
-  return b / x.tp + (g.dropout ? g.hidden : 0);
+  return b / x.tp + (g.dropout ? g.hidden / x.sp : 0);
 }
 
 /** Saved bytes per token of one layer with no checkpointing. */
@@ -119,10 +129,10 @@ export function selectiveLayerBytes(g: LayerGroup, x: ActCtx): number {
   const kvd = g.kvHeads * (g.headDim + g.vHeadDim);
   const mm = c * (qd + kvd + g.hidden + 2 * g.ffn * g.topK * (g.gated ? 1 : 0.5) + g.hidden);
   const attn = c * g.heads * g.vHeadDim + 4 * g.heads;
-  return c * g.hidden + (mm / 2 + attn) / x.tp;
+  return (c * g.hidden) / x.sp + (mm / 2 + attn) / x.tp;
 }
 
 /** Gradient working set while one layer runs backward: residual grad + MLP grads, per token. */
 export function backwardWorkingBytes(g: LayerGroup, x: ActCtx): number {
-  return x.c * g.hidden * 2 + (x.c * 3 * g.ffn * g.topK) / x.tp;
+  return (x.c * g.hidden * 2) / x.sp + (x.c * 3 * g.ffn * g.topK) / x.tp;
 }

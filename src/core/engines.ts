@@ -24,6 +24,8 @@ export interface EngineProfile {
   maxDp: number;
   /** Trains or serves in fp16 (GPUs without bf16 fall back to it); false where only bf16/fp32 exist. */
   fp16: boolean;
+  /** With TP, norms run sequence-parallel and the loss vocabulary-parallel by default. */
+  tpShardsNormsAndLoss: boolean;
   tp: boolean;
   pp: boolean;
   cp: boolean;
@@ -71,6 +73,7 @@ export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
     methods: ['full', 'lora', 'qlora'],
     maxDp: Infinity, // DDP through accelerate launch
     fp16: true,
+    tpShardsNormsAndLoss: false,
     tp: false,
     pp: false,
     cp: false,
@@ -96,6 +99,7 @@ export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
     methods: ['full', 'lora', 'qlora'],
     maxDp: Infinity,
     fp16: true,
+    tpShardsNormsAndLoss: false,
     tp: false,
     pp: false,
     cp: false,
@@ -124,6 +128,7 @@ export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
     methods: ['full', 'lora', 'qlora'],
     maxDp: Infinity,
     fp16: true,
+    tpShardsNormsAndLoss: false,
     tp: false,
     pp: false, // the Trainer integration has no DeepSpeed pipeline engine
     cp: false,
@@ -156,6 +161,7 @@ export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
     maxDp: Infinity,
     // Recipes take dtype bf16 or fp32 only: https://pytorch.org/torchtune/stable/tutorials/memory_optimizations.html
     fp16: false,
+    tpShardsNormsAndLoss: false,
     tp: false,
     pp: false,
     cp: false,
@@ -187,6 +193,9 @@ export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
     methods: ['full'],
     maxDp: Infinity,
     fp16: true,
+    // torchtitan's TP plan: SequenceParallel on the norms, loss_parallel on unless disabled
+    // (https://github.com/pytorch/torchtitan: JobConfig parallelism.disable_loss_parallel = false).
+    tpShardsNormsAndLoss: true,
     tp: true,
     pp: true,
     cp: true,
@@ -212,6 +221,7 @@ export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
     methods: ['full', 'lora', 'qlora'],
     maxDp: Infinity,
     fp16: true,
+    tpShardsNormsAndLoss: false,
     tp: false,
     pp: false,
     cp: false,
@@ -236,6 +246,7 @@ export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
     methods: ['full', 'lora', 'qlora'],
     maxDp: 1, // open-source Unsloth trains on one GPU
     fp16: true,
+    tpShardsNormsAndLoss: false,
     tp: false,
     pp: false,
     cp: false,
@@ -257,6 +268,7 @@ export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
     methods: ['inference'],
     maxDp: Infinity, // replicas
     fp16: true,
+    tpShardsNormsAndLoss: false,
     tp: true,
     pp: true,
     cp: false,
@@ -282,6 +294,7 @@ export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
     methods: ['inference'],
     maxDp: Infinity, // one process per GPU
     fp16: true,
+    tpShardsNormsAndLoss: false,
     tp: false,
     pp: false,
     cp: false,
@@ -356,9 +369,12 @@ export function engineRejects(
 export function onEngine(o: EstimateOptions, engine: Engine): EstimateOptions {
   const p = ENGINE_PROFILES[engine];
   const sixteen = o.weights === 'bf16' || o.weights === 'fp16';
+  const tpExtras = p.tpShardsNormsAndLoss && o.tp > 1;
   return {
     ...o,
     framework: p.framework,
     masterWeights: p.masterWeights && o.method === 'full' && sixteen,
+    sequenceParallel: o.sequenceParallel || tpExtras,
+    lossParallel: o.lossParallel || tpExtras,
   };
 }

@@ -290,10 +290,16 @@ export function estimateMemory(
     isTrained(t, role) || (quantized && training && fw.bnbSavesInput);
   // torch.autocast (HF Trainer fp16/bf16 over an fp32 model); FSDP mixed precision casts parameters instead.
   const amp = training && o.weights === 'fp32' && c < 4 && !(o.zero >= 3 && dp > 1);
-  const actCtx: ActCtx = { c, t, fw, o, seq: o.seq, tp, saves, fused, amp };
+  const sp = o.sequenceParallel && tp > 1 ? tp : 1;
+  const actCtx: ActCtx = { c, t, fw, o, seq: o.seq, tp, sp, saves, fused, amp };
   // Width of the residual stream (what checkpointing keeps per layer): fp32 under autocast.
   const streamBytes = amp ? 4 : c;
-  const tokens = o.batch * o.seq;
+  // Context parallelism: each rank of the cp group runs seq/cp of every sequence (ring attention keeps no
+  // s² terms), so every per-token activation is per rank of the group (torchtitan context_parallel docs).
+  const tokens = (o.batch * o.seq) / (training ? o.cp : 1);
+  // Logits and loss: vocabulary-sharded over TP with loss parallel (torchtitan loss_parallel), else
+  // gathered whole on every TP rank.
+  const vocabShards = o.lossParallel ? tp : 1;
 
   type StageResult = {
     phases: { phase: Phase; parts: Parts }[];
@@ -373,7 +379,7 @@ export function estimateMemory(
           break;
         case 'full':
           // Only each layer's input is kept; backward recomputes one layer at a time (HF gradient_checkpointing).
-          saved += n * streamBytes * g.hidden * tokens;
+          saved += (n * streamBytes * g.hidden * tokens) / sp; // layer inputs, sharded by SP (Korthikanti §4.2.3)
           working = Math.max(working, full * tokens);
           break;
         case 'offload':
@@ -404,8 +410,8 @@ export function estimateMemory(
       : fw.loss.upcast
         ? UPCAST_BACKWARD_PER_VOCAB
         : c;
-    const logitsFwd = hasHead && training ? (tokens * V * fwdPerV) / tp : 0;
-    const logitsBwd = hasHead && training ? (tokens * V * bwdPerV) / tp : 0;
+    const logitsFwd = hasHead && training ? (tokens * V * fwdPerV) / vocabShards : 0;
+    const logitsBwd = hasHead && training ? (tokens * V * bwdPerV) / vocabShards : 0;
     const finalNorm =
       hasHead && training ? c * arch.hidden * tokens * (t.full || t.lmHead ? 2 : 1) : 0;
     saved += finalNorm;

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Arch } from '../../src/core/arch.js';
 import { archFromHfConfig } from '../../src/core/hf-config.js';
 import { estimateMemory } from '../../src/core/memory.js';
+import { resolveModel } from '../../src/io/load-model.js';
 import { memorySurface } from '../../src/core/surface.js';
 import { paramCounts } from '../../src/core/params.js';
 import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
@@ -225,5 +226,37 @@ describe('autocast over fp32 weights', () => {
     expect(fwd(amp).activations - fwd(bf16).activations).toBe(32 * 2048 * 4096 * 2);
     // and a bf16 copy of every linear weight cached by autocast for the step
     expect(fwd(amp).buffers).toBeGreaterThanOrEqual(paramCounts(llama7b).linear * 2);
+  });
+});
+
+describe('context, sequence and loss parallelism', () => {
+  const arch = resolveModel('llama-3-8b');
+  const base: EstimateOptions = {
+    ...defaultOptions('full'),
+    seq: 8192,
+    checkpointing: 'none',
+    attention: 'flash',
+    framework: 'torchtitan',
+  };
+  const backward = (o: EstimateOptions) =>
+    estimateMemory(arch, o).phases.find((p) => p.phase === 'backward')!.parts;
+
+  it('cp shards every per-token activation and the logits over the ring', () => {
+    const one = backward({ ...base, cp: 1, gpus: 1 });
+    const two = backward({ ...base, cp: 2, gpus: 2 });
+    expect(two.activations).toBeCloseTo(one.activations / 2, -3);
+    expect(two.logits).toBeCloseTo(one.logits / 2, -3);
+    expect(two.weights).toBe(one.weights);
+  });
+
+  it('sequence parallelism shards what TP replicates; loss parallel shards the logits', () => {
+    const tp: EstimateOptions = { ...base, tp: 4, gpus: 4 };
+    const plain = backward(tp);
+    const sp = backward({ ...tp, sequenceParallel: true });
+    const lp = backward({ ...tp, lossParallel: true });
+    expect(sp.activations).toBeLessThan(plain.activations);
+    expect(sp.logits).toBe(plain.logits);
+    expect(lp.logits).toBeCloseTo(plain.logits / 4, -3);
+    expect(lp.activations).toBe(plain.activations);
   });
 });
