@@ -29,6 +29,11 @@ export interface EstimateResult {
   options: EstimateOptions;
   /** With a GPU: step time, tokens/s, MFU and bound (docs/DESIGN.md "Time"), by the planner's time model. */
   time?: TimeResult;
+  /**
+   * Paged-KV serving (vLLM) with a GPU: the KV pool gpu_memory_utilization leaves, the tokens it holds and
+   * the sequences of `seq` tokens that run at once (what max_num_seqs can be).
+   */
+  serving?: { kvPoolBytes: number; kvTokens: number; concurrency: number };
 }
 
 /** Capacity of a GPU as nvidia-smi reports its total (the device-level budget). */
@@ -77,6 +82,12 @@ export function buildEstimate(
       headroomBytes: capacity - device,
     };
     result.time = estimateTime(arch, options, gpu, time ?? defaultTimeOptions(options.gpus));
+    if (m.kvPool)
+      result.serving = {
+        kvPoolBytes: m.kvPool.poolBytes,
+        kvTokens: m.kvPool.tokens,
+        concurrency: Math.floor(m.kvPool.tokens / options.seq),
+      };
   }
   return result;
 }

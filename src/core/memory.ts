@@ -70,6 +70,11 @@ export interface MemoryEstimate {
   phases: PhaseTotal[];
   /** Host RAM per GPU process for offloaded states, parameters or checkpoints. */
   hostBytesPerGpu: number;
+  /**
+   * Paged KV-cache engines (vLLM) with a GPU: the pool left for KV blocks under gpu_memory_utilization,
+   * what one token of one sequence takes in it, and the tokens that fit.
+   */
+  kvPool?: { poolBytes: number; bytesPerToken: number; tokens: number };
   params: { total: number; trainable: number };
   parallel: { dp: number; tp: number; pp: number };
   /** Which pipeline stage is the worst rank. */
@@ -225,6 +230,10 @@ const UPCAST_BACKWARD_PER_VOCAB = 12;
 
 // vLLM EngineArgs gpu_memory_utilization default (docs: "defaults to 0.9").
 const VLLM_GPU_UTILIZATION = 0.9;
+// vLLM V1 always chunks prefill: one scheduler step runs at most max_num_batched_tokens (8192 assumed, the
+// engine's default outside small-GPU online serving), so its profiled activation peak is one such chunk
+// (https://docs.vllm.ai/en/latest/configuration/optimization.html, "Chunked Prefill").
+export const VLLM_MAX_BATCHED_TOKENS = 8192;
 
 export function estimateMemory(
   model: Arch,
@@ -308,6 +317,8 @@ export function estimateMemory(
     transient: number;
   };
 
+  // Paged KV pool of a serving engine (set by the inference branch when a GPU capacity is given).
+  let kvPool: { poolBytes: number; bytesPerToken: number; tokens: number } | undefined;
   const evalStage = (stage: 'only' | 'first' | 'last'): StageResult => {
     const hasEmbed = stage !== 'last';
     const hasHead = stage !== 'first';
@@ -507,6 +518,9 @@ export function estimateMemory(
     } else {
       // ---- inference: KV cache, prefill activations, logits ----------------------------------
       const kvBytesPerElem = c; // KV cache dtype 'auto' = the compute dtype (vLLM, HF, torchtune)
+      // Tokens one prefill step runs: every prompt at once, or one chunk under a paged-pool engine.
+      const prefillTokens =
+        fw.kvCache === 'paged-pool' ? Math.min(tokens, VLLM_MAX_BATCHED_TOKENS) : tokens;
       let kv = 0;
       let prefill = 0;
       for (const g of arch.groups) {
@@ -519,7 +533,7 @@ export function estimateMemory(
         // One layer's transient tensors during prefill: fp32 norm copy, q/k/v, MLP intermediates.
         const qd = g.heads * g.headDim;
         let layer =
-          tokens *
+          prefillTokens *
           (4 * g.hidden +
             c *
               (2 * g.hidden +
@@ -538,10 +552,18 @@ export function estimateMemory(
       if (fw.kvCache === 'paged-pool' && ctx.gpuCapacityBytes) {
         // vLLM hands every byte below gpu_memory_utilization to the KV-cache pool after profiling.
         const budget = VLLM_GPU_UTILIZATION * ctx.gpuCapacityBytes - fw.cudaContextMiB * MiB;
+        let pool = Infinity;
         for (const p of phases) {
           const need = sumParts(p.parts);
+          if (p.phase !== 'load') pool = Math.min(pool, budget - (need - p.parts.kvCache));
           if (need < budget && p.phase !== 'load') p.parts.kvCache += budget - need;
         }
+        const perToken = kv / (o.batch * o.seq);
+        kvPool = {
+          poolBytes: Math.max(0, pool),
+          bytesPerToken: perToken,
+          tokens: perToken > 0 ? Math.floor(Math.max(0, pool) / perToken) : 0,
+        };
       }
     }
 
@@ -620,6 +642,15 @@ export function estimateMemory(
       parts: roundParts(p.parts),
     })),
     hostBytesPerGpu: Math.round(r.host),
+    ...(kvPool
+      ? {
+          kvPool: {
+            poolBytes: Math.round(kvPool.poolBytes),
+            bytesPerToken: Math.round(kvPool.bytesPerToken),
+            tokens: kvPool.tokens,
+          },
+        }
+      : {}),
     params: { total: P.total, trainable: nTrain },
     parallel: { dp, tp, pp },
     worstStage: stage,

@@ -202,6 +202,8 @@ export interface Plan {
   slowdown: number;
   /** Step-time factors of the plan's techniques (slowdown.ts), listed apart from "x fastest". */
   slowdownFactors: SlowdownFactor[];
+  /** vLLM plans: the KV pool gpu_memory_utilization leaves per GPU, its tokens and the sequences that fit. */
+  serving?: { kvPoolBytes: number; kvTokens: number; concurrency: number };
   /**
    * The estimate-contract configuration of this plan (what `vramplan estimate` takes): it encodes the engine
    * (`framework`, `zero`; engineOf(options) === choices.engine), its fp32 master copy (`masterWeights`) and
@@ -1288,6 +1290,11 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
   const count = options.gpus;
   const nodes = Math.ceil(count / h.nodeSize);
   const capacity = h.gpu.memoryMiB * MiB;
+  // A paged-KV engine fills the GPU up to its utilization: the pool it leaves is the serving answer.
+  const pool =
+    options.method === 'inference' && options.framework === 'vllm'
+      ? estimateMemory(ctx.arch, options, { gpuCapacityBytes: capacity }).kvPool
+      : undefined;
   const perNode = Math.min(count, h.nodeSize);
   const hostRam = hostRamOf(
     choices.engine,
@@ -1355,6 +1362,15 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
     cost: { usd: k.cost, ...parts },
     slowdown: fastest > 0 && Number.isFinite(fastest) ? k.hours / fastest : 1,
     slowdownFactors: slowdownFactors(options),
+    ...(pool
+      ? {
+          serving: {
+            kvPoolBytes: pool.poolBytes,
+            kvTokens: pool.tokens,
+            concurrency: Math.floor(pool.tokens / options.seq),
+          },
+        }
+      : {}),
     options,
   };
 }

@@ -79,6 +79,17 @@ export function memorySurface(
       return evaluations;
     },
     into(batch, dp, out, i) {
+      if (fw.kvCache === 'paged-pool') {
+        // Chunked prefill caps the activations at one chunk: not linear in batch, so estimated directly
+        // (serving rows are few: one per replica layout).
+        const e = at(batch, dp);
+        const st = e.stages.find((x) => x.stage === e.worstStage)!;
+        out.device[i] = e.perGpu.deviceBytes;
+        out.host[i] = e.hostBytesPerGpu;
+        out.weights[i] = Math.round(st.weights);
+        out.kv[i] = Math.round(st.kv);
+        return;
+      }
       const stages = fitsFor(dp);
       let best = stages[0]!;
       let bestDevice = -Infinity;

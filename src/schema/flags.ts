@@ -165,6 +165,32 @@ export function checkCombination(o: EstimateOptions): void {
       o.gpus,
       `a multiple of --tp x --pp x --cp (${o.tp} x ${o.pp} x ${o.cp} = ${o.tp * o.pp * o.cp})`,
     );
+  // Ring attention splits every sequence into cp equal shards (2·cp with torchtitan's load balancing;
+  // the plain split is what is checked here).
+  if (o.cp > 1 && o.seq % o.cp !== 0)
+    throw new FlagError(
+      'cp',
+      o.cp,
+      `a divisor of --seq ${o.seq} (each rank holds seq / cp tokens)`,
+    );
+  if (o.cp > 1 && o.method === 'inference')
+    throw new FlagError(
+      'cp',
+      o.cp,
+      '1 with --method inference (context parallel is a training layout here)',
+    );
+  if (o.sequenceParallel && o.tp === 1)
+    throw new FlagError(
+      'sequence-parallel',
+      true,
+      'only with --tp 2 or more (it shards across the TP group)',
+    );
+  if (o.lossParallel && o.tp === 1)
+    throw new FlagError(
+      'loss-parallel',
+      true,
+      'only with --tp 2 or more (vocabulary-sharded over TP)',
+    );
   if (o.offload === 'optimizer+params' && o.zero !== 3)
     throw new FlagError(
       'offload',

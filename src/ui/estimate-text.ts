@@ -43,6 +43,10 @@ export function renderEstimateText(r: EstimateResult): string {
   );
   if (r.hostBytesPerGpu > 0)
     lines.push(`  ${padRight('host RAM per GPU', 30)}${padLeft(formatGiB(r.hostBytesPerGpu), 11)}`);
+  if (r.serving)
+    lines.push(
+      `  KV-cache pool ${formatGiB(r.serving.kvPoolBytes)} per GPU: ${r.serving.kvTokens.toLocaleString('en-US')} tokens, ${r.serving.concurrency} sequences of ${r.options.seq.toLocaleString('en-US')} at once`,
+    );
   if (r.gpu) {
     lines.push('');
     if (r.fits) {
@@ -93,12 +97,17 @@ export function timeLines(t: TimeResult): string[] {
         `${tps(t.tokensPerSecondPerGpu)} tokens/s per GPU, MFU ${(t.mfu * 100).toFixed(1)}%, bound: ${t.bound}`,
     );
   }
-  const total = t.phases.reduce((a, p) => a + p.seconds, 0);
-  const top = [...t.phases]
-    .filter((p) => p.seconds > 0 && p.phase !== 'prefill')
+  // Shares of one step (prefill is a one-off per request, shown apart).
+  const steady = t.phases.filter((p) => p.phase !== 'prefill');
+  const total = steady.reduce((a, p) => a + p.seconds, 0);
+  const top = [...steady]
+    .filter((p) => p.seconds > 0)
     .sort((a, b) => b.seconds - a.seconds)
     .slice(0, 4)
     .map((p) => `${p.phase} ${Math.round((p.seconds / total) * 100)}%`);
   if (top.length > 0) out.push(`  phases: ${top.join(', ')}`);
+  const prefill = t.phases.find((p) => p.phase === 'prefill');
+  if (prefill && prefill.seconds > 0)
+    out.push(`  prefill of the whole batch: ${formatSeconds(prefill.seconds)}`);
   return out;
 }

@@ -2,7 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Arch } from '../../src/core/arch.js';
 import { archFromHfConfig } from '../../src/core/hf-config.js';
+import { buildEstimate } from '../../src/core/estimate.js';
 import { estimateMemory } from '../../src/core/memory.js';
+import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { memorySurface } from '../../src/core/surface.js';
 import { paramCounts } from '../../src/core/params.js';
@@ -258,5 +260,34 @@ describe('context, sequence and loss parallelism', () => {
     expect(sp.logits).toBe(plain.logits);
     expect(lp.logits).toBeCloseTo(plain.logits / 4, -3);
     expect(lp.activations).toBe(plain.activations);
+  });
+});
+
+describe('vLLM serving memory', () => {
+  const arch = resolveModel('llama-3.1-70b');
+  const serve: EstimateOptions = {
+    ...defaultOptions('inference'),
+    weights: 'int4',
+    framework: 'vllm',
+    gpus: 2,
+    tp: 2,
+    seq: 8192,
+  };
+  const gpu = findGpu('rtx-a6000');
+  it('runs a chunked prefill: its activations do not grow with the batch past one chunk', () => {
+    const a = estimateMemory(arch, { ...serve, batch: 1 });
+    const b = estimateMemory(arch, { ...serve, batch: 8 });
+    const act = (m: ReturnType<typeof estimateMemory>) =>
+      m.phases.find((p) => p.phase === 'prefill')!.parts.activations;
+    expect(act(b)).toBe(act(a));
+  });
+  it('reports the KV tokens the pool holds and the sequences that follow (70B int4 on two 48 GB cards)', () => {
+    const r = buildEstimate(arch, { ...serve, batch: 8 }, gpu);
+    expect(r.fits).toBe(true);
+    const s = r.serving!;
+    expect(s.kvTokens).toBeGreaterThanOrEqual(8 * 8192);
+    expect(s.concurrency).toBe(Math.floor(s.kvTokens / 8192));
+    // Llama-3.1-70B keeps 80 layers x 8 KV heads x 128 x (K+V) x 2 B per token, half per TP rank.
+    expect(s.kvPoolBytes / s.kvTokens).toBeCloseTo((80 * 8 * 128 * 2 * 2) / 2, -2);
   });
 });
