@@ -307,6 +307,18 @@ describe('monotonicity: more of a memory-saving knob never costs per-GPU memory'
     );
   });
 
+  it('--compile never raises per-GPU memory (fused norms and SwiGLU save less)', () => {
+    fc.assert(
+      fc.property(caseArb({}, { methods: ['full', 'lora', 'qlora'] }), ({ arch, o }) => {
+        monotone(arch, [
+          { ...o, compile: false },
+          { ...o, compile: true },
+        ]);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
   it('checkpointing: none >= full and none >= offload', () => {
     fc.assert(
       fc.property(caseArb(TOY_FREE, { methods: ['full', 'lora', 'qlora'] }), ({ arch, o }) => {

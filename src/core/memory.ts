@@ -292,7 +292,9 @@ export function estimateMemory(
   // ---- per-stage accounting (pipeline parallel: first stage holds the embedding and pp micro-batches
   // in flight under 1F1B; the last holds lm_head and the loss — Megatron theoretical_memory_usage.py) ----
   const stages: ('only' | 'first' | 'last')[] = pp === 1 ? ['only'] : ['first', 'last'];
-  const fused = o.chunkedLoss && fw.chunkedLossCompiles;
+  // torch.compile fuses norms and SwiGLU (Inductor), dropping the eager intermediates they save; torchtune
+  // compiles whenever it chunks the loss (torchtune memory_optimizations: compile + CEWithChunkedOutputLoss).
+  const fused = o.compile || (o.chunkedLoss && fw.chunkedLossCompiles);
   // A frozen nn.Linear does not save its input: autograd saves mm's self only when the weight needs a
   // gradient (tools/autograd/gen_variable_type.py guard_for); bitsandbytes k-bit matmuls save it anyway.
   const saves = (role: LinearRole): boolean =>
