@@ -1,17 +1,19 @@
 /** Mount the explorer (or the compare view) full-screen; plain output paths never import this module. */
 import { extname, resolve } from 'node:path';
 import { render } from 'ink';
-import type { PlanResult } from '../core/plan.js';
+import type { Plan, PlanResult } from '../core/plan.js';
 import { UserError } from '../io/errors.js';
 import { loadScenario } from '../io/load-scenario.js';
 import { PlanClient } from '../io/plan-client.js';
-import { detectedFor, planScenarioObject } from '../io/plan-scenario.js';
+import { detectedFor, planInputOf, planScenarioObject } from '../io/plan-scenario.js';
 import { stderrProgress } from '../io/progress.js';
 import { writeAtomic } from '../io/write-atomic.js';
+import { writeLaunchFolder } from '../io/write-dir-atomic.js';
 import type { Scenario } from '../schema/scenario.js';
 import { exportPlan } from '../ui/export-plan.js';
 import { CompareApp } from '../ui/tui/CompareApp.js';
 import { Explorer } from '../ui/tui/Explorer.js';
+import { launchFolder, launchInputOfPlan } from './launch-run.js';
 import { parseTop } from './top.js';
 
 /** Plans ranked for the explorer's table when --top is not given (it only draws the visible window). */
@@ -49,6 +51,16 @@ export async function openExplorer(
   } finally {
     progress?.done();
   }
+}
+
+/**
+ * `l` in the explorer: the selected plan's launch folder, `launch-<rank>` in the working folder (what
+ * `vramplan launch <scenario> --plan N` writes). An existing folder is refused. Returns the folder.
+ */
+export function launchTo(file: string, plan: Plan, scenario: Scenario, dir = '.'): string {
+  const arch = planInputOf(file, scenario).arch;
+  const { files } = launchFolder(launchInputOfPlan(plan, arch, arch.hfId ?? scenario.model));
+  return writeLaunchFolder(files, resolve(dir, `launch-${plan.rank}`), false);
 }
 
 /** Write an export; the extension names the format. Returns the absolute path. */
@@ -92,6 +104,7 @@ export async function runExplorer(file: string, opts: Record<string, unknown>): 
       height={w.height}
       replan={(s, onProgress) => session.planner.plan(s, onProgress)}
       exportTo={exportTo}
+      launchTo={(plan, scenario) => launchTo(file, plan, scenario)}
       onQuit={(c) => (code = c)}
     />
   );

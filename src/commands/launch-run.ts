@@ -3,7 +3,7 @@ import { buildEstimate } from '../core/estimate.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
 import { z } from 'zod';
-import { buildLaunch, type LaunchInput } from '../core/launch/index.js';
+import { buildLaunch, type LaunchBundle, type LaunchInput } from '../core/launch/index.js';
 import { badValue, UserError } from '../io/errors.js';
 import { findGpu } from '../io/load-catalog.js';
 import { resolveModel } from '../io/load-model.js';
@@ -172,12 +172,18 @@ export function runLaunch(model: string, flags: RawFlags, lf: LaunchFlags): numb
   return writeFolder(launchInputFromFlags(model, flags, lf), lf);
 }
 
-function writeFolder(input: LaunchInput, lf: LaunchFlags): number {
+/** The launch folder of one input: its README and the engine's files (scripts executable). */
+export function launchFolder(input: LaunchInput): { bundle: LaunchBundle; files: FolderFile[] } {
   const bundle = buildLaunch(input);
   const files: FolderFile[] = [
     { path: 'README.md', content: renderLaunchReadme(input, bundle) },
     ...bundle.files.map((f) => ({ ...f, mode: f.path.endsWith('.sh') ? 0o755 : 0o644 })),
   ];
+  return { bundle, files };
+}
+
+function writeFolder(input: LaunchInput, lf: LaunchFlags): number {
+  const { bundle, files } = launchFolder(input);
   const dir = writeLaunchFolder(files, lf.out, lf.force);
   const skipped = bundle.outputs.filter((o) => !o.ok).length;
   process.stdout.write(

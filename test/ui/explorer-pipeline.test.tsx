@@ -7,7 +7,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { render } from 'ink-testing-library';
 import { Explorer } from '../../src/ui/tui/Explorer.js';
-import { exportTo, openExplorer, type ExplorerSession } from '../../src/commands/explore-run.js';
+import {
+  exportTo,
+  launchTo,
+  openExplorer,
+  type ExplorerSession,
+} from '../../src/commands/explore-run.js';
 import { planJson } from '../../src/ui/export-plan.js';
 import { initialState, reducer } from '../../src/ui/tui/state.js';
 import { fakeResult, scenario } from './fixtures.js';
@@ -66,6 +71,7 @@ async function open(file: string, height = 30, width = 100) {
       height={height}
       replan={(s, p) => session.planner.plan(s, p)}
       exportTo={exportTo}
+      launchTo={(plan, sc) => launchTo(file, plan, sc, dir)}
       onQuit={(c) => (quitCode = c)}
     />,
   );
@@ -197,6 +203,25 @@ describe('explorer at 80x24', () => {
     expect(lines.length).toBeLessThanOrEqual(23);
     for (const l of lines) expect([...l].length).toBeLessThanOrEqual(80);
     expect(x.frame()).toMatch(/#1 /);
+    x.ui.unmount();
+  });
+});
+
+describe('explorer launch key', () => {
+  it("l writes the selected plan's launch folder, as launch <scenario> --plan N does", async () => {
+    const x = await open('scenarios/default.yaml');
+    x.ui.stdin.write('j');
+    for (let i = 0; i < 80 && !/· 2\/\d+ ·/.test(x.frame()); i++) await tick(25);
+    x.ui.stdin.write('l');
+    for (let i = 0; i < 80 && !/wrote .*launch-2/.test(x.frame()); i++) await tick(25);
+    expect(x.frame()).toMatch(/wrote .*launch-2/);
+    const second = x.session.result.plans[1]!;
+    const readme = readFileSync(join(dir, 'launch-2', 'README.md'), 'utf8');
+    expect(readme).toContain(`Engine: **${second.choices.engine}**`);
+    // A second press refuses to overwrite the folder.
+    x.ui.stdin.write('l');
+    for (let i = 0; i < 80 && !/exists/.test(x.frame()); i++) await tick(25);
+    expect(x.frame()).toMatch(/exists/);
     x.ui.unmount();
   });
 });

@@ -207,6 +207,7 @@ describe('Explorer', () => {
       │   b                 pin this scenario for comparison                                             │
       │   c                 compare pinned scenarios side by side                                        │
       │   e                 export plans (json / csv / md / svg)                                         │
+      │   l                 write the selected plan's launch folder (launch-<rank>)                      │
       │   ?                 this help                                                                    │
       │   q Esc             quit (Esc closes a prompt first); ^c quits from anywhere (exit 130)          │
       │ editing knobs (i)                                                                                │

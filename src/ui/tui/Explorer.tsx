@@ -1,7 +1,7 @@
 /** The interactive plan explorer: owns the state (useReducer over the pure reducer) and the side effects. */
 import { useEffect, useReducer } from 'react';
 import { Box, Text, useApp, useInput, useStdin } from 'ink';
-import type { PlanProgress, PlanResult } from '../../core/plan.js';
+import type { Plan, PlanProgress, PlanResult } from '../../core/plan.js';
 import type { Scenario } from '../../schema/scenario.js';
 import { CompareView } from './CompareView.js';
 import { DetailPane } from './DetailPane.js';
@@ -38,6 +38,8 @@ export interface ExplorerProps {
   ) => PlanResult | Promise<PlanResult>;
   /** Write `result` to `path` in the format its extension names; return the path written; throw on failure. */
   readonly exportTo: (path: string, result: PlanResult) => string;
+  /** Write one plan's launch folder (as `vramplan launch <scenario> --plan N`); returns the folder. */
+  readonly launchTo?: (plan: Plan, scenario: Scenario) => string;
   /** Wait this long after an edit before re-planning (0: next tick; keys of one burst still plan once). */
   readonly debounceMs?: number;
   readonly clock?: () => number;
@@ -76,6 +78,19 @@ export function Explorer(props: ExplorerProps) {
     // Export only when Enter commits the prompt; the draft and plans travel with it.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [s.exportSeq]);
+
+  useEffect(() => {
+    if (s.launchSeq === 0 || !props.launchTo) return;
+    const plan = selectedPlan(s);
+    if (!plan) return;
+    try {
+      dispatch({ type: 'exported', path: props.launchTo(plan, s.scenario) });
+    } catch (e) {
+      dispatch({ type: 'exportFailed', message: e instanceof Error ? e.message : String(e) });
+    }
+    // Launch only when `l` bumps the sequence; the selection travels with it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [s.launchSeq]);
 
   useEffect(() => {
     if (s.planGen === 0) return;

@@ -58,6 +58,7 @@ export const KEY_HELP: readonly (readonly [string, readonly (readonly [string, s
       ['b', 'pin this scenario for comparison'],
       ['c', 'compare pinned scenarios side by side'],
       ['e', 'export plans (json / csv / md / svg)'],
+      ['l', "write the selected plan's launch folder (launch-<rank>)"],
       ['?', 'this help'],
       ['q Esc', 'quit (Esc closes a prompt first); ^c quits from anywhere (exit 130)'],
     ],
@@ -182,6 +183,8 @@ export function keyToAction(s: State, input: string, key: KeyLike): Action | nul
       return { type: 'mode', mode: 'compare' };
     case 'e':
       return { type: 'exportBegin' };
+    case 'l':
+      return { type: 'launch' };
     case '?':
       return { type: 'mode', mode: 'help' };
   }

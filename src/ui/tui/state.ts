@@ -57,6 +57,8 @@ export interface State {
   pinned: Snapshot[];
   /** Bumped when Enter commits the export prompt; the App writes `draft` then. */
   exportSeq: number;
+  /** Bumped by `l`: the App writes the selected plan's launch folder then. */
+  launchSeq: number;
   /** The exit code once the user quits (0 plans, 2 nothing fits, 130 Ctrl-C). */
   quit: number | null;
 }
@@ -84,6 +86,7 @@ export type Action =
   | { type: 'planned'; gen: number; result: PlanResult; ms: number }
   | { type: 'planFailed'; gen: number; message: string }
   | { type: 'exportBegin' }
+  | { type: 'launch' }
   | { type: 'exportCycle' }
   | { type: 'exportCommit' }
   | { type: 'exported'; path: string }
@@ -131,6 +134,7 @@ export function initialState(
     progress: '',
     pinned: [],
     exportSeq: 0,
+    launchSeq: 0,
     quit: null,
   });
 }
@@ -287,6 +291,8 @@ export function reducer(s: State, a: Action): State {
     case 'planFailed':
       if (a.gen !== s.planGen) return s;
       return { ...s, planning: false, progress: '', status: { kind: 'error', text: a.message } };
+    case 'launch':
+      return selectedPlan(s) ? { ...s, launchSeq: s.launchSeq + 1, status: null } : s;
     case 'exportBegin':
       return { ...s, mode: 'export', draft: defaultExportPath(s), status: null };
     case 'exportCycle':
