@@ -1,10 +1,16 @@
 // A plan is what runs: every top-10 plan of every shipped scenario is launched, each file it writes is read
 // back with a real parser (JSON; YAML as PyYAML's 1.1 reads it; bash -n; Python's ast), and the keys that
-// decide the run equal the plan's.
+// decide the run equal the plan's; training folders read back (--from <folder>) give the plan's options and bytes.
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Arch } from '../../src/core/arch.js';
+import { mergeFlags } from '../../src/core/from/index.js';
+import { estimateMemory } from '../../src/core/memory.js';
+import { readFromConfig } from '../../src/io/from/read.js';
+import { optionsFromFlags } from '../../src/schema/flags.js';
 import { parse } from 'yaml';
 import { buildLaunch } from '../../src/core/launch/index.js';
 import type { Plan } from '../../src/core/plan.js';
@@ -56,6 +62,25 @@ function checkPendingScripts(): void {
   }
   pending.sh.clear();
   pending.py.clear();
+}
+
+const readBackDir = mkdtempSync(join(tmpdir(), 'vramplan-readback-'));
+afterAll(() => rmSync(readBackDir, { recursive: true, force: true }));
+let folders = 0;
+
+/**
+ * The emitted folder read back as the engine would (`--from <folder>`: hf-args.json with accelerate.yaml /
+ * deepspeed.json, or torchtune.yaml) gives the plan's options, and re-estimating them gives its bytes.
+ */
+function rereads(p: Plan, arch: Arch, files: readonly { path: string; content: string }[]): void {
+  const dir = join(readBackDir, String(folders++));
+  for (const f of files) {
+    mkdirSync(dirname(join(dir, f.path)), { recursive: true });
+    writeFileSync(join(dir, f.path), f.content);
+  }
+  const back = optionsFromFlags(mergeFlags(readFromConfig(dir), {}));
+  expect(back, p.id).toEqual(p.options);
+  expect(estimateMemory(arch, back).perGpu.deviceBytes).toBe(p.memory.deviceBytes);
 }
 
 function checkPlan(plan: Plan, files: Record<string, unknown>): void {
@@ -151,6 +176,7 @@ describe('launch every top-10 plan of every shipped scenario', () => {
           const files: Record<string, unknown> = {};
           for (const f of bundle.files) files[f.path] = parsesAs(f.path, f.content);
           checkPlan(p, files);
+          if (p.options.method !== 'inference') rereads(p, arch, bundle.files);
         }
         checkPendingScripts();
       },
