@@ -41,7 +41,8 @@ export function summarize(group: string, rows: readonly CaseResult[]): ErrorSumm
   };
 }
 
-function median(sorted: readonly number[]): number {
+/** Median of an ascending array (0 when empty). */
+export function median(sorted: readonly number[]): number {
   if (sorted.length === 0) return 0;
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;

@@ -1,5 +1,5 @@
 /** Accuracy of the time model against published measured speeds: per-case error and summaries. */
-import { percentile } from '../calibration.js';
+import { median, percentile } from '../calibration.js';
 
 export interface ThroughputRow {
   id: string;
@@ -24,12 +24,6 @@ export interface ThroughputSummary {
 
 /** Targets the shipped set must meet (issue 11): overall median/p90 and the median of each kind. */
 export const THROUGHPUT_TARGETS = { median: 0.12, p90: 0.35, kindMedian: 0.15 } as const;
-
-function median(sorted: readonly number[]): number {
-  if (sorted.length === 0) return 0;
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 export function summarizeThroughput(
   group: string,

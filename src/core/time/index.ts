@@ -8,6 +8,7 @@
  * Pure: no I/O. Constants cite their source in one line; "assumed" marks engineering judgement.
  */
 import type { Arch } from '../arch.js';
+import { valueBytes } from '../dtypes.js';
 import type { Gpu } from '../../schema/gpu.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import {
@@ -312,21 +313,11 @@ export type TrainPhase = (typeof TRAIN_PHASES)[number];
 export type DecodePhase = (typeof DECODE_PHASES)[number];
 export type Bound = 'compute' | 'memory' | 'communication' | 'host';
 
-/** Bytes per stored weight element by dtype (4-bit formats carry one fp16/fp32 scale per block of 64). */
+/** Bytes per stored weight element by dtype: the packed value, plus (4-bit formats) an fp32 absmax per
+ * block of 64 (QLoRA §2: 32/64 bits per parameter). */
 export function weightBytes(dtype: EstimateOptions['weights']): number {
-  switch (dtype) {
-    case 'fp32':
-      return 4;
-    case 'fp16':
-    case 'bf16':
-      return 2;
-    case 'fp8':
-    case 'int8':
-      return 1;
-    default:
-      // NF4/FP4/int4: 0.5 B + an fp32 absmax per 64-block (QLoRA §2: 32/64 bits per parameter)
-      return 0.5 + 4 / 64;
-  }
+  const v = valueBytes(dtype);
+  return v === 0.5 ? v + 4 / 64 : v;
 }
 
 // HF eager decoder layer: ~45 PyTorch ops in forward (RMSNorm alone is 7: upcast, pow, mean, add, rsqrt,
