@@ -91,10 +91,16 @@ export function renderQuality(p: Plan): string {
   return [`quality: ${p.quality.tier}`, ...items.map((x) => `  ${x}`)].join('\n');
 }
 
-/** The step-time factors of a plan's techniques, apart from "x fastest". */
+/** Where one step of the plan goes (the time model), apart from "x fastest". */
 export function renderFactors(p: Plan): string {
-  if (p.slowdownFactors.length === 0) return 'technique time factors: none';
-  return `technique time factors: ${p.slowdownFactors.map((f) => `${f.why} ${f.factor.toFixed(2)}×`).join(', ')}`;
+  // The time model's own split of one step (the same function as estimate --json `time`).
+  const total = p.time.phases.reduce((a, x) => a + x.seconds, 0);
+  const parts = p.time.phases
+    .filter((x) => total > 0 && x.seconds / total >= 0.005)
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, 5)
+    .map((x) => `${x.phase} ${Math.round((100 * x.seconds) / total)}%`);
+  return `step ${p.time.stepSeconds.toFixed(2)} s, bound by ${p.time.bound}, MFU ${(p.time.mfu * 100).toFixed(0)}%: ${parts.join(', ')}`;
 }
 
 /** A table with column widths derived from the rows. */
@@ -226,7 +232,7 @@ export function renderPlanText(r: PlanResult): string {
   out.push(renderPruned(r));
   out.push('');
   out.push(
-    'Estimates: memory ±calibration band; time from MFU priors and a simple communication model; see README "Assumptions and limits".',
+    'Estimates: memory ±calibration band; time from the time model (each phase at its compute, memory, link or host limit); see README "Time model" and "Assumptions and limits".',
   );
   return out.join('\n');
 }
