@@ -3,7 +3,7 @@ import type { LaunchBundle, LaunchInput } from '../core/launch/index.js';
 import { planSummary } from '../core/launch/index.js';
 import { shardingOf } from '../core/launch/common.js';
 import type { Breakdown } from '../core/memory.js';
-import { slowdownFactors, slowdownOf } from '../core/slowdown.js';
+import { slowdownFactors } from '../core/slowdown.js';
 import { formatCount, formatGiB } from './format.js';
 import { COMPONENT_LABEL, PHASE_LABEL } from './messages.js';
 
@@ -71,17 +71,23 @@ export function renderLaunchReadme(x: LaunchInput, bundle: LaunchBundle): string
         ? `Fits: ${formatGiB(r.gpu.headroomBytes)} headroom on ${r.gpu.name} (${formatGiB(r.gpu.capacityBytes)}). Likely measured range ${formatGiB(r.uncertainty.lowBytes, 1)} – ${formatGiB(r.uncertainty.highBytes, 1)}.`
         : `**Does not fit**: over by ${formatGiB(-r.gpu.headroomBytes)} on ${r.gpu.name}. Run \`vramplan explain\` for the cheapest fixes.`,
     );
-  out.push('', '## Expected slowdown', '');
-  const factors = slowdownFactors(o);
-  if (factors.length === 0)
-    out.push('No memory-saving technique that costs time: 1.0x plain bf16 training.');
-  else {
-    for (const f of factors) out.push(`- ${f.why}: x${f.factor.toFixed(2)} (${f.source})`);
+  out.push('', '## Expected speed (vramplan time model)', '');
+  const t = r.time;
+  if (t) {
     out.push(
+      o.method === 'inference'
+        ? `Decode about ${Math.round(t.decodeTokensPerSecond ?? 0)} tokens/s per replica (${(t.stepSeconds * 1000).toFixed(1)} ms per step), bound by ${t.bound}.`
+        : `About ${t.stepSeconds.toFixed(2)} s per micro-batch step at ${Math.round(t.tokensPerSecondPerGpu)} tokens/s per GPU (MFU ${(t.mfu * 100).toFixed(0)}%), bound by ${t.bound}.`,
       '',
-      `Step time about ${slowdownOf(o).toFixed(2)}x plain bf16 full fine-tuning of the same model on the same GPUs.`,
     );
+    const total = t.phases.reduce((a, x) => a + x.seconds, 0);
+    for (const ph of t.phases)
+      if (total > 0 && ph.seconds / total >= 0.005)
+        out.push(`- ${ph.phase}: ${Math.round((100 * ph.seconds) / total)}%`);
   }
+  const factors = slowdownFactors(o);
+  if (factors.length > 0)
+    out.push('', `Techniques that cost time here: ${factors.map((f) => f.why).join('; ')}.`);
   out.push('', '## Files', '');
   for (const e of bundle.outputs) {
     if (e.ok) {

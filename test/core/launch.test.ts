@@ -116,7 +116,8 @@ describe('launch: single-GPU QLoRA (llama-2-7b on an RTX 4090)', () => {
     expect(String(m['power-limit.sh'])).toContain('sudo nvidia-smi -i 0 -pl 300');
     const readme = renderLaunchReadme(x, buildLaunch(x));
     expect(readme).toContain('## Memory per GPU');
-    expect(readme).toContain('## Expected slowdown');
+    expect(readme).toContain('## Expected speed (vramplan time model)');
+    expect(readme).toMatch(/tokens\/s per GPU .*bound by/);
     expect(readme).toContain('4-bit dequantization');
   });
 });
