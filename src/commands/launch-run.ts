@@ -11,6 +11,7 @@ import { writeLaunchFolder, type FolderFile } from '../io/write-dir-atomic.js';
 import { planScenarioFile } from '../io/plan-scenario.js';
 import { loadScenario, modelSpecOf } from '../io/load-scenario.js';
 import { EstimateOptionsSchema } from '../schema/estimate.js';
+import { defaultTimeOptions } from '../schema/time.js';
 import { optionsFromFlags, type RawFlags } from '../schema/flags.js';
 import type { Arch } from '../core/arch.js';
 import type { Plan } from '../core/plan.js';
@@ -88,7 +89,13 @@ export function launchInputOfPlan(plan: Plan, arch: Arch, modelRef: string): Lau
     gpu,
     gradAccum: plan.choices.gradAccum,
     powerLimitW: plan.hardware.powerLimitFraction < 1 ? plan.hardware.powerLimitW : null,
-    estimate: buildEstimate(arch, plan.options, gpu),
+    // Timed as planned: its accumulation, power cap and machine size.
+    estimate: buildEstimate(arch, plan.options, gpu, {
+      ...defaultTimeOptions(plan.options.gpus),
+      gradAccum: plan.choices.gradAccum,
+      powerLimit: plan.hardware.powerLimitFraction,
+      gpusPerNode: plan.hardware.gpusPerNode,
+    }),
     modelRef,
     gpusPerNode: plan.hardware.gpusPerNode,
   };

@@ -77,7 +77,7 @@ export function renderLaunchReadme(x: LaunchInput, bundle: LaunchBundle): string
     out.push(
       o.method === 'inference'
         ? `Decode about ${Math.round(t.decodeTokensPerSecond ?? 0)} tokens/s per replica (${(t.stepSeconds * 1000).toFixed(1)} ms per step), bound by ${t.bound}.`
-        : `About ${t.stepSeconds.toFixed(2)} s per micro-batch step at ${Math.round(t.tokensPerSecondPerGpu)} tokens/s per GPU (MFU ${(t.mfu * 100).toFixed(0)}%), bound by ${t.bound}.`,
+        : `About ${t.stepSeconds.toFixed(2)} s per optimizer step (${t.settings.gradAccum} micro-batch${t.settings.gradAccum > 1 ? 'es' : ''}) at ${Math.round(t.tokensPerSecondPerGpu)} tokens/s per GPU (MFU ${(t.mfu * 100).toFixed(0)}%), bound by ${t.bound}.`,
       '',
     );
     const total = t.phases.reduce((a, x) => a + x.seconds, 0);
