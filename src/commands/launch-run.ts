@@ -140,6 +140,7 @@ const exportedPlanSchema = z.object({
       choices: z.object({ gradAccum: z.number().int().min(1) }),
       hardware: z.object({
         gpuId: z.string(),
+        gpusPerNode: z.number().int().min(1),
         powerLimitFraction: z.number(),
         powerLimitW: z.number(),
       }),
