@@ -76,7 +76,8 @@ export interface MemoryEstimate {
    */
   kvPool?: { poolBytes: number; bytesPerToken: number; tokens: number };
   params: { total: number; trainable: number };
-  parallel: { dp: number; tp: number; pp: number };
+  /** Data-parallel replicas gpus / (tp·pp·cp) (docs/DESIGN.md); ZeRO/FSDP shard over dp·cp. */
+  parallel: { dp: number; tp: number; pp: number; cp: number };
   /** Which pipeline stage is the worst rank. */
   worstStage: 'only' | 'first' | 'last';
   /** Every stage's phase allocations and extras, for memorySurface (the worst stage is `worstStage`). */
@@ -654,7 +655,7 @@ export function estimateMemory(
         }
       : {}),
     params: { total: P.total, trainable: nTrain },
-    parallel: { dp, tp, pp },
+    parallel: { dp: Math.max(1, Math.floor(o.gpus / (tp * pp * o.cp))), tp, pp, cp: o.cp },
     worstStage: stage,
     stages: summaries,
     overhead: {
