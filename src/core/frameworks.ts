@@ -145,9 +145,12 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     loraDropout: true, // finetune/lora.py lora_dropout = 0.05
     fp32Adapters: false, // bf16-true precision: everything bf16
     kbitUpcastsToFp32: false,
-    // lm_head applied in 128-token chunks and chunked cross-entropy on bf16 logits: bf16 logits and bf16
-    // log_softmax outputs are alive at the backward start (litgpt utils.chunked_cross_entropy).
-    loss: { ...UPCAST_LOSS, chunkedForward: 4, chunkedBackward: 4 },
+    // lm_head applied in 128-token chunks (finetune/lora.py lm_head_chunk_size=128), then Fabric's bf16-true
+    // HalfPrecision.convert_output casts the returned chunks to the default dtype, fp32 (lightning
+    // fabric/plugins/precision/half.py); the fp32 chunks stay referenced by the loop's `logits` and each
+    // chunk's fp32 log_softmax is saved (utils.chunked_cross_entropy): 4 + 4 B per vocabulary entry in
+    // forward; in backward the fp32 input gradients replace the log_softmax outputs chunk by chunk.
+    loss: { ...UPCAST_LOSS, chunkedForward: 4 + 4, chunkedBackward: 4 + 4 },
     adamImpl: 'foreach',
     prefillLogits: 'all', // GPT.forward projects every prompt position
     kvCache: 'static', // set_kv_cache(max_seq_length = prompt + max_new_tokens)
