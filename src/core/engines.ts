@@ -6,13 +6,15 @@
  * gives back the plan's engine. A combination no engine runs is pruned with reason `no-engine`.
  */
 import type { Engine } from '../schema/engine.js';
-import type {
-  EstimateOptions,
-  Framework,
-  Method,
-  Offload,
-  Optimizer,
-  WeightDtype,
+import {
+  ATTENTION,
+  type Attention,
+  type EstimateOptions,
+  type Framework,
+  type Method,
+  type Offload,
+  type Optimizer,
+  type WeightDtype,
 } from '../schema/estimate.js';
 
 export interface EngineProfile {
@@ -48,6 +50,13 @@ export interface EngineProfile {
   optimizerInBackward: boolean;
   /** A 16-bit full fine-tune keeps an fp32 master copy (partitioned by ZeRO stage; fp32 grads with offload). */
   masterWeights: boolean;
+  /**
+   * Optimizers the launcher writes as torchao optimizers with bf16_stochastic_round=True for pure-bf16 full
+   * fine-tunes: the fp32 update is rounded stochastically into the bf16 weight, so small updates are not lost.
+   */
+  stochasticRounding: readonly Optimizer[];
+  /** Attention implementations the engine can be told to use. */
+  attention: readonly Attention[];
   /** The docs each rule above comes from. */
   docs: readonly string[];
 }
@@ -88,6 +97,8 @@ export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
     bnbOptimizersSharded: true,
     optimizerInBackward: false,
     masterWeights: false,
+    stochasticRounding: [],
+    attention: ATTENTION,
     docs: [
       'https://huggingface.co/docs/transformers/main_classes/trainer',
       'https://huggingface.co/docs/transformers/main/en/optimizers',
@@ -117,6 +128,8 @@ export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
     bnbOptimizersSharded: true,
     optimizerInBackward: false,
     masterWeights: false,
+    stochasticRounding: [],
+    attention: ATTENTION,
     docs: [
       'https://huggingface.co/docs/accelerate/usage_guides/fsdp',
       'https://huggingface.co/docs/bitsandbytes/main/fsdp_qlora',
@@ -147,6 +160,8 @@ export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
     bnbOptimizersSharded: true,
     optimizerInBackward: false,
     masterWeights: true,
+    stochasticRounding: [],
+    attention: ATTENTION,
     docs: [
       'https://huggingface.co/docs/transformers/deepspeed',
       'https://www.deepspeed.ai/tutorials/zero-offload/',
@@ -185,7 +200,15 @@ export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
     bnbOptimizersSharded: false,
     optimizerInBackward: true, // optimizer_in_bwd: True (needs gradient_accumulation_steps: 1)
     masterWeights: false,
-    docs: ['https://pytorch.org/torchtune/stable/tutorials/memory_optimizations.html'],
+    // torchao.optim._AdamW / AdamW8bit(bf16_stochastic_round=True), instantiated by the recipe's optimizer
+    // component (https://github.com/pytorch/ao/blob/v0.10.0/torchao/optim/README.md).
+    stochasticRounding: ['adamw', 'adamw-8bit'],
+    // Attention modules call F.scaled_dot_product_attention (flash kernels where available); no switch.
+    attention: ['sdpa'],
+    docs: [
+      'https://pytorch.org/torchtune/stable/tutorials/memory_optimizations.html',
+      'https://github.com/pytorch/ao/blob/v0.10.0/torchao/optim/README.md',
+    ],
   },
   torchtitan: {
     id: 'torchtitan',
@@ -210,6 +233,8 @@ export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
     bnbOptimizersSharded: false,
     optimizerInBackward: false,
     masterWeights: false,
+    stochasticRounding: [],
+    attention: ATTENTION,
     docs: [
       'https://github.com/pytorch/torchtitan/blob/main/docs/fsdp.md',
       'https://github.com/pytorch/torchtitan/blob/main/README.md',
@@ -235,6 +260,8 @@ export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
     bnbOptimizersSharded: false,
     optimizerInBackward: false,
     masterWeights: false,
+    stochasticRounding: [],
+    attention: ATTENTION,
     docs: [
       'https://github.com/Lightning-AI/litgpt/blob/main/tutorials/finetune.md',
       'https://github.com/Lightning-AI/litgpt/blob/main/tutorials/quantize.md',
@@ -260,6 +287,8 @@ export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
     bnbOptimizersSharded: false,
     optimizerInBackward: false,
     masterWeights: false,
+    stochasticRounding: [],
+    attention: ATTENTION,
     docs: ['https://docs.unsloth.ai/get-started/fine-tuning-llms-guide'],
   },
   vllm: {
@@ -283,6 +312,8 @@ export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
     bnbOptimizersSharded: false,
     optimizerInBackward: false,
     masterWeights: false,
+    stochasticRounding: [],
+    attention: ATTENTION,
     docs: [
       'https://docs.vllm.ai/en/latest/serving/distributed_serving.html',
       'https://docs.vllm.ai/en/latest/features/quantization/supported_hardware.html',
@@ -308,6 +339,8 @@ export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
     bnbOptimizersSharded: false,
     optimizerInBackward: false,
     masterWeights: false,
+    stochasticRounding: [],
+    attention: ATTENTION,
     docs: ['https://huggingface.co/docs/transformers/main/en/quantization/overview'],
   },
 };
@@ -355,6 +388,7 @@ export function engineRejects(
     if (sharded && QUANTIZED.has(o.weights) && !p.shardedQuantized.includes(o.weights))
       return `no ${o.weights} weights under sharding`;
   }
+  if (!p.attention.includes(o.attention)) return `attention ${p.attention.join('/')} only`;
   if (!p.optimizers.includes(o.optimizer)) return `no ${o.optimizer} optimizer`;
   if (o.offload !== 'none' && !p.offloadOptimizers.includes(o.optimizer))
     return `no host-side ${o.optimizer} step`;

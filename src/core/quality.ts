@@ -6,6 +6,8 @@
  */
 import type { EstimateOptions } from '../schema/estimate.js';
 import { FRAMEWORKS } from './frameworks.js';
+import { engineOf } from './engine.js';
+import { ENGINE_PROFILES } from './engines.js';
 
 export const QUALITY_TIERS = ['exact', 'near', 'lossy'] as const;
 export type QualityTier = (typeof QUALITY_TIERS)[number];
@@ -36,6 +38,15 @@ const ADAFACTOR = 'https://arxiv.org/abs/1804.04235'; // Shazeer & Stern, Adafac
 const SGD = 'https://arxiv.org/abs/1912.03194'; // Zhang et al., Why are Adaptive Methods Good for Attention Models?
 const ADAM_MINI = 'https://arxiv.org/abs/2406.16793'; // Zhang et al., Adam-mini
 
+/** The plan's engine writes an optimizer that rounds bf16 weight updates stochastically (engines.ts). */
+export function stochasticallyRounded(o: EstimateOptions): boolean {
+  return (
+    o.method === 'full' &&
+    o.weights === 'bf16' &&
+    ENGINE_PROFILES[engineOf(o)].stochasticRounding.includes(o.optimizer)
+  );
+}
+
 const RANK: Record<QualityTier, number> = { exact: 0, near: 1, lossy: 2 };
 
 export function tierRank(t: QualityTier): number {
@@ -50,7 +61,14 @@ export function qualityOf(o: EstimateOptions): Quality {
   const sixteen = o.weights === 'bf16' || o.weights === 'fp16';
   if (o.method === 'full') {
     const master = o.masterWeights || FRAMEWORKS[o.framework].deepspeedOptimizer;
-    if (sixteen && !master)
+    if (sixteen && !master && stochasticallyRounded(o))
+      add(
+        'bf16 weights, stochastic rounding',
+        'near',
+        'the fp32 update is rounded stochastically into the bf16 weight: unbiased, small updates are kept on average',
+        BF16,
+      );
+    else if (sixteen && !master)
       add(
         `pure ${o.weights} weights`,
         'lossy',

@@ -104,6 +104,7 @@ const OPTIMIZERS: Record<string, string> = {
   'bitsandbytes.optim.PagedAdamW32bit': 'paged-adamw',
   'bitsandbytes.optim.Lion': 'lion',
   'torchao.optim.AdamW8bit': 'adamw-8bit',
+  'torchao.optim._AdamW': 'adamw',
   'torchao.prototype.low_bit_optim.AdamW8bit': 'adamw-8bit',
 };
 

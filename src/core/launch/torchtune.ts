@@ -4,6 +4,7 @@ import type { EstimateOptions, Optimizer } from '../../schema/estimate.js';
 import { dataParallel, isAdapter, learningRate, MASTER_PORT, nodesOf } from './common.js';
 import { SLURM_FILE, slurmScript } from './slurm.js';
 import { LORA_DROPOUT, loraAlpha } from './hf.js';
+import { stochasticallyRounded } from '../quality.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from './types.js';
 
 export const TORCHTUNE_FILE = 'torchtune.yaml';
@@ -92,6 +93,17 @@ const TUNE_OPTIM: Partial<Record<Optimizer, Record<string, unknown>>> = {
   'sgd-momentum': { _component_: 'torch.optim.SGD', momentum: 0.9 },
 };
 
+// Pure-bf16 full fine-tunes get torchao's optimizers with stochastic rounding of the bf16 weight update
+// (https://github.com/pytorch/ao/blob/v0.10.0/torchao/optim/README.md, "Stochastic rounding for BF16 weight").
+const TUNE_OPTIM_SR: Partial<Record<Optimizer, Record<string, unknown>>> = {
+  adamw: { _component_: 'torchao.optim._AdamW', bf16_stochastic_round: true, weight_decay: 0.0 },
+  'adamw-8bit': { _component_: 'torchao.optim.AdamW8bit', bf16_stochastic_round: true },
+};
+
+function optimizerComponent(o: EstimateOptions): Record<string, unknown> | undefined {
+  return (stochasticallyRounded(o) ? TUNE_OPTIM_SR : TUNE_OPTIM)[o.optimizer];
+}
+
 /** Why torchtune cannot run the plan, or null. */
 function blocker(x: LaunchPlan, m: TuneModel | undefined): string | null {
   const o = x.options;
@@ -179,7 +191,7 @@ export function emitTorchtune(x: LaunchInput): EngineOutput {
     epochs: 1,
     max_steps_per_epoch: null,
     gradient_accumulation_steps: x.gradAccum,
-    optimizer: { ...TUNE_OPTIM[o.optimizer], lr: learningRate(o) },
+    optimizer: { ...optimizerComponent(o), lr: learningRate(o) },
     lr_scheduler: {
       _component_: 'torchtune.training.lr_schedulers.get_cosine_schedule_with_warmup',
       num_warmup_steps: 100,
@@ -238,7 +250,7 @@ export function emitTorchtune(x: LaunchInput): EngineOutput {
   // torchtune 0.6.1 (April 2025) with the torch and torchao it was released against
   // (https://github.com/pytorch/torchtune/releases/tag/v0.6.1); bitsandbytes for its optimizers.
   const pins = ['torch==2.7.0', 'torchtune==0.6.1', 'torchao==0.10.0'];
-  const bnbOptim = String(TUNE_OPTIM[o.optimizer]?._component_ ?? '').startsWith('bitsandbytes');
+  const bnbOptim = String(optimizerComponent(o)?._component_ ?? '').startsWith('bitsandbytes');
   if (bnbOptim) pins.push('bitsandbytes==0.48.1');
   return {
     engine,
