@@ -158,6 +158,16 @@ function isHopperClass(g: Gpu): boolean {
   return /Hopper|Blackwell \(GB1/i.test(g.architecture);
 }
 
+/**
+ * The link assumed when --interconnect is not given: NVLink where it is part of the server (SXM boards,
+ * NVSwitch, NVL pairs sold bridged); PCIe for consumer and workstation cards, whose NVLink bridge is an
+ * optional accessory most multi-card rigs lack (the RTX 40 series and RTX 6000 Ada dropped it altogether).
+ */
+export function defaultInterconnect(g: Gpu): Interconnect {
+  if (!g.interconnect.nvlinkGBps) return 'pcie';
+  return g.category === 'consumer' || g.category === 'workstation' ? 'pcie' : 'nvlink';
+}
+
 /** Rates of one GPU on one rig at a power limit. */
 export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
   const hopper = isHopperClass(g);
@@ -178,7 +188,7 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
   const km = powerKeep(t.powerLimit, 'memory');
   const pcie = pcieGBps(g.interconnect.pcie) * 1e9;
   const nvlink = (g.interconnect.nvlinkGBps ?? 0) * 0.5e9; // spec totals are bidirectional
-  const useNvlink = t.interconnect === 'pcie' ? false : nvlink > 0;
+  const useNvlink = (t.interconnect ?? defaultInterconnect(g)) === 'nvlink' && nvlink > 0;
   // Without P2P NCCL bounces through host memory: about half the PCIe rate (NVIDIA/nccl issue #1127,
   // https://github.com/NVIDIA/nccl/issues/1127). GeForce cards have no PCIe P2P in the stock driver; a
   // GeForce `p2p` is the NVLink bridge's (catalog rtx-3090 notes), so it does not apply over PCIe.
@@ -933,7 +943,7 @@ export function estimateTime(arch: Arch, o: EstimateOptions, gpu: Gpu, t: TimeOp
   const settings = {
     ...t,
     quantFormat: t.quantFormat ?? defaultQuantFormat(o),
-    interconnect: t.interconnect ?? (gpu.interconnect.nvlinkGBps ? 'nvlink' : 'pcie'),
+    interconnect: t.interconnect ?? defaultInterconnect(gpu),
   } as TimeResult['settings'];
   if (o.method === 'inference') {
     const d = decodeStep(m, o, t, r);
