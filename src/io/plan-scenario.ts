@@ -7,6 +7,7 @@
 import { plan, type PlanInput, type PlanProgress, type PlanResult } from '../core/plan.js';
 import { refineCircuits } from '../core/plan-circuits.js';
 import { planFleet } from '../core/plan-fleet.js';
+import { prewarmJslpWorker } from '../solve/index.js';
 import { scenarioStructureIssue } from '../core/structure.js';
 import type { Scenario } from '../schema/scenario.js';
 import { detectGpus } from './detect.js';
@@ -46,6 +47,8 @@ export async function planScenarioObject(
   opts: PipelineOptions = {},
 ): Promise<PlanResult> {
   const input = planInputOf(file, scenario, opts);
+  // The MIPs run in a worker: boot it while the (sync) search runs, when a MIP is sure to follow.
+  if (input.circuits.length > 1 || scenario.job.kind === 'inference') prewarmJslpWorker();
   // The search is greedy and sync; the MIPs (≤ 1 s each step, issue #3) refine what it reports.
   const searched = plan(opts.onProgress ? { ...input, onProgress: opts.onProgress } : input);
   const result = await refineCircuits(searched, input);

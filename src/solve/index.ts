@@ -14,7 +14,7 @@ export {
   type MipStatus,
   type MipBackend,
 } from './model.js';
-export { closeJslpWorkers } from './lp.js';
+export { closeJslpWorkers, prewarmJslpWorker } from './lp.js';
 
 export interface SolveMipOptions {
   /** Total wall-clock budget in ms (default 2000). In auto mode jsLP and HiGHS share it. */

@@ -79,6 +79,14 @@ function runInWorker(model: JslpModel, deadlineMs: number): Promise<Outcome> {
   });
 }
 
+/**
+ * Start one solver worker now, so that its boot (a thread, the solver's module) overlaps the caller's
+ * synchronous work instead of delaying the first solve. No-op when a worker is already idle.
+ */
+export function prewarmJslpWorker(): void {
+  if (idle.length === 0) idle.push(spawn());
+}
+
 /** Terminate idle workers (tests, or a CLI that wants to exit promptly). */
 export async function closeJslpWorkers(): Promise<void> {
   await Promise.all(idle.splice(0).map((w) => w.terminate()));
