@@ -2,7 +2,7 @@
 // Prints one in-process estimate (µs), CLI cold start (ms), planner candidates/s, and end-to-end `plan` time.
 import { execFileSync } from 'node:child_process';
 import { buildEstimate } from '../src/core/estimate.js';
-import { plan } from '../src/core/plan.js';
+import { plan } from '../src/core/plan/index.js';
 import { resolveModel } from '../src/io/load-model.js';
 import { findGpu } from '../src/io/load-catalog.js';
 import { loadScenario, resolveHardware } from '../src/io/load-scenario.js';

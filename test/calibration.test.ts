@@ -1,7 +1,7 @@
 // Accuracy against the shipped published measurements (calibration/cases.json, copied from the shared set).
 import { describe, expect, it } from 'vitest';
-import { summaryTable } from '../src/core/calibration.js';
-import { UNCERTAINTY } from '../src/core/uncertainty.js';
+import { summaryTable } from '../src/core/memory/index.js';
+import { UNCERTAINTY } from '../src/core/memory/index.js';
 import { calibrationRows } from '../src/commands/validate-run.js';
 
 const rows = calibrationRows('cases.json');

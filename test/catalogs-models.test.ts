@@ -3,8 +3,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { basename } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { archFromHfConfig } from '../src/core/hf-config.js';
-import { paramCounts } from '../src/core/params.js';
+import { archFromHfConfig } from '../src/core/model/index.js';
+import { paramCounts } from '../src/core/model/index.js';
 import { listModels, resolveModel } from '../src/io/load-model.js';
 import { modelEntrySchema } from '../src/schema/model.js';
 

@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, archFromHfConfig } from '../src/core/hf-config.js';
-import { estimateMemory } from '../src/core/memory.js';
+import { ConfigError, archFromHfConfig } from '../src/core/model/index.js';
+import { estimateMemory } from '../src/core/memory/index.js';
 import { UserError } from '../src/io/errors.js';
 import { listModels, resolveModel } from '../src/io/load-model.js';
 import { defaultOptions, METHODS } from '../src/schema/estimate.js';
-import type { Arch } from '../src/core/arch.js';
+import type { Arch } from '../src/core/model/index.js';
 import { hfConfigArb, numbersIn } from './helpers/arbitraries.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'vramplan-fuzz-'));

@@ -5,10 +5,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Arch } from '../src/core/arch.js';
+import type { Arch } from '../src/core/model/index.js';
 import { buildEstimate } from '../src/core/estimate.js';
-import { estimateMemory, type MemoryEstimate } from '../src/core/memory.js';
-import { paramCounts } from '../src/core/params.js';
+import { estimateMemory, type MemoryEstimate } from '../src/core/memory/index.js';
+import { paramCounts } from '../src/core/model/index.js';
 import { loadGpus } from '../src/io/load-catalog.js';
 import { listModels, resolveModel } from '../src/io/load-model.js';
 import type { EstimateOptions } from '../src/schema/estimate.js';

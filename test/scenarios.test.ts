@@ -2,8 +2,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { plan } from '../src/core/plan.js';
-import { tierRank } from '../src/core/quality.js';
+import { plan } from '../src/core/plan/index.js';
+import { tierRank } from '../src/core/plan/index.js';
 import { planScenarioFile } from '../src/io/plan-scenario.js';
 import { renderPlanText } from '../src/ui/plan-text.js';
 import { resolveModel } from '../src/io/load-model.js';

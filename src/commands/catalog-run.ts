@@ -1,7 +1,7 @@
 /** The catalog command's body. */
 import { badValue } from '../io/errors.js';
 import { loadCircuits, loadGpus, loadOffers } from '../io/load-catalog.js';
-import { paramCounts } from '../core/params.js';
+import { paramCounts } from '../core/model/index.js';
 import { listModels, resolveModel } from '../io/load-model.js';
 import { renderCatalogList, type CatalogKind } from '../ui/plan-catalog.js';
 

@@ -1,8 +1,8 @@
 /** The estimate command's body: parse flags → load model and GPU → estimate → print. */
 import { buildEstimate } from '../core/estimate.js';
-import { assertStructure } from '../core/structure.js';
-import { explainFit } from '../core/explain.js';
-import { availableLoraTargets } from '../core/trainable.js';
+import { assertStructure } from '../core/model/index.js';
+import { explainFit } from '../core/plan/index.js';
+import { availableLoraTargets } from '../core/model/index.js';
 import { badValue } from '../io/errors.js';
 import { findGpu } from '../io/load-catalog.js';
 import { resolveModel } from '../io/load-model.js';

@@ -1,6 +1,6 @@
 /** The explain command's body: parse → load model and GPU → explainFit → print. */
-import { explainFit } from '../core/explain.js';
-import { assertStructure } from '../core/structure.js';
+import { explainFit } from '../core/plan/index.js';
+import { assertStructure } from '../core/model/index.js';
 import { UserError } from '../io/errors.js';
 import { findGpu } from '../io/load-catalog.js';
 import { resolveModel } from '../io/load-model.js';

@@ -1,7 +1,7 @@
 /** Mount the explorer (or the compare view) full-screen; plain output paths never import this module. */
 import { extname, resolve } from 'node:path';
 import { render } from 'ink';
-import type { Plan, PlanResult } from '../core/plan.js';
+import type { Plan, PlanResult } from '../core/plan/index.js';
 import { UserError } from '../io/errors.js';
 import { loadScenario } from '../io/load-scenario.js';
 import { PlanClient } from '../io/plan-client.js';

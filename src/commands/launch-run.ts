@@ -13,8 +13,8 @@ import { loadScenario, modelSpecOf } from '../io/load-scenario.js';
 import { EstimateOptionsSchema } from '../schema/estimate.js';
 import { defaultTimeOptions } from '../schema/time.js';
 import { optionsFromFlags, type RawFlags } from '../schema/flags.js';
-import type { Arch } from '../core/arch.js';
-import type { Plan } from '../core/plan.js';
+import type { Arch } from '../core/model/index.js';
+import type { Plan } from '../core/plan/index.js';
 import { renderLaunchReadme } from '../ui/launch-readme.js';
 
 export interface LaunchFlags {

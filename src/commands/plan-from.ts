@@ -1,12 +1,12 @@
 /**
  * `vramplan plan --from <config> --gpu <id>`: the config is the starting point. What it needs per GPU
  * against what the GPU has, then the nearest changes that fit, ranked, each with its time and quality
- * cost (the same search as `explain`, src/core/explain.ts). Exit 0 when it fits or a change fits; 2 when
+ * cost (the same search as `explain`, src/core/plan/explain.ts). Exit 0 when it fits or a change fits; 2 when
  * nothing does.
  */
-import { explainFit } from '../core/explain.js';
+import { explainFit } from '../core/plan/index.js';
 import { formatName, mergeFlags } from '../core/from/index.js';
-import { assertStructure } from '../core/structure.js';
+import { assertStructure } from '../core/model/index.js';
 import { UserError } from '../io/errors.js';
 import { FROM_EXIT, readFromConfig } from '../io/from/read.js';
 import { findGpu } from '../io/load-catalog.js';

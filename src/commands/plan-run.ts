@@ -1,6 +1,6 @@
 /** The plan command's body. Exit 0: plans found; 2: nothing fits; 1: bad input (thrown UserError). */
 import { extname } from 'node:path';
-import type { PlanResult } from '../core/plan.js';
+import type { PlanResult } from '../core/plan/index.js';
 import { badValue } from '../io/errors.js';
 import { planScenarioFile } from '../io/plan-scenario.js';
 import { stderrProgress } from '../io/progress.js';

@@ -1,5 +1,5 @@
 /** Body of `validate`: estimate every scorable case, then print the table and the summaries. */
-import { caseError, summaryTable, type CaseResult, type Metric } from '../core/calibration.js';
+import { caseError, summaryTable, type CaseResult, type Metric } from '../core/memory/index.js';
 import { buildEstimate } from '../core/estimate.js';
 import { caseArch, loadCalibrationCases } from '../io/load-calibration.js';
 import { optionsFromFlags } from '../schema/flags.js';

@@ -2,11 +2,16 @@
  * The estimate contract's result: per-GPU memory, the fits verdict against a GPU, the uncertainty band,
  * and the extra facts (phases, host RAM, dominant components) the reports show.
  */
-import type { Arch } from './arch.js';
+import type { Arch } from './model/arch.js';
 import type { Gpu } from '../schema/gpu.js';
 import type { EstimateOptions } from '../schema/estimate.js';
-import { estimateMemory, roundParts, type Breakdown, type MemoryEstimate } from './memory.js';
-import { UNCERTAINTY } from './uncertainty.js';
+import {
+  estimateMemory,
+  roundParts,
+  type Breakdown,
+  type MemoryEstimate,
+} from './memory/memory.js';
+import { UNCERTAINTY } from './memory/uncertainty.js';
 import { MiB } from './units.js';
 import { estimateTime, type TimeResult } from './time/index.js';
 import { defaultTimeOptions, type TimeOptions } from '../schema/time.js';

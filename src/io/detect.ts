@@ -5,7 +5,7 @@ import {
   NVIDIA_SMI_ARGS,
   parseNvidiaSmiCsv,
   type DetectedGpu,
-} from '../core/nvidia-smi.js';
+} from '../core/hardware/index.js';
 import type { Gpu } from '../schema/gpu.js';
 
 export interface DetectOptions {

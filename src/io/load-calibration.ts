@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import type { Arch } from '../core/arch.js';
-import { archFromHfConfig } from '../core/hf-config.js';
+import type { Arch } from '../core/model/index.js';
+import { archFromHfConfig } from '../core/model/index.js';
 import {
   calibrationFileSchema,
   throughputFileSchema,

@@ -13,8 +13,8 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Arch } from '../core/arch.js';
-import { ConfigError, archFromHfConfig } from '../core/hf-config.js';
+import type { Arch } from '../core/model/index.js';
+import { ConfigError, archFromHfConfig } from '../core/model/index.js';
 import { MODEL_ID_PATTERN, type ModelEntry, modelEntrySchema } from '../schema/model.js';
 import { UserError, badValue } from './errors.js';
 import { didYouMean } from './suggest.js';

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { PlanProgress, PlanResult } from '../core/plan.js';
+import type { PlanProgress, PlanResult } from '../core/plan/index.js';
 import type { Scenario } from '../schema/scenario.js';
 
 export interface PlanRequest {

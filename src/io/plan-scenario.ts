@@ -4,11 +4,11 @@
  * scenario file, the circuit-assignment MIP refines owned multi-circuit plans, and serving scenarios get
  * their fleet.
  */
-import { plan, type PlanInput, type PlanProgress, type PlanResult } from '../core/plan.js';
-import { refineCircuits } from '../core/plan-circuits.js';
-import { planFleet } from '../core/plan-fleet.js';
+import { plan, type PlanInput, type PlanProgress, type PlanResult } from '../core/plan/index.js';
+import { refineCircuits } from '../core/plan/index.js';
+import { planFleet } from '../core/plan/index.js';
 import { prewarmJslpWorker } from '../solve/index.js';
-import { scenarioStructureIssue } from '../core/structure.js';
+import { scenarioStructureIssue } from '../core/model/index.js';
 import type { Scenario } from '../schema/scenario.js';
 import { detectGpus } from './detect.js';
 import { badValue } from './errors.js';

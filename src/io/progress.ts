@@ -1,5 +1,5 @@
 /** A progress line on stderr for searches that run longer than ~300 ms, only when stderr is a terminal. */
-import type { PlanProgress } from '../core/plan.js';
+import type { PlanProgress } from '../core/plan/index.js';
 
 /** Searches quicker than this draw nothing. */
 export const PROGRESS_AFTER_MS = 300;

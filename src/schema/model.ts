@@ -22,7 +22,7 @@ export const modelEntrySchema = z
     paramsPublished: z.number().int().positive().optional(),
     paramsSource: z.string().min(1).optional(),
     notes: z.string().min(1).optional(),
-    /** The model's Hugging Face config.json, as published (read by core/hf-config.ts). */
+    /** The model's Hugging Face config.json, as published (read by core/model/hf-config.ts). */
     config: z.looseObject({ model_type: z.string() }),
   })
   .strict()

@@ -7,7 +7,7 @@ import { ATTENTION, CHECKPOINTING, FRAMEWORKS, OPTIMIZERS, WEIGHT_DTYPES } from 
 import { psuTier } from './power.js';
 import { ENGINES } from './engine.js';
 
-/** Quality tiers, best first (core/quality.ts): a scenario's `quality` is the least it accepts. */
+/** Quality tiers, best first (core/plan/quality.ts): a scenario's `quality` is the least it accepts. */
 export const QUALITY = ['exact', 'near', 'lossy'] as const;
 
 const id = z.string().regex(/^[a-z0-9][a-z0-9.-]*$/, 'expected a lower-case kebab-case catalog id');
@@ -100,7 +100,7 @@ export const hardwareSchema = z
       .prefault({}),
     /**
      * Host RAM per node, GiB (offloaded states, pinned buffers, checkpoint loading). Default: twice the
-     * node's GPU memory, at least 64 GiB (core/host-ram.ts DEFAULT_HOST_RAM).
+     * node's GPU memory, at least 64 GiB (core/memory/host-ram.ts DEFAULT_HOST_RAM).
      */
     hostRamGiB: pos.optional(),
   })
@@ -167,7 +167,7 @@ export const searchSchema = z
     tp: z.array(count(64)).min(1).optional(),
     pp: z.array(count(64)).min(1).optional(),
     framework: z.enum(FRAMEWORKS).default('hf'),
-    /** Engines to consider (core/engines.ts); default: the engines of `framework` (hf: Trainer, FSDP, DeepSpeed). */
+    /** Engines to consider (core/engines/engines.ts); default: the engines of `framework` (hf: Trainer, FSDP, DeepSpeed). */
     engines: z.array(z.enum(ENGINES)).min(1).optional(),
   })
   .strict();
@@ -209,7 +209,7 @@ export const scenarioSchema = z
     power: powerSchema.prefault({}),
     limits: limitsSchema.prefault({}),
     rank: z.enum(RANK_BY).default('cost'),
-    /** The least quality accepted: exact, near (default) or lossy (core/quality.ts tiers). */
+    /** The least quality accepted: exact, near (default) or lossy (core/plan/quality.ts tiers). */
     quality: z.enum(QUALITY).default('near'),
     search: searchSchema.prefault({}),
     expect: expectSchema.optional(),

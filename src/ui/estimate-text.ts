@@ -1,7 +1,7 @@
 /** Plain-text report of one estimate: breakdown with bars, verdict, and what dominates when it does not fit. */
 import type { EstimateResult } from '../core/estimate.js';
 import type { TimeResult } from '../core/time/index.js';
-import type { Breakdown } from '../core/memory.js';
+import type { Breakdown } from '../core/memory/index.js';
 import { COMPONENT_LABEL, PHASE_LABEL } from './messages.js';
 import { bar, formatCount, formatGiB, padLeft, padRight } from './format.js';
 

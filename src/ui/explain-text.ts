@@ -1,5 +1,5 @@
 /** Plain-text rendering of an Explanation: what overflows, then the cheapest fixes with their costs. */
-import type { Explanation, Fix } from '../core/explain.js';
+import type { Explanation, Fix } from '../core/plan/index.js';
 import { formatGiB } from './format.js';
 import { COMPONENT_LABEL } from './messages.js';
 

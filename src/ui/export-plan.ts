@@ -1,5 +1,5 @@
 /** Plan exports as strings: JSON, CSV, Markdown and SVG (hand-written; memory bars and the cost/slowdown front). */
-import type { PlanResult } from '../core/plan.js';
+import type { PlanResult } from '../core/plan/index.js';
 import { formatDuration, formatGiB, formatUsd } from './format.js';
 import { REASON_LABEL, fixSentence } from './plan-messages.js';
 import { planSvg } from './export-svg.js';

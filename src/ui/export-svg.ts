@@ -3,7 +3,7 @@
  * marked, and the Pareto front as a cost × slowdown scatter with labelled, ticked axes. Hand-written SVG
  * (no dependency); every mark has a <title> for hover text.
  */
-import type { Plan, PlanResult } from '../core/plan.js';
+import type { Plan, PlanResult } from '../core/plan/index.js';
 import { formatGiB, formatUsd } from './format.js';
 import { COMPONENT_LABEL } from './messages.js';
 import { hardwareOf, techniqueOf } from './plan-text.js';

@@ -2,8 +2,8 @@
 import type { LaunchBundle, LaunchInput } from '../core/launch/index.js';
 import { planSummary } from '../core/launch/index.js';
 import { shardingOf } from '../core/launch/common.js';
-import type { Breakdown } from '../core/memory.js';
-import { slowdownFactors } from '../core/slowdown.js';
+import type { Breakdown } from '../core/memory/index.js';
+import { slowdownFactors } from '../core/time/slowdown.js';
 import { formatCount, formatGiB } from './format.js';
 import { COMPONENT_LABEL, PHASE_LABEL } from './messages.js';
 

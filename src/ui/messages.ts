@@ -1,5 +1,5 @@
 /** Component keys and phase codes to words: one place, shared by text reports and the TUI. */
-import type { Breakdown, Phase } from '../core/memory.js';
+import type { Breakdown, Phase } from '../core/memory/index.js';
 
 export const COMPONENT_LABEL: Record<keyof Breakdown, string> = {
   weights: 'weights',

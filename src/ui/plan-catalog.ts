@@ -15,7 +15,7 @@ const COLUMNS: Record<CatalogKind, [string, (e: Row) => string][]> = {
   ],
   models: [
     ['id', (e) => String(e.id)],
-    // Counted from the architecture (core/params.ts), as estimate reports them; MoE: total (active).
+    // Counted from the architecture (core/model/params.ts), as estimate reports them; MoE: total (active).
     [
       'parameters',
       (e) =>

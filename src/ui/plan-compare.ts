@@ -1,5 +1,5 @@
 /** Side-by-side text of several scenarios' best plans. */
-import type { PlanResult } from '../core/plan.js';
+import type { PlanResult } from '../core/plan/index.js';
 import { formatDuration, formatGiB, formatUsd, padRight } from './format.js';
 import { hardwareOf, techniqueOf } from './plan-text.js';
 

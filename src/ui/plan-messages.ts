@@ -1,5 +1,5 @@
 /** Planner reason codes and fixes to sentences (one place; used by the text report, --json and exports). */
-import type { NearestFix, ReasonCode } from '../core/plan.js';
+import type { NearestFix, ReasonCode } from '../core/plan/index.js';
 import { formatGiB, formatUsd, formatDuration } from './format.js';
 
 export const REASON_LABEL: Record<ReasonCode, string> = {

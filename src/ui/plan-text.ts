@@ -1,5 +1,5 @@
 /** The `plan` report as plain text: small pure functions over PlanResult (an Ink TUI can reuse them). */
-import type { Fleet, FleetReplica, Plan, PlanResult } from '../core/plan.js';
+import type { Fleet, FleetReplica, Plan, PlanResult } from '../core/plan/index.js';
 import { bar, formatDuration, formatGiB, formatUsd, padLeft, padRight } from './format.js';
 import { COMPONENT_LABEL } from './messages.js';
 import { fixSentence, REASON_LABEL } from './plan-messages.js';

@@ -1,5 +1,5 @@
 /** Text table of the calibration report. */
-import type { CaseResult, ErrorSummary } from '../core/calibration.js';
+import type { CaseResult, ErrorSummary } from '../core/memory/index.js';
 import type { ThroughputRow, ThroughputSummary } from '../core/time/accuracy.js';
 import { formatGiB, formatPercent, padLeft, padRight, signedPercent } from './format.js';
 

@@ -6,18 +6,18 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Arch } from '../../src/core/arch.js';
+import type { Arch } from '../../src/core/model/index.js';
 import { mergeFlags } from '../../src/core/from/index.js';
-import { estimateMemory } from '../../src/core/memory.js';
+import { estimateMemory } from '../../src/core/memory/index.js';
 import { readFromConfig } from '../../src/io/from/read.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
 import { parse } from 'yaml';
 import { buildLaunch } from '../../src/core/launch/index.js';
-import type { Plan } from '../../src/core/plan.js';
+import type { Plan } from '../../src/core/plan/index.js';
 import { launchInputOfPlan } from '../../src/commands/launch-run.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { loadScenario, modelSpecOf } from '../../src/io/load-scenario.js';
-import { plan } from '../../src/core/plan.js';
+import { plan } from '../../src/core/plan/index.js';
 import { planInputOf, planScenarioFile } from '../../src/io/plan-scenario.js';
 import { scenarioSchema } from '../../src/schema/scenario.js';
 import {

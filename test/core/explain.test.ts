@@ -1,10 +1,10 @@
 // explain: what overflows, and fixes that really fit when re-estimated.
 import { describe, expect, it } from 'vitest';
 import { buildEstimate } from '../../src/core/estimate.js';
-import { explainFit } from '../../src/core/explain.js';
-import { engineOf } from '../../src/core/engine.js';
-import { engineRejects } from '../../src/core/engines.js';
-import { qualityOf, tierRank } from '../../src/core/quality.js';
+import { explainFit } from '../../src/core/plan/index.js';
+import { engineOf } from '../../src/core/engines/index.js';
+import { engineRejects } from '../../src/core/engines/index.js';
+import { qualityOf, tierRank } from '../../src/core/plan/index.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { defaultOptions } from '../../src/schema/estimate.js';

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Arch, LayerGroup } from '../../src/core/arch.js';
-import { ConfigError, SUPPORTED_MODEL_TYPES, archFromHfConfig } from '../../src/core/hf-config.js';
+import type { Arch, LayerGroup } from '../../src/core/model/index.js';
+import {
+  ConfigError,
+  SUPPORTED_MODEL_TYPES,
+  archFromHfConfig,
+} from '../../src/core/model/index.js';
 
 const meta = { id: 'test', hfId: null };
 const arch = (config: Record<string, unknown>): Arch => archFromHfConfig(config, meta);

@@ -168,7 +168,7 @@ describe('launch: 8-GPU ZeRO-3 full fine-tuning with offload (llama-2-70b on A10
 });
 
 describe('launch: FSDP', () => {
-  // --framework hf with ZeRO is Accelerate FSDP (core/engine.ts).
+  // --framework hf with ZeRO is Accelerate FSDP (core/engines/engine.ts).
   const x = input('llama-3-8b', 'a100-80gb-sxm', { zero: '3', gpus: '4', method: 'qlora' });
   const m = parsed(x);
 

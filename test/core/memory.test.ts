@@ -1,13 +1,13 @@
 // Hand-computed expectations for the memory model; the arithmetic is in the comments.
 import { describe, expect, it } from 'vitest';
-import type { Arch } from '../../src/core/arch.js';
-import { archFromHfConfig } from '../../src/core/hf-config.js';
+import type { Arch } from '../../src/core/model/index.js';
+import { archFromHfConfig } from '../../src/core/model/index.js';
 import { buildEstimate } from '../../src/core/estimate.js';
-import { estimateMemory } from '../../src/core/memory.js';
+import { estimateMemory } from '../../src/core/memory/index.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
-import { memorySurface } from '../../src/core/surface.js';
-import { paramCounts } from '../../src/core/params.js';
+import { memorySurface } from '../../src/core/memory/index.js';
+import { paramCounts } from '../../src/core/model/index.js';
 import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
 
 const GiB = 1024 ** 3;

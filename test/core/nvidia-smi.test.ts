@@ -6,7 +6,7 @@ import {
   matchGpuName,
   parseNvidiaSmiCsv,
   slugOfDeviceName,
-} from '../../src/core/nvidia-smi.js';
+} from '../../src/core/hardware/index.js';
 import { loadGpus } from '../../src/io/load-catalog.js';
 
 const fixture = (name: string): string =>

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { archFromHfConfig } from '../../src/core/hf-config.js';
-import { linearParams, paramCounts } from '../../src/core/params.js';
+import { archFromHfConfig } from '../../src/core/model/index.js';
+import { linearParams, paramCounts } from '../../src/core/model/index.js';
 
 const countsOf = (config: unknown) =>
   paramCounts(archFromHfConfig(config, { id: 'test', hfId: null }));

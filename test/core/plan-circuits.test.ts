@@ -1,7 +1,7 @@
 // The circuit MIP over the reported plans: placements re-solved by solveMip and checked against the caps here.
 import { afterAll, describe, expect, it } from 'vitest';
-import { plan, type PlanInput } from '../../src/core/plan.js';
-import { planUnits, refineCircuits } from '../../src/core/plan-circuits.js';
+import { plan, type PlanInput } from '../../src/core/plan/index.js';
+import { planUnits, refineCircuits } from '../../src/core/plan/index.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { resolveHardware } from '../../src/io/load-scenario.js';
 import { scenarioSchema } from '../../src/schema/scenario.js';

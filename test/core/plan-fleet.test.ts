@@ -8,7 +8,7 @@ import {
   planFleet,
   pruneCandidates,
   type FleetCandidate,
-} from '../../src/core/plan-fleet.js';
+} from '../../src/core/plan/index.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { loadScenario, resolveHardware } from '../../src/io/load-scenario.js';
 import { closeJslpWorkers } from '../../src/solve/index.js';

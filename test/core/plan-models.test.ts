@@ -1,16 +1,16 @@
 // Hand-computed checks of the planner's cost, power, time, Pareto and candidate generators.
 import { describe, expect, it } from 'vitest';
-import { amortisedUsd, energyCostUsd, rentCostUsd } from '../../src/core/cost.js';
-import { circuitOverWatts, nodeWallWatts, psuEfficiency } from '../../src/core/power.js';
+import { amortisedUsd, energyCostUsd, rentCostUsd } from '../../src/core/time/cost.js';
+import { circuitOverWatts, nodeWallWatts, psuEfficiency } from '../../src/core/hardware/index.js';
 import {
   gpuCounts,
   microBatches,
   shardings,
   tensorParallelisms,
-} from '../../src/core/candidates.js';
-import { powerLimitThroughput } from '../../src/core/slowdown.js';
-import { pcieGBps, trainFlopsPerToken } from '../../src/core/throughput.js';
-import type { Arch } from '../../src/core/arch.js';
+} from '../../src/core/plan/index.js';
+import { powerLimitThroughput } from '../../src/core/time/slowdown.js';
+import { pcieGBps, trainFlopsPerToken } from '../../src/core/time/throughput.js';
+import type { Arch } from '../../src/core/model/index.js';
 
 describe('cost', () => {
   it('rented = hours × GPUs × price', () => {
@@ -90,7 +90,7 @@ describe('candidate generators', () => {
       { zero: 3, offload: 'optimizer+params' },
     ]);
     expect(shardings('qlora', 4, 1, 1).map((s) => s.zero)).toEqual([0, 3, 3, 3]);
-    // With TP every stage is offered; which engine runs it is core/engines.ts's rule (torchtitan: FSDP + TP).
+    // With TP every stage is offered; which engine runs it is core/engines/engines.ts's rule (torchtitan: FSDP + TP).
     expect(shardings('full', 2, 2, 1).map((s) => s.zero)).toEqual([0, 1, 2, 3, 2, 3, 3]);
   });
 });

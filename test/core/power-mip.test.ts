@@ -1,6 +1,6 @@
 // The circuit MIP through solveMip: nodes and power limits onto circuits, slowest GPU as fast as possible.
 import { afterAll, describe, expect, it } from 'vitest';
-import { assignCircuits } from '../../src/core/power.js';
+import { assignCircuits } from '../../src/core/hardware/index.js';
 import { closeJslpWorkers } from '../../src/solve/index.js';
 
 afterAll(() => closeJslpWorkers());

@@ -1,6 +1,6 @@
 // Every prune reason the planner has is counted, each triggered by a small scenario built for it.
 import { describe, expect, it } from 'vitest';
-import { plan, REASONS, type ReasonCode } from '../../src/core/plan.js';
+import { plan, REASONS, type ReasonCode } from '../../src/core/plan/index.js';
 import { planInputOf } from '../../src/io/plan-scenario.js';
 import { scenarioSchema, type ScenarioInput } from '../../src/schema/scenario.js';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { buildLaunch } from '../../src/core/launch/index.js';
-import { qualityOf } from '../../src/core/quality.js';
+import { qualityOf } from '../../src/core/plan/index.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';

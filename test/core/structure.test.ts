@@ -1,7 +1,7 @@
 // Structural validation: TP splits heads (KV heads split or replicated), PP <= layers, context <= positions.
 import { describe, expect, it } from 'vitest';
-import { archFromHfConfig } from '../../src/core/hf-config.js';
-import { maxContext, scenarioStructureIssue, structureIssue } from '../../src/core/structure.js';
+import { archFromHfConfig } from '../../src/core/model/index.js';
+import { maxContext, scenarioStructureIssue, structureIssue } from '../../src/core/model/index.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { parseScenario } from '../../src/io/load-scenario.js';
 import { defaultOptions } from '../../src/schema/estimate.js';

@@ -1,6 +1,6 @@
 // explain's time verdict: the dominant phase is the largest one, and the advice follows its mechanism.
 import { describe, expect, it } from 'vitest';
-import { explainFit } from '../../src/core/explain.js';
+import { explainFit } from '../../src/core/plan/index.js';
 import { estimateTime } from '../../src/core/time/index.js';
 import { timeVerdict } from '../../src/core/time/verdict.js';
 import { findGpu } from '../../src/io/load-catalog.js';

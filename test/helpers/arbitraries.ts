@@ -1,7 +1,7 @@
 /** fast-check generators shared by the property and fuzz tests: HF-style configs and valid contract options. */
 import fc from 'fast-check';
-import { archFromHfConfig } from '../../src/core/hf-config.js';
-import type { Arch } from '../../src/core/arch.js';
+import { archFromHfConfig } from '../../src/core/model/index.js';
+import type { Arch } from '../../src/core/model/index.js';
 import {
   ATTENTION,
   CHECKPOINTING,

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { paramCounts } from '../../src/core/params.js';
+import { paramCounts } from '../../src/core/model/index.js';
 import { UserError } from '../../src/io/errors.js';
 import { prepareModel } from '../../src/io/hub.js';
 import { resolveModel } from '../../src/io/load-model.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { paramCounts } from '../../src/core/params.js';
+import { paramCounts } from '../../src/core/model/index.js';
 import { listModels, resolveModel } from '../../src/io/load-model.js';
 import { userErrorOf } from '../helpers/errors.js';
 

@@ -6,7 +6,7 @@ import { render } from 'ink-testing-library';
 import { Explorer } from '../../src/ui/tui/Explorer.js';
 import { CompareApp } from '../../src/ui/tui/CompareApp.js';
 import { exportTo } from '../../src/commands/explore-run.js';
-import type { PlanResult } from '../../src/core/plan.js';
+import type { PlanResult } from '../../src/core/plan/index.js';
 import type { Scenario } from '../../src/schema/scenario.js';
 import { fakeResult, scenario } from './fixtures.js';
 

@@ -1,6 +1,6 @@
 // Synthetic plans for UI tests: fixed numbers, so frames do not move when the planner's models change.
-import type { Plan, PlanResult } from '../../src/core/plan.js';
-import type { Breakdown } from '../../src/core/memory.js';
+import type { Plan, PlanResult } from '../../src/core/plan/index.js';
+import type { Breakdown } from '../../src/core/memory/index.js';
 import { defaultOptions } from '../../src/schema/estimate.js';
 import { scenarioSchema, type Scenario } from '../../src/schema/scenario.js';
 

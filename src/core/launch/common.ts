@@ -1,6 +1,6 @@
 /** Facts every emitter derives the same way from a LaunchInput: parallel layout, dtypes, learning rate. */
 import type { EstimateOptions } from '../../schema/estimate.js';
-import { engineOf } from '../engine.js';
+import { engineOf } from '../engines/engine.js';
 import type { LaunchInput, Sharding } from './types.js';
 
 /** Data-parallel degree (docs/DESIGN.md: dp = gpus / (tp * pp)). */
@@ -10,7 +10,7 @@ export const dataParallel = (o: EstimateOptions): number => o.gpus / (o.tp * o.p
 export const globalBatch = (x: LaunchInput): number =>
   x.options.batch * x.gradAccum * dataParallel(x.options);
 
-/** ZeRO sharding as the plan's engine realises it: DeepSpeed for hf-deepspeed, FSDP otherwise (core/engine.ts). */
+/** ZeRO sharding as the plan's engine realises it: DeepSpeed for hf-deepspeed, FSDP otherwise (core/engines/engine.ts). */
 export const shardingOf = (x: Pick<LaunchInput, 'options'>): Sharding =>
   engineOf(x.options) === 'hf-deepspeed' ? 'deepspeed' : 'fsdp';
 

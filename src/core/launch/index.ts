@@ -6,7 +6,7 @@ import { emitHfArgs, HF_ENGINE, trainerOptim } from './hf.js';
 import { emitPowerLimit } from './power.js';
 import { emitTorchtune, torchtuneBlocker } from './torchtune.js';
 import type { Engine } from '../../schema/engine.js';
-import { engineOf } from '../engine.js';
+import { engineOf } from '../engines/engine.js';
 import { distributionOf } from './distribution.js';
 import { emitGenerate, emitVllm, generateBlocker, vllmBlocker } from './serve.js';
 import type { EngineOutput, LaunchBundle, LaunchInput, LaunchPlan } from './types.js';

@@ -2,7 +2,7 @@
  * Module names that PEFT's LoraConfig.target_modules matches, per Hugging Face model_type, and the
  * decoder-layer class FSDP wraps. Names from each model's modeling_<type>.py in huggingface/transformers.
  */
-import type { Arch } from '../arch.js';
+import type { Arch } from '../model/arch.js';
 import type { EstimateOptions, LoraTarget } from '../../schema/estimate.js';
 
 type Names = Record<LoraTarget, string>;

@@ -2,7 +2,7 @@
  * What an engine-config emitter reads: one configuration of the estimate contract on one GPU type, plus
  * the launch-only knobs (gradient accumulation, power limit). The planner maps a ranked plan onto it.
  */
-import type { Arch } from '../arch.js';
+import type { Arch } from '../model/arch.js';
 import type { EstimateResult } from '../estimate.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { Gpu } from '../../schema/gpu.js';
@@ -42,7 +42,7 @@ export type EngineOutput =
 
 /** Every emitter's outcome, in a fixed order. */
 export interface LaunchBundle {
-  /** The plan's engine (core/engine.ts): whose files these are. */
+  /** The plan's engine (core/engines/engine.ts): whose files these are. */
   engine: Engine;
   outputs: EngineOutput[];
   /** Files of the outputs that succeeded, in order (README not included: the UI renders it). */

@@ -1,5 +1,5 @@
 /** Accuracy of the time model against published measured speeds: per-case error and summaries. */
-import { median, percentile } from '../calibration.js';
+import { median, percentile } from '../memory/calibration.js';
 
 export interface ThroughputRow {
   id: string;

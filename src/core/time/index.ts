@@ -7,8 +7,8 @@
  *
  * Pure: no I/O. Constants cite their source in one line; "assumed" marks engineering judgement.
  */
-import type { Arch } from '../arch.js';
-import { valueBytes } from '../dtypes.js';
+import type { Arch } from '../model/arch.js';
+import { valueBytes } from '../model/dtypes.js';
 import type { Gpu } from '../../schema/gpu.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import {

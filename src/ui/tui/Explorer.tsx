@@ -1,7 +1,7 @@
 /** The interactive plan explorer: owns the state (useReducer over the pure reducer) and the side effects. */
 import { useEffect, useReducer } from 'react';
 import { Box, Text, useApp, useInput, useStdin } from 'ink';
-import type { Plan, PlanProgress, PlanResult } from '../../core/plan.js';
+import type { Plan, PlanProgress, PlanResult } from '../../core/plan/index.js';
 import type { Scenario } from '../../schema/scenario.js';
 import { CompareView } from './CompareView.js';
 import { DetailPane } from './DetailPane.js';

@@ -1,6 +1,6 @@
 /** Pure: table cells and memory/power bars as strings of exact widths, for the TUI components. */
-import type { Breakdown } from '../../core/memory.js';
-import type { Plan } from '../../core/plan.js';
+import type { Breakdown } from '../../core/memory/index.js';
+import type { Plan } from '../../core/plan/index.js';
 import { formatDuration, formatGiB, formatUsd, padLeft, padRight } from '../format.js';
 import { hardwareOf, techniqueOf } from '../plan-text.js';
 

@@ -1,5 +1,5 @@
 /** Pure: the detail pane's and the compare view's text, from a Plan / PlanResult. */
-import type { Plan, PlanResult } from '../../core/plan.js';
+import type { Plan, PlanResult } from '../../core/plan/index.js';
 import { formatDuration, formatUsd } from '../format.js';
 import { PHASE_LABEL } from '../messages.js';
 import { REASON_LABEL } from '../plan-messages.js';

@@ -1,6 +1,6 @@
 /** Pure: which plans the table shows (filter, search, sort) and which slice of them fits on screen. */
-import type { Plan } from '../../core/plan.js';
-import { UNCERTAINTY } from '../../core/uncertainty.js';
+import type { Plan } from '../../core/plan/index.js';
+import { UNCERTAINTY } from '../../core/memory/index.js';
 import { hardwareOf, techniqueOf } from '../plan-text.js';
 
 export const SORT_KEYS = ['rank', 'cost', 'slowdown', 'power', 'time', 'headroom'] as const;
@@ -15,7 +15,7 @@ export interface Filters {
   gpu: string | null;
   optimizer: string | null;
   /**
-   * Only plans that still fit if the estimate is low by its p90 error (core/uncertainty.ts): every plan the
+   * Only plans that still fit if the estimate is low by its p90 error (core/memory/uncertainty.ts): every plan the
    * planner returns fits at the estimate itself, so this keeps the ones that fit with room to spare.
    */
   fitsOnly: boolean;

@@ -1,5 +1,5 @@
 /** The explorer's state and its pure reducer: every key press is an action; side effects live in the App. */
-import type { Plan, PlanResult } from '../../core/plan.js';
+import type { Plan, PlanResult } from '../../core/plan/index.js';
 import type { Scenario } from '../../schema/scenario.js';
 import { keyToAction, splitKeys, type KeyLike } from './keys.js';
 import { applyEdit, KNOBS, parseEdit, scenarioProblem, stepEdit } from './edit.js';

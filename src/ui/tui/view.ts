@@ -1,5 +1,5 @@
 /** Pure: State → the props of each component (all formatting happens here, not in components). */
-import type { Plan, PlanResult } from '../../core/plan.js';
+import type { Plan, PlanResult } from '../../core/plan/index.js';
 import { KNOBS, KNOB_LABEL, knobValue } from './edit.js';
 import { headerLine, memorySegments, rowLine, tableColumns, type Segment } from './cells.js';
 import {

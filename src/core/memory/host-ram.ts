@@ -3,8 +3,8 @@
  * GPUs), DeepSpeed's pinned staging buffers, and the peak while loading the checkpoint. The planner prunes
  * plans over `hardware.hostRamGiB` (reason host-ram); without it, DEFAULT_HOST_RAM applies.
  */
-import type { Engine } from '../schema/engine.js';
-import { GiB } from './units.js';
+import type { Engine } from '../../schema/engine.js';
+import { GiB } from '../units.js';
 
 /**
  * Default host RAM per node: twice the node's GPU memory, at least 64 GiB. Workstation builders recommend

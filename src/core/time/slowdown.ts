@@ -3,7 +3,7 @@
  * model on the same GPUs (1.0 = no cost). Sources: docs/reference/formulas-and-factors.md §2.
  * The planner's time model and `explain` both read these; keep them the single source.
  */
-import type { EstimateOptions } from '../schema/estimate.js';
+import type { EstimateOptions } from '../../schema/estimate.js';
 
 export interface SlowdownFactor {
   factor: number;

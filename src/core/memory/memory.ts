@@ -3,11 +3,11 @@
  * allocates, when it is alive, and which phase (load, forward, backward, optimizer step, prefill,
  * decode) sets the peak. Pure: data in, data out.
  */
-import type { Arch, Linear, LinearRole } from './arch.js';
-import { linearWeights, paramCounts } from './params.js';
-import type { EstimateOptions } from '../schema/estimate.js';
+import type { Arch, Linear, LinearRole } from '../model/arch.js';
+import { linearWeights, paramCounts } from '../model/params.js';
+import type { EstimateOptions } from '../../schema/estimate.js';
 import { FRAMEWORKS, type FrameworkProfile } from './frameworks.js';
-import { isTrained, loraParams, trainableSet } from './trainable.js';
+import { isTrained, loraParams, trainableSet } from '../model/trainable.js';
 import { largestTensor, optimizerStateBytes, stepTemporaryBytes } from './optimizer-states.js';
 import {
   backwardWorkingBytes,
@@ -22,8 +22,8 @@ import {
   isFloatDtype,
   quantConstantBytes,
   valueBytes,
-} from './dtypes.js';
-import { MiB } from './units.js';
+} from '../model/dtypes.js';
+import { MiB } from '../units.js';
 
 /** Bytes per component; sums to deviceBytes. */
 export interface Breakdown {

@@ -12,7 +12,7 @@ import {
   type Plan,
   type PlanInput,
 } from './plan.js';
-import { solveMip, type MipModel } from '../solve/index.js';
+import { solveMip, type MipModel } from '../../solve/index.js';
 
 export type FleetCandidate = Omit<FleetReplica, 'count'>;
 

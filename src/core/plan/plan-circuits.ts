@@ -13,7 +13,7 @@ import {
   type PlanInput,
   type PlanResult,
 } from './plan.js';
-import { assignCircuits, nodeWallWatts, psuEfficiency, type PowerUnit } from './power.js';
+import { assignCircuits, nodeWallWatts, psuEfficiency, type PowerUnit } from '../hardware/power.js';
 
 export interface RefineOptions {
   /** Wall-clock budget for all the MIPs together, ms (default 1000). Plans left when it runs out keep greedy. */

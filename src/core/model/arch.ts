@@ -1,6 +1,6 @@
 /**
  * The normalized model architecture that every memory and time formula reads.
- * Built from a Hugging Face config.json by `archFromHfConfig` (src/core/hf-config.ts).
+ * Built from a Hugging Face config.json by `archFromHfConfig` (src/core/model/hf-config.ts).
  */
 
 /** Roles a LoRA target or a quantized linear can have; fused checkpoints (qkv, gate_up) are split by role. */

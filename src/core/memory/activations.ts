@@ -2,10 +2,10 @@
  * Activations saved for backward, per token of one layer, from the tensors each op keeps (norms, attention
  * kernels, MLP activations, LoRA dropout, MoE routing). Pure.
  */
-import type { LayerGroup, LinearRole } from './arch.js';
-import type { EstimateOptions } from '../schema/estimate.js';
+import type { LayerGroup, LinearRole } from '../model/arch.js';
+import type { EstimateOptions } from '../../schema/estimate.js';
 import type { FrameworkProfile } from './frameworks.js';
-import { ATTN_ROLES, MLP_IN_ROLES, anyTrained, type Trainable } from './trainable.js';
+import { ATTN_ROLES, MLP_IN_ROLES, anyTrained, type Trainable } from '../model/trainable.js';
 
 /** Shapes and flags shared by the per-layer activation formulas. */
 export interface ActCtx {

@@ -2,7 +2,7 @@
  * Step time and tokens/s from FLOPs, achievable utilisation and communication volume (training), or from
  * bytes read per decode step (inference). Sources: docs/reference/formulas-and-factors.md §2.
  */
-import type { Gpu } from '../schema/gpu.js';
+import type { Gpu } from '../../schema/gpu.js';
 
 /** Achievable model-FLOPs utilisation prior for bf16 training, by GPU class (§2.7 planner default). */
 export function mfuPrior(gpu: Gpu): number {

@@ -4,10 +4,10 @@
  * measured; lossy: known to lose quality unless the recipe is retuned or compensated. A plan's tier is its
  * worst technique's. A scenario's `quality` is the least tier it accepts (default near).
  */
-import type { EstimateOptions } from '../schema/estimate.js';
-import { FRAMEWORKS } from './frameworks.js';
-import { engineOf } from './engine.js';
-import { ENGINE_PROFILES } from './engines.js';
+import type { EstimateOptions } from '../../schema/estimate.js';
+import { FRAMEWORKS } from '../memory/frameworks.js';
+import { engineOf } from '../engines/engine.js';
+import { ENGINE_PROFILES } from '../engines/engines.js';
 
 export const QUALITY_TIERS = ['exact', 'near', 'lossy'] as const;
 export type QualityTier = (typeof QUALITY_TIERS)[number];

@@ -5,7 +5,7 @@
  * that `vramplan estimate` with a plan's `options` reproduces its bytes and `engineOf(options)` (engine.ts)
  * gives back the plan's engine. A combination no engine runs is pruned with reason `no-engine`.
  */
-import type { Engine } from '../schema/engine.js';
+import type { Engine } from '../../schema/engine.js';
 import {
   ATTENTION,
   type Attention,
@@ -15,11 +15,11 @@ import {
   type Offload,
   type Optimizer,
   type WeightDtype,
-} from '../schema/estimate.js';
+} from '../../schema/estimate.js';
 
 export interface EngineProfile {
   id: Engine;
-  /** The memory profile (core/frameworks.ts) a plan on this engine is estimated with: `options.framework`. */
+  /** The memory profile (core/memory/frameworks.ts) a plan on this engine is estimated with: `options.framework`. */
   framework: Framework;
   methods: readonly Method[];
   /** Largest data-parallel degree (1: one process, e.g. open-source Unsloth); Infinity otherwise. */

@@ -7,17 +7,17 @@
  * model side, so estimateMemory runs once per distinct (configuration, layout) and feasibility per GPU is
  * one comparison. The hot loop allocates nothing per pruned candidate: reasons are counted by code.
  */
-import type { Arch } from './arch.js';
-import { engineOf } from './engine.js';
-import { ENGINE_FAMILY, ENGINE_PROFILES, engineRejects, onEngine } from './engines.js';
-import { launchBlocker } from './launch/index.js';
-import { defaultHostRamBytes, hostRamOf, type HostRam } from './host-ram.js';
+import type { Arch } from '../model/arch.js';
+import { engineOf } from '../engines/engine.js';
+import { ENGINE_FAMILY, ENGINE_PROFILES, engineRejects, onEngine } from '../engines/engines.js';
+import { launchBlocker } from '../launch/index.js';
+import { defaultHostRamBytes, hostRamOf, type HostRam } from '../memory/host-ram.js';
 import { qualityOf, tierRank, type Quality } from './quality.js';
-import type { Engine } from '../schema/engine.js';
-import { estimateMemory, type Breakdown, type Phase } from './memory.js';
-import { memorySurface, type MemorySurface } from './surface.js';
-import { paramCounts } from './params.js';
-import { slowdownFactors, type SlowdownFactor } from './slowdown.js';
+import type { Engine } from '../../schema/engine.js';
+import { estimateMemory, type Breakdown, type Phase } from '../memory/memory.js';
+import { memorySurface, type MemorySurface } from '../memory/surface.js';
+import { paramCounts } from '../model/params.js';
+import { slowdownFactors, type SlowdownFactor } from '../time/slowdown.js';
 import {
   attentions,
   checkpointings,
@@ -40,14 +40,25 @@ import {
   type GpuRates,
   type ModelFacts,
   type TimeOptions,
-} from './time/index.js';
-import { billingOf, jobCostUsd, overheadHours, type CostBasis, type CostParts } from './cost.js';
-import { circuitOverWatts, nodeWallWatts, psuEfficiency, type CircuitCap } from './power.js';
-import { MiB, GiB } from './units.js';
-import { defaultOptions, type EstimateOptions, type Method } from '../schema/estimate.js';
-import type { Gpu } from '../schema/gpu.js';
-import type { Offer } from '../schema/offer.js';
-import type { RankBy, Scenario } from '../schema/scenario.js';
+} from '../time/index.js';
+import {
+  billingOf,
+  jobCostUsd,
+  overheadHours,
+  type CostBasis,
+  type CostParts,
+} from '../time/cost.js';
+import {
+  circuitOverWatts,
+  nodeWallWatts,
+  psuEfficiency,
+  type CircuitCap,
+} from '../hardware/power.js';
+import { MiB, GiB } from '../units.js';
+import { defaultOptions, type EstimateOptions, type Method } from '../../schema/estimate.js';
+import type { Gpu } from '../../schema/gpu.js';
+import type { Offer } from '../../schema/offer.js';
+import type { RankBy, Scenario } from '../../schema/scenario.js';
 
 // ---------------------------------------------------------------------------------------------
 // Inputs and outputs
@@ -106,9 +117,9 @@ export const REASONS = [
   'over-budget',
   'over-deadline',
   'too-slow',
-  /** No engine runs this combination (core/engines.ts profiles). */
+  /** No engine runs this combination (core/engines/engines.ts profiles). */
   'no-engine',
-  /** Lossier than the scenario's `quality` accepts (core/quality.ts). */
+  /** Lossier than the scenario's `quality` accepts (core/plan/quality.ts). */
   'quality',
 ] as const;
 export type ReasonCode = (typeof REASONS)[number];
@@ -164,15 +175,15 @@ export interface Plan {
     peakPhase: Phase;
     breakdown: Breakdown;
   };
-  /** Host RAM on the busiest node (core/host-ram.ts) and the limit it was checked against. */
+  /** Host RAM on the busiest node (core/memory/host-ram.ts) and the limit it was checked against. */
   hostRam: HostRam & { limitBytes: number };
-  /** Quality tier and the techniques that set it (core/quality.ts). */
+  /** Quality tier and the techniques that set it (core/plan/quality.ts). */
   quality: Quality;
   power: {
     gpuWatts: number;
     wallWatts: number;
     perCircuit: { circuit: string; loadW: number; limitW: number }[];
-    /** Who placed perCircuit: the search's greedy first-fit, or the circuit MIP (core/plan-circuits.ts). Absent without circuits. */
+    /** Who placed perCircuit: the search's greedy first-fit, or the circuit MIP (core/plan/plan-circuits.ts). Absent without circuits. */
     assignment?: 'mip' | 'greedy';
     /** The circuit MIP's outcome when it was tried; with assignment 'greedy' it says why the greedy placement stayed. */
     solver?: CircuitSolve;
@@ -220,7 +231,7 @@ export interface CircuitSolve {
   note?: string;
 }
 
-/** One kind of serving replica the fleet MIP may use (core/plan-fleet.ts). */
+/** One kind of serving replica the fleet MIP may use (core/plan/plan-fleet.ts). */
 export interface FleetReplica {
   kind: 'owned' | 'rent';
   gpuId: string;
@@ -294,7 +305,7 @@ export interface PlanResult {
   /** For the best plan: the largest micro-batch and sequence length that still fit its GPU. */
   largest: { microBatch: number; seq: number } | null;
   nearestFixes: NearestFix[];
-  /** Inference only, added after plan() by core/plan-fleet.ts (planScenario). */
+  /** Inference only, added after plan() by core/plan/plan-fleet.ts (planScenario). */
   fleet?: Fleet;
 }
 

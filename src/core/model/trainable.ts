@@ -1,6 +1,6 @@
 /** The trainable set of a configuration: full fine-tuning, or which linears LoRA adapts (PEFT semantics). */
 import type { Arch, LinearRole } from './arch.js';
-import type { EstimateOptions, LoraTarget } from '../schema/estimate.js';
+import type { EstimateOptions, LoraTarget } from '../../schema/estimate.js';
 
 export const ATTN_ROLES: readonly LinearRole[] = ['q', 'k', 'v', 'q_a', 'q_b', 'kv_a', 'kv_b'];
 export const MLP_IN_ROLES: readonly LinearRole[] = ['gate', 'up'];

@@ -4,9 +4,9 @@
  * model was trained for (or the rope-scaled length its config declares). Pure: returns the first problem.
  */
 import type { Arch } from './arch.js';
-import type { EstimateOptions } from '../schema/estimate.js';
-import { FlagError } from '../schema/flags.js';
-import type { Scenario } from '../schema/scenario.js';
+import type { EstimateOptions } from '../../schema/estimate.js';
+import { FlagError } from '../../schema/flags.js';
+import type { Scenario } from '../../schema/scenario.js';
 
 export interface StructureIssue {
   /** The flag (estimate) or scenario field it comes from. */

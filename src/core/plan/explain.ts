@@ -4,19 +4,19 @@
  * enough — each re-estimated, with the memory it frees, its time cost (the time model, same global
  * batch), its quality tier and the host RAM an offload needs. Only fixes an engine runs are offered.
  */
-import type { Arch } from './arch.js';
+import type { Arch } from '../model/arch.js';
 import { checkpointings } from './candidates.js';
-import { buildEstimate, gpuCapacityBytes } from './estimate.js';
-import type { Breakdown } from './memory.js';
-import { engineOf } from './engine.js';
-import { engineRejects } from './engines.js';
+import { buildEstimate, gpuCapacityBytes } from '../estimate.js';
+import type { Breakdown } from '../memory/memory.js';
+import { engineOf } from '../engines/engine.js';
+import { engineRejects } from '../engines/engines.js';
 import { qualityOf, tierRank, type QualityTier } from './quality.js';
-import { estimateTime } from './time/index.js';
-import { timeVerdict, type TimeVerdict } from './time/verdict.js';
-import { defaultTimeOptions } from '../schema/time.js';
-import type { EstimateOptions } from '../schema/estimate.js';
-import { checkCombination } from '../schema/flags.js';
-import type { Gpu } from '../schema/gpu.js';
+import { estimateTime } from '../time/index.js';
+import { timeVerdict, type TimeVerdict } from '../time/verdict.js';
+import { defaultTimeOptions } from '../../schema/time.js';
+import type { EstimateOptions } from '../../schema/estimate.js';
+import { checkCombination } from '../../schema/flags.js';
+import type { Gpu } from '../../schema/gpu.js';
 
 /** One change of one option axis. */
 export interface Change {

@@ -2,7 +2,7 @@
  * What each software stack really allocates, kept as data. Every field is a mechanism (which tensors a
  * kernel saves for backward, which copies a loss makes), not a fudge factor; each cites its source.
  */
-import type { Framework } from '../schema/estimate.js';
+import type { Framework } from '../../schema/estimate.js';
 
 export interface FrameworkProfile {
   id: Framework;

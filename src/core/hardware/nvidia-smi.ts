@@ -1,5 +1,5 @@
 /** Parse `nvidia-smi --query-gpu` CSV and match device names to catalog GPUs. Pure. */
-import type { Gpu } from '../schema/gpu.js';
+import type { Gpu } from '../../schema/gpu.js';
 
 /** Arguments for nvidia-smi; the parser expects exactly these columns in this order. */
 export const NVIDIA_SMI_ARGS = [

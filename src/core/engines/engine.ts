@@ -8,8 +8,8 @@
  *   FULL_SHARD; fp32 weights = FSDP mixed precision); ZeRO 0 → hf-trainer (one process or DDP);
  * - every other framework is its own engine.
  */
-import type { Engine } from '../schema/engine.js';
-import type { EstimateOptions } from '../schema/estimate.js';
+import type { Engine } from '../../schema/engine.js';
+import type { EstimateOptions } from '../../schema/estimate.js';
 
 export function engineOf(o: EstimateOptions): Engine {
   switch (o.framework) {

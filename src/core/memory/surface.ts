@@ -1,6 +1,6 @@
 /** Exact per-GPU memory over micro-batch and data-parallel degree from a handful of estimates (planner). */
-import type { Arch } from './arch.js';
-import type { EstimateOptions } from '../schema/estimate.js';
+import type { Arch } from '../model/arch.js';
+import type { EstimateOptions } from '../../schema/estimate.js';
 import { FRAMEWORKS } from './frameworks.js';
 import {
   deviceBytesOf,

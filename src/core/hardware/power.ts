@@ -3,8 +3,8 @@
  * P_wall = (Σ GPU power at its limit + system draw per node) / η_PSU; fits when each circuit's load
  * ≤ V × A × continuous fraction (NEC 80 % rule). The exact assignment of nodes to circuits is a MIP.
  */
-import { PSU_EFFICIENCY_115V, PSU_EFFICIENCY_230V_EU, type PsuTier } from '../schema/power.js';
-import { solveMip, type MipModel } from '../solve/index.js';
+import { PSU_EFFICIENCY_115V, PSU_EFFICIENCY_230V_EU, type PsuTier } from '../../schema/power.js';
+import { solveMip, type MipModel } from '../../solve/index.js';
 
 /** A circuit as the planner sees it: id and continuous watts at the wall. */
 export interface CircuitCap {

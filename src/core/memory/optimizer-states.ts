@@ -1,8 +1,8 @@
 /** Optimizer state and optimizer-step temporaries per optimizer, per trainable parameter. */
-import type { Arch } from './arch.js';
-import type { EstimateOptions } from '../schema/estimate.js';
+import type { Arch } from '../model/arch.js';
+import type { EstimateOptions } from '../../schema/estimate.js';
 import type { FrameworkProfile } from './frameworks.js';
-import { FLOAT_BYTES } from './dtypes.js';
+import { FLOAT_BYTES } from '../model/dtypes.js';
 
 /** Every 2-D parameter matrix as [rows, cols, count]: what Adafactor factors and ZeRO-3 gathers. */
 function matrices(arch: Arch): [number, number, number][] {

@@ -3,7 +3,7 @@
  * after Calculon's get_all_tensor_parallelisms / get_valid_microbatch_sizes). Pure and deterministic:
  * values come out in preference order (the conventional choice first), which is also the tie-break order.
  */
-import type { Arch } from './arch.js';
+import type { Arch } from '../model/arch.js';
 import type {
   Attention,
   Checkpointing,
@@ -12,7 +12,7 @@ import type {
   Offload,
   Optimizer,
   WeightDtype,
-} from '../schema/estimate.js';
+} from '../../schema/estimate.js';
 
 /** Weight storage per method: full fine-tunes train float weights; QLoRA needs a quantized base (flags.ts rules). */
 export function weightDtypes(
@@ -126,7 +126,7 @@ export interface Sharding {
 /**
  * ZeRO stage and offload for a layout. Sharding needs data parallelism (dp > 1) except ZeRO-Offload/Infinity on
  * one rank; parameter offload needs ZeRO-3. Which engine runs which stage with TP/PP is the engine
- * profiles' business (core/engines.ts: torchtitan pairs FSDP with TP/PP; the HF engines run neither). LoRA's few trainable parameters make
+ * profiles' business (core/engines/engines.ts: torchtitan pairs FSDP with TP/PP; the HF engines run neither). LoRA's few trainable parameters make
  * optimizer-state sharding (1/2) moot: only ZeRO-3 (sharding the frozen base, FSDP+QLoRA) is searched.
  */
 export function shardings(
