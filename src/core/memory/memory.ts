@@ -236,11 +236,52 @@ const VLLM_GPU_UTILIZATION = 0.9;
 // (https://docs.vllm.ai/en/latest/configuration/optimization.html, "Chunked Prefill").
 export const VLLM_MAX_BATCHED_TOKENS = 8192;
 
-export function estimateMemory(
-  model: Arch,
-  o: EstimateOptions,
-  ctx: EstimateContext = {},
-): MemoryEstimate {
+/** Per-configuration facts every stage and phase reads: resolved once per estimate. */
+interface Setup {
+  o: EstimateOptions;
+  ctx: EstimateContext;
+  fw: FrameworkProfile;
+  arch: Arch;
+  facts: ReturnType<typeof factsOf>;
+  t: ReturnType<typeof trainableSet>;
+  tp: number;
+  pp: number;
+  dp: number;
+  /** Compute dtype bytes. */
+  c: number;
+  training: boolean;
+  quantized: boolean;
+  /** Bytes per non-linear parameter (embeddings, lm_head, norms). */
+  floatBytes: number;
+  linValues: number;
+  linConstants: number;
+  linBias: number;
+  /** Fraction of the layers on the busiest pipeline stage. */
+  lf: number;
+  adapters: number;
+  nTrain: number;
+  trainBytes: number;
+  masterPerParam: number;
+  fp32GradPerParam: number;
+  states: number;
+  paged: boolean;
+  largest: number;
+  shardStates: number;
+  shardGrads: number;
+  shardParams: number;
+  offloadOpt: boolean;
+  offloadParams: boolean;
+  actCtx: ActCtx;
+  /** Width of the residual stream (what checkpointing keeps per layer): fp32 under autocast. */
+  streamBytes: number;
+  /** Tokens per rank in one micro-batch. */
+  tokens: number;
+  vocabShards: number;
+  /** Vocabulary entries of the loss (0 for encoders fine-tuned with a task head). */
+  V: number;
+}
+
+function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): Setup {
   const fw = FRAMEWORKS[o.framework];
   const arch = fw.untiesEmbeddings ? untied(model) : model;
   const facts = factsOf(arch);
@@ -252,8 +293,6 @@ export function estimateMemory(
   const c = FLOAT_BYTES[o.compute];
   const training = o.method !== 'inference';
   const quantized = !isFloatDtype(o.weights);
-
-  // ---- weights -------------------------------------------------------------------------------
   // Non-linear parameters (embeddings, lm_head, norms) stay in the float dtype; under bitsandbytes they
   // take the compute dtype, and PEFT's prepare_model_for_kbit_training upcasts them to fp32 for training.
   const floatBytes = isFloatDtype(o.weights)
@@ -262,13 +301,7 @@ export function estimateMemory(
       ? 4
       : FLOAT_BYTES[o.compute];
   const { values: linValues, constants: linConstants, bias: linBias } = storageOf(arch, facts, o);
-  const totalLayers = facts.totalLayers;
-  // Fraction of the layers on the busiest pipeline stage.
-  const lf = Math.ceil(totalLayers / pp) / totalLayers;
-
-  // ---- trainable parameters, gradients, optimizer ------------------------------------------
   const adapters = loraParams(arch, t, o.loraRank, fw.embedTargetsTrainFully);
-  const nTrain = t.full ? P.total : adapters;
   const trainBytes = t.full
     ? valueBytes(o.weights)
     : fw.fp32Adapters
@@ -277,22 +310,7 @@ export function estimateMemory(
         ? 4
         : FLOAT_BYTES[o.compute];
   const needsMaster = trainBytes < 4 && (o.masterWeights || fw.deepspeedOptimizer);
-  const masterPerParam = needsMaster ? 4 : 0;
-  // DeepSpeed keeps an fp32 copy of the gradient partition for the update (memory.rst: 16 B/param sharded).
-  const fp32GradPerParam = needsMaster && fw.deepspeedOptimizer ? 4 : 0;
-  const states = optimizerStateBytes(o, nTrain, arch, t.full);
-  const paged = o.optimizer === 'paged-adamw' || o.optimizer === 'paged-adamw-8bit';
-  const largest = t.full ? facts.largestTensor : 0;
-
-  const shardStates = o.zero >= 1 ? dp : 1;
-  const shardGrads = o.zero >= 2 ? dp : 1;
-  const shardParams = o.zero >= 3 ? dp : 1;
-  const offloadOpt = o.offload !== 'none';
-  const offloadParams = o.offload === 'optimizer+params';
-
-  // ---- per-stage accounting (pipeline parallel: first stage holds the embedding and pp micro-batches
-  // in flight under 1F1B; the last holds lm_head and the loss — Megatron theoretical_memory_usage.py) ----
-  const stages: ('only' | 'first' | 'last')[] = pp === 1 ? ['only'] : ['first', 'last'];
+  const nTrain = t.full ? P.total : adapters;
   // torch.compile fuses norms and SwiGLU (Inductor), dropping the eager intermediates they save; torchtune
   // compiles whenever it chunks the loss (torchtune memory_optimizations: compile + CEWithChunkedOutputLoss).
   const fused = o.compile || (o.chunkedLoss && fw.chunkedLossCompiles);
@@ -303,312 +321,430 @@ export function estimateMemory(
   // torch.autocast (HF Trainer fp16/bf16 over an fp32 model); FSDP mixed precision casts parameters instead.
   const amp = training && o.weights === 'fp32' && c < 4 && !(o.zero >= 3 && dp > 1);
   const sp = o.sequenceParallel && tp > 1 ? tp : 1;
-  const actCtx: ActCtx = { c, t, fw, o, seq: o.seq, tp, sp, saves, fused, amp };
-  // Width of the residual stream (what checkpointing keeps per layer): fp32 under autocast.
-  const streamBytes = amp ? 4 : c;
-  // Context parallelism: each rank of the cp group runs seq/cp of every sequence (ring attention keeps no
-  // s² terms), so every per-token activation is per rank of the group (torchtitan context_parallel docs).
-  const tokens = (o.batch * o.seq) / (training ? o.cp : 1);
-  // Logits and loss: vocabulary-sharded over TP with loss parallel (torchtitan loss_parallel), else
-  // gathered whole on every TP rank.
-  const vocabShards = o.lossParallel ? tp : 1;
-
-  type StageResult = {
-    phases: { phase: Phase; parts: Parts }[];
-    host: number;
-    pagedBytes: number;
-    transient: number;
+  return {
+    o,
+    ctx,
+    fw,
+    arch,
+    facts,
+    t,
+    tp,
+    pp,
+    dp,
+    c,
+    training,
+    quantized,
+    floatBytes,
+    linValues,
+    linConstants,
+    linBias,
+    lf: Math.ceil(facts.totalLayers / pp) / facts.totalLayers,
+    adapters,
+    nTrain,
+    trainBytes,
+    masterPerParam: needsMaster ? 4 : 0,
+    // DeepSpeed keeps an fp32 copy of the gradient partition for the update (memory.rst: 16 B/param sharded).
+    fp32GradPerParam: needsMaster && fw.deepspeedOptimizer ? 4 : 0,
+    states: optimizerStateBytes(o, nTrain, arch, t.full),
+    paged: o.optimizer === 'paged-adamw' || o.optimizer === 'paged-adamw-8bit',
+    largest: t.full ? facts.largestTensor : 0,
+    shardStates: o.zero >= 1 ? dp : 1,
+    shardGrads: o.zero >= 2 ? dp : 1,
+    shardParams: o.zero >= 3 ? dp : 1,
+    offloadOpt: o.offload !== 'none',
+    offloadParams: o.offload === 'optimizer+params',
+    actCtx: { c, t, fw, o, seq: o.seq, tp, sp, saves, fused, amp },
+    streamBytes: amp ? 4 : c,
+    // Context parallelism: each rank of the cp group runs seq/cp of every sequence (ring attention keeps no
+    // s² terms), so every per-token activation is per rank of the group (torchtitan context_parallel docs).
+    tokens: (o.batch * o.seq) / (training ? o.cp : 1),
+    // Logits and loss: vocabulary-sharded over TP with loss parallel (torchtitan loss_parallel), else
+    // gathered whole on every TP rank.
+    vocabShards: o.lossParallel ? tp : 1,
+    // Final norm + loss (last stage only). Encoders are fine-tuned with a task head: no vocabulary logits.
+    V: arch.kind === 'causal-lm' || arch.kind === 'encoder-decoder' ? arch.vocab : 0,
   };
+}
 
-  // Paged KV pool of a serving engine (set by the inference branch when a GPU capacity is given).
-  let kvPool: { poolBytes: number; bytesPerToken: number; tokens: number } | undefined;
-  const evalStage = (stage: 'only' | 'first' | 'last'): StageResult => {
-    const hasEmbed = stage !== 'last';
-    const hasHead = stage !== 'first';
-    const inflight = stage === 'first' ? pp : 1;
-    const embedShare = (hasEmbed ? arch.embedParams : 0) + (hasHead ? arch.lmHeadParams : 0);
-    const stageParams = P.linear * lf + P.linearBias * lf + P.other * lf + embedShare;
+type Stage = 'only' | 'first' | 'last';
 
-    // Weights held on this GPU.
-    const weightsFull =
-      ((linValues + linBias) * lf) / tp + (embedShare / tp + P.other * lf) * floatBytes;
-    const constantsFull = (linConstants * lf) / tp;
-    const weights = offloadParams ? 0 : weightsFull / shardParams;
-    const quantConstants = offloadParams ? 0 : constantsFull / shardParams;
+/** What one pipeline stage holds apart from activations: parameters, states, gradients, buffers. */
+interface Holdings {
+  hasHead: boolean;
+  inflight: number;
+  weightsFull: number;
+  constantsFull: number;
+  weights: number;
+  quantConstants: number;
+  trainShare: number;
+  adapterBytes: number;
+  stateBytesFull: number;
+  optimizer: number;
+  master: number;
+  gradsAll: number;
+  largestGrad: number;
+  gathered: number;
+  layerGrad: number;
+  gradBucket: number;
+  ddpBuckets: number;
+  autocastCopies: number;
+}
 
-    const trainShare = t.full ? stageParams / tp : (adapters * lf) / tp;
-    const adapterBytes = t.full ? 0 : (trainShare * trainBytes) / (o.zero >= 3 ? dp : 1);
-    const stateBytesFull = (states * (t.full ? stageParams / P.total : lf)) / tp;
-    const optimizer = offloadOpt ? 0 : stateBytesFull / shardStates;
-    const master = offloadOpt ? 0 : (trainShare * masterPerParam) / shardStates;
-    const gradsAll =
-      (trainShare * trainBytes) / shardGrads +
-      (offloadOpt ? 0 : (trainShare * fp32GradPerParam) / shardStates);
-    const largestGrad = t.full ? Math.min(largest, trainShare) * trainBytes : 0;
+// Per-stage accounting (pipeline parallel: first stage holds the embedding and pp micro-batches in flight
+// under 1F1B; the last holds lm_head and the loss — Megatron theoretical_memory_usage.py).
+function holdingsOf(s: Setup, stage: Stage): Holdings {
+  const { o, fw, arch, facts, t, tp, dp, c, lf, training } = s;
+  const P = facts.P;
+  const hasEmbed = stage !== 'last';
+  const hasHead = stage !== 'first';
+  const embedShare = (hasEmbed ? arch.embedParams : 0) + (hasHead ? arch.lmHeadParams : 0);
+  const stageParams = P.linear * lf + P.linearBias * lf + P.other * lf + embedShare;
 
-    // Buffers: ZeRO-3 gathers whole layers for compute; ZeRO-2/3 reduce-scatter one layer's grads at a time.
-    // Gathered copies are in the compute dtype (FSDP param_dtype) or the storage dtype when that is
-    // smaller (k-bit FSDP-QLoRA all-gathers packed weights); never more layers than the stage has.
-    const storagePerParam =
-      (linValues + linBias + linConstants) / Math.max(1, P.linear + P.linearBias);
-    const layerParamsUnsharded = (P.largestLayer / tp) * Math.min(c, storagePerParam);
-    const sharded3 = o.zero >= 3 && (dp > 1 || offloadParams);
-    const rootUnit = sharded3 && fw.fsdpRootUnit ? (embedShare / tp) * Math.min(c, floatBytes) : 0;
-    const layersOnStage = Math.ceil(totalLayers / pp);
-    const gathered = sharded3
+  // Weights held on this GPU.
+  const weightsFull =
+    ((s.linValues + s.linBias) * lf) / tp + (embedShare / tp + P.other * lf) * s.floatBytes;
+  const constantsFull = (s.linConstants * lf) / tp;
+
+  const trainShare = t.full ? stageParams / tp : (s.adapters * lf) / tp;
+  const stateBytesFull = (s.states * (t.full ? stageParams / P.total : lf)) / tp;
+
+  // Buffers: ZeRO-3 gathers whole layers for compute; ZeRO-2/3 reduce-scatter one layer's grads at a time.
+  // Gathered copies are in the compute dtype (FSDP param_dtype) or the storage dtype when that is
+  // smaller (k-bit FSDP-QLoRA all-gathers packed weights); never more layers than the stage has.
+  const storagePerParam =
+    (s.linValues + s.linBias + s.linConstants) / Math.max(1, P.linear + P.linearBias);
+  const layerParamsUnsharded = (P.largestLayer / tp) * Math.min(c, storagePerParam);
+  const sharded3 = o.zero >= 3 && (dp > 1 || s.offloadParams);
+  const rootUnit = sharded3 && fw.fsdpRootUnit ? (embedShare / tp) * Math.min(c, s.floatBytes) : 0;
+  const layersOnStage = Math.ceil(facts.totalLayers / s.pp);
+  // While one layer runs backward its gradients exist unsharded, whatever the ZeRO stage: in the
+  // gradient buffers (ZeRO 0/1) or in the reduce-scatter bucket (ZeRO-2/3).
+  const layerGrad = training && t.full ? (P.largestLayer / tp) * s.trainBytes : 0;
+  return {
+    hasHead,
+    inflight: stage === 'first' ? s.pp : 1,
+    weightsFull,
+    constantsFull,
+    weights: s.offloadParams ? 0 : weightsFull / s.shardParams,
+    quantConstants: s.offloadParams ? 0 : constantsFull / s.shardParams,
+    trainShare,
+    adapterBytes: t.full ? 0 : (trainShare * s.trainBytes) / (o.zero >= 3 ? dp : 1),
+    stateBytesFull,
+    optimizer: s.offloadOpt ? 0 : stateBytesFull / s.shardStates,
+    master: s.offloadOpt ? 0 : (trainShare * s.masterPerParam) / s.shardStates,
+    gradsAll:
+      (trainShare * s.trainBytes) / s.shardGrads +
+      (s.offloadOpt ? 0 : (trainShare * s.fp32GradPerParam) / s.shardStates),
+    largestGrad: t.full ? Math.min(s.largest, trainShare) * s.trainBytes : 0,
+    gathered: sharded3
       ? Math.min(fw.gatheredLayers, layersOnStage) * layerParamsUnsharded + rootUnit
-      : 0;
-    // ZeRO-2/3 reduce-scatter one layer's gradients at a time; plain DDP keeps flat bucket buffers as large as
-    // all gradients (torch DistributedDataParallel, gradient_as_bucket_view=False by default).
-    // While one layer runs backward its gradients exist unsharded, whatever the ZeRO stage: in the
-    // gradient buffers (ZeRO 0/1) or in the reduce-scatter bucket (ZeRO-2/3).
-    const layerGrad = training && t.full ? (P.largestLayer / tp) * trainBytes : 0;
-    const gradBucket = o.zero >= 2 ? layerGrad : 0;
-    const ddpBuckets =
-      training && o.zero === 0 && dp > 1 && !fw.deepspeedOptimizer ? trainShare * trainBytes : 0;
-    // torch.autocast caches a low-precision copy of each fp32 weight for the forward and saves it for backward;
-    // sharded FSDP casts in its all-gather instead (MixedPrecisionPolicy param_dtype), counted in `gathered`.
-    const autocastCopies =
+      : 0,
+    layerGrad,
+    gradBucket: o.zero >= 2 ? layerGrad : 0,
+    // ZeRO-2/3 reduce-scatter one layer's gradients at a time; plain DDP keeps flat bucket buffers as large
+    // as all gradients (torch DistributedDataParallel, gradient_as_bucket_view=False by default).
+    ddpBuckets:
+      training && o.zero === 0 && dp > 1 && !fw.deepspeedOptimizer ? trainShare * s.trainBytes : 0,
+    // torch.autocast caches a low-precision copy of each fp32 weight for the forward and saves it for
+    // backward; sharded FSDP casts in its all-gather instead (MixedPrecisionPolicy param_dtype).
+    autocastCopies:
       training && !sharded3 && isFloatDtype(o.weights) && valueBytes(o.weights) > c
         ? ((P.linear * lf) / tp) * c
-        : 0;
-
-    // Activations.
-    let saved = 0;
-    let working = 0;
-    let bwd = 0;
-    for (const g of arch.groups) {
-      // Vision towers: weights only; batches are assumed text-only (README, Assumptions and limits).
-      if (g.name === 'vision') continue;
-      const n = g.count * lf;
-      const full = layerBytes(g, actCtx);
-      bwd = Math.max(bwd, backwardWorkingBytes(g, actCtx) * tokens);
-      if (!training) continue;
-      switch (o.checkpointing) {
-        case 'none':
-          saved += n * full * tokens;
-          break;
-        case 'selective':
-          saved += n * selectiveLayerBytes(g, actCtx) * tokens;
-          break;
-        case 'full':
-          // Only each layer's input is kept; backward recomputes one layer at a time (HF gradient_checkpointing).
-          saved += (n * streamBytes * g.hidden * tokens) / sp; // layer inputs, sharded by SP (Korthikanti §4.2.3)
-          working = Math.max(working, full * tokens);
-          break;
-        case 'offload':
-          // Layer inputs live in host memory; two are in flight on the GPU (torchtune/unsloth offloading).
-          working = Math.max(working, full * tokens + 2 * streamBytes * g.hidden * tokens);
-          break;
-      }
-    }
-    saved *= inflight;
-    const hostCheckpoints =
-      o.checkpointing === 'offload'
-        ? arch.groups.reduce((a, g) => a + g.count * lf * streamBytes * g.hidden * tokens, 0) *
-          inflight
-        : 0;
-
-    // Final norm + loss (last stage only). Encoders are fine-tuned with a task head: no vocabulary logits.
-    const V = arch.kind === 'causal-lm' || arch.kind === 'encoder-decoder' ? arch.vocab : 0;
-    // Bytes per token per vocabulary entry: chunked losses per framework; the fp32 upcast holds the logits,
-    // an fp32 copy (none when already fp32) and log_softmax in forward, three fp32 tensors in backward;
-    // without the upcast only the 16-bit logits are vocabulary-sized (Unsloth's in-place CE kernel).
-    const fwdPerV = o.chunkedLoss
-      ? fw.loss.chunkedForward
-      : fw.loss.upcast
-        ? c + (c < 4 ? 4 : 0) + 4
-        : c;
-    const bwdPerV = o.chunkedLoss
-      ? fw.loss.chunkedBackward
-      : fw.loss.upcast
-        ? UPCAST_BACKWARD_PER_VOCAB
-        : c;
-    const logitsFwd = hasHead && training ? (tokens * V * fwdPerV) / vocabShards : 0;
-    const logitsBwd = hasHead && training ? (tokens * V * bwdPerV) / vocabShards : 0;
-    const finalNorm =
-      hasHead && training ? c * arch.hidden * tokens * (t.full || t.lmHead ? 2 : 1) : 0;
-    saved += finalNorm;
-
-    const base: Parts = {
-      ...ZERO_PARTS,
-      weights,
-      quantConstants,
-      adapters: adapterBytes,
-      masterWeights: master,
-      optimizer,
-      buffers: ddpBuckets,
-    };
-    const phases: { phase: Phase; parts: Parts }[] = [];
-
-    // Load: weights materialize tensor by tensor; quantize-on-load holds one 16-bit tensor transiently.
-    const loadTransient = quantized ? (facts.largestLinear * c) / tp : 0;
-    phases.push({
-      phase: 'load',
-      parts: {
-        ...ZERO_PARTS,
-        weights,
-        quantConstants,
-        adapters: adapterBytes,
-        buffers: loadTransient,
-      },
-    });
-
-    if (training) {
-      const dequant = quantized ? (facts.largestLinear * c) / tp : 0; // k-bit matmuls dequantize one weight at a time
-      const lmHeadGrad =
-        hasHead && t.full
-          ? (((arch.lmHeadParams || arch.embedParams) / tp) * trainBytes) / shardGrads
-          : 0;
-      // Gradients that stay allocated through forward and backward (accumulation across micro-batches).
-      const allGradsLive = fw.gradsPersist && !o.optimizerInBackward;
-      const liveGrads = allGradsLive ? gradsAll : lmHeadGrad;
-      phases.push({
-        phase: 'forward',
-        parts: {
-          ...base,
-          activations: saved,
-          logits: logitsFwd,
-          gradients: allGradsLive ? gradsAll : 0,
-          buffers: ddpBuckets + gathered + autocastCopies + dequant,
-        },
-      });
-      // Backward starts with the loss: all activations saved, the loss gradients alive.
-      phases.push({
-        phase: 'backward',
-        parts: {
-          ...base,
-          activations: saved,
-          logits: logitsBwd,
-          gradients: liveGrads,
-          buffers: ddpBuckets + gathered + autocastCopies + dequant,
-        },
-      });
-      // Then layer by layer: the saved activations (plus, with checkpointing, one recomputed layer), the
-      // gradient working set and the layer's own parameter gradients; the loss tensors are gone.
-      phases.push({
-        phase: 'backward-layer',
-        parts: {
-          ...base,
-          activations: saved + working,
-          gradients: liveGrads + (o.zero < 2 && !allGradsLive ? layerGrad : 0),
-          buffers: ddpBuckets + gathered + autocastCopies + dequant + gradBucket + bwd,
-        },
-      });
-      const gradsEnd = o.optimizerInBackward ? largestGrad + (t.full ? 0 : gradsAll) : gradsAll;
-      phases.push({
-        phase: 'backward-end',
-        parts: {
-          ...base,
-          gradients: gradsEnd,
-          // With optimizer-in-backward the in-flight layer gradients are the largestGrad already counted.
-          buffers:
-            ddpBuckets +
-            gathered +
-            (o.optimizerInBackward ? 0 : gradBucket) +
-            bwd / Math.max(1, totalLayers),
-        },
-      });
-      if (!o.optimizerInBackward && !offloadOpt) {
-        const temp =
-          stepTemporaryBytes(o, fw, trainShare, Math.min(largest, trainShare) || trainShare) /
-          shardStates;
-        phases.push({
-          phase: 'optimizer-step',
-          parts: { ...base, gradients: gradsAll, buffers: ddpBuckets + temp },
-        });
-      }
-    } else {
-      // ---- inference: KV cache, prefill activations, logits ----------------------------------
-      const kvBytesPerElem = c; // KV cache dtype 'auto' = the compute dtype (vLLM, HF, torchtune)
-      // Tokens one prefill step runs: every prompt at once, or one chunk under a paged-pool engine.
-      const prefillTokens =
-        fw.kvCache === 'paged-pool' ? Math.min(tokens, VLLM_MAX_BATCHED_TOKENS) : tokens;
-      let kv = 0;
-      let prefill = 0;
-      for (const g of arch.groups) {
-        if (g.name === 'vision') continue;
-        const kvLen = g.slidingWindow ? Math.min(g.slidingWindow, o.seq) : o.seq;
-        // Each TP rank holds at least one KV head (replicated when kvHeads < tp; vLLM/Megatron).
-        const width = g.mlaCacheWidth ?? Math.ceil(g.kvHeads / tp) * (g.headDim + g.vHeadDim);
-        // Encoders run once over the input and keep no cache.
-        if (g.name !== 'encoder') kv += g.count * lf * kvLen * o.batch * width * kvBytesPerElem;
-        // One layer's transient tensors during prefill: fp32 norm copy, q/k/v, MLP intermediates.
-        const qd = g.heads * g.headDim;
-        let layer =
-          prefillTokens *
-          (4 * g.hidden +
-            c *
-              (2 * g.hidden +
-                Math.max(qd + g.kvHeads * 2 * g.headDim + qd, 3 * g.ffn * g.topK) / tp));
-        if (o.attention === 'eager') layer += o.batch * (g.heads / tp) * o.seq * kvLen * (4 + c);
-        prefill = Math.max(prefill, layer);
-      }
-      const logitRows = fw.prefillLogits === 'all' ? tokens : o.batch;
-      const logits = hasHead ? (logitRows * V * c + o.batch * V * 4) / tp : 0;
-      const kvTransient = fw.kvCache === 'dynamic' ? kv / Math.max(1, totalLayers * lf) : 0; // torch.cat of one layer
-      phases.push({
-        phase: 'prefill',
-        parts: { ...base, kvCache: kv, activations: prefill, logits },
-      });
-      phases.push({ phase: 'decode', parts: { ...base, kvCache: kv, buffers: kvTransient } });
-      if (fw.kvCache === 'paged-pool' && ctx.gpuCapacityBytes) {
-        // vLLM hands every byte below gpu_memory_utilization to the KV-cache pool after profiling.
-        const budget = VLLM_GPU_UTILIZATION * ctx.gpuCapacityBytes - fw.cudaContextMiB * MiB;
-        let pool = Infinity;
-        for (const p of phases) {
-          const need = sumParts(p.parts);
-          if (p.phase !== 'load') pool = Math.min(pool, budget - (need - p.parts.kvCache));
-          if (need < budget && p.phase !== 'load') p.parts.kvCache += budget - need;
-        }
-        const perToken = kv / (o.batch * o.seq);
-        kvPool = {
-          poolBytes: Math.max(0, pool),
-          bytesPerToken: perToken,
-          tokens: perToken > 0 ? Math.floor(Math.max(0, pool) / perToken) : 0,
-        };
-      }
-    }
-
-    const host =
-      (offloadOpt
-        ? (stateBytesFull + trainShare * (masterPerParam + fp32GradPerParam)) / shardStates
-        : 0) +
-      (offloadParams ? (weightsFull + constantsFull) / shardParams : 0) +
-      hostCheckpoints;
-    const pagedBytes = paged && !offloadOpt ? optimizer : 0;
-    if (paged) for (const p of phases) p.parts.optimizer = 0; // unified memory: invisible to the torch allocator
-    // The largest one-off tensor of a step: its cached block stays reserved when smaller requests reuse the
-    // pool (PyTorch caching allocator keeps freed blocks; ZeRO §3.2 on fragmentation; torchtune #1185).
-    let transient = 0;
-    for (const g of arch.groups)
-      transient = Math.max(transient, (tokens * g.ffn * g.topK * c) / tp);
-    if (hasHead && V > 0) {
-      const lossTensor = training
-        ? o.chunkedLoss
-          ? 0
-          : tokens * V * 4
-        : (fw.prefillLogits === 'all' ? tokens : o.batch) * V * 4;
-      transient = Math.max(transient, lossTensor / tp);
-    }
-    if (o.attention === 'eager')
-      for (const g of arch.groups)
-        transient = Math.max(transient, (o.batch * g.heads * o.seq * o.seq * 4) / tp);
-    return { phases, host, pagedBytes, transient };
+        : 0,
   };
+}
 
-  let best: {
-    stage: 'only' | 'first' | 'last';
-    r: StageResult;
-    peak: { phase: Phase; parts: Parts };
-    device: number;
-  } | null = null;
+/** Activations of one stage: saved for backward, one recomputed layer, the backward working set. */
+interface Activations {
+  saved: number;
+  working: number;
+  bwd: number;
+  hostCheckpoints: number;
+  logitsFwd: number;
+  logitsBwd: number;
+}
+
+function activationsOf(s: Setup, h: Holdings): Activations {
+  const { o, fw, arch, t, c, lf, tokens, streamBytes, training, actCtx } = s;
+  let saved = 0;
+  let working = 0;
+  let bwd = 0;
+  for (const g of arch.groups) {
+    // Vision towers: weights only; batches are assumed text-only (README, Assumptions and limits).
+    if (g.name === 'vision') continue;
+    const n = g.count * lf;
+    const full = layerBytes(g, actCtx);
+    bwd = Math.max(bwd, backwardWorkingBytes(g, actCtx) * tokens);
+    if (!training) continue;
+    switch (o.checkpointing) {
+      case 'none':
+        saved += n * full * tokens;
+        break;
+      case 'selective':
+        saved += n * selectiveLayerBytes(g, actCtx) * tokens;
+        break;
+      case 'full':
+        // Only each layer's input is kept; backward recomputes one layer at a time (HF gradient_checkpointing).
+        saved += (n * streamBytes * g.hidden * tokens) / actCtx.sp; // sharded by SP (Korthikanti §4.2.3)
+        working = Math.max(working, full * tokens);
+        break;
+      case 'offload':
+        // Layer inputs live in host memory; two are in flight on the GPU (torchtune/unsloth offloading).
+        working = Math.max(working, full * tokens + 2 * streamBytes * g.hidden * tokens);
+        break;
+    }
+  }
+  saved *= h.inflight;
+  const hostCheckpoints =
+    o.checkpointing === 'offload'
+      ? arch.groups.reduce((a, g) => a + g.count * lf * streamBytes * g.hidden * tokens, 0) *
+        h.inflight
+      : 0;
+
+  // Bytes per token per vocabulary entry: chunked losses per framework; the fp32 upcast holds the logits,
+  // an fp32 copy (none when already fp32) and log_softmax in forward, three fp32 tensors in backward;
+  // without the upcast only the 16-bit logits are vocabulary-sized (Unsloth's in-place CE kernel).
+  const fwdPerV = o.chunkedLoss
+    ? fw.loss.chunkedForward
+    : fw.loss.upcast
+      ? c + (c < 4 ? 4 : 0) + 4
+      : c;
+  const bwdPerV = o.chunkedLoss
+    ? fw.loss.chunkedBackward
+    : fw.loss.upcast
+      ? UPCAST_BACKWARD_PER_VOCAB
+      : c;
+  const head = h.hasHead && training;
+  const finalNorm = head ? c * arch.hidden * tokens * (t.full || t.lmHead ? 2 : 1) : 0;
+  return {
+    saved: saved + finalNorm,
+    working,
+    bwd,
+    hostCheckpoints,
+    logitsFwd: head ? (tokens * s.V * fwdPerV) / s.vocabShards : 0,
+    logitsBwd: head ? (tokens * s.V * bwdPerV) / s.vocabShards : 0,
+  };
+}
+
+type PhaseParts = { phase: Phase; parts: Parts };
+
+/** Forward, backward start, backward layer by layer, backward end and the optimizer step. */
+function trainingPhases(s: Setup, h: Holdings, a: Activations, base: Parts): PhaseParts[] {
+  const { o, fw, arch, t, c, tp, quantized, facts } = s;
+  const dequant = quantized ? (facts.largestLinear * c) / tp : 0; // k-bit matmuls dequantize one weight at a time
+  const lmHeadGrad =
+    h.hasHead && t.full
+      ? (((arch.lmHeadParams || arch.embedParams) / tp) * s.trainBytes) / s.shardGrads
+      : 0;
+  // Gradients that stay allocated through forward and backward (accumulation across micro-batches).
+  const allGradsLive = fw.gradsPersist && !o.optimizerInBackward;
+  const liveGrads = allGradsLive ? h.gradsAll : lmHeadGrad;
+  const held = h.ddpBuckets + h.gathered + h.autocastCopies + dequant;
+  const phases: PhaseParts[] = [
+    {
+      phase: 'forward',
+      parts: {
+        ...base,
+        activations: a.saved,
+        logits: a.logitsFwd,
+        gradients: allGradsLive ? h.gradsAll : 0,
+        buffers: held,
+      },
+    },
+    // Backward starts with the loss: all activations saved, the loss gradients alive.
+    {
+      phase: 'backward',
+      parts: {
+        ...base,
+        activations: a.saved,
+        logits: a.logitsBwd,
+        gradients: liveGrads,
+        buffers: held,
+      },
+    },
+    // Then layer by layer: the saved activations (plus, with checkpointing, one recomputed layer), the
+    // gradient working set and the layer's own parameter gradients; the loss tensors are gone.
+    {
+      phase: 'backward-layer',
+      parts: {
+        ...base,
+        activations: a.saved + a.working,
+        gradients: liveGrads + (o.zero < 2 && !allGradsLive ? h.layerGrad : 0),
+        buffers: held + h.gradBucket + a.bwd,
+      },
+    },
+    {
+      phase: 'backward-end',
+      parts: {
+        ...base,
+        gradients: o.optimizerInBackward ? h.largestGrad + (t.full ? 0 : h.gradsAll) : h.gradsAll,
+        // With optimizer-in-backward the in-flight layer gradients are the largestGrad already counted.
+        buffers:
+          h.ddpBuckets +
+          h.gathered +
+          (o.optimizerInBackward ? 0 : h.gradBucket) +
+          a.bwd / Math.max(1, facts.totalLayers),
+      },
+    },
+  ];
+  if (!o.optimizerInBackward && !s.offloadOpt) {
+    const temp =
+      stepTemporaryBytes(o, fw, h.trainShare, Math.min(s.largest, h.trainShare) || h.trainShare) /
+      s.shardStates;
+    phases.push({
+      phase: 'optimizer-step',
+      parts: { ...base, gradients: h.gradsAll, buffers: h.ddpBuckets + temp },
+    });
+  }
+  return phases;
+}
+
+type KvPool = { poolBytes: number; bytesPerToken: number; tokens: number };
+
+/** Inference: KV cache, prefill activations and logits; a serving engine's paged pool fills the rest. */
+function inferencePhases(
+  s: Setup,
+  h: Holdings,
+  base: Parts,
+): { phases: PhaseParts[]; kvPool?: KvPool } {
+  const { o, fw, arch, c, tp, lf, tokens, ctx } = s;
+  const kvBytesPerElem = c; // KV cache dtype 'auto' = the compute dtype (vLLM, HF, torchtune)
+  // Tokens one prefill step runs: every prompt at once, or one chunk under a paged-pool engine.
+  const prefillTokens =
+    fw.kvCache === 'paged-pool' ? Math.min(tokens, VLLM_MAX_BATCHED_TOKENS) : tokens;
+  let kv = 0;
+  let prefill = 0;
+  for (const g of arch.groups) {
+    if (g.name === 'vision') continue;
+    const kvLen = g.slidingWindow ? Math.min(g.slidingWindow, o.seq) : o.seq;
+    // Each TP rank holds at least one KV head (replicated when kvHeads < tp; vLLM/Megatron).
+    const width = g.mlaCacheWidth ?? Math.ceil(g.kvHeads / tp) * (g.headDim + g.vHeadDim);
+    // Encoders run once over the input and keep no cache.
+    if (g.name !== 'encoder') kv += g.count * lf * kvLen * o.batch * width * kvBytesPerElem;
+    // One layer's transient tensors during prefill: fp32 norm copy, q/k/v, MLP intermediates.
+    const qd = g.heads * g.headDim;
+    let layer =
+      prefillTokens *
+      (4 * g.hidden +
+        c *
+          (2 * g.hidden + Math.max(qd + g.kvHeads * 2 * g.headDim + qd, 3 * g.ffn * g.topK) / tp));
+    if (o.attention === 'eager') layer += o.batch * (g.heads / tp) * o.seq * kvLen * (4 + c);
+    prefill = Math.max(prefill, layer);
+  }
+  const logitRows = fw.prefillLogits === 'all' ? tokens : o.batch;
+  const logits = h.hasHead ? (logitRows * s.V * c + o.batch * s.V * 4) / tp : 0;
+  const kvTransient = fw.kvCache === 'dynamic' ? kv / Math.max(1, s.facts.totalLayers * lf) : 0; // torch.cat of one layer
+  const phases: PhaseParts[] = [
+    { phase: 'prefill', parts: { ...base, kvCache: kv, activations: prefill, logits } },
+    { phase: 'decode', parts: { ...base, kvCache: kv, buffers: kvTransient } },
+  ];
+  if (fw.kvCache !== 'paged-pool' || !ctx.gpuCapacityBytes) return { phases };
+  // vLLM hands every byte below gpu_memory_utilization to the KV-cache pool after profiling.
+  const budget = VLLM_GPU_UTILIZATION * ctx.gpuCapacityBytes - fw.cudaContextMiB * MiB;
+  let pool = Infinity;
+  for (const p of phases) {
+    const need = sumParts(p.parts);
+    if (p.phase !== 'load') pool = Math.min(pool, budget - (need - p.parts.kvCache));
+    if (need < budget && p.phase !== 'load') p.parts.kvCache += budget - need;
+  }
+  const perToken = kv / (o.batch * o.seq);
+  return {
+    phases,
+    kvPool: {
+      poolBytes: Math.max(0, pool),
+      bytesPerToken: perToken,
+      tokens: perToken > 0 ? Math.floor(Math.max(0, pool) / perToken) : 0,
+    },
+  };
+}
+
+/**
+ * The largest one-off tensor of a step: its cached block stays reserved when smaller requests reuse the
+ * pool (PyTorch caching allocator keeps freed blocks; ZeRO §3.2 on fragmentation; torchtune #1185).
+ */
+function largestTransient(s: Setup, hasHead: boolean): number {
+  const { o, fw, arch, c, tp, tokens, V } = s;
+  let transient = 0;
+  for (const g of arch.groups) transient = Math.max(transient, (tokens * g.ffn * g.topK * c) / tp);
+  if (hasHead && V > 0) {
+    const lossTensor = s.training
+      ? o.chunkedLoss
+        ? 0
+        : tokens * V * 4
+      : (fw.prefillLogits === 'all' ? tokens : o.batch) * V * 4;
+    transient = Math.max(transient, lossTensor / tp);
+  }
+  if (o.attention === 'eager')
+    for (const g of arch.groups)
+      transient = Math.max(transient, (o.batch * g.heads * o.seq * o.seq * 4) / tp);
+  return transient;
+}
+
+type StageResult = {
+  phases: PhaseParts[];
+  host: number;
+  pagedBytes: number;
+  transient: number;
+  kvPool?: KvPool;
+};
+
+/** Every phase of one pipeline stage, with its host bytes, paged states and largest transient. */
+function evalStage(s: Setup, stage: Stage): StageResult {
+  const h = holdingsOf(s, stage);
+  const a = activationsOf(s, h);
+  const base: Parts = {
+    ...ZERO_PARTS,
+    weights: h.weights,
+    quantConstants: h.quantConstants,
+    adapters: h.adapterBytes,
+    masterWeights: h.master,
+    optimizer: h.optimizer,
+    buffers: h.ddpBuckets,
+  };
+  // Load: weights materialize tensor by tensor; quantize-on-load holds one 16-bit tensor transiently.
+  const load: PhaseParts = {
+    phase: 'load',
+    parts: {
+      ...ZERO_PARTS,
+      weights: h.weights,
+      quantConstants: h.quantConstants,
+      adapters: h.adapterBytes,
+      buffers: s.quantized ? (s.facts.largestLinear * s.c) / s.tp : 0,
+    },
+  };
+  const rest = s.training
+    ? { phases: trainingPhases(s, h, a, base), kvPool: undefined }
+    : inferencePhases(s, h, base);
+  const phases = [load, ...rest.phases];
+  const host =
+    (s.offloadOpt
+      ? (h.stateBytesFull + h.trainShare * (s.masterPerParam + s.fp32GradPerParam)) / s.shardStates
+      : 0) +
+    (s.offloadParams ? (h.weightsFull + h.constantsFull) / s.shardParams : 0) +
+    a.hostCheckpoints;
+  const pagedBytes = s.paged && !s.offloadOpt ? h.optimizer : 0;
+  if (s.paged) for (const p of phases) p.parts.optimizer = 0; // unified memory: invisible to the torch allocator
+  return {
+    phases,
+    host,
+    pagedBytes,
+    transient: largestTransient(s, h.hasHead),
+    ...(rest.kvPool ? { kvPool: rest.kvPool } : {}),
+  };
+}
+
+type Worst = { stage: Stage; r: StageResult; peak: PhaseParts; device: number };
+
+/** Evaluate every pipeline stage; the worst is the one nvidia-smi would show highest. */
+function worstStage(s: Setup): { best: Worst; summaries: StageSummary[] } {
+  const stages: Stage[] = s.pp === 1 ? ['only'] : ['first', 'last'];
+  let best: Worst | null = null;
   const summaries: StageSummary[] = [];
   for (const stage of stages) {
-    const r = evalStage(stage);
+    const r = evalStage(s, stage);
     const peak = r.phases.reduce((a, b) => (sumParts(b.parts) > sumParts(a.parts) ? b : a));
     // The worst rank is the one nvidia-smi would show highest: allocated peak plus its own extras.
-    const dev = deviceBytesOf(fw, sumParts(peak.parts), r.transient, r.pagedBytes);
+    const dev = deviceBytesOf(s.fw, sumParts(peak.parts), r.transient, r.pagedBytes);
     if (!best || dev > best.device) best = { stage, r, peak, device: dev };
     summaries.push({
       stage,
@@ -620,7 +756,18 @@ export function estimateMemory(
       kv: peak.parts.kvCache,
     });
   }
-  const { stage, r, peak } = best!;
+  return { best: best!, summaries };
+}
+
+export function estimateMemory(
+  model: Arch,
+  o: EstimateOptions,
+  ctx: EstimateContext = {},
+): MemoryEstimate {
+  const s = setupOf(model, o, ctx);
+  const { best, summaries } = worstStage(s);
+  const { stage, r, peak } = best;
+  const { fw, tp, pp } = s;
   const allocated = sumParts(peak.parts);
   const slack = allocated * fw.allocatorSlack + r.transient;
   const context = fw.cudaContextMiB * MiB;
@@ -631,6 +778,7 @@ export function estimateMemory(
     breakdown.optimizer += r.pagedBytes;
     breakdown.overhead -= r.pagedBytes;
   }
+  const kvPool = r.kvPool;
   return {
     perGpu: {
       allocatedBytes: Math.round(allocated),
@@ -654,7 +802,7 @@ export function estimateMemory(
           },
         }
       : {}),
-    params: { total: P.total, trainable: nTrain },
+    params: { total: s.facts.P.total, trainable: s.nTrain },
     parallel: { dp: Math.max(1, Math.floor(o.gpus / (tp * pp * o.cp))), tp, pp, cp: o.cp },
     worstStage: stage,
     stages: summaries,
