@@ -27,6 +27,32 @@ export const nodeWallWatts = (
   efficiency: number,
 ): number => (gpus * gpuWatts + systemDrawW) / efficiency;
 
+/** Wall power of a plan's nodes: `full` whole nodes of `fullW` watts and one partial node of `lastW`. */
+export interface NodeWatts {
+  full: number;
+  fullW: number;
+  lastW: number;
+  total: number;
+}
+
+/** `count` GPUs in nodes of `nodeSize` at `gpuWatts` each (written into `out`: the search loop reuses it). */
+export function planWallWatts(
+  count: number,
+  nodeSize: number,
+  gpuWatts: number,
+  systemDrawW: number,
+  efficiency: number,
+  out: NodeWatts,
+): NodeWatts {
+  const full = Math.floor(count / nodeSize);
+  const rest = count - full * nodeSize;
+  out.full = full;
+  out.fullW = nodeWallWatts(nodeSize, gpuWatts, systemDrawW, efficiency);
+  out.lastW = rest > 0 ? nodeWallWatts(rest, gpuWatts, systemDrawW, efficiency) : 0;
+  out.total = full * out.fullW + out.lastW;
+  return out;
+}
+
 /**
  * Fast check for the search loop: can `fullNodes` nodes of `fullW` wall watts plus one node of `lastW`
  * (0 = none) be placed on the circuits, one node per circuit share? Greedy by circuit, exact for identical

@@ -40,6 +40,7 @@ import {
   type GpuRates,
   type ModelFacts,
   type TimeOptions,
+  type TrainWork,
 } from '../time/index.js';
 import {
   billingOf,
@@ -51,6 +52,8 @@ import {
 import {
   circuitOverWatts,
   nodeWallWatts,
+  planWallWatts,
+  type NodeWatts,
   psuEfficiency,
   type CircuitCap,
 } from '../hardware/power.js';
@@ -765,6 +768,8 @@ interface LoopState {
   front: Kept[];
   near: (Near | null)[];
   lastDominator: number;
+  /** Candidates timed so far: orders kept plans found with equal objectives (earlier wins). */
+  seq: number;
 }
 
 /** Bytes of the checkpoint as shipped (what loading holds on the host): its parameters in its stored dtype. */
@@ -877,8 +882,381 @@ const PLAN_DECODE_TIME: TimeOptions = {
 };
 const REASON = Object.fromEntries(REASONS.map((r, i) => [r, i])) as Record<ReasonCode, number>;
 
+/** Per-GPU-option facts as flat arrays: the row loop reads these instead of catalog objects. */
+interface HwTable {
+  H: number;
+  nLevels: Int32Array;
+  maxCountOf: Float64Array;
+  nodeSizeOf: Int32Array;
+  isRent: Uint8Array;
+  basis: CostBasis[];
+  noFlash: Uint8Array;
+  noBf16: Uint8Array;
+  noFp8: Uint8Array;
+  noBnb: Uint8Array;
+  /** Usable bytes per GPU (capacity less the scenario's memory margin). */
+  capBytes: Float64Array;
+  boardW: Float64Array;
+  /** Rates of each GPU option at each power level (index h * MAX_LEVELS + l): computed once. */
+  rates: GpuRates[];
+}
+
+function hwTableOf(ctx: Ctx): HwTable {
+  const { s, hw } = ctx;
+  const H = hw.length;
+  const t: HwTable = {
+    H,
+    nLevels: new Int32Array(H),
+    maxCountOf: new Float64Array(H),
+    nodeSizeOf: new Int32Array(H),
+    isRent: new Uint8Array(H),
+    basis: new Array<CostBasis>(H),
+    noFlash: new Uint8Array(H),
+    noBf16: new Uint8Array(H),
+    noFp8: new Uint8Array(H),
+    noBnb: new Uint8Array(H),
+    capBytes: new Float64Array(H),
+    boardW: new Float64Array(H),
+    rates: new Array<GpuRates>(H * MAX_LEVELS),
+  };
+  for (let h = 0; h < H; h++) {
+    const opt = hw[h]!;
+    const g = opt.gpu;
+    t.nLevels[h] = ctx.levels[h]!.length;
+    t.maxCountOf[h] = opt.maxCount;
+    t.nodeSizeOf[h] = opt.nodeSize;
+    t.isRent[h] = opt.kind === 'rent' ? 1 : 0;
+    t.basis[h] = costBasisOf(opt);
+    t.noFlash[h] = g.supportsFlashAttention2 ? 0 : 1;
+    t.noBf16[h] = g.supportsBf16 ? 0 : 1;
+    t.noFp8[h] = g.supportsFp8 ? 0 : 1;
+    t.noBnb[h] = g.vendor === 'apple' ? 1 : 0;
+    t.capBytes[h] = g.memoryMiB * MiB * (1 - s.limits.memoryMargin);
+    t.boardW[h] = g.boardPowerW ?? DEFAULT_GPU_WATTS;
+    ctx.levels[h]!.forEach(
+      (lv, l) => (t.rates[h * MAX_LEVELS + l] = gpuRates(g, timeOptionsOf(ctx, h, lv, 1))),
+    );
+  }
+  return t;
+}
+
+/** The scenario's limits and per-job facts, read once per search. */
+interface Limits {
+  training: boolean;
+  totalTokens: number;
+  maxSlow: number;
+  budget: number;
+  deadline: number;
+  hostRamGiven: number | null;
+  ckptBytes: number;
+  rankIdx: readonly number[];
+  keep: number;
+  fastestKnown: number;
+  /** Largest GPU count of any row (sizes the circuit-check cache). */
+  maxCount: number;
+}
+
+function limitsOf(ctx: Ctx, fastestKnown: number, keep: number): Limits {
+  const { s, rows } = ctx;
+  const job = s.job;
+  const training = job.kind === 'fine-tune';
+  let maxCount = 0;
+  for (let r = 0; r < rows.n; r++) if (rows.count[r]! > maxCount) maxCount = rows.count[r]!;
+  return {
+    training,
+    totalTokens: training ? job.datasetTokens * job.epochs : 0,
+    maxSlow: s.limits.maxSlowdown ?? Infinity,
+    budget: s.limits.budgetUsd ?? Infinity,
+    deadline: s.limits.deadlineHours ?? Infinity,
+    hostRamGiven: s.hardware.hostRamGiB !== undefined ? s.hardware.hostRamGiB * GiB : null,
+    ckptBytes: checkpointBytes(ctx.arch, ctx.P.total),
+    rankIdx: RANK_KEYS[s.rank],
+    keep,
+    fastestKnown,
+    maxCount,
+  };
+}
+
+/** Objective of a kept candidate by rank position (0 = primary key). */
+function keyOf(lim: Limits, k: Kept, i: number): number {
+  const j = lim.rankIdx[i]!;
+  return j === 0 ? k.cost : j === 1 ? k.hours : k.watts;
+}
+
+/** A feasible candidate: onto the Pareto front, and into the ranked top `keep` if it belongs there. */
+function keepCandidate(
+  st: LoopState,
+  lim: Limits,
+  row: number,
+  h: number,
+  l: number,
+  cost: number,
+  hours: number,
+  watts: number,
+  tps: number,
+): void {
+  st.feasible++;
+  const keep = lim.keep;
+  if (keep === 0) return;
+  const seq = st.seq;
+  addFront(st, row, h, l, cost, hours, watts, tps, seq);
+  const [j0, j1, j2] = lim.rankIdx as [number, number, number];
+  const k0 = j0 === 0 ? cost : j0 === 1 ? hours : watts;
+  const k1 = j1 === 0 ? cost : j1 === 1 ? hours : watts;
+  const k2 = j2 === 0 ? cost : j2 === 1 ? hours : watts;
+  const topArr = st.top;
+  if (topArr.length >= keep) {
+    const w = topArr[topArr.length - 1]!;
+    const w0 = keyOf(lim, w, 0);
+    if (k0 > w0) return;
+    if (k0 === w0) {
+      const w1 = keyOf(lim, w, 1);
+      if (k1 > w1 || (k1 === w1 && k2 >= keyOf(lim, w, 2))) return;
+    }
+  }
+  // Same objectives on the same hardware: a variant of a kept plan (earlier = preferred choice).
+  for (let i = 0; i < topArr.length; i++) {
+    const p = topArr[i]!;
+    if (p.cost === cost && p.hours === hours && p.watts === watts && p.hw === h && p.level === l) {
+      p.variants++;
+      return;
+    }
+  }
+  const kept: Kept = {
+    row,
+    hw: h,
+    level: l,
+    cost,
+    hours,
+    watts,
+    tokensPerSecond: tps,
+    seq,
+    variants: 0,
+  };
+  let i = topArr.length;
+  while (i > 0) {
+    const p = topArr[i - 1]!;
+    const a0 = keyOf(lim, p, 0);
+    if (a0 < k0) break;
+    if (a0 === k0) {
+      const a1 = keyOf(lim, p, 1);
+      if (a1 < k1 || (a1 === k1 && keyOf(lim, p, 2) <= k2)) break;
+    }
+    i--;
+  }
+  topArr.splice(i, 0, kept);
+  if (topArr.length > keep) topArr.pop();
+}
+
+/** Count a pruned candidate under its reason, and remember the nearest miss of that reason. */
+function prune(
+  st: LoopState,
+  code: number,
+  n: number,
+  row: number,
+  h: number,
+  l: number,
+  over: number,
+  limit: number,
+  score: number,
+): void {
+  st.reasons[code] = st.reasons[code]! + n;
+  const cur = st.near[code];
+  if (!cur || score < cur.score) st.near[code] = { row, hw: h, level: l, over, limit, score };
+}
+
+/** What one row (configuration x layout) brings to every GPU option it is tried on. */
+interface RowFacts {
+  o: EstimateOptions;
+  count: number;
+  dp: number;
+  zero: number;
+  device: number;
+  host: number;
+  engine: Engine;
+  flash: boolean;
+  fp8: boolean;
+  bnb: boolean;
+  noFp16Engine: boolean;
+  /** The engine's options of the row (master weights, optimizer-in-backward) as memory has them. */
+  options: EstimateOptions;
+  /** The time model's GPU-independent work (training), or null (inference). */
+  work: TrainWork | null;
+  ownedOverhead: number;
+  rentedOverhead: number;
+}
+
+function rowFactsOf(ctx: Ctx, lim: Limits, r: number): RowFacts {
+  const { rows, mem, bases, P } = ctx;
+  const o = bases[rows.base[r]!]!.options;
+  const variant = ctx.variants[rows.variant[r]!]!;
+  const engine = variant.engine;
+  const count = rows.count[r]!;
+  const zero = rows.zero[r]!;
+  const mi = rows.mem[r]!;
+  // One options object per row (none per candidate), with the engine's options as memory has them.
+  const options: EstimateOptions = onEngine(
+    {
+      ...o,
+      gpus: count,
+      tp: rows.tp[r]!,
+      pp: rows.pp[r]!,
+      zero: zero as 0 | 1 | 2 | 3,
+      offload: OFFLOADS[rows.offload[r]!]!,
+      optimizerInBackward: variant.optimizerInBackward,
+    },
+    engine,
+  );
+  // Per-job fixed time (cost.ts JOB_OVERHEAD): load the checkpoint, save the result (a full fine-tune
+  // writes 16-bit weights; adapters are megabytes); rented machines also start up and download it.
+  const saved = o.method === 'full' ? P.total * 2 : 0;
+  return {
+    o,
+    count,
+    dp: rows.dp[r]!,
+    zero,
+    device: mem.device[mi]!,
+    host: mem.host[mi]!,
+    engine,
+    flash: o.attention === 'flash',
+    fp8: o.weights === 'fp8',
+    bnb: BNB_WEIGHTS.has(o.weights),
+    noFp16Engine: !ENGINE_PROFILES[engine].fp16,
+    options,
+    work: lim.training
+      ? trainWork(ctx.facts, options, timeOptionsOf(ctx, 0, 1, rows.accum[r]!))
+      : null,
+    ownedOverhead: overheadHours(lim.ckptBytes, saved, false),
+    rentedOverhead: overheadHours(lim.ckptBytes, saved, true),
+  };
+}
+
+/** The reason a GPU option cannot run the row at all (before memory), or -1. */
+function hardwareGate(t: HwTable, f: RowFacts, h: number): number {
+  if (f.count > t.maxCountOf[h]!) return REASON['not-enough-gpus'];
+  const nodeSize = t.nodeSizeOf[h]!;
+  if (t.isRent[h] === 1 && f.count % nodeSize !== 0 && f.count > 1) return REASON['partial-node'];
+  if (f.flash && t.noFlash[h] === 1) return REASON['no-flash-attention'];
+  // bf16 plans fall back to fp16 on GPUs without bf16 (materialize); some engines have no fp16.
+  if (f.noFp16Engine && t.noBf16[h] === 1 && f.o.compute === 'bf16') return REASON['no-engine'];
+  if (f.fp8 && t.noFp8[h] === 1) return REASON['no-fp8'];
+  if (f.bnb && t.noBnb[h] === 1) return REASON['no-quant-kernels'];
+  return -1;
+}
+
+/** Whether the row fits the GPU option's memory and the node's host RAM; prunes it otherwise. */
+function fitsMemory(
+  st: LoopState,
+  ctx: Ctx,
+  lim: Limits,
+  t: HwTable,
+  f: RowFacts,
+  r: number,
+  h: number,
+): boolean {
+  const nl = t.nLevels[h]!;
+  const capacity = t.capBytes[h]!;
+  if (f.device > capacity) {
+    const score = f.device / capacity + f.count * 1e-6;
+    prune(st, REASON.oom, nl, r, h, 0, f.device - capacity, capacity, score);
+    return false;
+  }
+  const nodeSize = t.nodeSizeOf[h]!;
+  const perNode = f.count < nodeSize ? f.count : nodeSize;
+  const hostNeed = hostRamOf(f.engine, f.zero, perNode, f.host, lim.ckptBytes).perNodeBytes;
+  const hostLimit =
+    lim.hostRamGiven ?? defaultHostRamBytes(ctx.hw[h]!.gpu.memoryMiB * MiB * perNode);
+  if (hostNeed > hostLimit) {
+    const score = hostNeed / hostLimit;
+    prune(st, REASON['host-ram'], nl, r, h, 0, hostNeed - hostLimit, hostLimit, score);
+    return false;
+  }
+  return true;
+}
+
+/** Hours and tokens/s of a row on one GPU option at one power level (scratch: no allocation). */
+function timeAt(
+  ctx: Ctx,
+  lim: Limits,
+  f: RowFacts,
+  rate: GpuRates,
+  rented: boolean,
+  out: Timing,
+): void {
+  if (f.work) {
+    const step = trainStep(f.work, rate);
+    const hours = ((lim.totalTokens / f.work.tokensPerStep) * step) / 3600;
+    out.tps = lim.totalTokens / (hours * 3600);
+    out.hours = hours + (rented ? f.rentedOverhead : f.ownedOverhead);
+    return;
+  }
+  const job = ctx.s.job;
+  const replica = decodeStep(ctx.facts, f.options, PLAN_DECODE_TIME, rate, false);
+  out.tps = replica.tokensPerSecond * f.dp;
+  out.hours = job.kind === 'inference' ? job.outputTokens / out.tps / 3600 : 0;
+}
+
+interface Timing {
+  hours: number;
+  tps: number;
+}
+
+/** Every power level of a row on one GPU option: time, wall power, circuits, limits, then keep. */
+function evalLevels(
+  st: LoopState,
+  ctx: Ctx,
+  lim: Limits,
+  t: HwTable,
+  f: RowFacts,
+  r: number,
+  h: number,
+  overCache: Float64Array,
+  tm: Timing,
+  wall: NodeWatts,
+): void {
+  const s = ctx.s;
+  const lv = ctx.levels[h]!;
+  const rented = t.isRent[h] === 1;
+  const nodeSize = t.nodeSizeOf[h]!;
+  for (let l = 0; l < lv.length; l++) {
+    st.seq++;
+    timeAt(ctx, lim, f, t.rates[h * MAX_LEVELS + l]!, rented, tm);
+    const hours = tm.hours;
+    planWallWatts(f.count, nodeSize, t.boardW[h]! * lv[l]!, s.power.systemDrawW, ctx.eff, wall);
+    if (!rented && ctx.caps.length > 0) {
+      const ci = (h * MAX_LEVELS + l) * (lim.maxCount + 1) + f.count;
+      let over = overCache[ci]!;
+      if (Number.isNaN(over))
+        over = overCache[ci] = circuitOverWatts(wall.full, wall.fullW, wall.lastW, ctx.caps);
+      if (over > 0) {
+        prune(st, REASON['circuit-over'], 1, r, h, l, over, ctx.caps[ctx.caps.length - 1]!, over);
+        continue;
+      }
+    }
+    if (hours < st.fastest) st.fastest = hours;
+    const cost = jobCostUsd(t.basis[h]!, hours, f.count, wall.total, s.power);
+    if (hours > lim.deadline) {
+      prune(st, REASON['over-deadline'], 1, r, h, l, hours - lim.deadline, lim.deadline, hours);
+      continue;
+    }
+    if (cost > lim.budget) {
+      prune(st, REASON['over-budget'], 1, r, h, l, cost - lim.budget, lim.budget, cost);
+      continue;
+    }
+    if (hours > lim.maxSlow * lim.fastestKnown) {
+      const over = hours / lim.fastestKnown - lim.maxSlow;
+      prune(st, REASON['too-slow'], 1, r, h, l, over, lim.maxSlow, hours);
+      continue;
+    }
+    keepCandidate(st, lim, r, h, l, cost, hours, wall.total, tm.tps);
+  }
+}
+
+/**
+ * The search loop: every row (configuration x layout) on every GPU option and power level. Gates and
+ * memory prune whole GPU options; time, power, circuits and limits prune single candidates.
+ */
 function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
-  const { s, rows, mem, hw, bases, P, arch } = ctx;
   const st: LoopState = {
     reasons: new Float64Array(REASONS.length),
     candidates: 0,
@@ -888,305 +1266,28 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
     front: [],
     near: REASONS.map(() => null),
     lastDominator: 0,
+    seq: 0,
   };
-  const reasons = st.reasons;
-  const job = s.job;
-  const training = job.kind === 'fine-tune';
-  const totalTokens = training ? job.datasetTokens * job.epochs : 0;
-  const maxSlow = s.limits.maxSlowdown ?? Infinity;
-  const budget = s.limits.budgetUsd ?? Infinity;
-  const deadline = s.limits.deadlineHours ?? Infinity;
-  const hostRamGiven = s.hardware.hostRamGiB !== undefined ? s.hardware.hostRamGiB * GiB : null;
-  const ckptBytes = checkpointBytes(arch, P.total);
-  const rankIdx = RANK_KEYS[s.rank];
-  // Per-hardware constants.
-  const H = hw.length;
-  const capBytes = new Float64Array(H);
-  const boardW = new Float64Array(H);
-  for (let h = 0; h < H; h++) {
-    const g = hw[h]!.gpu;
-    capBytes[h] = g.memoryMiB * MiB * (1 - s.limits.memoryMargin);
-    boardW[h] = g.boardPowerW ?? DEFAULT_GPU_WATTS;
-  }
-  let maxCount = 0;
-  for (let r = 0; r < rows.n; r++) if (rows.count[r]! > maxCount) maxCount = rows.count[r]!;
-  // Rates of each GPU option at each power level: the time model's hardware side, computed once.
-  const rates: GpuRates[] = new Array<GpuRates>(H * MAX_LEVELS);
-  for (let h = 0; h < H; h++)
-    ctx.levels[h]!.forEach(
-      (lv, l) => (rates[h * MAX_LEVELS + l] = gpuRates(hw[h]!.gpu, timeOptionsOf(ctx, h, lv, 1))),
-    );
-  const overCache = new Float64Array(H * MAX_LEVELS * (maxCount + 1)).fill(NaN);
-  let seq = 0;
-  // Objective of a kept candidate by rank position (0 = primary key).
-  const keyOf = (k: Kept, i: number): number => {
-    const j = rankIdx[i]!;
-    return j === 0 ? k.cost : j === 1 ? k.hours : k.watts;
-  };
-  const consider = (
-    row: number,
-    h: number,
-    l: number,
-    cost: number,
-    hours: number,
-    watts: number,
-    tps: number,
-  ) => {
-    st.feasible++;
-    if (keep === 0) return;
-    addFront(st, row, h, l, cost, hours, watts, tps, seq);
-    const j0 = rankIdx[0]!;
-    const j1 = rankIdx[1]!;
-    const j2 = rankIdx[2]!;
-    const k0 = j0 === 0 ? cost : j0 === 1 ? hours : watts;
-    const k1 = j1 === 0 ? cost : j1 === 1 ? hours : watts;
-    const k2 = j2 === 0 ? cost : j2 === 1 ? hours : watts;
-    const topArr = st.top;
-    if (topArr.length >= keep) {
-      const w = topArr[topArr.length - 1]!;
-      const w0 = keyOf(w, 0);
-      if (k0 > w0) return;
-      if (k0 === w0) {
-        const w1 = keyOf(w, 1);
-        if (k1 > w1 || (k1 === w1 && k2 >= keyOf(w, 2))) return;
-      }
-    }
-    // Same objectives on the same hardware: a variant of a kept plan (earlier = preferred choice).
-    for (let i = 0; i < topArr.length; i++) {
-      const p = topArr[i]!;
-      if (
-        p.cost === cost &&
-        p.hours === hours &&
-        p.watts === watts &&
-        p.hw === h &&
-        p.level === l
-      ) {
-        p.variants++;
-        return;
-      }
-    }
-    const kept: Kept = {
-      row,
-      hw: h,
-      level: l,
-      cost,
-      hours,
-      watts,
-      tokensPerSecond: tps,
-      seq,
-      variants: 0,
-    };
-    let i = topArr.length;
-    while (i > 0) {
-      const p = topArr[i - 1]!;
-      const a0 = keyOf(p, 0);
-      if (a0 < k0) break;
-      if (a0 === k0) {
-        const a1 = keyOf(p, 1);
-        if (a1 < k1 || (a1 === k1 && keyOf(p, 2) <= k2)) break;
-      }
-      i--;
-    }
-    topArr.splice(i, 0, kept);
-    if (topArr.length > keep) topArr.pop();
-  };
-  const nearMiss = (
-    code: number,
-    row: number,
-    h: number,
-    l: number,
-    over: number,
-    limit: number,
-    score: number,
-  ) => {
-    const cur = st.near[code];
-    if (!cur || score < cur.score) st.near[code] = { row, hw: h, level: l, over, limit, score };
-  };
-
-  // Per-GPU-option facts as flat arrays: the row loop reads these instead of catalog objects.
-  const nLevels = new Int32Array(H);
-  const maxCountOf = new Float64Array(H);
-  const nodeSizeOf = new Int32Array(H);
-  const isRent = new Uint8Array(H);
-  const basis: CostBasis[] = new Array<CostBasis>(H);
-  const noFlash = new Uint8Array(H);
-  const noBf16 = new Uint8Array(H);
-  const noFp8 = new Uint8Array(H);
-  const noBnb = new Uint8Array(H);
-  for (let h = 0; h < H; h++) {
-    const opt = hw[h]!;
-    nLevels[h] = ctx.levels[h]!.length;
-    maxCountOf[h] = opt.maxCount;
-    nodeSizeOf[h] = opt.nodeSize;
-    isRent[h] = opt.kind === 'rent' ? 1 : 0;
-    basis[h] = costBasisOf(opt);
-    noFlash[h] = opt.gpu.supportsFlashAttention2 ? 0 : 1;
-    noBf16[h] = opt.gpu.supportsBf16 ? 0 : 1;
-    noFp8[h] = opt.gpu.supportsFp8 ? 0 : 1;
-    noBnb[h] = opt.gpu.vendor === 'apple' ? 1 : 0;
-  }
-  const R_NOT_ENOUGH = REASON['not-enough-gpus'];
-  const R_PARTIAL = REASON['partial-node'];
-  const R_NO_FLASH = REASON['no-flash-attention'];
-  const R_NO_ENGINE = REASON['no-engine'];
-  const R_NO_FP8 = REASON['no-fp8'];
-  const R_NO_QUANT = REASON['no-quant-kernels'];
+  const lim = limitsOf(ctx, fastestKnown, keep);
+  const t = hwTableOf(ctx);
+  const overCache = new Float64Array(t.H * MAX_LEVELS * (lim.maxCount + 1)).fill(NaN);
+  const tm: Timing = { hours: 0, tps: 0 };
+  const wall: NodeWatts = { full: 0, fullW: 0, lastW: 0, total: 0 };
   const onProgress = ctx.input.onProgress;
+  const rows = ctx.rows;
   for (let r = 0; r < rows.n; r++) {
     if (onProgress && (r & 2047) === 0) onProgress({ done: r, total: rows.n });
-    const b = bases[rows.base[r]!]!;
-    const o = b.options;
-    const count = rows.count[r]!;
-    const tp = rows.tp[r]!;
-    const pp = rows.pp[r]!;
-    const dp = rows.dp[r]!;
-    const zero = rows.zero[r]!;
-    const mi = rows.mem[r]!;
-    const device = mem.device[mi]!;
-    const host = mem.host[mi]!;
-    const flash = o.attention === 'flash';
-    const fp8 = o.weights === 'fp8';
-    const bnb = BNB_WEIGHTS.has(o.weights);
-    const variant = ctx.variants[rows.variant[r]!]!;
-    const engine = variant.engine;
-    const noFp16Engine = !ENGINE_PROFILES[engine].fp16;
-    const accum = rows.accum[r]!;
-    // The time model's GPU-independent work of this row (one object per row, none per candidate),
-    // with the engine's options (master weights, optimizer-in-backward) as memory has them.
-    const rowOptions: EstimateOptions = onEngine(
-      {
-        ...o,
-        gpus: count,
-        tp,
-        pp,
-        zero: zero as 0 | 1 | 2 | 3,
-        offload: OFFLOADS[rows.offload[r]!]!,
-        optimizerInBackward: variant.optimizerInBackward,
-      },
-      engine,
-    );
-    const work = training
-      ? trainWork(ctx.facts, rowOptions, timeOptionsOf(ctx, 0, 1, accum))
-      : null;
-    // Per-job fixed time (cost.ts JOB_OVERHEAD): load the checkpoint, save the result (a full fine-tune
-    // writes 16-bit weights; adapters are megabytes); rented machines also start up and download it.
-    const saved = o.method === 'full' ? P.total * 2 : 0;
-    const ownedOverhead = overheadHours(ckptBytes, saved, false);
-    const rentedOverhead = overheadHours(ckptBytes, saved, true);
-    for (let h = 0; h < H; h++) {
-      const nl = nLevels[h]!;
+    const f = rowFactsOf(ctx, lim, r);
+    for (let h = 0; h < t.H; h++) {
+      const nl = t.nLevels[h]!;
       st.candidates += nl;
-      if (count > maxCountOf[h]!) {
-        reasons[R_NOT_ENOUGH] = reasons[R_NOT_ENOUGH]! + nl;
+      const gate = hardwareGate(t, f, h);
+      if (gate >= 0) {
+        st.reasons[gate] = st.reasons[gate]! + nl;
         continue;
       }
-      const nodeSize = nodeSizeOf[h]!;
-      if (isRent[h] === 1 && count % nodeSize !== 0 && count > 1) {
-        reasons[R_PARTIAL] = reasons[R_PARTIAL]! + nl;
-        continue;
-      }
-      if (flash && noFlash[h] === 1) {
-        reasons[R_NO_FLASH] = reasons[R_NO_FLASH]! + nl;
-        continue;
-      }
-      // bf16 plans fall back to fp16 on GPUs without bf16 (materialize); some engines have no fp16.
-      if (noFp16Engine && noBf16[h] === 1 && o.compute === 'bf16') {
-        reasons[R_NO_ENGINE] = reasons[R_NO_ENGINE]! + nl;
-        continue;
-      }
-      if (fp8 && noFp8[h] === 1) {
-        reasons[R_NO_FP8] = reasons[R_NO_FP8]! + nl;
-        continue;
-      }
-      if (bnb && noBnb[h] === 1) {
-        reasons[R_NO_QUANT] = reasons[R_NO_QUANT]! + nl;
-        continue;
-      }
-      const opt = hw[h]!;
-      const lv = ctx.levels[h]!;
-      const capacity = capBytes[h]!;
-      if (device > capacity) {
-        reasons[REASON.oom] = reasons[REASON.oom]! + nl;
-        nearMiss(
-          REASON.oom,
-          r,
-          h,
-          0,
-          device - capacity,
-          capacity,
-          device / capacity + count * 1e-6,
-        );
-        continue;
-      }
-      const perNode = count < nodeSize ? count : nodeSize;
-      const hostNeed = hostRamOf(engine, zero, perNode, host, ckptBytes).perNodeBytes;
-      const hostLimit = hostRamGiven ?? defaultHostRamBytes(hw[h]!.gpu.memoryMiB * MiB * perNode);
-      if (hostNeed > hostLimit) {
-        reasons[REASON['host-ram']] = reasons[REASON['host-ram']]! + nl;
-        nearMiss(
-          REASON['host-ram'],
-          r,
-          h,
-          0,
-          hostNeed - hostLimit,
-          hostLimit,
-          hostNeed / hostLimit,
-        );
-        continue;
-      }
-      for (let l = 0; l < nl; l++) {
-        seq++;
-        const level = lv[l]!;
-        const rate = rates[h * MAX_LEVELS + l]!;
-        let hours: number;
-        let tps: number;
-        if (work) {
-          const step = trainStep(work, rate);
-          hours = ((totalTokens / work.tokensPerStep) * step) / 3600;
-          tps = totalTokens / (hours * 3600);
-          hours += isRent[h] === 1 ? rentedOverhead : ownedOverhead;
-        } else {
-          const replica = decodeStep(ctx.facts, rowOptions, PLAN_DECODE_TIME, rate, false);
-          tps = replica.tokensPerSecond * dp;
-          hours = job.kind === 'inference' ? job.outputTokens / tps / 3600 : 0;
-        }
-        const gpuW = boardW[h]! * level;
-        const full = Math.floor(count / nodeSize);
-        const rest = count - full * nodeSize;
-        const sys = s.power.systemDrawW;
-        const fullW = nodeWallWatts(nodeSize, gpuW, sys, ctx.eff);
-        const lastW = rest > 0 ? nodeWallWatts(rest, gpuW, sys, ctx.eff) : 0;
-        const wall = full * fullW + lastW;
-        if (opt.kind !== 'rent' && ctx.caps.length > 0) {
-          const ci = (h * MAX_LEVELS + l) * (maxCount + 1) + count;
-          let over = overCache[ci]!;
-          if (Number.isNaN(over))
-            over = overCache[ci] = circuitOverWatts(full, fullW, lastW, ctx.caps);
-          if (over > 0) {
-            reasons[REASON['circuit-over']] = reasons[REASON['circuit-over']]! + 1;
-            nearMiss(REASON['circuit-over'], r, h, l, over, ctx.caps[ctx.caps.length - 1]!, over);
-            continue;
-          }
-        }
-        if (hours < st.fastest) st.fastest = hours;
-        const cost = jobCostUsd(basis[h]!, hours, count, wall, s.power);
-        if (hours > deadline) {
-          reasons[REASON['over-deadline']] = reasons[REASON['over-deadline']]! + 1;
-          nearMiss(REASON['over-deadline'], r, h, l, hours - deadline, deadline, hours);
-          continue;
-        }
-        if (cost > budget) {
-          reasons[REASON['over-budget']] = reasons[REASON['over-budget']]! + 1;
-          nearMiss(REASON['over-budget'], r, h, l, cost - budget, budget, cost);
-          continue;
-        }
-        if (hours > maxSlow * fastestKnown) {
-          reasons[REASON['too-slow']] = reasons[REASON['too-slow']]! + 1;
-          nearMiss(REASON['too-slow'], r, h, l, hours / fastestKnown - maxSlow, maxSlow, hours);
-          continue;
-        }
-        consider(r, h, l, cost, hours, wall, tps);
-      }
+      if (!fitsMemory(st, ctx, lim, t, f, r, h)) continue;
+      evalLevels(st, ctx, lim, t, f, r, h, overCache, tm, wall);
     }
   }
   return st;
