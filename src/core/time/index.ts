@@ -480,24 +480,60 @@ export interface TrainWork {
 }
 
 /** Work of one training step (GPU-independent); `t` supplies grad-accum and the quant format. */
-export function trainWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): TrainWork {
-  const tp = o.tp;
-  const pp = o.pp;
-  const cp = o.cp;
-  const dp = Math.max(1, Math.floor(o.gpus / (tp * pp * cp)));
-  const tokens = (o.batch * o.seq) / cp;
+/** The layout facts every part of a step's work reads. */
+interface WorkLayout {
+  tp: number;
+  pp: number;
+  cp: number;
+  dp: number;
+  /** Tokens per rank in one micro-batch. */
+  tokens: number;
+  /** Model shards per rank (tp x pp). */
+  shard: number;
+  lora: boolean;
+  compiled: boolean;
+  layersHere: number;
+  lmHead: number;
+  /** 1 when full (or offloaded) activation checkpointing recomputes every layer's forward. */
+  recompute: number;
+  /** torch.autocast over fp32 weights (AMP without FSDP mixed precision). */
+  autocast: boolean;
+  /** LoRA adapter weights per rank. */
+  adapterW: number;
+}
+
+function workLayout(m: ModelFacts, o: EstimateOptions): WorkLayout {
+  const { tp, pp, cp } = o;
   const shard = tp * pp;
   const lora = o.method === 'lora' || o.method === 'qlora';
   const compiled = o.compile || o.framework === 'unsloth';
-  const layersHere = m.layers / pp;
-  const lmHead = m.lmHead / (tp * pp);
-  // torch.autocast over fp32 weights (AMP without FSDP mixed precision): layer_norm, softmax and the loss
-  // run in fp32 and the fp32 residual stream is cast for each linear
-  // (https://pytorch.org/docs/stable/amp.html#cuda-ops-that-can-autocast-to-float32): elementwise traffic
-  // about half fp32 (3 B per element), and every linear weight is cast fp32 -> 16-bit (read 4 B, write
-  // 2 B) in each forward and recompute (autocast's cast cache lives for one forward).
-  const autocast = o.weights === 'fp32' && o.compute !== 'fp32' && o.zero < 3 && !compiled;
-  const elemSize = o.compute === 'fp32' ? 4 : autocast ? 3 : 2;
+  return {
+    tp,
+    pp,
+    cp,
+    dp: Math.max(1, Math.floor(o.gpus / (tp * pp * cp))),
+    tokens: (o.batch * o.seq) / cp,
+    shard,
+    lora,
+    compiled,
+    layersHere: m.layers / pp,
+    lmHead: m.lmHead / (tp * pp),
+    recompute: o.checkpointing === 'full' || o.checkpointing === 'offload' ? 1 : 0,
+    // torch.autocast over fp32 weights (AMP without FSDP mixed precision): layer_norm, softmax and the loss
+    // run in fp32 and the fp32 residual stream is cast for each linear
+    // (https://pytorch.org/docs/stable/amp.html#cuda-ops-that-can-autocast-to-float32): elementwise traffic
+    // about half fp32 (3 B per element), and every linear weight is cast fp32 -> 16-bit (read 4 B, write
+    // 2 B) in each forward and recompute (autocast's cast cache lives for one forward).
+    autocast: o.weights === 'fp32' && o.compute !== 'fp32' && o.zero < 3 && !compiled,
+    // LoRA adapters: r x (in + out) per targeted linear; their FLOPs are 6 per weight per token.
+    adapterW: lora ? adapterWeights(m, o) / shard : 0,
+  };
+}
+
+/** Matmul FLOPs, attention FLOPs, elementwise bytes and kernel launches of one micro-batch. */
+function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout) {
+  const { tokens, shard, tp, cp, layersHere, lmHead, compiled } = w;
+  const elemSize = o.compute === 'fp32' ? 4 : w.autocast ? 3 : 2;
   const fwdGemmFlops = 2 * tokens * (m.linearActive / shard + lmHead);
   // Causal flash/SDPA kernels skip the masked half of QK^T and PV; eager attention computes it all.
   const causalShare = m.causal && o.attention !== 'eager' ? 0.5 : 1;
@@ -505,7 +541,7 @@ export function trainWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): Tr
   const elem =
     tokens * layersHere * elemBytesPerTokenLayer(m, compiled, tp, elemSize) +
     (tokens * m.vocab * (o.chunkedLoss || compiled ? LOSS_BYTES_FUSED : LOSS_BYTES_EAGER)) /
-      (tp * pp);
+      (tp * w.pp);
   // Eager attention materialises b x heads x s x s scores: write, softmax read+write (fp32 upcast in HF),
   // dropout, read by PV: ~6 passes of 2-4 B (HF eager_attention_forward).
   const eagerScores =
@@ -518,18 +554,23 @@ export function trainWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): Tr
         (o.compute === 'fp32' ? 4 : 3) *
         layersHere
       : 0;
-  // LoRA adapters: r x (in + out) per targeted linear; their FLOPs are 6 per weight per token.
-  const adapterW = lora ? adapterWeights(m, o) / shard : 0;
-  const fwdOps = layersHere * (compiled ? OPS_PER_LAYER_COMPILED : OPS_PER_LAYER_EAGER);
-  // Backward: input gradients (2 FLOPs/weight/token) always; weight gradients only when trained.
-  // FlashAttention backward is 2.5x its forward matmul FLOPs (5 GEMMs vs 2, arXiv:2205.14135 §B).
-  const bwdGemmFlops =
-    (lora ? 2 * tokens * (m.linearActive / shard + lmHead) : 2 * fwdGemmFlops) +
-    4 * tokens * adapterW;
-  const bwdAttnFlops = 2.5 * fwdAttnFlops;
-  const recompute = o.checkpointing === 'full' || o.checkpointing === 'offload' ? 1 : 0;
-  // Frozen quantized weights: dequantized per matmul call (forward, recompute, backward input-grad).
-  const passes = 2 + recompute;
+  return {
+    fwdGemmFlops: fwdGemmFlops + 2 * tokens * w.adapterW,
+    fwdAttnFlops,
+    fwdElemBytes: elem + eagerScores,
+    fwdOps: layersHere * (compiled ? OPS_PER_LAYER_COMPILED : OPS_PER_LAYER_EAGER),
+    // Backward: input gradients (2 FLOPs/weight/token) always; weight gradients only when trained.
+    // FlashAttention backward is 2.5x its forward matmul FLOPs (5 GEMMs vs 2, arXiv:2205.14135 §B).
+    bwdGemmFlops:
+      (w.lora ? 2 * tokens * (m.linearActive / shard + lmHead) : 2 * fwdGemmFlops) +
+      4 * tokens * w.adapterW,
+    bwdAttnFlops: 2.5 * fwdAttnFlops,
+  };
+}
+
+/** Frozen quantized weights: dequantized per matmul call (forward, recompute, backward input-grad). */
+function quantWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions, w: WorkLayout) {
+  const passes = 2 + w.recompute;
   const q = t.quantFormat ?? defaultQuantFormat(o);
   let dequantBytes = 0;
   let dequantSeconds = 0;
@@ -539,22 +580,24 @@ export function trainWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): Tr
     (o.method === 'lora' && !['bf16', 'fp16', 'fp32'].includes(o.weights))
   ) {
     const perElem =
-      q === 'torchao' && !compiled ? DEQUANT_BYTES_EAGER_TORCHAO : DEQUANT_BYTES_FUSED;
-    dequantBytes = (passes * perElem * m.linearTotal) / shard;
+      q === 'torchao' && !w.compiled ? DEQUANT_BYTES_EAGER_TORCHAO : DEQUANT_BYTES_FUSED;
+    dequantBytes = (passes * perElem * m.linearTotal) / w.shard;
     if (o.weights === 'int8' && q === 'bnb') {
-      dequantSeconds = passes * INT8_LINEAR_SECONDS * m.linearsPerLayer * layersHere;
-      int8ForwardFlops = (1 + recompute) * 2 * tokens * (m.linearActive / shard);
+      dequantSeconds = passes * INT8_LINEAR_SECONDS * m.linearsPerLayer * w.layersHere;
+      int8ForwardFlops = (1 + w.recompute) * 2 * w.tokens * (m.linearActive / w.shard);
     } else if (q === 'bnb')
-      dequantSeconds = passes * BNB4_EXTRA_OPS * EAGER_OP_SECONDS * m.linearsPerLayer * layersHere;
+      dequantSeconds =
+        passes * BNB4_EXTRA_OPS * EAGER_OP_SECONDS * m.linearsPerLayer * w.layersHere;
   }
-  if (autocast) dequantBytes += (1 + recompute) * 6 * (m.linearTotal / shard);
-  // Trainable parameters and their gradient bytes.
-  const trainable = lora ? adapterWeights(m, o) : m.total;
-  const gradDtype = o.weights === 'fp32' || o.masterWeights ? 4 : 2;
+  if (w.autocast) dequantBytes += (1 + w.recompute) * 6 * (m.linearTotal / w.shard);
+  return { dequantBytes, dequantSeconds, int8ForwardFlops };
+}
+
+/** Bytes each rank moves over links per step: gathers, gradient reduces, offload copies, TP all-reduces. */
+function commWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, trainable: number) {
+  const { dp, tp, shard, tokens, layersHere, recompute } = w;
   const zero = o.zero;
-  const shardOpt = zero >= 1 ? dp : 1;
-  const optBytes = (optimizerBytes(o) * trainable) / shard / shardOpt;
-  const onHost = o.offload !== 'none';
+  const gradDtype = o.weights === 'fp32' || o.masterWeights ? 4 : 2;
   // ZeRO-3 / FSDP FULL_SHARD: all-gather the weights for forward, again for backward, and once more
   // for the recompute of full activation checkpointing (the checkpointed layer's forward re-enters the
   // FSDP unit after reshard_after_forward freed its parameters), every micro-batch (FSDP docs,
@@ -563,15 +606,9 @@ export function trainWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): Tr
   // quant_storage, https://github.com/AnswerDotAI/fsdp_qlora).
   const storeBytes = o.weights === 'fp32' ? (o.compute === 'fp32' ? 4 : 2) : weightBytes(o.weights);
   const wire = (n: number) => (n - 1) / n;
-  const gathersPerMicro = 2 + (o.checkpointing === 'full' || o.checkpointing === 'offload' ? 1 : 0);
-  const gatherBytes =
-    zero === 3 && dp > 1 ? gathersPerMicro * (m.total / shard) * storeBytes * wire(dp) : 0;
+  const gathersPerMicro = 2 + recompute;
   // DDP all-reduce moves 2(n-1)/n of the buffer; reduce-scatter (ZeRO-2/3) (n-1)/n (ZeRO §7).
   const gradBuf = (trainable / shard) * gradDtype;
-  const gradReducePerMicro = zero >= 2;
-  const gradReduceBytes = dp > 1 ? (zero >= 2 ? gradBuf * wire(dp) : 2 * gradBuf * wire(dp)) : 0;
-  const paramGatherAfterStep =
-    dp > 1 && (zero === 1 || zero === 2) ? (trainable / shard) * 2 * wire(dp) : 0;
   // Parameter offload: each rank copies its shard host->device for forward and backward (and grads back).
   let offloadBytes = 0;
   if (o.offload === 'optimizer+params') offloadBytes += (2 * (m.total / shard) * storeBytes) / dp;
@@ -579,49 +616,56 @@ export function trainWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): Tr
   if (o.checkpointing === 'offload') offloadBytes += 2 * tokens * layersHere * m.hidden * 2;
   // Megatron TP: 2 all-reduces per layer forward, 2 backward, 2 more when recomputing, of tokens x hidden.
   const tpCalls = tp > 1 ? (4 + 2 * recompute) * layersHere : 0;
-  const tpBytes = tp > 1 ? tpCalls * tokens * m.hidden * 2 * 2 * wire(tp) : 0;
+  return {
+    gatherBytes:
+      zero === 3 && dp > 1 ? gathersPerMicro * (m.total / shard) * storeBytes * wire(dp) : 0,
+    gradReduceBytes: dp > 1 ? (zero >= 2 ? gradBuf * wire(dp) : 2 * gradBuf * wire(dp)) : 0,
+    gradReducePerMicro: zero >= 2,
+    paramGatherAfterStep:
+      dp > 1 && (zero === 1 || zero === 2) ? (trainable / shard) * 2 * wire(dp) : 0,
+    offloadBytes,
+    tpCalls,
+    tpBytes: tp > 1 ? tpCalls * tokens * m.hidden * 2 * 2 * wire(tp) : 0,
+  };
+}
+
+export function trainWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): TrainWork {
+  const w = workLayout(m, o);
+  const { tokens, shard } = w;
+  // Trainable parameters: the optimizer's states, on the GPU or stepped on the host.
+  const trainable = w.lora ? adapterWeights(m, o) : m.total;
+  const shardOpt = o.zero >= 1 ? w.dp : 1;
+  const optBytes = (optimizerBytes(o) * trainable) / shard / shardOpt;
+  const onHost = o.offload !== 'none';
   const hostOpt = onHost ? (28 * trainable) / shard / shardOpt : 0;
   const mfuAttn = 12 * m.layers * o.seq * m.attnWidth; // PaLM App. B: 6N + 12·L·H·Q·T
   return {
     tokens,
     microBatches: t.gradAccum,
-    tokensPerStep: tokens * cp * t.gradAccum * dp,
+    tokensPerStep: tokens * w.cp * t.gradAccum * w.dp,
     gpus: o.gpus,
-    tp,
-    pp,
-    dp,
-    fwdGemmFlops: fwdGemmFlops + 2 * tokens * adapterW,
-    fwdAttnFlops,
-    fwdElemBytes: elem + eagerScores,
-    fwdOps,
-    bwdGemmFlops,
-    bwdAttnFlops,
-    recompute: o.checkpointing === 'selective' ? 1 : recompute,
+    tp: w.tp,
+    pp: w.pp,
+    dp: w.dp,
+    ...computeWork(m, o, w),
+    recompute: o.checkpointing === 'selective' ? 1 : w.recompute,
     recomputeAttnOnly: o.checkpointing === 'selective',
-    shape: shapeFactor(tokens, m.hidden / tp),
+    shape: shapeFactor(tokens, m.hidden / w.tp),
     fp32: o.compute === 'fp32',
-    dequantBytes,
-    dequantSeconds,
-    int8ForwardFlops,
+    ...quantWork(m, o, t, w),
     optimizerBytes: onHost ? 0 : optBytes,
     optimizerOnHost: onHost,
     // DeepSpeed steps offloaded states with DeepSpeedCPUAdam, AdamW runs fused; other torch optimizers loop.
     hostOptimizerBytes: fusedOnHost(o) ? hostOpt : hostOpt * TORCH_CPU_ADAM_SLOWDOWN,
-    gradReduceBytes,
-    gradReducePerMicro,
-    gatherBytes,
-    paramGatherAfterStep,
-    offloadBytes,
-    tpBytes,
-    tpCalls,
+    ...commWork(m, o, w, trainable),
     // LoRA/QLoRA need no frozen-weight gradients: 4 FLOPs per frozen weight per token (forward +
     // input gradient) and 6 per adapter weight, so their MFU is not inflated by FLOPs never run.
     modelFlopsPerToken:
-      (lora
-        ? 4 * (m.active - embedOnly(m)) + 6 * adapterW * shard
+      (w.lora
+        ? 4 * (m.active - embedOnly(m)) + 6 * w.adapterW * shard
         : 6 * (m.active - embedOnly(m))) + mfuAttn,
-    compiled,
-    layers: Math.max(1, layersHere),
+    compiled: w.compiled,
+    layers: Math.max(1, w.layersHere),
   };
 }
 
