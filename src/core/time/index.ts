@@ -712,12 +712,57 @@ const PH = Object.fromEntries(TRAIN_PHASES.map((p, i) => [p, i])) as Record<Trai
  * Seconds per optimizer step on one GPU type. `phases` (length TRAIN_PHASES) is filled when given (the
  * planner passes none and reads only the total: no allocation per candidate).
  */
-export function trainStep(
-  w: TrainWork,
-  r: GpuRates,
-  phases?: Float64Array,
-  bound?: { value: Bound },
-): number {
+/** Per-micro-batch times of one training step (scratch reused across calls: the search loop is hot). */
+interface StepTimes {
+  gemm: number;
+  attnRate: number;
+  hostPerOp: number;
+  fwdGpu: number;
+  fwd: number;
+  bwdGpu: number;
+  bwd: number;
+  rec: number;
+  deq: number;
+  compute: number;
+  dpLink: number;
+  gatherT: number;
+  perMicroComm: number;
+  exposedMicro: number;
+  exposedStep: number;
+  tpT: number;
+  offExposed: number;
+  zeroGather: number;
+  bubble: number;
+  opt: number;
+  hostOpt: number;
+}
+
+const scratch: StepTimes = {
+  gemm: 0,
+  attnRate: 0,
+  hostPerOp: 0,
+  fwdGpu: 0,
+  fwd: 0,
+  bwdGpu: 0,
+  bwd: 0,
+  rec: 0,
+  deq: 0,
+  compute: 0,
+  dpLink: 0,
+  gatherT: 0,
+  perMicroComm: 0,
+  exposedMicro: 0,
+  exposedStep: 0,
+  tpT: 0,
+  offExposed: 0,
+  zeroGather: 0,
+  bubble: 0,
+  opt: 0,
+  hostOpt: 0,
+};
+
+/** Forward, backward, recompute and dequantization of one micro-batch. */
+function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const gemm = (w.fp32 ? r.gemm32 : r.gemm16) * w.shape;
   const attnRate = w.fp32 ? r.gemm32 * 0.5 : r.attn;
   const fwdGpu = w.fwdGemmFlops / gemm + w.fwdAttnFlops / attnRate + w.fwdElemBytes / r.mem;
@@ -731,7 +776,20 @@ export function trainStep(
     w.dequantBytes / r.mem +
     w.dequantSeconds +
     (w.int8ForwardFlops * (INT8_FORWARD_GEMM_SLOWDOWN - 1)) / gemm;
-  const compute = fwd + bwd + rec + deq;
+  s.gemm = gemm;
+  s.attnRate = attnRate;
+  s.hostPerOp = hostPerOp;
+  s.fwdGpu = fwdGpu;
+  s.fwd = fwd;
+  s.bwdGpu = bwdGpu;
+  s.bwd = bwd;
+  s.rec = rec;
+  s.deq = deq;
+  s.compute = fwd + bwd + rec + deq;
+}
+
+/** Communication and host transfers of a step, and what of them compute does not hide. */
+function commTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const multiNode = w.gpus > r.gpusPerNode;
   const dpGroupInNode = Math.min(w.dp, Math.max(1, Math.floor(r.gpusPerNode / (w.tp * w.pp))));
   const intra = dpGroupInNode <= 2 ? r.intraPair : r.intraMany;
@@ -746,74 +804,100 @@ export function trainStep(
   const gatherT = w.gatherBytes / dpLink;
   const gradT = w.gradReduceBytes / dpLink;
   const perMicroComm = gatherT + (w.gradReducePerMicro ? gradT : 0);
-  const exposedMicro =
-    Math.max(0, perMicroComm - (fwd + bwd + rec)) + (w.gatherBytes > 0 ? gatherT / w.layers : 0);
+  s.exposedMicro =
+    Math.max(0, perMicroComm - (s.fwd + s.bwd + s.rec)) +
+    (w.gatherBytes > 0 ? gatherT / w.layers : 0);
   // DDP: one all-reduce per step, overlapped with the last micro-batch's backward except the last bucket.
   const stepComm = w.gradReducePerMicro ? 0 : gradT;
-  const exposedStep =
+  s.exposedStep =
     w.gradReduceBytes > 0 && !w.gradReducePerMicro
-      ? Math.max(0, stepComm - bwd) + Math.min(stepComm, LAST_BUCKET_BYTES / dpLink) + latency
+      ? Math.max(0, stepComm - s.bwd) + Math.min(stepComm, LAST_BUCKET_BYTES / dpLink) + latency
       : 0;
   const tpLink = w.tp > r.gpusPerNode ? r.interNode : w.tp <= 2 ? r.intraPair : r.intraMany;
-  const tpT = w.tpBytes / tpLink + w.tpCalls * ALLREDUCE_LATENCY_NVLINK;
-  const offT = w.offloadBytes / r.host;
+  s.tpT = w.tpBytes / tpLink + w.tpCalls * ALLREDUCE_LATENCY_NVLINK;
   // Offload transfers are prefetched behind compute (FSDP CPU offload / torchtune activation offloading).
-  const offExposed = Math.max(0, offT - compute);
-  const perMicro = compute + exposedMicro + tpT + offExposed;
+  s.offExposed = Math.max(0, w.offloadBytes / r.host - s.compute);
+  s.dpLink = dpLink;
+  s.gatherT = gatherT;
+  s.perMicroComm = perMicroComm;
+  s.zeroGather = w.paramGatherAfterStep / dpLink;
+}
+
+/** The seconds of each phase of the step (shares of `total` that the text and JSON show). */
+function fillPhases(phases: Float64Array, w: TrainWork, s: StepTimes): void {
+  const m = w.microBatches;
+  const gatherShare = w.gatherBytes > 0 ? s.gatherT / s.perMicroComm : 0;
+  phases.fill(0);
+  phases[PH.forward] = m * s.fwd;
+  phases[PH.backward] = m * s.bwd;
+  phases[PH.recompute] = m * s.rec;
+  phases[PH.dequantize] = m * s.deq;
+  phases[PH.optimizer] = s.opt + s.hostOpt;
+  phases[PH['gradient-reduce']] =
+    s.exposedStep +
+    s.zeroGather +
+    (w.gradReducePerMicro
+      ? m *
+        Math.max(
+          0,
+          s.exposedMicro - (w.gatherBytes > 0 ? s.exposedMicro * (s.gatherT / s.perMicroComm) : 0),
+        )
+      : 0);
+  phases[PH['parameter-gather']] = w.gatherBytes > 0 ? m * s.exposedMicro * gatherShare : 0;
+  phases[PH['tensor-parallel']] = m * s.tpT;
+  phases[PH['pipeline-bubble']] = s.bubble;
+  phases[PH.offload] = m * s.offExposed;
+  phases[PH.overhead] = STEP_OVERHEAD_SECONDS;
+}
+
+/** What bounds the step: compute, memory, communication or the host. */
+function boundOfStep(w: TrainWork, s: StepTimes, total: number): Bound {
+  const m = w.microBatches;
+  const fwdCompute = w.fwdGemmFlops / s.gemm + w.fwdAttnFlops / s.attnRate;
+  const bwdCompute = w.bwdGemmFlops / s.gemm + w.bwdAttnFlops / s.attnRate;
+  const computeT =
+    m *
+    (fwdCompute +
+      bwdCompute +
+      (w.recomputeAttnOnly ? s.rec : w.recompute * fwdCompute) +
+      (w.int8ForwardFlops * (INT8_FORWARD_GEMM_SLOWDOWN - 1)) / s.gemm);
+  const hostT =
+    s.hostOpt +
+    m * s.offExposed +
+    m * Math.max(0, w.fwdOps * s.hostPerOp - s.fwdGpu) +
+    m * Math.max(0, 2 * w.fwdOps * s.hostPerOp - s.bwdGpu) +
+    m * w.dequantSeconds;
+  const commT = m * (s.exposedMicro + s.tpT) + s.bubble + s.exposedStep + s.zeroGather;
+  const memT = total - computeT - hostT - commT - STEP_OVERHEAD_SECONDS;
+  return argmaxBound(computeT, memT, commT, hostT);
+}
+
+export function trainStep(
+  w: TrainWork,
+  r: GpuRates,
+  phases?: Float64Array,
+  bound?: { value: Bound },
+): number {
+  const s = scratch;
+  computeTimes(w, r, s);
+  commTimes(w, r, s);
+  const perMicro = s.compute + s.exposedMicro + s.tpT + s.offExposed;
   const m = w.microBatches;
   // 1F1B bubble: (p-1)/m of the ideal pipeline time (Narayanan et al. SC'21 §2.2).
-  const bubble = w.pp > 1 ? ((w.pp - 1) / m) * (compute + tpT) : 0;
-  const opt = w.optimizerBytes / r.mem;
+  s.bubble = w.pp > 1 ? ((w.pp - 1) / m) * (s.compute + s.tpT) : 0;
+  s.opt = w.optimizerBytes / r.mem;
   const ranksPerNode = Math.min(w.gpus, r.gpusPerNode);
-  const hostOpt = w.optimizerOnHost
-    ? (w.hostOptimizerBytes * ranksPerNode) / HOST_ADAM_BYTES_PER_S
-    : 0;
-  const zeroGather = w.paramGatherAfterStep / dpLink;
+  s.hostOpt = w.optimizerOnHost ? (w.hostOptimizerBytes * ranksPerNode) / HOST_ADAM_BYTES_PER_S : 0;
   const total =
-    m * perMicro + bubble + opt + hostOpt + exposedStep + zeroGather + STEP_OVERHEAD_SECONDS;
-  if (phases) {
-    phases.fill(0);
-    phases[PH.forward] = m * fwd;
-    phases[PH.backward] = m * bwd;
-    phases[PH.recompute] = m * rec;
-    phases[PH.dequantize] = m * deq;
-    phases[PH.optimizer] = opt + hostOpt;
-    phases[PH['gradient-reduce']] =
-      exposedStep +
-      zeroGather +
-      (w.gradReducePerMicro
-        ? m *
-          Math.max(
-            0,
-            exposedMicro - (w.gatherBytes > 0 ? exposedMicro * (gatherT / perMicroComm) : 0),
-          )
-        : 0);
-    phases[PH['parameter-gather']] =
-      w.gatherBytes > 0 ? m * exposedMicro * (gatherT / perMicroComm) : 0;
-    phases[PH['tensor-parallel']] = m * tpT;
-    phases[PH['pipeline-bubble']] = bubble;
-    phases[PH.offload] = m * offExposed;
-    phases[PH.overhead] = STEP_OVERHEAD_SECONDS;
-  }
-  if (bound) {
-    const fwdCompute = w.fwdGemmFlops / gemm + w.fwdAttnFlops / attnRate;
-    const bwdCompute = w.bwdGemmFlops / gemm + w.bwdAttnFlops / attnRate;
-    const computeT =
-      m *
-      (fwdCompute +
-        bwdCompute +
-        (w.recomputeAttnOnly ? rec : w.recompute * fwdCompute) +
-        (w.int8ForwardFlops * (INT8_FORWARD_GEMM_SLOWDOWN - 1)) / gemm);
-    const hostT =
-      hostOpt +
-      m * offExposed +
-      m * Math.max(0, w.fwdOps * hostPerOp - fwdGpu) +
-      m * Math.max(0, 2 * w.fwdOps * hostPerOp - bwdGpu) +
-      m * w.dequantSeconds;
-    const commT = m * (exposedMicro + tpT) + bubble + exposedStep + zeroGather;
-    const memT = total - computeT - hostT - commT - STEP_OVERHEAD_SECONDS;
-    bound.value = argmaxBound(computeT, memT, commT, hostT);
-  }
+    m * perMicro +
+    s.bubble +
+    s.opt +
+    s.hostOpt +
+    s.exposedStep +
+    s.zeroGather +
+    STEP_OVERHEAD_SECONDS;
+  if (phases) fillPhases(phases, w, s);
+  if (bound) bound.value = boundOfStep(w, s, total);
   return total;
 }
 
