@@ -965,6 +965,34 @@ export interface DecodeTime {
 const EMPTY = new Float64Array(0);
 const DPH = Object.fromEntries(DECODE_PHASES.map((p, i) => [p, i])) as Record<DecodePhase, number>;
 
+/** Per-token fixed cost: kernel launches (eager or CUDA-graph replay), generate()'s loop, bnb's extra kernels. */
+function decodeOverheadSeconds(m: ModelFacts, o: EstimateOptions, q: QuantFormat | null): number {
+  const compiled = o.compile || o.framework === 'vllm';
+  let overhead = compiled
+    ? m.layers * OPS_PER_LAYER_COMPILED * GRAPH_KERNEL_SECONDS
+    : m.layers * OPS_PER_LAYER_EAGER * EAGER_OP_SECONDS + GENERATE_TOKEN_SECONDS;
+  if (q === 'bnb') {
+    const linears = m.layers * m.linearsPerLayer;
+    overhead +=
+      o.weights === 'int8'
+        ? linears * INT8_LINEAR_SECONDS
+        : linears * BNB4_EXTRA_OPS * EAGER_OP_SECONDS;
+  }
+  return overhead;
+}
+
+/** Megatron TP decode: 2 all-reduces per layer of batch x hidden, each paying the NCCL latency. */
+function decodeTpSeconds(m: ModelFacts, tp: number, B: number, r: GpuRates): number {
+  if (tp <= 1) return 0;
+  const tpLink = tp > r.gpusPerNode ? r.interNode : tp <= 2 ? r.intraPair : r.intraMany;
+  return (
+    2 *
+    m.layers *
+    ((2 * B * m.hidden * 2 * (tp - 1)) / tp / tpLink +
+      (tpLink === r.host ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK))
+  );
+}
+
 export function decodeStep(
   m: ModelFacts,
   o: EstimateOptions,
@@ -1000,26 +1028,8 @@ export function decodeStep(
   const computeT = flops / r.gemm16;
   const memT = weightT + kvT;
   const core = Math.max(memT, computeT);
-  const compiled = o.compile || o.framework === 'vllm';
-  let overhead = compiled
-    ? m.layers * OPS_PER_LAYER_COMPILED * GRAPH_KERNEL_SECONDS
-    : m.layers * OPS_PER_LAYER_EAGER * EAGER_OP_SECONDS + GENERATE_TOKEN_SECONDS;
-  if (quantized && q === 'bnb') {
-    const linears = m.layers * m.linearsPerLayer;
-    overhead +=
-      o.weights === 'int8'
-        ? linears * INT8_LINEAR_SECONDS
-        : linears * BNB4_EXTRA_OPS * EAGER_OP_SECONDS;
-  }
-  // Megatron TP decode: 2 all-reduces per layer of batch x hidden, each paying the NCCL latency.
-  const tpLink = tp > r.gpusPerNode ? r.interNode : tp <= 2 ? r.intraPair : r.intraMany;
-  const tpT =
-    tp > 1
-      ? 2 *
-        m.layers *
-        ((2 * B * m.hidden * 2 * (tp - 1)) / tp / tpLink +
-          (tpLink === r.host ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK))
-      : 0;
+  const overhead = decodeOverheadSeconds(m, o, quantized ? q : null);
+  const tpT = decodeTpSeconds(m, tp, B, r);
   const step = core + overhead + tpT;
   if (!detail)
     return {
