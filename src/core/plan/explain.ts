@@ -103,10 +103,10 @@ function halvings(n: number): number[] {
 }
 
 /** Every single change around `o` the search tries. */
-function moves(arch: Arch, o: EstimateOptions, gpu: Gpu): Move[] {
-  const m: Move[] = [];
-  const add = (axis: string, label: string, tradeoff: string | null, apply: Move['apply']) =>
-    m.push({ change: { axis, label, tradeoff }, apply });
+type AddMove = (axis: string, label: string, tradeoff: string | null, apply: Move['apply']) => void;
+
+/** Full fine-tune → LoRA / QLoRA. */
+function methodMoves(o: EstimateOptions, add: AddMove): void {
   if (o.method === 'full') {
     add('method', `LoRA r${o.loraRank} (${targets(o)})`, TRADEOFF.lora, (x) => ({
       ...x,
@@ -132,6 +132,10 @@ function moves(arch: Arch, o: EstimateOptions, gpu: Gpu): Move[] {
       }),
     );
   }
+}
+
+/** Lower-precision frozen weights for adapters and inference. */
+function weightMoves(o: EstimateOptions, add: AddMove): void {
   if (adapter(o) || o.method === 'inference') {
     if (o.weights !== 'int8' && !fourBit(o) && o.weights !== 'int4')
       add('weights', 'int8 weights', TRADEOFF.int8, (x) => ({ ...x, weights: 'int8' }));
@@ -151,40 +155,43 @@ function moves(arch: Arch, o: EstimateOptions, gpu: Gpu): Move[] {
     if (fourBit(o) && !o.doubleQuant)
       add('weights', 'double quantization', null, (x) => ({ ...x, doubleQuant: true }));
   }
-  if (training(o)) {
-    const opts: [EstimateOptions['optimizer'], string, string | null][] = [
-      ['adamw-8bit', '8-bit AdamW', TRADEOFF.opt8],
-      ['paged-adamw-8bit', 'paged 8-bit AdamW', TRADEOFF.opt8],
-      [
-        'paged-adamw',
-        'paged AdamW',
-        'states page to CPU memory under pressure (slow when they do)',
-      ],
-      ['adafactor', 'Adafactor', TRADEOFF.adafactor],
-      ['sgd', 'SGD', TRADEOFF.sgd],
-    ];
-    for (const [name, label, t] of opts)
-      if (o.optimizer !== name)
-        add('optimizer', `${label} optimizer`, t, (x) => ({ ...x, optimizer: name }));
-    // Only the modes the framework offers (HF and DeepSpeed checkpoint whole layers; no selective recompute).
-    for (const c of checkpointings(o.method, ['selective', 'full', 'offload'], o.framework))
-      if (o.checkpointing !== c)
-        add(
-          'checkpointing',
-          `${c === 'offload' ? 'checkpointing with CPU offload' : `${c} activation checkpointing`}`,
-          c === 'offload' ? 'needs host RAM for the checkpoints' : null,
-          (x) => ({ ...x, checkpointing: c }),
-        );
-    if (!o.chunkedLoss)
-      add('chunkedLoss', 'chunked loss', null, (x) => ({ ...x, chunkedLoss: true }));
-    if (!o.optimizerInBackward && o.method === 'full' && o.zero === 0)
+}
+
+/** Optimizers, checkpointing, chunked loss, optimizer-in-backward. */
+function trainingMoves(o: EstimateOptions, add: AddMove): void {
+  if (!training(o)) return;
+  const opts: [EstimateOptions['optimizer'], string, string | null][] = [
+    ['adamw-8bit', '8-bit AdamW', TRADEOFF.opt8],
+    ['paged-adamw-8bit', 'paged 8-bit AdamW', TRADEOFF.opt8],
+    ['paged-adamw', 'paged AdamW', 'states page to CPU memory under pressure (slow when they do)'],
+    ['adafactor', 'Adafactor', TRADEOFF.adafactor],
+    ['sgd', 'SGD', TRADEOFF.sgd],
+  ];
+  for (const [name, label, t] of opts)
+    if (o.optimizer !== name)
+      add('optimizer', `${label} optimizer`, t, (x) => ({ ...x, optimizer: name }));
+  // Only the modes the framework offers (HF and DeepSpeed checkpoint whole layers; no selective recompute).
+  for (const c of checkpointings(o.method, ['selective', 'full', 'offload'], o.framework))
+    if (o.checkpointing !== c)
       add(
-        'optimizerInBackward',
-        'optimizer step in backward',
-        'no gradient accumulation (torchtune optimizer_in_bwd)',
-        (x) => ({ ...x, optimizerInBackward: true }),
+        'checkpointing',
+        `${c === 'offload' ? 'checkpointing with CPU offload' : `${c} activation checkpointing`}`,
+        c === 'offload' ? 'needs host RAM for the checkpoints' : null,
+        (x) => ({ ...x, checkpointing: c }),
       );
-  }
+  if (!o.chunkedLoss)
+    add('chunkedLoss', 'chunked loss', null, (x) => ({ ...x, chunkedLoss: true }));
+  if (!o.optimizerInBackward && o.method === 'full' && o.zero === 0)
+    add(
+      'optimizerInBackward',
+      'optimizer step in backward',
+      'no gradient accumulation (torchtune optimizer_in_bwd)',
+      (x) => ({ ...x, optimizerInBackward: true }),
+    );
+}
+
+/** Attention kernel, micro-batch and sequence length. */
+function shapeMoves(o: EstimateOptions, gpu: Gpu, add: AddMove): void {
   if (o.attention !== 'flash' && gpu.supportsFlashAttention2)
     add('attention', 'FlashAttention', null, (x) => ({ ...x, attention: 'flash' }));
   for (const b of halvings(o.batch))
@@ -198,7 +205,10 @@ function moves(arch: Arch, o: EstimateOptions, gpu: Gpu): Move[] {
     .filter((s) => s >= 256)
     .slice(0, 2);
   for (const s of seqs) add('seq', `sequence ${s}`, TRADEOFF.seq, (x) => ({ ...x, seq: s }));
-  // Parallel layouts: ZeRO stages (and offload) on the given or more GPUs, or tensor parallelism on more GPUs.
+}
+
+/** Parallel layouts: ZeRO stages (and offload) on the given or more GPUs, or tensor parallelism on more GPUs. */
+function parallelMoves(arch: Arch, o: EstimateOptions, add: AddMove): void {
   const heads = arch.groups[0]?.heads ?? 1;
   if (training(o)) {
     for (const g of [o.gpus, o.gpus * 2, o.gpus * 4, o.gpus * 8]) {
@@ -242,6 +252,17 @@ function moves(arch: Arch, o: EstimateOptions, gpu: Gpu): Move[] {
       (x) => ({ ...x, gpus: g, tp: x.tp * tp }),
     );
   }
+}
+
+function moves(arch: Arch, o: EstimateOptions, gpu: Gpu): Move[] {
+  const m: Move[] = [];
+  const add: AddMove = (axis, label, tradeoff, apply) =>
+    m.push({ change: { axis, label, tradeoff }, apply });
+  methodMoves(o, add);
+  weightMoves(o, add);
+  trainingMoves(o, add);
+  shapeMoves(o, gpu, add);
+  parallelMoves(arch, o, add);
   return m.filter((mv) => mv.change.label !== '');
 }
 
