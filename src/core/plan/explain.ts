@@ -301,7 +301,8 @@ function rank(a: Fix, b: Fix): number {
 /** How many fixes an explanation keeps. */
 export const MAX_FIXES = 12;
 
-export function explainFit(arch: Arch, options: EstimateOptions, gpu: Gpu): Explanation {
+/** What the configuration takes as given: its bytes, what overflows, its step time. */
+function asGiven(arch: Arch, options: EstimateOptions, gpu: Gpu): Explanation {
   const capacity = gpuCapacityBytes(gpu);
   const base = buildEstimate(arch, options, gpu);
   const device = base.perGpu.deviceBytes;
@@ -314,7 +315,7 @@ export function explainFit(arch: Arch, options: EstimateOptions, gpu: Gpu): Expl
     overflow.push(c);
     sum += c.bytes;
   }
-  const result: Explanation = {
+  return {
     fits: device <= capacity,
     model: { id: arch.id },
     gpu: { id: gpu.id, name: gpu.name, capacityBytes: capacity },
@@ -327,8 +328,27 @@ export function explainFit(arch: Arch, options: EstimateOptions, gpu: Gpu): Expl
     tried: 0,
     time: timeVerdict(estimateTime(arch, options, gpu, defaultTimeOptions(options.gpus))),
   };
-  if (result.fits) return result;
+}
 
+/** Every combination of `k` moves on distinct axes, in move order. */
+function combosOf(all: readonly Move[], k: number): Move[][] {
+  const out: Move[][] = [];
+  const rec = (start: number, acc: Move[]) => {
+    if (acc.length === k) return void out.push(acc);
+    for (let i = start; i < all.length; i++) {
+      const mv = all[i]!;
+      if (acc.some((a) => a.change.axis === mv.change.axis)) continue;
+      rec(i + 1, [...acc, mv]);
+    }
+  };
+  rec(0, []);
+  return out;
+}
+
+/** A combination of moves as a fix, timed at the given configuration's samples per step; null if it does not fit. */
+function fixEvaluator(arch: Arch, options: EstimateOptions, gpu: Gpu, result: Explanation) {
+  const capacity = result.gpu.capacityBytes;
+  const device = result.deviceBytes;
   // Throughput of all GPUs at the given configuration's samples per optimizer step.
   const samples = options.batch * dpOf(options);
   const throughput = (o: EstimateOptions): number => {
@@ -339,9 +359,8 @@ export function explainFit(arch: Arch, options: EstimateOptions, gpu: Gpu): Expl
       : t.tokensPerSecondPerGpu * o.gpus;
   };
   const baseThroughput = throughput(options);
-  const all = moves(arch, options, gpu);
   const seen = new Set<string>([key(options)]);
-  const evaluate = (combo: Move[]): Fix | null => {
+  return (combo: Move[]): Fix | null => {
     let o: EstimateOptions | null = options;
     for (const mv of combo) o = o && mv.apply(o);
     if (!o || !valid(o)) return null;
@@ -364,19 +383,13 @@ export function explainFit(arch: Arch, options: EstimateOptions, gpu: Gpu): Expl
       gpus: o.gpus,
     };
   };
-  const combos = (k: number): Move[][] => {
-    const out: Move[][] = [];
-    const rec = (start: number, acc: Move[]) => {
-      if (acc.length === k) return void out.push(acc);
-      for (let i = start; i < all.length; i++) {
-        const mv = all[i]!;
-        if (acc.some((a) => a.change.axis === mv.change.axis)) continue;
-        rec(i + 1, [...acc, mv]);
-      }
-    };
-    rec(0, []);
-    return out;
-  };
+}
+
+export function explainFit(arch: Arch, options: EstimateOptions, gpu: Gpu): Explanation {
+  const result = asGiven(arch, options, gpu);
+  if (result.fits) return result;
+  const all = moves(arch, options, gpu);
+  const evaluate = fixEvaluator(arch, options, gpu, result);
   // Minimal fixes only: a pair is tried when neither of its changes fits alone, a triple when none of
   // its pairs does; pairs are always searched because two cheap changes often beat one expensive one.
   const fitting = new Set<string>();
@@ -388,7 +401,7 @@ export function explainFit(arch: Arch, options: EstimateOptions, gpu: Gpu): Expl
   const found: Fix[] = [];
   for (const depth of [1, 2, 3] as const) {
     if (depth === 3 && found.length > 0) break;
-    for (const combo of combos(depth)) {
+    for (const combo of combosOf(all, depth)) {
       const subsets =
         combo.length === 1 ? [] : combo.map((_, i) => combo.filter((__, j) => j !== i));
       if (combo.length === 2 && combo.some((m) => fitting.has(comboKey([m])))) continue;
