@@ -1,7 +1,7 @@
 /** Exact per-GPU memory over micro-batch and data-parallel degree from a handful of estimates (planner). */
 import type { Arch } from '../model/arch.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
-import { FRAMEWORKS } from './frameworks.js';
+import { FRAMEWORKS, type FrameworkProfile } from './frameworks.js';
 import {
   deviceBytesOf,
   estimateMemory,
@@ -9,6 +9,74 @@ import {
   type MemoryEstimate,
   type StageSummary,
 } from './memory.js';
+
+/** A component as A + B/dp + C·batch. */
+type Plane = { a: number; b: number; c: number };
+
+/** The columns `into` writes. */
+type SurfaceColumns = Parameters<MemorySurface['into']>[2];
+
+// f(1,2) = A + B/2 + C, f(1,4) = A + B/4 + C, f(2,2) = A + B/2 + 2C
+function plane(f12: number, f14: number, f22: number): Plane {
+  const b = 4 * (f12 - f14);
+  const c = f22 - f12;
+  return { a: f12 - b / 2 - c, b, c };
+}
+
+// f(1,1) = A + C, f(2,1) = A + 2C
+const line = (f11: number, f21: number): Plane => ({ a: 2 * f11 - f21, b: 0, c: f21 - f11 });
+
+const ev = (p: Plane, batch: number, dp: number) => p.a + p.b / dp + p.c * batch;
+
+/** Per stage: each phase, the transient block, paged states, host, weights and KV as planes or lines. */
+type StageFit = {
+  phases: Plane[];
+  transient: Plane;
+  paged: Plane;
+  host: Plane;
+  weights: Plane;
+  kv: Plane;
+};
+
+function stageFits(es: MemoryEstimate[], fitOf: (v: number[]) => Plane): StageFit[] {
+  return es[0]!.stages.map((_, si) => {
+    const of = (get: (st: StageSummary) => number) => fitOf(es.map((e) => get(e.stages[si]!)));
+    return {
+      phases: es[0]!.stages[si]!.phaseAllocated.map((__, pi) => of((st) => st.phaseAllocated[pi]!)),
+      transient: of((st) => st.transient),
+      paged: of((st) => st.paged),
+      host: of((st) => st.host),
+      weights: of((st) => st.weights),
+      kv: of((st) => st.kv),
+    };
+  });
+}
+
+/** The worst stage at (batch, dp): the largest device bytes (first on ties), as in estimateMemory. */
+function worstInto(
+  fw: FrameworkProfile,
+  stages: StageFit[],
+  batch: number,
+  dp: number,
+  out: SurfaceColumns,
+  i: number,
+): void {
+  let best = stages[0]!;
+  let bestDevice = -Infinity;
+  for (const st of stages) {
+    let alloc = 0;
+    for (const p of st.phases) alloc = Math.max(alloc, ev(p, batch, dp));
+    const device = deviceBytesOf(fw, alloc, ev(st.transient, batch, dp), ev(st.paged, batch, dp));
+    if (device > bestDevice) {
+      bestDevice = device;
+      best = st;
+    }
+  }
+  out.device[i] = Math.round(bestDevice);
+  out.host[i] = Math.round(ev(best.host, batch, dp));
+  out.weights[i] = Math.round(ev(best.weights, batch, dp));
+  out.kv[i] = Math.round(ev(best.kv, batch, dp));
+}
 
 /**
  * Memory against micro-batch and data-parallel degree from five estimates. With the sequence fixed, each
@@ -30,38 +98,6 @@ export function memorySurface(
   // Evaluated lazily: a single-GPU search never needs the dp >= 2 plane, nor a cluster search the dp = 1 line.
   let many: [MemoryEstimate, MemoryEstimate, MemoryEstimate] | null = null;
   let one: [MemoryEstimate, MemoryEstimate] | null = null;
-  type Plane = { a: number; b: number; c: number };
-  // f(1,2) = A + B/2 + C, f(1,4) = A + B/4 + C, f(2,2) = A + B/2 + 2C
-  const plane = (f12: number, f14: number, f22: number): Plane => {
-    const b = 4 * (f12 - f14);
-    const c = f22 - f12;
-    return { a: f12 - b / 2 - c, b, c };
-  };
-  // f(1,1) = A + C, f(2,1) = A + 2C
-  const line = (f11: number, f21: number): Plane => ({ a: 2 * f11 - f21, b: 0, c: f21 - f11 });
-  /** Per stage: each phase, the transient block, paged states, host, weights and KV as planes or lines. */
-  type StageFit = {
-    phases: Plane[];
-    transient: Plane;
-    paged: Plane;
-    host: Plane;
-    weights: Plane;
-    kv: Plane;
-  };
-  const stageFits = (es: MemoryEstimate[], fitOf: (v: number[]) => Plane): StageFit[] =>
-    es[0]!.stages.map((_, si) => {
-      const of = (get: (st: StageSummary) => number) => fitOf(es.map((e) => get(e.stages[si]!)));
-      return {
-        phases: es[0]!.stages[si]!.phaseAllocated.map((__, pi) =>
-          of((st) => st.phaseAllocated[pi]!),
-        ),
-        transient: of((st) => st.transient),
-        paged: of((st) => st.paged),
-        host: of((st) => st.host),
-        weights: of((st) => st.weights),
-        kv: of((st) => st.kv),
-      };
-    });
   let manyFits: StageFit[] | null = null;
   let oneFits: StageFit[] | null = null;
   const fitsFor = (dp: number): StageFit[] => {
@@ -72,8 +108,6 @@ export function memorySurface(
     many ??= [at(1, 2), at(1, 4), at(2, 2)];
     return (manyFits ??= stageFits(many, ([f12, f14, f22]) => plane(f12!, f14!, f22!)));
   };
-  const ev = (p: Plane, batch: number, dp: number) => p.a + p.b / dp + p.c * batch;
-  // The worst stage is the one with the largest device bytes (first on ties), as in estimateMemory.
   return {
     get evaluations() {
       return evaluations;
@@ -90,27 +124,7 @@ export function memorySurface(
         out.kv[i] = Math.round(st.kv);
         return;
       }
-      const stages = fitsFor(dp);
-      let best = stages[0]!;
-      let bestDevice = -Infinity;
-      for (const st of stages) {
-        let alloc = 0;
-        for (const p of st.phases) alloc = Math.max(alloc, ev(p, batch, dp));
-        const device = deviceBytesOf(
-          fw,
-          alloc,
-          ev(st.transient, batch, dp),
-          ev(st.paged, batch, dp),
-        );
-        if (device > bestDevice) {
-          bestDevice = device;
-          best = st;
-        }
-      }
-      out.device[i] = Math.round(bestDevice);
-      out.host[i] = Math.round(ev(best.host, batch, dp));
-      out.weights[i] = Math.round(ev(best.weights, batch, dp));
-      out.kv[i] = Math.round(ev(best.kv, batch, dp));
+      worstInto(fw, fitsFor(dp), batch, dp, out, i);
     },
     at(batch, dp) {
       const out = {
