@@ -137,6 +137,47 @@ export function fleetLimits(input: PlanInput): FleetLimits {
  * The fleet MIP: maximise Σ tokens/s · n_i (minus a tie-break of 1e-6 × $/h) subject to Σ $/h · n_i ≤ budget,
  * Σ gpus · n_i ≤ owned count per owned GPU type, Σ gpus · n_i ≤ maxGpus; n_i integer ≥ 0.
  */
+const replicaVar = (i: number) => `n_${String(i).padStart(2, '0')}`;
+
+/** The fleet MIP: maximise tokens/s over integer replica counts under budget, GPU cap and inventory. */
+function fleetModel(
+  candidates: readonly FleetCandidate[],
+  limits: FleetLimits,
+): MipModel | { unbounded: true } {
+  const budget = limits.budgetUsdPerHour;
+  const objective: Record<string, number> = {};
+  const bounds: NonNullable<MipModel['bounds']> = {};
+  const constraints: MipModel['constraints'] = [];
+  const budgetRow: Record<string, number> = {};
+  const gpuRow: Record<string, number> = {};
+  const inventory = new Map<string, Record<string, number>>();
+  for (const [i, c] of candidates.entries()) {
+    const name = replicaVar(i);
+    objective[name] = c.tokensPerSecond - 1e-6 * c.usdPerHour;
+    budgetRow[name] = c.usdPerHour;
+    gpuRow[name] = c.gpusPerReplica;
+    let hi = Infinity;
+    if (c.kind === 'owned') {
+      const row = inventory.get(c.gpuId) ?? {};
+      row[name] = c.gpusPerReplica;
+      inventory.set(c.gpuId, row);
+      hi = Math.floor((limits.owned[c.gpuId] ?? 0) / c.gpusPerReplica);
+    }
+    if (limits.maxGpus !== null) hi = Math.min(hi, Math.floor(limits.maxGpus / c.gpusPerReplica));
+    if (budget !== null && c.usdPerHour > 0)
+      hi = Math.min(hi, Math.floor(budget / c.usdPerHour + 1e-9));
+    if (!Number.isFinite(hi)) return { unbounded: true };
+    bounds[name] = { lo: 0, hi };
+  }
+  if (budget !== null)
+    constraints.push({ name: 'budget', terms: budgetRow, op: '<=', rhs: budget });
+  if (limits.maxGpus !== null)
+    constraints.push({ name: 'max_gpus', terms: gpuRow, op: '<=', rhs: limits.maxGpus });
+  for (const [gpu, row] of [...inventory].sort((a, b) => (a[0] < b[0] ? -1 : 1)))
+    constraints.push({ name: `owned_${gpu}`, terms: row, op: '<=', rhs: limits.owned[gpu] ?? 0 });
+  return { sense: 'max', objective, constraints, integers: Object.keys(objective), bounds };
+}
+
 export async function chooseFleet(
   candidates: readonly FleetCandidate[],
   limits: FleetLimits,
@@ -160,56 +201,19 @@ export async function chooseFleet(
   });
   if (candidates.length === 0)
     return empty('skipped', null, 'no serving plan on owned or rented GPUs fits');
-  const budget = limits.budgetUsdPerHour;
-  const objective: Record<string, number> = {};
-  const bounds: NonNullable<MipModel['bounds']> = {};
-  const constraints: MipModel['constraints'] = [];
-  const budgetRow: Record<string, number> = {};
-  const gpuRow: Record<string, number> = {};
-  const inventory = new Map<string, Record<string, number>>();
-  const v = (i: number) => `n_${String(i).padStart(2, '0')}`;
-  for (const [i, c] of candidates.entries()) {
-    const name = v(i);
-    objective[name] = c.tokensPerSecond - 1e-6 * c.usdPerHour;
-    budgetRow[name] = c.usdPerHour;
-    gpuRow[name] = c.gpusPerReplica;
-    let hi = Infinity;
-    if (c.kind === 'owned') {
-      const row = inventory.get(c.gpuId) ?? {};
-      row[name] = c.gpusPerReplica;
-      inventory.set(c.gpuId, row);
-      hi = Math.floor((limits.owned[c.gpuId] ?? 0) / c.gpusPerReplica);
-    }
-    if (limits.maxGpus !== null) hi = Math.min(hi, Math.floor(limits.maxGpus / c.gpusPerReplica));
-    if (budget !== null && c.usdPerHour > 0)
-      hi = Math.min(hi, Math.floor(budget / c.usdPerHour + 1e-9));
-    if (!Number.isFinite(hi))
-      return empty(
-        'skipped',
-        null,
-        'renting is unbounded: set limits.budgetUsdPerHour or limits.maxGpus',
-      );
-    bounds[name] = { lo: 0, hi };
-  }
-  if (budget !== null)
-    constraints.push({ name: 'budget', terms: budgetRow, op: '<=', rhs: budget });
-  if (limits.maxGpus !== null)
-    constraints.push({ name: 'max_gpus', terms: gpuRow, op: '<=', rhs: limits.maxGpus });
-  for (const [gpu, row] of [...inventory].sort((a, b) => (a[0] < b[0] ? -1 : 1)))
-    constraints.push({ name: `owned_${gpu}`, terms: row, op: '<=', rhs: limits.owned[gpu] ?? 0 });
-  const model: MipModel = {
-    sense: 'max',
-    objective,
-    constraints,
-    integers: Object.keys(objective),
-    bounds,
-  };
+  const model = fleetModel(candidates, limits);
+  if ('unbounded' in model)
+    return empty(
+      'skipped',
+      null,
+      'renting is unbounded: set limits.budgetUsdPerHour or limits.maxGpus',
+    );
   const r = await solveMip(model, { timeLimitMs: opts.timeLimitMs ?? 1000 });
   if (r.status === 'infeasible') return empty('infeasible', r.backend, 'no fleet fits the limits');
   if (r.status !== 'optimal' && r.status !== 'feasible')
     return empty('unsolved', r.backend, `solver: ${r.status}`);
   const replicas: FleetReplica[] = candidates
-    .map((c, i) => ({ ...c, count: r.values[v(i)] ?? 0 }))
+    .map((c, i) => ({ ...c, count: r.values[replicaVar(i)] ?? 0 }))
     .filter((c) => c.count > 0)
     .sort(
       (a, b) =>
