@@ -14,7 +14,12 @@ import { launchBlocker } from '../launch/index.js';
 import { defaultHostRamBytes, hostRamOf, type HostRam } from '../memory/host-ram.js';
 import { qualityOf, tierRank, type Quality } from './quality.js';
 import type { Engine } from '../../schema/engine.js';
-import { estimateMemory, type Breakdown, type Phase } from '../memory/memory.js';
+import {
+  estimateMemory,
+  type Breakdown,
+  type MemoryEstimate,
+  type Phase,
+} from '../memory/memory.js';
 import { memorySurface, type MemorySurface } from '../memory/surface.js';
 import { paramCounts } from '../model/params.js';
 import { slowdownFactors, type SlowdownFactor } from '../time/slowdown.js';
@@ -1388,6 +1393,42 @@ function planId(ctx: Ctx, k: { row: number; hw: number; level: number }): string
   return `${b.idPart}/${par}/${where}x${r.count[k.row]}${h.kind === 'rent' ? '' : `@${Math.round(level * 100)}%`}`;
 }
 
+/** Where a plan runs: the GPU option, its count and node shape, and the power cap. */
+function planHardware(
+  h: HardwareOption,
+  count: number,
+  level: number,
+  gpuW: number,
+): Plan['hardware'] {
+  return {
+    kind: h.kind,
+    gpuId: h.gpu.id,
+    gpuName: h.gpu.name,
+    gpus: count,
+    nodes: Math.ceil(count / h.nodeSize),
+    gpusPerNode: Math.min(count, h.nodeSize),
+    offerId: h.offer?.id ?? null,
+    provider: h.offer?.provider ?? null,
+    usdPerGpuHour: h.kind === 'rent' ? h.usdPerGpuHour : null,
+    powerLimitFraction: level,
+    powerLimitW: Math.round(gpuW),
+  };
+}
+
+/** A plan's memory: the estimate's bytes against the GPU's capacity. */
+function planMemory(m: MemoryEstimate, capacity: number): Plan['memory'] {
+  return {
+    deviceBytes: m.perGpu.deviceBytes,
+    allocatedBytes: m.perGpu.allocatedBytes,
+    reservedBytes: m.perGpu.reservedBytes,
+    capacityBytes: capacity,
+    headroomBytes: capacity - m.perGpu.deviceBytes,
+    hostBytesPerGpu: m.hostBytesPerGpu,
+    peakPhase: m.peakPhase,
+    breakdown: m.perGpu.breakdown,
+  };
+}
+
 function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan {
   const { choices, options } = choicesOf(ctx, k.row, k.hw);
   const h = ctx.hw[k.hw]!;
@@ -1400,7 +1441,6 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
     timeOptionsOf(ctx, k.hw, level, choices.gradAccum),
   );
   const count = options.gpus;
-  const nodes = Math.ceil(count / h.nodeSize);
   const capacity = h.gpu.memoryMiB * MiB;
   // A paged-KV engine fills the GPU up to its utilization: the pool it leaves is the serving answer.
   const pool =
@@ -1429,29 +1469,8 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
     onFront,
     variants: k.variants,
     choices,
-    hardware: {
-      kind: h.kind,
-      gpuId: h.gpu.id,
-      gpuName: h.gpu.name,
-      gpus: count,
-      nodes,
-      gpusPerNode: Math.min(count, h.nodeSize),
-      offerId: h.offer?.id ?? null,
-      provider: h.offer?.provider ?? null,
-      usdPerGpuHour: h.kind === 'rent' ? h.usdPerGpuHour : null,
-      powerLimitFraction: level,
-      powerLimitW: Math.round(gpuW),
-    },
-    memory: {
-      deviceBytes: m.perGpu.deviceBytes,
-      allocatedBytes: m.perGpu.allocatedBytes,
-      reservedBytes: m.perGpu.reservedBytes,
-      capacityBytes: capacity,
-      headroomBytes: capacity - m.perGpu.deviceBytes,
-      hostBytesPerGpu: m.hostBytesPerGpu,
-      peakPhase: m.peakPhase,
-      breakdown: m.perGpu.breakdown,
-    },
+    hardware: planHardware(h, count, level, gpuW),
+    memory: planMemory(m, capacity),
     hostRam: { ...hostRam, limitBytes: hostLimit },
     quality: qualityOf(options),
     power: {
