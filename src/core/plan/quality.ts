@@ -53,11 +53,10 @@ export function tierRank(t: QualityTier): number {
   return RANK[t];
 }
 
-/** The tier and reasons of one configuration. Pure; the planner caches it per configuration. */
-export function qualityOf(o: EstimateOptions): Quality {
-  const items: QualityItem[] = [];
-  const add = (technique: string, tier: QualityTier, reason: string, source: string) =>
-    items.push({ technique, tier, reason, source });
+type AddItem = (technique: string, tier: QualityTier, reason: string, source: string) => void;
+
+/** What the method and the trained weights' precision cost. */
+function methodQuality(o: EstimateOptions, add: AddItem): void {
   const sixteen = o.weights === 'bf16' || o.weights === 'fp16';
   if (o.method === 'full') {
     const master = o.masterWeights || FRAMEWORKS[o.framework].deepspeedOptimizer;
@@ -90,6 +89,10 @@ export function qualityOf(o: EstimateOptions): Quality {
       LORA,
     );
   }
+}
+
+/** What quantized frozen weights cost (adapters and inference). */
+function weightQuality(o: EstimateOptions, add: AddItem): void {
   if (o.method === 'lora' || o.method === 'qlora' || o.method === 'inference') {
     switch (o.weights) {
       case 'nf4':
@@ -111,6 +114,10 @@ export function qualityOf(o: EstimateOptions): Quality {
         break;
     }
   }
+}
+
+/** What the optimizer and its state precision cost. */
+function optimizerQuality(o: EstimateOptions, add: AddItem): void {
   if (o.method !== 'inference') {
     switch (o.optimizer) {
       case 'adamw-8bit':
@@ -146,6 +153,16 @@ export function qualityOf(o: EstimateOptions): Quality {
     if (o.optimizerStates === 'bf16' && o.optimizer !== 'none')
       add('bf16 optimizer states', 'near', 'states rounded to bf16', BF16);
   }
+}
+
+/** The tier and reasons of one configuration. Pure; the planner caches it per configuration. */
+export function qualityOf(o: EstimateOptions): Quality {
+  const items: QualityItem[] = [];
+  const add: AddItem = (technique, tier, reason, source) =>
+    items.push({ technique, tier, reason, source });
+  methodQuality(o, add);
+  weightQuality(o, add);
+  optimizerQuality(o, add);
   items.sort((a, b) => RANK[b.tier] - RANK[a.tier]);
   return { tier: items[0]?.tier ?? 'exact', items };
 }
