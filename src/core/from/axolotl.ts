@@ -62,6 +62,7 @@ const NOT_MODELLED: Record<string, string> = {
   qat: 'quantization-aware training (not modelled)',
 };
 
+// Long on purpose: one mapping per axolotl key, in the order of its config reference; each line stands alone.
 export function mapAxolotl(doc: Record<string, unknown>): FromMapping {
   const r = new FieldReader(doc);
   const flags: FromFlags = {};

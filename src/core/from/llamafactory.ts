@@ -45,6 +45,7 @@ const NOT_MODELLED: Record<string, string> = {
 // Stages: https://github.com/hiyouga/LLaMA-Factory/blob/main/src/llamafactory/hparams/finetuning_args.py
 const STAGES = ['pt', 'sft', 'rm', 'ppo', 'dpo', 'kto'];
 
+// Long on purpose: one mapping per LLaMA-Factory argument, each line standing alone.
 export function mapLlamaFactory(doc: Record<string, unknown>): FromMapping {
   if (isLlamaFactoryV1(doc)) return mapLlamaFactoryV1(doc);
   const r = new FieldReader(doc);

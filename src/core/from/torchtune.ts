@@ -114,6 +114,7 @@ const CHUNKED_LOSSES = /CEWithChunkedOutputLoss|LinearCrossEntropyLoss|ChunkedCr
 const componentOf = (v: unknown): string | undefined =>
   isRecord(v) && typeof v._component_ === 'string' ? v._component_ : undefined;
 
+// Long on purpose: one mapping per torchtune recipe key, each line standing alone.
 export function mapTorchtune(doc: Record<string, unknown>): FromMapping {
   const r = new FieldReader(doc);
   const flags: FromFlags = { framework: 'torchtune' };

@@ -10,6 +10,7 @@ import type { EngineOutput, LaunchInput } from './types.js';
 export const AXOLOTL_FILE = 'axolotl.yaml';
 
 // Config reference: https://docs.axolotl.ai/docs/config-reference.html
+// Long on purpose: it writes one axolotl config, key by key in the file's own order.
 export function emitAxolotl(x: LaunchInput): EngineOutput {
   const engine = 'axolotl';
   const o = x.options;

@@ -141,6 +141,7 @@ const recipeOf = (o: EstimateOptions): string =>
   `${isAdapter(o) ? 'lora' : 'full'}_finetune_${dataParallel(o) > 1 ? 'distributed' : 'single_device'}`;
 
 // Recipe configs: https://pytorch.org/torchtune/stable/recipes/recipes_overview.html
+// Long on purpose: it writes one torchtune recipe config, key by key in the file's own order.
 export function emitTorchtune(x: LaunchInput): EngineOutput {
   const engine = 'torchtune';
   const o = x.options;

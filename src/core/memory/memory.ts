@@ -281,6 +281,7 @@ interface Setup {
   V: number;
 }
 
+// Long on purpose: one object literal of per-configuration facts, each field with its source.
 function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): Setup {
   const fw = FRAMEWORKS[o.framework];
   const arch = fw.untiesEmbeddings ? untied(model) : model;

@@ -462,6 +462,7 @@ const stablelmExtra = (c: Fields, d: AttnDims) =>
 // ---------------------------------------------------------------------------------------------
 // DeepSeek-V2/V3: multi-head latent attention (MLA) + MoE with shared experts
 
+// Long on purpose: one flat table of the DeepSeek V2/V3 config fields (MLA widths, MoE layout), read top to bottom.
 function deepseek(v3: boolean) {
   return (c: Fields): ArchBody => {
     const hidden = c.int('hidden_size');

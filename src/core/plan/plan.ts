@@ -449,6 +449,7 @@ interface ModelPruned {
   quality: number;
 }
 
+// Long on purpose: the one allocation-free pass that fills the row table; splitting it would allocate per layout.
 function buildRows(
   s: Scenario,
   arch: Arch,
