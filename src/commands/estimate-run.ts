@@ -1,7 +1,8 @@
 /** The estimate command's body: parse flags → load model and GPU → estimate → print. */
 import { buildEstimate } from '../core/estimate.js';
 import { assertStructure } from '../core/model/index.js';
-import { explainFit } from '../core/plan/index.js';
+// Direct module, not the plan/ entry: the entry would load the search and the MIP solvers into every estimate.
+import { explainFit } from '../core/plan/explain.js';
 import { availableLoraTargets } from '../core/model/index.js';
 import { badValue } from '../io/errors.js';
 import { findGpu } from '../io/load-catalog.js';
