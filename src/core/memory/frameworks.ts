@@ -117,9 +117,11 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     loraDropout: false, // lora_dropout 0.0 in the llama3_2 LoRA configs
     fp32Adapters: false, // adapters created in the model dtype (bf16)
     kbitUpcastsToFp32: false, // torchao NF4Tensor base, bf16 everything else
-    // CEWithChunkedOutputLoss (8 chunks): bf16 logit chunks kept, fp32 upcast one chunk at a time.
-    // Compiled per chunk: the bf16 chunks stay alive; one chunk's fp32 work at a time (8 chunks).
-    loss: { ...UPCAST_LOSS, chunkedForward: 2 + 4 / 8, chunkedBackward: 2 + 4 / 8 },
+    // CEWithChunkedOutputLoss (8 chunks): the bf16 logit chunks stay alive until backward. Chunked loss comes
+    // with compile (chunkedLossCompiles), and the recipes compile the loss per chunk (training.compile_loss):
+    // Inductor fuses the fp32 upcast into the log-softmax reduction, so no fp32 chunk is materialised; in
+    // backward one chunk's bf16 gradient exists at a time (the recipe `del logits` before backward).
+    loss: { ...UPCAST_LOSS, chunkedForward: 2, chunkedBackward: 2 + 2 / 8 },
     adamImpl: 'foreach',
     prefillLogits: 'all', // generation recipe runs the full prompt through the output projection
     kvCache: 'static', // setup_caches(batch_size, max_seq_len) preallocates k and v
