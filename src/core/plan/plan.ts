@@ -1150,16 +1150,20 @@ function hardwareGate(t: HwTable, f: RowFacts, h: number): number {
   return -1;
 }
 
+/** One search pass: its state, inputs, limits, hardware table and reused scratch. */
+interface Loop {
+  st: LoopState;
+  ctx: Ctx;
+  lim: Limits;
+  t: HwTable;
+  overCache: Float64Array;
+  tm: Timing;
+  wall: NodeWatts;
+}
+
 /** Whether the row fits the GPU option's memory and the node's host RAM; prunes it otherwise. */
-function fitsMemory(
-  st: LoopState,
-  ctx: Ctx,
-  lim: Limits,
-  t: HwTable,
-  f: RowFacts,
-  r: number,
-  h: number,
-): boolean {
+function fitsMemory(L: Loop, f: RowFacts, r: number, h: number): boolean {
+  const { st, ctx, lim, t } = L;
   const nl = t.nLevels[h]!;
   const capacity = t.capBytes[h]!;
   if (f.device > capacity) {
@@ -1208,18 +1212,8 @@ interface Timing {
 }
 
 /** Every power level of a row on one GPU option: time, wall power, circuits, limits, then keep. */
-function evalLevels(
-  st: LoopState,
-  ctx: Ctx,
-  lim: Limits,
-  t: HwTable,
-  f: RowFacts,
-  r: number,
-  h: number,
-  overCache: Float64Array,
-  tm: Timing,
-  wall: NodeWatts,
-): void {
+function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
+  const { st, ctx, lim, t, overCache, tm, wall } = L;
   const s = ctx.s;
   const lv = ctx.levels[h]!;
   const rented = t.isRent[h] === 1;
@@ -1276,9 +1270,15 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
   };
   const lim = limitsOf(ctx, fastestKnown, keep);
   const t = hwTableOf(ctx);
-  const overCache = new Float64Array(t.H * MAX_LEVELS * (lim.maxCount + 1)).fill(NaN);
-  const tm: Timing = { hours: 0, tps: 0 };
-  const wall: NodeWatts = { full: 0, fullW: 0, lastW: 0, total: 0 };
+  const L: Loop = {
+    st,
+    ctx,
+    lim,
+    t,
+    overCache: new Float64Array(t.H * MAX_LEVELS * (lim.maxCount + 1)).fill(NaN),
+    tm: { hours: 0, tps: 0 },
+    wall: { full: 0, fullW: 0, lastW: 0, total: 0 },
+  };
   const onProgress = ctx.input.onProgress;
   const rows = ctx.rows;
   for (let r = 0; r < rows.n; r++) {
@@ -1292,8 +1292,8 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
         st.reasons[gate] = st.reasons[gate]! + nl;
         continue;
       }
-      if (!fitsMemory(st, ctx, lim, t, f, r, h)) continue;
-      evalLevels(st, ctx, lim, t, f, r, h, overCache, tm, wall);
+      if (!fitsMemory(L, f, r, h)) continue;
+      evalLevels(L, f, r, h);
     }
   }
   return st;
