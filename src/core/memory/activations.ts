@@ -74,6 +74,9 @@ function attentionBytes(
     // SDPA / FlashAttention save q, k, v, the output and fp32 logsumexp; no s² terms (FlashAttention README).
     b += c * (qd + kvd) + c * outd + 4 * a;
     if (fw.attnOutputCopy && x.saves(roles.o)) b += c * outd;
+    // A value viewed out of one fused qkv output keeps its q and k parts alive too (frameworks.ts fusedQkvView).
+    if (fw.fusedQkvView && (g.kvHeads === g.heads || g.kvHeads === 1))
+      b += c * (qd + g.kvHeads * g.headDim);
   }
   // The residual dropout mask (1 byte) is not tensor-parallel; sequence parallelism shards it.
   return b / x.tp + (g.dropout ? g.hidden / x.sp : 0);

@@ -15,6 +15,11 @@ export interface FrameworkProfile {
   sdpaExpandsKv: boolean;
   /** The attention output is copied contiguous before o_proj (transpose(1,2).contiguous()). */
   attnOutputCopy: boolean;
+  /**
+   * One fused qkv projection whose value is passed to SDPA as a view (MHA/MQA: no expand copy): the saved
+   * value keeps the whole qkv output alive, q and k parts included.
+   */
+  fusedQkvView: boolean;
   /** Dropout in front of each LoRA A matrix (a copy of the input plus a mask). */
   loraDropout: boolean;
   /** LoRA adapters are kept in fp32 whatever the base dtype. */
@@ -84,6 +89,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     fusedSwiglu: false, // LlamaMLP: down_proj(act_fn(gate_proj(x)) * up_proj(x))
     sdpaExpandsKv: true, // sdpa_attention_forward: repeat_kv(key, n_rep) before SDPA
     attnOutputCopy: true, // attn_output.transpose(1, 2).contiguous()
+    fusedQkvView: false,
     loraDropout: false, // peft LoraConfig lora_dropout default 0.0 -> nn.Identity
     fp32Adapters: true, // peft get_peft_model(autocast_adapter_dtype=True) casts bf16/fp16 adapters to fp32
     kbitUpcastsToFp32: true, // peft prepare_model_for_kbit_training casts non-4/8-bit params to fp32 (TRL calls it)
@@ -114,6 +120,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     fusedSwiglu: false, // FeedForward: w2(activation(w1(x)) * w3(x))
     sdpaExpandsKv: true, // MultiHeadAttention expands k/v to num_heads before SDPA (2024 releases)
     attnOutputCopy: true, // output.transpose(1, 2).contiguous().view(b, s, -1)
+    fusedQkvView: false,
     loraDropout: false, // lora_dropout 0.0 in the llama3_2 LoRA configs
     fp32Adapters: false, // adapters created in the model dtype (bf16)
     kbitUpcastsToFp32: false, // torchao NF4Tensor base, bf16 everything else
@@ -144,6 +151,9 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     fusedSwiglu: false, // LLaMAMLP: silu(fc_1(x)) * fc_2(x)
     sdpaExpandsKv: true, // k.expand(...).reshape(...) before SDPA
     attnOutputCopy: true, // y.transpose(1, 2).reshape(B, T, C)
+    // lit_gpt/model.py CausalSelfAttention: qkv.view().permute().split(); v.reshape() is a view when no
+    // expand happens (n_query_groups == n_head or 1), and SDPA saves it (commit 8641822, the resource tables').
+    fusedQkvView: true,
     loraDropout: true, // finetune/lora.py lora_dropout = 0.05
     fp32Adapters: false, // bf16-true precision: everything bf16
     kbitUpcastsToFp32: false,
@@ -175,6 +185,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     fusedSwiglu: true, // Triton swiglu_fg_kernel: saves e and g
     sdpaExpandsKv: false, // flash/xformers path with native GQA
     attnOutputCopy: true,
+    fusedQkvView: false,
     loraDropout: false, // examples use lora_dropout = 0 (required for the fast path)
     fp32Adapters: true, // adapters fp32 under fp16/bf16 autocast
     kbitUpcastsToFp32: false, // keeps embeddings / lm_head in fp16/bf16
@@ -202,6 +213,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     fusedSwiglu: false,
     sdpaExpandsKv: true,
     attnOutputCopy: true,
+    fusedQkvView: false,
     loraDropout: false,
     fp32Adapters: true,
     kbitUpcastsToFp32: true,
@@ -228,6 +240,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     fusedSwiglu: true,
     sdpaExpandsKv: false,
     attnOutputCopy: false,
+    fusedQkvView: false,
     loraDropout: false,
     fp32Adapters: false,
     kbitUpcastsToFp32: false,
@@ -254,6 +267,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     fusedSwiglu: false, // FeedForward w2(silu(w1(x)) * w3(x)) in eager
     sdpaExpandsKv: true, // repeat_kv before SDPA in models/llama/model.py
     attnOutputCopy: true,
+    fusedQkvView: false,
     loraDropout: false,
     fp32Adapters: false,
     kbitUpcastsToFp32: false,
