@@ -2,6 +2,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { plan, type PlanInput } from '../../src/core/plan/index.js';
 import { planUnits, refineCircuits } from '../../src/core/plan/index.js';
+import { assignCircuits } from '../../src/core/hardware/index.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { resolveHardware } from '../../src/io/load-scenario.js';
 import { scenarioSchema } from '../../src/schema/scenario.js';
@@ -87,6 +88,35 @@ describe('refineCircuits', () => {
     expect(big.plans[0]!.power.assignment).toBe('greedy');
     const late = await refineCircuits(before, input, { timeLimitMs: 1 });
     expect(late.plans[0]!.power.solver?.note).toMatch(/time budget/);
+  });
+
+  it('places a one-node plan on the smallest circuit that carries it, as the MIP does, without a solver', async () => {
+    // Two GPUs: one 1,000 W node. Circuits smallest first: 900 W (too small), 1,440 W, 2,400 W.
+    const circuits = [
+      { id: 'c2400', volts: 120, continuousWatts: 2400 },
+      { id: 'c900', volts: 120, continuousWatts: 900 },
+      { id: 'c1440', volts: 120, continuousWatts: 1440 },
+    ];
+    const one = scenarioSchema.parse({
+      ...scenario,
+      hardware: { ...scenario.hardware, counts: { min: 2, max: 2 } },
+    });
+    const input = { ...inputWith(circuits), scenario: one };
+    const before = plan(input);
+    const p = (await refineCircuits(before, input)).plans[0]!;
+    expect(p.power.assignment).toBe('mip');
+    expect(p.power.solver).toMatchObject({ status: 'optimal', backend: null });
+    const loads = Object.fromEntries(p.power.perCircuit.map((c) => [c.circuit, c.loadW]));
+    expect(loads).toEqual({ c900: 0, c1440: 1000, c2400: 0 });
+    // The MIP agrees that this placement is optimal: it reaches the same objective on these circuits.
+    const units = planUnits(before.plans[0]!, input);
+    const mip = await assignCircuits(
+      units,
+      [...circuits].sort((a, b) => a.continuousWatts - b.continuousWatts),
+      [1],
+    );
+    expect(mip.status).toBe('optimal');
+    expect(mip.minThroughput).toBe(1);
   });
 
   it('leaves results without circuits untouched', async () => {

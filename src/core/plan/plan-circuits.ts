@@ -68,6 +68,28 @@ async function refineOne(
       backend: null,
       note: `${units.length} nodes × ${circuits.length} circuits is over ${maxVariables} variables`,
     });
+  // One node: every circuit that carries it is an optimal placement; the smallest such circuit is
+  // taken (the MIP's own tie-break in the reported order), with no solver round trip.
+  if (units.length === 1) {
+    const w = units[0]!.wallWatts[0]!;
+    const fit = circuits.find((c) => w <= c.continuousWatts + 1e-6);
+    if (!fit)
+      return greedy({
+        status: 'infeasible',
+        backend: null,
+        note: 'no circuit carries the node; greedy loads shown',
+      });
+    return {
+      ...p.power,
+      perCircuit: circuits.map((c) => ({
+        circuit: c.id,
+        loadW: c === fit ? Math.round(w) : 0,
+        limitW: c.continuousWatts,
+      })),
+      assignment: 'mip',
+      solver: { status: 'optimal', backend: null, note: 'one node: exact without a solver' },
+    };
+  }
   if (msLeft < 50)
     return greedy({ status: 'skipped', backend: null, note: 'solver time budget spent' });
   const r = await assignCircuits(units, circuits, [1], msLeft);
