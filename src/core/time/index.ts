@@ -429,6 +429,9 @@ const fusedOnHost = (o: EstimateOptions) => o.framework === 'deepspeed' || o.opt
 // DDP/FSDP overlap gradient communication with backward; the last bucket (25 MB, torch DDP
 // bucket_cap_mb default) is exposed after the last layer's backward.
 const LAST_BUCKET_BYTES = 25e6;
+// Share of the SMs an overlapped NCCL collective occupies: 24 CTAs of an H100's 132 SMs (nsys trace in
+// https://forums.developer.nvidia.com/t/compute-communication-overlap-causes-severe-gemm-performance-degradation-because-of-tail-effect/337991).
+const NCCL_SM_SHARE = 24 / 132;
 // NCCL small-message all-reduce latency inside an NVLink node ~ 20-30 µs (nccl-tests all_reduce_perf on
 // 8x A100, 8 B-64 KB rows); PCIe rings ~ 2x (assumed).
 const ALLREDUCE_LATENCY_NVLINK = 25e-6;
@@ -804,14 +807,21 @@ function commTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const gatherT = w.gatherBytes / dpLink;
   const gradT = w.gradReduceBytes / dpLink;
   const perMicroComm = gatherT + (w.gradReducePerMicro ? gradT : 0);
+  // What compute does not hide, plus what hiding costs: NCCL kernels run on SMs, so while a collective
+  // overlaps compute it slows that compute by the SMs it holds (NCCL_SM_SHARE).
+  const busy = s.fwd + s.bwd + s.rec;
   s.exposedMicro =
-    Math.max(0, perMicroComm - (s.fwd + s.bwd + s.rec)) +
-    (w.gatherBytes > 0 ? gatherT / w.layers : 0);
+    Math.max(0, perMicroComm - busy) +
+    (w.gatherBytes > 0 ? gatherT / w.layers : 0) +
+    Math.min(perMicroComm, busy) * NCCL_SM_SHARE;
   // DDP: one all-reduce per step, overlapped with the last micro-batch's backward except the last bucket.
   const stepComm = w.gradReducePerMicro ? 0 : gradT;
   s.exposedStep =
     w.gradReduceBytes > 0 && !w.gradReducePerMicro
-      ? Math.max(0, stepComm - s.bwd) + Math.min(stepComm, LAST_BUCKET_BYTES / dpLink) + latency
+      ? Math.max(0, stepComm - s.bwd) +
+        Math.min(stepComm, LAST_BUCKET_BYTES / dpLink) +
+        latency +
+        Math.min(stepComm, s.bwd) * NCCL_SM_SHARE
       : 0;
   const tpLink = w.tp > r.gpusPerNode ? r.interNode : w.tp <= 2 ? r.intraPair : r.intraMany;
   s.tpT = w.tpBytes / tpLink + w.tpCalls * ALLREDUCE_LATENCY_NVLINK;
