@@ -6,6 +6,7 @@
  * gives back the plan's engine. A combination no engine runs is pruned with reason `no-engine`.
  */
 import type { Engine } from '../../schema/engine.js';
+import { engineOf } from './engine.js';
 import {
   ATTENTION,
   type Attention,
@@ -411,4 +412,13 @@ export function onEngine(o: EstimateOptions, engine: Engine): EstimateOptions {
     sequenceParallel: o.sequenceParallel || tpExtras,
     lossParallel: o.lossParallel || tpExtras,
   };
+}
+
+/** The plan's engine writes an optimizer that rounds bf16 weight updates stochastically (torchao's bf16_stochastic_round). */
+export function stochasticallyRounded(o: EstimateOptions): boolean {
+  return (
+    o.method === 'full' &&
+    o.weights === 'bf16' &&
+    ENGINE_PROFILES[engineOf(o)].stochasticRounding.includes(o.optimizer)
+  );
 }

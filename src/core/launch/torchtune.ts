@@ -4,7 +4,7 @@ import type { EstimateOptions, Optimizer } from '../../schema/estimate.js';
 import { dataParallel, isAdapter, learningRate, MASTER_PORT, nodesOf } from './common.js';
 import { SLURM_FILE, slurmScript } from './slurm.js';
 import { LORA_DROPOUT, loraAlpha } from './hf.js';
-import { stochasticallyRounded } from '../plan/quality.js';
+import { stochasticallyRounded } from '../engines/engines.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from './types.js';
 
 export const TORCHTUNE_FILE = 'torchtune.yaml';

@@ -579,11 +579,12 @@ function trainingPhases(s: Setup, h: Holdings, a: Activations, base: Parts): Pha
       parts: {
         ...base,
         gradients: o.optimizerInBackward ? h.largestGrad + (t.full ? 0 : h.gradsAll) : h.gradsAll,
-        // With optimizer-in-backward the in-flight layer gradients are the largestGrad already counted.
+        // With optimizer-in-backward the in-flight layer gradients are the largestGrad already counted, and
+        // the last parameter's step (the embedding's, stepped when its gradient completes) runs here.
         buffers:
           h.ddpBuckets +
           h.gathered +
-          (o.optimizerInBackward ? 0 : h.gradBucket) +
+          (o.optimizerInBackward ? inBackwardStep(s, h) : h.gradBucket) +
           a.bwd / Math.max(1, facts.totalLayers),
       },
     },
@@ -598,6 +599,12 @@ function trainingPhases(s: Setup, h: Holdings, a: Activations, base: Parts): Pha
     });
   }
   return phases;
+}
+
+/** Temporaries of the optimizer step fused into backward: one parameter's, the largest (per rank). */
+function inBackwardStep(s: Setup, h: Holdings): number {
+  const one = Math.min(s.largest, h.trainShare) || h.trainShare;
+  return stepTemporaryBytes(s.o, s.fw, one, one) / s.shardStates;
 }
 
 type KvPool = { poolBytes: number; bytesPerToken: number; tokens: number };

@@ -3,6 +3,7 @@ import type { Arch } from '../model/arch.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { FrameworkProfile } from './frameworks.js';
 import { FLOAT_BYTES } from '../model/dtypes.js';
+import { stochasticallyRounded } from '../engines/engines.js';
 
 /** Every 2-D parameter matrix as [rows, cols, count]: what Adafactor factors and ZeRO-3 gathers. */
 function matrices(arch: Arch): [number, number, number][] {
@@ -71,6 +72,10 @@ export function stepTemporaryBytes(
   largest: number,
 ): number {
   const s = FLOAT_BYTES[o.optimizerStates];
+  // torchao's AdamW / AdamW8bit (launched for pure-bf16 full fine-tunes with stochastic rounding) keep both
+  // states of the parameter being stepped in fp32 for its update (torchao/optim/adam.py single_param_adam,
+  // "keep high precision copy for param update", v0.10.0): 8 B per element of the largest parameter.
+  if (stochasticallyRounded(o)) return 2 * 4 * largest;
   switch (o.optimizer) {
     case 'adamw':
       // torch AdamW foreach: _foreach_sqrt(exp_avg_sqs) allocates a copy of v for the whole group (optim/adamw.py).

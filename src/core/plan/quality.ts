@@ -6,8 +6,7 @@
  */
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
-import { engineOf } from '../engines/engine.js';
-import { ENGINE_PROFILES } from '../engines/engines.js';
+import { stochasticallyRounded } from '../engines/engines.js';
 
 export const QUALITY_TIERS = ['exact', 'near', 'lossy'] as const;
 export type QualityTier = (typeof QUALITY_TIERS)[number];
@@ -38,14 +37,6 @@ const ADAFACTOR = 'https://arxiv.org/abs/1804.04235'; // Shazeer & Stern, Adafac
 const SGD = 'https://arxiv.org/abs/1912.03194'; // Zhang et al., Why are Adaptive Methods Good for Attention Models?
 const ADAM_MINI = 'https://arxiv.org/abs/2406.16793'; // Zhang et al., Adam-mini
 
-/** The plan's engine writes an optimizer that rounds bf16 weight updates stochastically (engines.ts). */
-export function stochasticallyRounded(o: EstimateOptions): boolean {
-  return (
-    o.method === 'full' &&
-    o.weights === 'bf16' &&
-    ENGINE_PROFILES[engineOf(o)].stochasticRounding.includes(o.optimizer)
-  );
-}
 
 const RANK: Record<QualityTier, number> = { exact: 0, near: 1, lossy: 2 };
 
