@@ -37,7 +37,6 @@ const ADAFACTOR = 'https://arxiv.org/abs/1804.04235'; // Shazeer & Stern, Adafac
 const SGD = 'https://arxiv.org/abs/1912.03194'; // Zhang et al., Why are Adaptive Methods Good for Attention Models?
 const ADAM_MINI = 'https://arxiv.org/abs/2406.16793'; // Zhang et al., Adam-mini
 
-
 const RANK: Record<QualityTier, number> = { exact: 0, near: 1, lossy: 2 };
 
 export function tierRank(t: QualityTier): number {
