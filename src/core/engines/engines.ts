@@ -201,9 +201,9 @@ export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
     bnbOptimizersSharded: false,
     optimizerInBackward: true, // optimizer_in_bwd: True (needs gradient_accumulation_steps: 1)
     masterWeights: false,
-    // torchao.optim._AdamW / AdamW8bit(bf16_stochastic_round=True), instantiated by the recipe's optimizer
-    // component (https://github.com/pytorch/ao/blob/v0.10.0/torchao/optim/README.md).
-    stochasticRounding: ['adamw', 'adamw-8bit'],
+    // torchao.optim.AdamW8bit(bf16_stochastic_round=True), instantiated by the recipe's optimizer component
+    // (https://github.com/pytorch/ao/blob/v0.10.0/torchao/optim/README.md); plain AdamW stays torch's fused one.
+    stochasticRounding: ['adamw-8bit'],
     // Attention modules call F.scaled_dot_product_attention (flash kernels where available); no switch.
     attention: ['sdpa'],
     docs: [

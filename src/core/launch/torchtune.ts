@@ -96,7 +96,6 @@ const TUNE_OPTIM: Partial<Record<Optimizer, Record<string, unknown>>> = {
 // Pure-bf16 full fine-tunes get torchao's optimizers with stochastic rounding of the bf16 weight update
 // (https://github.com/pytorch/ao/blob/v0.10.0/torchao/optim/README.md, "Stochastic rounding for BF16 weight").
 const TUNE_OPTIM_SR: Partial<Record<Optimizer, Record<string, unknown>>> = {
-  adamw: { _component_: 'torchao.optim._AdamW', bf16_stochastic_round: true, weight_decay: 0.0 },
   'adamw-8bit': { _component_: 'torchao.optim.AdamW8bit', bf16_stochastic_round: true },
 };
 

@@ -129,7 +129,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     // Inductor fuses the fp32 upcast into the log-softmax reduction, so no fp32 chunk is materialised; in
     // backward one chunk's bf16 gradient exists at a time (the recipe `del logits` before backward).
     loss: { ...UPCAST_LOSS, chunkedForward: 2, chunkedBackward: 2 + 2 / 8 },
-    adamImpl: 'foreach',
+    adamImpl: 'fused', // the recipes' and vramplan's configs set torch.optim.AdamW fused: True
     prefillLogits: 'all', // generation recipe runs the full prompt through the output projection
     kvCache: 'static', // setup_caches(batch_size, max_seq_len) preallocates k and v
     cudaContextMiB: TORCH_CONTEXT_MIB,

@@ -72,7 +72,7 @@ export function stepTemporaryBytes(
   largest: number,
 ): number {
   const s = FLOAT_BYTES[o.optimizerStates];
-  // torchao's AdamW / AdamW8bit (launched for pure-bf16 full fine-tunes with stochastic rounding) keep both
+  // torchao's AdamW8bit (launched for pure-bf16 full fine-tunes with stochastic rounding) keeps both
   // states of the parameter being stepped in fp32 for its update (torchao/optim/adam.py single_param_adam,
   // "keep high precision copy for param update", v0.10.0): 8 B per element of the largest parameter.
   if (stochasticallyRounded(o)) return 2 * 4 * largest;
