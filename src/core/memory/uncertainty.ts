@@ -6,5 +6,5 @@
 export const UNCERTAINTY = {
   p90AbsError: 0.07,
   medianAbsError: 0.035,
-  basis: 'p90 absolute error on the 42 shipped calibration cases (vramplan validate)',
+  basis: 'p90 absolute error on the 44 shipped calibration cases (vramplan validate)',
 } as const;
