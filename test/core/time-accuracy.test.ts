@@ -13,7 +13,7 @@ const summary = Object.fromEntries(throughputSummaries(rows).map((s) => [s.group
 // The p90 target (<= 35 %) is NOT met yet: the fsdp_qlora rows on consumer/workstation rigs keep it above.
 // This bound is a regression guard at today's level (measured p90 plus a little slack), not the target;
 // lower it when the model improves, and switch to THROUGHPUT_TARGETS.p90 once it is reached.
-const P90_GUARD = 0.6;
+const P90_GUARD = 0.57;
 
 describe('time model accuracy on the shipped throughput set', () => {
   it('scores every scorable case of both kinds with a finite estimate', () => {
