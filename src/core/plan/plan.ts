@@ -449,7 +449,79 @@ interface ModelPruned {
   quality: number;
 }
 
-// Long on purpose: the one allocation-free pass that fills the row table; splitting it would allocate per layout.
+/** The row table while buildRows fills it: rows, their memory, and the memory surfaces made so far. */
+interface RowTable {
+  rows: Rows;
+  mem: MemTable;
+  n: number;
+  surfaces: Map<number, MemorySurface>;
+}
+
+function rowTable(size: number): RowTable {
+  const empty = new Float64Array(0);
+  const rows = alloc(size);
+  const none: MemTable = { device: empty, host: empty, weights: empty, kv: empty };
+  return { rows, mem: growMem(none, rows.base.length), n: 0, surfaces: new Map() };
+}
+
+/** Configurations that differ only in micro-batch share one memory surface: one number per such group. */
+function surfaceGroupsOf(bases: readonly BaseConfig[]): number[] {
+  const ids = new Map<string, number>();
+  return bases.map((b) => {
+    const k = b.idPart.replace(/\/mb\d+$/, '');
+    let id = ids.get(k);
+    if (id === undefined) ids.set(k, (id = ids.size));
+    return id;
+  });
+}
+
+/**
+ * The memory surface of (configuration group, layout, engine variant `vi`), made on first use. One surface
+ * covers every micro-batch and GPU count exactly (memory/surface.ts memorySurface): five estimates
+ * instead of one per row.
+ */
+function surfaceOf(
+  T: RowTable,
+  arch: Arch,
+  group: number,
+  o: EstimateOptions,
+  at: LayoutVisit,
+  variants: readonly Variant[],
+  vi: number,
+): MemorySurface {
+  const { tp, pp, sh } = at;
+  const key =
+    ((((group * 65 + tp) * 65 + pp) * 4 + sh.zero) * 3 + OFFLOADS.indexOf(sh.offload)) * 64 + vi;
+  let surface = T.surfaces.get(key);
+  if (!surface) {
+    surface = memorySurface(arch, variantOptions(o, tp, pp, sh, variants[vi]!));
+    T.surfaces.set(key, surface);
+  }
+  return surface;
+}
+
+/** Append one row (the visited layout on engine variant `vi`), its memory read off `surface`. */
+function addRow(T: RowTable, surface: MemorySurface, batch: number, at: LayoutVisit, vi: number) {
+  if (T.n === T.rows.base.length) {
+    T.rows = grow(T.rows);
+    T.mem = growMem(T.mem, T.rows.base.length);
+  }
+  const { rows, n } = T;
+  surface.into(batch, at.dp, T.mem, n);
+  rows.base[n] = at.bi;
+  rows.count[n] = at.count;
+  rows.tp[n] = at.tp;
+  rows.pp[n] = at.pp;
+  rows.dp[n] = at.dp;
+  rows.zero[n] = at.sh.zero;
+  rows.offload[n] = OFFLOADS.indexOf(at.sh.offload);
+  rows.variant[n] = vi;
+  rows.mem[n] = n;
+  rows.accum[n] = at.accum;
+  T.n = n + 1;
+}
+
+/** The model-side rows (configuration x layout x engine variant) with their memory, and what was pruned. */
 function buildRows(
   s: Scenario,
   arch: Arch,
@@ -457,80 +529,82 @@ function buildRows(
   counts: number[],
   variants: Variant[],
 ): { rows: Rows; mem: MemTable; modelPruned: ModelPruned } {
-  const cap = bases.length * counts.length * 24;
-  let rows: Rows = alloc(Math.max(16, cap));
-  let mem: MemTable = growMem(
-    {
-      device: new Float64Array(0),
-      host: new Float64Array(0),
-      weights: new Float64Array(0),
-      kv: new Float64Array(0),
-    },
-    rows.base.length,
-  );
-  const surfaces = new Map<number, MemorySurface>();
+  const T = rowTable(Math.max(16, bases.length * counts.length * 24));
   const modelPruned: ModelPruned = { noEngine: 0, quality: 0 };
-  // Configurations that differ only in micro-batch share one surface: number them once.
-  const keyIds = new Map<string, number>();
-  const surfaceKeys = bases.map((b) => {
-    const k = b.idPart.replace(/\/mb\d+$/, '');
-    let id = keyIds.get(k);
-    if (id === undefined) keyIds.set(k, (id = keyIds.size));
-    return id;
+  const groups = surfaceGroupsOf(bases);
+  forEachRunnable(s, arch, bases, counts, variants, (at) => {
+    const o = bases[at.bi]!.options;
+    for (let k = 0; k < at.run.length; k++) {
+      const vi = at.run[k]!;
+      addRow(T, surfaceOf(T, arch, groups[at.bi]!, o, at, variants, vi), o.batch, at, vi);
+    }
+    if (at.verdict === LAYOUT_NO_ENGINE) modelPruned.noEngine++;
+    else if (at.verdict === LAYOUT_LOSSY) modelPruned.quality++;
   });
+  T.rows.n = T.n;
   let evaluations = 0;
-  let n = 0;
+  for (const sf of T.surfaces.values()) evaluations += sf.evaluations;
+  T.mem.evaluations = evaluations;
+  return { rows: T.rows, mem: T.mem, modelPruned };
+}
+
+/** One layout of one configuration as forEachRunnable visits it (one scratch object, rewritten per visit). */
+interface LayoutVisit {
+  /** Index of the configuration in `bases`. */
+  bi: number;
+  count: number;
+  tp: number;
+  pp: number;
+  dp: number;
+  sh: Sharding;
+  /** Gradient-accumulation steps to reach the job's global batch (1 for inference). */
+  accum: number;
+  /** The engine variants that run the layout and pass quality (indices into the variants). */
+  run: number[];
+  /** layoutVariants' verdict: LAYOUT_OK, LAYOUT_NO_ENGINE or LAYOUT_LOSSY. */
+  verdict: number;
+}
+
+/** Every layout of every configuration with the engine variants that run it (buildRows and countRows). */
+function forEachRunnable(
+  s: Scenario,
+  arch: Arch,
+  bases: readonly BaseConfig[],
+  counts: readonly number[],
+  variants: readonly Variant[],
+  f: (at: LayoutVisit) => void,
+): void {
   const judge = qualityJudge(s, bases, variants);
-  const run: number[] = [];
   const runs = engineVerdicts(arch);
+  const at: LayoutVisit = {
+    bi: 0,
+    count: 0,
+    tp: 1,
+    pp: 1,
+    dp: 1,
+    sh: { zero: 0, offload: 'none' },
+    accum: 1,
+    run: [],
+    verdict: LAYOUT_OK,
+  };
   bases.forEach((b, bi) => {
     const o = b.options;
     const probe = { ...o };
     runs.base = bi;
+    at.bi = bi;
     const accept = (vi: number) => judge(bi, vi);
     forEachLayout(s, arch, o, counts, (c, tp, pp, dp, sh) => {
       const accum = s.job.kind === 'fine-tune' ? Math.ceil(s.job.globalBatch / (o.batch * dp)) : 1;
-      const verdict = layoutVariants(variants, probe, tp, pp, dp, sh, accum, accept, run, runs);
-      for (let k = 0; k < run.length; k++) {
-        const vi = run[k]!;
-        // One memory surface per (configuration without micro-batch, layout, engine) covers every
-        // micro-batch and GPU count exactly (memory.ts memorySurface): five estimates instead of one per row.
-        const key =
-          ((((surfaceKeys[bi]! * 65 + tp) * 65 + pp) * 4 + sh.zero) * 3 +
-            OFFLOADS.indexOf(sh.offload)) *
-            64 +
-          vi;
-        let surface = surfaces.get(key);
-        if (!surface) {
-          surface = memorySurface(arch, variantOptions(o, tp, pp, sh, variants[vi]!));
-          surfaces.set(key, surface);
-        }
-        if (n === rows.base.length) {
-          rows = grow(rows);
-          mem = growMem(mem, rows.base.length);
-        }
-        const mi = n;
-        surface.into(o.batch, dp, mem, mi);
-        rows.base[n] = bi;
-        rows.count[n] = c;
-        rows.tp[n] = tp;
-        rows.pp[n] = pp;
-        rows.dp[n] = dp;
-        rows.zero[n] = sh.zero;
-        rows.offload[n] = OFFLOADS.indexOf(sh.offload);
-        rows.variant[n] = vi;
-        rows.mem[n] = mi;
-        rows.accum[n] = accum;
-        n++;
-      }
-      if (verdict === LAYOUT_NO_ENGINE) modelPruned.noEngine++;
-      else if (verdict === LAYOUT_LOSSY) modelPruned.quality++;
+      at.count = c;
+      at.tp = tp;
+      at.pp = pp;
+      at.dp = dp;
+      at.sh = sh;
+      at.accum = accum;
+      at.verdict = layoutVariants(variants, probe, tp, pp, dp, sh, accum, accept, at.run, runs);
+      f(at);
     });
   });
-  rows.n = n;
-  for (const sf of surfaces.values()) evaluations += sf.evaluations;
-  mem.evaluations = evaluations;
-  return { rows, mem, modelPruned };
 }
 
 type Sharding = ReturnType<typeof shardings>[number];
@@ -687,20 +761,9 @@ function countRows(
   counts: number[],
   variants: readonly Variant[],
 ): number {
-  const judge = qualityJudge(s, bases, variants);
-  const run: number[] = [];
-  const runs = engineVerdicts(arch);
   let n = 0;
-  bases.forEach((b, bi) => {
-    const o = b.options;
-    const probe = { ...o };
-    runs.base = bi;
-    forEachLayout(s, arch, o, counts, (_c, tp, pp, dp, sh) => {
-      const accum = s.job.kind === 'fine-tune' ? Math.ceil(s.job.globalBatch / (o.batch * dp)) : 1;
-      const accept = (vi: number) => judge(bi, vi);
-      const v = layoutVariants(variants, probe, tp, pp, dp, sh, accum, accept, run, runs);
-      n += run.length + (v === LAYOUT_OK ? 0 : 1);
-    });
+  forEachRunnable(s, arch, bases, counts, variants, (at) => {
+    n += at.run.length + (at.verdict === LAYOUT_OK ? 0 : 1);
   });
   return n;
 }
