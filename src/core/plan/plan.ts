@@ -336,6 +336,17 @@ const RANK_KEYS: Record<RankBy, [number, number, number]> = {
 const BNB_WEIGHTS = new Set(['nf4', 'fp4', 'int4', 'int8']);
 export const DEFAULT_GPU_WATTS = 150; // assumed draw for GPUs without a published board power (Apple SoCs)
 
+/** Watts one GPU draws uncapped: its board power, or DEFAULT_GPU_WATTS where none is published. */
+const boardWatts = (g: Gpu): number => g.boardPowerW ?? DEFAULT_GPU_WATTS;
+
+/** Host RAM the scenario states (`hardware.hostRamGiB`) in bytes, or null to use the default per node. */
+const givenHostRamBytes = (s: Scenario): number | null =>
+  s.hardware.hostRamGiB !== undefined ? s.hardware.hostRamGiB * GiB : null;
+
+/** Host RAM a node offers: the stated amount, else the default for its GPUs' memory (host-ram.ts). */
+const hostRamLimit = (given: number | null, gpuBytes: number, gpusOnNode: number): number =>
+  given ?? defaultHostRamBytes(gpuBytes * gpusOnNode);
+
 function baseConfigs(s: Scenario): BaseConfig[] {
   const job = s.job;
   const search = s.search;
@@ -1001,7 +1012,7 @@ function hwTableOf(ctx: Ctx): HwTable {
     t.noFp8[h] = g.supportsFp8 ? 0 : 1;
     t.noBnb[h] = g.vendor === 'apple' ? 1 : 0;
     t.capBytes[h] = g.memoryMiB * MiB * (1 - s.limits.memoryMargin);
-    t.boardW[h] = g.boardPowerW ?? DEFAULT_GPU_WATTS;
+    t.boardW[h] = boardWatts(g);
     ctx.levels[h]!.forEach(
       (lv, l) => (t.rates[h * MAX_LEVELS + l] = gpuRates(g, timeOptionsOf(ctx, h, lv, 1))),
     );
@@ -1037,7 +1048,7 @@ function limitsOf(ctx: Ctx, fastestKnown: number, keep: number): Limits {
     maxSlow: s.limits.maxSlowdown ?? Infinity,
     budget: s.limits.budgetUsd ?? Infinity,
     deadline: s.limits.deadlineHours ?? Infinity,
-    hostRamGiven: s.hardware.hostRamGiB !== undefined ? s.hardware.hostRamGiB * GiB : null,
+    hostRamGiven: givenHostRamBytes(s),
     ckptBytes: checkpointBytes(ctx.arch, ctx.P.total),
     rankIdx: RANK_KEYS[s.rank],
     keep,
@@ -1052,10 +1063,70 @@ function keyOf(lim: Limits, k: Kept, i: number): number {
   return j === 0 ? k.cost : j === 1 ? k.hours : k.watts;
 }
 
+/** The candidate's three objectives in rank order (scratch, rewritten per feasible candidate). */
+interface RankKeys {
+  k0: number;
+  k1: number;
+  k2: number;
+}
+
+function rankKeysInto(lim: Limits, cost: number, hours: number, watts: number, out: RankKeys) {
+  const [j0, j1, j2] = lim.rankIdx as [number, number, number];
+  out.k0 = j0 === 0 ? cost : j0 === 1 ? hours : watts;
+  out.k1 = j1 === 0 ? cost : j1 === 1 ? hours : watts;
+  out.k2 = j2 === 0 ? cost : j2 === 1 ? hours : watts;
+}
+
+/** Whether a full top list's last plan ranks at or before the candidate (so it stays out). */
+function notBetterThanWorst(lim: Limits, top: readonly Kept[], c: RankKeys): boolean {
+  const w = top[top.length - 1]!;
+  const w0 = keyOf(lim, w, 0);
+  if (c.k0 > w0) return true;
+  if (c.k0 === w0) {
+    const w1 = keyOf(lim, w, 1);
+    if (c.k1 > w1 || (c.k1 === w1 && c.k2 >= keyOf(lim, w, 2))) return true;
+  }
+  return false;
+}
+
+/** Same objectives on the same hardware: a variant of a kept plan (earlier = preferred choice); counted there. */
+function foldedIntoKept(
+  top: readonly Kept[],
+  h: number,
+  l: number,
+  cost: number,
+  hours: number,
+  watts: number,
+): boolean {
+  for (let i = 0; i < top.length; i++) {
+    const p = top[i]!;
+    if (p.cost === cost && p.hours === hours && p.watts === watts && p.hw === h && p.level === l) {
+      p.variants++;
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Where the candidate goes in the ranked top list: after every plan that ranks at or before it. */
+function rankedSlot(lim: Limits, top: readonly Kept[], c: RankKeys): number {
+  let i = top.length;
+  while (i > 0) {
+    const p = top[i - 1]!;
+    const a0 = keyOf(lim, p, 0);
+    if (a0 < c.k0) break;
+    if (a0 === c.k0) {
+      const a1 = keyOf(lim, p, 1);
+      if (a1 < c.k1 || (a1 === c.k1 && keyOf(lim, p, 2) <= c.k2)) break;
+    }
+    i--;
+  }
+  return i;
+}
+
 /** A feasible candidate: onto the Pareto front, and into the ranked top `keep` if it belongs there. */
 function keepCandidate(
-  st: LoopState,
-  lim: Limits,
+  L: Loop,
   row: number,
   h: number,
   l: number,
@@ -1064,33 +1135,15 @@ function keepCandidate(
   watts: number,
   tps: number,
 ): void {
+  const { st, lim, keys } = L;
   st.feasible++;
-  const keep = lim.keep;
-  if (keep === 0) return;
+  if (lim.keep === 0) return;
   const seq = st.seq;
   addFront(st, row, h, l, cost, hours, watts, tps, seq);
-  const [j0, j1, j2] = lim.rankIdx as [number, number, number];
-  const k0 = j0 === 0 ? cost : j0 === 1 ? hours : watts;
-  const k1 = j1 === 0 ? cost : j1 === 1 ? hours : watts;
-  const k2 = j2 === 0 ? cost : j2 === 1 ? hours : watts;
-  const topArr = st.top;
-  if (topArr.length >= keep) {
-    const w = topArr[topArr.length - 1]!;
-    const w0 = keyOf(lim, w, 0);
-    if (k0 > w0) return;
-    if (k0 === w0) {
-      const w1 = keyOf(lim, w, 1);
-      if (k1 > w1 || (k1 === w1 && k2 >= keyOf(lim, w, 2))) return;
-    }
-  }
-  // Same objectives on the same hardware: a variant of a kept plan (earlier = preferred choice).
-  for (let i = 0; i < topArr.length; i++) {
-    const p = topArr[i]!;
-    if (p.cost === cost && p.hours === hours && p.watts === watts && p.hw === h && p.level === l) {
-      p.variants++;
-      return;
-    }
-  }
+  rankKeysInto(lim, cost, hours, watts, keys);
+  const top = st.top;
+  if (top.length >= lim.keep && notBetterThanWorst(lim, top, keys)) return;
+  if (foldedIntoKept(top, h, l, cost, hours, watts)) return;
   const kept: Kept = {
     row,
     hw: h,
@@ -1102,19 +1155,8 @@ function keepCandidate(
     seq,
     variants: 0,
   };
-  let i = topArr.length;
-  while (i > 0) {
-    const p = topArr[i - 1]!;
-    const a0 = keyOf(lim, p, 0);
-    if (a0 < k0) break;
-    if (a0 === k0) {
-      const a1 = keyOf(lim, p, 1);
-      if (a1 < k1 || (a1 === k1 && keyOf(lim, p, 2) <= k2)) break;
-    }
-    i--;
-  }
-  topArr.splice(i, 0, kept);
-  if (topArr.length > keep) topArr.pop();
+  top.splice(rankedSlot(lim, top, keys), 0, kept);
+  if (top.length > lim.keep) top.pop();
 }
 
 /** Count a pruned candidate under its reason, and remember the nearest miss of that reason. */
@@ -1222,6 +1264,7 @@ interface Loop {
   overCache: Float64Array;
   tm: Timing;
   wall: NodeWatts;
+  keys: RankKeys;
 }
 
 /** Whether the row fits the GPU option's memory and the node's host RAM; prunes it otherwise. */
@@ -1237,8 +1280,7 @@ function fitsMemory(L: Loop, f: RowFacts, r: number, h: number): boolean {
   const nodeSize = t.nodeSizeOf[h]!;
   const perNode = f.count < nodeSize ? f.count : nodeSize;
   const hostNeed = hostRamOf(f.engine, f.zero, perNode, f.host, lim.ckptBytes).perNodeBytes;
-  const hostLimit =
-    lim.hostRamGiven ?? defaultHostRamBytes(ctx.hw[h]!.gpu.memoryMiB * MiB * perNode);
+  const hostLimit = hostRamLimit(lim.hostRamGiven, ctx.hw[h]!.gpu.memoryMiB * MiB, perNode);
   if (hostNeed > hostLimit) {
     const score = hostNeed / hostLimit;
     prune(st, REASON['host-ram'], nl, r, h, 0, hostNeed - hostLimit, hostLimit, score);
@@ -1311,7 +1353,7 @@ function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
       prune(st, REASON['too-slow'], 1, r, h, l, over, lim.maxSlow, hours);
       continue;
     }
-    keepCandidate(st, lim, r, h, l, cost, hours, wall.total, tm.tps);
+    keepCandidate(L, r, h, l, cost, hours, wall.total, tm.tps);
   }
 }
 
@@ -1341,6 +1383,7 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
     overCache: new Float64Array(t.H * MAX_LEVELS * (lim.maxCount + 1)).fill(NaN),
     tm: { hours: 0, tps: 0 },
     wall: { full: 0, fullW: 0, lastW: 0, total: 0 },
+    keys: { k0: 0, k1: 0, k2: 0 },
   };
   const onProgress = ctx.input.onProgress;
   const rows = ctx.rows;
@@ -1493,40 +1536,76 @@ function planMemory(m: MemoryEstimate, capacity: number): Plan['memory'] {
   };
 }
 
+/** Host RAM on the plan's busiest node (the same function the search checked) and its limit. */
+function planHostRam(ctx: Ctx, h: HardwareOption, o: EstimateOptions, m: MemoryEstimate) {
+  const perNode = Math.min(o.gpus, h.nodeSize);
+  const ckpt = checkpointBytes(ctx.arch, ctx.P.total);
+  const need = hostRamOf(engineOf(o), o.zero, perNode, m.hostBytesPerGpu, ckpt);
+  const gpuBytes = h.gpu.memoryMiB * MiB;
+  return { ...need, limitBytes: hostRamLimit(givenHostRamBytes(ctx.s), gpuBytes, perNode) };
+}
+
+/** A plan's power: its GPUs' capped draw, the wall draw the search found, and the circuit placement. */
+function planPower(
+  ctx: Ctx,
+  h: HardwareOption,
+  count: number,
+  gpuW: number,
+  wallW: number,
+): Plan['power'] {
+  return {
+    gpuWatts: Math.round(gpuW * count),
+    wallWatts: Math.round(wallW),
+    perCircuit: h.kind === 'rent' ? [] : perCircuit(ctx, count, h.nodeSize, gpuW),
+    ...(h.kind !== 'rent' && ctx.input.circuits.length > 0
+      ? { assignment: 'greedy' as const }
+      : {}),
+  };
+}
+
+/** The job's figures from the search (hours, tokens/s) beside the time model's view of one step. */
+function planTime(k: Kept, t: ReturnType<typeof estimateTime>): Plan['time'] {
+  return {
+    tokensPerSecond: k.tokensPerSecond,
+    hours: k.hours,
+    stepSeconds: t.stepSeconds,
+    tokensPerSecondPerGpu: t.tokensPerSecondPerGpu,
+    mfu: t.mfu,
+    bound: t.bound,
+    phases: t.phases,
+  };
+}
+
+/** The searched cost split into its parts (rent, energy, purchase, amortisation) by the same function. */
+function planCost(ctx: Ctx, h: HardwareOption, k: Kept, count: number): Plan['cost'] {
+  const parts: CostParts = { rentUsd: 0, energyUsd: 0, purchaseUsd: 0, amortisedUsd: 0 };
+  jobCostUsd(costBasisOf(h), k.hours, count, k.watts, ctx.s.power, parts);
+  return { usd: k.cost, ...parts };
+}
+
+/** vLLM plans: a paged-KV engine fills the GPU up to its utilization; the pool it leaves is the answer. */
+function planServing(arch: Arch, o: EstimateOptions, capacity: number): Plan['serving'] {
+  if (o.method !== 'inference' || o.framework !== 'vllm') return undefined;
+  const pool = estimateMemory(arch, o, { gpuCapacityBytes: capacity }).kvPool;
+  if (!pool) return undefined;
+  return {
+    kvPoolBytes: pool.poolBytes,
+    kvTokens: pool.tokens,
+    concurrency: Math.floor(pool.tokens / o.seq),
+  };
+}
+
+/** A kept candidate as a full Plan: the search's figures plus the estimates it did not need. */
 function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan {
   const { choices, options } = choicesOf(ctx, k.row, k.hw);
   const h = ctx.hw[k.hw]!;
-  const m = estimateMemory(ctx.arch, options);
   const level = ctx.levels[k.hw]![k.level]!;
-  const t = estimateTime(
-    ctx.arch,
-    options,
-    h.gpu,
-    timeOptionsOf(ctx, k.hw, level, choices.gradAccum),
-  );
   const count = options.gpus;
   const capacity = h.gpu.memoryMiB * MiB;
-  // A paged-KV engine fills the GPU up to its utilization: the pool it leaves is the serving answer.
-  const pool =
-    options.method === 'inference' && options.framework === 'vllm'
-      ? estimateMemory(ctx.arch, options, { gpuCapacityBytes: capacity }).kvPool
-      : undefined;
-  const perNode = Math.min(count, h.nodeSize);
-  const hostRam = hostRamOf(
-    choices.engine,
-    options.zero,
-    perNode,
-    m.hostBytesPerGpu,
-    checkpointBytes(ctx.arch, ctx.P.total),
-  );
-  const hostLimit =
-    ctx.s.hardware.hostRamGiB !== undefined
-      ? ctx.s.hardware.hostRamGiB * GiB
-      : defaultHostRamBytes(capacity * perNode);
-  const gpuW = (h.gpu.boardPowerW ?? DEFAULT_GPU_WATTS) * level;
-  const s = ctx.s;
-  const parts: CostParts = { rentUsd: 0, energyUsd: 0, purchaseUsd: 0, amortisedUsd: 0 };
-  jobCostUsd(costBasisOf(h), k.hours, count, k.watts, s.power, parts);
+  const gpuW = boardWatts(h.gpu) * level;
+  const tOpts = timeOptionsOf(ctx, k.hw, level, choices.gradAccum);
+  const m = estimateMemory(ctx.arch, options);
+  const serving = planServing(ctx.arch, options, capacity);
   return {
     id: planId(ctx, k),
     rank: 0,
@@ -1535,37 +1614,14 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
     choices,
     hardware: planHardware(h, count, level, gpuW),
     memory: planMemory(m, capacity),
-    hostRam: { ...hostRam, limitBytes: hostLimit },
+    hostRam: planHostRam(ctx, h, options, m),
     quality: qualityOf(options),
-    power: {
-      gpuWatts: Math.round(gpuW * count),
-      wallWatts: Math.round(k.watts),
-      perCircuit: h.kind === 'rent' ? [] : perCircuit(ctx, count, h.nodeSize, gpuW),
-      ...(h.kind !== 'rent' && ctx.input.circuits.length > 0
-        ? { assignment: 'greedy' as const }
-        : {}),
-    },
-    time: {
-      tokensPerSecond: k.tokensPerSecond,
-      hours: k.hours,
-      stepSeconds: t.stepSeconds,
-      tokensPerSecondPerGpu: t.tokensPerSecondPerGpu,
-      mfu: t.mfu,
-      bound: t.bound,
-      phases: t.phases,
-    },
-    cost: { usd: k.cost, ...parts },
+    power: planPower(ctx, h, count, gpuW, k.watts),
+    time: planTime(k, estimateTime(ctx.arch, options, h.gpu, tOpts)),
+    cost: planCost(ctx, h, k, count),
     slowdown: fastest > 0 && Number.isFinite(fastest) ? k.hours / fastest : 1,
     slowdownFactors: slowdownFactors(options),
-    ...(pool
-      ? {
-          serving: {
-            kvPoolBytes: pool.poolBytes,
-            kvTokens: pool.tokens,
-            concurrency: Math.floor(pool.tokens / options.seq),
-          },
-        }
-      : {}),
+    ...(serving ? { serving } : {}),
     options,
   };
 }
