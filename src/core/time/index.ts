@@ -146,11 +146,12 @@ const TFLOPS_PER_WATT: readonly [RegExp, number][] = [
 // in public nvidia-smi logs): assumed 1/0.85.
 const FLAGSHIP_HEADROOM = 1 / 0.85;
 
-/** Dense 16-bit TFLOPS a card can sustain at its board power. */
-function sustainedTflops(g: Gpu, spec: number): number {
+/** Dense 16-bit TFLOPS a card can sustain at its board power (or at `fraction` of it under a power limit). */
+function sustainedTflops(g: Gpu, spec: number, fraction = 1): number {
   if (g.vendor !== 'nvidia' || !g.boardPowerW) return spec;
   for (const [re, perW] of TFLOPS_PER_WATT)
-    if (re.test(g.architecture)) return Math.min(spec, FLAGSHIP_HEADROOM * perW * g.boardPowerW);
+    if (re.test(g.architecture))
+      return Math.min(spec, FLAGSHIP_HEADROOM * perW * g.boardPowerW * fraction);
   return spec;
 }
 
@@ -184,7 +185,13 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
   const spec16 = tf.bf16 ?? tf.fp16 ?? tf.fp32 ?? 27;
   const p16 = sustainedTflops(g, spec16) * 1e12;
   const p32 = (tf.fp32 ?? tf.bf16 ?? 27) * 1e12;
-  const kc = powerKeep(t.powerLimit, 'compute');
+  // Under a power limit a card keeps the share of its throughput the published curve gives, and never more
+  // than its power wall allows: a flagship that needs its board power for spec clocks (sustainedTflops) loses
+  // in proportion below that (H100 at torchtitan's default 500 W of 700 W keeps 0.84, not the curve's 0.92).
+  const kc = Math.min(
+    powerKeep(t.powerLimit, 'compute'),
+    sustainedTflops(g, spec16, t.powerLimit) / sustainedTflops(g, spec16),
+  );
   const km = powerKeep(t.powerLimit, 'memory');
   const pcie = pcieGBps(g.interconnect.pcie) * 1e9;
   const nvlink = (g.interconnect.nvlinkGBps ?? 0) * 0.5e9; // spec totals are bidirectional
