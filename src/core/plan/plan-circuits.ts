@@ -7,6 +7,7 @@
  * nodes would cost energy without speeding a job that runs at its slowest GPU's pace.
  */
 import {
+  boardWatts,
   DEFAULT_GPU_WATTS,
   type CircuitSolve,
   type Plan,
@@ -29,7 +30,7 @@ export function planUnits(p: Plan, input: PlanInput): PowerUnit[] {
   const h = p.hardware;
   const opt = input.hardware.find((o) => o.kind === h.kind && o.gpu.id === h.gpuId);
   const nodeSize = opt?.nodeSize ?? h.gpusPerNode;
-  const board = opt?.gpu.boardPowerW ?? DEFAULT_GPU_WATTS;
+  const board = opt ? boardWatts(opt.gpu) : DEFAULT_GPU_WATTS;
   const gpuW = board * h.powerLimitFraction;
   const s = input.scenario;
   const eff = psuEfficiency(s.power.psu, Math.min(...input.circuits.map((c) => c.volts)));

@@ -337,7 +337,7 @@ const BNB_WEIGHTS = new Set(['nf4', 'fp4', 'int4', 'int8']);
 export const DEFAULT_GPU_WATTS = 150; // assumed draw for GPUs without a published board power (Apple SoCs)
 
 /** Watts one GPU draws uncapped: its board power, or DEFAULT_GPU_WATTS where none is published. */
-const boardWatts = (g: Gpu): number => g.boardPowerW ?? DEFAULT_GPU_WATTS;
+export const boardWatts = (g: Gpu): number => g.boardPowerW ?? DEFAULT_GPU_WATTS;
 
 /** Host RAM the scenario states (`hardware.hostRamGiB`) in bytes, or null to use the default per node. */
 const givenHostRamBytes = (s: Scenario): number | null =>

@@ -853,13 +853,7 @@ function fillPhases(phases: Float64Array, w: TrainWork, s: StepTimes): void {
   phases[PH['gradient-reduce']] =
     s.exposedStep +
     s.zeroGather +
-    (w.gradReducePerMicro
-      ? m *
-        Math.max(
-          0,
-          s.exposedMicro - (w.gatherBytes > 0 ? s.exposedMicro * (s.gatherT / s.perMicroComm) : 0),
-        )
-      : 0);
+    (w.gradReducePerMicro ? m * Math.max(0, s.exposedMicro - s.exposedMicro * gatherShare) : 0);
   phases[PH['parameter-gather']] = w.gatherBytes > 0 ? m * s.exposedMicro * gatherShare : 0;
   phases[PH['tensor-parallel']] = m * s.tpT;
   phases[PH['pipeline-bubble']] = s.bubble;
