@@ -587,6 +587,9 @@ function forEachRunnable(
 ): void {
   const judge = qualityJudge(s, bases, variants);
   const runs = engineVerdicts(arch);
+  const groups = surfaceGroupsOf(bases);
+  const layoutsByMethod = new Map<Method, Layout[]>();
+  const job = s.job;
   const at: LayoutVisit = {
     bi: 0,
     count: 0,
@@ -600,52 +603,70 @@ function forEachRunnable(
   };
   bases.forEach((b, bi) => {
     const o = b.options;
+    let layouts = layoutsByMethod.get(o.method);
+    if (!layouts) layoutsByMethod.set(o.method, (layouts = layoutsOf(s, arch, o.method, counts)));
     const probe = { ...o };
-    runs.base = bi;
+    runs.base = groups[bi]!;
     at.bi = bi;
     const accept = (vi: number) => judge(bi, vi);
-    forEachLayout(s, arch, o, counts, (c, tp, pp, dp, sh) => {
-      const accum = s.job.kind === 'fine-tune' ? Math.ceil(s.job.globalBatch / (o.batch * dp)) : 1;
-      at.count = c;
-      at.tp = tp;
-      at.pp = pp;
-      at.dp = dp;
-      at.sh = sh;
+    for (let i = 0; i < layouts.length; i++) {
+      const L = layouts[i]!;
+      let accum = 1;
+      if (job.kind === 'fine-tune') {
+        if (o.batch * L.dp > job.globalBatch) continue; // idle ranks
+        accum = Math.ceil(job.globalBatch / (o.batch * L.dp));
+        if (L.pp > 1 && accum < L.pp) continue; // pipeline never fills
+      }
+      at.count = L.count;
+      at.tp = L.tp;
+      at.pp = L.pp;
+      at.dp = L.dp;
+      at.sh = L.sh;
       at.accum = accum;
-      at.verdict = layoutVariants(variants, probe, tp, pp, dp, sh, accum, accept, at.run, runs);
+      const shape = L.shape + (accum > 1 ? 16 : 0);
+      at.verdict = layoutVariants(variants, probe, L, shape, accum, accept, runs);
+      at.run = runs.runList[shape]!;
       f(at);
-    });
+    }
   });
 }
 
 type Sharding = ReturnType<typeof shardings>[number];
 
-/** Every (count, TP, PP, DP, sharding) layout searched for one configuration. */
-function forEachLayout(
-  s: Scenario,
-  arch: Arch,
-  o: BaseConfig['options'],
-  counts: readonly number[],
-  f: (count: number, tp: number, pp: number, dp: number, sh: Sharding) => void,
-): void {
+/** A (count, TP, PP, DP, sharding) layout, with the shape engineRejects reads (less the accumulation bit). */
+interface Layout {
+  count: number;
+  tp: number;
+  pp: number;
+  dp: number;
+  sh: Sharding;
+  /** tp > 1, pp > 1, dp > 1 (bits 7..5), ZeRO stage and offload (bits 3..0); bit 4 is accum > 1. */
+  shape: number;
+}
+
+/** Every layout searched for a method, in search order (the micro-batch filters apply per configuration). */
+function layoutsOf(s: Scenario, arch: Arch, method: Method, counts: readonly number[]): Layout[] {
   const layers = arch.groups.reduce((a, g) => a + g.count, 0);
   const maxTp = s.hardware.gpusPerNode;
+  const out: Layout[] = [];
   for (const c of counts)
     for (const tp of tensorParallelisms(c, arch, maxTp, s.search.tp))
-      for (const pp of o.method === 'inference'
+      for (const pp of method === 'inference'
         ? [1]
         : pipelineParallelisms(c / tp, layers, s.search.pp)) {
         const dp = c / (tp * pp);
-        if (s.job.kind === 'fine-tune' && o.batch * dp > s.job.globalBatch) continue; // idle ranks
-        if (
-          pp > 1 &&
-          s.job.kind === 'fine-tune' &&
-          Math.ceil(s.job.globalBatch / (o.batch * dp)) < pp
-        )
-          continue; // pipeline never fills
-        for (const sh of shardings(o.method, dp, tp, pp, s.search.zero, s.search.offload))
-          f(c, tp, pp, dp, sh);
+        const bits = ((tp > 1 ? 1 : 0) * 2 + (pp > 1 ? 1 : 0)) * 2 + (dp > 1 ? 1 : 0);
+        for (const sh of shardings(method, dp, tp, pp, s.search.zero, s.search.offload))
+          out.push({
+            count: c,
+            tp,
+            pp,
+            dp,
+            sh,
+            shape: bits * 32 + sh.zero * 4 + OFFLOADS.indexOf(sh.offload),
+          });
       }
+  return out;
 }
 
 /** layoutVariants' verdict besides the variants it lists: some engine ran it but quality refused one. */
@@ -654,52 +675,37 @@ const LAYOUT_NO_ENGINE = 1;
 const LAYOUT_LOSSY = 2;
 
 /**
- * The engine variants that run one layout, into `out` (indices; `accept(vi)` judges quality, which
- * depends on the configuration and the engine only). `probe` is a scratch copy of the configuration's
- * options, mutated here so the hot loop allocates nothing. Returns LAYOUT_NO_ENGINE when no engine runs
- * the layout, LAYOUT_LOSSY when some engine's run was refused on quality, else LAYOUT_OK.
+ * The engine variants that run one layout of `shape` (layoutsOf, with the accumulation bit), into
+ * `runs.runList[shape]` (indices; `accept(vi)` judges quality, which depends on the configuration and the
+ * engine only), cached per configuration group. `probe` is a scratch copy of the configuration's options,
+ * mutated here so the hot loop allocates nothing. Returns LAYOUT_NO_ENGINE when no engine runs the layout,
+ * LAYOUT_LOSSY when some engine's run was refused on quality, else LAYOUT_OK.
  */
 function layoutVariants(
   variants: readonly Variant[],
   probe: EstimateOptions,
-  tp: number,
-  pp: number,
-  dp: number,
-  sh: Sharding,
+  L: Layout,
+  shape: number,
   accum: number,
   accept: (vi: number) => boolean,
-  out: number[],
   runs: EngineVerdicts,
 ): number {
-  probe.tp = tp;
-  probe.pp = pp;
-  probe.zero = sh.zero;
-  probe.offload = sh.offload;
-  out.length = 0;
+  if (runs.stamp[shape] === runs.base) return runs.verdict[shape]!;
+  probe.tp = L.tp;
+  probe.pp = L.pp;
+  probe.zero = L.sh.zero;
+  probe.offload = L.sh.offload;
+  const out: number[] = [];
   let ran = false;
   let lossy = false;
-  // engineRejects reads the layout only as tp > 1, pp > 1, dp > 1 and accum > 1 (engines.ts).
-  const shape =
-    ((((tp > 1 ? 1 : 0) * 2 + (pp > 1 ? 1 : 0)) * 2 + (dp > 1 ? 1 : 0)) * 2 + (accum > 1 ? 1 : 0)) *
-      16 +
-    sh.zero * 4 +
-    OFFLOADS.indexOf(sh.offload);
   for (let vi = 0; vi < variants.length; vi++) {
     const v = variants[vi]!;
-    const k = shape * 64 + vi;
-    let verdict = runs.stamp[k] === runs.base ? runs.ok[k]! : -1;
-    if (verdict < 0) {
-      probe.optimizerInBackward = v.optimizerInBackward;
-      // Runs on the engine, and vramplan's launcher for that engine can write it (launch/index.ts).
-      verdict =
-        engineRejects(v.engine, probe, dp, accum) === null &&
-        launchBlocker({ arch: runs.arch, options: onEngine(probe, v.engine) }) === null
-          ? 1
-          : 0;
-      runs.stamp[k] = runs.base;
-      runs.ok[k] = verdict;
-    }
-    if (verdict === 0) continue;
+    probe.optimizerInBackward = v.optimizerInBackward;
+    // Runs on the engine, and vramplan's launcher for that engine can write it (launch/index.ts).
+    const runsIt =
+      engineRejects(v.engine, probe, L.dp, accum) === null &&
+      launchBlocker({ arch: runs.arch, options: onEngine(probe, v.engine) }) === null;
+    if (!runsIt) continue;
     ran = true;
     if (!accept(vi)) {
       lossy = true;
@@ -707,25 +713,33 @@ function layoutVariants(
     }
     out.push(vi);
   }
-  return !ran ? LAYOUT_NO_ENGINE : lossy ? LAYOUT_LOSSY : LAYOUT_OK;
+  const verdict = !ran ? LAYOUT_NO_ENGINE : lossy ? LAYOUT_LOSSY : LAYOUT_OK;
+  runs.stamp[shape] = runs.base;
+  runs.verdict[shape] = verdict;
+  runs.runList[shape] = out;
+  return verdict;
 }
 
 /**
- * engineRejects verdicts of the current configuration (`base`) by layout shape and variant: `stamp` says
- * which configuration an entry belongs to, so moving to the next one needs no clearing.
+ * layoutVariants' answers for the current configuration group (`base`: configurations that differ only in
+ * micro-batch, which neither engineRejects, launchBlocker nor qualityOf reads) by layout shape: `stamp`
+ * says which group an entry belongs to, so moving to the next one needs no clearing. A group's
+ * configurations are consecutive (baseConfigs varies the micro-batch innermost).
  */
 interface EngineVerdicts {
   arch: Arch;
   base: number;
   stamp: Int32Array;
-  ok: Int8Array;
+  verdict: Int8Array;
+  runList: number[][];
 }
 
 const engineVerdicts = (arch: Arch): EngineVerdicts => ({
   arch,
   base: -1,
-  stamp: new Int32Array(256 * 64).fill(-1),
-  ok: new Int8Array(256 * 64),
+  stamp: new Int32Array(256).fill(-1),
+  verdict: new Int8Array(256),
+  runList: new Array<number[]>(256).fill([]),
 });
 
 /** A configuration's options on one layout and engine variant (what memory and quality read). */
@@ -1424,7 +1438,12 @@ function addFront(
   for (let i = 0; i < f.length; i++) {
     const p = f[i]!;
     if (p.cost <= cost && p.hours <= hours && p.watts <= watts) {
-      st.lastDominator = i; // dominated or equal (earlier wins)
+      // Dominated or equal (earlier wins). The dominator moves up the list (halfway to the start) so
+      // strong points are met first; the front is a set, sorted in finish(), so its order is free.
+      const k = i >> 1;
+      f[i] = f[k]!;
+      f[k] = p;
+      st.lastDominator = k;
       return;
     }
   }
