@@ -1,0 +1,79 @@
+// Explorer latency (issue #14), part of `npm run bench`: the real explorer on scenarios/default.yaml, drawn by
+// ink-testing-library, re-planning in its worker as `vramplan plan --tui` does. Prints the p90 of
+// key move → redrawn frame, and of knob edit (sequence length ± one step) → the re-planned ranking drawn.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+// React's development build: ink-testing-library draws no frame under the production build that cli.ts
+// selects, so these figures are an upper bound on what the CLI shows (production React renders faster).
+const { render } = await import('ink-testing-library');
+const { Explorer } = await import('../src/ui/tui/Explorer.js');
+const { exportTo, launchTo, openExplorer } = await import('../src/commands/explore-run.js');
+
+const FILE = 'scenarios/default.yaml';
+const p90 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)]!;
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const tick = () => new Promise((r) => setImmediate(r));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Milliseconds until `done()` holds, polled every event-loop turn (throws after 10 s). */
+async function until(done: () => boolean): Promise<number> {
+  const t0 = performance.now();
+  while (!done()) {
+    if (performance.now() - t0 > 10_000) throw new Error('explorer bench: no redraw within 10 s');
+    await tick();
+  }
+  return performance.now() - t0;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'vramplan-bench-'));
+const session = await openExplorer(FILE, {});
+const ui = render(
+  <Explorer
+    file={FILE}
+    scenario={session.scenario}
+    result={session.result}
+    width={100}
+    height={30}
+    replan={(s, onProgress) => session.planner.plan(s, onProgress)}
+    exportTo={exportTo}
+    launchTo={(plan, scenario) => launchTo(FILE, plan, scenario, dir)}
+    onQuit={() => {}}
+  />,
+);
+const frame = () => ui.lastFrame() ?? '';
+await until(() => frame() !== '');
+await sleep(100); // Ink attaches its input listener in an effect after the first frame
+
+const moves: number[] = [];
+for (let i = 0; i < 60; i++) {
+  const before = frame();
+  ui.stdin.write(i % 2 === 0 ? 'j' : 'k');
+  const ms = await until(() => frame() !== before);
+  if (i >= 10) moves.push(ms); // the first moves run unoptimized code
+  await sleep(5);
+}
+
+ui.stdin.write('i'); // edit knobs: model, GPU, count, methods, sequence length, ...
+await sleep(50);
+for (let i = 0; i < 4; i++) {
+  ui.stdin.write('j');
+  await sleep(20);
+}
+const edits: number[] = [];
+for (let i = 0; i < 24; i++) {
+  ui.stdin.write(i % 2 === 0 ? '\u001b[C' : '\u001b[D'); // → then ←: sequence length up, back down
+  await until(() => !frame().includes('re-planned in')); // the edit is drawn, the re-plan started
+  const ms = await until(() => frame().includes('re-planned in'));
+  if (i >= 4) edits.push(ms); // the first edits warm the worker's JIT
+  await sleep(20);
+}
+ui.unmount();
+session.planner.close();
+rmSync(dir, { recursive: true, force: true });
+
+const fmt = (xs: number[]) =>
+  `median ${median(xs).toFixed(0)} ms, p90 ${p90(xs).toFixed(0)} ms (${xs.length} runs)`;
+console.log(`explorer key move → redraw:  ${fmt(moves)}   (target p90 < 16 ms, issue 14)`);
+console.log(`explorer knob edit → re-plan: ${fmt(edits)}   (target p90 < 100 ms, issue 14)`);
