@@ -103,10 +103,26 @@ export interface CircuitAssignment {
   backend: string;
 }
 
+/** Units with the same GPUs and wall watts are interchangeable: one class each, in first-seen order. */
+function unitClasses(units: readonly PowerUnit[]): number[][] {
+  const byKey = new Map<string, number[]>();
+  units.forEach((u, i) => {
+    const key = `${u.gpus}|${u.wallWatts.join(',')}`;
+    const members = byKey.get(key);
+    if (members) members.push(i);
+    else byKey.set(key, [i]);
+  });
+  return [...byKey.values()];
+}
+
 /**
- * The circuit MIP (issue #3): binary z[u][c][l] puts unit u on circuit c at power level l; each unit exactly
- * once; Σ watts on a circuit ≤ its continuous limit; maximise t ≤ throughput of every unit (the slowest GPU
- * sets the pace) plus a small term for total throughput. Verified by solveMip's row re-check.
+ * The circuit MIP (issue #3). Nodes that are alike (same GPUs, same wall watts) are one class, so the model
+ * counts them instead of naming them: integer x[k][c][l] is how many nodes of class k sit on circuit c at
+ * power level l (this removes the symmetry between alike nodes that a binary per node leaves to branch and
+ * bound; the usual aggregation of identical items in bin packing). Each class is placed whole; Σ watts on a
+ * circuit ≤ its continuous limit; a binary y[l] marks a level in use, and the pace t (the slowest GPU sets
+ * it) is at most the throughput of every level in use; maximise t plus a small term for total throughput.
+ * Verified by solveMip's row re-check; the counts are then handed to the nodes of each class in order.
  */
 export async function assignCircuits(
   units: readonly PowerUnit[],
@@ -114,41 +130,56 @@ export async function assignCircuits(
   levelThroughput: readonly number[],
   timeLimitMs = 1500,
 ): Promise<CircuitAssignment> {
-  const v = (u: number, c: number, l: number) => `z_${u}_${c}_${l}`;
+  const classes = unitClasses(units);
+  const x = (k: number, c: number, l: number) => `x_${k}_${c}_${l}`;
+  const y = (l: number) => `y_${l}`;
+  const top = Math.max(...levelThroughput);
   const objective: Record<string, number> = { t: 1 };
   const constraints: MipModel['constraints'] = [];
+  const integers: string[] = [];
   const binaries: string[] = [];
+  const bounds: NonNullable<MipModel['bounds']> = { t: { lo: 0, hi: top } };
   const eps = 1e-3 / Math.max(1, units.length);
-  units.forEach((unit, u) => {
+  const used = levelThroughput.map(() => ({}) as Record<string, number>);
+  classes.forEach((members, k) => {
+    const unit = units[members[0]!]!;
     const once: Record<string, number> = {};
-    const pace: Record<string, number> = { t: 1 };
     circuits.forEach((_, c) =>
       levelThroughput.forEach((f, l) => {
-        const name = v(u, c, l);
-        binaries.push(name);
+        const name = x(k, c, l);
+        if (members.length === 1) binaries.push(name);
+        else {
+          integers.push(name);
+          bounds[name] = { lo: 0, hi: members.length };
+        }
         once[name] = 1;
-        pace[name] = -f;
+        used[l]![name] = 1;
         objective[name] = eps * f * unit.gpus;
       }),
     );
-    constraints.push({ name: `once_${u}`, terms: once, op: '=', rhs: 1 });
-    constraints.push({ name: `pace_${u}`, terms: pace, op: '<=', rhs: 0 });
+    constraints.push({ name: `once_${k}`, terms: once, op: '=', rhs: members.length });
+  });
+  levelThroughput.forEach((f, l) => {
+    if (f >= top) return; // the pace is never below the top level
+    binaries.push(y(l));
+    // Σ x[·][·][l] ≤ nodes × y[l]: a node at level l switches y[l] on ...
+    constraints.push({
+      name: `use_${l}`,
+      terms: { ...used[l], [y(l)]: -units.length },
+      op: '<=',
+      rhs: 0,
+    });
+    // ... and then t ≤ f_l (t + (top − f_l) y[l] ≤ top).
+    constraints.push({ name: `pace_${l}`, terms: { t: 1, [y(l)]: top - f }, op: '<=', rhs: top });
   });
   circuits.forEach((circ, c) => {
     const terms: Record<string, number> = {};
-    units.forEach((unit, u) =>
-      levelThroughput.forEach((_, l) => (terms[v(u, c, l)] = unit.wallWatts[l]!)),
+    classes.forEach((members, k) =>
+      levelThroughput.forEach((_, l) => (terms[x(k, c, l)] = units[members[0]!]!.wallWatts[l]!)),
     );
     constraints.push({ name: `cap_${c}`, terms, op: '<=', rhs: circ.continuousWatts });
   });
-  const model: MipModel = {
-    sense: 'max',
-    objective,
-    constraints,
-    integers: [],
-    binaries,
-    bounds: { t: { lo: 0, hi: 1 } },
-  };
+  const model: MipModel = { sense: 'max', objective, constraints, integers, binaries, bounds };
   const r = await solveMip(model, { timeLimitMs });
   if (r.status === 'infeasible')
     return { status: 'infeasible', minThroughput: 0, units: [], loadW: {}, backend: r.backend };
@@ -157,15 +188,21 @@ export async function assignCircuits(
   const out: CircuitAssignment['units'] = [];
   const loadW: Record<string, number> = {};
   for (const c of circuits) loadW[c.id] = 0;
-  units.forEach((unit, u) =>
+  classes.forEach((members, k) => {
+    let next = 0;
     circuits.forEach((circ, c) =>
       levelThroughput.forEach((_, l) => {
-        if ((r.values[v(u, c, l)] ?? 0) > 0.5) {
+        const n = Math.round(r.values[x(k, c, l)] ?? 0);
+        for (let i = 0; i < n && next < members.length; i++, next++) {
+          const unit = units[members[next]!]!;
           out.push({ unit: unit.id, circuit: circ.id, level: l });
           loadW[circ.id] = (loadW[circ.id] ?? 0) + unit.wallWatts[l]!;
         }
       }),
-    ),
+    );
+  });
+  out.sort(
+    (a, b) => units.findIndex((u) => u.id === a.unit) - units.findIndex((u) => u.id === b.unit),
   );
   return {
     status: 'optimal',
