@@ -131,8 +131,30 @@ export async function assignCircuits(
   timeLimitMs = 1500,
 ): Promise<CircuitAssignment> {
   const classes = unitClasses(units);
-  const x = (k: number, c: number, l: number) => `x_${k}_${c}_${l}`;
-  const y = (l: number) => `y_${l}`;
+  const r = await solveMip(circuitModel(units, classes, circuits, levelThroughput), {
+    timeLimitMs,
+  });
+  if (r.status === 'infeasible')
+    return { status: 'infeasible', minThroughput: 0, units: [], loadW: {}, backend: r.backend };
+  if (r.status !== 'optimal' && r.status !== 'feasible')
+    return { status: 'unsolved', minThroughput: 0, units: [], loadW: {}, backend: r.backend };
+  return {
+    status: 'optimal',
+    minThroughput: r.values.t ?? 0,
+    ...placeCounts(units, classes, circuits, levelThroughput, r.values),
+    backend: r.backend,
+  };
+}
+
+const countVar = (k: number, c: number, l: number) => `x_${k}_${c}_${l}`;
+
+/** assignCircuits' model: counts of each class per circuit and level, level-in-use binaries, the pace t. */
+function circuitModel(
+  units: readonly PowerUnit[],
+  classes: readonly number[][],
+  circuits: readonly CircuitCap[],
+  levelThroughput: readonly number[],
+): MipModel {
   const top = Math.max(...levelThroughput);
   const objective: Record<string, number> = { t: 1 };
   const constraints: MipModel['constraints'] = [];
@@ -146,7 +168,7 @@ export async function assignCircuits(
     const once: Record<string, number> = {};
     circuits.forEach((_, c) =>
       levelThroughput.forEach((f, l) => {
-        const name = x(k, c, l);
+        const name = countVar(k, c, l);
         if (members.length === 1) binaries.push(name);
         else {
           integers.push(name);
@@ -161,54 +183,52 @@ export async function assignCircuits(
   });
   levelThroughput.forEach((f, l) => {
     if (f >= top) return; // the pace is never below the top level
-    binaries.push(y(l));
-    // Σ x[·][·][l] ≤ nodes × y[l]: a node at level l switches y[l] on ...
-    constraints.push({
-      name: `use_${l}`,
-      terms: { ...used[l], [y(l)]: -units.length },
-      op: '<=',
-      rhs: 0,
-    });
-    // ... and then t ≤ f_l (t + (top − f_l) y[l] ≤ top).
-    constraints.push({ name: `pace_${l}`, terms: { t: 1, [y(l)]: top - f }, op: '<=', rhs: top });
+    const y = `y_${l}`;
+    binaries.push(y);
+    // Σ x[·][·][l] ≤ nodes × y[l]: a node at level l switches y[l] on, and then t ≤ f_l.
+    const use = { ...used[l], [y]: -units.length };
+    constraints.push({ name: `use_${l}`, terms: use, op: '<=', rhs: 0 });
+    constraints.push({ name: `pace_${l}`, terms: { t: 1, [y]: top - f }, op: '<=', rhs: top });
   });
   circuits.forEach((circ, c) => {
     const terms: Record<string, number> = {};
     classes.forEach((members, k) =>
-      levelThroughput.forEach((_, l) => (terms[x(k, c, l)] = units[members[0]!]!.wallWatts[l]!)),
+      levelThroughput.forEach(
+        (_, l) => (terms[countVar(k, c, l)] = units[members[0]!]!.wallWatts[l]!),
+      ),
     );
     constraints.push({ name: `cap_${c}`, terms, op: '<=', rhs: circ.continuousWatts });
   });
-  const model: MipModel = { sense: 'max', objective, constraints, integers, binaries, bounds };
-  const r = await solveMip(model, { timeLimitMs });
-  if (r.status === 'infeasible')
-    return { status: 'infeasible', minThroughput: 0, units: [], loadW: {}, backend: r.backend };
-  if (r.status !== 'optimal' && r.status !== 'feasible')
-    return { status: 'unsolved', minThroughput: 0, units: [], loadW: {}, backend: r.backend };
-  const out: CircuitAssignment['units'] = [];
+  return { sense: 'max', objective, constraints, integers, binaries, bounds };
+}
+
+/** The solved counts handed to the nodes of each class in order: each node's circuit and level, and loads. */
+function placeCounts(
+  units: readonly PowerUnit[],
+  classes: readonly number[][],
+  circuits: readonly CircuitCap[],
+  levelThroughput: readonly number[],
+  values: Readonly<Record<string, number>>,
+): Pick<CircuitAssignment, 'units' | 'loadW'> {
+  const placed: { u: number; circuit: string; level: number }[] = [];
   const loadW: Record<string, number> = {};
   for (const c of circuits) loadW[c.id] = 0;
   classes.forEach((members, k) => {
     let next = 0;
     circuits.forEach((circ, c) =>
       levelThroughput.forEach((_, l) => {
-        const n = Math.round(r.values[x(k, c, l)] ?? 0);
+        const n = Math.round(values[countVar(k, c, l)] ?? 0);
         for (let i = 0; i < n && next < members.length; i++, next++) {
-          const unit = units[members[next]!]!;
-          out.push({ unit: unit.id, circuit: circ.id, level: l });
-          loadW[circ.id] = (loadW[circ.id] ?? 0) + unit.wallWatts[l]!;
+          const u = members[next]!;
+          placed.push({ u, circuit: circ.id, level: l });
+          loadW[circ.id] = (loadW[circ.id] ?? 0) + units[u]!.wallWatts[l]!;
         }
       }),
     );
   });
-  out.sort(
-    (a, b) => units.findIndex((u) => u.id === a.unit) - units.findIndex((u) => u.id === b.unit),
-  );
+  placed.sort((a, b) => a.u - b.u);
   return {
-    status: 'optimal',
-    minThroughput: r.values.t ?? 0,
-    units: out,
+    units: placed.map((p) => ({ unit: units[p.u]!.id, circuit: p.circuit, level: p.level })),
     loadW,
-    backend: r.backend,
   };
 }
