@@ -127,19 +127,24 @@ export function powerKeep(fraction: number, boundBy: 'compute' | 'memory'): numb
 }
 
 /**
- * Sustained tensor throughput per watt of board power of each architecture, from its flagship at spec
- * (dense 16-bit, full-rate accumulate): a card whose spec TFLOPS exceed board power x this ratio cannot
- * hold its boost clock under GEMM load (workstation and low-power parts).
+ * Sustained tensor throughput per watt of board power of each architecture, from its flagship at spec: a card
+ * whose spec TFLOPS exceed board power x this ratio cannot hold its boost clock under GEMM load (workstation
+ * and low-power parts). Datacenter flagships are specified at the rate they train at. For the GeForce dies
+ * (GA102, AD102, GB202) the flagship's basis is its dense bf16 rate with fp32 accumulation, the rate PyTorch's
+ * bf16 matmuls run at on GeForce and the one our 3090/4090 throughput cases are matched at: the professional
+ * cards on those dies are specified at twice that per clock but get no more power per FLOP. In the fsdp_qlora
+ * benchmark an RTX 6000 Ada (300 W, 364 TFLOPS spec) trained Llama-2-70B QLoRA at 179-181 tokens/s per GPU, a
+ * 4090 (450 W, 165 TFLOPS spec) the same model at 238 (github.com/AnswerDotAI/fsdp_qlora benchmarks_03_2024.md).
  */
 const TFLOPS_PER_WATT: readonly [RegExp, number][] = [
   [/GA100/, 312 / 400], // A100 SXM 312 TFLOPS at 400 W (A100 datasheet)
-  [/GA10[2-7]/, 142 / 350], // RTX 3090: 142 TFLOPS fp16 (fp16 acc) at 350 W (GA102 whitepaper)
-  [/Ada Lovelace/, 330.3 / 450], // RTX 4090: 330 TFLOPS fp16 (fp16 acc) at 450 W (Ada whitepaper)
+  [/GA10[2-7]/, 71 / 350], // RTX 3090: 71 TFLOPS bf16, fp32 accumulate, at 350 W (GA102 whitepaper)
+  [/Ada Lovelace/, 165.2 / 450], // RTX 4090: 165 TFLOPS bf16, fp32 accumulate, at 450 W (Ada whitepaper)
   [/Hopper/, 989.4 / 700], // H100 SXM: 989 TFLOPS bf16 at 700 W (H100 datasheet)
-  [/Blackwell \(GB2/, 419 / 575], // RTX 5090: 419 TFLOPS fp16 (fp16 acc) at 575 W (Blackwell whitepaper)
+  [/Blackwell \(GB2/, 209.5 / 575], // RTX 5090: 209.5 TFLOPS bf16, fp32 accumulate, at 575 W (Blackwell whitepaper)
   [/Blackwell/, 2250 / 1000], // B200: 2.25 PFLOPS bf16 at 1000 W (HGX B200 datasheet)
   [/Volta/, 125 / 300], // V100 SXM2: 125 TFLOPS at 300 W
-  [/Turing/, 130 / 280], // Titan RTX: 130 TFLOPS at 280 W
+  [/Turing/, 130 / 280], // Titan RTX: 130 TFLOPS at 280 W (full-rate fp32 accumulate)
 ];
 
 // Flagships hold their spec clock on GEMMs at ~85% of board power (H100 SXM LLM training draws ~550-650 of 700 W
