@@ -23,4 +23,30 @@ describe('assignCircuits', () => {
     expect(two.units.map((u) => u.level)).toEqual([1, 1]);
     expect(Object.values(two.loadW).sort()).toEqual([1435, 1435]);
   });
+
+  it('places alike nodes by count: every node once, each circuit within its limit', async () => {
+    // Four full 8-GPU nodes (2,800 W) and a partial 3-GPU node (1,200 W) on three identical 5,760 W circuits:
+    // two full nodes fill a circuit (5,600 W), so the partial node goes where one full node is or none is.
+    const full = (id: string) => ({ id, gpus: 8, wallWatts: [2800] });
+    const units = [
+      full('n1'),
+      full('n2'),
+      full('n3'),
+      full('n4'),
+      { id: 'n5', gpus: 3, wallWatts: [1200] },
+    ];
+    const caps = ['a', 'b', 'c'].map((id) => ({ id, volts: 240, continuousWatts: 5760 }));
+    const r = await assignCircuits(units, caps, [1]);
+    expect(r.status).toBe('optimal');
+    expect(r.units.map((u) => u.unit)).toEqual(['n1', 'n2', 'n3', 'n4', 'n5']);
+    for (const c of caps) expect(r.loadW[c.id]!).toBeLessThanOrEqual(c.continuousWatts);
+    expect(Object.values(r.loadW).reduce((a, w) => a + w, 0)).toBe(4 * 2800 + 1200);
+    // Seven full nodes cannot fit three circuits that carry two each.
+    const five = await assignCircuits(
+      [...units.slice(0, 4), full('n5'), full('n6'), full('n7')],
+      caps,
+      [1],
+    );
+    expect(five.status).toBe('infeasible');
+  });
 });

@@ -1,0 +1,36 @@
+// Achievable tensor rates per card: the power wall of professional cards on GeForce dies, and of flagships
+// under a power limit (src/core/time/index.ts TFLOPS_PER_WATT, sustainedTflops).
+import { describe, expect, it } from 'vitest';
+import { gpuRates, powerKeep } from '../../src/core/time/index.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { defaultTimeOptions } from '../../src/schema/time.js';
+
+const rate = (id: string, powerLimit = 1) =>
+  gpuRates(findGpu(id), { ...defaultTimeOptions(1), powerLimit }).gemm16;
+
+describe('tensor rate per card', () => {
+  it('GeForce flagships train at their fp32-accumulate spec (no power cap binds)', () => {
+    // Same efficiency class, spec 71 vs 165.2 TFLOPS: the rates keep the spec ratio.
+    expect(rate('rtx-4090') / rate('rtx-3090')).toBeCloseTo(165.2 / 71, 6);
+  });
+
+  it('professional cards on the same die get no more per watt than the GeForce flagship', () => {
+    // RTX A6000: 155 TFLOPS spec at 300 W; the 3090 trains at 71 at 350 W: held to 71/350 x 300 / 0.85.
+    expect(rate('rtx-a6000') / rate('rtx-3090')).toBeCloseTo(((71 / 350) * 300) / 0.85 / 71, 6);
+    // RTX 6000 Ada (364 TFLOPS spec, 300 W) is slower than a 4090 (165 TFLOPS, 450 W), as fsdp_qlora measured.
+    expect(rate('rtx-6000-ada')).toBeLessThan(rate('rtx-4090'));
+    expect(rate('rtx-6000-ada') / rate('rtx-4090')).toBeCloseTo(300 / 450 / 0.85, 6);
+    // A low-power part is held far below its spec: an L4 (121 TFLOPS, 72 W) to about a quarter of it.
+    expect(rate('l4') / rate('rtx-4090')).toBeCloseTo(72 / 450 / 0.85, 6);
+  });
+
+  it('datacenter flagships keep their spec, and lose in proportion below 85% of board power', () => {
+    expect(rate('h100-sxm', 500 / 700) / rate('h100-sxm')).toBeCloseTo(500 / 700 / 0.85, 6);
+    // Above the knee only the published curve applies.
+    expect(rate('a100-80gb-sxm', 0.95) / rate('a100-80gb-sxm')).toBeCloseTo(
+      powerKeep(0.95, 'compute'),
+      6,
+    );
+    expect(powerKeep(0.95, 'compute')).toBeLessThan(1);
+  });
+});
