@@ -4,6 +4,7 @@
  * catalog model, with random valid configurations (checkCombination holds).
  */
 import fc from 'fast-check';
+import { FRAMEWORKS } from '../src/core/memory/frameworks.js';
 import { describe, expect, it } from 'vitest';
 import type { Arch } from '../src/core/model/index.js';
 import { buildEstimate } from '../src/core/estimate.js';
@@ -342,13 +343,16 @@ describe('monotonicity: more of a memory-saving knob never costs per-GPU memory'
     );
   });
 
-  it('fp32 >= bf16 >= int8 >= nf4 weights for inference (region: no [Q])', () => {
+  it('fp32 >= bf16 >= int8 >= nf4 weights for inference (region: no [Q], lm_head kept 16-bit)', () => {
     fc.assert(
       fc.property(
         caseArb({ ...TOY_FREE, minHidden: 512 }, { methods: ['inference'] }),
         fc.constantFrom('bf16', 'fp16'),
         ({ arch, o }, compute) => {
           fc.pre(arch.hidden >= 512);
+          // LitGPT's bitsandbytes path quantizes lm_head too and dequantizes it whole in prefill: on a small
+          // model with a huge vocabulary that transient outweighs what 4-bit saves (a real cost, not a bug).
+          fc.pre(!FRAMEWORKS[o.framework].bnbQuantizesAll);
           const at = (weights: EstimateOptions['weights']) =>
             ({
               ...o,

@@ -28,6 +28,11 @@ export interface FrameworkProfile {
   kbitUpcastsToFp32: boolean;
   /** k-bit linears run through bitsandbytes MatMul4Bit/8bitLt, which save their input (ctx.tensors = (A, B)). */
   bnbSavesInput: boolean;
+  /**
+   * bitsandbytes replaces every linear layer, the output layer (lm_head) included, and quantizes from an fp16
+   * copy: each dequantized weight comes out fp16 and is cast to the compute dtype (both alive during the cast).
+   */
+  bnbQuantizesAll: boolean;
   /** --chunked-loss comes with torch.compile of the model (torchtune's memory table: compile + chunked CE). */
   chunkedLossCompiles: boolean;
   /** FSDP keeps the root unit (embeddings, final norm, output layer) unsharded through forward and backward. */
@@ -82,6 +87,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     // them in place instead of freeing them (HF 'Model training anatomy' measures weights + grads + states + activations).
     gradsPersist: true,
     bnbSavesInput: true, // bitsandbytes autograd/_functions.py MatMul4Bit.forward
+    bnbQuantizesAll: false,
     chunkedLossCompiles: false,
     fsdpRootUnit: true, // accelerate FSDP auto-wraps decoder layers; the root holds embed_tokens and lm_head
     name: 'Hugging Face transformers + PEFT + TRL/Accelerate',
@@ -113,6 +119,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     embedTargetsTrainFully: false,
     gradsPersist: false, // optimizer.zero_grad(set_to_none=True) after each step
     bnbSavesInput: false, // torchao linear_nf4 autograd saves only the NF4 weight
+    bnbQuantizesAll: false,
     chunkedLossCompiles: true, // docs: chunked CE is paired with compile=True in the memory table
     fsdpRootUnit: true,
     name: 'torchtune recipes',
@@ -144,6 +151,10 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     embedTargetsTrainFully: false,
     gradsPersist: false, // optimizer.zero_grad(set_to_none=True) after each step
     bnbSavesInput: true, // bitsandbytes autograd/_functions.py MatMul4Bit.forward
+    // Fabric's BitsandbytesPrecision (lightning@71aed75, pinned by lit-gpt 8641822) swaps torch.nn.Linear for
+    // its 4-bit class in init_module, lm_head included (LitGPT passes no ignore_modules), and
+    // _Linear4bit._quantize_weight quantizes weight.to(dtype=torch.half).
+    bnbQuantizesAll: true,
     chunkedLossCompiles: false,
     fsdpRootUnit: true,
     name: 'Lightning LitGPT',
@@ -178,6 +189,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     embedTargetsTrainFully: true, // unsloth get_peft_model: embed_tokens/lm_head -> modules_to_save in fp32 (continued-pretraining docs)
     gradsPersist: false, // optimizer.zero_grad(set_to_none=True) after each step
     bnbSavesInput: true, // bitsandbytes autograd/_functions.py MatMul4Bit.forward
+    bnbQuantizesAll: false,
     chunkedLossCompiles: false,
     fsdpRootUnit: true,
     name: 'Unsloth',
@@ -206,6 +218,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     embedTargetsTrainFully: false,
     gradsPersist: true, // ZeRO keeps the (partitioned) gradient buffers across micro-batches
     bnbSavesInput: true, // bitsandbytes autograd/_functions.py MatMul4Bit.forward
+    bnbQuantizesAll: false,
     chunkedLossCompiles: false,
     fsdpRootUnit: false, // ZeRO-3 gathers each module only while it runs
     name: 'DeepSpeed (with HF models)',
@@ -233,6 +246,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     embedTargetsTrainFully: false,
     gradsPersist: false, // optimizer.zero_grad(set_to_none=True) after each step
     bnbSavesInput: false,
+    bnbQuantizesAll: false,
     chunkedLossCompiles: false,
     fsdpRootUnit: false,
     name: 'vLLM',
@@ -260,6 +274,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     embedTargetsTrainFully: false,
     gradsPersist: false, // optimizer.zero_grad(set_to_none=True) after each step
     bnbSavesInput: false,
+    bnbQuantizesAll: false,
     chunkedLossCompiles: true,
     fsdpRootUnit: true, // fully_shard(model) root: tok_embeddings, norm, output; not resharded after forward
     name: 'torchtitan (FSDP2)',

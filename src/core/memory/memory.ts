@@ -253,6 +253,10 @@ interface Setup {
   quantized: boolean;
   /** Bytes per non-linear parameter (embeddings, lm_head, norms). */
   floatBytes: number;
+  /** lm_head is k-bit too (bnbQuantizesAll): its values and quantization constants, bytes. */
+  head: { values: number; constants: number } | null;
+  /** Bytes a k-bit matmul holds while it dequantizes its weight (the largest one), per GPU. */
+  dequant: number;
   linValues: number;
   linConstants: number;
   linBias: number;
@@ -302,6 +306,21 @@ function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): Setup {
       ? 4
       : FLOAT_BYTES[o.compute];
   const { values: linValues, constants: linConstants, bias: linBias } = storageOf(arch, facts, o);
+  const head =
+    quantized && fw.bnbQuantizesAll && arch.lmHeadParams > 0
+      ? {
+          values: arch.lmHeadParams * valueBytes(o.weights),
+          constants: quantConstantBytes(o.weights, arch.vocab, arch.hidden, o.doubleQuant),
+        }
+      : null;
+  // k-bit matmuls dequantize one weight at a time (bitsandbytes MatMul4Bit: dequantize_4bit(B).to(A.dtype)),
+  // into the dtype it was quantized from; from an fp16 copy that is fp16, then cast: both alive at once.
+  const largestQuantized = Math.max(facts.largestLinear, head ? arch.lmHeadParams : 0);
+  const dequantBytes =
+    fw.bnbQuantizesAll && o.compute !== 'fp16'
+      ? 2 + FLOAT_BYTES[o.compute]
+      : FLOAT_BYTES[o.compute];
+  const dequant = quantized ? (largestQuantized * dequantBytes) / o.tp : 0;
   const adapters = loraParams(arch, t, o.loraRank, fw.embedTargetsTrainFully);
   const trainBytes = t.full
     ? valueBytes(o.weights)
@@ -336,6 +355,8 @@ function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): Setup {
     training,
     quantized,
     floatBytes,
+    head,
+    dequant,
     linValues,
     linConstants,
     linBias,
@@ -400,11 +421,15 @@ function holdingsOf(s: Setup, stage: Stage): Holdings {
   const hasHead = stage !== 'first';
   const embedShare = (hasEmbed ? arch.embedParams : 0) + (hasHead ? arch.lmHeadParams : 0);
   const stageParams = P.linear * lf + P.linearBias * lf + P.other * lf + embedShare;
+  const kbitHead = hasHead ? s.head : null;
+  const floatShare = embedShare - (kbitHead ? arch.lmHeadParams : 0);
 
   // Weights held on this GPU.
   const weightsFull =
-    ((s.linValues + s.linBias) * lf) / tp + (embedShare / tp + P.other * lf) * s.floatBytes;
-  const constantsFull = (s.linConstants * lf) / tp;
+    ((s.linValues + s.linBias) * lf) / tp +
+    (floatShare / tp + P.other * lf) * s.floatBytes +
+    (kbitHead ? kbitHead.values / tp : 0);
+  const constantsFull = (s.linConstants * lf) / tp + (kbitHead ? kbitHead.constants / tp : 0);
 
   const trainShare = t.full ? stageParams / tp : (s.adapters * lf) / tp;
   const stateBytesFull = (s.states * (t.full ? stageParams / P.total : lf)) / tp;
@@ -531,8 +556,7 @@ type PhaseParts = { phase: Phase; parts: Parts };
 
 /** Forward, backward start, backward layer by layer, backward end and the optimizer step. */
 function trainingPhases(s: Setup, h: Holdings, a: Activations, base: Parts): PhaseParts[] {
-  const { o, fw, arch, t, c, tp, quantized, facts } = s;
-  const dequant = quantized ? (facts.largestLinear * c) / tp : 0; // k-bit matmuls dequantize one weight at a time
+  const { o, fw, arch, t, tp, facts, dequant } = s;
   const lmHeadGrad =
     h.hasHead && t.full
       ? (((arch.lmHeadParams || arch.embedParams) / tp) * s.trainBytes) / s.shardGrads
@@ -642,9 +666,20 @@ function inferencePhases(
   const logitRows = fw.prefillLogits === 'all' ? tokens : o.batch;
   const logits = h.hasHead ? (logitRows * s.V * c + o.batch * s.V * 4) / tp : 0;
   const kvTransient = fw.kvCache === 'dynamic' ? kv / Math.max(1, s.facts.totalLayers * lf) : 0; // torch.cat of one layer
+  // bitsandbytes 4-bit dequantizes a whole weight for any input of more than one row (matmul_4bit: the gemv
+  // kernel serves one token of one sequence): every prefill, and decode steps of a batch. LLM.int8 inference
+  // multiplies in int8 and dequantizes only its outlier columns (MatMul8bitLt.forward).
+  const fourBit = o.weights === 'nf4' || o.weights === 'fp4';
+  const bnbDequant = fw.bnbSavesInput && fourBit ? s.dequant : 0;
   const phases: PhaseParts[] = [
-    { phase: 'prefill', parts: { ...base, kvCache: kv, activations: prefill, logits } },
-    { phase: 'decode', parts: { ...base, kvCache: kv, buffers: kvTransient } },
+    {
+      phase: 'prefill',
+      parts: { ...base, kvCache: kv, activations: prefill, logits, buffers: bnbDequant },
+    },
+    {
+      phase: 'decode',
+      parts: { ...base, kvCache: kv, buffers: kvTransient + (o.batch > 1 ? bnbDequant : 0) },
+    },
   ];
   if (fw.kvCache !== 'paged-pool' || !ctx.gpuCapacityBytes) return { phases };
   // vLLM hands every byte below gpu_memory_utilization to the KV-cache pool after profiling.
@@ -717,7 +752,7 @@ function evalStage(s: Setup, stage: Stage): StageResult {
       weights: h.weights,
       quantConstants: h.quantConstants,
       adapters: h.adapterBytes,
-      buffers: s.quantized ? (s.facts.largestLinear * s.c) / s.tp : 0,
+      buffers: s.dequant,
     },
   };
   const rest = s.training
