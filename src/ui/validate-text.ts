@@ -1,5 +1,5 @@
 /** Text table of the calibration report. */
-import type { CaseResult, ErrorSummary } from '../core/memory/index.js';
+import { UNCERTAINTY, type CaseResult, type ErrorSummary } from '../core/memory/index.js';
 import type { ThroughputRow, ThroughputSummary } from '../core/time/accuracy.js';
 import { formatGiB, formatPercent, padLeft, padRight, signedPercent } from './format.js';
 
@@ -22,6 +22,15 @@ export function renderValidateText(
     out.push(
       `${padRight(s.group, 24)}${padLeft(String(s.count), 7)}${padLeft(formatPercent(s.medianAbsError), 14)}${padLeft(formatPercent(s.p90AbsError), 11)}${padLeft(signedPercent(s.meanError), 10)}`,
     );
+  // The band `estimate` reports is ±p90; an estimate below it would let a plan that does not fit pass.
+  const band = UNCERTAINTY.p90AbsError;
+  const under = rows.filter((r) => r.error < -band);
+  out.push('');
+  out.push(
+    under.length === 0
+      ? `no case is under-estimated beyond the reported band (-${formatPercent(band)})`
+      : `under-estimated beyond the reported band (-${formatPercent(band)}): ${under.map((r) => `${r.id} (${signedPercent(r.error)})`).join(', ')}`,
+  );
   return out.join('\n');
 }
 
