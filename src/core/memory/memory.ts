@@ -316,10 +316,10 @@ function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): Setup {
   // k-bit matmuls dequantize one weight at a time (bitsandbytes MatMul4Bit: dequantize_4bit(B).to(A.dtype)),
   // into the dtype it was quantized from; from an fp16 copy that is fp16, then cast: both alive at once.
   const largestQuantized = Math.max(facts.largestLinear, head ? arch.lmHeadParams : 0);
-  const dequantBytes =
-    fw.bnbQuantizesAll && o.compute !== 'fp16'
-      ? 2 + FLOAT_BYTES[o.compute]
-      : FLOAT_BYTES[o.compute];
+  // LLM.int8's backward casts its int8 weight straight to the input's dtype (MatMul8bitLt.backward).
+  const fromFp16 =
+    fw.bnbQuantizesAll && (o.weights === 'nf4' || o.weights === 'fp4') && o.compute !== 'fp16';
+  const dequantBytes = fromFp16 ? 2 + FLOAT_BYTES[o.compute] : FLOAT_BYTES[o.compute];
   const dequant = quantized ? (largestQuantized * dequantBytes) / o.tp : 0;
   const adapters = loraParams(arch, t, o.loraRank, fw.embedTargetsTrainFully);
   const trainBytes = t.full
