@@ -1203,6 +1203,11 @@ interface RowFacts {
   fp8: boolean;
   bnb: boolean;
   noFp16Engine: boolean;
+  /** What timing reads, made when the row first fits a GPU option (a third of rows never do). */
+  timed: RowTiming | null;
+}
+
+interface RowTiming {
   /** The engine's options of the row (master weights, optimizer-in-backward) as memory has them. */
   options: EstimateOptions;
   /** The time model's GPU-independent work (training), or null (inference). */
@@ -1211,35 +1216,16 @@ interface RowFacts {
   rentedOverhead: number;
 }
 
-function rowFactsOf(ctx: Ctx, lim: Limits, r: number): RowFacts {
-  const { rows, mem, bases, P } = ctx;
+function rowFactsOf(ctx: Ctx, r: number): RowFacts {
+  const { rows, mem, bases } = ctx;
   const o = bases[rows.base[r]!]!.options;
-  const variant = ctx.variants[rows.variant[r]!]!;
-  const engine = variant.engine;
-  const count = rows.count[r]!;
-  const zero = rows.zero[r]!;
+  const engine = ctx.variants[rows.variant[r]!]!.engine;
   const mi = rows.mem[r]!;
-  // One options object per row (none per candidate), with the engine's options as memory has them.
-  const options: EstimateOptions = onEngine(
-    {
-      ...o,
-      gpus: count,
-      tp: rows.tp[r]!,
-      pp: rows.pp[r]!,
-      zero: zero as 0 | 1 | 2 | 3,
-      offload: OFFLOADS[rows.offload[r]!]!,
-      optimizerInBackward: variant.optimizerInBackward,
-    },
-    engine,
-  );
-  // Per-job fixed time (cost.ts JOB_OVERHEAD): load the checkpoint, save the result (a full fine-tune
-  // writes 16-bit weights; adapters are megabytes); rented machines also start up and download it.
-  const saved = o.method === 'full' ? P.total * 2 : 0;
   return {
     o,
-    count,
+    count: rows.count[r]!,
     dp: rows.dp[r]!,
-    zero,
+    zero: rows.zero[r]!,
     device: mem.device[mi]!,
     host: mem.host[mi]!,
     engine,
@@ -1247,13 +1233,40 @@ function rowFactsOf(ctx: Ctx, lim: Limits, r: number): RowFacts {
     fp8: o.weights === 'fp8',
     bnb: BNB_WEIGHTS.has(o.weights),
     noFp16Engine: !ENGINE_PROFILES[engine].fp16,
+    timed: null,
+  };
+}
+
+/** The row's timing facts (made once, on its first fitting GPU option). */
+function rowTimingOf(ctx: Ctx, lim: Limits, r: number, f: RowFacts): RowTiming {
+  if (f.timed) return f.timed;
+  const { rows, P } = ctx;
+  const o = f.o;
+  const variant = ctx.variants[rows.variant[r]!]!;
+  // One options object per row (none per candidate), with the engine's options as memory has them.
+  const options: EstimateOptions = onEngine(
+    {
+      ...o,
+      gpus: f.count,
+      tp: rows.tp[r]!,
+      pp: rows.pp[r]!,
+      zero: f.zero as 0 | 1 | 2 | 3,
+      offload: OFFLOADS[rows.offload[r]!]!,
+      optimizerInBackward: variant.optimizerInBackward,
+    },
+    f.engine,
+  );
+  // Per-job fixed time (cost.ts JOB_OVERHEAD): load the checkpoint, save the result (a full fine-tune
+  // writes 16-bit weights; adapters are megabytes); rented machines also start up and download it.
+  const saved = o.method === 'full' ? P.total * 2 : 0;
+  return (f.timed = {
     options,
     work: lim.training
       ? trainWork(ctx.facts, options, timeOptionsOf(ctx, 0, 1, rows.accum[r]!))
       : null,
     ownedOverhead: overheadHours(lim.ckptBytes, saved, false),
     rentedOverhead: overheadHours(lim.ckptBytes, saved, true),
-  };
+  });
 }
 
 /** The reason a GPU option cannot run the row at all (before memory), or -1. */
@@ -1308,19 +1321,20 @@ function timeAt(
   ctx: Ctx,
   lim: Limits,
   f: RowFacts,
+  ft: RowTiming,
   rate: GpuRates,
   rented: boolean,
   out: Timing,
 ): void {
-  if (f.work) {
-    const step = trainStep(f.work, rate);
-    const hours = ((lim.totalTokens / f.work.tokensPerStep) * step) / 3600;
+  if (ft.work) {
+    const step = trainStep(ft.work, rate);
+    const hours = ((lim.totalTokens / ft.work.tokensPerStep) * step) / 3600;
     out.tps = lim.totalTokens / (hours * 3600);
-    out.hours = hours + (rented ? f.rentedOverhead : f.ownedOverhead);
+    out.hours = hours + (rented ? ft.rentedOverhead : ft.ownedOverhead);
     return;
   }
   const job = ctx.s.job;
-  const replica = decodeStep(ctx.facts, f.options, PLAN_DECODE_TIME, rate, false);
+  const replica = decodeStep(ctx.facts, ft.options, PLAN_DECODE_TIME, rate, false);
   out.tps = replica.tokensPerSecond * f.dp;
   out.hours = job.kind === 'inference' ? job.outputTokens / out.tps / 3600 : 0;
 }
@@ -1337,9 +1351,10 @@ function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
   const lv = ctx.levels[h]!;
   const rented = t.isRent[h] === 1;
   const nodeSize = t.nodeSizeOf[h]!;
+  const ft = rowTimingOf(ctx, lim, r, f);
   for (let l = 0; l < lv.length; l++) {
     st.seq++;
-    timeAt(ctx, lim, f, t.rates[h * MAX_LEVELS + l]!, rented, tm);
+    timeAt(ctx, lim, f, ft, t.rates[h * MAX_LEVELS + l]!, rented, tm);
     const hours = tm.hours;
     planWallWatts(f.count, nodeSize, t.boardW[h]! * lv[l]!, s.power.systemDrawW, ctx.eff, wall);
     if (!rented && ctx.caps.length > 0) {
@@ -1403,7 +1418,7 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
   const rows = ctx.rows;
   for (let r = 0; r < rows.n; r++) {
     if (onProgress && (r & 2047) === 0) onProgress({ done: r, total: rows.n });
-    const f = rowFactsOf(ctx, lim, r);
+    const f = rowFactsOf(ctx, r);
     for (let h = 0; h < t.H; h++) {
       const nl = t.nLevels[h]!;
       st.candidates += nl;
