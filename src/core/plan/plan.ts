@@ -541,16 +541,13 @@ function buildRows(
   variants: Variant[],
 ): { rows: Rows; mem: MemTable; modelPruned: ModelPruned } {
   const T = rowTable(Math.max(16, bases.length * counts.length * 24));
-  const modelPruned: ModelPruned = { noEngine: 0, quality: 0 };
   const groups = surfaceGroupsOf(bases);
-  forEachRunnable(s, arch, bases, counts, variants, (at) => {
+  const modelPruned = forEachRunnable(s, arch, bases, counts, variants, (at) => {
     const o = bases[at.bi]!.options;
     for (let k = 0; k < at.run.length; k++) {
       const vi = at.run[k]!;
       addRow(T, surfaceOf(T, arch, groups[at.bi]!, o, at, variants, vi), o.batch, at, vi);
     }
-    if (at.verdict === LAYOUT_NO_ENGINE) modelPruned.noEngine++;
-    else if (at.verdict === LAYOUT_LOSSY) modelPruned.quality++;
   });
   T.rows.n = T.n;
   let evaluations = 0;
@@ -576,7 +573,10 @@ interface LayoutVisit {
   verdict: number;
 }
 
-/** Every layout of every configuration with the engine variants that run it (buildRows and countRows). */
+/**
+ * Every layout of every configuration that some engine variant runs, with those variants (buildRows and
+ * countRows); returns how many layouts no engine ran and how many lost a variant to quality.
+ */
 function forEachRunnable(
   s: Scenario,
   arch: Arch,
@@ -584,7 +584,8 @@ function forEachRunnable(
   counts: readonly number[],
   variants: readonly Variant[],
   f: (at: LayoutVisit) => void,
-): void {
+): ModelPruned {
+  const pruned: ModelPruned = { noEngine: 0, quality: 0 };
   const judge = qualityJudge(s, bases, variants);
   const runs = engineVerdicts(arch);
   const groups = surfaceGroupsOf(bases);
@@ -617,18 +618,27 @@ function forEachRunnable(
         accum = Math.ceil(job.globalBatch / (o.batch * L.dp));
         if (L.pp > 1 && accum < L.pp) continue; // pipeline never fills
       }
+      const shape = L.shape + (accum > 1 ? 16 : 0);
+      const verdict =
+        runs.stamp[shape] === runs.base
+          ? runs.verdict[shape]!
+          : layoutVariants(variants, probe, L, shape, accum, accept, runs);
+      if (verdict === LAYOUT_NO_ENGINE) pruned.noEngine++;
+      else if (verdict === LAYOUT_LOSSY) pruned.quality++;
+      const run = runs.runList[shape]!;
+      if (run.length === 0) continue;
       at.count = L.count;
       at.tp = L.tp;
       at.pp = L.pp;
       at.dp = L.dp;
       at.sh = L.sh;
       at.accum = accum;
-      const shape = L.shape + (accum > 1 ? 16 : 0);
-      at.verdict = layoutVariants(variants, probe, L, shape, accum, accept, runs);
-      at.run = runs.runList[shape]!;
+      at.verdict = verdict;
+      at.run = run;
       f(at);
     }
   });
+  return pruned;
 }
 
 type Sharding = ReturnType<typeof shardings>[number];
@@ -677,9 +687,10 @@ const LAYOUT_LOSSY = 2;
 /**
  * The engine variants that run one layout of `shape` (layoutsOf, with the accumulation bit), into
  * `runs.runList[shape]` (indices; `accept(vi)` judges quality, which depends on the configuration and the
- * engine only), cached per configuration group. `probe` is a scratch copy of the configuration's options,
- * mutated here so the hot loop allocates nothing. Returns LAYOUT_NO_ENGINE when no engine runs the layout,
- * LAYOUT_LOSSY when some engine's run was refused on quality, else LAYOUT_OK.
+ * engine only), cached for the current configuration group (the caller reads the cache first). `probe` is
+ * a scratch copy of the configuration's options, mutated here so the hot loop allocates nothing. Returns
+ * LAYOUT_NO_ENGINE when no engine runs the layout, LAYOUT_LOSSY when some engine's run was refused on
+ * quality, else LAYOUT_OK.
  */
 function layoutVariants(
   variants: readonly Variant[],
@@ -690,7 +701,6 @@ function layoutVariants(
   accept: (vi: number) => boolean,
   runs: EngineVerdicts,
 ): number {
-  if (runs.stamp[shape] === runs.base) return runs.verdict[shape]!;
   probe.tp = L.tp;
   probe.pp = L.pp;
   probe.zero = L.sh.zero;
@@ -787,10 +797,10 @@ function countRows(
   variants: readonly Variant[],
 ): number {
   let n = 0;
-  forEachRunnable(s, arch, bases, counts, variants, (at) => {
-    n += at.run.length + (at.verdict === LAYOUT_OK ? 0 : 1);
+  const pruned = forEachRunnable(s, arch, bases, counts, variants, (at) => {
+    n += at.run.length;
   });
-  return n;
+  return n + pruned.noEngine + pruned.quality;
 }
 
 function alloc(size: number): Rows {
