@@ -1,7 +1,9 @@
 // Achievable tensor rates per card: the power wall of professional cards on GeForce dies, and of flagships
 // under a power limit (src/core/time/index.ts TFLOPS_PER_WATT, sustainedTflops).
 import { describe, expect, it } from 'vitest';
-import { gpuRates, powerKeep } from '../../src/core/time/index.js';
+import { estimateTime, gpuRates, powerKeep } from '../../src/core/time/index.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { defaultOptions } from '../../src/schema/estimate.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
 
@@ -32,5 +34,18 @@ describe('tensor rate per card', () => {
       6,
     );
     expect(powerKeep(0.95, 'compute')).toBeLessThan(1);
+  });
+});
+
+describe('bitsandbytes 4-bit decode', () => {
+  it('double quantization costs its extra absmax ops on every linear call, per token', () => {
+    const arch = resolveModel('llama-2-7b');
+    const perToken = (doubleQuant: boolean) => {
+      const o = { ...defaultOptions('inference'), weights: 'nf4' as const, doubleQuant, seq: 64 };
+      const t = estimateTime(arch, o, findGpu('a100-40gb'), defaultTimeOptions(1));
+      return 1 / t.decodeTokensPerSecond!;
+    };
+    // 32 layers x 7 linears, 3 ops of ~10 µs each (dequantize_blockwise + absmax += offset).
+    expect(perToken(true) - perToken(false)).toBeCloseTo(32 * 7 * 3 * 10e-6, 4);
   });
 });

@@ -401,6 +401,11 @@ const INT8_LINEAR_SECONDS = 250e-6;
 const INT8_FORWARD_GEMM_SLOWDOWN = 4;
 // bitsandbytes 4-bit layers add ~4 python-level ops per linear call (quant-state lookups, dtype casts).
 const BNB4_EXTRA_OPS = 4;
+// Double quantization dequantizes the absmax first in every 4-bit call: dequantize_blockwise (an empty() and
+// its kernel) then `absmax += offset` (bitsandbytes 0.41 functional.py gemv_4bit / dequantize_4bit).
+const BNB4_DQ_EXTRA_OPS = 3;
+const bnb4Ops = (o: EstimateOptions): number =>
+  BNB4_EXTRA_OPS + (o.doubleQuant ? BNB4_DQ_EXTRA_OPS : 0);
 
 // Optimizer step traffic per trainable parameter (fused/foreach kernels are bandwidth-bound): AdamW with
 // fp32 states reads param, grad, m, v and writes param, m, v = 28 B; 8-bit states save 6 B; SGD 12 B;
@@ -601,8 +606,7 @@ function quantWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions, w: WorkLay
       dequantSeconds = passes * INT8_LINEAR_SECONDS * m.linearsPerLayer * w.layersHere;
       int8ForwardFlops = (1 + w.recompute) * 2 * w.tokens * (m.linearActive / w.shard);
     } else if (q === 'bnb')
-      dequantSeconds =
-        passes * BNB4_EXTRA_OPS * EAGER_OP_SECONDS * m.linearsPerLayer * w.layersHere;
+      dequantSeconds = passes * bnb4Ops(o) * EAGER_OP_SECONDS * m.linearsPerLayer * w.layersHere;
   }
   if (w.autocast) dequantBytes += (1 + w.recompute) * 6 * (m.linearTotal / w.shard);
   return { dequantBytes, dequantSeconds, int8ForwardFlops };
@@ -992,7 +996,7 @@ function decodeOverheadSeconds(m: ModelFacts, o: EstimateOptions, q: QuantFormat
     overhead +=
       o.weights === 'int8'
         ? linears * INT8_LINEAR_SECONDS
-        : linears * BNB4_EXTRA_OPS * EAGER_OP_SECONDS;
+        : linears * bnb4Ops(o) * EAGER_OP_SECONDS;
   }
   return overhead;
 }
