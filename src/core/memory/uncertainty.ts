@@ -5,6 +5,6 @@
  */
 export const UNCERTAINTY = {
   p90AbsError: 0.07,
-  medianAbsError: 0.027,
-  basis: 'p90 absolute error on the 44 shipped calibration cases (vramplan validate)',
+  medianAbsError: 0.02,
+  basis: 'p90 absolute error on the shipped calibration cases (vramplan validate), rounded up',
 } as const;
