@@ -4,6 +4,7 @@
  * values come out in preference order (the conventional choice first), which is also the tie-break order.
  */
 import type { Arch } from '../model/arch.js';
+import { SEARCHED_OPTIMIZERS } from '../engines/optimizers.js';
 import type {
   Attention,
   Checkpointing,
@@ -42,21 +43,10 @@ export function weightDtypes(
   return out;
 }
 
-/** Every optimizer of the contract except 'none' (training), or only 'none' (inference). */
+/** The optimizers profiled as searched (engines/optimizers.ts), in preference order, or only 'none' (inference). */
 export function optimizers(method: Method, allowed?: readonly Optimizer[]): Optimizer[] {
   if (method === 'inference') return ['none'];
-  const all: Optimizer[] = [
-    'adamw',
-    'adamw-8bit',
-    'paged-adamw',
-    'paged-adamw-8bit',
-    'adam-mini',
-    'lion',
-    'adafactor',
-    'sgd-momentum',
-    'sgd',
-  ];
-  return (allowed ?? all).filter((o) => o !== 'none');
+  return (allowed ?? SEARCHED_OPTIMIZERS).filter((o) => o !== 'none');
 }
 
 /**

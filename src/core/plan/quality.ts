@@ -7,6 +7,7 @@
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { stochasticallyRounded } from '../engines/engines.js';
+import { OPTIMIZER_PROFILES } from '../engines/optimizers.js';
 
 export const QUALITY_TIERS = ['exact', 'near', 'lossy'] as const;
 export type QualityTier = (typeof QUALITY_TIERS)[number];
@@ -26,16 +27,11 @@ export interface Quality {
 
 const MIXED = 'https://arxiv.org/abs/1710.03740'; // Micikevicius et al., Mixed Precision Training (ICLR 2018)
 const BF16 = 'https://arxiv.org/abs/2010.06192'; // Zamirai et al., Revisiting BFloat16 Training
-const OPT8 = 'https://arxiv.org/abs/2110.02861'; // Dettmers et al., 8-bit Optimizers via Block-wise Quantization
 const QLORA = 'https://arxiv.org/abs/2305.14314'; // Dettmers et al., QLoRA (NF4 + double quant vs 16-bit)
 const LORA = 'https://arxiv.org/abs/2405.09673'; // Biderman et al., LoRA Learns Less and Forgets Less
 const INT8 = 'https://arxiv.org/abs/2208.07339'; // Dettmers et al., LLM.int8()
 const K4 = 'https://arxiv.org/abs/2212.09720'; // Dettmers & Zettlemoyer, The case for 4-bit precision
 const FP8 = 'https://arxiv.org/abs/2209.05433'; // Micikevicius et al., FP8 Formats for Deep Learning
-const LION = 'https://arxiv.org/abs/2302.06675'; // Chen et al., Symbolic Discovery of Optimization Algorithms
-const ADAFACTOR = 'https://arxiv.org/abs/1804.04235'; // Shazeer & Stern, Adafactor
-const SGD = 'https://arxiv.org/abs/1912.03194'; // Zhang et al., Why are Adaptive Methods Good for Attention Models?
-const ADAM_MINI = 'https://arxiv.org/abs/2406.16793'; // Zhang et al., Adam-mini
 
 const RANK: Record<QualityTier, number> = { exact: 0, near: 1, lossy: 2 };
 
@@ -109,37 +105,8 @@ function weightQuality(o: EstimateOptions, add: AddItem): void {
 /** What the optimizer and its state precision cost. */
 function optimizerQuality(o: EstimateOptions, add: AddItem): void {
   if (o.method !== 'inference') {
-    switch (o.optimizer) {
-      case 'adamw-8bit':
-      case 'paged-adamw-8bit':
-        add(o.optimizer, 'near', 'block-wise 8-bit states match 32-bit Adam', OPT8);
-        break;
-      case 'adam-mini':
-        add(
-          'adam-mini',
-          'near',
-          'one second moment per block; on par with AdamW as published',
-          ADAM_MINI,
-        );
-        break;
-      case 'lion':
-        add('lion', 'lossy', 'needs a 3-10x smaller learning rate and retuned decay', LION);
-        break;
-      case 'adafactor':
-        add(
-          'adafactor',
-          'lossy',
-          'no momentum and factored second moments (HF default beta1=None)',
-          ADAFACTOR,
-        );
-        break;
-      case 'sgd':
-      case 'sgd-momentum':
-        add(o.optimizer, 'lossy', 'SGD trails adaptive optimizers on transformers', SGD);
-        break;
-      default:
-        break;
-    }
+    const q = OPTIMIZER_PROFILES[o.optimizer].quality;
+    if (q) add(o.optimizer, q.tier, q.reason, q.source);
     if (o.optimizerStates === 'bf16' && o.optimizer !== 'none')
       add('bf16 optimizer states', 'near', 'states rounded to bf16', BF16);
   }

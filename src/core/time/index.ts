@@ -8,6 +8,7 @@
  * Pure: no I/O. Constants cite their source in one line; "assumed" marks engineering judgement.
  */
 import type { Arch } from '../model/arch.js';
+import { OPTIMIZER_PROFILES } from '../engines/optimizers.js';
 import { valueBytes } from '../model/dtypes.js';
 import type { Gpu } from '../../schema/gpu.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
@@ -407,30 +408,9 @@ const BNB4_DQ_EXTRA_OPS = 3;
 const bnb4Ops = (o: EstimateOptions): number =>
   BNB4_EXTRA_OPS + (o.doubleQuant ? BNB4_DQ_EXTRA_OPS : 0);
 
-// Optimizer step traffic per trainable parameter (fused/foreach kernels are bandwidth-bound): AdamW with
-// fp32 states reads param, grad, m, v and writes param, m, v = 28 B; 8-bit states save 6 B; SGD 12 B;
-// momentum 20 B (torch.optim _multi_tensor_adamw). Adafactor ~ factored second moment: 16 B.
-function optimizerBytes(o: EstimateOptions): number {
-  const states = o.optimizerStates === 'bf16' ? 2 : 4;
-  switch (o.optimizer) {
-    case 'adamw':
-    case 'paged-adamw':
-    case 'lion':
-    case 'adam-mini':
-      return 12 + 4 * states;
-    case 'adamw-8bit':
-    case 'paged-adamw-8bit':
-      return 16;
-    case 'sgd':
-      return 12;
-    case 'sgd-momentum':
-      return 12 + 2 * states;
-    case 'adafactor':
-      return 16;
-    default:
-      return 0;
-  }
-}
+// Optimizer step traffic per trainable parameter: each optimizer's row (engines/optimizers.ts stepTraffic).
+const optimizerBytes = (o: EstimateOptions): number =>
+  OPTIMIZER_PROFILES[o.optimizer].stepTraffic(o.optimizerStates === 'bf16' ? 2 : 4);
 // DeepSpeedCPUAdam / torch fused CPU AdamW stream ~28 B per parameter through host memory; a server node
 // sustains ~100 GB/s for it (ZeRO-Offload, arXiv:2101.06840 §5: CPU-Adam 5-7x over PyTorch, ~1 s per
 // billion-scale step on a DGX-2 node), shared by the node's ranks: assumed 100 GB/s per node.
