@@ -81,6 +81,13 @@ export function formatSeconds(s: number): string {
 
 const tps = (x: number) => (x >= 100 ? Math.round(x).toLocaleString('en-US') : x.toPrecision(3));
 
+/** Why the MFU is low on a card its power cannot feed: "power holds it to N of M spec TFLOPS", or null. */
+export function powerHeld(t: TimeResult): string | null {
+  const { spec, sustained } = t.tensorTflops;
+  if (sustained >= 0.95 * spec) return null;
+  return `power holds it to ${Math.round(sustained)} of its ${Math.round(spec)} spec 16-bit TFLOPS (README: Assumptions and limits)`;
+}
+
 /** The time block of an estimate: step time, tokens/s, MFU, bound and the largest phases. */
 export function timeLines(t: TimeResult): string[] {
   const out: string[] = [];
@@ -97,6 +104,8 @@ export function timeLines(t: TimeResult): string[] {
         `${tps(t.tokensPerSecondPerGpu)} tokens/s per GPU, MFU ${(t.mfu * 100).toFixed(1)}%, bound: ${t.bound}`,
     );
   }
+  const held = powerHeld(t);
+  if (held) out.push(`  ${held}`);
   // Shares of one step (prefill is a one-off per request, shown apart).
   const steady = t.phases.filter((p) => p.phase !== 'prefill');
   const total = steady.reduce((a, p) => a + p.seconds, 0);

@@ -2,6 +2,8 @@
 // under a power limit (src/core/time/index.ts TFLOPS_PER_WATT, sustainedTflops).
 import { describe, expect, it } from 'vitest';
 import { estimateTime, gpuRates, powerKeep } from '../../src/core/time/index.js';
+import { timeVerdict } from '../../src/core/time/verdict.js';
+import { powerHeld } from '../../src/ui/estimate-text.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { defaultOptions } from '../../src/schema/estimate.js';
 import { findGpu } from '../../src/io/load-catalog.js';
@@ -47,5 +49,19 @@ describe('bitsandbytes 4-bit decode', () => {
     };
     // 32 layers x 7 linears, 3 ops of ~10 µs each (dequantize_blockwise + absmax += offset).
     expect(perToken(true) - perToken(false)).toBeCloseTo(32 * 7 * 3 * 10e-6, 4);
+  });
+});
+
+describe('power-held cards are named', () => {
+  it('estimate reports spec and sustained TFLOPS; text and explain say what holds the card back', () => {
+    const arch = resolveModel('llama-2-7b');
+    const o = defaultOptions('lora');
+    const a6000 = estimateTime(arch, o, findGpu('rtx-a6000'), defaultTimeOptions(1));
+    expect(a6000.tensorTflops.spec).toBe(154.8);
+    expect(a6000.tensorTflops.sustained).toBeCloseTo(((71 / 350) * 300) / 0.85, 1);
+    expect(powerHeld(a6000)).toMatch(/^power holds it to 72 of its 155 spec/);
+    expect(timeVerdict(a6000).lift).toMatch(/more tensor FLOP\/s per watt/);
+    const h4090 = estimateTime(arch, o, findGpu('rtx-4090'), defaultTimeOptions(1));
+    expect(powerHeld(h4090)).toBeNull();
   });
 });

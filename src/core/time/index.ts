@@ -66,6 +66,9 @@ export interface GpuRates {
   interNode: number;
   gpusPerNode: number;
   hopper: boolean;
+  /** Dense 16-bit TFLOPS: the catalog spec, and what the card sustains at its power (power wall, limit). */
+  spec16: number;
+  sustained16: number;
 }
 
 // Large bf16 GEMMs of transformer shapes reach ~75-85% of the dense peak on A100 (~250 of 312 TFLOPS, NVIDIA
@@ -214,6 +217,8 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
     attn: p16 * (hopper ? ATTN_EFF_HOPPER : ATTN_EFF_AMPERE) * kc,
     mem: g.memoryBandwidthGBps * 1e9 * MEM_EFF * km,
     peak16: spec16 * 1e12 * kc,
+    spec16,
+    sustained16: (p16 * kc) / 1e12,
     intraPair: useNvlink ? nvBus : pcieBus,
     // Consumer/workstation NVLink bridges join pairs: a ring over 3+ cards crosses PCIe.
     intraMany: useNvlink && nvSwitched(g) ? nvBus : pcieBus,
@@ -1075,6 +1080,8 @@ export interface TimeResult {
   phases: { phase: string; seconds: number }[];
   /** The time settings used (flags or their defaults). */
   settings: TimeOptions & { quantFormat: QuantFormat | null; interconnect: Interconnect };
+  /** Dense 16-bit tensor TFLOPS: the GPU's spec and what it sustains at its board power and power limit. */
+  tensorTflops: { spec: number; sustained: number };
 }
 
 const round = (x: number, d = 4) => Number(x.toPrecision(d));
@@ -1088,6 +1095,7 @@ export function estimateTime(arch: Arch, o: EstimateOptions, gpu: Gpu, t: TimeOp
     quantFormat: t.quantFormat ?? defaultQuantFormat(o),
     interconnect: t.interconnect ?? defaultInterconnect(gpu),
   } as TimeResult['settings'];
+  const tensorTflops = { spec: r.spec16, sustained: round(r.sustained16) };
   if (o.method === 'inference') {
     const d = decodeStep(m, o, t, r);
     return {
@@ -1098,6 +1106,7 @@ export function estimateTime(arch: Arch, o: EstimateOptions, gpu: Gpu, t: TimeOp
       decodeTokensPerSecond: round(d.tokensPerSecond),
       phases: DECODE_PHASES.map((p, i) => ({ phase: p, seconds: round(d.phases[i]!) })),
       settings,
+      tensorTflops,
     };
   }
   const w = trainWork(m, o, t);
@@ -1114,5 +1123,6 @@ export function estimateTime(arch: Arch, o: EstimateOptions, gpu: Gpu, t: TimeOp
       (p) => p.seconds > 0,
     ),
     settings,
+    tensorTflops,
   };
 }

@@ -49,6 +49,9 @@ function computeLift(t: TimeResult): string {
   if (t.bound === 'memory')
     return '--compile (fuses the elementwise passes) or a GPU with more memory bandwidth';
   if (t.bound === 'host') return '--compile (fewer kernel launches) or larger micro-batches';
+  const { spec, sustained } = t.tensorTflops;
+  if (sustained < 0.95 * spec)
+    return `a GPU with more tensor FLOP/s per watt (its board power holds this one to ${Math.round(sustained)} of ${Math.round(spec)} spec TFLOPS), or larger micro-batches to fill the GEMMs`;
   return 'a GPU with more tensor FLOP/s, or larger micro-batches to fill the GEMMs';
 }
 
