@@ -293,4 +293,21 @@ describe('vLLM serving memory', () => {
     // Llama-3.1-70B keeps 80 layers x 8 KV heads x 128 x (K+V) x 2 B per token, half per TP rank.
     expect(s.kvPoolBytes / s.kvTokens).toBeCloseTo((80 * 8 * 128 * 2 * 2) / 2, -2);
   });
+  it('profiles the sampler over every sequence slot: the pool shrinks with --batch (vLLM max_num_seqs)', () => {
+    const logits = (batch: number) =>
+      estimateMemory(arch, { ...serve, batch }).phases.find((p) => p.phase === 'prefill')!.parts
+        .logits;
+    // 32 B per sequence and vocabulary entry (128,256 for Llama 3.1), on every TP rank.
+    expect(logits(256) - logits(1)).toBeCloseTo(255 * 128256 * 32, -3);
+    // A start-up log of Llama-3.1-8B on an H100 at max_num_seqs 1024 reports a 4.76 GiB activation peak
+    // (calibration/informative.json vllm-llmd-01): the forward of one 8,192-token chunk plus the sampler.
+    const m = estimateMemory(resolveModel('llama-3.1-8b'), {
+      ...defaultOptions('inference'),
+      framework: 'vllm',
+      seq: 16000,
+      batch: 1024,
+    });
+    const prefill = m.phases.find((p) => p.phase === 'prefill')!.parts;
+    expect((prefill.activations + prefill.logits) / GiB).toBeCloseTo(4.76, 0);
+  });
 });

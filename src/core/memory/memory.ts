@@ -235,6 +235,13 @@ const VLLM_GPU_UTILIZATION = 0.9;
 // engine's default outside small-GPU online serving), so its profiled activation peak is one such chunk
 // (https://docs.vllm.ai/en/latest/configuration/optimization.html, "Chunked Prefill").
 export const VLLM_MAX_BATCHED_TOKENS = 8192;
+// vLLM v1 profile_run ends with _dummy_sampler_run over one row per sequence slot, top_p 0.9 and top_k
+// vocab-1 (vllm/v1/worker/gpu_model_runner.py), so apply_top_k_top_p sorts the whole vocabulary: fp32 logits
+// (4 B), sort values (4) and int64 indices (8), the two masks (1 + 1), softmax of the sorted logits (4),
+// the scattered result (4) and the 16-bit logits it came from (2): about 28 B per sequence and vocabulary
+// entry, 32 B with the sampling softmax and its exponential noise. vLLM start-up logs on H100 (max_num_seqs
+// 1024) show 31-36 B (calibration/informative.json vllm-llmd-01..04, activation peak less the forward).
+const VLLM_SAMPLER_BYTES_PER_LOGIT = 32;
 
 /** Per-configuration facts every stage and phase reads: resolved once per estimate. */
 interface Setup {
@@ -664,7 +671,14 @@ function inferencePhases(
     prefill = Math.max(prefill, layer);
   }
   const logitRows = fw.prefillLogits === 'all' ? tokens : o.batch;
-  const logits = h.hasHead ? (logitRows * s.V * c + o.batch * s.V * 4) / tp : 0;
+  // A paged-pool engine sizes its pool after a profiling step whose sampler runs over every sequence slot
+  // (max_num_seqs, the plan's batch) with top-k/top-p on the whole vocabulary; vLLM gathers the logits to
+  // every TP rank (V1 all_gather), so each rank holds them.
+  const logits = !h.hasHead
+    ? 0
+    : fw.kvCache === 'paged-pool'
+      ? o.batch * s.V * VLLM_SAMPLER_BYTES_PER_LOGIT
+      : (logitRows * s.V * c + o.batch * s.V * 4) / tp;
   const kvTransient = fw.kvCache === 'dynamic' ? kv / Math.max(1, s.facts.totalLayers * lf) : 0; // torch.cat of one layer
   // bitsandbytes 4-bit dequantizes a whole weight for any input of more than one row (matmul_4bit: the gemv
   // kernel serves one token of one sequence): every prefill, and decode steps of a batch. LLM.int8 inference
