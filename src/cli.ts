@@ -22,6 +22,12 @@ const program = new Command('vramplan')
   .showSuggestionAfterError()
   .configureHelp({ showGlobalOptions: true })
   .exitOverride();
+// A reader that stops early (`vramplan plan x.yaml --json | head`) closes the pipe: stop quietly, as Unix
+// tools do, instead of a stack trace from the unhandled EPIPE.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw e;
+});
 registerCommands(program);
 registerExplore(program); // `explore [scenario]`, and bare `vramplan` in a terminal
 
