@@ -23,7 +23,10 @@ export function loadCalibrationCases(
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (e) {
-    throw new UserError(`${path}: cannot read calibration cases (${(e as Error).message})`);
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UserError(
+      `--cases: cannot read ${path} (${code ?? (e as Error).message}); expected a JSON file in calibration/: cases.json or informative.json`,
+    );
   }
   const parsed = calibrationFileSchema.safeParse(raw);
   if (!parsed.success) {
@@ -43,7 +46,10 @@ export function loadThroughputCases(
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (e) {
-    throw new UserError(`${path}: cannot read throughput cases (${(e as Error).message})`);
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UserError(
+      `--cases: cannot read ${path} (${code ?? (e as Error).message}); expected a JSON file in calibration/: throughput.json`,
+    );
   }
   const parsed = throughputFileSchema.safeParse(raw);
   if (!parsed.success) {
