@@ -238,9 +238,10 @@ export const VLLM_MAX_BATCHED_TOKENS = 8192;
 // vLLM v1 profile_run ends with _dummy_sampler_run over one row per sequence slot, top_p 0.9 and top_k
 // vocab-1 (vllm/v1/worker/gpu_model_runner.py), so apply_top_k_top_p sorts the whole vocabulary: fp32 logits
 // (4 B), sort values (4) and int64 indices (8), the two masks (1 + 1), softmax of the sorted logits (4),
-// the scattered result (4) and the 16-bit logits it came from (2): about 28 B per sequence and vocabulary
-// entry, 32 B with the sampling softmax and its exponential noise. vLLM start-up logs on H100 (max_num_seqs
-// 1024) show 31-36 B (calibration/informative.json vllm-llmd-01..04, activation peak less the forward).
+// the scattered result (4) and the 16-bit logits it came from (2): 28 B per sequence and vocabulary entry,
+// up to 36 B while the sampling softmax and its exponential noise (4 + 4) overlap them; 32 B assumed. vLLM
+// start-up logs on H100 (max_num_seqs 1024) show 31-36 B (calibration/informative.json vllm-llmd-01..04,
+// activation peak less the forward).
 const VLLM_SAMPLER_BYTES_PER_LOGIT = 32;
 
 /** Per-configuration facts every stage and phase reads: resolved once per estimate. */
