@@ -47,8 +47,29 @@ describe('bitsandbytes 4-bit decode', () => {
       const t = estimateTime(arch, o, findGpu('a100-40gb'), defaultTimeOptions(1));
       return 1 / t.decodeTokensPerSecond!;
     };
-    // 32 layers x 7 linears, 3 ops of ~10 µs each (dequantize_blockwise + absmax += offset).
-    expect(perToken(true) - perToken(false)).toBeCloseTo(32 * 7 * 3 * 10e-6, 4);
+    // Eager decoding of a 4-bit 7B is dispatch-bound: 32 layers x 7 linears, 3 more ops of ~21 µs each
+    // (dequantize_blockwise + absmax += offset).
+    expect(perToken(true) - perToken(false)).toBeCloseTo(32 * 7 * 3 * 21e-6, 4);
+  });
+
+  it('eager decoding takes the longer of GPU work and CPU dispatch (HF generate, Llama-7B fp16, RTX 3090)', () => {
+    const arch = resolveModel('llama-2-7b');
+    const o = {
+      ...defaultOptions('inference'),
+      weights: 'fp16' as const,
+      compute: 'fp16' as const,
+    };
+    const eager = estimateTime(arch, o, findGpu('rtx-3090'), defaultTimeOptions(1));
+    // 32.9 ms/token measured (bitsandbytes issue #347); the weight read alone is ~17 ms.
+    expect(1 / eager.decodeTokensPerSecond!).toBeCloseTo(0.0329, 2);
+    // Compiled (CUDA graphs): the weight read plus graph gaps, far below the eager dispatch.
+    const compiled = estimateTime(
+      arch,
+      { ...o, compile: true },
+      findGpu('rtx-3090'),
+      defaultTimeOptions(1),
+    );
+    expect(1 / compiled.decodeTokensPerSecond!).toBeLessThan(0.022);
   });
 });
 

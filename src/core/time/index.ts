@@ -970,20 +970,43 @@ export interface DecodeTime {
 const EMPTY = new Float64Array(0);
 const DPH = Object.fromEntries(DECODE_PHASES.map((p, i) => [p, i])) as Record<DecodePhase, number>;
 
-/** Per-token fixed cost: kernel launches (eager or CUDA-graph replay), generate()'s loop, bnb's extra kernels. */
-function decodeOverheadSeconds(m: ModelFacts, o: EstimateOptions, q: QuantFormat | null): number {
+// Eager decoding launches its kernels asynchronously: a token takes the longer of the GPU's work and the
+// CPU's dispatch of it, then the per-token loop and sync. HF generate of Llama-7B fp16 on an RTX 3090 takes
+// 32.9 ms/token where its 13.5 GB weight read is ~17 ms (bitsandbytes issue #347,
+// https://github.com/bitsandbytes-foundation/bitsandbytes/issues/347): dispatch-bound, so (32.9 - 2) ms over
+// 32 layers x 45 ops is ~21 µs per op of eager decoding (Python module calls on one-token tensors, where a
+// training op on large tensors costs ~10 µs of CPU).
+const EAGER_DECODE_OP_SECONDS = 21e-6;
+
+/**
+ * Per-token host cost of decoding: eager dispatch (overlaps the GPU's work), CUDA-graph replay gaps (add to
+ * it: the GPU idles between graph kernels) and fixed per-token work (generate()'s loop and its sync).
+ * bitsandbytes layers add Python and ctypes calls per linear; LLM.int8's small kernels per linear.
+ */
+function decodeHost(
+  m: ModelFacts,
+  o: EstimateOptions,
+  q: QuantFormat | null,
+): { dispatch: number; gaps: number; fixed: number } {
   const compiled = o.compile || o.framework === 'vllm';
-  let overhead = compiled
-    ? m.layers * OPS_PER_LAYER_COMPILED * GRAPH_KERNEL_SECONDS
-    : m.layers * OPS_PER_LAYER_EAGER * EAGER_OP_SECONDS + GENERATE_TOKEN_SECONDS;
-  if (q === 'bnb') {
-    const linears = m.layers * m.linearsPerLayer;
-    overhead +=
-      o.weights === 'int8'
+  const linears = m.layers * m.linearsPerLayer;
+  const bnb =
+    q !== 'bnb'
+      ? 0
+      : o.weights === 'int8'
         ? linears * INT8_LINEAR_SECONDS
-        : linears * bnb4Ops(o) * EAGER_OP_SECONDS;
-  }
-  return overhead;
+        : linears * bnb4Ops(o) * EAGER_DECODE_OP_SECONDS;
+  if (compiled)
+    return {
+      dispatch: 0,
+      gaps: m.layers * OPS_PER_LAYER_COMPILED * GRAPH_KERNEL_SECONDS + bnb,
+      fixed: 0,
+    };
+  return {
+    dispatch: m.layers * OPS_PER_LAYER_EAGER * EAGER_DECODE_OP_SECONDS + bnb,
+    gaps: 0,
+    fixed: GENERATE_TOKEN_SECONDS,
+  };
 }
 
 /** Megatron TP decode: 2 all-reduces per layer of batch x hidden, each paying the NCCL latency. */
@@ -1033,9 +1056,10 @@ export function decodeStep(
   const computeT = flops / r.gemm16;
   const memT = weightT + kvT;
   const core = Math.max(memT, computeT);
-  const overhead = decodeOverheadSeconds(m, o, quantized ? q : null);
+  const host = decodeHost(m, o, quantized ? q : null);
   const tpT = decodeTpSeconds(m, tp, B, r);
-  const step = core + overhead + tpT;
+  const step = Math.max(core, host.dispatch) + host.gaps + host.fixed + tpT;
+  const overhead = step - core - tpT; // the host's share the GPU's work does not hide
   if (!detail)
     return {
       stepSeconds: step,
