@@ -547,17 +547,14 @@ function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout) {
     tokens * layersHere * elemBytesPerTokenLayer(m, compiled, tp, elemSize) +
     (tokens * m.vocab * (o.chunkedLoss || compiled ? LOSS_BYTES_FUSED : LOSS_BYTES_EAGER)) /
       (tp * w.pp);
-  // Eager attention materialises b x heads x s x s scores: write, softmax read+write (fp32 upcast in HF),
-  // dropout, read by PV: ~6 passes of 2-4 B (HF eager_attention_forward).
+  // Eager attention materialises b x heads x s x s scores; per score, in bytes of the score dtype c (HF
+  // eager_attention_forward, BertSelfAttention): QK^T writes c; the scaling and the mask add each read and
+  // write c; softmax reads c and writes fp32 (4), cast back to c (read 4, write c) unless the scores are
+  // fp32; dropout reads and writes c plus a 1-byte mask; PV reads c: 10c + 9 B (16-bit), 9c + 5 (fp32).
+  const scoreBytes = o.compute === 'fp32' ? 9 * 4 + 5 : 10 * elemSize + 9;
   const eagerScores =
     o.attention === 'eager'
-      ? o.batch *
-        (m.heads / tp) *
-        (o.seq / cp) *
-        o.seq *
-        6 *
-        (o.compute === 'fp32' ? 4 : 3) *
-        layersHere
+      ? o.batch * (m.heads / tp) * (o.seq / cp) * o.seq * scoreBytes * layersHere
       : 0;
   return {
     fwdGemmFlops: fwdGemmFlops + 2 * tokens * w.adapterW,
