@@ -10,25 +10,23 @@ import {
   type CalibrationCase,
   type ThroughputCase,
 } from '../schema/calibration.js';
+import type { z } from 'zod';
 import { UserError } from './errors.js';
 
 export const CALIBRATION_DIR = fileURLToPath(new URL('../../calibration/', import.meta.url));
 
-export function loadCalibrationCases(
-  file = 'cases.json',
-  dir = CALIBRATION_DIR,
-): CalibrationCase[] {
-  const path = join(dir, file);
+/** Read and validate one cases file of calibration/; `allowed` names the files `--cases` takes. */
+function loadCases<T>(path: string, schema: z.ZodType<T>, allowed: string): T {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new UserError(
-      `--cases: cannot read ${path} (${code ?? (e as Error).message}); expected a JSON file in calibration/: cases.json or informative.json`,
+      `--cases: cannot read ${path} (${code ?? (e as Error).message}); expected a JSON file in calibration/: ${allowed}`,
     );
   }
-  const parsed = calibrationFileSchema.safeParse(raw);
+  const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new UserError(`${path}: ${issue.message} at ${issue.path.join('.') || '(root)'}`);
@@ -36,27 +34,19 @@ export function loadCalibrationCases(
   return parsed.data;
 }
 
+export function loadCalibrationCases(
+  file = 'cases.json',
+  dir = CALIBRATION_DIR,
+): CalibrationCase[] {
+  return loadCases(join(dir, file), calibrationFileSchema, 'cases.json or informative.json');
+}
+
 /** calibration/throughput.json: published measured speeds. */
 export function loadThroughputCases(
   file = 'throughput.json',
   dir = CALIBRATION_DIR,
 ): ThroughputCase[] {
-  const path = join(dir, file);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UserError(
-      `--cases: cannot read ${path} (${code ?? (e as Error).message}); expected a JSON file in calibration/: throughput.json`,
-    );
-  }
-  const parsed = throughputFileSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new UserError(`${path}: ${issue.message} at ${issue.path.join('.') || '(root)'}`);
-  }
-  return parsed.data;
+  return loadCases(join(dir, file), throughputFileSchema, 'throughput.json');
 }
 
 /** The architecture of a case, from the config.json shipped beside the cases. */

@@ -1,6 +1,7 @@
 /** Plain-text report of one estimate: breakdown with bars, verdict, and what dominates when it does not fit. */
 import type { EstimateResult } from '../core/estimate.js';
 import type { TimeResult } from '../core/time/index.js';
+import { powerHeld } from '../core/time/verdict.js';
 import type { Breakdown } from '../core/memory/index.js';
 import { COMPONENT_LABEL, PHASE_LABEL } from './messages.js';
 import { bar, formatCount, formatGiB, padLeft, padRight } from './format.js';
@@ -82,10 +83,11 @@ export function formatSeconds(s: number): string {
 const tps = (x: number) => (x >= 100 ? Math.round(x).toLocaleString('en-US') : x.toPrecision(3));
 
 /** Why the MFU is low on a card its power cannot feed: "power holds it to N of M spec TFLOPS", or null. */
-export function powerHeld(t: TimeResult): string | null {
-  const { spec, sustained } = t.tensorTflops;
-  if (sustained >= 0.95 * spec) return null;
-  return `power holds it to ${Math.round(sustained)} of its ${Math.round(spec)} spec 16-bit TFLOPS (README: Assumptions and limits)`;
+export function powerHeldLine(t: TimeResult): string | null {
+  const held = powerHeld(t);
+  return held
+    ? `power holds it to ${held.sustained} of its ${held.spec} spec 16-bit TFLOPS (README: Assumptions and limits)`
+    : null;
 }
 
 /** The time block of an estimate: step time, tokens/s, MFU, bound and the largest phases. */
@@ -104,7 +106,7 @@ export function timeLines(t: TimeResult): string[] {
         `${tps(t.tokensPerSecondPerGpu)} tokens/s per GPU, MFU ${(t.mfu * 100).toFixed(1)}%, bound: ${t.bound}`,
     );
   }
-  const held = powerHeld(t);
+  const held = powerHeldLine(t);
   if (held) out.push(`  ${held}`);
   // Shares of one step (prefill is a one-off per request, shown apart).
   const steady = t.phases.filter((p) => p.phase !== 'prefill');

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { estimateTime, gpuRates, powerKeep } from '../../src/core/time/index.js';
 import { timeVerdict } from '../../src/core/time/verdict.js';
-import { powerHeld } from '../../src/ui/estimate-text.js';
+import { powerHeldLine } from '../../src/ui/estimate-text.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { defaultOptions } from '../../src/schema/estimate.js';
 import { findGpu } from '../../src/io/load-catalog.js';
@@ -80,9 +80,9 @@ describe('power-held cards are named', () => {
     const a6000 = estimateTime(arch, o, findGpu('rtx-a6000'), defaultTimeOptions(1));
     expect(a6000.tensorTflops.spec).toBe(154.8);
     expect(a6000.tensorTflops.sustained).toBeCloseTo(((71 / 350) * 300) / 0.85, 1);
-    expect(powerHeld(a6000)).toMatch(/^power holds it to 72 of its 155 spec/);
+    expect(powerHeldLine(a6000)).toMatch(/^power holds it to 72 of its 155 spec/);
     expect(timeVerdict(a6000).lift).toMatch(/more tensor FLOP\/s per watt/);
     const h4090 = estimateTime(arch, o, findGpu('rtx-4090'), defaultTimeOptions(1));
-    expect(powerHeld(h4090)).toBeNull();
+    expect(powerHeldLine(h4090)).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 /** Facts every emitter derives the same way from a LaunchInput: parallel layout, dtypes, learning rate. */
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { engineOf } from '../engines/engine.js';
+import { isFourBitFloat } from '../model/dtypes.js';
 import type { LaunchInput, Sharding } from './types.js';
 
 /** Data-parallel degree (docs/DESIGN.md: dp = gpus / (tp * pp)). */
@@ -29,7 +30,7 @@ export const MASTER_PORT = 29500;
 export const isTraining = (o: EstimateOptions): boolean => o.method !== 'inference';
 export const isAdapter = (o: EstimateOptions): boolean =>
   o.method === 'lora' || o.method === 'qlora';
-export const is4bit = (o: EstimateOptions): boolean => o.weights === 'nf4' || o.weights === 'fp4';
+export const is4bit = (o: EstimateOptions): boolean => isFourBitFloat(o.weights);
 
 /** Starting learning rates: full FT 2e-5 (Llama-2 paper §3.1 SFT), LoRA/QLoRA 2e-4 (QLoRA paper App. B.2). */
 export const learningRate = (o: EstimateOptions): number => (isAdapter(o) ? 2e-4 : 2e-5);

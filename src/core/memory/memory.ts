@@ -20,6 +20,7 @@ import {
   FLOAT_BYTES,
   SEMI_STRUCTURED_META_BYTES_PER_ELEMENT,
   isFloatDtype,
+  isFourBitFloat,
   quantConstantBytes,
   valueBytes,
 } from '../model/dtypes.js';
@@ -325,8 +326,7 @@ function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): Setup {
   // into the dtype it was quantized from; from an fp16 copy that is fp16, then cast: both alive at once.
   const largestQuantized = Math.max(facts.largestLinear, head ? arch.lmHeadParams : 0);
   // LLM.int8's backward casts its int8 weight straight to the input's dtype (MatMul8bitLt.backward).
-  const fromFp16 =
-    fw.bnbQuantizesAll && (o.weights === 'nf4' || o.weights === 'fp4') && o.compute !== 'fp16';
+  const fromFp16 = fw.bnbQuantizesAll && isFourBitFloat(o.weights) && o.compute !== 'fp16';
   const dequantBytes = fromFp16 ? 2 + FLOAT_BYTES[o.compute] : FLOAT_BYTES[o.compute];
   const dequant = quantized ? (largestQuantized * dequantBytes) / o.tp : 0;
   const adapters = loraParams(arch, t, o.loraRank, fw.embedTargetsTrainFully);
@@ -684,8 +684,7 @@ function inferencePhases(
   // bitsandbytes 4-bit dequantizes a whole weight for any input of more than one row (matmul_4bit: the gemv
   // kernel serves one token of one sequence): every prefill, and decode steps of a batch. LLM.int8 inference
   // multiplies in int8 and dequantizes only its outlier columns (MatMul8bitLt.forward).
-  const fourBit = o.weights === 'nf4' || o.weights === 'fp4';
-  const bnbDequant = fw.bnbSavesInput && fourBit ? s.dequant : 0;
+  const bnbDequant = fw.bnbSavesInput && isFourBitFloat(o.weights) ? s.dequant : 0;
   const phases: PhaseParts[] = [
     {
       phase: 'prefill',

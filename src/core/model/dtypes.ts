@@ -3,6 +3,9 @@ import type { ComputeDtype, StateDtype, WeightDtype } from '../../schema/estimat
 
 export const FLOAT_BYTES: Record<ComputeDtype | StateDtype, number> = { fp32: 4, fp16: 2, bf16: 2 };
 
+/** The 4-bit float formats of bitsandbytes (NF4, FP4): blockwise, dequantized whole per matmul. */
+export const isFourBitFloat = (w: WeightDtype): boolean => w === 'nf4' || w === 'fp4';
+
 /** Weight dtypes that store one float per parameter (trainable by full fine-tuning). */
 export const isFloatDtype = (w: WeightDtype): w is ComputeDtype =>
   w === 'fp32' || w === 'fp16' || w === 'bf16';

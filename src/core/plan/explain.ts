@@ -5,6 +5,7 @@
  * batch), its quality tier and the host RAM an offload needs. Only fixes an engine runs are offered.
  */
 import type { Arch } from '../model/arch.js';
+import { isFourBitFloat } from '../model/dtypes.js';
 import { checkpointings } from './candidates.js';
 import { buildEstimate, gpuCapacityBytes } from '../estimate.js';
 import type { Breakdown } from '../memory/memory.js';
@@ -79,7 +80,7 @@ interface Move {
 
 const training = (o: EstimateOptions) => o.method !== 'inference';
 const adapter = (o: EstimateOptions) => o.method === 'lora' || o.method === 'qlora';
-const fourBit = (o: EstimateOptions) => o.weights === 'nf4' || o.weights === 'fp4';
+const fourBit = (o: EstimateOptions) => isFourBitFloat(o.weights);
 const targets = (o: EstimateOptions) => (o.loraAllLinear ? 'all-linear' : o.loraTargets.join(','));
 
 // Quality notes: QLoRA paper (Dettmers et al. 2023, Table 3-4): NF4+DQ matches 16-bit LoRA; LoRA paper §7 on rank.

@@ -541,12 +541,11 @@ function buildRows(
   variants: Variant[],
 ): { rows: Rows; mem: MemTable; modelPruned: ModelPruned } {
   const T = rowTable(Math.max(16, bases.length * counts.length * 24));
-  const groups = surfaceGroupsOf(bases);
   const modelPruned = forEachRunnable(s, arch, bases, counts, variants, (at) => {
     const o = bases[at.bi]!.options;
     for (let k = 0; k < at.run.length; k++) {
       const vi = at.run[k]!;
-      addRow(T, surfaceOf(T, arch, groups[at.bi]!, o, at, variants, vi), o.batch, at, vi);
+      addRow(T, surfaceOf(T, arch, at.group, o, at, variants, vi), o.batch, at, vi);
     }
   });
   T.rows.n = T.n;
@@ -560,6 +559,8 @@ function buildRows(
 interface LayoutVisit {
   /** Index of the configuration in `bases`. */
   bi: number;
+  /** Its surface group (surfaceGroupsOf: configurations that differ only in micro-batch). */
+  group: number;
   count: number;
   tp: number;
   pp: number;
@@ -569,8 +570,6 @@ interface LayoutVisit {
   accum: number;
   /** The engine variants that run the layout and pass quality (indices into the variants). */
   run: number[];
-  /** layoutVariants' verdict: LAYOUT_OK, LAYOUT_NO_ENGINE or LAYOUT_LOSSY. */
-  verdict: number;
 }
 
 /**
@@ -593,6 +592,7 @@ function forEachRunnable(
   const job = s.job;
   const at: LayoutVisit = {
     bi: 0,
+    group: 0,
     count: 0,
     tp: 1,
     pp: 1,
@@ -600,14 +600,13 @@ function forEachRunnable(
     sh: { zero: 0, offload: 'none' },
     accum: 1,
     run: [],
-    verdict: LAYOUT_OK,
   };
   bases.forEach((b, bi) => {
     const o = b.options;
     let layouts = layoutsByMethod.get(o.method);
     if (!layouts) layoutsByMethod.set(o.method, (layouts = layoutsOf(s, arch, o.method, counts)));
     const probe = { ...o };
-    runs.base = groups[bi]!;
+    runs.base = at.group = groups[bi]!;
     at.bi = bi;
     const accept = (vi: number) => judge(bi, vi);
     for (let i = 0; i < layouts.length; i++) {
@@ -633,7 +632,6 @@ function forEachRunnable(
       at.dp = L.dp;
       at.sh = L.sh;
       at.accum = accum;
-      at.verdict = verdict;
       at.run = run;
       f(at);
     }

@@ -9,7 +9,7 @@
  */
 import type { Arch } from '../model/arch.js';
 import { OPTIMIZER_PROFILES } from '../engines/optimizers.js';
-import { valueBytes } from '../model/dtypes.js';
+import { FLOAT_BYTES, valueBytes } from '../model/dtypes.js';
 import type { Gpu } from '../../schema/gpu.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import {
@@ -415,7 +415,7 @@ const bnb4Ops = (o: EstimateOptions): number =>
 
 // Optimizer step traffic per trainable parameter: each optimizer's row (engines/optimizers.ts stepTraffic).
 const optimizerBytes = (o: EstimateOptions): number =>
-  OPTIMIZER_PROFILES[o.optimizer].stepTraffic(o.optimizerStates === 'bf16' ? 2 : 4);
+  OPTIMIZER_PROFILES[o.optimizer].stepTraffic(FLOAT_BYTES[o.optimizerStates]);
 // DeepSpeedCPUAdam / torch fused CPU AdamW stream ~28 B per parameter through host memory; a server node
 // sustains ~100 GB/s for it (ZeRO-Offload, arXiv:2101.06840 §5: CPU-Adam 5-7x over PyTorch, ~1 s per
 // billion-scale step on a DGX-2 node), shared by the node's ranks: assumed 100 GB/s per node.

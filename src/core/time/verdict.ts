@@ -49,10 +49,18 @@ function computeLift(t: TimeResult): string {
   if (t.bound === 'memory')
     return '--compile (fuses the elementwise passes) or a GPU with more memory bandwidth';
   if (t.bound === 'host') return '--compile (fewer kernel launches) or larger micro-batches';
-  const { spec, sustained } = t.tensorTflops;
-  if (sustained < 0.95 * spec)
-    return `a GPU with more tensor FLOP/s per watt (its board power holds this one to ${Math.round(sustained)} of ${Math.round(spec)} spec TFLOPS), or larger micro-batches to fill the GEMMs`;
+  const held = powerHeld(t);
+  if (held)
+    return `a GPU with more tensor FLOP/s per watt (its board power holds this one to ${held.sustained} of ${held.spec} spec TFLOPS), or larger micro-batches to fill the GEMMs`;
   return 'a GPU with more tensor FLOP/s, or larger micro-batches to fill the GEMMs';
+}
+
+/** Spec and sustained 16-bit TFLOPS (rounded) when power holds the card 5% or more below its spec, else null. */
+export function powerHeld(t: TimeResult): { spec: number; sustained: number } | null {
+  const { spec, sustained } = t.tensorTflops;
+  return sustained < 0.95 * spec
+    ? { spec: Math.round(spec), sustained: Math.round(sustained) }
+    : null;
 }
 
 export function timeVerdict(t: TimeResult): TimeVerdict {
