@@ -30,13 +30,24 @@ export function caseError(measured: number, estimated: number): number {
   return (estimated - measured) / measured;
 }
 
-export function summarize(group: string, rows: readonly CaseResult[]): ErrorSummary {
+/** Count, median and p90 of the absolute errors of some rows, and the sorted absolute errors. */
+export function absErrorStats(rows: readonly { error: number }[]) {
   const abs = rows.map((r) => Math.abs(r.error)).sort((a, b) => a - b);
   return {
-    group,
+    abs,
     count: rows.length,
     medianAbsError: median(abs),
     p90AbsError: percentile(abs, 0.9),
+  };
+}
+
+export function summarize(group: string, rows: readonly CaseResult[]): ErrorSummary {
+  const { count, medianAbsError, p90AbsError } = absErrorStats(rows);
+  return {
+    group,
+    count,
+    medianAbsError,
+    p90AbsError,
     meanError: rows.length ? rows.reduce((a, r) => a + r.error, 0) / rows.length : 0,
   };
 }

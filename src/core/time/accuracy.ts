@@ -1,5 +1,5 @@
 /** Accuracy of the time model against published measured speeds: per-case error and summaries. */
-import { median, percentile } from '../memory/calibration.js';
+import { absErrorStats } from '../memory/calibration.js';
 
 export interface ThroughputRow {
   id: string;
@@ -29,13 +29,13 @@ export function summarizeThroughput(
   group: string,
   rows: readonly ThroughputRow[],
 ): ThroughputSummary {
-  const abs = rows.map((r) => Math.abs(r.error)).sort((a, b) => a - b);
+  const { abs, count, medianAbsError, p90AbsError } = absErrorStats(rows);
   return {
     group,
-    count: rows.length,
-    medianAbsError: median(abs),
-    p90AbsError: percentile(abs, 0.9),
-    within20: rows.length ? abs.filter((e) => e <= 0.2).length / rows.length : 0,
+    count,
+    medianAbsError,
+    p90AbsError,
+    within20: count ? abs.filter((e) => e <= 0.2).length / count : 0,
   };
 }
 
