@@ -540,7 +540,7 @@ function buildRows(
   counts: number[],
   variants: Variant[],
 ): { rows: Rows; mem: MemTable; modelPruned: ModelPruned } {
-  const T = rowTable(Math.max(16, bases.length * counts.length * 24));
+  const T = rowTable(4096); // grows by doubling: a search keeps a few percent of its layouts
   const modelPruned = forEachRunnable(s, arch, bases, counts, variants, (at) => {
     const o = bases[at.bi]!.options;
     for (let k = 0; k < at.run.length; k++) {
@@ -573,8 +573,42 @@ interface LayoutVisit {
 }
 
 /**
+ * The layouts a micro-batch keeps, grouped by shape (with the accumulation bit): `shapes` lists the shapes
+ * present, `members[k]` the layout indices of `shapes[k]` in search order, `accum[i]` layout i's
+ * accumulation steps (0: the micro-batch skips it).
+ */
+interface ShapeTable {
+  shapes: number[];
+  members: number[][];
+  accum: Int32Array;
+}
+
+/** forEachRunnable's table for one method's layouts at micro-batch `batch` (idle ranks and unfilled pipelines skipped). */
+function shapeTableOf(job: Scenario['job'], layouts: readonly Layout[], batch: number): ShapeTable {
+  const accum = new Int32Array(layouts.length);
+  const byShape = new Map<number, number[]>();
+  for (let i = 0; i < layouts.length; i++) {
+    const L = layouts[i]!;
+    let a = 1;
+    if (job.kind === 'fine-tune') {
+      if (batch * L.dp > job.globalBatch) continue; // idle ranks
+      a = Math.ceil(job.globalBatch / (batch * L.dp));
+      if (L.pp > 1 && a < L.pp) continue; // pipeline never fills
+    }
+    accum[i] = a;
+    const shape = L.shape + (a > 1 ? 16 : 0);
+    let m = byShape.get(shape);
+    if (!m) byShape.set(shape, (m = []));
+    m.push(i);
+  }
+  return { shapes: [...byShape.keys()], members: [...byShape.values()], accum };
+}
+
+/**
  * Every layout of every configuration that some engine variant runs, with those variants (buildRows and
- * countRows); returns how many layouts no engine ran and how many lost a variant to quality.
+ * countRows), in search order; returns how many layouts no engine ran and how many lost a variant to
+ * quality. Verdicts are per configuration group and layout shape (layoutVariants), so a configuration is
+ * judged shape by shape and only the layouts of runnable shapes are visited.
  */
 function forEachRunnable(
   s: Scenario,
@@ -589,7 +623,7 @@ function forEachRunnable(
   const runs = engineVerdicts(arch);
   const groups = surfaceGroupsOf(bases);
   const layoutsByMethod = new Map<Method, Layout[]>();
-  const job = s.job;
+  const tables = new Map<string, ShapeTable>();
   const at: LayoutVisit = {
     bi: 0,
     group: 0,
@@ -601,38 +635,51 @@ function forEachRunnable(
     accum: 1,
     run: [],
   };
+  const visit: number[] = [];
   bases.forEach((b, bi) => {
     const o = b.options;
     let layouts = layoutsByMethod.get(o.method);
     if (!layouts) layoutsByMethod.set(o.method, (layouts = layoutsOf(s, arch, o.method, counts)));
+    const tk = `${o.method}/${o.batch}`;
+    let table = tables.get(tk);
+    if (!table) tables.set(tk, (table = shapeTableOf(s.job, layouts, o.batch)));
     const probe = { ...o };
     runs.base = at.group = groups[bi]!;
     at.bi = bi;
     const accept = (vi: number) => judge(bi, vi);
-    for (let i = 0; i < layouts.length; i++) {
-      const L = layouts[i]!;
-      let accum = 1;
-      if (job.kind === 'fine-tune') {
-        if (o.batch * L.dp > job.globalBatch) continue; // idle ranks
-        accum = Math.ceil(job.globalBatch / (o.batch * L.dp));
-        if (L.pp > 1 && accum < L.pp) continue; // pipeline never fills
-      }
-      const shape = L.shape + (accum > 1 ? 16 : 0);
+    visit.length = 0;
+    for (let k = 0; k < table.shapes.length; k++) {
+      const shape = table.shapes[k]!;
+      const members = table.members[k]!;
+      // The shape's first layout answers for all of them (engineRejects reads the shape's bits only).
+      const first = members[0]!;
       const verdict =
         runs.stamp[shape] === runs.base
           ? runs.verdict[shape]!
-          : layoutVariants(variants, probe, L, shape, accum, accept, runs);
-      if (verdict === LAYOUT_NO_ENGINE) pruned.noEngine++;
-      else if (verdict === LAYOUT_LOSSY) pruned.quality++;
-      const run = runs.runList[shape]!;
-      if (run.length === 0) continue;
+          : layoutVariants(
+              variants,
+              probe,
+              layouts[first]!,
+              shape,
+              table.accum[first]!,
+              accept,
+              runs,
+            );
+      if (verdict === LAYOUT_NO_ENGINE) pruned.noEngine += members.length;
+      else if (verdict === LAYOUT_LOSSY) pruned.quality += members.length;
+      if (runs.runList[shape]!.length > 0) for (const i of members) visit.push(i);
+    }
+    visit.sort((x, y) => x - y);
+    for (const i of visit) {
+      const L = layouts[i]!;
+      const accum = table.accum[i]!;
       at.count = L.count;
       at.tp = L.tp;
       at.pp = L.pp;
       at.dp = L.dp;
       at.sh = L.sh;
       at.accum = accum;
-      at.run = run;
+      at.run = runs.runList[L.shape + (accum > 1 ? 16 : 0)]!;
       f(at);
     }
   });
