@@ -5,8 +5,8 @@ import { badValue } from '../io/errors.js';
 import { planScenarioFile } from '../io/plan-scenario.js';
 import { stderrProgress } from '../io/progress.js';
 import { writeAtomic } from '../io/write-atomic.js';
-import { exportPlan, planJson, type ExportFormat } from '../ui/export-plan.js';
-import { renderPlanText } from '../ui/plan-text.js';
+import type { ExportFormat } from '../ui/export-plan.js';
+import { planJson } from '../ui/plan-json.js';
 import { wantsTui } from './explore.js';
 import { parseTop } from './top.js';
 
@@ -34,12 +34,15 @@ export async function runPlan(file: string, opts: Record<string, unknown>): Prom
   const top = parseTop(opts.top);
   const format = typeof opts.export === 'string' ? exportFormatOf(opts.export) : null;
   const result = await planScenario(file, { top, detect: opts.detect === true });
-  if (format && typeof opts.export === 'string')
+  // Renderers load when used: `--json` needs neither the text report nor the exporters.
+  if (format && typeof opts.export === 'string') {
+    const { exportPlan } = await import('../ui/export-plan.js');
     writeAtomic(opts.export, exportPlan(result, format), { force: opts.force === true });
+  }
   process.stdout.write(
     opts.json === true
       ? `${JSON.stringify(planJson(result), null, 2)}\n`
-      : `${renderPlanText(result)}\n`,
+      : `${(await import('../ui/plan-text.js')).renderPlanText(result)}\n`,
   );
   return result.fits ? 0 : 2;
 }

@@ -10,7 +10,6 @@ import { planFleet } from '../core/plan/index.js';
 import { prewarmJslpWorker } from '../solve/index.js';
 import { scenarioStructureIssue } from '../core/model/index.js';
 import type { Scenario } from '../schema/scenario.js';
-import { detectGpus } from './detect.js';
 import { badValue } from './errors.js';
 import { loadGpus } from './load-catalog.js';
 import { resolveModel } from './load-model.js';
@@ -59,6 +58,7 @@ export async function planScenarioObject(
 /** GPU ids nvidia-smi reports, when the scenario or the flag asks for detection. */
 export async function detectedFor(scenario: Scenario, detect: boolean): Promise<string[]> {
   if (!detect && !scenario.hardware.detect) return [];
+  const { detectGpus } = await import('./detect.js'); // runs nvidia-smi: loaded only for --detect
   return (await detectGpus({ gpus: loadGpus() })).flatMap((d) => (d.gpuId ? [d.gpuId] : []));
 }
 

@@ -1,5 +1,4 @@
 /** Entry point for the planner's integer programs: validate, pick a backend, return a verified result. */
-import { solveWithHighs } from './highs.js';
 import { solveWithJslp } from './lp.js';
 import { parseMipModel, type MipModel, type MipResult } from './model.js';
 
@@ -25,6 +24,9 @@ export interface SolveMipOptions {
   jslpTimeLimitMs?: number;
 }
 
+// HiGHS (a WebAssembly build) loads on first use: most plans are solved by jsLP or need no solver.
+const highs = () => import('./highs.js');
+
 /** HiGHS always gets at least this much, even when jsLP used up the budget. */
 const MIN_HIGHS_MS = 250;
 
@@ -40,7 +42,7 @@ export async function solveMip(input: MipModel, options: SolveMipOptions = {}): 
   if (!(timeLimitMs > 0)) throw new RangeError(`timeLimitMs: expected > 0, got ${timeLimitMs}`);
   const backend = options.backend ?? 'auto';
   if (backend === 'jslp') return solveWithJslp(model, { timeLimitMs });
-  if (backend === 'highs') return solveWithHighs(model, { timeLimitMs });
+  if (backend === 'highs') return (await highs()).solveWithHighs(model, { timeLimitMs });
 
   const t0 = performance.now();
   const jslpMs = Math.min(options.jslpTimeLimitMs ?? Math.min(500, timeLimitMs / 4), timeLimitMs);
@@ -48,7 +50,7 @@ export async function solveMip(input: MipModel, options: SolveMipOptions = {}): 
   // jsLP proves infeasibility slowly or not at all, so 'infeasible' is confirmed by HiGHS (§4).
   if (first.status === 'optimal' || first.status === 'unbounded') return first;
   const remaining = Math.max(timeLimitMs - (performance.now() - t0), MIN_HIGHS_MS);
-  const second = await solveWithHighs(model, { timeLimitMs: remaining });
+  const second = await (await highs()).solveWithHighs(model, { timeLimitMs: remaining });
   if (first.status === 'infeasible' && (second.status === 'error' || second.status === 'timeout')) {
     // jsLP's feasible:false was right in every case measured (§4); keep it when HiGHS cannot confirm.
     return {

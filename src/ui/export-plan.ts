@@ -2,19 +2,13 @@
 import type { PlanResult } from '../core/plan/index.js';
 import { formatDuration, formatGiB, formatUsd } from './format.js';
 import { REASON_LABEL, fixSentence } from './plan-messages.js';
+import { planJson } from './plan-json.js';
 import { planSvg } from './export-svg.js';
 import { hardwareOf, renderTable, techniqueOf } from './plan-text.js';
 
 export { planSvg };
 
-/** PlanResult with sentences beside the codes (what --json prints). */
-export function planJson(r: PlanResult): unknown {
-  return {
-    ...r,
-    pruned: r.pruned.map((p) => ({ ...p, message: REASON_LABEL[p.code] })),
-    nearestFixes: r.nearestFixes.map((f) => ({ ...f, message: fixSentence(f) })),
-  };
-}
+export { planJson };
 
 const CSV_HEAD = [
   'rank',

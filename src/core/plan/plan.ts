@@ -1139,11 +1139,22 @@ interface RankKeys {
   k2: number;
 }
 
-function rankKeysInto(lim: Limits, cost: number, hours: number, watts: number, out: RankKeys) {
+/**
+ * A timed candidate's objectives and throughput (one scratch per search pass, rewritten per candidate): the
+ * hot path passes it by reference, so no number is boxed per call.
+ */
+interface Objectives {
+  cost: number;
+  hours: number;
+  watts: number;
+  tps: number;
+}
+
+function rankKeysInto(lim: Limits, c: Objectives, out: RankKeys) {
   const [j0, j1, j2] = lim.rankIdx as [number, number, number];
-  out.k0 = j0 === 0 ? cost : j0 === 1 ? hours : watts;
-  out.k1 = j1 === 0 ? cost : j1 === 1 ? hours : watts;
-  out.k2 = j2 === 0 ? cost : j2 === 1 ? hours : watts;
+  out.k0 = j0 === 0 ? c.cost : j0 === 1 ? c.hours : c.watts;
+  out.k1 = j1 === 0 ? c.cost : j1 === 1 ? c.hours : c.watts;
+  out.k2 = j2 === 0 ? c.cost : j2 === 1 ? c.hours : c.watts;
 }
 
 /** Whether a full top list's last plan ranks at or before the candidate (so it stays out). */
@@ -1159,17 +1170,16 @@ function notBetterThanWorst(lim: Limits, top: readonly Kept[], c: RankKeys): boo
 }
 
 /** Same objectives on the same hardware: a variant of a kept plan (earlier = preferred choice); counted there. */
-function foldedIntoKept(
-  top: readonly Kept[],
-  h: number,
-  l: number,
-  cost: number,
-  hours: number,
-  watts: number,
-): boolean {
+function foldedIntoKept(top: readonly Kept[], h: number, l: number, c: Objectives): boolean {
   for (let i = 0; i < top.length; i++) {
     const p = top[i]!;
-    if (p.cost === cost && p.hours === hours && p.watts === watts && p.hw === h && p.level === l) {
+    if (
+      p.cost === c.cost &&
+      p.hours === c.hours &&
+      p.watts === c.watts &&
+      p.hw === h &&
+      p.level === l
+    ) {
       p.variants++;
       return true;
     }
@@ -1194,33 +1204,24 @@ function rankedSlot(lim: Limits, top: readonly Kept[], c: RankKeys): number {
 }
 
 /** A feasible candidate: onto the Pareto front, and into the ranked top `keep` if it belongs there. */
-function keepCandidate(
-  L: Loop,
-  row: number,
-  h: number,
-  l: number,
-  cost: number,
-  hours: number,
-  watts: number,
-  tps: number,
-): void {
-  const { st, lim, keys } = L;
+function keepCandidate(L: Loop, row: number, h: number, l: number): void {
+  const { st, lim, keys, cand: c } = L;
   st.feasible++;
   if (lim.keep === 0) return;
   const seq = st.seq;
-  addFront(st, row, h, l, cost, hours, watts, tps, seq);
-  rankKeysInto(lim, cost, hours, watts, keys);
+  addFront(st, row, h, l, c, seq);
+  rankKeysInto(lim, c, keys);
   const top = st.top;
   if (top.length >= lim.keep && notBetterThanWorst(lim, top, keys)) return;
-  if (foldedIntoKept(top, h, l, cost, hours, watts)) return;
+  if (foldedIntoKept(top, h, l, c)) return;
   const kept: Kept = {
     row,
     hw: h,
     level: l,
-    cost,
-    hours,
-    watts,
-    tokensPerSecond: tps,
+    cost: c.cost,
+    hours: c.hours,
+    watts: c.watts,
+    tokensPerSecond: c.tps,
     seq,
     variants: 0,
   };
@@ -1347,6 +1348,7 @@ interface Loop {
   tm: Timing;
   wall: NodeWatts;
   keys: RankKeys;
+  cand: Objectives;
 }
 
 /** Whether the row fits the GPU option's memory and the node's host RAM; prunes it otherwise. */
@@ -1437,7 +1439,12 @@ function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
       prune(st, REASON['too-slow'], 1, r, h, l, over, lim.maxSlow, hours);
       continue;
     }
-    keepCandidate(L, r, h, l, cost, hours, wall.total, tm.tps);
+    const c = L.cand;
+    c.cost = cost;
+    c.hours = hours;
+    c.watts = wall.total;
+    c.tps = tm.tps;
+    keepCandidate(L, r, h, l);
   }
 }
 
@@ -1468,6 +1475,7 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
     tm: { hours: 0, tps: 0 },
     wall: { full: 0, fullW: 0, lastW: 0, total: 0 },
     keys: { k0: 0, k1: 0, k2: 0 },
+    cand: { cost: 0.5, hours: 0.5, watts: 0.5, tps: 0.5 }, // fractions: double fields from the start
   };
   const onProgress = ctx.input.onProgress;
   const rows = ctx.rows;
@@ -1495,13 +1503,11 @@ function addFront(
   row: number,
   hw: number,
   level: number,
-  cost: number,
-  hours: number,
-  watts: number,
-  tps: number,
+  c: Objectives,
   seq: number,
-): void {
+) {
   const f = st.front;
+  const { cost, hours, watts } = c;
   // Consecutive candidates are alike: the point that dominated the last one usually dominates this one.
   const last = f[st.lastDominator];
   if (last && last.cost <= cost && last.hours <= hours && last.watts <= watts) return;
@@ -1523,7 +1529,7 @@ function addFront(
     if (!(cost <= p.cost && hours <= p.hours && watts <= p.watts)) f[j++] = p;
   }
   f.length = j;
-  f.push({ row, hw, level, cost, hours, watts, tokensPerSecond: tps, seq, variants: 0 });
+  f.push({ row, hw, level, cost, hours, watts, tokensPerSecond: c.tps, seq, variants: 0 });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 /** The ranked plans: a header and only the visible window of rows (fast with thousands of plans). */
+import { memo } from 'react';
 import { Box, Text } from 'ink';
 
 export interface PlanTableProps {
@@ -18,10 +19,17 @@ export function PlanTable({ header, rows, selected, empty }: PlanTableProps) {
       <Text bold>{header}</Text>
       {rows.length === 0 ? <Text dimColor> {empty}</Text> : null}
       {rows.map((r, i) => (
-        <Text key={i} inverse={i === selected} wrap="truncate">
-          {r}
-        </Text>
+        <Row key={i} text={r} inverse={i === selected} />
       ))}
     </Box>
   );
 }
+
+/** One row; a key move redraws only the two rows whose highlight changed (the others keep their props). */
+const Row = memo(function Row({ text, inverse }: { text: string; inverse: boolean }) {
+  return (
+    <Text inverse={inverse} wrap="truncate">
+      {text}
+    </Text>
+  );
+});
