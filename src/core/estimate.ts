@@ -11,7 +11,7 @@ import {
   type Breakdown,
   type MemoryEstimate,
 } from './memory/memory.js';
-import { UNCERTAINTY } from './memory/uncertainty.js';
+import { UNCERTAINTY, bandOf } from './memory/uncertainty.js';
 import { MiB } from './units.js';
 import { estimateTime, type TimeResult } from './time/index.js';
 import { defaultTimeOptions, type TimeOptions } from '../schema/time.js';
@@ -69,11 +69,7 @@ export function buildEstimate(
     hostBytesPerGpu: m.hostBytesPerGpu,
     params: m.params,
     parallel: m.parallel,
-    uncertainty: {
-      lowBytes: Math.round(device * (1 - UNCERTAINTY.p90AbsError)),
-      highBytes: Math.round(device * (1 + UNCERTAINTY.p90AbsError)),
-      basis: UNCERTAINTY.basis,
-    },
+    uncertainty: { ...bandOf(device), basis: UNCERTAINTY.basis },
     model: { id: arch.id, hfId: arch.hfId },
     dominant,
     options,

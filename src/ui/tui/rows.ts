@@ -1,6 +1,6 @@
 /** Pure: which plans the table shows (filter, search, sort) and which slice of them fits on screen. */
 import type { Plan } from '../../core/plan/index.js';
-import { UNCERTAINTY } from '../../core/memory/index.js';
+import { UNCERTAINTY, bandOf } from '../../core/memory/index.js';
 import { hardwareOf, techniqueOf } from '../plan-text.js';
 
 export const SORT_KEYS = ['rank', 'cost', 'slowdown', 'power', 'time', 'headroom'] as const;
@@ -60,9 +60,9 @@ const SORT_VALUE: Record<SortKey, (p: Plan) => number> = {
   headroom: (p) => -p.memory.headroomBytes,
 };
 
-/** Fits even if the device estimate is low by the estimator's p90 error. */
+/** Fits even at the band's high edge (the largest under-estimate on the calibration set). */
 export const surelyFits = (p: Plan): boolean =>
-  p.memory.deviceBytes * (1 + UNCERTAINTY.p90AbsError) <= p.memory.capacityBytes;
+  bandOf(p.memory.deviceBytes).highBytes <= p.memory.capacityBytes;
 
 /** Plans after filters and search, sorted by `key` (then rank, so ties stay in planner order). */
 export function visiblePlans(
@@ -103,7 +103,8 @@ export function filterSummary(f: Filters): string {
   if (f.method) parts.push(`method=${f.method}`);
   if (f.gpu) parts.push(`gpu=${f.gpu}`);
   if (f.optimizer) parts.push(`optimizer=${f.optimizer}`);
-  if (f.fitsOnly) parts.push(`fits at +${Math.round(UNCERTAINTY.p90AbsError * 100)}%`);
+  if (f.fitsOnly)
+    parts.push(`fits at +${Math.round((1 / (1 - UNCERTAINTY.maxUnderError) - 1) * 100)}%`);
   if (f.frontOnly) parts.push('Pareto front');
   if (f.search) parts.push(`/${f.search}`);
   return parts.join(', ');
