@@ -1,6 +1,6 @@
 /** The compare command's body: plan each scenario, print their best plans side by side. */
 import { badValue } from '../io/errors.js';
-import { planJson } from '../ui/export-plan.js';
+import { planJson } from '../ui/plan-json.js';
 import { renderCompareText } from '../ui/plan-compare.js';
 import { planScenario } from './plan-run.js';
 import { parseTop } from './top.js';

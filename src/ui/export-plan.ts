@@ -8,8 +8,6 @@ import { hardwareOf, renderTable, techniqueOf } from './plan-text.js';
 
 export { planSvg };
 
-export { planJson };
-
 const CSV_HEAD = [
   'rank',
   'id',

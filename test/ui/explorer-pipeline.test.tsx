@@ -13,7 +13,7 @@ import {
   openExplorer,
   type ExplorerSession,
 } from '../../src/commands/explore-run.js';
-import { planJson } from '../../src/ui/export-plan.js';
+import { planJson } from '../../src/ui/plan-json.js';
 import { initialState, reducer } from '../../src/ui/tui/state.js';
 import { fakeResult, scenario } from './fixtures.js';
 

@@ -14,7 +14,10 @@ export const UNCERTAINTY = {
     'low edge: p90 absolute error; high edge: the largest under-estimate; on the shipped calibration cases (vramplan validate), rounded up',
 } as const;
 
-/** The band around a device estimate: a peak under-estimated by e is estimate / (1 - e). */
+/** The band's high edge over the estimate (bandOf): a peak under-estimated by e is estimate / (1 - e). */
+export const HIGH_EDGE_FACTOR = 1 / (1 - UNCERTAINTY.maxUnderError);
+
+/** The band around a device estimate. */
 export function bandOf(deviceBytes: number): { lowBytes: number; highBytes: number } {
   return {
     lowBytes: Math.round(deviceBytes * (1 - UNCERTAINTY.p90AbsError)),

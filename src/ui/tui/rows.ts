@@ -1,6 +1,6 @@
 /** Pure: which plans the table shows (filter, search, sort) and which slice of them fits on screen. */
 import type { Plan } from '../../core/plan/index.js';
-import { UNCERTAINTY, bandOf } from '../../core/memory/index.js';
+import { HIGH_EDGE_FACTOR, bandOf } from '../../core/memory/index.js';
 import { hardwareOf, techniqueOf } from '../plan-text.js';
 
 export const SORT_KEYS = ['rank', 'cost', 'slowdown', 'power', 'time', 'headroom'] as const;
@@ -103,8 +103,7 @@ export function filterSummary(f: Filters): string {
   if (f.method) parts.push(`method=${f.method}`);
   if (f.gpu) parts.push(`gpu=${f.gpu}`);
   if (f.optimizer) parts.push(`optimizer=${f.optimizer}`);
-  if (f.fitsOnly)
-    parts.push(`fits at +${Math.round((1 / (1 - UNCERTAINTY.maxUnderError) - 1) * 100)}%`);
+  if (f.fitsOnly) parts.push(`fits at +${Math.round((HIGH_EDGE_FACTOR - 1) * 100)}%`);
   if (f.frontOnly) parts.push('Pareto front');
   if (f.search) parts.push(`/${f.search}`);
   return parts.join(', ');
