@@ -22,6 +22,11 @@ export interface SolveMipOptions {
   backend?: 'auto' | 'jslp' | 'highs';
   /** jsLP's share of the budget in auto mode (default min(500, timeLimitMs / 4)). */
   jslpTimeLimitMs?: number;
+  /**
+   * The model was built by vramplan's own code (core/hardware/power.ts), so the schema check is skipped: it
+   * costs more than solving the planner's small models. Every solution is still re-checked row by row.
+   */
+  trusted?: boolean;
 }
 
 // HiGHS (a WebAssembly build) loads on first use: most plans are solved by jsLP or need no solver.
@@ -37,7 +42,7 @@ const MIN_HIGHS_MS = 250;
  * Ties may resolve differently per backend (docs/reference/ecosystem.md §3a), so rank on the objective, not the values.
  */
 export async function solveMip(input: MipModel, options: SolveMipOptions = {}): Promise<MipResult> {
-  const model = parseMipModel(input);
+  const model = options.trusted ? input : parseMipModel(input);
   const timeLimitMs = options.timeLimitMs ?? 2000;
   if (!(timeLimitMs > 0)) throw new RangeError(`timeLimitMs: expected > 0, got ${timeLimitMs}`);
   const backend = options.backend ?? 'auto';

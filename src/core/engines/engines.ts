@@ -402,16 +402,29 @@ export function engineRejects(
 
 /** The estimate options a configuration takes on `engine` (its memory profile and master-weight copy). */
 export function onEngine(o: EstimateOptions, engine: Engine): EstimateOptions {
+  return engineFieldsInto({ ...o }, engine);
+}
+
+/**
+ * onEngine in place: writes the engine's fields into `out` (the planner's scratch options, so its hot loops
+ * allocate nothing), reading the configuration's own sequence/loss-parallel flags from `base` (default
+ * `out`) and the tensor-parallel degree from `out`.
+ */
+export function engineFieldsInto(
+  out: EstimateOptions,
+  engine: Engine,
+  base: EstimateOptions = out,
+): EstimateOptions {
   const p = ENGINE_PROFILES[engine];
-  const sixteen = o.weights === 'bf16' || o.weights === 'fp16';
-  const tpExtras = p.tpShardsNormsAndLoss && o.tp > 1;
-  return {
-    ...o,
-    framework: p.framework,
-    masterWeights: p.masterWeights && o.method === 'full' && sixteen,
-    sequenceParallel: o.sequenceParallel || tpExtras,
-    lossParallel: o.lossParallel || tpExtras,
-  };
+  const sixteen = base.weights === 'bf16' || base.weights === 'fp16';
+  const tpExtras = p.tpShardsNormsAndLoss && out.tp > 1;
+  const sequenceParallel = base.sequenceParallel || tpExtras;
+  const lossParallel = base.lossParallel || tpExtras;
+  out.framework = p.framework;
+  out.masterWeights = p.masterWeights && base.method === 'full' && sixteen;
+  out.sequenceParallel = sequenceParallel;
+  out.lossParallel = lossParallel;
+  return out;
 }
 
 /** The plan's engine writes an optimizer that rounds bf16 weight updates stochastically (torchao's bf16_stochastic_round). */

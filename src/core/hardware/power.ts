@@ -133,6 +133,7 @@ export async function assignCircuits(
   const classes = unitClasses(units);
   const r = await solveMip(circuitModel(units, classes, circuits, levelThroughput), {
     timeLimitMs,
+    trusted: true,
   });
   if (r.status === 'infeasible')
     return { status: 'infeasible', minThroughput: 0, units: [], loadW: {}, backend: r.backend };

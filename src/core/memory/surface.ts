@@ -96,18 +96,15 @@ export function memorySurface(
     return estimateMemory(arch, { ...o, batch, gpus: dp * o.tp * o.pp }, { ...ctx, lean: true });
   };
   // Evaluated lazily: a single-GPU search never needs the dp >= 2 plane, nor a cluster search the dp = 1 line.
-  let many: [MemoryEstimate, MemoryEstimate, MemoryEstimate] | null = null;
-  let one: [MemoryEstimate, MemoryEstimate] | null = null;
+  // Only the fitted planes are kept (the estimates are dropped once fitted: a search makes thousands).
   let manyFits: StageFit[] | null = null;
   let oneFits: StageFit[] | null = null;
-  const fitsFor = (dp: number): StageFit[] => {
-    if (dp <= 1) {
-      one ??= [at(1, 1), at(2, 1)];
-      return (oneFits ??= stageFits(one, ([f11, f21]) => line(f11!, f21!)));
-    }
-    many ??= [at(1, 2), at(1, 4), at(2, 2)];
-    return (manyFits ??= stageFits(many, ([f12, f14, f22]) => plane(f12!, f14!, f22!)));
-  };
+  const fitsFor = (dp: number): StageFit[] =>
+    dp <= 1
+      ? (oneFits ??= stageFits([at(1, 1), at(2, 1)], ([f11, f21]) => line(f11!, f21!)))
+      : (manyFits ??= stageFits([at(1, 2), at(1, 4), at(2, 2)], ([f12, f14, f22]) =>
+          plane(f12!, f14!, f22!),
+        ));
   return {
     get evaluations() {
       return evaluations;

@@ -9,8 +9,14 @@
  */
 import type { Arch } from '../model/arch.js';
 import { engineOf } from '../engines/engine.js';
-import { ENGINE_FAMILY, ENGINE_PROFILES, engineRejects, onEngine } from '../engines/engines.js';
-import { launchBlocker } from '../launch/index.js';
+import {
+  ENGINE_FAMILY,
+  ENGINE_PROFILES,
+  engineFieldsInto,
+  engineRejects,
+  onEngine,
+} from '../engines/engines.js';
+import { launchBlocker, type LaunchPlan } from '../launch/index.js';
 import { defaultHostRamBytes, hostRamOf, type HostRam } from '../memory/host-ram.js';
 import { qualityOf, tierRank, type Quality } from './quality.js';
 import type { Engine } from '../../schema/engine.js';
@@ -658,6 +664,7 @@ function forEachRunnable(
           ? runs.verdict[shape]!
           : layoutVariants(
               variants,
+              o,
               probe,
               layouts[first]!,
               shape,
@@ -739,6 +746,7 @@ const LAYOUT_LOSSY = 2;
  */
 function layoutVariants(
   variants: readonly Variant[],
+  base: EstimateOptions,
   probe: EstimateOptions,
   L: Layout,
   shape: number,
@@ -759,7 +767,7 @@ function layoutVariants(
     // Runs on the engine, and vramplan's launcher for that engine can write it (launch/index.ts).
     const runsIt =
       engineRejects(v.engine, probe, L.dp, accum) === null &&
-      launchBlocker({ arch: runs.arch, options: onEngine(probe, v.engine) }) === null;
+      launchBlocker(blockerInput(runs, probe, v.engine, base)) === null;
     if (!runsIt) continue;
     ran = true;
     if (!accept(vi)) {
@@ -783,6 +791,8 @@ function layoutVariants(
  */
 interface EngineVerdicts {
   arch: Arch;
+  /** launchBlocker's argument, made once and reused (blockerInput). */
+  plan: LaunchPlan | null;
   base: number;
   stamp: Int32Array;
   verdict: Int8Array;
@@ -791,15 +801,29 @@ interface EngineVerdicts {
 
 const engineVerdicts = (arch: Arch): EngineVerdicts => ({
   arch,
+  plan: null,
   base: -1,
   stamp: new Int32Array(256).fill(-1),
   verdict: new Int8Array(256),
   runList: new Array<number[]>(256).fill([]),
 });
 
+/** The probe on `engine` as launchBlocker reads it (onEngine, in place: the probe's engine fields are scratch). */
+function blockerInput(
+  runs: EngineVerdicts,
+  probe: EstimateOptions,
+  engine: Engine,
+  base: EstimateOptions,
+): LaunchPlan {
+  const options = engineFieldsInto(probe, engine, base);
+  if (!runs.plan) return (runs.plan = { arch: runs.arch, options });
+  runs.plan.options = options;
+  return runs.plan;
+}
+
 /** A configuration's options on one layout and engine variant (what memory and quality read). */
 const variantOptions = (o: EstimateOptions, tp: number, pp: number, sh: Sharding, v: Variant) =>
-  onEngine(
+  engineFieldsInto(
     {
       ...o,
       tp,
@@ -917,6 +941,12 @@ interface LoopState {
   front: Kept[];
   near: (Near | null)[];
   lastDominator: number;
+  /**
+   * Per GPU option and power level (h * MAX_LEVELS + level), the front point that last dominated a candidate
+   * there: the next row's candidate on the same GPU and level is most often dominated by it. The point may
+   * have left the front since; whatever removed it dominates it, so it still proves a candidate dominated.
+   */
+  dominators: (Kept | null)[];
   /** Candidates timed so far: orders kept plans found with equal objectives (earlier wins). */
   seq: number;
 }
@@ -1300,7 +1330,7 @@ function rowTimingOf(ctx: Ctx, lim: Limits, r: number, f: RowFacts): RowTiming {
   const o = f.o;
   const variant = ctx.variants[rows.variant[r]!]!;
   // One options object per row (none per candidate), with the engine's options as memory has them.
-  const options: EstimateOptions = onEngine(
+  const options: EstimateOptions = engineFieldsInto(
     {
       ...o,
       gpus: f.count,
@@ -1462,6 +1492,7 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
     front: [],
     near: REASONS.map(() => null),
     lastDominator: 0,
+    dominators: new Array<Kept | null>(ctx.hw.length * MAX_LEVELS).fill(null),
     seq: 0,
   };
   const lim = limitsOf(ctx, fastestKnown, keep);
@@ -1509,8 +1540,14 @@ function addFront(
   const f = st.front;
   const { cost, hours, watts } = c;
   // Consecutive candidates are alike: the point that dominated the last one usually dominates this one.
+  const slot = hw * MAX_LEVELS + level;
+  const d = st.dominators[slot];
+  if (d && d.cost <= cost && d.hours <= hours && d.watts <= watts) return;
   const last = f[st.lastDominator];
-  if (last && last.cost <= cost && last.hours <= hours && last.watts <= watts) return;
+  if (last && last.cost <= cost && last.hours <= hours && last.watts <= watts) {
+    st.dominators[slot] = last;
+    return;
+  }
   for (let i = 0; i < f.length; i++) {
     const p = f[i]!;
     if (p.cost <= cost && p.hours <= hours && p.watts <= watts) {
@@ -1520,6 +1557,7 @@ function addFront(
       f[i] = f[k]!;
       f[k] = p;
       st.lastDominator = k;
+      st.dominators[slot] = p;
       return;
     }
   }
