@@ -1,15 +1,22 @@
-// Explorer latency (issue #14), part of `npm run bench`: the real explorer on scenarios/default.yaml, drawn by
+// Explorer latency (issue #14), part of `npm run bench`: the built explorer on scenarios/default.yaml, drawn by
 // ink-testing-library, re-planning in its worker as `vramplan plan --tui` does. Prints the p90 of
 // key move → redrawn frame, and of knob edit (sequence length ± one step) → the re-planned ranking drawn.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-// React's development build: ink-testing-library draws no frame under the production build that cli.ts
-// selects, so these figures are an upper bound on what the CLI shows (production React renders faster).
+// What `vramplan explore` runs: the compiled explorer in dist/ (build first), with its planner workers from
+// dist/io/plan-worker.js. React's development build, though: under the production build that cli.ts selects,
+// ink-testing-library records no frame of the compiled explorer, so these figures are an upper bound.
+process.env.NODE_ENV = 'development';
 const { render } = await import('ink-testing-library');
-const { Explorer } = await import('../src/ui/tui/Explorer.js');
-const { exportTo, launchTo, openExplorer } = await import('../src/commands/explore-run.js');
+const dist = '../dist/';
+const { Explorer } = (await import(
+  `${dist}ui/tui/Explorer.js`
+)) as typeof import('../src/ui/tui/Explorer.js');
+const { exportTo, launchTo, openExplorer } = (await import(
+  `${dist}commands/explore-run.js`
+)) as typeof import('../src/commands/explore-run.js');
 
 const FILE = 'scenarios/default.yaml';
 const p90 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)]!;

@@ -1,4 +1,4 @@
-// Performance budget check: `npx tsx scripts/bench.ts` (build first: npm run build).
+// Performance budget check: `npm run bench` (builds dist/ first: the CLI timings run the compiled CLI).
 // Prints one in-process estimate (µs), CLI cold start (ms), planner candidates/s, and end-to-end `plan` time.
 import { execFileSync } from 'node:child_process';
 import { buildEstimate } from '../src/core/estimate.js';
