@@ -360,41 +360,50 @@ export const ENGINE_FAMILY: Record<Framework, readonly Engine[]> = {
 const BNB_OPTIMIZERS = new Set<Optimizer>(['adamw-8bit', 'paged-adamw', 'paged-adamw-8bit']);
 const QUANTIZED = new Set<WeightDtype>(['fp8', 'int8', 'nf4', 'fp4', 'int4']);
 
+/** What engineRejects answers when asked not to explain (the planner only tests for null). */
+export const REJECTED = 'rejected';
+
 /**
  * Why `engine` cannot run `o` (a short rule, quoting the profile), or null when it can. `dp` is the
- * data-parallel degree and `accum` the micro-batches per optimizer step.
+ * data-parallel degree and `accum` the micro-batches per optimizer step. With `explain` false a rejection
+ * is REJECTED instead of a sentence built from the profile: the planner asks tens of thousands of times and
+ * reads only null.
  */
 export function engineRejects(
   engine: Engine,
   o: EstimateOptions,
   dp: number,
   accum: number,
+  explain = true,
 ): string | null {
   const p = ENGINE_PROFILES[engine];
-  if (!p.methods.includes(o.method)) return `runs ${p.methods.join('/')} only`;
+  if (!p.methods.includes(o.method)) return explain ? `runs ${p.methods.join('/')} only` : REJECTED;
   if (dp > p.maxDp) return 'runs on one GPU';
   if (o.tp > 1 && !p.tp) return 'no tensor parallelism';
   if (o.pp > 1 && !p.pp) return 'no pipeline parallelism';
   if (o.cp > 1 && !p.cp) return 'no context parallelism';
-  if (!p.zero.includes(o.zero)) return `ZeRO stages ${p.zero.join('/')} only`;
+  if (!p.zero.includes(o.zero)) return explain ? `ZeRO stages ${p.zero.join('/')} only` : REJECTED;
   if (o.offload !== 'none' && !(p.offload[o.offload] ?? []).includes(o.zero))
-    return `no ${o.offload} offload at ZeRO-${o.zero}`;
+    return explain ? `no ${o.offload} offload at ZeRO-${o.zero}` : REJECTED;
   const sharded = o.zero >= 3 && (dp > 1 || o.offload === 'optimizer+params');
   if (o.method === 'full') {
-    if (!p.fullWeights.includes(o.weights)) return `full fine-tunes ${p.fullWeights.join('/')}`;
+    if (!p.fullWeights.includes(o.weights))
+      return explain ? `full fine-tunes ${p.fullWeights.join('/')}` : REJECTED;
     // FSDP2 mixed precision (torchtitan) exists only when parameters are sharded.
     if (engine === 'torchtitan' && dp === 1) return 'bf16 compute needs FSDP (dp > 1)';
   } else {
-    if (!p.baseWeights.includes(o.weights)) return `no ${o.weights} weights`;
+    if (!p.baseWeights.includes(o.weights)) return explain ? `no ${o.weights} weights` : REJECTED;
     if (sharded && QUANTIZED.has(o.weights) && !p.shardedQuantized.includes(o.weights))
-      return `no ${o.weights} weights under sharding`;
+      return explain ? `no ${o.weights} weights under sharding` : REJECTED;
   }
-  if (!p.attention.includes(o.attention)) return `attention ${p.attention.join('/')} only`;
-  if (!p.optimizers.includes(o.optimizer)) return `no ${o.optimizer} optimizer`;
+  if (!p.attention.includes(o.attention))
+    return explain ? `attention ${p.attention.join('/')} only` : REJECTED;
+  if (!p.optimizers.includes(o.optimizer))
+    return explain ? `no ${o.optimizer} optimizer` : REJECTED;
   if (o.offload !== 'none' && !p.offloadOptimizers.includes(o.optimizer))
-    return `no host-side ${o.optimizer} step`;
+    return explain ? `no host-side ${o.optimizer} step` : REJECTED;
   if (BNB_OPTIMIZERS.has(o.optimizer) && o.zero > 0 && dp > 1 && !p.bnbOptimizersSharded)
-    return `no ${o.optimizer} under sharding`;
+    return explain ? `no ${o.optimizer} under sharding` : REJECTED;
   if (o.optimizerInBackward && (!p.optimizerInBackward || accum > 1 || o.method !== 'full'))
     return 'no optimizer-in-backward here';
   return null;

@@ -830,7 +830,7 @@ export function estimateMemory(
   const context = fw.cudaContextMiB * MiB;
   const reserved = allocated + slack;
   const device = deviceBytesOf(fw, allocated, r.transient, r.pagedBytes);
-  const breakdown: Breakdown = { ...peak.parts, overhead: slack + context + r.pagedBytes };
+  const breakdown = withOverhead(peak.parts, slack + context + r.pagedBytes);
   if (r.pagedBytes > 0) {
     breakdown.optimizer += r.pagedBytes;
     breakdown.overhead -= r.pagedBytes;
@@ -895,8 +895,28 @@ export function roundParts(p: Parts): Parts {
   };
 }
 
+/**
+ * A breakdown of `p` plus `overhead`, every field written out: a spread of the parts would give each
+ * estimate's breakdown a fresh hidden class (V8), which the planner pays for on every one of its thousands.
+ */
+function withOverhead(p: Parts, overhead: number): Breakdown {
+  return {
+    weights: p.weights,
+    quantConstants: p.quantConstants,
+    adapters: p.adapters,
+    masterWeights: p.masterWeights,
+    gradients: p.gradients,
+    optimizer: p.optimizer,
+    activations: p.activations,
+    logits: p.logits,
+    kvCache: p.kvCache,
+    buffers: p.buffers,
+    overhead,
+  };
+}
+
 /** Integer bytes per key whose sum is exactly `total` (rounding remainder goes to overhead). */
 function roundBreakdown(b: Breakdown, total: number): Breakdown {
   const parts = roundParts(b);
-  return { ...parts, overhead: total - sumParts(parts) };
+  return withOverhead(parts, total - sumParts(parts));
 }

@@ -63,9 +63,12 @@ function worstInto(
 ): void {
   let best = stages[0]!;
   let bestDevice = -Infinity;
-  for (const st of stages) {
+  // Indexed loops: this runs once per planner row, mostly before the JIT has optimized it.
+  for (let s = 0; s < stages.length; s++) {
+    const st = stages[s]!;
     let alloc = 0;
-    for (const p of st.phases) alloc = Math.max(alloc, ev(p, batch, dp));
+    for (let k = 0; k < st.phases.length; k++)
+      alloc = Math.max(alloc, ev(st.phases[k]!, batch, dp));
     const device = deviceBytesOf(fw, alloc, ev(st.transient, batch, dp), ev(st.paged, batch, dp));
     if (device > bestDevice) {
       bestDevice = device;

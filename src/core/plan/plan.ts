@@ -641,7 +641,7 @@ function forEachRunnable(
     accum: 1,
     run: [],
   };
-  const visit: number[] = [];
+  let visit = new Int32Array(0);
   bases.forEach((b, bi) => {
     const o = b.options;
     let layouts = layoutsByMethod.get(o.method);
@@ -653,7 +653,8 @@ function forEachRunnable(
     runs.base = at.group = groups[bi]!;
     at.bi = bi;
     const accept = (vi: number) => judge(bi, vi);
-    visit.length = 0;
+    if (visit.length < layouts.length) visit = new Int32Array(layouts.length);
+    let n = 0;
     for (let k = 0; k < table.shapes.length; k++) {
       const shape = table.shapes[k]!;
       const members = table.members[k]!;
@@ -674,10 +675,12 @@ function forEachRunnable(
             );
       if (verdict === LAYOUT_NO_ENGINE) pruned.noEngine += members.length;
       else if (verdict === LAYOUT_LOSSY) pruned.quality += members.length;
-      if (runs.runList[shape]!.length > 0) for (const i of members) visit.push(i);
+      if (runs.runList[shape]!.length > 0)
+        for (let j = 0; j < members.length; j++) visit[n++] = members[j]!;
     }
-    visit.sort((x, y) => x - y);
-    for (const i of visit) {
+    const order = visit.subarray(0, n).sort(); // typed arrays sort by value, in search order
+    for (let j = 0; j < n; j++) {
+      const i = order[j]!;
       const L = layouts[i]!;
       const accum = table.accum[i]!;
       at.count = L.count;
@@ -766,7 +769,7 @@ function layoutVariants(
     probe.optimizerInBackward = v.optimizerInBackward;
     // Runs on the engine, and vramplan's launcher for that engine can write it (launch/index.ts).
     const runsIt =
-      engineRejects(v.engine, probe, L.dp, accum) === null &&
+      engineRejects(v.engine, probe, L.dp, accum, false) === null &&
       launchBlocker(blockerInput(runs, probe, v.engine, base)) === null;
     if (!runsIt) continue;
     ran = true;
