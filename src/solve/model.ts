@@ -1,6 +1,8 @@
 /**
  * Backend-neutral mixed-integer model and result. Every model is validated with zod before a
  * solver sees it: javascript-lp-solver silently answers "unbounded" for a typo'd model (docs/reference/ecosystem.md §4).
+ * The one exception is the circuit model vramplan builds itself (solveMip's `trusted`), whose builder is
+ * tested against this schema.
  */
 import { z } from 'zod';
 

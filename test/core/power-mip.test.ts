@@ -1,7 +1,7 @@
 // The circuit MIP through solveMip: nodes and power limits onto circuits, slowest GPU as fast as possible.
 import { afterAll, describe, expect, it } from 'vitest';
-import { assignCircuits } from '../../src/core/hardware/index.js';
-import { closeJslpWorkers } from '../../src/solve/index.js';
+import { assignCircuits, circuitMip } from '../../src/core/hardware/index.js';
+import { closeJslpWorkers, parseMipModel } from '../../src/solve/index.js';
 
 afterAll(() => closeJslpWorkers());
 
@@ -48,5 +48,34 @@ describe('assignCircuits', () => {
       [1],
     );
     expect(five.status).toBe('infeasible');
+  });
+});
+
+describe('circuitMip', () => {
+  // assignCircuits hands its model to solveMip as trusted (no schema check): the builder must pass it.
+  it('builds models the MIP schema accepts, for one or several classes and levels', () => {
+    const caps = [
+      { id: 'a', volts: 240, continuousWatts: 5760 },
+      { id: 'b', volts: 240, continuousWatts: 5760 },
+      { id: 'c', volts: 120, continuousWatts: 1440 },
+    ];
+    const node = (id: string, gpus: number, w: number[]) => ({ id, gpus, wallWatts: w });
+    const cases = [
+      { units: [node('n1', 8, [2800]), node('n2', 8, [2800])], levels: [1] },
+      { units: [node('n1', 8, [2800]), node('n2', 3, [1200])], levels: [1] },
+      {
+        units: [
+          node('n1', 4, [1739, 1435]),
+          node('n2', 4, [1739, 1435]),
+          node('n3', 2, [900, 760]),
+        ],
+        levels: [1, 0.91],
+      },
+    ];
+    for (const c of cases) {
+      const model = circuitMip(c.units, caps, c.levels);
+      expect(parseMipModel(model)).toEqual(model);
+      expect(model.integers.length + (model.binaries?.length ?? 0)).toBeGreaterThan(0);
+    }
   });
 });

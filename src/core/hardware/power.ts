@@ -131,6 +131,7 @@ export async function assignCircuits(
   timeLimitMs = 1500,
 ): Promise<CircuitAssignment> {
   const classes = unitClasses(units);
+  // Built here, so trusted: test/core/power-mip.test.ts checks these models against the MIP schema.
   const r = await solveMip(circuitModel(units, classes, circuits, levelThroughput), {
     timeLimitMs,
     trusted: true,
@@ -148,6 +149,13 @@ export async function assignCircuits(
 }
 
 const countVar = (k: number, c: number, l: number) => `x_${k}_${c}_${l}`;
+
+/** The MIP that assignCircuits solves for these units (tests check it against the MIP schema). */
+export const circuitMip = (
+  units: readonly PowerUnit[],
+  circuits: readonly CircuitCap[],
+  levelThroughput: readonly number[],
+): MipModel => circuitModel(units, unitClasses(units), circuits, levelThroughput);
 
 /** assignCircuits' model: counts of each class per circuit and level, level-in-use binaries, the pace t. */
 function circuitModel(
