@@ -1,15 +1,17 @@
 // A plan is what runs: its options encode its engine, and `vramplan estimate` with them gives its bytes.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { engineOf } from '../../src/core/engines/index.js';
-import { ENGINE_PROFILES, engineRejects } from '../../src/core/engines/index.js';
+import { ENGINE_PROFILES, engineRejects, REJECTED } from '../../src/core/engines/index.js';
 import { plan } from '../../src/core/plan/index.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { loadScenario, resolveHardware } from '../../src/io/load-scenario.js';
 import { defaultOptions } from '../../src/schema/estimate.js';
 import { flagsFromOptions, optionsFromFlags } from '../../src/schema/flags.js';
+import { optionsArb } from '../helpers/arbitraries.js';
 
 const DIR = join(import.meta.dirname, '..', '..', 'scenarios');
 const files = readdirSync(DIR).filter((f) => f.endsWith('.yaml') && !f.startsWith('bench-'));
@@ -76,5 +78,25 @@ describe('engine profiles', () => {
       /backward/,
     );
     expect(engineRejects('hf-trainer', oib, 1, 1)).toMatch(/backward/);
+  });
+});
+
+describe('engineRejects without its sentence (the planner asks that way)', () => {
+  it('rejects exactly what the explaining call rejects, for every engine', () => {
+    fc.assert(
+      fc.property(
+        optionsArb(),
+        fc.constantFrom(...(Object.keys(ENGINE_PROFILES) as (keyof typeof ENGINE_PROFILES)[])),
+        fc.integer({ min: 1, max: 16 }),
+        fc.integer({ min: 1, max: 8 }),
+        (o, engine, dp, accum) => {
+          const why = engineRejects(engine, o, dp, accum);
+          const quiet = engineRejects(engine, o, dp, accum, false);
+          expect(quiet === null).toBe(why === null);
+          if (quiet !== null) expect(quiet === REJECTED || quiet === why).toBe(true);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
