@@ -10,75 +10,100 @@ import {
   type StageSummary,
 } from './memory.js';
 
-/** A component as A + B/dp + C·batch. */
-type Plane = { a: number; b: number; c: number };
-
 /** The columns `into` writes. */
 type SurfaceColumns = Parameters<MemorySurface['into']>[2];
 
+/**
+ * A surface's fitted components, packed (the planner reads one per row, mostly before the JIT has optimized
+ * it, so plain numbers in one typed array): [stage count, then per stage: phase count, each phase's
+ * (A, B, C), then the transient block's, the paged states', host's, weights' and KV's], every component
+ * as A + B/dp + C·batch.
+ */
+type Fit = Float64Array;
+
+/** A fitted component's three coefficients from its values at the sample points. */
+type Fitter = (values: readonly number[], out: Fit, k: number) => void;
+
 // f(1,2) = A + B/2 + C, f(1,4) = A + B/4 + C, f(2,2) = A + B/2 + 2C
-function plane(f12: number, f14: number, f22: number): Plane {
-  const b = 4 * (f12 - f14);
-  const c = f22 - f12;
-  return { a: f12 - b / 2 - c, b, c };
-}
-
-// f(1,1) = A + C, f(2,1) = A + 2C
-const line = (f11: number, f21: number): Plane => ({ a: 2 * f11 - f21, b: 0, c: f21 - f11 });
-
-const ev = (p: Plane, batch: number, dp: number) => p.a + p.b / dp + p.c * batch;
-
-/** Per stage: each phase, the transient block, paged states, host, weights and KV as planes or lines. */
-type StageFit = {
-  phases: Plane[];
-  transient: Plane;
-  paged: Plane;
-  host: Plane;
-  weights: Plane;
-  kv: Plane;
+const plane: Fitter = ([f12, f14, f22], out, k) => {
+  const b = 4 * (f12! - f14!);
+  const c = f22! - f12!;
+  out[k] = f12! - b / 2 - c;
+  out[k + 1] = b;
+  out[k + 2] = c;
 };
 
-function stageFits(es: MemoryEstimate[], fitOf: (v: number[]) => Plane): StageFit[] {
-  return es[0]!.stages.map((_, si) => {
-    const of = (get: (st: StageSummary) => number) => fitOf(es.map((e) => get(e.stages[si]!)));
-    return {
-      phases: es[0]!.stages[si]!.phaseAllocated.map((__, pi) => of((st) => st.phaseAllocated[pi]!)),
-      transient: of((st) => st.transient),
-      paged: of((st) => st.paged),
-      host: of((st) => st.host),
-      weights: of((st) => st.weights),
-      kv: of((st) => st.kv),
-    };
+// f(1,1) = A + C, f(2,1) = A + 2C
+const line: Fitter = ([f11, f21], out, k) => {
+  out[k] = 2 * f11! - f21!;
+  out[k + 1] = 0;
+  out[k + 2] = f21! - f11!;
+};
+
+/** The component at offset `k` of a fit, at (batch, dp). */
+const ev = (f: Fit, k: number, batch: number, dp: number) =>
+  f[k]! + f[k + 1]! / dp + f[k + 2]! * batch;
+
+/** Components after a stage's phases: transient, paged, host, weights, KV. */
+const TAIL = 5;
+
+/** Every stage's components fitted from the estimates at the sample points (packed: see Fit). */
+function fitOf(es: readonly MemoryEstimate[], fit: Fitter): Fit {
+  const stages = es[0]!.stages;
+  const size = 1 + stages.reduce((n, st) => n + 1 + 3 * (st.phaseAllocated.length + TAIL), 0);
+  const out = new Float64Array(size);
+  out[0] = stages.length;
+  let k = 1;
+  const put = (get: (st: StageSummary) => number, si: number) => {
+    fit(
+      es.map((e) => get(e.stages[si]!)),
+      out,
+      k,
+    );
+    k += 3;
+  };
+  stages.forEach((st, si) => {
+    out[k++] = st.phaseAllocated.length;
+    st.phaseAllocated.forEach((_, pi) => put((x) => x.phaseAllocated[pi]!, si));
+    for (const get of [
+      (x: StageSummary) => x.transient,
+      (x: StageSummary) => x.paged,
+      (x: StageSummary) => x.host,
+      (x: StageSummary) => x.weights,
+      (x: StageSummary) => x.kv,
+    ])
+      put(get, si);
   });
+  return out;
 }
 
 /** The worst stage at (batch, dp): the largest device bytes (first on ties), as in estimateMemory. */
 function worstInto(
   fw: FrameworkProfile,
-  stages: StageFit[],
+  fit: Fit,
   batch: number,
   dp: number,
   out: SurfaceColumns,
   i: number,
 ): void {
-  let best = stages[0]!;
   let bestDevice = -Infinity;
-  // Indexed loops: this runs once per planner row, mostly before the JIT has optimized it.
-  for (let s = 0; s < stages.length; s++) {
-    const st = stages[s]!;
+  let best = 0; // offset of the worst stage's host component
+  let k = 1;
+  for (let s = fit[0]!; s > 0; s--) {
+    const phases = fit[k++]!;
     let alloc = 0;
-    for (let k = 0; k < st.phases.length; k++)
-      alloc = Math.max(alloc, ev(st.phases[k]!, batch, dp));
-    const device = deviceBytesOf(fw, alloc, ev(st.transient, batch, dp), ev(st.paged, batch, dp));
+    for (let p = 0; p < phases; p++, k += 3) alloc = Math.max(alloc, ev(fit, k, batch, dp));
+    const device = deviceBytesOf(fw, alloc, ev(fit, k, batch, dp), ev(fit, k + 3, batch, dp));
     if (device > bestDevice) {
       bestDevice = device;
-      best = st;
+      best = k + 6;
     }
+    k += 3 * TAIL;
   }
   out.device[i] = Math.round(bestDevice);
-  out.host[i] = Math.round(ev(best.host, batch, dp));
-  out.weights[i] = Math.round(ev(best.weights, batch, dp));
-  out.kv[i] = Math.round(ev(best.kv, batch, dp));
+  out.host[i] = Math.round(ev(fit, best, batch, dp));
+  out.weights[i] = Math.round(ev(fit, best + 3, batch, dp));
+  out.kv[i] = Math.round(ev(fit, best + 6, batch, dp));
 }
 
 /**
@@ -99,15 +124,13 @@ export function memorySurface(
     return estimateMemory(arch, { ...o, batch, gpus: dp * o.tp * o.pp }, { ...ctx, lean: true });
   };
   // Evaluated lazily: a single-GPU search never needs the dp >= 2 plane, nor a cluster search the dp = 1 line.
-  // Only the fitted planes are kept (the estimates are dropped once fitted: a search makes thousands).
-  let manyFits: StageFit[] | null = null;
-  let oneFits: StageFit[] | null = null;
-  const fitsFor = (dp: number): StageFit[] =>
+  // Only the fits are kept (the estimates are dropped once fitted: a search makes thousands).
+  let manyFit: Fit | null = null;
+  let oneFit: Fit | null = null;
+  const fitFor = (dp: number): Fit =>
     dp <= 1
-      ? (oneFits ??= stageFits([at(1, 1), at(2, 1)], ([f11, f21]) => line(f11!, f21!)))
-      : (manyFits ??= stageFits([at(1, 2), at(1, 4), at(2, 2)], ([f12, f14, f22]) =>
-          plane(f12!, f14!, f22!),
-        ));
+      ? (oneFit ??= fitOf([at(1, 1), at(2, 1)], line))
+      : (manyFit ??= fitOf([at(1, 2), at(1, 4), at(2, 2)], plane));
   return {
     get evaluations() {
       return evaluations;
@@ -124,7 +147,7 @@ export function memorySurface(
         out.kv[i] = Math.round(st.kv);
         return;
       }
-      worstInto(fw, fitsFor(dp), batch, dp, out, i);
+      worstInto(fw, fitFor(dp), batch, dp, out, i);
     },
     at(batch, dp) {
       const out = {
