@@ -640,6 +640,11 @@ export function trainWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): Tr
   const onHost = o.offload !== 'none';
   const hostOpt = onHost ? (28 * trainable) / shard / shardOpt : 0;
   const mfuAttn = 12 * m.layers * o.seq * m.attnWidth; // PaLM App. B: 6N + 12·L·H·Q·T
+  const cw = computeWork(m, o, w);
+  const qw = quantWork(m, o, t, w);
+  const nw = commWork(m, o, w, trainable);
+  // Written out field by field, not spread: the planner makes one per row, and spreads built each of the
+  // first few hundred with a different V8 hidden class (deoptimizing the step-time functions that read them).
   return {
     tokens,
     microBatches: t.gradAccum,
@@ -648,17 +653,30 @@ export function trainWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): Tr
     tp: w.tp,
     pp: w.pp,
     dp: w.dp,
-    ...computeWork(m, o, w),
+    fwdGemmFlops: cw.fwdGemmFlops,
+    fwdAttnFlops: cw.fwdAttnFlops,
+    fwdElemBytes: cw.fwdElemBytes,
+    fwdOps: cw.fwdOps,
+    bwdGemmFlops: cw.bwdGemmFlops,
+    bwdAttnFlops: cw.bwdAttnFlops,
     recompute: o.checkpointing === 'selective' ? 1 : w.recompute,
     recomputeAttnOnly: o.checkpointing === 'selective',
     shape: shapeFactor(tokens, m.hidden / w.tp),
     fp32: o.compute === 'fp32',
-    ...quantWork(m, o, t, w),
+    dequantBytes: qw.dequantBytes,
+    dequantSeconds: qw.dequantSeconds,
+    int8ForwardFlops: qw.int8ForwardFlops,
     optimizerBytes: onHost ? 0 : optBytes,
     optimizerOnHost: onHost,
     // DeepSpeed steps offloaded states with DeepSpeedCPUAdam, AdamW runs fused; other torch optimizers loop.
     hostOptimizerBytes: fusedOnHost(o) ? hostOpt : hostOpt * TORCH_CPU_ADAM_SLOWDOWN,
-    ...commWork(m, o, w, trainable),
+    gatherBytes: nw.gatherBytes,
+    gradReduceBytes: nw.gradReduceBytes,
+    gradReducePerMicro: nw.gradReducePerMicro,
+    paramGatherAfterStep: nw.paramGatherAfterStep,
+    offloadBytes: nw.offloadBytes,
+    tpCalls: nw.tpCalls,
+    tpBytes: nw.tpBytes,
     // LoRA/QLoRA need no frozen-weight gradients: 4 FLOPs per frozen weight per token (forward +
     // input gradient) and 6 per adapter weight, so their MFU is not inflated by FLOPs never run.
     modelFlopsPerToken:
