@@ -210,7 +210,10 @@ function linearStorage(
 /** Context needed beyond the options: the GPU's capacity (vLLM sizes its pool from it). */
 export interface EstimateContext {
   gpuCapacityBytes?: number;
-  /** Skip rounding the breakdown (callers that read only totals and stage summaries, e.g. memorySurface). */
+  /**
+   * Skip rounding the breakdown and listing the phases (`phases` is empty): for callers that read only
+   * totals and stage summaries, e.g. memorySurface, which makes thousands of estimates per search.
+   */
   lean?: boolean;
 }
 
@@ -844,11 +847,13 @@ export function estimateMemory(
       breakdown: ctx.lean ? breakdown : roundBreakdown(breakdown, Math.round(device)),
     },
     peakPhase: peak.phase,
-    phases: r.phases.map((p) => ({
-      phase: p.phase,
-      allocatedBytes: Math.round(sumParts(p.parts)),
-      parts: roundParts(p.parts),
-    })),
+    phases: ctx.lean
+      ? []
+      : r.phases.map((p) => ({
+          phase: p.phase,
+          allocatedBytes: Math.round(sumParts(p.parts)),
+          parts: roundParts(p.parts),
+        })),
     hostBytesPerGpu: Math.round(r.host),
     ...(kvPool
       ? {
