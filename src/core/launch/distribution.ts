@@ -44,23 +44,33 @@ function fsdpBlocker(o: EstimateOptions): string | null {
   return null;
 }
 
+/**
+ * Why the plan cannot run on the HF stack (distributionOf's `blocker`), without building the rest: the
+ * planner asks for every configuration group and layout shape.
+ */
+export function distributionBlocker(x: Pick<LaunchInput, 'options'>): string | null {
+  const o = x.options;
+  const base = hfStackBlocker(o);
+  if (base !== null || o.zero === 0) return base;
+  return shardingOf(x) === 'fsdp' ? fsdpBlocker(o) : deepspeedBlocker(o);
+}
+
 export function distributionOf(x: Pick<LaunchInput, 'options'>): Distribution {
   const o = x.options;
   const processes = dataParallel(o) * o.tp * o.pp;
   const notes: string[] = [];
-  const base = hfStackBlocker(o);
-  if (o.zero === 0)
-    return { kind: processes > 1 ? 'ddp' : 'single', processes, blocker: base, notes };
+  const blocker = distributionBlocker(x);
+  if (o.zero === 0) return { kind: processes > 1 ? 'ddp' : 'single', processes, blocker, notes };
   if (shardingOf(x) === 'fsdp') {
     if (o.zero === 1)
       notes.push(
         'FSDP has no ZeRO-1: SHARD_GRAD_OP (ZeRO-2) shards gradients too, using less memory than planned',
       );
-    return { kind: 'fsdp', processes, blocker: base ?? fsdpBlocker(o), notes };
+    return { kind: 'fsdp', processes, blocker, notes };
   }
   if (is4bit(o) && o.zero === 3)
     notes.push(
       'QLoRA under ZeRO-3 needs bnb_4bit_quant_storage equal to the compute dtype (set in hf-args.json)',
     );
-  return { kind: 'deepspeed', processes, blocker: base ?? deepspeedBlocker(o), notes };
+  return { kind: 'deepspeed', processes, blocker, notes };
 }

@@ -7,7 +7,7 @@ import { emitPowerLimit } from './power.js';
 import { emitTorchtune, torchtuneBlocker } from './torchtune.js';
 import type { Engine } from '../../schema/engine.js';
 import { engineOf } from '../engines/engine.js';
-import { distributionOf } from './distribution.js';
+import { distributionBlocker } from './distribution.js';
 import { emitGenerate, emitVllm, generateBlocker, vllmBlocker } from './serve.js';
 import type { EngineOutput, LaunchBundle, LaunchInput, LaunchPlan } from './types.js';
 
@@ -52,8 +52,8 @@ export function launchBlocker(x: LaunchPlan): string | null {
     case 'hf-trainer':
     case 'hf-fsdp':
     case 'hf-deepspeed': {
-      const d = distributionOf(x);
-      if (d.blocker) return d.blocker;
+      const blocker = distributionBlocker(x);
+      if (blocker) return blocker;
       const opt = trainerOptim(o);
       return 'reason' in opt ? opt.reason : null;
     }

@@ -629,7 +629,7 @@ function forEachRunnable(
   const runs = engineVerdicts(arch);
   const groups = surfaceGroupsOf(bases);
   const layoutsByMethod = new Map<Method, Layout[]>();
-  const tables = new Map<string, ShapeTable>();
+  const tables = new Map<Method, Map<number, ShapeTable>>(); // by method, then micro-batch
   const at: LayoutVisit = {
     bi: 0,
     group: 0,
@@ -646,9 +646,10 @@ function forEachRunnable(
     const o = b.options;
     let layouts = layoutsByMethod.get(o.method);
     if (!layouts) layoutsByMethod.set(o.method, (layouts = layoutsOf(s, arch, o.method, counts)));
-    const tk = `${o.method}/${o.batch}`;
-    let table = tables.get(tk);
-    if (!table) tables.set(tk, (table = shapeTableOf(s.job, layouts, o.batch)));
+    let byBatch = tables.get(o.method);
+    if (!byBatch) tables.set(o.method, (byBatch = new Map()));
+    let table = byBatch.get(o.batch);
+    if (!table) byBatch.set(o.batch, (table = shapeTableOf(s.job, layouts, o.batch)));
     const probe = { ...o };
     runs.base = at.group = groups[bi]!;
     at.bi = bi;
