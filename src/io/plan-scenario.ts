@@ -46,8 +46,9 @@ export async function planScenarioObject(
   opts: PipelineOptions = {},
 ): Promise<PlanResult> {
   const input = planInputOf(file, scenario, opts);
-  // The MIPs run in a worker: boot it while the (sync) search runs, when a MIP is sure to follow.
-  if (input.circuits.length > 1 || scenario.job.kind === 'inference') prewarmJslpWorker();
+  // The fleet MIP runs in a worker: boot it while the (sync) search runs. Circuit placements rarely need
+  // one (plan-circuits.ts places them by first-fit), so they do not pay for a thread booting beside the search.
+  if (scenario.job.kind === 'inference') prewarmJslpWorker();
   // The search is greedy and sync; the MIPs (≤ 1 s each step, issue #3) refine what it reports.
   const searched = plan(opts.onProgress ? { ...input, onProgress: opts.onProgress } : input);
   const result = await refineCircuits(searched, input);

@@ -169,7 +169,9 @@ export function renderCircuits(p: Plan): string {
   const sv = p.power.solver;
   const by =
     p.power.assignment === 'mip'
-      ? `MIP placement (${sv?.backend ?? 'solver'})`
+      ? sv?.backend
+        ? `MIP placement (${sv.backend})`
+        : `optimal placement (${sv?.note ?? 'exact without a solver'})`
       : `greedy placement${sv ? ` (MIP ${sv.status}${sv.note ? `: ${sv.note}` : ''})` : ''}`;
   return `circuits, ${by}: ${loads}`;
 }

@@ -1,8 +1,9 @@
 // The circuit MIP over the reported plans: placements re-solved by solveMip and checked against the caps here.
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { plan, type PlanInput } from '../../src/core/plan/index.js';
-import { planUnits, refineCircuits } from '../../src/core/plan/index.js';
-import { assignCircuits } from '../../src/core/hardware/index.js';
+import { firstFitLoads, planUnits, refineCircuits } from '../../src/core/plan/index.js';
+import { assignCircuits, type PowerUnit } from '../../src/core/hardware/index.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { resolveHardware } from '../../src/io/load-scenario.js';
 import { scenarioSchema } from '../../src/schema/scenario.js';
@@ -42,7 +43,7 @@ function inputWith(circuits?: PlanInput['circuits']): PlanInput {
 }
 
 describe('refineCircuits', () => {
-  it('replaces the greedy loads with the MIP placement, within every cap', async () => {
+  it('re-places the greedy loads optimally, within every cap', async () => {
     const input = inputWith();
     const before = plan(input);
     expect(before.plans.length).toBeGreaterThan(0);
@@ -80,14 +81,64 @@ describe('refineCircuits', () => {
     expect(p.power.perCircuit).toEqual(before.plans[0]!.power.perCircuit);
   });
 
-  it('skips models over the variable cap or past the time budget', async () => {
+  it('places by first-fit without a solver under any variable cap or time budget', async () => {
     const input = inputWith();
     const before = plan(input);
-    const big = await refineCircuits(before, input, { maxVariables: 5 }); // 3 nodes × 2 circuits = 6
+    for (const opts of [{ maxVariables: 5 }, { timeLimitMs: 1 }]) {
+      const p = (await refineCircuits(before, input, opts)).plans[0]!;
+      expect(p.power.assignment).toBe('mip');
+      expect(p.power.solver).toMatchObject({ status: 'optimal', backend: null });
+      expect(p.power.solver?.note).toMatch(/one power level/);
+      expect(p.power.perCircuit.map((c) => c.loadW)).toEqual([1000, 2000]);
+    }
+  });
+
+  it('skips the proof of infeasibility over the variable cap or past the time budget', async () => {
+    const before = plan(inputWith());
+    const tight = inputWith([
+      { id: 'a', volts: 120, continuousWatts: 1440 },
+      { id: 'b', volts: 120, continuousWatts: 1440 },
+    ]);
+    const big = await refineCircuits(before, tight, { maxVariables: 5 }); // 3 nodes × 2 circuits = 6
     expect(big.plans[0]!.power.solver).toMatchObject({ status: 'skipped', backend: null });
     expect(big.plans[0]!.power.assignment).toBe('greedy');
-    const late = await refineCircuits(before, input, { timeLimitMs: 1 });
+    const late = await refineCircuits(before, tight, { timeLimitMs: 1 });
     expect(late.plans[0]!.power.solver?.note).toMatch(/time budget/);
+  });
+
+  it("first-fit places a plan's nodes whenever the circuit MIP finds any placement", async () => {
+    // refineOne skips the solver when first-fit fits: exact for identical full nodes plus one smaller
+    // partial node, in circuits sorted smallest first. The MIP is the referee on random small cases.
+    const cases = fc.sample(
+      fc.record({
+        full: fc.integer({ min: 0, max: 5 }),
+        fullW: fc.integer({ min: 300, max: 2000 }),
+        partialShare: fc.option(fc.double({ min: 0.1, max: 0.95, noNaN: true }), { nil: null }),
+        caps: fc.array(fc.integer({ min: 200, max: 5000 }), { minLength: 1, maxLength: 4 }),
+      }),
+      { numRuns: 150, seed: 14 },
+    );
+    let fits = 0;
+    let fails = 0;
+    for (const k of cases) {
+      const units: PowerUnit[] = [];
+      for (let i = 0; i < k.full; i++) units.push({ id: `n${i}`, gpus: 2, wallWatts: [k.fullW] });
+      if (k.partialShare !== null)
+        units.push({ id: 'last', gpus: 1, wallWatts: [Math.round(k.fullW * k.partialShare)] });
+      if (units.length === 0) continue;
+      const circuits = [...k.caps]
+        .sort((a, b) => a - b)
+        .map((w, i) => ({ id: `c${i}`, volts: 120, continuousWatts: w }));
+      const ff = firstFitLoads(units, circuits);
+      const mip = await assignCircuits(units, circuits, [1]);
+      expect(mip.status === 'optimal' ? 'placed' : mip.status, JSON.stringify(k)).toBe(
+        ff ? 'placed' : 'infeasible',
+      );
+      if (ff) fits++;
+      else fails++;
+    }
+    expect(fits).toBeGreaterThan(20);
+    expect(fails).toBeGreaterThan(20);
   });
 
   it('places a one-node plan on the smallest circuit that carries it, as the MIP does, without a solver', async () => {

@@ -1,7 +1,8 @@
 /**
  * The circuit MIP for the reported plans (issue #3). The search places nodes on circuits greedily
- * (power.ts circuitOverWatts, plan.ts perCircuit); after plan() this re-solves the placement of each reported
- * owned/bought plan with assignCircuits and reports the MIP's loads. Pure apart from awaiting solveMip: no I/O.
+ * (power.ts circuitOverWatts, plan.ts perCircuit); after plan() this re-places each reported owned/bought
+ * plan: first-fit when it fits (optimal, see refineOne), else assignCircuits proves that nothing fits.
+ * Pure apart from awaiting solveMip: no I/O.
  *
  * The power limit stays the plan's own: the search already tries every uniform limit, and raising single
  * nodes would cost energy without speeding a job that runs at its slowest GPU's pace.
@@ -53,6 +54,24 @@ function sortedCircuits(input: PlanInput): PlanInput['circuits'] {
   );
 }
 
+/**
+ * First-fit of the units in the reported circuit order: each unit on the first circuit that still carries it.
+ * The loads per circuit, or null when some unit fits nowhere.
+ */
+export function firstFitLoads(
+  units: readonly PowerUnit[],
+  circuits: PlanInput['circuits'],
+): number[] | null {
+  const loads = circuits.map(() => 0);
+  for (const u of units) {
+    const w = u.wallWatts[0]!;
+    const c = circuits.findIndex((c, i) => loads[i]! + w <= c.continuousWatts + 1e-6);
+    if (c < 0) return null;
+    loads[c]! += w;
+  }
+  return loads;
+}
+
 /** Re-solve one plan's placement; `msLeft` bounds the solver. Returns the new power block. */
 async function refineOne(
   p: Plan,
@@ -63,34 +82,42 @@ async function refineOne(
   const greedy = (solver: CircuitSolve): Power => ({ ...p.power, assignment: 'greedy', solver });
   const units = planUnits(p, input);
   const circuits = sortedCircuits(input);
+  // The plan keeps its own power limit, so the MIP has one level and its objective (the pace, plus
+  // throughput summed over the GPUs) is the same for every placement within the limits: any such placement
+  // is optimal. First-fit finds one whenever one exists for a plan's nodes (identical full nodes, then one
+  // smaller partial node: test/core/plan-circuits.test.ts checks this against the MIP), so the solver
+  // only runs to prove that none exists. With one node this is the smallest circuit that carries it.
+  const fit = firstFitLoads(units, circuits);
+  if (fit)
+    return {
+      ...p.power,
+      perCircuit: circuits.map((c, i) => ({
+        circuit: c.id,
+        loadW: Math.round(fit[i]!),
+        limitW: c.continuousWatts,
+      })),
+      assignment: 'mip',
+      solver: {
+        status: 'optimal',
+        backend: null,
+        note:
+          units.length === 1
+            ? 'one node: exact without a solver'
+            : 'one power level: every placement within the limits is optimal; first-fit, without a solver',
+      },
+    };
   if (units.length * circuits.length > maxVariables)
     return greedy({
       status: 'skipped',
       backend: null,
       note: `${units.length} nodes × ${circuits.length} circuits is over ${maxVariables} variables`,
     });
-  // One node: every circuit that carries it is an optimal placement; the smallest such circuit is
-  // taken (the MIP's own tie-break in the reported order), with no solver round trip.
-  if (units.length === 1) {
-    const w = units[0]!.wallWatts[0]!;
-    const fit = circuits.find((c) => w <= c.continuousWatts + 1e-6);
-    if (!fit)
-      return greedy({
-        status: 'infeasible',
-        backend: null,
-        note: 'no circuit carries the node; greedy loads shown',
-      });
-    return {
-      ...p.power,
-      perCircuit: circuits.map((c) => ({
-        circuit: c.id,
-        loadW: c === fit ? Math.round(w) : 0,
-        limitW: c.continuousWatts,
-      })),
-      assignment: 'mip',
-      solver: { status: 'optimal', backend: null, note: 'one node: exact without a solver' },
-    };
-  }
+  if (units.length === 1)
+    return greedy({
+      status: 'infeasible',
+      backend: null,
+      note: 'no circuit carries the node; greedy loads shown',
+    });
   if (msLeft < 50)
     return greedy({ status: 'skipped', backend: null, note: 'solver time budget spent' });
   const r = await assignCircuits(units, circuits, [1], msLeft);

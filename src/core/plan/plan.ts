@@ -197,7 +197,10 @@ export interface Plan {
     gpuWatts: number;
     wallWatts: number;
     perCircuit: { circuit: string; loadW: number; limitW: number }[];
-    /** Who placed perCircuit: the search's greedy first-fit, or the circuit MIP (core/plan/plan-circuits.ts). Absent without circuits. */
+    /**
+     * Who placed perCircuit: the search's greedy first-fit, or 'mip' once core/plan/plan-circuits.ts has a
+     * placement optimal for the circuit MIP (solved, or exact without a solver: see `solver`). Absent without circuits.
+     */
     assignment?: 'mip' | 'greedy';
     /** The circuit MIP's outcome when it was tried; with assignment 'greedy' it says why the greedy placement stayed. */
     solver?: CircuitSolve;
@@ -240,7 +243,7 @@ export interface Plan {
 /** Outcome of re-solving one plan's node-to-circuit placement as a MIP. */
 export interface CircuitSolve {
   status: 'optimal' | 'infeasible' | 'unsolved' | 'skipped';
-  /** 'jslp' | 'highs', or null when no solver ran (skipped). */
+  /** 'jslp' | 'highs', or null when no solver ran (skipped, or exact without one). */
   backend: string | null;
   note?: string;
 }
