@@ -5,12 +5,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-// What `vramplan explore` runs: the compiled explorer in dist/ (build first), with its planner workers from
-// dist/io/plan-worker.js. React's development build, though: under the production build that cli.ts selects,
-// ink-testing-library records no frame of the compiled explorer, so these figures are an upper bound.
-process.env.NODE_ENV = 'development';
-const { render } = await import('ink-testing-library');
+// What `vramplan explore` runs (commands/explore.ts openTui): the planner workers start first, then the
+// compiled explorer in dist/ loads (build first) under React's production build, as cli.ts selects it. The
+// tree is built with createElement: tsx compiles JSX here to React's development runtime, whose production
+// build has no jsxDEV.
+process.env.NODE_ENV = 'production';
 const dist = '../dist/';
+const { PlanClient } = (await import(
+  `${dist}io/plan-client.js`
+)) as typeof import('../src/io/plan-client.js');
+const planner = new PlanClient();
+const { createElement } = await import('react');
+const { render } = await import('ink-testing-library');
 const { Explorer } = (await import(
   `${dist}ui/tui/Explorer.js`
 )) as typeof import('../src/ui/tui/Explorer.js');
@@ -35,19 +41,21 @@ async function until(done: () => boolean): Promise<number> {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'vramplan-bench-'));
-const session = await openExplorer(FILE, {});
+const session = await openExplorer(FILE, {}, planner);
 const ui = render(
-  <Explorer
-    file={FILE}
-    scenario={session.scenario}
-    result={session.result}
-    width={100}
-    height={30}
-    replan={(s, onProgress) => session.planner.plan(s, onProgress)}
-    exportTo={exportTo}
-    launchTo={(plan, scenario) => launchTo(FILE, plan, scenario, dir)}
-    onQuit={() => {}}
-  />,
+  createElement(Explorer, {
+    file: FILE,
+    scenario: session.scenario,
+    result: session.result,
+    width: 100,
+    height: 30,
+    replan: (s, onProgress) => session.planner.plan(s, onProgress),
+    exportTo,
+    launchTo: (plan, scenario) => launchTo(FILE, plan, scenario, dir),
+    onQuit: () => {},
+    onKey: () => session.planner.hold(),
+    onDrawn: () => session.planner.drawn(),
+  }),
 );
 const frame = () => ui.lastFrame() ?? '';
 await until(() => frame() !== '');

@@ -31,12 +31,14 @@ export interface ExplorerSession {
 export async function openExplorer(
   file: string,
   opts: Record<string, unknown>,
+  planner: PlanClient = new PlanClient(),
 ): Promise<ExplorerSession> {
   const top = opts.top === undefined ? EXPLORER_TOP : parseTop(opts.top);
   const scenario = loadScenario(file);
   const detected = await detectedFor(scenario, opts.detect === true);
-  // Start (and warm) the workers while the first plan runs here, with a progress line on stderr.
-  const planner = new PlanClient(file, top, detected, scenario);
+  // Warm the workers (started by the caller, or now) while the first plan runs here, with a progress
+  // line on stderr.
+  planner.begin({ file, top, detected, warmWith: scenario });
   const progress = stderrProgress(file);
   try {
     const result = await planScenarioObject(file, scenario, {
@@ -92,8 +94,12 @@ async function fullScreen(
   }
 }
 
-export async function runExplorer(file: string, opts: Record<string, unknown>): Promise<number> {
-  const session = await openExplorer(file, opts);
+export async function runExplorer(
+  file: string,
+  opts: Record<string, unknown>,
+  planner?: PlanClient,
+): Promise<number> {
+  const session = await openExplorer(file, opts, planner);
   let code = session.result.fits ? 0 : 2;
   const app = (w: { width: number; height: number }) => (
     <Explorer
@@ -106,6 +112,8 @@ export async function runExplorer(file: string, opts: Record<string, unknown>): 
       exportTo={exportTo}
       launchTo={(plan, scenario) => launchTo(file, plan, scenario)}
       onQuit={(c) => (code = c)}
+      onKey={() => session.planner.hold()}
+      onDrawn={() => session.planner.drawn()}
     />
   );
   try {

@@ -29,6 +29,17 @@ export function wantsTui(
   return true;
 }
 
+/**
+ * Run the explorer. Its planner workers start before the UI's modules load (Ink, React, the views), so
+ * that their own module loading is done by the first frame instead of slowing the first keys.
+ */
+export async function openTui(file: string, opts: Record<string, unknown>): Promise<number> {
+  const { PlanClient } = await import('../io/plan-client.js');
+  const planner = new PlanClient();
+  const { runExplorer } = await import('./explore-run.js');
+  return runExplorer(file, opts, planner);
+}
+
 export function registerExplore(program: Command, argv: readonly string[] = process.argv): void {
   program
     .command('explore')
@@ -44,8 +55,7 @@ export function registerExplore(program: Command, argv: readonly string[] = proc
         process.exitCode = 1;
         return;
       }
-      const { runExplorer } = await import('./explore-run.js');
-      process.exitCode = await runExplorer(file, opts);
+      process.exitCode = await openTui(file, opts);
     });
   // Bare `vramplan`: the explorer on the default scenario in a terminal, help otherwise. Only then, so that
   // an unknown command still gets commander's "unknown command" error with a suggestion.
@@ -55,7 +65,6 @@ export function registerExplore(program: Command, argv: readonly string[] = proc
       program.outputHelp();
       return;
     }
-    const { runExplorer } = await import('./explore-run.js');
-    process.exitCode = await runExplorer(DEFAULT_SCENARIO, {});
+    process.exitCode = await openTui(DEFAULT_SCENARIO, {});
   });
 }

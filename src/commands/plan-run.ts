@@ -7,7 +7,7 @@ import { stderrProgress } from '../io/progress.js';
 import { writeAtomic } from '../io/write-atomic.js';
 import type { ExportFormat } from '../ui/export-plan.js';
 import { planJson } from '../ui/plan-json.js';
-import { wantsTui } from './explore.js';
+import { openTui, wantsTui } from './explore.js';
 import { parseTop } from './top.js';
 
 /** Load, resolve and plan one scenario file (the one pipeline, io/plan-scenario.ts). */
@@ -30,7 +30,7 @@ export function exportFormatOf(file: string): ExportFormat {
 }
 
 export async function runPlan(file: string, opts: Record<string, unknown>): Promise<number> {
-  if (wantsTui(opts)) return (await import('./explore-run.js')).runExplorer(file, opts);
+  if (wantsTui(opts)) return openTui(file, opts);
   const top = parseTop(opts.top);
   const format = typeof opts.export === 'string' ? exportFormatOf(opts.export) : null;
   const result = await planScenario(file, { top, detect: opts.detect === true });

@@ -23,6 +23,9 @@ export type PlanReply =
   | { id: number; result: PlanResult }
   | { id: number; error: string };
 
+/** Longest hold of the workers for one key, ms. */
+const HOLD_MS = 100;
+
 /** Rejection reason of a request that a newer one replaced. */
 export class Superseded extends Error {
   constructor() {
@@ -31,15 +34,16 @@ export class Superseded extends Error {
 }
 
 /** The compiled worker (dist/), or the TypeScript source loaded through tsx's loader (tests, `npm run dev`). */
-function newWorker(): Worker {
+function newWorker(gate: Int32Array): Worker {
+  const workerData = { gate };
   const js = new URL('./plan-worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(js))) return new Worker(js);
+  if (existsSync(fileURLToPath(js))) return new Worker(js, { workerData });
   // tsx's ESM entry (the CommonJS one cannot register the loader from a worker).
   const cjs = createRequire(import.meta.url).resolve('tsx/esm/api');
   const tsx = pathToFileURL(cjs.replace(/\.cjs$/, '.mjs')).href;
   const ts = new URL('./plan-worker.ts', import.meta.url).href;
   const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(ts)}); });`;
-  return new Worker(boot, { eval: true });
+  return new Worker(boot, { eval: true, workerData });
 }
 
 interface Job {
@@ -53,14 +57,24 @@ class Slot {
   readonly worker: Worker;
   job: Job | null = null;
   constructor(
+    gate: Int32Array,
     onReply: (slot: Slot, m: PlanReply) => void,
     onError: (slot: Slot, e: Error) => void,
   ) {
-    this.worker = newWorker();
+    this.worker = newWorker(gate);
     this.worker.unref();
     this.worker.on('message', (m: PlanReply) => onReply(this, m));
     this.worker.on('error', (e) => onError(this, e));
   }
+}
+
+/** What the requests of one explorer session plan against (PlanClient.begin). */
+interface Session {
+  file: string;
+  top: number;
+  detected: readonly string[];
+  /** Planned once in each fresh worker to warm its JIT (the opening scenario). */
+  warmWith?: Scenario;
 }
 
 export class PlanClient {
@@ -68,32 +82,61 @@ export class PlanClient {
   private spare: Slot | null = null;
   private nextId = 1;
   private closed = false;
+  private session: Session | null = null;
+  /** Shared with the workers (plan-worker.ts): 1 while a key is being drawn, and their search waits. */
+  private readonly gate = new Int32Array(new SharedArrayBuffer(4));
+  private fallback: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(
-    private readonly file: string,
-    private readonly top: number,
-    private readonly detected: readonly string[],
-    /** Planned once in each fresh worker to warm its JIT (the opening scenario). */
-    private readonly warmWith?: Scenario,
-  ) {
+  /** Starts both workers now, so that their module loading overlaps the caller's own start-up. */
+  constructor() {
     this.active = this.spawn();
     this.spare = this.spawn();
   }
 
+  /** The session's scenario file (relative paths resolve beside it), plans to rank and detected GPUs. */
+  begin(session: Session): void {
+    this.session = session;
+    for (const slot of [this.active, this.spare]) if (slot) this.warm(slot);
+  }
+
+  private warm(slot: Slot): void {
+    const scenario = this.session?.warmWith;
+    if (scenario) slot.worker.postMessage(this.request(0, scenario));
+  }
+
   private spawn(): Slot {
     const slot = new Slot(
+      this.gate,
       (s, m) => this.reply(s, m),
       (s, e) => {
         s.job?.reject(e);
         s.job = null;
       },
     );
-    if (this.warmWith) slot.worker.postMessage(this.request(0, this.warmWith));
+    this.warm(slot);
     return slot;
   }
 
   private request(id: number, scenario: Scenario): PlanRequest {
-    return { id, file: this.file, scenario, top: this.top, detected: this.detected };
+    const { file, top, detected } = this.session!;
+    return { id, file, scenario, top, detected };
+  }
+
+  /**
+   * A key arrived: the workers pause their search at its next slice until `drawn()` says its frame is out
+   * (or HOLD_MS pass: a key that changes nothing draws no frame). On two cores a warming or re-planning
+   * worker otherwise takes half the CPU from the frame.
+   */
+  hold(): void {
+    Atomics.store(this.gate, 0, 1);
+    clearTimeout(this.fallback);
+    this.fallback = setTimeout(() => this.drawn(), HOLD_MS);
+  }
+
+  /** The frame is drawn: the workers go on. */
+  drawn(): void {
+    clearTimeout(this.fallback);
+    if (Atomics.exchange(this.gate, 0, 0) !== 0) Atomics.notify(this.gate, 0);
   }
 
   private reply(slot: Slot, m: PlanReply): void {
@@ -108,6 +151,7 @@ export class PlanClient {
   /** Plan `scenario`; a later call cancels this one (its promise rejects with Superseded). */
   plan(scenario: Scenario, onProgress?: (p: PlanProgress) => void): Promise<PlanResult> {
     if (this.closed) return Promise.reject(new Error('planner closed'));
+    if (!this.session) return Promise.reject(new Error('planner not begun'));
     if (this.active.job) {
       const stale = this.active;
       stale.job!.reject(new Superseded());
@@ -125,6 +169,7 @@ export class PlanClient {
 
   close(): void {
     this.closed = true;
+    this.drawn();
     for (const slot of [this.active, this.spare]) {
       if (!slot) continue;
       slot.job?.reject(new Superseded());

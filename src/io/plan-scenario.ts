@@ -22,13 +22,15 @@ export interface PipelineOptions {
   detected?: readonly string[];
   /** Called now and then during the search (a progress line, a spinner). */
   onProgress?: (p: PlanProgress) => void;
+  /** Called between small slices of the search: a background host may wait there (PlanInput.pause). */
+  pause?: () => void;
 }
 
 /** The PlanInput of a parsed scenario; `file` is where it came from (relative model paths resolve beside it). */
 export function planInputOf(
   file: string,
   scenario: Scenario,
-  opts: Omit<PipelineOptions, 'onProgress'> = {},
+  opts: Omit<PipelineOptions, 'onProgress' | 'pause'> = {},
 ): PlanInput {
   const { arch, hw } = inScenario(file, () => {
     const arch = resolveModel(modelSpecOf(file, scenario), { flag: 'model' });
@@ -50,7 +52,8 @@ export async function planScenarioObject(
   // one (plan-circuits.ts places them by first-fit), so they do not pay for a thread booting beside the search.
   if (scenario.job.kind === 'inference') prewarmJslpWorker();
   // The search is greedy and sync; the MIPs (≤ 1 s each step, issue #3) refine what it reports.
-  const searched = plan(opts.onProgress ? { ...input, onProgress: opts.onProgress } : input);
+  const hooks = { onProgress: opts.onProgress, pause: opts.pause };
+  const searched = plan(opts.onProgress || opts.pause ? { ...input, ...hooks } : input);
   const result = await refineCircuits(searched, input);
   const fleet = await planFleet(input);
   return fleet ? { ...result, fleet } : result;

@@ -1,7 +1,19 @@
 /** Worker-thread entry of the explorer's re-plans: runs the one pipeline (io/plan-scenario.ts) off the UI thread. */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { planScenarioObject } from './plan-scenario.js';
 import type { PlanRequest, PlanReply } from './plan-client.js';
+
+/** Longest single wait on the client's gate, ms: a hold that is never released costs at most this per slice. */
+const MAX_WAIT_MS = 50;
+
+// The client's gate (plan-client.ts hold): 1 while the UI thread draws a key. The search waits at its
+// next slice (PlanInput.pause) until the gate opens, so the UI gets the CPU first.
+const gate = (workerData as { gate?: Int32Array } | null)?.gate;
+const pause = gate
+  ? () => {
+      if (Atomics.load(gate, 0) !== 0) Atomics.wait(gate, 0, 1, MAX_WAIT_MS);
+    }
+  : undefined;
 
 const port = parentPort;
 if (port) {
@@ -11,6 +23,7 @@ if (port) {
       top: req.top,
       detected: req.detected,
       onProgress: (p) => post({ id: req.id, progress: p }),
+      pause,
     }).then(
       (result) => post({ id: req.id, result }),
       (e: unknown) => post({ id: req.id, error: e instanceof Error ? e.message : String(e) }),

@@ -47,6 +47,32 @@ function mount(
 }
 
 describe('Explorer', () => {
+  it('reports each key as it arrives and each frame once drawn (the planner pauses its workers between)', async () => {
+    const events: string[] = [];
+    let frame = (): string => '';
+    const ui = render(
+      <Explorer
+        file="t.yaml"
+        scenario={scenario}
+        result={fakeResult(40)}
+        width={100}
+        height={30}
+        replan={() => fakeResult(3)}
+        exportTo={() => 'unused'}
+        onKey={() => void events.push('key')}
+        onDrawn={() => void events.push(`drawn ${/❯ +2 /.test(frame()) ? 2 : 1}`)}
+      />,
+    );
+    frame = () => strip(ui.lastFrame());
+    await tick();
+    events.length = 0;
+    ui.stdin.write('j');
+    await tick();
+    // The frame is already out when onDrawn runs: it shows the selection on plan 2.
+    expect(events).toEqual(['key', 'drawn 2']);
+    ui.unmount();
+  });
+
   it('shows the ranked table window and the detail pane of the first plan', async () => {
     const ui = mount();
     await tick();

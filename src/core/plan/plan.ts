@@ -109,6 +109,12 @@ export interface PlanInput {
   top?: number;
   /** Called every few thousand rows of the search (the caller throttles what it draws). */
   onProgress?: (p: PlanProgress) => void;
+  /**
+   * Called between small slices of the search (each layout while rows are built, every 64 rows of the
+   * loop), so that a host can pause a search running in the background: the explorer's planner workers
+   * wait there while a key is being drawn, which gives the UI the CPU on a machine with few cores.
+   */
+  pause?: () => void;
 }
 
 /** How far the search is: `done` of `total` configuration rows in this pass. */
@@ -548,9 +554,11 @@ function buildRows(
   bases: BaseConfig[],
   counts: number[],
   variants: Variant[],
+  pause: (() => void) | undefined,
 ): { rows: Rows; mem: MemTable; modelPruned: ModelPruned } {
   const T = rowTable(4096); // grows by doubling: a search keeps a few percent of its layouts
   const modelPruned = forEachRunnable(s, arch, bases, counts, variants, (at) => {
+    pause?.();
     const o = bases[at.bi]!.options;
     for (let k = 0; k < at.run.length; k++) {
       const vi = at.run[k]!;
@@ -972,7 +980,7 @@ export function plan(input: PlanInput): PlanResult {
   const maxGpus = s.limits.maxGpus ?? Infinity;
   const counts = all.filter((c) => c <= maxGpus);
   const variants = variantsOf(s);
-  const { rows, mem, modelPruned } = buildRows(s, arch, bases, counts, variants);
+  const { rows, mem, modelPruned } = buildRows(s, arch, bases, counts, variants, input.pause);
   const ctx = makeContext(input, bases, rows, mem, variants);
   let fastest = Infinity;
   if (s.limits.maxSlowdown !== undefined) fastest = runLoop(ctx, Infinity, 0).fastest;
@@ -1515,10 +1523,11 @@ function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
     keys: { k0: 0, k1: 0, k2: 0 },
     cand: { cost: 0.5, hours: 0.5, watts: 0.5, tps: 0.5 }, // fractions: double fields from the start
   };
-  const onProgress = ctx.input.onProgress;
+  const { onProgress, pause } = ctx.input;
   const rows = ctx.rows;
   for (let r = 0; r < rows.n; r++) {
     if (onProgress && (r & 2047) === 0) onProgress({ done: r, total: rows.n });
+    if (pause && (r & 63) === 0) pause();
     const f = rowFactsOf(ctx, r);
     for (let h = 0; h < t.H; h++) {
       const nl = t.nLevels[h]!;

@@ -1,5 +1,5 @@
 /** The interactive plan explorer: owns the state (useReducer over the pure reducer) and the side effects. */
-import { useEffect, useReducer } from 'react';
+import { useEffect, useLayoutEffect, useReducer } from 'react';
 import { Box, Text, useApp, useInput, useStdin } from 'ink';
 import type { Plan, PlanProgress, PlanResult } from '../../core/plan/index.js';
 import type { Scenario } from '../../schema/scenario.js';
@@ -45,6 +45,12 @@ export interface ExplorerProps {
   readonly clock?: () => number;
   /** Called once with the exit code when the user quits (0, 2 when nothing fits, 130 on Ctrl-C). */
   readonly onQuit?: (code: number) => void;
+  /**
+   * Called as each key arrives, before it is handled, and after each frame is drawn (layout effects run
+   * once Ink has written the frame): the planner pauses its workers in between.
+   */
+  readonly onKey?: () => void;
+  readonly onDrawn?: () => void;
 }
 
 /** Searches shorter than this show no progress. */
@@ -121,9 +127,19 @@ export function Explorer(props: ExplorerProps) {
   }, [s.planGen]);
 
   // The reducer maps keys to actions against the latest state, so keys of one burst all land.
-  useInput((input, key) => dispatch({ type: 'key', input, key }), {
-    isActive: isRawModeSupported === true,
+  const { onKey, onDrawn } = props;
+  useLayoutEffect(() => {
+    onDrawn?.();
   });
+  useInput(
+    (input, key) => {
+      onKey?.();
+      dispatch({ type: 'key', input, key });
+    },
+    {
+      isActive: isRawModeSupported === true,
+    },
+  );
 
   const width = props.width;
   const plan = selectedPlan(s);
