@@ -10,10 +10,15 @@ import { join } from 'node:path';
 // tree is built with createElement: tsx compiles JSX here to React's development runtime, whose production
 // build has no jsxDEV.
 process.env.NODE_ENV = 'production';
+const FILE = 'scenarios/default.yaml';
 const dist = '../dist/';
 const { PlanClient } = (await import(
   `${dist}io/plan-client.js`
 )) as typeof import('../src/io/plan-client.js');
+const { loadScenario } = (await import(
+  `${dist}io/load-scenario.js`
+)) as typeof import('../src/io/load-scenario.js');
+const scenario = loadScenario(FILE);
 const planner = new PlanClient();
 const { createElement } = await import('react');
 const { render } = await import('ink-testing-library');
@@ -24,7 +29,6 @@ const { exportTo, launchTo, openExplorer } = (await import(
   `${dist}commands/explore-run.js`
 )) as typeof import('../src/commands/explore-run.js');
 
-const FILE = 'scenarios/default.yaml';
 const p90 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)]!;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const tick = () => new Promise((r) => setImmediate(r));
@@ -41,7 +45,7 @@ async function until(done: () => boolean): Promise<number> {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'vramplan-bench-'));
-const session = await openExplorer(FILE, {}, planner);
+const session = await openExplorer(FILE, {}, { scenario, planner });
 const ui = render(
   createElement(Explorer, {
     file: FILE,

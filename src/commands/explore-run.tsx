@@ -28,19 +28,27 @@ export interface ExplorerSession {
   planner: PlanClient;
 }
 
+/** What commands/explore.ts openTui starts before this module loads: the parsed scenario and the planner. */
+export interface Started {
+  scenario: Scenario;
+  planner: PlanClient;
+}
+
 export async function openExplorer(
   file: string,
   opts: Record<string, unknown>,
-  planner: PlanClient = new PlanClient(),
+  started?: Started,
 ): Promise<ExplorerSession> {
   const top = opts.top === undefined ? EXPLORER_TOP : parseTop(opts.top);
-  const scenario = loadScenario(file);
-  const detected = await detectedFor(scenario, opts.detect === true);
-  // Warm the workers (started by the caller, or now) while the first plan runs here, with a progress
-  // line on stderr.
-  planner.begin({ file, top, detected, warmWith: scenario });
-  const progress = stderrProgress(file);
+  const scenario = started?.scenario ?? loadScenario(file);
+  const planner = started?.planner ?? new PlanClient();
+  let progress: ReturnType<typeof stderrProgress> | undefined;
   try {
+    const detected = await detectedFor(scenario, opts.detect === true);
+    // Warm the workers (started by the caller, or now) while the first plan runs here, with a progress
+    // line on stderr.
+    planner.begin({ file, top, detected, warmWith: scenario });
+    progress = stderrProgress(file);
     const result = await planScenarioObject(file, scenario, {
       top,
       detected,
@@ -48,7 +56,7 @@ export async function openExplorer(
     });
     return { file, scenario, result, planner };
   } catch (e) {
-    planner.close();
+    planner.close(); // bad input: the workers started for this session go too
     throw e;
   } finally {
     progress?.done();
@@ -97,9 +105,9 @@ async function fullScreen(
 export async function runExplorer(
   file: string,
   opts: Record<string, unknown>,
-  planner?: PlanClient,
+  started?: Started,
 ): Promise<number> {
-  const session = await openExplorer(file, opts, planner);
+  const session = await openExplorer(file, opts, started);
   let code = session.result.fits ? 0 : 2;
   const app = (w: { width: number; height: number }) => (
     <Explorer

@@ -30,14 +30,17 @@ export function wantsTui(
 }
 
 /**
- * Run the explorer. Its planner workers start before the UI's modules load (Ink, React, the views), so
- * that their own module loading is done by the first frame instead of slowing the first keys.
+ * Run the explorer. Once the scenario has parsed, its planner workers start before the UI's modules load
+ * (Ink, React, the views), so that their own module loading is done by the first frame instead of
+ * slowing the first keys.
  */
 export async function openTui(file: string, opts: Record<string, unknown>): Promise<number> {
+  const { loadScenario } = await import('../io/load-scenario.js');
+  const scenario = loadScenario(file);
   const { PlanClient } = await import('../io/plan-client.js');
   const planner = new PlanClient();
   const { runExplorer } = await import('./explore-run.js');
-  return runExplorer(file, opts, planner);
+  return runExplorer(file, opts, { scenario, planner });
 }
 
 export function registerExplore(program: Command, argv: readonly string[] = process.argv): void {
