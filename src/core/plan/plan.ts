@@ -1018,6 +1018,10 @@ interface Ctx {
   facts: ModelFacts;
   layers: number;
   memoryEvaluations: number;
+  /** Per configuration: FLASH | FP8 | BNB (baseBitsOf). */
+  baseBits: Uint8Array;
+  /** Per engine variant: 1 when its engine has no fp16 path (ENGINE_PROFILES). */
+  noFp16Variant: Uint8Array;
 }
 
 function makeContext(
@@ -1048,6 +1052,8 @@ function makeContext(
     facts: modelFacts(input.arch),
     layers: input.arch.groups.reduce((a, g) => a + g.count, 0),
     memoryEvaluations: mem.evaluations ?? mem.device.length,
+    baseBits: baseBitsOf(bases),
+    noFp16Variant: Uint8Array.from(variants, (v) => (ENGINE_PROFILES[v.engine].fp16 ? 0 : 1)),
   };
 }
 
@@ -1090,6 +1096,8 @@ interface HwTable {
   noBnb: Uint8Array;
   /** Usable bytes per GPU (capacity less the scenario's memory margin). */
   capBytes: Float64Array;
+  /** Bytes per GPU (the host-RAM default scales with it). */
+  gpuBytes: Float64Array;
   boardW: Float64Array;
   /** Rates of each GPU option at each power level (index h * MAX_LEVELS + l): computed once. */
   rates: GpuRates[];
@@ -1110,6 +1118,7 @@ function hwTableOf(ctx: Ctx): HwTable {
     noFp8: new Uint8Array(H),
     noBnb: new Uint8Array(H),
     capBytes: new Float64Array(H),
+    gpuBytes: new Float64Array(H),
     boardW: new Float64Array(H),
     rates: new Array<GpuRates>(H * MAX_LEVELS),
   };
@@ -1126,6 +1135,7 @@ function hwTableOf(ctx: Ctx): HwTable {
     t.noFp8[h] = g.supportsFp8 ? 0 : 1;
     t.noBnb[h] = g.vendor === 'apple' ? 1 : 0;
     t.capBytes[h] = g.memoryMiB * MiB * (1 - s.limits.memoryMargin);
+    t.gpuBytes[h] = g.memoryMiB * MiB;
     t.boardW[h] = boardWatts(g);
     ctx.levels[h]!.forEach(
       (lv, l) => (t.rates[h * MAX_LEVELS + l] = gpuRates(g, timeOptionsOf(ctx, h, lv, 1))),
@@ -1318,25 +1328,41 @@ interface RowTiming {
 }
 
 function rowFactsOf(ctx: Ctx, r: number): RowFacts {
-  const { rows, mem, bases } = ctx;
-  const o = bases[rows.base[r]!]!.options;
-  const engine = ctx.variants[rows.variant[r]!]!.engine;
+  const { rows, mem, bases, baseBits } = ctx;
+  const bi = rows.base[r]!;
+  const vi = rows.variant[r]!;
   const mi = rows.mem[r]!;
+  const bits = baseBits[bi]!;
   return {
-    o,
+    o: bases[bi]!.options,
     count: rows.count[r]!,
     dp: rows.dp[r]!,
     zero: rows.zero[r]!,
     device: mem.device[mi]!,
     host: mem.host[mi]!,
-    engine,
-    flash: o.attention === 'flash',
-    fp8: o.weights === 'fp8',
-    bnb: BNB_WEIGHTS.has(o.weights),
-    noFp16Engine: !ENGINE_PROFILES[engine].fp16,
+    engine: ctx.variants[vi]!.engine,
+    flash: (bits & FLASH) !== 0,
+    fp8: (bits & FP8) !== 0,
+    bnb: (bits & BNB) !== 0,
+    noFp16Engine: ctx.noFp16Variant[vi] === 1,
     timed: null,
   };
 }
+
+// baseBits: what the hardware gate reads of a configuration, read per row from one typed array (the
+// configurations' options objects take several V8 shapes, which cost the search loop deopts).
+const FLASH = 1;
+const FP8 = 2;
+const BNB = 4;
+
+const baseBitsOf = (bases: readonly BaseConfig[]): Uint8Array =>
+  Uint8Array.from(
+    bases,
+    ({ options: o }) =>
+      (o.attention === 'flash' ? FLASH : 0) |
+      (o.weights === 'fp8' ? FP8 : 0) |
+      (BNB_WEIGHTS.has(o.weights) ? BNB : 0),
+  );
 
 /** The row's timing facts (made once, on its first fitting GPU option). */
 function rowTimingOf(ctx: Ctx, lim: Limits, r: number, f: RowFacts): RowTiming {
@@ -1398,7 +1424,7 @@ interface Loop {
 
 /** Whether the row fits the GPU option's memory and the node's host RAM; prunes it otherwise. */
 function fitsMemory(L: Loop, f: RowFacts, r: number, h: number): boolean {
-  const { st, ctx, lim, t } = L;
+  const { st, lim, t } = L;
   const nl = t.nLevels[h]!;
   const capacity = t.capBytes[h]!;
   if (f.device > capacity) {
@@ -1409,7 +1435,7 @@ function fitsMemory(L: Loop, f: RowFacts, r: number, h: number): boolean {
   const nodeSize = t.nodeSizeOf[h]!;
   const perNode = f.count < nodeSize ? f.count : nodeSize;
   const hostNeed = hostRamOf(f.engine, f.zero, perNode, f.host, lim.ckptBytes).perNodeBytes;
-  const hostLimit = hostRamLimit(lim.hostRamGiven, ctx.hw[h]!.gpu.memoryMiB * MiB, perNode);
+  const hostLimit = hostRamLimit(lim.hostRamGiven, t.gpuBytes[h]!, perNode);
   if (hostNeed > hostLimit) {
     const score = hostNeed / hostLimit;
     prune(st, REASON['host-ram'], nl, r, h, 0, hostNeed - hostLimit, hostLimit, score);
