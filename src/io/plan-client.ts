@@ -131,6 +131,7 @@ export class PlanClient {
     Atomics.store(this.gate, 0, 1);
     clearTimeout(this.fallback);
     this.fallback = setTimeout(() => this.drawn(), HOLD_MS);
+    this.fallback.unref(); // quitting on a key must not wait for it
   }
 
   /** The frame is drawn: the workers go on. */
