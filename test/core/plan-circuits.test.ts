@@ -2,8 +2,8 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { plan, type PlanInput } from '../../src/core/plan/index.js';
-import { firstFitLoads, planUnits, refineCircuits } from '../../src/core/plan/index.js';
-import { assignCircuits, type PowerUnit } from '../../src/core/hardware/index.js';
+import { planUnits, refineCircuits } from '../../src/core/plan/index.js';
+import { assignCircuits, firstFit, type PowerUnit } from '../../src/core/hardware/index.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { resolveHardware } from '../../src/io/load-scenario.js';
 import { scenarioSchema } from '../../src/schema/scenario.js';
@@ -129,7 +129,10 @@ describe('refineCircuits', () => {
       const circuits = [...k.caps]
         .sort((a, b) => a - b)
         .map((w, i) => ({ id: `c${i}`, volts: 120, continuousWatts: w }));
-      const ff = firstFitLoads(units, circuits);
+      const ff = firstFit(
+        units.map((u) => u.wallWatts[0]!),
+        circuits.map((c) => c.continuousWatts),
+      ).fits;
       const mip = await assignCircuits(units, circuits, [1]);
       expect(mip.status === 'optimal' ? 'placed' : mip.status, JSON.stringify(k)).toBe(
         ff ? 'placed' : 'infeasible',

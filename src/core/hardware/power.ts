@@ -54,6 +54,25 @@ export function planWallWatts(
 }
 
 /**
+ * First-fit: each node, in order, on the first circuit (`caps` in the reported order, smallest first) that
+ * still carries it: the search's placement of a plan, and the one plan-circuits.ts certifies. A node that
+ * fits nowhere goes on the last circuit (its load then shows the overload) and `fits` is false.
+ */
+export function firstFit(
+  nodeWatts: readonly number[],
+  caps: readonly number[],
+): { loads: number[]; fits: boolean } {
+  const loads = caps.map(() => 0);
+  let fits = true;
+  for (const w of nodeWatts) {
+    let c = caps.findIndex((cap, i) => loads[i]! + w <= cap + 1e-9);
+    if (c < 0) [fits, c] = [false, caps.length - 1];
+    if (c >= 0) loads[c]! += w;
+  }
+  return { loads, fits };
+}
+
+/**
  * Fast check for the search loop: can `fullNodes` nodes of `fullW` wall watts plus one node of `lastW`
  * (0 = none) be placed on the circuits, one node per circuit share? Greedy by circuit, exact for identical
  * nodes. Returns the watts by which the tightest placement is over (0 = fits).

@@ -15,7 +15,13 @@ import {
   type PlanInput,
   type PlanResult,
 } from './plan.js';
-import { assignCircuits, nodeWallWatts, psuEfficiency, type PowerUnit } from '../hardware/power.js';
+import {
+  assignCircuits,
+  firstFit,
+  nodeWallWatts,
+  psuEfficiency,
+  type PowerUnit,
+} from '../hardware/power.js';
 
 export interface RefineOptions {
   /** Wall-clock budget for all the MIPs together, ms (default 1000). Plans left when it runs out keep greedy. */
@@ -54,24 +60,6 @@ function sortedCircuits(input: PlanInput): PlanInput['circuits'] {
   );
 }
 
-/**
- * First-fit of the units in the reported circuit order: each unit on the first circuit that still carries it.
- * The loads per circuit, or null when some unit fits nowhere.
- */
-export function firstFitLoads(
-  units: readonly PowerUnit[],
-  circuits: PlanInput['circuits'],
-): number[] | null {
-  const loads = circuits.map(() => 0);
-  for (const u of units) {
-    const w = u.wallWatts[0]!;
-    const c = circuits.findIndex((c, i) => loads[i]! + w <= c.continuousWatts + 1e-6);
-    if (c < 0) return null;
-    loads[c]! += w;
-  }
-  return loads;
-}
-
 /** Re-solve one plan's placement; `msLeft` bounds the solver. Returns the new power block. */
 async function refineOne(
   p: Plan,
@@ -87,13 +75,16 @@ async function refineOne(
   // is optimal. First-fit finds one whenever one exists for a plan's nodes (identical full nodes, then one
   // smaller partial node: test/core/plan-circuits.test.ts checks this against the MIP), so the solver
   // only runs to prove that none exists. With one node this is the smallest circuit that carries it.
-  const fit = firstFitLoads(units, circuits);
-  if (fit)
+  const ff = firstFit(
+    units.map((u) => u.wallWatts[0]!),
+    circuits.map((c) => c.continuousWatts),
+  );
+  if (ff.fits)
     return {
       ...p.power,
       perCircuit: circuits.map((c, i) => ({
         circuit: c.id,
-        loadW: Math.round(fit[i]!),
+        loadW: Math.round(ff.loads[i]!),
         limitW: c.continuousWatts,
       })),
       assignment: 'mip',

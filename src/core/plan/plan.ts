@@ -62,6 +62,7 @@ import {
 } from '../time/cost.js';
 import {
   circuitOverWatts,
+  firstFit,
   nodeWallWatts,
   planWallWatts,
   type NodeWatts,
@@ -1811,17 +1812,19 @@ function perCircuit(
   const circuits = [...ctx.input.circuits].sort(
     (a, b) => a.continuousWatts - b.continuousWatts || (a.id < b.id ? -1 : 1),
   );
-  const out = circuits.map((c) => ({ circuit: c.id, loadW: 0, limitW: c.continuousWatts }));
   const sys = ctx.s.power.systemDrawW;
-  const loads: number[] = [];
+  const nodeWatts: number[] = [];
   for (let left = count; left > 0; left -= nodeSize)
-    loads.push(nodeWallWatts(Math.min(left, nodeSize), gpuW, sys, ctx.eff));
-  for (const w of loads) {
-    const slot = out.find((c) => c.loadW + w <= c.limitW + 1e-9) ?? out[out.length - 1];
-    if (slot) slot.loadW += w;
-  }
-  for (const c of out) c.loadW = Math.round(c.loadW);
-  return out;
+    nodeWatts.push(nodeWallWatts(Math.min(left, nodeSize), gpuW, sys, ctx.eff));
+  const { loads } = firstFit(
+    nodeWatts,
+    circuits.map((c) => c.continuousWatts),
+  );
+  return circuits.map((c, i) => ({
+    circuit: c.id,
+    loadW: Math.round(loads[i]!),
+    limitW: c.continuousWatts,
+  }));
 }
 
 function compareKept(ctx: Ctx, a: Kept, b: Kept, ids: Map<Kept, string>): number {
