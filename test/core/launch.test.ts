@@ -186,6 +186,15 @@ describe('launch: FSDP', () => {
     expect(get<HfArgs>(m, 'hf-args.json').bnb_config).toMatchObject({
       bnb_4bit_quant_storage: 'bfloat16',
     });
+    // axolotl too: its own default would be bfloat16 whatever the compute dtype.
+    expect(get<Axo>(m, 'axolotl.yaml').bnb_config_kwargs?.bnb_4bit_quant_storage).toBe('bfloat16');
+    const fp16 = parsed({ ...x, options: { ...x.options, compute: 'fp16' } });
+    expect(get<Axo>(fp16, 'axolotl.yaml').bnb_config_kwargs?.bnb_4bit_quant_storage).toBe(
+      'float16',
+    );
+    expect(get<HfArgs>(fp16, 'hf-args.json').bnb_config).toMatchObject({
+      bnb_4bit_quant_storage: 'float16',
+    });
   });
 
   it('skips FSDP for optimizer-only offload instead of writing a wrong config', () => {

@@ -1,8 +1,8 @@
 /** axolotl YAML config (one file drives model loading, adapters, quantization and the trainer). */
 import { Document } from 'yaml';
-import { isAdapter, learningRate, is4bit } from './common.js';
+import { isAdapter, learningRate, is4bit, TORCH_DTYPE } from './common.js';
 import { DEEPSPEED_FILE } from './deepspeed.js';
-import { distributionOf } from './distribution.js';
+import { distributionOf, flattens4bit, quantStorageNote } from './distribution.js';
 import { LORA_DROPOUT, loraAlpha, trainerOptim } from './hf.js';
 import { decoderLayerClass, loraTargetModules } from './modules.js';
 import type { EngineOutput, LaunchInput } from './types.js';
@@ -51,12 +51,19 @@ export function emitAxolotl(x: LaunchInput): EngineOutput {
     eager_attention: o.attention === 'eager',
     logging_steps: 10,
   };
-  if (is4bit(o))
-    c.bnb_config_kwargs = {
+  if (is4bit(o)) {
+    const bnb: Record<string, unknown> = {
       bnb_4bit_quant_type: o.weights,
       bnb_4bit_use_double_quant: o.doubleQuant,
       llm_int8_has_fp16_weight: false,
     };
+    // axolotl's own default storage is bfloat16, whatever the compute dtype: set it to the plan's.
+    if (flattens4bit(d, o)) {
+      bnb.bnb_4bit_quant_storage = TORCH_DTYPE[o.compute];
+      notes.push(quantStorageNote(o, TORCH_DTYPE[o.compute]));
+    }
+    c.bnb_config_kwargs = bnb;
+  }
   if (isAdapter(o)) {
     c.adapter = is4bit(o) ? 'qlora' : 'lora';
     c.lora_r = o.loraRank;

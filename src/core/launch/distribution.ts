@@ -68,9 +68,17 @@ export function distributionOf(x: Pick<LaunchInput, 'options'>): Distribution {
       );
     return { kind: 'fsdp', processes, blocker, notes };
   }
-  if (is4bit(o) && o.zero === 3)
-    notes.push(
-      'QLoRA under ZeRO-3 needs bnb_4bit_quant_storage equal to the compute dtype (set in hf-args.json)',
-    );
   return { kind: 'deepspeed', processes, blocker, notes };
 }
+
+/**
+ * FSDP and DeepSpeed ZeRO-3 flatten 4-bit weights with the other parameters, so bitsandbytes must store
+ * them in the compute dtype (bnb_4bit_quant_storage; PEFT docs "FSDP + QLoRA" and "DeepSpeed + QLoRA"):
+ * https://huggingface.co/docs/peft/accelerate/fsdp, https://huggingface.co/docs/peft/accelerate/deepspeed
+ */
+export const flattens4bit = (d: Distribution, o: EstimateOptions): boolean =>
+  is4bit(o) && (d.kind === 'fsdp' || (d.kind === 'deepspeed' && o.zero === 3));
+
+/** The note of an emitter that sets bnb_4bit_quant_storage (flattens4bit). */
+export const quantStorageNote = (o: EstimateOptions, storage: string): string =>
+  `4-bit weights stored as ${storage} (bnb_4bit_quant_storage, the compute dtype): ${o.zero === 3 ? 'ZeRO-3' : 'FSDP'} shards them with the other parameters`;

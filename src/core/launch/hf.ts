@@ -12,7 +12,12 @@ import {
   loadDtype,
 } from './common.js';
 import { DEEPSPEED_FILE } from './deepspeed.js';
-import { deepspeedOwnsOptimizer, distributionOf } from './distribution.js';
+import {
+  deepspeedOwnsOptimizer,
+  distributionOf,
+  flattens4bit,
+  quantStorageNote,
+} from './distribution.js';
 import { loraTargetModules } from './modules.js';
 import type { EngineOutput, LaunchInput } from './types.js';
 
@@ -66,10 +71,7 @@ export function bnbConfig(x: LaunchInput): Record<string, unknown> | null {
     bnb_4bit_use_double_quant: o.doubleQuant,
     bnb_4bit_compute_dtype: TORCH_DTYPE[o.compute],
   };
-  const d = distributionOf(x);
-  // FSDP / ZeRO-3 flatten 4-bit weights with the others: storage dtype must match (PEFT docs, "FSDP + QLoRA").
-  if (d.kind === 'fsdp' || (d.kind === 'deepspeed' && o.zero === 3))
-    c.bnb_4bit_quant_storage = TORCH_DTYPE[o.compute];
+  if (flattens4bit(distributionOf(x), o)) c.bnb_4bit_quant_storage = TORCH_DTYPE[o.compute];
   return c;
 }
 
@@ -141,6 +143,7 @@ export function emitHfArgs(x: LaunchInput): EngineOutput {
   const lora = loraConfig(x);
   if (lora) notes.push(...lora.notes);
   const bnb = bnbConfig(x);
+  if (flattens4bit(d, o)) notes.push(quantStorageNote(o, TORCH_DTYPE[o.compute]));
   const args = {
     model_name_or_path: x.modelRef,
     model_init_kwargs: { dtype: loadDtype(o), attn_implementation: ATTN[o.attention] },
