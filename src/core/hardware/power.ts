@@ -53,6 +53,10 @@ export function planWallWatts(
   return out;
 }
 
+/** Circuits in the order plans report and fill them: smallest continuous limit first, then by id. */
+export const reportedOrder = <C extends CircuitCap>(circuits: readonly C[]): C[] =>
+  [...circuits].sort((a, b) => a.continuousWatts - b.continuousWatts || (a.id < b.id ? -1 : 1));
+
 /**
  * First-fit: each node, in order, on the first circuit (`caps` in the reported order, smallest first) that
  * still carries it: the search's placement of a plan, and the one plan-circuits.ts certifies. A node that

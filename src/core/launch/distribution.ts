@@ -77,7 +77,11 @@ export function distributionOf(x: Pick<LaunchInput, 'options'>): Distribution {
  * https://huggingface.co/docs/peft/accelerate/fsdp, https://huggingface.co/docs/peft/accelerate/deepspeed
  */
 export const flattens4bit = (d: Distribution, o: EstimateOptions): boolean =>
-  is4bit(o) && (d.kind === 'fsdp' || (d.kind === 'deepspeed' && o.zero === 3));
+  is4bit(o) && shardsWeights(d, o);
+
+/** FSDP (any stage) and DeepSpeed ZeRO-3 place the weights' shards themselves: no rank loads the whole model. */
+export const shardsWeights = (d: Distribution, o: EstimateOptions): boolean =>
+  d.kind === 'fsdp' || (d.kind === 'deepspeed' && o.zero === 3);
 
 /** The note of an emitter that sets bnb_4bit_quant_storage (flattens4bit). */
 export const quantStorageNote = (o: EstimateOptions, storage: string): string =>

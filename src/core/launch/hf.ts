@@ -17,6 +17,7 @@ import {
   distributionOf,
   flattens4bit,
   quantStorageNote,
+  shardsWeights,
 } from './distribution.js';
 import { loraTargetModules } from './modules.js';
 import type { EngineOutput, LaunchInput } from './types.js';
@@ -150,8 +151,7 @@ export function emitHfArgs(x: LaunchInput): EngineOutput {
     bnb_config: bnb,
     // bitsandbytes weights under DDP or one process: each rank loads the whole model onto its own GPU
     // (device_map {"": local rank}); under FSDP / ZeRO-3 the engine places the shards instead.
-    device_map_per_rank:
-      bnb !== null && !(d.kind === 'fsdp' || (d.kind === 'deepspeed' && o.zero === 3)),
+    device_map_per_rank: bnb !== null && !shardsWeights(d, o),
     lora_config: lora?.config ?? null,
     sft_config: sft,
   };

@@ -20,6 +20,7 @@ import {
   firstFit,
   nodeWallWatts,
   psuEfficiency,
+  reportedOrder,
   type PowerUnit,
 } from '../hardware/power.js';
 
@@ -53,13 +54,6 @@ export function planUnits(p: Plan, input: PlanInput): PowerUnit[] {
   return units;
 }
 
-/** Circuits in the order plan.ts reports them: smallest first, then by id. */
-function sortedCircuits(input: PlanInput): PlanInput['circuits'] {
-  return [...input.circuits].sort(
-    (a, b) => a.continuousWatts - b.continuousWatts || (a.id < b.id ? -1 : 1),
-  );
-}
-
 /** Re-solve one plan's placement; `msLeft` bounds the solver. Returns the new power block. */
 async function refineOne(
   p: Plan,
@@ -69,7 +63,7 @@ async function refineOne(
 ): Promise<Power> {
   const greedy = (solver: CircuitSolve): Power => ({ ...p.power, assignment: 'greedy', solver });
   const units = planUnits(p, input);
-  const circuits = sortedCircuits(input);
+  const circuits = reportedOrder(input.circuits);
   // The plan keeps its own power limit, so the MIP has one level and its objective (the pace, plus
   // throughput summed over the GPUs) is the same for every placement within the limits: any such placement
   // is optimal. First-fit finds one whenever one exists for a plan's nodes (identical full nodes, then one

@@ -67,6 +67,7 @@ import {
   planWallWatts,
   type NodeWatts,
   psuEfficiency,
+  reportedOrder,
   type CircuitCap,
 } from '../hardware/power.js';
 import { MiB, GiB } from '../units.js';
@@ -1809,9 +1810,7 @@ function perCircuit(
   nodeSize: number,
   gpuW: number,
 ): Plan['power']['perCircuit'] {
-  const circuits = [...ctx.input.circuits].sort(
-    (a, b) => a.continuousWatts - b.continuousWatts || (a.id < b.id ? -1 : 1),
-  );
+  const circuits = reportedOrder(ctx.input.circuits);
   const sys = ctx.s.power.systemDrawW;
   const nodeWatts: number[] = [];
   for (let left = count; left > 0; left -= nodeSize)
