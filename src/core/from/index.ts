@@ -2,8 +2,8 @@
  * `--from <file>`: which tool wrote a config, its mapping to contract flags, the DeepSpeed JSON it names,
  * and the merge with the command line (flags given beside --from win). Pure; src/io/from reads files.
  */
-import { mapAccelerate } from './accelerate.js';
-import { mapAxolotl } from './axolotl.js';
+import { mapAccelerate } from '../engines/hf/from/accelerate.js';
+import { mapAxolotl } from '../engines/hf/from/axolotl.js';
 import {
   FORMAT_NAMES,
   FromError,
@@ -12,10 +12,14 @@ import {
   type FromMapping,
   isRecord,
 } from './common.js';
-import { DEEPSPEED_MEMORY_KEYS, type DeepSpeedMapping, mapDeepSpeed } from './deepspeed.js';
-import { mapHfArgs } from './hf-args.js';
-import { isLlamaFactoryV1, mapLlamaFactory } from './llamafactory.js';
-import { mapTorchtune } from './torchtune.js';
+import {
+  DEEPSPEED_MEMORY_KEYS,
+  type DeepSpeedMapping,
+  mapDeepSpeed,
+} from '../engines/hf/from/deepspeed.js';
+import { mapHfArgs } from '../engines/hf/from/hf-args.js';
+import { isLlamaFactoryV1, mapLlamaFactory } from '../engines/hf/from/llamafactory.js';
+import { mapTorchtune } from '../engines/torchtune/from.js';
 
 export { FORMAT_NAMES, FromError, mapDeepSpeed, DEEPSPEED_MEMORY_KEYS };
 export type { DeepSpeedMapping, FromFlags, FromFormat, FromMapping };

@@ -1,14 +1,14 @@
 /** Every engine emitter over one LaunchInput, in a fixed order; pure (the command writes the files). */
-import { emitAccelerate } from './accelerate.js';
-import { emitAxolotl } from './axolotl.js';
-import { emitDeepSpeed } from './deepspeed.js';
-import { emitHfArgs, HF_ENGINE, trainerOptim } from './hf.js';
+import { emitAccelerate } from '../engines/hf/accelerate.js';
+import { emitAxolotl } from '../engines/hf/axolotl.js';
+import { emitDeepSpeed } from '../engines/hf/deepspeed.js';
+import { emitHfArgs, HF_ENGINE, trainerOptim } from '../engines/hf/trainer.js';
 import { emitPowerLimit } from './power.js';
-import { emitTorchtune, torchtuneBlocker } from './torchtune.js';
+import { emitTorchtune, torchtuneBlocker } from '../engines/torchtune/launch.js';
 import type { Engine } from '../../schema/engine.js';
 import { engineOf } from '../engines/engine.js';
-import { distributionBlocker } from './distribution.js';
-import { emitGenerate, emitVllm, generateBlocker, vllmBlocker } from './serve.js';
+import { distributionBlocker } from '../engines/hf/distribution.js';
+import { emitGenerate, emitVllm, generateBlocker, vllmBlocker } from '../engines/vllm/launch.js';
 import type { EngineOutput, LaunchBundle, LaunchInput, LaunchPlan } from './types.js';
 
 export type {

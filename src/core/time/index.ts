@@ -9,6 +9,7 @@
  */
 import type { Arch } from '../model/arch.js';
 import { OPTIMIZER_PROFILES } from '../engines/optimizers.js';
+import { FRAMEWORKS } from '../memory/frameworks.js';
 import { FLOAT_BYTES, valueBytes } from '../model/dtypes.js';
 import type { Gpu } from '../../schema/gpu.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
@@ -32,15 +33,11 @@ export {
   type TimeOptions,
 } from '../../schema/time.js';
 
-/** The framework's usual kernel family for a quantized dtype. */
+/** The engine's usual kernel family for a quantized dtype (its memory profile, engines/<engine>/memory.ts). */
 export function defaultQuantFormat(o: EstimateOptions): QuantFormat | null {
   if (!(o.weights in QUANT_FORMATS_FOR)) return null;
-  // torchtune QLoRA uses torchao NF4 (https://pytorch.org/torchtune/stable/tutorials/qlora_finetune.html).
-  if (o.framework === 'torchtune' || o.framework === 'torchtitan') return 'torchao';
-  // vLLM serves 4-bit GPTQ/AWQ checkpoints with Marlin kernels (https://docs.vllm.ai/en/latest/features/quantization/).
-  if (o.framework === 'vllm') return o.weights === 'int4' ? 'marlin' : 'gptq';
-  // transformers/PEFT/axolotl/unsloth load 4/8-bit weights through bitsandbytes.
-  return 'bnb';
+  const fw = FRAMEWORKS[o.framework];
+  return o.weights === 'int4' ? fw.int4QuantFormat : fw.quantFormat;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -511,7 +508,7 @@ function workLayout(m: ModelFacts, o: EstimateOptions): WorkLayout {
   const { tp, pp, cp } = o;
   const shard = tp * pp;
   const lora = o.method === 'lora' || o.method === 'qlora';
-  const compiled = o.compile || o.framework === 'unsloth';
+  const compiled = o.compile || FRAMEWORKS[o.framework].fusedKernels;
   return {
     tp,
     pp,
@@ -1003,7 +1000,7 @@ function decodeHost(
   o: EstimateOptions,
   q: QuantFormat | null,
 ): { dispatch: number; gaps: number; fixed: number } {
-  const compiled = o.compile || o.framework === 'vllm';
+  const compiled = o.compile || FRAMEWORKS[o.framework].fusedKernels;
   const linears = m.layers * m.linearsPerLayer;
   const bnb =
     q !== 'bnb'

@@ -12,9 +12,9 @@ import {
   isRecord,
   modulesToSave,
   targetsOf,
-} from './common.js';
+} from '../../../from/common.js';
 import { mapFsdp } from './fsdp.js';
-import { HF_ARGS_KEYS } from './vocab.js';
+import { HF_ARGS_KEYS } from '../../../from/vocab.js';
 
 /** The Trainer fields every Trainer-based tool shares (LLaMA-Factory passes them through too). */
 export const TRAINER_MEMORY_KEYS = [

@@ -1,7 +1,7 @@
 /** How the plan's data parallelism and sharding map onto launchers: single process, DDP, DeepSpeed ZeRO or FSDP. */
-import type { EstimateOptions, Optimizer } from '../../schema/estimate.js';
-import { dataParallel, hfStackBlocker, is4bit, shardingOf } from './common.js';
-import type { LaunchInput } from './types.js';
+import type { EstimateOptions, Optimizer } from '../../../schema/estimate.js';
+import { dataParallel, hfStackBlocker, is4bit, shardingOf } from '../../launch/common.js';
+import type { LaunchInput } from '../../launch/types.js';
 
 export type DistKind = 'single' | 'ddp' | 'deepspeed' | 'fsdp';
 

@@ -4,7 +4,7 @@
  * Fields: https://huggingface.co/docs/accelerate/package_reference/cli#accelerate-config ,
  * https://huggingface.co/docs/accelerate/usage_guides/fsdp , https://huggingface.co/docs/accelerate/usage_guides/deepspeed
  */
-import { FieldReader, FromError, type FromFlags, type FromMapping } from './common.js';
+import { FieldReader, FromError, type FromFlags, type FromMapping } from '../../../from/common.js';
 import { mapFsdp } from './fsdp.js';
 
 const MEMORY_KEYS = [

@@ -1,8 +1,8 @@
 /** DeepSpeed config JSON for the plan's ZeRO stage, offload, precision and batch. */
-import { MAX_GRAD_NORM, globalBatch, learningRate } from './common.js';
+import { MAX_GRAD_NORM, globalBatch, learningRate } from '../../launch/common.js';
 import { deepspeedOwnsOptimizer, distributionOf } from './distribution.js';
-import { nodesOf } from './common.js';
-import type { EngineOutput, LaunchInput } from './types.js';
+import { nodesOf } from '../../launch/common.js';
+import type { EngineOutput, LaunchInput } from '../../launch/types.js';
 
 export const HOSTFILE = 'hostfile';
 

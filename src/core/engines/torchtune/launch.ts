@@ -1,11 +1,17 @@
 /** torchtune recipe config YAML, for the models torchtune ships builders for. */
 import { Document } from 'yaml';
-import type { EstimateOptions, Optimizer } from '../../schema/estimate.js';
-import { dataParallel, isAdapter, learningRate, MASTER_PORT, nodesOf } from './common.js';
-import { SLURM_FILE, slurmScript } from './slurm.js';
-import { LORA_DROPOUT, loraAlpha } from './hf.js';
-import { stochasticallyRounded } from '../engines/engines.js';
-import type { EngineOutput, LaunchInput, LaunchPlan } from './types.js';
+import type { EstimateOptions, Optimizer } from '../../../schema/estimate.js';
+import {
+  dataParallel,
+  isAdapter,
+  learningRate,
+  MASTER_PORT,
+  nodesOf,
+} from '../../launch/common.js';
+import { SLURM_FILE, slurmScript } from '../../launch/slurm.js';
+import { LORA_DROPOUT, loraAlpha } from '../hf/trainer.js';
+import { stochasticallyRounded } from '../engines.js';
+import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
 
 export const TORCHTUNE_FILE = 'torchtune.yaml';
 

@@ -1,7 +1,7 @@
 /** Serving plans: a vLLM `serve` command with its check, or a transformers `generate` script. */
-import { dataParallel, TORCH_DTYPE } from './common.js';
-import type { EstimateOptions } from '../../schema/estimate.js';
-import type { EngineOutput, LaunchInput } from './types.js';
+import { dataParallel, TORCH_DTYPE } from '../../launch/common.js';
+import type { EstimateOptions } from '../../../schema/estimate.js';
+import type { EngineOutput, LaunchInput } from '../../launch/types.js';
 
 export const SERVE_SCRIPT = 'serve.sh';
 export const CHECK_SCRIPT = 'check.sh';

@@ -2,7 +2,7 @@
  * Hugging Face Trainer / TRL SFTConfig arguments, PEFT LoraConfig and bitsandbytes BitsAndBytesConfig,
  * written as one JSON args file that the generated train.py reads.
  */
-import type { EstimateOptions, Optimizer } from '../../schema/estimate.js';
+import type { EstimateOptions, Optimizer } from '../../../schema/estimate.js';
 import {
   MAX_GRAD_NORM,
   TORCH_DTYPE,
@@ -10,7 +10,7 @@ import {
   isAdapter,
   learningRate,
   loadDtype,
-} from './common.js';
+} from '../../launch/common.js';
 import { DEEPSPEED_FILE } from './deepspeed.js';
 import {
   deepspeedOwnsOptimizer,
@@ -19,8 +19,8 @@ import {
   quantStorageNote,
   shardsWeights,
 } from './distribution.js';
-import { loraTargetModules } from './modules.js';
-import type { EngineOutput, LaunchInput } from './types.js';
+import { loraTargetModules } from '../../launch/modules.js';
+import type { EngineOutput, LaunchInput } from '../../launch/types.js';
 
 export const HF_ARGS_FILE = 'hf-args.json';
 export const TRAIN_SCRIPT = 'train.py';

@@ -2,11 +2,11 @@
 import { Document } from 'yaml';
 import { DEEPSPEED_FILE } from './deepspeed.js';
 import { distributionOf, type DistKind } from './distribution.js';
-import { HF_ARGS_FILE, TRAIN_SCRIPT } from './hf.js';
-import { decoderLayerClass } from './modules.js';
-import { MASTER_PORT, nodesOf } from './common.js';
-import { SLURM_FILE, slurmScript } from './slurm.js';
-import type { EngineOutput, LaunchInput } from './types.js';
+import { HF_ARGS_FILE, TRAIN_SCRIPT } from './trainer.js';
+import { decoderLayerClass } from '../../launch/modules.js';
+import { MASTER_PORT, nodesOf } from '../../launch/common.js';
+import { SLURM_FILE, slurmScript } from '../../launch/slurm.js';
+import type { EngineOutput, LaunchInput } from '../../launch/types.js';
 
 export const ACCELERATE_FILE = 'accelerate.yaml';
 export const LAUNCH_SCRIPT = 'launch.sh';

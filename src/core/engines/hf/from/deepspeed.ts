@@ -2,7 +2,7 @@
  * DeepSpeed config JSON → contract flags: ZeRO stage, offload, precision, micro-batch, accumulation.
  * Keys: https://www.deepspeed.ai/docs/config-json/
  */
-import { FieldReader, FromError, type FromFlags, isRecord } from './common.js';
+import { FieldReader, FromError, type FromFlags, isRecord } from '../../../from/common.js';
 
 export const DEEPSPEED_MEMORY_KEYS = [
   'zero_optimization',

@@ -1,11 +1,11 @@
 /** axolotl YAML config (one file drives model loading, adapters, quantization and the trainer). */
 import { Document } from 'yaml';
-import { isAdapter, learningRate, is4bit, TORCH_DTYPE } from './common.js';
+import { isAdapter, learningRate, is4bit, TORCH_DTYPE } from '../../launch/common.js';
 import { DEEPSPEED_FILE } from './deepspeed.js';
 import { distributionOf, flattens4bit, quantStorageNote } from './distribution.js';
-import { LORA_DROPOUT, loraAlpha, trainerOptim } from './hf.js';
-import { decoderLayerClass, loraTargetModules } from './modules.js';
-import type { EngineOutput, LaunchInput } from './types.js';
+import { LORA_DROPOUT, loraAlpha, trainerOptim } from './trainer.js';
+import { decoderLayerClass, loraTargetModules } from '../../launch/modules.js';
+import type { EngineOutput, LaunchInput } from '../../launch/types.js';
 
 export const AXOLOTL_FILE = 'axolotl.yaml';
 

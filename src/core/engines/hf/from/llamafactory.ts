@@ -9,9 +9,9 @@ import {
   type FromMapping,
   modulesToSave,
   targetsOf,
-} from './common.js';
+} from '../../../from/common.js';
 import { TRAINER_MEMORY_KEYS, attentionOf, mapTrainerArgs } from './hf-args.js';
-import { HF_ARGS_KEYS, LLAMAFACTORY_KEYS } from './vocab.js';
+import { HF_ARGS_KEYS, LLAMAFACTORY_KEYS } from '../../../from/vocab.js';
 
 const MEMORY_KEYS = [
   ...TRAINER_MEMORY_KEYS,

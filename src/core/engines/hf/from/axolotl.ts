@@ -10,10 +10,10 @@ import {
   hfOptimizer,
   modulesToSave,
   targetsOf,
-} from './common.js';
+} from '../../../from/common.js';
 import { mapFsdp } from './fsdp.js';
 import { attentionOf } from './hf-args.js';
-import { AXOLOTL_KEYS } from './vocab.js';
+import { AXOLOTL_KEYS } from '../../../from/vocab.js';
 
 const MEMORY_KEYS = [
   'base_model',

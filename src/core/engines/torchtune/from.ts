@@ -3,7 +3,13 @@
  * https://github.com/pytorch/torchtune/tree/main/recipes/configs ; model builders:
  * https://github.com/pytorch/torchtune/tree/main/torchtune/models (<family>/_model_builders.py).
  */
-import { FieldReader, FromError, type FromFlags, type FromMapping, isRecord } from './common.js';
+import {
+  FieldReader,
+  FromError,
+  type FromFlags,
+  type FromMapping,
+  isRecord,
+} from '../../from/common.js';
 
 const MEMORY_KEYS = [
   'model',

@@ -6,7 +6,7 @@
  * Docs: https://huggingface.co/docs/accelerate/usage_guides/fsdp ,
  * https://huggingface.co/docs/transformers/main_classes/trainer#transformers.TrainingArguments.fsdp
  */
-import { FromError, type FromFlags, isRecord } from './common.js';
+import { FromError, type FromFlags, isRecord } from '../../../from/common.js';
 
 const STRATEGY_STAGE: Record<string, 0 | 2 | 3> = {
   full_shard: 3,

@@ -1,0 +1,40 @@
+/** The hf-deepspeed engine: what it runs, the defaults it applies, its rules (the planner's profile). */
+import { ATTENTION } from '../../../schema/estimate.js';
+import { FLOAT16, HF_OPTIMIZERS } from '../hf/profile.js';
+import type { EngineProfile } from '../profile.js';
+
+export const HF_DEEPSPEED_PROFILE: EngineProfile = {
+  id: 'hf-deepspeed',
+  framework: 'deepspeed',
+  methods: ['full', 'lora', 'qlora'],
+  maxDp: Infinity,
+  fp16: true,
+  tpShardsNormsAndLoss: false,
+  tp: false,
+  pp: false, // the Trainer integration has no DeepSpeed pipeline engine
+  cp: false,
+  zero: [1, 2, 3],
+  // offload_optimizer (ZeRO-Offload) for stages 1-3; offload_param needs stage 3.
+  offload: { optimizer: [1, 2, 3], 'optimizer+params': [3] },
+  // bf16/fp16 mode casts the model to 16 bits and keeps its own fp32 master partition: fp32 storage is the same run.
+  fullWeights: FLOAT16,
+  baseWeights: ['bf16', 'fp16', 'int8', 'nf4', 'fp4'],
+  // ZeRO-3 + QLoRA needs bnb_4bit_quant_storage; 8-bit bitsandbytes weights are not supported under ZeRO-3.
+  shardedQuantized: ['nf4', 'fp4'],
+  // Client optimizers run under ZeRO with zero_allow_untested_optimizer (the Trainer sets it).
+  optimizers: HF_OPTIMIZERS,
+  // ZeRO-Offload steps on the host with DeepSpeedCPUAdam.
+  offloadOptimizers: ['adamw'],
+  bnbOptimizersSharded: true,
+  optimizerInBackward: false,
+  masterWeights: true,
+  stochasticRounding: [],
+  attention: ATTENTION,
+  rules: [],
+  docs: [
+    'https://huggingface.co/docs/transformers/deepspeed',
+    'https://www.deepspeed.ai/tutorials/zero-offload/',
+    'https://huggingface.co/docs/peft/accelerate/deepspeed',
+    'https://deepspeed.readthedocs.io/en/latest/memory.html',
+  ],
+};

@@ -1,0 +1,37 @@
+/** The hf-fsdp engine: what it runs, the defaults it applies, its rules (the planner's profile). */
+import { ATTENTION } from '../../../schema/estimate.js';
+import { HF_OPTIMIZERS } from '../hf/profile.js';
+import type { EngineProfile } from '../profile.js';
+
+export const HF_FSDP_PROFILE: EngineProfile = {
+  id: 'hf-fsdp',
+  framework: 'hf',
+  methods: ['full', 'lora', 'qlora'],
+  maxDp: Infinity,
+  fp16: true,
+  tpShardsNormsAndLoss: false,
+  tp: false,
+  pp: false,
+  cp: false,
+  // sharding_strategy SHARD_GRAD_OP (ZeRO-2) and FULL_SHARD (ZeRO-3).
+  zero: [2, 3],
+  // FSDP CPUOffload(offload_params=True) moves parameters and gradients to the host and steps the optimizer there.
+  offload: { 'optimizer+params': [3] },
+  // Mixed precision keeps fp32 sharded parameters and gathers bf16 units (MixedPrecision param_dtype).
+  fullWeights: ['bf16', 'fp16', 'fp32'],
+  baseWeights: ['bf16', 'fp16', 'fp32', 'int8', 'nf4', 'fp4'],
+  // FSDP shards only float tensors: 4-bit needs bnb_4bit_quant_storage; LLM.int8 Int8Params cannot be sharded.
+  shardedQuantized: ['nf4', 'fp4'],
+  optimizers: HF_OPTIMIZERS,
+  offloadOptimizers: ['adamw', 'sgd', 'sgd-momentum', 'adafactor', 'lion'],
+  bnbOptimizersSharded: true,
+  optimizerInBackward: false,
+  masterWeights: false,
+  stochasticRounding: [],
+  attention: ATTENTION,
+  rules: [],
+  docs: [
+    'https://huggingface.co/docs/accelerate/usage_guides/fsdp',
+    'https://huggingface.co/docs/bitsandbytes/main/fsdp_qlora',
+  ],
+};

@@ -1,0 +1,34 @@
+/** The hf-trainer engine: what it runs, the defaults it applies, its rules (the planner's profile). */
+import { ATTENTION } from '../../../schema/estimate.js';
+import { HF_OPTIMIZERS } from '../hf/profile.js';
+import type { EngineProfile } from '../profile.js';
+
+export const HF_TRAINER_PROFILE: EngineProfile = {
+  id: 'hf-trainer',
+  framework: 'hf',
+  methods: ['full', 'lora', 'qlora'],
+  maxDp: Infinity, // DDP through accelerate launch
+  fp16: true,
+  tpShardsNormsAndLoss: false,
+  tp: false,
+  pp: false,
+  cp: false,
+  zero: [0],
+  offload: {},
+  // bf16 weights + bf16=True trains pure 16-bit; fp32 weights + bf16=True is torch.autocast.
+  fullWeights: ['bf16', 'fp16', 'fp32'],
+  baseWeights: ['bf16', 'fp16', 'fp32', 'int8', 'nf4', 'fp4'],
+  shardedQuantized: [],
+  optimizers: HF_OPTIMIZERS,
+  offloadOptimizers: [],
+  bnbOptimizersSharded: true,
+  optimizerInBackward: false,
+  masterWeights: false,
+  stochasticRounding: [],
+  attention: ATTENTION,
+  rules: [],
+  docs: [
+    'https://huggingface.co/docs/transformers/main_classes/trainer',
+    'https://huggingface.co/docs/transformers/main/en/optimizers',
+  ],
+};

@@ -1,0 +1,79 @@
+/** What the hf engines really allocate: the Hugging Face stack and DeepSpeed's memory profile (core/memory reads it). */
+import {
+  UPCAST_LOSS,
+  TORCH_CONTEXT_MIB,
+  HF_CONTEXT_MIB,
+  type FrameworkProfile,
+} from '../../memory/framework-profile.js';
+
+export const HF_MEMORY: FrameworkProfile = {
+  id: 'hf',
+  untiesEmbeddings: false,
+  embedTargetsTrainFully: false,
+  // Trainer recipes accumulate gradients across micro-batches, and before torch 2.0 model.zero_grad() zeroed
+  // them in place instead of freeing them (HF 'Model training anatomy' measures weights + grads + states + activations).
+  gradsPersist: true,
+  bnbSavesInput: true, // bitsandbytes autograd/_functions.py MatMul4Bit.forward
+  bnbQuantizesAll: false,
+  chunkedLossCompiles: false,
+  fsdpRootUnit: true, // accelerate FSDP auto-wraps decoder layers; the root holds embed_tokens and lm_head
+  name: 'Hugging Face transformers + PEFT + TRL/Accelerate',
+  eagerFp32RmsNorm: true, // LlamaRMSNorm: hidden_states.to(torch.float32) ... weight * hs.to(input_dtype)
+  fusedSwiglu: false, // LlamaMLP: down_proj(act_fn(gate_proj(x)) * up_proj(x))
+  sdpaExpandsKv: true, // sdpa_attention_forward: repeat_kv(key, n_rep) before SDPA
+  attnOutputCopy: true, // attn_output.transpose(1, 2).contiguous()
+  fusedQkvView: false,
+  loraDropout: false, // peft LoraConfig lora_dropout default 0.0 -> nn.Identity
+  fp32Adapters: true, // peft get_peft_model(autocast_adapter_dtype=True) casts bf16/fp16 adapters to fp32
+  kbitUpcastsToFp32: true, // peft prepare_model_for_kbit_training casts non-4/8-bit params to fp32 (TRL calls it)
+  // chunked-loss on HF means a fused linear+CE kernel (Liger/CCE): no vocabulary-sized tensor at all.
+  loss: { ...UPCAST_LOSS, chunkedForward: 0, chunkedBackward: 0 },
+  // TrainingArguments optim default: adamw_torch_fused on recent torch; older adamw_hf stepped per parameter.
+  // Neither holds a model-size temporary (torch foreach AdamW would: _foreach_sqrt(exp_avg_sqs)).
+  adamImpl: 'fused',
+  prefillLogits: 'last', // generate(): logits_to_keep=1 since transformers 4.45
+  kvCache: 'dynamic', // DynamicCache: torch.cat per step
+  cudaContextMiB: HF_CONTEXT_MIB,
+  allocatorSlack: 0.06, // caching allocator without expandable segments: a few % (vllm compressed-tensors #587: 2.3%; ZeRO §3.2)
+  deepspeedOptimizer: false,
+  gatheredLayers: 2, // FSDP forward_prefetch/backward_prefetch: current + next unit
+  // transformers/PEFT load 4/8-bit weights through bitsandbytes.
+  quantFormat: 'bnb',
+  int4QuantFormat: 'bnb',
+  fusedKernels: false,
+  source:
+    'https://github.com/huggingface/transformers/blob/main/src/transformers/models/llama/modeling_llama.py',
+};
+
+export const DEEPSPEED_MEMORY: FrameworkProfile = {
+  id: 'deepspeed',
+  untiesEmbeddings: false,
+  embedTargetsTrainFully: false,
+  gradsPersist: true, // ZeRO keeps the (partitioned) gradient buffers across micro-batches
+  bnbSavesInput: true, // bitsandbytes autograd/_functions.py MatMul4Bit.forward
+  bnbQuantizesAll: false,
+  chunkedLossCompiles: false,
+  fsdpRootUnit: false, // ZeRO-3 gathers each module only while it runs
+  name: 'DeepSpeed (with HF models)',
+  eagerFp32RmsNorm: true,
+  fusedSwiglu: false,
+  sdpaExpandsKv: true,
+  attnOutputCopy: true,
+  fusedQkvView: false,
+  loraDropout: false,
+  fp32Adapters: true,
+  kbitUpcastsToFp32: true,
+  loss: { ...UPCAST_LOSS, chunkedForward: 0, chunkedBackward: 0 },
+  adamImpl: 'fused', // FusedAdam / DeepSpeedCPUAdam
+  prefillLogits: 'last',
+  kvCache: 'dynamic',
+  cudaContextMiB: TORCH_CONTEXT_MIB,
+  allocatorSlack: 0.08, // bucketed reduce/gather buffers churn the cache (ZeRO §3.2 fragmentation)
+  deepspeedOptimizer: true, // fp32 master + fp32 grad partition + m + v: 16 B/param sharded (memory.rst)
+  gatheredLayers: 2, // stage3_prefetch_bucket_size ~ one to two layers
+  // transformers/PEFT load 4/8-bit weights through bitsandbytes.
+  quantFormat: 'bnb',
+  int4QuantFormat: 'bnb',
+  fusedKernels: false,
+  source: 'https://deepspeed.readthedocs.io/en/latest/memory.html',
+};

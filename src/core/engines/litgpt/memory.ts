@@ -1,0 +1,49 @@
+/** What the litgpt engine really allocates: litgpt's memory profile (core/memory reads it). */
+import {
+  UPCAST_LOSS,
+  TORCH_CONTEXT_MIB,
+  type FrameworkProfile,
+} from '../../memory/framework-profile.js';
+
+export const LITGPT_MEMORY: FrameworkProfile = {
+  id: 'litgpt',
+  untiesEmbeddings: true, // litgpt/model.py GPT: lm_head and transformer.wte are separate modules, never tied
+  embedTargetsTrainFully: false,
+  gradsPersist: false, // optimizer.zero_grad(set_to_none=True) after each step
+  bnbSavesInput: true, // bitsandbytes autograd/_functions.py MatMul4Bit.forward
+  // Fabric's BitsandbytesPrecision (lightning@71aed75, pinned by lit-gpt 8641822) swaps torch.nn.Linear for
+  // its 4-bit class in init_module, lm_head included (LitGPT passes no ignore_modules), and
+  // _Linear4bit._quantize_weight quantizes weight.to(dtype=torch.half).
+  bnbQuantizesAll: true,
+  chunkedLossCompiles: false,
+  fsdpRootUnit: true,
+  name: 'Lightning LitGPT',
+  eagerFp32RmsNorm: true, // litgpt RMSNorm: x.float() ... .to(dtype)
+  fusedSwiglu: false, // LLaMAMLP: silu(fc_1(x)) * fc_2(x)
+  sdpaExpandsKv: true, // k.expand(...).reshape(...) before SDPA
+  attnOutputCopy: true, // y.transpose(1, 2).reshape(B, T, C)
+  // lit_gpt/model.py CausalSelfAttention: qkv.view().permute().split(); v.reshape() is a view when no
+  // expand happens (n_query_groups == n_head or 1), and SDPA saves it (commit 8641822, the resource tables').
+  fusedQkvView: true,
+  loraDropout: true, // finetune/lora.py lora_dropout = 0.05
+  fp32Adapters: false, // bf16-true precision: everything bf16
+  kbitUpcastsToFp32: false,
+  // lm_head applied in 128-token chunks (finetune/lora.py lm_head_chunk_size=128), then Fabric's bf16-true
+  // HalfPrecision.convert_output casts the returned chunks to the default dtype, fp32 (lightning
+  // fabric/plugins/precision/half.py); the fp32 chunks stay referenced by the loop's `logits` and each
+  // chunk's fp32 log_softmax is saved (utils.chunked_cross_entropy): 4 + 4 B per vocabulary entry in
+  // forward; in backward the fp32 input gradients replace the log_softmax outputs chunk by chunk.
+  loss: { ...UPCAST_LOSS, chunkedForward: 4 + 4, chunkedBackward: 4 + 4 },
+  adamImpl: 'foreach',
+  prefillLogits: 'all', // GPT.forward projects every prompt position
+  kvCache: 'static', // set_kv_cache(max_seq_length = prompt + max_new_tokens)
+  cudaContextMiB: TORCH_CONTEXT_MIB,
+  allocatorSlack: 0.06,
+  deepspeedOptimizer: false,
+  gatheredLayers: 2,
+  // LitGPT --quantize bnb.* goes through bitsandbytes.
+  quantFormat: 'bnb',
+  int4QuantFormat: 'bnb',
+  fusedKernels: false,
+  source: 'https://github.com/Lightning-AI/litgpt',
+};

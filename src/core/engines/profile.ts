@@ -1,0 +1,60 @@
+/**
+ * What an engine runs, kept as data (one profile per engine folder, each rule citing the engine's docs):
+ * the planner offers a configuration only on engines whose profile accepts it.
+ */
+import type {
+  Attention,
+  Framework,
+  Method,
+  Offload,
+  Optimizer,
+  WeightDtype,
+} from '../../schema/estimate.js';
+import type { Engine } from '../../schema/engine.js';
+import type { Rule } from './rules.js';
+
+export interface EngineProfile {
+  id: Engine;
+  /** The memory profile (core/memory/frameworks.ts) a plan on this engine is estimated with: `options.framework`. */
+  framework: Framework;
+  methods: readonly Method[];
+  /** Largest data-parallel degree (1: one process, e.g. open-source Unsloth); Infinity otherwise. */
+  maxDp: number;
+  /** Trains or serves in fp16 (GPUs without bf16 fall back to it); false where only bf16/fp32 exist. */
+  fp16: boolean;
+  /** With TP, norms run sequence-parallel and the loss vocabulary-parallel by default. */
+  tpShardsNormsAndLoss: boolean;
+  tp: boolean;
+  pp: boolean;
+  cp: boolean;
+  /** ZeRO stages (FSDP: 2 = SHARD_GRAD_OP, 3 = FULL_SHARD). */
+  zero: readonly (0 | 1 | 2 | 3)[];
+  /** Offload kinds, each with the ZeRO stages it runs under. */
+  offload: Readonly<Partial<Record<Offload, readonly number[]>>>;
+  /** Weight storage for full fine-tunes: bf16/fp16 = 16-bit parameters, fp32 = fp32 parameters under autocast / FSDP mixed precision. */
+  fullWeights: readonly WeightDtype[];
+  /** Frozen base weights for LoRA / QLoRA / inference without sharding. */
+  baseWeights: readonly WeightDtype[];
+  /** Quantized base weights that may be sharded (ZeRO-3 / FSDP with dp > 1). */
+  shardedQuantized: readonly WeightDtype[];
+  optimizers: readonly Optimizer[];
+  /** Optimizers that run on the host when the optimizer is offloaded. */
+  offloadOptimizers: readonly Optimizer[];
+  /** 8-bit / paged bitsandbytes optimizers under sharding (ZeRO / FSDP with dp > 1). */
+  bnbOptimizersSharded: boolean;
+  /** Optimizer step fused into backward (per-parameter hooks): needs one micro-batch per step. */
+  optimizerInBackward: boolean;
+  /** A 16-bit full fine-tune keeps an fp32 master copy (partitioned by ZeRO stage; fp32 grads with offload). */
+  masterWeights: boolean;
+  /**
+   * Optimizers the launcher writes as torchao optimizers with bf16_stochastic_round=True for pure-bf16 full
+   * fine-tunes: the fp32 update is rounded stochastically into the bf16 weight, so small updates are not lost.
+   */
+  stochasticRounding: readonly Optimizer[];
+  /** Attention implementations the engine can be told to use. */
+  attention: readonly Attention[];
+  /** The docs each rule above comes from. */
+  docs: readonly string[];
+  /** What the libraries this engine drives reject or change (rules.ts), with versions and sources. */
+  rules: readonly Rule[];
+}

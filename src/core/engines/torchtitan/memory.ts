@@ -1,0 +1,39 @@
+/** What the torchtitan engine really allocates: torchtitan's memory profile (core/memory reads it). */
+import {
+  UPCAST_LOSS,
+  TORCH_CONTEXT_MIB,
+  type FrameworkProfile,
+} from '../../memory/framework-profile.js';
+
+export const TORCHTITAN_MEMORY: FrameworkProfile = {
+  id: 'torchtitan',
+  untiesEmbeddings: false,
+  embedTargetsTrainFully: false,
+  gradsPersist: false, // optimizer.zero_grad(set_to_none=True) after each step
+  bnbSavesInput: false,
+  bnbQuantizesAll: false,
+  chunkedLossCompiles: true,
+  fsdpRootUnit: true, // fully_shard(model) root: tok_embeddings, norm, output; not resharded after forward
+  name: 'torchtitan (FSDP2)',
+  eagerFp32RmsNorm: false, // torch.nn.RMSNorm / fused rmsnorm, compiled in the benchmarks
+  fusedSwiglu: false, // FeedForward w2(silu(w1(x)) * w3(x)) in eager
+  sdpaExpandsKv: true, // repeat_kv before SDPA in models/llama/model.py
+  attnOutputCopy: true,
+  fusedQkvView: false,
+  loraDropout: false,
+  fp32Adapters: false,
+  kbitUpcastsToFp32: false,
+  loss: { ...UPCAST_LOSS, chunkedForward: 2, chunkedBackward: 2 },
+  adamImpl: 'fused', // optimizer.implementation = "fused" default
+  prefillLogits: 'last',
+  kvCache: 'dynamic',
+  cudaContextMiB: TORCH_CONTEXT_MIB,
+  allocatorSlack: 0.03, // run_train.sh exports PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True
+  deepspeedOptimizer: false,
+  gatheredLayers: 2, // FSDP2 implicit prefetch: current + next TransformerBlock
+  // torchtitan quantizes through torchao (float8/mx converters).
+  quantFormat: 'torchao',
+  int4QuantFormat: 'torchao',
+  fusedKernels: false,
+  source: 'https://github.com/pytorch/torchtitan/blob/main/docs/performance.md',
+};

@@ -1,0 +1,35 @@
+/** The torchtitan engine: what it runs, the defaults it applies, its rules (the planner's profile). */
+import { ATTENTION } from '../../../schema/estimate.js';
+import type { EngineProfile } from '../profile.js';
+
+export const TORCHTITAN_PROFILE: EngineProfile = {
+  id: 'torchtitan',
+  framework: 'torchtitan',
+  methods: ['full'],
+  maxDp: Infinity,
+  fp16: true,
+  // torchtitan's TP plan: SequenceParallel on the norms, loss_parallel on unless disabled
+  // (https://github.com/pytorch/torchtitan: JobConfig parallelism.disable_loss_parallel = false).
+  tpShardsNormsAndLoss: true,
+  tp: true,
+  pp: true,
+  cp: true,
+  // FSDP2 over the data-parallel shard dimension; mixed precision (bf16 compute over fp32 shards) only under FSDP.
+  zero: [3],
+  offload: { 'optimizer+params': [3] }, // training.enable_cpu_offload
+  fullWeights: ['fp32'],
+  baseWeights: [],
+  shardedQuantized: [],
+  optimizers: ['adamw'],
+  offloadOptimizers: ['adamw'],
+  bnbOptimizersSharded: false,
+  optimizerInBackward: false,
+  masterWeights: false,
+  stochasticRounding: [],
+  attention: ATTENTION,
+  rules: [],
+  docs: [
+    'https://github.com/pytorch/torchtitan/blob/main/docs/fsdp.md',
+    'https://github.com/pytorch/torchtitan/blob/main/README.md',
+  ],
+};

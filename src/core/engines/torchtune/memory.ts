@@ -1,0 +1,43 @@
+/** What the torchtune engine really allocates: torchtune's memory profile (core/memory reads it). */
+import {
+  UPCAST_LOSS,
+  TORCH_CONTEXT_MIB,
+  type FrameworkProfile,
+} from '../../memory/framework-profile.js';
+
+export const TORCHTUNE_MEMORY: FrameworkProfile = {
+  id: 'torchtune',
+  untiesEmbeddings: false,
+  embedTargetsTrainFully: false,
+  gradsPersist: false, // optimizer.zero_grad(set_to_none=True) after each step
+  bnbSavesInput: false, // torchao linear_nf4 autograd saves only the NF4 weight
+  bnbQuantizesAll: false,
+  chunkedLossCompiles: true, // docs: chunked CE is paired with compile=True in the memory table
+  fsdpRootUnit: true,
+  name: 'torchtune recipes',
+  eagerFp32RmsNorm: true, // torchtune RMSNorm: x.float() ... .type_as(x) * scale
+  fusedSwiglu: false, // FeedForward: w2(activation(w1(x)) * w3(x))
+  sdpaExpandsKv: true, // MultiHeadAttention expands k/v to num_heads before SDPA (2024 releases)
+  attnOutputCopy: true, // output.transpose(1, 2).contiguous().view(b, s, -1)
+  fusedQkvView: false,
+  loraDropout: false, // lora_dropout 0.0 in the llama3_2 LoRA configs
+  fp32Adapters: false, // adapters created in the model dtype (bf16)
+  kbitUpcastsToFp32: false, // torchao NF4Tensor base, bf16 everything else
+  // CEWithChunkedOutputLoss (8 chunks): the bf16 logit chunks stay alive until backward. Chunked loss comes
+  // with compile (chunkedLossCompiles), and the recipes compile the loss per chunk (training.compile_loss):
+  // Inductor fuses the fp32 upcast into the log-softmax reduction, so no fp32 chunk is materialised; in
+  // backward one chunk's bf16 gradient exists at a time (the recipe `del logits` before backward).
+  loss: { ...UPCAST_LOSS, chunkedForward: 2, chunkedBackward: 2 + 2 / 8 },
+  adamImpl: 'fused', // the recipes' and vramplan's configs set torch.optim.AdamW fused: True
+  prefillLogits: 'all', // generation recipe runs the full prompt through the output projection
+  kvCache: 'static', // setup_caches(batch_size, max_seq_len) preallocates k and v
+  cudaContextMiB: TORCH_CONTEXT_MIB,
+  allocatorSlack: 0.06,
+  deepspeedOptimizer: false,
+  gatheredLayers: 2,
+  // torchtune QLoRA uses torchao NF4 (https://pytorch.org/torchtune/stable/tutorials/qlora_finetune.html).
+  quantFormat: 'torchao',
+  int4QuantFormat: 'torchao',
+  fusedKernels: false,
+  source: 'https://pytorch.org/torchtune/stable/tutorials/memory_optimizations.html',
+};

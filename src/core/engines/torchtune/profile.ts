@@ -1,0 +1,45 @@
+/** The torchtune engine: what it runs, the defaults it applies, its rules (the planner's profile). */
+import type { EngineProfile } from '../profile.js';
+
+export const TORCHTUNE_PROFILE: EngineProfile = {
+  id: 'torchtune',
+  framework: 'torchtune',
+  methods: ['full', 'lora', 'qlora'],
+  maxDp: Infinity,
+  // Recipes take dtype bf16 or fp32 only: https://pytorch.org/torchtune/stable/tutorials/memory_optimizations.html
+  fp16: false,
+  tpShardsNormsAndLoss: false,
+  tp: false,
+  pp: false,
+  cp: false,
+  zero: [0, 3], // single-device recipes, or FSDP2 fully_shard in the distributed recipes
+  offload: { 'optimizer+params': [3] }, // fsdp_cpu_offload
+  // One dtype for the whole run (dtype: bf16), no autocast and no fp32 master copy.
+  fullWeights: ['bf16'],
+  baseWeights: ['bf16', 'nf4'], // torchao NF4Tensor for QLoRA
+  shardedQuantized: ['nf4'],
+  optimizers: [
+    'adamw',
+    'adamw-8bit',
+    'paged-adamw',
+    'paged-adamw-8bit',
+    'adafactor',
+    'sgd',
+    'sgd-momentum',
+  ],
+  offloadOptimizers: ['adamw', 'sgd', 'sgd-momentum', 'adafactor'],
+  // bitsandbytes optimizers are documented for the single-device recipes only.
+  bnbOptimizersSharded: false,
+  optimizerInBackward: true, // optimizer_in_bwd: True (needs gradient_accumulation_steps: 1)
+  masterWeights: false,
+  // torchao.optim.AdamW8bit(bf16_stochastic_round=True), instantiated by the recipe's optimizer component
+  // (https://github.com/pytorch/ao/blob/v0.10.0/torchao/optim/README.md); plain AdamW stays torch's fused one.
+  stochasticRounding: ['adamw-8bit'],
+  // Attention modules call F.scaled_dot_product_attention (flash kernels where available); no switch.
+  attention: ['sdpa'],
+  rules: [],
+  docs: [
+    'https://pytorch.org/torchtune/stable/tutorials/memory_optimizations.html',
+    'https://github.com/pytorch/ao/blob/v0.10.0/torchao/optim/README.md',
+  ],
+};

@@ -1,0 +1,30 @@
+/** The unsloth engine: what it runs, the defaults it applies, its rules (the planner's profile). */
+import { ATTENTION } from '../../../schema/estimate.js';
+import { HF_OPTIMIZERS } from '../hf/profile.js';
+import type { EngineProfile } from '../profile.js';
+
+export const UNSLOTH_PROFILE: EngineProfile = {
+  id: 'unsloth',
+  framework: 'unsloth',
+  methods: ['full', 'lora', 'qlora'],
+  maxDp: 1, // open-source Unsloth trains on one GPU
+  fp16: true,
+  tpShardsNormsAndLoss: false,
+  tp: false,
+  pp: false,
+  cp: false,
+  zero: [0],
+  offload: {},
+  fullWeights: ['bf16', 'fp32'],
+  baseWeights: ['bf16', 'int8', 'nf4'], // load_in_4bit / load_in_8bit
+  shardedQuantized: [],
+  optimizers: HF_OPTIMIZERS,
+  offloadOptimizers: [],
+  bnbOptimizersSharded: false,
+  optimizerInBackward: false,
+  masterWeights: false,
+  stochasticRounding: [],
+  attention: ATTENTION,
+  rules: [],
+  docs: ['https://docs.unsloth.ai/get-started/fine-tuning-llms-guide'],
+};

@@ -1,0 +1,35 @@
+/** What the vllm engine really allocates: vllm's memory profile (core/memory reads it). */
+import { TORCH_CONTEXT_MIB, type FrameworkProfile } from '../../memory/framework-profile.js';
+
+export const VLLM_MEMORY: FrameworkProfile = {
+  id: 'vllm',
+  untiesEmbeddings: false,
+  embedTargetsTrainFully: false,
+  gradsPersist: false, // optimizer.zero_grad(set_to_none=True) after each step
+  bnbSavesInput: false,
+  bnbQuantizesAll: false,
+  chunkedLossCompiles: false,
+  fsdpRootUnit: false,
+  name: 'vLLM',
+  eagerFp32RmsNorm: false,
+  fusedSwiglu: true,
+  sdpaExpandsKv: false,
+  attnOutputCopy: false,
+  fusedQkvView: false,
+  loraDropout: false,
+  fp32Adapters: false,
+  kbitUpcastsToFp32: false,
+  loss: { upcast: false, chunkedForward: 0, chunkedBackward: 0 },
+  adamImpl: 'fused',
+  prefillLogits: 'last',
+  kvCache: 'paged-pool', // preallocates gpu_memory_utilization x capacity minus weights and activations
+  cudaContextMiB: TORCH_CONTEXT_MIB,
+  allocatorSlack: 0.02,
+  deepspeedOptimizer: false,
+  gatheredLayers: 0,
+  // vLLM serves 4-bit GPTQ/AWQ checkpoints with Marlin kernels (https://docs.vllm.ai/en/latest/features/quantization/); CUDA graphs on by default.
+  quantFormat: 'gptq',
+  int4QuantFormat: 'marlin',
+  fusedKernels: true,
+  source: 'https://docs.vllm.ai/en/latest/configuration/conserving_memory.html',
+};

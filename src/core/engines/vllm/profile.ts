@@ -1,0 +1,33 @@
+/** The vllm engine: what it runs, the defaults it applies, its rules (the planner's profile). */
+import { ATTENTION } from '../../../schema/estimate.js';
+import type { EngineProfile } from '../profile.js';
+
+export const VLLM_PROFILE: EngineProfile = {
+  id: 'vllm',
+  framework: 'vllm',
+  methods: ['inference'],
+  maxDp: Infinity, // replicas
+  fp16: true,
+  tpShardsNormsAndLoss: false,
+  tp: true,
+  pp: true,
+  cp: false,
+  zero: [0],
+  offload: {},
+  fullWeights: [],
+  // fp8 and int8 (W8A8) checkpoints, bitsandbytes nf4, AWQ/GPTQ int4.
+  baseWeights: ['bf16', 'fp16', 'fp32', 'fp8', 'int8', 'nf4', 'int4'],
+  shardedQuantized: [],
+  optimizers: ['none'],
+  offloadOptimizers: [],
+  bnbOptimizersSharded: false,
+  optimizerInBackward: false,
+  masterWeights: false,
+  stochasticRounding: [],
+  attention: ATTENTION,
+  rules: [],
+  docs: [
+    'https://docs.vllm.ai/en/latest/serving/distributed_serving.html',
+    'https://docs.vllm.ai/en/latest/features/quantization/supported_hardware.html',
+  ],
+};

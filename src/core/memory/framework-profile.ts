@@ -1,0 +1,85 @@
+/**
+ * What each software stack really allocates, kept as data. Every field is a mechanism (which tensors a
+ * kernel saves for backward, which copies a loss makes), not a fudge factor; each cites its source.
+ */
+import type { Framework } from '../../schema/estimate.js';
+import type { QuantFormat } from '../../schema/time.js';
+
+export interface FrameworkProfile {
+  id: Framework;
+  name: string;
+  /** RMSNorm runs in eager fp32 (saves an fp32 copy of its input) rather than a fused kernel. */
+  eagerFp32RmsNorm: boolean;
+  /** SwiGLU runs as a fused kernel that saves gate and up outputs only (no activation output). */
+  fusedSwiglu: boolean;
+  /** GQA keys/values are expanded to all query heads before SDPA (repeat_kv) and saved so. */
+  sdpaExpandsKv: boolean;
+  /** The attention output is copied contiguous before o_proj (transpose(1,2).contiguous()). */
+  attnOutputCopy: boolean;
+  /**
+   * One fused qkv projection whose value is passed to SDPA as a view (MHA/MQA: no expand copy): the saved
+   * value keeps the whole qkv output alive, q and k parts included.
+   */
+  fusedQkvView: boolean;
+  /** Dropout in front of each LoRA A matrix (a copy of the input plus a mask). */
+  loraDropout: boolean;
+  /** LoRA adapters are kept in fp32 whatever the base dtype. */
+  fp32Adapters: boolean;
+  /** Non-quantized parameters of a k-bit model are upcast to fp32 before training. */
+  kbitUpcastsToFp32: boolean;
+  /** k-bit linears run through bitsandbytes MatMul4Bit/8bitLt, which save their input (ctx.tensors = (A, B)). */
+  bnbSavesInput: boolean;
+  /**
+   * bitsandbytes replaces every linear layer, the output layer (lm_head) included, and quantizes from an fp16
+   * copy: each dequantized weight comes out fp16 and is cast to the compute dtype (both alive during the cast).
+   */
+  bnbQuantizesAll: boolean;
+  /** --chunked-loss comes with torch.compile of the model (torchtune's memory table: compile + chunked CE). */
+  chunkedLossCompiles: boolean;
+  /** FSDP keeps the root unit (embeddings, final norm, output layer) unsharded through forward and backward. */
+  fsdpRootUnit: boolean;
+  /** LoRA targets embed/lm_head train those layers fully (a trainable copy beside the frozen original). */
+  embedTargetsTrainFully: boolean;
+  /** The output layer is a separate copy even when the checkpoint ties it to the embeddings. */
+  untiesEmbeddings: boolean;
+  /** Gradients stay allocated from one step to the next (gradient accumulation; zero_grad without set_to_none). */
+  gradsPersist: boolean;
+  /**
+   * Loss path: whether the full-vocabulary logits are upcast to fp32 for the loss (else the 16-bit logits
+   * are the only vocabulary-sized tensor), and the bytes per token per vocabulary entry alive at the
+   * forward / backward peak with --chunked-loss.
+   */
+  loss: { upcast: boolean; chunkedForward: number; chunkedBackward: number };
+  /** Torch AdamW runs foreach (one full-size temporary of v during step) or fused (none). */
+  adamImpl: 'foreach' | 'fused';
+  /** Inference: logits for every prompt token ('all') or only the last one ('last'). */
+  prefillLogits: 'all' | 'last';
+  /** Inference KV cache: grown per token ('dynamic', torch.cat transient) or preallocated ('static'). */
+  kvCache: 'dynamic' | 'static' | 'paged-pool';
+  /** CUDA context + kernels + library handles seen by nvidia-smi but not by the allocator, MiB. */
+  cudaContextMiB: number;
+  /** Caching-allocator slack: reserved minus allocated, as a fraction of the peak allocated. */
+  allocatorSlack: number;
+  /** Optimizer states, master weights and fp32 gradient partitions follow DeepSpeed's layout. */
+  deepspeedOptimizer: boolean;
+  /** FSDP/ZeRO-3 keeps this many unsharded layers gathered at once (current + prefetched). */
+  gatheredLayers: number;
+  /** Time: the kernel family of its quantized weights (int4 checkpoints may use another: `int4QuantFormat`). */
+  quantFormat: QuantFormat;
+  int4QuantFormat: QuantFormat;
+  /** Time: fused/compiled kernels whatever --compile says (Unsloth's Triton kernels, vLLM's CUDA graphs). */
+  fusedKernels: boolean;
+  source: string;
+}
+
+// Upcast loss (HF ForCausalLMLoss `logits.float()`, torchtune/torchtitan `.float()` before cross_entropy):
+// forward holds the 16-bit logits, an fp32 copy and the fp32 log_softmax output; backward holds
+// log_softmax's saved output, the incoming gradient and the input gradient, all fp32 (memory.ts
+// UPCAST_BACKWARD_PER_VOCAB; transformers issue #30860 shows the upcast dominating).
+export const UPCAST_LOSS = { upcast: true };
+
+// PyTorch CUDA context with lazy module loading: ~300 MB + cuBLAS/cuDNN handles and kernels
+// (pytorch/pytorch#86509: 287 MB lazy; #107667 ~300 MB); a training process also loads NCCL/cuBLASLt: 500 MiB.
+export const TORCH_CONTEXT_MIB = 500;
+// HF 'Model training anatomy' measures 1343 MiB occupied after the first CUDA op of a Transformers process.
+export const HF_CONTEXT_MIB = 1343;
