@@ -166,8 +166,12 @@ export const searchSchema = z
       .optional(),
     tp: z.array(count(64)).min(1).optional(),
     pp: z.array(count(64)).min(1).optional(),
-    framework: z.enum(FRAMEWORKS).default('hf'),
-    /** Engines to consider (core/engines/engines.ts); default: the engines of `framework` (hf: Trainer, FSDP, DeepSpeed). */
+    /**
+     * Narrows the engines to one family (`hf`: Trainer, FSDP, DeepSpeed; `deepspeed`) or one engine by name;
+     * default: every engine vramplan launches for the job's kind (core/engines/registry.ts).
+     */
+    framework: z.enum([...FRAMEWORKS, ...ENGINES]).optional(),
+    /** Engines to consider; default: every engine vramplan launches for the job's kind. */
     engines: z.array(z.enum(ENGINES)).min(1).optional(),
   })
   .strict();

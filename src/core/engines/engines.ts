@@ -6,7 +6,7 @@
  * gives back the plan's engine. A combination no engine runs is pruned with reason `no-engine`.
  */
 import type { Engine } from '../../schema/engine.js';
-import type { EngineProfile } from './profile.js';
+import { roundsStochastically, type EngineProfile } from './profile.js';
 import { HF_TRAINER_PROFILE } from './hf-trainer/profile.js';
 import { HF_FSDP_PROFILE } from './hf-fsdp/profile.js';
 import { HF_DEEPSPEED_PROFILE } from './hf-deepspeed/profile.js';
@@ -32,7 +32,7 @@ export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
   'hf-generate': HF_GENERATE_PROFILE,
 };
 
-/** Engines a scenario's `search.framework` stands for (the Hugging Face stack has three launchers). */
+/** Engines a family name stands for (`search.framework`, `--framework`): the Hugging Face stack has four. */
 export const ENGINE_FAMILY: Record<Framework, readonly Engine[]> = {
   hf: ['hf-trainer', 'hf-fsdp', 'hf-deepspeed', 'hf-generate'],
   deepspeed: ['hf-deepspeed'],
@@ -42,6 +42,10 @@ export const ENGINE_FAMILY: Record<Framework, readonly Engine[]> = {
   unsloth: ['unsloth'],
   vllm: ['vllm'],
 };
+
+/** The engines a family or engine name stands for. */
+export const enginesNamed = (name: Framework | Engine): readonly Engine[] =>
+  name in ENGINE_FAMILY ? ENGINE_FAMILY[name as Framework] : [name as Engine];
 
 const BNB_OPTIMIZERS = new Set<Optimizer>(['adamw-8bit', 'paged-adamw', 'paged-adamw-8bit']);
 const QUANTIZED = new Set<WeightDtype>(['fp8', 'int8', 'nf4', 'fp4', 'int4']);
@@ -82,6 +86,8 @@ export function engineRejects(
     if (sharded && QUANTIZED.has(o.weights) && !p.shardedQuantized.includes(o.weights))
       return explain ? `no ${o.weights} weights under sharding` : REJECTED;
   }
+  if (!p.checkpointing.includes(o.checkpointing))
+    return explain ? `checkpointing ${p.checkpointing.join('/')} only` : REJECTED;
   if (!p.attention.includes(o.attention))
     return explain ? `attention ${p.attention.join('/')} only` : REJECTED;
   if (!p.optimizers.includes(o.optimizer))
@@ -124,9 +130,5 @@ export function engineFieldsInto(
 
 /** The plan's engine writes an optimizer that rounds bf16 weight updates stochastically (torchao's bf16_stochastic_round). */
 export function stochasticallyRounded(o: EstimateOptions): boolean {
-  return (
-    o.method === 'full' &&
-    o.weights === 'bf16' &&
-    ENGINE_PROFILES[engineOf(o)].stochasticRounding.includes(o.optimizer)
-  );
+  return roundsStochastically(ENGINE_PROFILES[engineOf(o)], o);
 }

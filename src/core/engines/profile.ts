@@ -4,6 +4,8 @@
  */
 import type {
   Attention,
+  Checkpointing,
+  EstimateOptions,
   Framework,
   Method,
   Offload,
@@ -51,6 +53,8 @@ export interface EngineProfile {
    * fine-tunes: the fp32 update is rounded stochastically into the bf16 weight, so small updates are not lost.
    */
   stochasticRounding: readonly Optimizer[];
+  /** Activation checkpointing modes the engine can be told to use. */
+  checkpointing: readonly Checkpointing[];
   /** Attention implementations the engine can be told to use. */
   attention: readonly Attention[];
   /** The docs each rule above comes from. */
@@ -58,3 +62,7 @@ export interface EngineProfile {
   /** What the libraries this engine drives reject or change (rules.ts), with versions and sources. */
   rules: readonly Rule[];
 }
+
+/** A pure-bf16 full fine-tune on `p` whose launcher writes a stochastically rounding optimizer. */
+export const roundsStochastically = (p: EngineProfile, o: EstimateOptions): boolean =>
+  o.method === 'full' && o.weights === 'bf16' && p.stochasticRounding.includes(o.optimizer);

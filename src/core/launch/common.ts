@@ -35,6 +35,11 @@ export const is4bit = (o: EstimateOptions): boolean => isFourBitFloat(o.weights)
 /** Starting learning rates: full FT 2e-5 (Llama-2 paper §3.1 SFT), LoRA/QLoRA 2e-4 (QLoRA paper App. B.2). */
 export const learningRate = (o: EstimateOptions): number => (isAdapter(o) ? 2e-4 : 2e-5);
 
+/** LoRA alpha = 2r, the common convention (Raschka, "Practical Tips for Finetuning LLMs Using LoRA"). */
+export const loraAlpha = (r: number): number => 2 * r;
+/** LoRA dropout 0.05, the QLoRA paper's value for 7B-13B models (Dettmers et al. 2023, App. B.2). */
+export const LORA_DROPOUT = 0.05;
+
 /** Gradient-norm clipping at 1.0: the HF TrainingArguments max_grad_norm default. */
 export const MAX_GRAD_NORM = 1.0;
 

@@ -1,14 +1,15 @@
-/** Every engine emitter over one LaunchInput, in a fixed order; pure (the command writes the files). */
-import { emitAccelerate } from '../engines/hf/accelerate.js';
-import { emitAxolotl } from '../engines/hf/axolotl.js';
-import { emitDeepSpeed } from '../engines/hf/deepspeed.js';
-import { emitHfArgs, HF_ENGINE, trainerOptim } from '../engines/hf/trainer.js';
+/** Every engine's launcher over one LaunchInput (engines/registry.ts); pure (the command writes the files). */
 import { emitPowerLimit } from './power.js';
-import { emitTorchtune, torchtuneBlocker } from '../engines/torchtune/launch.js';
 import type { Engine } from '../../schema/engine.js';
 import { engineOf } from '../engines/engine.js';
-import { distributionBlocker } from '../engines/hf/distribution.js';
-import { emitGenerate, emitVllm, generateBlocker, vllmBlocker } from '../engines/vllm/launch.js';
+import { ENGINE_REGISTRY } from '../engines/registry.js';
+import {
+  changesFor,
+  forbiddenBy,
+  ruleReason,
+  type Rule,
+  type RuleInput,
+} from '../engines/rules.js';
 import type { EngineOutput, LaunchBundle, LaunchInput, LaunchPlan } from './types.js';
 
 export type {
@@ -27,70 +28,47 @@ export { planSummary } from './common.js';
  */
 export function buildLaunch(x: LaunchInput): LaunchBundle {
   const engine = engineOf(x.options);
-  const outputs = [...emittersOf(engine).map((emit) => emit(x)), emitPowerLimit(x)];
-  // A launch script that runs train.py needs the args file it reads.
-  const hfOk = outputs.some((o) => o.engine === HF_ENGINE && o.ok);
-  const fixed = outputs.map((out) =>
-    out.engine === 'Hugging Face Accelerate' && out.ok && !hfOk
-      ? { ...out, files: out.files.filter((f) => f.path !== 'launch.sh') }
-      : out,
-  );
-  const files = fixed.flatMap((out) => (out.ok ? out.files : []));
-  return { engine, outputs: fixed, files };
+  const { launcher } = ENGINE_REGISTRY[engine];
+  // No launcher, or a behaviour rule the plan breaks: one reason instead of files (the emitters report
+  // their own checks, per file).
+  const rule = ruleBroken({ ...x, accum: x.gradAccum });
+  const outputs: EngineOutput[] =
+    !launcher || rule
+      ? [{ engine, ok: false, reason: rule ? ruleReason(rule) : noLauncher(engine) }]
+      : launcher.emit(x);
+  outputs.push(emitPowerLimit(x));
+  const files = outputs.flatMap((out) => (out.ok ? out.files : []));
+  return { engine, outputs, files };
 }
 
-type Emitter = (x: LaunchInput) => EngineOutput;
+const noLauncher = (engine: Engine): string => `vramplan writes no ${engine} launch files`;
+
+/** Whether vramplan writes files for `engine` (only such engines are searched and ranked). */
+export const launchable = (engine: Engine): boolean => ENGINE_REGISTRY[engine].launcher !== null;
+
+const ruleInput = (x: LaunchPlan): RuleInput => {
+  const o = x.options;
+  return { arch: x.arch, options: o, dp: o.gpus / (o.tp * o.pp * o.cp), accum: x.accum ?? 1 };
+};
+
+/** The `forbid` rule of the plan's engine that the plan breaks, or null. */
+export const ruleBroken = (x: LaunchPlan): Rule | null =>
+  forbiddenBy(ENGINE_REGISTRY[engineOf(x.options)].profile.rules, ruleInput(x));
+
+/** The `change` rules of the plan's engine that its launcher works around for this plan. */
+export const rulesChanging = (x: LaunchPlan): Rule[] =>
+  changesFor(ENGINE_REGISTRY[engineOf(x.options)].profile.rules, ruleInput(x));
 
 /**
- * Why vramplan's launcher for the plan's engine cannot write `x` as planned (the same checks its emitters
- * make), or null. The planner prunes such plans, so every ranked plan launches. Engines vramplan writes no
- * files for (torchtitan, LitGPT, Unsloth) are not judged here.
+ * Why vramplan's launcher for the plan's engine cannot write `x` as planned: no launcher, a behaviour rule
+ * of the engine's libraries, or the emitters' own checks; null when it can. The planner prunes such plans,
+ * so every ranked plan launches.
  */
 export function launchBlocker(x: LaunchPlan): string | null {
-  const o = x.options;
-  switch (engineOf(o)) {
-    case 'hf-trainer':
-    case 'hf-fsdp':
-    case 'hf-deepspeed': {
-      const blocker = distributionBlocker(x);
-      if (blocker) return blocker;
-      const opt = trainerOptim(o);
-      return 'reason' in opt ? opt.reason : null;
-    }
-    case 'torchtune':
-      return torchtuneBlocker(x);
-    case 'vllm':
-      return vllmBlocker(o);
-    case 'hf-generate':
-      return generateBlocker(o);
-    default:
-      return null;
-  }
-}
-
-/** Which emitters write an engine's run: axolotl drives the same Trainer/Accelerate/DeepSpeed stack. */
-function emittersOf(engine: Engine): Emitter[] {
-  switch (engine) {
-    case 'hf-trainer':
-    case 'hf-fsdp':
-      return [emitAccelerate, emitHfArgs, emitAxolotl];
-    case 'hf-deepspeed':
-      return [emitDeepSpeed, emitAccelerate, emitHfArgs, emitAxolotl];
-    case 'torchtune':
-      return [emitTorchtune];
-    case 'vllm':
-      return [emitVllm];
-    case 'hf-generate':
-      return [emitGenerate];
-    case 'torchtitan':
-    case 'litgpt':
-    case 'unsloth':
-      return [
-        () => ({
-          engine,
-          ok: false,
-          reason: `vramplan writes no ${engine} config yet: run the plan's settings by hand (README)`,
-        }),
-      ];
-  }
+  const engine = engineOf(x.options);
+  const { launcher } = ENGINE_REGISTRY[engine];
+  if (!launcher) return noLauncher(engine);
+  const rule = ruleBroken(x);
+  if (rule) return ruleReason(rule);
+  return launcher.blocker(x);
 }

@@ -27,7 +27,10 @@ export interface LaunchInput {
 }
 
 /** What decides whether an engine can run a plan: the model and the configuration. */
-export type LaunchPlan = Pick<LaunchInput, 'arch' | 'options'>;
+export type LaunchPlan = Pick<LaunchInput, 'arch' | 'options'> & {
+  /** Micro-batches per optimizer step, where known (behaviour rules on gradient accumulation read it). */
+  accum?: number;
+};
 
 /** One file of the launch folder; `path` is relative to the folder. */
 export interface LaunchFile {

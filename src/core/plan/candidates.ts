@@ -5,14 +5,14 @@
  */
 import type { Arch } from '../model/arch.js';
 import { SEARCHED_OPTIMIZERS } from '../engines/optimizers.js';
-import type {
-  Attention,
-  Checkpointing,
-  Framework,
-  Method,
-  Offload,
-  Optimizer,
-  WeightDtype,
+import {
+  CHECKPOINTING,
+  type Attention,
+  type Checkpointing,
+  type Method,
+  type Offload,
+  type Optimizer,
+  type WeightDtype,
 } from '../../schema/estimate.js';
 
 /** Weight storage per method: full fine-tunes train float weights; QLoRA needs a quantized base (flags.ts rules). */
@@ -49,28 +49,13 @@ export function optimizers(method: Method, allowed?: readonly Optimizer[]): Opti
   return (allowed ?? SEARCHED_OPTIMIZERS).filter((o) => o !== 'none');
 }
 
-/**
- * Checkpointing modes each stack offers: HF/PEFT and DeepSpeed checkpoint whole layers (gradient_checkpointing,
- * Unsloth's offloaded variant); selective (op-level) recompute exists in torchtitan and torchtune (ac_mode).
- */
-const CHECKPOINTING_BY_FRAMEWORK: Record<Framework, readonly Checkpointing[]> = {
-  hf: ['none', 'full', 'offload'],
-  deepspeed: ['none', 'full', 'offload'],
-  unsloth: ['none', 'full', 'offload'],
-  litgpt: ['none', 'full'],
-  torchtune: ['none', 'selective', 'full', 'offload'],
-  torchtitan: ['none', 'selective', 'full'],
-  vllm: ['none'],
-};
-
+/** Checkpointing modes to search (each engine's profile says which it runs: engines/<engine>/profile.ts). */
 export function checkpointings(
   method: Method,
   allowed?: readonly Checkpointing[],
-  framework: Framework = 'torchtune',
 ): Checkpointing[] {
   if (method === 'inference') return ['none'];
-  const offered = CHECKPOINTING_BY_FRAMEWORK[framework];
-  return (allowed ?? ['none', 'selective', 'full', 'offload']).filter((c) => offered.includes(c));
+  return [...(allowed ?? CHECKPOINTING)];
 }
 
 /** Eager attention is never better than SDPA in memory or speed, so it is searched only when asked for. */

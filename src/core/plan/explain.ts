@@ -6,11 +6,10 @@
  */
 import type { Arch } from '../model/arch.js';
 import { isFourBitFloat } from '../model/dtypes.js';
-import { checkpointings } from './candidates.js';
 import { buildEstimate, gpuCapacityBytes } from '../estimate.js';
 import type { Breakdown } from '../memory/memory.js';
 import { engineOf } from '../engines/engine.js';
-import { engineRejects } from '../engines/engines.js';
+import { ENGINE_PROFILES, engineRejects } from '../engines/engines.js';
 import { qualityOf, tierRank, type QualityTier } from './quality.js';
 import { estimateTime } from '../time/index.js';
 import { timeVerdict, type TimeVerdict } from '../time/verdict.js';
@@ -171,8 +170,8 @@ function trainingMoves(o: EstimateOptions, add: AddMove): void {
   for (const [name, label, t] of opts)
     if (o.optimizer !== name)
       add('optimizer', `${label} optimizer`, t, (x) => ({ ...x, optimizer: name }));
-  // Only the modes the framework offers (HF and DeepSpeed checkpoint whole layers; no selective recompute).
-  for (const c of checkpointings(o.method, ['selective', 'full', 'offload'], o.framework))
+  // Only the modes the config's engine offers (HF and DeepSpeed checkpoint whole layers; no selective recompute).
+  for (const c of ENGINE_PROFILES[engineOf(o)].checkpointing)
     if (o.checkpointing !== c)
       add(
         'checkpointing',

@@ -10,16 +10,16 @@
 import type { Arch } from '../model/arch.js';
 import { engineOf } from '../engines/engine.js';
 import {
-  ENGINE_FAMILY,
+  enginesNamed,
   ENGINE_PROFILES,
   engineFieldsInto,
   engineRejects,
   onEngine,
 } from '../engines/engines.js';
-import { launchBlocker, type LaunchPlan } from '../launch/index.js';
+import { launchable, launchBlocker, type LaunchPlan } from '../launch/index.js';
 import { defaultHostRamBytes, hostRamOf, type HostRam } from '../memory/host-ram.js';
 import { qualityOf, tierRank, type Quality } from './quality.js';
-import type { Engine } from '../../schema/engine.js';
+import { ENGINES, type Engine } from '../../schema/engine.js';
 import {
   estimateMemory,
   type Breakdown,
@@ -373,7 +373,7 @@ function baseConfigs(s: Scenario): BaseConfig[] {
     const d = defaultOptions(method);
     for (const w of weightDtypes(method, search.weights))
       for (const optimizer of optimizers(method, search.optimizers))
-        for (const checkpointing of checkpointings(method, search.checkpointing, search.framework))
+        for (const checkpointing of checkpointings(method, search.checkpointing))
           for (const attention of attentions(search.attention))
             for (const batch of job.kind === 'inference'
               ? [job.concurrency]
@@ -387,7 +387,6 @@ function baseConfigs(s: Scenario): BaseConfig[] {
                 attention,
                 batch,
                 seq: job.kind === 'inference' ? job.context : job.seq,
-                framework: search.framework,
               };
               if (job.kind === 'fine-tune') {
                 o.loraRank = job.loraRank;
@@ -460,9 +459,22 @@ function growMem(m: MemTable, size: number): MemTable {
   };
 }
 
-/** The engine variants a scenario searches: its `search.engines`, or its framework's engines. */
+/**
+ * The engines a scenario searches: its `search.engines`, else the engines its `search.framework` names,
+ * else every engine vramplan launches that runs the job's kind; never one without a launcher.
+ */
+export function searchedEngines(s: Scenario): Engine[] {
+  const named =
+    s.search.engines ?? (s.search.framework ? enginesNamed(s.search.framework) : ENGINES);
+  const methods: readonly Method[] = s.job.kind === 'inference' ? ['inference'] : s.job.methods;
+  return named.filter(
+    (e) => launchable(e) && ENGINE_PROFILES[e].methods.some((m) => methods.includes(m)),
+  );
+}
+
+/** The engine variants a scenario searches (searchedEngines; torchtune also with optimizer-in-backward). */
 export function variantsOf(s: Scenario): Variant[] {
-  const engines = s.search.engines ?? ENGINE_FAMILY[s.search.framework];
+  const engines = searchedEngines(s);
   const out: Variant[] = [];
   for (const engine of engines) {
     out.push({ engine, optimizerInBackward: false });

@@ -29,6 +29,8 @@ export const HF_DEEPSPEED_PROFILE: EngineProfile = {
   optimizerInBackward: false,
   masterWeights: true,
   stochasticRounding: [],
+  // gradient_checkpointing checkpoints whole layers; TRL activation_offloading moves saved activations to the host.
+  checkpointing: ['none', 'full', 'offload'],
   attention: ATTENTION,
   rules: [],
   docs: [

@@ -28,6 +28,8 @@ export const HF_FSDP_PROFILE: EngineProfile = {
   optimizerInBackward: false,
   masterWeights: false,
   stochasticRounding: [],
+  // gradient_checkpointing checkpoints whole layers; TRL activation_offloading moves saved activations to the host.
+  checkpointing: ['none', 'full', 'offload'],
   attention: ATTENTION,
   rules: [],
   docs: [

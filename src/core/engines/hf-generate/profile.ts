@@ -23,6 +23,8 @@ export const HF_GENERATE_PROFILE: EngineProfile = {
   optimizerInBackward: false,
   masterWeights: false,
   stochasticRounding: [],
+  // inference.
+  checkpointing: ['none'],
   attention: ATTENTION,
   rules: [],
   docs: ['https://huggingface.co/docs/transformers/main/en/quantization/overview'],

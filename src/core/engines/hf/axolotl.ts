@@ -3,7 +3,8 @@ import { Document } from 'yaml';
 import { isAdapter, learningRate, is4bit, TORCH_DTYPE } from '../../launch/common.js';
 import { DEEPSPEED_FILE } from './deepspeed.js';
 import { distributionOf, flattens4bit, quantStorageNote } from './distribution.js';
-import { LORA_DROPOUT, loraAlpha, trainerOptim } from './trainer.js';
+import { trainerOptim } from './trainer.js';
+import { LORA_DROPOUT, loraAlpha } from '../../launch/common.js';
 import { decoderLayerClass, loraTargetModules } from '../../launch/modules.js';
 import type { EngineOutput, LaunchInput } from '../../launch/types.js';
 

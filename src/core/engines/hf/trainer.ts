@@ -4,6 +4,8 @@
  */
 import type { EstimateOptions, Optimizer } from '../../../schema/estimate.js';
 import {
+  LORA_DROPOUT,
+  loraAlpha,
   MAX_GRAD_NORM,
   TORCH_DTYPE,
   is4bit,
@@ -55,11 +57,6 @@ const ATTN: Record<EstimateOptions['attention'], string> = {
   sdpa: 'sdpa',
   flash: 'flash_attention_2',
 };
-
-/** LoRA alpha = 2r, the common convention (Raschka, "Practical Tips for Finetuning LLMs Using LoRA"). */
-export const loraAlpha = (r: number): number => 2 * r;
-/** LoRA dropout 0.05, the QLoRA paper's value for 7B-13B models (Dettmers et al. 2023, App. B.2). */
-export const LORA_DROPOUT = 0.05;
 
 // BitsAndBytesConfig: https://huggingface.co/docs/transformers/main_classes/quantization#transformers.BitsAndBytesConfig
 export function bnbConfig(x: LaunchInput): Record<string, unknown> | null {

@@ -23,6 +23,8 @@ export const LITGPT_PROFILE: EngineProfile = {
   optimizerInBackward: false,
   masterWeights: false,
   stochasticRounding: [],
+  // whole-block activation checkpointing only.
+  checkpointing: ['none', 'full'],
   attention: ATTENTION,
   rules: [],
   docs: [

@@ -26,6 +26,8 @@ export const TORCHTITAN_PROFILE: EngineProfile = {
   optimizerInBackward: false,
   masterWeights: false,
   stochasticRounding: [],
+  // activation_checkpoint mode none/selective/full.
+  checkpointing: ['none', 'selective', 'full'],
   attention: ATTENTION,
   rules: [],
   docs: [

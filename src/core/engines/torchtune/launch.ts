@@ -9,8 +9,9 @@ import {
   nodesOf,
 } from '../../launch/common.js';
 import { SLURM_FILE, slurmScript } from '../../launch/slurm.js';
-import { LORA_DROPOUT, loraAlpha } from '../hf/trainer.js';
-import { stochasticallyRounded } from '../engines.js';
+import { LORA_DROPOUT, loraAlpha } from '../../launch/common.js';
+import { roundsStochastically } from '../profile.js';
+import { TORCHTUNE_PROFILE } from './profile.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
 
 export const TORCHTUNE_FILE = 'torchtune.yaml';
@@ -106,7 +107,7 @@ const TUNE_OPTIM_SR: Partial<Record<Optimizer, Record<string, unknown>>> = {
 };
 
 function optimizerComponent(o: EstimateOptions): Record<string, unknown> | undefined {
-  return (stochasticallyRounded(o) ? TUNE_OPTIM_SR : TUNE_OPTIM)[o.optimizer];
+  return (roundsStochastically(TORCHTUNE_PROFILE, o) ? TUNE_OPTIM_SR : TUNE_OPTIM)[o.optimizer];
 }
 
 /** Why torchtune cannot run the plan, or null. */

@@ -36,6 +36,8 @@ export const TORCHTUNE_PROFILE: EngineProfile = {
   // (https://github.com/pytorch/ao/blob/v0.10.0/torchao/optim/README.md); plain AdamW stays torch's fused one.
   stochasticRounding: ['adamw-8bit'],
   // Attention modules call F.scaled_dot_product_attention (flash kernels where available); no switch.
+  // enable_activation_checkpointing, ac_mode selective, enable_activation_offloading.
+  checkpointing: ['none', 'selective', 'full', 'offload'],
   attention: ['sdpa'],
   rules: [],
   docs: [

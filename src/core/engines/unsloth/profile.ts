@@ -24,6 +24,8 @@ export const UNSLOTH_PROFILE: EngineProfile = {
   optimizerInBackward: false,
   masterWeights: false,
   stochasticRounding: [],
+  // use_gradient_checkpointing True, or "unsloth" (layer inputs offloaded to the host).
+  checkpointing: ['none', 'full', 'offload'],
   attention: ATTENTION,
   rules: [],
   docs: ['https://docs.unsloth.ai/get-started/fine-tuning-llms-guide'],

@@ -24,6 +24,8 @@ export const VLLM_PROFILE: EngineProfile = {
   optimizerInBackward: false,
   masterWeights: false,
   stochasticRounding: [],
+  // inference.
+  checkpointing: ['none'],
   attention: ATTENTION,
   rules: [],
   docs: [
