@@ -18,6 +18,7 @@ import {
   withDeepSpeed,
 } from '../../core/from/index.js';
 import { isRecord } from '../../core/from/common.js';
+import { parseTorchtitanRecipe } from '../../core/engines/torchtitan/from.js';
 import { UserError } from '../errors.js';
 import { editDistance } from '../suggest.js';
 
@@ -49,7 +50,9 @@ function readText(file: string): string {
 /** JSON for .json files, YAML (1.1, as PyYAML reads it) otherwise. */
 function parse(file: string, text: string): Record<string, unknown> {
   let doc: unknown;
-  if (/\.json$/i.test(file)) {
+  if (/\.py$/i.test(file)) {
+    doc = parseTorchtitanRecipe(text); // the torchtitan recipe `launch` writes (core/engines/torchtitan)
+  } else if (/\.json$/i.test(file)) {
     try {
       doc = JSON.parse(text);
     } catch (e) {
@@ -101,7 +104,12 @@ function mapped<T>(file: string, run: () => T): T {
 }
 
 // What `vramplan launch` writes (src/core/launch): the engine's own config first.
-const LAUNCH_FILES = ['hf-args.json', 'torchtune.yaml', 'axolotl.yaml'] as const;
+const LAUNCH_FILES = [
+  'hf-args.json',
+  'torchtune.yaml',
+  'axolotl.yaml',
+  'torchtitan_vramplan.py',
+] as const;
 const ACCELERATE_FILE = 'accelerate.yaml';
 
 const isFolder = (p: string): boolean => {

@@ -1,5 +1,9 @@
-/** The torchtitan engine: its profile; vramplan writes no torchtitan files yet, so the planner does not rank it. */
+/** The torchtitan engine: its profile and launcher (a Python config recipe + torchrun). */
 import type { EngineDef } from '../def.js';
+import { emitTorchtitan, torchtitanBlocker } from './launch.js';
 import { TORCHTITAN_PROFILE } from './profile.js';
 
-export const TORCHTITAN: EngineDef = { profile: TORCHTITAN_PROFILE, launcher: null };
+export const TORCHTITAN: EngineDef = {
+  profile: TORCHTITAN_PROFILE,
+  launcher: { emit: (x) => [emitTorchtitan(x)], blocker: torchtitanBlocker },
+};

@@ -1,6 +1,7 @@
 /** The torchtitan engine: what it runs, the defaults it applies, its rules (the planner's profile). */
 import { ATTENTION } from '../../../schema/estimate.js';
 import type { EngineProfile } from '../profile.js';
+import { TORCHTITAN_RULES } from './rules.js';
 
 export const TORCHTITAN_PROFILE: EngineProfile = {
   id: 'torchtitan',
@@ -29,7 +30,7 @@ export const TORCHTITAN_PROFILE: EngineProfile = {
   // activation_checkpoint mode none/selective/full.
   checkpointing: ['none', 'selective', 'full'],
   attention: ATTENTION,
-  rules: [],
+  rules: TORCHTITAN_RULES,
   docs: [
     'https://github.com/pytorch/torchtitan/blob/main/docs/fsdp.md',
     'https://github.com/pytorch/torchtitan/blob/main/README.md',

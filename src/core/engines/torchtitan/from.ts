@@ -1,0 +1,162 @@
+/**
+ * `--from torchtitan_vramplan.py`: the torchtitan recipe `launch` writes (./launch.ts) → contract flags.
+ * torchtitan 0.3.0 configs are Python functions; this reads the flat `config.<path> = <value>` assignments
+ * and module constants of such a function, not arbitrary Python. Pure: the text comes in, flags go out.
+ */
+import {
+  FieldReader,
+  FromError,
+  isRecord,
+  type FromFlags,
+  type FromMapping,
+} from '../../from/common.js';
+
+/** Top-level key of the parsed recipe: its presence is what detectFormat looks for. */
+export const TORCHTITAN_DOC_KEY = 'torchtitan_recipe';
+
+/** A Python literal as JS (str, int/float, True/False/None), or the source text when it is an expression. */
+function pyValue(src: string): unknown {
+  const s = src.trim();
+  if (s === 'True') return true;
+  if (s === 'False') return false;
+  if (s === 'None') return null;
+  if (/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(s)) return Number(s);
+  if (/^"(?:[^"\\]|\\.)*"$/.test(s)) {
+    try {
+      return JSON.parse(s) as string;
+    } catch {
+      return s;
+    }
+  }
+  return { expr: s };
+}
+
+/**
+ * The recipe as a document: { torchtitan_recipe: { constants, config: nested assignments } }.
+ * Lines other than `NAME = value` at module level and `config.a.b = value` in the function are skipped.
+ */
+export function parseTorchtitanRecipe(text: string): Record<string, unknown> {
+  const constants: Record<string, unknown> = {};
+  const config: Record<string, unknown> = {};
+  let base: string | null = null;
+  for (const line of text.split(/\r?\n/)) {
+    const c = /^([A-Z][A-Z0-9_]*)\s*=\s*(.+)$/.exec(line);
+    if (c) constants[c[1]!] = pyValue(c[2]!);
+    const b = /^\s+config\s*=\s*([A-Za-z_][A-Za-z0-9_]*)\(\)\s*$/.exec(line);
+    if (b) base = b[1]!;
+    const a = /^\s+config\.([A-Za-z_][A-Za-z0-9_.]*)\s*=\s*(.+)$/.exec(line);
+    if (!a) continue;
+    const path = a[1]!.split('.');
+    let at = config;
+    for (const p of path.slice(0, -1)) {
+      if (!isRecord(at[p])) at[p] = {};
+      at = at[p] as Record<string, unknown>;
+    }
+    at[path[path.length - 1]!] = pyValue(a[2]!);
+  }
+  return { [TORCHTITAN_DOC_KEY]: { constants, base, config } };
+}
+
+const exprOf = (v: unknown): string | undefined =>
+  isRecord(v) && typeof v.expr === 'string' ? v.expr : undefined;
+
+const section = (doc: Record<string, unknown>, key: string): FieldReader =>
+  new FieldReader(isRecord(doc[key]) ? doc[key] : {}, `${key}.`);
+
+/** Keys of the recipe that change per-GPU memory (for did-you-mean). */
+export const TORCHTITAN_MEMORY_KEYS = [
+  'training.num_tokens_per_microbatch_per_dp_rank',
+  'training.num_tokens_per_train_step',
+  'training.max_context_length',
+  'training.enable_cpu_offload',
+  'training.mixed_precision_param',
+  'parallelism.data_parallel_shard_degree',
+  'parallelism.tensor_parallel_degree',
+  'parallelism.pipeline_parallel_degree',
+  'parallelism.context_parallel_degree',
+  'activation_checkpoint',
+  'compile.enable',
+  'loss',
+] as const;
+
+/** The contract flags of a parsed recipe (see parseTorchtitanRecipe). */
+export function mapTorchtitan(doc: Record<string, unknown>): FromMapping {
+  const root = isRecord(doc[TORCHTITAN_DOC_KEY]) ? doc[TORCHTITAN_DOC_KEY] : {};
+  const config = isRecord(root.config) ? root.config : {};
+  const constants = isRecord(root.constants) ? root.constants : {};
+  const warnings: string[] = [];
+  // torchtitan trains full fine-tunes with fp32 FSDP2-sharded parameters (training.dtype float32).
+  const flags: FromFlags = { framework: 'torchtitan', method: 'full', zero: 3, optimizer: 'adamw' };
+  const training = section(config, 'training');
+  const par = section(config, 'parallelism');
+  const dtype = training.str('dtype') ?? 'float32'; // TT configs.py L82 default
+  if (dtype !== 'float32' && dtype !== 'bfloat16')
+    throw new FromError('training.dtype', dtype, 'float32 or bfloat16');
+  flags.weights = dtype === 'bfloat16' ? 'bf16' : 'fp32';
+  const mp = training.str('mixed_precision_param') ?? 'bfloat16'; // TT configs.py L89 default
+  if (mp !== 'float32' && mp !== 'bfloat16')
+    throw new FromError('training.mixed_precision_param', mp, 'bfloat16 or float32');
+  flags.compute = mp === 'bfloat16' ? 'bf16' : 'fp32';
+  const seq = training.int('max_context_length') ?? 2048; // TT configs.py L46 default
+  flags.seq = seq;
+  const micro = training.int('num_tokens_per_microbatch_per_dp_rank') ?? 16384; // TT configs.py L32
+  if (micro % seq !== 0)
+    throw new FromError(
+      'training.num_tokens_per_microbatch_per_dp_rank',
+      micro,
+      `a multiple of max_context_length (${seq})`,
+    );
+  flags.batch = micro / seq;
+  const tp = par.int('tensor_parallel_degree') ?? 1;
+  const pp = par.int('pipeline_parallel_degree') ?? 1;
+  const cp = par.int('context_parallel_degree') ?? 1;
+  const rep = par.int('data_parallel_replicate_degree') ?? 1;
+  const shardRaw = par.raw('data_parallel_shard_degree');
+  const shard = shardRaw === -1 ? undefined : par.int('data_parallel_shard_degree');
+  if (shard === undefined)
+    warnings.push('data_parallel_shard_degree -1 (all remaining GPUs): give --gpus');
+  const dp = (shard ?? 1) * rep;
+  if (shard !== undefined) flags.gpus = dp * tp * pp * cp;
+  if (tp > 1) {
+    flags.tp = tp;
+    // TP always computes the loss vocabulary-parallel (rule torchtitan-tp-loss-parallel).
+    flags['loss-parallel'] = true;
+    flags['sequence-parallel'] = par.bool('enable_sequence_parallel') ?? true; // TT configs.py L164
+  }
+  if (pp > 1) flags.pp = pp;
+  if (cp > 1) flags.cp = cp;
+  const step = training.int('num_tokens_per_train_step', -1);
+  if (step !== undefined && step !== -1) {
+    const accum = step / (micro * dp);
+    if (!Number.isInteger(accum))
+      throw new FromError(
+        'training.num_tokens_per_train_step',
+        step,
+        `a multiple of ${micro * dp}`,
+      );
+    flags['grad-accum'] = accum;
+  }
+  if (training.bool('enable_cpu_offload')) flags.offload = 'optimizer+params';
+  const ac = config.activation_checkpoint;
+  const acExpr = exprOf(ac);
+  if (ac === null) flags.checkpointing = 'none';
+  else if (acExpr?.startsWith('FullAC')) flags.checkpointing = 'full';
+  else if (acExpr?.startsWith('SelectiveAC')) flags.checkpointing = 'selective';
+  else if (acExpr) warnings.push(`activation_checkpoint ${acExpr}: not mapped (estimated without)`);
+  if (section(config, 'compile').bool('enable')) flags.compile = true;
+  // Unwrapped loss (config.loss = config.loss.loss_fn) materialises the logits; the recipes' default chunks them.
+  flags['chunked-loss'] = exprOf(config.loss) !== 'config.loss.loss_fn';
+  const model = typeof constants.HF_MODEL === 'string' ? constants.HF_MODEL : null;
+  if (!model) warnings.push('no HF_MODEL in the recipe: give --model');
+  return {
+    format: 'torchtitan',
+    model,
+    flags,
+    warnings,
+    ignored: [],
+    unknown: [],
+    deepspeedRef: null,
+    deepspeedInline: null,
+    memoryKeys: TORCHTITAN_MEMORY_KEYS,
+  };
+}

@@ -1,0 +1,236 @@
+/**
+ * torchtitan launcher: a Python config function (the recipe torchtitan.train loads with --module/--config),
+ * launch.sh with the torchrun line, and pinned requirements. torchtitan 0.3.0 reads no TOML: the TOML job
+ * config was removed by "[BC Breaking] Config System Refactor: TOML to Python Dataclass Registry" (#2386,
+ * commit 9810191bb, 2026-02-23, after v0.2.2). Sources read at pytorch/torchtitan main b5bcd76c66d0 (2026-08-21,
+ * the newest commit before 0.3.0 in the mirror; assets/version.txt there still says 0.2.2): cited as TT below.
+ */
+import {
+  learningRate,
+  MASTER_PORT,
+  MAX_GRAD_NORM,
+  nodesOf,
+  planSummary,
+} from '../../launch/common.js';
+import { SLURM_FILE, slurmScript } from '../../launch/slurm.js';
+import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
+import { forbiddenBy, ruleReason, type RuleInput } from '../rules.js';
+import { dpShard, TORCHTITAN_RULES } from './rules.js';
+
+/** The recipe file and the function in it (ConfigManager._load_config imports the module by name: TT torchtitan/config/manager.py). */
+export const TORCHTITAN_FILE = 'torchtitan_vramplan.py';
+export const TORCHTITAN_MODULE = 'torchtitan_vramplan';
+export const TORCHTITAN_FUNCTION = 'vramplan';
+
+/** Versions the files are written for: torchtitan 0.3.0 (2026-09) and the torch/torchao current with it. */
+export const TORCHTITAN_PINS = {
+  torchtitan: '0.3.0',
+  torch: '2.15.0',
+  torchao: '0.18.0',
+} as const;
+
+/** Training steps written (TT torchtitan/models/llama3/config_registry.py llama3_8b: steps=1000). */
+const STEPS = 1000;
+/** LR warmup steps (the torchtune launcher's num_warmup_steps); TT lr_scheduler.py default is 200. */
+const WARMUP_STEPS = 100;
+
+interface TitanModel {
+  /** torchtitan.models.<family> (TT torchtitan/models/__init__.py _supported_models). */
+  family: 'llama3' | 'qwen3';
+  /** Key of <family>_configs (TT torchtitan/models/llama3/__init__.py L360, qwen3/__init__.py L599). */
+  flavor: string;
+  /** A config_registry function of the family whose Trainer.Config the recipe starts from. */
+  base: string;
+}
+
+// Catalog id → registry flavor; each flavor's dim/layers/heads/kv heads/vocab match the catalog config
+// (TT torchtitan/models/llama3/__init__.py _1b.._405b; torchtitan/models/qwen3/__init__.py _0_6b.._30b_a3b).
+// The llama3 flavors use Llama 3.1 rope scaling (scaling="llama"), so Llama 3.0 ids are not mapped.
+const L3 = { family: 'llama3', base: 'llama3_8b' } as const; // TT llama3/config_registry.py L194
+const Q3 = { family: 'qwen3', base: 'qwen3_14b' } as const; // TT qwen3/config_registry.py L270
+const TITAN_MODELS: Record<string, TitanModel> = {
+  'llama-3.2-1b': { ...L3, flavor: '1B' },
+  'llama-3.2-3b': { ...L3, flavor: '3B' },
+  'llama-3.1-8b': { ...L3, flavor: '8B' },
+  'llama-3.1-70b': { ...L3, flavor: '70B' },
+  'llama-3.3-70b-instruct': { ...L3, flavor: '70B' },
+  'llama-3.1-405b': { ...L3, flavor: '405B' },
+  'qwen3-0.6b': { ...Q3, flavor: '0.6B' },
+  'qwen3-8b': { ...Q3, flavor: '8B' },
+  'qwen3-32b': { ...Q3, flavor: '32B' },
+  'qwen3-30b-a3b': { ...Q3, flavor: '30B-A3B' },
+};
+
+const REGISTRY_TEXT =
+  'torchtitan 0.3.0 trains llama3 (1B, 3B, 8B, 70B, 405B: Llama 3.1/3.2/3.3), qwen3 (0.6B, 1.7B, 4B, 8B, 14B, 32B, 30B-A3B, 235B-A22B), deepseek_v3 (16B, 236B, 671B), gpt_oss (20b, 120b), kimi_k2_7, qwen3_5, flux; vramplan maps the Llama 3.1+ and Qwen3 catalog models';
+
+const ruleInput = (x: LaunchPlan): RuleInput => ({
+  arch: x.arch,
+  options: x.options,
+  dp: dpShard(x.options),
+  accum: 1,
+});
+
+/** Why torchtitan 0.3.0 cannot run `x` as planned, or null. Cheap: the planner asks per layout. */
+export function torchtitanBlocker(x: LaunchPlan): string | null {
+  const o = x.options;
+  if (o.method !== 'full')
+    return 'torchtitan trains full fine-tunes only (no LoRA/QLoRA/inference)';
+  if (!TITAN_MODELS[x.arch.id]) return `no torchtitan flavor for '${x.arch.id}': ${REGISTRY_TEXT}`;
+  const rule = forbiddenBy(TORCHTITAN_RULES, ruleInput(x));
+  if (rule) return ruleReason(rule);
+  // training.dtype float32 + mixed_precision_param (TT configs.py L87-L94): fp32 sharded parameters.
+  if (o.weights !== 'fp32')
+    return `torchtitan keeps fp32 parameters with bf16 mixed precision (plan has ${o.weights} weights)`;
+  if (o.zero !== 3) return 'torchtitan shards with FSDP2 (ZeRO-3 equivalent) only';
+  // enable_cpu_offload offloads parameters, gradients and optimizer states together (TT configs.py L70).
+  if (o.offload === 'optimizer')
+    return 'torchtitan offloads parameters, gradients and optimizer states together (training.enable_cpu_offload); no optimizer-only offload';
+  // ActivationCheckpointingConfig: selective | full | memory-budget | none (TT activation_checkpoint.py L332-L337).
+  if (o.checkpointing === 'offload')
+    return 'torchtitan has no activation offloading (activation_checkpoint: selective, full, memory-budget or none)';
+  // Attention backends flex, flex_flash, varlen (TT models/common/config_utils.py L83-L100).
+  if (o.attention === 'eager')
+    return 'torchtitan has no eager attention (attn_backend: flex, flex_flash or varlen)';
+  if (o.optimizer !== 'adamw')
+    return `torchtitan's recipe optimizer is AdamW (plan has ${o.optimizer})`;
+  if (o.optimizerInBackward) return 'torchtitan has no optimizer-in-backward';
+  if (o.sparsity > 0) return 'sparse weights have no torchtitan switch';
+  return null;
+}
+
+/** A Python literal: str (JSON escapes are valid Python escapes), int/float, bool, None. */
+export function pyLiteral(v: string | number | boolean | null): string {
+  if (v === null) return 'None';
+  if (typeof v === 'boolean') return v ? 'True' : 'False';
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) throw new Error(`not a finite number: ${v}`);
+    return String(v);
+  }
+  return JSON.stringify(v);
+}
+
+/** The activation_checkpoint value (TT activation_checkpoint.py: SelectiveAC.Config, FullAC.Config, None). */
+const AC: Record<'none' | 'selective' | 'full', string> = {
+  none: 'None',
+  selective: 'SelectiveAC.Config()',
+  full: 'FullAC.Config()',
+};
+
+// Long on purpose: one config function, assignment by assignment in the order of Trainer.Config's fields.
+export function emitTorchtitan(x: LaunchInput): EngineOutput {
+  const engine = 'torchtitan';
+  const o = x.options;
+  const m = TITAN_MODELS[x.arch.id];
+  const why = torchtitanBlocker(x);
+  if (why || !m) return { engine, ok: false, reason: why ?? 'unsupported' };
+  const notes: string[] = [];
+  const dp = dpShard(o);
+  const set: [string, string][] = [];
+  const put = (key: string, v: string | number | boolean | null) => set.push([key, pyLiteral(v)]);
+  // model_registry(flavor, attn_backend=...) (TT llama3/__init__.py L369-L372).
+  set.push(['model_spec', `model_registry(${pyLiteral(m.flavor)}, attn_backend="flex")`]);
+  const assets = `./assets/hf/${x.modelRef.split('/').pop() ?? x.arch.id}`;
+  put('hf_assets_path', assets); // Trainer.Config.hf_assets_path (TT trainer.py L79)
+  set.push(['optimizer', `default_adamw(lr=${pyLiteral(learningRate(o))})`]); // TT optimizer.py L378
+  put('lr_scheduler.warmup_steps', WARMUP_STEPS); // TT lr_scheduler.py L52
+  // Tokens per micro-batch per DP rank before CP/TP sharding; per step across DP, PP micro-batches and
+  // accumulation; accumulation = per step / (per micro-batch * pp micro-batches * dp) (TT trainer.py L410-L428).
+  put('training.num_tokens_per_microbatch_per_dp_rank', o.batch * o.seq);
+  put('training.num_tokens_per_train_step', o.batch * o.seq * x.gradAccum * dp);
+  put('training.max_context_length', o.seq);
+  put('training.steps', STEPS);
+  put('training.max_norm', MAX_GRAD_NORM); // TT configs.py L59
+  put('training.enable_cpu_offload', o.offload === 'optimizer+params'); // TT configs.py L65
+  put('training.dtype', 'float32'); // TT configs.py L82
+  put('training.mixed_precision_param', o.compute === 'bf16' ? 'bfloat16' : 'float32'); // TT configs.py L89
+  if (o.pp > 1) put('training.disable_cuda_graphs', true); // rule torchtitan-pp-cuda-graphs
+  put('parallelism.data_parallel_replicate_degree', 1); // TT configs.py L117
+  put('parallelism.data_parallel_shard_degree', dp); // TT configs.py L128
+  put('parallelism.tensor_parallel_degree', o.tp); // TT configs.py L161
+  if (o.tp > 1) put('parallelism.enable_sequence_parallel', o.sequenceParallel); // TT configs.py L164
+  put('parallelism.pipeline_parallel_degree', o.pp); // TT configs.py L175
+  // With PP the plan's micro-batches go through the pipeline schedule (1F1B) instead of accumulation.
+  if (o.pp > 1) put('parallelism.num_pp_microbatches', x.gradAccum); // TT configs.py L227
+  put('parallelism.context_parallel_degree', o.cp); // TT configs.py L234
+  set.push(['activation_checkpoint', AC[o.checkpointing as 'none' | 'selective' | 'full']]);
+  put('compile.enable', o.compile); // TT configs.py L290
+  put('checkpoint.enable', true); // TT components/checkpointer/base.py L278
+  // Fine-tuning starts from the Hugging Face safetensors in hf_assets_path (TT base.py L287-L293).
+  put('checkpoint.initial_load_path', assets);
+  put('checkpoint.initial_load_in_hf', true);
+  put('checkpoint.initial_load_model_only', true);
+  put('checkpoint.last_save_in_hf', true); // TT base.py L302
+  // The family's recipes wrap CrossEntropyLoss in ChunkedLossWrapper; unwrap it unless the plan chunks the loss
+  // (plain CrossEntropyLoss.Config as in TT llama3/config_registry.py L184 llama3_debugmodel_ce_loss).
+  if (!o.chunkedLoss) set.push(['loss', 'config.loss.loss_fn']);
+  if (o.tp > 1)
+    notes.push(
+      'loss parallel is always on under TP in torchtitan 0.3.0 (rule torchtitan-tp-loss-parallel)',
+    );
+  notes.push(
+    `hf_assets_path ${assets} is a placeholder: download with 'python scripts/download_hf_assets.py --repo_id ${x.modelRef} --local_dir ./assets/hf --assets tokenizer safetensors' from a torchtitan checkout`,
+    `dataloader, metrics and profiler come from torchtitan's ${m.base} recipe (c4 dataset): replace config.dataloader for your data`,
+  );
+  if (o.attention !== 'eager')
+    notes.push(
+      'attention is FlexAttention (attn_backend "flex"): torchtitan 0.3.0 language models have no sdpa backend',
+    );
+
+  const { nodes, perNode } = nodesOf(x);
+  const entry = `-m torchtitan.train --module ${TORCHTITAN_MODULE} --config ${TORCHTITAN_FUNCTION}`;
+  // torchrun flags as run_train.sh writes them (TT run_train.sh); c10d rendezvous on MASTER_ADDR across nodes.
+  const torchrun =
+    nodes > 1
+      ? `torchrun --nnodes ${nodes} --nproc_per_node ${perNode} --node_rank $NODE_RANK --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:${MASTER_PORT} ${entry}`
+      : `torchrun --nproc_per_node=\${NGPU} --rdzv_backend c10d --rdzv_endpoint="localhost:0" --local-ranks-filter 0 --role rank --tee 3 ${entry}`;
+  const py = [
+    `# torchtitan recipe (generated by vramplan): ${planSummary(x)}`,
+    `# Run: ./launch.sh  (${torchrun})`,
+    `# torchtitan ${TORCHTITAN_PINS.torchtitan} reads Python config functions (--module/--config), not TOML.`,
+    'from torchtitan.components.optimizer import default_adamw',
+    'from torchtitan.distributed.activation_checkpoint import FullAC, SelectiveAC',
+    `from torchtitan.models.${m.family} import model_registry`,
+    `from torchtitan.models.${m.family}.config_registry import ${m.base}`,
+    'from torchtitan.trainer import Trainer',
+    '',
+    `HF_MODEL = ${pyLiteral(x.modelRef)}`,
+    `NGPU = ${o.gpus}`,
+    '',
+    '',
+    `def ${TORCHTITAN_FUNCTION}() -> Trainer.Config:`,
+    `    config = ${m.base}()`,
+    ...set.map(([k, v]) => `    config.${k} = ${v}`),
+    '    return config',
+    '',
+  ].join('\n');
+  const sh = [
+    '#!/usr/bin/env bash',
+    `# torchtitan launch (generated by vramplan): ${o.gpus} GPUs, ${nodes} node(s) x ${perNode}`,
+    'set -euo pipefail',
+    'cd "$(dirname "$0")"',
+    `# ${TORCHTITAN_FILE} is imported by module name from this folder.`,
+    'export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"',
+    `export NGPU=\${NGPU:-${perNode}}`,
+    'export PYTORCH_ALLOC_CONF="expandable_segments:True"',
+    torchrun,
+    '',
+  ].join('\n');
+  // torchtitan's own dependencies (datasets, tokenizers, safetensors, grain, tyro...) come with it
+  // (TT pyproject.toml); torch and torchao are not among them.
+  const pins = Object.entries(TORCHTITAN_PINS).map(([k, v]) => `${k}==${v}`);
+  return {
+    engine,
+    ok: true,
+    files: [
+      { path: TORCHTITAN_FILE, content: py },
+      { path: 'launch.sh', content: sh },
+      ...(nodes > 1 ? [{ path: SLURM_FILE, content: slurmScript(x, `bash ./launch.sh`) }] : []),
+      {
+        path: 'requirements.txt',
+        content: `# Versions the generated files were written for (generated by vramplan)\n${pins.join('\n')}\n`,
+      },
+    ],
+    notes,
+  };
+}

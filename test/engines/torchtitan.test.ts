@@ -1,0 +1,232 @@
+// torchtitan launcher: recipe values against the plan, the torchrun line, pins, blockers, rules, round trip.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildEstimate } from '../../src/core/estimate.js';
+import { engineOf, onEngine } from '../../src/core/engines/index.js';
+import {
+  emitTorchtitan,
+  pyLiteral,
+  TORCHTITAN_FILE,
+  TORCHTITAN_PINS,
+  torchtitanBlocker,
+} from '../../src/core/engines/torchtitan/launch.js';
+import { TORCHTITAN_RULES } from '../../src/core/engines/torchtitan/rules.js';
+import { parseTorchtitanRecipe } from '../../src/core/engines/torchtitan/from.js';
+import { mergeFlags } from '../../src/core/from/index.js';
+import { buildLaunch, launchBlocker, type LaunchInput } from '../../src/core/launch/index.js';
+import { readFromConfig } from '../../src/io/from/read.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { optionsFromFlags } from '../../src/schema/flags.js';
+
+const BASE = { framework: 'torchtitan', method: 'full', weights: 'fp32', zero: 3 };
+
+function input(
+  model: string,
+  flags: Record<string, unknown>,
+  extra: Partial<LaunchInput> = {},
+): LaunchInput {
+  const arch = resolveModel(model);
+  const asked = optionsFromFlags({ ...BASE, ...flags });
+  const options = onEngine(asked, engineOf(asked));
+  const gpu = findGpu('h100-sxm');
+  return {
+    arch,
+    options,
+    gpu,
+    gradAccum: 4,
+    powerLimitW: null,
+    estimate: buildEstimate(arch, options, gpu),
+    modelRef: arch.hfId ?? model,
+    ...extra,
+  };
+}
+
+function files(x: LaunchInput): Record<string, string> {
+  const out = emitTorchtitan(x);
+  if (!out.ok) throw new Error(out.reason);
+  return Object.fromEntries(out.files.map((f) => [f.path, f.content]));
+}
+
+/** The recipe's config.<path> assignments as parsed values. */
+function recipe(x: LaunchInput): Record<string, Record<string, unknown>> {
+  const doc = parseTorchtitanRecipe(files(x)[TORCHTITAN_FILE]!);
+  return (doc.torchtitan_recipe as { config: Record<string, Record<string, unknown>> }).config;
+}
+
+describe('torchtitan recipe', () => {
+  it('writes the plan: tokens per micro-batch and step, degrees that multiply to the GPU count', () => {
+    const x = input('llama-3.1-8b', {
+      gpus: 16,
+      tp: 2,
+      cp: 2,
+      batch: 2,
+      seq: 4096,
+      checkpointing: 'selective',
+    });
+    const c = recipe(x);
+    const t = c.training!;
+    const p = c.parallelism!;
+    expect(t.num_tokens_per_microbatch_per_dp_rank).toBe(2 * 4096);
+    expect(t.max_context_length).toBe(4096);
+    // global = micro * seq * accum * dp_shard
+    expect(t.num_tokens_per_train_step).toBe(2 * 4096 * 4 * 4);
+    expect(p.data_parallel_shard_degree).toBe(4);
+    expect(
+      (p.data_parallel_shard_degree as number) *
+        (p.tensor_parallel_degree as number) *
+        (p.pipeline_parallel_degree as number) *
+        (p.context_parallel_degree as number),
+    ).toBe(16);
+    expect(p.enable_sequence_parallel).toBe(true);
+    expect(t.mixed_precision_param).toBe('bfloat16');
+    expect(t.dtype).toBe('float32');
+    expect(t.enable_cpu_offload).toBe(false);
+    expect(c.activation_checkpoint).toEqual({ expr: 'SelectiveAC.Config()' });
+    expect(c.model_spec).toEqual({ expr: 'model_registry("8B", attn_backend="flex")' });
+    expect(c.checkpoint).toMatchObject({
+      enable: true,
+      initial_load_in_hf: true,
+      initial_load_path: './assets/hf/Llama-3.1-8B',
+    });
+    const out = emitTorchtitan(x);
+    expect(out.ok && out.notes.some((n) => /loss parallel/.test(n))).toBe(true);
+  });
+
+  it('maps checkpointing, offload and PP (micro-batches through the schedule, CUDA graphs off)', () => {
+    const full = recipe(
+      input('qwen3-8b', { gpus: 8, checkpointing: 'full', offload: 'optimizer+params' }),
+    );
+    expect(full.activation_checkpoint).toEqual({ expr: 'FullAC.Config()' });
+    expect(full.training!.enable_cpu_offload).toBe(true);
+    expect(full.model_spec).toEqual({ expr: 'model_registry("8B", attn_backend="flex")' });
+    const none = recipe(input('llama-3.1-8b', { gpus: 4 }));
+    expect(none.activation_checkpoint).toBeNull();
+    const pp = recipe(input('llama-3.1-70b', { gpus: 16, pp: 4, tp: 2 }));
+    expect(pp.parallelism!.num_pp_microbatches).toBe(4);
+    expect(pp.training!.disable_cuda_graphs).toBe(true);
+    expect(pp.parallelism!.data_parallel_shard_degree).toBe(2);
+  });
+
+  it('imports from the family recipe and writes Python literals', () => {
+    const text = files(input('qwen3-0.6b', { gpus: 2 }))[TORCHTITAN_FILE]!;
+    expect(text).toContain('from torchtitan.models.qwen3.config_registry import qwen3_14b');
+    expect(text).toContain('    config = qwen3_14b()');
+    expect(text).toMatch(/^HF_MODEL = "Qwen\/Qwen3-0\.6B"$/m);
+    expect(pyLiteral('a"b\\c')).toBe('"a\\"b\\\\c"');
+    expect(pyLiteral(true)).toBe('True');
+    expect(pyLiteral(null)).toBe('None');
+    expect(pyLiteral(2e-5)).toBe('0.00002');
+  });
+});
+
+describe('torchtitan launch.sh and pins', () => {
+  it('one node: torchrun with NGPU processes', () => {
+    const sh = files(input('llama-3.1-8b', { gpus: 8 }))['launch.sh']!;
+    expect(sh).toContain('export NGPU=${NGPU:-8}');
+    expect(sh).toMatch(
+      /torchrun --nproc_per_node=\$\{NGPU\} .* -m torchtitan\.train --module torchtitan_vramplan --config vramplan/,
+    );
+  });
+
+  it('several nodes: nnodes, nproc per node, c10d rendezvous, and a slurm script', () => {
+    const f = files(input('llama-3.1-70b', { gpus: 16, tp: 8 }, { gpusPerNode: 8 }));
+    expect(f['launch.sh']).toContain(
+      'torchrun --nnodes 2 --nproc_per_node 8 --node_rank $NODE_RANK --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:29500',
+    );
+    expect(f['slurm.sbatch']).toBeDefined();
+  });
+
+  it('pins torchtitan, torch and torchao', () => {
+    const req = files(input('llama-3.1-8b', { gpus: 2 }))['requirements.txt']!;
+    expect(req).toContain(`torchtitan==${TORCHTITAN_PINS.torchtitan}`);
+    expect(req).toContain('torch==2.15.0');
+    expect(req).toContain('torchao==0.18.0');
+  });
+
+  it('buildLaunch writes the torchtitan files for a torchtitan plan', () => {
+    const b = buildLaunch(input('llama-3.1-8b', { gpus: 2 }));
+    expect(b.engine).toBe('torchtitan');
+    expect(b.files.map((f) => f.path)).toEqual([TORCHTITAN_FILE, 'launch.sh', 'requirements.txt']);
+  });
+});
+
+describe('torchtitan blocker and rules', () => {
+  it('names the registry for a model torchtitan has no flavor for', () => {
+    const why = torchtitanBlocker(input('mistral-7b-v0.1', { gpus: 2 }));
+    expect(why).toMatch(/no torchtitan flavor for 'mistral-7b-v0.1'.*llama3 \(1B, 3B, 8B/);
+    expect(launchBlocker(input('mistral-7b-v0.1', { gpus: 2 }))).toBe(why);
+  });
+
+  it('forbid rules give their sentence: TP not dividing the KV heads, fp16, bad mesh', () => {
+    // Llama 3.1 8B has 8 KV heads: tp 16 does not divide them.
+    const tp = torchtitanBlocker(input('llama-3.1-8b', { gpus: 32, tp: 16 }));
+    expect(tp).toMatch(/rule torchtitan-tp-divides-heads/);
+    const fp16 = torchtitanBlocker(input('llama-3.1-8b', { gpus: 2, compute: 'fp16' }));
+    expect(fp16).toMatch(/rule torchtitan-no-fp16/);
+    const x = input('llama-3.1-8b', { gpus: 2 });
+    const mesh = torchtitanBlocker({ ...x, options: { ...x.options, gpus: 6, tp: 4 } });
+    expect(mesh).toMatch(/rule torchtitan-mesh-product/);
+    const pp = torchtitanBlocker({ ...x, options: { ...x.options, gpus: 40, pp: 40 } });
+    expect(pp).toMatch(/rule torchtitan-pp-stages-vs-layers/);
+  });
+
+  it('every rule cites a source at a commit and a version', () => {
+    for (const r of TORCHTITAN_RULES) {
+      expect(r.source).toMatch(/github\.com\/pytorch\/torchtitan\/blob\/[0-9a-f]{40}\//);
+      expect(r.versions).toBe('==0.3.0');
+    }
+  });
+});
+
+describe('torchtitan launch → --from round trip', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'vramplan-torchtitan-'));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+  const KEYS = [
+    'method',
+    'weights',
+    'compute',
+    'optimizer',
+    'batch',
+    'seq',
+    'checkpointing',
+    'chunkedLoss',
+    'zero',
+    'offload',
+    'gpus',
+    'tp',
+    'pp',
+    'cp',
+    'sequenceParallel',
+    'lossParallel',
+    'compile',
+    'framework',
+  ] as const;
+  const CASES: Record<string, unknown>[] = [
+    { gpus: 8, tp: 2, batch: 2, seq: 4096, checkpointing: 'selective' },
+    { gpus: 4, checkpointing: 'full', offload: 'optimizer+params', 'chunked-loss': true },
+    { gpus: 16, pp: 2, cp: 2, compile: true },
+  ];
+  CASES.forEach((flags, i) => {
+    it(JSON.stringify(flags), () => {
+      const x = input('llama-3.1-8b', flags);
+      const dir = join(tmp, `case-${i}`);
+      for (const f of buildLaunch(x).files) {
+        mkdirSync(dirname(join(dir, f.path)), { recursive: true });
+        writeFileSync(join(dir, f.path), f.content);
+      }
+      for (const from of [dir, join(dir, TORCHTITAN_FILE)]) {
+        const c = readFromConfig(from);
+        expect(c.format).toBe('torchtitan');
+        const merged = mergeFlags(c, {});
+        const back = optionsFromFlags(merged);
+        const pick = (o: typeof back) => Object.fromEntries(KEYS.map((k) => [k, o[k]]));
+        expect(pick(back)).toEqual(pick(x.options));
+        expect(merged['grad-accum']).toBe(4);
+        expect(resolveModel(c.model!).id).toBe('llama-3.1-8b');
+      }
+    });
+  });
+});
