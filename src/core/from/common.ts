@@ -5,7 +5,7 @@
  */
 
 export type FromFormat =
-  'axolotl' | 'llamafactory' | 'torchtune' | 'hf-args' | 'deepspeed' | 'accelerate';
+  'axolotl' | 'llamafactory' | 'torchtune' | 'hf-args' | 'deepspeed' | 'accelerate' | 'unsloth';
 
 export const FORMAT_NAMES: Record<FromFormat, string> = {
   axolotl: 'axolotl YAML',
@@ -14,6 +14,7 @@ export const FORMAT_NAMES: Record<FromFormat, string> = {
   'hf-args': 'Hugging Face TrainingArguments / TRL JSON',
   deepspeed: 'DeepSpeed JSON',
   accelerate: 'Accelerate YAML',
+  unsloth: 'Unsloth launch JSON (unsloth-args.json)',
 };
 
 /** Contract flag (kebab-case, as `vramplan estimate` takes it) → value. */

@@ -16,6 +16,7 @@ import { DEEPSPEED_MEMORY_KEYS, type DeepSpeedMapping, mapDeepSpeed } from './de
 import { mapHfArgs } from './hf-args.js';
 import { isLlamaFactoryV1, mapLlamaFactory } from './llamafactory.js';
 import { mapTorchtune } from './torchtune.js';
+import { isUnslothArgs, mapUnsloth } from '../engines/unsloth/from.js';
 
 export { FORMAT_NAMES, FromError, mapDeepSpeed, DEEPSPEED_MEMORY_KEYS };
 export type { DeepSpeedMapping, FromFlags, FromFormat, FromMapping };
@@ -25,6 +26,7 @@ const hasAny = (doc: Record<string, unknown>, keys: readonly string[]) =>
 
 /** The tool a parsed config belongs to, from the keys only that tool uses; null when none matches. */
 export function detectFormat(doc: Record<string, unknown>): FromFormat | null {
+  if (isUnslothArgs(doc)) return 'unsloth';
   if (
     hasAny(doc, ['zero_optimization', 'train_micro_batch_size_per_gpu', 'train_batch_size']) &&
     !hasAny(doc, ['per_device_train_batch_size', 'base_model', 'model_name_or_path'])
@@ -79,6 +81,8 @@ export function mapConfig(doc: Record<string, unknown>, format: FromFormat): Fro
       return mapHfArgs(doc);
     case 'accelerate':
       return mapAccelerate(doc);
+    case 'unsloth':
+      return mapUnsloth(doc);
     case 'deepspeed': {
       const ds = mapDeepSpeed(doc);
       if (ds.precisionAuto)

@@ -37,7 +37,7 @@ function readText(file: string): string {
   try {
     if (statSync(file).isDirectory())
       throw fail(
-        `${file}: is a folder without a launch config (hf-args.json, torchtune.yaml or axolotl.yaml); --from expects a config file (YAML or JSON) or a folder written by 'vramplan launch'`,
+        `${file}: is a folder without a launch config (hf-args.json, torchtune.yaml, axolotl.yaml or unsloth-args.json); --from expects a config file (YAML or JSON) or a folder written by 'vramplan launch'`,
       );
     return readFileSync(file, 'utf8');
   } catch (e) {
@@ -101,7 +101,12 @@ function mapped<T>(file: string, run: () => T): T {
 }
 
 // What `vramplan launch` writes (src/core/launch): the engine's own config first.
-const LAUNCH_FILES = ['hf-args.json', 'torchtune.yaml', 'axolotl.yaml'] as const;
+const LAUNCH_FILES = [
+  'hf-args.json',
+  'torchtune.yaml',
+  'axolotl.yaml',
+  'unsloth-args.json',
+] as const;
 const ACCELERATE_FILE = 'accelerate.yaml';
 
 const isFolder = (p: string): boolean => {
