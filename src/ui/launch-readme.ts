@@ -98,7 +98,9 @@ export function renderLaunchReadme(x: LaunchInput, bundle: LaunchBundle): string
   out.push('', '## How to run', '');
   const has = (p: string) => bundle.files.some((f) => f.path === p);
   if (has('power-limit.sh')) out.push('1. `bash power-limit.sh` (root) to cap the GPUs.');
-  if (has('launch.sh'))
+  if (has('train_unsloth.py'))
+    out.push('- Unsloth: `bash launch.sh` (edit the dataset line of `train_unsloth.py` first).');
+  else if (has('launch.sh'))
     out.push('- Trainer/TRL: `bash launch.sh` (edit the dataset line of `train.py` first).');
   if (has('torchtune.yaml'))
     out.push('- torchtune: the command in the first line of `torchtune.yaml`.');

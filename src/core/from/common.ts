@@ -5,7 +5,14 @@
  */
 
 export type FromFormat =
-  'axolotl' | 'llamafactory' | 'torchtune' | 'hf-args' | 'deepspeed' | 'accelerate' | 'torchtitan';
+  | 'axolotl'
+  | 'llamafactory'
+  | 'torchtune'
+  | 'hf-args'
+  | 'deepspeed'
+  | 'accelerate'
+  | 'torchtitan'
+  | 'unsloth';
 
 export const FORMAT_NAMES: Record<FromFormat, string> = {
   axolotl: 'axolotl YAML',
@@ -15,6 +22,7 @@ export const FORMAT_NAMES: Record<FromFormat, string> = {
   deepspeed: 'DeepSpeed JSON',
   accelerate: 'Accelerate YAML',
   torchtitan: 'torchtitan recipe (Python, as vramplan writes it)',
+  unsloth: 'Unsloth launch JSON (unsloth-args.json)',
 };
 
 /** Contract flag (kebab-case, as `vramplan estimate` takes it) → value. */

@@ -21,6 +21,7 @@ import { mapHfArgs } from '../engines/hf/from/hf-args.js';
 import { isLlamaFactoryV1, mapLlamaFactory } from '../engines/hf/from/llamafactory.js';
 import { mapTorchtune } from '../engines/torchtune/from.js';
 import { mapTorchtitan, TORCHTITAN_DOC_KEY } from '../engines/torchtitan/from.js';
+import { isUnslothArgs, mapUnsloth } from '../engines/unsloth/from.js';
 
 export { FORMAT_NAMES, FromError, mapDeepSpeed, DEEPSPEED_MEMORY_KEYS };
 export type { DeepSpeedMapping, FromFlags, FromFormat, FromMapping };
@@ -31,6 +32,7 @@ const hasAny = (doc: Record<string, unknown>, keys: readonly string[]) =>
 /** The tool a parsed config belongs to, from the keys only that tool uses; null when none matches. */
 export function detectFormat(doc: Record<string, unknown>): FromFormat | null {
   if (isRecord(doc[TORCHTITAN_DOC_KEY])) return 'torchtitan';
+  if (isUnslothArgs(doc)) return 'unsloth';
   if (
     hasAny(doc, ['zero_optimization', 'train_micro_batch_size_per_gpu', 'train_batch_size']) &&
     !hasAny(doc, ['per_device_train_batch_size', 'base_model', 'model_name_or_path'])
@@ -87,6 +89,8 @@ export function mapConfig(doc: Record<string, unknown>, format: FromFormat): Fro
       return mapHfArgs(doc);
     case 'accelerate':
       return mapAccelerate(doc);
+    case 'unsloth':
+      return mapUnsloth(doc);
     case 'deepspeed': {
       const ds = mapDeepSpeed(doc);
       if (ds.precisionAuto)

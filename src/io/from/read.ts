@@ -38,7 +38,7 @@ function readText(file: string): string {
   try {
     if (statSync(file).isDirectory())
       throw fail(
-        `${file}: is a folder without a launch config (hf-args.json, torchtune.yaml or axolotl.yaml); --from expects a config file (YAML or JSON) or a folder written by 'vramplan launch'`,
+        `${file}: is a folder without a launch config (hf-args.json, torchtune.yaml, axolotl.yaml or unsloth-args.json); --from expects a config file (YAML or JSON) or a folder written by 'vramplan launch'`,
       );
     return readFileSync(file, 'utf8');
   } catch (e) {
@@ -109,6 +109,7 @@ const LAUNCH_FILES = [
   'torchtune.yaml',
   'axolotl.yaml',
   'torchtitan_vramplan.py',
+  'unsloth-args.json',
 ] as const;
 const ACCELERATE_FILE = 'accelerate.yaml';
 

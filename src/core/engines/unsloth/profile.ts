@@ -2,6 +2,7 @@
 import { ATTENTION } from '../../../schema/estimate.js';
 import { HF_OPTIMIZERS } from '../hf/profile.js';
 import type { EngineProfile } from '../profile.js';
+import { UNSLOTH_RULES } from './rules.js';
 
 export const UNSLOTH_PROFILE: EngineProfile = {
   id: 'unsloth',
@@ -27,6 +28,6 @@ export const UNSLOTH_PROFILE: EngineProfile = {
   // use_gradient_checkpointing True, or "unsloth" (layer inputs offloaded to the host).
   checkpointing: ['none', 'full', 'offload'],
   attention: ATTENTION,
-  rules: [],
+  rules: UNSLOTH_RULES,
   docs: ['https://docs.unsloth.ai/get-started/fine-tuning-llms-guide'],
 };

@@ -1,0 +1,103 @@
+/**
+ * `--from` for the unsloth-args.json that `vramplan launch` writes (./launch.ts): FastLanguageModel
+ * from_pretrained / get_peft_model kwargs and a TRL SFTConfig → contract flags (framework unsloth).
+ * Keys as read at unsloth 015bdef (2026.8.19) loader.py / llama.py and TRL v0.24.0 sft_config.py.
+ */
+import {
+  FieldReader,
+  type FromFlags,
+  type FromMapping,
+  isRecord,
+  targetsOf,
+} from '../../from/common.js';
+import { mapTrainerArgs, TRAINER_MEMORY_KEYS } from '../hf/from/hf-args.js';
+import { HF_ARGS_KEYS } from '../../from/vocab.js';
+
+/** An unsloth-args.json: the from_pretrained block beside an SFTConfig block. */
+export const isUnslothArgs = (doc: Record<string, unknown>): boolean =>
+  isRecord(doc.from_pretrained) && isRecord(doc.sft_config);
+
+const UNSLOTH_MEMORY_KEYS = [
+  ...TRAINER_MEMORY_KEYS,
+  'max_length',
+  'model_name',
+  'max_seq_length',
+  'dtype',
+  'load_in_4bit',
+  'load_in_8bit',
+  'full_finetuning',
+  'use_gradient_checkpointing',
+  'r',
+  'target_modules',
+] as const;
+
+const DTYPES: Record<string, string> = { bfloat16: 'bf16', float16: 'fp16', float32: 'fp32' };
+const ALL_LINEAR = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
+
+export function mapUnsloth(doc: Record<string, unknown>): FromMapping {
+  const warnings: string[] = [];
+  const flags: FromFlags = { framework: 'unsloth' };
+  const load = new FieldReader(doc.from_pretrained as Record<string, unknown>, 'from_pretrained.');
+  const sft = new FieldReader(doc.sft_config as Record<string, unknown>, 'sft_config.');
+  const peftDoc = doc.get_peft_model;
+  const peft = isRecord(peftDoc) ? new FieldReader(peftDoc, 'get_peft_model.') : null;
+  const model = load.str('model_name') ?? null;
+  // The Trainer fields (batch, accumulation, bf16/fp16, optim); SFTConfig.gradient_checkpointing is
+  // overridden below by Unsloth's own use_gradient_checkpointing.
+  mapTrainerArgs(sft, flags, warnings);
+  // Sequence: SFTConfig.max_length (the launcher may raise from_pretrained's max_seq_length to 512).
+  const seq = sft.int('max_length') ?? load.int('max_seq_length');
+  if (seq !== undefined) flags.seq = seq;
+  const q4 = load.bool('load_in_4bit');
+  const q8 = load.bool('load_in_8bit');
+  const full = load.bool('full_finetuning');
+  // from_pretrained's load_in_4bit defaults to True (loader.py#L414).
+  const fourBit = q4 ?? true;
+  if (full) flags.method = 'full';
+  else if (fourBit) {
+    flags.method = 'qlora';
+    // Unsloth 4-bit is NF4 with double quantization (llama.py#L2620-L2626).
+    flags.weights = 'nf4';
+    flags['double-quant'] = true;
+  } else {
+    flags.method = 'lora';
+    if (q8) flags.weights = 'int8';
+  }
+  const dtype = load.str('dtype');
+  if (dtype !== undefined && DTYPES[dtype] && flags.weights === undefined)
+    flags.weights = DTYPES[dtype];
+  const gc = (peft ?? load).raw('use_gradient_checkpointing');
+  if (peft) load.used.add('use_gradient_checkpointing');
+  // "unsloth" offloads layer inputs to CPU; True is plain layer checkpointing; the default is "unsloth".
+  flags.checkpointing = gc === false ? 'none' : gc === true ? 'full' : 'offload';
+  if (peft && !full) {
+    const rank = peft.int('r');
+    if (rank !== undefined) flags['lora-rank'] = rank;
+    const mods = peft.list('target_modules');
+    if (mods) {
+      const t = targetsOf(mods, 'get_peft_model.target_modules', warnings);
+      const linear = ALL_LINEAR.every((n) => t.includes(n));
+      const extra = t.filter((n) => n === 'embed' || n === 'lm_head');
+      if (linear) flags['lora-targets'] = ['all-linear', ...extra].join(',');
+      else if (t.length > 0) flags['lora-targets'] = t.join(',');
+    }
+  }
+  const rest = [
+    ...load.unused().map((k) => `from_pretrained.${k}`),
+    ...(peft?.unused().map((k) => `get_peft_model.${k}`) ?? []),
+    ...sft.unused(),
+  ];
+  const known = (k: string) =>
+    k.startsWith('from_pretrained.') || k.startsWith('get_peft_model.') || HF_ARGS_KEYS.has(k);
+  return {
+    format: 'unsloth',
+    model,
+    flags,
+    warnings,
+    ignored: rest.filter(known),
+    unknown: rest.filter((k) => !known(k)),
+    deepspeedRef: null,
+    deepspeedInline: null,
+    memoryKeys: UNSLOTH_MEMORY_KEYS,
+  };
+}

@@ -1,0 +1,247 @@
+/**
+ * Unsloth launcher: unsloth-args.json (FastLanguageModel.from_pretrained / get_peft_model kwargs and a TRL
+ * SFTConfig), train_unsloth.py, requirements.txt and launch.sh, for one GPU.
+ *
+ * Sources read (the pins below are what the keys were checked against):
+ * - unsloth main at 015bdef0d94a241bcd94eec7a405b1700632180d (version 2026.8.19, 2026-08-22): the newest
+ *   source this repo could read; 2026.10.9's source was not available, its API is assumed unchanged.
+ * - unsloth-zoo main at ce232d6cef9cb8cd34cd3727906131622177436b (version 2026.8.13).
+ * - TRL tag v0.24.0 (04fd1203af4fc1e629f58e0ac0d0c5bb95f82a45): trl/trainer/sft_config.py.
+ * - transformers v5 training_args.py at 00349ae87eddc872ffa21a8a54f264375a0056a8 (OptimizerNames,
+ *   warmup_steps int-or-float; no warmup_ratio).
+ */
+import type { EstimateOptions } from '../../../schema/estimate.js';
+import { isAdapter, learningRate, loadDtype, MAX_GRAD_NORM } from '../../launch/common.js';
+import { loraAlpha } from '../../launch/common.js';
+import { trainerOptim } from '../hf/trainer.js';
+import { loraTargetModules } from '../../launch/modules.js';
+import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
+import { changesFor, forbiddenBy, ruleReason, type RuleInput } from '../rules.js';
+import { OFFLOAD_MIN_SEQ, UNSLOTH_RULES } from './rules.js';
+
+export const UNSLOTH_ENGINE = 'Unsloth';
+export const UNSLOTH_ARGS_FILE = 'unsloth-args.json';
+export const UNSLOTH_SCRIPT = 'train_unsloth.py';
+
+/**
+ * Exact pins. unsloth/unsloth_zoo: the releases of 2026-11-26. The rest sit inside the caps of unsloth
+ * 2026.8.19 pyproject.toml [huggingfacenotorch] (transformers <=5.5.0, trl <=0.24.0, datasets <4.4.0) and
+ * unsloth_zoo 2026.8.13 (torch <2.13.0): https://github.com/unslothai/unsloth/blob/015bdef0d94a241bcd94eec7a405b1700632180d/pyproject.toml
+ * https://github.com/unslothai/unsloth-zoo/blob/ce232d6cef9cb8cd34cd3727906131622177436b/pyproject.toml
+ */
+export const UNSLOTH_PINS = {
+  unsloth: '2026.10.9',
+  unsloth_zoo: '2026.10.9',
+  // Newest under zoo's torch<2.13.0 that unsloth's own pyproject names (intelgputorch2120 wheel URLs).
+  torch: '2.12.0',
+  // The caps: transformers<=5.5.0 (excludes 5.0.0, 5.1.0), trl<=0.24.0.
+  transformers: '5.5.0',
+  trl: '0.24.0',
+  // peft>=0.18.0 and bitsandbytes>=0.45.5,!=0.46.0,!=0.48.0: no cap; the current releases.
+  peft: '0.21.2',
+  bitsandbytes: '0.50.2',
+  // datasets>=3.4.1,!=4.0.*,!=4.1.0,<4.4.0; 4.3.0 is what unsloth's own [studio] extra pins.
+  datasets: '4.3.0',
+} as const;
+
+/** Data-parallel degree and micro-batches for the rules (accumulation is not known from a plan: 1). */
+const ruleInput = (x: LaunchPlan, accum = 1): RuleInput => {
+  const o = x.options;
+  return { arch: x.arch, options: o, dp: o.gpus / (o.tp * o.pp * o.cp), accum };
+};
+
+/** Why Unsloth cannot run `x` as given, or null (cheap: the planner asks often). */
+export function unslothBlocker(x: LaunchPlan): string | null {
+  const o = x.options;
+  if (o.method === 'inference')
+    return 'the plan is inference: the Unsloth launcher writes training runs (serve it with vLLM or transformers)';
+  const rule = forbiddenBy(UNSLOTH_RULES, ruleInput(x));
+  if (rule) return ruleReason(rule);
+  if (x.arch.kind !== 'causal-lm')
+    return `the Unsloth launcher writes FastLanguageModel + SFTTrainer runs for causal LMs only (${x.arch.id} is ${x.arch.kind})`;
+  if (o.weights === 'fp8' || o.weights === 'int4')
+    return `${o.weights} base weights: the launcher loads through bitsandbytes (load_in_4bit NF4 or load_in_8bit) only`;
+  if (o.zero > 0 || o.offload !== 'none')
+    return 'ZeRO sharding and optimizer offload have no switch in a one-GPU Unsloth run';
+  if (o.optimizerInBackward) return 'optimizer-in-backward has no TrainingArguments switch';
+  if (o.sparsity > 0) return 'sparse weights have no Unsloth switch';
+  if (o.checkpointing === 'selective')
+    return 'Unsloth checkpoints whole layers (use_gradient_checkpointing True or "unsloth"): no selective recompute';
+  const opt = trainerOptim(o);
+  if ('reason' in opt) return opt.reason;
+  if (isAdapter(o) && !loraTargetModules(x.arch, { ...o, loraAllLinear: false }).known)
+    return `no module-name table for model_type '${x.arch.modelType}': Unsloth needs explicit target_modules`;
+  return null;
+}
+
+const LINEAR = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'] as const;
+
+/** get_peft_model target_modules: explicit names (all-linear expanded: rule unsloth-all-linear-expanded). */
+function targetModules(x: LaunchInput): { names: string[]; notes: string[] } {
+  const o = x.options;
+  const targets = o.loraAllLinear
+    ? [...LINEAR, ...o.loraTargets.filter((t) => t === 'embed' || t === 'lm_head')]
+    : o.loraTargets;
+  const m = loraTargetModules(x.arch, { ...o, loraAllLinear: false, loraTargets: targets });
+  return { names: m.targetModules === 'all-linear' ? [] : m.targetModules, notes: m.notes };
+}
+
+/** use_gradient_checkpointing: "unsloth" offloads each layer's input to CPU (unsloth_zoo Unsloth_Offloaded_Gradient_Checkpointer). */
+function checkpointingOf(o: EstimateOptions): boolean | 'unsloth' {
+  // forward saves hidden_states.to("cpu", non_blocking=True): https://github.com/unslothai/unsloth-zoo/blob/ce232d6cef9cb8cd34cd3727906131622177436b/unsloth_zoo/gradient_checkpointing.py#L259-L271
+  if (o.checkpointing === 'offload') return 'unsloth';
+  return o.checkpointing !== 'none';
+}
+
+export function emitUnsloth(x: LaunchInput): EngineOutput {
+  const engine = UNSLOTH_ENGINE;
+  const o = x.options;
+  const why = unslothBlocker(x);
+  if (why) return { engine, ok: false, reason: why };
+  // llama.py#L2436: a bfloat16 dtype on a GPU without bfloat16 silently becomes float16.
+  if (o.compute === 'bf16' && !x.gpu.supportsBf16)
+    return {
+      engine,
+      ok: false,
+      reason: `${x.gpu.name} has no bfloat16: Unsloth would switch the plan's bf16 to float16 (plan fp16 instead)`,
+    };
+  const opt = trainerOptim(o);
+  if ('reason' in opt) return { engine, ok: false, reason: opt.reason };
+  const notes: string[] = [];
+  const rules = changesFor(UNSLOTH_RULES, ruleInput(x, x.gradAccum));
+  for (const r of rules) notes.push(`${r.says} (rule ${r.id})`);
+  const gc = checkpointingOf(o);
+  const shortOffload = rules.some((r) => r.id === 'unsloth-offload-gc-short-seq');
+  // FastLanguageModel.from_pretrained kwargs: loader.py#L410-L437 (model_name, max_seq_length, dtype,
+  // load_in_4bit, load_in_8bit, full_finetuning, use_gradient_checkpointing all exist at 2026.8.19).
+  const fromPretrained: Record<string, unknown> = {
+    model_name: x.modelRef,
+    max_seq_length: shortOffload ? OFFLOAD_MIN_SEQ : o.seq,
+    // The model's float dtype (loadDtype: fp32 when fp32 weights are trained).
+    dtype: loadDtype(o),
+    load_in_4bit: o.weights === 'nf4',
+    load_in_8bit: o.weights === 'int8',
+    full_finetuning: o.method === 'full',
+    use_gradient_checkpointing: gc,
+  };
+  let peft: Record<string, unknown> | null = null;
+  if (isAdapter(o)) {
+    const t = targetModules(x);
+    notes.push(...t.notes);
+    // FastLlamaModel.get_peft_model kwargs: llama.py#L3061-L3090.
+    peft = {
+      r: o.loraRank,
+      target_modules: t.names,
+      lora_alpha: loraAlpha(o.loraRank),
+      lora_dropout: 0, // rule unsloth-lora-dropout-zero
+      bias: 'none', // llama.py#L3248: other values skip the fast path
+      use_gradient_checkpointing: gc,
+      random_state: 3407, // get_peft_model's default seed (llama.py#L3080)
+    };
+    if (o.loraTargets.includes('embed') || o.loraTargets.includes('lm_head'))
+      notes.push(
+        'Unsloth trains embed_tokens / lm_head fully (modules_to_save) when they are targets (llama.py#L3318)',
+      );
+  }
+  if (o.weights === 'nf4' && !o.doubleQuant)
+    notes.push(
+      'Unsloth 4-bit loading always double-quantizes (llama.py#L2622): memory is slightly below the plan',
+    );
+  if (!o.chunkedLoss)
+    notes.push(
+      'Unsloth computes the loss in chunks from hidden states (unsloth_fused_ce_loss, llama.py#L1465-L1500) unless UNSLOTH_RETURN_LOGITS=1: logits memory is at most the plan',
+    );
+  if (o.attention !== 'sdpa')
+    notes.push(
+      'Unsloth picks its own attention kernel (xformers / flash-attn / SDPA): the attention switch is not written',
+    );
+  // SFTConfig (TRL 0.24.0 sft_config.py) over TrainingArguments (transformers v5 training_args.py).
+  const sft: Record<string, unknown> = {
+    output_dir: 'outputs',
+    per_device_train_batch_size: o.batch,
+    gradient_accumulation_steps: x.gradAccum,
+    learning_rate: learningRate(o),
+    lr_scheduler_type: 'cosine',
+    // warmup_steps 5: Unsloth Studio's default (studio/backend/core/training/trainer.py#L673); v5 has no warmup_ratio.
+    warmup_steps: 5,
+    weight_decay: 0.0,
+    max_grad_norm: MAX_GRAD_NORM,
+    num_train_epochs: 1,
+    optim: opt.optim,
+    bf16: o.compute === 'bf16',
+    fp16: o.compute === 'fp16',
+    gradient_checkpointing: gc !== false, // rule trl-sft-gc-default
+    max_length: o.seq, // TRL 0.24.0 SFTConfig.max_length (sft_config.py#L182); max_seq_length is gone
+    packing: false, // sft_config.py#L190
+    padding_free: false, // rule unsloth-auto-padding-free (sft_config.py#L204)
+    logging_steps: 10,
+    save_strategy: 'epoch',
+    report_to: 'none',
+    seed: 3407,
+  };
+  const args = { from_pretrained: fromPretrained, get_peft_model: peft, sft_config: sft };
+  const pins = Object.entries(UNSLOTH_PINS).map(([k, v]) => `${k}==${v}`);
+  return {
+    engine,
+    ok: true,
+    files: [
+      { path: UNSLOTH_ARGS_FILE, content: `${JSON.stringify(args, null, 2)}\n` },
+      { path: UNSLOTH_SCRIPT, content: TRAIN_UNSLOTH_PY },
+      {
+        path: 'requirements.txt',
+        content: `# Versions the generated files were written for (generated by vramplan)\n${pins.join('\n')}\n`,
+      },
+      { path: 'launch.sh', content: LAUNCH_SH },
+    ],
+    notes,
+  };
+}
+
+// One process on one GPU: Unsloth places the model on the visible device (device_map "sequential").
+const LAUNCH_SH = `#!/usr/bin/env bash
+# Unsloth SFT on one GPU (generated by vramplan). Install first: pip install -r requirements.txt
+set -euo pipefail
+cd "$(dirname "$0")"
+export CUDA_VISIBLE_DEVICES="\${CUDA_VISIBLE_DEVICES:-0}"
+python ${UNSLOTH_SCRIPT} ${UNSLOTH_ARGS_FILE}
+`;
+
+/**
+ * A minimal runnable Unsloth SFT script that reads unsloth-args.json. unsloth is imported before trl,
+ * transformers and peft (rule unsloth-import-first); the dataset line is the one to replace.
+ */
+const TRAIN_UNSLOTH_PY = `"""SFT with Unsloth on the plan in README.md (generated by vramplan). Run it through launch.sh."""
+import json
+import sys
+
+# Unsloth patches trl, transformers and peft when imported: keep this import first.
+from unsloth import FastLanguageModel
+
+import torch
+from datasets import load_dataset
+from trl import SFTConfig, SFTTrainer
+
+with open(sys.argv[1] if len(sys.argv) > 1 else "${UNSLOTH_ARGS_FILE}") as f:
+    args = json.load(f)
+
+load = dict(args["from_pretrained"])
+load["dtype"] = getattr(torch, load["dtype"])
+model, tokenizer = FastLanguageModel.from_pretrained(**load)
+if args["get_peft_model"]:
+    model = FastLanguageModel.get_peft_model(model, **args["get_peft_model"])
+
+# Replace with your data. A base model's tokenizer has no chat template: train it on plain text.
+if getattr(tokenizer, "chat_template", None):
+    dataset = load_dataset("trl-lib/Capybara", split="train")  # conversations ("messages")
+else:
+    dataset = load_dataset("stanfordnlp/imdb", split="train")  # plain text ("text")
+
+trainer = SFTTrainer(
+    model=model,
+    args=SFTConfig(**args["sft_config"]),
+    train_dataset=dataset,
+    processing_class=tokenizer,
+)
+trainer.train()
+trainer.save_model()
+`;

@@ -1,0 +1,109 @@
+/** Unsloth's behaviour rules (profile data: the planner and `launch` check them), each at a source line. */
+import { isAdapter } from '../../launch/common.js';
+import type { Rule } from '../rules.js';
+
+export const U =
+  'https://github.com/unslothai/unsloth/blob/015bdef0d94a241bcd94eec7a405b1700632180d';
+export const TRL = 'https://github.com/huggingface/trl/blob/v0.24.0';
+// Read at 2026.8.19; assumed to hold through the pinned 2026.10.9 (its source was not readable).
+export const UNSLOTH_VERSIONS = '>=2026.8.19,<=2026.10.9';
+
+/** Below this max_seq_length get_peft_model swaps "unsloth" checkpointing for plain (_utils.py). */
+export const OFFLOAD_MIN_SEQ = 512;
+
+/** Behaviour rules of Unsloth (and the TRL it drives) at the pinned versions. */
+export const UNSLOTH_RULES: readonly Rule[] = [
+  {
+    id: 'unsloth-one-gpu',
+    says: 'open-source Unsloth trains on one GPU: its import notes that multi-GPU is not yet supported (beta on request)',
+    library: 'unsloth',
+    versions: UNSLOTH_VERSIONS,
+    source: `${U}/unsloth/_gpu_init.py#L135`,
+    effect: 'forbid',
+    applies: (x) => x.dp > 1 || x.options.gpus > 1,
+  },
+  {
+    id: 'unsloth-4bit-is-nf4',
+    says: 'Unsloth load_in_4bit always builds NF4 with double quantization (bnb_4bit_quant_type "nf4"); it has no FP4 switch',
+    library: 'unsloth',
+    versions: UNSLOTH_VERSIONS,
+    source: `${U}/unsloth/models/llama.py#L2620-L2626`,
+    effect: 'forbid',
+    applies: (x) => x.options.weights === 'fp4',
+  },
+  {
+    id: 'unsloth-load-in-4bit-default',
+    says: 'FastLanguageModel.from_pretrained defaults to load_in_4bit=True; the launcher writes load_in_4bit/load_in_8bit/full_finetuning explicitly',
+    library: 'unsloth',
+    versions: UNSLOTH_VERSIONS,
+    source: `${U}/unsloth/models/loader.py#L414-L417`,
+    effect: 'change',
+    applies: (x) => x.options.weights !== 'nf4',
+  },
+  {
+    id: 'unsloth-gc-default',
+    says: 'from_pretrained and get_peft_model default use_gradient_checkpointing to "unsloth" (layer inputs offloaded to CPU); the launcher writes the plan\'s mode (False or True)',
+    library: 'unsloth',
+    versions: UNSLOTH_VERSIONS,
+    source: `${U}/unsloth/models/loader.py#L423`,
+    effect: 'change',
+    applies: (x) => x.options.checkpointing !== 'offload',
+  },
+  {
+    id: 'trl-sft-gc-default',
+    says: 'TRL SFTConfig.gradient_checkpointing defaults to True; the launcher writes it from the plan',
+    library: 'trl',
+    versions: '==0.24.0',
+    source: `${TRL}/trl/trainer/sft_config.py#L116-L117`,
+    effect: 'change',
+    applies: (x) => x.options.checkpointing === 'none',
+  },
+  {
+    id: 'unsloth-offload-gc-short-seq',
+    says: `get_peft_model turns use_gradient_checkpointing "unsloth" into plain checkpointing when max_seq_length is below ${OFFLOAD_MIN_SEQ}; the launcher passes max_seq_length ${OFFLOAD_MIN_SEQ} to from_pretrained so layer inputs still go to CPU`,
+    library: 'unsloth',
+    versions: UNSLOTH_VERSIONS,
+    source: `${U}/unsloth/models/_utils.py#L360-L380`,
+    effect: 'change',
+    applies: (x) =>
+      isAdapter(x.options) &&
+      x.options.checkpointing === 'offload' &&
+      x.options.seq < OFFLOAD_MIN_SEQ,
+  },
+  {
+    id: 'unsloth-lora-dropout-zero',
+    says: 'Unsloth applies its fast LoRA kernels only with lora_dropout 0 (other values warn of a slowdown); the launcher writes lora_dropout 0',
+    library: 'unsloth',
+    versions: UNSLOTH_VERSIONS,
+    source: `${U}/unsloth/models/llama.py#L3242-L3246`,
+    effect: 'change',
+    applies: (x) => isAdapter(x.options),
+  },
+  {
+    id: 'unsloth-all-linear-expanded',
+    says: 'FastLanguageModel.get_peft_model reads target_modules as module names (no PEFT "all-linear" shorthand); the launcher expands all-linear to q/k/v/o/gate/up/down_proj',
+    library: 'unsloth',
+    versions: UNSLOTH_VERSIONS,
+    source: `${U}/unsloth/models/llama.py#L3298-L3340`,
+    effect: 'change',
+    applies: (x) => isAdapter(x.options) && x.options.loraAllLinear,
+  },
+  {
+    id: 'unsloth-auto-padding-free',
+    says: 'Unsloth turns padding-free batching on when SFTConfig.padding_free is unset; the launcher writes padding_free false so each micro-batch is the planned batch x seq (set it true for speed: memory can only drop)',
+    library: 'unsloth',
+    versions: UNSLOTH_VERSIONS,
+    source: `${U}/unsloth/trainer.py#L118-L121`,
+    effect: 'change',
+    applies: (x) => x.options.method !== 'inference',
+  },
+  {
+    id: 'unsloth-import-first',
+    says: 'Unsloth patches trl, transformers and peft when imported and warns if they were imported first; train_unsloth.py imports unsloth before them',
+    library: 'unsloth',
+    versions: UNSLOTH_VERSIONS,
+    source: `${U}/unsloth/_gpu_init.py#L23-L24`,
+    effect: 'change',
+    applies: () => true,
+  },
+];
