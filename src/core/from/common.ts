@@ -5,7 +5,7 @@
  */
 
 export type FromFormat =
-  'axolotl' | 'llamafactory' | 'torchtune' | 'hf-args' | 'deepspeed' | 'accelerate';
+  'axolotl' | 'llamafactory' | 'torchtune' | 'hf-args' | 'deepspeed' | 'accelerate' | 'litgpt';
 
 export const FORMAT_NAMES: Record<FromFormat, string> = {
   axolotl: 'axolotl YAML',
@@ -14,6 +14,7 @@ export const FORMAT_NAMES: Record<FromFormat, string> = {
   'hf-args': 'Hugging Face TrainingArguments / TRL JSON',
   deepspeed: 'DeepSpeed JSON',
   accelerate: 'Accelerate YAML',
+  litgpt: 'LitGPT finetune YAML',
 };
 
 /** Contract flag (kebab-case, as `vramplan estimate` takes it) → value. */

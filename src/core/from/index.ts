@@ -16,6 +16,7 @@ import { DEEPSPEED_MEMORY_KEYS, type DeepSpeedMapping, mapDeepSpeed } from './de
 import { mapHfArgs } from './hf-args.js';
 import { isLlamaFactoryV1, mapLlamaFactory } from './llamafactory.js';
 import { mapTorchtune } from './torchtune.js';
+import { mapLitgpt } from '../engines/litgpt/from.js';
 
 export { FORMAT_NAMES, FromError, mapDeepSpeed, DEEPSPEED_MEMORY_KEYS };
 export type { DeepSpeedMapping, FromFlags, FromFormat, FromMapping };
@@ -38,6 +39,12 @@ export function detectFormat(doc: Record<string, unknown>): FromFormat | null {
   // torchtune configs instantiate components: any top-level block with a _component_ (model, policy_model...).
   if (Object.values(doc).some((v) => isRecord(v) && typeof v._component_ === 'string'))
     return 'torchtune';
+  // LitGPT setup() takes checkpoint_dir at the top and TrainArgs under train (litgpt/finetune/lora.py).
+  if (
+    'checkpoint_dir' in doc &&
+    (isRecord(doc.train) || hasAny(doc, ['precision', 'quantize', 'lora_r']))
+  )
+    return 'litgpt';
   if (isLlamaFactoryV1(doc)) return 'llamafactory';
   if (
     hasAny(doc, ['base_model', 'sequence_len', 'micro_batch_size', 'adapter', 'lora_target_linear'])
@@ -79,6 +86,8 @@ export function mapConfig(doc: Record<string, unknown>, format: FromFormat): Fro
       return mapHfArgs(doc);
     case 'accelerate':
       return mapAccelerate(doc);
+    case 'litgpt':
+      return mapLitgpt(doc);
     case 'deepspeed': {
       const ds = mapDeepSpeed(doc);
       if (ds.precisionAuto)

@@ -5,6 +5,7 @@ import { emitDeepSpeed } from './deepspeed.js';
 import { emitHfArgs, HF_ENGINE, trainerOptim } from './hf.js';
 import { emitPowerLimit } from './power.js';
 import { emitTorchtune, torchtuneBlocker } from './torchtune.js';
+import { emitLitgpt, litgptBlocker } from '../engines/litgpt/launch.js';
 import type { Engine } from '../../schema/engine.js';
 import { engineOf } from '../engines/engine.js';
 import { distributionBlocker } from './distribution.js';
@@ -44,7 +45,7 @@ type Emitter = (x: LaunchInput) => EngineOutput;
 /**
  * Why vramplan's launcher for the plan's engine cannot write `x` as planned (the same checks its emitters
  * make), or null. The planner prunes such plans, so every ranked plan launches. Engines vramplan writes no
- * files for (torchtitan, LitGPT, Unsloth) are not judged here.
+ * files for (torchtitan, Unsloth) are not judged here.
  */
 export function launchBlocker(x: LaunchPlan): string | null {
   const o = x.options;
@@ -59,6 +60,8 @@ export function launchBlocker(x: LaunchPlan): string | null {
     }
     case 'torchtune':
       return torchtuneBlocker(x);
+    case 'litgpt':
+      return litgptBlocker(x);
     case 'vllm':
       return vllmBlocker(o);
     case 'hf-generate':
@@ -78,12 +81,13 @@ function emittersOf(engine: Engine): Emitter[] {
       return [emitDeepSpeed, emitAccelerate, emitHfArgs, emitAxolotl];
     case 'torchtune':
       return [emitTorchtune];
+    case 'litgpt':
+      return [emitLitgpt];
     case 'vllm':
       return [emitVllm];
     case 'hf-generate':
       return [emitGenerate];
     case 'torchtitan':
-    case 'litgpt':
     case 'unsloth':
       return [
         () => ({

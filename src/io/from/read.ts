@@ -18,6 +18,7 @@ import {
   withDeepSpeed,
 } from '../../core/from/index.js';
 import { isRecord } from '../../core/from/common.js';
+import { litgptWithScript } from '../../core/engines/litgpt/from.js';
 import { UserError } from '../errors.js';
 import { editDistance } from '../suggest.js';
 
@@ -101,7 +102,7 @@ function mapped<T>(file: string, run: () => T): T {
 }
 
 // What `vramplan launch` writes (src/core/launch): the engine's own config first.
-const LAUNCH_FILES = ['hf-args.json', 'torchtune.yaml', 'axolotl.yaml'] as const;
+const LAUNCH_FILES = ['hf-args.json', 'torchtune.yaml', 'axolotl.yaml', 'litgpt.yaml'] as const;
 const ACCELERATE_FILE = 'accelerate.yaml';
 
 const isFolder = (p: string): boolean => {
@@ -135,6 +136,9 @@ function readLaunchFolder(dir: string): FromConfig {
       if (a.flags.offload !== undefined) flags.offload = a.flags.offload;
     }
   }
+  // LitGPT: launch.sh's subcommand (finetune_lora / finetune_full) decides the method.
+  if (main!.endsWith('litgpt.yaml') && existsSync(join(dir, 'launch.sh')))
+    return { ...c, flags: litgptWithScript(flags, readText(join(dir, 'launch.sh'))) };
   if (main!.endsWith('torchtune.yaml')) {
     const n = /--nproc_per_node (\d+)/.exec(readText(main!))?.[1];
     if (n) flags.gpus = Number(n);
