@@ -12,7 +12,8 @@ export type FromFormat =
   | 'deepspeed'
   | 'accelerate'
   | 'torchtitan'
-  | 'unsloth';
+  | 'unsloth'
+  | 'litgpt';
 
 export const FORMAT_NAMES: Record<FromFormat, string> = {
   axolotl: 'axolotl YAML',
@@ -23,6 +24,7 @@ export const FORMAT_NAMES: Record<FromFormat, string> = {
   accelerate: 'Accelerate YAML',
   torchtitan: 'torchtitan recipe (Python, as vramplan writes it)',
   unsloth: 'Unsloth launch JSON (unsloth-args.json)',
+  litgpt: 'LitGPT finetune YAML',
 };
 
 /** Contract flag (kebab-case, as `vramplan estimate` takes it) → value. */

@@ -22,6 +22,7 @@ import { isLlamaFactoryV1, mapLlamaFactory } from '../engines/hf/from/llamafacto
 import { mapTorchtune } from '../engines/torchtune/from.js';
 import { mapTorchtitan, TORCHTITAN_DOC_KEY } from '../engines/torchtitan/from.js';
 import { isUnslothArgs, mapUnsloth } from '../engines/unsloth/from.js';
+import { mapLitgpt } from '../engines/litgpt/from.js';
 
 export { FORMAT_NAMES, FromError, mapDeepSpeed, DEEPSPEED_MEMORY_KEYS };
 export type { DeepSpeedMapping, FromFlags, FromFormat, FromMapping };
@@ -46,6 +47,12 @@ export function detectFormat(doc: Record<string, unknown>): FromFormat | null {
   // torchtune configs instantiate components: any top-level block with a _component_ (model, policy_model...).
   if (Object.values(doc).some((v) => isRecord(v) && typeof v._component_ === 'string'))
     return 'torchtune';
+  // LitGPT setup() takes checkpoint_dir at the top and TrainArgs under train (litgpt/finetune/lora.py).
+  if (
+    'checkpoint_dir' in doc &&
+    (isRecord(doc.train) || hasAny(doc, ['precision', 'quantize', 'lora_r']))
+  )
+    return 'litgpt';
   if (isLlamaFactoryV1(doc)) return 'llamafactory';
   if (
     hasAny(doc, ['base_model', 'sequence_len', 'micro_batch_size', 'adapter', 'lora_target_linear'])
@@ -91,6 +98,8 @@ export function mapConfig(doc: Record<string, unknown>, format: FromFormat): Fro
       return mapAccelerate(doc);
     case 'unsloth':
       return mapUnsloth(doc);
+    case 'litgpt':
+      return mapLitgpt(doc);
     case 'deepspeed': {
       const ds = mapDeepSpeed(doc);
       if (ds.precisionAuto)

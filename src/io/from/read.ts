@@ -19,6 +19,7 @@ import {
 } from '../../core/from/index.js';
 import { isRecord } from '../../core/from/common.js';
 import { parseTorchtitanRecipe } from '../../core/engines/torchtitan/from.js';
+import { litgptWithScript } from '../../core/engines/litgpt/from.js';
 import { UserError } from '../errors.js';
 import { editDistance } from '../suggest.js';
 
@@ -110,6 +111,7 @@ const LAUNCH_FILES = [
   'axolotl.yaml',
   'torchtitan_vramplan.py',
   'unsloth-args.json',
+  'litgpt.yaml',
 ] as const;
 const ACCELERATE_FILE = 'accelerate.yaml';
 
@@ -144,6 +146,9 @@ function readLaunchFolder(dir: string): FromConfig {
       if (a.flags.offload !== undefined) flags.offload = a.flags.offload;
     }
   }
+  // LitGPT: launch.sh's subcommand (finetune_lora / finetune_full) decides the method.
+  if (main!.endsWith('litgpt.yaml') && existsSync(join(dir, 'launch.sh')))
+    return { ...c, flags: litgptWithScript(flags, readText(join(dir, 'launch.sh'))) };
   if (main!.endsWith('torchtune.yaml')) {
     const n = /--nproc_per_node (\d+)/.exec(readText(main!))?.[1];
     if (n) flags.gpus = Number(n);

@@ -1,5 +1,9 @@
-/** The litgpt engine: its profile; vramplan writes no litgpt files yet, so the planner does not rank it. */
+/** The LitGPT engine: its profile and launcher (litgpt.yaml + `litgpt finetune_*`). */
 import type { EngineDef } from '../def.js';
+import { emitLitgpt, litgptBlocker } from './launch.js';
 import { LITGPT_PROFILE } from './profile.js';
 
-export const LITGPT: EngineDef = { profile: LITGPT_PROFILE, launcher: null };
+export const LITGPT: EngineDef = {
+  profile: LITGPT_PROFILE,
+  launcher: { emit: (x) => [emitLitgpt(x)], blocker: litgptBlocker },
+};

@@ -1,6 +1,6 @@
 /** The litgpt engine: what it runs, the defaults it applies, its rules (the planner's profile). */
-import { ATTENTION } from '../../../schema/estimate.js';
 import type { EngineProfile } from '../profile.js';
+import { LITGPT_RULES } from './rules.js';
 
 export const LITGPT_PROFILE: EngineProfile = {
   id: 'litgpt',
@@ -15,7 +15,8 @@ export const LITGPT_PROFILE: EngineProfile = {
   zero: [0, 3], // Fabric FSDPStrategy
   offload: {},
   fullWeights: ['bf16', 'fp32'], // --precision bf16-true / bf16-mixed
-  baseWeights: ['bf16', 'fp32', 'int8', 'nf4', 'fp4'], // --quantize bnb.int8 / bnb.nf4 / bnb.fp4
+  // --quantize bnb.int8-training (precision 16-true only) / bnb.nf4 / bnb.fp4 (finetune/lora.py L53 at v0.5.13).
+  baseWeights: ['bf16', 'fp32', 'int8', 'nf4', 'fp4'],
   shardedQuantized: [], // quantization is single-device only
   optimizers: ['adamw', 'adamw-8bit', 'paged-adamw', 'paged-adamw-8bit', 'sgd', 'sgd-momentum'],
   offloadOptimizers: [],
@@ -25,8 +26,10 @@ export const LITGPT_PROFILE: EngineProfile = {
   stochasticRounding: [],
   // whole-block activation checkpointing only.
   checkpointing: ['none', 'full'],
-  attention: ATTENTION,
-  rules: [],
+  // CausalSelfAttention always calls F.scaled_dot_product_attention (flash kernels where PyTorch picks them); no
+  // switch (litgpt/model.py L593 at v0.5.13, commit 26857050fe3ff627cd714fe92f5838f51a3d5efa).
+  attention: ['sdpa'],
+  rules: LITGPT_RULES,
   docs: [
     'https://github.com/Lightning-AI/litgpt/blob/main/tutorials/finetune.md',
     'https://github.com/Lightning-AI/litgpt/blob/main/tutorials/quantize.md',
