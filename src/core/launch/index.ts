@@ -60,7 +60,7 @@ export function launchBlocker(x: LaunchPlan): string | null {
     case 'torchtune':
       return torchtuneBlocker(x);
     case 'vllm':
-      return vllmBlocker(o);
+      return vllmBlocker(x);
     case 'hf-generate':
       return generateBlocker(o);
     default:
