@@ -103,13 +103,17 @@ export function renderLaunchReadme(x: LaunchInput, bundle: LaunchBundle): string
   else if (has('launch.sh'))
     out.push('- Trainer/TRL: `bash launch.sh` (edit the dataset line of `train.py` first).');
   if (has('torchtune.yaml'))
-    out.push('- torchtune: the command in the first line of `torchtune.yaml`.');
+    out.push(
+      '- torchtune: the command in the first line of `torchtune.yaml`, in the torchtune environment (`pip install -r requirements.txt` in a virtualenv of its own: torchtune 0.6.1 needs torch 2.6 and torchao 0.10).',
+    );
   if (has('axolotl.yaml')) out.push('- axolotl: `axolotl train axolotl.yaml`.');
   if (has('serve.sh'))
-    out.push('- vLLM: `bash serve.sh`, then `bash check.sh` asks each replica for a few tokens.');
+    out.push(
+      '- vLLM: `bash serve.sh`, then `bash check.sh` asks each replica for a few tokens; both in the vLLM environment (`pip install -r requirements.txt` in a virtualenv of its own: vllm brings the torch it pins).',
+    );
   if (has('generate.py'))
     out.push(
-      '- transformers: `CUDA_VISIBLE_DEVICES=0 python generate.py "your prompt"` (one process per GPU).',
+      '- transformers: `CUDA_VISIBLE_DEVICES=0 python generate.py "your prompt"` (one process per GPU), in the transformers environment (`pip install -r requirements.txt` in a virtualenv of its own).',
     );
   out.push('', '## Assumptions', '');
   out.push(

@@ -116,11 +116,17 @@ describe('vramplan explain', () => {
 });
 
 describe('vramplan launch <scenario> --plan N and --from-plan', () => {
-  it('writes the folder of plan 2 as `plan` ranks it, for the plan engine', () => {
-    const plans = JSON.parse(run('plan', 'scenarios/default.yaml', '--json').out);
-    const second = plans.plans[1];
+  it('writes the folder of a later plan as `plan` ranks it, for the plan engine', () => {
+    const plans = JSON.parse(run('plan', 'scenarios/default.yaml', '--json', '--top', '30').out);
+    // The first plan after #1 on a Hugging Face engine (its folder holds hf-args.json).
+    const k = plans.plans.findIndex(
+      (p: { choices: { engine: string } }, i: number) =>
+        i > 0 && p.choices.engine.startsWith('hf-'),
+    );
+    expect(k).toBeGreaterThan(0);
+    const second = plans.plans[k];
     const out = join(root, 'plan2');
-    const r = run('launch', 'scenarios/default.yaml', '--plan', '2', '--out', out);
+    const r = run('launch', 'scenarios/default.yaml', '--plan', String(k + 1), '--out', out);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     expect(r.out).toContain(`for ${second.choices.engine} to`);

@@ -277,10 +277,13 @@ describe('launch: plans an engine cannot express are skipped with a reason', () 
     const hf = buildLaunch(input('llama-2-7b', 'a100-80gb-sxm', { 'optimizer-in-backward': true }));
     expect(hf.files).toEqual([]);
     const b = buildLaunch(
-      input('llama-2-7b', 'a100-80gb-sxm', {
-        'optimizer-in-backward': true,
-        framework: 'torchtune',
-      }),
+      // One micro-batch per step: the recipe raises for optimizer_in_bwd with accumulation (rule torchtune-optimizer-in-bwd-accum).
+      input(
+        'llama-2-7b',
+        'a100-80gb-sxm',
+        { 'optimizer-in-backward': true, framework: 'torchtune' },
+        { gradAccum: 1 },
+      ),
     );
     expect(b.files.map((f) => f.path)).toEqual(['torchtune.yaml', 'requirements.txt']);
     expect(parse(b.files[0]!.content).optimizer_in_bwd).toBe(true);

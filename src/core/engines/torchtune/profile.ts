@@ -1,5 +1,7 @@
 /** The torchtune engine: what it runs, the defaults it applies, its rules (the planner's profile). */
 import type { EngineProfile } from '../profile.js';
+import { TUNE_SR_OPTIMIZERS } from './components.js';
+import { TORCHTUNE_RULES } from './rules.js';
 
 export const TORCHTUNE_PROFILE: EngineProfile = {
   id: 'torchtune',
@@ -28,18 +30,18 @@ export const TORCHTUNE_PROFILE: EngineProfile = {
     'sgd-momentum',
   ],
   offloadOptimizers: ['adamw', 'sgd', 'sgd-momentum', 'adafactor'],
-  // bitsandbytes optimizers are documented for the single-device recipes only.
+  // bitsandbytes optimizers fail on FSDP2 parameters (rule torchtune-bnb-optimizer-fsdp2).
   bnbOptimizersSharded: false,
   optimizerInBackward: true, // optimizer_in_bwd: True (needs gradient_accumulation_steps: 1)
   masterWeights: false,
   // torchao.optim.AdamW8bit(bf16_stochastic_round=True), instantiated by the recipe's optimizer component
   // (https://github.com/pytorch/ao/blob/v0.10.0/torchao/optim/README.md); plain AdamW stays torch's fused one.
-  stochasticRounding: ['adamw-8bit'],
+  stochasticRounding: TUNE_SR_OPTIMIZERS,
   // Attention modules call F.scaled_dot_product_attention (flash kernels where available); no switch.
   // enable_activation_checkpointing, ac_mode selective, enable_activation_offloading.
   checkpointing: ['none', 'selective', 'full', 'offload'],
   attention: ['sdpa'],
-  rules: [],
+  rules: TORCHTUNE_RULES,
   docs: [
     'https://pytorch.org/torchtune/stable/tutorials/memory_optimizations.html',
     'https://github.com/pytorch/ao/blob/v0.10.0/torchao/optim/README.md',

@@ -5,5 +5,5 @@ import { VLLM_PROFILE } from './profile.js';
 
 export const VLLM: EngineDef = {
   profile: VLLM_PROFILE,
-  launcher: { emit: (x) => [emitVllm(x)], blocker: (x) => vllmBlocker(x.options) },
+  launcher: { emit: (x) => [emitVllm(x)], blocker: vllmBlocker },
 };

@@ -1,6 +1,7 @@
 /** The vllm engine: what it runs, the defaults it applies, its rules (the planner's profile). */
 import { ATTENTION } from '../../../schema/estimate.js';
 import type { EngineProfile } from '../profile.js';
+import { VLLM_RULES } from './rules.js';
 
 export const VLLM_PROFILE: EngineProfile = {
   id: 'vllm',
@@ -27,7 +28,7 @@ export const VLLM_PROFILE: EngineProfile = {
   // inference.
   checkpointing: ['none'],
   attention: ATTENTION,
-  rules: [],
+  rules: VLLM_RULES,
   docs: [
     'https://docs.vllm.ai/en/latest/serving/distributed_serving.html',
     'https://docs.vllm.ai/en/latest/features/quantization/supported_hardware.html',

@@ -1,0 +1,76 @@
+/** What torchtune 0.6.1's recipes reject, as data (rules.ts); torchtuneBlocker returns the first match. */
+import type { Rule, RuleInput } from '../rules.js';
+import { TUNE_MODELS, TUNE_OPTIM, TUNE_SR_OPTIMIZERS } from './components.js';
+
+const T = 'https://github.com/pytorch/torchtune/blob/v0.6.1/recipes';
+const adapter = (x: RuleInput): boolean =>
+  x.options.method === 'lora' || x.options.method === 'qlora';
+
+/** The plan's optimizer is written as a bitsandbytes class (not torchao's stochastic-rounding one). */
+export function bitsandbytesOptimizer(x: RuleInput): boolean {
+  const o = x.options;
+  const rounded =
+    o.method === 'full' && o.weights === 'bf16' && TUNE_SR_OPTIMIZERS.includes(o.optimizer);
+  const c = TUNE_OPTIM[o.optimizer]?._component_;
+  return !rounded && typeof c === 'string' && c.startsWith('bitsandbytes.');
+}
+
+export const TORCHTUNE_RULES: readonly Rule[] = [
+  {
+    id: 'torchtune-no-builder',
+    says: 'torchtune 0.6.1 ships no model builder vramplan maps for this model (llama2/3/3.1/3.2/3.3, code_llama2, mistral, gemma, gemma2, phi3 are mapped)',
+    library: 'torchtune',
+    versions: '==0.6.1',
+    // The __all__ of torchtune/models/*/__init__.py at the tag.
+    source: 'https://github.com/pytorch/torchtune/tree/v0.6.1/torchtune/models',
+    effect: 'forbid',
+    applies: (x) => x.options.method !== 'inference' && !TUNE_MODELS[x.arch.id],
+  },
+  {
+    id: 'torchtune-qlora-no-builder',
+    says: 'torchtune 0.6.1 has no qlora_ builder for this model',
+    library: 'torchtune',
+    versions: '==0.6.1',
+    source: 'https://github.com/pytorch/torchtune/tree/v0.6.1/torchtune/models',
+    effect: 'forbid',
+    applies: (x) => x.options.method === 'qlora' && TUNE_MODELS[x.arch.id]?.qlora === false,
+  },
+  {
+    id: 'torchtune-no-fp16',
+    says: 'torchtune recipes raise ValueError for dtype fp16 ("full fp16 training is not supported"); use bf16 or fp32',
+    library: 'torchtune',
+    versions: '==0.6.1',
+    source: `${T}/full_finetune_single_device.py#L124-L127`,
+    effect: 'forbid',
+    applies: (x) => x.options.method !== 'inference' && x.options.compute === 'fp16',
+  },
+  {
+    id: 'torchtune-bnb-optimizer-fsdp2',
+    says: 'bitsandbytes 8-bit and paged optimizers fail on the FSDP2 (DTensor) parameters of the distributed recipes; use torch AdamW, torchao AdamW8bit or one GPU',
+    library: 'bitsandbytes',
+    versions: '>=0.43.0,<=0.50.1',
+    // Also https://github.com/bitsandbytes-foundation/bitsandbytes/issues/1633 (open: illegal memory access with FSDP2).
+    source: 'https://github.com/meta-pytorch/torchtune/issues/1856',
+    effect: 'forbid',
+    applies: (x) => x.options.method !== 'inference' && x.dp > 1 && bitsandbytesOptimizer(x),
+  },
+  {
+    id: 'torchtune-optimizer-in-bwd-accum',
+    says: 'optimizer_in_bwd raises RuntimeError with gradient_accumulation_steps > 1 ("Gradient accumulation is not supported with optimizer in bwd")',
+    library: 'torchtune',
+    versions: '==0.6.1',
+    // Same check in full_finetune_distributed.py#L192-L196.
+    source: `${T}/full_finetune_single_device.py#L153-L157`,
+    effect: 'forbid',
+    applies: (x) => x.options.optimizerInBackward && x.accum > 1,
+  },
+  {
+    id: 'torchtune-optimizer-in-bwd-lora',
+    says: 'the LoRA/QLoRA recipes have no optimizer_in_bwd (only full_finetune_single_device and full_finetune_distributed read it)',
+    library: 'torchtune',
+    versions: '==0.6.1',
+    source: `${T}/lora_finetune_single_device.py`,
+    effect: 'forbid',
+    applies: (x) => x.options.optimizerInBackward && adapter(x),
+  },
+];

@@ -1,0 +1,60 @@
+/** What vLLM rejects for a serving plan, as data (rules.ts); vllmBlocker returns the first match. */
+import type { Rule } from '../rules.js';
+
+/** The vLLM release serve.sh is written for (its own environment: vllm pins the torch it was built with). */
+export const VLLM_VERSION = '0.33.0';
+
+/** Attention heads of the decoder (the group vLLM's config verifier reads num_attention_heads of). */
+const heads = (x: Parameters<Rule['applies']>[0]): number =>
+  x.arch.groups.find((g) => g.name === 'decoder' && g.heads > 0)?.heads ??
+  x.arch.groups.find((g) => g.heads > 0)?.heads ??
+  0;
+
+export const VLLM_RULES: readonly Rule[] = [
+  {
+    id: 'vllm-tp-divides-heads',
+    says: 'vLLM raises ValueError unless the number of attention heads is divisible by --tensor-parallel-size',
+    library: 'vllm',
+    versions: '>=0.4',
+    // ModelConfig.verify_with_parallel_config: "Total number of attention heads (…) must be divisible by tensor parallel size".
+    source: 'https://github.com/vllm-project/vllm/blob/main/vllm/config/model.py',
+    effect: 'forbid',
+    applies: (x) => x.options.tp > 1 && heads(x) % x.options.tp !== 0,
+  },
+  {
+    id: 'vllm-no-bnb-fp4',
+    says: 'vLLM has no in-flight bitsandbytes fp4 (--quantization bitsandbytes loads 4-bit NF4); use nf4 or an AWQ/GPTQ int4 checkpoint',
+    library: 'vllm',
+    versions: '>=0.5',
+    source: 'https://docs.vllm.ai/en/latest/features/quantization/bnb.html',
+    effect: 'forbid',
+    applies: (x) => x.options.weights === 'fp4',
+  },
+  {
+    id: 'vllm-no-context-parallel',
+    says: 'vLLM has no context parallelism over the prompt that serve.sh could write (EngineArgs has tensor, pipeline, data and decode-context parallel sizes)',
+    library: 'vllm',
+    versions: '>=0.11',
+    // EngineArgs fields in vllm/engine/arg_utils.py (read at commit 99d7eb5d6a512cfcc5a2b104f24ebf2d6cda772b).
+    source:
+      'https://github.com/vllm-project/vllm/blob/99d7eb5d6a512cfcc5a2b104f24ebf2d6cda772b/vllm/engine/arg_utils.py',
+    effect: 'forbid',
+    applies: (x) => x.options.cp > 1,
+  },
+];
+
+/**
+ * The `vllm serve` flags serve.sh writes: EngineArgs fields of vllm/engine/arg_utils.py (dataclass field
+ * name with _ → -, read at commit 99d7eb5d…) plus --port of the OpenAI server (vllm/entrypoints/openai/cli_args.py).
+ */
+export const VLLM_SERVE_FLAGS = [
+  '--port', // FrontendArgs.port (openai/cli_args.py)
+  '--tensor-parallel-size', // EngineArgs.tensor_parallel_size
+  '--pipeline-parallel-size', // EngineArgs.pipeline_parallel_size
+  '--max-model-len', // EngineArgs.max_model_len
+  '--max-num-seqs', // EngineArgs.max_num_seqs
+  '--dtype', // EngineArgs.dtype (ModelDType: auto, half, float16, bfloat16, float, float32)
+  '--kv-cache-dtype', // EngineArgs.kv_cache_dtype (CacheDType: auto, fp8, …)
+  '--quantization', // EngineArgs.quantization (QuantizationMethods)
+  '--gpu-memory-utilization', // EngineArgs.gpu_memory_utilization
+] as const;
