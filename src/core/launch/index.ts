@@ -8,6 +8,9 @@ import { emitTorchtune, torchtuneBlocker } from '../engines/torchtune/launch.js'
 import type { Engine } from '../../schema/engine.js';
 import { engineOf } from '../engines/engine.js';
 import { distributionBlocker } from '../engines/hf/distribution.js';
+import { ENGINE_PROFILES } from '../engines/engines.js';
+import { forbiddenBy, ruleReason } from '../engines/rules.js';
+import { ruleInputOf } from '../engines/hf/rules.js';
 import { emitGenerate, emitVllm, generateBlocker, vllmBlocker } from '../engines/vllm/launch.js';
 import type { EngineOutput, LaunchBundle, LaunchInput, LaunchPlan } from './types.js';
 
@@ -54,6 +57,9 @@ export function launchBlocker(x: LaunchPlan): string | null {
     case 'hf-deepspeed': {
       const blocker = distributionBlocker(x);
       if (blocker) return blocker;
+      // The engine's forbid rules (engines/hf/rules.ts); the plan's accumulation is not known here (1).
+      const rule = forbiddenBy(ENGINE_PROFILES[engineOf(o)].rules, ruleInputOf(x));
+      if (rule) return ruleReason(rule);
       const opt = trainerOptim(o);
       return 'reason' in opt ? opt.reason : null;
     }

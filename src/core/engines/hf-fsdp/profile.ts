@@ -2,6 +2,7 @@
 import { ATTENTION } from '../../../schema/estimate.js';
 import { HF_OPTIMIZERS } from '../hf/profile.js';
 import type { EngineProfile } from '../profile.js';
+import { HF_FSDP_RULES } from '../hf/rules.js';
 
 export const HF_FSDP_PROFILE: EngineProfile = {
   id: 'hf-fsdp',
@@ -29,7 +30,7 @@ export const HF_FSDP_PROFILE: EngineProfile = {
   masterWeights: false,
   stochasticRounding: [],
   attention: ATTENTION,
-  rules: [],
+  rules: HF_FSDP_RULES,
   docs: [
     'https://huggingface.co/docs/accelerate/usage_guides/fsdp',
     'https://huggingface.co/docs/bitsandbytes/main/fsdp_qlora',
