@@ -129,7 +129,11 @@ function checkPlan(plan: Plan, files: Record<string, unknown>): void {
         expect(files['deepspeed.json']).toBeUndefined();
       }
       if (c.engine === 'hf-fsdp') {
-        expect(acc.fsdp_config?.fsdp_reshard_after_forward).toBe(c.zero === 3);
+        // FSDP1 (4-bit plans, rule fsdp2-bnb-4bit) names the strategy; FSDP2 takes a bool.
+        const v1 = acc.fsdp_config?.fsdp_version === 1;
+        expect(acc.fsdp_config?.fsdp_reshard_after_forward).toBe(
+          v1 ? (c.zero === 3 ? 'FULL_SHARD' : 'SHARD_GRAD_OP') : c.zero === 3,
+        );
         expect(acc.fsdp_config?.fsdp_offload_params).toBe(c.offload === 'optimizer+params');
       }
       axolotlSchema.parse(files['axolotl.yaml']);
