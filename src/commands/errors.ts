@@ -1,6 +1,7 @@
 /** The top-level error policy: user errors print one line and exit 1; bugs keep their stack. */
 import { UserError } from '../io/errors.js';
 import { FlagError } from '../schema/flags.js';
+import { didYouMean } from '../io/suggest.js';
 
 /** Control characters (newlines from a binary file's JSON.parse excerpt, a path) escaped to keep one line. */
 export const oneLine = (s: string): string =>
@@ -17,7 +18,12 @@ export function reportError(err: unknown): number {
     return err.exitCode;
   }
   if (err instanceof FlagError) {
-    process.stderr.write(`vramplan: ${oneLine(err.message)}\n`);
+    // A mistyped enum value (an engine, an optimizer...): the nearest allowed names.
+    const hint =
+      typeof err.value === 'string' && err.allowed.startsWith('one of ')
+        ? didYouMean(err.value, err.allowed.slice('one of '.length).split(', '))
+        : '';
+    process.stderr.write(`vramplan: ${oneLine(err.message)}${hint ? ` (${hint})` : ''}\n`);
     return 1;
   }
   process.stderr.write(

@@ -1,5 +1,7 @@
 /** The estimate command's body: parse flags → load model and GPU → estimate → print. */
 import { buildEstimate } from '../core/estimate.js';
+// Direct module: the engines/ entry would load every launcher.
+import { engineRefusal, withEngineDefaults } from '../core/engines/defaults.js';
 import { assertStructure } from '../core/model/index.js';
 // Direct module, not the plan/ entry: the entry would load the search and the MIP solvers into every estimate.
 import { explainFit } from '../core/plan/explain.js';
@@ -27,11 +29,14 @@ export function runEstimate(
   json: boolean,
   fromReport?: FromReport,
 ): number {
-  const options = optionsFromFlags(flags);
+  const options = withEngineDefaults(optionsFromFlags(flags), flags);
   const time = timeOptionsFromFlags(flags, options);
   const gpu = typeof flags.gpu === 'string' ? findGpu(flags.gpu) : undefined;
   const arch = resolveModel(model);
   assertStructure(arch, options);
+  const refusal = engineRefusal(arch, options, flags);
+  if (refusal)
+    throw badValue('--framework', flags.framework, `a configuration the engine runs (${refusal})`);
   const result = buildEstimate(arch, options, gpu, time);
   if ((options.method === 'lora' || options.method === 'qlora') && result.params.trainable === 0) {
     // PEFT raises "Target modules ... not found in the base model" rather than training nothing.

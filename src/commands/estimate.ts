@@ -1,7 +1,7 @@
 /** `vramplan estimate`: the estimate contract (docs/DESIGN.md). parse → load → estimate → print. */
 import type { Command } from 'commander';
 import { defaultOptions, EstimateOptionsSchema } from '../schema/estimate.js';
-import { FlagError, type RawFlags } from '../schema/flags.js';
+import { FlagError, FRAMEWORK_NAMES, type RawFlags } from '../schema/flags.js';
 import { onlineModel } from './online-model.js';
 
 type EnumKey = {
@@ -59,7 +59,11 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
   ['sparsity', '<fraction>', 'fraction of zero weights in the linear layers, 0-1 (default 0)'],
   ['sparse-format', '<fmt>', oneOf('sparseFormat')],
   ['gpu', '<id>', "catalog GPU id for the fits verdict (see 'vramplan catalog gpus')"],
-  ['framework', '<name>', oneOf('framework')],
+  [
+    'framework',
+    '<name>',
+    `a stack or an engine, whose defaults apply: ${FRAMEWORK_NAMES.join(', ')} (default hf)`,
+  ],
 ];
 
 /** Time flags (docs/DESIGN.md "Time"): only `estimate` takes them; `plan` reads the same from the scenario. */

@@ -1,5 +1,6 @@
 /** The explain command's body: parse → load model and GPU → explainFit → print. */
 import { explainFit } from '../core/plan/index.js';
+import { withEngineDefaults } from '../core/engines/defaults.js';
 import { assertStructure } from '../core/model/index.js';
 import { UserError } from '../io/errors.js';
 import { findGpu } from '../io/load-catalog.js';
@@ -8,7 +9,7 @@ import { optionsFromFlags, type RawFlags } from '../schema/flags.js';
 import { renderExplainText } from '../ui/explain-text.js';
 
 export function runExplain(model: string, flags: RawFlags, json: boolean): number {
-  const options = optionsFromFlags(flags);
+  const options = withEngineDefaults(optionsFromFlags(flags), flags);
   if (typeof flags.gpu !== 'string')
     throw new UserError('--gpu: required for explain', "See 'vramplan catalog gpus' for ids.");
   const gpu = findGpu(flags.gpu);

@@ -13,6 +13,7 @@ import { loadScenario, modelSpecOf } from '../io/load-scenario.js';
 import { EstimateOptionsSchema } from '../schema/estimate.js';
 import { defaultTimeOptions } from '../schema/time.js';
 import { optionsFromFlags, type RawFlags } from '../schema/flags.js';
+import { withEngineDefaults } from '../core/engines/defaults.js';
 import type { Arch } from '../core/model/index.js';
 import type { Plan } from '../core/plan/index.js';
 import { renderLaunchReadme } from '../ui/launch-readme.js';
@@ -46,7 +47,7 @@ const MAX_WATTS = 2000;
  * estimate in the README is that engine's (`--framework deepspeed` is the same as `--sharding deepspeed`).
  */
 export function launchInputFromFlags(model: string, flags: RawFlags, lf: LaunchFlags): LaunchInput {
-  const parsed = optionsFromFlags(flags);
+  const parsed = withEngineDefaults(optionsFromFlags(flags), flags);
   if (typeof flags.gpu !== 'string')
     throw new UserError('--gpu: required for launch', "See 'vramplan catalog gpus' for ids.");
   const sharding = lf.sharding;

@@ -12,6 +12,7 @@ import { FROM_EXIT, readFromConfig } from '../io/from/read.js';
 import { findGpu } from '../io/load-catalog.js';
 import { resolveModel } from '../io/load-model.js';
 import { estimateCommand, optionsFromFlags } from '../schema/flags.js';
+import { withEngineDefaults } from '../core/engines/defaults.js';
 import { renderExplainText } from '../ui/explain-text.js';
 import { onlineModel } from './online-model.js';
 
@@ -42,7 +43,7 @@ export async function runPlanFrom(
   const cli: Record<string, unknown> = { gpu: opts.gpu };
   if (opts.gpus !== undefined) cli.gpus = opts.gpus;
   const flags = mergeFlags(config, cli);
-  const options = optionsFromFlags(flags);
+  const options = withEngineDefaults(optionsFromFlags(flags), flags);
   const gpu = findGpu(opts.gpu);
   const arch = resolveModel(await onlineModel(spec));
   assertStructure(arch, options);

@@ -24,3 +24,22 @@ export const ENGINES = [
   'hf-generate',
 ] as const;
 export type Engine = (typeof ENGINES)[number];
+
+/**
+ * The memory profile (`options.framework`) each engine's plans are estimated with; `--framework` takes an
+ * engine name for it (core/engines/<engine>/profile.ts holds the same, checked by a test).
+ */
+export const ENGINE_FRAMEWORK = {
+  'hf-trainer': 'hf',
+  'hf-fsdp': 'hf',
+  'hf-deepspeed': 'deepspeed',
+  torchtune: 'torchtune',
+  torchtitan: 'torchtitan',
+  litgpt: 'litgpt',
+  unsloth: 'unsloth',
+  vllm: 'vllm',
+  'hf-generate': 'hf',
+} as const satisfies Record<Engine, string>;
+
+export const isEngine = (s: unknown): s is Engine =>
+  typeof s === 'string' && (ENGINES as readonly string[]).includes(s);

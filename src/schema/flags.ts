@@ -16,9 +16,11 @@ import {
   WEIGHT_DTYPES,
   defaultOptions,
   type EstimateOptions,
+  type Framework,
   type LoraTarget,
   type Method,
 } from './estimate.js';
+import { ENGINE_FRAMEWORK, ENGINES, isEngine, type Engine } from './engine.js';
 
 /** Raised for a flag value outside the contract; `message` is the one-line user message. */
 export class FlagError extends Error {
@@ -104,6 +106,14 @@ function targets(flags: RawFlags): { list: LoraTarget[]; allLinear: boolean } {
   return { list, allLinear };
 }
 
+/** --framework values: the stacks of the contract and every engine name (DESIGN.md "Engines"). */
+export const FRAMEWORK_NAMES: readonly (Framework | Engine)[] = [
+  ...FRAMEWORKS,
+  ...ENGINES.filter((e) => !(FRAMEWORKS as readonly string[]).includes(e)),
+];
+const frameworkOf = (name: Framework | Engine): Framework =>
+  isEngine(name) ? ENGINE_FRAMEWORK[name] : name;
+
 /** Contract flags to options; throws FlagError on the first bad value or combination. */
 export function optionsFromFlags(flags: RawFlags): EstimateOptions {
   const method: Method = pick(flags, 'method', METHODS, 'full');
@@ -137,7 +147,8 @@ export function optionsFromFlags(flags: RawFlags): EstimateOptions {
     compile: bool(flags, 'compile'),
     sparsity: fraction(flags, 'sparsity'),
     sparseFormat: pick(flags, 'sparse-format', SPARSE_FORMATS, d.sparseFormat),
-    framework: pick(flags, 'framework', FRAMEWORKS, d.framework),
+    // An engine name stands for its memory profile (core/engines/defaults.ts applies its defaults).
+    framework: frameworkOf(pick(flags, 'framework', FRAMEWORK_NAMES, d.framework)),
   };
   o.gpus = int(flags, 'gpus', o.tp * o.pp * o.cp, 1, 1_000_000);
   checkCombination(o);

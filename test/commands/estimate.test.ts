@@ -42,7 +42,7 @@ describe('vramplan estimate --json', () => {
     expect(r.code).toBe(1);
     expect(r.out).toBe('');
     expect(r.err.trim()).toBe(
-      "vramplan: --optimizer: got 'adam'; expected one of adamw, adamw-8bit, paged-adamw, paged-adamw-8bit, adam-mini, sgd, sgd-momentum, lion, adafactor, none",
+      "vramplan: --optimizer: got 'adam'; expected one of adamw, adamw-8bit, paged-adamw, paged-adamw-8bit, adam-mini, sgd, sgd-momentum, lion, adafactor, none (did you mean 'adamw', 'adam-mini' or 'adamw-8bit'?)",
     );
   });
 

@@ -93,7 +93,9 @@ function checkPlan(plan: Plan, files: Record<string, unknown>): void {
     .split('\n')
     .filter((l) => l !== '' && !l.startsWith('#'));
   expect(pins.length, `${plan.id}: no requirements.txt`).toBeGreaterThan(0);
-  for (const l of pins) expect(l).toMatch(/^[a-z][a-z0-9-]*==\d+\.\d+\.\d+$/);
+  // Exact pins (a PyPI name, optional extras, ==version: 2026.10.9, 2.8.3.post2 or 0.14.0.1).
+  for (const l of pins)
+    expect(l).toMatch(/^[A-Za-z][\w.-]*(\[[\w,-]+\])?==\d+(\.\d+)+(\.?post\d+)?$/);
   if ('power-limit.sh' in files) expect(plan.hardware.powerLimitFraction).toBeLessThan(1);
   switch (c.engine) {
     case 'hf-trainer':
@@ -129,7 +131,11 @@ function checkPlan(plan: Plan, files: Record<string, unknown>): void {
         expect(files['deepspeed.json']).toBeUndefined();
       }
       if (c.engine === 'hf-fsdp') {
-        expect(acc.fsdp_config?.fsdp_reshard_after_forward).toBe(c.zero === 3);
+        // FSDP1 (4-bit plans, rule fsdp2-bnb-4bit) names the strategy; FSDP2 takes a bool.
+        const v1 = acc.fsdp_config?.fsdp_version === 1;
+        expect(acc.fsdp_config?.fsdp_reshard_after_forward).toBe(
+          v1 ? (c.zero === 3 ? 'FULL_SHARD' : 'SHARD_GRAD_OP') : c.zero === 3,
+        );
         expect(acc.fsdp_config?.fsdp_offload_params).toBe(c.offload === 'optimizer+params');
       }
       axolotlSchema.parse(files['axolotl.yaml']);
@@ -155,6 +161,31 @@ function checkPlan(plan: Plan, files: Record<string, unknown>): void {
       const py = String(files['generate.py']);
       expect(py).toContain(`BATCH = ${o.batch}`);
       expect(py).toContain(`MAX_LEN = ${o.seq}`);
+      break;
+    }
+    case 'unsloth': {
+      const u = files['unsloth-args.json'] as {
+        from_pretrained: { max_seq_length: number; load_in_4bit: boolean };
+        sft_config: Record<string, unknown>;
+      };
+      expect(u.sft_config.per_device_train_batch_size).toBe(c.microBatch);
+      expect(u.sft_config.gradient_accumulation_steps).toBe(c.gradAccum);
+      expect(u.from_pretrained.max_seq_length).toBeGreaterThanOrEqual(o.seq);
+      expect(u.from_pretrained.load_in_4bit).toBe(o.weights === 'nf4');
+      expect(String(files['train_unsloth.py'])).toMatch(/^from unsloth import/m);
+      break;
+    }
+    case 'torchtitan': {
+      const py = String(files['torchtitan_vramplan.py']);
+      expect(py).toContain(`parallelism.tensor_parallel_degree = ${c.tp}`);
+      expect(String(files['launch.sh'])).toContain('torchrun');
+      break;
+    }
+    case 'litgpt': {
+      const y = files['litgpt.yaml'] as { train: Record<string, number> };
+      expect(y.train.micro_batch_size).toBe(c.microBatch);
+      expect(y.train.global_batch_size).toBe(c.microBatch * c.gradAccum * c.dp);
+      expect(String(files['launch.sh'])).toMatch(/litgpt finetune_(lora|full)/);
       break;
     }
     default:

@@ -178,8 +178,9 @@ describe('launch: FSDP', () => {
     expect(acc.distributed_type).toBe('FSDP');
     expect(acc.mixed_precision).toBe('bf16');
     expect(acc.fsdp_config?.fsdp_transformer_layer_cls_to_wrap).toBe('LlamaDecoderLayer');
-    expect(acc.fsdp_config?.fsdp_reshard_after_forward).toBe(true);
-    expect(get<Axo>(m, 'axolotl.yaml').fsdp_config?.reshard_after_forward).toBe(true);
+    // 4-bit weights run on FSDP1 (hf/rules.ts fsdp2-bnb-4bit): FULL_SHARD is ZeRO-3.
+    expect(acc.fsdp_config?.fsdp_reshard_after_forward).toBe('FULL_SHARD');
+    expect(get<Axo>(m, 'axolotl.yaml').fsdp_version).toBe(1);
   });
 
   it('stores 4-bit weights in the compute dtype so FSDP can flatten them', () => {

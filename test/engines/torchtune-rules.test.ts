@@ -11,6 +11,7 @@ import { TORCHTUNE_BNB_PIN, TORCHTUNE_PINS } from '../../src/core/engines/torcht
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
+import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 
 // Every builder/component below is in the __all__ (or module) of torchtune v0.6.1 (commit a6290a5b):
 // torchtune/models/{llama2,code_llama2,llama3,llama3_1,llama3_2,llama3_3,mistral,gemma,gemma2,phi3}/__init__.py.
@@ -64,7 +65,8 @@ const OTHER = new Set([
 
 function input(model: string, flags: Record<string, unknown>, gradAccum = 1): LaunchInput {
   const arch = resolveModel(model);
-  const options = optionsFromFlags({ framework: 'torchtune', ...flags });
+  const f = { framework: 'torchtune', ...flags };
+  const options = withEngineDefaults(optionsFromFlags(f), f);
   const gpu = findGpu('a100-80gb-sxm');
   return {
     arch,

@@ -18,10 +18,12 @@ import { readFromConfig } from '../../src/io/from/read.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
+import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 
 function input(flags: Record<string, unknown>, gpu = 'a100-80gb'): LaunchInput {
   const arch = resolveModel('llama-3.1-8b');
-  const asked = optionsFromFlags({ framework: 'unsloth', ...flags });
+  const f = { framework: 'unsloth', ...flags };
+  const asked = withEngineDefaults(optionsFromFlags(f), f);
   const options = onEngine(asked, engineOf(asked));
   const g = findGpu(gpu);
   return {

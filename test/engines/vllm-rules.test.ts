@@ -1,5 +1,6 @@
 // vLLM rules (src/core/engines/vllm/rules.ts) and serve.sh: each rule fires on the configuration it names and
 // not on its neighbour; serve.sh's flags are all vLLM flags; requirements pin vllm in its own environment.
+import { HF_PINS } from '../../src/core/engines/hf/trainer.js';
 import { describe, expect, it } from 'vitest';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { buildLaunch, launchBlocker, type LaunchInput } from '../../src/core/launch/index.js';
@@ -94,7 +95,7 @@ describe('serve.sh', () => {
 });
 
 describe('generate.py', () => {
-  it('passes dtype= (transformers v5) and pins transformers 5.23.0 with torch 2.15.0', () => {
+  it("passes dtype= (transformers v5) and pins the Hugging Face engines' transformers and torch", () => {
     const x = input('llama-3.1-8b', { weights: 'nf4' });
     const b = buildLaunch({ ...x, options: { ...x.options, framework: 'hf' } });
     const py = b.files.find((f) => f.path === 'generate.py')?.content ?? '';
@@ -102,8 +103,8 @@ describe('generate.py', () => {
     expect(py).not.toMatch(/torch_dtype=/);
     expect(py).toMatch(/BitsAndBytesConfig\(load_in_4bit=True/);
     const req = b.files.find((f) => f.path === 'requirements.txt')!.content;
-    expect(req).toMatch(/^transformers==5\.23\.0$/m);
-    expect(req).toMatch(/^torch==2\.15\.0$/m);
+    expect(req).toMatch(new RegExp(`^transformers==${HF_PINS.transformers}$`, 'm'));
+    expect(req).toMatch(new RegExp(`^torch==${HF_PINS.torch}$`, 'm'));
     expect(req).toMatch(/^bitsandbytes==0\.50\.1$/m);
   });
 });

@@ -88,7 +88,14 @@ const CASES: Record<string, unknown>[] = [
     optimizer: 'paged-adamw-8bit',
     'optimizer-in-backward': true,
   },
-  { method: 'qlora', framework: 'torchtune', gpus: 2, zero: 3, 'lora-targets': 'q,k,v,o' },
+  {
+    method: 'qlora',
+    framework: 'torchtune',
+    'double-quant': true,
+    gpus: 2,
+    zero: 3,
+    'lora-targets': 'q,k,v,o',
+  },
 ];
 
 describe('launch folder → --from → the same options', () => {

@@ -79,8 +79,6 @@ export function engineRejects(
   if (o.method === 'full') {
     if (!p.fullWeights.includes(o.weights))
       return explain ? `full fine-tunes ${p.fullWeights.join('/')}` : REJECTED;
-    // FSDP2 mixed precision (torchtitan) exists only when parameters are sharded.
-    if (engine === 'torchtitan' && dp === 1) return 'bf16 compute needs FSDP (dp > 1)';
   } else {
     if (!p.baseWeights.includes(o.weights)) return explain ? `no ${o.weights} weights` : REJECTED;
     if (sharded && QUANTIZED.has(o.weights) && !p.shardedQuantized.includes(o.weights))

@@ -59,6 +59,11 @@ export interface EngineProfile {
   attention: readonly Attention[];
   /** The docs each rule above comes from. */
   docs: readonly string[];
+  /**
+   * What the engine does where the user says nothing (`estimate --framework <engine>` applies each whose flag
+   * was not given; the planner searches the values, and the rules forbid what the engine never runs).
+   */
+  defaults: readonly EngineDefault[];
   /** What the libraries this engine drives reject or change (rules.ts), with versions and sources. */
   rules: readonly Rule[];
 }
@@ -66,3 +71,10 @@ export interface EngineProfile {
 /** A pure-bf16 full fine-tune on `p` whose launcher writes a stochastically rounding optimizer. */
 export const roundsStochastically = (p: EngineProfile, o: EstimateOptions): boolean =>
   o.method === 'full' && o.weights === 'bf16' && p.stochasticRounding.includes(o.optimizer);
+
+/** One default an engine applies: the flag it stands for, why, and the change to the options. */
+export interface EngineDefault {
+  flag: string;
+  why: string;
+  apply: (o: EstimateOptions) => void;
+}

@@ -783,6 +783,9 @@ function layoutVariants(
   accept: (vi: number) => boolean,
   runs: EngineVerdicts,
 ): number {
+  // Behaviour rules read the data-parallel degree (gpus / (tp*pp*cp)) and the accumulation; like the
+  // engine checks they may read only what a shape fixes: dp > 1, tp, pp, ZeRO, offload and accum > 1.
+  probe.gpus = L.count;
   probe.tp = L.tp;
   probe.pp = L.pp;
   probe.zero = L.sh.zero;
@@ -796,7 +799,7 @@ function layoutVariants(
     // Runs on the engine, and vramplan's launcher for that engine can write it (launch/index.ts).
     const runsIt =
       engineRejects(v.engine, probe, L.dp, accum, false) === null &&
-      launchBlocker(blockerInput(runs, probe, v.engine, base)) === null;
+      launchBlocker(blockerInput(runs, probe, v.engine, base, accum)) === null;
     if (!runsIt) continue;
     ran = true;
     if (!accept(vi)) {
@@ -843,10 +846,12 @@ function blockerInput(
   probe: EstimateOptions,
   engine: Engine,
   base: EstimateOptions,
+  accum: number,
 ): LaunchPlan {
   const options = engineFieldsInto(probe, engine, base);
-  if (!runs.plan) return (runs.plan = { arch: runs.arch, options });
+  if (!runs.plan) return (runs.plan = { arch: runs.arch, options, accum });
   runs.plan.options = options;
+  runs.plan.accum = accum;
   return runs.plan;
 }
 

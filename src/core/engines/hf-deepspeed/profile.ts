@@ -2,6 +2,7 @@
 import { ATTENTION } from '../../../schema/estimate.js';
 import { FLOAT16, HF_OPTIMIZERS } from '../hf/profile.js';
 import type { EngineProfile } from '../profile.js';
+import { HF_DEEPSPEED_RULES } from '../hf/rules.js';
 
 export const HF_DEEPSPEED_PROFILE: EngineProfile = {
   id: 'hf-deepspeed',
@@ -32,7 +33,8 @@ export const HF_DEEPSPEED_PROFILE: EngineProfile = {
   // gradient_checkpointing checkpoints whole layers; TRL activation_offloading moves saved activations to the host.
   checkpointing: ['none', 'full', 'offload'],
   attention: ATTENTION,
-  rules: [],
+  defaults: [],
+  rules: HF_DEEPSPEED_RULES,
   docs: [
     'https://huggingface.co/docs/transformers/deepspeed',
     'https://www.deepspeed.ai/tutorials/zero-offload/',

@@ -2,6 +2,7 @@
 import { ATTENTION } from '../../../schema/estimate.js';
 import { HF_OPTIMIZERS } from '../hf/profile.js';
 import type { EngineProfile } from '../profile.js';
+import { HF_FSDP_RULES } from '../hf/rules.js';
 
 export const HF_FSDP_PROFILE: EngineProfile = {
   id: 'hf-fsdp',
@@ -31,7 +32,8 @@ export const HF_FSDP_PROFILE: EngineProfile = {
   // gradient_checkpointing checkpoints whole layers; TRL activation_offloading moves saved activations to the host.
   checkpointing: ['none', 'full', 'offload'],
   attention: ATTENTION,
-  rules: [],
+  defaults: [],
+  rules: HF_FSDP_RULES,
   docs: [
     'https://huggingface.co/docs/accelerate/usage_guides/fsdp',
     'https://huggingface.co/docs/bitsandbytes/main/fsdp_qlora',

@@ -26,6 +26,7 @@ export const HF_GENERATE_PROFILE: EngineProfile = {
   // inference.
   checkpointing: ['none'],
   attention: ATTENTION,
+  defaults: [],
   rules: [],
   docs: ['https://huggingface.co/docs/transformers/main/en/quantization/overview'],
 };

@@ -2,6 +2,7 @@
 import { ATTENTION } from '../../../schema/estimate.js';
 import { HF_OPTIMIZERS } from '../hf/profile.js';
 import type { EngineProfile } from '../profile.js';
+import { HF_TRAINER_RULES } from '../hf/rules.js';
 
 export const HF_TRAINER_PROFILE: EngineProfile = {
   id: 'hf-trainer',
@@ -28,7 +29,8 @@ export const HF_TRAINER_PROFILE: EngineProfile = {
   // gradient_checkpointing checkpoints whole layers; TRL activation_offloading moves saved activations to the host.
   checkpointing: ['none', 'full', 'offload'],
   attention: ATTENTION,
-  rules: [],
+  defaults: [],
+  rules: HF_TRAINER_RULES,
   docs: [
     'https://huggingface.co/docs/transformers/main_classes/trainer',
     'https://huggingface.co/docs/transformers/main/en/optimizers',

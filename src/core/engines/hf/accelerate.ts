@@ -5,6 +5,14 @@ import { distributionOf, type DistKind } from './distribution.js';
 import { HF_ARGS_FILE, TRAIN_SCRIPT } from './trainer.js';
 import { decoderLayerClass } from '../../launch/modules.js';
 import { MASTER_PORT, nodesOf } from '../../launch/common.js';
+import {
+  DEEPSPEED_NO_LOCAL_RANK,
+  FSDP2_BNB_4BIT,
+  FSDP_SHARDED_SAVE,
+  changes,
+  ruleBlocker,
+  ruleNotes,
+} from './rules.js';
 import { SLURM_FILE, slurmScript } from '../../launch/slurm.js';
 import type { EngineOutput, LaunchInput } from '../../launch/types.js';
 
@@ -18,20 +26,33 @@ const DISTRIBUTED_TYPE: Record<DistKind, string> = {
   fsdp: 'FSDP',
 };
 
-// FSDP2 keys as `accelerate config` writes them: https://huggingface.co/docs/accelerate/usage_guides/fsdp
+// Keys as `accelerate config` writes them at accelerate v1.14.0 (beb0672a commands/config/cluster.py):
+// https://huggingface.co/docs/accelerate/usage_guides/fsdp
 function fsdpConfig(x: LaunchInput): Record<string, unknown> {
   const o = x.options;
   const cls = decoderLayerClass(x.arch);
+  // FSDP1 for bitsandbytes 4-bit weights (rule fsdp2-bnb-4bit), FSDP2 otherwise.
+  const v1 = changes(FSDP2_BNB_4BIT, x);
   const c: Record<string, unknown> = {
-    fsdp_version: 2,
-    // Resharding after forward is ZeRO-3; keeping parameters gathered until backward is ZeRO-2.
-    fsdp_reshard_after_forward: o.zero === 3,
+    fsdp_version: v1 ? 1 : 2,
+    // FSDP2: resharding after forward is ZeRO-3, keeping parameters gathered ZeRO-2; FSDP1 takes the
+    // strategy name (utils/constants.py FSDP_SHARDING_STRATEGY).
+    fsdp_reshard_after_forward: v1 ? (o.zero === 3 ? 'FULL_SHARD' : 'SHARD_GRAD_OP') : o.zero === 3,
     fsdp_offload_params: o.offload === 'optimizer+params',
     fsdp_auto_wrap_policy: 'TRANSFORMER_BASED_WRAP',
     fsdp_cpu_ram_efficient_loading: true,
     fsdp_activation_checkpointing: false,
-    fsdp_state_dict_type: 'SHARDED_STATE_DICT',
+    // FULL_STATE_DICT: the only type Trainer.save_model writes weights for (rule fsdp-sharded-save).
+    fsdp_state_dict_type: changes(FSDP_SHARDED_SAVE, x) ? 'FULL_STATE_DICT' : 'SHARDED_STATE_DICT',
   };
+  if (v1) {
+    // FSDP1-only keys (cluster.py asks them for fsdp_version 1); PEFT v0.20.0 docs/source/accelerate/fsdp.md
+    // QLoRA config: use_orig_params false, sync_module_states true with cpu_ram_efficient_loading.
+    c.fsdp_backward_prefetch = 'BACKWARD_PRE';
+    c.fsdp_forward_prefetch = false;
+    c.fsdp_use_orig_params = false;
+    c.fsdp_sync_module_states = true;
+  }
   if (cls) c.fsdp_transformer_layer_cls_to_wrap = cls;
   return c;
 }
@@ -42,6 +63,8 @@ export function emitAccelerate(x: LaunchInput): EngineOutput {
   const o = x.options;
   const d = distributionOf(x);
   if (d.blocker) return { engine, ok: false, reason: d.blocker };
+  const forbidden = ruleBlocker(x, x.gradAccum);
+  if (forbidden) return { engine, ok: false, reason: forbidden };
   const { nodes } = nodesOf(x);
   const config: Record<string, unknown> = {
     compute_environment: 'LOCAL_MACHINE',
@@ -63,7 +86,7 @@ export function emitAccelerate(x: LaunchInput): EngineOutput {
     config.main_process_ip = 'MASTER_ADDR';
     config.main_process_port = MASTER_PORT;
   }
-  const notes: string[] = [];
+  const notes = ruleNotes(x, [FSDP2_BNB_4BIT, FSDP_SHARDED_SAVE]);
   // With deepspeed_config_file, precision lives in the DeepSpeed JSON; Accelerate rejects it twice.
   if (d.kind === 'deepspeed') {
     config.deepspeed_config = {
@@ -116,6 +139,12 @@ export function launchScript(x: LaunchInput, kind: DistKind, processes: number):
       ': "${MASTER_ADDR:?set MASTER_ADDR to the address of machine 0}"',
       `accelerate launch --config_file ${ACCELERATE_FILE} --machine_rank "\${NODE_RANK:?set NODE_RANK}" --main_process_ip "$MASTER_ADDR" --main_process_port "\${MASTER_PORT:-${MASTER_PORT}}" ${TRAIN_SCRIPT} ${HF_ARGS_FILE}`,
       '# Without Accelerate:',
+      ...(kind === 'deepspeed' && changes(DEEPSPEED_NO_LOCAL_RANK, x)
+        ? [
+            // deepspeed/launcher/launch.py (v0.19.5) adds --local_rank=N unless --no_local_rank (rule deepspeed-no-local-rank).
+            `# deepspeed --hostfile hostfile --no_local_rank --num_nodes ${nodes} --num_gpus ${perNode} ${TRAIN_SCRIPT} ${HF_ARGS_FILE}`,
+          ]
+        : []),
       `# torchrun --nnodes ${nodes} --nproc_per_node ${perNode} --node_rank "$NODE_RANK" --rdzv_backend c10d --rdzv_endpoint "$MASTER_ADDR:${MASTER_PORT}" ${TRAIN_SCRIPT} ${HF_ARGS_FILE}`,
     );
     return `${lines.join('\n')}\n`;

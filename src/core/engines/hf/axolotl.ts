@@ -3,8 +3,16 @@ import { Document } from 'yaml';
 import { isAdapter, learningRate, is4bit, TORCH_DTYPE } from '../../launch/common.js';
 import { DEEPSPEED_FILE } from './deepspeed.js';
 import { distributionOf, flattens4bit, quantStorageNote } from './distribution.js';
-import { trainerOptim } from './trainer.js';
+import { KERNELS_FLASH_ATTN, trainerOptim } from './trainer.js';
 import { LORA_DROPOUT, loraAlpha } from '../../launch/common.js';
+import {
+  FLASH_ATTN_WHEEL,
+  FSDP2_BNB_4BIT,
+  FSDP_SHARDED_SAVE,
+  changes,
+  ruleBlocker,
+  ruleNotes,
+} from './rules.js';
 import { decoderLayerClass, loraTargetModules } from '../../launch/modules.js';
 import type { EngineOutput, LaunchInput } from '../../launch/types.js';
 
@@ -17,6 +25,8 @@ export function emitAxolotl(x: LaunchInput): EngineOutput {
   const o = x.options;
   const d = distributionOf(x);
   if (d.blocker) return { engine, ok: false, reason: d.blocker };
+  const forbidden = ruleBlocker(x, x.gradAccum);
+  if (forbidden) return { engine, ok: false, reason: forbidden };
   const opt = trainerOptim(o);
   if ('reason' in opt) return { engine, ok: false, reason: opt.reason };
   if (o.method === 'lora' && is4bit(o))
@@ -25,7 +35,10 @@ export function emitAxolotl(x: LaunchInput): EngineOutput {
       ok: false,
       reason: 'axolotl loads 4-bit weights only with adapter: qlora (use --method qlora)',
     };
-  const notes = [...d.notes];
+  const notes = [
+    ...d.notes,
+    ...ruleNotes(x, [FLASH_ATTN_WHEEL, FSDP2_BNB_4BIT, FSDP_SHARDED_SAVE]),
+  ];
   const c: Record<string, unknown> = {
     base_model: x.modelRef,
     load_in_8bit: o.weights === 'int8',
@@ -47,9 +60,9 @@ export function emitAxolotl(x: LaunchInput): EngineOutput {
     fp16: o.compute === 'fp16',
     tf32: false,
     gradient_checkpointing: o.checkpointing !== 'none',
-    flash_attention: o.attention === 'flash',
-    sdp_attention: o.attention === 'sdpa',
-    eager_attention: o.attention === 'eager',
+    // axolotl v0.18.0 schemas/config.py: flash_attention / sdp_attention / eager_attention are deprecated
+    // for attn_implementation, which also passes hub-kernel ids through to transformers.
+    attn_implementation: o.attention === 'flash' ? KERNELS_FLASH_ATTN : o.attention,
     logging_steps: 10,
   };
   if (is4bit(o)) {
@@ -85,13 +98,25 @@ export function emitAxolotl(x: LaunchInput): EngineOutput {
   }
   if (d.kind === 'deepspeed') c.deepspeed = DEEPSPEED_FILE;
   if (d.kind === 'fsdp') {
-    c.fsdp_version = 2;
+    // FSDP1 for bitsandbytes 4-bit weights (rule fsdp2-bnb-4bit); keys of axolotl v0.18.0 schemas/fsdp.py.
+    const v1 = changes(FSDP2_BNB_4BIT, x);
+    c.fsdp_version = v1 ? 1 : 2;
     const f: Record<string, unknown> = {
       offload_params: o.offload === 'optimizer+params',
-      state_dict_type: 'SHARDED_STATE_DICT',
+      // trainer.save_model writes weights only for FULL_STATE_DICT (rule fsdp-sharded-save).
+      state_dict_type: changes(FSDP_SHARDED_SAVE, x) ? 'FULL_STATE_DICT' : 'SHARDED_STATE_DICT',
       auto_wrap_policy: 'TRANSFORMER_BASED_WRAP',
-      reshard_after_forward: o.zero === 3,
     };
+    if (v1) {
+      // utils/trainer.py sets FSDP_RESHARD_AFTER_FORWARD only to "true": FSDP1 runs its default FULL_SHARD.
+      f.sync_module_states = true;
+      f.cpu_ram_efficient_loading = true;
+      f.use_orig_params = false;
+      if (o.zero !== 3)
+        notes.push(
+          'axolotl FSDP1 shards with FULL_SHARD (ZeRO-3): less memory than planned, slower',
+        );
+    } else f.reshard_after_forward = o.zero === 3;
     const cls = decoderLayerClass(x.arch);
     if (cls) f.transformer_layer_cls_to_wrap = cls;
     c.fsdp_config = f;

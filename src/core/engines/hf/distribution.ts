@@ -30,16 +30,12 @@ function deepspeedBlocker(o: EstimateOptions): string | null {
     return 'Adam-mini is not a DeepSpeed config optimizer: build it in code (adam-mini package) and pass it to deepspeed.initialize';
   if (o.offload !== 'none' && !CPU_STEPPABLE.includes(o.optimizer))
     return `ZeRO-Offload steps the optimizer on the CPU (DeepSpeedCPUAdam/CPULion only); ${o.optimizer} has no CPU implementation`;
-  if (o.weights === 'int8' && o.zero === 3)
-    return 'bitsandbytes LLM.int8 weights cannot be partitioned by ZeRO-3';
   return null;
 }
 
 function fsdpBlocker(o: EstimateOptions): string | null {
   if (o.offload === 'optimizer')
     return 'FSDP offloads parameters, gradients and optimizer states together; optimizer-only offload is DeepSpeed ZeRO-Offload (use --sharding deepspeed)';
-  if (o.weights === 'int8')
-    return 'FSDP cannot shard bitsandbytes LLM.int8 weights (4-bit QLoRA with quant_storage works)';
   if (o.optimizer === 'adam-mini') return 'Adam-mini has no Trainer/Accelerate switch';
   return null;
 }

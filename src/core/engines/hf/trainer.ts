@@ -22,6 +22,13 @@ import {
   shardsWeights,
 } from './distribution.js';
 import { loraTargetModules } from '../../launch/modules.js';
+import {
+  FLASH_ATTN_WHEEL,
+  PEFT_ZERO3_REENTRANT,
+  changes,
+  ruleBlocker,
+  ruleNotes,
+} from './rules.js';
 import type { EngineOutput, LaunchInput } from '../../launch/types.js';
 
 export const HF_ARGS_FILE = 'hf-args.json';
@@ -51,11 +58,13 @@ export function trainerOptim(o: EstimateOptions): { optim: string } | { reason: 
   };
 }
 
-// attn_implementation values: https://huggingface.co/docs/transformers/attention_interface
+// attn_implementation values: https://huggingface.co/docs/transformers/attention_interface ; flash comes
+// from the kernels hub (rule flash-attn-wheel), the id TRL v1.9.0 docs/source/kernels_hub.md gives.
+export const KERNELS_FLASH_ATTN = 'kernels-community/flash-attn2';
 const ATTN: Record<EstimateOptions['attention'], string> = {
   eager: 'eager',
   sdpa: 'sdpa',
-  flash: 'flash_attention_2',
+  flash: KERNELS_FLASH_ATTN,
 };
 
 // BitsAndBytesConfig: https://huggingface.co/docs/transformers/main_classes/quantization#transformers.BitsAndBytesConfig
@@ -101,16 +110,19 @@ export function emitHfArgs(x: LaunchInput): EngineOutput {
   const o = x.options;
   const d = distributionOf(x);
   if (d.blocker) return { engine, ok: false, reason: d.blocker };
+  const forbidden = ruleBlocker(x, x.gradAccum);
+  if (forbidden) return { engine, ok: false, reason: forbidden };
   const opt = trainerOptim(o);
   if ('reason' in opt) return { engine, ok: false, reason: opt.reason };
-  const notes = [...d.notes];
+  const notes = [...d.notes, ...ruleNotes(x, [FLASH_ATTN_WHEEL, PEFT_ZERO3_REENTRANT])];
   const sft: Record<string, unknown> = {
     output_dir: 'outputs',
     per_device_train_batch_size: o.batch,
     gradient_accumulation_steps: x.gradAccum,
     learning_rate: learningRate(o),
     lr_scheduler_type: 'cosine',
-    warmup_ratio: 0.03,
+    // transformers 5.x: warmup_ratio removed, a float in [0, 1) is a ratio (training_args.py at 00349ae8).
+    warmup_steps: 0.03,
     weight_decay: 0.0,
     max_grad_norm: MAX_GRAD_NORM,
     num_train_epochs: 1,
@@ -124,7 +136,9 @@ export function emitHfArgs(x: LaunchInput): EngineOutput {
     save_strategy: 'epoch',
     report_to: 'none',
   };
-  if (o.checkpointing !== 'none') sft.gradient_checkpointing_kwargs = { use_reentrant: false };
+  // Non-reentrant checkpointing, except where TRL forces reentrant (rule peft-zero3-reentrant).
+  if (o.checkpointing !== 'none')
+    sft.gradient_checkpointing_kwargs = { use_reentrant: changes(PEFT_ZERO3_REENTRANT, x) };
   if (o.checkpointing === 'selective')
     notes.push(
       'the Trainer has no selective recompute: full gradient checkpointing is used (less memory than planned, but slower)',
@@ -157,7 +171,7 @@ export function emitHfArgs(x: LaunchInput): EngineOutput {
     ok: true,
     files: [
       { path: HF_ARGS_FILE, content: `${JSON.stringify(args, null, 2)}\n` },
-      { path: TRAIN_SCRIPT, content: TRAIN_PY },
+      { path: TRAIN_SCRIPT, content: trainPy(lora !== null) },
       { path: REQUIREMENTS_FILE, content: requirementsOf(o, d.kind === 'deepspeed') },
     ],
     notes,
@@ -167,23 +181,31 @@ export function emitHfArgs(x: LaunchInput): EngineOutput {
 export const REQUIREMENTS_FILE = 'requirements.txt';
 
 /**
- * Exact pins the written keys were checked against (releases of October 2025): transformers 4.57
- * (TrainingArguments warmup_ratio, from_pretrained dtype=, use_liger_kernel), TRL 0.24 (SFTConfig
- * max_length, activation_offloading; SFTTrainer processing_class), PEFT 0.17 (LoraConfig), Accelerate 1.11
- * (FSDP2 config keys), DeepSpeed 0.18, bitsandbytes 0.48. Later majors renamed keys (transformers 5.2 drops
- * warmup_ratio for a float warmup_steps: https://github.com/huggingface/transformers/pull/41326).
+ * Exact pins: for each, the newest release whose source the written keys were read at (the mirrors held
+ * nothing newer; see hf/rules.ts for the behaviour read at the same tags).
  */
 export const HF_PINS = {
-  torch: '2.9.0',
-  transformers: '4.57.1',
-  trl: '0.24.0',
-  peft: '0.17.1',
-  accelerate: '1.11.0',
-  datasets: '4.2.0',
-  bitsandbytes: '0.48.1',
-  deepspeed: '0.18.0',
-  'liger-kernel': '0.6.2',
-  'flash-attn': '2.8.3',
+  // The range axolotl v0.18.0 pyproject.toml requires (torch>=2.11.0,<=2.12.1); no keys read.
+  torch: '2.12.1',
+  // warmup_steps float ratio, dtype=, use_liger_kernel: training_args.py at 00349ae8; axolotl v0.18.0 pins 5.14.1.
+  transformers: '5.14.1',
+  // SFTConfig max_length, packing, activation_offloading, model_init_kwargs; SFTTrainer processing_class,
+  // peft_config: trl v1.9.0 (35def3ee) trl/trainer/sft_config.py, sft_trainer.py.
+  trl: '1.9.0',
+  // LoraConfig r, lora_alpha, lora_dropout, target_modules, bias, fan_in_fan_out: peft v0.20.0 (a5526d27).
+  peft: '0.20.0',
+  // FSDP1/FSDP2 config keys: accelerate v1.14.0 (beb0672a) commands/config/cluster.py, utils/constants.py.
+  accelerate: '1.14.0',
+  // trl v1.9.0 needs datasets>=4.7.0; axolotl v0.18.0 pins 4.8.4.
+  datasets: '4.8.4',
+  // BitsAndBytesConfig storage and optimizers: bitsandbytes 0.50.1 (37d2a938).
+  bitsandbytes: '0.50.1',
+  // zero_optimization keys, launcher --no_local_rank: DeepSpeed v0.19.5 (cf443004).
+  deepspeed: '0.19.5',
+  // trl v1.9.0 liger extra needs >=0.8.0; axolotl v0.18.0 pins 0.8.0.
+  'liger-kernel': '0.8.0',
+  // Hub kernels loader for attn_implementation kernels-community/...: axolotl v0.18.0 pins 0.15.2.
+  kernels: '0.15.2',
 } as const;
 
 function requirementsOf(o: LaunchInput['options'], deepspeed: boolean): string {
@@ -199,7 +221,7 @@ function requirementsOf(o: LaunchInput['options'], deepspeed: boolean): string {
   if (o.weights === 'int8' || is4bit(o) || bnbOptim) names.push('bitsandbytes');
   if (deepspeed) names.push('deepspeed');
   if (o.chunkedLoss) names.push('liger-kernel');
-  if (o.attention === 'flash') names.push('flash-attn'); // attn_implementation flash_attention_2
+  if (o.attention === 'flash') names.push('kernels'); // attn_implementation kernels-community/flash-attn2
   return `# Versions the generated files were written for (generated by vramplan)\n${names.map((n) => `${n}==${HF_PINS[n]}`).join('\n')}\n`;
 }
 
@@ -209,15 +231,16 @@ function requirementsOf(o: LaunchInput['options'], deepspeed: boolean): string {
  * (cpu_ram_efficient_loading); the dataset follows the tokenizer (conversations when it has a chat
  * template, plain text otherwise); the dataset line is the one to replace.
  */
-const TRAIN_PY = `"""SFT with TRL on the plan in README.md (generated by vramplan). Run it through launch.sh."""
+const trainPy = (
+  adapter: boolean,
+): string => `"""SFT with TRL on the plan in README.md (generated by vramplan). Run it through launch.sh."""
 import json
 import os
 import sys
 
 import torch
 from datasets import load_dataset
-from peft import LoraConfig
-from transformers import AutoModelForCausalLM, AutoTokenizer, BitsAndBytesConfig
+${adapter ? 'from peft import LoraConfig\n' : ''}from transformers import AutoModelForCausalLM, AutoTokenizer, BitsAndBytesConfig
 from trl import SFTConfig, SFTTrainer
 
 with open(sys.argv[1] if len(sys.argv) > 1 else "${HF_ARGS_FILE}") as f:
@@ -250,8 +273,7 @@ trainer = SFTTrainer(
     args=training_args,
     train_dataset=dataset,
     processing_class=tokenizer,
-    peft_config=LoraConfig(**args["lora_config"]) if args["lora_config"] else None,
-)
+${adapter ? '    peft_config=LoraConfig(**args["lora_config"]),\n' : ''})
 trainer.train()
 trainer.save_model()
 `;

@@ -29,6 +29,23 @@ export const LITGPT_PROFILE: EngineProfile = {
   // CausalSelfAttention always calls F.scaled_dot_product_attention (flash kernels where PyTorch picks them); no
   // switch (litgpt/model.py L593 at v0.5.13, commit 26857050fe3ff627cd714fe92f5838f51a3d5efa).
   attention: ['sdpa'],
+  defaults: [
+    {
+      flag: 'attention',
+      why: 'CausalSelfAttention calls F.scaled_dot_product_attention',
+      apply: (o) => {
+        o.attention = 'sdpa';
+      },
+    },
+    {
+      flag: 'checkpointing',
+      // Rules litgpt-one-gpu-no-checkpointing / litgpt-multi-gpu-checkpointing.
+      why: 'no switch: one GPU never checkpoints, several GPUs checkpoint every block',
+      apply: (o) => {
+        if (o.method !== 'inference') o.checkpointing = o.gpus > 1 ? 'full' : 'none';
+      },
+    },
+  ],
   rules: LITGPT_RULES,
   docs: [
     'https://github.com/Lightning-AI/litgpt/blob/main/tutorials/finetune.md',

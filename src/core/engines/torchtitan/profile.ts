@@ -30,6 +30,23 @@ export const TORCHTITAN_PROFILE: EngineProfile = {
   // activation_checkpoint mode none/selective/full.
   checkpointing: ['none', 'selective', 'full'],
   attention: ATTENTION,
+  defaults: [
+    {
+      flag: 'weights',
+      why: 'fp32 sharded parameters under FSDP2 mixed precision (training.mixed_precision_param bfloat16)',
+      apply: (o) => {
+        if (o.method === 'full') o.weights = 'fp32';
+      },
+    },
+    {
+      flag: 'attention',
+      // Rule torchtitan-no-sdpa-attention: the launcher writes attn_backend "flex" (memory-efficient, like flash).
+      why: 'flex attention: no score matrix is kept',
+      apply: (o) => {
+        o.attention = 'flash';
+      },
+    },
+  ],
   rules: TORCHTITAN_RULES,
   docs: [
     'https://github.com/pytorch/torchtitan/blob/main/docs/fsdp.md',

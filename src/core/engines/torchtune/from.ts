@@ -147,7 +147,11 @@ export function mapTorchtune(doc: Record<string, unknown>): FromMapping {
   if (kind) {
     flags.method = kind === 'qlora_' ? 'qlora' : 'lora';
     // torchtune QLoRA stores the base weights as NF4 (torchao NF4Tensor), no double quantization of scales.
-    if (kind === 'qlora_') flags.weights = 'nf4';
+    if (kind === 'qlora_') {
+      flags.weights = 'nf4';
+      // NF4Tensor always quantizes its scalers (torchao dtypes/nf4tensor.py to_nf4): double quantization.
+      flags['double-quant'] = true;
+    }
     const rank = mr.int('lora_rank');
     if (rank !== undefined) flags['lora-rank'] = rank;
     const attn = mr.list('lora_attn_modules') ?? [];

@@ -14,7 +14,8 @@ export const TORCHTUNE_PROFILE: EngineProfile = {
   tp: false,
   pp: false,
   cp: false,
-  zero: [0, 3], // single-device recipes, or FSDP2 fully_shard in the distributed recipes
+  // Single-device recipes, or FSDP2 fully_shard in the distributed ones (fsdp_reshard_after_forward False = ZeRO-2).
+  zero: [0, 2, 3],
   offload: { 'optimizer+params': [3] }, // fsdp_cpu_offload
   // One dtype for the whole run (dtype: bf16), no autocast and no fp32 master copy.
   fullWeights: ['bf16'],
@@ -38,9 +39,26 @@ export const TORCHTUNE_PROFILE: EngineProfile = {
   // (https://github.com/pytorch/ao/blob/v0.10.0/torchao/optim/README.md); plain AdamW stays torch's fused one.
   stochasticRounding: TUNE_SR_OPTIMIZERS,
   // Attention modules call F.scaled_dot_product_attention (flash kernels where available); no switch.
-  // enable_activation_checkpointing, ac_mode selective, enable_activation_offloading.
-  checkpointing: ['none', 'selective', 'full', 'offload'],
+  // enable_activation_checkpointing and enable_activation_offloading; the 0.6.1 recipes have no selective mode
+  // (the launcher would write full checkpointing: engines/torchtune/launch.ts).
+  checkpointing: ['none', 'full', 'offload'],
   attention: ['sdpa'],
+  defaults: [
+    {
+      flag: 'double-quant',
+      why: 'NF4 weights always carry double-quantized constants on this engine (rule torchtune-nf4-double-quant)',
+      apply: (o) => {
+        if (o.weights === 'nf4') o.doubleQuant = true;
+      },
+    },
+    {
+      flag: 'attention',
+      why: 'attention modules call F.scaled_dot_product_attention',
+      apply: (o) => {
+        o.attention = 'sdpa';
+      },
+    },
+  ],
   rules: TORCHTUNE_RULES,
   docs: [
     'https://pytorch.org/torchtune/stable/tutorials/memory_optimizations.html',

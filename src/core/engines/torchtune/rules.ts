@@ -17,6 +17,25 @@ export function bitsandbytesOptimizer(x: RuleInput): boolean {
 
 export const TORCHTUNE_RULES: readonly Rule[] = [
   {
+    id: 'torchtune-distributed-shards',
+    says: 'torchtune distributed recipes always shard the model with FSDP2 (training.shard_model): on more than one GPU the run is ZeRO-2 (fsdp_reshard_after_forward False) or ZeRO-3, never unsharded DDP',
+    library: 'torchtune',
+    versions: '==0.6.1',
+    source: `${T}/full_finetune_distributed.py`,
+    effect: 'forbid',
+    applies: (x) => x.dp > 1 && x.options.zero < 2,
+  },
+  {
+    id: 'torchtune-nf4-double-quant',
+    says: 'torchtune QLoRA stores NF4Tensor weights, which always quantize their scalers (double quantization); nf4 without it is not a torchtune run',
+    library: 'torchao',
+    versions: '==0.10.0',
+    // to_nf4(block_size=64, scaler_block_size=256): double_quantize_scalers.
+    source: 'https://github.com/pytorch/ao/blob/v0.10.0/torchao/dtypes/nf4tensor.py',
+    effect: 'forbid',
+    applies: (x) => x.options.weights === 'nf4' && !x.options.doubleQuant,
+  },
+  {
     id: 'torchtune-no-builder',
     says: 'torchtune 0.6.1 ships no model builder vramplan maps for this model (llama2/3/3.1/3.2/3.3, code_llama2, mistral, gemma, gemma2, phi3 are mapped)',
     library: 'torchtune',

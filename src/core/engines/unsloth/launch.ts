@@ -93,6 +93,7 @@ function checkpointingOf(o: EstimateOptions): boolean | 'unsloth' {
   return o.checkpointing !== 'none';
 }
 
+// Long on purpose: one flat list of the args file's keys, each with the source line it was checked at.
 export function emitUnsloth(x: LaunchInput): EngineOutput {
   const engine = UNSLOTH_ENGINE;
   const o = x.options;

@@ -1,5 +1,4 @@
 /** The unsloth engine: what it runs, the defaults it applies, its rules (the planner's profile). */
-import { ATTENTION } from '../../../schema/estimate.js';
 import { HF_OPTIMIZERS } from '../hf/profile.js';
 import type { EngineProfile } from '../profile.js';
 import { UNSLOTH_RULES } from './rules.js';
@@ -27,7 +26,32 @@ export const UNSLOTH_PROFILE: EngineProfile = {
   stochasticRounding: [],
   // use_gradient_checkpointing True, or "unsloth" (layer inputs offloaded to the host).
   checkpointing: ['none', 'full', 'offload'],
-  attention: ATTENTION,
+  // The launcher installs no flash-attn: Unsloth's attention dispatch runs xformers (memory-efficient, like SDPA).
+  attention: ['sdpa'],
+  defaults: [
+    {
+      flag: 'double-quant',
+      why: 'NF4 weights always carry double-quantized constants on this engine (rule unsloth-4bit-is-nf4)',
+      apply: (o) => {
+        if (o.weights === 'nf4') o.doubleQuant = true;
+      },
+    },
+    {
+      flag: 'checkpointing',
+      // FastLanguageModel.get_peft_model(use_gradient_checkpointing="unsloth") default (rule unsloth-gc-default).
+      why: 'use_gradient_checkpointing defaults to "unsloth": layer inputs offloaded to the host',
+      apply: (o) => {
+        if (o.method !== 'inference') o.checkpointing = 'offload';
+      },
+    },
+    {
+      flag: 'attention',
+      why: 'the launched environment has no flash-attn: xformers memory-efficient attention',
+      apply: (o) => {
+        o.attention = 'sdpa';
+      },
+    },
+  ],
   rules: UNSLOTH_RULES,
   docs: ['https://docs.unsloth.ai/get-started/fine-tuning-llms-guide'],
 };

@@ -24,12 +24,13 @@ export const UNSLOTH_RULES: readonly Rule[] = [
   },
   {
     id: 'unsloth-4bit-is-nf4',
-    says: 'Unsloth load_in_4bit always builds NF4 with double quantization (bnb_4bit_quant_type "nf4"); it has no FP4 switch',
+    says: 'Unsloth load_in_4bit always builds NF4 with double quantization (bnb_4bit_quant_type "nf4"); it has no FP4 or single-quantization switch',
     library: 'unsloth',
     versions: UNSLOTH_VERSIONS,
     source: `${U}/unsloth/models/llama.py#L2620-L2626`,
     effect: 'forbid',
-    applies: (x) => x.options.weights === 'fp4',
+    applies: (x) =>
+      x.options.weights === 'fp4' || (x.options.weights === 'nf4' && !x.options.doubleQuant),
   },
   {
     id: 'unsloth-load-in-4bit-default',

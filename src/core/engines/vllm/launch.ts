@@ -1,6 +1,7 @@
 /** Serving plans: a vLLM `serve` command with its check, or a transformers `generate` script. */
 import { dataParallel, TORCH_DTYPE } from '../../launch/common.js';
 import type { EstimateOptions } from '../../../schema/estimate.js';
+import { HF_PINS } from '../hf/trainer.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
 import { forbiddenBy, ruleReason } from '../rules.js';
 import { VLLM_RULES, VLLM_VERSION } from './rules.js';
@@ -210,10 +211,15 @@ export function emitGenerate(x: LaunchInput): EngineOutput {
   };
 }
 
-/** transformers' environment for generate.py (its own virtualenv: torch differs from vLLM's and torchtune's). */
-export const GENERATE_PINS = ['torch==2.15.0', 'transformers==5.23.0', 'accelerate>=1.11.0'];
+/**
+ * transformers' environment for generate.py (its own virtualenv: torch differs from vLLM's and torchtune's):
+ * the Hugging Face training pins, whose keys (dtype=, BitsAndBytesConfig, device_map) were read (hf/trainer.ts).
+ */
+export const GENERATE_PINS = (['torch', 'transformers', 'accelerate'] as const).map(
+  (n) => `${n}==${HF_PINS[n]}`,
+);
 // bitsandbytes 0.50.1 (tag 0.50.1, 2026-08-13) requires torch>=2.4,<3 (pyproject.toml).
-export const GENERATE_BNB_PIN = 'bitsandbytes==0.50.1';
+export const GENERATE_BNB_PIN = `bitsandbytes==${HF_PINS.bitsandbytes}`;
 
 export function generateRequirements(bnb: boolean): string {
   const head = [

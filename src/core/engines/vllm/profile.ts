@@ -28,6 +28,7 @@ export const VLLM_PROFILE: EngineProfile = {
   // inference.
   checkpointing: ['none'],
   attention: ATTENTION,
+  defaults: [],
   rules: VLLM_RULES,
   docs: [
     'https://docs.vllm.ai/en/latest/serving/distributed_serving.html',

@@ -202,6 +202,8 @@ export function attentionOf(name: string, field: string, warnings: string[]): st
   if (n === 'eager') return 'eager';
   if (n === 'sdpa' || n === 'flex_attention') return 'sdpa';
   if (n.startsWith('flash_attention') || n === 'fa2' || n === 'flash') return 'flash';
+  // FlashAttention-2 from the kernels hub (what the launchers write: hf/rules.ts flash-attn-wheel).
+  if (n === 'kernels-community/flash-attn2' || n === 'kernels-community/flash-attn') return 'flash';
   if (n.includes('flash') || n.includes('xformers')) {
     warnings.push(
       `${field}: ${name} estimated as ${n.includes('flash') ? 'flash' : 'sdpa'} attention (no score matrix kept)`,

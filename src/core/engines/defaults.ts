@@ -1,0 +1,47 @@
+/**
+ * `--framework <engine>`: the engine's defaults, applied exactly as the planner's options carry them (its
+ * memory profile, master-weight copy, sequence/loss parallel with TP: engineFieldsInto), plus what the engine
+ * does where the user says nothing (profile `defaults`); then the engine's own checks and forbid rules. The
+ * family names `hf` and `deepspeed` keep their meaning (the HF engine follows from --zero / --method).
+ */
+import type { Arch } from '../model/arch.js';
+import { isEngine } from '../../schema/engine.js';
+import type { EstimateOptions } from '../../schema/estimate.js';
+import { FlagError } from '../../schema/flags.js';
+import { engineOf } from './engine.js';
+import { ENGINE_PROFILES, engineFieldsInto, engineRejects } from './engines.js';
+import { forbiddenBy, ruleReason } from './rules.js';
+
+type Flags = Readonly<Record<string, unknown>>;
+
+/** The options on the engine `flags.framework` names (unchanged for a family name or none). */
+export function withEngineDefaults(o: EstimateOptions, flags: Flags): EstimateOptions {
+  const engine = flags.framework;
+  if (!isEngine(engine)) return o;
+  const p = ENGINE_PROFILES[engine];
+  const given = (flag: string) => flags[flag] !== undefined;
+  const out = { ...o };
+  if (!given('zero') && !p.zero.includes(out.zero)) out.zero = Math.max(...p.zero) as 0 | 1 | 2 | 3;
+  for (const d of p.defaults) if (!given(d.flag)) d.apply(out);
+  engineFieldsInto(out, engine);
+  if (given('master-weights')) out.masterWeights = o.masterWeights;
+  if (engineOf(out) !== engine)
+    throw new FlagError(
+      'framework',
+      engine,
+      `an engine that runs --method ${o.method} with --zero ${out.zero}`,
+    );
+  return out;
+}
+
+/** Why the engine `flags.framework` names cannot run `o` on `arch` (its profile, then its rules), or null. */
+export function engineRefusal(arch: Arch, o: EstimateOptions, flags: Flags): string | null {
+  const engine = flags.framework;
+  if (!isEngine(engine)) return null;
+  const dp = o.gpus / (o.tp * o.pp * o.cp);
+  const accum = Number(flags['grad-accum'] ?? 1);
+  const why = engineRejects(engine, o, dp, accum);
+  if (why) return `${engine} ${why}`;
+  const rule = forbiddenBy(ENGINE_PROFILES[engine].rules, { arch, options: o, dp, accum });
+  return rule ? ruleReason(rule) : null;
+}

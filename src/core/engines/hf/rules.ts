@@ -1,0 +1,169 @@
+/**
+ * What the Hugging Face stack (transformers/TRL, PEFT, Accelerate, DeepSpeed, bitsandbytes, flash-attn)
+ * rejects or silently changes at the versions the launchers pin (trainer.ts HF_PINS), as rules.ts data.
+ * A `forbid` rule is never ranked nor launched (launch/index.ts launchBlocker, ruleBlocker below); a
+ * `change` rule is what the emitters write differently, and they name it in their notes (ruleNotes).
+ */
+import type { Engine } from '../../../schema/engine.js';
+import type { EstimateOptions, Optimizer } from '../../../schema/estimate.js';
+import { engineOf } from '../engine.js';
+import { is4bit, isAdapter } from '../../launch/common.js';
+import type { LaunchPlan } from '../../launch/types.js';
+import { changesFor, forbiddenBy, ruleReason, type Rule, type RuleInput } from '../rules.js';
+
+/** Sharded by FSDP (hf-fsdp with a ZeRO stage: FSDP wraps parameters even at dp 1). */
+const onFsdp = (o: EstimateOptions): boolean => engineOf(o) === 'hf-fsdp' && o.zero > 0;
+/** Partitioned by DeepSpeed ZeRO-3. */
+const onZero3 = (o: EstimateOptions): boolean => engineOf(o) === 'hf-deepspeed' && o.zero === 3;
+/** Machines a plan spans is a launch detail (gpusPerNode); DeepSpeed's launcher is named for every dp > 1. */
+const onDeepSpeed = (o: EstimateOptions): boolean => engineOf(o) === 'hf-deepspeed' && o.zero > 0;
+
+// Trainer optim names built on bitsandbytes optimizers (transformers OptimizerNames: adamw_bnb_8bit,
+// paged_adamw_32bit, paged_adamw_8bit, lion_32bit -> bnb.optim.*).
+const BNB_OPTIMIZERS: readonly Optimizer[] = [
+  'adamw-8bit',
+  'paged-adamw',
+  'paged-adamw-8bit',
+  'lion',
+];
+
+/** FSDP2 + bitsandbytes 4-bit: the launchers write FSDP1 (accelerate.ts, axolotl.ts read this rule). */
+export const FSDP2_BNB_4BIT: Rule = {
+  id: 'fsdp2-bnb-4bit',
+  says: "FSDP2's fully_shard corrupts packed 4-bit weights stored as bf16 (Linear4bit forward returns wrong values, no error): 4-bit plans are written with FSDP1 (fsdp_version 1, FULL_SHARD/SHARD_GRAD_OP, use_orig_params false), which flattens them correctly",
+  library: 'bitsandbytes',
+  versions: '>=0.43,<=0.50.1',
+  // Open at 0.50.1; accelerate v1.14.0 (beb0672a) fsdp2_prepare_model only excludes uint8-stored Params4bit.
+  source: 'https://github.com/bitsandbytes-foundation/bitsandbytes/issues/1945',
+  effect: 'change',
+  applies: (x) => onFsdp(x.options) && is4bit(x.options),
+};
+
+export const BNB_OPTIMIZER_FSDP: Rule = {
+  id: 'bnb-optimizer-fsdp',
+  says: 'bitsandbytes optimizers (8-bit, paged, Lion) allocate state with zeros_like(p) and pass DTensor / flat FSDP parameters to their CUDA kernels (illegal memory access); use adamw or DeepSpeed ZeRO',
+  library: 'bitsandbytes',
+  versions: '>=0.45,<=0.50.1',
+  // bitsandbytes 0.50.1 (37d2a938) bitsandbytes/optim has no DTensor / to_local handling.
+  source: 'https://github.com/bitsandbytes-foundation/bitsandbytes/issues/1633',
+  effect: 'forbid',
+  applies: (x) => onFsdp(x.options) && BNB_OPTIMIZERS.includes(x.options.optimizer),
+};
+
+export const INT8_SHARDED: Rule = {
+  id: 'bnb-int8-sharded',
+  says: 'bitsandbytes LLM.int8 weights (Int8Params, int8 storage with a separate SCB scale) cannot be flattened by FSDP nor partitioned by ZeRO-3; only 4-bit has a float quant_storage (use --weights nf4)',
+  library: 'bitsandbytes',
+  versions: '>=0.43,<=0.50.1',
+  // quant_storage exists for Params4bit only (bitsandbytes PR #970); PEFT v0.20.0 docs/source/accelerate/fsdp.md and deepspeed.md cover 4-bit only.
+  source: 'https://github.com/bitsandbytes-foundation/bitsandbytes/pull/970',
+  effect: 'forbid',
+  applies: (x) => x.options.weights === 'int8' && (onFsdp(x.options) || onZero3(x.options)),
+};
+
+export const DEEPSPEED_NO_LOCAL_RANK: Rule = {
+  id: 'deepspeed-no-local-rank',
+  says: 'the deepspeed launcher inserts --local_rank=N before the script arguments, which train.py would read as its args file: the deepspeed --hostfile command is written with --no_local_rank',
+  library: 'deepspeed',
+  versions: '>=0.3,<=0.19.5',
+  source:
+    'https://github.com/deepspeedai/DeepSpeed/blob/cf44300453eb0af79ed84ed8f1cb49d57478bd76/deepspeed/launcher/launch.py#L259-L262',
+  effect: 'change',
+  applies: (x) => onDeepSpeed(x.options),
+};
+
+export const FSDP_SHARDED_SAVE: Rule = {
+  id: 'fsdp-sharded-save',
+  says: 'Trainer.save_model writes weights under FSDP only with FULL_STATE_DICT (SHARDED_STATE_DICT leaves no loadable final model): fsdp_state_dict_type is FULL_STATE_DICT',
+  library: 'transformers',
+  versions: '>=4.36,<=5.14.1',
+  // axolotl v0.18.0 train.py says the same of trainer.save_model ("only handles FULL_STATE_DICT").
+  source:
+    'https://github.com/axolotl-ai-cloud/axolotl/blob/2f5cb9da62a0fe763a1ddeb7798fc9acb2f4a417/src/axolotl/train.py#L326',
+  effect: 'change',
+  applies: (x) => onFsdp(x.options),
+};
+
+export const FLASH_ATTN_WHEEL: Rule = {
+  id: 'flash-attn-wheel',
+  says: 'flash-attn 2.8.3 publishes wheels for torch 2.4-2.8 only (pip would compile it for hours against the pinned torch): flash attention comes from the kernels hub (attn_implementation kernels-community/flash-attn2, package kernels)',
+  library: 'flash-attn',
+  versions: '<=2.8.3.post1',
+  source:
+    'https://github.com/Dao-AILab/flash-attention/blob/a8aa52b1ab3e9ca574c8a33b3f35afc017ffa2e2/.github/workflows/publish.yml#L47',
+  effect: 'change',
+  applies: (x) => x.options.attention === 'flash',
+};
+
+export const PEFT_ZERO3_REENTRANT: Rule = {
+  id: 'peft-zero3-reentrant',
+  says: 'TRL forces use_reentrant=True for PEFT under ZeRO-3 with gradient checkpointing (and warns when told False): gradient_checkpointing_kwargs is written with use_reentrant true',
+  library: 'trl',
+  versions: '>=0.20,<=1.9.0',
+  source:
+    'https://github.com/huggingface/trl/blob/35def3ee000a87f6839e66f4b7749b06274ed1b3/trl/trainer/sft_trainer.py#L1102-L1116',
+  effect: 'change',
+  applies: (x) => onZero3(x.options) && isAdapter(x.options) && x.options.checkpointing !== 'none',
+};
+
+export const ZERO3_QUANT_STORAGE: Rule = {
+  id: 'zero3-fsdp-quant-storage',
+  says: 'FSDP and ZeRO-3 shard 4-bit weights only when bitsandbytes stores them in a float dtype: bnb_4bit_quant_storage is written as the compute dtype',
+  library: 'peft',
+  versions: '>=0.10,<=0.20.0',
+  source:
+    'https://github.com/huggingface/peft/blob/a5526d27a9d47d1e8264d5e1b1f96c0fdc79464e/docs/source/accelerate/deepspeed.md',
+  effect: 'change',
+  applies: (x) => is4bit(x.options) && (onFsdp(x.options) || onZero3(x.options)),
+};
+
+/** hf-trainer (DDP / one process): only the attention-kernel rule applies. */
+export const HF_TRAINER_RULES: readonly Rule[] = [FLASH_ATTN_WHEEL];
+export const HF_FSDP_RULES: readonly Rule[] = [
+  INT8_SHARDED,
+  BNB_OPTIMIZER_FSDP,
+  FSDP2_BNB_4BIT,
+  FSDP_SHARDED_SAVE,
+  ZERO3_QUANT_STORAGE,
+  FLASH_ATTN_WHEEL,
+];
+export const HF_DEEPSPEED_RULES: readonly Rule[] = [
+  INT8_SHARDED,
+  DEEPSPEED_NO_LOCAL_RANK,
+  PEFT_ZERO3_REENTRANT,
+  ZERO3_QUANT_STORAGE,
+  FLASH_ATTN_WHEEL,
+];
+
+const HF_RULES: Partial<Record<Engine, readonly Rule[]>> = {
+  'hf-trainer': HF_TRAINER_RULES,
+  'hf-fsdp': HF_FSDP_RULES,
+  'hf-deepspeed': HF_DEEPSPEED_RULES,
+};
+
+/** The HF rules of the plan's engine (the same lists the engine profiles carry). */
+export const hfRulesOf = (o: EstimateOptions): readonly Rule[] => HF_RULES[engineOf(o)] ?? [];
+
+/** The rule input of a plan: dp = gpus / (tp * pp * cp); `accum` 1 where the plan has none yet. */
+export const ruleInputOf = (x: LaunchPlan, accum = 1): RuleInput => ({
+  arch: x.arch,
+  options: x.options,
+  dp: x.options.gpus / (x.options.tp * x.options.pp * x.options.cp),
+  accum,
+});
+
+/** Why a forbid rule of the plan's HF engine refuses it (ruleReason), or null. */
+export function ruleBlocker(x: LaunchPlan, accum = 1): string | null {
+  const r = forbiddenBy(hfRulesOf(x.options), ruleInputOf(x, accum));
+  return r ? ruleReason(r) : null;
+}
+
+/** Whether a change rule holds for the plan (the emitters ask before writing the changed key). */
+export const changes = (rule: Rule, x: LaunchPlan): boolean =>
+  rule.effect === 'change' && rule.applies(ruleInputOf(x));
+
+/** The notes of the given change rules that hold for the plan ("rule <id>: <says>"). */
+export function ruleNotes(x: LaunchPlan, only: readonly Rule[]): string[] {
+  const held = changesFor(hfRulesOf(x.options), ruleInputOf(x));
+  return held.filter((r) => only.includes(r)).map((r) => `rule ${r.id}: ${r.says}`);
+}

@@ -1,0 +1,229 @@
+// The Hugging Face engines' behaviour rules (src/core/engines/hf/rules.ts) and the launch files they shape.
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { buildEstimate } from '../../src/core/estimate.js';
+import { buildLaunch, launchBlocker, type LaunchInput } from '../../src/core/launch/index.js';
+import { ENGINE_PROFILES } from '../../src/core/engines/engines.js';
+import { engineOf } from '../../src/core/engines/engine.js';
+import {
+  BNB_OPTIMIZER_FSDP,
+  DEEPSPEED_NO_LOCAL_RANK,
+  FLASH_ATTN_WHEEL,
+  FSDP2_BNB_4BIT,
+  FSDP_SHARDED_SAVE,
+  HF_DEEPSPEED_RULES,
+  HF_FSDP_RULES,
+  HF_TRAINER_RULES,
+  INT8_SHARDED,
+  PEFT_ZERO3_REENTRANT,
+  ZERO3_QUANT_STORAGE,
+  ruleInputOf,
+} from '../../src/core/engines/hf/rules.js';
+import { HF_PINS } from '../../src/core/engines/hf/trainer.js';
+import type { Rule } from '../../src/core/engines/rules.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { optionsFromFlags } from '../../src/schema/flags.js';
+import {
+  accelerateSchema,
+  axolotlSchema,
+  deepspeedSchema,
+  hfArgsSchema,
+} from '../fixtures/engine-schemas/index.js';
+
+function input(flags: Record<string, unknown>, extra: Partial<LaunchInput> = {}): LaunchInput {
+  const arch = resolveModel('llama-3-8b');
+  const options = optionsFromFlags(flags);
+  const g = findGpu('a100-80gb-sxm');
+  return {
+    arch,
+    options,
+    gpu: g,
+    gradAccum: 4,
+    powerLimitW: null,
+    estimate: buildEstimate(arch, options, g),
+    modelRef: arch.hfId ?? 'llama-3-8b',
+    ...extra,
+  };
+}
+
+const fires = (r: Rule, flags: Record<string, unknown>) => r.applies(ruleInputOf(input(flags)));
+
+/** The bundle's files by path (a missing file reads as an empty string). */
+function files(x: LaunchInput): (path: string) => string {
+  const b = buildLaunch(x).files;
+  return (path) => b.find((f) => f.path === path)?.content ?? '';
+}
+
+describe('hf rules: each fires on the configuration it names and not on a neighbour', () => {
+  const fsdpQlora = { zero: '3', gpus: '4', method: 'qlora' };
+  const ds = { framework: 'deepspeed', gpus: '4' };
+  it.each<[string, Rule, Record<string, unknown>, Record<string, unknown>]>([
+    ['fsdp2-bnb-4bit', FSDP2_BNB_4BIT, fsdpQlora, { zero: '3', gpus: '4', method: 'lora' }],
+    [
+      'bnb-optimizer-fsdp',
+      BNB_OPTIMIZER_FSDP,
+      { zero: '3', gpus: '4', optimizer: 'adamw-8bit' },
+      { zero: '3', gpus: '4', optimizer: 'adamw' },
+    ],
+    [
+      'bnb-int8-sharded (FSDP)',
+      INT8_SHARDED,
+      { zero: '3', gpus: '4', method: 'lora', weights: 'int8' },
+      { gpus: '4', method: 'lora', weights: 'int8' },
+    ],
+    [
+      'bnb-int8-sharded (ZeRO-3)',
+      INT8_SHARDED,
+      { ...ds, zero: '3', method: 'lora', weights: 'int8' },
+      { ...ds, zero: '2', method: 'lora', weights: 'int8' },
+    ],
+    [
+      'deepspeed-no-local-rank',
+      DEEPSPEED_NO_LOCAL_RANK,
+      { ...ds, zero: '2' },
+      { zero: '2', gpus: '4' },
+    ],
+    ['fsdp-sharded-save', FSDP_SHARDED_SAVE, { zero: '2', gpus: '4' }, { gpus: '4' }],
+    ['flash-attn-wheel', FLASH_ATTN_WHEEL, { attention: 'flash' }, { attention: 'sdpa' }],
+    [
+      'peft-zero3-reentrant',
+      PEFT_ZERO3_REENTRANT,
+      { ...ds, zero: '3', method: 'lora', checkpointing: 'full' },
+      { ...ds, zero: '3', method: 'full', checkpointing: 'full' },
+    ],
+    [
+      'zero3-fsdp-quant-storage',
+      ZERO3_QUANT_STORAGE,
+      { ...ds, zero: '3', method: 'qlora' },
+      { ...ds, zero: '2', method: 'qlora' },
+    ],
+  ])('%s', (_id, rule, on, off) => {
+    expect(fires(rule, on)).toBe(true);
+    expect(fires(rule, off)).toBe(false);
+  });
+
+  it('every rule cites a source, a pip specifier and a library', () => {
+    for (const r of [...HF_TRAINER_RULES, ...HF_FSDP_RULES, ...HF_DEEPSPEED_RULES]) {
+      expect(r.source).toMatch(/^https:\/\/github\.com\//);
+      expect(r.versions).toMatch(/^[<>=]/);
+      expect(r.id).toMatch(/^[a-z0-9-]+$/);
+    }
+  });
+
+  it('the profiles carry the rules', () => {
+    expect(ENGINE_PROFILES['hf-fsdp'].rules).toContain(BNB_OPTIMIZER_FSDP);
+    expect(ENGINE_PROFILES['hf-deepspeed'].rules).toContain(DEEPSPEED_NO_LOCAL_RANK);
+    expect(ENGINE_PROFILES['hf-trainer'].rules).toContain(FLASH_ATTN_WHEEL);
+  });
+});
+
+describe('hf rules: forbid rules block the launch (and so the planner)', () => {
+  it('bitsandbytes optimizers under FSDP are refused with the rule', () => {
+    const x = input({ zero: '3', gpus: '4', optimizer: 'paged-adamw-8bit' });
+    expect(engineOf(x.options)).toBe('hf-fsdp');
+    expect(launchBlocker(x)).toContain('rule bnb-optimizer-fsdp');
+    expect(buildLaunch(x).files.map((f) => f.path)).not.toContain('accelerate.yaml');
+    // The neighbour: the same optimizer under DDP launches.
+    expect(launchBlocker(input({ gpus: '4', optimizer: 'paged-adamw-8bit' }))).toBeNull();
+  });
+
+  it('LLM.int8 weights under ZeRO-3 are refused with the rule', () => {
+    const x = input({
+      framework: 'deepspeed',
+      zero: '3',
+      gpus: '4',
+      method: 'lora',
+      weights: 'int8',
+    });
+    expect(launchBlocker(x)).toContain('rule bnb-int8-sharded');
+  });
+});
+
+describe('hf launch files at the pinned releases', () => {
+  it('DDP LoRA: hf-args parses, warmup_steps is a ratio, train.py imports peft, pins are new', () => {
+    const f = files(input({ gpus: '2', method: 'lora', attention: 'flash' }));
+    const a = hfArgsSchema.parse(JSON.parse(f('hf-args.json')));
+    expect(a.sft_config.warmup_steps).toBe(0.03);
+    expect(a.model_init_kwargs.attn_implementation).toBe('kernels-community/flash-attn2');
+    expect(f('train.py')).toContain('from peft import LoraConfig');
+    expect(f('requirements.txt')).toContain(`transformers==${HF_PINS.transformers}`);
+    expect(f('requirements.txt')).toContain(`trl==${HF_PINS.trl}`);
+    expect(f('requirements.txt')).toContain(`peft==${HF_PINS.peft}`);
+    expect(f('requirements.txt')).toContain(`kernels==${HF_PINS.kernels}`);
+    expect(f('requirements.txt')).not.toContain('flash-attn');
+    accelerateSchema.parse(parse(f('accelerate.yaml')));
+    expect(axolotlSchema.parse(parse(f('axolotl.yaml'))).attn_implementation).toBe(
+      'kernels-community/flash-attn2',
+    );
+  });
+
+  it('FSDP QLoRA: FSDP1 with FULL_STATE_DICT, bf16 quant storage', () => {
+    const f = files(input({ zero: '3', gpus: '4', method: 'qlora' }));
+    const acc = accelerateSchema.parse(parse(f('accelerate.yaml')));
+    expect(acc.fsdp_config).toMatchObject({
+      fsdp_version: 1,
+      fsdp_reshard_after_forward: 'FULL_SHARD',
+      fsdp_state_dict_type: 'FULL_STATE_DICT',
+      fsdp_use_orig_params: false,
+    });
+    const a = hfArgsSchema.parse(JSON.parse(f('hf-args.json')));
+    expect(a.bnb_config).toMatchObject({ bnb_4bit_quant_storage: 'bfloat16' });
+    const axo = axolotlSchema.parse(parse(f('axolotl.yaml')));
+    expect(axo.fsdp_version).toBe(1);
+    expect(axo.fsdp_config?.state_dict_type).toBe('FULL_STATE_DICT');
+    const hf = buildLaunch(input({ zero: '3', gpus: '4', method: 'qlora' })).outputs.find(
+      (o) => o.engine === 'Hugging Face Accelerate',
+    );
+    expect(hf?.ok && hf.notes.join('\n')).toContain('rule fsdp2-bnb-4bit');
+  });
+
+  it('FSDP full fine-tune: FSDP2, no peft import, no peft requirement', () => {
+    const f = files(input({ zero: '3', gpus: '4' }));
+    const acc = accelerateSchema.parse(parse(f('accelerate.yaml')));
+    expect(acc.fsdp_config?.fsdp_version).toBe(2);
+    expect(acc.fsdp_config?.fsdp_state_dict_type).toBe('FULL_STATE_DICT');
+    expect(f('train.py')).not.toContain('peft');
+    expect(f('requirements.txt')).not.toContain('peft');
+  });
+
+  it('ZeRO-3 full with offload: deepspeed.json parses, no peft', () => {
+    const f = files(
+      input({
+        framework: 'deepspeed',
+        zero: '3',
+        gpus: '8',
+        offload: 'optimizer+params',
+        checkpointing: 'full',
+      }),
+    );
+    const d = deepspeedSchema.parse(JSON.parse(f('deepspeed.json')));
+    expect(d.zero_optimization.offload_param).toEqual({ device: 'cpu', pin_memory: true });
+    hfArgsSchema.parse(JSON.parse(f('hf-args.json')));
+    axolotlSchema.parse(parse(f('axolotl.yaml')));
+    expect(f('train.py')).not.toContain('from peft');
+    expect(f('requirements.txt')).toContain(`deepspeed==${HF_PINS.deepspeed}`);
+  });
+
+  it('ZeRO-3 LoRA with checkpointing: use_reentrant true (TRL forces it)', () => {
+    const f = files(
+      input({
+        framework: 'deepspeed',
+        zero: '3',
+        gpus: '4',
+        method: 'lora',
+        checkpointing: 'full',
+      }),
+    );
+    const a = hfArgsSchema.parse(JSON.parse(f('hf-args.json')));
+    expect(a.sft_config.gradient_checkpointing_kwargs).toEqual({ use_reentrant: true });
+  });
+
+  it('multi-node DeepSpeed: the deepspeed launcher lines carry --no_local_rank', () => {
+    const f = files(input({ framework: 'deepspeed', zero: '2', gpus: '16' }, { gpusPerNode: 8 }));
+    deepspeedSchema.parse(JSON.parse(f('deepspeed.json')));
+    accelerateSchema.parse(parse(f('accelerate.yaml')));
+    expect(f('launch.sh')).toContain('deepspeed --hostfile hostfile --no_local_rank');
+    expect(f('hostfile')).toContain('--no_local_rank');
+  });
+});
