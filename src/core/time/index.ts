@@ -745,7 +745,12 @@ export function trainWork(
  * expert as its own small GEMMs (shape factor of those rows, and a floor of reading the expert's weights);
  * a grouped GEMM runs the layer's experts in one kernel at the batch's shape.
  */
-function expertWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, dispatch: 'loop' | 'grouped') {
+function expertWork(
+  m: ModelFacts,
+  o: EstimateOptions,
+  w: WorkLayout,
+  dispatch: 'loop' | 'grouped',
+) {
   if (m.experts <= 1 || m.moeLayers === 0)
     return { fwdFlops: 0, bwdFlops: 0, shape: 1, weightBytes: 0, loopOps: 0, dispatch, hit: 0 };
   const layers = (m.moeLayers * w.layersHere) / m.layers;
