@@ -754,7 +754,7 @@ function expertWork(
   if (m.experts <= 1 || m.moeLayers === 0)
     return { fwdFlops: 0, bwdFlops: 0, shape: 1, weightBytes: 0, loopOps: 0, dispatch, hit: 0 };
   const layers = (m.moeLayers * w.layersHere) / m.layers;
-  const hit = m.experts * (1 - Math.pow(1 - m.topK / m.experts, w.tokens));
+  const hit = m.experts * (1 - Math.pow(Math.max(0, 1 - m.topK / m.experts), w.tokens));
   const rows = (w.tokens * m.topK) / hit;
   const fwdFlops = (2 * w.tokens * m.topK * m.expertWeightsPerLayer * layers) / w.tp;
   const adapted = w.lora
@@ -765,7 +765,8 @@ function expertWork(
     fwdFlops,
     // LoRA: input gradients only (frozen experts); full fine-tuning adds the weight gradients.
     bwdFlops: w.lora ? fwdFlops : 2 * fwdFlops,
-    shape: loop ? shapeFactor(rows, m.expertFfn / w.tp) : shapeFactor(w.tokens, m.hidden / w.tp),
+    // One expert's GEMM is (its rows) x (expert width); grouped, the kernel tiles all routed rows at once.
+    shape: shapeFactor(loop ? rows : w.tokens * m.topK, m.expertFfn / w.tp),
     weightBytes: (hit * m.expertWeightsPerLayer * layers * 2) / w.tp,
     loopOps: loop
       ? layers *
