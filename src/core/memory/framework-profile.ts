@@ -69,6 +69,15 @@ export interface FrameworkProfile {
   int4QuantFormat: QuantFormat;
   /** Time: fused/compiled kernels whatever --compile says (Unsloth's Triton kernels, vLLM's CUDA graphs). */
   fusedKernels: boolean;
+  /**
+   * Time: how the routed experts of an MoE layer run. 'loop': one Python iteration per expert that holds a
+   * routed token, each launching its own small kernels (gather, the expert's GEMMs, activation, scatter-add;
+   * LoRA's two extra matmuls per adapted expert linear) on the expert's share of the tokens; 'grouped': one
+   * grouped GEMM (torch._grouped_mm, Triton or CUTLASS grouped kernels) per projection over all experts.
+   */
+  moeDispatch: 'loop' | 'grouped';
+  /** Time: the engine can shard experts over ranks (expert parallelism, all-to-all token dispatch). */
+  expertParallel: boolean;
   source: string;
 }
 

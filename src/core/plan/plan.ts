@@ -28,7 +28,7 @@ import {
 } from '../memory/memory.js';
 import { memorySurface, type MemorySurface } from '../memory/surface.js';
 import { paramCounts } from '../model/params.js';
-import { slowdownFactors, type SlowdownFactor } from '../time/slowdown.js';
+import { moeDispatchFactor, slowdownFactors, type SlowdownFactor } from '../time/slowdown.js';
 import {
   attentions,
   checkpointings,
@@ -51,6 +51,7 @@ import {
   type GpuRates,
   type ModelFacts,
   type TimeOptions,
+  type TimeResult,
   type TrainWork,
 } from '../time/index.js';
 import {
@@ -226,6 +227,8 @@ export interface Plan {
     mfu: number;
     bound: Bound;
     phases: { phase: string; seconds: number }[];
+    /** MoE models: the engine's expert dispatch and what its loop costs (estimate `time.moe`). */
+    moe?: TimeResult['moe'];
   };
   cost: {
     usd: number;
@@ -1767,6 +1770,7 @@ function planTime(k: Kept, t: ReturnType<typeof estimateTime>): Plan['time'] {
     mfu: t.mfu,
     bound: t.bound,
     phases: t.phases,
+    ...(t.moe ? { moe: t.moe } : {}),
   };
 }
 
@@ -1800,6 +1804,7 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
   const tOpts = timeOptionsOf(ctx, k.hw, level, choices.gradAccum);
   const m = estimateMemory(ctx.arch, options);
   const serving = planServing(ctx.arch, options, capacity);
+  const t = estimateTime(ctx.arch, options, h.gpu, tOpts);
   return {
     id: planId(ctx, k),
     rank: 0,
@@ -1811,10 +1816,10 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
     hostRam: planHostRam(ctx, h, options, m),
     quality: qualityOf(options),
     power: planPower(ctx, h, count, gpuW, k.watts),
-    time: planTime(k, estimateTime(ctx.arch, options, h.gpu, tOpts)),
+    time: planTime(k, t),
     cost: planCost(ctx, h, k, count),
     slowdown: fastest > 0 && Number.isFinite(fastest) ? k.hours / fastest : 1,
-    slowdownFactors: slowdownFactors(options),
+    slowdownFactors: [...slowdownFactors(options), ...moeDispatchFactor(t)],
     ...(serving ? { serving } : {}),
     options,
   };

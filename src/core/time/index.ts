@@ -251,6 +251,10 @@ export interface ModelFacts {
   expertWeightsPerLayer: number;
   experts: number;
   topK: number;
+  /** Layers with routed experts, the routed linears per expert (gate, up, down) and one expert's width. */
+  moeLayers: number;
+  expertLinears: number;
+  expertFfn: number;
   /** Linear modules per layer (kernel counts, LLM.int8 overhead). */
   linearsPerLayer: number;
   /** Output-projection matmul weights (vocab x hidden, tied or not; 0 for encoders). */
@@ -269,6 +273,9 @@ export function modelFacts(arch: Arch): ModelFacts {
   let topK = 0;
   let linearsPerLayer = 0;
   let otherTotal = 0;
+  let moeLayers = 0;
+  let expertLinears = 0;
+  let expertFfn = 0;
   for (const g of arch.groups) {
     layers += g.count;
     otherTotal += g.count * g.otherParamsPerLayer;
@@ -282,6 +289,9 @@ export function modelFacts(arch: Arch): ModelFacts {
     if (g.experts > 1) {
       experts = g.experts;
       topK = g.topK;
+      moeLayers += g.count;
+      expertLinears = g.linears.filter((l) => l.copies > 1).length;
+      expertFfn = g.ffn;
     }
   }
   const g0 = arch.groups[0];
@@ -304,6 +314,9 @@ export function modelFacts(arch: Arch): ModelFacts {
     expertWeightsPerLayer: expertW,
     experts,
     topK,
+    moeLayers,
+    expertLinears,
+    expertFfn,
     linearsPerLayer,
     lmHead,
     total,
@@ -435,6 +448,19 @@ const NCCL_SM_SHARE = 24 / 132;
 // 8x A100, 8 B-64 KB rows); PCIe rings ~ 2x (assumed).
 const ALLREDUCE_LATENCY_NVLINK = 25e-6;
 const ALLREDUCE_LATENCY_PCIE = 50e-6;
+// MoE experts run in a Python loop (engine profile moeDispatch 'loop'): each expert holding a routed token costs
+// its own kernels. transformers 4.57 Qwen3MoeSparseMoeBlock / MixtralSparseMoeBlock loop body: torch.where
+// (nonzero), the hidden-state gather, gate/up/down GEMMs, activation, gate*up, routing-weight gather and
+// multiply, dtype cast, index_add_: 10 ops (modeling_qwen3_moe.py @00d4b3d; torchtune/litgpt loops are alike).
+const MOE_LOOP_OPS_PER_EXPERT = 10;
+// PEFT lora.Linear.forward per adapted linear: cast x to the adapter dtype, lora_A, lora_B, x scaling, add to
+// the base output (peft src/peft/tuners/lora/layer.py Linear.forward): 5 ops per adapted expert linear.
+const LORA_OPS_PER_LINEAR = 5;
+// The loop's torch.where(mask) is torch.nonzero(as_tuple=True), which on CUDA "causes host-device
+// synchronization" (https://pytorch.org/docs/stable/generated/torch.nonzero.html): the CPU cannot run ahead, so
+// each expert's dispatch (EAGER_OP_SECONDS per op) adds to its GPU work in forward. Autograd's backward replays
+// saved indices without a sync: there dispatch (about twice the forward ops) overlaps the GPU as for dense ops.
+
 // Fixed per optimizer step: data loader hand-off, logging, zero_grad, scheduler (~20 ms, assumed from
 // HF Trainer step overheads).
 const STEP_OVERHEAD_SECONDS = 0.02;
@@ -479,6 +505,18 @@ export interface TrainWork {
   compiled: boolean;
   /** Layers on one pipeline stage. */
   layers: number;
+  /** MoE (0 / 'grouped' for dense): routed-expert GEMM FLOPs per micro-batch (inside fwd/bwdGemmFlops). */
+  expertFwdFlops: number;
+  expertBwdFlops: number;
+  /** Shape factor of one expert's GEMM: its share of the tokens in a loop, the whole batch when grouped. */
+  expertShape: number;
+  /** Bytes of the hit experts' weights one pass reads (the floor of an under-filled expert GEMM). */
+  expertWeightBytes: number;
+  /** Host ops of the per-expert loop in one forward (0 when grouped); each forward syncs per expert. */
+  moeLoopOps: number;
+  moeDispatch: 'loop' | 'grouped';
+  /** Experts holding at least one routed token, per MoE layer per micro-batch. */
+  expertsHit: number;
 }
 
 /** Work of one training step (GPU-independent); `t` supplies grad-accum and the quant format. */
@@ -502,6 +540,8 @@ interface WorkLayout {
   autocast: boolean;
   /** LoRA adapter weights per rank. */
   adapterW: number;
+  /** Adapter weights a token passes through per rank (MoE: its topK experts' adapters, not all E). */
+  adapterActive: number;
 }
 
 function workLayout(m: ModelFacts, o: EstimateOptions): WorkLayout {
@@ -529,6 +569,7 @@ function workLayout(m: ModelFacts, o: EstimateOptions): WorkLayout {
     autocast: o.weights === 'fp32' && o.compute !== 'fp32' && o.zero < 3 && !compiled,
     // LoRA adapters: r x (in + out) per targeted linear; their FLOPs are 6 per weight per token.
     adapterW: lora ? adapterWeights(m, o) / shard : 0,
+    adapterActive: lora ? adapterWeights(m, o, true) / shard : 0,
   };
 }
 
@@ -554,7 +595,7 @@ function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout) {
       ? o.batch * (m.heads / tp) * (o.seq / cp) * o.seq * scoreBytes * layersHere
       : 0;
   return {
-    fwdGemmFlops: fwdGemmFlops + 2 * tokens * w.adapterW,
+    fwdGemmFlops: fwdGemmFlops + 2 * tokens * w.adapterActive,
     fwdAttnFlops,
     fwdElemBytes: elem + eagerScores,
     fwdOps: layersHere * (compiled ? OPS_PER_LAYER_COMPILED : OPS_PER_LAYER_EAGER),
@@ -562,7 +603,7 @@ function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout) {
     // FlashAttention backward is 2.5x its forward matmul FLOPs (5 GEMMs vs 2, arXiv:2205.14135 §B).
     bwdGemmFlops:
       (w.lora ? 2 * tokens * (m.linearActive / shard + lmHead) : 2 * fwdGemmFlops) +
-      4 * tokens * w.adapterW,
+      4 * tokens * w.adapterActive,
     bwdAttnFlops: 2.5 * fwdAttnFlops,
   };
 }
@@ -627,7 +668,12 @@ function commWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, trainable: n
   };
 }
 
-export function trainWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): TrainWork {
+export function trainWork(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  dispatch: 'loop' | 'grouped' = FRAMEWORKS[o.framework].moeDispatch,
+): TrainWork {
   const w = workLayout(m, o);
   const { tokens, shard } = w;
   // Trainable parameters: the optimizer's states, on the GPU or stepped on the host.
@@ -640,6 +686,7 @@ export function trainWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): Tr
   const cw = computeWork(m, o, w);
   const qw = quantWork(m, o, t, w);
   const nw = commWork(m, o, w, trainable);
+  const ew = expertWork(m, o, w, dispatch);
   // Written out field by field, not spread: the planner makes one per row, and spreads built each of the
   // first few hundred with a different V8 hidden class (deoptimizing the step-time functions that read them).
   return {
@@ -678,10 +725,56 @@ export function trainWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): Tr
     // input gradient) and 6 per adapter weight, so their MFU is not inflated by FLOPs never run.
     modelFlopsPerToken:
       (w.lora
-        ? 4 * (m.active - embedOnly(m)) + 6 * w.adapterW * shard
+        ? 4 * (m.active - embedOnly(m)) + 6 * w.adapterActive * shard
         : 6 * (m.active - embedOnly(m))) + mfuAttn,
     compiled: w.compiled,
     layers: Math.max(1, w.layersHere),
+    expertFwdFlops: ew.fwdFlops,
+    expertBwdFlops: ew.bwdFlops,
+    expertShape: ew.shape,
+    expertWeightBytes: ew.weightBytes,
+    moeLoopOps: ew.loopOps,
+    moeDispatch: ew.dispatch,
+    expertsHit: ew.hit,
+  };
+}
+
+/**
+ * Routed experts of one micro-batch: with T tokens each routed to k of E experts, a layer hits
+ * E(1 - (1 - k/E)^T) distinct experts (nearly all once T*k >> E), each on T*k/hit rows. A loop runs each hit
+ * expert as its own small GEMMs (shape factor of those rows, and a floor of reading the expert's weights);
+ * a grouped GEMM runs the layer's experts in one kernel at the batch's shape.
+ */
+function expertWork(
+  m: ModelFacts,
+  o: EstimateOptions,
+  w: WorkLayout,
+  dispatch: 'loop' | 'grouped',
+) {
+  if (m.experts <= 1 || m.moeLayers === 0)
+    return { fwdFlops: 0, bwdFlops: 0, shape: 1, weightBytes: 0, loopOps: 0, dispatch, hit: 0 };
+  const layers = (m.moeLayers * w.layersHere) / m.layers;
+  const hit = m.experts * (1 - Math.pow(Math.max(0, 1 - m.topK / m.experts), w.tokens));
+  const rows = (w.tokens * m.topK) / hit;
+  const fwdFlops = (2 * w.tokens * m.topK * m.expertWeightsPerLayer * layers) / w.tp;
+  const adapted = w.lora
+    ? o.loraTargets.filter((r) => r === 'gate' || r === 'up' || r === 'down').length
+    : 0;
+  const loop = dispatch === 'loop';
+  return {
+    fwdFlops,
+    // LoRA: input gradients only (frozen experts); full fine-tuning adds the weight gradients.
+    bwdFlops: w.lora ? fwdFlops : 2 * fwdFlops,
+    // One expert's GEMM is (its rows) x (expert width); grouped, the kernel tiles all routed rows at once.
+    shape: shapeFactor(loop ? rows : w.tokens * m.topK, m.expertFfn / w.tp),
+    weightBytes: (hit * m.expertWeightsPerLayer * layers * 2) / w.tp,
+    loopOps: loop
+      ? layers *
+        hit *
+        (MOE_LOOP_OPS_PER_EXPERT + LORA_OPS_PER_LINEAR * Math.min(adapted, m.expertLinears))
+      : 0,
+    dispatch,
+    hit,
   };
 }
 
@@ -691,7 +784,7 @@ function embedOnly(m: ModelFacts): number {
 }
 
 /** LoRA adapter weights: r x (in + out) for every targeted linear role of every layer. */
-function adapterWeights(m: ModelFacts, o: EstimateOptions): number {
+function adapterWeights(m: ModelFacts, o: EstimateOptions, active = false): number {
   // Targets are roles; approximate each by its share: q,o = hidden²; k,v = hidden x kvWidth; MLP = hidden x ffn.
   const h = m.hidden;
   const r = o.loraRank;
@@ -701,7 +794,7 @@ function adapterWeights(m: ModelFacts, o: EstimateOptions): number {
     else if (t === 'o') per += r * (m.attnWidth + h);
     else if (t === 'k' || t === 'v') per += r * (h + m.kvWidth);
     else if (t === 'gate' || t === 'up' || t === 'down')
-      per += r * (h + m.ffn) * (m.experts > 1 ? m.experts : 1);
+      per += r * (h + m.ffn) * (m.experts > 1 ? (active ? m.topK : m.experts) : 1);
   }
   return per * m.layers;
 }
@@ -779,14 +872,32 @@ const scratch: StepTimes = {
 
 /** Forward, backward, recompute and dequantization of one micro-batch. */
 function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
-  const gemm = (w.fp32 ? r.gemm32 : r.gemm16) * w.shape;
+  const base = w.fp32 ? r.gemm32 : r.gemm16;
+  const gemm = base * w.shape;
   const attnRate = w.fp32 ? r.gemm32 * 0.5 : r.attn;
-  const fwdGpu = w.fwdGemmFlops / gemm + w.fwdAttnFlops / attnRate + w.fwdElemBytes / r.mem;
+  // Routed-expert GEMMs at their own shape, never faster than reading the hit experts' weights.
+  const expertRate = base * w.expertShape;
+  const expertF = Math.max(w.expertFwdFlops / expertRate, w.expertWeightBytes / r.mem);
+  const expertB = Math.max(w.expertBwdFlops / expertRate, w.expertWeightBytes / r.mem);
+  const fwdGpu =
+    (w.fwdGemmFlops - w.expertFwdFlops) / gemm +
+    expertF +
+    w.fwdAttnFlops / attnRate +
+    w.fwdElemBytes / r.mem;
   const hostPerOp = w.compiled ? GRAPH_KERNEL_SECONDS * 2 : EAGER_OP_SECONDS;
-  // CPU dispatch runs ahead of the GPU; a pass takes the longer of the two.
-  const fwd = Math.max(fwdGpu, w.fwdOps * hostPerOp);
-  const bwdGpu = w.bwdGemmFlops / gemm + w.bwdAttnFlops / attnRate + (2 * w.fwdElemBytes) / r.mem;
-  const bwd = Math.max(bwdGpu, 2 * w.fwdOps * hostPerOp);
+  // CPU dispatch runs ahead of the GPU; a pass takes the longer of the two. An MoE loop syncs once per
+  // expert in forward (torch.nonzero): its dispatch adds to the expert work instead of hiding behind it.
+  const loopF = w.moeLoopOps * EAGER_OP_SECONDS;
+  const fwd =
+    w.moeLoopOps > 0
+      ? Math.max(fwdGpu - expertF, w.fwdOps * hostPerOp) + expertF + loopF
+      : Math.max(fwdGpu, w.fwdOps * hostPerOp);
+  const bwdGpu =
+    (w.bwdGemmFlops - w.expertBwdFlops) / gemm +
+    expertB +
+    w.bwdAttnFlops / attnRate +
+    (2 * w.fwdElemBytes) / r.mem;
+  const bwd = Math.max(bwdGpu, 2 * w.fwdOps * hostPerOp + 2 * loopF);
   const rec = w.recomputeAttnOnly ? w.fwdAttnFlops / attnRate : w.recompute * fwd;
   const deq =
     w.dequantBytes / r.mem +
@@ -878,11 +989,13 @@ function boundOfStep(w: TrainWork, s: StepTimes, total: number): Bound {
       bwdCompute +
       (w.recomputeAttnOnly ? s.rec : w.recompute * fwdCompute) +
       (w.int8ForwardFlops * (INT8_FORWARD_GEMM_SLOWDOWN - 1)) / s.gemm);
+  const loopF = w.moeLoopOps * EAGER_OP_SECONDS;
   const hostT =
     s.hostOpt +
     m * s.offExposed +
-    m * Math.max(0, w.fwdOps * s.hostPerOp - s.fwdGpu) +
-    m * Math.max(0, 2 * w.fwdOps * s.hostPerOp - s.bwdGpu) +
+    m * Math.max(0, w.fwdOps * s.hostPerOp - s.fwdGpu) * (loopF > 0 ? 0 : 1) +
+    m * loopF * (1 + (w.recomputeAttnOnly ? 0 : w.recompute)) +
+    m * Math.max(0, 2 * w.fwdOps * s.hostPerOp + 2 * loopF - s.bwdGpu) +
     m * w.dequantSeconds;
   const commT = m * (s.exposedMicro + s.tpT) + s.bubble + s.exposedStep + s.zeroGather;
   const memT = total - computeT - hostT - commT - STEP_OVERHEAD_SECONDS;
@@ -1118,6 +1231,17 @@ export interface TimeResult {
   settings: TimeOptions & { quantFormat: QuantFormat | null; interconnect: Interconnect };
   /** Dense 16-bit tensor TFLOPS: the GPU's spec and what it sustains at its board power and power limit. */
   tensorTflops: { spec: number; sustained: number };
+  /**
+   * MoE models only: how the engine runs the routed experts (its profile's moeDispatch), the expert-parallel
+   * degree used (1: the contract has no expert-parallel flag), the experts hit per layer per micro-batch, and
+   * the seconds per step the per-expert loop costs over one grouped GEMM per layer (0 when grouped).
+   */
+  moe?: {
+    dispatch: 'loop' | 'grouped';
+    expertParallel: number;
+    expertsHitPerLayer: number;
+    loopSeconds: number;
+  };
 }
 
 const round = (x: number, d = 4) => Number(x.toPrecision(d));
@@ -1150,6 +1274,18 @@ export function estimateTime(arch: Arch, o: EstimateOptions, gpu: Gpu, t: TimeOp
   const bound = { value: 'compute' as Bound };
   const step = trainStep(w, r, phases, bound);
   const tps = w.tokensPerStep / step / o.gpus;
+  const moe =
+    m.experts > 1
+      ? {
+          dispatch: w.moeDispatch,
+          expertParallel: 1,
+          expertsHitPerLayer: round(w.expertsHit, 3),
+          loopSeconds:
+            w.moeDispatch === 'loop'
+              ? round(step - trainStep(trainWork(m, o, t, 'grouped'), r))
+              : 0,
+        }
+      : undefined;
   return {
     stepSeconds: round(step),
     tokensPerSecondPerGpu: round(tps),
@@ -1160,5 +1296,6 @@ export function estimateTime(arch: Arch, o: EstimateOptions, gpu: Gpu, t: TimeOp
     ),
     settings,
     tensorTflops,
+    ...(moe ? { moe } : {}),
   };
 }

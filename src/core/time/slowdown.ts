@@ -92,6 +92,26 @@ export function slowdownFactors(o: EstimateOptions): SlowdownFactor[] {
   return out;
 }
 
+/**
+ * MoE experts run in a per-expert Python loop (the engine's moeDispatch, engines/<engine>/memory.ts): the step
+ * over the same step with one grouped GEMM per layer, from the time model (time/index.ts expertWork), so the
+ * factor is the mechanism's own figure for this configuration, not a constant.
+ */
+export function moeDispatchFactor(t: {
+  stepSeconds: number;
+  moe?: { dispatch: 'loop' | 'grouped'; loopSeconds: number };
+}): SlowdownFactor[] {
+  if (!t.moe || t.moe.dispatch !== 'loop' || t.moe.loopSeconds <= 0) return [];
+  return [
+    {
+      factor: t.stepSeconds / Math.max(1e-9, t.stepSeconds - t.moe.loopSeconds),
+      why: 'MoE experts looped one by one (moeDispatch loop), not one grouped GEMM per layer',
+      source:
+        'src/core/time/index.ts expertWork; transformers 4.57 modeling_qwen3_moe.py expert loop',
+    },
+  ];
+}
+
 /** Product of the factors: expected step time relative to plain bf16 full fine-tuning. */
 export const slowdownOf = (o: EstimateOptions): number =>
   slowdownFactors(o).reduce((a, f) => a * f.factor, 1);

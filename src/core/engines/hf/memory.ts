@@ -41,6 +41,11 @@ export const HF_MEMORY: FrameworkProfile = {
   quantFormat: 'bnb',
   int4QuantFormat: 'bnb',
   fusedKernels: false,
+  // transformers 4.57 (HF_PINS): Qwen3MoeSparseMoeBlock/MixtralSparseMoeBlock loop `for expert_idx in expert_hit`
+  // over an nn.ModuleList of expert MLPs, and PEFT wraps each expert's nn.Linear (modeling_qwen3_moe.py @00d4b3d).
+  // transformers 5.x defaults to experts_implementation="grouped_mm" (modeling_utils get_correct_experts_implementation).
+  moeDispatch: 'loop',
+  expertParallel: false, // Trainer/Accelerate shard data (DDP/FSDP), never experts
   source:
     'https://github.com/huggingface/transformers/blob/main/src/transformers/models/llama/modeling_llama.py',
 };
@@ -75,5 +80,8 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   quantFormat: 'bnb',
   int4QuantFormat: 'bnb',
   fusedKernels: false,
+  // HF models under DeepSpeed run the same transformers 4.57 per-expert loop (modeling_qwen3_moe.py @00d4b3d).
+  moeDispatch: 'loop',
+  expertParallel: false, // DeepSpeed-MoE's expert parallelism covers its own deepspeed.moe layers, not HF's
   source: 'https://deepspeed.readthedocs.io/en/latest/memory.html',
 };

@@ -45,5 +45,8 @@ export const LITGPT_MEMORY: FrameworkProfile = {
   quantFormat: 'bnb',
   int4QuantFormat: 'bnb',
   fusedKernels: false,
+  // litgpt/model.py LLaMAMoE.forward: `for mask, expert in zip(masks, self.experts)` with torch.where per expert.
+  moeDispatch: 'loop',
+  expertParallel: false,
   source: 'https://github.com/Lightning-AI/litgpt',
 };

@@ -35,5 +35,8 @@ export const TORCHTITAN_MEMORY: FrameworkProfile = {
   quantFormat: 'torchao',
   int4QuantFormat: 'torchao',
   fusedKernels: false,
+  // torchtitan/models/common/moe.py GroupedExperts: torch._grouped_mm over all experts (@b5bcd76).
+  moeDispatch: 'grouped',
+  expertParallel: true, // parallelism.expert_parallel_degree (torchtitan/config/configs.py; default 1)
   source: 'https://github.com/pytorch/torchtitan/blob/main/docs/performance.md',
 };

@@ -39,5 +39,9 @@ export const TORCHTUNE_MEMORY: FrameworkProfile = {
   quantFormat: 'torchao',
   int4QuantFormat: 'torchao',
   fusedKernels: false,
+  // torchtune/modules/moe/experts.py GroupedExperts / LoRAGroupedExperts: torch.split by expert, then
+  // `for expert_idx, x_expert in enumerate(x)` with per-expert matmuls (@1a15a23, the 0.6 line).
+  moeDispatch: 'loop',
+  expertParallel: false,
   source: 'https://pytorch.org/torchtune/stable/tutorials/memory_optimizations.html',
 };

@@ -32,5 +32,9 @@ export const UNSLOTH_MEMORY: FrameworkProfile = {
   quantFormat: 'bnb',
   int4QuantFormat: 'bnb',
   fusedKernels: true,
+  // unsloth_zoo moe_utils select_moe_backend: "grouped_mm" (torch._grouped_mm) by default, else unsloth's Triton
+  // grouped GEMM (unsloth/kernels/moe/grouped_gemm, @015bdef); LoRA on experts as separate grouped matmuls.
+  moeDispatch: 'grouped',
+  expertParallel: false, // open-source Unsloth runs one process (profile maxDp 1)
   source: 'https://github.com/unslothai/unsloth',
 };

@@ -31,5 +31,8 @@ export const VLLM_MEMORY: FrameworkProfile = {
   quantFormat: 'gptq',
   int4QuantFormat: 'marlin',
   fusedKernels: true,
+  // vllm/model_executor/layers/fused_moe: one fused Triton/CUTLASS MoE kernel per projection over all experts.
+  moeDispatch: 'grouped',
+  expertParallel: true, // --enable-expert-parallel
   source: 'https://docs.vllm.ai/en/latest/configuration/conserving_memory.html',
 };
