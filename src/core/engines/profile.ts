@@ -51,6 +51,8 @@ export interface EngineProfile {
    * fine-tunes: the fp32 update is rounded stochastically into the bf16 weight, so small updates are not lost.
    */
   stochasticRounding: readonly Optimizer[];
+  /** Loads Liger's kernels (TrainingArguments.use_liger_kernel / axolotl LigerPlugin): engines/hf/liger.ts. */
+  liger?: boolean;
   /** Attention implementations the engine can be told to use. */
   attention: readonly Attention[];
   /** The docs each rule above comes from. */

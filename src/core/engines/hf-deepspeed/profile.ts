@@ -30,6 +30,8 @@ export const HF_DEEPSPEED_PROFILE: EngineProfile = {
   masterWeights: true,
   stochasticRounding: [],
   attention: ATTENTION,
+  // transformers Trainer use_liger_kernel (https://huggingface.co/docs/transformers/main/en/trainer#liger-kernel).
+  liger: true,
   rules: [],
   docs: [
     'https://huggingface.co/docs/transformers/deepspeed',

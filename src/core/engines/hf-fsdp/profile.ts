@@ -29,6 +29,8 @@ export const HF_FSDP_PROFILE: EngineProfile = {
   masterWeights: false,
   stochasticRounding: [],
   attention: ATTENTION,
+  // transformers Trainer use_liger_kernel (https://huggingface.co/docs/transformers/main/en/trainer#liger-kernel).
+  liger: true,
   rules: [],
   docs: [
     'https://huggingface.co/docs/accelerate/usage_guides/fsdp',

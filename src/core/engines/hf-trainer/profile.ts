@@ -26,6 +26,8 @@ export const HF_TRAINER_PROFILE: EngineProfile = {
   masterWeights: false,
   stochasticRounding: [],
   attention: ATTENTION,
+  // transformers Trainer use_liger_kernel (https://huggingface.co/docs/transformers/main/en/trainer#liger-kernel).
+  liger: true,
   rules: [],
   docs: [
     'https://huggingface.co/docs/transformers/main_classes/trainer',
