@@ -142,12 +142,15 @@ export function mapAxolotl(doc: Record<string, unknown>): FromMapping {
   if (r.bool('torch_compile')) flags.compile = true;
   // LigerPlugin (integrations/liger/args.py): the norm or MLP kernels mean --liger (its fused loss is part of
   // it); the fused linear cross-entropy alone, or Cut Cross-Entropy, means --chunked-loss.
-  const ligerKernels =
-    r.bool('liger_rms_norm') || r.bool('liger_glu_activation') || r.bool('liger_swiglu');
-  const ligerRope = r.bool('liger_rope');
+  // Every key is read (no short-circuit), so none is reported as unknown.
+  const liger = ['liger_rms_norm', 'liger_glu_activation', 'liger_swiglu', 'liger_rope'].map(
+    (k) => r.bool(k) === true,
+  );
+  const ligerKernels = liger[0] || liger[1] || liger[2];
+  const ligerRope = liger[3];
+  const fusedLoss = [r.bool('liger_fused_linear_cross_entropy'), r.bool('cut_cross_entropy')];
   if (ligerKernels) flags.liger = true;
-  else if (r.bool('liger_fused_linear_cross_entropy') || r.bool('cut_cross_entropy'))
-    flags['chunked-loss'] = true;
+  else if (fusedLoss.includes(true)) flags['chunked-loss'] = true;
   if (ligerRope && !ligerKernels)
     warnings.push('liger_rope: without the Liger norm/MLP kernels its saving is not modelled');
   const cp = r.int('context_parallel_size');
