@@ -320,6 +320,20 @@ describe('monotonicity: more of a memory-saving knob never costs per-GPU memory'
     );
   });
 
+  it('--liger never raises per-GPU memory with a frozen output layer (LoRA/QLoRA on the HF stacks)', () => {
+    // A trained output layer is the exception: the fused kernel's V x H weight-gradient product can exceed
+    // the logits of a short micro-batch (test/engines/liger.test.ts).
+    fc.assert(
+      fc.property(caseArb({}, { methods: ['lora', 'qlora'] }), ({ arch, o }) => {
+        const framework = o.framework === 'deepspeed' ? ('deepspeed' as const) : ('hf' as const);
+        const plain: EstimateOptions = { ...o, framework, liger: false };
+        if (!isValid(plain)) return;
+        monotone(arch, [plain, { ...plain, liger: true }]);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
   it('checkpointing: none >= full and none >= offload', () => {
     fc.assert(
       fc.property(caseArb(TOY_FREE, { methods: ['full', 'lora', 'qlora'] }), ({ arch, o }) => {

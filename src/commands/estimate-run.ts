@@ -3,6 +3,8 @@ import { buildEstimate } from '../core/estimate.js';
 // Direct module: the engines/ entry would load every launcher.
 import { engineRefusal, withEngineDefaults } from '../core/engines/defaults.js';
 import { assertStructure } from '../core/model/index.js';
+// Direct module: the engines/ entry would load every engine's launcher into every estimate.
+import { LIGER_MODEL_TYPES, LIGER_PIN, ligerPatches } from '../core/engines/hf/liger.js';
 // Direct module, not the plan/ entry: the entry would load the search and the MIP solvers into every estimate.
 import { explainFit } from '../core/plan/explain.js';
 import { availableLoraTargets } from '../core/model/index.js';
@@ -37,6 +39,13 @@ export function runEstimate(
   const refusal = engineRefusal(arch, options, flags);
   if (refusal)
     throw badValue('--framework', flags.framework, `a configuration the engine runs (${refusal})`);
+  if (options.liger && !ligerPatches(arch.modelType)) {
+    // use_liger_kernel logs "no Liger kernels supported" for other model types and trains unchanged.
+    const why = `Liger ${LIGER_PIN} patches no '${arch.modelType}' model (model types it patches: ${LIGER_MODEL_TYPES.join(', ')})`;
+    if (!fromReport) throw badValue('--liger', 'on', `off: ${why}`);
+    fromReport.warnings.push(`Liger kernels: ${why}; estimated without them`);
+    options.liger = false;
+  }
   const result = buildEstimate(arch, options, gpu, time);
   if ((options.method === 'lora' || options.method === 'qlora') && result.params.trainable === 0) {
     // PEFT raises "Target modules ... not found in the base model" rather than training nothing.

@@ -46,6 +46,11 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
   ['checkpointing', '<mode>', oneOf('checkpointing')],
   ['attention', '<impl>', oneOf('attention')],
   ['chunked-loss', null, 'the loss never materialises full-vocabulary fp32 logits'],
+  [
+    'liger',
+    null,
+    'Liger kernels on the hf engines (fused linear cross-entropy, RMSNorm, SwiGLU, RoPE)',
+  ],
   ['optimizer-in-backward', null, 'step and free each gradient during backward'],
   ['zero', '<stage>', 'ZeRO / FSDP sharding stage 0-3 (default 0)'],
   ['offload', '<what>', oneOf('offload')],

@@ -68,6 +68,8 @@ export const EstimateOptionsSchema = z
     checkpointing: z.enum(CHECKPOINTING),
     attention: z.enum(ATTENTION),
     chunkedLoss: z.boolean(),
+    /** Liger kernels on the Hugging Face engines (fused linear cross-entropy, RMSNorm, SwiGLU, RoPE). */
+    liger: z.boolean(),
     optimizerInBackward: z.boolean(),
     zero: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]),
     offload: z.enum(OFFLOAD),
@@ -108,6 +110,7 @@ export function defaultOptions(method: Method = 'full'): EstimateOptions {
     checkpointing: 'none',
     attention: 'sdpa',
     chunkedLoss: false,
+    liger: false,
     optimizerInBackward: false,
     zero: 0,
     offload: 'none',

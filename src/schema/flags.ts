@@ -135,6 +135,7 @@ export function optionsFromFlags(flags: RawFlags): EstimateOptions {
     checkpointing: pick(flags, 'checkpointing', CHECKPOINTING, d.checkpointing),
     attention: pick(flags, 'attention', ATTENTION, d.attention),
     chunkedLoss: bool(flags, 'chunked-loss'),
+    liger: bool(flags, 'liger'),
     optimizerInBackward: bool(flags, 'optimizer-in-backward'),
     zero: Number(pick(flags, 'zero', ['0', '1', '2', '3'], '0')) as 0 | 1 | 2 | 3,
     offload: pick(flags, 'offload', OFFLOAD, d.offload),
@@ -224,6 +225,19 @@ export function checkCombination(o: EstimateOptions): void {
     );
   if (o.method === 'inference' && o.optimizer !== 'none')
     throw new FlagError('optimizer', o.optimizer, "'none' with --method inference");
+  // Liger patches the transformers model classes: only the Hugging Face Trainer stacks load them.
+  if (o.liger && o.framework !== 'hf' && o.framework !== 'deepspeed')
+    throw new FlagError(
+      'liger',
+      true,
+      `off with --framework ${o.framework} (Liger kernels run on the hf engines hf-trainer, hf-fsdp, hf-deepspeed: --framework hf or deepspeed)`,
+    );
+  if (o.liger && o.method === 'inference')
+    throw new FlagError(
+      'liger',
+      true,
+      'off with --method inference (Liger kernels are training kernels)',
+    );
 }
 
 /** Options key → contract flag (kebab-case). */
@@ -243,6 +257,7 @@ const FLAG_OF: Record<keyof EstimateOptions, string> = {
   checkpointing: 'checkpointing',
   attention: 'attention',
   chunkedLoss: 'chunked-loss',
+  liger: 'liger',
   optimizerInBackward: 'optimizer-in-backward',
   zero: 'zero',
   offload: 'offload',

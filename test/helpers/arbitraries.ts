@@ -215,6 +215,7 @@ export function optionsArb(limits: OptionLimits = {}): fc.Arbitrary<EstimateOpti
         sequenceParallel: false,
         lossParallel: false,
         compile: false,
+        liger: false, // liger's own property: test/properties.test.ts
       };
     })
     .filter(isValid)

@@ -37,6 +37,7 @@ const KEYS = [
   'seq',
   'checkpointing',
   'chunkedLoss',
+  'liger',
   'optimizerInBackward',
   'zero',
   'offload',
@@ -55,6 +56,8 @@ const CASES: Record<string, unknown>[] = [
     optimizer: 'paged-adamw-8bit',
   },
   { method: 'lora', 'lora-targets': 'q,k,v,o', batch: 4, seq: 1024 },
+  { method: 'lora', liger: true, checkpointing: 'full', seq: 8192 },
+  { method: 'full', gpus: 4, zero: 3, framework: 'hf', liger: true },
   { method: 'lora', weights: 'int8', 'lora-rank': 8 },
   {
     method: 'full',

@@ -68,6 +68,7 @@ export function engineRejects(
 ): string | null {
   const p = ENGINE_PROFILES[engine];
   if (!p.methods.includes(o.method)) return explain ? `runs ${p.methods.join('/')} only` : REJECTED;
+  if (o.liger && !p.liger) return 'no Liger kernels';
   if (dp > p.maxDp) return 'runs on one GPU';
   if (o.tp > 1 && !p.tp) return 'no tensor parallelism';
   if (o.pp > 1 && !p.pp) return 'no pipeline parallelism';

@@ -55,6 +55,8 @@ export interface EngineProfile {
   stochasticRounding: readonly Optimizer[];
   /** Activation checkpointing modes the engine can be told to use. */
   checkpointing: readonly Checkpointing[];
+  /** Loads Liger's kernels (TrainingArguments.use_liger_kernel / axolotl LigerPlugin): engines/hf/liger.ts. */
+  liger?: boolean;
   /** Attention implementations the engine can be told to use. */
   attention: readonly Attention[];
   /** The docs each rule above comes from. */

@@ -47,9 +47,10 @@ export interface FrameworkProfile {
   /**
    * Loss path: whether the full-vocabulary logits are upcast to fp32 for the loss (else the 16-bit logits
    * are the only vocabulary-sized tensor), and the bytes per token per vocabulary entry alive at the
-   * forward / backward peak with --chunked-loss.
+   * forward / backward peak with --chunked-loss; `fusedLinear`: the chunked loss is a fused linear +
+   * cross-entropy kernel (Liger's), whose bytes follow its chunking instead (engines/hf/liger.ts).
    */
-  loss: { upcast: boolean; chunkedForward: number; chunkedBackward: number };
+  loss: { upcast: boolean; chunkedForward: number; chunkedBackward: number; fusedLinear?: boolean };
   /** Torch AdamW runs foreach (one full-size temporary of v during step) or fused (none). */
   adamImpl: 'foreach' | 'fused';
   /** Inference: logits for every prompt token ('all') or only the last one ('last'). */

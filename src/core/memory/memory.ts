@@ -25,6 +25,7 @@ import {
   valueBytes,
 } from '../model/dtypes.js';
 import { MiB } from '../units.js';
+import { ligerLossBytes, ligerChunkRows, ligerPatches, ligerProfile } from '../engines/hf/liger.js';
 
 /** Bytes per component; sums to deviceBytes. */
 export interface Breakdown {
@@ -295,11 +296,17 @@ interface Setup {
   vocabShards: number;
   /** Vocabulary entries of the loss (0 for encoders fine-tuned with a task head). */
   V: number;
+  /** The loss is a fused linear + cross-entropy kernel (Liger's): ligerLossBytes instead of logits. */
+  fusedLinearLoss: boolean;
 }
 
 // Long on purpose: one object literal of per-configuration facts, each field with its source.
 function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): Setup {
-  const fw = FRAMEWORKS[o.framework];
+  // --liger swaps in Liger's kernels where use_liger_kernel patches the model type (else it is a no-op).
+  const liger = o.liger && ligerPatches(model.modelType);
+  const fw = liger
+    ? ligerProfile(FRAMEWORKS[o.framework], model.modelType)
+    : FRAMEWORKS[o.framework];
   const arch = fw.untiesEmbeddings ? untied(model) : model;
   const facts = factsOf(arch);
   const P = facts.P;
@@ -396,6 +403,7 @@ function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): Setup {
     vocabShards: o.lossParallel ? tp : 1,
     // Final norm + loss (last stage only). Encoders are fine-tuned with a task head: no vocabulary logits.
     V: arch.kind === 'causal-lm' || arch.kind === 'encoder-decoder' ? arch.vocab : 0,
+    fusedLinearLoss: liger || (o.chunkedLoss && fw.loss.fusedLinear === true),
   };
 }
 
@@ -552,6 +560,20 @@ function activationsOf(s: Setup, h: Holdings): Activations {
       ? UPCAST_BACKWARD_PER_VOCAB
       : c;
   const head = h.hasHead && training;
+  if (head && s.fusedLinearLoss && s.V > 0) {
+    // The fused kernel saves no lm_head input (its gradients are made in forward): the final norm's input
+    // only, and the loss bytes of its chunking (engines/hf/liger.ts). A frozen output layer gets no
+    // grad_weight; LoRA on lm_head is not seen by the kernel (it reads lm_head.weight).
+    const loss = ligerLossBytes(tokens, s.V, arch.hidden, c, t.full ? s.trainBytes : 0);
+    return {
+      saved: saved + c * arch.hidden * tokens,
+      working,
+      bwd,
+      hostCheckpoints,
+      logitsFwd: loss.forward,
+      logitsBwd: loss.backward,
+    };
+  }
   const finalNorm = head ? c * arch.hidden * tokens * (t.full || t.lmHead ? 2 : 1) : 0;
   return {
     saved: saved + finalNorm,
@@ -728,9 +750,11 @@ function largestTransient(s: Setup, hasHead: boolean): number {
   for (const g of arch.groups) transient = Math.max(transient, (tokens * g.ffn * g.topK * c) / tp);
   if (hasHead && V > 0) {
     const lossTensor = s.training
-      ? o.chunkedLoss
-        ? 0
-        : tokens * V * 4
+      ? s.fusedLinearLoss
+        ? ligerChunkRows(tokens, V, arch.hidden) * V * c // one chunk of logits, re-made per chunk
+        : o.chunkedLoss
+          ? 0
+          : tokens * V * 4
       : (fw.prefillLogits === 'all' ? tokens : o.batch) * V * 4;
     transient = Math.max(transient, lossTensor / tp);
   }

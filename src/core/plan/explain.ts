@@ -16,6 +16,7 @@ import { timeVerdict, type TimeVerdict } from '../time/verdict.js';
 import { defaultTimeOptions } from '../../schema/time.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { checkCombination } from '../../schema/flags.js';
+import { ligerPatches } from '../engines/hf/liger.js';
 import type { Gpu } from '../../schema/gpu.js';
 
 /** One change of one option axis. */
@@ -261,6 +262,10 @@ function moves(arch: Arch, o: EstimateOptions, gpu: Gpu): Move[] {
   methodMoves(o, add);
   weightMoves(o, add);
   trainingMoves(o, add);
+  // Liger's kernels where use_liger_kernel patches the model type (engines/hf/liger.ts); valid() keeps them
+  // to the engines that load them.
+  if (training(o) && !o.liger && ligerPatches(arch.modelType))
+    add('liger', 'Liger kernels', null, (x) => ({ ...x, liger: true }));
   shapeMoves(o, gpu, add);
   parallelMoves(arch, o, add);
   return m.filter((mv) => mv.change.label !== '');

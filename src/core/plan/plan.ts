@@ -9,6 +9,7 @@
  */
 import type { Arch } from '../model/arch.js';
 import { engineOf } from '../engines/engine.js';
+import { ligerPatches } from '../engines/hf/liger.js';
 import {
   enginesNamed,
   ENGINE_PROFILES,
@@ -430,10 +431,11 @@ interface Rows {
   accum: Int32Array;
 }
 
-/** An engine a row runs on, with optimizer-in-backward on or off. */
+/** An engine a row runs on, with optimizer-in-backward and Liger's kernels on or off. */
 interface Variant {
   engine: Engine;
   optimizerInBackward: boolean;
+  liger: boolean;
 }
 
 const OFFLOADS = ['none', 'optimizer', 'optimizer+params'] as const;
@@ -475,13 +477,19 @@ export function searchedEngines(s: Scenario): Engine[] {
   );
 }
 
-/** The engine variants a scenario searches (searchedEngines; torchtune also with optimizer-in-backward). */
-export function variantsOf(s: Scenario): Variant[] {
+/**
+ * The engine variants a scenario searches (searchedEngines; torchtune also with optimizer-in-backward); Liger
+ * on and off for fine-tunes on the engines that load it, when it patches the model type (engines/hf/liger.ts).
+ */
+export function variantsOf(s: Scenario, arch?: Arch): Variant[] {
   const engines = searchedEngines(s);
+  const liger = s.job.kind === 'fine-tune' && arch !== undefined && ligerPatches(arch.modelType);
   const out: Variant[] = [];
   for (const engine of engines) {
-    out.push({ engine, optimizerInBackward: false });
-    if (engine === 'torchtune') out.push({ engine, optimizerInBackward: true });
+    out.push({ engine, optimizerInBackward: false, liger: false });
+    if (engine === 'torchtune') out.push({ engine, optimizerInBackward: true, liger: false });
+    if (liger && ENGINE_PROFILES[engine].liger)
+      out.push({ engine, optimizerInBackward: false, liger: true });
   }
   return out;
 }
@@ -799,6 +807,7 @@ function layoutVariants(
   for (let vi = 0; vi < variants.length; vi++) {
     const v = variants[vi]!;
     probe.optimizerInBackward = v.optimizerInBackward;
+    probe.liger = v.liger;
     // Runs on the engine, and vramplan's launcher for that engine can write it (launch/index.ts).
     const runsIt =
       engineRejects(v.engine, probe, L.dp, accum, false) === null &&
@@ -868,6 +877,7 @@ const variantOptions = (o: EstimateOptions, tp: number, pp: number, sh: Sharding
       zero: sh.zero,
       offload: sh.offload,
       optimizerInBackward: v.optimizerInBackward,
+      liger: v.liger,
     },
     v.engine,
   );
@@ -881,7 +891,11 @@ function qualityJudge(s: Scenario, bases: readonly BaseConfig[], variants: reado
     let ok = cache.get(k);
     if (ok === undefined) {
       const vo = onEngine(
-        { ...bases[bi]!.options, optimizerInBackward: variants[vi]!.optimizerInBackward },
+        {
+          ...bases[bi]!.options,
+          optimizerInBackward: variants[vi]!.optimizerInBackward,
+          liger: variants[vi]!.liger,
+        },
         variants[vi]!.engine,
       );
       ok = tierRank(qualityOf(vo).tier) <= accepted;
@@ -1001,7 +1015,7 @@ export function plan(input: PlanInput): PlanResult {
   const all = gpuCounts(s.hardware.counts.min, s.hardware.counts.max, s.hardware.gpusPerNode);
   const maxGpus = s.limits.maxGpus ?? Infinity;
   const counts = all.filter((c) => c <= maxGpus);
-  const variants = variantsOf(s);
+  const variants = variantsOf(s, arch);
   const { rows, mem, modelPruned } = buildRows(s, arch, bases, counts, variants, input.pause);
   const ctx = makeContext(input, bases, rows, mem, variants);
   let fastest = Infinity;
@@ -1402,6 +1416,7 @@ function rowTimingOf(ctx: Ctx, lim: Limits, r: number, f: RowFacts): RowTiming {
       zero: f.zero as 0 | 1 | 2 | 3,
       offload: OFFLOADS[rows.offload[r]!]!,
       optimizerInBackward: variant.optimizerInBackward,
+      liger: variant.liger,
     },
     f.engine,
   );
@@ -1659,6 +1674,7 @@ function choicesOf(
       zero,
       offload,
       optimizerInBackward: v.optimizerInBackward,
+      liger: v.liger,
     },
     v.engine,
   );
@@ -1693,7 +1709,7 @@ function planId(ctx: Ctx, k: { row: number; hw: number; level: number }): string
   const level = ctx.levels[k.hw]![k.level]!;
   const where = h.kind === 'rent' ? `rent:${h.offer?.id ?? h.gpu.id}` : `${h.kind}:${h.gpu.id}`;
   const v = ctx.variants[r.variant[k.row]!]!;
-  const par = `${v.engine}${v.optimizerInBackward ? '-oib' : ''}/z${r.zero[k.row]}${r.offload[k.row] ? `-off-${OFFLOADS[r.offload[k.row]!]}` : ''}/tp${r.tp[k.row]}/pp${r.pp[k.row]}`;
+  const par = `${v.engine}${v.optimizerInBackward ? '-oib' : ''}${v.liger ? '-liger' : ''}/z${r.zero[k.row]}${r.offload[k.row] ? `-off-${OFFLOADS[r.offload[k.row]!]}` : ''}/tp${r.tp[k.row]}/pp${r.pp[k.row]}`;
   return `${b.idPart}/${par}/${where}x${r.count[k.row]}${h.kind === 'rent' ? '' : `@${Math.round(level * 100)}%`}`;
 }
 

@@ -11,6 +11,7 @@ import type { Arch } from '../model/arch.js';
 import { OPTIMIZER_PROFILES } from '../engines/optimizers.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { FLOAT_BYTES, valueBytes } from '../model/dtypes.js';
+import { ligerChunkRows, ligerPatches } from '../engines/hf/liger.js';
 import type { Gpu } from '../../schema/gpu.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import {
@@ -262,6 +263,8 @@ export interface ModelFacts {
   /** Parameters of the model (all) and active per token. */
   total: number;
   active: number;
+  /** Liger patches this model type (use_liger_kernel is a no-op otherwise: engines/hf/liger.ts). */
+  liger: boolean;
 }
 
 export function modelFacts(arch: Arch): ModelFacts {
@@ -321,6 +324,7 @@ export function modelFacts(arch: Arch): ModelFacts {
     lmHead,
     total,
     active: total - (linearTotal - linearActive),
+    liger: ligerPatches(arch.modelType),
   };
 }
 
@@ -364,6 +368,10 @@ const OPS_PER_LAYER_EAGER = 45;
 // torch.compile fuses the pointwise chains: ~10 kernels per layer (the 7 GEMMs, attention, 2 fused
 // norm/residual/activation kernels), counted from Inductor output of a Llama layer (assumed).
 const OPS_PER_LAYER_COMPILED = 12;
+// Liger replaces each RMSNorm (7 ops) and the rotary embedding (~10) with one Triton kernel each and SiLU*up
+// (2) with one: 45 - 2*6 - 9 - 1 = 23 (counted from liger_kernel/transformers/monkey_patch.py
+// apply_liger_kernel_to_llama, commit ead96b6; residual adds and layout copies stay eager).
+const OPS_PER_LAYER_LIGER = 23;
 // PyTorch eager dispatch costs ~10 µs of CPU per op (python + dispatcher + launch); HF generate of
 // Llama-7B fp16 on an RTX 3090 takes 32.9 ms/token where 13.5 GB at 936 GB/s is ~17 ms
 // (bitsandbytes issue #347, https://github.com/bitsandbytes-foundation/bitsandbytes/issues/347).
@@ -380,15 +388,19 @@ function elemBytesPerTokenLayer(
   compiled: boolean,
   tp: number,
   elemSize: number,
+  liger = false,
 ): number {
   const h = m.hidden;
   const qk = (m.attnWidth + m.kvWidth) / tp;
   const ffn = (m.ffn * (m.experts > 1 ? m.topK : 1)) / tp;
-  const normPasses = compiled ? 2 : m.rms ? 8 : 2;
+  // Liger's RMSNorm, SwiGLU and RoPE kernels read and write each tensor once, like the compiled ones
+  // (liger_kernel/ops/rms_norm.py, swiglu.py, rope.py at commit ead96b6); residual adds and copies stay eager.
+  const fusedOps = compiled || liger;
+  const normPasses = fusedOps ? 2 : m.rms ? 8 : 2;
   const norms = m.norms * normPasses * h;
   const residual = compiled ? h : 2 * 3 * h;
-  const act = m.gated ? (compiled ? 3 : 5) * ffn : (compiled ? 2 : 2) * ffn;
-  const rotary = m.rms ? (compiled ? 2 : 6) * qk : 0;
+  const act = m.gated ? (fusedOps ? 3 : 5) * ffn : (compiled ? 2 : 2) * ffn;
+  const rotary = m.rms ? (fusedOps ? 2 : 6) * qk : 0;
   const layout = compiled ? 0 : 2 * (m.attnWidth / tp + (2 * m.kvWidth) / tp);
   return elemSize * (norms + residual + act + rotary + layout);
 }
@@ -397,6 +409,12 @@ function elemBytesPerTokenLayer(
 // vocabulary entry per token unfused, ~8 B when chunked/compiled (assumed from the HF loss code).
 const LOSS_BYTES_EAGER = 16;
 const LOSS_BYTES_FUSED = 8;
+// Liger's fused linear cross-entropy with a trained output layer adds each chunk's V x H weight gradient into
+// grad_weight: torch.mm (write 2 B), .float() (read 2, write 4), += into the 16-bit grad_weight (read 4 + 2,
+// write 2) = 14 B per element per chunk; fp32 grad_weight uses addmm in place (read 4, write 4) = 8 B
+// (ops/fused_linear_cross_entropy.py, commit ead96b6).
+const LIGER_HEAD_GRAD_BYTES_16 = 14;
+const LIGER_HEAD_GRAD_BYTES_32 = 8;
 
 // bitsandbytes NF4 training dequantizes each frozen weight to bf16 before the matmul, per call: read 0.5 B,
 // write 2 B (bitsandbytes functional.dequantize_4bit); torchao NF4 without compile runs ~4 unfused torch ops
@@ -532,6 +550,8 @@ interface WorkLayout {
   shard: number;
   lora: boolean;
   compiled: boolean;
+  /** Liger's kernels replace the eager norms, SwiGLU, RoPE and loss (--liger on a patched model type). */
+  liger: boolean;
   layersHere: number;
   lmHead: number;
   /** 1 when full (or offloaded) activation checkpointing recomputes every layer's forward. */
@@ -558,6 +578,7 @@ function workLayout(m: ModelFacts, o: EstimateOptions): WorkLayout {
     shard,
     lora,
     compiled,
+    liger: o.liger && m.liger && !compiled,
     layersHere: m.layers / pp,
     lmHead: m.lmHead / (tp * pp),
     recompute: o.checkpointing === 'full' || o.checkpointing === 'offload' ? 1 : 0,
@@ -581,10 +602,11 @@ function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout) {
   // Causal flash/SDPA kernels skip the masked half of QK^T and PV; eager attention computes it all.
   const causalShare = m.causal && o.attention !== 'eager' ? 0.5 : 1;
   const fwdAttnFlops = 4 * tokens * (o.seq / cp) * (m.attnWidth / tp) * layersHere * causalShare;
+  const fusedLoss = o.chunkedLoss || compiled || w.liger;
   const elem =
-    tokens * layersHere * elemBytesPerTokenLayer(m, compiled, tp, elemSize) +
-    (tokens * m.vocab * (o.chunkedLoss || compiled ? LOSS_BYTES_FUSED : LOSS_BYTES_EAGER)) /
-      (tp * w.pp);
+    tokens * layersHere * elemBytesPerTokenLayer(m, compiled, tp, elemSize, w.liger) +
+    (tokens * m.vocab * (fusedLoss ? LOSS_BYTES_FUSED : LOSS_BYTES_EAGER)) / (tp * w.pp) +
+    ligerHeadGradBytes(m, o, w);
   // Eager attention materialises b x heads x s x s scores; per score, in bytes of the score dtype c (HF
   // eager_attention_forward, BertSelfAttention): QK^T writes c; the scaling and the mask add each read and
   // write c; softmax reads c and writes fp32 (4), cast back to c (read 4, write c) unless the scores are
@@ -598,7 +620,9 @@ function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout) {
     fwdGemmFlops: fwdGemmFlops + 2 * tokens * w.adapterActive,
     fwdAttnFlops,
     fwdElemBytes: elem + eagerScores,
-    fwdOps: layersHere * (compiled ? OPS_PER_LAYER_COMPILED : OPS_PER_LAYER_EAGER),
+    fwdOps:
+      layersHere *
+      (compiled ? OPS_PER_LAYER_COMPILED : w.liger ? OPS_PER_LAYER_LIGER : OPS_PER_LAYER_EAGER),
     // Backward: input gradients (2 FLOPs/weight/token) always; weight gradients only when trained.
     // FlashAttention backward is 2.5x its forward matmul FLOPs (5 GEMMs vs 2, arXiv:2205.14135 §B).
     bwdGemmFlops:
@@ -606,6 +630,14 @@ function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout) {
       4 * tokens * w.adapterActive,
     bwdAttnFlops: 2.5 * fwdAttnFlops,
   };
+}
+
+/** Liger's per-chunk accumulation of the output layer's weight gradient (full fine-tunes only), bytes. */
+function ligerHeadGradBytes(m: ModelFacts, o: EstimateOptions, w: WorkLayout): number {
+  if (!w.liger || o.method !== 'full' || m.lmHead === 0 || w.pp > 1) return 0;
+  const chunks = Math.ceil(w.tokens / ligerChunkRows(w.tokens, m.vocab, m.hidden));
+  const perElem = o.weights === 'fp32' ? LIGER_HEAD_GRAD_BYTES_32 : LIGER_HEAD_GRAD_BYTES_16;
+  return chunks * m.lmHead * perElem;
 }
 
 /** Frozen quantized weights: dequantized per matmul call (forward, recompute, backward input-grad). */

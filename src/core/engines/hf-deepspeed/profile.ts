@@ -34,6 +34,8 @@ export const HF_DEEPSPEED_PROFILE: EngineProfile = {
   checkpointing: ['none', 'full', 'offload'],
   attention: ATTENTION,
   defaults: [],
+  // transformers Trainer use_liger_kernel (https://huggingface.co/docs/transformers/main/en/trainer#liger-kernel).
+  liger: true,
   rules: HF_DEEPSPEED_RULES,
   docs: [
     'https://huggingface.co/docs/transformers/deepspeed',

@@ -33,6 +33,8 @@ export const HF_FSDP_PROFILE: EngineProfile = {
   checkpointing: ['none', 'full', 'offload'],
   attention: ATTENTION,
   defaults: [],
+  // transformers Trainer use_liger_kernel (https://huggingface.co/docs/transformers/main/en/trainer#liger-kernel).
+  liger: true,
   rules: HF_FSDP_RULES,
   docs: [
     'https://huggingface.co/docs/accelerate/usage_guides/fsdp',

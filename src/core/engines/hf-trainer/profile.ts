@@ -30,6 +30,8 @@ export const HF_TRAINER_PROFILE: EngineProfile = {
   checkpointing: ['none', 'full', 'offload'],
   attention: ATTENTION,
   defaults: [],
+  // transformers Trainer use_liger_kernel (https://huggingface.co/docs/transformers/main/en/trainer#liger-kernel).
+  liger: true,
   rules: HF_TRAINER_RULES,
   docs: [
     'https://huggingface.co/docs/transformers/main_classes/trainer',

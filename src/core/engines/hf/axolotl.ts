@@ -91,9 +91,15 @@ export function emitAxolotl(x: LaunchInput): EngineOutput {
   if (o.checkpointing === 'offload') c.activation_offloading = true;
   if (o.checkpointing === 'selective')
     notes.push('axolotl has no selective recompute: full gradient checkpointing is used');
-  if (o.chunkedLoss) {
-    // Liger fused linear cross-entropy: https://docs.axolotl.ai/docs/custom_integrations.html
+  if (o.chunkedLoss || o.liger) {
+    // Liger through axolotl's plugin (src/axolotl/integrations/liger/args.py LigerArgs, commit 067b021):
+    // --liger turns on every kernel, --chunked-loss alone the fused linear cross-entropy.
     c.plugins = ['axolotl.integrations.liger.LigerPlugin'];
+    if (o.liger) {
+      c.liger_rope = true;
+      c.liger_rms_norm = true;
+      c.liger_glu_activation = true;
+    }
     c.liger_fused_linear_cross_entropy = true;
   }
   if (d.kind === 'deepspeed') c.deepspeed = DEEPSPEED_FILE;

@@ -26,8 +26,9 @@ export const HF_MEMORY: FrameworkProfile = {
   loraDropout: false, // peft LoraConfig lora_dropout default 0.0 -> nn.Identity
   fp32Adapters: true, // peft get_peft_model(autocast_adapter_dtype=True) casts bf16/fp16 adapters to fp32
   kbitUpcastsToFp32: true, // peft prepare_model_for_kbit_training casts non-4/8-bit params to fp32 (TRL calls it)
-  // chunked-loss on HF means a fused linear+CE kernel (Liger/CCE): no vocabulary-sized tensor at all.
-  loss: { ...UPCAST_LOSS, chunkedForward: 0, chunkedBackward: 0 },
+  // chunked-loss on HF means Liger's fused linear+CE kernel (use_liger_kernel with only that kernel on):
+  // one chunk of logits and the hidden-state gradient (engines/hf/liger.ts ligerLossBytes).
+  loss: { ...UPCAST_LOSS, chunkedForward: 0, chunkedBackward: 0, fusedLinear: true },
   // TrainingArguments optim default: adamw_torch_fused on recent torch; older adamw_hf stepped per parameter.
   // Neither holds a model-size temporary (torch foreach AdamW would: _foreach_sqrt(exp_avg_sqs)).
   adamImpl: 'fused',
@@ -68,7 +69,7 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   loraDropout: false,
   fp32Adapters: true,
   kbitUpcastsToFp32: true,
-  loss: { ...UPCAST_LOSS, chunkedForward: 0, chunkedBackward: 0 },
+  loss: { ...UPCAST_LOSS, chunkedForward: 0, chunkedBackward: 0, fusedLinear: true }, // as HF_MEMORY
   adamImpl: 'fused', // FusedAdam / DeepSpeedCPUAdam
   prefillLogits: 'last',
   kvCache: 'dynamic',

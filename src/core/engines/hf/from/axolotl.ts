@@ -42,6 +42,10 @@ const MEMORY_KEYS = [
   'fsdp_config',
   'torch_compile',
   'liger_fused_linear_cross_entropy',
+  'liger_rope',
+  'liger_rms_norm',
+  'liger_glu_activation',
+  'liger_swiglu',
   'cut_cross_entropy',
   'bnb_config_kwargs',
   'context_parallel_size',
@@ -136,8 +140,19 @@ export function mapAxolotl(doc: Record<string, unknown>): FromMapping {
     warnings.push('xformers_attention: estimated as SDPA memory-efficient attention');
   }
   if (r.bool('torch_compile')) flags.compile = true;
-  if (r.bool('liger_fused_linear_cross_entropy') || r.bool('cut_cross_entropy'))
-    flags['chunked-loss'] = true;
+  // LigerPlugin (integrations/liger/args.py): the norm or MLP kernels mean --liger (its fused loss is part of
+  // it); the fused linear cross-entropy alone, or Cut Cross-Entropy, means --chunked-loss.
+  // Every key is read (no short-circuit), so none is reported as unknown.
+  const liger = ['liger_rms_norm', 'liger_glu_activation', 'liger_swiglu', 'liger_rope'].map(
+    (k) => r.bool(k) === true,
+  );
+  const ligerKernels = liger[0] || liger[1] || liger[2];
+  const ligerRope = liger[3];
+  const fusedLoss = [r.bool('liger_fused_linear_cross_entropy'), r.bool('cut_cross_entropy')];
+  if (ligerKernels) flags.liger = true;
+  else if (fusedLoss.includes(true)) flags['chunked-loss'] = true;
+  if (ligerRope && !ligerKernels)
+    warnings.push('liger_rope: without the Liger norm/MLP kernels its saving is not modelled');
   const cp = r.int('context_parallel_size');
   if (cp !== undefined && cp > 1) flags.cp = cp;
   const tp = r.int('tensor_parallel_size');

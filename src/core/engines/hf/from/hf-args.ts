@@ -29,7 +29,22 @@ export const TRAINER_MEMORY_KEYS = [
   'fsdp_config',
   'torch_compile',
   'use_liger_kernel',
+  'liger_kernel_config',
 ] as const;
+
+/**
+ * use_liger_kernel: every Liger kernel for the model type (--liger), unless liger_kernel_config (the kwargs of
+ * liger_kernel/transformers/monkey_patch.py apply_liger_kernel_to_*) switches the norms and the MLP off: then
+ * only the fused linear cross-entropy runs (--chunked-loss), or nothing vocabulary-sized changes.
+ */
+export function ligerFlags(config: Record<string, unknown> | undefined, flags: FromFlags): void {
+  const lossOnly =
+    config !== undefined &&
+    config.rms_norm === false &&
+    (config.swiglu === false || config.geglu === false);
+  if (!lossOnly) flags.liger = true;
+  else if (config.fused_linear_cross_entropy !== false) flags['chunked-loss'] = true;
+}
 
 export interface TrainerPart {
   deepspeedRef: string | null;
@@ -52,8 +67,7 @@ export function mapTrainerArgs(r: FieldReader, flags: FromFlags, warnings: strin
   const optim = r.str('optim');
   if (optim !== undefined) flags.optimizer = hfOptimizer(optim, 'optim', warnings);
   if (r.bool('torch_compile')) flags.compile = true;
-  // Liger's fused linear cross-entropy never materialises the logits: https://github.com/linkedin/Liger-Kernel
-  if (r.bool('use_liger_kernel')) flags['chunked-loss'] = true;
+  if (r.bool('use_liger_kernel')) ligerFlags(r.record('liger_kernel_config'), flags);
   const fsdp = r.raw('fsdp');
   if (fsdp !== undefined && fsdp !== false && fsdp !== '') {
     const words = r.list('fsdp') ?? [];

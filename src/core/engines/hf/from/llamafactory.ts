@@ -112,8 +112,11 @@ export function mapLlamaFactory(doc: Record<string, unknown>): FromMapping {
   const fa = r.str('flash_attn');
   if (fa !== undefined && fa !== 'auto')
     flags.attention = fa === 'disabled' ? 'eager' : attentionOf(fa, 'flash_attn', warnings);
-  if (r.bool('enable_liger_kernel')) flags['chunked-loss'] = true;
+  // enable_liger_kernel applies every Liger kernel of the model type (model/model_utils/liger_kernel.py);
+  // Unsloth runs its own fused loss instead.
   if (r.bool('use_unsloth')) flags.framework = 'unsloth';
+  if (r.bool('enable_liger_kernel'))
+    flags[flags.framework === 'unsloth' ? 'chunked-loss' : 'liger'] = true;
   for (const [key, why] of Object.entries(NOT_MODELLED))
     if (r.has(key) && r.raw(key) !== false) warnings.push(`${key}: ${why}`);
   const known = (k: string) => LLAMAFACTORY_KEYS.has(k) || HF_ARGS_KEYS.has(k);
@@ -225,8 +228,7 @@ export function mapLlamaFactoryV1(doc: Record<string, unknown>): FromMapping {
   const cp = r.int('cp_size');
   if (cp !== undefined && cp > 1) flags.cp = cp;
   const kernel = r.record('kernel_config');
-  if (typeof kernel?.name === 'string' && kernel.name.includes('liger'))
-    flags['chunked-loss'] = true;
+  if (typeof kernel?.name === 'string' && kernel.name.includes('liger')) flags.liger = true;
   const optim = r.record('optim_config');
   if (typeof optim?.name === 'string' && optim.name !== 'adamw')
     warnings.push(`optim_config.name: '${optim.name}' is not modelled; estimated as AdamW`);

@@ -1,0 +1,144 @@
+/**
+ * Liger kernels on the Hugging Face engines (TrainingArguments.use_liger_kernel, axolotl's LigerPlugin,
+ * LLaMA-Factory enable_liger_kernel): which model types they patch, the memory profile they give the
+ * stack, and what the fused linear cross-entropy keeps. Pure data and arithmetic.
+ *
+ * Read at linkedin/Liger-Kernel commit ead96b6 (v0.8.2 + 7 commits; pyproject version 0.8.2), the newest
+ * source available here; the launcher pins liger-kernel 0.8.5 (PyPI, October 2026).
+ */
+import type { FrameworkProfile } from '../../memory/framework-profile.js';
+
+/** The release the launchers pin (requirements.txt) and whose keys they write. */
+export const LIGER_PIN = '0.8.5';
+
+/**
+ * Model types `use_liger_kernel` patches: liger_kernel/transformers/monkey_patch.py MODEL_TYPE_TO_APPLY_LIGER_FN
+ * (commit ead96b6). For any other model_type `_apply_liger_kernel` logs "no Liger kernels supported" and the
+ * model runs unchanged.
+ */
+const PATCHED = new Set([
+  'deepseek_v4',
+  'gemma',
+  'gemma2',
+  'gemma3_text',
+  'gemma3',
+  'gemma4_text',
+  'gemma4',
+  'glm4',
+  'glm4v',
+  'glm4v_moe',
+  'gpt_oss',
+  'internvl',
+  'llama',
+  'llama4_text',
+  'llama4',
+  'llava',
+  'granite',
+  'mllama',
+  'mllama_text_model',
+  'ministral',
+  'mistral',
+  'mixtral',
+  'nemotron',
+  'olmo2',
+  'pixtral',
+  'olmo3',
+  'qwen2',
+  'qwen3',
+  'qwen3_moe',
+  'qwen2_vl',
+  'qwen2_vl_text',
+  'qwen2_5_vl',
+  'qwen2_5_vl_text',
+  'qwen3_next',
+  'qwen3_5',
+  'qwen3_5_text',
+  'qwen3_5_moe',
+  'qwen3_5_moe_text',
+  'qwen3_vl',
+  'qwen3_vl_text',
+  'qwen3_vl_moe',
+  'qwen3_vl_moe_text',
+  'smollm3',
+  'phi3',
+  'paligemma',
+  'falcon_h1',
+  'smolvlm',
+  'hunyuan_v1_dense',
+  'hunyuan_v1_moe',
+  'exaone4',
+]);
+
+// apply_liger_kernel_to_gpt_oss(swiglu=False): "GPT-OSS has custom expert implementation" (monkey_patch.py).
+const NO_FUSED_MLP = new Set(['gpt_oss']);
+
+/** Whether `use_liger_kernel` changes anything for this config.json model_type. */
+export const ligerPatches = (modelType: string): boolean => PATCHED.has(modelType);
+
+/** The model types Liger patches, for messages. */
+export const LIGER_MODEL_TYPES: readonly string[] = [...PATCHED];
+
+/**
+ * A stack's memory profile with Liger's kernels swapped in (the other fields unchanged):
+ * - LigerRMSNorm saves X in its own dtype and a per-row fp32 RSTD, no fp32 copy of X (ops/rms_norm.py
+ *   LigerRMSNormFunction.forward: ctx.save_for_backward(X, RSTD));
+ * - LigerSwiGLUMLP / LigerGEGLUMLP save the gate and up projections only (ops/swiglu.py
+ *   LigerSiLUMulFunction.forward: ctx.save_for_backward(a, b));
+ * - LigerRopeFunction rotates q and k in place and saves only cos/sin (ops/rope.py), as eager HF RoPE keeps
+ *   nothing q-sized either: no change to the saved activations;
+ * - the loss is LigerFusedLinearCrossEntropy (ligerLossBytes below), without the fp32 upcast.
+ */
+function withLiger(fw: FrameworkProfile, fusedMlp: boolean): FrameworkProfile {
+  return {
+    ...fw,
+    eagerFp32RmsNorm: false,
+    fusedSwiglu: fusedMlp || fw.fusedSwiglu,
+    loss: { ...fw.loss, upcast: false },
+  };
+}
+
+const cache = new Map<FrameworkProfile, [FrameworkProfile, FrameworkProfile]>();
+
+/** `fw` with Liger's kernels for `modelType` (made once per stack: the planner's hot loop allocates nothing). */
+export function ligerProfile(fw: FrameworkProfile, modelType: string): FrameworkProfile {
+  let pair = cache.get(fw);
+  if (!pair) cache.set(fw, (pair = [withLiger(fw, true), withLiger(fw, false)]));
+  return NO_FUSED_MLP.has(modelType) ? pair[1] : pair[0];
+}
+
+const nextPow2 = (n: number): number => 2 ** Math.ceil(Math.log2(Math.max(1, n)));
+
+/** The token rows of one chunk: inc_factor = cdiv(V, H); chunk_size = next_power_of_2(cdiv(BT, inc_factor)). */
+export function ligerChunkRows(tokens: number, vocab: number, hidden: number): number {
+  // ops/fused_linear_cross_entropy.py fused_linear_cross_entropy_forward (commit ead96b6, same at v0.8.2).
+  const inc = Math.ceil(vocab / hidden);
+  return Math.min(tokens, nextPow2(Math.ceil(tokens / inc)));
+}
+
+/**
+ * Bytes LigerFusedLinearCrossEntropyFunction holds at its forward peak and from the end of forward until
+ * backward hands its gradients on, for `tokens` rows (ops/fused_linear_cross_entropy.py, commit ead96b6):
+ * - forward: one chunk of logits (chunk x V in the matmul dtype, its gradient written in place by the CE
+ *   kernel), grad_input = zeros_like(_input) (BT x H), loss_1d (BT fp32); with a trained output layer,
+ *   grad_weight = zeros_like(weight), and while grad_weight is not fp32 each chunk adds
+ *   torch.mm(grad_logits_chunk.t(), _input_chunk).float(): a V x H product and its fp32 copy;
+ * - after forward: grad_input and grad_weight, computed in forward and saved for backward (no logits, no
+ *   saved _input).
+ */
+export function ligerLossBytes(
+  tokens: number,
+  vocab: number,
+  hidden: number,
+  c: number,
+  /** Bytes per element of the output layer's gradient, 0 when the output layer is frozen. */
+  headGradBytes: number,
+): { forward: number; backward: number } {
+  const chunk = ligerChunkRows(tokens, vocab, hidden);
+  const gradInput = tokens * hidden * c;
+  const gradWeight = vocab * hidden * headGradBytes;
+  const product = headGradBytes > 0 && headGradBytes < 4 ? vocab * hidden * (c + 4) : 0;
+  return {
+    forward: chunk * vocab * c + gradInput + tokens * 4 + gradWeight + product,
+    backward: gradInput + gradWeight,
+  };
+}
