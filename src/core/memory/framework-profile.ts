@@ -21,6 +21,12 @@ export interface FrameworkProfile {
    * value keeps the whole qkv output alive, q and k parts included.
    */
   fusedQkvView: boolean;
+  /**
+   * LoRA on gate, up and down runs as one autograd function that saves its input and the gate/up outputs
+   * only (the down projection's input is recomputed in backward), and whose backward writes the SwiGLU
+   * gradients into the saved tensors and the input gradient into the input: one ffn-wide gradient in flight.
+   */
+  loraMlpInPlace?: boolean;
   /** Dropout in front of each LoRA A matrix (a copy of the input plus a mask). */
   loraDropout: boolean;
   /** LoRA adapters are kept in fp32 whatever the base dtype. */
@@ -49,7 +55,16 @@ export interface FrameworkProfile {
    * are the only vocabulary-sized tensor), and the bytes per token per vocabulary entry alive at the
    * forward / backward peak with --chunked-loss.
    */
-  loss: { upcast: boolean; chunkedForward: number; chunkedBackward: number };
+  loss: {
+    upcast: boolean;
+    chunkedForward: number;
+    chunkedBackward: number;
+    /**
+     * The loss always runs fused: forward and backward together, chunk by chunk over the tokens, each chunk
+     * at most this many bytes of fp32 logits; the input gradient is computed in forward and kept for backward.
+     */
+    fusedChunkFp32Bytes?: number;
+  };
   /** Torch AdamW runs foreach (one full-size temporary of v during step) or fused (none). */
   adamImpl: 'foreach' | 'fused';
   /** Inference: logits for every prompt token ('all') or only the last one ('last'). */
