@@ -1,7 +1,15 @@
 /** Body of `validate`: estimate every scorable case, then print the table and the summaries. */
-import { caseError, summaryTable, type CaseResult, type Metric } from '../core/memory/index.js';
+import {
+  caseError,
+  longestFittingSeq,
+  summaryTable,
+  type CaseResult,
+  type MaxContextRow,
+  type Metric,
+} from '../core/memory/index.js';
 import { buildEstimate } from '../core/estimate.js';
-import { caseArch, loadCalibrationCases } from '../io/load-calibration.js';
+import { GiB } from '../core/units.js';
+import { caseArch, loadCalibrationCases, loadMaxContextCases } from '../io/load-calibration.js';
 import { optionsFromFlags } from '../schema/flags.js';
 import { renderValidateText } from '../ui/validate-text.js';
 
@@ -32,13 +40,34 @@ export function calibrationRows(file: string): CaseResult[] {
   return rows;
 }
 
+/** calibration/max-context.json: each published longest sequence beside the one vramplan finds. */
+export function maxContextRows(): MaxContextRow[] {
+  return loadMaxContextCases().map((c) => {
+    const options = optionsFromFlags(c.flags);
+    const estimated = longestFittingSeq(caseArch(c), options, c.gpu_memory_gib * GiB);
+    return {
+      id: c.id,
+      model: c.model_hf_id ?? c.config_file,
+      gpuMemoryGiB: c.gpu_memory_gib,
+      method: options.method,
+      engine: c.engine,
+      publishedMaxTokens: c.published_max_tokens,
+      estimatedMaxTokens: estimated,
+      error: (estimated - c.published_max_tokens) / c.published_max_tokens,
+      ...(c.reportedApart === undefined ? {} : { reportedApart: c.reportedApart }),
+    };
+  });
+}
+
 export function runValidate(file: string, json: boolean): number {
   const rows = calibrationRows(file);
   const summary = summaryTable(rows);
+  // The max-context rows go with the shipped measured set, not with --cases informative.json.
+  const maxContext = file === 'cases.json' ? maxContextRows() : [];
   process.stdout.write(
     json
-      ? `${JSON.stringify({ rows, summary }, null, 2)}\n`
-      : `${renderValidateText(rows, summary)}\n`,
+      ? `${JSON.stringify({ rows, summary, maxContext }, null, 2)}\n`
+      : `${renderValidateText(rows, summary, maxContext)}\n`,
   );
   return 0;
 }

@@ -6,8 +6,10 @@ import type { Arch } from '../core/model/index.js';
 import { archFromHfConfig } from '../core/model/index.js';
 import {
   calibrationFileSchema,
+  maxContextFileSchema,
   throughputFileSchema,
   type CalibrationCase,
+  type MaxContextCase,
   type ThroughputCase,
 } from '../schema/calibration.js';
 import type { z } from 'zod';
@@ -47,6 +49,14 @@ export function loadThroughputCases(
   dir = CALIBRATION_DIR,
 ): ThroughputCase[] {
   return loadCases(join(dir, file), throughputFileSchema, 'throughput.json');
+}
+
+/** calibration/max-context.json: published longest sequences that fit a card. */
+export function loadMaxContextCases(
+  file = 'max-context.json',
+  dir = CALIBRATION_DIR,
+): MaxContextCase[] {
+  return loadCases(join(dir, file), maxContextFileSchema, 'max-context.json');
 }
 
 /** The architecture of a case, from the config.json shipped beside the cases. */

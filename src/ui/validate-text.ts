@@ -1,11 +1,17 @@
 /** Text table of the calibration report. */
-import { UNCERTAINTY, type CaseResult, type ErrorSummary } from '../core/memory/index.js';
+import {
+  UNCERTAINTY,
+  type CaseResult,
+  type ErrorSummary,
+  type MaxContextRow,
+} from '../core/memory/index.js';
 import type { ThroughputRow, ThroughputSummary } from '../core/time/accuracy.js';
 import { formatGiB, formatPercent, padLeft, padRight, signedPercent } from './format.js';
 
 export function renderValidateText(
   rows: readonly CaseResult[],
   summary: readonly ErrorSummary[],
+  maxContext: readonly MaxContextRow[] = [],
 ): string {
   const out = [
     `${padRight('case', 24)}${padRight('framework', 12)}${padRight('metric', 11)}${padLeft('measured', 12)}${padLeft('estimate', 12)}${padLeft('error', 9)}`,
@@ -31,7 +37,27 @@ export function renderValidateText(
       ? `no case is under-estimated beyond the band's high edge (-${formatPercent(band)})`
       : `under-estimated beyond the band's high edge (-${formatPercent(band)}): ${under.map((r) => `${r.id} (${signedPercent(r.error)})`).join(', ')}`,
   );
+  if (maxContext.length > 0) out.push('', ...renderMaxContext(maxContext));
   return out.join('\n');
+}
+
+/** The "max context" section: published longest sequences (calibration/max-context.json) beside ours. */
+function renderMaxContext(rows: readonly MaxContextRow[]): string[] {
+  const tokens = (n: number) => n.toLocaleString('en-US');
+  const out = [
+    'max context: longest sequence that fits the card (deviceBytes <= GPU memory), published vs estimate',
+    `${padRight('model', 36)}${padLeft('GPU', 7)}${padRight('  method', 9)}${padRight('engine', 9)}${padLeft('published', 11)}${padLeft('estimate', 11)}${padLeft('error', 9)}`,
+  ];
+  for (const r of rows)
+    out.push(
+      `${padRight(r.model, 36)}${padLeft(`${r.gpuMemoryGiB} GiB`, 7)}${padRight(`  ${r.method}`, 9)}${padRight(r.engine, 9)}${padLeft(tokens(r.publishedMaxTokens), 11)}${padLeft(tokens(r.estimatedMaxTokens), 11)}${padLeft(signedPercent(r.error), 9)}${r.reportedApart === undefined ? '' : '  (reported apart)'}`,
+    );
+  const scored = rows.filter((r) => r.reportedApart === undefined);
+  const within = scored.filter((r) => Math.abs(r.error) <= 0.2).length;
+  out.push(`${within} of ${scored.length} scored rows within 20%`);
+  for (const r of rows)
+    if (r.reportedApart !== undefined) out.push(`reported apart: ${r.id}: ${r.reportedApart}`);
+  return out;
 }
 
 /** Text report of `validate --throughput`: every case, summaries per kind and source, worst cases. */

@@ -89,9 +89,10 @@ function mlpBytes(g: LayerGroup, x: ActCtx): number {
   const downTrained = x.saves('down');
   let b: number;
   if (g.gated) {
-    // act(gate) saves gate_out; act_out * up_out saves both; down saves the product if trained.
+    // act(gate) saves gate_out; act_out * up_out saves both; down saves the product if trained (unless one
+    // LoRA MLP function recomputes it in backward: frameworks.ts loraMlpInPlace).
     b = fw.fusedSwiglu || x.fused ? 2 * c * I : 3 * c * I;
-    if (downTrained) b += c * I;
+    if (downTrained && !loraMlpInPlace(g, x)) b += c * I;
   } else {
     b = c * I + (downTrained ? c * I : 0); // activation saves fc1 output; fc2 saves the activation output
   }
@@ -137,5 +138,18 @@ export function selectiveLayerBytes(g: LayerGroup, x: ActCtx): number {
 
 /** Gradient working set while one layer runs backward: residual grad + MLP grads, per token. */
 export function backwardWorkingBytes(g: LayerGroup, x: ActCtx): number {
-  return (x.c * g.hidden * 2) / x.sp + (x.c * 3 * g.ffn * g.topK) / x.tp;
+  // One LoRA MLP function writing its SwiGLU gradients in place holds one ffn-wide gradient (DW).
+  const ffnGrads = loraMlpInPlace(g, x) ? 1 : 3;
+  return (x.c * g.hidden * 2) / x.sp + (x.c * ffnGrads * g.ffn * g.topK) / x.tp;
+}
+
+/** The layer's gated MLP runs as one in-place LoRA function (LoRA on gate, up and down, base frozen). */
+function loraMlpInPlace(g: LayerGroup, x: ActCtx): boolean {
+  return (
+    x.fw.loraMlpInPlace === true &&
+    g.gated &&
+    g.experts <= 1 &&
+    !x.t.full &&
+    ['gate', 'up', 'down'].every((r) => x.t.roles.has(r as LinearRole))
+  );
 }

@@ -21,6 +21,12 @@ export interface FrameworkProfile {
    * value keeps the whole qkv output alive, q and k parts included.
    */
   fusedQkvView: boolean;
+  /**
+   * LoRA on gate, up and down runs as one autograd function that saves its input and the gate/up outputs
+   * only (the down projection's input is recomputed in backward), and whose backward writes the SwiGLU
+   * gradients into the saved tensors and the input gradient into the input: one ffn-wide gradient in flight.
+   */
+  loraMlpInPlace?: boolean;
   /** Dropout in front of each LoRA A matrix (a copy of the input plus a mask). */
   loraDropout: boolean;
   /** LoRA adapters are kept in fp32 whatever the base dtype. */
@@ -50,7 +56,18 @@ export interface FrameworkProfile {
    * forward / backward peak with --chunked-loss; `fusedLinear`: the chunked loss is a fused linear +
    * cross-entropy kernel (Liger's), whose bytes follow its chunking instead (engines/hf/liger.ts).
    */
-  loss: { upcast: boolean; chunkedForward: number; chunkedBackward: number; fusedLinear?: boolean };
+  loss: {
+    upcast: boolean;
+    chunkedForward: number;
+    chunkedBackward: number;
+    /**
+     * The loss always runs fused: forward and backward together, chunk by chunk over the tokens, each chunk
+     * at most this many bytes of fp32 logits; the input gradient is computed in forward and kept for backward.
+     */
+    fusedChunkFp32Bytes?: number;
+    /** --chunked-loss runs a fused linear cross-entropy (Liger's: engines/hf/liger.ts). */
+    fusedLinear?: boolean;
+  };
   /** Torch AdamW runs foreach (one full-size temporary of v during step) or fused (none). */
   adamImpl: 'foreach' | 'fused';
   /** Inference: logits for every prompt token ('all') or only the last one ('last'). */

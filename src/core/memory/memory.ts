@@ -534,7 +534,9 @@ function activationsOf(s: Setup, h: Holdings): Activations {
         working = Math.max(working, full * tokens);
         break;
       case 'offload':
-        // Layer inputs live in host memory; two are in flight on the GPU (torchtune/unsloth offloading).
+        // Layer inputs live in host memory; two are on the GPU: the buffer the recomputed layer's input is
+        // copied back into, and the last layer's input, never offloaded (unsloth_zoo gradient_checkpointing.py
+        // at ce232d6c: GPU_BUFFERS, "Don't offload the last layer", LAST_GC_INDEX; torchtune #1443).
         working = Math.max(working, full * tokens + 2 * streamBytes * g.hidden * tokens);
         break;
     }
@@ -575,6 +577,22 @@ function activationsOf(s: Setup, h: Holdings): Activations {
     };
   }
   const finalNorm = head ? c * arch.hidden * tokens * (t.full || t.lmHead ? 2 : 1) : 0;
+  const fused = fusedLossChunk(s);
+  if (fused !== null) {
+    // A fused loss (forward and backward chunk by chunk) holds one chunk's vocabulary-sized tensors, its
+    // input (the final norm's output) and the input gradient it writes in forward and hands to backward.
+    const hiddenBytes = c * arch.hidden * tokens;
+    return {
+      saved: saved + finalNorm,
+      working,
+      bwd,
+      hostCheckpoints,
+      logitsFwd: head
+        ? (fused * s.V * fw.loss.chunkedForward) / s.vocabShards + 2 * hiddenBytes
+        : 0,
+      logitsBwd: head ? hiddenBytes : 0,
+    };
+  }
   return {
     saved: saved + finalNorm,
     working,
@@ -741,6 +759,16 @@ function inferencePhases(
 }
 
 /**
+ * Tokens in one chunk of an engine's fused loss (null when its loss is not fused): as many as keep the
+ * chunk's fp32 logits within the engine's cap, all of them when they fit (unsloth_zoo get_chunk_size).
+ */
+function fusedLossChunk(s: Setup): number | null {
+  const cap = s.fw.loss.fusedChunkFp32Bytes;
+  if (cap === undefined || !s.training || s.V === 0) return null;
+  return Math.min(s.tokens, Math.max(1, Math.floor(cap / (4 * s.V))));
+}
+
+/**
  * The largest one-off tensor of a step: its cached block stays reserved when smaller requests reuse the
  * pool (PyTorch caching allocator keeps freed blocks; ZeRO §3.2 on fragmentation; torchtune #1185).
  */
@@ -749,12 +777,15 @@ function largestTransient(s: Setup, hasHead: boolean): number {
   let transient = 0;
   for (const g of arch.groups) transient = Math.max(transient, (tokens * g.ffn * g.topK * c) / tp);
   if (hasHead && V > 0) {
+    const fused = fusedLossChunk(s);
     const lossTensor = s.training
-      ? s.fusedLinearLoss
-        ? ligerChunkRows(tokens, V, arch.hidden) * V * c // one chunk of logits, re-made per chunk
-        : o.chunkedLoss
-          ? 0
-          : tokens * V * 4
+      ? fused !== null
+        ? fused * V * 4 // one chunk's fp32 logits, the size the fused loss caps
+        : s.fusedLinearLoss
+          ? ligerChunkRows(tokens, V, arch.hidden) * V * c // one chunk of logits, re-made per chunk
+          : o.chunkedLoss
+            ? 0
+            : tokens * V * 4
       : (fw.prefillLogits === 'all' ? tokens : o.batch) * V * 4;
     transient = Math.max(transient, lossTensor / tp);
   }

@@ -1,5 +1,9 @@
 /** What the unsloth engine really allocates: unsloth's memory profile (core/memory reads it). */
 import { TORCH_CONTEXT_MIB, type FrameworkProfile } from '../../memory/framework-profile.js';
+import { GiB } from '../../units.js';
+
+// Sources read at unslothai/unsloth 015bdef0 (2026-08-22, README context tables at 0acd1c7e) and
+// unslothai/unsloth-zoo ce232d6c (2026-08-20); the files named below are at those commits.
 
 export const UNSLOTH_MEMORY: FrameworkProfile = {
   id: 'unsloth',
@@ -13,14 +17,25 @@ export const UNSLOTH_MEMORY: FrameworkProfile = {
   name: 'Unsloth',
   eagerFp32RmsNorm: false, // Triton fast_rms_layernorm saves input and r only
   fusedSwiglu: true, // Triton swiglu_fg_kernel: saves e and g
-  sdpaExpandsKv: false, // flash/xformers path with native GQA
-  attnOutputCopy: true,
+  // utils/attention_dispatch.py: flash-attn when installed, else xformers (select_attention_backend). The
+  // xformers branch expands GQA keys/values to every query head and reshapes them (copies) when training;
+  // flash-attn takes GQA natively (the estimate's `flash`). Both outputs come back (batch, seq, heads, dim)
+  // and are reshaped as views that LoRA_W saves as o_proj's input: no contiguous copy.
+  sdpaExpandsKv: true,
+  attnOutputCopy: false,
+  // kernels/fast_lora.py LoRA_MLP: save_for_backward(..., X, e, g); backward recomputes h into DW
+  // (swiglu_DWf_DW_dfg_kernel(DW, e, g)) and writes dX into X (torch.matmul(df, upW.t(), out = X)).
+  loraMlpInPlace: true,
   fusedQkvView: false,
   loraDropout: false, // examples use lora_dropout = 0 (required for the fast path)
   fp32Adapters: true, // adapters fp32 under fp16/bf16 autocast
   kbitUpcastsToFp32: false, // keeps embeddings / lm_head in fp16/bf16
-  // Fast_CrossEntropyLoss: 16-bit logits kept, gradient written in place (no fp32 copy).
-  loss: { upcast: false, chunkedForward: 0, chunkedBackward: 0 },
+  // models/llama.py CausalLM_fast_forward calls unsloth_fused_ce_loss unless UNSLOTH_RETURN_LOGITS=1; it
+  // (unsloth_zoo fused_losses/cross_entropy_loss.py UnslothFusedLoss) runs torch.func.grad_and_value chunk by
+  // chunk, compiled, and writes grad_inputs (hidden-sized) in forward; get_chunk_size caps a chunk's fp32
+  // logits at target_gb = min(half the free memory, 4 GiB). Per chunk token the 16-bit logits and their
+  // 16-bit gradient (the matmul backward's input) are alive: chunkedForward/Backward below.
+  loss: { upcast: false, chunkedForward: 4, chunkedBackward: 4, fusedChunkFp32Bytes: 4 * GiB },
   adamImpl: 'foreach',
   prefillLogits: 'last',
   kvCache: 'dynamic',

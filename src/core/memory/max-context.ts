@@ -1,0 +1,46 @@
+/**
+ * The longest sequence that fits a GPU: a binary search over estimateMemory on `seq` (fits = deviceBytes ≤
+ * the GPU's memory). Device bytes grow with the sequence (every activation, logit and transient is per
+ * token or grows with it), so the largest fitting length is found in log2(limit) estimates. Pure.
+ */
+import type { Arch } from '../model/arch.js';
+import type { EstimateOptions } from '../../schema/estimate.js';
+import { estimateMemory } from './memory.js';
+
+/** Searched no further: 2^24 tokens, far beyond any published context (0 when even one token does not fit). */
+export const MAX_CONTEXT_LIMIT = 2 ** 24;
+
+export function longestFittingSeq(
+  arch: Arch,
+  o: EstimateOptions,
+  gpuBytes: number,
+  limit = MAX_CONTEXT_LIMIT,
+): number {
+  const fits = (seq: number): boolean =>
+    estimateMemory(arch, { ...o, seq }, { lean: true }).perGpu.deviceBytes <= gpuBytes;
+  if (!fits(1)) return 0;
+  if (fits(limit)) return limit;
+  let lo = 1; // fits
+  let hi = limit; // does not fit
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (fits(mid)) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** One published longest-sequence row beside vramplan's (validate's "max context" section). */
+export interface MaxContextRow {
+  id: string;
+  model: string;
+  gpuMemoryGiB: number;
+  method: string;
+  engine: string;
+  publishedMaxTokens: number;
+  estimatedMaxTokens: number;
+  /** (estimated - published) / published. */
+  error: number;
+  /** Why the row is reported apart rather than scored (absent: scored). */
+  reportedApart?: string;
+}
