@@ -510,7 +510,7 @@ interface Activations {
 }
 
 function activationsOf(s: Setup, h: Holdings): Activations {
-  const { o, fw, arch, t, c, lf, tokens, streamBytes, training, actCtx } = s;
+  const { o, arch, t, lf, tokens, streamBytes, training, actCtx } = s;
   let saved = 0;
   let working = 0;
   let bwd = 0;
@@ -551,6 +551,46 @@ function activationsOf(s: Setup, h: Holdings): Activations {
   // Bytes per token per vocabulary entry: chunked losses per framework; the fp32 upcast holds the logits,
   // an fp32 copy (none when already fp32) and log_softmax in forward, three fp32 tensors in backward;
   // without the upcast only the 16-bit logits are vocabulary-sized (Unsloth's in-place CE kernel).
+  const loss = lossHoldings(s, h.hasHead && training, t.full, t.lmHead);
+  return { saved: saved + loss.saved, working, bwd, hostCheckpoints, ...loss.logits };
+}
+
+/**
+ * What the output layer and the loss keep: the final norm's output it saves, and the vocabulary-sized
+ * tensors alive at the forward and backward peaks, by the engine's loss path (upcast, chunked, fused).
+ */
+function lossHoldings(
+  s: Setup,
+  head: boolean,
+  fullTrain: boolean,
+  lmHeadTrained: boolean,
+): { saved: number; logits: { logitsFwd: number; logitsBwd: number } } {
+  const { o, fw, arch, c, tokens } = s;
+  if (!head) return { saved: 0, logits: { logitsFwd: 0, logitsBwd: 0 } };
+  if (s.fusedLinearLoss && s.V > 0) {
+    // The fused kernel saves no lm_head input (its gradients are made in forward): the final norm's input
+    // only, and the loss bytes of its chunking (engines/hf/liger.ts). A frozen output layer gets no
+    // grad_weight; LoRA on lm_head is not seen by the kernel (it reads lm_head.weight).
+    const loss = ligerLossBytes(tokens, s.V, arch.hidden, c, fullTrain ? s.trainBytes : 0);
+    return {
+      saved: c * arch.hidden * tokens,
+      logits: { logitsFwd: loss.forward, logitsBwd: loss.backward },
+    };
+  }
+  const finalNorm = c * arch.hidden * tokens * (fullTrain || lmHeadTrained ? 2 : 1);
+  const fused = fusedLossChunk(s);
+  if (fused !== null) {
+    // A fused loss (forward and backward chunk by chunk) holds one chunk's vocabulary-sized tensors, its
+    // input (the final norm's output) and the input gradient it writes in forward and hands to backward.
+    const hiddenBytes = c * arch.hidden * tokens;
+    return {
+      saved: finalNorm,
+      logits: {
+        logitsFwd: (fused * s.V * fw.loss.chunkedForward) / s.vocabShards + 2 * hiddenBytes,
+        logitsBwd: hiddenBytes,
+      },
+    };
+  }
   const fwdPerV = o.chunkedLoss
     ? fw.loss.chunkedForward
     : fw.loss.upcast
@@ -561,45 +601,12 @@ function activationsOf(s: Setup, h: Holdings): Activations {
     : fw.loss.upcast
       ? UPCAST_BACKWARD_PER_VOCAB
       : c;
-  const head = h.hasHead && training;
-  if (head && s.fusedLinearLoss && s.V > 0) {
-    // The fused kernel saves no lm_head input (its gradients are made in forward): the final norm's input
-    // only, and the loss bytes of its chunking (engines/hf/liger.ts). A frozen output layer gets no
-    // grad_weight; LoRA on lm_head is not seen by the kernel (it reads lm_head.weight).
-    const loss = ligerLossBytes(tokens, s.V, arch.hidden, c, t.full ? s.trainBytes : 0);
-    return {
-      saved: saved + c * arch.hidden * tokens,
-      working,
-      bwd,
-      hostCheckpoints,
-      logitsFwd: loss.forward,
-      logitsBwd: loss.backward,
-    };
-  }
-  const finalNorm = head ? c * arch.hidden * tokens * (t.full || t.lmHead ? 2 : 1) : 0;
-  const fused = fusedLossChunk(s);
-  if (fused !== null) {
-    // A fused loss (forward and backward chunk by chunk) holds one chunk's vocabulary-sized tensors, its
-    // input (the final norm's output) and the input gradient it writes in forward and hands to backward.
-    const hiddenBytes = c * arch.hidden * tokens;
-    return {
-      saved: saved + finalNorm,
-      working,
-      bwd,
-      hostCheckpoints,
-      logitsFwd: head
-        ? (fused * s.V * fw.loss.chunkedForward) / s.vocabShards + 2 * hiddenBytes
-        : 0,
-      logitsBwd: head ? hiddenBytes : 0,
-    };
-  }
   return {
-    saved: saved + finalNorm,
-    working,
-    bwd,
-    hostCheckpoints,
-    logitsFwd: head ? (tokens * s.V * fwdPerV) / s.vocabShards : 0,
-    logitsBwd: head ? (tokens * s.V * bwdPerV) / s.vocabShards : 0,
+    saved: finalNorm,
+    logits: {
+      logitsFwd: (tokens * s.V * fwdPerV) / s.vocabShards,
+      logitsBwd: (tokens * s.V * bwdPerV) / s.vocabShards,
+    },
   };
 }
 
