@@ -334,6 +334,25 @@ describe('monotonicity: more of a memory-saving knob never costs per-GPU memory'
     );
   });
 
+  it('--liger never slows a LoRA/QLoRA step on the HF stacks (the planner drops the plain twin: plan.ts Variant)', () => {
+    const gpus = loadGpus();
+    fc.assert(
+      fc.property(
+        caseArb({}, { methods: ['lora', 'qlora'] }),
+        fc.integer({ min: 0, max: gpus.length - 1 }),
+        ({ arch, o }, gi) => {
+          const framework = o.framework === 'deepspeed' ? ('deepspeed' as const) : ('hf' as const);
+          const plain: EstimateOptions = { ...o, framework, liger: false };
+          if (!isValid(plain)) return;
+          const gpu = gpus[gi]!;
+          const step = (x: EstimateOptions) => buildEstimate(arch, x, gpu).time!.stepSeconds;
+          expect(step({ ...plain, liger: true })).toBeLessThanOrEqual(step(plain) * (1 + 1e-9));
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
   it('checkpointing: none >= full and none >= offload', () => {
     fc.assert(
       fc.property(caseArb(TOY_FREE, { methods: ['full', 'lora', 'qlora'] }), ({ arch, o }) => {

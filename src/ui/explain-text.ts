@@ -47,6 +47,7 @@ export function renderExplainText(e: Explanation): string {
   if (e.fixes.length === 0) {
     lines.push(
       `no single change, pair or triple of changes makes it fit (${e.tried} configurations tried); consider a larger GPU.`,
+      ...ruledOutLines(e),
     );
     return lines.join('\n');
   }
@@ -64,5 +65,18 @@ export function renderExplainText(e: Explanation): string {
     for (const c of f.changes)
       if (c.tradeoff) lines.push(`     ${f.changes.length > 1 ? `${c.label}: ` : ''}${c.tradeoff}`);
   });
+  lines.push(...ruledOutLines(e));
   return lines.join('\n');
+}
+
+/** Fixes that fit but that a library rule forbids, each with the rule that prunes it. */
+function ruledOutLines(e: Explanation): string[] {
+  if (e.ruledOut.length === 0) return [];
+  return [
+    '',
+    "fits, but the engine's libraries reject it (behaviour rules):",
+    ...e.ruledOut.map(
+      (r) => `  - ${r.changes} on ${r.engine}: ${r.says} (rule ${r.rule}, ${r.source})`,
+    ),
+  ];
 }

@@ -179,7 +179,7 @@ describe('litgptBlocker and LITGPT_RULES', () => {
   const rule = (id: string) => LITGPT_RULES.find((r) => r.id === id)!;
 
   it('a model outside the registry is refused, naming why', () => {
-    const why = litgptBlocker(plan('opt-1.3b', { method: 'lora' }));
+    const why = launchBlocker(plan('opt-1.3b', { method: 'lora' }));
     expect(why).toMatch(/no config for 'facebook\/opt-1.3b'/);
     const out = buildLaunch(input('opt-1.3b', { method: 'lora' }));
     expect(out.outputs[0]).toMatchObject({ engine: 'litgpt', ok: false });
@@ -193,8 +193,8 @@ describe('litgptBlocker and LITGPT_RULES', () => {
       checkpointing: 'full',
       optimizer: 'paged-adamw',
     });
-    expect(litgptBlocker(p)).toBe(ruleReason(rule('litgpt-quantize-one-device')));
-    expect(launchBlocker(p)).toBe(litgptBlocker(p));
+    expect(launchBlocker(p)).toBe(ruleReason(rule('litgpt-quantize-one-device')));
+    expect(launchBlocker(p)).toBe(launchBlocker(p));
   });
   it('every forbid rule makes the blocker return its sentence', () => {
     const cases: Record<string, Record<string, unknown>> = {
@@ -212,12 +212,12 @@ describe('litgptBlocker and LITGPT_RULES', () => {
     ).map((r) => r.id);
     expect(Object.keys(cases).sort()).toEqual(forbids.sort());
     for (const [id, flags] of Object.entries(cases))
-      expect(litgptBlocker(plan('llama-3.1-8b', flags)), id).toBe(ruleReason(rule(id)));
+      expect(launchBlocker(plan('llama-3.1-8b', flags)), id).toBe(ruleReason(rule(id)));
   });
   it('plans LitGPT runs as written pass', () => {
-    expect(litgptBlocker(plan('llama-3.1-8b', { method: 'lora' }))).toBeNull();
+    expect(launchBlocker(plan('llama-3.1-8b', { method: 'lora' }))).toBeNull();
     expect(
-      litgptBlocker(
+      launchBlocker(
         plan('llama-3.1-8b', {
           method: 'lora',
           weights: 'int8',
@@ -227,7 +227,7 @@ describe('litgptBlocker and LITGPT_RULES', () => {
       ),
     ).toBeNull();
     expect(
-      litgptBlocker(
+      launchBlocker(
         plan('mistral-7b-v0.1', { method: 'full', gpus: 8, zero: 3, checkpointing: 'full' }),
       ),
     ).toBeNull();

@@ -10,7 +10,6 @@ import {
   pyLiteral,
   TORCHTITAN_FILE,
   TORCHTITAN_PINS,
-  torchtitanBlocker,
 } from '../../src/core/engines/torchtitan/launch.js';
 import { TORCHTITAN_RULES } from '../../src/core/engines/torchtitan/rules.js';
 import { parseTorchtitanRecipe } from '../../src/core/engines/torchtitan/from.js';
@@ -155,21 +154,21 @@ describe('torchtitan launch.sh and pins', () => {
 
 describe('torchtitan blocker and rules', () => {
   it('names the registry for a model torchtitan has no flavor for', () => {
-    const why = torchtitanBlocker(input('mistral-7b-v0.1', { gpus: 2 }));
+    const why = launchBlocker(input('mistral-7b-v0.1', { gpus: 2 }));
     expect(why).toMatch(/no torchtitan flavor for 'mistral-7b-v0.1'.*llama3 \(1B, 3B, 8B/);
     expect(launchBlocker(input('mistral-7b-v0.1', { gpus: 2 }))).toBe(why);
   });
 
   it('forbid rules give their sentence: TP not dividing the KV heads, fp16, bad mesh', () => {
     // Llama 3.1 8B has 8 KV heads: tp 16 does not divide them.
-    const tp = torchtitanBlocker(input('llama-3.1-8b', { gpus: 32, tp: 16 }));
+    const tp = launchBlocker(input('llama-3.1-8b', { gpus: 32, tp: 16 }));
     expect(tp).toMatch(/rule torchtitan-tp-divides-heads/);
-    const fp16 = torchtitanBlocker(input('llama-3.1-8b', { gpus: 2, compute: 'fp16' }));
+    const fp16 = launchBlocker(input('llama-3.1-8b', { gpus: 2, compute: 'fp16' }));
     expect(fp16).toMatch(/rule torchtitan-no-fp16/);
     const x = input('llama-3.1-8b', { gpus: 2 });
-    const mesh = torchtitanBlocker({ ...x, options: { ...x.options, gpus: 6, tp: 4 } });
+    const mesh = launchBlocker({ ...x, options: { ...x.options, gpus: 6, tp: 4 } });
     expect(mesh).toMatch(/rule torchtitan-mesh-product/);
-    const pp = torchtitanBlocker({ ...x, options: { ...x.options, gpus: 40, pp: 40 } });
+    const pp = launchBlocker({ ...x, options: { ...x.options, gpus: 40, pp: 40 } });
     expect(pp).toMatch(/rule torchtitan-pp-stages-vs-layers/);
   });
 

@@ -5,11 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { engineOf, onEngine } from '../../src/core/engines/index.js';
 import { forbiddenBy } from '../../src/core/engines/rules.js';
-import {
-  UNSLOTH_PINS,
-  emitUnsloth,
-  unslothBlocker,
-} from '../../src/core/engines/unsloth/launch.js';
+import { UNSLOTH_PINS, emitUnsloth } from '../../src/core/engines/unsloth/launch.js';
 import { UNSLOTH_RULES } from '../../src/core/engines/unsloth/rules.js';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { mergeFlags } from '../../src/core/from/index.js';
@@ -133,16 +129,16 @@ describe('unsloth blocker and rules', () => {
     const x = input({ method: 'lora', gpus: 2 });
     const rule = forbiddenBy(UNSLOTH_RULES, { arch: x.arch, options: x.options, dp: 2, accum: 1 });
     expect(rule?.id).toBe('unsloth-one-gpu');
-    expect(unslothBlocker(x)).toContain('unsloth-one-gpu');
     expect(launchBlocker(x)).toContain('unsloth-one-gpu');
-    expect(emitUnsloth(x).ok).toBe(false);
+    // launch writes no Unsloth files for it, only the rule's reason.
+    expect(buildLaunch(x).outputs[0]).toMatchObject({ engine: 'unsloth', ok: false });
   });
   it('accept a 1-GPU QLoRA plan and refuse fp4 and inference', () => {
-    expect(unslothBlocker(input({ method: 'qlora' }))).toBeNull();
-    expect(unslothBlocker(input({ method: 'qlora', weights: 'fp4' }))).toContain(
+    expect(launchBlocker(input({ method: 'qlora' }))).toBeNull();
+    expect(launchBlocker(input({ method: 'qlora', weights: 'fp4' }))).toContain(
       'unsloth-4bit-is-nf4',
     );
-    expect(unslothBlocker(input({ method: 'inference' }))).toContain('inference');
+    expect(launchBlocker(input({ method: 'inference' }))).toContain('inference');
   });
   it('every rule cites a source at a commit or tag', () => {
     for (const r of UNSLOTH_RULES) expect(r.source).toMatch(/\/blob\/(v[\d.]+|[0-9a-f]{40})\//);

@@ -10,6 +10,7 @@ import { buildEstimate, gpuCapacityBytes } from '../estimate.js';
 import type { Breakdown } from '../memory/memory.js';
 import { engineOf } from '../engines/engine.js';
 import { ENGINE_PROFILES, engineRejects } from '../engines/engines.js';
+import { forbiddenBy } from '../engines/rules.js';
 import { qualityOf, tierRank, type QualityTier } from './quality.js';
 import { estimateTime } from '../time/index.js';
 import { timeVerdict, type TimeVerdict } from '../time/verdict.js';
@@ -65,6 +66,11 @@ export interface Explanation {
   components: { component: keyof Breakdown; bytes: number }[];
   /** Changes that make it fit, best first: fewest GPUs, then least slowdown, then most memory freed. */
   fixes: Fix[];
+  /**
+   * Fixes that fit but that a behaviour rule of their engine's libraries forbids (engines/<engine>/rules.ts):
+   * the changes, the engine and the rule, so a user sees why an obvious fix is not offered.
+   */
+  ruledOut: { changes: string; engine: string; rule: string; says: string; source: string }[];
   /** 1 = single changes were enough, 2 = pairs were needed, 3 = triples; 0 when it already fits or nothing fits. */
   depth: 0 | 1 | 2 | 3;
   /** Configurations estimated while searching. */
@@ -329,6 +335,7 @@ function asGiven(arch: Arch, options: EstimateOptions, gpu: Gpu): Explanation {
     overflow,
     components,
     fixes: [],
+    ruledOut: [],
     depth: 0,
     tried: 0,
     time: timeVerdict(estimateTime(arch, options, gpu, defaultTimeOptions(options.gpus))),
@@ -375,6 +382,25 @@ function fixEvaluator(arch: Arch, options: EstimateOptions, gpu: Gpu, result: Ex
     result.tried++;
     const r = buildEstimate(arch, o, gpu);
     if (!r.fits) return null;
+    const engine = engineOf(o);
+    const rule = forbiddenBy(ENGINE_PROFILES[engine].rules, {
+      arch,
+      options: o,
+      dp: o.gpus / (o.tp * o.pp * o.cp),
+      accum: Math.max(1, Math.ceil(samples / (o.batch * dpOf(o)))),
+    });
+    if (rule) {
+      const changes = combo.map((mv) => mv.change.label).join(' + ');
+      if (result.ruledOut.length < MAX_FIXES)
+        result.ruledOut.push({
+          changes,
+          engine,
+          rule: rule.id,
+          says: rule.says,
+          source: rule.source,
+        });
+      return null;
+    }
     return {
       changes: combo.map((mv) => mv.change),
       options: o,

@@ -436,6 +436,12 @@ interface Variant {
   engine: Engine;
   optimizerInBackward: boolean;
   liger: boolean;
+  /**
+   * Without Liger on an engine that searches a Liger twin: skipped for LoRA/QLoRA, where the twin never uses
+   * more memory (the frozen output layer gets no weight gradient: engines/hf/liger.ts) and is never slower,
+   * so this row could rank under no preference (test/engines/liger.test.ts checks both).
+   */
+  ligerTwin: boolean;
 }
 
 const OFFLOADS = ['none', 'optimizer', 'optimizer+params'] as const;
@@ -486,10 +492,11 @@ export function variantsOf(s: Scenario, arch?: Arch): Variant[] {
   const liger = s.job.kind === 'fine-tune' && arch !== undefined && ligerPatches(arch.modelType);
   const out: Variant[] = [];
   for (const engine of engines) {
-    out.push({ engine, optimizerInBackward: false, liger: false });
-    if (engine === 'torchtune') out.push({ engine, optimizerInBackward: true, liger: false });
-    if (liger && ENGINE_PROFILES[engine].liger)
-      out.push({ engine, optimizerInBackward: false, liger: true });
+    const twin = liger && ENGINE_PROFILES[engine].liger === true;
+    out.push({ engine, optimizerInBackward: false, liger: false, ligerTwin: twin });
+    if (engine === 'torchtune')
+      out.push({ engine, optimizerInBackward: true, liger: false, ligerTwin: false });
+    if (twin) out.push({ engine, optimizerInBackward: false, liger: true, ligerTwin: false });
   }
   return out;
 }
@@ -818,6 +825,7 @@ function layoutVariants(
       lossy = true;
       continue;
     }
+    if (v.ligerTwin && base.method !== 'full') continue; // dominated by its Liger twin
     out.push(vi);
   }
   const verdict = !ran ? LAYOUT_NO_ENGINE : lossy ? LAYOUT_LOSSY : LAYOUT_OK;

@@ -16,7 +16,7 @@ import {
 } from '../../launch/common.js';
 import { LORA_DROPOUT, loraAlpha } from '../../launch/common.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
-import { changesFor, forbiddenBy, type RuleInput, ruleReason } from '../rules.js';
+import { changesFor, type RuleInput } from '../rules.js';
 import { LITGPT_CONFIG_PY, litgptModel } from './models.js';
 import {
   LITGPT,
@@ -58,8 +58,7 @@ export function litgptBlocker(x: LaunchPlan): string | null {
   if (!litgptPrecision(o))
     return `no LitGPT precision holds ${o.weights} weights with ${o.compute} compute (bf16-true, bf16-mixed, 16-true, 16-mixed, 32-true)`;
   if (!OPTIM[o.optimizer]) return `optimizer ${o.optimizer} has no LitGPT class mapping`;
-  const rule = forbiddenBy(LITGPT_RULES, ruleInput(x));
-  return rule ? ruleReason(rule) : null;
+  return null; // the profile's forbid rules: launch/index.ts launchBlocker checks them first
 }
 
 /** The LitGPT subcommand that runs the plan (__main__.py PARSER_DATA finetune_lora / finetune_full). */

@@ -14,8 +14,7 @@ import {
 } from '../../launch/common.js';
 import { SLURM_FILE, slurmScript } from '../../launch/slurm.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
-import { forbiddenBy, ruleReason, type RuleInput } from '../rules.js';
-import { dpShard, TORCHTITAN_RULES } from './rules.js';
+import { dpShard } from './rules.js';
 
 /** The recipe file and the function in it (ConfigManager._load_config imports the module by name: TT torchtitan/config/manager.py). */
 export const TORCHTITAN_FILE = 'torchtitan_vramplan.py';
@@ -64,21 +63,12 @@ const TITAN_MODELS: Record<string, TitanModel> = {
 const REGISTRY_TEXT =
   'torchtitan 0.3.0 trains llama3 (1B, 3B, 8B, 70B, 405B: Llama 3.1/3.2/3.3), qwen3 (0.6B, 1.7B, 4B, 8B, 14B, 32B, 30B-A3B, 235B-A22B), deepseek_v3 (16B, 236B, 671B), gpt_oss (20b, 120b), kimi_k2_7, qwen3_5, flux; vramplan maps the Llama 3.1+ and Qwen3 catalog models';
 
-const ruleInput = (x: LaunchPlan): RuleInput => ({
-  arch: x.arch,
-  options: x.options,
-  dp: dpShard(x.options),
-  accum: 1,
-});
-
 /** Why torchtitan 0.3.0 cannot run `x` as planned, or null. Cheap: the planner asks per layout. */
 export function torchtitanBlocker(x: LaunchPlan): string | null {
   const o = x.options;
   if (o.method !== 'full')
     return 'torchtitan trains full fine-tunes only (no LoRA/QLoRA/inference)';
   if (!TITAN_MODELS[x.arch.id]) return `no torchtitan flavor for '${x.arch.id}': ${REGISTRY_TEXT}`;
-  const rule = forbiddenBy(TORCHTITAN_RULES, ruleInput(x));
-  if (rule) return ruleReason(rule);
   // training.dtype float32 + mixed_precision_param (TT configs.py L87-L94): fp32 sharded parameters.
   if (o.weights !== 'fp32')
     return `torchtitan keeps fp32 parameters with bf16 mixed precision (plan has ${o.weights} weights)`;

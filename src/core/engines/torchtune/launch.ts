@@ -13,7 +13,6 @@ import { LORA_DROPOUT, loraAlpha } from '../../launch/common.js';
 import { roundsStochastically } from '../profile.js';
 import { TORCHTUNE_PROFILE } from './profile.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
-import { forbiddenBy, ruleReason } from '../rules.js';
 import {
   builderOf,
   TORCHTUNE_VERSION,
@@ -23,7 +22,6 @@ import {
   TUNE_OPTIM_SR,
   type TuneModel,
 } from './components.js';
-import { TORCHTUNE_RULES } from './rules.js';
 
 export const TORCHTUNE_FILE = 'torchtune.yaml';
 
@@ -32,15 +30,12 @@ function optimizerComponent(o: EstimateOptions): Record<string, unknown> | undef
 }
 
 /**
- * Why torchtune cannot run the plan, or null: the first forbidding rule (rules.ts) at `accum` micro-batches
- * per step, then the launcher's own limits. launchBlocker has no gradient accumulation (LaunchPlan), so it
- * asks with accum 1; the emitter asks again with the plan's.
+ * Why torchtune cannot run the plan, or null: the launcher's own limits (its forbid rules, rules.ts, are
+ * checked first by launch/index.ts launchBlocker and buildLaunch, at the plan's accumulation).
  */
-function blocker(x: LaunchPlan, m: TuneModel | undefined, accum: number): string | null {
+function blocker(x: LaunchPlan, m: TuneModel | undefined): string | null {
   const o = x.options;
   if (o.method === 'inference') return 'the plan is inference: torchtune recipes are for training';
-  const rule = forbiddenBy(TORCHTUNE_RULES, { ...x, dp: dataParallel(o), accum });
-  if (rule) return ruleReason(rule);
   if (!m) return `torchtune ships no model builder for '${x.arch.id}'`;
   if (o.method === 'qlora' && o.weights !== 'nf4')
     return `torchtune QLoRA quantizes to NF4 only (plan has ${o.weights})`;
@@ -62,7 +57,7 @@ function blocker(x: LaunchPlan, m: TuneModel | undefined, accum: number): string
 
 /** Why torchtune cannot run `x` (its rules, then the launcher's limits), or null; accum is taken as 1. */
 export const torchtuneBlocker = (x: LaunchPlan): string | null =>
-  blocker(x, TUNE_MODELS[x.arch.id], 1);
+  blocker(x, TUNE_MODELS[x.arch.id]);
 
 const recipeOf = (o: EstimateOptions): string =>
   `${isAdapter(o) ? 'lora' : 'full'}_finetune_${dataParallel(o) > 1 ? 'distributed' : 'single_device'}`;
@@ -73,7 +68,7 @@ export function emitTorchtune(x: LaunchInput): EngineOutput {
   const engine = 'torchtune';
   const o = x.options;
   const m = TUNE_MODELS[x.arch.id];
-  const why = blocker(x, m, x.gradAccum);
+  const why = blocker(x, m);
   if (why || !m) return { engine, ok: false, reason: why ?? 'unsupported' };
   const notes: string[] = [];
   const model: Record<string, unknown> = { _component_: builderOf(m, o.method) };

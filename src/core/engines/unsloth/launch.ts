@@ -16,7 +16,7 @@ import { loraAlpha } from '../../launch/common.js';
 import { trainerOptim } from '../hf/trainer.js';
 import { loraTargetModules } from '../../launch/modules.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
-import { changesFor, forbiddenBy, ruleReason, type RuleInput } from '../rules.js';
+import { changesFor, type RuleInput } from '../rules.js';
 import { OFFLOAD_MIN_SEQ, UNSLOTH_RULES } from './rules.js';
 
 export const UNSLOTH_ENGINE = 'Unsloth';
@@ -55,8 +55,6 @@ export function unslothBlocker(x: LaunchPlan): string | null {
   const o = x.options;
   if (o.method === 'inference')
     return 'the plan is inference: the Unsloth launcher writes training runs (serve it with vLLM or transformers)';
-  const rule = forbiddenBy(UNSLOTH_RULES, ruleInput(x));
-  if (rule) return ruleReason(rule);
   if (x.arch.kind !== 'causal-lm')
     return `the Unsloth launcher writes FastLanguageModel + SFTTrainer runs for causal LMs only (${x.arch.id} is ${x.arch.kind})`;
   if (o.weights === 'fp8' || o.weights === 'int4')

@@ -3,8 +3,7 @@ import { dataParallel, TORCH_DTYPE } from '../../launch/common.js';
 import type { EstimateOptions } from '../../../schema/estimate.js';
 import { HF_PINS } from '../hf/trainer.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
-import { forbiddenBy, ruleReason } from '../rules.js';
-import { VLLM_RULES, VLLM_VERSION } from './rules.js';
+import { VLLM_VERSION } from './rules.js';
 
 export const SERVE_SCRIPT = 'serve.sh';
 export const CHECK_SCRIPT = 'check.sh';
@@ -19,8 +18,7 @@ const sq = (s: string): string =>
 export function vllmBlocker(x: LaunchPlan): string | null {
   const o = x.options;
   if (o.method !== 'inference') return 'the plan trains: vLLM serves only';
-  const rule = forbiddenBy(VLLM_RULES, { ...x, dp: dataParallel(o), accum: 1 });
-  return rule ? ruleReason(rule) : null;
+  return null; // its forbid rules (rules.ts): launch/index.ts launchBlocker checks them first
 }
 
 /** Why this script cannot generate `o` as planned, or null. */
