@@ -285,6 +285,12 @@ export function flagsFromOptions(o: EstimateOptions): Record<string, string | nu
     const v = o[k];
     if (v !== d[k]) out[FLAG_OF[k]] = v as string | number | boolean;
   }
+  // An engine's own defaults (core/engines/<engine>/profile.ts `defaults`, applied by --framework <engine>)
+  // differ from the contract's for these: write them out so the flags mean the same options again.
+  if (o.framework !== 'hf' && o.framework !== 'deepspeed') {
+    out.checkpointing = o.checkpointing;
+    out.attention = o.attention;
+  }
   if (o.loraAllLinear) out['lora-targets'] = 'all-linear';
   else if (o.loraTargets.join(',') !== d.loraTargets.join(','))
     out['lora-targets'] = o.loraTargets.join(',');

@@ -148,6 +148,17 @@ export function renderPruned(r: PlanResult): string {
   ].join('\n');
 }
 
+/** The engines searched that ran no configuration of the job, each with the reason from its checks or rules. */
+export function renderIdleEngines(r: PlanResult): string {
+  const idle = r.engines.filter((e) => e.idle !== null);
+  if (idle.length === 0) return '';
+  const ran = r.engines.filter((e) => e.idle === null).map((e) => e.engine);
+  return [
+    `engines searched: ${r.engines.map((e) => e.engine).join(', ')}; with plans: ${ran.length > 0 ? ran.join(', ') : 'none'}`,
+    ...idle.map((e) => `  ${e.engine}: ${e.idle}`),
+  ].join('\n');
+}
+
 export function renderFixes(r: PlanResult): string {
   if (r.nearestFixes.length === 0) return '';
   return [
@@ -212,6 +223,11 @@ export function renderPlanText(r: PlanResult): string {
     out.push('');
     const best = r.plans[0]!;
     out.push(`best: ${best.id}`);
+    const c = best.choices;
+    if (c.method !== 'inference')
+      out.push(
+        `global batch ${c.globalBatch} samples per step (micro-batch ${c.microBatch} x accumulation ${c.gradAccum} x ${c.dp} data-parallel)`,
+      );
     out.push(renderMemory(best));
     out.push(renderHostRam(best));
     out.push(renderQuality(best));
@@ -232,6 +248,8 @@ export function renderPlanText(r: PlanResult): string {
   }
   out.push('');
   out.push(renderPruned(r));
+  const idle = renderIdleEngines(r);
+  if (idle) out.push(idle);
   out.push('');
   out.push(
     'Estimates: memory ±calibration band; time from the time model (each phase at its compute, memory, link or host limit); see README "Time model" and "Assumptions and limits".',

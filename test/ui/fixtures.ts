@@ -50,6 +50,7 @@ export function fakePlan(i: number): Plan {
       attention: 'flash',
       microBatch: 1,
       gradAccum: 16,
+      globalBatch: 16,
       zero: 0,
       offload: 'none',
       tp: 1,
@@ -138,6 +139,7 @@ export function fakeResult(n: number, name = 'Test scenario'): PlanResult {
     fastestHours: 2,
     largest: null,
     nearestFixes: [],
+    engines: [],
   };
 }
 

@@ -158,6 +158,11 @@ export interface PlanChoices {
   attention: EstimateOptions['attention'];
   microBatch: number;
   gradAccum: number;
+  /**
+   * Samples per optimizer step the plan runs: micro-batch x accumulation x data-parallel ranks. It equals the
+   * scenario's globalBatch whenever the data-parallel degree divides it; otherwise it is the next larger one.
+   */
+  globalBatch: number;
   zero: EstimateOptions['zero'];
   offload: EstimateOptions['offload'];
   tp: number;
@@ -334,6 +339,11 @@ export interface PlanResult {
   /** For the best plan: the largest micro-batch and sequence length that still fit its GPU. */
   largest: { microBatch: number; seq: number } | null;
   nearestFixes: NearestFix[];
+  /**
+   * The engines searched, each with why it has no row when no configuration of the job ran on it (its own
+   * checks and its libraries' rules, on the job's first method it runs), null when it had rows.
+   */
+  engines: { engine: Engine; idle: string | null }[];
   /** Inference only, added after plan() by core/plan/plan-fleet.ts (planScenario). */
   fleet?: Fleet;
 }
@@ -641,6 +651,9 @@ function shapeTableOf(job: Scenario['job'], layouts: readonly Layout[], batch: n
     let a = 1;
     if (job.kind === 'fine-tune') {
       if (batch * L.dp > job.globalBatch) continue; // idle ranks
+      // The global batch is kept exactly (micro-batch x accumulation x dp); a data-parallel degree that does
+      // not divide it runs the next larger batch (choices.globalBatch says so, and time and cost use it).
+      if (job.globalBatch % L.dp === 0 && job.globalBatch % (batch * L.dp) !== 0) continue;
       a = Math.ceil(job.globalBatch / (batch * L.dp));
       if (L.pp > 1 && a < L.pp) continue; // pipeline never fills
     }
@@ -1043,7 +1056,40 @@ export function plan(input: PlanInput): PlanResult {
     st.reasons[REASON['over-max-gpus']] = st.reasons[REASON['over-max-gpus']]! + n;
     st.candidates += n;
   }
-  return finish(ctx, st, fastest, top);
+  const result = finish(ctx, st, fastest, top);
+  const ran = new Set<number>();
+  for (let r = 0; r < rows.n; r++) ran.add(rows.variant[r]!);
+  result.engines = [...new Set(variants.map((v) => v.engine))].map((engine) => ({
+    engine,
+    idle: variants.some((v, vi) => v.engine === engine && ran.has(vi))
+      ? null
+      : idleReason(s, arch, engine),
+  }));
+  return result;
+}
+
+/**
+ * Why no configuration of the job ran on `engine`: its checks and rules on the job's first method it runs,
+ * in the engine's own defaults (the sentence `--framework <engine>` would give), else a generic line.
+ */
+function idleReason(s: Scenario, arch: Arch, engine: Engine): string {
+  const p = ENGINE_PROFILES[engine];
+  const methods: readonly Method[] = s.job.kind === 'inference' ? ['inference'] : s.job.methods;
+  const method = methods.find((m) => p.methods.includes(m));
+  if (!method) return `runs ${p.methods.join('/')} only`;
+  const o = defaultOptions(method);
+  if (method === 'full') o.weights = p.fullWeights[0] ?? o.weights;
+  else if (!p.baseWeights.includes(o.weights)) o.weights = p.baseWeights[0] ?? o.weights;
+  if (!p.zero.includes(o.zero)) o.zero = p.zero[p.zero.length - 1]!;
+  o.attention = p.attention.includes(o.attention) ? o.attention : p.attention[0]!;
+  for (const d of p.defaults) d.apply(o);
+  if (!p.optimizers.includes(o.optimizer)) o.optimizer = p.optimizers[0]!;
+  engineFieldsInto(o, engine);
+  return (
+    engineRejects(engine, o, 1, 1) ??
+    launchBlocker({ arch, options: o }) ??
+    'no configuration it runs fits the hardware, the limits and the scenario'
+  );
 }
 
 interface Ctx {
@@ -1698,6 +1744,7 @@ function choicesOf(
       attention: options.attention,
       microBatch: options.batch,
       gradAccum: r.accum[row]!,
+      globalBatch: options.batch * r.accum[row]! * r.dp[row]!,
       zero,
       offload,
       tp: options.tp,
@@ -1928,6 +1975,7 @@ function finish(ctx: Ctx, st: LoopState, fastest: number, top: number): PlanResu
           best.memory.capacityBytes * (1 - s.limits.memoryMargin),
         )
       : null,
+    engines: [],
     nearestFixes: plans.length > 0 ? [] : nearestFixes(ctx, st),
   };
 }

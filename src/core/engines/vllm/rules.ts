@@ -17,7 +17,8 @@ export const VLLM_RULES: readonly Rule[] = [
     library: 'vllm',
     versions: '>=0.4',
     // ModelConfig.verify_with_parallel_config: "Total number of attention heads (…) must be divisible by tensor parallel size".
-    source: 'https://github.com/vllm-project/vllm/blob/main/vllm/config/model.py',
+    source:
+      'https://github.com/vllm-project/vllm/blob/0052a5b818980ce8a0477706aaf9f75bd5af72cd/vllm/config/model.py',
     effect: 'forbid',
     applies: (x) => x.options.tp > 1 && heads(x) % x.options.tp !== 0,
   },
