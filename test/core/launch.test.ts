@@ -1,11 +1,7 @@
 // Every emitted engine file parses back and matches the engine's known keys, for several plans.
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { buildEstimate } from '../../src/core/estimate.js';
 import { buildLaunch, type LaunchInput } from '../../src/core/launch/index.js';
-import { findGpu } from '../../src/io/load-catalog.js';
-import { resolveModel } from '../../src/io/load-model.js';
-import { optionsFromFlags } from '../../src/schema/flags.js';
 import { renderLaunchReadme } from '../../src/ui/launch-readme.js';
 import {
   accelerateSchema,
@@ -14,27 +10,9 @@ import {
   hfArgsSchema,
   torchtuneSchema,
 } from '../fixtures/engine-schemas/index.js';
+import { launchInputOf } from '../helpers/launch.js';
 
-function input(
-  model: string,
-  gpu: string,
-  flags: Record<string, unknown>,
-  extra: Partial<LaunchInput> = {},
-): LaunchInput {
-  const arch = resolveModel(model);
-  const options = optionsFromFlags(flags);
-  const g = findGpu(gpu);
-  return {
-    arch,
-    options,
-    gpu: g,
-    gradAccum: 4,
-    powerLimitW: null,
-    estimate: buildEstimate(arch, options, g),
-    modelRef: arch.hfId ?? model,
-    ...extra,
-  };
-}
+const input = launchInputOf;
 
 const SCHEMAS = {
   'deepspeed.json': (s: string) => deepspeedSchema.parse(JSON.parse(s)),

@@ -1,7 +1,6 @@
 // The Hugging Face engines' behaviour rules (src/core/engines/hf/rules.ts) and the launch files they shape.
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { buildEstimate } from '../../src/core/estimate.js';
 import { buildLaunch, launchBlocker, type LaunchInput } from '../../src/core/launch/index.js';
 import { ENGINE_PROFILES } from '../../src/core/engines/engines.js';
 import { engineOf } from '../../src/core/engines/engine.js';
@@ -21,31 +20,16 @@ import {
 } from '../../src/core/engines/hf/rules.js';
 import { HF_PINS } from '../../src/core/engines/hf/trainer.js';
 import type { Rule } from '../../src/core/engines/rules.js';
-import { findGpu } from '../../src/io/load-catalog.js';
-import { resolveModel } from '../../src/io/load-model.js';
-import { optionsFromFlags } from '../../src/schema/flags.js';
 import {
   accelerateSchema,
   axolotlSchema,
   deepspeedSchema,
   hfArgsSchema,
 } from '../fixtures/engine-schemas/index.js';
+import { launchInputOf } from '../helpers/launch.js';
 
-function input(flags: Record<string, unknown>, extra: Partial<LaunchInput> = {}): LaunchInput {
-  const arch = resolveModel('llama-3-8b');
-  const options = optionsFromFlags(flags);
-  const g = findGpu('a100-80gb-sxm');
-  return {
-    arch,
-    options,
-    gpu: g,
-    gradAccum: 4,
-    powerLimitW: null,
-    estimate: buildEstimate(arch, options, g),
-    modelRef: arch.hfId ?? 'llama-3-8b',
-    ...extra,
-  };
-}
+const input = (flags: Record<string, unknown>, extra: Partial<LaunchInput> = {}): LaunchInput =>
+  launchInputOf('llama-3-8b', 'a100-80gb-sxm', flags, extra);
 
 const fires = (r: Rule, flags: Record<string, unknown>) => r.applies(ruleInputOf(input(flags)));
 

@@ -3,35 +3,18 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { engineOf, onEngine } from '../../src/core/engines/index.js';
 import { forbiddenBy } from '../../src/core/engines/rules.js';
 import { UNSLOTH_PINS, emitUnsloth } from '../../src/core/engines/unsloth/launch.js';
 import { UNSLOTH_RULES } from '../../src/core/engines/unsloth/rules.js';
-import { buildEstimate } from '../../src/core/estimate.js';
 import { mergeFlags } from '../../src/core/from/index.js';
 import { buildLaunch, launchBlocker, type LaunchInput } from '../../src/core/launch/index.js';
 import { readFromConfig } from '../../src/io/from/read.js';
-import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
-import { withEngineDefaults } from '../../src/core/engines/defaults.js';
+import { launchInputOf } from '../helpers/launch.js';
 
-function input(flags: Record<string, unknown>, gpu = 'a100-80gb'): LaunchInput {
-  const arch = resolveModel('llama-3.1-8b');
-  const f = { framework: 'unsloth', ...flags };
-  const asked = withEngineDefaults(optionsFromFlags(f), f);
-  const options = onEngine(asked, engineOf(asked));
-  const g = findGpu(gpu);
-  return {
-    arch,
-    options,
-    gpu: g,
-    gradAccum: 4,
-    powerLimitW: null,
-    estimate: buildEstimate(arch, options, g),
-    modelRef: arch.hfId ?? arch.id,
-  };
-}
+const input = (flags: Record<string, unknown>, gpu = 'a100-80gb'): LaunchInput =>
+  launchInputOf('llama-3.1-8b', gpu, { framework: 'unsloth', ...flags });
 
 type Args = {
   from_pretrained: Record<string, unknown>;
