@@ -12,7 +12,7 @@ import { estimateMemory } from '../../src/core/memory/index.js';
 import { readFromConfig } from '../../src/io/from/read.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
 import { parse } from 'yaml';
-import { buildLaunch } from '../../src/core/launch/index.js';
+import { buildLaunch, launchBlocker, ruleBroken } from '../../src/core/launch/index.js';
 import type { Plan } from '../../src/core/plan/index.js';
 import { launchInputOfPlan } from '../../src/commands/launch-run.js';
 import { resolveModel } from '../../src/io/load-model.js';
@@ -202,6 +202,10 @@ describe('launch every top-10 plan of every shipped scenario', () => {
         const arch = resolveModel(modelSpecOf(file, loadScenario(file)), { flag: 'model' });
         expect(result.plans.length).toBeGreaterThan(0);
         for (const p of result.plans) {
+          // No behaviour rule of the plan's engine forbids it, and its launcher can write it.
+          const at = { arch, options: p.options, accum: p.choices.gradAccum };
+          expect(ruleBroken(at), p.id).toBeNull();
+          expect(launchBlocker(at), p.id).toBeNull();
           const bundle = buildLaunch(launchInputOfPlan(p, arch, arch.hfId ?? arch.id));
           expect(bundle.engine).toBe(p.choices.engine);
           const files: Record<string, unknown> = {};
@@ -219,14 +223,26 @@ describe('launch every top-10 plan beyond the shipped scenarios', () => {
   // Families torchtune has builders for and not, GPUs with and without bf16 / flash, every launcher.
   const models = ['llama-3-8b', 'qwen2.5-0.5b', 'mixtral-8x7b'];
   const gpus = ['t4', 'rtx-4090', 'h100-sxm'];
-  const frameworks = ['hf', 'deepspeed', 'torchtune', 'vllm'] as const;
+  // Every engine family, and the default search (every engine vramplan launches).
+  const frameworks = [
+    'hf',
+    'deepspeed',
+    'torchtune',
+    'vllm',
+    'unsloth',
+    'litgpt',
+    'torchtitan',
+    undefined,
+  ] as const;
   for (const model of models)
     for (const kind of ['fine-tune', 'inference'] as const)
       it(`${model} ${kind}`, () => {
         let ranked = 0;
         for (const gpu of gpus)
           for (const framework of frameworks) {
-            if ((framework === 'vllm') !== (kind === 'inference') && framework !== 'hf') continue;
+            const serves = framework === 'vllm' || framework === 'hf' || framework === undefined;
+            const trains = framework !== 'vllm';
+            if (kind === 'inference' ? !serves : !trains) continue;
             const job =
               kind === 'fine-tune'
                 ? { kind, seq: 1024, globalBatch: 16 }
@@ -236,7 +252,7 @@ describe('launch every top-10 plan beyond the shipped scenarios', () => {
               model,
               job,
               hardware: { owned: [{ gpu, count: 8 }], counts: { min: 1, max: 8 } },
-              search: { framework },
+              ...(framework ? { search: { framework } } : {}),
             });
             const input = planInputOf('grid.yaml', scenario);
             for (const p of plan({ ...input, top: 10 }).plans) {

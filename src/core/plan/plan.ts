@@ -1716,11 +1716,14 @@ function choicesOf(
   const g = ctx.hw[hw]!.gpu;
   const zero = r.zero[row]! as 0 | 1 | 2 | 3;
   const offload = OFFLOADS[r.offload[row]!]!;
-  const compute = b.options.compute === 'bf16' && !g.supportsBf16 ? 'fp16' : b.options.compute;
+  const fp16 = b.options.compute === 'bf16' && !g.supportsBf16;
+  const compute = fp16 ? 'fp16' : b.options.compute;
   const v = ctx.variants[r.variant[row]!]!;
   const options: EstimateOptions = onEngine(
     {
       ...b.options,
+      // Without bf16 the 16-bit weights load as fp16 too (same bytes; what from_pretrained(dtype=) loads).
+      weights: fp16 && b.options.weights === 'bf16' ? 'fp16' : b.options.weights,
       compute,
       gpus: r.count[row]!,
       tp: r.tp[row]!,

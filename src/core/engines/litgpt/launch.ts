@@ -53,7 +53,7 @@ export function litgptBlocker(x: LaunchPlan): string | null {
   if (o.optimizerInBackward) return 'LitGPT has no optimizer-in-backward';
   if (o.compile) return 'LitGPT fine-tuning scripts have no torch.compile switch';
   if (o.sparsity > 0) return 'sparse weights have no LitGPT switch';
-  if (o.method !== 'full' && !quantized(o) && o.weights !== 'bf16' && o.weights !== 'fp32')
+  if (o.method !== 'full' && !quantized(o) && !['bf16', 'fp16', 'fp32'].includes(o.weights))
     return `LitGPT quantizes with bitsandbytes nf4/fp4/int8 only (plan has ${o.weights})`;
   if (!litgptPrecision(o))
     return `no LitGPT precision holds ${o.weights} weights with ${o.compute} compute (bf16-true, bf16-mixed, 16-true, 16-mixed, 32-true)`;

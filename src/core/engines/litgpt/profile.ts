@@ -14,9 +14,9 @@ export const LITGPT_PROFILE: EngineProfile = {
   cp: false,
   zero: [0, 3], // Fabric FSDPStrategy
   offload: {},
-  fullWeights: ['bf16', 'fp32'], // --precision bf16-true / bf16-mixed
+  fullWeights: ['bf16', 'fp16', 'fp32'], // --precision bf16-true / 16-true (GPUs without bf16) / bf16-mixed
   // --quantize bnb.int8-training (precision 16-true only) / bnb.nf4 / bnb.fp4 (finetune/lora.py L53 at v0.5.13).
-  baseWeights: ['bf16', 'fp32', 'int8', 'nf4', 'fp4'],
+  baseWeights: ['bf16', 'fp16', 'fp32', 'int8', 'nf4', 'fp4'],
   shardedQuantized: [], // quantization is single-device only
   optimizers: ['adamw', 'adamw-8bit', 'paged-adamw', 'paged-adamw-8bit', 'sgd', 'sgd-momentum'],
   offloadOptimizers: [],

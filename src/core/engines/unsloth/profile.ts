@@ -15,8 +15,9 @@ export const UNSLOTH_PROFILE: EngineProfile = {
   cp: false,
   zero: [0],
   offload: {},
-  fullWeights: ['bf16', 'fp32'],
-  baseWeights: ['bf16', 'int8', 'nf4'], // load_in_4bit / load_in_8bit
+  // dtype=None picks float16 on GPUs without bf16 (FastLanguageModel.from_pretrained).
+  fullWeights: ['bf16', 'fp16', 'fp32'],
+  baseWeights: ['bf16', 'fp16', 'int8', 'nf4'], // 16-bit, load_in_8bit, load_in_4bit
   shardedQuantized: [],
   optimizers: HF_OPTIMIZERS,
   offloadOptimizers: [],
