@@ -9,6 +9,7 @@ import {
   type FromMapping,
   hfOptimizer,
   modulesToSave,
+  parameterTargetsOf,
   targetsOf,
 } from '../../../from/common.js';
 import { mapFsdp } from './fsdp.js';
@@ -23,6 +24,7 @@ const MEMORY_KEYS = [
   'lora_r',
   'lora_target_linear',
   'lora_target_modules',
+  'lora_target_parameters',
   'lora_modules_to_save',
   'sequence_len',
   'micro_batch_size',
@@ -94,10 +96,13 @@ export function mapAxolotl(doc: Record<string, unknown>): FromMapping {
       warnings,
     );
     const mods = r.list('lora_target_modules');
+    // lora_target_parameters (fused 3-D experts) adapt gate/up/down too: all-linear already counts them.
+    const params = r.list('lora_target_parameters');
+    const experts = params ? parameterTargetsOf(params, 'lora_target_parameters', warnings) : [];
     if (r.bool('lora_target_linear')) flags['lora-targets'] = ['all-linear', ...extra].join(',');
-    else if (mods) {
-      const t = [...targetsOf(mods, 'lora_target_modules', warnings), ...extra];
-      if (t.length > 0) flags['lora-targets'] = t.join(',');
+    else if (mods || experts.length > 0) {
+      const t = [...targetsOf(mods ?? [], 'lora_target_modules', warnings), ...experts, ...extra];
+      if (t.length > 0) flags['lora-targets'] = [...new Set(t)].join(',');
     } else if (extra.length > 0) flags['lora-targets'] = ['q', 'v', ...extra].join(',');
   } else {
     flags.method = 'full';
