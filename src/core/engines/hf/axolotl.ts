@@ -18,6 +18,18 @@ import type { EngineOutput, LaunchInput } from '../../launch/types.js';
 
 export const AXOLOTL_FILE = 'axolotl.yaml';
 
+/** lora_dropout and the target keys; returns the target notes. */
+function loraTargetKeys(x: LaunchInput, c: Record<string, unknown>): string[] {
+  const m = loraTargetModules(x.arch, x.options, true);
+  // lora.ParamWrapper raises on lora_dropout != 0 (peft v0.20.0 tuners/lora/layer.py, a5526d27).
+  c.lora_dropout = m.targetParameters.length > 0 ? 0 : LORA_DROPOUT;
+  if (m.targetModules === 'all-linear') c.lora_target_linear = true;
+  else c.lora_target_modules = m.targetModules;
+  // axolotl v0.18.0 schemas/peft.py lora_target_parameters -> LoraConfig(target_parameters=) (loaders/adapter.py).
+  if (m.targetParameters.length > 0) c.lora_target_parameters = m.targetParameters;
+  return m.notes;
+}
+
 // Config reference: https://docs.axolotl.ai/docs/config-reference.html
 // Long on purpose: it writes one axolotl config, key by key in the file's own order.
 export function emitAxolotl(x: LaunchInput): EngineOutput {
@@ -84,14 +96,7 @@ export function emitAxolotl(x: LaunchInput): EngineOutput {
     c.adapter = is4bit(o) ? 'qlora' : 'lora';
     c.lora_r = o.loraRank;
     c.lora_alpha = loraAlpha(o.loraRank);
-    const m = loraTargetModules(x.arch, o, true);
-    // lora.ParamWrapper raises on lora_dropout != 0 (peft v0.20.0 tuners/lora/layer.py, a5526d27).
-    c.lora_dropout = m.targetParameters.length > 0 ? 0 : LORA_DROPOUT;
-    if (m.targetModules === 'all-linear') c.lora_target_linear = true;
-    else c.lora_target_modules = m.targetModules;
-    // axolotl v0.18.0 schemas/peft.py lora_target_parameters -> LoraConfig(target_parameters=) (loaders/adapter.py).
-    if (m.targetParameters.length > 0) c.lora_target_parameters = m.targetParameters;
-    notes.push(...m.notes);
+    notes.push(...loraTargetKeys(x, c));
   }
   if (o.checkpointing === 'offload') c.activation_offloading = true;
   if (o.checkpointing === 'selective')
