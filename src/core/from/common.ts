@@ -233,6 +233,35 @@ export const MODULE_TARGETS: Record<string, string> = {
   lm_head: 'lm_head',
 };
 
+/**
+ * PEFT target_parameters of fused 3-D expert weights (transformers 5.x) → contract targets: gate_up_proj holds
+ * gate and up, down_proj down (launch/modules.ts EXPERT_GATE_UP / EXPERT_DOWN).
+ */
+const PARAMETER_TARGETS: Record<string, string[]> = {
+  gate_up_proj: ['gate', 'up'],
+  down_proj: ['down'],
+};
+
+/** target_parameters names → contract targets; unmapped names are warned about. */
+export function parameterTargetsOf(
+  names: readonly string[],
+  field: string,
+  warnings: string[],
+): string[] {
+  const out: string[] = [];
+  const unmapped: string[] = [];
+  for (const name of names) {
+    const t = PARAMETER_TARGETS[name.split('.').at(-1)!.toLowerCase()];
+    if (t) for (const x of t) if (!out.includes(x)) out.push(x);
+    if (!t) unmapped.push(name);
+  }
+  if (unmapped.length > 0)
+    warnings.push(
+      `${field}: ${unmapped.join(', ')} not mapped to a LoRA target (known: ${Object.keys(PARAMETER_TARGETS).join(', ')})`,
+    );
+  return out;
+}
+
 /** Module names → contract targets; unmapped names are warned about. */
 export function targetsOf(names: readonly string[], field: string, warnings: string[]): string[] {
   const out: string[] = [];

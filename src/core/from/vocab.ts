@@ -782,6 +782,7 @@ export const HF_ARGS_KEYS: ReadonlySet<string> = new Set([
   'lora_modules_to_save',
   'lora_r',
   'lora_target_modules',
+  'lora_target_parameters', // trl v1.9.0 trl/trainer/model_config.py
   'lora_task_type',
   'loss_type',
   'lr_scheduler_kwargs',

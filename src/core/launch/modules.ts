@@ -165,23 +165,85 @@ const FUSED_QKV = new Set(['query_key_value', 'c_attn', 'qkv_proj']);
 export interface LoraModules {
   /** PEFT target_modules: explicit names, or PEFT's 'all-linear' shorthand. */
   targetModules: string[] | 'all-linear';
+  /** PEFT target_parameters: the fused 3-D routed-expert weights the plan adapts (empty for dense models). */
+  targetParameters: string[];
   /** Where the module names adapt more than the plan asked for (fused projections). */
   notes: string[];
   /** Module names per contract target (for engines with their own naming, e.g. axolotl lists). */
   known: boolean;
 }
 
-/** PEFT target_modules for the plan's LoRA targets on this architecture. */
-export function loraTargetModules(arch: Arch, o: EstimateOptions): LoraModules {
+// transformers 5.x model types whose routed experts are one module of 3-D parameters gate_up_proj (E, 2I, H) and
+// down_proj (E, H, I) under @use_experts_implementation (integrations/moe.py @8b584a67; Qwen3MoeExperts), not
+// nn.Linear: PEFT's target_modules and 'all-linear' never reach them; target_parameters does (lora.ParamWrapper,
+// peft tuners/lora/layer.py @a5526d27), matching names by suffix (tuners_utils.py: key.endswith("." + target)).
+const FUSED_EXPERTS = new Set([
+  'mixtral',
+  'qwen2_moe',
+  'qwen3_moe',
+  'deepseek_v2',
+  'deepseek_v3',
+  'gpt_oss',
+]);
+export const EXPERT_GATE_UP = 'experts.gate_up_proj';
+export const EXPERT_DOWN = 'experts.down_proj';
+
+const hasRoutedExperts = (arch: Arch): boolean =>
+  arch.groups.some((g) => g.experts > 1 && g.linears.some((l) => l.copies > 1));
+
+/** PEFT target_parameters for the routed experts the plan adapts (gate/up/down on an MoE model), and notes. */
+export function expertTargetParameters(
+  arch: Arch,
+  o: EstimateOptions,
+): { params: string[]; notes: string[] } {
+  const gate = o.loraAllLinear || o.loraTargets.includes('gate');
+  const up = o.loraAllLinear || o.loraTargets.includes('up');
+  const down = o.loraAllLinear || o.loraTargets.includes('down');
+  if (!hasRoutedExperts(arch) || !(gate || up || down)) return { params: [], notes: [] };
+  if (!FUSED_EXPERTS.has(arch.modelType))
+    return {
+      params: [],
+      notes: [
+        `model_type '${arch.modelType}': no fused-expert parameter names known; PEFT may leave its routed experts unadapted`,
+      ],
+    };
+  const params = [...(gate || up ? [EXPERT_GATE_UP] : []), ...(down ? [EXPERT_DOWN] : [])];
+  const notes = [
+    'routed experts adapted through PEFT target_parameters (lora.ParamWrapper): lora_dropout 0 (ParamWrapper refuses dropout)',
+  ];
+  if (gate !== up)
+    notes.push(
+      'experts.gate_up_proj is one fused parameter: adapting it adapts gate and up together (the plan counted one)',
+    );
+  return { params, notes };
+}
+
+/**
+ * PEFT target_modules for the plan's LoRA targets on this architecture; with `fusedExperts` (launchers on
+ * transformers 5.x + PEFT >= 0.17) also the target_parameters of the routed experts.
+ */
+export function loraTargetModules(
+  arch: Arch,
+  o: EstimateOptions,
+  fusedExperts = false,
+): LoraModules {
   const names = BY_TYPE[arch.modelType];
   const extras = o.loraTargets.filter((t) => t === 'embed' || t === 'lm_head');
+  const experts = fusedExperts ? expertTargetParameters(arch, o) : { params: [], notes: [] };
   if (o.loraAllLinear && extras.length === 0)
-    return { targetModules: 'all-linear', notes: [], known: names !== undefined };
+    return {
+      targetModules: 'all-linear',
+      targetParameters: experts.params,
+      notes: experts.notes,
+      known: names !== undefined,
+    };
   if (!names)
     return {
       targetModules: 'all-linear',
+      targetParameters: experts.params,
       notes: [
         `no module-name table for model_type '${arch.modelType}': used PEFT 'all-linear' (adapts every linear layer)`,
+        ...experts.notes,
       ],
       known: false,
     };
@@ -212,5 +274,10 @@ export function loraTargetModules(arch: Arch, o: EstimateOptions): LoraModules {
     notes.push(`${names.gate} is the MLP input projection (this model has no separate gate)`);
   if (names.up === 'gate_up_proj' && gateUp.length === 1)
     notes.push('gate_up_proj is one fused module: adapting it adapts gate and up together');
-  return { targetModules: out, notes, known: true };
+  return {
+    targetModules: out,
+    targetParameters: experts.params,
+    notes: [...notes, ...experts.notes],
+    known: true,
+  };
 }

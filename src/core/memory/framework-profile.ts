@@ -96,6 +96,12 @@ export interface FrameworkProfile {
   moeDispatch: 'loop' | 'grouped';
   /** Time: the engine can shard experts over ranks (expert parallelism, all-to-all token dispatch). */
   expertParallel: boolean;
+  /**
+   * LoRA on fused 3-D expert weights through PEFT's ParamWrapper (LoraConfig.target_parameters): each forward
+   * builds the layer's delta weight B·A for every expert and the parametrized weight W + ΔW, which the grouped
+   * GEMM then saves and takes a weight gradient for. Absent: adapters run beside the frozen experts.
+   */
+  expertAdapters?: 'param-wrapper';
   source: string;
 }
 

@@ -505,6 +505,8 @@ interface Activations {
   working: number;
   bwd: number;
   hostCheckpoints: number;
+  /** ParamWrapper's ΔW (and, checkpointed, W + ΔW) of the layer running forward. */
+  deltaFwd: number;
   logitsFwd: number;
   logitsBwd: number;
 }
@@ -552,7 +554,51 @@ function activationsOf(s: Setup, h: Holdings): Activations {
   // an fp32 copy (none when already fp32) and log_softmax in forward, three fp32 tensors in backward;
   // without the upcast only the 16-bit logits are vocabulary-sized (Unsloth's in-place CE kernel).
   const loss = lossHoldings(s, h.hasHead && training, t.full, t.lmHead);
-  return { saved: saved + loss.saved, working, bwd, hostCheckpoints, ...loss.logits };
+  const pw = paramWrapperBytes(s);
+  // W + ΔW is saved by the grouped GEMM for its gradients: every layer's without checkpointing, the recomputed
+  // layer's with it; its weight gradient exists in backward; ΔW lives beside it while the layer runs forward.
+  const ckpt = o.checkpointing === 'full' || o.checkpointing === 'offload';
+  return {
+    saved: saved + loss.saved + (ckpt ? 0 : pw.perLayer * pw.layers * h.inflight),
+    working: working + (ckpt ? pw.perLayer : 0),
+    bwd: bwd + pw.largest,
+    hostCheckpoints,
+    deltaFwd: pw.perLayer * (ckpt ? 2 : 1),
+    ...loss.logits,
+  };
+}
+
+/**
+ * PEFT lora.ParamWrapper (LoRA on fused 3-D experts; peft v0.20.0 tuners/lora/layer.py @a5526d27): each forward
+ * materialises ΔW = B·A for every expert (get_delta_weight's einsum, cast to the weight dtype) and registers
+ * W + ΔW as a parametrization; both are alive while the layer's experts run. Bytes of one layer's adapted
+ * experts, the largest adapted parameter (its gradient) and this stage's MoE layers.
+ */
+function paramWrapperBytes(s: Setup): { perLayer: number; largest: number; layers: number } {
+  const { fw, arch, t, tp, c, lf, training } = s;
+  if (!training || t.full || fw.expertAdapters !== 'param-wrapper')
+    return { perLayer: 0, largest: 0, layers: 0 };
+  let perLayer = 0;
+  let largest = 0;
+  let layers = 0;
+  for (const g of arch.groups) {
+    if (g.experts <= 1) continue;
+    const experts = g.linears.filter((l) => l.copies > 1);
+    const size = (l: (typeof experts)[number]) =>
+      (l.copies * l.inFeatures * l.outFeatures * c) / tp;
+    // gate_up_proj is one parameter: adapting gate or up materialises both.
+    const gateUp = experts.filter((l) => l.role === 'gate' || l.role === 'up');
+    const down = experts.filter((l) => l.role === 'down');
+    const gu = gateUp.some((l) => t.roles.has(l.role))
+      ? gateUp.reduce((a, l) => a + size(l), 0)
+      : 0;
+    const dn = down.some((l) => t.roles.has(l.role)) ? down.reduce((a, l) => a + size(l), 0) : 0;
+    if (gu + dn === 0) continue;
+    perLayer = Math.max(perLayer, gu + dn);
+    largest = Math.max(largest, gu, dn);
+    layers += g.count * lf;
+  }
+  return { perLayer, largest, layers };
 }
 
 /**
@@ -631,7 +677,7 @@ function trainingPhases(s: Setup, h: Holdings, a: Activations, base: Parts): Pha
         activations: a.saved,
         logits: a.logitsFwd,
         gradients: allGradsLive ? h.gradsAll : 0,
-        buffers: held,
+        buffers: held + a.deltaFwd,
       },
     },
     // Backward starts with the loss: all activations saved, the loss gradients alive.

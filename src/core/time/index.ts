@@ -469,7 +469,8 @@ const ALLREDUCE_LATENCY_PCIE = 50e-6;
 // MoE experts run in a Python loop (engine profile moeDispatch 'loop'): each expert holding a routed token costs
 // its own kernels. transformers 4.57 Qwen3MoeSparseMoeBlock / MixtralSparseMoeBlock loop body: torch.where
 // (nonzero), the hidden-state gather, gate/up/down GEMMs, activation, gate*up, routing-weight gather and
-// multiply, dtype cast, index_add_: 10 ops (modeling_qwen3_moe.py @00d4b3d; torchtune/litgpt loops are alike).
+// multiply, dtype cast, index_add_: 10 ops (modeling_qwen3_moe.py @00d4b3d; torchtune/litgpt loops are alike;
+// transformers 5.x keeps it as experts_implementation="eager", its default being grouped_mm: engines/hf/memory.ts).
 const MOE_LOOP_OPS_PER_EXPERT = 10;
 // PEFT lora.Linear.forward per adapted linear: cast x to the adapter dtype, lora_A, lora_B, x scaling, add to
 // the base output (peft src/peft/tuners/lora/layer.py Linear.forward): 5 ops per adapted expert linear.
@@ -478,6 +479,14 @@ const LORA_OPS_PER_LINEAR = 5;
 // synchronization" (https://pytorch.org/docs/stable/generated/torch.nonzero.html): the CPU cannot run ahead, so
 // each expert's dispatch (EAGER_OP_SECONDS per op) adds to its GPU work in forward. Autograd's backward replays
 // saved indices without a sync: there dispatch (about twice the forward ops) overlaps the GPU as for dense ops.
+
+// PEFT lora.ParamWrapper (target_parameters on fused 3-D experts; peft v0.20.0 tuners/lora/layer.py @a5526d27):
+// each forward builds ΔW = einsum(B, A) for every expert (2·r FLOPs per weight, written once) and the
+// parametrized W + ΔW (reads W and ΔW, writes W'), so 4 weight-sized passes in the compute dtype; W' needs a
+// gradient, so the grouped GEMM's backward also computes its weight gradient (the frozen-weight GEMM FLOPs
+// again), written once and read by the einsum's two gradients (4·r FLOPs per weight): 3 passes.
+const PARAM_WRAPPER_FWD_PASSES = 4;
+const PARAM_WRAPPER_BWD_PASSES = 3;
 
 // Fixed per optimizer step: data loader hand-off, logging, zero_grad, scheduler (~20 ms, assumed from
 // HF Trainer step overheads).
@@ -535,6 +544,11 @@ export interface TrainWork {
   moeDispatch: 'loop' | 'grouped';
   /** Experts holding at least one routed token, per MoE layer per micro-batch. */
   expertsHit: number;
+  /** LoRA through PEFT's ParamWrapper: ΔW / W + ΔW FLOPs and bytes per forward and per backward (0 otherwise). */
+  deltaFwdFlops: number;
+  deltaFwdBytes: number;
+  deltaBwdFlops: number;
+  deltaBwdBytes: number;
 }
 
 /** Work of one training step (GPU-independent); `t` supplies grad-accum and the quant format. */
@@ -705,6 +719,7 @@ export function trainWork(
   o: EstimateOptions,
   t: TimeOptions,
   dispatch: 'loop' | 'grouped' = FRAMEWORKS[o.framework].moeDispatch,
+  paramWrapper = FRAMEWORKS[o.framework].expertAdapters === 'param-wrapper',
 ): TrainWork {
   const w = workLayout(m, o);
   const { tokens, shard } = w;
@@ -718,7 +733,7 @@ export function trainWork(
   const cw = computeWork(m, o, w);
   const qw = quantWork(m, o, t, w);
   const nw = commWork(m, o, w, trainable);
-  const ew = expertWork(m, o, w, dispatch);
+  const ew = expertWork(m, o, w, dispatch, paramWrapper);
   // Written out field by field, not spread: the planner makes one per row, and spreads built each of the
   // first few hundred with a different V8 hidden class (deoptimizing the step-time functions that read them).
   return {
@@ -733,7 +748,7 @@ export function trainWork(
     fwdAttnFlops: cw.fwdAttnFlops,
     fwdElemBytes: cw.fwdElemBytes,
     fwdOps: cw.fwdOps,
-    bwdGemmFlops: cw.bwdGemmFlops,
+    bwdGemmFlops: cw.bwdGemmFlops + ew.extraBwdFlops,
     bwdAttnFlops: cw.bwdAttnFlops,
     recompute: o.checkpointing === 'selective' ? 1 : w.recompute,
     recomputeAttnOnly: o.checkpointing === 'selective',
@@ -768,6 +783,10 @@ export function trainWork(
     moeLoopOps: ew.loopOps,
     moeDispatch: ew.dispatch,
     expertsHit: ew.hit,
+    deltaFwdFlops: ew.delta.fwdFlops,
+    deltaFwdBytes: ew.delta.fwdBytes,
+    deltaBwdFlops: ew.delta.bwdFlops,
+    deltaBwdBytes: ew.delta.bwdBytes,
   };
 }
 
@@ -782,9 +801,20 @@ function expertWork(
   o: EstimateOptions,
   w: WorkLayout,
   dispatch: 'loop' | 'grouped',
+  paramWrapper = false,
 ) {
   if (m.experts <= 1 || m.moeLayers === 0)
-    return { fwdFlops: 0, bwdFlops: 0, shape: 1, weightBytes: 0, loopOps: 0, dispatch, hit: 0 };
+    return {
+      fwdFlops: 0,
+      bwdFlops: 0,
+      shape: 1,
+      weightBytes: 0,
+      loopOps: 0,
+      dispatch,
+      hit: 0,
+      delta: NO_DELTA,
+      extraBwdFlops: 0,
+    };
   const layers = (m.moeLayers * w.layersHere) / m.layers;
   const hit = m.experts * (1 - Math.pow(Math.max(0, 1 - m.topK / m.experts), w.tokens));
   const rows = (w.tokens * m.topK) / hit;
@@ -793,10 +823,12 @@ function expertWork(
     ? o.loraTargets.filter((r) => r === 'gate' || r === 'up' || r === 'down').length
     : 0;
   const loop = dispatch === 'loop';
+  const delta = paramWrapper ? deltaWork(m, o, w, layers) : NO_DELTA;
   return {
     fwdFlops,
-    // LoRA: input gradients only (frozen experts); full fine-tuning adds the weight gradients.
-    bwdFlops: w.lora ? fwdFlops : 2 * fwdFlops,
+    // LoRA: input gradients only (frozen experts); full fine-tuning adds the weight gradients, and so does
+    // ParamWrapper's W + ΔW (it requires grad) for the adapted share of each expert.
+    bwdFlops: w.lora ? fwdFlops * (1 + delta.share) : 2 * fwdFlops,
     // One expert's GEMM is (its rows) x (expert width); grouped, the kernel tiles all routed rows at once.
     shape: shapeFactor(loop ? rows : w.tokens * m.topK, m.expertFfn / w.tp),
     weightBytes: (hit * m.expertWeightsPerLayer * layers * 2) / w.tp,
@@ -807,6 +839,33 @@ function expertWork(
       : 0,
     dispatch,
     hit,
+    delta,
+    // Counted in bwdGemmFlops too (computeWork counts input gradients only for LoRA).
+    extraBwdFlops: w.lora ? fwdFlops * delta.share : 0,
+  };
+}
+
+const NO_DELTA = { share: 0, fwdFlops: 0, fwdBytes: 0, bwdFlops: 0, bwdBytes: 0 };
+
+/**
+ * ParamWrapper's per-micro-batch work on the adapted expert weights of this rank's MoE layers: the share of
+ * each expert's weights adapted (gate_up_proj holds gate and up: one is enough to adapt both), ΔW's einsum
+ * and W + ΔW in forward, the weight gradient and the einsum's gradients in backward (PARAM_WRAPPER_* above).
+ */
+function deltaWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, layers: number) {
+  if (!w.lora || m.expertLinears === 0) return NO_DELTA;
+  const gateUp = o.loraTargets.some((r) => r === 'gate' || r === 'up') ? 2 : 0;
+  const down = o.loraTargets.includes('down') ? 1 : 0;
+  const share = Math.min(1, (gateUp + down) / m.expertLinears);
+  if (share === 0) return NO_DELTA;
+  const weights = (m.experts * m.expertWeightsPerLayer * share * layers) / w.tp;
+  const bytes = o.compute === 'fp32' ? 4 : 2;
+  return {
+    share,
+    fwdFlops: 2 * o.loraRank * weights,
+    fwdBytes: PARAM_WRAPPER_FWD_PASSES * bytes * weights,
+    bwdFlops: 4 * o.loraRank * weights,
+    bwdBytes: PARAM_WRAPPER_BWD_PASSES * bytes * weights,
   };
 }
 
@@ -911,9 +970,13 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const expertRate = base * w.expertShape;
   const expertF = Math.max(w.expertFwdFlops / expertRate, w.expertWeightBytes / r.mem);
   const expertB = Math.max(w.expertBwdFlops / expertRate, w.expertWeightBytes / r.mem);
+  // ParamWrapper's ΔW (an einsum over the rank: low arithmetic intensity) and W + ΔW: FLOPs or bytes.
+  const deltaF = Math.max(w.deltaFwdFlops / base, w.deltaFwdBytes / r.mem);
+  const deltaB = Math.max(w.deltaBwdFlops / base, w.deltaBwdBytes / r.mem);
   const fwdGpu =
     (w.fwdGemmFlops - w.expertFwdFlops) / gemm +
     expertF +
+    deltaF +
     w.fwdAttnFlops / attnRate +
     w.fwdElemBytes / r.mem;
   const hostPerOp = w.compiled ? GRAPH_KERNEL_SECONDS * 2 : EAGER_OP_SECONDS;
@@ -927,6 +990,7 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const bwdGpu =
     (w.bwdGemmFlops - w.expertBwdFlops) / gemm +
     expertB +
+    deltaB +
     w.bwdAttnFlops / attnRate +
     (2 * w.fwdElemBytes) / r.mem;
   const bwd = Math.max(bwdGpu, 2 * w.fwdOps * hostPerOp + 2 * loopF);
@@ -1273,6 +1337,8 @@ export interface TimeResult {
     expertParallel: number;
     expertsHitPerLayer: number;
     loopSeconds: number;
+    /** Seconds per step PEFT's ParamWrapper adds (LoRA on fused experts: ΔW, W + ΔW, its weight gradient). */
+    adapterDeltaSeconds: number;
   };
 }
 
@@ -1315,6 +1381,10 @@ export function estimateTime(arch: Arch, o: EstimateOptions, gpu: Gpu, t: TimeOp
           loopSeconds:
             w.moeDispatch === 'loop'
               ? round(step - trainStep(trainWork(m, o, t, 'grouped'), r))
+              : 0,
+          adapterDeltaSeconds:
+            w.deltaFwdBytes > 0
+              ? round(step - trainStep(trainWork(m, o, t, w.moeDispatch, false), r))
               : 0,
         }
       : undefined;

@@ -3,7 +3,7 @@ import { Document } from 'yaml';
 import { isAdapter, learningRate, is4bit, TORCH_DTYPE } from '../../launch/common.js';
 import { DEEPSPEED_FILE } from './deepspeed.js';
 import { distributionOf, flattens4bit, quantStorageNote } from './distribution.js';
-import { KERNELS_FLASH_ATTN, trainerOptim } from './trainer.js';
+import { KERNELS_FLASH_ATTN, expertZero3Blocker, trainerOptim } from './trainer.js';
 import { LORA_DROPOUT, loraAlpha } from '../../launch/common.js';
 import {
   FLASH_ATTN_WHEEL,
@@ -18,6 +18,18 @@ import type { EngineOutput, LaunchInput } from '../../launch/types.js';
 
 export const AXOLOTL_FILE = 'axolotl.yaml';
 
+/** lora_dropout and the target keys; returns the target notes. */
+function loraTargetKeys(x: LaunchInput, c: Record<string, unknown>): string[] {
+  const m = loraTargetModules(x.arch, x.options, true);
+  // lora.ParamWrapper raises on lora_dropout != 0 (peft v0.20.0 tuners/lora/layer.py, a5526d27).
+  c.lora_dropout = m.targetParameters.length > 0 ? 0 : LORA_DROPOUT;
+  if (m.targetModules === 'all-linear') c.lora_target_linear = true;
+  else c.lora_target_modules = m.targetModules;
+  // axolotl v0.18.0 schemas/peft.py lora_target_parameters -> LoraConfig(target_parameters=) (loaders/adapter.py).
+  if (m.targetParameters.length > 0) c.lora_target_parameters = m.targetParameters;
+  return m.notes;
+}
+
 // Config reference: https://docs.axolotl.ai/docs/config-reference.html
 // Long on purpose: it writes one axolotl config, key by key in the file's own order.
 export function emitAxolotl(x: LaunchInput): EngineOutput {
@@ -29,6 +41,8 @@ export function emitAxolotl(x: LaunchInput): EngineOutput {
   if (forbidden) return { engine, ok: false, reason: forbidden };
   const opt = trainerOptim(o);
   if ('reason' in opt) return { engine, ok: false, reason: opt.reason };
+  const expertBlock = expertZero3Blocker(x, d);
+  if (expertBlock) return { engine, ok: false, reason: expertBlock };
   if (o.method === 'lora' && is4bit(o))
     return {
       engine,
@@ -82,11 +96,7 @@ export function emitAxolotl(x: LaunchInput): EngineOutput {
     c.adapter = is4bit(o) ? 'qlora' : 'lora';
     c.lora_r = o.loraRank;
     c.lora_alpha = loraAlpha(o.loraRank);
-    c.lora_dropout = LORA_DROPOUT;
-    const m = loraTargetModules(x.arch, o);
-    if (m.targetModules === 'all-linear') c.lora_target_linear = true;
-    else c.lora_target_modules = m.targetModules;
-    notes.push(...m.notes);
+    notes.push(...loraTargetKeys(x, c));
   }
   if (o.checkpointing === 'offload') c.activation_offloading = true;
   if (o.checkpointing === 'selective')

@@ -42,10 +42,12 @@ export const HF_MEMORY: FrameworkProfile = {
   quantFormat: 'bnb',
   int4QuantFormat: 'bnb',
   fusedKernels: false,
-  // transformers 4.57 (HF_PINS): Qwen3MoeSparseMoeBlock/MixtralSparseMoeBlock loop `for expert_idx in expert_hit`
-  // over an nn.ModuleList of expert MLPs, and PEFT wraps each expert's nn.Linear (modeling_qwen3_moe.py @00d4b3d).
-  // transformers 5.x defaults to experts_implementation="grouped_mm" (modeling_utils get_correct_experts_implementation).
-  moeDispatch: 'loop',
+  // transformers 5.14.1 (HF_PINS) stores experts as 3-D gate_up_proj/down_proj parameters (@use_experts_implementation)
+  // and runs them with experts_implementation="grouped_mm" unless asked otherwise (modeling_utils
+  // get_correct_experts_implementation): torch._grouped_mm over all experts (integrations/moe.py @8b584a67).
+  moeDispatch: 'grouped',
+  // PEFT 0.20 adapts those parameters with target_parameters only: lora.ParamWrapper (tuners/lora/layer.py @a5526d27).
+  expertAdapters: 'param-wrapper',
   expertParallel: false, // Trainer/Accelerate shard data (DDP/FSDP), never experts
   source:
     'https://github.com/huggingface/transformers/blob/main/src/transformers/models/llama/modeling_llama.py',
@@ -81,8 +83,9 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   quantFormat: 'bnb',
   int4QuantFormat: 'bnb',
   fusedKernels: false,
-  // HF models under DeepSpeed run the same transformers 4.57 per-expert loop (modeling_qwen3_moe.py @00d4b3d).
-  moeDispatch: 'loop',
+  // HF models under DeepSpeed run the same transformers 5.x grouped_mm experts and PEFT ParamWrapper (as HF_MEMORY).
+  moeDispatch: 'grouped',
+  expertAdapters: 'param-wrapper',
   expertParallel: false, // DeepSpeed-MoE's expert parallelism covers its own deepspeed.moe layers, not HF's
   source: 'https://deepspeed.readthedocs.io/en/latest/memory.html',
 };

@@ -21,8 +21,9 @@ import {
   flattens4bit,
   quantStorageNote,
   shardsWeights,
+  type Distribution,
 } from './distribution.js';
-import { loraTargetModules } from '../../launch/modules.js';
+import { expertTargetParameters, loraTargetModules } from '../../launch/modules.js';
 import {
   FLASH_ATTN_WHEEL,
   PEFT_ZERO3_REENTRANT,
@@ -89,15 +90,18 @@ export function loraConfig(
 ): { config: Record<string, unknown>; notes: string[] } | null {
   const o = x.options;
   if (!isAdapter(o)) return null;
-  const m = loraTargetModules(x.arch, o);
+  const m = loraTargetModules(x.arch, o, true);
   const config: Record<string, unknown> = {
     r: o.loraRank,
     lora_alpha: loraAlpha(o.loraRank),
-    lora_dropout: LORA_DROPOUT,
+    // lora.ParamWrapper raises on lora_dropout != 0 (peft v0.20.0 tuners/lora/layer.py, a5526d27).
+    lora_dropout: m.targetParameters.length > 0 ? 0 : LORA_DROPOUT,
     target_modules: m.targetModules,
     bias: 'none',
     task_type: x.arch.kind === 'encoder-decoder' ? 'SEQ_2_SEQ_LM' : 'CAUSAL_LM',
   };
+  // Fused 3-D expert weights (transformers 5.x) are reached through target_parameters only (launch/modules.ts).
+  if (m.targetParameters.length > 0) config.target_parameters = m.targetParameters;
   // GPT-2 stores its projections as Conv1D (weight transposed): PEFT needs fan_in_fan_out=True.
   if (x.arch.modelType === 'gpt2') config.fan_in_fan_out = true;
   return { config, notes: m.notes };
@@ -105,6 +109,16 @@ export function loraConfig(
 
 // SFTConfig (extends TrainingArguments): https://huggingface.co/docs/trl/sft_trainer#trl.SFTConfig
 export const HF_ENGINE = 'Hugging Face Trainer / TRL + PEFT + bitsandbytes';
+
+/**
+ * LoRA on fused experts under DeepSpeed ZeRO-3: PEFT 0.20.0's ParamWrapper reads the targeted parameter's
+ * shape, which ZeRO-3 has already partitioned to an empty one (fixed after the release: peft 5d602fdb, #3576).
+ */
+export function expertZero3Blocker(x: LaunchInput, d: Distribution): string | null {
+  if (!isAdapter(x.options) || d.kind !== 'deepspeed' || x.options.zero !== 3) return null;
+  if (expertTargetParameters(x.arch, x.options).params.length === 0) return null;
+  return `PEFT ${HF_PINS.peft} cannot build LoRA on fused expert weights under DeepSpeed ZeRO-3 (ParamWrapper reads the partitioned, empty shape; fixed after the release, peft #3576): use FSDP or ZeRO-2`;
+}
 
 export function emitHfArgs(x: LaunchInput): EngineOutput {
   const engine = HF_ENGINE;
@@ -115,6 +129,8 @@ export function emitHfArgs(x: LaunchInput): EngineOutput {
   if (forbidden) return { engine, ok: false, reason: forbidden };
   const opt = trainerOptim(o);
   if ('reason' in opt) return { engine, ok: false, reason: opt.reason };
+  const expertBlock = expertZero3Blocker(x, d);
+  if (expertBlock) return { engine, ok: false, reason: expertBlock };
   const notes = [...d.notes, ...ruleNotes(x, [FLASH_ATTN_WHEEL, PEFT_ZERO3_REENTRANT])];
   const sft: Record<string, unknown> = {
     output_dir: 'outputs',

@@ -9,6 +9,7 @@ import {
   type FromMapping,
   hfOptimizer,
   modulesToSave,
+  parameterTargetsOf,
   targetsOf,
 } from '../../../from/common.js';
 import { mapFsdp } from './fsdp.js';
@@ -23,6 +24,7 @@ const MEMORY_KEYS = [
   'lora_r',
   'lora_target_linear',
   'lora_target_modules',
+  'lora_target_parameters',
   'lora_modules_to_save',
   'sequence_len',
   'micro_batch_size',
@@ -67,6 +69,23 @@ const NOT_MODELLED: Record<string, string> = {
 };
 
 // Long on purpose: one mapping per axolotl key, in the order of its config reference; each line stands alone.
+/**
+ * lora_target_linear / lora_target_modules / lora_target_parameters (fused 3-D experts: gate/up/down, which
+ * all-linear already counts) as --lora-targets; undefined when none is set.
+ */
+function loraTargetsOf(r: FieldReader, extra: string[], warnings: string[]): string | undefined {
+  if (r.bool('lora_target_linear')) return ['all-linear', ...extra].join(',');
+  const mods = r.list('lora_target_modules');
+  const params = r.list('lora_target_parameters');
+  if (!mods && !params) return undefined;
+  const t = [
+    ...targetsOf(mods ?? [], 'lora_target_modules', warnings),
+    ...parameterTargetsOf(params ?? [], 'lora_target_parameters', warnings),
+    ...extra,
+  ];
+  return t.length > 0 ? [...new Set(t)].join(',') : '';
+}
+
 export function mapAxolotl(doc: Record<string, unknown>): FromMapping {
   const r = new FieldReader(doc);
   const flags: FromFlags = {};
@@ -93,11 +112,9 @@ export function mapAxolotl(doc: Record<string, unknown>): FromMapping {
       'lora_modules_to_save',
       warnings,
     );
-    const mods = r.list('lora_target_modules');
-    if (r.bool('lora_target_linear')) flags['lora-targets'] = ['all-linear', ...extra].join(',');
-    else if (mods) {
-      const t = [...targetsOf(mods, 'lora_target_modules', warnings), ...extra];
-      if (t.length > 0) flags['lora-targets'] = t.join(',');
+    const t = loraTargetsOf(r, extra, warnings);
+    if (t !== undefined) {
+      if (t) flags['lora-targets'] = t;
     } else if (extra.length > 0) flags['lora-targets'] = ['q', 'v', ...extra].join(',');
   } else {
     flags.method = 'full';

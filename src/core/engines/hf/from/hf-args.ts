@@ -11,6 +11,7 @@ import {
   hfOptimizer,
   isRecord,
   modulesToSave,
+  parameterTargetsOf,
   targetsOf,
 } from '../../../from/common.js';
 import { mapFsdp } from './fsdp.js';
@@ -91,6 +92,7 @@ const HF_MEMORY_KEYS = [
   'use_peft',
   'lora_r',
   'lora_target_modules',
+  'lora_target_parameters',
   'lora_modules_to_save',
   'load_in_4bit',
   'load_in_8bit',
@@ -134,6 +136,7 @@ export function flattenLaunchArgs(doc: Record<string, unknown>): Record<string, 
     flat.use_peft = true;
     flat.lora_r = lora.r;
     flat.lora_target_modules = lora.target_modules;
+    if (lora.target_parameters !== undefined) flat.lora_target_parameters = lora.target_parameters;
     if (lora.modules_to_save !== undefined) flat.lora_modules_to_save = lora.modules_to_save;
   }
   if (bnb) {
@@ -175,11 +178,14 @@ export function mapHfArgs(input: Record<string, unknown>): FromMapping {
       'lora_modules_to_save',
       warnings,
     );
+    // target_parameters (fused 3-D experts) adapt gate/up/down too: 'all-linear' already counts them.
+    const params = r.list('lora_target_parameters');
+    const experts = params ? parameterTargetsOf(params, 'lora_target_parameters', warnings) : [];
     if (mods && mods.some((m) => m.toLowerCase() === 'all-linear'))
       flags['lora-targets'] = ['all-linear', ...extra].join(',');
-    else if (mods) {
-      const t = [...targetsOf(mods, 'lora_target_modules', warnings), ...extra];
-      if (t.length > 0) flags['lora-targets'] = t.join(',');
+    else if (mods || experts.length > 0) {
+      const t = [...targetsOf(mods ?? [], 'lora_target_modules', warnings), ...experts, ...extra];
+      if (t.length > 0) flags['lora-targets'] = [...new Set(t)].join(',');
     }
   }
   const init = r.record('model_init_kwargs');
