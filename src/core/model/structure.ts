@@ -65,7 +65,7 @@ export function structureIssue(arch: Arch, o: EstimateOptions): StructureIssue |
     return {
       flag: 'completion-tokens',
       value: o.completionTokens,
-      allowed: `below ${maxContextText(arch)}`,
+      allowed: `fewer than the model's positions: ${maxContextText(arch)}`,
     };
   if (o.seq > maxContext(arch)) return { flag: 'seq', value: o.seq, allowed: maxContextText(arch) };
   return null;
