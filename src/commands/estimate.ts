@@ -63,6 +63,22 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
   ['compile', null, 'torch.compile / fused kernels on (memory and time)'],
   ['sparsity', '<fraction>', 'fraction of zero weights in the linear layers, 0-1 (default 0)'],
   ['sparse-format', '<fmt>', oneOf('sparseFormat')],
+  ['objective', '<name>', 'sft, dpo, orpo, kto, simpo, grpo (default sft)'],
+  [
+    'reference',
+    '<where>',
+    "model, none, precomputed (default: TRL's: model for dpo/kto, none for orpo/simpo and grpo)",
+  ],
+  ['generations', '<n>', 'GRPO: completions per prompt (default 8)'],
+  ['prompt-tokens', '<n>', 'GRPO: prompt tokens (default 512, or --seq less the completion)'],
+  ['completion-tokens', '<n>', 'GRPO: generated tokens per completion (default 256)'],
+  ['rollout', '<engine>', 'GRPO generation: vllm-colocate, vllm-server, hf (default hf)'],
+  [
+    'rollout-memory',
+    '<fraction>',
+    'vllm-colocate: share of each GPU vLLM takes (default 0.3; unsloth 0.5)',
+  ],
+  ['rollout-gpus', '<n>', 'vllm-server: GPUs of --gpus running the vLLM server (default 1)'],
   ['gpu', '<id>', "catalog GPU id for the fits verdict (see 'vramplan catalog gpus')"],
   [
     'framework',

@@ -15,6 +15,8 @@ import { UNCERTAINTY, bandOf } from './memory/uncertainty.js';
 import { MiB } from './units.js';
 import { estimateTime, type TimeResult } from './time/index.js';
 import { defaultTimeOptions, type TimeOptions } from '../schema/time.js';
+import { estimateObjectiveTime } from './time/objective.js';
+import { isPreferenceOrRl } from '../schema/estimate.js';
 
 export interface EstimateResult {
   schemaVersion: 1;
@@ -82,7 +84,11 @@ export function buildEstimate(
       capacityBytes: capacity,
       headroomBytes: capacity - device,
     };
-    result.time = estimateTime(arch, options, gpu, time ?? defaultTimeOptions(options.gpus));
+    const t = time ?? defaultTimeOptions(options.gpus);
+    // Preference / RL: rollout, reference log-probs, policy training and weight sync (time/objective.ts).
+    result.time = isPreferenceOrRl(options)
+      ? estimateObjectiveTime(arch, options, gpu, t, m.params.total)
+      : estimateTime(arch, options, gpu, t);
     if (m.kvPool)
       result.serving = {
         kvPoolBytes: m.kvPool.poolBytes,

@@ -35,7 +35,17 @@ export const FRAMEWORKS = [
   'torchtitan',
 ] as const;
 
+/** Training objective (DESIGN.md "Engines, serving and RL"): supervised, preference (DPO family) or GRPO. */
+export const OBJECTIVES = ['sft', 'dpo', 'orpo', 'kto', 'simpo', 'grpo'] as const;
+/** Where the reference log-probs come from: a reference model each step, none, or computed once before training. */
+export const REFERENCES = ['model', 'none', 'precomputed'] as const;
+/** GRPO's generation engine: vLLM on the training GPUs, vLLM on separate GPUs, or transformers generate. */
+export const ROLLOUTS = ['vllm-colocate', 'vllm-server', 'hf'] as const;
+
 export type Method = (typeof METHODS)[number];
+export type Objective = (typeof OBJECTIVES)[number];
+export type Reference = (typeof REFERENCES)[number];
+export type Rollout = (typeof ROLLOUTS)[number];
 export type WeightDtype = (typeof WEIGHT_DTYPES)[number];
 export type ComputeDtype = (typeof COMPUTE_DTYPES)[number];
 export type Optimizer = (typeof OPTIMIZERS)[number];
@@ -87,10 +97,33 @@ export const EstimateOptionsSchema = z
     sparsity: z.number().min(0).max(1),
     sparseFormat: z.enum(SPARSE_FORMATS),
     framework: z.enum(FRAMEWORKS),
+    // Preference / RL fine-tuning: absent for SFT (so SFT options echo as before), all set otherwise
+    // (core/memory/objective.ts reads them; flags.ts applies TRL's defaults).
+    objective: z.enum(OBJECTIVES).optional(),
+    reference: z.enum(REFERENCES).optional(),
+    /** GRPO: completions sampled per prompt (TRL num_generations). */
+    generations: count(65_536).optional(),
+    /** GRPO: prompt tokens; seq = promptTokens + completionTokens. */
+    promptTokens: count(100_000_000).optional(),
+    /** GRPO: generated tokens per completion (TRL max_completion_length). */
+    completionTokens: count(100_000_000).optional(),
+    rollout: z.enum(ROLLOUTS).optional(),
+    /** vllm-colocate: the share of each training GPU vLLM takes (TRL vllm_gpu_memory_utilization). */
+    rolloutMemory: z.number().gt(0).lt(1).optional(),
+    /** vllm-server: GPUs of --gpus that run the vLLM server (the rest train). */
+    rolloutGpus: count(1_000_000).optional(),
   })
   .strict();
 
 export type EstimateOptions = z.infer<typeof EstimateOptionsSchema>;
+
+/** GPUs that train: all of them, less the vLLM server's in GRPO server mode. */
+export const trainingGpus = (o: EstimateOptions): number =>
+  o.rollout === 'vllm-server' ? o.gpus - (o.rolloutGpus ?? 1) : o.gpus;
+
+/** A preference or RL objective (absent or 'sft' is supervised fine-tuning). */
+export const isPreferenceOrRl = (o: EstimateOptions): boolean =>
+  o.objective !== undefined && o.objective !== 'sft';
 
 /** Contract defaults (docs/DESIGN.md); `weights` and `optimizer` depend on the method. */
 export function defaultOptions(method: Method = 'full'): EstimateOptions {

@@ -9,16 +9,22 @@ import {
   FRAMEWORKS,
   LORA_TARGETS,
   METHODS,
+  OBJECTIVES,
   OFFLOAD,
+  REFERENCES,
+  ROLLOUTS,
   OPTIMIZERS,
   SPARSE_FORMATS,
   STATE_DTYPES,
   WEIGHT_DTYPES,
   defaultOptions,
+  trainingGpus,
   type EstimateOptions,
   type Framework,
   type LoraTarget,
   type Method,
+  type Objective,
+  type Reference,
 } from './estimate.js';
 import { ENGINE_FRAMEWORK, ENGINES, isEngine, type Engine } from './engine.js';
 
@@ -152,12 +158,148 @@ export function optionsFromFlags(flags: RawFlags): EstimateOptions {
     framework: frameworkOf(pick(flags, 'framework', FRAMEWORK_NAMES, d.framework)),
   };
   o.gpus = int(flags, 'gpus', o.tp * o.pp * o.cp, 1, 1_000_000);
+  objectiveInto(o, flags);
   checkCombination(o);
   return o;
 }
 
+// TRL v1.9.0 trl/trainer/grpo_config.py: num_generations=8, max_completion_length=256.
+const GRPO_GENERATIONS = 8;
+const GRPO_COMPLETION_TOKENS = 256;
+// TRL's GRPOConfig max_prompt_length default (512) until its removal (huggingface/trl #4847).
+const GRPO_PROMPT_TOKENS = 512;
+// TRL v1.9.0 grpo_config.py vllm_gpu_memory_utilization=0.3 (colocate share of each GPU).
+export const TRL_ROLLOUT_MEMORY = 0.3;
+
+/**
+ * The reference TRL v1.9.0 uses where the user names none: DPOTrainer / KTOTrainer evaluate a reference
+ * each step (a frozen copy for a full fine-tune, the base with adapters disabled under PEFT: dpo_trainer.py
+ * __init__ and _compute_loss); ORPO and SimPO (CPO loss_type="simpo") are reference-free; GRPO's beta
+ * defaults to 0.0, which loads no reference (grpo_trainer.py: `if self.beta == 0.0: self.ref_model = None`).
+ */
+const DEFAULT_REFERENCE: Record<Objective, Reference> = {
+  sft: 'none',
+  dpo: 'model',
+  kto: 'model',
+  orpo: 'none',
+  simpo: 'none',
+  grpo: 'none',
+};
+
+const GRPO_ONLY = ['generations', 'completion-tokens', 'rollout', 'rollout-memory', 'rollout-gpus'];
+
+/** --objective and its flags into `o` (left absent for SFT, so SFT options are unchanged). */
+function objectiveInto(o: EstimateOptions, flags: RawFlags): void {
+  const objective = pick(flags, 'objective', OBJECTIVES, 'sft');
+  if (objective === 'sft') {
+    const stray = ['reference', ...GRPO_ONLY].find((f) => flags[f] !== undefined);
+    if (stray)
+      throw new FlagError(
+        stray,
+        flags[stray],
+        'only with --objective dpo, orpo, kto, simpo or grpo',
+      );
+    return;
+  }
+  if (o.method === 'inference')
+    throw new FlagError(
+      'objective',
+      objective,
+      "'sft' with --method inference (a training objective)",
+    );
+  o.objective = objective;
+  o.reference = pick(flags, 'reference', REFERENCES, DEFAULT_REFERENCE[objective]);
+  if (objective !== 'grpo') {
+    const stray = GRPO_ONLY.find((f) => flags[f] !== undefined);
+    if (stray) throw new FlagError(stray, flags[stray], 'only with --objective grpo');
+    return;
+  }
+  // TRL v1.9.0 grpo_config.py __post_init__: "GRPO requires at least 2 generations per prompt".
+  o.generations = int(flags, 'generations', GRPO_GENERATIONS, 2, 65_536);
+  o.completionTokens = int(flags, 'completion-tokens', GRPO_COMPLETION_TOKENS, 1, 100_000_000);
+  const seqGiven = flags.seq !== undefined && flags['prompt-tokens'] === undefined;
+  const prompt = seqGiven ? o.seq - o.completionTokens : GRPO_PROMPT_TOKENS;
+  if (prompt < 1)
+    throw new FlagError(
+      'completion-tokens',
+      o.completionTokens,
+      `fewer than --seq ${o.seq} (seq = prompt + completion tokens)`,
+    );
+  o.promptTokens = int(flags, 'prompt-tokens', prompt, 1, 100_000_000);
+  if (flags.seq !== undefined && o.seq !== o.promptTokens + o.completionTokens)
+    throw new FlagError(
+      'seq',
+      o.seq,
+      `--prompt-tokens + --completion-tokens (${o.promptTokens + o.completionTokens}) with --objective grpo`,
+    );
+  o.seq = o.promptTokens + o.completionTokens;
+  // TRL v1.9.0 grpo_config.py use_vllm=False: transformers generate unless told otherwise.
+  o.rollout = pick(flags, 'rollout', ROLLOUTS, 'hf');
+  if (o.rollout === 'vllm-colocate') o.rolloutMemory = rolloutFraction(flags);
+  else if (flags['rollout-memory'] !== undefined)
+    throw new FlagError(
+      'rollout-memory',
+      flags['rollout-memory'],
+      'only with --rollout vllm-colocate',
+    );
+  if (o.rollout === 'vllm-server') o.rolloutGpus = int(flags, 'rollout-gpus', 1, 1, 1_000_000);
+  else if (flags['rollout-gpus'] !== undefined)
+    throw new FlagError('rollout-gpus', flags['rollout-gpus'], 'only with --rollout vllm-server');
+}
+
+function rolloutFraction(flags: RawFlags): number {
+  const v = flags['rollout-memory'];
+  if (v === undefined) return TRL_ROLLOUT_MEMORY;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  if (!Number.isFinite(n) || n <= 0 || n >= 1)
+    throw new FlagError(
+      'rollout-memory',
+      v,
+      'a fraction above 0 and below 1 (the share of each GPU vLLM takes)',
+    );
+  return n;
+}
+
+/** Reference / rollout combinations TRL rejects or that cannot be laid out; each names its flag. */
+function checkObjective(o: EstimateOptions): void {
+  const ref = o.reference;
+  if ((o.objective === 'dpo' || o.objective === 'kto') && ref === 'none')
+    throw new FlagError(
+      'reference',
+      ref,
+      `model or precomputed with --objective ${o.objective} (its loss needs the reference log-probs; under LoRA the reference is the base with adapters off)`,
+    );
+  if ((o.objective === 'orpo' || o.objective === 'simpo') && ref !== 'none')
+    throw new FlagError(
+      'reference',
+      ref,
+      `none with --objective ${o.objective} (a reference-free loss)`,
+    );
+  if (o.objective === 'grpo' && ref === 'precomputed')
+    throw new FlagError(
+      'reference',
+      ref,
+      'model or none with --objective grpo (completions are sampled each step: nothing to precompute)',
+    );
+  if (o.rollout !== 'vllm-server') return;
+  if (o.gpus === 1)
+    throw new FlagError(
+      'rollout',
+      o.rollout,
+      'vllm-colocate or hf with --gpus 1 (server mode runs vLLM on GPUs of its own)',
+    );
+  if ((o.rolloutGpus ?? 1) >= o.gpus)
+    throw new FlagError(
+      'rollout-gpus',
+      o.rolloutGpus,
+      `fewer than --gpus ${o.gpus} (the GPUs left over train)`,
+    );
+}
+
 /** Combinations no framework can run; each names the flag to change. */
 export function checkCombination(o: EstimateOptions): void {
+  checkObjective(o);
+  const train = trainingGpus(o);
   const float = o.weights === 'fp32' || o.weights === 'fp16' || o.weights === 'bf16';
   if (o.method === 'full' && !float)
     throw new FlagError(
@@ -171,11 +313,11 @@ export function checkCombination(o: EstimateOptions): void {
       o.weights,
       'a quantized dtype (nf4, fp4, int4, int8, fp8) with --method qlora',
     );
-  if (o.gpus % (o.tp * o.pp * o.cp) !== 0)
+  if (train % (o.tp * o.pp * o.cp) !== 0)
     throw new FlagError(
       'gpus',
       o.gpus,
-      `a multiple of --tp x --pp x --cp (${o.tp} x ${o.pp} x ${o.cp} = ${o.tp * o.pp * o.cp})`,
+      `a multiple of --tp x --pp x --cp (${o.tp} x ${o.pp} x ${o.cp} = ${o.tp * o.pp * o.cp})${train === o.gpus ? '' : ` plus --rollout-gpus ${o.gpus - train}`}`,
     );
   // Ring attention splits every sequence into cp equal shards (2·cp with torchtitan's load balancing;
   // the plain split is what is checked here).
@@ -271,6 +413,14 @@ const FLAG_OF: Record<keyof EstimateOptions, string> = {
   sparsity: 'sparsity',
   sparseFormat: 'sparse-format',
   framework: 'framework',
+  objective: 'objective',
+  reference: 'reference',
+  generations: 'generations',
+  promptTokens: 'prompt-tokens',
+  completionTokens: 'completion-tokens',
+  rollout: 'rollout',
+  rolloutMemory: 'rollout-memory',
+  rolloutGpus: 'rollout-gpus',
 };
 
 /**
@@ -283,7 +433,7 @@ export function flagsFromOptions(o: EstimateOptions): Record<string, string | nu
   for (const k of Object.keys(FLAG_OF) as (keyof EstimateOptions)[]) {
     if (k === 'method' || k === 'loraTargets' || k === 'loraAllLinear') continue;
     const v = o[k];
-    if (v !== d[k]) out[FLAG_OF[k]] = v as string | number | boolean;
+    if (v !== undefined && v !== d[k]) out[FLAG_OF[k]] = v as string | number | boolean;
   }
   // An engine's own defaults (core/engines/<engine>/profile.ts `defaults`, applied by --framework <engine>)
   // differ from the contract's for these: write them out so the flags mean the same options again.

@@ -13,6 +13,9 @@ export const COMPONENT_LABEL: Record<keyof Breakdown, string> = {
   kvCache: 'KV cache',
   buffers: 'buffers & temporaries',
   overhead: 'CUDA context & allocator',
+  referenceModel: 'reference model',
+  rolloutWeights: 'rollout engine weights',
+  rolloutKvCache: 'rollout KV cache',
 };
 
 export const PHASE_LABEL: Record<Phase, string> = {
@@ -24,4 +27,5 @@ export const PHASE_LABEL: Record<Phase, string> = {
   'optimizer-step': 'optimizer step',
   prefill: 'prefill',
   decode: 'decode',
+  rollout: 'rollout (generation)',
 };

@@ -76,6 +76,11 @@ export function detectFormat(doc: Record<string, unknown>): FromFormat | null {
       'output_dir',
       'gradient_accumulation_steps',
       'model_name_or_path',
+      // TRL GRPOConfig / DPOConfig written alone (trl/trainer/grpo_config.py, dpo_config.py v1.9.0).
+      'num_generations',
+      'precompute_ref_log_probs',
+      'grpo_config',
+      'dpo_config',
     ])
   )
     return 'hf-args';

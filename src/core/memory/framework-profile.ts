@@ -103,6 +103,13 @@ export interface FrameworkProfile {
    */
   expertAdapters?: 'param-wrapper';
   source: string;
+  /**
+   * GRPO with vLLM colocated: the trainer's model and vLLM share one copy of the weights (Unsloth's
+   * fast_inference) instead of vLLM loading its own; absent = a separate copy (TRL).
+   */
+  rolloutSharesWeights?: boolean;
+  /** vLLM's share of each GPU where the engine sets it (gpu_memory_utilization); absent = TRL's 0.3. */
+  rolloutMemory?: number;
 }
 
 // Upcast loss (HF ForCausalLMLoss `logits.float()`, torchtune/torchtitan `.float()` before cross_entropy):

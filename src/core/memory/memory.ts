@@ -25,6 +25,7 @@ import {
   valueBytes,
 } from '../model/dtypes.js';
 import { MiB } from '../units.js';
+import { withObjective } from './objective.js';
 import { ligerLossBytes, ligerChunkRows, ligerPatches, ligerProfile } from '../engines/hf/liger.js';
 
 /** Bytes per component; sums to deviceBytes. */
@@ -42,6 +43,10 @@ export interface Breakdown {
   buffers: number;
   /** Reserved-but-unallocated cache, CUDA context, paged (unified-memory) optimizer states. */
   overhead: number;
+  /** Preference / RL only (objective.ts): the frozen reference copy, vLLM's weights and its KV pool. */
+  referenceModel?: number;
+  rolloutWeights?: number;
+  rolloutKvCache?: number;
 }
 
 export type Phase =
@@ -52,7 +57,8 @@ export type Phase =
   | 'backward-end'
   | 'optimizer-step'
   | 'prefill'
-  | 'decode';
+  | 'decode'
+  | 'rollout';
 
 export interface PhaseTotal {
   phase: Phase;
@@ -932,6 +938,13 @@ export function estimateMemory(
   o: EstimateOptions,
   ctx: EstimateContext = {},
 ): MemoryEstimate {
+  // Preference / RL objectives: the policy's SFT step plus the reference and rollout engine (objective.ts).
+  if (o.objective !== undefined && o.objective !== 'sft')
+    return withObjective(model, o, ctx, FRAMEWORKS[o.framework], policyMemory);
+  return policyMemory(model, o, ctx);
+}
+
+function policyMemory(model: Arch, o: EstimateOptions, ctx: EstimateContext): MemoryEstimate {
   const s = setupOf(model, o, ctx);
   const { best, summaries } = worstStage(s);
   const { stage, r, peak } = best;

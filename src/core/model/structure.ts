@@ -10,7 +10,7 @@ import type { Scenario } from '../../schema/scenario.js';
 
 export interface StructureIssue {
   /** The flag (estimate) or scenario field it comes from. */
-  flag: 'tp' | 'pp' | 'seq';
+  flag: 'tp' | 'pp' | 'seq' | 'completion-tokens';
   value: number;
   allowed: string;
 }
@@ -61,6 +61,12 @@ export function structureIssue(arch: Arch, o: EstimateOptions): StructureIssue |
   const layers = layersOf(arch);
   if (o.pp > layers)
     return { flag: 'pp', value: o.pp, allowed: `at most ${layers} (the layers of ${arch.id})` };
+  if (o.completionTokens !== undefined && o.completionTokens >= maxContext(arch))
+    return {
+      flag: 'completion-tokens',
+      value: o.completionTokens,
+      allowed: `fewer than the model's positions: ${maxContextText(arch)}`,
+    };
   if (o.seq > maxContext(arch)) return { flag: 'seq', value: o.seq, allowed: maxContextText(arch) };
   return null;
 }

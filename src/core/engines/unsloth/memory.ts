@@ -52,4 +52,9 @@ export const UNSLOTH_MEMORY: FrameworkProfile = {
   moeDispatch: 'grouped',
   expertParallel: false, // open-source Unsloth runs one process (profile maxDp 1)
   source: 'https://github.com/unslothai/unsloth',
+  // models/llama.py from_pretrained(fast_inference=True): load_vllm, then convert_vllm_to_huggingface builds the
+  // trained model on vLLM's own tensors and sets `llm.shared_weights = True`: one copy of the weights.
+  rolloutSharesWeights: true,
+  // models/loader.py FastLanguageModel.from_pretrained(gpu_memory_utilization = 0.5).
+  rolloutMemory: 0.5,
 };

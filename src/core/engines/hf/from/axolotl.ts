@@ -2,6 +2,7 @@
  * axolotl YAML → contract flags. Keys: https://docs.axolotl.ai/docs/config-reference.html
  * (schema: https://github.com/axolotl-ai-cloud/axolotl/tree/main/src/axolotl/utils/schemas).
  */
+import { mapTrlObjective } from './trl-objective.js';
 import {
   FieldReader,
   FromError,
@@ -60,7 +61,6 @@ const NOT_MODELLED: Record<string, string> = {
     'only the matching parameters train (not modelled: estimated as full fine-tuning)',
   peft_use_dora: 'DoRA keeps a magnitude vector and an extra weight-norm pass (not modelled)',
   relora: 'ReLoRA merges adapters periodically (estimated as plain LoRA)',
-  rl: 'preference training (DPO/KTO/ORPO/GRPO) holds chosen and rejected sequences and may keep a reference model (estimated as SFT)',
   reward_model: 'reward-model training (estimated as SFT)',
   gptq: 'GPTQ-quantized base weights (estimated as the dtype given by load_in_*)',
   sequence_parallel_degree: 'sequence parallelism (see context_parallel_size)',
@@ -91,6 +91,7 @@ export function mapAxolotl(doc: Record<string, unknown>): FromMapping {
   const flags: FromFlags = {};
   const warnings: string[] = [];
   const model = r.str('base_model') ?? null;
+  rlInto(r, flags, warnings);
   const adapter = r.str('adapter');
   const q4 = r.bool('load_in_4bit') === true;
   const q8 = r.bool('load_in_8bit') === true;
@@ -195,4 +196,27 @@ export function mapAxolotl(doc: Record<string, unknown>): FromMapping {
     deepspeedInline: null,
     memoryKeys: MEMORY_KEYS,
   };
+}
+
+// axolotl RLType (src/axolotl/utils/schemas/enums.py): dpo, ipo (DPO's loss), kto, orpo, simpo, grpo; the
+// `trl:` block carries TRL's GRPOConfig fields (num_generations, max_completion_length, use_vllm, ...).
+const AXOLOTL_RL: Record<string, string> = {
+  dpo: 'dpo',
+  ipo: 'dpo',
+  kto: 'kto',
+  orpo: 'orpo',
+  simpo: 'simpo',
+  grpo: 'grpo',
+};
+
+function rlInto(r: FieldReader, flags: FromFlags, warnings: string[]): void {
+  const rl = r.str('rl');
+  if (rl === undefined) return;
+  const objective = AXOLOTL_RL[rl.toLowerCase()];
+  if (objective === undefined) {
+    warnings.push(`rl: ${rl} is not modelled (estimated as SFT)`);
+    return;
+  }
+  const trl = r.record('trl');
+  mapTrlObjective(new FieldReader(trl ?? {}, 'trl.'), objective, flags);
 }

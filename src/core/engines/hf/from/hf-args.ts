@@ -16,6 +16,10 @@ import {
 } from '../../../from/common.js';
 import { mapFsdp } from './fsdp.js';
 import { HF_ARGS_KEYS } from '../../../from/vocab.js';
+import { mapTrlObjective, trlObjectiveOf } from './trl-objective.js';
+
+/** The trainer config blocks `vramplan launch` writes into hf-args.json, by TRL trainer. */
+const CONFIG_BLOCKS = ['sft_config', 'dpo_config', 'grpo_config'] as const;
 
 /** The Trainer fields every Trainer-based tool shares (LLaMA-Factory passes them through too). */
 export const TRAINER_MEMORY_KEYS = [
@@ -122,14 +126,18 @@ const DTYPES: Record<string, string> = {
  * lora_config, sft_config) as the flat TrainingArguments + TRL ModelConfig fields it stands for.
  */
 export function flattenLaunchArgs(doc: Record<string, unknown>): Record<string, unknown> {
-  if (!isRecord(doc.sft_config)) return doc;
+  const block = CONFIG_BLOCKS.find((k) => isRecord(doc[k]));
+  if (block === undefined) return doc;
   const init = isRecord(doc.model_init_kwargs) ? doc.model_init_kwargs : {};
   const bnb = isRecord(doc.bnb_config) ? doc.bnb_config : null;
   const lora = isRecord(doc.lora_config) ? doc.lora_config : null;
   const flat: Record<string, unknown> = {
-    ...doc.sft_config,
+    ...(doc[block] as Record<string, unknown>),
     model_name_or_path: doc.model_name_or_path,
   };
+  if (typeof doc.trainer === 'string') flat.trainer = doc.trainer;
+  // launch.sh starts `trl vllm-serve` on these GPUs (server mode); the trainer runs on the rest.
+  if (isRecord(doc.vllm_serve)) flat.vllm_serve = doc.vllm_serve;
   if (init.dtype !== undefined) flat.dtype = init.dtype;
   if (init.attn_implementation !== undefined) flat.attn_implementation = init.attn_implementation;
   if (lora) {
@@ -156,6 +164,10 @@ export function mapHfArgs(input: Record<string, unknown>): FromMapping {
   const warnings: string[] = [];
   const model = r.str('model_name_or_path') ?? null;
   const trainer = mapTrainerArgs(r, flags, warnings);
+  const objective = trlObjectiveOf(doc, r.str('trainer'));
+  if (objective !== null && objective !== 'sft') mapTrlObjective(r, objective, flags);
+  const serve = r.record('vllm_serve');
+  if (serve && typeof serve.gpus === 'number') flags['rollout-gpus'] = serve.gpus;
   const seq = r.int('max_length') ?? r.int('max_seq_length');
   if (seq !== undefined) flags.seq = seq;
   else if (doc.dataset_text_field !== undefined || doc.packing !== undefined) {

@@ -55,10 +55,17 @@ export function mapLlamaFactory(doc: Record<string, unknown>): FromMapping {
   const type = r.str('finetuning_type') ?? 'lora';
   const stage = r.str('stage') ?? 'sft';
   if (!STAGES.includes(stage)) throw new FromError('stage', stage, STAGES.join(', '));
-  if (stage === 'ppo' || stage === 'dpo' || stage === 'kto')
+  if (stage === 'ppo')
     warnings.push(
-      `stage: ${stage} holds extra sequences (chosen/rejected, or generated) and a reference or reward model ${type === 'lora' ? '(the adapter-free base serves as reference)' : '(a second model copy)'}; estimated as SFT`,
+      `stage: ppo holds generated sequences, a value head and a reward model ${type === 'lora' ? '(the adapter-free base serves as reference)' : '(a second model copy)'}; estimated as SFT`,
     );
+  // LLaMA-Factory runs TRL's DPOTrainer / KTOTrainer; pref_loss orpo and simpo drop the reference
+  // (src/llamafactory/train/dpo/trainer.py: use_ref_model = pref_loss not in ["orpo", "simpo"]).
+  if (stage === 'kto') flags.objective = 'kto';
+  if (stage === 'dpo') {
+    const loss = r.str('pref_loss') ?? 'sigmoid';
+    flags.objective = loss === 'orpo' || loss === 'simpo' ? loss : 'dpo';
+  }
   const qbit = r.int('quantization_bit');
   const qmethod = (r.str('quantization_method') ?? 'bnb').toLowerCase();
   if (qbit !== undefined && qbit !== 4 && qbit !== 8)

@@ -1,0 +1,264 @@
+/**
+ * Preference and RL fine-tuning by mechanism (DESIGN.md "Engines, serving and RL"): what DPO, ORPO, KTO,
+ * SimPO and GRPO hold on a training GPU beyond the policy's own training step. The policy step is the SFT
+ * estimate of the sequences it trains on (memory.ts); this module adds the reference model and its logits,
+ * the rollout engine (vLLM weights and KV pool, or transformers generate's KV cache) and the phases they
+ * live in. Sources: TRL v1.9.0 (trl/trainer/dpo_trainer.py, kto_trainer.py, grpo_trainer.py, grpo_config.py)
+ * and Unsloth 015bdef (unsloth/models/llama.py).
+ */
+import type { Arch } from '../model/arch.js';
+import { trainingGpus, type EstimateOptions } from '../../schema/estimate.js';
+import type { EstimateContext, MemoryEstimate, StageSummary } from './memory.js';
+import type { FrameworkProfile } from './framework-profile.js';
+import { FLOAT_BYTES } from '../model/dtypes.js';
+
+export type PolicyMemory = (arch: Arch, o: EstimateOptions, ctx: EstimateContext) => MemoryEstimate;
+
+/** What the objective adds per GPU (bytes), by breakdown key, and the rollout phase's own peak. */
+export interface ObjectiveExtras {
+  referenceModel: number;
+  /** Reference logits alive with the policy's graph (DPO/KTO: the reference forward follows the policy's). */
+  referenceLogits: number;
+  rolloutWeights: number;
+  rolloutKvCache: number;
+  /** Logits GRPO never computes: logits_to_keep keeps the completion's (subtracted from the policy's). */
+  promptLogits: number;
+  /** hf rollout: what transformers generate allocates on top of the policy's holdings (KV cache + prefill). */
+  rolloutPhase: number;
+  /** Sequences one process generates at once (GRPO). */
+  generationBatch: number;
+}
+
+// DPO/ORPO/SimPO concatenate chosen and rejected along the batch (dpo_trainer.py DataCollatorForPreference:
+// completion_ids = torch.cat(pad([chosen_ids, rejected_ids])), "batch is [chosen, rejected]"); KTO trains
+// one completion per example (its KL completions run under no_grad: kto_trainer.py _compute_kl_logps).
+const PAIRED = new Set(['dpo', 'orpo', 'simpo']);
+
+const RL_KEYS = [
+  'objective',
+  'reference',
+  'generations',
+  'promptTokens',
+  'completionTokens',
+  'rollout',
+  'rolloutMemory',
+  'rolloutGpus',
+] as const;
+
+/** The SFT step the objective trains: paired batches doubled, GRPO on prompt + completion, trainer GPUs only. */
+export function policyOptions(o: EstimateOptions): EstimateOptions {
+  const p = { ...o };
+  for (const k of RL_KEYS) delete p[k];
+  if (o.objective && PAIRED.has(o.objective)) p.batch = 2 * o.batch;
+  p.gpus = trainingGpus(o);
+  return p;
+}
+
+/**
+ * Completions one trainer process generates at once in GRPO: TRL needs the generation batch
+ * (per_device_train_batch_size x processes x steps_per_generation) to hold whole groups of num_generations
+ * (grpo_config.py __post_init__); the launcher writes the smallest steps_per_generation that does.
+ */
+export function stepsPerGeneration(o: EstimateOptions, dp: number): number {
+  const n = o.generations ?? 1;
+  const g = gcd(n, o.batch * dp);
+  return n / g;
+}
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+
+/** The reference copy a full fine-tune loads (TRL create_model_from_path in the model dtype; ZeRO-3/FSDP shard it). */
+function referenceBytes(o: EstimateOptions, params: number, dp: number): number {
+  if (o.reference !== 'model' || o.method !== 'full') return 0;
+  // dpo_trainer.py / grpo_trainer.py: prepare_deepspeed / prepare_fsdp wrap the reference as the policy is.
+  const shard = o.zero >= 3 ? dp : 1;
+  return (params * FLOAT_BYTES[o.compute]) / shard / o.tp;
+}
+
+/** Rollout engine weights and KV pool per training GPU. */
+function rolloutBytes(
+  arch: Arch,
+  o: EstimateOptions,
+  ctx: EstimateContext,
+  fw: FrameworkProfile,
+  policy: PolicyMemory,
+  m: MemoryEstimate,
+  seqs: number,
+): { weights: number; kv: number; generate: number } {
+  if (o.objective !== 'grpo' || o.rollout === 'vllm-server')
+    return { weights: 0, kv: 0, generate: 0 };
+  // vLLM loads the checkpoint in the model dtype (grpo_trainer.py LLM(model=model.name_or_path)); Unsloth's
+  // shares the trained (possibly 4-bit) weights; transformers generate runs the policy itself.
+  const vllmOwn = o.rollout === 'vllm-colocate' && !fw.rolloutSharesWeights;
+  const gen = policy(
+    arch,
+    {
+      ...policyOptions(o),
+      method: 'inference',
+      optimizer: 'none',
+      weights: vllmOwn ? o.compute : o.weights,
+      batch: seqs,
+      gpus: o.tp,
+    },
+    { lean: true },
+  );
+  const st = gen.stages[0]!;
+  const kv = st.kv;
+  if (o.rollout === 'hf')
+    return { weights: 0, kv, generate: gen.perGpu.allocatedBytes - st.weights };
+  // vLLM colocated (grpo_trainer.py: LLM(..., gpu_memory_utilization=vllm_gpu_memory_utilization), sleep
+  // mode off by default): its weights and a KV pool filling its share of the card (vLLM sizes the pool as
+  // the share less its weights; with shared weights the one copy counts against the share).
+  const share = o.rolloutMemory ?? fw.rolloutMemory ?? 0.3;
+  const cap = ctx.gpuCapacityBytes;
+  // Without a GPU the pool is the least vLLM runs the generation batch with.
+  const pool = cap === undefined ? kv : Math.max(kv, share * cap - st.weights);
+  return { weights: vllmOwn ? st.weights : 0, kv: pool, generate: 0 };
+}
+
+/** Everything the objective adds on a training GPU. */
+export function objectiveExtras(
+  arch: Arch,
+  o: EstimateOptions,
+  ctx: EstimateContext,
+  fw: FrameworkProfile,
+  policy: PolicyMemory,
+  m: MemoryEstimate,
+): ObjectiveExtras {
+  const dp = m.parallel.dp;
+  const c = FLOAT_BYTES[o.compute];
+  const vocab = arch.kind === 'causal-lm' ? arch.vocab : 0;
+  const refForward = o.reference === 'model';
+  // The reference forward (no grad) runs after the policy's, while its graph is alive; its 16-bit logits
+  // (rows x seq x vocab) are alive until selective_log_softmax reduces them (dpo_trainer.py _compute_loss).
+  const rows = o.objective && PAIRED.has(o.objective) ? 2 * o.batch : o.batch;
+  const grpo = o.objective === 'grpo';
+  const referenceLogits = refForward && !grpo ? (rows * o.seq * vocab * c) / o.cp : 0;
+  // GRPO: model(..., logits_to_keep=completion + 1) (grpo_trainer.py _get_per_token_logps_and_entropies).
+  const completionShare = grpo ? (o.completionTokens ?? o.seq) / o.seq : 1;
+  const promptLogits = m.perGpu.breakdown.logits * (1 - completionShare);
+  const seqs = grpo ? o.batch * stepsPerGeneration(o, dp) : 0;
+  const r = rolloutBytes(arch, o, ctx, fw, policy, m, seqs);
+  return {
+    referenceModel: referenceBytes(o, m.params.total, dp),
+    referenceLogits,
+    rolloutWeights: r.weights,
+    rolloutKvCache: r.kv,
+    promptLogits,
+    rolloutPhase: o.rollout === 'hf' ? r.generate : 0,
+    generationBatch: seqs,
+  };
+}
+
+/** The extras folded into one estimate: every phase and stage holds the reference and vLLM's share. */
+export function withObjective(
+  arch: Arch,
+  o: EstimateOptions,
+  ctx: EstimateContext,
+  fw: FrameworkProfile,
+  policy: PolicyMemory,
+): MemoryEstimate & { objective: ObjectiveExtras } {
+  const m = policy(arch, policyOptions(o), ctx);
+  const x = objectiveExtras(arch, o, ctx, fw, policy, m);
+  const b = m.perGpu.breakdown;
+  // vLLM's share is one allocation sized by gpu_memory_utilization: no allocator slack on it.
+  const pool = o.rollout === 'vllm-colocate' ? x.rolloutWeights + x.rolloutKvCache : 0;
+  const held = x.referenceModel + pool;
+  const stepAdded = held + x.referenceLogits - x.promptLogits;
+  // The hf rollout (transformers generate on the policy, no_grad, gradients freed by zero_grad):
+  // holdings, the reference copy, the KV cache and the prefill's working set.
+  const statics = b.weights + b.quantConstants + b.adapters + b.masterWeights + b.optimizer;
+  const rolloutAllocated = x.rolloutPhase > 0 ? statics + x.referenceModel + x.rolloutPhase : 0;
+  const stepAllocated = m.perGpu.allocatedBytes + stepAdded;
+  const rolloutPeak = rolloutAllocated > stepAllocated;
+  const allocated = rolloutPeak ? rolloutAllocated : stepAllocated;
+  const slacked = (allocated - m.perGpu.allocatedBytes - pool) * (1 + fw.allocatorSlack) + pool;
+  const device = Math.round(m.perGpu.deviceBytes + slacked);
+  const named = {
+    referenceModel: x.referenceModel,
+    rolloutWeights: x.rolloutWeights,
+    rolloutKvCache: o.rollout === 'hf' && !rolloutPeak ? 0 : x.rolloutKvCache,
+  };
+  const breakdown = rolloutPeak
+    ? {
+        ...b,
+        gradients: 0,
+        activations: x.rolloutPhase - x.rolloutKvCache,
+        logits: 0,
+        kvCache: 0,
+        buffers: 0,
+        ...named,
+      }
+    : { ...b, logits: b.logits + x.referenceLogits - x.promptLogits, ...named };
+  return {
+    ...m,
+    perGpu: {
+      allocatedBytes: Math.round(allocated),
+      reservedBytes: Math.round(m.perGpu.reservedBytes + slacked),
+      deviceBytes: device,
+      breakdown: roundTo(breakdown, device),
+    },
+    peakPhase: rolloutPeak ? 'rollout' : m.peakPhase,
+    phases: ctx.lean ? [] : objectivePhases(m, x, held, rolloutAllocated),
+    stages: m.stages.map((st) => shiftStage(st, stepAdded, rolloutAllocated)),
+    objective: x,
+  };
+}
+
+/** A stage summary with the objective's always-held bytes in every phase (the planner's surface fits them). */
+function shiftStage(st: StageSummary, add: number, rollout: number): StageSummary {
+  const phaseAllocated = st.phaseAllocated.map((a) => a + add);
+  if (rollout > 0) phaseAllocated.push(rollout);
+  return { ...st, phaseAllocated };
+}
+
+/** Phases of one preference / RL step with what each holds (DESIGN.md: rollout, reference, training). */
+function objectivePhases(
+  m: MemoryEstimate,
+  x: ObjectiveExtras,
+  held: number,
+  rolloutAllocated: number,
+): MemoryEstimate['phases'] {
+  const named = {
+    referenceModel: Math.round(x.referenceModel),
+    rolloutWeights: Math.round(x.rolloutWeights),
+    rolloutKvCache: Math.round(held - x.referenceModel - x.rolloutWeights),
+  };
+  const phases: MemoryEstimate['phases'] = m.phases.map((p) => ({
+    ...p,
+    allocatedBytes: Math.round(p.allocatedBytes + held),
+    parts: { ...p.parts, ...named },
+  }));
+  if (rolloutAllocated > 0)
+    phases.unshift({
+      phase: 'rollout',
+      allocatedBytes: Math.round(rolloutAllocated),
+      parts: { ...ZERO, ...named, rolloutKvCache: Math.round(x.rolloutKvCache) },
+    });
+  return phases;
+}
+
+const ZERO = {
+  weights: 0,
+  quantConstants: 0,
+  adapters: 0,
+  masterWeights: 0,
+  gradients: 0,
+  optimizer: 0,
+  activations: 0,
+  logits: 0,
+  kvCache: 0,
+  buffers: 0,
+};
+
+/** Integer bytes per key summing to `total` (the remainder to overhead), as memory.ts rounds. */
+function roundTo<T extends Record<string, number>>(b: T, total: number): T {
+  const out = {} as Record<string, number>;
+  let sum = 0;
+  for (const [k, v] of Object.entries(b)) {
+    if (k === 'overhead') continue;
+    out[k] = Math.round(v);
+    sum += out[k];
+  }
+  out.overhead = total - sum;
+  return out as T;
+}

@@ -1,0 +1,230 @@
+/**
+ * Preference and RL objectives (issue 26): memory and time by mechanism, one-line errors, and --from of TRL,
+ * axolotl and LLaMA-Factory preference / GRPO configs.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildEstimate } from '../../src/core/estimate.js';
+import { assertStructure } from '../../src/core/model/index.js';
+import { mergeFlags } from '../../src/core/from/index.js';
+import { readFromConfig } from '../../src/io/from/read.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { optionsFromFlags, type RawFlags } from '../../src/schema/flags.js';
+
+/** The error `f` throws (FlagError from the flags, UserError from the structure check). */
+function errorOf(f: () => unknown): Error {
+  try {
+    f();
+  } catch (e) {
+    return e as Error;
+  }
+  throw new Error('no error thrown');
+}
+
+const llama = resolveModel('llama-3-8b');
+const qwen = resolveModel('qwen2.5-7b');
+const h100 = findGpu('h100-sxm');
+const est = (flags: RawFlags, arch = llama) => buildEstimate(arch, optionsFromFlags(flags), h100);
+const GiB = 2 ** 30;
+
+describe('preference objectives: memory by mechanism', () => {
+  it('full DPO exceeds SFT by the reference copy plus the doubled sequences', () => {
+    for (const seq of [512, 2048])
+      for (const batch of [1, 2]) {
+        const base = { method: 'full', seq, batch };
+        const sft = est(base);
+        const dpo = est({ ...base, objective: 'dpo' });
+        const doubled = est({ ...base, batch: 2 * batch });
+        const ref = dpo.perGpu.breakdown.referenceModel!;
+        // A frozen copy of every parameter in the compute dtype (bf16).
+        expect(ref).toBe(Math.round(dpo.params.total * 2));
+        expect(dpo.perGpu.breakdown.activations).toBe(doubled.perGpu.breakdown.activations);
+        expect(dpo.perGpu.allocatedBytes).toBeGreaterThanOrEqual(
+          doubled.perGpu.allocatedBytes + ref,
+        );
+        expect(dpo.perGpu.deviceBytes - sft.perGpu.deviceBytes).toBeGreaterThan(ref);
+      }
+  });
+
+  it('LoRA DPO carries no second weight copy (adapters disabled serve as the reference)', () => {
+    const lora = est({ method: 'lora', objective: 'dpo' });
+    expect(lora.options.reference).toBe('model');
+    expect(lora.perGpu.breakdown.referenceModel).toBe(0);
+    expect(lora.perGpu.breakdown.weights).toBe(est({ method: 'lora' }).perGpu.breakdown.weights);
+  });
+
+  it('precomputed reference log-probs and reference-free losses hold no reference', () => {
+    for (const flags of [
+      { objective: 'dpo', reference: 'precomputed' },
+      { objective: 'orpo' },
+      { objective: 'simpo' },
+    ]) {
+      const r = est({ method: 'full', ...flags });
+      expect(r.perGpu.breakdown.referenceModel).toBe(0);
+      expect(r.time!.phases.find((p) => p.phase === 'reference-logprobs')!.seconds).toBe(0);
+    }
+  });
+
+  it('SFT options and bytes are unchanged without --objective', () => {
+    const a = est({ method: 'lora' });
+    const b = est({ method: 'lora', objective: 'sft' });
+    expect(b).toEqual(a);
+    expect('objective' in a.options).toBe(false);
+    expect('referenceModel' in a.perGpu.breakdown).toBe(false);
+  });
+});
+
+describe('GRPO: the rollout engine', () => {
+  it('vLLM colocated takes its share of the card: its weights and KV pool', () => {
+    const r = est({ method: 'lora', objective: 'grpo', rollout: 'vllm-colocate' }, qwen);
+    const b = r.perGpu.breakdown;
+    expect(b.rolloutWeights).toBeGreaterThan(14 * GiB);
+    expect(b.rolloutWeights! + b.rolloutKvCache!).toBeCloseTo(0.3 * r.gpu!.capacityBytes, -3);
+    const half = est(
+      { method: 'lora', objective: 'grpo', rollout: 'vllm-colocate', 'rollout-memory': 0.5 },
+      qwen,
+    );
+    expect(half.perGpu.deviceBytes).toBeGreaterThan(r.perGpu.deviceBytes);
+  });
+
+  it('Unsloth shares the weights between training and vLLM', () => {
+    const r = est(
+      { method: 'lora', objective: 'grpo', rollout: 'vllm-colocate', framework: 'unsloth' },
+      qwen,
+    );
+    expect(r.perGpu.breakdown.rolloutWeights).toBe(0);
+    expect(r.perGpu.breakdown.rolloutKvCache).toBeGreaterThan(0);
+  });
+
+  it('server mode holds no rollout memory on the trainer GPUs and trains on the rest', () => {
+    const r = est(
+      { method: 'lora', objective: 'grpo', rollout: 'vllm-server', gpus: 4, 'rollout-gpus': 1 },
+      qwen,
+    );
+    expect(r.perGpu.breakdown.rolloutWeights).toBe(0);
+    expect(r.perGpu.breakdown.rolloutKvCache).toBe(0);
+    expect(r.parallel.dp).toBe(3);
+  });
+
+  it('names the rollout, reference, training and sync times, summing to the step', () => {
+    for (const rollout of ['hf', 'vllm-colocate', 'vllm-server']) {
+      const r = est(
+        { method: 'lora', objective: 'grpo', rollout, gpus: 2, reference: 'model', batch: 8 },
+        qwen,
+      );
+      const ph = Object.fromEntries(r.time!.phases.map((p) => [p.phase, p.seconds]));
+      expect(ph.rollout).toBeGreaterThan(0);
+      expect(ph['reference-logprobs']).toBeGreaterThan(0);
+      const sum =
+        ph.rollout! + ph['reference-logprobs']! + ph['policy-training']! + ph['weight-sync']!;
+      expect(r.time!.stepSeconds).toBeCloseTo(sum, 2);
+    }
+  });
+
+  it('transformers generate is slower than vLLM for the same completions', () => {
+    const t = (rollout: string) =>
+      est({ method: 'lora', objective: 'grpo', rollout, batch: 8 }, qwen).time!.phases.find(
+        (p) => p.phase === 'rollout',
+      )!.seconds;
+    expect(t('hf')).toBeGreaterThan(t('vllm-colocate'));
+  });
+
+  it('GRPO defaults are TRL v1.9.0: 8 generations, 256 completion tokens, no reference (beta 0), hf rollout', () => {
+    const o = optionsFromFlags({ objective: 'grpo' });
+    expect(o).toMatchObject({
+      generations: 8,
+      completionTokens: 256,
+      promptTokens: 512,
+      seq: 768,
+      reference: 'none',
+      rollout: 'hf',
+    });
+  });
+});
+
+describe('bad input: one line naming the flag', () => {
+  const cases: [RawFlags, string][] = [
+    [{ objective: 'grpo', generations: 0 }, '--generations'],
+    [{ objective: 'grpo', rollout: 'vllm-server' }, '--rollout'],
+    [{ objective: 'grpo', rollout: 'vllm-server', gpus: 4, 'rollout-gpus': 4 }, '--rollout-gpus'],
+    [{ objective: 'grpo', reference: 'precomputed' }, '--reference'],
+    [{ objective: 'dpo', reference: 'none', method: 'full' }, '--reference'],
+    [{ objective: 'grpo', 'rollout-memory': 1.5, rollout: 'vllm-colocate' }, '--rollout-memory'],
+    [{ generations: 4 }, '--generations'],
+  ];
+  for (const [flags, flag] of cases)
+    it(`${JSON.stringify(flags)} → ${flag}`, () => {
+      const e = errorOf(() => optionsFromFlags(flags));
+      expect(e.message.startsWith(flag)).toBe(true);
+      expect(e.message).not.toContain('\n');
+    });
+
+  it('a completion longer than the model positions names --completion-tokens', () => {
+    const o = optionsFromFlags({ objective: 'grpo', 'completion-tokens': 200_000 });
+    const e = errorOf(() => assertStructure(qwen, o));
+    expect(e.message).toContain('--completion-tokens');
+  });
+});
+
+describe('--from preference and GRPO configs', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vramplan-rl-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const read = (name: string, text: string) => {
+    writeFileSync(join(dir, name), text);
+    const c = readFromConfig(join(dir, name));
+    return optionsFromFlags(mergeFlags(c, {}));
+  };
+
+  it('TRL GRPOConfig YAML: generations, completion, vLLM mode and share, beta', () => {
+    const o = read(
+      'grpo.yaml',
+      'model_name_or_path: Qwen/Qwen2.5-7B\nper_device_train_batch_size: 8\nnum_generations: 8\nmax_completion_length: 512\nuse_vllm: true\nvllm_mode: colocate\nvllm_gpu_memory_utilization: 0.4\nbeta: 0.04\n',
+    );
+    expect(o).toMatchObject({
+      objective: 'grpo',
+      generations: 8,
+      completionTokens: 512,
+      rollout: 'vllm-colocate',
+      rolloutMemory: 0.4,
+      reference: 'model',
+    });
+  });
+
+  it('TRL DPOConfig JSON', () => {
+    const o = read(
+      'dpo.json',
+      JSON.stringify({
+        model_name_or_path: 'x',
+        per_device_train_batch_size: 2,
+        max_length: 1024,
+        beta: 0.1,
+        precompute_ref_log_probs: true,
+      }),
+    );
+    expect(o).toMatchObject({ objective: 'dpo', reference: 'precomputed', seq: 1024 });
+  });
+
+  it('axolotl rl: and LLaMA-Factory stage: map to the objective', () => {
+    expect(
+      read('ax.yaml', 'base_model: x\nrl: orpo\nadapter: lora\nsequence_len: 1024\n').objective,
+    ).toBe('orpo');
+    expect(
+      read(
+        'ax2.yaml',
+        'base_model: x\nrl: grpo\ntrl:\n  num_generations: 4\n  use_vllm: true\n  vllm_mode: colocate\n',
+      ).generations,
+    ).toBe(4);
+    expect(
+      read(
+        'lf.yaml',
+        'model_name_or_path: x\nstage: dpo\nfinetuning_type: lora\ncutoff_len: 1024\n',
+      ).objective,
+    ).toBe('dpo');
+    expect(
+      read('lf2.yaml', 'model_name_or_path: x\nstage: kto\nfinetuning_type: lora\n').objective,
+    ).toBe('kto');
+  });
+});
