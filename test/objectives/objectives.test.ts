@@ -228,3 +228,17 @@ describe('--from preference and GRPO configs', () => {
     ).toBe('kto');
   });
 });
+
+describe('launch: preference and RL objectives are estimated, not yet written', () => {
+  it('launchBlocker refuses a DPO plan with a one-line reason; SFT is unaffected', async () => {
+    const { launchBlocker } = await import('../../src/core/launch/index.js');
+    const { resolveModel } = await import('../../src/io/load-model.js');
+    const { defaultOptions } = await import('../../src/schema/estimate.js');
+    const arch = resolveModel('llama-3-8b');
+    const sft = { ...defaultOptions('lora') };
+    expect(launchBlocker({ arch, options: sft })).toBeNull();
+    expect(launchBlocker({ arch, options: { ...sft, objective: 'dpo' } })).toMatch(
+      /no DPO launch files/,
+    );
+  });
+});

@@ -32,16 +32,23 @@ export function buildLaunch(x: LaunchInput): LaunchBundle {
   // No launcher, or a behaviour rule the plan breaks: one reason instead of files (the emitters report
   // their own checks, per file).
   const rule = ruleBroken({ ...x, accum: x.gradAccum });
+  const why = !launcher ? noLauncher(engine) : rule ? ruleReason(rule) : objectiveBlocker(x);
   const outputs: EngineOutput[] =
-    !launcher || rule
-      ? [{ engine, ok: false, reason: rule ? ruleReason(rule) : noLauncher(engine) }]
-      : launcher.emit(x);
+    why !== null || !launcher ? [{ engine, ok: false, reason: why ?? '' }] : launcher.emit(x);
   outputs.push(emitPowerLimit(x));
   const files = outputs.flatMap((out) => (out.ok ? out.files : []));
   return { engine, outputs, files };
 }
 
 const noLauncher = (engine: Engine): string => `vramplan writes no ${engine} launch files`;
+
+/** The launchers write supervised fine-tuning (and serving) runs; preference and RL trainers are not written yet. */
+const objectiveBlocker = (x: LaunchPlan): string | null => {
+  const objective = x.options.objective ?? 'sft';
+  return objective === 'sft'
+    ? null
+    : `vramplan writes no ${objective.toUpperCase()} launch files yet (its memory and time are estimated; the launchers write SFT runs)`;
+};
 
 /** Whether vramplan writes files for `engine` (only such engines are searched and ranked). */
 export const launchable = (engine: Engine): boolean => ENGINE_REGISTRY[engine].launcher !== null;
@@ -70,5 +77,5 @@ export function launchBlocker(x: LaunchPlan): string | null {
   if (!launcher) return noLauncher(engine);
   const rule = ruleBroken(x);
   if (rule) return ruleReason(rule);
-  return launcher.blocker(x);
+  return objectiveBlocker(x) ?? launcher.blocker(x);
 }
