@@ -9,6 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { assertStructure } from '../../src/core/model/index.js';
 import { mergeFlags } from '../../src/core/from/index.js';
+import { launchBlocker } from '../../src/core/launch/index.js';
+import { defaultOptions } from '../../src/schema/estimate.js';
 import { readFromConfig } from '../../src/io/from/read.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
@@ -230,10 +232,7 @@ describe('--from preference and GRPO configs', () => {
 });
 
 describe('launch: preference and RL objectives are estimated, not yet written', () => {
-  it('launchBlocker refuses a DPO plan with a one-line reason; SFT is unaffected', async () => {
-    const { launchBlocker } = await import('../../src/core/launch/index.js');
-    const { resolveModel } = await import('../../src/io/load-model.js');
-    const { defaultOptions } = await import('../../src/schema/estimate.js');
+  it('launchBlocker refuses a DPO plan with a one-line reason; SFT is unaffected', () => {
     const arch = resolveModel('llama-3-8b');
     const sft = { ...defaultOptions('lora') };
     expect(launchBlocker({ arch, options: sft })).toBeNull();
