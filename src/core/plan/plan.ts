@@ -73,6 +73,7 @@ import {
   type CircuitCap,
 } from '../hardware/power.js';
 import { MiB, GiB } from '../units.js';
+import { servingOf, type Serving } from '../estimate.js';
 import { defaultOptions, type EstimateOptions, type Method } from '../../schema/estimate.js';
 import type { Gpu } from '../../schema/gpu.js';
 import type { Offer } from '../../schema/offer.js';
@@ -243,7 +244,7 @@ export interface Plan {
   /** Step-time factors of the plan's techniques (slowdown.ts), listed apart from "x fastest". */
   slowdownFactors: SlowdownFactor[];
   /** vLLM plans: the KV pool gpu_memory_utilization leaves per GPU, its tokens and the sequences that fit. */
-  serving?: { kvPoolBytes: number; kvTokens: number; concurrency: number };
+  serving?: Serving;
   /**
    * The estimate-contract configuration of this plan (what `vramplan estimate` takes): it encodes the engine
    * (`framework`, `zero`; engineOf(options) === choices.engine), its fp32 master copy (`masterWeights`) and
@@ -1807,14 +1808,8 @@ function planCost(ctx: Ctx, h: HardwareOption, k: Kept, count: number): Plan['co
 
 /** vLLM plans: a paged-KV engine fills the GPU up to its utilization; the pool it leaves is the answer. */
 function planServing(arch: Arch, o: EstimateOptions, capacity: number): Plan['serving'] {
-  if (o.method !== 'inference' || o.framework !== 'vllm') return undefined;
-  const pool = estimateMemory(arch, o, { gpuCapacityBytes: capacity }).kvPool;
-  if (!pool) return undefined;
-  return {
-    kvPoolBytes: pool.poolBytes,
-    kvTokens: pool.tokens,
-    concurrency: Math.floor(pool.tokens / o.seq),
-  };
+  if (o.method !== 'inference') return undefined;
+  return servingOf(estimateMemory(arch, o, { gpuCapacityBytes: capacity }), o);
 }
 
 /** A kept candidate as a full Plan: the search's figures plus the estimates it did not need. */
