@@ -63,9 +63,17 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
   ['compile', null, 'torch.compile / fused kernels on (memory and time)'],
   ['sparsity', '<fraction>', 'fraction of zero weights in the linear layers, 0-1 (default 0)'],
   ['sparse-format', '<fmt>', oneOf('sparseFormat')],
-  ['kv-cache-dtype', '<dtype>', 'serving KV cache: auto (the compute dtype), fp8 (llama.cpp: q8_0)'],
+  [
+    'kv-cache-dtype',
+    '<dtype>',
+    'serving KV cache: auto (the compute dtype), fp8 (llama.cpp: q8_0)',
+  ],
   ['gpu-layers', '<n>', 'llama.cpp -ngl: layers on the GPU, the rest in host RAM (default all)'],
-  ['prompt-tokens', '<n>', 'serving: prompt tokens per request, the rest of --seq generated (default seq/2)'],
+  [
+    'prompt-tokens',
+    '<n>',
+    'serving: prompt tokens per request, the rest of --seq generated (default seq/2)',
+  ],
   ['gpu', '<id>', "catalog GPU id for the fits verdict (see 'vramplan catalog gpus')"],
   [
     'framework',
@@ -81,7 +89,11 @@ export const TIME_FLAGS: readonly [string, string | null, string][] = [
   ['gpus-per-node', '<n>', 'GPUs in one node (default min(gpus, 8))'],
   ['interconnect', '<link>', "within a node: nvlink, pcie (default: the GPU's catalog entry)"],
   ['inter-node-gbps', '<GB/s>', 'GB/s per GPU between nodes (default 25)'],
-  ['quant-format', '<family>', 'quantized kernels: bnb, gptq, awq, exl2, marlin, torchao, hqq, cutlass, gguf'],
+  [
+    'quant-format',
+    '<family>',
+    'quantized kernels: bnb, gptq, awq, exl2, marlin, torchao, hqq, cutlass, gguf',
+  ],
 ];
 
 /** Commander's camelCase option values back to the contract's kebab-case flags. */

@@ -49,6 +49,18 @@ export const inferenceJobSchema = z
     concurrency: count(100_000).default(1),
     /** Output tokens to generate over the job (for time and cost). */
     outputTokens: pos.default(10_000_000),
+    /** Prompt tokens per request (the rest of `context` is generated); default half the context. */
+    promptTokens: count(10_000_000).optional(),
+    /** Service level per request: time to first token and time per output token, milliseconds. */
+    slo: z
+      .object({
+        ttftMs: z.number().positive().optional(),
+        tpotMs: z.number().positive().optional(),
+      })
+      .strict()
+      .optional(),
+    /** Requests per second the plan's replicas must complete (each: a prompt, then context - prompt tokens). */
+    requestsPerSecond: z.number().positive().optional(),
   })
   .strict();
 

@@ -69,9 +69,12 @@ export function checkpointFor(
     case 'int8':
     case 'nvfp4': {
       // llm-compressor oneshot recipes: AWQ W4A16, FP8_DYNAMIC, W8A8, NVFP4 (github.com/vllm-project/llm-compressor examples).
-      const scheme = { int4: 'W4A16 (AWQModifier)', fp8: 'FP8_DYNAMIC', int8: 'W8A8', nvfp4: 'NVFP4' }[
-        weights
-      ];
+      const scheme = {
+        int4: 'W4A16 (AWQModifier)',
+        fp8: 'FP8_DYNAMIC',
+        int8: 'W8A8',
+        nvfp4: 'NVFP4',
+      }[weights];
       return {
         ref: `./${fallback.split('/').pop() ?? 'model'}-${weights}`,
         published: false,

@@ -108,6 +108,8 @@ export interface FrameworkProfile {
   quantFormatFor?: Partial<Record<WeightDtype, QuantFormat>>;
   /** Host work per decode step the GPU does not hide (scheduler, sampling), seconds. */
   stepHostSeconds?: number;
+  /** Host work per sequence per decode step (sampling each sequence on the CPU), seconds. */
+  seqHostSeconds?: number;
   source: string;
 }
 

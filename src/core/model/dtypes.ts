@@ -1,10 +1,5 @@
 /** Bytes per element of each storage format, quantization constants included separately. */
-import type {
-  ComputeDtype,
-  GgufDtype,
-  StateDtype,
-  WeightDtype,
-} from '../../schema/estimate.js';
+import type { ComputeDtype, GgufDtype, StateDtype, WeightDtype } from '../../schema/estimate.js';
 
 export const FLOAT_BYTES: Record<ComputeDtype | StateDtype, number> = { fp32: 4, fp16: 2, bf16: 2 };
 

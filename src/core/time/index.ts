@@ -1334,7 +1334,9 @@ export function decodeStep(
   const host = decodeHost(m, o, tr.q);
   const tpT = decodeTpSeconds(m, tp, B, r);
   // Host-RAM layers run after the GPU's, at host bandwidth; the engine's per-step scheduling/sampling adds on.
-  const hostT = tr.host / HOST_DECODE_BYTES_PER_S + (FRAMEWORKS[o.framework].stepHostSeconds ?? 0);
+  const fw = FRAMEWORKS[o.framework];
+  const hostT =
+    tr.host / HOST_DECODE_BYTES_PER_S + (fw.stepHostSeconds ?? 0) + (fw.seqHostSeconds ?? 0) * B;
   const step = Math.max(core, host.dispatch) + host.gaps + host.fixed + tpT + hostT;
   const overhead = step - core - tpT; // the host's share the GPU's work does not hide
   if (!detail)

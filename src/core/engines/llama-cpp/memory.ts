@@ -23,9 +23,12 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   quantFormatFor: {},
   // ggml-cuda replays the decode graph as a CUDA graph (ggml-cuda.cu, GGML_CUDA_USE_GRAPHS).
   fusedKernels: true,
-  // llama-server samples each slot on the CPU and runs its HTTP loop between steps: ~0.3 ms (assumed).
+  // llama-server runs its HTTP/slot loop between steps (~0.3 ms) and samples each slot on the CPU over the whole
+  // vocabulary (common_sampler: logits copy, top-k/top-p/temperature chain): ~0.2 ms per slot (assumed).
   stepHostSeconds: 3e-4,
+  seqHostSeconds: 2e-4,
   moeDispatch: 'grouped',
   expertParallel: false,
-  source: 'https://github.com/ggml-org/llama.cpp/blob/25d5b0c53f9a146f3d7a99a18610d9d623b5041e/tools/server/README.md',
+  source:
+    'https://github.com/ggml-org/llama.cpp/blob/25d5b0c53f9a146f3d7a99a18610d9d623b5041e/tools/server/README.md',
 };

@@ -16,13 +16,20 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // bitsandbytes NF4 through bitsandbytes (python/sglang/srt/layers/quantization/).
   quantFormat: 'gptq',
   int4QuantFormat: 'marlin',
-  quantFormatFor: { nf4: 'bnb', int8: 'cutlass', fp8: 'cutlass', mxfp4: 'cutlass', nvfp4: 'cutlass' },
+  quantFormatFor: {
+    nf4: 'bnb',
+    int8: 'cutlass',
+    fp8: 'cutlass',
+    mxfp4: 'cutlass',
+    nvfp4: 'cutlass',
+  },
   fusedKernels: true, // CUDA graphs for decode batches up to cuda_graph_max_bs
   // The overlap scheduler runs the CPU's scheduling of step n+1 during step n (SGLang v0.4 blog, "zero-overhead batch scheduler").
   stepHostSeconds: 0,
   moeDispatch: 'grouped',
   expertParallel: true,
-  source: 'https://github.com/sgl-project/sglang/blob/469c63e54e7d94591617ef9590c6aa26d54dc1bb/python/sglang/srt/server_args.py',
+  source:
+    'https://github.com/sgl-project/sglang/blob/469c63e54e7d94591617ef9590c6aa26d54dc1bb/python/sglang/srt/server_args.py',
 };
 
 /**
@@ -48,5 +55,9 @@ export function sglangDefaults(
             : [16384, 512];
   let reserved = 512 + Math.max(chunk, 2048) * 1.5 + graphMaxBs * 2 + (tp * pp * 1024) / 8;
   if (mib > 60 * 1024) reserved = Math.max(reserved, 10 * 1024);
-  return { chunk, graphMaxBs, memFractionStatic: Math.round(((mib - reserved) / mib) * 1000) / 1000 };
+  return {
+    chunk,
+    graphMaxBs,
+    memFractionStatic: Math.round(((mib - reserved) / mib) * 1000) / 1000,
+  };
 }

@@ -32,7 +32,13 @@ export const VLLM_MEMORY: FrameworkProfile = {
   int4QuantFormat: 'marlin',
   // --quantization bitsandbytes runs bitsandbytes' own kernels (https://docs.vllm.ai/en/latest/features/quantization/bnb.html);
   // int8/fp8 checkpoints run CUTLASS W8A8 (Marlin W8A16 where the GPU lacks FP8: time/index.ts kernelOn).
-  quantFormatFor: { nf4: 'bnb', int8: 'cutlass', fp8: 'cutlass', mxfp4: 'cutlass', nvfp4: 'cutlass' },
+  quantFormatFor: {
+    nf4: 'bnb',
+    int8: 'cutlass',
+    fp8: 'cutlass',
+    mxfp4: 'cutlass',
+    nvfp4: 'cutlass',
+  },
   poolBudget: 'utilization',
   fusedKernels: true,
   // vllm/model_executor/layers/fused_moe: one fused Triton/CUTLASS MoE kernel per projection over all experts.
