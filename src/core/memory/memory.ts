@@ -766,8 +766,8 @@ function layerSplit(s: Setup, h: Holdings): { gpuShare: number; weights: number;
   const embed = s.arch.embedParams * s.floatBytes;
   const head = h.hasHead ? s.arch.lmHeadParams * s.floatBytes : 0;
   const layers = Math.max(0, h.weights - embed - head);
-  const weights = layers * share + (ngl > L ? head : 0);
-  return { gpuShare: share, weights, host: h.weights - weights };
+  const weights = Math.min(h.weights, layers * share + (ngl > L ? head : 0));
+  return { gpuShare: share, weights, host: Math.max(0, h.weights - weights) };
 }
 
 /** Inference: KV cache, prefill activations and logits; a serving engine's paged pool fills the rest. */
