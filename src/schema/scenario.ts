@@ -204,6 +204,9 @@ export const expectSchema = z
     bestQuality: z.enum(QUALITY).optional(),
     /** The best plan's engine. */
     bestEngine: z.enum(ENGINES).optional(),
+    /** The best plan's weight format (serving: int4 Marlin, fp8, a GGUF type) and tensor-parallel degree. */
+    bestWeights: z.enum(WEIGHT_DTYPES).optional(),
+    bestTp: count(4096).optional(),
     /** The best plan keeps (true) or does not keep (false) an fp32 master copy in its memory. */
     bestMasterWeights: z.boolean().optional(),
     /** The best plan needs host RAM for offloaded states (true) and states it. */
