@@ -5,7 +5,8 @@ export function serveCommands(sh: string): Record<string, string>[] {
   const joined = sh.replace(/\\\n\s*/g, ' ');
   const out: Record<string, string>[] = [];
   for (const line of joined.split('\n')) {
-    if (line.startsWith('#') || !/vllm serve|sglang\.launch_server|llama-server /.test(line)) continue;
+    if (line.startsWith('#') || !/vllm serve|sglang\.launch_server|llama-server /.test(line))
+      continue;
     const words = line.replace(/ &$/, '').trim().split(/\s+/);
     const flags: Record<string, string> = {};
     for (let i = 0; i < words.length; i++) {

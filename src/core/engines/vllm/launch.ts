@@ -11,7 +11,6 @@ export const CHECK_SCRIPT = 'check.sh';
 export const GENERATE_SCRIPT = 'generate.py';
 const PORT = 8000;
 
-
 /** Why vLLM cannot serve the plan (its rules, rules.ts), or null. */
 export function vllmBlocker(x: LaunchPlan): string | null {
   const o = x.options;
