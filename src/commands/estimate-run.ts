@@ -42,8 +42,11 @@ export function runEstimate(
   if (refusal)
     throw badValue('--framework', flags.framework, `a configuration the engine runs (${refusal})`);
   // A serving engine without a kernel for the weights on this GPU (FP8 W8A8 on Ampere under SGLang, ...).
-  const kernel = gpu ? kernelRefusal(engineOf(options), options.weights, gpu.computeCapability) : null;
-  if (kernel) throw badValue('--weights', options.weights, `a format the engine runs here: ${kernel}`);
+  const kernel = gpu
+    ? kernelRefusal(engineOf(options), options.weights, gpu.computeCapability)
+    : null;
+  if (kernel)
+    throw badValue('--weights', options.weights, `a format the engine runs here: ${kernel}`);
   if (options.liger && !ligerPatches(arch.modelType)) {
     // use_liger_kernel logs "no Liger kernels supported" for other model types and trains unchanged.
     const why = `Liger ${LIGER_PIN} patches no '${arch.modelType}' model (model types it patches: ${LIGER_MODEL_TYPES.join(', ')})`;
