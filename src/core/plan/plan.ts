@@ -241,6 +241,9 @@ export interface Plan {
     phases: { phase: string; seconds: number }[];
     /** MoE models: the engine's expert dispatch and what its loop costs (estimate `time.moe`). */
     moe?: TimeResult['moe'];
+    /** Serving: a request's time to first token and per output token (estimate `time`). */
+    ttftSeconds?: number;
+    tpotSeconds?: number;
   };
   cost: {
     usd: number;
@@ -1873,6 +1876,9 @@ function planTime(k: Kept, t: ReturnType<typeof estimateTime>): Plan['time'] {
     bound: t.bound,
     phases: t.phases,
     ...(t.moe ? { moe: t.moe } : {}),
+    ...(t.ttftSeconds !== undefined
+      ? { ttftSeconds: t.ttftSeconds, tpotSeconds: t.tpotSeconds }
+      : {}),
   };
 }
 
