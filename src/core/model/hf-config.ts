@@ -2,7 +2,15 @@
  * Hugging Face config.json → normalized `Arch`. Pure: data in, data out.
  * One handler per model_type; defaults cite the transformers configuration class they come from.
  */
-import type { Arch, CheckpointQuant, LayerGroup, Linear, LinearRole, SourceDtype } from './arch.js';
+import type {
+  Arch,
+  CheckpointQuant,
+  LayerGroup,
+  Linear,
+  LinearRole,
+  RecurrentState,
+  SourceDtype,
+} from './arch.js';
 import { paramCounts } from './params.js';
 
 // Bounds that keep hostile configs from hanging or overflowing the estimate: int32 sizes (torch shapes),
@@ -277,6 +285,8 @@ interface Moe {
   sharedFfn: number;
   /** Qwen2-MoE's sigmoid gate on the shared expert (Linear hidden→1). */
   sharedGate: boolean;
+  /** Parameters of the MoE block outside its linears (router bias buffers and the like). */
+  extraParams?: number;
 }
 
 interface LlamaFlavor {
@@ -294,6 +304,14 @@ interface LlamaFlavor {
   headDimDefault?: number;
   parallel?: (c: Fields) => boolean;
   dropout?: Record<string, number>;
+  /** Width of the dense MLP (default intermediate_size; Llama 4: intermediate_size_mlp). */
+  denseFfn?: (c: Fields) => number;
+  /** q_proj also emits a per-head output gate (Qwen3-Next / Qwen3.5 gated attention). */
+  gatedQuery?: boolean;
+  /** Per-layer recurrent mixers (hybrid linear attention), or null where every layer is attention. */
+  mixer?: (c: Fields, layers: number) => (Mixer | null)[] | null;
+  /** KV window of one layer (default: sliding_window on the layers `slidingLayer` / `layer_types` name). */
+  window?: (c: Fields, f: LlamaFlavor, layer: number) => number | null;
 }
 
 const attentionBias = (fallback: boolean) => (c: Fields) => c.bool('attention_bias', fallback);
@@ -337,46 +355,30 @@ function llamaLike(f: LlamaFlavor): (c: Fields) => ArchBody {
       );
     const layers = c.int('num_hidden_layers', undefined, MAX_LAYERS);
     const vocab = c.int('vocab_size');
-    const ffn = c.int('intermediate_size');
     const norm = f.norm ?? 'rms';
     const normsPerLayer = f.parallel?.(c) ? 1 : (f.normsPerLayer ?? 2);
     const normParams = normSize(hidden, norm === 'layer');
     const tied = c.bool('tie_word_embeddings', f.tiedDefault);
-    const qkvBias = (f.qkvBias ?? attentionBias(false))(c);
-    const oBias = (f.oBias ?? f.qkvBias ?? attentionBias(false))(c);
-    const mlpBias = (f.mlpBias ?? mlpBiasFlag)(c);
-    const dropout = hasDropout(c, f.dropout ?? {});
-    const perLayer = Array.from({ length: layers }, (_, i) => {
-      const moe = checkTopK(c, f.moe?.(c, i) ?? null);
-      const base: GroupBase = {
-        name: 'decoder',
-        hidden,
-        heads,
-        kvHeads: d.kvHeads,
-        headDim: d.headDim,
-        vHeadDim: d.headDim,
-        ffn: moe ? moe.ffn : ffn,
-        gated: true,
-        experts: moe ? moe.experts : 1,
-        topK: moe ? moe.topK : 1,
-        norm,
-        normsPerLayer,
-        parallelResidual: normsPerLayer === 1,
-        dropout,
-        causal: true,
-        crossAttention: false,
-        slidingWindow: slidingWindowOf(c, f, i),
-        mlaCacheWidth: null,
-      };
-      const linears = [
-        ...attention(d, qkvBias, oBias),
-        ...(moe ? moeMlp(hidden, moe) : mlp(hidden, ffn, true, mlpBias)),
-      ];
-      return group(base, linears, normsPerLayer * normParams + (f.extraPerLayer?.(c, d) ?? 0));
-    });
+    const shared: LayerShared = {
+      d,
+      ffn: (f.denseFfn ?? ((x: Fields) => x.int('intermediate_size')))(c),
+      norm,
+      normsPerLayer,
+      normParams,
+      qkvBias: (f.qkvBias ?? attentionBias(false))(c),
+      oBias: (f.oBias ?? f.qkvBias ?? attentionBias(false))(c),
+      mlpBias: (f.mlpBias ?? mlpBiasFlag)(c),
+      dropout: hasDropout(c, f.dropout ?? {}),
+      mixers: f.mixer ? f.mixer(c, layers) : null,
+    };
+    const perLayer = Array.from({ length: layers }, (_, i) => llamaLayer(c, f, shared, i));
+    const groups = mergeLayers(perLayer);
     return {
       kind: 'causal-lm',
-      groups: mergeLayers(perLayer),
+      // Attention groups first: TP and time read the first group's heads (structure.ts headsOf).
+      groups: shared.mixers
+        ? [...groups.filter((g) => !g.recurrent), ...groups.filter((g) => g.recurrent)]
+        : groups,
       hidden,
       vocab,
       tiedEmbeddings: tied,
@@ -386,6 +388,68 @@ function llamaLike(f: LlamaFlavor): (c: Fields) => ArchBody {
       maxPositions: c.int('max_position_embeddings', DEFAULT_MAX_POSITIONS),
     };
   };
+}
+
+/** What every layer of a llama-like decoder shares. */
+interface LayerShared {
+  d: AttnDims;
+  ffn: number;
+  norm: 'rms' | 'layer';
+  normsPerLayer: number;
+  normParams: number;
+  qkvBias: boolean;
+  oBias: boolean;
+  mlpBias: boolean;
+  dropout: boolean;
+  /** Per layer: the recurrent mixer replacing attention (null = softmax attention); null for all-attention. */
+  mixers: (Mixer | null)[] | null;
+}
+
+/** A linear-attention / SSM mixer: its linears, extra parameters and per-sequence state. */
+interface Mixer {
+  linears: Linear[];
+  params: number;
+  state: RecurrentState;
+}
+
+function llamaLayer(c: Fields, f: LlamaFlavor, s: LayerShared, i: number): LayerGroup {
+  const { d } = s;
+  const moe = checkTopK(c, f.moe?.(c, i) ?? null);
+  const mixer = s.mixers?.[i] ?? null;
+  const base: GroupBase = {
+    name: 'decoder',
+    hidden: d.hidden,
+    heads: mixer ? mixer.state.heads : d.heads,
+    kvHeads: mixer ? mixer.state.heads : d.kvHeads,
+    headDim: mixer ? mixer.state.keyDim : d.headDim,
+    vHeadDim: mixer ? mixer.state.valueDim : d.headDim,
+    ffn: moe ? moe.ffn : s.ffn,
+    gated: true,
+    experts: moe ? moe.experts : 1,
+    topK: moe ? moe.topK : 1,
+    norm: s.norm,
+    normsPerLayer: s.normsPerLayer,
+    parallelResidual: s.normsPerLayer === 1,
+    dropout: s.dropout,
+    causal: true,
+    crossAttention: false,
+    slidingWindow: mixer ? null : (f.window ?? slidingWindowOf)(c, f, i),
+    mlaCacheWidth: null,
+  };
+  // Gated attention (Qwen3-Next, Qwen3.5): q_proj also produces the output gate, 2 x heads x head_dim.
+  const attn = attention(d, s.qkvBias, s.oBias);
+  if (f.gatedQuery && attn[0]) attn[0] = { ...attn[0], outFeatures: 2 * attn[0].outFeatures };
+  const linears = [
+    ...(mixer ? mixer.linears : attn),
+    ...(moe ? moeMlp(d.hidden, moe) : mlp(d.hidden, s.ffn, true, s.mlpBias)),
+  ];
+  const extra = mixer ? mixer.params : (f.extraPerLayer?.(c, d) ?? 0);
+  const layer = group(
+    base,
+    linears,
+    s.normsPerLayer * s.normParams + extra + (moe?.extraParams ?? 0),
+  );
+  return mixer ? { ...layer, recurrent: mixer.state } : layer;
 }
 
 /** A token is routed to topK distinct experts, so topK cannot exceed the expert count. */
