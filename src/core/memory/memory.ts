@@ -3,7 +3,7 @@
  * allocates, when it is alive, and which phase (load, forward, backward, optimizer step, prefill,
  * decode) sets the peak. Pure: data in, data out.
  */
-import type { Arch, Linear, LinearRole } from '../model/arch.js';
+import type { Arch, Linear, LinearRole, RecurrentState } from '../model/arch.js';
 import { linearWeights, paramCounts } from '../model/params.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { FRAMEWORKS, type FrameworkProfile } from './frameworks.js';
@@ -743,6 +743,18 @@ function inBackwardStep(s: Setup, h: Holdings): number {
 
 type KvPool = { poolBytes: number; bytesPerToken: number; tokens: number };
 
+/**
+ * Bytes of one sequence's state in one linear-attention / SSM layer: the conv state (channels x (kernel - 1))
+ * and the temporal state (heads x key dim x value dim), split over TP by channels and heads (vLLM
+ * MambaStateShapeCalculator.gated_delta_net_state_shape / mamba2_state_shape), in the dtype the config names
+ * (mamba_ssm_dtype) or the compute dtype.
+ */
+export function recurrentStateBytes(r: RecurrentState, c: number, tp: number): number {
+  const conv = (r.convChannels / tp) * (r.convKernel - 1) * c;
+  const temporal = Math.ceil(r.heads / tp) * r.keyDim * r.valueDim * (r.stateBytes ?? c);
+  return conv + temporal;
+}
+
 /** Inference: KV cache, prefill activations and logits; a serving engine's paged pool fills the rest. */
 function inferencePhases(
   s: Setup,
@@ -755,10 +767,13 @@ function inferencePhases(
   const prefillTokens =
     fw.kvCache === 'paged-pool' ? Math.min(tokens, VLLM_MAX_BATCHED_TOKENS) : tokens;
   let kv = 0;
+  // Fixed per-sequence state of linear-attention / SSM layers (grows with the batch, never with the context).
+  let state = 0;
   let prefill = 0;
   for (const g of arch.groups) {
     if (g.name === 'vision') continue;
-    const kvLen = g.slidingWindow ? Math.min(g.slidingWindow, o.seq) : o.seq;
+    if (g.recurrent) state += g.count * lf * o.batch * recurrentStateBytes(g.recurrent, c, tp);
+    const kvLen = g.recurrent ? 0 : g.slidingWindow ? Math.min(g.slidingWindow, o.seq) : o.seq;
     // Each TP rank holds at least one KV head (replicated when kvHeads < tp; vLLM/Megatron).
     const width = g.mlaCacheWidth ?? Math.ceil(g.kvHeads / tp) * (g.headDim + g.vHeadDim);
     // Encoders run once over the input and keep no cache.
@@ -773,6 +788,8 @@ function inferencePhases(
     if (o.attention === 'eager') layer += o.batch * (g.heads / tp) * o.seq * kvLen * (4 + c);
     prefill = Math.max(prefill, layer);
   }
+  const perToken = kv / (o.batch * o.seq);
+  kv += state;
   const logitRows = fw.prefillLogits === 'all' ? tokens : o.batch;
   // A paged-pool engine sizes its pool after a profiling step whose sampler runs over every sequence slot
   // (max_num_seqs, the plan's batch) with top-k/top-p on the whole vocabulary; vLLM gathers the logits to
@@ -806,7 +823,6 @@ function inferencePhases(
     if (p.phase !== 'load') pool = Math.min(pool, budget - (need - p.parts.kvCache));
     if (need < budget && p.phase !== 'load') p.parts.kvCache += budget - need;
   }
-  const perToken = kv / (o.batch * o.seq);
   return {
     phases,
     kvPool: {

@@ -265,6 +265,11 @@ export interface ModelFacts {
   active: number;
   /** Liger patches this model type (use_liger_kernel is a no-op otherwise: engines/hf/liger.ts). */
   liger: boolean;
+  /** Layers with softmax attention (all but linear-attention / SSM layers). */
+  attnLayers: number;
+  /** Linear-attention layers: FLOPs per token (all of them) and state bytes per sequence (16-bit). */
+  recurrentFlopsPerToken: number;
+  recurrentStateBytes: number;
 }
 
 export function modelFacts(arch: Arch): ModelFacts {
@@ -279,9 +284,22 @@ export function modelFacts(arch: Arch): ModelFacts {
   let moeLayers = 0;
   let expertLinears = 0;
   let expertFfn = 0;
+  let recurrentLayers = 0;
+  let recurrentFlops = 0;
+  let recurrentState = 0;
   for (const g of arch.groups) {
     layers += g.count;
     otherTotal += g.count * g.otherParamsPerLayer;
+    const r = g.recurrent;
+    if (r) {
+      recurrentLayers += g.count;
+      // Chunkwise linear attention: intra-chunk QK^T and AV over C tokens, inter-chunk q.S and the k^T v state
+      // update, 2 H (C (dk + dv) + 2 dk dv) FLOPs per token (Yang et al. 2024, GLA §3.2: O(LCd + Ld^2)).
+      recurrentFlops +=
+        g.count * 2 * r.heads * (r.chunk * (r.keyDim + r.valueDim) + 2 * r.keyDim * r.valueDim);
+      recurrentState +=
+        g.count * 2 * (r.heads * r.keyDim * r.valueDim + r.convChannels * (r.convKernel - 1));
+    }
     for (const l of g.linears) {
       const w = l.inFeatures * l.outFeatures;
       linearActive += g.count * w * l.activeCopies;
@@ -325,6 +343,9 @@ export function modelFacts(arch: Arch): ModelFacts {
     total,
     active: total - (linearTotal - linearActive),
     liger: ligerPatches(arch.modelType),
+    attnLayers: layers - recurrentLayers,
+    recurrentFlopsPerToken: recurrentFlops,
+    recurrentStateBytes: recurrentState,
   };
 }
 
@@ -615,7 +636,15 @@ function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout) {
   const fwdGemmFlops = 2 * tokens * (m.linearActive / shard + lmHead);
   // Causal flash/SDPA kernels skip the masked half of QK^T and PV; eager attention computes it all.
   const causalShare = m.causal && o.attention !== 'eager' ? 0.5 : 1;
-  const fwdAttnFlops = 4 * tokens * (o.seq / cp) * (m.attnWidth / tp) * layersHere * causalShare;
+  const fwdAttnFlops =
+    4 *
+      tokens *
+      (o.seq / cp) *
+      (m.attnWidth / tp) *
+      layersHere *
+      (m.attnLayers / m.layers) *
+      causalShare +
+    (tokens * m.recurrentFlopsPerToken * (layersHere / m.layers)) / tp;
   const fusedLoss = o.chunkedLoss || compiled || w.liger;
   const elem =
     tokens * layersHere * elemBytesPerTokenLayer(m, compiled, tp, elemSize, w.liger) +
@@ -1271,9 +1300,12 @@ export function decodeStep(
   const linearBytes = overCross ? linearRead * (wb + 4) : (linearRead * wb) / eff;
   const weightT = (linearBytes + headBytes) / tp / r.mem;
   // KV cache read each step: K and V of every layer at the context length, 16-bit.
-  const kvT = (2 * m.layers * m.kvWidth * ctx * 2 * B) / tp / r.mem;
+  // Linear-attention layers read and write their fixed state instead (no context term).
+  const kvT =
+    (2 * m.attnLayers * m.kvWidth * ctx * 2 * B + 2 * m.recurrentStateBytes * B) / tp / r.mem;
   const flops =
-    (2 * (m.active - embedOnly(m)) * B) / tp + (4 * m.layers * ctx * m.attnWidth * B) / tp;
+    (2 * (m.active - embedOnly(m)) * B) / tp +
+    (4 * m.attnLayers * ctx * m.attnWidth * B + m.recurrentFlopsPerToken * B) / tp;
   const computeT = flops / r.gemm16;
   const memT = weightT + kvT;
   const core = Math.max(memT, computeT);
@@ -1296,7 +1328,10 @@ export function decodeStep(
   phases[DPH['tensor-parallel']] = tpT;
   phases[DPH.overhead] = overhead;
   const prefillFlops =
-    (2 * (m.active - embedOnly(m)) * ctx * B + 2 * m.layers * ctx * ctx * m.attnWidth * B) / tp;
+    (2 * (m.active - embedOnly(m)) * ctx * B +
+      2 * m.attnLayers * ctx * ctx * m.attnWidth * B +
+      m.recurrentFlopsPerToken * ctx * B) /
+    tp;
   const prefill =
     prefillFlops / (r.gemm16 * shapeFactor(ctx * B, m.hidden / tp)) +
     (linearRead * wb) / tp / r.mem;
