@@ -27,7 +27,11 @@ describe('catalogs/models', () => {
     expect(counts.total).toBe(
       counts.embed + counts.lmHead + counts.linear + counts.linearBias + counts.other,
     );
-    if (entry.paramsPublished !== undefined) expect(counts.total).toBe(entry.paramsPublished);
+    const published = entry.paramsPublished;
+    // A model card's rounded figure (a multiple of 1e8) is met within 0.5%; an exact count exactly.
+    if (published !== undefined && published % 1e8 === 0)
+      expect(Math.abs(counts.total - published) / published).toBeLessThan(0.005);
+    else if (published !== undefined) expect(counts.total).toBe(published);
   });
 
   it('no two entries answer to the same name', () => {

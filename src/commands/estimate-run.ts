@@ -4,7 +4,7 @@ import { buildEstimate } from '../core/estimate.js';
 import { engineRefusal, withEngineDefaults } from '../core/engines/defaults.js';
 import { engineOf } from '../core/engines/engine.js';
 import { kernelRefusal } from '../core/engines/kernels.js';
-import { assertStructure } from '../core/model/index.js';
+import { assertStructure, visionTokens, type Arch } from '../core/model/index.js';
 // Direct module: the engines/ entry would load every engine's launcher into every estimate.
 import { LIGER_MODEL_TYPES, LIGER_PIN, ligerPatches } from '../core/engines/hf/liger.js';
 // Direct module, not the plan/ entry: the entry would load the search and the MIP solvers into every estimate.
@@ -13,7 +13,8 @@ import { availableLoraTargets } from '../core/model/index.js';
 import { badValue } from '../io/errors.js';
 import { findGpu } from '../io/load-catalog.js';
 import { resolveModel } from '../io/load-model.js';
-import { optionsFromFlags, type RawFlags } from '../schema/flags.js';
+import type { EstimateOptions } from '../schema/estimate.js';
+import { FlagError, optionsFromFlags, type RawFlags } from '../schema/flags.js';
 import { timeOptionsFromFlags } from '../schema/time.js';
 import { renderEstimateText } from '../ui/estimate-text.js';
 import { fixLine } from '../ui/explain-text.js';
@@ -37,6 +38,7 @@ export function runEstimate(
   const time = timeOptionsFromFlags(flags, options);
   const gpu = typeof flags.gpu === 'string' ? findGpu(flags.gpu) : undefined;
   const arch = resolveModel(model);
+  const notes = [...(arch.assumptions ?? []), ...imagesInto(arch, options, flags)];
   assertStructure(arch, options);
   const refusal = engineRefusal(arch, options, flags);
   if (refusal)
@@ -60,13 +62,15 @@ export function runEstimate(
     const allowed = `targets ${arch.modelType} has: ${availableLoraTargets(arch).join(', ')}, or all-linear`;
     throw badValue('--lora-targets', options.loraTargets.join(','), allowed);
   }
+  if (fromReport) fromReport.warnings.push(...notes);
   if (json) {
-    process.stdout.write(
-      `${JSON.stringify(fromReport ? { ...result, ...fromReport } : result, null, 2)}\n`,
-    );
+    const extra = fromReport ?? (notes.length > 0 ? { warnings: notes } : {});
+    process.stdout.write(`${JSON.stringify({ ...result, ...extra }, null, 2)}\n`);
     return 0;
   }
   let text = renderEstimateText(result);
+  if (!fromReport && notes.length > 0)
+    text += `\n\nassumed:\n${notes.map((line) => `  - ${line}`).join('\n')}`;
   if (fromReport) {
     const w = fromReport.warnings.map((line) => `  - ${line}`).join('\n');
     text = `from ${fromReport.from.file} (${fromReport.from.format})\n${text}${w ? `\n\nnot mapped from ${fromReport.from.file}:\n${w}` : ''}`;
@@ -78,4 +82,34 @@ export function runEstimate(
   }
   process.stdout.write(`${text}\n`);
   return 0;
+}
+
+/** A positive integer flag of the image options (estimate only). */
+function positiveInt(flags: RawFlags, flag: string): number | undefined {
+  const v = flags[flag];
+  if (v === undefined) return undefined;
+  const n =
+    typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
+  if (!Number.isSafeInteger(n) || n < 0 || n > MAX_IMAGE_INT)
+    throw new FlagError(flag, v, `an integer from 0 to ${MAX_IMAGE_INT}`);
+  return n;
+}
+const MAX_IMAGE_INT = 1_000_000_000;
+
+/**
+ * --images N (and --image-pixels P): the images' tokens join each sample's sequence, in training and in
+ * inference (core/model/vision.ts). Returns the line the report shows.
+ */
+function imagesInto(arch: Arch, options: EstimateOptions, flags: RawFlags): string[] {
+  const images = positiveInt(flags, 'images') ?? 0;
+  const pixels = positiveInt(flags, 'image-pixels');
+  if (pixels !== undefined && images === 0)
+    throw new FlagError('image-pixels', pixels, 'only with --images N (N > 0)');
+  if (images === 0) return [];
+  const v = visionTokens(arch, images, pixels);
+  if (!v) throw new FlagError('images', images, `0: ${arch.id} has no vision tower`);
+  options.seq += v.tokens;
+  return [
+    `--images ${images}: ${v.perImage} tokens per image of ${v.pixels} pixels, ${v.tokens} in all, added to the sequence (now ${options.seq} tokens)`,
+  ];
 }

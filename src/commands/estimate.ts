@@ -111,10 +111,20 @@ export const TIME_FLAGS: readonly [string, string | null, string][] = [
   ],
 ];
 
+/** Image inputs of multimodal models (the vision tokens join the sequence): estimate only. */
+export const VISION_FLAGS: readonly [string, string, string][] = [
+  ['images', '<n>', 'multimodal models: images per sample; their tokens join --seq (default 0)'],
+  [
+    'image-pixels',
+    '<pixels>',
+    "pixels per image (width x height; default: the model's processor default)",
+  ],
+];
+
 /** Commander's camelCase option values back to the contract's kebab-case flags. */
 export function rawFlagsOf(opts: Record<string, unknown>): RawFlags {
   const out: Record<string, unknown> = {};
-  for (const [flag] of [...CONTRACT_FLAGS, ...TIME_FLAGS]) {
+  for (const [flag] of [...CONTRACT_FLAGS, ...TIME_FLAGS, ...VISION_FLAGS]) {
     const key = flag.replace(/-([a-z])/g, (_, ch: string) => ch.toUpperCase());
     if (opts[key] !== undefined) out[flag] = opts[key];
   }
@@ -140,7 +150,7 @@ export function registerEstimate(program: Command): void {
       'read a training config (axolotl, LLaMA-Factory, torchtune, TrainingArguments/TRL JSON, DeepSpeed JSON, Accelerate YAML); flags given beside it win',
     );
   addContractOptions(cmd);
-  for (const [flag, value, description] of TIME_FLAGS)
+  for (const [flag, value, description] of [...TIME_FLAGS, ...VISION_FLAGS])
     cmd.option(`--${flag} ${value}`, description);
   cmd
     .option('--json', 'print one JSON object (the estimate contract)')

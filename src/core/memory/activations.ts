@@ -2,7 +2,7 @@
  * Activations saved for backward, per token of one layer, from the tensors each op keeps (norms, attention
  * kernels, MLP activations, LoRA dropout, MoE routing). Pure.
  */
-import type { LayerGroup, LinearRole } from '../model/arch.js';
+import type { LayerGroup, LinearRole, RecurrentState } from '../model/arch.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { FrameworkProfile } from './frameworks.js';
 import { ATTN_ROLES, MLP_IN_ROLES, anyTrained, type Trainable } from '../model/trainable.js';
@@ -82,6 +82,25 @@ function attentionBytes(
   return b / x.tp + (g.dropout ? g.hidden / x.sp : 0);
 }
 
+/**
+ * Saved bytes per token of a Gated DeltaNet mixer under the chunked kernel: the in-projection's input (when
+ * trained), the causal conv1d's input and its SiLU output (q, k, v: conv channels each), the output gate z,
+ * fp32 decay and beta per head, the chunk-local fp32 matrix A (chunk entries per head per token) that
+ * ChunkGatedDeltaRuleFunction saves with q, k, v, g, beta (fla-org/flash-linear-attention
+ * fla/ops/gated_delta_rule/chunk.py); the per-chunk states are recomputed in backward, so nothing grows with
+ * the context beyond the tokens themselves (Yang et al. 2024, Gated Delta Networks, §3.3 chunkwise form).
+ * The gated norm saves its input and out_proj its output.
+ */
+function recurrentBytes(g: LayerGroup, r: RecurrentState, x: ActCtx): number {
+  const { c } = x;
+  const value = r.heads * r.valueDim;
+  let b = x.saves('other') ? c * g.hidden : 0;
+  b += 2 * c * r.convChannels + c * value; // conv input, q/k/v after conv + SiLU, z
+  b += 4 * 2 * r.heads + 4 * r.heads * r.chunk; // g, beta, A
+  b += c * value + (x.saves('other') ? c * value : 0); // kernel output (norm input), normed output
+  return b / x.tp;
+}
+
 /** Saved bytes per token of the MLP block (excluding its input norm). */
 function mlpBytes(g: LayerGroup, x: ActCtx): number {
   const { c, fw } = x;
@@ -115,7 +134,9 @@ export function layerBytes(g: LayerGroup, x: ActCtx): number {
     b += normBytes(g, x, attnIn) + normBytes(g, x, mlpIn);
     for (let i = 2; i < g.normsPerLayer; i++) b += normBytes(g, x, false); // Gemma-2 post-norms
   }
-  b += attentionBytes(g, x, { o: 'o', qkv: ['q', 'k', 'v'] });
+  b += g.recurrent
+    ? recurrentBytes(g, g.recurrent, x)
+    : attentionBytes(g, x, { o: 'o', qkv: ['q', 'k', 'v'] });
   if (g.crossAttention)
     b += attentionBytes(g, x, { o: 'cross_o', qkv: ['cross_q', 'cross_k', 'cross_v'] });
   b += mlpBytes(g, x);

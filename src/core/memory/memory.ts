@@ -3,7 +3,7 @@
  * allocates, when it is alive, and which phase (load, forward, backward, optimizer step, prefill,
  * decode) sets the peak. Pure: data in, data out.
  */
-import type { Arch, Linear, LinearRole } from '../model/arch.js';
+import type { Arch, Linear, LinearRole, RecurrentState } from '../model/arch.js';
 import { linearWeights, paramCounts } from '../model/params.js';
 import { isGguf, meanContextOf, type EstimateOptions } from '../../schema/estimate.js';
 import { sglangDefaults } from '../engines/sglang/memory.js';
@@ -746,6 +746,18 @@ function inBackwardStep(s: Setup, h: Holdings): number {
 
 type KvPool = { poolBytes: number; bytesPerToken: number; tokens: number };
 
+/**
+ * Bytes of one sequence's state in one linear-attention / SSM layer: the conv state (channels x (kernel - 1))
+ * and the temporal state (heads x key dim x value dim), split over TP by channels and heads (vLLM
+ * MambaStateShapeCalculator.gated_delta_net_state_shape / mamba2_state_shape), in the dtype the config names
+ * (mamba_ssm_dtype) or the compute dtype.
+ */
+export function recurrentStateBytes(r: RecurrentState, c: number, tp: number): number {
+  const conv = (r.convChannels / tp) * (r.convKernel - 1) * c;
+  const temporal = Math.ceil(r.heads / tp) * r.keyDim * r.valueDim * (r.stateBytes ?? c);
+  return conv + temporal;
+}
+
 // llama.cpp's physical batch (n_ubatch, default 512: common/common.h): the prefill chunk and the rows of the
 // output buffer its compute graph reserves (llama-context.cpp output_reserve: n_outputs x n_vocab fp32).
 export const LLAMA_CPP_UBATCH = 512;
@@ -778,7 +790,7 @@ function pagedTokensPerSeq(s: Setup): number {
 }
 
 /** The KV cache of every sequence (a paged pool: as admitted), and one layer's prefill transients, per GPU. */
-function kvAndPrefill(s: Setup): { kv: number; prefill: number } {
+function kvAndPrefill(s: Setup): { kv: number; prefill: number; state: number } {
   const { o, arch, c, tp, lf } = s;
   const kvBytesPerElem = kvElemBytes(s);
   const prefillTokens = prefillChunk(s);
@@ -786,10 +798,13 @@ function kvAndPrefill(s: Setup): { kv: number; prefill: number } {
   // one at the full context (vLLM refuses a max_model_len no pool holds; its scheduler preempts beyond).
   const held = pagedTokensPerSeq(s);
   let kv = 0;
+  // Fixed per-sequence state of linear-attention / SSM layers (grows with the batch, never with the context).
+  let state = 0;
   let prefill = 0;
   for (const g of arch.groups) {
     if (g.name === 'vision') continue;
-    const kvLen = g.slidingWindow ? Math.min(g.slidingWindow, held) : held;
+    if (g.recurrent) state += g.count * lf * o.batch * recurrentStateBytes(g.recurrent, c, tp);
+    const kvLen = g.recurrent ? 0 : g.slidingWindow ? Math.min(g.slidingWindow, held) : held;
     // Each TP rank holds at least one KV head (replicated when kvHeads < tp; vLLM/Megatron).
     const width = g.mlaCacheWidth ?? Math.ceil(g.kvHeads / tp) * (g.headDim + g.vHeadDim);
     // Encoders run once over the input and keep no cache.
@@ -804,7 +819,7 @@ function kvAndPrefill(s: Setup): { kv: number; prefill: number } {
     if (o.attention === 'eager') layer += o.batch * (g.heads / tp) * o.seq * kvLen * (4 + c);
     prefill = Math.max(prefill, layer);
   }
-  return { kv, prefill };
+  return { kv, prefill, state };
 }
 
 /**
@@ -831,7 +846,10 @@ function inferencePhases(
   const { o, fw, tp, tokens } = s;
   const full = kvAndPrefill(s);
   const split = fw.layerOffload ? layerSplit(s, h) : null;
-  const kv = split ? full.kv * split.gpuShare : full.kv;
+  // The cache per GPU: KV that grows with the context plus the fixed recurrent state (poolFill sizes the pool
+  // by the growing part per token).
+  const cache = full.kv + full.state;
+  const kv = split ? cache * split.gpuShare : cache;
   const prefill = full.prefill;
   const logitRows = fw.prefillLogits === 'all' ? tokens : o.batch;
   // A paged-pool engine sizes its pool after a profiling step whose sampler runs over every sequence slot
@@ -865,7 +883,7 @@ function inferencePhases(
       },
     },
   ];
-  const host = split ? split.host + (full.kv - kv) : 0;
+  const host = split ? split.host + (cache - kv) : 0;
   const kvPool = poolFill(s, phases, full.kv);
   return kvPool ? { phases, kvPool, host } : { phases, host };
 }

@@ -67,6 +67,43 @@ export interface LayerGroup {
   linears: Linear[];
   /** Parameters per layer that are not in `linears` (norm weights, qk-norm, sinks, biases of fused parts). */
   otherParamsPerLayer: number;
+  /**
+   * Linear-attention (Gated DeltaNet) or Mamba mixer in place of softmax attention: the layer keeps this fixed
+   * state per sequence instead of a KV cache. Absent on attention layers.
+   */
+  recurrent?: RecurrentState;
+}
+
+/**
+ * The per-sequence state of one linear-attention / SSM layer (vLLM MambaStateShapeCalculator: a conv state of
+ * conv channels x (kernel - 1) and a temporal state of heads x key dim x value dim).
+ */
+export interface RecurrentState {
+  kind: 'gated-deltanet' | 'mamba2';
+  /** Heads of the state (value heads) and its key and value widths (Mamba2: head dim x state size). */
+  heads: number;
+  keyDim: number;
+  valueDim: number;
+  /** Channels of the causal conv1d and its kernel size. */
+  convChannels: number;
+  convKernel: number;
+  /** Bytes per state element when the config names a dtype for it (mamba_ssm_dtype); else the compute dtype. */
+  stateBytes: number | null;
+  /** Chunk length of the training kernel (FLA chunk_gated_delta_rule / mamba_chunk_scan_combined). */
+  chunk: number;
+}
+
+/** Vision tower geometry: what sizes the image tokens (`--images`, `--image-pixels`). */
+export interface VisionInput {
+  /** Pixel patch side and the merge factor per side (tokens per image = patches / merge^2). */
+  patch: number;
+  merge: number;
+  /** Fixed tokens per image when the projector pools to a fixed count (Gemma 3 mm_tokens_per_image). */
+  fixedTokens: number | null;
+  /** Pixels of an image when the user names none (the processor's default or the tower's image_size^2). */
+  defaultPixels: number;
+  /** Largest pixels per image the processor admits (max_pixels), when it caps them. */
+  maxPixels: number | null;
 }
 
 export type SourceDtype = 'float32' | 'float16' | 'bfloat16';
@@ -105,6 +142,12 @@ export interface Arch {
   quant: CheckpointQuant | null;
   /** Exact parameter count read from safetensors headers, when a local folder gave them. */
   measuredParams: number | null;
+  /** Multimodal wrappers: how images become tokens of the language model's sequence. */
+  vision?: VisionInput;
+  /** Multi-token-prediction layers in the checkpoint (counted in otherParams, not run by plain training). */
+  mtpLayers?: number;
+  /** What was assumed to read this config (unknown model_type read as the closest known layout). */
+  assumptions?: string[];
 }
 
 /** Parameter totals derived from an Arch. */

@@ -2,7 +2,16 @@
  * Hugging Face config.json → normalized `Arch`. Pure: data in, data out.
  * One handler per model_type; defaults cite the transformers configuration class they come from.
  */
-import type { Arch, CheckpointQuant, LayerGroup, Linear, LinearRole, SourceDtype } from './arch.js';
+import type {
+  VisionInput,
+  Arch,
+  CheckpointQuant,
+  LayerGroup,
+  Linear,
+  LinearRole,
+  RecurrentState,
+  SourceDtype,
+} from './arch.js';
 import { paramCounts } from './params.js';
 
 // Bounds that keep hostile configs from hanging or overflowing the estimate: int32 sizes (torch shapes),
@@ -277,6 +286,8 @@ interface Moe {
   sharedFfn: number;
   /** Qwen2-MoE's sigmoid gate on the shared expert (Linear hidden→1). */
   sharedGate: boolean;
+  /** Parameters of the MoE block outside its linears (router bias buffers and the like). */
+  extraParams?: number;
 }
 
 interface LlamaFlavor {
@@ -294,6 +305,14 @@ interface LlamaFlavor {
   headDimDefault?: number;
   parallel?: (c: Fields) => boolean;
   dropout?: Record<string, number>;
+  /** Width of the dense MLP (default intermediate_size; Llama 4: intermediate_size_mlp). */
+  denseFfn?: (c: Fields) => number;
+  /** q_proj also emits a per-head output gate (Qwen3-Next / Qwen3.5 gated attention). */
+  gatedQuery?: boolean;
+  /** Per-layer recurrent mixers (hybrid linear attention), or null where every layer is attention. */
+  mixer?: (c: Fields, layers: number) => (Mixer | null)[] | null;
+  /** KV window of one layer (default: sliding_window on the layers `slidingLayer` / `layer_types` name). */
+  window?: (c: Fields, f: LlamaFlavor, layer: number) => number | null;
 }
 
 const attentionBias = (fallback: boolean) => (c: Fields) => c.bool('attention_bias', fallback);
@@ -337,46 +356,30 @@ function llamaLike(f: LlamaFlavor): (c: Fields) => ArchBody {
       );
     const layers = c.int('num_hidden_layers', undefined, MAX_LAYERS);
     const vocab = c.int('vocab_size');
-    const ffn = c.int('intermediate_size');
     const norm = f.norm ?? 'rms';
     const normsPerLayer = f.parallel?.(c) ? 1 : (f.normsPerLayer ?? 2);
     const normParams = normSize(hidden, norm === 'layer');
     const tied = c.bool('tie_word_embeddings', f.tiedDefault);
-    const qkvBias = (f.qkvBias ?? attentionBias(false))(c);
-    const oBias = (f.oBias ?? f.qkvBias ?? attentionBias(false))(c);
-    const mlpBias = (f.mlpBias ?? mlpBiasFlag)(c);
-    const dropout = hasDropout(c, f.dropout ?? {});
-    const perLayer = Array.from({ length: layers }, (_, i) => {
-      const moe = checkTopK(c, f.moe?.(c, i) ?? null);
-      const base: GroupBase = {
-        name: 'decoder',
-        hidden,
-        heads,
-        kvHeads: d.kvHeads,
-        headDim: d.headDim,
-        vHeadDim: d.headDim,
-        ffn: moe ? moe.ffn : ffn,
-        gated: true,
-        experts: moe ? moe.experts : 1,
-        topK: moe ? moe.topK : 1,
-        norm,
-        normsPerLayer,
-        parallelResidual: normsPerLayer === 1,
-        dropout,
-        causal: true,
-        crossAttention: false,
-        slidingWindow: slidingWindowOf(c, f, i),
-        mlaCacheWidth: null,
-      };
-      const linears = [
-        ...attention(d, qkvBias, oBias),
-        ...(moe ? moeMlp(hidden, moe) : mlp(hidden, ffn, true, mlpBias)),
-      ];
-      return group(base, linears, normsPerLayer * normParams + (f.extraPerLayer?.(c, d) ?? 0));
-    });
+    const shared: LayerShared = {
+      d,
+      ffn: (f.denseFfn ?? ((x: Fields) => x.int('intermediate_size')))(c),
+      norm,
+      normsPerLayer,
+      normParams,
+      qkvBias: (f.qkvBias ?? attentionBias(false))(c),
+      oBias: (f.oBias ?? f.qkvBias ?? attentionBias(false))(c),
+      mlpBias: (f.mlpBias ?? mlpBiasFlag)(c),
+      dropout: hasDropout(c, f.dropout ?? {}),
+      mixers: f.mixer ? f.mixer(c, layers) : null,
+    };
+    const perLayer = Array.from({ length: layers }, (_, i) => llamaLayer(c, f, shared, i));
+    const groups = mergeLayers(perLayer);
     return {
       kind: 'causal-lm',
-      groups: mergeLayers(perLayer),
+      // Attention groups first: TP and time read the first group's heads (structure.ts headsOf).
+      groups: shared.mixers
+        ? [...groups.filter((g) => !g.recurrent), ...groups.filter((g) => g.recurrent)]
+        : groups,
       hidden,
       vocab,
       tiedEmbeddings: tied,
@@ -386,6 +389,68 @@ function llamaLike(f: LlamaFlavor): (c: Fields) => ArchBody {
       maxPositions: c.int('max_position_embeddings', DEFAULT_MAX_POSITIONS),
     };
   };
+}
+
+/** What every layer of a llama-like decoder shares. */
+interface LayerShared {
+  d: AttnDims;
+  ffn: number;
+  norm: 'rms' | 'layer';
+  normsPerLayer: number;
+  normParams: number;
+  qkvBias: boolean;
+  oBias: boolean;
+  mlpBias: boolean;
+  dropout: boolean;
+  /** Per layer: the recurrent mixer replacing attention (null = softmax attention); null for all-attention. */
+  mixers: (Mixer | null)[] | null;
+}
+
+/** A linear-attention / SSM mixer: its linears, extra parameters and per-sequence state. */
+interface Mixer {
+  linears: Linear[];
+  params: number;
+  state: RecurrentState;
+}
+
+function llamaLayer(c: Fields, f: LlamaFlavor, s: LayerShared, i: number): LayerGroup {
+  const { d } = s;
+  const moe = checkTopK(c, f.moe?.(c, i) ?? null);
+  const mixer = s.mixers?.[i] ?? null;
+  const base: GroupBase = {
+    name: 'decoder',
+    hidden: d.hidden,
+    heads: mixer ? mixer.state.heads : d.heads,
+    kvHeads: mixer ? mixer.state.heads : d.kvHeads,
+    headDim: mixer ? mixer.state.keyDim : d.headDim,
+    vHeadDim: mixer ? mixer.state.valueDim : d.headDim,
+    ffn: moe ? moe.ffn : s.ffn,
+    gated: true,
+    experts: moe ? moe.experts : 1,
+    topK: moe ? moe.topK : 1,
+    norm: s.norm,
+    normsPerLayer: s.normsPerLayer,
+    parallelResidual: s.normsPerLayer === 1,
+    dropout: s.dropout,
+    causal: true,
+    crossAttention: false,
+    slidingWindow: mixer ? null : (f.window ?? slidingWindowOf)(c, f, i),
+    mlaCacheWidth: null,
+  };
+  // Gated attention (Qwen3-Next, Qwen3.5): q_proj also produces the output gate, 2 x heads x head_dim.
+  const attn = attention(d, s.qkvBias, s.oBias);
+  if (f.gatedQuery && attn[0]) attn[0] = { ...attn[0], outFeatures: 2 * attn[0].outFeatures };
+  const linears = [
+    ...(mixer ? mixer.linears : attn),
+    ...(moe ? moeMlp(d.hidden, moe) : mlp(d.hidden, s.ffn, true, s.mlpBias)),
+  ];
+  const extra = mixer ? mixer.params : (f.extraPerLayer?.(c, d) ?? 0);
+  const layer = group(
+    base,
+    linears,
+    s.normsPerLayer * s.normParams + extra + (moe?.extraParams ?? 0),
+  );
+  return mixer ? { ...layer, recurrent: mixer.state } : layer;
 }
 
 /** A token is routed to topK distinct experts, so topK cannot exceed the expert count. */
@@ -1064,6 +1129,407 @@ function vision(v: Fields): { groups: LayerGroup[]; otherParams: number; outputD
 }
 
 // ---------------------------------------------------------------------------------------------
+// Hybrid linear attention: Gated DeltaNet layers beside gated full attention (Qwen3-Next, Qwen3.5)
+
+// HF Qwen3NextConfig (configuration_qwen3_next.py @249ef816) and Qwen3_5TextConfig (configuration_qwen3_5.py
+// @8116e632): without layer_types, every full_attention_interval-th layer (default 4) is full attention.
+const FULL_ATTENTION_INTERVAL = 4;
+// Their defaults: linear_conv_kernel_dim=4, linear_key_head_dim=linear_value_head_dim=128,
+// linear_num_key_heads=16, linear_num_value_heads=32.
+const GDN_DEFAULTS = { kernel: 4, keyDim: 128, valueDim: 128, keyHeads: 16, valueHeads: 32 };
+// flash-linear-attention chunk_gated_delta_rule runs chunks of 64 tokens (fla/ops/gated_delta_rule/chunk.py, BT=64).
+const GDN_CHUNK = 64;
+
+/** layer_types, checked to have one entry per layer (HF layer_type_validation). */
+function layerTypesOf(c: Fields, layers: number): string[] | null {
+  const types = c.strList('layer_types');
+  if (types && types.length !== layers)
+    throw new ConfigError(
+      `${c.path}layer_types`,
+      `${types.length} entries`,
+      `one entry per layer (num_hidden_layers ${layers})`,
+    );
+  return types;
+}
+
+/** Bytes of a state dtype the config names (mamba_ssm_dtype), else null (the compute dtype). */
+function stateDtypeBytes(c: Fields): number | null {
+  if (!c.has('mamba_ssm_dtype')) return null;
+  const name = c.str('mamba_ssm_dtype').replace(/^torch\./, '');
+  const dtype = DTYPES[name];
+  if (!dtype)
+    throw new ConfigError(`${c.path}mamba_ssm_dtype`, name, Object.keys(DTYPES).join(', '));
+  return dtype === 'float32' ? 4 : 2;
+}
+
+/**
+ * Gated DeltaNet (HF Qwen3NextGatedDeltaNet / Qwen3_5GatedDeltaNet): in_proj_qkvz (q, k, v and the output
+ * gate z; Qwen3.5 splits it into in_proj_qkv + in_proj_z, same size), in_proj_ba (beta and decay per value head),
+ * a depthwise conv1d over q, k, v without bias, dt_bias and A_log per value head, a gated RMSNorm over
+ * head_v_dim, out_proj. One mixer for every `linear_attention` entry of layer_types.
+ */
+function gatedDeltaNet(c: Fields, layers: number): (Mixer | null)[] {
+  const hidden = c.int('hidden_size');
+  const kHeads = c.int('linear_num_key_heads', GDN_DEFAULTS.keyHeads);
+  const vHeads = c.int('linear_num_value_heads', GDN_DEFAULTS.valueHeads);
+  const dk = c.int('linear_key_head_dim', GDN_DEFAULTS.keyDim);
+  const dv = c.int('linear_value_head_dim', GDN_DEFAULTS.valueDim);
+  const kernel = c.int('linear_conv_kernel_dim', GDN_DEFAULTS.kernel);
+  if (vHeads % kHeads !== 0)
+    throw new ConfigError(
+      `${c.path}linear_num_value_heads`,
+      vHeads,
+      `a multiple of linear_num_key_heads ${kHeads}`,
+    );
+  const keyDim = kHeads * dk;
+  const valueDim = vHeads * dv;
+  const conv = 2 * keyDim + valueDim;
+  const mixer: Mixer = {
+    linears: [
+      lin('other', hidden, conv + valueDim, false),
+      lin('other', hidden, 2 * vHeads, false),
+      lin('other', valueDim, hidden, false),
+    ],
+    params: conv * kernel + 2 * vHeads + dv,
+    state: {
+      kind: 'gated-deltanet',
+      heads: vHeads,
+      keyDim: dk,
+      valueDim: dv,
+      convChannels: conv,
+      convKernel: kernel,
+      stateBytes: stateDtypeBytes(c),
+      chunk: GDN_CHUNK,
+    },
+  };
+  const every = c.int('full_attention_interval', FULL_ATTENTION_INTERVAL);
+  const types =
+    layerTypesOf(c, layers) ??
+    Array.from({ length: layers }, (_, i) =>
+      (i + 1) % every === 0 ? 'full_attention' : 'linear_attention',
+    );
+  return types.map((t) => (t === 'linear_attention' ? mixer : null));
+}
+
+/** Qwen3-Next / Qwen3.5 decoders: gated attention with q/k norms, Gated DeltaNet, optional MoE. */
+const qwenHybrid = (moe: boolean): LlamaFlavor => ({
+  tiedDefault: false,
+  extraPerLayer: qkNorm,
+  gatedQuery: true,
+  mixer: gatedDeltaNet,
+  ...(moe ? { moe: qwenMoe(true) } : {}),
+});
+
+/**
+ * Multi-token-prediction layers (DeepSeek-V3 num_nextn_predict_layers, Qwen3.5 mtp_num_hidden_layers): each is
+ * one full-attention decoder layer plus fc (2h -> h, no bias), two pre-fc RMSNorms and a final norm; the
+ * embedding and lm_head are shared (vLLM qwen3_next_mtp.py / deepseek_mtp.py). Stored in the checkpoint,
+ * not run by a plain fine-tune (HF ignores `mtp.*` on load), so counted in otherParams only.
+ */
+function withMtp(c: Fields, body: ArchBody): ArchBody {
+  const n = c.count(['mtp_num_hidden_layers', 'num_nextn_predict_layers'], 0);
+  const layer = body.groups.find((g) => g.name === 'decoder' && !g.recurrent);
+  if (n === 0 || !layer) return body;
+  const h = body.hidden;
+  const perLayer = layerParamsOf(layer) + 2 * h * h + 3 * h;
+  return { ...body, otherParams: body.otherParams + n * perLayer, mtpLayers: n };
+}
+
+const layerParamsOf = (g: LayerGroup): number =>
+  g.linears.reduce((a, l) => a + (l.inFeatures + (l.bias ? 1 : 0)) * l.outFeatures * l.copies, 0) +
+  g.otherParamsPerLayer;
+
+// ---------------------------------------------------------------------------------------------
+// Multimodal wrappers: the language model under text_config, a vision tower under vision_config
+
+const TEXT_FIELDS = [
+  'hidden_size',
+  'num_hidden_layers',
+  'num_attention_heads',
+  'num_key_value_heads',
+  'intermediate_size',
+  'vocab_size',
+] as const;
+
+/** text_config, refused where it contradicts a top-level copy of a standard field; inherits tie and dtype. */
+function textOf(c: Fields): Fields {
+  const t = c.sub('text_config');
+  for (const k of TEXT_FIELDS) {
+    const top = c.raw[k];
+    const inner = t.raw[k];
+    if (top !== undefined && top !== null && inner !== undefined && inner !== null && top !== inner)
+      throw new ConfigError(
+        `${t.path}${k}`,
+        inner,
+        `the top-level ${k} (${showValue(top)}), or only one of the two`,
+      );
+  }
+  const inherit: Json = {};
+  for (const k of ['tie_word_embeddings', 'torch_dtype', 'dtype'])
+    if (t.raw[k] === undefined && c.raw[k] !== undefined) inherit[k] = c.raw[k];
+  return new Fields({ ...inherit, ...t.raw }, t.path);
+}
+
+interface Tower {
+  group: LayerGroup;
+  /** Embeddings, final norms, mergers and the projector into the language model. */
+  params: number;
+  input: VisionInput;
+}
+
+/** A bidirectional ViT block run: q/k/v/o and a 2- or 3-matrix MLP, two norms per layer. */
+function visionGroup(k: {
+  hidden: number;
+  heads: number;
+  headDim?: number;
+  layers: number;
+  ffn: number;
+  gated: boolean;
+  bias: boolean;
+  norm: 'rms' | 'layer';
+}): LayerGroup {
+  const headDim = k.headDim ?? k.hidden / k.heads;
+  const d: AttnDims = { hidden: k.hidden, heads: k.heads, kvHeads: k.heads, headDim };
+  const base: GroupBase = {
+    name: 'vision',
+    hidden: k.hidden,
+    heads: k.heads,
+    kvHeads: k.heads,
+    headDim,
+    vHeadDim: headDim,
+    ffn: k.ffn,
+    gated: k.gated,
+    experts: 1,
+    topK: 1,
+    norm: k.norm,
+    normsPerLayer: 2,
+    parallelResidual: false,
+    dropout: false,
+    causal: false,
+    crossAttention: false,
+    slidingWindow: null,
+    mlaCacheWidth: null,
+  };
+  const linears = [...attention(d, k.bias, k.bias), ...mlp(k.hidden, k.ffn, k.gated, k.bias)];
+  return group(base, linears, 2 * normSize(k.hidden, k.norm === 'layer'), k.layers);
+}
+
+// Qwen2.5-VL model card: the examples cap images at max_pixels = 1280 * 28 * 28 (1280 tokens of 28 x 28 pixels).
+const QWEN_DEFAULT_PIXELS = 1280 * 28 * 28;
+
+/**
+ * Qwen2.5-VL / Qwen3-VL / Qwen3.5 vision towers (HF Qwen2_5_VisionTransformer, Qwen3VLVisionModel): a Conv3d
+ * patch embedding over temporal_patch_size frames (bias in Qwen3-VL), learned position embeddings of
+ * num_position_embeddings (Qwen3-VL), depth blocks (Qwen2.5-VL: RMSNorm and a gated MLP; Qwen3-VL: LayerNorm
+ * and fc1/fc2), all with biases; a patch merger (norm, Linear(h*m^2, h*m^2), Linear(h*m^2, out_hidden_size))
+ * and one more merger, normed after the shuffle, per deepstack_visual_indexes entry.
+ */
+function qwenVision(v: Fields, textHidden: number): Tower {
+  const v25 = !v.has('num_position_embeddings') && !v.has('deepstack_visual_indexes');
+  const hidden = v.int('hidden_size');
+  const patch = v.int('patch_size');
+  const merge = v.int('spatial_merge_size', 2);
+  const temporal = v.int('temporal_patch_size', 2);
+  const channels = v.int(['in_channels', 'in_chans'], RGB_CHANNELS);
+  const out = v.int('out_hidden_size', textHidden);
+  const g = visionGroup({
+    hidden,
+    heads: v.int('num_heads'),
+    layers: v.int('depth'),
+    ffn: v.int('intermediate_size'),
+    gated: v25,
+    bias: true,
+    norm: v25 ? 'rms' : 'layer',
+  });
+  const m = hidden * merge * merge;
+  const merger = (normDim: number) => normSize(normDim, !v25) + m * m + m + m * out + out;
+  const params =
+    channels * temporal * patch * patch * hidden +
+    (v25 ? 0 : hidden + v.int('num_position_embeddings') * hidden) +
+    merger(hidden) +
+    v.intList('deepstack_visual_indexes').length * merger(m);
+  return {
+    group: g,
+    params,
+    input: { patch, merge, fixedTokens: null, defaultPixels: QWEN_DEFAULT_PIXELS, maxPixels: null },
+  };
+}
+
+/**
+ * Gemma 3 (HF Gemma3ForConditionalGeneration): a SigLIP tower without head (patch Conv2d with bias, learned
+ * positions over (image_size/patch_size)^2, LayerNorm blocks with biases, post_layernorm) and the projector
+ * (mm_input_projection_weight vision x text hidden, mm_soft_emb_norm): every image is pooled to
+ * mm_tokens_per_image tokens (default 256, Gemma3Config).
+ */
+const GEMMA3_TOKENS_PER_IMAGE = 256;
+function siglipVision(v: Fields, textHidden: number, top: Fields): Tower {
+  const hidden = v.int('hidden_size');
+  const patch = v.int('patch_size');
+  const image = v.int('image_size');
+  const channels = v.int('num_channels', RGB_CHANNELS);
+  const g = visionGroup({
+    hidden,
+    heads: v.int('num_attention_heads'),
+    layers: v.int('num_hidden_layers'),
+    ffn: v.int('intermediate_size'),
+    gated: false,
+    bias: true,
+    norm: 'layer',
+  });
+  const positions = Math.floor(image / patch) ** 2;
+  const params =
+    channels * patch * patch * hidden +
+    hidden +
+    positions * hidden +
+    normSize(hidden, true) +
+    hidden * textHidden +
+    hidden;
+  const tokens = top.int('mm_tokens_per_image', GEMMA3_TOKENS_PER_IMAGE);
+  return {
+    group: g,
+    params,
+    input: { patch, merge: 1, fixedTokens: tokens, defaultPixels: image * image, maxPixels: null },
+  };
+}
+
+/**
+ * Llama 4 (HF Llama4VisionModel): unfold patch embedding (Linear, no bias), class embedding, positions over
+ * (image_size/patch_size)^2 + 1, layernorm_pre/post, LayerNorm blocks with biases; the pixel-shuffle adapter
+ * (fc1 intermediate_size -> projector_input_dim, fc2 -> projector_output_dim, bias multi_modal_projector_bias)
+ * and multi_modal_projector (vision_output_dim -> text hidden, no bias). Shuffle ratio 0.5: 2x2 patches a token.
+ */
+function llama4Vision(v: Fields, textHidden: number): Tower {
+  const hidden = v.int('hidden_size');
+  const patch = v.int('patch_size');
+  const image = v.int('image_size');
+  const ffn = v.int('intermediate_size');
+  const g = visionGroup({
+    hidden,
+    heads: v.int('num_attention_heads'),
+    layers: v.int('num_hidden_layers'),
+    ffn,
+    gated: false,
+    bias: true,
+    norm: 'layer',
+  });
+  const inDim = v.int('projector_input_dim');
+  const outDim = v.int('projector_output_dim');
+  const bias = v.bool('multi_modal_projector_bias', false) ? 1 : 0;
+  const params =
+    v.int('num_channels', RGB_CHANNELS) * patch * patch * hidden +
+    hidden +
+    (Math.floor(image / patch) ** 2 + 1) * hidden +
+    2 * normSize(hidden, true) +
+    (ffn + bias) * inDim +
+    (inDim + bias) * outDim +
+    v.int('vision_output_dim') * textHidden;
+  // pixel_shuffle_ratio r keeps 1/r^2 of the patches: (1/r) x (1/r) patches make one token.
+  const merge = Math.round(1 / v.num('pixel_shuffle_ratio', 0.5));
+  return {
+    group: g,
+    params,
+    input: { patch, merge, fixedTokens: null, defaultPixels: image * image, maxPixels: null },
+  };
+}
+
+/**
+ * Mistral 3 (HF Mistral3ForConditionalGeneration): a Pixtral tower (patch Conv2d without bias, ln_pre RMSNorm,
+ * RMSNorm blocks with a gated MLP, no biases) and the projector (RMSNorm, patch merger Linear(h*m^2, h),
+ * linear_1 h -> text hidden, linear_2 text -> text, bias multimodal_projector_bias).
+ */
+function pixtralVision(v: Fields, textHidden: number, top: Fields): Tower {
+  const hidden = v.int('hidden_size');
+  const patch = v.int('patch_size');
+  const image = v.int('image_size');
+  const merge = top.int('spatial_merge_size', 2);
+  const heads = v.int('num_attention_heads');
+  const g = visionGroup({
+    hidden,
+    heads,
+    headDim: v.int('head_dim', hidden / heads),
+    layers: v.int('num_hidden_layers'),
+    ffn: v.int('intermediate_size'),
+    gated: true,
+    bias: false,
+    norm: 'rms',
+  });
+  const bias = top.bool('multimodal_projector_bias', false) ? 1 : 0;
+  const params =
+    v.int('num_channels', RGB_CHANNELS) * patch * patch * hidden +
+    2 * hidden +
+    hidden * merge * merge * hidden +
+    (hidden + bias) * textHidden +
+    (textHidden + bias) * textHidden;
+  return {
+    group: g,
+    params,
+    input: { patch, merge, fixedTokens: null, defaultPixels: image * image, maxPixels: null },
+  };
+}
+
+/** A `*ForConditionalGeneration` wrapper: the language model from text_config plus its vision tower. */
+function multimodal(
+  text: (t: Fields) => ArchBody,
+  tower: (v: Fields, textHidden: number, top: Fields) => Tower,
+): (c: Fields) => ArchBody {
+  return (c) => {
+    const body = text(textOf(c));
+    const v = tower(c.sub('vision_config'), body.hidden, c);
+    return {
+      ...body,
+      groups: [...body.groups, v.group],
+      otherParams: body.otherParams + v.params,
+      vision: v.input,
+    };
+  };
+}
+
+/** Llama 4 text: MoE every interleave_moe_layer_step-th layer (or moe_layers) with a shared expert. */
+function llama4Moe(c: Fields, i: number): Moe | null {
+  const step = c.int('interleave_moe_layer_step', 1);
+  const listed = c.intList('moe_layers');
+  const isMoe = listed.length > 0 ? listed.includes(i) : (i + 1) % step === 0;
+  if (!isMoe) return null;
+  const ffn = c.int('intermediate_size');
+  // HF Llama4TextMoe: router Linear(hidden, experts, bias=False), experts of intermediate_size and one
+  // shared_expert Llama4TextMLP of intermediate_size, ungated.
+  return {
+    experts: c.int('num_local_experts'),
+    topK: c.int('num_experts_per_tok', 1),
+    ffn,
+    routerBias: false,
+    expertBias: false,
+    sharedFfn: ffn,
+    sharedGate: false,
+  };
+}
+
+/**
+ * Llama 4 chunked attention: layers with RoPE attend within attention_chunk_size-token chunks, every
+ * no_rope_layer_interval-th (NoPE) layer attends globally (HF Llama4TextConfig no_rope_layers / layer_types
+ * "chunked_attention"); the cache of a chunked layer holds at most one chunk.
+ */
+function llama4Window(c: Fields, _f: LlamaFlavor, i: number): number | null {
+  const chunk = c.optInt('attention_chunk_size');
+  if (chunk === null) return null;
+  const types = c.strList('layer_types');
+  if (types) return types[i] === 'chunked_attention' ? chunk : null;
+  const noRope = c.intList('no_rope_layers');
+  const rope =
+    noRope.length > 0 ? noRope[i] === 1 : (i + 1) % c.int('no_rope_layer_interval', 4) !== 0;
+  return rope ? chunk : null;
+}
+
+// HF Llama4TextConfig defaults: intermediate_size_mlp=16384, tie_word_embeddings=False; QK L2 norm has no weight.
+const LLAMA4_DENSE_FFN = 16384;
+const llama4Text = llamaLike({
+  tiedDefault: false,
+  denseFfn: (c) => c.int('intermediate_size_mlp', LLAMA4_DENSE_FFN),
+  moe: llama4Moe,
+  window: llama4Window,
+});
+
+// ---------------------------------------------------------------------------------------------
 // Dispatch table
 
 interface Handler {
@@ -1188,7 +1654,73 @@ const HANDLERS: Record<string, Handler> = {
   t5: { architecture: 'T5ForConditionalGeneration', build: t5(true) },
   mt5: { architecture: 'MT5ForConditionalGeneration', build: t5(false) },
   mllama: { architecture: 'MllamaForConditionalGeneration', build: mllama },
+  qwen3_next: {
+    architecture: 'Qwen3NextForCausalLM',
+    build: (c) => withMtp(c, llamaLike(qwenHybrid(true))(c)),
+  },
+  qwen3_5_text: {
+    architecture: 'Qwen3_5ForCausalLM',
+    build: (c) => withMtp(c, llamaLike(qwenHybrid(false))(c)),
+  },
+  qwen3_5_moe_text: {
+    architecture: 'Qwen3_5MoeForCausalLM',
+    build: (c) => withMtp(c, llamaLike(qwenHybrid(true))(c)),
+  },
+  qwen3_5: {
+    architecture: 'Qwen3_5ForConditionalGeneration',
+    build: multimodal((t) => withMtp(t, llamaLike(qwenHybrid(false))(t)), qwenVision),
+  },
+  qwen3_5_moe: {
+    architecture: 'Qwen3_5MoeForConditionalGeneration',
+    build: multimodal((t) => withMtp(t, llamaLike(qwenHybrid(true))(t)), qwenVision),
+  },
+  qwen3_vl: {
+    architecture: 'Qwen3VLForConditionalGeneration',
+    build: multimodal((t) => textBuild('qwen3', t), qwenVision),
+  },
+  qwen3_vl_moe: {
+    architecture: 'Qwen3VLMoeForConditionalGeneration',
+    build: multimodal((t) => textBuild('qwen3_moe', t), qwenVision),
+  },
+  // Qwen2.5-VL configs keep the language fields at the top level (text_config only in newer exports).
+  qwen2_5_vl: {
+    architecture: 'Qwen2_5_VLForConditionalGeneration',
+    build: (c) =>
+      multimodal(
+        (t) => textBuild('qwen2', t),
+        qwenVision,
+      )(isObject(c.raw.text_config) ? c : new Fields({ ...c.raw, text_config: c.raw }, c.path)),
+  },
+  gemma3: {
+    architecture: 'Gemma3ForConditionalGeneration',
+    // HF Gemma3TextConfig defaults the published wrappers leave out: vocab_size=262208,
+    // max_position_embeddings=131072 (configuration_gemma3.py).
+    build: multimodal(
+      (t) =>
+        textBuild(
+          'gemma3_text',
+          new Fields({ vocab_size: 262208, max_position_embeddings: 131072, ...t.raw }, t.path),
+        ),
+      siglipVision,
+    ),
+  },
+  llama4_text: { architecture: 'Llama4ForCausalLM', build: llama4Text },
+  llama4: {
+    architecture: 'Llama4ForConditionalGeneration',
+    build: multimodal(llama4Text, llama4Vision),
+  },
+  mistral3: {
+    architecture: 'Mistral3ForConditionalGeneration',
+    build: multimodal((t) => textBuild('mistral', t), pixtralVision),
+  },
 };
+
+/** The text handler of a wrapper's language model. */
+function textBuild(modelType: string, t: Fields): ArchBody {
+  const h = HANDLERS[modelType];
+  if (!h) throw new ConfigError('model_type', modelType, 'a known text model_type');
+  return h.build(t, h.architecture);
+}
 
 /** model_type values `archFromHfConfig` understands. */
 export const SUPPORTED_MODEL_TYPES: readonly string[] = Object.keys(HANDLERS);
@@ -1326,17 +1858,97 @@ function ropeScaledPositions(config: Json, maxPositions: number): number {
 
 // ---------------------------------------------------------------------------------------------
 
+// ---------------------------------------------------------------------------------------------
+// Unknown model_type: the closest known layout, every assumption named
+
+/** The standard fields a config needs to be read as a decoder (experts are read when present). */
+const STANDARD_FIELDS = TEXT_FIELDS;
+const EXPERT_KEYS = ['num_experts', 'num_local_experts', 'n_routed_experts'] as const;
+
+/**
+ * A handler for a model_type vramplan has no reader for: a config with the standard fields (top level or
+ * text_config) is read as a llama-like decoder, its experts and Gated DeltaNet layers where it names them;
+ * anything else is refused with the list of missing fields.
+ */
+function closestLayout(c: Fields, modelType: unknown): Handler {
+  const nested = isObject(c.raw.text_config) ? textOf(c) : null;
+  const t = nested ?? c;
+  const missing = STANDARD_FIELDS.filter((k) => !t.has(k));
+  if (typeof modelType !== 'string' || missing.length > 0)
+    throw new ConfigError(
+      'model_type',
+      modelType,
+      `one of ${SUPPORTED_MODEL_TYPES.join(', ')}; or any model_type with the standard fields (missing: ${missing.join(', ') || 'model_type'})`,
+    );
+  const experts = EXPERT_KEYS.find((k) => t.count(k, 0) > 0);
+  const hybrid = (t.strList('layer_types') ?? []).includes('linear_attention');
+  const flavor: LlamaFlavor = {
+    tiedDefault: false,
+    ...(experts ? { moe: genericMoe(experts) } : {}),
+    ...(hybrid ? { mixer: gatedDeltaNet, gatedQuery: t.has('linear_num_value_heads') } : {}),
+  };
+  const assumptions = [
+    `model_type '${modelType}' is not one vramplan reads: estimated as a llama-like decoder (closest known layout)`,
+    `${t.path}layers: ${t.bool('attention_bias', false) ? 'q/k/v/o with bias (attention_bias)' : 'q/k/v/o without bias'}, gated SiLU MLP of intermediate_size, 2 RMSNorms per layer, no q/k norm`,
+    `${t.path}tie_word_embeddings: ${t.bool('tie_word_embeddings', false) ? 'tied' : 'untied (default assumed False)'}`,
+    ...(experts
+      ? [
+          `experts: ${t.count(experts, 0)} (${experts}), top-k num_experts_per_tok, width moe_intermediate_size (else intermediate_size), every layer MoE unless mlp_only_layers / first_k_dense_replace`,
+        ]
+      : []),
+    ...(hybrid
+      ? [
+          'layer_types linear_attention: read as Gated DeltaNet layers (linear_* fields, Qwen3-Next defaults)',
+        ]
+      : []),
+    ...(nested
+      ? []
+      : t.has('vision_config')
+        ? ['vision_config: not read (no vision tower counted)']
+        : []),
+    ...(t.has('sliding_window')
+      ? ['sliding_window: on the layers layer_types names sliding_attention, else none']
+      : []),
+  ];
+  return {
+    architecture: 'unknown',
+    build: (x) => {
+      const body = withMtp(nested ?? x, llamaLike(flavor)(nested ?? x));
+      return { ...body, assumptions };
+    },
+  };
+}
+
+/** Experts under a generic config's own keys, shared experts where it names them. */
+function genericMoe(key: (typeof EXPERT_KEYS)[number]) {
+  return (c: Fields, i: number): Moe | null => {
+    if (c.intList('mlp_only_layers').includes(i) || i < c.count('first_k_dense_replace', 0))
+      return null;
+    const ffn = c.int('moe_intermediate_size', c.int('intermediate_size'));
+    const sharedFfn =
+      c.count('shared_expert_intermediate_size', 0) || ffn * c.count('n_shared_experts', 0);
+    return {
+      experts: c.int(key),
+      topK: c.int(['num_experts_per_tok', 'experts_per_token', 'moe_topk'], 1),
+      ffn,
+      routerBias: false,
+      expertBias: false,
+      sharedFfn,
+      sharedGate: false,
+    };
+  };
+}
+
 /** Normalize one Hugging Face config.json object. Throws ConfigError on anything it cannot read. */
 export function archFromHfConfig(config: unknown, meta: { id: string; hfId: string | null }): Arch {
   if (!isObject(config)) throw new ConfigError('(root)', config, 'a JSON object');
   const c = new Fields(config);
   const modelType = config.model_type;
-  const handler =
+  const known =
     typeof modelType === 'string' && Object.hasOwn(HANDLERS, modelType)
       ? HANDLERS[modelType]
       : undefined;
-  if (!handler)
-    throw new ConfigError('model_type', modelType, `one of ${SUPPORTED_MODEL_TYPES.join(', ')}`);
+  const handler = known ?? closestLayout(c, modelType);
   const names = c.strList('architectures');
   const architecture = names?.[0] ?? handler.architecture;
   const body = handler.build(c, architecture);
@@ -1344,7 +1956,7 @@ export function archFromHfConfig(config: unknown, meta: { id: string; hfId: stri
   const arch: Arch = {
     id: meta.id,
     hfId: meta.hfId,
-    modelType: modelType as string,
+    modelType: String(modelType),
     architecture,
     ...body,
     dtype: dtypeOf(c, nested),

@@ -5,3 +5,4 @@ export * from './hf-config.js';
 export * from './params.js';
 export * from './structure.js';
 export * from './trainable.js';
+export * from './vision.js';

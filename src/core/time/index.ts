@@ -281,6 +281,11 @@ export interface ModelFacts {
   active: number;
   /** Liger patches this model type (use_liger_kernel is a no-op otherwise: engines/hf/liger.ts). */
   liger: boolean;
+  /** Layers with softmax attention (all but linear-attention / SSM layers). */
+  attnLayers: number;
+  /** Linear-attention layers: FLOPs per token (all of them) and state bytes per sequence (16-bit). */
+  recurrentFlopsPerToken: number;
+  recurrentStateBytes: number;
 }
 
 export function modelFacts(arch: Arch): ModelFacts {
@@ -295,9 +300,22 @@ export function modelFacts(arch: Arch): ModelFacts {
   let moeLayers = 0;
   let expertLinears = 0;
   let expertFfn = 0;
+  let recurrentLayers = 0;
+  let recurrentFlops = 0;
+  let recurrentState = 0;
   for (const g of arch.groups) {
     layers += g.count;
     otherTotal += g.count * g.otherParamsPerLayer;
+    const r = g.recurrent;
+    if (r) {
+      recurrentLayers += g.count;
+      // Chunkwise linear attention: intra-chunk QK^T and AV over C tokens, inter-chunk q.S and the k^T v state
+      // update, 2 H (C (dk + dv) + 2 dk dv) FLOPs per token (Yang et al. 2024, GLA §3.2: O(LCd + Ld^2)).
+      recurrentFlops +=
+        g.count * 2 * r.heads * (r.chunk * (r.keyDim + r.valueDim) + 2 * r.keyDim * r.valueDim);
+      recurrentState +=
+        g.count * 2 * (r.heads * r.keyDim * r.valueDim + r.convChannels * (r.convKernel - 1));
+    }
     for (const l of g.linears) {
       const w = l.inFeatures * l.outFeatures;
       linearActive += g.count * w * l.activeCopies;
@@ -341,6 +359,9 @@ export function modelFacts(arch: Arch): ModelFacts {
     total,
     active: total - (linearTotal - linearActive),
     liger: ligerPatches(arch.modelType),
+    attnLayers: layers - recurrentLayers,
+    recurrentFlopsPerToken: recurrentFlops,
+    recurrentStateBytes: recurrentState,
   };
 }
 
@@ -634,7 +655,15 @@ function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout) {
   const fwdGemmFlops = 2 * tokens * (m.linearActive / shard + lmHead);
   // Causal flash/SDPA kernels skip the masked half of QK^T and PV; eager attention computes it all.
   const causalShare = m.causal && o.attention !== 'eager' ? 0.5 : 1;
-  const fwdAttnFlops = 4 * tokens * (o.seq / cp) * (m.attnWidth / tp) * layersHere * causalShare;
+  const fwdAttnFlops =
+    4 *
+      tokens *
+      (o.seq / cp) *
+      (m.attnWidth / tp) *
+      layersHere *
+      (m.attnLayers / m.layers) *
+      causalShare +
+    (tokens * m.recurrentFlopsPerToken * (layersHere / m.layers)) / tp;
   const fusedLoss = o.chunkedLoss || compiled || w.liger;
   const elem =
     tokens * layersHere * elemBytesPerTokenLayer(m, compiled, tp, elemSize, w.liger) +
@@ -1342,7 +1371,9 @@ function decodeTraffic(
     k !== null && B > k.crossover ? linearRead * (wb + 4) : (linearRead * wb) / eff;
   // KV cache read each step: K and V of every layer at the context length (16-bit, or 8-bit with fp8 / q8_0).
   const kvElem = o.kvCacheDtype === 'fp8' ? 1 : 2;
-  const kv = (2 * m.layers * m.kvWidth * ctx * kvElem * B) / o.tp;
+  // Linear-attention layers read and write their fixed state instead (no context term).
+  const kv =
+    (2 * m.attnLayers * m.kvWidth * ctx * kvElem * B + 2 * m.recurrentStateBytes * B) / o.tp;
   const h = hostShare(m, o);
   const weightGpu = (linearBytes * (1 - h.layers) + (h.head ? 0 : headBytes)) / o.tp;
   const host = linearRead * wb * h.layers + (h.head ? headBytes : 0) + kv * h.layers;
@@ -1367,7 +1398,8 @@ function prefillTime(
 ): number {
   const flops =
     (2 * (m.active - embedOnly(m)) * tokens * seqs +
-      2 * m.layers * tokens * tokens * m.attnWidth * seqs) /
+      2 * m.attnLayers * tokens * tokens * m.attnWidth * seqs +
+      m.recurrentFlopsPerToken * tokens * seqs) /
     o.tp;
   const ubatches = FRAMEWORKS[o.framework].layerOffload ? Math.ceil((tokens * seqs) / 512) : 0;
   return (
@@ -1391,7 +1423,8 @@ export function decodeStep(
   const weightT = tr.weightGpu / r.mem;
   const kvT = tr.kvGpu / r.mem;
   const flops =
-    (2 * (m.active - embedOnly(m)) * B) / tp + (4 * m.layers * ctx * m.attnWidth * B) / tp;
+    (2 * (m.active - embedOnly(m)) * B) / tp +
+    (4 * m.attnLayers * ctx * m.attnWidth * B + m.recurrentFlopsPerToken * B) / tp;
   const computeT = flops / gemmRate(tr.q, r);
   const memT = weightT + kvT;
   const core = Math.max(memT, computeT);
