@@ -7,6 +7,8 @@ export const UNSLOTH_PROFILE: EngineProfile = {
   id: 'unsloth',
   framework: 'unsloth',
   methods: ['full', 'lora', 'qlora'],
+  // PatchFastRL / TRL v1.9.0 trainers on FastLanguageModel (unsloth 015bdef models/rl.py): DPO, ORPO, KTO, GRPO.
+  objectives: ['sft', 'dpo', 'orpo', 'kto', 'grpo'],
   maxDp: 1, // open-source Unsloth trains on one GPU
   fp16: true,
   tpShardsNormsAndLoss: false,
