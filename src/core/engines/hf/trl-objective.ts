@@ -101,10 +101,17 @@ export function trlObjectiveBlocker(x: LaunchPlan): string | null {
   const t = TRL_TRAINERS[objective];
   if (o.checkpointing === 'offload' && !OFFLOADS_ACTIVATIONS.has(objective))
     return `TRL ${t.config} has no activation_offloading (v1.9.0): use gradient checkpointing`;
+  const liger = o.liger || o.chunkedLoss;
+  // dpo_trainer.py __init__ (v1.9.0): "Liger DPO loss does not support precomputing reference log probabilities".
+  if (liger && objective === 'dpo' && o.reference === 'precomputed')
+    return 'TRL 1.9.0 DPOTrainer: the Liger DPO loss does not support precompute_ref_log_probs';
+  // dpo_trainer.py / grpo_trainer.py __init__: the fused loss reads lm_head.weight, so an adapter there is refused.
+  if (liger && (objective === 'dpo' || objective === 'grpo') && o.loraTargets.includes('lm_head'))
+    return `TRL 1.9.0 ${t.cls}: use_liger_kernel is incompatible with a LoRA adapter on lm_head`;
   return null;
 }
 
-/** The trainer's config block: the TrainingArguments of the SFT block plus the objective's own keys. */
+/** The trainer's config block (`x` as trainerInput gives it): the TrainingArguments of the SFT block plus the objective's own keys. */
 export function trlObjectiveConfig(
   x: LaunchInput,
   common: Record<string, unknown>,
@@ -130,7 +137,8 @@ export function trlObjectiveConfig(
 
 /** GRPOConfig's rollout keys into `config`; returns hf-args.json's top-level rollout fields. */
 function grpoKeys(o: EstimateOptions, config: Record<string, unknown>): Record<string, unknown> {
-  const trainers = trainingGpus(o);
+  // The emitters get the trainers' view (trainerInput: server mode's gpus are the trainers').
+  const trainers = o.gpus;
   const dp = trainers / (o.tp * o.pp);
   Object.assign(config, {
     num_generations: o.generations,
