@@ -81,7 +81,9 @@ function rereads(p: Plan, arch: Arch, files: readonly { path: string; content: s
   }
   const back = optionsFromFlags(mergeFlags(readFromConfig(dir), {}));
   expect(back, p.id).toEqual(p.options);
-  expect(estimateMemory(arch, back).perGpu.deviceBytes).toBe(p.memory.deviceBytes);
+  // GRPO with vLLM colocated: its pool fills its share of the plan's GPU.
+  const ctx = back.rollout === 'vllm-colocate' ? { gpuCapacityBytes: p.memory.capacityBytes } : {};
+  expect(estimateMemory(arch, back, ctx).perGpu.deviceBytes).toBe(p.memory.deviceBytes);
 }
 
 /** TRL's trainer key per objective (engines/hf/trl-objective.ts; SimPO is CPOTrainer's loss). */
