@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { OBJECTIVES } from './estimate.js';
+import { GRPO_COMPLETION_TOKENS, GRPO_GENERATIONS } from './flags.js';
 
 const count = (max: number) => z.number().int().min(1).max(max);
 
@@ -28,3 +29,41 @@ export const objectiveJobFields = {
 };
 
 export type RlJob = z.infer<typeof rlJobSchema>;
+
+/** GRPO's prompt + completion as the planner searches them (the prompt defaults to the job's seq less the completion). */
+export function grpoTokens(job: { seq: number; rl?: RlJob }): {
+  prompt: number;
+  completion: number;
+  generations: number;
+} {
+  // TRL v1.9.0 grpo_config.py defaults (flags.ts): num_generations=8, max_completion_length=256.
+  const completion = job.rl?.completionTokens ?? GRPO_COMPLETION_TOKENS;
+  return {
+    completion,
+    prompt: job.rl?.promptTokens ?? job.seq - completion,
+    generations: job.rl?.generations ?? GRPO_GENERATIONS,
+  };
+}
+
+/** A GRPO job whose rollout cannot be laid out (one-line scenario error fields), or null. */
+export function rlJobIssue(
+  job: { objective: string; seq: number; rl?: RlJob },
+  maxContext: number,
+  maxContextText: string,
+): { field: string; value: number; allowed: string } | null {
+  if (job.objective !== 'grpo') return null;
+  const t = grpoTokens(job);
+  if (t.prompt < 1)
+    return {
+      field: 'job.rl.completionTokens',
+      value: t.completion,
+      allowed: `fewer than job.seq (${job.seq}): the prompt is job.seq less the completion unless job.rl.promptTokens is set`,
+    };
+  if (t.prompt + t.completion > maxContext)
+    return {
+      field: 'job.rl.completionTokens',
+      value: t.completion,
+      allowed: `prompt + completion within ${maxContextText}`,
+    };
+  return null;
+}

@@ -4,12 +4,8 @@
  * vLLM server takes beside the trainers, and the bytes vLLM's colocated share adds on a given GPU.
  */
 import type { EstimateOptions } from '../../schema/estimate.js';
-import {
-  GRPO_COMPLETION_TOKENS,
-  GRPO_GENERATIONS,
-  objectiveInto,
-  type RawFlags,
-} from '../../schema/flags.js';
+import { objectiveInto, type RawFlags } from '../../schema/flags.js';
+import { grpoTokens } from '../../schema/objective-job.js';
 import type { Scenario } from '../../schema/scenario.js';
 
 /** One objective configuration: the flags objectiveInto reads and the plan id's part for it. */
@@ -40,12 +36,13 @@ export function objectiveConfigs(s: Scenario): readonly ObjectiveConfig[] {
   if (job.kind !== 'fine-tune' || job.objective === 'sft') return SFT;
   if (job.objective !== 'grpo')
     return [{ flags: { objective: job.objective }, idPart: job.objective }];
-  const completion = job.rl?.completionTokens ?? GRPO_COMPLETION_TOKENS;
+  // The same defaults as `estimate --objective grpo` (flags.ts; structure.ts checks the prompt is >= 1).
+  const t = grpoTokens(job);
   const grpo = {
     objective: 'grpo',
-    generations: job.rl?.generations ?? GRPO_GENERATIONS,
-    'completion-tokens': completion,
-    'prompt-tokens': job.rl?.promptTokens ?? Math.max(1, job.seq - completion),
+    generations: t.generations,
+    'completion-tokens': t.completion,
+    'prompt-tokens': t.prompt,
   };
   const out: ObjectiveConfig[] = [{ flags: { ...grpo, rollout: 'hf' }, idPart: 'grpo-hf' }];
   for (const share of COLOCATE_SHARES)
