@@ -36,6 +36,8 @@ describe('shipped scenarios', () => {
       if (e.bestQuality)
         expect(tierRank(best!.quality.tier)).toBeLessThanOrEqual(tierRank(e.bestQuality));
       if (e.bestEngine) expect(best?.choices.engine).toBe(e.bestEngine);
+      if (e.bestWeights) expect(best?.choices.weights).toBe(e.bestWeights);
+      if (e.bestTp) expect(best?.choices.tp).toBe(e.bestTp);
       if (e.bestMasterWeights !== undefined) {
         // An fp32 copy of the weights: an fp32 master beside 16-bit weights, or fp32 weights trained
         // under mixed precision (FSDP / autocast); either way its bytes are in the weights component.

@@ -2,6 +2,8 @@
 import { buildEstimate } from '../core/estimate.js';
 // Direct module: the engines/ entry would load every launcher.
 import { engineRefusal, withEngineDefaults } from '../core/engines/defaults.js';
+import { engineOf } from '../core/engines/engine.js';
+import { kernelRefusal } from '../core/engines/kernels.js';
 import { assertStructure } from '../core/model/index.js';
 // Direct module: the engines/ entry would load every engine's launcher into every estimate.
 import { LIGER_MODEL_TYPES, LIGER_PIN, ligerPatches } from '../core/engines/hf/liger.js';
@@ -39,6 +41,12 @@ export function runEstimate(
   const refusal = engineRefusal(arch, options, flags);
   if (refusal)
     throw badValue('--framework', flags.framework, `a configuration the engine runs (${refusal})`);
+  // A serving engine without a kernel for the weights on this GPU (FP8 W8A8 on Ampere under SGLang, ...).
+  const kernel = gpu
+    ? kernelRefusal(engineOf(options), options.weights, gpu.computeCapability)
+    : null;
+  if (kernel)
+    throw badValue('--weights', options.weights, `a format the engine runs here: ${kernel}`);
   if (options.liger && !ligerPatches(arch.modelType)) {
     // use_liger_kernel logs "no Liger kernels supported" for other model types and trains unchanged.
     const why = `Liger ${LIGER_PIN} patches no '${arch.modelType}' model (model types it patches: ${LIGER_MODEL_TYPES.join(', ')})`;

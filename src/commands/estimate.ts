@@ -70,7 +70,6 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
     "model, none, precomputed (default: TRL's: model for dpo/kto, none for orpo/simpo and grpo)",
   ],
   ['generations', '<n>', 'GRPO: completions per prompt (default 8)'],
-  ['prompt-tokens', '<n>', 'GRPO: prompt tokens (default 512, or --seq less the completion)'],
   ['completion-tokens', '<n>', 'GRPO: generated tokens per completion (default 256)'],
   ['rollout', '<engine>', 'GRPO generation: vllm-colocate, vllm-server, hf (default hf)'],
   [
@@ -79,6 +78,17 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
     'vllm-colocate: share of each GPU vLLM takes (default 0.3; unsloth 0.5)',
   ],
   ['rollout-gpus', '<n>', 'vllm-server: GPUs of --gpus running the vLLM server (default 1)'],
+  [
+    'kv-cache-dtype',
+    '<dtype>',
+    'serving KV cache: auto (the compute dtype), fp8 (llama.cpp: q8_0)',
+  ],
+  ['gpu-layers', '<n>', 'llama.cpp -ngl: layers on the GPU, the rest in host RAM (default all)'],
+  [
+    'prompt-tokens',
+    '<n>',
+    'prompt tokens: serving, per request (default seq/2, the rest of --seq generated); GRPO, per prompt (default 512)',
+  ],
   ['gpu', '<id>', "catalog GPU id for the fits verdict (see 'vramplan catalog gpus')"],
   [
     'framework',
@@ -94,7 +104,11 @@ export const TIME_FLAGS: readonly [string, string | null, string][] = [
   ['gpus-per-node', '<n>', 'GPUs in one node (default min(gpus, 8))'],
   ['interconnect', '<link>', "within a node: nvlink, pcie (default: the GPU's catalog entry)"],
   ['inter-node-gbps', '<GB/s>', 'GB/s per GPU between nodes (default 25)'],
-  ['quant-format', '<family>', 'quantized kernels: bnb, gptq, awq, exl2, marlin, torchao, hqq'],
+  [
+    'quant-format',
+    '<family>',
+    'quantized kernels: bnb, gptq, awq, exl2, marlin, torchao, hqq, cutlass, gguf',
+  ],
 ];
 
 /** Commander's camelCase option values back to the contract's kebab-case flags. */

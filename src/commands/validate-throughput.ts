@@ -7,6 +7,7 @@ import {
   type ThroughputRow,
 } from '../core/time/accuracy.js';
 import { findGpu } from '../io/load-catalog.js';
+import { engineOf } from '../core/engines/engine.js';
 import { caseArch, loadThroughputCases } from '../io/load-calibration.js';
 import { optionsFromFlags, type RawFlags } from '../schema/flags.js';
 import { timeOptionsFromFlags } from '../schema/time.js';
@@ -44,6 +45,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
       estimated: est,
       error: (est - c.measured_value) / c.measured_value,
       bound: t.bound,
+      engine: engineOf(options),
+      kernel: t.settings.quantFormat ?? options.weights,
     });
   }
   return rows;

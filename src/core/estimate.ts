@@ -4,7 +4,7 @@
  */
 import type { Arch } from './model/arch.js';
 import type { Gpu } from '../schema/gpu.js';
-import type { EstimateOptions } from '../schema/estimate.js';
+import { meanContextOf, type EstimateOptions } from '../schema/estimate.js';
 import {
   estimateMemory,
   roundParts,
@@ -40,7 +40,41 @@ export interface EstimateResult {
    * Paged-KV serving (vLLM) with a GPU: the KV pool gpu_memory_utilization leaves, the tokens it holds and
    * the sequences of `seq` tokens that run at once (what max_num_seqs can be).
    */
-  serving?: { kvPoolBytes: number; kvTokens: number; concurrency: number };
+  serving?: Serving;
+}
+
+/**
+ * A serving engine's KV cache as it runs it: the pool's bytes and tokens, the sequences of `seq` tokens it
+ * holds at once (`concurrency`, the old meaning), the sequences admitted at the mean context (prompt + half
+ * the output) and at the maximum context, each capped by max-num-seqs (the plan's batch).
+ */
+export interface Serving {
+  kvPoolBytes: number;
+  kvTokens: number;
+  concurrency: number;
+  maxNumSeqs: number;
+  meanContext: number;
+  sequencesAtMeanContext: number;
+  sequencesAtMaxContext: number;
+}
+
+/** The serving object of a memory estimate with a GPU (paged pools; llama.cpp's static slots), or undefined. */
+export function servingOf(m: MemoryEstimate, o: EstimateOptions): Serving | undefined {
+  if (o.method !== 'inference') return undefined;
+  const mean = meanContextOf(o);
+  const slots = (tokens: number, bytes: number): Serving => ({
+    kvPoolBytes: bytes,
+    kvTokens: tokens,
+    concurrency: Math.floor(tokens / o.seq),
+    maxNumSeqs: o.batch,
+    meanContext: mean,
+    sequencesAtMeanContext: Math.min(o.batch, Math.floor(tokens / mean)),
+    sequencesAtMaxContext: Math.min(o.batch, Math.floor(tokens / o.seq)),
+  });
+  if (m.kvPool) return slots(m.kvPool.tokens, m.kvPool.poolBytes);
+  // llama.cpp: -c tokens of KV split evenly over -np slots, allocated at start (all of them, GPU and host).
+  if (o.framework === 'llama.cpp') return slots(o.seq * o.batch, m.perGpu.breakdown.kvCache);
+  return undefined;
 }
 
 /** Capacity of a GPU as nvidia-smi reports its total (the device-level budget). */
@@ -89,12 +123,8 @@ export function buildEstimate(
     result.time = isPreferenceOrRl(options)
       ? estimateObjectiveTime(arch, options, gpu, t, m.params.total)
       : estimateTime(arch, options, gpu, t);
-    if (m.kvPool)
-      result.serving = {
-        kvPoolBytes: m.kvPool.poolBytes,
-        kvTokens: m.kvPool.tokens,
-        concurrency: Math.floor(m.kvPool.tokens / options.seq),
-      };
+    const serving = servingOf(m, options);
+    if (serving) result.serving = serving;
   }
   return result;
 }

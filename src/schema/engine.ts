@@ -22,6 +22,10 @@ export const ENGINES = [
   'vllm',
   /** transformers generate() (inference without a serving engine). */
   'hf-generate',
+  /** SGLang serving (radix-cache paged KV pool). */
+  'sglang',
+  /** llama.cpp llama-server (GGUF, partial GPU offload). */
+  'llama.cpp',
 ] as const;
 export type Engine = (typeof ENGINES)[number];
 
@@ -39,6 +43,8 @@ export const ENGINE_FRAMEWORK = {
   unsloth: 'unsloth',
   vllm: 'vllm',
   'hf-generate': 'hf',
+  sglang: 'sglang',
+  'llama.cpp': 'llama.cpp',
 } as const satisfies Record<Engine, string>;
 
 export const isEngine = (s: unknown): s is Engine =>

@@ -5,7 +5,30 @@
 import { z } from 'zod';
 
 export const METHODS = ['inference', 'full', 'lora', 'qlora'] as const;
-export const WEIGHT_DTYPES = ['fp32', 'fp16', 'bf16', 'fp8', 'int8', 'nf4', 'fp4', 'int4'] as const;
+export const WEIGHT_DTYPES = [
+  'fp32',
+  'fp16',
+  'bf16',
+  'fp8',
+  'int8',
+  'nf4',
+  'fp4',
+  'int4',
+  /** OCP microscaling FP4 (E2M1, one E8M0 scale per 32): gpt-oss checkpoints; serving engines only. */
+  'mxfp4',
+  /** NVIDIA FP4 (E2M1, one FP8 scale per 16, fp32 per tensor): Blackwell tensor cores. */
+  'nvfp4',
+  /** GGUF quantization types of llama.cpp (tools/quantize): llama.cpp only. */
+  'q4_k_m',
+  'q5_k_m',
+  'q6_k',
+  'q8_0',
+] as const;
+/** The GGUF weight types (llama.cpp). */
+export const GGUF_DTYPES = ['q4_k_m', 'q5_k_m', 'q6_k', 'q8_0'] as const;
+/** KV cache dtype of the serving engines: auto = the compute dtype; fp8 (llama.cpp: q8_0). */
+export const KV_CACHE_DTYPES = ['auto', 'fp8'] as const;
+export type KvCacheDtype = (typeof KV_CACHE_DTYPES)[number];
 export const COMPUTE_DTYPES = ['fp32', 'fp16', 'bf16'] as const;
 export const OPTIMIZERS = [
   'adamw',
@@ -33,6 +56,8 @@ export const FRAMEWORKS = [
   'deepspeed',
   'vllm',
   'torchtitan',
+  'sglang',
+  'llama.cpp',
 ] as const;
 
 /** Training objective (DESIGN.md "Engines, serving and RL"): supervised, preference (DPO family) or GRPO. */
@@ -56,6 +81,8 @@ export type Attention = (typeof ATTENTION)[number];
 export type Offload = (typeof OFFLOAD)[number];
 export type SparseFormat = (typeof SPARSE_FORMATS)[number];
 export type Framework = (typeof FRAMEWORKS)[number];
+export type GgufDtype = (typeof GGUF_DTYPES)[number];
+export const isGguf = (w: string): w is GgufDtype => (GGUF_DTYPES as readonly string[]).includes(w);
 
 const count = (max: number) => z.number().int().min(1).max(max);
 
@@ -103,7 +130,10 @@ export const EstimateOptionsSchema = z
     reference: z.enum(REFERENCES).optional(),
     /** GRPO: completions sampled per prompt (TRL num_generations). */
     generations: count(65_536).optional(),
-    /** GRPO: prompt tokens; seq = promptTokens + completionTokens. */
+    /**
+     * Prompt tokens: of a serving request (absent = half of `seq`; the rest of `seq` is generated), or of a
+     * GRPO prompt (seq = promptTokens + completionTokens).
+     */
     promptTokens: count(100_000_000).optional(),
     /** GRPO: generated tokens per completion (TRL max_completion_length). */
     completionTokens: count(100_000_000).optional(),
@@ -112,6 +142,10 @@ export const EstimateOptionsSchema = z
     rolloutMemory: z.number().gt(0).lt(1).optional(),
     /** vllm-server: GPUs of --gpus that run the vLLM server (the rest train). */
     rolloutGpus: count(1_000_000).optional(),
+    /** Serving: KV cache dtype (absent = auto, the compute dtype). */
+    kvCacheDtype: z.enum(KV_CACHE_DTYPES).optional(),
+    /** llama.cpp `-ngl`: layers on the GPU, the rest in host RAM (absent = all). */
+    gpuLayers: z.number().int().min(0).max(100_000).optional(),
   })
   .strict();
 
@@ -159,3 +193,13 @@ export function defaultOptions(method: Method = 'full'): EstimateOptions {
     framework: 'hf',
   };
 }
+
+/** Prompt tokens of a serving request: `promptTokens`, else half the context (the rest is generated). */
+export const promptTokensOf = (o: Pick<EstimateOptions, 'seq' | 'promptTokens'>): number =>
+  Math.max(1, Math.min(o.seq - 1, o.promptTokens ?? Math.floor(o.seq / 2)));
+
+/** A request's mean context over its life: its prompt plus half its output (tokens held in the KV cache). */
+export const meanContextOf = (o: Pick<EstimateOptions, 'seq' | 'promptTokens'>): number => {
+  const prompt = promptTokensOf(o);
+  return Math.max(1, Math.round(prompt + (o.seq - prompt) / 2));
+};

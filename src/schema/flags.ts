@@ -7,6 +7,8 @@ import {
   CHECKPOINTING,
   COMPUTE_DTYPES,
   FRAMEWORKS,
+  KV_CACHE_DTYPES,
+  isGguf,
   LORA_TARGETS,
   METHODS,
   OBJECTIVES,
@@ -112,6 +114,8 @@ function targets(flags: RawFlags): { list: LoraTarget[]; allLinear: boolean } {
   return { list, allLinear };
 }
 
+const SERVING_ONLY = new Set<string>(['mxfp4', 'nvfp4', 'q4_k_m', 'q5_k_m', 'q6_k', 'q8_0']);
+
 /** --framework values: the stacks of the contract and every engine name (DESIGN.md "Engines"). */
 export const FRAMEWORK_NAMES: readonly (Framework | Engine)[] = [
   ...FRAMEWORKS,
@@ -159,6 +163,7 @@ export function optionsFromFlags(flags: RawFlags): EstimateOptions {
   };
   o.gpus = int(flags, 'gpus', o.tp * o.pp * o.cp, 1, 1_000_000);
   objectiveInto(o, flags);
+  servingFlagsInto(o, flags);
   checkCombination(o);
   return o;
 }
@@ -296,6 +301,44 @@ function checkObjective(o: EstimateOptions): void {
     );
 }
 
+/** The serving flags (DESIGN.md "Engines, serving and RL"): set only when given, so other estimates echo nothing new. */
+function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
+  if (flags['kv-cache-dtype'] !== undefined)
+    o.kvCacheDtype = pick(flags, 'kv-cache-dtype', KV_CACHE_DTYPES, 'auto');
+  if (flags['gpu-layers'] !== undefined) o.gpuLayers = int(flags, 'gpu-layers', 0, 0, 100_000);
+  // GRPO's prompt tokens were read with its objective (objectiveInto).
+  if (flags['prompt-tokens'] !== undefined && o.objective !== 'grpo')
+    o.promptTokens = int(flags, 'prompt-tokens', 1, 1, 100_000_000);
+  const serving = o.method === 'inference';
+  for (const [flag, set] of [
+    ['kv-cache-dtype', o.kvCacheDtype !== undefined],
+    ['gpu-layers', o.gpuLayers !== undefined],
+    ['prompt-tokens', o.promptTokens !== undefined && o.objective !== 'grpo'],
+  ] as const)
+    if (set && !serving)
+      throw new FlagError(
+        flag,
+        flags[flag],
+        flag === 'prompt-tokens'
+          ? 'only with --method inference or --objective grpo'
+          : 'only with --method inference',
+      );
+  if (o.promptTokens !== undefined && o.objective !== 'grpo' && o.promptTokens >= o.seq)
+    throw new FlagError(
+      'prompt-tokens',
+      o.promptTokens,
+      `fewer than --seq ${o.seq} (seq = prompt + generated)`,
+    );
+  if (o.gpuLayers !== undefined && o.framework !== 'llama.cpp')
+    throw new FlagError('gpu-layers', o.gpuLayers, 'only with --framework llama.cpp (its -ngl)');
+  if (isGguf(o.weights) && o.framework !== 'llama.cpp')
+    throw new FlagError(
+      'weights',
+      o.weights,
+      'a GGUF type only with --framework llama.cpp (vLLM and SGLang serve AWQ/GPTQ int4, fp8, mxfp4, nvfp4)',
+    );
+}
+
 /** Combinations no framework can run; each names the flag to change. */
 export function checkCombination(o: EstimateOptions): void {
   checkObjective(o);
@@ -312,6 +355,12 @@ export function checkCombination(o: EstimateOptions): void {
       'weights',
       o.weights,
       'a quantized dtype (nf4, fp4, int4, int8, fp8) with --method qlora',
+    );
+  if (o.method !== 'inference' && SERVING_ONLY.has(o.weights))
+    throw new FlagError(
+      'weights',
+      o.weights,
+      'a training dtype: mxfp4, nvfp4 and GGUF types serve only (--method inference)',
     );
   if (train % (o.tp * o.pp * o.cp) !== 0)
     throw new FlagError(
@@ -421,6 +470,8 @@ const FLAG_OF: Record<keyof EstimateOptions, string> = {
   rollout: 'rollout',
   rolloutMemory: 'rollout-memory',
   rolloutGpus: 'rollout-gpus',
+  kvCacheDtype: 'kv-cache-dtype',
+  gpuLayers: 'gpu-layers',
 };
 
 /**

@@ -51,6 +51,18 @@ export const inferenceJobSchema = z
     concurrency: count(100_000).default(1),
     /** Output tokens to generate over the job (for time and cost). */
     outputTokens: pos.default(10_000_000),
+    /** Prompt tokens per request (the rest of `context` is generated); default half the context. */
+    promptTokens: count(10_000_000).optional(),
+    /** Service level per request: time to first token and time per output token, milliseconds. */
+    slo: z
+      .object({
+        ttftMs: z.number().positive().optional(),
+        tpotMs: z.number().positive().optional(),
+      })
+      .strict()
+      .optional(),
+    /** Requests per second the plan's replicas must complete (each: a prompt, then context - prompt tokens). */
+    requestsPerSecond: z.number().positive().optional(),
   })
   .strict();
 
@@ -194,6 +206,9 @@ export const expectSchema = z
     bestQuality: z.enum(QUALITY).optional(),
     /** The best plan's engine. */
     bestEngine: z.enum(ENGINES).optional(),
+    /** The best plan's weight format (serving: int4 Marlin, fp8, a GGUF type) and tensor-parallel degree. */
+    bestWeights: z.enum(WEIGHT_DTYPES).optional(),
+    bestTp: count(4096).optional(),
     /** The best plan keeps (true) or does not keep (false) an fp32 master copy in its memory. */
     bestMasterWeights: z.boolean().optional(),
     /** The best plan needs host RAM for offloaded states (true) and states it. */

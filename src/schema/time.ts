@@ -5,7 +5,19 @@
 import type { EstimateOptions } from './estimate.js';
 import { FlagError, type RawFlags } from './flags.js';
 
-export const QUANT_FORMATS = ['bnb', 'gptq', 'awq', 'exl2', 'marlin', 'torchao', 'hqq'] as const;
+export const QUANT_FORMATS = [
+  'bnb',
+  'gptq',
+  'awq',
+  'exl2',
+  'marlin',
+  'torchao',
+  'hqq',
+  /** Tensor-core GEMMs on the low-precision weights and activations (CUTLASS FP8/FP4 W8A8, W4A4). */
+  'cutlass',
+  /** llama.cpp's quantized kernels on GGUF blocks (MMVQ / MMQ). */
+  'gguf',
+] as const;
 export type QuantFormat = (typeof QUANT_FORMATS)[number];
 export const INTERCONNECTS = ['nvlink', 'pcie'] as const;
 export type Interconnect = (typeof INTERCONNECTS)[number];
@@ -38,6 +50,15 @@ export const QUANT_FORMATS_FOR: Readonly<Record<string, readonly QuantFormat[]>>
   int4: ['gptq', 'awq', 'exl2', 'marlin', 'torchao', 'hqq', 'bnb'],
   nf4: ['bnb', 'torchao', 'hqq'],
   fp4: ['bnb'],
+  // vLLM: FP8 W8A8 (CUTLASS, compute capability 8.9+) or weight-only FP8 Marlin on Ampere
+  // (https://docs.vllm.ai/en/latest/features/quantization/fp8.html); MXFP4/NVFP4 likewise (Blackwell or Marlin).
+  fp8: ['cutlass', 'marlin'],
+  mxfp4: ['cutlass', 'marlin'],
+  nvfp4: ['cutlass', 'marlin'],
+  q4_k_m: ['gguf'],
+  q5_k_m: ['gguf'],
+  q6_k: ['gguf'],
+  q8_0: ['gguf'],
 };
 
 export function defaultTimeOptions(gpus: number): TimeOptions {
@@ -114,7 +135,7 @@ export function timeOptionsFromFlags(flags: RawFlags, o: EstimateOptions): TimeO
       throw new FlagError(
         'quant-format',
         qf,
-        `no value with --weights ${o.weights} (kernel families apply to int8, int4, nf4, fp4 weights)`,
+        `no value with --weights ${o.weights} (kernel families apply to quantized weights)`,
       );
     if (!allowed.includes(qf as QuantFormat))
       throw new FlagError(

@@ -46,7 +46,8 @@ export function renderEstimateText(r: EstimateResult): string {
     lines.push(`  ${padRight('host RAM per GPU', 30)}${padLeft(formatGiB(r.hostBytesPerGpu), 11)}`);
   if (r.serving)
     lines.push(
-      `  KV-cache pool ${formatGiB(r.serving.kvPoolBytes)} per GPU: ${r.serving.kvTokens.toLocaleString('en-US')} tokens, ${r.serving.concurrency} sequences of ${r.options.seq.toLocaleString('en-US')} at once`,
+      `  KV-cache pool ${formatGiB(r.serving.kvPoolBytes)} per GPU: ${r.serving.kvTokens.toLocaleString('en-US')} tokens, ${r.serving.concurrency} sequences of ${r.options.seq.toLocaleString('en-US')} at once; ` +
+        `admits ${r.serving.sequencesAtMeanContext} of ${r.serving.maxNumSeqs} at the mean context (${r.serving.meanContext.toLocaleString('en-US')}), ${r.serving.sequencesAtMaxContext} at the maximum`,
     );
   if (r.gpu) {
     lines.push('');
@@ -98,7 +99,10 @@ export function timeLines(t: TimeResult): string[] {
   if (t.decodeTokensPerSecond !== undefined) {
     out.push(
       `time${pl}: decode ${tps(t.decodeTokensPerSecond)} tokens/s per replica (${formatSeconds(t.stepSeconds)} per step), ` +
-        `MFU ${(t.mfu * 100).toFixed(1)}%, bound: ${t.bound}`,
+        `MFU ${(t.mfu * 100).toFixed(1)}%, bound: ${t.bound}` +
+        (t.ttftSeconds !== undefined && t.tpotSeconds !== undefined
+          ? `; per request: ${formatSeconds(t.ttftSeconds)} to first token, ${formatSeconds(t.tpotSeconds)} per output token`
+          : ''),
     );
   } else {
     out.push(

@@ -17,6 +17,7 @@ export const REASON_LABEL: Record<ReasonCode, string> = {
   'too-slow': 'more × fastest than limits.maxSlowdown allows',
   'no-engine': 'no engine runs this combination',
   quality: "lossier than the scenario's quality accepts",
+  slo: "misses the scenario's service level (job.slo, job.requestsPerSecond)",
 };
 
 /** One sentence saying what single change would make the nearest candidate feasible. */
@@ -35,6 +36,8 @@ export function fixSentence(f: NearestFix): string {
       return `${where} needs ${formatGiB(f.limit + f.over)} of host RAM per node (limit ${formatGiB(f.limit)}): raise hardware.hostRamGiB or offload less`;
     case 'too-slow':
       return `${where} is ${(f.limit + f.over).toFixed(2)}× slower than the fastest plan: allow maxSlowdown ${(f.limit + f.over).toFixed(2)}`;
+    case 'slo':
+      return `${where} misses the service level by ${Math.round(f.over * 100)}%: more replicas or GPUs, lighter weights, fewer concurrent sequences, or a looser job.slo`;
     default:
       return `${where}: ${REASON_LABEL[f.code]}`;
   }

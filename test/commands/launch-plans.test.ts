@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { serveCommands } from '../serving/serve-line.js';
 import type { Arch } from '../../src/core/model/index.js';
 import { mergeFlags } from '../../src/core/from/index.js';
 import { estimateMemory } from '../../src/core/memory/index.js';
@@ -216,6 +217,33 @@ function checkPlan(plan: Plan, files: Record<string, unknown>): void {
       expect(sh).toContain(`--max-num-seqs ${o.batch}`);
       expect(sh).toContain(`--max-model-len ${o.seq}`);
       expect(sh.match(/vllm serve/g)?.length).toBe(c.dp);
+      for (const f of serveCommands(sh)) {
+        expect(f['--kv-cache-dtype']).toBe(o.kvCacheDtype === 'fp8' ? 'fp8' : 'auto');
+        if (o.weights === 'nf4') expect(f['--quantization']).toBe('bitsandbytes');
+      }
+      break;
+    }
+    case 'sglang': {
+      const cmds = serveCommands(String(files['serve.sh']));
+      expect(cmds).toHaveLength(c.dp);
+      for (const f of cmds) {
+        expect(f['--tp-size']).toBe(String(c.tp));
+        expect(f['--pp-size']).toBe(String(c.pp));
+        expect(f['--context-length']).toBe(String(o.seq));
+        expect(f['--max-running-requests']).toBe(String(o.batch));
+      }
+      break;
+    }
+    case 'llama.cpp': {
+      const cmds = serveCommands(String(files['serve.sh']));
+      expect(cmds).toHaveLength(c.dp);
+      const layers = plan.options.gpuLayers;
+      for (const f of cmds) {
+        if (layers !== undefined) expect(f['-ngl']).toBe(String(layers));
+        expect(f['-np']).toBe(String(o.batch));
+        expect(f['-c']).toBe(String(o.seq * o.batch));
+        expect(f['-ctk']).toBe(o.kvCacheDtype === 'fp8' ? 'q8_0' : 'f16');
+      }
       break;
     }
     case 'hf-generate': {
@@ -366,7 +394,8 @@ describe('folders a practitioner starts as written', () => {
       model: 'llama-2-70b',
       job: { kind: 'inference', context: 4096, concurrency: 4 },
       hardware: { owned: [{ gpu: 'rtx-a6000', count: 2 }], counts: { min: 2, max: 2 } },
-      search: { framework: 'vllm' },
+      // 8-bit weights (70 GB) need both cards; int4 (35 GB) now runs one replica per card (Marlin).
+      search: { framework: 'vllm', weights: ['int8', 'fp8'] },
     });
     const input = planInputOf('serve.yaml', scenario);
     const plans = plan({ ...input, top: 5 }).plans;

@@ -81,6 +81,11 @@ const CASES: Record<ReasonCode, (s: ScenarioInput) => ScenarioInput> = {
   'over-deadline': (s) => ({ ...s, limits: { deadlineHours: 1e-6 } }),
   quality: (s) => ({ ...s, job: { ...s.job, methods: ['qlora'] } as never, quality: 'exact' }),
   'no-engine': (s) => ({ ...s, search: { ...s.search, engines: ['hf-trainer'], zero: [3] } }),
+  slo: (s) => ({
+    ...s,
+    job: { kind: 'inference', context: 2048, concurrency: 8, slo: { tpotMs: 1 } },
+    search: {},
+  }),
   'too-slow': (s) => ({
     ...s,
     job: { ...s.job, methods: ['lora', 'qlora'] } as never,

@@ -30,10 +30,10 @@ describe('estimate: bad time flags', () => {
   it('--power-limit 2', () =>
     rejects(['--power-limit', '2'], "--power-limit: got '2'", 'from 0.3 to 1'));
   it('--power-limit abc', () => rejects(['--power-limit', 'abc'], '--power-limit', 'abc'));
-  it('--quant-format gguf (not a supported kernel family)', () =>
+  it('--quant-format ggml (not a supported kernel family; gguf now is, for GGUF weights)', () =>
     rejects(
-      ['--method', 'qlora', '--quant-format', 'gguf'],
-      "--quant-format: got 'gguf'",
+      ['--method', 'qlora', '--quant-format', 'ggml'],
+      "--quant-format: got 'ggml'",
       'bnb, gptq, awq',
     ));
   it('--quant-format on 16-bit weights', () =>

@@ -23,6 +23,8 @@ export function engineOf(o: EstimateOptions): Engine {
     case 'litgpt':
     case 'unsloth':
     case 'vllm':
+    case 'sglang':
+    case 'llama.cpp':
       return o.framework;
   }
 }

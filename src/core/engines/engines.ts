@@ -16,6 +16,9 @@ import { LITGPT_PROFILE } from './litgpt/profile.js';
 import { UNSLOTH_PROFILE } from './unsloth/profile.js';
 import { VLLM_PROFILE } from './vllm/profile.js';
 import { HF_GENERATE_PROFILE } from './hf-generate/profile.js';
+import { SGLANG_PROFILE } from './sglang/profile.js';
+import { LLAMA_CPP_PROFILE } from './llama-cpp/profile.js';
+import { FRAMEWORKS } from '../memory/frameworks.js';
 import { engineOf } from './engine.js';
 import type { EstimateOptions, Framework, Optimizer, WeightDtype } from '../../schema/estimate.js';
 
@@ -30,6 +33,8 @@ export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
   unsloth: UNSLOTH_PROFILE,
   vllm: VLLM_PROFILE,
   'hf-generate': HF_GENERATE_PROFILE,
+  sglang: SGLANG_PROFILE,
+  'llama.cpp': LLAMA_CPP_PROFILE,
 };
 
 /** Engines a family name stands for (`search.framework`, `--framework`): the Hugging Face stack has four. */
@@ -41,6 +46,8 @@ export const ENGINE_FAMILY: Record<Framework, readonly Engine[]> = {
   litgpt: ['litgpt'],
   unsloth: ['unsloth'],
   vllm: ['vllm'],
+  sglang: ['sglang'],
+  'llama.cpp': ['llama.cpp'],
 };
 
 /** The engines a family or engine name stands for. */
@@ -83,10 +90,14 @@ export function engineRejects(
     if (!p.fullWeights.includes(o.weights))
       return explain ? `full fine-tunes ${p.fullWeights.join('/')}` : REJECTED;
   } else {
-    if (!p.baseWeights.includes(o.weights)) return explain ? `no ${o.weights} weights` : REJECTED;
+    if (!p.baseWeights.includes(o.weights))
+      return explain ? `no ${o.weights} weights (runs ${p.baseWeights.join(', ')})` : REJECTED;
     if (sharded && QUANTIZED.has(o.weights) && !p.shardedQuantized.includes(o.weights))
       return explain ? `no ${o.weights} weights under sharding` : REJECTED;
   }
+  // --gpu-layers splits layers between GPU and host: llama.cpp's -ngl only.
+  if (o.gpuLayers !== undefined && !FRAMEWORKS[p.framework].layerOffload)
+    return explain ? 'no --gpu-layers (llama.cpp only)' : REJECTED;
   if (!p.checkpointing.includes(o.checkpointing))
     return explain ? `checkpointing ${p.checkpointing.join('/')} only` : REJECTED;
   if (!p.attention.includes(o.attention))

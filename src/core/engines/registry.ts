@@ -15,6 +15,8 @@ import { LITGPT } from './litgpt/index.js';
 import { UNSLOTH } from './unsloth/index.js';
 import { VLLM } from './vllm/index.js';
 import { HF_GENERATE } from './hf-generate/index.js';
+import { SGLANG } from './sglang/index.js';
+import { LLAMA_CPP } from './llama-cpp/index.js';
 
 export const ENGINE_REGISTRY: Readonly<Record<Engine, EngineDef>> = {
   'hf-trainer': HF_TRAINER,
@@ -26,4 +28,6 @@ export const ENGINE_REGISTRY: Readonly<Record<Engine, EngineDef>> = {
   unsloth: UNSLOTH,
   vllm: VLLM,
   'hf-generate': HF_GENERATE,
+  sglang: SGLANG,
+  'llama.cpp': LLAMA_CPP,
 };

@@ -2,7 +2,7 @@
  * What each software stack really allocates, kept as data. Every field is a mechanism (which tensors a
  * kernel saves for backward, which copies a loss makes), not a fudge factor; each cites its source.
  */
-import type { Framework } from '../../schema/estimate.js';
+import type { Framework, WeightDtype } from '../../schema/estimate.js';
 import type { QuantFormat } from '../../schema/time.js';
 
 export interface FrameworkProfile {
@@ -102,6 +102,20 @@ export interface FrameworkProfile {
    * GEMM then saves and takes a weight gradient for. Absent: adapters run beside the frozen experts.
    */
   expertAdapters?: 'param-wrapper';
+  /**
+   * Serving engines' KV pool budget: 'utilization' (vLLM: gpu_memory_utilization of total memory holds
+   * everything, the pool takes what the profiled peak leaves), 'static' (SGLang: mem_fraction_static of total
+   * memory holds weights and the pool; activations and CUDA graphs live outside it). Absent: 'utilization'.
+   */
+  poolBudget?: 'utilization' | 'static';
+  /** llama.cpp: `--gpu-layers` puts that many layers (and their KV) on the GPU, the rest in host RAM. */
+  layerOffload?: boolean;
+  /** Kernel family by weight dtype, ahead of quantFormat / int4QuantFormat (serving engines' own kernels). */
+  quantFormatFor?: Partial<Record<WeightDtype, QuantFormat>>;
+  /** Host work per decode step the GPU does not hide (scheduler, sampling), seconds. */
+  stepHostSeconds?: number;
+  /** Host work per sequence per decode step (sampling each sequence on the CPU), seconds. */
+  seqHostSeconds?: number;
   source: string;
   /**
    * GRPO with vLLM colocated: the trainer's model and vLLM share one copy of the weights (Unsloth's

@@ -11,6 +11,8 @@ import { UNSLOTH_MEMORY } from '../engines/unsloth/memory.js';
 import { DEEPSPEED_MEMORY } from '../engines/hf/memory.js';
 import { VLLM_MEMORY } from '../engines/vllm/memory.js';
 import { TORCHTITAN_MEMORY } from '../engines/torchtitan/memory.js';
+import { SGLANG_MEMORY } from '../engines/sglang/memory.js';
+import { LLAMA_CPP_MEMORY } from '../engines/llama-cpp/memory.js';
 
 export type { FrameworkProfile } from './framework-profile.js';
 
@@ -22,4 +24,6 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
   deepspeed: DEEPSPEED_MEMORY,
   vllm: VLLM_MEMORY,
   torchtitan: TORCHTITAN_MEMORY,
+  sglang: SGLANG_MEMORY,
+  'llama.cpp': LLAMA_CPP_MEMORY,
 };

@@ -64,7 +64,11 @@ export function hostRamOf(
   const offloadBytes = hostBytesPerGpu * gpusOnNode;
   const pinnedBytes = engine === 'hf-deepspeed' ? offloadBytes * (DEEPSPEED_HOST_BUFFER - 1) : 0;
   const efficient = efficientLoading(engine, zero, gpusOnNode);
-  const loadingBytes = checkpointBytes * (efficient ? 1 : gpusOnNode);
+  // Serving engines stream the checkpoint: vLLM and SGLang iterate safetensors tensor by tensor from an mmap
+  // (vllm/model_executor/model_loader/weight_utils.py safetensors_weights_iterator), llama.cpp mmaps the GGUF
+  // (--mmap, default on): page cache, not a held copy; what stays on the host is hostBytesPerGpu.
+  const streamed = engine === 'vllm' || engine === 'sglang' || engine === 'llama.cpp';
+  const loadingBytes = streamed ? 0 : checkpointBytes * (efficient ? 1 : gpusOnNode);
   return {
     perNodeBytes: Math.max(loadingBytes, offloadBytes + pinnedBytes),
     offloadBytes,

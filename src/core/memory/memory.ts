@@ -5,7 +5,8 @@
  */
 import type { Arch, Linear, LinearRole } from '../model/arch.js';
 import { linearWeights, paramCounts } from '../model/params.js';
-import type { EstimateOptions } from '../../schema/estimate.js';
+import { isGguf, meanContextOf, type EstimateOptions } from '../../schema/estimate.js';
+import { sglangDefaults } from '../engines/sglang/memory.js';
 import { FRAMEWORKS, type FrameworkProfile } from './frameworks.js';
 import { isTrained, loraParams, trainableSet } from '../model/trainable.js';
 import { largestTensor, optimizerStateBytes, stepTemporaryBytes } from './optimizer-states.js';
@@ -325,11 +326,13 @@ function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): Setup {
   const quantized = !isFloatDtype(o.weights);
   // Non-linear parameters (embeddings, lm_head, norms) stay in the float dtype; under bitsandbytes they
   // take the compute dtype, and PEFT's prepare_model_for_kbit_training upcasts them to fp32 for training.
-  const floatBytes = isFloatDtype(o.weights)
-    ? valueBytes(o.weights)
-    : training && fw.kbitUpcastsToFp32
-      ? 4
-      : FLOAT_BYTES[o.compute];
+  // GGUF stores the embeddings and the output layer quantized too (GGUF_BPW averages the whole file).
+  const floatBytes =
+    isFloatDtype(o.weights) || isGguf(o.weights)
+      ? valueBytes(o.weights)
+      : training && fw.kbitUpcastsToFp32
+        ? 4
+        : FLOAT_BYTES[o.compute];
   const { values: linValues, constants: linConstants, bias: linBias } = storageOf(arch, facts, o);
   const head =
     quantized && fw.bnbQuantizesAll && arch.lmHeadParams > 0
@@ -743,22 +746,50 @@ function inBackwardStep(s: Setup, h: Holdings): number {
 
 type KvPool = { poolBytes: number; bytesPerToken: number; tokens: number };
 
-/** Inference: KV cache, prefill activations and logits; a serving engine's paged pool fills the rest. */
-function inferencePhases(
-  s: Setup,
-  h: Holdings,
-  base: Parts,
-): { phases: PhaseParts[]; kvPool?: KvPool } {
-  const { o, fw, arch, c, tp, lf, tokens, ctx } = s;
-  const kvBytesPerElem = c; // KV cache dtype 'auto' = the compute dtype (vLLM, HF, torchtune)
-  // Tokens one prefill step runs: every prompt at once, or one chunk under a paged-pool engine.
-  const prefillTokens =
-    fw.kvCache === 'paged-pool' ? Math.min(tokens, VLLM_MAX_BATCHED_TOKENS) : tokens;
+// llama.cpp's physical batch (n_ubatch, default 512: common/common.h): the prefill chunk and the rows of the
+// output buffer its compute graph reserves (llama-context.cpp output_reserve: n_outputs x n_vocab fp32).
+export const LLAMA_CPP_UBATCH = 512;
+// llama.cpp q8_0 blocks: 32 int8 values and one fp16 scale = 34 bytes (ggml-common.h block_q8_0).
+const Q8_0_BYTES = 34 / 32;
+
+/** Bytes per KV element: the compute dtype, or fp8 (llama.cpp writes q8_0 for it). */
+function kvElemBytes(s: Setup): number {
+  if (s.o.kvCacheDtype !== 'fp8') return s.c; // 'auto' = the compute dtype (vLLM, SGLang, HF, torchtune)
+  return s.fw.layerOffload ? Q8_0_BYTES : 1;
+}
+
+/** Tokens one prefill step runs: every prompt at once, one chunk under a serving engine. */
+function prefillChunk(s: Setup): number {
+  const { fw, tokens, ctx } = s;
+  if (fw.layerOffload) return Math.min(tokens, LLAMA_CPP_UBATCH);
+  if (fw.kvCache !== 'paged-pool') return tokens;
+  const chunk =
+    fw.poolBudget === 'static' && ctx.gpuCapacityBytes
+      ? sglangDefaults(ctx.gpuCapacityBytes, s.tp, s.pp).chunk
+      : VLLM_MAX_BATCHED_TOKENS;
+  return Math.min(tokens, chunk);
+}
+
+/** KV tokens per sequence the cache holds: the full context, or a paged pool's share at the mean context. */
+function pagedTokensPerSeq(s: Setup): number {
+  const { o, fw } = s;
+  if (fw.kvCache !== 'paged-pool') return o.seq;
+  return Math.max(o.batch * meanContextOf(o), o.seq) / o.batch;
+}
+
+/** The KV cache of every sequence (a paged pool: as admitted), and one layer's prefill transients, per GPU. */
+function kvAndPrefill(s: Setup): { kv: number; prefill: number } {
+  const { o, arch, c, tp, lf } = s;
+  const kvBytesPerElem = kvElemBytes(s);
+  const prefillTokens = prefillChunk(s);
+  // A paged pool admits sequences on the blocks they hold: batch sequences at their mean context, at least
+  // one at the full context (vLLM refuses a max_model_len no pool holds; its scheduler preempts beyond).
+  const held = pagedTokensPerSeq(s);
   let kv = 0;
   let prefill = 0;
   for (const g of arch.groups) {
     if (g.name === 'vision') continue;
-    const kvLen = g.slidingWindow ? Math.min(g.slidingWindow, o.seq) : o.seq;
+    const kvLen = g.slidingWindow ? Math.min(g.slidingWindow, held) : held;
     // Each TP rank holds at least one KV head (replicated when kvHeads < tp; vLLM/Megatron).
     const width = g.mlaCacheWidth ?? Math.ceil(g.kvHeads / tp) * (g.headDim + g.vHeadDim);
     // Encoders run once over the input and keep no cache.
@@ -773,47 +804,104 @@ function inferencePhases(
     if (o.attention === 'eager') layer += o.batch * (g.heads / tp) * o.seq * kvLen * (4 + c);
     prefill = Math.max(prefill, layer);
   }
+  return { kv, prefill };
+}
+
+/**
+ * llama.cpp `-ngl`: the first layers' weights and KV on the GPU, the output layer too once every layer is
+ * there (n_gpu_layers > n_layer, llama-model.cpp), token embeddings always on the host; the rest in host RAM.
+ */
+function layerSplit(s: Setup, h: Holdings): { gpuShare: number; weights: number; host: number } {
+  const L = s.facts.totalLayers;
+  const ngl = Math.min(s.o.gpuLayers ?? L + 1, L + 1);
+  const share = Math.min(ngl, L) / L;
+  const embed = s.arch.embedParams * s.floatBytes;
+  const head = h.hasHead ? s.arch.lmHeadParams * s.floatBytes : 0;
+  const layers = Math.max(0, h.weights - embed - head);
+  const weights = Math.min(h.weights, layers * share + (ngl > L ? head : 0));
+  return { gpuShare: share, weights, host: Math.max(0, h.weights - weights) };
+}
+
+/** Inference: KV cache, prefill activations and logits; a serving engine's paged pool fills the rest. */
+function inferencePhases(
+  s: Setup,
+  h: Holdings,
+  base: Parts,
+): { phases: PhaseParts[]; kvPool?: KvPool; host: number } {
+  const { o, fw, tp, tokens } = s;
+  const full = kvAndPrefill(s);
+  const split = fw.layerOffload ? layerSplit(s, h) : null;
+  const kv = split ? full.kv * split.gpuShare : full.kv;
+  const prefill = full.prefill;
   const logitRows = fw.prefillLogits === 'all' ? tokens : o.batch;
   // A paged-pool engine sizes its pool after a profiling step whose sampler runs over every sequence slot
   // (max_num_seqs, the plan's batch) with top-k/top-p on the whole vocabulary; vLLM gathers the logits to
-  // every TP rank (V1 all_gather), so each rank holds them.
+  // every TP rank (V1 all_gather), so each rank holds them. llama.cpp reserves fp32 rows for one ubatch.
   const logits = !h.hasHead
     ? 0
-    : fw.kvCache === 'paged-pool'
-      ? o.batch * s.V * VLLM_SAMPLER_BYTES_PER_LOGIT
-      : (logitRows * s.V * c + o.batch * s.V * 4) / tp;
-  const kvTransient = fw.kvCache === 'dynamic' ? kv / Math.max(1, s.facts.totalLayers * lf) : 0; // torch.cat of one layer
+    : split
+      ? Math.min(tokens, LLAMA_CPP_UBATCH) * s.V * 4
+      : fw.kvCache === 'paged-pool'
+        ? o.batch * s.V * VLLM_SAMPLER_BYTES_PER_LOGIT
+        : (logitRows * s.V * s.c + o.batch * s.V * 4) / tp;
+  const kvTransient = fw.kvCache === 'dynamic' ? kv / Math.max(1, s.facts.totalLayers * s.lf) : 0; // torch.cat of one layer
   // bitsandbytes 4-bit dequantizes a whole weight for any input of more than one row (matmul_4bit: the gemv
   // kernel serves one token of one sequence): every prefill, and decode steps of a batch. LLM.int8 inference
   // multiplies in int8 and dequantizes only its outlier columns (MatMul8bitLt.forward).
   const bnbDequant = fw.bnbSavesInput && isFourBitFloat(o.weights) ? s.dequant : 0;
+  const onGpu = split ? { ...base, weights: split.weights } : base;
+  const graphs = cudaGraphBytes(s);
   const phases: PhaseParts[] = [
     {
       phase: 'prefill',
-      parts: { ...base, kvCache: kv, activations: prefill, logits, buffers: bnbDequant },
+      parts: { ...onGpu, kvCache: kv, activations: prefill, logits, buffers: bnbDequant },
     },
     {
       phase: 'decode',
-      parts: { ...base, kvCache: kv, buffers: kvTransient + (o.batch > 1 ? bnbDequant : 0) },
+      parts: {
+        ...onGpu,
+        kvCache: kv,
+        buffers: kvTransient + (o.batch > 1 ? bnbDequant : 0) + graphs,
+      },
     },
   ];
-  if (fw.kvCache !== 'paged-pool' || !ctx.gpuCapacityBytes) return { phases };
-  // vLLM hands every byte below gpu_memory_utilization to the KV-cache pool after profiling.
-  const budget = VLLM_GPU_UTILIZATION * ctx.gpuCapacityBytes - fw.cudaContextMiB * MiB;
+  const host = split ? split.host + (full.kv - kv) : 0;
+  const kvPool = poolFill(s, phases, full.kv);
+  return kvPool ? { phases, kvPool, host } : { phases, host };
+}
+
+/** SGLang's CUDA-graph buffers: its own estimate, 2 MiB per captured batch size up to cuda_graph_max_bs. */
+function cudaGraphBytes(s: Setup): number {
+  if (s.fw.poolBudget !== 'static' || !s.ctx.gpuCapacityBytes) return 0;
+  return sglangDefaults(s.ctx.gpuCapacityBytes, s.tp, s.pp).graphMaxBs * 2 * MiB;
+}
+
+/**
+ * A serving engine's paged pool, filled in place: vLLM hands every byte below gpu_memory_utilization that
+ * its profiled peak leaves to KV blocks; SGLang gives the pool mem_fraction_static of memory less the weights.
+ */
+function poolFill(s: Setup, phases: PhaseParts[], kv: number): KvPool | undefined {
+  const { o, fw, ctx } = s;
+  if (fw.kvCache !== 'paged-pool' || !ctx.gpuCapacityBytes) return undefined;
+  const context = fw.cudaContextMiB * MiB;
+  const staticBudget = fw.poolBudget === 'static';
+  const fraction = staticBudget
+    ? sglangDefaults(ctx.gpuCapacityBytes, s.tp, s.pp).memFractionStatic
+    : VLLM_GPU_UTILIZATION;
+  const budget = fraction * ctx.gpuCapacityBytes - context;
   let pool = Infinity;
   for (const p of phases) {
-    const need = sumParts(p.parts);
-    if (p.phase !== 'load') pool = Math.min(pool, budget - (need - p.parts.kvCache));
-    if (need < budget && p.phase !== 'load') p.parts.kvCache += budget - need;
+    const need = staticBudget
+      ? p.parts.weights + p.parts.quantConstants + p.parts.kvCache
+      : sumParts(p.parts);
+    pool = Math.min(pool, budget - (need - p.parts.kvCache));
+    if (need < budget) p.parts.kvCache += budget - need;
   }
-  const perToken = kv / (o.batch * o.seq);
+  const perToken = kv / (o.batch * pagedTokensPerSeq(s));
   return {
-    phases,
-    kvPool: {
-      poolBytes: Math.max(0, pool),
-      bytesPerToken: perToken,
-      tokens: perToken > 0 ? Math.floor(Math.max(0, pool) / perToken) : 0,
-    },
+    poolBytes: Math.max(0, pool),
+    bytesPerToken: perToken,
+    tokens: perToken > 0 ? Math.floor(Math.max(0, pool) / perToken) : 0,
   };
 }
 
@@ -834,7 +922,9 @@ function fusedLossChunk(s: Setup): number | null {
 function largestTransient(s: Setup, hasHead: boolean): number {
   const { o, fw, arch, c, tp, tokens, V } = s;
   let transient = 0;
-  for (const g of arch.groups) transient = Math.max(transient, (tokens * g.ffn * g.topK * c) / tp);
+  // Inference runs its prompts in chunks under a serving engine (prefillChunk: all tokens otherwise).
+  const chunk = s.training ? tokens : prefillChunk(s);
+  for (const g of arch.groups) transient = Math.max(transient, (chunk * g.ffn * g.topK * c) / tp);
   if (hasHead && V > 0) {
     const fused = fusedLossChunk(s);
     const lossTensor = s.training
@@ -887,15 +977,18 @@ function evalStage(s: Setup, stage: Stage): StageResult {
     },
   };
   const rest = s.training
-    ? { phases: trainingPhases(s, h, a, base), kvPool: undefined }
+    ? { phases: trainingPhases(s, h, a, base), kvPool: undefined, host: 0 }
     : inferencePhases(s, h, base);
+  // llama.cpp loads only its GPU layers onto the GPU (the rest stays in host RAM: layerSplit).
+  if (s.fw.layerOffload && rest.phases[0]) load.parts.weights = rest.phases[0].parts.weights;
   const phases = [load, ...rest.phases];
   const host =
     (s.offloadOpt
       ? (h.stateBytesFull + h.trainShare * (s.masterPerParam + s.fp32GradPerParam)) / s.shardStates
       : 0) +
     (s.offloadParams ? (h.weightsFull + h.constantsFull) / s.shardParams : 0) +
-    a.hostCheckpoints;
+    a.hostCheckpoints +
+    rest.host;
   const pagedBytes = s.paged && !s.offloadOpt ? h.optimizer : 0;
   if (s.paged) for (const p of phases) p.parts.optimizer = 0; // unified memory: invisible to the torch allocator
   return {

@@ -1,5 +1,5 @@
 /** Bytes per element of each storage format, quantization constants included separately. */
-import type { ComputeDtype, StateDtype, WeightDtype } from '../../schema/estimate.js';
+import type { ComputeDtype, GgufDtype, StateDtype, WeightDtype } from '../../schema/estimate.js';
 
 export const FLOAT_BYTES: Record<ComputeDtype | StateDtype, number> = { fp32: 4, fp16: 2, bf16: 2 };
 
@@ -31,9 +31,31 @@ export function valueBytes(w: WeightDtype): number {
     case 'nf4':
     case 'fp4':
     case 'int4':
+    case 'mxfp4':
+    case 'nvfp4':
       return 0.5;
+    default:
+      // GGUF: the whole file's bits per weight (scales and the k-quant mix included): GGUF_BPW.
+      return GGUF_BPW[w] / 8;
   }
 }
+
+/**
+ * Bits per weight of each GGUF type over a whole Llama-3.1-8B file (embeddings, output and the k-quant mix of
+ * attn_v / ffn_down included): llama.cpp tools/quantize/README.md "Quantization" table (commit 311c2c9f).
+ */
+export const GGUF_BPW: Record<GgufDtype, number> = {
+  q4_k_m: 4.8944,
+  q5_k_m: 5.7036,
+  q6_k: 6.5633,
+  q8_0: 8.5008,
+};
+
+// OCP Microscaling spec v1.0 §5: MXFP4 = blocks of 32 E2M1 values sharing one 8-bit E8M0 scale.
+const MXFP4_BLOCK = 32;
+// NVFP4 (NVIDIA Blackwell): blocks of 16 E2M1 values with one FP8 E4M3 scale, plus one fp32 per tensor
+// (https://developer.nvidia.com/blog/introducing-nvfp4-for-efficient-and-accurate-low-precision-inference/).
+const NVFP4_BLOCK = 16;
 
 /**
  * Bytes of quantization constants for a linear of `rows` x `cols`.
@@ -56,6 +78,10 @@ export function quantConstantBytes(
       return doubleQuant ? n / NF4_BLOCK + (4 * n) / (NF4_BLOCK * DQ_BLOCK) : (4 * n) / NF4_BLOCK;
     case 'int4':
       return ((2 + 0.5) * n) / INT4_GROUP;
+    case 'mxfp4':
+      return n / MXFP4_BLOCK;
+    case 'nvfp4':
+      return n / NVFP4_BLOCK + 4;
     default:
       return 0;
   }

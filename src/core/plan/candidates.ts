@@ -24,7 +24,8 @@ export function weightDtypes(
     full: ['bf16', 'fp32'],
     lora: ['bf16', 'int8'],
     qlora: ['nf4', 'fp4'],
-    inference: ['bf16', 'fp8', 'int8', 'nf4'],
+    // Serving: AWQ/GPTQ int4 (Marlin) and the GGUF types practitioners run on llama.cpp besides the rest.
+    inference: ['bf16', 'fp8', 'int8', 'nf4', 'int4', 'q4_k_m', 'q8_0'],
   };
   const valid: Record<Method, (w: WeightDtype) => boolean> = {
     full: (w) => w === 'fp32' || w === 'fp16' || w === 'bf16',

@@ -51,6 +51,7 @@ import {
 } from './candidates.js';
 import {
   decodeStep,
+  servingTime,
   estimateTime,
   gpuRates,
   modelFacts,
@@ -81,7 +82,15 @@ import {
   type CircuitCap,
 } from '../hardware/power.js';
 import { MiB, GiB } from '../units.js';
-import { defaultOptions, type EstimateOptions, type Method } from '../../schema/estimate.js';
+import { servingOf, type Serving } from '../estimate.js';
+import { ccOf, minComputeCapability } from '../engines/kernels.js';
+import {
+  defaultOptions,
+  isGguf,
+  promptTokensOf,
+  type EstimateOptions,
+  type Method,
+} from '../../schema/estimate.js';
 import type { Gpu } from '../../schema/gpu.js';
 import type { Offer } from '../../schema/offer.js';
 import type { RankBy, Scenario } from '../../schema/scenario.js';
@@ -153,6 +162,8 @@ export const REASONS = [
   'no-engine',
   /** Lossier than the scenario's `quality` accepts (core/plan/quality.ts). */
   'quality',
+  /** Misses the scenario's service level (job.slo time to first token / per output token, job.requestsPerSecond). */
+  'slo',
 ] as const;
 export type ReasonCode = (typeof REASONS)[number];
 
@@ -243,6 +254,9 @@ export interface Plan {
     phases: { phase: string; seconds: number }[];
     /** MoE models: the engine's expert dispatch and what its loop costs (estimate `time.moe`). */
     moe?: TimeResult['moe'];
+    /** Serving: a request's time to first token and per output token (estimate `time`). */
+    ttftSeconds?: number;
+    tpotSeconds?: number;
   };
   cost: {
     usd: number;
@@ -256,7 +270,7 @@ export interface Plan {
   /** Step-time factors of the plan's techniques (slowdown.ts), listed apart from "x fastest". */
   slowdownFactors: SlowdownFactor[];
   /** vLLM plans: the KV pool gpu_memory_utilization leaves per GPU, its tokens and the sequences that fit. */
-  serving?: { kvPoolBytes: number; kvTokens: number; concurrency: number };
+  serving?: Serving;
   /**
    * The estimate-contract configuration of this plan (what `vramplan estimate` takes): it encodes the engine
    * (`framework`, `zero`; engineOf(options) === choices.engine), its fp32 master copy (`masterWeights`) and
@@ -386,7 +400,35 @@ const givenHostRamBytes = (s: Scenario): number | null =>
 const hostRamLimit = (given: number | null, gpuBytes: number, gpusOnNode: number): number =>
   given ?? defaultHostRamBytes(gpuBytes * gpusOnNode);
 
-function baseConfigs(s: Scenario): BaseConfig[] {
+// llama.cpp's -ngl searched as eighths of the layers (the most that fits ranks fastest), besides all of them.
+const GPU_LAYER_EIGHTHS = [7, 6, 5, 4, 3, 2, 1];
+
+/** The `--gpu-layers` values a serving job searches: all layers (undefined), then eighths (llama.cpp only). */
+function gpuLayerChoices(s: Scenario, layers: number): (number | undefined)[] {
+  const llama = searchedEngines(s).includes('llama.cpp');
+  if (s.job.kind !== 'inference' || !llama || layers < 8) return [undefined];
+  return [undefined, ...GPU_LAYER_EIGHTHS.map((k) => Math.round((layers * k) / 8))];
+}
+
+function baseConfigs(s: Scenario, layers = 0): BaseConfig[] {
+  const out: BaseConfig[] = [];
+  for (const gpuLayers of gpuLayerChoices(s, layers))
+    for (const b of baseConfigsAt(s)) {
+      if (gpuLayers === undefined) {
+        out.push(b);
+        continue;
+      }
+      // Only GGUF weights run on llama.cpp: other dtypes would only add rows no engine runs.
+      if (!isGguf(b.options.weights) && b.options.weights !== 'fp16') continue;
+      out.push({
+        options: { ...b.options, gpuLayers },
+        idPart: `${b.idPart}/ngl${gpuLayers}`,
+      });
+    }
+  return out;
+}
+
+function baseConfigsAt(s: Scenario): BaseConfig[] {
   const job = s.job;
   const search = s.search;
   const out: BaseConfig[] = [];
@@ -418,6 +460,8 @@ function baseConfigs(s: Scenario): BaseConfig[] {
                     o.loraTargets = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
                   } else o.loraTargets = [...job.loraTargets];
                 }
+                if (job.kind === 'inference' && job.promptTokens !== undefined)
+                  o.promptTokens = Math.min(job.promptTokens, job.context - 1);
                 withObjectiveConfig(o, objective);
                 const idPart = [
                   method,
@@ -1059,7 +1103,10 @@ export function checkpointBytes(arch: Arch, params: number): number {
 export function plan(input: PlanInput): PlanResult {
   const { scenario: s, arch } = input;
   const top = input.top ?? 10;
-  const bases = baseConfigs(s);
+  const bases = baseConfigs(
+    s,
+    arch.groups.reduce((a, g) => a + g.count, 0),
+  );
   const all = gpuCounts(s.hardware.counts.min, s.hardware.counts.max, s.hardware.gpusPerNode);
   const maxGpus = s.limits.maxGpus ?? Infinity;
   const counts = all.filter((c) => c <= maxGpus);
@@ -1211,6 +1258,8 @@ interface HwTable {
   noBf16: Uint8Array;
   noFp8: Uint8Array;
   noBnb: Uint8Array;
+  /** Compute capability (0: not CUDA). */
+  cc: Float64Array;
   /** Usable bytes per GPU (capacity less the scenario's memory margin). */
   capBytes: Float64Array;
   /** Bytes per GPU (the host-RAM default scales with it). */
@@ -1234,6 +1283,7 @@ function hwTableOf(ctx: Ctx): HwTable {
     noBf16: new Uint8Array(H),
     noFp8: new Uint8Array(H),
     noBnb: new Uint8Array(H),
+    cc: new Float64Array(H),
     capBytes: new Float64Array(H),
     gpuBytes: new Float64Array(H),
     boardW: new Float64Array(H),
@@ -1251,6 +1301,7 @@ function hwTableOf(ctx: Ctx): HwTable {
     t.noBf16[h] = g.supportsBf16 ? 0 : 1;
     t.noFp8[h] = g.supportsFp8 ? 0 : 1;
     t.noBnb[h] = g.vendor === 'apple' ? 1 : 0;
+    t.cc[h] = ccOf(g.computeCapability);
     t.capBytes[h] = g.memoryMiB * MiB * (1 - s.limits.memoryMargin);
     t.gpuBytes[h] = g.memoryMiB * MiB;
     t.boardW[h] = boardWatts(g);
@@ -1434,6 +1485,8 @@ interface RowFacts {
   fp8: boolean;
   bnb: boolean;
   noFp16Engine: boolean;
+  /** Least compute capability the engine's kernels for the weights need (engines/kernels.ts; 0: none). */
+  minCc: number;
   /** What timing reads, made when the row first fits a GPU option (a third of rows never do). */
   timed: RowTiming | null;
 }
@@ -1469,6 +1522,7 @@ function rowFactsOf(ctx: Ctx, r: number): RowFacts {
     fp8: (bits & FP8) !== 0,
     bnb: (bits & BNB) !== 0,
     noFp16Engine: ctx.noFp16Variant[vi] === 1,
+    minCc: minComputeCapability(ctx.variants[vi]!.engine, bases[bi]!.options.weights),
     timed: null,
   };
 }
@@ -1530,6 +1584,8 @@ function hardwareGate(t: HwTable, f: RowFacts, h: number): number {
   if (f.flash && t.noFlash[h] === 1) return REASON['no-flash-attention'];
   // bf16 plans fall back to fp16 on GPUs without bf16 (materialize); some engines have no fp16.
   if (f.noFp16Engine && t.noBf16[h] === 1 && f.o.compute === 'bf16') return REASON['no-engine'];
+  // Serving engines with their own kernel table (engines/kernels.ts: vLLM runs FP8 weight-only on Ampere).
+  if (f.minCc > 0) return t.cc[h]! < f.minCc ? REASON[f.fp8 ? 'no-fp8' : 'no-quant-kernels'] : -1;
   if (f.fp8 && t.noFp8[h] === 1) return REASON['no-fp8'];
   if (f.bnb && t.noBnb[h] === 1) return REASON['no-quant-kernels'];
   return -1;
@@ -1605,6 +1661,26 @@ interface Timing {
 /** objectiveStep's phases (scratch: the search reads only the step). */
 const OBJECTIVE_SCRATCH = { rollout: 0, referenceLogprobs: 0, policyTraining: 0, weightSync: 0 };
 
+/**
+ * How far an inference plan misses the scenario's service level, as a fraction over its worst target (0 when
+ * it meets them): time to first token and per output token (servingTime), and the requests per second the
+ * replicas complete (each replica finishes `batch` requests per request latency: TTFT + output x TPOT).
+ */
+function sloMiss(ctx: Ctx, f: RowFacts, ft: RowTiming, rate: GpuRates): number {
+  const job = ctx.s.job;
+  if (job.kind !== 'inference' || (!job.slo && job.requestsPerSecond === undefined)) return 0;
+  const sv = servingTime(ctx.facts, ft.options, PLAN_DECODE_TIME, rate);
+  let miss = 0;
+  if (job.slo?.ttftMs !== undefined) miss = Math.max(miss, (sv.ttft * 1000) / job.slo.ttftMs - 1);
+  if (job.slo?.tpotMs !== undefined) miss = Math.max(miss, (sv.tpot * 1000) / job.slo.tpotMs - 1);
+  if (job.requestsPerSecond !== undefined) {
+    const out = ft.options.seq - promptTokensOf(ft.options);
+    const perReplica = ft.options.batch / (sv.ttft + out * sv.tpot);
+    miss = Math.max(miss, job.requestsPerSecond / (perReplica * f.dp) - 1);
+  }
+  return miss;
+}
+
 /** Every power level of a row on one GPU option: time, wall power, circuits, limits, then keep. */
 function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
   const { st, ctx, lim, t, overCache, tm, wall } = L;
@@ -1617,6 +1693,11 @@ function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
     st.seq++;
     timeAt(ctx, lim, f, ft, t.rates[h * MAX_LEVELS + l]!, rented, tm);
     const hours = tm.hours;
+    const miss = sloMiss(ctx, f, ft, t.rates[h * MAX_LEVELS + l]!);
+    if (miss > 0) {
+      prune(st, REASON.slo, 1, r, h, l, miss, 1, 1 + miss);
+      continue;
+    }
     planWallWatts(f.count, nodeSize, t.boardW[h]! * lv[l]!, s.power.systemDrawW, ctx.eff, wall);
     if (!rented && ctx.caps.length > 0) {
       const ci = (h * MAX_LEVELS + l) * (lim.maxCount + 1) + f.count;
@@ -1887,6 +1968,9 @@ function planTime(k: Kept, t: ReturnType<typeof estimateTime>): Plan['time'] {
     bound: t.bound,
     phases: t.phases,
     ...(t.moe ? { moe: t.moe } : {}),
+    ...(t.ttftSeconds !== undefined
+      ? { ttftSeconds: t.ttftSeconds, tpotSeconds: t.tpotSeconds }
+      : {}),
   };
 }
 
@@ -1899,14 +1983,8 @@ function planCost(ctx: Ctx, h: HardwareOption, k: Kept, count: number): Plan['co
 
 /** vLLM plans: a paged-KV engine fills the GPU up to its utilization; the pool it leaves is the answer. */
 function planServing(arch: Arch, o: EstimateOptions, capacity: number): Plan['serving'] {
-  if (o.method !== 'inference' || o.framework !== 'vllm') return undefined;
-  const pool = estimateMemory(arch, o, { gpuCapacityBytes: capacity }).kvPool;
-  if (!pool) return undefined;
-  return {
-    kvPoolBytes: pool.poolBytes,
-    kvTokens: pool.tokens,
-    concurrency: Math.floor(pool.tokens / o.seq),
-  };
+  if (o.method !== 'inference') return undefined;
+  return servingOf(estimateMemory(arch, o, { gpuCapacityBytes: capacity }), o);
 }
 
 /** A kept candidate as a full Plan: the search's figures plus the estimates it did not need. */

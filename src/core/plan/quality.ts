@@ -77,6 +77,11 @@ function methodQuality(o: EstimateOptions, add: AddItem): void {
   }
 }
 
+// llama.cpp tools/quantize: Q4_K_M +0.0535 ppl, Q5_K_M +0.0142, Q6_K +0.0044, Q8_0 +0.0004 @ LLaMA-v1-7B.
+const GGUF_PPL = 'https://github.com/ggml-org/llama.cpp/blob/master/tools/quantize/quantize.cpp';
+const FP4_BLOCK =
+  'https://developer.nvidia.com/blog/introducing-nvfp4-for-efficient-and-accurate-low-precision-inference/';
+
 /** What quantized frozen weights cost (adapters and inference). */
 function weightQuality(o: EstimateOptions, add: AddItem): void {
   if (o.method === 'lora' || o.method === 'qlora' || o.method === 'inference') {
@@ -95,6 +100,17 @@ function weightQuality(o: EstimateOptions, add: AddItem): void {
         break;
       case 'fp8':
         add('fp8 weights', 'near', 'FP8 (E4M3) matches 16-bit results', FP8);
+        break;
+      case 'mxfp4':
+      case 'nvfp4':
+        // gpt-oss ships its MoE weights in MXFP4 (model card); NVFP4 within ~1% of FP8 on DeepSeek-R1 (NVIDIA blog).
+        add(`${o.weights} weights`, 'near', 'block-scaled FP4 keeps 16-bit accuracy', FP4_BLOCK);
+        break;
+      case 'q4_k_m':
+      case 'q5_k_m':
+      case 'q6_k':
+      case 'q8_0':
+        add(`${o.weights} GGUF weights`, 'near', 'k-quants add little perplexity', GGUF_PPL);
         break;
       default:
         break;

@@ -12,6 +12,9 @@ export interface ThroughputRow {
   /** (estimate - measured) / measured */
   error: number;
   bound: string;
+  /** The engine that ran it (engineOf its options) and its kernel family (the quant format, or the dtype). */
+  engine?: string;
+  kernel?: string;
 }
 
 export interface ThroughputSummary {
@@ -45,8 +48,12 @@ export function throughputSummaries(rows: readonly ThroughputRow[]): ThroughputS
   for (const [prefix, key] of [
     ['kind:', (r: ThroughputRow) => r.kind],
     ['source:', (r: ThroughputRow) => r.source],
+    // Decode cases per engine and per kernel family (issue 25: each reported on its own line).
+    ['engine:', (r: ThroughputRow) => (r.kind === 'decode' ? r.engine : undefined)],
+    ['kernel:', (r: ThroughputRow) => (r.kind === 'decode' ? r.kernel : undefined)],
   ] as const) {
-    for (const k of [...new Set(rows.map(key))].sort())
+    const keys = rows.map(key).filter((k): k is string => k !== undefined);
+    for (const k of [...new Set(keys)].sort())
       out.push(
         summarizeThroughput(
           `${prefix}${k}`,

@@ -13,7 +13,12 @@ import { FRAMEWORKS } from '../memory/frameworks.js';
 import { FLOAT_BYTES, valueBytes } from '../model/dtypes.js';
 import { ligerChunkRows, ligerPatches } from '../engines/hf/liger.js';
 import type { Gpu } from '../../schema/gpu.js';
-import type { EstimateOptions } from '../../schema/estimate.js';
+import {
+  isGguf,
+  meanContextOf,
+  promptTokensOf,
+  type EstimateOptions,
+} from '../../schema/estimate.js';
 import {
   QUANT_FORMATS_FOR,
   type Interconnect,
@@ -38,6 +43,11 @@ export {
 export function defaultQuantFormat(o: EstimateOptions): QuantFormat | null {
   if (!(o.weights in QUANT_FORMATS_FOR)) return null;
   const fw = FRAMEWORKS[o.framework];
+  const own = fw.quantFormatFor?.[o.weights];
+  if (own) return own;
+  if (isGguf(o.weights)) return 'gguf';
+  // fp8 / FP4 weights run through an engine's own kernels only (else timed as their bytes at full bandwidth).
+  if (o.weights === 'fp8' || o.weights === 'mxfp4' || o.weights === 'nvfp4') return null;
   return o.weights === 'int4' ? fw.int4QuantFormat : fw.quantFormat;
 }
 
@@ -64,6 +74,10 @@ export interface GpuRates {
   interNode: number;
   gpusPerNode: number;
   hopper: boolean;
+  /** FP8 tensor cores (compute capability 8.9+): W8A8 GEMMs run at twice the 16-bit rate. */
+  fp8: boolean;
+  /** Compute capability (0: not CUDA): which kernels a serving engine picks. */
+  cc: number;
   /** Dense 16-bit TFLOPS: the catalog spec, and what the card sustains at its power (power wall, limit). */
   spec16: number;
   sustained16: number;
@@ -224,6 +238,8 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
     interNode: t.interNodeGBps * 1e9 * NET_EFF,
     gpusPerNode: t.gpusPerNode,
     hopper,
+    fp8: g.supportsFp8 === true,
+    cc: g.computeCapability ? Number(g.computeCapability) : 0,
   };
 }
 
@@ -359,6 +375,9 @@ export type Bound = 'compute' | 'memory' | 'communication' | 'host';
  * block of 64 (QLoRA §2: 32/64 bits per parameter). */
 export function weightBytes(dtype: EstimateOptions['weights']): number {
   const v = valueBytes(dtype);
+  // MXFP4: one byte of scale per 32 values; NVFP4: one per 16 (dtypes.ts); GGUF bpw include their scales.
+  if (dtype === 'mxfp4') return v + 1 / 32;
+  if (dtype === 'nvfp4') return v + 1 / 16;
   return v === 0.5 ? v + 4 / 64 : v;
 }
 
@@ -1152,8 +1171,26 @@ const KERNELS: Record<QuantFormat, { eff8: number; eff4: number; crossover: numb
       crossover: 16,
       src: 'https://pytorch.org/blog/accelerating-generative-ai-2/',
     },
-    // Marlin: "near-optimal ~4x speedups up to batch sizes of 16-32 tokens" (https://github.com/IST-DASLab/marlin).
-    marlin: { eff8: 0.9, eff4: 0.9, crossover: 32, src: 'IST-DASLab/marlin README' },
+    // Marlin: "near-optimal ~4x speedups up to batch sizes of 16-32 tokens", and a fused int4 x fp16 GEMM
+    // that never dequantizes to memory, so larger batches run at about fp16 GEMM speed instead of falling off
+    // (https://github.com/IST-DASLab/marlin; Frantar et al., MARLIN, arXiv:2408.11743 Fig. 1).
+    marlin: { eff8: 0.9, eff4: 0.9, crossover: Infinity, src: 'IST-DASLab/marlin README' },
+    // CUTLASS W8A8 FP8/INT8 (and FP4 on Blackwell) GEMMs read the low-precision weight once per step like a
+    // 16-bit GEMM (assumed 0.9 like Marlin); compute-bound batches run at the FP8 rate (time/index.ts decode).
+    cutlass: {
+      eff8: 0.9,
+      eff4: 0.9,
+      crossover: Infinity,
+      src: 'https://docs.vllm.ai/en/latest/features/quantization/fp8.html',
+    },
+    // llama.cpp CUDA: mul_mat_vec_q for up to 8 rows, then MMQ (int8 tensor cores on the quantized blocks, no
+    // dequantized copy): ggml/src/ggml-cuda/mmvq.cu, mmq.cu. Assumed 0.75 of the bandwidth bound.
+    gguf: {
+      eff8: 0.75,
+      eff4: 0.75,
+      crossover: Infinity,
+      src: 'https://github.com/ggml-org/llama.cpp/tree/master/ggml/src/ggml-cuda',
+    },
     // ExLlamaV2 matmul kernels for batch <= ~16, dequant + cuBLAS above (turboderp/exllamav2 README, assumed 0.75).
     exl2: { eff8: 0.75, eff4: 0.75, crossover: 16, src: 'turboderp/exllamav2' },
     // AutoAWQ: GEMV kernel fastest at batch 1, GEMM kernel up to batch 8-16 (casper-hansen/AutoAWQ README).
@@ -1242,18 +1279,51 @@ function decodeTpSeconds(m: ModelFacts, tp: number, B: number, r: GpuRates): num
   );
 }
 
-export function decodeStep(
+// llama.cpp layers left in host RAM decode at host memory bandwidth: dual-channel DDR5-5600 peaks at 89.6 GB/s
+// and CPU token generation reaches ~60% of it (llama.cpp discussion #3847 CPU tables; assumed 55 GB/s).
+const HOST_DECODE_BYTES_PER_S = 55e9;
+// Low-precision tensor cores (FP8/INT8 W8A8) run dense GEMMs at twice the 16-bit rate (H100/L40S/RTX 4090
+// datasheets: FP8 and INT8 dense TFLOPS = 2x BF16).
+const W8A8_SPEEDUP = 2;
+
+/** The kernel a serving engine's W8A8/FP4 path falls back to on the GPU: Marlin weight-only without the cores. */
+function kernelOn(q: QuantFormat | null, o: EstimateOptions, r: GpuRates): QuantFormat | null {
+  if (q !== 'cutlass') return q;
+  if (o.weights === 'fp8' && !r.fp8) return 'marlin';
+  if ((o.weights === 'mxfp4' || o.weights === 'nvfp4') && r.cc < 10) return 'marlin';
+  return q;
+}
+
+/** The layers llama.cpp runs on the host (`--gpu-layers`), as a share; 0 for every other engine. */
+function hostShare(m: ModelFacts, o: EstimateOptions): { layers: number; head: boolean } {
+  if (!FRAMEWORKS[o.framework].layerOffload || o.gpuLayers === undefined)
+    return { layers: 0, head: false };
+  const ngl = Math.min(o.gpuLayers, m.layers + 1);
+  return { layers: (m.layers - Math.min(ngl, m.layers)) / m.layers, head: ngl <= m.layers };
+}
+
+interface Traffic {
+  /** Bytes a decode step reads on the GPU (weights at the kernel's efficiency; KV) and on the host. */
+  weightGpu: number;
+  kvGpu: number;
+  host: number;
+  /** Linear weight elements a step reads, and bytes per weight element. */
+  linearRead: number;
+  wb: number;
+  q: QuantFormat | null;
+}
+
+/** What one decode step of B sequences at context `ctx` reads, per GPU and on the host. */
+function decodeTraffic(
   m: ModelFacts,
   o: EstimateOptions,
   t: TimeOptions,
   r: GpuRates,
-  detail = true,
-): DecodeTime {
-  const B = o.batch;
-  const tp = o.tp;
-  const ctx = o.seq;
-  const q = t.quantFormat ?? defaultQuantFormat(o);
-  const quantized = q !== null && o.weights in QUANT_FORMATS_FOR;
+  B: number,
+  ctx: number,
+): Traffic {
+  const q0 = t.quantFormat ?? defaultQuantFormat(o);
+  const q = q0 !== null && o.weights in QUANT_FORMATS_FOR ? kernelOn(q0, o, r) : null;
   const wb = o.weights === 'fp32' ? 4 : weightBytes(o.weights);
   // MoE: at batch B a layer reads the distinct experts its tokens route to, E(1-(1-k/E)^B) on average.
   let linearRead = m.linearTotal;
@@ -1262,24 +1332,76 @@ export function decodeStep(
     const distinct = m.experts * (1 - Math.pow(1 - m.topK / m.experts, B));
     linearRead = dense + m.expertWeightsPerLayer * distinct * m.layers;
   }
-  // lm_head stays 16-bit in bitsandbytes/GPTQ/AWQ checkpoints (llm_int8_skip_modules default; AutoGPTQ).
-  const headBytes = m.lmHead * (quantized && q === 'torchao' ? wb : 2);
-  const k = quantized ? KERNELS[q] : null;
+  // lm_head stays 16-bit in bitsandbytes/GPTQ/AWQ checkpoints (llm_int8_skip_modules default; AutoGPTQ); GGUF
+  // and torchao quantize it with the rest.
+  const headBytes = m.lmHead * (q === 'torchao' || q === 'gguf' ? wb : 2);
+  const k = q ? KERNELS[q] : null;
   const eff = k ? (o.weights === 'int8' || o.weights === 'fp8' ? k.eff8 : k.eff4) : 1;
-  const overCross = k !== null && B > k.crossover;
   // Above the crossover: dequantize (write 2 B) then a 16-bit GEMM reads it back (2 B).
-  const linearBytes = overCross ? linearRead * (wb + 4) : (linearRead * wb) / eff;
-  const weightT = (linearBytes + headBytes) / tp / r.mem;
-  // KV cache read each step: K and V of every layer at the context length, 16-bit.
-  const kvT = (2 * m.layers * m.kvWidth * ctx * 2 * B) / tp / r.mem;
+  const linearBytes =
+    k !== null && B > k.crossover ? linearRead * (wb + 4) : (linearRead * wb) / eff;
+  // KV cache read each step: K and V of every layer at the context length (16-bit, or 8-bit with fp8 / q8_0).
+  const kvElem = o.kvCacheDtype === 'fp8' ? 1 : 2;
+  const kv = (2 * m.layers * m.kvWidth * ctx * kvElem * B) / o.tp;
+  const h = hostShare(m, o);
+  const weightGpu = (linearBytes * (1 - h.layers) + (h.head ? 0 : headBytes)) / o.tp;
+  const host = linearRead * wb * h.layers + (h.head ? headBytes : 0) + kv * h.layers;
+  return { weightGpu, kvGpu: kv * (1 - h.layers), host, linearRead, wb, q };
+}
+
+/** FLOP/s of the step's GEMMs: the W8A8 tensor-core rate where the kernel multiplies in 8 bits. */
+const gemmRate = (q: QuantFormat | null, r: GpuRates): number =>
+  q === 'cutlass' ? r.gemm16 * W8A8_SPEEDUP : r.gemm16;
+
+/**
+ * Prefill of `seqs` prompts of `tokens` tokens each: compute-bound GEMMs and attention at the prompt's shape,
+ * one read of the weights, and (llama.cpp) the host layers' weights copied over PCIe once per ubatch.
+ */
+function prefillTime(
+  m: ModelFacts,
+  o: EstimateOptions,
+  r: GpuRates,
+  tr: Traffic,
+  tokens: number,
+  seqs: number,
+): number {
+  const flops =
+    (2 * (m.active - embedOnly(m)) * tokens * seqs +
+      2 * m.layers * tokens * tokens * m.attnWidth * seqs) /
+    o.tp;
+  const ubatches = FRAMEWORKS[o.framework].layerOffload ? Math.ceil((tokens * seqs) / 512) : 0;
+  return (
+    flops / (gemmRate(tr.q, r) * shapeFactor(tokens * seqs, m.hidden / o.tp)) +
+    (tr.linearRead * tr.wb) / o.tp / r.mem +
+    (ubatches * tr.host) / r.host
+  );
+}
+
+export function decodeStep(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  detail = true,
+  ctx = o.seq,
+): DecodeTime {
+  const B = o.batch;
+  const tp = o.tp;
+  const tr = decodeTraffic(m, o, t, r, B, ctx);
+  const weightT = tr.weightGpu / r.mem;
+  const kvT = tr.kvGpu / r.mem;
   const flops =
     (2 * (m.active - embedOnly(m)) * B) / tp + (4 * m.layers * ctx * m.attnWidth * B) / tp;
-  const computeT = flops / r.gemm16;
+  const computeT = flops / gemmRate(tr.q, r);
   const memT = weightT + kvT;
   const core = Math.max(memT, computeT);
-  const host = decodeHost(m, o, quantized ? q : null);
+  const host = decodeHost(m, o, tr.q);
   const tpT = decodeTpSeconds(m, tp, B, r);
-  const step = Math.max(core, host.dispatch) + host.gaps + host.fixed + tpT;
+  // Host-RAM layers run after the GPU's, at host bandwidth; the engine's per-step scheduling/sampling adds on.
+  const fw = FRAMEWORKS[o.framework];
+  const hostT =
+    tr.host / HOST_DECODE_BYTES_PER_S + (fw.stepHostSeconds ?? 0) + (fw.seqHostSeconds ?? 0) * B;
+  const step = Math.max(core, host.dispatch) + host.gaps + host.fixed + tpT + hostT;
   const overhead = step - core - tpT; // the host's share the GPU's work does not hide
   if (!detail)
     return {
@@ -1295,11 +1417,7 @@ export function decodeStep(
   phases[DPH['decode-kv']] = memT >= computeT ? kvT : computeT * (kvT / memT);
   phases[DPH['tensor-parallel']] = tpT;
   phases[DPH.overhead] = overhead;
-  const prefillFlops =
-    (2 * (m.active - embedOnly(m)) * ctx * B + 2 * m.layers * ctx * ctx * m.attnWidth * B) / tp;
-  const prefill =
-    prefillFlops / (r.gemm16 * shapeFactor(ctx * B, m.hidden / tp)) +
-    (linearRead * wb) / tp / r.mem;
+  const prefill = prefillTime(m, o, r, tr, ctx, B);
   phases[DPH.prefill] = prefill;
   return {
     stepSeconds: step,
@@ -1309,6 +1427,27 @@ export function decodeStep(
     bound: argmaxBound(computeT > memT ? computeT : 0, computeT > memT ? 0 : memT, tpT, overhead),
     flopsPerGpu: flops,
   };
+}
+
+/**
+ * Per request under continuous batching (vLLM/SGLang chunked prefill mixes prompts into decode steps:
+ * https://docs.vllm.ai/en/latest/configuration/optimization.html): time to first token = its prompt's prefill
+ * (compute-bound) plus the decode step it rides with; time per output token = a decode step of the batch at
+ * its mean context (prompt + half the output), plus the batch's share of the prefills that interrupt it (each
+ * of the B sequences is replaced, and its successor prefilled, once per output length).
+ */
+export function servingTime(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+): { ttft: number; tpot: number } {
+  const prompt = promptTokensOf(o);
+  const out = Math.max(1, o.seq - prompt);
+  const meanCtx = meanContextOf(o);
+  const step = decodeStep(m, o, t, r, false, meanCtx).stepSeconds;
+  const prefill = prefillTime(m, o, r, decodeTraffic(m, o, t, r, 1, prompt), prompt, 1);
+  return { ttft: prefill + step, tpot: step + (prefill * o.batch) / out };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1321,6 +1460,9 @@ export interface TimeResult {
   bound: Bound;
   /** Inference: tokens generated per second by one replica, summed over the batch. */
   decodeTokensPerSecond?: number;
+  /** Inference: a request's time to first token and time per output token under the batch (servingTime). */
+  ttftSeconds?: number;
+  tpotSeconds?: number;
   /** Seconds per step by phase (training: per optimizer step; inference: per decode step + prefill). */
   phases: { phase: string; seconds: number }[];
   /** The time settings used (flags or their defaults). */
@@ -1350,18 +1492,21 @@ export function estimateTime(arch: Arch, o: EstimateOptions, gpu: Gpu, t: TimeOp
   const r = gpuRates(gpu, t);
   const settings = {
     ...t,
-    quantFormat: t.quantFormat ?? defaultQuantFormat(o),
+    quantFormat: kernelOn(t.quantFormat ?? defaultQuantFormat(o), o, r),
     interconnect: t.interconnect ?? defaultInterconnect(gpu),
   } as TimeResult['settings'];
   const tensorTflops = { spec: r.spec16, sustained: round(r.sustained16) };
   if (o.method === 'inference') {
     const d = decodeStep(m, o, t, r);
+    const sv = servingTime(m, o, t, r);
     return {
       stepSeconds: round(d.stepSeconds),
       tokensPerSecondPerGpu: round(d.tokensPerSecond / o.tp),
       mfu: round(d.flopsPerGpu / d.stepSeconds / r.peak16, 3),
       bound: d.bound,
       decodeTokensPerSecond: round(d.tokensPerSecond),
+      ttftSeconds: round(sv.ttft),
+      tpotSeconds: round(sv.tpot),
       phases: DECODE_PHASES.map((p, i) => ({ phase: p, seconds: round(d.phases[i]!) })),
       settings,
       tensorTflops,

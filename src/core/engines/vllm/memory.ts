@@ -30,6 +30,16 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // vLLM serves 4-bit GPTQ/AWQ checkpoints with Marlin kernels (https://docs.vllm.ai/en/latest/features/quantization/); CUDA graphs on by default.
   quantFormat: 'gptq',
   int4QuantFormat: 'marlin',
+  // --quantization bitsandbytes runs bitsandbytes' own kernels (https://docs.vllm.ai/en/latest/features/quantization/bnb.html);
+  // int8/fp8 checkpoints run CUTLASS W8A8 (Marlin W8A16 where the GPU lacks FP8: time/index.ts kernelOn).
+  quantFormatFor: {
+    nf4: 'bnb',
+    int8: 'cutlass',
+    fp8: 'cutlass',
+    mxfp4: 'cutlass',
+    nvfp4: 'cutlass',
+  },
+  poolBudget: 'utilization',
   fusedKernels: true,
   // vllm/model_executor/layers/fused_moe: one fused Triton/CUTLASS MoE kernel per projection over all experts.
   moeDispatch: 'grouped',

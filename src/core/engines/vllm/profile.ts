@@ -17,8 +17,8 @@ export const VLLM_PROFILE: EngineProfile = {
   zero: [0],
   offload: {},
   fullWeights: [],
-  // fp8 and int8 (W8A8) checkpoints, bitsandbytes nf4, AWQ/GPTQ int4.
-  baseWeights: ['bf16', 'fp16', 'fp32', 'fp8', 'int8', 'nf4', 'int4'],
+  // fp8 and int8 (W8A8) checkpoints, bitsandbytes nf4, AWQ/GPTQ int4, MXFP4 (gpt-oss) and NVFP4 checkpoints.
+  baseWeights: ['bf16', 'fp16', 'fp32', 'fp8', 'int8', 'nf4', 'int4', 'mxfp4', 'nvfp4'],
   shardedQuantized: [],
   optimizers: ['none'],
   offloadOptimizers: [],

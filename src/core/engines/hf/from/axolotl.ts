@@ -86,12 +86,8 @@ function loraTargetsOf(r: FieldReader, extra: string[], warnings: string[]): str
   return t.length > 0 ? [...new Set(t)].join(',') : '';
 }
 
-export function mapAxolotl(doc: Record<string, unknown>): FromMapping {
-  const r = new FieldReader(doc);
-  const flags: FromFlags = {};
-  const warnings: string[] = [];
-  const model = r.str('base_model') ?? null;
-  rlInto(r, flags, warnings);
+/** adapter / load_in_4bit / load_in_8bit / bnb_config_kwargs / lora_* → method, weights and LoRA flags. */
+function adapterInto(r: FieldReader, flags: FromFlags, warnings: string[]): void {
   const adapter = r.str('adapter');
   const q4 = r.bool('load_in_4bit') === true;
   const q8 = r.bool('load_in_8bit') === true;
@@ -126,6 +122,15 @@ export function mapAxolotl(doc: Record<string, unknown>): FromMapping {
         'false without an adapter (quantized weights are frozen: set adapter: lora or qlora)',
       );
   }
+}
+
+export function mapAxolotl(doc: Record<string, unknown>): FromMapping {
+  const r = new FieldReader(doc);
+  const flags: FromFlags = {};
+  const warnings: string[] = [];
+  const model = r.str('base_model') ?? null;
+  rlInto(r, flags, warnings);
+  adapterInto(r, flags, warnings);
   const seq = r.int('sequence_len');
   if (seq !== undefined) flags.seq = seq;
   const batch = r.int('micro_batch_size');

@@ -1,0 +1,52 @@
+/**
+ * Which GPUs each serving engine has kernels for, by weight format (compute capability, CUDA): the planner's
+ * hardware gate and `estimate --gpu` refuse a format the engine cannot run on the card, with one line naming
+ * the engine and what it runs there.
+ */
+import type { Engine } from '../../schema/engine.js';
+import type { WeightDtype } from '../../schema/estimate.js';
+
+type Needs = Partial<Record<WeightDtype, { cc: number; why: string }>>;
+
+// vLLM 0.33: FP8 W8A8 needs 8.9+, Ampere (8.0+) runs FP8 weight-only through Marlin
+// (https://docs.vllm.ai/en/latest/features/quantization/fp8.html); MXFP4/NVFP4 run natively on Blackwell and
+// through the FP4 Marlin kernels from 8.0 (vllm/model_executor/layers/quantization/utils/marlin_utils_fp4.py);
+// AWQ/GPTQ Marlin needs 8.0, the plain AWQ/GPTQ kernels 7.5; bitsandbytes 7.0.
+const VLLM_NEEDS: Needs = {
+  fp8: { cc: 8.0, why: 'FP8 W8A8 on 8.9+, FP8 Marlin (weight-only) on 8.0+' },
+  mxfp4: { cc: 8.0, why: 'MXFP4 on Blackwell, FP4 Marlin on 8.0+' },
+  nvfp4: { cc: 8.0, why: 'NVFP4 on Blackwell, FP4 Marlin on 8.0+' },
+  int4: { cc: 7.5, why: 'AWQ/GPTQ Marlin on 8.0+, AWQ/GPTQ kernels on 7.5' },
+  int8: { cc: 7.5, why: 'int8 W8A8 CUTLASS on 7.5+' },
+  nf4: { cc: 7.0, why: 'bitsandbytes on 7.0+' },
+};
+// SGLang 0.5: FP8 W8A8 (sgl-kernel fp8 GEMMs, 8.9+); MXFP4 through triton_kernels on Hopper or natively on
+// Blackwell (gpt-oss support, 9.0+); NVFP4 (ModelOpt FP4) on Blackwell only (python/sglang/srt/layers/quantization/).
+const SGLANG_NEEDS: Needs = {
+  fp8: { cc: 8.9, why: 'FP8 W8A8 on 8.9+' },
+  mxfp4: { cc: 9.0, why: 'MXFP4 on Hopper (triton kernels) and Blackwell' },
+  nvfp4: { cc: 10.0, why: 'NVFP4 on Blackwell' },
+  int4: { cc: 8.0, why: 'AWQ/GPTQ Marlin on 8.0+' },
+  int8: { cc: 8.0, why: 'int8 W8A8 on 8.0+' },
+};
+
+const NEEDS: Partial<Record<Engine, Needs>> = { vllm: VLLM_NEEDS, sglang: SGLANG_NEEDS };
+
+/** Compute capability as a number (null: not CUDA). */
+export const ccOf = (cc: string | null | undefined): number => (cc ? Number(cc) : 0);
+
+/** The least compute capability `engine` needs for `weights` (0: none). */
+export function minComputeCapability(engine: Engine, weights: WeightDtype): number {
+  return NEEDS[engine]?.[weights]?.cc ?? 0;
+}
+
+/** Why `engine` cannot run `weights` on a GPU of compute capability `cc`, or null. */
+export function kernelRefusal(
+  engine: Engine,
+  weights: WeightDtype,
+  cc: string | null | undefined,
+): string | null {
+  const need = NEEDS[engine]?.[weights];
+  if (!need || ccOf(cc) >= need.cc) return null;
+  return `${engine} has no ${weights} kernel for compute capability ${cc ?? 'none (not CUDA)'} (it runs ${need.why})`;
+}

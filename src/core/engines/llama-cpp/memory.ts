@@ -1,0 +1,34 @@
+/** What the llama.cpp engine really allocates: llama-server's memory profile (core/memory reads it). */
+import type { FrameworkProfile } from '../../memory/framework-profile.js';
+import { VLLM_MEMORY } from '../vllm/memory.js';
+
+// The CUDA runtime and cuBLAS handle of a process without PyTorch (no caching allocator, no NCCL): ~300 MiB
+// (pytorch/pytorch#86509 measures 287 MB for the bare context with lazy loading; assumed alike).
+const GGML_CUDA_CONTEXT_MIB = 300;
+
+export const LLAMA_CPP_MEMORY: FrameworkProfile = {
+  ...VLLM_MEMORY,
+  id: 'llama.cpp',
+  name: 'llama.cpp',
+  // llama_kv_cache allocates K and V for all n_ctx cells of every layer at start (src/llama-kv-cache.cpp).
+  kvCache: 'static',
+  poolBudget: undefined,
+  layerOffload: true,
+  prefillLogits: 'last',
+  cudaContextMiB: GGML_CUDA_CONTEXT_MIB,
+  // ggml-alloc plans each buffer exactly (ggml_gallocr): no caching-allocator slack.
+  allocatorSlack: 0,
+  quantFormat: 'gguf',
+  int4QuantFormat: 'gguf',
+  quantFormatFor: {},
+  // ggml-cuda replays the decode graph as a CUDA graph (ggml-cuda.cu, GGML_CUDA_USE_GRAPHS).
+  fusedKernels: true,
+  // llama-server runs its HTTP/slot loop between steps (~0.3 ms) and samples each slot on the CPU over the whole
+  // vocabulary (common_sampler: logits copy, top-k/top-p/temperature chain): ~0.2 ms per slot (assumed).
+  stepHostSeconds: 3e-4,
+  seqHostSeconds: 2e-4,
+  moeDispatch: 'grouped',
+  expertParallel: false,
+  source:
+    'https://github.com/ggml-org/llama.cpp/blob/25d5b0c53f9a146f3d7a99a18610d9d623b5041e/tools/server/README.md',
+};

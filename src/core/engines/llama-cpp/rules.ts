@@ -1,0 +1,35 @@
+/** What llama.cpp rejects for a serving plan, as data (rules.ts). */
+import type { Rule } from '../rules.js';
+
+/**
+ * The llama.cpp build llama-server is written for: the server README and common/arg.cpp read at commit 25d5b0c5
+ * (tools/server/README.md); the CUDA server image of that build.
+ */
+export const LLAMA_CPP_COMMIT = '25d5b0c53f9a146f3d7a99a18610d9d623b5041e';
+export const LLAMA_CPP_IMAGE = 'ghcr.io/ggml-org/llama.cpp:server-cuda';
+
+export const LLAMA_CPP_RULES: readonly Rule[] = [
+  {
+    id: 'llama-cpp-quantized-v-needs-fa',
+    says: 'llama.cpp refuses a quantized V cache without flash attention ("quantized V cache requires flash_attn"): the launcher writes -fa on with -ctv q8_0',
+    library: 'llama.cpp',
+    versions: '>=b3000',
+    source:
+      'https://github.com/ggml-org/llama.cpp/blob/25d5b0c53f9a146f3d7a99a18610d9d623b5041e/src/llama-context.cpp',
+    effect: 'change',
+    applies: (x) => x.options.kvCacheDtype === 'fp8',
+  },
+];
+
+/** The llama-server flags the launch line writes (tools/server/README.md at 25d5b0c5). */
+export const LLAMA_SERVER_FLAGS = [
+  '-m', // --model FNAME
+  '-ngl', // --gpu-layers N
+  '-c', // --ctx-size N (all slots together)
+  '-np', // --parallel N (slots)
+  '-ctk', // --cache-type-k TYPE (f16, q8_0, ...)
+  '-ctv', // --cache-type-v TYPE
+  '-fa', // --flash-attn on|off|auto
+  '--host',
+  '--port',
+] as const;

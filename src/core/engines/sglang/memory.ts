@@ -1,0 +1,63 @@
+/** What the sglang engine really allocates: SGLang's memory profile (core/memory reads it). */
+import { TORCH_CONTEXT_MIB, type FrameworkProfile } from '../../memory/framework-profile.js';
+import { VLLM_MEMORY } from '../vllm/memory.js';
+
+export const SGLANG_MEMORY: FrameworkProfile = {
+  ...VLLM_MEMORY,
+  id: 'sglang',
+  name: 'SGLang',
+  // Token-level paged pool (page size 1) under a radix tree of cached prefixes (mem_cache/radix_cache.py).
+  kvCache: 'paged-pool',
+  // mem_fraction_static = (weights + KV pool) / GPU memory (server_args.py _handle_gpu_memory_settings).
+  poolBudget: 'static',
+  cudaContextMiB: TORCH_CONTEXT_MIB,
+  allocatorSlack: 0.02,
+  // SGLang serves AWQ/GPTQ int4 through Marlin, FP8 through CUTLASS W8A8 (or Marlin W8A16 without FP8 cores),
+  // bitsandbytes NF4 through bitsandbytes (python/sglang/srt/layers/quantization/).
+  quantFormat: 'gptq',
+  int4QuantFormat: 'marlin',
+  quantFormatFor: {
+    nf4: 'bnb',
+    int8: 'cutlass',
+    fp8: 'cutlass',
+    mxfp4: 'cutlass',
+    nvfp4: 'cutlass',
+  },
+  fusedKernels: true, // CUDA graphs for decode batches up to cuda_graph_max_bs
+  // The overlap scheduler runs the CPU's scheduling of step n+1 during step n (SGLang v0.4 blog, "zero-overhead batch scheduler").
+  stepHostSeconds: 0,
+  moeDispatch: 'grouped',
+  expertParallel: true,
+  source:
+    'https://github.com/sgl-project/sglang/blob/469c63e54e7d94591617ef9590c6aa26d54dc1bb/python/sglang/srt/server_args.py',
+};
+
+/**
+ * SGLang's defaults by GPU memory (server_args.py _handle_gpu_memory_settings at 469c63e5): the chunked-prefill
+ * size, the largest CUDA-graph batch, and mem_fraction_static = (memory - reserved) / memory, reserved (MiB) =
+ * 512 + 1.5 x max(chunk, 2048) + 2 x cuda_graph_max_bs + 1024 x tp x pp / 8, at least 10 GiB above 60 GiB.
+ */
+export function sglangDefaults(
+  capacityBytes: number,
+  tp: number,
+  pp: number,
+): { chunk: number; graphMaxBs: number; memFractionStatic: number } {
+  const mib = capacityBytes / 2 ** 20;
+  const [chunk, graphMaxBs] =
+    mib < 20 * 1024
+      ? [2048, 8]
+      : mib < 35 * 1024
+        ? [2048, tp < 4 ? 24 : 80]
+        : mib < 60 * 1024
+          ? [4096, tp < 4 ? 32 : 160]
+          : mib < 160 * 1024
+            ? [8192, tp < 4 ? 256 : 512]
+            : [16384, 512];
+  let reserved = 512 + Math.max(chunk, 2048) * 1.5 + graphMaxBs * 2 + (tp * pp * 1024) / 8;
+  if (mib > 60 * 1024) reserved = Math.max(reserved, 10 * 1024);
+  return {
+    chunk,
+    graphMaxBs,
+    memFractionStatic: Math.round(((mib - reserved) / mib) * 1000) / 1000,
+  };
+}

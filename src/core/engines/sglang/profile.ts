@@ -1,0 +1,18 @@
+/** The sglang engine: what it runs, the defaults it applies, its rules (the planner's profile). */
+import type { EngineProfile } from '../profile.js';
+import { VLLM_PROFILE } from '../vllm/profile.js';
+import { SGLANG_RULES } from './rules.js';
+
+export const SGLANG_PROFILE: EngineProfile = {
+  ...VLLM_PROFILE,
+  id: 'sglang',
+  framework: 'sglang',
+  // fp8/int8 W8A8, AWQ/GPTQ int4 (Marlin), MXFP4 (gpt-oss), NVFP4 (ModelOpt) checkpoints.
+  baseWeights: ['bf16', 'fp16', 'fp8', 'int8', 'int4', 'mxfp4', 'nvfp4'],
+  attention: ['flash', 'sdpa'],
+  rules: SGLANG_RULES,
+  docs: [
+    'https://docs.sglang.ai/advanced_features/server_arguments.html',
+    'https://docs.sglang.ai/advanced_features/quantization.html',
+  ],
+};

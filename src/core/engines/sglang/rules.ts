@@ -1,0 +1,47 @@
+/** What SGLang rejects for a serving plan, as data (rules.ts); the launcher refuses the first match. */
+import type { Rule } from '../rules.js';
+
+/** The SGLang release serve.sh is written for (PyPI sglang 0.5.23, 2026-10; server_args.py read at 469c63e5). */
+export const SGLANG_VERSION = '0.5.23';
+
+const heads = (x: Parameters<Rule['applies']>[0]): number =>
+  x.arch.groups.find((g) => g.heads > 0)?.heads ?? 0;
+
+export const SGLANG_RULES: readonly Rule[] = [
+  {
+    id: 'sglang-tp-divides-heads',
+    says: 'SGLang shards attention heads over --tp-size: the number of attention heads must be divisible by it',
+    library: 'sglang',
+    versions: '>=0.4',
+    source:
+      'https://github.com/sgl-project/sglang/blob/469c63e54e7d94591617ef9590c6aa26d54dc1bb/python/sglang/srt/configs/model_config.py',
+    effect: 'forbid',
+    applies: (x) => x.options.tp > 1 && heads(x) % x.options.tp !== 0,
+  },
+  {
+    id: 'sglang-no-gguf-tp',
+    says: 'SGLang loads GGUF only without tensor parallelism; vramplan serves GGUF with llama.cpp',
+    library: 'sglang',
+    versions: '>=0.4',
+    source: 'https://docs.sglang.ai/advanced_features/quantization.html',
+    effect: 'forbid',
+    applies: (x) => /^q\d/.test(x.options.weights),
+  },
+];
+
+/**
+ * The `python -m sglang.launch_server` flags serve.sh writes: ServerArgs fields of
+ * python/sglang/srt/server_args.py (argparse names, read at commit 469c63e5).
+ */
+export const SGLANG_SERVE_FLAGS = [
+  '--model-path', // ServerArgs.model_path
+  '--port', // ServerArgs.port
+  '--tp-size', // ServerArgs.tp_size
+  '--pp-size', // ServerArgs.pp_size
+  '--context-length', // ServerArgs.context_length
+  '--max-running-requests', // ServerArgs.max_running_requests
+  '--dtype', // ServerArgs.dtype
+  '--kv-cache-dtype', // ServerArgs.kv_cache_dtype (auto, fp8_e5m2, fp8_e4m3, ...)
+  '--quantization', // ServerArgs.quantization
+  '--mem-fraction-static', // ServerArgs.mem_fraction_static
+] as const;

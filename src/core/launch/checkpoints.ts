@@ -1,0 +1,89 @@
+/**
+ * Which checkpoint a serving plan loads: a published repository in the plan's weight format when one is known
+ * (by the base model's Hugging Face id), else the base repository with the quantize step that makes one.
+ */
+import type { WeightDtype } from '../../schema/estimate.js';
+
+export interface Checkpoint {
+  /** What MODEL points at: a repository id or a local path (GGUF: a repository of GGUF files or a .gguf file). */
+  ref: string;
+  /** Published: the repository exists in this format; otherwise `steps` make it from the base repository. */
+  published: boolean;
+  steps: string[];
+}
+
+// Published quantized checkpoints, each from its Hugging Face model page.
+const PUBLISHED: Readonly<Record<string, Partial<Record<WeightDtype, string>>>> = {
+  'meta-llama/Llama-3.1-8B': {
+    int4: 'hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4', // huggingface.co/hugging-quants
+    fp8: 'RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8', // huggingface.co/RedHatAI (llm-compressor W8A8 FP8)
+    q4_k_m: 'bartowski/Meta-Llama-3.1-8B-Instruct-GGUF',
+    q5_k_m: 'bartowski/Meta-Llama-3.1-8B-Instruct-GGUF',
+    q6_k: 'bartowski/Meta-Llama-3.1-8B-Instruct-GGUF',
+    q8_0: 'bartowski/Meta-Llama-3.1-8B-Instruct-GGUF',
+  },
+  'meta-llama/Llama-3.1-70B': {
+    int4: 'hugging-quants/Meta-Llama-3.1-70B-Instruct-AWQ-INT4',
+    fp8: 'RedHatAI/Meta-Llama-3.1-70B-Instruct-FP8',
+    q4_k_m: 'bartowski/Meta-Llama-3.1-70B-Instruct-GGUF',
+  },
+  'meta-llama/Llama-3.1-405B': {
+    int4: 'hugging-quants/Meta-Llama-3.1-405B-Instruct-AWQ-INT4',
+    fp8: 'meta-llama/Llama-3.1-405B-Instruct-FP8', // Meta's own FP8 release
+  },
+  'openai/gpt-oss-20b': { mxfp4: 'openai/gpt-oss-20b' }, // ships MXFP4 MoE weights
+};
+
+export const GGUF_TYPE: Partial<Record<WeightDtype, string>> = {
+  q4_k_m: 'Q4_K_M',
+  q5_k_m: 'Q5_K_M',
+  q6_k: 'Q6_K',
+  q8_0: 'Q8_0',
+};
+
+/** The checkpoint for `weights` of the model `hfId` (or `fallback`, the plan's model reference). */
+export function checkpointFor(
+  hfId: string | null,
+  fallback: string,
+  weights: WeightDtype,
+): Checkpoint {
+  const known = hfId ? PUBLISHED[hfId]?.[weights] : undefined;
+  if (known) return { ref: known, published: true, steps: [] };
+  const gguf = GGUF_TYPE[weights];
+  if (gguf) {
+    // llama.cpp convert_hf_to_gguf.py then llama-quantize (tools/quantize/README.md).
+    const file = `model-${gguf}.gguf`;
+    return {
+      ref: file,
+      published: false,
+      steps: [
+        `huggingface-cli download ${fallback} --local-dir base`,
+        'python convert_hf_to_gguf.py base --outfile model-f16.gguf --outtype f16',
+        `llama-quantize model-f16.gguf ${file} ${gguf}`,
+      ],
+    };
+  }
+  switch (weights) {
+    case 'int4':
+    case 'fp8':
+    case 'int8':
+    case 'nvfp4': {
+      // llm-compressor oneshot recipes: AWQ W4A16, FP8_DYNAMIC, W8A8, NVFP4 (github.com/vllm-project/llm-compressor examples).
+      const scheme = {
+        int4: 'W4A16 (AWQModifier)',
+        fp8: 'FP8_DYNAMIC',
+        int8: 'W8A8',
+        nvfp4: 'NVFP4',
+      }[weights];
+      return {
+        ref: `./${fallback.split('/').pop() ?? 'model'}-${weights}`,
+        published: false,
+        steps: [
+          `pip install llmcompressor; quantize ${fallback} with llm-compressor oneshot, scheme ${scheme}, saving to the folder MODEL names`,
+        ],
+      };
+    }
+    default:
+      return { ref: fallback, published: false, steps: [] };
+  }
+}

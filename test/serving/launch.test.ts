@@ -1,0 +1,133 @@
+// Serving launchers: serve.sh / llama-server lines parse back to the plan's settings; checkpoints in the plan's format.
+import { describe, expect, it } from 'vitest';
+import { buildLaunch } from '../../src/core/launch/index.js';
+import { buildEstimate } from '../../src/core/estimate.js';
+import { sglangDefaults } from '../../src/core/engines/sglang/memory.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { optionsFromFlags } from '../../src/schema/flags.js';
+import { withEngineDefaults } from '../../src/core/engines/defaults.js';
+import { serveCommands, modelOf } from './serve-line.js';
+
+function launch(model: string, gpuId: string, flags: Record<string, unknown>) {
+  const arch = resolveModel(model);
+  const gpu = findGpu(gpuId);
+  const options = withEngineDefaults(optionsFromFlags({ method: 'inference', ...flags }), flags);
+  const estimate = buildEstimate(arch, options, gpu);
+  const out = buildLaunch({
+    arch,
+    options,
+    gpu,
+    gradAccum: 1,
+    powerLimitW: null,
+    estimate,
+    modelRef: arch.hfId ?? arch.id,
+  });
+  const files = Object.fromEntries(
+    out.outputs.flatMap((e) => (e.ok ? e.files.map((f) => [f.path, f.content]) : [])),
+  );
+  return { arch, options, files, out };
+}
+
+describe('vLLM serve.sh', () => {
+  it('an AWQ int4 plan points at the published checkpoint and its flags parse back', () => {
+    const { files } = launch('llama-3.1-70b', 'rtx-a6000', {
+      framework: 'vllm',
+      weights: 'int4',
+      tp: 2,
+      gpus: 2,
+      batch: 16,
+      seq: 4096,
+      'kv-cache-dtype': 'fp8',
+    });
+    const sh = String(files['serve.sh']);
+    expect(modelOf(sh)).toBe('hugging-quants/Meta-Llama-3.1-70B-Instruct-AWQ-INT4');
+    const [c, ...rest] = serveCommands(sh);
+    expect(rest).toEqual([]);
+    expect(c!['--tensor-parallel-size']).toBe('2');
+    expect(c!['--max-num-seqs']).toBe('16');
+    expect(c!['--max-model-len']).toBe('4096');
+    expect(c!['--kv-cache-dtype']).toBe('fp8');
+    expect(c!['--quantization']).toBeUndefined();
+    expect(String(files['check.sh'])).toContain('/v1/completions');
+  });
+  it('nf4 is launched as bitsandbytes and timed as bitsandbytes', () => {
+    const { files } = launch('llama-3.1-8b', 'rtx-4090', {
+      framework: 'vllm',
+      weights: 'nf4',
+      gpu: 'rtx-4090',
+    });
+    expect(serveCommands(String(files['serve.sh']))[0]!['--quantization']).toBe('bitsandbytes');
+  });
+  it('fp8 without a published checkpoint quantizes while loading; with one, reads its config', () => {
+    const q = launch('qwen2.5-7b', 'l40s', { framework: 'vllm', weights: 'fp8' });
+    expect(serveCommands(String(q.files['serve.sh']))[0]!['--quantization']).toBe('fp8');
+    const p = launch('llama-3.1-405b', 'h100-sxm', {
+      framework: 'vllm',
+      weights: 'fp8',
+      tp: 8,
+      gpus: 8,
+    });
+    expect(modelOf(String(p.files['serve.sh']))).toBe('meta-llama/Llama-3.1-405B-Instruct-FP8');
+    expect(serveCommands(String(p.files['serve.sh']))[0]!['--quantization']).toBeUndefined();
+  });
+  it('an unpublished int4 checkpoint comes with the quantize step', () => {
+    const { files } = launch('qwen2.5-7b', 'rtx-4090', { framework: 'vllm', weights: 'int4' });
+    expect(String(files['serve.sh'])).toMatch(/llm-compressor oneshot, scheme W4A16/);
+  });
+});
+
+describe('SGLang serve.sh', () => {
+  it('launch_server flags parse back, mem_fraction_static as the memory model used', () => {
+    const { files, options } = launch('llama-3.1-8b', 'rtx-4090', {
+      framework: 'sglang',
+      weights: 'fp8',
+      batch: 32,
+      seq: 2048,
+      gpus: 2,
+    });
+    const cmds = serveCommands(String(files['serve.sh']));
+    expect(cmds).toHaveLength(2); // one replica per GPU, each on its own port
+    expect(new Set(cmds.map((c) => c['--port'])).size).toBe(2);
+    const c = cmds[0]!;
+    expect(c['--tp-size']).toBe('1');
+    expect(c['--context-length']).toBe('2048');
+    expect(c['--max-running-requests']).toBe('32');
+    expect(c['--kv-cache-dtype']).toBe('auto');
+    expect(Number(c['--mem-fraction-static'])).toBe(
+      sglangDefaults(findGpu('rtx-4090').memoryMiB * 2 ** 20, options.tp, options.pp)
+        .memFractionStatic,
+    );
+    expect(modelOf(String(files['serve.sh']))).toBe('RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8');
+  });
+});
+
+describe('llama-server line', () => {
+  it('-ngl, -c, -np and the KV type parse back to the plan', () => {
+    const { files } = launch('llama-3.1-70b', 'rtx-4090', {
+      framework: 'llama.cpp',
+      weights: 'q4_k_m',
+      'gpu-layers': 40,
+      seq: 8192,
+      batch: 2,
+      'kv-cache-dtype': 'fp8',
+    });
+    const sh = String(files['serve.sh']);
+    const c = serveCommands(sh)[0]!;
+    expect(c['-ngl']).toBe('40');
+    expect(c['-c']).toBe(String(8192 * 2));
+    expect(c['-np']).toBe('2');
+    expect(c['-ctk']).toBe('q8_0');
+    expect(c['-ctv']).toBe('q8_0');
+    expect(c['-fa']).toBe('on');
+    expect(c['-hf']).toBe('$MODEL:Q4_K_M');
+    expect(modelOf(sh)).toBe('bartowski/Meta-Llama-3.1-70B-Instruct-GGUF');
+  });
+  it('a model without a published GGUF gets the convert and llama-quantize steps', () => {
+    const { files } = launch('qwen2.5-7b', 'rtx-4090', { framework: 'llama.cpp', weights: 'q8_0' });
+    const sh = String(files['serve.sh']);
+    expect(sh).toMatch(/llama-quantize model-f16\.gguf model-Q8_0\.gguf Q8_0/);
+    expect(serveCommands(sh)[0]!['-m']).toBe('$MODEL');
+    expect(serveCommands(sh)[0]!['-ngl']).toBe(String(28 + 1));
+  });
+});
