@@ -169,8 +169,8 @@ export function optionsFromFlags(flags: RawFlags): EstimateOptions {
 }
 
 // TRL v1.9.0 trl/trainer/grpo_config.py: num_generations=8, max_completion_length=256.
-const GRPO_GENERATIONS = 8;
-const GRPO_COMPLETION_TOKENS = 256;
+export const GRPO_GENERATIONS = 8;
+export const GRPO_COMPLETION_TOKENS = 256;
 // TRL's GRPOConfig max_prompt_length default (512) until its removal (huggingface/trl #4847).
 const GRPO_PROMPT_TOKENS = 512;
 // TRL v1.9.0 grpo_config.py vllm_gpu_memory_utilization=0.3 (colocate share of each GPU).
@@ -194,7 +194,7 @@ const DEFAULT_REFERENCE: Record<Objective, Reference> = {
 const GRPO_ONLY = ['generations', 'completion-tokens', 'rollout', 'rollout-memory', 'rollout-gpus'];
 
 /** --objective and its flags into `o` (left absent for SFT, so SFT options are unchanged). */
-function objectiveInto(o: EstimateOptions, flags: RawFlags): void {
+export function objectiveInto(o: EstimateOptions, flags: RawFlags): void {
   const objective = pick(flags, 'objective', OBJECTIVES, 'sft');
   if (objective === 'sft') {
     const stray = ['reference', ...GRPO_ONLY].find((f) => flags[f] !== undefined);

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ATTENTION, CHECKPOINTING, FRAMEWORKS, OPTIMIZERS, WEIGHT_DTYPES } from './estimate.js';
 import { psuTier } from './power.js';
 import { ENGINES } from './engine.js';
+import { objectiveJobFields } from './objective-job.js';
 
 /** Quality tiers, best first (core/plan/quality.ts): a scenario's `quality` is the least it accepts. */
 export const QUALITY = ['exact', 'near', 'lossy'] as const;
@@ -37,6 +38,7 @@ export const fineTuneJobSchema = z
         z.array(z.enum(['q', 'k', 'v', 'o', 'gate', 'up', 'down'])).min(1),
       ])
       .default(['q', 'v']),
+    ...objectiveJobFields,
   })
   .strict();
 

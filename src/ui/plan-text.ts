@@ -2,6 +2,7 @@
 import type { Fleet, FleetReplica, Plan, PlanResult } from '../core/plan/index.js';
 import { bar, formatDuration, formatGiB, formatUsd, padLeft, padRight } from './format.js';
 import { COMPONENT_LABEL } from './messages.js';
+import { objectiveText } from './objective-text.js';
 import { fixSentence, REASON_LABEL } from './plan-messages.js';
 
 /** Short description of a plan's technique choices. */
@@ -9,6 +10,8 @@ export function techniqueOf(p: Plan): string {
   const c = p.choices;
   const master = p.options.masterWeights ? '+fp32 master' : '';
   const parts = [`${c.method} ${c.weights}${c.doubleQuant ? '+dq' : ''}${master}`];
+  const rl = objectiveText(p.options);
+  if (rl) parts.push(rl);
   if (c.method !== 'inference')
     parts.push(
       `${c.optimizer}${p.options.optimizerInBackward ? ' in backward' : ''}`,

@@ -26,6 +26,7 @@ import {
   axolotlSchema,
   deepspeedSchema,
   hfArgsSchema,
+  hfTrlArgsSchema,
   torchtuneSchema,
 } from '../fixtures/engine-schemas/index.js';
 
@@ -81,7 +82,60 @@ function rereads(p: Plan, arch: Arch, files: readonly { path: string; content: s
   }
   const back = optionsFromFlags(mergeFlags(readFromConfig(dir), {}));
   expect(back, p.id).toEqual(p.options);
-  expect(estimateMemory(arch, back).perGpu.deviceBytes).toBe(p.memory.deviceBytes);
+  // GRPO with vLLM colocated: its pool fills its share of the plan's GPU.
+  const ctx = back.rollout === 'vllm-colocate' ? { gpuCapacityBytes: p.memory.capacityBytes } : {};
+  expect(estimateMemory(arch, back, ctx).perGpu.deviceBytes).toBe(p.memory.deviceBytes);
+}
+
+/** TRL's trainer key per objective (engines/hf/trl-objective.ts; SimPO is CPOTrainer's loss). */
+const TRAINER_OF: Record<string, string> = {
+  sft: 'sft',
+  dpo: 'dpo',
+  kto: 'kto',
+  orpo: 'orpo',
+  simpo: 'cpo',
+  grpo: 'grpo',
+};
+
+/**
+ * hf-args.json names the plan's TRL trainer and holds its config block; GRPO's block carries the plan's
+ * rollout (vLLM colocated share, server GPUs) and train.py instantiates the trainer. Returns the block.
+ */
+function checkTrainer(
+  plan: Plan,
+  args: Record<string, unknown>,
+  files: Record<string, unknown>,
+): Record<string, unknown> & {
+  per_device_train_batch_size: number;
+  gradient_accumulation_steps: number;
+  gradient_checkpointing: boolean;
+} {
+  const o = plan.options;
+  const trainer = TRAINER_OF[o.objective ?? 'sft']!;
+  expect(args.trainer, plan.id).toBe(trainer);
+  const cfg = args[`${trainer}_config`] as ReturnType<typeof checkTrainer>;
+  expect(cfg, plan.id).toBeDefined();
+  const py = String(files['train.py']);
+  const cls = { sft: 'SFT', dpo: 'DPO', kto: 'KTO', orpo: 'ORPO', cpo: 'CPO', grpo: 'GRPO' }[
+    trainer
+  ]!;
+  expect(py).toContain(`${cls}Trainer(`);
+  if (o.objective === 'grpo') {
+    const g = cfg;
+    expect(g.num_generations).toBe(o.generations);
+    expect(g.max_completion_length).toBe(o.completionTokens);
+    expect(args.max_prompt_length).toBe(o.promptTokens);
+    expect(g.use_vllm).toBe(o.rollout !== 'hf');
+    expect(py).toContain('PLACEHOLDER REWARD');
+    if (o.rollout === 'vllm-colocate') expect(g.vllm_gpu_memory_utilization).toBe(o.rolloutMemory);
+    if (o.rollout === 'vllm-server') {
+      expect(g.vllm_mode).toBe('server');
+      expect((args.vllm_serve as { gpus: number }).gpus).toBe(o.rolloutGpus);
+      expect(String(files['launch.sh'])).toContain('trl vllm-serve');
+    }
+    if (o.rollout !== 'hf') expect(String(files['requirements.txt'])).toMatch(/^vllm==/m);
+  }
+  return cfg;
 }
 
 function checkPlan(plan: Plan, files: Record<string, unknown>): void {
@@ -102,13 +156,18 @@ function checkPlan(plan: Plan, files: Record<string, unknown>): void {
     case 'hf-trainer':
     case 'hf-fsdp':
     case 'hf-deepspeed': {
-      const args = hfArgsSchema.parse(files['hf-args.json']);
-      expect(args.sft_config.per_device_train_batch_size).toBe(c.microBatch);
-      expect(args.sft_config.gradient_accumulation_steps).toBe(c.gradAccum);
-      expect(args.sft_config.gradient_checkpointing).toBe(c.checkpointing !== 'none');
+      const rl = o.objective !== undefined && o.objective !== 'sft';
+      const args: Record<string, unknown> & { trainer: string; bnb_config: unknown } = (
+        rl ? hfTrlArgsSchema : hfArgsSchema
+      ).parse(files['hf-args.json']);
+      const cfg = checkTrainer(plan, args, files);
+      expect(cfg.per_device_train_batch_size).toBe(c.microBatch);
+      expect(cfg.gradient_accumulation_steps).toBe(c.gradAccum);
+      expect(cfg.gradient_checkpointing).toBe(c.checkpointing !== 'none');
       if (c.method === 'qlora') expect(args.bnb_config).toMatchObject({ load_in_4bit: true });
       const acc = accelerateSchema.parse(files['accelerate.yaml']);
-      expect(acc.num_processes).toBe(plan.hardware.gpus);
+      // GRPO server mode: Accelerate runs the trainers; the vLLM server's GPUs are launch.sh's.
+      expect(acc.num_processes).toBe(plan.hardware.gpus - (o.rolloutGpus ?? 0));
       expect(acc.num_machines).toBe(plan.hardware.nodes);
       if (plan.hardware.nodes > 1) {
         expect(acc.main_process_port).toBe(29500);
@@ -139,7 +198,9 @@ function checkPlan(plan: Plan, files: Record<string, unknown>): void {
         );
         expect(acc.fsdp_config?.fsdp_offload_params).toBe(c.offload === 'optimizer+params');
       }
-      axolotlSchema.parse(files['axolotl.yaml']);
+      // axolotl's rl: configs are not written: its file is there for SFT only.
+      if (args.trainer === 'sft') axolotlSchema.parse(files['axolotl.yaml']);
+      else expect(files['axolotl.yaml']).toBeUndefined();
       break;
     }
     case 'torchtune': {

@@ -231,13 +231,17 @@ describe('--from preference and GRPO configs', () => {
   });
 });
 
-describe('launch: preference and RL objectives are estimated, not yet written', () => {
-  it('launchBlocker refuses a DPO plan with a one-line reason; SFT is unaffected', () => {
+describe('launch: preference and RL objectives are written where a launcher writes them', () => {
+  it('launchBlocker passes DPO on the HF engines (TRL) and refuses it, in one line, where none is written', () => {
     const arch = resolveModel('llama-3-8b');
     const sft = { ...defaultOptions('lora') };
     expect(launchBlocker({ arch, options: sft })).toBeNull();
-    expect(launchBlocker({ arch, options: { ...sft, objective: 'dpo' } })).toMatch(
-      /no DPO launch files/,
+    expect(
+      launchBlocker({ arch, options: { ...sft, objective: 'dpo', reference: 'model' } }),
+    ).toBeNull();
+    const tune = { ...sft, framework: 'torchtune' as const, objective: 'dpo' as const };
+    expect(launchBlocker({ arch, options: { ...tune, reference: 'model' } })).toMatch(
+      /no DPO launch files for torchtune/,
     );
   });
 });

@@ -5,6 +5,7 @@
  */
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../launch/types.js';
 import type { EngineProfile } from './profile.js';
+import type { Objective } from '../../schema/estimate.js';
 
 export interface EngineLauncher {
   /** Every emitter's outcome for the plan, in order (the power-limit script is added by launch/index.ts). */
@@ -14,6 +15,8 @@ export interface EngineLauncher {
    * checked before this by launch/index.ts), or null. The planner asks per layout shape: keep it cheap.
    */
   blocker: (x: LaunchPlan) => string | null;
+  /** Training objectives it writes beyond SFT's (absent: SFT and serving only). */
+  objectives?: readonly Objective[];
 }
 
 export interface EngineDef {

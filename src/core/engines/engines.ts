@@ -75,6 +75,8 @@ export function engineRejects(
 ): string | null {
   const p = ENGINE_PROFILES[engine];
   if (!p.methods.includes(o.method)) return explain ? `runs ${p.methods.join('/')} only` : REJECTED;
+  if (o.objective !== undefined && !p.objectives.includes(o.objective))
+    return explain ? `runs objectives ${p.objectives.join('/')} only` : REJECTED;
   if (o.liger && !p.liger) return 'no Liger kernels';
   if (dp > p.maxDp) return 'runs on one GPU';
   if (o.tp > 1 && !p.tp) return 'no tensor parallelism';

@@ -8,6 +8,7 @@ import type {
   EstimateOptions,
   Framework,
   Method,
+  Objective,
   Offload,
   Optimizer,
   WeightDtype,
@@ -20,6 +21,8 @@ export interface EngineProfile {
   /** The memory profile (core/memory/frameworks.ts) a plan on this engine is estimated with: `options.framework`. */
   framework: Framework;
   methods: readonly Method[];
+  /** Training objectives it runs (sft, and the preference / RL trainers of its library). */
+  objectives: readonly Objective[];
   /** Largest data-parallel degree (1: one process, e.g. open-source Unsloth); Infinity otherwise. */
   maxDp: number;
   /** Trains or serves in fp16 (GPUs without bf16 fall back to it); false where only bf16/fp32 exist. */

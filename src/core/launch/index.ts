@@ -1,6 +1,7 @@
 /** Every engine's launcher over one LaunchInput (engines/registry.ts); pure (the command writes the files). */
 import { emitPowerLimit } from './power.js';
 import type { Engine } from '../../schema/engine.js';
+import { trainingGpus } from '../../schema/estimate.js';
 import { engineOf } from '../engines/engine.js';
 import { ENGINE_REGISTRY } from '../engines/registry.js';
 import {
@@ -42,12 +43,17 @@ export function buildLaunch(x: LaunchInput): LaunchBundle {
 
 const noLauncher = (engine: Engine): string => `vramplan writes no ${engine} launch files`;
 
-/** The launchers write supervised fine-tuning (and serving) runs; preference and RL trainers are not written yet. */
+/**
+ * Preference and RL trainers are written where the engine's launcher says so (the Hugging Face engines:
+ * TRL's trainers, engines/hf/trl-objective.ts); the other launchers write SFT (and serving) runs.
+ */
 const objectiveBlocker = (x: LaunchPlan): string | null => {
   const objective = x.options.objective ?? 'sft';
-  return objective === 'sft'
+  if (objective === 'sft') return null;
+  const engine = engineOf(x.options);
+  return ENGINE_REGISTRY[engine].launcher?.objectives?.includes(objective)
     ? null
-    : `vramplan writes no ${objective.toUpperCase()} launch files yet (its memory and time are estimated; the launchers write SFT runs)`;
+    : `vramplan writes no ${objective.toUpperCase()} launch files for ${engine} yet (its memory and time are estimated; its launcher writes SFT runs)`;
 };
 
 /** Whether vramplan writes files for `engine` (only such engines are searched and ranked). */
@@ -55,7 +61,13 @@ export const launchable = (engine: Engine): boolean => ENGINE_REGISTRY[engine].l
 
 const ruleInput = (x: LaunchPlan): RuleInput => {
   const o = x.options;
-  return { arch: x.arch, options: o, dp: o.gpus / (o.tp * o.pp * o.cp), accum: x.accum ?? 1 };
+  // GRPO server mode: the trainers' data parallel (the vLLM server's GPUs do not train).
+  return {
+    arch: x.arch,
+    options: o,
+    dp: trainingGpus(o) / (o.tp * o.pp * o.cp),
+    accum: x.accum ?? 1,
+  };
 };
 
 /** The `forbid` rule of the plan's engine that the plan breaks, or null. */

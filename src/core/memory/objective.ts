@@ -27,6 +27,12 @@ export interface ObjectiveExtras {
   rolloutPhase: number;
   /** Sequences one process generates at once (GRPO). */
   generationBatch: number;
+  /**
+   * vllm-colocate: the least vLLM's share holds (the generation batch's KV cache plus the weights it counts);
+   * on a GPU of capacity C the share adds max(0, rolloutMemory x C - rolloutFloor) bytes beyond the estimate
+   * without a GPU (the planner's surface: memory/surface.ts).
+   */
+  rolloutFloor: number;
 }
 
 // DPO/ORPO/SimPO concatenate chosen and rejected along the batch (dpo_trainer.py DataCollatorForPreference:
@@ -44,6 +50,10 @@ const RL_KEYS = [
   'rolloutMemory',
   'rolloutGpus',
 ] as const;
+
+/** GPUs beside the trainers: a GRPO vLLM server's (0 otherwise). */
+export const serverGpus = (o: EstimateOptions): number =>
+  o.rollout === 'vllm-server' ? (o.rolloutGpus ?? 1) : 0;
 
 /** The SFT step the objective trains: paired batches doubled, GRPO on prompt + completion, trainer GPUs only. */
 export function policyOptions(o: EstimateOptions): EstimateOptions {
@@ -83,9 +93,9 @@ function rolloutBytes(
   policy: PolicyMemory,
   m: MemoryEstimate,
   seqs: number,
-): { weights: number; kv: number; generate: number } {
+): { weights: number; kv: number; generate: number; floor: number } {
   if (o.objective !== 'grpo' || o.rollout === 'vllm-server')
-    return { weights: 0, kv: 0, generate: 0 };
+    return { weights: 0, kv: 0, generate: 0, floor: 0 };
   // vLLM loads the checkpoint in the model dtype (grpo_trainer.py LLM(model=model.name_or_path)); Unsloth's
   // shares the trained (possibly 4-bit) weights; transformers generate runs the policy itself.
   const vllmOwn = o.rollout === 'vllm-colocate' && !fw.rolloutSharesWeights;
@@ -104,7 +114,7 @@ function rolloutBytes(
   const st = gen.stages[0]!;
   const kv = st.kv;
   if (o.rollout === 'hf')
-    return { weights: 0, kv, generate: gen.perGpu.allocatedBytes - st.weights };
+    return { weights: 0, kv, generate: gen.perGpu.allocatedBytes - st.weights, floor: 0 };
   // vLLM colocated (grpo_trainer.py: LLM(..., gpu_memory_utilization=vllm_gpu_memory_utilization), sleep
   // mode off by default): its weights and a KV pool filling its share of the card (vLLM sizes the pool as
   // the share less its weights; with shared weights the one copy counts against the share).
@@ -112,7 +122,7 @@ function rolloutBytes(
   const cap = ctx.gpuCapacityBytes;
   // Without a GPU the pool is the least vLLM runs the generation batch with.
   const pool = cap === undefined ? kv : Math.max(kv, share * cap - st.weights);
-  return { weights: vllmOwn ? st.weights : 0, kv: pool, generate: 0 };
+  return { weights: vllmOwn ? st.weights : 0, kv: pool, generate: 0, floor: kv + st.weights };
 }
 
 /** Everything the objective adds on a training GPU. */
@@ -146,6 +156,7 @@ export function objectiveExtras(
     promptLogits,
     rolloutPhase: o.rollout === 'hf' ? r.generate : 0,
     generationBatch: seqs,
+    rolloutFloor: r.floor,
   };
 }
 

@@ -2,6 +2,7 @@
 import type { Arch } from '../model/arch.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { FRAMEWORKS, type FrameworkProfile } from './frameworks.js';
+import { serverGpus, type ObjectiveExtras } from './objective.js';
 import {
   deviceBytesOf,
   estimateMemory,
@@ -121,10 +122,20 @@ export function memorySurface(
   let evaluations = 0;
   const at = (batch: number, dp: number) => {
     evaluations++;
-    return estimateMemory(arch, { ...o, batch, gpus: dp * o.tp * o.pp }, { ...ctx, lean: true });
+    // GRPO server mode: the vLLM server's GPUs beside the dp x tp x pp that train.
+    const gpus = dp * o.tp * o.pp + serverGpus(o);
+    return estimateMemory(arch, { ...o, batch, gpus }, { ...ctx, lean: true });
   };
+  const colocated = o.rollout === 'vllm-colocate' ? (o.rolloutMemory ?? 0) : 0;
   // Evaluated lazily: a single-GPU search never needs the dp >= 2 plane, nor a cluster search the dp = 1 line.
   // Only the fits are kept (the estimates are dropped once fitted: a search makes thousands).
+  const points = new Map<number, MemoryEstimate>();
+  const exact = (batch: number, dp: number): MemoryEstimate => {
+    const key = batch * 1_048_576 + dp;
+    let e = points.get(key);
+    if (!e) points.set(key, (e = at(batch, dp)));
+    return e;
+  };
   let manyFit: Fit | null = null;
   let oneFit: Fit | null = null;
   const fitFor = (dp: number): Fit =>
@@ -136,15 +147,17 @@ export function memorySurface(
       return evaluations;
     },
     into(batch, dp, out, i) {
+      if (out.share) out.share[i] = colocated;
+      if (o.objective === 'grpo') {
+        // GRPO's generation batch is lcm(generations, batch x dp) / dp sequences (memory/objective.ts
+        // stepsPerGeneration): not linear in batch and dp, so estimated directly (cached per point).
+        exactInto(exact(batch, dp), out, i);
+        return;
+      }
       if (fw.kvCache === 'paged-pool') {
         // Chunked prefill caps the activations at one chunk: not linear in batch, so estimated directly
         // (serving rows are few: one per replica layout).
-        const e = at(batch, dp);
-        const st = e.stages.find((x) => x.stage === e.worstStage)!;
-        out.device[i] = e.perGpu.deviceBytes;
-        out.host[i] = e.hostBytesPerGpu;
-        out.weights[i] = Math.round(st.weights);
-        out.kv[i] = Math.round(st.kv);
+        exactInto(at(batch, dp), out, i);
         return;
       }
       worstInto(fw, fitFor(dp), batch, dp, out, i);
@@ -167,6 +180,17 @@ export function memorySurface(
   };
 }
 
+/** One estimate's figures into row `i` (its worst stage's weights and KV). */
+function exactInto(e: MemoryEstimate, out: SurfaceColumns, i: number): void {
+  const st = e.stages.find((x) => x.stage === e.worstStage)!;
+  out.device[i] = e.perGpu.deviceBytes;
+  out.host[i] = e.hostBytesPerGpu;
+  out.weights[i] = Math.round(st.weights);
+  out.kv[i] = Math.round(st.kv);
+  // estimateMemory returns withObjective's estimate, with its extras, for preference / RL options.
+  if (out.floor) out.floor[i] = (e as { objective?: ObjectiveExtras }).objective?.rolloutFloor ?? 0;
+}
+
 /** Per-GPU memory of one configuration (sequence fixed) at any micro-batch and data-parallel degree. */
 export interface MemorySurface {
   /** estimateMemory calls made so far (two for dp = 1, three for dp >= 2, on first use). */
@@ -175,7 +199,15 @@ export interface MemorySurface {
   into(
     batch: number,
     dp: number,
-    out: { device: Float64Array; host: Float64Array; weights: Float64Array; kv: Float64Array },
+    out: {
+      device: Float64Array;
+      host: Float64Array;
+      weights: Float64Array;
+      kv: Float64Array;
+      /** GRPO vllm-colocate: vLLM's share of the GPU and the least it holds (rolloutDeviceBytes). */
+      share?: Float64Array;
+      floor?: Float64Array;
+    },
     i: number,
   ): void;
   at(
@@ -183,3 +215,11 @@ export interface MemorySurface {
     dp: number,
   ): { deviceBytes: number; hostBytes: number; weightBytes: number; kvBytes: number };
 }
+
+/**
+ * Device bytes of a row on a GPU of `capacity` bytes: a colocated vLLM fills its share of the card
+ * (gpu_memory_utilization), so the share adds max(0, share x capacity - floor) beyond the surface's figure
+ * (memory/objective.ts rolloutBytes); every other row is the surface's figure.
+ */
+export const onCapacity = (device: number, share: number, floor: number, capacity: number) =>
+  share > 0 ? device + Math.max(0, share * capacity - floor) : device;

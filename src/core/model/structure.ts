@@ -3,6 +3,7 @@
  * heads, or replicates them), pipeline stages hold whole layers, and the context fits the positions the
  * model was trained for (or the rope-scaled length its config declares). Pure: returns the first problem.
  */
+import { rlJobIssue } from '../../schema/objective-job.js';
 import type { Arch } from './arch.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { FlagError } from '../../schema/flags.js';
@@ -83,6 +84,9 @@ export function scenarioStructureIssue(
       value: seq,
       allowed: maxContextText(arch),
     };
+  const rl =
+    s.job.kind === 'fine-tune' ? rlJobIssue(s.job, maxContext(arch), maxContextText(arch)) : null;
+  if (rl) return rl;
   for (const tp of s.search.tp ?? [])
     if (!tpAllowed(arch, tp))
       return { field: 'search.tp', value: tp, allowed: tpAllowedText(arch) };

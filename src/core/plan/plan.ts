@@ -27,7 +27,15 @@ import {
   type MemoryEstimate,
   type Phase,
 } from '../memory/memory.js';
-import { memorySurface, type MemorySurface } from '../memory/surface.js';
+import { memorySurface, onCapacity, type MemorySurface } from '../memory/surface.js';
+import { maxSearchedGpus, objectiveConfigs, serverGpus, withObjectiveConfig } from './objective.js';
+import {
+  estimateObjectiveTime,
+  objectiveStep,
+  objectiveWork,
+  type ObjectiveWork,
+} from '../time/objective.js';
+import { isPreferenceOrRl } from '../../schema/estimate.js';
 import { paramCounts } from '../model/params.js';
 import { moeDispatchFactor, slowdownFactors, type SlowdownFactor } from '../time/slowdown.js';
 import {
@@ -431,40 +439,43 @@ function baseConfigsAt(s: Scenario): BaseConfig[] {
       for (const optimizer of optimizers(method, search.optimizers))
         for (const checkpointing of checkpointings(method, search.checkpointing))
           for (const attention of attentions(search.attention))
-            for (const batch of job.kind === 'inference'
-              ? [job.concurrency]
-              : microBatches(job.globalBatch, search.microBatches)) {
-              const o: EstimateOptions = {
-                ...d,
-                weights: w.weights,
-                doubleQuant: w.doubleQuant,
-                optimizer,
-                checkpointing,
-                attention,
-                batch,
-                seq: job.kind === 'inference' ? job.context : job.seq,
-              };
-              if (job.kind === 'inference' && job.promptTokens !== undefined)
-                o.promptTokens = Math.min(job.promptTokens, job.context - 1);
-              if (job.kind === 'fine-tune') {
-                o.loraRank = job.loraRank;
-                if (job.loraTargets === 'all-linear') {
-                  o.loraAllLinear = true;
-                  o.loraTargets = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
-                } else o.loraTargets = [...job.loraTargets];
+            for (const objective of objectiveConfigs(s))
+              for (const batch of job.kind === 'inference'
+                ? [job.concurrency]
+                : microBatches(job.globalBatch, search.microBatches)) {
+                const o: EstimateOptions = {
+                  ...d,
+                  weights: w.weights,
+                  doubleQuant: w.doubleQuant,
+                  optimizer,
+                  checkpointing,
+                  attention,
+                  batch,
+                  seq: job.kind === 'inference' ? job.context : job.seq,
+                };
+                if (job.kind === 'fine-tune') {
+                  o.loraRank = job.loraRank;
+                  if (job.loraTargets === 'all-linear') {
+                    o.loraAllLinear = true;
+                    o.loraTargets = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
+                  } else o.loraTargets = [...job.loraTargets];
+                }
+                if (job.kind === 'inference' && job.promptTokens !== undefined)
+                  o.promptTokens = Math.min(job.promptTokens, job.context - 1);
+                withObjectiveConfig(o, objective);
+                const idPart = [
+                  method,
+                  w.weights + (w.doubleQuant ? '-dq' : ''),
+                  method === 'inference' ? '' : optimizer,
+                  method === 'inference' ? '' : `ckpt-${checkpointing}`,
+                  attention,
+                  objective.idPart,
+                  `mb${batch}`,
+                ]
+                  .filter((x) => x !== '')
+                  .join('/');
+                out.push({ options: o, idPart });
               }
-              const idPart = [
-                method,
-                w.weights + (w.doubleQuant ? '-dq' : ''),
-                method === 'inference' ? '' : optimizer,
-                method === 'inference' ? '' : `ckpt-${checkpointing}`,
-                attention,
-                `mb${batch}`,
-              ]
-                .filter((x) => x !== '')
-                .join('/');
-              out.push({ options: o, idPart });
-            }
   }
   return out;
 }
@@ -507,6 +518,9 @@ interface MemTable {
   host: Float64Array;
   weights: Float64Array;
   kv: Float64Array;
+  /** GRPO vllm-colocate rows: vLLM's share and the least it holds (memory/surface.ts onCapacity). */
+  share: Float64Array;
+  floor: Float64Array;
 }
 
 function growMem(m: MemTable, size: number): MemTable {
@@ -521,6 +535,8 @@ function growMem(m: MemTable, size: number): MemTable {
     host: g(m.host),
     weights: g(m.weights),
     kv: g(m.kv),
+    share: g(m.share),
+    floor: g(m.floor),
   };
 }
 
@@ -572,7 +588,14 @@ interface RowTable {
 function rowTable(size: number): RowTable {
   const empty = new Float64Array(0);
   const rows = alloc(size);
-  const none: MemTable = { device: empty, host: empty, weights: empty, kv: empty };
+  const none: MemTable = {
+    device: empty,
+    host: empty,
+    weights: empty,
+    kv: empty,
+    share: empty,
+    floor: empty,
+  };
   return { rows, mem: growMem(none, rows.base.length), n: 0, surfaces: new Map() };
 }
 
@@ -751,6 +774,9 @@ function forEachRunnable(
     let table = byBatch.get(o.batch);
     if (!table) byBatch.set(o.batch, (table = shapeTableOf(s.job, layouts, o.batch)));
     const probe = { ...o };
+    // GRPO server mode: the layout is the trainers'; the vLLM server's GPUs come on top (at most half).
+    const server = serverGpus(o);
+    const maxCount = maxSearchedGpus(s);
     runs.base = at.group = groups[bi]!;
     at.bi = bi;
     const accept = (vi: number) => judge(bi, vi);
@@ -784,7 +810,8 @@ function forEachRunnable(
       const i = order[j]!;
       const L = layouts[i]!;
       const accum = table.accum[i]!;
-      at.count = L.count;
+      if (server > 0 && (L.count < server || L.count + server > maxCount)) continue;
+      at.count = L.count + server;
       at.tp = L.tp;
       at.pp = L.pp;
       at.dp = L.dp;
@@ -860,7 +887,7 @@ function layoutVariants(
 ): number {
   // Behaviour rules read the data-parallel degree (gpus / (tp*pp*cp)) and the accumulation; like the
   // engine checks they may read only what a shape fixes: dp > 1, tp, pp, ZeRO, offload and accum > 1.
-  probe.gpus = L.count;
+  probe.gpus = L.count + serverGpus(base);
   probe.tp = L.tp;
   probe.pp = L.pp;
   probe.zero = L.sh.zero;
@@ -1450,6 +1477,9 @@ interface RowFacts {
   zero: number;
   device: number;
   host: number;
+  /** GRPO vllm-colocate: vLLM's share of each GPU and the least it holds (0, 0 otherwise). */
+  share: number;
+  floor: number;
   engine: Engine;
   flash: boolean;
   fp8: boolean;
@@ -1466,6 +1496,8 @@ interface RowTiming {
   options: EstimateOptions;
   /** The time model's GPU-independent work (training), or null (inference). */
   work: TrainWork | null;
+  /** Preference / RL rows: the objective's work (time/objective.ts), timed instead of `work`. */
+  objective: ObjectiveWork | null;
   ownedOverhead: number;
   rentedOverhead: number;
 }
@@ -1483,6 +1515,8 @@ function rowFactsOf(ctx: Ctx, r: number): RowFacts {
     zero: rows.zero[r]!,
     device: mem.device[mi]!,
     host: mem.host[mi]!,
+    share: mem.share[mi]!,
+    floor: mem.floor[mi]!,
     engine: ctx.variants[vi]!.engine,
     flash: (bits & FLASH) !== 0,
     fp8: (bits & FP8) !== 0,
@@ -1531,11 +1565,12 @@ function rowTimingOf(ctx: Ctx, lim: Limits, r: number, f: RowFacts): RowTiming {
   // Per-job fixed time (cost.ts JOB_OVERHEAD): load the checkpoint, save the result (a full fine-tune
   // writes 16-bit weights; adapters are megabytes); rented machines also start up and download it.
   const saved = o.method === 'full' ? P.total * 2 : 0;
+  const tOpts = timeOptionsOf(ctx, 0, 1, rows.accum[r]!);
+  const rl = lim.training && isPreferenceOrRl(options);
   return (f.timed = {
     options,
-    work: lim.training
-      ? trainWork(ctx.facts, options, timeOptionsOf(ctx, 0, 1, rows.accum[r]!))
-      : null,
+    work: lim.training && !rl ? trainWork(ctx.facts, options, tOpts) : null,
+    objective: rl ? objectiveWork(ctx.facts, options, tOpts, P.total) : null,
     ownedOverhead: overheadHours(lim.ckptBytes, saved, false),
     rentedOverhead: overheadHours(lim.ckptBytes, saved, true),
   });
@@ -1574,9 +1609,10 @@ function fitsMemory(L: Loop, f: RowFacts, r: number, h: number): boolean {
   const { st, lim, t } = L;
   const nl = t.nLevels[h]!;
   const capacity = t.capBytes[h]!;
-  if (f.device > capacity) {
-    const score = f.device / capacity + f.count * 1e-6;
-    prune(st, REASON.oom, nl, r, h, 0, f.device - capacity, capacity, score);
+  const device = onCapacity(f.device, f.share, f.floor, t.gpuBytes[h]!);
+  if (device > capacity) {
+    const score = device / capacity + f.count * 1e-6;
+    prune(st, REASON.oom, nl, r, h, 0, device - capacity, capacity, score);
     return false;
   }
   const nodeSize = t.nodeSizeOf[h]!;
@@ -1601,9 +1637,12 @@ function timeAt(
   rented: boolean,
   out: Timing,
 ): void {
-  if (ft.work) {
-    const step = trainStep(ft.work, rate);
-    const hours = ((lim.totalTokens / ft.work.tokensPerStep) * step) / 3600;
+  if (ft.work || ft.objective) {
+    const step = ft.objective
+      ? objectiveStep(ctx.facts, ft.objective, PLAN_DECODE_TIME, rate, OBJECTIVE_SCRATCH)
+      : trainStep(ft.work!, rate);
+    const perStep = ft.objective ? ft.objective.tokensPerStep : ft.work!.tokensPerStep;
+    const hours = ((lim.totalTokens / perStep) * step) / 3600;
     out.tps = lim.totalTokens / (hours * 3600);
     out.hours = hours + (rented ? ft.rentedOverhead : ft.ownedOverhead);
     return;
@@ -1618,6 +1657,9 @@ interface Timing {
   hours: number;
   tps: number;
 }
+
+/** objectiveStep's phases (scratch: the search reads only the step). */
+const OBJECTIVE_SCRATCH = { rollout: 0, referenceLogprobs: 0, policyTraining: 0, weightSync: 0 };
 
 /**
  * How far an inference plan misses the scenario's service level, as a fraction over its worst target (0 when
@@ -1954,9 +1996,16 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
   const capacity = h.gpu.memoryMiB * MiB;
   const gpuW = boardWatts(h.gpu) * level;
   const tOpts = timeOptionsOf(ctx, k.hw, level, choices.gradAccum);
-  const m = estimateMemory(ctx.arch, options);
+  // A colocated vLLM fills its share of this GPU (what `estimate` with the GPU reports).
+  const m = estimateMemory(
+    ctx.arch,
+    options,
+    options.rollout ? { gpuCapacityBytes: capacity } : {},
+  );
   const serving = planServing(ctx.arch, options, capacity);
-  const t = estimateTime(ctx.arch, options, h.gpu, tOpts);
+  const t = isPreferenceOrRl(options)
+    ? estimateObjectiveTime(ctx.arch, options, h.gpu, tOpts, ctx.P.total)
+    : estimateTime(ctx.arch, options, h.gpu, tOpts);
   return {
     id: planId(ctx, k),
     rank: 0,

@@ -14,8 +14,14 @@ import {
   estimateTime,
   gpuRates,
   modelFacts,
+  trainStep,
+  trainWork,
+  TRAIN_PHASES,
   weightBytes,
+  type GpuRates,
+  type ModelFacts,
   type TimeResult,
+  type TrainWork,
 } from './index.js';
 import { policyOptions, stepsPerGeneration } from '../memory/objective.js';
 
@@ -29,16 +35,32 @@ export interface ObjectivePhases {
   weightSync: number;
 }
 
-/** Seconds to generate one optimizer step's completions on each trainer process (or the server). */
-function rolloutSeconds(
-  arch: Arch,
-  o: EstimateOptions,
-  gpu: Gpu,
-  t: TimeOptions,
-  dp: number,
-): number {
-  if (o.objective !== 'grpo') return 0;
-  const m = modelFacts(arch);
+/**
+ * What a preference / RL step costs besides its GPU's rates (the planner makes it once per row, as trainWork):
+ * the policy's training work, the rollout's decode shape, and the weight bytes synced to vLLM.
+ */
+export interface ObjectiveWork {
+  train: TrainWork;
+  /** The rollout engine's decode options (one chunk of completions at the completion's mean context), or null. */
+  decode: EstimateOptions | null;
+  /** Chunks each engine decodes per optimizer step. */
+  rounds: number;
+  prompt: number;
+  completion: number;
+  reference: boolean;
+  /** Bytes sent to vLLM after each step, and how: 1 copied on the GPU (colocated), 2 over NCCL (server). */
+  syncBytes: number;
+  sync: 0 | 1 | 2;
+  /** Tokens of the objective's own rows per optimizer step (a pair counts once; GRPO: completions). */
+  tokensPerStep: number;
+  /** trainStep's phase scratch (the forward phase times the reference forward). */
+  phases: Float64Array;
+}
+
+const FORWARD = TRAIN_PHASES.indexOf('forward');
+
+/** The rollout's decode shape for one engine (trainer process, or the server). */
+function rolloutShape(o: EstimateOptions, t: TimeOptions, dp: number) {
   const server = o.rollout === 'vllm-server';
   const servers = server ? (o.rolloutGpus ?? 1) : 0;
   // Completions per optimizer step: per_device_train_batch_size x processes x grad-accum (grpo_config.py).
@@ -46,50 +68,81 @@ function rolloutSeconds(
   // Colocated / hf: each process generates its share; server: `trl vllm-serve --data-parallel-size` shards it.
   const perEngine = server ? Math.ceil(total / servers) : o.batch * t.gradAccum;
   const chunk = server ? perEngine : Math.min(perEngine, o.batch * stepsPerGeneration(o, dp));
-  const rounds = Math.ceil(perEngine / chunk);
-  const completion = o.completionTokens ?? 0;
-  const prompt = o.promptTokens ?? 0;
-  // vLLM runs fused kernels / CUDA graphs (its memory profile); transformers generate is eager.
-  const framework = o.rollout === 'hf' ? o.framework : 'vllm';
-  const d = decodeStep(
-    m,
-    {
-      ...policyOptions(o),
-      method: 'inference',
-      optimizer: 'none',
-      weights: o.rollout === 'hf' ? o.weights : o.compute,
-      framework,
-      batch: chunk,
-      // The KV read grows with the completion: its mean context.
-      seq: prompt + Math.ceil(completion / 2),
-      tp: 1,
-      pp: 1,
-      cp: 1,
-      gpus: 1,
-    },
-    t,
-    gpuRates(gpu, t),
-  );
-  return (
-    rounds * (d.prefillSeconds * (prompt / (prompt + completion / 2)) + completion * d.stepSeconds)
-  );
+  return { chunk, rounds: Math.ceil(perEngine / chunk) };
 }
 
-/** The policy's weights to the rollout engine after each step (GRPO with vLLM). */
-function syncSeconds(
-  arch: Arch,
+/** The objective's GPU-independent work (time options at one power level: only gradAccum is read). */
+export function objectiveWork(
+  m: ModelFacts,
   o: EstimateOptions,
-  gpu: Gpu,
   t: TimeOptions,
   params: number,
-): number {
-  if (o.objective !== 'grpo' || o.rollout === 'hf') return 0;
-  const r = gpuRates(gpu, t);
+): ObjectiveWork {
+  const p = policyOptions(o);
+  const dp = Math.max(1, Math.floor(p.gpus / (p.tp * p.pp * p.cp)));
+  const grpo = o.objective === 'grpo';
+  const completion = o.completionTokens ?? 0;
+  const prompt = o.promptTokens ?? 0;
+  const shape = grpo ? rolloutShape(o, t, dp) : { chunk: 0, rounds: 0 };
+  // vLLM runs fused kernels / CUDA graphs (its memory profile); transformers generate is eager.
+  const decode: EstimateOptions | null = grpo
+    ? {
+        ...p,
+        method: 'inference',
+        optimizer: 'none',
+        weights: o.rollout === 'hf' ? o.weights : o.compute,
+        framework: o.rollout === 'hf' ? o.framework : 'vllm',
+        batch: shape.chunk,
+        // The KV read grows with the completion: its mean context.
+        seq: prompt + Math.ceil(completion / 2),
+        tp: 1,
+        pp: 1,
+        cp: 1,
+        gpus: 1,
+      }
+    : null;
   // LoRA: TRL merges the adapters and sends the merged weights (grpo_trainer.py _move_model_to_vllm).
-  const bytes = params * weightBytes(o.compute);
-  // Colocated: load_weights copies in device memory (read + write); server: an NCCL broadcast from rank 0
-  // (vllm_client.py update_named_param) over the node's link.
-  return o.rollout === 'vllm-colocate' ? (2 * bytes) / r.mem : bytes / r.intraPair;
+  const sync = !grpo || o.rollout === 'hf' ? 0 : o.rollout === 'vllm-colocate' ? 1 : 2;
+  const train = trainWork(m, p, t);
+  return {
+    train,
+    decode,
+    rounds: shape.rounds,
+    prompt,
+    completion,
+    // The reference forward (no grad) over the same sequences, every micro-batch (dpo_trainer.py
+    // _compute_loss; grpo_trainer.py _generate_and_score_completions when beta > 0).
+    reference: o.reference === 'model',
+    syncBytes: sync === 0 ? 0 : params * weightBytes(o.compute),
+    sync,
+    tokensPerStep: (train.tokensPerStep * o.batch) / p.batch,
+    phases: new Float64Array(TRAIN_PHASES.length),
+  };
+}
+
+/**
+ * Seconds per optimizer step by phase at rates `r` into `out`; returns the step. Colocated sync copies the
+ * weights in device memory (read + write); server sync is an NCCL broadcast from rank 0 (vllm_client.py
+ * update_named_param) over the node's link.
+ */
+export function objectiveStep(
+  m: ModelFacts,
+  w: ObjectiveWork,
+  t: TimeOptions,
+  r: GpuRates,
+  out: ObjectivePhases,
+): number {
+  out.policyTraining = trainStep(w.train, r, w.phases);
+  out.referenceLogprobs = w.reference ? w.phases[FORWARD]! : 0;
+  out.rollout = 0;
+  if (w.decode) {
+    const d = decodeStep(m, w.decode, t, r);
+    const prefill = d.prefillSeconds * (w.prompt / (w.prompt + w.completion / 2));
+    out.rollout = w.rounds * (prefill + w.completion * d.stepSeconds);
+  }
+  out.weightSync =
+    w.sync === 0 ? 0 : w.sync === 1 ? (2 * w.syncBytes) / r.mem : w.syncBytes / r.intraPair;
+  return out.rollout + out.referenceLogprobs + out.policyTraining + out.weightSync;
 }
 
 /** The objective's time result: the SFT step's, with the objective's phases added and the step re-summed. */
@@ -102,19 +155,14 @@ export function estimateObjectiveTime(
 ): TimeResult & { objectivePhases: ObjectivePhases } {
   const p = policyOptions(o);
   const train = estimateTime(arch, p, gpu, t);
-  const dp = Math.max(1, Math.floor(p.gpus / (p.tp * p.pp * p.cp)));
-  const forward = train.phases.find((x) => x.phase === 'forward')?.seconds ?? 0;
-  // The reference forward (no grad) over the same sequences, every micro-batch (dpo_trainer.py _compute_loss;
-  // grpo_trainer.py _generate_and_score_completions when beta > 0).
-  const referenceLogprobs = o.reference === 'model' ? forward : 0;
+  const m = modelFacts(arch);
   const phases: ObjectivePhases = {
-    rollout: rolloutSeconds(arch, o, gpu, t, dp),
-    referenceLogprobs,
-    policyTraining: train.stepSeconds,
-    weightSync: syncSeconds(arch, o, gpu, t, params),
+    rollout: 0,
+    referenceLogprobs: 0,
+    policyTraining: 0,
+    weightSync: 0,
   };
-  const step =
-    phases.rollout + phases.referenceLogprobs + phases.policyTraining + phases.weightSync;
+  const step = objectiveStep(m, objectiveWork(m, o, t, params), t, gpuRates(gpu, t), phases);
   const scale = train.stepSeconds / step;
   return {
     ...train,

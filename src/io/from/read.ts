@@ -137,6 +137,10 @@ function readLaunchFolder(dir: string): FromConfig {
     const a = readFile(acc);
     for (const k of ['gpus', 'gpus-per-node'] as const)
       if (a.flags[k] !== undefined) flags[k] = a.flags[k];
+    // GRPO server mode: accelerate.yaml counts the trainers; the vLLM server's GPUs come on top.
+    const server = c.flags['rollout-gpus'];
+    if (typeof server === 'number' && typeof a.flags.gpus === 'number')
+      flags.gpus = a.flags.gpus + server;
     if (
       a.flags.framework === 'hf' &&
       a.flags.zero !== undefined &&

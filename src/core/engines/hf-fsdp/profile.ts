@@ -1,6 +1,6 @@
 /** The hf-fsdp engine: what it runs, the defaults it applies, its rules (the planner's profile). */
 import { ATTENTION } from '../../../schema/estimate.js';
-import { HF_OPTIMIZERS } from '../hf/profile.js';
+import { HF_OPTIMIZERS, TRL_OBJECTIVES } from '../hf/profile.js';
 import type { EngineProfile } from '../profile.js';
 import { HF_FSDP_RULES } from '../hf/rules.js';
 
@@ -8,6 +8,8 @@ export const HF_FSDP_PROFILE: EngineProfile = {
   id: 'hf-fsdp',
   framework: 'hf',
   methods: ['full', 'lora', 'qlora'],
+  // TRL v1.9.0 trainers (trl/trainer/{dpo,kto,grpo}_trainer.py; ORPO and CPO/SimPO in trl/experimental/).
+  objectives: TRL_OBJECTIVES,
   maxDp: Infinity,
   fp16: true,
   tpShardsNormsAndLoss: false,

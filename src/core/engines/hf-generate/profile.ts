@@ -6,6 +6,7 @@ export const HF_GENERATE_PROFILE: EngineProfile = {
   id: 'hf-generate',
   framework: 'hf',
   methods: ['inference'],
+  objectives: ['sft'],
   maxDp: Infinity, // one process per GPU
   fp16: true,
   tpShardsNormsAndLoss: false,

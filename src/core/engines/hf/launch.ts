@@ -5,15 +5,50 @@ import { emitDeepSpeed } from './deepspeed.js';
 import { distributionBlocker } from './distribution.js';
 import { emitHfArgs, HF_ENGINE, trainerOptim } from './trainer.js';
 import type { EngineLauncher } from '../def.js';
+import { TRL_OBJECTIVES } from './profile.js';
+import {
+  serverLaunchScript,
+  serverModeBlocker,
+  trainerInput,
+  trlObjectiveBlocker,
+} from './trl-objective.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
 
 /** Why the HF stack cannot write the plan: its distribution (DDP/FSDP/ZeRO) or the Trainer's optimizer names. */
 function hfBlocker(x: LaunchPlan): string | null {
-  const blocker = distributionBlocker(x);
+  const blocker = distributionBlocker(trainerInput(x));
   if (blocker) return blocker;
   const opt = trainerOptim(x.options);
-  return 'reason' in opt ? opt.reason : null;
+  return 'reason' in opt ? opt.reason : trlObjectiveBlocker(x);
 }
+
+/**
+ * The emitters over the trainers' GPUs (GRPO server mode: the vLLM server's are not Accelerate's), with
+ * launch.sh starting `trl vllm-serve` first in server mode; axolotl only for SFT (its `rl:` configs are
+ * not written).
+ */
+function emitTrl(x: LaunchInput, emitters: ((x: LaunchInput) => EngineOutput)[]): EngineOutput[] {
+  const t = trainerInput(x);
+  const sft = x.options.objective === undefined || x.options.objective === 'sft';
+  const outputs = withArgs([...emitters.map((e) => e(t)), ...(sft ? [emitAxolotl(t)] : [])]);
+  const server = serverModeBlocker(x);
+  if (server) return [{ engine: HF_ENGINE, ok: false, reason: server }];
+  if (x.options.rollout !== 'vllm-server') return outputs;
+  return outputs.map((out) =>
+    out.ok
+      ? {
+          ...out,
+          files: out.files.map((f) =>
+            f.path === 'launch.sh' ? serverLaunchScript(x, trainCommandOf(f.content)) : f,
+          ),
+        }
+      : out,
+  );
+}
+
+/** The trainers' command of a one-machine launch.sh (its `accelerate launch` line). */
+const trainCommandOf = (script: string): string =>
+  script.split('\n').find((l) => l.startsWith('accelerate launch')) ?? '';
 
 /** The outputs, less Accelerate's launch.sh when the args file that train.py reads could not be written. */
 function withArgs(outputs: EngineOutput[]): EngineOutput[] {
@@ -27,13 +62,14 @@ function withArgs(outputs: EngineOutput[]): EngineOutput[] {
 
 /** Trainer (one process / DDP) and FSDP: Accelerate, the Trainer's args and axolotl (same Trainer stack). */
 export const HF_LAUNCHER: EngineLauncher = {
-  emit: (x: LaunchInput) => withArgs([emitAccelerate(x), emitHfArgs(x), emitAxolotl(x)]),
+  emit: (x: LaunchInput) => emitTrl(x, [emitAccelerate, emitHfArgs]),
   blocker: hfBlocker,
+  objectives: TRL_OBJECTIVES,
 };
 
 /** DeepSpeed ZeRO: its JSON first, then the same Trainer stack. */
 export const HF_DEEPSPEED_LAUNCHER: EngineLauncher = {
-  emit: (x: LaunchInput) =>
-    withArgs([emitDeepSpeed(x), emitAccelerate(x), emitHfArgs(x), emitAxolotl(x)]),
+  emit: (x: LaunchInput) => emitTrl(x, [emitDeepSpeed, emitAccelerate, emitHfArgs]),
   blocker: hfBlocker,
+  objectives: TRL_OBJECTIVES,
 };

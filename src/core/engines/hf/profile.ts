@@ -1,5 +1,5 @@
 /** What the Hugging Face stack's engines share: 16-bit weight kinds and the Trainer's optimizers. */
-import type { Optimizer, WeightDtype } from '../../../schema/estimate.js';
+import type { Objective, Optimizer, WeightDtype } from '../../../schema/estimate.js';
 
 export const FLOAT16: readonly WeightDtype[] = ['bf16', 'fp16'];
 export const HF_OPTIMIZERS: readonly Optimizer[] = [
@@ -14,3 +14,9 @@ export const HF_OPTIMIZERS: readonly Optimizer[] = [
   'sgd',
   'sgd-momentum',
 ];
+
+/**
+ * The objectives TRL v1.9.0 trains: SFTTrainer, DPOTrainer, KTOTrainer, GRPOTrainer (trl/trainer/), ORPOTrainer
+ * and CPOTrainer (SimPO is CPOConfig loss_type="simpo") in trl/experimental/{orpo,cpo}/.
+ */
+export const TRL_OBJECTIVES: readonly Objective[] = ['sft', 'dpo', 'orpo', 'kto', 'simpo', 'grpo'];

@@ -6,6 +6,7 @@ export const LITGPT_PROFILE: EngineProfile = {
   id: 'litgpt',
   framework: 'litgpt',
   methods: ['full', 'lora', 'qlora'],
+  objectives: ['sft'],
   maxDp: Infinity,
   fp16: true,
   tpShardsNormsAndLoss: false,

@@ -7,6 +7,7 @@ export const TORCHTITAN_PROFILE: EngineProfile = {
   id: 'torchtitan',
   framework: 'torchtitan',
   methods: ['full'],
+  objectives: ['sft'],
   maxDp: Infinity,
   fp16: true,
   // torchtitan's TP plan: SequenceParallel on the norms, loss_parallel on unless disabled

@@ -7,6 +7,8 @@ export const TORCHTUNE_PROFILE: EngineProfile = {
   id: 'torchtune',
   framework: 'torchtune',
   methods: ['full', 'lora', 'qlora'],
+  // torchtune v0.6.1 recipes: lora_dpo_single_device.py, lora_dpo_distributed.py, full_dpo_distributed.py.
+  objectives: ['sft', 'dpo'],
   maxDp: Infinity,
   // Recipes take dtype bf16 or fp32 only: https://pytorch.org/torchtune/stable/tutorials/memory_optimizations.html
   fp16: false,

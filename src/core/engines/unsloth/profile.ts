@@ -7,6 +7,9 @@ export const UNSLOTH_PROFILE: EngineProfile = {
   id: 'unsloth',
   framework: 'unsloth',
   methods: ['full', 'lora', 'qlora'],
+  // unsloth 015bdef unsloth/models/rl.py patches every trl.trainer.<x>_trainer it finds (_patch_trl_rl_trainers),
+  // with DPO / ORPO / GRPO replacements in rl_replacements.py; KTO runs as TRL's on FastLanguageModel.
+  objectives: ['sft', 'dpo', 'orpo', 'kto', 'grpo'],
   maxDp: 1, // open-source Unsloth trains on one GPU
   fp16: true,
   tpShardsNormsAndLoss: false,

@@ -7,6 +7,7 @@ export const VLLM_PROFILE: EngineProfile = {
   id: 'vllm',
   framework: 'vllm',
   methods: ['inference'],
+  objectives: ['sft'],
   maxDp: Infinity, // replicas
   fp16: true,
   tpShardsNormsAndLoss: false,

@@ -19,7 +19,14 @@ import { HF_ARGS_KEYS } from '../../../from/vocab.js';
 import { mapTrlObjective, trlObjectiveOf } from './trl-objective.js';
 
 /** The trainer config blocks `vramplan launch` writes into hf-args.json, by TRL trainer. */
-const CONFIG_BLOCKS = ['sft_config', 'dpo_config', 'grpo_config'] as const;
+const CONFIG_BLOCKS = [
+  'sft_config',
+  'dpo_config',
+  'kto_config',
+  'orpo_config',
+  'cpo_config',
+  'grpo_config',
+] as const;
 
 /** The Trainer fields every Trainer-based tool shares (LLaMA-Factory passes them through too). */
 export const TRAINER_MEMORY_KEYS = [
@@ -138,6 +145,8 @@ export function flattenLaunchArgs(doc: Record<string, unknown>): Record<string, 
   if (typeof doc.trainer === 'string') flat.trainer = doc.trainer;
   // launch.sh starts `trl vllm-serve` on these GPUs (server mode); the trainer runs on the rest.
   if (isRecord(doc.vllm_serve)) flat.vllm_serve = doc.vllm_serve;
+  // GRPO: the prompt limit train.py applies (GRPOConfig has none since TRL #4847).
+  if (doc.max_prompt_length !== undefined) flat.max_prompt_length = doc.max_prompt_length;
   if (init.dtype !== undefined) flat.dtype = init.dtype;
   if (init.attn_implementation !== undefined) flat.attn_implementation = init.attn_implementation;
   if (lora) {
@@ -167,7 +176,11 @@ export function mapHfArgs(input: Record<string, unknown>): FromMapping {
   const objective = trlObjectiveOf(doc, r.str('trainer'));
   if (objective !== null && objective !== 'sft') mapTrlObjective(r, objective, flags);
   const serve = r.record('vllm_serve');
-  if (serve && typeof serve.gpus === 'number') flags['rollout-gpus'] = serve.gpus;
+  if (serve && typeof serve.gpus === 'number') {
+    flags['rollout-gpus'] = serve.gpus;
+    // Every GPU of the run: the server's and the trainers' (accelerate.yaml counts the trainers only).
+    if (typeof serve.trainer_gpus === 'number') flags.gpus = serve.gpus + serve.trainer_gpus;
+  }
   const seq = r.int('max_length') ?? r.int('max_seq_length');
   if (seq !== undefined) flags.seq = seq;
   else if (doc.dataset_text_field !== undefined || doc.packing !== undefined) {

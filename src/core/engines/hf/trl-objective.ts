@@ -1,0 +1,269 @@
+/**
+ * TRL's preference and RL trainers in the Hugging Face launch folder (issue 26): the trainer a plan's
+ * objective runs, its config block in hf-args.json, its train.py, and for GRPO server mode the launch.sh that
+ * starts `trl vllm-serve` beside the trainers. Keys as read at TRL v1.9.0 (35def3ee): trl/trainer/
+ * dpo_config.py, kto_config.py, grpo_config.py, trl/experimental/orpo/orpo_config.py,
+ * trl/experimental/cpo/cpo_config.py, trl/scripts/vllm_serve.py, docs/source/grpo_trainer.md.
+ */
+import { trainingGpus, type EstimateOptions, type Objective } from '../../../schema/estimate.js';
+import { stepsPerGeneration } from '../../memory/objective.js';
+import { nodesOf } from '../../launch/common.js';
+import type { LaunchFile, LaunchInput, LaunchPlan } from '../../launch/types.js';
+
+/** One TRL trainer: hf-args.json's `trainer` and config block, the Python names and a dataset line. */
+export interface TrlTrainer {
+  trainer: 'sft' | 'dpo' | 'orpo' | 'kto' | 'cpo' | 'grpo';
+  block: string;
+  module: string;
+  config: string;
+  cls: string;
+  dataset: string;
+  /** What the dataset holds (the train.py comment). */
+  holds: string;
+}
+
+// Datasets the TRL v1.9.0 docs train each trainer on: docs/source/dpo_trainer.md (ultrafeedback_binarized),
+// kto_trainer.md (kto-mix-14k), grpo_trainer.md (DeepMath-103K).
+const PREFERENCE = 'trl-lib/ultrafeedback_binarized';
+const PAIRS = 'preference pairs ("prompt", "chosen", "rejected")';
+
+export const TRL_TRAINERS: Record<Exclude<Objective, 'sft'>, TrlTrainer> = {
+  dpo: {
+    trainer: 'dpo',
+    block: 'dpo_config',
+    module: 'trl',
+    config: 'DPOConfig',
+    cls: 'DPOTrainer',
+    dataset: PREFERENCE,
+    holds: PAIRS,
+  },
+  kto: {
+    trainer: 'kto',
+    block: 'kto_config',
+    module: 'trl',
+    config: 'KTOConfig',
+    cls: 'KTOTrainer',
+    dataset: 'trl-lib/kto-mix-14k',
+    holds: 'unpaired completions with a label ("prompt", "completion", "label")',
+  },
+  // ORPO and CPO moved to trl.experimental (trl/experimental/orpo/__init__.py, cpo/__init__.py at v1.9.0).
+  orpo: {
+    trainer: 'orpo',
+    block: 'orpo_config',
+    module: 'trl.experimental.orpo',
+    config: 'ORPOConfig',
+    cls: 'ORPOTrainer',
+    dataset: PREFERENCE,
+    holds: PAIRS,
+  },
+  simpo: {
+    trainer: 'cpo',
+    block: 'cpo_config',
+    module: 'trl.experimental.cpo',
+    config: 'CPOConfig',
+    cls: 'CPOTrainer',
+    dataset: PREFERENCE,
+    holds: PAIRS,
+  },
+  grpo: {
+    trainer: 'grpo',
+    block: 'grpo_config',
+    module: 'trl',
+    config: 'GRPOConfig',
+    cls: 'GRPOTrainer',
+    dataset: 'trl-lib/DeepMath-103K',
+    holds: 'prompts ("prompt")',
+  },
+};
+
+/** The objective of a plan that runs a preference / RL trainer, or null for SFT. */
+export const trlObjective = (o: EstimateOptions): Exclude<Objective, 'sft'> | null =>
+  o.objective === undefined || o.objective === 'sft' ? null : o.objective;
+
+// DPOConfig.beta default 0.1 (dpo_config.py); KTOConfig.beta 0.1 (kto_config.py): written explicitly.
+const PREFERENCE_BETA = 0.1;
+// GRPO's KL coefficient where the plan keeps a reference: 0.04, DeepSeekMath's (Shao et al. 2024, §4.1.2);
+// TRL v1.9.0's default beta=0.0 loads none (grpo_config.py).
+const GRPO_BETA = 0.04;
+
+/** Config keys only SFTConfig has (sft_config.py v1.9.0), dropped from the other trainers' blocks. */
+const SFT_ONLY = ['packing'];
+/** Trainers without max_length (grpo_config.py has max_completion_length only). */
+const NO_MAX_LENGTH = new Set(['grpo']);
+/** Configs with activation_offloading (dpo_config.py, kto_config.py; not grpo, orpo, cpo at v1.9.0). */
+const OFFLOADS_ACTIVATIONS = new Set(['dpo', 'kto']);
+
+/** Why TRL's trainer for the plan's objective cannot run it as planned, or null. */
+export function trlObjectiveBlocker(x: LaunchPlan): string | null {
+  const o = x.options;
+  const objective = trlObjective(o);
+  if (!objective) return null;
+  const t = TRL_TRAINERS[objective];
+  if (o.checkpointing === 'offload' && !OFFLOADS_ACTIVATIONS.has(objective))
+    return `TRL ${t.config} has no activation_offloading (v1.9.0): use gradient checkpointing`;
+  const liger = o.liger || o.chunkedLoss;
+  // dpo_trainer.py __init__ (v1.9.0): "Liger DPO loss does not support precomputing reference log probabilities".
+  if (liger && objective === 'dpo' && o.reference === 'precomputed')
+    return 'TRL 1.9.0 DPOTrainer: the Liger DPO loss does not support precompute_ref_log_probs';
+  // dpo_trainer.py / grpo_trainer.py __init__: the fused loss reads lm_head.weight, so an adapter there is refused.
+  if (liger && (objective === 'dpo' || objective === 'grpo') && o.loraTargets.includes('lm_head'))
+    return `TRL 1.9.0 ${t.cls}: use_liger_kernel is incompatible with a LoRA adapter on lm_head`;
+  return null;
+}
+
+/** The trainer's config block (`x` as trainerInput gives it): the TrainingArguments of the SFT block plus the objective's own keys. */
+export function trlObjectiveConfig(
+  x: LaunchInput,
+  common: Record<string, unknown>,
+): { trainer: TrlTrainer; config: Record<string, unknown>; top: Record<string, unknown> } | null {
+  const o = x.options;
+  const objective = trlObjective(o);
+  if (!objective) return null;
+  const trainer = TRL_TRAINERS[objective];
+  const config: Record<string, unknown> = { ...common };
+  for (const k of SFT_ONLY) delete config[k];
+  if (NO_MAX_LENGTH.has(objective)) delete config.max_length;
+  const top: Record<string, unknown> = {};
+  if (objective === 'dpo' || objective === 'kto') {
+    config.beta = PREFERENCE_BETA;
+    // dpo_config.py / kto_config.py precompute_ref_log_probs: one reference pass before training.
+    config.precompute_ref_log_probs = o.reference === 'precomputed';
+  }
+  // CPOConfig loss_type="simpo" with cpo_alpha=0.0 is SimPO (cpo_config.py; docs/source/cpo_trainer.md).
+  if (objective === 'simpo') Object.assign(config, { loss_type: 'simpo', cpo_alpha: 0.0 });
+  if (objective === 'grpo') Object.assign(top, grpoKeys(o, config));
+  return { trainer, config, top };
+}
+
+/** GRPOConfig's rollout keys into `config`; returns hf-args.json's top-level rollout fields. */
+function grpoKeys(o: EstimateOptions, config: Record<string, unknown>): Record<string, unknown> {
+  // The emitters get the trainers' view (trainerInput: server mode's gpus are the trainers').
+  const trainers = o.gpus;
+  const dp = trainers / (o.tp * o.pp);
+  Object.assign(config, {
+    num_generations: o.generations,
+    max_completion_length: o.completionTokens,
+    // The generation batch holds whole groups of num_generations (grpo_config.py __post_init__).
+    steps_per_generation: stepsPerGeneration(o, dp),
+    beta: o.reference === 'model' ? GRPO_BETA : 0.0,
+    use_vllm: o.rollout !== 'hf',
+  });
+  if (o.rollout === 'vllm-colocate')
+    Object.assign(config, {
+      vllm_mode: 'colocate',
+      vllm_gpu_memory_utilization: o.rolloutMemory,
+      vllm_tensor_parallel_size: 1,
+      vllm_max_model_length: o.seq,
+    });
+  if (o.rollout === 'vllm-server')
+    Object.assign(config, { vllm_mode: 'server', vllm_max_model_length: o.seq });
+  // GRPOConfig has no prompt limit since TRL #4847: train.py drops longer prompts with this.
+  const top: Record<string, unknown> = { max_prompt_length: o.promptTokens };
+  if (o.rollout === 'vllm-server')
+    top.vllm_serve = {
+      gpus: o.rolloutGpus,
+      trainer_gpus: trainers,
+      tensor_parallel_size: 1,
+      data_parallel_size: o.rolloutGpus,
+    };
+  return top;
+}
+
+/** The plan as its trainers see it: GRPO server mode trains on the GPUs the vLLM server leaves. */
+export function trainerInput<T extends LaunchPlan>(x: T): T {
+  const o = x.options;
+  return o.rollout === 'vllm-server' ? { ...x, options: { ...o, gpus: trainingGpus(o) } } : x;
+}
+
+/** Why server mode cannot be written for the plan (one machine only), or null. */
+export function serverModeBlocker(x: LaunchInput): string | null {
+  if (x.options.rollout !== 'vllm-server') return null;
+  return nodesOf(x).nodes > 1
+    ? 'vramplan writes GRPO server mode on one machine (the vLLM server and the trainers share its GPUs)'
+    : null;
+}
+
+/**
+ * launch.sh for GRPO server mode: `trl vllm-serve` on the first rollout GPUs (docs/source/grpo_trainer.md:
+ * "Make sure that the server is using different GPUs than the trainer ... CUDA_VISIBLE_DEVICES"), data
+ * parallel over them (vllm_serve.py --data_parallel_size), and the trainers on the rest.
+ */
+export function serverLaunchScript(x: LaunchInput, trainCommand: string): LaunchFile {
+  const o = x.options;
+  const r = o.rolloutGpus ?? 1;
+  const ids = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i).join(',');
+  const lines = [
+    '#!/usr/bin/env bash',
+    `# GRPO with a vLLM server (generated by vramplan): GPUs ${ids(0, r)} serve, ${ids(r, trainingGpus(o))} train.`,
+    'set -euo pipefail',
+    'cd "$(dirname "$0")"',
+    ...(x.powerLimitW !== null
+      ? ['# Apply the power cap first (needs root): bash power-limit.sh']
+      : []),
+    `CUDA_VISIBLE_DEVICES=${ids(0, r)} trl vllm-serve --model ${x.modelRef} --tensor_parallel_size 1 --data_parallel_size ${r} --max_model_len ${o.seq} &`,
+    'SERVER=$!',
+    'trap \'kill "$SERVER"\' EXIT',
+    '# GRPOTrainer waits for the server (vllm_server_timeout, 240 s by default: grpo_config.py).',
+    `CUDA_VISIBLE_DEVICES=${ids(r, trainingGpus(o))} ${trainCommand}`,
+  ];
+  return { path: 'launch.sh', content: `${lines.join('\n')}\n` };
+}
+
+// TRL v1.9.0 pyproject.toml: vllm = ["vllm>=0.17.0,<=0.25.1"]; the newest release in that range.
+export const TRL_VLLM_PIN = '0.25.1';
+
+/** A placeholder reward (clearly marked) and the prompt filter for GRPO's train.py. */
+const GRPO_EXTRAS = `
+# PLACEHOLDER REWARD: replace with your task's reward (a verifier, a reward model, unit tests...). It only
+# prefers completions of about 200 characters, so that the run goes end to end.
+def placeholder_reward(completions, **kwargs):
+    texts = [c if isinstance(c, str) else c[-1]["content"] for c in completions]
+    return [-abs(200 - len(t)) / 200 for t in texts]
+
+
+def prompt_tokens(example):
+    p = example["prompt"]
+    text = p if isinstance(p, str) else tokenizer.apply_chat_template(p, tokenize=False, add_generation_prompt=True)
+    return len(tokenizer(text).input_ids)
+
+
+# The plan's prompt length: longer prompts are dropped (GRPOConfig has no prompt limit).
+dataset = dataset.filter(lambda e: prompt_tokens(e) <= args["max_prompt_length"])
+`;
+
+/** train.py for a preference / RL trainer (the SFT script's loading, then the trainer). */
+export function objectiveTrainPy(t: TrlTrainer, adapter: boolean, loading: string): string {
+  const grpo = t.trainer === 'grpo';
+  const imports =
+    t.module === 'trl'
+      ? `from trl import ${t.config}, ${t.cls}`
+      : `from ${t.module} import ${t.config}, ${t.cls}`;
+  return `"""${t.cls} (TRL) on the plan in README.md (generated by vramplan). Run it through launch.sh."""
+import json
+import os
+import sys
+
+import torch
+from datasets import load_dataset
+${adapter ? 'from peft import LoraConfig\n' : ''}from transformers import AutoModelForCausalLM, AutoTokenizer, BitsAndBytesConfig
+${imports}
+
+with open(sys.argv[1] if len(sys.argv) > 1 else "hf-args.json") as f:
+    args = json.load(f)
+
+# First the training arguments: they set up DeepSpeed / FSDP before the weights are loaded.
+training_args = ${t.config}(**args["${t.block}"])
+
+${loading}# Replace with your data: ${t.holds}.
+dataset = load_dataset("${t.dataset}", split="train")
+${grpo ? GRPO_EXTRAS : ''}
+trainer = ${t.cls}(
+    model=model,
+${grpo ? '    reward_funcs=[placeholder_reward],\n' : ''}    args=training_args,
+    train_dataset=dataset,
+    processing_class=tokenizer,
+${adapter ? '    peft_config=LoraConfig(**args["lora_config"]),\n' : ''})
+trainer.train()
+trainer.save_model()
+`;
+}

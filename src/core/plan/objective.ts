@@ -1,0 +1,68 @@
+/**
+ * The planner's side of preference and RL objectives (issue 26): the objective configurations a fine-tune
+ * job's base configuration expands into (GRPO: rollout engine, colocated share, server GPUs), the GPUs a
+ * vLLM server takes beside the trainers, and the bytes vLLM's colocated share adds on a given GPU.
+ */
+import type { EstimateOptions } from '../../schema/estimate.js';
+import { objectiveInto, type RawFlags } from '../../schema/flags.js';
+import { grpoTokens } from '../../schema/objective-job.js';
+import type { Scenario } from '../../schema/scenario.js';
+
+/** One objective configuration: the flags objectiveInto reads and the plan id's part for it. */
+export interface ObjectiveConfig {
+  flags: RawFlags | null;
+  idPart: string;
+}
+
+const SFT: readonly ObjectiveConfig[] = [{ flags: null, idPart: '' }];
+
+/**
+ * vLLM's colocated shares searched: TRL v1.9.0's default (grpo_config.py vllm_gpu_memory_utilization=0.3)
+ * and a larger pool for long completions (TRL's GRPO docs colocate examples use 0.3 to 0.5).
+ */
+export const COLOCATE_SHARES = [0.3, 0.5] as const;
+
+/** Largest GPU count the scenario searches (hardware.counts.max within limits.maxGpus). */
+export const maxSearchedGpus = (s: Scenario): number =>
+  Math.min(s.hardware.counts.max, s.limits.maxGpus ?? Infinity);
+
+/**
+ * The objective configurations of a scenario's fine-tune job: none beyond SFT; the job's objective with
+ * TRL's default reference (flags.ts objectiveInto); for GRPO every rollout mode: transformers generate, vLLM
+ * colocated at each share, and a vLLM server on 1 .. gpus/2 of the GPUs (the rest train).
+ */
+export function objectiveConfigs(s: Scenario): readonly ObjectiveConfig[] {
+  const job = s.job;
+  if (job.kind !== 'fine-tune' || job.objective === 'sft') return SFT;
+  if (job.objective !== 'grpo')
+    return [{ flags: { objective: job.objective }, idPart: job.objective }];
+  // The same defaults as `estimate --objective grpo` (flags.ts; structure.ts checks the prompt is >= 1).
+  const t = grpoTokens(job);
+  const grpo = {
+    objective: 'grpo',
+    generations: t.generations,
+    'completion-tokens': t.completion,
+    'prompt-tokens': t.prompt,
+  };
+  const out: ObjectiveConfig[] = [{ flags: { ...grpo, rollout: 'hf' }, idPart: 'grpo-hf' }];
+  for (const share of COLOCATE_SHARES)
+    out.push({
+      flags: { ...grpo, rollout: 'vllm-colocate', 'rollout-memory': share },
+      idPart: `grpo-colocate${Math.round(share * 100)}`,
+    });
+  const half = Math.floor(maxSearchedGpus(s) / 2);
+  for (let r = 1; r <= half; r++)
+    out.push({
+      flags: { ...grpo, rollout: 'vllm-server', 'rollout-gpus': r },
+      idPart: `grpo-server${r}`,
+    });
+  return out;
+}
+
+/** `o` with the objective configuration's fields (the same defaults `estimate --objective` applies). */
+export function withObjectiveConfig(o: EstimateOptions, c: ObjectiveConfig): EstimateOptions {
+  if (c.flags) objectiveInto(o, c.flags);
+  return o;
+}
+
+export { serverGpus } from '../memory/objective.js';

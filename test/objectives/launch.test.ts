@@ -1,0 +1,224 @@
+/**
+ * Preference and RL objectives planned and launched (issue 26): the shipped GRPO and DPO scenarios' first
+ * plans, `estimate` with a plan's options giving its bytes and seconds, TRL's trainer files (hf-args.json
+ * trainer + config block, train.py, GRPO server mode's launch.sh) and the launch → --from round trip.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildEstimate } from '../../src/core/estimate.js';
+import { engineOf, onEngine } from '../../src/core/engines/index.js';
+import { mergeFlags } from '../../src/core/from/index.js';
+import { buildLaunch, launchBlocker } from '../../src/core/launch/index.js';
+import { plan, type Plan, type PlanResult } from '../../src/core/plan/index.js';
+import { launchInputOfPlan } from '../../src/commands/launch-run.js';
+import { readFromConfig } from '../../src/io/from/read.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { loadScenario } from '../../src/io/load-scenario.js';
+import { planInputOf } from '../../src/io/plan-scenario.js';
+import { scenarioSchema, type Scenario } from '../../src/schema/scenario.js';
+import { optionsFromFlags, type RawFlags } from '../../src/schema/flags.js';
+import type { Arch } from '../../src/core/model/index.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'vramplan-rl-launch-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+let folders = 0;
+
+const GRPO = 'scenarios/grpo-qwen2.5-7b.yaml';
+const DPO = 'scenarios/dpo-llama-3.1-8b.yaml';
+
+function planOf(file: string, s: Scenario): { r: PlanResult; arch: Arch } {
+  const input = planInputOf(file, s);
+  return { r: plan(input), arch: input.arch };
+}
+
+/** Writes the plan's launch folder and returns its files by path and the folder. */
+function launchPlan(p: Plan, arch: Arch): { files: Record<string, string>; dir: string } {
+  const bundle = buildLaunch(launchInputOfPlan(p, arch, arch.hfId ?? arch.id));
+  expect(bundle.files.length, JSON.stringify(bundle.outputs)).toBeGreaterThan(0);
+  const dir = join(tmp, String(folders++));
+  const files: Record<string, string> = {};
+  for (const f of bundle.files) {
+    mkdirSync(dirname(join(dir, f.path)), { recursive: true });
+    writeFileSync(join(dir, f.path), f.content);
+    files[f.path] = f.content;
+  }
+  return { files, dir };
+}
+
+/** `estimate` with the plan's options on its GPU (and its accumulation and power cap) gives its bytes and step. */
+function estimateMatches(p: Plan, arch: Arch): void {
+  const gpu = findGpu(p.hardware.gpuId);
+  const e = buildEstimate(arch, p.options, gpu, {
+    gradAccum: p.choices.gradAccum,
+    powerLimit: p.hardware.powerLimitFraction,
+    gpusPerNode: p.hardware.gpusPerNode,
+    interconnect: null,
+    interNodeGBps: 25,
+    quantFormat: null,
+  });
+  expect(e.perGpu.deviceBytes, p.id).toBe(p.memory.deviceBytes);
+  expect(e.perGpu.breakdown, p.id).toEqual(p.memory.breakdown);
+  expect(e.time?.stepSeconds, p.id).toBe(p.time.stepSeconds);
+  expect(e.time?.phases, p.id).toEqual(p.time.phases);
+}
+
+/** The folder read back (--from <folder>) gives the plan's options and bytes. */
+function readsBack(p: Plan, arch: Arch, dir: string): void {
+  const back = optionsFromFlags(mergeFlags(readFromConfig(dir), {}));
+  expect(back, p.id).toEqual(p.options);
+  const gpu = findGpu(p.hardware.gpuId);
+  expect(buildEstimate(arch, back, gpu).perGpu.deviceBytes).toBe(p.memory.deviceBytes);
+}
+
+describe('GRPO scenario (Qwen2.5-7B, rented H100s)', () => {
+  it('plans LoRA with vLLM colocated on one H100 first; estimate and --from give its bytes', () => {
+    const { r, arch } = planOf(GRPO, loadScenario(GRPO));
+    const best = r.plans[0]!;
+    expect(best.choices.method).toBe('lora');
+    expect(best.hardware.gpus).toBe(1);
+    expect(best.options).toMatchObject({
+      objective: 'grpo',
+      rollout: 'vllm-colocate',
+      reference: 'none',
+      generations: 8,
+      promptTokens: 512,
+      completionTokens: 1024,
+      seq: 1536,
+    });
+    // vLLM's share of the H100 is in the plan's memory (weights + KV pool = 30 % of the card).
+    const b = best.memory.breakdown;
+    expect(b.rolloutWeights! + b.rolloutKvCache!).toBeCloseTo(0.3 * best.memory.capacityBytes, -3);
+    expect(best.time.phases.find((x) => x.phase === 'rollout')!.seconds).toBeGreaterThan(0);
+    for (const p of r.plans) estimateMatches(p, arch);
+    const { files, dir } = launchPlan(best, arch);
+    const args = JSON.parse(files['hf-args.json']!) as Record<string, Record<string, unknown>>;
+    expect(args.trainer).toBe('grpo');
+    expect(args.grpo_config).toMatchObject({
+      use_vllm: true,
+      vllm_mode: 'colocate',
+      vllm_gpu_memory_utilization: 0.3,
+      num_generations: 8,
+      max_completion_length: 1024,
+      beta: 0,
+    });
+    expect(files['train.py']).toContain('GRPOTrainer(');
+    expect(files['train.py']).toContain('reward_funcs=[placeholder_reward]');
+    expect(files['requirements.txt']).toMatch(/^vllm==0\.25\.1$/m);
+    readsBack(best, arch, dir);
+  });
+
+  it('on eight owned H100s a vLLM server plan launches trl vllm-serve beside the trainers and reads back', () => {
+    const s = scenarioSchema.parse({
+      ...loadScenario(GRPO),
+      hardware: { owned: [{ gpu: 'h100-sxm', count: 8 }], counts: { min: 1, max: 8 } },
+    });
+    const { r, arch } = planOf(GRPO, s);
+    const server = r.plans.find((p) => p.options.rollout === 'vllm-server');
+    expect(server, 'a server-mode plan in the top 10').toBeDefined();
+    const p = server!;
+    estimateMatches(p, arch);
+    const { files, dir } = launchPlan(p, arch);
+    const n = p.options.rolloutGpus!;
+    const sh = files['launch.sh']!;
+    expect(sh).toContain(`trl vllm-serve --model Qwen/Qwen2.5-7B`);
+    expect(sh).toContain(`--data_parallel_size ${n}`);
+    expect(sh).toMatch(/^CUDA_VISIBLE_DEVICES=[\d,]+ accelerate launch /m);
+    const args = JSON.parse(files['hf-args.json']!) as Record<string, Record<string, unknown>>;
+    expect(args.grpo_config!.vllm_mode).toBe('server');
+    expect(args.vllm_serve).toMatchObject({ gpus: n, trainer_gpus: p.hardware.gpus - n });
+    expect(files['accelerate.yaml']).toContain(`num_processes: ${p.hardware.gpus - n}`);
+    readsBack(p, arch, dir);
+  });
+});
+
+describe('DPO scenario (Llama-3.1-8B LoRA, one RTX 4090)', () => {
+  it('plans DPO LoRA on the 24 GB card with the adapter-disabled base as reference', () => {
+    const { r, arch } = planOf(DPO, loadScenario(DPO));
+    const best = r.plans[0]!;
+    expect(best.choices.method).toBe('lora');
+    expect(best.hardware.gpuId).toBe('rtx-4090');
+    expect(best.options).toMatchObject({ objective: 'dpo', reference: 'model' });
+    expect(best.memory.breakdown.referenceModel).toBe(0);
+    for (const p of r.plans) estimateMatches(p, arch);
+    const { files, dir } = launchPlan(best, arch);
+    const args = JSON.parse(files['hf-args.json']!) as Record<string, Record<string, unknown>>;
+    expect(args.trainer).toBe('dpo');
+    expect(args.dpo_config).toMatchObject({
+      beta: 0.1,
+      precompute_ref_log_probs: false,
+      max_length: 1024,
+    });
+    expect(files['train.py']).toContain('DPOTrainer(');
+    expect(files['train.py']).toContain('trl-lib/ultrafeedback_binarized');
+    expect(files['train.py']).toContain('peft_config=LoraConfig');
+    readsBack(best, arch, dir);
+  });
+});
+
+describe('every TRL objective launches on the HF engines and reads back', () => {
+  const arch = resolveModel('llama-3.1-8b');
+  const gpu = findGpu('h100-sxm');
+  const CASES: [RawFlags, string, string][] = [
+    [{ method: 'full', objective: 'dpo', gpus: 2, zero: 3, framework: 'hf' }, 'dpo', 'DPOTrainer'],
+    [{ method: 'lora', objective: 'dpo', reference: 'precomputed' }, 'dpo', 'DPOTrainer'],
+    [{ method: 'lora', objective: 'kto' }, 'kto', 'KTOTrainer'],
+    [{ method: 'qlora', objective: 'orpo' }, 'orpo', 'from trl.experimental.orpo import'],
+    [{ method: 'lora', objective: 'simpo' }, 'cpo', 'from trl.experimental.cpo import'],
+    [{ method: 'lora', objective: 'grpo', rollout: 'hf' }, 'grpo', 'GRPOTrainer'],
+    [
+      { method: 'full', objective: 'grpo', rollout: 'vllm-colocate', reference: 'model', gpus: 2 },
+      'grpo',
+      'GRPOTrainer',
+    ],
+    [
+      { method: 'lora', objective: 'grpo', rollout: 'vllm-server', gpus: 4, 'rollout-gpus': 2 },
+      'grpo',
+      'GRPOTrainer',
+    ],
+  ];
+  CASES.forEach(([flags, trainer, py], i) =>
+    it(JSON.stringify(flags), () => {
+      const asked = optionsFromFlags(flags);
+      const options = onEngine(asked, engineOf(asked));
+      const accum = 4;
+      expect(launchBlocker({ arch, options, accum })).toBeNull();
+      const estimate = buildEstimate(arch, options, gpu);
+      const x = { arch, options, gpu, gradAccum: accum, powerLimitW: null, estimate };
+      const bundle = buildLaunch({ ...x, modelRef: arch.hfId ?? arch.id });
+      const dir = join(tmp, `flags-${i}`);
+      const files: Record<string, string> = {};
+      for (const f of bundle.files) {
+        mkdirSync(dirname(join(dir, f.path)), { recursive: true });
+        writeFileSync(join(dir, f.path), f.content);
+        files[f.path] = f.content;
+      }
+      const args = JSON.parse(files['hf-args.json']!) as Record<string, unknown>;
+      expect(args.trainer).toBe(trainer);
+      expect(args[`${trainer}_config`]).toBeDefined();
+      expect(files['train.py']).toContain(py);
+      expect(files['axolotl.yaml']).toBeUndefined();
+      const back = optionsFromFlags(mergeFlags(readFromConfig(dir), {}));
+      expect(back).toEqual(options);
+      expect(buildEstimate(arch, back, gpu).perGpu.deviceBytes).toBe(estimate.perGpu.deviceBytes);
+    }),
+  );
+
+  it('refuses what TRL 1.9.0 rejects, and engines without a TRL launcher, in one line', () => {
+    const refuse = (flags: RawFlags) => {
+      const asked = optionsFromFlags(flags);
+      return launchBlocker({ arch, options: onEngine(asked, engineOf(asked)), accum: 1 });
+    };
+    expect(refuse({ method: 'lora', objective: 'grpo', checkpointing: 'offload' })).toMatch(
+      /GRPOConfig has no activation_offloading/,
+    );
+    expect(
+      refuse({ method: 'lora', objective: 'dpo', reference: 'precomputed', liger: true }),
+    ).toMatch(/precompute_ref_log_probs/);
+    expect(refuse({ method: 'lora', objective: 'dpo', framework: 'torchtune' })).toMatch(
+      /no DPO launch files for torchtune/,
+    );
+  });
+});
