@@ -1,11 +1,12 @@
 /** The launch command's body: parse → load model and GPU → estimate → emit engine files → write the folder. */
 import { buildEstimate } from '../core/estimate.js';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
 import { z } from 'zod';
 import { buildLaunch, type LaunchBundle, type LaunchInput } from '../core/launch/index.js';
 import { badValue, UserError } from '../io/errors.js';
 import { findGpu } from '../io/load-catalog.js';
+import { parseJsonInput, readInputText } from '../io/read-input.js';
 import { resolveModel } from '../io/load-model.js';
 import { writeLaunchFolder, type FolderFile } from '../io/write-dir-atomic.js';
 import { planScenarioFile } from '../io/plan-scenario.js';
@@ -153,11 +154,10 @@ const exportedPlanSchema = z.object({
 export function runLaunchFromPlan(file: string, planArg: unknown, lf: LaunchFlags): number {
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = parseJsonInput(file, readInputText(file));
   } catch (e) {
-    throw new UserError(
-      `--from-plan: cannot read ${file} as JSON (${(e as Error).message.split('\n')[0]})`,
-    );
+    if (e instanceof UserError) throw new UserError(`--from-plan: ${e.message}`);
+    throw e;
   }
   const parsed = exportedPlanSchema.safeParse(raw);
   if (!parsed.success) {

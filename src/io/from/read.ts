@@ -1,10 +1,10 @@
 /**
  * `--from <file>`: read a training config (axolotl, LLaMA-Factory, torchtune, TrainingArguments/TRL,
  * DeepSpeed, Accelerate), load the DeepSpeed JSON it names, and map it to contract flags
- * (src/core/from). Every failure is one line naming the file and the key; exit code 2 (issue 15).
+ * (src/core/from). Every failure is one line naming the file and the key; exit code 1 (bad input).
  * Loaded lazily by the commands, only when --from is given.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import {
@@ -21,10 +21,14 @@ import { isRecord } from '../../core/from/common.js';
 import { parseTorchtitanRecipe } from '../../core/engines/torchtitan/from.js';
 import { litgptWithScript } from '../../core/engines/litgpt/from.js';
 import { UserError } from '../errors.js';
+import { MAX_NESTING, bracketDepth, nestingOf, readInputText, tooDeep } from '../read-input.js';
 import { editDistance } from '../suggest.js';
 
-/** Exit status of a config file that cannot be read or mapped (issue 15: malformed file, missing DeepSpeed file, unknown key). */
-export const FROM_EXIT = 2;
+/**
+ * Exit status of a config file that cannot be read or mapped (malformed file, missing DeepSpeed file,
+ * unknown key): bad input, 1, as every command's (issue 27; 2 means nothing fits).
+ */
+export const FROM_EXIT = 1;
 
 export interface FromConfig extends FromMapping {
   /** The file as given. */
@@ -41,7 +45,10 @@ function readText(file: string): string {
       throw fail(
         `${file}: is a folder without a launch config (hf-args.json, torchtune.yaml, axolotl.yaml or unsloth-args.json); --from expects a config file (YAML or JSON) or a folder written by 'vramplan launch'`,
       );
-    return readFileSync(file, 'utf8');
+    return readInputText(file, {
+      cannotRead: (code) => fail(`${file}: cannot read file (${code})`),
+      exitCode: FROM_EXIT,
+    });
   } catch (e) {
     if (e instanceof UserError) throw e;
     throw fail(`${file}: cannot read file (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
@@ -51,6 +58,9 @@ function readText(file: string): string {
 /** JSON for .json files, YAML (1.1, as PyYAML reads it) otherwise. */
 function parse(file: string, text: string): Record<string, unknown> {
   let doc: unknown;
+  const yaml = !/\.(json|py)$/i.test(file);
+  if (!/\.py$/i.test(file) && bracketDepth(text, yaml) > MAX_NESTING)
+    throw tooDeep(file, FROM_EXIT);
   if (/\.py$/i.test(file)) {
     doc = parseTorchtitanRecipe(text); // the torchtitan recipe `launch` writes (core/engines/torchtitan)
   } else if (/\.json$/i.test(file)) {
@@ -62,14 +72,21 @@ function parse(file: string, text: string): Record<string, unknown> {
   } else {
     const parsed = parseDocument(text, { version: '1.1', uniqueKeys: true, prettyErrors: false });
     const err = parsed.errors[0];
+    if (err && /call stack/i.test(err.message)) throw tooDeep(file, FROM_EXIT);
     if (err) {
       const line = err.linePos?.[0].line;
       throw fail(
         `${file}: invalid YAML${line ? ` at line ${line}` : ''} (${err.message.split('\n')[0]})`,
       );
     }
-    doc = parsed.toJS({ maxAliasCount: 100 });
+    try {
+      doc = parsed.toJS({ maxAliasCount: 100 });
+    } catch (e) {
+      if (e instanceof RangeError) throw tooDeep(file, FROM_EXIT);
+      throw e;
+    }
   }
+  if (nestingOf(doc) > MAX_NESTING) throw tooDeep(file, FROM_EXIT);
   if (!isRecord(doc))
     throw fail(
       `${file}: (root): got ${doc === null ? 'an empty file' : JSON.stringify(doc).slice(0, 40)}; expected a mapping of config keys`,
