@@ -80,7 +80,9 @@ describe('launch --from-plan: a tampered plans.json', () => {
   it('a plan that no longer fits is refused with exit 2', () => {
     const r = launchEdited((p) => Object.assign(p.options, { batch: 64, seq: 4096 }));
     expect(r.status, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(/plans\[0\] does not fit on .* when estimated again .*; nothing written/);
+    expect(r.stderr).toMatch(
+      /plans\[0\] does not fit on .* when estimated again .*; nothing written/,
+    );
     expect(existsSync(r.out)).toBe(false);
   });
 
