@@ -102,7 +102,7 @@ describe('estimate --from: the happy path', () => {
   it('estimate without --model or --from is a one-line error', () => {
     const r = runCli(['estimate', '--json']);
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/^vramplan: --model: got undefined; expected .*--from/);
+    expect(r.stderr).toMatch(/^vramplan: --model: got nothing; expected .*--from/);
   });
 });
 

@@ -20,7 +20,8 @@ import {
 import { isRecord } from '../../core/from/common.js';
 import { parseTorchtitanRecipe } from '../../core/engines/torchtitan/from.js';
 import { litgptWithScript } from '../../core/engines/litgpt/from.js';
-import { UserError } from '../errors.js';
+import { UserError, shownValue } from '../errors.js';
+import { FlagError } from '../../schema/flags.js';
 import { MAX_NESTING, bracketDepth, nestingOf, readInputText, tooDeep } from '../read-input.js';
 import { editDistance } from '../suggest.js';
 
@@ -35,6 +36,53 @@ export interface FromConfig extends FromMapping {
   file: string;
   /** The DeepSpeed JSON read beside it, if any (resolved path). */
   deepspeedFile: string | null;
+  /** The key of the file each flag was read from, where one key holds that value (`seq` → `cutoff_len`). */
+  sourceKeys: Record<string, string>;
+}
+
+/** The dotted paths of `doc` whose value is `value` (iterative; the doc's depth is bounded on read). */
+function pathsWithValue(doc: Record<string, unknown>, value: unknown): string[] {
+  const hits: string[] = [];
+  const stack: [string, unknown][] = Object.entries(doc);
+  while (stack.length > 0) {
+    const [path, v] = stack.pop()!;
+    if (v !== null && typeof v === 'object' && !Array.isArray(v))
+      for (const [k, child] of Object.entries(v)) stack.push([`${path}.${k}`, child]);
+    else if (Object.is(v, value) || (typeof v === 'string' && String(value) === v)) hits.push(path);
+  }
+  return hits;
+}
+
+function sourceKeysOf(
+  doc: Record<string, unknown>,
+  flags: Record<string, unknown>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [flag, value] of Object.entries(flags)) {
+    const hits = pathsWithValue(doc, value);
+    if (hits.length === 1) out[flag] = hits[0]!;
+  }
+  return out;
+}
+
+/**
+ * Runs `f` on the merged flags of a `--from` config: a value from the file that the flag checks refuse
+ * is reported with the file's own key (`lf.yaml: cutoff_len: got 1000000000000; ...`), not as a flag.
+ */
+export function inFromConfig<T>(
+  config: FromConfig,
+  cli: Readonly<Record<string, unknown>>,
+  f: () => T,
+): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof FlagError && cli[e.flag] === undefined && config.flags[e.flag] !== undefined) {
+      const key = config.sourceKeys[e.flag] ?? `(read as --${e.flag})`;
+      throw fail(`${config.file}: ${key}: got ${shownValue(e.value)}; expected ${e.allowed}`);
+    }
+    throw e;
+  }
 }
 
 const fail = (message: string) => new UserError(message, undefined, FROM_EXIT);
@@ -114,8 +162,7 @@ function mapped<T>(file: string, run: () => T): T {
     return run();
   } catch (e) {
     if (e instanceof FromError) {
-      const shown = typeof e.value === 'string' ? `'${e.value}'` : JSON.stringify(e.value);
-      throw fail(`${file}: ${e.field}: got ${shown}; expected ${e.allowed}`);
+      throw fail(`${file}: ${e.field}: got ${shownValue(e.value)}; expected ${e.allowed}`);
     }
     throw e;
   }
@@ -223,7 +270,7 @@ function readFile(file: string): FromConfig {
   if (m.unknown.length > 0) warnings.push(`unknown keys, not used: ${m.unknown.join(', ')}`);
   if (m.ignored.length > 0)
     warnings.push(`not used (no effect on per-GPU memory): ${m.ignored.join(', ')}`);
-  return { ...m, warnings, file, deepspeedFile };
+  return { ...m, warnings, file, deepspeedFile, sourceKeys: sourceKeysOf(doc, m.flags) };
 }
 
 /** The memory key a mistyped key most likely meant: two edits away, or a longer/shorter spelling of it. */
