@@ -1,5 +1,5 @@
 /** The top-level error policy: user errors print one line and exit 1; bugs keep their stack. */
-import { UserError } from '../io/errors.js';
+import { UserError, shownValue } from '../io/errors.js';
 import { FlagError } from '../schema/flags.js';
 import { didYouMean } from '../io/suggest.js';
 
@@ -23,7 +23,9 @@ export function reportError(err: unknown): number {
       typeof err.value === 'string' && err.allowed.startsWith('one of ')
         ? didYouMean(err.value, err.allowed.slice('one of '.length).split(', '))
         : '';
-    process.stderr.write(`vramplan: ${oneLine(err.message)}${hint ? ` (${hint})` : ''}\n`);
+    // The value as every error shows it (a missing value as nothing, NaN by name), not as JSON.
+    const message = `--${err.flag}: got ${shownValue(err.value)}; expected ${err.allowed}`;
+    process.stderr.write(`vramplan: ${oneLine(message)}${hint ? ` (${hint})` : ''}\n`);
     return 1;
   }
   process.stderr.write(

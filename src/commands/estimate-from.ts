@@ -1,7 +1,7 @@
 /** `vramplan estimate --from <file>`: the config's settings, the command line's flags on top, then estimate. */
 import { formatName, mergeFlags } from '../core/from/index.js';
 import { UserError } from '../io/errors.js';
-import { FROM_EXIT, readFromConfig } from '../io/from/read.js';
+import { FROM_EXIT, inFromConfig, readFromConfig } from '../io/from/read.js';
 import type { RawFlags } from '../schema/flags.js';
 import { runEstimate } from './estimate-run.js';
 import { onlineModel } from './online-model.js';
@@ -21,8 +21,11 @@ export async function runEstimateFrom(
       FROM_EXIT,
     );
   const flags = mergeFlags(config, cliFlags);
-  return runEstimate(await onlineModel(spec), flags, json, {
-    from: { file, format: config.format, deepspeed: config.deepspeedFile },
-    warnings: config.warnings,
-  });
+  const resolved = await onlineModel(spec);
+  return inFromConfig(config, cliFlags, () =>
+    runEstimate(resolved, flags, json, {
+      from: { file, format: config.format, deepspeed: config.deepspeedFile },
+      warnings: config.warnings,
+    }),
+  );
 }

@@ -1,18 +1,29 @@
 /** The launch command's body: parse → load model and GPU → estimate → emit engine files → write the folder. */
 import { buildEstimate } from '../core/estimate.js';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
 import { z } from 'zod';
 import { buildLaunch, type LaunchBundle, type LaunchInput } from '../core/launch/index.js';
 import { badValue, UserError } from '../io/errors.js';
 import { findGpu } from '../io/load-catalog.js';
+import { parseJsonInput, readInputText } from '../io/read-input.js';
 import { resolveModel } from '../io/load-model.js';
 import { writeLaunchFolder, type FolderFile } from '../io/write-dir-atomic.js';
 import { planScenarioFile } from '../io/plan-scenario.js';
 import { loadScenario, modelSpecOf } from '../io/load-scenario.js';
 import { EstimateOptionsSchema } from '../schema/estimate.js';
 import { defaultTimeOptions } from '../schema/time.js';
-import { optionsFromFlags, type RawFlags } from '../schema/flags.js';
+import {
+  FlagError,
+  checkCombination,
+  estimateCommand,
+  flagsFromOptions,
+  optionsFromFlags,
+  type RawFlags,
+} from '../schema/flags.js';
+import type { EstimateOptions } from '../schema/estimate.js';
+import type { Gpu } from '../schema/gpu.js';
+import { assertStructure } from '../core/model/index.js';
 import { withEngineDefaults } from '../core/engines/defaults.js';
 import type { Arch } from '../core/model/index.js';
 import type { Plan } from '../core/plan/index.js';
@@ -24,6 +35,36 @@ export interface LaunchFlags {
   sharding: unknown;
   out: string;
   force: boolean;
+}
+
+/**
+ * The power limits a card takes, in W: 30% of its board power (the lowest limit a scenario's
+ * power.powerLimits allows) up to the board power itself; null where no board power is published.
+ */
+export function powerRange(gpu: Gpu): { min: number; max: number } | null {
+  const MIN_FRACTION = 0.3;
+  const board = gpu.boardPowerW;
+  return board === null ? null : { min: Math.ceil(board * MIN_FRACTION), max: board };
+}
+
+/** `watts` within the card's range, else the one-line error for `field`. */
+export function checkPowerLimit(field: string, watts: unknown, gpu: Gpu): number {
+  const range = powerRange(gpu);
+  if (range === null)
+    throw badValue(field, watts, `no power limit: the ${gpu.name} has no published board power`);
+  const n =
+    typeof watts === 'number'
+      ? watts
+      : typeof watts === 'string' && /^\s*-?\d+\s*$/.test(watts)
+        ? Number(watts)
+        : NaN;
+  if (!Number.isSafeInteger(n) || n < range.min || n > range.max)
+    throw badValue(
+      field,
+      watts,
+      `an integer from ${range.min} to ${range.max} (W: 30% to 100% of the ${gpu.name}'s board power)`,
+    );
+  return n;
 }
 
 function positiveInt(
@@ -38,8 +79,6 @@ function positiveInt(
     throw badValue(`--${flag}`, v, `an integer from 1 to ${max}`);
   return n;
 }
-
-const MAX_WATTS = 2000;
 
 /**
  * LaunchInput from command-line flags (a ranked plan gives its own: launchInputOfPlan). `--sharding`
@@ -73,7 +112,8 @@ export function launchInputFromFlags(model: string, flags: RawFlags, lf: LaunchF
     options,
     gpu,
     gradAccum: positiveInt('grad-accum', lf.gradAccum, 1, 1_000_000) ?? 1,
-    powerLimitW: positiveInt('power-limit', lf.powerLimit, null, MAX_WATTS),
+    powerLimitW:
+      lf.powerLimit === undefined ? null : checkPowerLimit('--power-limit', lf.powerLimit, gpu),
     estimate: buildEstimate(arch, options, gpu),
     modelRef: arch.hfId ?? model,
     // Eight GPUs per machine, as the time model assumes without --gpus-per-node.
@@ -82,8 +122,12 @@ export function launchInputFromFlags(model: string, flags: RawFlags, lf: LaunchF
 }
 
 /** LaunchInput of a ranked plan: its own options (engine included), accumulation and power cap. */
-export function launchInputOfPlan(plan: Plan, arch: Arch, modelRef: string): LaunchInput {
-  const gpu = findGpu(plan.hardware.gpuId);
+export function launchInputOfPlan(
+  plan: Plan,
+  arch: Arch,
+  modelRef: string,
+  gpu: Gpu = findGpu(plan.hardware.gpuId),
+): LaunchInput {
   return {
     arch,
     options: plan.options,
@@ -153,28 +197,103 @@ const exportedPlanSchema = z.object({
 export function runLaunchFromPlan(file: string, planArg: unknown, lf: LaunchFlags): number {
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = parseJsonInput(file, readInputText(file));
   } catch (e) {
-    throw new UserError(
-      `--from-plan: cannot read ${file} as JSON (${(e as Error).message.split('\n')[0]})`,
-    );
+    if (e instanceof UserError) throw new UserError(`--from-plan: ${e.message}`);
+    throw e;
   }
   const parsed = exportedPlanSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new UserError(
-      `--from-plan: ${file}: ${issue.path.join('.') || '(root)'}: ${issue.message}; expected the JSON that 'vramplan plan --json' writes`,
+      `--from-plan: ${file}: ${fieldPath(issue.path) || '(root)'}: ${issue.message}; expected the JSON that 'vramplan plan --json' writes`,
     );
   }
   const { scenario, plans } = parsed.data;
   const n = planNumber(planArg ?? '1', plans.length);
   const beside = resolvePath(dirname(file), scenario.model);
   const spec = isAbsolute(scenario.model) || !existsSync(beside) ? scenario.model : beside;
-  const arch = resolveModel(spec, { flag: 'model' });
-  return writeFolder(
-    launchInputOfPlan(plans[n - 1] as unknown as Plan, arch, arch.hfId ?? spec),
-    lf,
+  const arch = resolveModel(spec, { flag: `--from-plan: ${file}: scenario.model` });
+  // A hand-edited file gets the checks flags get, naming the file's own fields.
+  const gpus = plans.map((p, i) => checkedPlan(file, i, p, arch));
+  const input = launchInputOfPlan(
+    plans[n - 1] as unknown as Plan,
+    arch,
+    arch.hfId ?? spec,
+    gpus[n - 1],
   );
+  if (input.estimate.fits === false)
+    throw new UserError(
+      `--from-plan: ${file}: plans[${n - 1}] does not fit on ${input.gpu.name} when estimated again (${gib(input.estimate.perGpu.deviceBytes)} of ${gib(input.estimate.gpu?.capacityBytes ?? 0)} usable per GPU); nothing written`,
+      `See why: ${estimateCommand(arch.hfId ?? spec, input.options).replace(/^vramplan estimate/, 'vramplan explain --model')} --gpu ${input.gpu.id}`,
+      2,
+    );
+  return writeFolder(input, lf);
+}
+
+/** A zod path as the file's field: `plans[0].options.tp`. */
+const fieldPath = (path: readonly PropertyKey[]): string =>
+  path
+    .map((k, i) => (typeof k === 'number' ? `[${k}]` : `${i > 0 ? '.' : ''}${String(k)}`))
+    .join('');
+
+const gib = (bytes: number): string => `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+
+type ExportedPlan = z.infer<typeof exportedPlanSchema>['plans'][number];
+
+/** camelCase option key of a flag (`lora-rank` → `loraRank`), as plans.json spells it. */
+const optionKey = (flag: string): string =>
+  flag.replace(/-(\w)/g, (_: string, c: string) => c.toUpperCase());
+
+/** Plan `i` of a plans file through the checks its options get as flags; its GPU. */
+function checkedPlan(file: string, i: number, p: ExportedPlan, arch: Arch): Gpu {
+  const at = (field: string) => `--from-plan: ${file}: plans[${i}].${field}`;
+  const o = p.options as EstimateOptions;
+  try {
+    // The flag form's checks: each value, every combination, then the model's own shape.
+    assertStructure(arch, o);
+    optionsFromFlags(flagsFromOptions(o));
+    checkCombination(o);
+  } catch (e) {
+    if (e instanceof FlagError)
+      throw badValue(at(`options.${optionKey(e.flag)}`), e.value, e.allowed);
+    throw e;
+  }
+  let gpu: Gpu;
+  try {
+    gpu = findGpu(p.hardware.gpuId);
+  } catch (e) {
+    if (e instanceof UserError) throw new UserError(`${at('hardware.gpuId')}: ${e.message}`);
+    throw e;
+  }
+  const MAX_ACCUM = 1_000_000;
+  if (p.choices.gradAccum > MAX_ACCUM)
+    throw badValue(
+      at('choices.gradAccum'),
+      p.choices.gradAccum,
+      `an integer from 1 to ${MAX_ACCUM}`,
+    );
+  if (p.hardware.gpusPerNode > o.gpus)
+    throw badValue(
+      at('hardware.gpusPerNode'),
+      p.hardware.gpusPerNode,
+      `at most options.gpus (${o.gpus})`,
+    );
+  const f = p.hardware.powerLimitFraction;
+  if (!(f >= 0.3 && f <= 1))
+    throw badValue(at('hardware.powerLimitFraction'), f, 'a number from 0.3 to 1');
+  if (f < 1) {
+    const w = checkPowerLimit(at('hardware.powerLimitW'), p.hardware.powerLimitW, gpu);
+    const expected = Math.round(f * (gpu.boardPowerW ?? 0));
+    const TOLERANCE_W = 1;
+    if (Math.abs(w - expected) > TOLERANCE_W)
+      throw badValue(
+        at('hardware.powerLimitW'),
+        w,
+        `${expected} (hardware.powerLimitFraction ${f} of the ${gpu.name}'s ${gpu.boardPowerW} W)`,
+      );
+  }
+  return gpu;
 }
 
 export function runLaunch(model: string, flags: RawFlags, lf: LaunchFlags): number {

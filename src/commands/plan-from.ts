@@ -8,7 +8,7 @@ import { explainFit } from '../core/plan/index.js';
 import { formatName, mergeFlags } from '../core/from/index.js';
 import { assertStructure } from '../core/model/index.js';
 import { UserError } from '../io/errors.js';
-import { FROM_EXIT, readFromConfig } from '../io/from/read.js';
+import { FROM_EXIT, inFromConfig, readFromConfig } from '../io/from/read.js';
 import { findGpu } from '../io/load-catalog.js';
 import { resolveModel } from '../io/load-model.js';
 import { estimateCommand, optionsFromFlags } from '../schema/flags.js';
@@ -43,10 +43,12 @@ export async function runPlanFrom(
   const cli: Record<string, unknown> = { gpu: opts.gpu };
   if (opts.gpus !== undefined) cli.gpus = opts.gpus;
   const flags = mergeFlags(config, cli);
-  const options = withEngineDefaults(optionsFromFlags(flags), flags);
+  const options = inFromConfig(config, cli, () =>
+    withEngineDefaults(optionsFromFlags(flags), flags),
+  );
   const gpu = findGpu(opts.gpu);
   const arch = resolveModel(await onlineModel(spec));
-  assertStructure(arch, options);
+  inFromConfig(config, cli, () => assertStructure(arch, options));
   const e = explainFit(arch, options, gpu);
   const from = { file, format: config.format, deepspeed: config.deepspeedFile };
   // Each change as the `vramplan launch` command that writes its engine's configs (flag form).

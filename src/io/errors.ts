@@ -15,6 +15,14 @@ export class UserError extends Error {
 
 /** `field: got <value>; expected <allowed>` — the one shape every input error takes. */
 export function badValue(field: string, value: unknown, allowed: string): UserError {
-  const shown = typeof value === 'string' ? `'${value}'` : JSON.stringify(value);
-  return new UserError(`${field}: got ${shown}; expected ${allowed}`);
+  return new UserError(`${field}: got ${shownValue(value)}; expected ${allowed}`);
+}
+
+/** A value as an error shows it: strings quoted, NaN and infinities by name, a missing value as nothing. */
+export function shownValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (typeof value === 'string') return `'${value}'`;
+  if (typeof value === 'number' && !Number.isFinite(value))
+    return Number.isNaN(value) ? 'NaN (.nan)' : value > 0 ? 'Infinity (.inf)' : '-Infinity (-.inf)';
+  return JSON.stringify(value) ?? String(value);
 }

@@ -9,25 +9,60 @@
  * What is fetched is kept in vramplan's own cache ($XDG_CACHE_HOME/vramplan/hub/<owner>/<name>/):
  * config.json, the index, and header-only copies of the safetensors shards (never written into the
  * Hugging Face cache, which holds complete files only).
+ *
+ * Nothing unchecked reaches that cache: every file fetched is size-capped, refused when it is an HTML page
+ * (a captive portal or a proxy login answering 200), and parsed (JSON, or the safetensors header) before the
+ * folder is written beside the cache and renamed into place; a cached folder that no longer reads is
+ * discarded and fetched again. The timeout covers the whole request (redirects and body included), and
+ * redirects are followed at most MAX_REDIRECTS times.
  */
 import {
+  closeSync,
   existsSync,
   mkdirSync,
+  openSync,
   readFileSync,
+  readSync,
   readdirSync,
   renameSync,
+  rmSync,
   writeFileSync,
 } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { UserError } from './errors.js';
 import { resolveModel } from './load-model.js';
+import {
+  MAX_INPUT_BYTES,
+  MAX_NESTING,
+  bracketDepth,
+  parseJsonInput,
+  readInputText,
+} from './read-input.js';
 
-/** `owner/name` as the Hub spells repo ids (https://huggingface.co/docs/hub/repositories). */
-export const REPO_ID = /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/;
+/**
+ * A Hub repo id as the Hub accepts it (huggingface_hub's validate_repo_id, restated): `owner/name`, each
+ * part 1 to 96 of letters, digits, '-', '_' and '.', starting and ending with a letter, digit or '_', no
+ * '--' or '..' anywhere, not ending in '.git'. `a/..` and `q/.` are refused before any request or path.
+ */
+export function isHubRepoId(id: string): boolean {
+  const parts = id.split('/');
+  const PART = /^\w(?:[\w.-]{0,94}\w)?$/;
+  return (
+    parts.length === 2 &&
+    parts.every((p) => PART.test(p)) &&
+    !id.includes('--') &&
+    !id.includes('..') &&
+    !id.endsWith('.git')
+  );
+}
+
+/** What looks meant as a repo id (one '/', not a path): checked with isHubRepoId before any use. */
+const LOOKS_LIKE_REPO = /^[^./~\s][^/\s]*\/[^/\s]+$/;
 
 const DEFAULT_ENDPOINT = 'https://huggingface.co';
-// Per request; VRAMPLAN_HUB_TIMEOUT (seconds) overrides it.
+// Per request (redirects and body included); VRAMPLAN_HUB_TIMEOUT (seconds) overrides it.
 const DEFAULT_TIMEOUT_S = 10;
 const CONFIG = 'config.json';
 const INDEX = 'model.safetensors.index.json';
@@ -35,6 +70,10 @@ const SINGLE = 'model.safetensors';
 const HEADER_LENGTH_BYTES = 8;
 // The reference safetensors reader refuses headers over 100 MB.
 const MAX_HEADER_BYTES = 100_000_000;
+// config.json and the index: the cap of every input file.
+const MAX_JSON_BYTES = MAX_INPUT_BYTES;
+const MAX_REDIRECTS = 5;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const REVISION = 'main';
 
 const env = (k: string): string | undefined => {
@@ -53,8 +92,9 @@ export function hfCacheDir(): string {
   return join(env('XDG_CACHE_HOME') ?? join(homedir(), '.cache'), 'huggingface', 'hub');
 }
 
-/** vramplan's own cache of fetched configs and headers. */
+/** vramplan's own cache of fetched configs and headers (for a valid repo id only). */
 export function vramplanHubDir(repo: string): string {
+  if (!isHubRepoId(repo)) throw new Error(`not a Hub repo id: ${repo}`);
   return join(
     env('XDG_CACHE_HOME') ?? join(homedir(), '.cache'),
     'vramplan',
@@ -73,6 +113,8 @@ function hfCachedSnapshot(repo: string): string | null {
   if (existsSync(refFile)) candidates.push(readFileSync(refFile, 'utf8').trim());
   if (existsSync(snapshots)) candidates.push(...readdirSync(snapshots).sort());
   for (const c of candidates) {
+    // A ref is a commit hash; anything else (a path) is not followed.
+    if (!/^[\w.-]+$/.test(c) || c === '.' || c === '..') continue;
     const dir = join(snapshots, c);
     if (existsSync(join(dir, CONFIG))) return dir;
   }
@@ -84,7 +126,7 @@ function hfCachedSnapshot(repo: string): string | null {
  * local folder with the repo's config.json (Hugging Face cache, vramplan's cache, or fetched now).
  */
 export async function prepareModel(spec: string, flag = '--model'): Promise<string> {
-  if (!REPO_ID.test(spec) || existsSync(spec)) return spec;
+  if (existsSync(spec) || !LOOKS_LIKE_REPO.test(spec)) return spec;
   let offlineError: UserError;
   try {
     resolveModel(spec, { flag });
@@ -93,56 +135,167 @@ export async function prepareModel(spec: string, flag = '--model'): Promise<stri
     if (!(e instanceof UserError)) throw e;
     offlineError = e;
   }
+  if (!isHubRepoId(spec))
+    throw new UserError(
+      `${flag}: '${spec}' is not a Hugging Face repo id (owner/name, each part 1 to 96 letters, digits, '-', '_' or '.', starting and ending with a letter or digit, no '--' or '..'), a catalog id or a path`,
+      "See 'vramplan catalog models' for ids.",
+    );
   const cached = hfCachedSnapshot(spec);
   if (cached) return cached;
   const own = vramplanHubDir(spec);
-  if (existsSync(join(own, CONFIG))) return own;
   const near = /did you mean [^?]+\?/.exec(offlineError.message)?.[0];
   const ways = `give --model a path to its config.json or checkpoint folder, or a catalog id${near ? ` (${near})` : ''}`;
+  let damaged: string | null = null;
+  if (existsSync(own)) {
+    damaged = cacheProblem(own);
+    if (damaged === null) return own;
+  }
   if (offline())
     throw new UserError(
-      `${flag}: '${spec}' is not in the catalog nor in the Hugging Face cache (${hfCacheDir()}), and HF_HUB_OFFLINE is set: ${ways}, or unset HF_HUB_OFFLINE to fetch it`,
+      damaged
+        ? `${flag}: the cached copy of '${spec}' at ${own} is damaged (${damaged}), and HF_HUB_OFFLINE is set: unset HF_HUB_OFFLINE to fetch it again, or ${ways}`
+        : `${flag}: '${spec}' is not in the catalog nor in the Hugging Face cache (${hfCacheDir()}), and HF_HUB_OFFLINE is set: ${ways}, or unset HF_HUB_OFFLINE to fetch it`,
     );
   await fetchRepo(spec, own, flag, ways);
   return own;
 }
 
+/** Why a folder of vramplan's cache cannot be used (it is then fetched again), or null when it reads. */
+export function cacheProblem(dir: string): string | null {
+  try {
+    const config = parseJsonInput(join(dir, CONFIG), readInputText(join(dir, CONFIG)));
+    if (!isObject(config)) return `${join(dir, CONFIG)} is not a JSON object`;
+    let shards: string[] = [];
+    if (existsSync(join(dir, INDEX))) {
+      const index = parseJsonInput(join(dir, INDEX), readInputText(join(dir, INDEX)));
+      if (!isObject(index)) return `${join(dir, INDEX)} is not a JSON object`;
+      shards = shardsOf(index);
+    } else if (existsSync(join(dir, SINGLE))) shards = [SINGLE];
+    for (const shard of shards) {
+      const why = cachedHeaderProblem(join(dir, shard));
+      if (why) return why;
+    }
+    return null;
+  } catch (e) {
+    return e instanceof UserError ? e.message : String(e);
+  }
+}
+
+/** A header-only safetensors copy: 8-byte length, then exactly that much JSON object. */
+function cachedHeaderProblem(file: string): string | null {
+  if (!existsSync(file)) return `${file} is missing`;
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (e) {
+    return `${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? 'error'})`;
+  }
+  try {
+    const len = Buffer.alloc(HEADER_LENGTH_BYTES);
+    if (readSync(fd, len, 0, HEADER_LENGTH_BYTES, 0) !== HEADER_LENGTH_BYTES)
+      return `${file}: short header`;
+    const n = Number(len.readBigUInt64LE(0));
+    if (n <= 0 || n > MAX_HEADER_BYTES) return `${file}: header length ${n}`;
+    const json = Buffer.alloc(n);
+    if (readSync(fd, json, 0, n, HEADER_LENGTH_BYTES) !== n) return `${file}: truncated header`;
+    return headerJsonProblem(json);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Why a safetensors header's JSON is not usable, or null. */
+function headerJsonProblem(json: Buffer): string | null {
+  const text = json.toString('utf8');
+  if (bracketDepth(text, false) > MAX_NESTING)
+    return `header nested more than ${MAX_NESTING} levels`;
+  try {
+    return isObject(JSON.parse(text)) ? null : 'header is not a JSON object';
+  } catch (e) {
+    return `header is not JSON (${(e as Error).message.split('\n')[0]})`;
+  }
+}
+
+/** The shard files an index names (plain file names only: a name with a path is never followed). */
+function shardsOf(index: Record<string, unknown>): string[] {
+  const map = isObject(index.weight_map) ? index.weight_map : {};
+  return [...new Set(Object.values(map))].filter(
+    (s): s is string => typeof s === 'string' && /^[\w.-]+\.safetensors$/.test(s),
+  );
+}
+
+interface GetOptions {
+  range?: [number, number];
+  optional?: boolean;
+  /** Bytes the body may have (unranged reads). */
+  maxBytes?: number;
+}
+
 class Hub {
   readonly endpoint = (env('HF_ENDPOINT') ?? DEFAULT_ENDPOINT).replace(/\/+$/, '');
   readonly timeoutMs =
-    Math.max(0.1, Number(env('VRAMPLAN_HUB_TIMEOUT') ?? DEFAULT_TIMEOUT_S)) * 1000;
+    Math.max(0.1, Number(env('VRAMPLAN_HUB_TIMEOUT') ?? DEFAULT_TIMEOUT_S) || DEFAULT_TIMEOUT_S) *
+    1000;
   constructor(
     readonly repo: string,
     readonly flag: string,
     readonly ways: string,
+    readonly cacheDir: string,
   ) {}
 
   url(file: string): string {
     return `${this.endpoint}/${this.repo}/resolve/${REVISION}/${file}`;
   }
 
-  /** GET a file (optionally a byte range); null on 404 when `optional`. */
-  async get(file: string, range?: [number, number], optional = false): Promise<Buffer | null> {
+  private unreachable(why: string): UserError {
+    return new UserError(
+      `${this.flag}: '${this.repo}' is not in the catalog nor cached, and the Hub at ${this.endpoint} cannot be reached (${why}): ${this.ways}, or go online (HF_ENDPOINT sets a mirror)`,
+    );
+  }
+
+  private bad(file: string, why: string): UserError {
+    return new UserError(
+      `${this.flag}: ${this.url(file)}: ${why}; nothing was written to the cache (${this.cacheDir}): try again later, or ${this.ways}`,
+    );
+  }
+
+  private whyFailed(e: unknown, signal: AbortSignal): string {
+    if (signal.aborted) return `no answer within ${this.timeoutMs / 1000} s`;
+    const err = e as Error & {
+      cause?: { code?: string; message?: string; errors?: { code?: string }[] };
+    };
+    return err.cause?.code ?? err.cause?.errors?.[0]?.code ?? err.cause?.message ?? err.message;
+  }
+
+  /** GET a file (optionally a byte range, exactly those bytes); null on 404 when `optional`. */
+  async get(file: string, o: GetOptions = {}): Promise<Buffer | null> {
     const headers: Record<string, string> = {};
     const token = env('HF_TOKEN');
     if (token) headers.authorization = `Bearer ${token}`;
-    if (range) headers.range = `bytes=${range[0]}-${range[1]}`;
+    if (o.range) headers.range = `bytes=${o.range[0]}-${o.range[1]}`;
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    let url = this.url(file);
     let res: Response;
-    try {
-      res = await fetch(this.url(file), { headers, signal: AbortSignal.timeout(this.timeoutMs) });
-    } catch (e) {
-      const err = e as Error & {
-        cause?: { code?: string; message?: string; errors?: { code?: string }[] };
-      };
-      const why =
-        err.name === 'TimeoutError'
-          ? `no answer within ${this.timeoutMs / 1000} s`
-          : (err.cause?.code ?? err.cause?.errors?.[0]?.code ?? err.cause?.message ?? err.message);
-      throw new UserError(
-        `${this.flag}: '${this.repo}' is not in the catalog nor cached, and the Hub at ${this.endpoint} cannot be reached (${why}): ${this.ways}, or go online (HF_ENDPOINT sets a mirror)`,
-      );
+    for (let hops = 0; ; hops++) {
+      try {
+        res = await fetch(url, { headers, signal, redirect: 'manual' });
+      } catch (e) {
+        throw this.unreachable(this.whyFailed(e, signal));
+      }
+      const location = res.headers.get('location');
+      if (!REDIRECTS.has(res.status) || location === null) break;
+      await res.body?.cancel().catch(() => undefined);
+      if (hops >= MAX_REDIRECTS)
+        throw this.bad(file, `more than ${MAX_REDIRECTS} redirects (a redirect loop?)`);
+      const next = new URL(location, url);
+      // The token goes to the Hub only, never to the host a redirect names.
+      if (next.origin !== new URL(url).origin) delete headers.authorization;
+      url = next.href;
     }
-    if (res.status === 404 && optional) return null;
+    if (res.status === 404 && o.optional) return null;
     if (res.status === 401 || res.status === 403)
       throw new UserError(
         `${this.flag}: '${this.repo}' is gated or private on ${this.endpoint} (HTTP ${res.status}): accept its terms on the model page and set HF_TOKEN, or ${this.ways}`,
@@ -155,47 +308,109 @@ class Hub {
       throw new UserError(
         `${this.flag}: ${this.url(file)} answered HTTP ${res.status}: try again later, or ${this.ways}`,
       );
-    return Buffer.from(await res.arrayBuffer());
+    const type = res.headers.get('content-type') ?? '';
+    if (/text\/html/i.test(type)) {
+      await res.body?.cancel().catch(() => undefined);
+      throw this.bad(
+        file,
+        `answered an HTML page (content-type ${type}), not the file (a captive portal or a proxy login?)`,
+      );
+    }
+    // A ranged read keeps exactly its bytes, whether the server honoured Range (206) or sent the file (200).
+    const skip = o.range && res.status !== 206 ? o.range[0] : 0;
+    const want = o.range ? o.range[1] - o.range[0] + 1 : null;
+    const max = o.maxBytes ?? MAX_JSON_BYTES;
+    const declared = Number(res.headers.get('content-length') ?? NaN);
+    if (want === null && declared > max) {
+      await res.body?.cancel().catch(() => undefined);
+      throw this.bad(file, `${declared} bytes, over the ${max}-byte limit`);
+    }
+    const body = await this.readBody(file, res, signal, want === null ? null : skip + want, max);
+    return want === null ? body : body.subarray(skip, skip + want);
+  }
+
+  /** The body, read in chunks: at most `stopAt` bytes (then the rest is not read), or at most `max`. */
+  private async readBody(
+    file: string,
+    res: Response,
+    signal: AbortSignal,
+    stopAt: number | null,
+    max: number,
+  ): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    let got = 0;
+    if (!res.body) return Buffer.alloc(0);
+    const reader = res.body.getReader();
+    try {
+      for (;;) {
+        let r: Awaited<ReturnType<typeof reader.read>>;
+        try {
+          r = await reader.read();
+        } catch (e) {
+          if (signal.aborted) throw this.unreachable(this.whyFailed(e, signal));
+          throw this.bad(file, `the answer broke off (${this.whyFailed(e, signal)})`);
+        }
+        if (r.done) break;
+        chunks.push(Buffer.from(r.value));
+        got += r.value.length;
+        if (stopAt !== null && got >= stopAt) break;
+        if (stopAt === null && got > max)
+          throw this.bad(file, `more than ${max} bytes, over the limit`);
+      }
+    } finally {
+      await reader.cancel().catch(() => undefined);
+    }
+    return Buffer.concat(chunks);
+  }
+
+  /** A JSON file (config.json, the index): capped, not HTML, a JSON object. */
+  async json(file: string, optional = false): Promise<Buffer | null> {
+    const body = await this.get(file, { optional, maxBytes: MAX_JSON_BYTES });
+    if (body === null) return null;
+    const text = body.toString('utf8');
+    if (bracketDepth(text, false) > MAX_NESTING)
+      throw this.bad(file, `nested more than ${MAX_NESTING} levels`);
+    let v: unknown;
+    try {
+      v = JSON.parse(text);
+    } catch (e) {
+      throw this.bad(file, `not valid JSON (${(e as Error).message.split('\n')[0]})`);
+    }
+    if (!isObject(v)) throw this.bad(file, 'not a JSON object');
+    return body;
   }
 
   /** The safetensors header of one file: two ranged reads (length, then JSON); data never read. */
   async header(file: string): Promise<Buffer> {
-    const len = await this.get(file, [0, HEADER_LENGTH_BYTES - 1]);
+    const len = await this.get(file, { range: [0, HEADER_LENGTH_BYTES - 1] });
     if (!len || len.length < HEADER_LENGTH_BYTES)
-      throw new UserError(`${this.flag}: ${this.url(file)}: not a safetensors file (short header)`);
+      throw this.bad(file, 'not a safetensors file (short header)');
     const n = Number(len.readBigUInt64LE(0));
     if (n <= 0 || n > MAX_HEADER_BYTES)
-      throw new UserError(
-        `${this.flag}: ${this.url(file)}: not a safetensors file (header length ${n})`,
-      );
-    const body = await this.get(file, [HEADER_LENGTH_BYTES, HEADER_LENGTH_BYTES + n - 1]);
-    // A server that ignores Range sends the whole file: keep the header part only.
-    const json =
-      body!.length >= n + HEADER_LENGTH_BYTES && body!.readBigUInt64LE(0) === BigInt(n)
-        ? body!.subarray(HEADER_LENGTH_BYTES, HEADER_LENGTH_BYTES + n)
-        : body!.subarray(0, n);
+      throw this.bad(file, `not a safetensors file (header length ${n})`);
+    const json = await this.get(file, {
+      range: [HEADER_LENGTH_BYTES, HEADER_LENGTH_BYTES + n - 1],
+    });
+    if (!json || json.length !== n) throw this.bad(file, 'truncated safetensors header');
+    const why = headerJsonProblem(json);
+    if (why) throw this.bad(file, `not a safetensors file (${why})`);
     return Buffer.concat([len.subarray(0, HEADER_LENGTH_BYTES), json]);
   }
 }
 
-/** Fetches config.json and the safetensors headers of `repo` into `dir` (written whole, then renamed). */
+/**
+ * Fetches config.json and the safetensors headers of `repo`, checks each, writes them into a fresh folder
+ * beside `dir` and renames it into place (a damaged `dir` is replaced).
+ */
 async function fetchRepo(repo: string, dir: string, flag: string, ways: string): Promise<void> {
-  const hub = new Hub(repo, flag, ways);
-  const config = await hub.get(CONFIG);
+  const hub = new Hub(repo, flag, ways, dir);
+  const config = await hub.json(CONFIG);
   const files: [string, Buffer][] = [[CONFIG, config!]];
-  const index = await hub.get(INDEX, undefined, true);
+  const index = await hub.json(INDEX, true);
   let shards: string[];
   if (index) {
     files.push([INDEX, index]);
-    try {
-      const map = (JSON.parse(index.toString('utf8')) as { weight_map?: Record<string, string> })
-        .weight_map;
-      shards = [...new Set(Object.values(map ?? {}))].filter((s) =>
-        /^[\w.-]+\.safetensors$/.test(s),
-      );
-    } catch {
-      shards = [];
-    }
+    shards = shardsOf(JSON.parse(index.toString('utf8')) as Record<string, unknown>);
   } else shards = [SINGLE];
   for (const shard of shards) {
     const header =
@@ -204,15 +419,23 @@ async function fetchRepo(repo: string, dir: string, flag: string, ways: string):
         : await hub.header(shard);
     if (header) files.push([shard, header]);
   }
-  const tmp = `${dir}.tmp-${process.pid}`;
-  mkdirSync(tmp, { recursive: true });
-  for (const [name, data] of files) writeFileSync(join(tmp, name), data);
-  mkdirSync(join(dir, '..'), { recursive: true });
-  renameSync(tmp, dir);
+  const tmp = `${dir}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    mkdirSync(tmp, { recursive: true });
+    for (const [name, data] of files) writeFileSync(join(tmp, name), data);
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(tmp, dir);
+  } catch (e) {
+    throw new UserError(
+      `${flag}: cannot write the Hub cache at ${dir} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): set XDG_CACHE_HOME to a writable folder, or ${ways}`,
+    );
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 }
 
 /** A repo without model.safetensors (older .bin checkpoints): the count comes from config.json. */
 const notFound = (e: unknown): null => {
-  if (e instanceof UserError && /HTTP 404/.test(e.message)) return null;
+  if (e instanceof UserError && /has no .* \(HTTP 404/.test(e.message)) return null;
   throw e;
 };

@@ -4,9 +4,10 @@
  */
 import {
   closeSync,
+  constants,
   existsSync,
+  fstatSync,
   openSync,
-  readFileSync,
   readSync,
   readdirSync,
   statSync,
@@ -18,6 +19,7 @@ import { ConfigError, archFromHfConfig } from '../core/model/index.js';
 import { MODEL_ID_PATTERN, type ModelEntry, modelEntrySchema } from '../schema/model.js';
 import { UserError, badValue } from './errors.js';
 import { didYouMean } from './suggest.js';
+import { MAX_NESTING, bracketDepth, parseJsonInput, readInputText, tooDeep } from './read-input.js';
 
 const DEFAULT_CATALOG = fileURLToPath(new URL('../../catalogs/models/', import.meta.url));
 
@@ -123,19 +125,7 @@ function exampleIds(dir: string): string {
 // Local files
 
 function readJson(file: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new UserError(
-      `${file}: cannot read file (${(e as NodeJS.ErrnoException).code ?? 'error'})`,
-    );
-  }
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new UserError(`${file}: invalid JSON (${(e as Error).message})`);
-  }
+  return parseJsonInput(file, readInputText(file));
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -211,8 +201,16 @@ function safetensorsFiles(folder: string): string[] {
 }
 
 function readHeader(file: string): Record<string, unknown> {
-  const fd = openSync(file, 'r');
+  let fd: number;
   try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (e) {
+    throw new UserError(
+      `${file}: cannot read file (${(e as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
+  try {
+    if (!fstatSync(fd).isFile()) throw new UserError(`${file}: not a regular file`);
     const lengthBuf = Buffer.alloc(HEADER_LENGTH_BYTES);
     if (readSync(fd, lengthBuf, 0, HEADER_LENGTH_BYTES, 0) !== HEADER_LENGTH_BYTES) {
       throw new UserError(
@@ -227,7 +225,9 @@ function readHeader(file: string): Record<string, unknown> {
     if (readSync(fd, header, 0, length, HEADER_LENGTH_BYTES) !== length) {
       throw new UserError(`${file}: truncated safetensors header`);
     }
-    const parsed: unknown = JSON.parse(header.toString('utf8'));
+    const text = header.toString('utf8');
+    if (bracketDepth(text, false) > MAX_NESTING) throw tooDeep(file);
+    const parsed: unknown = JSON.parse(text);
     if (!isObject(parsed)) throw new UserError(`${file}: safetensors header is not a JSON object`);
     return parsed;
   } catch (e) {

@@ -1,5 +1,5 @@
 /** Read one scenario (YAML or JSON), validate it, and resolve its ids against the catalogs. */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
@@ -9,6 +9,7 @@ import type { Gpu } from '../schema/gpu.js';
 import type { Offer } from '../schema/offer.js';
 import { scenarioSchema, type Scenario } from '../schema/scenario.js';
 import { UserError, badValue } from './errors.js';
+import { MAX_NESTING, bracketDepth, nestingOf, readInputText, tooDeep } from './read-input.js';
 import {
   findCircuit,
   loadGpus,
@@ -100,16 +101,19 @@ export function scenarioIssues(
 export function parseScenario(file: string, text: string): Scenario {
   const json = /\.json$/i.test(file);
   let data: unknown;
+  if (bracketDepth(text, !json) > MAX_NESTING) throw tooDeep(file);
   try {
     // logLevel 'error': a warning (unknown tag or directive) would go to stderr as a multi-line block.
     data = json ? JSON.parse(text) : parseYaml(text, { logLevel: 'error' });
   } catch (e) {
+    if (e instanceof RangeError || /call stack/i.test((e as Error).message)) throw tooDeep(file);
     // YAML appends a code frame after the first line (ending in ':'); JSON's excerpt may hold newlines.
     const m = (e as Error).message;
     throw new UserError(
       `${file}: invalid ${json ? 'JSON' : 'YAML'}: ${json ? m : m.split('\n')[0]!.replace(/:$/, '')}`,
     );
   }
+  if (nestingOf(data) > MAX_NESTING) throw tooDeep(file);
   if (data === null || data === undefined)
     throw new UserError(
       `${file}: empty; expected a mapping with at least name, model and job`,
@@ -125,15 +129,12 @@ export function parseScenario(file: string, text: string): Scenario {
 }
 
 export function loadScenario(file: string): Scenario {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? 'error';
-    throw new UserError(
-      `${file}: cannot read (${code}); expected a readable scenario file (YAML or JSON)`,
-    );
-  }
+  const text = readInputText(file, {
+    cannotRead: (code) =>
+      new UserError(
+        `${file}: cannot read (${code}); expected a readable scenario file (YAML or JSON)`,
+      ),
+  });
   return parseScenario(file, text);
 }
 

@@ -43,6 +43,7 @@ describe('vramplan launch', () => {
     expect(r.code).toBe(0);
     const files = readdirSync(out).sort();
     expect(files).toEqual([
+      '.vramplan-launch',
       'README.md',
       'accelerate.yaml',
       'axolotl.yaml',
@@ -71,8 +72,18 @@ describe('vramplan launch', () => {
     expect(readdirSync(out)).toEqual(['mine.txt']);
   });
 
-  it('replaces an existing folder whole with --force', () => {
+  it('--force refuses a folder launch did not write, and leaves it untouched', () => {
     const out = join(root, 'b');
+    const r = run(...QLORA, '--out', out, '--force');
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/not written by 'vramplan launch'/);
+    expect(readdirSync(out)).toEqual(['mine.txt']);
+  });
+
+  it('replaces a folder launch wrote whole with --force', () => {
+    const out = join(root, 'b2');
+    expect(run(...QLORA, '--out', out).code).toBe(0);
+    writeFileSync(join(out, 'mine.txt'), 'scratch');
     const r = run(...QLORA, '--out', out, '--force');
     expect(r.code).toBe(0);
     expect(existsSync(join(out, 'mine.txt'))).toBe(false);

@@ -1,6 +1,6 @@
 /**
- * Hostile `--from` files through the built CLI: one stderr line naming the file and the key, exit 2
- * (issue 15), no stack, nothing on stdout. And the happy path: the file's options echoed, flags win.
+ * Hostile `--from` files through the built CLI: one stderr line naming the file and the key, exit 1
+ * (bad input; issue 27), no stack, nothing on stdout. And the happy path: the file's options echoed, flags win.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliBuilt, runCli, scratchDir } from '../helpers/run-cli.js';
@@ -16,7 +16,7 @@ function rejects(file: string, ...mentions: RegExp[]): void {
 /** Like rejects, where the line names `named` (a DeepSpeed file the config points to). */
 function rejectsNaming(file: string, named: string, ...mentions: RegExp[]): void {
   const r = runCli(['estimate', '--from', file, '--json']);
-  expect(r.status, r.stderr).toBe(2);
+  expect(r.status, r.stderr).toBe(1);
   expect(r.stdout).toBe('');
   expect(r.stderr).not.toMatch(/\n\s+at /);
   const lines = r.stderr.split('\n').filter((l) => l !== '');
@@ -102,7 +102,7 @@ describe('estimate --from: the happy path', () => {
   it('estimate without --model or --from is a one-line error', () => {
     const r = runCli(['estimate', '--json']);
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/^vramplan: --model: got undefined; expected .*--from/);
+    expect(r.stderr).toMatch(/^vramplan: --model: got nothing; expected .*--from/);
   });
 });
 

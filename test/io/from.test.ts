@@ -223,10 +223,10 @@ describe('bad files', () => {
     writeFileSync(f, text);
     return f;
   };
-  it('broken YAML names the file and line; exit 2', () => {
+  it('broken YAML names the file and line; exit 1 (bad input)', () => {
     const e = userErrorOf(() => readFromConfig(write('broken.yaml', 'base_model: x\n  bad: [\n')));
     expect(e.message).toMatch(/broken\.yaml: invalid YAML/);
-    expect(e.exitCode).toBe(2);
+    expect(e.exitCode).toBe(1);
   });
   it('wrong type names the key, the value and what is allowed', () => {
     const f = write('a.yml', 'base_model: x\nadapter: lora\nlora_r: many\n');

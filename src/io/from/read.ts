@@ -1,10 +1,10 @@
 /**
  * `--from <file>`: read a training config (axolotl, LLaMA-Factory, torchtune, TrainingArguments/TRL,
  * DeepSpeed, Accelerate), load the DeepSpeed JSON it names, and map it to contract flags
- * (src/core/from). Every failure is one line naming the file and the key; exit code 2 (issue 15).
+ * (src/core/from). Every failure is one line naming the file and the key; exit code 1 (bad input).
  * Loaded lazily by the commands, only when --from is given.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import {
@@ -20,17 +20,69 @@ import {
 import { isRecord } from '../../core/from/common.js';
 import { parseTorchtitanRecipe } from '../../core/engines/torchtitan/from.js';
 import { litgptWithScript } from '../../core/engines/litgpt/from.js';
-import { UserError } from '../errors.js';
+import { UserError, shownValue } from '../errors.js';
+import { FlagError } from '../../schema/flags.js';
+import { MAX_NESTING, bracketDepth, nestingOf, readInputText, tooDeep } from '../read-input.js';
 import { editDistance } from '../suggest.js';
 
-/** Exit status of a config file that cannot be read or mapped (issue 15: malformed file, missing DeepSpeed file, unknown key). */
-export const FROM_EXIT = 2;
+/**
+ * Exit status of a config file that cannot be read or mapped (malformed file, missing DeepSpeed file,
+ * unknown key): bad input, 1, as every command's (issue 27; 2 means nothing fits).
+ */
+export const FROM_EXIT = 1;
 
 export interface FromConfig extends FromMapping {
   /** The file as given. */
   file: string;
   /** The DeepSpeed JSON read beside it, if any (resolved path). */
   deepspeedFile: string | null;
+  /** The key of the file each flag was read from, where one key holds that value (`seq` → `cutoff_len`). */
+  sourceKeys: Record<string, string>;
+}
+
+/** The dotted paths of `doc` whose value is `value` (iterative; the doc's depth is bounded on read). */
+function pathsWithValue(doc: Record<string, unknown>, value: unknown): string[] {
+  const hits: string[] = [];
+  const stack: [string, unknown][] = Object.entries(doc);
+  while (stack.length > 0) {
+    const [path, v] = stack.pop()!;
+    if (v !== null && typeof v === 'object' && !Array.isArray(v))
+      for (const [k, child] of Object.entries(v)) stack.push([`${path}.${k}`, child]);
+    else if (Object.is(v, value) || (typeof v === 'string' && String(value) === v)) hits.push(path);
+  }
+  return hits;
+}
+
+function sourceKeysOf(
+  doc: Record<string, unknown>,
+  flags: Record<string, unknown>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [flag, value] of Object.entries(flags)) {
+    const hits = pathsWithValue(doc, value);
+    if (hits.length === 1) out[flag] = hits[0]!;
+  }
+  return out;
+}
+
+/**
+ * Runs `f` on the merged flags of a `--from` config: a value from the file that the flag checks refuse
+ * is reported with the file's own key (`lf.yaml: cutoff_len: got 1000000000000; ...`), not as a flag.
+ */
+export function inFromConfig<T>(
+  config: FromConfig,
+  cli: Readonly<Record<string, unknown>>,
+  f: () => T,
+): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof FlagError && cli[e.flag] === undefined && config.flags[e.flag] !== undefined) {
+      const key = config.sourceKeys[e.flag] ?? `(read as --${e.flag})`;
+      throw fail(`${config.file}: ${key}: got ${shownValue(e.value)}; expected ${e.allowed}`);
+    }
+    throw e;
+  }
 }
 
 const fail = (message: string) => new UserError(message, undefined, FROM_EXIT);
@@ -41,7 +93,10 @@ function readText(file: string): string {
       throw fail(
         `${file}: is a folder without a launch config (hf-args.json, torchtune.yaml, axolotl.yaml or unsloth-args.json); --from expects a config file (YAML or JSON) or a folder written by 'vramplan launch'`,
       );
-    return readFileSync(file, 'utf8');
+    return readInputText(file, {
+      cannotRead: (code) => fail(`${file}: cannot read file (${code})`),
+      exitCode: FROM_EXIT,
+    });
   } catch (e) {
     if (e instanceof UserError) throw e;
     throw fail(`${file}: cannot read file (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
@@ -51,6 +106,9 @@ function readText(file: string): string {
 /** JSON for .json files, YAML (1.1, as PyYAML reads it) otherwise. */
 function parse(file: string, text: string): Record<string, unknown> {
   let doc: unknown;
+  const yaml = !/\.(json|py)$/i.test(file);
+  if (!/\.py$/i.test(file) && bracketDepth(text, yaml) > MAX_NESTING)
+    throw tooDeep(file, FROM_EXIT);
   if (/\.py$/i.test(file)) {
     doc = parseTorchtitanRecipe(text); // the torchtitan recipe `launch` writes (core/engines/torchtitan)
   } else if (/\.json$/i.test(file)) {
@@ -62,14 +120,21 @@ function parse(file: string, text: string): Record<string, unknown> {
   } else {
     const parsed = parseDocument(text, { version: '1.1', uniqueKeys: true, prettyErrors: false });
     const err = parsed.errors[0];
+    if (err && /call stack/i.test(err.message)) throw tooDeep(file, FROM_EXIT);
     if (err) {
       const line = err.linePos?.[0].line;
       throw fail(
         `${file}: invalid YAML${line ? ` at line ${line}` : ''} (${err.message.split('\n')[0]})`,
       );
     }
-    doc = parsed.toJS({ maxAliasCount: 100 });
+    try {
+      doc = parsed.toJS({ maxAliasCount: 100 });
+    } catch (e) {
+      if (e instanceof RangeError) throw tooDeep(file, FROM_EXIT);
+      throw e;
+    }
   }
+  if (nestingOf(doc) > MAX_NESTING) throw tooDeep(file, FROM_EXIT);
   if (!isRecord(doc))
     throw fail(
       `${file}: (root): got ${doc === null ? 'an empty file' : JSON.stringify(doc).slice(0, 40)}; expected a mapping of config keys`,
@@ -97,8 +162,7 @@ function mapped<T>(file: string, run: () => T): T {
     return run();
   } catch (e) {
     if (e instanceof FromError) {
-      const shown = typeof e.value === 'string' ? `'${e.value}'` : JSON.stringify(e.value);
-      throw fail(`${file}: ${e.field}: got ${shown}; expected ${e.allowed}`);
+      throw fail(`${file}: ${e.field}: got ${shownValue(e.value)}; expected ${e.allowed}`);
     }
     throw e;
   }
@@ -210,7 +274,7 @@ function readFile(file: string): FromConfig {
   if (m.unknown.length > 0) warnings.push(`unknown keys, not used: ${m.unknown.join(', ')}`);
   if (m.ignored.length > 0)
     warnings.push(`not used (no effect on per-GPU memory): ${m.ignored.join(', ')}`);
-  return { ...m, warnings, file, deepspeedFile };
+  return { ...m, warnings, file, deepspeedFile, sourceKeys: sourceKeysOf(doc, m.flags) };
 }
 
 /** The memory key a mistyped key most likely meant: two edits away, or a longer/shorter spelling of it. */
