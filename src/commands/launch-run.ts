@@ -107,17 +107,27 @@ export function launchInputFromFlags(model: string, flags: RawFlags, lf: LaunchF
         };
   const gpu = findGpu(flags.gpu);
   const arch = resolveModel(model);
+  const gradAccum = positiveInt('grad-accum', lf.gradAccum, 1, 1_000_000) ?? 1;
+  const powerLimitW =
+    lf.powerLimit === undefined ? null : checkPowerLimit('--power-limit', lf.powerLimit, gpu);
+  // Eight GPUs per machine, as the time model assumes without --gpus-per-node.
+  const gpusPerNode = Math.min(options.gpus, 8);
+  // Timed as it will run: its accumulation, power cap and machine size (as launchInputOfPlan does).
+  const time = {
+    ...defaultTimeOptions(options.gpus),
+    gradAccum,
+    gpusPerNode,
+    ...(powerLimitW !== null && gpu.boardPowerW ? { powerLimit: powerLimitW / gpu.boardPowerW } : {}),
+  };
   return {
     arch,
     options,
     gpu,
-    gradAccum: positiveInt('grad-accum', lf.gradAccum, 1, 1_000_000) ?? 1,
-    powerLimitW:
-      lf.powerLimit === undefined ? null : checkPowerLimit('--power-limit', lf.powerLimit, gpu),
-    estimate: buildEstimate(arch, options, gpu),
+    gradAccum,
+    powerLimitW,
+    estimate: buildEstimate(arch, options, gpu, time),
     modelRef: arch.hfId ?? model,
-    // Eight GPUs per machine, as the time model assumes without --gpus-per-node.
-    gpusPerNode: Math.min(options.gpus, 8),
+    gpusPerNode,
   };
 }
 

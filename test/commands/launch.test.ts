@@ -62,6 +62,26 @@ describe('vramplan launch', () => {
     expect(readdirSync(root).filter((f) => f.startsWith('.'))).toEqual([]);
   });
 
+  it('times the README as estimate does: the --grad-accum and --power-limit given', () => {
+    const out = join(root, 'timed');
+    expect(run(...QLORA, '--grad-accum', '8', '--out', out).code).toBe(0);
+    const readme = readFileSync(join(out, 'README.md'), 'utf8');
+    const step = /About ([\d.]+) s per optimizer step \(8 micro-batches\)/.exec(readme);
+    expect(step, readme).not.toBeNull();
+    const est = JSON.parse(
+      run(
+        'estimate',
+        ...QLORA.slice(1, 9),
+        '--grad-accum',
+        '8',
+        '--power-limit',
+        String(300 / 450),
+        '--json',
+      ).out,
+    );
+    expect(Number(step![1])).toBeCloseTo(est.time.stepSeconds, 1);
+  });
+
   it('refuses an existing folder without --force and leaves it untouched', () => {
     const out = join(root, 'b');
     mkdirSync(out);
