@@ -12,6 +12,8 @@ import { GiB } from '../core/units.js';
 import { caseArch, loadCalibrationCases, loadMaxContextCases } from '../io/load-calibration.js';
 import { optionsFromFlags } from '../schema/flags.js';
 import { renderValidateText } from '../ui/validate-text.js';
+import { renderRlSection } from '../ui/validate-rl-text.js';
+import { rlRows } from './validate-rl.js';
 
 const METRICS: readonly string[] = ['allocated', 'reserved', 'device'];
 
@@ -64,10 +66,13 @@ export function runValidate(file: string, json: boolean): number {
   const summary = summaryTable(rows);
   // The max-context rows go with the shipped measured set, not with --cases informative.json.
   const maxContext = file === 'cases.json' ? maxContextRows() : [];
+  // Preference / RL rows (calibration/rl-cases.json), by objective, also with the shipped set only.
+  const rl = file === 'cases.json' ? rlRows() : [];
+  const rlText = rl.length > 0 ? `\n\n${renderRlSection(rl).join('\n')}` : '';
   process.stdout.write(
     json
-      ? `${JSON.stringify({ rows, summary, maxContext }, null, 2)}\n`
-      : `${renderValidateText(rows, summary, maxContext)}\n`,
+      ? `${JSON.stringify({ rows, summary, maxContext, rl }, null, 2)}\n`
+      : `${renderValidateText(rows, summary, maxContext)}${rlText}\n`,
   );
   return 0;
 }

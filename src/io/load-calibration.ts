@@ -7,9 +7,11 @@ import { archFromHfConfig } from '../core/model/index.js';
 import {
   calibrationFileSchema,
   maxContextFileSchema,
+  rlFileSchema,
   throughputFileSchema,
   type CalibrationCase,
   type MaxContextCase,
+  type RlCase,
   type ThroughputCase,
 } from '../schema/calibration.js';
 import type { z } from 'zod';
@@ -57,6 +59,11 @@ export function loadMaxContextCases(
   dir = CALIBRATION_DIR,
 ): MaxContextCase[] {
   return loadCases(join(dir, file), maxContextFileSchema, 'max-context.json');
+}
+
+/** calibration/rl-cases.json: published preference / RL measurements (issue 26). */
+export function loadRlCases(file = 'rl-cases.json', dir = CALIBRATION_DIR): RlCase[] {
+  return loadCases(join(dir, file), rlFileSchema, 'rl-cases.json');
 }
 
 /** The architecture of a case, from the config.json shipped beside the cases. */

@@ -55,3 +55,29 @@ export const maxContextCaseSchema = z.looseObject({
 });
 export const maxContextFileSchema = z.array(maxContextCaseSchema);
 export type MaxContextCase = z.infer<typeof maxContextCaseSchema>;
+
+/**
+ * calibration/rl-cases.json: published preference / RL measurements (issue 26), one row per figure, with the
+ * settings as contract flags (--objective and its flags included). metric 'device' compares deviceBytes
+ * with measured_bytes; 'max-context' is a longest sequence on a card of gpu_memory_gib.
+ */
+export const rlCaseSchema = z.looseObject({
+  id: z.string().min(1),
+  objective: z.enum(['dpo', 'orpo', 'kto', 'simpo', 'grpo']),
+  source: z.string().min(1),
+  quote: z.string().min(1),
+  date: z.string().min(1),
+  model_hf_id: z.string().min(1).nullable(),
+  config_file: z.string().min(1),
+  engine: z.string().min(1),
+  flags: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  metric: z.enum(['device', 'max-context']),
+  measured_bytes: z.number().positive().optional(),
+  gpu_memory_gib: z.number().positive().optional(),
+  published_max_tokens: z.number().int().positive().optional(),
+  notes: z.string().optional(),
+  /** Reported beside the others, not scored: why (no constant fitted to it). */
+  reportedApart: z.string().min(1).optional(),
+});
+export const rlFileSchema = z.array(rlCaseSchema);
+export type RlCase = z.infer<typeof rlCaseSchema>;

@@ -76,3 +76,21 @@ export function summaryTable(rows: readonly CaseResult[]): ErrorSummary[] {
   by((r) => r.framework, 'framework:');
   return out;
 }
+
+/** A published preference / RL figure beside vramplan's (calibration/rl-cases.json, `validate`). */
+export interface RlRow {
+  id: string;
+  objective: string;
+  engine: string;
+  model: string;
+  metric: 'device' | 'max-context';
+  /** Bytes (device) or tokens (max-context), as published. */
+  published: number;
+  /** The same quantity estimated; null where the row's settings leave nothing to estimate. */
+  estimated: number | null;
+  /** (estimate - published) / published; null with no estimate. */
+  error: number | null;
+  /** device: the published peak lies within the band `estimate` reports (uncertainty.ts bandOf). */
+  withinBand: boolean | null;
+  reportedApart?: string;
+}

@@ -1118,7 +1118,7 @@ function largestLinear(arch: Arch): number {
 }
 
 export function roundParts(p: Parts): Parts {
-  return {
+  const out: Parts = {
     weights: Math.round(p.weights),
     quantConstants: Math.round(p.quantConstants),
     adapters: Math.round(p.adapters),
@@ -1130,6 +1130,13 @@ export function roundParts(p: Parts): Parts {
     kvCache: Math.round(p.kvCache),
     buffers: Math.round(p.buffers),
   };
+  // Preference / RL phases (objective.ts) name the reference and the rollout engine: keep them.
+  if (p.referenceModel !== undefined) {
+    out.referenceModel = Math.round(p.referenceModel);
+    out.rolloutWeights = Math.round(p.rolloutWeights ?? 0);
+    out.rolloutKvCache = Math.round(p.rolloutKvCache ?? 0);
+  }
+  return out;
 }
 
 /**

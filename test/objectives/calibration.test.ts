@@ -1,0 +1,48 @@
+/**
+ * Published preference / RL figures (calibration/rl-cases.json, issue 26): the shipped rows, listed by
+ * objective in `validate`, every scored one within the band `estimate` reports; rows reported apart say why.
+ */
+import { describe, expect, it } from 'vitest';
+import { rlRows } from '../../src/commands/validate-rl.js';
+import { loadRlCases } from '../../src/io/load-calibration.js';
+import { renderRlSection } from '../../src/ui/validate-rl-text.js';
+
+const rows = rlRows();
+
+describe('preference / RL calibration rows', () => {
+  it('ships the published rows, each with a source, a quote and a date', () => {
+    expect(rows.length).toBe(4);
+    expect(rows.filter((r) => r.reportedApart === undefined).length).toBe(0);
+    for (const c of loadRlCases()) {
+      expect(c.source).toMatch(/^https:\/\//);
+      expect(c.quote.length).toBeGreaterThan(20);
+      if (c.metric === 'device') expect(c.measured_bytes).toBeGreaterThan(0);
+      else expect(c.published_max_tokens).toBeGreaterThan(0);
+    }
+  });
+
+  it('every scored row lies within the band estimate reports; the rest are reported apart with a reason', () => {
+    for (const r of rows) {
+      if (r.reportedApart !== undefined) {
+        expect(r.reportedApart.length).toBeGreaterThan(20);
+        continue;
+      }
+      expect(r.metric === 'device' ? r.withinBand : Math.abs(r.error!) <= 0.2).toBe(true);
+    }
+  });
+
+  it('device rows carry an estimate and its error', () => {
+    for (const r of rows.filter((x) => x.metric === 'device')) {
+      expect(r.estimated).toBeGreaterThan(0);
+      expect(r.error).toBeCloseTo((r.estimated! - r.published) / r.published, 10);
+    }
+  });
+
+  it('validate lists them by objective', () => {
+    const objectives = rows.map((r) => r.objective);
+    expect(objectives).toEqual([...objectives].sort());
+    const text = renderRlSection(rows).join('\n');
+    for (const r of rows) expect(text).toContain(r.id);
+    expect(text).toContain('0 of 0 scored rows within the estimate');
+  });
+});
