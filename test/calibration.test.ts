@@ -15,6 +15,19 @@ describe('calibration set', () => {
     for (const r of rows) expect(Number.isFinite(r.error)).toBe(true);
   });
 
+  // Issue 30: per kind, out of sample (no memory row is in sample); bars = the figures when the split was made.
+  for (const [kind, count, med, p90] of [
+    ['training', 36, 0.037, 0.068],
+    ['decode', 16, 0.005, 0.007],
+  ] as const)
+    it(`kind:${kind}: ${count} rows, median <= ${med * 100}%, p90 <= ${p90 * 100}%`, () => {
+      const s = get(`kind:${kind}`);
+      expect(s.count).toBe(count);
+      expect(s.medianAbsError).toBeLessThanOrEqual(med);
+      expect(s.p90AbsError).toBeLessThanOrEqual(p90);
+      expect(summary.some((x) => x.group.startsWith('in-sample:'))).toBe(false);
+    });
+
   // Acceptance bar of issue #2: per metric, median |error| <= 8% and p90 <= 20%.
   for (const metric of ['allocated', 'reserved', 'device']) {
     it(`${metric}: median <= 8% and p90 <= 20%`, () => {

@@ -117,7 +117,9 @@ export function launchInputFromFlags(model: string, flags: RawFlags, lf: LaunchF
     ...defaultTimeOptions(options.gpus),
     gradAccum,
     gpusPerNode,
-    ...(powerLimitW !== null && gpu.boardPowerW ? { powerLimit: powerLimitW / gpu.boardPowerW } : {}),
+    ...(powerLimitW !== null && gpu.boardPowerW
+      ? { powerLimit: powerLimitW / gpu.boardPowerW }
+      : {}),
   };
   return {
     arch,

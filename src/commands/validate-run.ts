@@ -11,11 +11,19 @@ import { buildEstimate } from '../core/estimate.js';
 import { GiB } from '../core/units.js';
 import { caseArch, loadCalibrationCases, loadMaxContextCases } from '../io/load-calibration.js';
 import { optionsFromFlags } from '../schema/flags.js';
+import type { EstimateOptions } from '../schema/estimate.js';
+import { sourceName } from '../core/time/accuracy.js';
 import { renderValidateText } from '../ui/validate-text.js';
 import { renderRlSection } from '../ui/validate-rl-text.js';
 import { rlRows } from './validate-rl.js';
 
 const METRICS: readonly string[] = ['allocated', 'reserved', 'device'];
+
+/** Kind of a memory case: training, or inference on a serving engine (serving) or any other (decode). */
+function memoryKind(o: EstimateOptions): 'training' | 'decode' | 'serving' {
+  if (o.method !== 'inference') return 'training';
+  return o.framework === 'vllm' || o.framework === 'sglang' ? 'serving' : 'decode';
+}
 
 export function calibrationRows(file: string): CaseResult[] {
   const rows: CaseResult[] = [];
@@ -34,6 +42,9 @@ export function calibrationRows(file: string): CaseResult[] {
       id: c.id,
       metric,
       framework: options.framework,
+      kind: memoryKind(options),
+      source: sourceName(c.source),
+      inSample: c.inSample === true,
       measuredBytes: c.measured_bytes,
       estimatedBytes: est,
       error: caseError(c.measured_bytes, est),
@@ -71,7 +82,17 @@ export function runValidate(file: string, json: boolean): number {
   const rlText = rl.length > 0 ? `\n\n${renderRlSection(rl).join('\n')}` : '';
   process.stdout.write(
     json
-      ? `${JSON.stringify({ rows, summary, maxContext, rl }, null, 2)}\n`
+      ? `${JSON.stringify(
+          {
+            rows,
+            summary: summary.filter((s) => !s.group.startsWith('in-sample:')),
+            inSampleSummary: summary.filter((s) => s.group.startsWith('in-sample:')),
+            maxContext,
+            rl,
+          },
+          null,
+          2,
+        )}\n`
       : `${renderValidateText(rows, summary, maxContext)}${rlText}\n`,
   );
   return 0;

@@ -12,6 +12,10 @@ export const calibrationCaseSchema = z.looseObject({
   measured_bytes: z.number().positive(),
   scorable: z.boolean().optional(),
   notes: z.string().optional(),
+  /** A model constant was worked out from this row's own number: reported apart, out of the headline figures. */
+  inSample: z.literal(true).optional(),
+  /** Which constant, and how it came from this row (required with inSample). */
+  in_sample_why: z.string().min(1).optional(),
 });
 
 export const calibrationFileSchema = z.array(calibrationCaseSchema);
@@ -30,6 +34,10 @@ export const throughputCaseSchema = z.looseObject({
   measured_value: z.number().positive(),
   scorable: z.boolean().optional(),
   notes: z.string().optional(),
+  /** A model constant was worked out from this row's own number: reported apart, out of the headline figures. */
+  inSample: z.literal(true).optional(),
+  /** Which constant, and how it came from this row (required with inSample). */
+  in_sample_why: z.string().min(1).optional(),
   /** The rig's links as the source describes them (e.g. "PCIe, no NVLink"). */
   interconnect: z.string().nullable().optional(),
 });

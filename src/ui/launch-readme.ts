@@ -3,7 +3,7 @@ import type { LaunchBundle, LaunchInput } from '../core/launch/index.js';
 import { planSummary } from '../core/launch/index.js';
 import { shardingOf } from '../core/launch/common.js';
 import type { Breakdown } from '../core/memory/index.js';
-import { slowdownFactors } from '../core/time/slowdown.js';
+import { slowingTechniques } from '../core/time/slowdown.js';
 import { formatCount, formatGiB } from './format.js';
 import { COMPONENT_LABEL, PHASE_LABEL } from './messages.js';
 
@@ -85,7 +85,7 @@ export function renderLaunchReadme(x: LaunchInput, bundle: LaunchBundle): string
       if (total > 0 && ph.seconds / total >= 0.005)
         out.push(`- ${ph.phase}: ${Math.round((100 * ph.seconds) / total)}%`);
   }
-  const factors = slowdownFactors(o);
+  const factors = slowingTechniques(o);
   if (factors.length > 0)
     out.push('', `Techniques that cost time here: ${factors.map((f) => f.why).join('; ')}.`);
   out.push('', '## Files', '');

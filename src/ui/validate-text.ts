@@ -20,14 +20,19 @@ export function renderValidateText(
     out.push(
       `${padRight(r.id, 24)}${padRight(r.framework, 12)}${padRight(r.metric, 11)}${padLeft(formatGiB(r.measuredBytes), 12)}${padLeft(formatGiB(r.estimatedBytes), 12)}${padLeft(signedPercent(r.error), 9)}`,
     );
-  out.push('');
+  const cols = `${padLeft('cases', 7)}${padLeft('median |err|', 14)}${padLeft('p90 |err|', 11)}${padLeft('mean err', 10)}`;
+  const line = (s: ErrorSummary) =>
+    `${padRight(s.group, 40)}${padLeft(String(s.count), 7)}${padLeft(formatPercent(s.medianAbsError), 14)}${padLeft(formatPercent(s.p90AbsError), 11)}${padLeft(signedPercent(s.meanError), 10)}`;
+  const inSample = summary.filter((s) => s.group.startsWith('in-sample:'));
+  out.push('', `${padRight('out of sample (headline)', 40)}${cols}`);
+  for (const s of summary) if (!s.group.startsWith('in-sample:')) out.push(line(s));
   out.push(
-    `${padRight('summary', 24)}${padLeft('cases', 7)}${padLeft('median |err|', 14)}${padLeft('p90 |err|', 11)}${padLeft('mean err', 10)}`,
+    '',
+    inSample.length > 0
+      ? `${padRight('in sample (a constant came from them)', 40)}${cols}`
+      : 'in sample: none (no model constant was worked out from a scored row)',
+    ...inSample.map(line),
   );
-  for (const s of summary)
-    out.push(
-      `${padRight(s.group, 24)}${padLeft(String(s.count), 7)}${padLeft(formatPercent(s.medianAbsError), 14)}${padLeft(formatPercent(s.p90AbsError), 11)}${padLeft(signedPercent(s.meanError), 10)}`,
-    );
   // The band's high edge (memory/uncertainty.ts): an estimate below it would let a plan that does not fit pass.
   const band = UNCERTAINTY.maxUnderError;
   const under = rows.filter((r) => r.error < -band);
@@ -71,15 +76,20 @@ export function renderThroughputText(
     `${padRight(r.id, 30)}${padRight(r.kind, 9)}${padRight(r.bound, 14)}${padLeft(num(r.measured), 10)}${padLeft(num(r.estimated), 10)}${padLeft(signedPercent(r.error), 9)}`;
   const head = `${padRight('case', 30)}${padRight('kind', 9)}${padRight('bound', 14)}${padLeft('measured', 10)}${padLeft('estimate', 10)}${padLeft('error', 9)}`;
   const out = ['tokens/s: training per GPU, decode per model replica', head];
-  for (const r of rows) out.push(line(r));
-  out.push('');
-  out.push(
-    `${padRight('summary', 40)}${padLeft('cases', 7)}${padLeft('median |err|', 14)}${padLeft('p90 |err|', 11)}${padLeft('within 20%', 12)}`,
-  );
-  for (const s of summary)
+  for (const r of rows) out.push(line(r) + (r.inSample ? '  (in sample)' : ''));
+  const row = (s: ThroughputSummary) =>
+    `${padRight(s.group, 40)}${padLeft(String(s.count), 7)}${padLeft(formatPercent(s.medianAbsError), 14)}${padLeft(formatPercent(s.p90AbsError), 11)}${padLeft(formatPercent(s.within20), 12)}`;
+  const cols = `${padLeft('cases', 7)}${padLeft('median |err|', 14)}${padLeft('p90 |err|', 11)}${padLeft('within 20%', 12)}`;
+  const inSample = summary.filter((s) => s.group.startsWith('in-sample:'));
+  out.push('', `${padRight('out of sample (headline)', 40)}${cols}`);
+  for (const s of summary) if (!s.group.startsWith('in-sample:')) out.push(row(s));
+  if (inSample.length > 0) {
     out.push(
-      `${padRight(s.group, 40)}${padLeft(String(s.count), 7)}${padLeft(formatPercent(s.medianAbsError), 14)}${padLeft(formatPercent(s.p90AbsError), 11)}${padLeft(formatPercent(s.within20), 12)}`,
+      '',
+      `${padRight('in sample (a constant came from them)', 40)}${cols}`,
+      ...inSample.map(row),
     );
+  }
   out.push('', 'worst cases', head);
   for (const r of worst) out.push(line(r));
   return out.join('\n');

@@ -8,8 +8,6 @@ import {
   shardings,
   tensorParallelisms,
 } from '../../src/core/plan/index.js';
-import { powerLimitThroughput } from '../../src/core/time/slowdown.js';
-import { pcieGBps, trainFlopsPerToken } from '../../src/core/time/throughput.js';
 import type { Arch } from '../../src/core/model/index.js';
 
 describe('cost', () => {
@@ -45,27 +43,6 @@ describe('power', () => {
     // 3 nodes of 1,000 W on two 1,920 W circuits: 1 + 1 fit, the third is over by 1,000 − 920 = 80 W
     expect(circuitOverWatts(3, 1000, 0, [1920, 1920])).toBeCloseTo(80, 9);
     expect(circuitOverWatts(2, 1000, 500, [1920, 2880])).toBe(0);
-  });
-  it('power-limit throughput: 1.0 at stock, 0.965 at 85 %, 0.91 at 70 % for compute-bound work', () => {
-    expect(powerLimitThroughput(1, 'compute')).toBe(1);
-    expect(powerLimitThroughput(0.85, 'compute')).toBeCloseTo(0.965, 9);
-    expect(powerLimitThroughput(0.8, 'compute')).toBeCloseTo(0.91 + (0.055 * 0.1) / 0.15, 9);
-    expect(powerLimitThroughput(0.7, 'memory')).toBeCloseTo(0.955, 9);
-  });
-});
-
-describe('throughput', () => {
-  it('training FLOPs per token = 6N + 6·L·s·d_attn', () => {
-    // 7B-class: 6 × 6.74e9 + 6 × 32 × 2048 × 4096 = 4.044e10 + 1.611e9
-    expect(trainFlopsPerToken(6.74e9, 32, 2048, 4096)).toBeCloseTo(
-      6 * 6.74e9 + 6 * 32 * 2048 * 4096,
-      0,
-    );
-  });
-  it('PCIe x16 bandwidth by generation', () => {
-    expect(pcieGBps('PCIe 3.0 x16')).toBe(16);
-    expect(pcieGBps('PCIe 4.0 x16')).toBe(32);
-    expect(pcieGBps('PCIe 5.0 x16')).toBe(64);
   });
 });
 

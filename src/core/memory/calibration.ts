@@ -5,6 +5,12 @@ export interface CaseResult {
   id: string;
   metric: Metric;
   framework: string;
+  /** training, decode (inference on a training stack or llama.cpp) or serving (vLLM, SGLang). */
+  kind?: 'training' | 'decode' | 'serving';
+  /** Short source name (repository or site the measurement comes from). */
+  source?: string;
+  /** A model constant was worked out from this row's number (its in_sample_why): reported apart. */
+  inSample?: boolean;
   measuredBytes: number;
   estimatedBytes: number;
   /** (estimate - measured) / measured */
@@ -59,21 +65,32 @@ export function median(sorted: readonly number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-/** Summaries overall, per metric and per framework, in a stable order. */
+/**
+ * Out-of-sample rows (the headline): overall, per metric, kind, framework and source; then the in-sample rows
+ * apart (`in-sample:` groups), in a stable order.
+ */
 export function summaryTable(rows: readonly CaseResult[]): ErrorSummary[] {
-  const out = [summarize('all', rows)];
-  const by = (key: (r: CaseResult) => string, prefix: string) => {
-    const keys = [...new Set(rows.map(key))].sort();
+  const out = rows.filter((r) => r.inSample !== true);
+  const inSample = rows.filter((r) => r.inSample === true);
+  return [...groups('', out), ...(inSample.length > 0 ? groups('in-sample:', inSample) : [])];
+}
+
+function groups(tag: string, rows: readonly CaseResult[]): ErrorSummary[] {
+  const out = [summarize(`${tag}all`, rows)];
+  const by = (key: (r: CaseResult) => string | undefined, prefix: string) => {
+    const keys = [...new Set(rows.map(key))].filter((k): k is string => k !== undefined).sort();
     for (const k of keys)
       out.push(
         summarize(
-          `${prefix}${k}`,
+          `${tag}${prefix}${k}`,
           rows.filter((r) => key(r) === k),
         ),
       );
   };
   by((r) => r.metric, 'metric:');
+  by((r) => r.kind, 'kind:');
   by((r) => r.framework, 'framework:');
+  by((r) => r.source, 'source:');
   return out;
 }
 

@@ -135,5 +135,6 @@ export const UPCAST_LOSS = { upcast: true };
 // PyTorch CUDA context with lazy module loading: ~300 MB + cuBLAS/cuDNN handles and kernels
 // (pytorch/pytorch#86509: 287 MB lazy; #107667 ~300 MB); a training process also loads NCCL/cuBLASLt: 500 MiB.
 export const TORCH_CONTEXT_MIB = 500;
-// HF 'Model training anatomy' measures 1343 MiB occupied after the first CUDA op of a Transformers process.
+// HF "Model training anatomy" measures 1343 MiB occupied after the first CUDA op of a Transformers process
+// (https://huggingface.co/docs/transformers/model_memory_anatomy).
 export const HF_CONTEXT_MIB = 1343;

@@ -241,7 +241,8 @@ export function deviceBytesOf(
 // log_softmax backward: its saved fp32 output, the fp32 gradient from nll_loss and the fp32 input gradient.
 const UPCAST_BACKWARD_PER_VOCAB = 12;
 
-// vLLM EngineArgs gpu_memory_utilization default (docs: "defaults to 0.9").
+// vLLM EngineArgs gpu_memory_utilization default ("defaults to 0.9",
+// https://docs.vllm.ai/en/latest/configuration/engine_args.html).
 const VLLM_GPU_UTILIZATION = 0.9;
 // vLLM V1 always chunks prefill: one scheduler step runs at most max_num_batched_tokens (8192 assumed, the
 // engine's default outside small-GPU online serving), so its profiled activation peak is one such chunk
@@ -758,10 +759,11 @@ export function recurrentStateBytes(r: RecurrentState, c: number, tp: number): n
   return conv + temporal;
 }
 
-// llama.cpp's physical batch (n_ubatch, default 512: common/common.h): the prefill chunk and the rows of the
+// llama.cpp's physical batch (n_ubatch, default 512: https://github.com/ggml-org/llama.cpp/blob/master/common/common.h): the prefill chunk and the rows of the
 // output buffer its compute graph reserves (llama-context.cpp output_reserve: n_outputs x n_vocab fp32).
 export const LLAMA_CPP_UBATCH = 512;
-// llama.cpp q8_0 blocks: 32 int8 values and one fp16 scale = 34 bytes (ggml-common.h block_q8_0).
+// llama.cpp q8_0 blocks: 32 int8 values and one fp16 scale = 34 bytes (block_q8_0,
+// https://github.com/ggml-org/llama.cpp/blob/master/ggml/src/ggml-common.h).
 const Q8_0_BYTES = 34 / 32;
 
 /** Bytes per KV element: the compute dtype, or fp8 (llama.cpp writes q8_0 for it). */

@@ -2020,7 +2020,10 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
     time: planTime(k, t),
     cost: planCost(ctx, h, k, count),
     slowdown: fastest > 0 && Number.isFinite(fastest) ? k.hours / fastest : 1,
-    slowdownFactors: [...slowdownFactors(options), ...moeDispatchFactor(t)],
+    slowdownFactors: [
+      ...slowdownFactors(ctx.arch, options, h.gpu, tOpts, t.stepSeconds),
+      ...moeDispatchFactor(t),
+    ],
     ...(serving ? { serving } : {}),
     options,
   };

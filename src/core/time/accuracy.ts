@@ -3,7 +3,8 @@ import { absErrorStats } from '../memory/calibration.js';
 
 export interface ThroughputRow {
   id: string;
-  kind: 'training' | 'decode';
+  /** training, decode (one replica, any engine) or serving (decode on a serving engine: vLLM, SGLang). */
+  kind: 'training' | 'decode' | 'serving';
   /** Short source name (repository or site the measurement comes from). */
   source: string;
   trust: string;
@@ -15,6 +16,8 @@ export interface ThroughputRow {
   /** The engine that ran it (engineOf its options) and its kernel family (the quant format, or the dtype). */
   engine?: string;
   kernel?: string;
+  /** A model constant was worked out from this row's number (the row's in_sample_why): reported apart. */
+  inSample: boolean;
 }
 
 export interface ThroughputSummary {
@@ -42,21 +45,53 @@ export function summarizeThroughput(
   };
 }
 
-/** Overall, per kind and per source, in a stable order. */
+/** Serving engines: a decode row run on one of them is reported as serving. */
+const SERVING_ENGINES: ReadonlySet<string> = new Set(['vllm', 'sglang']);
+
+/** The kind a row is reported under: training, decode, or serving (decode on a serving engine). */
+export function throughputKind(
+  kind: 'training' | 'decode',
+  engine: string | undefined,
+): ThroughputRow['kind'] {
+  return kind === 'decode' && engine !== undefined && SERVING_ENGINES.has(engine)
+    ? 'serving'
+    : kind;
+}
+
+/**
+ * Out-of-sample rows (the headline): overall, per kind, per source, and decode per engine and kernel; then the
+ * in-sample rows apart (`in-sample:` groups, overall, per kind and per source), in a stable order.
+ */
 export function throughputSummaries(rows: readonly ThroughputRow[]): ThroughputSummary[] {
-  const out = [summarizeThroughput('all', rows)];
-  for (const [prefix, key] of [
-    ['kind:', (r: ThroughputRow) => r.kind],
-    ['source:', (r: ThroughputRow) => r.source],
-    // Decode cases per engine and per kernel family (issue 25: each reported on its own line).
-    ['engine:', (r: ThroughputRow) => (r.kind === 'decode' ? r.engine : undefined)],
-    ['kernel:', (r: ThroughputRow) => (r.kind === 'decode' ? r.kernel : undefined)],
-  ] as const) {
-    const keys = rows.map(key).filter((k): k is string => k !== undefined);
-    for (const k of [...new Set(keys)].sort())
+  const out = rows.filter((r) => !r.inSample);
+  const inSample = rows.filter((r) => r.inSample);
+  return [
+    ...groupSummaries('', out, true),
+    ...(inSample.length > 0 ? groupSummaries('in-sample:', inSample, false) : []),
+  ];
+}
+
+function groupSummaries(
+  tag: string,
+  rows: readonly ThroughputRow[],
+  perKernel: boolean,
+): ThroughputSummary[] {
+  const out = [summarizeThroughput(`${tag}all`, rows)];
+  const decodeOnly = (f: (r: ThroughputRow) => string | undefined) => (r: ThroughputRow) =>
+    r.kind === 'training' ? undefined : f(r);
+  const keys: [string, (r: ThroughputRow) => string | undefined][] = [
+    ['kind:', (r) => r.kind],
+    ['source:', (r) => r.source],
+  ];
+  // Decode cases per engine and per kernel family (issue 25: each reported on its own line).
+  if (perKernel)
+    keys.push(['engine:', decodeOnly((r) => r.engine)], ['kernel:', decodeOnly((r) => r.kernel)]);
+  for (const [prefix, key] of keys) {
+    const ks = rows.map(key).filter((k): k is string => k !== undefined);
+    for (const k of [...new Set(ks)].sort())
       out.push(
         summarizeThroughput(
-          `${prefix}${k}`,
+          `${tag}${prefix}${k}`,
           rows.filter((r) => key(r) === k),
         ),
       );
@@ -71,7 +106,8 @@ export function sourceName(source: string): string {
   const first = /^([\w.-]+\/[\w.-]+)\s/.exec(source);
   if (first) return first[1]!;
   const url = /https?:\/\/([\w.-]+)/.exec(source);
-  return url ? url[1]! : source.split(/\s/)[0]!;
+  // No address: the words before the first quote, comma or parenthesis ("Hugging Face Transformers docs").
+  return url ? url[1]! : source.split(/["',(]/)[0]!.trim();
 }
 
 /** Rows furthest from their measurement, worst first. */

@@ -419,6 +419,11 @@ const EAGER_OP_SECONDS = 10e-6;
 // A CUDA kernel launch inside a CUDA graph still leaves ~2-3 µs of GPU idle between small kernels
 // (Llama-3.1-8B decode step on H100: 8.4 ms eager vs 5.1 ms as a CUDA graph, https://cloudai.pt/tag/cuda-graphs/).
 const GRAPH_KERNEL_SECONDS = 2.5e-6;
+// A compiled training step is not one CUDA graph (torch.compile's default mode launches each Inductor kernel,
+// and autograd runs forward and backward graphs apart): twice the decode gap per kernel (assumed).
+const GRAPH_TRAIN_KERNEL_FACTOR = 2;
+// fp32 (no TF32) attention runs unfused math (SDPA has no fp32 flash kernel): half the fp32 GEMM rate (assumed).
+const FP32_ATTN_SHARE = 0.5;
 // Elementwise traffic per token per layer (forward), in hidden-sized 16-bit tensors read+written outside
 // the GEMMs. Eager HF Llama: RMSNorm x2 (~8 passes each, fp32 upcast), residual adds, rotary (~6 passes
 // over q and k), SiLU*up (3 passes over ffn), layout copies; fused (compiled / fused-norm stacks): one
@@ -497,7 +502,8 @@ const HOST_ADAM_BYTES_PER_S = 100e9;
 const TORCH_CPU_ADAM_SLOWDOWN = 6;
 const fusedOnHost = (o: EstimateOptions) => o.framework === 'deepspeed' || o.optimizer === 'adamw';
 // DDP/FSDP overlap gradient communication with backward; the last bucket (25 MB, torch DDP
-// bucket_cap_mb default) is exposed after the last layer's backward.
+// bucket_cap_mb default, https://pytorch.org/docs/stable/generated/torch.nn.parallel.DistributedDataParallel.html)
+// is exposed after the last layer's backward.
 const LAST_BUCKET_BYTES = 25e6;
 // Share of the SMs an overlapped NCCL collective occupies: 24 CTAs of an H100's 132 SMs (nsys trace in
 // https://forums.developer.nvidia.com/t/compute-communication-overlap-causes-severe-gemm-performance-degradation-because-of-tail-effect/337991).
@@ -513,7 +519,8 @@ const ALLREDUCE_LATENCY_PCIE = 50e-6;
 // transformers 5.x keeps it as experts_implementation="eager", its default being grouped_mm: engines/hf/memory.ts).
 const MOE_LOOP_OPS_PER_EXPERT = 10;
 // PEFT lora.Linear.forward per adapted linear: cast x to the adapter dtype, lora_A, lora_B, x scaling, add to
-// the base output (peft src/peft/tuners/lora/layer.py Linear.forward): 5 ops per adapted expert linear.
+// the base output (Linear.forward, https://github.com/huggingface/peft/blob/main/src/peft/tuners/lora/layer.py):
+// 5 ops per adapted expert linear.
 const LORA_OPS_PER_LINEAR = 5;
 // The loop's torch.where(mask) is torch.nonzero(as_tuple=True), which on CUDA "causes host-device
 // synchronization" (https://pytorch.org/docs/stable/generated/torch.nonzero.html): the CPU cannot run ahead, so
@@ -1013,7 +1020,7 @@ const scratch: StepTimes = {
 function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const base = w.fp32 ? r.gemm32 : r.gemm16;
   const gemm = base * w.shape;
-  const attnRate = w.fp32 ? r.gemm32 * 0.5 : r.attn;
+  const attnRate = w.fp32 ? r.gemm32 * FP32_ATTN_SHARE : r.attn;
   // Routed-expert GEMMs at their own shape, never faster than reading the hit experts' weights.
   const expertRate = base * w.expertShape;
   const expertF = Math.max(w.expertFwdFlops / expertRate, w.expertWeightBytes / r.mem);
@@ -1027,7 +1034,9 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
     deltaF +
     w.fwdAttnFlops / attnRate +
     w.fwdElemBytes / r.mem;
-  const hostPerOp = w.compiled ? GRAPH_KERNEL_SECONDS * 2 : EAGER_OP_SECONDS;
+  const hostPerOp = w.compiled
+    ? GRAPH_KERNEL_SECONDS * GRAPH_TRAIN_KERNEL_FACTOR
+    : EAGER_OP_SECONDS;
   // CPU dispatch runs ahead of the GPU; a pass takes the longer of the two. An MoE loop syncs once per
   // expert in forward (torch.nonzero): its dispatch adds to the expert work instead of hiding behind it.
   const loopF = w.moeLoopOps * EAGER_OP_SECONDS;
@@ -1312,7 +1321,8 @@ function decodeTpSeconds(m: ModelFacts, tp: number, B: number, r: GpuRates): num
 // and CPU token generation reaches ~60% of it (llama.cpp discussion #3847 CPU tables; assumed 55 GB/s).
 const HOST_DECODE_BYTES_PER_S = 55e9;
 // Low-precision tensor cores (FP8/INT8 W8A8) run dense GEMMs at twice the 16-bit rate (H100/L40S/RTX 4090
-// datasheets: FP8 and INT8 dense TFLOPS = 2x BF16).
+// datasheets: FP8 and INT8 dense TFLOPS = 2x BF16;
+// https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet).
 const W8A8_SPEEDUP = 2;
 
 /** The kernel a serving engine's W8A8/FP4 path falls back to on the GPU: Marlin weight-only without the cores. */

@@ -1,9 +1,13 @@
 /**
- * Step-time multipliers of each memory-saving technique relative to plain bf16 training of the same
- * model on the same GPUs (1.0 = no cost). Sources: docs/reference/formulas-and-factors.md §2.
- * The planner's time model and `explain` both read these; keep them the single source.
+ * What each slowing technique of a configuration costs, from the time model itself (issue 30: one account of
+ * time): the step time with the technique over the step time of the same configuration without it
+ * (estimateTime both ways), so the factors shown beside a plan are the ones its time already contains.
  */
+import type { Arch } from '../model/arch.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
+import type { Gpu } from '../../schema/gpu.js';
+import type { TimeOptions } from '../../schema/time.js';
+import { estimateTime } from './index.js';
 
 export interface SlowdownFactor {
   factor: number;
@@ -11,85 +15,45 @@ export interface SlowdownFactor {
   source: string;
 }
 
-// Full recompute adds one forward: 8N vs 6N FLOPs per token = 4/3 (Narayanan et al. SC'21); HF docs say ~20% slower.
-const FULL_RECOMPUTE = 4 / 3;
-// Selective recompute: +2.7% FLOPs on GPT-3 175B, measured +4-7% time (Korthikanti et al. Table 4).
-const SELECTIVE_RECOMPUTE = 1.05;
-// Checkpoint offload to host: recompute plus PCIe traffic hidden behind compute only in part (torchtune docs).
-const OFFLOAD_RECOMPUTE = 1.45;
-// LoRA skips the frozen weight gradients: ~4N/6N of full FT compute (LoRA §4.2: 1.33x faster on GPT-3).
-const LORA_VS_FULL = 0.75;
-// QLoRA with bitsandbytes: 1.3-1.5x bf16 LoRA (Raschka: 1.51x; Bossan 4090 log: 1,410 vs ~1,900 tok/s).
-const QLORA_VS_LORA = 1.4;
-// LLM.int8 matmuls: BLOOM-176B 15-23% slower than fp16 inference (HF bitsandbytes blog).
-const INT8_VS_BF16 = 1.2;
-// Paged optimizer: zero overhead while it fits; PCIe paging only under pressure (bitsandbytes docs).
-const PAGED = 1.0;
-// ZeRO-Offload: optimizer step on the CPU, 4Ψ bytes over PCIe per step; DeepSpeedCPUAdam 5-7x torch CPU Adam.
-const OFFLOAD_OPTIMIZER = 1.5;
-// ZeRO-3 parameter offload (ZeRO-Infinity class): every layer streamed over PCIe twice per step.
-const OFFLOAD_PARAMS = 2.5;
-// fp32 compute runs on CUDA cores / TF32 instead of bf16 tensor cores: roughly 2x slower for training.
-const FP32_COMPUTE = 2.0;
-// Eager attention materialises s x s scores; FlashAttention is 2-4x faster on the attention part.
-const EAGER_ATTENTION = 1.15;
-
-/** Each technique the options use, with its multiplier. */
-export function slowdownFactors(o: EstimateOptions): SlowdownFactor[] {
-  const out: SlowdownFactor[] = [];
-  const ref = 'docs/reference/formulas-and-factors.md §2';
+/** Each slowing technique the options use, and the same options without it. */
+export function slowingTechniques(o: EstimateOptions): { why: string; without: EstimateOptions }[] {
+  const out: { why: string; without: EstimateOptions }[] = [];
   if (o.method === 'inference') return out;
-  if (o.checkpointing === 'full')
-    out.push({
-      factor: FULL_RECOMPUTE,
-      why: 'full activation recomputation',
-      source: `${ref}.1-2.2`,
-    });
-  if (o.checkpointing === 'selective')
-    out.push({ factor: SELECTIVE_RECOMPUTE, why: 'selective recomputation', source: `${ref}.2` });
-  if (o.checkpointing === 'offload')
-    out.push({
-      factor: OFFLOAD_RECOMPUTE,
-      why: 'recompute + checkpoints over PCIe',
-      source: `${ref}.2`,
-    });
-  if (o.method === 'lora' || o.method === 'qlora')
-    out.push({
-      factor: LORA_VS_FULL,
-      why: 'LoRA skips frozen weight gradients',
-      source: `${ref}.3`,
-    });
+  const why: Record<string, string> = {
+    full: 'full activation recomputation',
+    selective: 'selective recomputation',
+    offload: 'recompute + checkpoints over PCIe',
+  };
+  if (o.checkpointing !== 'none')
+    out.push({ why: why[o.checkpointing]!, without: { ...o, checkpointing: 'none' } });
   if (o.weights === 'nf4' || o.weights === 'fp4' || o.weights === 'int4')
-    out.push({
-      factor: QLORA_VS_LORA,
-      why: '4-bit dequantization in every matmul',
-      source: `${ref}.4`,
-    });
+    out.push({ why: '4-bit dequantization in every matmul', without: { ...o, weights: 'bf16' } });
   if (o.weights === 'int8')
-    out.push({ factor: INT8_VS_BF16, why: 'LLM.int8 mixed-precision matmuls', source: `${ref}.4` });
-  if (o.optimizer.startsWith('paged'))
-    out.push({ factor: PAGED, why: 'paged optimizer (free unless paging)', source: `${ref}.5` });
+    out.push({ why: 'LLM.int8 mixed-precision matmuls', without: { ...o, weights: 'bf16' } });
   if (o.offload === 'optimizer')
-    out.push({
-      factor: OFFLOAD_OPTIMIZER,
-      why: 'optimizer step on the CPU',
-      source: 'docs/reference/formulas-and-factors.md §1.2',
-    });
+    out.push({ why: 'optimizer step on the CPU', without: { ...o, offload: 'none' } });
   if (o.offload === 'optimizer+params')
-    out.push({
-      factor: OFFLOAD_PARAMS,
-      why: 'parameters streamed from the CPU',
-      source: 'docs/reference/formulas-and-factors.md §1.2',
-    });
+    out.push({ why: 'parameters streamed from the CPU', without: { ...o, offload: 'none' } });
   if (o.compute === 'fp32')
-    out.push({
-      factor: FP32_COMPUTE,
-      why: 'fp32 compute, no bf16 tensor cores',
-      source: `${ref}.7`,
-    });
+    out.push({ why: 'fp32 compute, no bf16 tensor cores', without: { ...o, compute: 'bf16' } });
   if (o.attention === 'eager')
-    out.push({ factor: EAGER_ATTENTION, why: 'eager attention', source: 'flash-attention README' });
+    out.push({ why: 'eager attention', without: { ...o, attention: 'sdpa' } });
   return out;
+}
+
+/** The factor of each technique: this step time over the time model's step time without the technique. */
+export function slowdownFactors(
+  arch: Arch,
+  o: EstimateOptions,
+  gpu: Gpu,
+  t: TimeOptions,
+  stepSeconds: number,
+): SlowdownFactor[] {
+  return slowingTechniques(o).map(({ why, without }) => ({
+    factor: stepSeconds / Math.max(1e-12, estimateTime(arch, without, gpu, t).stepSeconds),
+    why,
+    source: 'time model (src/core/time/index.ts estimateTime): step time with / without it',
+  }));
 }
 
 /**
@@ -110,49 +74,4 @@ export function moeDispatchFactor(t: {
         'src/core/time/index.ts expertWork; transformers 4.57 modeling_qwen3_moe.py expert loop',
     },
   ];
-}
-
-/** Product of the factors: expected step time relative to plain bf16 full fine-tuning. */
-export const slowdownOf = (o: EstimateOptions): number =>
-  slowdownFactors(o).reduce((a, f) => a * f.factor, 1);
-
-/**
- * Throughput kept under a GPU power limit (fraction of board power), by what bounds the work.
- * Compute-bound training: ~1.0 to 0.85 x TDP, then falling (Puget 4x3090: 280/350 W = 0.8 keeps >95%;
- * qwertyforce 3090 ViT bf16/TF32: 0.58 -> 0.90). Bandwidth-bound decode tolerates deeper caps (4090 at 0.7 ->
- * 93%; 3090 llama.cpp 280/350 W < 1% loss). Planner heuristic table of docs/reference/power.md §5.
- */
-const POWER_LIMIT_CURVE: Record<'compute' | 'memory', readonly (readonly [number, number])[]> = {
-  compute: [
-    [0.3, 0.45],
-    [0.5, 0.75],
-    [0.6, 0.85],
-    [0.7, 0.91],
-    [0.85, 0.965],
-    [1, 1],
-  ],
-  memory: [
-    [0.3, 0.6],
-    [0.5, 0.85],
-    [0.6, 0.925],
-    [0.7, 0.955],
-    [0.85, 1],
-    [1, 1],
-  ],
-};
-export const POWER_LIMIT_SOURCE =
-  'docs/reference/power.md §5 heuristic (Puget quad-3090; qwertyforce 3090; 4090 inference guide)';
-
-/** Fraction of full-power throughput kept at `fraction` of board power (linear between table rows). */
-export function powerLimitThroughput(fraction: number, boundBy: 'compute' | 'memory'): number {
-  const t = POWER_LIMIT_CURVE[boundBy];
-  if (fraction >= 1) return 1;
-  let prev = t[0]!;
-  if (fraction <= prev[0]) return prev[1];
-  for (const row of t) {
-    if (fraction <= row[0])
-      return prev[1] + ((row[1] - prev[1]) * (fraction - prev[0])) / (row[0] - prev[0]);
-    prev = row;
-  }
-  return 1;
 }

@@ -55,6 +55,7 @@ export const UNSLOTH_MEMORY: FrameworkProfile = {
   // models/llama.py from_pretrained(fast_inference=True): load_vllm, then convert_vllm_to_huggingface builds the
   // trained model on vLLM's own tensors and sets `llm.shared_weights = True`: one copy of the weights.
   rolloutSharesWeights: true,
-  // models/loader.py FastLanguageModel.from_pretrained(gpu_memory_utilization = 0.5).
+  // FastLanguageModel.from_pretrained(gpu_memory_utilization = 0.5),
+  // https://github.com/unslothai/unsloth/blob/main/unsloth/models/loader.py
   rolloutMemory: 0.5,
 };
