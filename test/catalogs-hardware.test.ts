@@ -62,6 +62,7 @@ describe('GPU catalog', () => {
     a6000: 'rtx-a6000',
     // cards people own or rent now (issue 28)
     '4060': 'rtx-4060',
+    'rtx-3060': 'rtx-3060-12gb', // not ambiguous with the 3060 Ti (another card, not a memory variant)
     'rtx-3060-ti': 'rtx-3060-ti',
     'rtx-4070': 'rtx-4070',
     '5070': 'rtx-5070',
