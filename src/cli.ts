@@ -21,6 +21,11 @@ const program = new Command('vramplan')
   .option('--no-color', 'plain text without ANSI colours (also NO_COLOR=1)')
   .showSuggestionAfterError()
   .configureHelp({ showGlobalOptions: true })
+  // Commander's own parse errors ("error: unknown option '--bogus'") start as every other error does,
+  // with "vramplan:" (subcommands inherit this from the program).
+  .configureOutput({
+    outputError: (text, write) => write(`vramplan: ${text.replace(/^error: /, '')}`),
+  })
   .exitOverride();
 // A reader that stops early (`vramplan plan x.yaml --json | head`) closes the pipe: stop quietly, as Unix
 // tools do, instead of a stack trace from the unhandled EPIPE.

@@ -60,6 +60,15 @@ describe('GPU catalog', () => {
     'rtx-3090': 'rtx-3090',
     '4090': 'rtx-4090',
     a6000: 'rtx-a6000',
+    // cards people own or rent now (issue 28)
+    '4060': 'rtx-4060',
+    'rtx-3060': 'rtx-3060-12gb', // not ambiguous with the 3060 Ti (another card, not a memory variant)
+    'rtx-3060-ti': 'rtx-3060-ti',
+    'rtx-4070': 'rtx-4070',
+    '5070': 'rtx-5070',
+    b300: 'b300',
+    'gb200-nvl72': 'gb200',
+    mi355x: 'mi355x',
   };
   it.each(Object.entries(expected))('resolves --gpu %s to %s', (name, id) => {
     expect(findGpu(name).id).toBe(id);
@@ -87,6 +96,14 @@ describe('GPU catalog', () => {
       }
       if (g.memoryMiBBasis !== 'nvidia-smi') expect(g.notes, g.id).toMatch(/memoryMiB/);
     }
+  });
+
+  it('has 8 GB and 12 GB consumer cards, and dates the specs of every entry added since', () => {
+    const consumer = gpus.filter((g) => g.category === 'consumer');
+    expect(consumer.some((g) => g.memoryGB === 8)).toBe(true);
+    expect(consumer.filter((g) => g.memoryGB === 12).length).toBeGreaterThanOrEqual(2);
+    for (const id of ['rtx-4060', 'rtx-3060-ti', 'rtx-4070', 'rtx-5070', 'b300', 'gb200', 'mi355x'])
+      expect(findGpu(id).specsAsOf, id).toMatch(/^\d{4}-\d{2}/);
   });
 
   it('records that the RTX 4090 has no P2P and no NVLink (formulas-and-factors §2.6)', () => {

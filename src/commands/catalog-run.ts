@@ -1,9 +1,10 @@
 /** The catalog command's body. */
-import { badValue } from '../io/errors.js';
+import { UserError, badValue } from '../io/errors.js';
 import { loadCircuits, loadGpus, loadOffers } from '../io/load-catalog.js';
 import { paramCounts } from '../core/model/index.js';
-import { listModels, resolveModel } from '../io/load-model.js';
-import { renderCatalogList, type CatalogKind } from '../ui/plan-catalog.js';
+import { listModels, resolveModel, searchModels } from '../io/load-model.js';
+import { didYouMean } from '../io/suggest.js';
+import { renderCatalogEntry, renderCatalogList, type CatalogKind } from '../ui/plan-catalog.js';
 
 /** A catalog model's parameter counts, from its architecture (what estimate reports). */
 function paramsOf(id: string): { params?: number; activeParams?: number } {
@@ -17,11 +18,16 @@ function paramsOf(id: string): { params?: number; activeParams?: number } {
 
 const KINDS = ['gpus', 'models', 'offers', 'circuits'] as const;
 
+type Entry = { id: string; aliases?: string[]; hfId?: string | null };
+
+const namesOf = (e: Entry): string[] =>
+  [e.id, e.hfId ?? null, ...(e.aliases ?? [])].filter((n): n is string => typeof n === 'string');
+
 export function runCatalog(kind: string, id: string | undefined, json: boolean): number {
   if (!(KINDS as readonly string[]).includes(kind))
     throw badValue('<kind>', kind, `one of ${KINDS.join(', ')}`);
   const k = kind as CatalogKind;
-  const entries: { id: string }[] =
+  const entries: Entry[] =
     k === 'gpus'
       ? loadGpus()
       : k === 'models'
@@ -29,19 +35,32 @@ export function runCatalog(kind: string, id: string | undefined, json: boolean):
         : k === 'offers'
           ? loadOffers()
           : loadCircuits();
-  if (id !== undefined) {
-    const key = id.toLowerCase();
-    const hit = entries.find(
-      (e) => e.id === key || ((e as { aliases?: string[] }).aliases ?? []).includes(key),
+  const list = (shown: Entry[]): number => {
+    const rows = k === 'models' ? shown.map((e) => ({ ...e, ...paramsOf(e.id) })) : shown;
+    process.stdout.write(
+      json ? `${JSON.stringify(shown, null, 2)}\n` : `${renderCatalogList(k, rows)}\n`,
     );
-    if (!hit)
-      throw badValue(`catalog ${kind} <id>`, id, `one of ${entries.map((e) => e.id).join(', ')}`);
-    process.stdout.write(`${JSON.stringify(hit, null, 2)}\n`);
+    return 0;
+  };
+  if (id === undefined) return list(entries);
+  const key = id.trim().toLowerCase();
+  const hit = entries.find((e) => namesOf(e).some((n) => n.toLowerCase() === key));
+  if (hit) {
+    process.stdout.write(
+      json ? `${JSON.stringify(hit, null, 2)}\n` : `${renderCatalogEntry(hit)}\n`,
+    );
     return 0;
   }
-  const rows = k === 'models' ? entries.map((e) => ({ ...e, ...paramsOf(e.id) })) : entries;
-  process.stdout.write(
-    json ? `${JSON.stringify(entries, null, 2)}\n` : `${renderCatalogList(k, rows)}\n`,
+  if (k === 'models') {
+    // `catalog models llama-3`: every model whose id, Hugging Face id or alias contains the text.
+    const { hits, near } = searchModels(id);
+    if (hits.length > 0) return list(hits);
+    throw new UserError(
+      `catalog models: no model matches '${id}'${near ? `; ${near}` : ''} (a Hugging Face repo id the catalog does not list also works as --model)`,
+    );
+  }
+  const near = didYouMean(id, entries.flatMap(namesOf));
+  throw new UserError(
+    `catalog ${kind}: no entry '${id}'; ${near || `see 'vramplan catalog ${kind}' for the ${entries.length} ids`}`,
   );
-  return 0;
 }

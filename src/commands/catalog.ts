@@ -6,7 +6,7 @@ export function registerCatalog(program: Command): void {
     .command('catalog')
     .description('list or show catalog entries')
     .argument('<kind>', 'gpus, models, offers or circuits')
-    .argument('[id]', 'show one entry')
+    .argument('[id]', 'show one entry (models: or search by name)')
     .option('--json', 'print JSON')
     .action(async (kind: string, id: string | undefined, opts: Record<string, unknown>) => {
       const { runCatalog } = await import('./catalog-run.js');

@@ -35,8 +35,8 @@ export function runEstimate(
   fromReport?: FromReport,
 ): number {
   const options = withEngineDefaults(optionsFromFlags(flags), flags);
-  const time = timeOptionsFromFlags(flags, options);
   const gpu = typeof flags.gpu === 'string' ? findGpu(flags.gpu) : undefined;
+  const time = timeOptionsFromFlags(flags, options, gpu?.boardPowerW);
   const arch = resolveModel(model);
   const notes = [...(arch.assumptions ?? []), ...imagesInto(arch, options, flags)];
   assertStructure(arch, options);

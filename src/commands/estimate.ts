@@ -100,7 +100,11 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
 /** Time flags (docs/DESIGN.md "Time"): only `estimate` takes them; `plan` reads the same from the scenario. */
 export const TIME_FLAGS: readonly [string, string | null, string][] = [
   ['grad-accum', '<n>', 'micro-batches per optimizer step (default 1)'],
-  ['power-limit', '<fraction>', 'GPU power limit as a fraction of board power, 0.3-1 (default 1)'],
+  [
+    'power-limit',
+    '<limit>',
+    'GPU power limit: a fraction of board power (0.8) or watts (300W), 30-100% (default: board power)',
+  ],
   ['gpus-per-node', '<n>', 'GPUs in one node (default min(gpus, 8))'],
   ['interconnect', '<link>', "within a node: nvlink, pcie (default: the GPU's catalog entry)"],
   ['inter-node-gbps', '<GB/s>', 'GB/s per GPU between nodes (default 25)'],

@@ -12,7 +12,7 @@ import { writeLaunchFolder, type FolderFile } from '../io/write-dir-atomic.js';
 import { planScenarioFile } from '../io/plan-scenario.js';
 import { loadScenario, modelSpecOf } from '../io/load-scenario.js';
 import { EstimateOptionsSchema } from '../schema/estimate.js';
-import { defaultTimeOptions } from '../schema/time.js';
+import { defaultTimeOptions, parsePowerLimit } from '../schema/time.js';
 import {
   FlagError,
   checkCombination,
@@ -47,22 +47,32 @@ export function powerRange(gpu: Gpu): { min: number; max: number } | null {
   return board === null ? null : { min: Math.ceil(board * MIN_FRACTION), max: board };
 }
 
-/** `watts` within the card's range, else the one-line error for `field`. */
-export function checkPowerLimit(field: string, watts: unknown, gpu: Gpu): number {
+/**
+ * A power limit within the card's range, in W: `--power-limit` takes watts (`300W`, `300`) or a fraction
+ * (`0.8`); a plan file's `powerLimitW` only watts. Else the one-line error for `field`.
+ */
+export function checkPowerLimit(
+  field: string,
+  limit: unknown,
+  gpu: Gpu,
+  wattsOnly = false,
+): number {
   const range = powerRange(gpu);
   if (range === null)
-    throw badValue(field, watts, `no power limit: the ${gpu.name} has no published board power`);
-  const n =
-    typeof watts === 'number'
-      ? watts
-      : typeof watts === 'string' && /^\s*-?\d+\s*$/.test(watts)
-        ? Number(watts)
-        : NaN;
+    throw badValue(field, limit, `no power limit: the ${gpu.name} has no published board power`);
+  const p = wattsOnly
+    ? typeof limit === 'number'
+      ? { watts: limit }
+      : null
+    : parsePowerLimit(limit);
+  const n = p === null ? NaN : (p.watts ?? Math.round(p.fraction * range.max));
   if (!Number.isSafeInteger(n) || n < range.min || n > range.max)
     throw badValue(
       field,
-      watts,
-      `an integer from ${range.min} to ${range.max} (W: 30% to 100% of the ${gpu.name}'s board power)`,
+      limit,
+      wattsOnly
+        ? `an integer from ${range.min} to ${range.max} (W: 30% to 100% of the ${gpu.name}'s board power)`
+        : `watts from ${range.min} to ${range.max} (${range.min}W) or a fraction of the ${gpu.name}'s ${range.max} W board power from 0.3 to 1 (0.8)`,
     );
   return n;
 }
@@ -295,7 +305,7 @@ function checkedPlan(file: string, i: number, p: ExportedPlan, arch: Arch): Gpu 
   if (!(f >= 0.3 && f <= 1))
     throw badValue(at('hardware.powerLimitFraction'), f, 'a number from 0.3 to 1');
   if (f < 1) {
-    const w = checkPowerLimit(at('hardware.powerLimitW'), p.hardware.powerLimitW, gpu);
+    const w = checkPowerLimit(at('hardware.powerLimitW'), p.hardware.powerLimitW, gpu, true);
     const expected = Math.round(f * (gpu.boardPowerW ?? 0));
     const TOLERANCE_W = 1;
     if (Math.abs(w - expected) > TOLERANCE_W)

@@ -25,8 +25,8 @@ export function registerLaunch(program: Command): void {
   addContractOptions(cmd)
     .option('--grad-accum <n>', 'flag form: gradient accumulation steps (default 1)')
     .option(
-      '--power-limit <watts>',
-      'flag form: per-GPU power cap written as nvidia-smi -pl commands',
+      '--power-limit <limit>',
+      'flag form: per-GPU power cap, watts (300W) or a fraction of board power (0.8), written as nvidia-smi -pl commands',
     )
     .option(
       '--sharding <how>',

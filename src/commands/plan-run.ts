@@ -1,5 +1,5 @@
 /** The plan command's body. Exit 0: plans found; 2: nothing fits; 1: bad input (thrown UserError). */
-import { extname } from 'node:path';
+import { extname, resolve as resolvePath } from 'node:path';
 import type { PlanResult } from '../core/plan/index.js';
 import { badValue } from '../io/errors.js';
 import { planScenarioFile } from '../io/plan-scenario.js';
@@ -38,6 +38,10 @@ export async function runPlan(file: string, opts: Record<string, unknown>): Prom
   if (format && typeof opts.export === 'string') {
     const { exportPlan } = await import('../ui/export-plan.js');
     writeAtomic(opts.export, exportPlan(result, format), { force: opts.force === true });
+    // On stderr, so that `--json` output stays one JSON document.
+    process.stderr.write(
+      `wrote ${resolvePath(opts.export)} (${result.plans.length} plans, ${format})\n`,
+    );
   }
   process.stdout.write(
     opts.json === true

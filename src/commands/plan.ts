@@ -5,7 +5,9 @@ import { FlagError } from '../schema/flags.js';
 export function registerPlan(program: Command): void {
   program
     .command('plan')
-    .description("search every way to do a scenario's job; rank by cost, power and slowdown")
+    .description(
+      "search every way to do a scenario's job; rank by cost, time, wall power or x fastest",
+    )
     .argument('[scenario]', 'scenario file (YAML or JSON), e.g. scenarios/default.yaml')
     .option(
       '--from <file>',

@@ -108,7 +108,10 @@ export function lookupGpu(gpus: readonly Gpu[], name: string, field: string): Gp
   const key = name.trim().toLowerCase();
   const exact = gpus.find((g) => g.id === key);
   if (exact) return exact;
-  const variants = gpus.filter((g) => g.id.startsWith(`${key}-`) || g.aliases.includes(key));
+  // Memory variants of one card (a100 → a100-40gb-*, a100-80gb-*), not another SKU (rtx-3060 vs rtx-3060-ti).
+  const variantOf = (id: string) =>
+    id.startsWith(`${key}-`) && !/^(ti|super)(-|$)/.test(id.slice(key.length + 1));
+  const variants = gpus.filter((g) => variantOf(g.id) || g.aliases.includes(key));
   if (new Set(variants.map((g) => g.memoryMiB)).size > 1)
     throw new UserError(
       `${field}: '${name}' is ambiguous; expected one of ${variants.map((g) => `${g.id} (${Math.round(g.memoryMiB / 1024)} GiB)`).join(', ')}`,

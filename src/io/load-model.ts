@@ -18,7 +18,7 @@ import type { Arch } from '../core/model/index.js';
 import { ConfigError, archFromHfConfig } from '../core/model/index.js';
 import { MODEL_ID_PATTERN, type ModelEntry, modelEntrySchema } from '../schema/model.js';
 import { UserError, badValue } from './errors.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean, editDistance } from './suggest.js';
 import { MAX_NESTING, bracketDepth, parseJsonInput, readInputText, tooDeep } from './read-input.js';
 
 const DEFAULT_CATALOG = fileURLToPath(new URL('../../catalogs/models/', import.meta.url));
@@ -42,8 +42,15 @@ export function listModels(opts: ResolveOptions = {}): ModelEntry[] {
 export function resolveModel(spec: string, opts: ResolveOptions = {}): Arch {
   const dir = opts.catalogDir ?? DEFAULT_CATALOG;
   const entry = findEntry(spec, dir);
-  if (entry)
-    return archOf(entry.config, { id: entry.id, hfId: entry.hfId }, join(dir, `${entry.id}.json`));
+  if (entry) {
+    const arch = archOf(
+      entry.config,
+      { id: entry.id, hfId: entry.hfId },
+      join(dir, `${entry.id}.json`),
+    );
+    const note = mirrorNote(spec, entry);
+    return note ? { ...arch, assumptions: [note, ...(arch.assumptions ?? [])] } : arch;
+  }
   if (existsSync(spec))
     return statSync(spec).isDirectory() ? fromFolder(spec) : fromConfigFile(spec);
   const hint = didYouMean(spec, catalogNames(dir));
@@ -56,6 +63,54 @@ export function resolveModel(spec: string, opts: ResolveOptions = {}): Arch {
     spec,
     `a catalog id (${exampleIds(dir)}; see 'vramplan catalog models'), a Hugging Face repo id, or a path to config.json`,
   );
+}
+
+/**
+ * The note for a catalog alias under another owner than the entry's Hugging Face id (a mirror or
+ * re-upload such as NousResearch/Meta-Llama-3-8B): which entry was used; null for the entry's own names.
+ */
+export function mirrorNote(spec: string, entry: ModelEntry): string | null {
+  const key = spec.trim();
+  const owner = (name: string | null) => name?.split('/')[0]?.toLowerCase() ?? null;
+  if (!key.includes('/') || owner(key) === owner(entry.hfId)) return null;
+  return `${key}: a re-upload of ${entry.hfId ?? entry.id} with the same architecture; estimated as catalog entry ${entry.id}`;
+}
+
+/**
+ * Catalog models whose id, Hugging Face id or aliases contain `text` (case-insensitive); when none
+ * does, the nearest by edit distance. For `vramplan catalog models <text>`.
+ */
+export function searchModels(
+  text: string,
+  opts: ResolveOptions = {},
+): { hits: ModelEntry[]; near: string } {
+  // Punctuation-blind: 'llama3.1' finds llama-3.1-8b, 'qwen3 4b' finds qwen3-4b.
+  const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const q = squash(text);
+  const all = listModels(opts);
+  if (q === '') return { hits: all, near: '' };
+  const names = (m: ModelEntry) => [m.id, m.hfId, ...m.aliases].filter((n) => n !== null);
+  const hits = all.filter((m) => names(m).some((n) => squash(n).includes(q)));
+  if (hits.length > 0) return { hits, near: '' };
+  // Did you mean: the ids whose beginning is nearest the text ('lama3' → llama-3-8b, llama-3-70b...).
+  const MAX_NEAR = 3;
+  const scored = all
+    .map((m) => {
+      const id = squash(m.id);
+      let d = Infinity;
+      for (let len = Math.max(1, q.length - 1); len <= q.length + 2; len++)
+        d = Math.min(d, editDistance(q, id.slice(0, len)));
+      return { id: m.id, d };
+    })
+    .filter((x) => x.d <= Math.max(1, Math.floor(q.length / 3)))
+    .sort((a, b) => a.d - b.d || a.id.localeCompare(b.id))
+    .slice(0, MAX_NEAR)
+    .map((x) => `'${x.id}'`);
+  const near =
+    scored.length === 0
+      ? ''
+      : `did you mean ${scored.length === 1 ? scored[0]! : `${scored.slice(0, -1).join(', ')} or ${scored.at(-1)!}`}?`;
+  return { hits, near };
 }
 
 /** Every id, alias and Hugging Face id in the model catalog (for "did you mean"). */

@@ -79,8 +79,46 @@ function num(flags: RawFlags, flag: string): number | undefined {
   return Number.isFinite(n) ? n : NaN;
 }
 
+/** The lowest power limit accepted, as a fraction of board power (nvidia-smi's floor is near it). */
+export const MIN_POWER_FRACTION = 0.3;
+
+/**
+ * `--power-limit` in every command: watts (`300W`, `300 W`, or a bare number above 1) or a fraction of
+ * the board power (`0.8`). Null when the text is neither.
+ */
+export function parsePowerLimit(
+  v: unknown,
+): { fraction: number; watts?: undefined } | { watts: number; fraction?: undefined } | null {
+  if (typeof v === 'number')
+    return !Number.isFinite(v) ? null : v <= 1 ? { fraction: v } : { watts: v };
+  if (typeof v !== 'string') return null;
+  const m = /^\s*(\d+(?:\.\d+)?|\.\d+)\s*(w)?\s*$/i.exec(v);
+  if (!m) return null;
+  const n = Number(m[1]);
+  return m[2] !== undefined || n > 1 ? { watts: n } : { fraction: n };
+}
+
+/** Power limit as a fraction of `boardPowerW`; throws FlagError with the range in both units. */
+export function powerLimitFraction(v: unknown, boardPowerW: number | null | undefined): number {
+  const range = boardPowerW
+    ? `a fraction of board power from ${MIN_POWER_FRACTION} to 1 (0.8) or watts from ${Math.ceil(boardPowerW * MIN_POWER_FRACTION)} to ${boardPowerW} (${Math.round(boardPowerW * 0.8)}W)`
+    : `a fraction of board power from ${MIN_POWER_FRACTION} to 1 (0.8); watts (300W) need a --gpu with a published board power`;
+  const p = parsePowerLimit(v);
+  if (p === null) throw new FlagError('power-limit', v, range);
+  const f = p.fraction ?? (boardPowerW ? p.watts / boardPowerW : NaN);
+  // A rounding tolerance so that the board power's own watts (450W on a 450 W card) are 1.
+  const EPS = 1e-9;
+  if (!(f >= MIN_POWER_FRACTION - EPS && f <= 1 + EPS))
+    throw new FlagError('power-limit', v, range);
+  return Math.min(1, f);
+}
+
 /** Time flags to TimeOptions for a configuration; throws FlagError naming the flag. */
-export function timeOptionsFromFlags(flags: RawFlags, o: EstimateOptions): TimeOptions {
+export function timeOptionsFromFlags(
+  flags: RawFlags,
+  o: EstimateOptions,
+  boardPowerW?: number | null,
+): TimeOptions {
   const t = defaultTimeOptions(o.gpus);
   const ga = num(flags, 'grad-accum');
   if (ga !== undefined) {
@@ -88,16 +126,8 @@ export function timeOptionsFromFlags(flags: RawFlags, o: EstimateOptions): TimeO
       throw new FlagError('grad-accum', flags['grad-accum'], 'an integer from 1 to 1000000');
     t.gradAccum = ga;
   }
-  const pl = num(flags, 'power-limit');
-  if (pl !== undefined) {
-    if (!(pl >= 0.3 && pl <= 1))
-      throw new FlagError(
-        'power-limit',
-        flags['power-limit'],
-        'a fraction of board power from 0.3 to 1',
-      );
-    t.powerLimit = pl;
-  }
+  if (flags['power-limit'] !== undefined)
+    t.powerLimit = powerLimitFraction(flags['power-limit'], boardPowerW);
   const gpn = num(flags, 'gpus-per-node');
   if (gpn !== undefined) {
     if (!Number.isSafeInteger(gpn) || gpn < 1 || gpn > 1024)

@@ -177,7 +177,7 @@ function frontSection(r: PlanResult, y0: number): { svg: string[]; y: number } {
     text(
       16,
       y0,
-      'Pareto front: cost against slowdown (no plan is cheaper and faster than these)',
+      'Pareto front: cost against x fastest (no plan is cheaper and faster than these)',
       'font-size="16" font-weight="bold"',
     ),
   ];
@@ -218,7 +218,7 @@ function frontSection(r: PlanResult, y0: number): { svg: string[]; y: number } {
     text(
       LEFT - 60,
       top + fh / 2,
-      "slowdown (× the fastest plan's time)",
+      "x fastest (plan hours / fastest plan's hours)",
       `font-size="12" text-anchor="middle" transform="rotate(-90 ${LEFT - 60} ${top + fh / 2})"`,
     ),
   );

@@ -8,6 +8,9 @@ export const formatPercent = (fraction: number, digits = 1): string =>
 export const signedPercent = (fraction: number, digits = 1): string =>
   `${fraction >= 0 ? '+' : ''}${(fraction * 100).toFixed(digits)}%`;
 
+/** Whole numbers in text output, with thousands separators: 1,435 (one format everywhere). */
+export const formatInt = (n: number): string => Math.round(n).toLocaleString('en-US');
+
 /** Parameter counts: 6.74B, 350M, 12.3K. */
 export function formatCount(n: number): string {
   if (n >= 1e9) return `${(n / 1e9).toFixed(2)}B`;

@@ -4,7 +4,7 @@ import { planSummary } from '../core/launch/index.js';
 import { shardingOf } from '../core/launch/common.js';
 import type { Breakdown } from '../core/memory/index.js';
 import { slowingTechniques } from '../core/time/slowdown.js';
-import { formatCount, formatGiB } from './format.js';
+import { formatCount, formatGiB, formatInt } from './format.js';
 import { COMPONENT_LABEL, PHASE_LABEL } from './messages.js';
 
 export function renderLaunchReadme(x: LaunchInput, bundle: LaunchBundle): string {
@@ -52,7 +52,10 @@ export function renderLaunchReadme(x: LaunchInput, bundle: LaunchBundle): string
       'sharding',
       o.zero === 0 ? 'none' : `ZeRO-${o.zero} via ${shardingOf(x)}, offload ${o.offload}`,
     ],
-    ['power limit', x.powerLimitW === null ? 'board default' : `${x.powerLimitW} W per GPU`],
+    [
+      'power limit',
+      x.powerLimitW === null ? 'board default' : `${formatInt(x.powerLimitW)} W per GPU`,
+    ],
   ];
   for (const [k, v] of rows) out.push(`| ${k} | ${v} |`);
   out.push('', '## Memory per GPU (vramplan estimate)', '');
@@ -76,8 +79,8 @@ export function renderLaunchReadme(x: LaunchInput, bundle: LaunchBundle): string
   if (t) {
     out.push(
       o.method === 'inference'
-        ? `Decode about ${Math.round(t.decodeTokensPerSecond ?? 0)} tokens/s per replica (${(t.stepSeconds * 1000).toFixed(1)} ms per step), bound by ${t.bound}.`
-        : `About ${t.stepSeconds.toFixed(2)} s per optimizer step (${t.settings.gradAccum} micro-batch${t.settings.gradAccum > 1 ? 'es' : ''}) at ${Math.round(t.tokensPerSecondPerGpu)} tokens/s per GPU (MFU ${(t.mfu * 100).toFixed(0)}%), bound by ${t.bound}.`,
+        ? `Decode about ${formatInt(t.decodeTokensPerSecond ?? 0)} tokens/s per replica (${(t.stepSeconds * 1000).toFixed(1)} ms per step), bound by ${t.bound}.`
+        : `About ${t.stepSeconds.toFixed(2)} s per optimizer step (${t.settings.gradAccum} micro-batch${t.settings.gradAccum > 1 ? 'es' : ''}) at ${formatInt(t.tokensPerSecondPerGpu)} tokens/s per GPU (MFU ${(t.mfu * 100).toFixed(0)}%), bound by ${t.bound}.`,
       '',
     );
     const total = t.phases.reduce((a, x) => a + x.seconds, 0);

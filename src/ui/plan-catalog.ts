@@ -1,5 +1,5 @@
 /** Catalog listings as text tables. */
-import { formatCount, padRight } from './format.js';
+import { formatCount, formatInt, padRight } from './format.js';
 
 export type CatalogKind = 'gpus' | 'models' | 'offers' | 'circuits';
 
@@ -9,9 +9,9 @@ const COLUMNS: Record<CatalogKind, [string, (e: Row) => string][]> = {
     ['id', (e) => String(e.id)],
     ['name', (e) => String(e.name)],
     ['memory', (e) => `${e.memoryGB} GB`],
-    ['bandwidth', (e) => `${e.memoryBandwidthGBps} GB/s`],
+    ['bandwidth', (e) => `${formatInt(Number(e.memoryBandwidthGBps))} GB/s`],
     ['bf16 TFLOPS', (e) => String((e.tflops as Row | undefined)?.bf16 ?? '—')],
-    ['power', (e) => (e.boardPowerW ? `${e.boardPowerW} W` : '—')],
+    ['power', (e) => (e.boardPowerW ? `${formatInt(Number(e.boardPowerW))} W` : '—')],
   ],
   models: [
     ['id', (e) => String(e.id)],
@@ -36,7 +36,7 @@ const COLUMNS: Record<CatalogKind, [string, (e: Row) => string][]> = {
   circuits: [
     ['id', (e) => String(e.id)],
     ['name', (e) => String(e.name)],
-    ['continuous', (e) => `${e.continuousWatts} W`],
+    ['continuous', (e) => `${formatInt(Number(e.continuousWatts))} W`],
   ],
 };
 
@@ -50,4 +50,21 @@ export function renderCatalogList(kind: CatalogKind, entries: readonly object[])
       .join('  ')
       .trimEnd();
   return [line(cols.map(([t]) => t)), ...rows.map(line)].join('\n');
+}
+
+/** One catalog entry as `key: value` lines (nested objects as compact JSON); `--json` prints it whole. */
+export function renderCatalogEntry(entry: object): string {
+  const rows = Object.entries(entry).filter(([k]) => k !== 'config');
+  const width = Math.max(...rows.map(([k]) => k.length));
+  const shown = (v: unknown): string =>
+    typeof v === 'string'
+      ? v
+      : typeof v === 'number'
+        ? Number.isInteger(v) && Math.abs(v) >= 10_000
+          ? formatInt(v)
+          : String(v)
+        : Array.isArray(v) && v.every((x) => typeof x === 'string')
+          ? v.join(', ')
+          : JSON.stringify(v);
+  return rows.map(([k, v]) => `${padRight(`${k}:`, width + 1)} ${shown(v)}`).join('\n');
 }

@@ -1,6 +1,6 @@
 /** Side-by-side text of several scenarios' best plans. */
 import type { PlanResult } from '../core/plan/index.js';
-import { formatDuration, formatGiB, formatUsd, padRight } from './format.js';
+import { formatDuration, formatGiB, formatInt, formatUsd, padRight } from './format.js';
 import { hardwareOf, techniqueOf } from './plan-text.js';
 
 const ROWS: [string, (r: PlanResult) => string][] = [
@@ -17,7 +17,7 @@ const ROWS: [string, (r: PlanResult) => string][] = [
   ],
   ['time', (r) => (r.plans[0] ? formatDuration(r.plans[0].time.hours) : '—')],
   ['cost', (r) => (r.plans[0] ? formatUsd(r.plans[0].cost.usd) : '—')],
-  ['wall power', (r) => (r.plans[0] ? `${r.plans[0].power.wallWatts} W` : '—')],
+  ['wall power', (r) => (r.plans[0] ? `${formatInt(r.plans[0].power.wallWatts)} W` : '—')],
   [
     'tokens/s',
     (r) => (r.plans[0] ? Math.round(r.plans[0].time.tokensPerSecond).toLocaleString('en-US') : '—'),

@@ -1,6 +1,14 @@
 /** The `plan` report as plain text: small pure functions over PlanResult (an Ink TUI can reuse them). */
 import type { Fleet, FleetReplica, Plan, PlanResult } from '../core/plan/index.js';
-import { bar, formatDuration, formatGiB, formatUsd, padLeft, padRight } from './format.js';
+import {
+  bar,
+  formatDuration,
+  formatGiB,
+  formatUsd,
+  padLeft,
+  padRight,
+  formatInt,
+} from './format.js';
 import { COMPONENT_LABEL } from './messages.js';
 import { objectiveText } from './objective-text.js';
 import { fixSentence, REASON_LABEL } from './plan-messages.js';
@@ -29,7 +37,8 @@ export function techniqueOf(p: Plan): string {
 export function hardwareOf(p: Plan): string {
   const h = p.hardware;
   const src = h.kind === 'rent' ? `rent ${h.offerId}` : h.kind;
-  const pl = h.kind === 'rent' || h.powerLimitFraction === 1 ? '' : ` @${h.powerLimitW} W`;
+  const pl =
+    h.kind === 'rent' || h.powerLimitFraction === 1 ? '' : ` @${formatInt(h.powerLimitW)} W`;
   return `${h.gpus}× ${h.gpuId}${pl} (${src})`;
 }
 
@@ -56,7 +65,7 @@ export const PLAN_COLUMNS: readonly Column[] = [
   },
   { title: 'time', right: true, cell: (p) => formatDuration(p.time.hours) },
   { title: 'cost', right: true, cell: (p) => formatUsd(p.cost.usd) },
-  { title: 'wall W', right: true, cell: (p) => String(p.power.wallWatts) },
+  { title: 'wall W', right: true, cell: (p) => formatInt(p.power.wallWatts) },
   // Plan hours over the fastest plan's hours in this result: the meaning limits.maxSlowdown applies to.
   { title: 'x fastest', right: true, cell: (p) => `${p.slowdown.toFixed(2)}×` },
   { title: 'front', right: false, cell: (p) => (p.onFront ? '*' : '') },
@@ -214,8 +223,12 @@ export function renderPlanText(r: PlanResult): string {
   out.push(
     `${r.scenario.name}: ${r.model.id} (${(r.model.params / 1e9).toFixed(2)}B params), ${r.scenario.job}, ranked by ${r.scenario.rank}`,
   );
+  const shown =
+    r.plans.length > 0
+      ? ` → ${r.plans.length} distinct plans shown (a plan folds the variants with the same hardware, power limit, cost, time and wall power; --top N for more)`
+      : '';
   out.push(
-    `searched ${r.searched.candidates.toLocaleString('en-US')} candidates (${r.searched.configurations.toLocaleString('en-US')} configurations, ${r.searched.memoryEvaluations.toLocaleString('en-US')} memory estimates); ${r.searched.feasible.toLocaleString('en-US')} feasible`,
+    `searched ${r.searched.candidates.toLocaleString('en-US')} candidates (${r.searched.configurations.toLocaleString('en-US')} configurations, ${r.searched.memoryEvaluations.toLocaleString('en-US')} memory estimates); ${r.searched.feasible.toLocaleString('en-US')} feasible configurations${shown}`,
   );
   out.push('');
   if (r.plans.length > 0) {

@@ -87,8 +87,14 @@ describe('vramplan compare and catalog', () => {
     expect(r.stdout).toMatch(/13B fine-tune on one RTX 4090\s+OctoCoder-15B inference/);
   });
   it('catalog lists and shows entries', () => {
-    expect(run('catalog', 'circuits').stdout).toMatch(/us-120v-15a\s+US 120 V \/ 15 A.*1440 W/);
-    expect(JSON.parse(run('catalog', 'gpus', 'rtx-4090').stdout).memoryMiB).toBe(24564);
+    expect(run('catalog', 'circuits').stdout).toMatch(/us-120v-15a\s+US 120 V \/ 15 A.*1,440 W/);
+    expect(JSON.parse(run('catalog', 'gpus', 'rtx-4090', '--json').stdout).memoryMiB).toBe(24564);
+    expect(run('catalog', 'gpus', 'rtx-4090').stdout).toMatch(/^id: +rtx-4090\n/);
+    expect(run('catalog', 'gpus', 'rtx4090').stderr).toMatch(
+      /^vramplan: catalog gpus: no entry 'rtx4090'; did you mean .*'rtx-4090'/,
+    );
+    expect(run('catalog', 'models', 'llama-3.1').stdout).toMatch(/^id .*\nllama-3.1-405b/);
+    expect(run('catalog', 'models', 'mistrl').stderr).toMatch(/did you mean 'mistral-7b-v0.1'/);
     expect(run('catalog', 'widgets').stderr).toMatch(
       /<kind>: got 'widgets'; expected one of gpus, models, offers, circuits/,
     );

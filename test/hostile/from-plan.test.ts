@@ -94,6 +94,23 @@ describe('launch --from-plan: a tampered plans.json', () => {
 });
 
 describe('launch --power-limit (flag form): the card range', () => {
+  for (const [limit, watts] of [
+    ['0.8', 360],
+    ['300W', 300],
+    ['300', 300],
+  ] as const)
+    it(`${limit} is written as ${watts} W`, () => {
+      const out = join(scratch.dir, `pl-ok-${limit}`);
+      const r = runCli(
+        ['launch', '--model', 'llama-2-7b', '--method', 'qlora', '--gpu', 'rtx-4090'].concat([
+          `--power-limit=${limit}`,
+          '--out',
+          out,
+        ]),
+      );
+      expect(r.status, r.stderr).toBe(0);
+      expect(readFileSync(join(out, 'power-limit.sh'), 'utf8')).toContain(`-pl ${watts}`);
+    });
   for (const w of ['-5', '0', '40', '451'])
     it(`${w} W on an RTX 4090 is refused`, () => {
       const out = join(scratch.dir, `pl-${w}`);
@@ -110,7 +127,9 @@ describe('launch --power-limit (flag form): the card range', () => {
         out,
       ]);
       expect(r.status, r.stderr).toBe(1);
-      expect(r.stderr).toMatch(/--power-limit: got '-?\d+'; expected an integer from 135 to 450/);
+      expect(r.stderr).toMatch(
+        /--power-limit: got '-?\d+'; expected watts from 135 to 450 \(135W\) or a fraction/,
+      );
       expect(existsSync(out)).toBe(false);
     });
 });

@@ -315,7 +315,7 @@ describe('plan flags', () => {
     expect(readFileSync(out, 'utf8')).toBe('keep me');
     const r = runCli(plan(good, '--top', '2', '--export', out, '--force'));
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toBe(`wrote ${out} (2 plans, json)\n`);
     expect(JSON.parse(readFileSync(out, 'utf8'))).toHaveProperty('plans');
     expect(readdirSync(tmp).filter((n) => n.includes('.tmp'))).toEqual([]);
   });

@@ -29,6 +29,10 @@ function rejects(args: string[], ...mentions: string[]): void {
 describe('estimate: bad time flags', () => {
   it('--power-limit 2', () =>
     rejects(['--power-limit', '2'], "--power-limit: got '2'", 'from 0.3 to 1'));
+  it('--power-limit 0.2 (under 30%)', () =>
+    rejects(['--power-limit', '0.2'], "--power-limit: got '0.2'", 'or watts from 120 to 400'));
+  it('--power-limit 900W (over the board power)', () =>
+    rejects(['--power-limit', '900W'], "--power-limit: got '900W'"));
   it('--power-limit abc', () => rejects(['--power-limit', 'abc'], '--power-limit', 'abc'));
   it('--quant-format ggml (not a supported kernel family; gguf now is, for GGUF weights)', () =>
     rejects(
@@ -44,4 +48,25 @@ describe('estimate: bad time flags', () => {
   it('--interconnect infiniband', () =>
     rejects(['--interconnect', 'infiniband'], '--interconnect', 'nvlink, pcie'));
   it('--inter-node-gbps -5', () => rejects(['--inter-node-gbps', '-5'], '--inter-node-gbps'));
+});
+
+describe('estimate: --power-limit takes watts or a fraction', () => {
+  it('300W on an A100 SXM (400 W) is the fraction 0.75', () => {
+    const run = (limit: string) =>
+      JSON.parse(
+        runCli([
+          'estimate',
+          '--model',
+          'llama-2-7b',
+          '--gpu',
+          'a100-80gb-sxm',
+          '--json',
+          '--power-limit',
+          limit,
+        ]).stdout,
+      ) as { time: { stepSeconds: number } };
+    const watts = run('300W').time.stepSeconds;
+    expect(run('0.75').time.stepSeconds).toBe(watts);
+    expect(run('300').time.stepSeconds).toBe(watts);
+  });
 });

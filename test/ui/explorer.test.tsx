@@ -78,22 +78,22 @@ describe('Explorer', () => {
     await tick();
     expect(ui.frame()).toMatchInlineSnapshot(`
       "Test scenario · llama-2-13b · 40 plans · 1/40 · by planner rank ▲
-           # hardware         technique                       mem/GPU      time      cost wall W  ×fast P
-      ❯    1 1× a100-80gb (o… qlora nf4, adamw, ckpt s…   16.0/80 GiB     5.5 h     $0.25    750  2.75× *
-           2 1× rtx-4090 (ow… full bf16, adamw, ckpt s…   16.0/24 GiB     3.5 h     $0.50    800  1.75×
-           3 1× a100-80gb (o… lora bf16, adamw, ckpt s…   16.0/80 GiB     7.0 h     $0.75    700  3.50×
-           4 1× rtx-4090 (ow… qlora nf4, adamw-8bit, c…   16.0/24 GiB     5.0 h     $1.00    750  2.50×
-           5 1× a100-80gb (o… full bf16, adamw, ckpt s…   16.0/80 GiB     3.0 h     $1.25    800  1.50×
-           6 1× rtx-4090 (ow… lora bf16, adamw, ckpt s…   16.0/24 GiB     6.5 h     $1.50    700  3.25× *
-           7 1× a100-80gb (o… qlora nf4, adamw, ckpt s…   16.0/80 GiB     4.5 h     $1.75    750  2.25×
-           8 1× rtx-4090 (ow… full bf16, adamw-8bit, c…   16.0/24 GiB     2.5 h     $2.00    800  1.25×
-           9 1× a100-80gb (o… lora bf16, adamw, ckpt s…   16.0/80 GiB     6.0 h     $2.25    700  3.00×
-          10 1× rtx-4090 (ow… qlora nf4, adamw, ckpt s…   16.0/24 GiB     4.0 h     $2.50    750  2.00×
-          11 1× a100-80gb (o… full bf16, adamw, ckpt s…   16.0/80 GiB     2.0 h     $2.75    800  1.00× *
-          12 1× rtx-4090 (ow… lora bf16, adamw-8bit, c…   16.0/24 GiB     5.5 h     $3.00    700  2.75×
+           # hardware        technique                     mem/GPU      time      cost wall W x fastest P
+      ❯    1 1× a100-80gb (… qlora nf4, adamw, ckpt…   16.0/80 GiB     5.5 h     $0.25    750     2.75× *
+           2 1× rtx-4090 (o… full bf16, adamw, ckpt…   16.0/24 GiB     3.5 h     $0.50    800     1.75×
+           3 1× a100-80gb (… lora bf16, adamw, ckpt…   16.0/80 GiB     7.0 h     $0.75    700     3.50×
+           4 1× rtx-4090 (o… qlora nf4, adamw-8bit,…   16.0/24 GiB     5.0 h     $1.00    750     2.50×
+           5 1× a100-80gb (… full bf16, adamw, ckpt…   16.0/80 GiB     3.0 h     $1.25    800     1.50×
+           6 1× rtx-4090 (o… lora bf16, adamw, ckpt…   16.0/24 GiB     6.5 h     $1.50    700     3.25× *
+           7 1× a100-80gb (… qlora nf4, adamw, ckpt…   16.0/80 GiB     4.5 h     $1.75    750     2.25×
+           8 1× rtx-4090 (o… full bf16, adamw-8bit,…   16.0/24 GiB     2.5 h     $2.00    800     1.25×
+           9 1× a100-80gb (… lora bf16, adamw, ckpt…   16.0/80 GiB     6.0 h     $2.25    700     3.00×
+          10 1× rtx-4090 (o… qlora nf4, adamw, ckpt…   16.0/24 GiB     4.0 h     $2.50    750     2.00×
+          11 1× a100-80gb (… full bf16, adamw, ckpt…   16.0/80 GiB     2.0 h     $2.75    800     1.00× *
+          12 1× rtx-4090 (o… lora bf16, adamw-8bit,…   16.0/24 GiB     5.5 h     $3.00    700     2.75×
       ┌──────────────────────────────────────────────────────────────────────────────────────────────────┐
       │#1 qlora/bf16/adamw/mb1/owned:a100-80gbx1#1  (Pareto front)                                       │
-      │16.0 GiB of 80.0 GiB per GPU, 64.0 GiB free (peak: star…  techniques: 2.75× the fastest plan's ti…│
+      │16.0 GiB of 80.0 GiB per GPU, 64.0 GiB free (peak: star…  techniques · x fastest 2.75×            │
       │██████▞▞▞▚▪············································│  ×1.05 selective recomputation           │
       │█ weights 8.0 GiB  ▓ adapters 0.1 GiB                     pruned around it                        │
       │▒ gradients 0.1 GiB  ░ optimizer 0.4 GiB                  20,088 out of GPU memory                │
@@ -128,7 +128,7 @@ describe('Explorer', () => {
     const ui = mount({ n: 5000, height: 30 });
     await ui.press('\u001b[F', '2');
     const lines = ui.frame().split('\n');
-    expect(lines[0]).toContain('5000 plans · 4545/5000 · by slowdown ▲'); // plan 5000 stays selected
+    expect(lines[0]).toContain('5000 plans · 4545/5000 · by x fastest ▲'); // plan 5000 stays selected
     expect(lines.find((l) => l.startsWith('❯'))).toMatch(/^❯ 5000 /);
     expect(lines.filter((l) => /^[❯ ] +\d+ 1×/.test(l))).toHaveLength(12);
     ui.unmount();
@@ -139,11 +139,11 @@ describe('Explorer', () => {
     await ui.press('4', 'm', 'p');
     expect(ui.frame()).toMatchInlineSnapshot(`
       "Test scenario · llama-2-13b · 1 of 12 plans · 1/1 · by time ▲ · method=full, Pareto front
-           # hardware         technique                       mem/GPU      time      cost wall W  ×fast P
-      ❯   11 1× a100-80gb (o… full bf16, adamw, ckpt s…   16.0/80 GiB     2.0 h     $2.75    800  1.00× *
+           # hardware        technique                     mem/GPU      time      cost wall W x fastest P
+      ❯   11 1× a100-80gb (… full bf16, adamw, ckpt…   16.0/80 GiB     2.0 h     $2.75    800     1.00× *
       ┌──────────────────────────────────────────────────────────────────────────────────────────────────┐
       │#11 full/bf16/adamw/mb1/owned:a100-80gbx1#11  (Pareto front)                                      │
-      │16.0 GiB of 80.0 GiB per GPU, 64.0 GiB free (peak: star…  techniques: 1.00× the fastest plan's ti…│
+      │16.0 GiB of 80.0 GiB per GPU, 64.0 GiB free (peak: star…  techniques · x fastest 1.00×            │
       │██████▞▞▞▚▪············································│  ×1.05 selective recomputation           │
       │█ weights 8.0 GiB  ▓ adapters 0.1 GiB                     pruned around it                        │
       │▒ gradients 0.1 GiB  ░ optimizer 0.4 GiB                  20,088 out of GPU memory                │
@@ -163,13 +163,13 @@ describe('Explorer', () => {
     await ui.press('\r', '/', 'a', '1', '0', '0');
     expect(ui.frame()).toMatchInlineSnapshot(`
       "Test scenario · llama-2-13b · 6 of 12 plans · 1/6 · by planner rank ▲ · /a100
-           # hardware         technique                       mem/GPU      time      cost wall W  ×fast P
-      ❯    1 1× a100-80gb (o… qlora nf4, adamw, ckpt s…   16.0/80 GiB     5.5 h     $0.25    750  2.75× *
-           3 1× a100-80gb (o… lora bf16, adamw, ckpt s…   16.0/80 GiB     7.0 h     $0.75    700  3.50×
-           5 1× a100-80gb (o… full bf16, adamw, ckpt s…   16.0/80 GiB     3.0 h     $1.25    800  1.50×
-           7 1× a100-80gb (o… qlora nf4, adamw, ckpt s…   16.0/80 GiB     4.5 h     $1.75    750  2.25×
-           9 1× a100-80gb (o… lora bf16, adamw, ckpt s…   16.0/80 GiB     6.0 h     $2.25    700  3.00×
-          11 1× a100-80gb (o… full bf16, adamw, ckpt s…   16.0/80 GiB     2.0 h     $2.75    800  1.00× *
+           # hardware        technique                     mem/GPU      time      cost wall W x fastest P
+      ❯    1 1× a100-80gb (… qlora nf4, adamw, ckpt…   16.0/80 GiB     5.5 h     $0.25    750     2.75× *
+           3 1× a100-80gb (… lora bf16, adamw, ckpt…   16.0/80 GiB     7.0 h     $0.75    700     3.50×
+           5 1× a100-80gb (… full bf16, adamw, ckpt…   16.0/80 GiB     3.0 h     $1.25    800     1.50×
+           7 1× a100-80gb (… qlora nf4, adamw, ckpt…   16.0/80 GiB     4.5 h     $1.75    750     2.25×
+           9 1× a100-80gb (… lora bf16, adamw, ckpt…   16.0/80 GiB     6.0 h     $2.25    700     3.00×
+          11 1× a100-80gb (… full bf16, adamw, ckpt…   16.0/80 GiB     2.0 h     $2.75    800     1.00× *
       search: a100▏ Enter keep · Esc clear
       ↑↓ move · 1-5 sort · m g o filter · f fits · p front · / search · i edit · e export · b pin · c com…"
     `);
@@ -184,9 +184,9 @@ describe('Explorer', () => {
     expect(seen.map((s) => s.hardware.owned[0]?.count)).toEqual([2]);
     expect(ui.frame()).toMatchInlineSnapshot(`
       "Edited · llama-2-13b · 2 plans · 1/2 · by planner rank ▲
-           # hardware         technique                       mem/GPU      time      cost wall W  ×fast P
-      ❯    1 1× a100-80gb (o… qlora nf4, adamw, ckpt s…   16.0/80 GiB     5.5 h     $0.25    750  2.75× *
-           2 1× rtx-4090 (ow… full bf16, adamw, ckpt s…   16.0/24 GiB     3.5 h     $0.50    800  1.75×
+           # hardware        technique                     mem/GPU      time      cost wall W x fastest P
+      ❯    1 1× a100-80gb (… qlora nf4, adamw, ckpt…   16.0/80 GiB     5.5 h     $0.25    750     2.75× *
+           2 1× rtx-4090 (o… full bf16, adamw, ckpt…   16.0/24 GiB     3.5 h     $0.50    800     1.75×
       ╭──────────────────────────────────────────────────────────────────────────────────────────────────╮
       │ edit scenario (↑↓ knob, ←→ step, Enter type, Esc back)                                           │
       │   model             llama-2-13b                                                                  │
@@ -216,7 +216,7 @@ describe('Explorer', () => {
       │   Home End          first / last plan                                                            │
       │ sort (again: reverse)                                                                            │
       │   1                 cost                                                                         │
-      │   2                 slowdown                                                                     │
+      │   2                 x fastest                                                                    │
       │   3                 wall power                                                                   │
       │   4                 time                                                                         │
       │   5                 memory headroom                                                              │
@@ -295,7 +295,7 @@ describe('Explorer', () => {
       cost            $0.25                                    $0.25
       wall power      750 W                                    750 W
       tokens/s        999                                      999
-      slowdown        2.75×                                    2.75×
+      x fastest       2.75×                                    2.75×
       feasible plans  5                                        2
       runner-up       1× rtx-4090 (owned), $0.50               1× rtx-4090 (owned), $0.50
       re-planned in 0 ms: 2 plans"
@@ -335,7 +335,7 @@ describe('CompareApp', () => {
       cost            $0.25                                    —
       wall power      750 W                                    —
       tokens/s        999                                      —
-      slowdown        2.75×                                    —
+      x fastest       2.75×                                    —
       feasible plans  3                                        0
       runner-up       1× rtx-4090 (owned), $0.50               —
       q quit"

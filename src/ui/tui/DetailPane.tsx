@@ -43,7 +43,7 @@ export function DetailPane(p: DetailPaneProps) {
         </Box>
         <Box flexDirection="column" width={p.rightWidth}>
           <Text bold wrap="truncate">
-            techniques: {p.slowdown}
+            techniques · {p.slowdown}
           </Text>
           {p.techniques.slice(0, 4).map((l, i) => (
             <Text key={i} wrap="truncate">

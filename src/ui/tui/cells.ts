@@ -1,7 +1,7 @@
 /** Pure: table cells and memory/power bars as strings of exact widths, for the TUI components. */
 import type { Breakdown } from '../../core/memory/index.js';
 import type { Plan } from '../../core/plan/index.js';
-import { formatDuration, formatGiB, formatUsd, padLeft, padRight } from '../format.js';
+import { formatDuration, formatGiB, formatInt, formatUsd, padLeft, padRight } from '../format.js';
 import { hardwareOf, techniqueOf } from '../plan-text.js';
 
 /** Cut to `n` characters with an ellipsis, then pad. */
@@ -29,8 +29,8 @@ const FIXED: Col[] = [
   },
   { title: 'time', width: 9, right: true, cell: (p) => formatDuration(p.time.hours) },
   { title: 'cost', width: 9, right: true, cell: (p) => formatUsd(p.cost.usd) },
-  { title: 'wall W', width: 6, right: true, cell: (p) => String(p.power.wallWatts) },
-  { title: '×fast', width: 6, right: true, cell: (p) => `${p.slowdown.toFixed(2)}×` },
+  { title: 'wall W', width: 6, right: true, cell: (p) => formatInt(p.power.wallWatts) },
+  { title: 'x fastest', width: 9, right: true, cell: (p) => `${p.slowdown.toFixed(2)}×` },
   { title: 'P', width: 1, right: false, cell: (p) => (p.onFront ? '*' : ' ') },
 ];
 

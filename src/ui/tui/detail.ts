@@ -100,7 +100,7 @@ export const COMPARE_LABELS = [
   'cost',
   'wall power',
   'tokens/s',
-  'slowdown',
+  'x fastest',
   'feasible plans',
   'runner-up',
 ];

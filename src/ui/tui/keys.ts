@@ -33,7 +33,7 @@ export const KEY_HELP: readonly (readonly [string, readonly (readonly [string, s
     'sort (again: reverse)',
     [
       ['1', 'cost'],
-      ['2', 'slowdown'],
+      ['2', 'x fastest'],
       ['3', 'wall power'],
       ['4', 'time'],
       ['5', 'memory headroom'],

@@ -25,7 +25,7 @@ import { fixSentence } from '../plan-messages.js';
 const SORT_LABEL = {
   rank: 'planner rank',
   cost: 'cost',
-  slowdown: 'slowdown',
+  slowdown: 'x fastest',
   power: 'wall power',
   time: 'time',
   headroom: 'memory headroom',
@@ -82,7 +82,7 @@ export function detailProps(p: Plan, r: PlanResult, width: number): DetailPanePr
     power: powerLines(p, leftWidth),
     timeCost: timeCostLine(p),
     techniques: techniqueLines(p),
-    slowdown: `${p.slowdown.toFixed(2)}× the fastest plan's time`,
+    slowdown: `x fastest ${p.slowdown.toFixed(2)}×`,
     pruned: prunedLines(r),
     leftWidth,
     rightWidth,
