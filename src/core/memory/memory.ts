@@ -27,6 +27,7 @@ import {
 } from '../model/dtypes.js';
 import { MiB } from '../units.js';
 import { withObjective } from './objective.js';
+import { ZERO_PARTS } from './parts.js';
 import { ligerLossBytes, ligerChunkRows, ligerPatches, ligerProfile } from '../engines/hf/liger.js';
 
 /** Bytes per component; sums to deviceBytes. */
@@ -112,18 +113,6 @@ export interface StageSummary {
 }
 
 type Parts = Omit<Breakdown, 'overhead'>;
-const ZERO_PARTS: Parts = {
-  weights: 0,
-  quantConstants: 0,
-  adapters: 0,
-  masterWeights: 0,
-  gradients: 0,
-  optimizer: 0,
-  activations: 0,
-  logits: 0,
-  kvCache: 0,
-  buffers: 0,
-};
 const sumParts = (p: Parts): number =>
   p.weights +
   p.quantConstants +

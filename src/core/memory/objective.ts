@@ -11,6 +11,7 @@ import { trainingGpus, type EstimateOptions } from '../../schema/estimate.js';
 import type { EstimateContext, MemoryEstimate, StageSummary } from './memory.js';
 import type { FrameworkProfile } from './framework-profile.js';
 import { FLOAT_BYTES } from '../model/dtypes.js';
+import { ZERO_PARTS } from './parts.js';
 
 export type PolicyMemory = (arch: Arch, o: EstimateOptions, ctx: EstimateContext) => MemoryEstimate;
 
@@ -243,23 +244,10 @@ function objectivePhases(
     phases.unshift({
       phase: 'rollout',
       allocatedBytes: Math.round(rolloutAllocated),
-      parts: { ...ZERO, ...named, rolloutKvCache: Math.round(x.rolloutKvCache) },
+      parts: { ...ZERO_PARTS, ...named, rolloutKvCache: Math.round(x.rolloutKvCache) },
     });
   return phases;
 }
-
-const ZERO = {
-  weights: 0,
-  quantConstants: 0,
-  adapters: 0,
-  masterWeights: 0,
-  gradients: 0,
-  optimizer: 0,
-  activations: 0,
-  logits: 0,
-  kvCache: 0,
-  buffers: 0,
-};
 
 /** Integer bytes per key summing to `total` (the remainder to overhead), as memory.ts rounds. */
 function roundTo<T extends Record<string, number>>(b: T, total: number): T {
