@@ -2,6 +2,7 @@
 import type { Explanation, Fix } from '../core/plan/index.js';
 import { formatGiB } from './format.js';
 import { COMPONENT_LABEL } from './messages.js';
+import { HOST_RAM_LABEL, hostRamFigure } from './host-ram-text.js';
 
 /** "about 1.40× slower", "about 1.33× faster", "same speed". */
 export function slowdownText(ratio: number): string {
@@ -13,8 +14,7 @@ export function slowdownText(ratio: number): string {
 
 /** One fix on one line: "QLoRA r16 (nf4): −19.80 GiB, about 1.40× slower". */
 export function fixLine(f: Fix): string {
-  const host =
-    f.hostBytesPerGpu > 0 ? `, needs ${formatGiB(f.hostBytesPerGpu, 1)} host RAM per GPU` : '';
+  const host = f.hostBytesPerGpu > 0 ? `, ${HOST_RAM_LABEL} ${hostRamFigure(f.hostRam)}` : '';
   return `${f.changes.map((c) => c.label).join(' + ')}: −${formatGiB(f.freedBytes, 1)} (${formatGiB(f.deviceBytes, 1)} per GPU, ${formatGiB(f.headroomBytes, 1)} spare), ${slowdownText(f.slowdown)}, quality ${f.quality}, on ${f.engine}${host}`;
 }
 
@@ -34,12 +34,14 @@ export function renderExplainText(e: Explanation): string {
       `${e.model.id} fits on ${e.gpu.name}: ${formatGiB(e.deviceBytes)} of ${formatGiB(e.gpu.capacityBytes)} (${formatGiB(-e.overByBytes)} spare).`,
     );
     lines.push(timeVerdictLine(e.time));
+    lines.push(`${HOST_RAM_LABEL}: ${hostRamFigure(e.hostRam)}`);
     return lines.join('\n');
   }
   lines.push(
     `${e.model.id} does not fit on ${e.gpu.name}: needs ${formatGiB(e.deviceBytes)} per GPU, has ${formatGiB(e.gpu.capacityBytes)} (over by ${formatGiB(e.overByBytes)}).`,
   );
   lines.push(`as given, ${timeVerdictLine(e.time)}`);
+  lines.push(`${HOST_RAM_LABEL}: ${hostRamFigure(e.hostRam)}`);
   lines.push('', 'what overflows (largest first):');
   for (const c of e.overflow)
     lines.push(`  ${COMPONENT_LABEL[c.component]}: ${formatGiB(c.bytes)}`);

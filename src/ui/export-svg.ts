@@ -171,16 +171,37 @@ function memorySection(r: PlanResult, y0: number): { svg: string[]; y: number } 
   return { svg: out, y: ly + 20 };
 }
 
+/**
+ * Whether another plotted plan is at least as cheap and as fast as `p` and better on one: dominated on the
+ * two axes the scatter plots (the front itself is over cost, x fastest and wall power, so a front plan can
+ * be beaten on these two and kept for its lower power).
+ */
+export function dominatedOnAxes(p: Plan, pts: readonly Plan[]): boolean {
+  return pts.some(
+    (q) =>
+      q !== p &&
+      q.cost.usd <= p.cost.usd &&
+      q.slowdown <= p.slowdown &&
+      (q.cost.usd < p.cost.usd || q.slowdown < p.slowdown),
+  );
+}
+
+/** The caption: what the points are and which of them no plotted plan beats on both axes. */
+export function frontCaption(r: PlanResult): string {
+  const pts = r.front.length > 0 ? r.front : r.plans;
+  const what =
+    r.front.length > 0
+      ? 'Pareto front over cost, x fastest and wall power, plotted as cost against x fastest'
+      : 'top plans, cost against x fastest';
+  const beaten = pts.filter((p) => dominatedOnAxes(p, pts)).length;
+  return beaten === 0
+    ? `${what} (no plotted plan is cheaper and faster than another)`
+    : `${what}; filled: no plotted plan is cheaper and faster; hollow (${beaten}): beaten on both${r.front.length > 0 ? ', on the front for lower wall power' : ''}`;
+}
+
 function frontSection(r: PlanResult, y0: number): { svg: string[]; y: number } {
   const pts = r.front.length > 0 ? r.front : r.plans;
-  const out: string[] = [
-    text(
-      16,
-      y0,
-      'Pareto front: cost against x fastest (no plan is cheaper and faster than these)',
-      'font-size="16" font-weight="bold"',
-    ),
-  ];
+  const out: string[] = [text(16, y0, frontCaption(r), 'font-size="16" font-weight="bold"')];
   if (pts.length === 0) return { svg: [...out, text(16, y0 + 24, 'nothing fits', '')], y: y0 + 40 };
   const fh = 280;
   const top = y0 + 24;
@@ -232,8 +253,12 @@ function frontSection(r: PlanResult, y0: number): { svg: string[]; y: number } {
     const rank = rankOf.get(p.id) ?? null;
     const x = xOf(p.cost.usd);
     const y = yOf(p.slowdown);
+    const beaten = dominatedOnAxes(p, pts);
+    const paint = beaten
+      ? 'fill="white" stroke="#0072B2" stroke-width="2"'
+      : 'fill="#0072B2" stroke="white"';
     out.push(
-      `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="5" fill="#0072B2" stroke="white"><title>${esc(`${rank ? `#${rank} ` : ''}${p.id}: ${formatUsd(p.cost.usd)}, ${p.slowdown.toFixed(2)}×, ${p.power.wallWatts} W`)}</title></circle>`,
+      `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="5" ${paint}><title>${esc(`${rank ? `#${rank} ` : ''}${p.id}: ${formatUsd(p.cost.usd)}, ${p.slowdown.toFixed(2)}×, ${p.power.wallWatts} W${beaten ? ' (beaten on cost and x fastest by a plotted plan)' : ''}`)}</title></circle>`,
     );
     if (!free(x, y)) continue;
     placed.push([x, y]);

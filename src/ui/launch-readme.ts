@@ -6,6 +6,8 @@ import type { Breakdown } from '../core/memory/index.js';
 import { slowingTechniques } from '../core/time/slowdown.js';
 import { formatCount, formatGiB, formatInt } from './format.js';
 import { COMPONENT_LABEL, PHASE_LABEL } from './messages.js';
+import { HOST_RAM_LABEL, hostRamFigure } from './host-ram-text.js';
+import { hostRamOfOptions } from '../core/memory/host-ram.js';
 
 export function renderLaunchReadme(x: LaunchInput, bundle: LaunchBundle): string {
   const o = x.options;
@@ -66,7 +68,9 @@ export function renderLaunchReadme(x: LaunchInput, bundle: LaunchBundle): string
   out.push(`| **allocated (torch peak)** | ${formatGiB(r.perGpu.allocatedBytes)} |`);
   out.push(`| **reserved (caching allocator)** | ${formatGiB(r.perGpu.reservedBytes)} |`);
   out.push(`| **device (nvidia-smi)** | ${formatGiB(r.perGpu.deviceBytes)} |`);
-  if (r.hostBytesPerGpu > 0) out.push(`| host RAM per GPU | ${formatGiB(r.hostBytesPerGpu)} |`);
+  // The plan's own figure (Plan.hostRam is the same function over the same node): one host-RAM number.
+  const host = hostRamOfOptions(x.arch, o, r.params.total, r.hostBytesPerGpu, x.gpusPerNode);
+  out.push(`| ${HOST_RAM_LABEL} | ${hostRamFigure(host)} |`);
   out.push('');
   if (r.gpu)
     out.push(

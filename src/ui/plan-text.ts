@@ -10,6 +10,7 @@ import {
   formatInt,
 } from './format.js';
 import { COMPONENT_LABEL } from './messages.js';
+import { HOST_RAM_LABEL, hostRamFigure } from './host-ram-text.js';
 import { objectiveText } from './objective-text.js';
 import { fixSentence, REASON_LABEL } from './plan-messages.js';
 
@@ -73,9 +74,9 @@ export const PLAN_COLUMNS: readonly Column[] = [
 
 /** Host RAM per node, shown as a column when some plan offloads to the host. */
 export const HOST_RAM_COLUMN: Column = {
-  title: 'host RAM/node',
+  title: HOST_RAM_LABEL,
   right: true,
-  cell: (p) => formatGiB(p.hostRam.perNodeBytes, 0),
+  cell: (p) => hostRamFigure(p.hostRam),
 };
 
 /** The plan columns, with host RAM when it matters for any of `plans`. */
@@ -94,7 +95,7 @@ export function renderHostRam(p: Plan): string {
   parts.push(
     `loading peak ${formatGiB(h.loadingBytes)}${h.efficientLoading ? ' (one process loads the checkpoint)' : ' (every process loads the checkpoint)'}`,
   );
-  return `host RAM per node: ${formatGiB(h.perNodeBytes)} of ${formatGiB(h.limitBytes)} (${parts.join(', ')})`;
+  return `${HOST_RAM_LABEL}: ${hostRamFigure(h)} of ${formatGiB(h.limitBytes, 1)} (${parts.join(', ')})`;
 }
 
 /** The quality tier with the techniques that set it. */

@@ -4,6 +4,8 @@
  * plans over `hardware.hostRamGiB` (reason host-ram); without it, DEFAULT_HOST_RAM applies.
  */
 import type { Engine } from '../../schema/engine.js';
+import type { EstimateOptions } from '../../schema/estimate.js';
+import { engineOf } from '../engines/engine.js';
 import { GiB } from '../units.js';
 
 /**
@@ -76,4 +78,28 @@ export function hostRamOf(
     loadingBytes,
     efficientLoading: efficient,
   };
+}
+
+/** Bytes of the checkpoint as shipped (what loading holds on the host): its parameters in its stored dtype. */
+export function checkpointBytes(arch: { dtype: string }, params: number): number {
+  return params * (arch.dtype === 'float32' ? 4 : 2);
+}
+
+/** GPUs per node where nothing says (a launch from flags, `explain`): an 8-GPU node, as `launch` writes. */
+export const DEFAULT_GPUS_PER_NODE = 8;
+
+/**
+ * The one host-RAM figure of a configuration (issue 27 item 5): its busiest node's peak, from the options,
+ * the estimate's host bytes per GPU and the GPUs on one node. The planner's Plan.hostRam, `explain` and the
+ * launch README all call this, so the table, explain, the explorer, --json and the README show one number.
+ */
+export function hostRamOfOptions(
+  arch: { dtype: string },
+  o: EstimateOptions,
+  params: number,
+  hostBytesPerGpu: number,
+  gpusPerNode: number = DEFAULT_GPUS_PER_NODE,
+): HostRam {
+  const onNode = Math.max(1, Math.min(o.gpus, gpusPerNode));
+  return hostRamOf(engineOf(o), o.zero, onNode, hostBytesPerGpu, checkpointBytes(arch, params));
 }

@@ -998,11 +998,19 @@ function evalStage(s: Setup, stage: Stage): StageResult {
     (s.offloadParams ? (h.weightsFull + h.constantsFull) / s.shardParams : 0) +
     a.hostCheckpoints +
     rest.host;
-  const pagedBytes = s.paged && !s.offloadOpt ? h.optimizer : 0;
+  // Paged optimizers (paged-adamw, paged-adamw-8bit) keep their states in CUDA unified memory, "which
+  // automatically transfers to the CPU when the GPU runs out of memory" and back when the step touches them
+  // (bitsandbytes docs, Paged optimizers: https://huggingface.co/docs/bitsandbytes/main/en/explanations/optimizers#paged-optimizers;
+  // bitsandbytes/optim/optimizer.py step(): prefetch_state(p) per parameter). The device needs only the
+  // working set: the states of the largest parameter stepped at once; the rest may live in host RAM.
+  const pagedAll = s.paged && !s.offloadOpt ? h.optimizer : 0;
+  const one = Math.min(s.largest, h.trainShare) || h.trainShare;
+  const pagedBytes =
+    h.trainShare > 0 ? Math.min(pagedAll, (pagedAll * one) / h.trainShare) : pagedAll;
   if (s.paged) for (const p of phases) p.parts.optimizer = 0; // unified memory: invisible to the torch allocator
   return {
     phases,
-    host,
+    host: host + (pagedAll - pagedBytes),
     pagedBytes,
     transient: largestTransient(s, h.hasHead),
     ...(rest.kvPool ? { kvPool: rest.kvPool } : {}),

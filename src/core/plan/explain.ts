@@ -9,6 +9,7 @@ import { isFourBitFloat } from '../model/dtypes.js';
 import { buildEstimate, gpuCapacityBytes } from '../estimate.js';
 import type { Breakdown } from '../memory/memory.js';
 import { engineOf } from '../engines/engine.js';
+import { hostRamOfOptions, type HostRam } from '../memory/host-ram.js';
 import { ENGINE_PROFILES, engineRejects } from '../engines/engines.js';
 import { forbiddenBy } from '../engines/rules.js';
 import { qualityOf, tierRank, type QualityTier } from './quality.js';
@@ -49,6 +50,8 @@ export interface Fix {
   engine: string;
   /** Host RAM per GPU the fixed configuration needs (offloaded states, pinned buffers); 0 when none. */
   hostBytesPerGpu: number;
+  /** Host RAM of the fixed configuration's busiest node (memory/host-ram.ts hostRamOfOptions, as a plan's). */
+  hostRam: HostRam;
   /** GPUs the fix needs (more than given when it adds GPUs). */
   gpus: number;
 }
@@ -58,6 +61,8 @@ export interface Explanation {
   model: { id: string };
   gpu: { id: string; name: string; capacityBytes: number };
   deviceBytes: number;
+  /** Host RAM of the busiest node (memory/host-ram.ts hostRamOfOptions: the figure a plan's hostRam holds). */
+  hostRam: HostRam;
   /** deviceBytes − capacity; negative when it fits (then it is minus the headroom). */
   overByBytes: number;
   /** Components largest first, as many as together exceed overByBytes (all of them when none alone does). */
@@ -328,6 +333,7 @@ function asGiven(arch: Arch, options: EstimateOptions, gpu: Gpu): Explanation {
   }
   return {
     fits: device <= capacity,
+    hostRam: hostRamOfOptions(arch, options, base.params.total, base.hostBytesPerGpu),
     model: { id: arch.id },
     gpu: { id: gpu.id, name: gpu.name, capacityBytes: capacity },
     deviceBytes: device,
@@ -411,6 +417,7 @@ function fixEvaluator(arch: Arch, options: EstimateOptions, gpu: Gpu, result: Ex
       quality: qualityOf(o).tier,
       engine: engineOf(o),
       hostBytesPerGpu: r.hostBytesPerGpu,
+      hostRam: hostRamOfOptions(arch, o, r.params.total, r.hostBytesPerGpu),
       gpus: o.gpus,
     };
   };

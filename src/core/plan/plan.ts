@@ -18,7 +18,15 @@ import {
   onEngine,
 } from '../engines/engines.js';
 import { launchable, launchBlocker, type LaunchPlan } from '../launch/index.js';
-import { defaultHostRamBytes, hostRamOf, type HostRam } from '../memory/host-ram.js';
+import {
+  checkpointBytes,
+  defaultHostRamBytes,
+  hostRamOf,
+  hostRamOfOptions,
+  type HostRam,
+} from '../memory/host-ram.js';
+
+export { checkpointBytes };
 import { qualityOf, tierRank, type Quality } from './quality.js';
 import { ENGINES, type Engine } from '../../schema/engine.js';
 import {
@@ -1094,11 +1102,6 @@ interface LoopState {
   seq: number;
 }
 
-/** Bytes of the checkpoint as shipped (what loading holds on the host): its parameters in its stored dtype. */
-export function checkpointBytes(arch: Arch, params: number): number {
-  return params * (arch.dtype === 'float32' ? 4 : 2);
-}
-
 /** The search; returns a PlanResult (call-site does I/O). */
 export function plan(input: PlanInput): PlanResult {
   const { scenario: s, arch } = input;
@@ -1933,8 +1936,7 @@ function planMemory(m: MemoryEstimate, capacity: number): Plan['memory'] {
 /** Host RAM on the plan's busiest node (the same function the search checked) and its limit. */
 function planHostRam(ctx: Ctx, h: HardwareOption, o: EstimateOptions, m: MemoryEstimate) {
   const perNode = Math.min(o.gpus, h.nodeSize);
-  const ckpt = checkpointBytes(ctx.arch, ctx.P.total);
-  const need = hostRamOf(engineOf(o), o.zero, perNode, m.hostBytesPerGpu, ckpt);
+  const need = hostRamOfOptions(ctx.arch, o, ctx.P.total, m.hostBytesPerGpu, h.nodeSize);
   const gpuBytes = h.gpu.memoryMiB * MiB;
   return { ...need, limitBytes: hostRamLimit(givenHostRamBytes(ctx.s), gpuBytes, perNode) };
 }

@@ -7,6 +7,8 @@ export interface DetailPaneProps {
   readonly title: string;
   readonly segments: readonly Segment[];
   readonly memoryHeadline: string;
+  /** The plan's host RAM per node (hostRamDetail): the figure every view shows. */
+  readonly hostRam: string;
   readonly legend: readonly string[];
   readonly power: readonly string[];
   readonly timeCost: string;
@@ -27,6 +29,7 @@ export function DetailPane(p: DetailPaneProps) {
         <Box flexDirection="column" width={p.leftWidth} marginRight={2}>
           <Text wrap="truncate">{p.memoryHeadline}</Text>
           <MemoryBar segments={p.segments} />
+          <Text wrap="truncate">{p.hostRam}</Text>
           {p.legend.map((l, i) => (
             <Text key={i} wrap="truncate">
               {l}

@@ -5,6 +5,7 @@ import { PHASE_LABEL } from '../messages.js';
 import { REASON_LABEL } from '../plan-messages.js';
 import { hardwareOf, techniqueOf } from '../plan-text.js';
 import { gib, groupBytes, MEMORY_GROUPS, meter } from './cells.js';
+import { hostRamLine } from '../host-ram-text.js';
 
 export const usd = formatUsd;
 
@@ -14,6 +15,11 @@ export function memoryHeadline(p: Plan): string {
   const free =
     m.headroomBytes >= 0 ? `${gib(m.headroomBytes)} free` : `${gib(-m.headroomBytes)} over`;
   return `${gib(m.deviceBytes)} of ${gib(m.capacityBytes)} per GPU, ${free} (peak: ${PHASE_LABEL[m.peakPhase]})`;
+}
+
+/** "host RAM per node 24.0 GiB": the plan's hostRam, as the table, explain, --json and the README give it. */
+export function hostRamDetail(p: Plan): string {
+  return hostRamLine(p.hostRam);
 }
 
 /** Legend entries "█ weights 6.9 GiB" for the groups that hold memory. */
@@ -71,10 +77,25 @@ export function timeCostLine(p: Plan): string {
   return `${formatDuration(p.time.hours)} at ${Math.round(p.time.tokensPerSecond).toLocaleString('en-US')} tok/s; ${usd(c.usd)}${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`;
 }
 
-/** Technique slowdown lines: "×1.33 full activation recompute". */
+/**
+ * Technique slowdown lines, the plan's own slowdownFactors (time model: this step over the same plan's step
+ * without the technique): "×1.33 full activation recomputation". A factor is not "x fastest": where the plan
+ * without the technique would beat every plan found (x fastest / factor < 1), it is not among the plans
+ * (infeasible or not searched), and the line says so rather than suggest a speed no plan has.
+ */
 export function techniqueLines(p: Plan): string[] {
   if (p.slowdownFactors.length === 0) return ['no slowing techniques'];
-  return p.slowdownFactors.map((f) => `×${f.factor.toFixed(2)} ${f.why}`);
+  return p.slowdownFactors.map((f) => {
+    const without = p.slowdown / f.factor;
+    const note =
+      without < 0.995 ? ` (without it ${without.toFixed(2)}× fastest: not among the plans)` : '';
+    return `×${f.factor.toFixed(2)} ${f.why}${note}`;
+  });
+}
+
+/** The techniques' heading: what the factors are measured against, beside the plan's x fastest. */
+export function techniquesHeading(p: Plan): string {
+  return `x fastest ${p.slowdown.toFixed(2)}×; step time with / without each`;
 }
 
 /** Pruned counts as "12,345 out of GPU memory". */

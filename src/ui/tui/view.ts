@@ -5,12 +5,14 @@ import { headerLine, memorySegments, rowLine, tableColumns, type Segment } from 
 import {
   COMPARE_LABELS,
   compareColumn,
+  hostRamDetail,
   memoryHeadline,
   memoryLegend,
   pack,
   powerLines,
   prunedLines,
   techniqueLines,
+  techniquesHeading,
   timeCostLine,
 } from './detail.js';
 import { filterSummary } from './rows.js';
@@ -78,11 +80,12 @@ export function detailProps(p: Plan, r: PlanResult, width: number): DetailPanePr
     title: `#${p.rank} ${p.id}${p.onFront ? '  (Pareto front)' : ''}`,
     segments: memorySegments(p.memory.breakdown, p.memory.capacityBytes, leftWidth - 1),
     memoryHeadline: memoryHeadline(p),
+    hostRam: hostRamDetail(p),
     legend: pack(memoryLegend(p), leftWidth).slice(0, 2),
     power: powerLines(p, leftWidth),
     timeCost: timeCostLine(p),
     techniques: techniqueLines(p),
-    slowdown: `x fastest ${p.slowdown.toFixed(2)}×`,
+    slowdown: techniquesHeading(p),
     pruned: prunedLines(r),
     leftWidth,
     rightWidth,
