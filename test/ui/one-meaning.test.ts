@@ -1,0 +1,92 @@
+// Issue 27 item 5, "one number, one meaning": one plan read in every view (the plan table, `explain` for its
+// options, the explorer's detail, --json and the launch README) gives the same host RAM (label and
+// rounding), device memory, x fastest and engine.
+import { describe, expect, it } from 'vitest';
+import { explainFit, type Plan, type PlanResult } from '../../src/core/plan/index.js';
+import { launchFolder, launchInputOfPlan } from '../../src/commands/launch-run.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { loadScenario, modelSpecOf } from '../../src/io/load-scenario.js';
+import { planScenarioFile } from '../../src/io/plan-scenario.js';
+import { renderExplainText } from '../../src/ui/explain-text.js';
+import { formatGiB } from '../../src/ui/format.js';
+import { HOST_RAM_LABEL, hostRamFigure } from '../../src/ui/host-ram-text.js';
+import { planJson } from '../../src/ui/plan-json.js';
+import { HOST_RAM_COLUMN, planColumns, renderTable } from '../../src/ui/plan-text.js';
+import { detailProps } from '../../src/ui/tui/view.js';
+
+const FILE = 'scenarios/7b-full-rtx-a6000.yaml';
+
+describe('one plan, one meaning in every view', async () => {
+  const result: PlanResult = await planScenarioFile(FILE, { top: 10 });
+  const arch = resolveModel(modelSpecOf(FILE, loadScenario(FILE)), { flag: 'model' });
+  // A plan that holds host RAM beyond loading when one does (the table then shows the column), on one node.
+  const p: Plan =
+    result.plans.find((x) => x.hostRam.offloadBytes > 0 && x.options.gpus <= 8) ??
+    result.plans.find((x) => x.options.gpus <= 8)!;
+  const host = hostRamFigure(p.hostRam);
+  const json = JSON.parse(JSON.stringify(planJson(result))) as {
+    plans: {
+      id: string;
+      hostRam: { perNodeBytes: number };
+      memory: { deviceBytes: number };
+      slowdown: number;
+      choices: { engine: string };
+    }[];
+  };
+  const jp = json.plans.find((x) => x.id === p.id)!;
+  const explanation = explainFit(arch, p.options, findGpu(p.hardware.gpuId));
+  const explain = renderExplainText(explanation);
+  const detail = detailProps(p, result, 120);
+  const readme = launchFolder(launchInputOfPlan(p, arch, arch.hfId ?? arch.id)).files.find(
+    (f) => f.path === 'README.md',
+  )!.content;
+  const columns = [...planColumns(result.plans)];
+  if (!columns.includes(HOST_RAM_COLUMN)) columns.push(HOST_RAM_COLUMN);
+  const table = renderTable([p], columns);
+  const [head, , row = ''] = table.split('\n');
+
+  it('host RAM: one figure (the plan hostRam), one label, one rounding', () => {
+    expect(p.hostRam.perNodeBytes).toBeGreaterThan(0);
+    expect(jp.hostRam.perNodeBytes).toBe(p.hostRam.perNodeBytes);
+    expect(explanation.hostRam.perNodeBytes).toBe(p.hostRam.perNodeBytes);
+    expect(head).toContain(HOST_RAM_LABEL);
+    expect(row).toContain(host);
+    expect(explain).toContain(`${HOST_RAM_LABEL}: ${host}`);
+    expect(detail.hostRam).toBe(`${HOST_RAM_LABEL} ${host}`);
+    expect(readme).toContain(`| ${HOST_RAM_LABEL} | ${host} |`);
+    // No view shows another host-RAM figure for it (per GPU, or other rounding).
+    for (const text of [table, explain, readme, detail.hostRam])
+      expect(text).not.toMatch(/host RAM per GPU/);
+  });
+
+  it('device memory: the same bytes in the table, explain, the explorer, --json and the README', () => {
+    const d = p.memory.deviceBytes;
+    expect(jp.memory.deviceBytes).toBe(d);
+    expect(explanation.deviceBytes).toBe(d);
+    expect(row).toContain(formatGiB(d, 1).replace(' GiB', ''));
+    expect(explain).toContain(formatGiB(d));
+    expect(detail.memoryHeadline).toContain(formatGiB(d, 1));
+    expect(readme).toContain(`| **device (nvidia-smi)** | ${formatGiB(d)} |`);
+  });
+
+  it('x fastest: the table, the explorer and --json; no technique factor contradicts it', () => {
+    const x = `${p.slowdown.toFixed(2)}×`;
+    expect(row).toContain(x);
+    expect(detail.slowdown).toContain(`x fastest ${x}`);
+    expect(jp.slowdown).toBe(p.slowdown);
+    // Each factor is the plan's own (time model); one implying a plan faster than the fastest says so.
+    expect(detail.techniques.length).toBe(Math.max(1, p.slowdownFactors.length));
+    p.slowdownFactors.forEach((f, i) => {
+      const line = detail.techniques[i]!;
+      expect(line.startsWith(`×${f.factor.toFixed(2)} ${f.why}`)).toBe(true);
+      if (p.slowdown / f.factor < 0.995) expect(line).toContain('not among the plans');
+    });
+  });
+
+  it('engine: the table, --json and the README name the plan engine', () => {
+    expect(row).toContain(p.choices.engine);
+    expect(jp.choices.engine).toBe(p.choices.engine);
+    expect(readme).toContain(`Engine: **${p.choices.engine}**`);
+  });
+});
