@@ -2,7 +2,8 @@
 // marker per plan, tick labels that differ, and labels kept inside their column.
 import { describe, expect, it } from 'vitest';
 import { planScenarioFile } from '../../src/io/plan-scenario.js';
-import { planSvg, wrapWords } from '../../src/ui/export-svg.js';
+import { dominatedOnAxes, frontCaption, planSvg, wrapWords } from '../../src/ui/export-svg.js';
+import { fakeResult } from './fixtures.js';
 import { COMPONENT_LABEL } from '../../src/ui/messages.js';
 
 describe('plan SVG', () => {
@@ -25,5 +26,22 @@ describe('plan SVG', () => {
     const lines = wrapWords('qlora nf4+dq, adamw, ckpt none, flash, mb 1×16, ZeRO-3', 20);
     expect(lines.every((l) => l.length <= 20)).toBe(true);
     expect(lines.join(' ')).toBe('qlora nf4+dq, adamw, ckpt none, flash, mb 1×16, ZeRO-3');
+  });
+
+  it('the caption names the front over its three axes and never calls a plan beaten on both plotted axes undominated', () => {
+    const r = fakeResult(3);
+    const [a, b, c] = r.plans as [(typeof r.plans)[0], (typeof r.plans)[0], (typeof r.plans)[0]];
+    // b is cheaper and faster than c; c stays on the front for its lower wall power.
+    Object.assign(a, { cost: { ...a.cost, usd: 1 }, slowdown: 2 });
+    Object.assign(b, { cost: { ...b.cost, usd: 2 }, slowdown: 1 });
+    Object.assign(c, { cost: { ...c.cost, usd: 3 }, slowdown: 1.5 });
+    r.front = [a, b, c];
+    expect(dominatedOnAxes(c, r.front)).toBe(true);
+    expect(dominatedOnAxes(a, r.front) || dominatedOnAxes(b, r.front)).toBe(false);
+    const caption = frontCaption(r);
+    expect(caption).toContain('cost, x fastest and wall power');
+    expect(caption).not.toContain('no plan is cheaper and faster than these');
+    expect(caption).toContain('hollow (1)');
+    expect(planSvg(r)).toContain('fill="white" stroke="#0072B2"');
   });
 });
