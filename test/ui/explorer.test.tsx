@@ -93,11 +93,12 @@ describe('Explorer', () => {
           12 1× rtx-4090 (o… lora bf16, adamw-8bit,…   16.0/24 GiB     5.5 h     $3.00    700     2.75×
       ┌──────────────────────────────────────────────────────────────────────────────────────────────────┐
       │#1 qlora/bf16/adamw/mb1/owned:a100-80gbx1#1  (Pareto front)                                       │
-      │16.0 GiB of 80.0 GiB per GPU, 64.0 GiB free (peak: star…  techniques · x fastest 2.75×            │
+      │16.0 GiB of 80.0 GiB per GPU, 64.0 GiB free (peak: star…  techniques · x fastest 2.75×; step time…│
       │██████▞▞▞▚▪············································│  ×1.05 selective recomputation           │
-      │█ weights 8.0 GiB  ▓ adapters 0.1 GiB                     pruned around it                        │
-      │▒ gradients 0.1 GiB  ░ optimizer 0.4 GiB                  20,088 out of GPU memory                │
-      │power                                                     12 circuits cannot carry the wall power │
+      │host RAM per node 26.0 GiB                                pruned around it                        │
+      │█ weights 8.0 GiB  ▓ adapters 0.1 GiB                     20,088 out of GPU memory                │
+      │▒ gradients 0.1 GiB  ░ optimizer 0.4 GiB                  12 circuits cannot carry the wall power │
+      │power                                                                                             │
       │wall 750 W, GPUs 450 W                                                                            │
       │us-120v-15a#1 ██████████········· 750/1,440 W                                                     │
       │time and cost                                                                                     │
@@ -143,11 +144,12 @@ describe('Explorer', () => {
       ❯   11 1× a100-80gb (… full bf16, adamw, ckpt…   16.0/80 GiB     2.0 h     $2.75    800     1.00× *
       ┌──────────────────────────────────────────────────────────────────────────────────────────────────┐
       │#11 full/bf16/adamw/mb1/owned:a100-80gbx1#11  (Pareto front)                                      │
-      │16.0 GiB of 80.0 GiB per GPU, 64.0 GiB free (peak: star…  techniques · x fastest 1.00×            │
-      │██████▞▞▞▚▪············································│  ×1.05 selective recomputation           │
-      │█ weights 8.0 GiB  ▓ adapters 0.1 GiB                     pruned around it                        │
-      │▒ gradients 0.1 GiB  ░ optimizer 0.4 GiB                  20,088 out of GPU memory                │
-      │power                                                     12 circuits cannot carry the wall power │
+      │16.0 GiB of 80.0 GiB per GPU, 64.0 GiB free (peak: star…  techniques · x fastest 1.00×; step time…│
+      │██████▞▞▞▚▪············································│  ×1.05 selective recomputation (without …│
+      │host RAM per node 26.0 GiB                                pruned around it                        │
+      │█ weights 8.0 GiB  ▓ adapters 0.1 GiB                     20,088 out of GPU memory                │
+      │▒ gradients 0.1 GiB  ░ optimizer 0.4 GiB                  12 circuits cannot carry the wall power │
+      │power                                                                                             │
       │wall 800 W, GPUs 450 W                                                                            │
       │us-120v-15a#1 ███████████········ 800/1,440 W                                                     │
       │time and cost                                                                                     │
