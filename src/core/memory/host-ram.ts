@@ -85,7 +85,10 @@ export function checkpointBytes(arch: { dtype: string }, params: number): number
   return params * (arch.dtype === 'float32' ? 4 : 2);
 }
 
-/** GPUs per node where nothing says (a launch from flags, `explain`): an 8-GPU node, as `launch` writes. */
+/**
+ * GPUs per node where nothing says (a launch from flags, `explain`): an 8-GPU node, as `launch` writes and as
+ * HGX/DGX servers carry (https://www.nvidia.com/en-us/data-center/hgx/).
+ */
 export const DEFAULT_GPUS_PER_NODE = 8;
 
 /**
