@@ -89,14 +89,18 @@ function attentionBytes(
  * ChunkGatedDeltaRuleFunction saves with q, k, v, g, beta (fla-org/flash-linear-attention
  * fla/ops/gated_delta_rule/chunk.py); the per-chunk states are recomputed in backward, so nothing grows with
  * the context beyond the tokens themselves (Yang et al. 2024, Gated Delta Networks, §3.3 chunkwise form).
- * The gated norm saves its input and out_proj its output.
+ * The gated norm saves its input and out_proj its output. A Mamba2 mixer saves the same tensors (x, B, C in
+ * place of q, k, v; d_state as the key width, head_dim as the value width) without the chunk matrix A.
  */
 function recurrentBytes(g: LayerGroup, r: RecurrentState, x: ActCtx): number {
   const { c } = x;
   const value = r.heads * r.valueDim;
   let b = x.saves('other') ? c * g.hidden : 0;
   b += 2 * c * r.convChannels + c * value; // conv input, q/k/v after conv + SiLU, z
-  b += 4 * 2 * r.heads + 4 * r.heads * r.chunk; // g, beta, A
+  // g, beta (Mamba2: dt and dA_cumsum); A only for Gated DeltaNet: Mamba2's MambaChunkScanCombinedFn saves
+  // out, x, dt, dA_cumsum, B, C, z and recomputes its chunk matrices and states in backward
+  // (state-spaces/mamba mamba_ssm/ops/triton/ssd_combined.py; Dao & Gu 2024, arXiv 2405.21060 §6).
+  b += 4 * 2 * r.heads + (r.kind === 'gated-deltanet' ? 4 * r.heads * r.chunk : 0);
   b += c * value + (x.saves('other') ? c * value : 0); // kernel output (norm input), normed output
   return b / x.tp;
 }

@@ -1220,6 +1220,306 @@ const qwenHybrid = (moe: boolean): LlamaFlavor => ({
   ...(moe ? { moe: qwenMoe(true) } : {}),
 });
 
+// ---------------------------------------------------------------------------------------------
+// Mamba2 hybrids: Nemotron-H (nemotron_h) and Granite 4.0 hybrid (granitemoehybrid)
+
+/** The sizes of one Mamba2 mixer, under whichever key names the family uses. */
+interface Mamba2Dims {
+  hidden: number;
+  heads: number;
+  headDim: number;
+  groups: number;
+  dState: number;
+  kernel: number;
+  convBias: boolean;
+  projBias: boolean;
+  stateBytes: number | null;
+  chunk: number;
+}
+
+/**
+ * One Mamba2 mixer (HF NemotronHMamba2Mixer / GraniteMoeHybridMambaLayer, both after Mamba2Mixer):
+ * in_proj hidden -> z, x, B, C, dt (2 d_inner + 2 groups d_state + heads), a depthwise conv1d over x, B and C
+ * (conv_dim = d_inner + 2 groups d_state, with bias when the conv bias flag is set), dt_bias, A_log and D per
+ * head, a gated RMSNorm over d_inner, out_proj d_inner -> hidden. Its state per sequence is the conv state
+ * (conv_dim x (kernel - 1)) and the SSM state heads x head_dim x d_state (vLLM mamba2_state_shape); the state
+ * is read as d_state keys by head_dim values per head (B and C play the keys, x the values).
+ */
+function mamba2Mixer(m: Mamba2Dims): Mixer {
+  const inner = m.heads * m.headDim;
+  const conv = inner + 2 * m.groups * m.dState;
+  return {
+    linears: [
+      lin('other', m.hidden, inner + conv + m.heads, m.projBias),
+      lin('other', inner, m.hidden, m.projBias),
+    ],
+    params: conv * m.kernel + (m.convBias ? conv : 0) + 3 * m.heads + inner,
+    state: {
+      kind: 'mamba2',
+      heads: m.heads,
+      keyDim: m.dState,
+      valueDim: m.headDim,
+      convChannels: conv,
+      convKernel: m.kernel,
+      stateBytes: m.stateBytes,
+      chunk: m.chunk,
+    },
+  };
+}
+
+/** Bytes of the SSM cache dtype a Mamba2 config names (mamba_ssm_cache_dtype), else null (the compute dtype). */
+function ssmCacheBytes(c: Fields): number | null {
+  const key = 'mamba_ssm_cache_dtype';
+  if (!c.has(key)) return null;
+  const name = c.str(key).replace(/^torch\./, '');
+  const dtype = DTYPES[name];
+  if (!dtype) throw new ConfigError(`${c.path}${key}`, name, Object.keys(DTYPES).join(', '));
+  return dtype === 'float32' ? 4 : 2;
+}
+
+// HF GraniteMoeHybridConfig (configuration_granitemoehybrid.py @4f7e1d46) defaults: mamba_n_heads=128,
+// mamba_n_groups=1, mamba_d_state=256, mamba_d_conv=4, mamba_expand=2, mamba_chunk_size=256,
+// mamba_conv_bias=True, mamba_proj_bias=False; mamba_d_head "auto" = mamba_expand * hidden_size / mamba_n_heads.
+const GRANITE_MAMBA = { heads: 128, groups: 1, dState: 256, kernel: 4, expand: 2, chunk: 256 };
+
+/** Granite 4.0 hybrid: a Mamba2 mixer on every `mamba` entry of layer_types (all layers when absent). */
+function graniteMamba(c: Fields, layers: number): (Mixer | null)[] {
+  const hidden = c.int('hidden_size');
+  const heads = c.int('mamba_n_heads', GRANITE_MAMBA.heads);
+  const inner = c.int('mamba_expand', GRANITE_MAMBA.expand) * hidden;
+  const headDim = typeof c.raw.mamba_d_head === 'number' ? c.int('mamba_d_head') : inner / heads;
+  if (!Number.isInteger(headDim) || headDim * heads !== inner)
+    throw new ConfigError(
+      `${c.path}mamba_n_heads`,
+      heads,
+      `heads x mamba_d_head = mamba_expand x hidden_size (${inner})`,
+    );
+  const mixer = mamba2Mixer({
+    hidden,
+    heads,
+    headDim,
+    groups: c.int('mamba_n_groups', GRANITE_MAMBA.groups),
+    dState: c.int('mamba_d_state', GRANITE_MAMBA.dState),
+    kernel: c.int('mamba_d_conv', GRANITE_MAMBA.kernel),
+    convBias: c.bool('mamba_conv_bias', true),
+    projBias: c.bool('mamba_proj_bias', false),
+    stateBytes: ssmCacheBytes(c),
+    chunk: c.int('mamba_chunk_size', GRANITE_MAMBA.chunk),
+  });
+  const types = layerTypesOf(c, layers) ?? Array.from({ length: layers }, () => 'mamba');
+  return types.map((t) => (t === 'mamba' ? mixer : null));
+}
+
+/**
+ * Granite 4.0 hybrid MoE (HF GraniteMoeHybridMoE): a bias-free router, num_local_experts SwiGLU experts of
+ * intermediate_size (input_linear fused gate/up, output_linear) and a shared SwiGLU MLP of
+ * shared_intermediate_size on every layer; num_local_experts 0 leaves the shared MLP alone (dense).
+ */
+function graniteMoe(c: Fields): Moe | null {
+  const experts = c.count('num_local_experts', GRANITE_MOE.experts);
+  if (experts === 0) return null;
+  return {
+    experts,
+    topK: c.int('num_experts_per_tok', GRANITE_MOE.topK),
+    ffn: c.int('intermediate_size'),
+    routerBias: false,
+    expertBias: false,
+    sharedFfn: c.count('shared_intermediate_size', GRANITE_MOE.shared),
+    sharedGate: false,
+  };
+}
+// HF GraniteMoeHybridConfig defaults: num_local_experts=8, num_experts_per_tok=2, shared_intermediate_size=1024.
+const GRANITE_MOE = { experts: 8, topK: 2, shared: 1024 };
+
+const granite: LlamaFlavor = {
+  tiedDefault: false,
+  mixer: graniteMamba,
+  moe: graniteMoe,
+  denseFfn: (c) => c.int('shared_intermediate_size', GRANITE_MOE.shared),
+};
+
+// HF NemotronHConfig (configuration_nemotron_h.py @cfeb552e) defaults: mamba_num_heads=128, mamba_head_dim=64,
+// ssm_state_size=128, mamba_n_groups=8, mamba_d_conv=4, mamba_chunk_size=128, intermediate_size=21504,
+// n_routed_experts=8, n_shared_experts=1, moe_intermediate_size=moe_shared_expert_intermediate_size=7688,
+// num_experts_per_tok=2. Older exports spell n_groups, conv_kernel, chunk_size, use_conv_bias.
+const NEMOTRON_H = { heads: 128, headDim: 64, dState: 128, groups: 8, kernel: 4, chunk: 128 };
+const NEMOTRON_H_MOE = { experts: 8, shared: 1, ffn: 7688, topK: 2 };
+const NEMOTRON_BLOCKS: Record<string, 'mamba' | 'attention' | 'mlp' | 'moe'> = {
+  M: 'mamba',
+  '*': 'attention',
+  '-': 'mlp',
+  E: 'moe',
+  mamba: 'mamba',
+  attention: 'attention',
+  mlp: 'mlp',
+  moe: 'moe',
+};
+
+/** The block of each layer: hybrid_override_pattern (M, *, -, E) or layers_block_type. */
+function nemotronBlocks(c: Fields): ('mamba' | 'attention' | 'mlp' | 'moe')[] {
+  const list = c.strList('layers_block_type');
+  const pattern = list ?? [...c.str('hybrid_override_pattern')];
+  const key = list ? 'layers_block_type' : 'hybrid_override_pattern';
+  const blocks = pattern.map((p) => NEMOTRON_BLOCKS[p]);
+  const bad = pattern.find((_, i) => blocks[i] === undefined);
+  if (bad !== undefined || blocks.length === 0 || blocks.length > MAX_LAYERS)
+    throw new ConfigError(`${c.path}${key}`, bad ?? pattern.length, 'blocks M, *, - or E');
+  if (!list && c.has('num_hidden_layers') && c.int('num_hidden_layers') !== blocks.length)
+    throw new ConfigError(
+      `${c.path}hybrid_override_pattern`,
+      `${blocks.length} entries`,
+      `one entry per layer (num_hidden_layers ${c.int('num_hidden_layers')})`,
+    );
+  return blocks as ('mamba' | 'attention' | 'mlp' | 'moe')[];
+}
+
+/**
+ * Nemotron-H MoE block (HF NemotronHMoE): a router with an e_score_correction_bias per expert, routed
+ * squared-ReLU experts (up, down) of moe_intermediate_size and a shared squared-ReLU MLP of
+ * moe_shared_expert_intermediate_size x n_shared_experts.
+ */
+function nemotronMoe(c: Fields): { linears: Linear[]; experts: number; topK: number; ffn: number } {
+  if (c.has('moe_latent_size'))
+    throw new ConfigError(
+      `${c.path}moe_latent_size`,
+      c.raw.moe_latent_size,
+      'null (latent MoE is not read)',
+    );
+  const hidden = c.int('hidden_size');
+  const experts = c.int('n_routed_experts', NEMOTRON_H_MOE.experts);
+  const topK = c.int('num_experts_per_tok', NEMOTRON_H_MOE.topK);
+  const ffn = c.int('moe_intermediate_size', NEMOTRON_H_MOE.ffn);
+  const shared =
+    c.count('n_shared_experts', NEMOTRON_H_MOE.shared) *
+    c.count('moe_shared_expert_intermediate_size', NEMOTRON_H_MOE.ffn);
+  if (topK > experts)
+    throw new ConfigError(`${c.path}num_experts_per_tok`, topK, `at most ${experts}`);
+  const bias = c.bool('mlp_bias', false);
+  return {
+    linears: [
+      lin('router', hidden, experts, false),
+      ...mlp(hidden, ffn, false, bias, experts, topK),
+      ...(shared > 0 ? mlp(hidden, shared, false, bias) : []),
+    ],
+    experts,
+    topK,
+    ffn,
+  };
+}
+
+/** One Nemotron-H layer as vramplan runs it: a mixer block (Mamba2 or attention) and the MLP blocks after it. */
+interface NemotronLayer {
+  mixer: Mixer | null;
+  mlps: number;
+  moe: boolean;
+}
+
+/**
+ * Folds the blocks into layers: each Mamba2 or attention block opens a layer and the MLP / MoE blocks that
+ * follow it join that layer (blocks before the first mixer join the first), so params, KV and state are the
+ * checkpoint's while a layer keeps the mixer + MLP shape the memory and time models read.
+ */
+function foldNemotron(blocks: ReturnType<typeof nemotronBlocks>, mixer: Mixer): NemotronLayer[] {
+  const layers: NemotronLayer[] = [];
+  let pending = { mlps: 0, moe: false };
+  for (const b of blocks) {
+    if (b === 'mlp' || b === 'moe') {
+      const last = layers.at(-1);
+      const into = last ?? pending;
+      if (b === 'moe') into.moe = true;
+      else into.mlps += 1;
+      continue;
+    }
+    layers.push({ mixer: b === 'mamba' ? mixer : null, ...pending });
+    pending = { mlps: 0, moe: false };
+  }
+  if (layers.length === 0)
+    throw new ConfigError('hybrid_override_pattern', 'no M or * block', 'at least one mixer block');
+  return layers;
+}
+
+/** One folded Nemotron-H layer's group: its mixer, its MLP / MoE blocks, one RMSNorm per block. */
+function nemotronLayer(c: Fields, d: AttnDims, l: NemotronLayer): LayerGroup {
+  const ffn = l.mlps * c.int('intermediate_size', NEMOTRON_INTERMEDIATE);
+  const moe = l.moe ? nemotronMoe(c) : null;
+  const bias = c.bool('mlp_bias', false);
+  const m = l.mixer;
+  const blocks = 1 + l.mlps + (l.moe ? 1 : 0);
+  const base: GroupBase = {
+    name: 'decoder',
+    hidden: d.hidden,
+    heads: m ? m.state.heads : d.heads,
+    kvHeads: m ? m.state.heads : d.kvHeads,
+    headDim: m ? m.state.keyDim : d.headDim,
+    vHeadDim: m ? m.state.valueDim : d.headDim,
+    ffn: (moe ? moe.ffn : 0) + ffn,
+    gated: false,
+    experts: moe ? moe.experts : 1,
+    topK: moe ? moe.topK : 1,
+    norm: 'rms',
+    normsPerLayer: blocks,
+    parallelResidual: false,
+    dropout: hasDropout(c, {}),
+    causal: true,
+    crossAttention: false,
+    slidingWindow: m ? null : c.optInt('sliding_window'),
+    mlaCacheWidth: null,
+  };
+  const attnBias = c.bool('attention_bias', false);
+  const linears = [
+    ...(m ? m.linears : attention(d, attnBias, attnBias)),
+    ...(moe ? moe.linears : []),
+    ...(ffn > 0 ? mlp(d.hidden, ffn, false, bias) : []),
+  ];
+  const other = blocks * d.hidden + (m ? m.params : 0) + (moe ? moe.experts : 0);
+  const layer = group(base, linears, other);
+  return m ? { ...layer, recurrent: m.state } : layer;
+}
+// HF NemotronHConfig default intermediate_size=21504 (configuration_nemotron_h.py @cfeb552e).
+const NEMOTRON_INTERMEDIATE = 21504;
+
+/**
+ * Nemotron-H (HF NemotronHForCausalLM): every block is one RMSNorm and one mixer (Mamba2, attention, a
+ * squared-ReLU MLP or an MoE), read from hybrid_override_pattern; only the attention blocks keep KV.
+ */
+function nemotronH(c: Fields): ArchBody {
+  const hidden = c.int('hidden_size');
+  const heads = c.int('num_attention_heads');
+  const d: AttnDims = {
+    hidden,
+    heads,
+    kvHeads: c.int('num_key_value_heads', heads),
+    headDim: c.has('head_dim') ? c.int('head_dim') : c.int('attention_head_dim', hidden / heads),
+  };
+  const mixer = mamba2Mixer({
+    hidden,
+    heads: c.int('mamba_num_heads', NEMOTRON_H.heads),
+    headDim: c.int('mamba_head_dim', NEMOTRON_H.headDim),
+    groups: c.int(['n_groups', 'mamba_n_groups'], NEMOTRON_H.groups),
+    dState: c.int('ssm_state_size', NEMOTRON_H.dState),
+    kernel: c.int(['conv_kernel', 'mamba_d_conv'], NEMOTRON_H.kernel),
+    convBias: c.bool(['use_conv_bias', 'mamba_conv_bias'], true),
+    projBias: c.bool(['mamba_proj_bias', 'use_bias'], false),
+    stateBytes: ssmCacheBytes(c),
+    chunk: c.int(['chunk_size', 'mamba_chunk_size'], NEMOTRON_H.chunk),
+  });
+  const perLayer = foldNemotron(nemotronBlocks(c), mixer).map((l) => nemotronLayer(c, d, l));
+  const groups = mergeLayers(perLayer);
+  const vocab = c.int('vocab_size');
+  const tied = c.bool('tie_word_embeddings', false);
+  return {
+    kind: 'causal-lm',
+    groups: [...groups.filter((g) => !g.recurrent), ...groups.filter((g) => g.recurrent)],
+    hidden,
+    vocab,
+    tiedEmbeddings: tied,
+    embedParams: vocab * hidden,
+    lmHeadParams: lmHead(tied, vocab, hidden),
+    otherParams: hidden,
+    maxPositions: c.int('max_position_embeddings', DEFAULT_MAX_POSITIONS),
+  };
+}
+
 /**
  * Multi-token-prediction layers (DeepSeek-V3 num_nextn_predict_layers, Qwen3.5 mtp_num_hidden_layers): each is
  * one full-attention decoder layer plus fc (2h -> h, no bias), two pre-fc RMSNorms and a final norm; the
@@ -1713,6 +2013,8 @@ const HANDLERS: Record<string, Handler> = {
     architecture: 'Mistral3ForConditionalGeneration',
     build: multimodal((t) => textBuild('mistral', t), pixtralVision),
   },
+  nemotron_h: { architecture: 'NemotronHForCausalLM', build: nemotronH },
+  granitemoehybrid: { architecture: 'GraniteMoeHybridForCausalLM', build: llamaLike(granite) },
 };
 
 /** The text handler of a wrapper's language model. */
@@ -1724,6 +2026,10 @@ function textBuild(modelType: string, t: Fields): ArchBody {
 
 /** model_type values `archFromHfConfig` understands. */
 export const SUPPORTED_MODEL_TYPES: readonly string[] = Object.keys(HANDLERS);
+
+/** Each model_type with the transformers class it is read as (the README's architecture list is made from it). */
+export const SUPPORTED_ARCHITECTURES: readonly { modelType: string; architecture: string }[] =
+  Object.entries(HANDLERS).map(([modelType, h]) => ({ modelType, architecture: h.architecture }));
 
 // ---------------------------------------------------------------------------------------------
 // dtype and checkpoint quantization

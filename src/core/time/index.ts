@@ -310,7 +310,8 @@ export function modelFacts(arch: Arch): ModelFacts {
     if (r) {
       recurrentLayers += g.count;
       // Chunkwise linear attention: intra-chunk QK^T and AV over C tokens, inter-chunk q.S and the k^T v state
-      // update, 2 H (C (dk + dv) + 2 dk dv) FLOPs per token (Yang et al. 2024, GLA §3.2: O(LCd + Ld^2)).
+      // update, 2 H (C (dk + dv) + 2 dk dv) FLOPs per token (Yang et al. 2024, GLA §3.2: O(LCd + Ld^2)); Mamba2's
+      // chunked SSD is the same form with d_state as dk and head_dim as dv (Dao & Gu 2024, arXiv 2405.21060 §6).
       recurrentFlops +=
         g.count * 2 * r.heads * (r.chunk * (r.keyDim + r.valueDim) + 2 * r.keyDim * r.valueDim);
       recurrentState +=
