@@ -11,7 +11,7 @@ import {
 } from './format.js';
 import { COMPONENT_LABEL } from './messages.js';
 import { objectiveText } from './objective-text.js';
-import { fixSentence, REASON_LABEL } from './plan-messages.js';
+import { fixSentence, REASON_LABEL, sloNearestSentence } from './plan-messages.js';
 
 /** Short description of a plan's technique choices. */
 export function techniqueOf(p: Plan): string {
@@ -258,6 +258,7 @@ export function renderPlanText(r: PlanResult): string {
       `Pareto front (cost, hours, power): ${r.front.length} plan${r.front.length === 1 ? '' : 's'}`,
     );
   } else out.push(renderFixes(r));
+  if (r.sloNearest) out.push(sloNearestSentence(r.sloNearest));
   if (r.fleet) {
     out.push('');
     out.push(renderFleet(r.fleet));

@@ -20,6 +20,7 @@ import {
 import { launchable, launchBlocker, type LaunchPlan } from '../launch/index.js';
 import { defaultHostRamBytes, hostRamOf, type HostRam } from '../memory/host-ram.js';
 import { qualityOf, tierRank, type Quality } from './quality.js';
+import { sloNearestOf, type SloNearest } from './slo.js';
 import { ENGINES, type Engine } from '../../schema/engine.js';
 import {
   estimateMemory,
@@ -368,6 +369,8 @@ export interface PlanResult {
   engines: { engine: Engine; idle: string | null }[];
   /** Inference only, added after plan() by core/plan/plan-fleet.ts (planScenario). */
   fleet?: Fleet;
+  /** Serving with job.slo and no plan: the nearest plan's TTFT/TPOT and the most concurrency meeting the SLO. */
+  sloNearest?: SloNearest;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2110,7 +2113,19 @@ function finish(ctx: Ctx, st: LoopState, fastest: number, top: number): PlanResu
       : null,
     engines: [],
     nearestFixes: plans.length > 0 ? [] : nearestFixes(ctx, st),
+    ...(plans.length > 0 ? {} : sloNearestIn(ctx, st)),
   };
+}
+
+/** No plan and an SLO: the candidate that missed it least, searched downward in concurrency (slo.ts). */
+function sloNearestIn(ctx: Ctx, st: LoopState): { sloNearest?: SloNearest } {
+  const n = st.near[REASON.slo];
+  const job = ctx.s.job;
+  if (!n || job.kind !== 'inference' || !job.slo) return {};
+  const { choices, options } = choicesOf(ctx, n.row, n.hw);
+  const h = ctx.hw[n.hw]!;
+  const tOpts = timeOptionsOf(ctx, n.hw, ctx.levels[n.hw]![n.level]!, 1);
+  return { sloNearest: sloNearestOf(ctx.arch, options, h.gpu, tOpts, job.slo, choices.engine) };
 }
 
 /** Largest micro-batch and sequence length whose peak still fits `capacity` (memory is monotone in both). */
