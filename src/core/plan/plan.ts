@@ -298,6 +298,11 @@ export interface FleetReplica {
   powerLimitFraction: number;
   /** Decode tokens/s of one replica. */
   tokensPerSecond: number;
+  /**
+   * Requests/s one replica completes while meeting the plan's TTFT/TPOT (its concurrency over TTFT + output
+   * × TPOT, core/plan/slo.ts); null when the plan has no serving times.
+   */
+  requestsPerSecond?: number | null;
   /** Running cost of one replica: rent, or energy (+ amortisation) for owned GPUs. */
   usdPerHour: number;
   /** The plan these per-replica figures come from. */
@@ -322,6 +327,11 @@ export interface Fleet {
   gpus: number;
   /** Hours to generate the job's outputTokens with this fleet; null without a fleet. */
   hours: number | null;
+  /**
+   * job.requestsPerSecond: the demand the fleet must sustain at the SLO (then the MIP minimises $/h instead of
+   * maximising tokens/s) and the requests/s the chosen replicas sustain.
+   */
+  demand?: { requestsPerSecond: number; sustainedRequestsPerSecond: number };
   note?: string;
 }
 
