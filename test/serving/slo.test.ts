@@ -1,6 +1,5 @@
 // Service levels: an SLO no layout meets names the nearest plan and the most concurrency that meets it;
 // a replica's capacity at the SLO sizes the fleet; fp8 KV and prefix caching as searched / scenario options.
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   chooseFleet,
@@ -8,23 +7,13 @@ import {
   plan,
   planFleet,
   type FleetCandidate,
-  type PlanInput,
 } from '../../src/core/plan/index.js';
-import { resolveModel } from '../../src/io/load-model.js';
-import { loadScenario, resolveHardware } from '../../src/io/load-scenario.js';
+import { inputOf } from './plan-input.js';
 import { closeJslpWorkers } from '../../src/solve/index.js';
 import { renderFleet, renderPlanText } from '../../src/ui/plan-text.js';
 import { planJson } from '../../src/ui/plan-json.js';
-import type { Scenario } from '../../src/schema/scenario.js';
 
 afterAll(() => closeJslpWorkers());
-
-export const inputOf = (file: string, edit: (s: Scenario) => void = () => {}): PlanInput => {
-  const s = loadScenario(join('scenarios', file));
-  edit(s);
-  const hw = resolveHardware(s);
-  return { scenario: s, arch: resolveModel(s.model), hardware: hw.options, circuits: hw.circuits };
-};
 
 describe('an SLO no layout meets', () => {
   it('bisects concurrency downward on monotone times', () => {

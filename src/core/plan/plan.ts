@@ -36,7 +36,7 @@ import {
   objectiveWork,
   type ObjectiveWork,
 } from '../time/objective.js';
-import { isPreferenceOrRl } from '../../schema/estimate.js';
+import { isPreferenceOrRl, type KvCacheDtype } from '../../schema/estimate.js';
 import { paramCounts } from '../model/params.js';
 import { moeDispatchFactor, slowdownFactors, type SlowdownFactor } from '../time/slowdown.js';
 import {
@@ -84,7 +84,7 @@ import {
 } from '../hardware/power.js';
 import { MiB, GiB } from '../units.js';
 import { servingOf, type Serving } from '../estimate.js';
-import { ccOf, minComputeCapability } from '../engines/kernels.js';
+import { ccOf, minComputeCapability, minKvCapability, searchesFp8Kv } from '../engines/kernels.js';
 import {
   defaultOptions,
   isGguf,
@@ -423,6 +423,12 @@ function gpuLayerChoices(s: Scenario, layers: number): (number | undefined)[] {
   return [undefined, ...GPU_LAYER_EIGHTHS.map((k) => Math.round((layers * k) / 8))];
 }
 
+/** KV cache dtypes a serving job searches: fp8 beside the model dtype where vLLM or SGLang is searched. */
+function kvCacheDtypesOf(s: Scenario): KvCacheDtype[] {
+  if (s.job.kind !== 'inference') return ['auto'];
+  return searchedEngines(s).some(searchesFp8Kv) ? ['auto', 'fp8'] : ['auto'];
+}
+
 function baseConfigs(s: Scenario, layers = 0): BaseConfig[] {
   const out: BaseConfig[] = [];
   for (const gpuLayers of gpuLayerChoices(s, layers))
@@ -433,6 +439,8 @@ function baseConfigs(s: Scenario, layers = 0): BaseConfig[] {
       }
       // Only GGUF weights run on llama.cpp: other dtypes would only add rows no engine runs.
       if (!isGguf(b.options.weights) && b.options.weights !== 'fp16') continue;
+      if (b.options.kvCacheDtype === 'fp8') continue; // searched on vLLM/SGLang only
+
       out.push({
         options: { ...b.options, gpuLayers },
         idPart: `${b.idPart}/ngl${gpuLayers}`,
@@ -453,42 +461,45 @@ function baseConfigsAt(s: Scenario): BaseConfig[] {
         for (const checkpointing of checkpointings(method, search.checkpointing))
           for (const attention of attentions(search.attention))
             for (const objective of objectiveConfigs(s))
-              for (const batch of job.kind === 'inference'
-                ? [job.concurrency]
-                : microBatches(job.globalBatch, search.microBatches)) {
-                const o: EstimateOptions = {
-                  ...d,
-                  weights: w.weights,
-                  doubleQuant: w.doubleQuant,
-                  optimizer,
-                  checkpointing,
-                  attention,
-                  batch,
-                  seq: job.kind === 'inference' ? job.context : job.seq,
-                };
-                if (job.kind === 'fine-tune') {
-                  o.loraRank = job.loraRank;
-                  if (job.loraTargets === 'all-linear') {
-                    o.loraAllLinear = true;
-                    o.loraTargets = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
-                  } else o.loraTargets = [...job.loraTargets];
+              for (const kv of kvCacheDtypesOf(s))
+                for (const batch of job.kind === 'inference'
+                  ? [job.concurrency]
+                  : microBatches(job.globalBatch, search.microBatches)) {
+                  const o: EstimateOptions = {
+                    ...d,
+                    weights: w.weights,
+                    doubleQuant: w.doubleQuant,
+                    optimizer,
+                    checkpointing,
+                    attention,
+                    batch,
+                    seq: job.kind === 'inference' ? job.context : job.seq,
+                  };
+                  if (job.kind === 'fine-tune') {
+                    o.loraRank = job.loraRank;
+                    if (job.loraTargets === 'all-linear') {
+                      o.loraAllLinear = true;
+                      o.loraTargets = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
+                    } else o.loraTargets = [...job.loraTargets];
+                  }
+                  if (job.kind === 'inference' && job.promptTokens !== undefined)
+                    o.promptTokens = Math.min(job.promptTokens, job.context - 1);
+                  if (kv === 'fp8') o.kvCacheDtype = kv;
+                  withObjectiveConfig(o, objective);
+                  const idPart = [
+                    method,
+                    w.weights + (w.doubleQuant ? '-dq' : ''),
+                    method === 'inference' ? '' : optimizer,
+                    method === 'inference' ? '' : `ckpt-${checkpointing}`,
+                    attention,
+                    objective.idPart,
+                    kv === 'fp8' ? 'kv-fp8' : '',
+                    `mb${batch}`,
+                  ]
+                    .filter((x) => x !== '')
+                    .join('/');
+                  out.push({ options: o, idPart });
                 }
-                if (job.kind === 'inference' && job.promptTokens !== undefined)
-                  o.promptTokens = Math.min(job.promptTokens, job.context - 1);
-                withObjectiveConfig(o, objective);
-                const idPart = [
-                  method,
-                  w.weights + (w.doubleQuant ? '-dq' : ''),
-                  method === 'inference' ? '' : optimizer,
-                  method === 'inference' ? '' : `ckpt-${checkpointing}`,
-                  attention,
-                  objective.idPart,
-                  `mb${batch}`,
-                ]
-                  .filter((x) => x !== '')
-                  .join('/');
-                out.push({ options: o, idPart });
-              }
   }
   return out;
 }
@@ -910,6 +921,7 @@ function layoutVariants(
   let lossy = false;
   for (let vi = 0; vi < variants.length; vi++) {
     const v = variants[vi]!;
+    if (base.kvCacheDtype === 'fp8' && !searchesFp8Kv(v.engine)) continue; // searched on vLLM/SGLang only
     probe.optimizerInBackward = v.optimizerInBackward;
     probe.liger = v.liger;
     // Runs on the engine, and vramplan's launcher for that engine can write it (launch/index.ts).
@@ -1497,6 +1509,8 @@ interface RowFacts {
   flash: boolean;
   fp8: boolean;
   bnb: boolean;
+  /** An fp8 KV cache (engines/kernels.ts minKvCapability). */
+  kvFp8: boolean;
   noFp16Engine: boolean;
   /** Least compute capability the engine's kernels for the weights need (engines/kernels.ts; 0: none). */
   minCc: number;
@@ -1534,8 +1548,12 @@ function rowFactsOf(ctx: Ctx, r: number): RowFacts {
     flash: (bits & FLASH) !== 0,
     fp8: (bits & FP8) !== 0,
     bnb: (bits & BNB) !== 0,
+    kvFp8: bases[bi]!.options.kvCacheDtype === 'fp8',
     noFp16Engine: ctx.noFp16Variant[vi] === 1,
-    minCc: minComputeCapability(ctx.variants[vi]!.engine, bases[bi]!.options.weights),
+    minCc: Math.max(
+      minComputeCapability(ctx.variants[vi]!.engine, bases[bi]!.options.weights),
+      minKvCapability(ctx.variants[vi]!.engine, bases[bi]!.options.kvCacheDtype),
+    ),
     timed: null,
   };
 }
@@ -1598,7 +1616,8 @@ function hardwareGate(t: HwTable, f: RowFacts, h: number): number {
   // bf16 plans fall back to fp16 on GPUs without bf16 (materialize); some engines have no fp16.
   if (f.noFp16Engine && t.noBf16[h] === 1 && f.o.compute === 'bf16') return REASON['no-engine'];
   // Serving engines with their own kernel table (engines/kernels.ts: vLLM runs FP8 weight-only on Ampere).
-  if (f.minCc > 0) return t.cc[h]! < f.minCc ? REASON[f.fp8 ? 'no-fp8' : 'no-quant-kernels'] : -1;
+  if (f.minCc > 0)
+    return t.cc[h]! < f.minCc ? REASON[f.fp8 || f.kvFp8 ? 'no-fp8' : 'no-quant-kernels'] : -1;
   if (f.fp8 && t.noFp8[h] === 1) return REASON['no-fp8'];
   if (f.bnb && t.noBnb[h] === 1) return REASON['no-quant-kernels'];
   return -1;
