@@ -64,3 +64,18 @@ describe('fp8 KV cache', () => {
     ).toBe(false);
   });
 });
+
+describe('prefix caching (job.prefixCaching: the cached share of each prompt)', () => {
+  it('prefills only the uncached part: shorter TTFT, same pool; estimate takes --prefix-cache', () => {
+    const base = plan(inputOf('serve-8b-64-users-24gb.yaml')).plans[0]!;
+    const r = plan(
+      inputOf('serve-8b-64-users-24gb.yaml', (s) => {
+        if (s.job.kind === 'inference') s.job.prefixCaching = 0.75;
+      }),
+    );
+    const same = r.plans.find((p) => p.id === base.id)!;
+    expect(same.options.prefixCacheFraction).toBe(0.75);
+    expect(same.time.ttftSeconds!).toBeLessThan(base.time.ttftSeconds! * 0.5);
+    expect(same.memory.deviceBytes).toBe(base.memory.deviceBytes);
+  });
+});

@@ -485,6 +485,8 @@ function baseConfigsAt(s: Scenario): BaseConfig[] {
                   if (job.kind === 'inference' && job.promptTokens !== undefined)
                     o.promptTokens = Math.min(job.promptTokens, job.context - 1);
                   if (kv === 'fp8') o.kvCacheDtype = kv;
+                  if (job.kind === 'inference' && job.prefixCaching)
+                    o.prefixCacheFraction = job.prefixCaching;
                   withObjectiveConfig(o, objective);
                   const idPart = [
                     method,
