@@ -144,6 +144,11 @@ export const EstimateOptionsSchema = z
     rolloutGpus: count(1_000_000).optional(),
     /** Serving: KV cache dtype (absent = auto, the compute dtype). */
     kvCacheDtype: z.enum(KV_CACHE_DTYPES).optional(),
+    /**
+     * Serving with prefix caching (vLLM automatic prefix caching, SGLang's radix cache; both on by default):
+     * the share of each prompt that is a shared prefix already in the cache, not prefilled again (absent = 0).
+     */
+    prefixCacheFraction: z.number().min(0).lt(1).optional(),
     /** llama.cpp `-ngl`: layers on the GPU, the rest in host RAM (absent = all). */
     gpuLayers: z.number().int().min(0).max(100_000).optional(),
   })

@@ -252,6 +252,19 @@ export function objectiveInto(o: EstimateOptions, flags: RawFlags): void {
     throw new FlagError('rollout-gpus', flags['rollout-gpus'], 'only with --rollout vllm-server');
 }
 
+/** --prefix-cache: the share of each prompt found in the prefix cache (0 to below 1). */
+function prefixFraction(flags: RawFlags): number {
+  const v = flags['prefix-cache'];
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  if (!Number.isFinite(n) || n < 0 || n >= 1)
+    throw new FlagError(
+      'prefix-cache',
+      v,
+      'a fraction from 0 to below 1 (the cached share of each prompt)',
+    );
+  return n;
+}
+
 function rolloutFraction(flags: RawFlags): number {
   const v = flags['rollout-memory'];
   if (v === undefined) return TRL_ROLLOUT_MEMORY;
@@ -306,6 +319,7 @@ function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
   if (flags['kv-cache-dtype'] !== undefined)
     o.kvCacheDtype = pick(flags, 'kv-cache-dtype', KV_CACHE_DTYPES, 'auto');
   if (flags['gpu-layers'] !== undefined) o.gpuLayers = int(flags, 'gpu-layers', 0, 0, 100_000);
+  if (flags['prefix-cache'] !== undefined) o.prefixCacheFraction = prefixFraction(flags);
   // GRPO's prompt tokens were read with its objective (objectiveInto).
   if (flags['prompt-tokens'] !== undefined && o.objective !== 'grpo')
     o.promptTokens = int(flags, 'prompt-tokens', 1, 1, 100_000_000);
@@ -313,6 +327,7 @@ function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
   for (const [flag, set] of [
     ['kv-cache-dtype', o.kvCacheDtype !== undefined],
     ['gpu-layers', o.gpuLayers !== undefined],
+    ['prefix-cache', o.prefixCacheFraction !== undefined],
     ['prompt-tokens', o.promptTokens !== undefined && o.objective !== 'grpo'],
   ] as const)
     if (set && !serving)
@@ -471,6 +486,7 @@ const FLAG_OF: Record<keyof EstimateOptions, string> = {
   rolloutMemory: 'rollout-memory',
   rolloutGpus: 'rollout-gpus',
   kvCacheDtype: 'kv-cache-dtype',
+  prefixCacheFraction: 'prefix-cache',
   gpuLayers: 'gpu-layers',
 };
 

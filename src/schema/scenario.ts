@@ -61,6 +61,11 @@ export const inferenceJobSchema = z
       })
       .strict()
       .optional(),
+    /**
+     * Prefix caching: the share of each prompt that is a shared prefix (system prompt, few-shot examples)
+     * served from vLLM's / SGLang's prefix cache, so only the rest is prefilled (shorter TTFT).
+     */
+    prefixCaching: z.number().min(0).lt(1).optional(),
     /** Requests per second the plan's replicas must complete (each: a prompt, then context - prompt tokens). */
     requestsPerSecond: z.number().positive().optional(),
   })

@@ -1,5 +1,5 @@
 /** Planner reason codes and fixes to sentences (one place; used by the text report, --json and exports). */
-import type { NearestFix, ReasonCode } from '../core/plan/index.js';
+import type { NearestFix, ReasonCode, SloNearest } from '../core/plan/index.js';
 import { formatGiB, formatUsd, formatDuration } from './format.js';
 
 export const REASON_LABEL: Record<ReasonCode, string> = {
@@ -41,4 +41,22 @@ export function fixSentence(f: NearestFix): string {
     default:
       return `${where}: ${REASON_LABEL[f.code]}`;
   }
+}
+
+const ms = (seconds: number): string => `${Math.round(seconds * 1000).toLocaleString('en-US')} ms`;
+
+/** One line for an SLO no layout meets: the nearest plan, its TTFT/TPOT and the most concurrency that meets it. */
+export function sloNearestSentence(n: SloNearest): string {
+  const slo = [
+    n.slo.ttftMs !== undefined ? `TTFT ≤ ${n.slo.ttftMs} ms` : '',
+    n.slo.tpotMs !== undefined ? `TPOT ≤ ${n.slo.tpotMs} ms` : '',
+  ]
+    .filter((x) => x !== '')
+    .join(', ');
+  const layout = `${n.gpus}× ${n.gpuId} ${n.engine} ${n.weights}${n.kvCacheDtype === 'fp8' ? ' fp8-KV' : ''} tp${n.tp} pp${n.pp}`;
+  const max =
+    n.maxConcurrency > 0
+      ? `at most ${n.maxConcurrency} concurrent requests meet it (TTFT ${ms(n.ttftSecondsAtMax ?? 0)}, TPOT ${ms(n.tpotSecondsAtMax ?? 0)})`
+      : 'not even one request at a time meets it';
+  return `SLO (${slo}) not met: nearest plan ${layout} at ${n.concurrency} concurrent: TTFT ${ms(n.ttftSeconds)}, TPOT ${ms(n.tpotSeconds)}; ${max}`;
 }

@@ -12,7 +12,7 @@ import {
 import { COMPONENT_LABEL } from './messages.js';
 import { HOST_RAM_LABEL, hostRamFigure } from './host-ram-text.js';
 import { objectiveText } from './objective-text.js';
-import { fixSentence, REASON_LABEL } from './plan-messages.js';
+import { fixSentence, REASON_LABEL, sloNearestSentence } from './plan-messages.js';
 
 /** Short description of a plan's technique choices. */
 export function techniqueOf(p: Plan): string {
@@ -215,8 +215,27 @@ export function renderFleet(f: Fleet): string {
   const proof = f.status === 'optimal' ? '' : ` (${f.status}, not proven best)`;
   return [
     `fleet: ${f.replicas.map(replicaName).join(' + ')} → ${tps} tok/s at ${formatUsd(f.usdPerHour)}/h${proof}`,
+    ...(f.demand ? [renderDemand(f, f.demand)] : []),
     `  ${f.gpus} GPU${f.gpus === 1 ? '' : 's'}${f.hours !== null ? `, job in ${formatDuration(f.hours)}` : ''}; integer MIP over ${f.candidates} replica kinds (${f.backend ?? 'no solver'})${within}`,
   ].join('\n');
+}
+
+const rps = (x: number): string => x.toLocaleString('en-US', { maximumFractionDigits: 2 });
+
+/** "demand 5 req/s at the SLO: one rtx-4090 replica sustains 1.9 req/s → ceil(5 / 1.9) = 3 replicas". */
+function renderDemand(f: Fleet, d: NonNullable<Fleet['demand']>): string {
+  const each = f.replicas
+    .map(
+      (c) =>
+        `one ${c.gpusPerReplica > 1 ? `${c.gpusPerReplica}×` : ''}${c.gpuId} replica sustains ${rps(c.requestsPerSecond ?? 0)} req/s`,
+    )
+    .join(', ');
+  const only = f.replicas.length === 1 ? f.replicas[0]! : null;
+  const need =
+    only && (only.requestsPerSecond ?? 0) > 0
+      ? `ceil(${rps(d.requestsPerSecond)} / ${rps(only.requestsPerSecond!)}) = ${Math.ceil(d.requestsPerSecond / only.requestsPerSecond! - 1e-9)} replica${only.count === 1 ? '' : 's'}`
+      : `${rps(d.sustainedRequestsPerSecond)} req/s in all`;
+  return `  demand ${rps(d.requestsPerSecond)} req/s at the SLO: ${each} → ${need} (least $/h that sustains it)`;
 }
 
 export function renderPlanText(r: PlanResult): string {
@@ -259,6 +278,7 @@ export function renderPlanText(r: PlanResult): string {
       `Pareto front (cost, hours, power): ${r.front.length} plan${r.front.length === 1 ? '' : 's'}`,
     );
   } else out.push(renderFixes(r));
+  if (r.sloNearest) out.push(sloNearestSentence(r.sloNearest));
   if (r.fleet) {
     out.push('');
     out.push(renderFleet(r.fleet));

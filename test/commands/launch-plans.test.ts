@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serveCommands } from '../serving/serve-line.js';
+import { fp8KvFlag } from '../../src/core/engines/kernels.js';
+import { findGpu } from '../../src/io/load-catalog.js';
 import type { Arch } from '../../src/core/model/index.js';
 import { mergeFlags } from '../../src/core/from/index.js';
 import { estimateMemory } from '../../src/core/memory/index.js';
@@ -218,7 +220,9 @@ function checkPlan(plan: Plan, files: Record<string, unknown>): void {
       expect(sh).toContain(`--max-model-len ${o.seq}`);
       expect(sh.match(/vllm serve/g)?.length).toBe(c.dp);
       for (const f of serveCommands(sh)) {
-        expect(f['--kv-cache-dtype']).toBe(o.kvCacheDtype === 'fp8' ? 'fp8' : 'auto');
+        // fp8 (E4M3) on 8.9+, fp8_e5m2 below (engines/kernels.ts fp8KvFlag).
+        const kv = fp8KvFlag('vllm', findGpu(plan.hardware.gpuId).computeCapability);
+        expect(f['--kv-cache-dtype']).toBe(o.kvCacheDtype === 'fp8' ? kv : 'auto');
         if (o.weights === 'nf4') expect(f['--quantization']).toBe('bitsandbytes');
       }
       break;

@@ -47,7 +47,7 @@ describe('vLLM serve.sh', () => {
     expect(c!['--tensor-parallel-size']).toBe('2');
     expect(c!['--max-num-seqs']).toBe('16');
     expect(c!['--max-model-len']).toBe('4096');
-    expect(c!['--kv-cache-dtype']).toBe('fp8');
+    expect(c!['--kv-cache-dtype']).toBe('fp8_e5m2'); // Ampere: E5M2, no scales (kernels.ts fp8KvFlag)
     expect(c!['--quantization']).toBeUndefined();
     expect(String(files['check.sh'])).toContain('/v1/completions');
   });

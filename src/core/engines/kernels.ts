@@ -4,7 +4,7 @@
  * the engine and what it runs there.
  */
 import type { Engine } from '../../schema/engine.js';
-import type { WeightDtype } from '../../schema/estimate.js';
+import type { KvCacheDtype, WeightDtype } from '../../schema/estimate.js';
 
 type Needs = Partial<Record<WeightDtype, { cc: number; why: string }>>;
 
@@ -49,4 +49,33 @@ export function kernelRefusal(
   const need = NEEDS[engine]?.[weights];
   if (!need || ccOf(cc) >= need.cc) return null;
   return `${engine} has no ${weights} kernel for compute capability ${cc ?? 'none (not CUDA)'} (it runs ${need.why})`;
+}
+
+// An fp8 KV cache (--kv-cache-dtype). vLLM: FlashAttention reads fp8 KV only as FA3 on Hopper
+// (vllm/attention/utils/fa_utils.py flash_attn_supports_fp8: version 3 and capability family 90); elsewhere vLLM
+// picks its FlashInfer or Triton backend, which store fp8, fp8_e4m3 and fp8_e5m2 (vllm/v1/attention/backends/
+// flashinfer.py supported_kv_cache_dtypes); below 8.9 the cast is done in software, tested on Volta/Ampere
+// (https://github.com/vllm-project/vllm/pull/2279), and E5M2 needs no scales, so the launcher writes fp8_e5m2 there.
+// SGLang: fp8_e4m3 on GPUs with native FP8 only (8.9+; https://docs.sglang.io/advanced_features/quantized_kv_cache.html:
+// "not all attention backends support quantized KV cache").
+const KV_FP8: Partial<Record<Engine, { cc: number; native: string; below: string }>> = {
+  vllm: { cc: 8.0, native: 'fp8', below: 'fp8_e5m2' },
+  sglang: { cc: 8.9, native: 'fp8_e4m3', below: 'fp8_e4m3' },
+};
+const NATIVE_FP8_CC = 8.9; // Ada, Hopper, Blackwell convert FP8 in hardware (vLLM fp8.md: "compute capability >= 8.9")
+
+/** The engines the planner searches an fp8 KV cache on (vLLM, SGLang). */
+export const searchesFp8Kv = (engine: Engine): boolean => KV_FP8[engine] !== undefined;
+
+/** The least compute capability `engine` needs for a KV cache of `kv` (0: none; Infinity: not searched there). */
+export function minKvCapability(engine: Engine, kv: KvCacheDtype | undefined): number {
+  if (kv !== 'fp8') return 0;
+  return KV_FP8[engine]?.cc ?? Infinity;
+}
+
+/** The engine's --kv-cache-dtype value for an fp8 KV cache on a GPU of compute capability `cc`. */
+export function fp8KvFlag(engine: Engine, cc: string | null | undefined): string {
+  const k = KV_FP8[engine];
+  if (!k) return 'fp8';
+  return ccOf(cc) >= NATIVE_FP8_CC ? k.native : k.below;
 }

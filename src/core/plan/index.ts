@@ -5,3 +5,4 @@ export * from './plan.js';
 export * from './plan-circuits.js';
 export * from './plan-fleet.js';
 export * from './quality.js';
+export * from './slo.js';

@@ -13,6 +13,7 @@ import {
   type PlanInput,
 } from './plan.js';
 import { solveMip, type MipModel } from '../../solve/index.js';
+import { replicaRequestsPerSecond } from './slo.js';
 
 export type FleetCandidate = Omit<FleetReplica, 'count'>;
 
@@ -22,6 +23,8 @@ export interface FleetLimits {
   maxGpus: number | null;
   /** Owned GPUs per GPU id. */
   owned: Readonly<Record<string, number>>;
+  /** job.requestsPerSecond: requests/s the fleet must sustain at the SLO (null: maximise tokens/s). */
+  requestsPerSecond?: number | null;
 }
 
 /** Most replica kinds offered to the MIP (one integer variable each). */
@@ -48,6 +51,10 @@ export function replicaOf(p: Plan): FleetCandidate | null {
     gpusPerReplica: p.choices.tp * p.choices.pp,
     powerLimitFraction: h.powerLimitFraction,
     tokensPerSecond: p.time.tokensPerSecond / dp,
+    requestsPerSecond:
+      p.time.ttftSeconds !== undefined && p.time.tpotSeconds !== undefined
+        ? replicaRequestsPerSecond(p.options, p.time.ttftSeconds, p.time.tpotSeconds)
+        : null,
     usdPerHour: p.cost.usd / p.time.hours / dp,
     planId: p.id,
   };
@@ -104,7 +111,9 @@ export function fleetCandidates(input: PlanInput): FleetCandidate[] {
     deadlineHours: undefined,
     maxSlowdown: undefined,
   };
-  const scenario = { ...s, limits, rank: 'time' as const };
+  // A candidate is one replica: the demand (job.requestsPerSecond) is the fleet's to meet, not each plan's.
+  const job = { ...s.job, requestsPerSecond: undefined };
+  const scenario = { ...s, job, limits, rank: 'time' as const };
   const all: FleetCandidate[] = [];
   const options = input.hardware.filter(
     (h: HardwareOption) => h.kind === 'owned' || h.kind === 'rent',
@@ -130,7 +139,9 @@ export function fleetLimits(input: PlanInput): FleetLimits {
   const owned: Record<string, number> = {};
   for (const h of input.hardware)
     if (h.kind === 'owned') owned[h.gpu.id] = (owned[h.gpu.id] ?? 0) + h.maxCount;
-  return { budgetUsdPerHour: perHour, maxGpus: l.maxGpus ?? null, owned };
+  const job = input.scenario.job;
+  const requestsPerSecond = job.kind === 'inference' ? (job.requestsPerSecond ?? null) : null;
+  return { budgetUsdPerHour: perHour, maxGpus: l.maxGpus ?? null, owned, requestsPerSecond };
 }
 
 /**
@@ -151,9 +162,17 @@ function fleetModel(
   const budgetRow: Record<string, number> = {};
   const gpuRow: Record<string, number> = {};
   const inventory = new Map<string, Record<string, number>>();
+  const demand = limits.requestsPerSecond ?? null;
+  const demandRow: Record<string, number> = {};
   for (const [i, c] of candidates.entries()) {
     const name = replicaVar(i);
-    objective[name] = c.tokensPerSecond - 1e-6 * c.usdPerHour;
+    const rps = c.requestsPerSecond ?? 0;
+    // With a demand: least $/h (ties: fewer GPUs); without: most tokens/s (ties: least $/h).
+    objective[name] =
+      demand !== null
+        ? c.usdPerHour + 1e-6 * c.gpusPerReplica
+        : c.tokensPerSecond - 1e-6 * c.usdPerHour;
+    demandRow[name] = rps;
     budgetRow[name] = c.usdPerHour;
     gpuRow[name] = c.gpusPerReplica;
     let hi = Infinity;
@@ -166,16 +185,21 @@ function fleetModel(
     if (limits.maxGpus !== null) hi = Math.min(hi, Math.floor(limits.maxGpus / c.gpusPerReplica));
     if (budget !== null && c.usdPerHour > 0)
       hi = Math.min(hi, Math.floor(budget / c.usdPerHour + 1e-9));
+    // More replicas of one kind than the demand needs on its own never help a least-cost fleet.
+    if (demand !== null) hi = rps > 0 ? Math.min(hi, Math.ceil(demand / rps)) : 0;
     if (!Number.isFinite(hi)) return { unbounded: true };
     bounds[name] = { lo: 0, hi };
   }
   if (budget !== null)
     constraints.push({ name: 'budget', terms: budgetRow, op: '<=', rhs: budget });
+  if (demand !== null)
+    constraints.push({ name: 'demand', terms: demandRow, op: '>=', rhs: demand });
   if (limits.maxGpus !== null)
     constraints.push({ name: 'max_gpus', terms: gpuRow, op: '<=', rhs: limits.maxGpus });
   for (const [gpu, row] of [...inventory].sort((a, b) => (a[0] < b[0] ? -1 : 1)))
     constraints.push({ name: `owned_${gpu}`, terms: row, op: '<=', rhs: limits.owned[gpu] ?? 0 });
-  return { sense: 'max', objective, constraints, integers: Object.keys(objective), bounds };
+  const sense = demand !== null ? 'min' : 'max';
+  return { sense, objective, constraints, integers: Object.keys(objective), bounds };
 }
 
 export async function chooseFleet(
@@ -209,7 +233,15 @@ export async function chooseFleet(
       'renting is unbounded: set limits.budgetUsdPerHour or limits.maxGpus',
     );
   const r = await solveMip(model, { timeLimitMs: opts.timeLimitMs ?? 1000 });
-  if (r.status === 'infeasible') return empty('infeasible', r.backend, 'no fleet fits the limits');
+  const demand = limits.requestsPerSecond ?? null;
+  if (r.status === 'infeasible')
+    return empty(
+      'infeasible',
+      r.backend,
+      demand !== null
+        ? `no fleet sustains ${demand} requests/s at the SLO within the limits`
+        : 'no fleet fits the limits',
+    );
   if (r.status !== 'optimal' && r.status !== 'feasible')
     return empty('unsolved', r.backend, `solver: ${r.status}`);
   const replicas: FleetReplica[] = candidates
@@ -233,6 +265,14 @@ export async function chooseFleet(
         ? opts.outputTokens / tokensPerSecond / 3600
         : null,
   };
+  if (demand !== null)
+    fleet.demand = {
+      requestsPerSecond: demand,
+      sustainedRequestsPerSecond: replicas.reduce(
+        (a, c) => a + (c.requestsPerSecond ?? 0) * c.count,
+        0,
+      ),
+    };
   if (replicas.length === 0) fleet.note = 'no replica fits the budget';
   return fleet;
 }

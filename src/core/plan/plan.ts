@@ -28,6 +28,7 @@ import {
 
 export { checkpointBytes };
 import { qualityOf, tierRank, type Quality } from './quality.js';
+import { sloNearestOf, type SloNearest } from './slo.js';
 import { ENGINES, type Engine } from '../../schema/engine.js';
 import {
   estimateMemory,
@@ -43,7 +44,7 @@ import {
   objectiveWork,
   type ObjectiveWork,
 } from '../time/objective.js';
-import { isPreferenceOrRl } from '../../schema/estimate.js';
+import { isPreferenceOrRl, type KvCacheDtype } from '../../schema/estimate.js';
 import { paramCounts } from '../model/params.js';
 import { moeDispatchFactor, slowdownFactors, type SlowdownFactor } from '../time/slowdown.js';
 import {
@@ -91,7 +92,7 @@ import {
 } from '../hardware/power.js';
 import { MiB, GiB } from '../units.js';
 import { servingOf, type Serving } from '../estimate.js';
-import { ccOf, minComputeCapability } from '../engines/kernels.js';
+import { ccOf, minComputeCapability, minKvCapability, searchesFp8Kv } from '../engines/kernels.js';
 import {
   defaultOptions,
   isGguf,
@@ -305,6 +306,11 @@ export interface FleetReplica {
   powerLimitFraction: number;
   /** Decode tokens/s of one replica. */
   tokensPerSecond: number;
+  /**
+   * Requests/s one replica completes while meeting the plan's TTFT/TPOT (its concurrency over TTFT + output
+   * × TPOT, core/plan/slo.ts); null when the plan has no serving times.
+   */
+  requestsPerSecond?: number | null;
   /** Running cost of one replica: rent, or energy (+ amortisation) for owned GPUs. */
   usdPerHour: number;
   /** The plan these per-replica figures come from. */
@@ -329,6 +335,11 @@ export interface Fleet {
   gpus: number;
   /** Hours to generate the job's outputTokens with this fleet; null without a fleet. */
   hours: number | null;
+  /**
+   * job.requestsPerSecond: the demand the fleet must sustain at the SLO (then the MIP minimises $/h instead of
+   * maximising tokens/s) and the requests/s the chosen replicas sustain.
+   */
+  demand?: { requestsPerSecond: number; sustainedRequestsPerSecond: number };
   note?: string;
 }
 
@@ -376,6 +387,8 @@ export interface PlanResult {
   engines: { engine: Engine; idle: string | null }[];
   /** Inference only, added after plan() by core/plan/plan-fleet.ts (planScenario). */
   fleet?: Fleet;
+  /** Serving with job.slo and no plan: the nearest plan's TTFT/TPOT and the most concurrency meeting the SLO. */
+  sloNearest?: SloNearest;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -418,6 +431,12 @@ function gpuLayerChoices(s: Scenario, layers: number): (number | undefined)[] {
   return [undefined, ...GPU_LAYER_EIGHTHS.map((k) => Math.round((layers * k) / 8))];
 }
 
+/** KV cache dtypes a serving job searches: fp8 beside the model dtype where vLLM or SGLang is searched. */
+function kvCacheDtypesOf(s: Scenario): KvCacheDtype[] {
+  if (s.job.kind !== 'inference') return ['auto'];
+  return searchedEngines(s).some(searchesFp8Kv) ? ['auto', 'fp8'] : ['auto'];
+}
+
 function baseConfigs(s: Scenario, layers = 0): BaseConfig[] {
   const out: BaseConfig[] = [];
   for (const gpuLayers of gpuLayerChoices(s, layers))
@@ -428,6 +447,8 @@ function baseConfigs(s: Scenario, layers = 0): BaseConfig[] {
       }
       // Only GGUF weights run on llama.cpp: other dtypes would only add rows no engine runs.
       if (!isGguf(b.options.weights) && b.options.weights !== 'fp16') continue;
+      if (b.options.kvCacheDtype === 'fp8') continue; // searched on vLLM/SGLang only
+
       out.push({
         options: { ...b.options, gpuLayers },
         idPart: `${b.idPart}/ngl${gpuLayers}`,
@@ -448,42 +469,47 @@ function baseConfigsAt(s: Scenario): BaseConfig[] {
         for (const checkpointing of checkpointings(method, search.checkpointing))
           for (const attention of attentions(search.attention))
             for (const objective of objectiveConfigs(s))
-              for (const batch of job.kind === 'inference'
-                ? [job.concurrency]
-                : microBatches(job.globalBatch, search.microBatches)) {
-                const o: EstimateOptions = {
-                  ...d,
-                  weights: w.weights,
-                  doubleQuant: w.doubleQuant,
-                  optimizer,
-                  checkpointing,
-                  attention,
-                  batch,
-                  seq: job.kind === 'inference' ? job.context : job.seq,
-                };
-                if (job.kind === 'fine-tune') {
-                  o.loraRank = job.loraRank;
-                  if (job.loraTargets === 'all-linear') {
-                    o.loraAllLinear = true;
-                    o.loraTargets = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
-                  } else o.loraTargets = [...job.loraTargets];
+              for (const kv of kvCacheDtypesOf(s))
+                for (const batch of job.kind === 'inference'
+                  ? [job.concurrency]
+                  : microBatches(job.globalBatch, search.microBatches)) {
+                  const o: EstimateOptions = {
+                    ...d,
+                    weights: w.weights,
+                    doubleQuant: w.doubleQuant,
+                    optimizer,
+                    checkpointing,
+                    attention,
+                    batch,
+                    seq: job.kind === 'inference' ? job.context : job.seq,
+                  };
+                  if (job.kind === 'fine-tune') {
+                    o.loraRank = job.loraRank;
+                    if (job.loraTargets === 'all-linear') {
+                      o.loraAllLinear = true;
+                      o.loraTargets = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
+                    } else o.loraTargets = [...job.loraTargets];
+                  }
+                  if (job.kind === 'inference' && job.promptTokens !== undefined)
+                    o.promptTokens = Math.min(job.promptTokens, job.context - 1);
+                  if (kv === 'fp8') o.kvCacheDtype = kv;
+                  if (job.kind === 'inference' && job.prefixCaching)
+                    o.prefixCacheFraction = job.prefixCaching;
+                  withObjectiveConfig(o, objective);
+                  const idPart = [
+                    method,
+                    w.weights + (w.doubleQuant ? '-dq' : ''),
+                    method === 'inference' ? '' : optimizer,
+                    method === 'inference' ? '' : `ckpt-${checkpointing}`,
+                    attention,
+                    objective.idPart,
+                    kv === 'fp8' ? 'kv-fp8' : '',
+                    `mb${batch}`,
+                  ]
+                    .filter((x) => x !== '')
+                    .join('/');
+                  out.push({ options: o, idPart });
                 }
-                if (job.kind === 'inference' && job.promptTokens !== undefined)
-                  o.promptTokens = Math.min(job.promptTokens, job.context - 1);
-                withObjectiveConfig(o, objective);
-                const idPart = [
-                  method,
-                  w.weights + (w.doubleQuant ? '-dq' : ''),
-                  method === 'inference' ? '' : optimizer,
-                  method === 'inference' ? '' : `ckpt-${checkpointing}`,
-                  attention,
-                  objective.idPart,
-                  `mb${batch}`,
-                ]
-                  .filter((x) => x !== '')
-                  .join('/');
-                out.push({ options: o, idPart });
-              }
   }
   return out;
 }
@@ -905,6 +931,7 @@ function layoutVariants(
   let lossy = false;
   for (let vi = 0; vi < variants.length; vi++) {
     const v = variants[vi]!;
+    if (base.kvCacheDtype === 'fp8' && !searchesFp8Kv(v.engine)) continue; // searched on vLLM/SGLang only
     probe.optimizerInBackward = v.optimizerInBackward;
     probe.liger = v.liger;
     // Runs on the engine, and vramplan's launcher for that engine can write it (launch/index.ts).
@@ -1487,6 +1514,8 @@ interface RowFacts {
   flash: boolean;
   fp8: boolean;
   bnb: boolean;
+  /** An fp8 KV cache (engines/kernels.ts minKvCapability). */
+  kvFp8: boolean;
   noFp16Engine: boolean;
   /** Least compute capability the engine's kernels for the weights need (engines/kernels.ts; 0: none). */
   minCc: number;
@@ -1524,8 +1553,12 @@ function rowFactsOf(ctx: Ctx, r: number): RowFacts {
     flash: (bits & FLASH) !== 0,
     fp8: (bits & FP8) !== 0,
     bnb: (bits & BNB) !== 0,
+    kvFp8: bases[bi]!.options.kvCacheDtype === 'fp8',
     noFp16Engine: ctx.noFp16Variant[vi] === 1,
-    minCc: minComputeCapability(ctx.variants[vi]!.engine, bases[bi]!.options.weights),
+    minCc: Math.max(
+      minComputeCapability(ctx.variants[vi]!.engine, bases[bi]!.options.weights),
+      minKvCapability(ctx.variants[vi]!.engine, bases[bi]!.options.kvCacheDtype),
+    ),
     timed: null,
   };
 }
@@ -1588,7 +1621,8 @@ function hardwareGate(t: HwTable, f: RowFacts, h: number): number {
   // bf16 plans fall back to fp16 on GPUs without bf16 (materialize); some engines have no fp16.
   if (f.noFp16Engine && t.noBf16[h] === 1 && f.o.compute === 'bf16') return REASON['no-engine'];
   // Serving engines with their own kernel table (engines/kernels.ts: vLLM runs FP8 weight-only on Ampere).
-  if (f.minCc > 0) return t.cc[h]! < f.minCc ? REASON[f.fp8 ? 'no-fp8' : 'no-quant-kernels'] : -1;
+  if (f.minCc > 0)
+    return t.cc[h]! < f.minCc ? REASON[f.fp8 || f.kvFp8 ? 'no-fp8' : 'no-quant-kernels'] : -1;
   if (f.fp8 && t.noFp8[h] === 1) return REASON['no-fp8'];
   if (f.bnb && t.noBnb[h] === 1) return REASON['no-quant-kernels'];
   return -1;
@@ -2112,7 +2146,19 @@ function finish(ctx: Ctx, st: LoopState, fastest: number, top: number): PlanResu
       : null,
     engines: [],
     nearestFixes: plans.length > 0 ? [] : nearestFixes(ctx, st),
+    ...(plans.length > 0 ? {} : sloNearestIn(ctx, st)),
   };
+}
+
+/** No plan and an SLO: the candidate that missed it least, searched downward in concurrency (slo.ts). */
+function sloNearestIn(ctx: Ctx, st: LoopState): { sloNearest?: SloNearest } {
+  const n = st.near[REASON.slo];
+  const job = ctx.s.job;
+  if (!n || job.kind !== 'inference' || !job.slo) return {};
+  const { choices, options } = choicesOf(ctx, n.row, n.hw);
+  const h = ctx.hw[n.hw]!;
+  const tOpts = timeOptionsOf(ctx, n.hw, ctx.levels[n.hw]![n.level]!, 1);
+  return { sloNearest: sloNearestOf(ctx.arch, options, h.gpu, tOpts, job.slo, choices.engine) };
 }
 
 /** Largest micro-batch and sequence length whose peak still fits `capacity` (memory is monotone in both). */

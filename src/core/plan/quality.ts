@@ -82,6 +82,8 @@ const GGUF_PPL = 'https://github.com/ggml-org/llama.cpp/blob/master/tools/quanti
 const FP4_BLOCK =
   'https://developer.nvidia.com/blog/introducing-nvfp4-for-efficient-and-accurate-low-precision-inference/';
 
+const FP8_KV = 'https://docs.vllm.ai/en/latest/features/quantization/quantized_kvcache/';
+
 /** What quantized frozen weights cost (adapters and inference). */
 function weightQuality(o: EstimateOptions, add: AddItem): void {
   if (o.method === 'lora' || o.method === 'qlora' || o.method === 'inference') {
@@ -136,6 +138,9 @@ export function qualityOf(o: EstimateOptions): Quality {
   methodQuality(o, add);
   weightQuality(o, add);
   optimizerQuality(o, add);
+  // https://docs.vllm.ai/en/latest/features/quantization/quantized_kvcache/ (fp8 KV: "only minimally degrades")
+  if (o.kvCacheDtype === 'fp8')
+    add('fp8 KV cache', 'near', 'an FP8 KV cache only minimally degrades accuracy', FP8_KV);
   items.sort((a, b) => RANK[b.tier] - RANK[a.tier]);
   return { tier: items[0]?.tier ?? 'exact', items };
 }

@@ -1490,7 +1490,9 @@ export function servingTime(
   const out = Math.max(1, o.seq - prompt);
   const meanCtx = meanContextOf(o);
   const step = decodeStep(m, o, t, r, false, meanCtx).stepSeconds;
-  const prefill = prefillTime(m, o, r, decodeTraffic(m, o, t, r, 1, prompt), prompt, 1);
+  // Prefix caching: the cached share of the prompt is not prefilled again (its attention reads not counted).
+  const fresh = Math.max(1, Math.round(prompt * (1 - (o.prefixCacheFraction ?? 0))));
+  const prefill = prefillTime(m, o, r, decodeTraffic(m, o, t, r, 1, prompt), fresh, 1);
   return { ttft: prefill + step, tpot: step + (prefill * o.batch) / out };
 }
 

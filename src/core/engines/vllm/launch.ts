@@ -5,6 +5,7 @@ import { HF_PINS } from '../hf/trainer.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
 import { VLLM_VERSION } from './rules.js';
 import { checkScript, modelLines, servedCheckpoint } from '../serve-common.js';
+import { fp8KvFlag } from '../kernels.js';
 
 export const SERVE_SCRIPT = 'serve.sh';
 export const CHECK_SCRIPT = 'check.sh';
@@ -40,8 +41,9 @@ export function vllmArgs(
     `--max-num-seqs ${o.batch}`,
     // fp32 weights are served in the compute dtype; vLLM's --dtype is the weights' and activations' dtype.
     `--dtype ${TORCH_DTYPE[o.weights === 'fp16' ? 'fp16' : o.compute]}`,
-    // KV cache in the model dtype, or fp8 (CacheDType): what the memory estimate counts (memory.ts kvElemBytes).
-    `--kv-cache-dtype ${o.kvCacheDtype === 'fp8' ? 'fp8' : 'auto'}`,
+    // KV cache in the model dtype, or fp8 (CacheDType): what the memory estimate counts (memory.ts kvElemBytes);
+    // fp8 (E4M3) on 8.9+, fp8_e5m2 below (engines/kernels.ts fp8KvFlag).
+    `--kv-cache-dtype ${o.kvCacheDtype === 'fp8' ? fp8KvFlag('vllm', x.gpu.computeCapability) : 'auto'}`,
   ];
   switch (o.weights) {
     case 'nf4':
