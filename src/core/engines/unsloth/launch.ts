@@ -149,42 +149,8 @@ export function emitUnsloth(x: LaunchInput): EngineOutput {
         'Unsloth trains embed_tokens / lm_head fully (modules_to_save) when they are targets (llama.py#L3318)',
       );
   }
-  if (o.weights === 'nf4' && !o.doubleQuant)
-    notes.push(
-      'Unsloth 4-bit loading always double-quantizes (llama.py#L2622): memory is slightly below the plan',
-    );
-  if (!o.chunkedLoss)
-    notes.push(
-      'Unsloth computes the loss in chunks from hidden states (unsloth_fused_ce_loss, llama.py#L1465-L1500) unless UNSLOTH_RETURN_LOGITS=1: logits memory is at most the plan',
-    );
-  if (o.attention !== 'sdpa')
-    notes.push(
-      'Unsloth picks its own attention kernel (xformers / flash-attn / SDPA): the attention switch is not written',
-    );
-  // SFTConfig (TRL 0.24.0 sft_config.py) over TrainingArguments (transformers v5 training_args.py).
-  const sft: Record<string, unknown> = {
-    output_dir: 'outputs',
-    per_device_train_batch_size: o.batch,
-    gradient_accumulation_steps: x.gradAccum,
-    learning_rate: learningRate(o),
-    lr_scheduler_type: 'cosine',
-    // warmup_steps 5: Unsloth Studio's default (studio/backend/core/training/trainer.py#L673); v5 has no warmup_ratio.
-    warmup_steps: 5,
-    weight_decay: 0.0,
-    max_grad_norm: MAX_GRAD_NORM,
-    num_train_epochs: 1,
-    optim: opt.optim,
-    bf16: o.compute === 'bf16',
-    fp16: o.compute === 'fp16',
-    gradient_checkpointing: gc !== false, // rule trl-sft-gc-default
-    max_length: o.seq, // TRL 0.24.0 SFTConfig.max_length (sft_config.py#L182); max_seq_length is gone
-    packing: false, // sft_config.py#L190
-    padding_free: false, // rule unsloth-auto-padding-free (sft_config.py#L204)
-    logging_steps: 10,
-    save_strategy: 'epoch',
-    report_to: 'none',
-    seed: 3407,
-  };
+  notes.push(...planNotes(o));
+  const sft = sftConfig(x, opt.optim, gc);
   // DPO / GRPO: TRL's trainer and its config block instead of SFTConfig (objective.ts).
   const rl = unslothObjectiveArgs(o, sft);
   const args = rl
@@ -206,6 +172,57 @@ export function emitUnsloth(x: LaunchInput): EngineOutput {
       { path: 'launch.sh', content: rl ? launchSh(rl.t.cls) : LAUNCH_SH },
     ],
     notes,
+  };
+}
+
+/** What the plan asks that Unsloth does its own way (the launch README's notes). */
+function planNotes(o: EstimateOptions): string[] {
+  const notes: string[] = [];
+  if (o.weights === 'nf4' && !o.doubleQuant)
+    notes.push(
+      'Unsloth 4-bit loading always double-quantizes (llama.py#L2622): memory is slightly below the plan',
+    );
+  if (!o.chunkedLoss)
+    notes.push(
+      'Unsloth computes the loss in chunks from hidden states (unsloth_fused_ce_loss, llama.py#L1465-L1500) unless UNSLOTH_RETURN_LOGITS=1: logits memory is at most the plan',
+    );
+  if (o.attention !== 'sdpa')
+    notes.push(
+      'Unsloth picks its own attention kernel (xformers / flash-attn / SDPA): the attention switch is not written',
+    );
+  return notes;
+}
+
+/** The SFTConfig block (the DPO / GRPO blocks start from it: objective.ts). */
+function sftConfig(
+  x: LaunchInput,
+  optim: string,
+  gc: boolean | 'unsloth',
+): Record<string, unknown> {
+  const o = x.options;
+  // SFTConfig (TRL 0.24.0 sft_config.py) over TrainingArguments (transformers v5 training_args.py).
+  return {
+    output_dir: 'outputs',
+    per_device_train_batch_size: o.batch,
+    gradient_accumulation_steps: x.gradAccum,
+    learning_rate: learningRate(o),
+    lr_scheduler_type: 'cosine',
+    // warmup_steps 5: Unsloth Studio's default (studio/backend/core/training/trainer.py#L673); v5 has no warmup_ratio.
+    warmup_steps: 5,
+    weight_decay: 0.0,
+    max_grad_norm: MAX_GRAD_NORM,
+    num_train_epochs: 1,
+    optim,
+    bf16: o.compute === 'bf16',
+    fp16: o.compute === 'fp16',
+    gradient_checkpointing: gc !== false, // rule trl-sft-gc-default
+    max_length: o.seq, // TRL 0.24.0 SFTConfig.max_length (sft_config.py#L182); max_seq_length is gone
+    packing: false, // sft_config.py#L190
+    padding_free: false, // rule unsloth-auto-padding-free (sft_config.py#L204)
+    logging_steps: 10,
+    save_strategy: 'epoch',
+    report_to: 'none',
+    seed: 3407,
   };
 }
 
