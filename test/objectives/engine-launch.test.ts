@@ -142,3 +142,51 @@ describe('Unsloth GRPO and DPO launch', () => {
     expect(launchBlocker(kto)).toMatch(/no KTO launch files for unsloth/);
   });
 });
+
+const tune = (flags: Record<string, unknown>): LaunchInput =>
+  launchInputOf('llama-3.1-8b', 'a100-80gb', { framework: 'torchtune', ...flags });
+
+describe('torchtune LoRA DPO launch', () => {
+  it('one GPU: lora_dpo_single_device with DPOLoss and the paired dataset', () => {
+    const x = tune({
+      method: 'lora',
+      objective: 'dpo',
+      batch: 4,
+      seq: 1024,
+      checkpointing: 'full',
+    });
+    const f = roundTrip(x, 'torchtune');
+    const y = f['torchtune.yaml']!;
+    expect(y).toContain('tune run lora_dpo_single_device --config ./torchtune.yaml');
+    expect(y).toMatch(/loss:\n {2}_component_: torchtune\.rlhf\.loss\.DPOLoss\n {2}beta: 0\.1/);
+    expect(y).toContain('_component_: torchtune.datasets.stack_exchange_paired_dataset');
+    expect(y).toContain('save_adapter_weights_only: false');
+    for (const k of ['enable_activation_offloading', 'clip_grad_norm', 'packed'])
+      expect(y).not.toContain(k);
+  });
+
+  it('several GPUs: lora_dpo_distributed (FSDP keys, no compile); QLoRA too', () => {
+    const x = tune({ method: 'lora', objective: 'dpo', gpus: 4, zero: 3, seq: 2048 });
+    const y = roundTrip(x, 'torchtune')['torchtune.yaml']!;
+    expect(y).toContain('tune run --nproc_per_node 4 lora_dpo_distributed');
+    expect(y).toContain('fsdp_reshard_after_forward: true');
+    expect(y).not.toContain('compile');
+    const q = tune({ method: 'qlora', 'double-quant': true, objective: 'dpo' });
+    expect(roundTrip(q, 'torchtune')['torchtune.yaml']).toContain('qlora_llama3_1_8b');
+  });
+
+  it('refuses full DPO (no single-device recipe; the distributed one is not written), offload and precomputed references', () => {
+    expect(launchBlocker(tune({ method: 'full', objective: 'dpo' }))).toMatch(
+      /full_dpo_single_device/,
+    );
+    expect(launchBlocker(tune({ method: 'full', objective: 'dpo', gpus: 2, zero: 3 }))).toMatch(
+      /full DPO/,
+    );
+    expect(
+      launchBlocker(tune({ method: 'lora', objective: 'dpo', checkpointing: 'offload' })),
+    ).toMatch(/enable_activation_offloading/);
+    expect(
+      launchBlocker(tune({ method: 'lora', objective: 'dpo', reference: 'precomputed' })),
+    ).toMatch(/adapters disabled/);
+  });
+});

@@ -233,8 +233,10 @@ describe('every TRL objective launches on the HF engines and reads back', () => 
     expect(
       refuse({ method: 'lora', objective: 'dpo', reference: 'precomputed', liger: true }),
     ).toMatch(/precompute_ref_log_probs/);
-    expect(refuse({ method: 'lora', objective: 'dpo', framework: 'torchtune' })).toMatch(
-      /no DPO launch files for torchtune/,
+    // torchtune writes LoRA DPO (lora_dpo_*); Unsloth's KTO is estimated but not written.
+    expect(refuse({ method: 'lora', objective: 'dpo', framework: 'torchtune' })).toBeNull();
+    expect(refuse({ method: 'lora', objective: 'kto', framework: 'unsloth' })).toMatch(
+      /no KTO launch files for unsloth/,
     );
   });
 });

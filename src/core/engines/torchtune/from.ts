@@ -212,6 +212,8 @@ export function mapTorchtune(doc: Record<string, unknown>): FromMapping {
   if (r.bool('optimizer_in_bwd')) flags['optimizer-in-backward'] = true;
   const loss = componentOf(r.record('loss'));
   if (loss && CHUNKED_LOSSES.test(loss)) flags['chunked-loss'] = true;
+  // The DPO recipes' loss (torchtune.rlhf.loss.DPOLoss at v0.6.1): the objective; beta is not modelled.
+  if (loss && /\.DPOLoss$/.test(loss)) flags.objective = 'dpo';
   const compile = r.raw('compile');
   if (compile === true || isRecord(compile)) flags.compile = true;
   if (r.bool('fsdp_cpu_offload')) {

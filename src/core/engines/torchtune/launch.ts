@@ -23,6 +23,8 @@ import {
   type TuneModel,
 } from './components.js';
 
+import { isTuneDpo, tuneDpoBlocker, tuneDpoConfig, tuneDpoRecipe } from './dpo.js';
+
 export const TORCHTUNE_FILE = 'torchtune.yaml';
 
 function optimizerComponent(o: EstimateOptions): Record<string, unknown> | undefined {
@@ -52,7 +54,7 @@ function blocker(x: LaunchPlan, m: TuneModel | undefined): string | null {
   if (o.loraTargets.includes('embed'))
     return 'torchtune LoRA builders cannot adapt the token embedding';
   if (o.sparsity > 0) return 'sparse weights have no torchtune switch';
-  return null;
+  return tuneDpoBlocker(x);
 }
 
 /** Why torchtune cannot run `x` (its rules, then the launcher's limits), or null; accum is taken as 1. */
@@ -60,7 +62,9 @@ export const torchtuneBlocker = (x: LaunchPlan): string | null =>
   blocker(x, TUNE_MODELS[x.arch.id]);
 
 const recipeOf = (o: EstimateOptions): string =>
-  `${isAdapter(o) ? 'lora' : 'full'}_finetune_${dataParallel(o) > 1 ? 'distributed' : 'single_device'}`;
+  isTuneDpo(o)
+    ? tuneDpoRecipe(dataParallel(o) > 1)
+    : `${isAdapter(o) ? 'lora' : 'full'}_finetune_${dataParallel(o) > 1 ? 'distributed' : 'single_device'}`;
 
 // Recipe configs: https://pytorch.org/torchtune/stable/recipes/recipes_overview.html
 // Long on purpose: it writes one torchtune recipe config, key by key in the file's own order.
@@ -158,7 +162,10 @@ export function emitTorchtune(x: LaunchInput): EngineOutput {
     `checkpoint_dir, tokenizer path and checkpoint_files are placeholders: download with 'tune download ${x.modelRef} --output-dir ${dir}'`,
   );
   // YAML 1.1 mode quotes no/on/yes, which PyYAML (Accelerate, axolotl, torchtune readers) would read as booleans.
-  const doc = new Document(config, { version: '1.1' });
+  // LoRA DPO: the lora_dpo_* recipe's keys (dpo.ts).
+  const doc = new Document(isTuneDpo(o) ? tuneDpoConfig(config, distributed) : config, {
+    version: '1.1',
+  });
   // tune run passes torchrun's flags through: --nnodes, --node_rank and a c10d rendezvous across machines.
   const { nodes, perNode } = nodesOf(x);
   const launch =
