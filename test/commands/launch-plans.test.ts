@@ -259,10 +259,14 @@ function checkPlan(plan: Plan, files: Record<string, unknown>): void {
     case 'unsloth': {
       const u = files['unsloth-args.json'] as {
         from_pretrained: { max_seq_length: number; load_in_4bit: boolean };
-        sft_config: Record<string, unknown>;
+        sft_config?: Record<string, unknown>;
+        dpo_config?: Record<string, unknown>;
+        grpo_config?: Record<string, unknown>;
       };
-      expect(u.sft_config.per_device_train_batch_size).toBe(c.microBatch);
-      expect(u.sft_config.gradient_accumulation_steps).toBe(c.gradAccum);
+      // SFTConfig, or the DPO / GRPO trainer's config block (engines/unsloth/objective.ts).
+      const t = (u.sft_config ?? u.dpo_config ?? u.grpo_config)!;
+      expect(t.per_device_train_batch_size).toBe(c.microBatch);
+      expect(t.gradient_accumulation_steps).toBe(c.gradAccum);
       expect(u.from_pretrained.max_seq_length).toBeGreaterThanOrEqual(o.seq);
       expect(u.from_pretrained.load_in_4bit).toBe(o.weights === 'nf4');
       expect(String(files['train_unsloth.py'])).toMatch(/^from unsloth import/m);

@@ -74,9 +74,10 @@ function readsBack(p: Plan, arch: Arch, dir: string): void {
 }
 
 describe('GRPO scenario (Qwen2.5-7B, rented H100s)', () => {
-  it('plans LoRA with vLLM colocated on one H100 first; estimate and --from give its bytes', () => {
+  it('plans LoRA with vLLM colocated on one H100 as its first TRL plan; estimate and --from give its bytes', () => {
     const { r, arch } = planOf(GRPO, loadScenario(GRPO));
-    const best = r.plans[0]!;
+    // Unsloth's plans (one GPU, shared weights) rank above TRL's: see the Unsloth case below.
+    const best = r.plans.find((p) => engineOf(p.options) !== 'unsloth')!;
     expect(best.choices.method).toBe('lora');
     expect(best.hardware.gpus).toBe(1);
     expect(best.options).toMatchObject({
@@ -137,7 +138,7 @@ describe('GRPO scenario (Qwen2.5-7B, rented H100s)', () => {
 describe('DPO scenario (Llama-3.1-8B LoRA, one RTX 4090)', () => {
   it('plans DPO LoRA on the 24 GB card with the adapter-disabled base as reference', () => {
     const { r, arch } = planOf(DPO, loadScenario(DPO));
-    const best = r.plans[0]!;
+    const best = r.plans.find((p) => engineOf(p.options) !== 'unsloth')!;
     expect(best.choices.method).toBe('lora');
     expect(best.hardware.gpuId).toBe('rtx-4090');
     expect(best.options).toMatchObject({ objective: 'dpo', reference: 'model' });
@@ -156,6 +157,21 @@ describe('DPO scenario (Llama-3.1-8B LoRA, one RTX 4090)', () => {
     expect(files['train.py']).toContain('peft_config=LoraConfig');
     readsBack(best, arch, dir);
   });
+});
+
+describe("the shipped scenarios' Unsloth plans launch and read back", () => {
+  for (const file of [GRPO, DPO])
+    it(file, () => {
+      const { r, arch } = planOf(file, loadScenario(file));
+      const ours = r.plans.filter((p) => engineOf(p.options) === 'unsloth');
+      expect(engineOf(r.plans[0]!.options)).toBe('unsloth');
+      for (const p of ours) {
+        const { files, dir } = launchPlan(p, arch);
+        const args = JSON.parse(files['unsloth-args.json']!) as Record<string, unknown>;
+        expect(args.trainer).toBe(p.options.objective);
+        readsBack(p, arch, dir);
+      }
+    });
 });
 
 describe('every TRL objective launches on the HF engines and reads back', () => {
@@ -217,8 +233,10 @@ describe('every TRL objective launches on the HF engines and reads back', () => 
     expect(
       refuse({ method: 'lora', objective: 'dpo', reference: 'precomputed', liger: true }),
     ).toMatch(/precompute_ref_log_probs/);
-    expect(refuse({ method: 'lora', objective: 'dpo', framework: 'torchtune' })).toMatch(
-      /no DPO launch files for torchtune/,
+    // torchtune writes LoRA DPO (lora_dpo_*); Unsloth's KTO is estimated but not written.
+    expect(refuse({ method: 'lora', objective: 'dpo', framework: 'torchtune' })).toBeNull();
+    expect(refuse({ method: 'lora', objective: 'kto', framework: 'unsloth' })).toMatch(
+      /no KTO launch files for unsloth/,
     );
   });
 });

@@ -240,8 +240,10 @@ describe('launch: preference and RL objectives are written where a launcher writ
       launchBlocker({ arch, options: { ...sft, objective: 'dpo', reference: 'model' } }),
     ).toBeNull();
     const tune = { ...sft, framework: 'torchtune' as const, objective: 'dpo' as const };
-    expect(launchBlocker({ arch, options: { ...tune, reference: 'model' } })).toMatch(
-      /no DPO launch files for torchtune/,
+    expect(launchBlocker({ arch, options: { ...tune, reference: 'model' } })).toBeNull();
+    const kto = { ...sft, framework: 'unsloth' as const, objective: 'kto' as const };
+    expect(launchBlocker({ arch, options: { ...kto, reference: 'model' } })).toMatch(
+      /no KTO launch files for unsloth/,
     );
   });
 });

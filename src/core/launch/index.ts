@@ -44,16 +44,18 @@ export function buildLaunch(x: LaunchInput): LaunchBundle {
 const noLauncher = (engine: Engine): string => `vramplan writes no ${engine} launch files`;
 
 /**
- * Preference and RL trainers are written where the engine's launcher says so (the Hugging Face engines:
- * TRL's trainers, engines/hf/trl-objective.ts); the other launchers write SFT (and serving) runs.
+ * Preference and RL trainers are written where the engine's launcher says so (`objectives`: the Hugging Face
+ * engines' TRL trainers, engines/hf/trl-objective.ts; Unsloth's DPO/GRPO; torchtune's LoRA DPO); the other
+ * launchers write SFT (and serving) runs.
  */
 const objectiveBlocker = (x: LaunchPlan): string | null => {
   const objective = x.options.objective ?? 'sft';
   if (objective === 'sft') return null;
   const engine = engineOf(x.options);
-  return ENGINE_REGISTRY[engine].launcher?.objectives?.includes(objective)
-    ? null
-    : `vramplan writes no ${objective.toUpperCase()} launch files for ${engine} yet (its memory and time are estimated; its launcher writes SFT runs)`;
+  const written = ENGINE_REGISTRY[engine].launcher?.objectives ?? [];
+  if (written.includes(objective)) return null;
+  const runs = ['SFT', ...written.map((w) => w.toUpperCase())].join('/');
+  return `vramplan writes no ${objective.toUpperCase()} launch files for ${engine} yet (its memory and time are estimated; its launcher writes ${runs} runs)`;
 };
 
 /** Whether vramplan writes files for `engine` (only such engines are searched and ranked). */

@@ -120,28 +120,32 @@ const CHUNKED_LOSSES = /CEWithChunkedOutputLoss|LinearCrossEntropyLoss|ChunkedCr
 const componentOf = (v: unknown): string | undefined =>
   isRecord(v) && typeof v._component_ === 'string' ? v._component_ : undefined;
 
-// Long on purpose: one mapping per torchtune recipe key, each line standing alone.
-export function mapTorchtune(doc: Record<string, unknown>): FromMapping {
-  const r = new FieldReader(doc);
-  const flags: FromFlags = { framework: 'torchtune' };
-  const warnings: string[] = [];
-  // PPO/GRPO recipes name the trained model policy_model.
-  const modelBlock = r.record(r.has('model') ? 'model' : 'policy_model');
-  const component = componentOf(modelBlock);
-  if (!modelBlock || !component)
-    throw new FromError(
-      'model._component_',
-      modelBlock ?? null,
-      'a torchtune model builder, e.g. torchtune.models.llama3_1.lora_llama3_1_8b',
-    );
-  const builder = component.split('.').at(-1)!;
-  const m = /^(q?lora_)?(.+?)(_(base|instruct))?$/.exec(builder)!;
-  const kind = m[1];
-  const id = BUILDERS[m[2]!] ?? null;
-  if (!id)
-    warnings.push(
-      `model._component_: no catalog model for ${component}; give --model (torchtune builders mapped: ${Object.keys(BUILDERS).join(', ')})`,
-    );
+/** optimizer._component_ into --optimizer (SGD with momentum is its own optimizer). */
+function mapOptimizer(
+  opt: Record<string, unknown> | undefined,
+  flags: FromFlags,
+  warnings: string[],
+): void {
+  const optName = componentOf(opt);
+  if (opt && optName) {
+    const o = OPTIMIZERS[optName];
+    if (o === 'sgd' && typeof opt.momentum === 'number' && opt.momentum > 0)
+      flags.optimizer = 'sgd-momentum';
+    else if (o) flags.optimizer = o;
+    else {
+      flags.optimizer = 'adamw';
+      warnings.push(`optimizer._component_: '${optName}' is not modelled; estimated as AdamW`);
+    }
+  }
+}
+
+/** The model block's method, NF4 and LoRA keys into `flags` (lora_/qlora_ builders: `kind`). */
+function mapModelBlock(
+  modelBlock: Record<string, unknown>,
+  kind: string | undefined,
+  flags: FromFlags,
+  warnings: string[],
+): void {
   const mr = new FieldReader(modelBlock, 'model.');
   mr.used.add('_component_');
   if (kind) {
@@ -173,6 +177,31 @@ export function mapTorchtune(doc: Record<string, unknown>): FromMapping {
     if (t.length > 0) flags['lora-targets'] = t.join(',');
     if (mr.bool('use_dora')) warnings.push('model.use_dora: DoRA magnitude vectors not modelled');
   } else flags.method = 'full';
+}
+
+// Long on purpose: one mapping per torchtune recipe key, each line standing alone.
+export function mapTorchtune(doc: Record<string, unknown>): FromMapping {
+  const r = new FieldReader(doc);
+  const flags: FromFlags = { framework: 'torchtune' };
+  const warnings: string[] = [];
+  // PPO/GRPO recipes name the trained model policy_model.
+  const modelBlock = r.record(r.has('model') ? 'model' : 'policy_model');
+  const component = componentOf(modelBlock);
+  if (!modelBlock || !component)
+    throw new FromError(
+      'model._component_',
+      modelBlock ?? null,
+      'a torchtune model builder, e.g. torchtune.models.llama3_1.lora_llama3_1_8b',
+    );
+  const builder = component.split('.').at(-1)!;
+  const m = /^(q?lora_)?(.+?)(_(base|instruct))?$/.exec(builder)!;
+  const kind = m[1];
+  const id = BUILDERS[m[2]!] ?? null;
+  if (!id)
+    warnings.push(
+      `model._component_: no catalog model for ${component}; give --model (torchtune builders mapped: ${Object.keys(BUILDERS).join(', ')})`,
+    );
+  mapModelBlock(modelBlock, kind, flags, warnings);
   const tokenizer = r.record('tokenizer');
   const seq = tokenizer?.max_seq_len;
   if (typeof seq === 'number' && Number.isSafeInteger(seq) && seq > 0) flags.seq = seq;
@@ -197,21 +226,12 @@ export function mapTorchtune(doc: Record<string, unknown>): FromMapping {
   const ac = r.bool('enable_activation_checkpointing');
   if (r.bool('enable_activation_offloading')) flags.checkpointing = 'offload';
   else if (ac) flags.checkpointing = 'full';
-  const opt = r.record('optimizer');
-  const optName = componentOf(opt);
-  if (opt && optName) {
-    const o = OPTIMIZERS[optName];
-    if (o === 'sgd' && typeof opt.momentum === 'number' && opt.momentum > 0)
-      flags.optimizer = 'sgd-momentum';
-    else if (o) flags.optimizer = o;
-    else {
-      flags.optimizer = 'adamw';
-      warnings.push(`optimizer._component_: '${optName}' is not modelled; estimated as AdamW`);
-    }
-  }
+  mapOptimizer(r.record('optimizer'), flags, warnings);
   if (r.bool('optimizer_in_bwd')) flags['optimizer-in-backward'] = true;
   const loss = componentOf(r.record('loss'));
   if (loss && CHUNKED_LOSSES.test(loss)) flags['chunked-loss'] = true;
+  // The DPO recipes' loss (torchtune.rlhf.loss.DPOLoss at v0.6.1): the objective; beta is not modelled.
+  if (loss && /\.DPOLoss$/.test(loss)) flags.objective = 'dpo';
   const compile = r.raw('compile');
   if (compile === true || isRecord(compile)) flags.compile = true;
   if (r.bool('fsdp_cpu_offload')) {

@@ -5,5 +5,5 @@ import { TORCHTUNE_PROFILE } from './profile.js';
 
 export const TORCHTUNE: EngineDef = {
   profile: TORCHTUNE_PROFILE,
-  launcher: { emit: (x) => [emitTorchtune(x)], blocker: torchtuneBlocker },
+  launcher: { emit: (x) => [emitTorchtune(x)], blocker: torchtuneBlocker, objectives: ['dpo'] },
 };

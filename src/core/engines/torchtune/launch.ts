@@ -23,6 +23,8 @@ import {
   type TuneModel,
 } from './components.js';
 
+import { isTuneDpo, tuneDpoBlocker, tuneDpoConfig, tuneDpoRecipe } from './dpo.js';
+
 export const TORCHTUNE_FILE = 'torchtune.yaml';
 
 function optimizerComponent(o: EstimateOptions): Record<string, unknown> | undefined {
@@ -52,7 +54,7 @@ function blocker(x: LaunchPlan, m: TuneModel | undefined): string | null {
   if (o.loraTargets.includes('embed'))
     return 'torchtune LoRA builders cannot adapt the token embedding';
   if (o.sparsity > 0) return 'sparse weights have no torchtune switch';
-  return null;
+  return tuneDpoBlocker(x);
 }
 
 /** Why torchtune cannot run `x` (its rules, then the launcher's limits), or null; accum is taken as 1. */
@@ -60,17 +62,12 @@ export const torchtuneBlocker = (x: LaunchPlan): string | null =>
   blocker(x, TUNE_MODELS[x.arch.id]);
 
 const recipeOf = (o: EstimateOptions): string =>
-  `${isAdapter(o) ? 'lora' : 'full'}_finetune_${dataParallel(o) > 1 ? 'distributed' : 'single_device'}`;
+  isTuneDpo(o)
+    ? tuneDpoRecipe(dataParallel(o) > 1)
+    : `${isAdapter(o) ? 'lora' : 'full'}_finetune_${dataParallel(o) > 1 ? 'distributed' : 'single_device'}`;
 
-// Recipe configs: https://pytorch.org/torchtune/stable/recipes/recipes_overview.html
-// Long on purpose: it writes one torchtune recipe config, key by key in the file's own order.
-export function emitTorchtune(x: LaunchInput): EngineOutput {
-  const engine = 'torchtune';
-  const o = x.options;
-  const m = TUNE_MODELS[x.arch.id];
-  const why = blocker(x, m);
-  if (why || !m) return { engine, ok: false, reason: why ?? 'unsupported' };
-  const notes: string[] = [];
+/** The model block: the builder and, for LoRA / QLoRA, its adapter keys. */
+function modelBlock(o: EstimateOptions, m: TuneModel, notes: string[]): Record<string, unknown> {
   const model: Record<string, unknown> = { _component_: builderOf(m, o.method) };
   if (isAdapter(o)) {
     const attn: Record<string, string> = {
@@ -89,6 +86,62 @@ export function emitTorchtune(x: LaunchInput): EngineOutput {
     model.lora_alpha = loraAlpha(o.loraRank);
     model.lora_dropout = LORA_DROPOUT;
   }
+  return model;
+}
+
+/** The distributed recipes' FSDP keys (and what a ZeRO stage becomes on torchtune). */
+function shardingKeys(config: Record<string, unknown>, o: EstimateOptions, notes: string[]): void {
+  const distributed = dataParallel(o) > 1;
+  if (distributed) {
+    config.fsdp_cpu_offload = o.offload === 'optimizer+params';
+    // torchtune shards every distributed run (FSDP2); reshard after forward = ZeRO-3, else ZeRO-2.
+    config.fsdp_reshard_after_forward = o.zero === 3;
+    if (o.zero === 0 || o.zero === 1)
+      notes.push(
+        'torchtune distributed recipes always shard with FSDP: uses less memory than the planned ZeRO stage',
+      );
+  } else if (o.zero > 0)
+    notes.push('single-device recipe: ZeRO sharding does not apply on one GPU');
+}
+
+/** What the recipe does its own way for the plan's choices (the launch README's notes). */
+function planNotes(o: EstimateOptions): string[] {
+  const notes: string[] = [];
+  if (o.checkpointing === 'selective')
+    notes.push('selective recompute maps to full activation checkpointing (less memory, slower)');
+  if (o.attention !== 'sdpa')
+    notes.push(
+      'torchtune attention is SDPA (flash kernels where available); the attention switch does not apply',
+    );
+  if (o.method === 'qlora' && !o.doubleQuant)
+    notes.push('torchao NF4 always quantizes the scales (double quantization on)');
+  return notes;
+}
+
+/** The `tune run` command line; tune run passes torchrun's flags through (--nnodes, --node_rank, c10d). */
+function tuneRun(x: LaunchInput): { nodes: number; launch: string } {
+  const o = x.options;
+  const distributed = dataParallel(o) > 1;
+  const { nodes, perNode } = nodesOf(x);
+  const launch =
+    nodes > 1
+      ? `tune run --nnodes ${nodes} --nproc_per_node ${perNode} --node_rank $NODE_RANK --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:${MASTER_PORT} ${recipeOf(o)} --config ./${TORCHTUNE_FILE}`
+      : distributed
+        ? `tune run --nproc_per_node ${o.gpus} ${recipeOf(o)} --config ./${TORCHTUNE_FILE}`
+        : `tune run ${recipeOf(o)} --config ./${TORCHTUNE_FILE}`;
+  return { nodes, launch };
+}
+
+// Recipe configs: https://pytorch.org/torchtune/stable/recipes/recipes_overview.html
+// Long on purpose: it writes one torchtune recipe config, key by key in the file's own order.
+export function emitTorchtune(x: LaunchInput): EngineOutput {
+  const engine = 'torchtune';
+  const o = x.options;
+  const m = TUNE_MODELS[x.arch.id];
+  const why = blocker(x, m);
+  if (why || !m) return { engine, ok: false, reason: why ?? 'unsupported' };
+  const notes: string[] = [];
+  const model = modelBlock(o, m, notes);
   const dir = `./models/${x.arch.id}`;
   const distributed = dataParallel(o) > 1;
   const config: Record<string, unknown> = {
@@ -136,37 +189,17 @@ export function emitTorchtune(x: LaunchInput): EngineOutput {
   };
   // Both full recipes read optimizer_in_bwd at 0.6.1 (full_finetune_distributed.py:181 too); LoRA recipes do not.
   if (!isAdapter(o)) config.optimizer_in_bwd = o.optimizerInBackward;
-  if (distributed) {
-    config.fsdp_cpu_offload = o.offload === 'optimizer+params';
-    // torchtune shards every distributed run (FSDP2); reshard after forward = ZeRO-3, else ZeRO-2.
-    config.fsdp_reshard_after_forward = o.zero === 3;
-    if (o.zero === 0 || o.zero === 1)
-      notes.push(
-        'torchtune distributed recipes always shard with FSDP: uses less memory than the planned ZeRO stage',
-      );
-  } else if (o.zero > 0)
-    notes.push('single-device recipe: ZeRO sharding does not apply on one GPU');
-  if (o.checkpointing === 'selective')
-    notes.push('selective recompute maps to full activation checkpointing (less memory, slower)');
-  if (o.attention !== 'sdpa')
-    notes.push(
-      'torchtune attention is SDPA (flash kernels where available); the attention switch does not apply',
-    );
-  if (o.method === 'qlora' && !o.doubleQuant)
-    notes.push('torchao NF4 always quantizes the scales (double quantization on)');
+  shardingKeys(config, o, notes);
+  notes.push(...planNotes(o));
   notes.push(
     `checkpoint_dir, tokenizer path and checkpoint_files are placeholders: download with 'tune download ${x.modelRef} --output-dir ${dir}'`,
   );
   // YAML 1.1 mode quotes no/on/yes, which PyYAML (Accelerate, axolotl, torchtune readers) would read as booleans.
-  const doc = new Document(config, { version: '1.1' });
-  // tune run passes torchrun's flags through: --nnodes, --node_rank and a c10d rendezvous across machines.
-  const { nodes, perNode } = nodesOf(x);
-  const launch =
-    nodes > 1
-      ? `tune run --nnodes ${nodes} --nproc_per_node ${perNode} --node_rank $NODE_RANK --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:${MASTER_PORT} ${recipeOf(o)} --config ./${TORCHTUNE_FILE}`
-      : distributed
-        ? `tune run --nproc_per_node ${o.gpus} ${recipeOf(o)} --config ./${TORCHTUNE_FILE}`
-        : `tune run ${recipeOf(o)} --config ./${TORCHTUNE_FILE}`;
+  // LoRA DPO: the lora_dpo_* recipe's keys (dpo.ts).
+  const doc = new Document(isTuneDpo(o) ? tuneDpoConfig(config, distributed) : config, {
+    version: '1.1',
+  });
+  const { nodes, launch } = tuneRun(x);
   doc.commentBefore = ` torchtune config (generated by vramplan). Run: ${launch}`;
   const bnbOptim = String(optimizerComponent(o)?._component_ ?? '').startsWith('bitsandbytes');
   return {

@@ -11,11 +11,15 @@ import {
   targetsOf,
 } from '../../from/common.js';
 import { mapTrainerArgs, TRAINER_MEMORY_KEYS } from '../hf/from/hf-args.js';
+import { mapTrlObjective, trlObjectiveOf } from '../hf/from/trl-objective.js';
 import { HF_ARGS_KEYS } from '../../from/vocab.js';
 
-/** An unsloth-args.json: the from_pretrained block beside an SFTConfig block. */
+/** The TRL config blocks unsloth-args.json may carry (SFT, or the trainer `trainer` names: objective.ts). */
+const BLOCKS = ['sft_config', 'dpo_config', 'grpo_config'] as const;
+
+/** An unsloth-args.json: the from_pretrained block beside a TRL config block. */
 export const isUnslothArgs = (doc: Record<string, unknown>): boolean =>
-  isRecord(doc.from_pretrained) && isRecord(doc.sft_config);
+  isRecord(doc.from_pretrained) && BLOCKS.some((b) => isRecord(doc[b]));
 
 const UNSLOTH_MEMORY_KEYS = [
   ...TRAINER_MEMORY_KEYS,
@@ -29,6 +33,14 @@ const UNSLOTH_MEMORY_KEYS = [
   'use_gradient_checkpointing',
   'r',
   'target_modules',
+  'fast_inference',
+  'gpu_memory_utilization',
+  'num_generations',
+  'max_completion_length',
+  'max_prompt_length',
+  'use_vllm',
+  'beta',
+  'precompute_ref_log_probs',
 ] as const;
 
 const DTYPES: Record<string, string> = { bfloat16: 'bf16', float16: 'fp16', float32: 'fp32' };
@@ -38,16 +50,19 @@ export function mapUnsloth(doc: Record<string, unknown>): FromMapping {
   const warnings: string[] = [];
   const flags: FromFlags = { framework: 'unsloth' };
   const load = new FieldReader(doc.from_pretrained as Record<string, unknown>, 'from_pretrained.');
-  const sft = new FieldReader(doc.sft_config as Record<string, unknown>, 'sft_config.');
+  const block = BLOCKS.find((b) => isRecord(doc[b])) ?? 'sft_config';
+  const sft = new FieldReader(doc[block] as Record<string, unknown>, `${block}.`);
   const peftDoc = doc.get_peft_model;
   const peft = isRecord(peftDoc) ? new FieldReader(peftDoc, 'get_peft_model.') : null;
   const model = load.str('model_name') ?? null;
   // The Trainer fields (batch, accumulation, bf16/fp16, optim); SFTConfig.gradient_checkpointing is
   // overridden below by Unsloth's own use_gradient_checkpointing.
   mapTrainerArgs(sft, flags, warnings);
-  // Sequence: SFTConfig.max_length (the launcher may raise from_pretrained's max_seq_length to 512).
+  const objective = mapObjective(doc, sft, load, flags);
+  // Sequence: SFTConfig.max_length (the launcher may raise from_pretrained's max_seq_length to 512); GRPO's
+  // is its prompt + completion tokens.
   const seq = sft.int('max_length') ?? load.int('max_seq_length');
-  if (seq !== undefined) flags.seq = seq;
+  if (seq !== undefined && objective !== 'grpo') flags.seq = seq;
   const q4 = load.bool('load_in_4bit');
   const q8 = load.bool('load_in_8bit');
   const full = load.bool('full_finetuning');
@@ -100,4 +115,29 @@ export function mapUnsloth(doc: Record<string, unknown>): FromMapping {
     deepspeedInline: null,
     memoryKeys: UNSLOTH_MEMORY_KEYS,
   };
+}
+
+/**
+ * DPO / GRPO (`trainer` and its TRL config block: objective.ts) into `flags`; GRPO's shared-weights vLLM
+ * share is from_pretrained's gpu_memory_utilization (default 0.5, loader.py#L430 at unsloth 015bdef).
+ */
+function mapObjective(
+  doc: Record<string, unknown>,
+  block: FieldReader,
+  load: FieldReader,
+  flags: FromFlags,
+): string | null {
+  const trainer = typeof doc.trainer === 'string' ? doc.trainer : undefined;
+  const objective = isRecord(doc.sft_config) ? null : trlObjectiveOf({}, trainer);
+  if (objective === null || objective === 'sft') return null;
+  mapTrlObjective(block, objective, flags);
+  if (objective !== 'grpo') return objective;
+  const fast = load.bool('fast_inference');
+  const share = load.raw('gpu_memory_utilization');
+  if (fast && flags.rollout === 'vllm-colocate')
+    flags['rollout-memory'] = typeof share === 'number' ? share : 0.5;
+  else load.used.add('gpu_memory_utilization');
+  // max_lora_rank sizes vLLM's LoRA slots (at least r): no plan option of its own.
+  load.used.add('max_lora_rank');
+  return objective;
 }

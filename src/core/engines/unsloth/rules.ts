@@ -96,7 +96,8 @@ export const UNSLOTH_RULES: readonly Rule[] = [
     versions: UNSLOTH_VERSIONS,
     source: `${U}/unsloth/trainer.py#L118-L121`,
     effect: 'change',
-    applies: (x) => x.options.method !== 'inference',
+    // GRPOConfig has no padding_free (grpo_config.py at TRL v0.24.0): not written for GRPO.
+    applies: (x) => x.options.method !== 'inference' && x.options.objective !== 'grpo',
   },
   {
     id: 'unsloth-import-first',

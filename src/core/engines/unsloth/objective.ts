@@ -1,0 +1,135 @@
+/**
+ * Unsloth's DPO and GRPO runs (issue 26): unsloth-args.json's `trainer` and its TRL config block, the
+ * from_pretrained kwargs of GRPO's shared-weights vLLM rollout, and train_unsloth.py for those trainers.
+ *
+ * Sources (the keys were read there):
+ * - TRL v0.24.0 (the trl<=0.24.0 cap of unsloth 2026.8.19): trl/trainer/dpo_config.py (max_length L323,
+ *   padding_free L335, precompute_ref_log_probs L344, beta L392 default 0.1) and trl/trainer/grpo_config.py
+ *   (max_prompt_length L300, num_generations L306, max_completion_length L313, steps_per_generation L339,
+ *   use_vllm L399, vllm_mode L406, beta L479 default 0.0; no max_length, padding_free or packing).
+ * - unsloth 015bdef0d94a241bcd94eec7a405b1700632180d: unsloth/models/loader.py#L429-L433
+ *   (from_pretrained fast_inference=False, gpu_memory_utilization=0.5, max_lora_rank=64);
+ *   unsloth/models/rl.py#L3970-L3994 (a model with a vllm_engine sets args.use_vllm and vllm_mode "colocate")
+ *   and #L4047-L4048 (shared_weights: the trainer generates with the model's own vLLM engine);
+ *   unsloth/models/llama.py#L3947 (PatchFastRL runs when unsloth is imported: no call needed).
+ */
+import type { EstimateOptions, Objective } from '../../../schema/estimate.js';
+import { isAdapter } from '../../launch/common.js';
+import type { LaunchPlan } from '../../launch/types.js';
+import { stepsPerGeneration } from '../../memory/objective.js';
+
+/** The objectives beyond SFT the Unsloth launcher writes. */
+export const UNSLOTH_LAUNCH_OBJECTIVES: readonly Objective[] = ['dpo', 'grpo'];
+
+/** TRL's names for one objective: unsloth-args.json's `trainer` and block, the Python classes. */
+export interface UnslothTrainer {
+  trainer: 'dpo' | 'grpo';
+  block: 'dpo_config' | 'grpo_config';
+  config: 'DPOConfig' | 'GRPOConfig';
+  cls: 'DPOTrainer' | 'GRPOTrainer';
+}
+
+export const UNSLOTH_TRAINERS: Record<'dpo' | 'grpo', UnslothTrainer> = {
+  dpo: { trainer: 'dpo', block: 'dpo_config', config: 'DPOConfig', cls: 'DPOTrainer' },
+  grpo: { trainer: 'grpo', block: 'grpo_config', config: 'GRPOConfig', cls: 'GRPOTrainer' },
+};
+
+// DPOConfig.beta default (dpo_config.py#L392 at v0.24.0), written explicitly.
+const DPO_BETA = 0.1;
+// GRPO's KL coefficient where the plan keeps a reference: DeepSeekMath's 0.04 (as the TRL launcher writes).
+const GRPO_BETA = 0.04;
+
+const unslothObjective = (o: EstimateOptions): 'dpo' | 'grpo' | null =>
+  o.objective === 'dpo' || o.objective === 'grpo' ? o.objective : null;
+
+/** Why the Unsloth launcher cannot write the plan's DPO / GRPO run as modelled, or null. */
+export function unslothObjectiveBlocker(x: LaunchPlan): string | null {
+  const o = x.options;
+  if (o.objective !== 'grpo') return null;
+  if (o.rollout === 'vllm-server')
+    return 'Unsloth GRPO generates on the training GPU (one GPU): no vLLM server mode';
+  // fast_inference loads the trained LoRA into vLLM (max_lora_rank): the shared-weights rollout is for adapters.
+  if (o.rollout === 'vllm-colocate' && !isAdapter(o))
+    return 'Unsloth fast_inference shares LoRA / QLoRA weights with vLLM (max_lora_rank): full fine-tunes are not written with it';
+  return null;
+}
+
+/**
+ * The objective's trainer and TRL config block (from the SFT block's TrainingArguments), and the
+ * from_pretrained kwargs it adds; null for SFT.
+ */
+export function unslothObjectiveArgs(
+  o: EstimateOptions,
+  sft: Record<string, unknown>,
+): { t: UnslothTrainer; config: Record<string, unknown>; load: Record<string, unknown> } | null {
+  const objective = unslothObjective(o);
+  if (!objective) return null;
+  const t = UNSLOTH_TRAINERS[objective];
+  const config: Record<string, unknown> = { ...sft };
+  delete config.packing; // SFTConfig only
+  if (objective === 'dpo') {
+    config.beta = DPO_BETA;
+    config.precompute_ref_log_probs = o.reference === 'precomputed';
+    return { t, config, load: {} };
+  }
+  // GRPOConfig has neither max_length nor padding_free (grpo_config.py v0.24.0).
+  delete config.max_length;
+  delete config.padding_free;
+  Object.assign(config, {
+    max_prompt_length: o.promptTokens,
+    num_generations: o.generations,
+    max_completion_length: o.completionTokens,
+    // One GPU: the generation batch holds whole groups of num_generations.
+    steps_per_generation: stepsPerGeneration(o, 1),
+    beta: o.reference === 'model' ? GRPO_BETA : 0.0,
+    use_vllm: o.rollout === 'vllm-colocate',
+  });
+  if (o.rollout !== 'vllm-colocate') return { t, config, load: {} };
+  // The shared-weights mode: vLLM inside the model (rl.py#L3993 sets colocate itself; written for readers).
+  config.vllm_mode = 'colocate';
+  const load = {
+    fast_inference: true,
+    gpu_memory_utilization: o.rolloutMemory,
+    max_lora_rank: o.loraRank,
+  };
+  return { t, config, load };
+}
+
+/** The trainer lines of train_unsloth.py for DPO / GRPO (after the model and tokenizer are loaded). */
+export function unslothObjectivePy(t: UnslothTrainer): string {
+  if (t.trainer === 'dpo')
+    return `# Replace with your data: preference pairs ("prompt", "chosen", "rejected").
+dataset = load_dataset("trl-lib/ultrafeedback_binarized", split="train")
+
+# ref_model=None: with LoRA the reference is the base with the adapters switched off (TRL creates a copy
+# for a full fine-tune).
+trainer = DPOTrainer(
+    model=model,
+    ref_model=None,
+    args=DPOConfig(**args["dpo_config"]),
+    train_dataset=dataset,
+    processing_class=tokenizer,
+)
+`;
+  return `# Replace with your data: prompts ("prompt").
+dataset = load_dataset("trl-lib/DeepMath-103K", split="train")
+
+
+# PLACEHOLDER REWARD: replace with your task's reward (a verifier, a reward model, unit tests...). It only
+# prefers completions of about 200 characters, so that the run goes end to end.
+def placeholder_reward(completions, **kwargs):
+    texts = [c if isinstance(c, str) else c[-1]["content"] for c in completions]
+    return [-abs(200 - len(t)) / 200 for t in texts]
+
+
+# use_vllm with fast_inference: Unsloth's GRPOTrainer generates with model.vllm_engine, which shares the
+# trained weights (no second copy).
+trainer = GRPOTrainer(
+    model=model,
+    reward_funcs=[placeholder_reward],
+    args=GRPOConfig(**args["grpo_config"]),
+    train_dataset=dataset,
+    processing_class=tokenizer,
+)
+`;
+}

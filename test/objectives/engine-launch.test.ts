@@ -1,0 +1,192 @@
+/**
+ * DPO and GRPO launched by Unsloth (unsloth-args.json `trainer` + TRL config block, train_unsloth.py) and LoRA
+ * DPO by torchtune (lora_dpo_* recipes): launch → --from gives the same options and bytes, and launching the
+ * read-back options writes the same files.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { withEngineDefaults } from '../../src/core/engines/defaults.js';
+import { buildEstimate } from '../../src/core/estimate.js';
+import { mergeFlags } from '../../src/core/from/index.js';
+import { buildLaunch, launchBlocker, type LaunchInput } from '../../src/core/launch/index.js';
+import { readFromConfig } from '../../src/io/from/read.js';
+import { optionsFromFlags } from '../../src/schema/flags.js';
+import { launchInputOf } from '../helpers/launch.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'vramplan-rl-engines-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+let n = 0;
+
+function launch(x: LaunchInput): { files: Record<string, string>; dir: string } {
+  const bundle = buildLaunch(x);
+  expect(bundle.files.length, JSON.stringify(bundle.outputs)).toBeGreaterThan(0);
+  const dir = join(tmp, String(n++));
+  mkdirSync(dir, { recursive: true });
+  const files: Record<string, string> = {};
+  for (const f of bundle.files) {
+    writeFileSync(join(dir, f.path), f.content);
+    files[f.path] = f.content;
+  }
+  return { files, dir };
+}
+
+/** launch → --from → the same options and bytes; launching those options again writes the same files. */
+function roundTrip(x: LaunchInput, format: string): Record<string, string> {
+  expect(launchBlocker(x)).toBeNull();
+  const { files, dir } = launch(x);
+  const c = readFromConfig(dir);
+  expect(c.format).toBe(format);
+  expect(c.unknown).toEqual([]);
+  const flags = mergeFlags(c, {});
+  const back = withEngineDefaults(optionsFromFlags(flags), flags);
+  expect(back).toEqual(x.options);
+  expect(buildEstimate(x.arch, back, x.gpu).perGpu.deviceBytes).toBe(x.estimate.perGpu.deviceBytes);
+  const again = launch({ ...x, options: back, estimate: buildEstimate(x.arch, back, x.gpu) });
+  expect(again.files).toEqual(files);
+  return files;
+}
+
+const unsloth = (flags: Record<string, unknown>): LaunchInput =>
+  launchInputOf('llama-3.1-8b', 'a100-80gb', { framework: 'unsloth', ...flags });
+
+describe('Unsloth GRPO and DPO launch', () => {
+  it('GRPO QLoRA with the shared-weights vLLM rollout', () => {
+    const x = unsloth({
+      method: 'qlora',
+      'double-quant': true,
+      'lora-rank': 32,
+      objective: 'grpo',
+      rollout: 'vllm-colocate',
+      'rollout-memory': 0.5,
+      generations: 8,
+      'prompt-tokens': 256,
+      'completion-tokens': 768,
+      batch: 8,
+    });
+    const f = roundTrip(x, 'unsloth');
+    const args = JSON.parse(f['unsloth-args.json']!) as Record<string, Record<string, unknown>>;
+    expect(args.trainer).toBe('grpo');
+    expect(args.sft_config).toBeUndefined();
+    expect(args.from_pretrained).toMatchObject({
+      fast_inference: true,
+      gpu_memory_utilization: 0.5,
+      max_lora_rank: 32,
+      max_seq_length: 1024,
+      load_in_4bit: true,
+    });
+    const g = args.grpo_config!;
+    expect(g).toMatchObject({
+      num_generations: 8,
+      max_prompt_length: 256,
+      max_completion_length: 768,
+      use_vllm: true,
+      vllm_mode: 'colocate',
+      beta: 0,
+    });
+    for (const k of ['max_length', 'padding_free', 'packing']) expect(g).not.toHaveProperty(k);
+    const py = f['train_unsloth.py']!;
+    expect(py.indexOf('from unsloth import')).toBeLessThan(py.indexOf('from trl import'));
+    expect(py).toContain('from trl import GRPOConfig, GRPOTrainer');
+    expect(py).toContain('PLACEHOLDER REWARD');
+    expect(py).toContain('reward_funcs=[placeholder_reward]');
+    expect(f['requirements.txt']).toContain('vllm==0.10.2');
+    expect(f['requirements.txt']).not.toContain('torch==');
+  });
+
+  it('GRPO LoRA with a reference (beta 0.04) and transformers generate', () => {
+    const x = unsloth({
+      method: 'lora',
+      objective: 'grpo',
+      reference: 'model',
+      rollout: 'hf',
+      generations: 4,
+      'completion-tokens': 512,
+      'prompt-tokens': 512,
+      batch: 4,
+    });
+    const f = roundTrip(x, 'unsloth');
+    const args = JSON.parse(f['unsloth-args.json']!) as Record<string, Record<string, unknown>>;
+    expect(args.grpo_config).toMatchObject({ beta: 0.04, use_vllm: false });
+    expect(args.from_pretrained).not.toHaveProperty('fast_inference');
+    expect(f['requirements.txt']).not.toContain('vllm');
+  });
+
+  it('DPO LoRA and full, with the reference from the model or precomputed', () => {
+    for (const flags of [
+      { method: 'lora', objective: 'dpo', batch: 2, seq: 2048 },
+      { method: 'qlora', 'double-quant': true, objective: 'dpo', reference: 'precomputed' },
+      { method: 'full', objective: 'dpo', optimizer: 'adamw-8bit', seq: 1024 },
+    ]) {
+      const x = unsloth(flags);
+      const f = roundTrip(x, 'unsloth');
+      const args = JSON.parse(f['unsloth-args.json']!) as Record<string, Record<string, unknown>>;
+      expect(args.trainer).toBe('dpo');
+      expect(args.dpo_config).toMatchObject({
+        beta: 0.1,
+        precompute_ref_log_probs: x.options.reference === 'precomputed',
+        max_length: x.options.seq,
+      });
+      expect(args.dpo_config).not.toHaveProperty('packing');
+      const py = f['train_unsloth.py']!;
+      expect(py).toContain('from trl import DPOConfig, DPOTrainer');
+      expect(py).toContain('ref_model=None');
+    }
+  });
+
+  it('refuses server mode and full fine-tunes with fast_inference; ORPO/KTO are not written yet', () => {
+    const full = unsloth({ method: 'full', objective: 'grpo', rollout: 'vllm-colocate' });
+    expect(launchBlocker(full)).toMatch(/fast_inference/);
+    const kto = unsloth({ method: 'lora', objective: 'kto' });
+    expect(launchBlocker(kto)).toMatch(/no KTO launch files for unsloth/);
+  });
+});
+
+const tune = (flags: Record<string, unknown>): LaunchInput =>
+  launchInputOf('llama-3.1-8b', 'a100-80gb', { framework: 'torchtune', ...flags });
+
+describe('torchtune LoRA DPO launch', () => {
+  it('one GPU: lora_dpo_single_device with DPOLoss and the paired dataset', () => {
+    const x = tune({
+      method: 'lora',
+      objective: 'dpo',
+      batch: 4,
+      seq: 1024,
+      checkpointing: 'full',
+    });
+    const f = roundTrip(x, 'torchtune');
+    const y = f['torchtune.yaml']!;
+    expect(y).toContain('tune run lora_dpo_single_device --config ./torchtune.yaml');
+    expect(y).toMatch(/loss:\n {2}_component_: torchtune\.rlhf\.loss\.DPOLoss\n {2}beta: 0\.1/);
+    expect(y).toContain('_component_: torchtune.datasets.stack_exchange_paired_dataset');
+    expect(y).toContain('save_adapter_weights_only: false');
+    for (const k of ['enable_activation_offloading', 'clip_grad_norm', 'packed'])
+      expect(y).not.toContain(k);
+  });
+
+  it('several GPUs: lora_dpo_distributed (FSDP keys, no compile); QLoRA too', () => {
+    const x = tune({ method: 'lora', objective: 'dpo', gpus: 4, zero: 3, seq: 2048 });
+    const y = roundTrip(x, 'torchtune')['torchtune.yaml']!;
+    expect(y).toContain('tune run --nproc_per_node 4 lora_dpo_distributed');
+    expect(y).toContain('fsdp_reshard_after_forward: true');
+    expect(y).not.toContain('compile');
+    const q = tune({ method: 'qlora', 'double-quant': true, objective: 'dpo' });
+    expect(roundTrip(q, 'torchtune')['torchtune.yaml']).toContain('qlora_llama3_1_8b');
+  });
+
+  it('refuses full DPO (no single-device recipe; the distributed one is not written), offload and precomputed references', () => {
+    expect(launchBlocker(tune({ method: 'full', objective: 'dpo' }))).toMatch(
+      /full_dpo_single_device/,
+    );
+    expect(launchBlocker(tune({ method: 'full', objective: 'dpo', gpus: 2, zero: 3 }))).toMatch(
+      /full DPO/,
+    );
+    expect(
+      launchBlocker(tune({ method: 'lora', objective: 'dpo', checkpointing: 'offload' })),
+    ).toMatch(/enable_activation_offloading/);
+    expect(
+      launchBlocker(tune({ method: 'lora', objective: 'dpo', reference: 'precomputed' })),
+    ).toMatch(/adapters disabled/);
+  });
+});
