@@ -91,7 +91,9 @@ export function objectiveWork(
         method: 'inference',
         optimizer: 'none',
         weights: o.rollout === 'hf' ? o.weights : o.compute,
-        framework: o.rollout === 'hf' ? o.framework : 'vllm',
+        // generate() dispatches each step's ops eagerly whatever the policy's engine (Unsloth included: its
+        // fused kernels are training kernels; its fast decoding is the vLLM path, fast_inference=True).
+        framework: o.rollout === 'hf' ? 'hf' : 'vllm',
         batch: shape.chunk,
         // The KV read grows with the completion: its mean context.
         seq: prompt + Math.ceil(completion / 2),
