@@ -413,6 +413,17 @@ interface Mixer {
   state: RecurrentState;
 }
 
+/** A layer's head shape: the softmax attention's, or its recurrent mixer's state heads (no growing KV). */
+const headShape = (mixer: Mixer | null, d: AttnDims) =>
+  mixer
+    ? {
+        heads: mixer.state.heads,
+        kvHeads: mixer.state.heads,
+        headDim: mixer.state.keyDim,
+        vHeadDim: mixer.state.valueDim,
+      }
+    : { heads: d.heads, kvHeads: d.kvHeads, headDim: d.headDim, vHeadDim: d.headDim };
+
 function llamaLayer(c: Fields, f: LlamaFlavor, s: LayerShared, i: number): LayerGroup {
   const { d } = s;
   const moe = checkTopK(c, f.moe?.(c, i) ?? null);
@@ -420,10 +431,7 @@ function llamaLayer(c: Fields, f: LlamaFlavor, s: LayerShared, i: number): Layer
   const base: GroupBase = {
     name: 'decoder',
     hidden: d.hidden,
-    heads: mixer ? mixer.state.heads : d.heads,
-    kvHeads: mixer ? mixer.state.heads : d.kvHeads,
-    headDim: mixer ? mixer.state.keyDim : d.headDim,
-    vHeadDim: mixer ? mixer.state.valueDim : d.headDim,
+    ...headShape(mixer, d),
     ffn: moe ? moe.ffn : s.ffn,
     gated: true,
     experts: moe ? moe.experts : 1,
@@ -1448,10 +1456,7 @@ function nemotronLayer(c: Fields, d: AttnDims, l: NemotronLayer): LayerGroup {
   const base: GroupBase = {
     name: 'decoder',
     hidden: d.hidden,
-    heads: m ? m.state.heads : d.heads,
-    kvHeads: m ? m.state.heads : d.kvHeads,
-    headDim: m ? m.state.keyDim : d.headDim,
-    vHeadDim: m ? m.state.valueDim : d.headDim,
+    ...headShape(m, d),
     ffn: (moe ? moe.ffn : 0) + ffn,
     gated: false,
     experts: moe ? moe.experts : 1,
