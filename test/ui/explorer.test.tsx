@@ -78,19 +78,19 @@ describe('Explorer', () => {
     await tick();
     expect(ui.frame()).toMatchInlineSnapshot(`
       "Test scenario · llama-2-13b · 40 plans · 1/40 · by planner rank ▲
-           # hardware        technique                     mem/GPU      time      cost wall W x fastest P
-      ❯    1 1× a100-80gb (… qlora nf4, adamw, ckpt…   16.0/80 GiB     5.5 h     $0.25    750     2.75× *
-           2 1× rtx-4090 (o… full bf16, adamw, ckpt…   16.0/24 GiB     3.5 h     $0.50    800     1.75×
-           3 1× a100-80gb (… lora bf16, adamw, ckpt…   16.0/80 GiB     7.0 h     $0.75    700     3.50×
-           4 1× rtx-4090 (o… qlora nf4, adamw-8bit,…   16.0/24 GiB     5.0 h     $1.00    750     2.50×
-           5 1× a100-80gb (… full bf16, adamw, ckpt…   16.0/80 GiB     3.0 h     $1.25    800     1.50×
-           6 1× rtx-4090 (o… lora bf16, adamw, ckpt…   16.0/24 GiB     6.5 h     $1.50    700     3.25× *
-           7 1× a100-80gb (… qlora nf4, adamw, ckpt…   16.0/80 GiB     4.5 h     $1.75    750     2.25×
-           8 1× rtx-4090 (o… full bf16, adamw-8bit,…   16.0/24 GiB     2.5 h     $2.00    800     1.25×
-           9 1× a100-80gb (… lora bf16, adamw, ckpt…   16.0/80 GiB     6.0 h     $2.25    700     3.00×
-          10 1× rtx-4090 (o… qlora nf4, adamw, ckpt…   16.0/24 GiB     4.0 h     $2.50    750     2.00×
-          11 1× a100-80gb (… full bf16, adamw, ckpt…   16.0/80 GiB     2.0 h     $2.75    800     1.00× *
-          12 1× rtx-4090 (o… lora bf16, adamw-8bit,…   16.0/24 GiB     5.5 h     $3.00    700     2.75×
+           # hardware       technique               wt   opt   eng     PL   mem  time   cost    W    ×f P
+      ❯    1 1× a100-80gb   qlora, ckpt selective,… nf4  adamw hf    450W 16/80  5.5h  $0.25  750 2.75× *
+           2 1× rtx-4090    full, ckpt selective, … bf16 adamw hf    450W 16/24  3.5h  $0.50  800 1.75×
+           3 1× a100-80gb   lora, ckpt selective, … bf16 adamw hf    450W 16/80  7.0h  $0.75  700 3.50×
+           4 1× rtx-4090    qlora, ckpt selective,… nf4  adw8  hf    450W 16/24  5.0h  $1.00  750 2.50×
+           5 1× a100-80gb   full, ckpt selective, … bf16 adamw hf    450W 16/80  3.0h  $1.25  800 1.50×
+           6 1× rtx-4090    lora, ckpt selective, … bf16 adamw hf    450W 16/24  6.5h  $1.50  700 3.25× *
+           7 1× a100-80gb   qlora, ckpt selective,… nf4  adamw hf    450W 16/80  4.5h  $1.75  750 2.25×
+           8 1× rtx-4090    full, ckpt selective, … bf16 adw8  hf    450W 16/24  2.5h  $2.00  800 1.25×
+           9 1× a100-80gb   lora, ckpt selective, … bf16 adamw hf    450W 16/80  6.0h  $2.25  700 3.00×
+          10 1× rtx-4090    qlora, ckpt selective,… nf4  adamw hf    450W 16/24  4.0h  $2.50  750 2.00×
+      wt=weights opt=optimizer eng=engine PL=power limit W=wall watts ×f=x fastest P=Pareto
+      ▸ #1 hf-trainer, nf4 weights, adamw, 450 W limit, qlora, ckpt selective, flash, mb 1×16
       ┌──────────────────────────────────────────────────────────────────────────────────────────────────┐
       │#1 qlora/bf16/adamw/mb1/owned:a100-80gbx1#1  (Pareto front)                                       │
       │16.0 GiB of 80.0 GiB per GPU, 64.0 GiB free (peak: star…  techniques · x fastest 2.75×; step time…│
@@ -119,7 +119,7 @@ describe('Explorer', () => {
         .find((l) => l.startsWith('❯')),
     ).toMatch(/^❯\s+3 /);
     await ui.press('\u001b[6~');
-    expect(ui.frame().split('\n')[0]).toContain('· 15/40 ·');
+    expect(ui.frame().split('\n')[0]).toContain('· 13/40 ·'); // a page is the 10 rows a 100×30 table shows
     await ui.press('\u001b[F');
     expect(ui.frame().split('\n')[0]).toContain('· 40/40 ·');
     ui.unmount();
@@ -131,7 +131,7 @@ describe('Explorer', () => {
     const lines = ui.frame().split('\n');
     expect(lines[0]).toContain('5000 plans · 4545/5000 · by x fastest ▲'); // plan 5000 stays selected
     expect(lines.find((l) => l.startsWith('❯'))).toMatch(/^❯ 5000 /);
-    expect(lines.filter((l) => /^[❯ ] +\d+ 1×/.test(l))).toHaveLength(12);
+    expect(lines.filter((l) => /^[❯ ] +\d+ 1×/.test(l))).toHaveLength(10);
     ui.unmount();
   });
 
@@ -140,8 +140,10 @@ describe('Explorer', () => {
     await ui.press('4', 'm', 'p');
     expect(ui.frame()).toMatchInlineSnapshot(`
       "Test scenario · llama-2-13b · 1 of 12 plans · 1/1 · by time ▲ · method=full, Pareto front
-           # hardware        technique                     mem/GPU      time      cost wall W x fastest P
-      ❯   11 1× a100-80gb (… full bf16, adamw, ckpt…   16.0/80 GiB     2.0 h     $2.75    800     1.00× *
+           # hardware       technique               wt   opt   eng     PL   mem  time   cost    W    ×f P
+      ❯   11 1× a100-80gb   full, ckpt selective, … bf16 adamw hf    450W 16/80  2.0h  $2.75  800 1.00× *
+      wt=weights opt=optimizer eng=engine PL=power limit W=wall watts ×f=x fastest P=Pareto
+      ▸ #11 hf-trainer, bf16 weights, adamw, 450 W limit, full, ckpt selective, flash, mb 1×16
       ┌──────────────────────────────────────────────────────────────────────────────────────────────────┐
       │#11 full/bf16/adamw/mb1/owned:a100-80gbx1#11  (Pareto front)                                      │
       │16.0 GiB of 80.0 GiB per GPU, 64.0 GiB free (peak: star…  techniques · x fastest 1.00×; step time…│
@@ -165,13 +167,15 @@ describe('Explorer', () => {
     await ui.press('\r', '/', 'a', '1', '0', '0');
     expect(ui.frame()).toMatchInlineSnapshot(`
       "Test scenario · llama-2-13b · 6 of 12 plans · 1/6 · by planner rank ▲ · /a100
-           # hardware        technique                     mem/GPU      time      cost wall W x fastest P
-      ❯    1 1× a100-80gb (… qlora nf4, adamw, ckpt…   16.0/80 GiB     5.5 h     $0.25    750     2.75× *
-           3 1× a100-80gb (… lora bf16, adamw, ckpt…   16.0/80 GiB     7.0 h     $0.75    700     3.50×
-           5 1× a100-80gb (… full bf16, adamw, ckpt…   16.0/80 GiB     3.0 h     $1.25    800     1.50×
-           7 1× a100-80gb (… qlora nf4, adamw, ckpt…   16.0/80 GiB     4.5 h     $1.75    750     2.25×
-           9 1× a100-80gb (… lora bf16, adamw, ckpt…   16.0/80 GiB     6.0 h     $2.25    700     3.00×
-          11 1× a100-80gb (… full bf16, adamw, ckpt…   16.0/80 GiB     2.0 h     $2.75    800     1.00× *
+           # hardware       technique               wt   opt   eng     PL   mem  time   cost    W    ×f P
+      ❯    1 1× a100-80gb   qlora, ckpt selective,… nf4  adamw hf    450W 16/80  5.5h  $0.25  750 2.75× *
+           3 1× a100-80gb   lora, ckpt selective, … bf16 adamw hf    450W 16/80  7.0h  $0.75  700 3.50×
+           5 1× a100-80gb   full, ckpt selective, … bf16 adamw hf    450W 16/80  3.0h  $1.25  800 1.50×
+           7 1× a100-80gb   qlora, ckpt selective,… nf4  adamw hf    450W 16/80  4.5h  $1.75  750 2.25×
+           9 1× a100-80gb   lora, ckpt selective, … bf16 adamw hf    450W 16/80  6.0h  $2.25  700 3.00×
+          11 1× a100-80gb   full, ckpt selective, … bf16 adamw hf    450W 16/80  2.0h  $2.75  800 1.00× *
+      wt=weights opt=optimizer eng=engine PL=power limit W=wall watts ×f=x fastest P=Pareto
+      ▸ #1 hf-trainer, nf4 weights, adamw, 450 W limit, qlora, ckpt selective, flash, mb 1×16
       search: a100▏ Enter keep · Esc clear
       ↑↓ move · 1-5 sort · m g o filter · f fits · p front · / search · i edit · e export · b pin · c com…"
     `);
@@ -186,9 +190,11 @@ describe('Explorer', () => {
     expect(seen.map((s) => s.hardware.owned[0]?.count)).toEqual([2]);
     expect(ui.frame()).toMatchInlineSnapshot(`
       "Edited · llama-2-13b · 2 plans · 1/2 · by planner rank ▲
-           # hardware        technique                     mem/GPU      time      cost wall W x fastest P
-      ❯    1 1× a100-80gb (… qlora nf4, adamw, ckpt…   16.0/80 GiB     5.5 h     $0.25    750     2.75× *
-           2 1× rtx-4090 (o… full bf16, adamw, ckpt…   16.0/24 GiB     3.5 h     $0.50    800     1.75×
+           # hardware       technique               wt   opt   eng     PL   mem  time   cost    W    ×f P
+      ❯    1 1× a100-80gb   qlora, ckpt selective,… nf4  adamw hf    450W 16/80  5.5h  $0.25  750 2.75× *
+           2 1× rtx-4090    full, ckpt selective, … bf16 adamw hf    450W 16/24  3.5h  $0.50  800 1.75×
+      wt=weights opt=optimizer eng=engine PL=power limit W=wall watts ×f=x fastest P=Pareto
+      ▸ #1 hf-trainer, nf4 weights, adamw, 450 W limit, qlora, ckpt selective, flash, mb 1×16
       ╭──────────────────────────────────────────────────────────────────────────────────────────────────╮
       │ edit scenario (↑↓ knob, ←→ step, Enter type, Esc back)                                           │
       │   model             llama-2-13b                                                                  │
@@ -236,7 +242,7 @@ describe('Explorer', () => {
       │   c                 compare pinned scenarios side by side                                        │
       │   e                 export plans (json / csv / md / svg)                                         │
       │   l                 write the selected plan's launch folder (launch-<rank>)                      │
-      │   ?                 this help                                                                    │
+      │   ?                 this help (↑↓ PgUp PgDn space scroll it)                                     │
       │   q Esc             quit (Esc closes a prompt first); ^c quits from anywhere (exit 130)          │
       │ editing knobs (i)                                                                                │
       │   ↑ ↓               choose a knob                                                                │

@@ -7,17 +7,17 @@ import { CompareView } from './CompareView.js';
 import { DetailPane } from './DetailPane.js';
 import { EditPanel } from './EditPanel.js';
 import { HelpOverlay } from './HelpOverlay.js';
-import { KEY_HELP } from './keys.js';
 import { NothingFits } from './NothingFits.js';
 import { PlanTable } from './PlanTable.js';
 import { Prompt } from './Prompt.js';
-import { compareSet, initialState, reducer, selectedPlan } from './state.js';
+import { compareSet, detailShown, initialState, reducer, selectedPlan } from './state.js';
 import {
   compareProps,
   detailProps,
   editProps,
   footerText,
   headerText,
+  helpProps,
   nothingFitsProps,
   tableProps,
 } from './view.js';
@@ -59,12 +59,15 @@ const PROGRESS_AFTER_MS = 300;
 export function Explorer(props: ExplorerProps) {
   const { replan, exportTo, debounceMs = 0, clock = () => performance.now() } = props;
   const [s, dispatch] = useReducer(reducer, undefined, () =>
-    initialState(props.file, props.scenario, props.result, props.height),
+    initialState(props.file, props.scenario, props.result, props.height, props.width),
   );
   const { exit } = useApp();
   const { isRawModeSupported } = useStdin();
 
-  useEffect(() => dispatch({ type: 'resize', height: props.height }), [props.height]);
+  useEffect(
+    () => dispatch({ type: 'resize', height: props.height, width: props.width }),
+    [props.height, props.width],
+  );
 
   useEffect(() => {
     if (s.quit === null) return;
@@ -144,7 +147,7 @@ export function Explorer(props: ExplorerProps) {
   const width = props.width;
   const plan = selectedPlan(s);
   let body;
-  if (s.mode === 'help') body = <HelpOverlay sections={KEY_HELP} />;
+  if (s.mode === 'help') body = <HelpOverlay {...helpProps(s)} />;
   else if (s.mode === 'compare') body = <CompareView {...compareProps(compareSet(s), width)} />;
   else if (s.result.plans.length === 0 && s.mode !== 'edit')
     body = <NothingFits {...nothingFitsProps(s.result, width)} />;
@@ -153,7 +156,7 @@ export function Explorer(props: ExplorerProps) {
       <>
         <PlanTable {...tableProps(s, width)} />
         {s.mode === 'edit' ? <EditPanel {...editProps(s)} /> : null}
-        {s.mode !== 'edit' && s.detail && plan ? (
+        {s.mode !== 'edit' && detailShown(s.height, s.detail, width) && plan ? (
           <DetailPane {...detailProps(plan, s.result, width)} />
         ) : null}
       </>

@@ -1,7 +1,16 @@
 /** Pure: State → the props of each component (all formatting happens here, not in components). */
 import type { Plan, PlanResult } from '../../core/plan/index.js';
 import { KNOBS, KNOB_LABEL, knobValue } from './edit.js';
-import { headerLine, memorySegments, rowLine, tableColumns, type Segment } from './cells.js';
+import {
+  headerLine,
+  memorySegments,
+  rowLine,
+  selectedLine,
+  tableLayout,
+  type Segment,
+} from './cells.js';
+import { HELP_LINES } from './keys.js';
+import type { HelpOverlayProps } from './HelpOverlay.js';
 import {
   COMPARE_LABELS,
   compareColumn,
@@ -16,7 +25,7 @@ import {
   timeCostLine,
 } from './detail.js';
 import { filterSummary } from './rows.js';
-import { tableRows, type Snapshot, type State } from './state.js';
+import { helpRows, selectedPlan, tableRows, type Snapshot, type State } from './state.js';
 import type { DetailPaneProps } from './DetailPane.js';
 import type { PlanTableProps } from './PlanTable.js';
 import type { EditPanelProps } from './EditPanel.js';
@@ -46,8 +55,8 @@ export function headerText(s: State): string {
 }
 
 export function tableProps(s: State, width: number): PlanTableProps {
-  const cols = tableColumns(width);
-  const n = tableRows(s.height, s.detail || s.mode === 'edit');
+  const { cols, legend } = tableLayout(width);
+  const n = tableRows(s.height, s.detail || s.mode === 'edit', width);
   const window = s.visible.slice(s.top, s.top + n);
   const r = s.result;
   const empty =
@@ -59,6 +68,25 @@ export function tableProps(s: State, width: number): PlanTableProps {
     rows: window.map((p, i) => rowLine(cols, p, s.top + i === s.cursor)),
     selected: s.cursor - s.top,
     empty,
+    legend,
+    selectedText: (() => {
+      const p = legend === null ? null : selectedPlan(s);
+      return p ? selectedLine(p) : null;
+    })(),
+  };
+}
+
+/** The help's visible lines and where they are in the whole. */
+export function helpProps(s: State): HelpOverlayProps {
+  const n = helpRows(s.height);
+  const top = Math.min(s.helpTop, Math.max(0, HELP_LINES.length - n));
+  const lines = HELP_LINES.slice(top, top + n);
+  const more = HELP_LINES.length > n;
+  return {
+    title: more
+      ? `keys ${top + 1}-${top + lines.length} of ${HELP_LINES.length} (↑↓ space scroll · ? or Esc closes)`
+      : 'keys (? or Esc closes)',
+    lines,
   };
 }
 
