@@ -1,5 +1,5 @@
 /** Mount the explorer (or the compare view) full-screen; plain output paths never import this module. */
-import { extname, resolve } from 'node:path';
+import { basename, extname, resolve } from 'node:path';
 import { render } from 'ink';
 import type { Plan, PlanResult } from '../core/plan/index.js';
 import { UserError } from '../io/errors.js';
@@ -143,7 +143,15 @@ export async function runExplorer(
 export async function runCompareTui(
   results: readonly { file: string; result: PlanResult }[],
 ): Promise<number> {
-  const snapshots = results.map((r) => ({ name: r.result.scenario.name, result: r.result }));
+  // Each side is titled with its scenario's name; two scenarios of one name add their file's.
+  const names = results.map((r) => r.result.scenario.name);
+  const snapshots = results.map((r, i) => ({
+    name:
+      names.indexOf(names[i]!) === names.lastIndexOf(names[i]!)
+        ? names[i]!
+        : `${names[i]!} (${basename(r.file)})`,
+    result: r.result,
+  }));
   await fullScreen(() =>
     render(<CompareApp snapshots={snapshots} width={size().width} />, { exitOnCtrlC: true }),
   );

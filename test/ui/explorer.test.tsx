@@ -284,28 +284,32 @@ describe('Explorer', () => {
     await tick(50);
     expect(ui.frame()).toMatchInlineSnapshot(`
       "Edited · llama-2-13b · 2 plans · 1/2 · by planner rank ▲
-      compare         Test scenario                            Edited (current)
-      memory          ████▞▞▚▪······························│  ████▞▞▚▪······························│
-      model           llama-2-13b                              llama-2-13b
-      fits            yes                                      yes
-      best hardware   1× a100-80gb (owned)                     1× a100-80gb (owned)
-      technique       qlora nf4, adamw, ckpt selective, flas…  qlora nf4, adamw, ckpt selective, flas…
-      GPU memory      16.0 GiB / 80.0 GiB                      16.0 GiB / 80.0 GiB
-        weights       8.0 GiB                                  8.0 GiB
-        adapters      0.1 GiB                                  0.1 GiB
-        gradients     0.1 GiB                                  0.1 GiB
-        optimizer     0.4 GiB                                  0.4 GiB
-        activations   5.0 GiB                                  5.0 GiB
-        logits        1.0 GiB                                  1.0 GiB
-        KV cache      —                                        —
-        overhead      1.4 GiB                                  1.4 GiB
-      time            5.5 h                                    5.5 h
-      cost            $0.25                                    $0.25
-      wall power      750 W                                    750 W
-      tokens/s        999                                      999
-      x fastest       2.75×                                    2.75×
-      feasible plans  5                                        2
-      runner-up       1× rtx-4090 (owned), $0.50               1× rtx-4090 (owned), $0.50
+      compare ≠ differs Test scenario                           Edited (current)
+        memory          ████▞▞▪······························│  ████▞▞▪······························│
+        model           llama-2-13b                             llama-2-13b
+        fits            yes                                     yes
+        best hardware   1× a100-80gb (owned)                    1× a100-80gb (owned)
+        technique       qlora nf4, adamw, ckpt selective, fla…  qlora nf4, adamw, ckpt selective, fla…
+        engine          hf-trainer                              hf-trainer
+        weights         nf4                                     nf4
+        optimizer       adamw                                   adamw
+        power limit     450 W                                   450 W
+        GPU memory      16.0 GiB / 80.0 GiB                     16.0 GiB / 80.0 GiB
+          weights       8.0 GiB                                 8.0 GiB
+          adapters      0.1 GiB                                 0.1 GiB
+          gradients     0.1 GiB                                 0.1 GiB
+          optimizer     0.4 GiB                                 0.4 GiB
+          activations   5.0 GiB                                 5.0 GiB
+          logits        1.0 GiB                                 1.0 GiB
+          KV cache      —                                       —
+          overhead      1.4 GiB                                 1.4 GiB
+        time            5.5 h                                   5.5 h
+        cost            $0.25                                   $0.25
+        wall power      750 W                                   750 W
+        tokens/s        999                                     999
+        x fastest       2.75×                                   2.75×
+      ≠ feasible plans  5                                       2
+        runner-up       1× rtx-4090 (owned), $0.50              1× rtx-4090 (owned), $0.50
       re-planned in 0 ms: 2 plans"
     `);
     ui.unmount();
@@ -324,30 +328,55 @@ describe('CompareApp', () => {
       />,
     );
     expect(strip(ui.lastFrame())).toMatchInlineSnapshot(`
-      "compare         A                                        B
-      memory          ████▞▞▚▪······························│  │
-      model           llama-2-13b                              llama-2-13b
-      fits            yes                                      no
-      best hardware   1× a100-80gb (owned)                     —
-      technique       qlora nf4, adamw, ckpt selective, flas…  —
-      GPU memory      16.0 GiB / 80.0 GiB                      —
-        weights       8.0 GiB                                  —
-        adapters      0.1 GiB                                  —
-        gradients     0.1 GiB                                  —
-        optimizer     0.4 GiB                                  —
-        activations   5.0 GiB                                  —
-        logits        1.0 GiB                                  —
-        KV cache      —                                        —
-        overhead      1.4 GiB                                  —
-      time            5.5 h                                    —
-      cost            $0.25                                    —
-      wall power      750 W                                    —
-      tokens/s        999                                      —
-      x fastest       2.75×                                    —
-      feasible plans  3                                        0
-      runner-up       1× rtx-4090 (owned), $0.50               —
+      "compare ≠ differs A                                       B
+        memory          ████▞▞▪······························│  │
+        model           llama-2-13b                             llama-2-13b
+      ≠ fits            yes                                     no
+      ≠ best hardware   1× a100-80gb (owned)                    —
+      ≠ technique       qlora nf4, adamw, ckpt selective, fla…  —
+      ≠ engine          hf-trainer                              —
+      ≠ weights         nf4                                     —
+      ≠ optimizer       adamw                                   —
+      ≠ power limit     450 W                                   —
+      ≠ GPU memory      16.0 GiB / 80.0 GiB                     —
+      ≠   weights       8.0 GiB                                 —
+      ≠   adapters      0.1 GiB                                 —
+      ≠   gradients     0.1 GiB                                 —
+      ≠   optimizer     0.4 GiB                                 —
+      ≠   activations   5.0 GiB                                 —
+      ≠   logits        1.0 GiB                                 —
+          KV cache      —                                       —
+      ≠   overhead      1.4 GiB                                 —
+      ≠ time            5.5 h                                   —
+      ≠ cost            $0.25                                   —
+      ≠ wall power      750 W                                   —
+      ≠ tokens/s        999                                     —
+      ≠ x fastest       2.75×                                   —
+      ≠ feasible plans  3                                       0
+      ≠ runner-up       1× rtx-4090 (owned), $0.50              —
       q quit"
     `);
     ui.unmount();
+  });
+});
+
+describe('compare', () => {
+  it('marks each row that differs and tells two scenarios of one name apart', () => {
+    const frame = strip(
+      render(
+        <CompareApp
+          snapshots={[
+            { name: 'A', result: fakeResult(3, 'A') },
+            { name: 'A', result: fakeResult(0, 'A') },
+          ]}
+          width={100}
+        />,
+      ).lastFrame(),
+    );
+    const lines = frame.split('\n');
+    expect(lines[0]).toMatch(/^compare ≠ differs +A \(1\) +A \(2\)$/);
+    expect(lines.find((l) => l.includes(' model '))).toMatch(/^ {2}model/); // same model: no mark
+    for (const label of ['fits', 'engine', 'weights', 'optimizer', 'power limit', 'cost'])
+      expect(lines.find((l) => l.slice(2).startsWith(label))).toMatch(/^≠ /);
   });
 });

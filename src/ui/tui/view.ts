@@ -130,20 +130,34 @@ export function editProps(s: State): EditPanelProps {
   };
 }
 
+/** Marks a compare row whose value differs between the scenarios. */
+export const DIFFERS = '≠';
+
+/**
+ * Scenarios side by side: each column titled with its scenario's name (made distinct: the same name twice
+ * gets its position), and each row whose values differ marked with ≠ before its label.
+ */
 export function compareProps(set: readonly Snapshot[], width: number): CompareViewProps {
-  const labelWidth = Math.max(...COMPARE_LABELS.map((l) => l.length)) + 2;
+  const labelWidth = Math.max(...COMPARE_LABELS.map((l) => l.length)) + 4;
   const columnWidth = Math.max(16, Math.floor((width - labelWidth) / Math.max(1, set.length)) - 1);
+  const seen = new Map<string, number>();
+  for (const x of set) seen.set(x.name, (seen.get(x.name) ?? 0) + 1);
+  const columns = set.map((x, i) => {
+    const best = x.result.plans[0];
+    const segments: Segment[] = best
+      ? memorySegments(best.memory.breakdown, best.memory.capacityBytes, columnWidth - 3)
+      : [];
+    const name = (seen.get(x.name) ?? 0) > 1 ? `${x.name} (${i + 1})` : x.name;
+    return { ...compareColumn(name, x.result), segments };
+  });
+  const differs = COMPARE_LABELS.map(
+    (_, r) => columns.length > 1 && columns.some((c) => c.rows[r] !== columns[0]!.rows[r]),
+  );
   return {
-    labels: COMPARE_LABELS,
+    labels: COMPARE_LABELS.map((l, r) => `${differs[r] ? DIFFERS : ' '} ${l}`),
     labelWidth,
     columnWidth,
-    columns: set.map((x) => {
-      const best = x.result.plans[0];
-      const segments: Segment[] = best
-        ? memorySegments(best.memory.breakdown, best.memory.capacityBytes, columnWidth - 3)
-        : [];
-      return { ...compareColumn(x.name, x.result), segments };
-    }),
+    columns,
   };
 }
 
