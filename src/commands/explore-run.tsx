@@ -109,6 +109,7 @@ export async function runExplorer(
 ): Promise<number> {
   const session = await openExplorer(file, opts, started);
   let code = session.result.fits ? 0 : 2;
+  let summary = '';
   const app = (w: { width: number; height: number }) => (
     <Explorer
       file={file}
@@ -119,7 +120,10 @@ export async function runExplorer(
       replan={(s, onProgress) => session.planner.plan(s, onProgress)}
       exportTo={exportTo}
       launchTo={(plan, scenario) => launchTo(file, plan, scenario)}
-      onQuit={(c) => (code = c)}
+      onQuit={(c, text) => {
+        code = c;
+        summary = text;
+      }}
       onKey={() => session.planner.hold()}
       onDrawn={() => session.planner.drawn()}
     />
@@ -137,6 +141,8 @@ export async function runExplorer(
   } finally {
     session.planner.close();
   }
+  // The alternate screen is gone: leave the selected plan on the terminal, not an empty screen.
+  if (summary) process.stdout.write(summary);
   return code;
 }
 

@@ -380,3 +380,43 @@ describe('compare', () => {
       expect(lines.find((l) => l.slice(2).startsWith(label))).toMatch(/^≠ /);
   });
 });
+
+describe('quitting', () => {
+  it('hands back a one-screen summary of the selected plan', async () => {
+    let got: [number, string] | null = null;
+    const ui = render(
+      <Explorer
+        file="t.yaml"
+        scenario={scenario}
+        result={fakeResult(40)}
+        width={80}
+        height={24}
+        replan={() => fakeResult(3)}
+        exportTo={() => 'unused'}
+        onQuit={(code, summary) => (got = [code, summary])}
+      />,
+    );
+    await tick();
+    for (const k of ['j', 'j', 'j', 'q']) {
+      ui.stdin.write(k);
+      await tick();
+    }
+    expect(got![0]).toBe(0);
+    expect(got![1]).toMatchInlineSnapshot(`
+      "Test scenario · llama-2-13b · plan #4 of 40 (selected when you quit)
+        hardware     1× rtx-4090 (owned)
+        engine       hf-trainer
+        weights      nf4
+        optimizer    adamw-8bit
+        power limit  450 W
+        technique    qlora, ckpt selective, flash, mb 1×16
+        memory       16.0 GiB of 24.0 GiB per GPU, 8.0 GiB free (peak: start of backward)
+        time         5.0 h
+        cost         $1.00
+        launch it:   vramplan launch t.yaml --plan 4
+      "
+    `);
+    expect(got![1].split('\n').length).toBeLessThanOrEqual(20);
+    ui.unmount();
+  });
+});

@@ -19,6 +19,7 @@ import {
   headerText,
   helpProps,
   nothingFitsProps,
+  quitSummary,
   tableProps,
 } from './view.js';
 
@@ -43,8 +44,11 @@ export interface ExplorerProps {
   /** Wait this long after an edit before re-planning (0: next tick; keys of one burst still plan once). */
   readonly debounceMs?: number;
   readonly clock?: () => number;
-  /** Called once with the exit code when the user quits (0, 2 when nothing fits, 130 on Ctrl-C). */
-  readonly onQuit?: (code: number) => void;
+  /**
+   * Called once with the exit code when the user quits (0, 2 when nothing fits, 130 on Ctrl-C) and the
+   * summary to print once the screen is restored (the selected plan; see quitSummary).
+   */
+  readonly onQuit?: (code: number, summary: string) => void;
   /**
    * Called as each key arrives, before it is handled, and after each frame is drawn (layout effects run
    * once Ink has written the frame): the planner pauses its workers in between.
@@ -71,7 +75,7 @@ export function Explorer(props: ExplorerProps) {
 
   useEffect(() => {
     if (s.quit === null) return;
-    props.onQuit?.(s.quit);
+    props.onQuit?.(s.quit, quitSummary(s));
     exit();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [s.quit, exit]);

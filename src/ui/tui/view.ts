@@ -5,8 +5,11 @@ import {
   headerLine,
   memorySegments,
   rowLine,
+  hardwareCell,
+  powerLimitText,
   selectedLine,
   tableLayout,
+  techniqueRest,
   type Segment,
 } from './cells.js';
 import { HELP_LINES } from './keys.js';
@@ -32,6 +35,7 @@ import type { EditPanelProps } from './EditPanel.js';
 import type { CompareViewProps } from './CompareView.js';
 import type { NothingFitsProps } from './NothingFits.js';
 import { fixSentence } from '../plan-messages.js';
+import { formatDuration, formatUsd } from '../format.js';
 
 const SORT_LABEL = {
   rank: 'planner rank',
@@ -159,6 +163,35 @@ export function compareProps(set: readonly Snapshot[], width: number): CompareVi
     columnWidth,
     columns,
   };
+}
+
+/**
+ * What stays on the terminal after the explorer quits: the plan selected then (engine, weights, optimizer,
+ * power limit, memory, time, cost) and how to launch it, in a dozen lines.
+ */
+export function quitSummary(s: State): string {
+  const r = s.result;
+  const p = selectedPlan(s);
+  const edited = s.planGen > 0 ? ' (as edited in the explorer)' : '';
+  if (!p)
+    return `${r.scenario.name}${edited} · ${r.model.id}: no plan selected (${r.plans.length} plans, ${r.searched.candidates.toLocaleString('en-US')} candidates searched); \`vramplan plan ${s.file}\` lists the nearest fixes\n`;
+  const rows: [string, string][] = [
+    ['hardware', hardwareCell(p)],
+    ['engine', p.choices.engine],
+    ['weights', p.choices.weights],
+    ['optimizer', p.choices.method === 'inference' ? '—' : p.choices.optimizer],
+    ['power limit', powerLimitText(p)],
+    ['technique', techniqueRest(p)],
+    ['memory', `${memoryHeadline(p)}`],
+    ['time', formatDuration(p.time.hours)],
+    ['cost', formatUsd(p.cost.usd)],
+  ];
+  const lines = [
+    `${r.scenario.name}${edited} · ${r.model.id} · plan #${p.rank} of ${r.plans.length} (selected when you quit)`,
+    ...rows.map(([k, v]) => `  ${k.padEnd(12)} ${v}`),
+  ];
+  if (s.planGen === 0) lines.push(`  launch it:   vramplan launch ${s.file} --plan ${p.rank}`);
+  return `${lines.join('\n')}\n`;
 }
 
 /** The footer: the status message, or the most used keys (fewer on a narrow terminal). */
