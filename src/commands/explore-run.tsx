@@ -1,5 +1,5 @@
 /** Mount the explorer (or the compare view) full-screen; plain output paths never import this module. */
-import { extname, resolve } from 'node:path';
+import { basename, extname, resolve } from 'node:path';
 import { render } from 'ink';
 import type { Plan, PlanResult } from '../core/plan/index.js';
 import { UserError } from '../io/errors.js';
@@ -109,6 +109,7 @@ export async function runExplorer(
 ): Promise<number> {
   const session = await openExplorer(file, opts, started);
   let code = session.result.fits ? 0 : 2;
+  let summary = '';
   const app = (w: { width: number; height: number }) => (
     <Explorer
       file={file}
@@ -119,7 +120,10 @@ export async function runExplorer(
       replan={(s, onProgress) => session.planner.plan(s, onProgress)}
       exportTo={exportTo}
       launchTo={(plan, scenario) => launchTo(file, plan, scenario)}
-      onQuit={(c) => (code = c)}
+      onQuit={(c, text) => {
+        code = c;
+        summary = text;
+      }}
       onKey={() => session.planner.hold()}
       onDrawn={() => session.planner.drawn()}
     />
@@ -137,13 +141,23 @@ export async function runExplorer(
   } finally {
     session.planner.close();
   }
+  // The alternate screen is gone: leave the selected plan on the terminal, not an empty screen.
+  if (summary) process.stdout.write(summary);
   return code;
 }
 
 export async function runCompareTui(
   results: readonly { file: string; result: PlanResult }[],
 ): Promise<number> {
-  const snapshots = results.map((r) => ({ name: r.result.scenario.name, result: r.result }));
+  // Each side is titled with its scenario's name; two scenarios of one name add their file's.
+  const names = results.map((r) => r.result.scenario.name);
+  const snapshots = results.map((r, i) => ({
+    name:
+      names.indexOf(names[i]!) === names.lastIndexOf(names[i]!)
+        ? names[i]!
+        : `${names[i]!} (${basename(r.file)})`,
+    result: r.result,
+  }));
   await fullScreen(() =>
     render(<CompareApp snapshots={snapshots} width={size().width} />, { exitOnCtrlC: true }),
   );

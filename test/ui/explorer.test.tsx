@@ -78,19 +78,19 @@ describe('Explorer', () => {
     await tick();
     expect(ui.frame()).toMatchInlineSnapshot(`
       "Test scenario · llama-2-13b · 40 plans · 1/40 · by planner rank ▲
-           # hardware        technique                     mem/GPU      time      cost wall W x fastest P
-      ❯    1 1× a100-80gb (… qlora nf4, adamw, ckpt…   16.0/80 GiB     5.5 h     $0.25    750     2.75× *
-           2 1× rtx-4090 (o… full bf16, adamw, ckpt…   16.0/24 GiB     3.5 h     $0.50    800     1.75×
-           3 1× a100-80gb (… lora bf16, adamw, ckpt…   16.0/80 GiB     7.0 h     $0.75    700     3.50×
-           4 1× rtx-4090 (o… qlora nf4, adamw-8bit,…   16.0/24 GiB     5.0 h     $1.00    750     2.50×
-           5 1× a100-80gb (… full bf16, adamw, ckpt…   16.0/80 GiB     3.0 h     $1.25    800     1.50×
-           6 1× rtx-4090 (o… lora bf16, adamw, ckpt…   16.0/24 GiB     6.5 h     $1.50    700     3.25× *
-           7 1× a100-80gb (… qlora nf4, adamw, ckpt…   16.0/80 GiB     4.5 h     $1.75    750     2.25×
-           8 1× rtx-4090 (o… full bf16, adamw-8bit,…   16.0/24 GiB     2.5 h     $2.00    800     1.25×
-           9 1× a100-80gb (… lora bf16, adamw, ckpt…   16.0/80 GiB     6.0 h     $2.25    700     3.00×
-          10 1× rtx-4090 (o… qlora nf4, adamw, ckpt…   16.0/24 GiB     4.0 h     $2.50    750     2.00×
-          11 1× a100-80gb (… full bf16, adamw, ckpt…   16.0/80 GiB     2.0 h     $2.75    800     1.00× *
-          12 1× rtx-4090 (o… lora bf16, adamw-8bit,…   16.0/24 GiB     5.5 h     $3.00    700     2.75×
+           # hardware       technique               wt   opt   eng     PL   mem  time   cost    W    ×f P
+      ❯    1 1× a100-80gb   qlora, ckpt selective,… nf4  adamw hf    450W 16/80  5.5h  $0.25  750 2.75× *
+           2 1× rtx-4090    full, ckpt selective, … bf16 adamw hf    450W 16/24  3.5h  $0.50  800 1.75×
+           3 1× a100-80gb   lora, ckpt selective, … bf16 adamw hf    450W 16/80  7.0h  $0.75  700 3.50×
+           4 1× rtx-4090    qlora, ckpt selective,… nf4  adw8  hf    450W 16/24  5.0h  $1.00  750 2.50×
+           5 1× a100-80gb   full, ckpt selective, … bf16 adamw hf    450W 16/80  3.0h  $1.25  800 1.50×
+           6 1× rtx-4090    lora, ckpt selective, … bf16 adamw hf    450W 16/24  6.5h  $1.50  700 3.25× *
+           7 1× a100-80gb   qlora, ckpt selective,… nf4  adamw hf    450W 16/80  4.5h  $1.75  750 2.25×
+           8 1× rtx-4090    full, ckpt selective, … bf16 adw8  hf    450W 16/24  2.5h  $2.00  800 1.25×
+           9 1× a100-80gb   lora, ckpt selective, … bf16 adamw hf    450W 16/80  6.0h  $2.25  700 3.00×
+          10 1× rtx-4090    qlora, ckpt selective,… nf4  adamw hf    450W 16/24  4.0h  $2.50  750 2.00×
+      wt=weights opt=optimizer eng=engine PL=power limit W=wall watts ×f=x fastest P=Pareto
+      ▸ #1 hf-trainer, nf4 weights, adamw, 450 W limit, qlora, ckpt selective, flash, mb 1×16
       ┌──────────────────────────────────────────────────────────────────────────────────────────────────┐
       │#1 qlora/bf16/adamw/mb1/owned:a100-80gbx1#1  (Pareto front)                                       │
       │16.0 GiB of 80.0 GiB per GPU, 64.0 GiB free (peak: star…  techniques · x fastest 2.75×; step time…│
@@ -119,7 +119,7 @@ describe('Explorer', () => {
         .find((l) => l.startsWith('❯')),
     ).toMatch(/^❯\s+3 /);
     await ui.press('\u001b[6~');
-    expect(ui.frame().split('\n')[0]).toContain('· 15/40 ·');
+    expect(ui.frame().split('\n')[0]).toContain('· 13/40 ·'); // a page is the 10 rows a 100×30 table shows
     await ui.press('\u001b[F');
     expect(ui.frame().split('\n')[0]).toContain('· 40/40 ·');
     ui.unmount();
@@ -131,7 +131,7 @@ describe('Explorer', () => {
     const lines = ui.frame().split('\n');
     expect(lines[0]).toContain('5000 plans · 4545/5000 · by x fastest ▲'); // plan 5000 stays selected
     expect(lines.find((l) => l.startsWith('❯'))).toMatch(/^❯ 5000 /);
-    expect(lines.filter((l) => /^[❯ ] +\d+ 1×/.test(l))).toHaveLength(12);
+    expect(lines.filter((l) => /^[❯ ] +\d+ 1×/.test(l))).toHaveLength(10);
     ui.unmount();
   });
 
@@ -140,8 +140,10 @@ describe('Explorer', () => {
     await ui.press('4', 'm', 'p');
     expect(ui.frame()).toMatchInlineSnapshot(`
       "Test scenario · llama-2-13b · 1 of 12 plans · 1/1 · by time ▲ · method=full, Pareto front
-           # hardware        technique                     mem/GPU      time      cost wall W x fastest P
-      ❯   11 1× a100-80gb (… full bf16, adamw, ckpt…   16.0/80 GiB     2.0 h     $2.75    800     1.00× *
+           # hardware       technique               wt   opt   eng     PL   mem  time   cost    W    ×f P
+      ❯   11 1× a100-80gb   full, ckpt selective, … bf16 adamw hf    450W 16/80  2.0h  $2.75  800 1.00× *
+      wt=weights opt=optimizer eng=engine PL=power limit W=wall watts ×f=x fastest P=Pareto
+      ▸ #11 hf-trainer, bf16 weights, adamw, 450 W limit, full, ckpt selective, flash, mb 1×16
       ┌──────────────────────────────────────────────────────────────────────────────────────────────────┐
       │#11 full/bf16/adamw/mb1/owned:a100-80gbx1#11  (Pareto front)                                      │
       │16.0 GiB of 80.0 GiB per GPU, 64.0 GiB free (peak: star…  techniques · x fastest 1.00×; step time…│
@@ -165,13 +167,15 @@ describe('Explorer', () => {
     await ui.press('\r', '/', 'a', '1', '0', '0');
     expect(ui.frame()).toMatchInlineSnapshot(`
       "Test scenario · llama-2-13b · 6 of 12 plans · 1/6 · by planner rank ▲ · /a100
-           # hardware        technique                     mem/GPU      time      cost wall W x fastest P
-      ❯    1 1× a100-80gb (… qlora nf4, adamw, ckpt…   16.0/80 GiB     5.5 h     $0.25    750     2.75× *
-           3 1× a100-80gb (… lora bf16, adamw, ckpt…   16.0/80 GiB     7.0 h     $0.75    700     3.50×
-           5 1× a100-80gb (… full bf16, adamw, ckpt…   16.0/80 GiB     3.0 h     $1.25    800     1.50×
-           7 1× a100-80gb (… qlora nf4, adamw, ckpt…   16.0/80 GiB     4.5 h     $1.75    750     2.25×
-           9 1× a100-80gb (… lora bf16, adamw, ckpt…   16.0/80 GiB     6.0 h     $2.25    700     3.00×
-          11 1× a100-80gb (… full bf16, adamw, ckpt…   16.0/80 GiB     2.0 h     $2.75    800     1.00× *
+           # hardware       technique               wt   opt   eng     PL   mem  time   cost    W    ×f P
+      ❯    1 1× a100-80gb   qlora, ckpt selective,… nf4  adamw hf    450W 16/80  5.5h  $0.25  750 2.75× *
+           3 1× a100-80gb   lora, ckpt selective, … bf16 adamw hf    450W 16/80  7.0h  $0.75  700 3.50×
+           5 1× a100-80gb   full, ckpt selective, … bf16 adamw hf    450W 16/80  3.0h  $1.25  800 1.50×
+           7 1× a100-80gb   qlora, ckpt selective,… nf4  adamw hf    450W 16/80  4.5h  $1.75  750 2.25×
+           9 1× a100-80gb   lora, ckpt selective, … bf16 adamw hf    450W 16/80  6.0h  $2.25  700 3.00×
+          11 1× a100-80gb   full, ckpt selective, … bf16 adamw hf    450W 16/80  2.0h  $2.75  800 1.00× *
+      wt=weights opt=optimizer eng=engine PL=power limit W=wall watts ×f=x fastest P=Pareto
+      ▸ #1 hf-trainer, nf4 weights, adamw, 450 W limit, qlora, ckpt selective, flash, mb 1×16
       search: a100▏ Enter keep · Esc clear
       ↑↓ move · 1-5 sort · m g o filter · f fits · p front · / search · i edit · e export · b pin · c com…"
     `);
@@ -186,9 +190,11 @@ describe('Explorer', () => {
     expect(seen.map((s) => s.hardware.owned[0]?.count)).toEqual([2]);
     expect(ui.frame()).toMatchInlineSnapshot(`
       "Edited · llama-2-13b · 2 plans · 1/2 · by planner rank ▲
-           # hardware        technique                     mem/GPU      time      cost wall W x fastest P
-      ❯    1 1× a100-80gb (… qlora nf4, adamw, ckpt…   16.0/80 GiB     5.5 h     $0.25    750     2.75× *
-           2 1× rtx-4090 (o… full bf16, adamw, ckpt…   16.0/24 GiB     3.5 h     $0.50    800     1.75×
+           # hardware       technique               wt   opt   eng     PL   mem  time   cost    W    ×f P
+      ❯    1 1× a100-80gb   qlora, ckpt selective,… nf4  adamw hf    450W 16/80  5.5h  $0.25  750 2.75× *
+           2 1× rtx-4090    full, ckpt selective, … bf16 adamw hf    450W 16/24  3.5h  $0.50  800 1.75×
+      wt=weights opt=optimizer eng=engine PL=power limit W=wall watts ×f=x fastest P=Pareto
+      ▸ #1 hf-trainer, nf4 weights, adamw, 450 W limit, qlora, ckpt selective, flash, mb 1×16
       ╭──────────────────────────────────────────────────────────────────────────────────────────────────╮
       │ edit scenario (↑↓ knob, ←→ step, Enter type, Esc back)                                           │
       │   model             llama-2-13b                                                                  │
@@ -236,7 +242,7 @@ describe('Explorer', () => {
       │   c                 compare pinned scenarios side by side                                        │
       │   e                 export plans (json / csv / md / svg)                                         │
       │   l                 write the selected plan's launch folder (launch-<rank>)                      │
-      │   ?                 this help                                                                    │
+      │   ?                 this help (↑↓ PgUp PgDn space scroll it)                                     │
       │   q Esc             quit (Esc closes a prompt first); ^c quits from anywhere (exit 130)          │
       │ editing knobs (i)                                                                                │
       │   ↑ ↓               choose a knob                                                                │
@@ -278,28 +284,32 @@ describe('Explorer', () => {
     await tick(50);
     expect(ui.frame()).toMatchInlineSnapshot(`
       "Edited · llama-2-13b · 2 plans · 1/2 · by planner rank ▲
-      compare         Test scenario                            Edited (current)
-      memory          ████▞▞▚▪······························│  ████▞▞▚▪······························│
-      model           llama-2-13b                              llama-2-13b
-      fits            yes                                      yes
-      best hardware   1× a100-80gb (owned)                     1× a100-80gb (owned)
-      technique       qlora nf4, adamw, ckpt selective, flas…  qlora nf4, adamw, ckpt selective, flas…
-      GPU memory      16.0 GiB / 80.0 GiB                      16.0 GiB / 80.0 GiB
-        weights       8.0 GiB                                  8.0 GiB
-        adapters      0.1 GiB                                  0.1 GiB
-        gradients     0.1 GiB                                  0.1 GiB
-        optimizer     0.4 GiB                                  0.4 GiB
-        activations   5.0 GiB                                  5.0 GiB
-        logits        1.0 GiB                                  1.0 GiB
-        KV cache      —                                        —
-        overhead      1.4 GiB                                  1.4 GiB
-      time            5.5 h                                    5.5 h
-      cost            $0.25                                    $0.25
-      wall power      750 W                                    750 W
-      tokens/s        999                                      999
-      x fastest       2.75×                                    2.75×
-      feasible plans  5                                        2
-      runner-up       1× rtx-4090 (owned), $0.50               1× rtx-4090 (owned), $0.50
+      compare ≠ differs Test scenario                           Edited (current)
+        memory          ████▞▞▪······························│  ████▞▞▪······························│
+        model           llama-2-13b                             llama-2-13b
+        fits            yes                                     yes
+        best hardware   1× a100-80gb (owned)                    1× a100-80gb (owned)
+        technique       qlora nf4, adamw, ckpt selective, fla…  qlora nf4, adamw, ckpt selective, fla…
+        engine          hf-trainer                              hf-trainer
+        weights         nf4                                     nf4
+        optimizer       adamw                                   adamw
+        power limit     450 W                                   450 W
+        GPU memory      16.0 GiB / 80.0 GiB                     16.0 GiB / 80.0 GiB
+          weights       8.0 GiB                                 8.0 GiB
+          adapters      0.1 GiB                                 0.1 GiB
+          gradients     0.1 GiB                                 0.1 GiB
+          optimizer     0.4 GiB                                 0.4 GiB
+          activations   5.0 GiB                                 5.0 GiB
+          logits        1.0 GiB                                 1.0 GiB
+          KV cache      —                                       —
+          overhead      1.4 GiB                                 1.4 GiB
+        time            5.5 h                                   5.5 h
+        cost            $0.25                                   $0.25
+        wall power      750 W                                   750 W
+        tokens/s        999                                     999
+        x fastest       2.75×                                   2.75×
+      ≠ feasible plans  5                                       2
+        runner-up       1× rtx-4090 (owned), $0.50              1× rtx-4090 (owned), $0.50
       re-planned in 0 ms: 2 plans"
     `);
     ui.unmount();
@@ -318,30 +328,95 @@ describe('CompareApp', () => {
       />,
     );
     expect(strip(ui.lastFrame())).toMatchInlineSnapshot(`
-      "compare         A                                        B
-      memory          ████▞▞▚▪······························│  │
-      model           llama-2-13b                              llama-2-13b
-      fits            yes                                      no
-      best hardware   1× a100-80gb (owned)                     —
-      technique       qlora nf4, adamw, ckpt selective, flas…  —
-      GPU memory      16.0 GiB / 80.0 GiB                      —
-        weights       8.0 GiB                                  —
-        adapters      0.1 GiB                                  —
-        gradients     0.1 GiB                                  —
-        optimizer     0.4 GiB                                  —
-        activations   5.0 GiB                                  —
-        logits        1.0 GiB                                  —
-        KV cache      —                                        —
-        overhead      1.4 GiB                                  —
-      time            5.5 h                                    —
-      cost            $0.25                                    —
-      wall power      750 W                                    —
-      tokens/s        999                                      —
-      x fastest       2.75×                                    —
-      feasible plans  3                                        0
-      runner-up       1× rtx-4090 (owned), $0.50               —
+      "compare ≠ differs A                                       B
+        memory          ████▞▞▪······························│  │
+        model           llama-2-13b                             llama-2-13b
+      ≠ fits            yes                                     no
+      ≠ best hardware   1× a100-80gb (owned)                    —
+      ≠ technique       qlora nf4, adamw, ckpt selective, fla…  —
+      ≠ engine          hf-trainer                              —
+      ≠ weights         nf4                                     —
+      ≠ optimizer       adamw                                   —
+      ≠ power limit     450 W                                   —
+      ≠ GPU memory      16.0 GiB / 80.0 GiB                     —
+      ≠   weights       8.0 GiB                                 —
+      ≠   adapters      0.1 GiB                                 —
+      ≠   gradients     0.1 GiB                                 —
+      ≠   optimizer     0.4 GiB                                 —
+      ≠   activations   5.0 GiB                                 —
+      ≠   logits        1.0 GiB                                 —
+          KV cache      —                                       —
+      ≠   overhead      1.4 GiB                                 —
+      ≠ time            5.5 h                                   —
+      ≠ cost            $0.25                                   —
+      ≠ wall power      750 W                                   —
+      ≠ tokens/s        999                                     —
+      ≠ x fastest       2.75×                                   —
+      ≠ feasible plans  3                                       0
+      ≠ runner-up       1× rtx-4090 (owned), $0.50              —
       q quit"
     `);
+    ui.unmount();
+  });
+});
+
+describe('compare', () => {
+  it('marks each row that differs and tells two scenarios of one name apart', () => {
+    const frame = strip(
+      render(
+        <CompareApp
+          snapshots={[
+            { name: 'A', result: fakeResult(3, 'A') },
+            { name: 'A', result: fakeResult(0, 'A') },
+          ]}
+          width={100}
+        />,
+      ).lastFrame(),
+    );
+    const lines = frame.split('\n');
+    expect(lines[0]).toMatch(/^compare ≠ differs +A \(1\) +A \(2\)$/);
+    expect(lines.find((l) => l.includes(' model '))).toMatch(/^ {2}model/); // same model: no mark
+    for (const label of ['fits', 'engine', 'weights', 'optimizer', 'power limit', 'cost'])
+      expect(lines.find((l) => l.slice(2).startsWith(label))).toMatch(/^≠ /);
+  });
+});
+
+describe('quitting', () => {
+  it('hands back a one-screen summary of the selected plan', async () => {
+    let got: [number, string] | null = null;
+    const ui = render(
+      <Explorer
+        file="t.yaml"
+        scenario={scenario}
+        result={fakeResult(40)}
+        width={80}
+        height={24}
+        replan={() => fakeResult(3)}
+        exportTo={() => 'unused'}
+        onQuit={(code, summary) => (got = [code, summary])}
+      />,
+    );
+    await tick();
+    for (const k of ['j', 'j', 'j', 'q']) {
+      ui.stdin.write(k);
+      await tick();
+    }
+    expect(got![0]).toBe(0);
+    expect(got![1]).toMatchInlineSnapshot(`
+      "Test scenario · llama-2-13b · plan #4 of 40 (selected when you quit)
+        hardware     1× rtx-4090 (owned)
+        engine       hf-trainer
+        weights      nf4
+        optimizer    adamw-8bit
+        power limit  450 W
+        technique    qlora, ckpt selective, flash, mb 1×16
+        memory       16.0 GiB of 24.0 GiB per GPU, 8.0 GiB free (peak: start of backward)
+        time         5.0 h
+        cost         $1.00
+        launch it:   vramplan launch t.yaml --plan 4
+      "
+    `);
+    expect(got![1].split('\n').length).toBeLessThanOrEqual(20);
     ui.unmount();
   });
 });

@@ -19,7 +19,7 @@ export function CompareView({ labels, columns, labelWidth, columnWidth }: Compar
     <Box flexDirection="column">
       <Box>
         <Box width={labelWidth} flexShrink={0}>
-          <Text bold>compare</Text>
+          <Text bold>compare ≠ differs</Text>
         </Box>
         {columns.map((c, i) => (
           <Box key={i} width={columnWidth} flexShrink={0} paddingRight={2}>
@@ -31,7 +31,7 @@ export function CompareView({ labels, columns, labelWidth, columnWidth }: Compar
       </Box>
       <Box>
         <Box width={labelWidth} flexShrink={0}>
-          <Text>memory</Text>
+          <Text>{'  memory'}</Text>
         </Box>
         {columns.map((c, i) => (
           <Box key={i} width={columnWidth} flexShrink={0}>

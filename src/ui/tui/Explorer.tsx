@@ -7,18 +7,19 @@ import { CompareView } from './CompareView.js';
 import { DetailPane } from './DetailPane.js';
 import { EditPanel } from './EditPanel.js';
 import { HelpOverlay } from './HelpOverlay.js';
-import { KEY_HELP } from './keys.js';
 import { NothingFits } from './NothingFits.js';
 import { PlanTable } from './PlanTable.js';
 import { Prompt } from './Prompt.js';
-import { compareSet, initialState, reducer, selectedPlan } from './state.js';
+import { compareSet, detailShown, initialState, reducer, selectedPlan } from './state.js';
 import {
   compareProps,
   detailProps,
   editProps,
   footerText,
   headerText,
+  helpProps,
   nothingFitsProps,
+  quitSummary,
   tableProps,
 } from './view.js';
 
@@ -43,8 +44,11 @@ export interface ExplorerProps {
   /** Wait this long after an edit before re-planning (0: next tick; keys of one burst still plan once). */
   readonly debounceMs?: number;
   readonly clock?: () => number;
-  /** Called once with the exit code when the user quits (0, 2 when nothing fits, 130 on Ctrl-C). */
-  readonly onQuit?: (code: number) => void;
+  /**
+   * Called once with the exit code when the user quits (0, 2 when nothing fits, 130 on Ctrl-C) and the
+   * summary to print once the screen is restored (the selected plan; see quitSummary).
+   */
+  readonly onQuit?: (code: number, summary: string) => void;
   /**
    * Called as each key arrives, before it is handled, and after each frame is drawn (layout effects run
    * once Ink has written the frame): the planner pauses its workers in between.
@@ -59,16 +63,19 @@ const PROGRESS_AFTER_MS = 300;
 export function Explorer(props: ExplorerProps) {
   const { replan, exportTo, debounceMs = 0, clock = () => performance.now() } = props;
   const [s, dispatch] = useReducer(reducer, undefined, () =>
-    initialState(props.file, props.scenario, props.result, props.height),
+    initialState(props.file, props.scenario, props.result, props.height, props.width),
   );
   const { exit } = useApp();
   const { isRawModeSupported } = useStdin();
 
-  useEffect(() => dispatch({ type: 'resize', height: props.height }), [props.height]);
+  useEffect(
+    () => dispatch({ type: 'resize', height: props.height, width: props.width }),
+    [props.height, props.width],
+  );
 
   useEffect(() => {
     if (s.quit === null) return;
-    props.onQuit?.(s.quit);
+    props.onQuit?.(s.quit, quitSummary(s));
     exit();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [s.quit, exit]);
@@ -144,7 +151,7 @@ export function Explorer(props: ExplorerProps) {
   const width = props.width;
   const plan = selectedPlan(s);
   let body;
-  if (s.mode === 'help') body = <HelpOverlay sections={KEY_HELP} />;
+  if (s.mode === 'help') body = <HelpOverlay {...helpProps(s)} />;
   else if (s.mode === 'compare') body = <CompareView {...compareProps(compareSet(s), width)} />;
   else if (s.result.plans.length === 0 && s.mode !== 'edit')
     body = <NothingFits {...nothingFitsProps(s.result, width)} />;
@@ -153,7 +160,7 @@ export function Explorer(props: ExplorerProps) {
       <>
         <PlanTable {...tableProps(s, width)} />
         {s.mode === 'edit' ? <EditPanel {...editProps(s)} /> : null}
-        {s.mode !== 'edit' && s.detail && plan ? (
+        {s.mode !== 'edit' && detailShown(s.height, s.detail, width) && plan ? (
           <DetailPane {...detailProps(plan, s.result, width)} />
         ) : null}
       </>

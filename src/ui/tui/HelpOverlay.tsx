@@ -1,25 +1,21 @@
-/** Every key, grouped (from KEY_HELP). */
+/** Every key (from KEY_HELP): the lines that fit, scrolled by the state (never taller than the screen). */
 import { Box, Text } from 'ink';
 
 export interface HelpOverlayProps {
-  readonly sections: readonly (readonly [string, readonly (readonly [string, string])[]])[];
+  readonly title: string;
+  readonly lines: readonly { text: string; bold: boolean }[];
 }
 
-export function HelpOverlay({ sections }: HelpOverlayProps) {
+export function HelpOverlay({ title, lines }: HelpOverlayProps) {
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
-      <Text bold>keys (? or Esc closes)</Text>
-      {sections.map(([title, keys]) => (
-        <Box key={title} flexDirection="column">
-          <Text bold>{title}</Text>
-          {keys.map(([k, what]) => (
-            <Text key={k}>
-              {'  '}
-              {k.padEnd(18)}
-              {what}
-            </Text>
-          ))}
-        </Box>
+      <Text bold wrap="truncate">
+        {title}
+      </Text>
+      {lines.map((l, i) => (
+        <Text key={i} bold={l.bold} wrap="truncate">
+          {l.text}
+        </Text>
       ))}
     </Box>
   );

@@ -11,9 +11,13 @@ export interface PlanTableProps {
   readonly selected: number;
   /** Shown when there are no rows. */
   readonly empty: string;
+  /** What a narrow table's abbreviated titles mean (null at full width). */
+  readonly legend: string | null;
+  /** The selected plan in full under a narrow table (null at full width). */
+  readonly selectedText: string | null;
 }
 
-export function PlanTable({ header, rows, selected, empty }: PlanTableProps) {
+export function PlanTable({ header, rows, selected, empty, legend, selectedText }: PlanTableProps) {
   return (
     <Box flexDirection="column">
       <Text bold>{header}</Text>
@@ -21,6 +25,12 @@ export function PlanTable({ header, rows, selected, empty }: PlanTableProps) {
       {rows.map((r, i) => (
         <Row key={i} text={r} inverse={i === selected} />
       ))}
+      {legend !== null ? (
+        <Text dimColor wrap="truncate">
+          {legend}
+        </Text>
+      ) : null}
+      {selectedText !== null ? <Text wrap="truncate">{selectedText}</Text> : null}
     </Box>
   );
 }

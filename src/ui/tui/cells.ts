@@ -2,7 +2,6 @@
 import type { Breakdown } from '../../core/memory/index.js';
 import type { Plan } from '../../core/plan/index.js';
 import { formatDuration, formatGiB, formatInt, formatUsd, padLeft, padRight } from '../format.js';
-import { hardwareOf, techniqueOf } from '../plan-text.js';
 
 /** Cut to `n` characters with an ellipsis, then pad. */
 export function fit(s: string, n: number, right = false): string {
@@ -11,60 +10,172 @@ export function fit(s: string, n: number, right = false): string {
   return right ? padLeft(cut, n) : padRight(cut, n);
 }
 
-interface Col {
+export interface Col {
   title: string;
   width: number;
   right: boolean;
   cell: (p: Plan) => string;
 }
 
-const FIXED: Col[] = [
-  { title: '#', width: 4, right: true, cell: (p) => String(p.rank) },
-  {
-    title: 'mem/GPU',
-    width: 13,
-    right: true,
-    cell: (p) =>
-      `${(p.memory.deviceBytes / 2 ** 30).toFixed(1)}/${(p.memory.capacityBytes / 2 ** 30).toFixed(0)} GiB`,
-  },
-  { title: 'time', width: 9, right: true, cell: (p) => formatDuration(p.time.hours) },
-  { title: 'cost', width: 9, right: true, cell: (p) => formatUsd(p.cost.usd) },
-  { title: 'wall W', width: 6, right: true, cell: (p) => formatInt(p.power.wallWatts) },
-  { title: 'x fastest', width: 9, right: true, cell: (p) => `${p.slowdown.toFixed(2)}×` },
-  { title: 'P', width: 1, right: false, cell: (p) => (p.onFront ? '*' : ' ') },
-];
-
-/** Below this width the table drops the wall-power column and shortens memory, so 80 columns read. */
-export const NARROW = 100;
-
-const NARROW_MEM: Col = {
-  title: 'mem/GPU',
-  width: 9,
-  right: true,
-  cell: (p) =>
-    `${(p.memory.deviceBytes / 2 ** 30).toFixed(1)}/${(p.memory.capacityBytes / 2 ** 30).toFixed(0)}G`,
+/** Where the GPUs come from, without the power limit (its own column). */
+export const hardwareCell = (p: Plan): string => {
+  const h = p.hardware;
+  return `${h.gpus}× ${h.gpuId} (${h.kind === 'rent' ? `rent ${h.offerId}` : h.kind})`;
 };
 
-/** Columns for a table `width` characters wide: hardware and technique share what the fixed ones leave. */
-export function tableColumns(width: number): Col[] {
-  const sep = 1;
-  const marker = 2;
-  const narrow = width < NARROW;
-  const fixedCols = narrow
-    ? FIXED.filter((c) => c.title !== 'wall W').map((c) => (c.title === 'mem/GPU' ? NARROW_MEM : c))
-    : FIXED;
-  const fixed = fixedCols.reduce((a, c) => a + c.width + sep, 0);
-  const flex = Math.max(20, width - marker - fixed - sep);
-  const hw = Math.min(32, Math.floor(flex * 0.4));
-  const tech = flex - hw - sep;
-  const [rank, ...rest] = fixedCols;
-  return [
-    rank!,
-    { title: 'hardware', width: hw, right: false, cell: hardwareOf },
-    { title: 'technique', width: tech, right: false, cell: techniqueOf },
-    ...rest,
-  ];
+/** Narrow tables: the GPUs, and `rent` when rented (the source is in the detail pane). */
+const hardwareShort = (p: Plan): string =>
+  `${p.hardware.gpus}× ${p.hardware.gpuId}${p.hardware.kind === 'rent' ? ' rent' : ''}`;
+
+/** The technique apart from the weights, optimizer and engine (their own columns). */
+export function techniqueRest(p: Plan): string {
+  const c = p.choices;
+  const parts: string[] = [c.method];
+  if (c.doubleQuant) parts.push('+dq');
+  if (p.options.masterWeights) parts.push('+fp32 master');
+  if (c.method !== 'inference') parts.push(`ckpt ${c.checkpointing}`);
+  parts.push(c.attention, `mb ${c.microBatch}${c.gradAccum > 1 ? `×${c.gradAccum}` : ''}`);
+  if (c.zero > 0) parts.push(`ZeRO-${c.zero}${c.offload !== 'none' ? ` off:${c.offload}` : ''}`);
+  if (c.tp > 1) parts.push(`TP${c.tp}`);
+  if (c.pp > 1) parts.push(`PP${c.pp}`);
+  return parts.join(', ');
 }
+
+/** The power limit each GPU runs at, in watts (the fraction of the default too when it is lowered). */
+export const powerLimitText = (p: Plan): string =>
+  `${formatInt(p.hardware.powerLimitW)} W${p.hardware.powerLimitFraction < 1 ? ` (${Math.round(p.hardware.powerLimitFraction * 100)}%)` : ''}`;
+
+const optimizerOf = (p: Plan): string =>
+  p.choices.method === 'inference' ? '—' : p.choices.optimizer;
+
+/** Short names for narrow tables (the full name is on the selected-plan line under the table). */
+const OPT_ABBR: Record<string, string> = {
+  adamw: 'adamw',
+  'adamw-8bit': 'adw8',
+  'paged-adamw': 'padw',
+  'paged-adamw-8bit': 'padw8',
+  'adam-mini': 'amini',
+  'sgd-momentum': 'sgdm',
+  adafactor: 'adafa',
+};
+const ENGINE_ABBR: Record<string, string> = {
+  'hf-trainer': 'hf',
+  'hf-fsdp': 'fsdp',
+  'hf-deepspeed': 'ds',
+  torchtune: 'ttune',
+  torchtitan: 'titan',
+  'hf-generate': 'hfgen',
+  'llama.cpp': 'lcpp',
+};
+const gibShort = (b: number): string => {
+  const g = b / 2 ** 30;
+  return g < 10 ? g.toFixed(1) : g.toFixed(0);
+};
+const hoursShort = (h: number): string =>
+  h < 1 ? `${Math.round(h * 60)}m` : h < 100 ? `${h.toFixed(1)}h` : `${Math.round(h / 24)}d`;
+
+/** Below this width the table abbreviates its titles and cells and prints a one-line legend. */
+export const NARROW = 140;
+
+const col = (title: string, width: number, right: boolean, cell: (p: Plan) => string): Col => ({
+  title,
+  width,
+  right,
+  cell,
+});
+
+/** The full-width columns other than hardware and technique (which share the rest). */
+const WIDE_FIXED: Col[] = [
+  col('weights', 7, false, (p) => p.choices.weights),
+  col('optimizer', 16, false, optimizerOf),
+  col('engine', 12, false, (p) => p.choices.engine),
+  col('power limit', 11, true, powerLimitText),
+  col(
+    'mem/GPU',
+    13,
+    true,
+    (p) =>
+      `${(p.memory.deviceBytes / 2 ** 30).toFixed(1)}/${(p.memory.capacityBytes / 2 ** 30).toFixed(0)} GiB`,
+  ),
+  col('time', 9, true, (p) => formatDuration(p.time.hours)),
+  col('cost', 9, true, (p) => formatUsd(p.cost.usd)),
+  col('wall W', 6, true, (p) => formatInt(p.power.wallWatts)),
+  col('x fastest', 9, true, (p) => `${p.slowdown.toFixed(2)}×`),
+  col('P', 1, false, (p) => (p.onFront ? '*' : ' ')),
+];
+
+const NARROW_FIXED: Col[] = [
+  col('wt', 4, false, (p) => p.choices.weights),
+  col('opt', 5, false, (p) => OPT_ABBR[optimizerOf(p)] ?? optimizerOf(p)),
+  col('eng', 5, false, (p) => ENGINE_ABBR[p.choices.engine] ?? p.choices.engine),
+  col('PL', 4, true, (p) => `${Math.round(p.hardware.powerLimitW)}W`),
+  col(
+    'mem',
+    5,
+    true,
+    (p) => `${gibShort(p.memory.deviceBytes)}/${gibShort(p.memory.capacityBytes)}`,
+  ),
+  col('time', 5, true, (p) => hoursShort(p.time.hours)),
+  col('cost', 6, true, (p) => formatUsd(p.cost.usd)),
+];
+const NARROW_MORE: Col[] = [
+  col('W', 4, true, (p) => String(Math.round(p.power.wallWatts))),
+  col('×f', 5, true, (p) => `${p.slowdown.toFixed(2)}×`),
+  col('P', 1, false, (p) => (p.onFront ? '*' : ' ')),
+];
+
+export interface TableLayout {
+  readonly cols: readonly Col[];
+  /** What the abbreviated titles mean (one line), or null at full width. */
+  readonly legend: string | null;
+}
+
+const layouts = new Map<number, TableLayout>();
+
+/**
+ * Columns for a table `width` characters wide (cached per width: a key move lays nothing out). Every title
+ * fits its column; the power limit is always shown; hardware and technique share what the fixed ones leave
+ * (hardware up to what its longest text needs, then technique).
+ */
+export function tableLayout(width: number): TableLayout {
+  const cached = layouts.get(width);
+  if (cached) return cached;
+  const narrow = width < NARROW;
+  const rank = col('#', 4, true, (p) => String(p.rank));
+  let fixed: Col[];
+  let legendParts: string[] = [];
+  if (!narrow) fixed = WIDE_FIXED;
+  else if (width < 75) {
+    fixed = [col('m', 1, false, (p) => p.choices.method.charAt(0)), ...NARROW_FIXED];
+    legendParts = ['m=method'];
+  } else {
+    fixed = [...NARROW_FIXED, ...(width >= 100 ? NARROW_MORE : NARROW_MORE.slice(1))];
+  }
+  if (narrow) {
+    legendParts.push('wt=weights', 'opt=optimizer', 'eng=engine', 'PL=power limit');
+    if (width >= 100) legendParts.push('W=wall watts');
+    if (width >= 75) legendParts.push('×f=x fastest', 'P=Pareto');
+  }
+  const withTech = !narrow || width >= 75;
+  const used = 2 + rank.width + 1 + fixed.reduce((a, c) => a + c.width + 1, 0);
+  const flex = Math.max(withTech ? 20 : 8, width - used - (withTech ? 1 : 0));
+  const hw = withTech ? Math.min(narrow ? 14 : 48, Math.floor(flex * 0.45)) : flex;
+  const flexCols = [col('hardware', hw, false, narrow ? hardwareShort : hardwareCell)];
+  if (withTech) flexCols.push(col('technique', flex - hw - 1, false, techniqueRest));
+  const layout: TableLayout = {
+    cols: [rank, ...flexCols, ...fixed],
+    legend: narrow ? legendParts.join(' ') : null,
+  };
+  layouts.set(width, layout);
+  return layout;
+}
+
+/** Columns for a table `width` characters wide. */
+export const tableColumns = (width: number): readonly Col[] => tableLayout(width).cols;
+
+/** One line naming the selected plan's engine, weights, optimizer and power limit in full. */
+export const selectedLine = (p: Plan): string =>
+  `▸ #${p.rank} ${p.choices.engine}, ${p.choices.weights} weights, ${optimizerOf(p)}, ${powerLimitText(p)} limit, ${techniqueRest(p)}`;
 
 export const headerLine = (cols: readonly Col[]): string =>
   `  ${cols.map((c) => fit(c.title, c.width, c.right)).join(' ')}`;

@@ -4,7 +4,7 @@ import { formatDuration, formatUsd } from '../format.js';
 import { PHASE_LABEL } from '../messages.js';
 import { REASON_LABEL } from '../plan-messages.js';
 import { hardwareOf, techniqueOf } from '../plan-text.js';
-import { gib, groupBytes, MEMORY_GROUPS, meter } from './cells.js';
+import { gib, groupBytes, MEMORY_GROUPS, meter, powerLimitText } from './cells.js';
 import { hostRamLine } from '../host-ram-text.js';
 
 export const usd = formatUsd;
@@ -115,6 +115,10 @@ export const COMPARE_LABELS = [
   'fits',
   'best hardware',
   'technique',
+  'engine',
+  'weights',
+  'optimizer',
+  'power limit',
   'GPU memory',
   ...MEMORY_GROUPS.map((g) => `  ${g.label}`),
   'time',
@@ -144,6 +148,10 @@ export function compareColumn(name: string, r: PlanResult): CompareColumn {
       'yes',
       hardwareOf(b),
       techniqueOf(b),
+      b.choices.engine,
+      b.choices.weights,
+      b.choices.method === 'inference' ? '—' : b.choices.optimizer,
+      powerLimitText(b),
       `${gib(b.memory.deviceBytes)} / ${gib(b.memory.capacityBytes)}`,
       ...groups,
       formatDuration(b.time.hours),

@@ -59,7 +59,7 @@ export const KEY_HELP: readonly (readonly [string, readonly (readonly [string, s
       ['c', 'compare pinned scenarios side by side'],
       ['e', 'export plans (json / csv / md / svg)'],
       ['l', "write the selected plan's launch folder (launch-<rank>)"],
-      ['?', 'this help'],
+      ['?', 'this help (↑↓ PgUp PgDn space scroll it)'],
       ['q Esc', 'quit (Esc closes a prompt first); ^c quits from anywhere (exit 130)'],
     ],
   ],
@@ -73,6 +73,14 @@ export const KEY_HELP: readonly (readonly [string, readonly (readonly [string, s
     ],
   ],
 ];
+
+/** The help as lines: a section title, then its keys indented (the help pages through these). */
+export const HELP_LINES: readonly { text: string; bold: boolean }[] = KEY_HELP.flatMap(
+  ([title, keys]) => [
+    { text: title, bold: true },
+    ...keys.map(([k, what]) => ({ text: `  ${k.padEnd(18)}${what}`, bold: false })),
+  ],
+);
 
 const SORT_BY_KEY: Record<string, 'cost' | 'slowdown' | 'power' | 'time' | 'headroom' | 'rank'> = {
   '1': 'cost',
@@ -121,6 +129,14 @@ export function keyToAction(s: State, input: string, key: KeyLike): Action | nul
   if (key.ctrl && input === 'c') return { type: 'quit', code: 130 };
   switch (s.mode) {
     case 'help':
+      if (key.downArrow || input === 'j') return { type: 'helpScroll', delta: 1 };
+      if (key.upArrow || input === 'k') return { type: 'helpScroll', delta: -1 };
+      if (key.pageDown || input === ' ' || (key.ctrl && input === 'd'))
+        return { type: 'helpScroll', delta: Math.max(1, s.height - 6) };
+      if (key.pageUp || (key.ctrl && input === 'u'))
+        return { type: 'helpScroll', delta: -Math.max(1, s.height - 6) };
+      if (input === 'q' || key.escape || input === '?') return { type: 'mode', mode: 'table' };
+      return null;
     case 'compare':
       if (input === 'q' || key.escape || input === '?' || (s.mode === 'compare' && input === 'c'))
         return { type: 'mode', mode: 'table' };

@@ -1,7 +1,8 @@
 /** The explorer's state and its pure reducer: every key press is an action; side effects live in the App. */
 import type { Plan, PlanResult } from '../../core/plan/index.js';
 import type { Scenario } from '../../schema/scenario.js';
-import { keyToAction, splitKeys, type KeyLike } from './keys.js';
+import { HELP_LINES, keyToAction, splitKeys, type KeyLike } from './keys.js';
+import { NARROW } from './cells.js';
 import { applyEdit, KNOBS, parseEdit, scenarioProblem, stepEdit } from './edit.js';
 import {
   axisValues,
@@ -37,6 +38,10 @@ export interface State {
   top: number;
   /** Terminal rows available to the whole explorer. */
   height: number;
+  /** Terminal columns (a narrow table spends two more lines: its legend and the selected plan). */
+  width: number;
+  /** First line of the help shown (the help scrolls when taller than the screen). */
+  helpTop: number;
   sort: SortKey;
   descending: boolean;
   filters: Filters;
@@ -92,24 +97,37 @@ export type Action =
   | { type: 'exported'; path: string }
   | { type: 'exportFailed'; message: string }
   | { type: 'pin' }
-  | { type: 'resize'; height: number }
+  | { type: 'resize'; height: number; width?: number }
+  | { type: 'helpScroll'; delta: number }
   | { type: 'quit'; code: number };
 
 /** Lines the explorer spends outside the table rows (header, column titles, footer, detail pane). */
 export const CHROME_LINES = 5;
 export const DETAIL_LINES = 13;
 
-/** Table rows that fit: the detail pane takes its share only when there is room for a few rows besides. */
-export function tableRows(height: number, detail: boolean): number {
-  const rows = height - CHROME_LINES - (detail ? DETAIL_LINES : 0);
-  return Math.max(3, rows);
+/** Extra lines under a narrow table: the legend of its abbreviations and the selected plan in full. */
+export const narrowLines = (width: number): number => (width < NARROW ? 2 : 0);
+
+/** Is the detail pane drawn: asked for, and there is room for a few rows besides. */
+export function detailShown(height: number, detail: boolean, width = 100): boolean {
+  return detail && height - CHROME_LINES - narrowLines(width) - DETAIL_LINES >= 3;
 }
+
+/** Table rows that fit: the detail pane takes its share only when there is room for a few rows besides. */
+export function tableRows(height: number, detail: boolean, width = 100): number {
+  const pane = detailShown(height, detail, width) ? DETAIL_LINES : 0;
+  return Math.max(3, height - CHROME_LINES - narrowLines(width) - pane);
+}
+
+/** Help lines that fit: the explorer's header and footer, the help's border and title. */
+export const helpRows = (height: number): number => Math.max(3, height - 5);
 
 export function initialState(
   file: string,
   scenario: Scenario,
   result: PlanResult,
   height = 24,
+  width = 100,
 ): State {
   return view({
     file,
@@ -119,6 +137,8 @@ export function initialState(
     cursor: 0,
     top: 0,
     height,
+    width,
+    helpTop: 0,
     sort: 'rank',
     descending: false,
     filters: NO_FILTERS,
@@ -155,7 +175,7 @@ function cursorAt(s: State, cursor: number): State {
   return {
     ...s,
     cursor: c,
-    top: scrollTop(s.top, c, tableRows(s.height, s.detail), s.visible.length),
+    top: scrollTop(s.top, c, tableRows(s.height, s.detail, s.width), s.visible.length),
   };
 }
 
@@ -207,7 +227,7 @@ export function reducer(s: State, a: Action): State {
     case 'move':
       return cursorAt(s, s.cursor + a.delta);
     case 'page':
-      return cursorAt(s, s.cursor + a.dir * tableRows(s.height, s.detail));
+      return cursorAt(s, s.cursor + a.dir * tableRows(s.height, s.detail, s.width));
     case 'home':
       return cursorAt(s, 0);
     case 'end':
@@ -232,6 +252,7 @@ export function reducer(s: State, a: Action): State {
       return {
         ...s,
         mode: a.mode,
+        helpTop: 0,
         draft,
         typing: false,
         status:
@@ -315,7 +336,11 @@ export function reducer(s: State, a: Action): State {
       };
     }
     case 'resize':
-      return cursorAt({ ...s, height: a.height }, s.cursor);
+      return cursorAt({ ...s, height: a.height, width: a.width ?? s.width }, s.cursor);
+    case 'helpScroll': {
+      const max = Math.max(0, HELP_LINES.length - helpRows(s.height));
+      return { ...s, helpTop: clamp(s.helpTop + a.delta, 0, max) };
+    }
     case 'quit':
       return { ...s, quit: a.code };
   }

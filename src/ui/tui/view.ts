@@ -1,7 +1,19 @@
 /** Pure: State → the props of each component (all formatting happens here, not in components). */
 import type { Plan, PlanResult } from '../../core/plan/index.js';
 import { KNOBS, KNOB_LABEL, knobValue } from './edit.js';
-import { headerLine, memorySegments, rowLine, tableColumns, type Segment } from './cells.js';
+import {
+  headerLine,
+  memorySegments,
+  rowLine,
+  hardwareCell,
+  powerLimitText,
+  selectedLine,
+  tableLayout,
+  techniqueRest,
+  type Segment,
+} from './cells.js';
+import { HELP_LINES } from './keys.js';
+import type { HelpOverlayProps } from './HelpOverlay.js';
 import {
   COMPARE_LABELS,
   compareColumn,
@@ -16,13 +28,14 @@ import {
   timeCostLine,
 } from './detail.js';
 import { filterSummary } from './rows.js';
-import { tableRows, type Snapshot, type State } from './state.js';
+import { helpRows, selectedPlan, tableRows, type Snapshot, type State } from './state.js';
 import type { DetailPaneProps } from './DetailPane.js';
 import type { PlanTableProps } from './PlanTable.js';
 import type { EditPanelProps } from './EditPanel.js';
 import type { CompareViewProps } from './CompareView.js';
 import type { NothingFitsProps } from './NothingFits.js';
 import { fixSentence } from '../plan-messages.js';
+import { formatDuration, formatUsd } from '../format.js';
 
 const SORT_LABEL = {
   rank: 'planner rank',
@@ -46,8 +59,8 @@ export function headerText(s: State): string {
 }
 
 export function tableProps(s: State, width: number): PlanTableProps {
-  const cols = tableColumns(width);
-  const n = tableRows(s.height, s.detail || s.mode === 'edit');
+  const { cols, legend } = tableLayout(width);
+  const n = tableRows(s.height, s.detail || s.mode === 'edit', width);
   const window = s.visible.slice(s.top, s.top + n);
   const r = s.result;
   const empty =
@@ -59,6 +72,25 @@ export function tableProps(s: State, width: number): PlanTableProps {
     rows: window.map((p, i) => rowLine(cols, p, s.top + i === s.cursor)),
     selected: s.cursor - s.top,
     empty,
+    legend,
+    selectedText: (() => {
+      const p = legend === null ? null : selectedPlan(s);
+      return p ? selectedLine(p) : null;
+    })(),
+  };
+}
+
+/** The help's visible lines and where they are in the whole. */
+export function helpProps(s: State): HelpOverlayProps {
+  const n = helpRows(s.height);
+  const top = Math.min(s.helpTop, Math.max(0, HELP_LINES.length - n));
+  const lines = HELP_LINES.slice(top, top + n);
+  const more = HELP_LINES.length > n;
+  return {
+    title: more
+      ? `keys ${top + 1}-${top + lines.length} of ${HELP_LINES.length} (↑↓ space scroll · ? or Esc closes)`
+      : 'keys (? or Esc closes)',
+    lines,
   };
 }
 
@@ -102,21 +134,64 @@ export function editProps(s: State): EditPanelProps {
   };
 }
 
+/** Marks a compare row whose value differs between the scenarios. */
+export const DIFFERS = '≠';
+
+/**
+ * Scenarios side by side: each column titled with its scenario's name (made distinct: the same name twice
+ * gets its position), and each row whose values differ marked with ≠ before its label.
+ */
 export function compareProps(set: readonly Snapshot[], width: number): CompareViewProps {
-  const labelWidth = Math.max(...COMPARE_LABELS.map((l) => l.length)) + 2;
+  const labelWidth = Math.max(...COMPARE_LABELS.map((l) => l.length)) + 4;
   const columnWidth = Math.max(16, Math.floor((width - labelWidth) / Math.max(1, set.length)) - 1);
+  const seen = new Map<string, number>();
+  for (const x of set) seen.set(x.name, (seen.get(x.name) ?? 0) + 1);
+  const columns = set.map((x, i) => {
+    const best = x.result.plans[0];
+    const segments: Segment[] = best
+      ? memorySegments(best.memory.breakdown, best.memory.capacityBytes, columnWidth - 3)
+      : [];
+    const name = (seen.get(x.name) ?? 0) > 1 ? `${x.name} (${i + 1})` : x.name;
+    return { ...compareColumn(name, x.result), segments };
+  });
+  const differs = COMPARE_LABELS.map(
+    (_, r) => columns.length > 1 && columns.some((c) => c.rows[r] !== columns[0]!.rows[r]),
+  );
   return {
-    labels: COMPARE_LABELS,
+    labels: COMPARE_LABELS.map((l, r) => `${differs[r] ? DIFFERS : ' '} ${l}`),
     labelWidth,
     columnWidth,
-    columns: set.map((x) => {
-      const best = x.result.plans[0];
-      const segments: Segment[] = best
-        ? memorySegments(best.memory.breakdown, best.memory.capacityBytes, columnWidth - 3)
-        : [];
-      return { ...compareColumn(x.name, x.result), segments };
-    }),
+    columns,
   };
+}
+
+/**
+ * What stays on the terminal after the explorer quits: the plan selected then (engine, weights, optimizer,
+ * power limit, memory, time, cost) and how to launch it, in a dozen lines.
+ */
+export function quitSummary(s: State): string {
+  const r = s.result;
+  const p = selectedPlan(s);
+  const edited = s.planGen > 0 ? ' (as edited in the explorer)' : '';
+  if (!p)
+    return `${r.scenario.name}${edited} · ${r.model.id}: no plan selected (${r.plans.length} plans, ${r.searched.candidates.toLocaleString('en-US')} candidates searched); \`vramplan plan ${s.file}\` lists the nearest fixes\n`;
+  const rows: [string, string][] = [
+    ['hardware', hardwareCell(p)],
+    ['engine', p.choices.engine],
+    ['weights', p.choices.weights],
+    ['optimizer', p.choices.method === 'inference' ? '—' : p.choices.optimizer],
+    ['power limit', powerLimitText(p)],
+    ['technique', techniqueRest(p)],
+    ['memory', `${memoryHeadline(p)}`],
+    ['time', formatDuration(p.time.hours)],
+    ['cost', formatUsd(p.cost.usd)],
+  ];
+  const lines = [
+    `${r.scenario.name}${edited} · ${r.model.id} · plan #${p.rank} of ${r.plans.length} (selected when you quit)`,
+    ...rows.map(([k, v]) => `  ${k.padEnd(12)} ${v}`),
+  ];
+  if (s.planGen === 0) lines.push(`  launch it:   vramplan launch ${s.file} --plan ${p.rank}`);
+  return `${lines.join('\n')}\n`;
 }
 
 /** The footer: the status message, or the most used keys (fewer on a narrow terminal). */
