@@ -376,20 +376,28 @@ function llamaLike(f: LlamaFlavor): (c: Fields) => ArchBody {
     const groups = mergeLayers(perLayer);
     return {
       kind: 'causal-lm',
-      // Attention groups first: TP and time read the first group's heads (structure.ts headsOf).
-      groups: shared.mixers
-        ? [...groups.filter((g) => !g.recurrent), ...groups.filter((g) => g.recurrent)]
-        : groups,
+      groups: shared.mixers ? attentionFirst(groups) : groups,
       hidden,
-      vocab,
-      tiedEmbeddings: tied,
-      embedParams: vocab * hidden,
-      lmHeadParams: lmHead(tied, vocab, hidden),
+      ...vocabFields(vocab, hidden, tied),
       otherParams: normParams,
       maxPositions: c.int('max_position_embeddings', DEFAULT_MAX_POSITIONS),
     };
   };
 }
+
+/** The embedding and output-layer fields of an architecture (tied: the head reuses the embedding). */
+const vocabFields = (vocab: number, hidden: number, tied: boolean) => ({
+  vocab,
+  tiedEmbeddings: tied,
+  embedParams: vocab * hidden,
+  lmHeadParams: lmHead(tied, vocab, hidden),
+});
+
+/** Attention groups first: TP and time read the first group's heads (structure.ts headsOf). */
+const attentionFirst = (groups: LayerGroup[]): LayerGroup[] => [
+  ...groups.filter((g) => !g.recurrent),
+  ...groups.filter((g) => g.recurrent),
+];
 
 /** What every layer of a llama-like decoder shares. */
 interface LayerShared {
@@ -614,10 +622,7 @@ function deepseek(v3: boolean) {
       kind: 'causal-lm',
       groups: mergeLayers(perLayer),
       hidden,
-      vocab,
-      tiedEmbeddings: tied,
-      embedParams: vocab * hidden,
-      lmHeadParams: lmHead(tied, vocab, hidden),
+      ...vocabFields(vocab, hidden, tied),
       otherParams: hidden,
       maxPositions: c.int('max_position_embeddings', DEFAULT_MAX_POSITIONS),
     };
@@ -1035,10 +1040,7 @@ function t5(tiedDefault: boolean) {
       kind: 'encoder-decoder',
       groups: [encoder, decoder],
       hidden,
-      vocab,
-      tiedEmbeddings: tied,
-      embedParams: vocab * hidden,
-      lmHeadParams: lmHead(tied, vocab, hidden),
+      ...vocabFields(vocab, hidden, tied),
       otherParams: relBias + 2 * hidden,
       maxPositions: c.int('n_positions', T5_TRAIN_SEQ),
     };
@@ -1514,12 +1516,9 @@ function nemotronH(c: Fields): ArchBody {
   const tied = c.bool('tie_word_embeddings', false);
   return {
     kind: 'causal-lm',
-    groups: [...groups.filter((g) => !g.recurrent), ...groups.filter((g) => g.recurrent)],
+    groups: attentionFirst(groups),
     hidden,
-    vocab,
-    tiedEmbeddings: tied,
-    embedParams: vocab * hidden,
-    lmHeadParams: lmHead(tied, vocab, hidden),
+    ...vocabFields(vocab, hidden, tied),
     otherParams: hidden,
     maxPositions: c.int('max_position_embeddings', DEFAULT_MAX_POSITIONS),
   };
