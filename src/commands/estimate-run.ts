@@ -109,6 +109,9 @@ function imagesInto(arch: Arch, options: EstimateOptions, flags: RawFlags): stri
   const v = visionTokens(arch, images, pixels);
   if (!v) throw new FlagError('images', images, `0: ${arch.id} has no vision tower`);
   options.seq += v.tokens;
+  // The tower's own forward (activations, FLOPs) reads the images and their size (core/model/vision.ts).
+  options.images = images;
+  if (pixels !== undefined) options.imagePixels = pixels;
   return [
     `--images ${images}: ${v.perImage} tokens per image of ${v.pixels} pixels, ${v.tokens} in all, added to the sequence (now ${options.seq} tokens)`,
   ];

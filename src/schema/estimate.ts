@@ -149,6 +149,12 @@ export const EstimateOptionsSchema = z
      * the share of each prompt that is a shared prefix already in the cache, not prefilled again (absent = 0).
      */
     prefixCacheFraction: z.number().min(0).lt(1).optional(),
+    /**
+     * Multimodal models: images per sample (their tokens are already in `seq`) and pixels per image (absent =
+     * the model's default size); the vision tower's own activations and FLOPs read them (core/model/vision.ts).
+     */
+    images: count(1_000_000_000).optional(),
+    imagePixels: count(1_000_000_000).optional(),
     /** llama.cpp `-ngl`: layers on the GPU, the rest in host RAM (absent = all). */
     gpuLayers: z.number().int().min(0).max(100_000).optional(),
   })

@@ -488,6 +488,8 @@ const FLAG_OF: Record<keyof EstimateOptions, string> = {
   kvCacheDtype: 'kv-cache-dtype',
   prefixCacheFraction: 'prefix-cache',
   gpuLayers: 'gpu-layers',
+  images: 'images',
+  imagePixels: 'image-pixels',
 };
 
 /**
@@ -499,6 +501,8 @@ export function flagsFromOptions(o: EstimateOptions): Record<string, string | nu
   const out: Record<string, string | number | boolean> = { method: o.method };
   for (const k of Object.keys(FLAG_OF) as (keyof EstimateOptions)[]) {
     if (k === 'method' || k === 'loraTargets' || k === 'loraAllLinear') continue;
+    // `seq` already holds the image tokens: --images again would add them twice (the tower's cost is lost).
+    if (k === 'images' || k === 'imagePixels') continue;
     const v = o[k];
     if (v !== undefined && v !== d[k]) out[FLAG_OF[k]] = v as string | number | boolean;
   }

@@ -16,6 +16,7 @@ export const COMPONENT_LABEL: Record<keyof Breakdown, string> = {
   referenceModel: 'reference model',
   rolloutWeights: 'rollout engine weights',
   rolloutKvCache: 'rollout KV cache',
+  visionActivations: 'vision tower activations',
 };
 
 export const PHASE_LABEL: Record<Phase, string> = {
@@ -28,4 +29,6 @@ export const PHASE_LABEL: Record<Phase, string> = {
   prefill: 'prefill',
   decode: 'decode',
   rollout: 'rollout (generation)',
+  'vision-encoder': 'vision tower forward',
+  'vision-backward': 'vision tower backward',
 };

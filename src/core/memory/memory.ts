@@ -28,6 +28,8 @@ import {
 import { MiB } from '../units.js';
 import { withObjective } from './objective.js';
 import { ZERO_PARTS } from './parts.js';
+import { towerBytes, towerMode, type TowerBytes } from './vision.js';
+import { towerRun } from '../model/vision.js';
 import { ligerLossBytes, ligerChunkRows, ligerPatches, ligerProfile } from '../engines/hf/liger.js';
 
 /** Bytes per component; sums to deviceBytes. */
@@ -49,6 +51,11 @@ export interface Breakdown {
   referenceModel?: number;
   rolloutWeights?: number;
   rolloutKvCache?: number;
+  /**
+   * Multimodal models with `images`: the vision tower's own activations over its patches (memory/vision.ts),
+   * apart from the language model's `activations`. Absent without images.
+   */
+  visionActivations?: number;
 }
 
 export type Phase =
@@ -60,7 +67,9 @@ export type Phase =
   | 'optimizer-step'
   | 'prefill'
   | 'decode'
-  | 'rollout';
+  | 'rollout'
+  | 'vision-encoder'
+  | 'vision-backward';
 
 export interface PhaseTotal {
   phase: Phase;
@@ -123,7 +132,8 @@ const sumParts = (p: Parts): number =>
   p.activations +
   p.logits +
   p.kvCache +
-  p.buffers;
+  p.buffers +
+  (p.visionActivations ?? 0);
 
 const UNTIED = new WeakMap<Arch, Arch>();
 /** The architecture with a separate lm_head, as stacks that do not tie embeddings load it. */
@@ -516,7 +526,7 @@ function activationsOf(s: Setup, h: Holdings): Activations {
   let working = 0;
   let bwd = 0;
   for (const g of arch.groups) {
-    // Vision towers: weights only; batches are assumed text-only (README, Assumptions and limits).
+    // The vision tower runs over patches, not tokens: its activations are memory/vision.ts (towerOf).
     if (g.name === 'vision') continue;
     const n = g.count * lf;
     const full = layerBytes(g, actCtx);
@@ -656,6 +666,43 @@ function lossHoldings(
 }
 
 type PhaseParts = { phase: Phase; parts: Parts };
+
+/** The vision tower of `o.images` images per sample, with what it keeps under this configuration, or null. */
+function towerOf(s: Setup): TowerBytes | null {
+  const { o, arch } = s;
+  if (!o.images) return null;
+  const run = towerRun(arch, o.images, o.imagePixels);
+  if (!run) return null;
+  const mode = towerMode(run.group, o, s.t, arch.vision?.tower?.inputGradHook === true);
+  return towerBytes(run, o, s.actCtx, mode, s.streamBytes);
+}
+
+/**
+ * The tower's phases around the language model's: it runs first (`vision-encoder`: what it has saved so far
+ * plus one block's forward, nothing of the language model's activations yet), its saved activations stay
+ * through the forward and the language model's backward, and its own backward runs last (`vision-backward`:
+ * saved plus one recomputed block and the gradient working set, beside the gradients of backward-end).
+ * `inflight`: micro-batches whose activations the stage holds (1F1B).
+ */
+function withTower(phases: PhaseParts[], tb: TowerBytes, inflight: number): PhaseParts[] {
+  const saved = tb.saved * inflight;
+  const out: PhaseParts[] = [];
+  for (const p of phases) {
+    if (p.phase === 'forward' || p.phase === 'prefill')
+      out.push({
+        phase: 'vision-encoder',
+        parts: { ...p.parts, activations: 0, logits: 0, visionActivations: saved + tb.forward },
+      });
+    if (p.phase === 'backward-end' && tb.mode !== 'frozen')
+      out.push({
+        phase: 'vision-backward',
+        parts: { ...p.parts, visionActivations: saved + tb.backward },
+      });
+    const keeps = p.phase === 'forward' || p.phase === 'backward' || p.phase === 'backward-layer';
+    out.push({ phase: p.phase, parts: { ...p.parts, visionActivations: keeps ? saved : 0 } });
+  }
+  return out;
+}
 
 /** Forward, backward start, backward layer by layer, backward end and the optimizer step. */
 function trainingPhases(s: Setup, h: Holdings, a: Activations, base: Parts): PhaseParts[] {
@@ -833,6 +880,7 @@ function inferencePhases(
   s: Setup,
   h: Holdings,
   base: Parts,
+  tower: TowerBytes | null,
 ): { phases: PhaseParts[]; kvPool?: KvPool; host: number } {
   const { o, fw, tp, tokens } = s;
   const full = kvAndPrefill(s);
@@ -860,7 +908,7 @@ function inferencePhases(
   const bnbDequant = fw.bnbSavesInput && isFourBitFloat(o.weights) ? s.dequant : 0;
   const onGpu = split ? { ...base, weights: split.weights } : base;
   const graphs = cudaGraphBytes(s);
-  const phases: PhaseParts[] = [
+  const listed: PhaseParts[] = [
     {
       phase: 'prefill',
       parts: { ...onGpu, kvCache: kv, activations: prefill, logits, buffers: bnbDequant },
@@ -874,6 +922,9 @@ function inferencePhases(
       },
     },
   ];
+  // The tower encodes the prompt's images before the prefill (a paged pool is sized after it: vLLM profiles
+  // its encoder with the most multimodal items a batch admits, gpu_model_runner.py profile_run).
+  const phases = tower ? withTower(listed, tower, 1) : listed;
   const host = split ? split.host + (cache - kv) : 0;
   const kvPool = poolFill(s, phases, full.kv);
   return kvPool ? { phases, kvPool, host } : { phases, host };
@@ -985,9 +1036,17 @@ function evalStage(s: Setup, stage: Stage): StageResult {
       buffers: s.dequant,
     },
   };
+  // The vision tower runs on the stage holding the embeddings (memory/vision.ts).
+  const tower = stage === 'last' ? null : towerOf(s);
   const rest = s.training
-    ? { phases: trainingPhases(s, h, a, base), kvPool: undefined, host: 0 }
-    : inferencePhases(s, h, base);
+    ? {
+        phases: tower
+          ? withTower(trainingPhases(s, h, a, base), tower, h.inflight)
+          : trainingPhases(s, h, a, base),
+        kvPool: undefined,
+        host: 0,
+      }
+    : inferencePhases(s, h, base, tower);
   // llama.cpp loads only its GPU layers onto the GPU (the rest stays in host RAM: layerSplit).
   if (s.fw.layerOffload && rest.phases[0]) load.parts.weights = rest.phases[0].parts.weights;
   const phases = [load, ...rest.phases];
@@ -1135,6 +1194,7 @@ export function roundParts(p: Parts): Parts {
     out.rolloutWeights = Math.round(p.rolloutWeights ?? 0);
     out.rolloutKvCache = Math.round(p.rolloutKvCache ?? 0);
   }
+  if (p.visionActivations !== undefined) out.visionActivations = Math.round(p.visionActivations);
   return out;
 }
 
@@ -1143,7 +1203,7 @@ export function roundParts(p: Parts): Parts {
  * estimate's breakdown a fresh hidden class (V8), which the planner pays for on every one of its thousands.
  */
 function withOverhead(p: Parts, overhead: number): Breakdown {
-  return {
+  const b: Breakdown = {
     weights: p.weights,
     quantConstants: p.quantConstants,
     adapters: p.adapters,
@@ -1156,6 +1216,8 @@ function withOverhead(p: Parts, overhead: number): Breakdown {
     buffers: p.buffers,
     overhead,
   };
+  if (p.visionActivations !== undefined) b.visionActivations = p.visionActivations;
+  return b;
 }
 
 /** Integer bytes per key whose sum is exactly `total` (rounding remainder goes to overhead). */

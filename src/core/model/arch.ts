@@ -104,6 +104,26 @@ export interface VisionInput {
   defaultPixels: number;
   /** Largest pixels per image the processor admits (max_pixels), when it caps them. */
   maxPixels: number | null;
+  /** The tower's own forward over the patches (vision.ts towerRun); absent where the reader does not say. */
+  tower?: VisionTower;
+}
+
+/** What the vision tower runs per image before its patches are merged or pooled into tokens. */
+export interface VisionTower {
+  /** Patches per image whatever its size (SigLIP resizes to image_size); null: from the pixels. */
+  fixedPatches: number | null;
+  /** Pixels of one tile the tower runs as its own sequence (Llama 4 image_size tiles); null: whole images. */
+  tilePixels: number | null;
+  /** Tokens added per tile or image before the blocks (class embedding). */
+  extraTokens: number;
+  /** Window attention (Qwen2.5-VL): patches per window; the full-attention layers attend over the image. */
+  windowPatches: number | null;
+  fullAttentionLayers: number;
+  /** Weights each patch meets before the blocks (patch embedding) and each output token after (merger, projector). */
+  patchEmbedParams: number;
+  projectorParams: number;
+  /** get_input_embeddings returns the patch embedding (transformers enable_input_require_grads hooks it). */
+  inputGradHook: boolean;
 }
 
 export type SourceDtype = 'float32' | 'float16' | 'bfloat16';

@@ -4,6 +4,7 @@
  */
 import type {
   VisionInput,
+  VisionTower,
   Arch,
   CheckpointQuant,
   LayerGroup,
@@ -1591,6 +1592,11 @@ function visionGroup(k: {
   gated: boolean;
   bias: boolean;
   norm: 'rms' | 'layer';
+  /**
+   * Roles whose module names no contract target matches (PEFT matches the names: Qwen's fused `qkv` and
+   * `proj`, SigLIP's `out_proj`, `fc1`, `fc2`): read as 'other', which only 'all-linear' adapts.
+   */
+  unnamed?: readonly LinearRole[];
 }): LayerGroup {
   const headDim = k.headDim ?? k.hidden / k.heads;
   const d: AttnDims = { hidden: k.hidden, heads: k.heads, kvHeads: k.heads, headDim };
@@ -1614,12 +1620,18 @@ function visionGroup(k: {
     slidingWindow: null,
     mlaCacheWidth: null,
   };
-  const linears = [...attention(d, k.bias, k.bias), ...mlp(k.hidden, k.ffn, k.gated, k.bias)];
+  const linears = [...attention(d, k.bias, k.bias), ...mlp(k.hidden, k.ffn, k.gated, k.bias)].map(
+    (l): Linear => (k.unnamed?.includes(l.role) ? { ...l, role: 'other' } : l),
+  );
   return group(base, linears, 2 * normSize(k.hidden, k.norm === 'layer'), k.layers);
 }
 
 // Qwen2.5-VL model card: the examples cap images at max_pixels = 1280 * 28 * 28 (1280 tokens of 28 x 28 pixels).
 const QWEN_DEFAULT_PIXELS = 1280 * 28 * 28;
+// Qwen2_5_VLVisionConfig defaults (transformers configuration_qwen2_5_vl.py @018c8e03): window_size=112,
+// fullatt_block_indexes=[7, 15, 23, 31].
+const QWEN25_WINDOW_PX = 112;
+const QWEN25_FULL_ATTENTION = [7, 15, 23, 31];
 
 /**
  * Qwen2.5-VL / Qwen3-VL / Qwen3.5 vision towers (HF Qwen2_5_VisionTransformer, Qwen3VLVisionModel): a Conv3d
@@ -1644,6 +1656,8 @@ function qwenVision(v: Fields, textHidden: number): Tower {
     gated: v25,
     bias: true,
     norm: v25 ? 'rms' : 'layer',
+    // Qwen2_5_VLVisionAttention qkv/proj, Qwen2_5_VLMLP gate_proj/up_proj/down_proj; Qwen3-VL linear_fc1/fc2.
+    unnamed: v25 ? ['q', 'k', 'v', 'o'] : ['q', 'k', 'v', 'o', 'up', 'down'],
   });
   const m = hidden * merge * merge;
   const merger = (normDim: number) => normSize(normDim, !v25) + m * m + m + m * out + out;
@@ -1652,10 +1666,34 @@ function qwenVision(v: Fields, textHidden: number): Tower {
     (v25 ? 0 : hidden + v.int('num_position_embeddings') * hidden) +
     merger(hidden) +
     v.intList('deepstack_visual_indexes').length * merger(m);
+  // Qwen2_5_VisionTransformerPretrainedModel.forward (transformers modeling_qwen2_5_vl.py @00b676f8): blocks
+  // outside fullatt_block_indexes attend within windows of window_size pixels (get_window_index); Qwen3-VL none.
+  const window = v25 ? Math.floor(v.int('window_size', QWEN25_WINDOW_PX) / patch) ** 2 : null;
+  const tower: VisionTower = {
+    fixedPatches: null,
+    tilePixels: null,
+    extraTokens: 0,
+    windowPatches: window,
+    fullAttentionLayers: v25
+      ? v.has('fullatt_block_indexes')
+        ? v.intList('fullatt_block_indexes').length
+        : QWEN25_FULL_ATTENTION.length
+      : v.int('depth'),
+    patchEmbedParams: channels * temporal * patch * patch * hidden,
+    projectorParams: (1 + v.intList('deepstack_visual_indexes').length) * (m * m + m * out),
+    inputGradHook: false,
+  };
   return {
     group: g,
     params,
-    input: { patch, merge, fixedTokens: null, defaultPixels: QWEN_DEFAULT_PIXELS, maxPixels: null },
+    input: {
+      patch,
+      merge,
+      fixedTokens: null,
+      defaultPixels: QWEN_DEFAULT_PIXELS,
+      maxPixels: null,
+      tower,
+    },
   };
 }
 
@@ -1666,6 +1704,8 @@ function qwenVision(v: Fields, textHidden: number): Tower {
  * mm_tokens_per_image tokens (default 256, Gemma3Config).
  */
 const GEMMA3_TOKENS_PER_IMAGE = 256;
+// SiglipAttention q_proj/k_proj/v_proj/out_proj, SiglipMLP fc1/fc2 (transformers modeling_siglip.py).
+const SIGLIP_UNNAMED: readonly LinearRole[] = ['o', 'up', 'down'];
 function siglipVision(v: Fields, textHidden: number, top: Fields): Tower {
   const hidden = v.int('hidden_size');
   const patch = v.int('patch_size');
@@ -1679,6 +1719,7 @@ function siglipVision(v: Fields, textHidden: number, top: Fields): Tower {
     gated: false,
     bias: true,
     norm: 'layer',
+    unnamed: SIGLIP_UNNAMED,
   });
   const positions = Math.floor(image / patch) ** 2;
   const params =
@@ -1689,10 +1730,30 @@ function siglipVision(v: Fields, textHidden: number, top: Fields): Tower {
     hidden * textHidden +
     hidden;
   const tokens = top.int('mm_tokens_per_image', GEMMA3_TOKENS_PER_IMAGE);
+  // Every image is resized to image_size and runs all its positions through the tower before the projector
+  // average-pools them (Gemma3MultiModalProjector); the tower is a SiglipVisionModel, whose
+  // get_input_embeddings returns its patch_embedding (transformers modeling_siglip.py).
+  const tower: VisionTower = {
+    fixedPatches: positions,
+    tilePixels: null,
+    extraTokens: 0,
+    windowPatches: null,
+    fullAttentionLayers: g.count,
+    patchEmbedParams: channels * patch * patch * hidden,
+    projectorParams: hidden * textHidden,
+    inputGradHook: true,
+  };
   return {
     group: g,
     params,
-    input: { patch, merge: 1, fixedTokens: tokens, defaultPixels: image * image, maxPixels: null },
+    input: {
+      patch,
+      merge: 1,
+      fixedTokens: tokens,
+      defaultPixels: image * image,
+      maxPixels: null,
+      tower,
+    },
   };
 }
 
@@ -1715,6 +1776,7 @@ function llama4Vision(v: Fields, textHidden: number): Tower {
     gated: false,
     bias: true,
     norm: 'layer',
+    unnamed: ['up', 'down'], // Llama4VisionAttention q/k/v/o_proj match; Llama4VisionMLP fc1/fc2 do not
   });
   const inDim = v.int('projector_input_dim');
   const outDim = v.int('projector_output_dim');
@@ -1729,10 +1791,29 @@ function llama4Vision(v: Fields, textHidden: number): Tower {
     v.int('vision_output_dim') * textHidden;
   // pixel_shuffle_ratio r keeps 1/r^2 of the patches: (1/r) x (1/r) patches make one token.
   const merge = Math.round(1 / v.num('pixel_shuffle_ratio', 0.5));
+  // Llama4VisionModel runs each image_size tile as its own sequence of patches plus the class embedding; the
+  // pixel-shuffle MLP and the projector run on the shuffled tokens (transformers modeling_llama4.py).
+  const tower: VisionTower = {
+    fixedPatches: null,
+    tilePixels: image * image,
+    extraTokens: 1,
+    windowPatches: null,
+    fullAttentionLayers: g.count,
+    patchEmbedParams: v.int('num_channels', RGB_CHANNELS) * patch * patch * hidden,
+    projectorParams: ffn * inDim + inDim * outDim + v.int('vision_output_dim') * textHidden,
+    inputGradHook: false,
+  };
   return {
     group: g,
     params,
-    input: { patch, merge, fixedTokens: null, defaultPixels: image * image, maxPixels: null },
+    input: {
+      patch,
+      merge,
+      fixedTokens: null,
+      defaultPixels: image * image,
+      maxPixels: null,
+      tower,
+    },
   };
 }
 
@@ -1764,10 +1845,30 @@ function pixtralVision(v: Fields, textHidden: number, top: Fields): Tower {
     hidden * merge * merge * hidden +
     (hidden + bias) * textHidden +
     (textHidden + bias) * textHidden;
+  // PixtralVisionModel attends within each image (block-diagonal mask) and its get_input_embeddings returns
+  // patch_conv (transformers modeling_pixtral.py); the merger and projector run per merged token.
+  const tower: VisionTower = {
+    fixedPatches: null,
+    tilePixels: null,
+    extraTokens: 0,
+    windowPatches: null,
+    fullAttentionLayers: g.count,
+    patchEmbedParams: v.int('num_channels', RGB_CHANNELS) * patch * patch * hidden,
+    projectorParams:
+      hidden * merge * merge * hidden + hidden * textHidden + textHidden * textHidden,
+    inputGradHook: true,
+  };
   return {
     group: g,
     params,
-    input: { patch, merge, fixedTokens: null, defaultPixels: image * image, maxPixels: null },
+    input: {
+      patch,
+      merge,
+      fixedTokens: null,
+      defaultPixels: image * image,
+      maxPixels: null,
+      tower,
+    },
   };
 }
 

@@ -1,5 +1,8 @@
-/** Image tokens of a multimodal model: how `--images` and `--image-pixels` lengthen the language sequence. Pure. */
-import type { Arch, VisionInput } from './arch.js';
+/**
+ * Image tokens of a multimodal model: how `--images` and `--image-pixels` lengthen the language sequence, and
+ * what the vision tower itself runs per image (patches, attention spans, FLOPs). Pure.
+ */
+import type { Arch, LayerGroup, VisionInput, VisionTower } from './arch.js';
 
 /**
  * Tokens one image of `pixels` pixels becomes: the projector's fixed count (Gemma 3 pools to
@@ -22,4 +25,78 @@ export function visionTokens(
   const px = pixels ?? arch.vision.defaultPixels;
   const perImage = imageTokens(arch.vision, px);
   return { perImage, tokens: images * perImage, pixels: px };
+}
+
+/** Attention spans of the tower's layers: `layers` layers each attend over sequences of `span` patches. */
+export interface TowerSpan {
+  layers: number;
+  span: number;
+}
+
+/** The tower's own forward for `images` images of `pixels` pixels each (one sample's images). */
+export interface TowerRun {
+  images: number;
+  pixels: number;
+  /** Patches the blocks run per image, before merging or pooling (class tokens included). */
+  patchesPerImage: number;
+  tokensPerImage: number;
+  spans: TowerSpan[];
+  /** Forward FLOPs per image: linears, attention, patch embedding and merger/projector. */
+  flopsPerImage: number;
+  /** The vision layer group (widths the activation formulas read). */
+  group: LayerGroup;
+}
+
+/**
+ * Patches per image the tower's blocks run: the fixed grid of a resizing tower (SigLIP), else one per
+ * patch x patch pixels of the (capped) image, the tokens' merge^2 patches each (Qwen PatchMerger, Llama 4
+ * pixel shuffle, Pixtral patch merger), plus a class token per tile.
+ */
+export function towerPatches(v: VisionInput, t: VisionTower, pixels: number): number {
+  if (t.fixedPatches !== null) return t.fixedPatches + t.extraTokens;
+  const capped = v.maxPixels === null ? pixels : Math.min(pixels, v.maxPixels);
+  const tiles = t.tilePixels === null ? 1 : Math.max(1, Math.ceil(capped / t.tilePixels));
+  return imageTokens(v, pixels) * v.merge * v.merge + tiles * t.extraTokens;
+}
+
+/** The tower's forward for `images` images per sample, or null for a model without a tower description. */
+export function towerRun(arch: Arch, images: number, pixels?: number): TowerRun | null {
+  const v = arch.vision;
+  const t = v?.tower;
+  const group = arch.groups.find((g) => g.name === 'vision');
+  if (!v || !t || !group || images <= 0) return null;
+  const px = pixels ?? v.defaultPixels;
+  const patches = towerPatches(v, t, px);
+  const tiles =
+    t.tilePixels === null || t.fixedPatches !== null
+      ? 1
+      : Math.max(
+          1,
+          Math.ceil((v.maxPixels === null ? px : Math.min(px, v.maxPixels)) / t.tilePixels),
+        );
+  const whole = Math.max(1, Math.round(patches / tiles));
+  const full = Math.min(group.count, t.fullAttentionLayers);
+  const spans: TowerSpan[] = [{ layers: full, span: whole }];
+  if (group.count > full)
+    spans.push({ layers: group.count - full, span: Math.min(whole, t.windowPatches ?? whole) });
+  const linear = group.linears.reduce((a, l) => a + l.inFeatures * l.outFeatures * l.copies, 0);
+  const width = group.heads * group.headDim;
+  // 2 FLOPs per weight per patch; attention QK^T and PV: 4 x span x width per patch per layer, no causal
+  // half (the tower is bidirectional: Korthikanti et al. 2022 §3 / PaLM App. B count).
+  const attention = spans.reduce((a, s) => a + s.layers * 4 * patches * s.span * width, 0);
+  const tokens = imageTokens(v, px);
+  const flopsPerImage =
+    2 * group.count * linear * patches +
+    attention +
+    2 * t.patchEmbedParams * patches +
+    2 * t.projectorParams * tokens;
+  return {
+    images,
+    pixels: px,
+    patchesPerImage: patches,
+    tokensPerImage: tokens,
+    spans,
+    flopsPerImage,
+    group,
+  };
 }
