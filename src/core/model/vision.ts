@@ -43,6 +43,8 @@ export interface TowerRun {
   spans: TowerSpan[];
   /** Forward FLOPs per image: linears, attention, patch embedding and merger/projector. */
   flopsPerImage: number;
+  /** The attention part of it (QK^T and PV over each span). */
+  attnFlopsPerImage: number;
   /** The vision layer group (widths the activation formulas read). */
   group: LayerGroup;
 }
@@ -97,6 +99,7 @@ export function towerRun(arch: Arch, images: number, pixels?: number): TowerRun 
     tokensPerImage: tokens,
     spans,
     flopsPerImage,
+    attnFlopsPerImage: attention,
     group,
   };
 }

@@ -12,6 +12,8 @@ import { OPTIMIZER_PROFILES } from '../engines/optimizers.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { FLOAT_BYTES, valueBytes } from '../model/dtypes.js';
 import { ligerChunkRows, ligerPatches } from '../engines/hf/liger.js';
+import { shapeFactor } from './shape.js';
+import { towerTime } from './vision.js';
 import type { Gpu } from '../../schema/gpu.js';
 import {
   isGguf,
@@ -304,8 +306,13 @@ export function modelFacts(arch: Arch): ModelFacts {
   let recurrentFlops = 0;
   let recurrentState = 0;
   for (const g of arch.groups) {
-    layers += g.count;
     otherTotal += g.count * g.otherParamsPerLayer;
+    if (g.name === 'vision') {
+      // The vision tower runs over image patches, not the tokens: stored, not per token (time/vision.ts).
+      for (const l of g.linears) linearTotal += g.count * l.inFeatures * l.outFeatures * l.copies;
+      continue;
+    }
+    layers += g.count;
     const r = g.recurrent;
     if (r) {
       recurrentLayers += g.count;
@@ -946,14 +953,6 @@ function adapterWeights(m: ModelFacts, o: EstimateOptions, active = false): numb
   return per * m.layers;
 }
 
-// NVIDIA "Matrix Multiplication Background": small dimensions leave SMs idle (wave / tile quantization);
-// a GEMM with a 1K dimension runs at ~70-80% of a 8K one. Modelled as d/(d+256) on the smaller of the
-// token count and the per-GPU width (assumed shape of that curve).
-function shapeFactor(tokens: number, width: number): number {
-  const d = Math.min(tokens, width);
-  return d / (d + 256);
-}
-
 /** Result of one step: seconds by phase and the bound. */
 export interface StepTime {
   stepSeconds: number;
@@ -1545,15 +1544,24 @@ export function estimateTime(arch: Arch, o: EstimateOptions, gpu: Gpu, t: TimeOp
   if (o.method === 'inference') {
     const d = decodeStep(m, o, t, r);
     const sv = servingTime(m, o, t, r);
+    // The vision tower encodes a request's images before its prefill (time/vision.ts): in its TTFT, and a
+    // phase of its own for the batch's images.
+    const tower = towerTime(arch, o, r);
+    const towerOne = towerTime(arch, o, r, 1);
+    const phases = DECODE_PHASES.map((p, i) => ({
+      phase: p as string,
+      seconds: round(d.phases[i]!),
+    }));
+    if (tower) phases.push({ phase: 'vision-encoder', seconds: round(tower.seconds) });
     return {
       stepSeconds: round(d.stepSeconds),
       tokensPerSecondPerGpu: round(d.tokensPerSecond / o.tp),
       mfu: round(d.flopsPerGpu / d.stepSeconds / r.peak16, 3),
       bound: d.bound,
       decodeTokensPerSecond: round(d.tokensPerSecond),
-      ttftSeconds: round(sv.ttft),
+      ttftSeconds: round(sv.ttft + (towerOne?.seconds ?? 0)),
       tpotSeconds: round(sv.tpot),
-      phases: DECODE_PHASES.map((p, i) => ({ phase: p, seconds: round(d.phases[i]!) })),
+      phases,
       settings,
       tensorTflops,
     };
@@ -1561,8 +1569,12 @@ export function estimateTime(arch: Arch, o: EstimateOptions, gpu: Gpu, t: TimeOp
   const w = trainWork(m, o, t);
   const phases = new Float64Array(TRAIN_PHASES.length);
   const bound = { value: 'compute' as Bound };
-  const step = trainStep(w, r, phases, bound);
+  const lmStep = trainStep(w, r, phases, bound);
+  // The vision tower's forward (and backward when it takes part) per micro-batch (time/vision.ts).
+  const tower = towerTime(arch, o, r);
+  const step = lmStep + (tower ? tower.seconds * w.microBatches : 0);
   const tps = w.tokensPerStep / step / o.gpus;
+  const towerFlopsPerSecond = tower ? (tower.modelFlops * w.microBatches) / step : 0;
   const moe =
     m.experts > 1
       ? {
@@ -1571,22 +1583,23 @@ export function estimateTime(arch: Arch, o: EstimateOptions, gpu: Gpu, t: TimeOp
           expertsHitPerLayer: round(w.expertsHit, 3),
           loopSeconds:
             w.moeDispatch === 'loop'
-              ? round(step - trainStep(trainWork(m, o, t, 'grouped'), r))
+              ? round(lmStep - trainStep(trainWork(m, o, t, 'grouped'), r))
               : 0,
           adapterDeltaSeconds:
             w.deltaFwdBytes > 0
-              ? round(step - trainStep(trainWork(m, o, t, w.moeDispatch, false), r))
+              ? round(lmStep - trainStep(trainWork(m, o, t, w.moeDispatch, false), r))
               : 0,
         }
       : undefined;
   return {
     stepSeconds: round(step),
     tokensPerSecondPerGpu: round(tps),
-    mfu: round((w.modelFlopsPerToken * tps) / r.peak16, 3),
+    mfu: round((w.modelFlopsPerToken * tps + towerFlopsPerSecond) / r.peak16, 3),
     bound: bound.value,
-    phases: TRAIN_PHASES.map((p, i) => ({ phase: p, seconds: round(phases[i]!) })).filter(
-      (p) => p.seconds > 0,
-    ),
+    phases: [
+      ...TRAIN_PHASES.map((p, i) => ({ phase: p as string, seconds: round(phases[i]!) })),
+      { phase: 'vision-encoder', seconds: tower ? round(tower.seconds * w.microBatches) : 0 },
+    ].filter((p) => p.seconds > 0),
     settings,
     tensorTflops,
     ...(moe ? { moe } : {}),
