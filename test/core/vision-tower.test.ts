@@ -79,6 +79,9 @@ const run = (arch: Arch, o: EstimateOptions): EstimateResult => buildEstimate(ar
 /** What the tower keeps for backward (its bytes at the end of the forward). */
 const towerSaved = (r: EstimateResult): number =>
   r.phases.find((p) => p.phase === 'forward')?.parts.visionActivations ?? 0;
+/** The tower's largest bytes in any phase. */
+const towerPeak = (r: EstimateResult): number =>
+  Math.max(0, ...r.phases.map((p) => p.parts.visionActivations ?? 0));
 const towerSeconds = (r: EstimateResult): number =>
   r.time?.phases.find((p) => p.phase === 'vision-encoder')?.seconds ?? 0;
 
@@ -215,6 +218,9 @@ describe('properties', () => {
           for (const x of [b, c]) {
             expect(x.perGpu.allocatedBytes).toBeGreaterThanOrEqual(a.perGpu.allocatedBytes);
             expect(x.time!.stepSeconds).toBeGreaterThanOrEqual(a.time!.stepSeconds);
+            // The tower's own share, not only the longer language sequence.
+            expect(towerSeconds(x)).toBeGreaterThanOrEqual(towerSeconds(a));
+            expect(towerPeak(x)).toBeGreaterThanOrEqual(towerPeak(a));
             if (method === 'inference')
               expect(x.time!.ttftSeconds!).toBeGreaterThanOrEqual(a.time!.ttftSeconds!);
           }
