@@ -4,7 +4,10 @@ import { buildEstimate } from '../core/estimate.js';
 import { engineRefusal, withEngineDefaults } from '../core/engines/defaults.js';
 import { engineOf } from '../core/engines/engine.js';
 import { kernelRefusal } from '../core/engines/kernels.js';
-import { assertStructure, visionTokens, type Arch } from '../core/model/index.js';
+import { assertStructure, towerRun, visionTokens, type Arch } from '../core/model/index.js';
+// Direct modules: the memory/ entry would load more than the estimate needs.
+import { TOWER_MODE_NOTE, towerMode } from '../core/memory/vision.js';
+import { trainableSet } from '../core/model/trainable.js';
 // Direct module: the engines/ entry would load every engine's launcher into every estimate.
 import { LIGER_MODEL_TYPES, LIGER_PIN, ligerPatches } from '../core/engines/hf/liger.js';
 // Direct module, not the plan/ entry: the entry would load the search and the MIP solvers into every estimate.
@@ -112,7 +115,20 @@ function imagesInto(arch: Arch, options: EstimateOptions, flags: RawFlags): stri
   // The tower's own forward (activations, FLOPs) reads the images and their size (core/model/vision.ts).
   options.images = images;
   if (pixels !== undefined) options.imagePixels = pixels;
-  return [
+  const lines = [
     `--images ${images}: ${v.perImage} tokens per image of ${v.pixels} pixels, ${v.tokens} in all, added to the sequence (now ${options.seq} tokens)`,
   ];
+  const run = towerRun(arch, images, pixels);
+  if (run) {
+    const mode = towerMode(
+      run.group,
+      options,
+      trainableSet(options),
+      arch.vision?.tower?.inputGradHook === true,
+    );
+    lines.push(
+      `vision tower: ${run.patchesPerImage} patches per image through ${run.group.count} blocks before merging, ${TOWER_MODE_NOTE[mode]}`,
+    );
+  }
+  return lines;
 }

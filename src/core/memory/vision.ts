@@ -45,6 +45,15 @@ export function towerMode(
   return 'frozen';
 }
 
+/** What each mode means for the report's note. */
+export const TOWER_MODE_NOTE: Record<TowerMode, string> = {
+  trained: 'trained (full fine-tune): keeps its activations for backward',
+  adapters: 'LoRA adapters in the tower: keeps its activations for backward',
+  'input-grad':
+    "frozen, but enable_input_require_grads hooks its patch embedding under gradient checkpointing: keeps each block's input",
+  frozen: 'frozen: forward only, keeps nothing for backward',
+};
+
 /** Bytes per GPU of one micro-batch's tower: kept for backward, its backward working set, one block's forward. */
 export interface TowerBytes {
   mode: TowerMode;
