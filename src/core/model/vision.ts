@@ -49,6 +49,13 @@ export interface TowerRun {
   group: LayerGroup;
 }
 
+/** Tiles an image of `pixels` pixels is cut into, each its own sequence (Llama 4); 1 for whole-image towers. */
+function towerTiles(v: VisionInput, t: VisionTower, pixels: number): number {
+  if (t.tilePixels === null || t.fixedPatches !== null) return 1;
+  const capped = v.maxPixels === null ? pixels : Math.min(pixels, v.maxPixels);
+  return Math.max(1, Math.ceil(capped / t.tilePixels));
+}
+
 /**
  * Patches per image the tower's blocks run: the fixed grid of a resizing tower (SigLIP), else one per
  * patch x patch pixels of the (capped) image, the tokens' merge^2 patches each (Qwen PatchMerger, Llama 4
@@ -56,8 +63,7 @@ export interface TowerRun {
  */
 export function towerPatches(v: VisionInput, t: VisionTower, pixels: number): number {
   if (t.fixedPatches !== null) return t.fixedPatches + t.extraTokens;
-  const capped = v.maxPixels === null ? pixels : Math.min(pixels, v.maxPixels);
-  const tiles = t.tilePixels === null ? 1 : Math.max(1, Math.ceil(capped / t.tilePixels));
+  const tiles = towerTiles(v, t, pixels);
   return imageTokens(v, pixels) * v.merge * v.merge + tiles * t.extraTokens;
 }
 
@@ -69,13 +75,7 @@ export function towerRun(arch: Arch, images: number, pixels?: number): TowerRun 
   if (!v || !t || !group || images <= 0) return null;
   const px = pixels ?? v.defaultPixels;
   const patches = towerPatches(v, t, px);
-  const tiles =
-    t.tilePixels === null || t.fixedPatches !== null
-      ? 1
-      : Math.max(
-          1,
-          Math.ceil((v.maxPixels === null ? px : Math.min(px, v.maxPixels)) / t.tilePixels),
-        );
+  const tiles = towerTiles(v, t, px);
   const whole = Math.max(1, Math.round(patches / tiles));
   const full = Math.min(group.count, t.fullAttentionLayers);
   const spans: TowerSpan[] = [{ layers: full, span: whole }];
