@@ -175,6 +175,17 @@ describe('estimate --images: the tower in memory and time (additive fields)', ()
     // The same without checkpointing: no hook, nothing kept.
     expect(towerSaved(run(gemma, { ...o, checkpointing: 'none' }))).toBe(0);
   });
+  it('DPO: the tower time is in the step as well as in its phases', () => {
+    const o: EstimateOptions = { ...train('lora'), objective: 'dpo', reference: 'model' };
+    const plain = run(gemma, o);
+    const img = run(gemma, withImages(gemma, o, 2));
+    expect(towerSeconds(img)).toBeGreaterThan(0);
+    const policy = (r: EstimateResult) =>
+      r.time!.phases.find((p) => p.phase === 'policy-training')!.seconds;
+    expect(img.time!.stepSeconds).toBeGreaterThanOrEqual(
+      plain.time!.stepSeconds + (policy(img) - policy(plain)) + towerSeconds(img) - 1e-3,
+    );
+  });
   it('inference: the tower runs before the prefill, in the TTFT', () => {
     const o = { ...defaultOptions('inference'), seq: 1024 };
     const plain = run(qwen35, o);

@@ -164,7 +164,11 @@ export function estimateObjectiveTime(
     policyTraining: 0,
     weightSync: 0,
   };
-  const step = objectiveStep(m, objectiveWork(m, o, t, params), t, gpuRates(gpu, t), phases);
+  // The policy's vision tower (--images) runs beside its training step (time/vision.ts, in train.phases); the
+  // reference forward's own tower pass is not added.
+  const tower = train.phases.find((x) => x.phase === 'vision-encoder')?.seconds ?? 0;
+  const step =
+    objectiveStep(m, objectiveWork(m, o, t, params), t, gpuRates(gpu, t), phases) + tower;
   const scale = train.stepSeconds / step;
   return {
     ...train,
