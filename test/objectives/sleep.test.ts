@@ -18,7 +18,9 @@ import {
   optionsFromFlags,
   type RawFlags,
 } from '../../src/schema/flags.js';
+import { buildLaunch, launchBlocker } from '../../src/core/launch/index.js';
 import { generatedArchArb, labelled, optionsArb, withDiffString } from '../helpers/arbitraries.js';
+import { launchInputOf } from '../helpers/launch.js';
 
 const RUNS = Number(process.env.VRAMPLAN_FC_RUNS ?? 100);
 const SEED = Number(process.env.VRAMPLAN_FC_SEED ?? 20261126);
@@ -158,5 +160,26 @@ describe('GRPO vLLM sleep mode (--rollout-sleep)', () => {
     expect(() =>
       optionsFromFlags({ method: 'lora', objective: 'dpo', 'rollout-sleep': true }),
     ).toThrow(/rollout-sleep/);
+  });
+
+  it('the TRL launcher turns sleep mode on; the Unsloth launcher says why it cannot', () => {
+    const flags = {
+      method: 'lora',
+      objective: 'grpo',
+      rollout: 'vllm-colocate',
+      'rollout-sleep': true,
+    };
+    const args = (extra: Record<string, unknown>) => {
+      const bundle = buildLaunch(launchInputOf('qwen2.5-0.5b', 'h100-sxm', { ...flags, ...extra }));
+      return JSON.parse(bundle.files.find((f) => f.path === 'hf-args.json')!.content) as {
+        grpo_config: Record<string, unknown>;
+      };
+    };
+    expect(args({ framework: 'hf' }).grpo_config.vllm_enable_sleep_mode).toBe(true);
+    expect(args({ framework: 'hf', 'rollout-sleep': false }).grpo_config).not.toHaveProperty(
+      'vllm_enable_sleep_mode',
+    );
+    const unsloth = launchInputOf('qwen2.5-0.5b', 'h100-sxm', { ...flags, framework: 'unsloth' });
+    expect(launchBlocker(unsloth)).toMatch(/Standby.*vLLM 0\.11\.2/);
   });
 });
