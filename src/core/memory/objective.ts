@@ -203,12 +203,19 @@ export function withObjective(
   const phase = o.rollout === 'vllm-colocate' ? pool : x.rolloutPhase;
   const rolloutAllocated = phase > 0 ? statics + x.referenceModel + phase : 0;
   const stepAllocated = m.perGpu.allocatedBytes + stepAdded;
-  const rolloutPeak = rolloutAllocated > stepAllocated;
-  const allocated = rolloutPeak ? rolloutAllocated : stepAllocated;
-  const unslacked = sleeps && !rolloutPeak ? 0 : pool;
   const slack = (a: number, p: number) =>
     (a - m.perGpu.allocatedBytes - p) * (1 + fw.allocatorSlack) + p;
-  const slacked = slack(allocated, unslacked);
+  // Bytes beyond the policy's device figure at each phase. Waking vLLM follows torch.cuda.empty_cache()
+  // (TRL vllm_generation.py sync_weights; unsloth_zoo wake_up -> delete_memory), which hands back the
+  // step's largest one-off block (memory.ts: reserved = allocated x (1 + slack) + transient).
+  const released = sleeps
+    ? Math.max(0, m.perGpu.reservedBytes - m.perGpu.allocatedBytes * (1 + fw.allocatorSlack))
+    : 0;
+  const stepSlacked = slack(stepAllocated, sleeps ? 0 : pool);
+  const rollSlacked = slack(rolloutAllocated, pool) - released;
+  const rolloutPeak = rolloutAllocated > 0 && rollSlacked > stepSlacked;
+  const allocated = Math.max(stepAllocated, rolloutAllocated);
+  const slacked = rolloutPeak ? rollSlacked : stepSlacked;
   const device = Math.round(m.perGpu.deviceBytes + slacked);
   const vllmHeld = !sleeps || rolloutPeak;
   const named = {
@@ -217,18 +224,17 @@ export function withObjective(
     rolloutKvCache: (o.rollout === 'hf' && !rolloutPeak) || !vllmHeld ? 0 : x.rolloutKvCache,
   };
   // The planner adds max(0, share x C - floor) to the device bytes on a GPU of C bytes (surface.ts
-  // onCapacity); asleep, the share fills the rollout phase only, so the floor rises to where it tops the step.
-  // Device bytes of the step less those of the rollout without vLLM's share (context and the step's own
-  // figure cancel), plus the weights the share counts but the rollout phase already holds.
-  const stepOverRollout = slack(stepAllocated, 0) - slack(rolloutAllocated, pool) + pool;
+  // onCapacity); asleep, the share fills the rollout phase only, so the floor rises to where the rollout
+  // tops the step: the step's bytes less the rollout's without the share, plus the weights the share counts
+  // but the rollout phase already holds (context and the policy's figure cancel).
   const floor = sleeps
-    ? Math.max(x.rolloutFloor, stepOverRollout + x.rolloutSharedWeights)
+    ? Math.max(x.rolloutFloor, stepSlacked - rollSlacked + pool + x.rolloutSharedWeights)
     : x.rolloutFloor;
   const breakdown = rolloutPeak
     ? {
         ...b,
         gradients: 0,
-        activations: sleeps ? 0 : x.rolloutPhase - x.rolloutKvCache,
+        activations: o.rollout === 'hf' ? x.rolloutPhase - x.rolloutKvCache : 0,
         logits: 0,
         kvCache: 0,
         buffers: 0,
