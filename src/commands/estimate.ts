@@ -77,6 +77,11 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
     '<fraction>',
     'vllm-colocate: share of each GPU vLLM takes (default 0.3; unsloth 0.5)',
   ],
+  [
+    'rollout-sleep',
+    null,
+    'vllm-colocate: vLLM sleeps while training (TRL vllm_enable_sleep_mode, Unsloth Standby)',
+  ],
   ['rollout-gpus', '<n>', 'vllm-server: GPUs of --gpus running the vLLM server (default 1)'],
   [
     'kv-cache-dtype',

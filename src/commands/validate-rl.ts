@@ -17,16 +17,18 @@ export function rlRows(file = 'rl-cases.json'): RlRow[] {
       engine: c.engine,
       model: c.model_hf_id ?? c.config_file,
     };
-    if (c.metric === 'device') {
+    if (c.metric !== 'max-context') {
       const published = c.measured_bytes!;
-      const device = buildEstimate(arch, options).perGpu.deviceBytes;
-      const band = bandOf(device);
+      const perGpu = buildEstimate(arch, options).perGpu;
+      // Like with like (calibration/README.md): nvidia-smi beside deviceBytes, torch's peak beside allocatedBytes.
+      const bytes = c.metric === 'device' ? perGpu.deviceBytes : perGpu.allocatedBytes;
+      const band = bandOf(bytes);
       return {
         ...base,
-        metric: 'device',
+        metric: c.metric,
         published,
-        estimated: device,
-        error: (device - published) / published,
+        estimated: bytes,
+        error: (bytes - published) / published,
         withinBand: published >= band.lowBytes && published <= band.highBytes,
         ...apart,
       };

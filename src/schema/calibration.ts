@@ -67,7 +67,8 @@ export type MaxContextCase = z.infer<typeof maxContextCaseSchema>;
 /**
  * calibration/rl-cases.json: published preference / RL measurements (issue 26), one row per figure, with the
  * settings as contract flags (--objective and its flags included). metric 'device' compares deviceBytes
- * with measured_bytes; 'max-context' is a longest sequence on a card of gpu_memory_gib.
+ * with measured_bytes, 'allocated' allocatedBytes (torch max_memory_allocated); 'max-context' is a longest
+ * sequence on a card of gpu_memory_gib.
  */
 export const rlCaseSchema = z.looseObject({
   id: z.string().min(1),
@@ -79,7 +80,7 @@ export const rlCaseSchema = z.looseObject({
   config_file: z.string().min(1),
   engine: z.string().min(1),
   flags: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
-  metric: z.enum(['device', 'max-context']),
+  metric: z.enum(['device', 'allocated', 'max-context']),
   measured_bytes: z.number().positive().optional(),
   gpu_memory_gib: z.number().positive().optional(),
   published_max_tokens: z.number().int().positive().optional(),

@@ -140,6 +140,11 @@ export const EstimateOptionsSchema = z
     rollout: z.enum(ROLLOUTS).optional(),
     /** vllm-colocate: the share of each training GPU vLLM takes (TRL vllm_gpu_memory_utilization). */
     rolloutMemory: z.number().gt(0).lt(1).optional(),
+    /**
+     * vllm-colocate: vLLM sleeps while the policy trains (TRL vllm_enable_sleep_mode, Unsloth's
+     * UNSLOTH_VLLM_STANDBY=1): its share is held only in the rollout phase (absent = awake throughout).
+     */
+    rolloutSleep: z.boolean().optional(),
     /** vllm-server: GPUs of --gpus that run the vLLM server (the rest train). */
     rolloutGpus: count(1_000_000).optional(),
     /** Serving: KV cache dtype (absent = auto, the compute dtype). */

@@ -191,7 +191,14 @@ const DEFAULT_REFERENCE: Record<Objective, Reference> = {
   grpo: 'none',
 };
 
-const GRPO_ONLY = ['generations', 'completion-tokens', 'rollout', 'rollout-memory', 'rollout-gpus'];
+const GRPO_ONLY = [
+  'generations',
+  'completion-tokens',
+  'rollout',
+  'rollout-memory',
+  'rollout-sleep',
+  'rollout-gpus',
+];
 
 /** --objective and its flags into `o` (left absent for SFT, so SFT options are unchanged). */
 export function objectiveInto(o: EstimateOptions, flags: RawFlags): void {
@@ -240,13 +247,14 @@ export function objectiveInto(o: EstimateOptions, flags: RawFlags): void {
   o.seq = o.promptTokens + o.completionTokens;
   // TRL v1.9.0 grpo_config.py use_vllm=False: transformers generate unless told otherwise.
   o.rollout = pick(flags, 'rollout', ROLLOUTS, 'hf');
-  if (o.rollout === 'vllm-colocate') o.rolloutMemory = rolloutFraction(flags);
-  else if (flags['rollout-memory'] !== undefined)
-    throw new FlagError(
-      'rollout-memory',
-      flags['rollout-memory'],
-      'only with --rollout vllm-colocate',
-    );
+  if (o.rollout === 'vllm-colocate') {
+    o.rolloutMemory = rolloutFraction(flags);
+    // Absent unless asked for, so the options of a run without sleep mode are unchanged.
+    if (bool(flags, 'rollout-sleep')) o.rolloutSleep = true;
+  } else
+    for (const f of ['rollout-memory', 'rollout-sleep'])
+      if (flags[f] !== undefined)
+        throw new FlagError(f, flags[f], 'only with --rollout vllm-colocate');
   if (o.rollout === 'vllm-server') o.rolloutGpus = int(flags, 'rollout-gpus', 1, 1, 1_000_000);
   else if (flags['rollout-gpus'] !== undefined)
     throw new FlagError('rollout-gpus', flags['rollout-gpus'], 'only with --rollout vllm-server');
@@ -484,6 +492,7 @@ const FLAG_OF: Record<keyof EstimateOptions, string> = {
   completionTokens: 'completion-tokens',
   rollout: 'rollout',
   rolloutMemory: 'rollout-memory',
+  rolloutSleep: 'rollout-sleep',
   rolloutGpus: 'rollout-gpus',
   kvCacheDtype: 'kv-cache-dtype',
   prefixCacheFraction: 'prefix-cache',

@@ -7,7 +7,7 @@ export function objectiveText(o: EstimateOptions): string | null {
   const ref = o.reference === 'precomputed' ? ' ref precomputed' : '';
   if (o.objective !== 'grpo') return `${o.objective}${ref}`;
   if (o.rollout === 'vllm-colocate')
-    return `grpo vLLM colocated ${Math.round((o.rolloutMemory ?? 0) * 100)}%`;
+    return `grpo vLLM colocated ${Math.round((o.rolloutMemory ?? 0) * 100)}%${o.rolloutSleep === true ? ' asleep in training' : ''}`;
   if (o.rollout === 'vllm-server') {
     const n = o.rolloutGpus ?? 1;
     return `grpo vLLM server ${n} GPU${n > 1 ? 's' : ''}`;

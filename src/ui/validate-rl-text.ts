@@ -4,7 +4,11 @@ import { formatGiB, padLeft, padRight, signedPercent } from './format.js';
 
 export function renderRlSection(rows: readonly RlRow[]): string[] {
   const value = (r: RlRow, v: number | null) =>
-    v === null ? '-' : r.metric === 'device' ? formatGiB(v) : `${v.toLocaleString('en-US')} tok`;
+    v === null
+      ? '-'
+      : r.metric === 'max-context'
+        ? `${v.toLocaleString('en-US')} tok`
+        : formatGiB(v);
   const out = [
     'preference / RL: published figures (calibration/rl-cases.json) vs estimate, by objective',
     `${padRight('objective', 11)}${padRight('case', 41)}${padRight('engine', 9)}${padRight('metric', 13)}${padLeft('published', 12)}${padLeft('estimate', 12)}${padLeft('error', 9)}`,

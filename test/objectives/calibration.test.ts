@@ -11,12 +11,14 @@ const rows = rlRows();
 
 describe('preference / RL calibration rows', () => {
   it('ships the published rows, each with a source, a quote and a date', () => {
-    expect(rows.length).toBe(4);
-    expect(rows.filter((r) => r.reportedApart === undefined).length).toBe(0);
+    expect(rows.length).toBe(6);
+    expect(rows.filter((r) => r.reportedApart === undefined).map((r) => r.id)).toEqual([
+      'trl-pr5926-dpo-qwen2.5-0.5b',
+    ]);
     for (const c of loadRlCases()) {
       expect(c.source).toMatch(/^https:\/\//);
       expect(c.quote.length).toBeGreaterThan(20);
-      if (c.metric === 'device') expect(c.measured_bytes).toBeGreaterThan(0);
+      if (c.metric !== 'max-context') expect(c.measured_bytes).toBeGreaterThan(0);
       else expect(c.published_max_tokens).toBeGreaterThan(0);
     }
   });
@@ -27,15 +29,24 @@ describe('preference / RL calibration rows', () => {
         expect(r.reportedApart.length).toBeGreaterThan(20);
         continue;
       }
-      expect(r.metric === 'device' ? r.withinBand : Math.abs(r.error!) <= 0.2).toBe(true);
+      expect(r.metric === 'max-context' ? Math.abs(r.error!) <= 0.2 : r.withinBand).toBe(true);
     }
   });
 
-  it('device rows carry an estimate and its error', () => {
-    for (const r of rows.filter((x) => x.metric === 'device')) {
+  it('byte rows (device, allocated) carry an estimate and its error', () => {
+    for (const r of rows.filter((x) => x.metric !== 'max-context')) {
       expect(r.estimated).toBeGreaterThan(0);
       expect(r.error).toBeCloseTo((r.estimated! - r.published) / r.published, 10);
     }
+  });
+
+  it('compares an allocated row with allocatedBytes, not deviceBytes (like with like)', () => {
+    const dpo = rows.find((r) => r.id === 'trl-pr5926-dpo-qwen2.5-0.5b')!;
+    expect(dpo.metric).toBe('allocated');
+    // TRL PR 5926's 'After' peak, 15531 MiB (torch max_memory_allocated).
+    expect(dpo.published).toBe(15531 * 2 ** 20);
+    expect(dpo.estimated!).toBeLessThan(dpo.published / (1 - 0.11));
+    expect(dpo.withinBand).toBe(true);
   });
 
   it('validate lists them by objective', () => {
@@ -43,6 +54,6 @@ describe('preference / RL calibration rows', () => {
     expect(objectives).toEqual([...objectives].sort());
     const text = renderRlSection(rows).join('\n');
     for (const r of rows) expect(text).toContain(r.id);
-    expect(text).toContain('0 of 0 scored rows within the estimate');
+    expect(text).toContain('1 of 1 scored rows within the estimate');
   });
 });

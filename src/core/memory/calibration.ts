@@ -100,14 +100,15 @@ export interface RlRow {
   objective: string;
   engine: string;
   model: string;
-  metric: 'device' | 'max-context';
-  /** Bytes (device) or tokens (max-context), as published. */
+  /** device: nvidia-smi (deviceBytes); allocated: torch's peak (allocatedBytes); max-context: tokens. */
+  metric: 'device' | 'allocated' | 'max-context';
+  /** Bytes (device, allocated) or tokens (max-context), as published. */
   published: number;
   /** The same quantity estimated; null where the row's settings leave nothing to estimate. */
   estimated: number | null;
   /** (estimate - published) / published; null with no estimate. */
   error: number | null;
-  /** device: the published peak lies within the band `estimate` reports (uncertainty.ts bandOf). */
+  /** device, allocated: the published peak lies within the band `estimate` reports (uncertainty.ts bandOf). */
   withinBand: boolean | null;
   reportedApart?: string;
 }

@@ -34,6 +34,8 @@ export interface ObjectiveExtras {
    * without a GPU (the planner's surface: memory/surface.ts).
    */
   rolloutFloor: number;
+  /** vllm-colocate: weights vLLM shares with the trainer (Unsloth's fast_inference) yet counts in its share. */
+  rolloutSharedWeights: number;
 }
 
 // DPO/ORPO/SimPO concatenate chosen and rejected along the batch (dpo_trainer.py DataCollatorForPreference:
@@ -49,6 +51,7 @@ const RL_KEYS = [
   'completionTokens',
   'rollout',
   'rolloutMemory',
+  'rolloutSleep',
   'rolloutGpus',
 ] as const;
 
@@ -94,9 +97,9 @@ function rolloutBytes(
   policy: PolicyMemory,
   m: MemoryEstimate,
   seqs: number,
-): { weights: number; kv: number; generate: number; floor: number } {
+): { weights: number; kv: number; generate: number; floor: number; shared: number } {
   if (o.objective !== 'grpo' || o.rollout === 'vllm-server')
-    return { weights: 0, kv: 0, generate: 0, floor: 0 };
+    return { weights: 0, kv: 0, generate: 0, floor: 0, shared: 0 };
   // vLLM loads the checkpoint in the model dtype (grpo_trainer.py LLM(model=model.name_or_path)); Unsloth's
   // shares the trained (possibly 4-bit) weights; transformers generate runs the policy itself.
   const vllmOwn = o.rollout === 'vllm-colocate' && !fw.rolloutSharesWeights;
@@ -115,7 +118,13 @@ function rolloutBytes(
   const st = gen.stages[0]!;
   const kv = st.kv;
   if (o.rollout === 'hf')
-    return { weights: 0, kv, generate: gen.perGpu.allocatedBytes - st.weights, floor: 0 };
+    return {
+      weights: 0,
+      kv,
+      generate: gen.perGpu.allocatedBytes - st.weights,
+      floor: 0,
+      shared: 0,
+    };
   // vLLM colocated (grpo_trainer.py: LLM(..., gpu_memory_utilization=vllm_gpu_memory_utilization), sleep
   // mode off by default): its weights and a KV pool filling its share of the card (vLLM sizes the pool as
   // the share less its weights; with shared weights the one copy counts against the share).
@@ -123,7 +132,13 @@ function rolloutBytes(
   const cap = ctx.gpuCapacityBytes;
   // Without a GPU the pool is the least vLLM runs the generation batch with.
   const pool = cap === undefined ? kv : Math.max(kv, share * cap - st.weights);
-  return { weights: vllmOwn ? st.weights : 0, kv: pool, generate: 0, floor: kv + st.weights };
+  return {
+    weights: vllmOwn ? st.weights : 0,
+    kv: pool,
+    generate: 0,
+    floor: kv + st.weights,
+    shared: vllmOwn ? 0 : st.weights,
+  };
 }
 
 /** Everything the objective adds on a training GPU. */
@@ -158,6 +173,7 @@ export function objectiveExtras(
     rolloutPhase: o.rollout === 'hf' ? r.generate : 0,
     generationBatch: seqs,
     rolloutFloor: r.floor,
+    rolloutSharedWeights: r.shared,
   };
 }
 
@@ -174,27 +190,51 @@ export function withObjective(
   const b = m.perGpu.breakdown;
   // vLLM's share is one allocation sized by gpu_memory_utilization: no allocator slack on it.
   const pool = o.rollout === 'vllm-colocate' ? x.rolloutWeights + x.rolloutKvCache : 0;
-  const held = x.referenceModel + pool;
+  // Sleep mode: vLLM frees its share after generating (TRL v1.9.0 vllm_generation.py llm.sleep(level=2):
+  // weights and KV cache; Unsloth standby, unsloth_zoo ce232d6 vllm_utils.py sleep(): the KV cache, the
+  // weights being the trainer's) and takes it back for the next rollout (wake_up).
+  const sleeps = o.rolloutSleep === true && pool > 0;
+  const held = x.referenceModel + (sleeps ? 0 : pool);
   const stepAdded = held + x.referenceLogits - x.promptLogits;
-  // The hf rollout (transformers generate on the policy, no_grad, gradients freed by zero_grad):
-  // holdings, the reference copy, the KV cache and the prefill's working set.
+  // The rollout phase (no_grad; HF Trainer's zero_grad(set_to_none) freed the gradients): the holdings and
+  // the reference copy beside transformers generate's KV cache and prefill (hf), or beside vLLM's share
+  // (colocated; asleep, woken up after TRL and Unsloth empty torch's cache before wake_up).
   const statics = b.weights + b.quantConstants + b.adapters + b.masterWeights + b.optimizer;
-  const rolloutAllocated = x.rolloutPhase > 0 ? statics + x.referenceModel + x.rolloutPhase : 0;
+  const phase = o.rollout === 'vllm-colocate' ? pool : x.rolloutPhase;
+  const rolloutAllocated = phase > 0 ? statics + x.referenceModel + phase : 0;
   const stepAllocated = m.perGpu.allocatedBytes + stepAdded;
-  const rolloutPeak = rolloutAllocated > stepAllocated;
-  const allocated = rolloutPeak ? rolloutAllocated : stepAllocated;
-  const slacked = (allocated - m.perGpu.allocatedBytes - pool) * (1 + fw.allocatorSlack) + pool;
+  const slack = (a: number, p: number) =>
+    (a - m.perGpu.allocatedBytes - p) * (1 + fw.allocatorSlack) + p;
+  // Bytes beyond the policy's device figure at each phase. Waking vLLM follows torch.cuda.empty_cache()
+  // (TRL vllm_generation.py sync_weights; unsloth_zoo wake_up -> delete_memory), which hands back the
+  // step's largest one-off block (memory.ts: reserved = allocated x (1 + slack) + transient).
+  const released = sleeps
+    ? Math.max(0, m.perGpu.reservedBytes - m.perGpu.allocatedBytes * (1 + fw.allocatorSlack))
+    : 0;
+  const stepSlacked = slack(stepAllocated, sleeps ? 0 : pool);
+  const rollSlacked = slack(rolloutAllocated, pool) - released;
+  const rolloutPeak = rolloutAllocated > 0 && rollSlacked > stepSlacked;
+  const allocated = Math.max(stepAllocated, rolloutAllocated);
+  const slacked = rolloutPeak ? rollSlacked : stepSlacked;
   const device = Math.round(m.perGpu.deviceBytes + slacked);
+  const vllmHeld = !sleeps || rolloutPeak;
   const named = {
     referenceModel: x.referenceModel,
-    rolloutWeights: x.rolloutWeights,
-    rolloutKvCache: o.rollout === 'hf' && !rolloutPeak ? 0 : x.rolloutKvCache,
+    rolloutWeights: vllmHeld ? x.rolloutWeights : 0,
+    rolloutKvCache: (o.rollout === 'hf' && !rolloutPeak) || !vllmHeld ? 0 : x.rolloutKvCache,
   };
+  // The planner adds max(0, share x C - floor) to the device bytes on a GPU of C bytes (surface.ts
+  // onCapacity); asleep, the share fills the rollout phase only, so the floor rises to where the rollout
+  // tops the step: the step's bytes less the rollout's without the share, plus the weights the share counts
+  // but the rollout phase already holds (context and the policy's figure cancel).
+  const floor = sleeps
+    ? Math.max(x.rolloutFloor, stepSlacked - rollSlacked + pool + x.rolloutSharedWeights)
+    : x.rolloutFloor;
   const breakdown = rolloutPeak
     ? {
         ...b,
         gradients: 0,
-        activations: x.rolloutPhase - x.rolloutKvCache,
+        activations: o.rollout === 'hf' ? x.rolloutPhase - x.rolloutKvCache : 0,
         logits: 0,
         kvCache: 0,
         buffers: 0,
@@ -210,9 +250,9 @@ export function withObjective(
       breakdown: roundTo(breakdown, device),
     },
     peakPhase: rolloutPeak ? 'rollout' : m.peakPhase,
-    phases: ctx.lean ? [] : objectivePhases(m, x, held, rolloutAllocated),
+    phases: ctx.lean ? [] : objectivePhases(m, x, held, rolloutAllocated, sleeps),
     stages: m.stages.map((st) => shiftStage(st, stepAdded, rolloutAllocated)),
-    objective: x,
+    objective: { ...x, rolloutFloor: floor },
   };
 }
 
@@ -229,11 +269,12 @@ function objectivePhases(
   x: ObjectiveExtras,
   held: number,
   rolloutAllocated: number,
+  sleeps: boolean,
 ): MemoryEstimate['phases'] {
   const named = {
     referenceModel: Math.round(x.referenceModel),
-    rolloutWeights: Math.round(x.rolloutWeights),
-    rolloutKvCache: Math.round(held - x.referenceModel - x.rolloutWeights),
+    rolloutWeights: sleeps ? 0 : Math.round(x.rolloutWeights),
+    rolloutKvCache: sleeps ? 0 : Math.round(held - x.referenceModel - x.rolloutWeights),
   };
   const phases: MemoryEstimate['phases'] = m.phases.map((p) => ({
     ...p,
@@ -244,7 +285,12 @@ function objectivePhases(
     phases.unshift({
       phase: 'rollout',
       allocatedBytes: Math.round(rolloutAllocated),
-      parts: { ...ZERO_PARTS, ...named, rolloutKvCache: Math.round(x.rolloutKvCache) },
+      parts: {
+        ...ZERO_PARTS,
+        ...named,
+        rolloutWeights: Math.round(x.rolloutWeights),
+        rolloutKvCache: Math.round(x.rolloutKvCache),
+      },
     });
   return phases;
 }

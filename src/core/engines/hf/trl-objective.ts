@@ -154,6 +154,8 @@ function grpoKeys(o: EstimateOptions, config: Record<string, unknown>): Record<s
       vllm_gpu_memory_utilization: o.rolloutMemory,
       vllm_tensor_parallel_size: 1,
       vllm_max_model_length: o.seq,
+      // --rollout-sleep: grpo_config.py v1.9.0 vllm_enable_sleep_mode (vllm_generation.py sleep(level=2)).
+      ...(o.rolloutSleep === true ? { vllm_enable_sleep_mode: true } : {}),
     });
   if (o.rollout === 'vllm-server')
     Object.assign(config, { vllm_mode: 'server', vllm_max_model_length: o.seq });

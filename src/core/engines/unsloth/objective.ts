@@ -51,6 +51,9 @@ export function unslothObjectiveBlocker(x: LaunchPlan): string | null {
   // fast_inference loads the trained LoRA into vLLM (max_lora_rank): the shared-weights rollout is for adapters.
   if (o.rollout === 'vllm-colocate' && !isAdapter(o))
     return 'Unsloth fast_inference shares LoRA / QLoRA weights with vLLM (max_lora_rank): full fine-tunes are not written with it';
+  // unsloth_zoo ce232d6 vllm_utils.py patch_vllm: UNSLOTH_VLLM_STANDBY raises on vLLM 0.10.x (bad_alloc).
+  if (o.rolloutSleep === true)
+    return 'Unsloth Standby (UNSLOTH_VLLM_STANDBY=1) needs vLLM 0.11.2 or later; the launcher pins TRL 0.24.0 with vLLM 0.10.2';
   return null;
 }
 
