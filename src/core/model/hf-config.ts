@@ -288,6 +288,8 @@ interface Moe {
   sharedGate: boolean;
   /** Parameters of the MoE block outside its linears (router bias buffers and the like). */
   extraParams?: number;
+  /** The config key top-k comes from, for errors (default num_experts_per_tok). */
+  topKKey?: string;
 }
 
 interface LlamaFlavor {
@@ -483,7 +485,7 @@ function llamaLayer(c: Fields, f: LlamaFlavor, s: LayerShared, i: number): Layer
 function checkTopK(c: Fields, moe: Moe | null): Moe | null {
   if (moe && moe.topK > moe.experts)
     throw new ConfigError(
-      `${c.path}num_experts_per_tok`,
+      `${c.path}${moe.topKKey ?? 'num_experts_per_tok'}`,
       moe.topK,
       `at most the number of experts (${moe.experts})`,
     );
@@ -1966,6 +1968,7 @@ function ernieMoe(c: Fields, i: number): Moe | null {
   return {
     experts,
     topK: c.int('moe_k'),
+    topKKey: 'moe_k',
     ffn,
     routerBias: false,
     expertBias: c.bool('use_bias', false),
@@ -1995,6 +1998,7 @@ function hunyuanMoe(c: Fields, i: number): Moe {
   return {
     experts: perLayerInt(c, 'num_experts', i, 1),
     topK: perLayerInt(c, 'moe_topk', i, 1),
+    topKKey: 'moe_topk',
     ffn,
     routerBias: false,
     expertBias: false,
