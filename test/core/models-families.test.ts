@@ -59,6 +59,7 @@ describe('published counts: the Hub safetensors totals, exactly', () => {
     ['lfm2-1.2b', 1_170_340_608],
     ['qwen2-vl-7b-instruct', 8_291_375_616],
     ['llava-1.5-7b-hf', 7_063_427_072],
+    ['nemotron-3-nano-30b-a3b', 31_577_937_344],
   ])('%s', (id, published) => {
     expect(paramCounts(arch(catalog(id))).total).toBe(published);
   });
@@ -107,6 +108,34 @@ describe('GLM-4.5 (glm4_moe)', () => {
     expect(kvOf(air, 8192) - kvOf(air, 4096)).toBe(46 * 8 * 128 * 2 * 2 * 4096);
     const withNorm = arch({ ...catalog('glm-4.5-air'), use_qk_norm: true });
     expect(paramCounts(withNorm).total - paramCounts(air).total).toBe(47 * 2 * 128);
+  });
+});
+
+describe('Nemotron 3 (nemotron_h): latent MoE and MTP blocks', () => {
+  const shape = fixture('nemotron-3-super-shape');
+
+  it('gives the Super 120B-A12B Hub total: latent experts, shared expert, one *E MTP layer', () => {
+    const a = arch(shape);
+    expect(paramCounts(a).total).toBe(123_611_012_096);
+    expect(a.mtpLayers).toBe(1);
+  });
+
+  it('reads mtp_layers_block_type like mtp_hybrid_override_pattern', () => {
+    const { mtp_hybrid_override_pattern: _, ...rest } = shape;
+    const listed = arch({ ...rest, mtp_layers_block_type: ['attention', 'moe'] });
+    expect(paramCounts(listed).total).toBe(123_611_012_096);
+    expect(arch(rest).mtpLayers).toBeUndefined();
+  });
+
+  it('latent MoE: experts at moe_latent_size plus fc1/fc2 latent projections', () => {
+    const h = 4096;
+    const latent = 1024;
+    const ffn = 2688;
+    const experts = 512;
+    const dense = paramCounts(arch({ ...shape, moe_latent_size: null })).total;
+    // 40 MoE layers and the MTP layer's MoE block.
+    const perBlock = experts * 2 * ffn * (latent - h) + 2 * h * latent;
+    expect(paramCounts(arch(shape)).total - dense).toBe(41 * perBlock);
   });
 });
 

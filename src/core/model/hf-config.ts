@@ -1375,6 +1375,7 @@ const NEMOTRON_BLOCKS: Record<string, 'mamba' | 'attention' | 'mlp' | 'moe'> = {
   attention: 'attention',
   mlp: 'mlp',
   moe: 'moe',
+  full_attention: 'attention',
 };
 
 /** The block of each layer: hybrid_override_pattern (M, *, -, E) or layers_block_type. */
@@ -1396,18 +1397,16 @@ function nemotronBlocks(c: Fields): ('mamba' | 'attention' | 'mlp' | 'moe')[] {
 }
 
 /**
- * Nemotron-H MoE block (HF NemotronHMoE): a router with an e_score_correction_bias per expert, routed
+ * Nemotron-H MoE block (HF NemotronHMoE): a router over the hidden state (its e_score_correction_bias is not in
+ * the checkpoint: NVIDIA-Nemotron-3-Nano-30B-A3B's Hub safetensors total, 31,577,937,344, leaves it out), routed
  * squared-ReLU experts (up, down) of moe_intermediate_size and a shared squared-ReLU MLP of
- * moe_shared_expert_intermediate_size x n_shared_experts.
+ * moe_shared_expert_intermediate_size x n_shared_experts. Latent MoE (moe_latent_size, Nemotron 3 Super/Ultra):
+ * fc1_latent_proj hidden -> latent and fc2_latent_proj latent -> hidden (bias mlp_bias) around experts that work
+ * at the latent width; router and shared expert stay at the hidden width.
  */
 function nemotronMoe(c: Fields): { linears: Linear[]; experts: number; topK: number; ffn: number } {
-  if (c.has('moe_latent_size'))
-    throw new ConfigError(
-      `${c.path}moe_latent_size`,
-      c.raw.moe_latent_size,
-      'null (latent MoE is not read)',
-    );
   const hidden = c.int('hidden_size');
+  const latent = c.optInt('moe_latent_size');
   const experts = c.int('n_routed_experts', NEMOTRON_H_MOE.experts);
   const topK = c.int('num_experts_per_tok', NEMOTRON_H_MOE.topK);
   const ffn = c.int('moe_intermediate_size', NEMOTRON_H_MOE.ffn);
@@ -1417,10 +1416,12 @@ function nemotronMoe(c: Fields): { linears: Linear[]; experts: number; topK: num
   if (topK > experts)
     throw new ConfigError(`${c.path}num_experts_per_tok`, topK, `at most ${experts}`);
   const bias = c.bool('mlp_bias', false);
+  const width = latent ?? hidden;
   return {
     linears: [
       lin('router', hidden, experts, false),
-      ...mlp(hidden, ffn, false, bias, experts, topK),
+      ...(latent ? [lin('other', hidden, latent, bias), lin('other', latent, hidden, bias)] : []),
+      ...mlp(width, ffn, false, bias, experts, topK),
       ...(shared > 0 ? mlp(hidden, shared, false, bias) : []),
     ],
     experts,
@@ -1490,7 +1491,7 @@ function nemotronLayer(c: Fields, d: AttnDims, l: NemotronLayer): LayerGroup {
     ...(moe ? moe.linears : []),
     ...(ffn > 0 ? mlp(d.hidden, ffn, false, bias) : []),
   ];
-  const other = blocks * d.hidden + (m ? m.params : 0) + (moe ? moe.experts : 0);
+  const other = blocks * d.hidden + (m ? m.params : 0);
   const layer = group(base, linears, other);
   return m ? { ...layer, recurrent: m.state } : layer;
 }
@@ -1526,14 +1527,38 @@ function nemotronH(c: Fields): ArchBody {
   const groups = mergeLayers(perLayer);
   const vocab = c.int('vocab_size');
   const tied = c.bool('tie_word_embeddings', false);
+  const mtp = nemotronMtp(c, d, mixer);
   return {
     kind: 'causal-lm',
     groups: attentionFirst(groups),
     hidden,
     ...vocabFields(vocab, hidden, tied),
-    otherParams: hidden,
+    otherParams: hidden + mtp.params,
     maxPositions: c.int('max_position_embeddings', DEFAULT_MAX_POSITIONS),
+    ...(mtp.layers > 0 ? { mtpLayers: mtp.layers } : {}),
   };
+}
+
+/**
+ * Nemotron-H MTP (HF NemotronHConfig num_nextn_predict_layers with mtp_layers_block_type, or the checkpoints'
+ * mtp_hybrid_override_pattern, e.g. "*E"): each MTP layer holds those blocks (one RMSNorm each), eh_proj
+ * (2h -> h), enorm, hnorm and a final norm, and shares the embedding and lm_head: with latent MoE this gives
+ * NVIDIA-Nemotron-3-Super-120B-A12B's Hub safetensors total, 123,611,012,096, exactly. Counted in otherParams.
+ */
+function nemotronMtp(c: Fields, d: AttnDims, mixer: Mixer): { params: number; layers: number } {
+  const n = c.count('num_nextn_predict_layers', 0);
+  const types = c.strList('mtp_layers_block_type');
+  const pattern = c.has('mtp_hybrid_override_pattern')
+    ? c.str('mtp_hybrid_override_pattern')
+    : null;
+  if (n === 0 || (!types && pattern === null)) return { params: 0, layers: 0 };
+  const blocks = nemotronBlocks(
+    new Fields(types ? { layers_block_type: types } : { hybrid_override_pattern: pattern }, c.path),
+  );
+  const layers = foldNemotron(blocks, mixer).map((l) => nemotronLayer(c, d, l));
+  const h = d.hidden;
+  const one = layers.reduce((s, g) => s + layerParamsOf(g), 0) + 2 * h * h + 3 * h;
+  return { params: n * one, layers: n };
 }
 
 /**
