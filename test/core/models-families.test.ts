@@ -309,6 +309,17 @@ describe('wrappers', () => {
     expect(e.message).toMatch(/^config\.json vision_config\.model_type: got 'siglip_vision_model'/);
   });
 
+  it('GLM-4.1V: 10.3B (Hub page) with the tower; 9.4B text alone like GLM-4-9B-0414', () => {
+    const a = arch(catalog('glm-4.1v-9b-thinking'));
+    expect(Math.abs(paramCounts(a).total - 10.3e9) / 10.3e9).toBeLessThan(0.005);
+    const text = a.groups.filter((g) => g.name === 'decoder');
+    expect(text.map((g) => [g.count, g.normsPerLayer])).toEqual([[40, 4]]);
+    const vision = a.groups.find((g) => g.name === 'vision');
+    // qkv without bias (attention_bias false), proj and the SwiGLU MLP without bias.
+    expect(vision?.linears.every((l) => !l.bias)).toBe(true);
+    expect(visionTokens(a, 1)?.perImage).toBe(144);
+  });
+
   it('Qwen2-VL: 1280 tokens of 28 x 28 pixels by default, vision tower in the total', () => {
     const a = arch(catalog('qwen2-vl-7b-instruct'));
     expect(visionTokens(a, 1)?.perImage).toBe(1280);

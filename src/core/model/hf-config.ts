@@ -2385,6 +2385,64 @@ const TEXT_DEFAULTS: Record<string, Json> = {
   },
 };
 
+// HF Glm4vVisionConfig defaults (configuration_glm4v.py): spatial_merge_size=2, temporal_patch_size=2, in_channels=3.
+/**
+ * GLM-4.1V / GLM-4.5V vision tower (HF Glm4vVisionModel, modeling_glm4v.py @03eac6f6): learned positions over
+ * (image_size/patch_size)^2, a Conv3d patch embedding with bias, post_conv_layernorm, depth RMSNorm blocks (qkv
+ * with bias attention_bias, proj without; a SwiGLU MLP hidden -> out_hidden_size -> hidden without bias),
+ * post_layernorm, the downsample Conv2d (hidden -> out_hidden_size, kernel = stride = spatial_merge_size, with bias)
+ * and the merger (proj out x out, LayerNorm, SwiGLU out -> intermediate_size -> out, no biases).
+ */
+function glm4vVision(v: Fields): Tower {
+  const hidden = v.int('hidden_size');
+  const patch = v.int('patch_size');
+  const image = v.int('image_size');
+  const merge = v.int('spatial_merge_size', 2);
+  const out = v.int('out_hidden_size');
+  const g = visionGroup({
+    hidden,
+    heads: v.int('num_heads'),
+    layers: v.int('depth'),
+    ffn: out,
+    gated: true,
+    bias: v.bool('attention_bias', false),
+    norm: 'rms',
+  });
+  const noBias = new Set<LinearRole>(['o', 'gate', 'up', 'down']);
+  const linears = g.linears.map((l) => (noBias.has(l.role) ? { ...l, bias: false } : l));
+  const ffn = v.int('intermediate_size');
+  const params =
+    Math.floor(image / patch) ** 2 * hidden +
+    v.int('in_channels', RGB_CHANNELS) * v.int('temporal_patch_size', 2) * patch * patch * hidden +
+    hidden +
+    2 * hidden +
+    hidden * out * merge * merge +
+    out +
+    out * out +
+    normSize(out, true) +
+    3 * out * ffn;
+  return {
+    group: { ...g, linears },
+    params,
+    input: { patch, merge, fixedTokens: null, defaultPixels: image * image, maxPixels: null },
+  };
+}
+
+// Glm4vTextAttention (modeling_glm4v.py @03eac6f6): q/k/v always with bias, o_proj without, head_dim = hidden /
+// heads; Glm4vTextDecoderLayer has the 4 RMSNorms of Glm4.
+const glm4vText: LlamaFlavor = {
+  tiedDefault: false,
+  qkvBias: () => true,
+  oBias: () => false,
+  normsPerLayer: 4,
+};
+
+/** The text config with head_dim dropped: Glm4vTextAttention takes hidden_size / num_attention_heads. */
+const withoutHeadDim = (t: Fields): Fields => {
+  const { head_dim: _unused, ...rest } = t.raw;
+  return new Fields(rest, t.path);
+};
+
 /** LLaVA wrappers: text_config (default model_type llama, HF LlavaConfig) over its class defaults, a CLIP tower. */
 function llava(next: boolean) {
   return (c: Fields): ArchBody => {
@@ -2746,6 +2804,15 @@ const HANDLERS: Record<string, Handler> = {
   },
   llava: { architecture: 'LlavaForConditionalGeneration', build: llava(false) },
   llava_next: { architecture: 'LlavaNextForConditionalGeneration', build: llava(true) },
+  glm4v: {
+    architecture: 'Glm4vForConditionalGeneration',
+    build: multimodal((t) => llamaLike(glm4vText)(withoutHeadDim(t)), glm4vVision),
+  },
+  // GLM-4.5V: the GLM-4.5-Air language model (glm4v_moe_text: Glm4Moe layers) under the GLM-4.1V tower.
+  glm4v_moe: {
+    architecture: 'Glm4vMoeForConditionalGeneration',
+    build: multimodal((t) => withMtp(t, llamaLike(glm4MoeFlavor)(t), GLM_MTP), glm4vVision),
+  },
 };
 
 /** The text handler of a wrapper's language model. */
