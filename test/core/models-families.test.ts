@@ -210,6 +210,22 @@ describe('LFM2 (lfm2): short convolutions beside attention', () => {
   });
 });
 
+describe('LFM2-MoE (lfm2_moe)', () => {
+  const a = arch(fixture('lfm2-8b-a1b'));
+
+  it('8.3B total, 1.5B active (model card), two dense layers then 32 experts top-4', () => {
+    const p = paramCounts(a);
+    expect(Math.abs(p.total - 8.3e9) / 8.3e9).toBeLessThan(0.005);
+    expect(Math.abs(p.active - 1.5e9) / 1.5e9).toBeLessThan(0.05);
+    expect(a.groups.filter((g) => g.experts === 1).reduce((s, g) => s + g.count, 0)).toBe(2);
+  });
+
+  it('KV on its 6 attention layers only; 18 conv states', () => {
+    expect([layers(a, false), layers(a, true)]).toEqual([6, 18]);
+    expect(kvOf(a, 8192) - kvOf(a, 4096)).toBe(6 * 8 * 64 * 2 * 2 * 4096);
+  });
+});
+
 describe('Jamba (jamba): Mamba v1 layers, attention every 8th, MoE every other', () => {
   const a = arch(catalog('jamba-v0.1'));
 

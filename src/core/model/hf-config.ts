@@ -2102,6 +2102,36 @@ function lfm2Conv(c: Fields, layers: number): (Mixer | null)[] {
   return types.map((t) => (t === 'conv' ? mixer : null));
 }
 
+/** LFM2 configs spell tie_word_embeddings as tie_embedding (HF Lfm2Config / Lfm2MoeConfig read both). */
+const lfm2Tie = (c: Fields): Fields =>
+  c.has('tie_word_embeddings')
+    ? c
+    : new Fields({ ...c.raw, tie_word_embeddings: c.bool('tie_embedding', true) }, c.path);
+
+// HF Lfm2MoeConfig (configuration_lfm2_moe.py @bd6769d7) defaults: num_dense_layers=2, num_experts=32,
+// num_experts_per_tok=4, moe_intermediate_size=1792, use_expert_bias=True.
+const LFM2_MOE = { dense: 2, experts: 32, topK: 4, ffn: 1792 };
+
+/**
+ * Lfm2MoeSparseMoeBlock (modular_lfm2_moe.py @e9702f25): after the first num_dense_layers layers (a SwiGLU MLP of
+ * intermediate_size, not width-adjusted), a sigmoid router Linear(hidden, experts, bias=False), SwiGLU experts of
+ * moe_intermediate_size and, with use_expert_bias, an expert_bias buffer per expert.
+ */
+function lfm2Moe(c: Fields, i: number): Moe | null {
+  if (i < c.count('num_dense_layers', LFM2_MOE.dense)) return null;
+  const experts = c.int('num_experts', LFM2_MOE.experts);
+  return {
+    experts,
+    topK: c.int('num_experts_per_tok', LFM2_MOE.topK),
+    ffn: c.int('moe_intermediate_size', LFM2_MOE.ffn),
+    routerBias: false,
+    expertBias: false,
+    sharedFfn: 0,
+    sharedGate: false,
+    extraParams: c.bool('use_expert_bias', true) ? experts : 0,
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Jamba (AI21): Mamba (v1) layers, attention every attn_layer_period-th layer, MoE every expert_layer_period-th
 
@@ -2777,9 +2807,14 @@ const HANDLERS: Record<string, Handler> = {
     architecture: 'Lfm2ForCausalLM',
     build: (c) =>
       llamaLike({ tiedDefault: true, extraPerLayer: qkNorm, mixer: lfm2Conv, denseFfn: lfm2Ffn })(
-        c.has('tie_word_embeddings')
-          ? c
-          : new Fields({ ...c.raw, tie_word_embeddings: c.bool('tie_embedding', true) }, c.path),
+        lfm2Tie(c),
+      ),
+  },
+  lfm2_moe: {
+    architecture: 'Lfm2MoeForCausalLM',
+    build: (c) =>
+      llamaLike({ tiedDefault: true, extraPerLayer: qkNorm, mixer: lfm2Conv, moe: lfm2Moe })(
+        lfm2Tie(c),
       ),
   },
   // HF JambaConfig default tie_word_embeddings=False; input_layernorm + pre_ff_layernorm per layer.
