@@ -272,6 +272,26 @@ describe('Falcon-H1 (falcon_h1): attention and Mamba2 in every layer', () => {
   });
 });
 
+describe('Cohere (cohere, cohere2): one weight-only LayerNorm feeding attention and MLP', () => {
+  it('Command R7B (cohere2) has the shapes and the Hub total of Aya Expanse 8B (cohere)', () => {
+    const r7b = catalog('command-r7b-12-2024');
+    expect(paramCounts(arch(r7b)).total).toBe(8_028_033_024);
+    const aya = {
+      ...r7b,
+      model_type: 'cohere',
+      sliding_window: null,
+      sliding_window_pattern: null,
+    };
+    expect(paramCounts(arch(aya)).total).toBe(8_028_033_024);
+  });
+
+  it('use_qk_norm adds a (heads + kv heads) x head_dim norm per layer (Command R+)', () => {
+    const base = { ...catalog('command-r7b-12-2024'), model_type: 'cohere' };
+    const normed = paramCounts(arch({ ...base, use_qk_norm: true })).total;
+    expect(normed - paramCounts(arch(base)).total).toBe(32 * (32 + 8) * 128);
+  });
+});
+
 describe('windows: sliding layers where the family puts them', () => {
   const dense = (extra: Record<string, unknown>) => ({
     hidden_size: 256,

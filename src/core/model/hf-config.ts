@@ -2709,6 +2709,20 @@ const HANDLERS: Record<string, Handler> = {
     architecture: 'GraniteMoeSharedForCausalLM',
     build: llamaLike({ tiedDefault: false, moe: graniteMoeBlock(true) }),
   },
+  // HF Cohere (modeling_cohere.py: Command R, R+, Aya): CohereLayerNorm (weight only), one input_layernorm for
+  // attention and MLP run in parallel, q_norm / k_norm CohereLayerNorm((heads, head_dim)) when use_qk_norm;
+  // CohereConfig tie_word_embeddings default True.
+  cohere: {
+    architecture: 'CohereForCausalLM',
+    build: llamaLike({
+      tiedDefault: true,
+      norm: 'layer',
+      normBias: false,
+      parallel: () => true,
+      extraPerLayer: (c, d) =>
+        c.bool('use_qk_norm', false) ? (d.heads + d.kvHeads) * d.headDim : 0,
+    }),
+  },
   // HF Cohere2 (modeling_cohere2.py): CohereLayerNorm (weight only), one input_layernorm for attention and MLP
   // run in parallel, tie_word_embeddings default True.
   cohere2: {
@@ -2768,17 +2782,18 @@ const HANDLERS: Record<string, Handler> = {
       moe: ernieMoe,
     }),
   },
-  // HF HunYuanDenseV1 / HunYuanMoEV1Attention: query_layernorm and key_layernorm (RMSNorm(head_dim)) when
-  // use_qk_norm, q/k/v/o bias attention_bias (default False).
+  // HF HunYuanDenseV1 / HunYuanMoEV1Attention (modular_hunyuan_v1_moe.py @05bf8f64): query_layernorm and
+  // key_layernorm (RMSNorm(head_dim)) on every layer, q/k/v/o bias attention_bias; HunYuanDenseV1Config
+  // tie_word_embeddings default False.
   hunyuan_v1_dense: {
     architecture: 'HunYuanDenseV1ForCausalLM',
-    build: llamaLike({ tiedDefault: false, extraPerLayer: qkNormIf('use_qk_norm', true) }),
+    build: llamaLike({ tiedDefault: false, extraPerLayer: qkNorm }),
   },
   hunyuan_v1_moe: {
     architecture: 'HunYuanMoEV1ForCausalLM',
     build: llamaLike({
       tiedDefault: false,
-      extraPerLayer: qkNormIf('use_qk_norm', true),
+      extraPerLayer: qkNorm,
       moe: hunyuanMoe,
     }),
   },
