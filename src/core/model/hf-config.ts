@@ -2152,7 +2152,7 @@ const JAMBA = {
 };
 
 /**
- * JambaMambaMixer (modeling_jamba.py): in_proj hidden -> 2 inner (x, z), a depthwise conv1d over inner, x_proj
+ * JambaMambaMixer (modeling_jamba.py, main @97bb61d0; Jamba-v0.1 gives the Hub's 51.6B): in_proj hidden -> 2 inner (x, z), a depthwise conv1d over inner, x_proj
  * inner -> dt_rank + 2 d_state (no bias), dt_proj dt_rank -> inner (with bias), A_log inner x d_state, D, out_proj,
  * and RMSNorms over dt (dt_rank), B and C (d_state each). State per sequence: conv inner x (d_conv - 1) and the
  * selective-scan state inner x d_state (vLLM mamba1_state_shape), read as inner heads of d_state x 1.
@@ -2300,7 +2300,8 @@ function bambaMixers(c: Fields, layers: number): (Mixer | null)[] {
 // Qwen2-VL and LLaVA wrappers
 
 /**
- * Qwen2-VL (HF Qwen2VisionTransformerPretrainedModel, modeling_qwen2_vl.py): a Conv3d patch embedding without
+ * Qwen2-VL (HF Qwen2VisionTransformerPretrainedModel, modeling_qwen2_vl.py, main @928b5565; Qwen2-VL-7B's Hub total
+ * reproduced exactly): a Conv3d patch embedding without
  * bias over temporal_patch_size frames, depth LayerNorm blocks (qkv and proj with bias, fc1/fc2 of embed_dim x
  * mlp_ratio with bias) and the PatchMerger (ln_q LayerNorm, Linear(e m^2, e m^2), Linear(e m^2, hidden_size)).
  */
@@ -2681,7 +2682,8 @@ const HANDLERS: Record<string, Handler> = {
     architecture: 'Glm4MoeLiteForCausalLM',
     build: (c) => withMtp(c, deepseek(true)(c), GLM_MTP),
   },
-  // HF Olmo2DecoderLayer: post_attention_layernorm + post_feedforward_layernorm; Olmo2Config tie=False.
+  // HF Olmo2DecoderLayer (modular_olmo2.py, main @46474e67): post_attention_layernorm + post_feedforward_layernorm;
+  // Olmo2Config tie=False. OLMo-2-1124-7B's Hub total is reproduced exactly (test/core/models-families.test.ts).
   olmo2: {
     architecture: 'Olmo2ForCausalLM',
     build: llamaLike({ tiedDefault: false, extraPerLayer: qkNormFull }),
@@ -2723,7 +2725,7 @@ const HANDLERS: Record<string, Handler> = {
         c.bool('use_qk_norm', false) ? (d.heads + d.kvHeads) * d.headDim : 0,
     }),
   },
-  // HF Cohere2 (modeling_cohere2.py): CohereLayerNorm (weight only), one input_layernorm for attention and MLP
+  // HF Cohere2 (modular_cohere2.py, main @64c2ae8f): CohereLayerNorm (weight only), one input_layernorm for attention and MLP
   // run in parallel, tie_word_embeddings default True.
   cohere2: {
     architecture: 'Cohere2ForCausalLM',
@@ -2735,7 +2737,7 @@ const HANDLERS: Record<string, Handler> = {
       slidingLayer: patternSliding(COHERE2_PATTERN),
     }),
   },
-  // HF Starcoder2 (modeling_starcoder2.py): LayerNorm with bias, q/k/v/o and c_fc/c_proj with bias use_bias
+  // HF Starcoder2 (modular_starcoder2.py, main @ae005ce1; starcoder2-7b's Hub total reproduced): LayerNorm with bias, q/k/v/o and c_fc/c_proj with bias use_bias
   // (default True), 2-matrix GELU MLP, sliding_window on every layer; tie_word_embeddings default True.
   starcoder2: {
     architecture: 'Starcoder2ForCausalLM',
@@ -2753,7 +2755,8 @@ const HANDLERS: Record<string, Handler> = {
     architecture: 'Exaone4ForCausalLM',
     build: llamaLike({ tiedDefault: false, extraPerLayer: qkNorm, slidingLayer: exaoneSliding }),
   },
-  // HF SeedOssAttention: q/k/v bias attention_bias (default True), o_proj bias attention_out_bias (default False).
+  // HF SeedOssAttention (modular_seed_oss.py @052b1dcd): q/k/v bias attention_bias, o_proj bias attention_out_bias,
+  // MLP bias mlp_bias; head_dim from the config (80 x 128 heads over 5120 in Seed-OSS-36B).
   seed_oss: {
     architecture: 'SeedOssForCausalLM',
     build: llamaLike({
