@@ -36,6 +36,9 @@ const layers = (a: Arch, recurrent: boolean): number =>
   a.groups
     .filter((g) => g.name !== 'vision' && !!g.recurrent === recurrent)
     .reduce((s, g) => s + g.count, 0);
+const never = (): never => {
+  throw new Error('unreachable');
+};
 const errorOf = (f: () => unknown): ConfigError => {
   try {
     f();
@@ -289,6 +292,42 @@ describe('Cohere (cohere, cohere2): one weight-only LayerNorm feeding attention 
     const base = { ...catalog('command-r7b-12-2024'), model_type: 'cohere' };
     const normed = paramCounts(arch({ ...base, use_qk_norm: true })).total;
     expect(normed - paramCounts(arch(base)).total).toBe(32 * (32 + 8) * 128);
+  });
+});
+
+describe('hybrids: KV grows with the attention layers only, the fixed state with the batch only', () => {
+  const hybrids: [string, Arch][] = [
+    ['lfm2', arch(catalog('lfm2-1.2b'))],
+    ['lfm2_moe', arch(fixture('lfm2-8b-a1b'))],
+    ['jamba', arch(catalog('jamba-v0.1'))],
+    ['falcon_h1', arch(fixture('falcon-h1-tiny'))],
+    ['bamba', arch(catalog('bamba-9b'))],
+    ['nemotron_h', arch(catalog('nemotron-3-nano-30b-a3b'))],
+  ];
+
+  it.each(hybrids)('%s (property over context and batch)', (_name, a) => {
+    const perToken = a.groups
+      .filter((g) => g.name === 'decoder' && !g.recurrent)
+      .reduce((s, g) => s + g.count * g.kvHeads * (g.headDim + g.vHeadDim) * 2, 0);
+    const state = a.groups
+      .filter((g) => g.recurrent)
+      .reduce((s, g) => s + g.count * recurrentStateBytes(g.recurrent ?? never(), 2, 1), 0);
+    expect(state).toBeGreaterThan(0);
+    fc.assert(
+      fc.property(fc.integer({ min: 16, max: 8192 }), fc.integer({ min: 1, max: 4 }), (seq, b) => {
+        return kvOf(a, seq, b) === b * (perToken * seq + state);
+      }),
+      { numRuns: 15 },
+    );
+  });
+
+  it('refuses layer_types of the wrong length, naming the field', () => {
+    const e = errorOf(() =>
+      arch({ ...catalog('lfm2-1.2b'), layer_types: ['conv', 'full_attention'] }),
+    );
+    expect(e.message).toMatch(
+      /^config\.json layer_types: got '2 entries'; expected one entry per layer/,
+    );
   });
 });
 
