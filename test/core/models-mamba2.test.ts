@@ -73,7 +73,7 @@ describe('Nemotron-H (nemotron_h)', () => {
     expect(r?.stateBytes).toBe(4);
   });
 
-  it('reads layers_block_type and MoE blocks (E) with routed, shared experts and a correction bias', () => {
+  it('reads layers_block_type and MoE blocks (E) with routed and shared experts (no correction bias in the checkpoint)', () => {
     const base = catalog('nemotron-h-8b-base-8k');
     const moe = arch({
       ...base,
@@ -86,7 +86,7 @@ describe('Nemotron-H (nemotron_h)', () => {
       moe_shared_expert_intermediate_size: 2048,
       n_shared_experts: 1,
     });
-    const moeBlock = h * 8 + 8 * 2 * h * 1024 + 2 * h * 2048 + 8;
+    const moeBlock = h * 8 + 8 * 2 * h * 1024 + 2 * h * 2048;
     expect(paramCounts(moe).total).toBe(2 * 131072 * h + mamba + attn + 2 * moeBlock + 5 * h);
     const active = paramCounts(moe).active;
     expect(active).toBe(paramCounts(moe).total - 2 * 6 * 2 * h * 1024);

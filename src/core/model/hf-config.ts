@@ -289,6 +289,8 @@ interface Moe {
   sharedGate: boolean;
   /** Parameters of the MoE block outside its linears (router bias buffers and the like). */
   extraParams?: number;
+  /** The config key top-k comes from, for errors (default num_experts_per_tok). */
+  topKKey?: string;
 }
 
 interface LlamaFlavor {
@@ -314,6 +316,12 @@ interface LlamaFlavor {
   mixer?: (c: Fields, layers: number) => (Mixer | null)[] | null;
   /** KV window of one layer (default: sliding_window on the layers `slidingLayer` / `layer_types` name). */
   window?: (c: Fields, f: LlamaFlavor, layer: number) => number | null;
+  /** LayerNorm with a bias (default for norm 'layer'); false for weight-only LayerNorms (Cohere). */
+  normBias?: boolean;
+  /** A 2-matrix MLP (c_fc, c_proj) in place of the gated one (StarCoder2). */
+  ungated?: boolean;
+  /** lm_head with a bias (PhiMoE lm_head_bias). */
+  lmHeadBias?: (c: Fields) => boolean;
 }
 
 const attentionBias = (fallback: boolean) => (c: Fields) => c.bool('attention_bias', fallback);
@@ -359,7 +367,7 @@ function llamaLike(f: LlamaFlavor): (c: Fields) => ArchBody {
     const vocab = c.int('vocab_size');
     const norm = f.norm ?? 'rms';
     const normsPerLayer = f.parallel?.(c) ? 1 : (f.normsPerLayer ?? 2);
-    const normParams = normSize(hidden, norm === 'layer');
+    const normParams = normSize(hidden, f.normBias ?? norm === 'layer');
     const tied = c.bool('tie_word_embeddings', f.tiedDefault);
     const shared: LayerShared = {
       d,
@@ -370,6 +378,7 @@ function llamaLike(f: LlamaFlavor): (c: Fields) => ArchBody {
       qkvBias: (f.qkvBias ?? attentionBias(false))(c),
       oBias: (f.oBias ?? f.qkvBias ?? attentionBias(false))(c),
       mlpBias: (f.mlpBias ?? mlpBiasFlag)(c),
+      gated: !f.ungated,
       dropout: hasDropout(c, f.dropout ?? {}),
       mixers: f.mixer ? f.mixer(c, layers) : null,
     };
@@ -380,6 +389,7 @@ function llamaLike(f: LlamaFlavor): (c: Fields) => ArchBody {
       groups: shared.mixers ? attentionFirst(groups) : groups,
       hidden,
       ...vocabFields(vocab, hidden, tied),
+      lmHeadParams: lmHead(tied, vocab, hidden, f.lmHeadBias?.(c) ?? false),
       otherParams: normParams,
       maxPositions: c.int('max_position_embeddings', DEFAULT_MAX_POSITIONS),
     };
@@ -413,6 +423,8 @@ interface LayerShared {
   dropout: boolean;
   /** Per layer: the recurrent mixer replacing attention (null = softmax attention); null for all-attention. */
   mixers: (Mixer | null)[] | null;
+  /** Gated (SwiGLU) dense MLP, else 2-matrix. */
+  gated: boolean;
 }
 
 /** A linear-attention / SSM mixer: its linears, extra parameters and per-sequence state. */
@@ -442,7 +454,7 @@ function llamaLayer(c: Fields, f: LlamaFlavor, s: LayerShared, i: number): Layer
     hidden: d.hidden,
     ...headShape(mixer, d),
     ffn: moe ? moe.ffn : s.ffn,
-    gated: true,
+    gated: moe ? true : s.gated,
     experts: moe ? moe.experts : 1,
     topK: moe ? moe.topK : 1,
     norm: s.norm,
@@ -459,7 +471,7 @@ function llamaLayer(c: Fields, f: LlamaFlavor, s: LayerShared, i: number): Layer
   if (f.gatedQuery && attn[0]) attn[0] = { ...attn[0], outFeatures: 2 * attn[0].outFeatures };
   const linears = [
     ...(mixer ? mixer.linears : attn),
-    ...(moe ? moeMlp(d.hidden, moe) : mlp(d.hidden, s.ffn, true, s.mlpBias)),
+    ...(moe ? moeMlp(d.hidden, moe) : mlp(d.hidden, s.ffn, s.gated, s.mlpBias)),
   ];
   const extra = mixer ? mixer.params : (f.extraPerLayer?.(c, d) ?? 0);
   const layer = group(
@@ -474,7 +486,7 @@ function llamaLayer(c: Fields, f: LlamaFlavor, s: LayerShared, i: number): Layer
 function checkTopK(c: Fields, moe: Moe | null): Moe | null {
   if (moe && moe.topK > moe.experts)
     throw new ConfigError(
-      `${c.path}num_experts_per_tok`,
+      `${c.path}${moe.topKKey ?? 'num_experts_per_tok'}`,
       moe.topK,
       `at most the number of experts (${moe.experts})`,
     );
@@ -1364,6 +1376,7 @@ const NEMOTRON_BLOCKS: Record<string, 'mamba' | 'attention' | 'mlp' | 'moe'> = {
   attention: 'attention',
   mlp: 'mlp',
   moe: 'moe',
+  full_attention: 'attention',
 };
 
 /** The block of each layer: hybrid_override_pattern (M, *, -, E) or layers_block_type. */
@@ -1385,18 +1398,16 @@ function nemotronBlocks(c: Fields): ('mamba' | 'attention' | 'mlp' | 'moe')[] {
 }
 
 /**
- * Nemotron-H MoE block (HF NemotronHMoE): a router with an e_score_correction_bias per expert, routed
+ * Nemotron-H MoE block (HF NemotronHMoE): a router over the hidden state (its e_score_correction_bias is not in
+ * the checkpoint: NVIDIA-Nemotron-3-Nano-30B-A3B's Hub safetensors total, 31,577,937,344, leaves it out), routed
  * squared-ReLU experts (up, down) of moe_intermediate_size and a shared squared-ReLU MLP of
- * moe_shared_expert_intermediate_size x n_shared_experts.
+ * moe_shared_expert_intermediate_size x n_shared_experts. Latent MoE (moe_latent_size, Nemotron 3 Super/Ultra):
+ * fc1_latent_proj hidden -> latent and fc2_latent_proj latent -> hidden (bias mlp_bias) around experts that work
+ * at the latent width; router and shared expert stay at the hidden width.
  */
 function nemotronMoe(c: Fields): { linears: Linear[]; experts: number; topK: number; ffn: number } {
-  if (c.has('moe_latent_size'))
-    throw new ConfigError(
-      `${c.path}moe_latent_size`,
-      c.raw.moe_latent_size,
-      'null (latent MoE is not read)',
-    );
   const hidden = c.int('hidden_size');
+  const latent = c.optInt('moe_latent_size');
   const experts = c.int('n_routed_experts', NEMOTRON_H_MOE.experts);
   const topK = c.int('num_experts_per_tok', NEMOTRON_H_MOE.topK);
   const ffn = c.int('moe_intermediate_size', NEMOTRON_H_MOE.ffn);
@@ -1406,10 +1417,12 @@ function nemotronMoe(c: Fields): { linears: Linear[]; experts: number; topK: num
   if (topK > experts)
     throw new ConfigError(`${c.path}num_experts_per_tok`, topK, `at most ${experts}`);
   const bias = c.bool('mlp_bias', false);
+  const width = latent ?? hidden;
   return {
     linears: [
       lin('router', hidden, experts, false),
-      ...mlp(hidden, ffn, false, bias, experts, topK),
+      ...(latent ? [lin('other', hidden, latent, bias), lin('other', latent, hidden, bias)] : []),
+      ...mlp(width, ffn, false, bias, experts, topK),
       ...(shared > 0 ? mlp(hidden, shared, false, bias) : []),
     ],
     experts,
@@ -1479,7 +1492,7 @@ function nemotronLayer(c: Fields, d: AttnDims, l: NemotronLayer): LayerGroup {
     ...(moe ? moe.linears : []),
     ...(ffn > 0 ? mlp(d.hidden, ffn, false, bias) : []),
   ];
-  const other = blocks * d.hidden + (m ? m.params : 0) + (moe ? moe.experts : 0);
+  const other = blocks * d.hidden + (m ? m.params : 0);
   const layer = group(base, linears, other);
   return m ? { ...layer, recurrent: m.state } : layer;
 }
@@ -1515,14 +1528,38 @@ function nemotronH(c: Fields): ArchBody {
   const groups = mergeLayers(perLayer);
   const vocab = c.int('vocab_size');
   const tied = c.bool('tie_word_embeddings', false);
+  const mtp = nemotronMtp(c, d, mixer);
   return {
     kind: 'causal-lm',
     groups: attentionFirst(groups),
     hidden,
     ...vocabFields(vocab, hidden, tied),
-    otherParams: hidden,
+    otherParams: hidden + mtp.params,
     maxPositions: c.int('max_position_embeddings', DEFAULT_MAX_POSITIONS),
+    ...(mtp.layers > 0 ? { mtpLayers: mtp.layers } : {}),
   };
+}
+
+/**
+ * Nemotron-H MTP (HF NemotronHConfig num_nextn_predict_layers with mtp_layers_block_type, or the checkpoints'
+ * mtp_hybrid_override_pattern, e.g. "*E"): each MTP layer holds those blocks (one RMSNorm each), eh_proj
+ * (2h -> h), enorm, hnorm and a final norm, and shares the embedding and lm_head: with latent MoE this gives
+ * NVIDIA-Nemotron-3-Super-120B-A12B's Hub safetensors total, 123,611,012,096, exactly. Counted in otherParams.
+ */
+function nemotronMtp(c: Fields, d: AttnDims, mixer: Mixer): { params: number; layers: number } {
+  const n = c.count('num_nextn_predict_layers', 0);
+  const types = c.strList('mtp_layers_block_type');
+  const pattern = c.has('mtp_hybrid_override_pattern')
+    ? c.str('mtp_hybrid_override_pattern')
+    : null;
+  if (n === 0 || (!types && pattern === null)) return { params: 0, layers: 0 };
+  const blocks = nemotronBlocks(
+    new Fields(types ? { layers_block_type: types } : { hybrid_override_pattern: pattern }, c.path),
+  );
+  const layers = foldNemotron(blocks, mixer).map((l) => nemotronLayer(c, d, l));
+  const h = d.hidden;
+  const one = layers.reduce((s, g) => s + layerParamsOf(g), 0) + 2 * h * h + 3 * h;
+  return { params: n * one, layers: n };
 }
 
 /**
@@ -1531,13 +1568,21 @@ function nemotronH(c: Fields): ArchBody {
  * embedding and lm_head are shared (vLLM qwen3_next_mtp.py / deepseek_mtp.py). Stored in the checkpoint,
  * not run by a plain fine-tune (HF ignores `mtp.*` on load), so counted in otherParams only.
  */
-function withMtp(c: Fields, body: ArchBody): ArchBody {
+function withMtp(c: Fields, body: ArchBody, layout: MtpLayout = {}): ArchBody {
   const n = c.count(['mtp_num_hidden_layers', 'num_nextn_predict_layers'], 0);
-  const layer = body.groups.find((g) => g.name === 'decoder' && !g.recurrent);
+  const layer =
+    layout.pick?.(body.groups) ?? body.groups.find((g) => g.name === 'decoder' && !g.recurrent);
   if (n === 0 || !layer) return body;
   const h = body.hidden;
-  const perLayer = layerParamsOf(layer) + 2 * h * h + 3 * h;
+  const perLayer =
+    layerParamsOf(layer) + 2 * h * h + 3 * h + (layout.ownVocab ? 2 * body.vocab * h : 0);
   return { ...body, otherParams: body.otherParams + n * perLayer, mtpLayers: n };
+}
+
+/** The decoder layer an MTP module repeats, and whether it stores its own embed_tokens and lm_head copy. */
+interface MtpLayout {
+  pick?: (groups: LayerGroup[]) => LayerGroup | undefined;
+  ownVocab?: boolean;
 }
 
 const layerParamsOf = (g: LayerGroup): number =>
@@ -1935,6 +1980,613 @@ const llama4Text = llamaLike({
 });
 
 // ---------------------------------------------------------------------------------------------
+// Today's families (issue 29), each read from its transformers modeling file (huggingface/transformers main,
+// the commit named at each handler): GLM, OLMo 2/3, SmolLM3, Granite (+MoE), Cohere2, StarCoder2, EXAONE 4,
+// Seed-OSS, ERNIE 4.5 (+MoE), Hunyuan V1 (+MoE), OLMoE, PhiMoE, MiniMax-M2
+
+/** q_norm / k_norm over all heads at once (Olmo2Attention, OlmoeAttention, MiniMaxM2Attention = FlexOlmoAttention). */
+const qkNormFull = (_c: Fields, d: AttnDims) => (d.heads + d.kvHeads) * d.headDim;
+
+/** Per-head q/k RMSNorms (RMSNorm(head_dim) each) when the config's flag is set. */
+const qkNormIf = (key: string, fallback: boolean) => (c: Fields, d: AttnDims) =>
+  c.bool(key, fallback) ? 2 * d.headDim : 0;
+
+// HF GlmConfig / Glm4Config (configuration_glm.py / configuration_glm4.py) default head_dim=128,
+// attention_bias=True; GlmAttention (modeling_glm.py): q/k/v bias attention_bias, o_proj bias=False; Glm4DecoderLayer
+// (modular_glm4.py @08c53278) adds post_self_attn_layernorm and post_mlp_layernorm (4 RMSNorms per layer).
+const GLM_HEAD_DIM = 128;
+const glmFlavor = (normsPerLayer: number): LlamaFlavor => ({
+  tiedDefault: false,
+  headDimDefault: GLM_HEAD_DIM,
+  qkvBias: attentionBias(true),
+  oBias: () => false,
+  normsPerLayer,
+});
+
+// HF Glm4MoeConfig (configuration_glm4_moe.py @c7ec229a) defaults: n_routed_experts=128, n_shared_experts=1,
+// moe_intermediate_size=1408, num_experts_per_tok=8, first_k_dense_replace=1, use_qk_norm=False, attention_bias=False.
+const GLM4_MOE = { experts: 128, shared: 1, ffn: 1408, topK: 8, denseUntil: 1 };
+
+/**
+ * Glm4MoeMoE (modeling_glm4_moe.py @a0699c97): from layer first_k_dense_replace on, a sigmoid router (weight
+ * experts x hidden, no bias, and an e_score_correction_bias per expert stored in the checkpoint), routed SwiGLU
+ * experts of moe_intermediate_size and one shared MLP of moe_intermediate_size x n_shared_experts.
+ */
+function glm4Moe(c: Fields, i: number): Moe | null {
+  const experts = c.count('n_routed_experts', GLM4_MOE.experts);
+  if (experts === 0 || i < c.count('first_k_dense_replace', GLM4_MOE.denseUntil)) return null;
+  const ffn = c.int('moe_intermediate_size', GLM4_MOE.ffn);
+  return {
+    experts,
+    topK: c.int('num_experts_per_tok', GLM4_MOE.topK),
+    ffn,
+    routerBias: false,
+    expertBias: false,
+    sharedFfn: ffn * c.count('n_shared_experts', GLM4_MOE.shared),
+    sharedGate: false,
+    extraParams: experts,
+  };
+}
+
+const glm4MoeFlavor: LlamaFlavor = {
+  tiedDefault: false,
+  headDimDefault: GLM_HEAD_DIM,
+  qkvBias: attentionBias(false),
+  oBias: () => false,
+  extraPerLayer: qkNormIf('use_qk_norm', false),
+  moe: glm4Moe,
+};
+
+/**
+ * GLM-4.5 / DeepSeek-V3 checkpoints store each MTP layer with its own embed_tokens and shared_head.head
+ * (vLLM deepseek_mtp.py / glm4_moe_mtp.py load model.layers.<n>.embed_tokens and shared_head.head), and its
+ * decoder layer is an MoE layer (layer index >= first_k_dense_replace).
+ */
+const GLM_MTP: MtpLayout = { pick: (groups) => groups.find((g) => g.experts > 1), ownVocab: true };
+
+// HF Olmo3Config default layer_types: sliding_attention except every 4th layer.
+const OLMO3_PATTERN = 4;
+// HF Cohere2Config default sliding_window_pattern=4 (3 sliding : 1 global).
+const COHERE2_PATTERN = 4;
+
+/**
+ * EXAONE 4 (HF Exaone4Config): sliding_window_pattern is a string of L (local) and G (global) repeated over the
+ * layers (e.g. "LLLG"), or an int like Gemma's; layer_types wins when present.
+ */
+function exaoneSliding(c: Fields, i: number): boolean {
+  const p = c.raw.sliding_window_pattern;
+  if (typeof p === 'string' && p.length > 0) return p[i % p.length] === 'L';
+  return patternSliding(OLMO3_PATTERN)(c, i);
+}
+
+// HF GraniteMoeConfig defaults: num_local_experts=8, num_experts_per_tok=2 (configuration_granitemoe.py).
+const GRANITEMOE = { experts: 8, topK: 2 };
+
+/** GraniteMoe(Shared)MoE: router Linear(hidden, experts, bias=False), SwiGLU experts (input_linear fused gate/up,
+ * output_linear) of intermediate_size; GraniteMoeShared adds a shared SwiGLU MLP of shared_intermediate_size. */
+const graniteMoeBlock =
+  (shared: boolean) =>
+  (c: Fields): Moe => ({
+    experts: c.int('num_local_experts', GRANITEMOE.experts),
+    topK: c.int('num_experts_per_tok', GRANITEMOE.topK),
+    ffn: c.int('intermediate_size'),
+    routerBias: false,
+    expertBias: false,
+    sharedFfn: shared ? c.count('shared_intermediate_size', 0) : 0,
+    sharedGate: false,
+  });
+
+/**
+ * Ernie4_5_MoeSparseMoeBlock (modular_ernie4_5_moe.py @01187e21): on layers with (i + 1) % moe_layer_interval == 0
+ * and moe_layer_start_index <= i <= moe_layer_end_index (-1: the last layer), a router Linear(hidden, experts,
+ * bias=False), moe_statics.e_score_correction_bias (one per expert), experts and moe_num_shared_experts shared
+ * experts (one MLP of moe_intermediate_size x shared), all with bias use_bias.
+ */
+function ernieMoe(c: Fields, i: number): Moe | null {
+  const experts = c.count('moe_num_experts', 0);
+  const layers = c.int('num_hidden_layers');
+  const endRaw = c.raw.moe_layer_end_index;
+  const end = typeof endRaw === 'number' && endRaw >= 0 ? endRaw : layers - 1;
+  const inRange =
+    (i + 1) % c.int('moe_layer_interval', 1) === 0 && i >= c.count('moe_layer_start_index', 0);
+  if (experts === 0 || !inRange || i > end) return null;
+  const ffn = c.int('moe_intermediate_size');
+  return {
+    experts,
+    topK: c.int('moe_k'),
+    topKKey: 'moe_k',
+    ffn,
+    routerBias: false,
+    expertBias: c.bool('use_bias', false),
+    sharedFfn: ffn * c.count('moe_num_shared_experts', 0),
+    sharedGate: false,
+    extraParams: experts,
+  };
+}
+
+/** A config value that is an int or a per-layer list of ints (Hunyuan num_experts, moe_topk). */
+function perLayerInt(c: Fields, key: string, i: number, fallback: number): number {
+  const v = c.raw[key];
+  const x = Array.isArray(v) ? v[i] : v;
+  if (x === undefined || x === null) return fallback;
+  if (typeof x !== 'number' || !Number.isInteger(x) || x <= 0)
+    throw new ConfigError(`${c.path}${key}`, v, 'a positive integer or one per layer');
+  return x;
+}
+
+// HF HunYuanMoEV1Config defaults: num_experts=1, moe_topk=1 (configuration_hunyuan_v1_moe.py).
+/**
+ * HunYuanMoE (modular_hunyuan_v1_moe.py @05bf8f64): gate.wg Linear(hidden, experts, bias=False), experts and one
+ * shared_mlp, every one a SwiGLU MLP of intermediate_size; num_experts / moe_topk may be per-layer lists.
+ */
+function hunyuanMoe(c: Fields, i: number): Moe {
+  const ffn = c.int('intermediate_size');
+  return {
+    experts: perLayerInt(c, 'num_experts', i, 1),
+    topK: perLayerInt(c, 'moe_topk', i, 1),
+    topKKey: 'moe_topk',
+    ffn,
+    routerBias: false,
+    expertBias: false,
+    sharedFfn: ffn,
+    sharedGate: false,
+  };
+}
+
+// HF OlmoeConfig defaults: num_experts=64, num_experts_per_tok=8 (configuration_olmoe.py).
+const OLMOE = { experts: 64, topK: 8 };
+const olmoeMoe = (c: Fields): Moe => ({
+  experts: c.int('num_experts', OLMOE.experts),
+  topK: c.int('num_experts_per_tok', OLMOE.topK),
+  ffn: c.int('intermediate_size'),
+  routerBias: false,
+  expertBias: false,
+  sharedFfn: 0,
+  sharedGate: false,
+});
+
+/** MiniMax-M2 (modular_minimax_m2.py @ea9df1d3): Mixtral experts, a sigmoid router with an e_score_correction_bias. */
+const minimaxM2Moe = (c: Fields): Moe => {
+  const m = mixtralMoe(c);
+  return { ...m, extraParams: m.experts };
+};
+
+// ---------------------------------------------------------------------------------------------
+// LFM2 (Liquid): gated short convolutions beside GQA attention
+
+// HF Lfm2Config (configuration_lfm2.py) defaults: conv_L_cache=3, conv_bias=False, block_multiple_of=256,
+// block_auto_adjust_ff_dim=True, block_ffn_dim_multiplier=1.0, tie_embedding=True.
+const LFM2 = { kernel: 3, multipleOf: 256, ffnMultiplier: 1 };
+
+/**
+ * Lfm2MLP (modeling_lfm2.py @0096ba4f): with block_auto_adjust_ff_dim the width is int(2/3 intermediate_size),
+ * times block_ffn_dim_multiplier, rounded up to block_multiple_of.
+ */
+function lfm2Ffn(c: Fields): number {
+  let ffn = c.int('intermediate_size');
+  if (!c.bool('block_auto_adjust_ff_dim', true)) return ffn;
+  ffn = Math.floor((2 * ffn) / 3);
+  if (c.raw.block_ffn_dim_multiplier === null) return ffn;
+  ffn = Math.floor(c.num('block_ffn_dim_multiplier', LFM2.ffnMultiplier) * ffn);
+  const m = c.int('block_multiple_of', LFM2.multipleOf);
+  return m * Math.ceil(ffn / m);
+}
+
+/**
+ * Lfm2ShortConv (modeling_lfm2.py @0096ba4f): in_proj hidden -> 3 hidden (B, C, x), a depthwise Conv1d of kernel
+ * conv_L_cache, out_proj, all with bias conv_bias. Its state per sequence is the conv window alone, hidden x
+ * (conv_L_cache - 1) (vLLM MambaStateShapeCalculator.short_conv_state_shape); no temporal state. One mixer per
+ * `conv` entry of layer_types (else every layer not in full_attn_idxs).
+ */
+function lfm2Conv(c: Fields, layers: number): (Mixer | null)[] {
+  const h = c.int('hidden_size');
+  const kernel = c.int('conv_L_cache', LFM2.kernel);
+  const bias = c.bool('conv_bias', false);
+  const mixer: Mixer = {
+    linears: [lin('other', h, 3 * h, bias), lin('other', h, h, bias)],
+    params: h * kernel + (bias ? h : 0),
+    state: {
+      kind: 'short-conv',
+      heads: 1,
+      keyDim: 0,
+      valueDim: h,
+      convChannels: h,
+      convKernel: kernel,
+      stateBytes: null,
+      chunk: kernel,
+    },
+  };
+  const attn = c.intList('full_attn_idxs');
+  const types =
+    layerTypesOf(c, layers) ??
+    Array.from({ length: layers }, (_, i) => (attn.includes(i) ? 'full_attention' : 'conv'));
+  return types.map((t) => (t === 'conv' ? mixer : null));
+}
+
+/** LFM2 configs spell tie_word_embeddings as tie_embedding (HF Lfm2Config / Lfm2MoeConfig read both). */
+const lfm2Tie = (c: Fields): Fields =>
+  c.has('tie_word_embeddings')
+    ? c
+    : new Fields({ ...c.raw, tie_word_embeddings: c.bool('tie_embedding', true) }, c.path);
+
+// HF Lfm2MoeConfig (configuration_lfm2_moe.py @bd6769d7) defaults: num_dense_layers=2, num_experts=32,
+// num_experts_per_tok=4, moe_intermediate_size=1792, use_expert_bias=True.
+const LFM2_MOE = { dense: 2, experts: 32, topK: 4, ffn: 1792 };
+
+/**
+ * Lfm2MoeSparseMoeBlock (modular_lfm2_moe.py @e9702f25): after the first num_dense_layers layers (a SwiGLU MLP of
+ * intermediate_size, not width-adjusted), a sigmoid router Linear(hidden, experts, bias=False), SwiGLU experts of
+ * moe_intermediate_size and, with use_expert_bias, an expert_bias buffer per expert.
+ */
+function lfm2Moe(c: Fields, i: number): Moe | null {
+  if (i < c.count('num_dense_layers', LFM2_MOE.dense)) return null;
+  const experts = c.int('num_experts', LFM2_MOE.experts);
+  return {
+    experts,
+    topK: c.int('num_experts_per_tok', LFM2_MOE.topK),
+    ffn: c.int('moe_intermediate_size', LFM2_MOE.ffn),
+    routerBias: false,
+    expertBias: false,
+    sharedFfn: 0,
+    sharedGate: false,
+    extraParams: c.bool('use_expert_bias', true) ? experts : 0,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Jamba (AI21): Mamba (v1) layers, attention every attn_layer_period-th layer, MoE every expert_layer_period-th
+
+// HF JambaConfig (configuration_jamba.py) defaults: attn_layer_period=8, attn_layer_offset=4, expert_layer_period=2,
+// expert_layer_offset=1, num_experts=16, num_experts_per_tok=2, mamba_d_state=16, mamba_d_conv=4, mamba_expand=2,
+// mamba_dt_rank="auto" (ceil(hidden_size / 16)), mamba_conv_bias=True, mamba_proj_bias=False.
+const JAMBA = {
+  attnPeriod: 8,
+  attnOffset: 4,
+  expertPeriod: 2,
+  expertOffset: 1,
+  experts: 16,
+  topK: 2,
+  dState: 16,
+  kernel: 4,
+  expand: 2,
+  dtRankDiv: 16,
+};
+
+/**
+ * JambaMambaMixer (modeling_jamba.py, main @97bb61d0; Jamba-v0.1 gives the Hub's 51.6B): in_proj hidden -> 2 inner (x, z), a depthwise conv1d over inner, x_proj
+ * inner -> dt_rank + 2 d_state (no bias), dt_proj dt_rank -> inner (with bias), A_log inner x d_state, D, out_proj,
+ * and RMSNorms over dt (dt_rank), B and C (d_state each). State per sequence: conv inner x (d_conv - 1) and the
+ * selective-scan state inner x d_state (vLLM mamba1_state_shape), read as inner heads of d_state x 1.
+ */
+function jambaMixers(c: Fields, layers: number): (Mixer | null)[] {
+  const h = c.int('hidden_size');
+  const inner = c.int('mamba_expand', JAMBA.expand) * h;
+  const n = c.int('mamba_d_state', JAMBA.dState);
+  const k = c.int('mamba_d_conv', JAMBA.kernel);
+  const rank =
+    typeof c.raw.mamba_dt_rank === 'number'
+      ? c.int('mamba_dt_rank')
+      : Math.ceil(h / JAMBA.dtRankDiv);
+  const proj = c.bool('mamba_proj_bias', false);
+  const convBias = c.bool('mamba_conv_bias', true);
+  const mixer: Mixer = {
+    linears: [
+      lin('other', h, 2 * inner, proj),
+      lin('other', inner, rank + 2 * n, false),
+      lin('other', rank, inner, true),
+      lin('other', inner, h, proj),
+    ],
+    params: inner * k + (convBias ? inner : 0) + inner * n + inner + rank + 2 * n,
+    // Selective scan runs token by token (no chunk matrices): chunk 1.
+    state: {
+      kind: 'mamba',
+      heads: inner,
+      keyDim: n,
+      valueDim: 1,
+      convChannels: inner,
+      convKernel: k,
+      stateBytes: null,
+      chunk: 1,
+    },
+  };
+  const period = c.int('attn_layer_period', JAMBA.attnPeriod);
+  const offset = c.count('attn_layer_offset', JAMBA.attnOffset);
+  const blocks = c.strList('layers_block_type');
+  return Array.from({ length: layers }, (_, i) =>
+    (blocks ? blocks[i] === 'attention' : i % period === offset) ? null : mixer,
+  );
+}
+
+function jambaMoe(c: Fields, i: number): Moe | null {
+  const experts = c.int('num_experts', JAMBA.experts);
+  const period = c.int('expert_layer_period', JAMBA.expertPeriod);
+  if (experts <= 1 || i % period !== c.count('expert_layer_offset', JAMBA.expertOffset))
+    return null;
+  return {
+    experts,
+    topK: c.int('num_experts_per_tok', JAMBA.topK),
+    ffn: c.int('intermediate_size'),
+    routerBias: false,
+    expertBias: false,
+    sharedFfn: 0,
+    sharedGate: false,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Falcon-H1 (TII): attention and a Mamba2 mixer side by side in every layer
+
+// HF FalconH1Config (configuration_falcon_h1.py) defaults: mamba_n_heads=128, mamba_d_head="auto",
+// mamba_n_groups=1, mamba_d_state=256, mamba_d_conv=4, mamba_expand=2, mamba_chunk_size=256, mamba_conv_bias=True,
+// mamba_proj_bias=False, mamba_rms_norm=False, projectors_bias=False.
+const FALCON_H1 = { heads: 128, groups: 1, dState: 256, kernel: 4, expand: 2, chunk: 256 };
+
+/**
+ * FalconH1Mixer (modular_falcon_h1.py @00511f5d): a Mamba2 mixer of d_ssm = mamba_d_ssm (else mamba_expand x
+ * hidden) channels whose gated RMSNorm exists only with mamba_rms_norm, and whose out_proj bias is
+ * projectors_bias.
+ */
+function falconH1Mixer(c: Fields): Mixer {
+  const hidden = c.int('hidden_size');
+  const heads = c.int('mamba_n_heads', FALCON_H1.heads);
+  const inner = c.optInt('mamba_d_ssm') ?? c.int('mamba_expand', FALCON_H1.expand) * hidden;
+  const headDim = typeof c.raw.mamba_d_head === 'number' ? c.int('mamba_d_head') : inner / heads;
+  if (!Number.isInteger(headDim) || headDim * heads !== inner)
+    throw new ConfigError(
+      `${c.path}mamba_n_heads`,
+      heads,
+      `heads x mamba_d_head = mamba_d_ssm (${inner})`,
+    );
+  const m = mamba2Mixer({
+    hidden,
+    heads,
+    headDim,
+    groups: c.int('mamba_n_groups', FALCON_H1.groups),
+    dState: c.int('mamba_d_state', FALCON_H1.dState),
+    kernel: c.int('mamba_d_conv', FALCON_H1.kernel),
+    convBias: c.bool('mamba_conv_bias', true),
+    projBias: c.bool('mamba_proj_bias', false),
+    stateBytes: ssmCacheBytes(c),
+    chunk: c.int('mamba_chunk_size', FALCON_H1.chunk),
+  });
+  const [inProj, outProj] = m.linears;
+  if (!inProj || !outProj) throw new ConfigError(`${c.path}mamba_d_ssm`, inner, 'a Mamba2 mixer');
+  return {
+    ...m,
+    linears: [inProj, { ...outProj, bias: c.bool('projectors_bias', false) }],
+    params: m.params - (c.bool('mamba_rms_norm', false) ? 0 : inner),
+  };
+}
+
+/**
+ * Falcon-H1 (HF FalconH1DecoderLayer): input_layernorm, then attention (LlamaAttention, bias attention_bias) and
+ * the Mamba2 mixer on the same input, then pre_ff_layernorm and a SwiGLU MLP (bias mlp_bias). Read as two layer
+ * groups of num_hidden_layers each: attention + MLP (KV grows with the context) and the mixer (fixed state).
+ */
+function falconH1(c: Fields): ArchBody {
+  const body = llamaLike({ tiedDefault: false })(c);
+  const attn = body.groups[0];
+  if (!attn) throw new ConfigError(`${c.path}num_hidden_layers`, 0, 'a positive integer');
+  const m = falconH1Mixer(c);
+  const mixer: LayerGroup = {
+    ...attn,
+    heads: m.state.heads,
+    kvHeads: m.state.heads,
+    headDim: m.state.keyDim,
+    vHeadDim: m.state.valueDim,
+    ffn: 0,
+    normsPerLayer: 0,
+    slidingWindow: null,
+    linears: m.linears,
+    otherParamsPerLayer: m.params,
+    recurrent: m.state,
+  };
+  return { ...body, groups: [...body.groups, mixer] };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bamba (IBM): Mamba2 layers with attention at attn_layer_indices, a SwiGLU MLP on every layer
+
+/** Bamba (HF BambaConfig, the Granite 4.0 hybrid's mamba_* keys and defaults): attention where attn_layer_indices. */
+function bambaMixers(c: Fields, layers: number): (Mixer | null)[] {
+  const attn = c.intList('attn_layer_indices');
+  const all = graniteMamba(
+    new Fields({ ...c.raw, layer_types: Array.from({ length: layers }, () => 'mamba') }, c.path),
+    layers,
+  );
+  return all.map((m, i) => (attn.includes(i) ? null : m));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Qwen2-VL and LLaVA wrappers
+
+/**
+ * Qwen2-VL (HF Qwen2VisionTransformerPretrainedModel, modeling_qwen2_vl.py, main @928b5565; Qwen2-VL-7B's Hub total
+ * reproduced exactly): a Conv3d patch embedding without
+ * bias over temporal_patch_size frames, depth LayerNorm blocks (qkv and proj with bias, fc1/fc2 of embed_dim x
+ * mlp_ratio with bias) and the PatchMerger (ln_q LayerNorm, Linear(e m^2, e m^2), Linear(e m^2, hidden_size)).
+ */
+function qwen2Vision(v: Fields, textHidden: number): Tower {
+  const embed = v.int('embed_dim');
+  const patch = v.int('patch_size');
+  const merge = v.int('spatial_merge_size', 2);
+  const temporal = v.int('temporal_patch_size', 2);
+  const out = v.int('hidden_size', textHidden);
+  // HF Qwen2VLVisionConfig default mlp_ratio=4.
+  const ffn = Math.round(embed * v.num('mlp_ratio', 4));
+  const g = visionGroup({
+    hidden: embed,
+    heads: v.int('num_heads'),
+    layers: v.int('depth'),
+    ffn,
+    gated: false,
+    bias: true,
+    norm: 'layer',
+  });
+  const m = embed * merge * merge;
+  const params =
+    v.int(['in_chans', 'in_channels'], RGB_CHANNELS) * temporal * patch * patch * embed +
+    normSize(embed, true) +
+    m * m +
+    m +
+    m * out +
+    out;
+  return {
+    group: g,
+    params,
+    input: { patch, merge, fixedTokens: null, defaultPixels: QWEN_DEFAULT_PIXELS, maxPixels: null },
+  };
+}
+
+// HF CLIPVisionConfig defaults (configuration_clip.py): hidden_size=768, intermediate_size=3072,
+// num_hidden_layers=12, num_attention_heads=12, image_size=224, patch_size=32.
+const CLIP_VISION = { hidden: 768, ffn: 3072, layers: 12, heads: 12, image: 224, patch: 32 };
+// LLaVA-NeXT anyres: the base image plus the tiles of its best grid; 2 x 2 tiles (image_grid_pinpoints 672 x 672)
+// is the common case, 5 images of image_size^2 in all (HF LlavaNextForConditionalGeneration pack_image_features).
+const LLAVA_NEXT_VIEWS = 5;
+
+/**
+ * LLaVA / LLaVA-NeXT (HF LlavaForConditionalGeneration, LlavaNextForConditionalGeneration): a CLIP tower
+ * (CLIPVisionModel: patch Conv2d without bias, class embedding, (image/patch)^2 + 1 positions, pre_layrnorm,
+ * LayerNorm blocks with biases, post_layernorm) and the projector linear_1 (vision hidden x feature layers ->
+ * text hidden), GELU, linear_2 (text -> text), bias multimodal_projector_bias (default True); NeXT adds
+ * image_newline (one text-hidden vector). Each image view becomes (image/patch)^2 tokens (CLS dropped).
+ */
+function llavaVision(next: boolean) {
+  return (v: Fields, textHidden: number, top: Fields): Tower => {
+    const kind = v.str('model_type', 'clip_vision_model');
+    if (kind !== 'clip_vision_model')
+      throw new ConfigError(`${v.path}model_type`, kind, "'clip_vision_model' (a CLIP tower)");
+    const hidden = v.int('hidden_size', CLIP_VISION.hidden);
+    const patch = v.int('patch_size', CLIP_VISION.patch);
+    const image = v.int('image_size', CLIP_VISION.image);
+    const g = visionGroup({
+      hidden,
+      heads: v.int('num_attention_heads', CLIP_VISION.heads),
+      layers: v.int('num_hidden_layers', CLIP_VISION.layers),
+      ffn: v.int('intermediate_size', CLIP_VISION.ffn),
+      gated: false,
+      bias: true,
+      norm: 'layer',
+    });
+    const layers = top.raw.vision_feature_layer;
+    const featureIn = hidden * (Array.isArray(layers) ? layers.length : 1);
+    const bias = top.bool('multimodal_projector_bias', true) ? 1 : 0;
+    const patches = Math.floor(image / patch) ** 2;
+    const params =
+      v.int('num_channels', RGB_CHANNELS) * patch * patch * hidden +
+      hidden +
+      (patches + 1) * hidden +
+      2 * normSize(hidden, true) +
+      (featureIn + bias) * textHidden +
+      (textHidden + bias) * textHidden +
+      (next ? textHidden : 0);
+    const input: VisionInput = next
+      ? {
+          patch,
+          merge: 1,
+          fixedTokens: null,
+          defaultPixels: LLAVA_NEXT_VIEWS * image * image,
+          maxPixels: null,
+        }
+      : { patch, merge: 1, fixedTokens: patches, defaultPixels: image * image, maxPixels: null };
+    return { group: g, params, input };
+  };
+}
+
+// The text defaults LLaVA configs rely on (their text_config often names only what differs from the class):
+// HF LlamaConfig (configuration_llama.py) and MistralConfig (configuration_mistral.py) defaults.
+const TEXT_DEFAULTS: Record<string, Json> = {
+  llama: {
+    vocab_size: 32000,
+    hidden_size: 4096,
+    intermediate_size: 11008,
+    num_hidden_layers: 32,
+    num_attention_heads: 32,
+    max_position_embeddings: 2048,
+  },
+  mistral: {
+    vocab_size: 32000,
+    hidden_size: 4096,
+    intermediate_size: 14336,
+    num_hidden_layers: 32,
+    num_attention_heads: 32,
+    num_key_value_heads: 8,
+    max_position_embeddings: 131072,
+    sliding_window: 4096,
+  },
+};
+
+// HF Glm4vVisionConfig defaults (configuration_glm4v.py): spatial_merge_size=2, temporal_patch_size=2, in_channels=3.
+/**
+ * GLM-4.1V / GLM-4.5V vision tower (HF Glm4vVisionModel, modeling_glm4v.py @03eac6f6): learned positions over
+ * (image_size/patch_size)^2, a Conv3d patch embedding with bias, post_conv_layernorm, depth RMSNorm blocks (qkv
+ * with bias attention_bias, proj without; a SwiGLU MLP hidden -> out_hidden_size -> hidden without bias),
+ * post_layernorm, the downsample Conv2d (hidden -> out_hidden_size, kernel = stride = spatial_merge_size, with bias)
+ * and the merger (proj out x out, LayerNorm, SwiGLU out -> intermediate_size -> out, no biases).
+ */
+function glm4vVision(v: Fields): Tower {
+  const hidden = v.int('hidden_size');
+  const patch = v.int('patch_size');
+  const image = v.int('image_size');
+  const merge = v.int('spatial_merge_size', 2);
+  const out = v.int('out_hidden_size');
+  const g = visionGroup({
+    hidden,
+    heads: v.int('num_heads'),
+    layers: v.int('depth'),
+    ffn: out,
+    gated: true,
+    bias: v.bool('attention_bias', false),
+    norm: 'rms',
+  });
+  const noBias = new Set<LinearRole>(['o', 'gate', 'up', 'down']);
+  const linears = g.linears.map((l) => (noBias.has(l.role) ? { ...l, bias: false } : l));
+  const ffn = v.int('intermediate_size');
+  const params =
+    Math.floor(image / patch) ** 2 * hidden +
+    v.int('in_channels', RGB_CHANNELS) * v.int('temporal_patch_size', 2) * patch * patch * hidden +
+    hidden +
+    2 * hidden +
+    hidden * out * merge * merge +
+    out +
+    out * out +
+    normSize(out, true) +
+    3 * out * ffn;
+  return {
+    group: { ...g, linears },
+    params,
+    input: { patch, merge, fixedTokens: null, defaultPixels: image * image, maxPixels: null },
+  };
+}
+
+// Glm4vTextAttention (modeling_glm4v.py @03eac6f6): q/k/v always with bias, o_proj without, head_dim = hidden /
+// heads; Glm4vTextDecoderLayer has the 4 RMSNorms of Glm4.
+const glm4vText: LlamaFlavor = {
+  tiedDefault: false,
+  qkvBias: () => true,
+  oBias: () => false,
+  normsPerLayer: 4,
+};
+
+/** The text config with head_dim dropped: Glm4vTextAttention takes hidden_size / num_attention_heads. */
+const withoutHeadDim = (t: Fields): Fields => {
+  const { head_dim: _unused, ...rest } = t.raw;
+  return new Fields(rest, t.path);
+};
+
+/** LLaVA wrappers: text_config (default model_type llama, HF LlavaConfig) over its class defaults, a CLIP tower. */
+function llava(next: boolean) {
+  return (c: Fields): ArchBody => {
+    const raw = isObject(c.raw.text_config) ? c.raw.text_config : {};
+    const type = typeof raw.model_type === 'string' ? raw.model_type : 'llama';
+    const text = { ...(TEXT_DEFAULTS[type] ?? {}), ...raw };
+    const filled = new Fields({ ...c.raw, text_config: text }, c.path);
+    return multimodal((t) => textBuild(type, t), llavaVision(next))(filled);
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Dispatch table
 
 interface Handler {
@@ -2120,6 +2772,201 @@ const HANDLERS: Record<string, Handler> = {
   },
   nemotron_h: { architecture: 'NemotronHForCausalLM', build: nemotronH },
   granitemoehybrid: { architecture: 'GraniteMoeHybridForCausalLM', build: llamaLike(granite) },
+  glm: { architecture: 'GlmForCausalLM', build: llamaLike(glmFlavor(2)) },
+  glm4: { architecture: 'Glm4ForCausalLM', build: llamaLike(glmFlavor(4)) },
+  glm4_moe: {
+    architecture: 'Glm4MoeForCausalLM',
+    build: (c) => withMtp(c, llamaLike(glm4MoeFlavor)(c), GLM_MTP),
+  },
+  // GLM-4.7-Flash: DeepSeek-V3 layout (MLA, sigmoid router with correction bias, shared experts) under its own name.
+  glm4_moe_lite: {
+    architecture: 'Glm4MoeLiteForCausalLM',
+    build: (c) => withMtp(c, deepseek(true)(c), GLM_MTP),
+  },
+  // HF Olmo2DecoderLayer (modular_olmo2.py, main @46474e67): post_attention_layernorm + post_feedforward_layernorm;
+  // Olmo2Config tie=False. OLMo-2-1124-7B's Hub total is reproduced exactly (test/core/models-families.test.ts).
+  olmo2: {
+    architecture: 'Olmo2ForCausalLM',
+    build: llamaLike({ tiedDefault: false, extraPerLayer: qkNormFull }),
+  },
+  olmo3: {
+    architecture: 'Olmo3ForCausalLM',
+    build: llamaLike({
+      tiedDefault: false,
+      extraPerLayer: qkNormFull,
+      slidingLayer: patternSliding(OLMO3_PATTERN),
+    }),
+  },
+  // HF SmolLM3Config default tie_word_embeddings=True; no_rope_layers change no parameter or cache.
+  smollm3: {
+    architecture: 'SmolLM3ForCausalLM',
+    build: llamaLike({ tiedDefault: true, slidingLayer: qwenSliding }),
+  },
+  // HF GraniteConfig: Llama layout with multipliers (no parameters), tie_word_embeddings default False.
+  granite: { architecture: 'GraniteForCausalLM', build: llamaLike({ tiedDefault: false }) },
+  granitemoe: {
+    architecture: 'GraniteMoeForCausalLM',
+    build: llamaLike({ tiedDefault: false, moe: graniteMoeBlock(false) }),
+  },
+  granitemoeshared: {
+    architecture: 'GraniteMoeSharedForCausalLM',
+    build: llamaLike({ tiedDefault: false, moe: graniteMoeBlock(true) }),
+  },
+  // HF Cohere (modeling_cohere.py: Command R, R+, Aya): CohereLayerNorm (weight only), one input_layernorm for
+  // attention and MLP run in parallel, q_norm / k_norm CohereLayerNorm((heads, head_dim)) when use_qk_norm;
+  // CohereConfig tie_word_embeddings default True.
+  cohere: {
+    architecture: 'CohereForCausalLM',
+    build: llamaLike({
+      tiedDefault: true,
+      norm: 'layer',
+      normBias: false,
+      parallel: () => true,
+      extraPerLayer: (c, d) =>
+        c.bool('use_qk_norm', false) ? (d.heads + d.kvHeads) * d.headDim : 0,
+    }),
+  },
+  // HF Cohere2 (modular_cohere2.py, main @64c2ae8f): CohereLayerNorm (weight only), one input_layernorm for attention and MLP
+  // run in parallel, tie_word_embeddings default True.
+  cohere2: {
+    architecture: 'Cohere2ForCausalLM',
+    build: llamaLike({
+      tiedDefault: true,
+      norm: 'layer',
+      normBias: false,
+      parallel: () => true,
+      slidingLayer: patternSliding(COHERE2_PATTERN),
+    }),
+  },
+  // HF Starcoder2 (modular_starcoder2.py, main @ae005ce1; starcoder2-7b's Hub total reproduced): LayerNorm with bias, q/k/v/o and c_fc/c_proj with bias use_bias
+  // (default True), 2-matrix GELU MLP, sliding_window on every layer; tie_word_embeddings default True.
+  starcoder2: {
+    architecture: 'Starcoder2ForCausalLM',
+    build: llamaLike({
+      tiedDefault: true,
+      norm: 'layer',
+      ungated: true,
+      qkvBias: (c) => c.bool('use_bias', true),
+      mlpBias: (c) => c.bool('use_bias', true),
+      slidingLayer: everyLayerIfSet,
+    }),
+  },
+  // HF Exaone4 (modular_exaone4.py @008e5743): per-head q/k RMSNorms, post-attention and post-feedforward norms.
+  exaone4: {
+    architecture: 'Exaone4ForCausalLM',
+    build: llamaLike({ tiedDefault: false, extraPerLayer: qkNorm, slidingLayer: exaoneSliding }),
+  },
+  // HF SeedOssAttention (modular_seed_oss.py @052b1dcd): q/k/v bias attention_bias, o_proj bias attention_out_bias,
+  // MLP bias mlp_bias; head_dim from the config (80 x 128 heads over 5120 in Seed-OSS-36B).
+  seed_oss: {
+    architecture: 'SeedOssForCausalLM',
+    build: llamaLike({
+      tiedDefault: false,
+      qkvBias: attentionBias(true),
+      oBias: (c) => c.bool('attention_out_bias', false),
+    }),
+  },
+  // HF Ernie4_5: every linear and lm_head with bias use_bias (default False); tie_word_embeddings default True.
+  ernie4_5: {
+    architecture: 'Ernie4_5ForCausalLM',
+    build: llamaLike({
+      tiedDefault: true,
+      qkvBias: (c) => c.bool('use_bias', false),
+      mlpBias: (c) => c.bool('use_bias', false),
+      lmHeadBias: (c) => c.bool('use_bias', false),
+    }),
+  },
+  ernie4_5_moe: {
+    architecture: 'Ernie4_5_MoeForCausalLM',
+    build: llamaLike({
+      tiedDefault: true,
+      qkvBias: (c) => c.bool('use_bias', false),
+      mlpBias: (c) => c.bool('use_bias', false),
+      lmHeadBias: (c) => c.bool('use_bias', false),
+      moe: ernieMoe,
+    }),
+  },
+  // HF HunYuanDenseV1 / HunYuanMoEV1Attention (modular_hunyuan_v1_moe.py @05bf8f64): query_layernorm and
+  // key_layernorm (RMSNorm(head_dim)) on every layer, q/k/v/o bias attention_bias; HunYuanDenseV1Config
+  // tie_word_embeddings default False.
+  hunyuan_v1_dense: {
+    architecture: 'HunYuanDenseV1ForCausalLM',
+    build: llamaLike({ tiedDefault: false, extraPerLayer: qkNorm }),
+  },
+  hunyuan_v1_moe: {
+    architecture: 'HunYuanMoEV1ForCausalLM',
+    build: llamaLike({
+      tiedDefault: false,
+      extraPerLayer: qkNorm,
+      moe: hunyuanMoe,
+    }),
+  },
+  olmoe: {
+    architecture: 'OlmoeForCausalLM',
+    build: llamaLike({ tiedDefault: false, extraPerLayer: qkNormFull, moe: olmoeMoe }),
+  },
+  // HF PhimoeConfig: LayerNorm with bias, attention_bias default False, lm_head_bias default False, tie False.
+  phimoe: {
+    architecture: 'PhimoeForCausalLM',
+    build: llamaLike({
+      tiedDefault: false,
+      norm: 'layer',
+      moe: mixtralMoe,
+      lmHeadBias: (c) => c.bool('lm_head_bias', false),
+      slidingLayer: everyLayerIfSet,
+    }),
+  },
+  // HF MiniMaxM2Config (modular_minimax_m2.py @ea9df1d3): tie_word_embeddings default False; q/k norms over all heads.
+  minimax_m2: {
+    architecture: 'MiniMaxM2ForCausalLM',
+    build: llamaLike({ tiedDefault: false, extraPerLayer: qkNormFull, moe: minimaxM2Moe }),
+  },
+  // HF Lfm2Config: tie_embedding (tie_word_embeddings) default True; q/k RMSNorm(head_dim) on attention layers.
+  lfm2: {
+    architecture: 'Lfm2ForCausalLM',
+    build: (c) =>
+      llamaLike({ tiedDefault: true, extraPerLayer: qkNorm, mixer: lfm2Conv, denseFfn: lfm2Ffn })(
+        lfm2Tie(c),
+      ),
+  },
+  lfm2_moe: {
+    architecture: 'Lfm2MoeForCausalLM',
+    build: (c) =>
+      llamaLike({ tiedDefault: true, extraPerLayer: qkNorm, mixer: lfm2Conv, moe: lfm2Moe })(
+        lfm2Tie(c),
+      ),
+  },
+  // HF JambaConfig default tie_word_embeddings=False; input_layernorm + pre_ff_layernorm per layer.
+  jamba: {
+    architecture: 'JambaForCausalLM',
+    build: llamaLike({ tiedDefault: false, mixer: jambaMixers, moe: jambaMoe }),
+  },
+  falcon_h1: { architecture: 'FalconH1ForCausalLM', build: falconH1 },
+  // HF BambaConfig default tie_word_embeddings=False; input_layernorm + pre_ff_layernorm, SwiGLU MLP every layer.
+  bamba: {
+    architecture: 'BambaForCausalLM',
+    build: llamaLike({ tiedDefault: false, mixer: bambaMixers }),
+  },
+  // Qwen2-VL configs keep the language fields at the top level, like Qwen2.5-VL.
+  qwen2_vl: {
+    architecture: 'Qwen2VLForConditionalGeneration',
+    build: (c) =>
+      multimodal(
+        (t) => textBuild('qwen2', t),
+        qwen2Vision,
+      )(isObject(c.raw.text_config) ? c : new Fields({ ...c.raw, text_config: c.raw }, c.path)),
+  },
+  llava: { architecture: 'LlavaForConditionalGeneration', build: llava(false) },
+  llava_next: { architecture: 'LlavaNextForConditionalGeneration', build: llava(true) },
+  glm4v: {
+    architecture: 'Glm4vForConditionalGeneration',
+    build: multimodal((t) => llamaLike(glm4vText)(withoutHeadDim(t)), glm4vVision),
+  },
+  // GLM-4.5V: the GLM-4.5-Air language model (glm4v_moe_text: Glm4Moe layers) under the GLM-4.1V tower.
+  glm4v_moe: {
+    architecture: 'Glm4vMoeForConditionalGeneration',
+    build: multimodal((t) => withMtp(t, llamaLike(glm4MoeFlavor)(t), GLM_MTP), glm4vVision),
+  },
 };
 
 /** The text handler of a wrapper's language model. */
