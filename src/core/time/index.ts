@@ -1496,6 +1496,27 @@ export function servingTime(
   return { ttft: prefill + step, tpot: step + (prefill * o.batch) / out };
 }
 
+/**
+ * A static batch, as vLLM's benchmark_latency and SGLang's bench_one_batch time it: the batch's prompts are
+ * prefilled in one step, which samples each sequence's first token, then the other output tokens take one
+ * decode step each at the batch's mean context (benchmarks/benchmark_latency.py: llm.generate of `batch`
+ * prompts with ignore_eos, max_tokens = output_len).
+ */
+export function staticBatchSeconds(
+  arch: Arch,
+  o: EstimateOptions,
+  gpu: Gpu,
+  t: TimeOptions,
+): number {
+  const m = modelFacts(arch);
+  const r = gpuRates(gpu, t);
+  const prompt = promptTokensOf(o);
+  const out = Math.max(1, o.seq - prompt);
+  const tr = decodeTraffic(m, o, t, r, o.batch, prompt);
+  const step = decodeStep(m, o, t, r, false, meanContextOf(o)).stepSeconds;
+  return prefillTime(m, o, r, tr, prompt, o.batch) + (out - 1) * step;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The contract's `time` object.
 
