@@ -1306,16 +1306,27 @@ function decodeHost(
   };
 }
 
-/** Megatron TP decode: 2 all-reduces per layer of batch x hidden, each paying the NCCL latency. */
-function decodeTpSeconds(m: ModelFacts, tp: number, B: number, r: GpuRates): number {
+/**
+ * Megatron TP decode: 2 all-reduces per layer of batch x hidden, each paying the collective's latency: NCCL's,
+ * or over NVLink inside a node the engine's own all-reduce where it has one (profile allReduceSeconds).
+ */
+function decodeTpSeconds(
+  m: ModelFacts,
+  o: EstimateOptions,
+  B: number,
+  r: GpuRates,
+): number {
+  const tp = o.tp;
   if (tp <= 1) return 0;
   const tpLink = tp > r.gpusPerNode ? r.interNode : tp <= 2 ? r.intraPair : r.intraMany;
-  return (
-    2 *
-    m.layers *
-    ((2 * B * m.hidden * 2 * (tp - 1)) / tp / tpLink +
-      (tpLink === r.host ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK))
-  );
+  const own = FRAMEWORKS[o.framework].allReduceSeconds;
+  const latency =
+    tpLink === r.host
+      ? ALLREDUCE_LATENCY_PCIE
+      : own !== undefined && tpLink !== r.interNode
+        ? own
+        : ALLREDUCE_LATENCY_NVLINK;
+  return 2 * m.layers * ((2 * B * m.hidden * 2 * (tp - 1)) / tp / tpLink + latency);
 }
 
 // llama.cpp layers left in host RAM decode at host memory bandwidth: dual-channel DDR5-5600 peaks at 89.6 GB/s
@@ -1440,7 +1451,7 @@ export function decodeStep(
   const memT = weightT + kvT;
   const core = Math.max(memT, computeT);
   const host = decodeHost(m, o, tr.q);
-  const tpT = decodeTpSeconds(m, tp, B, r);
+  const tpT = decodeTpSeconds(m, o, B, r);
   // Host-RAM layers run after the GPU's, at host bandwidth; the engine's per-step scheduling/sampling adds on.
   const fw = FRAMEWORKS[o.framework];
   const hostT =
