@@ -27,6 +27,14 @@ export const VLLM_MEMORY: FrameworkProfile = {
   allocatorSlack: 0.02,
   deepspeedOptimizer: false,
   gatheredLayers: 0,
+  // Custom all-reduce (vllm/distributed/device_communicators/custom_all_reduce.py, on by default for TP within an
+  // NVLink node): 8.5-11.8 µs at 4-32 KB over TP 2/4/8 on H100 (vLLM's kernel in the table of
+  // https://github.com/sgl-project/sglang/pull/2904), where NCCL's small all-reduce takes ~25 µs.
+  allReduceSeconds: 9e-6,
+  // The V1 engine core without --async-scheduling (opt-in in vLLM 0.10, August 2025): after each step the CPU
+  // applies the sampled tokens, schedules and prepares the next step's inputs while the GPU waits. 0.8 ms is
+  // worked out from calibration row vllm-rtn-8b-bf16-b1 (in sample; listed in calibration/assumed.json).
+  stepHostSeconds: 8e-4, // vLLM V1 step gap
   // vLLM serves 4-bit GPTQ/AWQ checkpoints with Marlin kernels (https://docs.vllm.ai/en/latest/features/quantization/); CUDA graphs on by default.
   quantFormat: 'gptq',
   int4QuantFormat: 'marlin',
@@ -41,14 +49,6 @@ export const VLLM_MEMORY: FrameworkProfile = {
   },
   poolBudget: 'utilization',
   fusedKernels: true,
-  // Custom all-reduce (vllm/distributed/device_communicators/custom_all_reduce.py, on by default for TP within an
-  // NVLink node): 8.5-11.8 µs at 4-32 KB over TP 2/4/8 on H100 (vLLM's kernel in the table of
-  // https://github.com/sgl-project/sglang/pull/2904), where NCCL's small all-reduce takes ~25 µs.
-  allReduceSeconds: 9e-6,
-  // The V1 engine core without --async-scheduling (off by default through 2025): after each step the CPU
-  // applies the sampled tokens, schedules and prepares the next step's inputs while the GPU waits. 0.8 ms is
-  // worked out from calibration row vllm-rtn-8b-bf16-b1 (in sample; listed in calibration/assumed.json).
-  stepHostSeconds: 8e-4, // vLLM V1 step gap
   // vllm/model_executor/layers/fused_moe: one fused Triton/CUTLASS MoE kernel per projection over all experts.
   moeDispatch: 'grouped',
   expertParallel: true, // --enable-expert-parallel
