@@ -34,6 +34,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
         : caseFlags;
     const options = optionsFromFlags(flags);
     const time = timeOptionsFromFlags(flags, options);
+    // A row measured on an engine version whose scheduler ran in series with the GPU (the case says so).
+    if (c.scheduler === 'serial') time.serialScheduler = true;
     const gpu = findGpu(String(flags.gpu));
     const t = estimateTime(caseArch(c), options, gpu, time);
     const est =

@@ -45,6 +45,8 @@ export const throughputCaseSchema = z.looseObject({
   in_sample_why: z.string().min(1).optional(),
   /** The rig's links as the source describes them (e.g. "PCIe, no NVLink"). */
   interconnect: z.string().nullable().optional(),
+  /** The serving engine's scheduler in the measured version: 'serial' sets TimeOptions.serialScheduler. */
+  scheduler: z.enum(['serial', 'overlapped']).optional(),
 });
 export const throughputFileSchema = z.array(throughputCaseSchema);
 export type ThroughputCase = z.infer<typeof throughputCaseSchema>;

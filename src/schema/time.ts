@@ -35,6 +35,12 @@ export interface TimeOptions {
   interNodeGBps: number;
   /** Kernel family of quantized weights; null = the framework's usual one for the dtype. */
   quantFormat: QuantFormat | null;
+  /**
+   * The serving engine's scheduler runs in series with the GPU (vLLM before async scheduling became its default,
+   * SGLang before v0.4's overlap scheduler): each decode step adds the engine's serialStepHostSeconds. No flag
+   * sets it; `validate --throughput` does for published rows measured on such versions (their `scheduler`).
+   */
+  serialScheduler?: boolean;
 }
 
 // DGX A100: eight 200 Gb/s HDR InfiniBand ports, one per GPU = 25 GB/s per GPU

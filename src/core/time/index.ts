@@ -1471,7 +1471,10 @@ export function decodeStep(
   // Host-RAM layers run after the GPU's, at host bandwidth; the engine's per-step scheduling/sampling adds on.
   const fw = FRAMEWORKS[o.framework];
   const hostT =
-    tr.host / HOST_DECODE_BYTES_PER_S + (fw.stepHostSeconds ?? 0) + (fw.seqHostSeconds ?? 0) * B;
+    tr.host / HOST_DECODE_BYTES_PER_S +
+    (fw.stepHostSeconds ?? 0) +
+    (t.serialScheduler ? (fw.serialStepHostSeconds ?? 0) : 0) +
+    (fw.seqHostSeconds ?? 0) * B;
   const step = Math.max(core, host.dispatch) + host.gaps + host.fixed + tpT + hostT;
   const overhead = step - core - tpT; // the host's share the GPU's work does not hide
   if (!detail)
