@@ -1401,9 +1401,10 @@ function decodeTraffic(
   // lm_head stays 16-bit in bitsandbytes/GPTQ/AWQ checkpoints (llm_int8_skip_modules default; AutoGPTQ); GGUF
   // and torchao quantize it with the rest.
   const headBytes = m.lmHead * (q === 'torchao' || q === 'gguf' ? wb : 2);
-  const k0 = q ? KERNELS[q] : null;
-  const k = k0 && r.hopper && k0.hopper ? { ...k0, ...k0.hopper } : k0;
-  const eff = k ? (o.weights === 'int8' || o.weights === 'fp8' ? k.eff8 : k.eff4) : 1;
+  const k = q ? KERNELS[q] : null;
+  // A kernel without a Hopper path reads at its Hopper efficiency there (KernelFamily.hopper).
+  const e = k && r.hopper && k.hopper ? k.hopper : k;
+  const eff = e ? (o.weights === 'int8' || o.weights === 'fp8' ? e.eff8 : e.eff4) : 1;
   // Above the crossover: dequantize (write 2 B) then a 16-bit GEMM reads it back (2 B).
   const linearBytes =
     k !== null && B > k.crossover ? linearRead * (wb + 4) : (linearRead * wb) / eff;
