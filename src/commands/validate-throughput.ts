@@ -1,5 +1,5 @@
 /** Body of `validate --throughput`: time every scorable published speed and summarize the errors. */
-import { estimateTime } from '../core/time/index.js';
+import { estimateTime, staticBatchSeconds } from '../core/time/index.js';
 import {
   sourceName,
   throughputKind,
@@ -34,9 +34,16 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
         : caseFlags;
     const options = optionsFromFlags(flags);
     const time = timeOptionsFromFlags(flags, options);
+    // A row measured on an engine version whose scheduler ran in series with the GPU (the case says so).
+    if (c.scheduler === 'serial') time.serialScheduler = true;
     const gpu = findGpu(String(flags.gpu));
     const t = estimateTime(caseArch(c), options, gpu, time);
-    const est = c.kind === 'decode' ? (t.decodeTokensPerSecond ?? 0) : t.tokensPerSecondPerGpu;
+    const est =
+      c.metric === 'batch_latency_s'
+        ? staticBatchSeconds(caseArch(c), options, gpu, time)
+        : c.kind === 'decode'
+          ? (t.decodeTokensPerSecond ?? 0)
+          : t.tokensPerSecondPerGpu;
     const engine = engineOf(options);
     rows.push({
       id: c.id,
@@ -45,7 +52,12 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
       trust: c.trust ?? '',
       measured: c.measured_value,
       estimated: est,
-      error: (est - c.measured_value) / c.measured_value,
+      // A latency is scored as the speed it implies (measured / estimated seconds - 1), so a positive error
+      // means too fast on every row.
+      error:
+        c.metric === 'batch_latency_s'
+          ? c.measured_value / est - 1
+          : (est - c.measured_value) / c.measured_value,
       bound: t.bound,
       engine,
       kernel: t.settings.quantFormat ?? options.weights,

@@ -30,7 +30,12 @@ export const throughputCaseSchema = z.looseObject({
   model_hf_id: z.string().min(1).nullable(),
   config_file: z.string().min(1),
   flags: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])),
-  metric: z.enum(['train_tokens_per_s_per_gpu', 'decode_tokens_per_s']),
+  /**
+   * decode_tokens_per_s: one decode step's tokens per second; batch_latency_s: seconds for a static batch of
+   * --batch prompts of --prompt-tokens to generate --seq minus that many tokens each (vLLM benchmark_latency,
+   * SGLang bench_one_batch): one prefill, then the remaining decode steps.
+   */
+  metric: z.enum(['train_tokens_per_s_per_gpu', 'decode_tokens_per_s', 'batch_latency_s']),
   measured_value: z.number().positive(),
   scorable: z.boolean().optional(),
   notes: z.string().optional(),
@@ -40,6 +45,8 @@ export const throughputCaseSchema = z.looseObject({
   in_sample_why: z.string().min(1).optional(),
   /** The rig's links as the source describes them (e.g. "PCIe, no NVLink"). */
   interconnect: z.string().nullable().optional(),
+  /** The serving engine's scheduler in the measured version: 'serial' sets TimeOptions.serialScheduler. */
+  scheduler: z.enum(['serial', 'overlapped']).optional(),
 });
 export const throughputFileSchema = z.array(throughputCaseSchema);
 export type ThroughputCase = z.infer<typeof throughputCaseSchema>;

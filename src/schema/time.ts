@@ -35,6 +35,12 @@ export interface TimeOptions {
   interNodeGBps: number;
   /** Kernel family of quantized weights; null = the framework's usual one for the dtype. */
   quantFormat: QuantFormat | null;
+  /**
+   * The serving engine's scheduler runs in series with the GPU (vLLM before async scheduling became its default,
+   * SGLang before v0.4's overlap scheduler): each decode step adds the engine's serialStepHostSeconds. No flag
+   * sets it; `validate --throughput` does for published rows measured on such versions (their `scheduler`).
+   */
+  serialScheduler?: boolean;
 }
 
 // DGX A100: eight 200 Gb/s HDR InfiniBand ports, one per GPU = 25 GB/s per GPU
@@ -44,8 +50,9 @@ export const DEFAULT_INTER_NODE_GBPS = 25;
 /** Which kernel families exist for which weight dtype (what each library ships). */
 export const QUANT_FORMATS_FOR: Readonly<Record<string, readonly QuantFormat[]>> = {
   // bitsandbytes LLM.int8 (https://huggingface.co/docs/bitsandbytes); torchao int8 weight-only
-  // (https://github.com/pytorch/ao); hqq 8-bit (https://github.com/mobiusml/hqq); GPTQ/EXL2 8-bit.
-  int8: ['bnb', 'torchao', 'hqq', 'gptq', 'exl2'],
+  // (https://github.com/pytorch/ao); hqq 8-bit (https://github.com/mobiusml/hqq); GPTQ/EXL2 8-bit; Marlin
+  // 8-bit weight-only, W8A16 (vLLM marlin_utils.py query_marlin_supported_quant_types: uint4b8 and uint8b128).
+  int8: ['bnb', 'torchao', 'hqq', 'gptq', 'exl2', 'marlin'],
   // GPTQ/AWQ/Marlin/EXL2 4-bit integer kernels; torchao int4 weight-only; hqq 4-bit; bnb FP4/NF4 as int4.
   int4: ['gptq', 'awq', 'exl2', 'marlin', 'torchao', 'hqq', 'bnb'],
   nf4: ['bnb', 'torchao', 'hqq'],

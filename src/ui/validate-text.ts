@@ -71,11 +71,15 @@ export function renderThroughputText(
   summary: readonly ThroughputSummary[],
   worst: readonly ThroughputRow[],
 ): string {
-  const num = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
+  // Three significant figures below 10 (batch latencies are fractions of a second).
+  const num = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toPrecision(3));
   const line = (r: ThroughputRow) =>
     `${padRight(r.id, 30)}${padRight(r.kind, 9)}${padRight(r.bound, 14)}${padLeft(num(r.measured), 10)}${padLeft(num(r.estimated), 10)}${padLeft(signedPercent(r.error), 9)}`;
   const head = `${padRight('case', 30)}${padRight('kind', 9)}${padRight('bound', 14)}${padLeft('measured', 10)}${padLeft('estimate', 10)}${padLeft('error', 9)}`;
-  const out = ['tokens/s: training per GPU, decode per model replica', head];
+  const out = [
+    'tokens/s: training per GPU, decode per model replica; batch-latency rows in seconds, their error as the speed they imply',
+    head,
+  ];
   for (const r of rows) out.push(line(r) + (r.inSample ? '  (in sample)' : ''));
   const row = (s: ThroughputSummary) =>
     `${padRight(s.group, 40)}${padLeft(String(s.count), 7)}${padLeft(formatPercent(s.medianAbsError), 14)}${padLeft(formatPercent(s.p90AbsError), 11)}${padLeft(formatPercent(s.within20), 12)}`;

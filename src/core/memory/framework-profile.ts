@@ -116,6 +116,16 @@ export interface FrameworkProfile {
   stepHostSeconds?: number;
   /** Host work per sequence per decode step (sampling each sequence on the CPU), seconds. */
   seqHostSeconds?: number;
+  /**
+   * Host work per decode step that versions of a serving engine whose scheduler ran in series with the GPU left
+   * unhidden (TimeOptions.serialScheduler), seconds; the overlapped default hides it.
+   */
+  serialStepHostSeconds?: number;
+  /**
+   * Latency of one small tensor-parallel all-reduce over NVLink with the engine's own kernel (vLLM's and
+   * SGLang's custom all-reduce), seconds. Absent: NCCL's latency (time/index.ts ALLREDUCE_LATENCY_NVLINK).
+   */
+  allReduceSeconds?: number;
   source: string;
   /**
    * GRPO with vLLM colocated: the trainer's model and vLLM share one copy of the weights (Unsloth's

@@ -1200,52 +1200,72 @@ function argmaxBound(compute: number, memory: number, comm: number, host: number
  * Decode kernel families: bandwidth efficiency of the weight read relative to a bf16 GEMV at small batch,
  * and the batch above which the kernel dequantizes whole weights and runs a 16-bit GEMM instead.
  */
-const KERNELS: Record<QuantFormat, { eff8: number; eff4: number; crossover: number; src: string }> =
-  {
-    // gpt-fast blog: Llama-2-7B A100 bf16 107 -> int8 157 -> int4 202 tok/s at 1/2 and ~1/3.6 of the bytes.
-    torchao: {
-      eff8: 0.73,
-      eff4: 0.5,
-      crossover: 16,
-      src: 'https://pytorch.org/blog/accelerating-generative-ai-2/',
+interface KernelFamily {
+  eff8: number;
+  eff4: number;
+  crossover: number;
+  src: string;
+  /** Efficiencies on Hopper-class GPUs where the kernel has no Hopper path (absent: as on Ampere). */
+  hopper?: { eff8: number; eff4: number };
+}
+const KERNELS: Record<QuantFormat, KernelFamily> = {
+  // gpt-fast blog: Llama-2-7B A100 bf16 107 -> int8 157 -> int4 202 tok/s at 1/2 and ~1/3.6 of the bytes.
+  torchao: {
+    eff8: 0.73,
+    eff4: 0.5,
+    crossover: 16,
+    src: 'https://pytorch.org/blog/accelerating-generative-ai-2/',
+  },
+  // Marlin: "near-optimal ~4x speedups up to batch sizes of 16-32 tokens", and a fused int4 x fp16 GEMM
+  // that never dequantizes to memory, so larger batches run at about fp16 GEMM speed instead of falling off
+  // (https://github.com/IST-DASLab/marlin; Frantar et al., MARLIN, arXiv:2408.11743 Fig. 1).
+  // On Hopper Marlin keeps its Ampere pipeline (mma.sync, cp.async; README Requirements: "Marlin is not yet
+  // optimized for Hopper"; vLLM added Machete, CUTLASS wgmma + TMA, for W4A16 there): it falls short of HBM3's
+  // rate. No published figure: 0.72 (8-bit) and 0.57 (4-bit) were worked out from calibration rows
+  // vllm-rtn-8b-int8-b1 and vllm-rtn-8b-int4-b1 (in sample; calibration/assumed.json).
+  marlin: {
+    eff8: 0.9,
+    eff4: 0.9,
+    crossover: Infinity,
+    src: 'IST-DASLab/marlin README',
+    hopper: {
+      eff8: 0.72, // Marlin on Hopper, 8-bit
+      eff4: 0.57, // Marlin on Hopper, 4-bit
     },
-    // Marlin: "near-optimal ~4x speedups up to batch sizes of 16-32 tokens", and a fused int4 x fp16 GEMM
-    // that never dequantizes to memory, so larger batches run at about fp16 GEMM speed instead of falling off
-    // (https://github.com/IST-DASLab/marlin; Frantar et al., MARLIN, arXiv:2408.11743 Fig. 1).
-    marlin: { eff8: 0.9, eff4: 0.9, crossover: Infinity, src: 'IST-DASLab/marlin README' },
-    // CUTLASS W8A8 FP8/INT8 (and FP4 on Blackwell) GEMMs read the low-precision weight once per step like a
-    // 16-bit GEMM (assumed 0.9 like Marlin); compute-bound batches run at the FP8 rate (time/index.ts decode).
-    cutlass: {
-      eff8: 0.9,
-      eff4: 0.9,
-      crossover: Infinity,
-      src: 'https://docs.vllm.ai/en/latest/features/quantization/fp8.html',
-    },
-    // llama.cpp CUDA: mul_mat_vec_q for up to 8 rows, then MMQ (int8 tensor cores on the quantized blocks, no
-    // dequantized copy): ggml/src/ggml-cuda/mmvq.cu, mmq.cu. Assumed 0.75 of the bandwidth bound.
-    gguf: {
-      eff8: 0.75,
-      eff4: 0.75,
-      crossover: Infinity,
-      src: 'https://github.com/ggml-org/llama.cpp/tree/master/ggml/src/ggml-cuda',
-    },
-    // ExLlamaV2 matmul kernels for batch <= ~16, dequant + cuBLAS above (turboderp/exllamav2 README, assumed 0.75).
-    exl2: { eff8: 0.75, eff4: 0.75, crossover: 16, src: 'turboderp/exllamav2' },
-    // AutoAWQ: GEMV kernel fastest at batch 1, GEMM kernel up to batch 8-16 (casper-hansen/AutoAWQ README).
-    awq: { eff8: 0.65, eff4: 0.65, crossover: 16, src: 'casper-hansen/AutoAWQ README' },
-    // GPTQ through transformers/optimum exllama kernels: ~20-35% faster than fp16 at 13B (mit-han-lab/llm-awq #79).
-    gptq: {
-      eff8: 0.55,
-      eff4: 0.55,
-      crossover: 16,
-      src: 'github.com/mit-han-lab/llm-awq/issues/79',
-    },
-    // HQQ 4-bit decodes through torchao's tinygemm int4 kernel (https://github.com/mobiusml/hqq): like torchao.
-    hqq: { eff8: 0.6, eff4: 0.45, crossover: 8, src: 'https://github.com/mobiusml/hqq' },
-    // bitsandbytes 0.40 4-bit inference kernel covers batch 1 only (release notes 0.40.0); above it
-    // dequantizes to fp16 per call. LLM.int8 cost is per linear (INT8_LINEAR_SECONDS).
-    bnb: { eff8: 0.5, eff4: 0.5, crossover: 1, src: 'bitsandbytes 0.40.0 release notes' },
-  };
+  },
+  // CUTLASS W8A8 FP8/INT8 (and FP4 on Blackwell) GEMMs read the low-precision weight once per step like a
+  // 16-bit GEMM (assumed 0.9 like Marlin); compute-bound batches run at the FP8 rate (time/index.ts decode).
+  cutlass: {
+    eff8: 0.9,
+    eff4: 0.9,
+    crossover: Infinity,
+    src: 'https://docs.vllm.ai/en/latest/features/quantization/fp8.html',
+  },
+  // llama.cpp CUDA: mul_mat_vec_q for up to 8 rows, then MMQ (int8 tensor cores on the quantized blocks, no
+  // dequantized copy): ggml/src/ggml-cuda/mmvq.cu, mmq.cu. Assumed 0.75 of the bandwidth bound.
+  gguf: {
+    eff8: 0.75,
+    eff4: 0.75,
+    crossover: Infinity,
+    src: 'https://github.com/ggml-org/llama.cpp/tree/master/ggml/src/ggml-cuda',
+  },
+  // ExLlamaV2 matmul kernels for batch <= ~16, dequant + cuBLAS above (turboderp/exllamav2 README, assumed 0.75).
+  exl2: { eff8: 0.75, eff4: 0.75, crossover: 16, src: 'turboderp/exllamav2' },
+  // AutoAWQ: GEMV kernel fastest at batch 1, GEMM kernel up to batch 8-16 (casper-hansen/AutoAWQ README).
+  awq: { eff8: 0.65, eff4: 0.65, crossover: 16, src: 'casper-hansen/AutoAWQ README' },
+  // GPTQ through transformers/optimum exllama kernels: ~20-35% faster than fp16 at 13B (mit-han-lab/llm-awq #79).
+  gptq: {
+    eff8: 0.55,
+    eff4: 0.55,
+    crossover: 16,
+    src: 'github.com/mit-han-lab/llm-awq/issues/79',
+  },
+  // HQQ 4-bit decodes through torchao's tinygemm int4 kernel (https://github.com/mobiusml/hqq): like torchao.
+  hqq: { eff8: 0.6, eff4: 0.45, crossover: 8, src: 'https://github.com/mobiusml/hqq' },
+  // bitsandbytes 0.40 4-bit inference kernel covers batch 1 only (release notes 0.40.0); above it
+  // dequantizes to fp16 per call. LLM.int8 cost is per linear (INT8_LINEAR_SECONDS).
+  bnb: { eff8: 0.5, eff4: 0.5, crossover: 1, src: 'bitsandbytes 0.40.0 release notes' },
+};
 // HF generate adds per-token Python work outside the layers (logits processors, stopping criteria, cache
 // update, .item() sync): ~2 ms (assumed; transformers generation/utils.py loop).
 const GENERATE_TOKEN_SECONDS = 2e-3;
@@ -1305,16 +1325,22 @@ function decodeHost(
   };
 }
 
-/** Megatron TP decode: 2 all-reduces per layer of batch x hidden, each paying the NCCL latency. */
-function decodeTpSeconds(m: ModelFacts, tp: number, B: number, r: GpuRates): number {
+/**
+ * Megatron TP decode: 2 all-reduces per layer of batch x hidden, each paying the collective's latency: NCCL's,
+ * or over NVLink inside a node the engine's own all-reduce where it has one (profile allReduceSeconds).
+ */
+function decodeTpSeconds(m: ModelFacts, o: EstimateOptions, B: number, r: GpuRates): number {
+  const tp = o.tp;
   if (tp <= 1) return 0;
   const tpLink = tp > r.gpusPerNode ? r.interNode : tp <= 2 ? r.intraPair : r.intraMany;
-  return (
-    2 *
-    m.layers *
-    ((2 * B * m.hidden * 2 * (tp - 1)) / tp / tpLink +
-      (tpLink === r.host ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK))
-  );
+  const own = FRAMEWORKS[o.framework].allReduceSeconds;
+  const latency =
+    tpLink === r.host
+      ? ALLREDUCE_LATENCY_PCIE
+      : own !== undefined && tpLink !== r.interNode
+        ? own
+        : ALLREDUCE_LATENCY_NVLINK;
+  return 2 * m.layers * ((2 * B * m.hidden * 2 * (tp - 1)) / tp / tpLink + latency);
 }
 
 // llama.cpp layers left in host RAM decode at host memory bandwidth: dual-channel DDR5-5600 peaks at 89.6 GB/s
@@ -1375,7 +1401,9 @@ function decodeTraffic(
   // and torchao quantize it with the rest.
   const headBytes = m.lmHead * (q === 'torchao' || q === 'gguf' ? wb : 2);
   const k = q ? KERNELS[q] : null;
-  const eff = k ? (o.weights === 'int8' || o.weights === 'fp8' ? k.eff8 : k.eff4) : 1;
+  // A kernel without a Hopper path reads at its Hopper efficiency there (KernelFamily.hopper).
+  const e = k && r.hopper && k.hopper ? k.hopper : k;
+  const eff = e ? (o.weights === 'int8' || o.weights === 'fp8' ? e.eff8 : e.eff4) : 1;
   // Above the crossover: dequantize (write 2 B) then a 16-bit GEMM reads it back (2 B).
   const linearBytes =
     k !== null && B > k.crossover ? linearRead * (wb + 4) : (linearRead * wb) / eff;
@@ -1439,11 +1467,14 @@ export function decodeStep(
   const memT = weightT + kvT;
   const core = Math.max(memT, computeT);
   const host = decodeHost(m, o, tr.q);
-  const tpT = decodeTpSeconds(m, tp, B, r);
+  const tpT = decodeTpSeconds(m, o, B, r);
   // Host-RAM layers run after the GPU's, at host bandwidth; the engine's per-step scheduling/sampling adds on.
   const fw = FRAMEWORKS[o.framework];
   const hostT =
-    tr.host / HOST_DECODE_BYTES_PER_S + (fw.stepHostSeconds ?? 0) + (fw.seqHostSeconds ?? 0) * B;
+    tr.host / HOST_DECODE_BYTES_PER_S +
+    (fw.stepHostSeconds ?? 0) +
+    (t.serialScheduler ? (fw.serialStepHostSeconds ?? 0) : 0) +
+    (fw.seqHostSeconds ?? 0) * B;
   const step = Math.max(core, host.dispatch) + host.gaps + host.fixed + tpT + hostT;
   const overhead = step - core - tpT; // the host's share the GPU's work does not hide
   if (!detail)
@@ -1493,6 +1524,27 @@ export function servingTime(
   const fresh = Math.max(1, Math.round(prompt * (1 - (o.prefixCacheFraction ?? 0))));
   const prefill = prefillTime(m, o, r, decodeTraffic(m, o, t, r, 1, prompt), fresh, 1);
   return { ttft: prefill + step, tpot: step + (prefill * o.batch) / out };
+}
+
+/**
+ * A static batch, as vLLM's benchmark_latency and SGLang's bench_one_batch time it: the batch's prompts are
+ * prefilled in one step, which samples each sequence's first token, then the other output tokens take one
+ * decode step each at the batch's mean context (benchmarks/benchmark_latency.py: llm.generate of `batch`
+ * prompts with ignore_eos, max_tokens = output_len).
+ */
+export function staticBatchSeconds(
+  arch: Arch,
+  o: EstimateOptions,
+  gpu: Gpu,
+  t: TimeOptions,
+): number {
+  const m = modelFacts(arch);
+  const r = gpuRates(gpu, t);
+  const prompt = promptTokensOf(o);
+  const out = Math.max(1, o.seq - prompt);
+  const tr = decodeTraffic(m, o, t, r, o.batch, prompt);
+  const step = decodeStep(m, o, t, r, false, meanContextOf(o)).stepSeconds;
+  return prefillTime(m, o, r, tr, prompt, o.batch) + (out - 1) * step;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -26,6 +26,9 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   fusedKernels: true, // CUDA graphs for decode batches up to cuda_graph_max_bs
   // The overlap scheduler runs the CPU's scheduling of step n+1 during step n (SGLang v0.4 blog, "zero-overhead batch scheduler").
   stepHostSeconds: 0,
+  // Before v0.4 that work ran in series with the GPU: 1.1 ms a step, worked out from calibration row
+  // sglang-1008-l3-8b-bs1 (in sample; listed in calibration/assumed.json).
+  serialStepHostSeconds: 1.1e-3, // SGLang serial scheduler
   moeDispatch: 'grouped',
   expertParallel: true,
   source:

@@ -27,6 +27,16 @@ export const VLLM_MEMORY: FrameworkProfile = {
   allocatorSlack: 0.02,
   deepspeedOptimizer: false,
   gatheredLayers: 0,
+  // Custom all-reduce (vllm/distributed/device_communicators/custom_all_reduce.py, on by default for TP within an
+  // NVLink node): 8.5-11.8 µs at 4-32 KB over TP 2/4/8 on H100 (vLLM's kernel in the table of
+  // https://github.com/sgl-project/sglang/pull/2904), where NCCL's small all-reduce takes ~25 µs.
+  allReduceSeconds: 9e-6,
+  // Async scheduling (the CPU schedules step n+1 while the GPU runs step n) is on by default since
+  // https://github.com/vllm-project/vllm/pull/27614 (2025-12-29; vllm/config/scheduler.py async_scheduling: None =
+  // on unless incompatible), so the pinned vLLM hides its step's host work: no stepHostSeconds. Before that the V1
+  // engine core applied the sampled tokens, scheduled and prepared inputs while the GPU waited: 0.8 ms a step,
+  // worked out from calibration row vllm-rtn-8b-bf16-b1 (in sample; listed in calibration/assumed.json).
+  serialStepHostSeconds: 8e-4, // vLLM serial scheduler
   // vLLM serves 4-bit GPTQ/AWQ checkpoints with Marlin kernels (https://docs.vllm.ai/en/latest/features/quantization/); CUDA graphs on by default.
   quantFormat: 'gptq',
   int4QuantFormat: 'marlin',
