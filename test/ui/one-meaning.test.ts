@@ -1,6 +1,6 @@
 // Issue 27 item 5, "one number, one meaning": one plan read in every view (the plan table, `explain` for its
 // options, the explorer's detail, --json and the launch README) gives the same host RAM (label and
-// rounding), device memory, x fastest and engine.
+// rounding), device memory (bytes and string), x fastest and engine.
 import { describe, expect, it } from 'vitest';
 import { explainFit, type Plan, type PlanResult } from '../../src/core/plan/index.js';
 import { launchFolder, launchInputOfPlan } from '../../src/commands/launch-run.js';
@@ -9,11 +9,13 @@ import { resolveModel } from '../../src/io/load-model.js';
 import { loadScenario, modelSpecOf } from '../../src/io/load-scenario.js';
 import { planScenarioFile } from '../../src/io/plan-scenario.js';
 import { renderExplainText } from '../../src/ui/explain-text.js';
-import { formatGiB } from '../../src/ui/format.js';
+import { formatDeviceMemory } from '../../src/ui/format.js';
+import { exportPlan } from '../../src/ui/export-plan.js';
+import { renderCompareText } from '../../src/ui/plan-compare.js';
 import { HOST_RAM_LABEL, hostRamFigure } from '../../src/ui/host-ram-text.js';
 import { planJson } from '../../src/ui/plan-json.js';
-import { HOST_RAM_COLUMN, planColumns, renderTable } from '../../src/ui/plan-text.js';
-import { detailProps } from '../../src/ui/tui/view.js';
+import { HOST_RAM_COLUMN, planColumns, renderMemory, renderTable } from '../../src/ui/plan-text.js';
+import { compareProps, detailProps } from '../../src/ui/tui/view.js';
 
 const FILE = 'scenarios/7b-full-rtx-a6000.yaml';
 
@@ -60,14 +62,35 @@ describe('one plan, one meaning in every view', async () => {
       expect(text).not.toMatch(/host RAM per GPU/);
   });
 
-  it('device memory: the same bytes in the table, explain, the explorer, --json and the README', () => {
+  it('device memory: the same bytes and the same string in every view (one formatter)', () => {
     const d = p.memory.deviceBytes;
     expect(jp.memory.deviceBytes).toBe(d);
     expect(explanation.deviceBytes).toBe(d);
-    expect(row).toContain(formatGiB(d, 1).replace(' GiB', ''));
-    expect(explain).toContain(formatGiB(d));
-    expect(detail.memoryHeadline).toContain(formatGiB(d, 1));
-    expect(readme).toContain(`| **device (nvidia-smi)** | ${formatGiB(d)} |`);
+    const shown = formatDeviceMemory(d);
+    // One decimal of GiB: the estimate's band is -7 % / +11 %.
+    expect(shown).toBe(`${(d / 2 ** 30).toFixed(1)} GiB`);
+    const best = { ...result, plans: [p] };
+    const views: [string, string][] = [
+      ['table', row],
+      ['plan memory', renderMemory(p)],
+      ['explain', explain],
+      ['explorer detail', detail.memoryHeadline],
+      ['launch README', readme],
+      ['compare', renderCompareText([{ file: FILE, result: best }])],
+      [
+        'explorer compare',
+        compareProps([{ name: 'x', result: best }], 120).columns[0]!.rows.join('\n'),
+      ],
+      ['markdown export', exportPlan(best, 'md')],
+    ];
+    // Any other rounding of the same bytes (2 or 0 decimals, MiB) is a second meaning.
+    const others = [2, 3].map((n) => `${(d / 2 ** 30).toFixed(n)} GiB`);
+    for (const [view, text] of views) {
+      expect(text, view).toContain(shown);
+      for (const other of others) expect(text, view).not.toContain(other);
+    }
+    expect(readme).toContain(`| **device (nvidia-smi)** | ${shown} |`);
+    expect(explain).toContain(`: ${shown} of `);
   });
 
   it('x fastest: the table, the explorer and --json; no technique factor contradicts it', () => {
