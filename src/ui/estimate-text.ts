@@ -44,6 +44,11 @@ export function renderEstimateText(r: EstimateResult): string {
   );
   if (r.hostBytesPerGpu > 0)
     lines.push(`  ${padRight('host RAM per GPU', 30)}${padLeft(formatGiB(r.hostBytesPerGpu), 11)}`);
+  if (r.paged)
+    lines.push(
+      `  paged optimizer states ${formatGiB(r.paged.statesBytes)}: ${formatGiB(r.paged.deviceBytes)} on the device, ${formatGiB(r.paged.hostBytes)} in host RAM`,
+      `    (a step needs ${formatGiB(r.paged.workingSetBytes)} of them on the device, ${formatDeviceMemory(r.paged.fitDeviceBytes)} in all for fits; the rest pages out only when the card is full)`,
+    );
   if (r.serving)
     lines.push(
       `  KV-cache pool ${formatGiB(r.serving.kvPoolBytes)} per GPU: ${r.serving.kvTokens.toLocaleString('en-US')} tokens, ${r.serving.concurrency} sequences of ${r.options.seq.toLocaleString('en-US')} at once; ` +

@@ -322,7 +322,8 @@ function asGiven(arch: Arch, options: EstimateOptions, gpu: Gpu): Explanation {
   const capacity = gpuCapacityBytes(gpu);
   const base = buildEstimate(arch, options, gpu);
   const device = base.perGpu.deviceBytes;
-  const over = device - capacity;
+  // Paged optimizer states fill what is free and page out under pressure: over / spare count without them.
+  const over = -(base.gpu?.headroomBytes ?? capacity - device);
   const components = base.dominant.map((d) => ({ component: d.component, bytes: d.bytes }));
   const overflow: Explanation['overflow'] = [];
   let sum = 0;
@@ -332,7 +333,7 @@ function asGiven(arch: Arch, options: EstimateOptions, gpu: Gpu): Explanation {
     sum += c.bytes;
   }
   return {
-    fits: device <= capacity,
+    fits: base.fits === true,
     hostRam: hostRamOfOptions(arch, options, base.params.total, base.hostBytesPerGpu),
     model: { id: arch.id },
     gpu: { id: gpu.id, name: gpu.name, capacityBytes: capacity },
@@ -412,7 +413,7 @@ function fixEvaluator(arch: Arch, options: EstimateOptions, gpu: Gpu, result: Ex
       options: o,
       deviceBytes: r.perGpu.deviceBytes,
       freedBytes: device - r.perGpu.deviceBytes,
-      headroomBytes: capacity - r.perGpu.deviceBytes,
+      headroomBytes: r.gpu?.headroomBytes ?? capacity - r.perGpu.deviceBytes,
       slowdown: baseThroughput / Math.max(1e-9, throughput(o)),
       quality: qualityOf(o).tier,
       engine: engineOf(o),
