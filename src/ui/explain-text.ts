@@ -27,11 +27,17 @@ export function timeVerdictLine(v: Explanation['time']): string {
   return `time: ${v.stepSeconds.toPrecision(3)} s per step, ${rate}, MFU ${(v.mfu * 100).toFixed(1)}%, bound: ${v.bound}; ${v.dominant.phase} dominates (${Math.round(v.dominant.share * 100)}% of the step); to lift it: ${v.lift}`;
 }
 
+/** Paged optimizer states on the device are spare room too: they page out to host RAM when it is needed. */
+const pagedNote = (e: Explanation): string =>
+  e.paged && e.paged.deviceBytes > e.paged.workingSetBytes
+    ? `, counting ${formatGiB(e.paged.deviceBytes - e.paged.workingSetBytes)} of paged optimizer states that page out to host RAM when needed`
+    : '';
+
 export function renderExplainText(e: Explanation): string {
   const lines: string[] = [];
   if (e.fits) {
     lines.push(
-      `${e.model.id} fits on ${e.gpu.name}: ${formatDeviceMemory(e.deviceBytes)} of ${formatDeviceMemory(e.gpu.capacityBytes)} (${formatDeviceMemory(-e.overByBytes)} spare).`,
+      `${e.model.id} fits on ${e.gpu.name}: ${formatDeviceMemory(e.deviceBytes)} of ${formatDeviceMemory(e.gpu.capacityBytes)} (${formatDeviceMemory(-e.overByBytes)} spare${pagedNote(e)}).`,
     );
     lines.push(timeVerdictLine(e.time));
     lines.push(`${HOST_RAM_LABEL}: ${hostRamFigure(e.hostRam)}`);

@@ -3,13 +3,18 @@
 // rounding), device memory (bytes and string), x fastest and engine.
 import { describe, expect, it } from 'vitest';
 import { explainFit, type Plan, type PlanResult } from '../../src/core/plan/index.js';
-import { launchFolder, launchInputOfPlan } from '../../src/commands/launch-run.js';
+import {
+  launchFolder,
+  launchInputFromFlags,
+  launchInputOfPlan,
+} from '../../src/commands/launch-run.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { loadScenario, modelSpecOf } from '../../src/io/load-scenario.js';
 import { planScenarioFile } from '../../src/io/plan-scenario.js';
 import { renderExplainText } from '../../src/ui/explain-text.js';
-import { formatDeviceMemory } from '../../src/ui/format.js';
+import { formatDeviceMemory, formatGiB } from '../../src/ui/format.js';
+import { renderEstimateText } from '../../src/ui/estimate-text.js';
 import { exportPlan } from '../../src/ui/export-plan.js';
 import { renderCompareText } from '../../src/ui/plan-compare.js';
 import { HOST_RAM_LABEL, hostRamFigure } from '../../src/ui/host-ram-text.js';
@@ -112,4 +117,46 @@ describe('one plan, one meaning in every view', async () => {
     expect(jp.choices.engine).toBe(p.choices.engine);
     expect(readme).toContain(`Engine: **${p.choices.engine}**`);
   });
+});
+
+// Paged optimizer states (issue 27 items 3 and 5): estimate, explain and the launch README of the same
+// flags give one device figure (the states resident up to the card's free memory) and one host-RAM figure.
+describe('paged optimizer states: one meaning in estimate, explain and the launch README', () => {
+  const flags = {
+    method: 'full',
+    framework: 'torchtune',
+    optimizer: 'paged-adamw-8bit',
+    'optimizer-in-backward': true,
+    checkpointing: 'full',
+    batch: '2',
+    seq: '512',
+  };
+  for (const gpuId of ['rtx-4090', 'h100-sxm'])
+    it(`llama-3.1-8b torchtune single-device on ${gpuId}`, () => {
+      const lf = { gradAccum: undefined, powerLimit: undefined, sharding: undefined };
+      const input = launchInputFromFlags(
+        'llama-3.1-8b',
+        { ...flags, gpu: gpuId },
+        { ...lf, out: '', force: false },
+      );
+      const e = input.estimate;
+      const p = e.paged!;
+      expect(e.fits).toBe(true);
+      const shown = formatDeviceMemory(e.perGpu.deviceBytes);
+      const explanation = explainFit(input.arch, input.options, input.gpu);
+      expect(explanation.deviceBytes).toBe(e.perGpu.deviceBytes);
+      expect(explanation.hostRam.perNodeBytes).toBeGreaterThanOrEqual(0);
+      const readme = launchFolder(input).files.find((f) => f.path === 'README.md')!.content;
+      expect(readme).toContain(`| **device (nvidia-smi)** | ${shown} |`);
+      expect(readme).toContain(`| ${HOST_RAM_LABEL} | ${hostRamFigure(explanation.hostRam)} |`);
+      expect(renderExplainText(explanation)).toContain(`: ${shown} of `);
+      expect(renderEstimateText(e)).toContain(
+        `paged optimizer states ${formatGiB(p.statesBytes)}: ${formatGiB(p.deviceBytes)} on the device, ${formatGiB(p.hostBytes)} in host RAM`,
+      );
+      // Every state is on the device or in host RAM; the fit counts only the working set.
+      expect(p.deviceBytes + p.hostBytes).toBe(p.statesBytes);
+      expect(e.gpu!.headroomBytes).toBe(e.gpu!.capacityBytes - p.fitDeviceBytes);
+      if (gpuId === 'h100-sxm') expect(p.hostBytes).toBe(0);
+      else expect(e.perGpu.deviceBytes).toBe(e.gpu!.capacityBytes);
+    });
 });

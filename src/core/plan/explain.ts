@@ -8,6 +8,7 @@ import type { Arch } from '../model/arch.js';
 import { isFourBitFloat } from '../model/dtypes.js';
 import { buildEstimate, gpuCapacityBytes } from '../estimate.js';
 import type { Breakdown } from '../memory/memory.js';
+import type { PagedStates } from '../memory/paged.js';
 import { engineOf } from '../engines/engine.js';
 import { hostRamOfOptions, type HostRam } from '../memory/host-ram.js';
 import { ENGINE_PROFILES, engineRejects } from '../engines/engines.js';
@@ -63,8 +64,13 @@ export interface Explanation {
   deviceBytes: number;
   /** Host RAM of the busiest node (memory/host-ram.ts hostRamOfOptions: the figure a plan's hostRam holds). */
   hostRam: HostRam;
-  /** deviceBytes − capacity; negative when it fits (then it is minus the headroom). */
+  /**
+   * deviceBytes − capacity; negative when it fits (then it is minus the headroom). Paged optimizer states
+   * beyond their working set are not counted: they page out to host RAM under pressure.
+   */
   overByBytes: number;
+  /** Paged optimizer states: what is on the device and what the fit counts (memory/paged.ts). */
+  paged?: PagedStates;
   /** Components largest first, as many as together exceed overByBytes (all of them when none alone does). */
   overflow: { component: keyof Breakdown; bytes: number }[];
   /** Every component, largest first. */
@@ -339,6 +345,7 @@ function asGiven(arch: Arch, options: EstimateOptions, gpu: Gpu): Explanation {
     gpu: { id: gpu.id, name: gpu.name, capacityBytes: capacity },
     deviceBytes: device,
     overByBytes: over,
+    ...(base.paged ? { paged: base.paged } : {}),
     overflow,
     components,
     fixes: [],
