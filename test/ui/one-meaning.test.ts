@@ -13,7 +13,8 @@ import { resolveModel } from '../../src/io/load-model.js';
 import { loadScenario, modelSpecOf } from '../../src/io/load-scenario.js';
 import { planScenarioFile } from '../../src/io/plan-scenario.js';
 import { renderExplainText } from '../../src/ui/explain-text.js';
-import { formatDeviceMemory, formatGiB } from '../../src/ui/format.js';
+import { deviceMemoryValue, formatDeviceMemory, formatGiB } from '../../src/ui/format.js';
+import { rowLine, tableColumns } from '../../src/ui/tui/cells.js';
 import { renderEstimateText } from '../../src/ui/estimate-text.js';
 import { exportPlan } from '../../src/ui/export-plan.js';
 import { renderCompareText } from '../../src/ui/plan-compare.js';
@@ -88,6 +89,9 @@ describe('one plan, one meaning in every view', async () => {
       ],
       ['markdown export', exportPlan(best, 'md')],
     ];
+    // The explorer's table writes the unit once per cell: the same number.
+    expect(rowLine(tableColumns(200), p, false)).toContain(`${deviceMemoryValue(d)}/`);
+    expect(shown).toBe(`${deviceMemoryValue(d)} GiB`);
     // Any other rounding of the same bytes (2 or 0 decimals, MiB) is a second meaning.
     const others = [2, 3].map((n) => `${(d / 2 ** 30).toFixed(n)} GiB`);
     for (const [view, text] of views) {
