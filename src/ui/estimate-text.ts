@@ -7,6 +7,9 @@ import { COMPONENT_LABEL, PHASE_LABEL } from './messages.js';
 import { bar, formatCount, formatDeviceMemory, formatGiB, padLeft, padRight } from './format.js';
 
 const BAR_WIDTH = 30;
+/** Where paged optimizers' behaviour is documented (bitsandbytes, "Paged optimizers"). */
+const PAGED_SOURCE =
+  'https://huggingface.co/docs/bitsandbytes/main/en/explanations/optimizers#paged-optimizers';
 
 export function renderEstimateText(r: EstimateResult): string {
   const lines: string[] = [];
@@ -48,6 +51,7 @@ export function renderEstimateText(r: EstimateResult): string {
     lines.push(
       `  paged optimizer states ${formatGiB(r.paged.statesBytes)}: ${formatGiB(r.paged.deviceBytes)} on the device, ${formatGiB(r.paged.hostBytes)} in host RAM`,
       `    (a step needs ${formatGiB(r.paged.workingSetBytes)} of them on the device, ${formatDeviceMemory(r.paged.fitDeviceBytes)} in all for fits; the rest pages out only when the card is full)`,
+      `    source: ${PAGED_SOURCE}`,
     );
   if (r.serving)
     lines.push(
