@@ -1119,7 +1119,6 @@ function policyMemory(model: Arch, o: EstimateOptions, ctx: EstimateContext): Me
   };
 }
 
-/** Largest single linear weight of the layers (elements): what quantize-on-load and dequantize hold. */
 /** The paged states before placement: only the working set counted on the device (withPagedResidency). */
 function pagedOf(r: StageResult): PagedStates {
   const ws = Math.round(r.pagedBytes);
@@ -1129,10 +1128,11 @@ function pagedOf(r: StageResult): PagedStates {
     workingSetBytes: ws,
     deviceBytes: ws,
     hostBytes: all - ws,
-    fitDeviceBytes: 0,
+    fitDeviceBytes: 0, // set by withPagedResidency
   };
 }
 
+/** Largest single linear weight of the layers (elements): what quantize-on-load and dequantize hold. */
 function largestLinear(arch: Arch): number {
   let m = 0;
   for (const g of arch.groups)
