@@ -30,7 +30,7 @@ export function timeVerdictLine(v: Explanation['time']): string {
 /** Paged optimizer states on the device are spare room too: they page out to host RAM when it is needed. */
 const pagedNote = (e: Explanation): string =>
   e.paged && e.paged.deviceBytes > e.paged.workingSetBytes
-    ? `, counting ${formatGiB(e.paged.deviceBytes - e.paged.workingSetBytes)} of paged optimizer states that page out to host RAM when needed`
+    ? `, counting ${formatDeviceMemory(e.paged.deviceBytes - e.paged.workingSetBytes)} of paged optimizer states that page out to host RAM when needed`
     : '';
 
 export function renderExplainText(e: Explanation): string {
