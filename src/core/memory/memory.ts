@@ -100,6 +100,7 @@ export interface MemoryEstimate {
     /** Largest one-off block kept reserved on top of the allocated peak (part of allocatorSlack). */
     transient: number;
     cudaContext: number;
+    /** Paged optimizer states' working set (what the fit counts); `paged` says how many more stay resident. */
     pagedOptimizer: number;
   };
 }
