@@ -185,9 +185,9 @@ export function parseArgs(
       out.positionals.push(w);
       continue;
     }
-    let [name, inline] = w.includes('=')
-      ? [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]
-      : [w, undefined];
+    const eq = w.indexOf('=');
+    const inline = eq > 0 ? w.slice(eq + 1) : undefined;
+    let name = eq > 0 ? w.slice(0, eq) : w;
     if (underscores && name.startsWith('--')) name = `--${name.slice(2).replace(/_/g, '-')}`;
     const negated = name.startsWith('--no-') ? byName.get(`--${name.slice(5)}`) : undefined;
     const hit = byName.get(name) ?? (negated && !negated[1].value ? negated : undefined);
