@@ -110,8 +110,9 @@ export function readLlamaServerCommand(
   // --split-mode layer (the default) puts consecutive layers on each GPU: a pipeline without overlap.
   if (gpus > 1) flags.pp = gpus;
   if (gpus > 1 && mode === 'row') warnings.push('--split-mode row: estimated as a layer split');
-  if (a.str('tensor-split') && gpus > 1)
-    warnings.push('--tensor-split: estimated as an even split');
+  const shares = (a.str('tensor-split') ?? '').split(/[,/]/).filter((x) => x.trim() !== '');
+  if (gpus > 1 && new Set(shares.map(Number)).size > 1)
+    warnings.push('--tensor-split: an uneven split, estimated as an even one');
   a.str('flash-attn');
   const reuse = a.int('cache-reuse', 0);
   prefixCacheFlag(
