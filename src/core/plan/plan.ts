@@ -878,9 +878,10 @@ function layoutsOf(s: Scenario, arch: Arch, method: Method, counts: readonly num
   const out: Layout[] = [];
   for (const c of counts)
     for (const tp of tensorParallelisms(c, arch, maxTp, s.search.tp))
-      for (const pp of method === 'inference'
+      for (const pp of method === 'inference' && !searchedEngines(s).includes('llama.cpp')
         ? [1]
-        : pipelineParallelisms(c / tp, layers, s.search.pp)) {
+        : // Serving: llama-server's layer split over a replica's GPUs (engines/llama-cpp/profile.ts).
+          pipelineParallelisms(c / tp, layers, s.search.pp)) {
         const dp = c / (tp * pp);
         const bits = ((tp > 1 ? 1 : 0) * 2 + (pp > 1 ? 1 : 0)) * 2 + (dp > 1 ? 1 : 0);
         for (const sh of shardings(method, dp, tp, pp, s.search.zero, s.search.offload))

@@ -130,7 +130,7 @@ export function readVllmCommand(
     planFlags,
     flags,
     warnings,
-    'enable-prefix-caching',
+    '--enable-prefix-caching',
   );
   for (const k of NO_EFFECT) a.used.add(k);
   return {
