@@ -151,8 +151,8 @@ describe('hand-written server lines', () => {
   it('vllm serve: short and long spellings, human-readable lengths, replicas, quantization', () => {
     const r = readBack(
       [
-        'export HF_TOKEN=x',
-        'CUDA_VISIBLE_DEVICES=0,1,2,3 vllm serve Qwen/Qwen2.5-72B-Instruct-AWQ -tp 4 \\',
+        'export HF_TOKEN=x QUANT=AWQ',
+        'CUDA_VISIBLE_DEVICES=0,1,2,3 nohup vllm serve "Qwen/Qwen2.5-72B-Instruct-$QUANT" -tp 4 \\',
         '  --max_model_len 32k --max-num-seqs=64 --kv-cache-dtype fp8_e5m2 --port 9000 --enable-auto-tool-choice',
       ].join('\n'),
     );

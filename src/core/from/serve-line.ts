@@ -129,8 +129,10 @@ export function parseServeScript(text: string): ServeScript {
   return { commands, vars, planFlags };
 }
 
-/** Adds the command of `words` (env prefix, `exec`/`docker run` wrappers skipped) or records an assignment. */
-function commandOf(words: string[], vars: Record<string, string>, out: ServeCommand[]): void {
+/** Adds the server command of `line` (after its env prefix and any wrapper: nohup, exec, uv run) or records its assignments. */
+function commandOf(line: string[], vars: Record<string, string>, out: ServeCommand[]): void {
+  // `export A=b` / `declare A=b` set the same variables as `A=b`.
+  const words = /^(export|declare|readonly|local)$/.test(line[0] ?? '') ? line.slice(1) : line;
   const env: Record<string, string> = {};
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
