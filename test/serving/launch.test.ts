@@ -11,6 +11,7 @@ import { serveCommands, modelOf } from './serve-line.js';
 import { launchInputOfPlan } from '../../src/commands/launch-run.js';
 import { plan } from '../../src/core/plan/index.js';
 import { inputOf } from './plan-input.js';
+import { explainFit } from '../../src/core/plan/explain.js';
 
 function launch(model: string, gpuId: string, flags: Record<string, unknown>) {
   const arch = resolveModel(model);
@@ -152,5 +153,23 @@ describe('llama.cpp over several GPUs', () => {
     expect(c!['-sm']).toBe('layer');
     expect(c!['-ts']).toBe('1,1');
     expect(sh).toMatch(/^CUDA_VISIBLE_DEVICES=0,1 llama-server/m);
+  });
+});
+
+describe('explain for llama.cpp', () => {
+  it('offers the layer split over more GPUs, fewer -ngl layers and a smaller GGUF type', () => {
+    const arch = resolveModel('llama-3.1-70b');
+    const flags = { method: 'inference', framework: 'llama.cpp', weights: 'q5_k_m', seq: 8192 };
+    const o = withEngineDefaults(optionsFromFlags(flags), flags);
+    const e = explainFit(arch, o, findGpu('rtx-4090'));
+    expect(e.fits).toBe(false);
+    const all = e.fixes.map((f) => f.options);
+    expect(all.some((x) => x.pp === 2 && x.gpus === 2 && x.gpuLayers === undefined)).toBe(true);
+    expect(all.some((x) => x.gpuLayers !== undefined && x.gpus === 1)).toBe(true);
+    expect(
+      all.some((x) => x.weights === 'q4_k_m' && x.gpuLayers === undefined && x.gpus === 1),
+    ).toBe(
+      false, // 40 GiB of Q4_K_M still needs more than one 24 GiB card
+    );
   });
 });
