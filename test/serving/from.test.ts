@@ -205,6 +205,17 @@ describe('hand-written server lines', () => {
       gpus: 2,
     });
   });
+  it('docker run of the vLLM and llama.cpp server images', () => {
+    const v = readBack(
+      'docker run --runtime nvidia --gpus all -p 8000:8000 --ipc=host vllm/vllm-openai:latest --model meta-llama/Llama-3.1-8B-Instruct --max-model-len 8192 --max-num-seqs 16',
+    );
+    expect(v.flags).toMatchObject({ framework: 'vllm', seq: 8192, batch: 16 });
+    expect(v.model).toBe('meta-llama/Llama-3.1-8B-Instruct');
+    const l = readBack(
+      'docker run --gpus all -v /models:/models ghcr.io/ggml-org/llama.cpp:server-cuda -m /models/llama-3.1-8b-Q6_K.gguf -ngl 99 -c 8192 -np 2',
+    );
+    expect(l.flags).toMatchObject({ framework: 'llama.cpp', weights: 'q6_k', seq: 4096, batch: 2 });
+  });
   it('a bad value is one error naming the flag as written; unknown flags only warn', () => {
     expect(() => readBack('vllm serve m --max-model-len lots')).toThrow(FromError);
     expect(() => readBack('vllm serve m --max-model-len lots')).toThrow(

@@ -106,6 +106,10 @@ function serverStart(words: readonly string[], i: number): [ServeEngine, number]
     if (mod === 'vllm.entrypoints.openai.api_server') return ['vllm', i + 3];
   }
   if (base === 'llama-server') return ['llama.cpp', i + 1];
+  // Container images whose entrypoint is the server: vllm/vllm-openai (`vllm serve`, docs.vllm.ai deployment/docker)
+  // and llama.cpp's server images (ghcr.io/ggml-org/llama.cpp:server, :server-cuda: llama-server).
+  if (i > 0 && /^vllm-openai(:|$)/.test(base)) return ['vllm', i + 1];
+  if (i > 0 && /^llama\.cpp:server/.test(base)) return ['llama.cpp', i + 1];
   return null;
 }
 
