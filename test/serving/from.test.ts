@@ -13,7 +13,10 @@ import { findGpu } from '../../src/io/load-catalog.js';
 import { readFromConfig } from '../../src/io/from/read.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
+import fc from 'fast-check';
 import { readBack } from './serve-line.js';
+import { weightsFromName } from '../../src/core/from/serve.js';
+import { mapServeScript, parseServeScript } from '../../src/core/from/serve-map.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'vramplan-serve-from-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -249,5 +252,64 @@ describe('vLLM --config YAML', () => {
     const sh = join(tmp, 'missing-config.sh');
     writeFileSync(sh, 'vllm serve m --config nowhere.yaml\n');
     expect(() => readFromConfig(sh)).toThrow(/--config: 'nowhere.yaml' not found/);
+  });
+});
+
+describe('weight format from the checkpoint name', () => {
+  it.each([
+    ['hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4', 'int4'],
+    ['Qwen/Qwen2.5-7B-Instruct-GPTQ-Int8', 'int8'],
+    ['RedHatAI/Llama-3.1-8B-Instruct-quantized.w8a8', 'int8'],
+    ['RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8', 'fp8'],
+    ['unsloth/Llama-3.1-8B-bnb-4bit', 'nf4'],
+    ['nvidia/Llama-3.1-8B-Instruct-FP4', null],
+    ['nvidia/Llama-3.3-70B-Instruct-NVFP4', 'nvfp4'],
+    ['openai/gpt-oss-20b', 'mxfp4'],
+    ['bartowski/Meta-Llama-3.1-8B-Instruct-GGUF:Q5_K_M', 'q5_k_m'],
+    ['meta-llama/Llama-3.1-8B-Instruct', null],
+  ])('%s → %s', (name, weights) => expect(weightsFromName(name)).toBe(weights));
+});
+
+describe('hostile command lines', () => {
+  const word = fc.oneof(
+    fc.constantFrom(
+      'vllm',
+      'serve',
+      'llama-server',
+      'python',
+      '-m',
+      'sglang.launch_server',
+      '--max-model-len',
+      '-tp',
+      '-c',
+      '-np',
+      '--config',
+      '"',
+      "'",
+      '\\',
+      '$MODEL',
+      '${X:-',
+      '&&',
+      ';',
+      '&',
+      '#',
+      '=',
+      '\n',
+    ),
+    fc.string({ maxLength: 6 }),
+  );
+  it('any text parses; mapping it gives flags or one FromError, never another exception', () => {
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 30 }), (words) => {
+        const text = words.join(' ');
+        const script = parseServeScript(text);
+        try {
+          mapServeScript(script);
+        } catch (e) {
+          expect(e).toBeInstanceOf(FromError);
+        }
+      }),
+      { numRuns: 500, seed: 20261126 },
+    );
   });
 });

@@ -99,9 +99,11 @@ export function weightsFromName(ref: string): string | null {
   if (gguf) return gguf[1]!;
   if (/nvfp4/.test(n)) return 'nvfp4';
   if (/mxfp4|gpt-oss/.test(n)) return 'mxfp4';
-  if (/awq|gptq|int4|w4a16|4bit|bnb-4bit/.test(n)) return /bnb-4bit/.test(n) ? 'nf4' : 'int4';
   if (/fp8/.test(n)) return 'fp8';
-  if (/w8a8|int8|8bit/.test(n)) return 'int8';
+  // 8-bit markers first: GPTQ-Int8 and W8A16 checkpoints are 8-bit, not int4.
+  if (/w8a8|w8a16|int8|8bit/.test(n)) return 'int8';
+  if (/bnb-4bit/.test(n)) return 'nf4';
+  if (/awq|gptq|int4|w4a16|4bit/.test(n)) return 'int4';
   return null;
 }
 
