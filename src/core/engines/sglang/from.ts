@@ -96,8 +96,10 @@ export function readSglangCommand(
   else if (compute && weights) flags.compute = compute;
   const kv = a.choice('kv-cache-dtype', KV_DTYPES);
   if (kv?.startsWith('fp8')) flags['kv-cache-dtype'] = 'fp8';
-  if (kv === 'fp4_e2m1') warnings.push('--kv-cache-dtype fp4_e2m1: estimated as fp8 (upper bound)');
-  if (kv === 'fp4_e2m1') flags['kv-cache-dtype'] = 'fp8';
+  if (kv === 'fp4_e2m1') {
+    flags['kv-cache-dtype'] = 'fp8';
+    warnings.push('--kv-cache-dtype fp4_e2m1: estimated as fp8 (upper bound)');
+  }
   const frac = a.fraction('mem-fraction-static');
   if (frac !== undefined)
     warnings.push(
