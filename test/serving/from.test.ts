@@ -228,6 +228,12 @@ describe('hand-written server lines', () => {
       /--kv-cache-dtype: got "fp9"; expected one of auto, bfloat16, fp8/,
     );
     expect(() => readBack('llama-server -m x.gguf -np 0')).toThrow(/-np: got "0"/);
+    expect(() => readBack('llama-server -m x.gguf -sm diagonal')).toThrow(
+      /-sm: got "diagonal"; expected one of none, layer, row, tensor/,
+    );
+    expect(
+      readBack('CUDA_VISIBLE_DEVICES=0,1 llama-server -m x.gguf -sm tensor').warnings.join(),
+    ).toMatch(/--split-mode tensor: estimated as a layer split/);
     expect(() => readBack('vllm serve m --totally-new-flag 3 --max-num-seqs 4')).not.toThrow();
   });
 });

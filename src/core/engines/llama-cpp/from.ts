@@ -50,7 +50,8 @@ const NO_EFFECT = [
 
 /** KV cache types llama.cpp takes (common/arg.cpp kv_cache_types): 16-bit ones are auto, 8-bit and below fp8. */
 const KV_TYPES = ['f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q4_1', 'iq4_nl', 'q5_0', 'q5_1'] as const;
-const SPLIT_MODES = ['none', 'layer', 'row'] as const;
+// --split-mode: none, layer (default), row (deprecated) and tensor (newer builds: docs/multi-gpu.md, llama.cpp PR #22729).
+const SPLIT_MODES = ['none', 'layer', 'row', 'tensor'] as const;
 
 /** The GPUs one llama-server uses: CUDA_VISIBLE_DEVICES, else the --tensor-split entries, else one. */
 function gpusOf(c: ServeCommand, a: ArgValues, mode: string | undefined): number {
@@ -109,7 +110,10 @@ export function readLlamaServerCommand(
   const gpus = gpusOf(c, a, mode);
   // --split-mode layer (the default) puts consecutive layers on each GPU: a pipeline without overlap.
   if (gpus > 1) flags.pp = gpus;
-  if (gpus > 1 && mode === 'row') warnings.push('--split-mode row: estimated as a layer split');
+  if (gpus > 1 && (mode === 'row' || mode === 'tensor'))
+    warnings.push(
+      `--split-mode ${mode}: estimated as a layer split (weights and KV per GPU alike; time sequential)`,
+    );
   const shares = (a.str('tensor-split') ?? '').split(/[,/]/).filter((x) => x.trim() !== '');
   if (gpus > 1 && new Set(shares.map(Number)).size > 1)
     warnings.push('--tensor-split: an uneven split, estimated as an even one');
