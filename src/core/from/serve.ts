@@ -63,6 +63,13 @@ export class ArgValues {
     return v as T;
   }
 
+  /** The flags of `keys` that were given (as written), marked read: they have no effect on memory or time. */
+  noEffect(keys: readonly string[]): string[] {
+    const given = keys.filter((k) => this.has(k) && !this.used.has(k));
+    for (const k of keys) this.used.add(k);
+    return given.map((k) => this.name(k));
+  }
+
   /** Flags given but never read (mapped flags are read; the rest are reported). */
   unused(): string[] {
     return [...this.parsed.values.keys()].filter((k) => !this.used.has(k)).map((k) => this.name(k));
@@ -157,7 +164,7 @@ export function replicaMapping(
     model: first!.model,
     flags,
     warnings,
-    ignored: [],
+    ignored: [...new Set(perCommand.flatMap((c) => c.ignored))],
     // Server flags vramplan does not model are reported, never an error (the engines take many more).
     unknown: [],
     deepspeedRef: null,
@@ -172,6 +179,8 @@ export interface ServeReading {
   gpus: number;
   model: string | null;
   warnings: string[];
+  /** Flags given that change neither memory nor time (port, host, names). */
+  ignored: string[];
   unknown: string[];
 }
 

@@ -126,12 +126,13 @@ export function readLlamaServerCommand(
     warnings,
     '--cache-reuse',
   );
-  for (const key of NO_EFFECT) a.used.add(key);
+  const ignored = a.noEffect(NO_EFFECT);
   return {
     flags,
     gpus,
     model: servedModel(ref),
     warnings,
+    ignored,
     unknown: [...a.parsed.unknown, ...a.unused()],
   };
 }

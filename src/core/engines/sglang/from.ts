@@ -116,12 +116,13 @@ export function readSglangCommand(
     warnings,
     'radix cache',
   );
-  for (const k of NO_EFFECT) a.used.add(k);
+  const ignored = a.noEffect(NO_EFFECT);
   return {
     flags,
     gpus: tp * pp * dp,
     model: servedModel(ref),
     warnings,
+    ignored,
     unknown: [...a.parsed.unknown, ...a.unused()],
   };
 }
