@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { serveCommands } from '../serving/serve-line.js';
+import { readBack, serveCommands } from '../serving/serve-line.js';
 import { fp8KvFlag } from '../../src/core/engines/kernels.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import type { Arch } from '../../src/core/model/index.js';
@@ -154,6 +154,18 @@ function checkPlan(plan: Plan, files: Record<string, unknown>): void {
   for (const l of pins)
     expect(l).toMatch(/^[A-Za-z][\w.-]*(\[[\w,-]+\])?==\d+(\.\d+)+(\.?post\d+)?$/);
   if ('power-limit.sh' in files) expect(plan.hardware.powerLimitFraction).toBeLessThan(1);
+  if (c.engine === 'vllm' || c.engine === 'sglang' || c.engine === 'llama.cpp') {
+    // The `--from` reader reads serve.sh back to the plan's layout and sizes (test/serving/from.test.ts: bytes).
+    const back = readBack(String(files['serve.sh'])).flags;
+    expect(back.framework).toBe(c.engine);
+    expect(back.tp ?? 1).toBe(c.tp);
+    expect(back.pp ?? 1).toBe(c.pp);
+    expect(back.gpus ?? 1).toBe(o.gpus);
+    expect(back.batch).toBe(o.batch);
+    expect(back.seq).toBe(o.seq);
+    expect(back['kv-cache-dtype']).toBe(o.kvCacheDtype === 'fp8' ? 'fp8' : undefined);
+    expect(back['prefix-cache']).toBe(o.prefixCacheFraction || undefined);
+  }
   switch (c.engine) {
     case 'hf-trainer':
     case 'hf-fsdp':

@@ -23,6 +23,7 @@ import { mapTorchtune } from '../engines/torchtune/from.js';
 import { mapTorchtitan, TORCHTITAN_DOC_KEY } from '../engines/torchtitan/from.js';
 import { isUnslothArgs, mapUnsloth } from '../engines/unsloth/from.js';
 import { mapLitgpt } from '../engines/litgpt/from.js';
+import { mapServeConfig, serveConfigFormat } from './serve-map.js';
 
 export { FORMAT_NAMES, FromError, mapDeepSpeed, DEEPSPEED_MEMORY_KEYS };
 export type { DeepSpeedMapping, FromFlags, FromFormat, FromMapping };
@@ -84,7 +85,8 @@ export function detectFormat(doc: Record<string, unknown>): FromFormat | null {
     ])
   )
     return 'hf-args';
-  return null;
+  // vLLM / SGLang --config YAML: the servers' own flag names as keys.
+  return serveConfigFormat(doc);
 }
 
 export function mapConfig(doc: Record<string, unknown>, format: FromFormat): FromMapping {
@@ -105,6 +107,15 @@ export function mapConfig(doc: Record<string, unknown>, format: FromFormat): Fro
       return mapUnsloth(doc);
     case 'litgpt':
       return mapLitgpt(doc);
+    case 'vllm':
+    case 'sglang':
+      return mapServeConfig(doc, format);
+    case 'llama.cpp':
+      throw new FromError(
+        '(file)',
+        'a YAML/JSON document',
+        'a llama-server command line or serve.sh',
+      );
     case 'deepspeed': {
       const ds = mapDeepSpeed(doc);
       if (ds.precisionAuto)

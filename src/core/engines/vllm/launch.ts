@@ -4,7 +4,7 @@ import type { EstimateOptions } from '../../../schema/estimate.js';
 import { HF_PINS } from '../hf/trainer.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
 import { VLLM_VERSION } from './rules.js';
-import { checkScript, modelLines, servedCheckpoint } from '../serve-common.js';
+import { checkScript, modelLines, prefixLine, servedCheckpoint } from '../serve-common.js';
 import { fp8KvFlag } from '../kernels.js';
 
 export const SERVE_SCRIPT = 'serve.sh';
@@ -83,6 +83,9 @@ export function vllmArgs(
       100,
   );
   args.push(`--gpu-memory-utilization ${util.toFixed(2)}`);
+  // Automatic prefix caching (on by default in V1: EngineArgs._set_default_args at 99d7eb5d), written as the
+  // plan counts it: on where the plan has a cached share of each prompt, off where its prefill counts none.
+  args.push(o.prefixCacheFraction ? '--enable-prefix-caching' : '--no-enable-prefix-caching');
   return { args, notes };
 }
 
@@ -100,6 +103,7 @@ export function emitVllm(x: LaunchInput): EngineOutput {
     '# pip install -r requirements.txt; each replica listens on its own port.',
     'set -euo pipefail',
     ...modelLines(ck),
+    ...prefixLine(o),
   ];
   for (let r = 0; r < replicas; r++) {
     const gpus = Array.from({ length: perReplica }, (_, i) => r * perReplica + i).join(',');
