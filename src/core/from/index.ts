@@ -87,7 +87,12 @@ export function detectFormat(doc: Record<string, unknown>): FromFormat | null {
   return null;
 }
 
-export function mapConfig(doc: Record<string, unknown>, format: FromFormat): FromMapping {
+/** `file`: the config's path (a TRL config's trainer may be named only by it). */
+export function mapConfig(
+  doc: Record<string, unknown>,
+  format: FromFormat,
+  file?: string,
+): FromMapping {
   switch (format) {
     case 'axolotl':
       return mapAxolotl(doc);
@@ -98,7 +103,7 @@ export function mapConfig(doc: Record<string, unknown>, format: FromFormat): Fro
     case 'torchtitan':
       return mapTorchtitan(doc);
     case 'hf-args':
-      return mapHfArgs(doc);
+      return mapHfArgs(doc, file);
     case 'accelerate':
       return mapAccelerate(doc);
     case 'unsloth':
