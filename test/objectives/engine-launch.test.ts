@@ -135,11 +135,47 @@ describe('Unsloth GRPO and DPO launch', () => {
     }
   });
 
-  it('refuses server mode and full fine-tunes with fast_inference; ORPO/KTO are not written yet', () => {
+  it('ORPO and KTO (TRL 0.24.0 ORPOTrainer / KTOTrainer): LoRA and full, read back the same', () => {
+    for (const flags of [
+      { method: 'lora', objective: 'orpo', batch: 2, seq: 2048 },
+      { method: 'full', objective: 'orpo', optimizer: 'adamw-8bit', seq: 1024 },
+      { method: 'qlora', 'double-quant': true, objective: 'kto', batch: 4 },
+      { method: 'lora', objective: 'kto', reference: 'precomputed', batch: 2 },
+      { method: 'full', objective: 'kto', optimizer: 'adamw-8bit', batch: 2, seq: 1024 },
+    ]) {
+      const x = unsloth(flags);
+      const f = roundTrip(x, 'unsloth');
+      const args = JSON.parse(f['unsloth-args.json']!) as Record<string, Record<string, unknown>>;
+      const name = String(flags.objective);
+      const block = args[`${name}_config`]!;
+      expect(args.trainer).toBe(name);
+      expect(args.sft_config).toBeUndefined();
+      expect(block).toMatchObject({ beta: 0.1, max_length: x.options.seq });
+      // ORPOConfig / KTOConfig (TRL 0.24.0) take neither padding_free nor packing.
+      expect(block).not.toHaveProperty('padding_free');
+      expect(block).not.toHaveProperty('packing');
+      const py = f['train_unsloth.py']!;
+      const cls = name.toUpperCase();
+      expect(py).toContain(`from trl import ${cls}Config, ${cls}Trainer`);
+      expect(py).toContain(`${cls}Config(**args["${name}_config"])`);
+      expect(py.indexOf('from unsloth import')).toBeLessThan(py.indexOf('from trl import'));
+      if (name === 'orpo') {
+        expect(block).not.toHaveProperty('precompute_ref_log_probs');
+        expect(py).not.toContain('ref_model');
+      } else {
+        expect(block.precompute_ref_log_probs).toBe(x.options.reference === 'precomputed');
+        expect(py).toContain('ref_model=None');
+        expect(py).toContain('trl-lib/kto-mix-14k');
+      }
+      expect(f['launch.sh']).toContain(`Unsloth ${cls}Trainer (TRL) on one GPU`);
+    }
+  });
+
+  it('refuses server mode, full fine-tunes with fast_inference, and KTO on a micro-batch of one', () => {
     const full = unsloth({ method: 'full', objective: 'grpo', rollout: 'vllm-colocate' });
     expect(launchBlocker(full)).toMatch(/fast_inference/);
-    const kto = unsloth({ method: 'lora', objective: 'kto' });
-    expect(launchBlocker(kto)).toMatch(/no KTO launch files for unsloth/);
+    const kto = unsloth({ method: 'lora', objective: 'kto', batch: 1 });
+    expect(launchBlocker(kto)).toMatch(/KTOTrainer needs a micro-batch of at least 2/);
   });
 });
 

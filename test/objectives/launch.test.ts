@@ -180,7 +180,7 @@ describe('every TRL objective launches on the HF engines and reads back', () => 
   const CASES: [RawFlags, string, string][] = [
     [{ method: 'full', objective: 'dpo', gpus: 2, zero: 3, framework: 'hf' }, 'dpo', 'DPOTrainer'],
     [{ method: 'lora', objective: 'dpo', reference: 'precomputed' }, 'dpo', 'DPOTrainer'],
-    [{ method: 'lora', objective: 'kto' }, 'kto', 'KTOTrainer'],
+    [{ method: 'lora', objective: 'kto', batch: 2 }, 'kto', 'KTOTrainer'],
     [{ method: 'qlora', objective: 'orpo' }, 'orpo', 'from trl.experimental.orpo import'],
     [{ method: 'lora', objective: 'simpo' }, 'cpo', 'from trl.experimental.cpo import'],
     [{ method: 'lora', objective: 'grpo', rollout: 'hf' }, 'grpo', 'GRPOTrainer'],
@@ -233,10 +233,14 @@ describe('every TRL objective launches on the HF engines and reads back', () => 
     expect(
       refuse({ method: 'lora', objective: 'dpo', reference: 'precomputed', liger: true }),
     ).toMatch(/precompute_ref_log_probs/);
-    // torchtune writes LoRA DPO (lora_dpo_*); Unsloth's KTO is estimated but not written.
+    // torchtune writes LoRA DPO (lora_dpo_*); KTO's KL term needs two completions per micro-batch.
     expect(refuse({ method: 'lora', objective: 'dpo', framework: 'torchtune' })).toBeNull();
-    expect(refuse({ method: 'lora', objective: 'kto', framework: 'unsloth' })).toMatch(
-      /no KTO launch files for unsloth/,
+    expect(refuse({ method: 'lora', objective: 'kto', batch: 1 })).toMatch(
+      /TRL 1\.9\.0 KTOTrainer needs a micro-batch of at least 2/,
     );
+    expect(refuse({ method: 'lora', objective: 'kto', framework: 'unsloth', batch: 1 })).toMatch(
+      /TRL 0\.24\.0 KTOTrainer needs a micro-batch of at least 2/,
+    );
+    expect(refuse({ method: 'lora', objective: 'kto', framework: 'unsloth', batch: 2 })).toBeNull();
   });
 });

@@ -99,6 +99,9 @@ export function trlObjectiveBlocker(x: LaunchPlan): string | null {
   const objective = trlObjective(o);
   if (!objective) return null;
   const t = TRL_TRAINERS[objective];
+  // kto_trainer.py#L806 (v1.9.0): "Actual (not effective) batch size must be > 1" (the KL term pairs the batch).
+  if (objective === 'kto' && o.batch < 2)
+    return 'TRL 1.9.0 KTOTrainer needs a micro-batch of at least 2 (its KL term pairs completions within the batch)';
   if (o.checkpointing === 'offload' && !OFFLOADS_ACTIVATIONS.has(objective))
     return `TRL ${t.config} has no activation_offloading (v1.9.0): use gradient checkpointing`;
   const liger = o.liger || o.chunkedLoss;
