@@ -211,13 +211,51 @@ describe('torchtune LoRA DPO launch', () => {
     expect(roundTrip(q, 'torchtune')['torchtune.yaml']).toContain('qlora_llama3_1_8b');
   });
 
-  it('refuses full DPO (no single-device recipe; the distributed one is not written), offload and precomputed references', () => {
+  it('full DPO on several GPUs: full_dpo_distributed with a ref_checkpointer on the original weights', () => {
+    const x = tune({
+      method: 'full',
+      objective: 'dpo',
+      gpus: 4,
+      zero: 3,
+      seq: 1024,
+      checkpointing: 'offload',
+    });
+    const y = roundTrip(x, 'torchtune')['torchtune.yaml']!;
+    expect(y).toContain(
+      'tune run --nproc_per_node 4 full_dpo_distributed --config ./torchtune.yaml',
+    );
+    expect(y).toMatch(
+      /\nref_checkpointer:\n {2}_component_: torchtune\.training\.FullModelHFCheckpointer/,
+    );
+    // The reference loads what the policy starts from.
+    const block = (name: string) =>
+      y.slice(y.indexOf(`\n${name}:\n`) + name.length + 3).split(/\n\S/)[0];
+    expect(block('ref_checkpointer')).toBe(block('checkpointer'));
+    expect(y).toMatch(/loss:\n {2}_component_: torchtune\.rlhf\.loss\.DPOLoss\n {2}beta: 0\.1/);
+    expect(y).toContain('_component_: torchtune.datasets.stack_exchange_paired_dataset');
+    // full_dpo_distributed.py reads these (L142-L163, L271), unlike the LoRA DPO recipes.
+    for (const k of [
+      'enable_activation_offloading: true',
+      'clip_grad_norm: null',
+      'optimizer_in_bwd: false',
+      'compile: false',
+      'fsdp_reshard_after_forward: true',
+    ])
+      expect(y).toContain(k);
+    expect(y).not.toContain('save_adapter_weights_only');
+    expect(y).not.toContain('lora_');
+  });
+
+  it('refuses full DPO on one GPU (no single-device recipe), LoRA offload and precomputed references', () => {
     expect(launchBlocker(tune({ method: 'full', objective: 'dpo' }))).toMatch(
       /full_dpo_single_device/,
     );
-    expect(launchBlocker(tune({ method: 'full', objective: 'dpo', gpus: 2, zero: 3 }))).toMatch(
-      /full DPO/,
-    );
+    expect(launchBlocker(tune({ method: 'full', objective: 'dpo', gpus: 2, zero: 3 }))).toBeNull();
+    expect(
+      launchBlocker(
+        tune({ method: 'full', objective: 'dpo', gpus: 2, zero: 3, reference: 'precomputed' }),
+      ),
+    ).toMatch(/ref_checkpointer/);
     expect(
       launchBlocker(tune({ method: 'lora', objective: 'dpo', checkpointing: 'offload' })),
     ).toMatch(/enable_activation_offloading/);
