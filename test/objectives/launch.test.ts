@@ -215,7 +215,9 @@ describe('every TRL objective launches on the HF engines and reads back', () => 
       expect(args.trainer).toBe(trainer);
       expect(args[`${trainer}_config`]).toBeDefined();
       expect(files['train.py']).toContain(py);
-      expect(files['axolotl.yaml']).toBeUndefined();
+      // axolotl.yaml beside TRL's files with its rl: keys (axolotl-rl.test.ts), except GRPO server mode.
+      if (options.rollout === 'vllm-server') expect(files['axolotl.yaml']).toBeUndefined();
+      else expect(files['axolotl.yaml']).toContain(`\nrl: ${options.objective}\n`);
       const back = optionsFromFlags(mergeFlags(readFromConfig(dir), {}));
       expect(back).toEqual(options);
       expect(buildEstimate(arch, back, gpu).perGpu.deviceBytes).toBe(estimate.perGpu.deviceBytes);
