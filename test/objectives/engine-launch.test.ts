@@ -91,8 +91,11 @@ describe('Unsloth GRPO and DPO launch', () => {
     expect(py).toContain('from trl import GRPOConfig, GRPOTrainer');
     expect(py).toContain('PLACEHOLDER REWARD');
     expect(py).toContain('reward_funcs=[placeholder_reward]');
-    expect(f['requirements.txt']).toContain('vllm==0.10.2');
-    expect(f['requirements.txt']).not.toContain('torch==');
+    // vllm 0.19.1 (Unsloth's GRPO CI pin) with the torch it pins, not 0.10.2 (transformers 4.x only).
+    expect(f['requirements.txt']).toContain('vllm==0.19.1\n');
+    expect(f['requirements.txt']).toContain('torch==2.10.0\n');
+    expect(f['requirements.txt']).toContain('transformers==5.5.0\n');
+    expect(f['requirements.txt']).not.toContain('torch==2.12.0');
   });
 
   it('GRPO LoRA with a reference (beta 0.04) and transformers generate', () => {

@@ -107,7 +107,11 @@ describe('GRPO scenario (Qwen2.5-7B, rented H100s)', () => {
     });
     expect(files['train.py']).toContain('GRPOTrainer(');
     expect(files['train.py']).toContain('reward_funcs=[placeholder_reward]');
+    // vllm 0.25.1 (TRL 1.9.0's vllm extra cap) with the torch it pins, inside axolotl's torch range.
     expect(files['requirements.txt']).toMatch(/^vllm==0\.25\.1$/m);
+    expect(files['requirements.txt']).toMatch(/^torch==2\.11\.0$/m);
+    expect(files['requirements.txt']).toMatch(/^transformers==5\.14\.1$/m);
+    expect(files['requirements.txt']).not.toMatch(/^torch==2\.12/m);
     readsBack(best, arch, dir);
   });
 

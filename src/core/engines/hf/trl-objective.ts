@@ -214,6 +214,13 @@ export function serverLaunchScript(x: LaunchInput, trainCommand: string): Launch
 
 // TRL v1.9.0 pyproject.toml: vllm = ["vllm>=0.17.0,<=0.25.1"]; the newest release in that range.
 export const TRL_VLLM_PIN = '0.25.1';
+/**
+ * The torch vllm 0.25.1 pins: 2.11.0 (vLLM's torch pin by release, 0.20.0 .. 0.26.0 → torch==2.11.0:
+ * unslothai/unsloth .github/scripts/kaggle_t4_ci/legs.py#L271-L276 at 015bdef; vllm-project/vllm #45082, the
+ * closed 2.11.0 → 2.12.1 bump). Inside axolotl v0.18.0's torch>=2.11.0,<=2.12.1, so the same environment
+ * holds the trainers and `trl vllm-serve`; vLLM takes transformers v5 since 0.19.1 (vllm-project/vllm #40146, #30566).
+ */
+export const TRL_VLLM_TORCH = '2.11.0';
 
 /** A placeholder reward (clearly marked) and the prompt filter for GRPO's train.py. */
 const GRPO_EXTRAS = `
