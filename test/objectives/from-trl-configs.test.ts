@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildEstimate } from '../../src/core/estimate.js';
-import { mergeFlags } from '../../src/core/from/index.js';
+import { detectFormat, mergeFlags } from '../../src/core/from/index.js';
 import { trainerOfPath, trlObjectiveOf } from '../../src/core/engines/hf/from/trl-objective.js';
 import { readFromConfig } from '../../src/io/from/read.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
@@ -182,6 +182,16 @@ describe('which trainer a TRL config is for', () => {
     expect(trainerOfPath('exp-grpo/sft_config.yaml')).toBe('sft');
     expect(trainerOfPath('recipes/zephyr-141b-A35b/orpo/config_full.yaml')).toBe('orpo');
     expect(trainerOfPath('models/llama/config.yaml')).toBeNull();
+    // Only the name and its folder: a project folder higher up does not name the trainer.
+    expect(trainerOfPath('/home/me/dpo-experiments/configs/train.yaml')).toBeNull();
+  });
+
+  it('a GRPO or DPO config of TRL keys alone is recognised as TRL (hf-args)', () => {
+    expect(detectFormat({ use_vllm: true, max_completion_length: 512, beta: 0.04 })).toBe(
+      'hf-args',
+    );
+    expect(detectFormat({ reward_funcs: ['accuracy'] })).toBe('hf-args');
+    expect(detectFormat({ max_prompt_length: 512, max_length: 1024, beta: 0.1 })).toBe('hf-args');
   });
 
   it("vramplan's own hf-args.json is not second-guessed: no warnings on its max_prompt_length", () => {

@@ -78,6 +78,10 @@ export function detectFormat(doc: Record<string, unknown>): FromFormat | null {
       'model_name_or_path',
       // TRL GRPOConfig / DPOConfig written alone (trl/trainer/grpo_config.py, dpo_config.py v1.9.0).
       'num_generations',
+      'use_vllm',
+      'reward_funcs',
+      'max_completion_length',
+      'max_prompt_length',
       'precompute_ref_log_probs',
       'grpo_config',
       'dpo_config',

@@ -108,12 +108,13 @@ function objectiveOfKeys(doc: Record<string, unknown>): string | null {
 }
 
 /**
- * The trainer a config's file name or folder names, nearest first (`dpo_config.yaml` in TRL's CLI docs,
+ * The trainer a config's file name or its folder names, the name first (`dpo_config.yaml` in TRL's CLI docs,
  * alignment-handbook's `recipes/<model>/orpo/config_full.yaml`): `trl <trainer> --config` and the recipes'
  * `scripts/<trainer>.py` take the trainer from the command, not the file.
  */
 export function trainerOfPath(file: string): string | null {
-  const parts = file.split(/[\\/]/).reverse();
+  // The file's name, then its folder only: a project folder further up (~/dpo-experiments/) says less.
+  const parts = file.split(/[\\/]/).reverse().slice(0, 2);
   for (const part of parts) {
     const words = part.toLowerCase().split(/[^a-z0-9]+/);
     const hit = words.find((w) => w in TRAINERS);
