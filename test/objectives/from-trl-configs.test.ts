@@ -175,6 +175,10 @@ describe('which trainer a TRL config is for', () => {
     expect(trlObjectiveOf({ loss_type: 'apo_zero_unpaired' })).toBe('kto');
     expect(trlObjectiveOf({ loss_type: 'simpo' })).toBe('simpo');
     expect(trlObjectiveOf({ num_generations: 8 }, undefined, 'runs/dpo/x.yaml')).toBe('grpo');
+    // An older DPOConfig's completion limit: the file's name decides before the GRPO guess.
+    const oldDpo = { beta: 0.1, max_prompt_length: 512, max_completion_length: 512 };
+    expect(trlObjectiveOf(oldDpo, undefined, 'dpo.yaml')).toBe('dpo');
+    expect(trlObjectiveOf(oldDpo, undefined, 'train.yaml')).toBe('grpo');
     expect(trlObjectiveOf({ beta: 0.1 }, undefined, 'runs/orpo/x.yaml')).toBe('orpo');
     expect(trlObjectiveOf({ packing: true }, undefined, 'runs/dpo/x.yaml')).toBe('sft');
     expect(trlObjectiveOf({ beta: 0.1 })).toBe('dpo');

@@ -88,18 +88,12 @@ const lossesOf = (doc: Record<string, unknown>): string[] =>
     .filter((l): l is string => typeof l === 'string')
     .map((l) => l.toLowerCase());
 
-/** The objective the keys alone name (GRPO, KTO and SimPO keys first: they share DPO's), or null. */
+/** The objective keys only one trainer has name (GRPO, KTO and SimPO first: they share DPO's), or null. */
 function objectiveOfKeys(doc: Record<string, unknown>): string | null {
   const has = (keys: readonly string[]) => keys.some((k) => k in doc);
   const losses = lossesOf(doc);
   const loss = (names: readonly string[]) => losses.some((l) => names.includes(l));
-  // max_completion_length without max_length: GRPOConfig's (DPO/ORPO/CPO configs bound max_length).
-  if (
-    has(GRPO_KEYS) ||
-    loss(GRPO_LOSSES) ||
-    ('max_completion_length' in doc && !('max_length' in doc))
-  )
-    return 'grpo';
+  if (has(GRPO_KEYS) || loss(GRPO_LOSSES)) return 'grpo';
   if (has(KTO_KEYS) || loss(KTO_LOSSES)) return 'kto';
   if (has(SIMPO_KEYS) || loss(SIMPO_LOSSES)) return 'simpo';
   if (has(DPO_KEYS) || loss(DPO_LOSSES)) return 'dpo';
@@ -134,8 +128,8 @@ const NAMES: Record<string, string> = {
 
 /**
  * The objective a TRL config stands for: an explicit trainer name, the keys only its trainer has, the
- * trainer its file's name or folder names, then DPO where only keys every preference trainer shares say
- * it is one. null: nothing says (SFT).
+ * trainer its file's name or folder names, then GRPO for a completion limit without max_length, and DPO
+ * where only keys every preference trainer shares say it is one. null: nothing says (SFT).
  */
 export function trlObjectiveOf(
   doc: Record<string, unknown>,
@@ -158,6 +152,8 @@ export function trlObjectiveOf(
       );
     return byPath;
   }
+  // max_completion_length without max_length: GRPOConfig's (DPO/ORPO/CPO configs bound max_length).
+  if ('max_completion_length' in doc && !('max_length' in doc)) return 'grpo';
   if (PREFERENCE_KEYS.some((k) => k in doc)) {
     warnings.push(
       `objective: read as DPO (${PREFERENCE_KEYS.filter((k) => k in doc).join(', ')}: keys of every TRL preference trainer, none naming one); give --objective orpo, kto or simpo for those`,
