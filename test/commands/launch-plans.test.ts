@@ -212,9 +212,12 @@ function checkPlan(plan: Plan, files: Record<string, unknown>): void {
         );
         expect(acc.fsdp_config?.fsdp_offload_params).toBe(c.offload === 'optimizer+params');
       }
-      // axolotl's rl: configs are not written: its file is there for SFT only.
-      if (args.trainer === 'sft') axolotlSchema.parse(files['axolotl.yaml']);
-      else expect(files['axolotl.yaml']).toBeUndefined();
+      // axolotl.yaml beside TRL's files (rl: keys for preference / RL), except GRPO server mode.
+      if (o.rollout === 'vllm-server') expect(files['axolotl.yaml']).toBeUndefined();
+      else {
+        const axo = axolotlSchema.parse(files['axolotl.yaml']);
+        expect(axo.rl).toBe(args.trainer === 'sft' ? undefined : o.objective);
+      }
       break;
     }
     case 'torchtune': {

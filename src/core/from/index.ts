@@ -79,6 +79,10 @@ export function detectFormat(doc: Record<string, unknown>): FromFormat | null {
       'model_name_or_path',
       // TRL GRPOConfig / DPOConfig written alone (trl/trainer/grpo_config.py, dpo_config.py v1.9.0).
       'num_generations',
+      'use_vllm',
+      'reward_funcs',
+      'max_completion_length',
+      'max_prompt_length',
       'precompute_ref_log_probs',
       'grpo_config',
       'dpo_config',
@@ -89,7 +93,12 @@ export function detectFormat(doc: Record<string, unknown>): FromFormat | null {
   return serveConfigFormat(doc);
 }
 
-export function mapConfig(doc: Record<string, unknown>, format: FromFormat): FromMapping {
+/** `file`: the config's path (a TRL config's trainer may be named only by it). */
+export function mapConfig(
+  doc: Record<string, unknown>,
+  format: FromFormat,
+  file?: string,
+): FromMapping {
   switch (format) {
     case 'axolotl':
       return mapAxolotl(doc);
@@ -100,7 +109,7 @@ export function mapConfig(doc: Record<string, unknown>, format: FromFormat): Fro
     case 'torchtitan':
       return mapTorchtitan(doc);
     case 'hf-args':
-      return mapHfArgs(doc);
+      return mapHfArgs(doc, file);
     case 'accelerate':
       return mapAccelerate(doc);
     case 'unsloth':

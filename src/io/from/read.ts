@@ -247,7 +247,7 @@ function readFile(file: string): FromConfig {
     throw fail(
       `${file}: cannot tell which tool this config is for (keys: ${Object.keys(doc).slice(0, 6).join(', ')}); expected one of: ${describeFormats()}`,
     );
-  let m = mapped(file, () => mapConfig(doc, format));
+  let m = mapped(file, () => mapConfig(doc, format, file));
   let deepspeedFile: string | null = null;
   if (m.deepspeedRef !== null) {
     const ref = m.deepspeedRef;
