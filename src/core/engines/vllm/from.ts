@@ -6,6 +6,7 @@
  */
 import type { FromFlags } from '../../from/common.js';
 import { parseArgs, type FlagSpec, type ServeCommand } from '../../from/serve-line.js';
+import { VLLM_GPU_UTILIZATION } from '../../memory/memory.js';
 import {
   ArgValues,
   SERVE_DTYPES,
@@ -78,8 +79,6 @@ const KV_DTYPES = [
 ] as const;
 /** ModelDType: auto, half, float16, bfloat16, float, float32. */
 const DTYPES = ['auto', 'half', 'float16', 'bfloat16', 'float', 'float32'] as const;
-// EngineArgs.gpu_memory_utilization default (vllm/config/cache.py CacheConfig: 0.9).
-const DEFAULT_UTILIZATION = 0.9;
 // _set_default_args: max_num_seqs 256 for the OpenAI server (1024 on GPUs of 70 GiB or more other than A100).
 const DEFAULT_MAX_NUM_SEQS = 256;
 
@@ -115,9 +114,9 @@ export function readVllmCommand(
   const kv = a.choice('kv-cache-dtype', KV_DTYPES);
   if (kv?.startsWith('fp8')) flags['kv-cache-dtype'] = 'fp8';
   const util = a.fraction('gpu-memory-utilization');
-  if (util !== undefined && util !== DEFAULT_UTILIZATION)
+  if (util !== undefined && util !== VLLM_GPU_UTILIZATION)
     warnings.push(
-      `--gpu-memory-utilization ${util}: the estimate sizes vLLM's KV pool at its default ${DEFAULT_UTILIZATION} of each GPU`,
+      `--gpu-memory-utilization ${util}: the estimate sizes vLLM's KV pool at its default ${VLLM_GPU_UTILIZATION} of each GPU`,
     );
   if ((Number(a.str('cpu-offload-gb') ?? 0) || 0) > 0)
     warnings.push(
