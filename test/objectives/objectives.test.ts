@@ -195,6 +195,15 @@ describe('--from preference and GRPO configs', () => {
     });
   });
 
+  it('TRL GRPOConfig vllm_enable_sleep_mode reads as --rollout-sleep', () => {
+    const base =
+      'model_name_or_path: Qwen/Qwen2.5-7B\nnum_generations: 8\nuse_vllm: true\nvllm_enable_sleep_mode: true\n';
+    expect(read('sleep.yaml', `${base}vllm_mode: colocate\n`).rolloutSleep).toBe(true);
+    expect(
+      read('awake.yaml', base.replace('true\n', 'false\n') + 'vllm_mode: colocate\n').rolloutSleep,
+    ).toBeUndefined();
+  });
+
   it('TRL DPOConfig JSON', () => {
     const o = read(
       'dpo.json',

@@ -231,7 +231,11 @@ function mapGrpo(r: FieldReader, flags: FromFlags, user?: TrlReadContext): void 
     const share = r.raw('vllm_gpu_memory_utilization');
     if (mode === 'colocate' && typeof share === 'number') flags['rollout-memory'] = share;
     else r.used.add('vllm_gpu_memory_utilization');
+    // grpo_config.py v1.9.0 vllm_enable_sleep_mode (colocate only: vLLM sleeps between rollouts).
+    if (mode === 'colocate' && r.bool('vllm_enable_sleep_mode')) flags['rollout-sleep'] = true;
+    else r.used.add('vllm_enable_sleep_mode');
   } else {
+    r.used.add('vllm_enable_sleep_mode');
     r.used.add('vllm_mode');
     r.used.add('vllm_gpu_memory_utilization');
     flags.rollout = 'hf';
