@@ -36,6 +36,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     const time = timeOptionsFromFlags(flags, options);
     // A row measured on an engine version whose scheduler ran in series with the GPU (the case says so).
     if (c.scheduler === 'serial') time.serialScheduler = true;
+    // A row timed around llama_decode alone (llama-bench): no server loop or sampling (the case says so).
+    if (c.harness === 'llama-bench') time.decodeOnly = true;
     const gpu = findGpu(String(flags.gpu));
     const t = estimateTime(caseArch(c), options, gpu, time);
     const est =

@@ -47,6 +47,11 @@ export const throughputCaseSchema = z.looseObject({
   interconnect: z.string().nullable().optional(),
   /** The serving engine's scheduler in the measured version: 'serial' sets TimeOptions.serialScheduler. */
   scheduler: z.enum(['serial', 'overlapped']).optional(),
+  /**
+   * What the source timed: 'llama-bench' = llama_decode alone (llama-bench, or llama.cpp main's "eval time"), no
+   * server loop and no sampling in the timed part; sets TimeOptions.decodeOnly.
+   */
+  harness: z.enum(['llama-bench']).optional(),
 });
 export const throughputFileSchema = z.array(throughputCaseSchema);
 export type ThroughputCase = z.infer<typeof throughputCaseSchema>;

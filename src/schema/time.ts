@@ -41,6 +41,12 @@ export interface TimeOptions {
    * sets it; `validate --throughput` does for published rows measured on such versions (their `scheduler`).
    */
   serialScheduler?: boolean;
+  /**
+   * The timing covers the engine's forward pass only (llama-bench's test_gen: llama_decode, synchronize, a random
+   * next token): the engine's per-step server loop and per-sequence sampling are not in it. No flag sets it;
+   * `validate --throughput` does for published rows timed that way (their `harness`).
+   */
+  decodeOnly?: boolean;
 }
 
 // DGX A100: eight 200 Gb/s HDR InfiniBand ports, one per GPU = 25 GB/s per GPU

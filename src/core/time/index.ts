@@ -328,7 +328,8 @@ export function modelFacts(arch: Arch): ModelFacts {
       const w = l.inFeatures * l.outFeatures;
       linearActive += g.count * w * l.activeCopies;
       linearTotal += g.count * w * l.copies;
-      if (l.copies > 1) expertW += w;
+      // One expert's weights summed over this group's layers (averaged per MoE layer below).
+      if (l.copies > 1) expertW += g.count * w;
       linearsPerLayer = Math.max(linearsPerLayer, g.linears.length);
     }
     if (g.experts > 1) {
@@ -356,7 +357,9 @@ export function modelFacts(arch: Arch): ModelFacts {
     vocab: arch.vocab,
     linearActive,
     linearTotal,
-    expertWeightsPerLayer: expertW,
+    // Per MoE layer and expert: an architecture split into several layer groups (gpt-oss's sliding and full
+    // attention layers) must not count each group's experts once per group.
+    expertWeightsPerLayer: moeLayers > 0 ? expertW / moeLayers : 0,
     experts,
     topK,
     moeLayers,
@@ -1306,12 +1309,16 @@ function decodeHost(
 ): { dispatch: number; gaps: number; fixed: number } {
   const compiled = o.compile || FRAMEWORKS[o.framework].fusedKernels;
   const linears = m.layers * m.linearsPerLayer;
+  // A CUDA-graph replay (vLLM registers bitsandbytes' 4-bit matmul as a custom op, captured with the rest:
+  // vllm/model_executor/layers/quantization/bitsandbytes.py _apply_bnb_4bit + direct_register_custom_op)
+  // launches its kernels without the Python around them: each op costs a graph kernel's gap, not a dispatch.
+  const bnb4Op = compiled ? GRAPH_KERNEL_SECONDS : EAGER_DECODE_OP_SECONDS;
   const bnb =
     q !== 'bnb'
       ? 0
       : o.weights === 'int8'
         ? linears * INT8_LINEAR_SECONDS
-        : linears * bnb4Ops(o) * EAGER_DECODE_OP_SECONDS;
+        : linears * bnb4Ops(o) * bnb4Op;
   if (compiled)
     return {
       dispatch: 0,
@@ -1392,11 +1399,16 @@ function decodeTraffic(
   const wb = o.weights === 'fp32' ? 4 : weightBytes(o.weights);
   // MoE: at batch B a layer reads the distinct experts its tokens route to, E(1-(1-k/E)^B) on average.
   let linearRead = m.linearTotal;
+  let expertRead = 0;
   if (m.experts > 1) {
-    const dense = m.linearTotal - m.expertWeightsPerLayer * m.experts * m.layers;
+    const dense = m.linearTotal - m.expertWeightsPerLayer * m.experts * m.moeLayers;
     const distinct = m.experts * (1 - Math.pow(1 - m.topK / m.experts, B));
-    linearRead = dense + m.expertWeightsPerLayer * distinct * m.layers;
+    expertRead = m.expertWeightsPerLayer * distinct * m.moeLayers;
+    linearRead = dense + expertRead;
   }
+  // MXFP4 MoE checkpoints (gpt-oss) quantize the experts only: quantization_config.modules_to_not_convert keeps
+  // self_attn, the router, embed_tokens and lm_head in BF16 (https://huggingface.co/openai/gpt-oss-20b/blob/main/config.json).
+  const bf16Read = o.weights === 'mxfp4' && expertRead > 0 ? linearRead - expertRead : 0;
   // lm_head stays 16-bit in bitsandbytes/GPTQ/AWQ checkpoints (llm_int8_skip_modules default; AutoGPTQ); GGUF
   // and torchao quantize it with the rest.
   const headBytes = m.lmHead * (q === 'torchao' || q === 'gguf' ? wb : 2);
@@ -1405,8 +1417,11 @@ function decodeTraffic(
   const e = k && r.hopper && k.hopper ? k.hopper : k;
   const eff = e ? (o.weights === 'int8' || o.weights === 'fp8' ? e.eff8 : e.eff4) : 1;
   // Above the crossover: dequantize (write 2 B) then a 16-bit GEMM reads it back (2 B).
+  const qRead = linearRead - bf16Read;
   const linearBytes =
-    k !== null && B > k.crossover ? linearRead * (wb + 4) : (linearRead * wb) / eff;
+    bf16Read * 2 + (k !== null && B > k.crossover ? qRead * (wb + 4) : (qRead * wb) / eff);
+  // Bytes per linear weight element as stored (prefill reads each once; host layers at this size).
+  const wbStored = (bf16Read * 2 + qRead * wb) / linearRead;
   // KV cache read each step: K and V of every layer at the context length (16-bit, or 8-bit with fp8 / q8_0).
   const kvElem = o.kvCacheDtype === 'fp8' ? 1 : 2;
   // Linear-attention layers read and write their fixed state instead (no context term).
@@ -1414,8 +1429,8 @@ function decodeTraffic(
     (2 * m.attnLayers * m.kvWidth * ctx * kvElem * B + 2 * m.recurrentStateBytes * B) / o.tp;
   const h = hostShare(m, o);
   const weightGpu = (linearBytes * (1 - h.layers) + (h.head ? 0 : headBytes)) / o.tp;
-  const host = linearRead * wb * h.layers + (h.head ? headBytes : 0) + kv * h.layers;
-  return { weightGpu, kvGpu: kv * (1 - h.layers), host, linearRead, wb, q };
+  const host = linearRead * wbStored * h.layers + (h.head ? headBytes : 0) + kv * h.layers;
+  return { weightGpu, kvGpu: kv * (1 - h.layers), host, linearRead, wb: wbStored, q };
 }
 
 /** FLOP/s of the step's GEMMs: the W8A8 tensor-core rate where the kernel multiplies in 8 bits. */
@@ -1470,11 +1485,13 @@ export function decodeStep(
   const tpT = decodeTpSeconds(m, o, B, r);
   // Host-RAM layers run after the GPU's, at host bandwidth; the engine's per-step scheduling/sampling adds on.
   const fw = FRAMEWORKS[o.framework];
+  // A forward-pass-only timing (llama-bench) leaves out the server loop and the sampling.
+  const loop = t.decodeOnly ? 0 : 1;
   const hostT =
     tr.host / HOST_DECODE_BYTES_PER_S +
-    (fw.stepHostSeconds ?? 0) +
+    loop * (fw.stepHostSeconds ?? 0) +
     (t.serialScheduler ? (fw.serialStepHostSeconds ?? 0) : 0) +
-    (fw.seqHostSeconds ?? 0) * B;
+    loop * (fw.seqHostSeconds ?? 0) * B;
   const step = Math.max(core, host.dispatch) + host.gaps + host.fixed + tpT + hostT;
   const overhead = step - core - tpT; // the host's share the GPU's work does not hide
   if (!detail)
