@@ -73,9 +73,11 @@ export function renderThroughputText(
 ): string {
   // Three significant figures below 10 (batch latencies are fractions of a second).
   const num = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toPrecision(3));
+  // The case column fits the longest id (ids run past 30 characters), one space after it.
+  const w = Math.max(30, ...rows.map((r) => r.id.length + 1));
   const line = (r: ThroughputRow) =>
-    `${padRight(r.id, 30)}${padRight(r.kind, 9)}${padRight(r.bound, 14)}${padLeft(num(r.measured), 10)}${padLeft(num(r.estimated), 10)}${padLeft(signedPercent(r.error), 9)}`;
-  const head = `${padRight('case', 30)}${padRight('kind', 9)}${padRight('bound', 14)}${padLeft('measured', 10)}${padLeft('estimate', 10)}${padLeft('error', 9)}`;
+    `${padRight(r.id, w)}${padRight(r.kind, 9)}${padRight(r.bound, 14)}${padLeft(num(r.measured), 10)}${padLeft(num(r.estimated), 10)}${padLeft(signedPercent(r.error), 9)}`;
+  const head = `${padRight('case', w)}${padRight('kind', 9)}${padRight('bound', 14)}${padLeft('measured', 10)}${padLeft('estimate', 10)}${padLeft('error', 9)}`;
   const out = [
     'tokens/s: training per GPU, decode per model replica; batch-latency rows in seconds, their error as the speed they imply',
     head,
