@@ -41,6 +41,11 @@ export interface EstimateResult {
    * the sequences of `seq` tokens that run at once (what max_num_seqs can be).
    */
   serving?: Serving;
+  /**
+   * Inference: one sequence's cache per GPU (KV bytes per token of context, sliding-window bytes once past
+   * the window, fixed recurrent state bytes), as the engine lays it out (core/memory/kv-layout.ts).
+   */
+  cache?: MemoryEstimate['cache'];
 }
 
 /**
@@ -109,6 +114,7 @@ export function buildEstimate(
     model: { id: arch.id, hfId: arch.hfId },
     dominant,
     options,
+    ...(m.cache ? { cache: m.cache } : {}),
   };
   if (gpu && capacity !== undefined) {
     result.fits = device <= capacity;
