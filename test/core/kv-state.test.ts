@@ -214,6 +214,10 @@ describe('other engines', () => {
   it('transformers keeps the state in the model dtype and the window as is', () => {
     const got = cacheOf(arch(catalog('qwen3-next-80b-a3b')));
     expect(got.stateBytesPerSequence).toBe(36 * (8192 * 3 + 32 * 128 * 128) * 2);
+    // Nemotron-H: vLLM's float32 default is its own hook; transformers keeps the model dtype.
+    expect(cacheOf(arch(catalog('nemotron-h-8b-base-8k'))).stateBytesPerSequence).toBe(
+      24 * ((8192 + 2 * 8 * 128) * 3 + 128 * 64 * 128) * 2,
+    );
     expect(cacheOf(arch(catalog('gpt-oss-20b'))).windowBytesPerSequence).toBe(
       12 * 128 * 2 * 8 * 64 * 2,
     );

@@ -56,9 +56,8 @@ describe('Nemotron-H (nemotron_h)', () => {
     expect([layersOf(a, false), layersOf(a, true)]).toEqual([4, 24]);
     expect(kvOf(a, 8192) - kvOf(a, 4096)).toBe(4 * 8 * 128 * 2 * 2 * 4096);
     const state = kvOf(a, 4096) - (kvOf(a, 8192) - kvOf(a, 4096));
-    // conv state (8192 + 2 x 8 x 128) x 3 in bf16 + heads x head_dim x d_state in fp32 (no
-    // mamba_ssm_cache_dtype: vLLM's NemotronHForCausalLMConfig defaults it to float32).
-    const perLayer = (8192 + 2 * 8 * 128) * 3 * 2 + 128 * 64 * 128 * 4;
+    // conv state (8192 + 2 x 8 x 128) x 3 + heads x head_dim x d_state, in bf16 (no mamba_ssm_cache_dtype).
+    const perLayer = ((8192 + 2 * 8 * 128) * 3 + 128 * 64 * 128) * 2;
     const r = a.groups.find((g) => g.recurrent)?.recurrent;
     if (!r) throw new Error('no recurrent group');
     expect(recurrentStateBytes(r, 2, 1)).toBe(perLayer);

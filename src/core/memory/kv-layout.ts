@@ -30,7 +30,7 @@ const FP32 = 4;
 /**
  * Bytes per element of the conv state and of the temporal (SSM / delta-rule) state. vLLM: the conv state in the
  * model dtype, the temporal state in mamba_ssm_cache_dtype, which its per-model hooks set from the config
- * (Qwen3.5 mamba_ssm_dtype; Nemotron-H mamba_ssm_cache_dtype, float32 when absent: the reader fills it in)
+ * (Qwen3.5 mamba_ssm_dtype; Nemotron-H mamba_ssm_cache_dtype, float32 when absent: RecurrentState.vllmStateBytes)
  * and is the model dtype otherwise (MambaStateDtypeCalculator, vllm/model_executor/layers/mamba/mamba_utils.py).
  * SGLang keeps the temporal state in fp32 by default; llama.cpp keeps both in fp32; transformers' caches
  * (HybridMambaAttentionDynamicCache) in the model dtype, or the dtype the config names.
@@ -42,6 +42,7 @@ export function stateDtypeBytes(
 ): { conv: number; temporal: number } {
   if (layout === 'llama.cpp') return { conv: FP32, temporal: FP32 };
   if (layout === 'sglang') return { conv: c, temporal: FP32 };
+  if (layout === 'vllm') return { conv: c, temporal: r.stateBytes ?? r.vllmStateBytes ?? c };
   return { conv: c, temporal: r.stateBytes ?? c };
 }
 

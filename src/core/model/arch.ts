@@ -90,6 +90,8 @@ export interface RecurrentState {
   convKernel: number;
   /** Bytes per state element when the config names a dtype for it (mamba_ssm_dtype); else the compute dtype. */
   stateBytes: number | null;
+  /** vLLM's bytes per temporal-state element when the config names none and a vLLM hook sets its own default. */
+  vllmStateBytes?: number;
   /** Chunk length of the training kernel (FLA chunk_gated_delta_rule / mamba_chunk_scan_combined). */
   chunk: number;
 }
