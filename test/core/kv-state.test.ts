@@ -211,9 +211,9 @@ describe('other engines', () => {
     expect(got.stateBytesPerSequence).toBe(36 * (8192 * 3 * 2 + 32 * 128 * 128 * 4));
   });
 
-  it('transformers keeps the state in the model dtype and the window as is', () => {
+  it('transformers keeps a Gated DeltaNet state in fp32 (its kernels return it so), Mamba states in the model dtype, the window as is', () => {
     const got = cacheOf(arch(catalog('qwen3-next-80b-a3b')));
-    expect(got.stateBytesPerSequence).toBe(36 * (8192 * 3 + 32 * 128 * 128) * 2);
+    expect(got.stateBytesPerSequence).toBe(36 * (8192 * 3 * 2 + 32 * 128 * 128 * 4));
     // Nemotron-H: vLLM's float32 default is its own hook; transformers keeps the model dtype.
     expect(cacheOf(arch(catalog('nemotron-h-8b-base-8k'))).stateBytesPerSequence).toBe(
       24 * ((8192 + 2 * 8 * 128) * 3 + 128 * 64 * 128) * 2,

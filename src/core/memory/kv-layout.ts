@@ -32,8 +32,8 @@ const FP32 = 4;
  * model dtype, the temporal state in mamba_ssm_cache_dtype, which its per-model hooks set from the config
  * (Qwen3.5 mamba_ssm_dtype; Nemotron-H mamba_ssm_cache_dtype, float32 when absent: RecurrentState.vllmStateBytes)
  * and is the model dtype otherwise (MambaStateDtypeCalculator, vllm/model_executor/layers/mamba/mamba_utils.py).
- * SGLang keeps the temporal state in fp32 by default; llama.cpp keeps both in fp32; transformers' caches
- * (HybridMambaAttentionDynamicCache) in the model dtype, or the dtype the config names.
+ * SGLang keeps the temporal state in fp32 by default; llama.cpp keeps both in fp32; transformers keeps a Mamba
+ * state in the model dtype (or the dtype the config names) and a Gated DeltaNet state in fp32.
  */
 export function stateDtypeBytes(
   layout: CacheLayout,
@@ -43,6 +43,10 @@ export function stateDtypeBytes(
   if (layout === 'llama.cpp') return { conv: FP32, temporal: FP32 };
   if (layout === 'sglang') return { conv: c, temporal: FP32 };
   if (layout === 'vllm') return { conv: c, temporal: r.stateBytes ?? r.vllmStateBytes ?? c };
+  // transformers' LinearAttentionLayer allocates the state like the tensor the mixer returns (zeros_like in
+  // cache_utils.py); the Gated DeltaNet kernels return it in fp32 (torch_chunk_gated_delta_rule casts q, k, v
+  // to float32, modeling_qwen3_next.py at huggingface/transformers@01cdc608; fla's chunk kernels likewise).
+  if (r.kind === 'gated-deltanet') return { conv: c, temporal: FP32 };
   return { conv: c, temporal: r.stateBytes ?? c };
 }
 
