@@ -5,7 +5,12 @@ import type { Plan, PlanResult } from '../core/plan/index.js';
 import { UserError } from '../io/errors.js';
 import { loadScenario } from '../io/load-scenario.js';
 import { PlanClient } from '../io/plan-client.js';
-import { detectedFor, planInputOf, planScenarioObject } from '../io/plan-scenario.js';
+import {
+  detectedFor,
+  planInputOf,
+  planScenarioObject,
+  scenarioError,
+} from '../io/plan-scenario.js';
 import { stderrProgress } from '../io/progress.js';
 import { writeAtomic } from '../io/write-atomic.js';
 import { writeLaunchFolder } from '../io/write-dir-atomic.js';
@@ -24,6 +29,8 @@ export interface ExplorerSession {
   file: string;
   scenario: Scenario;
   result: PlanResult;
+  /** GPU ids nvidia-smi found (owned hardware beside the scenario's). */
+  detected: readonly string[];
   /** Re-plans edits in a worker thread; close() when the explorer exits. */
   planner: PlanClient;
 }
@@ -54,7 +61,7 @@ export async function openExplorer(
       detected,
       onProgress: progress?.update,
     });
-    return { file, scenario, result, planner };
+    return { file, scenario, result, detected, planner };
   } catch (e) {
     planner.close(); // bad input: the workers started for this session go too
     throw e;
@@ -118,6 +125,7 @@ export async function runExplorer(
       width={w.width}
       height={w.height}
       replan={(s, onProgress) => session.planner.plan(s, onProgress)}
+      check={(s) => scenarioError(file, s, session.detected)}
       exportTo={exportTo}
       launchTo={(plan, scenario) => launchTo(file, plan, scenario)}
       onQuit={(c, text) => {

@@ -28,6 +28,7 @@ import { withEngineDefaults } from '../core/engines/defaults.js';
 import type { Arch } from '../core/model/index.js';
 import type { Plan } from '../core/plan/index.js';
 import { renderLaunchReadme } from '../ui/launch-readme.js';
+import { formatDeviceMemory } from '../ui/format.js';
 
 export interface LaunchFlags {
   gradAccum: unknown;
@@ -246,7 +247,7 @@ export function runLaunchFromPlan(file: string, planArg: unknown, lf: LaunchFlag
   );
   if (input.estimate.fits === false)
     throw new UserError(
-      `--from-plan: ${file}: plans[${n - 1}] does not fit on ${input.gpu.name} when estimated again (${gib(input.estimate.perGpu.deviceBytes)} of ${gib(input.estimate.gpu?.capacityBytes ?? 0)} usable per GPU); nothing written`,
+      `--from-plan: ${file}: plans[${n - 1}] does not fit on ${input.gpu.name} when estimated again (${formatDeviceMemory(input.estimate.perGpu.deviceBytes)} of ${formatDeviceMemory(input.estimate.gpu?.capacityBytes ?? 0)} usable per GPU); nothing written`,
       `See why: ${estimateCommand(arch.hfId ?? spec, input.options).replace(/^vramplan estimate/, 'vramplan explain --model')} --gpu ${input.gpu.id}`,
       2,
     );
@@ -258,8 +259,6 @@ const fieldPath = (path: readonly PropertyKey[]): string =>
   path
     .map((k, i) => (typeof k === 'number' ? `[${k}]` : `${i > 0 ? '.' : ''}${String(k)}`))
     .join('');
-
-const gib = (bytes: number): string => `${(bytes / 2 ** 30).toFixed(1)} GiB`;
 
 type ExportedPlan = z.infer<typeof exportedPlanSchema>['plans'][number];
 

@@ -12,6 +12,7 @@ import {
   type MemoryEstimate,
 } from './memory/memory.js';
 import { UNCERTAINTY, bandOf } from './memory/uncertainty.js';
+import { fitDeviceBytes, type PagedStates } from './memory/paged.js';
 import { MiB } from './units.js';
 import { estimateTime, type TimeResult } from './time/index.js';
 import { defaultTimeOptions, type TimeOptions } from '../schema/time.js';
@@ -46,6 +47,12 @@ export interface EstimateResult {
    * the window, fixed recurrent state bytes), as the engine lays it out (core/memory/kv-layout.ts).
    */
   cache?: MemoryEstimate['cache'];
+  /**
+   * Paged optimizer states (bitsandbytes paged-adamw*): all of them, the working set a step needs on the
+   * device (what `fits` counts), the part nvidia-smi shows (in deviceBytes: what the card has free, at most
+   * all) and the rest in host RAM (in hostBytesPerGpu).
+   */
+  paged?: PagedStates;
 }
 
 /**
@@ -116,13 +123,16 @@ export function buildEstimate(
     options,
     ...(m.cache ? { cache: m.cache } : {}),
   };
+  if (m.paged) result.paged = m.paged;
   if (gpu && capacity !== undefined) {
-    result.fits = device <= capacity;
+    // Paged optimizer states page out under pressure: the fit needs only their working set on the device.
+    const fit = fitDeviceBytes(m);
+    result.fits = fit <= capacity;
     result.gpu = {
       id: gpu.id,
       name: gpu.name,
       capacityBytes: capacity,
-      headroomBytes: capacity - device,
+      headroomBytes: capacity - fit,
     };
     const t = time ?? defaultTimeOptions(options.gpus);
     // Preference / RL: rollout, reference log-probs, policy training and weight sync (time/objective.ts).

@@ -119,6 +119,11 @@ export function parseScenario(file: string, text: string): Scenario {
       `${file}: empty; expected a mapping with at least name, model and job`,
       'scenarios/default.yaml is an example.',
     );
+  return validScenario(file, data);
+}
+
+/** The scenario schema over parsed data (a file's, or the explorer's edit); errors as parseScenario's. */
+export function validScenario(file: string, data: unknown): Scenario {
   const r = scenarioSchema.safeParse(data);
   if (!r.success)
     throw new UserError(

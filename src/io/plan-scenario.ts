@@ -10,10 +10,16 @@ import { planFleet } from '../core/plan/index.js';
 import { prewarmJslpWorker } from '../solve/index.js';
 import { scenarioStructureIssue } from '../core/model/index.js';
 import type { Scenario } from '../schema/scenario.js';
-import { badValue } from './errors.js';
+import { UserError, badValue } from './errors.js';
 import { loadGpus } from './load-catalog.js';
 import { resolveModel } from './load-model.js';
-import { inScenario, loadScenario, modelSpecOf, resolveHardware } from './load-scenario.js';
+import {
+  inScenario,
+  loadScenario,
+  modelSpecOf,
+  resolveHardware,
+  validScenario,
+} from './load-scenario.js';
 
 export interface PipelineOptions {
   /** Plans to rank (the front is returned whole). Default 10. */
@@ -39,6 +45,25 @@ export function planInputOf(
     return { arch, hw: resolveHardware(scenario, opts.detected ?? []) };
   });
   return { scenario, arch, hardware: hw.options, circuits: hw.circuits, top: opts.top };
+}
+
+/**
+ * The one validation a scenario gets before it is planned, whatever changed it (a file, the explorer's
+ * edits): the schema, then the model's structure and the hardware ids (planInputOf). The error is the
+ * one-line message `plan` prints for the same scenario; null when it is valid.
+ */
+export function scenarioError(
+  file: string,
+  scenario: Scenario,
+  detected: readonly string[] = [],
+): string | null {
+  try {
+    planInputOf(file, validScenario(file, scenario), { detected });
+    return null;
+  } catch (e) {
+    if (e instanceof UserError) return e.message;
+    throw e;
+  }
 }
 
 /** Plan a parsed scenario: the search, then the circuit MIP, then (serving) the fleet. */

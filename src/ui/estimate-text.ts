@@ -4,9 +4,12 @@ import type { TimeResult } from '../core/time/index.js';
 import { powerHeld } from '../core/time/verdict.js';
 import type { Breakdown } from '../core/memory/index.js';
 import { COMPONENT_LABEL, PHASE_LABEL } from './messages.js';
-import { bar, formatCount, formatGiB, padLeft, padRight } from './format.js';
+import { bar, formatCount, formatDeviceMemory, formatGiB, padLeft, padRight } from './format.js';
 
 const BAR_WIDTH = 30;
+/** Where paged optimizers' behaviour is documented (bitsandbytes, "Paged optimizers"). */
+const PAGED_SOURCE =
+  'https://huggingface.co/docs/bitsandbytes/main/en/explanations/optimizers#paged-optimizers';
 
 export function renderEstimateText(r: EstimateResult): string {
   const lines: string[] = [];
@@ -39,11 +42,17 @@ export function renderEstimateText(r: EstimateResult): string {
     `  ${padRight('reserved (caching allocator)', 30)}${padLeft(formatGiB(r.perGpu.reservedBytes), 11)}`,
   );
   lines.push(
-    `  ${padRight('device (nvidia-smi)', 30)}${padLeft(formatGiB(r.perGpu.deviceBytes), 11)}  ` +
-      `likely ${formatGiB(r.uncertainty.lowBytes, 1)} – ${formatGiB(r.uncertainty.highBytes, 1)}`,
+    `  ${padRight('device (nvidia-smi)', 30)}${padLeft(formatDeviceMemory(r.perGpu.deviceBytes), 11)}  ` +
+      `likely ${formatDeviceMemory(r.uncertainty.lowBytes)} – ${formatDeviceMemory(r.uncertainty.highBytes)}`,
   );
   if (r.hostBytesPerGpu > 0)
     lines.push(`  ${padRight('host RAM per GPU', 30)}${padLeft(formatGiB(r.hostBytesPerGpu), 11)}`);
+  if (r.paged)
+    lines.push(
+      `  paged optimizer states ${formatGiB(r.paged.statesBytes)}: ${formatGiB(r.paged.deviceBytes)} on the device, ${formatGiB(r.paged.hostBytes)} in host RAM`,
+      `    (a step needs ${formatGiB(r.paged.workingSetBytes)} of them on the device, ${formatDeviceMemory(r.paged.fitDeviceBytes)} in all for fits; the rest pages out only when the card is full)`,
+      `    source: ${PAGED_SOURCE}`,
+    );
   if (r.serving)
     lines.push(
       `  KV-cache pool ${formatGiB(r.serving.kvPoolBytes)} per GPU: ${r.serving.kvTokens.toLocaleString('en-US')} tokens, ${r.serving.concurrency} sequences of ${r.options.seq.toLocaleString('en-US')} at once; ` +
@@ -53,11 +62,11 @@ export function renderEstimateText(r: EstimateResult): string {
     lines.push('');
     if (r.fits) {
       lines.push(
-        `fits: yes — ${formatGiB(r.gpu.headroomBytes)} headroom on ${r.gpu.name} (${formatGiB(r.gpu.capacityBytes)})`,
+        `fits: yes — ${formatDeviceMemory(r.gpu.headroomBytes)} headroom on ${r.gpu.name} (${formatDeviceMemory(r.gpu.capacityBytes)})`,
       );
     } else {
       lines.push(
-        `fits: NO — over by ${formatGiB(-r.gpu.headroomBytes)} on ${r.gpu.name} (${formatGiB(r.gpu.capacityBytes)})`,
+        `fits: NO — over by ${formatDeviceMemory(-r.gpu.headroomBytes)} on ${r.gpu.name} (${formatDeviceMemory(r.gpu.capacityBytes)})`,
       );
       const top = r.dominant
         .slice(0, 3)

@@ -1,6 +1,6 @@
 /** Plain-text rendering of an Explanation: what overflows, then the cheapest fixes with their costs. */
 import type { Explanation, Fix } from '../core/plan/index.js';
-import { formatGiB } from './format.js';
+import { formatDeviceMemory, formatGiB } from './format.js';
 import { COMPONENT_LABEL } from './messages.js';
 import { HOST_RAM_LABEL, hostRamFigure } from './host-ram-text.js';
 
@@ -15,7 +15,7 @@ export function slowdownText(ratio: number): string {
 /** One fix on one line: "QLoRA r16 (nf4): −19.80 GiB, about 1.40× slower". */
 export function fixLine(f: Fix): string {
   const host = f.hostBytesPerGpu > 0 ? `, ${HOST_RAM_LABEL} ${hostRamFigure(f.hostRam)}` : '';
-  return `${f.changes.map((c) => c.label).join(' + ')}: −${formatGiB(f.freedBytes, 1)} (${formatGiB(f.deviceBytes, 1)} per GPU, ${formatGiB(f.headroomBytes, 1)} spare), ${slowdownText(f.slowdown)}, quality ${f.quality}, on ${f.engine}${host}`;
+  return `${f.changes.map((c) => c.label).join(' + ')}: −${formatGiB(f.freedBytes, 1)} (${formatDeviceMemory(f.deviceBytes)} per GPU, ${formatDeviceMemory(f.headroomBytes)} spare), ${slowdownText(f.slowdown)}, quality ${f.quality}, on ${f.engine}${host}`;
 }
 
 /** "time: 1.2 s per step, 2,300 tokens/s per GPU, bound: compute; backward dominates (45%): ...". */
@@ -27,18 +27,24 @@ export function timeVerdictLine(v: Explanation['time']): string {
   return `time: ${v.stepSeconds.toPrecision(3)} s per step, ${rate}, MFU ${(v.mfu * 100).toFixed(1)}%, bound: ${v.bound}; ${v.dominant.phase} dominates (${Math.round(v.dominant.share * 100)}% of the step); to lift it: ${v.lift}`;
 }
 
+/** Paged optimizer states on the device are spare room too: they page out to host RAM when it is needed. */
+const pagedNote = (e: Explanation): string =>
+  e.paged && e.paged.deviceBytes > e.paged.workingSetBytes
+    ? `, counting ${formatDeviceMemory(e.paged.deviceBytes - e.paged.workingSetBytes)} of paged optimizer states that page out to host RAM when needed`
+    : '';
+
 export function renderExplainText(e: Explanation): string {
   const lines: string[] = [];
   if (e.fits) {
     lines.push(
-      `${e.model.id} fits on ${e.gpu.name}: ${formatGiB(e.deviceBytes)} of ${formatGiB(e.gpu.capacityBytes)} (${formatGiB(-e.overByBytes)} spare).`,
+      `${e.model.id} fits on ${e.gpu.name}: ${formatDeviceMemory(e.deviceBytes)} of ${formatDeviceMemory(e.gpu.capacityBytes)} (${formatDeviceMemory(-e.overByBytes)} spare${pagedNote(e)}).`,
     );
     lines.push(timeVerdictLine(e.time));
     lines.push(`${HOST_RAM_LABEL}: ${hostRamFigure(e.hostRam)}`);
     return lines.join('\n');
   }
   lines.push(
-    `${e.model.id} does not fit on ${e.gpu.name}: needs ${formatGiB(e.deviceBytes)} per GPU, has ${formatGiB(e.gpu.capacityBytes)} (over by ${formatGiB(e.overByBytes)}).`,
+    `${e.model.id} does not fit on ${e.gpu.name}: needs ${formatDeviceMemory(e.deviceBytes)} per GPU, has ${formatDeviceMemory(e.gpu.capacityBytes)} (over by ${formatDeviceMemory(e.overByBytes)}).`,
   );
   lines.push(`as given, ${timeVerdictLine(e.time)}`);
   lines.push(`${HOST_RAM_LABEL}: ${hostRamFigure(e.hostRam)}`);

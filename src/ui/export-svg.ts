@@ -4,7 +4,7 @@
  * (no dependency); every mark has a <title> for hover text.
  */
 import type { Plan, PlanResult } from '../core/plan/index.js';
-import { formatGiB, formatUsd } from './format.js';
+import { formatDeviceMemory, formatGiB, formatUsd } from './format.js';
 import { COMPONENT_LABEL } from './messages.js';
 import { hardwareOf, techniqueOf } from './plan-text.js';
 
@@ -145,7 +145,7 @@ function memorySection(r: PlanResult, y0: number): { svg: string[]; y: number } 
       text(
         Math.max(x, cx) + 6,
         y + 14,
-        `${formatGiB(p.memory.deviceBytes, 1)} of ${formatGiB(p.memory.capacityBytes, 0)}`,
+        `${formatDeviceMemory(p.memory.deviceBytes)} of ${formatGiB(p.memory.capacityBytes, 0)}`,
         'font-size="11"',
       ),
     );

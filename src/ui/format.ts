@@ -2,6 +2,16 @@
 export const formatGiB = (bytes: number, digits = 2): string =>
   `${(bytes / 1024 ** 3).toFixed(digits)} GiB`;
 
+/**
+ * Device memory (what nvidia-smi shows per GPU, and the card's capacity beside it): one decimal of GiB in
+ * every view (table, explain, explorer, compare, launch README, estimate, exports). A second decimal would
+ * claim a precision the estimate does not have (its band is -7 % / +11 %, src/core/memory/uncertainty.ts).
+ */
+export const formatDeviceMemory = (bytes: number): string => `${deviceMemoryValue(bytes)} GiB`;
+
+/** The number of formatDeviceMemory, for a cell whose unit is written once ("21.1/24 GiB"). */
+export const deviceMemoryValue = (bytes: number): string => (bytes / 1024 ** 3).toFixed(1);
+
 export const formatPercent = (fraction: number, digits = 1): string =>
   `${(fraction * 100).toFixed(digits)}%`;
 

@@ -4,7 +4,7 @@ import { planSummary } from '../core/launch/index.js';
 import { shardingOf } from '../core/launch/common.js';
 import type { Breakdown } from '../core/memory/index.js';
 import { slowingTechniques } from '../core/time/slowdown.js';
-import { formatCount, formatGiB, formatInt } from './format.js';
+import { formatCount, formatDeviceMemory, formatGiB, formatInt } from './format.js';
 import { COMPONENT_LABEL, PHASE_LABEL } from './messages.js';
 import { HOST_RAM_LABEL, hostRamFigure } from './host-ram-text.js';
 import { hostRamOfOptions } from '../core/memory/host-ram.js';
@@ -67,7 +67,7 @@ export function renderLaunchReadme(x: LaunchInput, bundle: LaunchBundle): string
     if (bytes > 0) out.push(`| ${COMPONENT_LABEL[key]} | ${formatGiB(bytes)} |`);
   out.push(`| **allocated (torch peak)** | ${formatGiB(r.perGpu.allocatedBytes)} |`);
   out.push(`| **reserved (caching allocator)** | ${formatGiB(r.perGpu.reservedBytes)} |`);
-  out.push(`| **device (nvidia-smi)** | ${formatGiB(r.perGpu.deviceBytes)} |`);
+  out.push(`| **device (nvidia-smi)** | ${formatDeviceMemory(r.perGpu.deviceBytes)} |`);
   // The plan's own figure (Plan.hostRam is the same function over the same node): one host-RAM number.
   const host = hostRamOfOptions(x.arch, o, r.params.total, r.hostBytesPerGpu, x.gpusPerNode);
   out.push(`| ${HOST_RAM_LABEL} | ${hostRamFigure(host)} |`);

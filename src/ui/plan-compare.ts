@@ -1,6 +1,13 @@
 /** Side-by-side text of several scenarios' best plans. */
 import type { PlanResult } from '../core/plan/index.js';
-import { formatDuration, formatGiB, formatInt, formatUsd, padRight } from './format.js';
+import {
+  formatDeviceMemory,
+  formatDuration,
+  formatGiB,
+  formatInt,
+  formatUsd,
+  padRight,
+} from './format.js';
 import { hardwareOf, techniqueOf } from './plan-text.js';
 
 const ROWS: [string, (r: PlanResult) => string][] = [
@@ -12,7 +19,7 @@ const ROWS: [string, (r: PlanResult) => string][] = [
     'GPU memory',
     (r) =>
       r.plans[0]
-        ? `${formatGiB(r.plans[0].memory.deviceBytes, 1)} / ${formatGiB(r.plans[0].memory.capacityBytes, 0)}`
+        ? `${formatDeviceMemory(r.plans[0].memory.deviceBytes)} / ${formatGiB(r.plans[0].memory.capacityBytes, 0)}`
         : '—',
   ],
   ['time', (r) => (r.plans[0] ? formatDuration(r.plans[0].time.hours) : '—')],

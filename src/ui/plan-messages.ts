@@ -1,6 +1,6 @@
 /** Planner reason codes and fixes to sentences (one place; used by the text report, --json and exports). */
 import type { NearestFix, ReasonCode, SloNearest } from '../core/plan/index.js';
-import { formatGiB, formatUsd, formatDuration } from './format.js';
+import { formatDeviceMemory, formatGiB, formatUsd, formatDuration } from './format.js';
 
 export const REASON_LABEL: Record<ReasonCode, string> = {
   oom: 'out of GPU memory',
@@ -25,7 +25,7 @@ export function fixSentence(f: NearestFix): string {
   const where = `${f.method} on ${f.gpus}× ${f.gpuId}`;
   switch (f.code) {
     case 'oom':
-      return `${where} is out of memory by ${formatGiB(f.over)} per GPU (capacity ${formatGiB(f.limit)}): use a GPU with at least ${formatGiB(f.limit + f.over)}, more GPUs, or a shorter sequence`;
+      return `${where} is out of memory by ${formatDeviceMemory(f.over)} per GPU (capacity ${formatDeviceMemory(f.limit)}): use a GPU with at least ${formatDeviceMemory(f.limit + f.over)}, more GPUs, or a shorter sequence`;
     case 'circuit-over':
       return `${where} is over the circuits by ${Math.round(f.over)} W: lower the power limit, add a circuit, or use a larger one`;
     case 'over-budget':

@@ -3,6 +3,7 @@ import type { Fleet, FleetReplica, Plan, PlanResult } from '../core/plan/index.j
 import {
   bar,
   formatDuration,
+  formatDeviceMemory,
   formatGiB,
   formatUsd,
   padLeft,
@@ -57,7 +58,8 @@ export const PLAN_COLUMNS: readonly Column[] = [
   {
     title: 'GPU mem',
     right: true,
-    cell: (p) => `${formatGiB(p.memory.deviceBytes, 1)}/${formatGiB(p.memory.capacityBytes, 0)}`,
+    cell: (p) =>
+      `${formatDeviceMemory(p.memory.deviceBytes)}/${formatGiB(p.memory.capacityBytes, 0)}`,
   },
   {
     title: 'tok/s',
@@ -141,7 +143,7 @@ export function renderMemory(p: Plan, width = 40): string {
   const parts = (Object.entries(m.breakdown) as [keyof typeof m.breakdown, number][])
     .filter(([, b]) => b > 0)
     .sort((a, b) => b[1] - a[1]);
-  const head = `${bar(m.deviceBytes / m.capacityBytes, width)} ${formatGiB(m.deviceBytes)} of ${formatGiB(m.capacityBytes)} per GPU (peak: ${m.peakPhase})`;
+  const head = `${bar(m.deviceBytes / m.capacityBytes, width)} ${formatDeviceMemory(m.deviceBytes)} of ${formatDeviceMemory(m.capacityBytes)} per GPU (peak: ${m.peakPhase})`;
   return [
     head,
     ...parts

@@ -39,9 +39,12 @@ describe('applyEdit', () => {
     expect(scenarioProblem(edit('model', 'anything'))).toBeNull();
   });
   it('says what is expected for bad values', () => {
-    expect(parseEdit('count', '0')).toEqual({
-      error: "GPU count (max): expected a whole number ≥ 1, got '0'",
+    expect(parseEdit('count', 'two')).toEqual({
+      error: "GPU count (max): expected a whole number ≥ 1, got 'two'",
     });
+    // A whole number out of range is the scenario validation's to refuse (test/ui/explorer-edits.test.tsx).
+    expect(parseEdit('count', '0')).toEqual({ edit: { knob: 'count', value: 0 } });
+    expect(scenarioProblem(edit('count', '0'))).toMatch(/^hardware\.owned\.0\.count: Too small/);
     expect(parseEdit('budget', 'lots')).toEqual({
       error: "budget: expected dollars > 0 or 'none', got 'lots'",
     });

@@ -7,5 +7,6 @@ export * from './kv-layout.js';
 export * from './max-context.js';
 export * from './memory.js';
 export * from './optimizer-states.js';
+export * from './paged.js';
 export * from './surface.js';
 export * from './uncertainty.js';

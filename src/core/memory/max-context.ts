@@ -6,6 +6,7 @@
 import type { Arch } from '../model/arch.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { estimateMemory } from './memory.js';
+import { fitDeviceBytes } from './paged.js';
 
 /** Searched no further: 2^24 tokens, far beyond any published context (0 when even one token does not fit). */
 export const MAX_CONTEXT_LIMIT = 2 ** 24;
@@ -17,7 +18,7 @@ export function longestFittingSeq(
   limit = MAX_CONTEXT_LIMIT,
 ): number {
   const fits = (seq: number): boolean =>
-    estimateMemory(arch, { ...o, seq }, { lean: true }).perGpu.deviceBytes <= gpuBytes;
+    fitDeviceBytes(estimateMemory(arch, { ...o, seq }, { lean: true })) <= gpuBytes;
   if (!fits(1)) return 0;
   if (fits(limit)) return limit;
   let lo = 1; // fits

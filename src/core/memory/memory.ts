@@ -38,6 +38,7 @@ import { withObjective } from './objective.js';
 import { ZERO_PARTS } from './parts.js';
 import { towerBytes, towerMode, type TowerBytes } from './vision.js';
 import { towerRun } from '../model/vision.js';
+import { withPagedResidency, type PagedStates } from './paged.js';
 import { ligerLossBytes, ligerChunkRows, ligerPatches, ligerProfile } from '../engines/hf/liger.js';
 
 /** Bytes per component; sums to deviceBytes. */
@@ -108,6 +109,8 @@ export interface MemoryEstimate {
    * window, and the fixed recurrent state of linear-attention / SSM layers.
    */
   cache?: CacheFigures;
+  /** Paged optimizer states: on the device while they fit, the rest in host RAM (paged.ts). */
+  paged?: PagedStates;
   params: { total: number; trainable: number };
   /** Data-parallel replicas gpus / (tp·pp·cp) (docs/DESIGN.md); ZeRO/FSDP shard over dp·cp. */
   parallel: { dp: number; tp: number; pp: number; cp: number };
@@ -120,6 +123,7 @@ export interface MemoryEstimate {
     /** Largest one-off block kept reserved on top of the allocated peak (part of allocatorSlack). */
     transient: number;
     cudaContext: number;
+    /** Paged optimizer states' working set (what the fit counts); `paged` says how many more stay resident. */
     pagedOptimizer: number;
   };
 }
@@ -1048,7 +1052,9 @@ function largestTransient(s: Setup, hasHead: boolean): number {
 type StageResult = {
   phases: PhaseParts[];
   host: number;
+  /** The paged states' working set on the device (the fit figure), and all of them. */
   pagedBytes: number;
+  pagedAll: number;
   transient: number;
   kvPool?: KvPool;
 };
@@ -1102,7 +1108,8 @@ function evalStage(s: Setup, stage: Stage): StageResult {
   // automatically transfers to the CPU when the GPU runs out of memory" and back when the step touches them
   // (bitsandbytes docs, Paged optimizers: https://huggingface.co/docs/bitsandbytes/main/en/explanations/optimizers#paged-optimizers;
   // bitsandbytes/optim/optimizer.py step(): prefetch_state(p) per parameter). The device needs only the
-  // working set: the states of the largest parameter stepped at once; the rest may live in host RAM.
+  // working set: the states of the largest parameter stepped at once. That is the fit figure; how many of
+  // the rest stay on the device (nvidia-smi) depends on the card (withPagedResidency, paged.ts).
   const pagedAll = s.paged && !s.offloadOpt ? h.optimizer : 0;
   const one = Math.min(s.largest, h.trainShare) || h.trainShare;
   const pagedBytes =
@@ -1112,6 +1119,7 @@ function evalStage(s: Setup, stage: Stage): StageResult {
     phases,
     host: host + (pagedAll - pagedBytes),
     pagedBytes,
+    pagedAll,
     transient: largestTransient(s, h.hasHead),
     ...(rest.kvPool ? { kvPool: rest.kvPool } : {}),
   };
@@ -1149,9 +1157,12 @@ export function estimateMemory(
   ctx: EstimateContext = {},
 ): MemoryEstimate {
   // Preference / RL objectives: the policy's SFT step plus the reference and rollout engine (objective.ts).
-  if (o.objective !== undefined && o.objective !== 'sft')
-    return withObjective(model, o, ctx, FRAMEWORKS[o.framework], policyMemory);
-  return policyMemory(model, o, ctx);
+  // Paged states fill what the card has free once everything else (the objective's extras too) is placed.
+  const m =
+    o.objective !== undefined && o.objective !== 'sft'
+      ? withObjective(model, o, ctx, FRAMEWORKS[o.framework], policyMemory)
+      : policyMemory(model, o, ctx);
+  return withPagedResidency(m, ctx.gpuCapacityBytes);
 }
 
 function policyMemory(model: Arch, o: EstimateOptions, ctx: EstimateContext): MemoryEstimate {
@@ -1186,6 +1197,7 @@ function policyMemory(model: Arch, o: EstimateOptions, ctx: EstimateContext): Me
           parts: roundParts(p.parts),
         })),
     hostBytesPerGpu: Math.round(r.host),
+    ...(r.pagedAll > 0 ? { paged: pagedOf(r) } : {}),
     ...(kvPool
       ? {
           kvPool: {
@@ -1206,6 +1218,19 @@ function policyMemory(model: Arch, o: EstimateOptions, ctx: EstimateContext): Me
       cudaContext: Math.round(context),
       pagedOptimizer: Math.round(r.pagedBytes),
     },
+  };
+}
+
+/** The paged states before placement: only the working set counted on the device (withPagedResidency). */
+function pagedOf(r: StageResult): PagedStates {
+  const ws = Math.round(r.pagedBytes);
+  const all = Math.round(r.pagedAll);
+  return {
+    statesBytes: all,
+    workingSetBytes: ws,
+    deviceBytes: ws,
+    hostBytes: all - ws,
+    fitDeviceBytes: 0, // set by withPagedResidency
   };
 }
 

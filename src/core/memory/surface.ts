@@ -10,6 +10,7 @@ import {
   type MemoryEstimate,
   type StageSummary,
 } from './memory.js';
+import { fitDeviceBytes, fitHostBytes } from './paged.js';
 
 /** The columns `into` writes. */
 type SurfaceColumns = Parameters<MemorySurface['into']>[2];
@@ -183,8 +184,9 @@ export function memorySurface(
 /** One estimate's figures into row `i` (its worst stage's weights and KV). */
 function exactInto(e: MemoryEstimate, out: SurfaceColumns, i: number): void {
   const st = e.stages.find((x) => x.stage === e.worstStage)!;
-  out.device[i] = e.perGpu.deviceBytes;
-  out.host[i] = e.hostBytesPerGpu;
+  // The search checks the fit figure: paged optimizer states count only their working set on the device.
+  out.device[i] = fitDeviceBytes(e);
+  out.host[i] = fitHostBytes(e);
   out.weights[i] = Math.round(st.weights);
   out.kv[i] = Math.round(st.kv);
   // estimateMemory returns withObjective's estimate, with its extras, for preference / RL options.

@@ -8,6 +8,7 @@ import type { Arch } from '../model/arch.js';
 import { isFourBitFloat } from '../model/dtypes.js';
 import { buildEstimate, gpuCapacityBytes } from '../estimate.js';
 import type { Breakdown } from '../memory/memory.js';
+import type { PagedStates } from '../memory/paged.js';
 import { engineOf } from '../engines/engine.js';
 import { hostRamOfOptions, type HostRam } from '../memory/host-ram.js';
 import { ENGINE_PROFILES, engineRejects } from '../engines/engines.js';
@@ -63,8 +64,13 @@ export interface Explanation {
   deviceBytes: number;
   /** Host RAM of the busiest node (memory/host-ram.ts hostRamOfOptions: the figure a plan's hostRam holds). */
   hostRam: HostRam;
-  /** deviceBytes − capacity; negative when it fits (then it is minus the headroom). */
+  /**
+   * deviceBytes − capacity; negative when it fits (then it is minus the headroom). Paged optimizer states
+   * beyond their working set are not counted: they page out to host RAM under pressure.
+   */
   overByBytes: number;
+  /** Paged optimizer states: what is on the device and what the fit counts (memory/paged.ts). */
+  paged?: PagedStates;
   /** Components largest first, as many as together exceed overByBytes (all of them when none alone does). */
   overflow: { component: keyof Breakdown; bytes: number }[];
   /** Every component, largest first. */
@@ -322,7 +328,8 @@ function asGiven(arch: Arch, options: EstimateOptions, gpu: Gpu): Explanation {
   const capacity = gpuCapacityBytes(gpu);
   const base = buildEstimate(arch, options, gpu);
   const device = base.perGpu.deviceBytes;
-  const over = device - capacity;
+  // Paged optimizer states fill what is free and page out under pressure: over / spare count without them.
+  const over = -(base.gpu?.headroomBytes ?? capacity - device);
   const components = base.dominant.map((d) => ({ component: d.component, bytes: d.bytes }));
   const overflow: Explanation['overflow'] = [];
   let sum = 0;
@@ -332,12 +339,13 @@ function asGiven(arch: Arch, options: EstimateOptions, gpu: Gpu): Explanation {
     sum += c.bytes;
   }
   return {
-    fits: device <= capacity,
+    fits: base.fits === true,
     hostRam: hostRamOfOptions(arch, options, base.params.total, base.hostBytesPerGpu),
     model: { id: arch.id },
     gpu: { id: gpu.id, name: gpu.name, capacityBytes: capacity },
     deviceBytes: device,
     overByBytes: over,
+    ...(base.paged ? { paged: base.paged } : {}),
     overflow,
     components,
     fixes: [],
@@ -412,7 +420,7 @@ function fixEvaluator(arch: Arch, options: EstimateOptions, gpu: Gpu, result: Ex
       options: o,
       deviceBytes: r.perGpu.deviceBytes,
       freedBytes: device - r.perGpu.deviceBytes,
-      headroomBytes: capacity - r.perGpu.deviceBytes,
+      headroomBytes: r.gpu?.headroomBytes ?? capacity - r.perGpu.deviceBytes,
       slowdown: baseThroughput / Math.max(1e-9, throughput(o)),
       quality: qualityOf(o).tier,
       engine: engineOf(o),

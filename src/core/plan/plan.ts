@@ -37,6 +37,7 @@ import {
   type Phase,
 } from '../memory/memory.js';
 import { memorySurface, onCapacity, type MemorySurface } from '../memory/surface.js';
+import { fitDeviceBytes } from '../memory/paged.js';
 import { maxSearchedGpus, objectiveConfigs, serverGpus, withObjectiveConfig } from './objective.js';
 import {
   estimateObjectiveTime,
@@ -1960,7 +1961,8 @@ function planMemory(m: MemoryEstimate, capacity: number): Plan['memory'] {
     allocatedBytes: m.perGpu.allocatedBytes,
     reservedBytes: m.perGpu.reservedBytes,
     capacityBytes: capacity,
-    headroomBytes: capacity - m.perGpu.deviceBytes,
+    // Paged optimizer states fill the free memory but page out under pressure: room is measured without them.
+    headroomBytes: capacity - fitDeviceBytes(m),
     hostBytesPerGpu: m.hostBytesPerGpu,
     peakPhase: m.peakPhase,
     breakdown: m.perGpu.breakdown,
@@ -2032,11 +2034,12 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
   const capacity = h.gpu.memoryMiB * MiB;
   const gpuW = boardWatts(h.gpu) * level;
   const tOpts = timeOptionsOf(ctx, k.hw, level, choices.gradAccum);
-  // A colocated vLLM fills its share of this GPU (what `estimate` with the GPU reports).
+  // A colocated vLLM fills its share of this GPU, paged optimizer states what it leaves free (what
+  // `estimate` with the GPU reports).
   const m = estimateMemory(
     ctx.arch,
     options,
-    options.rollout ? { gpuCapacityBytes: capacity } : {},
+    options.rollout || options.optimizer.startsWith('paged-') ? { gpuCapacityBytes: capacity } : {},
   );
   const serving = planServing(ctx.arch, options, capacity);
   const t = isPreferenceOrRl(options)
@@ -2167,7 +2170,7 @@ export function largestThatFits(
   o: EstimateOptions,
   capacity: number,
 ): { microBatch: number; seq: number } {
-  const fits = (x: EstimateOptions) => estimateMemory(arch, x).perGpu.deviceBytes <= capacity;
+  const fits = (x: EstimateOptions) => fitDeviceBytes(estimateMemory(arch, x)) <= capacity;
   const search = (lo: number, max: number, at: (v: number) => EstimateOptions): number => {
     if (!fits(at(lo))) return 0;
     let hi = lo;

@@ -37,6 +37,11 @@ export interface ExplorerProps {
     s: Scenario,
     onProgress?: (p: PlanProgress) => void,
   ) => PlanResult | Promise<PlanResult>;
+  /**
+   * The validation an edit gets before it is planned (the CLI's, for the same scenario): its one-line
+   * error refuses the edit, shown after the knob's name; the schema alone when not given.
+   */
+  readonly check?: (s: Scenario) => string | null;
   /** Write `result` to `path` in the format its extension names; return the path written; throw on failure. */
   readonly exportTo: (path: string, result: PlanResult) => string;
   /** Write one plan's launch folder (as `vramplan launch <scenario> --plan N`); returns the folder. */
@@ -63,7 +68,7 @@ const PROGRESS_AFTER_MS = 300;
 export function Explorer(props: ExplorerProps) {
   const { replan, exportTo, debounceMs = 0, clock = () => performance.now() } = props;
   const [s, dispatch] = useReducer(reducer, undefined, () =>
-    initialState(props.file, props.scenario, props.result, props.height, props.width),
+    initialState(props.file, props.scenario, props.result, props.height, props.width, props.check),
   );
   const { exit } = useApp();
   const { isRawModeSupported } = useStdin();

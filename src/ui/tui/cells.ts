@@ -1,7 +1,15 @@
 /** Pure: table cells and memory/power bars as strings of exact widths, for the TUI components. */
 import type { Breakdown } from '../../core/memory/index.js';
 import type { Plan } from '../../core/plan/index.js';
-import { formatDuration, formatGiB, formatInt, formatUsd, padLeft, padRight } from '../format.js';
+import {
+  deviceMemoryValue,
+  formatDuration,
+  formatGiB,
+  formatInt,
+  formatUsd,
+  padLeft,
+  padRight,
+} from '../format.js';
 
 /** Cut to `n` characters with an ellipsis, then pad. */
 export function fit(s: string, n: number, right = false): string {
@@ -95,7 +103,7 @@ const WIDE_FIXED: Col[] = [
     13,
     true,
     (p) =>
-      `${(p.memory.deviceBytes / 2 ** 30).toFixed(1)}/${(p.memory.capacityBytes / 2 ** 30).toFixed(0)} GiB`,
+      `${deviceMemoryValue(p.memory.deviceBytes)}/${(p.memory.capacityBytes / 2 ** 30).toFixed(0)} GiB`,
   ),
   col('time', 9, true, (p) => formatDuration(p.time.hours)),
   col('cost', 9, true, (p) => formatUsd(p.cost.usd)),

@@ -1,6 +1,6 @@
 /** Pure: the detail pane's and the compare view's text, from a Plan / PlanResult. */
 import type { Plan, PlanResult } from '../../core/plan/index.js';
-import { formatDuration, formatUsd } from '../format.js';
+import { formatDeviceMemory, formatDuration, formatUsd } from '../format.js';
 import { PHASE_LABEL } from '../messages.js';
 import { REASON_LABEL } from '../plan-messages.js';
 import { hardwareOf, techniqueOf } from '../plan-text.js';
@@ -13,8 +13,10 @@ export const usd = formatUsd;
 export function memoryHeadline(p: Plan): string {
   const m = p.memory;
   const free =
-    m.headroomBytes >= 0 ? `${gib(m.headroomBytes)} free` : `${gib(-m.headroomBytes)} over`;
-  return `${gib(m.deviceBytes)} of ${gib(m.capacityBytes)} per GPU, ${free} (peak: ${PHASE_LABEL[m.peakPhase]})`;
+    m.headroomBytes >= 0
+      ? `${formatDeviceMemory(m.headroomBytes)} free`
+      : `${formatDeviceMemory(-m.headroomBytes)} over`;
+  return `${formatDeviceMemory(m.deviceBytes)} of ${formatDeviceMemory(m.capacityBytes)} per GPU, ${free} (peak: ${PHASE_LABEL[m.peakPhase]})`;
 }
 
 /** "host RAM per node 24.0 GiB": the plan's hostRam, as the table, explain, --json and the README give it. */
@@ -152,7 +154,7 @@ export function compareColumn(name: string, r: PlanResult): CompareColumn {
       b.choices.weights,
       b.choices.method === 'inference' ? '—' : b.choices.optimizer,
       powerLimitText(b),
-      `${gib(b.memory.deviceBytes)} / ${gib(b.memory.capacityBytes)}`,
+      `${formatDeviceMemory(b.memory.deviceBytes)} / ${formatDeviceMemory(b.memory.capacityBytes)}`,
       ...groups,
       formatDuration(b.time.hours),
       usd(b.cost.usd),

@@ -65,7 +65,8 @@ export function knobValue(s: Scenario, knob: Knob): string {
   }
 }
 
-const int = (t: string): number | null => (/^\d+$/.test(t) ? Number(t) : null);
+// Any whole number: the scenario's validation (the CLI's) says which are allowed, in its own words.
+const int = (t: string): number | null => (/^[-+]?\d+$/.test(t) ? Number(t) : null);
 const ids = (t: string): string[] => t.split(/[,\s]+/).filter((x) => x !== '');
 
 /** Parse what the user typed for a knob; errors say what is expected. */
@@ -81,21 +82,21 @@ export function parseEdit(knob: Knob, text: string): { edit: Edit } | { error: s
     case 'count':
     case 'seq': {
       const n = int(t);
-      return n !== null && n >= 1
+      return n !== null
         ? { edit: { knob, value: n } }
         : { error: `${KNOB_LABEL[knob]}: expected a whole number ≥ 1, got '${t}'` };
     }
     case 'microBatch': {
       if (none) return { edit: { knob, value: null } };
       const n = int(t);
-      return n !== null && n >= 1
+      return n !== null
         ? { edit: { knob, value: n } }
         : { error: `micro-batch: expected a whole number ≥ 1 or 'any', got '${t}'` };
     }
     case 'budget': {
       if (none) return { edit: { knob, value: null } };
       const n = Number(t.replace(/^\$/, '').replace(/,/g, ''));
-      return Number.isFinite(n) && n > 0
+      return Number.isFinite(n)
         ? { edit: { knob, value: n } }
         : { error: `budget: expected dollars > 0 or 'none', got '${t}'` };
     }

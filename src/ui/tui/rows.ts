@@ -60,9 +60,12 @@ const SORT_VALUE: Record<SortKey, (p: Plan) => number> = {
   headroom: (p) => -p.memory.headroomBytes,
 };
 
-/** Fits even at the band's high edge (the largest under-estimate on the calibration set). */
+/**
+ * Fits even at the band's high edge (the largest under-estimate on the calibration set). The fit figure is
+ * capacity less headroom: paged optimizer states that fill the free memory (and page out) are not in it.
+ */
 export const surelyFits = (p: Plan): boolean =>
-  bandOf(p.memory.deviceBytes).highBytes <= p.memory.capacityBytes;
+  bandOf(p.memory.capacityBytes - p.memory.headroomBytes).highBytes <= p.memory.capacityBytes;
 
 /** Plans after filters and search, sorted by `key` (then rank, so ties stay in planner order). */
 export function visiblePlans(

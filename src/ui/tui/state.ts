@@ -3,7 +3,7 @@ import type { Plan, PlanResult } from '../../core/plan/index.js';
 import type { Scenario } from '../../schema/scenario.js';
 import { HELP_LINES, keyToAction, splitKeys, type KeyLike } from './keys.js';
 import { NARROW } from './cells.js';
-import { applyEdit, KNOBS, parseEdit, scenarioProblem, stepEdit } from './edit.js';
+import { applyEdit, KNOB_LABEL, KNOBS, parseEdit, scenarioProblem, stepEdit } from './edit.js';
 import {
   axisValues,
   clamp,
@@ -28,9 +28,16 @@ export interface Status {
   text: string;
 }
 
+/** The validation an edited scenario gets before it is planned: the one-line error, or null when valid. */
+export type ScenarioCheck = (s: Scenario) => string | null;
+
 export interface State {
   file: string;
   scenario: Scenario;
+  /** The scenario of the plans shown: an edit the planner refuses falls back to it. */
+  planned: Scenario;
+  /** What an edit must pass (the CLI's validation in the app; the schema alone by default). */
+  check: ScenarioCheck;
   result: PlanResult;
   /** Plans after filter, search and sort (derived; kept in state so moves can clamp against it). */
   visible: Plan[];
@@ -128,10 +135,13 @@ export function initialState(
   result: PlanResult,
   height = 24,
   width = 100,
+  check: ScenarioCheck = scenarioProblem,
 ): State {
   return view({
     file,
     scenario,
+    planned: scenario,
+    check,
     result,
     visible: [],
     cursor: 0,
@@ -204,9 +214,11 @@ export function cycleExtension(path: string): string {
   return path.slice(0, -m[1]!.length) + next;
 }
 
+/** An edit is planned only when it passes the check; else refused with its message, naming the knob. */
 function edited(s: State, scenario: Scenario): State {
-  const problem = scenarioProblem(scenario);
-  if (problem) return { ...s, status: { kind: 'error', text: problem } };
+  const problem = s.check(scenario);
+  if (problem)
+    return { ...s, status: { kind: 'error', text: `${KNOB_LABEL[KNOBS[s.knob]!]}: ${problem}` } };
   return { ...s, scenario, planGen: s.planGen + 1, planning: true, progress: '', status: null };
 }
 
@@ -299,6 +311,7 @@ export function reducer(s: State, a: Action): State {
         {
           ...s,
           result: a.result,
+          planned: s.scenario,
           planning: false,
           progress: '',
           lastPlanMs: a.ms,
@@ -311,7 +324,14 @@ export function reducer(s: State, a: Action): State {
       );
     case 'planFailed':
       if (a.gen !== s.planGen) return s;
-      return { ...s, planning: false, progress: '', status: { kind: 'error', text: a.message } };
+      // The plans shown stay, and so does the scenario they were planned from.
+      return {
+        ...s,
+        scenario: s.planned,
+        planning: false,
+        progress: '',
+        status: { kind: 'error', text: a.message },
+      };
     case 'launch':
       return selectedPlan(s) ? { ...s, launchSeq: s.launchSeq + 1, status: null } : s;
     case 'exportBegin':
