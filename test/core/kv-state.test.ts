@@ -211,6 +211,13 @@ describe('other engines', () => {
     expect(got.stateBytesPerSequence).toBe(36 * (8192 * 3 * 2 + 32 * 128 * 128 * 4));
   });
 
+  it('SGLang sizes its sliding pool at 0.8 x the full pool tokens (swa_full_tokens_ratio)', () => {
+    const got = cacheOf(arch(catalog('gpt-oss-20b')), { framework: 'sglang' });
+    const tok = 2 * 8 * 64 * 2;
+    expect(got.kvBytesPerToken).toBe(Math.round(12 * tok + 0.8 * 12 * tok));
+    expect(got.windowBytesPerSequence).toBe(0);
+  });
+
   it('transformers keeps a Gated DeltaNet state in fp32 (its kernels return it so), Mamba states in the model dtype, the window as is', () => {
     const got = cacheOf(arch(catalog('qwen3-next-80b-a3b')));
     expect(got.stateBytesPerSequence).toBe(36 * (8192 * 3 * 2 + 32 * 128 * 128 * 4));

@@ -22,6 +22,10 @@ export const VLLM_BLOCK_TOKENS = 16;
 // llama.cpp's SWA cache is padded to 256 cells (src/llama-kv-cache-iswa.cpp, "the SWA cache is always padded
 // to 256 for performance", https://github.com/ggml-org/llama.cpp/issues/17037).
 const LLAMA_CPP_SWA_PAD = 256;
+// SGLang splits its pool between full and sliding layers, the sliding pool holding 0.8 x the full pool's tokens
+// (swa_full_tokens_ratio, https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/server_args.py;
+// model_runner_kv_cache_mixin.py _resolve_hybrid_swa_tokens).
+const SGLANG_SWA_FULL_TOKENS_RATIO = 0.8;
 // fp32 bytes: llama.cpp's recurrent cache (llama_memory_recurrent, type_r = type_s = GGML_TYPE_F32 in
 // src/llama-model.cpp create_memory, https://github.com/ggml-org/llama.cpp) and SGLang's SSM state
 // (https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/server_args.py mamba_ssm_dtype = "float32").
@@ -55,7 +59,8 @@ export function stateDtypeBytes(
  * blocks that fall out of the window (SlidingWindowManager.remove_skipped_blocks) and keeps the window's
  * tokens over one more block than it spans (SlidingWindowSpec: "+1 here because the sliding window may not
  * start from the beginning of the block", vllm/v1/kv_cache_interface.py). llama.cpp gives each sequence
- * n_swa + n_ubatch cells padded to 256 (llama_kv_cache_iswa). Others keep the window.
+ * n_swa + n_ubatch cells padded to 256 (llama_kv_cache_iswa). SGLang sizes its sliding pool at 0.8 x the
+ * full pool's tokens, so each token held costs 0.8 of a sliding token. Others keep the window.
  */
 export function slidingCells(
   layout: CacheLayout,
@@ -69,6 +74,8 @@ export function slidingCells(
   }
   if (layout === 'llama.cpp')
     return Math.min(held, Math.ceil((window + ubatch) / LLAMA_CPP_SWA_PAD) * LLAMA_CPP_SWA_PAD);
+  // SGLang: a token of the pool carries its share of the sliding pool, whatever the window.
+  if (layout === 'sglang') return SGLANG_SWA_FULL_TOKENS_RATIO * held;
   return Math.min(held, window);
 }
 
@@ -199,9 +206,12 @@ export function cacheFigures(arch: Arch, shape: CacheShape): CacheFigures {
     if (g.name === 'vision' || g.name === 'encoder') continue;
     stateBytesPerSequence += g.count * shape.stateBytes(g);
     if (g.recurrent) continue;
-    if (g.slidingWindow)
-      windowBytesPerSequence += g.count * shape.cells(g, Infinity) * shape.tokenBytes(g);
-    else kvBytesPerToken += g.count * shape.tokenBytes(g);
+    // A layer whose cells stop at a window holds them per sequence; one whose cells follow the context (full
+    // attention, SGLang's sliding pool share) adds its cells per token.
+    const capped = g.slidingWindow ? shape.cells(g, Infinity) : Infinity;
+    const perToken = g.slidingWindow ? shape.cells(g, 1) : 1;
+    if (Number.isFinite(capped)) windowBytesPerSequence += g.count * capped * shape.tokenBytes(g);
+    else kvBytesPerToken += g.count * perToken * shape.tokenBytes(g);
   }
   return { kvBytesPerToken, windowBytesPerSequence, stateBytesPerSequence };
 }
