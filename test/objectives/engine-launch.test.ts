@@ -91,8 +91,11 @@ describe('Unsloth GRPO and DPO launch', () => {
     expect(py).toContain('from trl import GRPOConfig, GRPOTrainer');
     expect(py).toContain('PLACEHOLDER REWARD');
     expect(py).toContain('reward_funcs=[placeholder_reward]');
-    expect(f['requirements.txt']).toContain('vllm==0.10.2');
-    expect(f['requirements.txt']).not.toContain('torch==');
+    // vllm 0.19.1 (Unsloth's GRPO CI pin) with the torch it pins, not 0.10.2 (transformers 4.x only).
+    expect(f['requirements.txt']).toContain('vllm==0.19.1\n');
+    expect(f['requirements.txt']).toContain('torch==2.10.0\n');
+    expect(f['requirements.txt']).toContain('transformers==5.5.0\n');
+    expect(f['requirements.txt']).not.toContain('torch==2.12.0');
   });
 
   it('GRPO LoRA with a reference (beta 0.04) and transformers generate', () => {
@@ -135,11 +138,47 @@ describe('Unsloth GRPO and DPO launch', () => {
     }
   });
 
-  it('refuses server mode and full fine-tunes with fast_inference; ORPO/KTO are not written yet', () => {
+  it('ORPO and KTO (TRL 0.24.0 ORPOTrainer / KTOTrainer): LoRA and full, read back the same', () => {
+    for (const flags of [
+      { method: 'lora', objective: 'orpo', batch: 2, seq: 2048 },
+      { method: 'full', objective: 'orpo', optimizer: 'adamw-8bit', seq: 1024 },
+      { method: 'qlora', 'double-quant': true, objective: 'kto', batch: 4 },
+      { method: 'lora', objective: 'kto', reference: 'precomputed', batch: 2 },
+      { method: 'full', objective: 'kto', optimizer: 'adamw-8bit', batch: 2, seq: 1024 },
+    ]) {
+      const x = unsloth(flags);
+      const f = roundTrip(x, 'unsloth');
+      const args = JSON.parse(f['unsloth-args.json']!) as Record<string, Record<string, unknown>>;
+      const name = String(flags.objective);
+      const block = args[`${name}_config`]!;
+      expect(args.trainer).toBe(name);
+      expect(args.sft_config).toBeUndefined();
+      expect(block).toMatchObject({ beta: 0.1, max_length: x.options.seq });
+      // ORPOConfig / KTOConfig (TRL 0.24.0) take neither padding_free nor packing.
+      expect(block).not.toHaveProperty('padding_free');
+      expect(block).not.toHaveProperty('packing');
+      const py = f['train_unsloth.py']!;
+      const cls = name.toUpperCase();
+      expect(py).toContain(`from trl import ${cls}Config, ${cls}Trainer`);
+      expect(py).toContain(`${cls}Config(**args["${name}_config"])`);
+      expect(py.indexOf('from unsloth import')).toBeLessThan(py.indexOf('from trl import'));
+      if (name === 'orpo') {
+        expect(block).not.toHaveProperty('precompute_ref_log_probs');
+        expect(py).not.toContain('ref_model');
+      } else {
+        expect(block.precompute_ref_log_probs).toBe(x.options.reference === 'precomputed');
+        expect(py).toContain('ref_model=None');
+        expect(py).toContain('trl-lib/kto-mix-14k');
+      }
+      expect(f['launch.sh']).toContain(`Unsloth ${cls}Trainer (TRL) on one GPU`);
+    }
+  });
+
+  it('refuses server mode, full fine-tunes with fast_inference, and KTO on a micro-batch of one', () => {
     const full = unsloth({ method: 'full', objective: 'grpo', rollout: 'vllm-colocate' });
     expect(launchBlocker(full)).toMatch(/fast_inference/);
-    const kto = unsloth({ method: 'lora', objective: 'kto' });
-    expect(launchBlocker(kto)).toMatch(/no KTO launch files for unsloth/);
+    const kto = unsloth({ method: 'lora', objective: 'kto', batch: 1 });
+    expect(launchBlocker(kto)).toMatch(/KTOTrainer needs a micro-batch of at least 2/);
   });
 });
 
@@ -175,13 +214,51 @@ describe('torchtune LoRA DPO launch', () => {
     expect(roundTrip(q, 'torchtune')['torchtune.yaml']).toContain('qlora_llama3_1_8b');
   });
 
-  it('refuses full DPO (no single-device recipe; the distributed one is not written), offload and precomputed references', () => {
+  it('full DPO on several GPUs: full_dpo_distributed with a ref_checkpointer on the original weights', () => {
+    const x = tune({
+      method: 'full',
+      objective: 'dpo',
+      gpus: 4,
+      zero: 3,
+      seq: 1024,
+      checkpointing: 'offload',
+    });
+    const y = roundTrip(x, 'torchtune')['torchtune.yaml']!;
+    expect(y).toContain(
+      'tune run --nproc_per_node 4 full_dpo_distributed --config ./torchtune.yaml',
+    );
+    expect(y).toMatch(
+      /\nref_checkpointer:\n {2}_component_: torchtune\.training\.FullModelHFCheckpointer/,
+    );
+    // The reference loads what the policy starts from.
+    const block = (name: string) =>
+      y.slice(y.indexOf(`\n${name}:\n`) + name.length + 3).split(/\n\S/)[0];
+    expect(block('ref_checkpointer')).toBe(block('checkpointer'));
+    expect(y).toMatch(/loss:\n {2}_component_: torchtune\.rlhf\.loss\.DPOLoss\n {2}beta: 0\.1/);
+    expect(y).toContain('_component_: torchtune.datasets.stack_exchange_paired_dataset');
+    // full_dpo_distributed.py reads these (L142-L163, L271), unlike the LoRA DPO recipes.
+    for (const k of [
+      'enable_activation_offloading: true',
+      'clip_grad_norm: null',
+      'optimizer_in_bwd: false',
+      'compile: false',
+      'fsdp_reshard_after_forward: true',
+    ])
+      expect(y).toContain(k);
+    expect(y).not.toContain('save_adapter_weights_only');
+    expect(y).not.toContain('lora_');
+  });
+
+  it('refuses full DPO on one GPU (no single-device recipe), LoRA offload and precomputed references', () => {
     expect(launchBlocker(tune({ method: 'full', objective: 'dpo' }))).toMatch(
       /full_dpo_single_device/,
     );
-    expect(launchBlocker(tune({ method: 'full', objective: 'dpo', gpus: 2, zero: 3 }))).toMatch(
-      /full DPO/,
-    );
+    expect(launchBlocker(tune({ method: 'full', objective: 'dpo', gpus: 2, zero: 3 }))).toBeNull();
+    expect(
+      launchBlocker(
+        tune({ method: 'full', objective: 'dpo', gpus: 2, zero: 3, reference: 'precomputed' }),
+      ),
+    ).toMatch(/ref_checkpointer/);
     expect(
       launchBlocker(tune({ method: 'lora', objective: 'dpo', checkpointing: 'offload' })),
     ).toMatch(/enable_activation_offloading/);

@@ -107,7 +107,11 @@ describe('GRPO scenario (Qwen2.5-7B, rented H100s)', () => {
     });
     expect(files['train.py']).toContain('GRPOTrainer(');
     expect(files['train.py']).toContain('reward_funcs=[placeholder_reward]');
+    // vllm 0.25.1 (TRL 1.9.0's vllm extra cap) with the torch it pins, inside axolotl's torch range.
     expect(files['requirements.txt']).toMatch(/^vllm==0\.25\.1$/m);
+    expect(files['requirements.txt']).toMatch(/^torch==2\.11\.0$/m);
+    expect(files['requirements.txt']).toMatch(/^transformers==5\.14\.1$/m);
+    expect(files['requirements.txt']).not.toMatch(/^torch==2\.12/m);
     readsBack(best, arch, dir);
   });
 
@@ -180,7 +184,7 @@ describe('every TRL objective launches on the HF engines and reads back', () => 
   const CASES: [RawFlags, string, string][] = [
     [{ method: 'full', objective: 'dpo', gpus: 2, zero: 3, framework: 'hf' }, 'dpo', 'DPOTrainer'],
     [{ method: 'lora', objective: 'dpo', reference: 'precomputed' }, 'dpo', 'DPOTrainer'],
-    [{ method: 'lora', objective: 'kto' }, 'kto', 'KTOTrainer'],
+    [{ method: 'lora', objective: 'kto', batch: 2 }, 'kto', 'KTOTrainer'],
     [{ method: 'qlora', objective: 'orpo' }, 'orpo', 'from trl.experimental.orpo import'],
     [{ method: 'lora', objective: 'simpo' }, 'cpo', 'from trl.experimental.cpo import'],
     [{ method: 'lora', objective: 'grpo', rollout: 'hf' }, 'grpo', 'GRPOTrainer'],
@@ -215,7 +219,9 @@ describe('every TRL objective launches on the HF engines and reads back', () => 
       expect(args.trainer).toBe(trainer);
       expect(args[`${trainer}_config`]).toBeDefined();
       expect(files['train.py']).toContain(py);
-      expect(files['axolotl.yaml']).toBeUndefined();
+      // axolotl.yaml beside TRL's files with its rl: keys (axolotl-rl.test.ts), except GRPO server mode.
+      if (options.rollout === 'vllm-server') expect(files['axolotl.yaml']).toBeUndefined();
+      else expect(files['axolotl.yaml']).toContain(`\nrl: ${options.objective}\n`);
       const back = optionsFromFlags(mergeFlags(readFromConfig(dir), {}));
       expect(back).toEqual(options);
       expect(buildEstimate(arch, back, gpu).perGpu.deviceBytes).toBe(estimate.perGpu.deviceBytes);
@@ -233,10 +239,14 @@ describe('every TRL objective launches on the HF engines and reads back', () => 
     expect(
       refuse({ method: 'lora', objective: 'dpo', reference: 'precomputed', liger: true }),
     ).toMatch(/precompute_ref_log_probs/);
-    // torchtune writes LoRA DPO (lora_dpo_*); Unsloth's KTO is estimated but not written.
+    // torchtune writes LoRA DPO (lora_dpo_*); KTO's KL term needs two completions per micro-batch.
     expect(refuse({ method: 'lora', objective: 'dpo', framework: 'torchtune' })).toBeNull();
-    expect(refuse({ method: 'lora', objective: 'kto', framework: 'unsloth' })).toMatch(
-      /no KTO launch files for unsloth/,
+    expect(refuse({ method: 'lora', objective: 'kto', batch: 1 })).toMatch(
+      /TRL 1\.9\.0 KTOTrainer needs a micro-batch of at least 2/,
     );
+    expect(refuse({ method: 'lora', objective: 'kto', framework: 'unsloth', batch: 1 })).toMatch(
+      /TRL 0\.24\.0 KTOTrainer needs a micro-batch of at least 2/,
+    );
+    expect(refuse({ method: 'lora', objective: 'kto', framework: 'unsloth', batch: 2 })).toBeNull();
   });
 });

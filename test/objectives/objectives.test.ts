@@ -232,7 +232,7 @@ describe('--from preference and GRPO configs', () => {
 });
 
 describe('launch: preference and RL objectives are written where a launcher writes them', () => {
-  it('launchBlocker passes DPO on the HF engines (TRL) and refuses it, in one line, where none is written', () => {
+  it('launchBlocker passes DPO on the HF engines (TRL) and torchtune, KTO on Unsloth with two completions a micro-batch', () => {
     const arch = resolveModel('llama-3-8b');
     const sft = { ...defaultOptions('lora') };
     expect(launchBlocker({ arch, options: sft })).toBeNull();
@@ -242,8 +242,9 @@ describe('launch: preference and RL objectives are written where a launcher writ
     const tune = { ...sft, framework: 'torchtune' as const, objective: 'dpo' as const };
     expect(launchBlocker({ arch, options: { ...tune, reference: 'model' } })).toBeNull();
     const kto = { ...sft, framework: 'unsloth' as const, objective: 'kto' as const };
-    expect(launchBlocker({ arch, options: { ...kto, reference: 'model' } })).toMatch(
-      /no KTO launch files for unsloth/,
+    expect(launchBlocker({ arch, options: { ...kto, reference: 'model', batch: 1 } })).toMatch(
+      /KTOTrainer needs a micro-batch of at least 2/,
     );
+    expect(launchBlocker({ arch, options: { ...kto, reference: 'model', batch: 2 } })).toBeNull();
   });
 });

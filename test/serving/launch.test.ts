@@ -8,6 +8,10 @@ import { findGpu } from '../../src/io/load-catalog.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { serveCommands, modelOf } from './serve-line.js';
+import { launchInputOfPlan } from '../../src/commands/launch-run.js';
+import { plan } from '../../src/core/plan/index.js';
+import { inputOf } from './plan-input.js';
+import { explainFit } from '../../src/core/plan/explain.js';
 
 function launch(model: string, gpuId: string, flags: Record<string, unknown>) {
   const arch = resolveModel(model);
@@ -120,14 +124,52 @@ describe('llama-server line', () => {
     expect(c['-ctk']).toBe('q8_0');
     expect(c['-ctv']).toBe('q8_0');
     expect(c['-fa']).toBe('on');
-    expect(c['-hf']).toBe('$MODEL:Q4_K_M');
+    expect(c['-hf']).toBe('bartowski/Meta-Llama-3.1-70B-Instruct-GGUF:Q4_K_M');
     expect(modelOf(sh)).toBe('bartowski/Meta-Llama-3.1-70B-Instruct-GGUF');
   });
   it('a model without a published GGUF gets the convert and llama-quantize steps', () => {
     const { files } = launch('qwen2.5-7b', 'rtx-4090', { framework: 'llama.cpp', weights: 'q8_0' });
     const sh = String(files['serve.sh']);
     expect(sh).toMatch(/llama-quantize model-f16\.gguf model-Q8_0\.gguf Q8_0/);
-    expect(serveCommands(sh)[0]!['-m']).toBe('$MODEL');
+    expect(serveCommands(sh)[0]!['-m']).toBe('model-Q8_0.gguf');
     expect(serveCommands(sh)[0]!['-ngl']).toBe(String(28 + 1));
+  });
+});
+
+describe('llama.cpp over several GPUs', () => {
+  it('a model one card cannot hold runs as one server over two (layer split), ahead of host offload', () => {
+    const input = inputOf('serve-70b-awq-2x48gb.yaml', (s) => {
+      s.search = { ...s.search, engines: ['llama.cpp'], weights: ['q8_0'] };
+      if (s.job.kind !== 'inference') throw new Error('a serving scenario');
+      s.job = { ...s.job, concurrency: 1, slo: undefined };
+    });
+    const best = plan({ ...input, top: 3 }).plans[0]!;
+    expect(best.choices.pp).toBe(2); // 75 GB of q8_0 over two 48 GB cards
+    expect(best.options.gpuLayers).toBeUndefined();
+    const x = launchInputOfPlan(best, input.arch, 'meta-llama/Llama-3.1-70B');
+    const sh = String(buildLaunch(x).files.find((f) => f.path === 'serve.sh')!.content);
+    const [c, ...rest] = serveCommands(sh);
+    expect(rest).toEqual([]); // one server, not one per GPU
+    expect(c!['-sm']).toBe('layer');
+    expect(c!['-ts']).toBe('1,1');
+    expect(sh).toMatch(/^CUDA_VISIBLE_DEVICES=0,1 llama-server/m);
+  });
+});
+
+describe('explain for llama.cpp', () => {
+  it('offers the layer split over more GPUs, fewer -ngl layers and a smaller GGUF type', () => {
+    const arch = resolveModel('llama-3.1-70b');
+    const flags = { method: 'inference', framework: 'llama.cpp', weights: 'q5_k_m', seq: 8192 };
+    const o = withEngineDefaults(optionsFromFlags(flags), flags);
+    const e = explainFit(arch, o, findGpu('rtx-4090'));
+    expect(e.fits).toBe(false);
+    const all = e.fixes.map((f) => f.options);
+    expect(all.some((x) => x.pp === 2 && x.gpus === 2 && x.gpuLayers === undefined)).toBe(true);
+    expect(all.some((x) => x.gpuLayers !== undefined && x.gpus === 1)).toBe(true);
+    expect(
+      all.some((x) => x.weights === 'q4_k_m' && x.gpuLayers === undefined && x.gpus === 1),
+    ).toBe(
+      false, // 40 GiB of Q4_K_M still needs more than one 24 GiB card
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { render } from 'ink-testing-library';
 import { Explorer } from '../../src/ui/tui/Explorer.js';
 import { CompareApp } from '../../src/ui/tui/CompareApp.js';
@@ -401,6 +401,8 @@ describe('quitting', () => {
       ui.stdin.write(k);
       await tick();
     }
+    // A loaded machine may take longer than a tick to handle the keys: wait for the quit itself.
+    await vi.waitFor(() => expect(got).not.toBeNull(), { timeout: 10_000 });
     expect(got![0]).toBe(0);
     expect(got![1]).toMatchInlineSnapshot(`
       "Test scenario · llama-2-13b · plan #4 of 40 (selected when you quit)

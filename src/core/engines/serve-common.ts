@@ -1,5 +1,6 @@
 /** What the serving launchers share: shell quoting, the checkpoint line and the one-request check script. */
 import type { LaunchInput } from '../launch/types.js';
+import type { EstimateOptions } from '../../schema/estimate.js';
 import { checkpointFor, type Checkpoint } from '../launch/checkpoints.js';
 
 /** Shell-quote one word (single quotes; an embedded quote closes, escapes and reopens). */
@@ -32,3 +33,14 @@ export function checkScript(ports: number[], model: string): string {
     'done',
   ].join('\n')}\n`;
 }
+
+/**
+ * The plan's cached share of each prompt (`--prefix-cache`): a property of the requests, not of any server flag,
+ * so serve.sh carries it as a comment that `--from` reads back (core/from/serve.ts prefixCacheFlag).
+ */
+export const prefixLine = (o: EstimateOptions): string[] =>
+  o.prefixCacheFraction
+    ? [
+        `# vramplan: --prefix-cache ${o.prefixCacheFraction} (share of each prompt the plan finds in the prefix cache)`,
+      ]
+    : [];

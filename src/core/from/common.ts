@@ -13,7 +13,10 @@ export type FromFormat =
   | 'accelerate'
   | 'torchtitan'
   | 'unsloth'
-  | 'litgpt';
+  | 'litgpt'
+  | 'vllm'
+  | 'sglang'
+  | 'llama.cpp';
 
 export const FORMAT_NAMES: Record<FromFormat, string> = {
   axolotl: 'axolotl YAML',
@@ -25,6 +28,9 @@ export const FORMAT_NAMES: Record<FromFormat, string> = {
   torchtitan: 'torchtitan recipe (Python, as vramplan writes it)',
   unsloth: 'Unsloth launch JSON (unsloth-args.json)',
   litgpt: 'LitGPT finetune YAML',
+  vllm: 'vLLM serve command line / --config YAML',
+  sglang: 'SGLang launch_server command line / --config YAML',
+  'llama.cpp': 'llama.cpp llama-server command line',
 };
 
 /** Contract flag (kebab-case, as `vramplan estimate` takes it) → value. */

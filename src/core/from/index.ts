@@ -23,6 +23,7 @@ import { mapTorchtune } from '../engines/torchtune/from.js';
 import { mapTorchtitan, TORCHTITAN_DOC_KEY } from '../engines/torchtitan/from.js';
 import { isUnslothArgs, mapUnsloth } from '../engines/unsloth/from.js';
 import { mapLitgpt } from '../engines/litgpt/from.js';
+import { mapServeConfig, serveConfigFormat } from './serve-map.js';
 
 export { FORMAT_NAMES, FromError, mapDeepSpeed, DEEPSPEED_MEMORY_KEYS };
 export type { DeepSpeedMapping, FromFlags, FromFormat, FromMapping };
@@ -78,16 +79,26 @@ export function detectFormat(doc: Record<string, unknown>): FromFormat | null {
       'model_name_or_path',
       // TRL GRPOConfig / DPOConfig written alone (trl/trainer/grpo_config.py, dpo_config.py v1.9.0).
       'num_generations',
+      'use_vllm',
+      'reward_funcs',
+      'max_completion_length',
+      'max_prompt_length',
       'precompute_ref_log_probs',
       'grpo_config',
       'dpo_config',
     ])
   )
     return 'hf-args';
-  return null;
+  // vLLM / SGLang --config YAML: the servers' own flag names as keys.
+  return serveConfigFormat(doc);
 }
 
-export function mapConfig(doc: Record<string, unknown>, format: FromFormat): FromMapping {
+/** `file`: the config's path (a TRL config's trainer may be named only by it). */
+export function mapConfig(
+  doc: Record<string, unknown>,
+  format: FromFormat,
+  file?: string,
+): FromMapping {
   switch (format) {
     case 'axolotl':
       return mapAxolotl(doc);
@@ -98,13 +109,22 @@ export function mapConfig(doc: Record<string, unknown>, format: FromFormat): Fro
     case 'torchtitan':
       return mapTorchtitan(doc);
     case 'hf-args':
-      return mapHfArgs(doc);
+      return mapHfArgs(doc, file);
     case 'accelerate':
       return mapAccelerate(doc);
     case 'unsloth':
       return mapUnsloth(doc);
     case 'litgpt':
       return mapLitgpt(doc);
+    case 'vllm':
+    case 'sglang':
+      return mapServeConfig(doc, format);
+    case 'llama.cpp':
+      throw new FromError(
+        '(file)',
+        'a YAML/JSON document',
+        'a llama-server command line or serve.sh',
+      );
     case 'deepspeed': {
       const ds = mapDeepSpeed(doc);
       if (ds.precisionAuto)

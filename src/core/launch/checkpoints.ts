@@ -87,3 +87,11 @@ export function checkpointFor(
       return { ref: fallback, published: false, steps: [] };
   }
 }
+
+/** The base model and (first) weight format of a published checkpoint (`--from` reads serve.sh back), or null. */
+export function publishedBase(ref: string): { hfId: string; weights: WeightDtype } | null {
+  for (const [hfId, byWeights] of Object.entries(PUBLISHED))
+    for (const [weights, published] of Object.entries(byWeights))
+      if (published === ref) return { hfId, weights: weights as WeightDtype };
+  return null;
+}

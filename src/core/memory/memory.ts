@@ -260,7 +260,7 @@ const UPCAST_BACKWARD_PER_VOCAB = 12;
 
 // vLLM EngineArgs gpu_memory_utilization default ("defaults to 0.9",
 // https://docs.vllm.ai/en/latest/configuration/engine_args.html).
-const VLLM_GPU_UTILIZATION = 0.9;
+export const VLLM_GPU_UTILIZATION = 0.9;
 // vLLM V1 always chunks prefill: one scheduler step runs at most max_num_batched_tokens (8192 assumed, the
 // engine's default outside small-GPU online serving), so its profiled activation peak is one such chunk
 // (https://docs.vllm.ai/en/latest/configuration/optimization.html, "Chunked Prefill").

@@ -272,6 +272,47 @@ function parallelMoves(arch: Arch, o: EstimateOptions, add: AddMove): void {
   }
 }
 
+// GGUF types from the largest to the smallest (tools/quantize/README.md at llama.cpp 25d5b0c5: 8.50, 6.56, 5.70,
+// 4.89 bits per weight; each step down adds perplexity).
+const GGUF_LADDER = ['q8_0', 'q6_k', 'q5_k_m', 'q4_k_m'] as const;
+
+/** llama.cpp: its layers split over more GPUs (one server), fewer of them on the GPU, or a smaller GGUF type. */
+function llamaCppMoves(arch: Arch, o: EstimateOptions, add: AddMove): void {
+  if (o.framework !== 'llama.cpp' || o.method !== 'inference') return;
+  const layers = arch.groups.reduce((a, g) => a + g.count, 0);
+  if (o.gpus === o.pp)
+    for (const g of [o.pp * 2, o.pp * 4])
+      if (g <= layers)
+        add('parallel', `${g} GPUs, one llama-server (layer split)`, `needs ${g} GPUs`, (x) => ({
+          ...x,
+          gpus: g,
+          pp: g,
+        }));
+  const on = Math.min(o.gpuLayers ?? layers, layers);
+  for (const eighths of [6, 4, 2]) {
+    const n = Math.round((layers * eighths) / 8);
+    if (n < on)
+      add(
+        'gpuLayers',
+        `${n} of ${layers} layers on the GPU (-ngl ${n})`,
+        'the other layers decode from host RAM at host bandwidth: much slower',
+        (x) => ({ ...x, gpuLayers: n }),
+      );
+  }
+  const at = (GGUF_LADDER as readonly string[]).indexOf(o.weights);
+  for (const w of GGUF_LADDER.slice(at + 1))
+    if (at >= 0)
+      add(
+        'weights',
+        `${w.toUpperCase()} GGUF`,
+        'fewer bits per weight: higher perplexity',
+        (x) => ({
+          ...x,
+          weights: w,
+        }),
+      );
+}
+
 function moves(arch: Arch, o: EstimateOptions, gpu: Gpu): Move[] {
   const m: Move[] = [];
   const add: AddMove = (axis, label, tradeoff, apply) =>
@@ -285,6 +326,7 @@ function moves(arch: Arch, o: EstimateOptions, gpu: Gpu): Move[] {
     add('liger', 'Liger kernels', null, (x) => ({ ...x, liger: true }));
   shapeMoves(o, gpu, add);
   parallelMoves(arch, o, add);
+  llamaCppMoves(arch, o, add);
   return m.filter((mv) => mv.change.label !== '');
 }
 

@@ -876,12 +876,17 @@ interface Layout {
 function layoutsOf(s: Scenario, arch: Arch, method: Method, counts: readonly number[]): Layout[] {
   const layers = arch.groups.reduce((a, g) => a + g.count, 0);
   const maxTp = s.hardware.gpusPerNode;
+  const llama = searchedEngines(s).includes('llama.cpp');
   const out: Layout[] = [];
   for (const c of counts)
     for (const tp of tensorParallelisms(c, arch, maxTp, s.search.tp))
-      for (const pp of method === 'inference'
-        ? [1]
-        : pipelineParallelisms(c / tp, layers, s.search.pp)) {
+      for (const pp of method !== 'inference'
+        ? pipelineParallelisms(c / tp, layers, s.search.pp)
+        : // Serving: one llama-server over all the count's GPUs (its layer split; no TP); the fleet MIP
+          // combines replicas of different counts, so pipelines beside replicas are not searched.
+          tp === 1 && llama && c > 1 && pipelineParallelisms(c, layers, s.search.pp).includes(c)
+          ? [1, c]
+          : [1]) {
         const dp = c / (tp * pp);
         const bits = ((tp > 1 ? 1 : 0) * 2 + (pp > 1 ? 1 : 0)) * 2 + (dp > 1 ? 1 : 0);
         for (const sh of shardings(method, dp, tp, pp, s.search.zero, s.search.offload))

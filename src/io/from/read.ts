@@ -24,6 +24,13 @@ import { UserError, shownValue } from '../errors.js';
 import { FlagError } from '../../schema/flags.js';
 import { MAX_NESTING, bracketDepth, nestingOf, readInputText, tooDeep } from '../read-input.js';
 import { editDistance } from '../suggest.js';
+import {
+  configRefOf,
+  hasServeCommand,
+  mapServeScript,
+  parseServeScript,
+  withConfig,
+} from '../../core/from/serve-map.js';
 
 /**
  * Exit status of a config file that cannot be read or mapped (malformed file, missing DeepSpeed file,
@@ -176,6 +183,7 @@ const LAUNCH_FILES = [
   'torchtitan_vramplan.py',
   'unsloth-args.json',
   'litgpt.yaml',
+  'serve.sh', // vLLM, SGLang, llama.cpp
 ] as const;
 const ACCELERATE_FILE = 'accelerate.yaml';
 
@@ -230,13 +238,16 @@ export function readFromConfig(file: string): FromConfig {
 }
 
 function readFile(file: string): FromConfig {
-  const doc = parse(file, readText(file));
+  const text = readText(file);
+  if (/\.(sh|bash)$/i.test(file) || (!/\.(json|ya?ml|py)$/i.test(file) && hasServeCommand(text)))
+    return readServeScript(file, text);
+  const doc = parse(file, text);
   const format = detectFormat(doc);
   if (!format)
     throw fail(
       `${file}: cannot tell which tool this config is for (keys: ${Object.keys(doc).slice(0, 6).join(', ')}); expected one of: ${describeFormats()}`,
     );
-  let m = mapped(file, () => mapConfig(doc, format));
+  let m = mapped(file, () => mapConfig(doc, format, file));
   let deepspeedFile: string | null = null;
   if (m.deepspeedRef !== null) {
     const ref = m.deepspeedRef;
@@ -275,6 +286,29 @@ function readFile(file: string): FromConfig {
   if (m.ignored.length > 0)
     warnings.push(`not used (no effect on per-GPU memory): ${m.ignored.join(', ')}`);
   return { ...m, warnings, file, deepspeedFile, sourceKeys: sourceKeysOf(doc, m.flags) };
+}
+
+/**
+ * A shell script or command line that starts a server (vllm serve, sglang, llama-server): each command's
+ * `--config` YAML (looked up as a DeepSpeed file is) spliced in, then the engine's reader.
+ */
+function readServeScript(file: string, text: string): FromConfig {
+  const script = mapped(file, () => parseServeScript(text));
+  script.commands = script.commands.map((c) => {
+    const ref = configRefOf(c);
+    if (ref === null) return c;
+    const found = resolveRef(file, ref);
+    if (!found)
+      throw fail(
+        `${file}: --config: '${ref}' not found (looked beside the file, in its parent folders and in the working folder)`,
+      );
+    return withConfig(c, parse(found, readText(found)));
+  });
+  const m = mapped(file, () => mapServeScript(script));
+  const warnings = [...m.warnings];
+  if (m.ignored.length > 0)
+    warnings.push(`not used (no effect on per-GPU memory): ${m.ignored.join(', ')}`);
+  return { ...m, warnings, file, deepspeedFile: null, sourceKeys: {} };
 }
 
 /** The memory key a mistyped key most likely meant: two edits away, or a longer/shorter spelling of it. */

@@ -24,13 +24,12 @@ function hfBlocker(x: LaunchPlan): string | null {
 
 /**
  * The emitters over the trainers' GPUs (GRPO server mode: the vLLM server's are not Accelerate's), with
- * launch.sh starting `trl vllm-serve` first in server mode; axolotl only for SFT (its `rl:` configs are
- * not written).
+ * launch.sh starting `trl vllm-serve` first in server mode; axolotl.yaml beside them (its `rl:` keys for a
+ * preference / RL objective: axolotl-rl.ts).
  */
 function emitTrl(x: LaunchInput, emitters: ((x: LaunchInput) => EngineOutput)[]): EngineOutput[] {
   const t = trainerInput(x);
-  const sft = x.options.objective === undefined || x.options.objective === 'sft';
-  const outputs = withArgs([...emitters.map((e) => e(t)), ...(sft ? [emitAxolotl(t)] : [])]);
+  const outputs = withArgs([...emitters.map((e) => e(t)), emitAxolotl(t)]);
   const server = serverModeBlocker(x);
   if (server) return [{ engine: HF_ENGINE, ok: false, reason: server }];
   if (x.options.rollout !== 'vllm-server') return outputs;

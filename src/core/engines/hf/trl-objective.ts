@@ -99,6 +99,9 @@ export function trlObjectiveBlocker(x: LaunchPlan): string | null {
   const objective = trlObjective(o);
   if (!objective) return null;
   const t = TRL_TRAINERS[objective];
+  // kto_trainer.py#L806 (v1.9.0): "Actual (not effective) batch size must be > 1" (the KL term pairs the batch).
+  if (objective === 'kto' && o.batch < 2)
+    return 'TRL 1.9.0 KTOTrainer needs a micro-batch of at least 2 (its KL term pairs completions within the batch)';
   if (o.checkpointing === 'offload' && !OFFLOADS_ACTIVATIONS.has(objective))
     return `TRL ${t.config} has no activation_offloading (v1.9.0): use gradient checkpointing`;
   const liger = o.liger || o.chunkedLoss;
@@ -213,6 +216,13 @@ export function serverLaunchScript(x: LaunchInput, trainCommand: string): Launch
 
 // TRL v1.9.0 pyproject.toml: vllm = ["vllm>=0.17.0,<=0.25.1"]; the newest release in that range.
 export const TRL_VLLM_PIN = '0.25.1';
+/**
+ * The torch vllm 0.25.1 pins: 2.11.0 (vLLM's torch pin by release, 0.20.0 .. 0.26.0 → torch==2.11.0:
+ * unslothai/unsloth .github/scripts/kaggle_t4_ci/legs.py#L271-L276 at 015bdef; vllm-project/vllm #45082, the
+ * closed 2.11.0 → 2.12.1 bump). Inside axolotl v0.18.0's torch>=2.11.0,<=2.12.1, so the same environment
+ * holds the trainers and `trl vllm-serve`; vLLM takes transformers v5 since 0.19.1 (vllm-project/vllm #40146, #30566).
+ */
+export const TRL_VLLM_TORCH = '2.11.0';
 
 /** A placeholder reward (clearly marked) and the prompt filter for GRPO's train.py. */
 const GRPO_EXTRAS = `

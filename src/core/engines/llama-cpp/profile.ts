@@ -7,9 +7,10 @@ export const LLAMA_CPP_PROFILE: EngineProfile = {
   ...VLLM_PROFILE,
   id: 'llama.cpp',
   framework: 'llama.cpp',
-  // One llama-server per GPU here (its layer split over several GPUs is not written by vramplan).
+  // --split-mode layer (the default) spreads consecutive layers and their KV over the visible GPUs: a pipeline
+  // without overlap for one sequence (common/arg.cpp at 145b6280); row split (tensor-parallel-like) not searched.
   tp: false,
-  pp: false,
+  pp: true,
   // GGUF files only (convert_hf_to_gguf.py + llama-quantize); f16 GGUF is the 16-bit case.
   baseWeights: ['fp16', 'bf16', 'q4_k_m', 'q5_k_m', 'q6_k', 'q8_0'],
   attention: ['flash', 'sdpa'],

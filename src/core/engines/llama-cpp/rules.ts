@@ -30,6 +30,9 @@ export const LLAMA_SERVER_FLAGS = [
   '-ctk', // --cache-type-k TYPE (f16, q8_0, ...)
   '-ctv', // --cache-type-v TYPE
   '-fa', // --flash-attn on|off|auto
+  '-sm', // --split-mode none|layer|row (common/arg.cpp at 145b6280)
+  '-ts', // --tensor-split N0,N1,... (proportions per GPU)
+  '--cache-reuse', // min chunk size to reuse from the cache by KV shifting (server only)
   '--host',
   '--port',
 ] as const;

@@ -1,7 +1,7 @@
 /** SGLang serving plans: `python -m sglang.launch_server` per replica (serve.sh) and check.sh. */
 import { dataParallel, TORCH_DTYPE } from '../../launch/common.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
-import { checkScript, modelLines, servedCheckpoint } from '../serve-common.js';
+import { checkScript, modelLines, prefixLine, servedCheckpoint } from '../serve-common.js';
 import { sglangDefaults } from './memory.js';
 import { SGLANG_VERSION } from './rules.js';
 
@@ -22,13 +22,15 @@ export function sglangArgs(x: LaunchInput, published: boolean): string[] {
     `--context-length ${o.seq}`,
     `--max-running-requests ${o.batch}`,
     `--dtype ${TORCH_DTYPE[o.weights === 'fp16' ? 'fp16' : o.compute]}`,
-    // ServerArgs.kv_cache_dtype choices: auto, fp8_e5m2, fp8_e4m3, bf16 (server_args.py at 469c63e5).
+    // ServerArgs.kv_cache_dtype choices: auto, fp8_e5m2, fp8_e4m3, bf16 (https://docs.sglang.io/docs/advanced_features/server_arguments.md).
     `--kv-cache-dtype ${o.kvCacheDtype === 'fp8' ? 'fp8_e4m3' : 'auto'}`,
   ];
   // A 16-bit checkpoint quantized while loading (--quantization fp8); published checkpoints carry their config.
   if (o.weights === 'fp8' && !published) args.push('--quantization fp8');
   // The fraction the memory model used (its own default for this card, written out so both agree).
   args.push(`--mem-fraction-static ${d.memFractionStatic.toFixed(3)}`);
+  // The radix cache reuses cached prefixes by default; off where the plan's prefill counts no cached share.
+  if (!o.prefixCacheFraction) args.push('--disable-radix-cache');
   return args;
 }
 
@@ -47,6 +49,7 @@ export function emitSglang(x: LaunchInput): EngineOutput {
     '# pip install -r requirements.txt; each replica listens on its own port.',
     'set -euo pipefail',
     ...modelLines(ck),
+    ...prefixLine(o),
   ];
   for (let r = 0; r < replicas; r++) {
     const gpus = Array.from({ length: per }, (_, i) => r * per + i).join(',');

@@ -30,8 +30,9 @@ export const SGLANG_RULES: readonly Rule[] = [
 ];
 
 /**
- * The `python -m sglang.launch_server` flags serve.sh writes: ServerArgs fields of
- * python/sglang/srt/server_args.py (argparse names, read at commit 469c63e5).
+ * The `python -m sglang.launch_server` flags serve.sh writes: ServerArgs argparse names as the server
+ * arguments reference lists them for SGLang 0.5 (https://docs.sglang.io/docs/advanced_features/server_arguments.md;
+ * the stored server_args.py at 469c63e5 is a 2024 copy that predates most of them).
  */
 export const SGLANG_SERVE_FLAGS = [
   '--model-path', // ServerArgs.model_path
@@ -44,4 +45,5 @@ export const SGLANG_SERVE_FLAGS = [
   '--kv-cache-dtype', // ServerArgs.kv_cache_dtype (auto, fp8_e5m2, fp8_e4m3, ...)
   '--quantization', // ServerArgs.quantization
   '--mem-fraction-static', // ServerArgs.mem_fraction_static
+  '--disable-radix-cache', // ServerArgs.disable_radix_cache (store_true)
 ] as const;

@@ -63,7 +63,7 @@ export const torchtuneBlocker = (x: LaunchPlan): string | null =>
 
 const recipeOf = (o: EstimateOptions): string =>
   isTuneDpo(o)
-    ? tuneDpoRecipe(dataParallel(o) > 1)
+    ? tuneDpoRecipe(dataParallel(o) > 1, o.method === 'full')
     : `${isAdapter(o) ? 'lora' : 'full'}_finetune_${dataParallel(o) > 1 ? 'distributed' : 'single_device'}`;
 
 /** The model block: the builder and, for LoRA / QLoRA, its adapter keys. */
@@ -195,8 +195,13 @@ export function emitTorchtune(x: LaunchInput): EngineOutput {
     `checkpoint_dir, tokenizer path and checkpoint_files are placeholders: download with 'tune download ${x.modelRef} --output-dir ${dir}'`,
   );
   // YAML 1.1 mode quotes no/on/yes, which PyYAML (Accelerate, axolotl, torchtune readers) would read as booleans.
-  // LoRA DPO: the lora_dpo_* recipe's keys (dpo.ts).
-  const doc = new Document(isTuneDpo(o) ? tuneDpoConfig(config, distributed) : config, {
+  // DPO: the lora_dpo_* / full_dpo_distributed recipe's keys (dpo.ts).
+  if (isTuneDpo(o) && !isAdapter(o) && o.zero < 3)
+    notes.push(
+      'full_dpo_distributed shards the reference copy with FSDP as the policy (_setup_reference_model): its memory is below the plan, which holds a whole copy below ZeRO-3',
+    );
+  const tuned = isTuneDpo(o) ? tuneDpoConfig(config, distributed, !isAdapter(o)) : config;
+  const doc = new Document(tuned, {
     version: '1.1',
   });
   const { nodes, launch } = tuneRun(x);

@@ -15,7 +15,7 @@ import { mapTrlObjective, trlObjectiveOf } from '../hf/from/trl-objective.js';
 import { HF_ARGS_KEYS } from '../../from/vocab.js';
 
 /** The TRL config blocks unsloth-args.json may carry (SFT, or the trainer `trainer` names: objective.ts). */
-const BLOCKS = ['sft_config', 'dpo_config', 'grpo_config'] as const;
+const BLOCKS = ['sft_config', 'dpo_config', 'orpo_config', 'kto_config', 'grpo_config'] as const;
 
 /** An unsloth-args.json: the from_pretrained block beside a TRL config block. */
 export const isUnslothArgs = (doc: Record<string, unknown>): boolean =>

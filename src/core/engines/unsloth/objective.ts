@@ -1,12 +1,17 @@
 /**
- * Unsloth's DPO and GRPO runs (issue 26): unsloth-args.json's `trainer` and its TRL config block, the
- * from_pretrained kwargs of GRPO's shared-weights vLLM rollout, and train_unsloth.py for those trainers.
+ * Unsloth's DPO, ORPO, KTO and GRPO runs (issue 26): unsloth-args.json's `trainer` and its TRL config block,
+ * the from_pretrained kwargs of GRPO's shared-weights vLLM rollout, and train_unsloth.py for those trainers.
  *
  * Sources (the keys were read there):
  * - TRL v0.24.0 (the trl<=0.24.0 cap of unsloth 2026.8.19): trl/trainer/dpo_config.py (max_length L323,
  *   padding_free L335, precompute_ref_log_probs L344, beta L392 default 0.1) and trl/trainer/grpo_config.py
  *   (max_prompt_length L300, num_generations L306, max_completion_length L313, steps_per_generation L339,
- *   use_vllm L399, vllm_mode L406, beta L479 default 0.0; no max_length, padding_free or packing).
+ *   use_vllm L399, vllm_mode L406, beta L479 default 0.0; no max_length, padding_free or packing),
+ *   trl/trainer/orpo_config.py (max_length L97, beta L115 default 0.1; no padding_free) and
+ *   trl/trainer/kto_config.py (max_length L119, beta L137 default 0.1, precompute_ref_log_probs L200; no
+ *   padding_free); kto_trainer.py#L681 (per_device_train_batch_size <= 1 raises: the KL term pairs the batch).
+ * - unsloth 015bdef rl.py#L4235-L4246: patch_trl_rl_trainers patches every trl.trainer.*_trainer (ORPO and KTO
+ *   too: rl_replacements.py#L891 orpo_trainer, #L3028 kto_trainer).
  * - unsloth 015bdef0d94a241bcd94eec7a405b1700632180d: unsloth/models/loader.py#L429-L433
  *   (from_pretrained fast_inference=False, gpu_memory_utilization=0.5, max_lora_rank=64);
  *   unsloth/models/rl.py#L3970-L3994 (a model with a vllm_engine sets args.use_vllm and vllm_mode "colocate")
@@ -19,32 +24,49 @@ import type { LaunchPlan } from '../../launch/types.js';
 import { stepsPerGeneration } from '../../memory/objective.js';
 
 /** The objectives beyond SFT the Unsloth launcher writes. */
-export const UNSLOTH_LAUNCH_OBJECTIVES: readonly Objective[] = ['dpo', 'grpo'];
+export const UNSLOTH_LAUNCH_OBJECTIVES: readonly Objective[] = ['dpo', 'orpo', 'kto', 'grpo'];
+
+type UnslothObjective = 'dpo' | 'orpo' | 'kto' | 'grpo';
 
 /** TRL's names for one objective: unsloth-args.json's `trainer` and block, the Python classes. */
 export interface UnslothTrainer {
-  trainer: 'dpo' | 'grpo';
-  block: 'dpo_config' | 'grpo_config';
-  config: 'DPOConfig' | 'GRPOConfig';
-  cls: 'DPOTrainer' | 'GRPOTrainer';
+  trainer: UnslothObjective;
+  block: `${UnslothObjective}_config`;
+  config: string;
+  cls: string;
 }
 
-export const UNSLOTH_TRAINERS: Record<'dpo' | 'grpo', UnslothTrainer> = {
-  dpo: { trainer: 'dpo', block: 'dpo_config', config: 'DPOConfig', cls: 'DPOTrainer' },
-  grpo: { trainer: 'grpo', block: 'grpo_config', config: 'GRPOConfig', cls: 'GRPOTrainer' },
+const trainerOf = (name: UnslothObjective, cls: string): UnslothTrainer => ({
+  trainer: name,
+  block: `${name}_config`,
+  config: `${cls}Config`,
+  cls: `${cls}Trainer`,
+});
+
+export const UNSLOTH_TRAINERS: Record<UnslothObjective, UnslothTrainer> = {
+  dpo: trainerOf('dpo', 'DPO'),
+  orpo: trainerOf('orpo', 'ORPO'),
+  kto: trainerOf('kto', 'KTO'),
+  grpo: trainerOf('grpo', 'GRPO'),
 };
 
-// DPOConfig.beta default (dpo_config.py#L392 at v0.24.0), written explicitly.
+// DPOConfig.beta default (dpo_config.py#L392 at v0.24.0), written explicitly; ORPOConfig's (orpo_config.py#L115,
+// the odds-ratio weight λ) and KTOConfig's (kto_config.py#L137) are 0.1 too.
 const DPO_BETA = 0.1;
 // GRPO's KL coefficient where the plan keeps a reference: DeepSeekMath's 0.04 (as the TRL launcher writes).
 const GRPO_BETA = 0.04;
 
-const unslothObjective = (o: EstimateOptions): 'dpo' | 'grpo' | null =>
-  o.objective === 'dpo' || o.objective === 'grpo' ? o.objective : null;
+const unslothObjective = (o: EstimateOptions): UnslothObjective | null =>
+  o.objective !== undefined && o.objective in UNSLOTH_TRAINERS
+    ? (o.objective as UnslothObjective)
+    : null;
 
-/** Why the Unsloth launcher cannot write the plan's DPO / GRPO run as modelled, or null. */
+/** Why the Unsloth launcher cannot write the plan's preference / GRPO run as modelled, or null. */
 export function unslothObjectiveBlocker(x: LaunchPlan): string | null {
   const o = x.options;
+  // kto_trainer.py#L681 (v0.24.0): the KL estimate pairs each prompt with another completion of the batch.
+  if (o.objective === 'kto' && o.batch < 2)
+    return 'TRL 0.24.0 KTOTrainer needs a micro-batch of at least 2 (its KL term pairs completions within the batch)';
   if (o.objective !== 'grpo') return null;
   if (o.rollout === 'vllm-server')
     return 'Unsloth GRPO generates on the training GPU (one GPU): no vLLM server mode';
@@ -70,9 +92,11 @@ export function unslothObjectiveArgs(
   const t = UNSLOTH_TRAINERS[objective];
   const config: Record<string, unknown> = { ...sft };
   delete config.packing; // SFTConfig only
-  if (objective === 'dpo') {
+  // ORPOConfig and KTOConfig have no padding_free (orpo_config.py, kto_config.py v0.24.0): a TypeError there.
+  if (objective === 'orpo' || objective === 'kto') delete config.padding_free;
+  if (objective !== 'grpo') {
     config.beta = DPO_BETA;
-    config.precompute_ref_log_probs = o.reference === 'precomputed';
+    if (objective !== 'orpo') config.precompute_ref_log_probs = o.reference === 'precomputed';
     return { t, config, load: {} };
   }
   // GRPOConfig has neither max_length nor padding_free (grpo_config.py v0.24.0).
@@ -98,8 +122,38 @@ export function unslothObjectiveArgs(
   return { t, config, load };
 }
 
-/** The trainer lines of train_unsloth.py for DPO / GRPO (after the model and tokenizer are loaded). */
+/** The trainer lines of train_unsloth.py for ORPO (reference-free) and KTO (unpaired, labelled completions). */
+function orpoKtoPy(t: UnslothTrainer): string {
+  if (t.trainer === 'orpo')
+    return `# Replace with your data: preference pairs ("prompt", "chosen", "rejected").
+dataset = load_dataset("trl-lib/ultrafeedback_binarized", split="train")
+
+# ORPO has no reference model: the odds-ratio term is computed on the policy alone.
+trainer = ORPOTrainer(
+    model=model,
+    args=ORPOConfig(**args["orpo_config"]),
+    train_dataset=dataset,
+    processing_class=tokenizer,
+)
+`;
+  return `# Replace with your data: completions with a label ("prompt", "completion", "label").
+dataset = load_dataset("trl-lib/kto-mix-14k", split="train")
+
+# ref_model=None: with LoRA the reference is the base with the adapters switched off (TRL creates a copy
+# for a full fine-tune).
+trainer = KTOTrainer(
+    model=model,
+    ref_model=None,
+    args=KTOConfig(**args["kto_config"]),
+    train_dataset=dataset,
+    processing_class=tokenizer,
+)
+`;
+}
+
+/** The trainer lines of train_unsloth.py for each objective (after the model and tokenizer are loaded). */
 export function unslothObjectivePy(t: UnslothTrainer): string {
+  if (t.trainer === 'orpo' || t.trainer === 'kto') return orpoKtoPy(t);
   if (t.trainer === 'dpo')
     return `# Replace with your data: preference pairs ("prompt", "chosen", "rejected").
 dataset = load_dataset("trl-lib/ultrafeedback_binarized", split="train")

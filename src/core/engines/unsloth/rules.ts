@@ -96,8 +96,10 @@ export const UNSLOTH_RULES: readonly Rule[] = [
     versions: UNSLOTH_VERSIONS,
     source: `${U}/unsloth/trainer.py#L118-L121`,
     effect: 'change',
-    // GRPOConfig has no padding_free (grpo_config.py at TRL v0.24.0): not written for GRPO.
-    applies: (x) => x.options.method !== 'inference' && x.options.objective !== 'grpo',
+    // GRPOConfig, ORPOConfig and KTOConfig have no padding_free (TRL v0.24.0): not written for them.
+    applies: (x) =>
+      x.options.method !== 'inference' &&
+      !['grpo', 'orpo', 'kto'].includes(x.options.objective ?? 'sft'),
   },
   {
     id: 'unsloth-import-first',

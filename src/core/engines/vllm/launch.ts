@@ -4,8 +4,9 @@ import type { EstimateOptions } from '../../../schema/estimate.js';
 import { HF_PINS } from '../hf/trainer.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
 import { VLLM_VERSION } from './rules.js';
-import { checkScript, modelLines, servedCheckpoint } from '../serve-common.js';
+import { checkScript, modelLines, prefixLine, servedCheckpoint } from '../serve-common.js';
 import { fp8KvFlag } from '../kernels.js';
+import { VLLM_GPU_UTILIZATION } from '../../memory/memory.js';
 
 export const SERVE_SCRIPT = 'serve.sh';
 export const CHECK_SCRIPT = 'check.sh';
@@ -75,14 +76,13 @@ export function vllmArgs(
     default:
       break;
   }
-  // vLLM pre-allocates KV blocks up to this fraction of the GPU; the plan's peak (weights, KV for
-  // max-num-seqs x max-model-len, activations, CUDA context) plus 1 GiB for CUDA graphs fits inside it.
-  const util = Math.min(
-    0.95,
-    Math.ceil(((x.estimate.perGpu.deviceBytes + 2 ** 30) / (x.gpu.memoryMiB * 2 ** 20)) * 100) /
-      100,
-  );
+  // vLLM pre-allocates KV blocks up to this fraction of the GPU: the very fraction the memory model filled the
+  // plan's pool to (memory.ts VLLM_GPU_UTILIZATION), so the launched pool is the planned one.
+  const util = VLLM_GPU_UTILIZATION;
   args.push(`--gpu-memory-utilization ${util.toFixed(2)}`);
+  // Automatic prefix caching (on by default in V1: EngineArgs._set_default_args at 99d7eb5d), written as the
+  // plan counts it: on where the plan has a cached share of each prompt, off where its prefill counts none.
+  args.push(o.prefixCacheFraction ? '--enable-prefix-caching' : '--no-enable-prefix-caching');
   return { args, notes };
 }
 
@@ -100,6 +100,7 @@ export function emitVllm(x: LaunchInput): EngineOutput {
     '# pip install -r requirements.txt; each replica listens on its own port.',
     'set -euo pipefail',
     ...modelLines(ck),
+    ...prefixLine(o),
   ];
   for (let r = 0; r < replicas; r++) {
     const gpus = Array.from({ length: perReplica }, (_, i) => r * perReplica + i).join(',');

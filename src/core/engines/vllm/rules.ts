@@ -58,4 +58,6 @@ export const VLLM_SERVE_FLAGS = [
   '--kv-cache-dtype', // EngineArgs.kv_cache_dtype (CacheDType: auto, fp8, …)
   '--quantization', // EngineArgs.quantization (QuantizationMethods)
   '--gpu-memory-utilization', // EngineArgs.gpu_memory_utilization
+  '--enable-prefix-caching', // EngineArgs.enable_prefix_caching (bool: argparse BooleanOptionalAction)
+  '--no-enable-prefix-caching', // its negation, the same BooleanOptionalAction
 ] as const;

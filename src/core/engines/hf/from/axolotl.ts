@@ -224,4 +224,22 @@ function rlInto(r: FieldReader, flags: FromFlags, warnings: string[]): void {
   }
   const trl = r.record('trl');
   mapTrlObjective(new FieldReader(trl ?? {}, 'trl.'), objective, flags);
+  // Top-level keys (axolotl 067b021 schemas/config.py): DPO/KTO's precompute_ref_log_probs; beta, ORPO's
+  // alpha and SimPO's gamma / BC weight (rl.py#L122-L156) change no memory.
+  if ((objective === 'dpo' || objective === 'kto') && r.bool('precompute_ref_log_probs'))
+    flags.reference = 'precomputed';
+  for (const k of ['rl_beta', 'orpo_alpha', 'simpo_gamma', 'cpo_alpha', 'max_prompt_len'])
+    r.used.add(k);
+  // GRPO colocate: grpo/__init__.py#L72-L76 passes vllm.gpu_memory_utilization (VllmConfig default 0.9), not
+  // a trl key, as vllm_gpu_memory_utilization.
+  const vllm = r.record('vllm');
+  if (flags.rollout === 'vllm-colocate') {
+    const share = vllm?.gpu_memory_utilization;
+    if (share !== undefined && typeof share !== 'number')
+      throw new FromError('vllm.gpu_memory_utilization', share, 'a number between 0 and 1');
+    flags['rollout-memory'] = share ?? AXOLOTL_VLLM_SHARE;
+  }
 }
+
+// axolotl 067b021 src/axolotl/utils/schemas/vllm.py: gpu_memory_utilization default 0.9.
+const AXOLOTL_VLLM_SHARE = 0.9;

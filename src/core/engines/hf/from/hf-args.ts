@@ -16,7 +16,7 @@ import {
 } from '../../../from/common.js';
 import { mapFsdp } from './fsdp.js';
 import { HF_ARGS_KEYS } from '../../../from/vocab.js';
-import { mapTrlObjective, trlObjectiveOf } from './trl-objective.js';
+import { mapTrlObjective, TRL_IGNORED_KEYS, trlObjectiveOf } from './trl-objective.js';
 
 /** The trainer config blocks `vramplan launch` writes into hf-args.json, by TRL trainer. */
 const CONFIG_BLOCKS = [
@@ -166,15 +166,25 @@ export function flattenLaunchArgs(doc: Record<string, unknown>): Record<string, 
   return flat;
 }
 
-export function mapHfArgs(input: Record<string, unknown>): FromMapping {
+/**
+ * `file`: the config's path; where no key names the TRL trainer, its name or folder may (`dpo_config.yaml`).
+ */
+export function mapHfArgs(input: Record<string, unknown>, file?: string): FromMapping {
   const doc = flattenLaunchArgs(input);
+  // hf-args.json from `vramplan launch` (a trainer block): its keys are TRL v1.9.0's, no warnings due.
+  const launched = doc !== input;
   const r = new FieldReader(doc);
   const flags: FromFlags = {};
   const warnings: string[] = [];
   const model = r.str('model_name_or_path') ?? null;
   const trainer = mapTrainerArgs(r, flags, warnings);
-  const objective = trlObjectiveOf(doc, r.str('trainer'));
-  if (objective !== null && objective !== 'sft') mapTrlObjective(r, objective, flags);
+  const objective = trlObjectiveOf(doc, r.str('trainer'), launched ? undefined : file, warnings);
+  const rl = objective !== null && objective !== 'sft';
+  if (rl) mapTrlObjective(r, objective, flags, launched ? undefined : { warnings });
+  if (rl && !launched && r.has('torch_dtype') && !r.has('dtype'))
+    warnings.push(
+      `torch_dtype: TRL v1.9.0's ModelConfig calls it dtype (huggingface/trl #4000; torch_dtype removed in v0.27.0, #4651) and \`trl\` drops the old name, loading float32; estimated with ${String(r.raw('torch_dtype'))}, what the config asks for`,
+    );
   const serve = r.record('vllm_serve');
   if (serve && typeof serve.gpus === 'number') {
     flags['rollout-gpus'] = serve.gpus;
@@ -230,8 +240,8 @@ export function mapHfArgs(input: Record<string, unknown>): FromMapping {
     model,
     flags,
     warnings,
-    ignored: rest.filter((k) => HF_ARGS_KEYS.has(k)),
-    unknown: rest.filter((k) => !HF_ARGS_KEYS.has(k)),
+    ignored: rest.filter((k) => HF_ARGS_KEYS.has(k) || TRL_IGNORED_KEYS.has(k)),
+    unknown: rest.filter((k) => !HF_ARGS_KEYS.has(k) && !TRL_IGNORED_KEYS.has(k)),
     deepspeedRef: trainer.deepspeedRef,
     deepspeedInline: trainer.deepspeedInline,
     memoryKeys: HF_MEMORY_KEYS,

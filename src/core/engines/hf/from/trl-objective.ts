@@ -2,28 +2,75 @@
  * TRL's preference and RL trainer configs (DPOConfig, KTOConfig, ORPOConfig, CPOConfig, GRPOConfig at TRL
  * v1.9.0: trl/trainer/*_config.py, trl/experimental/{orpo,cpo}) → --objective and its flags. Shared by the
  * TrainingArguments/TRL JSON reader, axolotl (`rl:` with its `trl:` block) and LLaMA-Factory (`stage:`).
+ * `trl <trainer> --config` (trl/scripts/{dpo,grpo,kto}.py at v1.9.0) parses with fail_with_unknown_args=False:
+ * a key TRL no longer has (an older name) is dropped without a word; the readers say what it did.
  */
 import { FieldReader, FromError, type FromFlags } from '../../../from/common.js';
 
-/** Keys only GRPOConfig has (grpo_config.py v1.9.0; max_prompt_length until TRL #4847). */
+/** Keys only GRPOConfig (grpo_config.py v1.9.0) or the GRPO scripts (trl/scripts/grpo.py, open-r1) have. */
 const GRPO_KEYS = [
   'num_generations',
-  'max_completion_length',
   'use_vllm',
   'vllm_mode',
   'vllm_gpu_memory_utilization',
   'generation_batch_size',
   'steps_per_generation',
+  'num_iterations',
+  'epsilon_high',
+  'scale_rewards',
+  'mask_truncated_completions',
+  'importance_sampling_level',
+  'reward_funcs',
+  'reward_model_name_or_path',
 ];
-/** Keys of DPOConfig / KTOConfig / CPOConfig that name their trainer. */
+/** GRPOConfig loss_type values (grpo_config.py v1.9.0 docstring). */
+const GRPO_LOSSES = ['grpo', 'dr_grpo', 'dapo', 'bnpo', 'cispo', 'sapo', 'luspo', 'vespo'];
+/** Keys of DPOConfig (dpo_config.py v1.9.0, and rpo_alpha before the #3906 refactor) that name DPO. */
 const DPO_KEYS = [
   'precompute_ref_log_probs',
   'rpo_alpha',
   'ref_model_sync_steps',
   'sync_ref_model',
+  'f_divergence_type',
+  'ld_alpha',
+  'discopop_tau',
+  'use_weighting',
+  'loss_weights',
+];
+/** DPOConfig loss_type values (dpo_config.py v1.9.0 loss_type help; sigmoid/hinge/ipo are CPO's too). */
+const DPO_LOSSES = [
+  'sigmoid',
+  'hinge',
+  'ipo',
+  'exo_pair',
+  'nca_pair',
+  'robust',
+  'bco_pair',
+  'sppo_hard',
+  'aot',
+  'aot_pair',
+  'aot_unpaired',
+  'apo_zero',
+  'apo_down',
+  'discopop',
+  'sigmoid_norm',
 ];
 const KTO_KEYS = ['desirable_weight', 'undesirable_weight'];
+// kto_config.py v1.9.0 loss_type choices.
+const KTO_LOSSES = ['kto', 'apo_zero_unpaired'];
 const SIMPO_KEYS = ['simpo_gamma', 'cpo_alpha'];
+// cpo_config.py v1.9.0 (trl/experimental/cpo): loss_type "simpo" is SimPO, "alphapo" its AlphaPO variant.
+const SIMPO_LOSSES = ['simpo', 'alphapo'];
+/** Keys every preference trainer has and SFTConfig has not: a preference config, trainer unnamed. */
+const PREFERENCE_KEYS = ['beta', 'max_prompt_length', 'label_smoothing', 'generate_during_eval'];
+/** SFTConfig-only keys (sft_config.py v1.9.0): an SFT config whatever its file is called. */
+const SFT_KEYS = [
+  'dataset_text_field',
+  'packing',
+  'completion_only_loss',
+  'assistant_only_loss',
+  'max_seq_length',
+];
 
 /** Names a launched hf-args.json may carry in `trainer` (launch writes it), lower-cased. */
 const TRAINERS: Record<string, string> = {
@@ -36,48 +83,150 @@ const TRAINERS: Record<string, string> = {
   grpo: 'grpo',
 };
 
-/** The objective a TRL config stands for, from an explicit trainer name or the keys only it has. */
-export function trlObjectiveOf(doc: Record<string, unknown>, trainer?: string): string | null {
+const lossesOf = (doc: Record<string, unknown>): string[] =>
+  (Array.isArray(doc.loss_type) ? doc.loss_type : [doc.loss_type])
+    .filter((l): l is string => typeof l === 'string')
+    .map((l) => l.toLowerCase());
+
+/** The objective keys only one trainer has name (GRPO, KTO and SimPO first: they share DPO's), or null. */
+function objectiveOfKeys(doc: Record<string, unknown>): string | null {
+  const has = (keys: readonly string[]) => keys.some((k) => k in doc);
+  const losses = lossesOf(doc);
+  const loss = (names: readonly string[]) => losses.some((l) => names.includes(l));
+  if (has(GRPO_KEYS) || loss(GRPO_LOSSES)) return 'grpo';
+  if (has(KTO_KEYS) || loss(KTO_LOSSES)) return 'kto';
+  if (has(SIMPO_KEYS) || loss(SIMPO_LOSSES)) return 'simpo';
+  if (has(DPO_KEYS) || loss(DPO_LOSSES)) return 'dpo';
+  if (has(SFT_KEYS)) return 'sft';
+  return null;
+}
+
+/**
+ * The trainer a config's file name or its folder names, the name first (`dpo_config.yaml` in TRL's CLI docs,
+ * alignment-handbook's `recipes/<model>/orpo/config_full.yaml`): `trl <trainer> --config` and the recipes'
+ * `scripts/<trainer>.py` take the trainer from the command, not the file.
+ */
+export function trainerOfPath(file: string): string | null {
+  // The file's name, then its folder only: a project folder further up (~/dpo-experiments/) says less.
+  const parts = file.split(/[\\/]/).reverse().slice(0, 2);
+  for (const part of parts) {
+    const words = part.toLowerCase().split(/[^a-z0-9]+/);
+    const hit = words.find((w) => w in TRAINERS);
+    if (hit !== undefined) return TRAINERS[hit]!;
+  }
+  return null;
+}
+
+const NAMES: Record<string, string> = {
+  sft: 'SFT',
+  dpo: 'DPO',
+  kto: 'KTO',
+  orpo: 'ORPO',
+  simpo: 'SimPO',
+  grpo: 'GRPO',
+};
+
+/**
+ * The objective a TRL config stands for: an explicit trainer name, the keys only its trainer has, the
+ * trainer its file's name or folder names, then GRPO for a completion limit without max_length, and DPO
+ * where only keys every preference trainer shares say it is one. null: nothing says (SFT).
+ */
+export function trlObjectiveOf(
+  doc: Record<string, unknown>,
+  trainer?: string,
+  file?: string,
+  warnings: string[] = [],
+): string | null {
   if (trainer !== undefined) {
     const t = TRAINERS[trainer.toLowerCase().replace(/(trainer|config)$/, '')];
     if (!t) throw new FromError('trainer', trainer, Object.keys(TRAINERS).join(', '));
     return t;
   }
-  const has = (keys: readonly string[]) => keys.some((k) => k in doc);
-  if (has(GRPO_KEYS)) return 'grpo';
-  if (has(KTO_KEYS)) return 'kto';
-  if (has(SIMPO_KEYS) || doc.loss_type === 'simpo') return 'simpo';
-  if (has(DPO_KEYS)) return 'dpo';
+  const byKeys = objectiveOfKeys(doc);
+  if (byKeys !== null) return byKeys;
+  const byPath = file === undefined ? null : trainerOfPath(file);
+  if (byPath !== null) {
+    if (byPath !== 'sft')
+      warnings.push(
+        `objective: read as ${NAMES[byPath]} from the file's path (no key names the trainer); --objective overrides`,
+      );
+    return byPath;
+  }
+  // max_completion_length without max_length: GRPOConfig's (DPO/ORPO/CPO configs bound max_length).
+  if ('max_completion_length' in doc && !('max_length' in doc)) return 'grpo';
+  if (PREFERENCE_KEYS.some((k) => k in doc)) {
+    warnings.push(
+      `objective: read as DPO (${PREFERENCE_KEYS.filter((k) => k in doc).join(', ')}: keys of every TRL preference trainer, none naming one); give --objective orpo, kto or simpo for those`,
+    );
+    return 'dpo';
+  }
   return null;
 }
 
-/** The objective's fields of a TRL config into `flags` (the objective itself included). */
-export function mapTrlObjective(r: FieldReader, objective: string, flags: FromFlags): void {
-  flags.objective = objective;
-  if (objective === 'dpo' || objective === 'kto') {
-    if (r.bool('precompute_ref_log_probs')) flags.reference = 'precomputed';
-    r.used.add('beta');
-    r.used.add('loss_type');
-    return;
-  }
-  if (objective !== 'grpo') {
-    r.used.add('beta');
-    return;
-  }
+/** A config a user wrote for `trl` (not one `vramplan launch` wrote): where its warnings go. */
+export interface TrlReadContext {
+  warnings: string[];
+}
+
+/**
+ * The pull request that took max_prompt_length (and, for DPO and KTO, max_completion_length) out of each
+ * preference config, all before v0.29.0 (CPO and ORPO keep max_completion_length for encoder-decoders).
+ */
+const PROMPT_LIMIT_REMOVED: Record<string, string> = {
+  dpo: 'huggingface/trl #3906',
+  kto: 'huggingface/trl #4792, #4808',
+  orpo: 'huggingface/trl #4966',
+  simpo: 'huggingface/trl #4965',
+};
+
+/** Preference configs: the reference, and the length limits TRL v1.9.0 no longer has. */
+function mapPreference(
+  r: FieldReader,
+  objective: string,
+  flags: FromFlags,
+  user?: TrlReadContext,
+): void {
+  if ((objective === 'dpo' || objective === 'kto') && r.bool('precompute_ref_log_probs'))
+    flags.reference = 'precomputed';
+  for (const k of ['beta', 'loss_type', 'max_prompt_length', 'max_completion_length'])
+    r.used.add(k);
+  const gone =
+    objective === 'dpo' || objective === 'kto'
+      ? ['max_prompt_length', 'max_completion_length']
+      : ['max_prompt_length'];
+  const dropped = gone.filter((k) => r.has(k));
+  if (user && dropped.length > 0)
+    user.warnings.push(
+      `${dropped.join(', ')}: not in TRL v1.9.0's ${NAMES[objective]} config (removed in ${PROMPT_LIMIT_REMOVED[objective]}), which drops ${dropped.length > 1 ? 'them' : 'it'}; max_length bounds prompt + completion`,
+    );
+}
+
+/** GRPO's prompt bound, generations and rollout (grpo_config.py v1.9.0). */
+function mapGrpo(r: FieldReader, flags: FromFlags, user?: TrlReadContext): void {
   const n = r.int('num_generations', 2);
   if (n !== undefined) flags.generations = n;
   const completion = r.int('max_completion_length');
   if (completion !== undefined) flags['completion-tokens'] = completion;
   const prompt = r.int('max_prompt_length');
   if (prompt !== undefined) flags['prompt-tokens'] = prompt;
+  if (prompt !== undefined && user)
+    // The prompt length the config plans for; TRL v1.9.0 no longer truncates prompts to it.
+    user.warnings.push(
+      `max_prompt_length: not a GRPOConfig field since TRL v0.28.0 (huggingface/trl #4847); v1.9.0 drops it and does not truncate prompts; read as --prompt-tokens ${prompt}, the longest prompt this config expects`,
+    );
   // grpo_trainer.py: beta 0.0 (the v1.9.0 default) loads no reference model.
   const beta = r.raw('beta');
   if (typeof beta === 'number' && beta > 0) flags.reference = 'model';
   if (r.bool('use_vllm')) {
-    // grpo_config.py vllm_mode default "colocate".
-    const mode = r.str('vllm_mode') ?? 'colocate';
+    // grpo_config.py vllm_mode default "colocate" since v1.0.0 (huggingface/trl #5255; "server" in v0.18–v0.29).
+    const given = r.str('vllm_mode');
+    const mode = given ?? 'colocate';
     if (mode !== 'colocate' && mode !== 'server')
       throw new FromError('vllm_mode', mode, 'colocate or server');
+    if (given === undefined && user)
+      user.warnings.push(
+        "vllm_mode: not set; TRL v1.9.0 colocates vLLM on the training GPUs (default 'colocate' since v1.0.0, huggingface/trl #5255; 'server' in v0.18–v0.29): give --rollout vllm-server --rollout-gpus N if `trl vllm-serve` runs beside it",
+      );
     flags.rollout = `vllm-${mode}`;
     const share = r.raw('vllm_gpu_memory_utilization');
     if (mode === 'colocate' && typeof share === 'number') flags['rollout-memory'] = share;
@@ -90,3 +239,164 @@ export function mapTrlObjective(r: FieldReader, objective: string, flags: FromFl
   for (const k of ['generation_batch_size', 'steps_per_generation', 'loss_type', 'temperature'])
     r.used.add(k);
 }
+
+/**
+ * The objective's fields of a TRL config into `flags` (the objective itself included). `user` (configs
+ * users write for `trl`): a warning for each key TRL v1.9.0 reads otherwise than the config expects.
+ */
+export function mapTrlObjective(
+  r: FieldReader,
+  objective: string,
+  flags: FromFlags,
+  user?: TrlReadContext,
+): void {
+  flags.objective = objective;
+  if (objective === 'grpo') mapGrpo(r, flags, user);
+  else mapPreference(r, objective, flags, user);
+}
+
+/**
+ * Fields of TRL v1.9.0's preference/RL configs and script arguments that do not change per-GPU memory
+ * (trl/trainer/{grpo,dpo,kto}_config.py, trl/experimental/{orpo,cpo}/*_config.py, trl/trainer/model_config.py,
+ * trl/scripts/{utils,grpo}.py at 35def3e), beyond the TrainingArguments ones (HF_ARGS_KEYS).
+ */
+const TRL_KEYS = [
+  'alpha',
+  'bnb_4bit_quant_storage',
+  'cache_implementation',
+  'cast_lm_head_to_fp32',
+  'chat_template_kwargs',
+  'cpo_alpha',
+  'dataset_config',
+  'dataset_streaming',
+  'dataset_test_split',
+  'dataset_train_split',
+  'datasets',
+  'delta',
+  'desirable_weight',
+  'disable_dropout',
+  'discopop_tau',
+  'ds3_gather_for_generation',
+  'entropy_coef',
+  'entropy_coef_delta',
+  'entropy_coef_max',
+  'entropy_coef_min',
+  'entropy_target',
+  'epsilon',
+  'epsilon_high',
+  'f_alpha_divergence_coef',
+  'f_divergence_type',
+  'generate_during_eval',
+  'generation_batch_size',
+  'generation_kwargs',
+  'ignore_bias_buffers',
+  'importance_sampling_level',
+  'is_encoder_decoder',
+  'label_smoothing',
+  'ld_alpha',
+  'log_completions',
+  'log_completions_hub_repo',
+  'log_multimodal',
+  'log_unique_prompts',
+  'loss_weights',
+  'mask_truncated_completions',
+  'max_tool_calling_iterations',
+  'min_p',
+  'multi_objective_aggregation',
+  'num_completions_to_print',
+  'num_generations',
+  'num_generations_eval',
+  'num_iterations',
+  'off_policy_mask_threshold',
+  'padding_value',
+  'precompute_ref_batch_size',
+  'precompute_ref_log_probs',
+  'ref_model_mixup_alpha',
+  'ref_model_sync_steps',
+  'repetition_penalty',
+  'reward_funcs',
+  'reward_model_name_or_path',
+  'reward_weights',
+  'router_aux_loss_coef',
+  'sapo_temperature_neg',
+  'sapo_temperature_pos',
+  'scale_rewards',
+  'shuffle_dataset',
+  'simpo_gamma',
+  'steps_per_generation',
+  'streaming',
+  'sync_ref_model',
+  'temperature',
+  'test_split_size',
+  'top_entropy_quantile',
+  'top_k',
+  'top_p',
+  'train_sampling_strategy',
+  'transformers_continuous_batching_config',
+  'truncation_mode',
+  'undesirable_weight',
+  'use_adaptive_entropy',
+  'use_bias_correction_kl',
+  'use_transformers_continuous_batching',
+  'use_transformers_paged',
+  'use_vllm',
+  'use_weighting',
+  'vespo_k_neg',
+  'vespo_k_pos',
+  'vespo_lambda_neg',
+  'vespo_lambda_pos',
+  'vllm_enable_sleep_mode',
+  'vllm_gpu_memory_utilization',
+  'vllm_group_port',
+  'vllm_importance_sampling_cap',
+  'vllm_importance_sampling_clip_max',
+  'vllm_importance_sampling_clip_min',
+  'vllm_importance_sampling_correction',
+  'vllm_importance_sampling_mode',
+  'vllm_max_model_length',
+  'vllm_mode',
+  'vllm_model_impl',
+  'vllm_server_base_url',
+  'vllm_server_host',
+  'vllm_server_port',
+  'vllm_server_timeout',
+  'vllm_structured_outputs_regex',
+  'vllm_tensor_parallel_size',
+];
+/**
+ * Script arguments of the recipe repositories that run TRL: open-r1 (src/open_r1/configs.py at 1416fa0)
+ * and alignment-handbook (src/alignment/configs.py at 925acdf): datasets, rewards, logging.
+ */
+const RECIPE_KEYS = [
+  'benchmarks',
+  'callbacks',
+  'chat_template',
+  'code_eval_scoring_mode',
+  'code_eval_test_batch_size',
+  'code_language',
+  'code_provider',
+  'cosine_max_len',
+  'cosine_max_value_correct',
+  'cosine_max_value_wrong',
+  'cosine_min_value_correct',
+  'cosine_min_value_wrong',
+  'dataset_mixture',
+  'dataset_prompt_column',
+  'hub_model_revision',
+  'ioi_provider',
+  'max_completion_len',
+  'morph_router_url',
+  'overwrite_hub_revision',
+  'parallel_code_exec_per_proc',
+  'push_to_hub_revision',
+  'repetition_max_penalty',
+  'repetition_n_grams',
+  'soft_punish_cache',
+  'system_prompt',
+  'wandb_entity',
+  'wandb_log_unique_prompts',
+  'wandb_project',
+  'wandb_run_group',
+];
+/** Keys a TRL config may carry that vramplan knows and that do not change per-GPU memory. */
+export const TRL_IGNORED_KEYS: ReadonlySet<string> = new Set([...TRL_KEYS, ...RECIPE_KEYS]);

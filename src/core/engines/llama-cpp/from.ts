@@ -1,0 +1,138 @@
+/**
+ * `--from` for llama.cpp: a `llama-server -m x.gguf -ngl N -c N -np N ...` line (or a serve.sh holding one per
+ * server) → contract flags (method inference, framework llama.cpp). Flag spellings from common/arg.cpp and
+ * tools/server/README.md (llama.cpp 25d5b0c5; -sm/-ts/--cache-reuse as at 145b6280).
+ */
+import type { FromFlags } from '../../from/common.js';
+import { parseArgs, type FlagSpec, type ServeCommand } from '../../from/serve-line.js';
+import {
+  ArgValues,
+  weightsFromName,
+  type ServeReading,
+  servedModel,
+  prefixCacheFlag,
+} from '../../from/serve.js';
+
+const v = (...names: string[]): FlagSpec => ({ names, value: true });
+const b = (...names: string[]): FlagSpec => ({ names, value: false });
+
+export const LLAMA_SERVER_FROM_FLAGS: Record<string, FlagSpec> = {
+  model: v('-m', '--model'),
+  hf: v('-hf', '-hfr', '--hf-repo'),
+  ngl: v('-ngl', '--gpu-layers', '--n-gpu-layers'),
+  ctx: v('-c', '--ctx-size'),
+  parallel: v('-np', '--parallel'),
+  'cache-type-k': v('-ctk', '--cache-type-k'),
+  'cache-type-v': v('-ctv', '--cache-type-v'),
+  'flash-attn': v('-fa', '--flash-attn'),
+  'split-mode': v('-sm', '--split-mode'),
+  'tensor-split': v('-ts', '--tensor-split'),
+  'main-gpu': v('-mg', '--main-gpu'),
+  'cache-reuse': v('--cache-reuse'),
+  'kv-unified': b('-kvu', '--kv-unified'),
+  host: v('--host'),
+  port: v('--port'),
+  threads: v('-t', '--threads'),
+  alias: v('-a', '--alias'),
+  'api-key': v('--api-key'),
+  jinja: b('--jinja'),
+};
+const NO_EFFECT = [
+  'host',
+  'port',
+  'threads',
+  'alias',
+  'api-key',
+  'jinja',
+  'main-gpu',
+  'kv-unified',
+];
+
+/** KV cache types llama.cpp takes (common/arg.cpp kv_cache_types): 16-bit ones are auto, 8-bit and below fp8. */
+const KV_TYPES = ['f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q4_1', 'iq4_nl', 'q5_0', 'q5_1'] as const;
+// --split-mode: none, layer (default), row (deprecated) and tensor (newer builds: docs/multi-gpu.md, llama.cpp PR #22729).
+const SPLIT_MODES = ['none', 'layer', 'row', 'tensor'] as const;
+
+/** The GPUs one llama-server uses: CUDA_VISIBLE_DEVICES, else the --tensor-split entries, else one. */
+function gpusOf(c: ServeCommand, a: ArgValues, mode: string | undefined): number {
+  if (mode === 'none') return 1;
+  const visible = c.env.CUDA_VISIBLE_DEVICES;
+  if (visible !== undefined && !visible.includes('$'))
+    return Math.max(1, visible.split(',').filter((x) => x.trim() !== '').length);
+  const ts = a.str('tensor-split');
+  return ts ? ts.split(/[,/]/).filter((x) => Number(x) > 0).length || 1 : 1;
+}
+
+/** One llama-server command → contract flags, its GPUs (layer split = pipeline stages), what it could not map. */
+export function readLlamaServerCommand(
+  c: ServeCommand,
+  planFlags: Readonly<Record<string, string>>,
+): ServeReading {
+  const a = new ArgValues(parseArgs(c.args, LLAMA_SERVER_FROM_FLAGS));
+  const warnings: string[] = [];
+  const flags: FromFlags = { method: 'inference', framework: 'llama.cpp' };
+  const file = a.str('model');
+  const hf = a.str('hf');
+  // -hf <repo>[:quant] (common/arg.cpp): the quant after the colon names the GGUF file.
+  const ref = hf ?? file ?? null;
+  const weights = ref ? weightsFromName(ref) : null;
+  if (weights?.startsWith('q')) flags.weights = weights;
+  else if (ref && /f16|fp16/i.test(ref)) flags.weights = 'fp16';
+  else if (ref && /bf16/i.test(ref)) flags.weights = 'bf16';
+  else
+    warnings.push(
+      'the GGUF type is not in the file name: estimated as --weights (give q4_k_m, q8_0, ...)',
+    );
+  const parallel = a.int('parallel') ?? 1;
+  if (!a.has('parallel'))
+    warnings.push(
+      '-np not given: estimated with one slot (give --batch for the slots llama-server picks)',
+    );
+  flags.batch = parallel;
+  // -c is the context of all slots together; each slot gets c / np (tools/server/README.md).
+  const ctx = a.int('ctx', 0);
+  if (ctx !== undefined && ctx > 0) flags.seq = Math.max(1, Math.floor(ctx / parallel));
+  else
+    warnings.push(
+      "-c not given (or 0): llama-server takes the model's context; estimated with --seq (default 2048)",
+    );
+  const ngl = a.str('ngl');
+  if (ngl !== undefined && !/^(all|auto|-1)$/.test(ngl)) flags['gpu-layers'] = a.int('ngl', 0)!;
+  const k = a.choice('cache-type-k', KV_TYPES);
+  const vt = a.choice('cache-type-v', KV_TYPES);
+  if ([k, vt].some((t) => (t !== undefined && t.startsWith('q')) || t === 'iq4_nl')) {
+    flags['kv-cache-dtype'] = 'fp8';
+    if ([k, vt].some((t) => t !== undefined && t !== 'q8_0' && /^(q|iq)/.test(t)))
+      warnings.push('a KV cache type below 8 bits: estimated as 8-bit (upper bound)');
+  }
+  if (k === 'f32' || vt === 'f32') warnings.push('an f32 KV cache: estimated as 16-bit');
+  const mode = a.choice('split-mode', SPLIT_MODES);
+  const gpus = gpusOf(c, a, mode);
+  // --split-mode layer (the default) puts consecutive layers on each GPU: a pipeline without overlap.
+  if (gpus > 1) flags.pp = gpus;
+  if (gpus > 1 && (mode === 'row' || mode === 'tensor'))
+    warnings.push(
+      `--split-mode ${mode}: estimated as a layer split (weights and KV per GPU alike; time sequential)`,
+    );
+  const shares = (a.str('tensor-split') ?? '').split(/[,/]/).filter((x) => x.trim() !== '');
+  if (gpus > 1 && new Set(shares.map(Number)).size > 1)
+    warnings.push('--tensor-split: an uneven split, estimated as an even one');
+  a.str('flash-attn');
+  const reuse = a.int('cache-reuse', 0);
+  prefixCacheFlag(
+    reuse === undefined ? undefined : reuse > 0,
+    planFlags,
+    flags,
+    warnings,
+    '--cache-reuse',
+  );
+  const ignored = a.noEffect(NO_EFFECT);
+  return {
+    flags,
+    gpus,
+    model: servedModel(ref),
+    warnings,
+    ignored,
+    unknown: [...a.parsed.unknown, ...a.unused()],
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * `--from` for SGLang: `python -m sglang.launch_server ...` / `sglang serve ...` (or a serve.sh holding one per
+ * replica) and its `--config` YAML → contract flags (method inference, framework sglang). Flag names and
+ * spellings from the server arguments reference of SGLang 0.5 (https://docs.sglang.io/docs/advanced_features/server_arguments.md:
+ * --tp/--tp-size/--tensor-parallel-size, --dp, --pp-size, --context-length, --max-running-requests,
+ * --mem-fraction-static, --kv-cache-dtype, --quantization, --disable-radix-cache, --config).
+ */
+import type { FromFlags } from '../../from/common.js';
+import { parseArgs, type FlagSpec, type ServeCommand } from '../../from/serve-line.js';
+import {
+  ArgValues,
+  SERVE_DTYPES,
+  SERVE_QUANT,
+  weightsFromName,
+  type ServeReading,
+  servedModel,
+  prefixCacheFlag,
+} from '../../from/serve.js';
+
+const v = (...names: string[]): FlagSpec => ({ names, value: true });
+const b = (...names: string[]): FlagSpec => ({ names, value: false });
+
+export const SGLANG_FROM_FLAGS: Record<string, FlagSpec> = {
+  model: v('--model-path', '--model'),
+  tp: v('--tp-size', '--tensor-parallel-size', '--tp'),
+  pp: v('--pp-size', '--pipeline-parallel-size'),
+  dp: v('--dp-size', '--data-parallel-size', '--dp'),
+  'context-length': v('--context-length'),
+  'max-running-requests': v('--max-running-requests'),
+  'mem-fraction-static': v('--mem-fraction-static'),
+  'kv-cache-dtype': v('--kv-cache-dtype'),
+  quantization: v('--quantization'),
+  dtype: v('--dtype'),
+  'disable-radix-cache': b('--disable-radix-cache'),
+  'max-total-tokens': v('--max-total-tokens'),
+  config: v('--config'),
+  port: v('--port'),
+  host: v('--host'),
+  'served-model-name': v('--served-model-name'),
+  'api-key': v('--api-key'),
+  'trust-remote-code': b('--trust-remote-code'),
+  'log-level': v('--log-level'),
+  'random-seed': v('--random-seed'),
+};
+const NO_EFFECT = [
+  'port',
+  'host',
+  'served-model-name',
+  'api-key',
+  'trust-remote-code',
+  'log-level',
+  'random-seed',
+  'config',
+];
+
+/** ServerArgs.kv_cache_dtype choices (the reference above): auto, fp8_e5m2, fp8_e4m3, bf16 / bfloat16, fp4_e2m1. */
+const KV_DTYPES = ['auto', 'fp8_e5m2', 'fp8_e4m3', 'bf16', 'bfloat16', 'fp4_e2m1'] as const;
+const DTYPES = ['auto', 'half', 'float16', 'bfloat16', 'float', 'float32'] as const;
+
+/** One SGLang server command → contract flags, its GPUs (tp x pp x dp), and what it could not map. */
+export function readSglangCommand(
+  c: ServeCommand,
+  planFlags: Readonly<Record<string, string>>,
+): ServeReading {
+  const a = new ArgValues(parseArgs(c.args, SGLANG_FROM_FLAGS, true));
+  const warnings: string[] = [];
+  const flags: FromFlags = { method: 'inference', framework: 'sglang' };
+  const ref = a.str('model') ?? null;
+  const tp = a.int('tp') ?? 1;
+  const pp = a.int('pp') ?? 1;
+  const dp = a.int('dp') ?? 1;
+  if (tp > 1) flags.tp = tp;
+  if (pp > 1) flags.pp = pp;
+  const seq = a.int('context-length');
+  if (seq !== undefined) flags.seq = seq;
+  else
+    warnings.push(
+      "--context-length not given: SGLang takes the model's own context length; estimated with --seq (default 2048)",
+    );
+  const running = a.int('max-running-requests');
+  if (running !== undefined) flags.batch = running;
+  else
+    warnings.push(
+      '--max-running-requests not given: SGLang admits as many as its KV pool holds; estimated with --batch (default 1)',
+    );
+  const q = a.str('quantization');
+  const known = q === undefined || q in SERVE_QUANT;
+  if (!known)
+    warnings.push(`--quantization ${q}: not modelled; weights read from the checkpoint name`);
+  const weights =
+    (q !== undefined && known ? SERVE_QUANT[q] : null) ?? (ref ? weightsFromName(ref) : null);
+  if (weights) flags.weights = weights;
+  const dtype = a.choice('dtype', DTYPES);
+  const compute = dtype ? SERVE_DTYPES[dtype] : undefined;
+  if (compute === 'fp16' && !weights) flags.weights = 'fp16';
+  else if (compute && weights) flags.compute = compute;
+  const kv = a.choice('kv-cache-dtype', KV_DTYPES);
+  if (kv?.startsWith('fp8')) flags['kv-cache-dtype'] = 'fp8';
+  if (kv === 'fp4_e2m1') {
+    flags['kv-cache-dtype'] = 'fp8';
+    warnings.push('--kv-cache-dtype fp4_e2m1: estimated as fp8 (upper bound)');
+  }
+  const frac = a.fraction('mem-fraction-static');
+  if (frac !== undefined)
+    warnings.push(
+      `--mem-fraction-static ${frac}: the estimate uses SGLang's own default for the GPU given with --gpu (server_args _handle_gpu_memory_settings; vramplan launch writes that default)`,
+    );
+  if (a.int('max-total-tokens') !== undefined)
+    warnings.push(
+      '--max-total-tokens: a cap on the KV pool, not modelled (the pool fills its budget)',
+    );
+  prefixCacheFlag(
+    a.bool('disable-radix-cache') === true ? false : undefined,
+    planFlags,
+    flags,
+    warnings,
+    'radix cache',
+  );
+  const ignored = a.noEffect(NO_EFFECT);
+  return {
+    flags,
+    gpus: tp * pp * dp,
+    model: servedModel(ref),
+    warnings,
+    ignored,
+    unknown: [...a.parsed.unknown, ...a.unused()],
+  };
+}

@@ -1,0 +1,171 @@
+/**
+ * `--from` for vLLM: a `vllm serve <model> ...` command line (or a serve.sh holding one per replica) and vLLM's
+ * `--config` YAML → contract flags (method inference, framework vllm). Flag names and defaults as read in
+ * vllm/engine/arg_utils.py at commit 99d7eb5d (EngineArgs, add_cli_args, _set_default_args) and
+ * vllm/utils/argparse_utils.py at 00da11e3 (FlexibleArgumentParser: `_` for `-`, --config YAML).
+ */
+import type { FromFlags } from '../../from/common.js';
+import { parseArgs, type FlagSpec, type ServeCommand } from '../../from/serve-line.js';
+import { VLLM_GPU_UTILIZATION } from '../../memory/memory.js';
+import {
+  ArgValues,
+  SERVE_DTYPES,
+  SERVE_QUANT,
+  weightsFromName,
+  type ServeReading,
+  servedModel,
+  prefixCacheFlag,
+} from '../../from/serve.js';
+
+const v = (...names: string[]): FlagSpec => ({ names, value: true });
+const b = (...names: string[]): FlagSpec => ({ names, value: false });
+
+/** The `vllm serve` flags the reader maps or knows to have no memory effect. */
+export const VLLM_FROM_FLAGS: Record<string, FlagSpec> = {
+  model: v('--model'),
+  tp: v('--tensor-parallel-size', '-tp'),
+  pp: v('--pipeline-parallel-size', '-pp'),
+  dp: v('--data-parallel-size', '-dp'),
+  dcp: v('--decode-context-parallel-size', '-dcp'),
+  'max-model-len': v('--max-model-len'),
+  'max-num-seqs': v('--max-num-seqs'),
+  dtype: v('--dtype'),
+  'kv-cache-dtype': v('--kv-cache-dtype'),
+  quantization: v('--quantization', '-q'),
+  'gpu-memory-utilization': v('--gpu-memory-utilization'),
+  'enable-prefix-caching': b('--enable-prefix-caching'),
+  'cpu-offload-gb': v('--cpu-offload-gb'),
+  'enforce-eager': b('--enforce-eager'),
+  config: v('--config'),
+  // No effect on per-GPU memory or time: the server's address, names, logging, tokenizer.
+  port: v('--port'),
+  host: v('--host'),
+  'served-model-name': v('--served-model-name'),
+  'api-key': v('--api-key'),
+  seed: v('--seed'),
+  revision: v('--revision'),
+  tokenizer: v('--tokenizer'),
+  'download-dir': v('--download-dir'),
+  'trust-remote-code': b('--trust-remote-code'),
+  'disable-log-requests': b('--disable-log-requests'),
+  'enable-log-requests': b('--enable-log-requests'),
+  'disable-log-stats': b('--disable-log-stats'),
+};
+const NO_EFFECT = [
+  'port',
+  'host',
+  'served-model-name',
+  'api-key',
+  'seed',
+  'revision',
+  'tokenizer',
+  'download-dir',
+  'trust-remote-code',
+  'disable-log-requests',
+  'enable-log-requests',
+  'disable-log-stats',
+  'config',
+];
+
+/** CacheDType at 99d7eb5d (vllm/config/cache.py): fp8 (E4M3), fp8_e4m3, fp8_e5m2 and the two fp8 variants. */
+const KV_DTYPES = [
+  'auto',
+  'bfloat16',
+  'fp8',
+  'fp8_e4m3',
+  'fp8_e5m2',
+  'fp8_inc',
+  'fp8_ds_mla',
+] as const;
+/** ModelDType: auto, half, float16, bfloat16, float, float32. */
+const DTYPES = ['auto', 'half', 'float16', 'bfloat16', 'float', 'float32'] as const;
+// _set_default_args: max_num_seqs 256 for the OpenAI server (1024 on GPUs of 70 GiB or more other than A100).
+const DEFAULT_MAX_NUM_SEQS = 256;
+
+/** One `vllm serve` command's words → contract flags, its GPUs, and what it could not map. */
+export function readVllmCommand(
+  c: ServeCommand,
+  planFlags: Readonly<Record<string, string>>,
+): ServeReading {
+  const a = new ArgValues(parseArgs(c.args, VLLM_FROM_FLAGS, true));
+  const warnings: string[] = [];
+  const flags: FromFlags = { method: 'inference', framework: 'vllm' };
+  const ref = a.str('model') ?? a.parsed.positionals[0] ?? null;
+  const tp = a.int('tp') ?? 1;
+  const pp = a.int('pp') ?? 1;
+  const dp = a.int('dp') ?? 1;
+  if (tp > 1) flags.tp = tp;
+  if (pp > 1) flags.pp = pp;
+  if ((a.int('dcp') ?? 1) > 1)
+    warnings.push('--decode-context-parallel-size: decode context parallelism is not modelled');
+  const seq = a.int('max-model-len', 1, true);
+  if (seq !== undefined) flags.seq = seq;
+  else
+    warnings.push(
+      "--max-model-len not given: vLLM takes the model's own context length; estimated with --seq (default 2048)",
+    );
+  const seqs = a.int('max-num-seqs');
+  flags.batch = seqs ?? DEFAULT_MAX_NUM_SEQS;
+  if (seqs === undefined)
+    warnings.push(
+      `--max-num-seqs not given: vLLM's default is ${DEFAULT_MAX_NUM_SEQS} (1024 on 70 GiB GPUs other than A100); estimated with ${DEFAULT_MAX_NUM_SEQS}`,
+    );
+  weightsInto(a, ref, flags, warnings);
+  const kv = a.choice('kv-cache-dtype', KV_DTYPES);
+  if (kv?.startsWith('fp8')) flags['kv-cache-dtype'] = 'fp8';
+  const util = a.fraction('gpu-memory-utilization');
+  if (util !== undefined && util !== VLLM_GPU_UTILIZATION)
+    warnings.push(
+      `--gpu-memory-utilization ${util}: the estimate sizes vLLM's KV pool at its default ${VLLM_GPU_UTILIZATION} of each GPU`,
+    );
+  if ((Number(a.str('cpu-offload-gb') ?? 0) || 0) > 0)
+    warnings.push(
+      '--cpu-offload-gb: weights offloaded to the CPU are not modelled (counted on the GPU)',
+    );
+  if (a.bool('enforce-eager'))
+    warnings.push('--enforce-eager: CUDA graphs off; timed as with them');
+  prefixCacheFlag(
+    a.bool('enable-prefix-caching'),
+    planFlags,
+    flags,
+    warnings,
+    '--enable-prefix-caching',
+  );
+  const ignored = a.noEffect(NO_EFFECT);
+  return {
+    flags,
+    gpus: tp * pp * dp,
+    model: servedModel(ref),
+    warnings,
+    ignored,
+    unknown: [...a.parsed.unknown, ...a.unused()],
+  };
+}
+
+/** --dtype, --quantization and the checkpoint's name → weights / compute. */
+function weightsInto(a: ArgValues, ref: string | null, flags: FromFlags, warnings: string[]): void {
+  const dtype = a.choice('dtype', DTYPES);
+  const q = a.str('quantization');
+  let weights: string | null = null;
+  if (q !== undefined) {
+    const known = q in SERVE_QUANT;
+    weights = known ? SERVE_QUANT[q]! : null;
+    if (!known)
+      warnings.push(`--quantization ${q}: not modelled; weights read from the checkpoint name`);
+  }
+  weights ??= ref ? weightsFromName(ref) : null;
+  if (ref?.toLowerCase().endsWith('.gguf') || weights?.startsWith('q')) {
+    warnings.push(
+      'a GGUF checkpoint under vLLM is not modelled (vramplan serves GGUF with llama.cpp); estimated as 16-bit',
+    );
+    weights = null;
+  }
+  const compute = dtype ? SERVE_DTYPES[dtype] : undefined;
+  if (weights) flags.weights = weights;
+  // 16-bit checkpoints are served in --dtype; quantized ones compute in it.
+  if (compute === 'fp16' && !weights) flags.weights = 'fp16';
+  else if (compute === 'fp32' && !weights) {
+    flags.weights = 'fp32';
+    flags.compute = 'fp32';
+  } else if (compute && weights) flags.compute = compute;
+}

@@ -1,0 +1,232 @@
+/**
+ * `--from` for serving engines: the server commands of a shell text (a `serve.sh`, or one command line) and the
+ * flags of each, read the way the engines' own parsers read them (argparse for vLLM and SGLang, llama.cpp's
+ * common/arg.cpp for llama-server). Pure: the text comes in, commands come out.
+ */
+import { FromError, isRecord } from './common.js';
+
+export type ServeEngine = 'vllm' | 'sglang' | 'llama.cpp';
+
+/** One server command: its engine, its words after the program (and subcommand), its environment prefix. */
+export interface ServeCommand {
+  engine: ServeEngine;
+  /** The words after `vllm serve`, `-m sglang.launch_server`, `llama-server` (model positional included). */
+  args: string[];
+  /** `VAR=value` words before the program (CUDA_VISIBLE_DEVICES...). */
+  env: Record<string, string>;
+}
+
+/** What a shell text holds: its server commands and the variables its assignments set. */
+export interface ServeScript {
+  commands: ServeCommand[];
+  vars: Record<string, string>;
+  /** `# vramplan: --flag value` lines a launch folder's serve.sh carries (plan settings no server flag holds). */
+  planFlags: Record<string, string>;
+}
+
+/**
+ * Shell words of one line: single quotes literal, double quotes with `\` escapes, `$VAR`/`${VAR:-x}` expanded
+ * from `vars` (unknown ones kept as written), an unquoted `#` starting a comment.
+ */
+export function shellWords(line: string, vars: Readonly<Record<string, string>>): string[] {
+  const words: string[] = [];
+  let cur = '';
+  let inWord = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === "'") {
+      const end = line.indexOf("'", i + 1);
+      cur += line.slice(i + 1, end < 0 ? line.length : end);
+      i = end < 0 ? line.length : end;
+      inWord = true;
+    } else if (c === '"') {
+      let j = i + 1;
+      while (j < line.length && line[j] !== '"') {
+        if (line[j] === '\\' && j + 1 < line.length) j++;
+        else if (line[j] === '$') {
+          const [text, next] = expand(line, j, vars);
+          cur += text;
+          j = next;
+          continue;
+        }
+        cur += line[j];
+        j++;
+      }
+      i = j;
+      inWord = true;
+    } else if (c === '$') {
+      const [text, next] = expand(line, i, vars);
+      cur += text;
+      i = next - 1;
+      inWord = true;
+    } else if (c === '\\' && i + 1 < line.length) {
+      cur += line[++i];
+      inWord = true;
+    } else if (/\s/.test(c)) {
+      if (inWord) words.push(cur);
+      cur = '';
+      inWord = false;
+    } else if (c === '#' && !inWord) break;
+    else {
+      cur += c;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(cur);
+  return words;
+}
+
+/** `$NAME`, `${NAME}` or `${NAME:-default}` at `at`: its value and the index after it. */
+function expand(
+  line: string,
+  at: number,
+  vars: Readonly<Record<string, string>>,
+): [string, number] {
+  const braced = /^\$\{(\w+)(?::-([^}]*))?\}/.exec(line.slice(at));
+  if (braced) {
+    const v = vars[braced[1]!] ?? braced[2] ?? braced[0];
+    return [v.replace(/^'(.*)'$/, '$1'), at + braced[0].length];
+  }
+  const plain = /^\$(\w+)/.exec(line.slice(at));
+  if (plain) return [vars[plain[1]!] ?? plain[0], at + plain[0].length];
+  return ['$', at + 1];
+}
+
+/** The program words that start a server command, and the engine each starts. */
+function serverStart(words: readonly string[], i: number): [ServeEngine, number] | null {
+  const w = words[i]!;
+  const base = w.split('/').pop()!;
+  // vllm serve <model> (vllm/entrypoints/cli/serve.py); the older OpenAI server module.
+  if (base === 'vllm' && words[i + 1] === 'serve') return ['vllm', i + 2];
+  // sglang serve (the CLI) or python -m sglang.launch_server (docs.sglang.io server_arguments).
+  if (base === 'sglang' && words[i + 1] === 'serve') return ['sglang', i + 2];
+  if (/^python(\d(\.\d+)?)?$/.test(base) && words[i + 1] === '-m') {
+    const mod = words[i + 2];
+    if (mod === 'sglang.launch_server') return ['sglang', i + 3];
+    if (mod === 'vllm.entrypoints.openai.api_server') return ['vllm', i + 3];
+  }
+  if (base === 'llama-server') return ['llama.cpp', i + 1];
+  // Container images whose entrypoint is the server: vllm/vllm-openai (`vllm serve`, docs.vllm.ai deployment/docker)
+  // and llama.cpp's server images (ghcr.io/ggml-org/llama.cpp:server, :server-cuda: llama-server).
+  if (i > 0 && /^vllm-openai(:|$)/.test(base)) return ['vllm', i + 1];
+  if (i > 0 && /^llama\.cpp:server/.test(base)) return ['llama.cpp', i + 1];
+  return null;
+}
+
+/** Lines of a shell text with `\`-newline continuations joined. */
+const logicalLines = (text: string): string[] => text.replace(/\\\r?\n[ \t]*/g, ' ').split(/\r?\n/);
+
+/** The server commands of a shell text (serve.sh or a pasted command line), with its variables resolved. */
+export function parseServeScript(text: string): ServeScript {
+  const vars: Record<string, string> = {};
+  const planFlags: Record<string, string> = {};
+  const commands: ServeCommand[] = [];
+  for (const raw of logicalLines(text)) {
+    const plan = /^\s*#\s*vramplan:\s*--([a-z-]+)\s+(\S+)/.exec(raw);
+    if (plan) planFlags[plan[1]!] = plan[2]!;
+    // Commands joined by && or ; (one per piece); a trailing & runs in the background.
+    for (const piece of raw.split(/&&|;|\|\|/)) {
+      const words = shellWords(piece.replace(/&\s*$/, ''), vars);
+      commandOf(words, vars, commands);
+    }
+  }
+  return { commands, vars, planFlags };
+}
+
+/** Adds the server command of `line` (after its env prefix and any wrapper: nohup, exec, uv run) or records its assignments. */
+function commandOf(line: string[], vars: Record<string, string>, out: ServeCommand[]): void {
+  // `export A=b` / `declare A=b` set the same variables as `A=b`.
+  const words = /^(export|declare|readonly|local)$/.test(line[0] ?? '') ? line.slice(1) : line;
+  const env: Record<string, string> = {};
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    const assign = /^([A-Za-z_]\w*)=(.*)$/s.exec(w);
+    if (assign && Object.keys(env).length === i) {
+      env[assign[1]!] = assign[2]!;
+      continue;
+    }
+    const start = serverStart(words, i);
+    if (start) {
+      out.push({ engine: start[0], args: words.slice(start[1]), env });
+      return;
+    }
+  }
+  // A line of assignments only sets shell variables (MODEL=${MODEL:-x}).
+  if (words.length > 0 && words.length === Object.keys(env).length) Object.assign(vars, env);
+}
+
+/** How one engine's parser takes a flag: canonical name, its spellings, and whether it takes a value. */
+export interface FlagSpec {
+  names: readonly string[];
+  value: boolean;
+}
+
+/** The flags of one command, by canonical name; the rest (and positionals) kept apart. */
+export interface ParsedArgs {
+  values: Map<string, string | boolean>;
+  /** The spelling each canonical flag was written with (for messages). */
+  written: Map<string, string>;
+  positionals: string[];
+  unknown: string[];
+}
+
+/**
+ * Reads `args` against `specs` (keyed by canonical name): `--flag value`, `--flag=value`, `--no-flag` for the
+ * argparse booleans (BooleanOptionalAction), `_` for `-` in long names (vLLM's FlexibleArgumentParser). An
+ * unknown flag takes the next word as its value when that word is not a flag.
+ */
+export function parseArgs(
+  args: readonly string[],
+  specs: Readonly<Record<string, FlagSpec>>,
+  underscores = false,
+): ParsedArgs {
+  const byName = new Map<string, [string, FlagSpec]>();
+  for (const [key, spec] of Object.entries(specs))
+    for (const n of spec.names) byName.set(n, [key, spec]);
+  const out: ParsedArgs = { values: new Map(), written: new Map(), positionals: [], unknown: [] };
+  const isFlag = (w: string | undefined) => w !== undefined && /^--?[A-Za-z]/.test(w);
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    if (!isFlag(w)) {
+      out.positionals.push(w);
+      continue;
+    }
+    const eq = w.indexOf('=');
+    const inline = eq > 0 ? w.slice(eq + 1) : undefined;
+    let name = eq > 0 ? w.slice(0, eq) : w;
+    if (underscores && name.startsWith('--')) name = `--${name.slice(2).replace(/_/g, '-')}`;
+    const negated = name.startsWith('--no-') ? byName.get(`--${name.slice(5)}`) : undefined;
+    const hit = byName.get(name) ?? (negated && !negated[1].value ? negated : undefined);
+    if (!hit) {
+      const takes = inline === undefined && args[i + 1] !== undefined && !isFlag(args[i + 1]);
+      out.unknown.push(name);
+      if (takes) i++;
+      continue;
+    }
+    const [key, spec] = hit;
+    out.written.set(key, name);
+    if (!spec.value) out.values.set(key, hit !== byName.get(name) ? false : inline !== 'false');
+    else {
+      const v = inline ?? args[++i];
+      if (v === undefined) throw new FromError(name, null, 'a value after the flag');
+      out.values.set(key, v);
+    }
+  }
+  return out;
+}
+
+/**
+ * A vLLM / SGLang `--config` YAML as the command-line words it stands for (vLLM FlexibleArgumentParser
+ * load_config_file at vllm 00da11e3: true → `--key`, false → `--no-key`, lists → `--key a b`, mappings → JSON).
+ */
+export function configArgs(doc: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(doc)) {
+    if (value === null || value === undefined) continue;
+    if (typeof value === 'boolean') out.push(value ? `--${key}` : `--no-${key}`);
+    else if (Array.isArray(value)) out.push(`--${key}`, ...value.map(String));
+    else if (isRecord(value)) out.push(`--${key}`, JSON.stringify(value));
+    else out.push(`--${key}`, String(value));
+  }
+  return out;
+}
