@@ -23,12 +23,13 @@ export const VLLM_BLOCK_TOKENS = 16;
 // to 256 for performance", https://github.com/ggml-org/llama.cpp/issues/17037).
 const LLAMA_CPP_SWA_PAD = 256;
 // SGLang splits its pool between full and sliding layers, the sliding pool holding 0.8 x the full pool's tokens
-// (swa_full_tokens_ratio, https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/server_args.py;
-// model_runner_kv_cache_mixin.py _resolve_hybrid_swa_tokens).
+// (swa_full_tokens_ratio, https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/server_args.py read
+// 2026-11-26; model_runner_kv_cache_mixin.py _resolve_hybrid_swa_tokens).
 const SGLANG_SWA_FULL_TOKENS_RATIO = 0.8;
 // fp32 bytes: llama.cpp's recurrent cache (llama_memory_recurrent, type_r = type_s = GGML_TYPE_F32 in
 // src/llama-model.cpp create_memory, https://github.com/ggml-org/llama.cpp) and SGLang's SSM state
-// (https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/server_args.py mamba_ssm_dtype = "float32").
+// (https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/server_args.py mamba_ssm_dtype = "float32",
+// read 2026-11-26).
 const FP32 = 4;
 
 /**
