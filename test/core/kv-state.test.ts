@@ -11,6 +11,9 @@ import {
   cacheShapeOf,
 } from '../../src/core/memory/index.js';
 import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
+import { optionsFromFlags } from '../../src/schema/flags.js';
+import { caseArch, loadKvCacheCases } from '../../src/io/load-calibration.js';
+import { kvCacheRows } from '../../src/commands/validate-kv.js';
 
 type Config = Record<string, unknown>;
 const catalog = (id: string): Config =>
@@ -238,60 +241,20 @@ describe('other engines', () => {
   });
 });
 
-/**
- * KV figures vLLM printed at startup, quoted from GitHub issues. For a model with one kind of attention layer
- * the pool divided by its tokens is the KV bytes per token per GPU.
- */
-const LOGS = [
-  {
-    source: 'https://github.com/vllm-project/vllm/issues/10517',
-    quote:
-      'meta-llama/Llama-3.1-8B-Instruct, RTX 3090: "kv_cache_size=3.81GiB ... GPU blocks: 1952" (block 16)',
-    config: () => catalog('llama-3.1-8b'),
-    tp: 1,
-    poolGiB: 3.81,
-    tokens: 1952 * 16,
-    tolerance: 0.005, // the GiB figure is printed to 3 digits
-  },
-  {
-    source: 'https://github.com/vllm-project/vllm/issues/33263',
-    quote:
-      'Qwen/Qwen3-1.7B, 24 GB GPU: "Available KV cache memory: 18.78 GiB" / "GPU KV cache size: 175,856 tokens"',
-    // The KV fields of Qwen/Qwen3-1.7B's config.json (28 layers, 8 KV heads of 128).
-    config: (): Config => ({
-      ...catalog('qwen3-0.6b'),
-      hidden_size: 2048,
-      intermediate_size: 6144,
-      num_attention_heads: 16,
-      num_hidden_layers: 28,
-      num_key_value_heads: 8,
-      head_dim: 128,
-    }),
-    tp: 1,
-    poolGiB: 18.78,
-    tokens: 175_856,
-    tolerance: 0.005,
-  },
-  {
-    source: 'https://github.com/vllm-project/vllm/issues/21348',
-    quote:
-      'Qwen3-235B-A22B-FP8, 4 x H100, TP 4: "Available KV cache memory: 8.11 GiB" / "GPU KV cache size: 178,880 tokens"',
-    // Qwen3-235B-A22B: 94 layers, 4 KV heads of 128 (one per rank at TP 4).
-    config: (): Config => ({ ...catalog('qwen3-30b-a3b'), num_hidden_layers: 94 }),
-    tp: 4,
-    poolGiB: 8.11,
-    tokens: 178_880,
-    // vLLM sizes blocks by the smallest rank's memory and prints rank 0's: 1.2% apart here.
-    tolerance: 0.015,
-  },
-];
-
 describe('measured: vLLM startup logs (pool / tokens = KV bytes per token per GPU)', () => {
-  it.each(LOGS)('$quote', (row) => {
-    const measured = (row.poolGiB * 2 ** 30) / row.tokens;
-    const a = arch(row.config());
-    const got = cacheOf(a, { framework: 'vllm', gpus: row.tp, tp: row.tp }).kvBytesPerToken;
-    expect(Math.abs(got - measured) / measured).toBeLessThan(row.tolerance);
+  // calibration/kv-cache.json (quote and URL per row); `validate` reports the same rows.
+  it.each(loadKvCacheCases())('$id: $quote', (row) => {
+    const measured = (row.pool_gib * 2 ** 30) / row.tokens;
+    const got = cacheOf(caseArch(row), optionsFromFlags(row.flags)).kvBytesPerToken;
+    // The pools are printed to 3 digits; Qwen3-235B's rank-0 pool is not the smallest rank's (its notes).
+    const tolerance = row.id.includes('235b') ? 0.015 : 0.005;
+    expect(Math.abs(got - measured) / measured).toBeLessThan(tolerance);
+  });
+
+  it('validate reports every row of calibration/kv-cache.json', () => {
+    const rows = kvCacheRows();
+    expect(rows.map((r) => r.id)).toEqual(loadKvCacheCases().map((c) => c.id));
+    for (const r of rows) expect(Math.abs(r.error)).toBeLessThan(0.015);
   });
 
   it('Qwen3-Next, TP 2, fp8 attention KV (vllm#26646): block 1,072 tokens; 90,048 tokens = 84 blocks x 4 groups; 1.66x at 215,040', () => {

@@ -216,3 +216,14 @@ export function cacheFigures(arch: Arch, shape: CacheShape): CacheFigures {
   }
   return { kvBytesPerToken, windowBytesPerSequence, stateBytesPerSequence };
 }
+
+/** One vLLM startup log of calibration/kv-cache.json beside the estimate (`validate`). */
+export interface KvCacheRow {
+  id: string;
+  model: string;
+  tp: number;
+  /** The log's pool over its tokens, and the estimate's KV bytes per token per GPU. */
+  measuredBytesPerToken: number;
+  estimatedBytesPerToken: number;
+  error: number;
+}
