@@ -233,6 +233,14 @@ describe('other engines', () => {
     );
   });
 
+  it('TP replicates Mamba2 groups it does not divide (Granite 4.0-H: 1 group at TP 2 -> 2)', () => {
+    const a = arch(catalog('granite-4.0-h-tiny'));
+    const tp2 = cacheOf(a, { framework: 'vllm', gpus: 2, tp: 2 });
+    const state = ((3072 + 2 * 2 * 128) / 2) * 3 * 2 + (48 / 2) * 64 * 128 * 2;
+    const token = 2 * (4 / 2) * 128 * 2;
+    expect(tp2.stateBytesPerSequence).toBe(36 * vllm.page(state, token));
+  });
+
   it('TP splits heads and channels; a rank keeps at least one KV head', () => {
     const a = arch(catalog('qwen3-next-80b-a3b'));
     const tp4 = cacheOf(a, { framework: 'vllm', gpus: 4, tp: 4 });

@@ -80,13 +80,19 @@ export function slidingCells(
   return Math.min(held, window);
 }
 
-/** One sequence's state in one recurrent layer, per TP rank (vLLM MambaStateShapeCalculator shapes). */
+/**
+ * One sequence's state in one recurrent layer, per TP rank (vLLM MambaStateShapeCalculator shapes). Under TP a
+ * Mamba2 layer whose n_groups TP does not divide gets tp - n_groups more groups, so every head shard holds the B
+ * and C groups it reads (mamba2_state_shape, extra_groups_for_head_shards).
+ */
 export function recurrentLayerBytes(
   r: RecurrentState,
   tp: number,
   dtype: { conv: number; temporal: number },
 ): number {
-  const conv = (r.convChannels / tp) * (r.convKernel - 1) * dtype.conv;
+  const extra = r.groups && tp > 1 && r.groups % tp !== 0 ? tp - r.groups : 0;
+  const channels = r.convChannels + 2 * extra * r.keyDim;
+  const conv = (channels / tp) * (r.convKernel - 1) * dtype.conv;
   const temporal = Math.ceil(r.heads / tp) * r.keyDim * r.valueDim * dtype.temporal;
   return conv + temporal;
 }

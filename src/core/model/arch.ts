@@ -85,6 +85,8 @@ export interface RecurrentState {
   heads: number;
   keyDim: number;
   valueDim: number;
+  /** Mamba2: groups of B and C (n_groups); a TP engine replicates them when TP does not divide them. */
+  groups?: number;
   /** Channels of the causal conv1d and its kernel size. */
   convChannels: number;
   convKernel: number;

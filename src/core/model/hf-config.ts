@@ -1284,6 +1284,7 @@ function mamba2Mixer(m: Mamba2Dims): Mixer {
       heads: m.heads,
       keyDim: m.dState,
       valueDim: m.headDim,
+      groups: m.groups,
       convChannels: conv,
       convKernel: m.kernel,
       stateBytes: m.stateBytes,
