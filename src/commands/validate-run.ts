@@ -16,6 +16,8 @@ import { sourceName } from '../core/time/accuracy.js';
 import { renderValidateText } from '../ui/validate-text.js';
 import { renderRlSection } from '../ui/validate-rl-text.js';
 import { rlRows } from './validate-rl.js';
+import { kvCacheRows } from './validate-kv.js';
+import { renderKvCacheSection } from '../ui/validate-kv-text.js';
 
 const METRICS: readonly string[] = ['allocated', 'reserved', 'device'];
 
@@ -80,6 +82,9 @@ export function runValidate(file: string, json: boolean): number {
   // Preference / RL rows (calibration/rl-cases.json), by objective, also with the shipped set only.
   const rl = file === 'cases.json' ? rlRows() : [];
   const rlText = rl.length > 0 ? `\n\n${renderRlSection(rl).join('\n')}` : '';
+  // vLLM startup logs: KV bytes per token (calibration/kv-cache.json), also with the shipped set only.
+  const kvCache = file === 'cases.json' ? kvCacheRows() : [];
+  const kvText = kvCache.length > 0 ? `\n\n${renderKvCacheSection(kvCache).join('\n')}` : '';
   process.stdout.write(
     json
       ? `${JSON.stringify(
@@ -89,11 +94,12 @@ export function runValidate(file: string, json: boolean): number {
             inSampleSummary: summary.filter((s) => s.group.startsWith('in-sample:')),
             maxContext,
             rl,
+            kvCache,
           },
           null,
           2,
         )}\n`
-      : `${renderValidateText(rows, summary, maxContext)}${rlText}\n`,
+      : `${renderValidateText(rows, summary, maxContext)}${rlText}${kvText}\n`,
   );
   return 0;
 }

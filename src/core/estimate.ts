@@ -43,6 +43,11 @@ export interface EstimateResult {
    */
   serving?: Serving;
   /**
+   * Inference: one sequence's cache per GPU (KV bytes per token of context, sliding-window bytes once past
+   * the window, fixed recurrent state bytes), as the engine lays it out (core/memory/kv-layout.ts).
+   */
+  cache?: MemoryEstimate['cache'];
+  /**
    * Paged optimizer states (bitsandbytes paged-adamw*): all of them, the working set a step needs on the
    * device (what `fits` counts), the part nvidia-smi shows (in deviceBytes: what the card has free, at most
    * all) and the rest in host RAM (in hostBytesPerGpu).
@@ -116,6 +121,7 @@ export function buildEstimate(
     model: { id: arch.id, hfId: arch.hfId },
     dominant,
     options,
+    ...(m.cache ? { cache: m.cache } : {}),
   };
   if (m.paged) result.paged = m.paged;
   if (gpu && capacity !== undefined) {

@@ -6,10 +6,12 @@ import type { Arch } from '../core/model/index.js';
 import { archFromHfConfig } from '../core/model/index.js';
 import {
   calibrationFileSchema,
+  kvCacheFileSchema,
   maxContextFileSchema,
   rlFileSchema,
   throughputFileSchema,
   type CalibrationCase,
+  type KvCacheCase,
   type MaxContextCase,
   type RlCase,
   type ThroughputCase,
@@ -59,6 +61,11 @@ export function loadMaxContextCases(
   dir = CALIBRATION_DIR,
 ): MaxContextCase[] {
   return loadCases(join(dir, file), maxContextFileSchema, 'max-context.json');
+}
+
+/** calibration/kv-cache.json: KV pools vLLM printed at startup (issue 29). */
+export function loadKvCacheCases(file = 'kv-cache.json', dir = CALIBRATION_DIR): KvCacheCase[] {
+  return loadCases(join(dir, file), kvCacheFileSchema, 'kv-cache.json');
 }
 
 /** calibration/rl-cases.json: published preference / RL measurements (issue 26). */

@@ -102,3 +102,24 @@ export const rlCaseSchema = z.looseObject({
 });
 export const rlFileSchema = z.array(rlCaseSchema);
 export type RlCase = z.infer<typeof rlCaseSchema>;
+
+/**
+ * calibration/kv-cache.json: KV pools vLLM printed at startup (issue 29). pool_gib / tokens is the KV bytes per
+ * token per GPU of a model with one kind of attention layer, compared with the estimate's cache.kvBytesPerToken.
+ */
+export const kvCacheCaseSchema = z.looseObject({
+  id: z.string().min(1),
+  source: z.string().min(1),
+  quote: z.string().min(1),
+  date: z.string().min(1),
+  model_hf_id: z.string().min(1).nullable(),
+  config_file: z.string().min(1),
+  engine: z.literal('vllm'),
+  flags: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  /** "Available KV cache memory" (GiB) and the tokens vLLM reports it holds. */
+  pool_gib: z.number().positive(),
+  tokens: z.number().int().positive(),
+  notes: z.string().optional(),
+});
+export const kvCacheFileSchema = z.array(kvCacheCaseSchema);
+export type KvCacheCase = z.infer<typeof kvCacheCaseSchema>;

@@ -3,6 +3,7 @@ export * from './activations.js';
 export * from './calibration.js';
 export * from './frameworks.js';
 export * from './host-ram.js';
+export * from './kv-layout.js';
 export * from './max-context.js';
 export * from './memory.js';
 export * from './optimizer-states.js';

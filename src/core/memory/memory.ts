@@ -26,6 +26,14 @@ import {
   valueBytes,
 } from '../model/dtypes.js';
 import { MiB } from '../units.js';
+import {
+  cacheFigures,
+  cacheLayoutOf,
+  cacheShapeOf,
+  recurrentLayerBytes,
+  stateDtypeBytes,
+  type CacheFigures,
+} from './kv-layout.js';
 import { withObjective } from './objective.js';
 import { ZERO_PARTS } from './parts.js';
 import { towerBytes, towerMode, type TowerBytes } from './vision.js';
@@ -95,6 +103,12 @@ export interface MemoryEstimate {
    * what one token of one sequence takes in it, and the tokens that fit.
    */
   kvPool?: { poolBytes: number; bytesPerToken: number; tokens: number };
+  /**
+   * Inference: one sequence's cache per GPU as the engine lays it out (kv-layout.ts): KV bytes per token of
+   * context (full-attention layers), the bytes sliding-window layers hold once the context passes their
+   * window, and the fixed recurrent state of linear-attention / SSM layers.
+   */
+  cache?: CacheFigures;
   /** Paged optimizer states: on the device while they fit, the rest in host RAM (paged.ts). */
   paged?: PagedStates;
   params: { total: number; trainable: number };
@@ -791,12 +805,16 @@ type KvPool = { poolBytes: number; bytesPerToken: number; tokens: number };
  * Bytes of one sequence's state in one linear-attention / SSM layer: the conv state (channels x (kernel - 1))
  * and the temporal state (heads x key dim x value dim), split over TP by channels and heads (vLLM
  * MambaStateShapeCalculator.gated_delta_net_state_shape / mamba2_state_shape), in the dtype the config names
- * (mamba_ssm_dtype) or the compute dtype.
+ * (mamba_ssm_dtype) or the compute dtype; `fw` names the engine whose state dtypes hold (kv-layout.ts).
  */
-export function recurrentStateBytes(r: RecurrentState, c: number, tp: number): number {
-  const conv = (r.convChannels / tp) * (r.convKernel - 1) * c;
-  const temporal = Math.ceil(r.heads / tp) * r.keyDim * r.valueDim * (r.stateBytes ?? c);
-  return conv + temporal;
+export function recurrentStateBytes(
+  r: RecurrentState,
+  c: number,
+  tp: number,
+  fw?: FrameworkProfile,
+): number {
+  const layout = fw ? cacheLayoutOf(fw) : 'plain';
+  return recurrentLayerBytes(r, tp, stateDtypeBytes(layout, r, c));
 }
 
 // llama.cpp's physical batch (n_ubatch, default 512: https://github.com/ggml-org/llama.cpp/blob/master/common/common.h): the prefill chunk and the rows of the
@@ -831,6 +849,22 @@ function pagedTokensPerSeq(s: Setup): number {
   return Math.max(o.batch * meanContextOf(o), o.seq) / o.batch;
 }
 
+/** One sequence's cache per GPU on the busiest pipeline stage (MemoryEstimate.cache), whole bytes. */
+function cacheOf(s: Setup): CacheFigures {
+  const shape = cacheShapeOf(s.arch, s.fw, {
+    c: s.c,
+    tp: s.tp,
+    kvElem: kvElemBytes(s),
+    ubatch: LLAMA_CPP_UBATCH,
+  });
+  const f = cacheFigures(s.arch, shape);
+  return {
+    kvBytesPerToken: Math.round(f.kvBytesPerToken * s.lf),
+    windowBytesPerSequence: Math.round(f.windowBytesPerSequence * s.lf),
+    stateBytesPerSequence: Math.round(f.stateBytesPerSequence * s.lf),
+  };
+}
+
 /** The KV cache of every sequence (a paged pool: as admitted), and one layer's prefill transients, per GPU. */
 function kvAndPrefill(s: Setup): { kv: number; prefill: number; state: number } {
   const { o, arch, c, tp, lf } = s;
@@ -843,14 +877,19 @@ function kvAndPrefill(s: Setup): { kv: number; prefill: number; state: number } 
   // Fixed per-sequence state of linear-attention / SSM layers (grows with the batch, never with the context).
   let state = 0;
   let prefill = 0;
+  const cache = cacheShapeOf(arch, s.fw, {
+    c,
+    tp,
+    kvElem: kvBytesPerElem,
+    ubatch: LLAMA_CPP_UBATCH,
+  });
   for (const g of arch.groups) {
     if (g.name === 'vision') continue;
-    if (g.recurrent) state += g.count * lf * o.batch * recurrentStateBytes(g.recurrent, c, tp);
-    const kvLen = g.recurrent ? 0 : g.slidingWindow ? Math.min(g.slidingWindow, held) : held;
-    // Each TP rank holds at least one KV head (replicated when kvHeads < tp; vLLM/Megatron).
-    const width = g.mlaCacheWidth ?? Math.ceil(g.kvHeads / tp) * (g.headDim + g.vHeadDim);
+    state += g.count * lf * o.batch * cache.stateBytes(g);
     // Encoders run once over the input and keep no cache.
-    if (g.name !== 'encoder') kv += g.count * lf * kvLen * o.batch * width * kvBytesPerElem;
+    if (g.name !== 'encoder')
+      kv += g.count * lf * o.batch * cache.cells(g, held) * cache.tokenBytes(g);
+    const kvLen = g.recurrent ? 0 : g.slidingWindow ? Math.min(g.slidingWindow, held) : held;
     // One layer's transient tensors during prefill: fp32 norm copy, q/k/v, MLP intermediates.
     const qd = g.heads * g.headDim;
     let layer =
@@ -930,7 +969,7 @@ function inferencePhases(
   // its encoder with the most multimodal items a batch admits, gpu_model_runner.py profile_run).
   const phases = tower ? withTower(listed, tower, 1) : listed;
   const host = split ? split.host + (cache - kv) : 0;
-  const kvPool = poolFill(s, phases, full.kv);
+  const kvPool = poolFill(s, phases, full.kv, full.state);
   return kvPool ? { phases, kvPool, host } : { phases, host };
 }
 
@@ -944,7 +983,7 @@ function cudaGraphBytes(s: Setup): number {
  * A serving engine's paged pool, filled in place: vLLM hands every byte below gpu_memory_utilization that
  * its profiled peak leaves to KV blocks; SGLang gives the pool mem_fraction_static of memory less the weights.
  */
-function poolFill(s: Setup, phases: PhaseParts[], kv: number): KvPool | undefined {
+function poolFill(s: Setup, phases: PhaseParts[], kv: number, state: number): KvPool | undefined {
   const { o, fw, ctx } = s;
   if (fw.kvCache !== 'paged-pool' || !ctx.gpuCapacityBytes) return undefined;
   const context = fw.cudaContextMiB * MiB;
@@ -961,7 +1000,9 @@ function poolFill(s: Setup, phases: PhaseParts[], kv: number): KvPool | undefine
     pool = Math.min(pool, budget - (need - p.parts.kvCache));
     if (need < budget) p.parts.kvCache += budget - need;
   }
-  const perToken = kv / (o.batch * pagedTokensPerSeq(s));
+  // A sequence's fixed recurrent state takes pool blocks too (vLLM: one Mamba block per request and group;
+  // SGLang: its MambaPool, sized from the same memory): each token carries its share at the held context.
+  const perToken = (kv + state) / (o.batch * pagedTokensPerSeq(s));
   return {
     poolBytes: Math.max(0, pool),
     bytesPerToken: perToken,
@@ -1166,6 +1207,7 @@ function policyMemory(model: Arch, o: EstimateOptions, ctx: EstimateContext): Me
           },
         }
       : {}),
+    ...(s.training ? {} : { cache: cacheOf(s) }),
     params: { total: s.facts.P.total, trainable: s.nTrain },
     parallel: { dp: Math.max(1, Math.floor(o.gpus / (tp * pp * o.cp))), tp, pp, cp: o.cp },
     worstStage: stage,

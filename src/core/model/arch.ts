@@ -85,11 +85,15 @@ export interface RecurrentState {
   heads: number;
   keyDim: number;
   valueDim: number;
+  /** Mamba2: groups of B and C (n_groups); a TP engine replicates them when TP does not divide them. */
+  groups?: number;
   /** Channels of the causal conv1d and its kernel size. */
   convChannels: number;
   convKernel: number;
   /** Bytes per state element when the config names a dtype for it (mamba_ssm_dtype); else the compute dtype. */
   stateBytes: number | null;
+  /** vLLM's bytes per temporal-state element when the config names none and a vLLM hook sets its own default. */
+  vllmStateBytes?: number;
   /** Chunk length of the training kernel (FLA chunk_gated_delta_rule / mamba_chunk_scan_combined). */
   chunk: number;
 }

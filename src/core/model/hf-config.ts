@@ -1257,6 +1257,8 @@ interface Mamba2Dims {
   convBias: boolean;
   projBias: boolean;
   stateBytes: number | null;
+  /** vLLM's temporal-state bytes when the config names none and a vLLM hook picks its own (Nemotron-H). */
+  vllmStateBytes?: number;
   chunk: number;
 }
 
@@ -1282,9 +1284,11 @@ function mamba2Mixer(m: Mamba2Dims): Mixer {
       heads: m.heads,
       keyDim: m.dState,
       valueDim: m.headDim,
+      groups: m.groups,
       convChannels: conv,
       convKernel: m.kernel,
       stateBytes: m.stateBytes,
+      ...(m.vllmStateBytes ? { vllmStateBytes: m.vllmStateBytes } : {}),
       chunk: m.chunk,
     },
   };
@@ -1522,6 +1526,10 @@ function nemotronH(c: Fields): ArchBody {
     convBias: c.bool(['use_conv_bias', 'mamba_conv_bias'], true),
     projBias: c.bool(['mamba_proj_bias', 'use_bias'], false),
     stateBytes: ssmCacheBytes(c),
+    // vLLM's NemotronHForCausalLMConfig.update_mamba_ssm_cache_dtype: the config's mamba_ssm_cache_dtype, else
+    // float32 ("Only `float32` is known to have no accuracy issues by default", DEFAULT_MAMBA_SSM_CACHE_DTYPE in
+    // vllm/model_executor/models/config.py, https://docs.vllm.ai/en/latest/api/vllm/model_executor/models/config/).
+    vllmStateBytes: 4,
     chunk: c.int(['chunk_size', 'mamba_chunk_size'], NEMOTRON_H.chunk),
   });
   const perLayer = foldNemotron(nemotronBlocks(c), mixer).map((l) => nemotronLayer(c, d, l));

@@ -1,0 +1,235 @@
+/**
+ * How a serving engine lays out the KV cache and the recurrent (linear-attention / SSM) state: the dtypes
+ * it keeps the state in, the cells it gives a sliding-window layer, and vLLM's hybrid page unification
+ * (attention and Mamba pages of one size, layer groups of one size). Pure: memory.ts applies it per GPU.
+ */
+import type { Arch, LayerGroup, RecurrentState } from '../model/arch.js';
+import type { FrameworkProfile } from './framework-profile.js';
+
+/** Which engine's cache rules hold: vLLM's hybrid allocator, SGLang's pools, llama.cpp's, or a plain cache. */
+export type CacheLayout = 'vllm' | 'sglang' | 'llama.cpp' | 'plain';
+
+export function cacheLayoutOf(fw: FrameworkProfile): CacheLayout {
+  if (fw.layerOffload) return 'llama.cpp';
+  if (fw.kvCache !== 'paged-pool') return 'plain';
+  return fw.poolBudget === 'static' ? 'sglang' : 'vllm';
+}
+
+// vLLM's KV block: CacheConfig.block_size defaults to 16 tokens on CUDA, and a hybrid model's attention block is
+// a multiple of 16 (kernel_block_alignment_size in HybridAttentionMambaModelConfig,
+// https://github.com/vllm-project/vllm/blob/1936cf3841edb9781b06c50fc4daf4bac9d3b23e/vllm/model_executor/models/config.py).
+export const VLLM_BLOCK_TOKENS = 16;
+// llama.cpp's SWA cache is padded to 256 cells (src/llama-kv-cache-iswa.cpp, "the SWA cache is always padded
+// to 256 for performance", https://github.com/ggml-org/llama.cpp/issues/17037).
+const LLAMA_CPP_SWA_PAD = 256;
+// SGLang splits its pool between full and sliding layers, the sliding pool holding 0.8 x the full pool's tokens
+// (swa_full_tokens_ratio, https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/server_args.py read
+// 2026-11-26; model_runner_kv_cache_mixin.py _resolve_hybrid_swa_tokens).
+const SGLANG_SWA_FULL_TOKENS_RATIO = 0.8;
+// fp32 bytes: llama.cpp's recurrent cache (llama_memory_recurrent, type_r = type_s = GGML_TYPE_F32 in
+// src/llama-model.cpp create_memory, https://github.com/ggml-org/llama.cpp) and SGLang's SSM state
+// (https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/server_args.py mamba_ssm_dtype = "float32",
+// read 2026-11-26).
+const FP32 = 4;
+
+/**
+ * Bytes per element of the conv state and of the temporal (SSM / delta-rule) state. vLLM: the conv state in the
+ * model dtype, the temporal state in mamba_ssm_cache_dtype, which its per-model hooks set from the config
+ * (Qwen3.5 mamba_ssm_dtype; Nemotron-H mamba_ssm_cache_dtype, float32 when absent: RecurrentState.vllmStateBytes)
+ * and is the model dtype otherwise (MambaStateDtypeCalculator, vllm/model_executor/layers/mamba/mamba_utils.py).
+ * SGLang keeps the temporal state in fp32 by default; llama.cpp keeps both in fp32; transformers keeps a Mamba
+ * state in the model dtype (or the dtype the config names) and a Gated DeltaNet state in fp32.
+ */
+export function stateDtypeBytes(
+  layout: CacheLayout,
+  r: RecurrentState,
+  c: number,
+): { conv: number; temporal: number } {
+  if (layout === 'llama.cpp') return { conv: FP32, temporal: FP32 };
+  if (layout === 'sglang') return { conv: c, temporal: FP32 };
+  if (layout === 'vllm') return { conv: c, temporal: r.stateBytes ?? r.vllmStateBytes ?? c };
+  // transformers' LinearAttentionLayer allocates the state like the tensor the mixer returns (zeros_like in
+  // cache_utils.py); the Gated DeltaNet kernels return it in fp32 (torch_chunk_gated_delta_rule casts q, k, v
+  // to float32, modeling_qwen3_next.py at huggingface/transformers@01cdc608; fla's chunk kernels likewise).
+  if (r.kind === 'gated-deltanet') return { conv: c, temporal: FP32 };
+  return { conv: c, temporal: r.stateBytes ?? c };
+}
+
+/**
+ * KV cells a sliding-window (or chunked-attention) layer holds per sequence of `held` tokens. vLLM frees the
+ * blocks that fall out of the window (SlidingWindowManager.remove_skipped_blocks) and keeps the window's
+ * tokens over one more block than it spans (SlidingWindowSpec: "+1 here because the sliding window may not
+ * start from the beginning of the block", vllm/v1/kv_cache_interface.py). llama.cpp gives each sequence
+ * n_swa + n_ubatch cells padded to 256 (llama_kv_cache_iswa). SGLang sizes its sliding pool at 0.8 x the
+ * full pool's tokens, so each token held costs 0.8 of a sliding token. Others keep the window.
+ */
+export function slidingCells(
+  layout: CacheLayout,
+  window: number,
+  held: number,
+  ubatch: number,
+): number {
+  if (layout === 'vllm') {
+    const blocks = Math.ceil((window - 1) / VLLM_BLOCK_TOKENS) + 1;
+    return Math.min(held, blocks * VLLM_BLOCK_TOKENS);
+  }
+  if (layout === 'llama.cpp')
+    return Math.min(held, Math.ceil((window + ubatch) / LLAMA_CPP_SWA_PAD) * LLAMA_CPP_SWA_PAD);
+  // SGLang: a token of the pool carries its share of the sliding pool, whatever the window.
+  if (layout === 'sglang') return SGLANG_SWA_FULL_TOKENS_RATIO * held;
+  return Math.min(held, window);
+}
+
+/**
+ * One sequence's state in one recurrent layer, per TP rank (vLLM MambaStateShapeCalculator shapes). Under TP a
+ * Mamba2 layer whose n_groups TP does not divide gets tp - n_groups more groups, so every head shard holds the B
+ * and C groups it reads (mamba2_state_shape, extra_groups_for_head_shards).
+ */
+export function recurrentLayerBytes(
+  r: RecurrentState,
+  tp: number,
+  dtype: { conv: number; temporal: number },
+): number {
+  const extra = r.groups && tp > 1 && r.groups % tp !== 0 ? tp - r.groups : 0;
+  const channels = r.convChannels + 2 * extra * r.keyDim;
+  const conv = (channels / tp) * (r.convKernel - 1) * dtype.conv;
+  const temporal = Math.ceil(r.heads / tp) * r.keyDim * r.valueDim * dtype.temporal;
+  return conv + temporal;
+}
+
+/** Per-token KV bytes of one attention layer on one TP rank (FullAttentionSpec / MLAAttentionSpec page / block). */
+export function attentionTokenBytes(g: LayerGroup, tp: number, kvElem: number): number {
+  // Each TP rank holds at least one KV head (replicated when kvHeads < tp; vLLM/Megatron).
+  return (g.mlaCacheWidth ?? Math.ceil(g.kvHeads / tp) * (g.headDim + g.vHeadDim)) * kvElem;
+}
+
+/** A kind of cached layer: full attention, a sliding window of one size, or a recurrent mixer. */
+const kindOf = (g: LayerGroup): string =>
+  g.recurrent ? 'state' : g.slidingWindow ? `window:${g.slidingWindow}` : 'full';
+
+/**
+ * vLLM's hybrid KV layout (vllm/v1/core/kv_cache_utils.py _get_kv_cache_groups_uniform_page_size): layers of
+ * each kind are split into KV-cache groups of one size (the fewest layers of any kind, or the most when that is
+ * under 1.5 x the fewest), the last group of a kind padded with empty slots that hold blocks like real layers.
+ * A Mamba layer's page is padded to the attention page of the smallest 16-token multiple that holds it
+ * (HybridAttentionMambaModelConfig, no prefix caching). Returns the factor each kind's bytes grow by.
+ */
+export function vllmPadding(
+  arch: Arch,
+  stateBytes: (r: RecurrentState) => number,
+  tokenBytes: (g: LayerGroup) => number,
+): { layers: (g: LayerGroup) => number; statePage: (g: LayerGroup) => number } {
+  const cached = arch.groups.filter((g) => g.name === 'decoder');
+  const counts = new Map<string, number>();
+  for (const g of cached) counts.set(kindOf(g), (counts.get(kindOf(g)) ?? 0) + g.count);
+  const sizes = [...counts.values()];
+  const min = Math.min(...sizes);
+  const max = Math.max(...sizes);
+  const groupSize = max < min * 1.5 ? max : min; // kv_cache_utils.py: "1.5 is a heuristic"
+  const layers = (g: LayerGroup): number => {
+    const n = counts.get(kindOf(g)) ?? g.count;
+    return counts.size > 1 ? (Math.ceil(n / groupSize) * groupSize) / n : 1;
+  };
+  const attention = cached.find((g) => !g.recurrent);
+  const statePage = (g: LayerGroup): number => {
+    if (!g.recurrent || !attention) return 1;
+    const page = stateBytes(g.recurrent);
+    const token = tokenBytes(attention);
+    const block = VLLM_BLOCK_TOKENS * Math.ceil(page / (VLLM_BLOCK_TOKENS * token));
+    return page > 0 ? (block * token) / page : 1;
+  };
+  return { layers, statePage };
+}
+
+/** What one sequence holds per layer of a group, per GPU, as an engine lays its cache out. */
+export interface CacheShape {
+  layout: CacheLayout;
+  /** Tokens per KV block of full-attention layers (vLLM: 16, or a hybrid Mamba model's larger block). */
+  block: number;
+  /** One sequence's recurrent state in one layer of the group, with vLLM's page and group padding. */
+  stateBytes: (g: LayerGroup) => number;
+  /** One token's KV in one attention layer of the group, with vLLM's group padding. */
+  tokenBytes: (g: LayerGroup) => number;
+  /** KV cells one sequence of `held` tokens keeps in a layer of the group (0 for recurrent layers). */
+  cells: (g: LayerGroup, held: number) => number;
+}
+
+/**
+ * The cache shape of `arch` under `fw` with `c`-byte compute, TP `tp` and `kvElem`-byte KV elements: vLLM
+ * pads hybrid models' layer groups and Mamba pages (vllmPadding) and rounds a hybrid Mamba model's
+ * full-attention KV up to its large blocks; `ubatch` is llama.cpp's n_ubatch (its SWA cells).
+ */
+export function cacheShapeOf(
+  arch: Arch,
+  fw: FrameworkProfile,
+  o: { c: number; tp: number; kvElem: number; ubatch: number },
+): CacheShape {
+  const layout = cacheLayoutOf(fw);
+  const perState = (r: RecurrentState): number =>
+    recurrentLayerBytes(r, o.tp, stateDtypeBytes(layout, r, o.c));
+  const perToken = (g: LayerGroup): number => attentionTokenBytes(g, o.tp, o.kvElem);
+  const pad = layout === 'vllm' ? vllmPadding(arch, perState, perToken) : null;
+  const attention = arch.groups.find((g) => g.name === 'decoder' && !g.recurrent);
+  const stateGroup = arch.groups.find((g) => g.name === 'decoder' && g.recurrent);
+  // A hybrid Mamba model's attention block holds the padded Mamba page (HybridAttentionMambaModelConfig).
+  const block =
+    pad && attention && stateGroup?.recurrent
+      ? Math.round(
+          (pad.statePage(stateGroup) * perState(stateGroup.recurrent)) / perToken(attention),
+        )
+      : VLLM_BLOCK_TOKENS;
+  const layers = (g: LayerGroup): number => (pad ? pad.layers(g) : 1);
+  return {
+    layout,
+    block,
+    stateBytes: (g) =>
+      g.recurrent ? perState(g.recurrent) * layers(g) * (pad ? pad.statePage(g) : 1) : 0,
+    tokenBytes: (g) => (g.recurrent ? 0 : perToken(g) * layers(g)),
+    cells: (g, held) => {
+      if (g.recurrent) return 0;
+      if (g.slidingWindow) return slidingCells(layout, g.slidingWindow, held, o.ubatch);
+      // Whole blocks: only a hybrid Mamba model's blocks (hundreds of tokens) are worth counting.
+      return pad && block > VLLM_BLOCK_TOKENS ? Math.ceil(held / block) * block : held;
+    },
+  };
+}
+
+export interface CacheFigures {
+  kvBytesPerToken: number;
+  windowBytesPerSequence: number;
+  stateBytesPerSequence: number;
+}
+
+/**
+ * The cache of one sequence per GPU, split by how it grows: bytes per token of context (full-attention
+ * layers), bytes its sliding-window layers hold once the context passes their window, and the fixed
+ * recurrent state. Vision towers and encoders keep no cache.
+ */
+export function cacheFigures(arch: Arch, shape: CacheShape): CacheFigures {
+  let kvBytesPerToken = 0;
+  let windowBytesPerSequence = 0;
+  let stateBytesPerSequence = 0;
+  for (const g of arch.groups) {
+    if (g.name === 'vision' || g.name === 'encoder') continue;
+    stateBytesPerSequence += g.count * shape.stateBytes(g);
+    if (g.recurrent) continue;
+    // A layer whose cells stop at a window holds them per sequence; one whose cells follow the context (full
+    // attention, SGLang's sliding pool share) adds its cells per token.
+    const capped = g.slidingWindow ? shape.cells(g, Infinity) : Infinity;
+    const perToken = g.slidingWindow ? shape.cells(g, 1) : 1;
+    if (Number.isFinite(capped)) windowBytesPerSequence += g.count * capped * shape.tokenBytes(g);
+    else kvBytesPerToken += g.count * perToken * shape.tokenBytes(g);
+  }
+  return { kvBytesPerToken, windowBytesPerSequence, stateBytesPerSequence };
+}
+
+/** One vLLM startup log of calibration/kv-cache.json beside the estimate (`validate`). */
+export interface KvCacheRow {
+  id: string;
+  model: string;
+  tp: number;
+  /** The log's pool over its tokens, and the estimate's KV bytes per token per GPU. */
+  measuredBytesPerToken: number;
+  estimatedBytesPerToken: number;
+  error: number;
+}
