@@ -156,7 +156,7 @@ export function registerEstimate(program: Command): void {
     )
     .option(
       '--from <file>',
-      'read a training config (axolotl, LLaMA-Factory, torchtune, TrainingArguments/TRL JSON, DeepSpeed JSON, Accelerate YAML); flags given beside it win',
+      'read a training or serving config (axolotl, LLaMA-Factory, torchtune, TrainingArguments/TRL JSON or YAML, DeepSpeed JSON, Accelerate YAML, Unsloth, LitGPT, torchtitan; a vLLM, SGLang or llama-server command line or serve.sh, vLLM --config YAML); flags given beside it win',
     );
   addContractOptions(cmd);
   for (const [flag, value, description] of [...TIME_FLAGS, ...VISION_FLAGS])

@@ -11,7 +11,7 @@ export function registerPlan(program: Command): void {
     .argument('[scenario]', 'scenario file (YAML or JSON), e.g. scenarios/default.yaml')
     .option(
       '--from <file>',
-      'start from a training config (axolotl, LLaMA-Factory, torchtune, TRL, DeepSpeed, Accelerate) instead of a scenario: what it needs on --gpu, and the nearest changes that fit',
+      'start from a training or serving config (axolotl, LLaMA-Factory, torchtune, TRL, DeepSpeed, Accelerate, Unsloth, LitGPT, torchtitan; a vLLM, SGLang or llama-server command line or serve.sh, vLLM --config YAML) instead of a scenario: what it needs on --gpu, and the nearest changes that fit',
     )
     .option('--gpu <id>', 'with --from: the GPU to fit (catalog id)')
     .option('--gpus <n>', 'with --from: GPUs in the job (default: what the file says, else 1)')
