@@ -19,6 +19,7 @@ import {
 export function weightDtypes(
   method: Method,
   allowed?: readonly WeightDtype[],
+  native?: WeightDtype | null,
 ): { weights: WeightDtype; doubleQuant: boolean }[] {
   const defaults: Record<Method, WeightDtype[]> = {
     full: ['bf16', 'fp32'],
@@ -33,7 +34,17 @@ export function weightDtypes(
     qlora: (w) => !(w === 'fp32' || w === 'fp16' || w === 'bf16'),
     inference: () => true,
   };
-  const list = (allowed ?? defaults[method]).filter(valid[method]);
+  // Serving a checkpoint that ships quantized (gpt-oss MXFP4, FP8 or AWQ/GPTQ repositories): its own format
+  // is searched first, so it wins ties with a format that would need another checkpoint.
+  // A checkpoint that ships in MXFP4 (gpt-oss: the MoE weights were released in MXFP4 only, model card) has no
+  // 16-bit original to make an AWQ/GPTQ or NF4 copy from: those 4-bit formats are not offered beside it.
+  const requantized = (w: WeightDtype) => native === 'mxfp4' && (w === 'int4' || w === 'nf4');
+  const base =
+    allowed ??
+    (method === 'inference' && native
+      ? [native, ...defaults.inference.filter((w) => w !== native && !requantized(w))]
+      : defaults[method]);
+  const list = base.filter(valid[method]);
   const out: { weights: WeightDtype; doubleQuant: boolean }[] = [];
   for (const w of list) {
     // QLoRA paper: NF4 with double quantization is the recommended recipe; offer both.
@@ -139,4 +150,15 @@ export function gpuCounts(min: number, max: number, gpusPerNode: number): number
   const out: number[] = [];
   for (let c = min; c <= max; c++) if (c <= gpusPerNode || c % gpusPerNode === 0) out.push(c);
   return out;
+}
+
+/** The contract weight type a checkpoint ships in (config.json quantization_config), or null (float). */
+export function nativeWeights(arch: Arch): WeightDtype | null {
+  const q = arch.quant;
+  if (!q) return null;
+  if (q.method === 'mxfp4') return 'mxfp4';
+  if (q.method === 'fp8') return 'fp8';
+  if ((q.method === 'awq' || q.method === 'gptq') && q.bits === 4) return 'int4';
+  if (q.method === 'bitsandbytes-4bit') return 'nf4';
+  return null;
 }

@@ -53,6 +53,7 @@ import {
   checkpointings,
   gpuCounts,
   microBatches,
+  nativeWeights,
   optimizers,
   pipelineParallelisms,
   shardings,
@@ -100,6 +101,7 @@ import {
   promptTokensOf,
   type EstimateOptions,
   type Method,
+  type WeightDtype,
 } from '../../schema/estimate.js';
 import type { Gpu } from '../../schema/gpu.js';
 import type { Offer } from '../../schema/offer.js';
@@ -438,10 +440,11 @@ function kvCacheDtypesOf(s: Scenario): KvCacheDtype[] {
   return searchedEngines(s).some(searchesFp8Kv) ? ['auto', 'fp8'] : ['auto'];
 }
 
-function baseConfigs(s: Scenario, layers = 0): BaseConfig[] {
+function baseConfigs(s: Scenario, arch: Arch): BaseConfig[] {
+  const layers = arch.groups.reduce((a, g) => a + g.count, 0);
   const out: BaseConfig[] = [];
   for (const gpuLayers of gpuLayerChoices(s, layers))
-    for (const b of baseConfigsAt(s)) {
+    for (const b of baseConfigsAt(s, nativeWeights(arch))) {
       if (gpuLayers === undefined) {
         out.push(b);
         continue;
@@ -458,14 +461,14 @@ function baseConfigs(s: Scenario, layers = 0): BaseConfig[] {
   return out;
 }
 
-function baseConfigsAt(s: Scenario): BaseConfig[] {
+function baseConfigsAt(s: Scenario, native: WeightDtype | null): BaseConfig[] {
   const job = s.job;
   const search = s.search;
   const out: BaseConfig[] = [];
   const methods: Method[] = job.kind === 'inference' ? ['inference'] : job.methods;
   for (const method of methods) {
     const d = defaultOptions(method);
-    for (const w of weightDtypes(method, search.weights))
+    for (const w of weightDtypes(method, search.weights, native))
       for (const optimizer of optimizers(method, search.optimizers))
         for (const checkpointing of checkpointings(method, search.checkpointing))
           for (const attention of attentions(search.attention))
@@ -1139,10 +1142,7 @@ interface LoopState {
 export function plan(input: PlanInput): PlanResult {
   const { scenario: s, arch } = input;
   const top = input.top ?? 10;
-  const bases = baseConfigs(
-    s,
-    arch.groups.reduce((a, g) => a + g.count, 0),
-  );
+  const bases = baseConfigs(s, arch);
   const all = gpuCounts(s.hardware.counts.min, s.hardware.counts.max, s.hardware.gpusPerNode);
   const maxGpus = s.limits.maxGpus ?? Infinity;
   const counts = all.filter((c) => c <= maxGpus);
