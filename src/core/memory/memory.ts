@@ -26,7 +26,7 @@ import {
   valueBytes,
 } from '../model/dtypes.js';
 import { MiB } from '../units.js';
-import { withObjective } from './objective.js';
+import { withObjective, type PolicyMemory } from './objective.js';
 import { ZERO_PARTS } from './parts.js';
 import { towerBytes, towerMode, type TowerBytes } from './vision.js';
 import { towerRun } from '../model/vision.js';
@@ -1102,15 +1102,38 @@ function worstStage(s: Setup): { best: Worst; summaries: StageSummary[] } {
   return { best: best!, summaries };
 }
 
+/**
+ * `policy` (optional): how a preference / RL objective's policy and rollout estimates are made; the planner
+ * passes memoizedPolicy so configurations that differ only in the rollout share those estimates.
+ */
 export function estimateMemory(
   model: Arch,
   o: EstimateOptions,
   ctx: EstimateContext = {},
+  policy: PolicyMemory = policyMemory,
 ): MemoryEstimate {
   // Preference / RL objectives: the policy's SFT step plus the reference and rollout engine (objective.ts).
   if (o.objective !== undefined && o.objective !== 'sft')
-    return withObjective(model, o, ctx, FRAMEWORKS[o.framework], policyMemory);
+    return withObjective(model, o, ctx, FRAMEWORKS[o.framework], policy);
   return policyMemory(model, o, ctx);
+}
+
+/**
+ * The policy estimate of one model, memoized by its options and context (the planner's: a GRPO search asks
+ * for the same SFT step under every rollout mode, and for the same generation batch under many layouts).
+ * The estimate is a pure function of (model, options, context) and withObjective only reads it, so a
+ * shared result changes nothing. JSON.stringify keys the options: they are plain data (strings, numbers,
+ * booleans, string arrays), and an absent field reads as one set to undefined.
+ */
+export function memoizedPolicy(model: Arch): PolicyMemory {
+  const memo = new Map<string, MemoryEstimate>();
+  return (m, o, ctx) => {
+    if (m !== model) return policyMemory(m, o, ctx);
+    const key = `${ctx.lean === true}|${ctx.gpuCapacityBytes}|${JSON.stringify(o)}`;
+    let e = memo.get(key);
+    if (e === undefined) memo.set(key, (e = policyMemory(m, o, ctx)));
+    return e;
+  };
 }
 
 function policyMemory(model: Arch, o: EstimateOptions, ctx: EstimateContext): MemoryEstimate {

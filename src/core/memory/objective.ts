@@ -43,26 +43,26 @@ export interface ObjectiveExtras {
 // one completion per example (its KL completions run under no_grad: kto_trainer.py _compute_kl_logps).
 const PAIRED = new Set(['dpo', 'orpo', 'simpo']);
 
-const RL_KEYS = [
-  'objective',
-  'reference',
-  'generations',
-  'promptTokens',
-  'completionTokens',
-  'rollout',
-  'rolloutMemory',
-  'rolloutSleep',
-  'rolloutGpus',
-] as const;
-
 /** GPUs beside the trainers: a GRPO vLLM server's (0 otherwise). */
 export const serverGpus = (o: EstimateOptions): number =>
   o.rollout === 'vllm-server' ? (o.rolloutGpus ?? 1) : 0;
 
 /** The SFT step the objective trains: paired batches doubled, GRPO on prompt + completion, trainer GPUs only. */
 export function policyOptions(o: EstimateOptions): EstimateOptions {
-  const p = { ...o };
-  for (const k of RL_KEYS) delete p[k];
+  // A rest copy rather than `delete` (the same keys in the same order): deleting properties turns the copy
+  // into a slow dictionary object, and the planner makes tens of thousands.
+  const {
+    objective: _objective,
+    reference: _reference,
+    generations: _generations,
+    promptTokens: _promptTokens,
+    completionTokens: _completionTokens,
+    rollout: _rollout,
+    rolloutMemory: _rolloutMemory,
+    rolloutSleep: _rolloutSleep,
+    rolloutGpus: _rolloutGpus,
+    ...p
+  } = o;
   if (o.objective && PAIRED.has(o.objective)) p.batch = 2 * o.batch;
   p.gpus = trainingGpus(o);
   return p;
@@ -247,7 +247,8 @@ export function withObjective(
       allocatedBytes: Math.round(allocated),
       reservedBytes: Math.round(m.perGpu.reservedBytes + slacked),
       deviceBytes: device,
-      breakdown: roundTo(breakdown, device),
+      // Lean (the planner's surface, max-context): unrounded, as memory.ts leaves a lean breakdown.
+      breakdown: ctx.lean ? breakdown : roundTo(breakdown, device),
     },
     peakPhase: rolloutPeak ? 'rollout' : m.peakPhase,
     phases: ctx.lean ? [] : objectivePhases(m, x, held, rolloutAllocated, sleeps),

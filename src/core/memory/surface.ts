@@ -2,7 +2,7 @@
 import type { Arch } from '../model/arch.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { FRAMEWORKS, type FrameworkProfile } from './frameworks.js';
-import { serverGpus, type ObjectiveExtras } from './objective.js';
+import { serverGpus, type ObjectiveExtras, type PolicyMemory } from './objective.js';
 import {
   deviceBytesOf,
   estimateMemory,
@@ -111,12 +111,14 @@ function worstInto(
  * Memory against micro-batch and data-parallel degree from five estimates. With the sequence fixed, each
  * phase's allocation is A + B/dp + C·batch (saved activations, loss tensors and the largest transient
  * block grow with the tokens of a micro-batch; sharded states divide by dp; the two never multiply), so
- * (batch, dp) = (1,2), (1,4), (2,2) give the dp >= 2 plane and (1,1), (2,1) the dp = 1 line.
+ * (batch, dp) = (1,2), (1,4), (2,2) give the dp >= 2 plane and (1,1), (2,1) the dp = 1 line. `policy`:
+ * the preference / RL policy estimates, shared between surfaces (memory.ts memoizedPolicy).
  */
 export function memorySurface(
   arch: Arch,
   o: EstimateOptions,
   ctx: EstimateContext = {},
+  policy?: PolicyMemory,
 ): MemorySurface {
   const fw = FRAMEWORKS[o.framework];
   let evaluations = 0;
@@ -124,7 +126,7 @@ export function memorySurface(
     evaluations++;
     // GRPO server mode: the vLLM server's GPUs beside the dp x tp x pp that train.
     const gpus = dp * o.tp * o.pp + serverGpus(o);
-    return estimateMemory(arch, { ...o, batch, gpus }, { ...ctx, lean: true });
+    return estimateMemory(arch, { ...o, batch, gpus }, { ...ctx, lean: true }, policy);
   };
   const colocated = o.rollout === 'vllm-colocate' ? (o.rolloutMemory ?? 0) : 0;
   // Evaluated lazily: a single-GPU search never needs the dp >= 2 plane, nor a cluster search the dp = 1 line.

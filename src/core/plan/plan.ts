@@ -32,11 +32,13 @@ import { sloNearestOf, type SloNearest } from './slo.js';
 import { ENGINES, type Engine } from '../../schema/engine.js';
 import {
   estimateMemory,
+  memoizedPolicy,
   type Breakdown,
   type MemoryEstimate,
   type Phase,
 } from '../memory/memory.js';
 import { memorySurface, onCapacity, type MemorySurface } from '../memory/surface.js';
+import type { PolicyMemory } from '../memory/objective.js';
 import { maxSearchedGpus, objectiveConfigs, serverGpus, withObjectiveConfig } from './objective.js';
 import {
   estimateObjectiveTime,
@@ -617,9 +619,11 @@ interface RowTable {
   mem: MemTable;
   n: number;
   surfaces: Map<number, MemorySurface>;
+  /** The policy estimates every surface of the search shares (memory.ts memoizedPolicy). */
+  policy: PolicyMemory;
 }
 
-function rowTable(size: number): RowTable {
+function rowTable(size: number, arch: Arch): RowTable {
   const empty = new Float64Array(0);
   const rows = alloc(size);
   const none: MemTable = {
@@ -630,7 +634,13 @@ function rowTable(size: number): RowTable {
     share: empty,
     floor: empty,
   };
-  return { rows, mem: growMem(none, rows.base.length), n: 0, surfaces: new Map() };
+  return {
+    rows,
+    mem: growMem(none, rows.base.length),
+    n: 0,
+    surfaces: new Map(),
+    policy: memoizedPolicy(arch),
+  };
 }
 
 /** Configurations that differ only in micro-batch share one memory surface: one number per such group. */
@@ -663,7 +673,7 @@ function surfaceOf(
     ((((group * 65 + tp) * 65 + pp) * 4 + sh.zero) * 3 + OFFLOADS.indexOf(sh.offload)) * 64 + vi;
   let surface = T.surfaces.get(key);
   if (!surface) {
-    surface = memorySurface(arch, variantOptions(o, tp, pp, sh, variants[vi]!));
+    surface = memorySurface(arch, variantOptions(o, tp, pp, sh, variants[vi]!), {}, T.policy);
     T.surfaces.set(key, surface);
   }
   return surface;
@@ -699,7 +709,7 @@ function buildRows(
   variants: Variant[],
   pause: (() => void) | undefined,
 ): { rows: Rows; mem: MemTable; modelPruned: ModelPruned } {
-  const T = rowTable(4096); // grows by doubling: a search keeps a few percent of its layouts
+  const T = rowTable(4096, arch); // grows by doubling: a search keeps a few percent of its layouts
   const modelPruned = forEachRunnable(s, arch, bases, counts, variants, (at) => {
     pause?.();
     const o = bases[at.bi]!.options;
