@@ -26,7 +26,7 @@ import {
   valueBytes,
 } from '../model/dtypes.js';
 import { MiB } from '../units.js';
-import { withObjective, type PolicyMemory } from './objective.js';
+import { policyOptions, withObjective, type PolicyMemory } from './objective.js';
 import { ZERO_PARTS } from './parts.js';
 import { towerBytes, towerMode, type TowerBytes } from './vision.js';
 import { towerRun } from '../model/vision.js';
@@ -1104,7 +1104,7 @@ function worstStage(s: Setup): { best: Worst; summaries: StageSummary[] } {
 
 /**
  * `policy` (optional): how a preference / RL objective's policy and rollout estimates are made; the planner
- * passes memoizedPolicy so configurations that differ only in the rollout share those estimates.
+ * passes policyMemo's so configurations that differ only in the rollout share those estimates.
  */
 export function estimateMemory(
   model: Arch,
@@ -1119,20 +1119,29 @@ export function estimateMemory(
 }
 
 /**
- * The policy estimate of one model, memoized by its options and context (the planner's: a GRPO search asks
- * for the same SFT step under every rollout mode, and for the same generation batch under many layouts).
- * The estimate is a pure function of (model, options, context) and withObjective only reads it, so a
- * shared result changes nothing. JSON.stringify keys the options: they are plain data (strings, numbers,
- * booleans, string arrays), and an absent field reads as one set to undefined.
+ * Policy estimates shared by the planner's surfaces (memory/surface.ts): `scope(o)` is the PolicyMemory for
+ * withObjective on options that differ from `o` only in micro-batch and GPU count (a surface's points). A GRPO
+ * search asks for the same SFT step under every rollout mode, and for the same generation batch under many
+ * layouts: each is estimated once. The estimate is a pure function of (model, options, context) and
+ * withObjective only reads it, so sharing it changes nothing. Scopes are keyed by the policy's options
+ * (JSON.stringify: plain data, an absent field reading as one set to undefined) less micro-batch and GPUs;
+ * within one, by the fields withObjective sets on the policy's options (objective.ts rolloutBytes:
+ * method, optimizer, weights, batch, gpus) and the context.
  */
-export function memoizedPolicy(model: Arch): PolicyMemory {
-  const memo = new Map<string, MemoryEstimate>();
-  return (m, o, ctx) => {
-    if (m !== model) return policyMemory(m, o, ctx);
-    const key = `${ctx.lean === true}|${ctx.gpuCapacityBytes}|${JSON.stringify(o)}`;
-    let e = memo.get(key);
-    if (e === undefined) memo.set(key, (e = policyMemory(m, o, ctx)));
-    return e;
+export function policyMemo(model: Arch): (o: EstimateOptions) => PolicyMemory {
+  const scopes = new Map<string, Map<string, MemoryEstimate>>();
+  return (o) => {
+    const key = JSON.stringify({ ...policyOptions(o), batch: 0, gpus: 0 });
+    let memo = scopes.get(key);
+    if (memo === undefined) scopes.set(key, (memo = new Map()));
+    const scope = memo;
+    return (m, p, ctx) => {
+      if (m !== model) return policyMemory(m, p, ctx);
+      const k = `${ctx.lean === true}|${ctx.gpuCapacityBytes}|${p.method}|${p.optimizer}|${p.weights}|${p.batch}|${p.gpus}`;
+      let e = scope.get(k);
+      if (e === undefined) scope.set(k, (e = policyMemory(m, p, ctx)));
+      return e;
+    };
   };
 }
 

@@ -93,9 +93,9 @@ function rolloutBytes(
   arch: Arch,
   o: EstimateOptions,
   ctx: EstimateContext,
+  po: EstimateOptions,
   fw: FrameworkProfile,
   policy: PolicyMemory,
-  m: MemoryEstimate,
   seqs: number,
 ): { weights: number; kv: number; generate: number; floor: number; shared: number } {
   if (o.objective !== 'grpo' || o.rollout === 'vllm-server')
@@ -106,7 +106,7 @@ function rolloutBytes(
   const gen = policy(
     arch,
     {
-      ...policyOptions(o),
+      ...po,
       method: 'inference',
       optimizer: 'none',
       weights: vllmOwn ? o.compute : o.weights,
@@ -149,6 +149,7 @@ export function objectiveExtras(
   fw: FrameworkProfile,
   policy: PolicyMemory,
   m: MemoryEstimate,
+  po: EstimateOptions = policyOptions(o),
 ): ObjectiveExtras {
   const dp = m.parallel.dp;
   const c = FLOAT_BYTES[o.compute];
@@ -163,7 +164,7 @@ export function objectiveExtras(
   const completionShare = grpo ? (o.completionTokens ?? o.seq) / o.seq : 1;
   const promptLogits = m.perGpu.breakdown.logits * (1 - completionShare);
   const seqs = grpo ? o.batch * stepsPerGeneration(o, dp) : 0;
-  const r = rolloutBytes(arch, o, ctx, fw, policy, m, seqs);
+  const r = rolloutBytes(arch, o, ctx, po, fw, policy, seqs);
   return {
     referenceModel: referenceBytes(o, m.params.total, dp),
     referenceLogits,
@@ -177,16 +178,26 @@ export function objectiveExtras(
   };
 }
 
-/** The extras folded into one estimate: every phase and stage holds the reference and vLLM's share. */
-export function withObjective(
-  arch: Arch,
+/** withObjective's figures from the policy's estimate and the extras (objectiveFigures reads them too). */
+interface ObjectiveTotals {
+  pool: number;
+  sleeps: boolean;
+  held: number;
+  stepAdded: number;
+  rolloutAllocated: number;
+  allocated: number;
+  slacked: number;
+  rolloutPeak: boolean;
+  device: number;
+  floor: number;
+}
+
+function objectiveTotals(
   o: EstimateOptions,
-  ctx: EstimateContext,
   fw: FrameworkProfile,
-  policy: PolicyMemory,
-): MemoryEstimate & { objective: ObjectiveExtras } {
-  const m = policy(arch, policyOptions(o), ctx);
-  const x = objectiveExtras(arch, o, ctx, fw, policy, m);
+  m: MemoryEstimate,
+  x: ObjectiveExtras,
+): ObjectiveTotals {
   const b = m.perGpu.breakdown;
   // vLLM's share is one allocation sized by gpu_memory_utilization: no allocator slack on it.
   const pool = o.rollout === 'vllm-colocate' ? x.rolloutWeights + x.rolloutKvCache : 0;
@@ -214,15 +225,7 @@ export function withObjective(
   const stepSlacked = slack(stepAllocated, sleeps ? 0 : pool);
   const rollSlacked = slack(rolloutAllocated, pool) - released;
   const rolloutPeak = rolloutAllocated > 0 && rollSlacked > stepSlacked;
-  const allocated = Math.max(stepAllocated, rolloutAllocated);
   const slacked = rolloutPeak ? rollSlacked : stepSlacked;
-  const device = Math.round(m.perGpu.deviceBytes + slacked);
-  const vllmHeld = !sleeps || rolloutPeak;
-  const named = {
-    referenceModel: x.referenceModel,
-    rolloutWeights: vllmHeld ? x.rolloutWeights : 0,
-    rolloutKvCache: (o.rollout === 'hf' && !rolloutPeak) || !vllmHeld ? 0 : x.rolloutKvCache,
-  };
   // The planner adds max(0, share x C - floor) to the device bytes on a GPU of C bytes (surface.ts
   // onCapacity); asleep, the share fills the rollout phase only, so the floor rises to where the rollout
   // tops the step: the step's bytes less the rollout's without the share, plus the weights the share counts
@@ -230,6 +233,40 @@ export function withObjective(
   const floor = sleeps
     ? Math.max(x.rolloutFloor, stepSlacked - rollSlacked + pool + x.rolloutSharedWeights)
     : x.rolloutFloor;
+  return {
+    pool,
+    sleeps,
+    held,
+    stepAdded,
+    rolloutAllocated,
+    allocated: Math.max(stepAllocated, rolloutAllocated),
+    slacked,
+    rolloutPeak,
+    device: Math.round(m.perGpu.deviceBytes + slacked),
+    floor,
+  };
+}
+
+/** The extras folded into one estimate: every phase and stage holds the reference and vLLM's share. */
+export function withObjective(
+  arch: Arch,
+  o: EstimateOptions,
+  ctx: EstimateContext,
+  fw: FrameworkProfile,
+  policy: PolicyMemory,
+): MemoryEstimate & { objective: ObjectiveExtras } {
+  const po = policyOptions(o);
+  const m = policy(arch, po, ctx);
+  const x = objectiveExtras(arch, o, ctx, fw, policy, m, po);
+  const t = objectiveTotals(o, fw, m, x);
+  const { rolloutPeak, device } = t;
+  const b = m.perGpu.breakdown;
+  const vllmHeld = !t.sleeps || rolloutPeak;
+  const named = {
+    referenceModel: x.referenceModel,
+    rolloutWeights: vllmHeld ? x.rolloutWeights : 0,
+    rolloutKvCache: (o.rollout === 'hf' && !rolloutPeak) || !vllmHeld ? 0 : x.rolloutKvCache,
+  };
   const breakdown = rolloutPeak
     ? {
         ...b,
@@ -244,17 +281,35 @@ export function withObjective(
   return {
     ...m,
     perGpu: {
-      allocatedBytes: Math.round(allocated),
-      reservedBytes: Math.round(m.perGpu.reservedBytes + slacked),
+      allocatedBytes: Math.round(t.allocated),
+      reservedBytes: Math.round(m.perGpu.reservedBytes + t.slacked),
       deviceBytes: device,
       // Lean (the planner's surface, max-context): unrounded, as memory.ts leaves a lean breakdown.
       breakdown: ctx.lean ? breakdown : roundTo(breakdown, device),
     },
     peakPhase: rolloutPeak ? 'rollout' : m.peakPhase,
-    phases: ctx.lean ? [] : objectivePhases(m, x, held, rolloutAllocated, sleeps),
-    stages: m.stages.map((st) => shiftStage(st, stepAdded, rolloutAllocated)),
-    objective: { ...x, rolloutFloor: floor },
+    phases: ctx.lean ? [] : objectivePhases(m, x, t.held, t.rolloutAllocated, t.sleeps),
+    stages: m.stages.map((st) => shiftStage(st, t.stepAdded, t.rolloutAllocated)),
+    objective: { ...x, rolloutFloor: t.floor },
   };
+}
+
+/**
+ * What the planner's surface reads of withObjective's estimate (memory/surface.ts): its device bytes and
+ * rollout floor, by the same arithmetic, and the policy's estimate (whose host bytes, worst stage, weights
+ * and KV withObjective keeps), without building the estimate.
+ */
+export function objectiveFigures(
+  arch: Arch,
+  o: EstimateOptions,
+  ctx: EstimateContext,
+  fw: FrameworkProfile,
+  policy: PolicyMemory,
+): { policy: MemoryEstimate; deviceBytes: number; rolloutFloor: number } {
+  const po = policyOptions(o);
+  const m = policy(arch, po, ctx);
+  const t = objectiveTotals(o, fw, m, objectiveExtras(arch, o, ctx, fw, policy, m, po));
+  return { policy: m, deviceBytes: t.device, rolloutFloor: t.floor };
 }
 
 /** A stage summary with the objective's always-held bytes in every phase (the planner's surface fits them). */

@@ -2,14 +2,29 @@
 import type { Arch } from '../model/arch.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { FRAMEWORKS, type FrameworkProfile } from './frameworks.js';
-import { serverGpus, type ObjectiveExtras, type PolicyMemory } from './objective.js';
+import {
+  objectiveFigures,
+  serverGpus,
+  type ObjectiveExtras,
+  type PolicyMemory,
+} from './objective.js';
 import {
   deviceBytesOf,
   estimateMemory,
+  policyMemo,
   type EstimateContext,
   type MemoryEstimate,
   type StageSummary,
 } from './memory.js';
+
+/** A GRPO surface's figures at one (batch, dp) point (what exactInto writes). */
+interface Point {
+  device: number;
+  host: number;
+  weights: number;
+  kv: number;
+  floor: number;
+}
 
 /** The columns `into` writes. */
 type SurfaceColumns = Parameters<MemorySurface['into']>[2];
@@ -112,15 +127,16 @@ function worstInto(
  * phase's allocation is A + B/dp + C·batch (saved activations, loss tensors and the largest transient
  * block grow with the tokens of a micro-batch; sharded states divide by dp; the two never multiply), so
  * (batch, dp) = (1,2), (1,4), (2,2) give the dp >= 2 plane and (1,1), (2,1) the dp = 1 line. `policy`:
- * the preference / RL policy estimates, shared between surfaces (memory.ts memoizedPolicy).
+ * the preference / RL policy estimates, shared between surfaces (memory.ts policyMemo).
  */
 export function memorySurface(
   arch: Arch,
   o: EstimateOptions,
   ctx: EstimateContext = {},
-  policy?: PolicyMemory,
+  policies: (o: EstimateOptions) => PolicyMemory = policyMemo(arch),
 ): MemorySurface {
   const fw = FRAMEWORKS[o.framework];
+  const policy = o.objective !== undefined && o.objective !== 'sft' ? policies(o) : undefined;
   let evaluations = 0;
   const at = (batch: number, dp: number) => {
     evaluations++;
@@ -131,12 +147,27 @@ export function memorySurface(
   const colocated = o.rollout === 'vllm-colocate' ? (o.rolloutMemory ?? 0) : 0;
   // Evaluated lazily: a single-GPU search never needs the dp >= 2 plane, nor a cluster search the dp = 1 line.
   // Only the fits are kept (the estimates are dropped once fitted: a search makes thousands).
-  const points = new Map<number, MemoryEstimate>();
-  const exact = (batch: number, dp: number): MemoryEstimate => {
+  const points = new Map<number, Point>();
+  const exact = (batch: number, dp: number): Point => {
     const key = batch * 1_048_576 + dp;
     let e = points.get(key);
-    if (!e) points.set(key, (e = at(batch, dp)));
+    if (!e) points.set(key, (e = grpoPoint(batch, dp)));
     return e;
+  };
+  // GRPO's figures at one point: withObjective's, without building its estimate (objective.ts objectiveFigures).
+  const grpoPoint = (batch: number, dp: number): Point => {
+    evaluations++;
+    const gpus = dp * o.tp * o.pp + serverGpus(o);
+    const f = objectiveFigures(arch, { ...o, batch, gpus }, { ...ctx, lean: true }, fw, policy!);
+    const m = f.policy;
+    const st = m.stages.find((x) => x.stage === m.worstStage)!;
+    return {
+      device: f.deviceBytes,
+      host: m.hostBytesPerGpu,
+      weights: Math.round(st.weights),
+      kv: Math.round(st.kv),
+      floor: f.rolloutFloor,
+    };
   };
   let manyFit: Fit | null = null;
   let oneFit: Fit | null = null;
@@ -153,7 +184,12 @@ export function memorySurface(
       if (o.objective === 'grpo') {
         // GRPO's generation batch is lcm(generations, batch x dp) / dp sequences (memory/objective.ts
         // stepsPerGeneration): not linear in batch and dp, so estimated directly (cached per point).
-        exactInto(exact(batch, dp), out, i);
+        const p = exact(batch, dp);
+        out.device[i] = p.device;
+        out.host[i] = p.host;
+        out.weights[i] = p.weights;
+        out.kv[i] = p.kv;
+        if (out.floor) out.floor[i] = p.floor;
         return;
       }
       if (fw.kvCache === 'paged-pool') {

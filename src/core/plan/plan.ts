@@ -32,7 +32,7 @@ import { sloNearestOf, type SloNearest } from './slo.js';
 import { ENGINES, type Engine } from '../../schema/engine.js';
 import {
   estimateMemory,
-  memoizedPolicy,
+  policyMemo,
   type Breakdown,
   type MemoryEstimate,
   type Phase,
@@ -619,8 +619,8 @@ interface RowTable {
   mem: MemTable;
   n: number;
   surfaces: Map<number, MemorySurface>;
-  /** The policy estimates every surface of the search shares (memory.ts memoizedPolicy). */
-  policy: PolicyMemory;
+  /** The policy estimates every surface of the search shares (memory.ts policyMemo). */
+  policies: (o: EstimateOptions) => PolicyMemory;
 }
 
 function rowTable(size: number, arch: Arch): RowTable {
@@ -639,7 +639,7 @@ function rowTable(size: number, arch: Arch): RowTable {
     mem: growMem(none, rows.base.length),
     n: 0,
     surfaces: new Map(),
-    policy: memoizedPolicy(arch),
+    policies: policyMemo(arch),
   };
 }
 
@@ -673,7 +673,7 @@ function surfaceOf(
     ((((group * 65 + tp) * 65 + pp) * 4 + sh.zero) * 3 + OFFLOADS.indexOf(sh.offload)) * 64 + vi;
   let surface = T.surfaces.get(key);
   if (!surface) {
-    surface = memorySurface(arch, variantOptions(o, tp, pp, sh, variants[vi]!), {}, T.policy);
+    surface = memorySurface(arch, variantOptions(o, tp, pp, sh, variants[vi]!), {}, T.policies);
     T.surfaces.set(key, surface);
   }
   return surface;
