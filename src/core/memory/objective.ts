@@ -47,25 +47,40 @@ const PAIRED = new Set(['dpo', 'orpo', 'simpo']);
 export const serverGpus = (o: EstimateOptions): number =>
   o.rollout === 'vllm-server' ? (o.rolloutGpus ?? 1) : 0;
 
+const RL_KEYS = new Set([
+  'objective',
+  'reference',
+  'generations',
+  'promptTokens',
+  'completionTokens',
+  'rollout',
+  'rolloutMemory',
+  'rolloutSleep',
+  'rolloutGpus',
+]);
+
 /** The SFT step the objective trains: paired batches doubled, GRPO on prompt + completion, trainer GPUs only. */
 export function policyOptions(o: EstimateOptions): EstimateOptions {
-  // A rest copy rather than `delete` (the same keys in the same order): deleting properties turns the copy
-  // into a slow dictionary object, and the planner makes tens of thousands.
-  const {
-    objective: _objective,
-    reference: _reference,
-    generations: _generations,
-    promptTokens: _promptTokens,
-    completionTokens: _completionTokens,
-    rollout: _rollout,
-    rolloutMemory: _rolloutMemory,
-    rolloutSleep: _rolloutSleep,
-    rolloutGpus: _rolloutGpus,
-    ...p
-  } = o;
-  if (o.objective && PAIRED.has(o.objective)) p.batch = 2 * o.batch;
+  // Copied key by key, in order, without the objective's keys (neither `delete`, which makes a slow
+  // dictionary object, nor a rest pattern, slower still: the planner makes tens of thousands).
+  const p: Record<string, unknown> = {};
+  for (const k in o) if (!RL_KEYS.has(k)) p[k] = o[k as keyof EstimateOptions];
+  return trainerShape(p as unknown as EstimateOptions, o);
+}
+
+/** `p` (policyOptions' copy) with the batch and GPUs the policy trains on. */
+function trainerShape(p: EstimateOptions, o: EstimateOptions): EstimateOptions {
+  p.batch = o.objective && PAIRED.has(o.objective) ? 2 * o.batch : o.batch;
   p.gpus = trainingGpus(o);
   return p;
+}
+
+/**
+ * policyOptions(o) from `p`, policyOptions of options that differ from `o` at most in micro-batch and GPU
+ * count (a memory surface's points: memory/surface.ts), with no copy of the rest.
+ */
+export function policyOptionsFrom(p: EstimateOptions, o: EstimateOptions): EstimateOptions {
+  return trainerShape({ ...p }, o);
 }
 
 /**
@@ -305,8 +320,8 @@ export function objectiveFigures(
   ctx: EstimateContext,
   fw: FrameworkProfile,
   policy: PolicyMemory,
+  po: EstimateOptions = policyOptions(o),
 ): { policy: MemoryEstimate; deviceBytes: number; rolloutFloor: number } {
-  const po = policyOptions(o);
   const m = policy(arch, po, ctx);
   const t = objectiveTotals(o, fw, m, objectiveExtras(arch, o, ctx, fw, policy, m, po));
   return { policy: m, deviceBytes: t.device, rolloutFloor: t.floor };

@@ -4,6 +4,8 @@ import type { EstimateOptions } from '../../schema/estimate.js';
 import { FRAMEWORKS, type FrameworkProfile } from './frameworks.js';
 import {
   objectiveFigures,
+  policyOptions,
+  policyOptionsFrom,
   serverGpus,
   type ObjectiveExtras,
   type PolicyMemory,
@@ -137,12 +139,14 @@ export function memorySurface(
 ): MemorySurface {
   const fw = FRAMEWORKS[o.framework];
   const policy = o.objective !== undefined && o.objective !== 'sft' ? policies(o) : undefined;
+  const policyBase = o.objective === 'grpo' ? policyOptions(o) : undefined;
+  const leanCtx = { ...ctx, lean: true };
   let evaluations = 0;
   const at = (batch: number, dp: number) => {
     evaluations++;
     // GRPO server mode: the vLLM server's GPUs beside the dp x tp x pp that train.
     const gpus = dp * o.tp * o.pp + serverGpus(o);
-    return estimateMemory(arch, { ...o, batch, gpus }, { ...ctx, lean: true }, policy);
+    return estimateMemory(arch, { ...o, batch, gpus }, leanCtx, policy);
   };
   const colocated = o.rollout === 'vllm-colocate' ? (o.rolloutMemory ?? 0) : 0;
   // Evaluated lazily: a single-GPU search never needs the dp >= 2 plane, nor a cluster search the dp = 1 line.
@@ -158,7 +162,8 @@ export function memorySurface(
   const grpoPoint = (batch: number, dp: number): Point => {
     evaluations++;
     const gpus = dp * o.tp * o.pp + serverGpus(o);
-    const f = objectiveFigures(arch, { ...o, batch, gpus }, { ...ctx, lean: true }, fw, policy!);
+    const op = { ...o, batch, gpus };
+    const f = objectiveFigures(arch, op, leanCtx, fw, policy!, policyOptionsFrom(policyBase!, op));
     const m = f.policy;
     const st = m.stages.find((x) => x.stage === m.worstStage)!;
     return {
