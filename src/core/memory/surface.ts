@@ -152,15 +152,17 @@ export function memorySurface(
   // Evaluated lazily: a single-GPU search never needs the dp >= 2 plane, nor a cluster search the dp = 1 line.
   // Only the fits are kept (the estimates are dropped once fitted: a search makes thousands).
   const points = new Map<number, Point>();
+  // GRPO points asked for (defer or into), estimated or not: each counts as one estimate.
+  const asked = new Set<number>();
   const exact = (batch: number, dp: number): Point => {
     const key = batch * 1_048_576 + dp;
+    asked.add(key);
     let e = points.get(key);
     if (!e) points.set(key, (e = grpoPoint(batch, dp)));
     return e;
   };
   // GRPO's figures at one point: withObjective's, without building its estimate (objective.ts objectiveFigures).
   const grpoPoint = (batch: number, dp: number): Point => {
-    evaluations++;
     const gpus = dp * o.tp * o.pp + serverGpus(o);
     const op = { ...o, batch, gpus };
     const f = objectiveFigures(arch, op, leanCtx, fw, policy!, policyOptionsFrom(policyBase!, op));
@@ -182,7 +184,12 @@ export function memorySurface(
       : (manyFit ??= fitOf([at(1, 2), at(1, 4), at(2, 2)], plane));
   return {
     get evaluations() {
-      return evaluations;
+      return evaluations + asked.size;
+    },
+    defer(batch, dp) {
+      if (o.objective !== 'grpo') return false;
+      asked.add(batch * 1_048_576 + dp);
+      return true;
     },
     into(batch, dp, out, i) {
       if (out.share) out.share[i] = colocated;
@@ -238,6 +245,11 @@ function exactInto(e: MemoryEstimate, out: SurfaceColumns, i: number): void {
 export interface MemorySurface {
   /** estimateMemory calls made so far (two for dp = 1, three for dp >= 2, on first use). */
   readonly evaluations: number;
+  /**
+   * Whether the row at (batch, dp) may be written later (GRPO: estimated point by point, so a row the search
+   * never reads costs nothing); it counts in `evaluations` either way. False: write it now.
+   */
+  defer(batch: number, dp: number): boolean;
   /** Write the four figures of `at` into row `i` of typed arrays (the planner's allocation-free path). */
   into(
     batch: number,

@@ -557,6 +557,8 @@ interface MemTable {
   /** GRPO vllm-colocate rows: vLLM's share and the least it holds (memory/surface.ts onCapacity). */
   share: Float64Array;
   floor: Float64Array;
+  /** Rows written on first read (MemorySurface.defer; device NaN until then): their surfaces. */
+  deferred: (MemorySurface | undefined)[];
 }
 
 function growMem(m: MemTable, size: number): MemTable {
@@ -573,6 +575,7 @@ function growMem(m: MemTable, size: number): MemTable {
     kv: g(m.kv),
     share: g(m.share),
     floor: g(m.floor),
+    deferred: m.deferred,
   };
 }
 
@@ -633,6 +636,7 @@ function rowTable(size: number, arch: Arch): RowTable {
     kv: empty,
     share: empty,
     floor: empty,
+    deferred: [],
   };
   return {
     rows,
@@ -686,7 +690,10 @@ function addRow(T: RowTable, surface: MemorySurface, batch: number, at: LayoutVi
     T.mem = growMem(T.mem, T.rows.base.length);
   }
   const { rows, n } = T;
-  surface.into(batch, at.dp, T.mem, n);
+  if (surface.defer(batch, at.dp)) {
+    T.mem.device[n] = NaN;
+    T.mem.deferred[n] = surface;
+  } else surface.into(batch, at.dp, T.mem, n);
   rows.base[n] = at.bi;
   rows.count[n] = at.count;
   rows.tp[n] = at.tp;
@@ -1651,11 +1658,23 @@ interface Loop {
   cand: Objectives;
 }
 
+/** A deferred row's memory (MemTable.deferred), written now into the table and its facts. */
+function deferredInto(ctx: Ctx, r: number, f: RowFacts): void {
+  const { mem, rows } = ctx;
+  const mi = rows.mem[r]!;
+  mem.deferred[mi]!.into(f.o.batch, rows.dp[r]!, mem, mi);
+  f.device = mem.device[mi]!;
+  f.host = mem.host[mi]!;
+  f.share = mem.share[mi]!;
+  f.floor = mem.floor[mi]!;
+}
+
 /** Whether the row fits the GPU option's memory and the node's host RAM; prunes it otherwise. */
 function fitsMemory(L: Loop, f: RowFacts, r: number, h: number): boolean {
   const { st, lim, t } = L;
   const nl = t.nLevels[h]!;
   const capacity = t.capBytes[h]!;
+  if (Number.isNaN(f.device)) deferredInto(L.ctx, r, f);
   const device = onCapacity(f.device, f.share, f.floor, t.gpuBytes[h]!);
   if (device > capacity) {
     const score = device / capacity + f.count * 1e-6;
