@@ -59,35 +59,9 @@ export function objectiveConfigs(s: Scenario): readonly ObjectiveConfig[] {
   return out;
 }
 
-/**
- * The assignments objectiveInto makes, by its flags, method and sequence (what it reads of the options besides
- * the flags), in the order it sets them: baseConfigs applies the same configuration to thousands of
- * options (GRPO: every method, dtype, optimizer, checkpointing and micro-batch).
- */
-const FIELDS = new Map<string, [string, unknown][]>();
-
 /** `o` with the objective configuration's fields (the same defaults `estimate --objective` applies). */
 export function withObjectiveConfig(o: EstimateOptions, c: ObjectiveConfig): EstimateOptions {
-  if (!c.flags) return o;
-  const key = `${o.method}|${o.seq}|${JSON.stringify(c.flags)}`;
-  let set = FIELDS.get(key);
-  if (!set) {
-    // objectiveInto on a copy, every assignment recorded in its order (a throw reaches the caller).
-    const rec: [string, unknown][] = [];
-    const probe = new Proxy(
-      { ...o },
-      {
-        set(t, k, v) {
-          rec.push([String(k), v]);
-          return Reflect.set(t, k, v);
-        },
-      },
-    );
-    objectiveInto(probe, c.flags);
-    FIELDS.set(key, (set = rec));
-  }
-  const out = o as unknown as Record<string, unknown>;
-  for (const [k, v] of set) out[k] = v;
+  if (c.flags) objectiveInto(o, c.flags);
   return o;
 }
 

@@ -471,33 +471,22 @@ function baseConfigsAt(s: Scenario): BaseConfig[] {
         for (const checkpointing of checkpointings(method, search.checkpointing))
           for (const attention of attentions(search.attention))
             for (const objective of objectiveConfigs(s))
-              for (const kv of kvCacheDtypesOf(s))
+              for (const kv of kvCacheDtypesOf(s)) {
+                // Micro-batches differ in `batch` only: the first one's options (objective applied once)
+                // copied with each batch, the same keys in the same order.
+                let first: EstimateOptions | null = null;
                 for (const batch of job.kind === 'inference'
                   ? [job.concurrency]
                   : microBatches(job.globalBatch, search.microBatches)) {
-                  const o: EstimateOptions = {
-                    ...d,
-                    weights: w.weights,
-                    doubleQuant: w.doubleQuant,
-                    optimizer,
-                    checkpointing,
-                    attention,
-                    batch,
-                    seq: job.kind === 'inference' ? job.context : job.seq,
-                  };
-                  if (job.kind === 'fine-tune') {
-                    o.loraRank = job.loraRank;
-                    if (job.loraTargets === 'all-linear') {
-                      o.loraAllLinear = true;
-                      o.loraTargets = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
-                    } else o.loraTargets = [...job.loraTargets];
+                  const o: EstimateOptions = first
+                    ? { ...first, batch }
+                    : configOptions(s, d, w, optimizer, checkpointing, attention, kv, batch);
+                  if (first) {
+                    if (o.loraTargets) o.loraTargets = [...o.loraTargets];
+                  } else {
+                    withObjectiveConfig(o, objective);
+                    first = { ...o };
                   }
-                  if (job.kind === 'inference' && job.promptTokens !== undefined)
-                    o.promptTokens = Math.min(job.promptTokens, job.context - 1);
-                  if (kv === 'fp8') o.kvCacheDtype = kv;
-                  if (job.kind === 'inference' && job.prefixCaching)
-                    o.prefixCacheFraction = job.prefixCaching;
-                  withObjectiveConfig(o, objective);
                   const idPart = [
                     method,
                     w.weights + (w.doubleQuant ? '-dq' : ''),
@@ -512,8 +501,45 @@ function baseConfigsAt(s: Scenario): BaseConfig[] {
                     .join('/');
                   out.push({ options: o, idPart });
                 }
+              }
   }
   return out;
+}
+
+/** One configuration's options before its objective (baseConfigsAt). */
+function configOptions(
+  s: Scenario,
+  d: EstimateOptions,
+  w: { weights: EstimateOptions['weights']; doubleQuant: boolean },
+  optimizer: EstimateOptions['optimizer'],
+  checkpointing: EstimateOptions['checkpointing'],
+  attention: EstimateOptions['attention'],
+  kv: KvCacheDtype,
+  batch: number,
+): EstimateOptions {
+  const job = s.job;
+  const o: EstimateOptions = {
+    ...d,
+    weights: w.weights,
+    doubleQuant: w.doubleQuant,
+    optimizer,
+    checkpointing,
+    attention,
+    batch,
+    seq: job.kind === 'inference' ? job.context : job.seq,
+  };
+  if (job.kind === 'fine-tune') {
+    o.loraRank = job.loraRank;
+    if (job.loraTargets === 'all-linear') {
+      o.loraAllLinear = true;
+      o.loraTargets = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
+    } else o.loraTargets = [...job.loraTargets];
+  }
+  if (job.kind === 'inference' && job.promptTokens !== undefined)
+    o.promptTokens = Math.min(job.promptTokens, job.context - 1);
+  if (kv === 'fp8') o.kvCacheDtype = kv;
+  if (job.kind === 'inference' && job.prefixCaching) o.prefixCacheFraction = job.prefixCaching;
+  return o;
 }
 
 /** Structure-of-arrays of model-side rows: one configuration on one layout and GPU count. */
