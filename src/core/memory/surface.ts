@@ -124,6 +124,31 @@ function worstInto(
   out.kv[i] = Math.round(ev(fit, best + 6, batch, dp));
 }
 
+/** GRPO's figures at one point: withObjective's, without building its estimate (objective.ts objectiveFigures). */
+function grpoPoint(
+  arch: Arch,
+  o: EstimateOptions,
+  leanCtx: EstimateContext,
+  policy: PolicyMemory,
+  policyBase: EstimateOptions,
+  batch: number,
+  dp: number,
+): Point {
+  const gpus = dp * o.tp * o.pp + serverGpus(o);
+  const op = { ...o, batch, gpus };
+  const fw = FRAMEWORKS[o.framework];
+  const f = objectiveFigures(arch, op, leanCtx, fw, policy, policyOptionsFrom(policyBase, op));
+  const m = f.policy;
+  const st = m.stages.find((x) => x.stage === m.worstStage)!;
+  return {
+    device: f.deviceBytes,
+    host: m.hostBytesPerGpu,
+    weights: Math.round(st.weights),
+    kv: Math.round(st.kv),
+    floor: f.rolloutFloor,
+  };
+}
+
 /**
  * Memory against micro-batch and data-parallel degree from five estimates. With the sequence fixed, each
  * phase's allocation is A + B/dp + C·batch (saved activations, loss tensors and the largest transient
@@ -158,23 +183,8 @@ export function memorySurface(
     const key = batch * 1_048_576 + dp;
     asked.add(key);
     let e = points.get(key);
-    if (!e) points.set(key, (e = grpoPoint(batch, dp)));
+    if (!e) points.set(key, (e = grpoPoint(arch, o, leanCtx, policy!, policyBase!, batch, dp)));
     return e;
-  };
-  // GRPO's figures at one point: withObjective's, without building its estimate (objective.ts objectiveFigures).
-  const grpoPoint = (batch: number, dp: number): Point => {
-    const gpus = dp * o.tp * o.pp + serverGpus(o);
-    const op = { ...o, batch, gpus };
-    const f = objectiveFigures(arch, op, leanCtx, fw, policy!, policyOptionsFrom(policyBase!, op));
-    const m = f.policy;
-    const st = m.stages.find((x) => x.stage === m.worstStage)!;
-    return {
-      device: f.deviceBytes,
-      host: m.hostBytesPerGpu,
-      weights: Math.round(st.weights),
-      kv: Math.round(st.kv),
-      floor: f.rolloutFloor,
-    };
   };
   let manyFit: Fit | null = null;
   let oneFit: Fit | null = null;
