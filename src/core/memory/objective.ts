@@ -118,6 +118,8 @@ function rolloutBytes(
   // vLLM loads the checkpoint in the model dtype (grpo_trainer.py LLM(model=model.name_or_path)); Unsloth's
   // shares the trained (possibly 4-bit) weights; transformers generate runs the policy itself.
   const vllmOwn = o.rollout === 'vllm-colocate' && !fw.rolloutSharesWeights;
+  // The planner's memo (memory.ts policyMemo) tells these options from the policy's by the five fields set
+  // here: a field set beyond them must join its key.
   const gen = policy(
     arch,
     {
