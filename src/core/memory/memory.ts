@@ -34,7 +34,7 @@ import {
   stateDtypeBytes,
   type CacheFigures,
 } from './kv-layout.js';
-import { withObjective } from './objective.js';
+import { policyOptions, withObjective, type PolicyMemory } from './objective.js';
 import { ZERO_PARTS } from './parts.js';
 import { towerBytes, towerMode, type TowerBytes } from './vision.js';
 import { towerRun } from '../model/vision.js';
@@ -1151,18 +1151,50 @@ function worstStage(s: Setup): { best: Worst; summaries: StageSummary[] } {
   return { best: best!, summaries };
 }
 
+/**
+ * `policy` (optional): how a preference / RL objective's policy and rollout estimates are made; the planner
+ * passes policyMemo's so configurations that differ only in the rollout share those estimates.
+ */
 export function estimateMemory(
   model: Arch,
   o: EstimateOptions,
   ctx: EstimateContext = {},
+  policy: PolicyMemory = policyMemory,
 ): MemoryEstimate {
   // Preference / RL objectives: the policy's SFT step plus the reference and rollout engine (objective.ts).
   // Paged states fill what the card has free once everything else (the objective's extras too) is placed.
   const m =
     o.objective !== undefined && o.objective !== 'sft'
-      ? withObjective(model, o, ctx, FRAMEWORKS[o.framework], policyMemory)
+      ? withObjective(model, o, ctx, FRAMEWORKS[o.framework], policy)
       : policyMemory(model, o, ctx);
   return withPagedResidency(m, ctx.gpuCapacityBytes);
+}
+
+/**
+ * Policy estimates shared by the planner's surfaces (memory/surface.ts): `scope(o)` is the PolicyMemory for
+ * withObjective on options that differ from `o` only in micro-batch and GPU count (a surface's points). A GRPO
+ * search asks for the same SFT step under every rollout mode, and for the same generation batch under many
+ * layouts: each is estimated once. The estimate is a pure function of (model, options, context) and
+ * withObjective only reads it, so sharing it changes nothing. Scopes are keyed by the policy's options
+ * (JSON.stringify: plain data, an absent field reading as one set to undefined) less micro-batch and GPUs;
+ * within one, by the fields withObjective sets on the policy's options (objective.ts rolloutBytes:
+ * method, optimizer, weights, batch, gpus) and the context.
+ */
+export function policyMemo(model: Arch): (o: EstimateOptions) => PolicyMemory {
+  const scopes = new Map<string, Map<string, MemoryEstimate>>();
+  return (o) => {
+    const key = JSON.stringify({ ...policyOptions(o), batch: 0, gpus: 0 });
+    let memo = scopes.get(key);
+    if (memo === undefined) scopes.set(key, (memo = new Map()));
+    const scope = memo;
+    return (m, p, ctx) => {
+      if (m !== model) return policyMemory(m, p, ctx);
+      const k = `${ctx.lean === true}|${ctx.gpuCapacityBytes}|${p.method}|${p.optimizer}|${p.weights}|${p.batch}|${p.gpus}`;
+      let e = scope.get(k);
+      if (e === undefined) scope.set(k, (e = policyMemory(m, p, ctx)));
+      return e;
+    };
+  };
 }
 
 function policyMemory(model: Arch, o: EstimateOptions, ctx: EstimateContext): MemoryEstimate {

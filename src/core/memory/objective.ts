@@ -43,7 +43,11 @@ export interface ObjectiveExtras {
 // one completion per example (its KL completions run under no_grad: kto_trainer.py _compute_kl_logps).
 const PAIRED = new Set(['dpo', 'orpo', 'simpo']);
 
-const RL_KEYS = [
+/** GPUs beside the trainers: a GRPO vLLM server's (0 otherwise). */
+export const serverGpus = (o: EstimateOptions): number =>
+  o.rollout === 'vllm-server' ? (o.rolloutGpus ?? 1) : 0;
+
+const RL_KEYS = new Set([
   'objective',
   'reference',
   'generations',
@@ -53,19 +57,30 @@ const RL_KEYS = [
   'rolloutMemory',
   'rolloutSleep',
   'rolloutGpus',
-] as const;
-
-/** GPUs beside the trainers: a GRPO vLLM server's (0 otherwise). */
-export const serverGpus = (o: EstimateOptions): number =>
-  o.rollout === 'vllm-server' ? (o.rolloutGpus ?? 1) : 0;
+]);
 
 /** The SFT step the objective trains: paired batches doubled, GRPO on prompt + completion, trainer GPUs only. */
 export function policyOptions(o: EstimateOptions): EstimateOptions {
-  const p = { ...o };
-  for (const k of RL_KEYS) delete p[k];
-  if (o.objective && PAIRED.has(o.objective)) p.batch = 2 * o.batch;
+  // Copied key by key, in order, without the objective's keys (neither `delete`, which makes a slow
+  // dictionary object, nor a rest pattern, slower still: the planner makes tens of thousands).
+  const p: Record<string, unknown> = {};
+  for (const k in o) if (!RL_KEYS.has(k)) p[k] = o[k as keyof EstimateOptions];
+  return trainerShape(p as unknown as EstimateOptions, o);
+}
+
+/** `p` (policyOptions' copy) with the batch and GPUs the policy trains on. */
+function trainerShape(p: EstimateOptions, o: EstimateOptions): EstimateOptions {
+  p.batch = o.objective && PAIRED.has(o.objective) ? 2 * o.batch : o.batch;
   p.gpus = trainingGpus(o);
   return p;
+}
+
+/**
+ * policyOptions(o) from `p`, policyOptions of options that differ from `o` at most in micro-batch and GPU
+ * count (a memory surface's points: memory/surface.ts), with no copy of the rest.
+ */
+export function policyOptionsFrom(p: EstimateOptions, o: EstimateOptions): EstimateOptions {
+  return trainerShape({ ...p }, o);
 }
 
 /**
@@ -93,9 +108,9 @@ function rolloutBytes(
   arch: Arch,
   o: EstimateOptions,
   ctx: EstimateContext,
+  po: EstimateOptions,
   fw: FrameworkProfile,
   policy: PolicyMemory,
-  m: MemoryEstimate,
   seqs: number,
 ): { weights: number; kv: number; generate: number; floor: number; shared: number } {
   if (o.objective !== 'grpo' || o.rollout === 'vllm-server')
@@ -103,10 +118,12 @@ function rolloutBytes(
   // vLLM loads the checkpoint in the model dtype (grpo_trainer.py LLM(model=model.name_or_path)); Unsloth's
   // shares the trained (possibly 4-bit) weights; transformers generate runs the policy itself.
   const vllmOwn = o.rollout === 'vllm-colocate' && !fw.rolloutSharesWeights;
+  // The planner's memo (memory.ts policyMemo) tells these options from the policy's by the five fields set
+  // here: a field set beyond them must join its key.
   const gen = policy(
     arch,
     {
-      ...policyOptions(o),
+      ...po,
       method: 'inference',
       optimizer: 'none',
       weights: vllmOwn ? o.compute : o.weights,
@@ -149,6 +166,7 @@ export function objectiveExtras(
   fw: FrameworkProfile,
   policy: PolicyMemory,
   m: MemoryEstimate,
+  po: EstimateOptions = policyOptions(o),
 ): ObjectiveExtras {
   const dp = m.parallel.dp;
   const c = FLOAT_BYTES[o.compute];
@@ -163,7 +181,7 @@ export function objectiveExtras(
   const completionShare = grpo ? (o.completionTokens ?? o.seq) / o.seq : 1;
   const promptLogits = m.perGpu.breakdown.logits * (1 - completionShare);
   const seqs = grpo ? o.batch * stepsPerGeneration(o, dp) : 0;
-  const r = rolloutBytes(arch, o, ctx, fw, policy, m, seqs);
+  const r = rolloutBytes(arch, o, ctx, po, fw, policy, seqs);
   return {
     referenceModel: referenceBytes(o, m.params.total, dp),
     referenceLogits,
@@ -177,16 +195,26 @@ export function objectiveExtras(
   };
 }
 
-/** The extras folded into one estimate: every phase and stage holds the reference and vLLM's share. */
-export function withObjective(
-  arch: Arch,
+/** withObjective's figures from the policy's estimate and the extras (objectiveFigures reads them too). */
+interface ObjectiveTotals {
+  pool: number;
+  sleeps: boolean;
+  held: number;
+  stepAdded: number;
+  rolloutAllocated: number;
+  allocated: number;
+  slacked: number;
+  rolloutPeak: boolean;
+  device: number;
+  floor: number;
+}
+
+function objectiveTotals(
   o: EstimateOptions,
-  ctx: EstimateContext,
   fw: FrameworkProfile,
-  policy: PolicyMemory,
-): MemoryEstimate & { objective: ObjectiveExtras } {
-  const m = policy(arch, policyOptions(o), ctx);
-  const x = objectiveExtras(arch, o, ctx, fw, policy, m);
+  m: MemoryEstimate,
+  x: ObjectiveExtras,
+): ObjectiveTotals {
   const b = m.perGpu.breakdown;
   // vLLM's share is one allocation sized by gpu_memory_utilization: no allocator slack on it.
   const pool = o.rollout === 'vllm-colocate' ? x.rolloutWeights + x.rolloutKvCache : 0;
@@ -214,15 +242,7 @@ export function withObjective(
   const stepSlacked = slack(stepAllocated, sleeps ? 0 : pool);
   const rollSlacked = slack(rolloutAllocated, pool) - released;
   const rolloutPeak = rolloutAllocated > 0 && rollSlacked > stepSlacked;
-  const allocated = Math.max(stepAllocated, rolloutAllocated);
   const slacked = rolloutPeak ? rollSlacked : stepSlacked;
-  const device = Math.round(m.perGpu.deviceBytes + slacked);
-  const vllmHeld = !sleeps || rolloutPeak;
-  const named = {
-    referenceModel: x.referenceModel,
-    rolloutWeights: vllmHeld ? x.rolloutWeights : 0,
-    rolloutKvCache: (o.rollout === 'hf' && !rolloutPeak) || !vllmHeld ? 0 : x.rolloutKvCache,
-  };
   // The planner adds max(0, share x C - floor) to the device bytes on a GPU of C bytes (surface.ts
   // onCapacity); asleep, the share fills the rollout phase only, so the floor rises to where the rollout
   // tops the step: the step's bytes less the rollout's without the share, plus the weights the share counts
@@ -230,6 +250,40 @@ export function withObjective(
   const floor = sleeps
     ? Math.max(x.rolloutFloor, stepSlacked - rollSlacked + pool + x.rolloutSharedWeights)
     : x.rolloutFloor;
+  return {
+    pool,
+    sleeps,
+    held,
+    stepAdded,
+    rolloutAllocated,
+    allocated: Math.max(stepAllocated, rolloutAllocated),
+    slacked,
+    rolloutPeak,
+    device: Math.round(m.perGpu.deviceBytes + slacked),
+    floor,
+  };
+}
+
+/** The extras folded into one estimate: every phase and stage holds the reference and vLLM's share. */
+export function withObjective(
+  arch: Arch,
+  o: EstimateOptions,
+  ctx: EstimateContext,
+  fw: FrameworkProfile,
+  policy: PolicyMemory,
+): MemoryEstimate & { objective: ObjectiveExtras } {
+  const po = policyOptions(o);
+  const m = policy(arch, po, ctx);
+  const x = objectiveExtras(arch, o, ctx, fw, policy, m, po);
+  const t = objectiveTotals(o, fw, m, x);
+  const { rolloutPeak, device } = t;
+  const b = m.perGpu.breakdown;
+  const vllmHeld = !t.sleeps || rolloutPeak;
+  const named = {
+    referenceModel: x.referenceModel,
+    rolloutWeights: vllmHeld ? x.rolloutWeights : 0,
+    rolloutKvCache: (o.rollout === 'hf' && !rolloutPeak) || !vllmHeld ? 0 : x.rolloutKvCache,
+  };
   const breakdown = rolloutPeak
     ? {
         ...b,
@@ -244,16 +298,35 @@ export function withObjective(
   return {
     ...m,
     perGpu: {
-      allocatedBytes: Math.round(allocated),
-      reservedBytes: Math.round(m.perGpu.reservedBytes + slacked),
+      allocatedBytes: Math.round(t.allocated),
+      reservedBytes: Math.round(m.perGpu.reservedBytes + t.slacked),
       deviceBytes: device,
-      breakdown: roundTo(breakdown, device),
+      // Lean (the planner's surface, max-context): unrounded, as memory.ts leaves a lean breakdown.
+      breakdown: ctx.lean ? breakdown : roundTo(breakdown, device),
     },
     peakPhase: rolloutPeak ? 'rollout' : m.peakPhase,
-    phases: ctx.lean ? [] : objectivePhases(m, x, held, rolloutAllocated, sleeps),
-    stages: m.stages.map((st) => shiftStage(st, stepAdded, rolloutAllocated)),
-    objective: { ...x, rolloutFloor: floor },
+    phases: ctx.lean ? [] : objectivePhases(m, x, t.held, t.rolloutAllocated, t.sleeps),
+    stages: m.stages.map((st) => shiftStage(st, t.stepAdded, t.rolloutAllocated)),
+    objective: { ...x, rolloutFloor: t.floor },
   };
+}
+
+/**
+ * What the planner's surface reads of withObjective's estimate (memory/surface.ts): its device bytes and
+ * rollout floor, by the same arithmetic, and the policy's estimate (whose host bytes, worst stage, weights
+ * and KV withObjective keeps), without building the estimate.
+ */
+export function objectiveFigures(
+  arch: Arch,
+  o: EstimateOptions,
+  ctx: EstimateContext,
+  fw: FrameworkProfile,
+  policy: PolicyMemory,
+  po: EstimateOptions = policyOptions(o),
+): { policy: MemoryEstimate; deviceBytes: number; rolloutFloor: number } {
+  const m = policy(arch, po, ctx);
+  const t = objectiveTotals(o, fw, m, objectiveExtras(arch, o, ctx, fw, policy, m, po));
+  return { policy: m, deviceBytes: t.device, rolloutFloor: t.floor };
 }
 
 /** A stage summary with the objective's always-held bytes in every phase (the planner's surface fits them). */

@@ -2,15 +2,32 @@
 import type { Arch } from '../model/arch.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { FRAMEWORKS, type FrameworkProfile } from './frameworks.js';
-import { serverGpus, type ObjectiveExtras } from './objective.js';
+import {
+  objectiveFigures,
+  policyOptions,
+  policyOptionsFrom,
+  serverGpus,
+  type ObjectiveExtras,
+  type PolicyMemory,
+} from './objective.js';
 import {
   deviceBytesOf,
   estimateMemory,
+  policyMemo,
   type EstimateContext,
   type MemoryEstimate,
   type StageSummary,
 } from './memory.js';
 import { fitDeviceBytes, fitHostBytes } from './paged.js';
+
+/** A GRPO surface's figures at one (batch, dp) point (what exactInto writes). */
+interface Point {
+  device: number;
+  host: number;
+  weights: number;
+  kv: number;
+  floor: number;
+}
 
 /** The columns `into` writes. */
 type SurfaceColumns = Parameters<MemorySurface['into']>[2];
@@ -108,33 +125,66 @@ function worstInto(
   out.kv[i] = Math.round(ev(fit, best + 6, batch, dp));
 }
 
+/** GRPO's figures at one point: withObjective's, without building its estimate (objective.ts objectiveFigures). */
+function grpoPoint(
+  arch: Arch,
+  o: EstimateOptions,
+  leanCtx: EstimateContext,
+  policy: PolicyMemory,
+  policyBase: EstimateOptions,
+  batch: number,
+  dp: number,
+): Point {
+  const gpus = dp * o.tp * o.pp + serverGpus(o);
+  const op = { ...o, batch, gpus };
+  const fw = FRAMEWORKS[o.framework];
+  const f = objectiveFigures(arch, op, leanCtx, fw, policy, policyOptionsFrom(policyBase, op));
+  const m = f.policy;
+  const st = m.stages.find((x) => x.stage === m.worstStage)!;
+  return {
+    device: f.deviceBytes,
+    host: m.hostBytesPerGpu,
+    weights: Math.round(st.weights),
+    kv: Math.round(st.kv),
+    floor: f.rolloutFloor,
+  };
+}
+
 /**
  * Memory against micro-batch and data-parallel degree from five estimates. With the sequence fixed, each
  * phase's allocation is A + B/dp + C·batch (saved activations, loss tensors and the largest transient
  * block grow with the tokens of a micro-batch; sharded states divide by dp; the two never multiply), so
- * (batch, dp) = (1,2), (1,4), (2,2) give the dp >= 2 plane and (1,1), (2,1) the dp = 1 line.
+ * (batch, dp) = (1,2), (1,4), (2,2) give the dp >= 2 plane and (1,1), (2,1) the dp = 1 line. `policy`:
+ * the preference / RL policy estimates, shared between surfaces (memory.ts policyMemo).
  */
 export function memorySurface(
   arch: Arch,
   o: EstimateOptions,
   ctx: EstimateContext = {},
+  policies: (o: EstimateOptions) => PolicyMemory = policyMemo(arch),
 ): MemorySurface {
   const fw = FRAMEWORKS[o.framework];
+  const policy = o.objective !== undefined && o.objective !== 'sft' ? policies(o) : undefined;
+  const policyBase = o.objective === 'grpo' ? policyOptions(o) : undefined;
+  const leanCtx = { ...ctx, lean: true };
   let evaluations = 0;
   const at = (batch: number, dp: number) => {
     evaluations++;
     // GRPO server mode: the vLLM server's GPUs beside the dp x tp x pp that train.
     const gpus = dp * o.tp * o.pp + serverGpus(o);
-    return estimateMemory(arch, { ...o, batch, gpus }, { ...ctx, lean: true });
+    return estimateMemory(arch, { ...o, batch, gpus }, leanCtx, policy);
   };
   const colocated = o.rollout === 'vllm-colocate' ? (o.rolloutMemory ?? 0) : 0;
   // Evaluated lazily: a single-GPU search never needs the dp >= 2 plane, nor a cluster search the dp = 1 line.
   // Only the fits are kept (the estimates are dropped once fitted: a search makes thousands).
-  const points = new Map<number, MemoryEstimate>();
-  const exact = (batch: number, dp: number): MemoryEstimate => {
+  const points = new Map<number, Point>();
+  // GRPO points asked for (defer or into), estimated or not: each counts as one estimate.
+  const asked = new Set<number>();
+  const exact = (batch: number, dp: number): Point => {
     const key = batch * 1_048_576 + dp;
+    asked.add(key);
     let e = points.get(key);
-    if (!e) points.set(key, (e = at(batch, dp)));
+    if (!e) points.set(key, (e = grpoPoint(arch, o, leanCtx, policy!, policyBase!, batch, dp)));
     return e;
   };
   let manyFit: Fit | null = null;
@@ -145,14 +195,24 @@ export function memorySurface(
       : (manyFit ??= fitOf([at(1, 2), at(1, 4), at(2, 2)], plane));
   return {
     get evaluations() {
-      return evaluations;
+      return evaluations + asked.size;
+    },
+    defer(batch, dp) {
+      if (o.objective !== 'grpo') return false;
+      asked.add(batch * 1_048_576 + dp);
+      return true;
     },
     into(batch, dp, out, i) {
       if (out.share) out.share[i] = colocated;
       if (o.objective === 'grpo') {
         // GRPO's generation batch is lcm(generations, batch x dp) / dp sequences (memory/objective.ts
         // stepsPerGeneration): not linear in batch and dp, so estimated directly (cached per point).
-        exactInto(exact(batch, dp), out, i);
+        const p = exact(batch, dp);
+        out.device[i] = p.device;
+        out.host[i] = p.host;
+        out.weights[i] = p.weights;
+        out.kv[i] = p.kv;
+        if (out.floor) out.floor[i] = p.floor;
         return;
       }
       if (fw.kvCache === 'paged-pool') {
@@ -197,6 +257,11 @@ function exactInto(e: MemoryEstimate, out: SurfaceColumns, i: number): void {
 export interface MemorySurface {
   /** estimateMemory calls made so far (two for dp = 1, three for dp >= 2, on first use). */
   readonly evaluations: number;
+  /**
+   * Whether the row at (batch, dp) may be written later (GRPO: estimated point by point, so a row the search
+   * never reads costs nothing); it counts in `evaluations` either way. False: write it now.
+   */
+  defer(batch: number, dp: number): boolean;
   /** Write the four figures of `at` into row `i` of typed arrays (the planner's allocation-free path). */
   into(
     batch: number,

@@ -32,12 +32,14 @@ import { sloNearestOf, type SloNearest } from './slo.js';
 import { ENGINES, type Engine } from '../../schema/engine.js';
 import {
   estimateMemory,
+  policyMemo,
   type Breakdown,
   type MemoryEstimate,
   type Phase,
 } from '../memory/memory.js';
 import { memorySurface, onCapacity, type MemorySurface } from '../memory/surface.js';
 import { fitDeviceBytes } from '../memory/paged.js';
+import type { PolicyMemory } from '../memory/objective.js';
 import { maxSearchedGpus, objectiveConfigs, serverGpus, withObjectiveConfig } from './objective.js';
 import {
   estimateObjectiveTime,
@@ -473,33 +475,22 @@ function baseConfigsAt(s: Scenario, native: WeightDtype | null): BaseConfig[] {
         for (const checkpointing of checkpointings(method, search.checkpointing))
           for (const attention of attentions(search.attention))
             for (const objective of objectiveConfigs(s))
-              for (const kv of kvCacheDtypesOf(s))
+              for (const kv of kvCacheDtypesOf(s)) {
+                // Micro-batches differ in `batch` only: the first one's options (objective applied once)
+                // copied with each batch, the same keys in the same order.
+                let first: EstimateOptions | null = null;
                 for (const batch of job.kind === 'inference'
                   ? [job.concurrency]
                   : microBatches(job.globalBatch, search.microBatches)) {
-                  const o: EstimateOptions = {
-                    ...d,
-                    weights: w.weights,
-                    doubleQuant: w.doubleQuant,
-                    optimizer,
-                    checkpointing,
-                    attention,
-                    batch,
-                    seq: job.kind === 'inference' ? job.context : job.seq,
-                  };
-                  if (job.kind === 'fine-tune') {
-                    o.loraRank = job.loraRank;
-                    if (job.loraTargets === 'all-linear') {
-                      o.loraAllLinear = true;
-                      o.loraTargets = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
-                    } else o.loraTargets = [...job.loraTargets];
+                  const o: EstimateOptions = first
+                    ? { ...first, batch }
+                    : configOptions(s, d, w, optimizer, checkpointing, attention, kv, batch);
+                  if (first) {
+                    if (o.loraTargets) o.loraTargets = [...o.loraTargets];
+                  } else {
+                    withObjectiveConfig(o, objective);
+                    first = { ...o };
                   }
-                  if (job.kind === 'inference' && job.promptTokens !== undefined)
-                    o.promptTokens = Math.min(job.promptTokens, job.context - 1);
-                  if (kv === 'fp8') o.kvCacheDtype = kv;
-                  if (job.kind === 'inference' && job.prefixCaching)
-                    o.prefixCacheFraction = job.prefixCaching;
-                  withObjectiveConfig(o, objective);
                   const idPart = [
                     method,
                     w.weights + (w.doubleQuant ? '-dq' : ''),
@@ -514,8 +505,45 @@ function baseConfigsAt(s: Scenario, native: WeightDtype | null): BaseConfig[] {
                     .join('/');
                   out.push({ options: o, idPart });
                 }
+              }
   }
   return out;
+}
+
+/** One configuration's options before its objective (baseConfigsAt). */
+function configOptions(
+  s: Scenario,
+  d: EstimateOptions,
+  w: { weights: EstimateOptions['weights']; doubleQuant: boolean },
+  optimizer: EstimateOptions['optimizer'],
+  checkpointing: EstimateOptions['checkpointing'],
+  attention: EstimateOptions['attention'],
+  kv: KvCacheDtype,
+  batch: number,
+): EstimateOptions {
+  const job = s.job;
+  const o: EstimateOptions = {
+    ...d,
+    weights: w.weights,
+    doubleQuant: w.doubleQuant,
+    optimizer,
+    checkpointing,
+    attention,
+    batch,
+    seq: job.kind === 'inference' ? job.context : job.seq,
+  };
+  if (job.kind === 'fine-tune') {
+    o.loraRank = job.loraRank;
+    if (job.loraTargets === 'all-linear') {
+      o.loraAllLinear = true;
+      o.loraTargets = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
+    } else o.loraTargets = [...job.loraTargets];
+  }
+  if (job.kind === 'inference' && job.promptTokens !== undefined)
+    o.promptTokens = Math.min(job.promptTokens, job.context - 1);
+  if (kv === 'fp8') o.kvCacheDtype = kv;
+  if (job.kind === 'inference' && job.prefixCaching) o.prefixCacheFraction = job.prefixCaching;
+  return o;
 }
 
 /** Structure-of-arrays of model-side rows: one configuration on one layout and GPU count. */
@@ -559,6 +587,8 @@ interface MemTable {
   /** GRPO vllm-colocate rows: vLLM's share and the least it holds (memory/surface.ts onCapacity). */
   share: Float64Array;
   floor: Float64Array;
+  /** Rows written on first read (MemorySurface.defer; device NaN until then): their surfaces. */
+  deferred: (MemorySurface | undefined)[];
 }
 
 function growMem(m: MemTable, size: number): MemTable {
@@ -575,6 +605,7 @@ function growMem(m: MemTable, size: number): MemTable {
     kv: g(m.kv),
     share: g(m.share),
     floor: g(m.floor),
+    deferred: m.deferred,
   };
 }
 
@@ -621,9 +652,11 @@ interface RowTable {
   mem: MemTable;
   n: number;
   surfaces: Map<number, MemorySurface>;
+  /** The policy estimates every surface of the search shares (memory.ts policyMemo). */
+  policies: (o: EstimateOptions) => PolicyMemory;
 }
 
-function rowTable(size: number): RowTable {
+function rowTable(size: number, arch: Arch): RowTable {
   const empty = new Float64Array(0);
   const rows = alloc(size);
   const none: MemTable = {
@@ -633,8 +666,15 @@ function rowTable(size: number): RowTable {
     kv: empty,
     share: empty,
     floor: empty,
+    deferred: [],
   };
-  return { rows, mem: growMem(none, rows.base.length), n: 0, surfaces: new Map() };
+  return {
+    rows,
+    mem: growMem(none, rows.base.length),
+    n: 0,
+    surfaces: new Map(),
+    policies: policyMemo(arch),
+  };
 }
 
 /** Configurations that differ only in micro-batch share one memory surface: one number per such group. */
@@ -667,7 +707,7 @@ function surfaceOf(
     ((((group * 65 + tp) * 65 + pp) * 4 + sh.zero) * 3 + OFFLOADS.indexOf(sh.offload)) * 64 + vi;
   let surface = T.surfaces.get(key);
   if (!surface) {
-    surface = memorySurface(arch, variantOptions(o, tp, pp, sh, variants[vi]!));
+    surface = memorySurface(arch, variantOptions(o, tp, pp, sh, variants[vi]!), {}, T.policies);
     T.surfaces.set(key, surface);
   }
   return surface;
@@ -680,7 +720,10 @@ function addRow(T: RowTable, surface: MemorySurface, batch: number, at: LayoutVi
     T.mem = growMem(T.mem, T.rows.base.length);
   }
   const { rows, n } = T;
-  surface.into(batch, at.dp, T.mem, n);
+  if (surface.defer(batch, at.dp)) {
+    T.mem.device[n] = NaN;
+    T.mem.deferred[n] = surface;
+  } else surface.into(batch, at.dp, T.mem, n);
   rows.base[n] = at.bi;
   rows.count[n] = at.count;
   rows.tp[n] = at.tp;
@@ -703,7 +746,7 @@ function buildRows(
   variants: Variant[],
   pause: (() => void) | undefined,
 ): { rows: Rows; mem: MemTable; modelPruned: ModelPruned } {
-  const T = rowTable(4096); // grows by doubling: a search keeps a few percent of its layouts
+  const T = rowTable(4096, arch); // grows by doubling: a search keeps a few percent of its layouts
   const modelPruned = forEachRunnable(s, arch, bases, counts, variants, (at) => {
     pause?.();
     const o = bases[at.bi]!.options;
@@ -1647,11 +1690,23 @@ interface Loop {
   cand: Objectives;
 }
 
+/** A deferred row's memory (MemTable.deferred), written now into the table and its facts. */
+function deferredInto(ctx: Ctx, r: number, f: RowFacts): void {
+  const { mem, rows } = ctx;
+  const mi = rows.mem[r]!;
+  mem.deferred[mi]!.into(f.o.batch, rows.dp[r]!, mem, mi);
+  f.device = mem.device[mi]!;
+  f.host = mem.host[mi]!;
+  f.share = mem.share[mi]!;
+  f.floor = mem.floor[mi]!;
+}
+
 /** Whether the row fits the GPU option's memory and the node's host RAM; prunes it otherwise. */
 function fitsMemory(L: Loop, f: RowFacts, r: number, h: number): boolean {
   const { st, lim, t } = L;
   const nl = t.nLevels[h]!;
   const capacity = t.capBytes[h]!;
+  if (Number.isNaN(f.device)) deferredInto(L.ctx, r, f);
   const device = onCapacity(f.device, f.share, f.floor, t.gpuBytes[h]!);
   if (device > capacity) {
     const score = device / capacity + f.count * 1e-6;
