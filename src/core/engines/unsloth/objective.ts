@@ -73,9 +73,10 @@ export function unslothObjectiveBlocker(x: LaunchPlan): string | null {
   // fast_inference loads the trained LoRA into vLLM (max_lora_rank): the shared-weights rollout is for adapters.
   if (o.rollout === 'vllm-colocate' && !isAdapter(o))
     return 'Unsloth fast_inference shares LoRA / QLoRA weights with vLLM (max_lora_rank): full fine-tunes are not written with it';
-  // unsloth_zoo ce232d6 vllm_utils.py patch_vllm: UNSLOTH_VLLM_STANDBY raises on vLLM 0.10.x (bad_alloc).
+  // unsloth_zoo ce232d6 vllm_utils.py: UNSLOTH_VLLM_STANDBY replaces gpu_memory_utilization with its own target
+  // (0.925 x 0.95 on cards of 40 GB and more), so the plan's colocated share would not be the one that runs.
   if (o.rolloutSleep === true)
-    return 'Unsloth Standby (UNSLOTH_VLLM_STANDBY=1) needs vLLM 0.11.2 or later; the launcher pins TRL 0.24.0 with vLLM 0.10.2';
+    return "Unsloth Standby (UNSLOTH_VLLM_STANDBY=1) sets vLLM's gpu_memory_utilization itself (0.925 x 0.95 on cards of 40 GB and more), not the plan's share: not written; plan without --rollout-sleep, or with TRL (vllm_enable_sleep_mode)";
   return null;
 }
 
