@@ -161,6 +161,11 @@ export interface FlagSpec {
   value: boolean;
 }
 
+/** A flag that takes a value (`--tp 2`, `--tp=2`), under any of its spellings. */
+export const valued = (...names: string[]): FlagSpec => ({ names, value: true });
+/** A switch (`--disable-radix-cache`), under any of its spellings. */
+export const switched = (...names: string[]): FlagSpec => ({ names, value: false });
+
 /** The flags of one command, by canonical name; the rest (and positionals) kept apart. */
 export interface ParsedArgs {
   values: Map<string, string | boolean>;

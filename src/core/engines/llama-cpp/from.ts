@@ -4,7 +4,13 @@
  * tools/server/README.md (llama.cpp 25d5b0c5; -sm/-ts/--cache-reuse as at 145b6280).
  */
 import type { FromFlags } from '../../from/common.js';
-import { parseArgs, type FlagSpec, type ServeCommand } from '../../from/serve-line.js';
+import {
+  parseArgs,
+  switched,
+  valued,
+  type FlagSpec,
+  type ServeCommand,
+} from '../../from/serve-line.js';
 import {
   ArgValues,
   weightsFromName,
@@ -13,8 +19,8 @@ import {
   prefixCacheFlag,
 } from '../../from/serve.js';
 
-const v = (...names: string[]): FlagSpec => ({ names, value: true });
-const b = (...names: string[]): FlagSpec => ({ names, value: false });
+const v = valued;
+const b = switched;
 
 export const LLAMA_SERVER_FROM_FLAGS: Record<string, FlagSpec> = {
   model: v('-m', '--model'),

@@ -6,7 +6,13 @@
  * --mem-fraction-static, --kv-cache-dtype, --quantization, --disable-radix-cache, --config).
  */
 import type { FromFlags } from '../../from/common.js';
-import { parseArgs, type FlagSpec, type ServeCommand } from '../../from/serve-line.js';
+import {
+  parseArgs,
+  switched,
+  valued,
+  type FlagSpec,
+  type ServeCommand,
+} from '../../from/serve-line.js';
 import {
   ArgValues,
   SERVE_DTYPES,
@@ -17,8 +23,8 @@ import {
   prefixCacheFlag,
 } from '../../from/serve.js';
 
-const v = (...names: string[]): FlagSpec => ({ names, value: true });
-const b = (...names: string[]): FlagSpec => ({ names, value: false });
+const v = valued;
+const b = switched;
 
 export const SGLANG_FROM_FLAGS: Record<string, FlagSpec> = {
   model: v('--model-path', '--model'),

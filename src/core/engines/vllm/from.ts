@@ -5,7 +5,13 @@
  * vllm/utils/argparse_utils.py at 00da11e3 (FlexibleArgumentParser: `_` for `-`, --config YAML).
  */
 import type { FromFlags } from '../../from/common.js';
-import { parseArgs, type FlagSpec, type ServeCommand } from '../../from/serve-line.js';
+import {
+  parseArgs,
+  switched,
+  valued,
+  type FlagSpec,
+  type ServeCommand,
+} from '../../from/serve-line.js';
 import { VLLM_GPU_UTILIZATION } from '../../memory/memory.js';
 import {
   ArgValues,
@@ -17,8 +23,8 @@ import {
   prefixCacheFlag,
 } from '../../from/serve.js';
 
-const v = (...names: string[]): FlagSpec => ({ names, value: true });
-const b = (...names: string[]): FlagSpec => ({ names, value: false });
+const v = valued;
+const b = switched;
 
 /** The `vllm serve` flags the reader maps or knows to have no memory effect. */
 export const VLLM_FROM_FLAGS: Record<string, FlagSpec> = {
