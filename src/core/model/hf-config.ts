@@ -2605,6 +2605,14 @@ interface Handler {
 
 const GEMMA_HEAD_DIM = 256; // HF GemmaConfig default head_dim=256
 
+/** ERNIE 4.5 (HF Ernie4_5): every linear and lm_head with bias use_bias (default False); tie_word_embeddings default True. */
+const ERNIE = {
+  tiedDefault: true,
+  qkvBias: (c: Fields) => c.bool('use_bias', false),
+  mlpBias: (c: Fields) => c.bool('use_bias', false),
+  lmHeadBias: (c: Fields) => c.bool('use_bias', false),
+};
+
 const HANDLERS: Record<string, Handler> = {
   // HF LlamaConfig default tie_word_embeddings=False, attention_bias=False, mlp_bias=False.
   llama: { architecture: 'LlamaForCausalLM', build: llamaLike({ tiedDefault: false }) },
@@ -2875,24 +2883,10 @@ const HANDLERS: Record<string, Handler> = {
     }),
   },
   // HF Ernie4_5: every linear and lm_head with bias use_bias (default False); tie_word_embeddings default True.
-  ernie4_5: {
-    architecture: 'Ernie4_5ForCausalLM',
-    build: llamaLike({
-      tiedDefault: true,
-      qkvBias: (c) => c.bool('use_bias', false),
-      mlpBias: (c) => c.bool('use_bias', false),
-      lmHeadBias: (c) => c.bool('use_bias', false),
-    }),
-  },
+  ernie4_5: { architecture: 'Ernie4_5ForCausalLM', build: llamaLike(ERNIE) },
   ernie4_5_moe: {
     architecture: 'Ernie4_5_MoeForCausalLM',
-    build: llamaLike({
-      tiedDefault: true,
-      qkvBias: (c) => c.bool('use_bias', false),
-      mlpBias: (c) => c.bool('use_bias', false),
-      lmHeadBias: (c) => c.bool('use_bias', false),
-      moe: ernieMoe,
-    }),
+    build: llamaLike({ ...ERNIE, moe: ernieMoe }),
   },
   // HF HunYuanDenseV1 / HunYuanMoEV1Attention (modular_hunyuan_v1_moe.py @05bf8f64): query_layernorm and
   // key_layernorm (RMSNorm(head_dim)) on every layer, q/k/v/o bias attention_bias; HunYuanDenseV1Config
