@@ -1553,6 +1553,8 @@ function nemotronH(c: Fields): ArchBody {
  * mtp_hybrid_override_pattern, e.g. "*E"): each MTP layer holds those blocks (one RMSNorm each), eh_proj
  * (2h -> h), enorm, hnorm and a final norm, and shares the embedding and lm_head: with latent MoE this gives
  * NVIDIA-Nemotron-3-Super-120B-A12B's Hub safetensors total, 123,611,012,096, exactly (as ParamCounts.checkpoint).
+ * Not loaded (NemotronHPreTrainedModel `_keys_to_ignore_on_load_unexpected = [r"mtp.*"]`, transformers
+ * models/nemotron_h/modular_nemotron_h.py @008d9e95), so kept in mtpParams.
  */
 function nemotronMtp(c: Fields, d: AttnDims, mixer: Mixer): { params: number; layers: number } {
   const n = c.count('num_nextn_predict_layers', 0);
@@ -1574,9 +1576,10 @@ function nemotronMtp(c: Fields, d: AttnDims, mixer: Mixer): { params: number; la
  * Multi-token-prediction layers (DeepSeek-V3 num_nextn_predict_layers, Qwen3.5 mtp_num_hidden_layers): each is
  * one full-attention decoder layer plus fc (2h -> h, no bias), two pre-fc RMSNorms and a final norm; the
  * embedding and lm_head are shared (vLLM qwen3_next_mtp.py / deepseek_mtp.py). Stored in the checkpoint but
- * not loaded: transformers drops the keys (Qwen3_5/Qwen3Next `_keys_to_ignore_on_load_unexpected =
- * [r"^mtp.*"]`; Glm4Moe `[r"model\.layers\.92.*", r"model\.layers\.46.*"]`; DeepseekV3 `model\.layers\.61.*`,
- * huggingface/transformers main, models/<name>/modeling_<name>.py), so kept apart in mtpParams, not otherParams.
+ * not loaded: transformers builds no module for them and silences their keys (`_keys_to_ignore_on_load_unexpected`:
+ * Qwen3_5 / Qwen3Next `[r"^mtp.*"]`, Glm4Moe `[r"model\.layers\.92.*", r"model\.layers\.46.*"]`, Glm4MoeLite
+ * `model\.layers\.47.*`, DeepseekV3 `model\.layers\.61.*`; huggingface/transformers main, models/<name>/
+ * modular_<name>.py), so they are kept apart in mtpParams, out of otherParams.
  */
 function withMtp(c: Fields, body: ArchBody, layout: MtpLayout = {}): ArchBody {
   const n = c.count(['mtp_num_hidden_layers', 'num_nextn_predict_layers'], 0);
