@@ -27,11 +27,11 @@ describe('catalogs/models', () => {
     expect(counts.total).toBe(
       counts.embed + counts.lmHead + counts.linear + counts.linearBias + counts.other,
     );
-    const published = entry.paramsPublished;
-    // A model card's rounded figure (a multiple of 1e8) is met within 0.5%; an exact count exactly.
-    if (published !== undefined && published % 1e8 === 0)
-      expect(Math.abs(counts.total - published) / published).toBeLessThan(0.005);
-    else if (published !== undefined) expect(counts.total).toBe(published);
+    expect(counts.checkpoint).toBe(counts.total + counts.mtp);
+    // paramsPublished is the headline count (the model, MTP layers apart); checkpointParamsPublished what the
+    // checkpoint's files hold (a Hub safetensors total, MTP layers included).
+    expectPublished(counts.total, entry.paramsPublished);
+    expectPublished(counts.checkpoint, entry.checkpointParamsPublished);
   });
 
   it('no two entries answer to the same name', () => {
@@ -46,6 +46,13 @@ describe('catalogs/models', () => {
     }
   });
 });
+
+/** A model card's rounded figure (a multiple of 1e8) is met within 0.5%; an exact count exactly. */
+function expectPublished(count: number, published: number | undefined): void {
+  if (published !== undefined && published % 1e8 === 0)
+    expect(Math.abs(count - published) / published).toBeLessThan(0.005);
+  else if (published !== undefined) expect(count).toBe(published);
+}
 
 interface CalibrationCase {
   model_hf_id: string | null;

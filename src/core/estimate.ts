@@ -19,6 +19,21 @@ import { defaultTimeOptions, type TimeOptions } from '../schema/time.js';
 import { estimateObjectiveTime } from './time/objective.js';
 import { isPreferenceOrRl } from '../schema/estimate.js';
 
+/** What the checkpoint's files hold beyond the loaded model: MTP layers (Arch.mtpParams). */
+export interface CheckpointParams {
+  /** Parameters in the checkpoint's files: params.total + mtpParams. */
+  total: number;
+  mtpLayers: number;
+  mtpParams: number;
+}
+
+/** The checkpoint figure of an Arch with MTP layers, else undefined. */
+export function checkpointParams(arch: Arch, total: number): CheckpointParams | undefined {
+  const mtp = arch.mtpParams ?? 0;
+  if (mtp <= 0) return undefined;
+  return { total: total + mtp, mtpLayers: arch.mtpLayers ?? 0, mtpParams: mtp };
+}
+
 export interface EstimateResult {
   schemaVersion: 1;
   fits?: boolean;
@@ -26,7 +41,11 @@ export interface EstimateResult {
   peakPhase: MemoryEstimate['peakPhase'];
   phases: MemoryEstimate['phases'];
   hostBytesPerGpu: number;
-  params: MemoryEstimate['params'];
+  /**
+   * `total` is the model's headline count (what runs; MTP layers excluded, as DeepSeek-V3's "671B + 14B MTP").
+   * `checkpoint` (optional, additive) appears when the checkpoint also stores MTP layers: what its files hold.
+   */
+  params: MemoryEstimate['params'] & { checkpoint?: CheckpointParams };
   parallel: MemoryEstimate['parallel'];
   /** Range the measured device peak is expected in (from calibration residuals). */
   uncertainty: { lowBytes: number; highBytes: number; basis: string };
@@ -115,7 +134,7 @@ export function buildEstimate(
     peakPhase: m.peakPhase,
     phases: m.phases.map((p) => ({ ...p, parts: roundParts(p.parts) })),
     hostBytesPerGpu: m.hostBytesPerGpu,
-    params: m.params,
+    params: withCheckpoint(arch, m.params),
     parallel: m.parallel,
     uncertainty: { ...bandOf(device), basis: UNCERTAINTY.basis },
     model: { id: arch.id, hfId: arch.hfId },
@@ -143,4 +162,9 @@ export function buildEstimate(
     if (serving) result.serving = serving;
   }
   return result;
+}
+
+function withCheckpoint(arch: Arch, p: MemoryEstimate['params']): EstimateResult['params'] {
+  const checkpoint = checkpointParams(arch, p.total);
+  return checkpoint ? { ...p, checkpoint } : p;
 }

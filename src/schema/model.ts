@@ -21,6 +21,9 @@ export const modelEntrySchema = z
     /** Exact published total parameter count, when one is known. */
     paramsPublished: z.number().int().positive().optional(),
     paramsSource: z.string().min(1).optional(),
+    /** What the checkpoint's files hold when it stores more than the model loads (MTP layers): the Hub total. */
+    checkpointParamsPublished: z.number().int().positive().optional(),
+    checkpointParamsSource: z.string().min(1).optional(),
     notes: z.string().min(1).optional(),
     /** The model's Hugging Face config.json, as published (read by core/model/hf-config.ts). */
     config: z.looseObject({ model_type: z.string() }),
@@ -29,6 +32,13 @@ export const modelEntrySchema = z
   .refine((e) => (e.paramsPublished === undefined) === (e.paramsSource === undefined), {
     message: 'paramsPublished and paramsSource go together',
     path: ['paramsSource'],
-  });
+  })
+  .refine(
+    (e) => (e.checkpointParamsPublished === undefined) === (e.checkpointParamsSource === undefined),
+    {
+      message: 'checkpointParamsPublished and checkpointParamsSource go together',
+      path: ['checkpointParamsSource'],
+    },
+  );
 
 export type ModelEntry = z.infer<typeof modelEntrySchema>;

@@ -25,6 +25,12 @@ export function renderEstimateText(r: EstimateResult): string {
   lines.push(
     `parameters ${formatCount(r.params.total)}, trainable ${formatCount(r.params.trainable)}`,
   );
+  const ckpt = r.params.checkpoint;
+  if (ckpt)
+    lines.push(
+      `checkpoint also stores ${ckpt.mtpLayers} MTP layer${ckpt.mtpLayers === 1 ? '' : 's'}: ${formatCount(ckpt.mtpParams)} ` +
+        `(not loaded for training or plain serving; ${formatCount(ckpt.total)} in its files)`,
+    );
   lines.push('');
   lines.push(
     `per-GPU memory at the peak (${PHASE_LABEL[r.peakPhase]})${r.gpu ? ` vs ${r.gpu.name}` : ''}:`,

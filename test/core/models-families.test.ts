@@ -49,6 +49,7 @@ const errorOf = (f: () => unknown): ConfigError => {
   throw new Error('no ConfigError');
 };
 
+// The Hub's safetensors total counts every tensor in the files, MTP layers included: ParamCounts.checkpoint.
 describe('published counts: the Hub safetensors totals, exactly', () => {
   it.each([
     ['glm-4.5-air', 110_468_824_832],
@@ -64,7 +65,7 @@ describe('published counts: the Hub safetensors totals, exactly', () => {
     ['llava-1.5-7b-hf', 7_063_427_072],
     ['nemotron-3-nano-30b-a3b', 31_577_937_344],
   ])('%s', (id, published) => {
-    expect(paramCounts(arch(catalog(id))).total).toBe(published);
+    expect(paramCounts(arch(catalog(id))).checkpoint).toBe(published);
   });
 
   it('Jamba v0.1: 51.6B on the Hub page (model card 52B), 12B active', () => {
@@ -96,7 +97,11 @@ describe('GLM-4.5 (glm4_moe)', () => {
         0,
       ) + moe.otherParamsPerLayer;
     expect(air.mtpLayers).toBe(1);
-    expect(paramCounts(air).total - noMtp.total).toBe(moeLayer + 2 * h * h + 3 * h + 2 * vocab * h);
+    const mtp = moeLayer + 2 * h * h + 3 * h + 2 * vocab * h;
+    expect(air.mtpParams).toBe(mtp);
+    expect(paramCounts(air).checkpoint - noMtp.checkpoint).toBe(mtp);
+    // Kept apart: the model that loads and runs is the same with or without it.
+    expect(paramCounts(air).total).toBe(noMtp.total);
     // Without the MTP layer the config gives the model card's "106B".
     expect(Math.abs(noMtp.total - 106e9) / 106e9).toBeLessThan(0.01);
   });
@@ -110,7 +115,9 @@ describe('GLM-4.5 (glm4_moe)', () => {
   it('keeps a GQA KV cache of 8 heads x 128 on 46 layers; q/k norms follow use_qk_norm', () => {
     expect(kvOf(air, 8192) - kvOf(air, 4096)).toBe(46 * 8 * 128 * 2 * 2 * 4096);
     const withNorm = arch({ ...catalog('glm-4.5-air'), use_qk_norm: true });
-    expect(paramCounts(withNorm).total - paramCounts(air).total).toBe(47 * 2 * 128);
+    // 46 layers run; the MTP layer's own q/k norms are in the checkpoint only.
+    expect(paramCounts(withNorm).total - paramCounts(air).total).toBe(46 * 2 * 128);
+    expect(paramCounts(withNorm).checkpoint - paramCounts(air).checkpoint).toBe(47 * 2 * 128);
   });
 });
 
@@ -119,14 +126,15 @@ describe('Nemotron 3 (nemotron_h): latent MoE and MTP blocks', () => {
 
   it('gives the Super 120B-A12B Hub total: latent experts, shared expert, one *E MTP layer', () => {
     const a = arch(shape);
-    expect(paramCounts(a).total).toBe(123_611_012_096);
+    expect(paramCounts(a).checkpoint).toBe(123_611_012_096);
     expect(a.mtpLayers).toBe(1);
+    expect(paramCounts(a).total).toBe(123_611_012_096 - (a.mtpParams ?? 0));
   });
 
   it('reads mtp_layers_block_type like mtp_hybrid_override_pattern', () => {
     const { mtp_hybrid_override_pattern: _, ...rest } = shape;
     const listed = arch({ ...rest, mtp_layers_block_type: ['attention', 'moe'] });
-    expect(paramCounts(listed).total).toBe(123_611_012_096);
+    expect(paramCounts(listed).checkpoint).toBe(123_611_012_096);
     expect(arch(rest).mtpLayers).toBeUndefined();
   });
 
@@ -135,10 +143,12 @@ describe('Nemotron 3 (nemotron_h): latent MoE and MTP blocks', () => {
     const latent = 1024;
     const ffn = 2688;
     const experts = 512;
-    const dense = paramCounts(arch({ ...shape, moe_latent_size: null })).total;
-    // 40 MoE layers and the MTP layer's MoE block.
+    const dense = paramCounts(arch({ ...shape, moe_latent_size: null }));
+    const latentCounts = paramCounts(arch(shape));
     const perBlock = experts * 2 * ffn * (latent - h) + 2 * h * latent;
-    expect(paramCounts(arch(shape)).total - dense).toBe(41 * perBlock);
+    // 40 MoE layers run; the checkpoint also holds the MTP layer's MoE block.
+    expect(latentCounts.total - dense.total).toBe(40 * perBlock);
+    expect(latentCounts.checkpoint - dense.checkpoint).toBe(41 * perBlock);
   });
 });
 

@@ -36,6 +36,8 @@ describe('paramCounts on a hand-sized model', () => {
       linearBias: 0,
       other: 320,
       largestLayer: 36_992,
+      mtp: 0,
+      checkpoint: 86_848,
     });
   });
 

@@ -80,7 +80,12 @@ export function hostRamOf(
   };
 }
 
-/** Bytes of the checkpoint as shipped (what loading holds on the host): its parameters in its stored dtype. */
+/**
+ * Bytes loading holds on the host: the loaded model's parameters (ParamCounts.total) in the stored dtype. MTP
+ * layers the files also store do not count: transformers materialises only keys the model has and lists the
+ * rest as unexpected, never reading them (convert_and_load_state_dict_in_model, src/transformers/
+ * core_model_loading.py @0086c243); serving engines stream (below).
+ */
 export function checkpointBytes(arch: { dtype: string }, params: number): number {
   return params * (arch.dtype === 'float32' ? 4 : 2);
 }

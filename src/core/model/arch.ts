@@ -169,8 +169,14 @@ export interface Arch {
   measuredParams: number | null;
   /** Multimodal wrappers: how images become tokens of the language model's sequence. */
   vision?: VisionInput;
-  /** Multi-token-prediction layers in the checkpoint (counted in otherParams, not run by plain training). */
+  /**
+   * Multi-token-prediction layers the checkpoint stores. Kept apart from the model: transformers builds no
+   * module for them and drops their keys on load (`_keys_to_ignore_on_load_unexpected`), vLLM/SGLang load
+   * them only for MTP speculative decoding; so no memory, FLOPs or LoRA targets, and not in ParamCounts.total.
+   */
   mtpLayers?: number;
+  /** Parameters of those MTP layers (in the checkpoint's files only: ParamCounts.checkpoint). */
+  mtpParams?: number;
   /** What was assumed to read this config (unknown model_type read as the closest known layout). */
   assumptions?: string[];
 }
@@ -190,4 +196,8 @@ export interface ParamCounts {
   other: number;
   /** Largest single layer's parameters (ZeRO-3 gathers one layer at a time). */
   largestLayer: number;
+  /** Parameters of the MTP layers the checkpoint also stores (Arch.mtpParams), 0 when none. */
+  mtp: number;
+  /** What the checkpoint's files hold: total + mtp (the Hub's safetensors total). */
+  checkpoint: number;
 }

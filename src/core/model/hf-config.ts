@@ -1542,9 +1542,9 @@ function nemotronH(c: Fields): ArchBody {
     groups: attentionFirst(groups),
     hidden,
     ...vocabFields(vocab, hidden, tied),
-    otherParams: hidden + mtp.params,
+    otherParams: hidden,
     maxPositions: c.int('max_position_embeddings', DEFAULT_MAX_POSITIONS),
-    ...(mtp.layers > 0 ? { mtpLayers: mtp.layers } : {}),
+    ...(mtp.layers > 0 ? { mtpLayers: mtp.layers, mtpParams: mtp.params } : {}),
   };
 }
 
@@ -1552,7 +1552,9 @@ function nemotronH(c: Fields): ArchBody {
  * Nemotron-H MTP (HF NemotronHConfig num_nextn_predict_layers with mtp_layers_block_type, or the checkpoints'
  * mtp_hybrid_override_pattern, e.g. "*E"): each MTP layer holds those blocks (one RMSNorm each), eh_proj
  * (2h -> h), enorm, hnorm and a final norm, and shares the embedding and lm_head: with latent MoE this gives
- * NVIDIA-Nemotron-3-Super-120B-A12B's Hub safetensors total, 123,611,012,096, exactly. Counted in otherParams.
+ * NVIDIA-Nemotron-3-Super-120B-A12B's Hub safetensors total, 123,611,012,096, exactly (as ParamCounts.checkpoint).
+ * Not loaded (NemotronHPreTrainedModel `_keys_to_ignore_on_load_unexpected = [r"mtp.*"]`, transformers
+ * models/nemotron_h/modular_nemotron_h.py @008d9e95), so kept in mtpParams.
  */
 function nemotronMtp(c: Fields, d: AttnDims, mixer: Mixer): { params: number; layers: number } {
   const n = c.count('num_nextn_predict_layers', 0);
@@ -1573,8 +1575,11 @@ function nemotronMtp(c: Fields, d: AttnDims, mixer: Mixer): { params: number; la
 /**
  * Multi-token-prediction layers (DeepSeek-V3 num_nextn_predict_layers, Qwen3.5 mtp_num_hidden_layers): each is
  * one full-attention decoder layer plus fc (2h -> h, no bias), two pre-fc RMSNorms and a final norm; the
- * embedding and lm_head are shared (vLLM qwen3_next_mtp.py / deepseek_mtp.py). Stored in the checkpoint,
- * not run by a plain fine-tune (HF ignores `mtp.*` on load), so counted in otherParams only.
+ * embedding and lm_head are shared (vLLM qwen3_next_mtp.py / deepseek_mtp.py). Stored in the checkpoint but
+ * not loaded: transformers builds no module for them and silences their keys (`_keys_to_ignore_on_load_unexpected`:
+ * Qwen3_5 / Qwen3Next `[r"^mtp.*"]`, Glm4Moe `[r"model\.layers\.92.*", r"model\.layers\.46.*"]`, Glm4MoeLite
+ * `model\.layers\.47.*`, DeepseekV3 `model\.layers\.61.*`; huggingface/transformers main, models/<name>/
+ * modular_<name>.py), so they are kept apart in mtpParams, out of otherParams.
  */
 function withMtp(c: Fields, body: ArchBody, layout: MtpLayout = {}): ArchBody {
   const n = c.count(['mtp_num_hidden_layers', 'num_nextn_predict_layers'], 0);
@@ -1584,7 +1589,7 @@ function withMtp(c: Fields, body: ArchBody, layout: MtpLayout = {}): ArchBody {
   const h = body.hidden;
   const perLayer =
     layerParamsOf(layer) + 2 * h * h + 3 * h + (layout.ownVocab ? 2 * body.vocab * h : 0);
-  return { ...body, otherParams: body.otherParams + n * perLayer, mtpLayers: n };
+  return { ...body, mtpLayers: n, mtpParams: n * perLayer };
 }
 
 /** The decoder layer an MTP module repeats, and whether it stores its own embed_tokens and lm_head copy. */
@@ -2711,7 +2716,11 @@ const HANDLERS: Record<string, Handler> = {
     }),
   },
   deepseek_v2: { architecture: 'DeepseekV2ForCausalLM', build: deepseek(false) },
-  deepseek_v3: { architecture: 'DeepseekV3ForCausalLM', build: deepseek(true) },
+  // The MTP layer (model.layers.61) as GLM's: DeepSeek-R1's Hub total 684,489,845,504 as ParamCounts.checkpoint.
+  deepseek_v3: {
+    architecture: 'DeepseekV3ForCausalLM',
+    build: (c) => withMtp(c, deepseek(true)(c), GLM_MTP),
+  },
   phi: { architecture: 'PhiForCausalLM', build: phi },
   gptj: { architecture: 'GPTJForCausalLM', build: gptj },
   gpt_neox: { architecture: 'GPTNeoXForCausalLM', build: gptNeox },

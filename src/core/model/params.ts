@@ -30,6 +30,7 @@ export function paramCounts(arch: Arch): ParamCounts {
   const linearBias = perGroup(linearBiases);
   const other = arch.otherParams + sum(arch.groups.map((g) => g.count * g.otherParamsPerLayer));
   const total = arch.embedParams + arch.lmHeadParams + linear + linearBias + other;
+  const mtp = arch.mtpParams ?? 0;
   return {
     total,
     active: total - perGroup(inactiveParams),
@@ -39,5 +40,7 @@ export function paramCounts(arch: Arch): ParamCounts {
     linearBias,
     other,
     largestLayer: Math.max(0, ...arch.groups.map(layerParams)),
+    mtp,
+    checkpoint: total + mtp,
   };
 }
