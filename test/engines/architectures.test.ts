@@ -54,7 +54,7 @@ const REFUSED: Record<Engine, [string, string]> = {
   torchtitan: ['mistral-7b-v0.1', 'mistral'],
   litgpt: ['opt-1.3b', 'opt'],
   vllm: ['llama-3.2-11b-vision', 'mllama'],
-  sglang: ['falcon-7b', 'falcon'],
+  sglang: ['bloom-7b1', 'bloom'],
   'llama.cpp': ['opt-1.3b', 'opt'],
 };
 

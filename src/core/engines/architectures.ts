@@ -201,19 +201,16 @@ const SGLANG_REFUSED = [
   't5',
   'mt5',
   'bert',
-  'falcon',
-  'RefinedWebModel',
+  'RefinedWebModel', // falcon.py's EntryClass is [FalconForCausalLM]: no RWForCausalLM
   'RefinedWeb',
   'bloom',
-  'gpt_neox',
   'glm',
-  'granitemoeshared',
-  'starcoder2',
-  'jamba',
-  'smollm3',
   'llava_next',
 ];
-/** SGLang 0.5.23: the EntryClass of each python/sglang/srt/models/ file (no entry: refused). */
+/**
+ * SGLang 0.5.23: the model files of python/sglang/srt/models/ (bloom.py, glm.py, llava_next.py absent;
+ * falcon.py, gpt_neox.py, jamba.py, starcoder2.py, smollm3.py, granitemoeshared.py, seed_oss.py present).
+ */
 export const SGLANG_ARCHITECTURES: ArchitectureTable = {
   engines: ['sglang'],
   name: 'SGLang 0.5.23',
