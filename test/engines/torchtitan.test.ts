@@ -153,10 +153,17 @@ describe('torchtitan launch.sh and pins', () => {
 });
 
 describe('torchtitan blocker and rules', () => {
-  it('names the registry for a model torchtitan has no flavor for', () => {
+  it('refuses a model_type torchtitan registers no model for, naming the type and the registry', () => {
     const why = launchBlocker(input('mistral-7b-v0.1', { gpus: 2 }));
-    expect(why).toMatch(/no torchtitan flavor for 'mistral-7b-v0.1'.*llama3 \(1B, 3B, 8B/);
+    expect(why).toMatch(
+      /^torchtitan 0\.3\.0 does not run model_type 'mistral': .*torchtitan\/models\/__init__\.py/,
+    );
     expect(launchBlocker(input('mistral-7b-v0.1', { gpus: 2 }))).toBe(why);
+  });
+
+  it('names the registry for a Llama model torchtitan has no flavor for', () => {
+    const why = launchBlocker(input('llama-2-7b', { gpus: 2 }));
+    expect(why).toMatch(/no torchtitan flavor for 'llama-2-7b'.*llama3 \(1B, 3B, 8B/);
   });
 
   it('forbid rules give their sentence: TP not dividing the KV heads, fp16, bad mesh', () => {

@@ -42,6 +42,7 @@ export function engineRefusal(arch: Arch, o: EstimateOptions, flags: Flags): str
   const accum = Number(flags['grad-accum'] ?? 1);
   const why = engineRejects(engine, o, dp, accum);
   if (why) return `${engine} ${why}`;
-  const rule = forbiddenBy(ENGINE_PROFILES[engine].rules, { arch, options: o, dp, accum });
-  return rule ? ruleReason(rule) : null;
+  const input = { arch, options: o, dp, accum };
+  const rule = forbiddenBy(ENGINE_PROFILES[engine].rules, input);
+  return rule ? ruleReason(rule, input) : null;
 }

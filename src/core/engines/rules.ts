@@ -23,6 +23,8 @@ export interface Rule {
   id: string;
   /** What the library does, in one sentence a user can act on (no trailing period). */
   says: string;
+  /** The refusal for one configuration, where it names more than `says` (e.g. the model_type refused). */
+  reason?: (x: RuleInput) => string;
   /** The library and the versions the rule holds for (pip specifier), e.g. bitsandbytes `>=0.43,<=0.50.2`. */
   library: string;
   versions: string;
@@ -40,9 +42,9 @@ export function forbiddenBy(rules: readonly Rule[], x: RuleInput): Rule | null {
   return null;
 }
 
-/** A forbidding rule as a one-line reason: its sentence, id and source. */
-export const ruleReason = (r: Rule): string =>
-  `${r.says} (rule ${r.id}: ${r.library} ${r.versions}, ${r.source})`;
+/** A forbidding rule as a one-line reason: its sentence (its `reason` for `x` where it has one), id and source. */
+export const ruleReason = (r: Rule, x?: RuleInput): string =>
+  r.reason && x ? r.reason(x) : `${r.says} (rule ${r.id}: ${r.library} ${r.versions}, ${r.source})`;
 
 /** The `change` rules that match `x`: what the launcher writes differently, for the README's notes. */
 export const changesFor = (rules: readonly Rule[], x: RuleInput): Rule[] =>

@@ -33,7 +33,11 @@ export function buildLaunch(x: LaunchInput): LaunchBundle {
   // No launcher, or a behaviour rule the plan breaks: one reason instead of files (the emitters report
   // their own checks, per file).
   const rule = ruleBroken({ ...x, accum: x.gradAccum });
-  const why = !launcher ? noLauncher(engine) : rule ? ruleReason(rule) : objectiveBlocker(x);
+  const why = !launcher
+    ? noLauncher(engine)
+    : rule
+      ? ruleReason(rule, ruleInput({ ...x, accum: x.gradAccum }))
+      : objectiveBlocker(x);
   const outputs: EngineOutput[] =
     why !== null || !launcher ? [{ engine, ok: false, reason: why ?? '' }] : launcher.emit(x);
   outputs.push(emitPowerLimit(x));
@@ -90,6 +94,6 @@ export function launchBlocker(x: LaunchPlan): string | null {
   const { launcher } = ENGINE_REGISTRY[engine];
   if (!launcher) return noLauncher(engine);
   const rule = ruleBroken(x);
-  if (rule) return ruleReason(rule);
+  if (rule) return ruleReason(rule, ruleInput(x));
   return objectiveBlocker(x) ?? launcher.blocker(x);
 }

@@ -1,6 +1,7 @@
 /** The hf-generate engine: what it runs, the defaults it applies, its rules (the planner's profile). */
 import { ATTENTION } from '../../../schema/estimate.js';
 import type { EngineProfile } from '../profile.js';
+import { ARCH_RULES } from '../architectures.js';
 
 export const HF_GENERATE_PROFILE: EngineProfile = {
   id: 'hf-generate',
@@ -28,6 +29,6 @@ export const HF_GENERATE_PROFILE: EngineProfile = {
   checkpointing: ['none'],
   attention: ATTENTION,
   defaults: [],
-  rules: [],
+  rules: [ARCH_RULES.hf],
   docs: ['https://huggingface.co/docs/transformers/main/en/quantization/overview'],
 };

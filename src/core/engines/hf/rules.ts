@@ -10,6 +10,7 @@ import { engineOf } from '../engine.js';
 import { is4bit, isAdapter } from '../../launch/common.js';
 import type { LaunchPlan } from '../../launch/types.js';
 import { changesFor, forbiddenBy, ruleReason, type Rule, type RuleInput } from '../rules.js';
+import { ARCH_RULES } from '../architectures.js';
 
 /** Sharded by FSDP (hf-fsdp with a ZeRO stage: FSDP wraps parameters even at dp 1). */
 const onFsdp = (o: EstimateOptions): boolean => engineOf(o) === 'hf-fsdp' && o.zero > 0;
@@ -118,8 +119,9 @@ export const ZERO3_QUANT_STORAGE: Rule = {
 };
 
 /** hf-trainer (DDP / one process): only the attention-kernel rule applies. */
-export const HF_TRAINER_RULES: readonly Rule[] = [FLASH_ATTN_WHEEL];
+export const HF_TRAINER_RULES: readonly Rule[] = [ARCH_RULES.hf, FLASH_ATTN_WHEEL];
 export const HF_FSDP_RULES: readonly Rule[] = [
+  ARCH_RULES.hf,
   INT8_SHARDED,
   BNB_OPTIMIZER_FSDP,
   FSDP2_BNB_4BIT,
@@ -128,6 +130,7 @@ export const HF_FSDP_RULES: readonly Rule[] = [
   FLASH_ATTN_WHEEL,
 ];
 export const HF_DEEPSPEED_RULES: readonly Rule[] = [
+  ARCH_RULES.hf,
   INT8_SHARDED,
   DEEPSPEED_NO_LOCAL_RANK,
   PEFT_ZERO3_REENTRANT,
@@ -154,8 +157,9 @@ export const ruleInputOf = (x: LaunchPlan, accum = 1): RuleInput => ({
 
 /** Why a forbid rule of the plan's HF engine refuses it (ruleReason), or null. */
 export function ruleBlocker(x: LaunchPlan, accum = 1): string | null {
-  const r = forbiddenBy(hfRulesOf(x.options), ruleInputOf(x, accum));
-  return r ? ruleReason(r) : null;
+  const input = ruleInputOf(x, accum);
+  const r = forbiddenBy(hfRulesOf(x.options), input);
+  return r ? ruleReason(r, input) : null;
 }
 
 /** Whether a change rule holds for the plan (the emitters ask before writing the changed key). */

@@ -1,6 +1,7 @@
 /** What torchtune 0.6.1's recipes reject, as data (rules.ts); torchtuneBlocker returns the first match. */
 import type { Rule, RuleInput } from '../rules.js';
 import { TUNE_MODELS, TUNE_OPTIM, TUNE_SR_OPTIMIZERS } from './components.js';
+import { ARCH_RULES } from '../architectures.js';
 
 const T = 'https://github.com/pytorch/torchtune/blob/v0.6.1/recipes';
 const adapter = (x: RuleInput): boolean =>
@@ -16,6 +17,7 @@ export function bitsandbytesOptimizer(x: RuleInput): boolean {
 }
 
 export const TORCHTUNE_RULES: readonly Rule[] = [
+  ARCH_RULES.torchtune,
   {
     id: 'torchtune-distributed-shards',
     says: 'torchtune distributed recipes always shard the model with FSDP2 (training.shard_model): on more than one GPU the run is ZeRO-2 (fsdp_reshard_after_forward False) or ZeRO-3, never unsharded DDP',

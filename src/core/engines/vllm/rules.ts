@@ -1,5 +1,6 @@
 /** What vLLM rejects for a serving plan, as data (rules.ts); vllmBlocker returns the first match. */
 import type { Rule } from '../rules.js';
+import { ARCH_RULES } from '../architectures.js';
 
 /** The vLLM release serve.sh is written for (its own environment: vllm pins the torch it was built with). */
 export const VLLM_VERSION = '0.33.0';
@@ -11,6 +12,7 @@ const heads = (x: Parameters<Rule['applies']>[0]): number =>
   0;
 
 export const VLLM_RULES: readonly Rule[] = [
+  ARCH_RULES.vllm,
   {
     id: 'vllm-tp-divides-heads',
     says: 'vLLM raises ValueError unless the number of attention heads is divisible by --tensor-parallel-size',

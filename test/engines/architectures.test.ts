@@ -1,0 +1,99 @@
+// Every engine says, as data, which model_types it runs (engines/architectures.ts): each reader-supported
+// model_type has an explicit verdict per engine, the planner leaves an engine idle with the refusal as its
+// reason, and `launch` refuses a plan whose model the engine has no class for.
+import { describe, expect, it } from 'vitest';
+import { ARCHITECTURE_TABLES, architecturesOf } from '../../src/core/engines/architectures.js';
+import { ENGINE_PROFILES } from '../../src/core/engines/engines.js';
+import { launchBlocker } from '../../src/core/launch/index.js';
+import { SUPPORTED_ARCHITECTURES } from '../../src/core/model/hf-config.js';
+import { plan } from '../../src/core/plan/index.js';
+import { planInputOf } from '../../src/io/plan-scenario.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { ENGINES, type Engine } from '../../src/schema/engine.js';
+import { scenarioSchema } from '../../src/schema/scenario.js';
+
+describe('architecture tables', () => {
+  const known = SUPPORTED_ARCHITECTURES.map((a) => a.modelType);
+
+  it('give every reader-supported model_type exactly one verdict on every engine', () => {
+    for (const e of ENGINES) {
+      const t = architecturesOf(e);
+      expect(t, e).toBeDefined();
+      for (const m of known) {
+        const runs = t.runs.includes(m);
+        const refuses = Object.hasOwn(t.refuses, m);
+        expect(runs !== refuses, `${e} × ${m}: runs ${runs}, refuses ${refuses}`).toBe(true);
+      }
+    }
+  });
+
+  it('name no model_type the readers do not know (a typo would silently allow it)', () => {
+    for (const t of ARCHITECTURE_TABLES)
+      for (const m of [...t.runs, ...Object.keys(t.refuses)])
+        expect(known, `${t.name}: ${m}`).toContain(m);
+  });
+
+  it('are carried by every engine profile as a forbid rule at a source commit or tag', () => {
+    for (const e of ENGINES) {
+      const r = ENGINE_PROFILES[e].rules.find((x) => x.id.endsWith('-architecture'));
+      expect(r, e).toBeDefined();
+      expect(r!.effect).toBe('forbid');
+      expect(r!.source).toBe(architecturesOf(e).source);
+    }
+  });
+});
+
+/** Per engine: a catalog model whose model_type it refuses (and the type). */
+const REFUSED: Record<Engine, [string, string]> = {
+  'hf-trainer': ['qwen2-vl-7b-instruct', 'qwen2_vl'],
+  'hf-fsdp': ['qwen2-vl-7b-instruct', 'qwen2_vl'],
+  'hf-deepspeed': ['qwen2-vl-7b-instruct', 'qwen2_vl'],
+  'hf-generate': ['qwen2-vl-7b-instruct', 'qwen2_vl'],
+  unsloth: ['qwen3.5-27b', 'qwen3_5'],
+  torchtune: ['qwen3-8b', 'qwen3'],
+  torchtitan: ['mistral-7b-v0.1', 'mistral'],
+  litgpt: ['opt-1.3b', 'opt'],
+  vllm: ['llama-3.2-11b-vision', 'mllama'],
+  sglang: ['bloom-7b1', 'bloom'],
+  'llama.cpp': ['opt-1.3b', 'opt'],
+};
+
+const scenarioFor = (engine: Engine, model: string) => {
+  const serving = ENGINE_PROFILES[engine].methods.includes('inference');
+  return scenarioSchema.parse({
+    name: 'arch',
+    model,
+    job: serving
+      ? { kind: 'inference', context: 2048, concurrency: 4, outputTokens: 1_000_000 }
+      : { kind: 'fine-tune', methods: ['full', 'lora', 'qlora'], seq: 2048, globalBatch: 16 },
+    hardware: { owned: [{ gpu: 'h100-sxm', count: 8 }], counts: { min: 1, max: 8 } },
+    search: { engines: [engine] },
+  });
+};
+
+const best = (engine: Engine, model: string) =>
+  plan({ ...planInputOf('arch.yaml', scenarioFor(engine, model)), top: 1 });
+
+describe.each(ENGINES)('%s and model_types', (engine) => {
+  const [refusedModel, type] = REFUSED[engine];
+
+  it(`plans llama-3.1-8b (model_type llama runs), and not ${type}: idle with the refusal`, () => {
+    expect(architecturesOf(engine).runs).toContain('llama');
+    const ok = best(engine, 'llama-3.1-8b');
+    expect(ok.plans.length, `${engine} ranks llama`).toBeGreaterThan(0);
+    expect(resolveModel(refusedModel).modelType).toBe(type);
+    const no = best(engine, refusedModel);
+    expect(no.plans).toHaveLength(0);
+    const idle = no.engines.find((x) => x.engine === engine)?.idle;
+    expect(idle).toMatch(new RegExp(`does not run model_type '${type}'`));
+    expect(idle).toContain(architecturesOf(engine).source);
+
+    // launch: the llama plan's options on the refused model are refused, naming engine, type and source.
+    const options = ok.plans[0]!.options;
+    const why = launchBlocker({ arch: resolveModel(refusedModel), options });
+    expect(why).toMatch(new RegExp(`^\\S.* does not run model_type '${type}': `));
+    expect(why).toContain(architecturesOf(engine).name);
+    expect(why).toContain(architecturesOf(engine).source);
+    expect(launchBlocker({ arch: resolveModel('llama-3.1-8b'), options })).toBeNull();
+  });
+});
