@@ -55,6 +55,19 @@ console.log(
 console.log(
   `plan ${BIG} --json (CLI): ${median(e2e).toFixed(0)} ms   (target < 2000 ms; median of 7)`,
 );
+// Where the cold `plan` goes (median of 3 fresh processes): start-up and module loading are the CLI's share,
+// the first plan() against a second one in the same process is the JIT's warm-up.
+const phases = [0, 1, 2].map(
+  () =>
+    JSON.parse(
+      execFileSync(process.execPath, ['scripts/bench-plan-phases.mjs', BIG], { encoding: 'utf8' }),
+    ) as Record<'start' | 'modules' | 'inputs' | 'first' | 'repeat', number>,
+);
+const med = (k: keyof (typeof phases)[number]): string =>
+  median(phases.map((p) => p[k])).toFixed(0);
+console.log(
+  `  of which (fresh process):  Node start ${med('start')} ms, plan modules ${med('modules')} ms, scenario + catalogs ${med('inputs')} ms, first plan() ${med('first')} ms (a second: ${med('repeat')} ms)`,
+);
 console.log(
   `plan ${BIG} / cold estimate: ${median(e2e.map((ms, i) => ms / cold[i]!)).toFixed(1)}x   (target <= 3x, issue 14; median of 7 paired rounds)`,
 );

@@ -2,7 +2,7 @@
 // vramplan entry: build the commander program, register commands, run. Commands load lazily so that
 // `estimate --json` never imports Ink or React.
 import { Command, CommanderError } from 'commander';
-import { registerCommands } from './commands/index.js';
+import { commandNamed, registerCommands } from './commands/index.js';
 import { registerExplore } from './commands/explore.js';
 import { reportError } from './commands/errors.js';
 
@@ -33,7 +33,8 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   throw e;
 });
-registerCommands(program);
+// Only the command named on the command line loads its registration (all of them for help or a typo).
+await registerCommands(program, commandNamed(process.argv));
 registerExplore(program); // `explore [scenario]`, and bare `vramplan` in a terminal
 
 try {
