@@ -9,7 +9,7 @@
  */
 import type { Gpu } from '../../schema/gpu.js';
 
-/** One row of a matrix-vector product: `rows` output rows of `cols` 16-bit inputs, `count` of them a step. */
+/** A matrix-vector product: `rows` output rows of `cols` 16-bit inputs, done `count` times a step. */
 export interface MatVec {
   rows: number;
   cols: number;
