@@ -38,6 +38,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.scheduler === 'serial') time.serialScheduler = true;
     // A row timed around llama_decode alone (llama-bench): no server loop or sampling (the case says so).
     if (c.harness === 'llama-bench') time.decodeOnly = true;
+    // A llama.cpp build whose F16 mat-vec was dmmv (before PR #10318; the case says so).
+    if (c.f16_matvec !== undefined) time.f16MatVec = c.f16_matvec;
     const gpu = findGpu(String(flags.gpu));
     const t = estimateTime(caseArch(c), options, gpu, time);
     const est =

@@ -52,6 +52,8 @@ export const throughputCaseSchema = z.looseObject({
    * server loop and no sampling in the timed part; sets TimeOptions.decodeOnly.
    */
   harness: z.enum(['llama-bench']).optional(),
+  /** llama.cpp's F16 batch-1 kernel in the measured build: 'dmmv' (before PR #10318) sets TimeOptions.f16MatVec. */
+  f16_matvec: z.enum(['dmmv']).optional(),
 });
 export const throughputFileSchema = z.array(throughputCaseSchema);
 export type ThroughputCase = z.infer<typeof throughputCaseSchema>;

@@ -14,6 +14,7 @@ import { FLOAT_BYTES, valueBytes } from '../model/dtypes.js';
 import { ligerChunkRows, ligerPatches } from '../engines/hf/liger.js';
 import { shapeFactor } from './shape.js';
 import { towerTime } from './vision.js';
+import { dmmvResidency, dmmvTailSeconds, type MatVec } from './matvec-tail.js';
 import type { Gpu } from '../../schema/gpu.js';
 import {
   isGguf,
@@ -83,6 +84,8 @@ export interface GpuRates {
   /** Dense 16-bit TFLOPS: the catalog spec, and what the card sustains at its power (power wall, limit). */
   spec16: number;
   sustained16: number;
+  /** llama.cpp dmmv block slots and DRAM latency (matvec-tail.ts); null where the card is not covered. */
+  dmmv: { slots: number; latency: number } | null;
 }
 
 // Large bf16 GEMMs of transformer shapes reach ~75-85% of the dense peak on A100 (~250 of 312 TFLOPS, NVIDIA
@@ -242,6 +245,7 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
     hopper,
     fp8: g.supportsFp8 === true,
     cc: g.computeCapability ? Number(g.computeCapability) : 0,
+    dmmv: dmmvResidency(g),
   };
 }
 
@@ -1462,6 +1466,42 @@ function prefillTime(
   );
 }
 
+/** The mat-vecs of one decode step, per layer and the output head (rows x cols, counted per step). */
+function stepMatVecs(m: ModelFacts): MatVec[] {
+  const L = m.layers;
+  return [
+    { rows: m.attnWidth, cols: m.hidden, count: L },
+    { rows: m.kvWidth, cols: m.hidden, count: 2 * L },
+    { rows: m.hidden, cols: m.attnWidth, count: L },
+    { rows: m.ffn, cols: m.hidden, count: m.gated ? 2 * L : L },
+    { rows: m.hidden, cols: m.ffn, count: L },
+    { rows: m.vocab, cols: m.hidden, count: m.lmHead > 0 ? 1 : 0 },
+  ];
+}
+
+/**
+ * A llama.cpp build before PR #10318 multiplies F16 weights at batch 1 in dmmv, whose last wave of rows per
+ * matrix is latency-bound (matvec-tail.ts). Only where the timing says so (TimeOptions.f16MatVec), on one GPU
+ * holding every layer, for a dense model.
+ */
+function dmmvTail(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  tr: Traffic,
+): number {
+  const on =
+    t.f16MatVec === 'dmmv' &&
+    o.framework === 'llama.cpp' &&
+    o.weights === 'fp16' &&
+    o.batch === 1 &&
+    o.tp === 1 &&
+    m.experts <= 1 &&
+    tr.host === 0;
+  return on && r.dmmv ? dmmvTailSeconds(stepMatVecs(m), r.mem, r.dmmv.slots, r.dmmv.latency) : 0;
+}
+
 export function decodeStep(
   m: ModelFacts,
   o: EstimateOptions,
@@ -1473,7 +1513,7 @@ export function decodeStep(
   const B = o.batch;
   const tp = o.tp;
   const tr = decodeTraffic(m, o, t, r, B, ctx);
-  const weightT = tr.weightGpu / r.mem;
+  const weightT = tr.weightGpu / r.mem + dmmvTail(m, o, t, r, tr);
   const kvT = tr.kvGpu / r.mem;
   const flops =
     (2 * (m.active - embedOnly(m)) * B) / tp +
