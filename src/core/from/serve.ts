@@ -99,6 +99,46 @@ export const SERVE_DTYPES: Record<string, string> = {
   float32: 'fp32',
 };
 
+/** The `--dtype` values vLLM (ModelDType) and SGLang (ServerArgs.dtype) take: auto, half, float16, bfloat16, float, float32. */
+const SERVE_DTYPE_CHOICES = ['auto', 'half', 'float16', 'bfloat16', 'float', 'float32'] as const;
+
+/**
+ * `--dtype`, `--quantization` and the checkpoint's name → weights / compute (vLLM and SGLang: both take a
+ * quantization method name and a torch dtype). A GGUF checkpoint is served by llama.cpp in vramplan, not here.
+ */
+export function servedWeightsInto(
+  a: ArgValues,
+  ref: string | null,
+  flags: FromFlags,
+  warnings: string[],
+  engine: 'vLLM' | 'SGLang',
+): void {
+  const dtype = a.choice('dtype', SERVE_DTYPE_CHOICES);
+  const q = a.str('quantization');
+  let weights: string | null = null;
+  if (q !== undefined) {
+    const known = q in SERVE_QUANT;
+    weights = known ? SERVE_QUANT[q]! : null;
+    if (!known)
+      warnings.push(`--quantization ${q}: not modelled; weights read from the checkpoint name`);
+  }
+  weights ??= ref ? weightsFromName(ref) : null;
+  if (ref?.toLowerCase().endsWith('.gguf') || weights?.startsWith('q')) {
+    warnings.push(
+      `a GGUF checkpoint under ${engine} is not modelled (vramplan serves GGUF with llama.cpp); estimated as 16-bit`,
+    );
+    weights = null;
+  }
+  const compute = dtype ? SERVE_DTYPES[dtype] : undefined;
+  if (weights) flags.weights = weights;
+  // 16-bit checkpoints are served in --dtype; quantized ones compute in it.
+  if (compute === 'fp16' && !weights) flags.weights = 'fp16';
+  else if (compute === 'fp32' && !weights) {
+    flags.weights = 'fp32';
+    flags.compute = 'fp32';
+  } else if (compute && weights) flags.compute = compute;
+}
+
 /** The weight format a checkpoint's name says (AWQ/GPTQ int4, FP8, W8A8 int8, NVFP4, GGUF quant), or null. */
 export function weightsFromName(ref: string): string | null {
   const n = ref.toLowerCase();
@@ -182,6 +222,22 @@ export interface ServeReading {
   /** Flags given that change neither memory nor time (port, host, names). */
   ignored: string[];
   unknown: string[];
+}
+
+/** A reader's result: what it mapped, plus the flags of `noEffect` given and every flag left unread. */
+export function servedReading(
+  a: ArgValues,
+  noEffect: readonly string[],
+  r: { flags: FromFlags; gpus: number; ref: string | null; warnings: string[] },
+): ServeReading {
+  return {
+    flags: r.flags,
+    gpus: r.gpus,
+    model: servedModel(r.ref),
+    warnings: r.warnings,
+    ignored: a.noEffect(noEffect),
+    unknown: [...a.parsed.unknown, ...a.unused()],
+  };
 }
 
 /**

@@ -6,21 +6,18 @@
 import type { FromFlags } from '../../from/common.js';
 import {
   parseArgs,
-  switched,
-  valued,
+  switched as b,
+  valued as v,
   type FlagSpec,
   type ServeCommand,
 } from '../../from/serve-line.js';
 import {
   ArgValues,
+  prefixCacheFlag,
+  servedReading,
   weightsFromName,
   type ServeReading,
-  servedModel,
-  prefixCacheFlag,
 } from '../../from/serve.js';
-
-const v = valued;
-const b = switched;
 
 export const LLAMA_SERVER_FROM_FLAGS: Record<string, FlagSpec> = {
   model: v('-m', '--model'),
@@ -132,13 +129,5 @@ export function readLlamaServerCommand(
     warnings,
     '--cache-reuse',
   );
-  const ignored = a.noEffect(NO_EFFECT);
-  return {
-    flags,
-    gpus,
-    model: servedModel(ref),
-    warnings,
-    ignored,
-    unknown: [...a.parsed.unknown, ...a.unused()],
-  };
+  return servedReading(a, NO_EFFECT, { flags, gpus, ref, warnings });
 }

@@ -8,23 +8,18 @@
 import type { FromFlags } from '../../from/common.js';
 import {
   parseArgs,
-  switched,
-  valued,
+  switched as b,
+  valued as v,
   type FlagSpec,
   type ServeCommand,
 } from '../../from/serve-line.js';
 import {
   ArgValues,
-  SERVE_DTYPES,
-  SERVE_QUANT,
-  weightsFromName,
-  type ServeReading,
-  servedModel,
   prefixCacheFlag,
+  servedReading,
+  servedWeightsInto,
+  type ServeReading,
 } from '../../from/serve.js';
-
-const v = valued;
-const b = switched;
 
 export const SGLANG_FROM_FLAGS: Record<string, FlagSpec> = {
   model: v('--model-path', '--model'),
@@ -61,7 +56,6 @@ const NO_EFFECT = [
 
 /** ServerArgs.kv_cache_dtype choices (the reference above): auto, fp8_e5m2, fp8_e4m3, bf16 / bfloat16, fp4_e2m1. */
 const KV_DTYPES = ['auto', 'fp8_e5m2', 'fp8_e4m3', 'bf16', 'bfloat16', 'fp4_e2m1'] as const;
-const DTYPES = ['auto', 'half', 'float16', 'bfloat16', 'float', 'float32'] as const;
 
 /** One SGLang server command → contract flags, its GPUs (tp x pp x dp), and what it could not map. */
 export function readSglangCommand(
@@ -89,17 +83,7 @@ export function readSglangCommand(
     warnings.push(
       '--max-running-requests not given: SGLang admits as many as its KV pool holds; estimated with --batch (default 1)',
     );
-  const q = a.str('quantization');
-  const known = q === undefined || q in SERVE_QUANT;
-  if (!known)
-    warnings.push(`--quantization ${q}: not modelled; weights read from the checkpoint name`);
-  const weights =
-    (q !== undefined && known ? SERVE_QUANT[q] : null) ?? (ref ? weightsFromName(ref) : null);
-  if (weights) flags.weights = weights;
-  const dtype = a.choice('dtype', DTYPES);
-  const compute = dtype ? SERVE_DTYPES[dtype] : undefined;
-  if (compute === 'fp16' && !weights) flags.weights = 'fp16';
-  else if (compute && weights) flags.compute = compute;
+  servedWeightsInto(a, ref, flags, warnings, 'SGLang');
   const kv = a.choice('kv-cache-dtype', KV_DTYPES);
   if (kv?.startsWith('fp8')) flags['kv-cache-dtype'] = 'fp8';
   if (kv === 'fp4_e2m1') {
@@ -122,13 +106,5 @@ export function readSglangCommand(
     warnings,
     'radix cache',
   );
-  const ignored = a.noEffect(NO_EFFECT);
-  return {
-    flags,
-    gpus: tp * pp * dp,
-    model: servedModel(ref),
-    warnings,
-    ignored,
-    unknown: [...a.parsed.unknown, ...a.unused()],
-  };
+  return servedReading(a, NO_EFFECT, { flags, gpus: tp * pp * dp, ref, warnings });
 }

@@ -7,24 +7,19 @@
 import type { FromFlags } from '../../from/common.js';
 import {
   parseArgs,
-  switched,
-  valued,
+  switched as b,
+  valued as v,
   type FlagSpec,
   type ServeCommand,
 } from '../../from/serve-line.js';
 import { VLLM_GPU_UTILIZATION } from '../../memory/memory.js';
 import {
   ArgValues,
-  SERVE_DTYPES,
-  SERVE_QUANT,
-  weightsFromName,
-  type ServeReading,
-  servedModel,
   prefixCacheFlag,
+  servedReading,
+  servedWeightsInto,
+  type ServeReading,
 } from '../../from/serve.js';
-
-const v = valued;
-const b = switched;
 
 /** The `vllm serve` flags the reader maps or knows to have no memory effect. */
 export const VLLM_FROM_FLAGS: Record<string, FlagSpec> = {
@@ -83,8 +78,6 @@ const KV_DTYPES = [
   'fp8_inc',
   'fp8_ds_mla',
 ] as const;
-/** ModelDType: auto, half, float16, bfloat16, float, float32. */
-const DTYPES = ['auto', 'half', 'float16', 'bfloat16', 'float', 'float32'] as const;
 // _set_default_args: max_num_seqs 256 for the OpenAI server (1024 on GPUs of 70 GiB or more other than A100).
 const DEFAULT_MAX_NUM_SEQS = 256;
 
@@ -116,7 +109,7 @@ export function readVllmCommand(
     warnings.push(
       `--max-num-seqs not given: vLLM's default is ${DEFAULT_MAX_NUM_SEQS} (1024 on 70 GiB GPUs other than A100); estimated with ${DEFAULT_MAX_NUM_SEQS}`,
     );
-  weightsInto(a, ref, flags, warnings);
+  servedWeightsInto(a, ref, flags, warnings, 'vLLM');
   const kv = a.choice('kv-cache-dtype', KV_DTYPES);
   if (kv?.startsWith('fp8')) flags['kv-cache-dtype'] = 'fp8';
   const util = a.fraction('gpu-memory-utilization');
@@ -137,41 +130,5 @@ export function readVllmCommand(
     warnings,
     '--enable-prefix-caching',
   );
-  const ignored = a.noEffect(NO_EFFECT);
-  return {
-    flags,
-    gpus: tp * pp * dp,
-    model: servedModel(ref),
-    warnings,
-    ignored,
-    unknown: [...a.parsed.unknown, ...a.unused()],
-  };
-}
-
-/** --dtype, --quantization and the checkpoint's name → weights / compute. */
-function weightsInto(a: ArgValues, ref: string | null, flags: FromFlags, warnings: string[]): void {
-  const dtype = a.choice('dtype', DTYPES);
-  const q = a.str('quantization');
-  let weights: string | null = null;
-  if (q !== undefined) {
-    const known = q in SERVE_QUANT;
-    weights = known ? SERVE_QUANT[q]! : null;
-    if (!known)
-      warnings.push(`--quantization ${q}: not modelled; weights read from the checkpoint name`);
-  }
-  weights ??= ref ? weightsFromName(ref) : null;
-  if (ref?.toLowerCase().endsWith('.gguf') || weights?.startsWith('q')) {
-    warnings.push(
-      'a GGUF checkpoint under vLLM is not modelled (vramplan serves GGUF with llama.cpp); estimated as 16-bit',
-    );
-    weights = null;
-  }
-  const compute = dtype ? SERVE_DTYPES[dtype] : undefined;
-  if (weights) flags.weights = weights;
-  // 16-bit checkpoints are served in --dtype; quantized ones compute in it.
-  if (compute === 'fp16' && !weights) flags.weights = 'fp16';
-  else if (compute === 'fp32' && !weights) {
-    flags.weights = 'fp32';
-    flags.compute = 'fp32';
-  } else if (compute && weights) flags.compute = compute;
+  return servedReading(a, NO_EFFECT, { flags, gpus: tp * pp * dp, ref, warnings });
 }
