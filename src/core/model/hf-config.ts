@@ -326,6 +326,8 @@ interface LlamaFlavor {
 
 const attentionBias = (fallback: boolean) => (c: Fields) => c.bool('attention_bias', fallback);
 const mlpBiasFlag = (c: Fields) => c.bool('mlp_bias', false);
+/** One `use_bias` key for every linear (Starcoder2, ERNIE 4.5), with the family's default. */
+const useBias = (fallback: boolean) => (c: Fields) => c.bool('use_bias', fallback);
 const qkNorm = (_c: Fields, d: AttnDims) => 2 * d.headDim;
 const everyLayerIfSet = () => true;
 // HF Qwen2Config.layer_types: sliding only with use_sliding_window and for layers >= max_window_layers.
@@ -2613,9 +2615,9 @@ const GEMMA_HEAD_DIM = 256; // HF GemmaConfig default head_dim=256
 /** ERNIE 4.5 (HF Ernie4_5): every linear and lm_head with bias use_bias (default False); tie_word_embeddings default True. */
 const ERNIE = {
   tiedDefault: true,
-  qkvBias: (c: Fields) => c.bool('use_bias', false),
-  mlpBias: (c: Fields) => c.bool('use_bias', false),
-  lmHeadBias: (c: Fields) => c.bool('use_bias', false),
+  qkvBias: useBias(false),
+  mlpBias: useBias(false),
+  lmHeadBias: useBias(false),
 };
 
 const HANDLERS: Record<string, Handler> = {
@@ -2871,8 +2873,8 @@ const HANDLERS: Record<string, Handler> = {
       tiedDefault: true,
       norm: 'layer',
       ungated: true,
-      qkvBias: (c) => c.bool('use_bias', true),
-      mlpBias: (c) => c.bool('use_bias', true),
+      qkvBias: useBias(true),
+      mlpBias: useBias(true),
       slidingLayer: everyLayerIfSet,
     }),
   },
