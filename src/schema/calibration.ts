@@ -58,18 +58,25 @@ export const throughputCaseSchema = z.looseObject({
 export const throughputFileSchema = z.array(throughputCaseSchema);
 export type ThroughputCase = z.infer<typeof throughputCaseSchema>;
 
-/** calibration/max-context.json: published longest sequences that fit a GPU (one row per engine and card). */
-export const maxContextCaseSchema = z.looseObject({
+/** The fields every published row outside cases.json carries: where it was read and which config it runs. */
+const PUBLISHED_ROW = {
   id: z.string().min(1),
   source: z.string().min(1),
   quote: z.string().min(1),
   date: z.string().min(1),
   model_hf_id: z.string().min(1).nullable(),
   config_file: z.string().min(1),
+};
+/** The row's settings as contract flags (flag name → value). */
+const CONTRACT_FLAGS = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
+
+/** calibration/max-context.json: published longest sequences that fit a GPU (one row per engine and card). */
+export const maxContextCaseSchema = z.looseObject({
+  ...PUBLISHED_ROW,
   engine: z.string().min(1),
   /** Device memory of the card, GiB (the budget deviceBytes must fit). */
   gpu_memory_gib: z.number().positive(),
-  flags: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  flags: CONTRACT_FLAGS,
   published_max_tokens: z.number().int().positive(),
   notes: z.string().optional(),
   /** Reported beside the others, not scored: why the mechanism does not reach it (no constant fitted). */
@@ -85,15 +92,10 @@ export type MaxContextCase = z.infer<typeof maxContextCaseSchema>;
  * sequence on a card of gpu_memory_gib.
  */
 export const rlCaseSchema = z.looseObject({
-  id: z.string().min(1),
+  ...PUBLISHED_ROW,
   objective: z.enum(['dpo', 'orpo', 'kto', 'simpo', 'grpo']),
-  source: z.string().min(1),
-  quote: z.string().min(1),
-  date: z.string().min(1),
-  model_hf_id: z.string().min(1).nullable(),
-  config_file: z.string().min(1),
   engine: z.string().min(1),
-  flags: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  flags: CONTRACT_FLAGS,
   metric: z.enum(['device', 'allocated', 'max-context']),
   measured_bytes: z.number().positive().optional(),
   gpu_memory_gib: z.number().positive().optional(),
@@ -110,14 +112,9 @@ export type RlCase = z.infer<typeof rlCaseSchema>;
  * token per GPU of a model with one kind of attention layer, compared with the estimate's cache.kvBytesPerToken.
  */
 export const kvCacheCaseSchema = z.looseObject({
-  id: z.string().min(1),
-  source: z.string().min(1),
-  quote: z.string().min(1),
-  date: z.string().min(1),
-  model_hf_id: z.string().min(1).nullable(),
-  config_file: z.string().min(1),
+  ...PUBLISHED_ROW,
   engine: z.literal('vllm'),
-  flags: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  flags: CONTRACT_FLAGS,
   /** "Available KV cache memory" (GiB) and the tokens vLLM reports it holds. */
   pool_gib: z.number().positive(),
   tokens: z.number().int().positive(),
