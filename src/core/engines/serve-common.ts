@@ -44,3 +44,23 @@ export const prefixLine = (o: EstimateOptions): string[] =>
         `# vramplan: --prefix-cache ${o.prefixCacheFraction} (share of each prompt the plan finds in the prefix cache)`,
       ]
     : [];
+
+/**
+ * One server per replica, each on its own GPUs (consecutive ids) and port: the launch lines (in the background
+ * and waited for when there are several) and the ports check.sh asks. `command` is one replica's command line.
+ */
+export function replicaLines(
+  replicas: number,
+  gpusPerReplica: number,
+  firstPort: number,
+  command: (port: number) => string,
+): { lines: string[]; ports: number[] } {
+  const lines: string[] = [];
+  const ports = Array.from({ length: replicas }, (_, r) => firstPort + r);
+  for (let r = 0; r < replicas; r++) {
+    const gpus = Array.from({ length: gpusPerReplica }, (_, i) => r * gpusPerReplica + i).join(',');
+    lines.push(`CUDA_VISIBLE_DEVICES=${gpus} ${command(ports[r]!)}${replicas > 1 ? ' &' : ''}`);
+  }
+  if (replicas > 1) lines.push('wait');
+  return { lines, ports };
+}

@@ -2,7 +2,13 @@
 import { dataParallel } from '../../launch/common.js';
 import { GGUF_TYPE } from '../../launch/checkpoints.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
-import { checkScript, modelLines, prefixLine, servedCheckpoint } from '../serve-common.js';
+import {
+  checkScript,
+  modelLines,
+  prefixLine,
+  replicaLines,
+  servedCheckpoint,
+} from '../serve-common.js';
 import { LLAMA_CPP_COMMIT, LLAMA_CPP_IMAGE } from './rules.js';
 
 const PORT = 8080; // llama-server --port default
@@ -74,14 +80,14 @@ export function emitLlamaCpp(x: LaunchInput): EngineOutput {
     ...modelLines(ck),
     ...prefixLine(x.options),
   ];
-  for (let r = 0; r < replicas; r++) {
-    const gpus = Array.from({ length: per }, (_, i) => r * per + i).join(',');
-    lines.push(
-      `CUDA_VISIBLE_DEVICES=${gpus} llama-server ${source} ${llamaServerArgs(x, PORT + r).join(' ')}${replicas > 1 ? ' &' : ''}`,
-    );
-  }
-  if (replicas > 1) lines.push('wait');
-  const ports = Array.from({ length: replicas }, (_, r) => PORT + r);
+  const servers = replicaLines(
+    replicas,
+    per,
+    PORT,
+    (port) => `llama-server ${source} ${llamaServerArgs(x, port).join(' ')}`,
+  );
+  lines.push(...servers.lines);
+  const ports = servers.ports;
   return {
     engine,
     ok: true,

@@ -1,7 +1,13 @@
 /** SGLang serving plans: `python -m sglang.launch_server` per replica (serve.sh) and check.sh. */
 import { dataParallel, TORCH_DTYPE } from '../../launch/common.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
-import { checkScript, modelLines, prefixLine, servedCheckpoint } from '../serve-common.js';
+import {
+  checkScript,
+  modelLines,
+  prefixLine,
+  replicaLines,
+  servedCheckpoint,
+} from '../serve-common.js';
 import { sglangDefaults } from './memory.js';
 import { SGLANG_VERSION } from './rules.js';
 
@@ -51,15 +57,15 @@ export function emitSglang(x: LaunchInput): EngineOutput {
     ...modelLines(ck),
     ...prefixLine(o),
   ];
-  for (let r = 0; r < replicas; r++) {
-    const gpus = Array.from({ length: per }, (_, i) => r * per + i).join(',');
-    const bg = replicas > 1 ? ' &' : '';
-    lines.push(
-      `CUDA_VISIBLE_DEVICES=${gpus} python -m sglang.launch_server --model-path "$MODEL" --port ${PORT + r} \\\n  ${args.join(' \\\n  ')}${bg}`,
-    );
-  }
-  if (replicas > 1) lines.push('wait');
-  const ports = Array.from({ length: replicas }, (_, r) => PORT + r);
+  const servers = replicaLines(
+    replicas,
+    per,
+    PORT,
+    (port) =>
+      `python -m sglang.launch_server --model-path "$MODEL" --port ${port} \\\n  ${args.join(' \\\n  ')}`,
+  );
+  lines.push(...servers.lines);
+  const ports = servers.ports;
   return {
     engine,
     ok: true,

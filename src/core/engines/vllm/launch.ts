@@ -4,7 +4,13 @@ import type { EstimateOptions } from '../../../schema/estimate.js';
 import { HF_PINS } from '../hf/trainer.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
 import { VLLM_VERSION } from './rules.js';
-import { checkScript, modelLines, prefixLine, servedCheckpoint } from '../serve-common.js';
+import {
+  checkScript,
+  modelLines,
+  prefixLine,
+  replicaLines,
+  servedCheckpoint,
+} from '../serve-common.js';
 import { fp8KvFlag } from '../kernels.js';
 import { VLLM_GPU_UTILIZATION } from '../../memory/memory.js';
 
@@ -102,16 +108,15 @@ export function emitVllm(x: LaunchInput): EngineOutput {
     ...modelLines(ck),
     ...prefixLine(o),
   ];
-  for (let r = 0; r < replicas; r++) {
-    const gpus = Array.from({ length: perReplica }, (_, i) => r * perReplica + i).join(',');
-    const bg = replicas > 1 ? ' &' : '';
-    lines.push(
-      `CUDA_VISIBLE_DEVICES=${gpus} vllm serve "$MODEL" --port ${PORT + r} \\\n  ${v.args.join(' \\\n  ')}${bg}`,
-    );
-  }
-  if (replicas > 1) lines.push('wait');
+  const servers = replicaLines(
+    replicas,
+    perReplica,
+    PORT,
+    (port) => `vllm serve "$MODEL" --port ${port} \\\n  ${v.args.join(' \\\n  ')}`,
+  );
+  lines.push(...servers.lines);
   // OpenAI-compatible completions endpoint: https://docs.vllm.ai/en/latest/serving/openai_compatible_server.html
-  const ports = Array.from({ length: replicas }, (_, r) => PORT + r);
+  const ports = servers.ports;
   return {
     engine,
     ok: true,
