@@ -123,52 +123,44 @@ export function unslothObjectiveArgs(
   return { t, config, load };
 }
 
-/** The trainer lines of train_unsloth.py for ORPO (reference-free) and KTO (unpaired, labelled completions). */
-function orpoKtoPy(t: UnslothTrainer): string {
-  if (t.trainer === 'orpo')
-    return `# Replace with your data: preference pairs ("prompt", "chosen", "rejected").
-dataset = load_dataset("trl-lib/ultrafeedback_binarized", split="train")
-
-# ORPO has no reference model: the odds-ratio term is computed on the policy alone.
-trainer = ORPOTrainer(
-    model=model,
-    args=ORPOConfig(**args["orpo_config"]),
-    train_dataset=dataset,
-    processing_class=tokenizer,
-)
-`;
-  return `# Replace with your data: completions with a label ("prompt", "completion", "label").
-dataset = load_dataset("trl-lib/kto-mix-14k", split="train")
-
-# ref_model=None: with LoRA the reference is the base with the adapters switched off (TRL creates a copy
-# for a full fine-tune).
-trainer = KTOTrainer(
-    model=model,
-    ref_model=None,
-    args=KTOConfig(**args["kto_config"]),
-    train_dataset=dataset,
-    processing_class=tokenizer,
-)
-`;
-}
+const PAIRS = 'preference pairs ("prompt", "chosen", "rejected")';
+const ADAPTER_REFERENCE =
+  '# ref_model=None: with LoRA the reference is the base with the adapters switched off (TRL creates a copy\n# for a full fine-tune).';
+/** DPO, ORPO (reference-free) and KTO (unpaired, labelled completions): data, dataset, why, the trainer and its reference. */
+const PREFERENCE_PY: Record<'dpo' | 'orpo' | 'kto', [string, string, string, string, boolean]> = {
+  dpo: [PAIRS, 'trl-lib/ultrafeedback_binarized', ADAPTER_REFERENCE, 'DPO', true],
+  orpo: [
+    PAIRS,
+    'trl-lib/ultrafeedback_binarized',
+    '# ORPO has no reference model: the odds-ratio term is computed on the policy alone.',
+    'ORPO',
+    false,
+  ],
+  kto: [
+    'completions with a label ("prompt", "completion", "label")',
+    'trl-lib/kto-mix-14k',
+    ADAPTER_REFERENCE,
+    'KTO',
+    true,
+  ],
+};
 
 /** The trainer lines of train_unsloth.py for each objective (after the model and tokenizer are loaded). */
 export function unslothObjectivePy(t: UnslothTrainer): string {
-  if (t.trainer === 'orpo' || t.trainer === 'kto') return orpoKtoPy(t);
-  if (t.trainer === 'dpo')
-    return `# Replace with your data: preference pairs ("prompt", "chosen", "rejected").
-dataset = load_dataset("trl-lib/ultrafeedback_binarized", split="train")
+  if (t.trainer !== 'grpo') {
+    const [data, dataset, why, name, reference] = PREFERENCE_PY[t.trainer];
+    return `# Replace with your data: ${data}.
+dataset = load_dataset("${dataset}", split="train")
 
-# ref_model=None: with LoRA the reference is the base with the adapters switched off (TRL creates a copy
-# for a full fine-tune).
-trainer = DPOTrainer(
+${why}
+trainer = ${name}Trainer(
     model=model,
-    ref_model=None,
-    args=DPOConfig(**args["dpo_config"]),
+${reference ? '    ref_model=None,\n' : ''}    args=${name}Config(**args["${t.trainer}_config"]),
     train_dataset=dataset,
     processing_class=tokenizer,
 )
 `;
+  }
   return `# Replace with your data: prompts ("prompt").
 dataset = load_dataset("trl-lib/DeepMath-103K", split="train")
 
