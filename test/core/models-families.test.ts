@@ -3,35 +3,14 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  ConfigError,
-  archFromHfConfig,
-  paramCounts,
-  visionTokens,
-  type Arch,
-} from '../../src/core/model/index.js';
-import { estimateMemory, recurrentStateBytes } from '../../src/core/memory/index.js';
-import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
+import { archOf as arch, catalogConfig as catalog, kvOf } from '../helpers/model-configs.js';
+import { ConfigError, paramCounts, visionTokens, type Arch } from '../../src/core/model/index.js';
+import { recurrentStateBytes } from '../../src/core/memory/index.js';
 
-const catalog = (id: string): Record<string, unknown> =>
-  (
-    JSON.parse(
-      readFileSync(new URL(`../../catalogs/models/${id}.json`, import.meta.url), 'utf8'),
-    ) as { config: Record<string, unknown> }
-  ).config;
 const fixture = (name: string): Record<string, unknown> =>
   JSON.parse(
     readFileSync(new URL(`../fixtures/models/families/${name}.json`, import.meta.url), 'utf8'),
   ) as Record<string, unknown>;
-const arch = (config: Record<string, unknown>): Arch =>
-  archFromHfConfig(config, { id: 'x', hfId: null });
-const inference = (seq: number, batch = 1): EstimateOptions => ({
-  ...defaultOptions('inference'),
-  seq,
-  batch,
-});
-const kvOf = (a: Arch, seq: number, batch = 1): number =>
-  estimateMemory(a, inference(seq, batch)).perGpu.breakdown.kvCache;
 const layers = (a: Arch, recurrent: boolean): number =>
   a.groups
     .filter((g) => g.name !== 'vision' && !!g.recurrent === recurrent)

@@ -1,25 +1,10 @@
 // Issue 29: Mamba2 hybrids (Nemotron-H, Granite 4.0 hybrid): parameters, KV only on attention layers, state.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { archFromHfConfig, paramCounts, type Arch } from '../../src/core/model/index.js';
+import { archOf as arch, catalogConfig as catalog, kvOf } from '../helpers/model-configs.js';
+import { paramCounts, type Arch } from '../../src/core/model/index.js';
 import { estimateMemory, recurrentStateBytes } from '../../src/core/memory/index.js';
-import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
+import { defaultOptions } from '../../src/schema/estimate.js';
 
-const catalog = (id: string): Record<string, unknown> =>
-  (
-    JSON.parse(
-      readFileSync(new URL(`../../catalogs/models/${id}.json`, import.meta.url), 'utf8'),
-    ) as { config: Record<string, unknown> }
-  ).config;
-const arch = (config: Record<string, unknown>): Arch =>
-  archFromHfConfig(config, { id: 'x', hfId: null });
-const inference = (seq: number, batch = 1): EstimateOptions => ({
-  ...defaultOptions('inference'),
-  seq,
-  batch,
-});
-const kvOf = (a: Arch, seq: number, batch = 1): number =>
-  estimateMemory(a, inference(seq, batch)).perGpu.breakdown.kvCache;
 const layersOf = (a: Arch, recurrent: boolean): number =>
   a.groups.filter((g) => !!g.recurrent === recurrent).reduce((s, g) => s + g.count, 0);
 

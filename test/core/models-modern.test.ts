@@ -1,31 +1,13 @@
 // Issue 29: hybrid linear attention, multimodal wrappers, MTP, windowed/chunked attention, unknown model_type.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
-  ConfigError,
-  archFromHfConfig,
-  paramCounts,
-  visionTokens,
-  type Arch,
-} from '../../src/core/model/index.js';
+  archOf as arch,
+  catalogConfig as catalog,
+  inference,
+  kvOf,
+} from '../helpers/model-configs.js';
+import { ConfigError, paramCounts, visionTokens } from '../../src/core/model/index.js';
 import { estimateMemory, recurrentStateBytes } from '../../src/core/memory/index.js';
-import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
-
-const meta = { id: 'x', hfId: null };
-const catalog = (id: string): Record<string, unknown> =>
-  (
-    JSON.parse(
-      readFileSync(new URL(`../../catalogs/models/${id}.json`, import.meta.url), 'utf8'),
-    ) as { config: Record<string, unknown> }
-  ).config;
-const arch = (config: Record<string, unknown>): Arch => archFromHfConfig(config, meta);
-const inference = (seq: number, batch = 1): EstimateOptions => ({
-  ...defaultOptions('inference'),
-  seq,
-  batch,
-});
-const kvOf = (a: Arch, seq: number, batch = 1): number =>
-  estimateMemory(a, inference(seq, batch)).perGpu.breakdown.kvCache;
 
 describe('published counts (within 0.5%)', () => {
   it.each([
