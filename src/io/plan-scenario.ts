@@ -7,7 +7,6 @@
 import { plan, type PlanInput, type PlanProgress, type PlanResult } from '../core/plan/index.js';
 import { refineCircuits } from '../core/plan/index.js';
 import { planFleet } from '../core/plan/index.js';
-import { prewarmJslpWorker } from '../solve/index.js';
 import { scenarioStructureIssue } from '../core/model/index.js';
 import type { Scenario } from '../schema/scenario.js';
 import { UserError, badValue } from './errors.js';
@@ -73,10 +72,7 @@ export async function planScenarioObject(
   opts: PipelineOptions = {},
 ): Promise<PlanResult> {
   const input = planInputOf(file, scenario, opts);
-  // The fleet MIP runs in a worker: boot it while the (sync) search runs. Circuit placements rarely need
-  // one (plan-circuits.ts places them by first-fit), so they do not pay for a thread booting beside the search.
-  if (scenario.job.kind === 'inference') prewarmJslpWorker();
-  // The search is greedy and sync; the MIPs (≤ 1 s each step, issue #3) refine what it reports.
+  // The search is greedy and sync; the MIPs (HiGHS, bounded by node and solve counts) refine what it reports.
   const hooks = { onProgress: opts.onProgress, pause: opts.pause };
   const searched = plan(opts.onProgress || opts.pause ? { ...input, ...hooks } : input);
   const result = await refineCircuits(searched, input);

@@ -114,7 +114,7 @@ const LIMIT_STATUSES = new Set([
  */
 export async function solveWithHighs(
   model: MipModel,
-  opts: { timeLimitMs: number },
+  opts: { timeLimitMs: number; nodeLimit?: number },
 ): Promise<MipResult> {
   const t0 = performance.now();
   const elapsed = () => performance.now() - t0;
@@ -131,6 +131,7 @@ export async function solveWithHighs(
       mip_rel_gap: 0, // default 1e-4 would call a solution up to 0.01 % worse "Optimal"
       presolve,
       time_limit: Math.max(opts.timeLimitMs - elapsed(), 1) / 1000,
+      ...(opts.nodeLimit !== undefined ? { mip_max_nodes: opts.nodeLimit } : {}),
     });
   let sol: HighsSolution;
   try {

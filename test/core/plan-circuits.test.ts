@@ -81,10 +81,10 @@ describe('refineCircuits', () => {
     expect(p.power.perCircuit).toEqual(before.plans[0]!.power.perCircuit);
   });
 
-  it('places by first-fit without a solver under any variable cap or time budget', async () => {
+  it('places by first-fit without a solver under any variable cap or solve budget', async () => {
     const input = inputWith();
     const before = plan(input);
-    for (const opts of [{ maxVariables: 5 }, { timeLimitMs: 1 }]) {
+    for (const opts of [{ maxVariables: 5 }, { maxSolves: 0 }]) {
       const p = (await refineCircuits(before, input, opts)).plans[0]!;
       expect(p.power.assignment).toBe('mip');
       expect(p.power.solver).toMatchObject({ status: 'optimal', backend: null });
@@ -93,7 +93,7 @@ describe('refineCircuits', () => {
     }
   });
 
-  it('skips the proof of infeasibility over the variable cap or past the time budget', async () => {
+  it('skips the proof of infeasibility over the variable cap or past the solve budget', async () => {
     const before = plan(inputWith());
     const tight = inputWith([
       { id: 'a', volts: 120, continuousWatts: 1440 },
@@ -102,8 +102,11 @@ describe('refineCircuits', () => {
     const big = await refineCircuits(before, tight, { maxVariables: 5 }); // 3 nodes × 2 circuits = 6
     expect(big.plans[0]!.power.solver).toMatchObject({ status: 'skipped', backend: null });
     expect(big.plans[0]!.power.assignment).toBe('greedy');
-    const late = await refineCircuits(before, tight, { timeLimitMs: 1 });
-    expect(late.plans[0]!.power.solver?.note).toMatch(/time budget/);
+    const late = await refineCircuits(before, tight, { maxSolves: 0 });
+    expect(late.plans[0]!.power.solver?.note).toMatch(/solver budget spent/);
+    // one solve allowed: the MIP proves no placement fits, the same answer whatever the machine's load
+    const one = await refineCircuits(before, tight, { maxSolves: 1 });
+    expect(one.plans[0]!.power.solver).toMatchObject({ status: 'infeasible', backend: 'highs' });
   });
 
   it("first-fit places a plan's nodes whenever the circuit MIP finds any placement", async () => {

@@ -151,11 +151,13 @@ export async function assignCircuits(
   units: readonly PowerUnit[],
   circuits: readonly CircuitCap[],
   levelThroughput: readonly number[],
-  timeLimitMs = 1500,
+  timeLimitMs?: number,
 ): Promise<CircuitAssignment> {
   const classes = unitClasses(units);
   // Built here, so trusted: test/core/power-mip.test.ts checks these models against the MIP schema.
+  // HiGHS with its node limit: jsLP's only limit is wall-clock, so its answer could depend on machine load.
   const r = await solveMip(circuitModel(units, classes, circuits, levelThroughput), {
+    backend: 'highs',
     timeLimitMs,
     trusted: true,
   });

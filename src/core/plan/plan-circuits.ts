@@ -25,8 +25,11 @@ import {
 } from '../hardware/power.js';
 
 export interface RefineOptions {
-  /** Wall-clock budget for all the MIPs together, ms (default 1000). Plans left when it runs out keep greedy. */
-  timeLimitMs?: number;
+  /**
+   * Most MIPs solved for one report (default 32); plans left when they are spent keep greedy. A count, not a
+   * clock, so the report is the same on a loaded machine; each solve is bounded by HiGHS's node limit.
+   */
+  maxSolves?: number;
   /** Largest model to build (nodes × circuits binaries); bigger plans keep greedy (default 40). */
   maxVariables?: number;
 }
@@ -54,11 +57,11 @@ export function planUnits(p: Plan, input: PlanInput): PowerUnit[] {
   return units;
 }
 
-/** Re-solve one plan's placement; `msLeft` bounds the solver. Returns the new power block. */
+/** Re-solve one plan's placement; `solvesLeft` says whether a MIP may still run. Returns the new power block. */
 async function refineOne(
   p: Plan,
   input: PlanInput,
-  msLeft: number,
+  solvesLeft: number,
   maxVariables: number,
 ): Promise<Power> {
   const greedy = (solver: CircuitSolve): Power => ({ ...p.power, assignment: 'greedy', solver });
@@ -103,9 +106,9 @@ async function refineOne(
       backend: null,
       note: 'no circuit carries the node; greedy loads shown',
     });
-  if (msLeft < 50)
-    return greedy({ status: 'skipped', backend: null, note: 'solver time budget spent' });
-  const r = await assignCircuits(units, circuits, [1], msLeft);
+  if (solvesLeft < 1)
+    return greedy({ status: 'skipped', backend: null, note: 'solver budget spent' });
+  const r = await assignCircuits(units, circuits, [1]);
   if (r.status === 'infeasible')
     return greedy({
       status: 'infeasible',
@@ -116,7 +119,7 @@ async function refineOne(
     return greedy({
       status: 'unsolved',
       backend: r.backend,
-      note: 'the MIP timed out or failed; greedy loads shown',
+      note: 'the MIP hit its node limit or failed; greedy loads shown',
     });
   const perCircuit = circuits.map((c) => ({
     circuit: c.id,
@@ -149,8 +152,7 @@ export async function refineCircuits(
   opts: RefineOptions = {},
 ): Promise<PlanResult> {
   if (input.circuits.length === 0) return result;
-  const t0 = performance.now();
-  const budget = opts.timeLimitMs ?? 1000;
+  let solvesLeft = opts.maxSolves ?? 32;
   const maxVariables = opts.maxVariables ?? 40;
   const solved = new Map<string, Power>();
   const refine = async (p: Plan): Promise<Plan> => {
@@ -159,7 +161,8 @@ export async function refineCircuits(
     const key = `${h.kind}|${h.gpuId}|${h.gpus}|${h.powerLimitFraction}`;
     let power = solved.get(key);
     if (!power) {
-      power = await refineOne(p, input, budget - (performance.now() - t0), maxVariables);
+      power = await refineOne(p, input, solvesLeft, maxVariables);
+      if (power.solver?.backend) solvesLeft -= 1;
       solved.set(key, power);
     }
     // Shared solves carry the loads of the first plan with this hardware; wall watts are the same by key.

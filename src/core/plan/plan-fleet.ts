@@ -232,7 +232,9 @@ export async function chooseFleet(
       null,
       'renting is unbounded: set limits.budgetUsdPerHour or limits.maxGpus',
     );
-  const r = await solveMip(model, { timeLimitMs: opts.timeLimitMs ?? 1000 });
+  // HiGHS with a node limit: jsLP's only limit is wall-clock, so on a loaded machine it could stop early and
+  // hand a different incumbent to the fallback (the fleet answer must not depend on load).
+  const r = await solveMip(model, { backend: 'highs', timeLimitMs: opts.timeLimitMs });
   const demand = limits.requestsPerSecond ?? null;
   if (r.status === 'infeasible')
     return empty(
