@@ -32,8 +32,9 @@ const shipped = readdirSync(dir)
 // bench-everything searches every GPU (seconds per plan); it is fuzzed through the parser only.
 const plannable = shipped.filter((s) => !s.file.startsWith('bench-'));
 
-const PARSE_LIMIT_MS = 1_000;
-const PLAN_LIMIT_MS = 5_000;
+// Hang detectors, not speed checks: far above the idle times, so a loaded machine passes and a loop does not.
+const PARSE_LIMIT_MS = 15_000;
+const PLAN_LIMIT_MS = 90_000;
 
 function finite(value: unknown): void {
   for (const [path, n] of numbersIn(value)) expect(Number.isFinite(n), `${path} = ${n}`).toBe(true);
@@ -225,12 +226,12 @@ describe('the plan command path on mutated scenarios', () => {
 
   it('load → resolve ids → plan(), one value scaled to 0 / negative / 1e12 or a key dropped', async () => {
     await fc.assert(fc.asyncProperty(nudged, planned), { numRuns: 60 });
-  }, 20_000);
+  });
 
   it('load → resolve ids → plan(), up to three values retyped, scaled or dropped', async () => {
     await fc.assert(
       fc.asyncProperty(mutated(plannable), ({ data }) => planned(data)),
       { numRuns: 40 },
     );
-  }, 20_000);
+  });
 });

@@ -1,5 +1,5 @@
 /**
- * Every `npx vramplan …` command of README.md's `sh` and `console` blocks runs against the built CLI
+ * Every `npx vramplan …` command of README.md's and docs/*.md's `sh` and `console` blocks runs against the built CLI
  * (dist/cli.js), offline (HF_HUB_OFFLINE=1, an empty HOME and XDG_CACHE_HOME), from a temporary folder
  * that links the repository's `scenarios/` and `examples/` (so `--out run1` and `--export plans.json`
  * land there), and exits 0 — 1 where the README shows an error line, 2 where its comment says nothing
@@ -8,7 +8,15 @@
  * in parallel.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -67,7 +75,7 @@ function runIn(cwd: string, env: NodeJS.ProcessEnv, args: string[]): Promise<Run
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 170_000);
     child.on('error', fail);
     child.on('close', (status) => {
       clearTimeout(timer);
@@ -85,8 +93,15 @@ const lineMatcher = (shown: string): RegExp =>
       .join('.*?')}$`,
   );
 
+// The README and the reference pages it links (docs/*.md): every command shown anywhere runs.
+const pages = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => join('docs', f)),
+];
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const blocks = readmeCommands(readme);
+const blocks = pages.flatMap((page) => readmeCommands(readFileSync(join(ROOT, page), 'utf8')));
 const scratch = mkdtempSync(join(tmpdir(), 'vramplan-readme-'));
 const results = new Map<ReadmeCommand, Run>();
 
@@ -117,7 +132,7 @@ beforeAll(async () => {
       }
     }),
   );
-}, 60_000);
+}, 300_000);
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -133,6 +148,15 @@ describe('README.md commands', () => {
       expect(lines).toContain(needed);
     // No placeholders: every command shown is one a reader can paste.
     for (const line of lines) expect(line, line).not.toMatch(/[[\]<>|]/);
+  });
+
+  it('the README is at most 300 lines and every page it links exists', () => {
+    expect(readme.split('\n').length).toBeLessThanOrEqual(300);
+    const links = [
+      ...readme.matchAll(/\]\(((?:docs|scenarios|examples|calibration)\/[^)#\s]+)/g),
+    ].map((m) => m[1]!);
+    expect(links.length).toBeGreaterThanOrEqual(8);
+    for (const link of links) expect(existsSync(join(ROOT, link)), link).toBe(true);
   });
 
   it('npm start is the plan of the default scenario', () => {

@@ -83,7 +83,7 @@ export function renderEstimateText(r: EstimateResult): string {
   if (r.time) lines.push('', ...timeLines(r.time));
   lines.push('');
   lines.push(
-    "estimates ignore NCCL buffers, CUDA graphs and other processes; see README 'Assumptions and limits'",
+    'estimates ignore NCCL buffers, CUDA graphs and other processes; see docs/assumptions.md',
   );
   return lines.join('\n');
 }
@@ -102,7 +102,7 @@ const tps = (x: number) => (x >= 100 ? Math.round(x).toLocaleString('en-US') : x
 export function powerHeldLine(t: TimeResult): string | null {
   const held = powerHeld(t);
   return held
-    ? `power holds it to ${held.sustained} of its ${held.spec} spec 16-bit TFLOPS (README: Assumptions and limits)`
+    ? `power holds it to ${held.sustained} of its ${held.spec} spec 16-bit TFLOPS (docs/assumptions.md)`
     : null;
 }
 

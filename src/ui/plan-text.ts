@@ -291,7 +291,7 @@ export function renderPlanText(r: PlanResult): string {
   if (idle) out.push(idle);
   out.push('');
   out.push(
-    'Estimates: memory ±calibration band; time from the time model (each phase at its compute, memory, link or host limit); see README "Time model" and "Assumptions and limits".',
+    'Estimates: memory ±calibration band; time from the time model (each phase at its compute, memory, link or host limit); see docs/time-model.md and docs/assumptions.md.',
   );
   return out.join('\n');
 }

@@ -378,7 +378,7 @@ describe('launch every top-10 plan beyond the shipped scenarios', () => {
           }
         checkPendingScripts();
         expect(ranked).toBeGreaterThan(0);
-      }, 120_000);
+      }, 300_000);
 });
 
 describe('folders a practitioner starts as written', () => {

@@ -29,7 +29,7 @@ export function runCli(args: readonly string[], opts: { cwd?: string } = {}): Cl
   const r = spawnSync(process.execPath, [CLI, ...args], {
     cwd: opts.cwd ?? ROOT,
     encoding: 'utf8',
-    timeout: 15_000,
+    timeout: 170_000,
     env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };

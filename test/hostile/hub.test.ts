@@ -161,7 +161,7 @@ describe('Hub: bad answers are refused and never cached', () => {
     it(repo, async () => {
       const { e, ms } = await refused(repo);
       expect(e.message).toMatch(why);
-      expect(ms).toBeLessThan(3000);
+      expect(ms).toBeLessThan(30_000); // a hang detector: the slow server never answers
       expect(seen.length).toBeLessThanOrEqual(maxRequests);
       nothingCached(repo);
     });

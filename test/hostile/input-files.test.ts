@@ -29,7 +29,7 @@ const COMMANDS: [string, (f: string) => string[]][] = [
 function refuses(args: string[], ...mentions: RegExp[]): void {
   const t0 = performance.now();
   const r = runCli(args);
-  expect(performance.now() - t0).toBeLessThan(10_000);
+  expect(performance.now() - t0).toBeLessThan(120_000); // a hang detector (bounded reads), not a speed check
   expect(r.status, r.stderr).toBe(1);
   expect(r.stderr).not.toMatch(/\n\s+at |internal error|call stack/i);
   expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);

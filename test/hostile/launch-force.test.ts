@@ -19,7 +19,7 @@ function launch(cwd: string, out: string, env: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, [CLI, ...LAUNCH, '--out', out, '--force'], {
     cwd,
     encoding: 'utf8',
-    timeout: 15_000,
+    timeout: 170_000,
     env: { ...process.env, ...env, FORCE_COLOR: '0' },
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };

@@ -24,7 +24,7 @@ function run(args: readonly string[]) {
   const r = spawnSync(process.execPath, [CLI, ...args], {
     cwd: work,
     encoding: 'utf8',
-    timeout: 20_000,
+    timeout: 170_000,
     env: {
       ...process.env,
       HOME: home,

@@ -349,7 +349,7 @@ describe('--no-color', () => {
       const r = spawnSync(process.execPath, [CLI, ...args], {
         cwd: ROOT,
         encoding: 'utf8',
-        timeout: 15_000,
+        timeout: 170_000,
         env,
       });
       expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);

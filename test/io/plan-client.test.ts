@@ -28,7 +28,7 @@ describe('PlanClient', () => {
     const t0 = performance.now();
     planner.drawn();
     const r = await held;
-    expect(performance.now() - t0).toBeLessThan(5_000);
+    expect(performance.now() - t0).toBeLessThan(60_000); // a hang detector, not a speed check
     expect(planJson(r)).toEqual(planJson(free));
   });
 

@@ -16,7 +16,8 @@ it('jslp alone reports timeout at its deadline instead of hanging', async () => 
   expect(r.status).toBe('timeout');
   expect(r.values).toEqual({});
   expect(wall).toBeGreaterThanOrEqual(490);
-  expect(wall).toBeLessThan(2_000);
+  // The hang runs > 30 s; the deadline (a timer, not a loop) ends it far sooner even on a loaded machine.
+  expect(wall).toBeLessThan(20_000);
 
   // the killed worker is replaced: the next solve works
   const purchase = loadFixtures().find((f) => f.file === 'gpu-purchase.json')!.model;
@@ -29,7 +30,7 @@ it('auto falls back to HiGHS and returns a verified answer in bounded time', asy
   const t0 = performance.now();
   const r = await solveMip(hang, { backend: 'auto', timeLimitMs: 5_000, jslpTimeLimitMs: 500 });
   const wall = performance.now() - t0;
-  expect(wall).toBeLessThan(15_000);
+  expect(wall).toBeLessThan(60_000);
   expect(r.backend).toBe('highs');
   expect(r.message).toMatch(/^jslp: timeout/);
   expect(['optimal', 'feasible']).toContain(r.status);

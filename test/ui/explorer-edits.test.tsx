@@ -29,7 +29,7 @@ let session: ExplorerSession;
 beforeAll(async () => {
   expect(cliBuilt()).toBe(true);
   session = await openExplorer(FILE, {});
-}, 60_000);
+});
 afterAll(() => {
   session?.planner.close();
   scratch.remove();
@@ -88,7 +88,7 @@ describe('explorer edits: the CLI validation, the CLI message', () => {
       expect(after.result).toBe(session.result);
       expect(knobValue(after.scenario, knob)).toBe(knobValue(session.scenario, knob));
     }
-  }, 60_000);
+  });
 
   it('drawn: stepping the sequence past the positions is refused in the footer, the table unchanged', async () => {
     const ui = render(
@@ -129,7 +129,7 @@ describe('explorer edits: the CLI validation, the CLI message', () => {
     const rows = (f: string) => f.split('\n').slice(1, 8).join('\n');
     expect(rows(frame())).toBe(rows(table));
     ui.unmount();
-  }, 60_000);
+  });
 });
 
 describe('a re-plan that fails keeps the plans and their scenario', () => {

@@ -402,7 +402,7 @@ describe('quitting', () => {
       await tick();
     }
     // A loaded machine may take longer than a tick to handle the keys: wait for the quit itself.
-    await vi.waitFor(() => expect(got).not.toBeNull(), { timeout: 10_000 });
+    await vi.waitFor(() => expect(got).not.toBeNull(), { timeout: 120_000 });
     expect(got![0]).toBe(0);
     expect(got![1]).toMatchInlineSnapshot(`
       "Test scenario · llama-2-13b · plan #4 of 40 (selected when you quit)

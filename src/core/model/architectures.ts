@@ -1,5 +1,5 @@
 /**
- * The README's list of supported architectures, generated from the handler registry (hf-config.ts), between
+ * docs/architectures.md's list of supported architectures, generated from the handler registry (hf-config.ts), between
  * two markers; `npx tsx scripts/architectures.ts --write` rewrites it and a test fails when it is stale.
  */
 import { SUPPORTED_ARCHITECTURES } from './hf-config.js';
@@ -22,6 +22,6 @@ export function withArchitectures(readme: string): string {
   const start = readme.indexOf(ARCH_START);
   const end = readme.indexOf(ARCH_END);
   if (start < 0 || end < start)
-    throw new Error(`README.md: markers ${ARCH_START} … ${ARCH_END} not found`);
+    throw new Error(`docs/architectures.md: markers ${ARCH_START} … ${ARCH_END} not found`);
   return `${readme.slice(0, start + ARCH_START.length)}\n${architecturesBlock()}\n${readme.slice(end)}`;
 }

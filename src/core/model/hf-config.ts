@@ -2992,7 +2992,7 @@ function textBuild(modelType: string, t: Fields): ArchBody {
 /** model_type values `archFromHfConfig` understands. */
 export const SUPPORTED_MODEL_TYPES: readonly string[] = Object.keys(HANDLERS);
 
-/** Each model_type with the transformers class it is read as (the README's architecture list is made from it). */
+/** Each model_type with the transformers class it is read as (docs/architectures.md's list is made from it). */
 export const SUPPORTED_ARCHITECTURES: readonly { modelType: string; architecture: string }[] =
   Object.entries(HANDLERS).map(([modelType, h]) => ({ modelType, architecture: h.architecture }));
 
