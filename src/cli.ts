@@ -1,49 +1,9 @@
 #!/usr/bin/env node
-// vramplan entry: build the commander program, register commands, run. Commands load lazily so that
-// `estimate --json` never imports Ink or React.
-import { Command, CommanderError } from 'commander';
-import { commandNamed, registerCommands } from './commands/index.js';
-import { registerExplore } from './commands/explore.js';
-import { reportError } from './commands/errors.js';
+// vramplan entry. `--version` answers before anything else loads (it is what scripts call to check the
+// install); every other call builds the commander program (commands/program.ts), which loads only the command
+// named on the command line.
+import { VERSION } from './commands/version.js';
 
-// React's production build for the explorer (development builds are several times slower to render).
-process.env.NODE_ENV ??= 'production';
-if (process.env.NO_COLOR || process.env.TERM === 'dumb' || process.argv.includes('--no-color')) {
-  process.env.FORCE_COLOR = '0'; // chalk (Ink) honours FORCE_COLOR but not NO_COLOR (docs/reference/ecosystem.md §5)
-}
-
-const program = new Command('vramplan')
-  .description(
-    'Where GPU memory goes when you fine-tune or serve an LLM, and the cheapest plan that fits.',
-  )
-  .version('0.1.0')
-  // Global, so every command accepts it after its arguments; its effect (FORCE_COLOR=0) is set above.
-  .option('--no-color', 'plain text without ANSI colours (also NO_COLOR=1)')
-  .showSuggestionAfterError()
-  .configureHelp({ showGlobalOptions: true })
-  // Commander's own parse errors ("error: unknown option '--bogus'") start as every other error does,
-  // with "vramplan:" (subcommands inherit this from the program).
-  .configureOutput({
-    outputError: (text, write) => write(`vramplan: ${text.replace(/^error: /, '')}`),
-  })
-  .exitOverride();
-// A reader that stops early (`vramplan plan x.yaml --json | head`) closes the pipe: stop quietly, as Unix
-// tools do, instead of a stack trace from the unhandled EPIPE.
-process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw e;
-});
-// Only the command named on the command line loads its registration (all of them for help or a typo).
-await registerCommands(program, commandNamed(process.argv));
-registerExplore(program); // `explore [scenario]`, and bare `vramplan` in a terminal
-
-try {
-  await program.parseAsync(process.argv);
-} catch (err) {
-  if (err instanceof CommanderError) {
-    // --help and --version exit 0; usage errors were already printed by commander on one line.
-    process.exitCode = err.exitCode === 0 ? 0 : 1;
-  } else {
-    process.exitCode = reportError(err);
-  }
-}
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) console.log(VERSION);
+else await (await import('./commands/program.js')).runProgram(process.argv);
