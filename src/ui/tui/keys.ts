@@ -1,23 +1,7 @@
 /** Pure: a key press (as Ink's useInput reports it) → an explorer action, given the mode. One place lists every key. */
-import type { Action, State } from './state.js';
+import type { Action, KeyLike, State } from './types.js';
 
-/** The fields of Ink's Key that the explorer reads. */
-export interface KeyLike {
-  upArrow?: boolean;
-  downArrow?: boolean;
-  leftArrow?: boolean;
-  rightArrow?: boolean;
-  pageUp?: boolean;
-  pageDown?: boolean;
-  home?: boolean;
-  end?: boolean;
-  return?: boolean;
-  escape?: boolean;
-  ctrl?: boolean;
-  tab?: boolean;
-  backspace?: boolean;
-  delete?: boolean;
-}
+export type { KeyLike } from './types.js';
 
 /** Every key, for the help overlay: [keys, what they do], grouped. */
 export const KEY_HELP: readonly (readonly [string, readonly (readonly [string, string])[]])[] = [
