@@ -9,6 +9,7 @@ import {
 } from '../core/memory/index.js';
 import { buildEstimate } from '../core/estimate.js';
 import { GiB } from '../core/units.js';
+import { findGpu } from '../io/load-catalog.js';
 import {
   caseArch,
   caseArchIn,
@@ -39,7 +40,12 @@ export function calibrationRows(file: string): CaseResult[] {
   for (const c of loadCalibrationCases(name, dir)) {
     if (!METRICS.includes(c.metric)) continue; // 'other': metric not stated, nothing to compare with
     const options = optionsFromFlags(c.flags);
-    const r = buildEstimate(caseArchIn(c, dir), options);
+    // A serving engine fills the card it runs on (vLLM's, SGLang's KV pool): its rows estimate on their GPU.
+    const gpu =
+      memoryKind(options) === 'serving' && typeof c.flags.gpu === 'string'
+        ? findGpu(c.flags.gpu)
+        : undefined;
+    const r = buildEstimate(caseArchIn(c, dir), options, gpu);
     const metric = c.metric as Metric;
     const est =
       metric === 'allocated'

@@ -86,9 +86,11 @@ def query_gpus():
 class DeviceSampler:
     """The GPUs' used memory: before the run (other processes' share) and its peak while the run lasts."""
 
-    def __init__(self):
+    def __init__(self, before_run=True):
+        # Started beside a running server, the memory in use is the server's own: no baseline then.
         self.gpus = {g["index"]: {"index": g["index"], "name": g["name"], "totalBytes": g["totalBytes"],
-                                  "baselineBytes": g["usedBytes"], "peakBytes": g["usedBytes"]}
+                                  "baselineBytes": g["usedBytes"] if before_run else 0,
+                                  "peakBytes": g["usedBytes"]}
                      for g in query_gpus()}
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self.loop, daemon=True)
@@ -163,7 +165,7 @@ def run(command):
 def serve(ports, seconds, interval):
     """Scrape each server's Prometheus /metrics every 'interval' s into metrics.prom while load runs."""
     started = now()
-    sampler = DeviceSampler()
+    sampler = DeviceSampler(before_run=False)
     sampler.start()
     end = time.time() + seconds
     with open(os.path.join(HERE, "metrics.prom"), "w") as out:
