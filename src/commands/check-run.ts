@@ -4,10 +4,16 @@
  */
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { checkRun, type CheckResult, type Observed } from '../core/check/compare.js';
-import { caseConfigFile, caseRows } from '../core/check/case.js';
-import { observe, type RunRecord } from '../core/check/observe.js';
-import { runPlanOf } from '../core/check/run-plan.js';
+import {
+  caseConfigFile,
+  caseRows,
+  checkRun,
+  observe,
+  runPlanOf,
+  type CheckResult,
+  type Observed,
+  type RunRecord,
+} from '../core/check/index.js';
 import { engineOf } from '../core/engines/engine.js';
 import { formatName, mergeFlags } from '../core/from/index.js';
 import { UserError } from '../io/errors.js';

@@ -30,7 +30,7 @@ import type { Plan } from '../core/plan/index.js';
 import { renderLaunchReadme } from '../ui/launch-readme.js';
 import { formatDeviceMemory } from '../ui/format.js';
 import { checkReadmeSection } from '../ui/check-readme.js';
-import { runPlanOf, runPlanText } from '../core/check/run-plan.js';
+import { runPlanOf, runPlanText } from '../core/check/index.js';
 import { PROBE_FILE, PROBE_PY } from '../core/launch/probe-py.js';
 import { POWER_FILE } from '../core/launch/power.js';
 import { RUN_PLAN_FILE } from '../schema/measured.js';

@@ -6,9 +6,13 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { parseTrainLog } from '../core/check/logs.js';
-import type { RunRecord } from '../core/check/observe.js';
-import { servingEngineOf, parseSamples, servingFigures } from '../core/check/prometheus.js';
+import {
+  parseSamples,
+  parseTrainLog,
+  servingEngineOf,
+  servingFigures,
+  type RunRecord,
+} from '../core/check/index.js';
 import {
   MEASURED_FILE,
   RUN_PLAN_FILE,

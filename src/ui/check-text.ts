@@ -1,5 +1,5 @@
 /** `vramplan check` as text: one line per component compared, the reasons under a line outside its band. */
-import type { CheckResult, CheckRow } from '../core/check/compare.js';
+import type { CheckResult, CheckRow } from '../core/check/index.js';
 import { formatGiB, padLeft, padRight } from './format.js';
 
 const value = (unit: CheckRow['unit'], v: number): string =>

@@ -13,7 +13,11 @@ import type { RunPlan } from '../../schema/measured.js';
  */
 export const TIME_UNCERTAINTY = { training: 0.56, decode: 0.22, serving: 0.13 } as const;
 
-/** Used memory a GPU showed before the run started above which other processes are named as a reason. */
+/**
+ * Used memory a GPU showed before the run started above which other processes are named as a reason: most of
+ * one CUDA context with its kernels (~1343 MiB on a V100: the notes of calibration/cases.json hfdocs-bert-02), so a GPU
+ * past it holds at least one other process's context.
+ */
 export const OTHER_PROCESS_BYTES = 1024 ** 3;
 
 export type Component =
