@@ -43,10 +43,15 @@ describe('training logs', () => {
     expect(f.allocatedBytes).toBeNull();
   });
 
-  it("LitGPT's closing 'Memory used' (GB = 1e9 bytes of max_memory_allocated)", () => {
-    // The line litgpt/finetune/lora.py prints (format string f"Memory used: {...:.02f} GB"), after the issue's lines.
-    const f = parseTrainLog(`${fixture('litgpt-issue834.log')}Memory used: 17.84 GB\n`);
-    expect(f.allocatedBytes).toBe(17.84e9);
+  it("LitGPT's memory lines (GB = 1e9 bytes of max_memory_allocated), old and v0.5.13 forms", () => {
+    // Built from the format strings (older finetune scripts: f"Memory used: {...:.02f} GB"; v0.5.13's report in
+    // litgpt/utils.py: f"| - Memory Used               :  {memory_used:.02f} GB"), after the issue's lines.
+    const old = parseTrainLog(`${fixture('litgpt-issue834.log')}Memory used: 17.84 GB\n`);
+    expect(old.allocatedBytes).toBe(17.84e9);
+    const report = parseTrainLog(
+      `${fixture('litgpt-issue834.log')}| - Memory Used               :  21.07 GB                                        \n`,
+    );
+    expect(report.allocatedBytes).toBe(21.07e9);
   });
 
   it("the Hugging Face Trainer's closing metrics: seconds per step = 1 / train_steps_per_second", () => {

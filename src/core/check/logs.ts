@@ -38,8 +38,8 @@ const num = (s: string): number => Number(s.replace(/,/g, ''));
 /**
  * torchtune's metric logger line (DiskLogger / StdoutLogger: "Step N | key:value ..."). With
  * log_peak_memory_stats, peak_memory_alloc / _reserved are torch.cuda.max_memory_allocated / _reserved in GiB
- * (torchtune/training/memory.py get_memory_stats, v0.6.1: bytes / 1024**3); tokens_per_second_per_gpu is its
- * own counter (recipes/lora_finetune_single_device.py, v0.6.1).
+ * (torchtune/training/memory.py get_memory_stats at v0.6.1: bytes / 1024**3); tokens_per_second_per_gpu is its
+ * own counter (recipes/lora_finetune_single_device.py at v0.6.1); the line is metric_logging.py's DiskLogger format.
  */
 function torchtune(lines: readonly string[]): Partial<TrainLogFigures> | null {
   const alloc: number[] = [];
@@ -70,8 +70,9 @@ function torchtune(lines: readonly string[]): Partial<TrainLogFigures> | null {
 /**
  * torchtitan's step line ("step: N  loss: ...  memory: 66.91GiB(37.51%)  tps: 10,050 ..."): memory is the
  * peak reserved memory in GiB ("reserved_bytes.all.peak" / 1024**3) and tps the tokens per second per device
- * (torchtitan/components/metrics.py, DeviceMemoryMonitor and MetricsProcessor.log, v0.2.0). Every rank may
- * print it; the largest memory and the median tps are kept. The first step (compilation, warm-up) is left out.
+ * (torchtitan/components/metrics.py, DeviceMemoryMonitor and MetricsProcessor.log, at v0.2.2 = 73a0e697 and at
+ * b5bcd76c, August 2026). Every rank may print it; the largest memory and the median tps are kept. The first
+ * step (compilation, warm-up) is left out of tps.
  */
 function torchtitan(lines: readonly string[]): Partial<TrainLogFigures> | null {
   const reserved: number[] = [];
@@ -95,10 +96,12 @@ function torchtitan(lines: readonly string[]): Partial<TrainLogFigures> | null {
 }
 
 /**
- * LitGPT's iteration lines ("iter 100 step 50: loss 3.7451, iter time: 187.97ms", and since 0.4
- * "Epoch 1 | iter 1 step 1 | loss train: ..., val: n/a | iter time: 123.45 ms") and its closing
- * "Memory used: X GB" (torch.cuda.max_memory_allocated() / 1e9: litgpt/finetune/lora.py, v0.5.13). A step's time
- * is the sum of its iterations' times (gradient accumulation); the first step is left out.
+ * LitGPT's iteration lines ("iter 100 step 50: loss 3.7451, iter time: 187.97ms" of older releases;
+ * "Epoch 1 | iter 1 step 1 | loss train: ..., val: n/a | iter time: 123.45 ms (step)": litgpt/finetune/lora.py
+ * at v0.5.13) and its memory line: the closing report's "- Memory Used : X GB" (create_finetuning_performance_report
+ * in litgpt/utils.py at v0.5.13) or the older scripts' "Memory used: X GB", both torch.cuda.max_memory_allocated()
+ * / 1e9. A step's time is the sum of its iterations' times (gradient accumulation); the first and last step are
+ * left out.
  */
 function litgpt(lines: readonly string[]): Partial<TrainLogFigures> | null {
   const perStep = new Map<number, number>();
@@ -110,7 +113,7 @@ function litgpt(lines: readonly string[]): Partial<TrainLogFigures> | null {
       perStep.set(step, (perStep.get(step) ?? 0) + Number(it[2]) / 1000);
       continue;
     }
-    const mem = /Memory used:\s*([\d.]+)\s*GB/.exec(line);
+    const mem = /Memory [Uu]sed\s*:\s*([\d.]+)\s*GB/.exec(line);
     if (mem) memory = Number(mem[1]) * GB;
   }
   if (perStep.size === 0 && memory === null) return null;
