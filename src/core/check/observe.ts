@@ -44,7 +44,10 @@ export function observe(plan: RunPlan, r: RunRecord): Observed {
     ttftSeconds: r.serving?.ttftSeconds ?? null,
     tpotSeconds: r.serving?.tpotSeconds ?? null,
     concurrency: r.serving?.concurrency ?? null,
-    baselineBytes: maxOf(gpus.map((g) => g.baselineBytes)),
+    // Before the run, on the GPUs it used (those whose memory rose): other processes' share there.
+    baselineBytes: maxOf(
+      gpus.filter((g) => g.peakBytes > g.baselineBytes).map((g) => g.baselineBytes),
+    ),
     gpuName: gpus[0]?.name ?? r.ranks.find((k) => k.gpuName)?.gpuName ?? null,
     versions,
     fallbacks: r.log?.fallbacks ?? [],
