@@ -8,7 +8,8 @@ import type { RunPlan } from '../../schema/measured.js';
 
 /**
  * The time model's p90 absolute error per kind of figure on the shipped speed set (`vramplan validate
- * --throughput`, summary groups kind:training 0.558, kind:decode 0.215, kind:serving 0.124), rounded up.
+ * --throughput`, out-of-sample summary groups kind:training 0.558, kind:decode 0.215, kind:serving 0.124), rounded
+ * up; test/check/time-band.test.ts keeps them in step.
  * Time to first token has no calibration rows: it takes the serving band.
  */
 export const TIME_UNCERTAINTY = { training: 0.56, decode: 0.22, serving: 0.13 } as const;
