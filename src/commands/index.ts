@@ -14,6 +14,7 @@ const REGISTRARS: readonly (readonly [string, Registrar])[] = [
   ['validate', async () => (await import('./validate.js')).registerValidate],
   ['explain', async () => (await import('./explain.js')).registerExplain],
   ['launch', async () => (await import('./launch.js')).registerLaunch],
+  ['check', async () => (await import('./check.js')).registerCheck],
   ['plan', async () => (await import('./plan.js')).registerPlan],
   ['compare', async () => (await import('./compare.js')).registerCompare],
   ['catalog', async () => (await import('./catalog.js')).registerCatalog],

@@ -29,6 +29,11 @@ import type { Arch } from '../core/model/index.js';
 import type { Plan } from '../core/plan/index.js';
 import { renderLaunchReadme } from '../ui/launch-readme.js';
 import { formatDeviceMemory } from '../ui/format.js';
+import { checkReadmeSection } from '../ui/check-readme.js';
+import { runPlanOf, runPlanText } from '../core/check/index.js';
+import { PROBE_FILE, PROBE_PY } from '../core/launch/probe-py.js';
+import { POWER_FILE } from '../core/launch/power.js';
+import { RUN_PLAN_FILE } from '../schema/measured.js';
 
 export interface LaunchFlags {
   gradAccum: unknown;
@@ -321,12 +326,28 @@ export function runLaunch(model: string, flags: RawFlags, lf: LaunchFlags): numb
   return writeFolder(launchInputFromFlags(model, flags, lf), lf);
 }
 
-/** The launch folder of one input: its README and the engine's files (scripts executable). */
+/**
+ * The launch folder of one input: its README and the engine's files (scripts executable), and where the engine
+ * wrote files, the run probe and the plan it is checked against (`vramplan check`, docs/check.md).
+ */
 export function launchFolder(input: LaunchInput): { bundle: LaunchBundle; files: FolderFile[] } {
   const bundle = buildLaunch(input);
+  const engineWrote = bundle.files.some((f) => f.path !== POWER_FILE);
+  const probe: FolderFile[] = engineWrote
+    ? [
+        { path: PROBE_FILE, content: PROBE_PY, mode: 0o644 },
+        {
+          path: RUN_PLAN_FILE,
+          content: runPlanText(runPlanOf(input, bundle.engine, bundle.files)),
+          mode: 0o644,
+        },
+      ]
+    : [];
+  const readme = renderLaunchReadme(input, bundle);
   const files: FolderFile[] = [
-    { path: 'README.md', content: renderLaunchReadme(input, bundle) },
+    { path: 'README.md', content: engineWrote ? readme + checkReadmeSection(bundle) : readme },
     ...bundle.files.map((f) => ({ ...f, mode: f.path.endsWith('.sh') ? 0o755 : 0o644 })),
+    ...probe,
   ];
   return { bundle, files };
 }

@@ -9,7 +9,14 @@ import {
 } from '../core/memory/index.js';
 import { buildEstimate } from '../core/estimate.js';
 import { GiB } from '../core/units.js';
-import { caseArch, loadCalibrationCases, loadMaxContextCases } from '../io/load-calibration.js';
+import { findGpu } from '../io/load-catalog.js';
+import {
+  caseArch,
+  caseArchIn,
+  casesLocation,
+  loadCalibrationCases,
+  loadMaxContextCases,
+} from '../io/load-calibration.js';
 import { optionsFromFlags } from '../schema/flags.js';
 import type { EstimateOptions } from '../schema/estimate.js';
 import { sourceName } from '../core/time/accuracy.js';
@@ -29,10 +36,16 @@ function memoryKind(o: EstimateOptions): 'training' | 'decode' | 'serving' {
 
 export function calibrationRows(file: string): CaseResult[] {
   const rows: CaseResult[] = [];
-  for (const c of loadCalibrationCases(file)) {
+  const { dir, name } = casesLocation(file);
+  for (const c of loadCalibrationCases(name, dir)) {
     if (!METRICS.includes(c.metric)) continue; // 'other': metric not stated, nothing to compare with
     const options = optionsFromFlags(c.flags);
-    const r = buildEstimate(caseArch(c), options);
+    // A serving engine fills the card it runs on (vLLM's, SGLang's KV pool): its rows estimate on their GPU.
+    const gpu =
+      memoryKind(options) === 'serving' && typeof c.flags.gpu === 'string'
+        ? findGpu(c.flags.gpu)
+        : undefined;
+    const r = buildEstimate(caseArchIn(c, dir), options, gpu);
     const metric = c.metric as Metric;
     const est =
       metric === 'allocated'

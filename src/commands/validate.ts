@@ -7,7 +7,7 @@ export function registerValidate(program: Command): void {
     .description('compare estimates with published measured peaks (calibration/cases.json)')
     .option(
       '--cases <file>',
-      'cases file inside calibration/ (cases.json or informative.json)',
+      'cases file inside calibration/ (cases.json or informative.json), or the path of one `check --case` wrote',
       'cases.json',
     )
     .option('--json', 'print rows and summaries as JSON')

@@ -7,6 +7,7 @@
  * - hardware/ wall power and circuits, nvidia-smi parsing
  * - plan/     the search, quality tiers, circuit and fleet MIPs, "why won't it fit?"
  * - launch/   engine configs for a plan; from/ engine configs back to estimate flags
+ * - check/    a launched run's measurements against its plan, and as calibration rows
  * - estimate.ts  the estimate contract's result (memory + fit + time)
  */
 export * from './estimate.js';

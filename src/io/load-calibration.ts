@@ -1,7 +1,7 @@
 /** Read the shipped calibration cases and the config.json each one names. */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Arch } from '../core/model/index.js';
 import { archFromHfConfig } from '../core/model/index.js';
 import {
@@ -82,4 +82,23 @@ export function caseArch(
   const config: unknown = JSON.parse(readFileSync(path, 'utf8'));
   const id = c.model_hf_id ?? c.config_file.replace(/\.json$/, '');
   return archFromHfConfig(config, { id, hfId: c.model_hf_id });
+}
+
+/**
+ * Where `--cases <file>` is: a file of calibration/ by name, or any other path (the rows `vramplan check --case`
+ * writes), whose cases' config files are in configs/ beside it or else in calibration/configs/.
+ */
+export function casesLocation(file: string): { dir: string; name: string } {
+  if (existsSync(join(CALIBRATION_DIR, file)) || !existsSync(file))
+    return { dir: CALIBRATION_DIR, name: file };
+  return { dir: dirname(resolve(file)), name: basename(file) };
+}
+
+/** caseArch for a case of the file in `dir`: its config beside the file, else the shipped one. */
+export function caseArchIn(
+  c: Pick<CalibrationCase, 'config_file' | 'model_hf_id'>,
+  dir: string,
+): Arch {
+  const beside = join(dir, 'configs', c.config_file.replace(/^configs\//, ''));
+  return caseArch(c, existsSync(beside) ? dir : CALIBRATION_DIR);
 }

@@ -52,6 +52,8 @@ describe('vramplan launch', () => {
       'power-limit.sh',
       'requirements.txt',
       'train.py',
+      'vramplan-plan.json',
+      'vramplan_probe.py',
     ]);
     expect(
       JSON.parse(readFileSync(join(out, 'hf-args.json'), 'utf8')).bnb_config.load_in_4bit,

@@ -4,7 +4,17 @@ import { describe, expect, it } from 'vitest';
 import { commandNamed, registerCommands } from '../../src/commands/index.js';
 
 const names = (p: Command): string[] => p.commands.map((c) => c.name());
-const ALL = ['estimate', 'validate', 'explain', 'launch', 'plan', 'compare', 'catalog', 'schema'];
+const ALL = [
+  'estimate',
+  'validate',
+  'explain',
+  'launch',
+  'check',
+  'plan',
+  'compare',
+  'catalog',
+  'schema',
+];
 
 describe('commandNamed', () => {
   it('names the first argument when it is a command, after the global --no-color', () => {

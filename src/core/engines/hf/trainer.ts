@@ -32,6 +32,7 @@ import {
   ruleNotes,
 } from './rules.js';
 import type { EngineOutput, LaunchInput } from '../../launch/types.js';
+import { ATTACH_PROBE_PY } from '../../launch/probe-py.js';
 import {
   TRL_VLLM_PIN,
   TRL_VLLM_TORCH,
@@ -328,6 +329,6 @@ trainer = SFTTrainer(
     train_dataset=dataset,
     processing_class=tokenizer,
 ${adapter ? '    peft_config=LoraConfig(**args["lora_config"]),\n' : ''})
-trainer.train()
+${ATTACH_PROBE_PY}trainer.train()
 trainer.save_model()
 `;

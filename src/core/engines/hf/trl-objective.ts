@@ -9,6 +9,7 @@ import { trainingGpus, type EstimateOptions, type Objective } from '../../../sch
 import { stepsPerGeneration } from '../../memory/objective.js';
 import { nodesOf } from '../../launch/common.js';
 import type { LaunchFile, LaunchInput, LaunchPlan } from '../../launch/types.js';
+import { ATTACH_PROBE_PY } from '../../launch/probe-py.js';
 
 /** One TRL trainer: hf-args.json's `trainer` and config block, the Python names and a dataset line. */
 export interface TrlTrainer {
@@ -275,7 +276,7 @@ ${grpo ? '    reward_funcs=[placeholder_reward],\n' : ''}    args=training_args,
     train_dataset=dataset,
     processing_class=tokenizer,
 ${adapter ? '    peft_config=LoraConfig(**args["lora_config"]),\n' : ''})
-trainer.train()
+${ATTACH_PROBE_PY}trainer.train()
 trainer.save_model()
 `;
 }

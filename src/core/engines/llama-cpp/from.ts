@@ -39,6 +39,7 @@ export const LLAMA_SERVER_FROM_FLAGS: Record<string, FlagSpec> = {
   alias: v('-a', '--alias'),
   'api-key': v('--api-key'),
   jinja: b('--jinja'),
+  metrics: b('--metrics'),
 };
 const NO_EFFECT = [
   'host',
@@ -49,6 +50,7 @@ const NO_EFFECT = [
   'jinja',
   'main-gpu',
   'kv-unified',
+  'metrics',
 ];
 
 /** KV cache types llama.cpp takes (common/arg.cpp kv_cache_types): 16-bit ones are auto, 8-bit and below fp8. */

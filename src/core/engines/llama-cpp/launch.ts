@@ -58,6 +58,8 @@ export function llamaServerArgs(x: LaunchInput, port: number): string[] {
     // Flash attention: the quantized V cache needs it (rule llama-cpp-quantized-v-needs-fa).
     '-fa on',
     ...reuse,
+    // Prometheus /metrics for the run probe (vramplan_probe.py serve; tools/server/README.md --metrics).
+    '--metrics',
     '--host 0.0.0.0',
     `--port ${port}`,
   ];

@@ -35,6 +35,7 @@ export const LLAMA_SERVER_FLAGS = [
   '-sm', // --split-mode none|layer|row (common/arg.cpp at 145b6280)
   '-ts', // --tensor-split N0,N1,... (proportions per GPU)
   '--cache-reuse', // min chunk size to reuse from the cache by KV shifting (server only)
+  '--metrics', // Prometheus-compatible /metrics endpoint (server only)
   '--host',
   '--port',
 ] as const;

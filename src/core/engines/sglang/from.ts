@@ -42,6 +42,7 @@ export const SGLANG_FROM_FLAGS: Record<string, FlagSpec> = {
   'trust-remote-code': b('--trust-remote-code'),
   'log-level': v('--log-level'),
   'random-seed': v('--random-seed'),
+  'enable-metrics': b('--enable-metrics'),
 };
 const NO_EFFECT = [
   'port',
@@ -52,6 +53,7 @@ const NO_EFFECT = [
   'log-level',
   'random-seed',
   'config',
+  'enable-metrics',
 ];
 
 /** ServerArgs.kv_cache_dtype choices (the reference above): auto, fp8_e5m2, fp8_e4m3, bf16 / bfloat16, fp4_e2m1. */

@@ -37,6 +37,8 @@ export function sglangArgs(x: LaunchInput, published: boolean): string[] {
   args.push(`--mem-fraction-static ${d.memFractionStatic.toFixed(3)}`);
   // The radix cache reuses cached prefixes by default; off where the plan's prefill counts no cached share.
   if (!o.prefixCacheFraction) args.push('--disable-radix-cache');
+  // Prometheus /metrics for the run probe (vramplan_probe.py serve; ServerArgs.enable_metrics, store_true).
+  args.push('--enable-metrics');
   return args;
 }
 

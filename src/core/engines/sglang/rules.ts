@@ -48,4 +48,5 @@ export const SGLANG_SERVE_FLAGS = [
   '--quantization', // ServerArgs.quantization
   '--mem-fraction-static', // ServerArgs.mem_fraction_static
   '--disable-radix-cache', // ServerArgs.disable_radix_cache (store_true)
+  '--enable-metrics', // ServerArgs.enable_metrics (store_true): Prometheus /metrics
 ] as const;

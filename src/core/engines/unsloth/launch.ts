@@ -17,6 +17,7 @@ import { loraAlpha } from '../../launch/common.js';
 import { trainerOptim } from '../hf/trainer.js';
 import { loraTargetModules } from '../../launch/modules.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
+import { ATTACH_PROBE_PY } from '../../launch/probe-py.js';
 import { changesFor, type RuleInput } from '../rules.js';
 import { OFFLOAD_MIN_SEQ, UNSLOTH_RULES } from './rules.js';
 import {
@@ -256,7 +257,7 @@ function objectiveScript(t: UnslothTrainer): string {
   const head = TRAIN_UNSLOTH_PY.slice(0, TRAIN_UNSLOTH_PY.indexOf('# Replace with your data.'))
     .replace('SFT with Unsloth', `${t.cls} (TRL) with Unsloth`)
     .replace('from trl import SFTConfig, SFTTrainer', `from trl import ${t.config}, ${t.cls}`);
-  return `${head}${unslothObjectivePy(t)}trainer.train()
+  return `${head}${unslothObjectivePy(t)}${ATTACH_PROBE_PY}trainer.train()
 trainer.save_model()
 `;
 }
@@ -306,6 +307,6 @@ trainer = SFTTrainer(
     train_dataset=dataset,
     processing_class=tokenizer,
 )
-trainer.train()
+${ATTACH_PROBE_PY}trainer.train()
 trainer.save_model()
 `;
