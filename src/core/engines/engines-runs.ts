@@ -66,7 +66,7 @@ export function notWritten(
 ): string | null {
   const why = engineRejects(engine, o, dp, accum);
   return why
-    ? `vramplan writes no ${engine} launch files for this configuration: its launcher ${why} (the engine runs it: estimate models it)`
+    ? `vramplan writes no ${engine} launch files for this configuration (what it writes: ${why}); the engine runs it, and estimate models it`
     : null;
 }
 

@@ -9,6 +9,8 @@ export const TORCHTUNE_RUNS: EngineRuns = {
   widen: {
     methods: [...TORCHTUNE_PROFILE.methods, 'inference'],
     optimizers: [...TORCHTUNE_PROFILE.optimizers, 'none'],
+    // dtype: fp32 is the recipes' other dtype (training.get_dtype), for a frozen base as for generation.
+    baseWeights: [...TORCHTUNE_PROFILE.baseWeights, 'fp32'],
   },
   sources: {
     methods: `${T}/recipes/generate.py`,
