@@ -9,6 +9,7 @@ import { estimateChecks } from '../../src/commands/estimate-run.js';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { CALIBRATION_DIR, caseArch } from '../../src/io/load-calibration.js';
+import { calibrationRows } from '../../src/commands/validate-run.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { optionsFromFlags, type RawFlags } from '../../src/schema/flags.js';
 
@@ -29,7 +30,7 @@ const configShipped = (r: Row): boolean =>
   existsSync(join(CALIBRATION_DIR, 'configs', r.config_file.replace(/^configs\//, '')));
 
 /** The estimate of a row as `vramplan estimate --model <its config> <its flags>` runs it (throws as the CLI does). */
-function estimateRow(row: Row): number {
+function estimateRow(row: Row, metric: 'allocated' | 'reserved' | 'device' = 'allocated'): number {
   // A list (--lora-targets) is written as on the command line: comma-separated.
   const given = Object.entries(row.flags ?? {}).map(([k, v]) => [
     k,
@@ -43,7 +44,12 @@ function estimateRow(row: Row): number {
   const gpu = typeof flags.gpu === 'string' ? findGpu(flags.gpu) : undefined;
   const arch = caseArch({ config_file: row.config_file, model_hf_id: row.model_hf_id ?? null });
   estimateChecks(arch, options, flags, gpu);
-  return buildEstimate(arch, options, gpu).perGpu.allocatedBytes;
+  const g = buildEstimate(arch, options, gpu).perGpu;
+  return metric === 'allocated'
+    ? g.allocatedBytes
+    : metric === 'reserved'
+      ? g.reservedBytes
+      : g.deviceBytes;
 }
 
 // A source at a tag or commit (blob/tree/<tag or sha>), or an issue / pull request thread.
@@ -118,5 +124,16 @@ describe('every calibration row runs through estimate', () => {
       expect(row, id).toBeDefined();
       expect(estimateRow(row!)).toBeGreaterThan(0);
     }
+  });
+
+  it('estimate gives each scored memory row the bytes validate scores', () => {
+    const rows = new Map(rowsOf('cases.json').map((r) => [r.id, r] as const));
+    const differ: string[] = [];
+    for (const v of calibrationRows('cases.json')) {
+      const got = estimateRow(rows.get(v.id)!, v.metric);
+      if (got !== v.estimatedBytes)
+        differ.push(`${v.id}: estimate ${got}, validate ${v.estimatedBytes}`);
+    }
+    expect(differ).toEqual([]);
   });
 });

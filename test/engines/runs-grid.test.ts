@@ -82,6 +82,7 @@ describe('what each engine runs: the grid', () => {
     expect(accepted('litgpt inference nf4 sdpa a100-80gb-sxm')).toBeNull();
     expect(accepted('litgpt full bf16 flash h100-sxm')).toBeNull();
     expect(accepted('unsloth lora bf16 flash rtx-4090')).toBeNull();
+    expect(accepted('unsloth lora bf16 eager rtx-4090')).toBeNull();
     expect(accepted('unsloth qlora nf4 eager t4')).toBeNull();
     expect(accepted('vllm inference fp8 sdpa mi300x')).toBeNull();
     expect(accepted('llama.cpp inference mxfp4 flash rtx-4090')).toBeNull();
@@ -112,5 +113,20 @@ describe('what each engine runs: the grid', () => {
       framework: 'torchtune',
     });
     expect(notWritten('torchtune', lora, 1, 1)).toBeNull();
+  });
+});
+
+describe('an --attention the engine picks for itself', () => {
+  const estimateOf = (framework: string, attention: string) => {
+    const flags: RawFlags = { framework, method: 'lora', attention };
+    return withEngineDefaults(optionsFromFlags(flags), flags).attention;
+  };
+  it('runs as what the engine runs, not as the flag says', () => {
+    expect(estimateOf('litgpt', 'flash')).toBe('sdpa');
+    expect(estimateOf('torchtune', 'eager')).toBe('sdpa');
+    expect(estimateOf('unsloth', 'eager')).toBe('sdpa');
+    // Unsloth calls flash_attn_func where flash-attn is installed.
+    expect(estimateOf('unsloth', 'flash')).toBe('flash');
+    expect(estimateOf('hf-trainer', 'eager')).toBe('eager');
   });
 });

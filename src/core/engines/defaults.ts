@@ -25,8 +25,8 @@ export function withEngineDefaults(o: EstimateOptions, flags: Flags): EstimateOp
   if (!given('zero') && !p.zero.includes(out.zero)) out.zero = Math.max(...p.zero) as 0 | 1 | 2 | 3;
   for (const d of p.defaults) if (!given(d.flag)) d.apply(out);
   // An --attention the engine picks for itself runs as what it picks (attentionNote says so).
-  const picks = ENGINE_RUNS[engine].attention;
-  if (picks) out.attention = picks.runs;
+  const picks = ENGINE_RUNS[engine].attention?.map[out.attention];
+  if (picks) out.attention = picks;
   engineFieldsInto(out, engine);
   if (given('master-weights')) out.masterWeights = o.masterWeights;
   if (engineOf(out) !== engine) {

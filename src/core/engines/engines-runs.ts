@@ -4,7 +4,7 @@
  * for the estimate's cold path.
  */
 import type { Engine } from '../../schema/engine.js';
-import type { EstimateOptions } from '../../schema/estimate.js';
+import type { Attention, EstimateOptions } from '../../schema/estimate.js';
 import { ENGINE_PROFILES, engineRejects } from './engines.js';
 import type { EngineProfile } from './profile.js';
 import { refusedSet, runsProfile, runsSource, type EngineRuns } from './runs.js';
@@ -73,6 +73,7 @@ export function notWritten(
 /** The note for an `--attention` the engine maps to the kernel it picks itself, or null. */
 export function attentionNote(engine: Engine, given: unknown): string | null {
   const a = ENGINE_RUNS[engine].attention;
-  if (!a || given === undefined || given === a.runs) return null;
-  return `--attention ${String(given)} runs as ${a.runs} on ${engine}: ${a.why}`;
+  const runs = a?.map[given as Attention];
+  if (!a || !runs || runs === given) return null;
+  return `--attention ${String(given)} runs as ${runs} on ${engine}: ${a.why}`;
 }

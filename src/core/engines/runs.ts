@@ -26,10 +26,10 @@ export interface EngineRuns {
   /** Where each set comes from in the engine's own source (a file at a tag or commit); `other` for the rest. */
   sources: Partial<Record<RunsSet, string>> & { other: string };
   /**
-   * The engine picks its attention kernel itself: any `--attention` runs as `runs`, `why` says how, with its
-   * source (the estimate models `runs` and says so in its notes).
+   * The engine picks its attention kernel itself: an `--attention` in `map` runs as the kernel it maps to,
+   * `why` says how, with its source (the estimate models that kernel and says so in its notes).
    */
-  attention?: { runs: Attention; why: string };
+  attention?: { map: Partial<Record<Attention, Attention>>; why: string };
   /**
    * The engine runs sequences past the positions the model's config declares (it scales RoPE itself): why,
    * with its source. Absent: the config's length (max_position_embeddings or its rope-scaled length) bounds it.

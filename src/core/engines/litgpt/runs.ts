@@ -20,7 +20,7 @@ export const LITGPT_RUNS: EngineRuns = {
     other: `${L}/model.py`,
   },
   attention: {
-    runs: 'sdpa',
+    map: { flash: 'sdpa', eager: 'sdpa' },
     why: `LitGPT has no attention switch: CausalSelfAttention calls F.scaled_dot_product_attention, which runs FlashAttention through its flash backend where the GPU and dtype allow (${L}/model.py)`,
   },
 };

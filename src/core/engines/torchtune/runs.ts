@@ -21,7 +21,7 @@ export const TORCHTUNE_RUNS: EngineRuns = {
     other: `https://github.com/pytorch/torchtune/tree/v0.6.1/recipes`,
   },
   attention: {
-    runs: 'sdpa',
+    map: { flash: 'sdpa', eager: 'sdpa' },
     why: `torchtune has no attention switch: MultiHeadAttention calls F.scaled_dot_product_attention, which picks its flash or memory-efficient kernel itself (${T}/torchtune/modules/attention_utils.py)`,
   },
 };
