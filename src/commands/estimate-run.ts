@@ -3,7 +3,7 @@ import { buildEstimate } from '../core/estimate.js';
 // Direct module: the engines/ entry would load every launcher.
 import { engineRefusal, withEngineDefaults } from '../core/engines/defaults.js';
 import { engineOf } from '../core/engines/engine.js';
-import { attentionNote } from '../core/engines/engines-runs.js';
+import { attentionNote, lossNote } from '../core/engines/engines-runs.js';
 import { assertEngineStructure } from '../core/engines/context.js';
 import { isEngine } from '../schema/engine.js';
 import type { Gpu } from '../schema/gpu.js';
@@ -102,10 +102,12 @@ export function estimateChecks(
   const kernel = gpu ? kernelRefusal(engine, options.weights, gpu.computeCapability) : null;
   if (kernel)
     throw badValue('--weights', options.weights, `a format the engine runs here: ${kernel}`);
-  const attention = isEngine(flags.framework)
-    ? attentionNote(flags.framework, flags.attention)
-    : null;
-  return attention ? [attention, ...notes] : notes;
+  if (!isEngine(flags.framework)) return notes;
+  const picked = [
+    attentionNote(flags.framework, flags.attention),
+    lossNote(flags.framework, flags['chunked-loss'], options),
+  ];
+  return [...picked.filter((n): n is string => n !== null), ...notes];
 }
 
 /** A positive integer flag of the image options (estimate only). */

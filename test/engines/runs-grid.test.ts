@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { estimateChecks } from '../../src/commands/estimate-run.js';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { ENGINE_PROFILES } from '../../src/core/engines/engines.js';
-import { engineRuns, notWritten } from '../../src/core/engines/engines-runs.js';
+import { engineRuns, lossNote, notWritten } from '../../src/core/engines/engines-runs.js';
 import { ATTENTION, METHODS, WEIGHT_DTYPES } from '../../src/schema/estimate.js';
 import { ENGINES, type Engine } from '../../src/schema/engine.js';
 import { optionsFromFlags, type RawFlags } from '../../src/schema/flags.js';
@@ -128,5 +128,14 @@ describe('an --attention the engine picks for itself', () => {
     // Unsloth calls flash_attn_func where flash-attn is installed.
     expect(estimateOf('unsloth', 'flash')).toBe('flash');
     expect(estimateOf('hf-trainer', 'eager')).toBe('eager');
+  });
+
+  it('--chunked-loss on a LitGPT full fine-tune runs unchunked (finetune_full has no switch), noted', () => {
+    const flags: RawFlags = { framework: 'litgpt', method: 'full', 'chunked-loss': true };
+    const o = withEngineDefaults(optionsFromFlags(flags), flags);
+    expect(o.chunkedLoss).toBe(false);
+    expect(lossNote('litgpt', true, o)).toMatch(/finetune\/full\.py/);
+    const lora = { ...flags, method: 'lora' };
+    expect(withEngineDefaults(optionsFromFlags(lora), lora).chunkedLoss).toBe(true);
   });
 });

@@ -31,6 +31,11 @@ export interface EngineRuns {
    */
   attention?: { map: Partial<Record<Attention, Attention>>; why: string };
   /**
+   * The loss kernel where the engine has no switch for it: a given `--chunked-loss` runs as `chunked(o)`, `why`
+   * says how, with its source (noted in the estimate).
+   */
+  loss?: { chunked: (o: EstimateOptions) => boolean; why: string };
+  /**
    * The engine runs sequences past the positions the model's config declares (it scales RoPE itself): why,
    * with its source. Absent: the config's length (max_position_embeddings or its rope-scaled length) bounds it.
    */

@@ -19,6 +19,11 @@ export const LITGPT_RUNS: EngineRuns = {
     checkpointing: `${L}/finetune/full.py`,
     other: `${L}/model.py`,
   },
+  // finetune_full calls model(input_ids) for the whole lm_head and the plain loss; nothing chunks it there.
+  loss: {
+    chunked: (o) => o.method !== 'full',
+    why: `LitGPT's finetune_full projects the whole lm_head at once and has no chunked-loss switch (${L}/finetune/full.py)`,
+  },
   attention: {
     map: { flash: 'sdpa', eager: 'sdpa' },
     why: `LitGPT has no attention switch: CausalSelfAttention calls F.scaled_dot_product_attention, which runs FlashAttention through its flash backend where the GPU and dtype allow (${L}/model.py)`,
