@@ -40,7 +40,8 @@ const NEEDS_SOURCE: Partial<Record<Engine, string>> = {
 };
 
 // ROCm (gfx targets). vLLM's supported-hardware table lists FP8 W8A8 on AMD GPUs (and none of AWQ, GPTQ,
-// Marlin, INT8 W8A8, bitsandbytes there); FP8 arithmetic needs the MI300 generation (gfx942) or later (gfx950).
+// Marlin, INT8 W8A8, bitsandbytes there). FP8 matrix instructions arrived with CDNA 3 (gfx942, whose FP8 is
+// e4m3fnuz: vllm/platforms/rocm.py is_fp8_fnuz) and continue on gfx950; CDNA 2 (gfx90a) has none.
 const VLLM_ROCM: Partial<Record<WeightDtype, { targets: readonly string[]; why: string }>> = {
   fp8: { targets: ['gfx942', 'gfx950'], why: 'FP8 W8A8 on MI300-class GPUs (gfx942, gfx950)' },
 };
