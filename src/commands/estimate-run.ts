@@ -3,8 +3,12 @@ import { buildEstimate } from '../core/estimate.js';
 // Direct module: the engines/ entry would load every launcher.
 import { engineRefusal, withEngineDefaults } from '../core/engines/defaults.js';
 import { engineOf } from '../core/engines/engine.js';
+import { attentionNote, lossNote } from '../core/engines/engines-runs.js';
+import { assertEngineStructure } from '../core/engines/context.js';
+import { isEngine } from '../schema/engine.js';
+import type { Gpu } from '../schema/gpu.js';
 import { kernelRefusal } from '../core/engines/kernels.js';
-import { assertStructure, towerRun, visionTokens, type Arch } from '../core/model/index.js';
+import { towerRun, visionTokens, type Arch } from '../core/model/index.js';
 // Direct modules: the memory/ entry would load more than the estimate needs.
 import { TOWER_MODE_NOTE, towerMode } from '../core/memory/vision.js';
 import { trainableSet } from '../core/model/trainable.js';
@@ -42,16 +46,7 @@ export function runEstimate(
   const time = timeOptionsFromFlags(flags, options, gpu?.boardPowerW);
   const arch = resolveModel(model);
   const notes = [...(arch.assumptions ?? []), ...imagesInto(arch, options, flags)];
-  assertStructure(arch, options);
-  const refusal = engineRefusal(arch, options, flags);
-  if (refusal)
-    throw badValue('--framework', flags.framework, `a configuration the engine runs (${refusal})`);
-  // A serving engine without a kernel for the weights on this GPU (FP8 W8A8 on Ampere under SGLang, ...).
-  const kernel = gpu
-    ? kernelRefusal(engineOf(options), options.weights, gpu.computeCapability)
-    : null;
-  if (kernel)
-    throw badValue('--weights', options.weights, `a format the engine runs here: ${kernel}`);
+  notes.push(...estimateChecks(arch, options, flags, gpu));
   if (options.liger && !ligerPatches(arch.modelType)) {
     // use_liger_kernel logs "no Liger kernels supported" for other model types and trains unchanged.
     const why = `Liger ${LIGER_PIN} patches no '${arch.modelType}' model (model types it patches: ${LIGER_MODEL_TYPES.join(', ')})`;
@@ -85,6 +80,34 @@ export function runEstimate(
   }
   process.stdout.write(`${text}\n`);
   return 0;
+}
+
+/**
+ * What the engine runs, checked before estimating (flag errors as one line): the model's structure and
+ * context on the engine, the engine's own refusals (runs.ts, then its rules), its kernels on the GPU. Returns
+ * the notes: an `--attention` the engine maps to what it picks, a context past the trained one.
+ */
+export function estimateChecks(
+  arch: Arch,
+  options: EstimateOptions,
+  flags: RawFlags,
+  gpu: Gpu | undefined,
+): string[] {
+  const engine = engineOf(options);
+  const notes = assertEngineStructure(arch, options, engine);
+  const refusal = engineRefusal(arch, options, flags);
+  if (refusal)
+    throw badValue('--framework', flags.framework, `a configuration the engine runs (${refusal})`);
+  // A serving engine without a kernel for the weights on this GPU (FP8 W8A8 on Ampere under SGLang, ...).
+  const kernel = gpu ? kernelRefusal(engine, options.weights, gpu.computeCapability) : null;
+  if (kernel)
+    throw badValue('--weights', options.weights, `a format the engine runs here: ${kernel}`);
+  if (!isEngine(flags.framework)) return notes;
+  const picked = [
+    attentionNote(flags.framework, flags.attention),
+    lossNote(flags.framework, flags['chunked-loss'], options),
+  ];
+  return [...picked.filter((n): n is string => n !== null), ...notes];
 }
 
 /** A positive integer flag of the image options (estimate only). */

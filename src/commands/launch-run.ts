@@ -25,6 +25,8 @@ import type { EstimateOptions } from '../schema/estimate.js';
 import type { Gpu } from '../schema/gpu.js';
 import { assertStructure } from '../core/model/index.js';
 import { withEngineDefaults } from '../core/engines/defaults.js';
+import { engineOf } from '../core/engines/engine.js';
+import { notWritten } from '../core/engines/engines-runs.js';
 import type { Arch } from '../core/model/index.js';
 import type { Plan } from '../core/plan/index.js';
 import { renderLaunchReadme } from '../ui/launch-readme.js';
@@ -124,6 +126,10 @@ export function launchInputFromFlags(model: string, flags: RawFlags, lf: LaunchF
   const gpu = findGpu(flags.gpu);
   const arch = resolveModel(model);
   const gradAccum = positiveInt('grad-accum', lf.gradAccum, 1, 1_000_000) ?? 1;
+  // What the engine runs but vramplan writes no files for (estimate models it): one line, no folder.
+  const dp = options.gpus / (options.tp * options.pp * options.cp);
+  const unwritten = notWritten(engineOf(options), options, dp, gradAccum);
+  if (unwritten) throw new UserError(`--framework ${engineOf(options)}: ${unwritten}`);
   const powerLimitW =
     lf.powerLimit === undefined ? null : checkPowerLimit('--power-limit', lf.powerLimit, gpu);
   // Eight GPUs per machine, as the time model assumes without --gpus-per-node.

@@ -9,7 +9,8 @@ import { isEngine } from '../../schema/engine.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { FlagError } from '../../schema/flags.js';
 import { engineOf } from './engine.js';
-import { ENGINE_PROFILES, engineFieldsInto, engineRejects } from './engines.js';
+import { ENGINE_PROFILES, engineFieldsInto } from './engines.js';
+import { ENGINE_RUNS, runsRefusal } from './engines-runs.js';
 import { forbiddenBy, ruleReason } from './rules.js';
 
 type Flags = Readonly<Record<string, unknown>>;
@@ -23,25 +24,37 @@ export function withEngineDefaults(o: EstimateOptions, flags: Flags): EstimateOp
   const out = { ...o };
   if (!given('zero') && !p.zero.includes(out.zero)) out.zero = Math.max(...p.zero) as 0 | 1 | 2 | 3;
   for (const d of p.defaults) if (!given(d.flag)) d.apply(out);
+  // An --attention the engine picks for itself runs as what it picks (attentionNote says so).
+  const picks = ENGINE_RUNS[engine].attention?.map[out.attention];
+  if (picks) out.attention = picks;
+  const loss = ENGINE_RUNS[engine].loss;
+  if (loss && given('chunked-loss')) out.chunkedLoss = out.chunkedLoss && loss.chunked(out);
   engineFieldsInto(out, engine);
   if (given('master-weights')) out.masterWeights = o.masterWeights;
-  if (engineOf(out) !== engine)
+  if (engineOf(out) !== engine) {
+    const why = runsRefusal(engine, out, out.gpus / (out.tp * out.pp * out.cp), 1);
     throw new FlagError(
       'framework',
       engine,
-      `an engine that runs --method ${o.method} with --zero ${out.zero}`,
+      why
+        ? `a configuration the engine runs (${why})`
+        : `an engine that runs --method ${o.method} with --zero ${out.zero}`,
     );
+  }
   return out;
 }
 
-/** Why the engine `flags.framework` names cannot run `o` on `arch` (its profile, then its rules), or null. */
+/**
+ * Why the engine `flags.framework` names cannot run `o` on `arch` (what it runs, runs.ts, citing its source;
+ * then its rules), or null. What vramplan does not write for it is estimated all the same.
+ */
 export function engineRefusal(arch: Arch, o: EstimateOptions, flags: Flags): string | null {
   const engine = flags.framework;
   if (!isEngine(engine)) return null;
   const dp = o.gpus / (o.tp * o.pp * o.cp);
   const accum = Number(flags['grad-accum'] ?? 1);
-  const why = engineRejects(engine, o, dp, accum);
-  if (why) return `${engine} ${why}`;
+  const why = runsRefusal(engine, o, dp, accum);
+  if (why) return why;
   const input = { arch, options: o, dp, accum };
   const rule = forbiddenBy(ENGINE_PROFILES[engine].rules, input);
   return rule ? ruleReason(rule, input) : null;

@@ -64,7 +64,7 @@ export const REJECTED = 'rejected';
  * Why `engine` cannot run `o` (a short rule, quoting the profile), or null when it can. `dp` is the
  * data-parallel degree and `accum` the micro-batches per optimizer step. With `explain` false a rejection
  * is REJECTED instead of a sentence built from the profile: the planner asks tens of thousands of times and
- * reads only null.
+ * reads only null. `p` is what vramplan writes for the engine unless given (estimate passes what it runs: runs.ts).
  */
 export function engineRejects(
   engine: Engine,
@@ -72,8 +72,8 @@ export function engineRejects(
   dp: number,
   accum: number,
   explain = true,
+  p: EngineProfile = ENGINE_PROFILES[engine],
 ): string | null {
-  const p = ENGINE_PROFILES[engine];
   if (!p.methods.includes(o.method)) return explain ? `runs ${p.methods.join('/')} only` : REJECTED;
   if (o.objective !== undefined && !p.objectives.includes(o.objective))
     return explain ? `runs objectives ${p.objectives.join('/')} only` : REJECTED;

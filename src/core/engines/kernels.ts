@@ -32,6 +32,23 @@ const SGLANG_NEEDS: Needs = {
 
 const NEEDS: Partial<Record<Engine, Needs>> = { vllm: VLLM_NEEDS, sglang: SGLANG_NEEDS };
 
+// Where each table comes from, cited by a refusal.
+const NEEDS_SOURCE: Partial<Record<Engine, string>> = {
+  vllm: 'https://github.com/vllm-project/vllm/blob/5ee0c1f91ca310f2c3abef3c64dbf52bb6df0ab9/docs/features/quantization/supported_hardware.md',
+  sglang:
+    'https://github.com/sgl-project/sglang/tree/469c63e54e7d94591617ef9590c6aa26d54dc1bb/python/sglang/srt/layers/quantization',
+};
+
+// ROCm (gfx targets). vLLM's supported-hardware table lists FP8 W8A8 on AMD GPUs (and none of AWQ, GPTQ,
+// Marlin, INT8 W8A8, bitsandbytes there). FP8 matrix instructions arrived with CDNA 3 (gfx942, whose FP8 is
+// e4m3fnuz: vllm/platforms/rocm.py is_fp8_fnuz) and continue on gfx950; CDNA 2 (gfx90a) has none.
+const VLLM_ROCM: Partial<Record<WeightDtype, { targets: readonly string[]; why: string }>> = {
+  fp8: { targets: ['gfx942', 'gfx950'], why: 'FP8 W8A8 on MI300-class GPUs (gfx942, gfx950)' },
+};
+const ROCM: Partial<Record<Engine, typeof VLLM_ROCM>> = { vllm: VLLM_ROCM };
+const isRocm = (cc: string | null | undefined): boolean =>
+  typeof cc === 'string' && cc.startsWith('gfx');
+
 /** Compute capability as a number (null: not CUDA). */
 export const ccOf = (cc: string | null | undefined): number => (cc ? Number(cc) : 0);
 
@@ -47,8 +64,17 @@ export function kernelRefusal(
   cc: string | null | undefined,
 ): string | null {
   const need = NEEDS[engine]?.[weights];
-  if (!need || ccOf(cc) >= need.cc) return null;
-  return `${engine} has no ${weights} kernel for compute capability ${cc ?? 'none (not CUDA)'} (it runs ${need.why})`;
+  if (!need) return null;
+  const source = NEEDS_SOURCE[engine];
+  const rocm = ROCM[engine];
+  if (isRocm(cc) && rocm) {
+    const on = rocm[weights];
+    if (on?.targets.includes(cc!)) return null;
+    const runs = Object.values(rocm).map((r) => r.why);
+    return `${engine} has no ${weights} kernel for ${cc} (on AMD GPUs it runs ${runs.join(', ')}; ${source})`;
+  }
+  if (ccOf(cc) >= need.cc) return null;
+  return `${engine} has no ${weights} kernel for compute capability ${cc ?? 'none (not CUDA)'} (it runs ${need.why}; ${source})`;
 }
 
 // An fp8 KV cache (--kv-cache-dtype). vLLM: FlashAttention reads fp8 KV only as FA3 on Hopper

@@ -99,7 +99,11 @@ export const LITGPT_RULES: readonly Rule[] = [
     versions: V,
     source: src('litgpt/utils.py', 'L619-L633'),
     effect: 'forbid',
-    applies: (x) => quantized(x.options) && x.options.optimizer !== 'paged-adamw',
+    // Training only: generate/chat/serve build no optimizer.
+    applies: (x) =>
+      x.options.method !== 'inference' &&
+      quantized(x.options) &&
+      x.options.optimizer !== 'paged-adamw',
   },
   {
     id: 'litgpt-multi-gpu-full-shard',

@@ -17,12 +17,12 @@ import {
   builderOf,
   TORCHTUNE_VERSION,
   TUNE_COMPONENTS,
-  TUNE_MODELS,
   TUNE_OPTIM,
   TUNE_OPTIM_SR,
   type TuneModel,
 } from './components.js';
 
+import { tuneModelOf } from './builders.js';
 import { isTuneDpo, tuneDpoBlocker, tuneDpoConfig, tuneDpoRecipe } from './dpo.js';
 
 export const TORCHTUNE_FILE = 'torchtune.yaml';
@@ -58,8 +58,7 @@ function blocker(x: LaunchPlan, m: TuneModel | undefined): string | null {
 }
 
 /** Why torchtune cannot run `x` (its rules, then the launcher's limits), or null; accum is taken as 1. */
-export const torchtuneBlocker = (x: LaunchPlan): string | null =>
-  blocker(x, TUNE_MODELS[x.arch.id]);
+export const torchtuneBlocker = (x: LaunchPlan): string | null => blocker(x, tuneModelOf(x.arch));
 
 const recipeOf = (o: EstimateOptions): string =>
   isTuneDpo(o)
@@ -137,7 +136,7 @@ function tuneRun(x: LaunchInput): { nodes: number; launch: string } {
 export function emitTorchtune(x: LaunchInput): EngineOutput {
   const engine = 'torchtune';
   const o = x.options;
-  const m = TUNE_MODELS[x.arch.id];
+  const m = tuneModelOf(x.arch);
   const why = blocker(x, m);
   if (why || !m) return { engine, ok: false, reason: why ?? 'unsupported' };
   const notes: string[] = [];

@@ -1,6 +1,7 @@
 /** What torchtune 0.6.1's recipes reject, as data (rules.ts); torchtuneBlocker returns the first match. */
 import type { Rule, RuleInput } from '../rules.js';
-import { TUNE_MODELS, TUNE_OPTIM, TUNE_SR_OPTIMIZERS } from './components.js';
+import { TUNE_OPTIM, TUNE_SR_OPTIMIZERS } from './components.js';
+import { tuneModelOf } from './builders.js';
 import { ARCH_RULES } from '../architectures.js';
 
 const T = 'https://github.com/pytorch/torchtune/blob/v0.6.1/recipes';
@@ -45,7 +46,7 @@ export const TORCHTUNE_RULES: readonly Rule[] = [
     // The __all__ of torchtune/models/*/__init__.py at the tag.
     source: 'https://github.com/pytorch/torchtune/tree/v0.6.1/torchtune/models',
     effect: 'forbid',
-    applies: (x) => x.options.method !== 'inference' && !TUNE_MODELS[x.arch.id],
+    applies: (x) => x.options.method !== 'inference' && !tuneModelOf(x.arch),
   },
   {
     id: 'torchtune-qlora-no-builder',
@@ -54,7 +55,7 @@ export const TORCHTUNE_RULES: readonly Rule[] = [
     versions: '==0.6.1',
     source: 'https://github.com/pytorch/torchtune/tree/v0.6.1/torchtune/models',
     effect: 'forbid',
-    applies: (x) => x.options.method === 'qlora' && TUNE_MODELS[x.arch.id]?.qlora === false,
+    applies: (x) => x.options.method === 'qlora' && tuneModelOf(x.arch)?.qlora === false,
   },
   {
     id: 'torchtune-no-fp16',

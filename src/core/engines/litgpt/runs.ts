@@ -1,0 +1,31 @@
+/** What LitGPT 0.5.13 runs beyond what vramplan writes for it (runs.ts): generate, chat and serve; any --attention. */
+import type { EngineRuns } from '../runs.js';
+import { LITGPT_PROFILE } from './profile.js';
+
+const L =
+  'https://github.com/Lightning-AI/litgpt/blob/26857050fe3ff627cd714fe92f5838f51a3d5efa/litgpt';
+
+export const LITGPT_RUNS: EngineRuns = {
+  // `litgpt generate` (generate/base.py), `litgpt chat` (chat/base.py), `litgpt serve` (deploy/serve.py): one
+  // model with a KV cache, in --precision and --quantize bnb.nf4 / bnb.nf4-dq / bnb.fp4 / bnb.int8.
+  widen: {
+    methods: [...LITGPT_PROFILE.methods, 'inference'],
+    optimizers: [...LITGPT_PROFILE.optimizers, 'none'],
+  },
+  sources: {
+    methods: `${L}/generate/base.py`,
+    weights: `${L}/utils.py`,
+    parallel: `${L}/finetune/full.py`,
+    checkpointing: `${L}/finetune/full.py`,
+    other: `${L}/model.py`,
+  },
+  // finetune_full calls model(input_ids) for the whole lm_head and the plain loss; nothing chunks it there.
+  loss: {
+    chunked: (o) => o.method !== 'full',
+    why: `LitGPT's finetune_full projects the whole lm_head at once and has no chunked-loss switch (${L}/finetune/full.py)`,
+  },
+  attention: {
+    map: { flash: 'sdpa', eager: 'sdpa' },
+    why: `LitGPT has no attention switch: CausalSelfAttention calls F.scaled_dot_product_attention, which runs FlashAttention through its flash backend where the GPU and dtype allow (${L}/model.py)`,
+  },
+};

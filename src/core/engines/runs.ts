@@ -1,0 +1,72 @@
+/**
+ * What an engine itself runs, kept apart from what vramplan writes for it. The profile (profile.ts) is the
+ * second set: the planner ranks, and `launch` writes, only what it accepts. An EngineRuns (the engine folder's
+ * runs.ts) widens it to the first set, which `estimate --framework <engine>` accepts and models: each widening
+ * and each remaining refusal cites the engine's own source (a file at a tag or commit) where it raises, lacks
+ * the kernel or has no such entry point.
+ */
+import type { Attention, EstimateOptions } from '../../schema/estimate.js';
+import type { EngineProfile } from './profile.js';
+
+/** The profile sets a refusal can come from (the source a refusal cites is the set's). */
+export type RunsSet =
+  'methods' | 'objectives' | 'parallel' | 'weights' | 'checkpointing' | 'attention' | 'optimizers';
+
+/** The profile sets an engine's own runs may widen. */
+export type Widened = Partial<
+  Pick<
+    EngineProfile,
+    'methods' | 'baseWeights' | 'fullWeights' | 'attention' | 'checkpointing' | 'optimizers'
+  >
+>;
+
+export interface EngineRuns {
+  /** Sets widened to what the engine runs (absent: what vramplan writes is all it runs). */
+  widen: Widened;
+  /** Where each set comes from in the engine's own source (a file at a tag or commit); `other` for the rest. */
+  sources: Partial<Record<RunsSet, string>> & { other: string };
+  /**
+   * The engine picks its attention kernel itself: an `--attention` in `map` runs as the kernel it maps to,
+   * `why` says how, with its source (the estimate models that kernel and says so in its notes).
+   */
+  attention?: { map: Partial<Record<Attention, Attention>>; why: string };
+  /**
+   * The loss kernel where the engine has no switch for it: a given `--chunked-loss` runs as `chunked(o)`, `why`
+   * says how, with its source (noted in the estimate).
+   */
+  loss?: { chunked: (o: EstimateOptions) => boolean; why: string };
+  /**
+   * The engine runs sequences past the positions the model's config declares (it scales RoPE itself): why,
+   * with its source. Absent: the config's length (max_position_embeddings or its rope-scaled length) bounds it.
+   */
+  extendsContext?: string;
+}
+
+/** The profile `estimate` checks a configuration against: what vramplan writes, widened to what the engine runs. */
+export const runsProfile = (p: EngineProfile, r: EngineRuns): EngineProfile =>
+  Object.keys(r.widen).length === 0 ? p : { ...p, ...r.widen };
+
+const PARALLEL_LIMITED = (p: EngineProfile, o: EstimateOptions, dp: number): boolean =>
+  dp > p.maxDp ||
+  (o.tp > 1 && !p.tp) ||
+  (o.pp > 1 && !p.pp) ||
+  (o.cp > 1 && !p.cp) ||
+  !p.zero.includes(o.zero) ||
+  o.offload !== 'none';
+
+/** The set of `p` a refused configuration falls outside (for the source its refusal cites). */
+export function refusedSet(p: EngineProfile, o: EstimateOptions, dp: number): RunsSet | 'other' {
+  if (!p.methods.includes(o.method)) return 'methods';
+  if (o.objective !== undefined && !p.objectives.includes(o.objective)) return 'objectives';
+  if (PARALLEL_LIMITED(p, o, dp)) return 'parallel';
+  const weights = o.method === 'full' ? p.fullWeights : p.baseWeights;
+  if (!weights.includes(o.weights)) return 'weights';
+  if (!p.checkpointing.includes(o.checkpointing)) return 'checkpointing';
+  if (!p.attention.includes(o.attention)) return 'attention';
+  if (!p.optimizers.includes(o.optimizer)) return 'optimizers';
+  return 'other';
+}
+
+/** The source a refusal of `set` cites. */
+export const runsSource = (r: EngineRuns, set: RunsSet | 'other'): string =>
+  (set === 'other' ? undefined : r.sources[set]) ?? r.sources.other;

@@ -1,0 +1,27 @@
+/** What torchtune 0.6.1 runs beyond what vramplan writes for it (runs.ts): generation, any --attention. */
+import type { EngineRuns } from '../runs.js';
+import { TORCHTUNE_PROFILE } from './profile.js';
+
+const T = 'https://github.com/pytorch/torchtune/blob/v0.6.1';
+
+export const TORCHTUNE_RUNS: EngineRuns = {
+  // `tune run generate`: recipes/generate.py builds the model, loads the checkpoint and decodes with a KV cache.
+  widen: {
+    methods: [...TORCHTUNE_PROFILE.methods, 'inference'],
+    optimizers: [...TORCHTUNE_PROFILE.optimizers, 'none'],
+    // dtype: fp32 is the recipes' other dtype (training.get_dtype), for a frozen base as for generation.
+    baseWeights: [...TORCHTUNE_PROFILE.baseWeights, 'fp32'],
+  },
+  sources: {
+    methods: `${T}/recipes/generate.py`,
+    // training.get_dtype: bf16 or fp32; fp16 raises in the recipes.
+    weights: `${T}/torchtune/training/precision.py`,
+    parallel: `${T}/recipes/full_finetune_distributed.py`,
+    checkpointing: `${T}/recipes/full_finetune_single_device.py`,
+    other: `https://github.com/pytorch/torchtune/tree/v0.6.1/recipes`,
+  },
+  attention: {
+    map: { flash: 'sdpa', eager: 'sdpa' },
+    why: `torchtune has no attention switch: MultiHeadAttention calls F.scaled_dot_product_attention, which picks its flash or memory-efficient kernel itself (${T}/torchtune/modules/attention_utils.py)`,
+  },
+};

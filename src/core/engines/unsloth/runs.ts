@@ -1,0 +1,25 @@
+/** What Unsloth runs beyond what vramplan writes for it (runs.ts): any --attention, RoPE-scaled contexts. */
+import type { EngineRuns } from '../runs.js';
+import { UNSLOTH_PROFILE } from './profile.js';
+
+const U =
+  'https://github.com/unslothai/unsloth/blob/015bdef0d94a241bcd94eec7a405b1700632180d/unsloth';
+
+export const UNSLOTH_RUNS: EngineRuns = {
+  // With flash-attn installed Unsloth calls flash_attn_func on the unexpanded K/V (vramplan's launcher installs
+  // none, so it writes SDPA/xformers runs only).
+  widen: { attention: [...UNSLOTH_PROFILE.attention, 'flash'] },
+  sources: {
+    methods: `${U}/models/loader.py`,
+    parallel: `${U}/models/_utils.py`,
+    weights: `${U}/models/loader.py`,
+    other: `${U}/models/llama.py`,
+  },
+  attention: {
+    map: { eager: 'sdpa' },
+    why: `Unsloth has no eager attention: it runs FlashAttention 2 where flash-attn is installed (--attention flash), else xformers or SDPA on K/V expanded for GQA (${U}/models/llama.py LlamaAttention_fast_forward)`,
+  },
+  // FastLlamaModel.from_pretrained: max_seq_length above max_position_embeddings sets linear RoPE scaling by
+  // max_seq_length / max_position_embeddings.
+  extendsContext: `Unsloth scales RoPE itself when max_seq_length exceeds the model's positions (${U}/models/llama.py FastLlamaModel.from_pretrained)`,
+};
