@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, ROOT, cliBuilt } from './helpers/run-cli.js';
+import { ENGINES } from '../src/schema/engine.js';
 
 interface ReadmeCommand {
   line: string;
@@ -157,6 +158,12 @@ describe('README.md commands', () => {
     ].map((m) => m[1]!);
     expect(links.length).toBeGreaterThanOrEqual(8);
     for (const link of links) expect(existsSync(join(ROOT, link)), link).toBe(true);
+  });
+
+  it('the engine table names every registered engine, with what it estimates and what it launches', () => {
+    const table = readme.slice(readme.indexOf('## Engines'), readme.indexOf('## Commands'));
+    expect(table).toMatch(/\| engine \| estimated \| launched \|/);
+    for (const engine of ENGINES) expect(table, engine).toContain(`\`${engine}\``);
   });
 
   it('npm start is the plan of the default scenario', () => {
