@@ -1,5 +1,5 @@
 /** The launch command's body: parse → load model and GPU → estimate → emit engine files → write the folder. */
-import { buildEstimate } from '../core/estimate.js';
+import { buildEstimate, type EstimateResult } from '../core/estimate.js';
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
 import { z } from 'zod';
@@ -103,7 +103,11 @@ function positiveInt(
  * names the engine of a ZeRO plan (deepspeed: Trainer + DeepSpeed; fsdp: Accelerate FSDP), so the
  * estimate in the README is that engine's (`--framework deepspeed` is the same as `--sharding deepspeed`).
  */
-export function launchInputFromFlags(model: string, flags: RawFlags, lf: LaunchFlags): LaunchInput {
+export function launchInputFromFlags(
+  model: string,
+  flags: RawFlags,
+  lf: LaunchFlags,
+): LaunchInput<EstimateResult> {
   const parsed = withEngineDefaults(optionsFromFlags(flags), flags);
   if (typeof flags.gpu !== 'string')
     throw new UserError('--gpu: required for launch', "See 'vramplan catalog gpus' for ids.");
@@ -161,7 +165,7 @@ export function launchInputOfPlan(
   arch: Arch,
   modelRef: string,
   gpu: Gpu = findGpu(plan.hardware.gpuId),
-): LaunchInput {
+): LaunchInput<EstimateResult> {
   return {
     arch,
     options: plan.options,
@@ -336,7 +340,10 @@ export function runLaunch(model: string, flags: RawFlags, lf: LaunchFlags): numb
  * The launch folder of one input: its README and the engine's files (scripts executable), and where the engine
  * wrote files, the run probe and the plan it is checked against (`vramplan check`, docs/check.md).
  */
-export function launchFolder(input: LaunchInput): { bundle: LaunchBundle; files: FolderFile[] } {
+export function launchFolder(input: LaunchInput<EstimateResult>): {
+  bundle: LaunchBundle;
+  files: FolderFile[];
+} {
   const bundle = buildLaunch(input);
   const engineWrote = bundle.files.some((f) => f.path !== POWER_FILE);
   const probe: FolderFile[] = engineWrote
@@ -358,7 +365,7 @@ export function launchFolder(input: LaunchInput): { bundle: LaunchBundle; files:
   return { bundle, files };
 }
 
-function writeFolder(input: LaunchInput, lf: LaunchFlags): number {
+function writeFolder(input: LaunchInput<EstimateResult>, lf: LaunchFlags): number {
   const { bundle, files } = launchFolder(input);
   const dir = writeLaunchFolder(files, lf.out, lf.force);
   const skipped = bundle.outputs.filter((o) => !o.ok).length;

@@ -1,5 +1,6 @@
 /** README.md of a launch folder: the plan, its memory breakdown, expected slowdown, files and assumptions. */
 import type { LaunchBundle, LaunchInput } from '../core/launch/index.js';
+import type { EstimateResult } from '../core/estimate.js';
 import { planSummary } from '../core/launch/index.js';
 import { shardingOf } from '../core/launch/common.js';
 import type { Breakdown } from '../core/memory/index.js';
@@ -9,7 +10,7 @@ import { COMPONENT_LABEL, PHASE_LABEL } from './messages.js';
 import { HOST_RAM_LABEL, hostRamFigure } from './host-ram-text.js';
 import { hostRamOfOptions } from '../core/memory/host-ram.js';
 
-export function renderLaunchReadme(x: LaunchInput, bundle: LaunchBundle): string {
+export function renderLaunchReadme(x: LaunchInput<EstimateResult>, bundle: LaunchBundle): string {
   const o = x.options;
   const r = x.estimate;
   const dp = o.gpus / (o.tp * o.pp);

@@ -5,6 +5,7 @@
 import { flagsFromOptions } from '../../schema/flags.js';
 import { RUN_PLAN_SCHEMA, type RunPlan } from '../../schema/measured.js';
 import type { LaunchFile, LaunchInput } from '../launch/types.js';
+import type { EstimateResult } from '../estimate.js';
 
 /** `name==version` lines of a requirements file (extras dropped): name -> version. */
 export function pinsOf(requirements: string): Record<string, string> {
@@ -16,7 +17,11 @@ export function pinsOf(requirements: string): Record<string, string> {
   return pins;
 }
 
-export function runPlanOf(x: LaunchInput, engine: string, files: readonly LaunchFile[]): RunPlan {
+export function runPlanOf(
+  x: LaunchInput<EstimateResult>,
+  engine: string,
+  files: readonly LaunchFile[],
+): RunPlan {
   const o = x.options;
   const e = x.estimate;
   const serving = o.method === 'inference';

@@ -3,7 +3,6 @@
  * the launch-only knobs (gradient accumulation, power limit). The planner maps a ranked plan onto it.
  */
 import type { Arch } from '../model/arch.js';
-import type { EstimateResult } from '../estimate.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { Gpu } from '../../schema/gpu.js';
 import type { Engine } from '../../schema/engine.js';
@@ -11,7 +10,17 @@ import type { Engine } from '../../schema/engine.js';
 /** How ZeRO-style sharding is realised: DeepSpeed ZeRO or PyTorch FSDP. */
 export type Sharding = 'deepspeed' | 'fsdp';
 
-export interface LaunchInput {
+/**
+ * What launch itself reads of the configuration's estimate. The contract's result (core/estimate.ts
+ * EstimateResult) is one; launch helpers do not import it, so the launch layer stays below the estimate.
+ */
+export interface LaunchEstimate {
+  fits?: boolean;
+  perGpu: { deviceBytes: number };
+  gpu?: { capacityBytes: number };
+}
+
+export interface LaunchInput<E extends LaunchEstimate = LaunchEstimate> {
   arch: Arch;
   options: EstimateOptions;
   gpu: Gpu;
@@ -19,7 +28,7 @@ export interface LaunchInput {
   gradAccum: number;
   /** Per-GPU power cap in watts (nvidia-smi -pl), or null for the board default. */
   powerLimitW: number | null;
-  estimate: EstimateResult;
+  estimate: E;
   /** What from_pretrained / base_model should load: Hugging Face repo id or local path. */
   modelRef: string;
   /** GPUs per machine; plans over more GPUs span nodes (default: all GPUs on one machine). */
