@@ -223,6 +223,50 @@ export function cacheFigures(arch: Arch, shape: CacheShape): CacheFigures {
   return { kvBytesPerToken, windowBytesPerSequence, stateBytesPerSequence };
 }
 
+// llama.cpp q8_0 blocks: 32 int8 values and one fp16 scale = 34 bytes (block_q8_0,
+// https://github.com/ggml-org/llama.cpp/blob/master/ggml/src/ggml-common.h).
+const Q8_0_BYTES = 34 / 32;
+
+/** Bytes per KV element: the compute dtype (`c`), or fp8 (llama.cpp writes q8_0 for it). */
+export function kvElementBytes(
+  fw: FrameworkProfile,
+  kvCacheDtype: string | undefined,
+  c: number,
+): number {
+  if (kvCacheDtype !== 'fp8') return c; // 'auto' = the compute dtype (vLLM, SGLang, HF, torchtune)
+  return fw.layerOffload ? Q8_0_BYTES : 1;
+}
+
+/**
+ * Bytes one decode step moves through one sequence's cache on one GPU at context `ctx`, from the per-layer
+ * figures the memory model stores (attentionTokenBytes, recurrentLayerBytes in the engine's state dtypes):
+ * a full-attention layer reads every token's cell (the MLA latent, or the KV heads this TP rank holds), a
+ * sliding-window layer the tokens inside its window, and a recurrent layer reads and writes its state once.
+ * Empty slots of vLLM's hybrid groups and its Mamba page padding hold memory no kernel reads: not counted.
+ */
+export function decodeCacheBytes(
+  arch: Arch,
+  fw: FrameworkProfile,
+  o: { c: number; tp: number; kvElem: number },
+  ctx: number,
+): number {
+  const layout = cacheLayoutOf(fw);
+  let bytes = 0;
+  for (const g of arch.groups) {
+    if (g.name === 'vision' || g.name === 'encoder') continue;
+    if (g.recurrent)
+      bytes +=
+        2 *
+        g.count *
+        recurrentLayerBytes(g.recurrent, o.tp, stateDtypeBytes(layout, g.recurrent, o.c));
+    else {
+      const cells = g.slidingWindow ? Math.min(ctx, g.slidingWindow) : ctx;
+      bytes += g.count * cells * attentionTokenBytes(g, o.tp, o.kvElem);
+    }
+  }
+  return bytes;
+}
+
 /** One vLLM startup log of calibration/kv-cache.json beside the estimate (`validate`). */
 export interface KvCacheRow {
   id: string;
