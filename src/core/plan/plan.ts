@@ -41,6 +41,7 @@ import { memorySurface, onCapacity, type MemorySurface } from '../memory/surface
 import { fitDeviceBytes } from '../memory/paged.js';
 import type { PolicyMemory } from '../memory/objective.js';
 import { maxSearchedGpus, objectiveConfigs, serverGpus, withObjectiveConfig } from './objective.js';
+import { replicaShares, servesConcurrency } from './replicas.js';
 import {
   estimateObjectiveTime,
   objectiveStep,
@@ -480,7 +481,7 @@ function baseConfigsAt(s: Scenario, native: WeightDtype | null): BaseConfig[] {
                 // copied with each batch, the same keys in the same order.
                 let first: EstimateOptions | null = null;
                 for (const batch of job.kind === 'inference'
-                  ? [job.concurrency]
+                  ? replicaShares(job.concurrency, maxSearchedGpus(s))
                   : microBatches(job.globalBatch, search.microBatches)) {
                   const o: EstimateOptions = first
                     ? { ...first, batch }
@@ -797,6 +798,8 @@ function shapeTableOf(job: Scenario['job'], layouts: readonly Layout[], batch: n
   for (let i = 0; i < layouts.length; i++) {
     const L = layouts[i]!;
     let a = 1;
+    // Serving: each of the layout's replicas serves its share of the concurrency (replicas.ts).
+    if (job.kind === 'inference' && !servesConcurrency(job.concurrency, batch, L.dp)) continue;
     if (job.kind === 'fine-tune') {
       if (batch * L.dp > job.globalBatch) continue; // idle ranks
       // The global batch is kept exactly (micro-batch x accumulation x dp); a data-parallel degree that does
