@@ -1322,14 +1322,16 @@ function decodeHost(
       : o.weights === 'int8'
         ? linears * INT8_LINEAR_SECONDS
         : linears * bnb4Ops(o) * bnb4Op;
+  // An MoE layer's routing kernels beyond a dense MLP's (the engine's count, engines/<engine>/memory.ts).
+  const routing = m.moeLayers * (FRAMEWORKS[o.framework].moeRoutingKernels ?? 0);
   if (compiled)
     return {
       dispatch: 0,
-      gaps: m.layers * OPS_PER_LAYER_COMPILED * GRAPH_KERNEL_SECONDS + bnb,
+      gaps: (m.layers * OPS_PER_LAYER_COMPILED + routing) * GRAPH_KERNEL_SECONDS + bnb,
       fixed: 0,
     };
   return {
-    dispatch: m.layers * OPS_PER_LAYER_EAGER * EAGER_DECODE_OP_SECONDS + bnb,
+    dispatch: (m.layers * OPS_PER_LAYER_EAGER + routing) * EAGER_DECODE_OP_SECONDS + bnb,
     gaps: 0,
     fixed: GENERATE_TOKEN_SECONDS,
   };
