@@ -74,6 +74,7 @@ import {
   type Bound,
   type GpuRates,
   type ModelFacts,
+  type QuantFormat,
   type TimeOptions,
   type TimeResult,
   type TrainWork,
@@ -205,6 +206,11 @@ export interface PlanChoices {
   framework: EstimateOptions['framework'];
   /** The concrete engine `launch` writes for this plan, and whose allocations its memory follows. */
   engine: Engine;
+  /**
+   * Serving plans: the kernel the weights run through (awq_marlin / gptq_marlin as `marlin`, CUTLASS W8A8 as
+   * `cutlass`, `bnb`, `gguf`; null for 16-bit), as `estimate --json` reports it in time.settings.quantFormat.
+   */
+  quantFormat?: QuantFormat | null;
 }
 
 export interface Plan {
@@ -2113,7 +2119,10 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
     rank: 0,
     onFront,
     variants: k.variants,
-    choices,
+    choices:
+      options.method === 'inference'
+        ? { ...choices, quantFormat: t.settings.quantFormat }
+        : choices,
     hardware: planHardware(h, count, level, gpuW),
     memory: planMemory(m, capacity),
     hostRam: planHostRam(ctx, h, options, m),
