@@ -237,6 +237,44 @@ export function kvElementBytes(
   return fw.layerOffload ? Q8_0_BYTES : 1;
 }
 
+/** One sequence's cache reads split by how they grow: per token of context, per sliding window, fixed. */
+interface CacheReads {
+  perToken: number;
+  /** Pairs of (window tokens, bytes per token inside it) for the sliding-window layer groups. */
+  windows: number[];
+  fixed: number;
+}
+
+const LAYOUTS: readonly CacheLayout[] = ['vllm', 'sglang', 'llama.cpp', 'plain'];
+// The planner times millions of decode steps: the split is kept per architecture and layout.
+const READS = new WeakMap<Arch, Map<number, CacheReads>>();
+
+function cacheReads(
+  arch: Arch,
+  layout: CacheLayout,
+  o: { c: number; tp: number; kvElem: number },
+): CacheReads {
+  const key = ((LAYOUTS.indexOf(layout) * 16 + o.c) * 65536 + o.tp) * 4096 + o.kvElem * 64;
+  let byKey = READS.get(arch);
+  if (!byKey) READS.set(arch, (byKey = new Map()));
+  let r = byKey.get(key);
+  if (r) return r;
+  r = { perToken: 0, windows: [], fixed: 0 };
+  for (const g of arch.groups) {
+    if (g.name === 'vision' || g.name === 'encoder') continue;
+    if (g.recurrent)
+      r.fixed +=
+        2 *
+        g.count *
+        recurrentLayerBytes(g.recurrent, o.tp, stateDtypeBytes(layout, g.recurrent, o.c));
+    else if (g.slidingWindow)
+      r.windows.push(g.slidingWindow, g.count * attentionTokenBytes(g, o.tp, o.kvElem));
+    else r.perToken += g.count * attentionTokenBytes(g, o.tp, o.kvElem);
+  }
+  byKey.set(key, r);
+  return r;
+}
+
 /**
  * Bytes one decode step moves through one sequence's cache on one GPU at context `ctx`, from the per-layer
  * figures the memory model stores (attentionTokenBytes, recurrentLayerBytes in the engine's state dtypes):
@@ -250,20 +288,10 @@ export function decodeCacheBytes(
   o: { c: number; tp: number; kvElem: number },
   ctx: number,
 ): number {
-  const layout = cacheLayoutOf(fw);
-  let bytes = 0;
-  for (const g of arch.groups) {
-    if (g.name === 'vision' || g.name === 'encoder') continue;
-    if (g.recurrent)
-      bytes +=
-        2 *
-        g.count *
-        recurrentLayerBytes(g.recurrent, o.tp, stateDtypeBytes(layout, g.recurrent, o.c));
-    else {
-      const cells = g.slidingWindow ? Math.min(ctx, g.slidingWindow) : ctx;
-      bytes += g.count * cells * attentionTokenBytes(g, o.tp, o.kvElem);
-    }
-  }
+  const r = cacheReads(arch, cacheLayoutOf(fw), o);
+  let bytes = r.perToken * ctx + r.fixed;
+  for (let i = 0; i < r.windows.length; i += 2)
+    bytes += Math.min(ctx, r.windows[i]!) * r.windows[i + 1]!;
   return bytes;
 }
 
