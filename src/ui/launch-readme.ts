@@ -64,8 +64,12 @@ export function renderLaunchReadme(x: LaunchInput<EstimateResult>, bundle: Launc
   out.push('', '## Memory per GPU (vramplan estimate)', '');
   out.push(`Peak at the ${PHASE_LABEL[r.peakPhase]}.`, '');
   out.push('| component | memory |', '|---|---:|');
+  // A serving engine's KV row is the pool it pre-allocates, not the KV its planned sequences hold (the plan
+  // table's "KV cache in use"): labelled so.
+  const label = (key: keyof Breakdown): string =>
+    key === 'kvCache' && r.serving ? 'KV cache pool (pre-allocated)' : COMPONENT_LABEL[key];
   for (const [key, bytes] of Object.entries(r.perGpu.breakdown) as [keyof Breakdown, number][])
-    if (bytes > 0) out.push(`| ${COMPONENT_LABEL[key]} | ${formatGiB(bytes)} |`);
+    if (bytes > 0) out.push(`| ${label(key)} | ${formatGiB(bytes)} |`);
   out.push(`| **allocated (torch peak)** | ${formatGiB(r.perGpu.allocatedBytes)} |`);
   out.push(`| **reserved (caching allocator)** | ${formatGiB(r.perGpu.reservedBytes)} |`);
   out.push(`| **device (nvidia-smi)** | ${formatDeviceMemory(r.perGpu.deviceBytes)} |`);
@@ -73,6 +77,11 @@ export function renderLaunchReadme(x: LaunchInput<EstimateResult>, bundle: Launc
   const host = hostRamOfOptions(x.arch, o, r.params.total, r.hostBytesPerGpu, x.gpusPerNode);
   out.push(`| ${HOST_RAM_LABEL} | ${hostRamFigure(host)} |`);
   out.push('');
+  if (r.serving)
+    out.push(
+      `The KV cache pool holds ${r.serving.kvTokens.toLocaleString('en-US')} tokens; the plan's ${o.batch} sequences at their mean context (${r.serving.meanContext.toLocaleString('en-US')} tokens) use part of it (the plan table's "KV cache in use").`,
+      '',
+    );
   if (r.gpu)
     out.push(
       r.fits
@@ -88,10 +97,16 @@ export function renderLaunchReadme(x: LaunchInput<EstimateResult>, bundle: Launc
         : `About ${t.stepSeconds.toFixed(2)} s per optimizer step (${t.settings.gradAccum} micro-batch${t.settings.gradAccum > 1 ? 'es' : ''}) at ${formatInt(t.tokensPerSecondPerGpu)} tokens/s per GPU (MFU ${(t.mfu * 100).toFixed(0)}%), bound by ${t.bound}.`,
       '',
     );
-    const total = t.phases.reduce((a, x) => a + x.seconds, 0);
-    for (const ph of t.phases)
+    // A serving plan's prefill of the whole batch is a one-off per request, not part of the decode step.
+    const serving = o.method === 'inference';
+    const steady = serving ? t.phases.filter((x) => x.phase !== 'prefill') : t.phases;
+    const total = steady.reduce((a, x) => a + x.seconds, 0);
+    for (const ph of steady)
       if (total > 0 && ph.seconds / total >= 0.005)
         out.push(`- ${ph.phase}: ${Math.round((100 * ph.seconds) / total)}%`);
+    const prefill = serving ? (t.phases.find((x) => x.phase === 'prefill')?.seconds ?? 0) : 0;
+    if (prefill > 0)
+      out.push('', `Prefill of the whole batch: ${prefill.toFixed(2)} s (apart from the step).`);
   }
   const factors = slowingTechniques(o);
   if (factors.length > 0)

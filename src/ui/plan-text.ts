@@ -108,14 +108,22 @@ export function renderQuality(p: Plan): string {
 
 /** Where one step of the plan goes (the time model), apart from "x fastest". */
 export function renderFactors(p: Plan): string {
-  // The time model's own split of one step (the same function as estimate --json `time`).
-  const total = p.time.phases.reduce((a, x) => a + x.seconds, 0);
-  const parts = p.time.phases
+  // The time model's own split of one step (the same function as estimate --json `time`). A serving plan's
+  // prefill of the whole batch is a one-off per request, not part of its decode step: shown apart, as
+  // `estimate` does.
+  const serving = p.choices.method === 'inference';
+  const steady = serving ? p.time.phases.filter((x) => x.phase !== 'prefill') : p.time.phases;
+  const total = steady.reduce((a, x) => a + x.seconds, 0);
+  const parts = steady
     .filter((x) => total > 0 && x.seconds / total >= 0.005)
     .sort((a, b) => b.seconds - a.seconds)
     .slice(0, 5)
     .map((x) => `${x.phase} ${Math.round((100 * x.seconds) / total)}%`);
-  return `step ${p.time.stepSeconds.toFixed(2)} s, bound by ${p.time.bound}, MFU ${(p.time.mfu * 100).toFixed(0)}%: ${parts.join(', ')}`;
+  const prefill = serving ? (p.time.phases.find((x) => x.phase === 'prefill')?.seconds ?? 0) : 0;
+  return (
+    `${serving ? 'decode step' : 'step'} ${p.time.stepSeconds.toFixed(2)} s, bound by ${p.time.bound}, MFU ${(p.time.mfu * 100).toFixed(0)}%: ${parts.join(', ')}` +
+    (prefill > 0 ? `; prefill of the whole batch ${prefill.toFixed(2)} s (apart)` : '')
+  );
 }
 
 /** A table with column widths derived from the rows. */
@@ -137,6 +145,16 @@ export function renderTable(
   ].join('\n');
 }
 
+/**
+ * A component's label in a plan: a serving plan's KV cache is what its planned sequences hold (the launch
+ * README shows the pool the engine pre-allocates, which is larger).
+ */
+function componentLabel(p: Plan, k: keyof Plan['memory']['breakdown']): string {
+  return k === 'kvCache' && p.choices.method === 'inference'
+    ? `KV cache in use (${p.options.batch} seqs)`
+    : COMPONENT_LABEL[k];
+}
+
 /** Per-GPU memory of one plan against capacity, largest components first. */
 export function renderMemory(p: Plan, width = 40): string {
   const m = p.memory;
@@ -148,7 +166,7 @@ export function renderMemory(p: Plan, width = 40): string {
     head,
     ...parts
       .slice(0, 6)
-      .map(([k, b]) => `  ${padRight(COMPONENT_LABEL[k], 26)} ${padLeft(formatGiB(b), 10)}`),
+      .map(([k, b]) => `  ${padRight(componentLabel(p, k), 26)} ${padLeft(formatGiB(b), 10)}`),
   ].join('\n');
 }
 

@@ -46,6 +46,17 @@ export const prefixLine = (o: EstimateOptions): string[] =>
     : [];
 
 /**
+ * Replicas share the plan's concurrency (core/plan/replicas.ts): each server is sized for its share, which the
+ * script says where there are several.
+ */
+export const shareLine = (o: EstimateOptions, replicas: number): string[] =>
+  replicas > 1
+    ? [
+        `# Each replica serves ${o.batch} of the plan's ${o.batch * replicas} concurrent requests (a load balancer spreads them).`,
+      ]
+    : [];
+
+/**
  * One server per replica, each on its own GPUs (consecutive ids) and port: the launch lines (in the background
  * and waited for when there are several) and the ports check.sh asks. `command` is one replica's command line.
  */

@@ -126,6 +126,11 @@ export interface FrameworkProfile {
    * SGLang's custom all-reduce), seconds. Absent: NCCL's latency (time/index.ts ALLREDUCE_LATENCY_NVLINK).
    */
   allReduceSeconds?: number;
+  /**
+   * Kernels an MoE layer's decode step launches beyond a dense MLP's (router GEMM, top-k, token alignment by
+   * expert, the weighted sum of the experts' outputs); each costs a graph kernel's gap. Absent: 0.
+   */
+  moeRoutingKernels?: number;
   source: string;
   /**
    * GRPO with vLLM colocated: the trainer's model and vLLM share one copy of the weights (Unsloth's

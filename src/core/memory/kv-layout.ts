@@ -223,6 +223,78 @@ export function cacheFigures(arch: Arch, shape: CacheShape): CacheFigures {
   return { kvBytesPerToken, windowBytesPerSequence, stateBytesPerSequence };
 }
 
+// llama.cpp q8_0 blocks: 32 int8 values and one fp16 scale = 34 bytes (block_q8_0,
+// https://github.com/ggml-org/llama.cpp/blob/master/ggml/src/ggml-common.h).
+const Q8_0_BYTES = 34 / 32;
+
+/** Bytes per KV element: the compute dtype (`c`), or fp8 (llama.cpp writes q8_0 for it). */
+export function kvElementBytes(
+  fw: FrameworkProfile,
+  kvCacheDtype: string | undefined,
+  c: number,
+): number {
+  if (kvCacheDtype !== 'fp8') return c; // 'auto' = the compute dtype (vLLM, SGLang, HF, torchtune)
+  return fw.layerOffload ? Q8_0_BYTES : 1;
+}
+
+/** One sequence's cache reads split by how they grow: per token of context, per sliding window, fixed. */
+interface CacheReads {
+  perToken: number;
+  /** Pairs of (window tokens, bytes per token inside it) for the sliding-window layer groups. */
+  windows: number[];
+  fixed: number;
+}
+
+const LAYOUTS: readonly CacheLayout[] = ['vllm', 'sglang', 'llama.cpp', 'plain'];
+// The planner times millions of decode steps: the split is kept per architecture and layout.
+const READS = new WeakMap<Arch, Map<number, CacheReads>>();
+
+function cacheReads(
+  arch: Arch,
+  layout: CacheLayout,
+  o: { c: number; tp: number; kvElem: number },
+): CacheReads {
+  const key = ((LAYOUTS.indexOf(layout) * 16 + o.c) * 65536 + o.tp) * 4096 + o.kvElem * 64;
+  let byKey = READS.get(arch);
+  if (!byKey) READS.set(arch, (byKey = new Map()));
+  let r = byKey.get(key);
+  if (r) return r;
+  r = { perToken: 0, windows: [], fixed: 0 };
+  for (const g of arch.groups) {
+    if (g.name === 'vision' || g.name === 'encoder') continue;
+    if (g.recurrent)
+      r.fixed +=
+        2 *
+        g.count *
+        recurrentLayerBytes(g.recurrent, o.tp, stateDtypeBytes(layout, g.recurrent, o.c));
+    else if (g.slidingWindow)
+      r.windows.push(g.slidingWindow, g.count * attentionTokenBytes(g, o.tp, o.kvElem));
+    else r.perToken += g.count * attentionTokenBytes(g, o.tp, o.kvElem);
+  }
+  byKey.set(key, r);
+  return r;
+}
+
+/**
+ * Bytes one decode step moves through one sequence's cache on one GPU at context `ctx`, from the per-layer
+ * figures the memory model stores (attentionTokenBytes, recurrentLayerBytes in the engine's state dtypes):
+ * a full-attention layer reads every token's cell (the MLA latent, or the KV heads this TP rank holds), a
+ * sliding-window layer the tokens inside its window, and a recurrent layer reads and writes its state once.
+ * Empty slots of vLLM's hybrid groups and its Mamba page padding hold memory no kernel reads: not counted.
+ */
+export function decodeCacheBytes(
+  arch: Arch,
+  fw: FrameworkProfile,
+  o: { c: number; tp: number; kvElem: number },
+  ctx: number,
+): number {
+  const r = cacheReads(arch, cacheLayoutOf(fw), o);
+  let bytes = r.perToken * ctx + r.fixed;
+  for (let i = 0; i < r.windows.length; i += 2)
+    bytes += Math.min(ctx, r.windows[i]!) * r.windows[i + 1]!;
+  return bytes;
+}
+
 /** One vLLM startup log of calibration/kv-cache.json beside the estimate (`validate`). */
 export interface KvCacheRow {
   id: string;

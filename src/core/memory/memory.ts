@@ -30,6 +30,7 @@ import {
   cacheFigures,
   cacheLayoutOf,
   cacheShapeOf,
+  kvElementBytes,
   recurrentLayerBytes,
   stateDtypeBytes,
   type CacheFigures,
@@ -820,14 +821,9 @@ export function recurrentStateBytes(
 // llama.cpp's physical batch (n_ubatch, default 512: https://github.com/ggml-org/llama.cpp/blob/master/common/common.h): the prefill chunk and the rows of the
 // output buffer its compute graph reserves (llama-context.cpp output_reserve: n_outputs x n_vocab fp32).
 export const LLAMA_CPP_UBATCH = 512;
-// llama.cpp q8_0 blocks: 32 int8 values and one fp16 scale = 34 bytes (block_q8_0,
-// https://github.com/ggml-org/llama.cpp/blob/master/ggml/src/ggml-common.h).
-const Q8_0_BYTES = 34 / 32;
-
-/** Bytes per KV element: the compute dtype, or fp8 (llama.cpp writes q8_0 for it). */
+/** Bytes per KV element (kv-layout.ts kvElementBytes). */
 function kvElemBytes(s: Setup): number {
-  if (s.o.kvCacheDtype !== 'fp8') return s.c; // 'auto' = the compute dtype (vLLM, SGLang, HF, torchtune)
-  return s.fw.layerOffload ? Q8_0_BYTES : 1;
+  return kvElementBytes(s.fw, s.o.kvCacheDtype, s.c);
 }
 
 /** Tokens one prefill step runs: every prompt at once, one chunk under a serving engine. */

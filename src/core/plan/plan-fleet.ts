@@ -121,7 +121,9 @@ export function fleetCandidates(input: PlanInput): FleetCandidate[] {
   for (const h of options) {
     const r = plan({ ...input, scenario, hardware: [h], top: 60 });
     for (const p of r.plans) {
-      const c = replicaOf(p);
+      // One server at the job's concurrency: a plan of dp replicas serves a share of it each
+      // (replicas.ts), and the fleet sets its own replica counts.
+      const c = p.choices.dp === 1 ? replicaOf(p) : null;
       if (c) all.push(c);
     }
   }

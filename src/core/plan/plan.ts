@@ -41,6 +41,7 @@ import { memorySurface, onCapacity, type MemorySurface } from '../memory/surface
 import { fitDeviceBytes } from '../memory/paged.js';
 import type { PolicyMemory } from '../memory/objective.js';
 import { maxSearchedGpus, objectiveConfigs, serverGpus, withObjectiveConfig } from './objective.js';
+import { replicaShares, servesConcurrency } from './replicas.js';
 import {
   estimateObjectiveTime,
   objectiveStep,
@@ -73,6 +74,7 @@ import {
   type Bound,
   type GpuRates,
   type ModelFacts,
+  type QuantFormat,
   type TimeOptions,
   type TimeResult,
   type TrainWork,
@@ -204,6 +206,11 @@ export interface PlanChoices {
   framework: EstimateOptions['framework'];
   /** The concrete engine `launch` writes for this plan, and whose allocations its memory follows. */
   engine: Engine;
+  /**
+   * Serving plans: the kernel the weights run through (awq_marlin / gptq_marlin as `marlin`, CUTLASS W8A8 as
+   * `cutlass`, `bnb`, `gguf`; null for 16-bit), as `estimate --json` reports it in time.settings.quantFormat.
+   */
+  quantFormat?: QuantFormat | null;
 }
 
 export interface Plan {
@@ -480,7 +487,7 @@ function baseConfigsAt(s: Scenario, native: WeightDtype | null): BaseConfig[] {
                 // copied with each batch, the same keys in the same order.
                 let first: EstimateOptions | null = null;
                 for (const batch of job.kind === 'inference'
-                  ? [job.concurrency]
+                  ? replicaShares(job.concurrency, maxSearchedGpus(s))
                   : microBatches(job.globalBatch, search.microBatches)) {
                   const o: EstimateOptions = first
                     ? { ...first, batch }
@@ -797,6 +804,8 @@ function shapeTableOf(job: Scenario['job'], layouts: readonly Layout[], batch: n
   for (let i = 0; i < layouts.length; i++) {
     const L = layouts[i]!;
     let a = 1;
+    // Serving: each of the layout's replicas serves its share of the concurrency (replicas.ts).
+    if (job.kind === 'inference' && !servesConcurrency(job.concurrency, batch, L.dp)) continue;
     if (job.kind === 'fine-tune') {
       if (batch * L.dp > job.globalBatch) continue; // idle ranks
       // The global batch is kept exactly (micro-batch x accumulation x dp); a data-parallel degree that does
@@ -2110,7 +2119,10 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
     rank: 0,
     onFront,
     variants: k.variants,
-    choices,
+    choices:
+      options.method === 'inference'
+        ? { ...choices, quantFormat: t.settings.quantFormat }
+        : choices,
     hardware: planHardware(h, count, level, gpuW),
     memory: planMemory(m, capacity),
     hostRam: planHostRam(ctx, h, options, m),

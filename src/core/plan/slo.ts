@@ -28,11 +28,11 @@ export interface SloNearest {
   kvCacheDtype: KvCacheDtype;
   tp: number;
   pp: number;
-  /** The scenario's concurrency and the plan's times per request at it. */
+  /** The scenario's concurrency (over all replicas) and the plan's times per request at it (each replica's share). */
   concurrency: number;
   ttftSeconds: number;
   tpotSeconds: number;
-  /** Largest concurrency on the same configuration whose TTFT and TPOT meet the SLO (0: not even one). */
+  /** Largest concurrency (over all replicas) on the same configuration whose TTFT and TPOT meet the SLO (0: not even one). */
   maxConcurrency: number;
   /** Times per request at maxConcurrency (null when 0). */
   ttftSecondsAtMax: number | null;
@@ -83,6 +83,8 @@ export function sloNearestOf(
   const now = at(o.batch);
   const max = maxConcurrencyAtSlo(at, o.batch, slo);
   const atMax = max > 0 ? at(max) : null;
+  // Each of the layout's replicas serves o.batch of the concurrency (replicas.ts): the job's figures are dp x.
+  const dp = Math.max(1, Math.floor(o.gpus / (o.tp * o.pp)));
   return {
     gpuId: gpu.id,
     gpus: o.gpus,
@@ -91,10 +93,10 @@ export function sloNearestOf(
     kvCacheDtype: o.kvCacheDtype ?? 'auto',
     tp: o.tp,
     pp: o.pp,
-    concurrency: o.batch,
+    concurrency: o.batch * dp,
     ttftSeconds: now.ttft,
     tpotSeconds: now.tpot,
-    maxConcurrency: max,
+    maxConcurrency: max * dp,
     ttftSecondsAtMax: atMax?.ttft ?? null,
     tpotSecondsAtMax: atMax?.tpot ?? null,
     slo: { ...slo },

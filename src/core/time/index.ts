@@ -10,6 +10,7 @@
 import type { Arch } from '../model/arch.js';
 import { OPTIMIZER_PROFILES } from '../engines/optimizers.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
+import { decodeCacheBytes, kvElementBytes } from '../memory/kv-layout.js';
 import { FLOAT_BYTES, valueBytes } from '../model/dtypes.js';
 import { ligerChunkRows, ligerPatches } from '../engines/hf/liger.js';
 import { shapeFactor } from './shape.js';
@@ -289,9 +290,10 @@ export interface ModelFacts {
   liger: boolean;
   /** Layers with softmax attention (all but linear-attention / SSM layers). */
   attnLayers: number;
-  /** Linear-attention layers: FLOPs per token (all of them) and state bytes per sequence (16-bit). */
+  /** Linear-attention layers: FLOPs per token (all of them). */
   recurrentFlopsPerToken: number;
-  recurrentStateBytes: number;
+  /** The architecture whose cache layout decode reads (kv-layout.ts decodeCacheBytes). */
+  arch: Arch;
 }
 
 export function modelFacts(arch: Arch): ModelFacts {
@@ -308,7 +310,6 @@ export function modelFacts(arch: Arch): ModelFacts {
   let expertFfn = 0;
   let recurrentLayers = 0;
   let recurrentFlops = 0;
-  let recurrentState = 0;
   for (const g of arch.groups) {
     otherTotal += g.count * g.otherParamsPerLayer;
     if (g.name === 'vision') {
@@ -325,8 +326,6 @@ export function modelFacts(arch: Arch): ModelFacts {
       // chunked SSD is the same form with d_state as dk and head_dim as dv (Dao & Gu 2024, arXiv 2405.21060 §6).
       recurrentFlops +=
         g.count * 2 * r.heads * (r.chunk * (r.keyDim + r.valueDim) + 2 * r.keyDim * r.valueDim);
-      recurrentState +=
-        g.count * 2 * (r.heads * r.keyDim * r.valueDim + r.convChannels * (r.convKernel - 1));
     }
     for (const l of g.linears) {
       const w = l.inFeatures * l.outFeatures;
@@ -376,7 +375,7 @@ export function modelFacts(arch: Arch): ModelFacts {
     liger: ligerPatches(arch.modelType),
     attnLayers: layers - recurrentLayers,
     recurrentFlopsPerToken: recurrentFlops,
-    recurrentStateBytes: recurrentState,
+    arch,
   };
 }
 
@@ -1323,14 +1322,16 @@ function decodeHost(
       : o.weights === 'int8'
         ? linears * INT8_LINEAR_SECONDS
         : linears * bnb4Ops(o) * bnb4Op;
+  // An MoE layer's routing kernels beyond a dense MLP's (the engine's count, engines/<engine>/memory.ts).
+  const routing = m.moeLayers * (FRAMEWORKS[o.framework].moeRoutingKernels ?? 0);
   if (compiled)
     return {
       dispatch: 0,
-      gaps: m.layers * OPS_PER_LAYER_COMPILED * GRAPH_KERNEL_SECONDS + bnb,
+      gaps: (m.layers * OPS_PER_LAYER_COMPILED + routing) * GRAPH_KERNEL_SECONDS + bnb,
       fixed: 0,
     };
   return {
-    dispatch: m.layers * OPS_PER_LAYER_EAGER * EAGER_DECODE_OP_SECONDS + bnb,
+    dispatch: (m.layers * OPS_PER_LAYER_EAGER + routing) * EAGER_DECODE_OP_SECONDS + bnb,
     gaps: 0,
     fixed: GENERATE_TOKEN_SECONDS,
   };
@@ -1426,11 +1427,12 @@ function decodeTraffic(
     bf16Read * 2 + (k !== null && B > k.crossover ? qRead * (wb + 4) : (qRead * wb) / eff);
   // Bytes per linear weight element as stored (prefill reads each once; host layers at this size).
   const wbStored = (bf16Read * 2 + qRead * wb) / linearRead;
-  // KV cache read each step: K and V of every layer at the context length (16-bit, or 8-bit with fp8 / q8_0).
-  const kvElem = o.kvCacheDtype === 'fp8' ? 1 : 2;
-  // Linear-attention layers read and write their fixed state instead (no context term).
-  const kv =
-    (2 * m.attnLayers * m.kvWidth * ctx * kvElem * B + 2 * m.recurrentStateBytes * B) / o.tp;
+  // The cache each step reads, per GPU, from the layout the memory model stores (kv-layout.ts): the MLA
+  // latent, this rank's KV heads, a sliding window's cells, a recurrent layer's state read and written.
+  const fw = FRAMEWORKS[o.framework];
+  const c = FLOAT_BYTES[o.compute];
+  const kvElem = kvElementBytes(fw, o.kvCacheDtype, c);
+  const kv = B * decodeCacheBytes(m.arch, fw, { c, tp: o.tp, kvElem }, ctx);
   const h = hostShare(m, o);
   const weightGpu = (linearBytes * (1 - h.layers) + (h.head ? 0 : headBytes)) / o.tp;
   const host = linearRead * wbStored * h.layers + (h.head ? headBytes : 0) + kv * h.layers;

@@ -6,6 +6,7 @@ import {
   checkScript,
   modelLines,
   prefixLine,
+  shareLine,
   replicaLines,
   servedCheckpoint,
 } from '../serve-common.js';
@@ -81,6 +82,7 @@ export function emitLlamaCpp(x: LaunchInput): EngineOutput {
     'set -euo pipefail',
     ...modelLines(ck),
     ...prefixLine(x.options),
+    ...shareLine(x.options, replicas),
   ];
   const servers = replicaLines(
     replicas,

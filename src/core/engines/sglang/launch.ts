@@ -5,6 +5,7 @@ import {
   checkScript,
   modelLines,
   prefixLine,
+  shareLine,
   replicaLines,
   servedCheckpoint,
 } from '../serve-common.js';
@@ -58,6 +59,7 @@ export function emitSglang(x: LaunchInput): EngineOutput {
     'set -euo pipefail',
     ...modelLines(ck),
     ...prefixLine(o),
+    ...shareLine(o, replicas),
   ];
   const servers = replicaLines(
     replicas,

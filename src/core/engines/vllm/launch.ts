@@ -8,6 +8,7 @@ import {
   checkScript,
   modelLines,
   prefixLine,
+  shareLine,
   replicaLines,
   servedCheckpoint,
 } from '../serve-common.js';
@@ -107,6 +108,7 @@ export function emitVllm(x: LaunchInput): EngineOutput {
     'set -euo pipefail',
     ...modelLines(ck),
     ...prefixLine(o),
+    ...shareLine(o, replicas),
   ];
   const servers = replicaLines(
     replicas,

@@ -53,6 +53,11 @@ export const VLLM_MEMORY: FrameworkProfile = {
   fusedKernels: true,
   // vllm/model_executor/layers/fused_moe: one fused Triton/CUTLASS MoE kernel per projection over all experts.
   moeDispatch: 'grouped',
+  // An MoE layer's decode runs the router GEMM, fused_topk (topk_softmax), moe_align_block_size, the w13 and w2
+  // fused_moe kernels with silu_and_mul between, then moe_sum: 7 kernels where a dense MLP runs 3 (gate_up GEMM,
+  // silu_and_mul, down GEMM) (fused_experts_impl and fused_moe in
+  // https://github.com/vllm-project/vllm/blob/000d1458098ebf47491dad470d164d443ab18a9c/vllm/model_executor/layers/fused_moe/fused_moe.py).
+  moeRoutingKernels: 4,
   expertParallel: true, // --enable-expert-parallel
   source: 'https://docs.vllm.ai/en/latest/configuration/conserving_memory.html',
 };
