@@ -18,7 +18,7 @@ afterAll(() => closeJslpWorkers());
 const scenario = scenarioSchema.parse({
   name: 'six 3090s on two circuits',
   model: 'tinyllama-1.1b',
-  job: { kind: 'inference', context: 2048, concurrency: 4, outputTokens: 1_000_000 },
+  job: { kind: 'inference', context: 2048, concurrency: 6, outputTokens: 1_000_000 }, // one sequence per replica
   hardware: { owned: [{ gpu: 'rtx-3090', count: 6 }], gpusPerNode: 2, counts: { min: 6, max: 6 } },
   power: {
     circuits: [
