@@ -36,6 +36,8 @@ export interface LaunchFlags {
   sharding: unknown;
   out: string;
   force: boolean;
+  /** Move an existing --out aside as `<name>.old-<time>` instead of refusing. */
+  keepOld?: boolean;
 }
 
 /**
@@ -333,12 +335,16 @@ export function launchFolder(input: LaunchInput): { bundle: LaunchBundle; files:
 
 function writeFolder(input: LaunchInput, lf: LaunchFlags): number {
   const { bundle, files } = launchFolder(input);
-  const dir = writeLaunchFolder(files, lf.out, lf.force);
+  const { dir, keptAs } = writeLaunchFolder(files, lf.out, {
+    force: lf.force,
+    keepOld: lf.keepOld === true,
+  });
   const skipped = bundle.outputs.filter((o) => !o.ok).length;
   process.stdout.write(
     `wrote ${files.length} files for ${bundle.engine} to ${dir}${skipped > 0 ? ` (${skipped} output${skipped > 1 ? 's' : ''} skipped: see README.md)` : ''}\n`,
   );
   for (const f of files) process.stdout.write(`  ${f.path}\n`);
+  if (keptAs !== null) process.stdout.write(`kept the old folder as ${keptAs}\n`);
   if (input.estimate.fits === false)
     process.stdout.write(
       `warning: the plan does not fit on ${input.gpu.name}; run 'vramplan explain' with the same flags\n`,
