@@ -1,9 +1,14 @@
 /** The launch command's body: parse → load model and GPU → estimate → emit engine files → write the folder. */
 import { buildEstimate } from '../core/estimate.js';
 import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
+import { basename, dirname, isAbsolute, resolve as resolvePath } from 'node:path';
 import { z } from 'zod';
-import { buildLaunch, type LaunchBundle, type LaunchInput } from '../core/launch/index.js';
+import {
+  buildLaunch,
+  bundleBlocked,
+  type LaunchBundle,
+  type LaunchInput,
+} from '../core/launch/index.js';
 import { badValue, UserError } from '../io/errors.js';
 import { findGpu } from '../io/load-catalog.js';
 import { parseJsonInput, readInputText } from '../io/read-input.js';
@@ -141,9 +146,17 @@ export function launchInputFromFlags(model: string, flags: RawFlags, lf: LaunchF
     gradAccum,
     powerLimitW,
     estimate: buildEstimate(arch, options, gpu, time),
-    modelRef: arch.hfId ?? model,
+    modelRef: arch.hfId ?? modelRefOf(model),
     gpusPerNode,
   };
+}
+
+/**
+ * What the launch files load (`model_name_or_path`, `base_model`): a path to a `config.json` names its
+ * folder, which from_pretrained reads; anything else as given.
+ */
+export function modelRefOf(spec: string): string {
+  return basename(spec) === 'config.json' && existsSync(spec) ? dirname(spec) : spec;
 }
 
 /** LaunchInput of a ranked plan: its own options (engine included), accumulation and power cap. */
@@ -198,7 +211,10 @@ export async function runLaunchScenario(
   const scenario = loadScenario(file);
   const spec = modelSpecOf(file, scenario);
   const arch = resolveModel(spec, { flag: 'model' });
-  return writeFolder(launchInputOfPlan(result.plans[n - 1]!, arch, arch.hfId ?? spec), lf);
+  return writeFolder(
+    launchInputOfPlan(result.plans[n - 1]!, arch, arch.hfId ?? modelRefOf(spec)),
+    lf,
+  );
 }
 
 const exportedPlanSchema = z.object({
@@ -244,7 +260,7 @@ export function runLaunchFromPlan(file: string, planArg: unknown, lf: LaunchFlag
   const input = launchInputOfPlan(
     plans[n - 1] as unknown as Plan,
     arch,
-    arch.hfId ?? spec,
+    arch.hfId ?? modelRefOf(spec),
     gpus[n - 1],
   );
   if (input.estimate.fits === false)
@@ -326,6 +342,12 @@ export function runLaunch(model: string, flags: RawFlags, lf: LaunchFlags): numb
 /** The launch folder of one input: its README and the engine's files (scripts executable). */
 export function launchFolder(input: LaunchInput): { bundle: LaunchBundle; files: FolderFile[] } {
   const bundle = buildLaunch(input);
+  const blocked = bundleBlocked(bundle);
+  if (blocked !== null)
+    throw new UserError(
+      `launch: this plan cannot be launched (${blocked}); nothing written`,
+      "Change the setting named, or launch another plan ('vramplan plan' ranks only launchable ones).",
+    );
   const files: FolderFile[] = [
     { path: 'README.md', content: renderLaunchReadme(input, bundle) },
     ...bundle.files.map((f) => ({ ...f, mode: f.path.endsWith('.sh') ? 0o755 : 0o644 })),

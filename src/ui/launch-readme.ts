@@ -104,7 +104,12 @@ export function renderLaunchReadme(x: LaunchInput, bundle: LaunchBundle): string
   }
   out.push('', '## How to run', '');
   const has = (p: string) => bundle.files.some((f) => f.path === p);
-  if (has('power-limit.sh')) out.push('1. `bash power-limit.sh` (root) to cap the GPUs.');
+  if (has('power-limit.sh'))
+    out.push(
+      x.options.gpus > (x.gpusPerNode ?? x.options.gpus)
+        ? '1. `bash power-limit.sh` (root) on every machine to cap its GPUs.'
+        : '1. `bash power-limit.sh` (root) to cap the GPUs.',
+    );
   if (has('train_unsloth.py'))
     out.push('- Unsloth: `bash launch.sh` (edit the dataset line of `train_unsloth.py` first).');
   else if (has('launch.sh'))
