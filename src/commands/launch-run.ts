@@ -243,6 +243,14 @@ export function runLaunchFromPlan(file: string, planArg: unknown, lf: LaunchFlag
     if (e instanceof UserError) throw new UserError(`--from-plan: ${e.message}`);
     throw e;
   }
+  // The version `plan --json` writes; a file of another version may mean its fields differently.
+  const version = (raw as { schemaVersion?: unknown } | null)?.schemaVersion;
+  if (version !== undefined && version !== 1)
+    throw badValue(
+      `--from-plan: ${file}: schemaVersion`,
+      version,
+      "1 (the version 'vramplan plan --json' writes)",
+    );
   const parsed = exportedPlanSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

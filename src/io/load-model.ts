@@ -88,7 +88,8 @@ export function searchModels(
   const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
   const q = squash(text);
   const all = listModels(opts);
-  if (q === '') return { hits: all, near: '' };
+  // Only punctuation or symbols ('😀', '---'): nothing to match, so nothing matches (blank lists all).
+  if (q === '') return { hits: text.trim() === '' ? all : [], near: '' };
   const names = (m: ModelEntry) => [m.id, m.hfId, ...m.aliases].filter((n) => n !== null);
   const hits = all.filter((m) => names(m).some((n) => squash(n).includes(q)));
   if (hits.length > 0) return { hits, near: '' };
