@@ -30,7 +30,7 @@ import {
 } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { ConfigError, archFromHfConfig } from '../core/model/index.js';
 import { UserError, shownValue } from './errors.js';
 import { resolveModel } from './load-model.js';
@@ -481,6 +481,7 @@ async function fetchRepo(repo: string, dir: string, flag: string, ways: string):
     lengths.push([shard, n]);
   }
   for (const [shard, n] of lengths) files.push([shard, await hub.header(shard, n)]);
+  sweepTemps(dir);
   const tmp = `${dir}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
     mkdirSync(tmp, { recursive: true });
@@ -497,6 +498,33 @@ async function fetchRepo(repo: string, dir: string, flag: string, ways: string):
     );
   } finally {
     rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** Temp folders beside `dir` whose fetch was interrupted (Ctrl-C, a crash): their process is gone. */
+function sweepTemps(dir: string): void {
+  const prefix = `${basename(dir)}.tmp-`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(dir));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = name.startsWith(prefix)
+      ? /^(\d+)-[0-9a-f]+$/.exec(name.slice(prefix.length))
+      : null;
+    if (!pid) continue;
+    try {
+      process.kill(Number(pid[1]), 0);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ESRCH') continue;
+      try {
+        rmSync(join(dirname(dir), name), { recursive: true, force: true });
+      } catch {
+        /* left for a later fetch */
+      }
+    }
   }
 }
 

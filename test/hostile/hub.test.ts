@@ -255,6 +255,18 @@ describe('Hub: a damaged cached entry', () => {
   });
 });
 
+describe('Hub: an interrupted fetch', () => {
+  it('leaves a temp folder the next fetch sweeps', async () => {
+    const dir = vramplanHubDir('acme/good');
+    const pid = spawnSync(process.execPath, ['-e', '']).pid!;
+    const left = `${dir}.tmp-${pid}-0123abcd`;
+    mkdirSync(left, { recursive: true });
+    writeFileSync(join(left, 'config.json'), '{"model_type": "lla');
+    expect(await prepareModel('acme/good')).toBe(dir);
+    expect(existsSync(left)).toBe(false);
+  });
+});
+
 describe('Hub: two first fetches at once', () => {
   it('the one that finishes second uses the folder the first wrote', async () => {
     const dir = await prepareModel('acme/race');
