@@ -14,8 +14,8 @@ export const QUALITY = ['exact', 'near', 'lossy'] as const;
 const id = z.string().regex(/^[a-z0-9][a-z0-9.-]*$/, 'expected a lower-case kebab-case catalog id');
 const pos = z.number().positive();
 /**
- * The most tokens a job may name (dataset, output): sixty times the largest published pretraining set
- * (15T tokens for Llama 3, https://arxiv.org/abs/2407.21783 §3.1); a larger figure is a typo, and would
+ * The most tokens a job may name (dataset, output): over sixty times the largest published pretraining
+ * set (about 15T tokens for Llama 3, https://arxiv.org/abs/2407.21783 §1); a larger figure is a typo, and would
  * print costs hundreds of digits long.
  */
 const MAX_JOB_TOKENS = 1e15;
