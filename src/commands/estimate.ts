@@ -94,6 +94,11 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
     '<n>',
     'prompt tokens: serving, per request (default seq/2, the rest of --seq generated); GRPO, per prompt (default 512)',
   ],
+  [
+    'prefix-cache',
+    '<fraction>',
+    "serving: share of each prompt already in the engine's prefix cache, 0 to below 1 (default 0)",
+  ],
   ['gpu', '<id>', "catalog GPU id for the fits verdict (see 'vramplan catalog gpus')"],
   [
     'framework',

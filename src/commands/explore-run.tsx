@@ -77,7 +77,7 @@ export async function openExplorer(
 export function launchTo(file: string, plan: Plan, scenario: Scenario, dir = '.'): string {
   const arch = planInputOf(file, scenario).arch;
   const { files } = launchFolder(launchInputOfPlan(plan, arch, arch.hfId ?? scenario.model));
-  return writeLaunchFolder(files, resolve(dir, `launch-${plan.rank}`), false);
+  return writeLaunchFolder(files, resolve(dir, `launch-${plan.rank}`)).dir;
 }
 
 /** Write an export; the extension names the format. Returns the absolute path. */

@@ -1,9 +1,14 @@
 /** The launch command's body: parse → load model and GPU → estimate → emit engine files → write the folder. */
 import { buildEstimate, type EstimateResult } from '../core/estimate.js';
 import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
+import { basename, dirname, isAbsolute, resolve as resolvePath } from 'node:path';
 import { z } from 'zod';
-import { buildLaunch, type LaunchBundle, type LaunchInput } from '../core/launch/index.js';
+import {
+  buildLaunch,
+  bundleBlocked,
+  type LaunchBundle,
+  type LaunchInput,
+} from '../core/launch/index.js';
 import { badValue, UserError } from '../io/errors.js';
 import { findGpu } from '../io/load-catalog.js';
 import { parseJsonInput, readInputText } from '../io/read-input.js';
@@ -43,6 +48,8 @@ export interface LaunchFlags {
   sharding: unknown;
   out: string;
   force: boolean;
+  /** Move an existing --out aside as `<name>.old-<time>` instead of refusing. */
+  keepOld?: boolean;
 }
 
 /**
@@ -154,9 +161,17 @@ export function launchInputFromFlags(
     gradAccum,
     powerLimitW,
     estimate: buildEstimate(arch, options, gpu, time),
-    modelRef: arch.hfId ?? model,
+    modelRef: arch.hfId ?? modelRefOf(model),
     gpusPerNode,
   };
+}
+
+/**
+ * What the launch files load (`model_name_or_path`, `base_model`): a path to a `config.json` names its
+ * folder, which from_pretrained reads; anything else as given.
+ */
+export function modelRefOf(spec: string): string {
+  return basename(spec) === 'config.json' && existsSync(spec) ? dirname(spec) : spec;
 }
 
 /** LaunchInput of a ranked plan: its own options (engine included), accumulation and power cap. */
@@ -211,7 +226,10 @@ export async function runLaunchScenario(
   const scenario = loadScenario(file);
   const spec = modelSpecOf(file, scenario);
   const arch = resolveModel(spec, { flag: 'model' });
-  return writeFolder(launchInputOfPlan(result.plans[n - 1]!, arch, arch.hfId ?? spec), lf);
+  return writeFolder(
+    launchInputOfPlan(result.plans[n - 1]!, arch, arch.hfId ?? modelRefOf(spec)),
+    lf,
+  );
 }
 
 const exportedPlanSchema = z.object({
@@ -240,6 +258,14 @@ export function runLaunchFromPlan(file: string, planArg: unknown, lf: LaunchFlag
     if (e instanceof UserError) throw new UserError(`--from-plan: ${e.message}`);
     throw e;
   }
+  // The version `plan --json` writes; a file of another version may mean its fields differently.
+  const version = (raw as { schemaVersion?: unknown } | null)?.schemaVersion;
+  if (version !== undefined && version !== 1)
+    throw badValue(
+      `--from-plan: ${file}: schemaVersion`,
+      version,
+      "1 (the version 'vramplan plan --json' writes)",
+    );
   const parsed = exportedPlanSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -257,7 +283,7 @@ export function runLaunchFromPlan(file: string, planArg: unknown, lf: LaunchFlag
   const input = launchInputOfPlan(
     plans[n - 1] as unknown as Plan,
     arch,
-    arch.hfId ?? spec,
+    arch.hfId ?? modelRefOf(spec),
     gpus[n - 1],
   );
   if (input.estimate.fits === false)
@@ -345,6 +371,12 @@ export function launchFolder(input: LaunchInput<EstimateResult>): {
   files: FolderFile[];
 } {
   const bundle = buildLaunch(input);
+  const blocked = bundleBlocked(bundle);
+  if (blocked !== null)
+    throw new UserError(
+      `launch: this plan cannot be launched (${blocked}); nothing written`,
+      "Change the setting named, or launch another plan ('vramplan plan' ranks only launchable ones).",
+    );
   const engineWrote = bundle.files.some((f) => f.path !== POWER_FILE);
   const probe: FolderFile[] = engineWrote
     ? [
@@ -367,12 +399,16 @@ export function launchFolder(input: LaunchInput<EstimateResult>): {
 
 function writeFolder(input: LaunchInput<EstimateResult>, lf: LaunchFlags): number {
   const { bundle, files } = launchFolder(input);
-  const dir = writeLaunchFolder(files, lf.out, lf.force);
+  const { dir, keptAs } = writeLaunchFolder(files, lf.out, {
+    force: lf.force,
+    keepOld: lf.keepOld === true,
+  });
   const skipped = bundle.outputs.filter((o) => !o.ok).length;
   process.stdout.write(
     `wrote ${files.length} files for ${bundle.engine} to ${dir}${skipped > 0 ? ` (${skipped} output${skipped > 1 ? 's' : ''} skipped: see README.md)` : ''}\n`,
   );
   for (const f of files) process.stdout.write(`  ${f.path}\n`);
+  if (keptAs !== null) process.stdout.write(`kept the old folder as ${keptAs}\n`);
   if (input.estimate.fits === false)
     process.stdout.write(
       `warning: the plan does not fit on ${input.gpu.name}; run 'vramplan explain' with the same flags\n`,

@@ -33,7 +33,11 @@ export function registerLaunch(program: Command): void {
       'flag form, --zero 1-3: deepspeed (Trainer + DeepSpeed) or fsdp (Accelerate FSDP); default: the --framework engine',
     )
     .requiredOption('--out <dir>', 'folder to create (written atomically)')
-    .option('--force', 'replace --out if it exists')
+    .option(
+      '--force',
+      'replace --out if it exists and holds only the files launch wrote there, unchanged',
+    )
+    .option('--keep-old', 'move an existing --out aside as <out>.old-<time>, then write')
     .action(async (scenario: string | undefined, opts: Record<string, unknown>) => {
       const run = await import('./launch-run.js');
       const lf = {
@@ -42,6 +46,7 @@ export function registerLaunch(program: Command): void {
         sharding: opts.sharding,
         out: String(opts.out),
         force: opts.force === true,
+        keepOld: opts.keepOld === true,
       };
       const sources = [scenario, opts.fromPlan, opts.model].filter((x) => x !== undefined);
       if (sources.length !== 1)

@@ -1,6 +1,14 @@
 /** `vramplan plan <scenario>`: search every way to do the job and rank it. parse → load → plan → render. */
 import type { Command } from 'commander';
 import { FlagError } from '../schema/flags.js';
+import { UserError } from '../io/errors.js';
+
+/** Flags of `plan --from` that a scenario sets in its own fields. */
+const FROM_ONLY: [flag: string, key: string, field: string][] = [
+  ['gpu', 'gpu', 'the GPUs in hardware.owned / hardware.rent'],
+  ['gpus', 'gpus', 'GPU counts in hardware.owned / limits.maxGpus'],
+  ['model', 'model', 'the model in its model field'],
+];
 
 export function registerPlan(program: Command): void {
   program
@@ -37,6 +45,12 @@ export function registerPlan(program: Command): void {
           undefined,
           'a scenario file, or --from <training config> --gpu <id>',
         );
+      // A scenario names its own model and GPUs: these flags would be silently ignored.
+      for (const [flag, key, field] of FROM_ONLY)
+        if (opts[key] !== undefined)
+          throw new UserError(
+            `--${flag}: applies only with --from; the scenario sets ${field} (edit ${file})`,
+          );
       const { runPlan } = await import('./plan-run.js');
       process.exitCode = await runPlan(file, opts);
     });

@@ -11,7 +11,12 @@ export function registerSchema(program: Command): void {
       const text = `${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`;
       if (opts.write === true) {
         const { writeFileSync } = await import('node:fs');
-        writeFileSync(new URL('../../scenarios/scenario.schema.json', import.meta.url), text);
+        const { fileURLToPath } = await import('node:url');
+        const file = fileURLToPath(
+          new URL('../../scenarios/scenario.schema.json', import.meta.url),
+        );
+        writeFileSync(file, text);
+        process.stdout.write(`wrote ${file} (${Buffer.byteLength(text)} bytes)\n`);
       } else process.stdout.write(text);
     });
 }

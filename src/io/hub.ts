@@ -30,8 +30,9 @@ import {
 } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { UserError } from './errors.js';
+import { basename, dirname, join } from 'node:path';
+import { ConfigError, archFromHfConfig } from '../core/model/index.js';
+import { UserError, shownValue } from './errors.js';
 import { resolveModel } from './load-model.js';
 import {
   MAX_INPUT_BYTES,
@@ -64,12 +65,22 @@ const LOOKS_LIKE_REPO = /^[^./~\s][^/\s]*\/[^/\s]+$/;
 const DEFAULT_ENDPOINT = 'https://huggingface.co';
 // Per request (redirects and body included); VRAMPLAN_HUB_TIMEOUT (seconds) overrides it.
 const DEFAULT_TIMEOUT_S = 10;
+// The range VRAMPLAN_HUB_TIMEOUT takes, in s: an hour is far beyond any answer worth waiting for, and well
+// inside AbortSignal.timeout's limit (a delay over 2^32 - 1 ms is a RangeError: Node's timers docs).
+const MIN_TIMEOUT_S = 0.1;
+const MAX_TIMEOUT_S = 3600;
 const CONFIG = 'config.json';
 const INDEX = 'model.safetensors.index.json';
 const SINGLE = 'model.safetensors';
 const HEADER_LENGTH_BYTES = 8;
 // The reference safetensors reader refuses headers over 100 MB.
 const MAX_HEADER_BYTES = 100_000_000;
+// All of a repo's headers together get the same cap: headers hold only tensor names, dtypes and shapes,
+// a few MB for the largest checkpoints, so the cap bounds memory and cache without refusing a real model.
+const MAX_TOTAL_HEADER_BYTES = MAX_HEADER_BYTES;
+// Shards an index may name: Llama 3.1 405B, among the largest public checkpoints, has 191
+// (model-00001-of-00191.safetensors, https://huggingface.co/meta-llama/Llama-3.1-405B/tree/main).
+const MAX_SHARDS = 1000;
 // config.json and the index: the cap of every input file.
 const MAX_JSON_BYTES = MAX_INPUT_BYTES;
 const MAX_REDIRECTS = 5;
@@ -147,7 +158,7 @@ export async function prepareModel(spec: string, flag = '--model'): Promise<stri
   const ways = `give --model a path to its config.json or checkpoint folder, or a catalog id${near ? ` (${near})` : ''}`;
   let damaged: string | null = null;
   if (existsSync(own)) {
-    damaged = cacheProblem(own);
+    damaged = cacheProblem(own, spec);
     if (damaged === null) return own;
   }
   if (offline())
@@ -161,10 +172,12 @@ export async function prepareModel(spec: string, flag = '--model'): Promise<stri
 }
 
 /** Why a folder of vramplan's cache cannot be used (it is then fetched again), or null when it reads. */
-export function cacheProblem(dir: string): string | null {
+export function cacheProblem(dir: string, repo: string): string | null {
   try {
     const config = parseJsonInput(join(dir, CONFIG), readInputText(join(dir, CONFIG)));
     if (!isObject(config)) return `${join(dir, CONFIG)} is not a JSON object`;
+    const notModel = configProblem(config, repo);
+    if (notModel) return `${join(dir, CONFIG)} is ${notModel}`;
     let shards: string[] = [];
     if (existsSync(join(dir, INDEX))) {
       const index = parseJsonInput(join(dir, INDEX), readInputText(join(dir, INDEX)));
@@ -227,6 +240,31 @@ function shardsOf(index: Record<string, unknown>): string[] {
   );
 }
 
+/** VRAMPLAN_HUB_TIMEOUT in seconds (default DEFAULT_TIMEOUT_S); a value out of range is one line. */
+export function hubTimeoutSeconds(): number {
+  const raw = env('VRAMPLAN_HUB_TIMEOUT');
+  if (raw === undefined) return DEFAULT_TIMEOUT_S;
+  const n = /^\s*\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : NaN;
+  if (!(n >= MIN_TIMEOUT_S && n <= MAX_TIMEOUT_S))
+    throw new UserError(
+      `VRAMPLAN_HUB_TIMEOUT: got ${shownValue(raw)}; expected seconds from ${MIN_TIMEOUT_S} to ${MAX_TIMEOUT_S} (default ${DEFAULT_TIMEOUT_S})`,
+    );
+  return n;
+}
+
+/** Why a config.json does not read as a model config (the model reader's words), or null. */
+export function configProblem(config: unknown, repo: string): string | null {
+  try {
+    archFromHfConfig(config, { id: repo, hfId: repo });
+    return null;
+  } catch (e) {
+    if (e instanceof ConfigError)
+      return `not a model config (${e.field}: got ${shownValue(e.value)}; expected ${e.allowed})`;
+    if (e instanceof UserError) return `not a model config (${e.message})`;
+    throw e;
+  }
+}
+
 interface GetOptions {
   range?: [number, number];
   optional?: boolean;
@@ -236,9 +274,7 @@ interface GetOptions {
 
 class Hub {
   readonly endpoint = (env('HF_ENDPOINT') ?? DEFAULT_ENDPOINT).replace(/\/+$/, '');
-  readonly timeoutMs =
-    Math.max(0.1, Number(env('VRAMPLAN_HUB_TIMEOUT') ?? DEFAULT_TIMEOUT_S) || DEFAULT_TIMEOUT_S) *
-    1000;
+  readonly timeoutMs = hubTimeoutSeconds() * 1000;
   constructor(
     readonly repo: string,
     readonly flag: string,
@@ -254,6 +290,10 @@ class Hub {
     return new UserError(
       `${this.flag}: '${this.repo}' is not in the catalog nor cached, and the Hub at ${this.endpoint} cannot be reached (${why}): ${this.ways}, or go online (HF_ENDPOINT sets a mirror)`,
     );
+  }
+
+  refused(file: string, why: string): UserError {
+    return this.bad(file, why);
   }
 
   private bad(file: string, why: string): UserError {
@@ -380,21 +420,28 @@ class Hub {
     return body;
   }
 
-  /** The safetensors header of one file: two ranged reads (length, then JSON); data never read. */
-  async header(file: string): Promise<Buffer> {
+  /** The 8-byte length of a safetensors header (one ranged read), checked against the one-file cap. */
+  async headerLength(file: string): Promise<number> {
     const len = await this.get(file, { range: [0, HEADER_LENGTH_BYTES - 1] });
     if (!len || len.length < HEADER_LENGTH_BYTES)
       throw this.bad(file, 'not a safetensors file (short header)');
     const n = Number(len.readBigUInt64LE(0));
     if (n <= 0 || n > MAX_HEADER_BYTES)
       throw this.bad(file, `not a safetensors file (header length ${n})`);
+    return n;
+  }
+
+  /** The safetensors header of one file whose length is `n` (one ranged read); data never read. */
+  async header(file: string, n: number): Promise<Buffer> {
     const json = await this.get(file, {
       range: [HEADER_LENGTH_BYTES, HEADER_LENGTH_BYTES + n - 1],
     });
     if (!json || json.length !== n) throw this.bad(file, 'truncated safetensors header');
     const why = headerJsonProblem(json);
     if (why) throw this.bad(file, `not a safetensors file (${why})`);
-    return Buffer.concat([len.subarray(0, HEADER_LENGTH_BYTES), json]);
+    const len = Buffer.alloc(HEADER_LENGTH_BYTES);
+    len.writeBigUInt64LE(BigInt(n));
+    return Buffer.concat([len, json]);
   }
 }
 
@@ -405,32 +452,79 @@ class Hub {
 async function fetchRepo(repo: string, dir: string, flag: string, ways: string): Promise<void> {
   const hub = new Hub(repo, flag, ways, dir);
   const config = await hub.json(CONFIG);
+  const notModel = configProblem(JSON.parse(config!.toString('utf8')), repo);
+  if (notModel) throw hub.refused(CONFIG, notModel);
   const files: [string, Buffer][] = [[CONFIG, config!]];
   const index = await hub.json(INDEX, true);
   let shards: string[];
   if (index) {
     files.push([INDEX, index]);
     shards = shardsOf(JSON.parse(index.toString('utf8')) as Record<string, unknown>);
+    if (shards.length > MAX_SHARDS)
+      throw hub.refused(INDEX, `names ${shards.length} shards, over the limit of ${MAX_SHARDS}`);
   } else shards = [SINGLE];
+  // Every header's length first: all of them together are capped before any header is read.
+  const lengths: [string, number][] = [];
+  let total = 0;
   for (const shard of shards) {
-    const header =
+    const n =
       shard === SINGLE && !index
-        ? await hub.header(shard).catch(notFound)
-        : await hub.header(shard);
-    if (header) files.push([shard, header]);
+        ? await hub.headerLength(shard).catch(notFound)
+        : await hub.headerLength(shard);
+    if (n === null) continue;
+    total += n;
+    if (total > MAX_TOTAL_HEADER_BYTES)
+      throw hub.refused(
+        shard,
+        `the safetensors headers of ${shards.length} shards add up to more than ${MAX_TOTAL_HEADER_BYTES} bytes, over the limit for all shards together`,
+      );
+    lengths.push([shard, n]);
   }
+  for (const [shard, n] of lengths) files.push([shard, await hub.header(shard, n)]);
+  sweepTemps(dir);
   const tmp = `${dir}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
     mkdirSync(tmp, { recursive: true });
     for (const [name, data] of files) writeFileSync(join(tmp, name), data);
+    // Another vramplan fetching the same repo at once may have renamed its folder in first: use it
+    // when it reads (never remove a good folder another process may be reading); else replace it.
+    if (existsSync(dir) && cacheProblem(dir, repo) === null) return;
     rmSync(dir, { recursive: true, force: true });
     renameSync(tmp, dir);
   } catch (e) {
+    if (existsSync(dir) && cacheProblem(dir, repo) === null) return;
     throw new UserError(
       `${flag}: cannot write the Hub cache at ${dir} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): set XDG_CACHE_HOME to a writable folder, or ${ways}`,
     );
   } finally {
     rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** Temp folders beside `dir` whose fetch was interrupted (Ctrl-C, a crash): their process is gone. */
+function sweepTemps(dir: string): void {
+  const prefix = `${basename(dir)}.tmp-`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(dir));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = name.startsWith(prefix)
+      ? /^(\d+)-[0-9a-f]+$/.exec(name.slice(prefix.length))
+      : null;
+    if (!pid) continue;
+    try {
+      process.kill(Number(pid[1]), 0);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ESRCH') continue;
+      try {
+        rmSync(join(dirname(dir), name), { recursive: true, force: true });
+      } catch {
+        /* left for a later fetch */
+      }
+    }
   }
 }
 

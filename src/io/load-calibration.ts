@@ -17,12 +17,16 @@ import {
   type ThroughputCase,
 } from '../schema/calibration.js';
 import type { z } from 'zod';
-import { UserError } from './errors.js';
+import { UserError, badValue } from './errors.js';
 
 export const CALIBRATION_DIR = fileURLToPath(new URL('../../calibration/', import.meta.url));
 
 /** Read and validate one cases file of calibration/; `allowed` names the files `--cases` takes. */
-function loadCases<T>(path: string, schema: z.ZodType<T>, allowed: string): T {
+function loadCases<T>(dir: string, file: string, schema: z.ZodType<T>, allowed: string): T {
+  // --cases names a file of calibration/ (what the messages say): a path elsewhere is never read.
+  if (!/^\w[\w.-]*\.json$/.test(file))
+    throw badValue('--cases', file, `the name of a JSON file in calibration/: ${allowed}`);
+  const path = join(dir, file);
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
@@ -44,7 +48,7 @@ export function loadCalibrationCases(
   file = 'cases.json',
   dir = CALIBRATION_DIR,
 ): CalibrationCase[] {
-  return loadCases(join(dir, file), calibrationFileSchema, 'cases.json or informative.json');
+  return loadCases(dir, file, calibrationFileSchema, 'cases.json or informative.json');
 }
 
 /** calibration/throughput.json: published measured speeds. */
@@ -52,7 +56,7 @@ export function loadThroughputCases(
   file = 'throughput.json',
   dir = CALIBRATION_DIR,
 ): ThroughputCase[] {
-  return loadCases(join(dir, file), throughputFileSchema, 'throughput.json');
+  return loadCases(dir, file, throughputFileSchema, 'throughput.json');
 }
 
 /** calibration/max-context.json: published longest sequences that fit a card. */
@@ -60,17 +64,17 @@ export function loadMaxContextCases(
   file = 'max-context.json',
   dir = CALIBRATION_DIR,
 ): MaxContextCase[] {
-  return loadCases(join(dir, file), maxContextFileSchema, 'max-context.json');
+  return loadCases(dir, file, maxContextFileSchema, 'max-context.json');
 }
 
 /** calibration/kv-cache.json: KV pools vLLM printed at startup (issue 29). */
 export function loadKvCacheCases(file = 'kv-cache.json', dir = CALIBRATION_DIR): KvCacheCase[] {
-  return loadCases(join(dir, file), kvCacheFileSchema, 'kv-cache.json');
+  return loadCases(dir, file, kvCacheFileSchema, 'kv-cache.json');
 }
 
 /** calibration/rl-cases.json: published preference / RL measurements (issue 26). */
 export function loadRlCases(file = 'rl-cases.json', dir = CALIBRATION_DIR): RlCase[] {
-  return loadCases(join(dir, file), rlFileSchema, 'rl-cases.json');
+  return loadCases(dir, file, rlFileSchema, 'rl-cases.json');
 }
 
 /** The architecture of a case, from the config.json shipped beside the cases. */

@@ -53,6 +53,8 @@ export function resolveModel(spec: string, opts: ResolveOptions = {}): Arch {
   }
   if (existsSync(spec))
     return statSync(spec).isDirectory() ? fromFolder(spec) : fromConfigFile(spec);
+  const tuned = tunedVariant(spec, dir);
+  if (tuned) return tuned;
   const hint = didYouMean(spec, catalogNames(dir));
   if (hint)
     throw new UserError(
@@ -63,6 +65,27 @@ export function resolveModel(spec: string, opts: ResolveOptions = {}): Arch {
     spec,
     `a catalog id (${exampleIds(dir)}; see 'vramplan catalog models'), a Hugging Face repo id, or a path to config.json`,
   );
+}
+
+/**
+ * An instruction- or chat-tuned upload the catalog does not list (`Qwen/Qwen2.5-7B-Instruct`,
+ * `mistralai/Mistral-Nemo-Instruct-2407`, `meta-llama/Llama-2-7b-chat-hf`) estimated as its base entry
+ * (`Qwen/Qwen2.5-7B`, `mistralai/Mistral-Nemo-Base-2407`): such fine-tunes keep the base's config. The
+ * launch files still load the id given. Null when no base entry has the same owner and name.
+ */
+function tunedVariant(spec: string, dir: string): Arch | null {
+  const key = spec.trim();
+  const TUNED = /-(instruct|chat|it)(?=-|$)/i;
+  const kind = TUNED.exec(key)?.[1];
+  if (!kind || !/^[\w.-]+\/[\w.-]+$/.test(key)) return null;
+  for (const base of [key.replace(TUNED, ''), key.replace(TUNED, '-Base')]) {
+    const entry = findEntry(base, dir);
+    if (!entry || entry.hfId?.toLowerCase() !== base.toLowerCase()) continue;
+    const arch = archOf(entry.config, { id: entry.id, hfId: key }, join(dir, `${entry.id}.json`));
+    const note = `${key}: not in the catalog; estimated as its base model ${entry.hfId} (catalog entry ${entry.id}), as ${kind.toLowerCase() === 'chat' ? 'a chat' : 'an instruction'}-tuned upload keeps the base's architecture`;
+    return { ...arch, assumptions: [note, ...(arch.assumptions ?? [])] };
+  }
+  return null;
 }
 
 /**
@@ -88,7 +111,8 @@ export function searchModels(
   const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
   const q = squash(text);
   const all = listModels(opts);
-  if (q === '') return { hits: all, near: '' };
+  // Only punctuation or symbols ('😀', '---'): nothing to match, so nothing matches (blank lists all).
+  if (q === '') return { hits: text.trim() === '' ? all : [], near: '' };
   const names = (m: ModelEntry) => [m.id, m.hfId, ...m.aliases].filter((n) => n !== null);
   const hits = all.filter((m) => names(m).some((n) => squash(n).includes(q)));
   if (hits.length > 0) return { hits, near: '' };

@@ -84,7 +84,18 @@ export async function planScenarioObject(
 export async function detectedFor(scenario: Scenario, detect: boolean): Promise<string[]> {
   if (!detect && !scenario.hardware.detect) return [];
   const { detectGpus } = await import('./detect.js'); // runs nvidia-smi: loaded only for --detect
-  return (await detectGpus({ gpus: loadGpus() })).flatMap((d) => (d.gpuId ? [d.gpuId] : []));
+  const found = await detectGpus({ gpus: loadGpus() });
+  // Said on stderr (the report and --json stay as they are): detection that adds nothing is not silent.
+  const unknown = found.filter((d) => d.gpuId === null).map((d) => d.name);
+  if (found.length === 0)
+    process.stderr.write(
+      "note: --detect: nvidia-smi reported no GPUs (not installed, no NVIDIA driver, or no answer); planning with the scenario's hardware only\n",
+    );
+  else if (unknown.length > 0)
+    process.stderr.write(
+      `note: --detect: not in the GPU catalog, so not added: ${[...new Set(unknown)].join(', ')} (see 'vramplan catalog gpus')\n`,
+    );
+  return found.flatMap((d) => (d.gpuId ? [d.gpuId] : []));
 }
 
 /** Load, resolve and plan one scenario file. */

@@ -69,6 +69,14 @@ export function readInputText(file: string, opts: ReadInputOptions = {}): string
       if (got > max) throw tooBig(`more than ${mib(max)}`);
       if (got === buf.length) break;
     }
+    // Every input is text (YAML, JSON, TOML, shell): a NUL byte means a binary file (an image, an archive).
+    const NUL = 0;
+    if (buf.subarray(0, got).includes(NUL))
+      throw new UserError(
+        `${file}: is a binary file (it holds NUL bytes); expected a text file such as YAML or JSON`,
+        undefined,
+        opts.exitCode ?? 1,
+      );
     return buf.subarray(0, got).toString('utf8');
   } catch (e) {
     if (e instanceof UserError) throw e;

@@ -86,6 +86,13 @@ export const isGguf = (w: string): w is GgufDtype => (GGUF_DTYPES as readonly st
 
 const count = (max: number) => z.number().int().min(1).max(max);
 
+/**
+ * The most GPUs one configuration may use (--gpus, --rollout-gpus, a plans file): the scenario's
+ * limits.maxGpus bound, six times the largest published training run (16,384 H100s for Llama 3 405B,
+ * https://arxiv.org/abs/2407.21783 §3.3.1).
+ */
+export const MAX_GPUS = 100_000;
+
 /** One fully specified configuration (defaults applied); what the memory model reads. */
 export const EstimateOptionsSchema = z
   .object({
@@ -110,7 +117,7 @@ export const EstimateOptionsSchema = z
     optimizerInBackward: z.boolean(),
     zero: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]),
     offload: z.enum(OFFLOAD),
-    gpus: count(1_000_000),
+    gpus: count(MAX_GPUS),
     tp: count(4096),
     pp: count(4096),
     /** Context-parallel degree (ring attention over the sequence); data parallel = gpus / (tp*pp*cp). */
@@ -146,7 +153,7 @@ export const EstimateOptionsSchema = z
      */
     rolloutSleep: z.boolean().optional(),
     /** vllm-server: GPUs of --gpus that run the vLLM server (the rest train). */
-    rolloutGpus: count(1_000_000).optional(),
+    rolloutGpus: count(MAX_GPUS).optional(),
     /** Serving: KV cache dtype (absent = auto, the compute dtype). */
     kvCacheDtype: z.enum(KV_CACHE_DTYPES).optional(),
     /**

@@ -20,6 +20,7 @@ import {
   STATE_DTYPES,
   WEIGHT_DTYPES,
   defaultOptions,
+  MAX_GPUS,
   trainingGpus,
   type EstimateOptions,
   type Framework,
@@ -161,7 +162,7 @@ export function optionsFromFlags(flags: RawFlags): EstimateOptions {
     // An engine name stands for its memory profile (core/engines/defaults.ts applies its defaults).
     framework: frameworkOf(pick(flags, 'framework', FRAMEWORK_NAMES, d.framework)),
   };
-  o.gpus = int(flags, 'gpus', o.tp * o.pp * o.cp, 1, 1_000_000);
+  o.gpus = int(flags, 'gpus', o.tp * o.pp * o.cp, 1, MAX_GPUS);
   objectiveInto(o, flags);
   servingFlagsInto(o, flags);
   checkCombination(o);
@@ -255,7 +256,7 @@ export function objectiveInto(o: EstimateOptions, flags: RawFlags): void {
     for (const f of ['rollout-memory', 'rollout-sleep'])
       if (flags[f] !== undefined)
         throw new FlagError(f, flags[f], 'only with --rollout vllm-colocate');
-  if (o.rollout === 'vllm-server') o.rolloutGpus = int(flags, 'rollout-gpus', 1, 1, 1_000_000);
+  if (o.rollout === 'vllm-server') o.rolloutGpus = int(flags, 'rollout-gpus', 1, 1, MAX_GPUS);
   else if (flags['rollout-gpus'] !== undefined)
     throw new FlagError('rollout-gpus', flags['rollout-gpus'], 'only with --rollout vllm-server');
 }

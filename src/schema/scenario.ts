@@ -13,6 +13,13 @@ export const QUALITY = ['exact', 'near', 'lossy'] as const;
 
 const id = z.string().regex(/^[a-z0-9][a-z0-9.-]*$/, 'expected a lower-case kebab-case catalog id');
 const pos = z.number().positive();
+/**
+ * The most tokens a job may name (dataset, output): over sixty times the largest published pretraining
+ * set (about 15T tokens for Llama 3, https://arxiv.org/abs/2407.21783 §1); a larger figure is a typo, and would
+ * print costs hundreds of digits long.
+ */
+const MAX_JOB_TOKENS = 1e15;
+const tokens = pos.max(MAX_JOB_TOKENS);
 const count = (max: number) => z.number().int().min(1).max(max);
 
 /** Training methods a fine-tune may use. */
@@ -28,8 +35,9 @@ export const fineTuneJobSchema = z
     /** Samples per optimizer step (kept with gradient accumulation whatever the micro-batch). */
     globalBatch: count(1_000_000).default(16),
     /** Tokens in the dataset (one epoch). */
-    datasetTokens: pos.default(10_000_000),
-    epochs: pos.default(1),
+    datasetTokens: tokens.default(10_000_000),
+    // An input bound, not a measured figure: epochs times datasetTokens stays under MAX_JOB_TOKENS x 1e4.
+    epochs: pos.max(10_000).default(1),
     loraRank: count(65_536).default(16),
     /** 'all-linear' or a list of q,k,v,o,gate,up,down. */
     loraTargets: z
@@ -50,7 +58,7 @@ export const inferenceJobSchema = z
     /** Sequences served at once (decode batch). */
     concurrency: count(100_000).default(1),
     /** Output tokens to generate over the job (for time and cost). */
-    outputTokens: pos.default(10_000_000),
+    outputTokens: tokens.default(10_000_000),
     /** Prompt tokens per request (the rest of `context` is generated); default half the context. */
     promptTokens: count(10_000_000).optional(),
     /** Service level per request: time to first token and time per output token, milliseconds. */

@@ -36,6 +36,8 @@ const CSV_HEAD = [
   'costUsd',
   'slowdown',
   'onFront',
+  'engine',
+  'quality',
 ];
 
 const csvCell = (v: unknown): string => {
@@ -72,6 +74,8 @@ export function planCsv(r: PlanResult): string {
     p.cost.usd.toFixed(4),
     p.slowdown.toFixed(4),
     p.onFront,
+    p.choices.engine,
+    p.quality.tier,
   ]);
   return [CSV_HEAD, ...rows].map((row) => row.map(csvCell).join(',')).join('\n') + '\n';
 }

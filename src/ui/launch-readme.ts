@@ -120,7 +120,12 @@ export function renderLaunchReadme(x: LaunchInput<EstimateResult>, bundle: Launc
   }
   out.push('', '## How to run', '');
   const has = (p: string) => bundle.files.some((f) => f.path === p);
-  if (has('power-limit.sh')) out.push('1. `bash power-limit.sh` (root) to cap the GPUs.');
+  if (has('power-limit.sh'))
+    out.push(
+      x.options.gpus > (x.gpusPerNode ?? x.options.gpus)
+        ? '1. `bash power-limit.sh` (root) on every machine to cap its GPUs.'
+        : '1. `bash power-limit.sh` (root) to cap the GPUs.',
+    );
   if (has('train_unsloth.py'))
     out.push('- Unsloth: `bash launch.sh` (edit the dataset line of `train_unsloth.py` first).');
   else if (has('launch.sh'))
@@ -138,6 +143,10 @@ export function renderLaunchReadme(x: LaunchInput<EstimateResult>, bundle: Launc
     out.push(
       '- transformers: `CUDA_VISIBLE_DEVICES=0 python generate.py "your prompt"` (one process per GPU), in the transformers environment (`pip install -r requirements.txt` in a virtualenv of its own).',
     );
+  out.push(
+    '',
+    'Your edits are safe: `vramplan launch ... --force` replaces this folder only while it holds the files launch wrote, unchanged (`.vramplan-launch` lists them with their hashes); once a file here is edited or a run writes into the folder, it refuses, and `--keep-old` moves the folder aside as `<folder>.old-<time>` before writing a new one.',
+  );
   out.push('', '## Assumptions', '');
   out.push(
     "- Memory is vramplan's estimate for this exact configuration; it ignores NCCL buffers, CUDA graphs, other processes and dataloader workers on the GPU.",

@@ -102,12 +102,16 @@ describe('vramplan launch', () => {
     expect(readdirSync(out)).toEqual(['mine.txt']);
   });
 
-  it('replaces a folder launch wrote whole with --force', () => {
+  it('--force keeps a file the user added to a folder launch wrote; --keep-old moves it aside', () => {
     const out = join(root, 'b2');
     expect(run(...QLORA, '--out', out).code).toBe(0);
     writeFileSync(join(out, 'mine.txt'), 'scratch');
     const r = run(...QLORA, '--out', out, '--force');
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/did not write \(mine\.txt\)/);
+    expect(readFileSync(join(out, 'mine.txt'), 'utf8')).toBe('scratch');
+    const kept = run(...QLORA, '--out', out, '--keep-old');
+    expect(kept.code).toBe(0);
     expect(existsSync(join(out, 'mine.txt'))).toBe(false);
     expect(existsSync(join(out, 'README.md'))).toBe(true);
   });

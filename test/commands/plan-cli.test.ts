@@ -65,9 +65,9 @@ describe('vramplan plan', () => {
     expect(readFileSync(join(dir, 'plans.svg'), 'utf8')).toMatch(
       /^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/,
     );
-    expect(readFileSync(join(dir, 'plans.csv'), 'utf8').split('\n')[0]).toMatch(
-      /^rank,id,kind,gpu,gpus/,
-    );
+    const csv = readFileSync(join(dir, 'plans.csv'), 'utf8').split('\n');
+    expect(csv[0]).toMatch(/^rank,id,kind,gpu,gpus,.*,onFront,engine,quality$/);
+    expect(csv[1]).toMatch(/,(true|false),[a-z.-]+,(exact|near|lossy)$/);
     writeFileSync(join(dir, 'keep.md'), 'mine');
     const r = run('plan', 'scenarios/default.yaml', '--export', join(dir, 'keep.md'));
     expect(r.status).toBe(1);

@@ -109,11 +109,15 @@ describe('estimate: hostile model files', () => {
       ['--model', file('truncated.json', '{"model_type":"llama","hidden_size":40')],
       'truncated.json: invalid JSON',
     ));
-  it('a binary file as config.json (its newlines stay escaped on one line)', () => {
+  it('a binary file as config.json is said to be binary', () => {
     const bytes = Buffer.from([
       0x7f, 0x45, 0x4c, 0x46, 0x0a, 0x00, 0x0d, 0x0a, 0xff, 0xfe, 0x1b, 0x5b,
     ]);
-    rejects(['--model', file('binary.json', bytes)], 'binary.json: invalid JSON');
+    rejects(['--model', file('binary.json', bytes)], 'binary.json: is a binary file');
+  });
+  it('control characters of a text config.json stay escaped on one line', () => {
+    const bytes = Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x0a, 0x0d, 0x0a, 0xff, 0xfe, 0x1b, 0x5b]);
+    rejects(['--model', file('control.json', bytes)], 'control.json: invalid JSON');
   });
   it('a JSON array, a string and null as config.json', () => {
     rejects(['--model', file('array.json', '[1,2]')], '(root): got [1,2]; expected a JSON object');

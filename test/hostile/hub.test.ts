@@ -1,10 +1,11 @@
 /**
- * The Hub cache is never poisoned (issue 27), against a local HTTP server on 127.0.0.1: 404, 500, an HTML
- * page with 200, truncated JSON, an oversize body, a slow body, a redirect loop, a bad safetensors header.
+ * The Hub cache is never poisoned, against a local HTTP server on 127.0.0.1: 404, 500, an HTML page with
+ * 200, truncated JSON, a JSON that is not a model config (a proxy's error), an oversize body, a slow body, a
+ * redirect loop, a bad safetensors header, too many shards, headers too large together.
  * Each gives one UserError line, within bounded requests and time, and leaves nothing in the cache; a
  * damaged cached entry is fetched again; repo ids the Hub would refuse never reach a request or a path.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -76,6 +77,44 @@ function answer(repo: string, file: string, req: IncomingMessage, res: ServerRes
       }
       return void res.writeHead(404).end();
     }
+    case 'acme/denied':
+      // A proxy answering 200 with its own JSON error instead of the file.
+      return void res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"error": "access denied by policy"}');
+    case 'acme/manyshards': {
+      if (file === 'config.json') return void res.writeHead(200).end(CONFIG);
+      if (file === 'model.safetensors.index.json') {
+        const map = Object.fromEntries(
+          Array.from({ length: 1001 }, (_, i) => [`w${i}`, `model-${i}.safetensors`]),
+        );
+        return void res.writeHead(200).end(JSON.stringify({ weight_map: map }));
+      }
+      return void res.writeHead(404).end();
+    }
+    case 'acme/bigheaders': {
+      // 12 shards, each declaring a 90 MB header: under the one-file cap, far over it together.
+      if (file === 'config.json') return void res.writeHead(200).end(CONFIG);
+      if (file === 'model.safetensors.index.json') {
+        const map = Object.fromEntries(
+          Array.from({ length: 12 }, (_, i) => [`w${i}`, `model-${i}.safetensors`]),
+        );
+        return void res.writeHead(200).end(JSON.stringify({ weight_map: map }));
+      }
+      const len = Buffer.alloc(8);
+      len.writeBigUInt64LE(90_000_000n);
+      return void res.writeHead(206).end(len);
+    }
+    case 'acme/race':
+      // Another vramplan finishes the same first fetch while this one waits for config.json.
+      if (file === 'config.json') {
+        const dir = vramplanHubDir('acme/race');
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(join(dir, 'config.json'), CONFIG);
+        writeFileSync(join(dir, 'written-by-the-other.txt'), '');
+        return void res.writeHead(200).end(CONFIG);
+      }
+      return void res.writeHead(404).end();
     case 'acme/flaky':
       // The first config.json answer is a portal page; the next ones are the file.
       if (file === 'config.json' && flakyCalls++ === 0)
@@ -152,6 +191,9 @@ describe('Hub: bad answers are refused and never cached', () => {
     ['acme/e500', /answered HTTP 500/, 1],
     ['acme/html', /HTML page .*captive portal/, 1],
     ['acme/truncated', /not valid JSON/, 1],
+    ['acme/denied', /config\.json: not a model config \(.*\); nothing was written/, 1],
+    ['acme/manyshards', /names 1001 shards, over the limit of 1000/, 2],
+    ['acme/bigheaders', /headers of 12 shards add up to more than 100000000 bytes/, 4],
     ['acme/oversize', /over the limit/, 1],
     ['acme/slow', /no answer within 0\.5 s/, 1],
     ['acme/loop', /more than 5 redirects/, 6],
@@ -200,10 +242,36 @@ describe('Hub: a damaged cached entry', () => {
     expect(e.message).toContain(dir);
     expect(seen).toHaveLength(0);
   });
+  it('a cached config.json that is not a model config is fetched again', async () => {
+    const dir = seed('{"error": "access denied by policy"}');
+    expect(await prepareModel('acme/good')).toBe(dir);
+    expect(seen.some((u) => u.endsWith('/config.json'))).toBe(true);
+    expect(resolveModel(dir).hidden).toBe(64);
+  });
   it('a good cached entry is used without a request', async () => {
     seed(CONFIG.toString());
     await prepareModel('acme/good');
     expect(seen).toHaveLength(0);
+  });
+});
+
+describe('Hub: an interrupted fetch', () => {
+  it('leaves a temp folder the next fetch sweeps', async () => {
+    const dir = vramplanHubDir('acme/good');
+    const pid = spawnSync(process.execPath, ['-e', '']).pid!;
+    const left = `${dir}.tmp-${pid}-0123abcd`;
+    mkdirSync(left, { recursive: true });
+    writeFileSync(join(left, 'config.json'), '{"model_type": "lla');
+    expect(await prepareModel('acme/good')).toBe(dir);
+    expect(existsSync(left)).toBe(false);
+  });
+});
+
+describe('Hub: two first fetches at once', () => {
+  it('the one that finishes second uses the folder the first wrote', async () => {
+    const dir = await prepareModel('acme/race');
+    expect(resolveModel(dir).hidden).toBe(64);
+    expect(existsSync(join(dir, 'written-by-the-other.txt'))).toBe(true);
   });
 });
 
@@ -238,4 +306,23 @@ describe('Hub through the built CLI: a slow body is one line, exit 1', () => {
     expect(err.trim().split('\n')).toHaveLength(1);
     expect(err).toMatch(/no answer within 0\.5 s/);
   });
+});
+
+describe('VRAMPLAN_HUB_TIMEOUT out of range through the built CLI: one line, exit 1', () => {
+  for (const value of ['Infinity', '1e9', '0', '-5', 'soon'])
+    it(value, () => {
+      const r = spawnSync(process.execPath, [CLI, 'estimate', '--model', 'acme/good'], {
+        env: { ...process.env, FORCE_COLOR: '0', VRAMPLAN_HUB_TIMEOUT: value },
+        encoding: 'utf8',
+        timeout: 15_000,
+      });
+      expect(r.status, r.stderr).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(
+        /^vramplan: VRAMPLAN_HUB_TIMEOUT: got '.*'; expected seconds from 0\.1 to 3600/,
+      );
+      expect(seen).toHaveLength(0);
+      nothingCached('acme/good');
+    });
 });

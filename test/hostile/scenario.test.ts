@@ -89,20 +89,28 @@ describe('scenario files that do not parse', () => {
       '→ at job',
     );
   });
-  it('a binary file, as YAML and as JSON (control characters stay escaped on the one line)', () => {
+  it('a binary file, as YAML and as JSON: said to be binary, in plain words', () => {
     const bytes = Buffer.from([
       0x7f, 0x45, 0x4c, 0x46, 0x0a, 0x00, 0x0d, 0x0a, 0xff, 0xfe, 0x1b, 0x5b,
     ]);
+    for (const name of ['binary.yaml', 'binary.json'])
+      rejects(
+        plan(file(name, bytes)),
+        `${name}: is a binary file (it holds NUL bytes); expected a text file such as YAML or JSON`,
+      );
+  });
+  it('control characters of a text file stay escaped on the one line', () => {
+    const bytes = Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x0a, 0x0d, 0x0a, 0xff, 0xfe, 0x1b, 0x5b]);
     const y = rejects(
-      plan(file('binary.yaml', bytes)),
-      'binary.yaml: ✖',
+      plan(file('control.yaml', bytes)),
+      'control.yaml: ✖',
       'expected object, received string',
       '→ at (root)',
     );
     const j = rejects(
-      plan(file('binary.json', bytes)),
-      'binary.json: invalid JSON',
-      '\\u007fELF\\n\\u0000',
+      plan(file('control.json', bytes)),
+      'control.json: invalid JSON',
+      '\\u007fELF',
     );
     // eslint-disable-next-line no-control-regex
     for (const line of [y, j]) expect(line).not.toMatch(/[\u0000-\u001f\u007f]/);

@@ -1,5 +1,5 @@
 /** Every engine's launcher over one LaunchInput (engines/registry.ts); pure (the command writes the files). */
-import { emitPowerLimit } from './power.js';
+import { POWER_ENGINE, emitPowerLimit } from './power.js';
 import type { Engine } from '../../schema/engine.js';
 import { trainingGpus } from '../../schema/estimate.js';
 import { engineOf } from '../engines/engine.js';
@@ -43,6 +43,13 @@ export function buildLaunch(x: LaunchInput): LaunchBundle {
   outputs.push(emitPowerLimit(x));
   const files = outputs.flatMap((out) => (out.ok ? out.files : []));
   return { engine, outputs, files };
+}
+
+/** Why a bundle holds no engine's files (every engine output refused the plan), or null. */
+export function bundleBlocked(b: LaunchBundle): string | null {
+  const engines = b.outputs.filter((o) => o.engine !== POWER_ENGINE);
+  if (engines.some((o) => o.ok)) return null;
+  return engines.map((o) => `${o.engine}: ${o.ok ? '' : o.reason}`).join('; ');
 }
 
 const noLauncher = (engine: Engine): string => `vramplan writes no ${engine} launch files`;

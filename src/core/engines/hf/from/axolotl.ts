@@ -92,6 +92,11 @@ function adapterInto(r: FieldReader, flags: FromFlags, warnings: string[]): void
   const q4 = r.bool('load_in_4bit') === true;
   const q8 = r.bool('load_in_8bit') === true;
   const bnb = r.record('bnb_config_kwargs');
+  // BitsAndBytesConfig raises on both at once: https://github.com/huggingface/transformers/blob/v4.46.0/src/transformers/utils/quantization_config.py
+  if (q4 && q8)
+    warnings.push(
+      'load_in_4bit and load_in_8bit: both true, which transformers refuses (only one can be used); estimated as 4-bit',
+    );
   if (adapter !== undefined && adapter !== 'lora' && adapter !== 'qlora')
     throw new FromError('adapter', adapter, 'lora or qlora (or no adapter for full fine-tuning)');
   if (adapter) {
@@ -128,6 +133,10 @@ export function mapAxolotl(doc: Record<string, unknown>): FromMapping {
   const r = new FieldReader(doc);
   const flags: FromFlags = {};
   const warnings: string[] = [];
+  // A number (`base_model: 12345`) would be looked up as a model id and blamed on --model.
+  const base = r.raw('base_model');
+  if (base !== undefined && typeof base !== 'string')
+    throw new FromError('base_model', base, 'a Hugging Face repo id or a path to a model folder');
   const model = r.str('base_model') ?? null;
   rlInto(r, flags, warnings);
   adapterInto(r, flags, warnings);
