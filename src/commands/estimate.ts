@@ -70,7 +70,7 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
     "model, none, precomputed (default: TRL's: model for dpo/kto, none for orpo/simpo and grpo)",
   ],
   ['generations', '<n>', 'GRPO: completions per prompt (default 8)'],
-  ['completion-tokens', '<n>', 'GRPO: generated tokens per completion (default 256)'],
+  ['completion-tokens', '<n>', 'GRPO: mean generated tokens per completion (default 256)'],
   ['rollout', '<engine>', 'GRPO generation: vllm-colocate, vllm-server, hf (default hf)'],
   [
     'rollout-memory',

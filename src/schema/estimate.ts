@@ -135,7 +135,7 @@ export const EstimateOptionsSchema = z
      * GRPO prompt (seq = promptTokens + completionTokens).
      */
     promptTokens: count(100_000_000).optional(),
-    /** GRPO: generated tokens per completion (TRL max_completion_length). */
+    /** GRPO: mean generated tokens per completion (a generation batch decodes until its longest). */
     completionTokens: count(100_000_000).optional(),
     rollout: z.enum(ROLLOUTS).optional(),
     /** vllm-colocate: the share of each training GPU vLLM takes (TRL vllm_gpu_memory_utilization). */
@@ -147,6 +147,11 @@ export const EstimateOptionsSchema = z
     rolloutSleep: z.boolean().optional(),
     /** vllm-server: GPUs of --gpus that run the vLLM server (the rest train). */
     rolloutGpus: count(1_000_000).optional(),
+    /**
+     * GRPO: micro-batches one generation batch feeds (TRL steps_per_generation, by default the gradient
+     * accumulation: `--grad-accum`); absent = 1. Each process generates batch x this many completions at once.
+     */
+    stepsPerGeneration: count(1_000_000).optional(),
     /** Serving: KV cache dtype (absent = auto, the compute dtype). */
     kvCacheDtype: z.enum(KV_CACHE_DTYPES).optional(),
     /**

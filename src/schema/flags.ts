@@ -140,7 +140,7 @@ export function optionsFromFlags(flags: RawFlags): EstimateOptions {
     loraRank: int(flags, 'lora-rank', d.loraRank, 1, 65_536),
     loraTargets: lora.list,
     loraAllLinear: lora.allLinear,
-    batch: int(flags, 'batch', d.batch, 1, 1_000_000),
+    batch: int(flags, 'batch', flags.objective === 'grpo' ? GRPO_BATCH : d.batch, 1, 1_000_000),
     seq: int(flags, 'seq', d.seq, 1, 100_000_000),
     checkpointing: pick(flags, 'checkpointing', CHECKPOINTING, d.checkpointing),
     attention: pick(flags, 'attention', ATTENTION, d.attention),
@@ -171,6 +171,8 @@ export function optionsFromFlags(flags: RawFlags): EstimateOptions {
 // TRL v1.9.0 trl/trainer/grpo_config.py: num_generations=8, max_completion_length=256.
 export const GRPO_GENERATIONS = 8;
 export const GRPO_COMPLETION_TOKENS = 256;
+// TrainingArguments per_device_train_batch_size=8 (transformers training_args.py), kept by TRL v1.9.0 GRPOConfig.
+const GRPO_BATCH = 8;
 // TRL's GRPOConfig max_prompt_length default (512) until its removal (huggingface/trl #4847).
 const GRPO_PROMPT_TOKENS = 512;
 // TRL v1.9.0 grpo_config.py vllm_gpu_memory_utilization=0.3 (colocate share of each GPU).
@@ -258,6 +260,11 @@ export function objectiveInto(o: EstimateOptions, flags: RawFlags): void {
   if (o.rollout === 'vllm-server') o.rolloutGpus = int(flags, 'rollout-gpus', 1, 1, 1_000_000);
   else if (flags['rollout-gpus'] !== undefined)
     throw new FlagError('rollout-gpus', flags['rollout-gpus'], 'only with --rollout vllm-server');
+  // TRL v1.9.0 grpo_config.py __post_init__: steps_per_generation defaults to gradient_accumulation_steps.
+  // A config's own steps_per_generation (--from) replaces it.
+  const spg = flags['steps-per-generation'] !== undefined ? 'steps-per-generation' : 'grad-accum';
+  const accum = int(flags, spg, 1, 1, 1_000_000);
+  if (accum > 1) o.stepsPerGeneration = accum;
 }
 
 /** --prefix-cache: the share of each prompt found in the prefix cache (0 to below 1). */
@@ -307,6 +314,7 @@ function checkObjective(o: EstimateOptions): void {
       ref,
       'model or none with --objective grpo (completions are sampled each step: nothing to precompute)',
     );
+  if (o.objective === 'grpo') generationBatchCheck(o);
   if (o.rollout !== 'vllm-server') return;
   if (o.gpus === 1)
     throw new FlagError(
@@ -319,6 +327,23 @@ function checkObjective(o: EstimateOptions): void {
       'rollout-gpus',
       o.rolloutGpus,
       `fewer than --gpus ${o.gpus} (the GPUs left over train)`,
+    );
+}
+
+/**
+ * TRL v1.9.0 grpo_config.py __post_init__ raises unless the generation batch (per_device_train_batch_size x
+ * processes x steps_per_generation) holds whole groups of num_generations.
+ */
+function generationBatchCheck(o: EstimateOptions): void {
+  const n = o.generations ?? GRPO_GENERATIONS;
+  const dp = Math.max(1, Math.floor(trainingGpus(o) / (o.tp * o.pp * o.cp)));
+  const spg = o.stepsPerGeneration ?? 1;
+  const g = o.batch * dp * spg;
+  if (g % n !== 0)
+    throw new FlagError(
+      'generations',
+      n,
+      `a divisor of the generation batch --batch ${o.batch} x ${dp} trainer process${dp === 1 ? '' : 'es'} x --grad-accum ${spg} = ${g} (TRL GRPOConfig raises otherwise)`,
     );
 }
 
@@ -494,6 +519,7 @@ const FLAG_OF: Record<keyof EstimateOptions, string> = {
   rolloutMemory: 'rollout-memory',
   rolloutSleep: 'rollout-sleep',
   rolloutGpus: 'rollout-gpus',
+  stepsPerGeneration: 'grad-accum',
   kvCacheDtype: 'kv-cache-dtype',
   prefixCacheFraction: 'prefix-cache',
   gpuLayers: 'gpu-layers',

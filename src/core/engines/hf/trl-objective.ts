@@ -7,6 +7,7 @@
  */
 import { trainingGpus, type EstimateOptions, type Objective } from '../../../schema/estimate.js';
 import { stepsPerGeneration } from '../../memory/objective.js';
+import { longestCompletion } from '../../time/completion-length.js';
 import { nodesOf } from '../../launch/common.js';
 import type { LaunchFile, LaunchInput, LaunchPlan } from '../../launch/types.js';
 
@@ -140,14 +141,12 @@ export function trlObjectiveConfig(
 
 /** GRPOConfig's rollout keys into `config`; returns hf-args.json's top-level rollout fields. */
 function grpoKeys(o: EstimateOptions, config: Record<string, unknown>): Record<string, unknown> {
-  // The emitters get the trainers' view (trainerInput: server mode's gpus are the trainers').
-  const trainers = o.gpus;
-  const dp = trainers / (o.tp * o.pp);
   Object.assign(config, {
     num_generations: o.generations,
-    max_completion_length: o.completionTokens,
-    // The generation batch holds whole groups of num_generations (grpo_config.py __post_init__).
-    steps_per_generation: stepsPerGeneration(o, dp),
+    // --completion-tokens is the mean; TRL caps each completion at max_completion_length (its longest).
+    max_completion_length: longestCompletion(o.completionTokens!),
+    // One generation batch per optimizer step: TRL's default, gradient_accumulation_steps (grpo_config.py).
+    steps_per_generation: stepsPerGeneration(o),
     beta: o.reference === 'model' ? GRPO_BETA : 0.0,
     use_vllm: o.rollout !== 'hf',
   });
@@ -156,7 +155,7 @@ function grpoKeys(o: EstimateOptions, config: Record<string, unknown>): Record<s
       vllm_mode: 'colocate',
       vllm_gpu_memory_utilization: o.rolloutMemory,
       vllm_tensor_parallel_size: 1,
-      vllm_max_model_length: o.seq,
+      vllm_max_model_length: o.promptTokens! + longestCompletion(o.completionTokens!),
       // --rollout-sleep: grpo_config.py v1.9.0 vllm_enable_sleep_mode (vllm_generation.py sleep(level=2)).
       ...(o.rolloutSleep === true ? { vllm_enable_sleep_mode: true } : {}),
     });
@@ -167,7 +166,7 @@ function grpoKeys(o: EstimateOptions, config: Record<string, unknown>): Record<s
   if (o.rollout === 'vllm-server')
     top.vllm_serve = {
       gpus: o.rolloutGpus,
-      trainer_gpus: trainers,
+      trainer_gpus: o.gpus, // trainerInput: server mode's gpus are the trainers'
       tensor_parallel_size: 1,
       data_parallel_size: o.rolloutGpus,
     };
