@@ -76,6 +76,9 @@ export type ComputeDtype = (typeof COMPUTE_DTYPES)[number];
 export type Optimizer = (typeof OPTIMIZERS)[number];
 export type StateDtype = (typeof STATE_DTYPES)[number];
 export type LoraTarget = (typeof LORA_TARGETS)[number];
+/** Modules LoRA can train fully beside its adapters (PEFT modules_to_save). */
+export const SAVED_MODULES = ['embed', 'lm_head'] as const;
+export type SavedModule = (typeof SAVED_MODULES)[number];
 export type Checkpointing = (typeof CHECKPOINTING)[number];
 export type Attention = (typeof ATTENTION)[number];
 export type Offload = (typeof OFFLOAD)[number];
@@ -100,6 +103,11 @@ export const EstimateOptionsSchema = z
     loraTargets: z.array(z.enum(LORA_TARGETS)).min(1),
     /** 'all-linear' as given by the user: every linear of the layers (PEFT's meaning, lm_head excluded). */
     loraAllLinear: z.boolean(),
+    /**
+     * LoRA / QLoRA: modules trained fully beside the adapters (PEFT modules_to_save): a trained copy of each,
+     * with its gradient and optimizer states; absent = none.
+     */
+    modulesToSave: z.array(z.enum(SAVED_MODULES)).min(1).optional(),
     batch: count(1_000_000),
     seq: count(100_000_000),
     checkpointing: z.enum(CHECKPOINTING),

@@ -10,6 +10,8 @@ import {
   KV_CACHE_DTYPES,
   isGguf,
   LORA_TARGETS,
+  SAVED_MODULES,
+  type SavedModule,
   METHODS,
   OBJECTIVES,
   OFFLOAD,
@@ -92,6 +94,24 @@ function addOnce<T>(list: T[], x: T): void {
   if (!list.includes(x)) list.push(x);
 }
 
+/** --modules-to-save: modules LoRA trains fully beside its adapters (PEFT modules_to_save). */
+function savedModules(flags: RawFlags, o: EstimateOptions): SavedModule[] {
+  const v = flags['modules-to-save'];
+  const allowed = `a comma list of ${SAVED_MODULES.join(',')} with --method lora or qlora`;
+  if (typeof v !== 'string' || (o.method !== 'lora' && o.method !== 'qlora'))
+    throw new FlagError('modules-to-save', v, allowed);
+  const out: SavedModule[] = [];
+  for (const p of v.split(',').map((x) => x.trim().toLowerCase())) {
+    if (p === '') continue;
+    if (!(SAVED_MODULES as readonly string[]).includes(p))
+      throw new FlagError('modules-to-save', p, allowed);
+    addOnce(out, p as SavedModule);
+  }
+  if (out.length === 0) throw new FlagError('modules-to-save', v, allowed);
+  // Both orders name the same run: one order, so the options (and their echo) are one.
+  return SAVED_MODULES.filter((m) => out.includes(m));
+}
+
 function targets(flags: RawFlags): { list: LoraTarget[]; allLinear: boolean } {
   const v = flags['lora-targets'];
   if (v === undefined) return { list: ['q', 'v'], allLinear: false };
@@ -162,6 +182,7 @@ export function optionsFromFlags(flags: RawFlags): EstimateOptions {
     framework: frameworkOf(pick(flags, 'framework', FRAMEWORK_NAMES, d.framework)),
   };
   o.gpus = int(flags, 'gpus', o.tp * o.pp * o.cp, 1, 1_000_000);
+  if (flags['modules-to-save'] !== undefined) o.modulesToSave = savedModules(flags, o);
   objectiveInto(o, flags);
   servingFlagsInto(o, flags);
   checkCombination(o);
@@ -491,6 +512,7 @@ const FLAG_OF: Record<keyof EstimateOptions, string> = {
   loraRank: 'lora-rank',
   loraTargets: 'lora-targets',
   loraAllLinear: 'lora-targets',
+  modulesToSave: 'modules-to-save',
   batch: 'batch',
   seq: 'seq',
   checkpointing: 'checkpointing',
@@ -538,6 +560,7 @@ export function flagsFromOptions(o: EstimateOptions): Record<string, string | nu
     if (k === 'method' || k === 'loraTargets' || k === 'loraAllLinear') continue;
     // `seq` already holds the image tokens: --images again would add them twice (the tower's cost is lost).
     if (k === 'images' || k === 'imagePixels') continue;
+    if (k === 'modulesToSave') continue; // a list: written below
     const v = o[k];
     if (v !== undefined && v !== d[k]) out[FLAG_OF[k]] = v as string | number | boolean;
   }
@@ -547,6 +570,7 @@ export function flagsFromOptions(o: EstimateOptions): Record<string, string | nu
     out.checkpointing = o.checkpointing;
     out.attention = o.attention;
   }
+  if (o.modulesToSave) out['modules-to-save'] = o.modulesToSave.join(',');
   if (o.loraAllLinear) out['lora-targets'] = 'all-linear';
   else if (o.loraTargets.join(',') !== d.loraTargets.join(','))
     out['lora-targets'] = o.loraTargets.join(',');

@@ -13,7 +13,7 @@ import {
   ruleBlocker,
   ruleNotes,
 } from './rules.js';
-import { decoderLayerClass, loraTargetModules } from '../../launch/modules.js';
+import { decoderLayerClass, loraTargetModules, savedModuleNames } from '../../launch/modules.js';
 import type { EngineOutput, LaunchInput } from '../../launch/types.js';
 import { AXOLOTL_REWARDS, axolotlRlBlocker, axolotlRlKeys } from './axolotl-rl.js';
 
@@ -28,6 +28,9 @@ function loraTargetKeys(x: LaunchInput, c: Record<string, unknown>): string[] {
   else c.lora_target_modules = m.targetModules;
   // axolotl v0.18.0 schemas/peft.py lora_target_parameters -> LoraConfig(target_parameters=) (loaders/adapter.py).
   if (m.targetParameters.length > 0) c.lora_target_parameters = m.targetParameters;
+  // axolotl lora_modules_to_save -> LoraConfig(modules_to_save=) (--modules-to-save).
+  const saved = savedModuleNames(x.arch, x.options);
+  if (saved && saved.length > 0) c.lora_modules_to_save = saved;
   return m.notes;
 }
 

@@ -23,7 +23,11 @@ import {
   shardsWeights,
   type Distribution,
 } from './distribution.js';
-import { expertTargetParameters, loraTargetModules } from '../../launch/modules.js';
+import {
+  expertTargetParameters,
+  loraTargetModules,
+  savedModuleNames,
+} from '../../launch/modules.js';
 import {
   FLASH_ATTN_WHEEL,
   PEFT_ZERO3_REENTRANT,
@@ -109,6 +113,9 @@ export function loraConfig(
   };
   // Fused 3-D expert weights (transformers 5.x) are reached through target_parameters only (launch/modules.ts).
   if (m.targetParameters.length > 0) config.target_parameters = m.targetParameters;
+  // LoraConfig modules_to_save: full trained copies beside the adapters (--modules-to-save).
+  const saved = savedModuleNames(x.arch, o);
+  if (saved && saved.length > 0) config.modules_to_save = saved;
   // GPT-2 stores its projections as Conv1D (weight transposed): PEFT needs fan_in_fan_out=True.
   if (x.arch.modelType === 'gpt2') config.fan_in_fan_out = true;
   return { config, notes: m.notes };

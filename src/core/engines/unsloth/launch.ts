@@ -84,9 +84,11 @@ const LINEAR = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'] as const;
 /** get_peft_model target_modules: explicit names (all-linear expanded: rule unsloth-all-linear-expanded). */
 function targetModules(x: LaunchInput): { names: string[]; notes: string[] } {
   const o = x.options;
-  const targets = o.loraAllLinear
+  const listed = o.loraAllLinear
     ? [...LINEAR, ...o.loraTargets.filter((t) => t === 'embed' || t === 'lm_head')]
     : o.loraTargets;
+  // --modules-to-save: Unsloth trains embed_tokens / lm_head targets fully (modules_to_save, llama.py#L3318).
+  const targets = [...listed, ...(o.modulesToSave ?? []).filter((m) => !listed.includes(m))];
   const m = loraTargetModules(x.arch, { ...o, loraAllLinear: false, loraTargets: targets });
   return { names: m.targetModules === 'all-linear' ? [] : m.targetModules, notes: m.notes };
 }
@@ -144,7 +146,7 @@ export function emitUnsloth(x: LaunchInput): EngineOutput {
       use_gradient_checkpointing: gc,
       random_state: 3407, // get_peft_model's default seed (llama.py#L3080)
     };
-    if (o.loraTargets.includes('embed') || o.loraTargets.includes('lm_head'))
+    if (o.loraTargets.includes('embed') || o.loraTargets.includes('lm_head') || o.modulesToSave)
       notes.push(
         'Unsloth trains embed_tokens / lm_head fully (modules_to_save) when they are targets (llama.py#L3318)',
       );
