@@ -10,7 +10,6 @@ import {
   TORCH_DTYPE,
   is4bit,
   isAdapter,
-  learningRate,
   loadDtype,
 } from '../../launch/common.js';
 import { DEEPSPEED_FILE } from './deepspeed.js';
@@ -40,6 +39,8 @@ import {
   TRL_VLLM_PIN,
   TRL_VLLM_TORCH,
   objectiveTrainPy,
+  TRL_GRPO_LR_NOTE,
+  trlLearningRate,
   trlObjectiveBlocker,
   trlObjectiveConfig,
 } from './trl-objective.js';
@@ -150,7 +151,7 @@ export function emitHfArgs(x: LaunchInput): EngineOutput {
     output_dir: 'outputs',
     per_device_train_batch_size: o.batch,
     gradient_accumulation_steps: x.gradAccum,
-    learning_rate: learningRate(o),
+    learning_rate: trlLearningRate(o),
     lr_scheduler_type: 'cosine',
     // transformers 5.x: warmup_ratio removed, a float in [0, 1) is a ratio (training_args.py at 00349ae8).
     warmup_steps: 0.03,
@@ -187,6 +188,7 @@ export function emitHfArgs(x: LaunchInput): EngineOutput {
     );
   const lora = loraConfig(x);
   if (lora) notes.push(...lora.notes);
+  if (o.objective === 'grpo') notes.push(TRL_GRPO_LR_NOTE);
   const bnb = bnbConfig(x);
   if (flattens4bit(d, o)) notes.push(quantStorageNote(o, TORCH_DTYPE[o.compute]));
   const args = {

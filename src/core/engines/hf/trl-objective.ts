@@ -8,7 +8,7 @@
 import { trainingGpus, type EstimateOptions, type Objective } from '../../../schema/estimate.js';
 import { stepsPerGeneration } from '../../memory/objective.js';
 import { longestCompletion } from '../../time/completion-length.js';
-import { nodesOf } from '../../launch/common.js';
+import { learningRate, nodesOf } from '../../launch/common.js';
 import type { LaunchFile, LaunchInput, LaunchPlan } from '../../launch/types.js';
 
 /** One TRL trainer: hf-args.json's `trainer` and config block, the Python names and a dataset line. */
@@ -86,6 +86,17 @@ const PREFERENCE_BETA = 0.1;
 // GRPO's KL coefficient where the plan keeps a reference: 0.04, DeepSeekMath's (Shao et al. 2024, §4.1.2);
 // TRL v1.9.0's default beta=0.0 loads none (grpo_config.py).
 const GRPO_BETA = 0.04;
+
+/**
+ * The starting learning rate the TRL launchers write: GRPOConfig's own default for GRPO (1e-6, grpo_config.py
+ * learning_rate at v1.9.0 L418 and v1.8.0 L416, "Defaults to 1e-6 instead of 5e-5"), else the SFT one.
+ */
+export const trlLearningRate = (o: EstimateOptions): number =>
+  o.objective === 'grpo' ? 1e-6 : learningRate(o);
+
+/** The launch README's line for GRPO's learning rate. */
+export const TRL_GRPO_LR_NOTE =
+  "learning_rate 1e-6: TRL GRPOConfig's own default (trl/trainer/grpo_config.py at v1.9.0), not the SFT rate";
 
 /** Config keys only SFTConfig has (sft_config.py v1.9.0), dropped from the other trainers' blocks. */
 const SFT_ONLY = ['packing'];

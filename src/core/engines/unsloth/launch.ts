@@ -152,6 +152,10 @@ export function emitUnsloth(x: LaunchInput): EngineOutput {
       );
   }
   notes.push(...planNotes(o));
+  if (o.objective === 'grpo')
+    notes.push(
+      "learning_rate 5e-6: Unsloth's GRPO notebooks (unslothai/notebooks nb/Llama3.1_(8B)-GRPO.ipynb), not the SFT rate",
+    );
   const sft = sftConfig(x, opt.optim, gc);
   // DPO / GRPO: TRL's trainer and its config block instead of SFTConfig (objective.ts).
   const rl = unslothObjectiveArgs(o, sft);
@@ -207,7 +211,9 @@ function sftConfig(
     output_dir: 'outputs',
     per_device_train_batch_size: o.batch,
     gradient_accumulation_steps: x.gradAccum,
-    learning_rate: learningRate(o),
+    // GRPO: Unsloth's GRPO notebooks' 5e-6 (unslothai/notebooks bdda2efc nb/Llama3.1_(8B)-GRPO.ipynb,
+    // nb/Qwen2.5_(3B)-GRPO.ipynb, nb/Gemma3_(1B)-GRPO.ipynb); the SFT rate otherwise.
+    learning_rate: o.objective === 'grpo' ? 5e-6 : learningRate(o),
     lr_scheduler_type: 'cosine',
     // warmup_steps 5: Unsloth Studio's default (studio/backend/core/training/trainer.py#L673); v5 has no warmup_ratio.
     warmup_steps: 5,
