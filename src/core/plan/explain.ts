@@ -55,6 +55,11 @@ export interface Fix {
   hostRam: HostRam;
   /** GPUs the fix needs (more than given when it adds GPUs). */
   gpus: number;
+  /**
+   * Set when the fix copies weights or activations to and from the host and the time model hides every copy
+   * behind compute (its offload phase is 0): its slowdown rests on that overlap, which is not measured.
+   */
+  overlapAssumed?: true;
 }
 
 export interface Explanation {
@@ -377,6 +382,11 @@ function atAccum(o: EstimateOptions, accum: number): EstimateOptions {
   return out;
 }
 
+/** Parameter or activation offload whose host copies the time model hides entirely behind compute. */
+const hidesHostCopies = (o: EstimateOptions, t: TimeResult): boolean =>
+  (o.offload === 'optimizer+params' || o.checkpointing === 'offload') &&
+  (t.phases.find((p) => p.phase === 'offload')?.seconds ?? 0) === 0;
+
 /** Throughput of all GPUs of a configuration (decode tokens/s for inference) from its step. */
 const throughputOf = (o: EstimateOptions, t: TimeResult): number =>
   o.method === 'inference'
@@ -505,6 +515,7 @@ function fixEvaluator(
       hostBytesPerGpu: r.hostBytesPerGpu,
       hostRam: hostRamOfOptions(arch, o, r.params.total, r.hostBytesPerGpu),
       gpus: o.gpus,
+      ...(hidesHostCopies(o, r.time!) ? { overlapAssumed: true as const } : {}),
     };
   };
 }
