@@ -41,7 +41,12 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
     '<list>',
     `comma list of ${EstimateOptionsSchema.shape.loraTargets.element.options.join(',')}, or all-linear (default q,v)`,
   ],
-  ['batch', '<n>', 'micro-batch size per data-parallel rank (default 1)'],
+  [
+    'modules-to-save',
+    '<list>',
+    'LoRA/QLoRA: modules trained fully beside the adapters (PEFT modules_to_save): embed,lm_head',
+  ],
+  ['batch', '<n>', 'micro-batch size per data-parallel rank (default 1; grpo: 8, TRL)'],
   ['seq', '<tokens>', 'tokens per sample, or total context for inference (default 2048)'],
   ['checkpointing', '<mode>', oneOf('checkpointing')],
   ['attention', '<impl>', oneOf('attention')],
@@ -70,7 +75,7 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
     "model, none, precomputed (default: TRL's: model for dpo/kto, none for orpo/simpo and grpo)",
   ],
   ['generations', '<n>', 'GRPO: completions per prompt (default 8)'],
-  ['completion-tokens', '<n>', 'GRPO: generated tokens per completion (default 256)'],
+  ['completion-tokens', '<n>', 'GRPO: mean generated tokens per completion (default 256)'],
   ['rollout', '<engine>', 'GRPO generation: vllm-colocate, vllm-server, hf (default hf)'],
   [
     'rollout-memory',

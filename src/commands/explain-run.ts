@@ -6,6 +6,7 @@ import { UserError } from '../io/errors.js';
 import { findGpu } from '../io/load-catalog.js';
 import { resolveModel } from '../io/load-model.js';
 import { optionsFromFlags, type RawFlags } from '../schema/flags.js';
+import { timeOptionsFromFlags } from '../schema/time.js';
 import { renderExplainText } from '../ui/explain-text.js';
 
 export function runExplain(model: string, flags: RawFlags, json: boolean): number {
@@ -15,7 +16,7 @@ export function runExplain(model: string, flags: RawFlags, json: boolean): numbe
   const gpu = findGpu(flags.gpu);
   const arch = resolveModel(model);
   assertStructure(arch, options);
-  const e = explainFit(arch, options, gpu);
+  const e = explainFit(arch, options, gpu, timeOptionsFromFlags(flags, options, gpu.boardPowerW));
   process.stdout.write(json ? `${JSON.stringify(e, null, 2)}\n` : `${renderExplainText(e)}\n`);
   return 0;
 }

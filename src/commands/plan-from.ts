@@ -12,6 +12,7 @@ import { FROM_EXIT, inFromConfig, readFromConfig } from '../io/from/read.js';
 import { findGpu } from '../io/load-catalog.js';
 import { resolveModel } from '../io/load-model.js';
 import { estimateCommand, optionsFromFlags } from '../schema/flags.js';
+import { timeOptionsFromFlags } from '../schema/time.js';
 import { withEngineDefaults } from '../core/engines/defaults.js';
 import { renderExplainText } from '../ui/explain-text.js';
 import { onlineModel } from './online-model.js';
@@ -49,13 +50,21 @@ export async function runPlanFrom(
   const gpu = findGpu(opts.gpu);
   const arch = resolveModel(await onlineModel(spec));
   inFromConfig(config, cli, () => assertStructure(arch, options));
-  const e = explainFit(arch, options, gpu);
+  // The run's accumulation (GRPO's generation batch), power limit and links, as `estimate --from` reads them.
+  const time = inFromConfig(config, cli, () =>
+    timeOptionsFromFlags(flags, options, gpu.boardPowerW),
+  );
+  const e = explainFit(arch, options, gpu, time);
   const from = { file, format: config.format, deepspeed: config.deepspeedFile };
   // Each change as the `vramplan launch` command that writes its engine's configs (flag form).
   const accum =
     typeof flags['grad-accum'] === 'number' ? ` --grad-accum ${flags['grad-accum']}` : '';
-  const launchOf = (o: typeof options, n: number) =>
-    `${estimateCommand(spec, o).replace(/^vramplan estimate/, 'vramplan launch --model')} --gpu ${opts.gpu as string}${accum} --out launch-fix-${n}`;
+  const launchOf = (o: typeof options, n: number) => {
+    // GRPO's options carry their accumulation (steps per generation): the command already names it.
+    const cmd = estimateCommand(spec, o);
+    const acc = cmd.includes(' --grad-accum ') ? '' : accum;
+    return `${cmd.replace(/^vramplan estimate/, 'vramplan launch --model')} --gpu ${opts.gpu as string}${acc} --out launch-fix-${n}`;
+  };
   const fixes = e.fixes.map((f, i) => ({ ...f, launch: launchOf(f.options, i + 1) }));
   if (opts.json === true)
     process.stdout.write(

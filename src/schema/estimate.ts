@@ -76,6 +76,9 @@ export type ComputeDtype = (typeof COMPUTE_DTYPES)[number];
 export type Optimizer = (typeof OPTIMIZERS)[number];
 export type StateDtype = (typeof STATE_DTYPES)[number];
 export type LoraTarget = (typeof LORA_TARGETS)[number];
+/** Modules LoRA can train fully beside its adapters (PEFT modules_to_save). */
+export const SAVED_MODULES = ['embed', 'lm_head'] as const;
+export type SavedModule = (typeof SAVED_MODULES)[number];
 export type Checkpointing = (typeof CHECKPOINTING)[number];
 export type Attention = (typeof ATTENTION)[number];
 export type Offload = (typeof OFFLOAD)[number];
@@ -107,6 +110,11 @@ export const EstimateOptionsSchema = z
     loraTargets: z.array(z.enum(LORA_TARGETS)).min(1),
     /** 'all-linear' as given by the user: every linear of the layers (PEFT's meaning, lm_head excluded). */
     loraAllLinear: z.boolean(),
+    /**
+     * LoRA / QLoRA: modules trained fully beside the adapters (PEFT modules_to_save): a trained copy of each,
+     * with its gradient and optimizer states; absent = none.
+     */
+    modulesToSave: z.array(z.enum(SAVED_MODULES)).min(1).optional(),
     batch: count(1_000_000),
     seq: count(100_000_000),
     checkpointing: z.enum(CHECKPOINTING),
@@ -142,7 +150,7 @@ export const EstimateOptionsSchema = z
      * GRPO prompt (seq = promptTokens + completionTokens).
      */
     promptTokens: count(100_000_000).optional(),
-    /** GRPO: generated tokens per completion (TRL max_completion_length). */
+    /** GRPO: mean generated tokens per completion (a generation batch decodes until its longest). */
     completionTokens: count(100_000_000).optional(),
     rollout: z.enum(ROLLOUTS).optional(),
     /** vllm-colocate: the share of each training GPU vLLM takes (TRL vllm_gpu_memory_utilization). */
@@ -154,6 +162,11 @@ export const EstimateOptionsSchema = z
     rolloutSleep: z.boolean().optional(),
     /** vllm-server: GPUs of --gpus that run the vLLM server (the rest train). */
     rolloutGpus: count(MAX_GPUS).optional(),
+    /**
+     * GRPO: micro-batches one generation batch feeds (TRL steps_per_generation, by default the gradient
+     * accumulation: `--grad-accum`); absent = 1. Each process generates batch x this many completions at once.
+     */
+    stepsPerGeneration: count(1_000_000).optional(),
     /** Serving: KV cache dtype (absent = auto, the compute dtype). */
     kvCacheDtype: z.enum(KV_CACHE_DTYPES).optional(),
     /**

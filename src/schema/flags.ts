@@ -10,6 +10,8 @@ import {
   KV_CACHE_DTYPES,
   isGguf,
   LORA_TARGETS,
+  SAVED_MODULES,
+  type SavedModule,
   METHODS,
   OBJECTIVES,
   OFFLOAD,
@@ -93,6 +95,24 @@ function addOnce<T>(list: T[], x: T): void {
   if (!list.includes(x)) list.push(x);
 }
 
+/** --modules-to-save: modules LoRA trains fully beside its adapters (PEFT modules_to_save). */
+function savedModules(flags: RawFlags, o: EstimateOptions): SavedModule[] {
+  const v = flags['modules-to-save'];
+  const allowed = `a comma list of ${SAVED_MODULES.join(',')} with --method lora or qlora`;
+  if (typeof v !== 'string' || (o.method !== 'lora' && o.method !== 'qlora'))
+    throw new FlagError('modules-to-save', v, allowed);
+  const out: SavedModule[] = [];
+  for (const p of v.split(',').map((x) => x.trim().toLowerCase())) {
+    if (p === '') continue;
+    if (!(SAVED_MODULES as readonly string[]).includes(p))
+      throw new FlagError('modules-to-save', p, allowed);
+    addOnce(out, p as SavedModule);
+  }
+  if (out.length === 0) throw new FlagError('modules-to-save', v, allowed);
+  // Both orders name the same run: one order, so the options (and their echo) are one.
+  return SAVED_MODULES.filter((m) => out.includes(m));
+}
+
 function targets(flags: RawFlags): { list: LoraTarget[]; allLinear: boolean } {
   const v = flags['lora-targets'];
   if (v === undefined) return { list: ['q', 'v'], allLinear: false };
@@ -141,7 +161,7 @@ export function optionsFromFlags(flags: RawFlags): EstimateOptions {
     loraRank: int(flags, 'lora-rank', d.loraRank, 1, 65_536),
     loraTargets: lora.list,
     loraAllLinear: lora.allLinear,
-    batch: int(flags, 'batch', d.batch, 1, 1_000_000),
+    batch: int(flags, 'batch', flags.objective === 'grpo' ? GRPO_BATCH : d.batch, 1, 1_000_000),
     seq: int(flags, 'seq', d.seq, 1, 100_000_000),
     checkpointing: pick(flags, 'checkpointing', CHECKPOINTING, d.checkpointing),
     attention: pick(flags, 'attention', ATTENTION, d.attention),
@@ -163,6 +183,7 @@ export function optionsFromFlags(flags: RawFlags): EstimateOptions {
     framework: frameworkOf(pick(flags, 'framework', FRAMEWORK_NAMES, d.framework)),
   };
   o.gpus = int(flags, 'gpus', o.tp * o.pp * o.cp, 1, MAX_GPUS);
+  if (flags['modules-to-save'] !== undefined) o.modulesToSave = savedModules(flags, o);
   objectiveInto(o, flags);
   servingFlagsInto(o, flags);
   checkCombination(o);
@@ -172,6 +193,8 @@ export function optionsFromFlags(flags: RawFlags): EstimateOptions {
 // TRL v1.9.0 trl/trainer/grpo_config.py: num_generations=8, max_completion_length=256.
 export const GRPO_GENERATIONS = 8;
 export const GRPO_COMPLETION_TOKENS = 256;
+// TrainingArguments per_device_train_batch_size=8 (transformers training_args.py), kept by TRL v1.9.0 GRPOConfig.
+const GRPO_BATCH = 8;
 // TRL's GRPOConfig max_prompt_length default (512) until its removal (huggingface/trl #4847).
 const GRPO_PROMPT_TOKENS = 512;
 // TRL v1.9.0 grpo_config.py vllm_gpu_memory_utilization=0.3 (colocate share of each GPU).
@@ -259,6 +282,11 @@ export function objectiveInto(o: EstimateOptions, flags: RawFlags): void {
   if (o.rollout === 'vllm-server') o.rolloutGpus = int(flags, 'rollout-gpus', 1, 1, MAX_GPUS);
   else if (flags['rollout-gpus'] !== undefined)
     throw new FlagError('rollout-gpus', flags['rollout-gpus'], 'only with --rollout vllm-server');
+  // TRL v1.9.0 grpo_config.py __post_init__: steps_per_generation defaults to gradient_accumulation_steps.
+  // A config's own steps_per_generation (--from) replaces it.
+  const spg = flags['steps-per-generation'] !== undefined ? 'steps-per-generation' : 'grad-accum';
+  const accum = int(flags, spg, 1, 1, 1_000_000);
+  if (accum > 1) o.stepsPerGeneration = accum;
 }
 
 /** --prefix-cache: the share of each prompt found in the prefix cache (0 to below 1). */
@@ -308,6 +336,7 @@ function checkObjective(o: EstimateOptions): void {
       ref,
       'model or none with --objective grpo (completions are sampled each step: nothing to precompute)',
     );
+  if (o.objective === 'grpo') generationBatchCheck(o);
   if (o.rollout !== 'vllm-server') return;
   if (o.gpus === 1)
     throw new FlagError(
@@ -320,6 +349,23 @@ function checkObjective(o: EstimateOptions): void {
       'rollout-gpus',
       o.rolloutGpus,
       `fewer than --gpus ${o.gpus} (the GPUs left over train)`,
+    );
+}
+
+/**
+ * TRL v1.9.0 grpo_config.py __post_init__ raises unless the generation batch (per_device_train_batch_size x
+ * processes x steps_per_generation) holds whole groups of num_generations.
+ */
+function generationBatchCheck(o: EstimateOptions): void {
+  const n = o.generations ?? GRPO_GENERATIONS;
+  const dp = Math.max(1, Math.floor(trainingGpus(o) / (o.tp * o.pp * o.cp)));
+  const spg = o.stepsPerGeneration ?? 1;
+  const g = o.batch * dp * spg;
+  if (g % n !== 0)
+    throw new FlagError(
+      'generations',
+      n,
+      `a divisor of the generation batch --batch ${o.batch} x ${dp} trainer process${dp === 1 ? '' : 'es'} x --grad-accum ${spg} = ${g} (TRL GRPOConfig raises otherwise)`,
     );
 }
 
@@ -467,6 +513,7 @@ const FLAG_OF: Record<keyof EstimateOptions, string> = {
   loraRank: 'lora-rank',
   loraTargets: 'lora-targets',
   loraAllLinear: 'lora-targets',
+  modulesToSave: 'modules-to-save',
   batch: 'batch',
   seq: 'seq',
   checkpointing: 'checkpointing',
@@ -495,6 +542,7 @@ const FLAG_OF: Record<keyof EstimateOptions, string> = {
   rolloutMemory: 'rollout-memory',
   rolloutSleep: 'rollout-sleep',
   rolloutGpus: 'rollout-gpus',
+  stepsPerGeneration: 'grad-accum',
   kvCacheDtype: 'kv-cache-dtype',
   prefixCacheFraction: 'prefix-cache',
   gpuLayers: 'gpu-layers',
@@ -513,6 +561,7 @@ export function flagsFromOptions(o: EstimateOptions): Record<string, string | nu
     if (k === 'method' || k === 'loraTargets' || k === 'loraAllLinear') continue;
     // `seq` already holds the image tokens: --images again would add them twice (the tower's cost is lost).
     if (k === 'images' || k === 'imagePixels') continue;
+    if (k === 'modulesToSave') continue; // a list: written below
     const v = o[k];
     if (v !== undefined && v !== d[k]) out[FLAG_OF[k]] = v as string | number | boolean;
   }
@@ -522,6 +571,7 @@ export function flagsFromOptions(o: EstimateOptions): Record<string, string | nu
     out.checkpointing = o.checkpointing;
     out.attention = o.attention;
   }
+  if (o.modulesToSave) out['modules-to-save'] = o.modulesToSave.join(',');
   if (o.loraAllLinear) out['lora-targets'] = 'all-linear';
   else if (o.loraTargets.join(',') !== d.loraTargets.join(','))
     out['lora-targets'] = o.loraTargets.join(',');

@@ -15,7 +15,7 @@ export const rlJobSchema = z
     generations: z.number().int().min(2).max(65_536).optional(),
     /** Prompt tokens (default: the job's seq less the completion). */
     promptTokens: count(100_000_000).optional(),
-    /** Generated tokens per completion (TRL max_completion_length; default 256 at TRL v1.9.0). */
+    /** Mean generated tokens per completion (default 256, TRL v1.9.0's max_completion_length). */
     completionTokens: count(100_000_000).optional(),
   })
   .strict();

@@ -12,10 +12,19 @@ export function slowdownText(ratio: number): string {
     : `about ${(1 / ratio).toFixed(2)}× faster`;
 }
 
+/** A fix's slowdown; where it rests on host copies hidden behind compute, says so. */
+function fixSlowdownText(f: Fix): string {
+  const text = slowdownText(f.slowdown);
+  if (!f.overlapAssumed) return text;
+  return text === 'same speed'
+    ? 'same speed only if its host copies hide behind compute (assumed, not measured)'
+    : `${text} if its host copies hide behind compute (assumed, not measured)`;
+}
+
 /** One fix on one line: "QLoRA r16 (nf4): −19.80 GiB, about 1.40× slower". */
 export function fixLine(f: Fix): string {
   const host = f.hostBytesPerGpu > 0 ? `, ${HOST_RAM_LABEL} ${hostRamFigure(f.hostRam)}` : '';
-  return `${f.changes.map((c) => c.label).join(' + ')}: −${formatGiB(f.freedBytes, 1)} (${formatDeviceMemory(f.deviceBytes)} per GPU, ${formatDeviceMemory(f.headroomBytes)} spare), ${slowdownText(f.slowdown)}, quality ${f.quality}, on ${f.engine}${host}`;
+  return `${f.changes.map((c) => c.label).join(' + ')}: −${formatGiB(f.freedBytes, 1)} (${formatDeviceMemory(f.deviceBytes)} per GPU, ${formatDeviceMemory(f.headroomBytes)} spare), ${fixSlowdownText(f)}, quality ${f.quality}, on ${f.engine}${host}`;
 }
 
 /** "time: 1.2 s per step, 2,300 tokens/s per GPU, bound: compute; backward dominates (45%): ...". */

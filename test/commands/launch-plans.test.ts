@@ -14,6 +14,7 @@ import { mergeFlags } from '../../src/core/from/index.js';
 import { estimateMemory } from '../../src/core/memory/index.js';
 import { readFromConfig } from '../../src/io/from/read.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
+import { longestCompletion } from '../../src/core/time/completion-length.js';
 import { parse } from 'yaml';
 import { buildLaunch, launchBlocker, ruleBroken } from '../../src/core/launch/index.js';
 import type { Plan } from '../../src/core/plan/index.js';
@@ -125,7 +126,9 @@ function checkTrainer(
   if (o.objective === 'grpo') {
     const g = cfg;
     expect(g.num_generations).toBe(o.generations);
-    expect(g.max_completion_length).toBe(o.completionTokens);
+    // --completion-tokens is the mean; TRL's cap is the longest completion.
+    expect(g.max_completion_length).toBe(longestCompletion(o.completionTokens!));
+    expect(g.steps_per_generation).toBe(plan.choices.gradAccum);
     expect(args.max_prompt_length).toBe(o.promptTokens);
     expect(g.use_vllm).toBe(o.rollout !== 'hf');
     expect(py).toContain('PLACEHOLDER REWARD');

@@ -14,13 +14,16 @@ export function launchInputOf(
   extra: Partial<Omit<LaunchInput, 'estimate'>> = {},
 ): LaunchInput<EstimateResult> {
   const arch = resolveModel(model);
-  const options = withEngineDefaults(optionsFromFlags(flags), flags);
+  // The launch's accumulation is GRPO's steps_per_generation (TRL's default), as `vramplan launch` reads it.
+  const gradAccum = extra.gradAccum ?? 4;
+  const all = { 'grad-accum': gradAccum, ...flags };
+  const options = withEngineDefaults(optionsFromFlags(all), all);
   const g = findGpu(gpu);
   return {
     arch,
     options,
     gpu: g,
-    gradAccum: 4,
+    gradAccum,
     powerLimitW: null,
     estimate: buildEstimate(arch, options, g),
     modelRef: arch.hfId ?? model,

@@ -99,7 +99,7 @@ describe('axolotl rl: configs written beside TRL train.py', () => {
       generations: 8,
       'prompt-tokens': 512,
       'completion-tokens': 1024,
-      batch: 4,
+      batch: 8,
     });
     const f = roundTrip(x);
     const y = parse(f['axolotl.yaml']!) as Record<string, Record<string, unknown>>;
@@ -108,13 +108,14 @@ describe('axolotl rl: configs written beside TRL train.py', () => {
     expect(y.trl).toMatchObject({
       beta: 0.04,
       num_generations: 8,
-      max_completion_length: 1024,
+      // The longest completion: ceil(1.47 x the mean 1024) = 1506.
+      max_completion_length: 1506,
       use_vllm: true,
       vllm_mode: 'colocate',
       reward_funcs: ['rewards.placeholder_reward'],
     });
-    // generation_batch_size holds whole groups of 8.
-    expect(Number(y.trl!.generation_batch_size) % 8).toBe(0);
+    // TRL's default generation batch: micro-batch 8 x 1 process x accumulation 4, whole groups of 8.
+    expect(y.trl!.generation_batch_size).toBe(32);
     expect(y.vllm).toEqual({ gpu_memory_utilization: 0.4, tensor_parallel_size: 1 });
     expect((y.datasets as unknown as Record<string, unknown>[])[0]!.type).toBe(
       'rewards.prompt_transform',
@@ -158,7 +159,7 @@ describe('axolotl rl: configs written beside TRL train.py', () => {
       rollout: 'vllm-colocate',
       'rollout-memory': 0.9,
       generations: 4,
-      'completion-tokens': 256,
+      'completion-tokens': 174, // the mean of a longest 256: floor(256 / 1.47)
       seq: 768,
     });
   });

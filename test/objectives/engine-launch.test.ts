@@ -73,14 +73,15 @@ describe('Unsloth GRPO and DPO launch', () => {
       fast_inference: true,
       gpu_memory_utilization: 0.5,
       max_lora_rank: 32,
-      max_seq_length: 1024,
+      // vLLM's max_model_len: the prompt 256 and the longest completion ceil(1.47 x 768) = 1129.
+      max_seq_length: 1385,
       load_in_4bit: true,
     });
     const g = args.grpo_config!;
     expect(g).toMatchObject({
       num_generations: 8,
       max_prompt_length: 256,
-      max_completion_length: 768,
+      max_completion_length: 1129,
       use_vllm: true,
       vllm_mode: 'colocate',
       beta: 0,

@@ -30,7 +30,8 @@ describe('GRPO configs as users write them for TRL', () => {
       objective: 'grpo',
       generations: 16,
       'prompt-tokens': 512,
-      'completion-tokens': 1024,
+      // max_completion_length 1024 is the longest completion: the mean is floor(1024 / 1.47) = 696.
+      'completion-tokens': 696,
       rollout: 'vllm-colocate',
       batch: 16,
       'grad-accum': 4,
@@ -55,7 +56,7 @@ describe('GRPO configs as users write them for TRL', () => {
       objective: 'grpo',
       generations: 16,
       'prompt-tokens': 512,
-      'completion-tokens': 2048,
+      'completion-tokens': 1393, // floor(2048 / 1.47)
       rollout: 'vllm-colocate',
       liger: true,
     });
@@ -68,7 +69,7 @@ describe('GRPO configs as users write them for TRL', () => {
       objective: 'grpo',
       generations: 16,
       'prompt-tokens': 2000,
-      'completion-tokens': 8192,
+      'completion-tokens': 5572, // floor(8192 / 1.47)
       rollout: 'vllm-colocate',
       'rollout-memory': 0.7,
       batch: 4,
@@ -97,8 +98,8 @@ describe('GRPO configs as users write them for TRL', () => {
       objective: 'grpo',
       generations: 16,
       promptTokens: 512,
-      completionTokens: 1024,
-      seq: 1536,
+      completionTokens: 696,
+      seq: 1208, // 512 + 696
       rollout: 'vllm-colocate',
       rolloutMemory: 0.3,
       reference: 'none',

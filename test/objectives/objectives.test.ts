@@ -188,7 +188,8 @@ describe('--from preference and GRPO configs', () => {
     expect(o).toMatchObject({
       objective: 'grpo',
       generations: 8,
-      completionTokens: 512,
+      // max_completion_length is the longest completion: the mean is floor(512 / 1.47) = 348.
+      completionTokens: 348,
       rollout: 'vllm-colocate',
       rolloutMemory: 0.4,
       reference: 'model',

@@ -60,6 +60,8 @@ export interface EngineProfile {
   checkpointing: readonly Checkpointing[];
   /** Loads Liger's kernels (TrainingArguments.use_liger_kernel / axolotl LigerPlugin): engines/hf/liger.ts. */
   liger?: boolean;
+  /** Trains --modules-to-save: full copies of the embedding / head beside LoRA (PEFT modules_to_save). */
+  modulesToSave?: boolean;
   /** Attention implementations the engine can be told to use. */
   attention: readonly Attention[];
   /** The docs each rule above comes from. */

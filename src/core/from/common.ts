@@ -286,16 +286,11 @@ export function targetsOf(names: readonly string[], field: string, warnings: str
   return out;
 }
 
-/** `lora_modules_to_save` / `additional_target`: embedding and head trained fully, added as targets. */
+/** `lora_modules_to_save` / `additional_target`: the embedding and head trained fully (--modules-to-save). */
 export function modulesToSave(
   names: readonly string[],
   field: string,
   warnings: string[],
 ): string[] {
-  const t = targetsOf(names, field, warnings).filter((x) => x === 'embed' || x === 'lm_head');
-  if (t.length > 0)
-    warnings.push(
-      `${field}: ${t.join(', ')} are trained fully (modules_to_save); counted as trainable LoRA targets, so their full copies, gradients and optimizer states are under-estimated`,
-    );
-  return t;
+  return targetsOf(names, field, warnings).filter((x) => x === 'embed' || x === 'lm_head');
 }

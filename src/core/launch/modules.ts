@@ -218,6 +218,13 @@ export function expertTargetParameters(
   return { params, notes };
 }
 
+/** PEFT modules_to_save names for the plan's --modules-to-save on this architecture (null: no name table). */
+export function savedModuleNames(arch: Arch, o: EstimateOptions): string[] | null {
+  if (!o.modulesToSave) return [];
+  const names = BY_TYPE[arch.modelType];
+  return names ? o.modulesToSave.map((m) => names[m]) : null;
+}
+
 /**
  * PEFT target_modules for the plan's LoRA targets on this architecture; with `fusedExperts` (launchers on
  * transformers 5.x + PEFT >= 0.17) also the target_parameters of the routed experts.

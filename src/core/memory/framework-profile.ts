@@ -94,6 +94,11 @@ export interface FrameworkProfile {
    * grouped GEMM (torch._grouped_mm, Triton or CUTLASS grouped kernels) per projection over all experts.
    */
   moeDispatch: 'loop' | 'grouped';
+  /**
+   * Time: model types whose MoE block this engine's library runs densely, every token through every routed
+   * expert with the router's weight (zero for the unrouted) multiplied into its input (dispatch 'dense').
+   */
+  moeDense?: readonly string[];
   /** Time: the engine can shard experts over ranks (expert parallelism, all-to-all token dispatch). */
   expertParallel: boolean;
   /**

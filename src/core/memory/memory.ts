@@ -1141,7 +1141,8 @@ function worstStage(s: Setup): { best: Worst; summaries: StageSummary[] } {
       paged: r.pagedBytes,
       host: r.host,
       weights: peak.parts.weights + peak.parts.quantConstants,
-      kv: peak.parts.kvCache,
+      // The cache a decode holds, also where a load transient sets the peak (a tiny model's fp8 load).
+      kv: r.phases.reduce((m, p) => Math.max(m, p.parts.kvCache), 0),
     });
   }
   return { best: best!, summaries };

@@ -57,6 +57,7 @@ const RL_KEYS = new Set([
   'rolloutMemory',
   'rolloutSleep',
   'rolloutGpus',
+  'stepsPerGeneration',
 ]);
 
 /** The SFT step the objective trains: paired batches doubled, GRPO on prompt + completion, trainer GPUs only. */
@@ -84,16 +85,11 @@ export function policyOptionsFrom(p: EstimateOptions, o: EstimateOptions): Estim
 }
 
 /**
- * Completions one trainer process generates at once in GRPO: TRL needs the generation batch
- * (per_device_train_batch_size x processes x steps_per_generation) to hold whole groups of num_generations
- * (grpo_config.py __post_init__); the launcher writes the smallest steps_per_generation that does.
+ * Micro-batches one GRPO generation batch feeds: TRL's steps_per_generation, which defaults to the gradient
+ * accumulation (grpo_config.py __post_init__); each process generates batch x this many completions at once
+ * (grpo_trainer.py _prepare_inputs: one generation every steps_per_generation micro-steps).
  */
-export function stepsPerGeneration(o: EstimateOptions, dp: number): number {
-  const n = o.generations ?? 1;
-  const g = gcd(n, o.batch * dp);
-  return n / g;
-}
-const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+export const stepsPerGeneration = (o: EstimateOptions): number => o.stepsPerGeneration ?? 1;
 
 /** The reference copy a full fine-tune loads (TRL create_model_from_path in the model dtype; ZeRO-3/FSDP shard it). */
 function referenceBytes(o: EstimateOptions, params: number, dp: number): number {
@@ -180,7 +176,7 @@ export function objectiveExtras(
   // GRPO: model(..., logits_to_keep=completion + 1) (grpo_trainer.py _get_per_token_logps_and_entropies).
   const completionShare = grpo ? (o.completionTokens ?? o.seq) / o.seq : 1;
   const promptLogits = m.perGpu.breakdown.logits * (1 - completionShare);
-  const seqs = grpo ? o.batch * stepsPerGeneration(o, dp) : 0;
+  const seqs = grpo ? o.batch * stepsPerGeneration(o) : 0;
   const r = rolloutBytes(arch, o, ctx, po, fw, policy, seqs);
   return {
     referenceModel: referenceBytes(o, m.params.total, dp),

@@ -134,9 +134,13 @@ function grpoPoint(
   policyBase: EstimateOptions,
   batch: number,
   dp: number,
+  globalBatch: number | undefined,
 ): Point {
   const gpus = dp * o.tp * o.pp + serverGpus(o);
-  const op = { ...o, batch, gpus };
+  // The accumulation that keeps the job's global batch (plan.ts shapeTableOf) is TRL's steps_per_generation.
+  const spg = globalBatch === undefined ? 1 : Math.max(1, Math.ceil(globalBatch / (batch * dp)));
+  const op: EstimateOptions = { ...o, batch, gpus };
+  if (spg > 1) op.stepsPerGeneration = spg;
   const fw = FRAMEWORKS[o.framework];
   const f = objectiveFigures(arch, op, leanCtx, fw, policy, policyOptionsFrom(policyBase, op));
   const m = f.policy;
@@ -155,13 +159,15 @@ function grpoPoint(
  * phase's allocation is A + B/dp + C·batch (saved activations, loss tensors and the largest transient
  * block grow with the tokens of a micro-batch; sharded states divide by dp; the two never multiply), so
  * (batch, dp) = (1,2), (1,4), (2,2) give the dp >= 2 plane and (1,1), (2,1) the dp = 1 line. `policy`:
- * the preference / RL policy estimates, shared between surfaces (memory.ts policyMemo).
+ * the preference / RL policy estimates, shared between surfaces (memory.ts policyMemo). `globalBatch`: a
+ * fine-tune's samples per optimizer step (GRPO generates batch x accumulation completions per process).
  */
 export function memorySurface(
   arch: Arch,
   o: EstimateOptions,
   ctx: EstimateContext = {},
   policies: (o: EstimateOptions) => PolicyMemory = policyMemo(arch),
+  globalBatch?: number,
 ): MemorySurface {
   const fw = FRAMEWORKS[o.framework];
   const policy = o.objective !== undefined && o.objective !== 'sft' ? policies(o) : undefined;
@@ -184,7 +190,11 @@ export function memorySurface(
     const key = batch * 1_048_576 + dp;
     asked.add(key);
     let e = points.get(key);
-    if (!e) points.set(key, (e = grpoPoint(arch, o, leanCtx, policy!, policyBase!, batch, dp)));
+    if (!e)
+      points.set(
+        key,
+        (e = grpoPoint(arch, o, leanCtx, policy!, policyBase!, batch, dp, globalBatch)),
+      );
     return e;
   };
   let manyFit: Fit | null = null;
@@ -205,7 +215,7 @@ export function memorySurface(
     into(batch, dp, out, i) {
       if (out.share) out.share[i] = colocated;
       if (o.objective === 'grpo') {
-        // GRPO's generation batch is lcm(generations, batch x dp) / dp sequences (memory/objective.ts
+        // GRPO's generation batch is batch x accumulation sequences per process (memory/objective.ts
         // stepsPerGeneration): not linear in batch and dp, so estimated directly (cached per point).
         const p = exact(batch, dp);
         out.device[i] = p.device;

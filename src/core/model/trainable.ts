@@ -22,12 +22,15 @@ export interface Trainable {
   roles: ReadonlySet<LinearRole>;
   embed: boolean;
   lmHead: boolean;
+  /** Trained fully beside LoRA (PEFT modules_to_save: a trained copy of the module). */
+  saveEmbed?: boolean;
+  saveLmHead?: boolean;
 }
 
 const TRAINABLE = new Map<string, Trainable>();
 /** The trainable set, memoized per (method, targets): the planner asks for the same few many times. */
 export function trainableSet(o: EstimateOptions): Trainable {
-  const key = `${o.method}|${o.loraAllLinear}|${o.loraTargets.join(',')}`;
+  const key = `${o.method}|${o.loraAllLinear}|${o.loraTargets.join(',')}|${o.modulesToSave?.join(',') ?? ''}`;
   let t = TRAINABLE.get(key);
   if (!t) {
     t = buildTrainableSet(o);
@@ -61,12 +64,15 @@ function buildTrainableSet(o: EstimateOptions): Trainable {
     if (t === 'embed' || t === 'lm_head') continue;
     for (const r of TARGET_ROLES[t]) roles.add(r);
   }
-  return {
+  const t: Trainable = {
     full: false,
     roles,
     embed: o.loraTargets.includes('embed'),
     lmHead: o.loraTargets.includes('lm_head'),
   };
+  if (o.modulesToSave?.includes('embed')) t.saveEmbed = true;
+  if (o.modulesToSave?.includes('lm_head')) t.saveLmHead = true;
+  return t;
 }
 
 export const isTrained = (t: Trainable, role: LinearRole): boolean => t.full || t.roles.has(role);
@@ -80,16 +86,17 @@ export function loraParams(arch: Arch, t: Trainable, rank: number, fullEmbeds: b
   for (const g of arch.groups)
     for (const l of g.linears)
       if (t.roles.has(l.role)) n += g.count * l.copies * rank * (l.inFeatures + l.outFeatures);
-  // Unsloth turns embed_tokens / lm_head targets into fully trained fp32 copies (modules_to_save).
-  if (t.embed) n += fullEmbeds ? arch.embedParams : rank * (arch.vocab + arch.hidden);
+  // Unsloth turns embed_tokens / lm_head targets into fully trained fp32 copies (modules_to_save); PEFT's
+  // modules_to_save (--modules-to-save) trains a full copy beside the frozen module (peft utils/other.py
+  // ModulesToSaveWrapper).
+  const fullEmbed = t.saveEmbed === true || (t.embed && fullEmbeds);
+  const fullHead = t.saveLmHead === true || (t.lmHead && fullEmbeds);
+  if (fullEmbed) n += arch.embedParams;
+  else if (t.embed) n += rank * (arch.vocab + arch.hidden);
   // A tied lm_head is the embedding matrix: trained fully, it is counted once.
-  const tiedTwice = arch.tiedEmbeddings && t.embed;
-  if (t.lmHead)
-    n += fullEmbeds
-      ? tiedTwice
-        ? 0
-        : arch.lmHeadParams || arch.embedParams
-      : rank * (arch.hidden + arch.vocab);
+  const tiedTwice = arch.tiedEmbeddings && fullEmbed;
+  if (fullHead) n += tiedTwice ? 0 : arch.lmHeadParams || arch.embedParams;
+  else if (t.lmHead) n += rank * (arch.hidden + arch.vocab);
   return n;
 }
 

@@ -14,9 +14,9 @@ import { hostRamOfOptions, type HostRam } from '../memory/host-ram.js';
 import { ENGINE_PROFILES, engineRejects } from '../engines/engines.js';
 import { forbiddenBy } from '../engines/rules.js';
 import { qualityOf, tierRank, type QualityTier } from './quality.js';
-import { estimateTime } from '../time/index.js';
+import type { TimeResult } from '../time/index.js';
 import { timeVerdict, type TimeVerdict } from '../time/verdict.js';
-import { defaultTimeOptions } from '../../schema/time.js';
+import { defaultTimeOptions, type TimeOptions } from '../../schema/time.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { checkCombination } from '../../schema/flags.js';
 import { ligerPatches } from '../engines/hf/liger.js';
@@ -55,6 +55,11 @@ export interface Fix {
   hostRam: HostRam;
   /** GPUs the fix needs (more than given when it adds GPUs). */
   gpus: number;
+  /**
+   * Set when the fix copies weights or activations to and from the host and the time model hides every copy
+   * behind compute (its offload phase is 0): its slowdown rests on that overlap, which is not measured.
+   */
+  overlapAssumed?: true;
 }
 
 export interface Explanation {
@@ -365,10 +370,41 @@ function rank(a: Fix, b: Fix): number {
 /** How many fixes an explanation keeps. */
 export const MAX_FIXES = 12;
 
-/** What the configuration takes as given: its bytes, what overflows, its step time. */
-function asGiven(arch: Arch, options: EstimateOptions, gpu: Gpu): Explanation {
+/**
+ * `o` at `accum` micro-batches per optimizer step: GRPO generates one generation batch per step (TRL's
+ * steps_per_generation = the accumulation), so its steps per generation follow the accumulation.
+ */
+function atAccum(o: EstimateOptions, accum: number): EstimateOptions {
+  if (o.objective !== 'grpo' || (o.stepsPerGeneration ?? 1) === accum) return o;
+  const out = { ...o };
+  if (accum > 1) out.stepsPerGeneration = accum;
+  else delete out.stepsPerGeneration;
+  return out;
+}
+
+/** Parameter or activation offload whose host copies the time model hides entirely behind compute. */
+const hidesHostCopies = (o: EstimateOptions, t: TimeResult): boolean =>
+  (o.offload === 'optimizer+params' || o.checkpointing === 'offload') &&
+  (t.phases.find((p) => p.phase === 'offload')?.seconds ?? 0) === 0;
+
+/** Throughput of all GPUs of a configuration (decode tokens/s for inference) from its step. */
+const throughputOf = (o: EstimateOptions, t: TimeResult): number =>
+  o.method === 'inference'
+    ? (t.decodeTokensPerSecond ?? 0) * dpOf(o)
+    : t.tokensPerSecondPerGpu * o.gpus;
+
+/**
+ * What the configuration takes as given: its bytes, what overflows, its step time (the same time as
+ * `estimate`: the objective's phases, the accumulation and power limit of `time`).
+ */
+function asGiven(
+  arch: Arch,
+  options: EstimateOptions,
+  gpu: Gpu,
+  time: TimeOptions,
+): Explanation & { throughput: number } {
   const capacity = gpuCapacityBytes(gpu);
-  const base = buildEstimate(arch, options, gpu);
+  const base = buildEstimate(arch, options, gpu, time);
   const device = base.perGpu.deviceBytes;
   // Paged optimizer states fill what is free and page out under pressure: over / spare count without them.
   const over = -(base.gpu?.headroomBytes ?? capacity - device);
@@ -394,7 +430,8 @@ function asGiven(arch: Arch, options: EstimateOptions, gpu: Gpu): Explanation {
     ruledOut: [],
     depth: 0,
     tried: 0,
-    time: timeVerdict(estimateTime(arch, options, gpu, defaultTimeOptions(options.gpus))),
+    time: timeVerdict(base.time!),
+    throughput: throughputOf(options, base.time!),
   };
 }
 
@@ -414,36 +451,45 @@ function combosOf(all: readonly Move[], k: number): Move[][] {
 }
 
 /** A combination of moves as a fix, timed at the given configuration's samples per step; null if it does not fit. */
-function fixEvaluator(arch: Arch, options: EstimateOptions, gpu: Gpu, result: Explanation) {
+function fixEvaluator(
+  arch: Arch,
+  options: EstimateOptions,
+  gpu: Gpu,
+  result: Explanation,
+  time: TimeOptions,
+  baseThroughput: number,
+) {
   const capacity = result.gpu.capacityBytes;
   const device = result.deviceBytes;
   // Throughput of all GPUs at the given configuration's samples per optimizer step.
-  const samples = options.batch * dpOf(options);
-  const throughput = (o: EstimateOptions): number => {
-    const accum = Math.max(1, Math.ceil(samples / (o.batch * dpOf(o))));
-    const t = estimateTime(arch, o, gpu, { ...defaultTimeOptions(o.gpus), gradAccum: accum });
-    return o.method === 'inference'
-      ? (t.decodeTokensPerSecond ?? 0) * dpOf(o)
-      : t.tokensPerSecondPerGpu * o.gpus;
-  };
-  const baseThroughput = throughput(options);
+  const samples = options.batch * dpOf(options) * time.gradAccum;
+  // A fix on more GPUs keeps the run's node size, or the default one (up to 8 GPUs a node) where it had it.
+  const nodeDefault = time.gpusPerNode === Math.min(options.gpus, 8);
+  const timeAt = (o: EstimateOptions, accum: number): TimeOptions => ({
+    ...time,
+    gradAccum: accum,
+    gpusPerNode: nodeDefault ? Math.min(o.gpus, 8) : time.gpusPerNode,
+  });
   const seen = new Set<string>([key(options)]);
   return (combo: Move[]): Fix | null => {
     let o: EstimateOptions | null = options;
     for (const mv of combo) o = o && mv.apply(o);
-    if (!o || !valid(o)) return null;
+    if (!o) return null;
+    const accum = Math.max(1, Math.ceil(samples / (o.batch * dpOf(o))));
+    o = atAccum(o, accum);
+    if (!valid(o)) return null;
     const k = key(o);
     if (seen.has(k)) return null;
     seen.add(k);
     result.tried++;
-    const r = buildEstimate(arch, o, gpu);
+    const r = buildEstimate(arch, o, gpu, timeAt(o, accum));
     if (!r.fits) return null;
     const engine = engineOf(o);
     const rule = forbiddenBy(ENGINE_PROFILES[engine].rules, {
       arch,
       options: o,
       dp: o.gpus / (o.tp * o.pp * o.cp),
-      accum: Math.max(1, Math.ceil(samples / (o.batch * dpOf(o)))),
+      accum,
     });
     if (rule) {
       const changes = combo.map((mv) => mv.change.label).join(' + ');
@@ -463,21 +509,31 @@ function fixEvaluator(arch: Arch, options: EstimateOptions, gpu: Gpu, result: Ex
       deviceBytes: r.perGpu.deviceBytes,
       freedBytes: device - r.perGpu.deviceBytes,
       headroomBytes: r.gpu?.headroomBytes ?? capacity - r.perGpu.deviceBytes,
-      slowdown: baseThroughput / Math.max(1e-9, throughput(o)),
+      slowdown: baseThroughput / Math.max(1e-9, throughputOf(o, r.time!)),
       quality: qualityOf(o).tier,
       engine: engineOf(o),
       hostBytesPerGpu: r.hostBytesPerGpu,
       hostRam: hostRamOfOptions(arch, o, r.params.total, r.hostBytesPerGpu),
       gpus: o.gpus,
+      ...(hidesHostCopies(o, r.time!) ? { overlapAssumed: true as const } : {}),
     };
   };
 }
 
-export function explainFit(arch: Arch, options: EstimateOptions, gpu: Gpu): Explanation {
-  const result = asGiven(arch, options, gpu);
+/**
+ * Why a configuration does (not) fit `gpu` and the nearest changes that fit. `time`: the run's accumulation,
+ * power limit and links, as `estimate` reads them (default: estimate's defaults).
+ */
+export function explainFit(
+  arch: Arch,
+  options: EstimateOptions,
+  gpu: Gpu,
+  time: TimeOptions = defaultTimeOptions(options.gpus),
+): Explanation {
+  const { throughput, ...result } = asGiven(arch, options, gpu, time);
   if (result.fits) return result;
   const all = moves(arch, options, gpu);
-  const evaluate = fixEvaluator(arch, options, gpu, result);
+  const evaluate = fixEvaluator(arch, options, gpu, result, time, throughput);
   // Minimal fixes only: a pair is tried when neither of its changes fits alone, a triple when none of
   // its pairs does; pairs are always searched because two cheap changes often beat one expensive one.
   const fitting = new Set<string>();

@@ -42,6 +42,7 @@ import { fitDeviceBytes } from '../memory/paged.js';
 import type { PolicyMemory } from '../memory/objective.js';
 import { maxSearchedGpus, objectiveConfigs, serverGpus, withObjectiveConfig } from './objective.js';
 import { replicaShares, servesConcurrency } from './replicas.js';
+import { grpoTokens } from '../../schema/objective-job.js';
 import {
   estimateObjectiveTime,
   objectiveStep,
@@ -661,9 +662,11 @@ interface RowTable {
   surfaces: Map<number, MemorySurface>;
   /** The policy estimates every surface of the search shares (memory.ts policyMemo). */
   policies: (o: EstimateOptions) => PolicyMemory;
+  /** Fine-tune: samples per optimizer step (GRPO's generation batch: memory/surface.ts). */
+  globalBatch: number | undefined;
 }
 
-function rowTable(size: number, arch: Arch): RowTable {
+function rowTable(size: number, arch: Arch, globalBatch?: number): RowTable {
   const empty = new Float64Array(0);
   const rows = alloc(size);
   const none: MemTable = {
@@ -681,6 +684,7 @@ function rowTable(size: number, arch: Arch): RowTable {
     n: 0,
     surfaces: new Map(),
     policies: policyMemo(arch),
+    globalBatch,
   };
 }
 
@@ -714,7 +718,8 @@ function surfaceOf(
     ((((group * 65 + tp) * 65 + pp) * 4 + sh.zero) * 3 + OFFLOADS.indexOf(sh.offload)) * 64 + vi;
   let surface = T.surfaces.get(key);
   if (!surface) {
-    surface = memorySurface(arch, variantOptions(o, tp, pp, sh, variants[vi]!), {}, T.policies);
+    const opts = variantOptions(o, tp, pp, sh, variants[vi]!);
+    surface = memorySurface(arch, opts, {}, T.policies, T.globalBatch);
     T.surfaces.set(key, surface);
   }
   return surface;
@@ -753,7 +758,8 @@ function buildRows(
   variants: Variant[],
   pause: (() => void) | undefined,
 ): { rows: Rows; mem: MemTable; modelPruned: ModelPruned } {
-  const T = rowTable(4096, arch); // grows by doubling: a search keeps a few percent of its layouts
+  // grows by doubling: a search keeps a few percent of its layouts
+  const T = rowTable(4096, arch, s.job.kind === 'fine-tune' ? s.job.globalBatch : undefined);
   const modelPruned = forEachRunnable(s, arch, bases, counts, variants, (at) => {
     pause?.();
     const o = bases[at.bi]!.options;
@@ -813,6 +819,9 @@ function shapeTableOf(job: Scenario['job'], layouts: readonly Layout[], batch: n
       if (job.globalBatch % L.dp === 0 && job.globalBatch % (batch * L.dp) !== 0) continue;
       a = Math.ceil(job.globalBatch / (batch * L.dp));
       if (L.pp > 1 && a < L.pp) continue; // pipeline never fills
+      // TRL GRPOConfig raises unless the generation batch holds whole groups (flags.ts generationBatchCheck).
+      if (job.objective === 'grpo' && (batch * L.dp * a) % grpoTokens(job).generations !== 0)
+        continue;
     }
     accum[i] = a;
     const shape = L.shape + (a > 1 ? 16 : 0);
@@ -1962,6 +1971,10 @@ function choicesOf(
       offload,
       optimizerInBackward: v.optimizerInBackward,
       liger: v.liger,
+      // GRPO: one generation batch per optimizer step (TRL steps_per_generation = gradient accumulation).
+      ...(b.options.objective === 'grpo' && r.accum[row]! > 1
+        ? { stepsPerGeneration: r.accum[row]! }
+        : {}),
     },
     v.engine,
   );

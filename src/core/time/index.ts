@@ -294,6 +294,8 @@ export interface ModelFacts {
   recurrentFlopsPerToken: number;
   /** The architecture whose cache layout decode reads (kv-layout.ts decodeCacheBytes). */
   arch: Arch;
+  /** The config's model_type (per-model-class kernels: the engine profile's moeDense). */
+  modelType: string;
 }
 
 export function modelFacts(arch: Arch): ModelFacts {
@@ -373,6 +375,7 @@ export function modelFacts(arch: Arch): ModelFacts {
     total,
     active: total - (linearTotal - linearActive),
     liger: ligerPatches(arch.modelType),
+    modelType: arch.modelType,
     attnLayers: layers - recurrentLayers,
     recurrentFlopsPerToken: recurrentFlops,
     arch,
@@ -602,7 +605,7 @@ export interface TrainWork {
   expertWeightBytes: number;
   /** Host ops of the per-expert loop in one forward (0 when grouped); each forward syncs per expert. */
   moeLoopOps: number;
-  moeDispatch: 'loop' | 'grouped';
+  moeDispatch: MoeDispatch;
   /** Experts holding at least one routed token, per MoE layer per micro-batch. */
   expertsHit: number;
   /** LoRA through PEFT's ParamWrapper: ΔW / W + ΔW FLOPs and bytes per forward and per backward (0 otherwise). */
@@ -787,7 +790,7 @@ export function trainWork(
   m: ModelFacts,
   o: EstimateOptions,
   t: TimeOptions,
-  dispatch: 'loop' | 'grouped' = FRAMEWORKS[o.framework].moeDispatch,
+  dispatch: MoeDispatch = moeDispatchOf(m, o),
   paramWrapper = FRAMEWORKS[o.framework].expertAdapters === 'param-wrapper',
 ): TrainWork {
   const w = workLayout(m, o);
@@ -813,7 +816,7 @@ export function trainWork(
     tp: w.tp,
     pp: w.pp,
     dp: w.dp,
-    fwdGemmFlops: cw.fwdGemmFlops,
+    fwdGemmFlops: cw.fwdGemmFlops + ew.extraFwdFlops,
     fwdAttnFlops: cw.fwdAttnFlops,
     fwdElemBytes: cw.fwdElemBytes,
     fwdOps: cw.fwdOps,
@@ -859,6 +862,13 @@ export function trainWork(
   };
 }
 
+/** How the routed experts run: the engine's dispatch, or 'dense' for a model class its library runs densely. */
+export type MoeDispatch = 'loop' | 'grouped' | 'dense';
+const moeDispatchOf = (m: ModelFacts, o: EstimateOptions): MoeDispatch => {
+  const fw = FRAMEWORKS[o.framework];
+  return fw.moeDense?.includes(m.modelType) ? 'dense' : fw.moeDispatch;
+};
+
 /**
  * Routed experts of one micro-batch: with T tokens each routed to k of E experts, a layer hits
  * E(1 - (1 - k/E)^T) distinct experts (nearly all once T*k >> E), each on T*k/hit rows. A loop runs each hit
@@ -869,7 +879,7 @@ function expertWork(
   m: ModelFacts,
   o: EstimateOptions,
   w: WorkLayout,
-  dispatch: 'loop' | 'grouped',
+  dispatch: MoeDispatch,
   paramWrapper = false,
 ) {
   if (m.experts <= 1 || m.moeLayers === 0)
@@ -882,12 +892,20 @@ function expertWork(
       dispatch,
       hit: 0,
       delta: NO_DELTA,
+      extraFwdFlops: 0,
       extraBwdFlops: 0,
     };
   const layers = (m.moeLayers * w.layersHere) / m.layers;
-  const hit = m.experts * (1 - Math.pow(Math.max(0, 1 - m.topK / m.experts), w.tokens));
-  const rows = (w.tokens * m.topK) / hit;
-  const fwdFlops = (2 * w.tokens * m.topK * m.expertWeightsPerLayer * layers) / w.tp;
+  // Dense: every expert runs every token (routed = experts), as one bmm over all experts.
+  const dense = dispatch === 'dense';
+  const routed = dense ? m.experts : m.topK;
+  const hit = dense
+    ? m.experts
+    : m.experts * (1 - Math.pow(Math.max(0, 1 - m.topK / m.experts), w.tokens));
+  const rows = (w.tokens * routed) / hit;
+  const fwdFlops = (2 * w.tokens * routed * m.expertWeightsPerLayer * layers) / w.tp;
+  // computeWork counts the topK experts a token is routed to; dense runs the others too.
+  const denseExtra = dense ? (fwdFlops * (m.experts - m.topK)) / m.experts : 0;
   const adapted = w.lora
     ? o.loraTargets.filter((r) => r === 'gate' || r === 'up' || r === 'down').length
     : 0;
@@ -899,7 +917,7 @@ function expertWork(
     // ParamWrapper's W + ΔW (it requires grad) for the adapted share of each expert.
     bwdFlops: w.lora ? fwdFlops * (1 + delta.share) : 2 * fwdFlops,
     // One expert's GEMM is (its rows) x (expert width); grouped, the kernel tiles all routed rows at once.
-    shape: shapeFactor(loop ? rows : w.tokens * m.topK, m.expertFfn / w.tp),
+    shape: shapeFactor(loop || dense ? rows : w.tokens * m.topK, m.expertFfn / w.tp),
     weightBytes: (hit * m.expertWeightsPerLayer * layers * 2) / w.tp,
     loopOps: loop
       ? layers *
@@ -909,8 +927,9 @@ function expertWork(
     dispatch,
     hit,
     delta,
+    extraFwdFlops: denseExtra,
     // Counted in bwdGemmFlops too (computeWork counts input gradients only for LoRA).
-    extraBwdFlops: w.lora ? fwdFlops * delta.share : 0,
+    extraBwdFlops: (w.lora ? fwdFlops * delta.share : 0) + (w.lora ? 1 : 2) * denseExtra,
   };
 }
 
@@ -1631,7 +1650,7 @@ export interface TimeResult {
    * the seconds per step the per-expert loop costs over one grouped GEMM per layer (0 when grouped).
    */
   moe?: {
-    dispatch: 'loop' | 'grouped';
+    dispatch: MoeDispatch;
     expertParallel: number;
     expertsHitPerLayer: number;
     loopSeconds: number;

@@ -23,7 +23,8 @@ import {
   type TimeResult,
   type TrainWork,
 } from './index.js';
-import { policyOptions, stepsPerGeneration } from '../memory/objective.js';
+import { policyOptions } from '../memory/objective.js';
+import { longestCompletion } from './completion-length.js';
 
 const round = (x: number) => Number(x.toPrecision(4));
 
@@ -43,7 +44,7 @@ export interface ObjectiveWork {
   train: TrainWork;
   /** The rollout engine's decode options (one chunk of completions at the completion's mean context), or null. */
   decode: EstimateOptions | null;
-  /** Chunks each engine decodes per optimizer step. */
+  /** Generation batches each engine decodes per optimizer step. */
   rounds: number;
   prompt: number;
   completion: number;
@@ -59,16 +60,21 @@ export interface ObjectiveWork {
 
 const FORWARD = TRAIN_PHASES.indexOf('forward');
 
-/** The rollout's decode shape for one engine (trainer process, or the server). */
+/**
+ * The rollout's decode shape for one engine (trainer process, or the server): TRL generates one generation
+ * batch (per_device_train_batch_size x processes x steps_per_generation) at once, every steps_per_generation
+ * micro-steps (grpo_trainer.py _prepare_inputs; grpo_config.py: steps_per_generation defaults to
+ * gradient_accumulation_steps).
+ */
 function rolloutShape(o: EstimateOptions, t: TimeOptions, dp: number) {
-  const server = o.rollout === 'vllm-server';
-  const servers = server ? (o.rolloutGpus ?? 1) : 0;
-  // Completions per optimizer step: per_device_train_batch_size x processes x grad-accum (grpo_config.py).
-  const total = o.batch * dp * t.gradAccum;
+  const spg = o.stepsPerGeneration ?? t.gradAccum;
   // Colocated / hf: each process generates its share; server: `trl vllm-serve --data-parallel-size` shards it.
-  const perEngine = server ? Math.ceil(total / servers) : o.batch * t.gradAccum;
-  const chunk = server ? perEngine : Math.min(perEngine, o.batch * stepsPerGeneration(o, dp));
-  return { chunk, rounds: Math.ceil(perEngine / chunk) };
+  const chunk =
+    o.rollout === 'vllm-server'
+      ? Math.ceil((o.batch * dp * spg) / (o.rolloutGpus ?? 1))
+      : o.batch * spg;
+  // Generation batches per optimizer step (below 1 when one batch feeds several steps).
+  return { chunk, rounds: t.gradAccum / spg };
 }
 
 /** The objective's GPU-independent work (time options at one power level: only gradAccum is read). */
@@ -140,7 +146,7 @@ export function objectiveStep(
   if (w.decode) {
     const d = decodeStep(m, w.decode, t, r);
     const prefill = d.prefillSeconds * (w.prompt / (w.prompt + w.completion / 2));
-    out.rollout = w.rounds * (prefill + w.completion * d.stepSeconds);
+    out.rollout = w.rounds * (prefill + longestCompletion(w.completion) * d.stepSeconds);
   }
   out.weightSync =
     w.sync === 0 ? 0 : w.sync === 1 ? (2 * w.syncBytes) / r.mem : w.syncBytes / r.intraPair;

@@ -63,7 +63,7 @@ export function slowdownFactors(
  */
 export function moeDispatchFactor(t: {
   stepSeconds: number;
-  moe?: { dispatch: 'loop' | 'grouped'; loopSeconds: number };
+  moe?: { dispatch: 'loop' | 'grouped' | 'dense'; loopSeconds: number };
 }): SlowdownFactor[] {
   if (!t.moe || t.moe.dispatch !== 'loop' || t.moe.loopSeconds <= 0) return [];
   return [

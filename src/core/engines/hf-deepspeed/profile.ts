@@ -38,6 +38,8 @@ export const HF_DEEPSPEED_PROFILE: EngineProfile = {
   defaults: [],
   // transformers Trainer use_liger_kernel (https://huggingface.co/docs/transformers/main/en/trainer#liger-kernel).
   liger: true,
+  // PEFT LoraConfig(modules_to_save=...) (https://huggingface.co/docs/peft/package_reference/lora#peft.LoraConfig).
+  modulesToSave: true,
   rules: HF_DEEPSPEED_RULES,
   docs: [
     'https://huggingface.co/docs/transformers/deepspeed',

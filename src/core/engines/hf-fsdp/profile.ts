@@ -37,6 +37,8 @@ export const HF_FSDP_PROFILE: EngineProfile = {
   defaults: [],
   // transformers Trainer use_liger_kernel (https://huggingface.co/docs/transformers/main/en/trainer#liger-kernel).
   liger: true,
+  // PEFT LoraConfig(modules_to_save=...) (https://huggingface.co/docs/peft/package_reference/lora#peft.LoraConfig).
+  modulesToSave: true,
   rules: HF_FSDP_RULES,
   docs: [
     'https://huggingface.co/docs/accelerate/usage_guides/fsdp',

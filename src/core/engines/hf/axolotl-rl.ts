@@ -17,6 +17,7 @@
  */
 import type { EstimateOptions } from '../../../schema/estimate.js';
 import { stepsPerGeneration } from '../../memory/objective.js';
+import { longestCompletion } from '../../time/completion-length.js';
 import type { LaunchFile } from '../../launch/types.js';
 
 /** The module GRPO's reward function and prompt transform live in (reward_funcs: rewards.<fn>). */
@@ -76,9 +77,10 @@ function grpoTrl(o: EstimateOptions, dp: number): Record<string, unknown> {
   const trl: Record<string, unknown> = {
     beta: o.reference === 'model' ? GRPO_BETA : 0.0,
     num_generations: o.generations,
-    max_completion_length: o.completionTokens,
-    // The generation batch holds whole groups of num_generations (the plan's: memory/objective.ts).
-    generation_batch_size: o.batch * dp * stepsPerGeneration(o, dp),
+    // --completion-tokens is the mean; TRL caps each completion at max_completion_length (its longest).
+    max_completion_length: longestCompletion(o.completionTokens!),
+    // TRL's default generation batch: micro-batch x processes x gradient accumulation (grpo_config.py).
+    generation_batch_size: o.batch * dp * stepsPerGeneration(o),
     use_vllm: o.rollout === 'vllm-colocate',
     reward_funcs: ['rewards.placeholder_reward'],
   };

@@ -1,6 +1,7 @@
 /** axolotl YAML config (one file drives model loading, adapters, quantization and the trainer). */
 import { Document } from 'yaml';
-import { isAdapter, learningRate, is4bit, TORCH_DTYPE } from '../../launch/common.js';
+import { isAdapter, is4bit, TORCH_DTYPE } from '../../launch/common.js';
+import { TRL_GRPO_LR_NOTE, trlLearningRate } from './trl-objective.js';
 import { DEEPSPEED_FILE } from './deepspeed.js';
 import { distributionOf, flattens4bit, quantStorageNote } from './distribution.js';
 import { KERNELS_FLASH_ATTN, expertZero3Blocker, trainerOptim } from './trainer.js';
@@ -13,7 +14,7 @@ import {
   ruleBlocker,
   ruleNotes,
 } from './rules.js';
-import { decoderLayerClass, loraTargetModules } from '../../launch/modules.js';
+import { decoderLayerClass, loraTargetModules, savedModuleNames } from '../../launch/modules.js';
 import type { EngineOutput, LaunchInput } from '../../launch/types.js';
 import { AXOLOTL_REWARDS, axolotlRlBlocker, axolotlRlKeys } from './axolotl-rl.js';
 
@@ -28,6 +29,9 @@ function loraTargetKeys(x: LaunchInput, c: Record<string, unknown>): string[] {
   else c.lora_target_modules = m.targetModules;
   // axolotl v0.18.0 schemas/peft.py lora_target_parameters -> LoraConfig(target_parameters=) (loaders/adapter.py).
   if (m.targetParameters.length > 0) c.lora_target_parameters = m.targetParameters;
+  // axolotl lora_modules_to_save -> LoraConfig(modules_to_save=) (--modules-to-save).
+  const saved = savedModuleNames(x.arch, x.options);
+  if (saved && saved.length > 0) c.lora_modules_to_save = saved;
   return m.notes;
 }
 
@@ -69,7 +73,7 @@ export function emitAxolotl(x: LaunchInput): EngineOutput {
     num_epochs: 1,
     optimizer: opt.optim,
     lr_scheduler: 'cosine',
-    learning_rate: learningRate(o),
+    learning_rate: trlLearningRate(o),
     weight_decay: 0.0,
     bf16: o.compute === 'bf16',
     fp16: o.compute === 'fp16',
@@ -99,6 +103,7 @@ export function emitAxolotl(x: LaunchInput): EngineOutput {
     c.lora_alpha = loraAlpha(o.loraRank);
     notes.push(...loraTargetKeys(x, c));
   }
+  if (o.objective === 'grpo') notes.push(TRL_GRPO_LR_NOTE);
   if (o.checkpointing === 'offload') c.activation_offloading = true;
   if (o.checkpointing === 'selective')
     notes.push('axolotl has no selective recompute: full gradient checkpointing is used');

@@ -1,5 +1,6 @@
 /** DeepSpeed config JSON for the plan's ZeRO stage, offload, precision and batch. */
-import { MAX_GRAD_NORM, globalBatch, learningRate } from '../../launch/common.js';
+import { MAX_GRAD_NORM, globalBatch } from '../../launch/common.js';
+import { trlLearningRate } from './trl-objective.js';
 import { deepspeedOwnsOptimizer, distributionOf } from './distribution.js';
 import { nodesOf } from '../../launch/common.js';
 import type { EngineOutput, LaunchInput } from '../../launch/types.js';
@@ -18,7 +19,7 @@ const SGD_MOMENTUM = 0.9;
 
 function optimizerBlock(x: LaunchInput): Record<string, unknown> | null {
   const o = x.options;
-  const lr = learningRate(o);
+  const lr = trlLearningRate(o);
   switch (o.optimizer) {
     case 'adamw':
       return { type: 'AdamW', params: { lr, betas: ADAM_BETAS, eps: ADAM_EPS, weight_decay: 0.0 } };

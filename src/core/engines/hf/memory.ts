@@ -6,6 +6,9 @@ import {
   type FrameworkProfile,
 } from '../../memory/framework-profile.js';
 
+/** Model types whose MoE block transformers runs densely (Llama4TextMoe). */
+const LLAMA4_TEXT_MOE = ['llama4', 'llama4_text'] as const;
+
 export const HF_MEMORY: FrameworkProfile = {
   id: 'hf',
   untiesEmbeddings: false,
@@ -46,6 +49,10 @@ export const HF_MEMORY: FrameworkProfile = {
   // and runs them with experts_implementation="grouped_mm" unless asked otherwise (modeling_utils
   // get_correct_experts_implementation): torch._grouped_mm over all experts (integrations/moe.py @8b584a67).
   moeDispatch: 'grouped',
+  // Llama-4's text MoE is not among them: Llama4TextMoe.forward repeats every token once per expert, scales it by
+  // its router score (0 unrouted) and runs Llama4TextExperts' bmm over all experts (transformers 000c33fd, a 5.x
+  // commit, src/transformers/models/llama4/modeling_llama4.py; 5.14.1 itself not read).
+  moeDense: LLAMA4_TEXT_MOE,
   // PEFT 0.20 adapts those parameters with target_parameters only: lora.ParamWrapper (tuners/lora/layer.py @a5526d27).
   expertAdapters: 'param-wrapper',
   expertParallel: false, // Trainer/Accelerate shard data (DDP/FSDP), never experts
@@ -85,6 +92,7 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   fusedKernels: false,
   // HF models under DeepSpeed run the same transformers 5.x grouped_mm experts and PEFT ParamWrapper (as HF_MEMORY).
   moeDispatch: 'grouped',
+  moeDense: LLAMA4_TEXT_MOE,
   expertAdapters: 'param-wrapper',
   expertParallel: false, // DeepSpeed-MoE's expert parallelism covers its own deepspeed.moe layers, not HF's
   source: 'https://deepspeed.readthedocs.io/en/latest/memory.html',

@@ -10,7 +10,6 @@ import {
   TORCH_DTYPE,
   is4bit,
   isAdapter,
-  learningRate,
   loadDtype,
 } from '../../launch/common.js';
 import { DEEPSPEED_FILE } from './deepspeed.js';
@@ -23,7 +22,11 @@ import {
   shardsWeights,
   type Distribution,
 } from './distribution.js';
-import { expertTargetParameters, loraTargetModules } from '../../launch/modules.js';
+import {
+  expertTargetParameters,
+  loraTargetModules,
+  savedModuleNames,
+} from '../../launch/modules.js';
 import {
   FLASH_ATTN_WHEEL,
   PEFT_ZERO3_REENTRANT,
@@ -37,6 +40,8 @@ import {
   TRL_VLLM_PIN,
   TRL_VLLM_TORCH,
   objectiveTrainPy,
+  TRL_GRPO_LR_NOTE,
+  trlLearningRate,
   trlObjectiveBlocker,
   trlObjectiveConfig,
 } from './trl-objective.js';
@@ -110,6 +115,9 @@ export function loraConfig(
   };
   // Fused 3-D expert weights (transformers 5.x) are reached through target_parameters only (launch/modules.ts).
   if (m.targetParameters.length > 0) config.target_parameters = m.targetParameters;
+  // LoraConfig modules_to_save: full trained copies beside the adapters (--modules-to-save).
+  const saved = savedModuleNames(x.arch, o);
+  if (saved && saved.length > 0) config.modules_to_save = saved;
   // GPT-2 stores its projections as Conv1D (weight transposed): PEFT needs fan_in_fan_out=True.
   if (x.arch.modelType === 'gpt2') config.fan_in_fan_out = true;
   return { config, notes: m.notes };
@@ -144,7 +152,7 @@ export function emitHfArgs(x: LaunchInput): EngineOutput {
     output_dir: 'outputs',
     per_device_train_batch_size: o.batch,
     gradient_accumulation_steps: x.gradAccum,
-    learning_rate: learningRate(o),
+    learning_rate: trlLearningRate(o),
     lr_scheduler_type: 'cosine',
     // transformers 5.x: warmup_ratio removed, a float in [0, 1) is a ratio (training_args.py at 00349ae8).
     warmup_steps: 0.03,
@@ -181,6 +189,7 @@ export function emitHfArgs(x: LaunchInput): EngineOutput {
     );
   const lora = loraConfig(x);
   if (lora) notes.push(...lora.notes);
+  if (o.objective === 'grpo') notes.push(TRL_GRPO_LR_NOTE);
   const bnb = bnbConfig(x);
   if (flattens4bit(d, o)) notes.push(quantStorageNote(o, TORCH_DTYPE[o.compute]));
   const args = {

@@ -7,7 +7,8 @@
  */
 import { trainingGpus, type EstimateOptions, type Objective } from '../../../schema/estimate.js';
 import { stepsPerGeneration } from '../../memory/objective.js';
-import { nodesOf } from '../../launch/common.js';
+import { longestCompletion } from '../../time/completion-length.js';
+import { learningRate, nodesOf } from '../../launch/common.js';
 import type { LaunchFile, LaunchInput, LaunchPlan } from '../../launch/types.js';
 import { ATTACH_PROBE_PY } from '../../launch/probe-py.js';
 
@@ -87,6 +88,17 @@ const PREFERENCE_BETA = 0.1;
 // TRL v1.9.0's default beta=0.0 loads none (grpo_config.py).
 const GRPO_BETA = 0.04;
 
+/**
+ * The starting learning rate the TRL launchers write: GRPOConfig's own default for GRPO (1e-6, grpo_config.py
+ * learning_rate at v1.9.0 L418 and v1.8.0 L416, "Defaults to 1e-6 instead of 5e-5"), else the SFT one.
+ */
+export const trlLearningRate = (o: EstimateOptions): number =>
+  o.objective === 'grpo' ? 1e-6 : learningRate(o);
+
+/** The launch README's line for GRPO's learning rate. */
+export const TRL_GRPO_LR_NOTE =
+  "learning_rate 1e-6: TRL GRPOConfig's own default (trl/trainer/grpo_config.py at v1.9.0), not the SFT rate";
+
 /** Config keys only SFTConfig has (sft_config.py v1.9.0), dropped from the other trainers' blocks. */
 const SFT_ONLY = ['packing'];
 /** Trainers without max_length (grpo_config.py has max_completion_length only). */
@@ -141,14 +153,12 @@ export function trlObjectiveConfig(
 
 /** GRPOConfig's rollout keys into `config`; returns hf-args.json's top-level rollout fields. */
 function grpoKeys(o: EstimateOptions, config: Record<string, unknown>): Record<string, unknown> {
-  // The emitters get the trainers' view (trainerInput: server mode's gpus are the trainers').
-  const trainers = o.gpus;
-  const dp = trainers / (o.tp * o.pp);
   Object.assign(config, {
     num_generations: o.generations,
-    max_completion_length: o.completionTokens,
-    // The generation batch holds whole groups of num_generations (grpo_config.py __post_init__).
-    steps_per_generation: stepsPerGeneration(o, dp),
+    // --completion-tokens is the mean; TRL caps each completion at max_completion_length (its longest).
+    max_completion_length: longestCompletion(o.completionTokens!),
+    // One generation batch per optimizer step: TRL's default, gradient_accumulation_steps (grpo_config.py).
+    steps_per_generation: stepsPerGeneration(o),
     beta: o.reference === 'model' ? GRPO_BETA : 0.0,
     use_vllm: o.rollout !== 'hf',
   });
@@ -157,7 +167,7 @@ function grpoKeys(o: EstimateOptions, config: Record<string, unknown>): Record<s
       vllm_mode: 'colocate',
       vllm_gpu_memory_utilization: o.rolloutMemory,
       vllm_tensor_parallel_size: 1,
-      vllm_max_model_length: o.seq,
+      vllm_max_model_length: o.promptTokens! + longestCompletion(o.completionTokens!),
       // --rollout-sleep: grpo_config.py v1.9.0 vllm_enable_sleep_mode (vllm_generation.py sleep(level=2)).
       ...(o.rolloutSleep === true ? { vllm_enable_sleep_mode: true } : {}),
     });
@@ -168,7 +178,7 @@ function grpoKeys(o: EstimateOptions, config: Record<string, unknown>): Record<s
   if (o.rollout === 'vllm-server')
     top.vllm_serve = {
       gpus: o.rolloutGpus,
-      trainer_gpus: trainers,
+      trainer_gpus: o.gpus, // trainerInput: server mode's gpus are the trainers'
       tensor_parallel_size: 1,
       data_parallel_size: o.rolloutGpus,
     };

@@ -85,9 +85,11 @@ const LINEAR = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'] as const;
 /** get_peft_model target_modules: explicit names (all-linear expanded: rule unsloth-all-linear-expanded). */
 function targetModules(x: LaunchInput): { names: string[]; notes: string[] } {
   const o = x.options;
-  const targets = o.loraAllLinear
+  const listed = o.loraAllLinear
     ? [...LINEAR, ...o.loraTargets.filter((t) => t === 'embed' || t === 'lm_head')]
     : o.loraTargets;
+  // --modules-to-save: Unsloth trains embed_tokens / lm_head targets fully (modules_to_save, llama.py#L3318).
+  const targets = [...listed, ...(o.modulesToSave ?? []).filter((m) => !listed.includes(m))];
   const m = loraTargetModules(x.arch, { ...o, loraAllLinear: false, loraTargets: targets });
   return { names: m.targetModules === 'all-linear' ? [] : m.targetModules, notes: m.notes };
 }
@@ -145,12 +147,16 @@ export function emitUnsloth(x: LaunchInput): EngineOutput {
       use_gradient_checkpointing: gc,
       random_state: 3407, // get_peft_model's default seed (llama.py#L3080)
     };
-    if (o.loraTargets.includes('embed') || o.loraTargets.includes('lm_head'))
+    if (o.loraTargets.includes('embed') || o.loraTargets.includes('lm_head') || o.modulesToSave)
       notes.push(
         'Unsloth trains embed_tokens / lm_head fully (modules_to_save) when they are targets (llama.py#L3318)',
       );
   }
   notes.push(...planNotes(o));
+  if (o.objective === 'grpo')
+    notes.push(
+      "learning_rate 5e-6: Unsloth's GRPO notebooks (unslothai/notebooks nb/Llama3.1_(8B)-GRPO.ipynb), not the SFT rate",
+    );
   const sft = sftConfig(x, opt.optim, gc);
   // DPO / GRPO: TRL's trainer and its config block instead of SFTConfig (objective.ts).
   const rl = unslothObjectiveArgs(o, sft);
@@ -206,7 +212,9 @@ function sftConfig(
     output_dir: 'outputs',
     per_device_train_batch_size: o.batch,
     gradient_accumulation_steps: x.gradAccum,
-    learning_rate: learningRate(o),
+    // GRPO: Unsloth's GRPO notebooks' 5e-6 (unslothai/notebooks bdda2efc nb/Llama3.1_(8B)-GRPO.ipynb,
+    // nb/Qwen2.5_(3B)-GRPO.ipynb, nb/Gemma3_(1B)-GRPO.ipynb); the SFT rate otherwise.
+    learning_rate: o.objective === 'grpo' ? 5e-6 : learningRate(o),
     lr_scheduler_type: 'cosine',
     // warmup_steps 5: Unsloth Studio's default (studio/backend/core/training/trainer.py#L673); v5 has no warmup_ratio.
     warmup_steps: 5,

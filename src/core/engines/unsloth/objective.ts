@@ -22,6 +22,7 @@ import type { EstimateOptions, Objective } from '../../../schema/estimate.js';
 import { isAdapter } from '../../launch/common.js';
 import type { LaunchPlan } from '../../launch/types.js';
 import { stepsPerGeneration } from '../../memory/objective.js';
+import { longestCompletion } from '../../time/completion-length.js';
 
 /** The objectives beyond SFT the Unsloth launcher writes. */
 export const UNSLOTH_LAUNCH_OBJECTIVES: readonly Objective[] = ['dpo', 'orpo', 'kto', 'grpo'];
@@ -106,9 +107,10 @@ export function unslothObjectiveArgs(
   Object.assign(config, {
     max_prompt_length: o.promptTokens,
     num_generations: o.generations,
-    max_completion_length: o.completionTokens,
-    // One GPU: the generation batch holds whole groups of num_generations.
-    steps_per_generation: stepsPerGeneration(o, 1),
+    // --completion-tokens is the mean; TRL caps each completion at max_completion_length (its longest).
+    max_completion_length: longestCompletion(o.completionTokens!),
+    // One generation batch per optimizer step: TRL's default, gradient_accumulation_steps (grpo_config.py).
+    steps_per_generation: stepsPerGeneration(o),
     beta: o.reference === 'model' ? GRPO_BETA : 0.0,
     use_vllm: o.rollout === 'vllm-colocate',
   });
@@ -116,6 +118,8 @@ export function unslothObjectiveArgs(
   // The shared-weights mode: vLLM inside the model (rl.py#L3993 sets colocate itself; written for readers).
   config.vllm_mode = 'colocate';
   const load = {
+    // vLLM's max_model_len: the prompt and the longest completion (loader.py max_seq_length).
+    max_seq_length: o.promptTokens! + longestCompletion(o.completionTokens!),
     fast_inference: true,
     gpu_memory_utilization: o.rolloutMemory,
     max_lora_rank: o.loraRank,

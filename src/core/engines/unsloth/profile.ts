@@ -30,6 +30,8 @@ export const UNSLOTH_PROFILE: EngineProfile = {
   stochasticRounding: [],
   // use_gradient_checkpointing True, or "unsloth" (layer inputs offloaded to the host).
   checkpointing: ['none', 'full', 'offload'],
+  // get_peft_model: embed_tokens / lm_head in target_modules train fully as modules_to_save (llama.py#L3318).
+  modulesToSave: true,
   // The launcher installs no flash-attn: Unsloth's attention dispatch runs xformers (memory-efficient, like SDPA).
   attention: ['sdpa'],
   defaults: [

@@ -114,10 +114,9 @@ function adapterInto(r: FieldReader, flags: FromFlags, warnings: string[]): void
       'lora_modules_to_save',
       warnings,
     );
-    const t = loraTargetsOf(r, extra, warnings);
-    if (t !== undefined) {
-      if (t) flags['lora-targets'] = t;
-    } else if (extra.length > 0) flags['lora-targets'] = ['q', 'v', ...extra].join(',');
+    const t = loraTargetsOf(r, [], warnings);
+    if (t) flags['lora-targets'] = t;
+    if (extra.length > 0) flags['modules-to-save'] = extra.join(',');
   } else {
     flags.method = 'full';
     if (q4 || q8)

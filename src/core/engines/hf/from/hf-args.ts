@@ -217,11 +217,12 @@ export function mapHfArgs(input: Record<string, unknown>, file?: string): FromMa
     const params = r.list('lora_target_parameters');
     const experts = params ? parameterTargetsOf(params, 'lora_target_parameters', warnings) : [];
     if (mods && mods.some((m) => m.toLowerCase() === 'all-linear'))
-      flags['lora-targets'] = ['all-linear', ...extra].join(',');
+      flags['lora-targets'] = 'all-linear';
     else if (mods || experts.length > 0) {
-      const t = [...targetsOf(mods ?? [], 'lora_target_modules', warnings), ...experts, ...extra];
+      const t = [...targetsOf(mods ?? [], 'lora_target_modules', warnings), ...experts];
       if (t.length > 0) flags['lora-targets'] = [...new Set(t)].join(',');
     }
+    if (extra.length > 0) flags['modules-to-save'] = extra.join(',');
   }
   const init = r.record('model_init_kwargs');
   const dtype = r.str('dtype') ?? r.str('torch_dtype') ?? init?.torch_dtype ?? init?.dtype;

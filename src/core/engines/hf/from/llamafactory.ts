@@ -99,12 +99,12 @@ export function mapLlamaFactory(doc: Record<string, unknown>): FromMapping {
     // lora_target defaults to "all" (every linear layer but the head).
     const targets = r.list('lora_target') ?? ['all'];
     const extra = modulesToSave(r.list('additional_target') ?? [], 'additional_target', warnings);
-    if (targets.some((t) => t.toLowerCase() === 'all'))
-      flags['lora-targets'] = ['all-linear', ...extra].join(',');
+    if (targets.some((t) => t.toLowerCase() === 'all')) flags['lora-targets'] = 'all-linear';
     else {
-      const t = [...targetsOf(targets, 'lora_target', warnings), ...extra];
+      const t = targetsOf(targets, 'lora_target', warnings);
       if (t.length > 0) flags['lora-targets'] = t.join(',');
     }
+    if (extra.length > 0) flags['modules-to-save'] = extra.join(',');
   } else throw new FromError('finetuning_type', type, 'full, freeze, lora or oft');
   const seq = r.int('cutoff_len');
   // cutoff_len defaults to 2048 in data_args.py.

@@ -6,6 +6,7 @@
  * a key TRL no longer has (an older name) is dropped without a word; the readers say what it did.
  */
 import { FieldReader, FromError, type FromFlags } from '../../../from/common.js';
+import { LONGEST_TO_MEAN_COMPLETION, meanCompletion } from '../../../time/completion-length.js';
 
 /** Keys only GRPOConfig (grpo_config.py v1.9.0) or the GRPO scripts (trl/scripts/grpo.py, open-r1) have. */
 const GRPO_KEYS = [
@@ -205,8 +206,19 @@ function mapPreference(
 function mapGrpo(r: FieldReader, flags: FromFlags, user?: TrlReadContext): void {
   const n = r.int('num_generations', 2);
   if (n !== undefined) flags.generations = n;
-  const completion = r.int('max_completion_length');
-  if (completion !== undefined) flags['completion-tokens'] = completion;
+  const longest = r.int('max_completion_length');
+  if (longest !== undefined) {
+    // max_completion_length caps the longest completion; --completion-tokens is the mean.
+    const mean = meanCompletion(longest);
+    flags['completion-tokens'] = mean;
+    user?.warnings.push(
+      `max_completion_length: ${longest} is the longest completion; read as --completion-tokens ${mean}, the mean (longest / ${LONGEST_TO_MEAN_COMPLETION}, the ratio of logged GRPO runs)`,
+    );
+  }
+  // steps_per_generation replaces TRL's default of one generation batch per optimizer step (grpo_config.py
+  // __post_init__); generation_batch_size is left to the unmapped warnings (it needs the process count).
+  const spg = r.int('steps_per_generation', 1);
+  if (spg !== undefined) flags['steps-per-generation'] = spg;
   const prompt = r.int('max_prompt_length');
   if (prompt !== undefined) flags['prompt-tokens'] = prompt;
   if (prompt !== undefined && user)
@@ -240,8 +252,7 @@ function mapGrpo(r: FieldReader, flags: FromFlags, user?: TrlReadContext): void 
     r.used.add('vllm_gpu_memory_utilization');
     flags.rollout = 'hf';
   }
-  for (const k of ['generation_batch_size', 'steps_per_generation', 'loss_type', 'temperature'])
-    r.used.add(k);
+  for (const k of ['loss_type', 'temperature']) r.used.add(k);
 }
 
 /**

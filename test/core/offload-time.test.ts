@@ -1,0 +1,74 @@
+/**
+ * Parameter offload costs time, never saves it: a plan with its weights offloaded to the host (ZeRO-3 /
+ * FSDP `optimizer+params`) is never faster than the same plan with its weights resident on the GPU
+ * (`optimizer`), over generated models, configurations and GPUs.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { buildEstimate } from '../../src/core/estimate.js';
+import { explainFit } from '../../src/core/plan/index.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { optionsFromFlags } from '../../src/schema/flags.js';
+import { fixLine } from '../../src/ui/explain-text.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { defaultTimeOptions } from '../../src/schema/time.js';
+import { generatedArchArb, isValid, optionsArb, withDiffString } from '../helpers/arbitraries.js';
+
+const RUNS = Number(process.env.VRAMPLAN_FC_RUNS ?? 100);
+const SEED = Number(process.env.VRAMPLAN_FC_SEED ?? 20261202);
+const gpus = ['h100-sxm', 'a100-80gb-sxm', 'rtx-4090', 'rtx-3090', 'l40s'].map((id) => findGpu(id));
+
+describe('parameter offload (properties)', () => {
+  it('a modelled offload is never faster than the same plan with the weights resident', () => {
+    fc.assert(
+      fc.property(
+        generatedArchArb({ maxLayers: 48, maxHeads: 64 }),
+        optionsArb({ methods: ['full', 'lora', 'qlora'], maxDp: 8, maxSeq: 8192 }),
+        fc.constantFrom(...gpus),
+        fc.integer({ min: 1, max: 8 }),
+        (arch, o, gpu, accum) => {
+          const off = withDiffString({ ...o, zero: 3, offload: 'optimizer+params' });
+          const resident = withDiffString({ ...off, offload: 'optimizer' });
+          fc.pre(isValid(off) && isValid(resident));
+          const t = { ...defaultTimeOptions(off.gpus), gradAccum: accum };
+          const a = buildEstimate(arch, off, gpu, t).time!;
+          const b = buildEstimate(arch, resident, gpu, t).time!;
+          expect(a.stepSeconds).toBeGreaterThanOrEqual(b.stepSeconds);
+          expect(a.tokensPerSecondPerGpu).toBeLessThanOrEqual(b.tokensPerSecondPerGpu);
+        },
+      ),
+      { numRuns: RUNS, seed: SEED },
+    );
+  });
+});
+
+describe('explain on offload fixes', () => {
+  const caveat = 'if its host copies hide behind compute (assumed, not measured)';
+
+  it('flags a slowdown that rests on host copies hidden behind compute', () => {
+    const o = optionsFromFlags({
+      method: 'qlora',
+      weights: 'nf4',
+      batch: 4,
+      seq: 4096,
+      checkpointing: 'none',
+    });
+    const e = explainFit(resolveModel('llama-3.1-70b'), o, findGpu('a100-80gb-sxm'));
+    expect(e.fixes.some((f) => f.overlapAssumed)).toBe(true);
+    for (const f of e.fixes) {
+      expect(fixLine(f).includes(caveat)).toBe(f.overlapAssumed === true);
+      if (f.overlapAssumed)
+        expect(
+          f.options.offload === 'optimizer+params' || f.options.checkpointing === 'offload',
+        ).toBe(true);
+    }
+  });
+
+  it('says "same speed" plainly where no copy to the host is involved', () => {
+    const o = optionsFromFlags({ method: 'full', batch: 1, seq: 2048 });
+    const e = explainFit(resolveModel('llama-3.1-8b'), o, findGpu('a100-80gb-sxm'));
+    const paged = e.fixes.find((f) => f.options.optimizer === 'paged-adamw')!;
+    expect(paged.overlapAssumed).toBeUndefined();
+    expect(fixLine(paged)).toContain(', same speed,');
+  });
+});

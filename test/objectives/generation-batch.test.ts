@@ -1,0 +1,173 @@
+/**
+ * GRPO's rollout by TRL's mechanism: each process generates its whole generation batch (micro-batch x
+ * steps_per_generation, the gradient accumulation by default) at once, the split must hold whole groups of
+ * num_generations, and a batch decodes until its longest completion (`--completion-tokens` is the mean).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { buildEstimate } from '../../src/core/estimate.js';
+import type { Arch } from '../../src/core/model/index.js';
+import {
+  LONGEST_TO_MEAN_COMPLETION,
+  longestCompletion,
+  meanCompletion,
+} from '../../src/core/time/completion-length.js';
+import { plan } from '../../src/core/plan/index.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { listModels, resolveModel } from '../../src/io/load-model.js';
+import { loadScenario } from '../../src/io/load-scenario.js';
+import { planInputOf } from '../../src/io/plan-scenario.js';
+import type { EstimateOptions } from '../../src/schema/estimate.js';
+import {
+  checkCombination,
+  FlagError,
+  objectiveInto,
+  optionsFromFlags,
+  type RawFlags,
+} from '../../src/schema/flags.js';
+import { defaultTimeOptions } from '../../src/schema/time.js';
+import { generatedArchArb, labelled, optionsArb, withDiffString } from '../helpers/arbitraries.js';
+
+const RUNS = Number(process.env.VRAMPLAN_FC_RUNS ?? 100);
+const SEED = Number(process.env.VRAMPLAN_FC_SEED ?? 20261202);
+const params = { numRuns: RUNS, seed: SEED };
+const h100 = findGpu('h100-sxm');
+
+const archArb = fc.oneof(
+  { weight: 2, arbitrary: generatedArchArb({ maxLayers: 48, maxHeads: 64 }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      ...listModels().map((m) => labelled(resolveModel(m.id), `catalog:${m.id}`)),
+    ),
+  },
+);
+// TRL runs no pipeline parallelism: the trainers are pp = 1.
+const optsArb = optionsArb({ methods: ['lora', 'qlora', 'full'], maxSeq: 8192, maxDp: 8 }).map(
+  (o) => withDiffString({ ...o, gpus: o.gpus / o.pp, pp: 1 }),
+);
+const grpoArb = fc.record({
+  rollout: fc.constantFrom('hf', 'vllm-colocate', 'vllm-server'),
+  generations: fc.constantFrom(2, 4, 8, 16),
+  'prompt-tokens': fc.integer({ min: 1, max: 2048 }),
+  'completion-tokens': fc.integer({ min: 1, max: 4096 }),
+});
+
+/** `o` as `estimate --objective grpo ... --batch b --grad-accum a` makes it, or null when rejected. */
+function grpo(o: EstimateOptions, g: RawFlags, batch: number, accum: number) {
+  const out: EstimateOptions = { ...o, batch };
+  const flags: RawFlags = {
+    objective: 'grpo',
+    ...g,
+    'grad-accum': accum,
+    ...(g.rollout === 'vllm-server' ? { 'rollout-gpus': 1 } : {}),
+  };
+  try {
+    objectiveInto(out, flags);
+    checkCombination(out);
+  } catch {
+    return null;
+  }
+  return withDiffString(out);
+}
+
+const timeOf = (arch: Arch, o: EstimateOptions, accum: number) =>
+  buildEstimate(arch, o, h100, { ...defaultTimeOptions(o.gpus), gradAccum: accum }).time!;
+const rollout = (t: NonNullable<ReturnType<typeof buildEstimate>['time']>) =>
+  t.phases.find((p) => p.phase === 'rollout')!.seconds;
+
+describe('GRPO generation batch (properties)', () => {
+  it('rollout time depends on the generation batch (micro-batch x accumulation), not the micro-batch', () => {
+    fc.assert(
+      fc.property(
+        archArb,
+        optsArb,
+        grpoArb,
+        fc.integer({ min: 1, max: 4 }),
+        fc.constantFrom(1, 2, 4, 8),
+        fc.constantFrom(1, 2, 4, 8),
+        (arch, o, g, groups, b1, b2) => {
+          // A generation batch of `groups` x 8 x num_generations completions per process, split two ways.
+          const total = groups * 8 * g.generations;
+          const a = grpo(o, g, b1, total / b1);
+          const b = grpo(o, g, b2, total / b2);
+          fc.pre(a !== null && b !== null);
+          expect(rollout(timeOf(arch, b, total / b2))).toBe(rollout(timeOf(arch, a, total / b1)));
+        },
+      ),
+      params,
+    );
+  });
+
+  it('longer completions (a longer longest completion) never shorten a step', () => {
+    fc.assert(
+      fc.property(
+        archArb,
+        optsArb,
+        grpoArb,
+        fc.integer({ min: 1, max: 4096 }),
+        (arch, o, g, more) => {
+          const batch = g.generations;
+          const short = grpo(o, g, batch, 1);
+          const long = grpo(
+            o,
+            { ...g, 'completion-tokens': g['completion-tokens'] + more },
+            batch,
+            1,
+          );
+          fc.pre(short !== null && long !== null);
+          const t1 = timeOf(arch, short, 1);
+          const t2 = timeOf(arch, long, 1);
+          expect(t2.stepSeconds).toBeGreaterThanOrEqual(t1.stepSeconds);
+          expect(rollout(t2)).toBeGreaterThanOrEqual(rollout(t1));
+        },
+      ),
+      params,
+    );
+  });
+});
+
+describe('GRPO generation batch', () => {
+  it('16 completions of one prompt and 8 of two take the same rollout at the same generation batch', () => {
+    const arch = resolveModel('qwen2.5-7b');
+    const base = optionsFromFlags({ method: 'lora' });
+    const g = { rollout: 'vllm-colocate', 'prompt-tokens': 512, 'completion-tokens': 512 };
+    // 16 x 1 prompt in one micro-batch; 8 x 2 prompts over micro-batches of 2 (accumulation 8).
+    const one = grpo(base, { ...g, generations: 16 }, 16, 1)!;
+    const two = grpo(base, { ...g, generations: 8 }, 2, 8)!;
+    expect(rollout(timeOf(arch, two, 8))).toBe(rollout(timeOf(arch, one, 1)));
+  });
+
+  it('a split whose generation batch does not hold whole groups is refused, naming --generations', () => {
+    // 2 x 1 process x 1 = 2 completions: not a multiple of 8 (TRL GRPOConfig raises).
+    const run = () => optionsFromFlags({ objective: 'grpo', generations: 8, batch: 2 });
+    expect(run).toThrow(FlagError);
+    expect(run).toThrow(/--generations: got 8; expected a divisor of the generation batch .* = 2/);
+    // 2 x 1 x 4 = 8 holds one group.
+    expect(
+      optionsFromFlags({ objective: 'grpo', generations: 8, batch: 2, 'grad-accum': 4 }),
+    ).toMatchObject({ stepsPerGeneration: 4 });
+    // TRL's per-device default (8) holds a group of 8 without --batch.
+    expect(optionsFromFlags({ objective: 'grpo' }).batch).toBe(8);
+  });
+
+  it('the planner ranks only splits TRL accepts, and launches one generation batch per step', () => {
+    const file = 'scenarios/grpo-qwen2.5-7b.yaml';
+    const s = loadScenario(file);
+    const r = plan(planInputOf(file, s));
+    expect(r.plans.length).toBeGreaterThan(0);
+    for (const p of r.plans) {
+      const c = p.choices;
+      expect((c.microBatch * c.dp * c.gradAccum) % p.options.generations!).toBe(0);
+      expect(p.options.stepsPerGeneration ?? 1).toBe(c.gradAccum);
+    }
+  });
+
+  it('the longest completion is the stated ratio over the mean, and reads back as the mean', () => {
+    expect(LONGEST_TO_MEAN_COMPLETION).toBe(1.47);
+    // ceil(1.47 x 256) = ceil(376.32) = 377; floor(377 / 1.47) = floor(256.46) = 256.
+    expect(longestCompletion(256)).toBe(377);
+    expect(meanCompletion(377)).toBe(256);
+    for (let m = 1; m <= 20_000; m++) expect(meanCompletion(longestCompletion(m))).toBe(m);
+  });
+});
