@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
 import { z } from 'zod';
 import { buildLaunch, type LaunchBundle, type LaunchInput } from '../core/launch/index.js';
+import { plannedTokens } from '../core/launch/common.js';
 import { badValue, UserError } from '../io/errors.js';
 import { findGpu } from '../io/load-catalog.js';
 import { parseJsonInput, readInputText } from '../io/read-input.js';
@@ -150,6 +151,7 @@ export function launchInputOfPlan(
   arch: Arch,
   modelRef: string,
   gpu: Gpu = findGpu(plan.hardware.gpuId),
+  trainTokens?: number,
 ): LaunchInput {
   return {
     arch,
@@ -166,6 +168,7 @@ export function launchInputOfPlan(
     }),
     modelRef,
     gpusPerNode: plan.hardware.gpusPerNode,
+    ...(trainTokens === undefined ? {} : { trainTokens }),
   };
 }
 
@@ -196,7 +199,9 @@ export async function runLaunchScenario(
   const scenario = loadScenario(file);
   const spec = modelSpecOf(file, scenario);
   const arch = resolveModel(spec, { flag: 'model' });
-  return writeFolder(launchInputOfPlan(result.plans[n - 1]!, arch, arch.hfId ?? spec), lf);
+  const plan = result.plans[n - 1]!;
+  const tokens = plannedTokens(scenario.job);
+  return writeFolder(launchInputOfPlan(plan, arch, arch.hfId ?? spec, undefined, tokens), lf);
 }
 
 const exportedPlanSchema = z.object({

@@ -88,8 +88,9 @@ describe('torchtitan recipe', () => {
     expect(c.checkpoint).toMatchObject({
       enable: true,
       initial_load_in_hf: true,
-      initial_load_path: './assets/hf/Llama-3.1-8B',
+      initial_load_path: { expr: 'HF_ASSETS' },
     });
+    expect(c.hf_assets_path).toEqual({ expr: 'HF_ASSETS' });
     const out = emitTorchtitan(x);
     expect(out.ok && out.notes.some((n) => /loss parallel/.test(n))).toBe(true);
   });
@@ -118,6 +119,43 @@ describe('torchtitan recipe', () => {
     expect(pyLiteral(true)).toBe('True');
     expect(pyLiteral(null)).toBe('None');
     expect(pyLiteral(2e-5)).toBe('0.00002');
+  });
+});
+
+/**
+ * HF_ASSETS as Python computes it for the recipe imported from `folder` (str(Path(__file__).resolve().parent
+ * / "assets" / "hf" / name)); the test fails on any other form of the line.
+ */
+function hfAssets(text: string, folder: string): string {
+  const m = /^HF_ASSETS = str\(Path\(__file__\)\.resolve\(\)\.parent((?: \/ "[^"]+")+)\)$/m.exec(
+    text,
+  );
+  if (!m) throw new Error('no HF_ASSETS line of the expected form');
+  const parts = [...m[1]!.matchAll(/"([^"]+)"/g)].map((p) => p[1]!);
+  return join(folder, ...parts);
+}
+
+describe('torchtitan checkpoint paths and steps, read as torchtitan reads them', () => {
+  it('initial_load_path passes the checkpointer check (absolute or remote: TT base.py L349-L358)', () => {
+    const text = files(input('llama-3.1-8b', { gpus: 8 }))[TORCHTITAN_FILE]!;
+    expect(text).toContain('from pathlib import Path');
+    const c = recipe(input('llama-3.1-8b', { gpus: 8 }));
+    expect(c.checkpoint!.initial_load_path).toEqual({ expr: 'HF_ASSETS' });
+    // launch.sh puts the folder on PYTHONPATH and torchtitan imports the recipe from there: __file__ is in it.
+    const path = hfAssets(text, '/work/launch-1');
+    expect(path).toBe('/work/launch-1/assets/hf/Llama-3.1-8B');
+    expect(path.startsWith('/')).toBe(true);
+  });
+
+  it('training.steps covers the planned tokens (ceil(tokens / tokens per step)); the recipe default without them', () => {
+    // tokens per step = batch 2 x seq 4096 x accum 4 x dp 8 = 262,144; 10M tokens -> 39 steps (38.1 rounded up).
+    const x = input('llama-3.1-8b', { gpus: 8, batch: 2, seq: 4096 }, { trainTokens: 10_000_000 });
+    expect(recipe(x).training!.steps).toBe(Math.ceil(10_000_000 / (2 * 4096 * 4 * 8)));
+    expect(recipe(x).training!.steps).toBe(39);
+    const bare = input('llama-3.1-8b', { gpus: 8, batch: 2, seq: 4096 });
+    expect(recipe(bare).training!.steps).toBe(1000);
+    const out = emitTorchtitan(bare);
+    expect(out.ok && out.notes.some((n) => /no token count was planned/.test(n))).toBe(true);
   });
 });
 

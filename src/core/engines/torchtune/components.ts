@@ -112,6 +112,7 @@ export const TUNE_SR_OPTIMIZERS: readonly Optimizer[] = ['adamw-8bit'];
 /** Every other `_component_` torchtune.yaml writes, each found in the v0.6.1 tag at the file named. */
 export const TUNE_COMPONENTS = {
   checkpointer: 'torchtune.training.FullModelHFCheckpointer', // training/checkpointing/_checkpointer.py:366
+  metaCheckpointer: 'torchtune.training.FullModelMetaCheckpointer', // training/checkpointing/_checkpointer.py:929
   dataset: 'torchtune.datasets.alpaca_cleaned_dataset', // datasets/_alpaca.py:98
   lrScheduler: 'torchtune.training.lr_schedulers.get_cosine_schedule_with_warmup', // training/lr_schedulers.py:15
   chunkedLoss: 'torchtune.modules.loss.CEWithChunkedOutputLoss', // modules/loss/ce_chunked_output_loss.py:13
