@@ -24,31 +24,182 @@ export interface Folder {
 }
 
 /** One plan per engine and job kind, as flags (`vramplan launch --model M --gpu G <flags>`). */
-export const ENGINE_KINDS: { name: string; model: string; gpu: string; flags: Record<string, unknown> }[] = [
+export const ENGINE_KINDS: {
+  name: string;
+  model: string;
+  gpu: string;
+  flags: Record<string, unknown>;
+}[] = [
   { name: 'hf-trainer-lora', model: 'llama-3.1-8b', gpu: 'h100-sxm', flags: { method: 'lora' } },
-  { name: 'hf-trainer-qlora', model: 'llama-3.1-8b', gpu: 'rtx-4090', flags: { method: 'qlora', optimizer: 'paged-adamw-8bit', checkpointing: 'full' } },
-  { name: 'hf-trainer-full-liger-flash', model: 'qwen2.5-1.5b', gpu: 'h100-sxm', flags: { method: 'full', liger: true, attention: 'flash' } },
-  { name: 'hf-fsdp-full', model: 'llama-3.1-8b', gpu: 'h100-sxm', flags: { method: 'full', zero: '3', gpus: '4', checkpointing: 'full' } },
-  { name: 'hf-fsdp-full-offload', model: 'llama-3.1-70b', gpu: 'h100-sxm', flags: { method: 'full', zero: '3', offload: 'optimizer+params', gpus: '8', checkpointing: 'full' } },
-  { name: 'hf-fsdp-qlora', model: 'llama-3.1-70b', gpu: 'a100-80gb-sxm', flags: { method: 'qlora', zero: '3', gpus: '2', checkpointing: 'full' } },
-  { name: 'hf-fsdp-full-2node', model: 'llama-3.1-8b', gpu: 'h100-sxm', flags: { method: 'full', zero: '3', gpus: '16', checkpointing: 'full' } },
-  { name: 'hf-deepspeed-full-offload', model: 'llama-2-70b', gpu: 'a100-80gb-sxm', flags: { method: 'full', zero: '3', offload: 'optimizer+params', gpus: '8', checkpointing: 'full', framework: 'deepspeed' } },
-  { name: 'hf-deepspeed-lora-z2', model: 'llama-3.1-8b', gpu: 'a100-80gb-sxm', flags: { method: 'lora', zero: '2', gpus: '4', framework: 'deepspeed' } },
-  { name: 'hf-dpo-lora', model: 'llama-3.1-8b', gpu: 'h100-sxm', flags: { method: 'lora', objective: 'dpo' } },
-  { name: 'hf-grpo-lora-colocate', model: 'qwen2.5-7b', gpu: 'h100-sxm', flags: { method: 'lora', objective: 'grpo', 'lora-targets': 'all-linear', rollout: 'vllm-colocate' } },
-  { name: 'unsloth-qlora', model: 'llama-3.1-8b', gpu: 'rtx-4090', flags: { method: 'qlora', framework: 'unsloth' } },
-  { name: 'unsloth-dpo-lora', model: 'llama-3.1-8b', gpu: 'h100-sxm', flags: { method: 'lora', objective: 'dpo', framework: 'unsloth' } },
-  { name: 'torchtune-lora', model: 'llama-3.1-8b', gpu: 'h100-sxm', flags: { method: 'lora', framework: 'torchtune' } },
-  { name: 'torchtune-full-fsdp', model: 'llama-3.1-8b', gpu: 'h100-sxm', flags: { method: 'full', zero: '3', gpus: '4', framework: 'torchtune', checkpointing: 'full' } },
-  { name: 'torchtune-qlora-gemma2', model: 'gemma-2-9b', gpu: 'rtx-4090', flags: { method: 'qlora', framework: 'torchtune', checkpointing: 'full' } },
-  { name: 'torchtitan-full', model: 'llama-3.1-8b', gpu: 'h100-sxm', flags: { method: 'full', weights: 'fp32', zero: '3', gpus: '8', framework: 'torchtitan', checkpointing: 'selective' } },
-  { name: 'litgpt-lora', model: 'llama-3.1-8b', gpu: 'h100-sxm', flags: { method: 'lora', framework: 'litgpt' } },
-  { name: 'vllm-bf16', model: 'llama-3.1-8b', gpu: 'h100-sxm', flags: { method: 'inference', framework: 'vllm', batch: '16', seq: '4096' } },
-  { name: 'vllm-int4', model: 'llama-3.3-70b-instruct', gpu: 'h100-sxm', flags: { method: 'inference', framework: 'vllm', weights: 'int4', batch: '16', seq: '4096' } },
-  { name: 'vllm-nf4', model: 'llama-3.1-8b', gpu: 'rtx-4090', flags: { method: 'inference', framework: 'vllm', weights: 'nf4', batch: '8', seq: '4096' } },
-  { name: 'sglang-bf16', model: 'llama-3.1-8b', gpu: 'h100-sxm', flags: { method: 'inference', framework: 'sglang', batch: '16', seq: '4096' } },
-  { name: 'llama-cpp-q4', model: 'llama-3.1-8b', gpu: 'rtx-4090', flags: { method: 'inference', framework: 'llama.cpp', weights: 'q4_k_m', batch: '4', seq: '4096' } },
-  { name: 'hf-generate-bf16', model: 'llama-3.1-8b', gpu: 'h100-sxm', flags: { method: 'inference', framework: 'hf', batch: '4', seq: '2048' } },
+  {
+    name: 'hf-trainer-qlora',
+    model: 'llama-3.1-8b',
+    gpu: 'rtx-4090',
+    flags: { method: 'qlora', optimizer: 'paged-adamw-8bit', checkpointing: 'full' },
+  },
+  {
+    name: 'hf-trainer-full-liger-flash',
+    model: 'qwen2.5-1.5b',
+    gpu: 'h100-sxm',
+    flags: { method: 'full', liger: true, attention: 'flash' },
+  },
+  {
+    name: 'hf-fsdp-full',
+    model: 'llama-3.1-8b',
+    gpu: 'h100-sxm',
+    flags: { method: 'full', zero: '3', gpus: '4', checkpointing: 'full' },
+  },
+  {
+    name: 'hf-fsdp-full-offload',
+    model: 'llama-3.1-70b',
+    gpu: 'h100-sxm',
+    flags: {
+      method: 'full',
+      zero: '3',
+      offload: 'optimizer+params',
+      gpus: '8',
+      checkpointing: 'full',
+    },
+  },
+  {
+    name: 'hf-fsdp-qlora',
+    model: 'llama-3.1-70b',
+    gpu: 'a100-80gb-sxm',
+    flags: { method: 'qlora', zero: '3', gpus: '2', checkpointing: 'full' },
+  },
+  {
+    name: 'hf-fsdp-full-2node',
+    model: 'llama-3.1-8b',
+    gpu: 'h100-sxm',
+    flags: { method: 'full', zero: '3', gpus: '16', checkpointing: 'full' },
+  },
+  {
+    name: 'hf-deepspeed-full-offload',
+    model: 'llama-2-70b',
+    gpu: 'a100-80gb-sxm',
+    flags: {
+      method: 'full',
+      zero: '3',
+      offload: 'optimizer+params',
+      gpus: '8',
+      checkpointing: 'full',
+      framework: 'deepspeed',
+    },
+  },
+  {
+    name: 'hf-deepspeed-lora-z2',
+    model: 'llama-3.1-8b',
+    gpu: 'a100-80gb-sxm',
+    flags: { method: 'lora', zero: '2', gpus: '4', framework: 'deepspeed' },
+  },
+  {
+    name: 'hf-dpo-lora',
+    model: 'llama-3.1-8b',
+    gpu: 'h100-sxm',
+    flags: { method: 'lora', objective: 'dpo' },
+  },
+  {
+    name: 'hf-grpo-lora-colocate',
+    model: 'qwen2.5-7b',
+    gpu: 'h100-sxm',
+    flags: {
+      method: 'lora',
+      objective: 'grpo',
+      'lora-targets': 'all-linear',
+      rollout: 'vllm-colocate',
+    },
+  },
+  {
+    name: 'unsloth-qlora',
+    model: 'llama-3.1-8b',
+    gpu: 'rtx-4090',
+    flags: { method: 'qlora', framework: 'unsloth' },
+  },
+  {
+    name: 'unsloth-dpo-lora',
+    model: 'llama-3.1-8b',
+    gpu: 'h100-sxm',
+    flags: { method: 'lora', objective: 'dpo', framework: 'unsloth' },
+  },
+  {
+    name: 'torchtune-lora',
+    model: 'llama-3.1-8b',
+    gpu: 'h100-sxm',
+    flags: { method: 'lora', framework: 'torchtune' },
+  },
+  {
+    name: 'torchtune-full-fsdp',
+    model: 'llama-3.1-8b',
+    gpu: 'h100-sxm',
+    flags: { method: 'full', zero: '3', gpus: '4', framework: 'torchtune', checkpointing: 'full' },
+  },
+  {
+    name: 'torchtune-qlora-gemma2',
+    model: 'gemma-2-9b',
+    gpu: 'rtx-4090',
+    flags: { method: 'qlora', framework: 'torchtune', checkpointing: 'full' },
+  },
+  {
+    name: 'torchtitan-full',
+    model: 'llama-3.1-8b',
+    gpu: 'h100-sxm',
+    flags: {
+      method: 'full',
+      weights: 'fp32',
+      zero: '3',
+      gpus: '8',
+      framework: 'torchtitan',
+      checkpointing: 'selective',
+    },
+  },
+  {
+    name: 'litgpt-lora',
+    model: 'llama-3.1-8b',
+    gpu: 'h100-sxm',
+    flags: { method: 'lora', framework: 'litgpt' },
+  },
+  {
+    name: 'vllm-bf16',
+    model: 'llama-3.1-8b',
+    gpu: 'h100-sxm',
+    flags: { method: 'inference', framework: 'vllm', batch: '16', seq: '4096' },
+  },
+  {
+    name: 'vllm-int4',
+    model: 'llama-3.3-70b-instruct',
+    gpu: 'h100-sxm',
+    flags: { method: 'inference', framework: 'vllm', weights: 'int4', batch: '16', seq: '4096' },
+  },
+  {
+    name: 'vllm-nf4',
+    model: 'llama-3.1-8b',
+    gpu: 'rtx-4090',
+    flags: { method: 'inference', framework: 'vllm', weights: 'nf4', batch: '8', seq: '4096' },
+  },
+  {
+    name: 'sglang-bf16',
+    model: 'llama-3.1-8b',
+    gpu: 'h100-sxm',
+    flags: { method: 'inference', framework: 'sglang', batch: '16', seq: '4096' },
+  },
+  {
+    name: 'llama-cpp-q4',
+    model: 'llama-3.1-8b',
+    gpu: 'rtx-4090',
+    flags: {
+      method: 'inference',
+      framework: 'llama.cpp',
+      weights: 'q4_k_m',
+      batch: '4',
+      seq: '4096',
+    },
+  },
+  {
+    name: 'hf-generate-bf16',
+    model: 'llama-3.1-8b',
+    gpu: 'h100-sxm',
+    flags: { method: 'inference', framework: 'hf', batch: '4', seq: '2048' },
+  },
 ];
 
 /** LaunchInput of one engine-kind row, as `vramplan launch --model --gpu` builds it (eight GPUs a machine). */
@@ -81,14 +232,22 @@ export const engineKindFolders = (): Folder[] =>
 /** The first plan of every shipped scenario (plans each scenario, as `vramplan launch <file>` does). */
 export async function scenarioFolders(dir = 'scenarios'): Promise<Folder[]> {
   const out: Folder[] = [];
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.yaml')).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((n) => n.endsWith('.yaml'))
+    .sort()) {
     const file = join(dir, f);
     const result = await planScenarioFile(file, { top: 1 });
     const plan = result.plans[0];
     if (!plan) continue;
     const scenario = loadScenario(file);
     const arch = resolveModel(modelSpecOf(file, scenario), { flag: 'model' });
-    const x = launchInputOfPlan(plan, arch, arch.hfId ?? arch.id, undefined, plannedTokens(scenario.job));
+    const x = launchInputOfPlan(
+      plan,
+      arch,
+      arch.hfId ?? arch.id,
+      undefined,
+      plannedTokens(scenario.job),
+    );
     out.push({ name: `scenario-${f.replace(/\.yaml$/, '')}`, files: withReadme(x) });
   }
   return out;

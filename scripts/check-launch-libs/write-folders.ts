@@ -14,7 +14,10 @@ if (!dir) {
 }
 const out = resolve(dir);
 rmSync(out, { recursive: true, force: true });
-const folders = [...engineKindFolders(), ...(rest.includes('--fast') ? [] : await scenarioFolders())];
+const folders = [
+  ...engineKindFolders(),
+  ...(rest.includes('--fast') ? [] : await scenarioFolders()),
+];
 for (const f of folders)
   for (const file of f.files) {
     const p = join(out, f.name, file.path);

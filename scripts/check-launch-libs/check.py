@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+"""
+The real libraries as the oracle for vramplan's launch folders.
+
+For every environment a folder names (each requirements*.txt, grouped by identical pins) this creates a
+virtual environment in a scratch folder and runs `pip install --dry-run --report` on it: the resolver is
+the dependency check. For the environments it can install on a CPU-only machine (--construct, the Hugging
+Face stack by default) it installs the pins and builds every written config with the library's own code:
+TRL's SFTConfig/DPOConfig/GRPOConfig/... from hf-args.json, PEFT's LoraConfig, transformers'
+BitsAndBytesConfig, Accelerate's config loader and launch parser on accelerate.yaml, DeepSpeed's config
+classes on deepspeed.json. It records what the offline test needs as fixtures (each library's accepted keys
+at the pinned version, every resolved set) and writes a dated report.
+
+Usage (from the repository root):
+  npx tsx scripts/check-launch-libs/write-folders.ts /tmp/vramplan-libs/folders
+  python3 scripts/check-launch-libs/check.py --folders /tmp/vramplan-libs/folders --work /tmp/vramplan-libs
+Options: --construct hf (environments to install and construct; 'none' for resolution only),
+  --jobs N (resolutions at once), --reuse (keep resolutions already in the fixture for unchanged pin sets).
+"""
+from __future__ import annotations
+
+import argparse
+import concurrent.futures as cf
+import datetime as dt
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = REPO / "test" / "fixtures" / "launch-libs"
+CONSTRUCT_PY = Path(__file__).with_name("construct.py")
+
+
+def pins_of(path: Path) -> list[str]:
+    """The requirement lines of a requirements file (comments and blanks dropped), in file order."""
+    out = []
+    for line in path.read_text().splitlines():
+        s = line.split("#", 1)[0].strip()
+        if s:
+            out.append(s)
+    return out
+
+
+def env_key(pins: list[str]) -> str:
+    return hashlib.sha256("\n".join(sorted(p.lower() for p in pins)).encode()).hexdigest()[:16]
+
+
+def kind_of(pins: list[str]) -> str:
+    """The environment's engine, from the package that defines it."""
+    names = [p.split("==")[0].split("[")[0].lower() for p in pins]
+    for k in ("axolotl", "unsloth", "torchtune", "torchtitan", "litgpt", "sglang", "gguf", "vllm"):
+        if k in names:
+            if k == "vllm" and "trl" in names:
+                return "hf-trl+vllm"
+            return {"gguf": "llama.cpp"}[k] if k == "gguf" else k
+    if "trl" in names:
+        return "hf"
+    if "transformers" in names:
+        return "hf-generate"
+    return "other"
+
+
+def environments(folders: Path) -> dict[str, dict]:
+    envs: dict[str, dict] = {}
+    for req in sorted(folders.glob("*/requirements*.txt")):
+        pins = pins_of(req)
+        key = env_key(pins)
+        e = envs.setdefault(key, {"key": key, "pins": pins, "kind": kind_of(pins), "files": []})
+        e["files"].append(f"{req.parent.name}/{req.name}")
+    return envs
+
+
+def make_venv(path: Path) -> Path:
+    py = path / "bin" / "python"
+    if not py.exists():
+        venv.EnvBuilder(with_pip=True, clear=True).create(path)
+        subprocess.run([str(py), "-m", "pip", "install", "-q", "--upgrade", "pip"], check=False)
+    return py
+
+
+def resolve(e: dict, work: Path) -> dict:
+    """pip's resolver on the pin set, in a fresh virtual environment of its own (metadata only)."""
+    d = work / "envs" / e["key"]
+    d.mkdir(parents=True, exist_ok=True)
+    py = make_venv(d / "venv")
+    (d / "requirements.txt").write_text("\n".join(e["pins"]) + "\n")
+    report = d / "report.json"
+    r = subprocess.run(
+        [str(py), "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet",
+         "--report", str(report), "-r", str(d / "requirements.txt")],
+        capture_output=True, text=True,
+    )
+    out = {"key": e["key"], "kind": e["kind"], "pins": e["pins"], "files": e["files"]}
+    if r.returncode == 0 and report.exists():
+        rep = json.loads(report.read_text())
+        out["status"] = "resolved"
+        out["resolved"] = {
+            i["metadata"]["name"].lower(): i["metadata"]["version"] for i in rep.get("install", [])
+        }
+    else:
+        out["status"] = "conflict"
+        err = [l for l in (r.stderr or r.stdout).splitlines() if l.strip()]
+        out["error"] = "\n".join(err[-6:])
+    return out
+
+
+def construct(hf_python: Path, folders: Path, work: Path) -> dict:
+    """Runs construct.py in the installed Hugging Face environment: per folder, each file built by its library."""
+    out = work / "constructed.json"
+    r = subprocess.run([str(hf_python), str(CONSTRUCT_PY), str(folders), str(out)], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit(f"construct.py failed:\n{r.stderr[-4000:]}")
+    return json.loads(out.read_text())
+
+
+# torchtitan's own reading of the recipe: ConfigManager imports it by module name (launch.sh puts the folder on
+# PYTHONPATH) and tyro rebuilds Trainer.Config from it, running every __post_init__ check (torchtitan/config/manager.py).
+TITAN_READ = (
+    "from torchtitan.config.manager import ConfigManager\n"
+    "c = ConfigManager().parse_args(['--module', 'torchtitan_vramplan', '--config', 'vramplan'])\n"
+    "print(c.checkpoint.initial_load_path, c.training.steps)\n"
+)
+
+
+def run_check(folder: Path, file: str, built_with: str, cmd: list[str]) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(folder)}
+    r = subprocess.run(cmd, cwd=folder, capture_output=True, text=True, env=env)
+    row = {"folder": folder.name, "file": file, "with": built_with, "ok": r.returncode == 0}
+    if r.returncode != 0:
+        err = [l for l in (r.stderr or r.stdout).splitlines() if l.strip()]
+        row["error"] = " ".join(err[-3:])[:600]
+    return row
+
+
+def construct_engines(folders: Path, titan: Path | None, tune: Path | None) -> list[dict]:
+    """torchtitan's ConfigManager on each recipe; torchtune's `tune validate` on each torchtune.yaml."""
+    rows = []
+    for d in sorted(p for p in folders.iterdir() if p.is_dir()):
+        if titan and (d / "torchtitan_vramplan.py").exists():
+            rows.append(run_check(d, "torchtitan_vramplan.py", "torchtitan ConfigManager.parse_args",
+                                  [str(titan / "bin" / "python"), "-c", TITAN_READ]))
+        if tune and (d / "torchtune.yaml").exists():
+            rows.append(run_check(d, "torchtune.yaml", "tune validate",
+                                  [str(tune / "bin" / "tune"), "validate", "torchtune.yaml"]))
+    return rows
+
+
+def report_md(date: str, envs: list[dict], built: dict | None, construct_env: str | None) -> str:
+    lines = [
+        f"# Launch folders against the real libraries ({date})",
+        "",
+        "Written by `scripts/check-launch-libs/check.py` over the folders of",
+        "`scripts/check-launch-libs/folders.ts` (the first plan of every shipped scenario and one plan per engine and",
+        "job kind). Resolution: `pip install --dry-run --report` on each distinct requirements file, in a fresh",
+        "virtual environment (Python " + sys.version.split()[0] + ", Linux x86-64, CPU only).",
+        "",
+        "## Resolution",
+        "",
+        "| environment | pins | resolves | folders |",
+        "|---|---|---|---|",
+    ]
+    for e in sorted(envs, key=lambda e: (e["kind"], e["key"])):
+        status = "yes" if e["status"] == "resolved" else "**no**: " + e.get("error", "").splitlines()[-1][:160] if e.get("error") else "**no**"
+        folders = sorted({f.split("/")[0] for f in e["files"]})
+        lines.append(f"| {e['kind']} | {' '.join(e['pins'])} | {status} | {', '.join(folders)} |")
+    if built is not None:
+        lines += [
+            "",
+            f"## Construction with the libraries' own classes ({construct_env})",
+            "",
+            "Versions: " + ", ".join(f"{k} {v}" for k, v in sorted(built["versions"].items())) + ".",
+            "",
+            "| folder | file | built with | result |",
+            "|---|---|---|---|",
+        ]
+        for row in built["checks"]:
+            res = "ok" if row["ok"] else "**failed**: " + row["error"][:200].replace("|", "/").replace("\n", " ")
+            lines.append(f"| {row['folder']} | {row['file']} | {row['with']} | {res} |")
+        skipped = built.get("skipped", [])
+        if skipped:
+            lines += ["", "Not constructed here:", ""]
+            lines += [f"- {s}" for s in skipped]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--folders", required=True, type=Path)
+    ap.add_argument("--work", required=True, type=Path)
+    ap.add_argument("--construct", default="hf", choices=["hf", "none"])
+    ap.add_argument("--hf-venv", type=Path, help="an existing venv with the HF pins installed (else made)")
+    ap.add_argument("--titan-venv", type=Path, help="a venv with the torchtitan pins installed")
+    ap.add_argument("--tune-venv", type=Path, help="a venv with the torchtune pins installed")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--reuse", action="store_true")
+    ap.add_argument("--date", default=dt.date.today().isoformat())
+    a = ap.parse_args()
+    a.work.mkdir(parents=True, exist_ok=True)
+    envs = environments(a.folders)
+    known = {}
+    resolved_file = FIXTURES / "resolved.json"
+    if a.reuse and resolved_file.exists():
+        known = {e["key"]: e for e in json.loads(resolved_file.read_text())["environments"]}
+    todo = [e for e in envs.values() if e["key"] not in known]
+    results = [
+        {**known[e["key"]], "files": e["files"]} for e in envs.values() if e["key"] in known
+    ]
+    with cf.ThreadPoolExecutor(max_workers=a.jobs) as pool:
+        for res in pool.map(lambda e: resolve(e, a.work), todo):
+            print(f"{res['status']:9} {res['kind']:12} {' '.join(res['pins'])}", file=sys.stderr)
+            results.append(res)
+    built = None
+    construct_env = None
+    if a.construct == "hf":
+        hf = next((e for e in results if e["kind"] == "hf" and e["status"] == "resolved"
+                   and any(p.startswith("peft==") for p in e["pins"])), None)
+        if hf is None:
+            raise SystemExit("no resolvable Hugging Face environment to construct in")
+        if a.hf_venv:
+            py = a.hf_venv / "bin" / "python"
+        else:
+            py = make_venv(a.work / "hf-venv")
+            subprocess.run([str(py), "-m", "pip", "install", *hf["pins"]], check=True)
+        construct_env = " ".join(hf["pins"])
+        built = construct(py, a.folders, a.work)
+        engines = construct_engines(a.folders, a.titan_venv, a.tune_venv)
+        built["checks"] += engines
+        if a.titan_venv:
+            built["skipped"] = [x for x in built["skipped"] if not x.startswith("torchtitan")]
+        if a.tune_venv:
+            built["skipped"] = [x for x in built["skipped"] if not x.startswith("torchtune")]
+    FIXTURES.mkdir(parents=True, exist_ok=True)
+    resolved_file.write_text(json.dumps(
+        {"checked": a.date, "python": sys.version.split()[0],
+         "environments": sorted(({k: v for k, v in e.items() if k != "files"} for e in results),
+                                key=lambda e: (e["kind"], e["key"]))}, indent=1) + "\n")
+    if built is not None:
+        (FIXTURES / "accepted-keys.json").write_text(json.dumps(
+            {"checked": a.date, "versions": built["versions"], "keys": built["keys"]}, indent=1) + "\n")
+    out = REPO / "docs" / f"launch-libs-{a.date}.md"
+    out.write_text(report_md(a.date, results, built, construct_env))
+    bad = [e for e in results if e["status"] != "resolved"]
+    failed = [c for c in (built or {}).get("checks", []) if not c["ok"]]
+    print(f"{len(results)} environments, {len(bad)} not resolving; "
+          f"{len((built or {}).get('checks', []))} constructions, {len(failed)} failed; report {out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
