@@ -167,6 +167,25 @@ def report_md(date: str, envs: list[dict], built: dict | None, construct_env: st
         status = "yes" if e["status"] == "resolved" else "**no**: " + e.get("error", "").splitlines()[-1][:160] if e.get("error") else "**no**"
         folders = sorted({f.split("/")[0] for f in e["files"]})
         lines.append(f"| {e['kind']} | {' '.join(e['pins'])} | {status} | {', '.join(folders)} |")
+    lines += [
+        "",
+        "## Where an engine caps a library",
+        "",
+        "Pins stay below the newest releases where an engine's own metadata forbids them (read from the",
+        "packages' Requires-Dist, which the resolver enforces):",
+        "",
+        "- axolotl 0.18.0 requires torch>=2.11.0,<=2.12.1 and pins transformers 5.14.1, trl 1.8.0, peft 0.19.1,",
+        "  accelerate 1.13.0 (pyproject.toml at v0.18.0): its folders install it apart (requirements-axolotl.txt), and",
+        "  the Trainer pins keep torch 2.12.1, inside that range (the kernels-hub FlashAttention builds also stop at",
+        "  torch 2.12).",
+        "- unsloth 2026.10.9 requires transformers<=5.17.0 and trl<=1.15.0; its launcher's keys were read at TRL",
+        "  0.24.0. vllm 0.19.1 (fast_inference) requires torch==2.10.0 and excludes transformers 5.5.0, so the GRPO",
+        "  environment pins transformers 5.5.4.",
+        "- torchtune 0.6.1 (its last release) imports torchao APIs removed in torchao 0.16: torch 2.6.0 and torchao",
+        "  0.10.0, the versions its CI ran.",
+        "- vllm 0.33.0 requires torch==2.14.0 and transformers>=5.16.1,<5.21.0; it carries no bitsandbytes",
+        "  quantization, which vllm-bnb-plugin 0.0.3 registers (bitsandbytes>=0.48.1).",
+    ]
     if built is not None:
         lines += [
             "",
