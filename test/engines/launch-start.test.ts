@@ -53,13 +53,10 @@ describe('FSDP full fine-tunes with CPU offload save sharded, then merge', () =>
     writeFileSync(join(dir, 'launch.sh'), sh);
     const bin = join(tmp, 'bin');
     mkdirSync(bin, { recursive: true });
-    writeFileSync(
-      join(bin, 'accelerate'),
-      '#!/usr/bin/env bash\necho "accelerate $*" >> calls.txt\n',
-      {
+    for (const tool of ['accelerate', 'python'])
+      writeFileSync(join(bin, tool), `#!/usr/bin/env bash\necho "${tool} $*" >> calls.txt\n`, {
         mode: 0o755,
-      },
-    );
+      });
     const r = spawnSync('bash', [join(dir, 'launch.sh')], {
       cwd: dir,
       encoding: 'utf8',
@@ -74,6 +71,10 @@ describe('FSDP full fine-tunes with CPU offload save sharded, then merge', () =>
     );
     expect(calls[1]).toBe(
       'accelerate merge-weights outputs/checkpoint-200/pytorch_model_fsdp_0 outputs',
+    );
+    // The config and tokenizer saved beside the merged weights, from the model hf-args.json names.
+    expect(calls[2]).toMatch(
+      /^python -c import json; .*AutoConfig\.from_pretrained\(m\)\.save_pretrained\("outputs"\)/,
     );
   });
 });

@@ -124,13 +124,17 @@ export function emitAccelerate(x: LaunchInput): EngineOutput {
 
 /**
  * After a SHARDED_STATE_DICT run (rule fsdp-offload-sharded-save): the last checkpoint's FSDP shards
- * (Trainer._save_optimizer_and_scheduler → save_fsdp_model: <checkpoint>/pytorch_model_fsdp_0) merged into
+ * (Trainer._save_optimizer_and_scheduler → save_fsdp_model, transformers v5.14.1 trainer.py L3264-L3271:
+ * <checkpoint>/pytorch_model_fsdp_0) merged into
  * outputs/ as safetensors by `accelerate merge-weights` (accelerate v1.14.0 commands/merge.py).
  */
 function mergeLines(multiNode: boolean): string[] {
   const merge = [
     'last=$(ls -d outputs/checkpoint-* | sort -t- -k2 -n | tail -n 1)',
     'accelerate merge-weights "$last/pytorch_model_fsdp_0" outputs',
+    // Trainer.save_model writes nothing under SHARDED_STATE_DICT (transformers v5.14.1 trainer.py L3801-L3805):
+    // the config and tokenizer beside the merged weights make outputs/ loadable with from_pretrained.
+    `python -c 'import json; from transformers import AutoConfig, AutoTokenizer; m = json.load(open("${HF_ARGS_FILE}"))["model_name_or_path"]; AutoConfig.from_pretrained(m).save_pretrained("outputs"); AutoTokenizer.from_pretrained(m).save_pretrained("outputs")'`,
   ];
   return [
     '# Merge the sharded final checkpoint into outputs/ (one process; host RAM for the model alone):',
