@@ -78,23 +78,44 @@ def make_venv(path: Path) -> Path:
     py = path / "bin" / "python"
     if not py.exists():
         venv.EnvBuilder(with_pip=True, clear=True).create(path)
+        # pip >= 23 reads wheel metadata from the index (PEP 658): the dry run downloads no wheels.
         subprocess.run([str(py), "-m", "pip", "install", "-q", "--upgrade", "pip"], check=False)
     return py
+
+
+def requirement(pin: str) -> tuple[str, frozenset, str]:
+    """name, extras, version of an exact pin `name[extra]==version`."""
+    spec, _, version = pin.partition("==")
+    name, _, extras = spec.partition("[")
+    return name.strip().lower().replace("_", "-"), frozenset(x.strip() for x in extras.rstrip("]").split(",") if x.strip()), version.strip()
+
+
+def implied_by(small: list[str], big: list[str]) -> bool:
+    """Every pin of `small` is in `big` at the same version with no more extras: a resolution of `big`,
+    restricted to what `small` needs, resolves `small` (exact pins; extras only add requirements)."""
+    have = {n: (x, v) for n, x, v in map(requirement, big)}
+    for n, x, v in map(requirement, small):
+        if n not in have or have[n][1] != v or not x <= have[n][0]:
+            return False
+    return True
 
 
 def resolve(e: dict, work: Path) -> dict:
     """pip's resolver on the pin set, in a fresh virtual environment of its own (metadata only)."""
     d = work / "envs" / e["key"]
     d.mkdir(parents=True, exist_ok=True)
-    py = make_venv(d / "venv")
     (d / "requirements.txt").write_text("\n".join(e["pins"]) + "\n")
     report = d / "report.json"
-    r = subprocess.run(
-        [str(py), "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet",
-         "--report", str(report), "-r", str(d / "requirements.txt")],
-        capture_output=True, text=True,
-    )
     out = {"key": e["key"], "kind": e["kind"], "pins": e["pins"], "files": e["files"]}
+    if report.exists():  # resolved in an earlier run of this work folder (same pins: same key)
+        r = subprocess.CompletedProcess([], 0, "", "")
+    else:
+        py = make_venv(d / "venv")
+        r = subprocess.run(
+            [str(py), "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet",
+             "--report", str(report), "-r", str(d / "requirements.txt")],
+            capture_output=True, text=True,
+        )
     if r.returncode == 0 and report.exists():
         rep = json.loads(report.read_text())
         out["status"] = "resolved"
@@ -160,13 +181,20 @@ def report_md(date: str, envs: list[dict], built: dict | None, construct_env: st
         "",
         "## Resolution",
         "",
-        "| environment | pins | resolves | folders |",
-        "|---|---|---|---|",
+        "A set whose every pin another resolved set holds at the same version (with no more extras) resolves",
+        "within it: the larger set's resolution, restricted to what the smaller needs, is one for the smaller.",
+        "Each such row names the set it resolved within (`key`); `--all` resolves every set on its own.",
+        "",
+        "| environment | key | pins | resolves | folders |",
+        "|---|---|---|---|---|",
     ]
     for e in sorted(envs, key=lambda e: (e["kind"], e["key"])):
-        status = "yes" if e["status"] == "resolved" else "**no**: " + e.get("error", "").splitlines()[-1][:160] if e.get("error") else "**no**"
+        if e["status"] == "resolved":
+            status = f"yes (within {e['implied_by']})" if e.get("implied_by") else "yes"
+        else:
+            status = "**no**: " + (e.get("error", "").splitlines() or [""])[-1][:200]
         folders = sorted({f.split("/")[0] for f in e["files"]})
-        lines.append(f"| {e['kind']} | {' '.join(e['pins'])} | {status} | {', '.join(folders)} |")
+        lines.append(f"| {e['kind']} | {e['key']} | {' '.join(e['pins'])} | {status} | {', '.join(folders)} |")
     lines += [
         "",
         "## Where an engine caps a library",
@@ -216,6 +244,7 @@ def main() -> None:
     ap.add_argument("--tune-venv", type=Path, help="a venv with the torchtune pins installed")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--reuse", action="store_true")
+    ap.add_argument("--all", action="store_true", help="resolve every set, also those a larger set implies")
     ap.add_argument("--date", default=dt.date.today().isoformat())
     a = ap.parse_args()
     a.work.mkdir(parents=True, exist_ok=True)
@@ -228,10 +257,30 @@ def main() -> None:
     results = [
         {**known[e["key"]], "files": e["files"]} for e in envs.values() if e["key"] in known
     ]
+    # Largest sets first; a set whose pins another set holds (same versions, no more extras) is resolved
+    # only when that set does not resolve (--all resolves every set on its own).
+    todo.sort(key=lambda e: -len(e["pins"]))
+    maximal = [e for e in todo if a.all or not any(
+        o is not e and len(o["pins"]) >= len(e["pins"]) and implied_by(e["pins"], o["pins"])
+        and not implied_by(o["pins"], e["pins"]) for o in todo)]
+    done: dict[str, dict] = {}
     with cf.ThreadPoolExecutor(max_workers=a.jobs) as pool:
-        for res in pool.map(lambda e: resolve(e, a.work), todo):
+        for res in pool.map(lambda e: resolve(e, a.work), maximal):
             print(f"{res['status']:9} {res['kind']:12} {' '.join(res['pins'])}", file=sys.stderr)
-            results.append(res)
+            done[res["key"]] = res
+    for e in todo:
+        if e["key"] in done:
+            continue
+        sup = next((done[o["key"]] for o in maximal if o["key"] in done and done[o["key"]]["status"] == "resolved"
+                    and implied_by(e["pins"], o["pins"])), None)
+        if sup is not None:
+            done[e["key"]] = {"key": e["key"], "kind": e["kind"], "pins": e["pins"], "files": e["files"],
+                              "status": "resolved", "implied_by": sup["key"], "resolved": sup["resolved"]}
+        else:
+            res = resolve(e, a.work)
+            print(f"{res['status']:9} {res['kind']:12} {' '.join(res['pins'])}", file=sys.stderr)
+            done[e["key"]] = res
+    results += list(done.values())
     built = None
     construct_env = None
     if a.construct == "hf":

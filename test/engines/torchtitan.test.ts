@@ -68,10 +68,11 @@ describe('torchtitan recipe', () => {
     const c = recipe(x);
     const t = c.training!;
     const p = c.parallelism!;
-    expect(t.num_tokens_per_microbatch_per_dp_rank).toBe(2 * 4096);
-    expect(t.max_context_length).toBe(4096);
-    // global = micro * seq * accum * dp_shard
-    expect(t.num_tokens_per_train_step).toBe(2 * 4096 * 4 * 4);
+    // torchtitan 0.3.0 TrainingConfig: local_batch_size per DP rank, global_batch_size, seq_len.
+    expect(t.local_batch_size).toBe(2);
+    expect(t.seq_len).toBe(4096);
+    // global = micro * accum * dp_shard (sequences)
+    expect(t.global_batch_size).toBe(2 * 4 * 4);
     expect(p.data_parallel_shard_degree).toBe(4);
     expect(
       (p.data_parallel_shard_degree as number) *
@@ -105,7 +106,9 @@ describe('torchtitan recipe', () => {
     const none = recipe(input('llama-3.1-8b', { gpus: 4 }));
     expect(none.activation_checkpoint).toBeNull();
     const pp = recipe(input('llama-3.1-70b', { gpus: 16, pp: 4, tp: 2 }));
-    expect(pp.parallelism!.num_pp_microbatches).toBe(4);
+    // The plan's 4 micro-batches of 1 run through the pipeline: local batch 4, micro-batches of 1.
+    expect(pp.training!.local_batch_size).toBe(4);
+    expect(pp.parallelism!.pipeline_parallel_microbatch_size).toBe(1);
     expect(pp.training!.disable_cuda_graphs).toBe(true);
     expect(pp.parallelism!.data_parallel_shard_degree).toBe(2);
   });

@@ -4,6 +4,8 @@
  * config was removed by "[BC Breaking] Config System Refactor: TOML to Python Dataclass Registry" (#2386,
  * commit 9810191bb, 2026-02-23, after v0.2.2). Sources read at pytorch/torchtitan main b5bcd76c66d0 (2026-08-21,
  * the newest commit before 0.3.0 in the mirror; assets/version.txt there still says 0.2.2): cited as TT below.
+ * The 0.3.0 wheel on PyPI differs from that commit in TrainingConfig's batch fields (local_batch_size,
+ * global_batch_size, seq_len; no token counts): those follow the wheel, whose ConfigManager builds the recipe.
  */
 import {
   learningRate,
@@ -134,12 +136,14 @@ export function emitTorchtitan(x: LaunchInput): EngineOutput {
   set.push(['hf_assets_path', 'HF_ASSETS']); // Trainer.Config.hf_assets_path (TT trainer.py L79)
   set.push(['optimizer', `default_adamw(lr=${pyLiteral(learningRate(o))})`]); // TT optimizer.py L378
   put('lr_scheduler.warmup_steps', WARMUP_STEPS); // TT lr_scheduler.py L52
-  // Tokens per micro-batch per DP rank before CP/TP sharding; per step across DP, PP micro-batches and
-  // accumulation; accumulation = per step / (per micro-batch * pp micro-batches * dp) (TT trainer.py L410-L428).
-  put('training.num_tokens_per_microbatch_per_dp_rank', o.batch * o.seq);
+  // TrainingConfig of the torchtitan 0.3.0 wheel (config/configs.py L36-L53, read in the installed release:
+  // the token-count fields of main b5bcd76 are not in it): local_batch_size per DP rank per accumulation step
+  // (split into pipeline micro-batches of parallelism.pipeline_parallel_microbatch_size under PP),
+  // global_batch_size across DP ranks and accumulation; accumulation = global / (local x dp) (trainer.py L415-L430).
   const perStep = o.batch * o.seq * x.gradAccum * dp;
-  put('training.num_tokens_per_train_step', perStep);
-  put('training.max_context_length', o.seq);
+  put('training.local_batch_size', o.pp > 1 ? o.batch * x.gradAccum : o.batch);
+  put('training.global_batch_size', o.batch * x.gradAccum * dp);
+  put('training.seq_len', o.seq);
   // The c4 loader streams without end: steps alone stop the run (TT configs.py L67 Training.steps).
   put('training.steps', titanSteps(x.trainTokens, perStep));
   put('training.max_norm', MAX_GRAD_NORM); // TT configs.py L59
@@ -152,8 +156,9 @@ export function emitTorchtitan(x: LaunchInput): EngineOutput {
   put('parallelism.tensor_parallel_degree', o.tp); // TT configs.py L161
   if (o.tp > 1) put('parallelism.enable_sequence_parallel', o.sequenceParallel); // TT configs.py L164
   put('parallelism.pipeline_parallel_degree', o.pp); // TT configs.py L175
-  // With PP the plan's micro-batches go through the pipeline schedule (1F1B) instead of accumulation.
-  if (o.pp > 1) put('parallelism.num_pp_microbatches', x.gradAccum); // TT configs.py L227
+  // With PP the plan's micro-batches go through the pipeline schedule (1F1B) instead of accumulation:
+  // local_batch_size holds them all, in micro-batches of the plan's batch (0.3.0 configs.py L226).
+  if (o.pp > 1) put('parallelism.pipeline_parallel_microbatch_size', o.batch);
   put('parallelism.context_parallel_degree', o.cp); // TT configs.py L234
   set.push(['activation_checkpoint', AC[o.checkpointing as 'none' | 'selective' | 'full']]);
   put('compile.enable', o.compile); // TT configs.py L290
