@@ -83,3 +83,27 @@ describe('torchtune checkpoint files', () => {
     );
   });
 });
+
+describe('torchtune LoRA builder keys', () => {
+  // `tune validate` at v0.6.1 binds the model block to the builder: Gemma's builders take no
+  // apply_lora_to_output (the output projection is the tied embedding).
+  const modelOf = (id: string): Record<string, unknown> => {
+    const out = emitTorchtune(input(id, { method: 'qlora', weights: 'nf4', gpus: 1 }));
+    if (!out.ok) throw new Error(out.reason);
+    return (parse(out.files[0]!.content) as { model: Record<string, unknown> }).model;
+  };
+  it('Gemma and Gemma 2: no apply_lora_to_output; Llama keeps it', () => {
+    expect(modelOf('gemma-2-9b')).not.toHaveProperty('apply_lora_to_output');
+    expect(modelOf('gemma-2b')).not.toHaveProperty('apply_lora_to_output');
+    expect(modelOf('llama-3.1-8b').apply_lora_to_output).toBe(false);
+  });
+  it('an lm_head target on Gemma is refused, not dropped', () => {
+    const x = input('gemma-2-9b', {
+      method: 'qlora',
+      weights: 'nf4',
+      gpus: 1,
+      'lora-targets': 'q,v,lm_head',
+    });
+    expect(torchtuneBlocker(x)).toMatch(/tied to the embedding/);
+  });
+});

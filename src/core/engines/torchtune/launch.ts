@@ -56,6 +56,8 @@ function blocker(x: LaunchPlan, m: TuneModel | undefined): string | null {
     return `optimizer ${o.optimizer} has no torchtune component mapping`;
   if (o.loraTargets.includes('embed'))
     return 'torchtune LoRA builders cannot adapt the token embedding';
+  if (m.tiedOutput && isAdapter(o) && o.loraTargets.includes('lm_head'))
+    return `torchtune's ${m.module} LoRA builders cannot adapt the output projection (tied to the embedding)`;
   if (o.sparsity > 0) return 'sparse weights have no torchtune switch';
   return tuneDpoBlocker(x);
 }
@@ -84,7 +86,7 @@ function modelBlock(o: EstimateOptions, m: TuneModel, notes: string[]): Record<s
     model.apply_lora_to_mlp = mlp.length > 0;
     if (mlp.length > 0 && mlp.length < 3)
       notes.push('apply_lora_to_mlp adapts all three MLP projections (the plan named fewer)');
-    model.apply_lora_to_output = o.loraTargets.includes('lm_head');
+    if (!m.tiedOutput) model.apply_lora_to_output = o.loraTargets.includes('lm_head');
     model.lora_rank = o.loraRank;
     model.lora_alpha = loraAlpha(o.loraRank);
     model.lora_dropout = LORA_DROPOUT;
