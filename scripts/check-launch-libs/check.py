@@ -157,15 +157,22 @@ def run_check(folder: Path, file: str, built_with: str, cmd: list[str]) -> dict:
     return row
 
 
+def versions_of(env: Path, *dists: str) -> str:
+    """`dist version` of each distribution installed in the venv `env`."""
+    code = "import importlib.metadata as m, sys; print(', '.join(f'{d} {m.version(d)}' for d in sys.argv[1:]))"
+    r = subprocess.run([str(env / "bin" / "python"), "-c", code, *dists], capture_output=True, text=True)
+    return r.stdout.strip() or "versions unknown"
+
+
 def construct_engines(folders: Path, titan: Path | None, tune: Path | None) -> list[dict]:
     """torchtitan's ConfigManager on each recipe; torchtune's `tune validate` on each torchtune.yaml."""
     rows = []
     for d in sorted(p for p in folders.iterdir() if p.is_dir()):
         if titan and (d / "torchtitan_vramplan.py").exists():
-            rows.append(run_check(d, "torchtitan_vramplan.py", "torchtitan ConfigManager.parse_args",
+            rows.append(run_check(d, "torchtitan_vramplan.py", f"torchtitan ConfigManager.parse_args ({versions_of(titan, 'torchtitan', 'torch')})",
                                   [str(titan / "bin" / "python"), "-c", TITAN_READ]))
         if tune and (d / "torchtune.yaml").exists():
-            rows.append(run_check(d, "torchtune.yaml", "tune validate",
+            rows.append(run_check(d, "torchtune.yaml", f"tune validate ({versions_of(tune, 'torchtune', 'torch')})",
                                   [str(tune / "bin" / "tune"), "validate", "torchtune.yaml"]))
     return rows
 
@@ -293,7 +300,7 @@ def main() -> None:
         else:
             py = make_venv(a.work / "hf-venv")
             subprocess.run([str(py), "-m", "pip", "install", *hf["pins"]], check=True)
-        construct_env = " ".join(hf["pins"])
+        construct_env = " ".join(hf["pins"]) if not a.hf_venv else "an installed venv of the Hugging Face pins (versions below)"
         built = construct(py, a.folders, a.work)
         engines = construct_engines(a.folders, a.titan_venv, a.tune_venv)
         built["checks"] += engines
