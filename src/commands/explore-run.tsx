@@ -19,6 +19,7 @@ import { exportPlan } from '../ui/export-plan.js';
 import { CompareApp } from '../ui/tui/CompareApp.js';
 import { Explorer } from '../ui/tui/Explorer.js';
 import { launchFolder, launchInputOfPlan } from './launch-run.js';
+import { plannedTokens } from '../core/launch/common.js';
 import { parseTop } from './top.js';
 
 /** Plans ranked for the explorer's table when --top is not given (it only draws the visible window). */
@@ -76,7 +77,9 @@ export async function openExplorer(
  */
 export function launchTo(file: string, plan: Plan, scenario: Scenario, dir = '.'): string {
   const arch = planInputOf(file, scenario).arch;
-  const { files } = launchFolder(launchInputOfPlan(plan, arch, arch.hfId ?? scenario.model));
+  const tokens = plannedTokens(scenario.job);
+  const input = launchInputOfPlan(plan, arch, arch.hfId ?? scenario.model, undefined, tokens);
+  const { files } = launchFolder(input);
   return writeLaunchFolder(files, resolve(dir, `launch-${plan.rank}`)).dir;
 }
 

@@ -9,6 +9,7 @@ import {
   type LaunchBundle,
   type LaunchInput,
 } from '../core/launch/index.js';
+import { plannedTokens } from '../core/launch/common.js';
 import { badValue, UserError } from '../io/errors.js';
 import { findGpu } from '../io/load-catalog.js';
 import { parseJsonInput, readInputText } from '../io/read-input.js';
@@ -180,6 +181,7 @@ export function launchInputOfPlan(
   arch: Arch,
   modelRef: string,
   gpu: Gpu = findGpu(plan.hardware.gpuId),
+  trainTokens?: number,
 ): LaunchInput<EstimateResult> {
   return {
     arch,
@@ -196,6 +198,7 @@ export function launchInputOfPlan(
     }),
     modelRef,
     gpusPerNode: plan.hardware.gpusPerNode,
+    ...(trainTokens === undefined ? {} : { trainTokens }),
   };
 }
 
@@ -226,8 +229,10 @@ export async function runLaunchScenario(
   const scenario = loadScenario(file);
   const spec = modelSpecOf(file, scenario);
   const arch = resolveModel(spec, { flag: 'model' });
+  const plan = result.plans[n - 1]!;
+  const tokens = plannedTokens(scenario.job);
   return writeFolder(
-    launchInputOfPlan(result.plans[n - 1]!, arch, arch.hfId ?? modelRefOf(spec)),
+    launchInputOfPlan(plan, arch, arch.hfId ?? modelRefOf(spec), undefined, tokens),
     lf,
   );
 }

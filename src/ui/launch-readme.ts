@@ -2,13 +2,16 @@
 import type { LaunchBundle, LaunchInput } from '../core/launch/index.js';
 import type { EstimateResult } from '../core/estimate.js';
 import { planSummary } from '../core/launch/index.js';
-import { shardingOf } from '../core/launch/common.js';
+import { learningRate, shardingOf } from '../core/launch/common.js';
 import type { Breakdown } from '../core/memory/index.js';
 import { slowingTechniques } from '../core/time/slowdown.js';
 import { formatCount, formatDeviceMemory, formatGiB, formatInt } from './format.js';
 import { COMPONENT_LABEL, PHASE_LABEL } from './messages.js';
 import { HOST_RAM_LABEL, hostRamFigure } from './host-ram-text.js';
 import { hostRamOfOptions } from '../core/memory/host-ram.js';
+
+/** A learning rate as the README writes it (1e-6). */
+const formatLr = (lr: number): string => lr.toExponential(0);
 
 export function renderLaunchReadme(x: LaunchInput<EstimateResult>, bundle: LaunchBundle): string {
   const o = x.options;
@@ -23,11 +26,13 @@ export function renderLaunchReadme(x: LaunchInput<EstimateResult>, bundle: Launc
   );
   out.push('## The plan', '');
   out.push(`| setting | value |`, `|---|---|`);
-  const rows: [string, string][] = [
-    [
-      'model',
-      `${x.modelRef} (${x.arch.modelType}, ${formatCount(r.params.total)} parameters, ${formatCount(r.params.trainable)} trainable)`,
-    ],
+  const serving = o.method === 'inference';
+  const model: [string, string] = [
+    'model',
+    `${x.modelRef} (${x.arch.modelType}, ${formatCount(r.params.total)} parameters${serving ? '' : `, ${formatCount(r.params.trainable)} trainable`})`,
+  ];
+  // Serving plans carry only what a server is started with: no optimizer, accumulation, recompute or loss rows.
+  const trainingRows: [string, string][] = [
     [
       'method',
       o.method +
@@ -50,11 +55,30 @@ export function renderLaunchReadme(x: LaunchInput<EstimateResult>, bundle: Launc
     ],
     ['activation checkpointing', o.checkpointing],
     ['attention / chunked loss', `${o.attention} / ${o.chunkedLoss ? 'yes' : 'no'}`],
-    ['GPUs', `${o.gpus} x ${x.gpu.name} (dp ${dp}, tp ${o.tp}, pp ${o.pp})`],
+  ];
+  const servingRows: [string, string][] = [
+    ['method', 'inference (serving)'],
+    ['weights / compute', `${o.weights}${o.doubleQuant ? ' (double quant)' : ''} / ${o.compute}`],
+    ['KV cache', o.kvCacheDtype === 'fp8' ? 'fp8' : 'model dtype'],
+    ['sequences at once x context', `${o.batch} x ${o.seq} tokens`],
+  ];
+  const rows: [string, string][] = [
+    model,
+    ...(serving ? servingRows : trainingRows),
     [
-      'sharding',
-      o.zero === 0 ? 'none' : `ZeRO-${o.zero} via ${shardingOf(x)}, offload ${o.offload}`,
+      'GPUs',
+      serving
+        ? `${o.gpus} x ${x.gpu.name} (${dp} replica${dp > 1 ? 's' : ''}, tp ${o.tp}, pp ${o.pp})`
+        : `${o.gpus} x ${x.gpu.name} (dp ${dp}, tp ${o.tp}, pp ${o.pp})`,
     ],
+    ...(serving
+      ? []
+      : ([
+          [
+            'sharding',
+            o.zero === 0 ? 'none' : `ZeRO-${o.zero} via ${shardingOf(x)}, offload ${o.offload}`,
+          ],
+        ] as [string, string][])),
     [
       'power limit',
       x.powerLimitW === null ? 'board default' : `${formatInt(x.powerLimitW)} W per GPU`,
@@ -128,13 +152,24 @@ export function renderLaunchReadme(x: LaunchInput<EstimateResult>, bundle: Launc
     );
   if (has('train_unsloth.py'))
     out.push('- Unsloth: `bash launch.sh` (edit the dataset line of `train_unsloth.py` first).');
-  else if (has('launch.sh'))
+  else if (has('train.py') && has('launch.sh'))
     out.push('- Trainer/TRL: `bash launch.sh` (edit the dataset line of `train.py` first).');
+  if (has('torchtitan_vramplan.py'))
+    out.push(
+      "- torchtitan: `bash launch.sh` (replace `config.dataloader` in `torchtitan_vramplan.py` for your data; the recipe's c4 loader is the default).",
+    );
+  if (has('litgpt.yaml'))
+    out.push(
+      '- LitGPT: `bash launch.sh` (replace the `data:` block of `litgpt.yaml` for your data).',
+    );
   if (has('torchtune.yaml'))
     out.push(
       '- torchtune: the command in the first line of `torchtune.yaml`, in the torchtune environment (`pip install -r requirements.txt` in a virtualenv of its own: torchtune 0.6.1 needs torch 2.6 and torchao 0.10).',
     );
-  if (has('axolotl.yaml')) out.push('- axolotl: `axolotl train axolotl.yaml`.');
+  if (has('axolotl.yaml'))
+    out.push(
+      '- axolotl: `axolotl train axolotl.yaml`, in the axolotl environment (`pip install -r requirements-axolotl.txt` in a virtualenv of its own: axolotl pins its own transformers, TRL and PEFT).',
+    );
   if (has('serve.sh'))
     out.push(
       '- vLLM: `bash serve.sh`, then `bash check.sh` asks each replica for a few tokens; both in the vLLM environment (`pip install -r requirements.txt` in a virtualenv of its own: vllm brings the torch it pins).',
@@ -150,8 +185,14 @@ export function renderLaunchReadme(x: LaunchInput<EstimateResult>, bundle: Launc
   out.push('', '## Assumptions', '');
   out.push(
     "- Memory is vramplan's estimate for this exact configuration; it ignores NCCL buffers, CUDA graphs, other processes and dataloader workers on the GPU.",
-    '- Learning rates are starting points (2e-5 full fine-tuning, 2e-4 LoRA/QLoRA); LoRA alpha = 2r, dropout 0.05.',
-    '- Dataset, tokenizer paths and checkpoint paths are placeholders to replace.',
+    ...(serving
+      ? []
+      : [
+          o.objective === 'grpo'
+            ? `- The learning rate is a starting point (${formatLr(learningRate(o))}: TRL's GRPOConfig default for full runs, Unsloth's GRPO recipe for adapters); LoRA alpha = 2r, dropout 0.05.`
+            : '- Learning rates are starting points (2e-5 full fine-tuning, 2e-4 LoRA/QLoRA); LoRA alpha = 2r, dropout 0.05.',
+          '- Dataset, tokenizer paths and checkpoint paths are placeholders to replace.',
+        ]),
     "- Key names follow each engine's current documentation (DeepSpeed config-json, Accelerate CLI, Transformers TrainingArguments, TRL SFTConfig, PEFT LoraConfig, torchtune recipes, axolotl config reference); older releases may name some keys differently (e.g. TRL max_seq_length before max_length).",
     '- Slowdown factors multiply: each is a published or measured ratio, not a benchmark of this machine.',
   );

@@ -50,6 +50,7 @@ describe('vramplan launch', () => {
       'hf-args.json',
       'launch.sh',
       'power-limit.sh',
+      'requirements-axolotl.txt',
       'requirements.txt',
       'train.py',
       'vramplan-plan.json',

@@ -68,10 +68,11 @@ describe('torchtitan recipe', () => {
     const c = recipe(x);
     const t = c.training!;
     const p = c.parallelism!;
-    expect(t.num_tokens_per_microbatch_per_dp_rank).toBe(2 * 4096);
-    expect(t.max_context_length).toBe(4096);
-    // global = micro * seq * accum * dp_shard
-    expect(t.num_tokens_per_train_step).toBe(2 * 4096 * 4 * 4);
+    // torchtitan 0.3.0 TrainingConfig: local_batch_size per DP rank, global_batch_size, seq_len.
+    expect(t.local_batch_size).toBe(2);
+    expect(t.seq_len).toBe(4096);
+    // global = micro * accum * dp_shard (sequences)
+    expect(t.global_batch_size).toBe(2 * 4 * 4);
     expect(p.data_parallel_shard_degree).toBe(4);
     expect(
       (p.data_parallel_shard_degree as number) *
@@ -88,8 +89,9 @@ describe('torchtitan recipe', () => {
     expect(c.checkpoint).toMatchObject({
       enable: true,
       initial_load_in_hf: true,
-      initial_load_path: './assets/hf/Llama-3.1-8B',
+      initial_load_path: { expr: 'HF_ASSETS' },
     });
+    expect(c.hf_assets_path).toEqual({ expr: 'HF_ASSETS' });
     const out = emitTorchtitan(x);
     expect(out.ok && out.notes.some((n) => /loss parallel/.test(n))).toBe(true);
   });
@@ -104,7 +106,9 @@ describe('torchtitan recipe', () => {
     const none = recipe(input('llama-3.1-8b', { gpus: 4 }));
     expect(none.activation_checkpoint).toBeNull();
     const pp = recipe(input('llama-3.1-70b', { gpus: 16, pp: 4, tp: 2 }));
-    expect(pp.parallelism!.num_pp_microbatches).toBe(4);
+    // The plan's 4 micro-batches of 1 run through the pipeline: local batch 4, micro-batches of 1.
+    expect(pp.training!.local_batch_size).toBe(4);
+    expect(pp.parallelism!.pipeline_parallel_microbatch_size).toBe(1);
     expect(pp.training!.disable_cuda_graphs).toBe(true);
     expect(pp.parallelism!.data_parallel_shard_degree).toBe(2);
   });
@@ -118,6 +122,43 @@ describe('torchtitan recipe', () => {
     expect(pyLiteral(true)).toBe('True');
     expect(pyLiteral(null)).toBe('None');
     expect(pyLiteral(2e-5)).toBe('0.00002');
+  });
+});
+
+/**
+ * HF_ASSETS as Python computes it for the recipe imported from `folder` (str(Path(__file__).resolve().parent
+ * / "assets" / "hf" / name)); the test fails on any other form of the line.
+ */
+function hfAssets(text: string, folder: string): string {
+  const m = /^HF_ASSETS = str\(Path\(__file__\)\.resolve\(\)\.parent((?: \/ "[^"]+")+)\)$/m.exec(
+    text,
+  );
+  if (!m) throw new Error('no HF_ASSETS line of the expected form');
+  const parts = [...m[1]!.matchAll(/"([^"]+)"/g)].map((p) => p[1]!);
+  return join(folder, ...parts);
+}
+
+describe('torchtitan checkpoint paths and steps, read as torchtitan reads them', () => {
+  it('initial_load_path passes the checkpointer check (absolute or remote: TT base.py L349-L358)', () => {
+    const text = files(input('llama-3.1-8b', { gpus: 8 }))[TORCHTITAN_FILE]!;
+    expect(text).toContain('from pathlib import Path');
+    const c = recipe(input('llama-3.1-8b', { gpus: 8 }));
+    expect(c.checkpoint!.initial_load_path).toEqual({ expr: 'HF_ASSETS' });
+    // launch.sh puts the folder on PYTHONPATH and torchtitan imports the recipe from there: __file__ is in it.
+    const path = hfAssets(text, '/work/launch-1');
+    expect(path).toBe('/work/launch-1/assets/hf/Llama-3.1-8B');
+    expect(path.startsWith('/')).toBe(true);
+  });
+
+  it('training.steps covers the planned tokens (ceil(tokens / tokens per step)); the recipe default without them', () => {
+    // tokens per step = batch 2 x seq 4096 x accum 4 x dp 8 = 262,144; 10M tokens -> 39 steps (38.1 rounded up).
+    const x = input('llama-3.1-8b', { gpus: 8, batch: 2, seq: 4096 }, { trainTokens: 10_000_000 });
+    expect(recipe(x).training!.steps).toBe(Math.ceil(10_000_000 / (2 * 4096 * 4 * 8)));
+    expect(recipe(x).training!.steps).toBe(39);
+    const bare = input('llama-3.1-8b', { gpus: 8, batch: 2, seq: 4096 });
+    expect(recipe(bare).training!.steps).toBe(1000);
+    const out = emitTorchtitan(bare);
+    expect(out.ok && out.notes.some((n) => /no token count was planned/.test(n))).toBe(true);
   });
 });
 

@@ -95,7 +95,9 @@ describe('Unsloth GRPO and DPO launch', () => {
     // vllm 0.19.1 (Unsloth's GRPO CI pin) with the torch it pins, not 0.10.2 (transformers 4.x only).
     expect(f['requirements.txt']).toContain('vllm==0.19.1\n');
     expect(f['requirements.txt']).toContain('torch==2.10.0\n');
-    expect(f['requirements.txt']).toContain('transformers==5.5.0\n');
+    // vllm 0.19.1 excludes transformers 5.5.0 exactly (its wheel metadata): the 5.5 line's 5.5.4.
+    expect(f['requirements.txt']).toContain('transformers==5.5.4\n');
+    expect(f['requirements.txt']).not.toContain('transformers==5.5.0');
     expect(f['requirements.txt']).not.toContain('torch==2.12.0');
   });
 

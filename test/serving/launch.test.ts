@@ -76,8 +76,31 @@ describe('vLLM serve.sh', () => {
     expect(serveCommands(String(p.files['serve.sh']))[0]!['--quantization']).toBeUndefined();
   });
   it('an unpublished int4 checkpoint comes with the quantize step', () => {
-    const { files } = launch('qwen2.5-7b', 'rtx-4090', { framework: 'vllm', weights: 'int4' });
+    const { files } = launch('mistral-7b-v0.3', 'rtx-4090', { framework: 'vllm', weights: 'int4' });
     expect(String(files['serve.sh'])).toMatch(/llm-compressor oneshot, scheme W4A16/);
+  });
+  it('int4 defaults MODEL to a published AWQ checkpoint where one is known', () => {
+    const cases: [string, string][] = [
+      ['llama-3.3-70b-instruct', 'casperhansen/llama-3.3-70b-instruct-awq'],
+      ['qwen2.5-7b', 'Qwen/Qwen2.5-7B-Instruct-AWQ'],
+      ['qwen3-8b', 'Qwen/Qwen3-8B-AWQ'],
+    ];
+    for (const [model, published] of cases) {
+      const { files } = launch(model, 'h100-sxm', { framework: 'vllm', weights: 'int4' });
+      const sh = String(files['serve.sh']);
+      expect(modelOf(sh)).toBe(published);
+      expect(sh).not.toMatch(/llm-compressor/);
+    }
+  });
+  it('--quantization bitsandbytes folders install the bitsandbytes plugin and bitsandbytes', () => {
+    const { files } = launch('llama-3.1-8b', 'rtx-4090', { framework: 'vllm', weights: 'nf4' });
+    expect(serveCommands(String(files['serve.sh']))[0]!['--quantization']).toBe('bitsandbytes');
+    const req = String(files['requirements.txt'])
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'));
+    expect(req).toEqual(['vllm==0.33.0', 'vllm-bnb-plugin==0.0.3', 'bitsandbytes==0.50.1']);
+    const plain = launch('llama-3.1-8b', 'rtx-4090', { framework: 'vllm' }).files;
+    expect(String(plain['requirements.txt'])).not.toMatch(/bitsandbytes/);
   });
 });
 

@@ -32,6 +32,20 @@ const PUBLISHED: Readonly<Record<string, Partial<Record<WeightDtype, string>>>> 
     fp8: 'meta-llama/Llama-3.1-405B-Instruct-FP8', // Meta's own FP8 release
   },
   'openai/gpt-oss-20b': { mxfp4: 'openai/gpt-oss-20b' }, // ships MXFP4 MoE weights
+  // AWQ 4-bit repackage of the Instruct model (huggingface.co/casperhansen/llama-3.3-70b-instruct-awq).
+  'meta-llama/Llama-3.3-70B-Instruct': { int4: 'casperhansen/llama-3.3-70b-instruct-awq' },
+  // Qwen's own AWQ releases of the Instruct models (huggingface.co/Qwen, "Qwen2.5" collection).
+  'Qwen/Qwen2.5-0.5B': { int4: 'Qwen/Qwen2.5-0.5B-Instruct-AWQ' },
+  'Qwen/Qwen2.5-1.5B': { int4: 'Qwen/Qwen2.5-1.5B-Instruct-AWQ' },
+  'Qwen/Qwen2.5-3B': { int4: 'Qwen/Qwen2.5-3B-Instruct-AWQ' },
+  'Qwen/Qwen2.5-7B': { int4: 'Qwen/Qwen2.5-7B-Instruct-AWQ' },
+  'Qwen/Qwen2.5-14B': { int4: 'Qwen/Qwen2.5-14B-Instruct-AWQ' },
+  'Qwen/Qwen2.5-32B': { int4: 'Qwen/Qwen2.5-32B-Instruct-AWQ' },
+  'Qwen/Qwen2.5-72B': { int4: 'Qwen/Qwen2.5-72B-Instruct-AWQ' },
+  // Qwen's own AWQ releases of the Qwen3 dense models (huggingface.co/Qwen, "Qwen3" collection).
+  'Qwen/Qwen3-4B': { int4: 'Qwen/Qwen3-4B-AWQ' },
+  'Qwen/Qwen3-8B': { int4: 'Qwen/Qwen3-8B-AWQ' },
+  'Qwen/Qwen3-32B': { int4: 'Qwen/Qwen3-32B-AWQ' },
 };
 
 export const GGUF_TYPE: Partial<Record<WeightDtype, string>> = {

@@ -2,6 +2,7 @@
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { engineOf } from '../engines/engine.js';
 import { isFourBitFloat } from '../model/dtypes.js';
+import type { Scenario } from '../../schema/scenario.js';
 import type { LaunchInput, Sharding } from './types.js';
 
 /** Data-parallel degree (docs/DESIGN.md: dp = gpus / (tp * pp)). */
@@ -32,8 +33,23 @@ export const isAdapter = (o: EstimateOptions): boolean =>
   o.method === 'lora' || o.method === 'qlora';
 export const is4bit = (o: EstimateOptions): boolean => isFourBitFloat(o.weights);
 
-/** Starting learning rates: full FT 2e-5 (Llama-2 paper §3.1 SFT), LoRA/QLoRA 2e-4 (QLoRA paper App. B.2). */
-export const learningRate = (o: EstimateOptions): number => (isAdapter(o) ? 2e-4 : 2e-5);
+/** GRPO's learning rate: TRL's GRPOConfig default for full runs (trl v1.9.0 trl/trainer/grpo_config.py L418, 1e-6). */
+export const GRPO_FULL_LR = 1e-6;
+/** GRPO on adapters: Unsloth's GRPO recipe (unslothai/notebooks a2ce9e78 python_scripts/Qwen2.5_(3B)-GRPO.py, 5e-6). */
+export const GRPO_ADAPTER_LR = 5e-6;
+
+/**
+ * Starting learning rates: full FT 2e-5 (Llama-2 paper §3.1 SFT), LoRA/QLoRA 2e-4 (QLoRA paper App. B.2);
+ * GRPO from the RL recipes above (an SFT rate would swamp the policy-gradient updates).
+ */
+export const learningRate = (o: EstimateOptions): number =>
+  o.objective === 'grpo'
+    ? isAdapter(o)
+      ? GRPO_ADAPTER_LR
+      : GRPO_FULL_LR
+    : isAdapter(o)
+      ? 2e-4
+      : 2e-5;
 
 /** LoRA alpha = 2r, the common convention (Raschka, "Practical Tips for Finetuning LLMs Using LoRA"). */
 export const loraAlpha = (r: number): number => 2 * r;
@@ -93,3 +109,7 @@ export function hfStackBlocker(o: EstimateOptions): string | null {
   if (o.sparsity > 0) return 'sparse weights (csr, 2:4) have no switch in these engines';
   return null;
 }
+
+/** Training tokens a scenario's job plans (dataset tokens x epochs, as the planner times it); none for serving. */
+export const plannedTokens = (job: Scenario['job']): number | undefined =>
+  job.kind === 'fine-tune' ? job.datasetTokens * job.epochs : undefined;

@@ -33,6 +33,8 @@ export interface LaunchInput<E extends LaunchEstimate = LaunchEstimate> {
   modelRef: string;
   /** GPUs per machine; plans over more GPUs span nodes (default: all GPUs on one machine). */
   gpusPerNode?: number;
+  /** Training tokens the job plans (a scenario's dataset tokens x epochs); absent from flags alone. */
+  trainTokens?: number;
 }
 
 /** What decides whether an engine can run a plan: the model and the configuration. */

@@ -111,6 +111,7 @@ import {
 import type { Gpu } from '../../schema/gpu.js';
 import type { Offer } from '../../schema/offer.js';
 import type { RankBy, Scenario } from '../../schema/scenario.js';
+import { jobLoraTargets } from '../../schema/scenario.js';
 
 // ---------------------------------------------------------------------------------------------
 // Inputs and outputs
@@ -542,10 +543,11 @@ function configOptions(
   };
   if (job.kind === 'fine-tune') {
     o.loraRank = job.loraRank;
-    if (job.loraTargets === 'all-linear') {
+    const targets = jobLoraTargets(job);
+    if (targets === 'all-linear') {
       o.loraAllLinear = true;
       o.loraTargets = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
-    } else o.loraTargets = [...job.loraTargets];
+    } else o.loraTargets = [...targets];
   }
   if (job.kind === 'inference' && job.promptTokens !== undefined)
     o.promptTokens = Math.min(job.promptTokens, job.context - 1);

@@ -8,6 +8,7 @@ import { MASTER_PORT, nodesOf } from '../../launch/common.js';
 import {
   DEEPSPEED_NO_LOCAL_RANK,
   FSDP2_BNB_4BIT,
+  FSDP_OFFLOAD_SHARDED_SAVE,
   FSDP_SHARDED_SAVE,
   changes,
   ruleBlocker,
@@ -86,7 +87,7 @@ export function emitAccelerate(x: LaunchInput): EngineOutput {
     config.main_process_ip = 'MASTER_ADDR';
     config.main_process_port = MASTER_PORT;
   }
-  const notes = ruleNotes(x, [FSDP2_BNB_4BIT, FSDP_SHARDED_SAVE]);
+  const notes = ruleNotes(x, [FSDP2_BNB_4BIT, FSDP_SHARDED_SAVE, FSDP_OFFLOAD_SHARDED_SAVE]);
   // With deepspeed_config_file, precision lives in the DeepSpeed JSON; Accelerate rejects it twice.
   if (d.kind === 'deepspeed') {
     config.deepspeed_config = {
@@ -121,6 +122,26 @@ export function emitAccelerate(x: LaunchInput): EngineOutput {
   };
 }
 
+/**
+ * After a SHARDED_STATE_DICT run (rule fsdp-offload-sharded-save): the last checkpoint's FSDP shards
+ * (Trainer._save_optimizer_and_scheduler → save_fsdp_model, transformers v5.14.1 trainer.py L3264-L3271:
+ * <checkpoint>/pytorch_model_fsdp_0) merged into
+ * outputs/ as safetensors by `accelerate merge-weights` (accelerate v1.14.0 commands/merge.py).
+ */
+function mergeLines(multiNode: boolean): string[] {
+  const merge = [
+    'last=$(ls -d outputs/checkpoint-* | sort -t- -k2 -n | tail -n 1)',
+    'accelerate merge-weights "$last/pytorch_model_fsdp_0" outputs',
+    // Trainer.save_model writes nothing under SHARDED_STATE_DICT (transformers v5.14.1 trainer.py L3801-L3805):
+    // the config and tokenizer beside the merged weights make outputs/ loadable with from_pretrained.
+    `python -c 'import json; from transformers import AutoConfig, AutoTokenizer; m = json.load(open("${HF_ARGS_FILE}"))["model_name_or_path"]; AutoConfig.from_pretrained(m).save_pretrained("outputs"); AutoTokenizer.from_pretrained(m).save_pretrained("outputs")'`,
+  ];
+  return [
+    '# Merge the sharded final checkpoint into outputs/ (one process; host RAM for the model alone):',
+    ...(multiNode ? ['if [ "$NODE_RANK" = 0 ]; then', ...merge.map((l) => `  ${l}`), 'fi'] : merge),
+  ];
+}
+
 // accelerate launch: https://huggingface.co/docs/accelerate/basic_tutorials/launch ; torchrun: https://pytorch.org/docs/stable/elastic/run.html
 export function launchScript(x: LaunchInput, kind: DistKind, processes: number): string {
   const lines = [
@@ -132,24 +153,31 @@ export function launchScript(x: LaunchInput, kind: DistKind, processes: number):
   if (x.powerLimitW !== null)
     lines.push('# Apply the power cap first (needs root): bash power-limit.sh');
   const { nodes, perNode } = nodesOf(x);
+  const merge = changes(FSDP_OFFLOAD_SHARDED_SAVE, x);
   if (nodes > 1) {
     lines.push(
       `# ${nodes} machines x ${perNode} GPUs: run this on every machine with NODE_RANK (0..${nodes - 1}) and`,
       '# MASTER_ADDR (the address of NODE_RANK 0) set; slurm.sbatch sets both from SLURM.',
       ': "${MASTER_ADDR:?set MASTER_ADDR to the address of machine 0}"',
       `accelerate launch --config_file ${ACCELERATE_FILE} --machine_rank "\${NODE_RANK:?set NODE_RANK}" --main_process_ip "$MASTER_ADDR" --main_process_port "\${MASTER_PORT:-${MASTER_PORT}}" ${TRAIN_SCRIPT} ${HF_ARGS_FILE}`,
-      '# Without Accelerate:',
-      ...(kind === 'deepspeed' && changes(DEEPSPEED_NO_LOCAL_RANK, x)
-        ? [
-            // deepspeed/launcher/launch.py (v0.19.5) adds --local_rank=N unless --no_local_rank (rule deepspeed-no-local-rank).
-            `# deepspeed --hostfile hostfile --no_local_rank --num_nodes ${nodes} --num_gpus ${perNode} ${TRAIN_SCRIPT} ${HF_ARGS_FILE}`,
-          ]
-        : []),
-      `# torchrun --nnodes ${nodes} --nproc_per_node ${perNode} --node_rank "$NODE_RANK" --rdzv_backend c10d --rdzv_endpoint "$MASTER_ADDR:${MASTER_PORT}" ${TRAIN_SCRIPT} ${HF_ARGS_FILE}`,
+      ...(merge ? mergeLines(true) : []),
     );
+    // torchrun without Accelerate's FSDP settings would run plain DDP: FSDP plans get no alternative line.
+    if (kind !== 'fsdp')
+      lines.push(
+        '# Without Accelerate:',
+        ...(kind === 'deepspeed' && changes(DEEPSPEED_NO_LOCAL_RANK, x)
+          ? [
+              // deepspeed/launcher/launch.py (v0.19.5) adds --local_rank=N unless --no_local_rank (rule deepspeed-no-local-rank).
+              `# deepspeed --hostfile hostfile --no_local_rank --num_nodes ${nodes} --num_gpus ${perNode} ${TRAIN_SCRIPT} ${HF_ARGS_FILE}`,
+            ]
+          : []),
+        `# torchrun --nnodes ${nodes} --nproc_per_node ${perNode} --node_rank "$NODE_RANK" --rdzv_backend c10d --rdzv_endpoint "$MASTER_ADDR:${MASTER_PORT}" ${TRAIN_SCRIPT} ${HF_ARGS_FILE}`,
+      );
     return `${lines.join('\n')}\n`;
   }
   lines.push(`accelerate launch --config_file ${ACCELERATE_FILE} ${TRAIN_SCRIPT} ${HF_ARGS_FILE}`);
+  if (merge) lines.push(...mergeLines(false));
   if (kind !== 'fsdp') {
     lines.push('# Without Accelerate:');
     lines.push(

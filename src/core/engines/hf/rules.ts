@@ -82,7 +82,24 @@ export const FSDP_SHARDED_SAVE: Rule = {
   source:
     'https://github.com/axolotl-ai-cloud/axolotl/blob/2f5cb9da62a0fe763a1ddeb7798fc9acb2f4a417/src/axolotl/train.py#L326',
   effect: 'change',
-  applies: (x) => onFsdp(x.options),
+  applies: (x) => onFsdp(x.options) && !offloadedFullFsdp(x.options),
+};
+
+/** Full fine-tunes whose FSDP parameters (and so optimizer states) live in host RAM. */
+const offloadedFullFsdp = (o: EstimateOptions): boolean =>
+  onFsdp(o) && o.method === 'full' && o.offload === 'optimizer+params';
+
+export const FSDP_OFFLOAD_SHARDED_SAVE: Rule = {
+  id: 'fsdp-offload-sharded-save',
+  says: 'a FULL_STATE_DICT checkpoint gathers the whole model and optimizer state on rank 0 in host RAM, which CPU offload already fills with the sharded fp32 state: fsdp_state_dict_type is SHARDED_STATE_DICT, and launch.sh merges the last checkpoint with accelerate merge-weights afterwards (one process, the model alone)',
+  library: 'accelerate',
+  versions: '>=0.30,<=1.14.0',
+  // save_fsdp_optimizer: FULL_STATE_DICT writes the gathered optimizer state from process 0 (fsdp_utils.py L260-L263);
+  // merge_fsdp_weights consolidates pytorch_model_fsdp_0 (fsdp_utils.py L366, commands/merge.py).
+  source:
+    'https://github.com/huggingface/accelerate/blob/09228237b95789ea2ad87e669e7b885855b97f97/src/accelerate/utils/fsdp_utils.py#L260-L263',
+  effect: 'change',
+  applies: (x) => offloadedFullFsdp(x.options),
 };
 
 export const FLASH_ATTN_WHEEL: Rule = {
@@ -126,6 +143,7 @@ export const HF_FSDP_RULES: readonly Rule[] = [
   BNB_OPTIMIZER_FSDP,
   FSDP2_BNB_4BIT,
   FSDP_SHARDED_SAVE,
+  FSDP_OFFLOAD_SHARDED_SAVE,
   ZERO3_QUANT_STORAGE,
   FLASH_ATTN_WHEEL,
 ];

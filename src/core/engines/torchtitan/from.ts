@@ -65,9 +65,9 @@ const section = (doc: Record<string, unknown>, key: string): FieldReader =>
 
 /** Keys of the recipe that change per-GPU memory (for did-you-mean). */
 export const TORCHTITAN_MEMORY_KEYS = [
-  'training.num_tokens_per_microbatch_per_dp_rank',
-  'training.num_tokens_per_train_step',
-  'training.max_context_length',
+  'training.local_batch_size',
+  'training.global_batch_size',
+  'training.seq_len',
   'training.enable_cpu_offload',
   'training.mixed_precision_param',
   'parallelism.data_parallel_shard_degree',
@@ -97,16 +97,10 @@ export function mapTorchtitan(doc: Record<string, unknown>): FromMapping {
   if (mp !== 'float32' && mp !== 'bfloat16')
     throw new FromError('training.mixed_precision_param', mp, 'bfloat16 or float32');
   flags.compute = mp === 'bfloat16' ? 'bf16' : 'fp32';
-  const seq = training.int('max_context_length') ?? 2048; // TT configs.py L46 default
+  // TrainingConfig of the torchtitan 0.3.0 wheel (config/configs.py L36-L53): local_batch_size, global_batch_size, seq_len.
+  const seq = training.int('seq_len') ?? 2048; // 0.3.0 configs.py L52 default
   flags.seq = seq;
-  const micro = training.int('num_tokens_per_microbatch_per_dp_rank') ?? 16384; // TT configs.py L32
-  if (micro % seq !== 0)
-    throw new FromError(
-      'training.num_tokens_per_microbatch_per_dp_rank',
-      micro,
-      `a multiple of max_context_length (${seq})`,
-    );
-  flags.batch = micro / seq;
+  const local = training.int('local_batch_size') ?? 8; // 0.3.0 configs.py L37 default
   const tp = par.int('tensor_parallel_degree') ?? 1;
   const pp = par.int('pipeline_parallel_degree') ?? 1;
   const cp = par.int('context_parallel_degree') ?? 1;
@@ -125,17 +119,20 @@ export function mapTorchtitan(doc: Record<string, unknown>): FromMapping {
   }
   if (pp > 1) flags.pp = pp;
   if (cp > 1) flags.cp = cp;
-  const step = training.int('num_tokens_per_train_step', -1);
-  if (step !== undefined && step !== -1) {
-    const accum = step / (micro * dp);
-    if (!Number.isInteger(accum))
-      throw new FromError(
-        'training.num_tokens_per_train_step',
-        step,
-        `a multiple of ${micro * dp}`,
-      );
-    flags['grad-accum'] = accum;
-  }
+  // Under PP local_batch_size runs as pipeline micro-batches of pipeline_parallel_microbatch_size (0.3.0 configs.py L226).
+  const mb = pp > 1 ? (par.int('pipeline_parallel_microbatch_size') ?? 1) : local;
+  if (local % mb !== 0)
+    throw new FromError(
+      'training.local_batch_size',
+      local,
+      `a multiple of pipeline_parallel_microbatch_size (${mb})`,
+    );
+  flags.batch = mb;
+  const global = training.int('global_batch_size', -1) ?? -1;
+  const perRank = global === -1 ? 1 : global / (local * dp);
+  if (!Number.isInteger(perRank))
+    throw new FromError('training.global_batch_size', global, `a multiple of ${local * dp}`);
+  flags['grad-accum'] = perRank * (local / mb);
   if (training.bool('enable_cpu_offload')) flags.offload = 'optimizer+params';
   const ac = config.activation_checkpoint;
   const acExpr = exprOf(ac);

@@ -4,6 +4,8 @@
  * config was removed by "[BC Breaking] Config System Refactor: TOML to Python Dataclass Registry" (#2386,
  * commit 9810191bb, 2026-02-23, after v0.2.2). Sources read at pytorch/torchtitan main b5bcd76c66d0 (2026-08-21,
  * the newest commit before 0.3.0 in the mirror; assets/version.txt there still says 0.2.2): cited as TT below.
+ * The 0.3.0 wheel on PyPI differs from that commit in TrainingConfig's batch fields (local_batch_size,
+ * global_batch_size, seq_len; no token counts): those follow the wheel, whose ConfigManager builds the recipe.
  */
 import {
   learningRate,
@@ -28,8 +30,16 @@ export const TORCHTITAN_PINS = {
   torchao: '0.18.0',
 } as const;
 
-/** Training steps written (TT torchtitan/models/llama3/config_registry.py llama3_8b: steps=1000). */
+/**
+ * Training steps written when the job's token count is unknown (flags, not a scenario): the recipe's own
+ * (TT torchtitan/models/llama3/config_registry.py llama3_8b: steps=1000).
+ */
 const STEPS = 1000;
+
+/** Optimizer steps that cover the planned tokens: ceil(tokens / tokens per step), else the recipe's 1000. */
+export function titanSteps(tokens: number | undefined, tokensPerStep: number): number {
+  return tokens === undefined ? STEPS : Math.max(1, Math.ceil(tokens / tokensPerStep));
+}
 /** LR warmup steps (the torchtune launcher's num_warmup_steps); TT lr_scheduler.py default is 200. */
 const WARMUP_STEPS = 100;
 
@@ -120,16 +130,22 @@ export function emitTorchtitan(x: LaunchInput): EngineOutput {
   const put = (key: string, v: string | number | boolean | null) => set.push([key, pyLiteral(v)]);
   // model_registry(flavor, attn_backend=...) (TT llama3/__init__.py L369-L372).
   set.push(['model_spec', `model_registry(${pyLiteral(m.flavor)}, attn_backend="flex")`]);
-  const assets = `./assets/hf/${x.modelRef.split('/').pop() ?? x.arch.id}`;
-  put('hf_assets_path', assets); // Trainer.Config.hf_assets_path (TT trainer.py L79)
+  const assetsName = x.modelRef.split('/').pop() ?? x.arch.id;
+  const assets = `./assets/hf/${assetsName}`;
+  // HF_ASSETS: the folder's assets/hf/<repo> as an absolute path (see the module constant below).
+  set.push(['hf_assets_path', 'HF_ASSETS']); // Trainer.Config.hf_assets_path (TT trainer.py L79)
   set.push(['optimizer', `default_adamw(lr=${pyLiteral(learningRate(o))})`]); // TT optimizer.py L378
   put('lr_scheduler.warmup_steps', WARMUP_STEPS); // TT lr_scheduler.py L52
-  // Tokens per micro-batch per DP rank before CP/TP sharding; per step across DP, PP micro-batches and
-  // accumulation; accumulation = per step / (per micro-batch * pp micro-batches * dp) (TT trainer.py L410-L428).
-  put('training.num_tokens_per_microbatch_per_dp_rank', o.batch * o.seq);
-  put('training.num_tokens_per_train_step', o.batch * o.seq * x.gradAccum * dp);
-  put('training.max_context_length', o.seq);
-  put('training.steps', STEPS);
+  // TrainingConfig of the torchtitan 0.3.0 wheel (config/configs.py L36-L53, read in the installed release:
+  // the token-count fields of main b5bcd76 are not in it): local_batch_size per DP rank per accumulation step
+  // (split into pipeline micro-batches of parallelism.pipeline_parallel_microbatch_size under PP),
+  // global_batch_size across DP ranks and accumulation; accumulation = global / (local x dp) (trainer.py L415-L430).
+  const perStep = o.batch * o.seq * x.gradAccum * dp;
+  put('training.local_batch_size', o.pp > 1 ? o.batch * x.gradAccum : o.batch);
+  put('training.global_batch_size', o.batch * x.gradAccum * dp);
+  put('training.seq_len', o.seq);
+  // The c4 loader streams without end: steps alone stop the run (TT configs.py L67 Training.steps).
+  put('training.steps', titanSteps(x.trainTokens, perStep));
   put('training.max_norm', MAX_GRAD_NORM); // TT configs.py L59
   put('training.enable_cpu_offload', o.offload === 'optimizer+params'); // TT configs.py L65
   put('training.dtype', 'float32'); // TT configs.py L82
@@ -140,14 +156,16 @@ export function emitTorchtitan(x: LaunchInput): EngineOutput {
   put('parallelism.tensor_parallel_degree', o.tp); // TT configs.py L161
   if (o.tp > 1) put('parallelism.enable_sequence_parallel', o.sequenceParallel); // TT configs.py L164
   put('parallelism.pipeline_parallel_degree', o.pp); // TT configs.py L175
-  // With PP the plan's micro-batches go through the pipeline schedule (1F1B) instead of accumulation.
-  if (o.pp > 1) put('parallelism.num_pp_microbatches', x.gradAccum); // TT configs.py L227
+  // With PP the plan's micro-batches go through the pipeline schedule (1F1B) instead of accumulation:
+  // local_batch_size holds them all, in micro-batches of the plan's batch (0.3.0 configs.py L226).
+  if (o.pp > 1) put('parallelism.pipeline_parallel_microbatch_size', o.batch);
   put('parallelism.context_parallel_degree', o.cp); // TT configs.py L234
   set.push(['activation_checkpoint', AC[o.checkpointing as 'none' | 'selective' | 'full']]);
   put('compile.enable', o.compile); // TT configs.py L290
   put('checkpoint.enable', true); // TT components/checkpointer/base.py L278
-  // Fine-tuning starts from the Hugging Face safetensors in hf_assets_path (TT base.py L287-L293).
-  put('checkpoint.initial_load_path', assets);
+  // Fine-tuning starts from the Hugging Face safetensors in hf_assets_path (TT base.py L287-L293); the
+  // checkpointer rejects a path that is neither absolute nor remote (TT base.py L349-L358).
+  set.push(['checkpoint.initial_load_path', 'HF_ASSETS']);
   put('checkpoint.initial_load_in_hf', true);
   put('checkpoint.initial_load_model_only', true);
   put('checkpoint.last_save_in_hf', true); // TT base.py L302
@@ -159,9 +177,13 @@ export function emitTorchtitan(x: LaunchInput): EngineOutput {
       'loss parallel is always on under TP in torchtitan 0.3.0 (rule torchtitan-tp-loss-parallel)',
     );
   notes.push(
-    `hf_assets_path ${assets} is a placeholder: download with 'python scripts/download_hf_assets.py --repo_id ${x.modelRef} --local_dir ./assets/hf --assets tokenizer safetensors' from a torchtitan checkout`,
+    `hf_assets_path is ${assets} beside ${TORCHTITAN_FILE} (made absolute there): download into it from this folder with 'python <torchtitan checkout>/scripts/download_hf_assets.py --repo_id ${x.modelRef} --local_dir ./assets/hf --assets tokenizer safetensors'`,
     `dataloader, metrics and profiler come from torchtitan's ${m.base} recipe (c4 dataset): replace config.dataloader for your data`,
   );
+  if (x.trainTokens === undefined)
+    notes.push(
+      `training.steps is torchtitan's recipe default (${STEPS}): no token count was planned; set it to your tokens / ${perStep} per step`,
+    );
   if (o.attention !== 'eager')
     notes.push(
       'attention is FlexAttention (attn_backend "flex"): torchtitan 0.3.0 language models have no sdpa backend',
@@ -178,6 +200,8 @@ export function emitTorchtitan(x: LaunchInput): EngineOutput {
     `# torchtitan recipe (generated by vramplan): ${planSummary(x)}`,
     `# Run: ./launch.sh  (${torchrun})`,
     `# torchtitan ${TORCHTITAN_PINS.torchtitan} reads Python config functions (--module/--config), not TOML.`,
+    'from pathlib import Path',
+    '',
     'from torchtitan.components.optimizer import default_adamw',
     'from torchtitan.distributed.activation_checkpoint import FullAC, SelectiveAC',
     `from torchtitan.models.${m.family} import model_registry`,
@@ -186,6 +210,8 @@ export function emitTorchtitan(x: LaunchInput): EngineOutput {
     '',
     `HF_MODEL = ${pyLiteral(x.modelRef)}`,
     `NGPU = ${o.gpus}`,
+    `# Absolute, as the checkpointer requires of initial_load_path: assets/hf/<repo> beside this file.`,
+    `HF_ASSETS = str(Path(__file__).resolve().parent / "assets" / "hf" / ${pyLiteral(assetsName)})`,
     '',
     '',
     `def ${TORCHTITAN_FUNCTION}() -> Trainer.Config:`,

@@ -19,6 +19,11 @@ export interface TuneModel {
   modelType: string;
   /** A qlora_<module>_<size> builder exists. */
   qlora: boolean;
+  /**
+   * The LoRA builders take no apply_lora_to_output: Gemma's output projection is the tied embedding
+   * (models/gemma/_model_builders.py lora_gemma_2b, models/gemma2/_model_builders.py lora_gemma2_9b at v0.6.1).
+   */
+  tiedOutput?: true;
 }
 
 // Builders: the __all__ of torchtune/models/<module>/__init__.py at v0.6.1.
@@ -35,7 +40,8 @@ const G2 = {
   tokenizer: 'torchtune.models.gemma.gemma_tokenizer',
   modelType: 'GEMMA2',
   qlora: true,
-};
+  tiedOutput: true,
+} as const;
 export const TUNE_MODELS: Record<string, TuneModel> = {
   'llama-2-7b': { ...L2, size: '7b' },
   'llama-2-13b': { ...L2, size: '13b' },
@@ -64,6 +70,7 @@ export const TUNE_MODELS: Record<string, TuneModel> = {
     tokenizer: 'torchtune.models.gemma.gemma_tokenizer',
     modelType: 'GEMMA',
     qlora: true,
+    tiedOutput: true,
   },
   'gemma-7b': {
     module: 'gemma',
@@ -71,6 +78,7 @@ export const TUNE_MODELS: Record<string, TuneModel> = {
     tokenizer: 'torchtune.models.gemma.gemma_tokenizer',
     modelType: 'GEMMA',
     qlora: true,
+    tiedOutput: true,
   },
   'gemma-2-2b': { ...G2, size: '2b' },
   'gemma-2-9b': { ...G2, size: '9b' },
@@ -112,6 +120,7 @@ export const TUNE_SR_OPTIMIZERS: readonly Optimizer[] = ['adamw-8bit'];
 /** Every other `_component_` torchtune.yaml writes, each found in the v0.6.1 tag at the file named. */
 export const TUNE_COMPONENTS = {
   checkpointer: 'torchtune.training.FullModelHFCheckpointer', // training/checkpointing/_checkpointer.py:366
+  metaCheckpointer: 'torchtune.training.FullModelMetaCheckpointer', // training/checkpointing/_checkpointer.py:929
   dataset: 'torchtune.datasets.alpaca_cleaned_dataset', // datasets/_alpaca.py:98
   lrScheduler: 'torchtune.training.lr_schedulers.get_cosine_schedule_with_warmup', // training/lr_schedulers.py:15
   chunkedLoss: 'torchtune.modules.loss.CEWithChunkedOutputLoss', // modules/loss/ce_chunked_output_loss.py:13

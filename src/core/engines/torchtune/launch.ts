@@ -24,6 +24,7 @@ import {
 
 import { tuneModelOf } from './builders.js';
 import { isTuneDpo, tuneDpoBlocker, tuneDpoConfig, tuneDpoRecipe } from './dpo.js';
+import { TUNE_CHECKPOINTS } from './checkpoints.js';
 
 export const TORCHTUNE_FILE = 'torchtune.yaml';
 
@@ -39,6 +40,8 @@ function blocker(x: LaunchPlan, m: TuneModel | undefined): string | null {
   const o = x.options;
   if (o.method === 'inference') return 'the plan is inference: torchtune recipes are for training';
   if (!m) return `torchtune ships no model builder for '${x.arch.id}'`;
+  if (!TUNE_CHECKPOINTS[x.arch.id])
+    return `torchtune ${TORCHTUNE_VERSION} ships no recipe config naming the checkpoint files of '${x.arch.id}' (its checkpointer loads exactly the files listed)`;
   if (o.method === 'qlora' && o.weights !== 'nf4')
     return `torchtune QLoRA quantizes to NF4 only (plan has ${o.weights})`;
   if (o.method === 'lora' && o.weights !== 'bf16' && o.weights !== 'fp32')
@@ -53,6 +56,8 @@ function blocker(x: LaunchPlan, m: TuneModel | undefined): string | null {
     return `optimizer ${o.optimizer} has no torchtune component mapping`;
   if (o.loraTargets.includes('embed'))
     return 'torchtune LoRA builders cannot adapt the token embedding';
+  if (m.tiedOutput && isAdapter(o) && o.loraTargets.includes('lm_head'))
+    return `torchtune's ${m.module} LoRA builders cannot adapt the output projection (tied to the embedding)`;
   if (o.sparsity > 0) return 'sparse weights have no torchtune switch';
   return tuneDpoBlocker(x);
 }
@@ -80,7 +85,7 @@ function modelBlock(o: EstimateOptions, m: TuneModel, notes: string[]): Record<s
     model.apply_lora_to_mlp = mlp.length > 0;
     if (mlp.length > 0 && mlp.length < 3)
       notes.push('apply_lora_to_mlp adapts all three MLP projections (the plan named fewer)');
-    model.apply_lora_to_output = o.loraTargets.includes('lm_head');
+    if (!m.tiedOutput) model.apply_lora_to_output = o.loraTargets.includes('lm_head');
     model.lora_rank = o.loraRank;
     model.lora_alpha = loraAlpha(o.loraRank);
     model.lora_dropout = LORA_DROPOUT;
@@ -138,19 +143,22 @@ export function emitTorchtune(x: LaunchInput): EngineOutput {
   const o = x.options;
   const m = tuneModelOf(x.arch);
   const why = blocker(x, m);
-  if (why || !m) return { engine, ok: false, reason: why ?? 'unsupported' };
+  const ck = TUNE_CHECKPOINTS[x.arch.id];
+  if (why || !m || !ck) return { engine, ok: false, reason: why ?? 'unsupported' };
   const notes: string[] = [];
   const model = modelBlock(o, m, notes);
   const dir = `./models/${x.arch.id}`;
+  // Tokenizer and weights where torchtune's own recipe for the model reads them (checkpoints.ts).
+  const weightsDir = ck.dir ? `${dir}/${ck.dir}` : dir;
   const distributed = dataParallel(o) > 1;
   const config: Record<string, unknown> = {
     output_dir: './outputs',
     model,
-    tokenizer: { _component_: m.tokenizer, path: `${dir}/tokenizer.model`, max_seq_len: o.seq },
+    tokenizer: { _component_: m.tokenizer, path: `${dir}/${ck.tokenizer}`, max_seq_len: o.seq },
     checkpointer: {
-      _component_: TUNE_COMPONENTS.checkpointer,
-      checkpoint_dir: dir,
-      checkpoint_files: { filename_format: 'model-{}-of-{}.safetensors', max_filename: '00002' },
+      _component_: ck.meta ? TUNE_COMPONENTS.metaCheckpointer : TUNE_COMPONENTS.checkpointer,
+      checkpoint_dir: weightsDir,
+      checkpoint_files: ck.files,
       recipe_checkpoint: null,
       output_dir: '${output_dir}',
       model_type: m.modelType,
@@ -191,7 +199,7 @@ export function emitTorchtune(x: LaunchInput): EngineOutput {
   shardingKeys(config, o, notes);
   notes.push(...planNotes(o));
   notes.push(
-    `checkpoint_dir, tokenizer path and checkpoint_files are placeholders: download with 'tune download ${x.modelRef} --output-dir ${dir}'`,
+    `tokenizer and checkpoint files are where torchtune's own ${TORCHTUNE_VERSION} recipe for ${x.arch.id} reads them: download with 'tune download ${x.modelRef} --output-dir ${dir}'`,
   );
   // YAML 1.1 mode quotes no/on/yes, which PyYAML (Accelerate, axolotl, torchtune readers) would read as booleans.
   // DPO: the lora_dpo_* / full_dpo_distributed recipe's keys (dpo.ts).

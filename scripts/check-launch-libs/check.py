@@ -1,0 +1,328 @@
+#!/usr/bin/env python3
+"""
+The real libraries as the oracle for vramplan's launch folders.
+
+For every environment a folder names (each requirements*.txt, grouped by identical pins) this creates a
+virtual environment in a scratch folder and runs `pip install --dry-run --report` on it: the resolver is
+the dependency check. For the environments it can install on a CPU-only machine (--construct, the Hugging
+Face stack by default) it installs the pins and builds every written config with the library's own code:
+TRL's SFTConfig/DPOConfig/GRPOConfig/... from hf-args.json, PEFT's LoraConfig, transformers'
+BitsAndBytesConfig, Accelerate's config loader and launch parser on accelerate.yaml, DeepSpeed's config
+classes on deepspeed.json. It records what the offline test needs as fixtures (each library's accepted keys
+at the pinned version, every resolved set) and writes a dated report.
+
+Usage (from the repository root):
+  npx tsx scripts/check-launch-libs/write-folders.ts /tmp/vramplan-libs/folders
+  python3 scripts/check-launch-libs/check.py --folders /tmp/vramplan-libs/folders --work /tmp/vramplan-libs
+Options: --construct hf (environments to install and construct; 'none' for resolution only),
+  --jobs N (resolutions at once), --reuse (keep resolutions already in the fixture for unchanged pin sets).
+"""
+from __future__ import annotations
+
+import argparse
+import concurrent.futures as cf
+import datetime as dt
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = REPO / "test" / "fixtures" / "launch-libs"
+CONSTRUCT_PY = Path(__file__).with_name("construct.py")
+
+
+def pins_of(path: Path) -> list[str]:
+    """The requirement lines of a requirements file (comments and blanks dropped), in file order."""
+    out = []
+    for line in path.read_text().splitlines():
+        s = line.split("#", 1)[0].strip()
+        if s:
+            out.append(s)
+    return out
+
+
+def env_key(pins: list[str]) -> str:
+    return hashlib.sha256("\n".join(sorted(p.lower() for p in pins)).encode()).hexdigest()[:16]
+
+
+def kind_of(pins: list[str]) -> str:
+    """The environment's engine, from the package that defines it."""
+    names = [p.split("==")[0].split("[")[0].lower() for p in pins]
+    for k in ("axolotl", "unsloth", "torchtune", "torchtitan", "litgpt", "sglang", "gguf", "vllm"):
+        if k in names:
+            if k == "vllm" and "trl" in names:
+                return "hf-trl+vllm"
+            return {"gguf": "llama.cpp"}[k] if k == "gguf" else k
+    if "trl" in names:
+        return "hf"
+    if "transformers" in names:
+        return "hf-generate"
+    return "other"
+
+
+def environments(folders: Path) -> dict[str, dict]:
+    envs: dict[str, dict] = {}
+    for req in sorted(folders.glob("*/requirements*.txt")):
+        pins = pins_of(req)
+        key = env_key(pins)
+        e = envs.setdefault(key, {"key": key, "pins": pins, "kind": kind_of(pins), "files": []})
+        e["files"].append(f"{req.parent.name}/{req.name}")
+    return envs
+
+
+def make_venv(path: Path) -> Path:
+    py = path / "bin" / "python"
+    if not py.exists():
+        venv.EnvBuilder(with_pip=True, clear=True).create(path)
+        # pip >= 23 reads wheel metadata from the index (PEP 658): the dry run downloads no wheels.
+        subprocess.run([str(py), "-m", "pip", "install", "-q", "--upgrade", "pip"], check=False)
+    return py
+
+
+def requirement(pin: str) -> tuple[str, frozenset, str]:
+    """name, extras, version of an exact pin `name[extra]==version`."""
+    spec, _, version = pin.partition("==")
+    name, _, extras = spec.partition("[")
+    return name.strip().lower().replace("_", "-"), frozenset(x.strip() for x in extras.rstrip("]").split(",") if x.strip()), version.strip()
+
+
+def implied_by(small: list[str], big: list[str]) -> bool:
+    """Every pin of `small` is in `big` at the same version with no more extras: a resolution of `big`,
+    restricted to what `small` needs, resolves `small` (exact pins; extras only add requirements)."""
+    have = {n: (x, v) for n, x, v in map(requirement, big)}
+    for n, x, v in map(requirement, small):
+        if n not in have or have[n][1] != v or not x <= have[n][0]:
+            return False
+    return True
+
+
+def resolve(e: dict, work: Path) -> dict:
+    """pip's resolver on the pin set, in a fresh virtual environment of its own (metadata only)."""
+    d = work / "envs" / e["key"]
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "requirements.txt").write_text("\n".join(e["pins"]) + "\n")
+    report = d / "report.json"
+    out = {"key": e["key"], "kind": e["kind"], "pins": e["pins"], "files": e["files"]}
+    if report.exists():  # resolved in an earlier run of this work folder (same pins: same key)
+        r = subprocess.CompletedProcess([], 0, "", "")
+    else:
+        py = make_venv(d / "venv")
+        r = subprocess.run(
+            [str(py), "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet",
+             "--report", str(report), "-r", str(d / "requirements.txt")],
+            capture_output=True, text=True,
+        )
+    if r.returncode == 0 and report.exists():
+        rep = json.loads(report.read_text())
+        out["status"] = "resolved"
+        out["resolved"] = {
+            i["metadata"]["name"].lower(): i["metadata"]["version"] for i in rep.get("install", [])
+        }
+    else:
+        out["status"] = "conflict"
+        err = [l for l in (r.stderr or r.stdout).splitlines() if l.strip()]
+        out["error"] = "\n".join(err[-6:])
+    return out
+
+
+def construct(hf_python: Path, folders: Path, work: Path) -> dict:
+    """Runs construct.py in the installed Hugging Face environment: per folder, each file built by its library."""
+    out = work / "constructed.json"
+    r = subprocess.run([str(hf_python), str(CONSTRUCT_PY), str(folders), str(out)], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit(f"construct.py failed:\n{r.stderr[-4000:]}")
+    return json.loads(out.read_text())
+
+
+# torchtitan's own reading of the recipe: ConfigManager imports it by module name (launch.sh puts the folder on
+# PYTHONPATH) and tyro rebuilds Trainer.Config from it, running every __post_init__ check (torchtitan/config/manager.py).
+TITAN_READ = (
+    "from torchtitan.config.manager import ConfigManager\n"
+    "c = ConfigManager().parse_args(['--module', 'torchtitan_vramplan', '--config', 'vramplan'])\n"
+    "print(c.checkpoint.initial_load_path, c.training.steps)\n"
+)
+
+
+def run_check(folder: Path, file: str, built_with: str, cmd: list[str]) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(folder)}
+    r = subprocess.run(cmd, cwd=folder, capture_output=True, text=True, env=env)
+    row = {"folder": folder.name, "file": file, "with": built_with, "ok": r.returncode == 0}
+    if r.returncode != 0:
+        err = [l for l in (r.stderr or r.stdout).splitlines() if l.strip()]
+        row["error"] = " ".join(err[-3:])[:600]
+    return row
+
+
+def versions_of(env: Path, *dists: str) -> str:
+    """`dist version` of each distribution installed in the venv `env`."""
+    code = "import importlib.metadata as m, sys; print(', '.join(f'{d} {m.version(d)}' for d in sys.argv[1:]))"
+    r = subprocess.run([str(env / "bin" / "python"), "-c", code, *dists], capture_output=True, text=True)
+    return r.stdout.strip() or "versions unknown"
+
+
+def construct_engines(folders: Path, titan: Path | None, tune: Path | None) -> list[dict]:
+    """torchtitan's ConfigManager on each recipe; torchtune's `tune validate` on each torchtune.yaml."""
+    rows = []
+    for d in sorted(p for p in folders.iterdir() if p.is_dir()):
+        if titan and (d / "torchtitan_vramplan.py").exists():
+            rows.append(run_check(d, "torchtitan_vramplan.py", f"torchtitan ConfigManager.parse_args ({versions_of(titan, 'torchtitan', 'torch')})",
+                                  [str(titan / "bin" / "python"), "-c", TITAN_READ]))
+        if tune and (d / "torchtune.yaml").exists():
+            rows.append(run_check(d, "torchtune.yaml", f"tune validate ({versions_of(tune, 'torchtune', 'torch')})",
+                                  [str(tune / "bin" / "tune"), "validate", "torchtune.yaml"]))
+    return rows
+
+
+def report_md(date: str, envs: list[dict], built: dict | None, construct_env: str | None) -> str:
+    lines = [
+        f"# Launch folders against the real libraries ({date})",
+        "",
+        "Written by `scripts/check-launch-libs/check.py` over the folders of",
+        "`scripts/check-launch-libs/folders.ts` (the first plan of every shipped scenario and one plan per engine and",
+        "job kind). Resolution: `pip install --dry-run --report` on each distinct requirements file, in a fresh",
+        "virtual environment (Python " + sys.version.split()[0] + ", Linux x86-64, CPU only).",
+        "",
+        "## Resolution",
+        "",
+        "A set whose every pin another resolved set holds at the same version (with no more extras) resolves",
+        "within it: the larger set's resolution, restricted to what the smaller needs, is one for the smaller.",
+        "Each such row names the set it resolved within (`key`); `--all` resolves every set on its own.",
+        "",
+        "| environment | key | pins | resolves | folders |",
+        "|---|---|---|---|---|",
+    ]
+    for e in sorted(envs, key=lambda e: (e["kind"], e["key"])):
+        if e["status"] == "resolved":
+            status = f"yes (within {e['implied_by']})" if e.get("implied_by") else "yes"
+        else:
+            status = "**no**: " + (e.get("error", "").splitlines() or [""])[-1][:200]
+        folders = sorted({f.split("/")[0] for f in e["files"]})
+        lines.append(f"| {e['kind']} | {e['key']} | {' '.join(e['pins'])} | {status} | {', '.join(folders)} |")
+    lines += [
+        "",
+        "## Where an engine caps a library",
+        "",
+        "Pins stay below the newest releases where an engine's own metadata forbids them (read from the",
+        "packages' Requires-Dist, which the resolver enforces):",
+        "",
+        "- axolotl 0.18.0 requires torch>=2.11.0,<=2.12.1 and pins transformers 5.14.1, trl 1.8.0, peft 0.19.1,",
+        "  accelerate 1.13.0 (pyproject.toml at v0.18.0): its folders install it apart (requirements-axolotl.txt), and",
+        "  the Trainer pins keep torch 2.12.1, inside that range (the kernels-hub FlashAttention builds also stop at",
+        "  torch 2.12).",
+        "- unsloth 2026.10.9 requires transformers<=5.17.0 and trl<=1.15.0; its launcher's keys were read at TRL",
+        "  0.24.0. vllm 0.19.1 (fast_inference) requires torch==2.10.0 and excludes transformers 5.5.0, so the GRPO",
+        "  environment pins transformers 5.5.4.",
+        "- torchtune 0.6.1 (its last release) imports torchao APIs removed in torchao 0.16: torch 2.6.0 and torchao",
+        "  0.10.0, the versions its CI ran.",
+        "- vllm 0.33.0 requires torch==2.14.0 and transformers>=5.16.1,<5.21.0; it carries no bitsandbytes",
+        "  quantization, which vllm-bnb-plugin 0.0.3 registers (bitsandbytes>=0.48.1).",
+    ]
+    if built is not None:
+        lines += [
+            "",
+            f"## Construction with the libraries' own classes ({construct_env})",
+            "",
+            "Versions: " + ", ".join(f"{k} {v}" for k, v in sorted(built["versions"].items())) + ".",
+            "",
+            "| folder | file | built with | result |",
+            "|---|---|---|---|",
+        ]
+        for row in built["checks"]:
+            res = "ok" if row["ok"] else "**failed**: " + row["error"][:200].replace("|", "/").replace("\n", " ")
+            lines.append(f"| {row['folder']} | {row['file']} | {row['with']} | {res} |")
+        skipped = built.get("skipped", [])
+        if skipped:
+            lines += ["", "Not constructed here:", ""]
+            lines += [f"- {s}" for s in skipped]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--folders", required=True, type=Path)
+    ap.add_argument("--work", required=True, type=Path)
+    ap.add_argument("--construct", default="hf", choices=["hf", "none"])
+    ap.add_argument("--hf-venv", type=Path, help="an existing venv with the HF pins installed (else made)")
+    ap.add_argument("--titan-venv", type=Path, help="a venv with the torchtitan pins installed")
+    ap.add_argument("--tune-venv", type=Path, help="a venv with the torchtune pins installed")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--reuse", action="store_true")
+    ap.add_argument("--all", action="store_true", help="resolve every set, also those a larger set implies")
+    ap.add_argument("--date", default=dt.date.today().isoformat())
+    a = ap.parse_args()
+    a.work.mkdir(parents=True, exist_ok=True)
+    envs = environments(a.folders)
+    known = {}
+    resolved_file = FIXTURES / "resolved.json"
+    if a.reuse and resolved_file.exists():
+        known = {e["key"]: e for e in json.loads(resolved_file.read_text())["environments"]}
+    todo = [e for e in envs.values() if e["key"] not in known]
+    results = [
+        {**known[e["key"]], "files": e["files"]} for e in envs.values() if e["key"] in known
+    ]
+    # Largest sets first; a set whose pins another set holds (same versions, no more extras) is resolved
+    # only when that set does not resolve (--all resolves every set on its own).
+    todo.sort(key=lambda e: -len(e["pins"]))
+    maximal = [e for e in todo if a.all or not any(
+        o is not e and len(o["pins"]) >= len(e["pins"]) and implied_by(e["pins"], o["pins"])
+        and not implied_by(o["pins"], e["pins"]) for o in todo)]
+    done: dict[str, dict] = {}
+    with cf.ThreadPoolExecutor(max_workers=a.jobs) as pool:
+        for res in pool.map(lambda e: resolve(e, a.work), maximal):
+            print(f"{res['status']:9} {res['kind']:12} {' '.join(res['pins'])}", file=sys.stderr)
+            done[res["key"]] = res
+    for e in todo:
+        if e["key"] in done:
+            continue
+        sup = next((done[o["key"]] for o in maximal if o["key"] in done and done[o["key"]]["status"] == "resolved"
+                    and implied_by(e["pins"], o["pins"])), None)
+        if sup is not None:
+            done[e["key"]] = {"key": e["key"], "kind": e["kind"], "pins": e["pins"], "files": e["files"],
+                              "status": "resolved", "implied_by": sup["key"], "resolved": sup["resolved"]}
+        else:
+            res = resolve(e, a.work)
+            print(f"{res['status']:9} {res['kind']:12} {' '.join(res['pins'])}", file=sys.stderr)
+            done[e["key"]] = res
+    results += list(done.values())
+    built = None
+    construct_env = None
+    if a.construct == "hf":
+        hf = next((e for e in results if e["kind"] == "hf" and e["status"] == "resolved"
+                   and any(p.startswith("peft==") for p in e["pins"])), None)
+        if hf is None:
+            raise SystemExit("no resolvable Hugging Face environment to construct in")
+        if a.hf_venv:
+            py = a.hf_venv / "bin" / "python"
+        else:
+            py = make_venv(a.work / "hf-venv")
+            subprocess.run([str(py), "-m", "pip", "install", *hf["pins"]], check=True)
+        construct_env = " ".join(hf["pins"]) if not a.hf_venv else "an installed venv of the Hugging Face pins (versions below)"
+        built = construct(py, a.folders, a.work)
+        engines = construct_engines(a.folders, a.titan_venv, a.tune_venv)
+        built["checks"] += engines
+        if a.titan_venv:
+            built["skipped"] = [x for x in built["skipped"] if not x.startswith("torchtitan")]
+        if a.tune_venv:
+            built["skipped"] = [x for x in built["skipped"] if not x.startswith("torchtune")]
+    FIXTURES.mkdir(parents=True, exist_ok=True)
+    resolved_file.write_text(json.dumps(
+        {"checked": a.date, "python": sys.version.split()[0],
+         "environments": sorted(({k: v for k, v in e.items() if k != "files"} for e in results),
+                                key=lambda e: (e["kind"], e["key"]))}, indent=1) + "\n")
+    if built is not None:
+        (FIXTURES / "accepted-keys.json").write_text(json.dumps(
+            {"checked": a.date, "versions": built["versions"], "keys": built["keys"]}, indent=1) + "\n")
+    out = REPO / "docs" / f"launch-libs-{a.date}.md"
+    out.write_text(report_md(a.date, results, built, construct_env))
+    bad = [e for e in results if e["status"] != "resolved"]
+    failed = [c for c in (built or {}).get("checks", []) if not c["ok"]]
+    print(f"{len(results)} environments, {len(bad)} not resolving; "
+          f"{len((built or {}).get('checks', []))} constructions, {len(failed)} failed; report {out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
