@@ -1,4 +1,5 @@
-// Issue 14: no function in src/core over ~80 lines unless a comment right above it says why.
+// No function in src/core over ~80 lines unless a comment right above it says why, and no file in src/ over
+// 800 lines (a file that grows past it is split along its own sections).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -50,5 +51,25 @@ describe('src/core function length', () => {
       .flatMap(longFunctions)
       .filter((f) => f.reasoned);
     expect(reasoned.length).toBeGreaterThan(0);
+  });
+});
+
+describe('src file length', () => {
+  const FILE_LIMIT = 800;
+  const all = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) return all(p);
+      return /\.tsx?$/.test(p) ? [p] : [];
+    });
+
+  it(`has no source file over ${FILE_LIMIT} lines`, () => {
+    const files = all('src');
+    expect(files.length).toBeGreaterThan(100);
+    const over = files
+      .map((f) => ({ f, n: readFileSync(f, 'utf8').split('\n').length }))
+      .filter(({ n }) => n > FILE_LIMIT)
+      .map(({ f, n }) => `${f} (${n} lines)`);
+    expect(over).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@
  */
 import type { Arch } from '../model/arch.js';
 import { trainingGpus, type EstimateOptions } from '../../schema/estimate.js';
-import type { EstimateContext, MemoryEstimate, StageSummary } from './memory.js';
+import type { EstimateContext, MemoryEstimate, StageSummary } from './types.js';
 import type { FrameworkProfile } from './framework-profile.js';
 import { FLOAT_BYTES } from '../model/dtypes.js';
 import { ZERO_PARTS } from './parts.js';

@@ -11,20 +11,9 @@
  * So a step needs only the working set on the device (it fits because it pages), while nvidia-smi shows every
  * state that still has room: min(all states, what the card has free after everything else).
  */
-import type { MemoryEstimate } from './memory.js';
+import type { MemoryEstimate } from './types.js';
 
-export interface PagedStates {
-  /** Every paged state byte of this GPU. */
-  statesBytes: number;
-  /** The states one step touches at once (the largest parameter's): all the fit verdict needs on the device. */
-  workingSetBytes: number;
-  /** The states that stay on the device (in deviceBytes and breakdown.optimizer). */
-  deviceBytes: number;
-  /** The rest, paged out to host RAM (in hostBytesPerGpu). */
-  hostBytes: number;
-  /** The device figure with only the working set on the device: what `fits` compares with the capacity. */
-  fitDeviceBytes: number;
-}
+export type { PagedStates } from './types.js';
 
 /**
  * Place the paged states of an estimate whose deviceBytes holds only their working set: on a GPU of

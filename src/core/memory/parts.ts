@@ -1,5 +1,5 @@
 /** The breakdown's parts (all but overhead) at zero: the base every phase's parts are built on. */
-import type { Breakdown } from './memory.js';
+import type { Breakdown } from './types.js';
 
 export const ZERO_PARTS: Readonly<Omit<Breakdown, 'overhead'>> = {
   weights: 0,

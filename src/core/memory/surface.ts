@@ -217,12 +217,7 @@ export function memorySurface(
       if (o.objective === 'grpo') {
         // GRPO's generation batch is batch x accumulation sequences per process (memory/objective.ts
         // stepsPerGeneration): not linear in batch and dp, so estimated directly (cached per point).
-        const p = exact(batch, dp);
-        out.device[i] = p.device;
-        out.host[i] = p.host;
-        out.weights[i] = p.weights;
-        out.kv[i] = p.kv;
-        if (out.floor) out.floor[i] = p.floor;
+        pointInto(exact(batch, dp), out, i);
         return;
       }
       if (fw.kvCache === 'paged-pool') {
@@ -249,6 +244,15 @@ export function memorySurface(
       };
     },
   };
+}
+
+/** One GRPO point's figures into row `i`. */
+function pointInto(p: Point, out: SurfaceColumns, i: number): void {
+  out.device[i] = p.device;
+  out.host[i] = p.host;
+  out.weights[i] = p.weights;
+  out.kv[i] = p.kv;
+  if (out.floor) out.floor[i] = p.floor;
 }
 
 /** One estimate's figures into row `i` (its worst stage's weights and KV). */

@@ -4,7 +4,7 @@
  */
 import type { Arch } from '../model/arch.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
-import type { GpuRates } from './index.js';
+import type { GpuRates } from './hardware.js';
 import { towerRun } from '../model/vision.js';
 import { trainableSet } from '../model/trainable.js';
 import { towerMode } from '../memory/vision.js';

@@ -1,0 +1,262 @@
+/** What an inference stage holds: weights (or the layers on the GPU), KV cache, recurrent state, prefill. */
+import type { RecurrentState } from '../model/arch.js';
+import { meanContextOf } from '../../schema/estimate.js';
+import { sglangDefaults } from '../engines/sglang/memory.js';
+import { type FrameworkProfile } from './frameworks.js';
+import { isFourBitFloat } from '../model/dtypes.js';
+import { MiB } from '../units.js';
+import {
+  cacheFigures,
+  cacheLayoutOf,
+  cacheShapeOf,
+  kvElementBytes,
+  recurrentLayerBytes,
+  stateDtypeBytes,
+  type CacheFigures,
+} from './kv-layout.js';
+import { type TowerBytes } from './vision.js';
+import { ligerChunkRows } from '../engines/hf/liger.js';
+import {
+  VLLM_GPU_UTILIZATION,
+  VLLM_MAX_BATCHED_TOKENS,
+  VLLM_SAMPLER_BYTES_PER_LOGIT,
+  sumParts,
+} from './setup.js';
+import type { Parts, Setup } from './setup.js';
+import { fusedLossChunk, withTower } from './training.js';
+import type { Holdings, PhaseParts } from './training.js';
+
+export type KvPool = { poolBytes: number; bytesPerToken: number; tokens: number };
+
+/**
+ * Bytes of one sequence's state in one linear-attention / SSM layer: the conv state (channels x (kernel - 1))
+ * and the temporal state (heads x key dim x value dim), split over TP by channels and heads (vLLM
+ * MambaStateShapeCalculator.gated_delta_net_state_shape / mamba2_state_shape), in the dtype the config names
+ * (mamba_ssm_dtype) or the compute dtype; `fw` names the engine whose state dtypes hold (kv-layout.ts).
+ */
+export function recurrentStateBytes(
+  r: RecurrentState,
+  c: number,
+  tp: number,
+  fw?: FrameworkProfile,
+): number {
+  const layout = fw ? cacheLayoutOf(fw) : 'plain';
+  return recurrentLayerBytes(r, tp, stateDtypeBytes(layout, r, c));
+}
+
+// llama.cpp's physical batch (n_ubatch, default 512: https://github.com/ggml-org/llama.cpp/blob/master/common/common.h): the prefill chunk and the rows of the
+// output buffer its compute graph reserves (llama-context.cpp output_reserve: n_outputs x n_vocab fp32).
+export const LLAMA_CPP_UBATCH = 512;
+/** Bytes per KV element (kv-layout.ts kvElementBytes). */
+function kvElemBytes(s: Setup): number {
+  return kvElementBytes(s.fw, s.o.kvCacheDtype, s.c);
+}
+
+/** Tokens one prefill step runs: every prompt at once, one chunk under a serving engine. */
+function prefillChunk(s: Setup): number {
+  const { fw, tokens, ctx } = s;
+  if (fw.layerOffload) return Math.min(tokens, LLAMA_CPP_UBATCH);
+  if (fw.kvCache !== 'paged-pool') return tokens;
+  const chunk =
+    fw.poolBudget === 'static' && ctx.gpuCapacityBytes
+      ? sglangDefaults(ctx.gpuCapacityBytes, s.tp, s.pp).chunk
+      : VLLM_MAX_BATCHED_TOKENS;
+  return Math.min(tokens, chunk);
+}
+
+/** KV tokens per sequence the cache holds: the full context, or a paged pool's share at the mean context. */
+function pagedTokensPerSeq(s: Setup): number {
+  const { o, fw } = s;
+  if (fw.kvCache !== 'paged-pool') return o.seq;
+  return Math.max(o.batch * meanContextOf(o), o.seq) / o.batch;
+}
+
+/** One sequence's cache per GPU on the busiest pipeline stage (MemoryEstimate.cache), whole bytes. */
+export function cacheOf(s: Setup): CacheFigures {
+  const shape = cacheShapeOf(s.arch, s.fw, {
+    c: s.c,
+    tp: s.tp,
+    kvElem: kvElemBytes(s),
+    ubatch: LLAMA_CPP_UBATCH,
+  });
+  const f = cacheFigures(s.arch, shape);
+  return {
+    kvBytesPerToken: Math.round(f.kvBytesPerToken * s.lf),
+    windowBytesPerSequence: Math.round(f.windowBytesPerSequence * s.lf),
+    stateBytesPerSequence: Math.round(f.stateBytesPerSequence * s.lf),
+  };
+}
+
+/** The KV cache of every sequence (a paged pool: as admitted), and one layer's prefill transients, per GPU. */
+function kvAndPrefill(s: Setup): { kv: number; prefill: number; state: number } {
+  const { o, arch, c, tp, lf } = s;
+  const kvBytesPerElem = kvElemBytes(s);
+  const prefillTokens = prefillChunk(s);
+  // A paged pool admits sequences on the blocks they hold: batch sequences at their mean context, at least
+  // one at the full context (vLLM refuses a max_model_len no pool holds; its scheduler preempts beyond).
+  const held = pagedTokensPerSeq(s);
+  let kv = 0;
+  // Fixed per-sequence state of linear-attention / SSM layers (grows with the batch, never with the context).
+  let state = 0;
+  let prefill = 0;
+  const cache = cacheShapeOf(arch, s.fw, {
+    c,
+    tp,
+    kvElem: kvBytesPerElem,
+    ubatch: LLAMA_CPP_UBATCH,
+  });
+  for (const g of arch.groups) {
+    if (g.name === 'vision') continue;
+    state += g.count * lf * o.batch * cache.stateBytes(g);
+    // Encoders run once over the input and keep no cache.
+    if (g.name !== 'encoder')
+      kv += g.count * lf * o.batch * cache.cells(g, held) * cache.tokenBytes(g);
+    const kvLen = g.recurrent ? 0 : g.slidingWindow ? Math.min(g.slidingWindow, held) : held;
+    // One layer's transient tensors during prefill: fp32 norm copy, q/k/v, MLP intermediates.
+    const qd = g.heads * g.headDim;
+    let layer =
+      prefillTokens *
+      (4 * g.hidden +
+        c *
+          (2 * g.hidden + Math.max(qd + g.kvHeads * 2 * g.headDim + qd, 3 * g.ffn * g.topK) / tp));
+    if (o.attention === 'eager') layer += o.batch * (g.heads / tp) * o.seq * kvLen * (4 + c);
+    prefill = Math.max(prefill, layer);
+  }
+  return { kv, prefill, state };
+}
+
+/**
+ * llama.cpp `-ngl`: the first layers' weights and KV on the GPU, the output layer too once every layer is
+ * there (n_gpu_layers > n_layer, llama-model.cpp), token embeddings always on the host; the rest in host RAM.
+ */
+function layerSplit(s: Setup, h: Holdings): { gpuShare: number; weights: number; host: number } {
+  const L = s.facts.totalLayers;
+  const ngl = Math.min(s.o.gpuLayers ?? L + 1, L + 1);
+  const share = Math.min(ngl, L) / L;
+  const embed = s.arch.embedParams * s.floatBytes;
+  const head = h.hasHead ? s.arch.lmHeadParams * s.floatBytes : 0;
+  const layers = Math.max(0, h.weights - embed - head);
+  const weights = Math.min(h.weights, layers * share + (ngl > L ? head : 0));
+  return { gpuShare: share, weights, host: Math.max(0, h.weights - weights) };
+}
+
+/** Inference: KV cache, prefill activations and logits; a serving engine's paged pool fills the rest. */
+export function inferencePhases(
+  s: Setup,
+  h: Holdings,
+  base: Parts,
+  tower: TowerBytes | null,
+): { phases: PhaseParts[]; kvPool?: KvPool; host: number } {
+  const { o, fw, tp, tokens } = s;
+  const full = kvAndPrefill(s);
+  const split = fw.layerOffload ? layerSplit(s, h) : null;
+  // The cache per GPU: KV that grows with the context plus the fixed recurrent state (poolFill sizes the pool
+  // by the growing part per token).
+  const cache = full.kv + full.state;
+  const kv = split ? cache * split.gpuShare : cache;
+  const prefill = full.prefill;
+  const logitRows = fw.prefillLogits === 'all' ? tokens : o.batch;
+  // A paged-pool engine sizes its pool after a profiling step whose sampler runs over every sequence slot
+  // (max_num_seqs, the plan's batch) with top-k/top-p on the whole vocabulary; vLLM gathers the logits to
+  // every TP rank (V1 all_gather), so each rank holds them. llama.cpp reserves fp32 rows for one ubatch.
+  const logits = !h.hasHead
+    ? 0
+    : split
+      ? Math.min(tokens, LLAMA_CPP_UBATCH) * s.V * 4
+      : fw.kvCache === 'paged-pool'
+        ? o.batch * s.V * VLLM_SAMPLER_BYTES_PER_LOGIT
+        : (logitRows * s.V * s.c + o.batch * s.V * 4) / tp;
+  const kvTransient = fw.kvCache === 'dynamic' ? kv / Math.max(1, s.facts.totalLayers * s.lf) : 0; // torch.cat of one layer
+  // bitsandbytes 4-bit dequantizes a whole weight for any input of more than one row (matmul_4bit: the gemv
+  // kernel serves one token of one sequence): every prefill, and decode steps of a batch. LLM.int8 inference
+  // multiplies in int8 and dequantizes only its outlier columns (MatMul8bitLt.forward).
+  const bnbDequant = fw.bnbSavesInput && isFourBitFloat(o.weights) ? s.dequant : 0;
+  const onGpu = split ? { ...base, weights: split.weights } : base;
+  const graphs = cudaGraphBytes(s);
+  const listed: PhaseParts[] = [
+    {
+      phase: 'prefill',
+      parts: { ...onGpu, kvCache: kv, activations: prefill, logits, buffers: bnbDequant },
+    },
+    {
+      phase: 'decode',
+      parts: {
+        ...onGpu,
+        kvCache: kv,
+        buffers: kvTransient + (o.batch > 1 ? bnbDequant : 0) + graphs,
+      },
+    },
+  ];
+  // The tower encodes the prompt's images before the prefill (a paged pool is sized after it: vLLM profiles
+  // its encoder with the most multimodal items a batch admits, gpu_model_runner.py profile_run).
+  const phases = tower ? withTower(listed, tower, 1) : listed;
+  const host = split ? split.host + (cache - kv) : 0;
+  const kvPool = poolFill(s, phases, full.kv, full.state);
+  return kvPool ? { phases, kvPool, host } : { phases, host };
+}
+
+/** SGLang's CUDA-graph buffers: its own estimate, 2 MiB per captured batch size up to cuda_graph_max_bs. */
+function cudaGraphBytes(s: Setup): number {
+  if (s.fw.poolBudget !== 'static' || !s.ctx.gpuCapacityBytes) return 0;
+  return sglangDefaults(s.ctx.gpuCapacityBytes, s.tp, s.pp).graphMaxBs * 2 * MiB;
+}
+
+/**
+ * A serving engine's paged pool, filled in place: vLLM hands every byte below gpu_memory_utilization that
+ * its profiled peak leaves to KV blocks; SGLang gives the pool mem_fraction_static of memory less the weights.
+ */
+function poolFill(s: Setup, phases: PhaseParts[], kv: number, state: number): KvPool | undefined {
+  const { o, fw, ctx } = s;
+  if (fw.kvCache !== 'paged-pool' || !ctx.gpuCapacityBytes) return undefined;
+  const context = fw.cudaContextMiB * MiB;
+  const staticBudget = fw.poolBudget === 'static';
+  const fraction = staticBudget
+    ? sglangDefaults(ctx.gpuCapacityBytes, s.tp, s.pp).memFractionStatic
+    : VLLM_GPU_UTILIZATION;
+  const budget = fraction * ctx.gpuCapacityBytes - context;
+  let pool = Infinity;
+  for (const p of phases) {
+    const need = staticBudget
+      ? p.parts.weights + p.parts.quantConstants + p.parts.kvCache
+      : sumParts(p.parts);
+    pool = Math.min(pool, budget - (need - p.parts.kvCache));
+    if (need < budget) p.parts.kvCache += budget - need;
+  }
+  // A sequence's fixed recurrent state takes pool blocks too (vLLM: one Mamba block per request and group;
+  // SGLang: its MambaPool, sized from the same memory): each token carries its share at the held context.
+  const perToken = (kv + state) / (o.batch * pagedTokensPerSeq(s));
+  return {
+    poolBytes: Math.max(0, pool),
+    bytesPerToken: perToken,
+    tokens: perToken > 0 ? Math.floor(Math.max(0, pool) / perToken) : 0,
+  };
+}
+
+/**
+ * The largest one-off tensor of a step: its cached block stays reserved when smaller requests reuse the
+ * pool (PyTorch caching allocator keeps freed blocks; ZeRO §3.2 on fragmentation; torchtune #1185).
+ */
+export function largestTransient(s: Setup, hasHead: boolean): number {
+  const { o, fw, arch, c, tp, tokens, V } = s;
+  let transient = 0;
+  // Inference runs its prompts in chunks under a serving engine (prefillChunk: all tokens otherwise).
+  const chunk = s.training ? tokens : prefillChunk(s);
+  for (const g of arch.groups) transient = Math.max(transient, (chunk * g.ffn * g.topK * c) / tp);
+  if (hasHead && V > 0) {
+    const fused = fusedLossChunk(s);
+    const lossTensor = s.training
+      ? fused !== null
+        ? fused * V * 4 // one chunk's fp32 logits, the size the fused loss caps
+        : s.fusedLinearLoss
+          ? ligerChunkRows(tokens, V, arch.hidden) * V * c // one chunk of logits, re-made per chunk
+          : o.chunkedLoss
+            ? 0
+            : tokens * V * 4
+      : (fw.prefillLogits === 'all' ? tokens : o.batch) * V * 4;
+    transient = Math.max(transient, lossTensor / tp);
+  }
+  if (o.attention === 'eager')
+    for (const g of arch.groups)
+      transient = Math.max(transient, (o.batch * g.heads * o.seq * o.seq * 4) / tp);
+  return transient;
+}

@@ -1,0 +1,313 @@
+/** Per-configuration facts the memory model reads: storage of each linear, the engine's profile, sizes. */
+import type { Arch, Linear, LinearRole } from '../model/arch.js';
+import { linearWeights, paramCounts } from '../model/params.js';
+import { isGguf, type EstimateOptions } from '../../schema/estimate.js';
+import { FRAMEWORKS, type FrameworkProfile } from './frameworks.js';
+import { isTrained, loraParams, trainableSet } from '../model/trainable.js';
+import { largestTensor, optimizerStateBytes } from './optimizer-states.js';
+import { type ActCtx } from './activations.js';
+import {
+  CSR_INDEX_BYTES,
+  FLOAT_BYTES,
+  SEMI_STRUCTURED_META_BYTES_PER_ELEMENT,
+  isFloatDtype,
+  isFourBitFloat,
+  quantConstantBytes,
+  valueBytes,
+} from '../model/dtypes.js';
+import { MiB } from '../units.js';
+import { ligerPatches, ligerProfile } from '../engines/hf/liger.js';
+import type { Breakdown, EstimateContext } from './types.js';
+
+export type Parts = Omit<Breakdown, 'overhead'>;
+export const sumParts = (p: Parts): number =>
+  p.weights +
+  p.quantConstants +
+  p.adapters +
+  p.masterWeights +
+  p.gradients +
+  p.optimizer +
+  p.activations +
+  p.logits +
+  p.kvCache +
+  p.buffers +
+  (p.visionActivations ?? 0);
+
+const UNTIED = new WeakMap<Arch, Arch>();
+/** The architecture with a separate lm_head, as stacks that do not tie embeddings load it. */
+function untied(arch: Arch): Arch {
+  if (!arch.tiedEmbeddings || arch.embedParams === 0) return arch;
+  let u = UNTIED.get(arch);
+  if (!u) {
+    u = { ...arch, tiedEmbeddings: false, lmHeadParams: arch.vocab * arch.hidden };
+    UNTIED.set(arch, u);
+  }
+  return u;
+}
+
+/** Facts about an architecture that every estimate reads; computed once per Arch object. */
+interface ArchFacts {
+  P: ReturnType<typeof paramCounts>;
+  /** Linear storage per (weights, compute, sparsity, format, double quant). */
+  storage: Map<string, { values: number; constants: number; bias: number }>;
+  largestTensor: number;
+  largestLinear: number;
+  totalLayers: number;
+}
+const FACTS = new WeakMap<Arch, ArchFacts>();
+function factsOf(arch: Arch): ArchFacts {
+  let f = FACTS.get(arch);
+  if (!f) {
+    f = {
+      P: paramCounts(arch),
+      storage: new Map(),
+      largestTensor: largestTensor(arch),
+      largestLinear: largestLinear(arch),
+      totalLayers: arch.groups.reduce((a, g) => a + g.count, 0),
+    };
+    FACTS.set(arch, f);
+  }
+  return f;
+}
+
+/** Bytes of every layer linear in its storage format: values, quantization constants, biases. */
+function storageOf(arch: Arch, facts: ArchFacts, o: EstimateOptions) {
+  const key = `${o.weights}|${o.compute}|${o.sparsity}|${o.sparseFormat}|${o.doubleQuant}`;
+  let sum = facts.storage.get(key);
+  if (!sum) {
+    sum = { values: 0, constants: 0, bias: 0 };
+    for (const g of arch.groups)
+      for (const l of g.linears) {
+        const st = linearStorage(l, g.count, o);
+        sum.values += st.values;
+        sum.constants += st.constants;
+        sum.bias += st.bias;
+      }
+    facts.storage.set(key, sum);
+  }
+  return sum;
+}
+
+/** Bytes of the linear weights in storage format, and of their quantization constants. */
+function linearStorage(
+  l: Linear,
+  count: number,
+  o: EstimateOptions,
+): { values: number; constants: number; bias: number } {
+  const n = linearWeights(l) * count;
+  const rows = l.outFeatures * l.copies * count;
+  let values = n * valueBytes(o.weights);
+  if (o.sparsity > 0) {
+    if (o.sparseFormat === '2:4') {
+      values = (n / 2) * valueBytes(o.weights) + n * SEMI_STRUCTURED_META_BYTES_PER_ELEMENT;
+    } else {
+      const nnz = n * (1 - o.sparsity);
+      values =
+        nnz * (valueBytes(o.weights) + CSR_INDEX_BYTES) +
+        (rows + l.copies * count) * CSR_INDEX_BYTES;
+    }
+  }
+  const constants = quantConstantBytes(o.weights, rows, l.inFeatures, o.doubleQuant);
+  const biasBytes = isFloatDtype(o.weights) ? valueBytes(o.weights) : FLOAT_BYTES[o.compute];
+  return { values, constants, bias: (l.bias ? l.outFeatures * l.copies * count : 0) * biasBytes };
+}
+
+/**
+ * What nvidia-smi shows: the allocated peak, the caching allocator's slack (a share of it plus the largest
+ * one-off block), the CUDA context, and paged optimizer states living in unified memory.
+ */
+export function deviceBytesOf(
+  fw: FrameworkProfile,
+  allocated: number,
+  transient: number,
+  paged: number,
+): number {
+  return allocated * (1 + fw.allocatorSlack) + transient + fw.cudaContextMiB * MiB + paged;
+}
+
+// log_softmax backward: its saved fp32 output, the fp32 gradient from nll_loss and the fp32 input gradient.
+export const UPCAST_BACKWARD_PER_VOCAB = 12;
+
+// vLLM EngineArgs gpu_memory_utilization default ("defaults to 0.9",
+// https://docs.vllm.ai/en/latest/configuration/engine_args.html).
+export const VLLM_GPU_UTILIZATION = 0.9;
+// vLLM V1 always chunks prefill: one scheduler step runs at most max_num_batched_tokens (8192 assumed, the
+// engine's default outside small-GPU online serving), so its profiled activation peak is one such chunk
+// (https://docs.vllm.ai/en/latest/configuration/optimization.html, "Chunked Prefill").
+export const VLLM_MAX_BATCHED_TOKENS = 8192;
+// vLLM v1 profile_run ends with _dummy_sampler_run over one row per sequence slot, top_p 0.9 and top_k
+// vocab-1 (vllm/v1/worker/gpu_model_runner.py), so apply_top_k_top_p sorts the whole vocabulary: fp32 logits
+// (4 B), sort values (4) and int64 indices (8), the two masks (1 + 1), softmax of the sorted logits (4),
+// the scattered result (4) and the 16-bit logits it came from (2): 28 B per sequence and vocabulary entry,
+// up to 36 B while the sampling softmax and its exponential noise (4 + 4) overlap them; 32 B assumed. vLLM
+// start-up logs on H100 (max_num_seqs 1024) show 31-36 B (calibration/informative.json vllm-llmd-01..04,
+// activation peak less the forward).
+export const VLLM_SAMPLER_BYTES_PER_LOGIT = 32;
+
+/** Per-configuration facts every stage and phase reads: resolved once per estimate. */
+export interface Setup {
+  o: EstimateOptions;
+  ctx: EstimateContext;
+  fw: FrameworkProfile;
+  arch: Arch;
+  facts: ReturnType<typeof factsOf>;
+  t: ReturnType<typeof trainableSet>;
+  tp: number;
+  pp: number;
+  dp: number;
+  /** Compute dtype bytes. */
+  c: number;
+  training: boolean;
+  quantized: boolean;
+  /** Bytes per non-linear parameter (embeddings, lm_head, norms). */
+  floatBytes: number;
+  /** lm_head is k-bit too (bnbQuantizesAll): its values and quantization constants, bytes. */
+  head: { values: number; constants: number } | null;
+  /** Bytes a k-bit matmul holds while it dequantizes its weight (the largest one), per GPU. */
+  dequant: number;
+  linValues: number;
+  linConstants: number;
+  linBias: number;
+  /** Fraction of the layers on the busiest pipeline stage. */
+  lf: number;
+  adapters: number;
+  nTrain: number;
+  trainBytes: number;
+  masterPerParam: number;
+  fp32GradPerParam: number;
+  states: number;
+  paged: boolean;
+  largest: number;
+  shardStates: number;
+  shardGrads: number;
+  shardParams: number;
+  offloadOpt: boolean;
+  offloadParams: boolean;
+  actCtx: ActCtx;
+  /** Width of the residual stream (what checkpointing keeps per layer): fp32 under autocast. */
+  streamBytes: number;
+  /** Tokens per rank in one micro-batch. */
+  tokens: number;
+  vocabShards: number;
+  /** Vocabulary entries of the loss (0 for encoders fine-tuned with a task head). */
+  V: number;
+  /** The loss is a fused linear + cross-entropy kernel (Liger's): ligerLossBytes instead of logits. */
+  fusedLinearLoss: boolean;
+}
+
+// Long on purpose: one object literal of per-configuration facts, each field with its source.
+export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): Setup {
+  // --liger swaps in Liger's kernels where use_liger_kernel patches the model type (else it is a no-op).
+  const liger = o.liger && ligerPatches(model.modelType);
+  const fw = liger
+    ? ligerProfile(FRAMEWORKS[o.framework], model.modelType)
+    : FRAMEWORKS[o.framework];
+  const arch = fw.untiesEmbeddings ? untied(model) : model;
+  const facts = factsOf(arch);
+  const P = facts.P;
+  const t = trainableSet(o);
+  const tp = o.tp;
+  const pp = o.pp;
+  const dp = Math.max(1, Math.floor(o.gpus / (tp * pp)));
+  const c = FLOAT_BYTES[o.compute];
+  const training = o.method !== 'inference';
+  const quantized = !isFloatDtype(o.weights);
+  // Non-linear parameters (embeddings, lm_head, norms) stay in the float dtype; under bitsandbytes they
+  // take the compute dtype, and PEFT's prepare_model_for_kbit_training upcasts them to fp32 for training.
+  // GGUF stores the embeddings and the output layer quantized too (GGUF_BPW averages the whole file).
+  const floatBytes =
+    isFloatDtype(o.weights) || isGguf(o.weights)
+      ? valueBytes(o.weights)
+      : training && fw.kbitUpcastsToFp32
+        ? 4
+        : FLOAT_BYTES[o.compute];
+  const { values: linValues, constants: linConstants, bias: linBias } = storageOf(arch, facts, o);
+  const head =
+    quantized && fw.bnbQuantizesAll && arch.lmHeadParams > 0
+      ? {
+          values: arch.lmHeadParams * valueBytes(o.weights),
+          constants: quantConstantBytes(o.weights, arch.vocab, arch.hidden, o.doubleQuant),
+        }
+      : null;
+  // k-bit matmuls dequantize one weight at a time (bitsandbytes MatMul4Bit: dequantize_4bit(B).to(A.dtype)),
+  // into the dtype it was quantized from; from an fp16 copy that is fp16, then cast: both alive at once.
+  const largestQuantized = Math.max(facts.largestLinear, head ? arch.lmHeadParams : 0);
+  // LLM.int8's backward casts its int8 weight straight to the input's dtype (MatMul8bitLt.backward).
+  const fromFp16 = fw.bnbQuantizesAll && isFourBitFloat(o.weights) && o.compute !== 'fp16';
+  const dequantBytes = fromFp16 ? 2 + FLOAT_BYTES[o.compute] : FLOAT_BYTES[o.compute];
+  const dequant = quantized ? (largestQuantized * dequantBytes) / o.tp : 0;
+  const adapters = loraParams(arch, t, o.loraRank, fw.embedTargetsTrainFully);
+  const trainBytes = t.full
+    ? valueBytes(o.weights)
+    : fw.fp32Adapters
+      ? 4
+      : floatBytes === 4
+        ? 4
+        : FLOAT_BYTES[o.compute];
+  const needsMaster = trainBytes < 4 && (o.masterWeights || fw.deepspeedOptimizer);
+  const nTrain = t.full ? P.total : adapters;
+  // torch.compile fuses norms and SwiGLU (Inductor), dropping the eager intermediates they save; torchtune
+  // compiles whenever it chunks the loss (torchtune memory_optimizations: compile + CEWithChunkedOutputLoss).
+  const fused = o.compile || (o.chunkedLoss && fw.chunkedLossCompiles);
+  // A frozen nn.Linear does not save its input: autograd saves mm's self only when the weight needs a
+  // gradient (tools/autograd/gen_variable_type.py guard_for); bitsandbytes k-bit matmuls save it anyway.
+  const saves = (role: LinearRole): boolean =>
+    isTrained(t, role) || (quantized && training && fw.bnbSavesInput);
+  // torch.autocast (HF Trainer fp16/bf16 over an fp32 model); FSDP mixed precision casts parameters instead.
+  const amp = training && o.weights === 'fp32' && c < 4 && !(o.zero >= 3 && dp > 1);
+  const sp = o.sequenceParallel && tp > 1 ? tp : 1;
+  return {
+    o,
+    ctx,
+    fw,
+    arch,
+    facts,
+    t,
+    tp,
+    pp,
+    dp,
+    c,
+    training,
+    quantized,
+    floatBytes,
+    head,
+    dequant,
+    linValues,
+    linConstants,
+    linBias,
+    lf: Math.ceil(facts.totalLayers / pp) / facts.totalLayers,
+    adapters,
+    nTrain,
+    trainBytes,
+    masterPerParam: needsMaster ? 4 : 0,
+    // DeepSpeed keeps an fp32 copy of the gradient partition for the update (memory.rst: 16 B/param sharded).
+    fp32GradPerParam: needsMaster && fw.deepspeedOptimizer ? 4 : 0,
+    states: optimizerStateBytes(o, nTrain, arch, t.full),
+    paged: o.optimizer === 'paged-adamw' || o.optimizer === 'paged-adamw-8bit',
+    largest: t.full ? facts.largestTensor : 0,
+    shardStates: o.zero >= 1 ? dp : 1,
+    shardGrads: o.zero >= 2 ? dp : 1,
+    shardParams: o.zero >= 3 ? dp : 1,
+    offloadOpt: o.offload !== 'none',
+    offloadParams: o.offload === 'optimizer+params',
+    actCtx: { c, t, fw, o, seq: o.seq, tp, sp, saves, fused, amp },
+    streamBytes: amp ? 4 : c,
+    // Context parallelism: each rank of the cp group runs seq/cp of every sequence (ring attention keeps no
+    // s² terms), so every per-token activation is per rank of the group (torchtitan context_parallel docs).
+    tokens: (o.batch * o.seq) / (training ? o.cp : 1),
+    // Logits and loss: vocabulary-sharded over TP with loss parallel (torchtitan loss_parallel), else
+    // gathered whole on every TP rank.
+    vocabShards: o.lossParallel ? tp : 1,
+    // Final norm + loss (last stage only). Encoders are fine-tuned with a task head: no vocabulary logits.
+    V: arch.kind === 'causal-lm' || arch.kind === 'encoder-decoder' ? arch.vocab : 0,
+    fusedLinearLoss: liger || (o.chunkedLoss && fw.loss.fusedLinear === true),
+  };
+}
+
+/** Largest single linear weight of the layers (elements): what quantize-on-load and dequantize hold. */
+export function largestLinear(arch: Arch): number {
+  let m = 0;
+  for (const g of arch.groups)
+    for (const l of g.linears) m = Math.max(m, l.inFeatures * l.outFeatures);
+  return m;
+}

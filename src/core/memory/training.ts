@@ -1,0 +1,385 @@
+/** What a training stage holds (weights, adapters, gradients, optimizer states, activations, loss) per phase. */
+import { stepTemporaryBytes } from './optimizer-states.js';
+import { backwardWorkingBytes, layerBytes, selectiveLayerBytes } from './activations.js';
+import { isFloatDtype, valueBytes } from '../model/dtypes.js';
+import { towerBytes, towerMode, type TowerBytes } from './vision.js';
+import { towerRun } from '../model/vision.js';
+import { ligerLossBytes } from '../engines/hf/liger.js';
+import { UPCAST_BACKWARD_PER_VOCAB } from './setup.js';
+import type { Parts, Setup } from './setup.js';
+import type { Phase } from './types.js';
+
+export type Stage = 'only' | 'first' | 'last';
+
+/** What one pipeline stage holds apart from activations: parameters, states, gradients, buffers. */
+export interface Holdings {
+  hasHead: boolean;
+  inflight: number;
+  weightsFull: number;
+  constantsFull: number;
+  weights: number;
+  quantConstants: number;
+  trainShare: number;
+  adapterBytes: number;
+  stateBytesFull: number;
+  optimizer: number;
+  master: number;
+  gradsAll: number;
+  largestGrad: number;
+  gathered: number;
+  layerGrad: number;
+  gradBucket: number;
+  ddpBuckets: number;
+  autocastCopies: number;
+}
+
+// Per-stage accounting (pipeline parallel: first stage holds the embedding and pp micro-batches in flight
+// under 1F1B; the last holds lm_head and the loss — Megatron theoretical_memory_usage.py).
+export function holdingsOf(s: Setup, stage: Stage): Holdings {
+  const { o, fw, arch, facts, t, tp, dp, c, lf, training } = s;
+  const P = facts.P;
+  const hasEmbed = stage !== 'last';
+  const hasHead = stage !== 'first';
+  const embedShare = (hasEmbed ? arch.embedParams : 0) + (hasHead ? arch.lmHeadParams : 0);
+  const stageParams = P.linear * lf + P.linearBias * lf + P.other * lf + embedShare;
+  const kbitHead = hasHead ? s.head : null;
+  const floatShare = embedShare - (kbitHead ? arch.lmHeadParams : 0);
+
+  // Weights held on this GPU.
+  const weightsFull =
+    ((s.linValues + s.linBias) * lf) / tp +
+    (floatShare / tp + P.other * lf) * s.floatBytes +
+    (kbitHead ? kbitHead.values / tp : 0);
+  const constantsFull = (s.linConstants * lf) / tp + (kbitHead ? kbitHead.constants / tp : 0);
+
+  const trainShare = t.full ? stageParams / tp : (s.adapters * lf) / tp;
+  const stateBytesFull = (s.states * (t.full ? stageParams / P.total : lf)) / tp;
+
+  // Buffers: ZeRO-3 gathers whole layers for compute; ZeRO-2/3 reduce-scatter one layer's grads at a time.
+  // Gathered copies are in the compute dtype (FSDP param_dtype) or the storage dtype when that is
+  // smaller (k-bit FSDP-QLoRA all-gathers packed weights); never more layers than the stage has.
+  const storagePerParam =
+    (s.linValues + s.linBias + s.linConstants) / Math.max(1, P.linear + P.linearBias);
+  const layerParamsUnsharded = (P.largestLayer / tp) * Math.min(c, storagePerParam);
+  const sharded3 = o.zero >= 3 && (dp > 1 || s.offloadParams);
+  const rootUnit = sharded3 && fw.fsdpRootUnit ? (embedShare / tp) * Math.min(c, s.floatBytes) : 0;
+  const layersOnStage = Math.ceil(facts.totalLayers / s.pp);
+  // While one layer runs backward its gradients exist unsharded, whatever the ZeRO stage: in the
+  // gradient buffers (ZeRO 0/1) or in the reduce-scatter bucket (ZeRO-2/3).
+  const layerGrad = training && t.full ? (P.largestLayer / tp) * s.trainBytes : 0;
+  return {
+    hasHead,
+    inflight: stage === 'first' ? s.pp : 1,
+    weightsFull,
+    constantsFull,
+    weights: s.offloadParams ? 0 : weightsFull / s.shardParams,
+    quantConstants: s.offloadParams ? 0 : constantsFull / s.shardParams,
+    trainShare,
+    adapterBytes: t.full ? 0 : (trainShare * s.trainBytes) / (o.zero >= 3 ? dp : 1),
+    stateBytesFull,
+    optimizer: s.offloadOpt ? 0 : stateBytesFull / s.shardStates,
+    master: s.offloadOpt ? 0 : (trainShare * s.masterPerParam) / s.shardStates,
+    gradsAll:
+      (trainShare * s.trainBytes) / s.shardGrads +
+      (s.offloadOpt ? 0 : (trainShare * s.fp32GradPerParam) / s.shardStates),
+    largestGrad: t.full ? Math.min(s.largest, trainShare) * s.trainBytes : 0,
+    gathered: sharded3
+      ? Math.min(fw.gatheredLayers, layersOnStage) * layerParamsUnsharded + rootUnit
+      : 0,
+    layerGrad,
+    gradBucket: o.zero >= 2 ? layerGrad : 0,
+    // ZeRO-2/3 reduce-scatter one layer's gradients at a time; plain DDP keeps flat bucket buffers as large
+    // as all gradients (torch DistributedDataParallel, gradient_as_bucket_view=False by default).
+    ddpBuckets:
+      training && o.zero === 0 && dp > 1 && !fw.deepspeedOptimizer ? trainShare * s.trainBytes : 0,
+    // torch.autocast caches a low-precision copy of each fp32 weight for the forward and saves it for
+    // backward; sharded FSDP casts in its all-gather instead (MixedPrecisionPolicy param_dtype).
+    autocastCopies:
+      training && !sharded3 && isFloatDtype(o.weights) && valueBytes(o.weights) > c
+        ? ((P.linear * lf) / tp) * c
+        : 0,
+  };
+}
+
+/** Activations of one stage: saved for backward, one recomputed layer, the backward working set. */
+interface Activations {
+  saved: number;
+  working: number;
+  bwd: number;
+  hostCheckpoints: number;
+  /** ParamWrapper's ΔW (and, checkpointed, W + ΔW) of the layer running forward. */
+  deltaFwd: number;
+  logitsFwd: number;
+  logitsBwd: number;
+}
+
+export function activationsOf(s: Setup, h: Holdings): Activations {
+  const { o, arch, t, lf, tokens, streamBytes, training, actCtx } = s;
+  let saved = 0;
+  let working = 0;
+  let bwd = 0;
+  for (const g of arch.groups) {
+    // The vision tower runs over patches, not tokens: its activations are memory/vision.ts (towerOf).
+    if (g.name === 'vision') continue;
+    const n = g.count * lf;
+    const full = layerBytes(g, actCtx);
+    bwd = Math.max(bwd, backwardWorkingBytes(g, actCtx) * tokens);
+    if (!training) continue;
+    switch (o.checkpointing) {
+      case 'none':
+        saved += n * full * tokens;
+        break;
+      case 'selective':
+        saved += n * selectiveLayerBytes(g, actCtx) * tokens;
+        break;
+      case 'full':
+        // Only each layer's input is kept; backward recomputes one layer at a time (HF gradient_checkpointing).
+        saved += (n * streamBytes * g.hidden * tokens) / actCtx.sp; // sharded by SP (Korthikanti §4.2.3)
+        working = Math.max(working, full * tokens);
+        break;
+      case 'offload':
+        // Layer inputs live in host memory; two are on the GPU: the buffer the recomputed layer's input is
+        // copied back into, and the last layer's input, never offloaded (unsloth_zoo gradient_checkpointing.py
+        // at ce232d6c: GPU_BUFFERS, "Don't offload the last layer", LAST_GC_INDEX; torchtune #1443).
+        working = Math.max(working, full * tokens + 2 * streamBytes * g.hidden * tokens);
+        break;
+    }
+  }
+  saved *= h.inflight;
+  const hostCheckpoints =
+    o.checkpointing === 'offload'
+      ? arch.groups.reduce((a, g) => a + g.count * lf * streamBytes * g.hidden * tokens, 0) *
+        h.inflight
+      : 0;
+
+  // Bytes per token per vocabulary entry: chunked losses per framework; the fp32 upcast holds the logits,
+  // an fp32 copy (none when already fp32) and log_softmax in forward, three fp32 tensors in backward;
+  // without the upcast only the 16-bit logits are vocabulary-sized (Unsloth's in-place CE kernel).
+  const loss = lossHoldings(s, h.hasHead && training, t.full, t.lmHead);
+  const pw = paramWrapperBytes(s);
+  // W + ΔW is saved by the grouped GEMM for its gradients: every layer's without checkpointing, the recomputed
+  // layer's with it; its weight gradient exists in backward; ΔW lives beside it while the layer runs forward.
+  const ckpt = o.checkpointing === 'full' || o.checkpointing === 'offload';
+  return {
+    saved: saved + loss.saved + (ckpt ? 0 : pw.perLayer * pw.layers * h.inflight),
+    working: working + (ckpt ? pw.perLayer : 0),
+    bwd: bwd + pw.largest,
+    hostCheckpoints,
+    deltaFwd: pw.perLayer * (ckpt ? 2 : 1),
+    ...loss.logits,
+  };
+}
+
+/**
+ * PEFT lora.ParamWrapper (LoRA on fused 3-D experts; peft v0.20.0 tuners/lora/layer.py @a5526d27): each forward
+ * materialises ΔW = B·A for every expert (get_delta_weight's einsum, cast to the weight dtype) and registers
+ * W + ΔW as a parametrization; both are alive while the layer's experts run. Bytes of one layer's adapted
+ * experts, the largest adapted parameter (its gradient) and this stage's MoE layers.
+ */
+function paramWrapperBytes(s: Setup): { perLayer: number; largest: number; layers: number } {
+  const { fw, arch, t, tp, c, lf, training } = s;
+  if (!training || t.full || fw.expertAdapters !== 'param-wrapper')
+    return { perLayer: 0, largest: 0, layers: 0 };
+  let perLayer = 0;
+  let largest = 0;
+  let layers = 0;
+  for (const g of arch.groups) {
+    if (g.experts <= 1) continue;
+    const experts = g.linears.filter((l) => l.copies > 1);
+    const size = (l: (typeof experts)[number]) =>
+      (l.copies * l.inFeatures * l.outFeatures * c) / tp;
+    // gate_up_proj is one parameter: adapting gate or up materialises both.
+    const gateUp = experts.filter((l) => l.role === 'gate' || l.role === 'up');
+    const down = experts.filter((l) => l.role === 'down');
+    const gu = gateUp.some((l) => t.roles.has(l.role))
+      ? gateUp.reduce((a, l) => a + size(l), 0)
+      : 0;
+    const dn = down.some((l) => t.roles.has(l.role)) ? down.reduce((a, l) => a + size(l), 0) : 0;
+    if (gu + dn === 0) continue;
+    perLayer = Math.max(perLayer, gu + dn);
+    largest = Math.max(largest, gu, dn);
+    layers += g.count * lf;
+  }
+  return { perLayer, largest, layers };
+}
+
+/**
+ * What the output layer and the loss keep: the final norm's output it saves, and the vocabulary-sized
+ * tensors alive at the forward and backward peaks, by the engine's loss path (upcast, chunked, fused).
+ */
+function lossHoldings(
+  s: Setup,
+  head: boolean,
+  fullTrain: boolean,
+  lmHeadTrained: boolean,
+): { saved: number; logits: { logitsFwd: number; logitsBwd: number } } {
+  const { o, fw, arch, c, tokens } = s;
+  if (!head) return { saved: 0, logits: { logitsFwd: 0, logitsBwd: 0 } };
+  if (s.fusedLinearLoss && s.V > 0) {
+    // The fused kernel saves no lm_head input (its gradients are made in forward): the final norm's input
+    // only, and the loss bytes of its chunking (engines/hf/liger.ts). A frozen output layer gets no
+    // grad_weight; LoRA on lm_head is not seen by the kernel (it reads lm_head.weight).
+    const loss = ligerLossBytes(tokens, s.V, arch.hidden, c, fullTrain ? s.trainBytes : 0);
+    return {
+      saved: c * arch.hidden * tokens,
+      logits: { logitsFwd: loss.forward, logitsBwd: loss.backward },
+    };
+  }
+  const finalNorm = c * arch.hidden * tokens * (fullTrain || lmHeadTrained ? 2 : 1);
+  const fused = fusedLossChunk(s);
+  if (fused !== null) {
+    // A fused loss (forward and backward chunk by chunk) holds one chunk's vocabulary-sized tensors, its
+    // input (the final norm's output) and the input gradient it writes in forward and hands to backward.
+    const hiddenBytes = c * arch.hidden * tokens;
+    return {
+      saved: finalNorm,
+      logits: {
+        logitsFwd: (fused * s.V * fw.loss.chunkedForward) / s.vocabShards + 2 * hiddenBytes,
+        logitsBwd: hiddenBytes,
+      },
+    };
+  }
+  const fwdPerV = o.chunkedLoss
+    ? fw.loss.chunkedForward
+    : fw.loss.upcast
+      ? c + (c < 4 ? 4 : 0) + 4
+      : c;
+  const bwdPerV = o.chunkedLoss
+    ? fw.loss.chunkedBackward
+    : fw.loss.upcast
+      ? UPCAST_BACKWARD_PER_VOCAB
+      : c;
+  return {
+    saved: finalNorm,
+    logits: {
+      logitsFwd: (tokens * s.V * fwdPerV) / s.vocabShards,
+      logitsBwd: (tokens * s.V * bwdPerV) / s.vocabShards,
+    },
+  };
+}
+
+export type PhaseParts = { phase: Phase; parts: Parts };
+
+/** The vision tower of `o.images` images per sample, with what it keeps under this configuration, or null. */
+export function towerOf(s: Setup): TowerBytes | null {
+  const { o, arch } = s;
+  if (!o.images) return null;
+  const run = towerRun(arch, o.images, o.imagePixels);
+  if (!run) return null;
+  const mode = towerMode(run.group, o, s.t, arch.vision?.tower?.inputGradHook === true);
+  return towerBytes(run, o, s.actCtx, mode, s.streamBytes);
+}
+
+/**
+ * The tower's phases around the language model's: it runs first (`vision-encoder`: what it has saved so far
+ * plus one block's forward, nothing of the language model's activations yet), its saved activations stay
+ * through the forward and the language model's backward, and its own backward runs last (`vision-backward`:
+ * saved plus one recomputed block and the gradient working set, beside the gradients of backward-end).
+ * `inflight`: micro-batches whose activations the stage holds (1F1B).
+ */
+export function withTower(phases: PhaseParts[], tb: TowerBytes, inflight: number): PhaseParts[] {
+  const saved = tb.saved * inflight;
+  const out: PhaseParts[] = [];
+  for (const p of phases) {
+    if (p.phase === 'forward' || p.phase === 'prefill')
+      out.push({
+        phase: 'vision-encoder',
+        parts: { ...p.parts, activations: 0, logits: 0, visionActivations: saved + tb.forward },
+      });
+    if (p.phase === 'backward-end' && tb.mode !== 'frozen')
+      out.push({
+        phase: 'vision-backward',
+        parts: { ...p.parts, visionActivations: saved + tb.backward },
+      });
+    const keeps = p.phase === 'forward' || p.phase === 'backward' || p.phase === 'backward-layer';
+    out.push({ phase: p.phase, parts: { ...p.parts, visionActivations: keeps ? saved : 0 } });
+  }
+  return out;
+}
+
+/** Forward, backward start, backward layer by layer, backward end and the optimizer step. */
+export function trainingPhases(s: Setup, h: Holdings, a: Activations, base: Parts): PhaseParts[] {
+  const { o, fw, arch, t, tp, facts, dequant } = s;
+  const lmHeadGrad =
+    h.hasHead && t.full
+      ? (((arch.lmHeadParams || arch.embedParams) / tp) * s.trainBytes) / s.shardGrads
+      : 0;
+  // Gradients that stay allocated through forward and backward (accumulation across micro-batches).
+  const allGradsLive = fw.gradsPersist && !o.optimizerInBackward;
+  const liveGrads = allGradsLive ? h.gradsAll : lmHeadGrad;
+  const held = h.ddpBuckets + h.gathered + h.autocastCopies + dequant;
+  const phases: PhaseParts[] = [
+    {
+      phase: 'forward',
+      parts: {
+        ...base,
+        activations: a.saved,
+        logits: a.logitsFwd,
+        gradients: allGradsLive ? h.gradsAll : 0,
+        buffers: held + a.deltaFwd,
+      },
+    },
+    // Backward starts with the loss: all activations saved, the loss gradients alive.
+    {
+      phase: 'backward',
+      parts: {
+        ...base,
+        activations: a.saved,
+        logits: a.logitsBwd,
+        gradients: liveGrads,
+        buffers: held,
+      },
+    },
+    // Then layer by layer: the saved activations (plus, with checkpointing, one recomputed layer), the
+    // gradient working set and the layer's own parameter gradients; the loss tensors are gone.
+    {
+      phase: 'backward-layer',
+      parts: {
+        ...base,
+        activations: a.saved + a.working,
+        gradients: liveGrads + (o.zero < 2 && !allGradsLive ? h.layerGrad : 0),
+        buffers: held + h.gradBucket + a.bwd,
+      },
+    },
+    {
+      phase: 'backward-end',
+      parts: {
+        ...base,
+        gradients: o.optimizerInBackward ? h.largestGrad + (t.full ? 0 : h.gradsAll) : h.gradsAll,
+        // With optimizer-in-backward the in-flight layer gradients are the largestGrad already counted, and
+        // the last parameter's step (the embedding's, stepped when its gradient completes) runs here.
+        buffers:
+          h.ddpBuckets +
+          h.gathered +
+          (o.optimizerInBackward ? inBackwardStep(s, h) : h.gradBucket) +
+          a.bwd / Math.max(1, facts.totalLayers),
+      },
+    },
+  ];
+  if (!o.optimizerInBackward && !s.offloadOpt) {
+    const temp =
+      stepTemporaryBytes(o, fw, h.trainShare, Math.min(s.largest, h.trainShare) || h.trainShare) /
+      s.shardStates;
+    phases.push({
+      phase: 'optimizer-step',
+      parts: { ...base, gradients: h.gradsAll, buffers: h.ddpBuckets + temp },
+    });
+  }
+  return phases;
+}
+
+/** Temporaries of the optimizer step fused into backward: one parameter's, the largest (per rank). */
+function inBackwardStep(s: Setup, h: Holdings): number {
+  const one = Math.min(s.largest, h.trainShare) || h.trainShare;
+  return stepTemporaryBytes(s.o, s.fw, one, one) / s.shardStates;
+}
+
+/**
+ * Tokens in one chunk of an engine's fused loss (null when its loss is not fused): as many as keep the
+ * chunk's fp32 logits within the engine's cap, all of them when they fit (unsloth_zoo get_chunk_size).
+ */
+export function fusedLossChunk(s: Setup): number | null {
+  const cap = s.fw.loss.fusedChunkFp32Bytes;
+  if (cap === undefined || !s.training || s.V === 0) return null;
+  return Math.min(s.tokens, Math.max(1, Math.floor(cap / (4 * s.V))));
+}

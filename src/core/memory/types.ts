@@ -1,0 +1,124 @@
+/** The memory estimate's result types: bytes per component, per phase and per pipeline stage. */
+import { type CacheFigures } from './kv-layout.js';
+
+/** Bytes per component; sums to deviceBytes. */
+export interface Breakdown {
+  weights: number;
+  quantConstants: number;
+  adapters: number;
+  masterWeights: number;
+  gradients: number;
+  optimizer: number;
+  activations: number;
+  logits: number;
+  kvCache: number;
+  /** Gathered ZeRO-3 layers, autocast weight copies, gradient buckets, step temporaries. */
+  buffers: number;
+  /** Reserved-but-unallocated cache, CUDA context, paged (unified-memory) optimizer states. */
+  overhead: number;
+  /** Preference / RL only (objective.ts): the frozen reference copy, vLLM's weights and its KV pool. */
+  referenceModel?: number;
+  rolloutWeights?: number;
+  rolloutKvCache?: number;
+  /**
+   * Multimodal models with `images`: the vision tower's own activations over its patches (memory/vision.ts),
+   * apart from the language model's `activations`. Absent without images.
+   */
+  visionActivations?: number;
+}
+
+export type Phase =
+  | 'load'
+  | 'forward'
+  | 'backward'
+  | 'backward-layer'
+  | 'backward-end'
+  | 'optimizer-step'
+  | 'prefill'
+  | 'decode'
+  | 'rollout'
+  | 'vision-encoder'
+  | 'vision-backward';
+
+export interface PhaseTotal {
+  phase: Phase;
+  allocatedBytes: number;
+  /** What is allocated in this phase, by component, unrounded (no overhead: that is a device-level notion). */
+  parts: Omit<Breakdown, 'overhead'>;
+}
+
+export interface MemoryEstimate {
+  perGpu: {
+    allocatedBytes: number;
+    reservedBytes: number;
+    deviceBytes: number;
+    breakdown: Breakdown;
+  };
+  peakPhase: Phase;
+  phases: PhaseTotal[];
+  /** Host RAM per GPU process for offloaded states, parameters or checkpoints. */
+  hostBytesPerGpu: number;
+  /**
+   * Paged KV-cache engines (vLLM) with a GPU: the pool left for KV blocks under gpu_memory_utilization,
+   * what one token of one sequence takes in it, and the tokens that fit.
+   */
+  kvPool?: { poolBytes: number; bytesPerToken: number; tokens: number };
+  /**
+   * Inference: one sequence's cache per GPU as the engine lays it out (kv-layout.ts): KV bytes per token of
+   * context (full-attention layers), the bytes sliding-window layers hold once the context passes their
+   * window, and the fixed recurrent state of linear-attention / SSM layers.
+   */
+  cache?: CacheFigures;
+  /** Paged optimizer states: on the device while they fit, the rest in host RAM (paged.ts). */
+  paged?: PagedStates;
+  params: { total: number; trainable: number };
+  /** Data-parallel replicas gpus / (tp·pp·cp) (docs/DESIGN.md); ZeRO/FSDP shard over dp·cp. */
+  parallel: { dp: number; tp: number; pp: number; cp: number };
+  /** Which pipeline stage is the worst rank. */
+  worstStage: 'only' | 'first' | 'last';
+  /** Every stage's phase allocations and extras, for memorySurface (the worst stage is `worstStage`). */
+  stages: StageSummary[];
+  overhead: {
+    allocatorSlack: number;
+    /** Largest one-off block kept reserved on top of the allocated peak (part of allocatorSlack). */
+    transient: number;
+    cudaContext: number;
+    /** Paged optimizer states' working set (what the fit counts); `paged` says how many more stay resident. */
+    pagedOptimizer: number;
+  };
+}
+
+/** One pipeline stage's phase allocations (same order as `phases`) and the extras on top of them. */
+export interface StageSummary {
+  stage: 'only' | 'first' | 'last';
+  phaseAllocated: number[];
+  transient: number;
+  paged: number;
+  host: number;
+  weights: number;
+  kv: number;
+}
+
+/** Context needed beyond the options: the GPU's capacity (vLLM sizes its pool from it). */
+export interface EstimateContext {
+  gpuCapacityBytes?: number;
+  /**
+   * Skip rounding the breakdown and listing the phases (`phases` is empty): for callers that read only
+   * totals and stage summaries, e.g. memorySurface, which makes thousands of estimates per search.
+   */
+  lean?: boolean;
+}
+
+/** Paged optimizer states (bitsandbytes paged optimizers in unified memory) and where they sit. */
+export interface PagedStates {
+  /** Every paged state byte of this GPU. */
+  statesBytes: number;
+  /** The states one step touches at once (the largest parameter's): all the fit verdict needs on the device. */
+  workingSetBytes: number;
+  /** The states that stay on the device (in deviceBytes and breakdown.optimizer). */
+  deviceBytes: number;
+  /** The rest, paged out to host RAM (in hostBytesPerGpu). */
+  hostBytes: number;
+  /** The device figure with only the working set on the device: what `fits` compares with the capacity. */
+  fitDeviceBytes: number;
+}

@@ -1,0 +1,276 @@
+/** The model side's configurations: base configs (method, weights, optimizer...), variants and engines searched. */
+import type { Arch } from '../model/arch.js';
+import { ligerPatches } from '../engines/hf/liger.js';
+import { enginesNamed, ENGINE_PROFILES } from '../engines/engines.js';
+import { launchable } from '../launch/index.js';
+import { defaultHostRamBytes } from '../memory/host-ram.js';
+import { ENGINES, type Engine } from '../../schema/engine.js';
+import { type MemorySurface } from '../memory/surface.js';
+import { maxSearchedGpus, objectiveConfigs, withObjectiveConfig } from './objective.js';
+import { replicaShares } from './replicas.js';
+import { type KvCacheDtype } from '../../schema/estimate.js';
+import {
+  attentions,
+  checkpointings,
+  microBatches,
+  nativeWeights,
+  optimizers,
+  weightDtypes,
+} from './candidates.js';
+import { GiB } from '../units.js';
+import { searchesFp8Kv } from '../engines/kernels.js';
+import {
+  defaultOptions,
+  isGguf,
+  type EstimateOptions,
+  type Method,
+  type WeightDtype,
+} from '../../schema/estimate.js';
+import type { Gpu } from '../../schema/gpu.js';
+import type { RankBy, Scenario } from '../../schema/scenario.js';
+import { jobLoraTargets } from '../../schema/scenario.js';
+
+// ---------------------------------------------------------------------------------------------
+// Model side
+
+export interface BaseConfig {
+  options: EstimateOptions; // gpus/tp/pp/zero/offload filled per row
+  idPart: string;
+}
+
+export const RANK_KEYS: Record<RankBy, [number, number, number]> = {
+  // indices into [cost, hours, watts]
+  cost: [0, 1, 2],
+  time: [1, 0, 2],
+  slowdown: [1, 0, 2],
+  power: [2, 0, 1],
+};
+
+export const BNB_WEIGHTS = new Set(['nf4', 'fp4', 'int4', 'int8']);
+export const DEFAULT_GPU_WATTS = 150; // assumed draw for GPUs without a published board power (Apple SoCs)
+
+/** Watts one GPU draws uncapped: its board power, or DEFAULT_GPU_WATTS where none is published. */
+export const boardWatts = (g: Gpu): number => g.boardPowerW ?? DEFAULT_GPU_WATTS;
+
+/** Host RAM the scenario states (`hardware.hostRamGiB`) in bytes, or null to use the default per node. */
+export const givenHostRamBytes = (s: Scenario): number | null =>
+  s.hardware.hostRamGiB !== undefined ? s.hardware.hostRamGiB * GiB : null;
+
+/** Host RAM a node offers: the stated amount, else the default for its GPUs' memory (host-ram.ts). */
+export const hostRamLimit = (given: number | null, gpuBytes: number, gpusOnNode: number): number =>
+  given ?? defaultHostRamBytes(gpuBytes * gpusOnNode);
+
+// llama.cpp's -ngl searched as eighths of the layers (the most that fits ranks fastest), besides all of them.
+const GPU_LAYER_EIGHTHS = [7, 6, 5, 4, 3, 2, 1];
+
+/** The `--gpu-layers` values a serving job searches: all layers (undefined), then eighths (llama.cpp only). */
+function gpuLayerChoices(s: Scenario, layers: number): (number | undefined)[] {
+  const llama = searchedEngines(s).includes('llama.cpp');
+  if (s.job.kind !== 'inference' || !llama || layers < 8) return [undefined];
+  return [undefined, ...GPU_LAYER_EIGHTHS.map((k) => Math.round((layers * k) / 8))];
+}
+
+/** KV cache dtypes a serving job searches: fp8 beside the model dtype where vLLM or SGLang is searched. */
+function kvCacheDtypesOf(s: Scenario): KvCacheDtype[] {
+  if (s.job.kind !== 'inference') return ['auto'];
+  return searchedEngines(s).some(searchesFp8Kv) ? ['auto', 'fp8'] : ['auto'];
+}
+
+export function baseConfigs(s: Scenario, arch: Arch): BaseConfig[] {
+  const layers = arch.groups.reduce((a, g) => a + g.count, 0);
+  const out: BaseConfig[] = [];
+  for (const gpuLayers of gpuLayerChoices(s, layers))
+    for (const b of baseConfigsAt(s, nativeWeights(arch))) {
+      if (gpuLayers === undefined) {
+        out.push(b);
+        continue;
+      }
+      // Only GGUF weights run on llama.cpp: other dtypes would only add rows no engine runs.
+      if (!isGguf(b.options.weights) && b.options.weights !== 'fp16') continue;
+      if (b.options.kvCacheDtype === 'fp8') continue; // searched on vLLM/SGLang only
+
+      out.push({
+        options: { ...b.options, gpuLayers },
+        idPart: `${b.idPart}/ngl${gpuLayers}`,
+      });
+    }
+  return out;
+}
+
+function baseConfigsAt(s: Scenario, native: WeightDtype | null): BaseConfig[] {
+  const job = s.job;
+  const search = s.search;
+  const out: BaseConfig[] = [];
+  const methods: Method[] = job.kind === 'inference' ? ['inference'] : job.methods;
+  for (const method of methods) {
+    const d = defaultOptions(method);
+    for (const w of weightDtypes(method, search.weights, native))
+      for (const optimizer of optimizers(method, search.optimizers))
+        for (const checkpointing of checkpointings(method, search.checkpointing))
+          for (const attention of attentions(search.attention))
+            for (const objective of objectiveConfigs(s))
+              for (const kv of kvCacheDtypesOf(s)) {
+                // Micro-batches differ in `batch` only: the first one's options (objective applied once)
+                // copied with each batch, the same keys in the same order.
+                let first: EstimateOptions | null = null;
+                for (const batch of job.kind === 'inference'
+                  ? replicaShares(job.concurrency, maxSearchedGpus(s))
+                  : microBatches(job.globalBatch, search.microBatches)) {
+                  const o: EstimateOptions = first
+                    ? { ...first, batch }
+                    : configOptions(s, d, w, optimizer, checkpointing, attention, kv, batch);
+                  if (first) {
+                    if (o.loraTargets) o.loraTargets = [...o.loraTargets];
+                  } else {
+                    withObjectiveConfig(o, objective);
+                    first = { ...o };
+                  }
+                  const idPart = [
+                    method,
+                    w.weights + (w.doubleQuant ? '-dq' : ''),
+                    method === 'inference' ? '' : optimizer,
+                    method === 'inference' ? '' : `ckpt-${checkpointing}`,
+                    attention,
+                    objective.idPart,
+                    kv === 'fp8' ? 'kv-fp8' : '',
+                    `mb${batch}`,
+                  ]
+                    .filter((x) => x !== '')
+                    .join('/');
+                  out.push({ options: o, idPart });
+                }
+              }
+  }
+  return out;
+}
+
+/** One configuration's options before its objective (baseConfigsAt). */
+function configOptions(
+  s: Scenario,
+  d: EstimateOptions,
+  w: { weights: EstimateOptions['weights']; doubleQuant: boolean },
+  optimizer: EstimateOptions['optimizer'],
+  checkpointing: EstimateOptions['checkpointing'],
+  attention: EstimateOptions['attention'],
+  kv: KvCacheDtype,
+  batch: number,
+): EstimateOptions {
+  const job = s.job;
+  const o: EstimateOptions = {
+    ...d,
+    weights: w.weights,
+    doubleQuant: w.doubleQuant,
+    optimizer,
+    checkpointing,
+    attention,
+    batch,
+    seq: job.kind === 'inference' ? job.context : job.seq,
+  };
+  if (job.kind === 'fine-tune') {
+    o.loraRank = job.loraRank;
+    const targets = jobLoraTargets(job);
+    if (targets === 'all-linear') {
+      o.loraAllLinear = true;
+      o.loraTargets = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
+    } else o.loraTargets = [...targets];
+  }
+  if (job.kind === 'inference' && job.promptTokens !== undefined)
+    o.promptTokens = Math.min(job.promptTokens, job.context - 1);
+  if (kv === 'fp8') o.kvCacheDtype = kv;
+  if (job.kind === 'inference' && job.prefixCaching) o.prefixCacheFraction = job.prefixCaching;
+  return o;
+}
+
+/** Structure-of-arrays of model-side rows: one configuration on one layout and GPU count. */
+export interface Rows {
+  n: number;
+  base: Int32Array;
+  count: Int32Array;
+  tp: Int32Array;
+  pp: Int32Array;
+  dp: Int32Array;
+  zero: Int8Array;
+  offload: Int8Array;
+  /** Index into the run's engine variants (VARIANTS). */
+  variant: Int8Array;
+  mem: Int32Array;
+  accum: Int32Array;
+}
+
+/** An engine a row runs on, with optimizer-in-backward and Liger's kernels on or off. */
+export interface Variant {
+  engine: Engine;
+  optimizerInBackward: boolean;
+  liger: boolean;
+  /**
+   * Without Liger on an engine that searches a Liger twin: skipped for LoRA/QLoRA, where the twin never uses
+   * more memory (the frozen output layer gets no weight gradient: engines/hf/liger.ts) and is never slower,
+   * so this row could rank under no preference (test/engines/liger.test.ts checks both).
+   */
+  ligerTwin: boolean;
+}
+
+export const OFFLOADS = ['none', 'optimizer', 'optimizer+params'] as const;
+
+export interface MemTable {
+  /** estimateMemory calls made to fill the table. */
+  evaluations?: number;
+  device: Float64Array;
+  host: Float64Array;
+  weights: Float64Array;
+  kv: Float64Array;
+  /** GRPO vllm-colocate rows: vLLM's share and the least it holds (memory/surface.ts onCapacity). */
+  share: Float64Array;
+  floor: Float64Array;
+  /** Rows written on first read (MemorySurface.defer; device NaN until then): their surfaces. */
+  deferred: (MemorySurface | undefined)[];
+}
+
+export function growMem(m: MemTable, size: number): MemTable {
+  const g = (a: Float64Array) => {
+    const b = new Float64Array(size);
+    b.set(a);
+    return b;
+  };
+  return {
+    evaluations: m.evaluations,
+    device: g(m.device),
+    host: g(m.host),
+    weights: g(m.weights),
+    kv: g(m.kv),
+    share: g(m.share),
+    floor: g(m.floor),
+    deferred: m.deferred,
+  };
+}
+
+/**
+ * The engines a scenario searches: its `search.engines`, else the engines its `search.framework` names,
+ * else every engine vramplan launches that runs the job's kind; never one without a launcher.
+ */
+export function searchedEngines(s: Scenario): Engine[] {
+  const named =
+    s.search.engines ?? (s.search.framework ? enginesNamed(s.search.framework) : ENGINES);
+  const methods: readonly Method[] = s.job.kind === 'inference' ? ['inference'] : s.job.methods;
+  return named.filter(
+    (e) => launchable(e) && ENGINE_PROFILES[e].methods.some((m) => methods.includes(m)),
+  );
+}
+
+/**
+ * The engine variants a scenario searches (searchedEngines; torchtune also with optimizer-in-backward); Liger
+ * on and off for fine-tunes on the engines that load it, when it patches the model type (engines/hf/liger.ts).
+ */
+export function variantsOf(s: Scenario, arch?: Arch): Variant[] {
+  const engines = searchedEngines(s);
+  const liger = s.job.kind === 'fine-tune' && arch !== undefined && ligerPatches(arch.modelType);
+  const out: Variant[] = [];
+  for (const engine of engines) {
+    const twin = liger && ENGINE_PROFILES[engine].liger === true;
+    out.push({ engine, optimizerInBackward: false, liger: false, ligerTwin: twin });
+    if (engine === 'torchtune')
+      out.push({ engine, optimizerInBackward: true, liger: false, ligerTwin: false });
+    if (twin) out.push({ engine, optimizerInBackward: false, liger: true, ligerTwin: false });
+  }
+  return out;
+}

@@ -1,0 +1,390 @@
+/** The search's context and ranking: limits, rank keys, the kept candidates and prune counts. */
+import type { Arch } from '../model/arch.js';
+import { ENGINE_PROFILES, engineFieldsInto, engineRejects } from '../engines/engines.js';
+import { launchBlocker } from '../launch/index.js';
+import { checkpointBytes } from '../memory/host-ram.js';
+import { type Engine } from '../../schema/engine.js';
+import { paramCounts } from '../model/params.js';
+import {
+  gpuRates,
+  modelFacts,
+  type GpuRates,
+  type ModelFacts,
+  type TimeOptions,
+} from '../time/index.js';
+import { type CostBasis } from '../time/cost.js';
+import { psuEfficiency } from '../hardware/power.js';
+import { MiB } from '../units.js';
+import { ccOf } from '../engines/kernels.js';
+import { defaultOptions, type Method } from '../../schema/estimate.js';
+import type { Scenario } from '../../schema/scenario.js';
+import { BNB_WEIGHTS, RANK_KEYS, boardWatts, givenHostRamBytes } from './configs.js';
+import type { BaseConfig, MemTable, Rows, Variant } from './configs.js';
+import { REASONS, costBasisOf } from './types.js';
+import type { HardwareOption, PlanInput, ReasonCode } from './types.js';
+
+// ---------------------------------------------------------------------------------------------
+// Hardware loop
+
+/** A feasible candidate kept for ranking: indices plus its three objectives. */
+export interface Kept {
+  row: number;
+  hw: number;
+  level: number;
+  cost: number;
+  hours: number;
+  watts: number;
+  tokensPerSecond: number;
+  seq: number; // enumeration order: deterministic tie-break before the id
+  /** Other candidates with identical objectives on the same hardware, folded into this one. */
+  variants: number;
+}
+
+interface Near {
+  row: number;
+  hw: number;
+  level: number;
+  over: number;
+  limit: number;
+  score: number;
+}
+
+export interface LoopState {
+  reasons: Float64Array;
+  candidates: number;
+  feasible: number;
+  fastest: number;
+  top: Kept[];
+  front: Kept[];
+  near: (Near | null)[];
+  lastDominator: number;
+  /**
+   * Per GPU option and power level (h * MAX_LEVELS + level), the front point that last dominated a candidate
+   * there: the next row's candidate on the same GPU and level is most often dominated by it. The point may
+   * have left the front since; whatever removed it dominates it, so it still proves a candidate dominated.
+   */
+  dominators: (Kept | null)[];
+  /** Candidates timed so far: orders kept plans found with equal objectives (earlier wins). */
+  seq: number;
+}
+
+/**
+ * Why no configuration of the job ran on `engine`: its checks and rules on the job's first method it runs,
+ * in the engine's own defaults (the sentence `--framework <engine>` would give), else a generic line.
+ */
+export function idleReason(s: Scenario, arch: Arch, engine: Engine): string {
+  const p = ENGINE_PROFILES[engine];
+  const methods: readonly Method[] = s.job.kind === 'inference' ? ['inference'] : s.job.methods;
+  const method = methods.find((m) => p.methods.includes(m));
+  if (!method) return `runs ${p.methods.join('/')} only`;
+  const o = defaultOptions(method);
+  if (method === 'full') o.weights = p.fullWeights[0] ?? o.weights;
+  else if (!p.baseWeights.includes(o.weights)) o.weights = p.baseWeights[0] ?? o.weights;
+  if (!p.zero.includes(o.zero)) o.zero = p.zero[p.zero.length - 1]!;
+  o.attention = p.attention.includes(o.attention) ? o.attention : p.attention[0]!;
+  for (const d of p.defaults) d.apply(o);
+  if (!p.optimizers.includes(o.optimizer)) o.optimizer = p.optimizers[0]!;
+  engineFieldsInto(o, engine);
+  return (
+    engineRejects(engine, o, 1, 1) ??
+    launchBlocker({ arch, options: o }) ??
+    'no configuration it runs fits the hardware, the limits and the scenario'
+  );
+}
+
+export interface Ctx {
+  input: PlanInput;
+  s: Scenario;
+  arch: Arch;
+  bases: BaseConfig[];
+  rows: Rows;
+  mem: MemTable;
+  variants: Variant[];
+  hw: readonly HardwareOption[];
+  levels: number[][]; // per hardware option
+  caps: number[]; // circuit continuous watts, ascending
+  eff: number;
+  P: ReturnType<typeof paramCounts>;
+  facts: ModelFacts;
+  layers: number;
+  memoryEvaluations: number;
+  /** Per configuration: FLASH | FP8 | BNB (baseBitsOf). */
+  baseBits: Uint8Array;
+  /** Per engine variant: 1 when its engine has no fp16 path (ENGINE_PROFILES). */
+  noFp16Variant: Uint8Array;
+}
+
+export function makeContext(
+  input: PlanInput,
+  bases: BaseConfig[],
+  rows: Rows,
+  mem: MemTable,
+  variants: Variant[],
+): Ctx {
+  const s = input.scenario;
+  const caps = input.circuits.map((c) => c.continuousWatts).sort((a, b) => a - b);
+  const volts = input.circuits.length > 0 ? Math.min(...input.circuits.map((c) => c.volts)) : 120;
+  return {
+    input,
+    s,
+    arch: input.arch,
+    bases,
+    rows,
+    mem,
+    variants,
+    hw: input.hardware,
+    levels: input.hardware.map((h) =>
+      h.kind === 'rent' ? [1] : [...s.power.powerLimits].sort((a, b) => b - a),
+    ),
+    caps,
+    eff: psuEfficiency(s.power.psu, volts),
+    P: paramCounts(input.arch),
+    facts: modelFacts(input.arch),
+    layers: input.arch.groups.reduce((a, g) => a + g.count, 0),
+    memoryEvaluations: mem.evaluations ?? mem.device.length,
+    baseBits: baseBitsOf(bases),
+    noFp16Variant: Uint8Array.from(variants, (v) => (ENGINE_PROFILES[v.engine].fp16 ? 0 : 1)),
+  };
+}
+
+export const MAX_LEVELS = 16;
+
+/** Time settings of hardware option `h` at power `level` (the scenario's rig; kernels: engine defaults). */
+export function timeOptionsOf(ctx: Ctx, h: number, level: number, gradAccum: number): TimeOptions {
+  return {
+    gradAccum,
+    powerLimit: level,
+    gpusPerNode: ctx.hw[h]?.nodeSize ?? ctx.s.hardware.gpusPerNode,
+    interconnect: null,
+    interNodeGBps: ctx.s.hardware.interNodeGBps,
+    quantFormat: null,
+  };
+}
+
+/** Decode reads no grad-accum or rig fields beyond the rates; one shared settings object. */
+export const PLAN_DECODE_TIME: TimeOptions = {
+  gradAccum: 1,
+  powerLimit: 1,
+  gpusPerNode: 8,
+  interconnect: null,
+  interNodeGBps: 25,
+  quantFormat: null,
+};
+export const REASON = Object.fromEntries(REASONS.map((r, i) => [r, i])) as Record<
+  ReasonCode,
+  number
+>;
+
+/** Per-GPU-option facts as flat arrays: the row loop reads these instead of catalog objects. */
+export interface HwTable {
+  H: number;
+  nLevels: Int32Array;
+  maxCountOf: Float64Array;
+  nodeSizeOf: Int32Array;
+  isRent: Uint8Array;
+  basis: CostBasis[];
+  noFlash: Uint8Array;
+  noBf16: Uint8Array;
+  noFp8: Uint8Array;
+  noBnb: Uint8Array;
+  /** Compute capability (0: not CUDA). */
+  cc: Float64Array;
+  /** Usable bytes per GPU (capacity less the scenario's memory margin). */
+  capBytes: Float64Array;
+  /** Bytes per GPU (the host-RAM default scales with it). */
+  gpuBytes: Float64Array;
+  boardW: Float64Array;
+  /** Rates of each GPU option at each power level (index h * MAX_LEVELS + l): computed once. */
+  rates: GpuRates[];
+}
+
+export function hwTableOf(ctx: Ctx): HwTable {
+  const { s, hw } = ctx;
+  const H = hw.length;
+  const t: HwTable = {
+    H,
+    nLevels: new Int32Array(H),
+    maxCountOf: new Float64Array(H),
+    nodeSizeOf: new Int32Array(H),
+    isRent: new Uint8Array(H),
+    basis: new Array<CostBasis>(H),
+    noFlash: new Uint8Array(H),
+    noBf16: new Uint8Array(H),
+    noFp8: new Uint8Array(H),
+    noBnb: new Uint8Array(H),
+    cc: new Float64Array(H),
+    capBytes: new Float64Array(H),
+    gpuBytes: new Float64Array(H),
+    boardW: new Float64Array(H),
+    rates: new Array<GpuRates>(H * MAX_LEVELS),
+  };
+  for (let h = 0; h < H; h++) {
+    const opt = hw[h]!;
+    const g = opt.gpu;
+    t.nLevels[h] = ctx.levels[h]!.length;
+    t.maxCountOf[h] = opt.maxCount;
+    t.nodeSizeOf[h] = opt.nodeSize;
+    t.isRent[h] = opt.kind === 'rent' ? 1 : 0;
+    t.basis[h] = costBasisOf(opt);
+    t.noFlash[h] = g.supportsFlashAttention2 ? 0 : 1;
+    t.noBf16[h] = g.supportsBf16 ? 0 : 1;
+    t.noFp8[h] = g.supportsFp8 ? 0 : 1;
+    t.noBnb[h] = g.vendor === 'apple' ? 1 : 0;
+    t.cc[h] = ccOf(g.computeCapability);
+    t.capBytes[h] = g.memoryMiB * MiB * (1 - s.limits.memoryMargin);
+    t.gpuBytes[h] = g.memoryMiB * MiB;
+    t.boardW[h] = boardWatts(g);
+    ctx.levels[h]!.forEach(
+      (lv, l) => (t.rates[h * MAX_LEVELS + l] = gpuRates(g, timeOptionsOf(ctx, h, lv, 1))),
+    );
+  }
+  return t;
+}
+
+/** The scenario's limits and per-job facts, read once per search. */
+export interface Limits {
+  training: boolean;
+  totalTokens: number;
+  maxSlow: number;
+  budget: number;
+  deadline: number;
+  hostRamGiven: number | null;
+  ckptBytes: number;
+  rankIdx: readonly number[];
+  keep: number;
+  fastestKnown: number;
+  /** Largest GPU count of any row (sizes the circuit-check cache). */
+  maxCount: number;
+}
+
+export function limitsOf(ctx: Ctx, fastestKnown: number, keep: number): Limits {
+  const { s, rows } = ctx;
+  const job = s.job;
+  const training = job.kind === 'fine-tune';
+  let maxCount = 0;
+  for (let r = 0; r < rows.n; r++) if (rows.count[r]! > maxCount) maxCount = rows.count[r]!;
+  return {
+    training,
+    totalTokens: training ? job.datasetTokens * job.epochs : 0,
+    maxSlow: s.limits.maxSlowdown ?? Infinity,
+    budget: s.limits.budgetUsd ?? Infinity,
+    deadline: s.limits.deadlineHours ?? Infinity,
+    hostRamGiven: givenHostRamBytes(s),
+    ckptBytes: checkpointBytes(ctx.arch, ctx.P.total),
+    rankIdx: RANK_KEYS[s.rank],
+    keep,
+    fastestKnown,
+    maxCount,
+  };
+}
+
+/** Objective of a kept candidate by rank position (0 = primary key). */
+function keyOf(lim: Limits, k: Kept, i: number): number {
+  const j = lim.rankIdx[i]!;
+  return j === 0 ? k.cost : j === 1 ? k.hours : k.watts;
+}
+
+/** The candidate's three objectives in rank order (scratch, rewritten per feasible candidate). */
+export interface RankKeys {
+  k0: number;
+  k1: number;
+  k2: number;
+}
+
+/**
+ * A timed candidate's objectives and throughput (one scratch per search pass, rewritten per candidate): the
+ * hot path passes it by reference, so no number is boxed per call.
+ */
+export interface Objectives {
+  cost: number;
+  hours: number;
+  watts: number;
+  tps: number;
+}
+
+export function rankKeysInto(lim: Limits, c: Objectives, out: RankKeys) {
+  const [j0, j1, j2] = lim.rankIdx as [number, number, number];
+  out.k0 = j0 === 0 ? c.cost : j0 === 1 ? c.hours : c.watts;
+  out.k1 = j1 === 0 ? c.cost : j1 === 1 ? c.hours : c.watts;
+  out.k2 = j2 === 0 ? c.cost : j2 === 1 ? c.hours : c.watts;
+}
+
+/** Whether a full top list's last plan ranks at or before the candidate (so it stays out). */
+export function notBetterThanWorst(lim: Limits, top: readonly Kept[], c: RankKeys): boolean {
+  const w = top[top.length - 1]!;
+  const w0 = keyOf(lim, w, 0);
+  if (c.k0 > w0) return true;
+  if (c.k0 === w0) {
+    const w1 = keyOf(lim, w, 1);
+    if (c.k1 > w1 || (c.k1 === w1 && c.k2 >= keyOf(lim, w, 2))) return true;
+  }
+  return false;
+}
+
+/** Same objectives on the same hardware: a variant of a kept plan (earlier = preferred choice); counted there. */
+export function foldedIntoKept(top: readonly Kept[], h: number, l: number, c: Objectives): boolean {
+  for (let i = 0; i < top.length; i++) {
+    const p = top[i]!;
+    if (
+      p.cost === c.cost &&
+      p.hours === c.hours &&
+      p.watts === c.watts &&
+      p.hw === h &&
+      p.level === l
+    ) {
+      p.variants++;
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Where the candidate goes in the ranked top list: after every plan that ranks at or before it. */
+export function rankedSlot(lim: Limits, top: readonly Kept[], c: RankKeys): number {
+  let i = top.length;
+  while (i > 0) {
+    const p = top[i - 1]!;
+    const a0 = keyOf(lim, p, 0);
+    if (a0 < c.k0) break;
+    if (a0 === c.k0) {
+      const a1 = keyOf(lim, p, 1);
+      if (a1 < c.k1 || (a1 === c.k1 && keyOf(lim, p, 2) <= c.k2)) break;
+    }
+    i--;
+  }
+  return i;
+}
+
+/** Count a pruned candidate under its reason, and remember the nearest miss of that reason. */
+export function prune(
+  st: LoopState,
+  code: number,
+  n: number,
+  row: number,
+  h: number,
+  l: number,
+  over: number,
+  limit: number,
+  score: number,
+): void {
+  st.reasons[code] = st.reasons[code]! + n;
+  const cur = st.near[code];
+  if (!cur || score < cur.score) st.near[code] = { row, hw: h, level: l, over, limit, score };
+}
+
+// baseBits: what the hardware gate reads of a configuration, read per row from one typed array (the
+// configurations' options objects take several V8 shapes, which cost the search loop deopts).
+export const FLASH = 1;
+
+export const FP8 = 2;
+
+export const BNB = 4;
+
+export const baseBitsOf = (bases: readonly BaseConfig[]): Uint8Array =>
+  Uint8Array.from(
+    bases,
+    ({ options: o }) =>
+      (o.attention === 'flash' ? FLASH : 0) |
+      (o.weights === 'fp8' ? FP8 : 0) |
+      (BNB_WEIGHTS.has(o.weights) ? BNB : 0),
+  );

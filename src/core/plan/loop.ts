@@ -1,0 +1,425 @@
+/** The hardware loop: every row on every GPU option and power level, timed and ranked without allocation. */
+import { engineFieldsInto } from '../engines/engines.js';
+import { hostRamOf } from '../memory/host-ram.js';
+import { type Engine } from '../../schema/engine.js';
+import { onCapacity } from '../memory/surface.js';
+import { objectiveStep, objectiveWork, type ObjectiveWork } from '../time/objective.js';
+import { isPreferenceOrRl } from '../../schema/estimate.js';
+import {
+  decodeStep,
+  servingTime,
+  trainStep,
+  trainWork,
+  type GpuRates,
+  type TrainWork,
+} from '../time/index.js';
+import { jobCostUsd, overheadHours } from '../time/cost.js';
+import { circuitOverWatts, planWallWatts, type NodeWatts } from '../hardware/power.js';
+import { minComputeCapability, minKvCapability } from '../engines/kernels.js';
+import { promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
+import { OFFLOADS, hostRamLimit } from './configs.js';
+import {
+  BNB,
+  FLASH,
+  FP8,
+  MAX_LEVELS,
+  PLAN_DECODE_TIME,
+  foldedIntoKept,
+  notBetterThanWorst,
+  rankKeysInto,
+  rankedSlot,
+  REASON,
+  hwTableOf,
+  limitsOf,
+  prune,
+  timeOptionsOf,
+} from './context.js';
+import type { Ctx, HwTable, Kept, Limits, LoopState, Objectives, RankKeys } from './context.js';
+import { REASONS } from './types.js';
+
+/** What one row (configuration x layout) brings to every GPU option it is tried on. */
+interface RowFacts {
+  o: EstimateOptions;
+  count: number;
+  dp: number;
+  zero: number;
+  device: number;
+  host: number;
+  /** GRPO vllm-colocate: vLLM's share of each GPU and the least it holds (0, 0 otherwise). */
+  share: number;
+  floor: number;
+  engine: Engine;
+  flash: boolean;
+  fp8: boolean;
+  bnb: boolean;
+  /** An fp8 KV cache (engines/kernels.ts minKvCapability). */
+  kvFp8: boolean;
+  noFp16Engine: boolean;
+  /** Least compute capability the engine's kernels for the weights need (engines/kernels.ts; 0: none). */
+  minCc: number;
+  /** What timing reads, made when the row first fits a GPU option (a third of rows never do). */
+  timed: RowTiming | null;
+}
+
+interface RowTiming {
+  /** The engine's options of the row (master weights, optimizer-in-backward) as memory has them. */
+  options: EstimateOptions;
+  /** The time model's GPU-independent work (training), or null (inference). */
+  work: TrainWork | null;
+  /** Preference / RL rows: the objective's work (time/objective.ts), timed instead of `work`. */
+  objective: ObjectiveWork | null;
+  ownedOverhead: number;
+  rentedOverhead: number;
+}
+
+function rowFactsOf(ctx: Ctx, r: number): RowFacts {
+  const { rows, mem, bases, baseBits } = ctx;
+  const bi = rows.base[r]!;
+  const vi = rows.variant[r]!;
+  const mi = rows.mem[r]!;
+  const bits = baseBits[bi]!;
+  return {
+    o: bases[bi]!.options,
+    count: rows.count[r]!,
+    dp: rows.dp[r]!,
+    zero: rows.zero[r]!,
+    device: mem.device[mi]!,
+    host: mem.host[mi]!,
+    share: mem.share[mi]!,
+    floor: mem.floor[mi]!,
+    engine: ctx.variants[vi]!.engine,
+    flash: (bits & FLASH) !== 0,
+    fp8: (bits & FP8) !== 0,
+    bnb: (bits & BNB) !== 0,
+    kvFp8: bases[bi]!.options.kvCacheDtype === 'fp8',
+    noFp16Engine: ctx.noFp16Variant[vi] === 1,
+    minCc: Math.max(
+      minComputeCapability(ctx.variants[vi]!.engine, bases[bi]!.options.weights),
+      minKvCapability(ctx.variants[vi]!.engine, bases[bi]!.options.kvCacheDtype),
+    ),
+    timed: null,
+  };
+}
+
+/** The row's timing facts (made once, on its first fitting GPU option). */
+function rowTimingOf(ctx: Ctx, lim: Limits, r: number, f: RowFacts): RowTiming {
+  if (f.timed) return f.timed;
+  const { rows, P } = ctx;
+  const o = f.o;
+  const variant = ctx.variants[rows.variant[r]!]!;
+  // One options object per row (none per candidate), with the engine's options as memory has them.
+  const options: EstimateOptions = engineFieldsInto(
+    {
+      ...o,
+      gpus: f.count,
+      tp: rows.tp[r]!,
+      pp: rows.pp[r]!,
+      zero: f.zero as 0 | 1 | 2 | 3,
+      offload: OFFLOADS[rows.offload[r]!]!,
+      optimizerInBackward: variant.optimizerInBackward,
+      liger: variant.liger,
+    },
+    f.engine,
+  );
+  // Per-job fixed time (cost.ts JOB_OVERHEAD): load the checkpoint, save the result (a full fine-tune
+  // writes 16-bit weights; adapters are megabytes); rented machines also start up and download it.
+  const saved = o.method === 'full' ? P.total * 2 : 0;
+  const tOpts = timeOptionsOf(ctx, 0, 1, rows.accum[r]!);
+  const rl = lim.training && isPreferenceOrRl(options);
+  return (f.timed = {
+    options,
+    work: lim.training && !rl ? trainWork(ctx.facts, options, tOpts) : null,
+    objective: rl ? objectiveWork(ctx.facts, options, tOpts, P.total) : null,
+    ownedOverhead: overheadHours(lim.ckptBytes, saved, false),
+    rentedOverhead: overheadHours(lim.ckptBytes, saved, true),
+  });
+}
+
+/** The reason a GPU option cannot run the row at all (before memory), or -1. */
+function hardwareGate(t: HwTable, f: RowFacts, h: number): number {
+  if (f.count > t.maxCountOf[h]!) return REASON['not-enough-gpus'];
+  const nodeSize = t.nodeSizeOf[h]!;
+  if (t.isRent[h] === 1 && f.count % nodeSize !== 0 && f.count > 1) return REASON['partial-node'];
+  if (f.flash && t.noFlash[h] === 1) return REASON['no-flash-attention'];
+  // bf16 plans fall back to fp16 on GPUs without bf16 (materialize); some engines have no fp16.
+  if (f.noFp16Engine && t.noBf16[h] === 1 && f.o.compute === 'bf16') return REASON['no-engine'];
+  // Serving engines with their own kernel table (engines/kernels.ts: vLLM runs FP8 weight-only on Ampere).
+  if (f.minCc > 0)
+    return t.cc[h]! < f.minCc ? REASON[f.fp8 || f.kvFp8 ? 'no-fp8' : 'no-quant-kernels'] : -1;
+  if (f.fp8 && t.noFp8[h] === 1) return REASON['no-fp8'];
+  if (f.bnb && t.noBnb[h] === 1) return REASON['no-quant-kernels'];
+  return -1;
+}
+
+/** One search pass: its state, inputs, limits, hardware table and reused scratch. */
+export interface Loop {
+  st: LoopState;
+  ctx: Ctx;
+  lim: Limits;
+  t: HwTable;
+  overCache: Float64Array;
+  tm: Timing;
+  wall: NodeWatts;
+  keys: RankKeys;
+  cand: Objectives;
+}
+
+/** A deferred row's memory (MemTable.deferred), written now into the table and its facts. */
+function deferredInto(ctx: Ctx, r: number, f: RowFacts): void {
+  const { mem, rows } = ctx;
+  const mi = rows.mem[r]!;
+  mem.deferred[mi]!.into(f.o.batch, rows.dp[r]!, mem, mi);
+  f.device = mem.device[mi]!;
+  f.host = mem.host[mi]!;
+  f.share = mem.share[mi]!;
+  f.floor = mem.floor[mi]!;
+}
+
+/** Whether the row fits the GPU option's memory and the node's host RAM; prunes it otherwise. */
+function fitsMemory(L: Loop, f: RowFacts, r: number, h: number): boolean {
+  const { st, lim, t } = L;
+  const nl = t.nLevels[h]!;
+  const capacity = t.capBytes[h]!;
+  if (Number.isNaN(f.device)) deferredInto(L.ctx, r, f);
+  const device = onCapacity(f.device, f.share, f.floor, t.gpuBytes[h]!);
+  if (device > capacity) {
+    const score = device / capacity + f.count * 1e-6;
+    prune(st, REASON.oom, nl, r, h, 0, device - capacity, capacity, score);
+    return false;
+  }
+  const nodeSize = t.nodeSizeOf[h]!;
+  const perNode = f.count < nodeSize ? f.count : nodeSize;
+  const hostNeed = hostRamOf(f.engine, f.zero, perNode, f.host, lim.ckptBytes).perNodeBytes;
+  const hostLimit = hostRamLimit(lim.hostRamGiven, t.gpuBytes[h]!, perNode);
+  if (hostNeed > hostLimit) {
+    const score = hostNeed / hostLimit;
+    prune(st, REASON['host-ram'], nl, r, h, 0, hostNeed - hostLimit, hostLimit, score);
+    return false;
+  }
+  return true;
+}
+
+/** Hours and tokens/s of a row on one GPU option at one power level (scratch: no allocation). */
+function timeAt(
+  ctx: Ctx,
+  lim: Limits,
+  f: RowFacts,
+  ft: RowTiming,
+  rate: GpuRates,
+  rented: boolean,
+  out: Timing,
+): void {
+  if (ft.work || ft.objective) {
+    const step = ft.objective
+      ? objectiveStep(ctx.facts, ft.objective, PLAN_DECODE_TIME, rate, OBJECTIVE_SCRATCH)
+      : trainStep(ft.work!, rate);
+    const perStep = ft.objective ? ft.objective.tokensPerStep : ft.work!.tokensPerStep;
+    const hours = ((lim.totalTokens / perStep) * step) / 3600;
+    out.tps = lim.totalTokens / (hours * 3600);
+    out.hours = hours + (rented ? ft.rentedOverhead : ft.ownedOverhead);
+    return;
+  }
+  const job = ctx.s.job;
+  const replica = decodeStep(ctx.facts, ft.options, PLAN_DECODE_TIME, rate, false);
+  out.tps = replica.tokensPerSecond * f.dp;
+  out.hours = job.kind === 'inference' ? job.outputTokens / out.tps / 3600 : 0;
+}
+
+interface Timing {
+  hours: number;
+  tps: number;
+}
+
+/** objectiveStep's phases (scratch: the search reads only the step). */
+const OBJECTIVE_SCRATCH = { rollout: 0, referenceLogprobs: 0, policyTraining: 0, weightSync: 0 };
+
+/**
+ * How far an inference plan misses the scenario's service level, as a fraction over its worst target (0 when
+ * it meets them): time to first token and per output token (servingTime), and the requests per second the
+ * replicas complete (each replica finishes `batch` requests per request latency: TTFT + output x TPOT).
+ */
+function sloMiss(ctx: Ctx, f: RowFacts, ft: RowTiming, rate: GpuRates): number {
+  const job = ctx.s.job;
+  if (job.kind !== 'inference' || (!job.slo && job.requestsPerSecond === undefined)) return 0;
+  const sv = servingTime(ctx.facts, ft.options, PLAN_DECODE_TIME, rate);
+  let miss = 0;
+  if (job.slo?.ttftMs !== undefined) miss = Math.max(miss, (sv.ttft * 1000) / job.slo.ttftMs - 1);
+  if (job.slo?.tpotMs !== undefined) miss = Math.max(miss, (sv.tpot * 1000) / job.slo.tpotMs - 1);
+  if (job.requestsPerSecond !== undefined) {
+    const out = ft.options.seq - promptTokensOf(ft.options);
+    const perReplica = ft.options.batch / (sv.ttft + out * sv.tpot);
+    miss = Math.max(miss, job.requestsPerSecond / (perReplica * f.dp) - 1);
+  }
+  return miss;
+}
+
+/** Every power level of a row on one GPU option: time, wall power, circuits, limits, then keep. */
+function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
+  const { st, ctx, lim, t, overCache, tm, wall } = L;
+  const s = ctx.s;
+  const lv = ctx.levels[h]!;
+  const rented = t.isRent[h] === 1;
+  const nodeSize = t.nodeSizeOf[h]!;
+  const ft = rowTimingOf(ctx, lim, r, f);
+  for (let l = 0; l < lv.length; l++) {
+    st.seq++;
+    timeAt(ctx, lim, f, ft, t.rates[h * MAX_LEVELS + l]!, rented, tm);
+    const hours = tm.hours;
+    const miss = sloMiss(ctx, f, ft, t.rates[h * MAX_LEVELS + l]!);
+    if (miss > 0) {
+      prune(st, REASON.slo, 1, r, h, l, miss, 1, 1 + miss);
+      continue;
+    }
+    planWallWatts(f.count, nodeSize, t.boardW[h]! * lv[l]!, s.power.systemDrawW, ctx.eff, wall);
+    if (!rented && ctx.caps.length > 0) {
+      const ci = (h * MAX_LEVELS + l) * (lim.maxCount + 1) + f.count;
+      let over = overCache[ci]!;
+      if (Number.isNaN(over))
+        over = overCache[ci] = circuitOverWatts(wall.full, wall.fullW, wall.lastW, ctx.caps);
+      if (over > 0) {
+        prune(st, REASON['circuit-over'], 1, r, h, l, over, ctx.caps[ctx.caps.length - 1]!, over);
+        continue;
+      }
+    }
+    if (hours < st.fastest) st.fastest = hours;
+    const cost = jobCostUsd(t.basis[h]!, hours, f.count, wall.total, s.power);
+    if (hours > lim.deadline) {
+      prune(st, REASON['over-deadline'], 1, r, h, l, hours - lim.deadline, lim.deadline, hours);
+      continue;
+    }
+    if (cost > lim.budget) {
+      prune(st, REASON['over-budget'], 1, r, h, l, cost - lim.budget, lim.budget, cost);
+      continue;
+    }
+    if (hours > lim.maxSlow * lim.fastestKnown) {
+      const over = hours / lim.fastestKnown - lim.maxSlow;
+      prune(st, REASON['too-slow'], 1, r, h, l, over, lim.maxSlow, hours);
+      continue;
+    }
+    const c = L.cand;
+    c.cost = cost;
+    c.hours = hours;
+    c.watts = wall.total;
+    c.tps = tm.tps;
+    keepCandidate(L, r, h, l);
+  }
+}
+
+/**
+ * The search loop: every row (configuration x layout) on every GPU option and power level. Gates and
+ * memory prune whole GPU options; time, power, circuits and limits prune single candidates.
+ */
+export function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
+  const st: LoopState = {
+    reasons: new Float64Array(REASONS.length),
+    candidates: 0,
+    feasible: 0,
+    fastest: Infinity,
+    top: [],
+    front: [],
+    near: REASONS.map(() => null),
+    lastDominator: 0,
+    dominators: new Array<Kept | null>(ctx.hw.length * MAX_LEVELS).fill(null),
+    seq: 0,
+  };
+  const lim = limitsOf(ctx, fastestKnown, keep);
+  const t = hwTableOf(ctx);
+  const L: Loop = {
+    st,
+    ctx,
+    lim,
+    t,
+    overCache: new Float64Array(t.H * MAX_LEVELS * (lim.maxCount + 1)).fill(NaN),
+    tm: { hours: 0, tps: 0 },
+    wall: { full: 0, fullW: 0, lastW: 0, total: 0 },
+    keys: { k0: 0, k1: 0, k2: 0 },
+    cand: { cost: 0.5, hours: 0.5, watts: 0.5, tps: 0.5 }, // fractions: double fields from the start
+  };
+  const { onProgress, pause } = ctx.input;
+  const rows = ctx.rows;
+  for (let r = 0; r < rows.n; r++) {
+    if (onProgress && (r & 2047) === 0) onProgress({ done: r, total: rows.n });
+    if (pause && (r & 63) === 0) pause();
+    const f = rowFactsOf(ctx, r);
+    for (let h = 0; h < t.H; h++) {
+      const nl = t.nLevels[h]!;
+      st.candidates += nl;
+      const gate = hardwareGate(t, f, h);
+      if (gate >= 0) {
+        st.reasons[gate] = st.reasons[gate]! + nl;
+        continue;
+      }
+      if (!fitsMemory(L, f, r, h)) continue;
+      evalLevels(L, f, r, h);
+    }
+  }
+  return st;
+}
+
+/** Keep the Pareto front over (cost, hours, watts); hours stand in for slowdown (same order). */
+export function addFront(
+  st: LoopState,
+  row: number,
+  hw: number,
+  level: number,
+  c: Objectives,
+  seq: number,
+) {
+  const f = st.front;
+  const { cost, hours, watts } = c;
+  // Consecutive candidates are alike: the point that dominated the last one usually dominates this one.
+  const slot = hw * MAX_LEVELS + level;
+  const d = st.dominators[slot];
+  if (d && d.cost <= cost && d.hours <= hours && d.watts <= watts) return;
+  const last = f[st.lastDominator];
+  if (last && last.cost <= cost && last.hours <= hours && last.watts <= watts) {
+    st.dominators[slot] = last;
+    return;
+  }
+  for (let i = 0; i < f.length; i++) {
+    const p = f[i]!;
+    if (p.cost <= cost && p.hours <= hours && p.watts <= watts) {
+      // Dominated or equal (earlier wins). The dominator moves up the list (halfway to the start) so
+      // strong points are met first; the front is a set, sorted in finish(), so its order is free.
+      const k = i >> 1;
+      f[i] = f[k]!;
+      f[k] = p;
+      st.lastDominator = k;
+      st.dominators[slot] = p;
+      return;
+    }
+  }
+  let j = 0;
+  for (let i = 0; i < f.length; i++) {
+    const p = f[i]!;
+    if (!(cost <= p.cost && hours <= p.hours && watts <= p.watts)) f[j++] = p;
+  }
+  f.length = j;
+  f.push({ row, hw, level, cost, hours, watts, tokensPerSecond: c.tps, seq, variants: 0 });
+}
+
+/** A feasible candidate: onto the Pareto front, and into the ranked top `keep` if it belongs there. */
+export function keepCandidate(L: Loop, row: number, h: number, l: number): void {
+  const { st, lim, keys, cand: c } = L;
+  st.feasible++;
+  if (lim.keep === 0) return;
+  const seq = st.seq;
+  addFront(st, row, h, l, c, seq);
+  rankKeysInto(lim, c, keys);
+  const top = st.top;
+  if (top.length >= lim.keep && notBetterThanWorst(lim, top, keys)) return;
+  if (foldedIntoKept(top, h, l, c)) return;
+  const kept: Kept = {
+    row,
+    hw: h,
+    level: l,
+    cost: c.cost,
+    hours: c.hours,
+    watts: c.watts,
+    tokensPerSecond: c.tps,
+    seq,
+    variants: 0,
+  };
+  top.splice(rankedSlot(lim, top, keys), 0, kept);
+  if (top.length > lim.keep) top.pop();
+}

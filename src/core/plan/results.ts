@@ -1,0 +1,373 @@
+/** Turning kept candidates into plans: choices, hardware, memory, power, time, cost, the front and fixes. */
+import type { Arch } from '../model/arch.js';
+import { engineOf } from '../engines/engine.js';
+import { onEngine } from '../engines/engines.js';
+import { hostRamOfOptions } from '../memory/host-ram.js';
+import { qualityOf } from './quality.js';
+import { sloNearestOf, type SloNearest } from './slo.js';
+import { estimateMemory, type MemoryEstimate } from '../memory/memory.js';
+import { fitDeviceBytes } from '../memory/paged.js';
+import { estimateObjectiveTime } from '../time/objective.js';
+import { isPreferenceOrRl } from '../../schema/estimate.js';
+import { moeDispatchFactor, slowdownFactors } from '../time/slowdown.js';
+import { estimateTime } from '../time/index.js';
+import { jobCostUsd, type CostParts } from '../time/cost.js';
+import { firstFit, nodeWallWatts, reportedOrder } from '../hardware/power.js';
+import { MiB } from '../units.js';
+import { servingOf } from '../estimate.js';
+import { type EstimateOptions } from '../../schema/estimate.js';
+import { OFFLOADS, RANK_KEYS, boardWatts, givenHostRamBytes, hostRamLimit } from './configs.js';
+import { REASON, timeOptionsOf } from './context.js';
+import type { Ctx, Kept, LoopState } from './context.js';
+import { REASONS, costBasisOf } from './types.js';
+import type { HardwareOption, NearestFix, Plan, PlanChoices, PlanResult } from './types.js';
+
+// ---------------------------------------------------------------------------------------------
+// Results
+
+function choicesOf(
+  ctx: Ctx,
+  row: number,
+  hw: number,
+): { choices: PlanChoices; options: EstimateOptions } {
+  const r = ctx.rows;
+  const b = ctx.bases[r.base[row]!]!;
+  const g = ctx.hw[hw]!.gpu;
+  const zero = r.zero[row]! as 0 | 1 | 2 | 3;
+  const offload = OFFLOADS[r.offload[row]!]!;
+  const fp16 = b.options.compute === 'bf16' && !g.supportsBf16;
+  const compute = fp16 ? 'fp16' : b.options.compute;
+  const v = ctx.variants[r.variant[row]!]!;
+  const options: EstimateOptions = onEngine(
+    {
+      ...b.options,
+      // Without bf16 the 16-bit weights load as fp16 too (same bytes; what from_pretrained(dtype=) loads).
+      weights: fp16 && b.options.weights === 'bf16' ? 'fp16' : b.options.weights,
+      compute,
+      gpus: r.count[row]!,
+      tp: r.tp[row]!,
+      pp: r.pp[row]!,
+      zero,
+      offload,
+      optimizerInBackward: v.optimizerInBackward,
+      liger: v.liger,
+      // GRPO: one generation batch per optimizer step (TRL steps_per_generation = gradient accumulation).
+      ...(b.options.objective === 'grpo' && r.accum[row]! > 1
+        ? { stepsPerGeneration: r.accum[row]! }
+        : {}),
+    },
+    v.engine,
+  );
+  return {
+    options,
+    choices: {
+      method: options.method,
+      weights: options.weights,
+      doubleQuant: options.doubleQuant,
+      compute,
+      optimizer: options.optimizer,
+      checkpointing: options.checkpointing,
+      attention: options.attention,
+      microBatch: options.batch,
+      gradAccum: r.accum[row]!,
+      globalBatch: options.batch * r.accum[row]! * r.dp[row]!,
+      zero,
+      offload,
+      tp: options.tp,
+      pp: options.pp,
+      dp: r.dp[row]!,
+      framework: options.framework,
+      // By construction (onEngine) the options read back as the variant's engine.
+      engine: engineOf(options),
+    },
+  };
+}
+
+export function planId(ctx: Ctx, k: { row: number; hw: number; level: number }): string {
+  const r = ctx.rows;
+  const b = ctx.bases[r.base[k.row]!]!;
+  const h = ctx.hw[k.hw]!;
+  const level = ctx.levels[k.hw]![k.level]!;
+  const where = h.kind === 'rent' ? `rent:${h.offer?.id ?? h.gpu.id}` : `${h.kind}:${h.gpu.id}`;
+  const v = ctx.variants[r.variant[k.row]!]!;
+  const par = `${v.engine}${v.optimizerInBackward ? '-oib' : ''}${v.liger ? '-liger' : ''}/z${r.zero[k.row]}${r.offload[k.row] ? `-off-${OFFLOADS[r.offload[k.row]!]}` : ''}/tp${r.tp[k.row]}/pp${r.pp[k.row]}`;
+  return `${b.idPart}/${par}/${where}x${r.count[k.row]}${h.kind === 'rent' ? '' : `@${Math.round(level * 100)}%`}`;
+}
+
+/** Where a plan runs: the GPU option, its count and node shape, and the power cap. */
+function planHardware(
+  h: HardwareOption,
+  count: number,
+  level: number,
+  gpuW: number,
+): Plan['hardware'] {
+  return {
+    kind: h.kind,
+    gpuId: h.gpu.id,
+    gpuName: h.gpu.name,
+    gpus: count,
+    nodes: Math.ceil(count / h.nodeSize),
+    gpusPerNode: Math.min(count, h.nodeSize),
+    offerId: h.offer?.id ?? null,
+    provider: h.offer?.provider ?? null,
+    usdPerGpuHour: h.kind === 'rent' ? h.usdPerGpuHour : null,
+    powerLimitFraction: level,
+    powerLimitW: Math.round(gpuW),
+  };
+}
+
+/** A plan's memory: the estimate's bytes against the GPU's capacity. */
+function planMemory(m: MemoryEstimate, capacity: number): Plan['memory'] {
+  return {
+    deviceBytes: m.perGpu.deviceBytes,
+    allocatedBytes: m.perGpu.allocatedBytes,
+    reservedBytes: m.perGpu.reservedBytes,
+    capacityBytes: capacity,
+    // Paged optimizer states fill the free memory but page out under pressure: room is measured without them.
+    headroomBytes: capacity - fitDeviceBytes(m),
+    hostBytesPerGpu: m.hostBytesPerGpu,
+    peakPhase: m.peakPhase,
+    breakdown: m.perGpu.breakdown,
+  };
+}
+
+/** Host RAM on the plan's busiest node (the same function the search checked) and its limit. */
+function planHostRam(ctx: Ctx, h: HardwareOption, o: EstimateOptions, m: MemoryEstimate) {
+  const perNode = Math.min(o.gpus, h.nodeSize);
+  const need = hostRamOfOptions(ctx.arch, o, ctx.P.total, m.hostBytesPerGpu, h.nodeSize);
+  const gpuBytes = h.gpu.memoryMiB * MiB;
+  return { ...need, limitBytes: hostRamLimit(givenHostRamBytes(ctx.s), gpuBytes, perNode) };
+}
+
+/** A plan's power: its GPUs' capped draw, the wall draw the search found, and the circuit placement. */
+function planPower(
+  ctx: Ctx,
+  h: HardwareOption,
+  count: number,
+  gpuW: number,
+  wallW: number,
+): Plan['power'] {
+  return {
+    gpuWatts: Math.round(gpuW * count),
+    wallWatts: Math.round(wallW),
+    perCircuit: h.kind === 'rent' ? [] : perCircuit(ctx, count, h.nodeSize, gpuW),
+    ...(h.kind !== 'rent' && ctx.input.circuits.length > 0
+      ? { assignment: 'greedy' as const }
+      : {}),
+  };
+}
+
+/** The job's figures from the search (hours, tokens/s) beside the time model's view of one step. */
+function planTime(k: Kept, t: ReturnType<typeof estimateTime>): Plan['time'] {
+  return {
+    tokensPerSecond: k.tokensPerSecond,
+    hours: k.hours,
+    stepSeconds: t.stepSeconds,
+    tokensPerSecondPerGpu: t.tokensPerSecondPerGpu,
+    mfu: t.mfu,
+    bound: t.bound,
+    phases: t.phases,
+    ...(t.moe ? { moe: t.moe } : {}),
+    ...(t.ttftSeconds !== undefined
+      ? { ttftSeconds: t.ttftSeconds, tpotSeconds: t.tpotSeconds }
+      : {}),
+  };
+}
+
+/** The searched cost split into its parts (rent, energy, purchase, amortisation) by the same function. */
+function planCost(ctx: Ctx, h: HardwareOption, k: Kept, count: number): Plan['cost'] {
+  const parts: CostParts = { rentUsd: 0, energyUsd: 0, purchaseUsd: 0, amortisedUsd: 0 };
+  jobCostUsd(costBasisOf(h), k.hours, count, k.watts, ctx.s.power, parts);
+  return { usd: k.cost, ...parts };
+}
+
+/** vLLM plans: a paged-KV engine fills the GPU up to its utilization; the pool it leaves is the answer. */
+function planServing(arch: Arch, o: EstimateOptions, capacity: number): Plan['serving'] {
+  if (o.method !== 'inference') return undefined;
+  return servingOf(estimateMemory(arch, o, { gpuCapacityBytes: capacity }), o);
+}
+
+/** A kept candidate as a full Plan: the search's figures plus the estimates it did not need. */
+function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan {
+  const { choices, options } = choicesOf(ctx, k.row, k.hw);
+  const h = ctx.hw[k.hw]!;
+  const level = ctx.levels[k.hw]![k.level]!;
+  const count = options.gpus;
+  const capacity = h.gpu.memoryMiB * MiB;
+  const gpuW = boardWatts(h.gpu) * level;
+  const tOpts = timeOptionsOf(ctx, k.hw, level, choices.gradAccum);
+  // A colocated vLLM fills its share of this GPU, paged optimizer states what it leaves free (what
+  // `estimate` with the GPU reports).
+  const m = estimateMemory(
+    ctx.arch,
+    options,
+    options.rollout || options.optimizer.startsWith('paged-') ? { gpuCapacityBytes: capacity } : {},
+  );
+  const serving = planServing(ctx.arch, options, capacity);
+  const t = isPreferenceOrRl(options)
+    ? estimateObjectiveTime(ctx.arch, options, h.gpu, tOpts, ctx.P.total)
+    : estimateTime(ctx.arch, options, h.gpu, tOpts);
+  return {
+    id: planId(ctx, k),
+    rank: 0,
+    onFront,
+    variants: k.variants,
+    choices:
+      options.method === 'inference'
+        ? { ...choices, quantFormat: t.settings.quantFormat }
+        : choices,
+    hardware: planHardware(h, count, level, gpuW),
+    memory: planMemory(m, capacity),
+    hostRam: planHostRam(ctx, h, options, m),
+    quality: qualityOf(options),
+    power: planPower(ctx, h, count, gpuW, k.watts),
+    time: planTime(k, t),
+    cost: planCost(ctx, h, k, count),
+    slowdown: fastest > 0 && Number.isFinite(fastest) ? k.hours / fastest : 1,
+    slowdownFactors: [
+      ...slowdownFactors(ctx.arch, options, h.gpu, tOpts, t.stepSeconds),
+      ...moeDispatchFactor(t),
+    ],
+    ...(serving ? { serving } : {}),
+    options,
+  };
+}
+
+/** Greedy placement of nodes on circuits (smallest first), as the search loop assumed. */
+export function perCircuit(
+  ctx: Ctx,
+  count: number,
+  nodeSize: number,
+  gpuW: number,
+): Plan['power']['perCircuit'] {
+  const circuits = reportedOrder(ctx.input.circuits);
+  const sys = ctx.s.power.systemDrawW;
+  const nodeWatts: number[] = [];
+  for (let left = count; left > 0; left -= nodeSize)
+    nodeWatts.push(nodeWallWatts(Math.min(left, nodeSize), gpuW, sys, ctx.eff));
+  const { loads } = firstFit(
+    nodeWatts,
+    circuits.map((c) => c.continuousWatts),
+  );
+  return circuits.map((c, i) => ({
+    circuit: c.id,
+    loadW: Math.round(loads[i]!),
+    limitW: c.continuousWatts,
+  }));
+}
+
+function compareKept(ctx: Ctx, a: Kept, b: Kept, ids: Map<Kept, string>): number {
+  const idx = RANK_KEYS[ctx.s.rank];
+  const ao = [a.cost, a.hours, a.watts];
+  const bo = [b.cost, b.hours, b.watts];
+  for (const i of idx) if (ao[i] !== bo[i]) return ao[i]! - bo[i]!;
+  if (a.seq !== b.seq) return a.seq - b.seq;
+  const ia = ids.get(a)!;
+  const ib = ids.get(b)!;
+  return ia < ib ? -1 : ia > ib ? 1 : 0;
+}
+
+export function finish(ctx: Ctx, st: LoopState, fastest: number, top: number): PlanResult {
+  const ids = new Map<Kept, string>();
+  for (const k of [...st.top, ...st.front]) ids.set(k, planId(ctx, k));
+  const frontIds = new Set(st.front.map((k) => ids.get(k)!));
+  const ranked = [...st.top].sort((a, b) => compareKept(ctx, a, b, ids)).slice(0, top);
+  const plans = ranked.map((k, i) => ({
+    ...materialize(ctx, k, fastest, frontIds.has(ids.get(k)!)),
+    rank: i + 1,
+  }));
+  const front = [...st.front]
+    .sort(
+      (a, b) =>
+        a.cost - b.cost ||
+        a.hours - b.hours ||
+        a.watts - b.watts ||
+        (ids.get(a)! < ids.get(b)! ? -1 : 1),
+    )
+    .map((k) => materialize(ctx, k, fastest, true));
+  const pruned = REASONS.map((code, i) => ({ code, count: st.reasons[i]! }))
+    .filter((p) => p.count > 0)
+    .sort((a, b) => b.count - a.count || (a.code < b.code ? -1 : 1));
+  const s = ctx.s;
+  const best = plans[0];
+  return {
+    schemaVersion: 1,
+    scenario: { name: s.name, model: s.model, job: s.job.kind, rank: s.rank },
+    model: { id: ctx.arch.id, params: ctx.P.total },
+    fits: plans.length > 0,
+    plans,
+    front,
+    pruned,
+    searched: {
+      candidates: st.candidates,
+      feasible: st.feasible,
+      configurations: ctx.rows.n,
+      memoryEvaluations: ctx.memoryEvaluations,
+    },
+    fastestHours: Number.isFinite(fastest) ? fastest : null,
+    largest: best
+      ? largestThatFits(
+          ctx.arch,
+          best.options,
+          best.memory.capacityBytes * (1 - s.limits.memoryMargin),
+        )
+      : null,
+    engines: [],
+    nearestFixes: plans.length > 0 ? [] : nearestFixes(ctx, st),
+    ...(plans.length > 0 ? {} : sloNearestIn(ctx, st)),
+  };
+}
+
+/** No plan and an SLO: the candidate that missed it least, searched downward in concurrency (slo.ts). */
+function sloNearestIn(ctx: Ctx, st: LoopState): { sloNearest?: SloNearest } {
+  const n = st.near[REASON.slo];
+  const job = ctx.s.job;
+  if (!n || job.kind !== 'inference' || !job.slo) return {};
+  const { choices, options } = choicesOf(ctx, n.row, n.hw);
+  const h = ctx.hw[n.hw]!;
+  const tOpts = timeOptionsOf(ctx, n.hw, ctx.levels[n.hw]![n.level]!, 1);
+  return { sloNearest: sloNearestOf(ctx.arch, options, h.gpu, tOpts, job.slo, choices.engine) };
+}
+
+/** Largest micro-batch and sequence length whose peak still fits `capacity` (memory is monotone in both). */
+export function largestThatFits(
+  arch: Arch,
+  o: EstimateOptions,
+  capacity: number,
+): { microBatch: number; seq: number } {
+  const fits = (x: EstimateOptions) => fitDeviceBytes(estimateMemory(arch, x)) <= capacity;
+  const search = (lo: number, max: number, at: (v: number) => EstimateOptions): number => {
+    if (!fits(at(lo))) return 0;
+    let hi = lo;
+    while (hi < max && fits(at(Math.min(max, hi * 2)))) hi = Math.min(max, hi * 2);
+    if (hi >= max) return max;
+    let bad = Math.min(max, hi * 2);
+    while (bad - hi > 1) {
+      const mid = Math.floor((hi + bad) / 2);
+      if (fits(at(mid))) hi = mid;
+      else bad = mid;
+    }
+    return hi;
+  };
+  return {
+    microBatch: search(o.batch, 65_536, (v) => ({ ...o, batch: v })),
+    seq: search(o.seq, 4_194_304, (v) => ({ ...o, seq: v })),
+  };
+}
+
+export function nearestFixes(ctx: Ctx, st: LoopState): NearestFix[] {
+  const out: NearestFix[] = [];
+  st.near.forEach((n, i) => {
+    if (!n) return;
+    const r = ctx.rows;
+    out.push({
+      code: REASONS[i]!,
+      gpuId: ctx.hw[n.hw]!.gpu.id,
+      gpus: r.count[n.row]!,
+      method: ctx.bases[r.base[n.row]!]!.options.method,
+      over: n.over,
+      limit: n.limit,
+    });
+  });
+  return out;
+}

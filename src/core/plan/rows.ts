@@ -1,0 +1,524 @@
+/** Rows of the model side: (configuration, layout) pairs with their memory, each checked against engines and quality. */
+import type { Arch } from '../model/arch.js';
+import { engineFieldsInto, engineRejects, onEngine } from '../engines/engines.js';
+import { launchBlocker, type LaunchPlan } from '../launch/index.js';
+import { qualityOf, tierRank } from './quality.js';
+import { type Engine } from '../../schema/engine.js';
+import { policyMemo } from '../memory/memory.js';
+import { memorySurface, type MemorySurface } from '../memory/surface.js';
+import type { PolicyMemory } from '../memory/objective.js';
+import { maxSearchedGpus, serverGpus } from './objective.js';
+import { servesConcurrency } from './replicas.js';
+import { grpoTokens } from '../../schema/objective-job.js';
+import { pipelineParallelisms, shardings, tensorParallelisms } from './candidates.js';
+import { searchesFp8Kv } from '../engines/kernels.js';
+import { type EstimateOptions, type Method } from '../../schema/estimate.js';
+import type { Scenario } from '../../schema/scenario.js';
+import { OFFLOADS, growMem, searchedEngines } from './configs.js';
+import type { BaseConfig, MemTable, Rows, Variant } from './configs.js';
+
+/** Model-side combinations pruned before the hardware loop (each stands for every GPU option and level). */
+interface ModelPruned {
+  noEngine: number;
+  quality: number;
+}
+
+/** The row table while buildRows fills it: rows, their memory, and the memory surfaces made so far. */
+interface RowTable {
+  rows: Rows;
+  mem: MemTable;
+  n: number;
+  surfaces: Map<number, MemorySurface>;
+  /** The policy estimates every surface of the search shares (memory.ts policyMemo). */
+  policies: (o: EstimateOptions) => PolicyMemory;
+  /** Fine-tune: samples per optimizer step (GRPO's generation batch: memory/surface.ts). */
+  globalBatch: number | undefined;
+}
+
+function rowTable(size: number, arch: Arch, globalBatch?: number): RowTable {
+  const empty = new Float64Array(0);
+  const rows = alloc(size);
+  const none: MemTable = {
+    device: empty,
+    host: empty,
+    weights: empty,
+    kv: empty,
+    share: empty,
+    floor: empty,
+    deferred: [],
+  };
+  return {
+    rows,
+    mem: growMem(none, rows.base.length),
+    n: 0,
+    surfaces: new Map(),
+    policies: policyMemo(arch),
+    globalBatch,
+  };
+}
+
+/** Configurations that differ only in micro-batch share one memory surface: one number per such group. */
+function surfaceGroupsOf(bases: readonly BaseConfig[]): number[] {
+  const ids = new Map<string, number>();
+  return bases.map((b) => {
+    const k = b.idPart.replace(/\/mb\d+$/, '');
+    let id = ids.get(k);
+    if (id === undefined) ids.set(k, (id = ids.size));
+    return id;
+  });
+}
+
+/**
+ * The memory surface of (configuration group, layout, engine variant `vi`), made on first use. One surface
+ * covers every micro-batch and GPU count exactly (memory/surface.ts memorySurface): five estimates
+ * instead of one per row.
+ */
+function surfaceOf(
+  T: RowTable,
+  arch: Arch,
+  group: number,
+  o: EstimateOptions,
+  at: LayoutVisit,
+  variants: readonly Variant[],
+  vi: number,
+): MemorySurface {
+  const { tp, pp, sh } = at;
+  const key =
+    ((((group * 65 + tp) * 65 + pp) * 4 + sh.zero) * 3 + OFFLOADS.indexOf(sh.offload)) * 64 + vi;
+  let surface = T.surfaces.get(key);
+  if (!surface) {
+    const opts = variantOptions(o, tp, pp, sh, variants[vi]!);
+    surface = memorySurface(arch, opts, {}, T.policies, T.globalBatch);
+    T.surfaces.set(key, surface);
+  }
+  return surface;
+}
+
+/** Append one row (the visited layout on engine variant `vi`), its memory read off `surface`. */
+function addRow(T: RowTable, surface: MemorySurface, batch: number, at: LayoutVisit, vi: number) {
+  if (T.n === T.rows.base.length) {
+    T.rows = grow(T.rows);
+    T.mem = growMem(T.mem, T.rows.base.length);
+  }
+  const { rows, n } = T;
+  if (surface.defer(batch, at.dp)) {
+    T.mem.device[n] = NaN;
+    T.mem.deferred[n] = surface;
+  } else surface.into(batch, at.dp, T.mem, n);
+  rows.base[n] = at.bi;
+  rows.count[n] = at.count;
+  rows.tp[n] = at.tp;
+  rows.pp[n] = at.pp;
+  rows.dp[n] = at.dp;
+  rows.zero[n] = at.sh.zero;
+  rows.offload[n] = OFFLOADS.indexOf(at.sh.offload);
+  rows.variant[n] = vi;
+  rows.mem[n] = n;
+  rows.accum[n] = at.accum;
+  T.n = n + 1;
+}
+
+/** The model-side rows (configuration x layout x engine variant) with their memory, and what was pruned. */
+export function buildRows(
+  s: Scenario,
+  arch: Arch,
+  bases: BaseConfig[],
+  counts: number[],
+  variants: Variant[],
+  pause: (() => void) | undefined,
+): { rows: Rows; mem: MemTable; modelPruned: ModelPruned } {
+  // grows by doubling: a search keeps a few percent of its layouts
+  const T = rowTable(4096, arch, s.job.kind === 'fine-tune' ? s.job.globalBatch : undefined);
+  const modelPruned = forEachRunnable(s, arch, bases, counts, variants, (at) => {
+    pause?.();
+    const o = bases[at.bi]!.options;
+    for (let k = 0; k < at.run.length; k++) {
+      const vi = at.run[k]!;
+      addRow(T, surfaceOf(T, arch, at.group, o, at, variants, vi), o.batch, at, vi);
+    }
+  });
+  T.rows.n = T.n;
+  let evaluations = 0;
+  for (const sf of T.surfaces.values()) evaluations += sf.evaluations;
+  T.mem.evaluations = evaluations;
+  return { rows: T.rows, mem: T.mem, modelPruned };
+}
+
+/** One layout of one configuration as forEachRunnable visits it (one scratch object, rewritten per visit). */
+interface LayoutVisit {
+  /** Index of the configuration in `bases`. */
+  bi: number;
+  /** Its surface group (surfaceGroupsOf: configurations that differ only in micro-batch). */
+  group: number;
+  count: number;
+  tp: number;
+  pp: number;
+  dp: number;
+  sh: Sharding;
+  /** Gradient-accumulation steps to reach the job's global batch (1 for inference). */
+  accum: number;
+  /** The engine variants that run the layout and pass quality (indices into the variants). */
+  run: number[];
+}
+
+/**
+ * The layouts a micro-batch keeps, grouped by shape (with the accumulation bit): `shapes` lists the shapes
+ * present, `members[k]` the layout indices of `shapes[k]` in search order, `accum[i]` layout i's
+ * accumulation steps (0: the micro-batch skips it).
+ */
+interface ShapeTable {
+  shapes: number[];
+  members: number[][];
+  accum: Int32Array;
+}
+
+/** forEachRunnable's table for one method's layouts at micro-batch `batch` (idle ranks and unfilled pipelines skipped). */
+function shapeTableOf(job: Scenario['job'], layouts: readonly Layout[], batch: number): ShapeTable {
+  const accum = new Int32Array(layouts.length);
+  const byShape = new Map<number, number[]>();
+  for (let i = 0; i < layouts.length; i++) {
+    const L = layouts[i]!;
+    let a = 1;
+    // Serving: each of the layout's replicas serves its share of the concurrency (replicas.ts).
+    if (job.kind === 'inference' && !servesConcurrency(job.concurrency, batch, L.dp)) continue;
+    if (job.kind === 'fine-tune') {
+      if (batch * L.dp > job.globalBatch) continue; // idle ranks
+      // The global batch is kept exactly (micro-batch x accumulation x dp); a data-parallel degree that does
+      // not divide it runs the next larger batch (choices.globalBatch says so, and time and cost use it).
+      if (job.globalBatch % L.dp === 0 && job.globalBatch % (batch * L.dp) !== 0) continue;
+      a = Math.ceil(job.globalBatch / (batch * L.dp));
+      if (L.pp > 1 && a < L.pp) continue; // pipeline never fills
+      // TRL GRPOConfig raises unless the generation batch holds whole groups (flags.ts generationBatchCheck).
+      if (job.objective === 'grpo' && (batch * L.dp * a) % grpoTokens(job).generations !== 0)
+        continue;
+    }
+    accum[i] = a;
+    const shape = L.shape + (a > 1 ? 16 : 0);
+    let m = byShape.get(shape);
+    if (!m) byShape.set(shape, (m = []));
+    m.push(i);
+  }
+  return { shapes: [...byShape.keys()], members: [...byShape.values()], accum };
+}
+
+/**
+ * Every layout of every configuration that some engine variant runs, with those variants (buildRows and
+ * countRows), in search order; returns how many layouts no engine ran and how many lost a variant to
+ * quality. Verdicts are per configuration group and layout shape (layoutVariants), so a configuration is
+ * judged shape by shape and only the layouts of runnable shapes are visited.
+ */
+function forEachRunnable(
+  s: Scenario,
+  arch: Arch,
+  bases: readonly BaseConfig[],
+  counts: readonly number[],
+  variants: readonly Variant[],
+  f: (at: LayoutVisit) => void,
+): ModelPruned {
+  const pruned: ModelPruned = { noEngine: 0, quality: 0 };
+  const judge = qualityJudge(s, bases, variants);
+  const runs = engineVerdicts(arch);
+  const groups = surfaceGroupsOf(bases);
+  const layoutsByMethod = new Map<Method, Layout[]>();
+  const tables = new Map<Method, Map<number, ShapeTable>>(); // by method, then micro-batch
+  const at: LayoutVisit = {
+    bi: 0,
+    group: 0,
+    count: 0,
+    tp: 1,
+    pp: 1,
+    dp: 1,
+    sh: { zero: 0, offload: 'none' },
+    accum: 1,
+    run: [],
+  };
+  let visit = new Int32Array(0);
+  bases.forEach((b, bi) => {
+    const o = b.options;
+    let layouts = layoutsByMethod.get(o.method);
+    if (!layouts) layoutsByMethod.set(o.method, (layouts = layoutsOf(s, arch, o.method, counts)));
+    let byBatch = tables.get(o.method);
+    if (!byBatch) tables.set(o.method, (byBatch = new Map()));
+    let table = byBatch.get(o.batch);
+    if (!table) byBatch.set(o.batch, (table = shapeTableOf(s.job, layouts, o.batch)));
+    const probe = { ...o };
+    // GRPO server mode: the layout is the trainers'; the vLLM server's GPUs come on top (at most half).
+    const server = serverGpus(o);
+    const maxCount = maxSearchedGpus(s);
+    runs.base = at.group = groups[bi]!;
+    at.bi = bi;
+    const accept = (vi: number) => judge(bi, vi);
+    if (visit.length < layouts.length) visit = new Int32Array(layouts.length);
+    let n = 0;
+    for (let k = 0; k < table.shapes.length; k++) {
+      const shape = table.shapes[k]!;
+      const members = table.members[k]!;
+      // The shape's first layout answers for all of them (engineRejects reads the shape's bits only).
+      const first = members[0]!;
+      const verdict =
+        runs.stamp[shape] === runs.base
+          ? runs.verdict[shape]!
+          : layoutVariants(
+              variants,
+              o,
+              probe,
+              layouts[first]!,
+              shape,
+              table.accum[first]!,
+              accept,
+              runs,
+            );
+      if (verdict === LAYOUT_NO_ENGINE) pruned.noEngine += members.length;
+      else if (verdict === LAYOUT_LOSSY) pruned.quality += members.length;
+      if (runs.runList[shape]!.length > 0)
+        for (let j = 0; j < members.length; j++) visit[n++] = members[j]!;
+    }
+    const order = visit.subarray(0, n).sort(); // typed arrays sort by value, in search order
+    for (let j = 0; j < n; j++) {
+      const i = order[j]!;
+      const L = layouts[i]!;
+      const accum = table.accum[i]!;
+      if (server > 0 && (L.count < server || L.count + server > maxCount)) continue;
+      at.count = L.count + server;
+      at.tp = L.tp;
+      at.pp = L.pp;
+      at.dp = L.dp;
+      at.sh = L.sh;
+      at.accum = accum;
+      at.run = runs.runList[L.shape + (accum > 1 ? 16 : 0)]!;
+      f(at);
+    }
+  });
+  return pruned;
+}
+
+type Sharding = ReturnType<typeof shardings>[number];
+
+/** A (count, TP, PP, DP, sharding) layout, with the shape engineRejects reads (less the accumulation bit). */
+interface Layout {
+  count: number;
+  tp: number;
+  pp: number;
+  dp: number;
+  sh: Sharding;
+  /** tp > 1, pp > 1, dp > 1 (bits 7..5), ZeRO stage and offload (bits 3..0); bit 4 is accum > 1. */
+  shape: number;
+}
+
+/** Every layout searched for a method, in search order (the micro-batch filters apply per configuration). */
+function layoutsOf(s: Scenario, arch: Arch, method: Method, counts: readonly number[]): Layout[] {
+  const layers = arch.groups.reduce((a, g) => a + g.count, 0);
+  const maxTp = s.hardware.gpusPerNode;
+  const llama = searchedEngines(s).includes('llama.cpp');
+  const out: Layout[] = [];
+  for (const c of counts)
+    for (const tp of tensorParallelisms(c, arch, maxTp, s.search.tp))
+      for (const pp of method !== 'inference'
+        ? pipelineParallelisms(c / tp, layers, s.search.pp)
+        : // Serving: one llama-server over all the count's GPUs (its layer split; no TP); the fleet MIP
+          // combines replicas of different counts, so pipelines beside replicas are not searched.
+          tp === 1 && llama && c > 1 && pipelineParallelisms(c, layers, s.search.pp).includes(c)
+          ? [1, c]
+          : [1]) {
+        const dp = c / (tp * pp);
+        const bits = ((tp > 1 ? 1 : 0) * 2 + (pp > 1 ? 1 : 0)) * 2 + (dp > 1 ? 1 : 0);
+        for (const sh of shardings(method, dp, tp, pp, s.search.zero, s.search.offload))
+          out.push({
+            count: c,
+            tp,
+            pp,
+            dp,
+            sh,
+            shape: bits * 32 + sh.zero * 4 + OFFLOADS.indexOf(sh.offload),
+          });
+      }
+  return out;
+}
+
+/** layoutVariants' verdict besides the variants it lists: some engine ran it but quality refused one. */
+const LAYOUT_OK = 0;
+const LAYOUT_NO_ENGINE = 1;
+const LAYOUT_LOSSY = 2;
+
+/**
+ * The engine variants that run one layout of `shape` (layoutsOf, with the accumulation bit), into
+ * `runs.runList[shape]` (indices; `accept(vi)` judges quality, which depends on the configuration and the
+ * engine only), cached for the current configuration group (the caller reads the cache first). `probe` is
+ * a scratch copy of the configuration's options, mutated here so the hot loop allocates nothing. Returns
+ * LAYOUT_NO_ENGINE when no engine runs the layout, LAYOUT_LOSSY when some engine's run was refused on
+ * quality, else LAYOUT_OK.
+ */
+function layoutVariants(
+  variants: readonly Variant[],
+  base: EstimateOptions,
+  probe: EstimateOptions,
+  L: Layout,
+  shape: number,
+  accum: number,
+  accept: (vi: number) => boolean,
+  runs: EngineVerdicts,
+): number {
+  // Behaviour rules read the data-parallel degree (gpus / (tp*pp*cp)) and the accumulation; like the
+  // engine checks they may read only what a shape fixes: dp > 1, tp, pp, ZeRO, offload and accum > 1.
+  probe.gpus = L.count + serverGpus(base);
+  probe.tp = L.tp;
+  probe.pp = L.pp;
+  probe.zero = L.sh.zero;
+  probe.offload = L.sh.offload;
+  const out: number[] = [];
+  let ran = false;
+  let lossy = false;
+  for (let vi = 0; vi < variants.length; vi++) {
+    const v = variants[vi]!;
+    if (base.kvCacheDtype === 'fp8' && !searchesFp8Kv(v.engine)) continue; // searched on vLLM/SGLang only
+    probe.optimizerInBackward = v.optimizerInBackward;
+    probe.liger = v.liger;
+    // Runs on the engine, and vramplan's launcher for that engine can write it (launch/index.ts).
+    const runsIt =
+      engineRejects(v.engine, probe, L.dp, accum, false) === null &&
+      launchBlocker(blockerInput(runs, probe, v.engine, base, accum)) === null;
+    if (!runsIt) continue;
+    ran = true;
+    if (!accept(vi)) {
+      lossy = true;
+      continue;
+    }
+    if (v.ligerTwin && base.method !== 'full') continue; // dominated by its Liger twin
+    out.push(vi);
+  }
+  const verdict = !ran ? LAYOUT_NO_ENGINE : lossy ? LAYOUT_LOSSY : LAYOUT_OK;
+  runs.stamp[shape] = runs.base;
+  runs.verdict[shape] = verdict;
+  runs.runList[shape] = out;
+  return verdict;
+}
+
+/**
+ * layoutVariants' answers for the current configuration group (`base`: configurations that differ only in
+ * micro-batch, which neither engineRejects, launchBlocker nor qualityOf reads) by layout shape: `stamp`
+ * says which group an entry belongs to, so moving to the next one needs no clearing. A group's
+ * configurations are consecutive (baseConfigs varies the micro-batch innermost).
+ */
+interface EngineVerdicts {
+  arch: Arch;
+  /** launchBlocker's argument, made once and reused (blockerInput). */
+  plan: LaunchPlan | null;
+  base: number;
+  stamp: Int32Array;
+  verdict: Int8Array;
+  runList: number[][];
+}
+
+const engineVerdicts = (arch: Arch): EngineVerdicts => ({
+  arch,
+  plan: null,
+  base: -1,
+  stamp: new Int32Array(256).fill(-1),
+  verdict: new Int8Array(256),
+  runList: new Array<number[]>(256).fill([]),
+});
+
+/** The probe on `engine` as launchBlocker reads it (onEngine, in place: the probe's engine fields are scratch). */
+function blockerInput(
+  runs: EngineVerdicts,
+  probe: EstimateOptions,
+  engine: Engine,
+  base: EstimateOptions,
+  accum: number,
+): LaunchPlan {
+  const options = engineFieldsInto(probe, engine, base);
+  if (!runs.plan) return (runs.plan = { arch: runs.arch, options, accum });
+  runs.plan.options = options;
+  runs.plan.accum = accum;
+  return runs.plan;
+}
+
+/** A configuration's options on one layout and engine variant (what memory and quality read). */
+const variantOptions = (o: EstimateOptions, tp: number, pp: number, sh: Sharding, v: Variant) =>
+  engineFieldsInto(
+    {
+      ...o,
+      tp,
+      pp,
+      zero: sh.zero,
+      offload: sh.offload,
+      optimizerInBackward: v.optimizerInBackward,
+      liger: v.liger,
+    },
+    v.engine,
+  );
+
+/** Quality verdicts per (configuration, engine variant): quality reads neither layout nor count. */
+function qualityJudge(s: Scenario, bases: readonly BaseConfig[], variants: readonly Variant[]) {
+  const accepted = tierRank(s.quality);
+  const cache = new Map<number, boolean>();
+  return (bi: number, vi: number): boolean => {
+    const k = bi * 64 + vi;
+    let ok = cache.get(k);
+    if (ok === undefined) {
+      const vo = onEngine(
+        {
+          ...bases[bi]!.options,
+          optimizerInBackward: variants[vi]!.optimizerInBackward,
+          liger: variants[vi]!.liger,
+        },
+        variants[vi]!.engine,
+      );
+      ok = tierRank(qualityOf(vo).tier) <= accepted;
+      cache.set(k, ok);
+    }
+    return ok;
+  };
+}
+
+/**
+ * How many candidates buildRows would make for these counts (without estimating their memory): its
+ * rows plus its model-side prunes.
+ */
+export function countRows(
+  s: Scenario,
+  arch: Arch,
+  bases: BaseConfig[],
+  counts: number[],
+  variants: readonly Variant[],
+): number {
+  let n = 0;
+  const pruned = forEachRunnable(s, arch, bases, counts, variants, (at) => {
+    n += at.run.length;
+  });
+  return n + pruned.noEngine + pruned.quality;
+}
+
+function alloc(size: number): Rows {
+  return {
+    n: 0,
+    base: new Int32Array(size),
+    count: new Int32Array(size),
+    tp: new Int32Array(size),
+    pp: new Int32Array(size),
+    dp: new Int32Array(size),
+    zero: new Int8Array(size),
+    offload: new Int8Array(size),
+    variant: new Int8Array(size),
+    mem: new Int32Array(size),
+    accum: new Int32Array(size),
+  };
+}
+
+function grow(r: Rows): Rows {
+  const g = alloc(r.base.length * 2);
+  for (const k of [
+    'base',
+    'count',
+    'tp',
+    'pp',
+    'dp',
+    'zero',
+    'offload',
+    'variant',
+    'mem',
+    'accum',
+  ] as const)
+    g[k].set(r[k]);
+  return g;
+}

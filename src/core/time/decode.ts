@@ -1,0 +1,436 @@
+/** Decode and prefill: bytes and FLOPs per step by kernel family, host dispatch, TP all-reduces. */
+import type { Arch } from '../model/arch.js';
+import { FRAMEWORKS } from '../memory/frameworks.js';
+import { decodeCacheBytes, kvElementBytes } from '../memory/kv-layout.js';
+import { FLOAT_BYTES } from '../model/dtypes.js';
+import { shapeFactor } from './shape.js';
+import { dmmvTailSeconds, type MatVec } from './matvec-tail.js';
+import type { Gpu } from '../../schema/gpu.js';
+import { meanContextOf, promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
+import { QUANT_FORMATS_FOR, type QuantFormat, type TimeOptions } from '../../schema/time.js';
+import { defaultQuantFormat, gpuRates } from './hardware.js';
+import type { GpuRates } from './hardware.js';
+import { DECODE_PHASES, modelFacts, weightBytes } from './model-facts.js';
+import type { Bound, DecodePhase, ModelFacts } from './model-facts.js';
+import { argmaxBound } from './train-step.js';
+import {
+  ALLREDUCE_LATENCY_NVLINK,
+  ALLREDUCE_LATENCY_PCIE,
+  GRAPH_KERNEL_SECONDS,
+  INT8_LINEAR_SECONDS,
+  OPS_PER_LAYER_COMPILED,
+  OPS_PER_LAYER_EAGER,
+  bnb4Ops,
+  embedOnly,
+} from './train-work.js';
+
+// ---------------------------------------------------------------------------------------------
+// Decode.
+
+/**
+ * Decode kernel families: bandwidth efficiency of the weight read relative to a bf16 GEMV at small batch,
+ * and the batch above which the kernel dequantizes whole weights and runs a 16-bit GEMM instead.
+ */
+interface KernelFamily {
+  eff8: number;
+  eff4: number;
+  crossover: number;
+  src: string;
+  /** Efficiencies on Hopper-class GPUs where the kernel has no Hopper path (absent: as on Ampere). */
+  hopper?: { eff8: number; eff4: number };
+}
+const KERNELS: Record<QuantFormat, KernelFamily> = {
+  // gpt-fast blog: Llama-2-7B A100 bf16 107 -> int8 157 -> int4 202 tok/s at 1/2 and ~1/3.6 of the bytes.
+  torchao: {
+    eff8: 0.73,
+    eff4: 0.5,
+    crossover: 16,
+    src: 'https://pytorch.org/blog/accelerating-generative-ai-2/',
+  },
+  // Marlin: "near-optimal ~4x speedups up to batch sizes of 16-32 tokens", and a fused int4 x fp16 GEMM
+  // that never dequantizes to memory, so larger batches run at about fp16 GEMM speed instead of falling off
+  // (https://github.com/IST-DASLab/marlin; Frantar et al., MARLIN, arXiv:2408.11743 Fig. 1).
+  // On Hopper Marlin keeps its Ampere pipeline (mma.sync, cp.async; README Requirements: "Marlin is not yet
+  // optimized for Hopper"; vLLM added Machete, CUTLASS wgmma + TMA, for W4A16 there): it falls short of HBM3's
+  // rate. No published figure: 0.72 (8-bit) and 0.57 (4-bit) were worked out from calibration rows
+  // vllm-rtn-8b-int8-b1 and vllm-rtn-8b-int4-b1 (in sample; calibration/assumed.json).
+  marlin: {
+    eff8: 0.9,
+    eff4: 0.9,
+    crossover: Infinity,
+    src: 'IST-DASLab/marlin README',
+    hopper: {
+      eff8: 0.72, // Marlin on Hopper, 8-bit
+      eff4: 0.57, // Marlin on Hopper, 4-bit
+    },
+  },
+  // CUTLASS W8A8 FP8/INT8 (and FP4 on Blackwell) GEMMs read the low-precision weight once per step like a
+  // 16-bit GEMM (assumed 0.9 like Marlin); compute-bound batches run at the FP8 rate (time/index.ts decode).
+  cutlass: {
+    eff8: 0.9,
+    eff4: 0.9,
+    crossover: Infinity,
+    src: 'https://docs.vllm.ai/en/latest/features/quantization/fp8.html',
+  },
+  // llama.cpp CUDA: mul_mat_vec_q for up to 8 rows, then MMQ (int8 tensor cores on the quantized blocks, no
+  // dequantized copy): ggml/src/ggml-cuda/mmvq.cu, mmq.cu. Assumed 0.75 of the bandwidth bound.
+  gguf: {
+    eff8: 0.75,
+    eff4: 0.75,
+    crossover: Infinity,
+    src: 'https://github.com/ggml-org/llama.cpp/tree/master/ggml/src/ggml-cuda',
+  },
+  // ExLlamaV2 matmul kernels for batch <= ~16, dequant + cuBLAS above (turboderp/exllamav2 README, assumed 0.75).
+  exl2: { eff8: 0.75, eff4: 0.75, crossover: 16, src: 'turboderp/exllamav2' },
+  // AutoAWQ: GEMV kernel fastest at batch 1, GEMM kernel up to batch 8-16 (casper-hansen/AutoAWQ README).
+  awq: { eff8: 0.65, eff4: 0.65, crossover: 16, src: 'casper-hansen/AutoAWQ README' },
+  // GPTQ through transformers/optimum exllama kernels: ~20-35% faster than fp16 at 13B (mit-han-lab/llm-awq #79).
+  gptq: {
+    eff8: 0.55,
+    eff4: 0.55,
+    crossover: 16,
+    src: 'github.com/mit-han-lab/llm-awq/issues/79',
+  },
+  // HQQ 4-bit decodes through torchao's tinygemm int4 kernel (https://github.com/mobiusml/hqq): like torchao.
+  hqq: { eff8: 0.6, eff4: 0.45, crossover: 8, src: 'https://github.com/mobiusml/hqq' },
+  // bitsandbytes 0.40 4-bit inference kernel covers batch 1 only (release notes 0.40.0); above it
+  // dequantizes to fp16 per call. LLM.int8 cost is per linear (INT8_LINEAR_SECONDS).
+  bnb: { eff8: 0.5, eff4: 0.5, crossover: 1, src: 'bitsandbytes 0.40.0 release notes' },
+};
+// HF generate adds per-token Python work outside the layers (logits processors, stopping criteria, cache
+// update, .item() sync): ~2 ms (assumed; transformers generation/utils.py loop).
+const GENERATE_TOKEN_SECONDS = 2e-3;
+
+export interface DecodeTime {
+  /** Seconds per decode step (one token for each of the batch's sequences). */
+  stepSeconds: number;
+  /** Tokens generated per second by one model replica (batch x steps/s). */
+  tokensPerSecond: number;
+  /** Prefill of the whole context, seconds (not in decode tokens/s). */
+  prefillSeconds: number;
+  phases: Float64Array;
+  bound: Bound;
+  /** Model FLOPs of a decode step per GPU (2 x active params x batch / tp). */
+  flopsPerGpu: number;
+}
+
+const EMPTY = new Float64Array(0);
+const DPH = Object.fromEntries(DECODE_PHASES.map((p, i) => [p, i])) as Record<DecodePhase, number>;
+
+// Eager decoding launches its kernels asynchronously: a token takes the longer of the GPU's work and the
+// CPU's dispatch of it, then the per-token loop and sync. HF generate of Llama-7B fp16 on an RTX 3090 takes
+// 32.9 ms/token where its 13.5 GB weight read is ~17 ms (bitsandbytes issue #347,
+// https://github.com/bitsandbytes-foundation/bitsandbytes/issues/347): dispatch-bound, so (32.9 - 2) ms over
+// 32 layers x 45 ops is ~21 µs per op of eager decoding (Python module calls on one-token tensors, where a
+// training op on large tensors costs ~10 µs of CPU).
+const EAGER_DECODE_OP_SECONDS = 21e-6;
+
+/**
+ * Per-token host cost of decoding: eager dispatch (overlaps the GPU's work), CUDA-graph replay gaps (add to
+ * it: the GPU idles between graph kernels) and fixed per-token work (generate()'s loop and its sync).
+ * bitsandbytes layers add Python and ctypes calls per linear; LLM.int8's small kernels per linear.
+ */
+function decodeHost(
+  m: ModelFacts,
+  o: EstimateOptions,
+  q: QuantFormat | null,
+): { dispatch: number; gaps: number; fixed: number } {
+  const compiled = o.compile || FRAMEWORKS[o.framework].fusedKernels;
+  const linears = m.layers * m.linearsPerLayer;
+  // A CUDA-graph replay (vLLM registers bitsandbytes' 4-bit matmul as a custom op, captured with the rest:
+  // vllm/model_executor/layers/quantization/bitsandbytes.py _apply_bnb_4bit + direct_register_custom_op)
+  // launches its kernels without the Python around them: each op costs a graph kernel's gap, not a dispatch.
+  const bnb4Op = compiled ? GRAPH_KERNEL_SECONDS : EAGER_DECODE_OP_SECONDS;
+  const bnb =
+    q !== 'bnb'
+      ? 0
+      : o.weights === 'int8'
+        ? linears * INT8_LINEAR_SECONDS
+        : linears * bnb4Ops(o) * bnb4Op;
+  // An MoE layer's routing kernels beyond a dense MLP's (the engine's count, engines/<engine>/memory.ts).
+  const routing = m.moeLayers * (FRAMEWORKS[o.framework].moeRoutingKernels ?? 0);
+  if (compiled)
+    return {
+      dispatch: 0,
+      gaps: (m.layers * OPS_PER_LAYER_COMPILED + routing) * GRAPH_KERNEL_SECONDS + bnb,
+      fixed: 0,
+    };
+  return {
+    dispatch: (m.layers * OPS_PER_LAYER_EAGER + routing) * EAGER_DECODE_OP_SECONDS + bnb,
+    gaps: 0,
+    fixed: GENERATE_TOKEN_SECONDS,
+  };
+}
+
+/**
+ * Megatron TP decode: 2 all-reduces per layer of batch x hidden, each paying the collective's latency: NCCL's,
+ * or over NVLink inside a node the engine's own all-reduce where it has one (profile allReduceSeconds).
+ */
+function decodeTpSeconds(m: ModelFacts, o: EstimateOptions, B: number, r: GpuRates): number {
+  const tp = o.tp;
+  if (tp <= 1) return 0;
+  const tpLink = tp > r.gpusPerNode ? r.interNode : tp <= 2 ? r.intraPair : r.intraMany;
+  const own = FRAMEWORKS[o.framework].allReduceSeconds;
+  const latency =
+    tpLink === r.host
+      ? ALLREDUCE_LATENCY_PCIE
+      : own !== undefined && tpLink !== r.interNode
+        ? own
+        : ALLREDUCE_LATENCY_NVLINK;
+  return 2 * m.layers * ((2 * B * m.hidden * 2 * (tp - 1)) / tp / tpLink + latency);
+}
+
+// llama.cpp layers left in host RAM decode at host memory bandwidth: dual-channel DDR5-5600 peaks at 89.6 GB/s
+// and CPU token generation reaches ~60% of it (llama.cpp discussion #3847 CPU tables; assumed 55 GB/s).
+const HOST_DECODE_BYTES_PER_S = 55e9;
+// Low-precision tensor cores (FP8/INT8 W8A8) run dense GEMMs at twice the 16-bit rate (H100/L40S/RTX 4090
+// datasheets: FP8 and INT8 dense TFLOPS = 2x BF16;
+// https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet).
+const W8A8_SPEEDUP = 2;
+
+/** The kernel a serving engine's W8A8/FP4 path falls back to on the GPU: Marlin weight-only without the cores. */
+export function kernelOn(
+  q: QuantFormat | null,
+  o: EstimateOptions,
+  r: GpuRates,
+): QuantFormat | null {
+  if (q !== 'cutlass') return q;
+  if (o.weights === 'fp8' && !r.fp8) return 'marlin';
+  if ((o.weights === 'mxfp4' || o.weights === 'nvfp4') && r.cc < 10) return 'marlin';
+  return q;
+}
+
+/** The layers llama.cpp runs on the host (`--gpu-layers`), as a share; 0 for every other engine. */
+function hostShare(m: ModelFacts, o: EstimateOptions): { layers: number; head: boolean } {
+  if (!FRAMEWORKS[o.framework].layerOffload || o.gpuLayers === undefined)
+    return { layers: 0, head: false };
+  const ngl = Math.min(o.gpuLayers, m.layers + 1);
+  return { layers: (m.layers - Math.min(ngl, m.layers)) / m.layers, head: ngl <= m.layers };
+}
+
+interface Traffic {
+  /** Bytes a decode step reads on the GPU (weights at the kernel's efficiency; KV) and on the host. */
+  weightGpu: number;
+  kvGpu: number;
+  host: number;
+  /** Linear weight elements a step reads, and bytes per weight element. */
+  linearRead: number;
+  wb: number;
+  q: QuantFormat | null;
+}
+
+/** What one decode step of B sequences at context `ctx` reads, per GPU and on the host. */
+function decodeTraffic(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  B: number,
+  ctx: number,
+): Traffic {
+  const q0 = t.quantFormat ?? defaultQuantFormat(o);
+  const q = q0 !== null && o.weights in QUANT_FORMATS_FOR ? kernelOn(q0, o, r) : null;
+  const wb = o.weights === 'fp32' ? 4 : weightBytes(o.weights);
+  // MoE: at batch B a layer reads the distinct experts its tokens route to, E(1-(1-k/E)^B) on average.
+  let linearRead = m.linearTotal;
+  let expertRead = 0;
+  if (m.experts > 1) {
+    const dense = m.linearTotal - m.expertWeightsPerLayer * m.experts * m.moeLayers;
+    const distinct = m.experts * (1 - Math.pow(1 - m.topK / m.experts, B));
+    expertRead = m.expertWeightsPerLayer * distinct * m.moeLayers;
+    linearRead = dense + expertRead;
+  }
+  // MXFP4 MoE checkpoints (gpt-oss) quantize the experts only: quantization_config.modules_to_not_convert keeps
+  // self_attn, the router, embed_tokens and lm_head in BF16 (https://huggingface.co/openai/gpt-oss-20b/blob/main/config.json).
+  const bf16Read = o.weights === 'mxfp4' && expertRead > 0 ? linearRead - expertRead : 0;
+  // lm_head stays 16-bit in bitsandbytes/GPTQ/AWQ checkpoints (llm_int8_skip_modules default; AutoGPTQ); GGUF
+  // and torchao quantize it with the rest.
+  const headBytes = m.lmHead * (q === 'torchao' || q === 'gguf' ? wb : 2);
+  const k = q ? KERNELS[q] : null;
+  // A kernel without a Hopper path reads at its Hopper efficiency there (KernelFamily.hopper).
+  const e = k && r.hopper && k.hopper ? k.hopper : k;
+  const eff = e ? (o.weights === 'int8' || o.weights === 'fp8' ? e.eff8 : e.eff4) : 1;
+  // Above the crossover: dequantize (write 2 B) then a 16-bit GEMM reads it back (2 B).
+  const qRead = linearRead - bf16Read;
+  const linearBytes =
+    bf16Read * 2 + (k !== null && B > k.crossover ? qRead * (wb + 4) : (qRead * wb) / eff);
+  // Bytes per linear weight element as stored (prefill reads each once; host layers at this size).
+  const wbStored = (bf16Read * 2 + qRead * wb) / linearRead;
+  // The cache each step reads, per GPU, from the layout the memory model stores (kv-layout.ts): the MLA
+  // latent, this rank's KV heads, a sliding window's cells, a recurrent layer's state read and written.
+  const fw = FRAMEWORKS[o.framework];
+  const c = FLOAT_BYTES[o.compute];
+  const kvElem = kvElementBytes(fw, o.kvCacheDtype, c);
+  const kv = B * decodeCacheBytes(m.arch, fw, { c, tp: o.tp, kvElem }, ctx);
+  const h = hostShare(m, o);
+  const weightGpu = (linearBytes * (1 - h.layers) + (h.head ? 0 : headBytes)) / o.tp;
+  const host = linearRead * wbStored * h.layers + (h.head ? headBytes : 0) + kv * h.layers;
+  return { weightGpu, kvGpu: kv * (1 - h.layers), host, linearRead, wb: wbStored, q };
+}
+
+/** FLOP/s of the step's GEMMs: the W8A8 tensor-core rate where the kernel multiplies in 8 bits. */
+const gemmRate = (q: QuantFormat | null, r: GpuRates): number =>
+  q === 'cutlass' ? r.gemm16 * W8A8_SPEEDUP : r.gemm16;
+
+/**
+ * Prefill of `seqs` prompts of `tokens` tokens each: compute-bound GEMMs and attention at the prompt's shape,
+ * one read of the weights, and (llama.cpp) the host layers' weights copied over PCIe once per ubatch.
+ */
+function prefillTime(
+  m: ModelFacts,
+  o: EstimateOptions,
+  r: GpuRates,
+  tr: Traffic,
+  tokens: number,
+  seqs: number,
+): number {
+  const flops =
+    (2 * (m.active - embedOnly(m)) * tokens * seqs +
+      2 * m.attnLayers * tokens * tokens * m.attnWidth * seqs +
+      m.recurrentFlopsPerToken * tokens * seqs) /
+    o.tp;
+  const ubatches = FRAMEWORKS[o.framework].layerOffload ? Math.ceil((tokens * seqs) / 512) : 0;
+  return (
+    flops / (gemmRate(tr.q, r) * shapeFactor(tokens * seqs, m.hidden / o.tp)) +
+    (tr.linearRead * tr.wb) / o.tp / r.mem +
+    (ubatches * tr.host) / r.host
+  );
+}
+
+/** The mat-vecs of one decode step, per layer and the output head (rows x cols, counted per step). */
+function stepMatVecs(m: ModelFacts): MatVec[] {
+  const L = m.layers;
+  return [
+    { rows: m.attnWidth, cols: m.hidden, count: L },
+    { rows: m.kvWidth, cols: m.hidden, count: 2 * L },
+    { rows: m.hidden, cols: m.attnWidth, count: L },
+    { rows: m.ffn, cols: m.hidden, count: m.gated ? 2 * L : L },
+    { rows: m.hidden, cols: m.ffn, count: L },
+    { rows: m.vocab, cols: m.hidden, count: m.lmHead > 0 ? 1 : 0 },
+  ];
+}
+
+/**
+ * A llama.cpp build before PR #10318 multiplies F16 weights at batch 1 in dmmv, whose last wave of rows per
+ * matrix is latency-bound (matvec-tail.ts). Only where the timing says so (TimeOptions.f16MatVec), on one GPU
+ * holding every layer, for a dense model.
+ */
+function dmmvTail(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  tr: Traffic,
+): number {
+  const on =
+    t.f16MatVec === 'dmmv' &&
+    o.framework === 'llama.cpp' &&
+    o.weights === 'fp16' &&
+    o.batch === 1 &&
+    o.tp === 1 &&
+    m.experts <= 1 &&
+    tr.host === 0;
+  return on && r.dmmv ? dmmvTailSeconds(stepMatVecs(m), r.mem, r.dmmv.slots, r.dmmv.latency) : 0;
+}
+
+export function decodeStep(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  detail = true,
+  ctx = o.seq,
+): DecodeTime {
+  const B = o.batch;
+  const tp = o.tp;
+  const tr = decodeTraffic(m, o, t, r, B, ctx);
+  const weightT = tr.weightGpu / r.mem + dmmvTail(m, o, t, r, tr);
+  const kvT = tr.kvGpu / r.mem;
+  const flops =
+    (2 * (m.active - embedOnly(m)) * B) / tp +
+    (4 * m.attnLayers * ctx * m.attnWidth * B + m.recurrentFlopsPerToken * B) / tp;
+  const computeT = flops / gemmRate(tr.q, r);
+  const memT = weightT + kvT;
+  const core = Math.max(memT, computeT);
+  const host = decodeHost(m, o, tr.q);
+  const tpT = decodeTpSeconds(m, o, B, r);
+  // Host-RAM layers run after the GPU's, at host bandwidth; the engine's per-step scheduling/sampling adds on.
+  const fw = FRAMEWORKS[o.framework];
+  // A forward-pass-only timing (llama-bench) leaves out the server loop and the sampling.
+  const loop = t.decodeOnly ? 0 : 1;
+  const hostT =
+    tr.host / HOST_DECODE_BYTES_PER_S +
+    loop * (fw.stepHostSeconds ?? 0) +
+    (t.serialScheduler ? (fw.serialStepHostSeconds ?? 0) : 0) +
+    loop * (fw.seqHostSeconds ?? 0) * B;
+  const step = Math.max(core, host.dispatch) + host.gaps + host.fixed + tpT + hostT;
+  const overhead = step - core - tpT; // the host's share the GPU's work does not hide
+  if (!detail)
+    return {
+      stepSeconds: step,
+      tokensPerSecond: B / step,
+      prefillSeconds: 0,
+      phases: EMPTY,
+      bound: 'memory',
+      flopsPerGpu: flops,
+    };
+  const phases = new Float64Array(DECODE_PHASES.length);
+  phases[DPH['decode-weights']] = memT >= computeT ? weightT : computeT * (weightT / memT);
+  phases[DPH['decode-kv']] = memT >= computeT ? kvT : computeT * (kvT / memT);
+  phases[DPH['tensor-parallel']] = tpT;
+  phases[DPH.overhead] = overhead;
+  const prefill = prefillTime(m, o, r, tr, ctx, B);
+  phases[DPH.prefill] = prefill;
+  return {
+    stepSeconds: step,
+    tokensPerSecond: B / step,
+    prefillSeconds: prefill,
+    phases,
+    bound: argmaxBound(computeT > memT ? computeT : 0, computeT > memT ? 0 : memT, tpT, overhead),
+    flopsPerGpu: flops,
+  };
+}
+
+/**
+ * Per request under continuous batching (vLLM/SGLang chunked prefill mixes prompts into decode steps:
+ * https://docs.vllm.ai/en/latest/configuration/optimization.html): time to first token = its prompt's prefill
+ * (compute-bound) plus the decode step it rides with; time per output token = a decode step of the batch at
+ * its mean context (prompt + half the output), plus the batch's share of the prefills that interrupt it (each
+ * of the B sequences is replaced, and its successor prefilled, once per output length).
+ */
+export function servingTime(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+): { ttft: number; tpot: number } {
+  const prompt = promptTokensOf(o);
+  const out = Math.max(1, o.seq - prompt);
+  const meanCtx = meanContextOf(o);
+  const step = decodeStep(m, o, t, r, false, meanCtx).stepSeconds;
+  // Prefix caching: the cached share of the prompt is not prefilled again (its attention reads not counted).
+  const fresh = Math.max(1, Math.round(prompt * (1 - (o.prefixCacheFraction ?? 0))));
+  const prefill = prefillTime(m, o, r, decodeTraffic(m, o, t, r, 1, prompt), fresh, 1);
+  return { ttft: prefill + step, tpot: step + (prefill * o.batch) / out };
+}
+
+/**
+ * A static batch, as vLLM's benchmark_latency and SGLang's bench_one_batch time it: the batch's prompts are
+ * prefilled in one step, which samples each sequence's first token, then the other output tokens take one
+ * decode step each at the batch's mean context (benchmarks/benchmark_latency.py: llm.generate of `batch`
+ * prompts with ignore_eos, max_tokens = output_len).
+ */
+export function staticBatchSeconds(
+  arch: Arch,
+  o: EstimateOptions,
+  gpu: Gpu,
+  t: TimeOptions,
+): number {
+  const m = modelFacts(arch);
+  const r = gpuRates(gpu, t);
+  const prompt = promptTokensOf(o);
+  const out = Math.max(1, o.seq - prompt);
+  const tr = decodeTraffic(m, o, t, r, o.batch, prompt);
+  const step = decodeStep(m, o, t, r, false, meanContextOf(o)).stepSeconds;
+  return prefillTime(m, o, r, tr, prompt, o.batch) + (out - 1) * step;
+}

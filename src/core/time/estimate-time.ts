@@ -1,0 +1,124 @@
+/** The contract's `time` object: the step or decode time of one configuration on one GPU. */
+import type { Arch } from '../model/arch.js';
+import { towerTime } from './vision.js';
+import type { Gpu } from '../../schema/gpu.js';
+import { type EstimateOptions } from '../../schema/estimate.js';
+import { type Interconnect, type QuantFormat, type TimeOptions } from '../../schema/time.js';
+import { decodeStep, kernelOn, servingTime } from './decode.js';
+import { defaultInterconnect, defaultQuantFormat, gpuRates } from './hardware.js';
+import { DECODE_PHASES, TRAIN_PHASES, modelFacts } from './model-facts.js';
+import type { Bound } from './model-facts.js';
+import { trainStep } from './train-step.js';
+import { trainWork } from './train-work.js';
+import type { MoeDispatch } from './train-work.js';
+
+// ---------------------------------------------------------------------------------------------
+// The contract's `time` object.
+
+export interface TimeResult {
+  stepSeconds: number;
+  tokensPerSecondPerGpu: number;
+  mfu: number;
+  bound: Bound;
+  /** Inference: tokens generated per second by one replica, summed over the batch. */
+  decodeTokensPerSecond?: number;
+  /** Inference: a request's time to first token and time per output token under the batch (servingTime). */
+  ttftSeconds?: number;
+  tpotSeconds?: number;
+  /** Seconds per step by phase (training: per optimizer step; inference: per decode step + prefill). */
+  phases: { phase: string; seconds: number }[];
+  /** The time settings used (flags or their defaults). */
+  settings: TimeOptions & { quantFormat: QuantFormat | null; interconnect: Interconnect };
+  /** Dense 16-bit tensor TFLOPS: the GPU's spec and what it sustains at its board power and power limit. */
+  tensorTflops: { spec: number; sustained: number };
+  /**
+   * MoE models only: how the engine runs the routed experts (its profile's moeDispatch), the expert-parallel
+   * degree used (1: the contract has no expert-parallel flag), the experts hit per layer per micro-batch, and
+   * the seconds per step the per-expert loop costs over one grouped GEMM per layer (0 when grouped).
+   */
+  moe?: {
+    dispatch: MoeDispatch;
+    expertParallel: number;
+    expertsHitPerLayer: number;
+    loopSeconds: number;
+    /** Seconds per step PEFT's ParamWrapper adds (LoRA on fused experts: ΔW, W + ΔW, its weight gradient). */
+    adapterDeltaSeconds: number;
+  };
+}
+
+export const round = (x: number, d = 4) => Number(x.toPrecision(d));
+
+/** Time of one configuration on one GPU type: the same trainWork/trainStep/decodeStep the planner calls. */
+export function estimateTime(arch: Arch, o: EstimateOptions, gpu: Gpu, t: TimeOptions): TimeResult {
+  const m = modelFacts(arch);
+  const r = gpuRates(gpu, t);
+  const settings = {
+    ...t,
+    quantFormat: kernelOn(t.quantFormat ?? defaultQuantFormat(o), o, r),
+    interconnect: t.interconnect ?? defaultInterconnect(gpu),
+  } as TimeResult['settings'];
+  const tensorTflops = { spec: r.spec16, sustained: round(r.sustained16) };
+  if (o.method === 'inference') {
+    const d = decodeStep(m, o, t, r);
+    const sv = servingTime(m, o, t, r);
+    // The vision tower encodes a request's images before its prefill (time/vision.ts): in its TTFT, and a
+    // phase of its own for the batch's images.
+    const tower = towerTime(arch, o, r);
+    const towerOne = towerTime(arch, o, r, 1);
+    const phases = DECODE_PHASES.map((p, i) => ({
+      phase: p as string,
+      seconds: round(d.phases[i]!),
+    }));
+    if (tower) phases.push({ phase: 'vision-encoder', seconds: round(tower.seconds) });
+    return {
+      stepSeconds: round(d.stepSeconds),
+      tokensPerSecondPerGpu: round(d.tokensPerSecond / o.tp),
+      mfu: round(d.flopsPerGpu / d.stepSeconds / r.peak16, 3),
+      bound: d.bound,
+      decodeTokensPerSecond: round(d.tokensPerSecond),
+      ttftSeconds: round(sv.ttft + (towerOne?.seconds ?? 0)),
+      tpotSeconds: round(sv.tpot),
+      phases,
+      settings,
+      tensorTflops,
+    };
+  }
+  const w = trainWork(m, o, t);
+  const phases = new Float64Array(TRAIN_PHASES.length);
+  const bound = { value: 'compute' as Bound };
+  const lmStep = trainStep(w, r, phases, bound);
+  // The vision tower's forward (and backward when it takes part) per micro-batch (time/vision.ts).
+  const tower = towerTime(arch, o, r);
+  const step = lmStep + (tower ? tower.seconds * w.microBatches : 0);
+  const tps = w.tokensPerStep / step / o.gpus;
+  const towerFlopsPerSecond = tower ? (tower.modelFlops * w.microBatches) / step : 0;
+  const moe =
+    m.experts > 1
+      ? {
+          dispatch: w.moeDispatch,
+          expertParallel: 1,
+          expertsHitPerLayer: round(w.expertsHit, 3),
+          loopSeconds:
+            w.moeDispatch === 'loop'
+              ? round(lmStep - trainStep(trainWork(m, o, t, 'grouped'), r))
+              : 0,
+          adapterDeltaSeconds:
+            w.deltaFwdBytes > 0
+              ? round(lmStep - trainStep(trainWork(m, o, t, w.moeDispatch, false), r))
+              : 0,
+        }
+      : undefined;
+  return {
+    stepSeconds: round(step),
+    tokensPerSecondPerGpu: round(tps),
+    mfu: round((w.modelFlopsPerToken * tps + towerFlopsPerSecond) / r.peak16, 3),
+    bound: bound.value,
+    phases: [
+      ...TRAIN_PHASES.map((p, i) => ({ phase: p as string, seconds: round(phases[i]!) })),
+      { phase: 'vision-encoder', seconds: tower ? round(tower.seconds * w.microBatches) : 0 },
+    ].filter((p) => p.seconds > 0),
+    settings,
+    tensorTflops,
+    ...(moe ? { moe } : {}),
+  };
+}

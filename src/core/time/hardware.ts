@@ -1,0 +1,221 @@
+/** GPU and rig facts the time model reads: achievable compute, memory and link rates at a power limit. */
+import { FRAMEWORKS } from '../memory/frameworks.js';
+import { dmmvResidency } from './matvec-tail.js';
+import type { Gpu } from '../../schema/gpu.js';
+import { isGguf, type EstimateOptions } from '../../schema/estimate.js';
+import {
+  QUANT_FORMATS_FOR,
+  type Interconnect,
+  type QuantFormat,
+  type TimeOptions,
+} from '../../schema/time.js';
+
+// ---------------------------------------------------------------------------------------------
+// Options the time model reads beside the estimate contract (docs/DESIGN.md "Time").
+
+/** The engine's usual kernel family for a quantized dtype (its memory profile, engines/<engine>/memory.ts). */
+export function defaultQuantFormat(o: EstimateOptions): QuantFormat | null {
+  if (!(o.weights in QUANT_FORMATS_FOR)) return null;
+  const fw = FRAMEWORKS[o.framework];
+  const own = fw.quantFormatFor?.[o.weights];
+  if (own) return own;
+  if (isGguf(o.weights)) return 'gguf';
+  // fp8 / FP4 weights run through an engine's own kernels only (else timed as their bytes at full bandwidth).
+  if (o.weights === 'fp8' || o.weights === 'mxfp4' || o.weights === 'nvfp4') return null;
+  return o.weights === 'int4' ? fw.int4QuantFormat : fw.quantFormat;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hardware facts (from catalogs/gpus), per GPU and rig.
+
+/** Per-GPU rates the phases need, already scaled by the power limit. */
+export interface GpuRates {
+  /** Achievable dense 16-bit tensor FLOP/s on large GEMMs. */
+  gemm16: number;
+  /** Achievable fp32 FLOP/s (no TF32: PyTorch's default, torch.backends.cuda.matmul.allow_tf32=False). */
+  gemm32: number;
+  /** Achievable FLOP/s of fused (flash) attention. */
+  attn: number;
+  /** Achievable memory bandwidth, B/s. */
+  mem: number;
+  /** Dense 16-bit peak at the power limit (MFU denominator). */
+  peak16: number;
+  /** Collective bus bandwidth within a node for a group of 2 and of more GPUs, B/s. */
+  intraPair: number;
+  intraMany: number;
+  /** Host link (PCIe) per GPU, B/s. */
+  host: number;
+  interNode: number;
+  gpusPerNode: number;
+  hopper: boolean;
+  /** FP8 tensor cores (compute capability 8.9+): W8A8 GEMMs run at twice the 16-bit rate. */
+  fp8: boolean;
+  /** Compute capability (0: not CUDA): which kernels a serving engine picks. */
+  cc: number;
+  /** Dense 16-bit TFLOPS: the catalog spec, and what the card sustains at its power (power wall, limit). */
+  spec16: number;
+  sustained16: number;
+  /** llama.cpp dmmv block slots and DRAM latency (matvec-tail.ts); null where the card is not covered. */
+  dmmv: { slots: number; latency: number } | null;
+}
+
+// Large bf16 GEMMs of transformer shapes reach ~75-85% of the dense peak on A100 (~250 of 312 TFLOPS, NVIDIA
+// "Matrix Multiplication Background", https://docs.nvidia.com/deeplearning/performance/dl-performance-matrix-multiplication/);
+// H100 SXM cuBLAS bf16 ~600-700 of 989 TFLOPS (clocks drop under sustained tensor load): 0.8 / 0.65.
+const GEMM_EFF_AMPERE = 0.8;
+const GEMM_EFF_HOPPER = 0.65;
+// ROCm hipBLASLt reaches about half of MI300X's dense peak in practice (SemiAnalysis MI300X vs H100, 2024): assumed 0.55.
+const GEMM_EFF_AMD = 0.55;
+// Apple MPS: no published tensor-core path; assumed 0.5 of the fp32 rate.
+const GEMM_EFF_APPLE = 0.5;
+// FlashAttention-2 reaches 50-73% of peak on A100 (arXiv:2307.08691 abstract) and only 35% on H100
+// (FlashAttention-3, arXiv:2407.08608 abstract); PyTorch SDPA dispatches to the same FA2 kernels.
+const ATTN_EFF_AMPERE = 0.55;
+const ATTN_EFF_HOPPER = 0.35;
+// Streaming kernels reach ~80-90% of peak DRAM bandwidth (STREAM-like copies; Databricks MBU 0.5-0.8 end to end
+// for decode, https://www.databricks.com/blog/llm-inference-performance-engineering-best-practices): assumed 0.85.
+const MEM_EFF = 0.85;
+// NCCL all-reduce bus bandwidth ~ 0.75-0.8 of the per-direction NVLink rate (nccl-tests on DGX A100 ~230 of
+// 300 GB/s); Calculon a100_80g.json uses 0.6 NVLink / 0.9 InfiniBand.
+const NVLINK_EFF = 0.75;
+const NET_EFF = 0.9;
+// PCIe DMA reaches ~80% of the x16 link rate (25-26 of 32 GB/s on Gen4, bandwidthTest): assumed 0.8.
+const PCIE_EFF = 0.8;
+
+/** PCIe x16 GB/s per direction by generation. */
+export function pcieGBps(pcie: string): number {
+  const m = /PCIe\s*(\d)/i.exec(pcie);
+  const gen = m ? Number(m[1]) : 4;
+  const lanes = /x8\b/i.test(pcie) ? 0.5 : 1;
+  return (gen >= 6 ? 128 : gen === 5 ? 64 : gen === 4 ? 32 : gen === 3 ? 16 : 8) * lanes;
+}
+
+/** NVLink through NVSwitch joins the whole node (SXM / OAM boards); bridges join pairs of cards. */
+export const nvSwitched = (g: Gpu): boolean => /SXM|OAM|superchip/i.test(g.formFactor ?? '');
+
+/**
+ * Throughput kept under a GPU power limit (fraction of board power), by what bounds the work.
+ * Compute-bound: Puget 4x3090 at 280/350 W keeps >95%; qwertyforce 3090 ViT: 0.58 -> 0.90
+ * (https://www.pugetsystems.com/labs/hpc/quad-rtx3090-gpu-wattage-limited-maxq-tensorflow-performance-1974/,
+ * https://blog.qwertyforce.dev/posts/optimal_power_limit). Bandwidth-bound decode tolerates deeper caps
+ * (RTX 3090 llama.cpp at 280 W: <1% loss, https://jeanfbrito.github.io). Linear between rows.
+ */
+const POWER_CURVE_COMPUTE = [0.3, 0.45, 0.5, 0.75, 0.6, 0.85, 0.7, 0.91, 0.85, 0.965, 1, 1];
+const POWER_CURVE_MEMORY = [0.3, 0.6, 0.5, 0.85, 0.6, 0.925, 0.7, 0.955, 0.85, 1, 1, 1];
+
+export function powerKeep(fraction: number, boundBy: 'compute' | 'memory'): number {
+  const t = boundBy === 'compute' ? POWER_CURVE_COMPUTE : POWER_CURVE_MEMORY;
+  if (fraction >= 1) return 1;
+  if (fraction <= t[0]!) return t[1]!;
+  for (let i = 2; i < t.length; i += 2) {
+    const x = t[i]!;
+    if (fraction <= x) {
+      const x0 = t[i - 2]!;
+      const y0 = t[i - 1]!;
+      return y0 + ((t[i + 1]! - y0) * (fraction - x0)) / (x - x0);
+    }
+  }
+  return 1;
+}
+
+/**
+ * Sustained tensor throughput per watt of board power of each architecture, from its flagship at spec: a card
+ * whose spec TFLOPS exceed board power x this ratio cannot hold its boost clock under GEMM load (workstation
+ * and low-power parts). Datacenter flagships are specified at the rate they train at. For the GeForce dies
+ * (GA102, AD102, GB202) the flagship's basis is its dense bf16 rate with fp32 accumulation, the rate PyTorch's
+ * bf16 matmuls run at on GeForce and the one our 3090/4090 throughput cases are matched at: the professional
+ * cards on those dies are specified at twice that per clock but get no more power per FLOP. In the fsdp_qlora
+ * benchmark an RTX 6000 Ada (300 W, 364 TFLOPS spec) trained Llama-2-70B QLoRA at 179-181 tokens/s per GPU, a
+ * 4090 (450 W, 165 TFLOPS spec) the same model at 238 (github.com/AnswerDotAI/fsdp_qlora benchmarks_03_2024.md).
+ */
+const TFLOPS_PER_WATT: readonly [RegExp, number][] = [
+  [/GA100/, 312 / 400], // A100 SXM 312 TFLOPS at 400 W (A100 datasheet)
+  [/GA10[2-7]/, 71 / 350], // RTX 3090: 71 TFLOPS bf16, fp32 accumulate, at 350 W (GA102 whitepaper)
+  [/Ada Lovelace/, 165.2 / 450], // RTX 4090: 165 TFLOPS bf16, fp32 accumulate, at 450 W (Ada whitepaper)
+  [/Hopper/, 989.4 / 700], // H100 SXM: 989 TFLOPS bf16 at 700 W (H100 datasheet)
+  [/Blackwell \(GB2/, 209.5 / 575], // RTX 5090: 209.5 TFLOPS bf16, fp32 accumulate, at 575 W (Blackwell whitepaper)
+  [/Blackwell/, 2250 / 1000], // B200: 2.25 PFLOPS bf16 at 1000 W (HGX B200 datasheet)
+  [/Volta/, 125 / 300], // V100 SXM2: 125 TFLOPS at 300 W
+  [/Turing/, 130 / 280], // Titan RTX: 130 TFLOPS at 280 W (full-rate fp32 accumulate)
+];
+
+// Flagships hold their spec clock on GEMMs at ~85% of board power (H100 SXM LLM training draws ~550-650 of 700 W
+// in public nvidia-smi logs): assumed 1/0.85.
+const FLAGSHIP_HEADROOM = 1 / 0.85;
+
+/** Dense 16-bit TFLOPS a card can sustain at its board power (or at `fraction` of it under a power limit). */
+function sustainedTflops(g: Gpu, spec: number, fraction = 1): number {
+  if (g.vendor !== 'nvidia' || !g.boardPowerW) return spec;
+  for (const [re, perW] of TFLOPS_PER_WATT)
+    if (re.test(g.architecture))
+      return Math.min(spec, FLAGSHIP_HEADROOM * perW * g.boardPowerW * fraction);
+  return spec;
+}
+
+function isHopperClass(g: Gpu): boolean {
+  return /Hopper|Blackwell \(GB1/i.test(g.architecture);
+}
+
+/**
+ * The link assumed when --interconnect is not given: NVLink where it is part of the server (SXM boards,
+ * NVSwitch, NVL pairs sold bridged); PCIe for consumer and workstation cards, whose NVLink bridge is an
+ * optional accessory most multi-card rigs lack (the RTX 40 series and RTX 6000 Ada dropped it altogether).
+ */
+export function defaultInterconnect(g: Gpu): Interconnect {
+  if (!g.interconnect.nvlinkGBps) return 'pcie';
+  return g.category === 'consumer' || g.category === 'workstation' ? 'pcie' : 'nvlink';
+}
+
+/** Rates of one GPU on one rig at a power limit. */
+export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
+  const hopper = isHopperClass(g);
+  const eff =
+    g.vendor === 'apple'
+      ? GEMM_EFF_APPLE
+      : g.vendor === 'amd'
+        ? GEMM_EFF_AMD
+        : hopper
+          ? GEMM_EFF_HOPPER
+          : GEMM_EFF_AMPERE;
+  const tf = g.tflops;
+  // Apple catalog entries carry no TFLOPS: ~27 fp32 TFLOPS class (M2 Ultra GPU spec), assumed for all.
+  const spec16 = tf.bf16 ?? tf.fp16 ?? tf.fp32 ?? 27;
+  const p16 = sustainedTflops(g, spec16) * 1e12;
+  const p32 = (tf.fp32 ?? tf.bf16 ?? 27) * 1e12;
+  // Under a power limit a card keeps the share of its throughput the published curve gives, and never more
+  // than its power wall allows: a flagship that needs its board power for spec clocks (sustainedTflops) loses
+  // in proportion below that (H100 at torchtitan's default 500 W of 700 W keeps 0.84, not the curve's 0.92).
+  const kc = Math.min(
+    powerKeep(t.powerLimit, 'compute'),
+    sustainedTflops(g, spec16, t.powerLimit) / sustainedTflops(g, spec16),
+  );
+  const km = powerKeep(t.powerLimit, 'memory');
+  const pcie = pcieGBps(g.interconnect.pcie) * 1e9;
+  const nvlink = (g.interconnect.nvlinkGBps ?? 0) * 0.5e9; // spec totals are bidirectional
+  const useNvlink = (t.interconnect ?? defaultInterconnect(g)) === 'nvlink' && nvlink > 0;
+  // Without P2P NCCL bounces through host memory: about half the PCIe rate (NVIDIA/nccl issue #1127,
+  // https://github.com/NVIDIA/nccl/issues/1127). GeForce cards have no PCIe P2P in the stock driver; a
+  // GeForce `p2p` is the NVLink bridge's (catalog rtx-3090 notes), so it does not apply over PCIe.
+  const pcieP2p = g.interconnect.p2p && g.category !== 'consumer';
+  const pcieBus = (pcieP2p ? pcie : pcie / 2) * PCIE_EFF;
+  const nvBus = nvlink * NVLINK_EFF;
+  return {
+    gemm16: p16 * eff * kc,
+    gemm32: p32 * eff * kc,
+    attn: p16 * (hopper ? ATTN_EFF_HOPPER : ATTN_EFF_AMPERE) * kc,
+    mem: g.memoryBandwidthGBps * 1e9 * MEM_EFF * km,
+    peak16: spec16 * 1e12 * kc,
+    spec16,
+    sustained16: (p16 * kc) / 1e12,
+    intraPair: useNvlink ? nvBus : pcieBus,
+    // Consumer/workstation NVLink bridges join pairs: a ring over 3+ cards crosses PCIe.
+    intraMany: useNvlink && nvSwitched(g) ? nvBus : pcieBus,
+    host: pcie * PCIE_EFF,
+    interNode: t.interNodeGBps * 1e9 * NET_EFF,
+    gpusPerNode: t.gpusPerNode,
+    hopper,
+    fp8: g.supportsFp8 === true,
+    cc: g.computeCapability ? Number(g.computeCapability) : 0,
+    dmmv: dmmvResidency(g),
+  };
+}

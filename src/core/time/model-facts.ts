@@ -1,0 +1,174 @@
+/** Model facts the time model reads (GPU-independent, computed once per model), and the phase names. */
+import type { Arch } from '../model/arch.js';
+import { valueBytes } from '../model/dtypes.js';
+import { ligerPatches } from '../engines/hf/liger.js';
+import { type EstimateOptions } from '../../schema/estimate.js';
+
+// ---------------------------------------------------------------------------------------------
+// Model facts (GPU-independent, computed once per model).
+
+export interface ModelFacts {
+  layers: number;
+  hidden: number;
+  /** heads x head dim (query width). */
+  attnWidth: number;
+  /** kv heads x head dim. */
+  kvWidth: number;
+  heads: number;
+  ffn: number;
+  gated: boolean;
+  causal: boolean;
+  rms: boolean;
+  norms: number;
+  vocab: number;
+  /** Linear weight elements a token passes through (MoE: topK experts). */
+  linearActive: number;
+  /** All linear weight elements (what is stored / gathered). */
+  linearTotal: number;
+  /** Routed-expert weights per layer (one expert) and the expert counts; 0 for dense. */
+  expertWeightsPerLayer: number;
+  experts: number;
+  topK: number;
+  /** Layers with routed experts, the routed linears per expert (gate, up, down) and one expert's width. */
+  moeLayers: number;
+  expertLinears: number;
+  expertFfn: number;
+  /** Linear modules per layer (kernel counts, LLM.int8 overhead). */
+  linearsPerLayer: number;
+  /** Output-projection matmul weights (vocab x hidden, tied or not; 0 for encoders). */
+  lmHead: number;
+  /** Parameters of the model (all) and active per token. */
+  total: number;
+  active: number;
+  /** Liger patches this model type (use_liger_kernel is a no-op otherwise: engines/hf/liger.ts). */
+  liger: boolean;
+  /** Layers with softmax attention (all but linear-attention / SSM layers). */
+  attnLayers: number;
+  /** Linear-attention layers: FLOPs per token (all of them). */
+  recurrentFlopsPerToken: number;
+  /** The architecture whose cache layout decode reads (kv-layout.ts decodeCacheBytes). */
+  arch: Arch;
+  /** The config's model_type (per-model-class kernels: the engine profile's moeDense). */
+  modelType: string;
+}
+
+export function modelFacts(arch: Arch): ModelFacts {
+  let layers = 0;
+  let linearActive = 0;
+  let linearTotal = 0;
+  let expertW = 0;
+  let experts = 0;
+  let topK = 0;
+  let linearsPerLayer = 0;
+  let otherTotal = 0;
+  let moeLayers = 0;
+  let expertLinears = 0;
+  let expertFfn = 0;
+  let recurrentLayers = 0;
+  let recurrentFlops = 0;
+  for (const g of arch.groups) {
+    otherTotal += g.count * g.otherParamsPerLayer;
+    if (g.name === 'vision') {
+      // The vision tower runs over image patches, not the tokens: stored, not per token (time/vision.ts).
+      for (const l of g.linears) linearTotal += g.count * l.inFeatures * l.outFeatures * l.copies;
+      continue;
+    }
+    layers += g.count;
+    const r = g.recurrent;
+    if (r) {
+      recurrentLayers += g.count;
+      // Chunkwise linear attention: intra-chunk QK^T and AV over C tokens, inter-chunk q.S and the k^T v state
+      // update, 2 H (C (dk + dv) + 2 dk dv) FLOPs per token (Yang et al. 2024, GLA §3.2: O(LCd + Ld^2)); Mamba2's
+      // chunked SSD is the same form with d_state as dk and head_dim as dv (Dao & Gu 2024, arXiv 2405.21060 §6).
+      recurrentFlops +=
+        g.count * 2 * r.heads * (r.chunk * (r.keyDim + r.valueDim) + 2 * r.keyDim * r.valueDim);
+    }
+    for (const l of g.linears) {
+      const w = l.inFeatures * l.outFeatures;
+      linearActive += g.count * w * l.activeCopies;
+      linearTotal += g.count * w * l.copies;
+      // One expert's weights summed over this group's layers (averaged per MoE layer below).
+      if (l.copies > 1) expertW += g.count * w;
+      linearsPerLayer = Math.max(linearsPerLayer, g.linears.length);
+    }
+    if (g.experts > 1) {
+      experts = g.experts;
+      topK = g.topK;
+      moeLayers += g.count;
+      expertLinears = g.linears.filter((l) => l.copies > 1).length;
+      expertFfn = g.ffn;
+    }
+  }
+  const g0 = arch.groups[0];
+  const lmHead = arch.kind === 'encoder' ? 0 : arch.vocab * arch.hidden;
+  const total = arch.embedParams + arch.lmHeadParams + linearTotal + otherTotal + arch.otherParams;
+  return {
+    layers,
+    hidden: arch.hidden,
+    attnWidth: g0 ? g0.heads * g0.headDim : arch.hidden,
+    kvWidth: g0 ? g0.kvHeads * g0.headDim : arch.hidden,
+    heads: g0?.heads ?? 1,
+    ffn: g0?.ffn ?? 4 * arch.hidden,
+    gated: g0?.gated ?? false,
+    causal: g0?.causal ?? true,
+    rms: g0?.norm === 'rms',
+    norms: g0?.normsPerLayer ?? 2,
+    vocab: arch.vocab,
+    linearActive,
+    linearTotal,
+    // Per MoE layer and expert: an architecture split into several layer groups (gpt-oss's sliding and full
+    // attention layers) must not count each group's experts once per group.
+    expertWeightsPerLayer: moeLayers > 0 ? expertW / moeLayers : 0,
+    experts,
+    topK,
+    moeLayers,
+    expertLinears,
+    expertFfn,
+    linearsPerLayer,
+    lmHead,
+    total,
+    active: total - (linearTotal - linearActive),
+    liger: ligerPatches(arch.modelType),
+    modelType: arch.modelType,
+    attnLayers: layers - recurrentLayers,
+    recurrentFlopsPerToken: recurrentFlops,
+    arch,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Phases.
+
+export const TRAIN_PHASES = [
+  'forward',
+  'backward',
+  'recompute',
+  'dequantize',
+  'optimizer',
+  'gradient-reduce',
+  'parameter-gather',
+  'tensor-parallel',
+  'pipeline-bubble',
+  'offload',
+  'overhead',
+] as const;
+export const DECODE_PHASES = [
+  'prefill',
+  'decode-weights',
+  'decode-kv',
+  'tensor-parallel',
+  'overhead',
+] as const;
+export type TrainPhase = (typeof TRAIN_PHASES)[number];
+export type DecodePhase = (typeof DECODE_PHASES)[number];
+export type Bound = 'compute' | 'memory' | 'communication' | 'host';
+
+/** Bytes per stored weight element by dtype: the packed value, plus (4-bit formats) an fp32 absmax per
+ * block of 64 (QLoRA §2: 32/64 bits per parameter). */
+export function weightBytes(dtype: EstimateOptions['weights']): number {
+  const v = valueBytes(dtype);
+  // MXFP4: one byte of scale per 32 values; NVFP4: one per 16 (dtypes.ts); GGUF bpw include their scales.
+  if (dtype === 'mxfp4') return v + 1 / 32;
+  if (dtype === 'nvfp4') return v + 1 / 16;
+  return v === 0.5 ? v + 4 / 64 : v;
+}

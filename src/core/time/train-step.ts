@@ -1,0 +1,258 @@
+/** A training step's seconds by phase from its work and the GPU's rates, and what bounds it. */
+import type { GpuRates } from './hardware.js';
+import { TRAIN_PHASES } from './model-facts.js';
+import type { Bound, TrainPhase } from './model-facts.js';
+import {
+  ALLREDUCE_LATENCY_NVLINK,
+  ALLREDUCE_LATENCY_PCIE,
+  EAGER_OP_SECONDS,
+  FP32_ATTN_SHARE,
+  GRAPH_KERNEL_SECONDS,
+  GRAPH_TRAIN_KERNEL_FACTOR,
+  HOST_ADAM_BYTES_PER_S,
+  INT8_FORWARD_GEMM_SLOWDOWN,
+  LAST_BUCKET_BYTES,
+  NCCL_SM_SHARE,
+  STEP_OVERHEAD_SECONDS,
+} from './train-work.js';
+import type { TrainWork } from './train-work.js';
+
+/** Result of one step: seconds by phase and the bound. */
+export interface StepTime {
+  stepSeconds: number;
+  /** Seconds per step by phase, TRAIN_PHASES order. */
+  phases: Float64Array;
+  bound: Bound;
+}
+
+const PH = Object.fromEntries(TRAIN_PHASES.map((p, i) => [p, i])) as Record<TrainPhase, number>;
+
+/**
+ * Seconds per optimizer step on one GPU type. `phases` (length TRAIN_PHASES) is filled when given (the
+ * planner passes none and reads only the total: no allocation per candidate).
+ */
+/** Per-micro-batch times of one training step (scratch reused across calls: the search loop is hot). */
+interface StepTimes {
+  gemm: number;
+  attnRate: number;
+  hostPerOp: number;
+  fwdGpu: number;
+  fwd: number;
+  bwdGpu: number;
+  bwd: number;
+  rec: number;
+  deq: number;
+  compute: number;
+  dpLink: number;
+  gatherT: number;
+  perMicroComm: number;
+  exposedMicro: number;
+  exposedStep: number;
+  tpT: number;
+  offExposed: number;
+  zeroGather: number;
+  bubble: number;
+  opt: number;
+  hostOpt: number;
+}
+
+const scratch: StepTimes = {
+  gemm: 0,
+  attnRate: 0,
+  hostPerOp: 0,
+  fwdGpu: 0,
+  fwd: 0,
+  bwdGpu: 0,
+  bwd: 0,
+  rec: 0,
+  deq: 0,
+  compute: 0,
+  dpLink: 0,
+  gatherT: 0,
+  perMicroComm: 0,
+  exposedMicro: 0,
+  exposedStep: 0,
+  tpT: 0,
+  offExposed: 0,
+  zeroGather: 0,
+  bubble: 0,
+  opt: 0,
+  hostOpt: 0,
+};
+
+/** Forward, backward, recompute and dequantization of one micro-batch. */
+function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
+  const base = w.fp32 ? r.gemm32 : r.gemm16;
+  const gemm = base * w.shape;
+  const attnRate = w.fp32 ? r.gemm32 * FP32_ATTN_SHARE : r.attn;
+  // Routed-expert GEMMs at their own shape, never faster than reading the hit experts' weights.
+  const expertRate = base * w.expertShape;
+  const expertF = Math.max(w.expertFwdFlops / expertRate, w.expertWeightBytes / r.mem);
+  const expertB = Math.max(w.expertBwdFlops / expertRate, w.expertWeightBytes / r.mem);
+  // ParamWrapper's ΔW (an einsum over the rank: low arithmetic intensity) and W + ΔW: FLOPs or bytes.
+  const deltaF = Math.max(w.deltaFwdFlops / base, w.deltaFwdBytes / r.mem);
+  const deltaB = Math.max(w.deltaBwdFlops / base, w.deltaBwdBytes / r.mem);
+  const fwdGpu =
+    (w.fwdGemmFlops - w.expertFwdFlops) / gemm +
+    expertF +
+    deltaF +
+    w.fwdAttnFlops / attnRate +
+    w.fwdElemBytes / r.mem;
+  const hostPerOp = w.compiled
+    ? GRAPH_KERNEL_SECONDS * GRAPH_TRAIN_KERNEL_FACTOR
+    : EAGER_OP_SECONDS;
+  // CPU dispatch runs ahead of the GPU; a pass takes the longer of the two. An MoE loop syncs once per
+  // expert in forward (torch.nonzero): its dispatch adds to the expert work instead of hiding behind it.
+  const loopF = w.moeLoopOps * EAGER_OP_SECONDS;
+  const fwd =
+    w.moeLoopOps > 0
+      ? Math.max(fwdGpu - expertF, w.fwdOps * hostPerOp) + expertF + loopF
+      : Math.max(fwdGpu, w.fwdOps * hostPerOp);
+  const bwdGpu =
+    (w.bwdGemmFlops - w.expertBwdFlops) / gemm +
+    expertB +
+    deltaB +
+    w.bwdAttnFlops / attnRate +
+    (2 * w.fwdElemBytes) / r.mem;
+  const bwd = Math.max(bwdGpu, 2 * w.fwdOps * hostPerOp + 2 * loopF);
+  const rec = w.recomputeAttnOnly ? w.fwdAttnFlops / attnRate : w.recompute * fwd;
+  const deq =
+    w.dequantBytes / r.mem +
+    w.dequantSeconds +
+    (w.int8ForwardFlops * (INT8_FORWARD_GEMM_SLOWDOWN - 1)) / gemm;
+  s.gemm = gemm;
+  s.attnRate = attnRate;
+  s.hostPerOp = hostPerOp;
+  s.fwdGpu = fwdGpu;
+  s.fwd = fwd;
+  s.bwdGpu = bwdGpu;
+  s.bwd = bwd;
+  s.rec = rec;
+  s.deq = deq;
+  s.compute = fwd + bwd + rec + deq;
+}
+
+/** Communication and host transfers of a step, and what of them compute does not hide. */
+function commTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
+  const multiNode = w.gpus > r.gpusPerNode;
+  const dpGroupInNode = Math.min(w.dp, Math.max(1, Math.floor(r.gpusPerNode / (w.tp * w.pp))));
+  const intra = dpGroupInNode <= 2 ? r.intraPair : r.intraMany;
+  // Across nodes NCCL runs one ring/tree channel per NIC (one NIC per GPU on DGX/HGX nodes): every GPU
+  // of the node carries 1/k of the crossing traffic, so the group's bus bandwidth is the node's k NICs
+  // together, capped by the intra-node links (nccl-tests bus bandwidth,
+  // https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md; DGX A100 8x HDR ~ 180 GB/s busbw).
+  const dpLink = multiNode ? Math.min(intra, r.interNode * dpGroupInNode) : intra;
+  const latency =
+    intra === r.host || dpLink === r.interNode ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK;
+  // ZeRO-3 gathers: prefetched one unit ahead, hidden behind that micro-batch's compute except what exceeds it.
+  const gatherT = w.gatherBytes / dpLink;
+  const gradT = w.gradReduceBytes / dpLink;
+  const perMicroComm = gatherT + (w.gradReducePerMicro ? gradT : 0);
+  // What compute does not hide, plus what hiding costs: NCCL kernels run on SMs, so while a collective
+  // overlaps compute it slows that compute by the SMs it holds (NCCL_SM_SHARE).
+  const busy = s.fwd + s.bwd + s.rec;
+  s.exposedMicro =
+    Math.max(0, perMicroComm - busy) +
+    (w.gatherBytes > 0 ? gatherT / w.layers : 0) +
+    Math.min(perMicroComm, busy) * NCCL_SM_SHARE;
+  // DDP: one all-reduce per step, overlapped with the last micro-batch's backward except the last bucket.
+  const stepComm = w.gradReducePerMicro ? 0 : gradT;
+  s.exposedStep =
+    w.gradReduceBytes > 0 && !w.gradReducePerMicro
+      ? Math.max(0, stepComm - s.bwd) +
+        Math.min(stepComm, LAST_BUCKET_BYTES / dpLink) +
+        latency +
+        Math.min(stepComm, s.bwd) * NCCL_SM_SHARE
+      : 0;
+  const tpLink = w.tp > r.gpusPerNode ? r.interNode : w.tp <= 2 ? r.intraPair : r.intraMany;
+  s.tpT = w.tpBytes / tpLink + w.tpCalls * ALLREDUCE_LATENCY_NVLINK;
+  // Offload transfers are prefetched behind compute (FSDP CPU offload / torchtune activation offloading).
+  s.offExposed = Math.max(0, w.offloadBytes / r.host - s.compute);
+  s.dpLink = dpLink;
+  s.gatherT = gatherT;
+  s.perMicroComm = perMicroComm;
+  s.zeroGather = w.paramGatherAfterStep / dpLink;
+}
+
+/** The seconds of each phase of the step (shares of `total` that the text and JSON show). */
+function fillPhases(phases: Float64Array, w: TrainWork, s: StepTimes): void {
+  const m = w.microBatches;
+  const gatherShare = w.gatherBytes > 0 ? s.gatherT / s.perMicroComm : 0;
+  phases.fill(0);
+  phases[PH.forward] = m * s.fwd;
+  phases[PH.backward] = m * s.bwd;
+  phases[PH.recompute] = m * s.rec;
+  phases[PH.dequantize] = m * s.deq;
+  phases[PH.optimizer] = s.opt + s.hostOpt;
+  phases[PH['gradient-reduce']] =
+    s.exposedStep +
+    s.zeroGather +
+    (w.gradReducePerMicro ? m * Math.max(0, s.exposedMicro - s.exposedMicro * gatherShare) : 0);
+  phases[PH['parameter-gather']] = w.gatherBytes > 0 ? m * s.exposedMicro * gatherShare : 0;
+  phases[PH['tensor-parallel']] = m * s.tpT;
+  phases[PH['pipeline-bubble']] = s.bubble;
+  phases[PH.offload] = m * s.offExposed;
+  phases[PH.overhead] = STEP_OVERHEAD_SECONDS;
+}
+
+/** What bounds the step: compute, memory, communication or the host. */
+function boundOfStep(w: TrainWork, s: StepTimes, total: number): Bound {
+  const m = w.microBatches;
+  const fwdCompute = w.fwdGemmFlops / s.gemm + w.fwdAttnFlops / s.attnRate;
+  const bwdCompute = w.bwdGemmFlops / s.gemm + w.bwdAttnFlops / s.attnRate;
+  const computeT =
+    m *
+    (fwdCompute +
+      bwdCompute +
+      (w.recomputeAttnOnly ? s.rec : w.recompute * fwdCompute) +
+      (w.int8ForwardFlops * (INT8_FORWARD_GEMM_SLOWDOWN - 1)) / s.gemm);
+  const loopF = w.moeLoopOps * EAGER_OP_SECONDS;
+  const hostT =
+    s.hostOpt +
+    m * s.offExposed +
+    m * Math.max(0, w.fwdOps * s.hostPerOp - s.fwdGpu) * (loopF > 0 ? 0 : 1) +
+    m * loopF * (1 + (w.recomputeAttnOnly ? 0 : w.recompute)) +
+    m * Math.max(0, 2 * w.fwdOps * s.hostPerOp + 2 * loopF - s.bwdGpu) +
+    m * w.dequantSeconds;
+  const commT = m * (s.exposedMicro + s.tpT) + s.bubble + s.exposedStep + s.zeroGather;
+  const memT = total - computeT - hostT - commT - STEP_OVERHEAD_SECONDS;
+  return argmaxBound(computeT, memT, commT, hostT);
+}
+
+export function trainStep(
+  w: TrainWork,
+  r: GpuRates,
+  phases?: Float64Array,
+  bound?: { value: Bound },
+): number {
+  const s = scratch;
+  computeTimes(w, r, s);
+  commTimes(w, r, s);
+  const perMicro = s.compute + s.exposedMicro + s.tpT + s.offExposed;
+  const m = w.microBatches;
+  // 1F1B bubble: (p-1)/m of the ideal pipeline time (Narayanan et al. SC'21 §2.2).
+  s.bubble = w.pp > 1 ? ((w.pp - 1) / m) * (s.compute + s.tpT) : 0;
+  s.opt = w.optimizerBytes / r.mem;
+  const ranksPerNode = Math.min(w.gpus, r.gpusPerNode);
+  s.hostOpt = w.optimizerOnHost ? (w.hostOptimizerBytes * ranksPerNode) / HOST_ADAM_BYTES_PER_S : 0;
+  const total =
+    m * perMicro +
+    s.bubble +
+    s.opt +
+    s.hostOpt +
+    s.exposedStep +
+    s.zeroGather +
+    STEP_OVERHEAD_SECONDS;
+  if (phases) fillPhases(phases, w, s);
+  if (bound) bound.value = boundOfStep(w, s, total);
+  return total;
+}
+
+export function argmaxBound(compute: number, memory: number, comm: number, host: number): Bound {
+  let b: Bound = 'compute';
+  let best = compute;
+  if (memory > best) [b, best] = ['memory', memory];
+  if (comm > best) [b, best] = ['communication', comm];
+  if (host > best) b = 'host';
+  return b;
+}

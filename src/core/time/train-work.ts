@@ -1,0 +1,570 @@
+/** A training step's work by phase: FLOPs, bytes, kernels and collectives, per mechanism. */
+import { OPTIMIZER_PROFILES } from '../engines/optimizers.js';
+import { FRAMEWORKS } from '../memory/frameworks.js';
+import { FLOAT_BYTES } from '../model/dtypes.js';
+import { ligerChunkRows } from '../engines/hf/liger.js';
+import { shapeFactor } from './shape.js';
+import { type EstimateOptions } from '../../schema/estimate.js';
+import { type TimeOptions } from '../../schema/time.js';
+import { defaultQuantFormat } from './hardware.js';
+import { weightBytes } from './model-facts.js';
+import type { ModelFacts } from './model-facts.js';
+
+// HF eager decoder layer: ~45 PyTorch ops in forward (RMSNorm alone is 7: upcast, pow, mean, add, rsqrt,
+// mul, downcast; rotary ~10); backward launches about twice as many (assumed from the modeling_llama.py code).
+export const OPS_PER_LAYER_EAGER = 45;
+// torch.compile fuses the pointwise chains: ~10 kernels per layer (the 7 GEMMs, attention, 2 fused
+// norm/residual/activation kernels), counted from Inductor output of a Llama layer (assumed).
+export const OPS_PER_LAYER_COMPILED = 12;
+// Liger replaces each RMSNorm (7 ops) and the rotary embedding (~10) with one Triton kernel each and SiLU*up
+// (2) with one: 45 - 2*6 - 9 - 1 = 23 (counted from liger_kernel/transformers/monkey_patch.py
+// apply_liger_kernel_to_llama, commit ead96b6; residual adds and layout copies stay eager).
+const OPS_PER_LAYER_LIGER = 23;
+// PyTorch eager dispatch costs ~10 µs of CPU per op (python + dispatcher + launch); HF generate of
+// Llama-7B fp16 on an RTX 3090 takes 32.9 ms/token where 13.5 GB at 936 GB/s is ~17 ms
+// (bitsandbytes issue #347, https://github.com/bitsandbytes-foundation/bitsandbytes/issues/347).
+export const EAGER_OP_SECONDS = 10e-6;
+// A CUDA kernel launch inside a CUDA graph still leaves ~2-3 µs of GPU idle between small kernels
+// (Llama-3.1-8B decode step on H100: 8.4 ms eager vs 5.1 ms as a CUDA graph, https://cloudai.pt/tag/cuda-graphs/).
+export const GRAPH_KERNEL_SECONDS = 2.5e-6;
+// A compiled training step is not one CUDA graph (torch.compile's default mode launches each Inductor kernel,
+// and autograd runs forward and backward graphs apart): twice the decode gap per kernel (assumed).
+export const GRAPH_TRAIN_KERNEL_FACTOR = 2;
+// fp32 (no TF32) attention runs unfused math (SDPA has no fp32 flash kernel): half the fp32 GEMM rate (assumed).
+export const FP32_ATTN_SHARE = 0.5;
+// Elementwise traffic per token per layer (forward), in hidden-sized 16-bit tensors read+written outside
+// the GEMMs. Eager HF Llama: RMSNorm x2 (~8 passes each, fp32 upcast), residual adds, rotary (~6 passes
+// over q and k), SiLU*up (3 passes over ffn), layout copies; fused (compiled / fused-norm stacks): one
+// pass per norm, fused rotary and activation. Counted from transformers modeling_llama.py (assumed).
+function elemBytesPerTokenLayer(
+  m: ModelFacts,
+  compiled: boolean,
+  tp: number,
+  elemSize: number,
+  liger = false,
+): number {
+  const h = m.hidden;
+  const qk = (m.attnWidth + m.kvWidth) / tp;
+  const ffn = (m.ffn * (m.experts > 1 ? m.topK : 1)) / tp;
+  // Liger's RMSNorm, SwiGLU and RoPE kernels read and write each tensor once, like the compiled ones
+  // (liger_kernel/ops/rms_norm.py, swiglu.py, rope.py at commit ead96b6); residual adds and copies stay eager.
+  const fusedOps = compiled || liger;
+  const normPasses = fusedOps ? 2 : m.rms ? 8 : 2;
+  const norms = m.norms * normPasses * h;
+  const residual = compiled ? h : 2 * 3 * h;
+  const act = m.gated ? (fusedOps ? 3 : 5) * ffn : (compiled ? 2 : 2) * ffn;
+  const rotary = m.rms ? (fusedOps ? 2 : 6) * qk : 0;
+  const layout = compiled ? 0 : 2 * (m.attnWidth / tp + (2 * m.kvWidth) / tp);
+  return elemSize * (norms + residual + act + rotary + layout);
+}
+
+// The loss reads the logits in fp32 several times (upcast, log-softmax, gather, backward): ~16 B per
+// vocabulary entry per token unfused, ~8 B when chunked/compiled (assumed from the HF loss code).
+const LOSS_BYTES_EAGER = 16;
+const LOSS_BYTES_FUSED = 8;
+// Liger's fused linear cross-entropy with a trained output layer adds each chunk's V x H weight gradient into
+// grad_weight: torch.mm (write 2 B), .float() (read 2, write 4), += into the 16-bit grad_weight (read 4 + 2,
+// write 2) = 14 B per element per chunk; fp32 grad_weight uses addmm in place (read 4, write 4) = 8 B
+// (ops/fused_linear_cross_entropy.py, commit ead96b6).
+const LIGER_HEAD_GRAD_BYTES_16 = 14;
+const LIGER_HEAD_GRAD_BYTES_32 = 8;
+
+// bitsandbytes NF4 training dequantizes each frozen weight to bf16 before the matmul, per call: read 0.5 B,
+// write 2 B (bitsandbytes functional.dequantize_4bit); torchao NF4 without compile runs ~4 unfused torch ops
+// (PEFT 1,410 vs torchtune 465 tok/s on a 4090, github.com/BenjaminBossan/peft-experiments).
+const DEQUANT_BYTES_FUSED = 2.5;
+const DEQUANT_BYTES_EAGER_TORCHAO = 10;
+// LLM.int8 (bitsandbytes int8): per linear call, activation quantization, outlier split, int8 GEMM and fp16
+// outlier GEMM add ~8 small kernels; measured 3.7-6.7x slower than fp16 at 7-13B (T5-11B 43.5 vs 11.7 ms/token,
+// https://huggingface.co/blog/hf-bitsandbytes-integration; Llama-7B 154.6 vs 32.9 ms, bitsandbytes issue
+// #347; Baichuan2-13B 9.5 vs 35 tok/s, github.com/baichuan-inc/Baichuan2/issues/272): ~250 µs per linear call.
+export const INT8_LINEAR_SECONDS = 250e-6;
+// LLM.int8 training: the forward (and recompute) matmuls of frozen int8 weights run through the int8 path
+// (activation quantization, outlier split, igemmlt with layout transforms, fp16 outlier GEMM) while the
+// input-gradient matmul uses the dequantized weight. LoRA steps on int8 weights are measured 2-3x slower
+// than on fp16 at 7B (A5000, github.com/bitsandbytes-foundation/bitsandbytes/issues/465; >2x in
+// github.com/PhoebusSi/Alpaca-CoT/issues/26), which a forward GEMM ~4x slower than fp16 reproduces:
+// (4F + F) / 2F = 2.5 without recompute, (8F + F) / 3F = 3 with it.
+export const INT8_FORWARD_GEMM_SLOWDOWN = 4;
+// bitsandbytes 4-bit layers add ~4 python-level ops per linear call (quant-state lookups, dtype casts).
+const BNB4_EXTRA_OPS = 4;
+// Double quantization dequantizes the absmax first in every 4-bit call: dequantize_blockwise (an empty() and
+// its kernel) then `absmax += offset` (bitsandbytes 0.41 functional.py gemv_4bit / dequantize_4bit).
+const BNB4_DQ_EXTRA_OPS = 3;
+export const bnb4Ops = (o: EstimateOptions): number =>
+  BNB4_EXTRA_OPS + (o.doubleQuant ? BNB4_DQ_EXTRA_OPS : 0);
+
+// Optimizer step traffic per trainable parameter: each optimizer's row (engines/optimizers.ts stepTraffic).
+export const optimizerBytes = (o: EstimateOptions): number =>
+  OPTIMIZER_PROFILES[o.optimizer].stepTraffic(FLOAT_BYTES[o.optimizerStates]);
+// DeepSpeedCPUAdam / torch fused CPU AdamW stream ~28 B per parameter through host memory; a server node
+// sustains ~100 GB/s for it (ZeRO-Offload, arXiv:2101.06840 §5: CPU-Adam 5-7x over PyTorch, ~1 s per
+// billion-scale step on a DGX-2 node), shared by the node's ranks: assumed 100 GB/s per node.
+export const HOST_ADAM_BYTES_PER_S = 100e9;
+// FSDP CPU offload and torchtune step with torch.optim on the CPU, not DeepSpeedCPUAdam: the same paper
+// measures its CPU-Adam 5-7x faster than PyTorch's CPU Adam (§5), so a plain (for-loop / foreach) torch
+// step runs ~6x slower. AdamW is launched fused (Trainer adamw_torch_fused, torchtune fused: True), and
+// fused AdamW runs vectorized on the CPU too (https://pytorch.org/docs/stable/generated/torch.optim.AdamW.html,
+// `fused`: CUDA, CPU, MPS); torchtune's 70B full fine-tune "uses CPU offload with fused optimizer" at
+// 196 tokens/s per A100 (torchtune README), which a 6x slower step could not reach.
+const TORCH_CPU_ADAM_SLOWDOWN = 6;
+const fusedOnHost = (o: EstimateOptions) => o.framework === 'deepspeed' || o.optimizer === 'adamw';
+// DDP/FSDP overlap gradient communication with backward; the last bucket (25 MB, torch DDP
+// bucket_cap_mb default, https://pytorch.org/docs/stable/generated/torch.nn.parallel.DistributedDataParallel.html)
+// is exposed after the last layer's backward.
+export const LAST_BUCKET_BYTES = 25e6;
+// Share of the SMs an overlapped NCCL collective occupies: 24 CTAs of an H100's 132 SMs (nsys trace in
+// https://forums.developer.nvidia.com/t/compute-communication-overlap-causes-severe-gemm-performance-degradation-because-of-tail-effect/337991).
+export const NCCL_SM_SHARE = 24 / 132;
+// NCCL small-message all-reduce latency inside an NVLink node ~ 20-30 µs (nccl-tests all_reduce_perf on
+// 8x A100, 8 B-64 KB rows); PCIe rings ~ 2x (assumed).
+export const ALLREDUCE_LATENCY_NVLINK = 25e-6;
+export const ALLREDUCE_LATENCY_PCIE = 50e-6;
+// MoE experts run in a Python loop (engine profile moeDispatch 'loop'): each expert holding a routed token costs
+// its own kernels. transformers 4.57 Qwen3MoeSparseMoeBlock / MixtralSparseMoeBlock loop body: torch.where
+// (nonzero), the hidden-state gather, gate/up/down GEMMs, activation, gate*up, routing-weight gather and
+// multiply, dtype cast, index_add_: 10 ops (modeling_qwen3_moe.py @00d4b3d; torchtune/litgpt loops are alike;
+// transformers 5.x keeps it as experts_implementation="eager", its default being grouped_mm: engines/hf/memory.ts).
+const MOE_LOOP_OPS_PER_EXPERT = 10;
+// PEFT lora.Linear.forward per adapted linear: cast x to the adapter dtype, lora_A, lora_B, x scaling, add to
+// the base output (Linear.forward, https://github.com/huggingface/peft/blob/main/src/peft/tuners/lora/layer.py):
+// 5 ops per adapted expert linear.
+const LORA_OPS_PER_LINEAR = 5;
+// The loop's torch.where(mask) is torch.nonzero(as_tuple=True), which on CUDA "causes host-device
+// synchronization" (https://pytorch.org/docs/stable/generated/torch.nonzero.html): the CPU cannot run ahead, so
+// each expert's dispatch (EAGER_OP_SECONDS per op) adds to its GPU work in forward. Autograd's backward replays
+// saved indices without a sync: there dispatch (about twice the forward ops) overlaps the GPU as for dense ops.
+
+// PEFT lora.ParamWrapper (target_parameters on fused 3-D experts; peft v0.20.0 tuners/lora/layer.py @a5526d27):
+// each forward builds ΔW = einsum(B, A) for every expert (2·r FLOPs per weight, written once) and the
+// parametrized W + ΔW (reads W and ΔW, writes W'), so 4 weight-sized passes in the compute dtype; W' needs a
+// gradient, so the grouped GEMM's backward also computes its weight gradient (the frozen-weight GEMM FLOPs
+// again), written once and read by the einsum's two gradients (4·r FLOPs per weight): 3 passes.
+const PARAM_WRAPPER_FWD_PASSES = 4;
+const PARAM_WRAPPER_BWD_PASSES = 3;
+
+// Fixed per optimizer step: data loader hand-off, logging, zero_grad, scheduler (~20 ms, assumed from
+// HF Trainer step overheads).
+export const STEP_OVERHEAD_SECONDS = 0.02;
+
+/** Everything about one training configuration that does not depend on the GPU (precompute per row). */
+export interface TrainWork {
+  /** Tokens of one micro-batch on one GPU. */
+  tokens: number;
+  microBatches: number;
+  /** Tokens per optimizer step over all GPUs. */
+  tokensPerStep: number;
+  gpus: number;
+  tp: number;
+  pp: number;
+  dp: number;
+  /** Per micro-batch per GPU. */
+  fwdGemmFlops: number;
+  fwdAttnFlops: number;
+  fwdElemBytes: number;
+  fwdOps: number;
+  bwdGemmFlops: number;
+  bwdAttnFlops: number;
+  recompute: number; // fraction of the forward re-run (1 full, attention-only share for selective)
+  recomputeAttnOnly: boolean;
+  /** GEMM shape factor (small matrices underuse the SMs). */
+  shape: number;
+  fp32: boolean;
+  dequantBytes: number; // per micro-batch per GPU
+  dequantSeconds: number; // fixed per micro-batch (LLM.int8 per-linear overhead)
+  int8ForwardFlops: number; // LLM.int8 forward/recompute GEMM FLOPs per micro-batch (slower int8 path)
+  optimizerBytes: number; // per step per GPU
+  optimizerOnHost: boolean;
+  hostOptimizerBytes: number; // per step per GPU (shares the node's host bandwidth)
+  gradReduceBytes: number; // per step (DDP) or per micro-batch (ZeRO-2/3) per GPU, on the wire
+  gradReducePerMicro: boolean;
+  gatherBytes: number; // per micro-batch per GPU on the wire (ZeRO-3)
+  paramGatherAfterStep: number; // ZeRO-1/2 all-gather of updated params, per step
+  offloadBytes: number; // PCIe per micro-batch (parameter offload, activation offload)
+  tpBytes: number; // per micro-batch per GPU
+  tpCalls: number;
+  modelFlopsPerToken: number;
+  compiled: boolean;
+  /** Layers on one pipeline stage. */
+  layers: number;
+  /** MoE (0 / 'grouped' for dense): routed-expert GEMM FLOPs per micro-batch (inside fwd/bwdGemmFlops). */
+  expertFwdFlops: number;
+  expertBwdFlops: number;
+  /** Shape factor of one expert's GEMM: its share of the tokens in a loop, the whole batch when grouped. */
+  expertShape: number;
+  /** Bytes of the hit experts' weights one pass reads (the floor of an under-filled expert GEMM). */
+  expertWeightBytes: number;
+  /** Host ops of the per-expert loop in one forward (0 when grouped); each forward syncs per expert. */
+  moeLoopOps: number;
+  moeDispatch: MoeDispatch;
+  /** Experts holding at least one routed token, per MoE layer per micro-batch. */
+  expertsHit: number;
+  /** LoRA through PEFT's ParamWrapper: ΔW / W + ΔW FLOPs and bytes per forward and per backward (0 otherwise). */
+  deltaFwdFlops: number;
+  deltaFwdBytes: number;
+  deltaBwdFlops: number;
+  deltaBwdBytes: number;
+}
+
+/** Work of one training step (GPU-independent); `t` supplies grad-accum and the quant format. */
+/** The layout facts every part of a step's work reads. */
+interface WorkLayout {
+  tp: number;
+  pp: number;
+  cp: number;
+  dp: number;
+  /** Tokens per rank in one micro-batch. */
+  tokens: number;
+  /** Model shards per rank (tp x pp). */
+  shard: number;
+  lora: boolean;
+  compiled: boolean;
+  /** Liger's kernels replace the eager norms, SwiGLU, RoPE and loss (--liger on a patched model type). */
+  liger: boolean;
+  layersHere: number;
+  lmHead: number;
+  /** 1 when full (or offloaded) activation checkpointing recomputes every layer's forward. */
+  recompute: number;
+  /** torch.autocast over fp32 weights (AMP without FSDP mixed precision). */
+  autocast: boolean;
+  /** LoRA adapter weights per rank. */
+  adapterW: number;
+  /** Adapter weights a token passes through per rank (MoE: its topK experts' adapters, not all E). */
+  adapterActive: number;
+}
+
+function workLayout(m: ModelFacts, o: EstimateOptions): WorkLayout {
+  const { tp, pp, cp } = o;
+  const shard = tp * pp;
+  const lora = o.method === 'lora' || o.method === 'qlora';
+  const compiled = o.compile || FRAMEWORKS[o.framework].fusedKernels;
+  return {
+    tp,
+    pp,
+    cp,
+    dp: Math.max(1, Math.floor(o.gpus / (tp * pp * cp))),
+    tokens: (o.batch * o.seq) / cp,
+    shard,
+    lora,
+    compiled,
+    liger: o.liger && m.liger && !compiled,
+    layersHere: m.layers / pp,
+    lmHead: m.lmHead / (tp * pp),
+    recompute: o.checkpointing === 'full' || o.checkpointing === 'offload' ? 1 : 0,
+    // torch.autocast over fp32 weights (AMP without FSDP mixed precision): layer_norm, softmax and the loss
+    // run in fp32 and the fp32 residual stream is cast for each linear
+    // (https://pytorch.org/docs/stable/amp.html#cuda-ops-that-can-autocast-to-float32): elementwise traffic
+    // about half fp32 (3 B per element), and every linear weight is cast fp32 -> 16-bit (read 4 B, write
+    // 2 B) in each forward and recompute (autocast's cast cache lives for one forward).
+    autocast: o.weights === 'fp32' && o.compute !== 'fp32' && o.zero < 3 && !compiled,
+    // LoRA adapters: r x (in + out) per targeted linear; their FLOPs are 6 per weight per token.
+    adapterW: lora ? adapterWeights(m, o) / shard : 0,
+    adapterActive: lora ? adapterWeights(m, o, true) / shard : 0,
+  };
+}
+
+/** Matmul FLOPs, attention FLOPs, elementwise bytes and kernel launches of one micro-batch. */
+function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout) {
+  const { tokens, shard, tp, cp, layersHere, lmHead, compiled } = w;
+  const elemSize = o.compute === 'fp32' ? 4 : w.autocast ? 3 : 2;
+  const fwdGemmFlops = 2 * tokens * (m.linearActive / shard + lmHead);
+  // Causal flash/SDPA kernels skip the masked half of QK^T and PV; eager attention computes it all.
+  const causalShare = m.causal && o.attention !== 'eager' ? 0.5 : 1;
+  const fwdAttnFlops =
+    4 *
+      tokens *
+      (o.seq / cp) *
+      (m.attnWidth / tp) *
+      layersHere *
+      (m.attnLayers / m.layers) *
+      causalShare +
+    (tokens * m.recurrentFlopsPerToken * (layersHere / m.layers)) / tp;
+  const fusedLoss = o.chunkedLoss || compiled || w.liger;
+  const elem =
+    tokens * layersHere * elemBytesPerTokenLayer(m, compiled, tp, elemSize, w.liger) +
+    (tokens * m.vocab * (fusedLoss ? LOSS_BYTES_FUSED : LOSS_BYTES_EAGER)) / (tp * w.pp) +
+    ligerHeadGradBytes(m, o, w);
+  // Eager attention materialises b x heads x s x s scores; per score, in bytes of the score dtype c (HF
+  // eager_attention_forward, BertSelfAttention): QK^T writes c; the scaling and the mask add each read and
+  // write c; softmax reads c and writes fp32 (4), cast back to c (read 4, write c) unless the scores are
+  // fp32; dropout reads and writes c plus a 1-byte mask; PV reads c: 10c + 9 B (16-bit), 9c + 5 (fp32).
+  const scoreBytes = o.compute === 'fp32' ? 9 * 4 + 5 : 10 * elemSize + 9;
+  const eagerScores =
+    o.attention === 'eager'
+      ? o.batch * (m.heads / tp) * (o.seq / cp) * o.seq * scoreBytes * layersHere
+      : 0;
+  return {
+    fwdGemmFlops: fwdGemmFlops + 2 * tokens * w.adapterActive,
+    fwdAttnFlops,
+    fwdElemBytes: elem + eagerScores,
+    fwdOps:
+      layersHere *
+      (compiled ? OPS_PER_LAYER_COMPILED : w.liger ? OPS_PER_LAYER_LIGER : OPS_PER_LAYER_EAGER),
+    // Backward: input gradients (2 FLOPs/weight/token) always; weight gradients only when trained.
+    // FlashAttention backward is 2.5x its forward matmul FLOPs (5 GEMMs vs 2, arXiv:2205.14135 §B).
+    bwdGemmFlops:
+      (w.lora ? 2 * tokens * (m.linearActive / shard + lmHead) : 2 * fwdGemmFlops) +
+      4 * tokens * w.adapterActive,
+    bwdAttnFlops: 2.5 * fwdAttnFlops,
+  };
+}
+
+/** Liger's per-chunk accumulation of the output layer's weight gradient (full fine-tunes only), bytes. */
+function ligerHeadGradBytes(m: ModelFacts, o: EstimateOptions, w: WorkLayout): number {
+  if (!w.liger || o.method !== 'full' || m.lmHead === 0 || w.pp > 1) return 0;
+  const chunks = Math.ceil(w.tokens / ligerChunkRows(w.tokens, m.vocab, m.hidden));
+  const perElem = o.weights === 'fp32' ? LIGER_HEAD_GRAD_BYTES_32 : LIGER_HEAD_GRAD_BYTES_16;
+  return chunks * m.lmHead * perElem;
+}
+
+/** Frozen quantized weights: dequantized per matmul call (forward, recompute, backward input-grad). */
+function quantWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions, w: WorkLayout) {
+  const passes = 2 + w.recompute;
+  const q = t.quantFormat ?? defaultQuantFormat(o);
+  let dequantBytes = 0;
+  let dequantSeconds = 0;
+  let int8ForwardFlops = 0;
+  if (
+    o.method === 'qlora' ||
+    (o.method === 'lora' && !['bf16', 'fp16', 'fp32'].includes(o.weights))
+  ) {
+    const perElem =
+      q === 'torchao' && !w.compiled ? DEQUANT_BYTES_EAGER_TORCHAO : DEQUANT_BYTES_FUSED;
+    dequantBytes = (passes * perElem * m.linearTotal) / w.shard;
+    if (o.weights === 'int8' && q === 'bnb') {
+      dequantSeconds = passes * INT8_LINEAR_SECONDS * m.linearsPerLayer * w.layersHere;
+      int8ForwardFlops = (1 + w.recompute) * 2 * w.tokens * (m.linearActive / w.shard);
+    } else if (q === 'bnb')
+      dequantSeconds = passes * bnb4Ops(o) * EAGER_OP_SECONDS * m.linearsPerLayer * w.layersHere;
+  }
+  if (w.autocast) dequantBytes += (1 + w.recompute) * 6 * (m.linearTotal / w.shard);
+  return { dequantBytes, dequantSeconds, int8ForwardFlops };
+}
+
+/** Bytes each rank moves over links per step: gathers, gradient reduces, offload copies, TP all-reduces. */
+function commWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, trainable: number) {
+  const { dp, tp, shard, tokens, layersHere, recompute } = w;
+  const zero = o.zero;
+  const gradDtype = o.weights === 'fp32' || o.masterWeights ? 4 : 2;
+  // ZeRO-3 / FSDP FULL_SHARD: all-gather the weights for forward, again for backward, and once more
+  // for the recompute of full activation checkpointing (the checkpointed layer's forward re-enters the
+  // FSDP unit after reshard_after_forward freed its parameters), every micro-batch (FSDP docs,
+  // https://pytorch.org/docs/stable/fsdp.html, ShardingStrategy.FULL_SHARD); FSDP mixed precision
+  // gathers in the compute dtype (param_dtype=bf16); quantized QLoRA weights travel packed (fsdp_qlora
+  // quant_storage, https://github.com/AnswerDotAI/fsdp_qlora).
+  const storeBytes = o.weights === 'fp32' ? (o.compute === 'fp32' ? 4 : 2) : weightBytes(o.weights);
+  const wire = (n: number) => (n - 1) / n;
+  const gathersPerMicro = 2 + recompute;
+  // DDP all-reduce moves 2(n-1)/n of the buffer; reduce-scatter (ZeRO-2/3) (n-1)/n (ZeRO §7).
+  const gradBuf = (trainable / shard) * gradDtype;
+  // Parameter offload: each rank copies its shard host->device for forward and backward (and grads back).
+  let offloadBytes = 0;
+  if (o.offload === 'optimizer+params') offloadBytes += (2 * (m.total / shard) * storeBytes) / dp;
+  // Activation offload: checkpoints (one hidden state per layer per token) go out and come back.
+  if (o.checkpointing === 'offload') offloadBytes += 2 * tokens * layersHere * m.hidden * 2;
+  // Megatron TP: 2 all-reduces per layer forward, 2 backward, 2 more when recomputing, of tokens x hidden.
+  const tpCalls = tp > 1 ? (4 + 2 * recompute) * layersHere : 0;
+  return {
+    gatherBytes:
+      zero === 3 && dp > 1 ? gathersPerMicro * (m.total / shard) * storeBytes * wire(dp) : 0,
+    gradReduceBytes: dp > 1 ? (zero >= 2 ? gradBuf * wire(dp) : 2 * gradBuf * wire(dp)) : 0,
+    gradReducePerMicro: zero >= 2,
+    paramGatherAfterStep:
+      dp > 1 && (zero === 1 || zero === 2) ? (trainable / shard) * 2 * wire(dp) : 0,
+    offloadBytes,
+    tpCalls,
+    tpBytes: tp > 1 ? tpCalls * tokens * m.hidden * 2 * 2 * wire(tp) : 0,
+  };
+}
+
+export function trainWork(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  dispatch: MoeDispatch = moeDispatchOf(m, o),
+  paramWrapper = FRAMEWORKS[o.framework].expertAdapters === 'param-wrapper',
+): TrainWork {
+  const w = workLayout(m, o);
+  const { tokens, shard } = w;
+  // Trainable parameters: the optimizer's states, on the GPU or stepped on the host.
+  const trainable = w.lora ? adapterWeights(m, o) : m.total;
+  const shardOpt = o.zero >= 1 ? w.dp : 1;
+  const optBytes = (optimizerBytes(o) * trainable) / shard / shardOpt;
+  const onHost = o.offload !== 'none';
+  const hostOpt = onHost ? (28 * trainable) / shard / shardOpt : 0;
+  const mfuAttn = 12 * m.layers * o.seq * m.attnWidth; // PaLM App. B: 6N + 12·L·H·Q·T
+  const cw = computeWork(m, o, w);
+  const qw = quantWork(m, o, t, w);
+  const nw = commWork(m, o, w, trainable);
+  const ew = expertWork(m, o, w, dispatch, paramWrapper);
+  // Written out field by field, not spread: the planner makes one per row, and spreads built each of the
+  // first few hundred with a different V8 hidden class (deoptimizing the step-time functions that read them).
+  return {
+    tokens,
+    microBatches: t.gradAccum,
+    tokensPerStep: tokens * w.cp * t.gradAccum * w.dp,
+    gpus: o.gpus,
+    tp: w.tp,
+    pp: w.pp,
+    dp: w.dp,
+    fwdGemmFlops: cw.fwdGemmFlops + ew.extraFwdFlops,
+    fwdAttnFlops: cw.fwdAttnFlops,
+    fwdElemBytes: cw.fwdElemBytes,
+    fwdOps: cw.fwdOps,
+    bwdGemmFlops: cw.bwdGemmFlops + ew.extraBwdFlops,
+    bwdAttnFlops: cw.bwdAttnFlops,
+    recompute: o.checkpointing === 'selective' ? 1 : w.recompute,
+    recomputeAttnOnly: o.checkpointing === 'selective',
+    shape: shapeFactor(tokens, m.hidden / w.tp),
+    fp32: o.compute === 'fp32',
+    dequantBytes: qw.dequantBytes,
+    dequantSeconds: qw.dequantSeconds,
+    int8ForwardFlops: qw.int8ForwardFlops,
+    optimizerBytes: onHost ? 0 : optBytes,
+    optimizerOnHost: onHost,
+    // DeepSpeed steps offloaded states with DeepSpeedCPUAdam, AdamW runs fused; other torch optimizers loop.
+    hostOptimizerBytes: fusedOnHost(o) ? hostOpt : hostOpt * TORCH_CPU_ADAM_SLOWDOWN,
+    gatherBytes: nw.gatherBytes,
+    gradReduceBytes: nw.gradReduceBytes,
+    gradReducePerMicro: nw.gradReducePerMicro,
+    paramGatherAfterStep: nw.paramGatherAfterStep,
+    offloadBytes: nw.offloadBytes,
+    tpCalls: nw.tpCalls,
+    tpBytes: nw.tpBytes,
+    // LoRA/QLoRA need no frozen-weight gradients: 4 FLOPs per frozen weight per token (forward +
+    // input gradient) and 6 per adapter weight, so their MFU is not inflated by FLOPs never run.
+    modelFlopsPerToken:
+      (w.lora
+        ? 4 * (m.active - embedOnly(m)) + 6 * w.adapterActive * shard
+        : 6 * (m.active - embedOnly(m))) + mfuAttn,
+    compiled: w.compiled,
+    layers: Math.max(1, w.layersHere),
+    expertFwdFlops: ew.fwdFlops,
+    expertBwdFlops: ew.bwdFlops,
+    expertShape: ew.shape,
+    expertWeightBytes: ew.weightBytes,
+    moeLoopOps: ew.loopOps,
+    moeDispatch: ew.dispatch,
+    expertsHit: ew.hit,
+    deltaFwdFlops: ew.delta.fwdFlops,
+    deltaFwdBytes: ew.delta.fwdBytes,
+    deltaBwdFlops: ew.delta.bwdFlops,
+    deltaBwdBytes: ew.delta.bwdBytes,
+  };
+}
+
+/** How the routed experts run: the engine's dispatch, or 'dense' for a model class its library runs densely. */
+export type MoeDispatch = 'loop' | 'grouped' | 'dense';
+const moeDispatchOf = (m: ModelFacts, o: EstimateOptions): MoeDispatch => {
+  const fw = FRAMEWORKS[o.framework];
+  return fw.moeDense?.includes(m.modelType) ? 'dense' : fw.moeDispatch;
+};
+
+/**
+ * Routed experts of one micro-batch: with T tokens each routed to k of E experts, a layer hits
+ * E(1 - (1 - k/E)^T) distinct experts (nearly all once T*k >> E), each on T*k/hit rows. A loop runs each hit
+ * expert as its own small GEMMs (shape factor of those rows, and a floor of reading the expert's weights);
+ * a grouped GEMM runs the layer's experts in one kernel at the batch's shape.
+ */
+function expertWork(
+  m: ModelFacts,
+  o: EstimateOptions,
+  w: WorkLayout,
+  dispatch: MoeDispatch,
+  paramWrapper = false,
+) {
+  if (m.experts <= 1 || m.moeLayers === 0)
+    return {
+      fwdFlops: 0,
+      bwdFlops: 0,
+      shape: 1,
+      weightBytes: 0,
+      loopOps: 0,
+      dispatch,
+      hit: 0,
+      delta: NO_DELTA,
+      extraFwdFlops: 0,
+      extraBwdFlops: 0,
+    };
+  const layers = (m.moeLayers * w.layersHere) / m.layers;
+  // Dense: every expert runs every token (routed = experts), as one bmm over all experts.
+  const dense = dispatch === 'dense';
+  const routed = dense ? m.experts : m.topK;
+  const hit = dense
+    ? m.experts
+    : m.experts * (1 - Math.pow(Math.max(0, 1 - m.topK / m.experts), w.tokens));
+  const rows = (w.tokens * routed) / hit;
+  const fwdFlops = (2 * w.tokens * routed * m.expertWeightsPerLayer * layers) / w.tp;
+  // computeWork counts the topK experts a token is routed to; dense runs the others too.
+  const denseExtra = dense ? (fwdFlops * (m.experts - m.topK)) / m.experts : 0;
+  const adapted = w.lora
+    ? o.loraTargets.filter((r) => r === 'gate' || r === 'up' || r === 'down').length
+    : 0;
+  const loop = dispatch === 'loop';
+  const delta = paramWrapper ? deltaWork(m, o, w, layers) : NO_DELTA;
+  return {
+    fwdFlops,
+    // LoRA: input gradients only (frozen experts); full fine-tuning adds the weight gradients, and so does
+    // ParamWrapper's W + ΔW (it requires grad) for the adapted share of each expert.
+    bwdFlops: w.lora ? fwdFlops * (1 + delta.share) : 2 * fwdFlops,
+    // One expert's GEMM is (its rows) x (expert width); grouped, the kernel tiles all routed rows at once.
+    shape: shapeFactor(loop || dense ? rows : w.tokens * m.topK, m.expertFfn / w.tp),
+    weightBytes: (hit * m.expertWeightsPerLayer * layers * 2) / w.tp,
+    loopOps: loop
+      ? layers *
+        hit *
+        (MOE_LOOP_OPS_PER_EXPERT + LORA_OPS_PER_LINEAR * Math.min(adapted, m.expertLinears))
+      : 0,
+    dispatch,
+    hit,
+    delta,
+    extraFwdFlops: denseExtra,
+    // Counted in bwdGemmFlops too (computeWork counts input gradients only for LoRA).
+    extraBwdFlops: (w.lora ? fwdFlops * delta.share : 0) + (w.lora ? 1 : 2) * denseExtra,
+  };
+}
+
+const NO_DELTA = { share: 0, fwdFlops: 0, fwdBytes: 0, bwdFlops: 0, bwdBytes: 0 };
+
+/**
+ * ParamWrapper's per-micro-batch work on the adapted expert weights of this rank's MoE layers: the share of
+ * each expert's weights adapted (gate_up_proj holds gate and up: one is enough to adapt both), ΔW's einsum
+ * and W + ΔW in forward, the weight gradient and the einsum's gradients in backward (PARAM_WRAPPER_* above).
+ */
+function deltaWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, layers: number) {
+  if (!w.lora || m.expertLinears === 0) return NO_DELTA;
+  const gateUp = o.loraTargets.some((r) => r === 'gate' || r === 'up') ? 2 : 0;
+  const down = o.loraTargets.includes('down') ? 1 : 0;
+  const share = Math.min(1, (gateUp + down) / m.expertLinears);
+  if (share === 0) return NO_DELTA;
+  const weights = (m.experts * m.expertWeightsPerLayer * share * layers) / w.tp;
+  const bytes = o.compute === 'fp32' ? 4 : 2;
+  return {
+    share,
+    fwdFlops: 2 * o.loraRank * weights,
+    fwdBytes: PARAM_WRAPPER_FWD_PASSES * bytes * weights,
+    bwdFlops: 4 * o.loraRank * weights,
+    bwdBytes: PARAM_WRAPPER_BWD_PASSES * bytes * weights,
+  };
+}
+
+/** Embedding-table parameters that take no matmul (total - linears - lm head - norms). */
+export function embedOnly(m: ModelFacts): number {
+  return Math.max(0, m.active - m.linearActive - m.lmHead - 0);
+}
+
+/** LoRA adapter weights: r x (in + out) for every targeted linear role of every layer. */
+function adapterWeights(m: ModelFacts, o: EstimateOptions, active = false): number {
+  // Targets are roles; approximate each by its share: q,o = hidden²; k,v = hidden x kvWidth; MLP = hidden x ffn.
+  const h = m.hidden;
+  const r = o.loraRank;
+  let per = 0;
+  for (const t of o.loraTargets) {
+    if (t === 'q') per += r * (h + m.attnWidth);
+    else if (t === 'o') per += r * (m.attnWidth + h);
+    else if (t === 'k' || t === 'v') per += r * (h + m.kvWidth);
+    else if (t === 'gate' || t === 'up' || t === 'down')
+      per += r * (h + m.ffn) * (m.experts > 1 ? (active ? m.topK : m.experts) : 1);
+  }
+  return per * m.layers;
+}
