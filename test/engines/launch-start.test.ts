@@ -113,12 +113,12 @@ describe('GRPO writes its recipe values', () => {
       ...(method === 'full' ? { optimizer: 'adamw-8bit', checkpointing: 'full' } : {}),
     });
 
-  it('learning rate: 5e-6 on adapters (Unsloth GRPO recipe), 1e-6 full (TRL GRPOConfig default)', () => {
+  it('learning rate: TRL GRPOConfig default 1e-6 on the TRL launchers, adapters and full alike', () => {
     const lora = JSON.parse(filesOf(grpo('lora'))['hf-args.json']!) as {
       grpo_config: Record<string, unknown>;
       lora_config: Record<string, unknown>;
     };
-    expect(lora.grpo_config.learning_rate).toBe(5e-6);
+    expect(lora.grpo_config.learning_rate).toBe(1e-6);
     expect(lora.lora_config.target_modules).toBe('all-linear');
     const full = JSON.parse(filesOf(grpo('full'))['hf-args.json']!) as {
       grpo_config: Record<string, unknown>;

@@ -33,23 +33,12 @@ export const isAdapter = (o: EstimateOptions): boolean =>
   o.method === 'lora' || o.method === 'qlora';
 export const is4bit = (o: EstimateOptions): boolean => isFourBitFloat(o.weights);
 
-/** GRPO's learning rate: TRL's GRPOConfig default for full runs (trl v1.9.0 trl/trainer/grpo_config.py L418, 1e-6). */
-export const GRPO_FULL_LR = 1e-6;
-/** GRPO on adapters: Unsloth's GRPO recipe (unslothai/notebooks a2ce9e78 python_scripts/Qwen2.5_(3B)-GRPO.py, 5e-6). */
-export const GRPO_ADAPTER_LR = 5e-6;
-
 /**
- * Starting learning rates: full FT 2e-5 (Llama-2 paper §3.1 SFT), LoRA/QLoRA 2e-4 (QLoRA paper App. B.2);
- * GRPO from the RL recipes above (an SFT rate would swamp the policy-gradient updates).
+ * Starting learning rates: full FT 2e-5 (Llama-2 paper §3.1 SFT), LoRA/QLoRA 2e-4 (QLoRA paper App. B.2). GRPO
+ * plans take their engine's own recipe instead (engines/hf/trl-objective.ts trlLearningRate, the Unsloth
+ * launcher's GRPO notebooks rate): an SFT rate would swamp the policy-gradient updates.
  */
-export const learningRate = (o: EstimateOptions): number =>
-  o.objective === 'grpo'
-    ? isAdapter(o)
-      ? GRPO_ADAPTER_LR
-      : GRPO_FULL_LR
-    : isAdapter(o)
-      ? 2e-4
-      : 2e-5;
+export const learningRate = (o: EstimateOptions): number => (isAdapter(o) ? 2e-4 : 2e-5);
 
 /** LoRA alpha = 2r, the common convention (Raschka, "Practical Tips for Finetuning LLMs Using LoRA"). */
 export const loraAlpha = (r: number): number => 2 * r;
