@@ -1,4 +1,4 @@
-// Explorer latency (issue #14), part of `npm run bench`: the built explorer on scenarios/default.yaml, drawn by
+// Explorer latency, part of `npm run bench`: the built explorer on scenarios/default.yaml, drawn by
 // ink-testing-library, re-planning in its worker as `vramplan plan --tui` does. Prints the p90 of
 // key move → redrawn frame, and of knob edit (sequence length ± one step) → the re-planned ranking drawn.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -94,5 +94,5 @@ rmSync(dir, { recursive: true, force: true });
 
 const fmt = (xs: number[]) =>
   `median ${median(xs).toFixed(0)} ms, p90 ${p90(xs).toFixed(0)} ms (${xs.length} runs)`;
-console.log(`explorer key move → redraw:  ${fmt(moves)}   (target p90 < 16 ms, issue 14)`);
-console.log(`explorer knob edit → re-plan: ${fmt(edits)}   (target p90 < 100 ms, issue 14)`);
+console.log(`explorer key move → redraw:  ${fmt(moves)}   (target p90 < 16 ms)`);
+console.log(`explorer knob edit → re-plan: ${fmt(edits)}   (target p90 < 100 ms)`);

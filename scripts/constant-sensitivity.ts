@@ -1,5 +1,5 @@
 /**
- * Rows each assumed constant moves (issue 30): for every entry of calibration/assumed.json, evaluate every
+ * Rows each assumed constant moves: for every entry of calibration/assumed.json, evaluate every
  * calibration row (validate and validate --throughput, all rows, in-sample ones included) with the constant at
  * its value and at the entry's neutral alternative, and record the rows whose signed error moves by more than
  * 5 points. Works on a copy of the tree in a temporary folder: the entry's `find` text (which must occur exactly

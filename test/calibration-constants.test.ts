@@ -1,5 +1,5 @@
 /**
- * Issue 30: every numeric constant of the time and memory models (src/core/time, src/core/memory and the
+ * every numeric constant of the time and memory models (src/core/time, src/core/memory and the
  * engines' memory profiles) names a source outside calibration/ in its comment (a URL, a paper's § or arXiv
  * number, a library file at a commit, an issue), or is listed as assumed in calibration/assumed.json with the
  * rows it moves (scripts/constant-sensitivity.ts computes them). A regex over the source text finds them:

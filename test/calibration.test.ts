@@ -15,7 +15,7 @@ describe('calibration set', () => {
     for (const r of rows) expect(Number.isFinite(r.error)).toBe(true);
   });
 
-  // Issue 30: per kind, out of sample (no memory row is in sample); bars = the figures when the split was made.
+  // per kind, out of sample (no memory row is in sample); bars = the figures when the split was made.
   for (const [kind, count, med, p90] of [
     ['training', 36, 0.037, 0.068],
     ['decode', 16, 0.005, 0.007],
@@ -28,7 +28,7 @@ describe('calibration set', () => {
       expect(summary.some((x) => x.group.startsWith('in-sample:'))).toBe(false);
     });
 
-  // Acceptance bar of issue #2: per metric, median |error| <= 8% and p90 <= 20%.
+  // Acceptance bar: per metric, median |error| <= 8% and p90 <= 20%.
   for (const metric of ['allocated', 'reserved', 'device']) {
     it(`${metric}: median <= 8% and p90 <= 20%`, () => {
       const s = get(`metric:${metric}`);
@@ -48,7 +48,7 @@ describe('calibration set', () => {
     expect(UNCERTAINTY.maxUnderError - worstUnder).toBeLessThan(0.02);
   });
 
-  // Issue #13: no shipped peak above the band's high edge; validate says so on its last line.
+  // no shipped peak above the band's high edge; validate says so on its last line.
   it('no case is under-estimated beyond the band, and validate says so', () => {
     expect(rows.filter((r) => r.error < -UNCERTAINTY.maxUnderError).map((r) => r.id)).toEqual([]);
     const last = renderValidateText(rows, summary).split('\n').at(-1)!;

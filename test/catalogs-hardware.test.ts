@@ -60,7 +60,7 @@ describe('GPU catalog', () => {
     'rtx-3090': 'rtx-3090',
     '4090': 'rtx-4090',
     a6000: 'rtx-a6000',
-    // cards people own or rent now (issue 28)
+    // cards people own or rent now
     '4060': 'rtx-4060',
     'rtx-3060': 'rtx-3060-12gb', // not ambiguous with the 3060 Ti (another card, not a memory variant)
     'rtx-3060-ti': 'rtx-3060-ti',

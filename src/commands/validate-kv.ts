@@ -1,4 +1,4 @@
-/** `validate`'s KV-cache section: calibration/kv-cache.json beside the estimate's KV bytes per token (issue 29). */
+/** `validate`'s KV-cache section: calibration/kv-cache.json beside the estimate's KV bytes per token. */
 import { buildEstimate } from '../core/estimate.js';
 import { GiB } from '../core/units.js';
 import { caseArch, loadKvCacheCases } from '../io/load-calibration.js';

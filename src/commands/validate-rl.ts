@@ -1,4 +1,4 @@
-/** `validate`'s preference / RL section: calibration/rl-cases.json beside vramplan's estimate (issue 26). */
+/** `validate`'s preference / RL section: calibration/rl-cases.json beside vramplan's estimate. */
 import { bandOf, longestFittingSeq, type RlRow } from '../core/memory/index.js';
 import { buildEstimate } from '../core/estimate.js';
 import { GiB } from '../core/units.js';

@@ -67,12 +67,12 @@ export function loadMaxContextCases(
   return loadCases(dir, file, maxContextFileSchema, 'max-context.json');
 }
 
-/** calibration/kv-cache.json: KV pools vLLM printed at startup (issue 29). */
+/** calibration/kv-cache.json: KV pools vLLM printed at startup. */
 export function loadKvCacheCases(file = 'kv-cache.json', dir = CALIBRATION_DIR): KvCacheCase[] {
   return loadCases(dir, file, kvCacheFileSchema, 'kv-cache.json');
 }
 
-/** calibration/rl-cases.json: published preference / RL measurements (issue 26). */
+/** calibration/rl-cases.json: published preference / RL measurements. */
 export function loadRlCases(file = 'rl-cases.json', dir = CALIBRATION_DIR): RlCase[] {
   return loadCases(dir, file, rlFileSchema, 'rl-cases.json');
 }

@@ -86,7 +86,7 @@ export const maxContextFileSchema = z.array(maxContextCaseSchema);
 export type MaxContextCase = z.infer<typeof maxContextCaseSchema>;
 
 /**
- * calibration/rl-cases.json: published preference / RL measurements (issue 26), one row per figure, with the
+ * calibration/rl-cases.json: published preference / RL measurements, one row per figure, with the
  * settings as contract flags (--objective and its flags included). metric 'device' compares deviceBytes
  * with measured_bytes, 'allocated' allocatedBytes (torch max_memory_allocated); 'max-context' is a longest
  * sequence on a card of gpu_memory_gib.
@@ -108,7 +108,7 @@ export const rlFileSchema = z.array(rlCaseSchema);
 export type RlCase = z.infer<typeof rlCaseSchema>;
 
 /**
- * calibration/kv-cache.json: KV pools vLLM printed at startup (issue 29). pool_gib / tokens is the KV bytes per
+ * calibration/kv-cache.json: KV pools vLLM printed at startup. pool_gib / tokens is the KV bytes per
  * token per GPU of a model with one kind of attention layer, compared with the estimate's cache.kvBytesPerToken.
  */
 export const kvCacheCaseSchema = z.looseObject({

@@ -67,7 +67,7 @@ export const gpuSchema = z
     formFactor: z.string().optional(),
     launchYear: z.number().int().min(2010).max(2100),
     launchPriceUsd: z.number().positive().nullable(),
-    /** When the specs were written from `source` (YYYY-MM or YYYY-MM-DD; notes say whether the page was fetched); entries added since issue 28 carry it. */
+    /** When the specs were written from `source` (YYYY-MM or YYYY-MM-DD; notes say whether the page was fetched); newer entries carry it. */
     specsAsOf: z
       .string()
       .regex(/^\d{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?$/, 'expected YYYY-MM or YYYY-MM-DD')

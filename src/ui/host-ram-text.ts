@@ -1,5 +1,5 @@
 /**
- * The one host-RAM figure (issue 27 item 5): the busiest node's peak (core/memory/host-ram.ts, a plan's
+ * The one host-RAM figure: the busiest node's peak (core/memory/host-ram.ts, a plan's
  * `hostRam`, explain's `hostRam`, the launch README's), one label and one rounding in every view.
  */
 import { formatGiB } from './format.js';

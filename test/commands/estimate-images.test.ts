@@ -1,4 +1,4 @@
-// --images through the built CLI: the tower's additive fields in the contract object (issue 29).
+// --images through the built CLI: the tower's additive fields in the contract object.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 

@@ -1,4 +1,4 @@
-// One vocabulary (issue 28): every error line starts with "vramplan:" (commander's parse errors too),
+// One vocabulary: every error line starts with "vramplan:" (commander's parse errors too),
 // --export says what it wrote, the report says how feasible configurations make distinct plans, and
 // numbers in text carry thousands separators.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 29: KV bytes per token and recurrent state per sequence of today's models, checked against an
+// KV bytes per token and recurrent state per sequence of today's models, checked against an
 // independent reading of the engines' allocators (vLLM's KV specs and Mamba state shapes, llama.cpp's SWA and
 // recurrent caches, SGLang's SSM dtype) and against KV figures vLLM printed at startup (fixtures below).
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 29, today's families: parameters against published counts, KV only on attention layers, conv and
+// parameters against published counts, KV only on attention layers, conv and
 // recurrent state independent of the context, MoE active vs total, MTP layers, windows, one-line errors.
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';

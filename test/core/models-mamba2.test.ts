@@ -1,4 +1,4 @@
-// Issue 29: Mamba2 hybrids (Nemotron-H, Granite 4.0 hybrid): parameters, KV only on attention layers, state.
+// Mamba2 hybrids (Nemotron-H, Granite 4.0 hybrid): parameters, KV only on attention layers, state.
 import { describe, expect, it } from 'vitest';
 import { archOf as arch, catalogConfig as catalog, kvOf } from '../helpers/model-configs.js';
 import { paramCounts, type Arch } from '../../src/core/model/index.js';

@@ -1,4 +1,4 @@
-// Issue 29: hybrid linear attention, multimodal wrappers, MTP, windowed/chunked attention, unknown model_type.
+// hybrid linear attention, multimodal wrappers, MTP, windowed/chunked attention, unknown model_type.
 import { describe, expect, it } from 'vitest';
 import {
   archOf as arch,

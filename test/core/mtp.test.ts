@@ -1,4 +1,4 @@
-// Issue 29: multi-token-prediction layers are stored in the checkpoint but not loaded for training or plain
+// multi-token-prediction layers are stored in the checkpoint but not loaded for training or plain
 // serving; they change the checkpoint's total (params.checkpoint) and nothing else.
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';

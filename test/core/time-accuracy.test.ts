@@ -15,19 +15,19 @@ import { renderThroughputText } from '../../src/ui/validate-text.js';
 const rows = throughputRows('throughput.json');
 const summary = Object.fromEntries(throughputSummaries(rows).map((s) => [s.group, s]));
 
-// Issue 30: the headline figures are the out-of-sample rows (a row a constant was worked out from is in
+// the headline figures are the out-of-sample rows (a row a constant was worked out from is in
 // sample: its in_sample_why); the bars are the figures measured when the split was made, per kind.
 const OUT_OF_SAMPLE_BARS = {
   all: { count: 144, median: 0.08, p90: 0.302 },
   'kind:training': { count: 67, median: 0.112, p90: 0.56 },
-  // Serving round 2: 26 llama.cpp rows (llama-bench / main eval timings on nine GPUs, Llama 2-3.2, F16 and
+  // llama.cpp decode: 26 rows (llama-bench / main eval timings on nine GPUs, Llama 2-3.2, F16 and
   // Q4_K_M GGUF), most of them outside every GPU and kernel the earlier rows used.
   // The F16 rows of llama.cpp builds before PR #10318 pay dmmv's latency-bound last wave of rows
   // (core/time/matvec-tail.ts): decode p90 27.6% -> 21.6%, llama.cpp 10.8% / 46.5% -> 6.3% / 33.2%.
   'kind:decode': { count: 62, median: 0.08, p90: 0.216 },
   'engine:llama.cpp': { count: 29, median: 0.063, p90: 0.332 },
   'kernel:gguf': { count: 14, median: 0.115, p90: 0.476 },
-  // Issue 25: vLLM static-batch latencies (benchmark_latency, H100: bf16 TP 1 and 4, Marlin int8 / int4) and
+  // vLLM static-batch latencies (benchmark_latency, H100: bf16 TP 1 and 4, Marlin int8 / int4) and
   // SGLang v0.2 decode steps (TP 8 bs 1, and bs 128 at +46%: reported, not explained).
   'kind:serving': { count: 15, median: 0.064, p90: 0.124 },
   'engine:vllm': { count: 13, median: 0.064, p90: 0.116 },
@@ -71,7 +71,7 @@ describe('time model accuracy on the shipped throughput set', () => {
       expect(s.p90AbsError).toBeLessThanOrEqual(bar.p90);
     });
 
-  it(`overall median |error| <= ${THROUGHPUT_TARGETS.median * 100} % and kind medians <= ${THROUGHPUT_TARGETS.kindMedian * 100} % (issue 11)`, () => {
+  it(`overall median |error| <= ${THROUGHPUT_TARGETS.median * 100} % and kind medians <= ${THROUGHPUT_TARGETS.kindMedian * 100} %`, () => {
     expect(summary.all!.medianAbsError).toBeLessThanOrEqual(THROUGHPUT_TARGETS.median);
     for (const kind of ['training', 'decode'])
       expect(summary[`kind:${kind}`]!.medianAbsError).toBeLessThanOrEqual(
@@ -98,8 +98,8 @@ describe('time model accuracy on the shipped throughput set', () => {
       expect(Math.abs(r.error), `${r.estimated} vs ${r.measured}`).toBeLessThanOrEqual(tol);
     });
 
-  // Issue 25: decode and serving rows together (one replica's decode speed, any engine). Round 1 met median <= 10%,
-  // p90 <= 25%; round 2's llama.cpp rows on HBM GPUs (A100, H100 PCIe: +17% to +69%, README "Serving round 2")
+  // decode and serving rows together (one replica's decode speed, any engine). The vLLM and SGLang rows alone met median <= 10%,
+  // p90 <= 25%; the llama.cpp rows on HBM GPUs (A100, H100 PCIe: +17% to +69%, docs/time-model.md)
   // raised the p90 to 27.5%; dmmv's latency-bound tail (core/time/matvec-tail.ts) brought it to 21.5%.
   it('decode and serving rows together (out of sample): median <= 10%, p90 <= 25%', () => {
     const s = summarizeThroughput(

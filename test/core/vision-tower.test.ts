@@ -1,4 +1,4 @@
-// Issue 29: the vision tower's own activations and FLOPs (core/model/vision.ts, memory/vision.ts, time/vision.ts).
+// the vision tower's own activations and FLOPs (core/model/vision.ts, memory/vision.ts, time/vision.ts).
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The exit-code table of the README (issue 27): 0 done, 1 bad input, 2 nothing fits, 130 interrupted,
+ * The exit-code table of the README: 0 done, 1 bad input, 2 nothing fits, 130 interrupted,
  * 70 internal error. Each command with a bad input exits 1 with one stderr line and no stack; the
  * "nothing fits" cases exit 2; a bad `--from` file is bad input (1), not "nothing fits".
  */

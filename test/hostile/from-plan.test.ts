@@ -1,5 +1,5 @@
 /**
- * `launch --from-plan` re-validates a hand-edited plans.json (issue 27): each plan's options get the
+ * `launch --from-plan` re-validates a hand-edited plans.json: each plan's options get the
  * checks flags get, errors name the file's own field (`plans[0].options.tp`), power limits stay within the
  * card's range, and a plan that no longer fits when estimated again is refused (exit 2). Nothing is written.
  */

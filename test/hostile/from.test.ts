@@ -1,6 +1,6 @@
 /**
  * Hostile `--from` files through the built CLI: one stderr line naming the file and the key, exit 1
- * (bad input; issue 27), no stack, nothing on stdout. And the happy path: the file's options echoed, flags win.
+ * (bad input), no stack, nothing on stdout. And the happy path: the file's options echoed, flags win.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliBuilt, runCli, scratchDir } from '../helpers/run-cli.js';

@@ -1,5 +1,5 @@
 /**
- * Every input file is bounded (issue 27): a regular file only (not a folder, /dev/zero or a named pipe),
+ * Every input file is bounded: a regular file only (not a folder, /dev/zero or a named pipe),
  * at most 16 MiB, nested at most 100 levels. Each refusal is one stderr line naming the file, never a
  * stack trace (exit 70) or a hang, for every command that reads a file.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 27, "done when": across the hostile inputs (tampered plans, deep / endless / special files, --force
+ * across the hostile inputs (tampered plans, deep / endless / special files, --force
  * targets, bad flags and file values, unknown models), every refusal is one stderr line with no stack trace,
  * and no file is written or deleted anywhere: not in the working folder, the home folder (the Hub cache),
  * the temp folder, beside the input, or at --out.

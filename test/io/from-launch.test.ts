@@ -1,5 +1,5 @@
 /**
- * Round trip (issue 15 item 4): a folder written by `launch` for a configuration, read back with
+ * Round trip: a folder written by `launch` for a configuration, read back with
  * `--from <folder>`, gives the same options (the ones the engine's files can express).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

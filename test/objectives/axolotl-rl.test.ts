@@ -1,5 +1,5 @@
 /**
- * axolotl's `rl:` configs (issue 26): a preference / RL plan on the Hugging Face engines writes axolotl.yaml
+ * axolotl's `rl:` configs: a preference / RL plan on the Hugging Face engines writes axolotl.yaml
  * with rl, its beta / reference / GRPO keys (trl:, vllm:) and a dataset its prompt strategies read (GRPO:
  * rewards.py beside it), and `--from axolotl.yaml` reads back the plan's options and bytes.
  */

@@ -1,5 +1,5 @@
 /**
- * Published preference / RL figures (calibration/rl-cases.json, issue 26): the shipped rows, listed by
+ * Published preference / RL figures (calibration/rl-cases.json): the shipped rows, listed by
  * objective in `validate`, every scored one within the band `estimate` reports; rows reported apart say why.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 26: preference and RL configs as users write them for TRL (verbatim copies of TRL's CLI docs,
+ * preference and RL configs as users write them for TRL (verbatim copies of TRL's CLI docs,
  * huggingface/open-r1 GRPO recipes and alignment-handbook DPO/ORPO recipes; sources in
  * test/fixtures/from/SOURCES.txt) are read by --from with their objective, lengths, rollout and reference,
  * and keys TRL v1.9.0 reads otherwise (older names it drops) each get one warning.

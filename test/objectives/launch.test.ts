@@ -1,5 +1,5 @@
 /**
- * Preference and RL objectives planned and launched (issue 26): the shipped GRPO and DPO scenarios' first
+ * Preference and RL objectives planned and launched: the shipped GRPO and DPO scenarios' first
  * plans, `estimate` with a plan's options giving its bytes and seconds, TRL's trainer files (hf-args.json
  * trainer + config block, train.py, GRPO server mode's launch.sh) and the launch → --from round trip.
  */

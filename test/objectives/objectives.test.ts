@@ -1,5 +1,5 @@
 /**
- * Preference and RL objectives (issue 26): memory and time by mechanism, one-line errors, and --from of TRL,
+ * Preference and RL objectives: memory and time by mechanism, one-line errors, and --from of TRL,
  * axolotl and LLaMA-Factory preference / GRPO configs.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

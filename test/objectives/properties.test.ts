@@ -1,5 +1,5 @@
 /**
- * Issue 26 "Done when" as fast-check properties, over generated HF-style configs and catalog models with
+ * "Done when" as fast-check properties, over generated HF-style configs and catalog models with
  * random valid configurations (test/helpers/arbitraries.ts): DPO's reference copy and doubled sequences,
  * LoRA's missing second copy, GRPO's rollout engine memory and time, rollout time growing with the
  * generations, and the reference-free losses.

@@ -1,4 +1,4 @@
-// Decode mechanisms added with the second serving calibration round (issue 25): a forward-pass-only timing
+// Decode mechanisms added with the second serving calibration round: a forward-pass-only timing
 // (llama-bench) leaves the server loop out; MoE expert bytes per layer for architectures split into several
 // layer groups (gpt-oss); MXFP4 checkpoints keep attention and lm_head in BF16; bitsandbytes 4-bit under a
 // CUDA-graph replay (vLLM) costs graph kernels, not Python dispatch.

@@ -1,4 +1,4 @@
-// Issue 25, the serving calibration's mechanisms: a static batch (vLLM benchmark_latency, SGLang bench_one_batch)
+// a static batch (vLLM benchmark_latency, SGLang bench_one_batch)
 // is one prefill then output-1 decode steps; vLLM and SGLang reduce tensor-parallel activations with their own
 // all-reduce over NVLink; vLLM V1 leaves the GPU idle for its step's host work; Marlin on Hopper reads below
 // the Ampere efficiency.

@@ -1,4 +1,4 @@
-// Issue 27 item 4: the explorer's edits go through the validation `plan` gives a scenario file. An invalid
+// the explorer's edits go through the validation `plan` gives a scenario file. An invalid
 // edit is refused with the CLI's one-line message after the knob's name; the plans and the scenario stay.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { render } from 'ink-testing-library';

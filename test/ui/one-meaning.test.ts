@@ -1,4 +1,4 @@
-// Issue 27 item 5, "one number, one meaning": one plan read in every view (the plan table, `explain` for its
+// one plan read in every view (the plan table, `explain` for its
 // options, the explorer's detail, --json and the launch README) gives the same host RAM (label and
 // rounding), device memory (bytes and string), x fastest and engine.
 import { describe, expect, it } from 'vitest';
@@ -123,7 +123,7 @@ describe('one plan, one meaning in every view', async () => {
   });
 });
 
-// Paged optimizer states (issue 27 items 3 and 5): estimate, explain and the launch README of the same
+// Paged optimizer states: estimate, explain and the launch README of the same
 // flags give one device figure (the states resident up to the card's free memory) and one host-RAM figure.
 describe('paged optimizer states: one meaning in estimate, explain and the launch README', () => {
   const flags = {

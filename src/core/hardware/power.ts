@@ -139,7 +139,7 @@ function unitClasses(units: readonly PowerUnit[]): number[][] {
 }
 
 /**
- * The circuit MIP (issue #3). Nodes that are alike (same GPUs, same wall watts) are one class, so the model
+ * The circuit MIP. Nodes that are alike (same GPUs, same wall watts) are one class, so the model
  * counts them instead of naming them: integer x[k][c][l] is how many nodes of class k sit on circuit c at
  * power level l (this removes the symmetry between alike nodes that a binary per node leaves to branch and
  * bound; the usual aggregation of identical items in bin packing). Each class is placed whole; Σ watts on a

@@ -97,7 +97,7 @@ export function checkpointBytes(arch: { dtype: string }, params: number): number
 export const DEFAULT_GPUS_PER_NODE = 8;
 
 /**
- * The one host-RAM figure of a configuration (issue 27 item 5): its busiest node's peak, from the options,
+ * The one host-RAM figure of a configuration: its busiest node's peak, from the options,
  * the estimate's host bytes per GPU and the GPUs on one node. The planner's Plan.hostRam, `explain` and the
  * launch README all call this, so the table, explain, the explorer, --json and the README show one number.
  */

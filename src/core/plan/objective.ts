@@ -1,5 +1,5 @@
 /**
- * The planner's side of preference and RL objectives (issue 26): the objective configurations a fine-tune
+ * The planner's side of preference and RL objectives: the objective configurations a fine-tune
  * job's base configuration expands into (GRPO: rollout engine, colocated share, server GPUs), the GPUs a
  * vLLM server takes beside the trainers, and the bytes vLLM's colocated share adds on a given GPU.
  */

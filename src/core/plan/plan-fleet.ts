@@ -1,5 +1,5 @@
 /**
- * Serving fleets (issue #3): from the feasible serving plans' per-replica figures, choose integer replica
+ * Serving fleets: from the feasible serving plans' per-replica figures, choose integer replica
  * counts per GPU source (owned GPU type or rent offer) that maximise total tokens/s within a budget per hour,
  * the owned counts and limits.maxGpus. One integer variable per replica kind; rows for the budget, each owned
  * GPU type's inventory and the GPU cap; solved and re-checked by solveMip. Pure apart from awaiting solveMip.

@@ -1,5 +1,5 @@
 /**
- * Service levels of serving plans (issue 25): when no layout meets job.slo, the nearest plan's TTFT/TPOT and
+ * Service levels of serving plans: when no layout meets job.slo, the nearest plan's TTFT/TPOT and
  * the largest concurrency that meets the SLO on its configuration; and a replica's capacity at the SLO (the
  * requests per second one replica completes), which the fleet MIP divides the scenario's demand by.
  */

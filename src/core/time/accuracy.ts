@@ -28,7 +28,7 @@ export interface ThroughputSummary {
   within20: number;
 }
 
-/** Targets the shipped set must meet (issue 11): overall median/p90 and the median of each kind. */
+/** Targets the shipped set must meet: overall median/p90 and the median of each kind. */
 export const THROUGHPUT_TARGETS = { median: 0.12, p90: 0.35, kindMedian: 0.15 } as const;
 
 export function summarizeThroughput(
@@ -83,7 +83,7 @@ function groupSummaries(
     ['kind:', (r) => r.kind],
     ['source:', (r) => r.source],
   ];
-  // Decode cases per engine and per kernel family (issue 25: each reported on its own line).
+  // Decode cases per engine and per kernel family (each reported on its own line).
   if (perKernel)
     keys.push(['engine:', decodeOnly((r) => r.engine)], ['kernel:', decodeOnly((r) => r.kernel)]);
   for (const [prefix, key] of keys) {

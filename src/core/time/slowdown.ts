@@ -1,5 +1,5 @@
 /**
- * What each slowing technique of a configuration costs, from the time model itself (issue 30: one account of
+ * What each slowing technique of a configuration costs, from the time model itself (one account of
  * time): the step time with the technique over the step time of the same configuration without it
  * (estimateTime both ways), so the factors shown beside a plan are the ones its time already contains.
  */

@@ -34,7 +34,7 @@ import {
 
 /**
  * Exit status of a config file that cannot be read or mapped (malformed file, missing DeepSpeed file,
- * unknown key): bad input, 1, as every command's (issue 27; 2 means nothing fits).
+ * unknown key): bad input, 1, as every command's (2 means nothing fits).
  */
 export const FROM_EXIT = 1;
 

@@ -1,5 +1,5 @@
 /**
- * axolotl's preference and RL runs (issue 26): the `rl:` keys of axolotl.yaml for a plan's objective, its
+ * axolotl's preference and RL runs: the `rl:` keys of axolotl.yaml for a plan's objective, its
  * dataset and, for GRPO, the `trl:` / `vllm:` blocks and the rewards.py module they name. Keys read at axolotl
  * main 067b021c (v0.18.0, trl==1.8.0 in its pyproject.toml):
  * - src/axolotl/utils/schemas/enums.py RLType (dpo, ipo, kto, orpo, simpo, grpo); schemas/config.py rl,

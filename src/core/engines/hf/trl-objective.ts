@@ -1,5 +1,5 @@
 /**
- * TRL's preference and RL trainers in the Hugging Face launch folder (issue 26): the trainer a plan's
+ * TRL's preference and RL trainers in the Hugging Face launch folder: the trainer a plan's
  * objective runs, its config block in hf-args.json, its train.py, and for GRPO server mode the launch.sh that
  * starts `trl vllm-serve` beside the trainers. Keys as read at TRL v1.9.0 (35def3ee): trl/trainer/
  * dpo_config.py, kto_config.py, grpo_config.py, trl/experimental/orpo/orpo_config.py,

@@ -1,5 +1,5 @@
 /**
- * torchtune DPO (issue 26): the recipes lora_dpo_single_device / lora_dpo_distributed / full_dpo_distributed
+ * torchtune DPO: the recipes lora_dpo_single_device / lora_dpo_distributed / full_dpo_distributed
  * of v0.6.1 and the keys their configs differ from the SFT ones in. Read at the v0.6.1 tag (commit a6290a5b):
  * recipes/configs/llama3_1/8B_lora_dpo_single_device.yaml and 8B_lora_dpo.yaml (loss
  * torchtune.rlhf.loss.DPOLoss, beta 0.1; dataset torchtune.datasets.stack_exchange_paired_dataset;

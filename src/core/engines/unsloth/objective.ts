@@ -1,5 +1,5 @@
 /**
- * Unsloth's DPO, ORPO, KTO and GRPO runs (issue 26): unsloth-args.json's `trainer` and its TRL config block,
+ * Unsloth's DPO, ORPO, KTO and GRPO runs: unsloth-args.json's `trainer` and its TRL config block,
  * the from_pretrained kwargs of GRPO's shared-weights vLLM rollout, and train_unsloth.py for those trainers.
  *
  * Sources (the keys were read there):

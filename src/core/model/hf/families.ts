@@ -6,7 +6,7 @@ import { attentionBias, mixtralMoe, patternSliding } from './llama.js';
 import type { LlamaFlavor, Moe } from './llama.js';
 
 // ---------------------------------------------------------------------------------------------
-// Today's families (issue 29), each read from its transformers modeling file (huggingface/transformers main,
+// Today's families, each read from its transformers modeling file (huggingface/transformers main,
 // the commit named at each handler): GLM, OLMo 2/3, SmolLM3, Granite (+MoE), Cohere2, StarCoder2, EXAONE 4,
 // Seed-OSS, ERNIE 4.5 (+MoE), Hunyuan V1 (+MoE), OLMoE, PhiMoE, MiniMax-M2
 
