@@ -12,6 +12,7 @@ import type { Scenario } from '../schema/scenario.js';
 import { UserError, badValue } from './errors.js';
 import { loadGpus } from './load-catalog.js';
 import { resolveModel } from './load-model.js';
+import { prewarmSolver } from '../solve/index.js';
 import {
   inScenario,
   loadScenario,
@@ -72,6 +73,8 @@ export async function planScenarioObject(
   opts: PipelineOptions = {},
 ): Promise<PlanResult> {
   const input = planInputOf(file, scenario, opts);
+  // The fleet MIP (HiGHS) follows a serving search: its WebAssembly compiles in the background meanwhile.
+  if (scenario.job.kind === 'inference') prewarmSolver();
   // The search is greedy and sync; the MIPs (HiGHS, bounded by node and solve counts) refine what it reports.
   const hooks = { onProgress: opts.onProgress, pause: opts.pause };
   const searched = plan(opts.onProgress || opts.pause ? { ...input, ...hooks } : input);

@@ -23,6 +23,14 @@ function getHighs(): Promise<Highs> {
   return loading;
 }
 
+/**
+ * Start loading HiGHS now, without waiting: its WebAssembly compiles on V8's background threads while the
+ * caller's synchronous search runs, so the first solve does not pay for it.
+ */
+export function prewarmHighs(): void {
+  getHighs().catch(() => undefined); // a failed load is reported by the solve that needs it
+}
+
 /** Shortest exact decimal; JS exponent notation (1e-7, 1e+21) is valid LP-format. */
 const num = (x: number) => String(x);
 

@@ -15,6 +15,11 @@ export {
 } from './model.js';
 export { closeJslpWorkers, prewarmJslpWorker } from './lp.js';
 
+/** Start loading HiGHS for a solve that is coming (a serving fleet): see highs.ts prewarmHighs. */
+export function prewarmSolver(): void {
+  void highs().then((m) => m.prewarmHighs());
+}
+
 export interface SolveMipOptions {
   /**
    * A safety net, not a budget (default 20,000 ms): a solve that ends inside it gives the same answer on an idle
