@@ -50,16 +50,20 @@ export function buildLaunch(x: LaunchInput): LaunchBundle {
 
 /**
  * A rented plan's SkyPilot task (skypilot.ts), once the engine wrote its files: serve.sh and its ports for
- * serving, launch.sh for training; null for owned GPUs or when the engine wrote nothing.
+ * serving, launch.sh (or the engine's own command) for training; null for owned GPUs or when the engine
+ * wrote nothing a machine can run unattended.
  */
 function rentedTask(x: LaunchInput, outputs: readonly EngineOutput[]): EngineOutput | null {
   if (!x.offer) return null;
   const written = outputs.filter((o) => o.ok && o.engine !== POWER_ENGINE);
   const files = written.flatMap((o) => (o.ok ? o.files : []));
-  const entry = ['serve.sh', 'launch.sh'].find((f) => files.some((g) => g.path === f));
-  if (!entry) return null;
+  const script = ['serve.sh', 'launch.sh'].find((f) => files.some((g) => g.path === f));
+  const command = script
+    ? `bash ${script}`
+    : written.map((o) => (o.ok ? o.command : undefined)).find((c) => c !== undefined);
+  if (!command) return null;
   const ports = written.flatMap((o) => (o.ok ? (o.ports ?? []) : []));
-  return emitSkyPilot(x, { offer: x.offer, ports, entry, files });
+  return emitSkyPilot(x, { offer: x.offer, ports, command, files });
 }
 
 /** Why a bundle holds no engine's files (every engine output refused the plan), or null. */

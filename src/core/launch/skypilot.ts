@@ -46,8 +46,8 @@ export interface SkyInput {
   offer: Offer;
   /** Ports the servers listen on (serving plans); empty for training. */
   ports: number[];
-  /** The script `run` starts: launch.sh (training) or serve.sh (serving). */
-  entry: string;
+  /** The command `run` ends with: `bash launch.sh` (training), `bash serve.sh` (serving) or the engine's own. */
+  command: string;
   /** The engine's own files (requirements.txt decides `setup`). */
   files: readonly LaunchFile[];
 }
@@ -79,22 +79,22 @@ export function skyBlocker(x: LaunchInput, offer: Offer): string | null {
   return null;
 }
 
-/** The task's `run`: rank and rendezvous from SkyPilot's variables, a check of the GPUs, then the entry script. */
-function runScript(x: LaunchInput, entry: string): string {
+/** The task's `run`: a check of the GPUs, rank and rendezvous from SkyPilot's variables, then the command. */
+function runScript(x: LaunchInput, command: string): string {
   const { nodes, perNode } = nodesOf(x);
   const v = SKY_VARS;
   const lines = [
     `# ${perNode} GPU${perNode > 1 ? 's' : ''} a machine as planned; SkyPilot says how many it gave.`,
-    `if [ "$${v.gpusPerNode}" != ${perNode} ]; then echo "vramplan: planned ${perNode} GPUs a machine, SkyPilot gave $${v.gpusPerNode}" >&2; exit 1; fi`,
+    `if [ "$${v.gpusPerNode}" != ${perNode} ]; then echo "vramplan: planned ${perNode} GPU${perNode > 1 ? 's' : ''} a machine, SkyPilot gave $${v.gpusPerNode}" >&2; exit 1; fi`,
   ];
   if (nodes > 1)
     lines.push(
-      `# Machine rank and the address of machine 0, as ${entry} reads them (NODE_RANK, MASTER_ADDR).`,
+      `# Machine rank and the address of machine 0, as the command reads them (NODE_RANK, MASTER_ADDR).`,
       `export NODE_RANK="$${v.nodeRank}"`,
       `export MASTER_ADDR="$(echo "$${v.nodeIps}" | head -n 1)"`,
       `export MASTER_PORT=${MASTER_PORT}`,
     );
-  lines.push(`bash ${entry}`);
+  lines.push(command);
   return `${lines.join('\n')}\n`;
 }
 
@@ -125,7 +125,7 @@ export function emitSkyPilot(x: LaunchInput, s: SkyInput): EngineOutput {
     ...(nodes > 1 ? { num_nodes: nodes } : {}),
     envs: { [SKY_GPU_ENV]: x.gpu.id },
     ...(hasRequirements ? { setup: 'pip install -r requirements.txt\n' } : {}),
-    run: runScript(x, s.entry),
+    run: runScript(x, s.command),
   };
   const doc = new Document(task);
   doc.commentBefore = [

@@ -63,6 +63,8 @@ export type EngineOutput =
       notes: string[];
       /** Ports a serving engine's servers listen on (one per replica). */
       ports?: number[];
+      /** The command that starts the run on each machine, where the folder has no launch.sh or serve.sh. */
+      command?: string;
     }
   | { engine: string; ok: false; reason: string };
 
