@@ -9,7 +9,7 @@ import { Document } from 'yaml';
 import type { Offer } from '../../schema/offer.js';
 import { checkpointBytes } from '../memory/host-ram.js';
 import { isTraining, MASTER_PORT, nodesOf } from './common.js';
-import { SKY_CLOUDS, skyAcceleratorOf, type SkyCloud } from './skypilot-gpus.js';
+import { SKY_ACCELERATORS, SKY_CLOUDS, skyAcceleratorOf, type SkyCloud } from './skypilot-gpus.js';
 import type { EngineOutput, LaunchFile, LaunchInput } from './types.js';
 
 export const SKY_FILE = 'sky.yaml';
@@ -134,6 +134,13 @@ export function emitSkyPilot(x: LaunchInput, s: SkyInput): EngineOutput {
     ' Start it from this folder: sky launch sky.yaml',
   ].join('\n');
   const notes: string[] = [];
+  const shared = Object.keys(SKY_ACCELERATORS).filter(
+    (id) => id !== x.gpu.id && skyAcceleratorOf(id, cloud) === accelerator,
+  );
+  if (shared.length > 0)
+    notes.push(
+      `SkyPilot${cloud ? ` on ${cloud.infra}` : ''} also calls ${shared.join(', ')} ${accelerator}: check that the machine it offers has the ${x.gpu.name} before renting`,
+    );
   if (cloud === null)
     notes.push(
       `SkyPilot has no ${s.offer.provider} cloud: the task names no infra, so SkyPilot rents the ${accelerator} from a cloud you enabled`,
