@@ -319,3 +319,29 @@ describe.skipIf(!cliBuilt())('CLI: launch --offer, then --from sky.yaml and the 
     }
   });
 });
+
+describe.skipIf(!cliBuilt())('CLI: a ranked plan carries its offer into the task', () => {
+  const s = scratchDir('vramplan-sky-plan-');
+  afterAll(() => s.remove());
+
+  it('plan --export, then launch --from-plan: the task of the offer the plan rents; a bad offerId is named', () => {
+    const plans = join(s.dir, 'plans.json');
+    const p = runCli(['plan', 'scenarios/serve-405b-fp8-8xh100.yaml', '--export', plans]);
+    expect(p.status, p.stderr).toBe(0);
+    const out = join(s.dir, 'run');
+    const r = runCli(['launch', '--from-plan', plans, '--out', out]);
+    expect(r.status, r.stderr).toBe(0);
+    const task = parse(readFileSync(join(out, 'sky.yaml'), 'utf8')) as {
+      resources: Record<string, unknown>;
+    };
+    expect(task.resources).toMatchObject({ infra: 'lambda', accelerators: 'H100:8', ports: 8000 });
+    const j = JSON.parse(readFileSync(plans, 'utf8')) as {
+      plans: { hardware: { offerId: string } }[];
+    };
+    j.plans[0]!.hardware.offerId = 'no-such-offer';
+    const bad = s.file('bad.json', JSON.stringify(j));
+    const e = runCli(['launch', '--from-plan', bad, '--out', join(s.dir, 'x')]);
+    expect(e.status).toBe(1);
+    expect(e.stderr).toMatch(/plans\[0\]\.hardware\.offerId: got 'no-such-offer'/);
+  });
+});
