@@ -10,7 +10,9 @@ offline test (test/launch/skypilot.test.ts) checks every written task against th
 
 Usage (from the repository root):
   npx tsx scripts/check-launch-libs/sky-write.ts /tmp/vramplan-sky/folders
-  python3 scripts/check-launch-libs/sky.py --folders /tmp/vramplan-sky/folders --work /tmp/vramplan-sky
+  npx tsx scripts/check-launch-libs/write-folders.ts /tmp/vramplan-libs/folders   # scenario plans that rent
+  python3 scripts/check-launch-libs/sky.py --folders /tmp/vramplan-sky/folders \
+    --folders /tmp/vramplan-libs/folders --work /tmp/vramplan-sky
 Writes test/fixtures/launch-libs/skypilot.json. SkyPilot downloads its accelerator catalog at run time
 (raw.githubusercontent.com); where that is out of reach, --accelerators-csv names a copy of
 skypilot-org/skypilot-catalog catalogs/v8/common/accelerators.csv (--catalog-source: where it was read), and the
@@ -33,7 +35,7 @@ FIXTURE = REPO / "test" / "fixtures" / "launch-libs" / "skypilot.json"
 # The release src/core/launch/skypilot.ts follows (SKYPILOT_VERSION).
 SKYPILOT_PIN = "skypilot==0.14.1"
 
-# Runs inside the SkyPilot environment: argv[1] is the folders directory; prints one JSON object.
+# Runs inside the SkyPilot environment: argv[1:] are folder directories; prints one JSON object.
 PROBE = r'''
 import json, sys
 from pathlib import Path
@@ -52,7 +54,7 @@ def resources_of(task):
     }
 
 tasks, errors = {}, {}
-for f in sorted(Path(sys.argv[1]).glob("*/sky.yaml")):
+for f in sorted(f for d in sys.argv[1:] for f in Path(d).glob("*/sky.yaml")):
     try:
         t = sky.Task.from_yaml(str(f))
         tasks[f.parent.name] = {
@@ -78,7 +80,8 @@ print(json.dumps({
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--folders", required=True, type=Path)
+    ap.add_argument("--folders", required=True, type=Path, action="append",
+                    help="a directory of launch folders (repeat for more: e.g. write-folders.ts output too)")
     ap.add_argument("--work", default=Path("/tmp/vramplan-sky"), type=Path)
     ap.add_argument("--accelerators-csv", type=Path)
     ap.add_argument("--catalog-source", default="")
@@ -88,7 +91,7 @@ def main() -> int:
     if not py.exists():
         venv.EnvBuilder(with_pip=True, clear=True).create(env)
     subprocess.run([str(py), "-m", "pip", "install", "-q", SKYPILOT_PIN], check=True)
-    out = subprocess.run([str(py), "-c", PROBE, str(args.folders)], check=True, capture_output=True,
+    out = subprocess.run([str(py), "-c", PROBE, *map(str, args.folders)], check=True, capture_output=True,
                          text=True).stdout
     result = json.loads(out.strip().splitlines()[-1])
     result = {"checked": dt.date.today().isoformat(), "pin": SKYPILOT_PIN, **result}
