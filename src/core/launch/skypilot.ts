@@ -8,6 +8,8 @@
 import { Document } from 'yaml';
 import type { Offer } from '../../schema/offer.js';
 import { checkpointBytes } from '../memory/host-ram.js';
+import { valueBytes } from '../model/dtypes.js';
+import { checkpointFor } from './checkpoints.js';
 import { isTraining, MASTER_PORT, nodesOf } from './common.js';
 import { SKY_ACCELERATORS, SKY_CLOUDS, skyAcceleratorOf, type SkyCloud } from './skypilot-gpus.js';
 import type { EngineOutput, LaunchFile, LaunchInput } from './types.js';
@@ -53,15 +55,20 @@ export interface SkyInput {
 }
 
 /**
- * Disk for the task, GB: the base checkpoint as stored (memory/host-ram.ts checkpointBytes; a quantized
- * serving checkpoint is smaller), what a training run saves, and the environment; rounded up to 10 GB, never
- * below SkyPilot's own default.
+ * Disk for the task, GB: the checkpoint download (a published checkpoint in the served format,
+ * checkpoints.ts, at its bytes per weight; else the base checkpoint as stored, memory/host-ram.ts
+ * checkpointBytes), what a training run saves, and the environment; rounded up to 10 GB, never below
+ * SkyPilot's own default.
  */
 export function skyDiskGb(x: LaunchInput): number {
+  const o = x.options;
   const p = x.estimate.params;
   const total = p?.checkpoint?.total ?? p?.total ?? 0;
-  const download = checkpointBytes(x.arch, total);
-  const saved = isTraining(x.options) ? (p?.trainable ?? total) * SAVED_BYTES_PER_TRAINABLE : 0;
+  const served = isTraining(o) ? null : checkpointFor(x.arch.hfId ?? null, x.modelRef, o.weights);
+  const download = served?.published
+    ? total * valueBytes(o.weights)
+    : checkpointBytes(x.arch, total);
+  const saved = isTraining(o) ? (p?.trainable ?? total) * SAVED_BYTES_PER_TRAINABLE : 0;
   const gb = Math.ceil((download + saved) / GB + ENVIRONMENT_GB);
   return Math.max(SKY_DEFAULT_DISK_GB, Math.ceil(gb / 10) * 10);
 }
