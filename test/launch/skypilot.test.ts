@@ -244,6 +244,12 @@ describe('--from reads the task back', () => {
     expect(() => mapSkyPilot({ resources: { accelerators: 'Z9000:1' }, run: 'x' })).toThrow(
       /SkyPilot accelerator vramplan knows/,
     );
+    expect(() =>
+      mapSkyPilot({ resources: { accelerators: 'H100:8' }, num_nodes: 0, run: 'x' }),
+    ).toThrow(/num_nodes/);
+    expect(() =>
+      mapSkyPilot({ resources: { accelerators: { H100: 8, A100: 8 } }, run: 'x' }),
+    ).toThrow(/one accelerator and its count/);
   });
 });
 
@@ -296,6 +302,17 @@ describe.skipIf(!cliBuilt())('CLI: launch --offer, then --from sky.yaml and the 
       expect(j.gpu.id).toBe('h100-sxm');
       expect(j.time.settings.gpusPerNode).toBe(8);
     }
+  });
+
+  it('a bad sky.yaml through estimate --from is one line naming the file and the key', () => {
+    const f = s.file(
+      'bad-sky.yaml',
+      'resources:\n  accelerators: H100:zero\nrun: bash launch.sh\n',
+    );
+    const r = runCli(['estimate', '--from', f, '--model', 'llama-3.1-8b', '--json']);
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/bad-sky\.yaml: resources\.accelerators: got 'H100:zero'/);
   });
 
   it('--offer of another GPU, or an unknown offer, is a one-line error and writes nothing', () => {
