@@ -11,7 +11,8 @@ import {
 } from '../core/launch/index.js';
 import { plannedTokens } from '../core/launch/common.js';
 import { badValue, UserError } from '../io/errors.js';
-import { findGpu } from '../io/load-catalog.js';
+import { findGpu, loadOffers } from '../io/load-catalog.js';
+import type { Offer } from '../schema/offer.js';
 import { parseJsonInput, readInputText } from '../io/read-input.js';
 import { resolveModel } from '../io/load-model.js';
 import { writeLaunchFolder, type FolderFile } from '../io/write-dir-atomic.js';
@@ -51,6 +52,21 @@ export interface LaunchFlags {
   force: boolean;
   /** Move an existing --out aside as `<name>.old-<time>` instead of refusing. */
   keepOld?: boolean;
+  /** `--offer <id>`: the catalog offer the flag form's GPUs are rented from (writes sky.yaml). */
+  offer?: unknown;
+}
+
+/** The catalog offer `id` names (catalogs/offers/), or the one-line error for `field`. */
+export function findOffer(field: string, id: unknown): Offer {
+  const offers = loadOffers();
+  const hit = offers.find((o) => o.id === id);
+  if (!hit)
+    throw badValue(
+      field,
+      id,
+      "an offer id from catalogs/offers/ (e.g. 'lambda-h100-sxm-on-demand-8x')",
+    );
+  return hit;
 }
 
 /**
@@ -144,8 +160,15 @@ export function launchInputFromFlags(
   if (unwritten) throw new UserError(`--framework ${engineOf(options)}: ${unwritten}`);
   const powerLimitW =
     lf.powerLimit === undefined ? null : checkPowerLimit('--power-limit', lf.powerLimit, gpu);
-  // Eight GPUs per machine, as the time model assumes without --gpus-per-node.
-  const gpusPerNode = Math.min(options.gpus, 8);
+  const offer = lf.offer === undefined ? undefined : findOffer('--offer', lf.offer);
+  if (offer && offer.gpuId !== gpu.id)
+    throw badValue(
+      '--offer',
+      lf.offer,
+      `an offer of ${gpu.id} GPUs (--gpu); ${offer.id} rents ${offer.gpuId}`,
+    );
+  // Eight GPUs per machine, as the time model assumes without --gpus-per-node; a rented offer's node size.
+  const gpusPerNode = Math.min(options.gpus, offer?.gpusPerNode ?? 8);
   // Timed as it will run: its accumulation, power cap and machine size (as launchInputOfPlan does).
   const time = {
     ...defaultTimeOptions(options.gpus),
@@ -164,6 +187,7 @@ export function launchInputFromFlags(
     estimate: buildEstimate(arch, options, gpu, time),
     modelRef: arch.hfId ?? modelRefOf(model),
     gpusPerNode,
+    ...(offer ? { offer } : {}),
   };
 }
 
@@ -199,7 +223,15 @@ export function launchInputOfPlan(
     modelRef,
     gpusPerNode: plan.hardware.gpusPerNode,
     ...(trainTokens === undefined ? {} : { trainTokens }),
+    ...offerOfPlan(plan),
   };
+}
+
+/** The offer a plan rents (its hardware.offerId in catalogs/offers/), as a LaunchInput field. */
+function offerOfPlan(plan: Plan): { offer?: Offer } {
+  const id = plan.hardware.offerId ?? null;
+  if (id === null || (plan.hardware.kind !== undefined && plan.hardware.kind !== 'rent')) return {};
+  return { offer: findOffer('offerId', id) };
 }
 
 /** The 1-based plan number `--plan` names among `count` ranked plans. */
@@ -245,6 +277,8 @@ const exportedPlanSchema = z.object({
       options: EstimateOptionsSchema,
       choices: z.object({ gradAccum: z.number().int().min(1) }),
       hardware: z.object({
+        kind: z.enum(['owned', 'rent', 'buy']).optional(),
+        offerId: z.string().nullable().optional(),
         gpuId: z.string(),
         gpusPerNode: z.number().int().min(1),
         powerLimitFraction: z.number(),
@@ -332,6 +366,18 @@ function checkedPlan(file: string, i: number, p: ExportedPlan, arch: Arch): Gpu 
   } catch (e) {
     if (e instanceof UserError) throw new UserError(`${at('hardware.gpuId')}: ${e.message}`);
     throw e;
+  }
+  const offerId = p.hardware.offerId ?? null;
+  if (offerId !== null) {
+    const offer = loadOffers().find((x) => x.id === offerId);
+    if (!offer)
+      throw badValue(at('hardware.offerId'), offerId, 'an offer id from catalogs/offers/');
+    if (offer.gpuId !== gpu.id)
+      throw badValue(
+        at('hardware.offerId'),
+        offerId,
+        `an offer of ${gpu.id} GPUs (hardware.gpuId)`,
+      );
   }
   const MAX_ACCUM = 1_000_000;
   if (p.choices.gradAccum > MAX_ACCUM)

@@ -32,6 +32,10 @@ export function registerLaunch(program: Command): void {
       '--sharding <how>',
       'flag form, --zero 1-3: deepspeed (Trainer + DeepSpeed) or fsdp (Accelerate FSDP); default: the --framework engine',
     )
+    .option(
+      '--offer <id>',
+      'flag form: the catalog offer (catalogs/offers/) the GPUs are rented from; also writes sky.yaml, a SkyPilot task',
+    )
     .requiredOption('--out <dir>', 'folder to create (written atomically)')
     .option(
       '--force',
@@ -47,12 +51,18 @@ export function registerLaunch(program: Command): void {
         out: String(opts.out),
         force: opts.force === true,
         keepOld: opts.keepOld === true,
+        offer: opts.offer,
       };
       const sources = [scenario, opts.fromPlan, opts.model].filter((x) => x !== undefined);
       if (sources.length !== 1)
         throw new UserError(
           'launch: give exactly one of <scenario>, --from-plan <plans.json> or --model <model>',
           'e.g. vramplan launch scenarios/default.yaml --plan 1 --out run1',
+        );
+      if (opts.offer !== undefined && opts.model === undefined)
+        throw new UserError(
+          '--offer: only with --model (a ranked plan carries its own offer)',
+          'e.g. vramplan launch --model llama-3.1-8b --gpu h100-sxm --gpus 8 --offer lambda-h100-sxm-on-demand-8x --out run1',
         );
       if (scenario !== undefined)
         process.exitCode = await run.runLaunchScenario(scenario, opts.plan, lf);

@@ -9,6 +9,7 @@ import { formatCount, formatDeviceMemory, formatGiB, formatInt } from './format.
 import { COMPONENT_LABEL, PHASE_LABEL } from './messages.js';
 import { HOST_RAM_LABEL, hostRamFigure } from './host-ram-text.js';
 import { hostRamOfOptions } from '../core/memory/host-ram.js';
+import { skyRunLines } from './sky-readme.js';
 
 /** A learning rate as the README writes it (1e-6). */
 const formatLr = (lr: number): string => lr.toExponential(0);
@@ -178,6 +179,7 @@ export function renderLaunchReadme(x: LaunchInput<EstimateResult>, bundle: Launc
     out.push(
       '- transformers: `CUDA_VISIBLE_DEVICES=0 python generate.py "your prompt"` (one process per GPU), in the transformers environment (`pip install -r requirements.txt` in a virtualenv of its own).',
     );
+  out.push(...skyRunLines(x, bundle));
   out.push(
     '',
     'Your edits are safe: `vramplan launch ... --force` replaces this folder only while it holds the files launch wrote, unchanged (`.vramplan-launch` lists them with their hashes); once a file here is edited or a run writes into the folder, it refuses, and `--keep-old` moves the folder aside as `<folder>.old-<time>` before writing a new one.',

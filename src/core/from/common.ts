@@ -16,7 +16,8 @@ export type FromFormat =
   | 'litgpt'
   | 'vllm'
   | 'sglang'
-  | 'llama.cpp';
+  | 'llama.cpp'
+  | 'skypilot';
 
 export const FORMAT_NAMES: Record<FromFormat, string> = {
   axolotl: 'axolotl YAML',
@@ -31,6 +32,7 @@ export const FORMAT_NAMES: Record<FromFormat, string> = {
   vllm: 'vLLM serve command line / --config YAML',
   sglang: 'SGLang launch_server command line / --config YAML',
   'llama.cpp': 'llama.cpp llama-server command line',
+  skypilot: 'SkyPilot task YAML (sky.yaml)',
 };
 
 /** Contract flag (kebab-case, as `vramplan estimate` takes it) → value. */

@@ -24,6 +24,7 @@ import { mapTorchtitan, TORCHTITAN_DOC_KEY } from '../engines/torchtitan/from.js
 import { isUnslothArgs, mapUnsloth } from '../engines/unsloth/from.js';
 import { mapLitgpt } from '../engines/litgpt/from.js';
 import { mapServeConfig, serveConfigFormat } from './serve-map.js';
+import { isSkyTask, mapSkyPilot } from './skypilot.js';
 
 export { FORMAT_NAMES, FromError, mapDeepSpeed, DEEPSPEED_MEMORY_KEYS };
 export type { DeepSpeedMapping, FromFlags, FromFormat, FromMapping };
@@ -34,6 +35,7 @@ const hasAny = (doc: Record<string, unknown>, keys: readonly string[]) =>
 /** The tool a parsed config belongs to, from the keys only that tool uses; null when none matches. */
 export function detectFormat(doc: Record<string, unknown>): FromFormat | null {
   if (isRecord(doc[TORCHTITAN_DOC_KEY])) return 'torchtitan';
+  if (isSkyTask(doc)) return 'skypilot';
   if (isUnslothArgs(doc)) return 'unsloth';
   if (
     hasAny(doc, ['zero_optimization', 'train_micro_batch_size_per_gpu', 'train_batch_size']) &&
@@ -119,6 +121,8 @@ export function mapConfig(
     case 'vllm':
     case 'sglang':
       return mapServeConfig(doc, format);
+    case 'skypilot':
+      return mapSkyPilot(doc);
     case 'llama.cpp':
       throw new FromError(
         '(file)',

@@ -1,5 +1,6 @@
 /** Every engine's launcher over one LaunchInput (engines/registry.ts); pure (the command writes the files). */
 import { POWER_ENGINE, emitPowerLimit } from './power.js';
+import { SKY_ENGINE, emitSkyPilot } from './skypilot.js';
 import type { Engine } from '../../schema/engine.js';
 import { trainingGpus } from '../../schema/estimate.js';
 import { engineOf } from '../engines/engine.js';
@@ -41,13 +42,33 @@ export function buildLaunch(x: LaunchInput): LaunchBundle {
   const outputs: EngineOutput[] =
     why !== null || !launcher ? [{ engine, ok: false, reason: why ?? '' }] : launcher.emit(x);
   outputs.push(emitPowerLimit(x));
+  const sky = rentedTask(x, outputs);
+  if (sky) outputs.push(sky);
   const files = outputs.flatMap((out) => (out.ok ? out.files : []));
   return { engine, outputs, files };
 }
 
+/**
+ * A rented plan's SkyPilot task (skypilot.ts), once the engine wrote its files: serve.sh and its ports for
+ * serving, launch.sh (or the engine's own command) for training; null for owned GPUs or when the engine
+ * wrote nothing a machine can run unattended.
+ */
+function rentedTask(x: LaunchInput, outputs: readonly EngineOutput[]): EngineOutput | null {
+  if (!x.offer) return null;
+  const written = outputs.filter((o) => o.ok && o.engine !== POWER_ENGINE);
+  const files = written.flatMap((o) => (o.ok ? o.files : []));
+  const script = ['serve.sh', 'launch.sh'].find((f) => files.some((g) => g.path === f));
+  const command = script
+    ? `bash ${script}`
+    : written.map((o) => (o.ok ? o.command : undefined)).find((c) => c !== undefined);
+  if (!command) return null;
+  const ports = written.flatMap((o) => (o.ok ? (o.ports ?? []) : []));
+  return emitSkyPilot(x, { offer: x.offer, ports, command, files });
+}
+
 /** Why a bundle holds no engine's files (every engine output refused the plan), or null. */
 export function bundleBlocked(b: LaunchBundle): string | null {
-  const engines = b.outputs.filter((o) => o.engine !== POWER_ENGINE);
+  const engines = b.outputs.filter((o) => o.engine !== POWER_ENGINE && o.engine !== SKY_ENGINE);
   if (engines.some((o) => o.ok)) return null;
   return engines.map((o) => `${o.engine}: ${o.ok ? '' : o.reason}`).join('; ');
 }

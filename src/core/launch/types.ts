@@ -6,6 +6,7 @@ import type { Arch } from '../model/arch.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { Gpu } from '../../schema/gpu.js';
 import type { Engine } from '../../schema/engine.js';
+import type { Offer } from '../../schema/offer.js';
 
 /** How ZeRO-style sharding is realised: DeepSpeed ZeRO or PyTorch FSDP. */
 export type Sharding = 'deepspeed' | 'fsdp';
@@ -18,6 +19,8 @@ export interface LaunchEstimate {
   fits?: boolean;
   perGpu: { deviceBytes: number };
   gpu?: { capacityBytes: number };
+  /** Parameter counts (the rented task sizes its disk from them). */
+  params?: { total: number; trainable: number; checkpoint?: { total: number } };
 }
 
 export interface LaunchInput<E extends LaunchEstimate = LaunchEstimate> {
@@ -35,6 +38,8 @@ export interface LaunchInput<E extends LaunchEstimate = LaunchEstimate> {
   gpusPerNode?: number;
   /** Training tokens the job plans (a scenario's dataset tokens x epochs); absent from flags alone. */
   trainTokens?: number;
+  /** The catalog offer the GPUs are rented from (catalogs/offers/); absent for owned or bought GPUs. */
+  offer?: Offer;
 }
 
 /** What decides whether an engine can run a plan: the model and the configuration. */
@@ -51,7 +56,16 @@ export interface LaunchFile {
 
 /** Outcome of one emitter: the file it wrote, or why the plan cannot be expressed in that engine. */
 export type EngineOutput =
-  | { engine: string; ok: true; files: LaunchFile[]; notes: string[] }
+  | {
+      engine: string;
+      ok: true;
+      files: LaunchFile[];
+      notes: string[];
+      /** Ports a serving engine's servers listen on (one per replica). */
+      ports?: number[];
+      /** The command that starts the run on each machine, where the folder has no launch.sh or serve.sh. */
+      command?: string;
+    }
   | { engine: string; ok: false; reason: string };
 
 /** Every emitter's outcome, in a fixed order. */

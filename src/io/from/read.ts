@@ -18,6 +18,7 @@ import {
   withDeepSpeed,
 } from '../../core/from/index.js';
 import { isRecord } from '../../core/from/common.js';
+import { SKY_FILE } from '../../core/launch/skypilot.js';
 import { parseTorchtitanRecipe } from '../../core/engines/torchtitan/from.js';
 import { litgptWithScript } from '../../core/engines/litgpt/from.js';
 import { UserError, shownValue } from '../errors.js';
@@ -224,12 +225,32 @@ function readLaunchFolder(dir: string): FromConfig {
   }
   // LitGPT: launch.sh's subcommand (finetune_lora / finetune_full) decides the method.
   if (main!.endsWith('litgpt.yaml') && existsSync(join(dir, 'launch.sh')))
-    return { ...c, flags: litgptWithScript(flags, readText(join(dir, 'launch.sh'))) };
+    return {
+      ...c,
+      flags: withSkyTask(dir, litgptWithScript(flags, readText(join(dir, 'launch.sh')))),
+    };
   if (main!.endsWith('torchtune.yaml')) {
     const n = /--nproc_per_node (\d+)/.exec(readText(main!))?.[1];
     if (n) flags.gpus = Number(n);
   }
-  return { ...c, flags };
+  return { ...c, flags: withSkyTask(dir, flags) };
+}
+
+/**
+ * A rented plan's SkyPilot task beside the engine's files: the GPU it rents and the GPUs a machine; the
+ * GPU count of a multi-machine task (count x num_nodes), else the engine's own count where it gives one.
+ */
+function withSkyTask(dir: string, flags: FromConfig['flags']): FromConfig['flags'] {
+  const sky = join(dir, SKY_FILE);
+  if (!existsSync(sky)) return flags;
+  const t = readFile(sky).flags;
+  const multi = Number(t.gpus) > Number(t['gpus-per-node']);
+  return {
+    ...flags,
+    gpu: t.gpu!,
+    'gpus-per-node': t['gpus-per-node']!,
+    gpus: multi || flags.gpus === undefined ? t.gpus! : flags.gpus,
+  };
 }
 
 /** Reads and maps one config file (and the DeepSpeed JSON it names), or a `vramplan launch` folder. */

@@ -95,6 +95,7 @@ export function emitLlamaCpp(x: LaunchInput): EngineOutput {
   return {
     engine,
     ok: true,
+    ports,
     files: [
       { path: 'serve.sh', content: `${lines.join('\n')}\n` },
       { path: 'check.sh', content: checkScript(ports, ck.ref) },

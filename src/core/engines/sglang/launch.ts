@@ -73,6 +73,7 @@ export function emitSglang(x: LaunchInput): EngineOutput {
   return {
     engine,
     ok: true,
+    ports,
     files: [
       { path: 'serve.sh', content: `${lines.join('\n')}\n` },
       { path: 'check.sh', content: checkScript(ports, ck.ref) },

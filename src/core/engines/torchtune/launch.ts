@@ -226,6 +226,7 @@ export function emitTorchtune(x: LaunchInput): EngineOutput {
       },
     ],
     notes,
+    command: launch,
   };
 }
 

@@ -122,6 +122,7 @@ export function emitVllm(x: LaunchInput): EngineOutput {
   return {
     engine,
     ok: true,
+    ports,
     files: [
       { path: SERVE_SCRIPT, content: `${lines.join('\n')}\n` },
       { path: CHECK_SCRIPT, content: checkScript(ports, ck.ref) },
