@@ -36,6 +36,7 @@ import { notWritten } from '../core/engines/engines-runs.js';
 import type { Arch } from '../core/model/index.js';
 import type { Plan } from '../core/plan/index.js';
 import { renderLaunchReadme } from '../ui/launch-readme.js';
+import { planCountText } from '../ui/plan-count.js';
 import { formatDeviceMemory } from '../ui/format.js';
 import { checkReadmeSection } from '../ui/check-readme.js';
 import { runPlanOf, runPlanText } from '../core/check/index.js';
@@ -202,8 +203,11 @@ export function launchInputOfPlan(
   };
 }
 
-/** The 1-based plan number `--plan` names among `count` ranked plans. */
-export function planNumber(v: unknown, count: number): number {
+/**
+ * The 1-based plan number `--plan` names among `count` ranked plans; `counted` says where the count comes
+ * from (the plan count `plan` reports, ui/plan-count.ts).
+ */
+export function planNumber(v: unknown, count: number, counted = ''): number {
   const n = typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
   if (count === 0) throw new UserError('--plan: no plan fits this scenario', undefined, 2);
   if (!Number.isSafeInteger(n) || n < 1 || n > count)
@@ -212,7 +216,7 @@ export function planNumber(v: unknown, count: number): number {
       v,
       count === Infinity
         ? "a plan number from 1 (as ranked by 'vramplan plan')"
-        : `a plan number from 1 to ${count} (as ranked by 'vramplan plan')`,
+        : `a plan number from 1 to ${count} (${counted}as ranked by 'vramplan plan')`,
     );
   return n;
 }
@@ -225,7 +229,7 @@ export async function runLaunchScenario(
 ): Promise<number> {
   const wanted = planNumber(planArg ?? '1', Infinity);
   const result = await planScenarioFile(file, { top: Math.max(10, wanted) });
-  const n = planNumber(planArg ?? '1', result.plans.length);
+  const n = planNumber(planArg ?? '1', result.plans.length, `${planCountText(result)}, `);
   const scenario = loadScenario(file);
   const spec = modelSpecOf(file, scenario);
   const arch = resolveModel(spec, { flag: 'model' });

@@ -173,7 +173,7 @@ export function Explorer(props: ExplorerProps) {
   return (
     <Box flexDirection="column" width={width}>
       <Text bold wrap="truncate">
-        {headerText(s)}
+        {headerText(s, width)}
       </Text>
       {body}
       {s.mode === 'search' ? (

@@ -6,6 +6,7 @@ import { REASON_LABEL } from '../plan-messages.js';
 import { hardwareOf, techniqueOf } from '../plan-text.js';
 import { gib, groupBytes, MEMORY_GROUPS, meter, powerLimitText } from './cells.js';
 import { hostRamLine } from '../host-ram-text.js';
+import { COUNT_LABEL, countCell } from '../plan-count.js';
 
 export const usd = formatUsd;
 
@@ -128,7 +129,7 @@ export const COMPARE_LABELS = [
   'wall power',
   'tokens/s',
   'x fastest',
-  'feasible plans',
+  COUNT_LABEL,
   'runner-up',
 ];
 
@@ -138,7 +139,7 @@ export function compareColumn(name: string, r: PlanResult): CompareColumn {
     return {
       name,
       rows: COMPARE_LABELS.map((l) =>
-        l === 'model' ? r.model.id : l === 'fits' ? 'no' : l === 'feasible plans' ? '0' : '—',
+        l === 'model' ? r.model.id : l === 'fits' ? 'no' : l === COUNT_LABEL ? countCell(r) : '—',
       ),
     };
   const groups = groupBytes(b.memory.breakdown).map((g) => (g.bytes > 0 ? gib(g.bytes) : '—'));
@@ -161,7 +162,7 @@ export function compareColumn(name: string, r: PlanResult): CompareColumn {
       `${b.power.wallWatts.toLocaleString('en-US')} W`,
       Math.round(b.time.tokensPerSecond).toLocaleString('en-US'),
       `${b.slowdown.toFixed(2)}×`,
-      r.searched.feasible.toLocaleString('en-US'),
+      countCell(r),
       second ? `${hardwareOf(second)}, ${usd(second.cost.usd)}` : '—',
     ],
   };

@@ -8,6 +8,7 @@ import { axisValues, clamp, nextAxisValue, NO_FILTERS, scrollTop, visiblePlans }
 
 export type { Action, Mode, ScenarioCheck, Snapshot, State, Status } from './types.js';
 import type { Action, ScenarioCheck, Snapshot, State } from './types.js';
+import { planCountText } from '../plan-count.js';
 
 /** Lines the explorer spends outside the table rows (header, column titles, footer, detail pane). */
 export const CHROME_LINES = 5;
@@ -218,7 +219,7 @@ export function reducer(s: State, a: Action): State {
           lastPlanMs: a.ms,
           status: {
             kind: 'info',
-            text: `re-planned in ${Math.round(a.ms)} ms: ${a.result.plans.length} plans`,
+            text: `re-planned in ${Math.round(a.ms)} ms: ${planCountText(a.result)}`,
           },
         },
         selectedId(s),
