@@ -10,6 +10,7 @@ import {
   type LaunchInput,
 } from '../core/launch/index.js';
 import { plannedTokens } from '../core/launch/common.js';
+import { launchedLoraOptions } from '../core/launch/modules.js';
 import { badValue, UserError } from '../io/errors.js';
 import { findGpu } from '../io/load-catalog.js';
 import { parseJsonInput, readInputText } from '../io/read-input.js';
@@ -129,15 +130,18 @@ export function launchInputFromFlags(
       sharding,
       `no value with --framework ${parsed.framework} (it chooses between the hf and deepspeed engines)`,
     );
-  const options =
+  const gpu = findGpu(flags.gpu);
+  const arch = resolveModel(model);
+  // The LoRA targets the files adapt are the ones the README's estimate counts (launchedLoraOptions).
+  const options = launchedLoraOptions(
+    arch,
     sharding === undefined
       ? parsed
       : {
           ...parsed,
           framework: sharding === 'deepspeed' ? ('deepspeed' as const) : ('hf' as const),
-        };
-  const gpu = findGpu(flags.gpu);
-  const arch = resolveModel(model);
+        },
+  );
   const gradAccum = positiveInt('grad-accum', lf.gradAccum, 1, 1_000_000) ?? 1;
   // What the engine runs but vramplan writes no files for (estimate models it): one line, no folder.
   const dp = options.gpus / (options.tp * options.pp * options.cp);
