@@ -12,6 +12,7 @@ import {
 } from './format.js';
 import { COMPONENT_LABEL } from './messages.js';
 import { HOST_RAM_LABEL, hostRamFigure } from './host-ram-text.js';
+import { kvText } from './kv-text.js';
 import { objectiveText } from './objective-text.js';
 import { planCountText, shownText } from './plan-count.js';
 import { fixSentence, REASON_LABEL, sloNearestSentence } from './plan-messages.js';
@@ -21,6 +22,8 @@ export function techniqueOf(p: Plan): string {
   const c = p.choices;
   const master = p.options.masterWeights ? '+fp32 master' : '';
   const parts = [`${c.method} ${c.weights}${c.doubleQuant ? '+dq' : ''}${master}`];
+  const kv = kvText(p);
+  if (kv) parts.push(kv);
   const rl = objectiveText(p.options);
   if (rl) parts.push(rl);
   if (c.method !== 'inference')

@@ -67,9 +67,11 @@ export function headerText(s: State, width = Infinity): string {
   return full.length <= width ? full : line(false);
 }
 
-/** The scenario's name; once edited in the explorer, with the hardware the ranking is planned on. */
+/** The scenario's name; once edited in the explorer, with the hardware the ranking shown is planned on. */
 export function titleText(s: State): string {
-  return s.result.scenario.name;
+  const name = s.result.scenario.name;
+  if (s.planGen === 0) return name;
+  return `${name} (edited: ${knobValue(s.planned, 'count')}× ${knobValue(s.planned, 'gpu')})`;
 }
 
 export function tableProps(s: State, width: number): PlanTableProps {
@@ -155,7 +157,11 @@ export const DIFFERS = '≠';
  * Scenarios side by side: each column titled with its scenario's name (made distinct: the same name twice
  * gets its position), and each row whose values differ marked with ≠ before its label.
  */
-export function compareProps(set: readonly Snapshot[], width: number): CompareViewProps {
+export function compareProps(
+  set: readonly Snapshot[],
+  width: number,
+  height = Infinity,
+): CompareViewProps {
   const labelWidth = Math.max(...COMPARE_LABELS.map((l) => l.length)) + 4;
   const columnWidth = Math.max(16, Math.floor((width - labelWidth) / Math.max(1, set.length)) - 1);
   const seen = new Map<string, number>();
@@ -166,17 +172,30 @@ export function compareProps(set: readonly Snapshot[], width: number): CompareVi
       ? memorySegments(best.memory.breakdown, best.memory.capacityBytes, columnWidth - 3)
       : [];
     const name = (seen.get(x.name) ?? 0) > 1 ? `${x.name} (${i + 1})` : x.name;
-    return { ...compareColumn(name, x.result), segments };
+    return { ...compareColumn(name, x.result, x.job), segments };
   });
   const differs = COMPARE_LABELS.map(
     (_, r) => columns.length > 1 && columns.some((c) => c.rows[r] !== columns[0]!.rows[r]),
   );
+  const rows = compareRows(height);
   return {
-    labels: COMPARE_LABELS.map((l, r) => `${differs[r] ? DIFFERS : ' '} ${l}`),
+    labels: rows.map((r) => `${differs[r] ? DIFFERS : ' '} ${COMPARE_LABELS[r]!}`),
     labelWidth,
     columnWidth,
-    columns,
+    columns: columns.map((c) => ({ ...c, rows: rows.map((r) => c.rows[r]!) })),
   };
+}
+
+/**
+ * The compare rows that fit a terminal `height` lines tall, so that its title line stays on screen: the
+ * explorer's header and footer, compare's title and memory bar take four lines; the memory breakdown's
+ * rows (indented) go first, then the last rows.
+ */
+export function compareRows(height: number): number[] {
+  const room = Math.max(3, height - 4);
+  let rows = COMPARE_LABELS.map((_, r) => r);
+  if (rows.length > room) rows = rows.filter((r) => !COMPARE_LABELS[r]!.startsWith('  '));
+  return rows.slice(0, room);
 }
 
 /**
