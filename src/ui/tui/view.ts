@@ -59,7 +59,10 @@ function countText(s: State, full: boolean): string {
 export function headerText(s: State, width = Infinity): string {
   const line = (full: boolean) => {
     const filters = filterSummary(s.filters);
-    const pos = s.visible.length > 0 ? ` · ${s.cursor + 1}/${s.visible.length}` : '';
+    const pos =
+      s.visible.length > 0
+        ? ` · ${(s.cursor + 1).toLocaleString('en-US')}/${s.visible.length.toLocaleString('en-US')}`
+        : '';
     const planning = s.planning ? ` · re-planning…${s.progress ? ` ${s.progress}` : ''}` : '';
     return `${titleText(s)} · ${s.result.model.id} · ${countText(s, full)}${pos} · by ${SORT_LABEL[s.sort]} ${s.descending ? '▼' : '▲'}${filters ? ` · ${filters}` : ''}${planning}`;
   };
