@@ -168,9 +168,12 @@ export async function runCompareTui(
         ? names[i]!
         : `${names[i]!} (${basename(r.file)})`,
     result: r.result,
+    job: loadScenario(r.file).job,
   }));
   await fullScreen(() =>
-    render(<CompareApp snapshots={snapshots} width={size().width} />, { exitOnCtrlC: true }),
+    render(<CompareApp snapshots={snapshots} width={size().width} height={size().height} />, {
+      exitOnCtrlC: true,
+    }),
   );
   return 0;
 }

@@ -10,6 +10,7 @@ import {
   type LaunchInput,
 } from '../core/launch/index.js';
 import { plannedTokens } from '../core/launch/common.js';
+import { launchedLoraOptions } from '../core/launch/modules.js';
 import { badValue, UserError } from '../io/errors.js';
 import { findGpu, loadOffers } from '../io/load-catalog.js';
 import type { Offer } from '../schema/offer.js';
@@ -37,6 +38,7 @@ import { notWritten } from '../core/engines/engines-runs.js';
 import type { Arch } from '../core/model/index.js';
 import type { Plan } from '../core/plan/index.js';
 import { renderLaunchReadme } from '../ui/launch-readme.js';
+import { planCountText } from '../ui/plan-count.js';
 import { formatDeviceMemory } from '../ui/format.js';
 import { checkReadmeSection } from '../ui/check-readme.js';
 import { runPlanOf, runPlanText } from '../core/check/index.js';
@@ -144,15 +146,18 @@ export function launchInputFromFlags(
       sharding,
       `no value with --framework ${parsed.framework} (it chooses between the hf and deepspeed engines)`,
     );
-  const options =
+  const gpu = findGpu(flags.gpu);
+  const arch = resolveModel(model);
+  // The LoRA targets the files adapt are the ones the README's estimate counts (launchedLoraOptions).
+  const options = launchedLoraOptions(
+    arch,
     sharding === undefined
       ? parsed
       : {
           ...parsed,
           framework: sharding === 'deepspeed' ? ('deepspeed' as const) : ('hf' as const),
-        };
-  const gpu = findGpu(flags.gpu);
-  const arch = resolveModel(model);
+        },
+  );
   const gradAccum = positiveInt('grad-accum', lf.gradAccum, 1, 1_000_000) ?? 1;
   // What the engine runs but vramplan writes no files for (estimate models it): one line, no folder.
   const dp = options.gpus / (options.tp * options.pp * options.cp);
@@ -234,8 +239,11 @@ function offerOfPlan(plan: Plan): { offer?: Offer } {
   return { offer: findOffer('offerId', id) };
 }
 
-/** The 1-based plan number `--plan` names among `count` ranked plans. */
-export function planNumber(v: unknown, count: number): number {
+/**
+ * The 1-based plan number `--plan` names among `count` ranked plans; `counted` says where the count comes
+ * from (the plan count `plan` reports, ui/plan-count.ts).
+ */
+export function planNumber(v: unknown, count: number, counted = ''): number {
   const n = typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
   if (count === 0) throw new UserError('--plan: no plan fits this scenario', undefined, 2);
   if (!Number.isSafeInteger(n) || n < 1 || n > count)
@@ -244,7 +252,7 @@ export function planNumber(v: unknown, count: number): number {
       v,
       count === Infinity
         ? "a plan number from 1 (as ranked by 'vramplan plan')"
-        : `a plan number from 1 to ${count} (as ranked by 'vramplan plan')`,
+        : `a plan number from 1 to ${count} (${counted}as ranked by 'vramplan plan')`,
     );
   return n;
 }
@@ -257,7 +265,7 @@ export async function runLaunchScenario(
 ): Promise<number> {
   const wanted = planNumber(planArg ?? '1', Infinity);
   const result = await planScenarioFile(file, { top: Math.max(10, wanted) });
-  const n = planNumber(planArg ?? '1', result.plans.length);
+  const n = planNumber(planArg ?? '1', result.plans.length, `${planCountText(result)}, `);
   const scenario = loadScenario(file);
   const spec = modelSpecOf(file, scenario);
   const arch = resolveModel(spec, { flag: 'model' });

@@ -6,6 +6,7 @@ import { planScenarioFile } from '../io/plan-scenario.js';
 import { stderrProgress } from '../io/progress.js';
 import { writeAtomic } from '../io/write-atomic.js';
 import type { ExportFormat } from '../ui/export-plan.js';
+import { planCountText } from '../ui/plan-count.js';
 import { planJson } from '../ui/plan-json.js';
 import { openTui, wantsTui } from './explore.js';
 import { parseTop } from './top.js';
@@ -29,6 +30,12 @@ export function exportFormatOf(file: string): ExportFormat {
   throw badValue('--export', file, 'a file name ending in .json, .csv, .md or .svg');
 }
 
+/** What an export holds: its plans, and the count they come from (ui/plan-count.ts). */
+function exportedCount(r: PlanResult): string {
+  if (r.plans.length === 0) return 'no plan fits; run without --export for the nearest fixes';
+  return `${r.plans.length.toLocaleString('en-US')} plans of ${planCountText(r)}`;
+}
+
 export async function runPlan(file: string, opts: Record<string, unknown>): Promise<number> {
   if (wantsTui(opts)) return openTui(file, opts);
   const top = parseTop(opts.top);
@@ -38,10 +45,14 @@ export async function runPlan(file: string, opts: Record<string, unknown>): Prom
   if (format && typeof opts.export === 'string') {
     const { exportPlan } = await import('../ui/export-plan.js');
     writeAtomic(opts.export, exportPlan(result, format), { force: opts.force === true });
-    // On stderr, so that `--json` output stays one JSON document.
-    process.stderr.write(
-      `wrote ${resolvePath(opts.export)} (${result.plans.length} plans, ${format})\n`,
-    );
+    const line = `wrote ${resolvePath(opts.export)} (${exportedCount(result)}, ${format})\n`;
+    // As `launch` does: one line saying what was written, not the report. With --json the line goes to
+    // stderr, so that stdout stays one JSON document.
+    if (opts.json !== true) {
+      process.stdout.write(line);
+      return result.fits ? 0 : 2;
+    }
+    process.stderr.write(line);
   }
   process.stdout.write(
     opts.json === true

@@ -9,6 +9,7 @@ import { refineCircuits } from '../core/plan/index.js';
 import { planFleet } from '../core/plan/index.js';
 import { scenarioStructureIssue } from '../core/model/index.js';
 import type { Scenario } from '../schema/scenario.js';
+import { outputTokensWarning } from '../schema/serving-job.js';
 import { UserError, badValue } from './errors.js';
 import { loadGpus } from './load-catalog.js';
 import { resolveModel } from './load-model.js';
@@ -107,6 +108,9 @@ export async function planScenarioFile(
   opts: Omit<PipelineOptions, 'detected'> & { detect?: boolean } = {},
 ): Promise<PlanResult> {
   const scenario = loadScenario(file);
+  const warning = scenario.job.kind === 'inference' ? outputTokensWarning(scenario.job) : null;
+  // On stderr, as --detect's notes: the report and --json stay as they are.
+  if (warning) process.stderr.write(`warning: ${file}: ${warning}\n`);
   const detected = await detectedFor(scenario, opts.detect === true);
   return planScenarioObject(file, scenario, { ...opts, detected });
 }

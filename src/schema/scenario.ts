@@ -7,6 +7,7 @@ import { ATTENTION, CHECKPOINTING, FRAMEWORKS, OPTIMIZERS, WEIGHT_DTYPES } from 
 import { psuTier } from './power.js';
 import { ENGINES } from './engine.js';
 import { objectiveJobFields } from './objective-job.js';
+import { describeFields } from './scenario-docs.js';
 
 /** Quality tiers, best first (core/plan/quality.ts): a scenario's `quality` is the least it accepts. */
 export const QUALITY = ['exact', 'near', 'lossy'] as const;
@@ -57,7 +58,7 @@ export const inferenceJobSchema = z
     context: count(10_000_000).default(4096),
     /** Sequences served at once (decode batch). */
     concurrency: count(100_000).default(1),
-    /** Output tokens to generate over the job (for time and cost). */
+    /** Output tokens of the whole job, all requests together (time and cost); not per request. */
     outputTokens: tokens.default(10_000_000),
     /** Prompt tokens per request (the rest of `context` is generated); default half the context. */
     promptTokens: count(10_000_000).optional(),
@@ -269,5 +270,7 @@ export type InlineCircuit = z.infer<typeof inlineCircuitSchema>;
 
 /** JSON Schema for editors (scenarios/scenario.schema.json), from the zod schema. */
 export function scenarioJsonSchema(): unknown {
-  return z.toJSONSchema(scenarioSchema, { io: 'input', unrepresentable: 'any' });
+  const schema = z.toJSONSchema(scenarioSchema, { io: 'input', unrepresentable: 'any' });
+  describeFields(schema as Record<string, unknown>);
+  return schema;
 }

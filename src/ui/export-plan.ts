@@ -2,6 +2,7 @@
 import type { PlanResult } from '../core/plan/index.js';
 import { formatDeviceMemory, formatDuration, formatGiB, formatUsd, formatInt } from './format.js';
 import { REASON_LABEL, fixSentence } from './plan-messages.js';
+import { planCountText, shownText } from './plan-count.js';
 import { planJson } from './plan-json.js';
 import { planSvg } from './export-svg.js';
 import { hardwareOf, renderTable, techniqueOf } from './plan-text.js';
@@ -84,7 +85,7 @@ export function planMarkdown(r: PlanResult): string {
   const out = [
     `# ${r.scenario.name}`,
     '',
-    `Model ${r.model.id}, ${r.scenario.job}, ranked by ${r.scenario.rank}. ${r.searched.candidates} candidates, ${r.searched.feasible} feasible.`,
+    `Model ${r.model.id}, ${r.scenario.job}, ranked by ${r.scenario.rank}. ${formatInt(r.searched.candidates)} candidates searched; ${r.plans.length > 0 ? `${planCountText(r)}, ${shownText(r)}` : `${formatInt(r.searched.feasible)} feasible configurations`}.`,
     '',
   ];
   if (r.plans.length > 0) {
@@ -109,7 +110,7 @@ export function planMarkdown(r: PlanResult): string {
     '',
     '| reason | count |',
     '|---|---:|',
-    ...r.pruned.map((p) => `| ${REASON_LABEL[p.code]} | ${p.count} |`),
+    ...r.pruned.map((p) => `| ${REASON_LABEL[p.code]} | ${formatInt(p.count)} |`),
   );
   return out.join('\n') + '\n';
 }

@@ -78,6 +78,21 @@ const LEFT = 300;
 const RIGHT = 150;
 const PLOT_W = W - LEFT - RIGHT;
 
+/**
+ * A bold heading of `size` px at (16, y), wrapped to the picture's width so that no word is cut off at its
+ * right edge. A bold character is taken as 0.64 em wide: DejaVu Sans Bold (the first font-family named) advances
+ * 0.55 em on average over the front caption's text (its hmtx table, read with fontTools), so 0.64 em leaves
+ * room for capitals and a wider fallback font; a line every 1.25 em.
+ */
+export function heading(y: number, s: string, size: number): { svg: string[]; y: number } {
+  const lines = wrapWords(s, Math.floor((W - 32) / (size * 0.64)));
+  const step = Math.round(size * 1.25);
+  return {
+    svg: lines.map((l, i) => text(16, y + i * step, l, `font-size="${size}" font-weight="bold"`)),
+    y: y + (lines.length - 1) * step,
+  };
+}
+
 function memorySection(r: PlanResult, y0: number): { svg: string[]; y: number } {
   const plans = r.plans;
   const keys = (Object.keys(COMPONENT_LABEL) as Key[]).filter((k) =>
@@ -93,17 +108,15 @@ function memorySection(r: PlanResult, y0: number): { svg: string[]; y: number } 
   }
   const axisMax = ticks.at(-1)!;
   const xOf = (gib: number) => LEFT + (gib / axisMax) * PLOT_W;
-  const out: string[] = [
-    text(
-      16,
-      y0,
-      `Per-GPU memory of the top ${plans.length} plans (device memory, as nvidia-smi reports it)`,
-      'font-size="16" font-weight="bold"',
-    ),
-  ];
+  const head = heading(
+    y0,
+    `Per-GPU memory of the top ${plans.length} plans (device memory, as nvidia-smi reports it)`,
+    16,
+  );
+  const out: string[] = [...head.svg];
   const barH = 20;
   const rowH = 52;
-  const top = y0 + 20;
+  const top = head.y + 20;
   const bottom = top + plans.length * rowH;
   for (const t of ticks)
     out.push(
@@ -201,10 +214,12 @@ export function frontCaption(r: PlanResult): string {
 
 function frontSection(r: PlanResult, y0: number): { svg: string[]; y: number } {
   const pts = r.front.length > 0 ? r.front : r.plans;
-  const out: string[] = [text(16, y0, frontCaption(r), 'font-size="16" font-weight="bold"')];
-  if (pts.length === 0) return { svg: [...out, text(16, y0 + 24, 'nothing fits', '')], y: y0 + 40 };
+  const head = heading(y0, frontCaption(r), 16);
+  const out: string[] = [...head.svg];
+  if (pts.length === 0)
+    return { svg: [...out, text(16, head.y + 24, 'nothing fits', '')], y: head.y + 40 };
   const fh = 280;
-  const top = y0 + 24;
+  const top = head.y + 24;
   const costs = pts.map((p) => p.cost.usd);
   const slows = pts.map((p) => p.slowdown);
   const pad = (lo: number, hi: number) => {
@@ -276,8 +291,9 @@ function frontSection(r: PlanResult, y0: number): { svg: string[]; y: number } {
 
 /** The whole export: memory bars, then the front. */
 export function planSvg(r: PlanResult): string {
-  const parts: string[] = [text(16, 26, r.scenario.name, 'font-size="20" font-weight="bold"')];
-  let y = 60;
+  const title = heading(26, r.scenario.name, 20);
+  const parts: string[] = [...title.svg];
+  let y = title.y + 34;
   if (r.plans.length > 0) {
     const mem = memorySection(r, y);
     parts.push(...mem.svg);

@@ -36,7 +36,8 @@ export function formatDuration(hours: number): string {
   if (!Number.isFinite(hours)) return '—';
   if (hours < 1) return `${Math.round(hours * 60)} min`;
   if (hours < 48) return `${hours.toFixed(1)} h`;
-  return `${(hours / 24).toFixed(1)} days`;
+  const [whole, tenths] = (hours / 24).toFixed(1).split('.');
+  return `${Number(whole).toLocaleString('en-US')}.${tenths} days`;
 }
 
 /** A bar of `width` cells, `fraction` of it filled (clamped to 0..1). */

@@ -8,6 +8,7 @@ import {
   formatUsd,
   padRight,
 } from './format.js';
+import { COUNT_LABEL, countCell } from './plan-count.js';
 import { hardwareOf, techniqueOf } from './plan-text.js';
 
 const ROWS: [string, (r: PlanResult) => string][] = [
@@ -29,7 +30,7 @@ const ROWS: [string, (r: PlanResult) => string][] = [
     'tokens/s',
     (r) => (r.plans[0] ? Math.round(r.plans[0].time.tokensPerSecond).toLocaleString('en-US') : '—'),
   ],
-  ['feasible plans', (r) => r.searched.feasible.toLocaleString('en-US')],
+  [COUNT_LABEL, countCell],
 ];
 
 /** Row `#n` (n ≥ 2): that plan's hardware, cost and time. */

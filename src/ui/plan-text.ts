@@ -12,7 +12,9 @@ import {
 } from './format.js';
 import { COMPONENT_LABEL } from './messages.js';
 import { HOST_RAM_LABEL, hostRamFigure } from './host-ram-text.js';
+import { kvText } from './kv-text.js';
 import { objectiveText } from './objective-text.js';
+import { planCountText, shownText } from './plan-count.js';
 import { fixSentence, REASON_LABEL, sloNearestSentence } from './plan-messages.js';
 
 /** Short description of a plan's technique choices. */
@@ -20,6 +22,8 @@ export function techniqueOf(p: Plan): string {
   const c = p.choices;
   const master = p.options.masterWeights ? '+fp32 master' : '';
   const parts = [`${c.method} ${c.weights}${c.doubleQuant ? '+dq' : ''}${master}`];
+  const kv = kvText(p);
+  if (kv) parts.push(kv);
   const rl = objectiveText(p.options);
   if (rl) parts.push(rl);
   if (c.method !== 'inference')
@@ -263,12 +267,13 @@ export function renderPlanText(r: PlanResult): string {
   out.push(
     `${r.scenario.name}: ${r.model.id} (${(r.model.params / 1e9).toFixed(2)}B params), ${r.scenario.job}, ranked by ${r.scenario.rank}`,
   );
-  const shown =
+  const more = r.plans.length < r.searched.distinctPlans ? '; --top N for more' : '';
+  const count =
     r.plans.length > 0
-      ? ` → ${r.plans.length} distinct plans shown (a plan folds the variants with the same hardware, power limit, cost, time and wall power; --top N for more)`
-      : '';
+      ? `${planCountText(r)}, ${shownText(r)} (a plan folds the variants with the same hardware, power limit, cost, time and wall power${more})`
+      : `${r.searched.feasible.toLocaleString('en-US')} feasible configurations`;
   out.push(
-    `searched ${r.searched.candidates.toLocaleString('en-US')} candidates (${r.searched.configurations.toLocaleString('en-US')} configurations, ${r.searched.memoryEvaluations.toLocaleString('en-US')} memory estimates); ${r.searched.feasible.toLocaleString('en-US')} feasible configurations${shown}`,
+    `searched ${r.searched.candidates.toLocaleString('en-US')} candidates (${r.searched.configurations.toLocaleString('en-US')} configurations, ${r.searched.memoryEvaluations.toLocaleString('en-US')} memory estimates); ${count}`,
   );
   out.push('');
   if (r.plans.length > 0) {

@@ -30,13 +30,59 @@ describe('plan report', () => {
     const r = runCli(['plan', 'scenarios/default.yaml', '--json', '--export', file]);
     expect(r.status).toBe(0);
     expect(() => JSON.parse(r.stdout) as unknown).not.toThrow();
-    expect(r.stderr).toContain(`wrote ${file} (10 plans, json)`);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^wrote ${file} \\(10 plans of [\\d,]+ feasible configurations → [\\d,]+ distinct plans, json\\)\n$`,
+      ),
+    );
+  });
+
+  it('--export alone prints one line saying what it wrote, not the report (as launch does)', () => {
+    const file = `${scratch.dir}/plans.md`;
+    const r = runCli(['plan', 'scenarios/default.yaml', '--export', file]);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.split('\n')).toEqual([
+      expect.stringMatching(/^wrote .*plans\.md \(10 plans of /),
+      '',
+    ]);
   });
 
   it('explains feasible configurations against distinct plans in one line', () => {
     const r = runCli(['plan', 'scenarios/default.yaml', '--no-tui']);
     expect(r.stdout.split('\n')[1]).toMatch(
-      /^searched [\d,]+ candidates .*; [\d,]+ feasible configurations → 10 distinct plans shown \(a plan folds the variants/,
+      /^searched [\d,]+ candidates .*; [\d,]+ feasible configurations → [\d,]+ distinct plans, 10 shown \(a plan folds the variants.*; --top N for more\)$/,
+    );
+  });
+
+  it('the report, launch --plan, --export and --json name one plan count in the same words', () => {
+    const count = /([\d,]+ feasible configurations → ([\d,]+) distinct plans)/;
+    const report = count.exec(runCli(['plan', 'scenarios/default.yaml', '--no-tui']).stdout)!;
+    expect(report).not.toBeNull();
+    const launch = runCli([
+      'launch',
+      'scenarios/default.yaml',
+      '--plan',
+      '99999',
+      '--out',
+      `${scratch.dir}/never`,
+    ]);
+    expect(launch.status).toBe(1);
+    expect(launch.stderr).toBe(
+      `vramplan: --plan: got '99999'; expected a plan number from 1 to ${report[2]} (${report[1]}, as ranked by 'vramplan plan')\n`,
+    );
+    const exported = runCli(['plan', 'scenarios/default.yaml', '--export', `${scratch.dir}/n.csv`]);
+    expect(count.exec(exported.stdout)![1]).toBe(report[1]);
+    // Ranked without a limit, the plans are exactly the distinct plans counted.
+    const all = JSON.parse(
+      runCli(['plan', 'scenarios/default.yaml', '--json', '--top', '1000']).stdout,
+    ) as {
+      plans: unknown[];
+      searched: { distinctPlans: number; feasible: number };
+    };
+    expect(all.plans.length).toBe(all.searched.distinctPlans);
+    expect(report[1]).toBe(
+      `${all.searched.feasible.toLocaleString('en-US')} feasible configurations → ${all.plans.length.toLocaleString('en-US')} distinct plans`,
     );
   });
 

@@ -323,7 +323,11 @@ describe('plan flags', () => {
     expect(readFileSync(out, 'utf8')).toBe('keep me');
     const r = runCli(plan(good, '--top', '2', '--export', out, '--force'));
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stderr).toBe(`wrote ${out} (2 plans, json)\n`);
+    // One line, as launch writes it: the file, its plans and the plan count; no report.
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(
+      /^wrote .*existing\.json \(2 plans of [\d,]+ feasible configurations → [\d,]+ distinct plans, json\)\n$/,
+    );
     expect(JSON.parse(readFileSync(out, 'utf8'))).toHaveProperty('plans');
     expect(readdirSync(tmp).filter((n) => n.includes('.tmp'))).toEqual([]);
   });

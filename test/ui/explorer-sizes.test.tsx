@@ -62,22 +62,22 @@ describe('Explorer sizes', () => {
     expectSelected(frame);
     expectFits(frame, 60, 20);
     expect(frame).toMatchInlineSnapshot(`
-      "Test scenario · llama-2-13b · 40 plans · 1/40 · by planner …
-           # hardware   m wt   opt   eng     PL   mem  time   cost
-      ❯    1 1× a100-8… q nf4  adamw hf    450W 16/80  5.5h  $0.25
-           2 1× rtx-40… f bf16 adamw hf    450W 16/24  3.5h  $0.50
-           3 1× a100-8… l bf16 adamw hf    450W 16/80  7.0h  $0.75
-           4 1× rtx-40… q nf4  adw8  hf    450W 16/24  5.0h  $1.00
-           5 1× a100-8… f bf16 adamw hf    450W 16/80  3.0h  $1.25
-           6 1× rtx-40… l bf16 adamw hf    450W 16/24  6.5h  $1.50
-           7 1× a100-8… q nf4  adamw hf    450W 16/80  4.5h  $1.75
-           8 1× rtx-40… f bf16 adw8  hf    450W 16/24  2.5h  $2.00
-           9 1× a100-8… l bf16 adamw hf    450W 16/80  6.0h  $2.25
-          10 1× rtx-40… q nf4  adamw hf    450W 16/24  4.0h  $2.50
-          11 1× a100-8… f bf16 adamw hf    450W 16/80  2.0h  $2.75
-          12 1× rtx-40… l bf16 adw8  hf    450W 16/24  5.5h  $3.00
-          13 1× a100-8… q nf4  adamw hf    450W 16/80  3.5h  $3.25
-      m=method wt=weights opt=optimizer eng=engine PL=power limit
+      "Test scenario · llama-2-13b · 40 distinct plans · 1/40 · by…
+           # hardware   tech         wt   opt     PL  time   cost
+      ❯    1 1× a100-8… q hf sel 1×… nf4  adamw 450W  5.5h  $0.25
+           2 1× rtx-40… f hf sel 1×… bf16 adamw 450W  3.5h  $0.50
+           3 1× a100-8… l hf sel 1×… bf16 adamw 450W  7.0h  $0.75
+           4 1× rtx-40… q hf sel 1×… nf4  adw8  450W  5.0h  $1.00
+           5 1× a100-8… f hf sel 1×… bf16 adamw 450W  3.0h  $1.25
+           6 1× rtx-40… l hf sel 1×… bf16 adamw 450W  6.5h  $1.50
+           7 1× a100-8… q hf sel 1×… nf4  adamw 450W  4.5h  $1.75
+           8 1× rtx-40… f hf sel 1×… bf16 adw8  450W  2.5h  $2.00
+           9 1× a100-8… l hf sel 1×… bf16 adamw 450W  6.0h  $2.25
+          10 1× rtx-40… q hf sel 1×… nf4  adamw 450W  4.0h  $2.50
+          11 1× a100-8… f hf sel 1×… bf16 adamw 450W  2.0h  $2.75
+          12 1× rtx-40… l hf sel 1×… bf16 adw8  450W  5.5h  $3.00
+          13 1× a100-8… q hf sel 1×… nf4  adamw 450W  3.5h  $3.25
+      tech=method engine ckpt mb attention wt=weights opt=optimiz…
       ▸ #1 hf-trainer, nf4 weights, adamw, 450 W limit, qlora, ck…
       ↑↓ move · 1-5 sort · f fits · / search · i edit · e export …"
     `);
@@ -89,27 +89,27 @@ describe('Explorer sizes', () => {
     expectSelected(frame);
     expectFits(frame, 80, 24);
     expect(frame).toMatchInlineSnapshot(`
-      "Test scenario · llama-2-13b · 40 plans · 1/40 · by planner rank ▲
+      "Test scenario · llama-2-13b · 40 distinct plans · 1/40 · by planner rank ▲
            # hardware   technique    wt   opt   eng     PL   mem  time   cost    ×f P
       ❯    1 1× a100-8… qlora, ckpt… nf4  adamw hf    450W 16/80  5.5h  $0.25 2.75× *
            2 1× rtx-40… full, ckpt … bf16 adamw hf    450W 16/24  3.5h  $0.50 1.75×
            3 1× a100-8… lora, ckpt … bf16 adamw hf    450W 16/80  7.0h  $0.75 3.50×
            4 1× rtx-40… qlora, ckpt… nf4  adw8  hf    450W 16/24  5.0h  $1.00 2.50×
+           5 1× a100-8… full, ckpt … bf16 adamw hf    450W 16/80  3.0h  $1.25 1.50×
+           6 1× rtx-40… lora, ckpt … bf16 adamw hf    450W 16/24  6.5h  $1.50 3.25× *
+           7 1× a100-8… qlora, ckpt… nf4  adamw hf    450W 16/80  4.5h  $1.75 2.25×
+           8 1× rtx-40… full, ckpt … bf16 adw8  hf    450W 16/24  2.5h  $2.00 1.25×
+           9 1× a100-8… lora, ckpt … bf16 adamw hf    450W 16/80  6.0h  $2.25 3.00×
+          10 1× rtx-40… qlora, ckpt… nf4  adamw hf    450W 16/24  4.0h  $2.50 2.00×
+          11 1× a100-8… full, ckpt … bf16 adamw hf    450W 16/80  2.0h  $2.75 1.00× *
+          12 1× rtx-40… lora, ckpt … bf16 adw8  hf    450W 16/24  5.5h  $3.00 2.75×
+          13 1× a100-8… qlora, ckpt… nf4  adamw hf    450W 16/80  3.5h  $3.25 1.75×
+          14 1× rtx-40… full, ckpt … bf16 adamw hf    450W 16/24  7.0h  $3.50 3.50×
+          15 1× a100-8… lora, ckpt … bf16 adamw hf    450W 16/80  5.0h  $3.75 2.50×
+          16 1× rtx-40… qlora, ckpt… nf4  adw8  hf    450W 16/24  3.0h  $4.00 1.50× *
+          17 1× a100-8… full, ckpt … bf16 adamw hf    450W 16/80  6.5h  $4.25 3.25×
       wt=weights opt=optimizer eng=engine PL=power limit ×f=x fastest P=Pareto
       ▸ #1 hf-trainer, nf4 weights, adamw, 450 W limit, qlora, ckpt selective, flash,…
-      ┌──────────────────────────────────────────────────────────────────────────────┐
-      │#1 qlora/bf16/adamw/mb1/owned:a100-80gbx1#1  (Pareto front)                   │
-      │16.0 GiB of 80.0 GiB per GPU, 64.0 GiB free …  techniques · x fastest 2.75×; …│
-      │████▞▞▞▚▪···································│  ×1.05 selective recomputation  │
-      │host RAM per node 26.0 GiB                     pruned around it               │
-      │█ weights 8.0 GiB  ▓ adapters 0.1 GiB          20,088 out of GPU memory       │
-      │▒ gradients 0.1 GiB  ░ optimizer 0.4 GiB       12 circuits cannot carry the w…│
-      │power                                                                         │
-      │wall 750 W, GPUs 450 W                                                        │
-      │us-120v-15a#1 ████···· 750/1,440 W                                            │
-      │time and cost                                                                 │
-      │5.5 h at 999 tok/s; $0.25 (energy $0.25)                                      │
-      └──────────────────────────────────────────────────────────────────────────────┘
       ↑↓ move · 1-5 sort · f fits · / search · i edit · e export · ? help · q quit"
     `);
   });
@@ -124,7 +124,7 @@ describe('Explorer sizes', () => {
     expect(frame).toContain('qlora, ckpt selective, flash, mb 1×16');
     expect(frame).not.toMatch(/…/);
     expect(frame).toMatchInlineSnapshot(`
-      "Test scenario · llama-2-13b · 40 plans · 1/40 · by planner rank ▲
+      "Test scenario · llama-2-13b · 40 feasible configurations → 40 distinct plans · 1/40 · by planner rank ▲
            # hardware                                 technique                                        weights optimizer        engine       power limit       mem/GPU      time      cost wall W x fastest P
       ❯    1 1× a100-80gb (owned)                     qlora, ckpt selective, flash, mb 1×16            nf4     adamw            hf-trainer         450 W   16.0/80 GiB     5.5 h     $0.25    750     2.75× *
            2 1× rtx-4090 (owned)                      full, ckpt selective, flash, mb 1×16             bf16    adamw            hf-trainer         450 W   16.0/24 GiB     3.5 h     $0.50    800     1.75×
@@ -179,7 +179,7 @@ describe('Explorer sizes', () => {
     const first = await frameAt(80, 24, ['?']);
     expectFits(first, 80, 24);
     expect(first).toMatchInlineSnapshot(`
-      "Test scenario · llama-2-13b · 40 plans · 1/40 · by planner rank ▲
+      "Test scenario · llama-2-13b · 40 distinct plans · 1/40 · by planner rank ▲
       ╭──────────────────────────────────────────────────────────────────────────────╮
       │ keys 1-19 of 31 (↑↓ space scroll · ? or Esc closes)                          │
       │ move                                                                         │

@@ -81,7 +81,7 @@ describe('Explorer', () => {
     const ui = mount();
     await tick();
     expect(ui.frame()).toMatchInlineSnapshot(`
-      "Test scenario · llama-2-13b · 40 plans · 1/40 · by planner rank ▲
+      "Test scenario · llama-2-13b · 40 distinct plans · 1/40 · by planner rank ▲
            # hardware       technique               wt   opt   eng     PL   mem  time   cost    W    ×f P
       ❯    1 1× a100-80gb   qlora, ckpt selective,… nf4  adamw hf    450W 16/80  5.5h  $0.25  750 2.75× *
            2 1× rtx-4090    full, ckpt selective, … bf16 adamw hf    450W 16/24  3.5h  $0.50  800 1.75×
@@ -133,7 +133,7 @@ describe('Explorer', () => {
     const ui = mount({ n: 5000, height: 30 });
     await ui.press('\u001b[F', '2');
     const lines = ui.frame().split('\n');
-    expect(lines[0]).toContain('5000 plans · 4545/5000 · by x fastest ▲'); // plan 5000 stays selected
+    expect(lines[0]).toContain('5,000 distinct plans · 4,545/5,000 · by x fastest ▲'); // plan 5000 stays selected
     expect(lines.find((l) => l.startsWith('❯'))).toMatch(/^❯ 5000 /);
     expect(lines.filter((l) => /^[❯ ] +\d+ 1×/.test(l))).toHaveLength(10);
     ui.unmount();
@@ -143,7 +143,7 @@ describe('Explorer', () => {
     const ui = mount({ n: 12 });
     await ui.press('4', 'm', 'p');
     expect(ui.frame()).toMatchInlineSnapshot(`
-      "Test scenario · llama-2-13b · 1 of 12 plans · 1/1 · by time ▲ · method=full, Pareto front
+      "Test scenario · llama-2-13b · 1 of 12 distinct plans · 1/1 · by time ▲ · method=full, Pareto front
            # hardware       technique               wt   opt   eng     PL   mem  time   cost    W    ×f P
       ❯   11 1× a100-80gb   full, ckpt selective, … bf16 adamw hf    450W 16/80  2.0h  $2.75  800 1.00× *
       wt=weights opt=optimizer eng=engine PL=power limit W=wall watts ×f=x fastest P=Pareto
@@ -170,7 +170,7 @@ describe('Explorer', () => {
     const ui = mount({ n: 12, height: 16 });
     await ui.press('\r', '/', 'a', '1', '0', '0');
     expect(ui.frame()).toMatchInlineSnapshot(`
-      "Test scenario · llama-2-13b · 6 of 12 plans · 1/6 · by planner rank ▲ · /a100
+      "Test scenario · llama-2-13b · 6 of 12 distinct plans · 1/6 · by planner rank ▲ · /a100
            # hardware       technique               wt   opt   eng     PL   mem  time   cost    W    ×f P
       ❯    1 1× a100-80gb   qlora, ckpt selective,… nf4  adamw hf    450W 16/80  5.5h  $0.25  750 2.75× *
            3 1× a100-80gb   lora, ckpt selective, … bf16 adamw hf    450W 16/80  7.0h  $0.75  700 3.50×
@@ -193,7 +193,7 @@ describe('Explorer', () => {
     await tick(50);
     expect(seen.map((s) => s.hardware.owned[0]?.count)).toEqual([2]);
     expect(masked(ui.frame())).toMatchInlineSnapshot(`
-      "Edited · llama-2-13b · 2 plans · 1/2 · by planner rank ▲
+      "Edited (edited: 2× rtx-4090) · llama-2-13b · 2 distinct plans · 1/2 · by planner rank ▲
            # hardware       technique               wt   opt   eng     PL   mem  time   cost    W    ×f P
       ❯    1 1× a100-80gb   qlora, ckpt selective,… nf4  adamw hf    450W 16/80  5.5h  $0.25  750 2.75× *
            2 1× rtx-4090    full, ckpt selective, … bf16 adamw hf    450W 16/24  3.5h  $0.50  800 1.75×
@@ -210,7 +210,7 @@ describe('Explorer', () => {
       │   budget (USD)      none                                                                         │
       │   circuits          us-120v-15a                                                                  │
       ╰──────────────────────────────────────────────────────────────────────────────────────────────────╯
-      re-planned in … ms: 2 plans"
+      re-planned in … ms: 2 feasible configurations → 2 distinct plans"
     `);
     ui.unmount();
   });
@@ -219,7 +219,7 @@ describe('Explorer', () => {
     const ui = mount({ height: 40 });
     await ui.press('?');
     expect(ui.frame()).toMatchInlineSnapshot(`
-      "Test scenario · llama-2-13b · 40 plans · 1/40 · by planner rank ▲
+      "Test scenario · llama-2-13b · 40 distinct plans · 1/40 · by planner rank ▲
       ╭──────────────────────────────────────────────────────────────────────────────────────────────────╮
       │ keys (? or Esc closes)                                                                           │
       │ move                                                                                             │
@@ -287,34 +287,36 @@ describe('Explorer', () => {
     await ui.press('\u001b', 'c');
     await tick(50);
     expect(masked(ui.frame())).toMatchInlineSnapshot(`
-      "Edited · llama-2-13b · 2 plans · 1/2 · by planner rank ▲
-      compare ≠ differs Test scenario                           Edited (current)
-        memory          ████▞▞▪······························│  ████▞▞▪······························│
-        model           llama-2-13b                             llama-2-13b
-        fits            yes                                     yes
-        best hardware   1× a100-80gb (owned)                    1× a100-80gb (owned)
-        technique       qlora nf4, adamw, ckpt selective, fla…  qlora nf4, adamw, ckpt selective, fla…
-        engine          hf-trainer                              hf-trainer
-        weights         nf4                                     nf4
-        optimizer       adamw                                   adamw
-        power limit     450 W                                   450 W
-        GPU memory      16.0 GiB / 80.0 GiB                     16.0 GiB / 80.0 GiB
-          weights       8.0 GiB                                 8.0 GiB
-          adapters      0.1 GiB                                 0.1 GiB
-          gradients     0.1 GiB                                 0.1 GiB
-          optimizer     0.4 GiB                                 0.4 GiB
-          activations   5.0 GiB                                 5.0 GiB
-          logits        1.0 GiB                                 1.0 GiB
-          KV cache      —                                       —
-          overhead      1.4 GiB                                 1.4 GiB
-        time            5.5 h                                   5.5 h
-        cost            $0.25                                   $0.25
-        wall power      750 W                                   750 W
-        tokens/s        999                                     999
-        x fastest       2.75×                                   2.75×
-      ≠ feasible plans  5                                       2
-        runner-up       1× rtx-4090 (owned), $0.50              1× rtx-4090 (owned), $0.50
-      re-planned in … ms: 2 plans"
+      "Edited (edited: 2× rtx-4090) · llama-2-13b · 2 distinct plans · 1/2 · by planner rank ▲
+      compare ≠ differs   Test scenario                          Edited (current)
+        memory            ████▞▞▪·····························│  ████▞▞▪·····························│
+        model             llama-2-13b                            llama-2-13b
+        dataset tokens    10,000,000                             10,000,000
+        global batch      16 × 2,048 tokens                      16 × 2,048 tokens
+        fits              yes                                    yes
+        best hardware     1× a100-80gb (owned)                   1× a100-80gb (owned)
+        technique         qlora nf4, adamw, ckpt selective, fl…  qlora nf4, adamw, ckpt selective, fl…
+        engine            hf-trainer                             hf-trainer
+        weights           nf4                                    nf4
+        optimizer         adamw                                  adamw
+        power limit       450 W                                  450 W
+        GPU memory        16.0 GiB / 80.0 GiB                    16.0 GiB / 80.0 GiB
+          weights         8.0 GiB                                8.0 GiB
+          adapters        0.1 GiB                                0.1 GiB
+          gradients       0.1 GiB                                0.1 GiB
+          optimizer       0.4 GiB                                0.4 GiB
+          activations     5.0 GiB                                5.0 GiB
+          logits          1.0 GiB                                1.0 GiB
+          KV cache        —                                      —
+          overhead        1.4 GiB                                1.4 GiB
+        time              5.5 h                                  5.5 h
+        cost              $0.25                                  $0.25
+        wall power        750 W                                  750 W
+        tokens/s          999                                    999
+        x fastest         2.75×                                  2.75×
+      ≠ feasible → plans  5 → 5                                  2 → 2
+        runner-up         1× rtx-4090 (owned), $0.50             1× rtx-4090 (owned), $0.50
+      re-planned in … ms: 2 feasible configurations → 2 distinct plans"
     `);
     ui.unmount();
   });
@@ -332,32 +334,34 @@ describe('CompareApp', () => {
       />,
     );
     expect(strip(ui.lastFrame())).toMatchInlineSnapshot(`
-      "compare ≠ differs A                                       B
-        memory          ████▞▞▪······························│  │
-        model           llama-2-13b                             llama-2-13b
-      ≠ fits            yes                                     no
-      ≠ best hardware   1× a100-80gb (owned)                    —
-      ≠ technique       qlora nf4, adamw, ckpt selective, fla…  —
-      ≠ engine          hf-trainer                              —
-      ≠ weights         nf4                                     —
-      ≠ optimizer       adamw                                   —
-      ≠ power limit     450 W                                   —
-      ≠ GPU memory      16.0 GiB / 80.0 GiB                     —
-      ≠   weights       8.0 GiB                                 —
-      ≠   adapters      0.1 GiB                                 —
-      ≠   gradients     0.1 GiB                                 —
-      ≠   optimizer     0.4 GiB                                 —
-      ≠   activations   5.0 GiB                                 —
-      ≠   logits        1.0 GiB                                 —
-          KV cache      —                                       —
-      ≠   overhead      1.4 GiB                                 —
-      ≠ time            5.5 h                                   —
-      ≠ cost            $0.25                                   —
-      ≠ wall power      750 W                                   —
-      ≠ tokens/s        999                                     —
-      ≠ x fastest       2.75×                                   —
-      ≠ feasible plans  3                                       0
-      ≠ runner-up       1× rtx-4090 (owned), $0.50              —
+      "compare ≠ differs   A                                      B
+        memory            ████▞▞▪·····························│  │
+        model             llama-2-13b                            llama-2-13b
+        dataset tokens    —                                      —
+        global batch      —                                      —
+      ≠ fits              yes                                    no
+      ≠ best hardware     1× a100-80gb (owned)                   —
+      ≠ technique         qlora nf4, adamw, ckpt selective, fl…  —
+      ≠ engine            hf-trainer                             —
+      ≠ weights           nf4                                    —
+      ≠ optimizer         adamw                                  —
+      ≠ power limit       450 W                                  —
+      ≠ GPU memory        16.0 GiB / 80.0 GiB                    —
+      ≠   weights         8.0 GiB                                —
+      ≠   adapters        0.1 GiB                                —
+      ≠   gradients       0.1 GiB                                —
+      ≠   optimizer       0.4 GiB                                —
+      ≠   activations     5.0 GiB                                —
+      ≠   logits          1.0 GiB                                —
+          KV cache        —                                      —
+      ≠   overhead        1.4 GiB                                —
+      ≠ time              5.5 h                                  —
+      ≠ cost              $0.25                                  —
+      ≠ wall power        750 W                                  —
+      ≠ tokens/s          999                                    —
+      ≠ x fastest         2.75×                                  —
+      ≠ feasible → plans  3 → 3                                  0 → 0
+      ≠ runner-up         1× rtx-4090 (owned), $0.50             —
       q quit"
     `);
     ui.unmount();
@@ -409,7 +413,7 @@ describe('quitting', () => {
     await vi.waitFor(() => expect(got).not.toBeNull(), { timeout: 120_000 });
     expect(got![0]).toBe(0);
     expect(got![1]).toMatchInlineSnapshot(`
-      "Test scenario · llama-2-13b · plan #4 of 40 (selected when you quit)
+      "Test scenario · llama-2-13b · plan #4 of 40 distinct plans (selected when you quit)
         hardware     1× rtx-4090 (owned)
         engine       hf-trainer
         weights      nf4

@@ -44,4 +44,29 @@ describe('plan SVG', () => {
     expect(caption).toContain('hollow (1)');
     expect(planSvg(r)).toContain('fill="white" stroke="#0072B2"');
   });
+
+  it('wraps a caption wider than the picture onto lines that fit, and moves the plot below them', () => {
+    const r = fakeResult(3);
+    const [a, b, c] = r.plans as [(typeof r.plans)[0], (typeof r.plans)[0], (typeof r.plans)[0]];
+    Object.assign(a, { cost: { ...a.cost, usd: 1 }, slowdown: 2 });
+    Object.assign(b, { cost: { ...b.cost, usd: 2 }, slowdown: 1 });
+    Object.assign(c, { cost: { ...c.cost, usd: 3 }, slowdown: 1.5 });
+    r.front = [a, b, c];
+    const caption = frontCaption(r);
+    // 16 px bold at DejaVu Sans Bold's 0.55 em average would need more than the 928 px between margins.
+    expect(caption.length * 16 * 0.55).toBeGreaterThan(928);
+    const svg = planSvg(r);
+    const lines = [
+      ...svg.matchAll(
+        /<text x="16\.0" y="([\d.]+)" font-size="16" font-weight="bold">([^<]*)<\/text>/g,
+      ),
+    ];
+    const captionLines = lines.filter((m) => !m[2]!.startsWith('Per-GPU memory'));
+    expect(captionLines.length).toBeGreaterThan(1);
+    expect(captionLines.map((m) => m[2]).join(' ')).toBe(caption);
+    for (const m of captionLines) expect(m[2]!.length * 16 * 0.64).toBeLessThanOrEqual(928);
+    const lastY = Number(captionLines.at(-1)![1]);
+    const plotTop = Number(/<rect x="300" y="([\d.]+)" width="510"/.exec(svg)![1]);
+    expect(plotTop).toBeGreaterThan(lastY);
+  });
 });

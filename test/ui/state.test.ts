@@ -101,7 +101,9 @@ describe('explorer reducer', () => {
     ).toHaveLength(5);
     s = run(s, { type: 'planned', gen: 1, result: fakeResult(2), ms: 12.4 });
     expect(s.visible).toHaveLength(2);
-    expect(s.status?.text).toBe('re-planned in 12 ms: 2 plans');
+    expect(s.status?.text).toBe(
+      're-planned in 12 ms: 2 feasible configurations → 2 distinct plans',
+    );
   });
 
   it('rejects a bad knob value with a sentence and keeps the scenario', () => {

@@ -225,6 +225,26 @@ export function savedModuleNames(arch: Arch, o: EstimateOptions): string[] | nul
   return names ? o.modulesToSave.map((m) => names[m]) : null;
 }
 
+/** The note a launch folder gets where PEFT module names are unknown for the architecture. */
+const unknownNamesNote = (arch: Arch): string =>
+  `no module-name table for model_type '${arch.modelType}': PEFT 'all-linear' (every linear layer), as the plan counts`;
+
+/**
+ * The LoRA targets a plan has on this architecture: the job's own, or, where no module-name table names
+ * them (the launchers then write PEFT 'all-linear', loraTargetModules), every linear layer, so that the
+ * plan counts what its files adapt. The embedding and output-layer extras are kept as they were.
+ */
+export function launchedLoraOptions(arch: Arch, o: EstimateOptions): EstimateOptions {
+  if ((o.method !== 'lora' && o.method !== 'qlora') || o.loraAllLinear) return o;
+  if (BY_TYPE[arch.modelType] !== undefined) return o;
+  const extras = o.loraTargets.filter((t) => t === 'embed' || t === 'lm_head');
+  return {
+    ...o,
+    loraAllLinear: true,
+    loraTargets: ['q', 'k', 'v', 'o', 'gate', 'up', 'down', ...extras],
+  };
+}
+
 /**
  * PEFT target_modules for the plan's LoRA targets on this architecture; with `fusedExperts` (launchers on
  * transformers 5.x + PEFT >= 0.17) also the target_parameters of the routed experts.
@@ -241,17 +261,14 @@ export function loraTargetModules(
     return {
       targetModules: 'all-linear',
       targetParameters: experts.params,
-      notes: experts.notes,
+      notes: names ? experts.notes : [unknownNamesNote(arch), ...experts.notes],
       known: names !== undefined,
     };
   if (!names)
     return {
       targetModules: 'all-linear',
       targetParameters: experts.params,
-      notes: [
-        `no module-name table for model_type '${arch.modelType}': used PEFT 'all-linear' (adapts every linear layer)`,
-        ...experts.notes,
-      ],
+      notes: [unknownNamesNote(arch), ...experts.notes],
       known: false,
     };
   const gated = arch.groups.some((g) => g.gated);

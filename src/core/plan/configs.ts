@@ -3,6 +3,7 @@ import type { Arch } from '../model/arch.js';
 import { ligerPatches } from '../engines/hf/liger.js';
 import { enginesNamed, ENGINE_PROFILES } from '../engines/engines.js';
 import { launchable } from '../launch/index.js';
+import { launchedLoraOptions } from '../launch/modules.js';
 import { defaultHostRamBytes } from '../memory/host-ram.js';
 import { ENGINES, type Engine } from '../../schema/engine.js';
 import { type MemorySurface } from '../memory/surface.js';
@@ -94,6 +95,8 @@ export function baseConfigs(s: Scenario, arch: Arch): BaseConfig[] {
         idPart: `${b.idPart}/ngl${gpuLayers}`,
       });
     }
+  // One LoRA target list for the plan and its files (every linear layer where module names are unknown).
+  for (const b of out) b.options = launchedLoraOptions(arch, b.options);
   return out;
 }
 

@@ -20,6 +20,7 @@ import { defaultOptions, type Method } from '../../schema/estimate.js';
 import type { Scenario } from '../../schema/scenario.js';
 import { BNB_WEIGHTS, RANK_KEYS, boardWatts, givenHostRamBytes } from './configs.js';
 import type { BaseConfig, MemTable, Rows, Variant } from './configs.js';
+import type { DistinctPlans } from './distinct.js';
 import { REASONS, costBasisOf } from './types.js';
 import type { HardwareOption, PlanInput, ReasonCode } from './types.js';
 
@@ -66,6 +67,8 @@ export interface LoopState {
   dominators: (Kept | null)[];
   /** Candidates timed so far: orders kept plans found with equal objectives (earlier wins). */
   seq: number;
+  /** The distinct plans among the feasible candidates, ranked or not. */
+  distinct: DistinctPlans;
 }
 
 /**

@@ -35,6 +35,7 @@ import {
   timeOptionsOf,
 } from './context.js';
 import type { Ctx, HwTable, Kept, Limits, LoopState, Objectives, RankKeys } from './context.js';
+import { DistinctPlans } from './distinct.js';
 import { REASONS } from './types.js';
 
 /** What one row (configuration x layout) brings to every GPU option it is tried on. */
@@ -321,6 +322,7 @@ export function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState
     lastDominator: 0,
     dominators: new Array<Kept | null>(ctx.hw.length * MAX_LEVELS).fill(null),
     seq: 0,
+    distinct: new DistinctPlans(),
   };
   const lim = limitsOf(ctx, fastestKnown, keep);
   const t = hwTableOf(ctx);
@@ -403,6 +405,7 @@ export function keepCandidate(L: Loop, row: number, h: number, l: number): void 
   const { st, lim, keys, cand: c } = L;
   st.feasible++;
   if (lim.keep === 0) return;
+  st.distinct.add(h * MAX_LEVELS + l, c.cost, c.hours, c.watts);
   const seq = st.seq;
   addFront(st, row, h, l, c, seq);
   rankKeysInto(lim, c, keys);

@@ -301,6 +301,7 @@ export function finish(ctx: Ctx, st: LoopState, fastest: number, top: number): P
     searched: {
       candidates: st.candidates,
       feasible: st.feasible,
+      distinctPlans: st.distinct.size,
       configurations: ctx.rows.n,
       memoryEvaluations: ctx.memoryEvaluations,
     },

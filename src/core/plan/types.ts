@@ -289,6 +289,8 @@ export interface PlanResult {
   searched: {
     candidates: number;
     feasible: number;
+    /** The distinct plans the feasible configurations make (`plans` is the best `top` of them). */
+    distinctPlans: number;
     configurations: number;
     memoryEvaluations: number;
   };

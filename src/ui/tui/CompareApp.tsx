@@ -7,9 +7,11 @@ import { compareProps } from './view.js';
 export interface CompareAppProps {
   readonly snapshots: readonly Snapshot[];
   readonly width: number;
+  /** Terminal lines: rows that do not fit are left out (the memory breakdown first). */
+  readonly height?: number;
 }
 
-export function CompareApp({ snapshots, width }: CompareAppProps) {
+export function CompareApp({ snapshots, width, height }: CompareAppProps) {
   const { exit } = useApp();
   const { isRawModeSupported } = useStdin();
   useInput(
@@ -20,7 +22,9 @@ export function CompareApp({ snapshots, width }: CompareAppProps) {
   );
   return (
     <Box flexDirection="column" width={width}>
-      <CompareView {...compareProps(snapshots, width)} />
+      <CompareView
+        {...compareProps(snapshots, width, height === undefined ? Infinity : height + 1)}
+      />
       <Text dimColor>q quit</Text>
     </Box>
   );

@@ -157,7 +157,8 @@ export function Explorer(props: ExplorerProps) {
   const plan = selectedPlan(s);
   let body;
   if (s.mode === 'help') body = <HelpOverlay {...helpProps(s)} />;
-  else if (s.mode === 'compare') body = <CompareView {...compareProps(compareSet(s), width)} />;
+  else if (s.mode === 'compare')
+    body = <CompareView {...compareProps(compareSet(s), width, s.height)} />;
   else if (s.result.plans.length === 0 && s.mode !== 'edit')
     body = <NothingFits {...nothingFitsProps(s.result, width)} />;
   else
@@ -173,7 +174,7 @@ export function Explorer(props: ExplorerProps) {
   return (
     <Box flexDirection="column" width={width}>
       <Text bold wrap="truncate">
-        {headerText(s)}
+        {headerText(s, width)}
       </Text>
       {body}
       {s.mode === 'search' ? (

@@ -10,6 +10,7 @@ import {
   padLeft,
   padRight,
 } from '../format.js';
+import { kvText } from '../kv-text.js';
 
 /** Cut to `n` characters with an ellipsis, then pad. */
 export function fit(s: string, n: number, right = false): string {
@@ -41,6 +42,8 @@ export function techniqueRest(p: Plan): string {
   const parts: string[] = [c.method];
   if (c.doubleQuant) parts.push('+dq');
   if (p.options.masterWeights) parts.push('+fp32 master');
+  const kv = kvText(p);
+  if (kv) parts.push(kv);
   if (c.method !== 'inference') parts.push(`ckpt ${c.checkpointing}`);
   parts.push(c.attention, `mb ${c.microBatch}${c.gradAccum > 1 ? `×${c.gradAccum}` : ''}`);
   if (c.zero > 0) parts.push(`ZeRO-${c.zero}${c.offload !== 'none' ? ` off:${c.offload}` : ''}`);
@@ -75,6 +78,33 @@ const ENGINE_ABBR: Record<string, string> = {
   'hf-generate': 'hfgen',
   'llama.cpp': 'lcpp',
 };
+const CKPT_ABBR: Record<string, string> = {
+  none: 'nock',
+  selective: 'sel',
+  full: 'ckpt',
+  offload: 'ckoff',
+};
+
+/**
+ * The technique in a 60-column table: method letter, engine, KV dtype, checkpointing, micro-batch,
+ * sharding and parallelism, then attention (most often the same across rows), in short words (legend: tech=…), so rows that differ in any of
+ * them still read differently.
+ */
+export function techniqueShort(p: Plan): string {
+  const c = p.choices;
+  const parts = [`${c.method.charAt(0)}${c.doubleQuant ? '+dq' : ''}`];
+  parts.push(ENGINE_ABBR[c.engine] ?? c.engine);
+  const kv = kvText(p);
+  if (kv) parts.push(kv.replace('KV ', 'kv'));
+  if (c.method !== 'inference') parts.push(CKPT_ABBR[c.checkpointing] ?? c.checkpointing);
+  parts.push(`${c.microBatch}${c.gradAccum > 1 ? `×${c.gradAccum}` : ''}`);
+  if (c.zero > 0) parts.push(`z${c.zero}${c.offload !== 'none' ? 'off' : ''}`);
+  if (c.tp > 1) parts.push(`tp${c.tp}`);
+  if (c.pp > 1) parts.push(`pp${c.pp}`);
+  parts.push(c.attention);
+  return parts.join(' ');
+}
+
 const gibShort = (b: number): string => {
   const g = b / 2 ** 30;
   return g < 10 ? g.toFixed(1) : g.toFixed(0);
@@ -154,22 +184,27 @@ export function tableLayout(width: number): TableLayout {
   let legendParts: string[] = [];
   if (!narrow) fixed = WIDE_FIXED;
   else if (width < 75) {
-    fixed = [col('m', 1, false, (p) => p.choices.method.charAt(0)), ...NARROW_FIXED];
-    legendParts = ['m=method'];
+    // Engine and memory leave room for the technique column (the engine is in it; memory in the detail pane).
+    fixed = NARROW_FIXED.filter((c) => c.title !== 'eng' && c.title !== 'mem');
+    legendParts = ['tech=method engine ckpt mb attention'];
   } else {
     fixed = [...NARROW_FIXED, ...(width >= 100 ? NARROW_MORE : NARROW_MORE.slice(1))];
   }
   if (narrow) {
-    legendParts.push('wt=weights', 'opt=optimizer', 'eng=engine', 'PL=power limit');
+    legendParts.push('wt=weights', 'opt=optimizer');
+    if (width >= 75) legendParts.push('eng=engine');
+    legendParts.push('PL=power limit');
     if (width >= 100) legendParts.push('W=wall watts');
     if (width >= 75) legendParts.push('×f=x fastest', 'P=Pareto');
   }
-  const withTech = !narrow || width >= 75;
+  const tiny = width < 75;
   const used = 2 + rank.width + 1 + fixed.reduce((a, c) => a + c.width + 1, 0);
-  const flex = Math.max(withTech ? 20 : 8, width - used - (withTech ? 1 : 0));
-  const hw = withTech ? Math.min(narrow ? 14 : 48, Math.floor(flex * 0.45)) : flex;
-  const flexCols = [col('hardware', hw, false, narrow ? hardwareShort : hardwareCell)];
-  if (withTech) flexCols.push(col('technique', flex - hw - 1, false, techniqueRest));
+  const flex = Math.max(20, width - used - 1);
+  const hw = Math.min(narrow ? (tiny ? 10 : 14) : 48, Math.floor(flex * 0.45));
+  const flexCols = [
+    col('hardware', hw, false, narrow ? hardwareShort : hardwareCell),
+    col(tiny ? 'tech' : 'technique', flex - hw - 1, false, tiny ? techniqueShort : techniqueRest),
+  ];
   const layout: TableLayout = {
     cols: [rank, ...flexCols, ...fixed],
     legend: narrow ? legendParts.join(' ') : null,

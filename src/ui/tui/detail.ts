@@ -1,11 +1,13 @@
 /** Pure: the detail pane's and the compare view's text, from a Plan / PlanResult. */
 import type { Plan, PlanResult } from '../../core/plan/index.js';
+import type { Scenario } from '../../schema/scenario.js';
 import { formatDeviceMemory, formatDuration, formatUsd } from '../format.js';
 import { PHASE_LABEL } from '../messages.js';
 import { REASON_LABEL } from '../plan-messages.js';
 import { hardwareOf, techniqueOf } from '../plan-text.js';
 import { gib, groupBytes, MEMORY_GROUPS, meter, powerLimitText } from './cells.js';
 import { hostRamLine } from '../host-ram-text.js';
+import { COUNT_LABEL, countCell } from '../plan-count.js';
 
 export const usd = formatUsd;
 
@@ -114,6 +116,8 @@ export interface CompareColumn {
 /** Labels of the compare view's rows, in order. */
 export const COMPARE_LABELS = [
   'model',
+  'dataset tokens',
+  'global batch',
   'fits',
   'best hardware',
   'technique',
@@ -128,17 +132,40 @@ export const COMPARE_LABELS = [
   'wall power',
   'tokens/s',
   'x fastest',
-  'feasible plans',
+  COUNT_LABEL,
   'runner-up',
 ];
 
-export function compareColumn(name: string, r: PlanResult): CompareColumn {
+/** The job's own settings compare shows: its tokens (dataset × epochs, or serving output) and global batch. */
+export function jobCells(job: Scenario['job'] | undefined): [string, string] {
+  if (!job) return ['—', '—'];
+  const n = (x: number) => x.toLocaleString('en-US');
+  if (job.kind === 'inference')
+    return [`${n(job.outputTokens)} out (whole job)`, `${n(job.concurrency)} concurrent`];
+  return [
+    `${n(job.datasetTokens)}${job.epochs !== 1 ? ` × ${job.epochs} epochs` : ''}`,
+    `${n(job.globalBatch)} × ${n(job.seq)} tokens`,
+  ];
+}
+
+export function compareColumn(name: string, r: PlanResult, job?: Scenario['job']): CompareColumn {
   const b = r.plans[0];
+  const [tokens, batch] = jobCells(job);
   if (!b)
     return {
       name,
       rows: COMPARE_LABELS.map((l) =>
-        l === 'model' ? r.model.id : l === 'fits' ? 'no' : l === 'feasible plans' ? '0' : '—',
+        l === 'model'
+          ? r.model.id
+          : l === 'dataset tokens'
+            ? tokens
+            : l === 'global batch'
+              ? batch
+              : l === 'fits'
+                ? 'no'
+                : l === COUNT_LABEL
+                  ? countCell(r)
+                  : '—',
       ),
     };
   const groups = groupBytes(b.memory.breakdown).map((g) => (g.bytes > 0 ? gib(g.bytes) : '—'));
@@ -147,6 +174,8 @@ export function compareColumn(name: string, r: PlanResult): CompareColumn {
     name,
     rows: [
       r.model.id,
+      tokens,
+      batch,
       'yes',
       hardwareOf(b),
       techniqueOf(b),
@@ -161,7 +190,7 @@ export function compareColumn(name: string, r: PlanResult): CompareColumn {
       `${b.power.wallWatts.toLocaleString('en-US')} W`,
       Math.round(b.time.tokensPerSecond).toLocaleString('en-US'),
       `${b.slowdown.toFixed(2)}×`,
-      r.searched.feasible.toLocaleString('en-US'),
+      countCell(r),
       second ? `${hardwareOf(second)}, ${usd(second.cost.usd)}` : '—',
     ],
   };

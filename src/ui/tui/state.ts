@@ -8,6 +8,7 @@ import { axisValues, clamp, nextAxisValue, NO_FILTERS, scrollTop, visiblePlans }
 
 export type { Action, Mode, ScenarioCheck, Snapshot, State, Status } from './types.js';
 import type { Action, ScenarioCheck, Snapshot, State } from './types.js';
+import { planCountText } from '../plan-count.js';
 
 /** Lines the explorer spends outside the table rows (header, column titles, footer, detail pane). */
 export const CHROME_LINES = 5;
@@ -26,6 +27,12 @@ export function tableRows(height: number, detail: boolean, width = 100): number 
   const pane = detailShown(height, detail, width) ? DETAIL_LINES : 0;
   return Math.max(3, height - CHROME_LINES - narrowLines(width) - pane);
 }
+
+/**
+ * Plan rows the table keeps beside the detail pane when the explorer opens: on a shorter terminal (80×24)
+ * the pane starts closed, so the table shows a screenful of plans, and Enter opens it.
+ */
+export const ROWS_BESIDE_DETAIL = 8;
 
 /** Help lines that fit: the explorer's header and footer, the help's border and title. */
 export const helpRows = (height: number): number => Math.max(3, height - 5);
@@ -54,7 +61,7 @@ export function initialState(
     descending: false,
     filters: NO_FILTERS,
     mode: 'table',
-    detail: true,
+    detail: height - CHROME_LINES - narrowLines(width) - DETAIL_LINES >= ROWS_BESIDE_DETAIL,
     draft: '',
     knob: 0,
     typing: false,
@@ -218,7 +225,7 @@ export function reducer(s: State, a: Action): State {
           lastPlanMs: a.ms,
           status: {
             kind: 'info',
-            text: `re-planned in ${Math.round(a.ms)} ms: ${a.result.plans.length} plans`,
+            text: `re-planned in ${Math.round(a.ms)} ms: ${planCountText(a.result)}`,
           },
         },
         selectedId(s),
@@ -252,7 +259,7 @@ export function reducer(s: State, a: Action): State {
           : `${s.result.scenario.name} (edit ${s.pinned.length + 1})`;
       return {
         ...s,
-        pinned: [...s.pinned, { name, result: s.result }],
+        pinned: [...s.pinned, { name, result: s.result, job: s.planned.job }],
         status: { kind: 'info', text: `pinned '${name}' for comparison (c)` },
       };
     }
@@ -274,6 +281,10 @@ export function compareSet(s: State): Snapshot[] {
     ? s.pinned
     : [
         ...s.pinned,
-        { name: `${s.result.scenario.name}${s.planGen > 0 ? ' (current)' : ''}`, result: s.result },
+        {
+          name: `${s.result.scenario.name}${s.planGen > 0 ? ' (current)' : ''}`,
+          result: s.result,
+          job: s.planned.job,
+        },
       ];
 }

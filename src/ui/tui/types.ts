@@ -26,6 +26,8 @@ export type Mode = 'table' | 'help' | 'search' | 'edit' | 'export' | 'compare';
 export interface Snapshot {
   name: string;
   result: PlanResult;
+  /** The job it was planned for (its dataset tokens and global batch are shown in compare). */
+  job?: Scenario['job'];
 }
 
 export interface Status {

@@ -36,6 +36,7 @@ import type { CompareViewProps } from './CompareView.js';
 import type { NothingFitsProps } from './NothingFits.js';
 import { fixSentence } from '../plan-messages.js';
 import { formatDuration, formatUsd } from '../format.js';
+import { distinctText, planCountText } from '../plan-count.js';
 
 const SORT_LABEL = {
   rank: 'planner rank',
@@ -46,16 +47,34 @@ const SORT_LABEL = {
   headroom: 'memory headroom',
 } as const;
 
-export function headerText(s: State): string {
+/** The count of plans the table holds, in the words of ui/plan-count.ts: "216 distinct plans". */
+function countText(s: State, full: boolean): string {
   const r = s.result;
-  const shown =
-    s.visible.length === r.plans.length
-      ? `${r.plans.length} plans`
-      : `${s.visible.length} of ${r.plans.length} plans`;
-  const filters = filterSummary(s.filters);
-  const pos = s.visible.length > 0 ? ` · ${s.cursor + 1}/${s.visible.length}` : '';
-  const planning = s.planning ? ` · re-planning…${s.progress ? ` ${s.progress}` : ''}` : '';
-  return `${r.scenario.name} · ${r.model.id} · ${shown}${pos} · by ${SORT_LABEL[s.sort]} ${s.descending ? '▼' : '▲'}${filters ? ` · ${filters}` : ''}${planning}`;
+  const d = r.searched.distinctPlans;
+  const all = full ? planCountText(r) : distinctText(r);
+  if (s.visible.length === r.plans.length && r.plans.length >= d) return all;
+  return `${s.visible.length.toLocaleString('en-US')} of ${all}${r.plans.length < d ? ` (best ${r.plans.length.toLocaleString('en-US')} ranked)` : ''}`;
+}
+
+export function headerText(s: State, width = Infinity): string {
+  const line = (full: boolean) => {
+    const filters = filterSummary(s.filters);
+    const pos =
+      s.visible.length > 0
+        ? ` · ${(s.cursor + 1).toLocaleString('en-US')}/${s.visible.length.toLocaleString('en-US')}`
+        : '';
+    const planning = s.planning ? ` · re-planning…${s.progress ? ` ${s.progress}` : ''}` : '';
+    return `${titleText(s)} · ${s.result.model.id} · ${countText(s, full)}${pos} · by ${SORT_LABEL[s.sort]} ${s.descending ? '▼' : '▲'}${filters ? ` · ${filters}` : ''}${planning}`;
+  };
+  const full = line(true);
+  return full.length <= width ? full : line(false);
+}
+
+/** The scenario's name; once edited in the explorer, with the hardware the ranking shown is planned on. */
+export function titleText(s: State): string {
+  const name = s.result.scenario.name;
+  if (s.planGen === 0) return name;
+  return `${name} (edited: ${knobValue(s.planned, 'count')}× ${knobValue(s.planned, 'gpu')})`;
 }
 
 export function tableProps(s: State, width: number): PlanTableProps {
@@ -141,7 +160,11 @@ export const DIFFERS = '≠';
  * Scenarios side by side: each column titled with its scenario's name (made distinct: the same name twice
  * gets its position), and each row whose values differ marked with ≠ before its label.
  */
-export function compareProps(set: readonly Snapshot[], width: number): CompareViewProps {
+export function compareProps(
+  set: readonly Snapshot[],
+  width: number,
+  height = Infinity,
+): CompareViewProps {
   const labelWidth = Math.max(...COMPARE_LABELS.map((l) => l.length)) + 4;
   const columnWidth = Math.max(16, Math.floor((width - labelWidth) / Math.max(1, set.length)) - 1);
   const seen = new Map<string, number>();
@@ -152,17 +175,30 @@ export function compareProps(set: readonly Snapshot[], width: number): CompareVi
       ? memorySegments(best.memory.breakdown, best.memory.capacityBytes, columnWidth - 3)
       : [];
     const name = (seen.get(x.name) ?? 0) > 1 ? `${x.name} (${i + 1})` : x.name;
-    return { ...compareColumn(name, x.result), segments };
+    return { ...compareColumn(name, x.result, x.job), segments };
   });
   const differs = COMPARE_LABELS.map(
     (_, r) => columns.length > 1 && columns.some((c) => c.rows[r] !== columns[0]!.rows[r]),
   );
+  const rows = compareRows(height);
   return {
-    labels: COMPARE_LABELS.map((l, r) => `${differs[r] ? DIFFERS : ' '} ${l}`),
+    labels: rows.map((r) => `${differs[r] ? DIFFERS : ' '} ${COMPARE_LABELS[r]!}`),
     labelWidth,
     columnWidth,
-    columns,
+    columns: columns.map((c) => ({ ...c, rows: rows.map((r) => c.rows[r]!) })),
   };
+}
+
+/**
+ * The compare rows that fit a terminal `height` lines tall, so that its title line stays on screen: the
+ * explorer's header and footer, compare's title and memory bar take four lines; the memory breakdown's
+ * rows (indented) go first, then the last rows.
+ */
+export function compareRows(height: number): number[] {
+  const room = Math.max(3, height - 4);
+  let rows = COMPARE_LABELS.map((_, r) => r);
+  if (rows.length > room) rows = rows.filter((r) => !COMPARE_LABELS[r]!.startsWith('  '));
+  return rows.slice(0, room);
 }
 
 /**
@@ -174,7 +210,7 @@ export function quitSummary(s: State): string {
   const p = selectedPlan(s);
   const edited = s.planGen > 0 ? ' (as edited in the explorer)' : '';
   if (!p)
-    return `${r.scenario.name}${edited} · ${r.model.id}: no plan selected (${r.plans.length} plans, ${r.searched.candidates.toLocaleString('en-US')} candidates searched); \`vramplan plan ${s.file}\` lists the nearest fixes\n`;
+    return `${r.scenario.name}${edited} · ${r.model.id}: no plan selected (${distinctText(r)}, ${r.searched.candidates.toLocaleString('en-US')} candidates searched); \`vramplan plan ${s.file}\` lists the nearest fixes\n`;
   const rows: [string, string][] = [
     ['hardware', hardwareCell(p)],
     ['engine', p.choices.engine],
@@ -187,7 +223,7 @@ export function quitSummary(s: State): string {
     ['cost', formatUsd(p.cost.usd)],
   ];
   const lines = [
-    `${r.scenario.name}${edited} · ${r.model.id} · plan #${p.rank} of ${r.plans.length} (selected when you quit)`,
+    `${r.scenario.name}${edited} · ${r.model.id} · plan #${p.rank} of ${distinctText(r)} (selected when you quit)`,
     ...rows.map(([k, v]) => `  ${k.padEnd(12)} ${v}`),
   ];
   if (s.planGen === 0) lines.push(`  launch it:   vramplan launch ${s.file} --plan ${p.rank}`);
