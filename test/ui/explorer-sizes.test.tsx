@@ -1,37 +1,8 @@
 // The explorer at 60×20, 80×24 and 200×50: every column's title shows in full, the frame is never taller
 // than the terminal, and the selected plan's engine, weights, optimizer and power limit are on screen.
 import { describe, expect, it } from 'vitest';
-import { render } from 'ink-testing-library';
-import { Explorer } from '../../src/ui/tui/Explorer.js';
 import { tableColumns } from '../../src/ui/tui/cells.js';
-import { fakeResult, scenario } from './fixtures.js';
-
-const strip = (s: string | undefined): string =>
-  // eslint-disable-next-line no-control-regex
-  (s ?? '').replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/ +$/gm, '');
-const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
-
-async function frameAt(width: number, height: number, keys: string[] = []) {
-  const ui = render(
-    <Explorer
-      file="t.yaml"
-      scenario={scenario}
-      result={fakeResult(40)}
-      width={width}
-      height={height}
-      replan={() => fakeResult(3)}
-      exportTo={() => 'unused'}
-    />,
-  );
-  await tick();
-  for (const k of keys) {
-    ui.stdin.write(k);
-    await tick();
-  }
-  const frame = strip(ui.lastFrame());
-  ui.unmount();
-  return frame;
-}
+import { frameAt } from './frame-at.js';
 
 /** Every column title appears whole, in order, on the title line. */
 function expectTitles(frame: string, width: number) {

@@ -2,40 +2,12 @@
 // technique column at 60 columns, compare's title kept on screen with each job's dataset tokens and global
 // batch, the edited hardware in the title, and the KV cache dtype in the technique.
 import { describe, expect, it } from 'vitest';
-import { render } from 'ink-testing-library';
-import { Explorer } from '../../src/ui/tui/Explorer.js';
 import { techniqueRest, techniqueShort } from '../../src/ui/tui/cells.js';
 import { initialState, reducer, type Action, type State } from '../../src/ui/tui/state.js';
 import { headerText } from '../../src/ui/tui/view.js';
 import { techniqueOf } from '../../src/ui/plan-text.js';
 import { fakePlan, fakeResult, scenario } from './fixtures.js';
-
-const strip = (s: string | undefined): string =>
-  // eslint-disable-next-line no-control-regex
-  (s ?? '').replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/ +$/gm, '');
-const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
-
-async function frameAt(width: number, height: number, keys: string[] = []) {
-  const ui = render(
-    <Explorer
-      file="t.yaml"
-      scenario={scenario}
-      result={fakeResult(40)}
-      width={width}
-      height={height}
-      replan={() => fakeResult(3)}
-      exportTo={() => 'unused'}
-    />,
-  );
-  await tick();
-  for (const k of keys) {
-    ui.stdin.write(k);
-    await tick();
-  }
-  const frame = strip(ui.lastFrame());
-  ui.unmount();
-  return frame;
-}
+import { frameAt } from './frame-at.js';
 
 const planRows = (frame: string) => frame.split('\n').filter((l) => /^[❯ ] +\d+ /.test(l)).length;
 

@@ -1,15 +1,4 @@
 /** What the hf-fsdp engine runs, as vramplan writes it (runs.ts): Trainer under Accelerate FSDP (fsdp_config). */
-import type { EngineRuns } from '../runs.js';
+import { HF_TRAINING_RUNS } from '../hf/runs.js';
 
-const H =
-  'https://github.com/huggingface/transformers/blob/001002320fa01a489bb9b93976a7e4cd1a46291c/src/transformers';
-
-export const HF_FSDP_RUNS: EngineRuns = {
-  widen: {},
-  sources: {
-    methods: `${H}/trainer.py`,
-    weights: `${H}/quantizers/auto.py`,
-    attention: `${H}/modeling_utils.py`,
-    other: `${H}/trainer.py`,
-  },
-};
+export const HF_FSDP_RUNS = HF_TRAINING_RUNS;
