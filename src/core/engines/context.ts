@@ -21,6 +21,10 @@ export function assertEngineStructure(arch: Arch, o: EstimateOptions, engine: En
   }
   assertStructure(arch, o);
   if (o.seq <= arch.maxPositions) return [];
+  if (arch.unboundedPositions)
+    return [
+      `--seq ${o.seq} is past the ${arch.maxPositions} positions ${arch.id} was trained at: its relative (or ALiBi) positions run longer, untrained`,
+    ];
   return [
     `--seq ${o.seq} is past the ${arch.maxPositions} positions ${arch.id} was trained for (max_position_embeddings): it runs through the RoPE scaling its config declares (up to ${limit})`,
   ];

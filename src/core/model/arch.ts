@@ -161,6 +161,12 @@ export interface Arch {
   /** Final norm, pooler, shared embeddings of enc-dec, vision projector... */
   otherParams: number;
   maxPositions: number;
+  /**
+   * Positions are relative (T5's bucketed attention bias) or ALiBi slopes (BLOOM): no position table caps the
+   * context, so `maxPositions` is the length the model was trained at, not a limit (T5 paper §2.1; BLOOM
+   * paper §3.2.4, ALiBi's extrapolation: Press et al. 2022).
+   */
+  unboundedPositions?: true;
   /** Longer context the config declares through rope_scaling (factor × original positions), when any. */
   ropeScaledPositions?: number;
   dtype: SourceDtype;

@@ -43,6 +43,7 @@ export function tpAllowedText(arch: Arch): string {
 
 /** The longest context the model declares: rope-scaled length, else max_position_embeddings. */
 export function maxContext(arch: Arch): number {
+  if (arch.unboundedPositions) return Infinity; // relative or ALiBi positions: no table caps the context
   return Math.max(arch.maxPositions, arch.ropeScaledPositions ?? 0);
 }
 

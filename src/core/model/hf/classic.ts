@@ -251,7 +251,7 @@ const BLOOM_TRAIN_SEQ = 2048;
 export function bloom(c: Fields): ArchBody {
   const hidden = c.int(['hidden_size', 'n_embed']);
   const heads = c.int(['n_head', 'num_attention_heads']);
-  return classicArch({
+  const body = classicArch({
     g: {
       hidden,
       heads,
@@ -273,6 +273,7 @@ export function bloom(c: Fields): ArchBody {
     // word_embeddings_layernorm + ln_f.
     otherParams: 2 * normSize(hidden, true),
   });
+  return { ...body, unboundedPositions: true };
 }
 
 // HF OPTLearnedPositionalEmbedding: num_embeddings + 2 (fairseq padding offset).

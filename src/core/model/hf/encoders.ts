@@ -106,6 +106,7 @@ export function t5(tiedDefault: boolean) {
       ...vocabFields(vocab, hidden, tied),
       otherParams: relBias + 2 * hidden,
       maxPositions: c.int('n_positions', T5_TRAIN_SEQ),
+      unboundedPositions: true,
     };
   };
 }
