@@ -202,12 +202,19 @@ export const ENGINE_KINDS: {
   },
 ];
 
-/** LaunchInput of one engine-kind row, as `vramplan launch --model --gpu` builds it (eight GPUs a machine). */
-function flagsInput(row: (typeof ENGINE_KINDS)[number]): LaunchInput<EstimateResult> {
-  const arch = resolveModel(row.model);
-  const options = withEngineDefaults(optionsFromFlags(row.flags), row.flags);
-  const gpu = findGpu(row.gpu);
-  const gpusPerNode = Math.min(options.gpus, 8);
+/**
+ * LaunchInput as `vramplan launch --model <model> --gpu <gpu> <flags>` builds it: the contract flags, the engine's
+ * defaults, the estimate; at most `perNode` GPUs a machine (eight by default, an offer's own count for rentals).
+ */
+export function flagsLaunchInput(
+  model: string,
+  gpuId: string,
+  flags: Record<string, unknown>,
+  perNode = 8,
+): LaunchInput<EstimateResult> {
+  const arch = resolveModel(model);
+  const options = withEngineDefaults(optionsFromFlags(flags), flags);
+  const gpu = findGpu(gpuId);
   return {
     arch,
     options,
@@ -215,10 +222,14 @@ function flagsInput(row: (typeof ENGINE_KINDS)[number]): LaunchInput<EstimateRes
     gradAccum: 4,
     powerLimitW: null,
     estimate: buildEstimate(arch, options, gpu),
-    modelRef: arch.hfId ?? row.model,
-    gpusPerNode,
+    modelRef: arch.hfId ?? model,
+    gpusPerNode: Math.min(options.gpus, perNode),
   };
 }
+
+/** LaunchInput of one engine-kind row (eight GPUs a machine). */
+const flagsInput = (row: (typeof ENGINE_KINDS)[number]): LaunchInput<EstimateResult> =>
+  flagsLaunchInput(row.model, row.gpu, row.flags);
 
 const withReadme = (x: LaunchInput<EstimateResult>): LaunchFile[] => {
   const bundle = buildLaunch(x);

@@ -3,13 +3,10 @@
  * GPU names, a cloud SkyPilot lacks, serving. Written as `vramplan launch --model M --gpu G --offer O` writes
  * them. Shared by scripts/check-launch-libs/sky-write.ts (which sky.py reads) and the offline test.
  */
-import { withEngineDefaults } from '../../src/core/engines/defaults.js';
-import { buildEstimate, type EstimateResult } from '../../src/core/estimate.js';
+import type { EstimateResult } from '../../src/core/estimate.js';
 import { buildLaunch, type LaunchInput } from '../../src/core/launch/index.js';
-import { findGpu, loadOffers } from '../../src/io/load-catalog.js';
-import { resolveModel } from '../../src/io/load-model.js';
-import { optionsFromFlags } from '../../src/schema/flags.js';
-import type { Folder } from './folders.js';
+import { loadOffers } from '../../src/io/load-catalog.js';
+import { flagsLaunchInput, type Folder } from './folders.js';
 
 export const SKY_CASES: {
   name: string;
@@ -84,20 +81,7 @@ export const SKY_CASES: {
 export function skyCaseInput(row: (typeof SKY_CASES)[number]): LaunchInput<EstimateResult> {
   const offer = loadOffers().find((o) => o.id === row.offer);
   if (!offer) throw new Error(`no offer ${row.offer}`);
-  const arch = resolveModel(row.model);
-  const options = withEngineDefaults(optionsFromFlags(row.flags), row.flags);
-  const gpu = findGpu(offer.gpuId);
-  return {
-    arch,
-    options,
-    gpu,
-    gradAccum: 4,
-    powerLimitW: null,
-    estimate: buildEstimate(arch, options, gpu),
-    modelRef: arch.hfId ?? row.model,
-    gpusPerNode: Math.min(options.gpus, offer.gpusPerNode),
-    offer,
-  };
+  return { ...flagsLaunchInput(row.model, offer.gpuId, row.flags, offer.gpusPerNode), offer };
 }
 
 /** The rented folders (engine files and sky.yaml; the README is not needed by the check). */
