@@ -13,7 +13,7 @@ export {
   type MipStatus,
   type MipBackend,
 } from './model.js';
-export { closeJslpWorkers, prewarmJslpWorker } from './lp.js';
+export { closeJslpWorkers } from './lp.js';
 
 /** Start loading HiGHS for a solve that is coming (a serving fleet): see highs.ts prewarmHighs. */
 export function prewarmSolver(): void {

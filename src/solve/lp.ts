@@ -79,27 +79,6 @@ function runInWorker(model: JslpModel, deadlineMs: number): Promise<Outcome> {
   });
 }
 
-/**
- * Start one solver worker now, so that its boot (a thread, the solver's module) overlaps the caller's
- * synchronous work instead of delaying the first solve. No-op when a worker is already idle.
- */
-export function prewarmJslpWorker(): void {
-  if (idle.length > 0) return;
-  const w = spawn();
-  // One small MIP (two integers, one row) compiles the solver's simplex and branch-and-bound paths before
-  // the first real model; its reply carries id 0, which no caller waits for.
-  w.postMessage({ id: 0, model: WARM_UP });
-  idle.push(w);
-}
-
-const WARM_UP: JslpModel = {
-  optimize: 'obj',
-  opType: 'max',
-  constraints: { cap: { max: 3.5 } },
-  variables: { a: { obj: 2, cap: 1.5 }, b: { obj: 1, cap: 1 } },
-  ints: { a: 1, b: 1 },
-};
-
 /** Terminate idle workers (tests, or a CLI that wants to exit promptly). */
 export async function closeJslpWorkers(): Promise<void> {
   await Promise.all(idle.splice(0).map((w) => w.terminate()));
