@@ -1,5 +1,9 @@
 // Fail any test that writes to the console (as zod's test setup does): output belongs to commands.
 import { afterEach, vi } from 'vitest';
+import { loadLaunchers } from '../src/core/engines/registry.js';
+
+// The built-in engines, launchers included (commands load these on demand; tests call the core directly).
+await loadLaunchers();
 
 const calls: string[] = [];
 for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {

@@ -16,6 +16,9 @@ import { loadScenario, modelSpecOf } from '../../src/io/load-scenario.js';
 import { planScenarioFile } from '../../src/io/plan-scenario.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
 import { renderLaunchReadme } from '../../src/ui/launch-readme.js';
+import { loadLaunchers } from '../../src/core/engines/registry.js';
+
+await loadLaunchers();
 
 export interface Folder {
   /** Folder name: `scenario-<file>` or `<engine>-<kind>`. */

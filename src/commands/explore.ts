@@ -40,6 +40,9 @@ export async function openTui(file: string, opts: Record<string, unknown>): Prom
   const { PlanClient } = await import('../io/plan-client.js');
   const planner = new PlanClient();
   const { runExplorer } = await import('./explore-run.js');
+  // The explorer writes launch folders from the main thread (the worker plans with its own copy).
+  const { loadLaunchers } = await import('../core/engines/registry.js');
+  await loadLaunchers();
   return runExplorer(file, opts, { scenario, planner });
 }
 

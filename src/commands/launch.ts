@@ -44,6 +44,7 @@ export function registerLaunch(program: Command): void {
     .option('--keep-old', 'move an existing --out aside as <out>.old-<time>, then write')
     .action(async (scenario: string | undefined, opts: Record<string, unknown>) => {
       const run = await import('./launch-run.js');
+      await run.loadLaunchers();
       const lf = {
         gradAccum: opts.gradAccum,
         powerLimit: opts.powerLimit,

@@ -2,6 +2,8 @@
  * The estimate contract's result: per-GPU memory, the fits verdict against a GPU, the uncertainty band,
  * and the extra facts (phases, host RAM, dominant components) the reports show.
  */
+// Registers the built-in engines (their profiles and memory profiles; launchers load on demand).
+import './engines/registry.js';
 import type { Arch } from './model/arch.js';
 import type { Gpu } from '../schema/gpu.js';
 import { meanContextOf, type EstimateOptions } from '../schema/estimate.js';

@@ -14,6 +14,7 @@ import { UserError, badValue } from './errors.js';
 import { loadGpus } from './load-catalog.js';
 import { resolveModel } from './load-model.js';
 import { prewarmSolver } from '../solve/index.js';
+import { loadLaunchers } from '../core/engines/registry.js';
 import {
   inScenario,
   loadScenario,
@@ -74,6 +75,8 @@ export async function planScenarioObject(
   opts: PipelineOptions = {},
 ): Promise<PlanResult> {
   const input = planInputOf(file, scenario, opts);
+  // The planner ranks only what a launcher writes: their checks run inside the search.
+  await loadLaunchers();
   // The fleet MIP (HiGHS) follows a serving search: its WebAssembly compiles in the background meanwhile.
   if (scenario.job.kind === 'inference') prewarmSolver();
   // The search is greedy and sync; the MIPs (HiGHS, bounded by node and solve counts) refine what it reports.

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { ENGINE_PROFILES } from '../../src/core/engines/engines.js';
-import { ENGINE_REGISTRY } from '../../src/core/engines/registry.js';
+import { BUILT_IN_ENGINES, engineDef, launcherOf } from '../../src/core/engines/registry.js';
+import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
 import { estimateMemory } from '../../src/core/memory/index.js';
 import { plan } from '../../src/core/plan/index.js';
 import { planInputOf } from '../../src/io/plan-scenario.js';
@@ -13,17 +14,18 @@ import { flagsFromOptions, optionsFromFlags } from '../../src/schema/flags.js';
 import { scenarioSchema } from '../../src/schema/scenario.js';
 
 describe('the engine registry', () => {
-  it('lists every engine once, with the profile the estimate reads and the framework flags map to', () => {
-    expect(Object.keys(ENGINE_REGISTRY).sort()).toEqual([...ENGINES].sort());
+  it('lists every engine once, with the profile and memory profile the estimate reads', () => {
+    expect(BUILT_IN_ENGINES.map((d) => d.id).sort()).toEqual([...ENGINES].sort());
     for (const e of ENGINES) {
-      expect(ENGINE_REGISTRY[e].profile).toBe(ENGINE_PROFILES[e]);
-      expect(ENGINE_REGISTRY[e].profile.id).toBe(e);
+      expect(engineDef(e).profile).toBe(ENGINE_PROFILES[e]);
+      expect(engineDef(e).profile.id).toBe(e);
       expect(ENGINE_FRAMEWORK[e]).toBe(ENGINE_PROFILES[e].framework);
+      expect(FRAMEWORKS[ENGINE_PROFILES[e].framework]).toBe(engineDef(e).memory);
     }
   });
 
-  it('every engine has a launcher (the default search ranks only those)', () => {
-    for (const e of ENGINES) expect(ENGINE_REGISTRY[e].launcher, e).not.toBeNull();
+  it('every engine has a launcher (the default search ranks only those), loaded on demand', () => {
+    for (const e of ENGINES) expect(launcherOf(e), e).not.toBeNull();
   });
 
   it('every behaviour rule names its library, versions and a source at an issue, tag or commit', () => {

@@ -7,32 +7,10 @@ import type { Engine } from '../../schema/engine.js';
 import type { Attention, EstimateOptions } from '../../schema/estimate.js';
 import { ENGINE_PROFILES, engineRejects } from './engines.js';
 import type { EngineProfile } from './profile.js';
-import { refusedSet, runsProfile, runsSource, type EngineRuns } from './runs.js';
-import { HF_TRAINER_RUNS } from './hf-trainer/runs.js';
-import { HF_FSDP_RUNS } from './hf-fsdp/runs.js';
-import { HF_DEEPSPEED_RUNS } from './hf-deepspeed/runs.js';
-import { HF_GENERATE_RUNS } from './hf-generate/runs.js';
-import { TORCHTUNE_RUNS } from './torchtune/runs.js';
-import { TORCHTITAN_RUNS } from './torchtitan/runs.js';
-import { LITGPT_RUNS } from './litgpt/runs.js';
-import { UNSLOTH_RUNS } from './unsloth/runs.js';
-import { VLLM_RUNS } from './vllm/runs.js';
-import { SGLANG_RUNS } from './sglang/runs.js';
-import { LLAMA_CPP_RUNS } from './llama-cpp/runs.js';
+import { refusedSet, runsProfile, runsSource } from './runs.js';
+import { ENGINE_RUNS } from './store.js';
 
-export const ENGINE_RUNS: Record<Engine, EngineRuns> = {
-  'hf-trainer': HF_TRAINER_RUNS,
-  'hf-fsdp': HF_FSDP_RUNS,
-  'hf-deepspeed': HF_DEEPSPEED_RUNS,
-  torchtune: TORCHTUNE_RUNS,
-  torchtitan: TORCHTITAN_RUNS,
-  litgpt: LITGPT_RUNS,
-  unsloth: UNSLOTH_RUNS,
-  vllm: VLLM_RUNS,
-  'hf-generate': HF_GENERATE_RUNS,
-  sglang: SGLANG_RUNS,
-  'llama.cpp': LLAMA_CPP_RUNS,
-};
+export { ENGINE_RUNS };
 
 /** What `engine` runs: its profile widened by its runs.ts. */
 export const engineRuns = (engine: Engine): EngineProfile =>

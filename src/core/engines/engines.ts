@@ -7,48 +7,11 @@
  */
 import type { Engine } from '../../schema/engine.js';
 import { roundsStochastically, type EngineProfile } from './profile.js';
-import { HF_TRAINER_PROFILE } from './hf-trainer/profile.js';
-import { HF_FSDP_PROFILE } from './hf-fsdp/profile.js';
-import { HF_DEEPSPEED_PROFILE } from './hf-deepspeed/profile.js';
-import { TORCHTUNE_PROFILE } from './torchtune/profile.js';
-import { TORCHTITAN_PROFILE } from './torchtitan/profile.js';
-import { LITGPT_PROFILE } from './litgpt/profile.js';
-import { UNSLOTH_PROFILE } from './unsloth/profile.js';
-import { VLLM_PROFILE } from './vllm/profile.js';
-import { HF_GENERATE_PROFILE } from './hf-generate/profile.js';
-import { SGLANG_PROFILE } from './sglang/profile.js';
-import { LLAMA_CPP_PROFILE } from './llama-cpp/profile.js';
-import { FRAMEWORKS } from '../memory/frameworks.js';
+import { ENGINE_FAMILY, ENGINE_PROFILES, FRAMEWORKS } from './store.js';
 import { engineOf } from './engine.js';
 import type { EstimateOptions, Framework, Optimizer, WeightDtype } from '../../schema/estimate.js';
 
-/** Every engine's profile, from its folder (the registry of what each engine runs). */
-export const ENGINE_PROFILES: Record<Engine, EngineProfile> = {
-  'hf-trainer': HF_TRAINER_PROFILE,
-  'hf-fsdp': HF_FSDP_PROFILE,
-  'hf-deepspeed': HF_DEEPSPEED_PROFILE,
-  torchtune: TORCHTUNE_PROFILE,
-  torchtitan: TORCHTITAN_PROFILE,
-  litgpt: LITGPT_PROFILE,
-  unsloth: UNSLOTH_PROFILE,
-  vllm: VLLM_PROFILE,
-  'hf-generate': HF_GENERATE_PROFILE,
-  sglang: SGLANG_PROFILE,
-  'llama.cpp': LLAMA_CPP_PROFILE,
-};
-
-/** Engines a family name stands for (`search.framework`, `--framework`): the Hugging Face stack has four. */
-export const ENGINE_FAMILY: Record<Framework, readonly Engine[]> = {
-  hf: ['hf-trainer', 'hf-fsdp', 'hf-deepspeed', 'hf-generate'],
-  deepspeed: ['hf-deepspeed'],
-  torchtune: ['torchtune'],
-  torchtitan: ['torchtitan'],
-  litgpt: ['litgpt'],
-  unsloth: ['unsloth'],
-  vllm: ['vllm'],
-  sglang: ['sglang'],
-  'llama.cpp': ['llama.cpp'],
-};
+export { ENGINE_FAMILY, ENGINE_PROFILES };
 
 /** The engines a family or engine name stands for. */
 export const enginesNamed = (name: Framework | Engine): readonly Engine[] =>

@@ -1,11 +1,10 @@
 /**
- * The engines vramplan knows, one line each (the folder's index.ts holds the rest). The planner searches
- * the engines here that have a launcher and run the job's kind; `launch` writes the plan's engine's files.
- * engines.ts keeps a launcher-free table of the same profiles for the estimate's cold path; a test checks
- * that the two agree.
+ * The engines vramplan knows, one line each (the folder's index.ts holds the rest). Importing this module
+ * registers them (store.ts), in this order: the order of `--framework hf`'s engines and of the planner's
+ * candidates. It is the only module that imports engine folders; the rest of the core reads store.ts.
  */
-import type { Engine } from '../../schema/engine.js';
 import type { EngineDef } from './def.js';
+import { registerEngine } from './store.js';
 import { HF_TRAINER } from './hf-trainer/index.js';
 import { HF_FSDP } from './hf-fsdp/index.js';
 import { HF_DEEPSPEED } from './hf-deepspeed/index.js';
@@ -18,16 +17,21 @@ import { HF_GENERATE } from './hf-generate/index.js';
 import { SGLANG } from './sglang/index.js';
 import { LLAMA_CPP } from './llama-cpp/index.js';
 
-export const ENGINE_REGISTRY: Readonly<Record<Engine, EngineDef>> = {
-  'hf-trainer': HF_TRAINER,
-  'hf-fsdp': HF_FSDP,
-  'hf-deepspeed': HF_DEEPSPEED,
-  torchtune: TORCHTUNE,
-  torchtitan: TORCHTITAN,
-  litgpt: LITGPT,
-  unsloth: UNSLOTH,
-  vllm: VLLM,
-  'hf-generate': HF_GENERATE,
-  sglang: SGLANG,
-  'llama.cpp': LLAMA_CPP,
-};
+/** The built-in engines. */
+export const BUILT_IN_ENGINES: readonly EngineDef[] = [
+  HF_TRAINER,
+  HF_FSDP,
+  HF_DEEPSPEED,
+  TORCHTUNE,
+  TORCHTITAN,
+  LITGPT,
+  UNSLOTH,
+  VLLM,
+  HF_GENERATE,
+  SGLANG,
+  LLAMA_CPP,
+];
+
+for (const d of BUILT_IN_ENGINES) registerEngine(d);
+
+export { engineDef, engineDefs, launcherOf, loadLaunchers, registerEngine } from './store.js';

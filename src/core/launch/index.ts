@@ -1,10 +1,13 @@
-/** Every engine's launcher over one LaunchInput (engines/registry.ts); pure (the command writes the files). */
+/**
+ * Every engine's launcher over one LaunchInput (engines/store.ts); pure (the command writes the files). The
+ * launchers are imported on demand: callers await `loadLaunchers()` (engines/registry.ts) first.
+ */
 import { POWER_ENGINE, emitPowerLimit } from './power.js';
 import { SKY_ENGINE, emitSkyPilot } from './skypilot.js';
 import type { Engine } from '../../schema/engine.js';
 import { trainingGpus } from '../../schema/estimate.js';
 import { engineOf } from '../engines/engine.js';
-import { ENGINE_REGISTRY } from '../engines/registry.js';
+import { engineDef, launcherOf } from '../engines/store.js';
 import {
   changesFor,
   forbiddenBy,
@@ -30,7 +33,7 @@ export { planSummary } from './common.js';
  */
 export function buildLaunch(x: LaunchInput): LaunchBundle {
   const engine = engineOf(x.options);
-  const { launcher } = ENGINE_REGISTRY[engine];
+  const launcher = launcherOf(engine);
   // No launcher, or a behaviour rule the plan breaks: one reason instead of files (the emitters report
   // their own checks, per file).
   const rule = ruleBroken({ ...x, accum: x.gradAccum });
@@ -84,14 +87,14 @@ const objectiveBlocker = (x: LaunchPlan): string | null => {
   const objective = x.options.objective ?? 'sft';
   if (objective === 'sft') return null;
   const engine = engineOf(x.options);
-  const written = ENGINE_REGISTRY[engine].launcher?.objectives ?? [];
+  const written = engineDef(engine).launcher?.objectives ?? [];
   if (written.includes(objective)) return null;
   const runs = ['SFT', ...written.map((w) => w.toUpperCase())].join('/');
   return `vramplan writes no ${objective.toUpperCase()} launch files for ${engine} yet (its memory and time are estimated; its launcher writes ${runs} runs)`;
 };
 
 /** Whether vramplan writes files for `engine` (only such engines are searched and ranked). */
-export const launchable = (engine: Engine): boolean => ENGINE_REGISTRY[engine].launcher !== null;
+export const launchable = (engine: Engine): boolean => engineDef(engine).launcher !== null;
 
 const ruleInput = (x: LaunchPlan): RuleInput => {
   const o = x.options;
@@ -106,11 +109,11 @@ const ruleInput = (x: LaunchPlan): RuleInput => {
 
 /** The `forbid` rule of the plan's engine that the plan breaks, or null. */
 export const ruleBroken = (x: LaunchPlan): Rule | null =>
-  forbiddenBy(ENGINE_REGISTRY[engineOf(x.options)].profile.rules, ruleInput(x));
+  forbiddenBy(engineDef(engineOf(x.options)).profile.rules, ruleInput(x));
 
 /** The `change` rules of the plan's engine that its launcher works around for this plan. */
 export const rulesChanging = (x: LaunchPlan): Rule[] =>
-  changesFor(ENGINE_REGISTRY[engineOf(x.options)].profile.rules, ruleInput(x));
+  changesFor(engineDef(engineOf(x.options)).profile.rules, ruleInput(x));
 
 /**
  * Why vramplan's launcher for the plan's engine cannot write `x` as planned: no launcher, a behaviour rule
@@ -119,7 +122,7 @@ export const rulesChanging = (x: LaunchPlan): Rule[] =>
  */
 export function launchBlocker(x: LaunchPlan): string | null {
   const engine = engineOf(x.options);
-  const { launcher } = ENGINE_REGISTRY[engine];
+  const launcher = launcherOf(engine);
   if (!launcher) return noLauncher(engine);
   const rule = ruleBroken(x);
   if (rule) return ruleReason(rule, ruleInput(x));

@@ -1,9 +1,21 @@
-/** The hf-deepspeed engine: its profile and launcher (the Hugging Face stack's, engines/hf/). */
+/** The hf-deepspeed engine (Trainer + DeepSpeed ZeRO): the Hugging Face stack's, engines/hf/. */
 import type { EngineDef } from '../def.js';
-import { HF_DEEPSPEED_LAUNCHER } from '../hf/launch.js';
+import { DEEPSPEED_MEMORY } from '../hf/memory.js';
 import { HF_DEEPSPEED_PROFILE } from './profile.js';
+import { HF_DEEPSPEED_RUNS } from './runs.js';
+import { TRL_OBJECTIVES } from '../hf/profile.js';
 
 export const HF_DEEPSPEED: EngineDef = {
+  id: 'hf-deepspeed',
   profile: HF_DEEPSPEED_PROFILE,
-  launcher: HF_DEEPSPEED_LAUNCHER,
+  runs: HF_DEEPSPEED_RUNS,
+  memory: DEEPSPEED_MEMORY,
+  families: ['hf'],
+  launcher: {
+    objectives: TRL_OBJECTIVES,
+    load: async () => {
+      const { HF_DEEPSPEED_LAUNCHER } = await import('../hf/launch.js');
+      return HF_DEEPSPEED_LAUNCHER;
+    },
+  },
 };

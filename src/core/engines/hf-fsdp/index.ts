@@ -1,6 +1,20 @@
-/** The hf-fsdp engine: its profile and launcher (the Hugging Face stack's, engines/hf/). */
+/** The hf-fsdp engine (Trainer + Accelerate FSDP): the Hugging Face stack's, engines/hf/. */
 import type { EngineDef } from '../def.js';
-import { HF_LAUNCHER } from '../hf/launch.js';
+import { HF_MEMORY } from '../hf/memory.js';
 import { HF_FSDP_PROFILE } from './profile.js';
+import { HF_FSDP_RUNS } from './runs.js';
+import { TRL_OBJECTIVES } from '../hf/profile.js';
 
-export const HF_FSDP: EngineDef = { profile: HF_FSDP_PROFILE, launcher: HF_LAUNCHER };
+export const HF_FSDP: EngineDef = {
+  id: 'hf-fsdp',
+  profile: HF_FSDP_PROFILE,
+  runs: HF_FSDP_RUNS,
+  memory: HF_MEMORY,
+  launcher: {
+    objectives: TRL_OBJECTIVES,
+    load: async () => {
+      const { HF_LAUNCHER } = await import('../hf/launch.js');
+      return HF_LAUNCHER;
+    },
+  },
+};

@@ -1,9 +1,18 @@
-/** The transformers generate() engine: its profile and launcher (generate.py). */
+/** The hf-generate engine (transformers generate()): its script is written beside vLLM's (engines/vllm/launch.ts). */
 import type { EngineDef } from '../def.js';
-import { emitGenerate, generateBlocker } from '../vllm/launch.js';
+import { HF_MEMORY } from '../hf/memory.js';
 import { HF_GENERATE_PROFILE } from './profile.js';
+import { HF_GENERATE_RUNS } from './runs.js';
 
 export const HF_GENERATE: EngineDef = {
+  id: 'hf-generate',
   profile: HF_GENERATE_PROFILE,
-  launcher: { emit: (x) => [emitGenerate(x)], blocker: (x) => generateBlocker(x.options) },
+  runs: HF_GENERATE_RUNS,
+  memory: HF_MEMORY,
+  launcher: {
+    load: async () => {
+      const { emitGenerate, generateBlocker } = await import('../vllm/launch.js');
+      return { emit: (x) => [emitGenerate(x)], blocker: (x) => generateBlocker(x.options) };
+    },
+  },
 };

@@ -1,6 +1,20 @@
-/** The hf-trainer engine: its profile and launcher (the Hugging Face stack's, engines/hf/). */
+/** The hf-trainer engine (transformers Trainer / TRL, one process or DDP): the Hugging Face stack's, engines/hf/. */
 import type { EngineDef } from '../def.js';
-import { HF_LAUNCHER } from '../hf/launch.js';
+import { HF_MEMORY } from '../hf/memory.js';
 import { HF_TRAINER_PROFILE } from './profile.js';
+import { HF_TRAINER_RUNS } from './runs.js';
+import { TRL_OBJECTIVES } from '../hf/profile.js';
 
-export const HF_TRAINER: EngineDef = { profile: HF_TRAINER_PROFILE, launcher: HF_LAUNCHER };
+export const HF_TRAINER: EngineDef = {
+  id: 'hf-trainer',
+  profile: HF_TRAINER_PROFILE,
+  runs: HF_TRAINER_RUNS,
+  memory: HF_MEMORY,
+  launcher: {
+    objectives: TRL_OBJECTIVES,
+    load: async () => {
+      const { HF_LAUNCHER } = await import('../hf/launch.js');
+      return HF_LAUNCHER;
+    },
+  },
+};

@@ -5,7 +5,6 @@ import { emitDeepSpeed } from './deepspeed.js';
 import { distributionBlocker } from './distribution.js';
 import { emitHfArgs, HF_ENGINE, trainerOptim } from './trainer.js';
 import type { EngineLauncher } from '../def.js';
-import { TRL_OBJECTIVES } from './profile.js';
 import {
   serverLaunchScript,
   serverModeBlocker,
@@ -63,12 +62,10 @@ function withArgs(outputs: EngineOutput[]): EngineOutput[] {
 export const HF_LAUNCHER: EngineLauncher = {
   emit: (x: LaunchInput) => emitTrl(x, [emitAccelerate, emitHfArgs]),
   blocker: hfBlocker,
-  objectives: TRL_OBJECTIVES,
 };
 
 /** DeepSpeed ZeRO: its JSON first, then the same Trainer stack. */
 export const HF_DEEPSPEED_LAUNCHER: EngineLauncher = {
   emit: (x: LaunchInput) => emitTrl(x, [emitDeepSpeed, emitAccelerate, emitHfArgs]),
   blocker: hfBlocker,
-  objectives: TRL_OBJECTIVES,
 };

@@ -1,9 +1,18 @@
-/** The LitGPT engine: its profile and launcher (litgpt.yaml + `litgpt finetune_*`). */
+/** The LitGPT engine: its profile, runs, memory profile and launcher. */
 import type { EngineDef } from '../def.js';
-import { emitLitgpt, litgptBlocker } from './launch.js';
+import { LITGPT_MEMORY } from './memory.js';
 import { LITGPT_PROFILE } from './profile.js';
+import { LITGPT_RUNS } from './runs.js';
 
 export const LITGPT: EngineDef = {
+  id: 'litgpt',
   profile: LITGPT_PROFILE,
-  launcher: { emit: (x) => [emitLitgpt(x)], blocker: litgptBlocker },
+  runs: LITGPT_RUNS,
+  memory: LITGPT_MEMORY,
+  launcher: {
+    load: async () => {
+      const { emitLitgpt, litgptBlocker } = await import('./launch.js');
+      return { emit: (x) => [emitLitgpt(x)], blocker: litgptBlocker };
+    },
+  },
 };

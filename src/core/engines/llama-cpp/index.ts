@@ -1,9 +1,18 @@
-/** The llama.cpp engine: its profile and launcher (llama-server in serve.sh + check.sh). */
+/** The llama.cpp engine (llama-server): its profile, runs, memory profile and launcher. */
 import type { EngineDef } from '../def.js';
-import { emitLlamaCpp, llamaCppBlocker } from './launch.js';
+import { LLAMA_CPP_MEMORY } from './memory.js';
 import { LLAMA_CPP_PROFILE } from './profile.js';
+import { LLAMA_CPP_RUNS } from './runs.js';
 
 export const LLAMA_CPP: EngineDef = {
+  id: 'llama.cpp',
   profile: LLAMA_CPP_PROFILE,
-  launcher: { emit: (x) => [emitLlamaCpp(x)], blocker: llamaCppBlocker },
+  runs: LLAMA_CPP_RUNS,
+  memory: LLAMA_CPP_MEMORY,
+  launcher: {
+    load: async () => {
+      const { emitLlamaCpp, llamaCppBlocker } = await import('./launch.js');
+      return { emit: (x) => [emitLlamaCpp(x)], blocker: llamaCppBlocker };
+    },
+  },
 };

@@ -1,9 +1,18 @@
-/** The SGLang engine: its profile and launcher (serve.sh + check.sh). */
+/** The SGLang engine: its profile, runs, memory profile and launcher. */
 import type { EngineDef } from '../def.js';
-import { emitSglang, sglangBlocker } from './launch.js';
+import { SGLANG_MEMORY } from './memory.js';
 import { SGLANG_PROFILE } from './profile.js';
+import { SGLANG_RUNS } from './runs.js';
 
 export const SGLANG: EngineDef = {
+  id: 'sglang',
   profile: SGLANG_PROFILE,
-  launcher: { emit: (x) => [emitSglang(x)], blocker: sglangBlocker },
+  runs: SGLANG_RUNS,
+  memory: SGLANG_MEMORY,
+  launcher: {
+    load: async () => {
+      const { emitSglang, sglangBlocker } = await import('./launch.js');
+      return { emit: (x) => [emitSglang(x)], blocker: sglangBlocker };
+    },
+  },
 };

@@ -1,9 +1,18 @@
-/** The torchtitan engine: its profile and launcher (a Python config recipe + torchrun). */
+/** The torchtitan engine: its profile, runs, memory profile and launcher. */
 import type { EngineDef } from '../def.js';
-import { emitTorchtitan, torchtitanBlocker } from './launch.js';
+import { TORCHTITAN_MEMORY } from './memory.js';
 import { TORCHTITAN_PROFILE } from './profile.js';
+import { TORCHTITAN_RUNS } from './runs.js';
 
 export const TORCHTITAN: EngineDef = {
+  id: 'torchtitan',
   profile: TORCHTITAN_PROFILE,
-  launcher: { emit: (x) => [emitTorchtitan(x)], blocker: torchtitanBlocker },
+  runs: TORCHTITAN_RUNS,
+  memory: TORCHTITAN_MEMORY,
+  launcher: {
+    load: async () => {
+      const { emitTorchtitan, torchtitanBlocker } = await import('./launch.js');
+      return { emit: (x) => [emitTorchtitan(x)], blocker: torchtitanBlocker };
+    },
+  },
 };

@@ -1,9 +1,19 @@
-/** The torchtune engine: its profile and launcher (torchtune recipe YAML + tune run). */
+/** The torchtune engine: its profile, runs, memory profile and launcher. */
 import type { EngineDef } from '../def.js';
-import { emitTorchtune, torchtuneBlocker } from './launch.js';
+import { TORCHTUNE_MEMORY } from './memory.js';
 import { TORCHTUNE_PROFILE } from './profile.js';
+import { TORCHTUNE_RUNS } from './runs.js';
 
 export const TORCHTUNE: EngineDef = {
+  id: 'torchtune',
   profile: TORCHTUNE_PROFILE,
-  launcher: { emit: (x) => [emitTorchtune(x)], blocker: torchtuneBlocker, objectives: ['dpo'] },
+  runs: TORCHTUNE_RUNS,
+  memory: TORCHTUNE_MEMORY,
+  launcher: {
+    objectives: ['dpo'],
+    load: async () => {
+      const { emitTorchtune, torchtuneBlocker } = await import('./launch.js');
+      return { emit: (x) => [emitTorchtune(x)], blocker: torchtuneBlocker };
+    },
+  },
 };

@@ -1,14 +1,20 @@
-/** The Unsloth engine: its profile and launcher (FastLanguageModel + TRL SFT, DPO and GRPO scripts). */
+/** The Unsloth engine: its profile, runs, memory profile and launcher. */
 import type { EngineDef } from '../def.js';
-import { emitUnsloth, unslothBlocker } from './launch.js';
-import { UNSLOTH_LAUNCH_OBJECTIVES } from './objective.js';
+import { UNSLOTH_MEMORY } from './memory.js';
 import { UNSLOTH_PROFILE } from './profile.js';
+import { UNSLOTH_RUNS } from './runs.js';
+import { UNSLOTH_LAUNCH_OBJECTIVES } from './objective.js';
 
 export const UNSLOTH: EngineDef = {
+  id: 'unsloth',
   profile: UNSLOTH_PROFILE,
+  runs: UNSLOTH_RUNS,
+  memory: UNSLOTH_MEMORY,
   launcher: {
-    emit: (x) => [emitUnsloth(x)],
-    blocker: unslothBlocker,
     objectives: UNSLOTH_LAUNCH_OBJECTIVES,
+    load: async () => {
+      const { emitUnsloth, unslothBlocker } = await import('./launch.js');
+      return { emit: (x) => [emitUnsloth(x)], blocker: unslothBlocker };
+    },
   },
 };

@@ -1,9 +1,18 @@
-/** The vLLM engine: its profile and launcher (serve.sh + check.sh). */
+/** The vLLM engine: its profile, runs, memory profile and launcher (serve.sh + check.sh). */
 import type { EngineDef } from '../def.js';
-import { emitVllm, vllmBlocker } from './launch.js';
+import { VLLM_MEMORY } from './memory.js';
 import { VLLM_PROFILE } from './profile.js';
+import { VLLM_RUNS } from './runs.js';
 
 export const VLLM: EngineDef = {
+  id: 'vllm',
   profile: VLLM_PROFILE,
-  launcher: { emit: (x) => [emitVllm(x)], blocker: vllmBlocker },
+  runs: VLLM_RUNS,
+  memory: VLLM_MEMORY,
+  launcher: {
+    load: async () => {
+      const { emitVllm, vllmBlocker } = await import('./launch.js');
+      return { emit: (x) => [emitVllm(x)], blocker: vllmBlocker };
+    },
+  },
 };

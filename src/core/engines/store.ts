@@ -1,0 +1,68 @@
+/**
+ * The engines registered so far (registry.ts registers the built-in ones when first imported), and the
+ * tables the core reads them through: a profile per engine, what each engine runs, a memory profile per
+ * framework and the engines a family name stands for. The memory, time, from and launch layers read these
+ * tables and never import an engine folder.
+ */
+import type { EngineDef, EngineLauncher } from './def.js';
+import type { EngineProfile } from './profile.js';
+import type { EngineRuns } from './runs.js';
+import type { FrameworkProfile } from '../memory/framework-profile.js';
+import type { Engine } from '../../schema/engine.js';
+import type { Framework } from '../../schema/estimate.js';
+
+const DEFS = new Map<Engine, EngineDef>();
+const LAUNCHERS = new Map<Engine, EngineLauncher>();
+
+/** Every registered engine's profile (what vramplan writes for it). */
+export const ENGINE_PROFILES = {} as Record<Engine, EngineProfile>;
+/** What each registered engine itself runs beyond its profile. */
+export const ENGINE_RUNS = {} as Record<Engine, EngineRuns>;
+/** The memory profile of each framework (`options.framework`). */
+export const FRAMEWORKS = {} as Record<Framework, FrameworkProfile>;
+/** Engines a family name stands for (`search.framework`, `--framework`), in registration order. */
+export const ENGINE_FAMILY = {} as Record<Framework, Engine[]>;
+
+/** Adds an engine; registering one id twice, or two memory profiles under one framework, is an error. */
+export function registerEngine(def: EngineDef): void {
+  if (DEFS.has(def.id)) throw new Error(`engine ${def.id} is registered twice`);
+  if (def.profile.id !== def.id) throw new Error(`engine ${def.id}: profile.id is ${def.profile.id}`);
+  const fw = def.profile.framework;
+  if (def.memory.id !== fw)
+    throw new Error(`engine ${def.id}: memory profile ${def.memory.id}, framework ${fw}`);
+  const held = FRAMEWORKS[fw] as FrameworkProfile | undefined;
+  if (held && held !== def.memory)
+    throw new Error(`framework ${fw}: two memory profiles (engine ${def.id})`);
+  DEFS.set(def.id, def);
+  ENGINE_PROFILES[def.id] = def.profile;
+  ENGINE_RUNS[def.id] = def.runs;
+  FRAMEWORKS[fw] = def.memory;
+  for (const f of [fw, ...(def.families ?? [])]) (ENGINE_FAMILY[f] ??= []).push(def.id);
+}
+
+/** The registered engine `id` (an unknown id is a programming error: ids are validated at the edges). */
+export function engineDef(id: Engine): EngineDef {
+  const d = DEFS.get(id);
+  if (!d) throw new Error(`engine ${id} is not registered`);
+  return d;
+}
+
+/** Every registered engine, in registration order. */
+export const engineDefs = (): readonly EngineDef[] => [...DEFS.values()];
+
+/** Imports every registered launcher not yet loaded (planning and launching need them; estimating does not). */
+export async function loadLaunchers(): Promise<void> {
+  await Promise.all(
+    [...DEFS.values()].map(async (d) => {
+      if (d.launcher && !LAUNCHERS.has(d.id)) LAUNCHERS.set(d.id, await d.launcher.load());
+    }),
+  );
+}
+
+/** The loaded launcher of `id`: null when the engine has none; an error when loadLaunchers has not run. */
+export function launcherOf(id: Engine): EngineLauncher | null {
+  if (!engineDef(id).launcher) return null;
+  const l = LAUNCHERS.get(id);
+  if (!l) throw new Error(`the ${id} launcher is not loaded (await loadLaunchers() first)`);
+  return l;
+}
