@@ -5,6 +5,7 @@
  */
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../launch/types.js';
 import type { FrameworkProfile } from '../memory/framework-profile.js';
+import type { FromMapping, ServeCommand, ServeReading } from '../from/common.js';
 import type { EngineProfile } from './profile.js';
 import type { EngineRuns } from './runs.js';
 import type { Engine } from '../../schema/engine.js';
@@ -29,6 +30,35 @@ export interface LauncherRef {
   load: () => Promise<EngineLauncher>;
 }
 
+/** A `--from` reader of one config format the engine's tools write. */
+export interface ConfigReader {
+  format: string;
+  /** What the format is, for messages ("axolotl YAML"). */
+  name: string;
+  /**
+   * Where detection tries it among every reader (lower first): keys several tools share go to the more
+   * specific reader first (from/index.ts detectFormat).
+   */
+  order: number;
+  /** The parsed document is this format's (by the keys only its tool uses). */
+  detect: (doc: Record<string, unknown>) => boolean;
+  /** `file`: the config's path (a TRL config's trainer may be named only by it). */
+  map: (doc: Record<string, unknown>, file?: string) => FromMapping;
+}
+
+/** `--from` of the engine's server command lines (serve.sh, a pasted command). */
+export interface ServeReader {
+  /** What the format is, for messages ("vLLM serve command line / --config YAML"). */
+  name: string;
+  /** The command's arguments start at this index of a line's words when word `i` starts the server; else null. */
+  start: (words: readonly string[], i: number) => number | null;
+  read: (c: ServeCommand, planFlags: Readonly<Record<string, string>>) => ServeReading;
+  /** Every flag spelling the reader knows (for did-you-mean). */
+  flagNames: readonly string[];
+  /** The server takes a `--config` YAML of its flags (vLLM, SGLang). */
+  configFile: boolean;
+}
+
 export interface EngineDef {
   id: Engine;
   /** What vramplan writes for the engine: the planner ranks and `launch` writes only what it accepts. */
@@ -39,6 +69,10 @@ export interface EngineDef {
   memory: FrameworkProfile;
   /** Family names (`--framework`, `search.framework`) that stand for this engine besides its own framework's. */
   families?: readonly Framework[];
+  /** `--from` readers of the config files the engine's tools write. */
+  readers?: readonly ConfigReader[];
+  /** `--from` reader of the engine's server command lines. */
+  serve?: ServeReader;
   /** null: vramplan writes no files for this engine, so the planner never ranks it. */
   launcher: LauncherRef | null;
 }

@@ -4,7 +4,7 @@
  * framework and the engines a family name stands for. The memory, time, from and launch layers read these
  * tables and never import an engine folder.
  */
-import type { EngineDef, EngineLauncher } from './def.js';
+import type { ConfigReader, EngineDef, EngineLauncher, ServeReader } from './def.js';
 import type { EngineProfile } from './profile.js';
 import type { EngineRuns } from './runs.js';
 import type { FrameworkProfile } from '../memory/framework-profile.js';
@@ -23,10 +23,14 @@ export const FRAMEWORKS = {} as Record<Framework, FrameworkProfile>;
 /** Engines a family name stands for (`search.framework`, `--framework`), in registration order. */
 export const ENGINE_FAMILY = {} as Record<Framework, Engine[]>;
 
+let readers: ConfigReader[] = [];
+const serves: (ServeReader & { engine: Engine })[] = [];
+
 /** Adds an engine; registering one id twice, or two memory profiles under one framework, is an error. */
 export function registerEngine(def: EngineDef): void {
   if (DEFS.has(def.id)) throw new Error(`engine ${def.id} is registered twice`);
-  if (def.profile.id !== def.id) throw new Error(`engine ${def.id}: profile.id is ${def.profile.id}`);
+  if (def.profile.id !== def.id)
+    throw new Error(`engine ${def.id}: profile.id is ${def.profile.id}`);
   const fw = def.profile.framework;
   if (def.memory.id !== fw)
     throw new Error(`engine ${def.id}: memory profile ${def.memory.id}, framework ${fw}`);
@@ -38,6 +42,22 @@ export function registerEngine(def: EngineDef): void {
   ENGINE_RUNS[def.id] = def.runs;
   FRAMEWORKS[fw] = def.memory;
   for (const f of [fw, ...(def.families ?? [])]) (ENGINE_FAMILY[f] ??= []).push(def.id);
+  // Stable: readers of one order keep registration order.
+  readers = [...readers, ...(def.readers ?? [])].sort((a, b) => a.order - b.order);
+  if (def.serve) serves.push({ ...def.serve, engine: def.id });
+}
+
+/** Every registered `--from` config reader, in detection order. */
+export const configReaders = (): readonly ConfigReader[] => readers;
+
+/** The registered engines that read server command lines, with their readers. */
+export const serveReaders = (): readonly (ServeReader & { engine: Engine })[] => serves;
+
+/** The server command reader of `engine`. */
+export function serveReaderOf(engine: Engine): ServeReader {
+  const r = engineDef(engine).serve;
+  if (!r) throw new Error(`engine ${engine} has no server command reader`);
+  return r;
 }
 
 /** The registered engine `id` (an unknown id is a programming error: ids are validated at the edges). */

@@ -3,37 +3,22 @@
  * were used, and the name tables several tools share (Trainer optimizer names, PEFT module names).
  * Pure: the parsed document comes in, contract flags and warnings go out (src/io/from reads the files).
  */
+import type { Engine } from '../../schema/engine.js';
 
-export type FromFormat =
-  | 'axolotl'
-  | 'llamafactory'
-  | 'torchtune'
-  | 'hf-args'
-  | 'deepspeed'
-  | 'accelerate'
-  | 'torchtitan'
-  | 'unsloth'
-  | 'litgpt'
-  | 'vllm'
-  | 'sglang'
-  | 'llama.cpp'
-  | 'skypilot';
+/** A config format `--from` reads: an engine's reader's (engines/<engine>/index.ts `readers`), or a SkyPilot task. */
+export type FromFormat = string;
 
-export const FORMAT_NAMES: Record<FromFormat, string> = {
-  axolotl: 'axolotl YAML',
-  llamafactory: 'LLaMA-Factory YAML',
-  torchtune: 'torchtune recipe YAML',
-  'hf-args': 'Hugging Face TrainingArguments / TRL JSON',
-  deepspeed: 'DeepSpeed JSON',
-  accelerate: 'Accelerate YAML',
-  torchtitan: 'torchtitan recipe (Python, as vramplan writes it)',
-  unsloth: 'Unsloth launch JSON (unsloth-args.json)',
-  litgpt: 'LitGPT finetune YAML',
-  vllm: 'vLLM serve command line / --config YAML',
-  sglang: 'SGLang launch_server command line / --config YAML',
-  'llama.cpp': 'llama.cpp llama-server command line',
-  skypilot: 'SkyPilot task YAML (sky.yaml)',
-};
+/** An engine whose server command lines `--from` reads (engines/<engine>/index.ts `serve`). */
+export type ServeEngine = Engine;
+
+/** One server command: its engine, its words after the program (and subcommand), its environment prefix. */
+export interface ServeCommand {
+  engine: ServeEngine;
+  /** The words after `vllm serve`, `-m sglang.launch_server`, `llama-server` (model positional included). */
+  args: string[];
+  /** `VAR=value` words before the program (CUDA_VISIBLE_DEVICES...). */
+  env: Record<string, string>;
+}
 
 /** Contract flag (kebab-case, as `vramplan estimate` takes it) → value. */
 export type FromFlags = Record<string, string | number | boolean>;
@@ -61,6 +46,16 @@ export interface FromMapping {
   multiGpuZero?: 0 | 2 | 3 | null;
 }
 
+/** A DeepSpeed JSON's mapping (engines/hf/from/deepspeed.ts), merged into the config that names it (withDeepSpeed). */
+export interface DeepSpeedMapping {
+  flags: FromFlags;
+  warnings: string[];
+  ignored: string[];
+  unknown: string[];
+  /** bf16/fp16 "auto": the precision comes from the trainer's own flag. */
+  precisionAuto: boolean;
+}
+
 /** A field of the config with a value outside what vramplan (or the tool) accepts. */
 export class FromError extends Error {
   constructor(
@@ -72,6 +67,10 @@ export class FromError extends Error {
     this.name = 'FromError';
   }
 }
+
+/** The document has any of `keys` at its top level. */
+export const hasAny = (doc: Record<string, unknown>, keys: readonly string[]): boolean =>
+  keys.some((k) => k in doc);
 
 export const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -295,4 +294,15 @@ export function modulesToSave(
   warnings: string[],
 ): string[] {
   return targetsOf(names, field, warnings).filter((x) => x === 'embed' || x === 'lm_head');
+}
+
+/** What an engine's reader makes of one server command. */
+export interface ServeReading {
+  flags: FromFlags;
+  gpus: number;
+  model: string | null;
+  warnings: string[];
+  /** Flags given that change neither memory nor time (port, host, names). */
+  ignored: string[];
+  unknown: string[];
 }

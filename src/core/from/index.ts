@@ -2,97 +2,38 @@
  * `--from <file>`: which tool wrote a config, its mapping to contract flags, the DeepSpeed JSON it names,
  * and the merge with the command line (flags given beside --from win). Pure; src/io/from reads files.
  */
-import { mapAccelerate } from '../engines/hf/from/accelerate.js';
-import { mapAxolotl } from '../engines/hf/from/axolotl.js';
 import {
-  FORMAT_NAMES,
+  type DeepSpeedMapping,
   FromError,
+  isRecord,
   type FromFlags,
   type FromFormat,
   type FromMapping,
-  isRecord,
 } from './common.js';
-import {
-  DEEPSPEED_MEMORY_KEYS,
-  type DeepSpeedMapping,
-  mapDeepSpeed,
-} from '../engines/hf/from/deepspeed.js';
-import { mapHfArgs } from '../engines/hf/from/hf-args.js';
-import { isLlamaFactoryV1, mapLlamaFactory } from '../engines/hf/from/llamafactory.js';
-import { mapTorchtune } from '../engines/torchtune/from.js';
-import { mapTorchtitan, TORCHTITAN_DOC_KEY } from '../engines/torchtitan/from.js';
-import { isUnslothArgs, mapUnsloth } from '../engines/unsloth/from.js';
-import { mapLitgpt } from '../engines/litgpt/from.js';
-import { mapServeConfig, serveConfigFormat } from './serve-map.js';
+import { mapServeConfig } from './serve-map.js';
 import { isSkyTask, mapSkyPilot } from './skypilot.js';
+import type { ConfigReader } from '../engines/def.js';
+import { configReaders, serveReaders } from '../engines/store.js';
 
-export { FORMAT_NAMES, FromError, mapDeepSpeed, DEEPSPEED_MEMORY_KEYS };
+export { FromError };
 export type { DeepSpeedMapping, FromFlags, FromFormat, FromMapping };
 
-const hasAny = (doc: Record<string, unknown>, keys: readonly string[]) =>
-  keys.some((k) => k in doc);
+/** SkyPilot task YAML: not an engine's, so the core reads it (from/skypilot.ts), after torchtitan's recipe. */
+const SKYPILOT_READER: ConfigReader = {
+  format: 'skypilot',
+  name: 'SkyPilot task YAML (sky.yaml)',
+  order: 20,
+  detect: isSkyTask,
+  map: mapSkyPilot,
+};
+
+/** Every `--from` config reader, in detection order: the engines' and SkyPilot's. */
+const readers = (): readonly ConfigReader[] =>
+  [...configReaders(), SKYPILOT_READER].sort((a, b) => a.order - b.order);
 
 /** The tool a parsed config belongs to, from the keys only that tool uses; null when none matches. */
 export function detectFormat(doc: Record<string, unknown>): FromFormat | null {
-  if (isRecord(doc[TORCHTITAN_DOC_KEY])) return 'torchtitan';
-  if (isSkyTask(doc)) return 'skypilot';
-  if (isUnslothArgs(doc)) return 'unsloth';
-  if (
-    hasAny(doc, ['zero_optimization', 'train_micro_batch_size_per_gpu', 'train_batch_size']) &&
-    !hasAny(doc, ['per_device_train_batch_size', 'base_model', 'model_name_or_path'])
-  )
-    return 'deepspeed';
-  if (
-    hasAny(doc, ['distributed_type', 'compute_environment', 'num_processes']) &&
-    !hasAny(doc, ['base_model', 'model_name_or_path', 'model'])
-  )
-    return 'accelerate';
-  // torchtune configs instantiate components: any top-level block with a _component_ (model, policy_model...).
-  if (Object.values(doc).some((v) => isRecord(v) && typeof v._component_ === 'string'))
-    return 'torchtune';
-  // LitGPT setup() takes checkpoint_dir at the top and TrainArgs under train (litgpt/finetune/lora.py).
-  if (
-    'checkpoint_dir' in doc &&
-    (isRecord(doc.train) || hasAny(doc, ['precision', 'quantize', 'lora_r']))
-  )
-    return 'litgpt';
-  if (isLlamaFactoryV1(doc)) return 'llamafactory';
-  if (
-    hasAny(doc, ['base_model', 'sequence_len', 'micro_batch_size', 'adapter', 'lora_target_linear'])
-  )
-    return 'axolotl';
-  if (
-    hasAny(doc, [
-      'finetuning_type',
-      'cutoff_len',
-      'lora_target',
-      'quantization_bit',
-      'stage',
-      'template',
-    ])
-  )
-    return 'llamafactory';
-  if (
-    hasAny(doc, [
-      'per_device_train_batch_size',
-      'optim',
-      'output_dir',
-      'gradient_accumulation_steps',
-      'model_name_or_path',
-      // TRL GRPOConfig / DPOConfig written alone (trl/trainer/grpo_config.py, dpo_config.py v1.9.0).
-      'num_generations',
-      'use_vllm',
-      'reward_funcs',
-      'max_completion_length',
-      'max_prompt_length',
-      'precompute_ref_log_probs',
-      'grpo_config',
-      'dpo_config',
-    ])
-  )
-    return 'hf-args';
-  // vLLM / SGLang --config YAML: the servers' own flag names as keys.
-  return serveConfigFormat(doc);
+  return readers().find((r) => r.detect(doc))?.format ?? null;
 }
 
 /** `file`: the config's path (a TRL config's trainer may be named only by it). */
@@ -101,54 +42,19 @@ export function mapConfig(
   format: FromFormat,
   file?: string,
 ): FromMapping {
-  switch (format) {
-    case 'axolotl':
-      return mapAxolotl(doc);
-    case 'llamafactory':
-      return mapLlamaFactory(doc);
-    case 'torchtune':
-      return mapTorchtune(doc);
-    case 'torchtitan':
-      return mapTorchtitan(doc);
-    case 'hf-args':
-      return mapHfArgs(doc, file);
-    case 'accelerate':
-      return mapAccelerate(doc);
-    case 'unsloth':
-      return mapUnsloth(doc);
-    case 'litgpt':
-      return mapLitgpt(doc);
-    case 'vllm':
-    case 'sglang':
-      return mapServeConfig(doc, format);
-    case 'skypilot':
-      return mapSkyPilot(doc);
-    case 'llama.cpp':
-      throw new FromError(
-        '(file)',
-        'a YAML/JSON document',
-        'a llama-server command line or serve.sh',
-      );
-    case 'deepspeed': {
-      const ds = mapDeepSpeed(doc);
-      if (ds.precisionAuto)
-        ds.warnings.push(
-          'bf16/fp16: "auto" (the trainer decides); estimated with --compute (default bf16)',
-        );
-      return {
-        format,
-        model: null,
-        flags: ds.flags,
-        warnings: ds.warnings,
-        ignored: ds.ignored,
-        unknown: ds.unknown,
-        deepspeedRef: null,
-        deepspeedInline: null,
-        memoryKeys: DEEPSPEED_MEMORY_KEYS,
-      };
-    }
-  }
+  const reader = readers().find((r) => r.format === format);
+  if (reader) return reader.map(doc, file);
+  const serve = serveReaders().find((r) => r.engine === format);
+  if (serve?.configFile) return mapServeConfig(doc, serve.engine);
+  throw new FromError(
+    '(file)',
+    'a YAML/JSON document',
+    `a ${serveCommandName(format)} or serve.sh`,
+  );
 }
+
+/** The program of a server command line format ('llama-server command line'), for messages. */
+const serveCommandName = (format: FromFormat): string => formatName(format).replace(/^\S+ /, '');
 
 /**
  * A DeepSpeed config named by the main file: its stage, offload and engine win; its micro-batch and
@@ -216,9 +122,21 @@ export const flagKey = (flag: string): string =>
   flag.replace(/-([a-z])/g, (_, ch: string) => ch.toUpperCase());
 
 export { FromError as FromConfigError };
-export const formatName = (f: FromFormat): string => FORMAT_NAMES[f];
-export const isFormat = (s: string): s is FromFormat => s in FORMAT_NAMES;
-export const describeFormats = (): string => Object.values(FORMAT_NAMES).join(', ');
+
+/** What each format is, for messages: every reader's, in registration order (SkyPilot's last). */
+function formatNames(): Map<FromFormat, string> {
+  const names = new Map<FromFormat, string>();
+  for (const r of [
+    ...configReaders(),
+    ...serveReaders().map((s) => ({ format: s.engine, name: s.name })),
+  ])
+    if (!names.has(r.format)) names.set(r.format, r.name);
+  names.set(SKYPILOT_READER.format, SKYPILOT_READER.name);
+  return names;
+}
+export const formatName = (f: FromFormat): string => formatNames().get(f) ?? f;
+export const isFormat = (s: string): s is FromFormat => formatNames().has(s);
+export const describeFormats = (): string => [...formatNames().values()].join(', ');
 export const throwIfNotRecord = (doc: unknown, field: string): Record<string, unknown> => {
   if (!isRecord(doc)) throw new FromError(field, doc, 'a mapping of keys to values');
   return doc;

@@ -3,18 +3,10 @@
  * flags of each, read the way the engines' own parsers read them (argparse for vLLM and SGLang, llama.cpp's
  * common/arg.cpp for llama-server). Pure: the text comes in, commands come out.
  */
-import { FromError, isRecord } from './common.js';
+import { FromError, isRecord, type ServeCommand, type ServeEngine } from './common.js';
+import { serveReaders } from '../engines/store.js';
 
-export type ServeEngine = 'vllm' | 'sglang' | 'llama.cpp';
-
-/** One server command: its engine, its words after the program (and subcommand), its environment prefix. */
-export interface ServeCommand {
-  engine: ServeEngine;
-  /** The words after `vllm serve`, `-m sglang.launch_server`, `llama-server` (model positional included). */
-  args: string[];
-  /** `VAR=value` words before the program (CUDA_VISIBLE_DEVICES...). */
-  env: Record<string, string>;
-}
+export type { ServeCommand, ServeEngine };
 
 /** What a shell text holds: its server commands and the variables its assignments set. */
 export interface ServeScript {
@@ -92,24 +84,21 @@ function expand(
   return ['$', at + 1];
 }
 
-/** The program words that start a server command, and the engine each starts. */
+/** The program name of a command word (a path's last part). */
+export const programName = (w: string): string => w.split('/').pop()!;
+
+/** The module of `python -m <module>` starting at word `i`, or null. */
+export const pythonModule = (words: readonly string[], i: number): string | null =>
+  /^python(\d(\.\d+)?)?$/.test(programName(words[i]!)) && words[i + 1] === '-m'
+    ? (words[i + 2] ?? null)
+    : null;
+
+/** The engine whose server command word `i` starts (each engine's serve reader knows its own), and its arguments. */
 function serverStart(words: readonly string[], i: number): [ServeEngine, number] | null {
-  const w = words[i]!;
-  const base = w.split('/').pop()!;
-  // vllm serve <model> (vllm/entrypoints/cli/serve.py); the older OpenAI server module.
-  if (base === 'vllm' && words[i + 1] === 'serve') return ['vllm', i + 2];
-  // sglang serve (the CLI) or python -m sglang.launch_server (docs.sglang.io server_arguments).
-  if (base === 'sglang' && words[i + 1] === 'serve') return ['sglang', i + 2];
-  if (/^python(\d(\.\d+)?)?$/.test(base) && words[i + 1] === '-m') {
-    const mod = words[i + 2];
-    if (mod === 'sglang.launch_server') return ['sglang', i + 3];
-    if (mod === 'vllm.entrypoints.openai.api_server') return ['vllm', i + 3];
+  for (const r of serveReaders()) {
+    const at = r.start(words, i);
+    if (at !== null) return [r.engine, at];
   }
-  if (base === 'llama-server') return ['llama.cpp', i + 1];
-  // Container images whose entrypoint is the server: vllm/vllm-openai (`vllm serve`, docs.vllm.ai deployment/docker)
-  // and llama.cpp's server images (ghcr.io/ggml-org/llama.cpp:server, :server-cuda: llama-server).
-  if (i > 0 && /^vllm-openai(:|$)/.test(base)) return ['vllm', i + 1];
-  if (i > 0 && /^llama\.cpp:server/.test(base)) return ['llama.cpp', i + 1];
   return null;
 }
 

@@ -10,28 +10,11 @@ import {
   type ServeEngine,
   type ServeScript,
 } from './serve-line.js';
-import { replicaMapping, type ServeReading } from './serve.js';
-import { readVllmCommand, VLLM_FROM_FLAGS } from '../engines/vllm/from.js';
-import { readSglangCommand, SGLANG_FROM_FLAGS } from '../engines/sglang/from.js';
-import { readLlamaServerCommand, LLAMA_SERVER_FROM_FLAGS } from '../engines/llama-cpp/from.js';
+import { replicaMapping } from './serve.js';
+import { serveReaderOf } from '../engines/store.js';
 
 export { parseServeScript, configArgs };
 export type { ServeScript, ServeCommand };
-
-const READERS: Record<
-  ServeEngine,
-  (c: ServeCommand, plan: Readonly<Record<string, string>>) => ServeReading
-> = {
-  vllm: readVllmCommand,
-  sglang: readSglangCommand,
-  'llama.cpp': readLlamaServerCommand,
-};
-
-const FLAG_NAMES: Record<ServeEngine, readonly string[]> = {
-  vllm: Object.values(VLLM_FROM_FLAGS).flatMap((s) => s.names),
-  sglang: Object.values(SGLANG_FROM_FLAGS).flatMap((s) => s.names),
-  'llama.cpp': Object.values(LLAMA_SERVER_FROM_FLAGS).flatMap((s) => s.names),
-};
 
 /** A text holds a server command (so `--from` reads it as a shell script, whatever its name). */
 export const hasServeCommand = (text: string): boolean =>
@@ -40,7 +23,7 @@ export const hasServeCommand = (text: string): boolean =>
 /** The `--config` file a command names (vLLM and SGLang), or null. */
 export function configRefOf(c: ServeCommand): string | null {
   const i = c.args.findIndex((w) => w === '--config' || w.startsWith('--config='));
-  if (i < 0 || c.engine === 'llama.cpp') return null;
+  if (i < 0 || !serveReaderOf(c.engine).configFile) return null;
   const w = c.args[i]!;
   return w.includes('=') ? w.slice(w.indexOf('=') + 1) : (c.args[i + 1] ?? null);
 }
@@ -66,8 +49,9 @@ export function mapServeScript(script: ServeScript): FromMapping {
       'a line with vllm serve, python -m sglang.launch_server, sglang serve or llama-server',
     );
   const same = script.commands.filter((c) => c.engine === first.engine);
-  const readings = same.map((c) => READERS[c.engine](c, script.planFlags));
-  const m = replicaMapping(first.engine, readings, FLAG_NAMES[first.engine]);
+  const reader = serveReaderOf(first.engine);
+  const readings = same.map((c) => reader.read(c, script.planFlags));
+  const m = replicaMapping(first.engine, readings, reader.flagNames);
   if (same.length < script.commands.length)
     m.warnings.push(
       `server commands of other engines than ${first.engine} are not estimated (one engine per --from)`,
@@ -75,11 +59,8 @@ export function mapServeScript(script: ServeScript): FromMapping {
   return m;
 }
 
-/** A vLLM or SGLang `--config` YAML given alone: the command it configures, mapped. */
-export function mapServeConfig(
-  doc: Record<string, unknown>,
-  engine: 'vllm' | 'sglang',
-): FromMapping {
+/** A server's `--config` YAML given alone (vLLM, SGLang): the command it configures, mapped. */
+export function mapServeConfig(doc: Record<string, unknown>, engine: ServeEngine): FromMapping {
   return mapServeScript({
     commands: [{ engine, args: configArgs(doc), env: {} }],
     vars: {},
@@ -87,27 +68,8 @@ export function mapServeConfig(
   });
 }
 
-/** Keys only a vLLM / SGLang server config uses (dashes or underscores, as both parsers take them). */
-const VLLM_CONFIG_KEYS = [
-  'tensor-parallel-size',
-  'max-model-len',
-  'gpu-memory-utilization',
-  'max-num-seqs',
-  'enable-prefix-caching',
-];
-const SGLANG_CONFIG_KEYS = [
-  'model-path',
-  'mem-fraction-static',
-  'tp-size',
-  'context-length',
-  'max-running-requests',
-  'disable-radix-cache',
-];
-
-/** vllm / sglang when the YAML's keys are that server's, else null. */
-export function serveConfigFormat(doc: Record<string, unknown>): 'vllm' | 'sglang' | null {
-  const keys = Object.keys(doc).map((k) => k.replace(/_/g, '-'));
-  if (SGLANG_CONFIG_KEYS.some((k) => keys.includes(k))) return 'sglang';
-  if (VLLM_CONFIG_KEYS.some((k) => keys.includes(k))) return 'vllm';
-  return null;
-}
+/** A server config's detector: any of `keys` among the document's (dashes or underscores, as the parsers take both). */
+export const serveConfigKeys =
+  (keys: readonly string[]) =>
+  (doc: Record<string, unknown>): boolean =>
+    Object.keys(doc).some((k) => keys.includes(k.replace(/_/g, '-')));

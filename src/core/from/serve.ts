@@ -2,7 +2,7 @@
  * What the serving engines' `--from` readers share: typed flag values (a bad one is a one-line error naming the
  * flag), the weight format a checkpoint's name says, and the FromMapping of a set of replica commands.
  */
-import { FromError, type FromFlags, type FromMapping } from './common.js';
+import { FromError, type FromFlags, type FromMapping, type ServeReading } from './common.js';
 import type { ParsedArgs } from './serve-line.js';
 import { publishedBase } from '../launch/checkpoints.js';
 
@@ -214,15 +214,7 @@ export function replicaMapping(
 }
 
 /** One server command read: its contract flags, the GPUs it takes, its model, what it could not map. */
-export interface ServeReading {
-  flags: FromFlags;
-  gpus: number;
-  model: string | null;
-  warnings: string[];
-  /** Flags given that change neither memory nor time (port, host, names). */
-  ignored: string[];
-  unknown: string[];
-}
+export type { ServeReading };
 
 /** A reader's result: what it mapped, plus the flags of `noEffect` given and every flag left unread. */
 export function servedReading(

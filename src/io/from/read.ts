@@ -14,9 +14,9 @@ import {
   detectFormat,
   formatName,
   mapConfig,
-  mapDeepSpeed,
   withDeepSpeed,
 } from '../../core/from/index.js';
+import { mapDeepSpeed } from '../../core/engines/hf/from/deepspeed.js';
 import { isRecord } from '../../core/from/common.js';
 import { SKY_FILE } from '../../core/launch/skypilot.js';
 import { parseTorchtitanRecipe } from '../../core/engines/torchtitan/from.js';

@@ -1,5 +1,6 @@
 /** The hf-deepspeed engine (Trainer + DeepSpeed ZeRO): the Hugging Face stack's, engines/hf/. */
 import type { EngineDef } from '../def.js';
+import { DEEPSPEED_READER } from '../hf/from/readers.js';
 import { DEEPSPEED_MEMORY } from '../hf/memory.js';
 import { HF_DEEPSPEED_PROFILE } from './profile.js';
 import { HF_DEEPSPEED_RUNS } from './runs.js';
@@ -11,6 +12,7 @@ export const HF_DEEPSPEED: EngineDef = {
   runs: HF_DEEPSPEED_RUNS,
   memory: DEEPSPEED_MEMORY,
   families: ['hf'],
+  readers: [DEEPSPEED_READER],
   launcher: {
     objectives: TRL_OBJECTIVES,
     load: async () => {

@@ -1,5 +1,6 @@
 /** The hf-fsdp engine (Trainer + Accelerate FSDP): the Hugging Face stack's, engines/hf/. */
 import type { EngineDef } from '../def.js';
+import { ACCELERATE_READER } from '../hf/from/readers.js';
 import { HF_MEMORY } from '../hf/memory.js';
 import { HF_FSDP_PROFILE } from './profile.js';
 import { HF_FSDP_RUNS } from './runs.js';
@@ -10,6 +11,7 @@ export const HF_FSDP: EngineDef = {
   profile: HF_FSDP_PROFILE,
   runs: HF_FSDP_RUNS,
   memory: HF_MEMORY,
+  readers: [ACCELERATE_READER],
   launcher: {
     objectives: TRL_OBJECTIVES,
     load: async () => {

@@ -1,5 +1,6 @@
 /** The hf-trainer engine (transformers Trainer / TRL, one process or DDP): the Hugging Face stack's, engines/hf/. */
 import type { EngineDef } from '../def.js';
+import { HF_TRAINER_READERS } from '../hf/from/readers.js';
 import { HF_MEMORY } from '../hf/memory.js';
 import { HF_TRAINER_PROFILE } from './profile.js';
 import { HF_TRAINER_RUNS } from './runs.js';
@@ -10,6 +11,7 @@ export const HF_TRAINER: EngineDef = {
   profile: HF_TRAINER_PROFILE,
   runs: HF_TRAINER_RUNS,
   memory: HF_MEMORY,
+  readers: HF_TRAINER_READERS,
   launcher: {
     objectives: TRL_OBJECTIVES,
     load: async () => {

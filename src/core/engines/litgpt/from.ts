@@ -3,11 +3,13 @@
  * litgpt/finetune/lora.py L49-79 and full.py L44-66, TrainArgs of litgpt/args.py, at litgpt v0.5.13
  * (commit 26857050fe3ff627cd714fe92f5838f51a3d5efa). Pure: the parsed document in, flags and warnings out.
  */
+import type { ConfigReader } from '../def.js';
 import {
   FieldReader,
   FromError,
   type FromFlags,
   type FromMapping,
+  hasAny,
   isRecord,
 } from '../../from/common.js';
 import { catalogHfIdOf } from './models.js';
@@ -230,3 +232,14 @@ export function litgptWithScript(flags: FromFlags, script: string): FromFlags {
   for (const k of ['lora-rank', 'lora-targets', 'chunked-loss', 'double-quant']) delete out[k];
   return out;
 }
+
+/** LitGPT setup() takes checkpoint_dir at the top and TrainArgs under train (litgpt/finetune/lora.py). */
+export const LITGPT_READER: ConfigReader = {
+  format: 'litgpt',
+  name: 'LitGPT finetune YAML',
+  order: 70,
+  detect: (doc) =>
+    'checkpoint_dir' in doc &&
+    (isRecord(doc.train) || hasAny(doc, ['precision', 'quantize', 'lora_r'])),
+  map: mapLitgpt,
+};

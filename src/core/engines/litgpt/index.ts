@@ -1,5 +1,6 @@
 /** The LitGPT engine: its profile, runs, memory profile and launcher. */
 import type { EngineDef } from '../def.js';
+import { LITGPT_READER } from './from.js';
 import { LITGPT_MEMORY } from './memory.js';
 import { LITGPT_PROFILE } from './profile.js';
 import { LITGPT_RUNS } from './runs.js';
@@ -9,6 +10,7 @@ export const LITGPT: EngineDef = {
   profile: LITGPT_PROFILE,
   runs: LITGPT_RUNS,
   memory: LITGPT_MEMORY,
+  readers: [LITGPT_READER],
   launcher: {
     load: async () => {
       const { emitLitgpt, litgptBlocker } = await import('./launch.js');

@@ -3,6 +3,8 @@
  * server) → contract flags (method inference, framework llama.cpp). Flag spellings from common/arg.cpp and
  * tools/server/README.md (llama.cpp 25d5b0c5; -sm/-ts/--cache-reuse as at 145b6280).
  */
+import type { ServeReader } from '../def.js';
+import { programName } from '../../from/serve-line.js';
 import type { FromFlags } from '../../from/common.js';
 import {
   parseArgs,
@@ -133,3 +135,18 @@ export function readLlamaServerCommand(
   );
   return servedReading(a, NO_EFFECT, { flags, gpus, ref, warnings });
 }
+
+/** `--from` of llama.cpp server command lines. */
+export const LLAMA_CPP_SERVE: ServeReader = {
+  name: 'llama.cpp llama-server command line',
+  start: (words, i) => {
+    const base = programName(words[i]!);
+    if (base === 'llama-server') return i + 1;
+    // llama.cpp's server images (ghcr.io/ggml-org/llama.cpp:server, :server-cuda) run llama-server.
+    if (i > 0 && /^llama\.cpp:server/.test(base)) return i + 1;
+    return null;
+  },
+  read: readLlamaServerCommand,
+  flagNames: Object.values(LLAMA_SERVER_FROM_FLAGS).flatMap((s) => s.names),
+  configFile: false,
+};

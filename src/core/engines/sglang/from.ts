@@ -5,6 +5,9 @@
  * --tp/--tp-size/--tensor-parallel-size, --dp, --pp-size, --context-length, --max-running-requests,
  * --mem-fraction-static, --kv-cache-dtype, --quantization, --disable-radix-cache, --config).
  */
+import type { ConfigReader, ServeReader } from '../def.js';
+import { programName, pythonModule } from '../../from/serve-line.js';
+import { mapServeConfig, serveConfigKeys } from '../../from/serve-map.js';
 import type { FromFlags } from '../../from/common.js';
 import {
   parseArgs,
@@ -110,3 +113,34 @@ export function readSglangCommand(
   );
   return servedReading(a, NO_EFFECT, { flags, gpus: tp * pp * dp, ref, warnings });
 }
+
+/** `--from` of SGLang server command lines. */
+export const SGLANG_SERVE: ServeReader = {
+  name: 'SGLang launch_server command line / --config YAML',
+  start: (words, i) => {
+    // sglang serve (the CLI) or python -m sglang.launch_server (docs.sglang.io server_arguments).
+    if (programName(words[i]!) === 'sglang' && words[i + 1] === 'serve') return i + 2;
+    if (pythonModule(words, i) === 'sglang.launch_server') return i + 3;
+    return null;
+  },
+  read: readSglangCommand,
+  flagNames: Object.values(SGLANG_FROM_FLAGS).flatMap((s) => s.names),
+  configFile: true,
+};
+
+/** A `--config` YAML of the server's flags given alone: keys only SGLang's config uses (dashes or underscores). */
+export const SGLANG_CONFIG: ConfigReader = {
+  format: 'sglang',
+  name: 'SGLang launch_server command line / --config YAML',
+  // After every training tool's reader; before vLLM's (these keys win when both appear).
+  order: 120,
+  detect: serveConfigKeys([
+    'model-path',
+    'mem-fraction-static',
+    'tp-size',
+    'context-length',
+    'max-running-requests',
+    'disable-radix-cache',
+  ]),
+  map: (doc) => mapServeConfig(doc, 'sglang'),
+};

@@ -1,5 +1,6 @@
 /** The SGLang engine: its profile, runs, memory profile and launcher. */
 import type { EngineDef } from '../def.js';
+import { SGLANG_CONFIG, SGLANG_SERVE } from './from.js';
 import { SGLANG_MEMORY } from './memory.js';
 import { SGLANG_PROFILE } from './profile.js';
 import { SGLANG_RUNS } from './runs.js';
@@ -9,6 +10,8 @@ export const SGLANG: EngineDef = {
   profile: SGLANG_PROFILE,
   runs: SGLANG_RUNS,
   memory: SGLANG_MEMORY,
+  readers: [SGLANG_CONFIG],
+  serve: SGLANG_SERVE,
   launcher: {
     load: async () => {
       const { emitSglang, sglangBlocker } = await import('./launch.js');

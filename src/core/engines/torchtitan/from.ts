@@ -3,6 +3,7 @@
  * torchtitan 0.3.0 configs are Python functions; this reads the flat `config.<path> = <value>` assignments
  * and module constants of such a function, not arbitrary Python. Pure: the text comes in, flags go out.
  */
+import type { ConfigReader } from '../def.js';
 import {
   FieldReader,
   FromError,
@@ -157,3 +158,12 @@ export function mapTorchtitan(doc: Record<string, unknown>): FromMapping {
     memoryKeys: TORCHTITAN_MEMORY_KEYS,
   };
 }
+
+/** torchtitan recipes as vramplan writes them (the parsed Python recipe under TORCHTITAN_DOC_KEY). */
+export const TORCHTITAN_READER: ConfigReader = {
+  format: 'torchtitan',
+  name: 'torchtitan recipe (Python, as vramplan writes it)',
+  order: 10,
+  detect: (doc) => isRecord(doc[TORCHTITAN_DOC_KEY]),
+  map: mapTorchtitan,
+};

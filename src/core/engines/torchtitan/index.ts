@@ -1,5 +1,6 @@
 /** The torchtitan engine: its profile, runs, memory profile and launcher. */
 import type { EngineDef } from '../def.js';
+import { TORCHTITAN_READER } from './from.js';
 import { TORCHTITAN_MEMORY } from './memory.js';
 import { TORCHTITAN_PROFILE } from './profile.js';
 import { TORCHTITAN_RUNS } from './runs.js';
@@ -9,6 +10,7 @@ export const TORCHTITAN: EngineDef = {
   profile: TORCHTITAN_PROFILE,
   runs: TORCHTITAN_RUNS,
   memory: TORCHTITAN_MEMORY,
+  readers: [TORCHTITAN_READER],
   launcher: {
     load: async () => {
       const { emitTorchtitan, torchtitanBlocker } = await import('./launch.js');

@@ -3,6 +3,7 @@
  * https://github.com/pytorch/torchtune/tree/main/recipes/configs ; model builders:
  * https://github.com/pytorch/torchtune/tree/main/torchtune/models (<family>/_model_builders.py).
  */
+import type { ConfigReader } from '../def.js';
 import {
   FieldReader,
   FromError,
@@ -258,3 +259,12 @@ export function mapTorchtune(doc: Record<string, unknown>): FromMapping {
     multiGpuZero: flags.zero === undefined ? 3 : null,
   };
 }
+
+/** torchtune configs instantiate components: any top-level block with a _component_ (model, policy_model...). */
+export const TORCHTUNE_READER: ConfigReader = {
+  format: 'torchtune',
+  name: 'torchtune recipe YAML',
+  order: 60,
+  detect: (doc) => Object.values(doc).some((v) => isRecord(v) && typeof v._component_ === 'string'),
+  map: mapTorchtune,
+};

@@ -1,5 +1,6 @@
 /** The torchtune engine: its profile, runs, memory profile and launcher. */
 import type { EngineDef } from '../def.js';
+import { TORCHTUNE_READER } from './from.js';
 import { TORCHTUNE_MEMORY } from './memory.js';
 import { TORCHTUNE_PROFILE } from './profile.js';
 import { TORCHTUNE_RUNS } from './runs.js';
@@ -9,6 +10,7 @@ export const TORCHTUNE: EngineDef = {
   profile: TORCHTUNE_PROFILE,
   runs: TORCHTUNE_RUNS,
   memory: TORCHTUNE_MEMORY,
+  readers: [TORCHTUNE_READER],
   launcher: {
     objectives: ['dpo'],
     load: async () => {

@@ -3,6 +3,7 @@
  * from_pretrained / get_peft_model kwargs and a TRL SFTConfig → contract flags (framework unsloth).
  * Keys as read at unsloth 015bdef (2026.8.19) loader.py / llama.py and TRL v0.24.0 sft_config.py.
  */
+import type { ConfigReader } from '../def.js';
 import {
   FieldReader,
   type FromFlags,
@@ -141,3 +142,12 @@ function mapObjective(
   load.used.add('max_lora_rank');
   return objective;
 }
+
+/** Unsloth's launch JSON (unsloth-args.json), before the Trainer's arguments it carries. */
+export const UNSLOTH_READER: ConfigReader = {
+  format: 'unsloth',
+  name: 'Unsloth launch JSON (unsloth-args.json)',
+  order: 30,
+  detect: isUnslothArgs,
+  map: mapUnsloth,
+};

@@ -1,5 +1,6 @@
 /** The Unsloth engine: its profile, runs, memory profile and launcher. */
 import type { EngineDef } from '../def.js';
+import { UNSLOTH_READER } from './from.js';
 import { UNSLOTH_MEMORY } from './memory.js';
 import { UNSLOTH_PROFILE } from './profile.js';
 import { UNSLOTH_RUNS } from './runs.js';
@@ -10,6 +11,7 @@ export const UNSLOTH: EngineDef = {
   profile: UNSLOTH_PROFILE,
   runs: UNSLOTH_RUNS,
   memory: UNSLOTH_MEMORY,
+  readers: [UNSLOTH_READER],
   launcher: {
     objectives: UNSLOTH_LAUNCH_OBJECTIVES,
     load: async () => {

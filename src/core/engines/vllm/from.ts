@@ -4,6 +4,9 @@
  * vllm/engine/arg_utils.py at commit 99d7eb5d (EngineArgs, add_cli_args, _set_default_args) and
  * vllm/utils/argparse_utils.py at 00da11e3 (FlexibleArgumentParser: `_` for `-`, --config YAML).
  */
+import type { ConfigReader, ServeReader } from '../def.js';
+import { programName, pythonModule } from '../../from/serve-line.js';
+import { mapServeConfig, serveConfigKeys } from '../../from/serve-map.js';
 import type { FromFlags } from '../../from/common.js';
 import {
   parseArgs,
@@ -132,3 +135,36 @@ export function readVllmCommand(
   );
   return servedReading(a, NO_EFFECT, { flags, gpus: tp * pp * dp, ref, warnings });
 }
+
+/** `--from` of vLLM server command lines. */
+export const VLLM_SERVE: ServeReader = {
+  name: 'vLLM serve command line / --config YAML',
+  start: (words, i) => {
+    const base = programName(words[i]!);
+    // vllm serve <model> (vllm/entrypoints/cli/serve.py); the older OpenAI server module.
+    if (base === 'vllm' && words[i + 1] === 'serve') return i + 2;
+    if (pythonModule(words, i) === 'vllm.entrypoints.openai.api_server') return i + 3;
+    // The vllm/vllm-openai image's entrypoint is `vllm serve` (docs.vllm.ai deployment/docker).
+    if (i > 0 && /^vllm-openai(:|$)/.test(base)) return i + 1;
+    return null;
+  },
+  read: readVllmCommand,
+  flagNames: Object.values(VLLM_FROM_FLAGS).flatMap((s) => s.names),
+  configFile: true,
+};
+
+/** A `--config` YAML of the server's flags given alone: keys only vLLM's config uses (dashes or underscores). */
+export const VLLM_CONFIG: ConfigReader = {
+  format: 'vllm',
+  name: 'vLLM serve command line / --config YAML',
+  // After every training tool's reader and SGLang's (whose keys win when both appear).
+  order: 121,
+  detect: serveConfigKeys([
+    'tensor-parallel-size',
+    'max-model-len',
+    'gpu-memory-utilization',
+    'max-num-seqs',
+    'enable-prefix-caching',
+  ]),
+  map: (doc) => mapServeConfig(doc, 'vllm'),
+};

@@ -1,5 +1,6 @@
 /** The vLLM engine: its profile, runs, memory profile and launcher (serve.sh + check.sh). */
 import type { EngineDef } from '../def.js';
+import { VLLM_CONFIG, VLLM_SERVE } from './from.js';
 import { VLLM_MEMORY } from './memory.js';
 import { VLLM_PROFILE } from './profile.js';
 import { VLLM_RUNS } from './runs.js';
@@ -9,6 +10,8 @@ export const VLLM: EngineDef = {
   profile: VLLM_PROFILE,
   runs: VLLM_RUNS,
   memory: VLLM_MEMORY,
+  readers: [VLLM_CONFIG],
+  serve: VLLM_SERVE,
   launcher: {
     load: async () => {
       const { emitVllm, vllmBlocker } = await import('./launch.js');

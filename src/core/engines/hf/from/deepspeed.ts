@@ -2,7 +2,13 @@
  * DeepSpeed config JSON → contract flags: ZeRO stage, offload, precision, micro-batch, accumulation.
  * Keys: https://www.deepspeed.ai/docs/config-json/
  */
-import { FieldReader, FromError, type FromFlags, isRecord } from '../../../from/common.js';
+import {
+  type DeepSpeedMapping,
+  FieldReader,
+  FromError,
+  type FromFlags,
+  isRecord,
+} from '../../../from/common.js';
 
 export const DEEPSPEED_MEMORY_KEYS = [
   'zero_optimization',
@@ -39,14 +45,7 @@ const DEEPSPEED_OTHER = new Set([
   'sparse_gradients',
 ]);
 
-export interface DeepSpeedMapping {
-  flags: FromFlags;
-  warnings: string[];
-  ignored: string[];
-  unknown: string[];
-  /** bf16/fp16 "auto": the precision comes from the trainer's own flag. */
-  precisionAuto: boolean;
-}
+export type { DeepSpeedMapping };
 
 const offloadTarget = (v: unknown): boolean => {
   if (!isRecord(v)) return false;
