@@ -13,7 +13,7 @@ import { towerRun, visionTokens, type Arch } from '../core/model/index.js';
 import { TOWER_MODE_NOTE, towerMode } from '../core/memory/vision.js';
 import { trainableSet } from '../core/model/trainable.js';
 // Direct module: the engines/ entry would load every engine's launcher into every estimate.
-import { LIGER_MODEL_TYPES, LIGER_PIN, ligerPatches } from '../core/engines/hf/liger.js';
+import { LIGER_MODEL_TYPES, LIGER_PIN, ligerPatches } from '../core/kernels/liger.js';
 // Direct module, not the plan/ entry: the entry would load the search and the MIP solvers into every estimate.
 import { explainFit } from '../core/plan/explain.js';
 import { availableLoraTargets } from '../core/model/index.js';

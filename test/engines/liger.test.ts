@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { engineOf, onEngine } from '../../src/core/engines/index.js';
-import { ligerPatches } from '../../src/core/engines/hf/liger.js';
+import { ligerPatches } from '../../src/core/kernels/liger.js';
 import { mergeFlags } from '../../src/core/from/index.js';
 import { buildLaunch } from '../../src/core/launch/index.js';
 import { estimateMemory } from '../../src/core/memory/index.js';

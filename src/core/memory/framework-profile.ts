@@ -113,6 +113,21 @@ export interface FrameworkProfile {
    * memory holds weights and the pool; activations and CUDA graphs live outside it). Absent: 'utilization'.
    */
   poolBudget?: 'utilization' | 'static';
+  /**
+   * A serving engine's own sizing (absent: not a server with a paged pool). `sizing` by GPU memory (undefined when
+   * no GPU is given): `poolFraction`, the share of GPU memory its budget holds (vLLM gpu_memory_utilization, SGLang
+   * mem_fraction_static); `chunkTokens`, the prompt tokens one scheduler step prefills; `cudaGraphBytes`, CUDA-graph
+   * buffers outside the budget. `samplerBytesPerLogit`: bytes per sequence slot and vocabulary entry its
+   * start-up profiling sampler holds.
+   */
+  server?: {
+    sizing: (
+      capacityBytes: number | undefined,
+      tp: number,
+      pp: number,
+    ) => { poolFraction: number; chunkTokens: number; cudaGraphBytes: number };
+    samplerBytesPerLogit: number;
+  };
   /** llama.cpp: `--gpu-layers` puts that many layers (and their KV) on the GPU, the rest in host RAM. */
   layerOffload?: boolean;
   /** Kernel family by weight dtype, ahead of quantFormat / int4QuantFormat (serving engines' own kernels). */

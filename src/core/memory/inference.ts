@@ -1,7 +1,6 @@
 /** What an inference stage holds: weights (or the layers on the GPU), KV cache, recurrent state, prefill. */
 import type { RecurrentState } from '../model/arch.js';
 import { meanContextOf } from '../../schema/estimate.js';
-import { sglangDefaults } from '../engines/sglang/memory.js';
 import { type FrameworkProfile } from './frameworks.js';
 import { isFourBitFloat } from '../model/dtypes.js';
 import { MiB } from '../units.js';
@@ -15,13 +14,8 @@ import {
   type CacheFigures,
 } from './kv-layout.js';
 import { type TowerBytes } from './vision.js';
-import { ligerChunkRows } from '../engines/hf/liger.js';
-import {
-  VLLM_GPU_UTILIZATION,
-  VLLM_MAX_BATCHED_TOKENS,
-  VLLM_SAMPLER_BYTES_PER_LOGIT,
-  sumParts,
-} from './setup.js';
+import { ligerChunkRows } from '../kernels/liger.js';
+import { sumParts } from './setup.js';
 import type { Parts, Setup } from './setup.js';
 import { fusedLossChunk, withTower } from './training.js';
 import type { Holdings, PhaseParts } from './training.js';
@@ -56,12 +50,8 @@ function kvElemBytes(s: Setup): number {
 function prefillChunk(s: Setup): number {
   const { fw, tokens, ctx } = s;
   if (fw.layerOffload) return Math.min(tokens, LLAMA_CPP_UBATCH);
-  if (fw.kvCache !== 'paged-pool') return tokens;
-  const chunk =
-    fw.poolBudget === 'static' && ctx.gpuCapacityBytes
-      ? sglangDefaults(ctx.gpuCapacityBytes, s.tp, s.pp).chunk
-      : VLLM_MAX_BATCHED_TOKENS;
-  return Math.min(tokens, chunk);
+  if (fw.kvCache !== 'paged-pool' || !fw.server) return tokens;
+  return Math.min(tokens, fw.server.sizing(ctx.gpuCapacityBytes, s.tp, s.pp).chunkTokens);
 }
 
 /** KV tokens per sequence the cache holds: the full context, or a paged pool's share at the mean context. */
@@ -163,8 +153,8 @@ export function inferencePhases(
     ? 0
     : split
       ? Math.min(tokens, LLAMA_CPP_UBATCH) * s.V * 4
-      : fw.kvCache === 'paged-pool'
-        ? o.batch * s.V * VLLM_SAMPLER_BYTES_PER_LOGIT
+      : fw.kvCache === 'paged-pool' && fw.server
+        ? o.batch * s.V * fw.server.samplerBytesPerLogit
         : (logitRows * s.V * s.c + o.batch * s.V * 4) / tp;
   const kvTransient = fw.kvCache === 'dynamic' ? kv / Math.max(1, s.facts.totalLayers * s.lf) : 0; // torch.cat of one layer
   // bitsandbytes 4-bit dequantizes a whole weight for any input of more than one row (matmul_4bit: the gemv
@@ -195,10 +185,10 @@ export function inferencePhases(
   return kvPool ? { phases, kvPool, host } : { phases, host };
 }
 
-/** SGLang's CUDA-graph buffers: its own estimate, 2 MiB per captured batch size up to cuda_graph_max_bs. */
+/** A serving engine's CUDA-graph buffers outside its pool's budget (its profile's sizing). */
 function cudaGraphBytes(s: Setup): number {
-  if (s.fw.poolBudget !== 'static' || !s.ctx.gpuCapacityBytes) return 0;
-  return sglangDefaults(s.ctx.gpuCapacityBytes, s.tp, s.pp).graphMaxBs * 2 * MiB;
+  if (!s.fw.server || !s.ctx.gpuCapacityBytes) return 0;
+  return s.fw.server.sizing(s.ctx.gpuCapacityBytes, s.tp, s.pp).cudaGraphBytes;
 }
 
 /**
@@ -207,12 +197,10 @@ function cudaGraphBytes(s: Setup): number {
  */
 function poolFill(s: Setup, phases: PhaseParts[], kv: number, state: number): KvPool | undefined {
   const { o, fw, ctx } = s;
-  if (fw.kvCache !== 'paged-pool' || !ctx.gpuCapacityBytes) return undefined;
+  if (fw.kvCache !== 'paged-pool' || !fw.server || !ctx.gpuCapacityBytes) return undefined;
   const context = fw.cudaContextMiB * MiB;
   const staticBudget = fw.poolBudget === 'static';
-  const fraction = staticBudget
-    ? sglangDefaults(ctx.gpuCapacityBytes, s.tp, s.pp).memFractionStatic
-    : VLLM_GPU_UTILIZATION;
+  const fraction = fw.server.sizing(ctx.gpuCapacityBytes, s.tp, s.pp).poolFraction;
   const budget = fraction * ctx.gpuCapacityBytes - context;
   let pool = Infinity;
   for (const p of phases) {

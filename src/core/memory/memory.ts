@@ -25,7 +25,7 @@ export type {
   PhaseTotal,
   StageSummary,
 } from './types.js';
-export { VLLM_GPU_UTILIZATION, VLLM_MAX_BATCHED_TOKENS, deviceBytesOf } from './setup.js';
+export { deviceBytesOf } from './setup.js';
 export { LLAMA_CPP_UBATCH, recurrentStateBytes } from './inference.js';
 
 type StageResult = {

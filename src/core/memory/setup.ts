@@ -16,7 +16,7 @@ import {
   valueBytes,
 } from '../model/dtypes.js';
 import { MiB } from '../units.js';
-import { ligerPatches, ligerProfile } from '../engines/hf/liger.js';
+import { ligerPatches, ligerProfile } from '../kernels/liger.js';
 import type { Breakdown, EstimateContext } from './types.js';
 
 export type Parts = Omit<Breakdown, 'overhead'>;
@@ -127,22 +127,6 @@ export function deviceBytesOf(
 
 // log_softmax backward: its saved fp32 output, the fp32 gradient from nll_loss and the fp32 input gradient.
 export const UPCAST_BACKWARD_PER_VOCAB = 12;
-
-// vLLM EngineArgs gpu_memory_utilization default ("defaults to 0.9",
-// https://docs.vllm.ai/en/latest/configuration/engine_args.html).
-export const VLLM_GPU_UTILIZATION = 0.9;
-// vLLM V1 always chunks prefill: one scheduler step runs at most max_num_batched_tokens (8192 assumed, the
-// engine's default outside small-GPU online serving), so its profiled activation peak is one such chunk
-// (https://docs.vllm.ai/en/latest/configuration/optimization.html, "Chunked Prefill").
-export const VLLM_MAX_BATCHED_TOKENS = 8192;
-// vLLM v1 profile_run ends with _dummy_sampler_run over one row per sequence slot, top_p 0.9 and top_k
-// vocab-1 (vllm/v1/worker/gpu_model_runner.py), so apply_top_k_top_p sorts the whole vocabulary: fp32 logits
-// (4 B), sort values (4) and int64 indices (8), the two masks (1 + 1), softmax of the sorted logits (4),
-// the scattered result (4) and the 16-bit logits it came from (2): 28 B per sequence and vocabulary entry,
-// up to 36 B while the sampling softmax and its exponential noise (4 + 4) overlap them; 32 B assumed. vLLM
-// start-up logs on H100 (max_num_seqs 1024) show 31-36 B (calibration/informative.json vllm-llmd-01..04,
-// activation peak less the forward).
-export const VLLM_SAMPLER_BYTES_PER_LOGIT = 32;
 
 /** Per-configuration facts every stage and phase reads: resolved once per estimate. */
 export interface Setup {

@@ -4,7 +4,7 @@ import { backwardWorkingBytes, layerBytes, selectiveLayerBytes } from './activat
 import { isFloatDtype, valueBytes } from '../model/dtypes.js';
 import { towerBytes, towerMode, type TowerBytes } from './vision.js';
 import { towerRun } from '../model/vision.js';
-import { ligerLossBytes } from '../engines/hf/liger.js';
+import { ligerLossBytes } from '../kernels/liger.js';
 import { UPCAST_BACKWARD_PER_VOCAB } from './setup.js';
 import type { Parts, Setup } from './setup.js';
 import type { Phase } from './types.js';

@@ -1,6 +1,6 @@
 /** The model side's configurations: base configs (method, weights, optimizer...), variants and engines searched. */
 import type { Arch } from '../model/arch.js';
-import { ligerPatches } from '../engines/hf/liger.js';
+import { ligerPatches } from '../kernels/liger.js';
 import { enginesNamed, ENGINE_PROFILES } from '../engines/engines.js';
 import { launchable } from '../launch/index.js';
 import { launchedLoraOptions } from '../launch/modules.js';

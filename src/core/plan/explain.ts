@@ -19,7 +19,7 @@ import { timeVerdict, type TimeVerdict } from '../time/verdict.js';
 import { defaultTimeOptions, type TimeOptions } from '../../schema/time.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { checkCombination } from '../../schema/flags.js';
-import { ligerPatches } from '../engines/hf/liger.js';
+import { ligerPatches } from '../kernels/liger.js';
 import type { Gpu } from '../../schema/gpu.js';
 
 /** One change of one option axis. */

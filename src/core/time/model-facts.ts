@@ -1,7 +1,7 @@
 /** Model facts the time model reads (GPU-independent, computed once per model), and the phase names. */
 import type { Arch } from '../model/arch.js';
 import { valueBytes } from '../model/dtypes.js';
-import { ligerPatches } from '../engines/hf/liger.js';
+import { ligerPatches } from '../kernels/liger.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 import { OPTIMIZER_PROFILES } from '../engines/optimizers.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { FLOAT_BYTES } from '../model/dtypes.js';
-import { ligerChunkRows } from '../engines/hf/liger.js';
+import { ligerChunkRows } from '../kernels/liger.js';
 import { shapeFactor } from './shape.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
 import { type TimeOptions } from '../../schema/time.js';

@@ -13,7 +13,7 @@ import {
   loadDtype,
 } from '../../launch/common.js';
 import { DEEPSPEED_FILE } from './deepspeed.js';
-import { LIGER_PIN } from './liger.js';
+import { LIGER_PIN } from '../../kernels/liger.js';
 import {
   deepspeedOwnsOptimizer,
   distributionOf,

@@ -15,7 +15,7 @@ import {
   type FlagSpec,
   type ServeCommand,
 } from '../../from/serve-line.js';
-import { VLLM_GPU_UTILIZATION } from '../../memory/memory.js';
+import { VLLM_GPU_UTILIZATION } from './memory.js';
 import {
   ArgValues,
   prefixCacheFlag,

@@ -13,7 +13,7 @@ import {
   servedCheckpoint,
 } from '../serve-common.js';
 import { fp8KvFlag } from '../kernels.js';
-import { VLLM_GPU_UTILIZATION } from '../../memory/memory.js';
+import { VLLM_GPU_UTILIZATION } from './memory.js';
 
 export const SERVE_SCRIPT = 'serve.sh';
 export const CHECK_SCRIPT = 'check.sh';

@@ -1,6 +1,22 @@
 /** What the vllm engine really allocates: vllm's memory profile (core/memory reads it). */
 import { TORCH_CONTEXT_MIB, type FrameworkProfile } from '../../memory/framework-profile.js';
 
+// vLLM EngineArgs gpu_memory_utilization default ("defaults to 0.9",
+// https://docs.vllm.ai/en/latest/configuration/engine_args.html).
+export const VLLM_GPU_UTILIZATION = 0.9;
+// vLLM V1 always chunks prefill: one scheduler step runs at most max_num_batched_tokens (8192 assumed, the
+// engine's default outside small-GPU online serving), so its profiled activation peak is one such chunk
+// (https://docs.vllm.ai/en/latest/configuration/optimization.html, "Chunked Prefill").
+export const VLLM_MAX_BATCHED_TOKENS = 8192;
+// vLLM v1 profile_run ends with _dummy_sampler_run over one row per sequence slot, top_p 0.9 and top_k
+// vocab-1 (vllm/v1/worker/gpu_model_runner.py), so apply_top_k_top_p sorts the whole vocabulary: fp32 logits
+// (4 B), sort values (4) and int64 indices (8), the two masks (1 + 1), softmax of the sorted logits (4),
+// the scattered result (4) and the 16-bit logits it came from (2): 28 B per sequence and vocabulary entry,
+// up to 36 B while the sampling softmax and its exponential noise (4 + 4) overlap them; 32 B assumed. vLLM
+// start-up logs on H100 (max_num_seqs 1024) show 31-36 B (calibration/informative.json vllm-llmd-01..04,
+// activation peak less the forward).
+export const VLLM_SAMPLER_BYTES_PER_LOGIT = 32;
+
 export const VLLM_MEMORY: FrameworkProfile = {
   id: 'vllm',
   untiesEmbeddings: false,
@@ -50,6 +66,15 @@ export const VLLM_MEMORY: FrameworkProfile = {
     nvfp4: 'cutlass',
   },
   poolBudget: 'utilization',
+  // Its CUDA graphs are captured inside the profiled budget (no buffers outside it).
+  server: {
+    sizing: () => ({
+      poolFraction: VLLM_GPU_UTILIZATION,
+      chunkTokens: VLLM_MAX_BATCHED_TOKENS,
+      cudaGraphBytes: 0,
+    }),
+    samplerBytesPerLogit: VLLM_SAMPLER_BYTES_PER_LOGIT,
+  },
   fusedKernels: true,
   // vllm/model_executor/layers/fused_moe: one fused Triton/CUTLASS MoE kernel per projection over all experts.
   moeDispatch: 'grouped',

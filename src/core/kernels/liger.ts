@@ -6,7 +6,7 @@
  * Read at linkedin/Liger-Kernel commit ead96b6 (v0.8.2 + 7 commits; pyproject version 0.8.2), the newest
  * source available here; the launcher pins liger-kernel 0.8.5 (PyPI, October 2026).
  */
-import type { FrameworkProfile } from '../../memory/framework-profile.js';
+import type { FrameworkProfile } from '../memory/framework-profile.js';
 
 /** The release the launchers pin (requirements.txt) and whose keys they write. */
 export const LIGER_PIN = '0.8.5';
