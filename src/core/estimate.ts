@@ -16,6 +16,7 @@ import {
 import { UNCERTAINTY, bandOf } from './memory/uncertainty.js';
 import { fitDeviceBytes, type PagedStates } from './memory/paged.js';
 import { MiB } from './units.js';
+import { FRAMEWORKS } from './memory/frameworks.js';
 import { estimateTime, type TimeResult } from './time/index.js';
 import { defaultTimeOptions, type TimeOptions } from '../schema/time.js';
 import { estimateObjectiveTime } from './time/objective.js';
@@ -105,8 +106,8 @@ export function servingOf(m: MemoryEstimate, o: EstimateOptions): Serving | unde
     sequencesAtMaxContext: Math.min(o.batch, Math.floor(tokens / o.seq)),
   });
   if (m.kvPool) return slots(m.kvPool.tokens, m.kvPool.poolBytes);
-  // llama.cpp: -c tokens of KV split evenly over -np slots, allocated at start (all of them, GPU and host).
-  if (o.framework === 'llama.cpp') return slots(o.seq * o.batch, m.perGpu.breakdown.kvCache);
+  // Slot servers (llama.cpp): -c tokens of KV split evenly over -np slots, allocated at start (GPU and host).
+  if (FRAMEWORKS[o.framework].kvSlots) return slots(o.seq * o.batch, m.perGpu.breakdown.kvCache);
   return undefined;
 }
 

@@ -4,6 +4,8 @@
  * plan's uncertainty band, and the likeliest reasons when it does not. Pure.
  */
 import { UNCERTAINTY } from '../memory/uncertainty.js';
+import { ENGINE_PROFILES, FRAMEWORKS } from '../engines/store.js';
+import { isEngine } from '../../schema/engine.js';
 import type { RunPlan } from '../../schema/measured.js';
 
 /**
@@ -160,7 +162,7 @@ export function checkRun(plan: RunPlan, seen: Observed, planGpuName: string): Ch
   const e = plan.estimate;
   const serving = plan.flags.method === 'inference';
   const timeE = serving
-    ? plan.engine === 'vllm' || plan.engine === 'sglang'
+    ? isEngine(plan.engine) && FRAMEWORKS[ENGINE_PROFILES[plan.engine].framework].server
       ? TIME_UNCERTAINTY.serving
       : TIME_UNCERTAINTY.decode
     : TIME_UNCERTAINTY.training;

@@ -58,12 +58,26 @@ export interface EngineProfile {
   stochasticRounding: readonly Optimizer[];
   /** Activation checkpointing modes the engine can be told to use. */
   checkpointing: readonly Checkpointing[];
-  /** Loads Liger's kernels (TrainingArguments.use_liger_kernel / axolotl LigerPlugin): engines/hf/liger.ts. */
+  /** Loads Liger's kernels (TrainingArguments.use_liger_kernel / axolotl LigerPlugin): kernels/liger.ts. */
   liger?: boolean;
   /** Trains --modules-to-save: full copies of the embedding / head beside LoRA (PEFT modules_to_save). */
   modulesToSave?: boolean;
   /** Attention implementations the engine can be told to use. */
   attention: readonly Attention[];
+  /** How it shards ZeRO stages when it does (launch/common.ts shardingOf); absent: FSDP. */
+  sharding?: 'deepspeed' | 'fsdp';
+  /**
+   * How a node's processes load the checkpoint into host RAM (memory/host-ram.ts). `onePerNode`: one process
+   * materialises it and the others receive shards ('zero3': only under ZeRO-3); otherwise each process loads the
+   * whole model. `streamed`: the checkpoint is read tensor by tensor from an mmap (page cache, no held copy).
+   * `offloadBufferFactor`: host staging buffers as a factor of the offloaded states. Absent: each process loads
+   * and holds a copy, no buffers.
+   */
+  hostLoading?: {
+    onePerNode: 'always' | 'zero3' | 'never';
+    streamed: boolean;
+    offloadBufferFactor?: number;
+  };
   /** The docs each rule above comes from. */
   docs: readonly string[];
   /**

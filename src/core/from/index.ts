@@ -13,7 +13,8 @@ import {
 import { mapServeConfig } from './serve-map.js';
 import { isSkyTask, mapSkyPilot } from './skypilot.js';
 import type { ConfigReader } from '../engines/def.js';
-import { configReaders, serveReaders } from '../engines/store.js';
+import { FRAMEWORKS, configReaders, serveReaders } from '../engines/store.js';
+import type { FrameworkProfile } from '../memory/framework-profile.js';
 
 export { FromError };
 export type { DeepSpeedMapping, FromFlags, FromFormat, FromMapping };
@@ -56,6 +57,11 @@ export function mapConfig(
 /** The program of a server command line format ('llama-server command line'), for messages. */
 const serveCommandName = (format: FromFormat): string => formatName(format).replace(/^\S+ /, '');
 
+/** The framework keeps its own fp32 master partition under ZeRO (DeepSpeed's optimizer layout). */
+const keepsMasterPartition = (framework: unknown): boolean =>
+  typeof framework === 'string' &&
+  (FRAMEWORKS as Partial<Record<string, FrameworkProfile>>)[framework]?.deepspeedOptimizer === true;
+
 /**
  * A DeepSpeed config named by the main file: its stage, offload and engine win; its micro-batch and
  * accumulation fill in what the main file left out ("auto" defers to the trainer's values).
@@ -69,7 +75,7 @@ export function withDeepSpeed(m: FromMapping, ds: DeepSpeedMapping, name: string
     flags[k] = v;
   }
   if (
-    flags.framework === 'deepspeed' &&
+    keepsMasterPartition(flags.framework) &&
     flags.weights === 'fp32' &&
     (flags.method ?? 'full') === 'full'
   )
@@ -106,7 +112,7 @@ export function mergeFlags(
   if (gpus > 1 && out.zero === undefined && m.multiGpuZero) out.zero = m.multiGpuZero;
   const sixteen = out.weights === undefined || out.weights === 'bf16' || out.weights === 'fp16';
   if (
-    out.framework === 'deepspeed' &&
+    keepsMasterPartition(out.framework) &&
     (out.method ?? 'full') === 'full' &&
     sixteen &&
     cli['master-weights'] === undefined &&

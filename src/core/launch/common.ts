@@ -1,6 +1,7 @@
 /** Facts every emitter derives the same way from a LaunchInput: parallel layout, dtypes, learning rate. */
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { engineOf } from '../engines/engine.js';
+import { ENGINE_PROFILES } from '../engines/store.js';
 import { isFourBitFloat } from '../model/dtypes.js';
 import type { Scenario } from '../../schema/scenario.js';
 import type { LaunchInput, Sharding } from './types.js';
@@ -14,7 +15,7 @@ export const globalBatch = (x: LaunchInput): number =>
 
 /** ZeRO sharding as the plan's engine realises it: DeepSpeed for hf-deepspeed, FSDP otherwise (core/engines/engine.ts). */
 export const shardingOf = (x: Pick<LaunchInput, 'options'>): Sharding =>
-  engineOf(x.options) === 'hf-deepspeed' ? 'deepspeed' : 'fsdp';
+  ENGINE_PROFILES[engineOf(x.options)].sharding ?? 'fsdp';
 
 /** Machines the plan spans and GPUs on each (LaunchInput.gpusPerNode, else one machine). */
 export function nodesOf(x: Pick<LaunchInput, 'options' | 'gpusPerNode'>): {

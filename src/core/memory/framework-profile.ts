@@ -54,7 +54,7 @@ export interface FrameworkProfile {
    * Loss path: whether the full-vocabulary logits are upcast to fp32 for the loss (else the 16-bit logits
    * are the only vocabulary-sized tensor), and the bytes per token per vocabulary entry alive at the
    * forward / backward peak with --chunked-loss; `fusedLinear`: the chunked loss is a fused linear +
-   * cross-entropy kernel (Liger's), whose bytes follow its chunking instead (engines/hf/liger.ts).
+   * cross-entropy kernel (Liger's), whose bytes follow its chunking instead (kernels/liger.ts).
    */
   loss: {
     upcast: boolean;
@@ -65,7 +65,7 @@ export interface FrameworkProfile {
      * at most this many bytes of fp32 logits; the input gradient is computed in forward and kept for backward.
      */
     fusedChunkFp32Bytes?: number;
-    /** --chunked-loss runs a fused linear cross-entropy (Liger's: engines/hf/liger.ts). */
+    /** --chunked-loss runs a fused linear cross-entropy (Liger's: kernels/liger.ts). */
     fusedLinear?: boolean;
   };
   /** Torch AdamW runs foreach (one full-size temporary of v during step) or fused (none). */
@@ -128,6 +128,21 @@ export interface FrameworkProfile {
     ) => { poolFraction: number; chunkTokens: number; cudaGraphBytes: number };
     samplerBytesPerLogit: number;
   };
+  /**
+   * A server whose KV cache is `-c` tokens split evenly over `-np` slots, allocated at start (llama-server): its
+   * serving figures are the slots'.
+   */
+  kvSlots?: boolean;
+  /**
+   * Time: batch-1 F16 matrix-vector products run through the engine's dequantize-mul-mat-vec kernel, whose
+   * per-row tail TimeOptions.f16MatVec 'dmmv' models (llama.cpp's dmmv).
+   */
+  dmmvF16?: boolean;
+  /**
+   * Time: an offloaded optimizer step runs the engine's vectorized host Adam whatever the optimizer (DeepSpeed's
+   * CPU-Adam); absent, only a fused torch AdamW runs vectorized on the host.
+   */
+  vectorHostAdam?: boolean;
   /** llama.cpp: `--gpu-layers` puts that many layers (and their KV) on the GPU, the rest in host RAM. */
   layerOffload?: boolean;
   /** Kernel family by weight dtype, ahead of quantFormat / int4QuantFormat (serving engines' own kernels). */

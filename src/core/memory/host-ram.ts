@@ -6,6 +6,7 @@
 import type { Engine } from '../../schema/engine.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { engineOf } from '../engines/engine.js';
+import { ENGINE_PROFILES } from '../engines/store.js';
 import { GiB } from '../units.js';
 
 /**
@@ -17,30 +18,16 @@ export function defaultHostRamBytes(gpuMemoryBytesPerNode: number): number {
   return Math.max(64 * GiB, 2 * gpuMemoryBytesPerNode);
 }
 
-// DeepSpeed's own estimator sizes host memory for offload with additional_buffer_factor=1.5 (pinned staging
-// and swap buffers; deepspeed/runtime/zero/stage_1_and_2.py estimate_zero2_model_states_mem_needs,
-// https://deepspeed.readthedocs.io/en/latest/memory.html).
-const DEEPSPEED_HOST_BUFFER = 1.5;
-
 /**
- * Whether only one process per node materialises the checkpoint: one process, Accelerate FSDP with
- * cpu_ram_efficient_loading (the plan sets it; https://huggingface.co/docs/accelerate/usage_guides/fsdp),
- * DeepSpeed ZeRO-3 zero.Init, torchtune/torchtitan meta-device init + sharded load. Otherwise (DDP,
- * ZeRO-1/2) every process loads the whole model on the host before moving it to its GPU.
+ * Whether only one process per node materialises the checkpoint: one process, or an engine that loads it once
+ * per node (its profile's hostLoading: Accelerate FSDP's cpu_ram_efficient_loading, DeepSpeed ZeRO-3 zero.Init,
+ * meta-device init + sharded load). Otherwise (DDP, ZeRO-1/2) every process loads the whole model on the host
+ * before moving it to its GPU.
  */
 export function efficientLoading(engine: Engine, zero: number, processesOnNode: number): boolean {
   if (processesOnNode <= 1) return true;
-  switch (engine) {
-    case 'hf-fsdp':
-    case 'torchtune':
-    case 'torchtitan':
-    case 'litgpt':
-      return true;
-    case 'hf-deepspeed':
-      return zero === 3;
-    default:
-      return engine === 'vllm'; // vLLM loads each TP rank's shard
-  }
+  const once = ENGINE_PROFILES[engine].hostLoading?.onePerNode ?? 'never';
+  return once === 'always' || (once === 'zero3' && zero === 3);
 }
 
 export interface HostRam {
@@ -64,12 +51,11 @@ export function hostRamOf(
   checkpointBytes: number,
 ): HostRam {
   const offloadBytes = hostBytesPerGpu * gpusOnNode;
-  const pinnedBytes = engine === 'hf-deepspeed' ? offloadBytes * (DEEPSPEED_HOST_BUFFER - 1) : 0;
+  const loading = ENGINE_PROFILES[engine].hostLoading;
+  const pinnedBytes = offloadBytes * ((loading?.offloadBufferFactor ?? 1) - 1);
   const efficient = efficientLoading(engine, zero, gpusOnNode);
-  // Serving engines stream the checkpoint: vLLM and SGLang iterate safetensors tensor by tensor from an mmap
-  // (vllm/model_executor/model_loader/weight_utils.py safetensors_weights_iterator), llama.cpp mmaps the GGUF
-  // (--mmap, default on): page cache, not a held copy; what stays on the host is hostBytesPerGpu.
-  const streamed = engine === 'vllm' || engine === 'sglang' || engine === 'llama.cpp';
+  // A streamed checkpoint sits in the page cache, not in a held copy: what stays on the host is hostBytesPerGpu.
+  const streamed = loading?.streamed ?? false;
   const loadingBytes = streamed ? 0 : checkpointBytes * (efficient ? 1 : gpusOnNode);
   return {
     perNodeBytes: Math.max(loadingBytes, offloadBytes + pinnedBytes),

@@ -217,7 +217,7 @@ function lossHoldings(
   if (!head) return { saved: 0, logits: { logitsFwd: 0, logitsBwd: 0 } };
   if (s.fusedLinearLoss && s.V > 0) {
     // The fused kernel saves no lm_head input (its gradients are made in forward): the final norm's input
-    // only, and the loss bytes of its chunking (engines/hf/liger.ts). A frozen output layer gets no
+    // only, and the loss bytes of its chunking (kernels/liger.ts). A frozen output layer gets no
     // grad_weight; LoRA on lm_head is not seen by the kernel (it reads lm_head.weight).
     const loss = ligerLossBytes(tokens, s.V, arch.hidden, c, fullTrain ? s.trainBytes : 0);
     return {

@@ -207,7 +207,7 @@ export interface Variant {
   liger: boolean;
   /**
    * Without Liger on an engine that searches a Liger twin: skipped for LoRA/QLoRA, where the twin never uses
-   * more memory (the frozen output layer gets no weight gradient: engines/hf/liger.ts) and is never slower,
+   * more memory (the frozen output layer gets no weight gradient: kernels/liger.ts) and is never slower,
    * so this row could rank under no preference (test/engines/liger.test.ts checks both).
    */
   ligerTwin: boolean;
@@ -262,7 +262,7 @@ export function searchedEngines(s: Scenario): Engine[] {
 
 /**
  * The engine variants a scenario searches (searchedEngines; torchtune also with optimizer-in-backward); Liger
- * on and off for fine-tunes on the engines that load it, when it patches the model type (engines/hf/liger.ts).
+ * on and off for fine-tunes on the engines that load it, when it patches the model type (kernels/liger.ts).
  */
 export function variantsOf(s: Scenario, arch?: Arch): Variant[] {
   const engines = searchedEngines(s);
@@ -271,7 +271,7 @@ export function variantsOf(s: Scenario, arch?: Arch): Variant[] {
   for (const engine of engines) {
     const twin = liger && ENGINE_PROFILES[engine].liger === true;
     out.push({ engine, optimizerInBackward: false, liger: false, ligerTwin: twin });
-    if (engine === 'torchtune')
+    if (ENGINE_PROFILES[engine].optimizerInBackward)
       out.push({ engine, optimizerInBackward: true, liger: false, ligerTwin: false });
     if (twin) out.push({ engine, optimizerInBackward: false, liger: true, ligerTwin: false });
   }

@@ -5,6 +5,7 @@
  * batch), its quality tier and the host RAM an offload needs. Only fixes an engine runs are offered.
  */
 import type { Arch } from '../model/arch.js';
+import { FRAMEWORKS } from '../memory/frameworks.js';
 import { isFourBitFloat } from '../model/dtypes.js';
 import { buildEstimate, gpuCapacityBytes } from '../estimate.js';
 import type { Breakdown } from '../memory/memory.js';
@@ -283,7 +284,7 @@ const GGUF_LADDER = ['q8_0', 'q6_k', 'q5_k_m', 'q4_k_m'] as const;
 
 /** llama.cpp: its layers split over more GPUs (one server), fewer of them on the GPU, or a smaller GGUF type. */
 function llamaCppMoves(arch: Arch, o: EstimateOptions, add: AddMove): void {
-  if (o.framework !== 'llama.cpp' || o.method !== 'inference') return;
+  if (!FRAMEWORKS[o.framework].layerOffload || o.method !== 'inference') return;
   const layers = arch.groups.reduce((a, g) => a + g.count, 0);
   if (o.gpus === o.pp)
     for (const g of [o.pp * 2, o.pp * 4])
@@ -325,7 +326,7 @@ function moves(arch: Arch, o: EstimateOptions, gpu: Gpu): Move[] {
   methodMoves(o, add);
   weightMoves(o, add);
   trainingMoves(o, add);
-  // Liger's kernels where use_liger_kernel patches the model type (engines/hf/liger.ts); valid() keeps them
+  // Liger's kernels where use_liger_kernel patches the model type (kernels/liger.ts); valid() keeps them
   // to the engines that load them.
   if (training(o) && !o.liger && ligerPatches(arch.modelType))
     add('liger', 'Liger kernels', null, (x) => ({ ...x, liger: true }));

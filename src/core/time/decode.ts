@@ -324,7 +324,7 @@ function dmmvTail(
 ): number {
   const on =
     t.f16MatVec === 'dmmv' &&
-    o.framework === 'llama.cpp' &&
+    FRAMEWORKS[o.framework].dmmvF16 === true &&
     o.weights === 'fp16' &&
     o.batch === 1 &&
     o.tp === 1 &&

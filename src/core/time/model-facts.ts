@@ -40,7 +40,7 @@ export interface ModelFacts {
   /** Parameters of the model (all) and active per token. */
   total: number;
   active: number;
-  /** Liger patches this model type (use_liger_kernel is a no-op otherwise: engines/hf/liger.ts). */
+  /** Liger patches this model type (use_liger_kernel is a no-op otherwise: kernels/liger.ts). */
   liger: boolean;
   /** Layers with softmax attention (all but linear-attention / SSM layers). */
   attnLayers: number;

@@ -108,7 +108,8 @@ export const HOST_ADAM_BYTES_PER_S = 100e9;
 // `fused`: CUDA, CPU, MPS); torchtune's 70B full fine-tune "uses CPU offload with fused optimizer" at
 // 196 tokens/s per A100 (torchtune README), which a 6x slower step could not reach.
 const TORCH_CPU_ADAM_SLOWDOWN = 6;
-const fusedOnHost = (o: EstimateOptions) => o.framework === 'deepspeed' || o.optimizer === 'adamw';
+const fusedOnHost = (o: EstimateOptions) =>
+  FRAMEWORKS[o.framework].vectorHostAdam === true || o.optimizer === 'adamw';
 // DDP/FSDP overlap gradient communication with backward; the last bucket (25 MB, torch DDP
 // bucket_cap_mb default, https://pytorch.org/docs/stable/generated/torch.nn.parallel.DistributedDataParallel.html)
 // is exposed after the last layer's backward.

@@ -34,6 +34,12 @@ export const HF_DEEPSPEED_PROFILE: EngineProfile = {
   stochasticRounding: [],
   // gradient_checkpointing checkpoints whole layers; TRL activation_offloading moves saved activations to the host.
   checkpointing: ['none', 'full', 'offload'],
+  // ZeRO-3 zero.Init partitions at construction; ZeRO-1/2 processes each load the model. DeepSpeed's own estimator
+  // sizes host memory for offload with additional_buffer_factor=1.5 (pinned staging and swap buffers;
+  // deepspeed/runtime/zero/stage_1_and_2.py estimate_zero2_model_states_mem_needs,
+  // https://deepspeed.readthedocs.io/en/latest/memory.html).
+  sharding: 'deepspeed',
+  hostLoading: { onePerNode: 'zero3', streamed: false, offloadBufferFactor: 1.5 },
   attention: ATTENTION,
   defaults: [],
   // transformers Trainer use_liger_kernel (https://huggingface.co/docs/transformers/main/en/trainer#liger-kernel).

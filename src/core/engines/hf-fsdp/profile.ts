@@ -33,6 +33,8 @@ export const HF_FSDP_PROFILE: EngineProfile = {
   stochasticRounding: [],
   // gradient_checkpointing checkpoints whole layers; TRL activation_offloading moves saved activations to the host.
   checkpointing: ['none', 'full', 'offload'],
+  // Accelerate FSDP with cpu_ram_efficient_loading (the plan sets it; https://huggingface.co/docs/accelerate/usage_guides/fsdp).
+  hostLoading: { onePerNode: 'always', streamed: false },
   attention: ATTENTION,
   defaults: [],
   // transformers Trainer use_liger_kernel (https://huggingface.co/docs/transformers/main/en/trainer#liger-kernel).

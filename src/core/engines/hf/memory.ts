@@ -30,7 +30,7 @@ export const HF_MEMORY: FrameworkProfile = {
   fp32Adapters: true, // peft get_peft_model(autocast_adapter_dtype=True) casts bf16/fp16 adapters to fp32
   kbitUpcastsToFp32: true, // peft prepare_model_for_kbit_training casts non-4/8-bit params to fp32 (TRL calls it)
   // chunked-loss on HF means Liger's fused linear+CE kernel (use_liger_kernel with only that kernel on):
-  // one chunk of logits and the hidden-state gradient (engines/hf/liger.ts ligerLossBytes).
+  // one chunk of logits and the hidden-state gradient (kernels/liger.ts ligerLossBytes).
   loss: { ...UPCAST_LOSS, chunkedForward: 0, chunkedBackward: 0, fusedLinear: true },
   // TrainingArguments optim default: adamw_torch_fused on recent torch; older adamw_hf stepped per parameter.
   // Neither holds a model-size temporary (torch foreach AdamW would: _foreach_sqrt(exp_avg_sqs)).
@@ -84,6 +84,8 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   kvCache: 'dynamic',
   cudaContextMiB: TORCH_CONTEXT_MIB,
   allocatorSlack: 0.08, // bucketed reduce/gather buffers churn the cache (ZeRO §3.2 fragmentation)
+  // DeepSpeedCPUAdam (ZeRO-Offload paper §5): vectorized whatever the optimizer named.
+  vectorHostAdam: true,
   deepspeedOptimizer: true, // fp32 master + fp32 grad partition + m + v: 16 B/param sharded (memory.rst)
   gatheredLayers: 2, // stage3_prefetch_bucket_size ~ one to two layers
   // transformers/PEFT load 4/8-bit weights through bitsandbytes.

@@ -256,7 +256,7 @@ export const HF_PINS = {
   bitsandbytes: '0.50.1',
   // zero_optimization keys, launcher --no_local_rank: DeepSpeed v0.19.5 (cf443004).
   deepspeed: '0.19.5',
-  // trl v1.9.0's liger extra needs >=0.8.0; the current release (its memory path: engines/hf/liger.ts).
+  // trl v1.9.0's liger extra needs >=0.8.0; the current release (its memory path: kernels/liger.ts).
   'liger-kernel': LIGER_PIN, // liger_kernel/transformers/monkey_patch.py needs transformers >= 4.52
   // Hub kernels loader for attn_implementation kernels-community/...: axolotl v0.18.0 pins 0.15.2.
   kernels: '0.15.2',

@@ -29,6 +29,8 @@ export const LITGPT_PROFILE: EngineProfile = {
   checkpointing: ['none', 'full'],
   // CausalSelfAttention always calls F.scaled_dot_product_attention (flash kernels where PyTorch picks them); no
   // switch (litgpt/model.py L593 at v0.5.13, commit 26857050fe3ff627cd714fe92f5838f51a3d5efa).
+  // Fabric initialises on the meta device and loads the checkpoint sharded per rank.
+  hostLoading: { onePerNode: 'always', streamed: false },
   attention: ['sdpa'],
   defaults: [
     {

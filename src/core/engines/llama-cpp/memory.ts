@@ -14,6 +14,9 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   kvCache: 'static',
   poolBudget: undefined,
   layerOffload: true,
+  // llama-server: -c tokens of KV split evenly over -np slots (tools/server/README.md).
+  kvSlots: true,
+  dmmvF16: true,
   prefillLogits: 'last',
   cudaContextMiB: GGML_CUDA_CONTEXT_MIB,
   // ggml-alloc plans each buffer exactly (ggml_gallocr): no caching-allocator slack.

@@ -5,6 +5,8 @@ import { LLAMA_CPP_RULES } from './rules.js';
 
 export const LLAMA_CPP_PROFILE: EngineProfile = {
   ...VLLM_PROFILE,
+  // llama-server mmaps the GGUF (--mmap, default on): page cache, not a held copy.
+  hostLoading: { onePerNode: 'never', streamed: true },
   id: 'llama.cpp',
   framework: 'llama.cpp',
   // --split-mode layer (the default) spreads consecutive layers and their KV over the visible GPUs: a pipeline

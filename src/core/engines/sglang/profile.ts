@@ -5,6 +5,8 @@ import { SGLANG_RULES } from './rules.js';
 
 export const SGLANG_PROFILE: EngineProfile = {
   ...VLLM_PROFILE,
+  // Streams safetensors from an mmap as vLLM does; each TP process reads the tensors it needs.
+  hostLoading: { onePerNode: 'never', streamed: true },
   id: 'sglang',
   framework: 'sglang',
   // fp8/int8 W8A8, AWQ/GPTQ int4 (Marlin), MXFP4 (gpt-oss), NVFP4 (ModelOpt) checkpoints.

@@ -30,6 +30,8 @@ export const TORCHTITAN_PROFILE: EngineProfile = {
   stochasticRounding: [],
   // activation_checkpoint mode none/selective/full.
   checkpointing: ['none', 'selective', 'full'],
+  // Meta-device init, then a sharded (DCP) load per rank.
+  hostLoading: { onePerNode: 'always', streamed: false },
   attention: ATTENTION,
   defaults: [
     {

@@ -44,6 +44,8 @@ export const TORCHTUNE_PROFILE: EngineProfile = {
   // enable_activation_checkpointing and enable_activation_offloading; the 0.6.1 recipes have no selective mode
   // (the launcher would write full checkpointing: engines/torchtune/launch.ts).
   checkpointing: ['none', 'full', 'offload'],
+  // Meta-device init, then each rank loads its shard of the state dict (torchtune's distributed recipes).
+  hostLoading: { onePerNode: 'always', streamed: false },
   attention: ['sdpa'],
   defaults: [
     {

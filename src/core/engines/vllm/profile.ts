@@ -28,6 +28,9 @@ export const VLLM_PROFILE: EngineProfile = {
   stochasticRounding: [],
   // inference.
   checkpointing: ['none'],
+  // vLLM loads each TP rank's shard, iterating safetensors tensor by tensor from an mmap
+  // (vllm/model_executor/model_loader/weight_utils.py safetensors_weights_iterator): page cache, not a held copy.
+  hostLoading: { onePerNode: 'always', streamed: true },
   attention: ATTENTION,
   defaults: [],
   rules: VLLM_RULES,
