@@ -1,7 +1,7 @@
 /** `vramplan estimate`: the estimate contract (docs/DESIGN.md). parse → load → estimate → print. */
 import type { Command } from 'commander';
 import { defaultOptions, EstimateOptionsSchema } from '../schema/estimate.js';
-import { FlagError, FRAMEWORK_NAMES, type RawFlags } from '../schema/flags.js';
+import { FlagError, frameworkFlagNames, type RawFlags } from '../schema/flags.js';
 import { onlineModel } from './online-model.js';
 
 type EnumKey = {
@@ -108,7 +108,7 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
   [
     'framework',
     '<name>',
-    `a stack or an engine, whose defaults apply: ${FRAMEWORK_NAMES.join(', ')} (default hf)`,
+    `a stack or an engine, whose defaults apply: ${frameworkFlagNames().join(', ')} (default hf)`,
   ],
 ];
 

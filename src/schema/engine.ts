@@ -1,3 +1,5 @@
+import { registerFrameworkName, type Framework } from './estimate.js';
+
 /**
  * The engines a plan runs on: the software that `launch` writes a config for, and whose allocations the
  * memory and time models follow. `framework` (the estimate contract) names the stack's overhead profile;
@@ -27,25 +29,42 @@ export const ENGINES = [
   /** llama.cpp llama-server (GGUF, partial GPU offload). */
   'llama.cpp',
 ] as const;
-export type Engine = (typeof ENGINES)[number];
+/** A built-in engine's id. */
+export type BuiltInEngine = (typeof ENGINES)[number];
+/**
+ * Ids of engines registered beside the built-in ones: a plug-in declares its id here by module augmentation
+ * (`declare module '<path>/schema/engine.js' { interface PluginEngines { 'my-engine': true } }`).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface PluginEngines {}
+/** An engine id: a built-in one, or a plug-in's registered at run time (core/engines/store.ts registerEngine). */
+export type Engine = BuiltInEngine | keyof PluginEngines;
+
+/** Every registered engine (built-in ones included) with its memory profile's framework. */
+const REGISTERED = new Map<Engine, Framework>();
 
 /**
- * The memory profile (`options.framework`) each engine's plans are estimated with; `--framework` takes an
- * engine name for it (core/engines/<engine>/profile.ts holds the same, checked by a test).
+ * Makes a registered engine's id and framework valid input (core/engines/store.ts registerEngine calls it for
+ * every engine, the built-in ones at start-up).
  */
-export const ENGINE_FRAMEWORK = {
-  'hf-trainer': 'hf',
-  'hf-fsdp': 'hf',
-  'hf-deepspeed': 'deepspeed',
-  torchtune: 'torchtune',
-  torchtitan: 'torchtitan',
-  litgpt: 'litgpt',
-  unsloth: 'unsloth',
-  vllm: 'vllm',
-  'hf-generate': 'hf',
-  sglang: 'sglang',
-  'llama.cpp': 'llama.cpp',
-} as const satisfies Record<Engine, string>;
+export function registerEngineName(id: Engine, framework: Framework): void {
+  REGISTERED.set(id, framework);
+  registerFrameworkName(framework);
+}
+
+/** Every engine id the flags and scenarios accept: the built-in ones, then the plug-ins registered. */
+export const engineNames = (): readonly Engine[] => [
+  ...ENGINES,
+  ...[...REGISTERED.keys()].filter((e) => !(ENGINES as readonly string[]).includes(e)),
+];
+
+/** The memory profile (`options.framework`) an engine's plans are estimated with (its profile's `framework`). */
+export function engineFramework(e: Engine): Framework {
+  const f = REGISTERED.get(e);
+  if (f === undefined) throw new Error(`engine ${e} is not registered`);
+  return f;
+}
 
 export const isEngine = (s: unknown): s is Engine =>
-  typeof s === 'string' && (ENGINES as readonly string[]).includes(s);
+  typeof s === 'string' &&
+  ((ENGINES as readonly string[]).includes(s) || REGISTERED.has(s as Engine));

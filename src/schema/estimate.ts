@@ -83,7 +83,23 @@ export type Checkpointing = (typeof CHECKPOINTING)[number];
 export type Attention = (typeof ATTENTION)[number];
 export type Offload = (typeof OFFLOAD)[number];
 export type SparseFormat = (typeof SPARSE_FORMATS)[number];
-export type Framework = (typeof FRAMEWORKS)[number];
+/** A built-in memory profile's name (the contract's --framework values). */
+export type BuiltInFramework = (typeof FRAMEWORKS)[number];
+/** Names of plug-in engines' memory profiles, declared by module augmentation as PluginEngines is (schema/engine.ts). */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface PluginFrameworks {}
+/** A memory profile's name: a built-in one, or a plug-in engine's (core/engines/store.ts registerEngine). */
+export type Framework = BuiltInFramework | keyof PluginFrameworks;
+const REGISTERED_FRAMEWORKS = new Set<Framework>();
+/** Makes a registered engine's framework valid input (schema/engine.ts registerEngineName). */
+export function registerFrameworkName(name: Framework): void {
+  if (!(FRAMEWORKS as readonly string[]).includes(name)) REGISTERED_FRAMEWORKS.add(name);
+}
+/** Every framework the flags and scenarios accept: the built-in ones, then the registered ones. */
+export const frameworkNames = (): readonly Framework[] => [...FRAMEWORKS, ...REGISTERED_FRAMEWORKS];
+export const isFramework = (v: unknown): v is Framework =>
+  typeof v === 'string' &&
+  ((FRAMEWORKS as readonly string[]).includes(v) || REGISTERED_FRAMEWORKS.has(v as Framework));
 export type GgufDtype = (typeof GGUF_DTYPES)[number];
 export const isGguf = (w: string): w is GgufDtype => (GGUF_DTYPES as readonly string[]).includes(w);
 
@@ -138,7 +154,13 @@ export const EstimateOptionsSchema = z
     compile: z.boolean(),
     sparsity: z.number().min(0).max(1),
     sparseFormat: z.enum(SPARSE_FORMATS),
-    framework: z.enum(FRAMEWORKS),
+    framework: z.custom<Framework>((v) => isFramework(v), {
+      // zod's own enum message, over the registered frameworks.
+      error: () =>
+        `Invalid option: expected one of ${frameworkNames()
+          .map((n) => JSON.stringify(n))
+          .join('|')}`,
+    }),
     // Preference / RL fine-tuning: absent for SFT (so SFT options echo as before), all set otherwise
     // (core/memory/objective.ts reads them; flags.ts applies TRL's defaults).
     objective: z.enum(OBJECTIVES).optional(),

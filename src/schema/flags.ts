@@ -6,7 +6,8 @@ import {
   ATTENTION,
   CHECKPOINTING,
   COMPUTE_DTYPES,
-  FRAMEWORKS,
+  frameworkNames,
+  isFramework,
   KV_CACHE_DTYPES,
   isGguf,
   LORA_TARGETS,
@@ -31,7 +32,7 @@ import {
   type Objective,
   type Reference,
 } from './estimate.js';
-import { ENGINE_FRAMEWORK, ENGINES, isEngine, type Engine } from './engine.js';
+import { engineFramework, engineNames, isEngine, type Engine } from './engine.js';
 
 /** Raised for a flag value outside the contract; `message` is the one-line user message. */
 export class FlagError extends Error {
@@ -138,12 +139,12 @@ function targets(flags: RawFlags): { list: LoraTarget[]; allLinear: boolean } {
 const SERVING_ONLY = new Set<string>(['mxfp4', 'nvfp4', 'q4_k_m', 'q5_k_m', 'q6_k', 'q8_0']);
 
 /** --framework values: the stacks of the contract and every engine name (DESIGN.md "Engines"). */
-export const FRAMEWORK_NAMES: readonly (Framework | Engine)[] = [
-  ...FRAMEWORKS,
-  ...ENGINES.filter((e) => !(FRAMEWORKS as readonly string[]).includes(e)),
-];
+export const frameworkFlagNames = (): readonly (Framework | Engine)[] => {
+  const stacks = frameworkNames();
+  return [...stacks, ...engineNames().filter((e) => !(stacks as readonly string[]).includes(e))];
+};
 const frameworkOf = (name: Framework | Engine): Framework =>
-  isEngine(name) ? ENGINE_FRAMEWORK[name] : name;
+  isEngine(name) && !isFramework(name) ? engineFramework(name) : (name as Framework);
 
 /** Contract flags to options; throws FlagError on the first bad value or combination. */
 export function optionsFromFlags(flags: RawFlags): EstimateOptions {
@@ -180,7 +181,7 @@ export function optionsFromFlags(flags: RawFlags): EstimateOptions {
     sparsity: fraction(flags, 'sparsity'),
     sparseFormat: pick(flags, 'sparse-format', SPARSE_FORMATS, d.sparseFormat),
     // An engine name stands for its memory profile (core/engines/defaults.ts applies its defaults).
-    framework: frameworkOf(pick(flags, 'framework', FRAMEWORK_NAMES, d.framework)),
+    framework: frameworkOf(pick(flags, 'framework', frameworkFlagNames(), d.framework)),
   };
   o.gpus = int(flags, 'gpus', o.tp * o.pp * o.cp, 1, MAX_GPUS);
   if (flags['modules-to-save'] !== undefined) o.modulesToSave = savedModules(flags, o);

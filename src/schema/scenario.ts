@@ -3,13 +3,36 @@
  * preference. References catalog ids (model, GPUs, offers, circuits), never copies. Strict everywhere.
  */
 import { z } from 'zod';
-import { ATTENTION, CHECKPOINTING, FRAMEWORKS, OPTIMIZERS, WEIGHT_DTYPES } from './estimate.js';
+import {
+  ATTENTION,
+  CHECKPOINTING,
+  FRAMEWORKS,
+  frameworkNames,
+  OPTIMIZERS,
+  WEIGHT_DTYPES,
+  type Framework,
+} from './estimate.js';
 import { psuTier } from './power.js';
-import { ENGINES } from './engine.js';
+import { engineNames, ENGINES, type Engine } from './engine.js';
 import { objectiveJobFields } from './objective-job.js';
 import { describeFields } from './scenario-docs.js';
 
 /** Quality tiers, best first (core/plan/quality.ts): a scenario's `quality` is the least it accepts. */
+
+/**
+ * A name from a list known only once engines register (plug-ins), checked at parse time with zod's own enum
+ * issue; the JSON schema lists `builtIn` (the names known before any plug-in registers).
+ */
+const registeredName = <T extends string>(names: () => readonly T[], builtIn: readonly T[]) =>
+  z
+    .string()
+    .superRefine((v, ctx) => {
+      const allowed = [...new Set(names())];
+      if (!(allowed as readonly string[]).includes(v))
+        ctx.addIssue({ code: 'invalid_value', values: allowed, input: v });
+    })
+    .meta({ enum: [...new Set(builtIn)] }) as unknown as z.ZodType<T, string>;
+
 export const QUALITY = ['exact', 'near', 'lossy'] as const;
 
 const id = z.string().regex(/^[a-z0-9][a-z0-9.-]*$/, 'expected a lower-case kebab-case catalog id');
@@ -198,9 +221,12 @@ export const searchSchema = z
      * Narrows the engines to one family (`hf`: Trainer, FSDP, DeepSpeed; `deepspeed`) or one engine by name;
      * default: every engine vramplan launches for the job's kind (core/engines/registry.ts).
      */
-    framework: z.enum([...FRAMEWORKS, ...ENGINES]).optional(),
+    framework: registeredName<Framework | Engine>(
+      () => [...frameworkNames(), ...engineNames()],
+      [...FRAMEWORKS, ...ENGINES],
+    ).optional(),
     /** Engines to consider; default: every engine vramplan launches for the job's kind. */
-    engines: z.array(z.enum(ENGINES)).min(1).optional(),
+    engines: z.array(registeredName(engineNames, ENGINES)).min(1).optional(),
   })
   .strict();
 
@@ -219,7 +245,7 @@ export const expectSchema = z
     /** The best plan's quality tier is at most this lossy. */
     bestQuality: z.enum(QUALITY).optional(),
     /** The best plan's engine. */
-    bestEngine: z.enum(ENGINES).optional(),
+    bestEngine: registeredName(engineNames, ENGINES).optional(),
     /** The best plan's weight format (serving: int4 Marlin, fp8, a GGUF type) and tensor-parallel degree. */
     bestWeights: z.enum(WEIGHT_DTYPES).optional(),
     bestTp: count(4096).optional(),

@@ -9,7 +9,7 @@ import { estimateMemory } from '../../src/core/memory/index.js';
 import { plan } from '../../src/core/plan/index.js';
 import { planInputOf } from '../../src/io/plan-scenario.js';
 import { resolveModel } from '../../src/io/load-model.js';
-import { ENGINE_FRAMEWORK, ENGINES } from '../../src/schema/engine.js';
+import { engineFramework, ENGINES } from '../../src/schema/engine.js';
 import { flagsFromOptions, optionsFromFlags } from '../../src/schema/flags.js';
 import { scenarioSchema } from '../../src/schema/scenario.js';
 
@@ -19,7 +19,7 @@ describe('the engine registry', () => {
     for (const e of ENGINES) {
       expect(engineDef(e).profile).toBe(ENGINE_PROFILES[e]);
       expect(engineDef(e).profile.id).toBe(e);
-      expect(ENGINE_FRAMEWORK[e]).toBe(ENGINE_PROFILES[e].framework);
+      expect(engineFramework(e)).toBe(ENGINE_PROFILES[e].framework);
       expect(FRAMEWORKS[ENGINE_PROFILES[e].framework]).toBe(engineDef(e).memory);
     }
   });

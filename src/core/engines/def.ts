@@ -9,7 +9,7 @@ import type { FromMapping, ServeCommand, ServeReading } from '../from/common.js'
 import type { EngineProfile } from './profile.js';
 import type { EngineRuns } from './runs.js';
 import type { Engine } from '../../schema/engine.js';
-import type { Framework, Objective } from '../../schema/estimate.js';
+import type { EstimateOptions, Framework, Objective } from '../../schema/estimate.js';
 
 /** The launcher's code: loaded on demand (store.ts loadLaunchers), since an estimate never needs it. */
 export interface EngineLauncher {
@@ -67,6 +67,13 @@ export interface EngineDef {
   runs: EngineRuns;
   /** Its memory profile (`options.framework` = memory.id); engines of one stack share one. */
   memory: FrameworkProfile;
+  /**
+   * Which configurations of its framework (and of `claimsFor`'s) the engine runs where several engines share one
+   * memory profile (the Hugging Face stack): engineOf gives the first registered engine that claims the options.
+   * Absent: every configuration of its framework.
+   */
+  claims?: (o: EstimateOptions) => boolean;
+  claimsFor?: readonly Framework[];
   /** Family names (`--framework`, `search.framework`) that stand for this engine besides its own framework's. */
   families?: readonly Framework[];
   /** `--from` readers of the config files the engine's tools write. */

@@ -8,8 +8,8 @@ import type { ConfigReader, EngineDef, EngineLauncher, ServeReader } from './def
 import type { EngineProfile } from './profile.js';
 import type { EngineRuns } from './runs.js';
 import type { FrameworkProfile } from '../memory/framework-profile.js';
-import type { Engine } from '../../schema/engine.js';
-import type { Framework } from '../../schema/estimate.js';
+import { registerEngineName, type Engine } from '../../schema/engine.js';
+import type { EstimateOptions, Framework } from '../../schema/estimate.js';
 
 const DEFS = new Map<Engine, EngineDef>();
 const LAUNCHERS = new Map<Engine, EngineLauncher>();
@@ -24,6 +24,7 @@ export const FRAMEWORKS = {} as Record<Framework, FrameworkProfile>;
 export const ENGINE_FAMILY = {} as Record<Framework, Engine[]>;
 
 let readers: ConfigReader[] = [];
+const CLAIMANTS = new Map<Framework, EngineDef[]>();
 const serves: (ServeReader & { engine: Engine })[] = [];
 
 /** Adds an engine; registering one id twice, or two memory profiles under one framework, is an error. */
@@ -38,6 +39,11 @@ export function registerEngine(def: EngineDef): void {
   if (held && held !== def.memory)
     throw new Error(`framework ${fw}: two memory profiles (engine ${def.id})`);
   DEFS.set(def.id, def);
+  registerEngineName(def.id, fw);
+  for (const f of [fw, ...(def.claimsFor ?? [])]) {
+    const list = CLAIMANTS.get(f) ?? [];
+    CLAIMANTS.set(f, [...list, def]);
+  }
   ENGINE_PROFILES[def.id] = def.profile;
   ENGINE_RUNS[def.id] = def.runs;
   FRAMEWORKS[fw] = def.memory;
@@ -65,6 +71,17 @@ export function engineDef(id: Engine): EngineDef {
   const d = DEFS.get(id);
   if (!d) throw new Error(`engine ${id} is not registered`);
   return d;
+}
+
+/**
+ * The engine that runs `o`: the first registered engine of its framework (or claiming it) that claims the
+ * options. The planner builds a plan's options so that this gives back the plan's engine (engines.ts onEngine).
+ */
+export function engineOf(o: EstimateOptions): Engine {
+  const list = CLAIMANTS.get(o.framework);
+  const d = list?.find((x) => !x.claims || x.claims(o));
+  if (!d) throw new Error(`no registered engine runs framework ${o.framework}`);
+  return d.id;
 }
 
 /** Every registered engine, in registration order. */

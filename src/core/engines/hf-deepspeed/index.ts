@@ -10,6 +10,7 @@ export const HF_DEEPSPEED: EngineDef = {
   id: 'hf-deepspeed',
   profile: HF_DEEPSPEED_PROFILE,
   runs: HF_DEEPSPEED_RUNS,
+  claims: (o) => o.method !== 'inference',
   memory: DEEPSPEED_MEMORY,
   families: ['hf'],
   readers: [DEEPSPEED_READER],

@@ -10,6 +10,7 @@ export const HF_FSDP: EngineDef = {
   id: 'hf-fsdp',
   profile: HF_FSDP_PROFILE,
   runs: HF_FSDP_RUNS,
+  claims: (o) => o.method !== 'inference' && o.zero > 0,
   memory: HF_MEMORY,
   readers: [ACCELERATE_READER],
   launcher: {

@@ -8,6 +8,9 @@ export const HF_GENERATE: EngineDef = {
   id: 'hf-generate',
   profile: HF_GENERATE_PROFILE,
   runs: HF_GENERATE_RUNS,
+  claims: (o) => o.method === 'inference',
+  // Inference with a DeepSpeed config runs transformers generate() too.
+  claimsFor: ['deepspeed'],
   memory: HF_MEMORY,
   launcher: {
     load: async () => {

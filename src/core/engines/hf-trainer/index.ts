@@ -10,6 +10,7 @@ export const HF_TRAINER: EngineDef = {
   id: 'hf-trainer',
   profile: HF_TRAINER_PROFILE,
   runs: HF_TRAINER_RUNS,
+  claims: (o) => o.method !== 'inference' && o.zero === 0,
   memory: HF_MEMORY,
   readers: HF_TRAINER_READERS,
   launcher: {
