@@ -9,7 +9,7 @@ import { SUPPORTED_ARCHITECTURES } from '../../src/core/model/hf-config.js';
 import { plan } from '../../src/core/plan/index.js';
 import { planInputOf } from '../../src/io/plan-scenario.js';
 import { resolveModel } from '../../src/io/load-model.js';
-import { ENGINES, type Engine } from '../../src/schema/engine.js';
+import { ENGINES, type BuiltInEngine, type Engine } from '../../src/schema/engine.js';
 import { scenarioSchema } from '../../src/schema/scenario.js';
 
 describe('architecture tables', () => {
@@ -44,7 +44,7 @@ describe('architecture tables', () => {
 });
 
 /** Per engine: a catalog model whose model_type it refuses (and the type). */
-const REFUSED: Record<Engine, [string, string]> = {
+const REFUSED: Record<BuiltInEngine, [string, string]> = {
   'hf-trainer': ['qwen2-vl-7b-instruct', 'qwen2_vl'],
   'hf-fsdp': ['qwen2-vl-7b-instruct', 'qwen2_vl'],
   'hf-deepspeed': ['qwen2-vl-7b-instruct', 'qwen2_vl'],

@@ -5,7 +5,7 @@ import { enginesNamed, ENGINE_PROFILES } from '../engines/engines.js';
 import { launchable } from '../launch/index.js';
 import { launchedLoraOptions } from '../launch/modules.js';
 import { defaultHostRamBytes } from '../memory/host-ram.js';
-import { ENGINES, type Engine } from '../../schema/engine.js';
+import { engineNames, type Engine } from '../../schema/engine.js';
 import { type MemorySurface } from '../memory/surface.js';
 import { maxSearchedGpus, objectiveConfigs, withObjectiveConfig } from './objective.js';
 import { replicaShares } from './replicas.js';
@@ -253,7 +253,7 @@ export function growMem(m: MemTable, size: number): MemTable {
  */
 export function searchedEngines(s: Scenario): Engine[] {
   const named =
-    s.search.engines ?? (s.search.framework ? enginesNamed(s.search.framework) : ENGINES);
+    s.search.engines ?? (s.search.framework ? enginesNamed(s.search.framework) : engineNames());
   const methods: readonly Method[] = s.job.kind === 'inference' ? ['inference'] : s.job.methods;
   return named.filter(
     (e) => launchable(e) && ENGINE_PROFILES[e].methods.some((m) => methods.includes(m)),
