@@ -2,6 +2,7 @@
  * Contract flags (kebab-case, as typed on the command line or stored in calibration cases) to
  * EstimateOptions, with one-line errors that name the flag, the value and what is allowed.
  */
+import { OBJECTIVE_PROFILES, rollsOut } from './objectives.js';
 import {
   ATTENTION,
   CHECKPOINTING,
@@ -29,8 +30,6 @@ import {
   type Framework,
   type LoraTarget,
   type Method,
-  type Objective,
-  type Reference,
 } from './estimate.js';
 import { engineFramework, engineNames, isEngine, type Engine } from './engine.js';
 
@@ -201,21 +200,6 @@ const GRPO_PROMPT_TOKENS = 512;
 // TRL v1.9.0 grpo_config.py vllm_gpu_memory_utilization=0.3 (colocate share of each GPU).
 export const TRL_ROLLOUT_MEMORY = 0.3;
 
-/**
- * The reference TRL v1.9.0 uses where the user names none: DPOTrainer / KTOTrainer evaluate a reference
- * each step (a frozen copy for a full fine-tune, the base with adapters disabled under PEFT: dpo_trainer.py
- * __init__ and _compute_loss); ORPO and SimPO (CPO loss_type="simpo") are reference-free; GRPO's beta
- * defaults to 0.0, which loads no reference (grpo_trainer.py: `if self.beta == 0.0: self.ref_model = None`).
- */
-const DEFAULT_REFERENCE: Record<Objective, Reference> = {
-  sft: 'none',
-  dpo: 'model',
-  kto: 'model',
-  orpo: 'none',
-  simpo: 'none',
-  grpo: 'none',
-};
-
 const GRPO_ONLY = [
   'generations',
   'completion-tokens',
@@ -245,7 +229,12 @@ export function objectiveInto(o: EstimateOptions, flags: RawFlags): void {
       "'sft' with --method inference (a training objective)",
     );
   o.objective = objective;
-  o.reference = pick(flags, 'reference', REFERENCES, DEFAULT_REFERENCE[objective]);
+  o.reference = pick(
+    flags,
+    'reference',
+    REFERENCES,
+    OBJECTIVE_PROFILES[objective].defaultReference,
+  );
   if (objective !== 'grpo') {
     const stray = GRPO_ONLY.find((f) => flags[f] !== undefined);
     if (stray) throw new FlagError(stray, flags[stray], 'only with --objective grpo');
@@ -319,25 +308,14 @@ function rolloutFraction(flags: RawFlags): number {
 /** Reference / rollout combinations TRL rejects or that cannot be laid out; each names its flag. */
 function checkObjective(o: EstimateOptions): void {
   const ref = o.reference;
-  if ((o.objective === 'dpo' || o.objective === 'kto') && ref === 'none')
+  const p = o.objective === undefined ? undefined : OBJECTIVE_PROFILES[o.objective];
+  if (p && !p.references.includes(ref ?? 'none'))
     throw new FlagError(
       'reference',
       ref,
-      `model or precomputed with --objective ${o.objective} (its loss needs the reference log-probs; under LoRA the reference is the base with adapters off)`,
+      `${p.references.join(' or ')} with --objective ${o.objective} (${p.why})`,
     );
-  if ((o.objective === 'orpo' || o.objective === 'simpo') && ref !== 'none')
-    throw new FlagError(
-      'reference',
-      ref,
-      `none with --objective ${o.objective} (a reference-free loss)`,
-    );
-  if (o.objective === 'grpo' && ref === 'precomputed')
-    throw new FlagError(
-      'reference',
-      ref,
-      'model or none with --objective grpo (completions are sampled each step: nothing to precompute)',
-    );
-  if (o.objective === 'grpo') generationBatchCheck(o);
+  if (rollsOut(o)) generationBatchCheck(o);
   if (o.rollout !== 'vllm-server') return;
   if (o.gpus === 1)
     throw new FlagError(

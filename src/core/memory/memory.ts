@@ -4,7 +4,7 @@
  * decode) sets the peak. Pure: data in, data out.
  */
 import type { Arch } from '../model/arch.js';
-import { type EstimateOptions } from '../../schema/estimate.js';
+import { isPreferenceOrRl, type EstimateOptions } from '../../schema/estimate.js';
 import { FRAMEWORKS } from './frameworks.js';
 import { MiB } from '../units.js';
 import { policyOptions, withObjective, type PolicyMemory } from './objective.js';
@@ -143,10 +143,9 @@ export function estimateMemory(
 ): MemoryEstimate {
   // Preference / RL objectives: the policy's SFT step plus the reference and rollout engine (objective.ts).
   // Paged states fill what the card has free once everything else (the objective's extras too) is placed.
-  const m =
-    o.objective !== undefined && o.objective !== 'sft'
-      ? withObjective(model, o, ctx, FRAMEWORKS[o.framework], policy)
-      : policyMemory(model, o, ctx);
+  const m = isPreferenceOrRl(o)
+    ? withObjective(model, o, ctx, FRAMEWORKS[o.framework], policy)
+    : policyMemory(model, o, ctx);
   return withPagedResidency(m, ctx.gpuCapacityBytes);
 }
 

@@ -6,6 +6,7 @@
  * live in. Sources: TRL v1.9.0 (trl/trainer/dpo_trainer.py, kto_trainer.py, grpo_trainer.py, grpo_config.py)
  * and Unsloth 015bdef (unsloth/models/llama.py).
  */
+import { rollsOut } from '../../schema/objectives.js';
 import type { Arch } from '../model/arch.js';
 import { trainingGpus, type EstimateOptions } from '../../schema/estimate.js';
 import type { EstimateContext, MemoryEstimate, StageSummary } from './types.js';
@@ -109,7 +110,7 @@ function rolloutBytes(
   policy: PolicyMemory,
   seqs: number,
 ): { weights: number; kv: number; generate: number; floor: number; shared: number } {
-  if (o.objective !== 'grpo' || o.rollout === 'vllm-server')
+  if (!rollsOut(o) || o.rollout === 'vllm-server')
     return { weights: 0, kv: 0, generate: 0, floor: 0, shared: 0 };
   // vLLM loads the checkpoint in the model dtype (grpo_trainer.py LLM(model=model.name_or_path)); Unsloth's
   // shares the trained (possibly 4-bit) weights; transformers generate runs the policy itself.
@@ -171,7 +172,7 @@ export function objectiveExtras(
   // The reference forward (no grad) runs after the policy's, while its graph is alive; its 16-bit logits
   // (rows x seq x vocab) are alive until selective_log_softmax reduces them (dpo_trainer.py _compute_loss).
   const rows = o.objective && PAIRED.has(o.objective) ? 2 * o.batch : o.batch;
-  const grpo = o.objective === 'grpo';
+  const grpo = rollsOut(o);
   const referenceLogits = refForward && !grpo ? (rows * o.seq * vocab * c) / o.cp : 0;
   // GRPO: model(..., logits_to_keep=completion + 1) (grpo_trainer.py _get_per_token_logps_and_entropies).
   const completionShare = grpo ? (o.completionTokens ?? o.seq) / o.seq : 1;

@@ -1,4 +1,6 @@
 /** Exact per-GPU memory over micro-batch and data-parallel degree from a handful of estimates (planner). */
+import { isPreferenceOrRl } from '../../schema/estimate.js';
+import { rollsOut } from '../../schema/objectives.js';
 import type { Arch } from '../model/arch.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { FRAMEWORKS, type FrameworkProfile } from './frameworks.js';
@@ -170,8 +172,8 @@ export function memorySurface(
   globalBatch?: number,
 ): MemorySurface {
   const fw = FRAMEWORKS[o.framework];
-  const policy = o.objective !== undefined && o.objective !== 'sft' ? policies(o) : undefined;
-  const policyBase = o.objective === 'grpo' ? policyOptions(o) : undefined;
+  const policy = isPreferenceOrRl(o) ? policies(o) : undefined;
+  const policyBase = rollsOut(o) ? policyOptions(o) : undefined;
   const leanCtx = { ...ctx, lean: true };
   let evaluations = 0;
   const at = (batch: number, dp: number) => {
@@ -208,13 +210,13 @@ export function memorySurface(
       return evaluations + asked.size;
     },
     defer(batch, dp) {
-      if (o.objective !== 'grpo') return false;
+      if (!rollsOut(o)) return false;
       asked.add(batch * 1_048_576 + dp);
       return true;
     },
     into(batch, dp, out, i) {
       if (out.share) out.share[i] = colocated;
-      if (o.objective === 'grpo') {
+      if (rollsOut(o)) {
         // GRPO's generation batch is batch x accumulation sequences per process (memory/objective.ts
         // stepsPerGeneration): not linear in batch and dp, so estimated directly (cached per point).
         pointInto(exact(batch, dp), out, i);

@@ -4,6 +4,7 @@
  * enough — each re-estimated, with the memory it frees, its time cost (the time model, same global
  * batch), its quality tier and the host RAM an offload needs. Only fixes an engine runs are offered.
  */
+import { rollsOut } from '../../schema/objectives.js';
 import type { Arch } from '../model/arch.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { isFourBitFloat } from '../model/dtypes.js';
@@ -376,7 +377,7 @@ export const MAX_FIXES = 12;
  * steps_per_generation = the accumulation), so its steps per generation follow the accumulation.
  */
 function atAccum(o: EstimateOptions, accum: number): EstimateOptions {
-  if (o.objective !== 'grpo' || (o.stepsPerGeneration ?? 1) === accum) return o;
+  if (!rollsOut(o) || (o.stepsPerGeneration ?? 1) === accum) return o;
   const out = { ...o };
   if (accum > 1) out.stepsPerGeneration = accum;
   else delete out.stepsPerGeneration;

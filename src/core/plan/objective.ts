@@ -3,6 +3,7 @@
  * job's base configuration expands into (GRPO: rollout engine, colocated share, server GPUs), the GPUs a
  * vLLM server takes beside the trainers, and the bytes vLLM's colocated share adds on a given GPU.
  */
+import { OBJECTIVE_PROFILES } from '../../schema/objectives.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { objectiveInto, type RawFlags } from '../../schema/flags.js';
 import { grpoTokens } from '../../schema/objective-job.js';
@@ -34,12 +35,12 @@ export const maxSearchedGpus = (s: Scenario): number =>
 export function objectiveConfigs(s: Scenario): readonly ObjectiveConfig[] {
   const job = s.job;
   if (job.kind !== 'fine-tune' || job.objective === 'sft') return SFT;
-  if (job.objective !== 'grpo')
+  if (!OBJECTIVE_PROFILES[job.objective].rollout)
     return [{ flags: { objective: job.objective }, idPart: job.objective }];
   // The same defaults as `estimate --objective grpo` (flags.ts; structure.ts checks the prompt is >= 1).
   const t = grpoTokens(job);
   const grpo = {
-    objective: 'grpo',
+    objective: job.objective,
     generations: t.generations,
     'completion-tokens': t.completion,
     'prompt-tokens': t.prompt,

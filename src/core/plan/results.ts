@@ -1,4 +1,5 @@
 /** Turning kept candidates into plans: choices, hardware, memory, power, time, cost, the front and fixes. */
+import { rollsOut } from '../../schema/objectives.js';
 import type { Arch } from '../model/arch.js';
 import { engineOf } from '../engines/engine.js';
 import { onEngine } from '../engines/engines.js';
@@ -52,9 +53,7 @@ function choicesOf(
       optimizerInBackward: v.optimizerInBackward,
       liger: v.liger,
       // GRPO: one generation batch per optimizer step (TRL steps_per_generation = gradient accumulation).
-      ...(b.options.objective === 'grpo' && r.accum[row]! > 1
-        ? { stepsPerGeneration: r.accum[row]! }
-        : {}),
+      ...(rollsOut(b.options) && r.accum[row]! > 1 ? { stepsPerGeneration: r.accum[row]! } : {}),
     },
     v.engine,
   );

@@ -1,4 +1,5 @@
 /** Rows of the model side: (configuration, layout) pairs with their memory, each checked against engines and quality. */
+import { OBJECTIVE_PROFILES } from '../../schema/objectives.js';
 import type { Arch } from '../model/arch.js';
 import { engineFieldsInto, engineRejects, onEngine } from '../engines/engines.js';
 import { launchBlocker, type LaunchPlan } from '../launch/index.js';
@@ -189,7 +190,10 @@ function shapeTableOf(job: Scenario['job'], layouts: readonly Layout[], batch: n
       a = Math.ceil(job.globalBatch / (batch * L.dp));
       if (L.pp > 1 && a < L.pp) continue; // pipeline never fills
       // TRL GRPOConfig raises unless the generation batch holds whole groups (flags.ts generationBatchCheck).
-      if (job.objective === 'grpo' && (batch * L.dp * a) % grpoTokens(job).generations !== 0)
+      if (
+        OBJECTIVE_PROFILES[job.objective].rollout &&
+        (batch * L.dp * a) % grpoTokens(job).generations !== 0
+      )
         continue;
     }
     accum[i] = a;

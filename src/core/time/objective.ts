@@ -5,6 +5,7 @@
  * to vLLM). Reuses the planner's trainWork/trainStep and decodeStep. Sources: TRL v1.9.0 grpo_trainer.py,
  * dpo_trainer.py.
  */
+import { rollsOut } from '../../schema/objectives.js';
 import type { Arch } from '../model/arch.js';
 import type { Gpu } from '../../schema/gpu.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
@@ -86,7 +87,7 @@ export function objectiveWork(
 ): ObjectiveWork {
   const p = policyOptions(o);
   const dp = Math.max(1, Math.floor(p.gpus / (p.tp * p.pp * p.cp)));
-  const grpo = o.objective === 'grpo';
+  const grpo = rollsOut(o);
   const completion = o.completionTokens ?? 0;
   const prompt = o.promptTokens ?? 0;
   const shape = grpo ? rolloutShape(o, t, dp) : { chunk: 0, rounds: 0 };
