@@ -44,9 +44,13 @@ describe('LoRA path beside each adapted linear', () => {
     expect(w.adapterFwdBytes).toBe((1 * 4096 + 8 * 4096) * 2 * 32 * 2048 * 2);
   });
 
-  it('FSDP mixed precision gathers the adapters in bf16: no cast of x under ZeRO-3', () => {
-    const w = trainWork(m, lora({ framework: 'hf', zero: 3, gpus: 2 }), t);
+  it('torchtune keeps its adapters in the model dtype: no cast, the same eager chain', () => {
+    const w = trainWork(m, lora({ framework: 'torchtune' }), t);
     expect(w.adapterFwdBytes).toBe((1 * 4096 + 6 * 4096) * 2 * 32 * 2048 * 2);
+    // Under torch.compile the scaling fuses into the add: two output passes and one kernel fewer.
+    const c = trainWork(m, lora({ framework: 'torchtune', compile: true }), t);
+    expect(c.adapterFwdBytes).toBe((1 * 4096 + 4 * 4096) * 2 * 32 * 2048 * 2);
+    expect(c.adapterFwdOps).toBe(2 * 32 * 3);
   });
 
   it('full fine-tunes and engines without a LoRA path pay nothing beside the GEMMs', () => {

@@ -530,10 +530,9 @@ function adapterPathWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout) {
   const h = m.hidden;
   const tp = w.tp;
   const quantized = o.method === 'qlora' || !['bf16', 'fp16', 'fp32'].includes(o.weights);
-  // fp32 adapters are cast from the activations' dtype unless FSDP / ZeRO-3 mixed precision gathers every
-  // parameter, adapters included, in the compute dtype (param_dtype, as commWork's gathers).
-  const cast =
-    !quantized && o.compute !== 'fp32' && o.zero < 3 && FRAMEWORKS[o.framework].fp32Adapters;
+  // fp32 adapters (the memory profile's fp32Adapters, at every ZeRO stage as memory counts them) take the cast.
+  // FSDP mixed precision gathers parameters in param_dtype, adapters included, which would skip it: not modelled.
+  const cast = !quantized && o.compute !== 'fp32' && FRAMEWORKS[o.framework].fp32Adapters;
   const drop = FRAMEWORKS[o.framework].loraDropout ? path.dropoutIn : 0;
   const fused = o.compile ? path.compiledSavesOut : 0;
   const fwdIn = path.fwdIn + (cast ? path.fp32CastIn : 0) + drop;
