@@ -1,5 +1,8 @@
 /** Body of `validate --throughput`: time every scorable published speed and summarize the errors. */
 import { estimateTime, staticBatchSeconds } from '../core/time/index.js';
+import { estimateObjectiveTime } from '../core/time/objective.js';
+import { paramCounts } from '../core/model/params.js';
+import { isPreferenceOrRl } from '../schema/estimate.js';
 import {
   sourceName,
   throughputKind,
@@ -41,13 +44,21 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     // A llama.cpp build whose F16 mat-vec was dmmv (before PR #10318; the case says so).
     if (c.f16_matvec !== undefined) time.f16MatVec = c.f16_matvec;
     const gpu = findGpu(String(flags.gpu));
-    const t = estimateTime(caseArch(c), options, gpu, time);
+    const arch = caseArch(c);
+    // A preference / RL row is timed as `estimate` times it: the objective's phases on the policy's step.
+    const t = isPreferenceOrRl(options)
+      ? estimateObjectiveTime(arch, options, gpu, time, paramCounts(arch).total)
+      : estimateTime(arch, options, gpu, time);
+    // A latency (a static batch, or an RL step) is scored as the speed it implies.
+    const seconds = c.metric === 'batch_latency_s' || c.metric === 'step_seconds';
     const est =
       c.metric === 'batch_latency_s'
-        ? staticBatchSeconds(caseArch(c), options, gpu, time)
-        : c.kind === 'decode'
-          ? (t.decodeTokensPerSecond ?? 0)
-          : t.tokensPerSecondPerGpu;
+        ? staticBatchSeconds(arch, options, gpu, time)
+        : c.metric === 'step_seconds'
+          ? t.stepSeconds
+          : c.kind === 'decode'
+            ? (t.decodeTokensPerSecond ?? 0)
+            : t.tokensPerSecondPerGpu;
     const engine = engineOf(options);
     rows.push({
       id: c.id,
@@ -58,10 +69,7 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
       estimated: est,
       // A latency is scored as the speed it implies (measured / estimated seconds - 1), so a positive error
       // means too fast on every row.
-      error:
-        c.metric === 'batch_latency_s'
-          ? c.measured_value / est - 1
-          : (est - c.measured_value) / c.measured_value,
+      error: seconds ? c.measured_value / est - 1 : (est - c.measured_value) / c.measured_value,
       bound: t.bound,
       engine,
       kernel: t.settings.quantFormat ?? options.weights,

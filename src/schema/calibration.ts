@@ -26,16 +26,23 @@ export const throughputCaseSchema = z.looseObject({
   id: z.string().min(1),
   source: z.string().min(1),
   trust: z.string().optional(),
-  kind: z.enum(['training', 'decode']),
+  /** rl: a preference / RL optimizer step (--objective), scored by its seconds per step. */
+  kind: z.enum(['training', 'decode', 'rl']),
   model_hf_id: z.string().min(1).nullable(),
   config_file: z.string().min(1),
   flags: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])),
   /**
    * decode_tokens_per_s: one decode step's tokens per second; batch_latency_s: seconds for a static batch of
    * --batch prompts of --prompt-tokens to generate --seq minus that many tokens each (vLLM benchmark_latency,
-   * SGLang bench_one_batch): one prefill, then the remaining decode steps.
+   * SGLang bench_one_batch): one prefill, then the remaining decode steps; step_seconds: seconds per optimizer
+   * step of an RL objective (rollout, reference, policy training and weight sync), as a trainer's progress bar logs it.
    */
-  metric: z.enum(['train_tokens_per_s_per_gpu', 'decode_tokens_per_s', 'batch_latency_s']),
+  metric: z.enum([
+    'train_tokens_per_s_per_gpu',
+    'decode_tokens_per_s',
+    'batch_latency_s',
+    'step_seconds',
+  ]),
   measured_value: z.number().positive(),
   scorable: z.boolean().optional(),
   notes: z.string().optional(),

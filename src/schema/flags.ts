@@ -550,6 +550,8 @@ export function flagsFromOptions(o: EstimateOptions): Record<string, string | nu
     out.checkpointing = o.checkpointing;
     out.attention = o.attention;
   }
+  // GRPO's --batch defaults to TRL's 8, not the contract's 1: write it whatever its value.
+  if (o.objective === 'grpo') out.batch = o.batch;
   if (o.modulesToSave) out['modules-to-save'] = o.modulesToSave.join(',');
   if (o.loraAllLinear) out['lora-targets'] = 'all-linear';
   else if (o.loraTargets.join(',') !== d.loraTargets.join(','))

@@ -12,7 +12,7 @@ const summary = Object.fromEntries(
 );
 
 describe('TIME_UNCERTAINTY', () => {
-  for (const kind of ['training', 'decode', 'serving'] as const) {
+  for (const kind of ['training', 'decode', 'serving', 'rl'] as const) {
     it(`${kind}: covers the out-of-sample p90 |error| and is at most 0.02 above it`, () => {
       const p90 = summary[`kind:${kind}`]!.p90AbsError;
       expect(TIME_UNCERTAINTY[kind]).toBeGreaterThanOrEqual(p90);

@@ -6,7 +6,7 @@ export interface CaseResult {
   metric: Metric;
   framework: string;
   /** training, decode (inference on a training stack or llama.cpp) or serving (vLLM, SGLang). */
-  kind?: 'training' | 'decode' | 'serving';
+  kind?: 'training' | 'decode' | 'serving' | 'rl';
   /** Short source name (repository or site the measurement comes from). */
   source?: string;
   /** A model constant was worked out from this row's number (its in_sample_why): reported apart. */

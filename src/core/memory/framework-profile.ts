@@ -108,6 +108,12 @@ export interface FrameworkProfile {
    */
   expertAdapters?: 'param-wrapper';
   /**
+   * Time: what the LoRA path of one adapted (dense) linear moves and launches beside its frozen GEMM
+   * (engines/hf/lora-path.ts: PEFT's separate adapter matmuls; engines/unsloth/lora-path.ts: Unsloth's fused
+   * matmul_lora). Absent: only the adapter GEMMs' FLOPs are counted.
+   */
+  loraPath?: LoraPathCost;
+  /**
    * Serving engines' KV pool budget: 'utilization' (vLLM: gpu_memory_utilization of total memory holds
    * everything, the pool takes what the profiled peak leaves), 'static' (SGLang: mem_fraction_static of total
    * memory holds weights and the pool; activations and CUDA graphs live outside it). Absent: 'utilization'.
@@ -188,3 +194,34 @@ export const TORCH_CONTEXT_MIB = 500;
 // HF "Model training anatomy" measures 1343 MiB occupied after the first CUDA op of a Transformers process
 // (https://huggingface.co/docs/transformers/model_memory_anatomy).
 export const HF_CONTEXT_MIB = 1343;
+
+/**
+ * Traffic and kernels of the LoRA path of one adapted linear with input width d_in and output width d_out, per
+ * micro-batch of T tokens: the forward reads and writes (fwdIn·d_in + fwdOut·d_out)·T elements of the compute
+ * dtype and launches fwdOps kernels; the backward (bwdIn·d_in + bwdOut·d_out)·T elements and bwdOps kernels.
+ */
+export interface LoraPathCost {
+  fwdIn: number;
+  fwdOut: number;
+  fwdOps: number;
+  bwdIn: number;
+  bwdOut: number;
+  bwdOps: number;
+  /** On a quantized (bitsandbytes 4-bit) base layer: extra output passes and kernels in forward. */
+  quantFwdOut: number;
+  quantFwdOps: number;
+  /**
+   * On a 16-bit base layer with fp32 adapters (fp32Adapters): the input cast to the adapter dtype and back,
+   * extra input passes and kernels in forward and again in backward (the casts' gradients).
+   */
+  fp32CastIn: number;
+  fp32CastOps: number;
+  /**
+   * With LoRA dropout on (loraDropout): nn.Dropout reads x and writes its output and a 1-byte mask, and its
+   * backward reads the gradient and the mask and writes the result: input passes each way (one kernel each).
+   */
+  dropoutIn: number;
+  /** Under torch.compile (--compile): output passes and kernels saved in forward by fusing the pointwise ops. */
+  compiledSavesOut: number;
+  compiledSavesOps: number;
+}

@@ -3,8 +3,11 @@ import { absErrorStats } from '../memory/calibration.js';
 
 export interface ThroughputRow {
   id: string;
-  /** training, decode (one replica, any engine) or serving (decode on a serving engine: vLLM, SGLang). */
-  kind: 'training' | 'decode' | 'serving';
+  /**
+   * training, decode (one replica, any engine), serving (decode on a serving engine: vLLM, SGLang) or rl (a
+   * preference / RL optimizer step, rollout included).
+   */
+  kind: 'training' | 'decode' | 'serving' | 'rl';
   /** Short source name (repository or site the measurement comes from). */
   source: string;
   trust: string;
@@ -50,7 +53,7 @@ const SERVING_ENGINES: ReadonlySet<string> = new Set(['vllm', 'sglang']);
 
 /** The kind a row is reported under: training, decode, or serving (decode on a serving engine). */
 export function throughputKind(
-  kind: 'training' | 'decode',
+  kind: 'training' | 'decode' | 'rl',
   engine: string | undefined,
 ): ThroughputRow['kind'] {
   return kind === 'decode' && engine !== undefined && SERVING_ENGINES.has(engine)
@@ -78,7 +81,7 @@ function groupSummaries(
 ): ThroughputSummary[] {
   const out = [summarizeThroughput(`${tag}all`, rows)];
   const decodeOnly = (f: (r: ThroughputRow) => string | undefined) => (r: ThroughputRow) =>
-    r.kind === 'training' ? undefined : f(r);
+    r.kind === 'training' || r.kind === 'rl' ? undefined : f(r);
   const keys: [string, (r: ThroughputRow) => string | undefined][] = [
     ['kind:', (r) => r.kind],
     ['source:', (r) => r.source],

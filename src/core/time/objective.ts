@@ -25,6 +25,7 @@ import {
   type TrainWork,
 } from './index.js';
 import { policyOptions } from '../memory/objective.js';
+import { FRAMEWORKS } from '../memory/frameworks.js';
 import { longestCompletion } from './completion-length.js';
 
 const round = (x: number) => Number(x.toPrecision(4));
@@ -91,13 +92,18 @@ export function objectiveWork(
   const completion = o.completionTokens ?? 0;
   const prompt = o.promptTokens ?? 0;
   const shape = grpo ? rolloutShape(o, t, dp) : { chunk: 0, rounds: 0 };
+  // A colocated vLLM that shares the trainer's weights (Unsloth fast_inference: load_vllm on the same
+  // bitsandbytes checkpoint, engines/unsloth/memory.ts rolloutSharesWeights) decodes them as stored, through
+  // vLLM's bitsandbytes path for 4-bit weights; LoRA stays unmerged (vLLM's LoRA kernels), so no weights move.
+  const shared =
+    o.rollout === 'vllm-colocate' && FRAMEWORKS[p.framework].rolloutSharesWeights === true;
   // vLLM runs fused kernels / CUDA graphs (its memory profile); transformers generate is eager.
   const decode: EstimateOptions | null = grpo
     ? {
         ...p,
         method: 'inference',
         optimizer: 'none',
-        weights: o.rollout === 'hf' ? o.weights : o.compute,
+        weights: o.rollout === 'hf' || shared ? o.weights : o.compute,
         // generate() dispatches each step's ops eagerly whatever the policy's engine (Unsloth included: its
         // fused kernels are training kernels; its fast decoding is the vLLM path, fast_inference=True).
         framework: o.rollout === 'hf' ? 'hf' : 'vllm',
@@ -111,7 +117,7 @@ export function objectiveWork(
       }
     : null;
   // LoRA: TRL merges the adapters and sends the merged weights (grpo_trainer.py _move_model_to_vllm).
-  const sync = !grpo || o.rollout === 'hf' ? 0 : o.rollout === 'vllm-colocate' ? 1 : 2;
+  const sync = !grpo || o.rollout === 'hf' || shared ? 0 : o.rollout === 'vllm-colocate' ? 1 : 2;
   const train = trainWork(m, p, t);
   return {
     train,

@@ -97,7 +97,9 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
     expertF +
     deltaF +
     w.fwdAttnFlops / attnRate +
-    w.fwdElemBytes / r.mem;
+    (w.fwdElemBytes + w.adapterFwdBytes) / r.mem;
+  const fwdOps = w.fwdOps + w.adapterFwdOps;
+  const bwdOps = 2 * w.fwdOps + w.adapterBwdOps;
   const hostPerOp = w.compiled
     ? GRAPH_KERNEL_SECONDS * GRAPH_TRAIN_KERNEL_FACTOR
     : EAGER_OP_SECONDS;
@@ -106,15 +108,15 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const loopF = w.moeLoopOps * EAGER_OP_SECONDS;
   const fwd =
     w.moeLoopOps > 0
-      ? Math.max(fwdGpu - expertF, w.fwdOps * hostPerOp) + expertF + loopF
-      : Math.max(fwdGpu, w.fwdOps * hostPerOp);
+      ? Math.max(fwdGpu - expertF, fwdOps * hostPerOp) + expertF + loopF
+      : Math.max(fwdGpu, fwdOps * hostPerOp);
   const bwdGpu =
     (w.bwdGemmFlops - w.expertBwdFlops) / gemm +
     expertB +
     deltaB +
     w.bwdAttnFlops / attnRate +
-    (2 * w.fwdElemBytes) / r.mem;
-  const bwd = Math.max(bwdGpu, 2 * w.fwdOps * hostPerOp + 2 * loopF);
+    (2 * w.fwdElemBytes + w.adapterBwdBytes) / r.mem;
+  const bwd = Math.max(bwdGpu, bwdOps * hostPerOp + 2 * loopF);
   const rec = w.recomputeAttnOnly ? w.fwdAttnFlops / attnRate : w.recompute * fwd;
   const deq =
     w.dequantBytes / r.mem +
@@ -166,12 +168,31 @@ function commTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
       : 0;
   const tpLink = w.tp > r.gpusPerNode ? r.interNode : w.tp <= 2 ? r.intraPair : r.intraMany;
   s.tpT = w.tpBytes / tpLink + w.tpCalls * ALLREDUCE_LATENCY_NVLINK;
-  // Offload transfers are prefetched behind compute (FSDP CPU offload / torchtune activation offloading).
-  s.offExposed = Math.max(0, w.offloadBytes / r.host - s.compute);
+  s.offExposed = offloadExposed(w, r, s);
   s.dpLink = dpLink;
   s.gatherT = gatherT;
   s.perMicroComm = perMicroComm;
   s.zeroGather = w.paramGatherAfterStep / dpLink;
+}
+
+/**
+ * Host copies of CPU offload that compute does not hide, per micro-batch. Each pass (forward, backward,
+ * recompute) overlaps its own copies; FSDP prefetches one unit ahead (backward_prefetch BACKWARD_PRE, the
+ * pre-forward unshard of the next unit once the CPU runs ahead; https://pytorch.org/docs/stable/fsdp.html),
+ * so the first unit's copy of every pass waits with nothing to hide behind. Copies to and from the device run
+ * on separate copy engines over the two directions of the link (CUDA C++ Programming Guide, "Concurrent Data
+ * Transfers": asyncEngineCount 2), so a pass takes the longer direction, never their sum.
+ */
+function offloadExposed(w: TrainWork, r: GpuRates, s: StepTimes): number {
+  if (w.offloadBytes === 0) return 0;
+  const c = w.offloadParamPassBytes / r.host;
+  const first = c / w.layers;
+  const act = w.offloadActBytes / r.host;
+  const grad = w.offloadGradBytes / r.host;
+  const fwd = (c > 0 ? first : 0) + Math.max(0, Math.max(c, act) - s.fwd);
+  const bwd = (c > 0 ? first : 0) + Math.max(0, Math.max(c + act, grad) - s.bwd);
+  const rec = w.offloadPasses > 2 ? first + Math.max(0, c - s.rec) : 0;
+  return fwd + bwd + rec;
 }
 
 /** The seconds of each phase of the step (shares of `total` that the text and JSON show). */
@@ -210,9 +231,9 @@ function boundOfStep(w: TrainWork, s: StepTimes, total: number): Bound {
   const hostT =
     s.hostOpt +
     m * s.offExposed +
-    m * Math.max(0, w.fwdOps * s.hostPerOp - s.fwdGpu) * (loopF > 0 ? 0 : 1) +
+    m * Math.max(0, (w.fwdOps + w.adapterFwdOps) * s.hostPerOp - s.fwdGpu) * (loopF > 0 ? 0 : 1) +
     m * loopF * (1 + (w.recomputeAttnOnly ? 0 : w.recompute)) +
-    m * Math.max(0, 2 * w.fwdOps * s.hostPerOp + 2 * loopF - s.bwdGpu) +
+    m * Math.max(0, (2 * w.fwdOps + w.adapterBwdOps) * s.hostPerOp + 2 * loopF - s.bwdGpu) +
     m * w.dequantSeconds;
   const commT = m * (s.exposedMicro + s.tpT) + s.bubble + s.exposedStep + s.zeroGather;
   const memT = total - computeT - hostT - commT - STEP_OVERHEAD_SECONDS;

@@ -181,7 +181,15 @@ export interface TrainWork {
   gradReducePerMicro: boolean;
   gatherBytes: number; // per micro-batch per GPU on the wire (ZeRO-3)
   paramGatherAfterStep: number; // ZeRO-1/2 all-gather of updated params, per step
-  offloadBytes: number; // PCIe per micro-batch (parameter offload, activation offload)
+  offloadBytes: number; // PCIe per micro-batch, both directions (parameter, gradient and activation offload)
+  /** Offloaded parameters copied host->device per pass (forward, backward, recompute), per micro-batch. */
+  offloadParamPassBytes: number;
+  /** Passes that fetch the offloaded parameters per micro-batch (2, or 3 with full recompute); 0 without. */
+  offloadPasses: number;
+  /** Offloaded gradients copied device->host per micro-batch (overlapping backward). */
+  offloadGradBytes: number;
+  /** Activation offload: checkpoints out in forward (device->host) and back in backward, each way. */
+  offloadActBytes: number;
   tpBytes: number; // per micro-batch per GPU
   tpCalls: number;
   modelFlopsPerToken: number;
@@ -205,6 +213,11 @@ export interface TrainWork {
   deltaFwdBytes: number;
   deltaBwdFlops: number;
   deltaBwdBytes: number;
+  /** The engine's LoRA path beside the adapted dense linears (loraPath): bytes and kernels per micro-batch. */
+  adapterFwdBytes: number;
+  adapterBwdBytes: number;
+  adapterFwdOps: number;
+  adapterBwdOps: number;
 }
 
 /** Work of one training step (GPU-independent); `t` supplies grad-accum and the quant format. */
@@ -358,11 +371,8 @@ function commWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, trainable: n
   const gathersPerMicro = 2 + recompute;
   // DDP all-reduce moves 2(n-1)/n of the buffer; reduce-scatter (ZeRO-2/3) (n-1)/n (ZeRO §7).
   const gradBuf = (trainable / shard) * gradDtype;
-  // Parameter offload: each rank copies its shard host->device for forward and backward (and grads back).
-  let offloadBytes = 0;
-  if (o.offload === 'optimizer+params') offloadBytes += (2 * (m.total / shard) * storeBytes) / dp;
-  // Activation offload: checkpoints (one hidden state per layer per token) go out and come back.
-  if (o.checkpointing === 'offload') offloadBytes += 2 * tokens * layersHere * m.hidden * 2;
+  const off = offloadWork(m, o, w, trainable);
+  const offloadBytes = off.passes * off.paramPassBytes + off.gradBytes + 2 * off.actBytes;
   // Megatron TP: 2 all-reduces per layer forward, 2 backward, 2 more when recomputing, of tokens x hidden.
   const tpCalls = tp > 1 ? (4 + 2 * recompute) * layersHere : 0;
   return {
@@ -373,10 +383,54 @@ function commWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, trainable: n
     paramGatherAfterStep:
       dp > 1 && (zero === 1 || zero === 2) ? (trainable / shard) * 2 * wire(dp) : 0,
     offloadBytes,
+    offloadParamPassBytes: off.paramPassBytes,
+    offloadPasses: off.passes,
+    offloadGradBytes: off.gradBytes,
+    offloadActBytes: off.actBytes,
     tpCalls,
     tpBytes: tp > 1 ? tpCalls * tokens * m.hidden * 2 * 2 * wire(tp) : 0,
   };
 }
+
+/**
+ * Host<->device copies of CPU offload, per micro-batch per rank (train-step.ts times them against compute):
+ * - Parameter offload (FSDP CPUOffload(offload_params=True), ZeRO-3 offload_param): each pass that runs a
+ *   unit (forward, backward, and the recompute of full checkpointing, as the gathers in commWork) copies its
+ *   shard to the device in the dtype it is stored in on the host: FSDP's pre-unshard runs
+ *   `flat_param._local_shard.to(self.device)` and only then casts into the low-precision shard
+ *   (FlatParamHandle._use_low_precision_shard, pytorch/pytorch torch/distributed/fsdp/_flat_param.py at
+ *   01caf79e047fd15e1f75ba3825f789130efa476a), so an fp32 master copy crosses PCIe as fp32. Quantized linears
+ *   travel packed; embeddings, output layer and norms at their own dtype (16-bit, or fp32 where the engine
+ *   upcasts the non-quantized parameters of a k-bit model: kbitUpcastsToFp32).
+ * - Gradients of the trainable parameters go back each backward into a pinned host buffer of the shard's
+ *   dtype (`flat_param._cpu_grad = torch.zeros_like(flat_param._local_shard).pin_memory()`, same file,
+ *   init_flat_param_attributes; the optimizer steps on the host).
+ * - Optimizer-only offload (ZeRO-Offload): 16-bit gradients go to the host each backward (arXiv:2101.06840
+ *   §4.1); the updated 16-bit parameters come back during the host step, which the host step outlasts (28 B per
+ *   parameter through host memory against 2 B over the link: HOST_ADAM_BYTES_PER_S): not timed apart.
+ * - Activation offload: one hidden state per layer per token out in forward, back in backward.
+ * FSDP pins the host shard ("Pin the memory for faster H2D transfer", same function) and the DeepSpeed configs
+ * vramplan writes set pin_memory: true (engines/hf/deepspeed.ts): copies run at the pinned rate.
+ */
+function offloadWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, trainable: number) {
+  const fw = FRAMEWORKS[o.framework];
+  const quantized = !['fp32', 'bf16', 'fp16'].includes(o.weights);
+  const otherBytes = quantized ? (fw.kbitUpcastsToFp32 ? 4 : 2) : FLOAT_BYTES_OF(o.weights);
+  const stored = m.linearTotal * weightBytes(o.weights) + (m.total - m.linearTotal) * otherBytes;
+  const gradBytes =
+    (w.lora ? (fw.fp32Adapters ? 4 : 2) : o.weights === 'fp32' ? 4 : 2) * (trainable / w.shard);
+  const params = o.offload === 'optimizer+params';
+  const optimizerOnly = o.offload === 'optimizer';
+  const shardOpt = o.zero >= 1 ? w.dp : 1;
+  return {
+    passes: params ? 2 + w.recompute : 0,
+    paramPassBytes: params ? stored / w.shard / w.dp : 0,
+    gradBytes: params ? gradBytes / w.dp : optimizerOnly ? gradBytes / shardOpt : 0,
+    actBytes: o.checkpointing === 'offload' ? w.tokens * w.layersHere * m.hidden * 2 : 0,
+  };
+}
+/** Bytes of a 16/32-bit storage dtype. */
+const FLOAT_BYTES_OF = (d: EstimateOptions['weights']): number => (d === 'fp32' ? 4 : 2);
 
 export function trainWork(
   m: ModelFacts,
@@ -398,6 +452,7 @@ export function trainWork(
   const qw = quantWork(m, o, t, w);
   const nw = commWork(m, o, w, trainable);
   const ew = expertWork(m, o, w, dispatch, paramWrapper);
+  const aw = adapterPathWork(m, o, w);
   // Written out field by field, not spread: the planner makes one per row, and spreads built each of the
   // first few hundred with a different V8 hidden class (deoptimizing the step-time functions that read them).
   return {
@@ -430,6 +485,10 @@ export function trainWork(
     gradReducePerMicro: nw.gradReducePerMicro,
     paramGatherAfterStep: nw.paramGatherAfterStep,
     offloadBytes: nw.offloadBytes,
+    offloadParamPassBytes: nw.offloadParamPassBytes,
+    offloadPasses: nw.offloadPasses,
+    offloadGradBytes: nw.offloadGradBytes,
+    offloadActBytes: nw.offloadActBytes,
     tpCalls: nw.tpCalls,
     tpBytes: nw.tpBytes,
     // LoRA/QLoRA need no frozen-weight gradients: 4 FLOPs per frozen weight per token (forward +
@@ -451,6 +510,66 @@ export function trainWork(
     deltaFwdBytes: ew.delta.fwdBytes,
     deltaBwdFlops: ew.delta.bwdFlops,
     deltaBwdBytes: ew.delta.bwdBytes,
+    adapterFwdBytes: aw.fwdBytes,
+    adapterBwdBytes: aw.bwdBytes,
+    adapterFwdOps: aw.fwdOps,
+    adapterBwdOps: aw.bwdOps,
+  };
+}
+
+const NO_ADAPTER_PATH = { fwdBytes: 0, bwdBytes: 0, fwdOps: 0, bwdOps: 0 };
+
+/**
+ * The engine's LoRA path beside each adapted dense linear of this rank's layers (its profile's loraPath): the
+ * passes over the linear's input (d_in) and output (d_out) activations and the kernels, in forward and backward.
+ * Column-parallel projections (q, k, v, gate, up) keep their whole input and a 1/tp share of their output,
+ * row-parallel ones (o, down) the reverse. Routed experts' adapters are timed in expertWork.
+ */
+function adapterPathWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout) {
+  const path = FRAMEWORKS[o.framework].loraPath;
+  if (!w.lora || !path) return NO_ADAPTER_PATH;
+  const h = m.hidden;
+  const tp = w.tp;
+  const quantized = o.method === 'qlora' || !['bf16', 'fp16', 'fp32'].includes(o.weights);
+  // fp32 adapters (the memory profile's fp32Adapters, at every ZeRO stage as memory counts them) take the cast.
+  // FSDP mixed precision gathers parameters in param_dtype, adapters included, which would skip it: not modelled.
+  const cast = !quantized && o.compute !== 'fp32' && FRAMEWORKS[o.framework].fp32Adapters;
+  const drop = FRAMEWORKS[o.framework].loraDropout ? path.dropoutIn : 0;
+  const fused = o.compile ? path.compiledSavesOut : 0;
+  const fwdIn = path.fwdIn + (cast ? path.fp32CastIn : 0) + drop;
+  const fwdOut = path.fwdOut + (quantized ? path.quantFwdOut : 0) - fused;
+  const bwdIn = path.bwdIn + (cast ? path.fp32CastIn : 0) + drop;
+  let fwd = 0;
+  let bwd = 0;
+  let linears = 0;
+  const add = (dIn: number, dOut: number) => {
+    fwd += fwdIn * dIn + fwdOut * dOut;
+    bwd += bwdIn * dIn + path.bwdOut * dOut;
+    linears += 1;
+  };
+  const mlp = m.experts <= 1;
+  for (const t of o.loraTargets) {
+    if (t === 'q') add(h, m.attnWidth / tp);
+    else if (t === 'k' || t === 'v') add(h, m.kvWidth / tp);
+    else if (t === 'o') add(m.attnWidth / tp, h);
+    else if (mlp && (t === 'up' || (t === 'gate' && m.gated))) add(h, m.ffn / tp);
+    else if (mlp && t === 'down') add(m.ffn / tp, h);
+  }
+  const elem = o.compute === 'fp32' ? 4 : 2;
+  const perLayer = w.tokens * elem * w.layersHere;
+  return {
+    fwdBytes: fwd * perLayer,
+    bwdBytes: bwd * perLayer,
+    fwdOps:
+      linears *
+      w.layersHere *
+      (path.fwdOps +
+        (quantized ? path.quantFwdOps : 0) +
+        (cast ? path.fp32CastOps : 0) +
+        (drop > 0 ? 1 : 0) -
+        (o.compile ? path.compiledSavesOps : 0)),
+    bwdOps:
+      linears * w.layersHere * (path.bwdOps + (cast ? path.fp32CastOps : 0) + (drop > 0 ? 1 : 0)),
   };
 }
 

@@ -1,4 +1,5 @@
 /** What the hf engines really allocate: the Hugging Face stack and DeepSpeed's memory profile (core/memory reads it). */
+import { PEFT_LORA_PATH } from './lora-path.js';
 import {
   UPCAST_LOSS,
   TORCH_CONTEXT_MIB,
@@ -55,6 +56,8 @@ export const HF_MEMORY: FrameworkProfile = {
   moeDense: LLAMA4_TEXT_MOE,
   // PEFT 0.20 adapts those parameters with target_parameters only: lora.ParamWrapper (tuners/lora/layer.py @a5526d27).
   expertAdapters: 'param-wrapper',
+  // PEFT's adapter matmuls run beside each adapted linear (lora-path.ts).
+  loraPath: PEFT_LORA_PATH,
   expertParallel: false, // Trainer/Accelerate shard data (DDP/FSDP), never experts
   source:
     'https://github.com/huggingface/transformers/blob/main/src/transformers/models/llama/modeling_llama.py',
@@ -96,6 +99,7 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   moeDispatch: 'grouped',
   moeDense: LLAMA4_TEXT_MOE,
   expertAdapters: 'param-wrapper',
+  loraPath: PEFT_LORA_PATH, // as HF_MEMORY: PEFT's adapters
   expertParallel: false, // DeepSpeed-MoE's expert parallelism covers its own deepspeed.moe layers, not HF's
   source: 'https://deepspeed.readthedocs.io/en/latest/memory.html',
 };

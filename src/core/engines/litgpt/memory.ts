@@ -1,4 +1,5 @@
 /** What the litgpt engine really allocates: litgpt's memory profile (core/memory reads it). */
+import { LITGPT_LORA_PATH } from './lora-path.js';
 import {
   UPCAST_LOSS,
   TORCH_CONTEXT_MIB,
@@ -47,6 +48,8 @@ export const LITGPT_MEMORY: FrameworkProfile = {
   fusedKernels: false,
   // litgpt/model.py LLaMAMoE.forward: `for mask, expert in zip(masks, self.experts)` with torch.where per expert.
   moeDispatch: 'loop',
+  // The adapters run beside each adapted linear, unfused (lora-path.ts).
+  loraPath: LITGPT_LORA_PATH,
   expertParallel: false,
   source: 'https://github.com/Lightning-AI/litgpt',
 };

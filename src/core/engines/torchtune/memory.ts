@@ -1,4 +1,5 @@
 /** What the torchtune engine really allocates: torchtune's memory profile (core/memory reads it). */
+import { TORCHTUNE_LORA_PATH } from './lora-path.js';
 import {
   UPCAST_LOSS,
   TORCH_CONTEXT_MIB,
@@ -42,6 +43,8 @@ export const TORCHTUNE_MEMORY: FrameworkProfile = {
   // torchtune/modules/moe/experts.py GroupedExperts / LoRAGroupedExperts: torch.split by expert, then
   // `for expert_idx, x_expert in enumerate(x)` with per-expert matmuls (@1a15a23, the 0.6 line).
   moeDispatch: 'loop',
+  // The adapters run beside each adapted linear, unfused (lora-path.ts).
+  loraPath: TORCHTUNE_LORA_PATH,
   expertParallel: false,
   source: 'https://pytorch.org/torchtune/stable/tutorials/memory_optimizations.html',
 };

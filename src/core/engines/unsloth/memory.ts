@@ -1,4 +1,5 @@
 /** What the unsloth engine really allocates: unsloth's memory profile (core/memory reads it). */
+import { UNSLOTH_LORA_PATH } from './lora-path.js';
 import { TORCH_CONTEXT_MIB, type FrameworkProfile } from '../../memory/framework-profile.js';
 import { GiB } from '../../units.js';
 
@@ -50,6 +51,8 @@ export const UNSLOTH_MEMORY: FrameworkProfile = {
   // unsloth_zoo moe_utils select_moe_backend: "grouped_mm" (torch._grouped_mm) by default, else unsloth's Triton
   // grouped GEMM (unsloth/kernels/moe/grouped_gemm, @015bdef); LoRA on experts as separate grouped matmuls.
   moeDispatch: 'grouped',
+  // Unsloth's fused LoRA matmuls (lora-path.ts).
+  loraPath: UNSLOTH_LORA_PATH,
   expertParallel: false, // open-source Unsloth runs one process (profile maxDp 1)
   source: 'https://github.com/unslothai/unsloth',
   // models/llama.py from_pretrained(fast_inference=True): load_vllm, then convert_vllm_to_huggingface builds the

@@ -1,0 +1,31 @@
+/**
+ * Unsloth's fused LoRA path (time: passes over the activations and kernel launches; memory/framework-profile.ts
+ * LoraPathCost). Read in unslothai/unsloth at 015bdef0d94a241bcd94eec7a405b1700632180d:
+ * unsloth/kernels/utils.py matmul_lora and unsloth/kernels/fast_lora.py LoRA_W / LoRA_MLP / LoRA_QKV.
+ */
+import type { LoraPathCost } from '../../memory/framework-profile.js';
+
+export const UNSLOTH_LORA_PATH: LoraPathCost = {
+  // matmul_lora: `XA = torch_matmul(X, A)` reads X (1 input pass), `out.addmm_(XA, B, alpha = s)` adds the
+  // scaled product into the frozen GEMM's output in place (read and write: 2 output passes): 2 kernels.
+  fwdIn: 1,
+  fwdOut: 2,
+  fwdOps: 2,
+  // LoRA_W.backward: d_A.addmm_(X.t(), dY @ B.t()) reads dY and X; d_B.addmm_(A.t() @ X.t(), dY) reads X and
+  // dY; dX.addmm_(dY @ B.t(), A.t()) reads dY again and reads and writes dX: 3 output and 4 input passes in
+  // 6 kernels (LoRA_MLP and LoRA_QKV repeat the pattern per projection).
+  bwdIn: 4,
+  bwdOut: 3,
+  bwdOps: 6,
+  // fast_dequantize feeds the GEMM directly: no clone of the output.
+  quantFwdOut: 0,
+  quantFwdOps: 0,
+  // A and B are cast to X's dtype (`A.to(dtype)`, adapter-sized): the activations are never cast.
+  fp32CastIn: 0,
+  fp32CastOps: 0,
+  // lora_dropout = 0 is the optimized path (get_peft_model); dropout is not timed.
+  dropoutIn: 0,
+  // Already fused.
+  compiledSavesOut: 0,
+  compiledSavesOps: 0,
+};
