@@ -1,5 +1,6 @@
 /** Body of `validate --throughput`: time every scorable published speed and summarize the errors. */
 import { estimateTime, staticBatchSeconds } from '../core/time/index.js';
+import { promptTokensOf } from '../schema/estimate.js';
 import {
   sourceName,
   throughputKind,
@@ -42,12 +43,17 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.f16_matvec !== undefined) time.f16MatVec = c.f16_matvec;
     const gpu = findGpu(String(flags.gpu));
     const t = estimateTime(caseArch(c), options, gpu, time);
+    // A serving run at a steady concurrency of --batch: each slot serves requests one after another, a request
+    // taking its time to first token and a time per output token for each further token.
+    const out = Math.max(1, options.seq - promptTokensOf(options));
     const est =
       c.metric === 'batch_latency_s'
         ? staticBatchSeconds(caseArch(c), options, gpu, time)
-        : c.kind === 'decode'
-          ? (t.decodeTokensPerSecond ?? 0)
-          : t.tokensPerSecondPerGpu;
+        : c.metric === 'output_tokens_per_s'
+          ? (options.batch * out) / ((t.ttftSeconds ?? 0) + (out - 1) * (t.tpotSeconds ?? 0))
+          : c.kind === 'decode'
+            ? (t.decodeTokensPerSecond ?? 0)
+            : t.tokensPerSecondPerGpu;
     const engine = engineOf(options);
     rows.push({
       id: c.id,

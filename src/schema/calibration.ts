@@ -33,9 +33,16 @@ export const throughputCaseSchema = z.looseObject({
   /**
    * decode_tokens_per_s: one decode step's tokens per second; batch_latency_s: seconds for a static batch of
    * --batch prompts of --prompt-tokens to generate --seq minus that many tokens each (vLLM benchmark_latency,
-   * SGLang bench_one_batch): one prefill, then the remaining decode steps.
+   * SGLang bench_one_batch): one prefill, then the remaining decode steps; output_tokens_per_s: a serving
+   * benchmark's output tokens over its wall time with --batch requests in flight at once (vllm bench serve /
+   * sglang.bench_serving with max concurrency), each of --prompt-tokens in and --seq minus that many out.
    */
-  metric: z.enum(['train_tokens_per_s_per_gpu', 'decode_tokens_per_s', 'batch_latency_s']),
+  metric: z.enum([
+    'train_tokens_per_s_per_gpu',
+    'decode_tokens_per_s',
+    'batch_latency_s',
+    'output_tokens_per_s',
+  ]),
   measured_value: z.number().positive(),
   scorable: z.boolean().optional(),
   notes: z.string().optional(),
