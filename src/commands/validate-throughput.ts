@@ -37,6 +37,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     const time = timeOptionsFromFlags(flags, options);
     // A row measured on an engine version whose scheduler ran in series with the GPU (the case says so).
     if (c.scheduler === 'serial') time.serialScheduler = true;
+    // A row measured on vLLM's V0 engine (the case says so).
+    if (c.scheduler === 'v0') time.v0Scheduler = true;
     // A row timed around llama_decode alone (llama-bench): no server loop or sampling (the case says so).
     if (c.harness === 'llama-bench') time.decodeOnly = true;
     // A llama.cpp build whose F16 mat-vec was dmmv (before PR #10318; the case says so).

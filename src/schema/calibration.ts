@@ -52,8 +52,11 @@ export const throughputCaseSchema = z.looseObject({
   in_sample_why: z.string().min(1).optional(),
   /** The rig's links as the source describes them (e.g. "PCIe, no NVLink"). */
   interconnect: z.string().nullable().optional(),
-  /** The serving engine's scheduler in the measured version: 'serial' sets TimeOptions.serialScheduler. */
-  scheduler: z.enum(['serial', 'overlapped']).optional(),
+  /**
+   * The serving engine's scheduler in the measured version: 'serial' sets TimeOptions.serialScheduler, 'v0'
+   * (vLLM's V0 engine) TimeOptions.v0Scheduler.
+   */
+  scheduler: z.enum(['serial', 'overlapped', 'v0']).optional(),
   /**
    * What the source timed: 'llama-bench' = llama_decode alone (llama-bench, or llama.cpp main's "eval time"), no
    * server loop and no sampling in the timed part; sets TimeOptions.decodeOnly.

@@ -127,6 +127,13 @@ export interface FrameworkProfile {
    */
   serialStepHostSeconds?: number;
   /**
+   * vLLM's V0 engine (the default before v0.8): host work per decode step the GPU waited for (scheduling, input
+   * preparation, the sampled tokens' output processing), and its growth per running sequence, seconds
+   * (TimeOptions.v0Scheduler).
+   */
+  v0StepHostSeconds?: number;
+  v0SeqHostSeconds?: number;
+  /**
    * Latency of one small tensor-parallel all-reduce over NVLink with the engine's own kernel (vLLM's and
    * SGLang's custom all-reduce), seconds. Absent: NCCL's latency (time/index.ts ALLREDUCE_LATENCY_NVLINK).
    */

@@ -65,9 +65,13 @@ const KERNELS: Record<QuantFormat, KernelFamily> = {
     },
   },
   // CUTLASS W8A8 FP8/INT8 (and FP4 on Blackwell) GEMMs read the low-precision weight once per step like a
-  // 16-bit GEMM (assumed 0.9 like Marlin); compute-bound batches run at the FP8 rate (time/index.ts decode).
+  // 16-bit GEMM; compute-bound batches run at the FP8 rate (time/index.ts decode). At batch 1 on H100 vLLM's
+  // benchmark (Llama-3.1-8B qkv, N=6144 K=4096) runs torch bf16 at 2.51 TFLOP/s and FP8 channel-weight /
+  // per-token-activation with its quantization at 4.06: 1.62x for half the bytes, 0.81 of the bf16 read rate
+  // (benchmarks/kernels/bench_fp8_gemm.py output in https://github.com/vllm-project/vllm/pull/17126). FP4 assumed 0.9.
   cutlass: {
-    eff8: 0.9,
+    eff8: 0.81, // FP8 W8A8 at batch 1, vllm PR #17126
+
     eff4: 0.9,
     crossover: Infinity,
     src: 'https://docs.vllm.ai/en/latest/features/quantization/fp8.html',
@@ -362,6 +366,7 @@ export function decodeStep(
     tr.host / HOST_DECODE_BYTES_PER_S +
     loop * (fw.stepHostSeconds ?? 0) +
     (t.serialScheduler ? (fw.serialStepHostSeconds ?? 0) : 0) +
+    (t.v0Scheduler ? (fw.v0StepHostSeconds ?? 0) + (fw.v0SeqHostSeconds ?? 0) * B : 0) +
     loop * (fw.seqHostSeconds ?? 0) * B;
   const step = Math.max(core, host.dispatch) + host.gaps + host.fixed + tpT + hostT;
   const overhead = step - core - tpT; // the host's share the GPU's work does not hide

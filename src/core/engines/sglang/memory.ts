@@ -29,6 +29,9 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // Before v0.4 that work ran in series with the GPU: 1.1 ms a step, worked out from calibration row
   // sglang-1008-l3-8b-bs1 (in sample; listed in calibration/assumed.json).
   serialStepHostSeconds: 1.1e-3, // SGLang serial scheduler
+  // vLLM's V0 engine costs are vLLM's own.
+  v0StepHostSeconds: undefined,
+  v0SeqHostSeconds: undefined,
   moeDispatch: 'grouped',
   // Its Triton MoE runs the same chain as vLLM's: router GEMM, top-k, moe_align_block_size, two fused_moe GEMMs
   // with the activation between, moe_sum_reduce (python/sglang/srt/layers/moe/fused_moe_triton/fused_moe.py,

@@ -37,6 +37,14 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // engine core applied the sampled tokens, scheduled and prepared inputs while the GPU waited: 0.8 ms a step,
   // worked out from calibration row vllm-rtn-8b-bf16-b1 (in sample; listed in calibration/assumed.json).
   serialStepHostSeconds: 8e-4, // vLLM serial scheduler
+  // The V0 engine (before V1 became the default in v0.8) did more per step in series with the GPU: ~4 ms of GPU
+  // bubble per decode step in the multi-step scheduling RFC's trace (Llama-3-8B, H100;
+  // https://github.com/vllm-project/vllm/issues/6854 "Each highlighted redbox is about 4ms of GPU bubble"), and
+  // sampling + input preparation + output processing + scheduling "can be 20ms" at batch 200 (performance
+  // roadmap RFC https://github.com/vllm-project/vllm/issues/6801, comment by mpjlu 2024-08-08): 4 ms a step
+  // and (20 - 4) / 200 = 0.08 ms per running sequence.
+  v0StepHostSeconds: 4e-3, // vLLM V0 engine, per step
+  v0SeqHostSeconds: 8e-5, // vLLM V0 engine, per running sequence (vllm-project/vllm issue #6801)
   // vLLM serves 4-bit GPTQ/AWQ checkpoints with Marlin kernels (https://docs.vllm.ai/en/latest/features/quantization/); CUDA graphs on by default.
   quantFormat: 'gptq',
   int4QuantFormat: 'marlin',
