@@ -143,6 +143,11 @@ export interface FrameworkProfile {
    * expert, the weighted sum of the experts' outputs); each costs a graph kernel's gap. Absent: 0.
    */
   moeRoutingKernels?: number;
+  /**
+   * Time: an MoE layer's fused-expert call at batch 1 beyond its weight bytes and kernel gaps, by GPU generation
+   * (time/moe-call.ts), seconds. Absent: 0.
+   */
+  moeCallSeconds?: { ampere: number; hopper: number; blackwell: number };
   source: string;
   /**
    * GRPO with vLLM colocated: the trainer's model and vLLM share one copy of the weights (Unsloth's

@@ -5,6 +5,7 @@ import { decodeCacheBytes, kvElementBytes } from '../memory/kv-layout.js';
 import { FLOAT_BYTES } from '../model/dtypes.js';
 import { shapeFactor } from './shape.js';
 import { dmmvTailSeconds, type MatVec } from './matvec-tail.js';
+import { moeCallLatency, moeCallSeconds } from './moe-call.js';
 import type { Gpu } from '../../schema/gpu.js';
 import { meanContextOf, promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
 import { QUANT_FORMATS_FOR, type QuantFormat, type TimeOptions } from '../../schema/time.js';
@@ -221,6 +222,8 @@ interface Traffic {
   linearRead: number;
   wb: number;
   q: QuantFormat | null;
+  /** Routed-expert bytes a step reads on one GPU, at the kernel's efficiency (0 for a dense model). */
+  expertGpu: number;
 }
 
 /** What one decode step of B sequences at context `ctx` reads, per GPU and on the host. */
@@ -269,7 +272,8 @@ function decodeTraffic(
   const h = hostShare(m, o);
   const weightGpu = (linearBytes * (1 - h.layers) + (h.head ? 0 : headBytes)) / o.tp;
   const host = linearRead * wbStored * h.layers + (h.head ? headBytes : 0) + kv * h.layers;
-  return { weightGpu, kvGpu: kv * (1 - h.layers), host, linearRead, wb: wbStored, q };
+  const expertGpu = (expertRead * (1 - h.layers) * wb) / eff / o.tp;
+  return { weightGpu, kvGpu: kv * (1 - h.layers), host, linearRead, wb: wbStored, q, expertGpu };
 }
 
 /** FLOP/s of the step's GEMMs: the W8A8 tensor-core rate where the kernel multiplies in 8 bits. */
@@ -368,7 +372,12 @@ export function decodeStep(
     (t.serialScheduler ? (fw.serialStepHostSeconds ?? 0) : 0) +
     (t.v0Scheduler ? (fw.v0StepHostSeconds ?? 0) + (fw.v0SeqHostSeconds ?? 0) * B : 0) +
     loop * (fw.seqHostSeconds ?? 0) * B;
-  const step = Math.max(core, host.dispatch) + host.gaps + host.fixed + tpT + hostT;
+  // The MoE layers' fused-expert calls at small batch, beyond their bytes and gaps (moe-call.ts).
+  const moeT =
+    m.moeLayers > 0
+      ? moeCallSeconds(moeCallLatency(fw, r.cc), m.moeLayers, tr.expertGpu / m.moeLayers / r.mem)
+      : 0;
+  const step = Math.max(core, host.dispatch) + host.gaps + moeT + host.fixed + tpT + hostT;
   const overhead = step - core - tpT; // the host's share the GPU's work does not hide
   if (!detail)
     return {
