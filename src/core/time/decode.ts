@@ -69,7 +69,8 @@ const KERNELS: Record<QuantFormat, KernelFamily> = {
   // 16-bit GEMM; compute-bound batches run at the FP8 rate (time/index.ts decode). At batch 1 on H100 vLLM's
   // benchmark (Llama-3.1-8B qkv, N=6144 K=4096) runs torch bf16 at 2.51 TFLOP/s and FP8 channel-weight /
   // per-token-activation with its quantization at 4.06: 1.62x for half the bytes, 0.81 of the bf16 read rate
-  // (benchmarks/kernels/bench_fp8_gemm.py output in https://github.com/vllm-project/vllm/pull/17126). FP4 assumed 0.9.
+  // (benchmarks/kernels/bench_fp8_gemm.py output in https://github.com/vllm-project/vllm/pull/17126). INT8 W8A8
+  // (CUTLASS int8) is taken alike; FP4 assumed 0.9.
   cutlass: {
     eff8: 0.81, // FP8 W8A8 at batch 1, vllm PR #17126
 
