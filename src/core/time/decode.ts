@@ -228,7 +228,7 @@ interface Traffic {
 }
 
 /** What one decode step of B sequences at context `ctx` reads, per GPU and on the host. */
-function decodeTraffic(
+export function decodeTraffic(
   m: ModelFacts,
   o: EstimateOptions,
   t: TimeOptions,
@@ -285,7 +285,7 @@ const gemmRate = (q: QuantFormat | null, r: GpuRates): number =>
  * Prefill of `seqs` prompts of `tokens` tokens each: compute-bound GEMMs and attention at the prompt's shape,
  * one read of the weights, and (llama.cpp) the host layers' weights copied over PCIe once per ubatch.
  */
-function prefillTime(
+export function prefillTime(
   m: ModelFacts,
   o: EstimateOptions,
   r: GpuRates,

@@ -30,6 +30,8 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   moeDispatch: 'grouped',
   // vLLM's fused_moe call latency is its Triton kernel's; llama.cpp's MUL_MAT_ID is another kernel.
   moeCallSeconds: undefined,
+  // llama-server's slots are not timed as a burst.
+  prefillChunkTokens: undefined,
   expertParallel: false,
   source:
     'https://github.com/ggml-org/llama.cpp/blob/25d5b0c53f9a146f3d7a99a18610d9d623b5041e/tools/server/README.md',
