@@ -32,6 +32,9 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   moeCallSeconds: undefined,
   // llama-server's slots are not timed as a burst.
   prefillChunkTokens: undefined,
+  // vLLM's V0 engine costs are vLLM's own.
+  v0StepHostSeconds: undefined,
+  v0SeqHostSeconds: undefined,
   expertParallel: false,
   source:
     'https://github.com/ggml-org/llama.cpp/blob/25d5b0c53f9a146f3d7a99a18610d9d623b5041e/tools/server/README.md',
