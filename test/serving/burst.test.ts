@@ -1,5 +1,6 @@
 // A burst of requests sent at once (time/burst.ts): prefills queue in chunks of the engine's batched-token budget,
 // then the batch decodes; the steady-state TTFT/TPOT stay as they were.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
@@ -60,5 +61,26 @@ describe('a burst of requests sent at once', () => {
         .burst,
     ).toBeUndefined();
     expect(time({ ...base, framework: 'sglang' }).burst!.chunkTokens).toBe(8192);
+  });
+});
+
+describe('burst properties', () => {
+  it('the last first token never comes earlier with more requests; the mean never after the last', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 300 }),
+        fc.integer({ min: 16, max: 12000 }),
+        fc.integer({ min: 1, max: 512 }),
+        (n, prompt, out) => {
+          const flags = { seq: prompt + out, 'prompt-tokens': prompt };
+          const a = time({ ...flags, batch: n }).burst!;
+          const b = time({ ...flags, batch: n + 1 }).burst!;
+          expect(a.prefillSteps).toBe(Math.ceil((n * prompt) / Math.max(prompt, 8192)));
+          expect(a.ttftMeanSeconds).toBeLessThanOrEqual(a.ttftMaxSeconds * (1 + 1e-9));
+          expect(b.ttftMaxSeconds).toBeGreaterThanOrEqual(a.ttftMaxSeconds * (1 - 1e-9));
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 });
