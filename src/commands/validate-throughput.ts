@@ -2,7 +2,7 @@
 import { estimateTime, staticBatchSeconds } from '../core/time/index.js';
 import { estimateObjectiveTime } from '../core/time/objective.js';
 import { paramCounts } from '../core/model/params.js';
-import { isPreferenceOrRl } from '../schema/estimate.js';
+import { isPreferenceOrRl, promptTokensOf } from '../schema/estimate.js';
 import {
   sourceName,
   throughputKind,
@@ -39,6 +39,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     const time = timeOptionsFromFlags(flags, options);
     // A row measured on an engine version whose scheduler ran in series with the GPU (the case says so).
     if (c.scheduler === 'serial') time.serialScheduler = true;
+    // A row measured on vLLM's V0 engine (the case says so).
+    if (c.scheduler === 'v0') time.v0Scheduler = true;
     // A row timed around llama_decode alone (llama-bench): no server loop or sampling (the case says so).
     if (c.harness === 'llama-bench') time.decodeOnly = true;
     // A llama.cpp build whose F16 mat-vec was dmmv (before PR #10318; the case says so).
@@ -51,14 +53,19 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
       : estimateTime(arch, options, gpu, time);
     // A latency (a static batch, or an RL step) is scored as the speed it implies.
     const seconds = c.metric === 'batch_latency_s' || c.metric === 'step_seconds';
+    // A serving run at a steady concurrency of --batch: each slot serves requests one after another, a request
+    // taking its time to first token and a time per output token for each further token.
+    const out = Math.max(1, options.seq - promptTokensOf(options));
     const est =
       c.metric === 'batch_latency_s'
         ? staticBatchSeconds(arch, options, gpu, time)
         : c.metric === 'step_seconds'
           ? t.stepSeconds
-          : c.kind === 'decode'
-            ? (t.decodeTokensPerSecond ?? 0)
-            : t.tokensPerSecondPerGpu;
+          : c.metric === 'output_tokens_per_s'
+            ? (options.batch * out) / ((t.ttftSeconds ?? 0) + (out - 1) * (t.tpotSeconds ?? 0))
+            : c.kind === 'decode'
+              ? (t.decodeTokensPerSecond ?? 0)
+              : t.tokensPerSecondPerGpu;
     const engine = engineOf(options);
     rows.push({
       id: c.id,

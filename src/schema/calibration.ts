@@ -35,13 +35,17 @@ export const throughputCaseSchema = z.looseObject({
    * decode_tokens_per_s: one decode step's tokens per second; batch_latency_s: seconds for a static batch of
    * --batch prompts of --prompt-tokens to generate --seq minus that many tokens each (vLLM benchmark_latency,
    * SGLang bench_one_batch): one prefill, then the remaining decode steps; step_seconds: seconds per optimizer
-   * step of an RL objective (rollout, reference, policy training and weight sync), as a trainer's progress bar logs it.
+   * step of an RL objective (rollout, reference, policy training and weight sync), as a trainer's progress bar logs
+   * it; output_tokens_per_s: a serving benchmark's output tokens over its wall time with --batch requests in flight
+   * at once (vllm bench serve / sglang.bench_serving with max concurrency), each of --prompt-tokens in and --seq
+   * minus that many out.
    */
   metric: z.enum([
     'train_tokens_per_s_per_gpu',
     'decode_tokens_per_s',
     'batch_latency_s',
     'step_seconds',
+    'output_tokens_per_s',
   ]),
   measured_value: z.number().positive(),
   scorable: z.boolean().optional(),
@@ -52,8 +56,11 @@ export const throughputCaseSchema = z.looseObject({
   in_sample_why: z.string().min(1).optional(),
   /** The rig's links as the source describes them (e.g. "PCIe, no NVLink"). */
   interconnect: z.string().nullable().optional(),
-  /** The serving engine's scheduler in the measured version: 'serial' sets TimeOptions.serialScheduler. */
-  scheduler: z.enum(['serial', 'overlapped']).optional(),
+  /**
+   * The serving engine's scheduler in the measured version: 'serial' sets TimeOptions.serialScheduler, 'v0'
+   * (vLLM's V0 engine) TimeOptions.v0Scheduler.
+   */
+  scheduler: z.enum(['serial', 'overlapped', 'v0']).optional(),
   /**
    * What the source timed: 'llama-bench' = llama_decode alone (llama-bench, or llama.cpp main's "eval time"), no
    * server loop and no sampling in the timed part; sets TimeOptions.decodeOnly.

@@ -42,6 +42,12 @@ export interface TimeOptions {
    */
   serialScheduler?: boolean;
   /**
+   * The serving engine ran its pre-V1 loop (vLLM's V0 engine, the default before v0.8): each decode step adds the
+   * engine's v0StepHostSeconds plus v0SeqHostSeconds per sequence instead of serialStepHostSeconds. No flag sets it;
+   * `validate --throughput` does for published rows measured on such versions (their `scheduler`: 'v0').
+   */
+  v0Scheduler?: boolean;
+  /**
    * The timing covers the engine's forward pass only (llama-bench's test_gen: llama_decode, synchronize, a random
    * next token): the engine's per-step server loop and per-sequence sampling are not in it. No flag sets it;
    * `validate --throughput` does for published rows timed that way (their `harness`).

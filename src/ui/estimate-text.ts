@@ -116,9 +116,16 @@ export function timeLines(t: TimeResult): string[] {
       `time${pl}: decode ${tps(t.decodeTokensPerSecond)} tokens/s per replica (${formatSeconds(t.stepSeconds)} per step), ` +
         `MFU ${(t.mfu * 100).toFixed(1)}%, bound: ${t.bound}` +
         (t.ttftSeconds !== undefined && t.tpotSeconds !== undefined
-          ? `; per request: ${formatSeconds(t.ttftSeconds)} to first token, ${formatSeconds(t.tpotSeconds)} per output token`
+          ? `; per request (steady state): ${formatSeconds(t.ttftSeconds)} to first token, ${formatSeconds(t.tpotSeconds)} per output token`
           : ''),
     );
+    const b = t.burst;
+    if (b)
+      out.push(
+        `  burst of ${b.requests} requests sent at once: ${formatSeconds(b.ttftMeanSeconds)} mean to first token ` +
+          `(the last ${formatSeconds(b.ttftMaxSeconds)}: ${b.prefillSteps} prefill steps of ${tps(b.chunkTokens)} tokens), ` +
+          `${tps(b.outputTokensPerSecond)} output tokens/s over the run`,
+      );
   } else {
     out.push(
       `time${pl}: ${formatSeconds(t.stepSeconds)} per optimizer step (grad-accum ${t.settings.gradAccum}), ` +

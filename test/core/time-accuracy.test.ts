@@ -11,9 +11,15 @@ import {
   throughputSummaries,
 } from '../../src/core/time/accuracy.js';
 import { renderThroughputText } from '../../src/ui/validate-text.js';
+import { loadThroughputCases } from '../../src/io/load-calibration.js';
 
 const rows = throughputRows('throughput.json');
-const summary = Object.fromEntries(throughputSummaries(rows).map((s) => [s.group, s]));
+// Field rows: published serving and decode measurements added after the bars below were set, scored before any
+// model change (their own bars at the end). The bars above them hold for the rows they were set on.
+const FIELD_ROW = /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-)/;
+const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
+const earlierRows = rows.filter((r) => !FIELD_ROW.test(r.id));
+const summary = Object.fromEntries(throughputSummaries(earlierRows).map((s) => [s.group, s]));
 
 // the headline figures are the out-of-sample rows (a row a constant was worked out from is in
 // sample: its in_sample_why); the bars are the figures measured when the split was made, per kind.
@@ -44,8 +50,9 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (167: 154 out of sample, 13 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(167);
+  it('scores every scorable case (193: 180 out of sample, 13 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(193);
+    expect(earlierRows.length).toBe(167);
     expect(
       rows
         .filter((r) => r.inSample)
@@ -90,7 +97,7 @@ describe('time model accuracy on the shipped throughput set', () => {
 
   it('in-sample rows are summarized apart, never in the headline', () => {
     expect(summary['in-sample:all']!.count).toBe(13);
-    expect(summary.all!.count + summary['in-sample:all']!.count).toBe(rows.length);
+    expect(summary.all!.count + summary['in-sample:all']!.count).toBe(earlierRows.length);
   });
 
   // Row by row against the published number (trust high/medium rows whose mechanism the time model has): the
@@ -113,7 +120,7 @@ describe('time model accuracy on the shipped throughput set', () => {
   it('decode and serving rows together (out of sample): median <= 10%, p90 <= 25%', () => {
     const s = summarizeThroughput(
       'decode+serving',
-      rows.filter((r) => !r.inSample && (r.kind === 'decode' || r.kind === 'serving')),
+      earlierRows.filter((r) => !r.inSample && (r.kind === 'decode' || r.kind === 'serving')),
     );
     expect(s.count).toBe(77);
     expect(s.medianAbsError).toBeLessThanOrEqual(0.1);
@@ -140,5 +147,67 @@ describe('time model accuracy on the shipped throughput set', () => {
   it('batch-latency rows: error = measured seconds / estimated seconds - 1', () => {
     for (const r of rows.filter((x) => x.id.startsWith('vllm-rtn-')))
       expect(r.error).toBeCloseTo(r.measured / r.estimated - 1, 10);
+  });
+});
+
+// Field rows (calibration/README.md "Serving field rows"): four sources new to the set, scored before any model
+// change, then after the changes they prompted, each sourced outside them (AMD's achieved HBM bandwidth, FP8 W8A8
+// at small batch, vLLM's V0 engine loop). They miss the issue's targets (median 10%, p90 25% per engine): the bars
+// are today's figures, so a change that makes them worse fails here.
+const FIELD_BARS = {
+  // OCI Llama-3.1-405B FP8 on 8x MI300X (vLLM 0.6 V0 benchmark_latency, batch 1-256: +41..+148% before,
+  // +11..+75% after), Qwen2.5-72B on 2x H100 at batch 1 (TPOT, +4%), Qwen3-30B-A3B on an A100 at batch 1
+  // (TPOT, +54..+59% before, +21..+27% after the fused-MoE call latency).
+  'kind:serving engine:vllm': { count: 23, median: 0.214, p90: 0.44 },
+  // gpt-oss-20b MXFP4 on one H100, 32 requests in flight (bench_serving output tokens/s, +34%).
+  'kind:serving engine:sglang': { count: 1, median: 0.345, p90: 0.345 },
+  // Mixtral Q5_K_M on an A100 and an H100 with a llama.cpp of December 2023 (+96%, +141%).
+  'kind:decode engine:llama.cpp': { count: 2, median: 1.185, p90: 1.406 },
+} as const;
+
+describe('time model on the serving field rows', () => {
+  it('scores the 26 scorable field rows; the seven vLLM PR #2542 rows are carried, not scored', () => {
+    expect(fieldRows.length).toBe(26);
+    const carried = loadThroughputCases('throughput.json').filter((c) =>
+      c.id.startsWith('vllm-2542-'),
+    );
+    expect(carried).toHaveLength(7);
+    for (const c of carried) {
+      expect(c.scorable).toBe(false);
+      expect(c.why_not).toMatch(/not the program the vllm profile models/);
+    }
+    expect(rows.some((r) => r.id.startsWith('vllm-2542-'))).toBe(false);
+  });
+
+  for (const [group, bar] of Object.entries(FIELD_BARS))
+    it(`${group}: ${bar.count} rows, median <= ${bar.median * 100}%, p90 <= ${bar.p90 * 100}%`, () => {
+      const [kind, engine] = group.split(' ').map((g) => g.split(':')[1]);
+      const s = summarizeThroughput(
+        group,
+        fieldRows.filter((r) => r.kind === kind && r.engine === engine),
+      );
+      expect(s.count).toBe(bar.count);
+      expect(s.medianAbsError).toBeLessThanOrEqual(bar.median);
+      expect(s.p90AbsError).toBeLessThanOrEqual(bar.p90);
+    });
+
+  // Every field row is timed too fast: the estimate misses fixed per-step and per-sequence costs, never the reverse.
+  it('the MI300X rows are too fast, and more so as the batch grows', () => {
+    const mi = fieldRows
+      .filter((r) => r.id.startsWith('oci-mi300x-'))
+      .sort((a, b) => a.measured - b.measured);
+    expect(mi).toHaveLength(9);
+    for (let i = 0; i < mi.length; i++) {
+      expect(mi[i]!.error).toBeGreaterThan(0);
+      if (i > 0) expect(mi[i]!.error).toBeGreaterThanOrEqual(mi[i - 1]!.error);
+    }
+  });
+
+  // output_tokens_per_s: batch x output tokens / (TTFT + (output - 1) x TPOT) of the estimate.
+  it('a serving run at a steady concurrency is scored from the per-request times', () => {
+    const r = fieldRows.find((x) => x.id === 'sglang-achatbot-gptoss20b-h100-c32')!;
+    expect(r.kind).toBe('serving');
+    expect(r.error).toBeCloseTo((r.estimated - r.measured) / r.measured, 10);
+    expect(r.estimated).toBeGreaterThan(0);
   });
 });

@@ -153,6 +153,12 @@ export interface FrameworkProfile {
   layerOffload?: boolean;
   /** Kernel family by weight dtype, ahead of quantFormat / int4QuantFormat (serving engines' own kernels). */
   quantFormatFor?: Partial<Record<WeightDtype, QuantFormat>>;
+  /**
+   * Serving engines that batch continuously: the prompt tokens one scheduler step prefills at most (vLLM's
+   * max_num_batched_tokens, SGLang's chunked_prefill_size). A burst of requests sent at once queues its prefills
+   * in chunks of this many tokens (time/burst.ts). Absent: no burst figure.
+   */
+  prefillChunkTokens?: number;
   /** Host work per decode step the GPU does not hide (scheduler, sampling), seconds. */
   stepHostSeconds?: number;
   /** Host work per sequence per decode step (sampling each sequence on the CPU), seconds. */
@@ -163,6 +169,13 @@ export interface FrameworkProfile {
    */
   serialStepHostSeconds?: number;
   /**
+   * vLLM's V0 engine (the default before v0.8): host work per decode step the GPU waited for (scheduling, input
+   * preparation, the sampled tokens' output processing), and its growth per running sequence, seconds
+   * (TimeOptions.v0Scheduler).
+   */
+  v0StepHostSeconds?: number;
+  v0SeqHostSeconds?: number;
+  /**
    * Latency of one small tensor-parallel all-reduce over NVLink with the engine's own kernel (vLLM's and
    * SGLang's custom all-reduce), seconds. Absent: NCCL's latency (time/index.ts ALLREDUCE_LATENCY_NVLINK).
    */
@@ -172,6 +185,11 @@ export interface FrameworkProfile {
    * expert, the weighted sum of the experts' outputs); each costs a graph kernel's gap. Absent: 0.
    */
   moeRoutingKernels?: number;
+  /**
+   * Time: an MoE layer's fused-expert call at batch 1 beyond its weight bytes and kernel gaps, by GPU generation
+   * (time/moe-call.ts), seconds. Absent: 0.
+   */
+  moeCallSeconds?: { ampere: number; hopper: number; blackwell: number };
   source: string;
   /**
    * GRPO with vLLM colocated: the trainer's model and vLLM share one copy of the weights (Unsloth's

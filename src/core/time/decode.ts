@@ -5,6 +5,7 @@ import { decodeCacheBytes, kvElementBytes } from '../memory/kv-layout.js';
 import { FLOAT_BYTES } from '../model/dtypes.js';
 import { shapeFactor } from './shape.js';
 import { dmmvTailSeconds, type MatVec } from './matvec-tail.js';
+import { moeCallLatency, moeCallSeconds } from './moe-call.js';
 import type { Gpu } from '../../schema/gpu.js';
 import { meanContextOf, promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
 import { QUANT_FORMATS_FOR, type QuantFormat, type TimeOptions } from '../../schema/time.js';
@@ -65,9 +66,14 @@ const KERNELS: Record<QuantFormat, KernelFamily> = {
     },
   },
   // CUTLASS W8A8 FP8/INT8 (and FP4 on Blackwell) GEMMs read the low-precision weight once per step like a
-  // 16-bit GEMM (assumed 0.9 like Marlin); compute-bound batches run at the FP8 rate (time/index.ts decode).
+  // 16-bit GEMM; compute-bound batches run at the FP8 rate (time/index.ts decode). At batch 1 on H100 vLLM's
+  // benchmark (Llama-3.1-8B qkv, N=6144 K=4096) runs torch bf16 at 2.51 TFLOP/s and FP8 channel-weight /
+  // per-token-activation with its quantization at 4.06: 1.62x for half the bytes, 0.81 of the bf16 read rate
+  // (benchmarks/kernels/bench_fp8_gemm.py output in https://github.com/vllm-project/vllm/pull/17126). INT8 W8A8
+  // (CUTLASS int8) is taken alike; FP4 assumed 0.9.
   cutlass: {
-    eff8: 0.9,
+    eff8: 0.81, // FP8 W8A8 at batch 1, vllm PR #17126
+
     eff4: 0.9,
     crossover: Infinity,
     src: 'https://docs.vllm.ai/en/latest/features/quantization/fp8.html',
@@ -217,10 +223,12 @@ interface Traffic {
   linearRead: number;
   wb: number;
   q: QuantFormat | null;
+  /** Routed-expert bytes a step reads on one GPU, at the kernel's efficiency (0 for a dense model). */
+  expertGpu: number;
 }
 
 /** What one decode step of B sequences at context `ctx` reads, per GPU and on the host. */
-function decodeTraffic(
+export function decodeTraffic(
   m: ModelFacts,
   o: EstimateOptions,
   t: TimeOptions,
@@ -265,7 +273,8 @@ function decodeTraffic(
   const h = hostShare(m, o);
   const weightGpu = (linearBytes * (1 - h.layers) + (h.head ? 0 : headBytes)) / o.tp;
   const host = linearRead * wbStored * h.layers + (h.head ? headBytes : 0) + kv * h.layers;
-  return { weightGpu, kvGpu: kv * (1 - h.layers), host, linearRead, wb: wbStored, q };
+  const expertGpu = (expertRead * (1 - h.layers) * wb) / eff / o.tp;
+  return { weightGpu, kvGpu: kv * (1 - h.layers), host, linearRead, wb: wbStored, q, expertGpu };
 }
 
 /** FLOP/s of the step's GEMMs: the W8A8 tensor-core rate where the kernel multiplies in 8 bits. */
@@ -276,7 +285,7 @@ const gemmRate = (q: QuantFormat | null, r: GpuRates): number =>
  * Prefill of `seqs` prompts of `tokens` tokens each: compute-bound GEMMs and attention at the prompt's shape,
  * one read of the weights, and (llama.cpp) the host layers' weights copied over PCIe once per ubatch.
  */
-function prefillTime(
+export function prefillTime(
   m: ModelFacts,
   o: EstimateOptions,
   r: GpuRates,
@@ -362,8 +371,14 @@ export function decodeStep(
     tr.host / HOST_DECODE_BYTES_PER_S +
     loop * (fw.stepHostSeconds ?? 0) +
     (t.serialScheduler ? (fw.serialStepHostSeconds ?? 0) : 0) +
+    (t.v0Scheduler ? (fw.v0StepHostSeconds ?? 0) + (fw.v0SeqHostSeconds ?? 0) * B : 0) +
     loop * (fw.seqHostSeconds ?? 0) * B;
-  const step = Math.max(core, host.dispatch) + host.gaps + host.fixed + tpT + hostT;
+  // The MoE layers' fused-expert calls at small batch, beyond their bytes and gaps (moe-call.ts).
+  const moeT =
+    m.moeLayers > 0
+      ? moeCallSeconds(moeCallLatency(fw, r.cc), m.moeLayers, tr.expertGpu / m.moeLayers / r.mem)
+      : 0;
+  const step = Math.max(core, host.dispatch) + host.gaps + moeT + host.fixed + tpT + hostT;
   const overhead = step - core - tpT; // the host's share the GPU's work does not hide
   if (!detail)
     return {

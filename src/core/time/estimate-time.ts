@@ -5,6 +5,7 @@ import type { Gpu } from '../../schema/gpu.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
 import { type Interconnect, type QuantFormat, type TimeOptions } from '../../schema/time.js';
 import { decodeStep, kernelOn, servingTime } from './decode.js';
+import { burstTime, type BurstTime } from './burst.js';
 import { defaultInterconnect, defaultQuantFormat, gpuRates } from './hardware.js';
 import { DECODE_PHASES, TRAIN_PHASES, modelFacts } from './model-facts.js';
 import type { Bound } from './model-facts.js';
@@ -25,6 +26,11 @@ export interface TimeResult {
   /** Inference: a request's time to first token and time per output token under the batch (servingTime). */
   ttftSeconds?: number;
   tpotSeconds?: number;
+  /**
+   * Inference on an engine that batches continuously, --batch > 1: the same requests sent at once from a cold
+   * start (time/burst.ts), where ttftSeconds / tpotSeconds are the steady state.
+   */
+  burst?: BurstTime;
   /** Seconds per step by phase (training: per optimizer step; inference: per decode step + prefill). */
   phases: { phase: string; seconds: number }[];
   /** The time settings used (flags or their defaults). */
@@ -61,6 +67,7 @@ export function estimateTime(arch: Arch, o: EstimateOptions, gpu: Gpu, t: TimeOp
   if (o.method === 'inference') {
     const d = decodeStep(m, o, t, r);
     const sv = servingTime(m, o, t, r);
+    const b = burstTime(m, o, t, r);
     // The vision tower encodes a request's images before its prefill (time/vision.ts): in its TTFT, and a
     // phase of its own for the batch's images.
     const tower = towerTime(arch, o, r);
@@ -78,6 +85,16 @@ export function estimateTime(arch: Arch, o: EstimateOptions, gpu: Gpu, t: TimeOp
       decodeTokensPerSecond: round(d.tokensPerSecond),
       ttftSeconds: round(sv.ttft + (towerOne?.seconds ?? 0)),
       tpotSeconds: round(sv.tpot),
+      ...(b
+        ? {
+            burst: {
+              ...b,
+              ttftMeanSeconds: round(b.ttftMeanSeconds),
+              ttftMaxSeconds: round(b.ttftMaxSeconds),
+              outputTokensPerSecond: round(b.outputTokensPerSecond),
+            },
+          }
+        : {}),
       phases,
       settings,
       tensorTflops,

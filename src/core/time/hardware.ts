@@ -75,6 +75,9 @@ const ATTN_EFF_HOPPER = 0.35;
 // Streaming kernels reach ~80-90% of peak DRAM bandwidth (STREAM-like copies; Databricks MBU 0.5-0.8 end to end
 // for decode, https://www.databricks.com/blog/llm-inference-performance-engineering-best-practices): assumed 0.85.
 const MEM_EFF = 0.85;
+// MI300X sustains 81% of its 5.3 TB/s peak in BabelStream where NVIDIA GPUs reach up to 90% (Ambati et al., "AMD
+// MI300X GPU Performance Analysis", arXiv:2510.27583, memory bandwidth section): AMD Instinct GPUs stream at 0.81.
+const MEM_EFF_AMD = 0.81;
 // NCCL all-reduce bus bandwidth ~ 0.75-0.8 of the per-direction NVLink rate (nccl-tests on DGX A100 ~230 of
 // 300 GB/s); Calculon a100_80g.json uses 0.6 NVLink / 0.9 InfiniBand.
 const NVLINK_EFF = 0.75;
@@ -203,7 +206,7 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
     gemm16: p16 * eff * kc,
     gemm32: p32 * eff * kc,
     attn: p16 * (hopper ? ATTN_EFF_HOPPER : ATTN_EFF_AMPERE) * kc,
-    mem: g.memoryBandwidthGBps * 1e9 * MEM_EFF * km,
+    mem: g.memoryBandwidthGBps * 1e9 * (g.vendor === 'amd' ? MEM_EFF_AMD : MEM_EFF) * km,
     peak16: spec16 * 1e12 * kc,
     spec16,
     sustained16: (p16 * kc) / 1e12,

@@ -31,6 +31,13 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   stepHostSeconds: 3e-4,
   seqHostSeconds: 2e-4,
   moeDispatch: 'grouped',
+  // vLLM's fused_moe call latency is its Triton kernel's; llama.cpp's MUL_MAT_ID is another kernel.
+  moeCallSeconds: undefined,
+  // llama-server's slots are not timed as a burst.
+  prefillChunkTokens: undefined,
+  // vLLM's V0 engine costs are vLLM's own.
+  v0StepHostSeconds: undefined,
+  v0SeqHostSeconds: undefined,
   expertParallel: false,
   source:
     'https://github.com/ggml-org/llama.cpp/blob/25d5b0c53f9a146f3d7a99a18610d9d623b5041e/tools/server/README.md',

@@ -50,11 +50,16 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // Before v0.4 that work ran in series with the GPU: 1.1 ms a step, worked out from calibration row
   // sglang-1008-l3-8b-bs1 (in sample; listed in calibration/assumed.json).
   serialStepHostSeconds: 1.1e-3, // SGLang serial scheduler
+  // vLLM's V0 engine costs are vLLM's own.
+  v0StepHostSeconds: undefined,
+  v0SeqHostSeconds: undefined,
   moeDispatch: 'grouped',
   // Its Triton MoE runs the same chain as vLLM's: router GEMM, top-k, moe_align_block_size, two fused_moe GEMMs
   // with the activation between, moe_sum_reduce (python/sglang/srt/layers/moe/fused_moe_triton/fused_moe.py,
   // https://github.com/sgl-project/sglang, read 2026-12-02): 4 kernels over a dense MLP's 3.
   moeRoutingKernels: 4,
+  // chunked_prefill_size on a 60-160 GiB GPU (sglangDefaults below; 2048 under 35 GiB, 16384 above 160 GiB).
+  prefillChunkTokens: 8192,
   expertParallel: true,
   source:
     'https://github.com/sgl-project/sglang/blob/469c63e54e7d94591617ef9590c6aa26d54dc1bb/python/sglang/srt/server_args.py',

@@ -53,6 +53,14 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // engine core applied the sampled tokens, scheduled and prepared inputs while the GPU waited: 0.8 ms a step,
   // worked out from calibration row vllm-rtn-8b-bf16-b1 (in sample; listed in calibration/assumed.json).
   serialStepHostSeconds: 8e-4, // vLLM serial scheduler
+  // The V0 engine (before V1 became the default in v0.8) did more per step in series with the GPU: ~4 ms of GPU
+  // bubble per decode step in the multi-step scheduling RFC's trace (Llama-3-8B, H100;
+  // https://github.com/vllm-project/vllm/issues/6854 "Each highlighted redbox is about 4ms of GPU bubble"), and
+  // sampling + input preparation + output processing + scheduling "can be 20ms" at batch 200 (performance
+  // roadmap RFC https://github.com/vllm-project/vllm/issues/6801, comment by mpjlu 2024-08-08): 4 ms a step
+  // and (20 - 4) / 200 = 0.08 ms per running sequence.
+  v0StepHostSeconds: 4e-3, // vLLM V0 engine, per step
+  v0SeqHostSeconds: 8e-5, // vLLM V0 engine, per running sequence (vllm-project/vllm issue #6801)
   // vLLM serves 4-bit GPTQ/AWQ checkpoints with Marlin kernels (https://docs.vllm.ai/en/latest/features/quantization/); CUDA graphs on by default.
   quantFormat: 'gptq',
   int4QuantFormat: 'marlin',
@@ -83,6 +91,16 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // silu_and_mul, down GEMM) (fused_experts_impl and fused_moe in
   // https://github.com/vllm-project/vllm/blob/000d1458098ebf47491dad470d164d443ab18a9c/vllm/model_executor/layers/fused_moe/fused_moe.py).
   moeRoutingKernels: 4,
+  // V1 chunks every prefill: a step schedules at most max_num_batched_tokens, 8192 outside small-GPU online
+  // serving (memory/setup.ts VLLM_MAX_BATCHED_TOKENS; https://docs.vllm.ai/en/latest/configuration/optimization.html).
+  prefillChunkTokens: 8192,
+  // benchmarks/kernels/benchmark_moe.py times one fused_moe call (top-k, moe_align_block_size, w13 GEMM,
+  // silu_and_mul, w2 GEMM, moe_sum) in a CUDA graph. Qwen3-30B-A3B's shape (E=128, N=768, top-8, hidden 2048:
+  // 75.5 MB of bf16 experts at batch 1) takes 109.21 µs on an A100 PCIe 40GB (https://github.com/vllm-project/vllm/pull/19049)
+  // and 39.61 µs on a B200 (https://github.com/vllm-project/vllm/pull/31448); Qwen3-235B's FP8 shape at TP 8
+  // (E=128, N=192, hidden 4096: 18.9 MB) 31.70 µs on an H200 (https://github.com/sgl-project/sglang/pull/11730).
+  // Less the bytes at 0.85 of peak (57.1, 11.1, 5.7 µs at FP8's 0.81) and the 6 kernels' graph gaps (15 µs):
+  moeCallSeconds: { ampere: 37e-6, hopper: 11e-6, blackwell: 13.5e-6 }, // fused_moe call, batch 1
   expertParallel: true, // --enable-expert-parallel
   source: 'https://docs.vllm.ai/en/latest/configuration/conserving_memory.html',
 };

@@ -1,0 +1,62 @@
+/**
+ * A burst: `--batch` requests of `--prompt-tokens` sent at once to an engine that batches continuously (the
+ * most common published serving benchmark: `vllm bench serve` / `sglang.bench_serving` with every prompt sent at
+ * time zero). The engine prefills at most its batched-token budget per step (FrameworkProfile.prefillChunkTokens),
+ * so the prompts queue in chunks: a request's first token comes when the chunk holding the end of its prompt is
+ * done. Then all of them decode together. The steady-state figures (`ttftSeconds`, `tpotSeconds`) are one
+ * request's under a full batch that replaces requests as they finish; these are the run's from a cold start.
+ * Decode steps of requests already prefilled while later chunks run are not counted (they would give those
+ * requests their tokens earlier, not the run more throughput).
+ */
+import type { EstimateOptions } from '../../schema/estimate.js';
+import { meanContextOf, promptTokensOf } from '../../schema/estimate.js';
+import type { TimeOptions } from '../../schema/time.js';
+import { FRAMEWORKS } from '../memory/frameworks.js';
+import { decodeStep, decodeTraffic, prefillTime } from './decode.js';
+import type { GpuRates } from './hardware.js';
+import type { ModelFacts } from './model-facts.js';
+
+export interface BurstTime {
+  /** Requests sent at once (--batch). */
+  requests: number;
+  /** Prompt tokens the engine prefills per step, and the steps the burst's prompts take. */
+  chunkTokens: number;
+  prefillSteps: number;
+  /** Time to first token over the burst's requests: mean, and the last request's. */
+  ttftMeanSeconds: number;
+  ttftMaxSeconds: number;
+  /** Output tokens over the run's wall time: all prefills, then the decode steps of the whole batch. */
+  outputTokensPerSecond: number;
+}
+
+export function burstTime(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+): BurstTime | undefined {
+  const budget = FRAMEWORKS[o.framework].prefillChunkTokens;
+  const N = o.batch;
+  if (budget === undefined || N <= 1) return undefined;
+  const prompt = promptTokensOf(o);
+  const out = Math.max(1, o.seq - prompt);
+  const chunk = Math.max(prompt, budget);
+  const total = N * prompt;
+  const steps = Math.ceil(total / chunk);
+  // One full chunk: chunk / prompt prompts of `prompt` tokens (attention over each prompt's own tokens).
+  const tr = decodeTraffic(m, o, t, r, 1, prompt);
+  const chunkSeconds = prefillTime(m, o, r, tr, prompt, chunk / prompt);
+  // Request i (0-based) waits for the chunks up to the one that ends its prompt.
+  let sum = 0;
+  for (let i = 0; i < N; i++) sum += Math.ceil(((i + 1) * prompt) / chunk);
+  const prefillAll = steps * chunkSeconds;
+  const step = decodeStep(m, o, t, r, false, meanContextOf(o)).stepSeconds;
+  return {
+    requests: N,
+    chunkTokens: chunk,
+    prefillSteps: steps,
+    ttftMeanSeconds: (sum / N) * chunkSeconds,
+    ttftMaxSeconds: prefillAll,
+    outputTokensPerSecond: (N * out) / (prefillAll + (out - 1) * step),
+  };
+}

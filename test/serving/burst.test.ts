@@ -1,0 +1,86 @@
+// A burst of requests sent at once (time/burst.ts): prefills queue in chunks of the engine's batched-token budget,
+// then the batch decodes; the steady-state TTFT/TPOT stay as they were.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { buildEstimate } from '../../src/core/estimate.js';
+import { withEngineDefaults } from '../../src/core/engines/defaults.js';
+import { VLLM_MEMORY } from '../../src/core/engines/vllm/memory.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { optionsFromFlags } from '../../src/schema/flags.js';
+import { defaultTimeOptions } from '../../src/schema/time.js';
+
+const time = (flags: Record<string, unknown>, model = 'llama-3.1-8b', gpu = 'h100-sxm') => {
+  const f = { method: 'inference', framework: 'vllm', ...flags };
+  const o = withEngineDefaults(optionsFromFlags(f), f);
+  return buildEstimate(resolveModel(model), o, findGpu(gpu), defaultTimeOptions(o.gpus)).time!;
+};
+
+describe('a burst of requests sent at once', () => {
+  const base = { batch: 64, seq: 1536, 'prompt-tokens': 1024 };
+  const t = time(base);
+  const b = t.burst!;
+
+  it('queues the prompts in chunks of the engine budget', () => {
+    expect(VLLM_MEMORY.prefillChunkTokens).toBe(8192);
+    expect(b.requests).toBe(64);
+    expect(b.chunkTokens).toBe(8192);
+    expect(b.prefillSteps).toBe(Math.ceil((64 * 1024) / 8192));
+    // Eight prompts end in each chunk: the mean request waits for chunk 4.5 of 8.
+    expect(b.ttftMeanSeconds / b.ttftMaxSeconds).toBeCloseTo(4.5 / 8, 3);
+  });
+
+  it('is slower to the first token and over the run than the steady state', () => {
+    expect(b.ttftMeanSeconds).toBeGreaterThan(t.ttftSeconds!);
+    expect(b.outputTokensPerSecond).toBeLessThan(t.decodeTokensPerSecond!);
+    expect(b.outputTokensPerSecond).toBeGreaterThan(0.5 * t.decodeTokensPerSecond!);
+  });
+
+  it('a burst that fits one chunk waits one prefill step, every request alike', () => {
+    const small = time({ batch: 4, seq: 1536, 'prompt-tokens': 1024 }).burst!;
+    expect(small.prefillSteps).toBe(1);
+    expect(small.ttftMeanSeconds).toBe(small.ttftMaxSeconds);
+  });
+
+  it('the last request waits longer as more are sent at once', () => {
+    const more = time({ ...base, batch: 256 }).burst!;
+    expect(more.prefillSteps).toBe(32);
+    expect(more.ttftMaxSeconds).toBeGreaterThan(3 * b.ttftMaxSeconds);
+  });
+
+  it('a prompt longer than the budget is one chunk of its own', () => {
+    const long = time({ batch: 2, seq: 20000, 'prompt-tokens': 16384 }).burst!;
+    expect(long.chunkTokens).toBe(16384);
+    expect(long.prefillSteps).toBe(2);
+  });
+
+  it('only where it applies: batch > 1 on an engine that batches continuously', () => {
+    expect(time({ batch: 1, seq: 1536, 'prompt-tokens': 1024 }).burst).toBeUndefined();
+    expect(
+      time({ ...base, framework: 'llama.cpp', weights: 'q4_k_m' }, 'llama-3.1-8b', 'rtx-4090')
+        .burst,
+    ).toBeUndefined();
+    expect(time({ ...base, framework: 'sglang' }).burst!.chunkTokens).toBe(8192);
+  });
+});
+
+describe('burst properties', () => {
+  it('the last first token never comes earlier with more requests; the mean never after the last', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 300 }),
+        fc.integer({ min: 16, max: 12000 }),
+        fc.integer({ min: 1, max: 512 }),
+        (n, prompt, out) => {
+          const flags = { seq: prompt + out, 'prompt-tokens': prompt };
+          const a = time({ ...flags, batch: n }).burst!;
+          const b = time({ ...flags, batch: n + 1 }).burst!;
+          expect(a.prefillSteps).toBe(Math.ceil((n * prompt) / Math.max(prompt, 8192)));
+          expect(a.ttftMeanSeconds).toBeLessThanOrEqual(a.ttftMaxSeconds * (1 + 1e-9));
+          expect(b.ttftMaxSeconds).toBeGreaterThanOrEqual(a.ttftMaxSeconds * (1 - 1e-9));
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});
