@@ -1,4 +1,5 @@
 // Prints the supported-architecture list; with --write, updates the marked block of docs/architectures.md.
+import '../src/core/engines/registry.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { architecturesBlock, withArchitectures } from '../src/core/model/index.js';

@@ -1,5 +1,7 @@
 // The commander program: register commands, run. Commands load lazily so that `estimate --json` never
 // imports Ink or React.
+// Registers the built-in engines (profiles, memory profiles, readers; launchers load on demand) for every command.
+import '../core/engines/registry.js';
 import { Command, CommanderError } from 'commander';
 import { commandNamed, registerCommands } from './index.js';
 import { registerExplore } from './explore.js';

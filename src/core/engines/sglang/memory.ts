@@ -7,6 +7,23 @@ import {
 } from '../vllm/memory.js';
 import { MiB } from '../../units.js';
 
+/**
+ * SGLang's sizing by GPU memory (sglangDefaults below). Without a GPU the chunk is vLLM's default (8192, that of
+ * SGLang's 60-160 GiB class too) and nothing else applies. Its CUDA-graph buffers: SGLang's own estimate, 2 MiB
+ * per captured batch size up to cuda_graph_max_bs. Its start-up profiling is estimated with vLLM's sampler run
+ * (one row per sequence slot, whole vocabulary: samplerBytesPerLogit).
+ */
+function sglangSizing(capacityBytes: number | undefined, tp: number, pp: number) {
+  if (!capacityBytes)
+    return { poolFraction: 0, chunkTokens: VLLM_MAX_BATCHED_TOKENS, cudaGraphBytes: 0 };
+  const d = sglangDefaults(capacityBytes, tp, pp);
+  return {
+    poolFraction: d.memFractionStatic,
+    chunkTokens: d.chunk,
+    cudaGraphBytes: d.graphMaxBs * 2 * MiB,
+  };
+}
+
 export const SGLANG_MEMORY: FrameworkProfile = {
   ...VLLM_MEMORY,
   id: 'sglang',
@@ -15,22 +32,7 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   kvCache: 'paged-pool',
   // mem_fraction_static = (weights + KV pool) / GPU memory (server_args.py _handle_gpu_memory_settings).
   poolBudget: 'static',
-  server: {
-    // Without a GPU the chunk is vLLM's default (8192, that of SGLang's 60-160 GiB class too) and nothing else applies.
-    sizing: (capacityBytes, tp, pp) => {
-      if (!capacityBytes)
-        return { poolFraction: 0, chunkTokens: VLLM_MAX_BATCHED_TOKENS, cudaGraphBytes: 0 };
-      const d = sglangDefaults(capacityBytes, tp, pp);
-      // Its CUDA-graph buffers: SGLang's own estimate, 2 MiB per captured batch size up to cuda_graph_max_bs.
-      return {
-        poolFraction: d.memFractionStatic,
-        chunkTokens: d.chunk,
-        cudaGraphBytes: d.graphMaxBs * 2 * MiB,
-      };
-    },
-    // Its start-up profiling is estimated with vLLM's sampler run (one row per sequence slot, whole vocabulary).
-    samplerBytesPerLogit: VLLM_SAMPLER_BYTES_PER_LOGIT,
-  },
+  server: { sizing: sglangSizing, samplerBytesPerLogit: VLLM_SAMPLER_BYTES_PER_LOGIT },
   cudaContextMiB: TORCH_CONTEXT_MIB,
   allocatorSlack: 0.02,
   // SGLang serves AWQ/GPTQ int4 through Marlin, FP8 through CUTLASS W8A8 (or Marlin W8A16 without FP8 cores),
