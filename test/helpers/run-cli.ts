@@ -30,6 +30,8 @@ export function runCli(args: readonly string[], opts: { cwd?: string } = {}): Cl
     cwd: opts.cwd ?? ROOT,
     encoding: 'utf8',
     timeout: 170_000,
+    // A plan of a thousand plans as JSON runs past spawnSync's 1 MiB default.
+    maxBuffer: 64 * 2 ** 20,
     env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
