@@ -22,7 +22,7 @@ describe('a burst of requests sent at once', () => {
   const b = t.burst!;
 
   it('queues the prompts in chunks of the engine budget', () => {
-    expect(VLLM_MEMORY.prefillChunkTokens).toBe(8192);
+    expect(VLLM_MEMORY.server?.sizing(80 * 2 ** 30, 1, 1).chunkTokens).toBe(8192);
     expect(b.requests).toBe(64);
     expect(b.chunkTokens).toBe(8192);
     expect(b.prefillSteps).toBe(Math.ceil((64 * 1024) / 8192));
@@ -34,6 +34,24 @@ describe('a burst of requests sent at once', () => {
     expect(b.ttftMeanSeconds).toBeGreaterThan(t.ttftSeconds!);
     expect(b.outputTokensPerSecond).toBeLessThan(t.decodeTokensPerSecond!);
     expect(b.outputTokensPerSecond).toBeGreaterThan(0.5 * t.decodeTokensPerSecond!);
+  });
+
+  it("SGLang's chunk follows its chunked_prefill_size for the GPU's memory (2,048 under 35 GiB)", () => {
+    const f = {
+      method: 'inference',
+      framework: 'sglang',
+      batch: 64,
+      seq: 1536,
+      'prompt-tokens': 1024,
+    };
+    const o = withEngineDefaults(optionsFromFlags(f), f);
+    const small = buildEstimate(
+      resolveModel('llama-3.1-8b'),
+      o,
+      findGpu('rtx-4090'),
+      defaultTimeOptions(1),
+    ).time!;
+    expect(small.burst!.chunkTokens).toBe(2048);
   });
 
   it('a burst that fits one chunk waits one prefill step, every request alike', () => {

@@ -153,12 +153,6 @@ export interface FrameworkProfile {
   layerOffload?: boolean;
   /** Kernel family by weight dtype, ahead of quantFormat / int4QuantFormat (serving engines' own kernels). */
   quantFormatFor?: Partial<Record<WeightDtype, QuantFormat>>;
-  /**
-   * Serving engines that batch continuously: the prompt tokens one scheduler step prefills at most (vLLM's
-   * max_num_batched_tokens, SGLang's chunked_prefill_size). A burst of requests sent at once queues its prefills
-   * in chunks of this many tokens (time/burst.ts). Absent: no burst figure.
-   */
-  prefillChunkTokens?: number;
   /** Host work per decode step the GPU does not hide (scheduler, sampling), seconds. */
   stepHostSeconds?: number;
   /** Host work per sequence per decode step (sampling each sequence on the CPU), seconds. */

@@ -1,7 +1,8 @@
 /**
  * A burst: `--batch` requests of `--prompt-tokens` sent at once to an engine that batches continuously (the
  * most common published serving benchmark: `vllm bench serve` / `sglang.bench_serving` with every prompt sent at
- * time zero). The engine prefills at most its batched-token budget per step (FrameworkProfile.prefillChunkTokens),
+ * time zero). The engine prefills at most its batched-token budget per step (its memory profile's server sizing: vLLM's
+ * max_num_batched_tokens, SGLang's chunked_prefill_size by GPU memory),
  * so the prompts queue in chunks: a request's first token comes when the chunk holding the end of its prompt is
  * done. Then all of them decode together. The steady-state figures (`ttftSeconds`, `tpotSeconds`) are one
  * request's under a full batch that replaces requests as they finish; these are the run's from a cold start.
@@ -34,8 +35,9 @@ export function burstTime(
   o: EstimateOptions,
   t: TimeOptions,
   r: GpuRates,
+  capacityBytes: number,
 ): BurstTime | undefined {
-  const budget = FRAMEWORKS[o.framework].prefillChunkTokens;
+  const budget = FRAMEWORKS[o.framework].server?.sizing(capacityBytes, o.tp, o.pp).chunkTokens;
   const N = o.batch;
   if (budget === undefined || N <= 1) return undefined;
   const prompt = promptTokensOf(o);

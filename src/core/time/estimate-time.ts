@@ -67,7 +67,7 @@ export function estimateTime(arch: Arch, o: EstimateOptions, gpu: Gpu, t: TimeOp
   if (o.method === 'inference') {
     const d = decodeStep(m, o, t, r);
     const sv = servingTime(m, o, t, r);
-    const b = burstTime(m, o, t, r);
+    const b = burstTime(m, o, t, r, gpu.memoryMiB * 2 ** 20);
     // The vision tower encodes a request's images before its prefill (time/vision.ts): in its TTFT, and a
     // phase of its own for the batch's images.
     const tower = towerTime(arch, o, r);

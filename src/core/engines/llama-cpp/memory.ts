@@ -33,8 +33,8 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   moeDispatch: 'grouped',
   // vLLM's fused_moe call latency is its Triton kernel's; llama.cpp's MUL_MAT_ID is another kernel.
   moeCallSeconds: undefined,
-  // llama-server's slots are not timed as a burst.
-  prefillChunkTokens: undefined,
+  // llama-server sizes no paged pool: -c tokens over -np slots (kvSlots), and its slots are not timed as a burst.
+  server: undefined,
   // vLLM's V0 engine costs are vLLM's own.
   v0StepHostSeconds: undefined,
   v0SeqHostSeconds: undefined,

@@ -60,8 +60,6 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // with the activation between, moe_sum_reduce (python/sglang/srt/layers/moe/fused_moe_triton/fused_moe.py,
   // https://github.com/sgl-project/sglang, read 2026-12-02): 4 kernels over a dense MLP's 3.
   moeRoutingKernels: 4,
-  // chunked_prefill_size on a 60-160 GiB GPU (sglangDefaults below; 2048 under 35 GiB, 16384 above 160 GiB).
-  prefillChunkTokens: 8192,
   expertParallel: true,
   source:
     'https://github.com/sgl-project/sglang/blob/469c63e54e7d94591617ef9590c6aa26d54dc1bb/python/sglang/srt/server_args.py',

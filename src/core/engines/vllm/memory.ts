@@ -91,9 +91,6 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // silu_and_mul, down GEMM) (fused_experts_impl and fused_moe in
   // https://github.com/vllm-project/vllm/blob/000d1458098ebf47491dad470d164d443ab18a9c/vllm/model_executor/layers/fused_moe/fused_moe.py).
   moeRoutingKernels: 4,
-  // V1 chunks every prefill: a step schedules at most max_num_batched_tokens, 8192 outside small-GPU online
-  // serving (memory/setup.ts VLLM_MAX_BATCHED_TOKENS; https://docs.vllm.ai/en/latest/configuration/optimization.html).
-  prefillChunkTokens: 8192,
   // benchmarks/kernels/benchmark_moe.py times one fused_moe call (top-k, moe_align_block_size, w13 GEMM,
   // silu_and_mul, w2 GEMM, moe_sum) in a CUDA graph. Qwen3-30B-A3B's shape (E=128, N=768, top-8, hidden 2048:
   // 75.5 MB of bf16 experts at batch 1) takes 109.21 µs on an A100 PCIe 40GB (https://github.com/vllm-project/vllm/pull/19049)
