@@ -104,6 +104,16 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
     '<fraction>',
     "serving: share of each prompt already in the engine's prefix cache, 0 to below 1 (default 0)",
   ],
+  [
+    'ep',
+    '<n>',
+    'serving MoE models: expert-parallel degree, the GPUs each MoE layer spans (--tp, or --gpus with --dp-attention; default 1)',
+  ],
+  [
+    'dp-attention',
+    null,
+    'serving MoE models: the data-parallel ranks are one engine, attention per rank, experts over all',
+  ],
   ['gpu', '<id>', "catalog GPU id for the fits verdict (see 'vramplan catalog gpus')"],
   [
     'framework',

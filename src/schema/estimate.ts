@@ -182,6 +182,16 @@ export const EstimateOptionsSchema = z
     imagePixels: count(1_000_000_000).optional(),
     /** llama.cpp `-ngl`: layers on the GPU, the rest in host RAM (absent = all). */
     gpuLayers: z.number().int().min(0).max(100_000).optional(),
+    /**
+     * Serving MoE models: the expert-parallel degree, whole experts per rank over the GPUs the MoE layers span
+     * (tp, or tp x dp with dpAttention); absent = 1, each expert tensor-parallel (docs/estimate.md).
+     */
+    ep: count(4096).optional(),
+    /**
+     * Serving MoE models: the data-parallel ranks (gpus / (tp x pp)) are one engine: attention and its KV per
+     * rank, the MoE layers over all of them (vLLM --data-parallel-size, SGLang --enable-dp-attention).
+     */
+    dpAttention: z.boolean().optional(),
   })
   .strict();
 
@@ -190,6 +200,11 @@ export type EstimateOptions = z.infer<typeof EstimateOptionsSchema>;
 /** GPUs that train: all of them, less the vLLM server's in GRPO server mode. */
 export const trainingGpus = (o: EstimateOptions): number =>
   o.rollout === 'vllm-server' ? o.gpus - (o.rolloutGpus ?? 1) : o.gpus;
+
+/** GPUs one MoE layer spans: the TP group, or every data-parallel rank's with DP attention (pp = 1). */
+export const moeGroupOf = (
+  o: Pick<EstimateOptions, 'gpus' | 'tp' | 'pp' | 'dpAttention'>,
+): number => (o.dpAttention ? o.tp * Math.max(1, Math.floor(o.gpus / (o.tp * o.pp))) : o.tp);
 
 /** A preference or RL objective (absent or 'sft' is supervised fine-tuning). */
 export const isPreferenceOrRl = (o: EstimateOptions): boolean =>

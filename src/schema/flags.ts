@@ -375,6 +375,8 @@ function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
     o.kvCacheDtype = pick(flags, 'kv-cache-dtype', KV_CACHE_DTYPES, 'auto');
   if (flags['gpu-layers'] !== undefined) o.gpuLayers = int(flags, 'gpu-layers', 0, 0, 100_000);
   if (flags['prefix-cache'] !== undefined) o.prefixCacheFraction = prefixFraction(flags);
+  if (flags.ep !== undefined) o.ep = int(flags, 'ep', 1, 1, 4096);
+  if (bool(flags, 'dp-attention')) o.dpAttention = true;
   // GRPO's prompt tokens were read with its objective (objectiveInto).
   if (flags['prompt-tokens'] !== undefined && o.objective !== 'grpo')
     o.promptTokens = int(flags, 'prompt-tokens', 1, 1, 100_000_000);
@@ -383,6 +385,8 @@ function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
     ['kv-cache-dtype', o.kvCacheDtype !== undefined],
     ['gpu-layers', o.gpuLayers !== undefined],
     ['prefix-cache', o.prefixCacheFraction !== undefined],
+    ['ep', o.ep !== undefined],
+    ['dp-attention', o.dpAttention === true],
     ['prompt-tokens', o.promptTokens !== undefined && o.objective !== 'grpo'],
   ] as const)
     if (set && !serving)
@@ -401,11 +405,35 @@ function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
     );
   if (o.gpuLayers !== undefined && o.framework !== 'llama.cpp')
     throw new FlagError('gpu-layers', o.gpuLayers, 'only with --framework llama.cpp (its -ngl)');
+  expertParallelCheck(o);
   if (isGguf(o.weights) && o.framework !== 'llama.cpp')
     throw new FlagError(
       'weights',
       o.weights,
       'a GGUF type only with --framework llama.cpp (vLLM and SGLang serve AWQ/GPTQ int4, fp8, mxfp4, nvfp4)',
+    );
+}
+
+/**
+ * --ep and --dp-attention: DP attention needs two or more data-parallel ranks and no pipeline; the expert-parallel
+ * group is every GPU the MoE layers span (vLLM: "use expert parallelism instead of tensor parallelism for MoE
+ * layers", sharded over the tensor x data parallel ranks: vllm/config/parallel.py ParallelConfig at 00193b82).
+ */
+function expertParallelCheck(o: EstimateOptions): void {
+  const dp = Math.floor(o.gpus / (o.tp * o.pp));
+  if (o.dpAttention && (dp < 2 || o.pp > 1))
+    throw new FlagError(
+      'dp-attention',
+      true,
+      `two or more data-parallel ranks and --pp 1 (--gpus ${o.gpus} / (--tp ${o.tp} x --pp ${o.pp}) = ${dp})`,
+    );
+  if (o.ep === undefined || o.ep === 1) return;
+  const group = o.dpAttention ? o.tp * dp : o.tp;
+  if (o.ep !== group)
+    throw new FlagError(
+      'ep',
+      o.ep,
+      `1 or ${group}, the GPUs each MoE layer spans (--tp${o.dpAttention ? ' x data-parallel ranks with --dp-attention' : ''})`,
     );
 }
 
@@ -546,6 +574,8 @@ const FLAG_OF: Record<keyof EstimateOptions, string> = {
   kvCacheDtype: 'kv-cache-dtype',
   prefixCacheFraction: 'prefix-cache',
   gpuLayers: 'gpu-layers',
+  ep: 'ep',
+  dpAttention: 'dp-attention',
   images: 'images',
   imagePixels: 'image-pixels',
 };

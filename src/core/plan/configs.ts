@@ -9,6 +9,7 @@ import { ENGINES, type Engine } from '../../schema/engine.js';
 import { type MemorySurface } from '../memory/surface.js';
 import { maxSearchedGpus, objectiveConfigs, withObjectiveConfig } from './objective.js';
 import { replicaShares } from './replicas.js';
+import { searchesDpAttention } from './expert-parallel.js';
 import { type KvCacheDtype } from '../../schema/estimate.js';
 import {
   attentions,
@@ -97,6 +98,30 @@ export function baseConfigs(s: Scenario, arch: Arch): BaseConfig[] {
     }
   // One LoRA target list for the plan and its files (every linear layer where module names are unknown).
   for (const b of out) b.options = launchedLoraOptions(arch, b.options);
+  return searchesDpAttention(s, arch) ? withDpAttention(out) : out;
+}
+
+/**
+ * MoE serving: every configuration also with DP attention and expert parallelism (plan/expert-parallel.ts),
+ * next to its plain one, so micro-batches of one group stay consecutive.
+ */
+function withDpAttention(bases: BaseConfig[]): BaseConfig[] {
+  const out: BaseConfig[] = [];
+  let i = 0;
+  while (i < bases.length) {
+    const group = bases[i]!.idPart.replace(/\/mb\d+$/, '');
+    let j = i;
+    while (j < bases.length && bases[j]!.idPart.replace(/\/mb\d+$/, '') === group) j++;
+    const run = bases.slice(i, j);
+    out.push(...run);
+    if (run[0]!.options.gpuLayers === undefined)
+      for (const b of run)
+        out.push({
+          options: { ...b.options, dpAttention: true },
+          idPart: b.idPart.replace(/\/mb(\d+)$/, '/dpa-ep/mb$1'),
+        });
+    i = j;
+  }
   return out;
 }
 

@@ -115,6 +115,12 @@ export interface PlanChoices {
    * `cutlass`, `bnb`, `gguf`; null for 16-bit), as `estimate --json` reports it in time.settings.quantFormat.
    */
   quantFormat?: QuantFormat | null;
+  /**
+   * MoE serving with DP attention: the data-parallel ranks are one engine, its MoE layers expert parallel over
+   * `ep` GPUs (tp x dp); absent for every other plan.
+   */
+  dpAttention?: true;
+  ep?: number;
 }
 
 export interface Plan {

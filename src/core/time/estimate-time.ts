@@ -2,7 +2,8 @@
 import type { Arch } from '../model/arch.js';
 import { towerTime } from './vision.js';
 import type { Gpu } from '../../schema/gpu.js';
-import { type EstimateOptions } from '../../schema/estimate.js';
+import { moeGroupOf, type EstimateOptions } from '../../schema/estimate.js';
+import { dpAttentionTime, dpAttentionTimed, type DpAttentionTime } from './expert-parallel.js';
 import { type Interconnect, type QuantFormat, type TimeOptions } from '../../schema/time.js';
 import { decodeStep, kernelOn, servingTime } from './decode.js';
 import { defaultInterconnect, defaultQuantFormat, gpuRates } from './hardware.js';
@@ -25,6 +26,20 @@ export interface TimeResult {
   /** Inference: a request's time to first token and time per output token under the batch (servingTime). */
   ttftSeconds?: number;
   tpotSeconds?: number;
+  /**
+   * Serving with DP attention: the expert-parallel degree, the GPUs each MoE layer spans, the engine's
+   * data-parallel ranks and decode tokens/s over all of them (decodeTokensPerSecond is one rank's), and one
+   * rank's step by part: its attention and dense layers, the routed experts, the token gathers and scatters.
+   */
+  expertParallel?: {
+    ep: number;
+    moeGpus: number;
+    dataParallelRanks: number;
+    engineDecodeTokensPerSecond: number;
+    rankSeconds: number;
+    expertSeconds: number;
+    gatherSeconds: number;
+  };
   /** Seconds per step by phase (training: per optimizer step; inference: per decode step + prefill). */
   phases: { phase: string; seconds: number }[];
   /** The time settings used (flags or their defaults). */
@@ -48,6 +63,22 @@ export interface TimeResult {
 
 export const round = (x: number, d = 4) => Number(x.toPrecision(d));
 
+/** The contract's `time.expertParallel`: the engine's layout and a rank's step by part. */
+function expertParallelOf(
+  o: EstimateOptions,
+  d: DpAttentionTime,
+): NonNullable<TimeResult['expertParallel']> {
+  return {
+    ep: o.ep ?? 1,
+    moeGpus: moeGroupOf(o),
+    dataParallelRanks: moeGroupOf(o) / o.tp,
+    engineDecodeTokensPerSecond: round(d.engineTokensPerStep / d.step.stepSeconds),
+    rankSeconds: round(d.rankSeconds),
+    expertSeconds: round(d.expertSeconds),
+    gatherSeconds: round(d.gatherSeconds),
+  };
+}
+
 /** Time of one configuration on one GPU type: the same trainWork/trainStep/decodeStep the planner calls. */
 export function estimateTime(arch: Arch, o: EstimateOptions, gpu: Gpu, t: TimeOptions): TimeResult {
   const m = modelFacts(arch);
@@ -59,8 +90,10 @@ export function estimateTime(arch: Arch, o: EstimateOptions, gpu: Gpu, t: TimeOp
   } as TimeResult['settings'];
   const tensorTflops = { spec: r.spec16, sustained: round(r.sustained16) };
   if (o.method === 'inference') {
-    const d = decodeStep(m, o, t, r);
-    const sv = servingTime(m, o, t, r);
+    // DP attention: one rank's step of the engine whose MoE layers span every rank (time/expert-parallel.ts).
+    const dpa = dpAttentionTimed(m, o) ? dpAttentionTime(m, o, t, r) : null;
+    const d = dpa ? dpa.step : decodeStep(m, o, t, r);
+    const sv = dpa ?? servingTime(m, o, t, r);
     // The vision tower encodes a request's images before its prefill (time/vision.ts): in its TTFT, and a
     // phase of its own for the batch's images.
     const tower = towerTime(arch, o, r);
@@ -81,6 +114,7 @@ export function estimateTime(arch: Arch, o: EstimateOptions, gpu: Gpu, t: TimeOp
       phases,
       settings,
       tensorTflops,
+      ...(dpa ? { expertParallel: expertParallelOf(o, dpa) } : {}),
     };
   }
   const w = trainWork(m, o, t);

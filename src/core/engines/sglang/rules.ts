@@ -40,6 +40,9 @@ export const SGLANG_SERVE_FLAGS = [
   '--model-path', // ServerArgs.model_path
   '--port', // ServerArgs.port
   '--tp-size', // ServerArgs.tp_size
+  '--dp-size', // ServerArgs.dp_size
+  '--enable-dp-attention', // ServerArgs.enable_dp_attention (store_true)
+  '--ep-size', // ServerArgs.ep_size (https://docs.sglang.io/cookbook/base/reference/server_arguments)
   '--pp-size', // ServerArgs.pp_size
   '--context-length', // ServerArgs.context_length
   '--max-running-requests', // ServerArgs.max_running_requests

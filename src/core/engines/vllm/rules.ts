@@ -54,6 +54,8 @@ export const VLLM_SERVE_FLAGS = [
   '--port', // FrontendArgs.port (openai/cli_args.py)
   '--tensor-parallel-size', // EngineArgs.tensor_parallel_size
   '--pipeline-parallel-size', // EngineArgs.pipeline_parallel_size
+  '--data-parallel-size', // EngineArgs.data_parallel_size
+  '--enable-expert-parallel', // EngineArgs.enable_expert_parallel (bool: argparse BooleanOptionalAction)
   '--max-model-len', // EngineArgs.max_model_len
   '--max-num-seqs', // EngineArgs.max_num_seqs
   '--dtype', // EngineArgs.dtype (ModelDType: auto, half, float16, bfloat16, float, float32)
