@@ -26,6 +26,8 @@ export const SGLANG_FROM_FLAGS: Record<string, FlagSpec> = {
   tp: v('--tp-size', '--tensor-parallel-size', '--tp'),
   pp: v('--pp-size', '--pipeline-parallel-size'),
   dp: v('--dp-size', '--data-parallel-size', '--dp'),
+  'enable-dp-attention': b('--enable-dp-attention'),
+  ep: v('--ep-size', '--expert-parallel-size', '--ep'),
   'context-length': v('--context-length'),
   'max-running-requests': v('--max-running-requests'),
   'mem-fraction-static': v('--mem-fraction-static'),
@@ -68,11 +70,19 @@ export function readSglangCommand(
   const warnings: string[] = [];
   const flags: FromFlags = { method: 'inference', framework: 'sglang' };
   const ref = a.str('model') ?? null;
-  const tp = a.int('tp') ?? 1;
+  const tpSize = a.int('tp') ?? 1;
   const pp = a.int('pp') ?? 1;
   const dp = a.int('dp') ?? 1;
+  // --enable-dp-attention: --tp-size counts every GPU of the engine and --dp-size its attention ranks, each
+  // of tp / dp GPUs (https://docs.sglang.io/docs/advanced_features/dp_dpa_smg_guide.md); --max-running-requests
+  // is the engine's total, split over the ranks (sgl-project/sglang#20063).
+  const dpa = a.bool('enable-dp-attention') === true && dp > 1 && tpSize % dp === 0;
+  const tp = dpa ? tpSize / dp : tpSize;
   if (tp > 1) flags.tp = tp;
   if (pp > 1) flags.pp = pp;
+  if (dpa) flags['dp-attention'] = true;
+  const ep = a.int('ep');
+  if (ep !== undefined && ep > 1) flags.ep = ep;
   const seq = a.int('context-length');
   if (seq !== undefined) flags.seq = seq;
   else
@@ -80,7 +90,7 @@ export function readSglangCommand(
       "--context-length not given: SGLang takes the model's own context length; estimated with --seq (default 2048)",
     );
   const running = a.int('max-running-requests');
-  if (running !== undefined) flags.batch = running;
+  if (running !== undefined) flags.batch = dpa ? Math.max(1, Math.floor(running / dp)) : running;
   else
     warnings.push(
       '--max-running-requests not given: SGLang admits as many as its KV pool holds; estimated with --batch (default 1)',
@@ -108,5 +118,7 @@ export function readSglangCommand(
     warnings,
     'radix cache',
   );
-  return servedReading(a, NO_EFFECT, { flags, gpus: tp * pp * dp, ref, warnings });
+  // DP attention: one engine of --tp-size GPUs; otherwise --dp-size replicas of tp x pp.
+  const gpus = dpa ? tpSize * pp : tp * pp * dp;
+  return servedReading(a, NO_EFFECT, { flags, gpus, ref, warnings });
 }

@@ -28,6 +28,7 @@ export const VLLM_FROM_FLAGS: Record<string, FlagSpec> = {
   pp: v('--pipeline-parallel-size', '-pp'),
   dp: v('--data-parallel-size', '-dp'),
   dcp: v('--decode-context-parallel-size', '-dcp'),
+  'enable-expert-parallel': b('--enable-expert-parallel'),
   'max-model-len': v('--max-model-len'),
   'max-num-seqs': v('--max-num-seqs'),
   dtype: v('--dtype'),
@@ -95,6 +96,12 @@ export function readVllmCommand(
   const dp = a.int('dp') ?? 1;
   if (tp > 1) flags.tp = tp;
   if (pp > 1) flags.pp = pp;
+  // --data-parallel-size with --enable-expert-parallel: one engine, its MoE layers expert parallel over the
+  // tp x dp ranks (ParallelConfig, vllm/config/parallel.py at 00193b82): DP attention.
+  if (a.bool('enable-expert-parallel')) {
+    if (dp > 1) flags['dp-attention'] = true;
+    flags.ep = tp * dp;
+  }
   if ((a.int('dcp') ?? 1) > 1)
     warnings.push('--decode-context-parallel-size: decode context parallelism is not modelled');
   const seq = a.int('max-model-len', 1, true);
