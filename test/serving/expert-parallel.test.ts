@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { buildLaunch } from '../../src/core/launch/index.js';
 import { engineRejects } from '../../src/core/engines/engines.js';
-import { withEngineDefaults } from '../../src/core/engines/defaults.js';
+import { engineRefusal, withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { expertShareOf } from '../../src/core/memory/expert-parallel.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
@@ -113,6 +113,15 @@ describe('expert parallelism and DP attention: flags and engines', () => {
     expect(() => optionsFromFlags({ method: 'lora', ep: 2, gpus: 2, tp: 2 })).toThrow(
       /only with --method inference/,
     );
+  });
+  it('vLLM and SGLang refuse it on a dense model, citing their source', () => {
+    const dense = resolveModel('llama-3.1-8b');
+    for (const framework of ['vllm', 'sglang']) {
+      const flags = { method: 'inference', framework, gpus: 2, 'dp-attention': true };
+      const o = withEngineDefaults(optionsFromFlags(flags), flags);
+      expect(engineRefusal(dense, o, flags)).toMatch(/expert-parallel-needs-moe/);
+      expect(engineRefusal(qwen, o, flags)).toBeNull();
+    }
   });
   it('engines without expert parallelism refuse it (the profile says so)', () => {
     const o = optionsFromFlags({ method: 'inference', gpus: 2, tp: 1, 'dp-attention': true });

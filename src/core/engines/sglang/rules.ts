@@ -11,6 +11,17 @@ const heads = (x: Parameters<Rule['applies']>[0]): number =>
 export const SGLANG_RULES: readonly Rule[] = [
   ARCH_RULES.sglang,
   {
+    id: 'sglang-expert-parallel-needs-moe',
+    says: "SGLang's --ep-size shards MoE experts and DP attention shares MoE layers between ranks; a dense model has none: serve it as replicas",
+    library: 'sglang',
+    versions: '>=0.5',
+    source: 'https://docs.sglang.io/docs/advanced_features/dp_dpa_smg_guide.md',
+    effect: 'forbid',
+    applies: (x) =>
+      ((x.options.ep ?? 1) > 1 || x.options.dpAttention === true) &&
+      !x.arch.groups.some((g) => g.experts > 1),
+  },
+  {
     id: 'sglang-tp-divides-heads',
     says: 'SGLang shards attention heads over --tp-size: the number of attention heads must be divisible by it',
     library: 'sglang',

@@ -14,6 +14,18 @@ const heads = (x: Parameters<Rule['applies']>[0]): number =>
 export const VLLM_RULES: readonly Rule[] = [
   ARCH_RULES.vllm,
   {
+    id: 'vllm-expert-parallel-needs-moe',
+    says: 'vLLM\'s expert parallelism and data-parallel MoE layers act on MoE layers only (ParallelConfig.enable_expert_parallel: "for MoE layers"); a dense model has none: serve it as replicas',
+    library: 'vllm',
+    versions: '>=0.11',
+    source:
+      'https://github.com/vllm-project/vllm/blob/00193b82b0e2d4faea5d3b4ea4f6c4c2bd9d057a/vllm/config/parallel.py',
+    effect: 'forbid',
+    applies: (x) =>
+      ((x.options.ep ?? 1) > 1 || x.options.dpAttention === true) &&
+      !x.arch.groups.some((g) => g.experts > 1),
+  },
+  {
     id: 'vllm-tp-divides-heads',
     says: 'vLLM raises ValueError unless the number of attention heads is divisible by --tensor-parallel-size',
     library: 'vllm',
