@@ -114,6 +114,17 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
     null,
     'serving MoE models: the data-parallel ranks are one engine, attention per rank, experts over all',
   ],
+  [
+    'speculative',
+    '<method>',
+    "serving: speculative decoding with an EAGLE-3 head, the checkpoint's MTP layers, or n-gram: eagle3, mtp, ngram",
+  ],
+  ['spec-tokens', '<k>', 'draft tokens per step (default: eagle3 2, mtp 1 per MTP layer, ngram 3)'],
+  [
+    'spec-acceptance',
+    '<p>',
+    'chance each draft token is accepted, 0-1 (default: eagle3 0.65, mtp 0.85; ngram: required)',
+  ],
   ['gpu', '<id>', "catalog GPU id for the fits verdict (see 'vramplan catalog gpus')"],
   [
     'framework',

@@ -64,6 +64,13 @@ export const FRAMEWORKS = [
 export const OBJECTIVES = ['sft', 'dpo', 'orpo', 'kto', 'simpo', 'grpo'] as const;
 /** Where the reference log-probs come from: a reference model each step, none, or computed once before training. */
 export const REFERENCES = ['model', 'none', 'precomputed'] as const;
+/**
+ * Speculative decoding methods of the serving engines: an EAGLE-3 draft head, the MTP layers the checkpoint
+ * ships (DeepSeek-V3 num_nextn_predict_layers), or n-gram lookup in the prompt (vLLM SpeculativeConfig.method).
+ */
+export const SPECULATIVE_METHODS = ['eagle3', 'mtp', 'ngram'] as const;
+export type SpeculativeMethod = (typeof SPECULATIVE_METHODS)[number];
+
 /** GRPO's generation engine: vLLM on the training GPUs, vLLM on separate GPUs, or transformers generate. */
 export const ROLLOUTS = ['vllm-colocate', 'vllm-server', 'hf'] as const;
 
@@ -192,6 +199,13 @@ export const EstimateOptionsSchema = z
      * rank, the MoE layers over all of them (vLLM --data-parallel-size, SGLang --enable-dp-attention).
      */
     dpAttention: z.boolean().optional(),
+    /**
+     * Serving: speculative decoding (absent = none), the draft tokens each step proposes, and the chance each
+     * draft token is accepted (given or the method's default: flags.ts SPEC_DEFAULTS).
+     */
+    speculative: z.enum(SPECULATIVE_METHODS).optional(),
+    specTokens: count(64).optional(),
+    specAcceptance: z.number().min(0).max(1).optional(),
   })
   .strict();
 

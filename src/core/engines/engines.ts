@@ -102,6 +102,8 @@ export function engineRejects(
   // --ep / --dp-attention: engines whose memory profile runs expert parallelism (its expertParallel field).
   if (((o.ep ?? 1) > 1 || o.dpAttention) && !FRAMEWORKS[p.framework].expertParallel)
     return explain ? 'no expert parallelism or DP attention' : REJECTED;
+  if (o.speculative && !(FRAMEWORKS[p.framework].speculative ?? []).includes(o.speculative))
+    return explain ? `no ${o.speculative} speculative decoding` : REJECTED;
   if (!p.checkpointing.includes(o.checkpointing))
     return explain ? `checkpointing ${p.checkpointing.join('/')} only` : REJECTED;
   if (!p.attention.includes(o.attention))

@@ -15,6 +15,7 @@ import {
   type CacheFigures,
 } from './kv-layout.js';
 import { type TowerBytes } from './vision.js';
+import { draftGroups, draftWeightBytes } from './speculative.js';
 import { ligerChunkRows } from '../engines/hf/liger.js';
 import {
   VLLM_GPU_UTILIZATION,
@@ -122,6 +123,9 @@ function kvAndPrefill(s: Setup): { kv: number; prefill: number; state: number } 
     if (o.attention === 'eager') layer += o.batch * (g.heads / tp) * o.seq * kvLen * (4 + c);
     prefill = Math.max(prefill, layer);
   }
+  // Speculative decoding: the draft's layers keep their own KV cache (memory/speculative.ts).
+  for (const g of draftGroups(s))
+    kv += g.count * o.batch * cache.cells(g, held) * cache.tokenBytes(g);
   return { kv, prefill, state };
 }
 
@@ -171,7 +175,12 @@ export function inferencePhases(
   // kernel serves one token of one sequence): every prefill, and decode steps of a batch. LLM.int8 inference
   // multiplies in int8 and dequantizes only its outlier columns (MatMul8bitLt.forward).
   const bnbDequant = fw.bnbSavesInput && isFourBitFloat(o.weights) ? s.dequant : 0;
-  const onGpu = split ? { ...base, weights: split.weights } : base;
+  const draft = draftWeightBytes(s);
+  const onGpu = split
+    ? { ...base, weights: split.weights }
+    : draft > 0
+      ? { ...base, weights: base.weights + draft }
+      : base;
   const graphs = cudaGraphBytes(s);
   const listed: PhaseParts[] = [
     {

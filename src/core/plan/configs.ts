@@ -10,7 +10,8 @@ import { type MemorySurface } from '../memory/surface.js';
 import { maxSearchedGpus, objectiveConfigs, withObjectiveConfig } from './objective.js';
 import { replicaShares } from './replicas.js';
 import { searchesDpAttention } from './expert-parallel.js';
-import { type KvCacheDtype } from '../../schema/estimate.js';
+import { SPECULATIVE_MAX_BATCH, searchedSpeculation, withSpeculation } from './speculative.js';
+import { type KvCacheDtype, type SpeculativeMethod } from '../../schema/estimate.js';
 import {
   attentions,
   checkpointings,
@@ -98,7 +99,35 @@ export function baseConfigs(s: Scenario, arch: Arch): BaseConfig[] {
     }
   // One LoRA target list for the plan and its files (every linear layer where module names are unknown).
   for (const b of out) b.options = launchedLoraOptions(arch, b.options);
-  return searchesDpAttention(s, arch) ? withDpAttention(out) : out;
+  const spec = searchedSpeculation(s, arch);
+  const withSpec = spec.length > 0 ? withSpeculative(out, spec) : out;
+  return searchesDpAttention(s, arch) ? withDpAttention(withSpec) : withSpec;
+}
+
+/**
+ * Serving at small concurrency: each configuration also with each speculative method the model has
+ * (plan/speculative.ts), after its plain one, so micro-batches of one group stay consecutive.
+ */
+function withSpeculative(bases: BaseConfig[], methods: readonly SpeculativeMethod[]): BaseConfig[] {
+  const out: BaseConfig[] = [];
+  let i = 0;
+  while (i < bases.length) {
+    const group = bases[i]!.idPart.replace(/\/mb\d+$/, '');
+    let j = i;
+    while (j < bases.length && bases[j]!.idPart.replace(/\/mb\d+$/, '') === group) j++;
+    const run = bases.slice(i, j);
+    out.push(...run);
+    if (run[0]!.options.gpuLayers === undefined)
+      for (const method of methods)
+        for (const b of run)
+          if (b.options.batch <= SPECULATIVE_MAX_BATCH)
+            out.push({
+              options: withSpeculation(b.options, method),
+              idPart: b.idPart.replace(/\/mb(\d+)$/, `/spec-${method}/mb$1`),
+            });
+    i = j;
+  }
+  return out;
 }
 
 /**
@@ -114,7 +143,7 @@ function withDpAttention(bases: BaseConfig[]): BaseConfig[] {
     while (j < bases.length && bases[j]!.idPart.replace(/\/mb\d+$/, '') === group) j++;
     const run = bases.slice(i, j);
     out.push(...run);
-    if (run[0]!.options.gpuLayers === undefined)
+    if (run[0]!.options.gpuLayers === undefined && !run[0]!.options.speculative)
       for (const b of run)
         out.push({
           options: { ...b.options, dpAttention: true },

@@ -7,7 +7,7 @@ import { objectiveStep, objectiveWork, type ObjectiveWork } from '../time/object
 import { isPreferenceOrRl } from '../../schema/estimate.js';
 import { trainStep, trainWork, type GpuRates, type TrainWork } from '../time/index.js';
 import { withExpertGroup } from './expert-parallel.js';
-import { replicaServingTime, replicaTokensPerSecond } from '../time/expert-parallel.js';
+import { replicaServingTime, replicaTokensPerSecond } from '../time/serving-step.js';
 import { jobCostUsd, overheadHours } from '../time/cost.js';
 import { circuitOverWatts, planWallWatts, type NodeWatts } from '../hardware/power.js';
 import { minComputeCapability, minKvCapability } from '../engines/kernels.js';

@@ -83,6 +83,15 @@ function choicesOf(
       // By construction (onEngine) the options read back as the variant's engine.
       engine: engineOf(options),
       ...(options.dpAttention ? { dpAttention: true, ep: options.ep ?? 1 } : {}),
+      ...(options.speculative
+        ? {
+            speculative: {
+              method: options.speculative,
+              tokens: options.specTokens ?? 0,
+              acceptance: options.specAcceptance ?? 0,
+            },
+          }
+        : {}),
     },
   };
 }

@@ -4,8 +4,12 @@ import { towerTime } from './vision.js';
 import type { Gpu } from '../../schema/gpu.js';
 import { moeGroupOf, type EstimateOptions } from '../../schema/estimate.js';
 import { dpAttentionTime, dpAttentionTimed, type DpAttentionTime } from './expert-parallel.js';
+import { replicaServingTime } from './serving-step.js';
+import { breakEvenAcceptance, breakEvenBatch, speculates, speculativeStep } from './speculative.js';
+import type { ModelFacts } from './model-facts.js';
+import type { GpuRates } from './hardware.js';
 import { type Interconnect, type QuantFormat, type TimeOptions } from '../../schema/time.js';
-import { decodeStep, kernelOn, servingTime } from './decode.js';
+import { decodeStep, kernelOn } from './decode.js';
 import { defaultInterconnect, defaultQuantFormat, gpuRates } from './hardware.js';
 import { DECODE_PHASES, TRAIN_PHASES, modelFacts } from './model-facts.js';
 import type { Bound } from './model-facts.js';
@@ -31,6 +35,23 @@ export interface TimeResult {
    * data-parallel ranks and decode tokens/s over all of them (decodeTokensPerSecond is one rank's), and one
    * rank's step by part: its attention and dense layers, the routed experts, the token gathers and scatters.
    */
+  /**
+   * Serving with speculative decoding: the method, draft tokens and acceptance used, the tokens a sequence keeps
+   * per step, one step's verify pass and K draft passes, the same batch's decode without speculation, and where
+   * speculation stops paying: the batch (null: beyond 4096) and the acceptance at this batch (null: never).
+   */
+  speculative?: {
+    method: string;
+    tokens: number;
+    acceptance: number;
+    tokensPerStep: number;
+    verifySeconds: number;
+    draftSeconds: number;
+    plainDecodeTokensPerSecond: number;
+    speedup: number;
+    breakEvenBatch: number | null;
+    breakEvenAcceptance: number | null;
+  };
   expertParallel?: {
     ep: number;
     moeGpus: number;
@@ -63,6 +84,30 @@ export interface TimeResult {
 
 export const round = (x: number, d = 4) => Number(x.toPrecision(d));
 
+/** A speculative engine's step and the contract's `time.speculative` (docs/estimate.md). */
+function speculativeOf(m: ModelFacts, o: EstimateOptions, t: TimeOptions, r: GpuRates) {
+  const s = speculativeStep(m, o, t, r);
+  const k = o.specTokens ?? 0;
+  return {
+    stepSeconds: s.stepSeconds,
+    tokensPerSecond: s.tokensPerSecond,
+    report: {
+      method: o.speculative!,
+      tokens: k,
+      acceptance: o.specAcceptance ?? 0,
+      tokensPerStep: round(s.tokensPerStep),
+      verifySeconds: round(s.verifySeconds),
+      draftSeconds: round(s.draftSeconds),
+      plainDecodeTokensPerSecond: round(s.plainTokensPerSecond),
+      speedup: round(s.tokensPerSecond / s.plainTokensPerSecond, 3),
+      breakEvenBatch: breakEvenBatch(m, o, t, r),
+      breakEvenAcceptance: nullableRound(breakEvenAcceptance(s, k)),
+    },
+  };
+}
+
+const nullableRound = (x: number | null): number | null => (x === null ? null : round(x, 3));
+
 /** The contract's `time.expertParallel`: the engine's layout and a rank's step by part. */
 function expertParallelOf(
   o: EstimateOptions,
@@ -93,7 +138,9 @@ export function estimateTime(arch: Arch, o: EstimateOptions, gpu: Gpu, t: TimeOp
     // DP attention: one rank's step of the engine whose MoE layers span every rank (time/expert-parallel.ts).
     const dpa = dpAttentionTimed(m, o) ? dpAttentionTime(m, o, t, r) : null;
     const d = dpa ? dpa.step : decodeStep(m, o, t, r);
-    const sv = dpa ?? servingTime(m, o, t, r);
+    const sv = dpa ?? replicaServingTime(m, o, t, r);
+    // Speculative decoding: the engine step drafts and verifies, each sequence keeps tokensPerStep tokens.
+    const spec = !dpa && speculates(o) ? speculativeOf(m, o, t, r) : null;
     // The vision tower encodes a request's images before its prefill (time/vision.ts): in its TTFT, and a
     // phase of its own for the batch's images.
     const tower = towerTime(arch, o, r);
@@ -103,18 +150,20 @@ export function estimateTime(arch: Arch, o: EstimateOptions, gpu: Gpu, t: TimeOp
       seconds: round(d.phases[i]!),
     }));
     if (tower) phases.push({ phase: 'vision-encoder', seconds: round(tower.seconds) });
+    const tps = spec ? spec.tokensPerSecond : d.tokensPerSecond;
     return {
-      stepSeconds: round(d.stepSeconds),
-      tokensPerSecondPerGpu: round(d.tokensPerSecond / o.tp),
+      stepSeconds: round(spec ? spec.stepSeconds : d.stepSeconds),
+      tokensPerSecondPerGpu: round(tps / o.tp),
       mfu: round(d.flopsPerGpu / d.stepSeconds / r.peak16, 3),
       bound: d.bound,
-      decodeTokensPerSecond: round(d.tokensPerSecond),
+      decodeTokensPerSecond: round(tps),
       ttftSeconds: round(sv.ttft + (towerOne?.seconds ?? 0)),
       tpotSeconds: round(sv.tpot),
       phases,
       settings,
       tensorTflops,
       ...(dpa ? { expertParallel: expertParallelOf(o, dpa) } : {}),
+      ...(spec ? { speculative: spec.report } : {}),
     };
   }
   const w = trainWork(m, o, t);

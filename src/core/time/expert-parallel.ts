@@ -179,26 +179,3 @@ export function dpAttentionStep(
   const rank = decodeStep(denseFacts(m), rankOptions(o), t, r, false, ctx).stepSeconds;
   return rank + expertSeconds(m, o, t, r, tokens, ctx).decode + gatherSeconds(m, o, r, tokens);
 }
-
-/** One replica's decode tokens/s per data-parallel rank (decodeStep, or the DP-attention engine's step). */
-export function replicaTokensPerSecond(
-  m: ModelFacts,
-  o: EstimateOptions,
-  t: TimeOptions,
-  r: GpuRates,
-): number {
-  if (dpAttentionTimed(m, o)) return o.batch / dpAttentionStep(m, o, t, r);
-  return decodeStep(m, o, t, r, false).tokensPerSecond;
-}
-
-/** A request's TTFT and TPOT (servingTime, or the DP-attention engine's). */
-export function replicaServingTime(
-  m: ModelFacts,
-  o: EstimateOptions,
-  t: TimeOptions,
-  r: GpuRates,
-): { ttft: number; tpot: number } {
-  if (!dpAttentionTimed(m, o)) return servingTime(m, o, t, r);
-  const d = dpAttentionTime(m, o, t, r, o.seq, false);
-  return { ttft: d.ttft, tpot: d.tpot };
-}

@@ -20,6 +20,7 @@ import {
   servedWeightsInto,
   type ServeReading,
 } from '../../from/serve.js';
+import { speculativeFlagsInto } from '../../from/speculative.js';
 
 export const SGLANG_FROM_FLAGS: Record<string, FlagSpec> = {
   model: v('--model-path', '--model'),
@@ -28,6 +29,11 @@ export const SGLANG_FROM_FLAGS: Record<string, FlagSpec> = {
   dp: v('--dp-size', '--data-parallel-size', '--dp'),
   'enable-dp-attention': b('--enable-dp-attention'),
   ep: v('--ep-size', '--expert-parallel-size', '--ep'),
+  'speculative-algorithm': v('--speculative-algorithm'),
+  'speculative-draft-model-path': v('--speculative-draft-model-path'),
+  'speculative-num-steps': v('--speculative-num-steps'),
+  'speculative-eagle-topk': v('--speculative-eagle-topk'),
+  'speculative-num-draft-tokens': v('--speculative-num-draft-tokens'),
   'context-length': v('--context-length'),
   'max-running-requests': v('--max-running-requests'),
   'mem-fraction-static': v('--mem-fraction-static'),
@@ -111,6 +117,35 @@ export function readSglangCommand(
     warnings.push(
       '--max-total-tokens: a cap on the KV pool, not modelled (the pool fills its budget)',
     );
+  // --speculative-algorithm EAGLE3 / EAGLE (over DeepSeek's NextN MTP layers without a draft path) / NGRAM,
+  // --speculative-num-steps draft tokens (https://docs.sglang.io/advanced_features/speculative_decoding.html).
+  const algorithm = a.str('speculative-algorithm')?.toUpperCase();
+  if (algorithm !== undefined) {
+    const draftPath = a.str('speculative-draft-model-path'); // the head: no effect beyond its method
+    a.int('speculative-num-draft-tokens'); // steps + 1 for a chain (top-k 1)
+    const method =
+      algorithm === 'EAGLE3'
+        ? 'eagle3'
+        : algorithm === 'NGRAM'
+          ? 'ngram'
+          : (algorithm === 'EAGLE' || algorithm === 'NEXTN') && draftPath === undefined
+            ? 'mtp'
+            : null;
+    if (!method)
+      warnings.push(
+        `--speculative-algorithm ${algorithm}: only EAGLE3, NGRAM and EAGLE over the checkpoint's MTP layers are modelled; estimated without speculation`,
+      );
+    if ((a.int('speculative-eagle-topk') ?? 1) > 1)
+      warnings.push('--speculative-eagle-topk above 1: tree drafting timed as a chain');
+    speculativeFlagsInto(
+      method,
+      a.int('speculative-num-steps'),
+      planFlags,
+      flags,
+      warnings,
+      '--speculative-algorithm',
+    );
+  }
   prefixCacheFlag(
     a.bool('disable-radix-cache') === true ? false : undefined,
     planFlags,

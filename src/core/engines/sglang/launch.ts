@@ -3,6 +3,7 @@ import { dataParallel, TORCH_DTYPE } from '../../launch/common.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
 import {
   checkScript,
+  draftLines,
   modelLines,
   prefixLine,
   shareLine,
@@ -37,6 +38,19 @@ export function sglangArgs(x: LaunchInput, published: boolean): string[] {
     // ServerArgs.kv_cache_dtype choices: auto, fp8_e5m2, fp8_e4m3, bf16 (https://docs.sglang.io/docs/advanced_features/server_arguments.md).
     `--kv-cache-dtype ${o.kvCacheDtype === 'fp8' ? 'fp8_e4m3' : 'auto'}`,
   ];
+  // Speculative decoding as a chain of K draft tokens (top-k 1, K + 1 verified): EAGLE3 with the head in $DRAFT,
+  // EAGLE over the checkpoint's MTP (NextN) layers, or NGRAM (https://docs.sglang.io/advanced_features/speculative_decoding.html).
+  if (o.speculative) {
+    const k = o.specTokens ?? 1;
+    const algorithm = { eagle3: 'EAGLE3', mtp: 'EAGLE', ngram: 'NGRAM' }[o.speculative];
+    args.push(`--speculative-algorithm ${algorithm}`);
+    if (o.speculative === 'eagle3') args.push('--speculative-draft-model-path "$DRAFT"');
+    args.push(
+      `--speculative-num-steps ${k}`,
+      '--speculative-eagle-topk 1',
+      `--speculative-num-draft-tokens ${k + 1}`,
+    );
+  }
   // A 16-bit checkpoint quantized while loading (--quantization fp8); published checkpoints carry their config.
   if (o.weights === 'fp8' && !published) args.push('--quantization fp8');
   // The fraction the memory model used (its own default for this card, written out so both agree).
@@ -63,6 +77,7 @@ export function emitSglang(x: LaunchInput): EngineOutput {
     '# pip install -r requirements.txt; each replica listens on its own port.',
     'set -euo pipefail',
     ...modelLines(ck),
+    ...draftLines(x),
     ...prefixLine(o),
     ...shareLine(o, replicas),
   ];

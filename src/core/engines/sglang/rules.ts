@@ -11,6 +11,15 @@ const heads = (x: Parameters<Rule['applies']>[0]): number =>
 export const SGLANG_RULES: readonly Rule[] = [
   ARCH_RULES.sglang,
   {
+    id: 'sglang-mtp-needs-mtp-layers',
+    says: 'MTP speculative decoding runs the MTP layers the checkpoint ships (num_nextn_predict_layers); this model has none',
+    library: 'sglang',
+    versions: '>=0.5',
+    source: 'https://docs.sglang.io/advanced_features/speculative_decoding.html',
+    effect: 'forbid',
+    applies: (x) => x.options.speculative === 'mtp' && !((x.arch.mtpLayers ?? 0) > 0),
+  },
+  {
     id: 'sglang-expert-parallel-needs-moe',
     says: "SGLang's --ep-size shards MoE experts and DP attention shares MoE layers between ranks; a dense model has none: serve it as replicas",
     library: 'sglang',
@@ -61,6 +70,11 @@ export const SGLANG_SERVE_FLAGS = [
   '--kv-cache-dtype', // ServerArgs.kv_cache_dtype (auto, fp8_e5m2, fp8_e4m3, ...)
   '--quantization', // ServerArgs.quantization
   '--mem-fraction-static', // ServerArgs.mem_fraction_static
+  '--speculative-algorithm', // ServerArgs.speculative_algorithm (EAGLE, EAGLE3, NGRAM)
+  '--speculative-draft-model-path', // ServerArgs.speculative_draft_model_path
+  '--speculative-num-steps', // ServerArgs.speculative_num_steps
+  '--speculative-eagle-topk', // ServerArgs.speculative_eagle_topk
+  '--speculative-num-draft-tokens', // ServerArgs.speculative_num_draft_tokens
   '--disable-radix-cache', // ServerArgs.disable_radix_cache (store_true)
   '--enable-metrics', // ServerArgs.enable_metrics (store_true): Prometheus /metrics
 ] as const;

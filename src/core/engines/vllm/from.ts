@@ -20,6 +20,7 @@ import {
   servedWeightsInto,
   type ServeReading,
 } from '../../from/serve.js';
+import { speculativeFlagsInto, vllmSpeculativeMethod } from '../../from/speculative.js';
 
 /** The `vllm serve` flags the reader maps or knows to have no memory effect. */
 export const VLLM_FROM_FLAGS: Record<string, FlagSpec> = {
@@ -29,6 +30,7 @@ export const VLLM_FROM_FLAGS: Record<string, FlagSpec> = {
   dp: v('--data-parallel-size', '-dp'),
   dcp: v('--decode-context-parallel-size', '-dcp'),
   'enable-expert-parallel': b('--enable-expert-parallel'),
+  'speculative-config': v('--speculative-config'),
   'max-model-len': v('--max-model-len'),
   'max-num-seqs': v('--max-num-seqs'),
   dtype: v('--dtype'),
@@ -82,6 +84,33 @@ const KV_DTYPES = [
 // _set_default_args: max_num_seqs 256 for the OpenAI server (1024 on GPUs of 70 GiB or more other than A100).
 const DEFAULT_MAX_NUM_SEQS = 256;
 
+/** --speculative-config JSON (SpeculativeConfig: method, num_speculative_tokens) → --speculative flags. */
+function speculativeInto(
+  json: string | undefined,
+  planFlags: Readonly<Record<string, string>>,
+  flags: FromFlags,
+  warnings: string[],
+): void {
+  if (json === undefined) return;
+  let c: unknown;
+  try {
+    c = JSON.parse(json);
+  } catch {
+    c = null;
+  }
+  const cfg = c !== null && typeof c === 'object' ? (c as Record<string, unknown>) : {};
+  const method = vllmSpeculativeMethod(cfg.method);
+  if (!method) {
+    warnings.push(
+      `--speculative-config ${json}: only the eagle3, mtp and ngram methods are modelled; estimated without speculation`,
+    );
+    return;
+  }
+  const k = cfg.num_speculative_tokens;
+  const tokens = typeof k === 'number' && Number.isInteger(k) && k >= 1 && k <= 64 ? k : undefined;
+  speculativeFlagsInto(method, tokens, planFlags, flags, warnings, '--speculative-config');
+}
+
 /** One `vllm serve` command's words → contract flags, its GPUs, and what it could not map. */
 export function readVllmCommand(
   c: ServeCommand,
@@ -130,6 +159,7 @@ export function readVllmCommand(
     );
   if (a.bool('enforce-eager'))
     warnings.push('--enforce-eager: CUDA graphs off; timed as with them');
+  speculativeInto(a.str('speculative-config'), planFlags, flags, warnings);
   prefixCacheFlag(
     a.bool('enable-prefix-caching'),
     planFlags,

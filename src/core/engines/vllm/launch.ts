@@ -6,6 +6,7 @@ import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.j
 import { VLLM_VERSION } from './rules.js';
 import {
   checkScript,
+  draftLines,
   modelLines,
   prefixLine,
   shareLine,
@@ -87,6 +88,10 @@ export function vllmArgs(
     default:
       break;
   }
+  // Speculative decoding as planned (SpeculativeConfig: method, model, num_speculative_tokens; vllm/config/speculative.py
+  // at 002e77c1f0ef9b19cff8b9e21cfbd6feb3d6b443): the draft head from $DRAFT, the checkpoint's MTP layers, or n-gram.
+  const spec = speculativeConfig(o);
+  if (spec) args.push(`--speculative-config ${spec}`);
   // vLLM pre-allocates KV blocks up to this fraction of the GPU: the very fraction the memory model filled the
   // plan's pool to (memory.ts VLLM_GPU_UTILIZATION), so the launched pool is the planned one.
   const util = VLLM_GPU_UTILIZATION;
@@ -95,6 +100,15 @@ export function vllmArgs(
   // plan counts it: on where the plan has a cached share of each prompt, off where its prefill counts none.
   args.push(o.prefixCacheFraction ? '--enable-prefix-caching' : '--no-enable-prefix-caching');
   return { args, notes };
+}
+
+/** The --speculative-config JSON of the plan (single-quoted for the shell; $DRAFT spliced in), or null. */
+function speculativeConfig(o: EstimateOptions): string | null {
+  if (!o.speculative) return null;
+  const k = o.specTokens ?? 1;
+  if (o.speculative === 'eagle3')
+    return `'{"method": "eagle3", "model": "'"$DRAFT"'", "num_speculative_tokens": ${k}}'`;
+  return `'{"method": "${o.speculative}", "num_speculative_tokens": ${k}}'`;
 }
 
 export function emitVllm(x: LaunchInput): EngineOutput {
@@ -112,6 +126,7 @@ export function emitVllm(x: LaunchInput): EngineOutput {
     '# pip install -r requirements.txt; each replica listens on its own port.',
     'set -euo pipefail',
     ...modelLines(ck),
+    ...draftLines(x),
     ...prefixLine(o),
     ...shareLine(o, replicas),
   ];

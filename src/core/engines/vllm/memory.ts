@@ -59,5 +59,7 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // https://github.com/vllm-project/vllm/blob/000d1458098ebf47491dad470d164d443ab18a9c/vllm/model_executor/layers/fused_moe/fused_moe.py).
   moeRoutingKernels: 4,
   expertParallel: true, // --enable-expert-parallel
+  // SpeculativeConfig.method: ngram, eagle3, mtp (vllm/config/speculative.py at 002e77c1f0ef9b19cff8b9e21cfbd6feb3d6b443).
+  speculative: ['eagle3', 'mtp', 'ngram'],
   source: 'https://docs.vllm.ai/en/latest/configuration/conserving_memory.html',
 };

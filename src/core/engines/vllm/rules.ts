@@ -14,6 +14,16 @@ const heads = (x: Parameters<Rule['applies']>[0]): number =>
 export const VLLM_RULES: readonly Rule[] = [
   ARCH_RULES.vllm,
   {
+    id: 'vllm-mtp-needs-mtp-layers',
+    says: 'MTP speculative decoding runs the MTP layers the checkpoint ships (num_nextn_predict_layers); this model has none',
+    library: 'vllm',
+    versions: '>=0.11',
+    source:
+      'https://github.com/vllm-project/vllm/blob/002e77c1f0ef9b19cff8b9e21cfbd6feb3d6b443/vllm/config/speculative.py',
+    effect: 'forbid',
+    applies: (x) => x.options.speculative === 'mtp' && !((x.arch.mtpLayers ?? 0) > 0),
+  },
+  {
     id: 'vllm-expert-parallel-needs-moe',
     says: 'vLLM\'s expert parallelism and data-parallel MoE layers act on MoE layers only (ParallelConfig.enable_expert_parallel: "for MoE layers"); a dense model has none: serve it as replicas',
     library: 'vllm',
@@ -74,6 +84,7 @@ export const VLLM_SERVE_FLAGS = [
   '--kv-cache-dtype', // EngineArgs.kv_cache_dtype (CacheDType: auto, fp8, …)
   '--quantization', // EngineArgs.quantization (QuantizationMethods)
   '--gpu-memory-utilization', // EngineArgs.gpu_memory_utilization
+  '--speculative-config', // EngineArgs.speculative_config (SpeculativeConfig as JSON)
   '--enable-prefix-caching', // EngineArgs.enable_prefix_caching (bool: argparse BooleanOptionalAction)
   '--no-enable-prefix-caching', // its negation, the same BooleanOptionalAction
 ] as const;
