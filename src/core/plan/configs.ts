@@ -79,11 +79,12 @@ function kvCacheDtypesOf(s: Scenario): KvCacheDtype[] {
   return searchedEngines(s).some(searchesFp8Kv) ? ['auto', 'fp8'] : ['auto'];
 }
 
-export function baseConfigs(s: Scenario, arch: Arch): BaseConfig[] {
+/** `fp4Cores`: the scenario's hardware includes a Blackwell GPU (NVFP4 searched: candidates.ts). */
+export function baseConfigs(s: Scenario, arch: Arch, fp4Cores = false): BaseConfig[] {
   const layers = arch.groups.reduce((a, g) => a + g.count, 0);
   const out: BaseConfig[] = [];
   for (const gpuLayers of gpuLayerChoices(s, layers))
-    for (const b of baseConfigsAt(s, nativeWeights(arch))) {
+    for (const b of baseConfigsAt(s, nativeWeights(arch), fp4Cores)) {
       if (gpuLayers === undefined) {
         out.push(b);
         continue;
@@ -154,14 +155,14 @@ function withDpAttention(bases: BaseConfig[]): BaseConfig[] {
   return out;
 }
 
-function baseConfigsAt(s: Scenario, native: WeightDtype | null): BaseConfig[] {
+function baseConfigsAt(s: Scenario, native: WeightDtype | null, fp4Cores: boolean): BaseConfig[] {
   const job = s.job;
   const search = s.search;
   const out: BaseConfig[] = [];
   const methods: Method[] = job.kind === 'inference' ? ['inference'] : job.methods;
   for (const method of methods) {
     const d = defaultOptions(method);
-    for (const w of weightDtypes(method, search.weights, native))
+    for (const w of weightDtypes(method, search.weights, native, fp4Cores))
       for (const optimizer of optimizers(method, search.optimizers))
         for (const checkpointing of checkpointings(method, search.checkpointing))
           for (const attention of attentions(search.attention))

@@ -7,6 +7,7 @@ import { objectiveStep, objectiveWork, type ObjectiveWork } from '../time/object
 import { isPreferenceOrRl } from '../../schema/estimate.js';
 import { trainStep, trainWork, type GpuRates, type TrainWork } from '../time/index.js';
 import { withExpertGroup } from './expert-parallel.js';
+import { searchedMinCapability } from './candidates.js';
 import { replicaServingTime, replicaTokensPerSecond } from '../time/serving-step.js';
 import { jobCostUsd, overheadHours } from '../time/cost.js';
 import { circuitOverWatts, planWallWatts, type NodeWatts } from '../hardware/power.js';
@@ -92,6 +93,7 @@ function rowFactsOf(ctx: Ctx, r: number): RowFacts {
     minCc: Math.max(
       minComputeCapability(ctx.variants[vi]!.engine, bases[bi]!.options.weights),
       minKvCapability(ctx.variants[vi]!.engine, bases[bi]!.options.kvCacheDtype),
+      searchedMinCapability(bases[bi]!.options.weights),
     ),
     timed: null,
   };
