@@ -125,6 +125,11 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
     '<p>',
     'chance each draft token is accepted, 0-1 (default: eagle3 0.65, mtp 0.85; ngram: required)',
   ],
+  [
+    'max-loras',
+    '<n>',
+    'serving: LoRA adapter slots at --lora-rank (vLLM --max-loras, SGLang --max-loras-per-batch)',
+  ],
   ['gpu', '<id>', "catalog GPU id for the fits verdict (see 'vramplan catalog gpus')"],
   [
     'framework',

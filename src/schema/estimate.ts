@@ -206,6 +206,11 @@ export const EstimateOptionsSchema = z
     speculative: z.enum(SPECULATIVE_METHODS).optional(),
     specTokens: count(64).optional(),
     specAcceptance: z.number().min(0).max(1).optional(),
+    /**
+     * Serving many LoRA adapters on one base (vLLM --enable-lora --max-loras, SGLang --max-loras-per-batch): the
+     * adapter slots the engine preallocates at rank `loraRank` (max_lora_rank); absent = no LoRA serving.
+     */
+    maxLoras: count(4096).optional(),
   })
   .strict();
 

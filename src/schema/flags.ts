@@ -379,6 +379,7 @@ function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
   if (flags['prefix-cache'] !== undefined) o.prefixCacheFraction = prefixFraction(flags);
   if (flags.ep !== undefined) o.ep = int(flags, 'ep', 1, 1, 4096);
   speculativeInto(o, flags);
+  if (flags['max-loras'] !== undefined) o.maxLoras = int(flags, 'max-loras', 1, 1, 4096);
   if (bool(flags, 'dp-attention')) o.dpAttention = true;
   // GRPO's prompt tokens were read with its objective (objectiveInto).
   if (flags['prompt-tokens'] !== undefined && o.objective !== 'grpo')
@@ -391,6 +392,7 @@ function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
     ['ep', o.ep !== undefined],
     ['dp-attention', o.dpAttention === true],
     ['speculative', o.speculative !== undefined],
+    ['max-loras', o.maxLoras !== undefined],
     ['prompt-tokens', o.promptTokens !== undefined && o.objective !== 'grpo'],
   ] as const)
     if (set && !serving)
@@ -474,6 +476,12 @@ function expertParallelCheck(o: EstimateOptions): void {
       'dp-attention',
       true,
       `two or more data-parallel ranks and --pp 1 (--gpus ${o.gpus} / (--tp ${o.tp} x --pp ${o.pp}) = ${dp})`,
+    );
+  if (o.maxLoras !== undefined && (o.speculative || o.dpAttention))
+    throw new FlagError(
+      'max-loras',
+      o.maxLoras,
+      'none with --speculative or --dp-attention (multi-LoRA serving is timed on a plain engine only)',
     );
   if (o.speculative && o.dpAttention)
     throw new FlagError(
@@ -633,6 +641,7 @@ const FLAG_OF: Record<keyof EstimateOptions, string> = {
   speculative: 'speculative',
   specTokens: 'spec-tokens',
   specAcceptance: 'spec-acceptance',
+  maxLoras: 'max-loras',
   images: 'images',
   imagePixels: 'image-pixels',
 };

@@ -16,6 +16,7 @@ import {
 } from './kv-layout.js';
 import { type TowerBytes } from './vision.js';
 import { draftGroups, draftWeightBytes } from './speculative.js';
+import { loraSlotBytes } from './multi-lora.js';
 import { ligerChunkRows } from '../engines/hf/liger.js';
 import {
   VLLM_GPU_UTILIZATION,
@@ -176,10 +177,12 @@ export function inferencePhases(
   // multiplies in int8 and dequantizes only its outlier columns (MatMul8bitLt.forward).
   const bnbDequant = fw.bnbSavesInput && isFourBitFloat(o.weights) ? s.dequant : 0;
   const draft = draftWeightBytes(s);
+  // Multi-LoRA serving: the engine's preallocated adapter slots (memory/multi-lora.ts).
+  const slots = loraSlotBytes(s.arch, o, s.c);
   const onGpu = split
     ? { ...base, weights: split.weights }
-    : draft > 0
-      ? { ...base, weights: base.weights + draft }
+    : draft > 0 || slots > 0
+      ? { ...base, weights: base.weights + draft, adapters: base.adapters + slots }
       : base;
   const graphs = cudaGraphBytes(s);
   const listed: PhaseParts[] = [

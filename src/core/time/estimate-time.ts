@@ -5,6 +5,7 @@ import type { Gpu } from '../../schema/gpu.js';
 import { moeGroupOf, type EstimateOptions } from '../../schema/estimate.js';
 import { dpAttentionTime, dpAttentionTimed, type DpAttentionTime } from './expert-parallel.js';
 import { replicaServingTime } from './serving-step.js';
+import { loraStepTime } from './multi-lora.js';
 import { breakEvenAcceptance, breakEvenBatch, speculates, speculativeStep } from './speculative.js';
 import type { ModelFacts } from './model-facts.js';
 import type { GpuRates } from './hardware.js';
@@ -40,6 +41,8 @@ export interface TimeResult {
    * per step, one step's verify pass and K draft passes, the same batch's decode without speculation, and where
    * speculation stops paying: the batch (null: beyond 4096) and the acceptance at this batch (null: never).
    */
+  /** Multi-LoRA serving: the distinct adapters a decode step reads, and their reads and kernels per step. */
+  lora?: { adaptersPerStep: number; seconds: number };
   speculative?: {
     method: string;
     tokens: number;
@@ -150,9 +153,13 @@ export function estimateTime(arch: Arch, o: EstimateOptions, gpu: Gpu, t: TimeOp
       seconds: round(d.phases[i]!),
     }));
     if (tower) phases.push({ phase: 'vision-encoder', seconds: round(tower.seconds) });
-    const tps = spec ? spec.tokensPerSecond : d.tokensPerSecond;
+    // Multi-LoRA serving: the adapters' reads and kernels on every step (time/multi-lora.ts).
+    const lora = !dpa && !spec ? loraStepTime(m, o, r) : null;
+    const step = spec ? spec.stepSeconds : d.stepSeconds + (lora?.seconds ?? 0);
+    const tps = spec ? spec.tokensPerSecond : lora ? o.batch / step : d.tokensPerSecond;
+    if (lora) phases.push({ phase: 'lora', seconds: round(lora.seconds) });
     return {
-      stepSeconds: round(spec ? spec.stepSeconds : d.stepSeconds),
+      stepSeconds: round(step),
       tokensPerSecondPerGpu: round(tps / o.tp),
       mfu: round(d.flopsPerGpu / d.stepSeconds / r.peak16, 3),
       bound: d.bound,
@@ -164,6 +171,9 @@ export function estimateTime(arch: Arch, o: EstimateOptions, gpu: Gpu, t: TimeOp
       tensorTflops,
       ...(dpa ? { expertParallel: expertParallelOf(o, dpa) } : {}),
       ...(spec ? { speculative: spec.report } : {}),
+      ...(lora
+        ? { lora: { adaptersPerStep: lora.adaptersPerStep, seconds: round(lora.seconds) } }
+        : {}),
     };
   }
   const w = trainWork(m, o, t);

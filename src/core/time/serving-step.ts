@@ -8,6 +8,7 @@ import { decodeStep, servingTime } from './decode.js';
 import { dpAttentionStep, dpAttentionTime, dpAttentionTimed } from './expert-parallel.js';
 import type { GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
+import { loraStepTime } from './multi-lora.js';
 import { speculates, speculativeServingTime, speculativeStep } from './speculative.js';
 
 /** One replica's decode tokens/s per data-parallel rank. */
@@ -19,7 +20,9 @@ export function replicaTokensPerSecond(
 ): number {
   if (dpAttentionTimed(m, o)) return o.batch / dpAttentionStep(m, o, t, r);
   if (speculates(o)) return speculativeStep(m, o, t, r).tokensPerSecond;
-  return decodeStep(m, o, t, r, false).tokensPerSecond;
+  const lora = loraStepTime(m, o, r);
+  const step = decodeStep(m, o, t, r, false);
+  return lora ? o.batch / (step.stepSeconds + lora.seconds) : step.tokensPerSecond;
 }
 
 /** A request's TTFT and TPOT. */
@@ -34,5 +37,8 @@ export function replicaServingTime(
     return { ttft: d.ttft, tpot: d.tpot };
   }
   if (speculates(o)) return speculativeServingTime(m, o, t, r, meanContextOf(o));
-  return servingTime(m, o, t, r);
+  const sv = servingTime(m, o, t, r);
+  // Multi-LoRA: every decode step (the first token's too) pays the adapters' reads and kernels.
+  const lora = loraStepTime(m, o, r);
+  return lora ? { ttft: sv.ttft + lora.seconds, tpot: sv.tpot + lora.seconds } : sv;
 }

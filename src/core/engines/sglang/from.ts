@@ -30,6 +30,11 @@ export const SGLANG_FROM_FLAGS: Record<string, FlagSpec> = {
   'enable-dp-attention': b('--enable-dp-attention'),
   ep: v('--ep-size', '--expert-parallel-size', '--ep'),
   'speculative-algorithm': v('--speculative-algorithm'),
+  'enable-lora': b('--enable-lora'),
+  'max-loras-per-batch': v('--max-loras-per-batch'),
+  'max-lora-rank': v('--max-lora-rank'),
+  'lora-target-modules': v('--lora-target-modules'),
+  'lora-paths': v('--lora-paths'),
   'speculative-draft-model-path': v('--speculative-draft-model-path'),
   'speculative-num-steps': v('--speculative-num-steps'),
   'speculative-eagle-topk': v('--speculative-eagle-topk'),
@@ -145,6 +150,15 @@ export function readSglangCommand(
       warnings,
       '--speculative-algorithm',
     );
+  }
+  // LoRA serving: --enable-lora (or adapters given with --lora-paths), --max-loras-per-batch (default 8),
+  // --max-lora-rank (https://docs.sglang.io/advanced_features/lora.html).
+  if (a.bool('enable-lora') || a.str('lora-paths') !== undefined) {
+    flags['max-loras'] = a.int('max-loras-per-batch') ?? 8;
+    const rank = a.int('max-lora-rank');
+    if (rank !== undefined) flags['lora-rank'] = rank;
+    if ((a.str('lora-target-modules') ?? 'all') !== 'all')
+      warnings.push('--lora-target-modules: adapter slots estimated over every linear module');
   }
   prefixCacheFlag(
     a.bool('disable-radix-cache') === true ? false : undefined,

@@ -51,6 +51,15 @@ export function sglangArgs(x: LaunchInput, published: boolean): string[] {
       `--speculative-num-draft-tokens ${k + 1}`,
     );
   }
+  // Multi-LoRA: adapters per batch at the plan's rank over every supported module; adapters load at start
+  // (--lora-paths) or at run time (/load_lora_adapter): https://docs.sglang.io/advanced_features/lora.html
+  if (o.maxLoras !== undefined)
+    args.push(
+      '--enable-lora',
+      `--max-loras-per-batch ${o.maxLoras}`,
+      `--max-lora-rank ${o.loraRank}`,
+      '--lora-target-modules all',
+    );
   // A 16-bit checkpoint quantized while loading (--quantization fp8); published checkpoints carry their config.
   if (o.weights === 'fp8' && !published) args.push('--quantization fp8');
   // The fraction the memory model used (its own default for this card, written out so both agree).

@@ -75,6 +75,10 @@ export const SGLANG_SERVE_FLAGS = [
   '--speculative-num-steps', // ServerArgs.speculative_num_steps
   '--speculative-eagle-topk', // ServerArgs.speculative_eagle_topk
   '--speculative-num-draft-tokens', // ServerArgs.speculative_num_draft_tokens
+  '--enable-lora', // ServerArgs.enable_lora (https://docs.sglang.io/advanced_features/lora.html)
+  '--max-loras-per-batch', // ServerArgs.max_loras_per_batch
+  '--max-lora-rank', // ServerArgs.max_lora_rank
+  '--lora-target-modules', // ServerArgs.lora_target_modules (all: every supported module)
   '--disable-radix-cache', // ServerArgs.disable_radix_cache (store_true)
   '--enable-metrics', // ServerArgs.enable_metrics (store_true): Prometheus /metrics
 ] as const;

@@ -31,6 +31,10 @@ export const VLLM_FROM_FLAGS: Record<string, FlagSpec> = {
   dcp: v('--decode-context-parallel-size', '-dcp'),
   'enable-expert-parallel': b('--enable-expert-parallel'),
   'speculative-config': v('--speculative-config'),
+  'enable-lora': b('--enable-lora'),
+  'max-loras': v('--max-loras'),
+  'max-lora-rank': v('--max-lora-rank'),
+  'lora-modules': v('--lora-modules'),
   'max-model-len': v('--max-model-len'),
   'max-num-seqs': v('--max-num-seqs'),
   dtype: v('--dtype'),
@@ -160,6 +164,12 @@ export function readVllmCommand(
   if (a.bool('enforce-eager'))
     warnings.push('--enforce-eager: CUDA graphs off; timed as with them');
   speculativeInto(a.str('speculative-config'), planFlags, flags, warnings);
+  // --enable-lora: LoRAConfig max_loras (default 1) and max_lora_rank (default 16), vllm/config/lora.py.
+  if (a.bool('enable-lora')) {
+    flags['max-loras'] = a.int('max-loras') ?? 1;
+    flags['lora-rank'] = a.int('max-lora-rank') ?? 16;
+    a.str('lora-modules'); // the adapters' names and paths: their slots are what memory holds
+  }
   prefixCacheFlag(
     a.bool('enable-prefix-caching'),
     planFlags,

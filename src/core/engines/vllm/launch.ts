@@ -92,6 +92,10 @@ export function vllmArgs(
   // at 002e77c1f0ef9b19cff8b9e21cfbd6feb3d6b443): the draft head from $DRAFT, the checkpoint's MTP layers, or n-gram.
   const spec = speculativeConfig(o);
   if (spec) args.push(`--speculative-config ${spec}`);
+  // Multi-LoRA: adapter slots at the plan's rank (LoRAConfig max_loras / max_lora_rank); adapters are added with
+  // --lora-modules name=path, or at run time (VLLM_ALLOW_RUNTIME_LORA_UPDATING): https://docs.vllm.ai/en/latest/features/lora.html
+  if (o.maxLoras !== undefined)
+    args.push('--enable-lora', `--max-loras ${o.maxLoras}`, `--max-lora-rank ${o.loraRank}`);
   // vLLM pre-allocates KV blocks up to this fraction of the GPU: the very fraction the memory model filled the
   // plan's pool to (memory.ts VLLM_GPU_UTILIZATION), so the launched pool is the planned one.
   const util = VLLM_GPU_UTILIZATION;

@@ -61,5 +61,7 @@ export const VLLM_MEMORY: FrameworkProfile = {
   expertParallel: true, // --enable-expert-parallel
   // SpeculativeConfig.method: ngram, eagle3, mtp (vllm/config/speculative.py at 002e77c1f0ef9b19cff8b9e21cfbd6feb3d6b443).
   speculative: ['eagle3', 'mtp', 'ngram'],
+  // --enable-lora --max-loras --max-lora-rank (https://docs.vllm.ai/en/latest/features/lora.html).
+  multiLora: true,
   source: 'https://docs.vllm.ai/en/latest/configuration/conserving_memory.html',
 };

@@ -14,6 +14,17 @@ const heads = (x: Parameters<Rule['applies']>[0]): number =>
 export const VLLM_RULES: readonly Rule[] = [
   ARCH_RULES.vllm,
   {
+    id: 'vllm-max-lora-rank',
+    says: 'vLLM takes --max-lora-rank from 1, 8, 16, 32, 64, 128, 256, 320 or 512 (LoRAConfig.max_lora_rank: MaxLoRARanks)',
+    library: 'vllm',
+    versions: '>=0.11',
+    source: 'https://github.com/vllm-project/vllm/blob/v0.26.0/vllm/config/lora.py',
+    effect: 'forbid',
+    applies: (x) =>
+      x.options.maxLoras !== undefined &&
+      ![1, 8, 16, 32, 64, 128, 256, 320, 512].includes(x.options.loraRank),
+  },
+  {
     id: 'vllm-mtp-needs-mtp-layers',
     says: 'MTP speculative decoding runs the MTP layers the checkpoint ships (num_nextn_predict_layers); this model has none',
     library: 'vllm',
@@ -85,6 +96,9 @@ export const VLLM_SERVE_FLAGS = [
   '--quantization', // EngineArgs.quantization (QuantizationMethods)
   '--gpu-memory-utilization', // EngineArgs.gpu_memory_utilization
   '--speculative-config', // EngineArgs.speculative_config (SpeculativeConfig as JSON)
+  '--enable-lora', // EngineArgs.enable_lora (bool)
+  '--max-loras', // EngineArgs.max_loras (LoRAConfig.max_loras)
+  '--max-lora-rank', // EngineArgs.max_lora_rank (LoRAConfig.max_lora_rank)
   '--enable-prefix-caching', // EngineArgs.enable_prefix_caching (bool: argparse BooleanOptionalAction)
   '--no-enable-prefix-caching', // its negation, the same BooleanOptionalAction
 ] as const;
