@@ -110,14 +110,18 @@ describe('speculative decoding: time', () => {
   });
   it('property: below the reported break-even acceptance speculation never pays', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 64 }), fc.double({ min: 0, max: 1 }), (batch, f) => {
-        const { e, o } = estimate(llama, { speculative: 'eagle3', batch, seq: 2048 });
-        const be = e.time!.speculative!.breakEvenAcceptance;
-        if (be === null || be === 0) return;
-        const below = { ...o, specAcceptance: be * f * 0.999 };
-        const s = speculativeStep(m, below, t, r);
-        expect(s.tokensPerSecond).toBeLessThanOrEqual(s.plainTokensPerSecond * (1 + 1e-9));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 64 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (batch, f) => {
+          const { e, o } = estimate(llama, { speculative: 'eagle3', batch, seq: 2048 });
+          const be = e.time!.speculative!.breakEvenAcceptance;
+          if (be === null || be === 0) return;
+          const below = { ...o, specAcceptance: be * f * 0.999 };
+          const s = speculativeStep(m, below, t, r);
+          expect(s.tokensPerSecond).toBeLessThanOrEqual(s.plainTokensPerSecond * (1 + 1e-9));
+        },
+      ),
       { numRuns: 12 },
     );
   });

@@ -127,6 +127,55 @@ function expertParallelOf(
   };
 }
 
+/** estimateTime's inference side: a decode step (DP attention, speculation, multi-LoRA) and TTFT / TPOT. */
+function inferenceTime(
+  arch: Arch,
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  settings: TimeResult['settings'],
+  tensorTflops: TimeResult['tensorTflops'],
+): TimeResult {
+  // DP attention: one rank's step of the engine whose MoE layers span every rank (time/expert-parallel.ts).
+  const dpa = dpAttentionTimed(m, o) ? dpAttentionTime(m, o, t, r) : null;
+  const d = dpa ? dpa.step : decodeStep(m, o, t, r);
+  const sv = dpa ?? replicaServingTime(m, o, t, r);
+  // Speculative decoding: the engine step drafts and verifies, each sequence keeps tokensPerStep tokens.
+  const spec = !dpa && speculates(o) ? speculativeOf(m, o, t, r) : null;
+  // The vision tower encodes a request's images before its prefill (time/vision.ts): in its TTFT, and a
+  // phase of its own for the batch's images.
+  const tower = towerTime(arch, o, r);
+  const towerOne = towerTime(arch, o, r, 1);
+  const phases = DECODE_PHASES.map((p, i) => ({
+    phase: p as string,
+    seconds: round(d.phases[i]!),
+  }));
+  if (tower) phases.push({ phase: 'vision-encoder', seconds: round(tower.seconds) });
+  // Multi-LoRA serving: the adapters' reads and kernels on every step (time/multi-lora.ts).
+  const lora = !dpa && !spec ? loraStepTime(m, o, r) : null;
+  const step = spec ? spec.stepSeconds : d.stepSeconds + (lora?.seconds ?? 0);
+  const tps = spec ? spec.tokensPerSecond : lora ? o.batch / step : d.tokensPerSecond;
+  if (lora) phases.push({ phase: 'lora', seconds: round(lora.seconds) });
+  return {
+    stepSeconds: round(step),
+    tokensPerSecondPerGpu: round(tps / o.tp),
+    mfu: round(d.flopsPerGpu / d.stepSeconds / r.peak16, 3),
+    bound: d.bound,
+    decodeTokensPerSecond: round(tps),
+    ttftSeconds: round(sv.ttft + (towerOne?.seconds ?? 0)),
+    tpotSeconds: round(sv.tpot),
+    phases,
+    settings,
+    tensorTflops,
+    ...(dpa ? { expertParallel: expertParallelOf(o, dpa) } : {}),
+    ...(spec ? { speculative: spec.report } : {}),
+    ...(lora
+      ? { lora: { adaptersPerStep: lora.adaptersPerStep, seconds: round(lora.seconds) } }
+      : {}),
+  };
+}
+
 /** Time of one configuration on one GPU type: the same trainWork/trainStep/decodeStep the planner calls. */
 export function estimateTime(arch: Arch, o: EstimateOptions, gpu: Gpu, t: TimeOptions): TimeResult {
   const m = modelFacts(arch);
@@ -137,45 +186,7 @@ export function estimateTime(arch: Arch, o: EstimateOptions, gpu: Gpu, t: TimeOp
     interconnect: t.interconnect ?? defaultInterconnect(gpu),
   } as TimeResult['settings'];
   const tensorTflops = { spec: r.spec16, sustained: round(r.sustained16) };
-  if (o.method === 'inference') {
-    // DP attention: one rank's step of the engine whose MoE layers span every rank (time/expert-parallel.ts).
-    const dpa = dpAttentionTimed(m, o) ? dpAttentionTime(m, o, t, r) : null;
-    const d = dpa ? dpa.step : decodeStep(m, o, t, r);
-    const sv = dpa ?? replicaServingTime(m, o, t, r);
-    // Speculative decoding: the engine step drafts and verifies, each sequence keeps tokensPerStep tokens.
-    const spec = !dpa && speculates(o) ? speculativeOf(m, o, t, r) : null;
-    // The vision tower encodes a request's images before its prefill (time/vision.ts): in its TTFT, and a
-    // phase of its own for the batch's images.
-    const tower = towerTime(arch, o, r);
-    const towerOne = towerTime(arch, o, r, 1);
-    const phases = DECODE_PHASES.map((p, i) => ({
-      phase: p as string,
-      seconds: round(d.phases[i]!),
-    }));
-    if (tower) phases.push({ phase: 'vision-encoder', seconds: round(tower.seconds) });
-    // Multi-LoRA serving: the adapters' reads and kernels on every step (time/multi-lora.ts).
-    const lora = !dpa && !spec ? loraStepTime(m, o, r) : null;
-    const step = spec ? spec.stepSeconds : d.stepSeconds + (lora?.seconds ?? 0);
-    const tps = spec ? spec.tokensPerSecond : lora ? o.batch / step : d.tokensPerSecond;
-    if (lora) phases.push({ phase: 'lora', seconds: round(lora.seconds) });
-    return {
-      stepSeconds: round(step),
-      tokensPerSecondPerGpu: round(tps / o.tp),
-      mfu: round(d.flopsPerGpu / d.stepSeconds / r.peak16, 3),
-      bound: d.bound,
-      decodeTokensPerSecond: round(tps),
-      ttftSeconds: round(sv.ttft + (towerOne?.seconds ?? 0)),
-      tpotSeconds: round(sv.tpot),
-      phases,
-      settings,
-      tensorTflops,
-      ...(dpa ? { expertParallel: expertParallelOf(o, dpa) } : {}),
-      ...(spec ? { speculative: spec.report } : {}),
-      ...(lora
-        ? { lora: { adaptersPerStep: lora.adaptersPerStep, seconds: round(lora.seconds) } }
-        : {}),
-    };
-  }
+  if (o.method === 'inference') return inferenceTime(arch, m, o, t, r, settings, tensorTflops);
   const w = trainWork(m, o, t);
   const phases = new Float64Array(TRAIN_PHASES.length);
   const bound = { value: 'compute' as Bound };

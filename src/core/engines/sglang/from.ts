@@ -122,44 +122,8 @@ export function readSglangCommand(
     warnings.push(
       '--max-total-tokens: a cap on the KV pool, not modelled (the pool fills its budget)',
     );
-  // --speculative-algorithm EAGLE3 / EAGLE (over DeepSeek's NextN MTP layers without a draft path) / NGRAM,
-  // --speculative-num-steps draft tokens (https://docs.sglang.io/advanced_features/speculative_decoding.html).
-  const algorithm = a.str('speculative-algorithm')?.toUpperCase();
-  if (algorithm !== undefined) {
-    const draftPath = a.str('speculative-draft-model-path'); // the head: no effect beyond its method
-    a.int('speculative-num-draft-tokens'); // steps + 1 for a chain (top-k 1)
-    const method =
-      algorithm === 'EAGLE3'
-        ? 'eagle3'
-        : algorithm === 'NGRAM'
-          ? 'ngram'
-          : (algorithm === 'EAGLE' || algorithm === 'NEXTN') && draftPath === undefined
-            ? 'mtp'
-            : null;
-    if (!method)
-      warnings.push(
-        `--speculative-algorithm ${algorithm}: only EAGLE3, NGRAM and EAGLE over the checkpoint's MTP layers are modelled; estimated without speculation`,
-      );
-    if ((a.int('speculative-eagle-topk') ?? 1) > 1)
-      warnings.push('--speculative-eagle-topk above 1: tree drafting timed as a chain');
-    speculativeFlagsInto(
-      method,
-      a.int('speculative-num-steps'),
-      planFlags,
-      flags,
-      warnings,
-      '--speculative-algorithm',
-    );
-  }
-  // LoRA serving: --enable-lora (or adapters given with --lora-paths), --max-loras-per-batch (default 8),
-  // --max-lora-rank (https://docs.sglang.io/advanced_features/lora.html).
-  if (a.bool('enable-lora') || a.str('lora-paths') !== undefined) {
-    flags['max-loras'] = a.int('max-loras-per-batch') ?? 8;
-    const rank = a.int('max-lora-rank');
-    if (rank !== undefined) flags['lora-rank'] = rank;
-    if ((a.str('lora-target-modules') ?? 'all') !== 'all')
-      warnings.push('--lora-target-modules: adapter slots estimated over every linear module');
-  }
+  sglangSpeculativeInto(a, planFlags, flags, warnings);
+  sglangLoraInto(a, flags, warnings);
   prefixCacheFlag(
     a.bool('disable-radix-cache') === true ? false : undefined,
     planFlags,
@@ -170,4 +134,49 @@ export function readSglangCommand(
   // DP attention: one engine of --tp-size GPUs; otherwise --dp-size replicas of tp x pp.
   const gpus = dpa ? tpSize * pp : tp * pp * dp;
   return servedReading(a, NO_EFFECT, { flags, gpus, ref, warnings });
+}
+
+/**
+ * --speculative-algorithm EAGLE3 / EAGLE (over DeepSeek's NextN MTP layers without a draft path) / NGRAM with
+ * --speculative-num-steps draft tokens (https://docs.sglang.io/advanced_features/speculative_decoding.html).
+ */
+function sglangSpeculativeInto(
+  a: ArgValues,
+  planFlags: Readonly<Record<string, string>>,
+  flags: FromFlags,
+  warnings: string[],
+): void {
+  const algorithm = a.str('speculative-algorithm')?.toUpperCase();
+  if (algorithm === undefined) return;
+  const draftPath = a.str('speculative-draft-model-path'); // the head: no effect beyond its method
+  a.int('speculative-num-draft-tokens'); // steps + 1 for a chain (top-k 1)
+  const method =
+    algorithm === 'EAGLE3'
+      ? 'eagle3'
+      : algorithm === 'NGRAM'
+        ? 'ngram'
+        : (algorithm === 'EAGLE' || algorithm === 'NEXTN') && draftPath === undefined
+          ? 'mtp'
+          : null;
+  if (!method)
+    warnings.push(
+      `--speculative-algorithm ${algorithm}: only EAGLE3, NGRAM and EAGLE over the checkpoint's MTP layers are modelled; estimated without speculation`,
+    );
+  if ((a.int('speculative-eagle-topk') ?? 1) > 1)
+    warnings.push('--speculative-eagle-topk above 1: tree drafting timed as a chain');
+  const steps = a.int('speculative-num-steps');
+  speculativeFlagsInto(method, steps, planFlags, flags, warnings, '--speculative-algorithm');
+}
+
+/**
+ * LoRA serving: --enable-lora (or adapters given with --lora-paths), --max-loras-per-batch (default 8),
+ * --max-lora-rank (https://docs.sglang.io/advanced_features/lora.html).
+ */
+function sglangLoraInto(a: ArgValues, flags: FromFlags, warnings: string[]): void {
+  if (!a.bool('enable-lora') && a.str('lora-paths') === undefined) return;
+  flags['max-loras'] = a.int('max-loras-per-batch') ?? 8;
+  const rank = a.int('max-lora-rank');
+  if (rank !== undefined) flags['lora-rank'] = rank;
+  if ((a.str('lora-target-modules') ?? 'all') !== 'all')
+    warnings.push('--lora-target-modules: adapter slots estimated over every linear module');
 }
