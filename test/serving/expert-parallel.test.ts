@@ -11,6 +11,8 @@ import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { FlagError, optionsFromFlags } from '../../src/schema/flags.js';
 import { readBack } from './serve-line.js';
+import { plan } from '../../src/core/plan/index.js';
+import { inputOf } from './plan-input.js';
 
 const gpu = findGpu('h200-sxm');
 const dsv3 = resolveModel('deepseek-v3');
@@ -169,5 +171,20 @@ describe('expert parallelism and DP attention: launch and --from', () => {
     const back = readBack(sh).flags;
     expect(back).toMatchObject({ 'dp-attention': true, ep: 8, batch: 32 });
     expect(back.tp).toBeUndefined();
+  });
+});
+
+describe('expert parallelism and DP attention: the serving search', () => {
+  it('DeepSeek-V3 at 512 users on 8xH200 ranks DP attention with EP8 first; at 32 users TP8', () => {
+    const at = (concurrency: number) =>
+      plan(
+        inputOf('serve-deepseek-v3-8xh200.yaml', (s) => {
+          s.job = { ...s.job, concurrency } as typeof s.job;
+        }),
+      ).plans[0]!.choices;
+    expect(at(512)).toMatchObject({ dpAttention: true, ep: 8, tp: 1, dp: 8, engine: 'vllm' });
+    const small = at(32);
+    expect(small.dpAttention).toBeUndefined();
+    expect(small.tp).toBe(8);
   });
 });
