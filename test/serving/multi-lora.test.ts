@@ -11,6 +11,8 @@ import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
 import { readBack } from './serve-line.js';
+import { plan } from '../../src/core/plan/index.js';
+import { inputOf } from './plan-input.js';
 
 const h100 = findGpu('h100-sxm');
 const llama = resolveModel('llama-3.1-8b');
@@ -75,4 +77,20 @@ describe('multi-LoRA serving', () => {
       expect(sh).toContain('--enable-lora');
       expect(readBack(sh).flags).toMatchObject({ 'max-loras': 4, 'lora-rank': 32 });
     });
+});
+
+describe('multi-LoRA serving in the search', () => {
+  it('a job with adapters plans only engines that serve them, with their slots counted', () => {
+    const r = plan(
+      inputOf('serve-8b-64-users-24gb.yaml', (s) => {
+        s.job = { ...s.job, lora: { adapters: 4, rank: 32 } } as typeof s.job;
+      }),
+    );
+    expect(r.plans.length).toBeGreaterThan(0);
+    for (const p of r.plans) {
+      expect(['vllm', 'sglang']).toContain(p.choices.engine);
+      expect(p.options).toMatchObject({ maxLoras: 4, loraRank: 32 });
+      expect(p.memory.breakdown.adapters).toBeGreaterThan(0);
+    }
+  });
 });

@@ -118,7 +118,7 @@ function withSpeculative(bases: BaseConfig[], methods: readonly SpeculativeMetho
     while (j < bases.length && bases[j]!.idPart.replace(/\/mb\d+$/, '') === group) j++;
     const run = bases.slice(i, j);
     out.push(...run);
-    if (run[0]!.options.gpuLayers === undefined)
+    if (run[0]!.options.gpuLayers === undefined && run[0]!.options.maxLoras === undefined)
       for (const method of methods)
         for (const b of run)
           if (b.options.batch <= SPECULATIVE_MAX_BATCH)
@@ -144,7 +144,11 @@ function withDpAttention(bases: BaseConfig[]): BaseConfig[] {
     while (j < bases.length && bases[j]!.idPart.replace(/\/mb\d+$/, '') === group) j++;
     const run = bases.slice(i, j);
     out.push(...run);
-    if (run[0]!.options.gpuLayers === undefined && !run[0]!.options.speculative)
+    if (
+      run[0]!.options.gpuLayers === undefined &&
+      !run[0]!.options.speculative &&
+      run[0]!.options.maxLoras === undefined
+    )
       for (const b of run)
         out.push({
           options: { ...b.options, dpAttention: true },
@@ -236,6 +240,11 @@ function configOptions(
     o.promptTokens = Math.min(job.promptTokens, job.context - 1);
   if (kv === 'fp8') o.kvCacheDtype = kv;
   if (job.kind === 'inference' && job.prefixCaching) o.prefixCacheFraction = job.prefixCaching;
+  // Multi-LoRA serving: the adapters' slots at their rank (memory/multi-lora.ts).
+  if (job.kind === 'inference' && job.lora) {
+    o.maxLoras = job.lora.adapters;
+    o.loraRank = job.lora.rank;
+  }
   return o;
 }
 
