@@ -104,6 +104,32 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
     '<fraction>',
     "serving: share of each prompt already in the engine's prefix cache, 0 to below 1 (default 0)",
   ],
+  [
+    'ep',
+    '<n>',
+    'serving MoE models: expert-parallel degree, the GPUs each MoE layer spans (--tp, or --gpus with --dp-attention; default 1)',
+  ],
+  [
+    'dp-attention',
+    null,
+    'serving MoE models: the data-parallel ranks are one engine, attention per rank, experts over all',
+  ],
+  [
+    'speculative',
+    '<method>',
+    "serving: speculative decoding with an EAGLE-3 head, the checkpoint's MTP layers, or n-gram: eagle3, mtp, ngram",
+  ],
+  ['spec-tokens', '<k>', 'draft tokens per step (default: eagle3 2, mtp 1 per MTP layer, ngram 3)'],
+  [
+    'spec-acceptance',
+    '<p>',
+    'chance each draft token is accepted, 0-1 (default: eagle3 0.65, mtp 0.85; ngram: required)',
+  ],
+  [
+    'max-loras',
+    '<n>',
+    'serving: LoRA adapter slots at --lora-rank (vLLM --max-loras, SGLang --max-loras-per-batch)',
+  ],
   ['gpu', '<id>', "catalog GPU id for the fits verdict (see 'vramplan catalog gpus')"],
   [
     'framework',

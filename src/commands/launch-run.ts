@@ -46,7 +46,6 @@ import { PROBE_FILE, PROBE_PY } from '../core/launch/probe-py.js';
 import { POWER_FILE } from '../core/launch/power.js';
 import { RUN_PLAN_FILE } from '../schema/measured.js';
 
-
 export { loadLaunchers } from '../core/engines/registry.js';
 export interface LaunchFlags {
   gradAccum: unknown;

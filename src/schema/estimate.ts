@@ -64,6 +64,13 @@ export const FRAMEWORKS = [
 export const OBJECTIVES = ['sft', 'dpo', 'orpo', 'kto', 'simpo', 'grpo'] as const;
 /** Where the reference log-probs come from: a reference model each step, none, or computed once before training. */
 export const REFERENCES = ['model', 'none', 'precomputed'] as const;
+/**
+ * Speculative decoding methods of the serving engines: an EAGLE-3 draft head, the MTP layers the checkpoint
+ * ships (DeepSeek-V3 num_nextn_predict_layers), or n-gram lookup in the prompt (vLLM SpeculativeConfig.method).
+ */
+export const SPECULATIVE_METHODS = ['eagle3', 'mtp', 'ngram'] as const;
+export type SpeculativeMethod = (typeof SPECULATIVE_METHODS)[number];
+
 /** GRPO's generation engine: vLLM on the training GPUs, vLLM on separate GPUs, or transformers generate. */
 export const ROLLOUTS = ['vllm-colocate', 'vllm-server', 'hf'] as const;
 
@@ -204,6 +211,28 @@ export const EstimateOptionsSchema = z
     imagePixels: count(1_000_000_000).optional(),
     /** llama.cpp `-ngl`: layers on the GPU, the rest in host RAM (absent = all). */
     gpuLayers: z.number().int().min(0).max(100_000).optional(),
+    /**
+     * Serving MoE models: the expert-parallel degree, whole experts per rank over the GPUs the MoE layers span
+     * (tp, or tp x dp with dpAttention); absent = 1, each expert tensor-parallel (docs/estimate.md).
+     */
+    ep: count(4096).optional(),
+    /**
+     * Serving MoE models: the data-parallel ranks (gpus / (tp x pp)) are one engine: attention and its KV per
+     * rank, the MoE layers over all of them (vLLM --data-parallel-size, SGLang --enable-dp-attention).
+     */
+    dpAttention: z.boolean().optional(),
+    /**
+     * Serving: speculative decoding (absent = none), the draft tokens each step proposes, and the chance each
+     * draft token is accepted (given or the method's default: flags.ts SPEC_DEFAULTS).
+     */
+    speculative: z.enum(SPECULATIVE_METHODS).optional(),
+    specTokens: count(64).optional(),
+    specAcceptance: z.number().min(0).max(1).optional(),
+    /**
+     * Serving many LoRA adapters on one base (vLLM --enable-lora --max-loras, SGLang --max-loras-per-batch): the
+     * adapter slots the engine preallocates at rank `loraRank` (max_lora_rank); absent = no LoRA serving.
+     */
+    maxLoras: count(4096).optional(),
   })
   .strict();
 
@@ -212,6 +241,11 @@ export type EstimateOptions = z.infer<typeof EstimateOptionsSchema>;
 /** GPUs that train: all of them, less the vLLM server's in GRPO server mode. */
 export const trainingGpus = (o: EstimateOptions): number =>
   o.rollout === 'vllm-server' ? o.gpus - (o.rolloutGpus ?? 1) : o.gpus;
+
+/** GPUs one MoE layer spans: the TP group, or every data-parallel rank's with DP attention (pp = 1). */
+export const moeGroupOf = (
+  o: Pick<EstimateOptions, 'gpus' | 'tp' | 'pp' | 'dpAttention'>,
+): number => (o.dpAttention ? o.tp * Math.max(1, Math.floor(o.gpus / (o.tp * o.pp))) : o.tp);
 
 /** A preference or RL objective (absent or 'sft' is supervised fine-tuning). */
 export const isPreferenceOrRl = (o: EstimateOptions): boolean =>

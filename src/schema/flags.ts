@@ -21,6 +21,8 @@ import {
   ROLLOUTS,
   OPTIMIZERS,
   SPARSE_FORMATS,
+  SPECULATIVE_METHODS,
+  type SpeculativeMethod,
   STATE_DTYPES,
   WEIGHT_DTYPES,
   defaultOptions,
@@ -354,6 +356,10 @@ function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
     o.kvCacheDtype = pick(flags, 'kv-cache-dtype', KV_CACHE_DTYPES, 'auto');
   if (flags['gpu-layers'] !== undefined) o.gpuLayers = int(flags, 'gpu-layers', 0, 0, 100_000);
   if (flags['prefix-cache'] !== undefined) o.prefixCacheFraction = prefixFraction(flags);
+  if (flags.ep !== undefined) o.ep = int(flags, 'ep', 1, 1, 4096);
+  speculativeInto(o, flags);
+  if (flags['max-loras'] !== undefined) o.maxLoras = int(flags, 'max-loras', 1, 1, 4096);
+  if (bool(flags, 'dp-attention')) o.dpAttention = true;
   // GRPO's prompt tokens were read with its objective (objectiveInto).
   if (flags['prompt-tokens'] !== undefined && o.objective !== 'grpo')
     o.promptTokens = int(flags, 'prompt-tokens', 1, 1, 100_000_000);
@@ -362,6 +368,10 @@ function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
     ['kv-cache-dtype', o.kvCacheDtype !== undefined],
     ['gpu-layers', o.gpuLayers !== undefined],
     ['prefix-cache', o.prefixCacheFraction !== undefined],
+    ['ep', o.ep !== undefined],
+    ['dp-attention', o.dpAttention === true],
+    ['speculative', o.speculative !== undefined],
+    ['max-loras', o.maxLoras !== undefined],
     ['prompt-tokens', o.promptTokens !== undefined && o.objective !== 'grpo'],
   ] as const)
     if (set && !serving)
@@ -380,11 +390,91 @@ function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
     );
   if (o.gpuLayers !== undefined && o.framework !== 'llama.cpp')
     throw new FlagError('gpu-layers', o.gpuLayers, 'only with --framework llama.cpp (its -ngl)');
+  expertParallelCheck(o);
   if (isGguf(o.weights) && o.framework !== 'llama.cpp')
     throw new FlagError(
       'weights',
       o.weights,
       'a GGUF type only with --framework llama.cpp (vLLM and SGLang serve AWQ/GPTQ int4, fp8, mxfp4, nvfp4)',
+    );
+}
+
+/**
+ * Default draft tokens and per-token acceptance by method. EAGLE-3: 2 tokens, vLLM's EAGLE-3 example
+ * (https://docs.vllm.ai/en/latest/features/speculative_decoding/eagle/); acceptance 0.65 from the public
+ * yuhuili/EAGLE3-LLaMA3.1-Instruct-8B head's mean accepted length 2.77 at 7 draft tokens on MT-bench
+ * (https://huggingface.co/nebius/EAGLE3-Llama-3.3-70B-Instruct, "Comparison with Public Checkpoints"), as
+ * (1 - a^8) / (1 - a) = 2.77. MTP: one token per MTP layer the checkpoint ships, DeepSeek-V3's second-token
+ * acceptance "between 85% and 90%" (DeepSeek-V3 technical report §5.4.3, https://arxiv.org/abs/2412.19437).
+ * n-gram: how often the output repeats the prompt is the workload's, so --spec-acceptance is required.
+ */
+export const SPEC_DEFAULTS: Record<SpeculativeMethod, { tokens: number; acceptance?: number }> = {
+  eagle3: { tokens: 2, acceptance: 0.65 },
+  mtp: { tokens: 1, acceptance: 0.85 },
+  ngram: { tokens: 3 },
+};
+
+/** --speculative, --spec-tokens, --spec-acceptance (the method's defaults where not given). */
+function speculativeInto(o: EstimateOptions, flags: RawFlags): void {
+  if (flags.speculative === undefined) {
+    const stray = ['spec-tokens', 'spec-acceptance'].find((f) => flags[f] !== undefined);
+    if (stray)
+      throw new FlagError(stray, flags[stray], 'only with --speculative eagle3, mtp or ngram');
+    return;
+  }
+  const method = pick(flags, 'speculative', SPECULATIVE_METHODS, 'eagle3');
+  const d = SPEC_DEFAULTS[method];
+  o.speculative = method;
+  o.specTokens = int(flags, 'spec-tokens', d.tokens, 1, 64);
+  const given = flags['spec-acceptance'];
+  if (given === undefined && d.acceptance === undefined)
+    throw new FlagError(
+      'spec-acceptance',
+      given,
+      `a number from 0 to 1 with --speculative ${method} (its acceptance is the workload's: how often the output repeats the prompt)`,
+    );
+  o.specAcceptance = given === undefined ? d.acceptance! : unit(flags, 'spec-acceptance');
+}
+
+function unit(flags: RawFlags, flag: string): number {
+  const v = flags[flag];
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new FlagError(flag, v, 'a number from 0 to 1');
+  return n;
+}
+
+/**
+ * --ep and --dp-attention: DP attention needs two or more data-parallel ranks and no pipeline; the expert-parallel
+ * group is every GPU the MoE layers span (vLLM: "use expert parallelism instead of tensor parallelism for MoE
+ * layers", sharded over the tensor x data parallel ranks: vllm/config/parallel.py ParallelConfig at 00193b82).
+ */
+function expertParallelCheck(o: EstimateOptions): void {
+  const dp = Math.floor(o.gpus / (o.tp * o.pp));
+  if (o.dpAttention && (dp < 2 || o.pp > 1))
+    throw new FlagError(
+      'dp-attention',
+      true,
+      `two or more data-parallel ranks and --pp 1 (--gpus ${o.gpus} / (--tp ${o.tp} x --pp ${o.pp}) = ${dp})`,
+    );
+  if (o.maxLoras !== undefined && (o.speculative || o.dpAttention))
+    throw new FlagError(
+      'max-loras',
+      o.maxLoras,
+      'none with --speculative or --dp-attention (multi-LoRA serving is timed on a plain engine only)',
+    );
+  if (o.speculative && o.dpAttention)
+    throw new FlagError(
+      'speculative',
+      o.speculative,
+      'none with --dp-attention (speculative decoding is timed on one engine of TP ranks only)',
+    );
+  if (o.ep === undefined || o.ep === 1) return;
+  const group = o.dpAttention ? o.tp * dp : o.tp;
+  if (o.ep !== group)
+    throw new FlagError(
+      'ep',
+      o.ep,
+      `1 or ${group}, the GPUs each MoE layer spans (--tp${o.dpAttention ? ' x data-parallel ranks with --dp-attention' : ''})`,
     );
 }
 
@@ -525,6 +615,12 @@ const FLAG_OF: Record<keyof EstimateOptions, string> = {
   kvCacheDtype: 'kv-cache-dtype',
   prefixCacheFraction: 'prefix-cache',
   gpuLayers: 'gpu-layers',
+  ep: 'ep',
+  dpAttention: 'dp-attention',
+  speculative: 'speculative',
+  specTokens: 'spec-tokens',
+  specAcceptance: 'spec-acceptance',
+  maxLoras: 'max-loras',
   images: 'images',
   imagePixels: 'image-pixels',
 };

@@ -51,6 +51,11 @@ export const SCENARIO_DOCS: Readonly<Record<string, string>> = {
     "Share of each prompt that is a shared prefix (system prompt, few-shot examples) served from vLLM's or SGLang's prefix cache, from 0 up to (not including) 1; only the rest is prefilled.",
   'job.inference.requestsPerSecond':
     "Requests per second the plan's replicas must complete; sets the fleet's size.",
+  'job.inference.lora':
+    'Multi-LoRA serving: LoRA adapters served at once on the base model (vLLM --max-loras, SGLang --max-loras-per-batch).',
+  'job.inference.lora.adapters':
+    'Adapters served at once: the adapter slots each server preallocates.',
+  'job.inference.lora.rank': "The largest adapter rank (the engine's max LoRA rank). Default 16.",
 
   hardware: 'The GPUs the planner may use: owned, detected, rented or bought.',
   'hardware.owned': 'GPUs you already have.',

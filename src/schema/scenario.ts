@@ -100,6 +100,14 @@ export const inferenceJobSchema = z
     prefixCaching: z.number().min(0).lt(1).optional(),
     /** Requests per second the plan's replicas must complete (each: a prompt, then context - prompt tokens). */
     requestsPerSecond: z.number().positive().optional(),
+    /**
+     * Multi-LoRA serving: LoRA adapters served at once on the base model (the engine's adapter slots) and
+     * their largest rank; plans on engines without it are not ranked.
+     */
+    lora: z
+      .object({ adapters: count(4096), rank: count(65_536).default(16) })
+      .strict()
+      .optional(),
   })
   .strict();
 

@@ -35,6 +35,9 @@ export function techniqueOf(p: Plan): string {
   if (c.zero > 0) parts.push(`ZeRO-${c.zero}${c.offload !== 'none' ? ` off:${c.offload}` : ''}`);
   if (c.tp > 1) parts.push(`TP${c.tp}`);
   if (c.pp > 1) parts.push(`PP${c.pp}`);
+  // MoE serving: the data-parallel ranks are one engine, experts over all of them (plan/expert-parallel.ts).
+  if (c.dpAttention) parts.push(`DP-attention ×${c.dp}${(c.ep ?? 1) > 1 ? `, EP${c.ep}` : ''}`);
+  if (c.speculative) parts.push(`${c.speculative.method} ×${c.speculative.tokens}`);
   parts.push(c.engine);
   return parts.join(', ');
 }

@@ -236,7 +236,12 @@ function checkPlan(plan: Plan, files: Record<string, unknown>): void {
       expect(sh).toContain(`--pipeline-parallel-size ${c.pp}`);
       expect(sh).toContain(`--max-num-seqs ${o.batch}`);
       expect(sh).toContain(`--max-model-len ${o.seq}`);
-      expect(sh.match(/vllm serve/g)?.length).toBe(c.dp);
+      // DP attention: one server of dp data-parallel ranks, expert parallel over all its GPUs.
+      expect(sh.match(/vllm serve/g)?.length).toBe(c.dpAttention ? 1 : c.dp);
+      if (c.dpAttention) {
+        expect(sh).toContain(`--data-parallel-size ${c.dp}`);
+        expect(sh).toContain('--enable-expert-parallel');
+      }
       for (const f of serveCommands(sh)) {
         // fp8 (E4M3) on 8.9+, fp8_e5m2 below (engines/kernels.ts fp8KvFlag).
         const kv = fp8KvFlag('vllm', findGpu(plan.hardware.gpuId).computeCapability);
@@ -247,12 +252,15 @@ function checkPlan(plan: Plan, files: Record<string, unknown>): void {
     }
     case 'sglang': {
       const cmds = serveCommands(String(files['serve.sh']));
-      expect(cmds).toHaveLength(c.dp);
+      // DP attention: one server; --tp-size counts all its GPUs, --max-running-requests all ranks' requests.
+      const ranks = c.dpAttention ? c.dp : 1;
+      expect(cmds).toHaveLength(c.dp / ranks);
       for (const f of cmds) {
-        expect(f['--tp-size']).toBe(String(c.tp));
+        expect(f['--tp-size']).toBe(String(c.tp * ranks));
         expect(f['--pp-size']).toBe(String(c.pp));
         expect(f['--context-length']).toBe(String(o.seq));
-        expect(f['--max-running-requests']).toBe(String(o.batch));
+        expect(f['--max-running-requests']).toBe(String(o.batch * ranks));
+        if (c.dpAttention) expect(f['--dp-size']).toBe(String(ranks));
       }
       break;
     }

@@ -62,6 +62,13 @@ export function engineRejects(
   // --gpu-layers splits layers between GPU and host: llama.cpp's -ngl only.
   if (o.gpuLayers !== undefined && !FRAMEWORKS[p.framework].layerOffload)
     return explain ? 'no --gpu-layers (llama.cpp only)' : REJECTED;
+  // --ep / --dp-attention: engines whose memory profile runs expert parallelism (its expertParallel field).
+  if (((o.ep ?? 1) > 1 || o.dpAttention) && !FRAMEWORKS[p.framework].expertParallel)
+    return explain ? 'no expert parallelism or DP attention' : REJECTED;
+  if (o.speculative && !(FRAMEWORKS[p.framework].speculative ?? []).includes(o.speculative))
+    return explain ? `no ${o.speculative} speculative decoding` : REJECTED;
+  if (o.maxLoras !== undefined && !FRAMEWORKS[p.framework].multiLora)
+    return explain ? 'no multi-LoRA serving' : REJECTED;
   if (!p.checkpointing.includes(o.checkpointing))
     return explain ? `checkpointing ${p.checkpointing.join('/')} only` : REJECTED;
   if (!p.attention.includes(o.attention))

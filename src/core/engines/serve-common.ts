@@ -2,6 +2,7 @@
 import type { LaunchInput } from '../launch/types.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { checkpointFor, type Checkpoint } from '../launch/checkpoints.js';
+import { EAGLE3_HEADS } from '../model/speculative.js';
 
 /** Shell-quote one word (single quotes; an embedded quote closes, escapes and reopens). */
 export const sq = (s: string): string =>
@@ -74,4 +75,22 @@ export function replicaLines(
   }
   if (replicas > 1) lines.push('wait');
   return { lines, ports };
+}
+
+/**
+ * Speculative decoding's draft: DRAFT set to the published EAGLE-3 head for the model (model/speculative.ts), or
+ * to a placeholder to replace where none is known; and the acceptance the plan assumed, as a comment `--from`
+ * reads back (a property of the requests, like the prefix-cache share).
+ */
+export function draftLines(x: LaunchInput): string[] {
+  const o = x.options;
+  if (!o.speculative) return [];
+  const accept = `# vramplan: --spec-acceptance ${o.specAcceptance ?? 0} (share of draft tokens the plan assumes accepted)`;
+  if (o.speculative !== 'eagle3') return [accept];
+  const head = EAGLE3_HEADS[x.arch.id];
+  return [
+    accept,
+    ...(head ? [] : ['# No published EAGLE-3 head for this model is known: point DRAFT at one.']),
+    `DRAFT=\${DRAFT:-${sq(head ?? './eagle3-head')}}`,
+  ];
 }

@@ -17,6 +17,7 @@ const PUBLISHED: Readonly<Record<string, Partial<Record<WeightDtype, string>>>> 
   'meta-llama/Llama-3.1-8B': {
     int4: 'hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4', // huggingface.co/hugging-quants
     fp8: 'RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8', // huggingface.co/RedHatAI (llm-compressor W8A8 FP8)
+    nvfp4: 'nvidia/Llama-3.1-8B-Instruct-FP4', // huggingface.co/nvidia (ModelOpt NVFP4; vLLM, SGLang; Blackwell)
     q4_k_m: 'bartowski/Meta-Llama-3.1-8B-Instruct-GGUF',
     q5_k_m: 'bartowski/Meta-Llama-3.1-8B-Instruct-GGUF',
     q6_k: 'bartowski/Meta-Llama-3.1-8B-Instruct-GGUF',
@@ -30,6 +31,7 @@ const PUBLISHED: Readonly<Record<string, Partial<Record<WeightDtype, string>>>> 
   'meta-llama/Llama-3.1-405B': {
     int4: 'hugging-quants/Meta-Llama-3.1-405B-Instruct-AWQ-INT4',
     fp8: 'meta-llama/Llama-3.1-405B-Instruct-FP8', // Meta's own FP8 release
+    nvfp4: 'nvidia/Llama-3.1-405B-Instruct-FP4', // huggingface.co/nvidia (ModelOpt NVFP4, Blackwell)
   },
   'openai/gpt-oss-20b': { mxfp4: 'openai/gpt-oss-20b' }, // ships MXFP4 MoE weights
   // AWQ 4-bit repackage of the Instruct model (huggingface.co/casperhansen/llama-3.3-70b-instruct-awq).

@@ -101,6 +101,10 @@ export interface FrameworkProfile {
   moeDense?: readonly string[];
   /** Time: the engine can shard experts over ranks (expert parallelism, all-to-all token dispatch). */
   expertParallel: boolean;
+  /** Serving: the engine serves many LoRA adapters on one base (preallocated adapter slots). */
+  multiLora?: boolean;
+  /** Serving: the speculative decoding methods the engine runs (absent: none). */
+  speculative?: readonly ('eagle3' | 'mtp' | 'ngram')[];
   /**
    * LoRA on fused 3-D expert weights through PEFT's ParamWrapper (LoraConfig.target_parameters): each forward
    * builds the layer's delta weight B·A for every expert and the parametrized weight W + ΔW, which the grouped

@@ -14,6 +14,8 @@ import {
   type CacheFigures,
 } from './kv-layout.js';
 import { type TowerBytes } from './vision.js';
+import { draftGroups, draftWeightBytes } from './speculative.js';
+import { loraSlotBytes } from './multi-lora.js';
 import { ligerChunkRows } from '../kernels/liger.js';
 import { sumParts } from './setup.js';
 import type { Parts, Setup } from './setup.js';
@@ -112,6 +114,9 @@ function kvAndPrefill(s: Setup): { kv: number; prefill: number; state: number } 
     if (o.attention === 'eager') layer += o.batch * (g.heads / tp) * o.seq * kvLen * (4 + c);
     prefill = Math.max(prefill, layer);
   }
+  // Speculative decoding: the draft's layers keep their own KV cache (memory/speculative.ts).
+  for (const g of draftGroups(s))
+    kv += g.count * o.batch * cache.cells(g, held) * cache.tokenBytes(g);
   return { kv, prefill, state };
 }
 
@@ -161,7 +166,14 @@ export function inferencePhases(
   // kernel serves one token of one sequence): every prefill, and decode steps of a batch. LLM.int8 inference
   // multiplies in int8 and dequantizes only its outlier columns (MatMul8bitLt.forward).
   const bnbDequant = fw.bnbSavesInput && isFourBitFloat(o.weights) ? s.dequant : 0;
-  const onGpu = split ? { ...base, weights: split.weights } : base;
+  const draft = draftWeightBytes(s);
+  // Multi-LoRA serving: the engine's preallocated adapter slots (memory/multi-lora.ts).
+  const slots = loraSlotBytes(s.arch, o, s.c);
+  const onGpu = split
+    ? { ...base, weights: split.weights }
+    : draft > 0 || slots > 0
+      ? { ...base, weights: base.weights + draft, adapters: base.adapters + slots }
+      : base;
   const graphs = cudaGraphBytes(s);
   const listed: PhaseParts[] = [
     {

@@ -18,6 +18,7 @@ import {
 import { MiB } from '../units.js';
 import { ligerPatches, ligerProfile } from '../kernels/liger.js';
 import type { Breakdown, EstimateContext } from './types.js';
+import { expertShareOf, routedExperts, splitsExperts } from './expert-parallel.js';
 
 export type Parts = Omit<Breakdown, 'overhead'>;
 export const sumParts = (p: Parts): number =>
@@ -88,6 +89,20 @@ function storageOf(arch: Arch, facts: ArchFacts, o: EstimateOptions) {
   return sum;
 }
 
+/** The routed experts' storage (linears with copies > 1) and the share of it one GPU holds. */
+function expertStorageOf(arch: Arch, o: EstimateOptions): NonNullable<Setup['experts']> {
+  const out = { values: 0, constants: 0, bias: 0, share: expertShareOf(o, routedExperts(arch)) };
+  for (const g of arch.groups)
+    for (const l of g.linears)
+      if (l.copies > 1) {
+        const st = linearStorage(l, g.count, o);
+        out.values += st.values;
+        out.constants += st.constants;
+        out.bias += st.bias;
+      }
+  return out;
+}
+
 /** Bytes of the linear weights in storage format, and of their quantization constants. */
 function linearStorage(
   l: Linear,
@@ -152,6 +167,11 @@ export interface Setup {
   linValues: number;
   linConstants: number;
   linBias: number;
+  /**
+   * Serving with expert parallelism or DP attention (memory/expert-parallel.ts): the routed experts' share of
+   * linValues / linConstants / linBias and the share of them one GPU holds; null when TP splits them as the rest.
+   */
+  experts: { values: number; constants: number; bias: number; share: number } | null;
   /** Fraction of the layers on the busiest pipeline stage. */
   lf: number;
   adapters: number;
@@ -206,6 +226,7 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
         ? 4
         : FLOAT_BYTES[o.compute];
   const { values: linValues, constants: linConstants, bias: linBias } = storageOf(arch, facts, o);
+  const experts = splitsExperts(o) ? expertStorageOf(arch, o) : null;
   const head =
     quantized && fw.bnbQuantizesAll && arch.lmHeadParams > 0
       ? {
@@ -259,6 +280,7 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
     linValues,
     linConstants,
     linBias,
+    experts,
     lf: Math.ceil(facts.totalLayers / pp) / facts.totalLayers,
     adapters,
     nTrain,

@@ -46,11 +46,19 @@ export function holdingsOf(s: Setup, stage: Stage): Holdings {
   const floatShare = embedShare - (kbitHead ? arch.lmHeadParams : 0);
 
   // Weights held on this GPU.
+  // Expert parallelism / DP attention: the routed experts at their own share, the rest over TP (setup.ts experts).
+  const x = s.experts;
+  const linearHeld = x
+    ? ((s.linValues + s.linBias - x.values - x.bias) * lf) / tp + (x.values + x.bias) * lf * x.share
+    : ((s.linValues + s.linBias) * lf) / tp;
   const weightsFull =
-    ((s.linValues + s.linBias) * lf) / tp +
+    linearHeld +
     (floatShare / tp + P.other * lf) * s.floatBytes +
     (kbitHead ? kbitHead.values / tp : 0);
-  const constantsFull = (s.linConstants * lf) / tp + (kbitHead ? kbitHead.constants / tp : 0);
+  const constantsFull =
+    (x
+      ? ((s.linConstants - x.constants) * lf) / tp + x.constants * lf * x.share
+      : (s.linConstants * lf) / tp) + (kbitHead ? kbitHead.constants / tp : 0);
 
   const trainShare = t.full ? stageParams / tp : (s.adapters * lf) / tp;
   const stateBytesFull = (s.states * (t.full ? stageParams / P.total : lf)) / tp;

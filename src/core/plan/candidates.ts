@@ -20,6 +20,7 @@ export function weightDtypes(
   method: Method,
   allowed?: readonly WeightDtype[],
   native?: WeightDtype | null,
+  fp4Cores = false,
 ): { weights: WeightDtype; doubleQuant: boolean }[] {
   const defaults: Record<Method, WeightDtype[]> = {
     full: ['bf16', 'fp32'],
@@ -39,6 +40,8 @@ export function weightDtypes(
   // A checkpoint that ships in MXFP4 (gpt-oss: the MoE weights were released in MXFP4 only, model card) has no
   // 16-bit original to make an AWQ/GPTQ or NF4 copy from: those 4-bit formats are not offered beside it.
   const requantized = (w: WeightDtype) => native === 'mxfp4' && (w === 'int4' || w === 'nf4');
+  // Serving on Blackwell (FP4 tensor cores): NVFP4 beside the rest (searchedMinCapability keeps it there).
+  if (fp4Cores) defaults.inference.push('nvfp4');
   const base =
     allowed ??
     (method === 'inference' && native
@@ -54,6 +57,18 @@ export function weightDtypes(
   }
   return out;
 }
+
+// NVFP4 runs on the FP4 tensor cores of Blackwell (compute capability 10.0 and 12.0: "5th-generation Tensor
+// Cores", https://developer.nvidia.com/blog/introducing-nvfp4-for-efficient-and-accurate-low-precision-inference/);
+// older GPUs run it weight-only (vLLM's FP4 Marlin), no better than AWQ int4, so the search offers it there only.
+const FP4_CORES_CC = 10.0;
+
+/** Whether a GPU of compute capability `cc` has FP4 tensor cores (Blackwell). */
+export const hasFp4Cores = (cc: string | null | undefined): boolean =>
+  Number(cc ?? 0) >= FP4_CORES_CC;
+
+/** The least compute capability the search offers a weight format on (0: any the engine runs it on). */
+export const searchedMinCapability = (w: WeightDtype): number => (w === 'nvfp4' ? FP4_CORES_CC : 0);
 
 /** The optimizers profiled as searched (engines/optimizers.ts), in preference order, or only 'none' (inference). */
 export function optimizers(method: Method, allowed?: readonly Optimizer[]): Optimizer[] {

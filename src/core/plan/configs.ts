@@ -9,7 +9,9 @@ import { engineNames, type Engine } from '../../schema/engine.js';
 import { type MemorySurface } from '../memory/surface.js';
 import { maxSearchedGpus, objectiveConfigs, withObjectiveConfig } from './objective.js';
 import { replicaShares } from './replicas.js';
-import { type KvCacheDtype } from '../../schema/estimate.js';
+import { searchesDpAttention } from './expert-parallel.js';
+import { SPECULATIVE_MAX_BATCH, searchedSpeculation, withSpeculation } from './speculative.js';
+import { type KvCacheDtype, type SpeculativeMethod } from '../../schema/estimate.js';
 import {
   attentions,
   checkpointings,
@@ -77,11 +79,12 @@ function kvCacheDtypesOf(s: Scenario): KvCacheDtype[] {
   return searchedEngines(s).some(searchesFp8Kv) ? ['auto', 'fp8'] : ['auto'];
 }
 
-export function baseConfigs(s: Scenario, arch: Arch): BaseConfig[] {
+/** `fp4Cores`: the scenario's hardware includes a Blackwell GPU (NVFP4 searched: candidates.ts). */
+export function baseConfigs(s: Scenario, arch: Arch, fp4Cores = false): BaseConfig[] {
   const layers = arch.groups.reduce((a, g) => a + g.count, 0);
   const out: BaseConfig[] = [];
   for (const gpuLayers of gpuLayerChoices(s, layers))
-    for (const b of baseConfigsAt(s, nativeWeights(arch))) {
+    for (const b of baseConfigsAt(s, nativeWeights(arch), fp4Cores)) {
       if (gpuLayers === undefined) {
         out.push(b);
         continue;
@@ -97,17 +100,73 @@ export function baseConfigs(s: Scenario, arch: Arch): BaseConfig[] {
     }
   // One LoRA target list for the plan and its files (every linear layer where module names are unknown).
   for (const b of out) b.options = launchedLoraOptions(arch, b.options);
+  const spec = searchedSpeculation(s, arch);
+  const withSpec = spec.length > 0 ? withSpeculative(out, spec) : out;
+  return searchesDpAttention(s, arch) ? withDpAttention(withSpec) : withSpec;
+}
+
+/**
+ * Serving at small concurrency: each configuration also with each speculative method the model has
+ * (plan/speculative.ts), after its plain one, so micro-batches of one group stay consecutive.
+ */
+function withSpeculative(bases: BaseConfig[], methods: readonly SpeculativeMethod[]): BaseConfig[] {
+  const out: BaseConfig[] = [];
+  let i = 0;
+  while (i < bases.length) {
+    const group = bases[i]!.idPart.replace(/\/mb\d+$/, '');
+    let j = i;
+    while (j < bases.length && bases[j]!.idPart.replace(/\/mb\d+$/, '') === group) j++;
+    const run = bases.slice(i, j);
+    out.push(...run);
+    if (run[0]!.options.gpuLayers === undefined && run[0]!.options.maxLoras === undefined)
+      for (const method of methods)
+        for (const b of run)
+          if (b.options.batch <= SPECULATIVE_MAX_BATCH)
+            out.push({
+              options: withSpeculation(b.options, method),
+              idPart: b.idPart.replace(/\/mb(\d+)$/, `/spec-${method}/mb$1`),
+            });
+    i = j;
+  }
   return out;
 }
 
-function baseConfigsAt(s: Scenario, native: WeightDtype | null): BaseConfig[] {
+/**
+ * MoE serving: every configuration also with DP attention and expert parallelism (plan/expert-parallel.ts),
+ * next to its plain one, so micro-batches of one group stay consecutive.
+ */
+function withDpAttention(bases: BaseConfig[]): BaseConfig[] {
+  const out: BaseConfig[] = [];
+  let i = 0;
+  while (i < bases.length) {
+    const group = bases[i]!.idPart.replace(/\/mb\d+$/, '');
+    let j = i;
+    while (j < bases.length && bases[j]!.idPart.replace(/\/mb\d+$/, '') === group) j++;
+    const run = bases.slice(i, j);
+    out.push(...run);
+    if (
+      run[0]!.options.gpuLayers === undefined &&
+      !run[0]!.options.speculative &&
+      run[0]!.options.maxLoras === undefined
+    )
+      for (const b of run)
+        out.push({
+          options: { ...b.options, dpAttention: true },
+          idPart: b.idPart.replace(/\/mb(\d+)$/, '/dpa-ep/mb$1'),
+        });
+    i = j;
+  }
+  return out;
+}
+
+function baseConfigsAt(s: Scenario, native: WeightDtype | null, fp4Cores: boolean): BaseConfig[] {
   const job = s.job;
   const search = s.search;
   const out: BaseConfig[] = [];
   const methods: Method[] = job.kind === 'inference' ? ['inference'] : job.methods;
   for (const method of methods) {
     const d = defaultOptions(method);
-    for (const w of weightDtypes(method, search.weights, native))
+    for (const w of weightDtypes(method, search.weights, native, fp4Cores))
       for (const optimizer of optimizers(method, search.optimizers))
         for (const checkpointing of checkpointings(method, search.checkpointing))
           for (const attention of attentions(search.attention))
@@ -181,6 +240,11 @@ function configOptions(
     o.promptTokens = Math.min(job.promptTokens, job.context - 1);
   if (kv === 'fp8') o.kvCacheDtype = kv;
   if (job.kind === 'inference' && job.prefixCaching) o.prefixCacheFraction = job.prefixCaching;
+  // Multi-LoRA serving: the adapters' slots at their rank (memory/multi-lora.ts).
+  if (job.kind === 'inference' && job.lora) {
+    o.maxLoras = job.lora.adapters;
+    o.loraRank = job.lora.rank;
+  }
   return o;
 }
 

@@ -5,14 +5,10 @@ import { type Engine } from '../../schema/engine.js';
 import { onCapacity } from '../memory/surface.js';
 import { objectiveStep, objectiveWork, type ObjectiveWork } from '../time/objective.js';
 import { isPreferenceOrRl } from '../../schema/estimate.js';
-import {
-  decodeStep,
-  servingTime,
-  trainStep,
-  trainWork,
-  type GpuRates,
-  type TrainWork,
-} from '../time/index.js';
+import { trainStep, trainWork, type GpuRates, type TrainWork } from '../time/index.js';
+import { withExpertGroup } from './expert-parallel.js';
+import { searchedMinCapability } from './candidates.js';
+import { replicaServingTime, replicaTokensPerSecond } from '../time/serving-step.js';
 import { jobCostUsd, overheadHours } from '../time/cost.js';
 import { circuitOverWatts, planWallWatts, type NodeWatts } from '../hardware/power.js';
 import { minComputeCapability, minKvCapability } from '../engines/kernels.js';
@@ -97,6 +93,7 @@ function rowFactsOf(ctx: Ctx, r: number): RowFacts {
     minCc: Math.max(
       minComputeCapability(ctx.variants[vi]!.engine, bases[bi]!.options.weights),
       minKvCapability(ctx.variants[vi]!.engine, bases[bi]!.options.kvCacheDtype),
+      searchedMinCapability(bases[bi]!.options.weights),
     ),
     timed: null,
   };
@@ -122,6 +119,7 @@ function rowTimingOf(ctx: Ctx, lim: Limits, r: number, f: RowFacts): RowTiming {
     },
     f.engine,
   );
+  withExpertGroup(options); // DP attention: expert parallel over the row's GPUs
   // Per-job fixed time (cost.ts JOB_OVERHEAD): load the checkpoint, save the result (a full fine-tune
   // writes 16-bit weights; adapters are megabytes); rented machines also start up and download it.
   const saved = o.method === 'full' ? P.total * 2 : 0;
@@ -221,8 +219,8 @@ function timeAt(
     return;
   }
   const job = ctx.s.job;
-  const replica = decodeStep(ctx.facts, ft.options, PLAN_DECODE_TIME, rate, false);
-  out.tps = replica.tokensPerSecond * f.dp;
+  // Per data-parallel rank (a replica, or a DP-attention engine's rank: time/expert-parallel.ts).
+  out.tps = replicaTokensPerSecond(ctx.facts, ft.options, PLAN_DECODE_TIME, rate) * f.dp;
   out.hours = job.kind === 'inference' ? job.outputTokens / out.tps / 3600 : 0;
 }
 
@@ -242,7 +240,7 @@ const OBJECTIVE_SCRATCH = { rollout: 0, referenceLogprobs: 0, policyTraining: 0,
 function sloMiss(ctx: Ctx, f: RowFacts, ft: RowTiming, rate: GpuRates): number {
   const job = ctx.s.job;
   if (job.kind !== 'inference' || (!job.slo && job.requestsPerSecond === undefined)) return 0;
-  const sv = servingTime(ctx.facts, ft.options, PLAN_DECODE_TIME, rate);
+  const sv = replicaServingTime(ctx.facts, ft.options, PLAN_DECODE_TIME, rate);
   let miss = 0;
   if (job.slo?.ttftMs !== undefined) miss = Math.max(miss, (sv.ttft * 1000) / job.slo.ttftMs - 1);
   if (job.slo?.tpotMs !== undefined) miss = Math.max(miss, (sv.tpot * 1000) / job.slo.tpotMs - 1);

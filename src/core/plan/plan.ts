@@ -7,6 +7,7 @@
  * model side, so estimateMemory runs once per distinct (configuration, layout) and feasibility per GPU is
  * one comparison. The hot loop allocates nothing per pruned candidate: reasons are counted by code.
  */
+import { hasFp4Cores } from './candidates.js';
 import { gpuCounts } from './candidates.js';
 import { baseConfigs, variantsOf } from './configs.js';
 import { REASON, idleReason, makeContext } from './context.js';
@@ -36,7 +37,8 @@ export { largestThatFits } from './results.js';
 export function plan(input: PlanInput): PlanResult {
   const { scenario: s, arch } = input;
   const top = input.top ?? 10;
-  const bases = baseConfigs(s, arch);
+  const fp4Cores = input.hardware.some((h) => hasFp4Cores(h.gpu.computeCapability));
+  const bases = baseConfigs(s, arch, fp4Cores);
   const all = gpuCounts(s.hardware.counts.min, s.hardware.counts.max, s.hardware.gpusPerNode);
   const maxGpus = s.limits.maxGpus ?? Infinity;
   const counts = all.filter((c) => c <= maxGpus);

@@ -1,5 +1,6 @@
 /** Turning kept candidates into plans: choices, hardware, memory, power, time, cost, the front and fixes. */
 import { rollsOut } from '../../schema/objectives.js';
+import { withExpertGroup } from './expert-parallel.js';
 import type { Arch } from '../model/arch.js';
 import { engineOf } from '../engines/engine.js';
 import { onEngine } from '../engines/engines.js';
@@ -39,23 +40,25 @@ function choicesOf(
   const fp16 = b.options.compute === 'bf16' && !g.supportsBf16;
   const compute = fp16 ? 'fp16' : b.options.compute;
   const v = ctx.variants[r.variant[row]!]!;
-  const options: EstimateOptions = onEngine(
-    {
-      ...b.options,
-      // Without bf16 the 16-bit weights load as fp16 too (same bytes; what from_pretrained(dtype=) loads).
-      weights: fp16 && b.options.weights === 'bf16' ? 'fp16' : b.options.weights,
-      compute,
-      gpus: r.count[row]!,
-      tp: r.tp[row]!,
-      pp: r.pp[row]!,
-      zero,
-      offload,
-      optimizerInBackward: v.optimizerInBackward,
-      liger: v.liger,
-      // GRPO: one generation batch per optimizer step (TRL steps_per_generation = gradient accumulation).
-      ...(rollsOut(b.options) && r.accum[row]! > 1 ? { stepsPerGeneration: r.accum[row]! } : {}),
-    },
-    v.engine,
+  const options: EstimateOptions = withExpertGroup(
+    onEngine(
+      {
+        ...b.options,
+        // Without bf16 the 16-bit weights load as fp16 too (same bytes; what from_pretrained(dtype=) loads).
+        weights: fp16 && b.options.weights === 'bf16' ? 'fp16' : b.options.weights,
+        compute,
+        gpus: r.count[row]!,
+        tp: r.tp[row]!,
+        pp: r.pp[row]!,
+        zero,
+        offload,
+        optimizerInBackward: v.optimizerInBackward,
+        liger: v.liger,
+        // GRPO: one generation batch per optimizer step (TRL steps_per_generation = gradient accumulation).
+        ...(rollsOut(b.options) && r.accum[row]! > 1 ? { stepsPerGeneration: r.accum[row]! } : {}),
+      },
+      v.engine,
+    ),
   );
   return {
     options,
@@ -78,6 +81,16 @@ function choicesOf(
       framework: options.framework,
       // By construction (onEngine) the options read back as the variant's engine.
       engine: engineOf(options),
+      ...(options.dpAttention ? { dpAttention: true, ep: options.ep ?? 1 } : {}),
+      ...(options.speculative
+        ? {
+            speculative: {
+              method: options.speculative,
+              tokens: options.specTokens ?? 0,
+              acceptance: options.specAcceptance ?? 0,
+            },
+          }
+        : {}),
     },
   };
 }

@@ -1,5 +1,6 @@
 /** Rows of the model side: (configuration, layout) pairs with their memory, each checked against engines and quality. */
 import { OBJECTIVE_PROFILES } from '../../schema/objectives.js';
+import { dpAttentionLayout } from './expert-parallel.js';
 import type { Arch } from '../model/arch.js';
 import { engineFieldsInto, engineRejects, onEngine } from '../engines/engines.js';
 import { launchBlocker, type LaunchPlan } from '../launch/index.js';
@@ -283,6 +284,7 @@ function forEachRunnable(
       const L = layouts[i]!;
       const accum = table.accum[i]!;
       if (server > 0 && (L.count < server || L.count + server > maxCount)) continue;
+      if (o.dpAttention && !dpAttentionLayout(arch, L.tp, L.pp, L.dp)) continue;
       at.count = L.count + server;
       at.tp = L.tp;
       at.pp = L.pp;

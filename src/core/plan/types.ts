@@ -10,7 +10,11 @@ import { type Bound, type QuantFormat, type TimeResult } from '../time/index.js'
 import { billingOf, type CostBasis } from '../time/cost.js';
 import { type CircuitCap } from '../hardware/power.js';
 import { type Serving } from '../estimate.js';
-import { type EstimateOptions, type Method } from '../../schema/estimate.js';
+import {
+  type EstimateOptions,
+  type Method,
+  type SpeculativeMethod,
+} from '../../schema/estimate.js';
 import type { Gpu } from '../../schema/gpu.js';
 import type { Offer } from '../../schema/offer.js';
 import type { RankBy, Scenario } from '../../schema/scenario.js';
@@ -115,6 +119,14 @@ export interface PlanChoices {
    * `cutlass`, `bnb`, `gguf`; null for 16-bit), as `estimate --json` reports it in time.settings.quantFormat.
    */
   quantFormat?: QuantFormat | null;
+  /**
+   * MoE serving with DP attention: the data-parallel ranks are one engine, its MoE layers expert parallel over
+   * `ep` GPUs (tp x dp); absent for every other plan.
+   */
+  dpAttention?: true;
+  ep?: number;
+  /** Serving with speculative decoding: the method, draft tokens per step and the acceptance assumed. */
+  speculative?: { method: SpeculativeMethod; tokens: number; acceptance: number };
 }
 
 export interface Plan {

@@ -2,9 +2,15 @@
 import type { Arch } from '../model/arch.js';
 import { towerTime } from './vision.js';
 import type { Gpu } from '../../schema/gpu.js';
-import { type EstimateOptions } from '../../schema/estimate.js';
+import { moeGroupOf, type EstimateOptions } from '../../schema/estimate.js';
+import { dpAttentionTime, dpAttentionTimed, type DpAttentionTime } from './expert-parallel.js';
+import { replicaServingTime } from './serving-step.js';
+import { loraStepTime } from './multi-lora.js';
+import { breakEvenAcceptance, breakEvenBatch, speculates, speculativeStep } from './speculative.js';
+import type { ModelFacts } from './model-facts.js';
+import type { GpuRates } from './hardware.js';
 import { type Interconnect, type QuantFormat, type TimeOptions } from '../../schema/time.js';
-import { decodeStep, kernelOn, servingTime } from './decode.js';
+import { decodeStep, kernelOn } from './decode.js';
 import { burstTime, type BurstTime } from './burst.js';
 import { defaultInterconnect, defaultQuantFormat, gpuRates } from './hardware.js';
 import { DECODE_PHASES, TRAIN_PHASES, modelFacts } from './model-facts.js';
@@ -31,6 +37,39 @@ export interface TimeResult {
    * start (time/burst.ts), where ttftSeconds / tpotSeconds are the steady state.
    */
   burst?: BurstTime;
+  /** Multi-LoRA serving: the distinct adapters a decode step reads, and their reads and kernels per step. */
+  lora?: { adaptersPerStep: number; seconds: number };
+  /**
+   * Serving with speculative decoding: the method, draft tokens and acceptance used, the tokens a sequence keeps
+   * per step, one step's verify pass and K draft passes, the same batch's decode without speculation, and where
+   * speculation stops paying: the batch (null: beyond 4096) and the acceptance at this batch (null: never).
+   */
+  speculative?: {
+    method: string;
+    tokens: number;
+    acceptance: number;
+    tokensPerStep: number;
+    verifySeconds: number;
+    draftSeconds: number;
+    plainDecodeTokensPerSecond: number;
+    speedup: number;
+    breakEvenBatch: number | null;
+    breakEvenAcceptance: number | null;
+  };
+  /**
+   * Serving with DP attention: the expert-parallel degree, the GPUs each MoE layer spans, the engine's
+   * data-parallel ranks and decode tokens/s over all of them (decodeTokensPerSecond is one rank's), and one
+   * rank's step by part: its attention and dense layers, the routed experts, the token gathers and scatters.
+   */
+  expertParallel?: {
+    ep: number;
+    moeGpus: number;
+    dataParallelRanks: number;
+    engineDecodeTokensPerSecond: number;
+    rankSeconds: number;
+    expertSeconds: number;
+    gatherSeconds: number;
+  };
   /** Seconds per step by phase (training: per optimizer step; inference: per decode step + prefill). */
   phases: { phase: string; seconds: number }[];
   /** The time settings used (flags or their defaults). */
@@ -54,6 +93,108 @@ export interface TimeResult {
 
 export const round = (x: number, d = 4) => Number(x.toPrecision(d));
 
+/** A speculative engine's step and the contract's `time.speculative` (docs/estimate.md). */
+function speculativeOf(m: ModelFacts, o: EstimateOptions, t: TimeOptions, r: GpuRates) {
+  const s = speculativeStep(m, o, t, r);
+  const k = o.specTokens ?? 0;
+  return {
+    stepSeconds: s.stepSeconds,
+    tokensPerSecond: s.tokensPerSecond,
+    report: {
+      method: o.speculative!,
+      tokens: k,
+      acceptance: o.specAcceptance ?? 0,
+      tokensPerStep: round(s.tokensPerStep),
+      verifySeconds: round(s.verifySeconds),
+      draftSeconds: round(s.draftSeconds),
+      plainDecodeTokensPerSecond: round(s.plainTokensPerSecond),
+      speedup: round(s.tokensPerSecond / s.plainTokensPerSecond, 3),
+      breakEvenBatch: breakEvenBatch(m, o, t, r),
+      breakEvenAcceptance: nullableRound(breakEvenAcceptance(s, k)),
+    },
+  };
+}
+
+const nullableRound = (x: number | null): number | null => (x === null ? null : round(x, 3));
+
+/** The contract's `time.expertParallel`: the engine's layout and a rank's step by part. */
+function expertParallelOf(
+  o: EstimateOptions,
+  d: DpAttentionTime,
+): NonNullable<TimeResult['expertParallel']> {
+  return {
+    ep: o.ep ?? 1,
+    moeGpus: moeGroupOf(o),
+    dataParallelRanks: moeGroupOf(o) / o.tp,
+    engineDecodeTokensPerSecond: round(d.engineTokensPerStep / d.step.stepSeconds),
+    rankSeconds: round(d.rankSeconds),
+    expertSeconds: round(d.expertSeconds),
+    gatherSeconds: round(d.gatherSeconds),
+  };
+}
+
+/** estimateTime's inference side: a decode step (DP attention, speculation, multi-LoRA) and TTFT / TPOT. */
+function inferenceTime(
+  arch: Arch,
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  settings: TimeResult['settings'],
+  tensorTflops: TimeResult['tensorTflops'],
+  capacityBytes: number,
+): TimeResult {
+  // DP attention: one rank's step of the engine whose MoE layers span every rank (time/expert-parallel.ts).
+  const dpa = dpAttentionTimed(m, o) ? dpAttentionTime(m, o, t, r) : null;
+  const d = dpa ? dpa.step : decodeStep(m, o, t, r);
+  const sv = dpa ?? replicaServingTime(m, o, t, r);
+  // Speculative decoding: the engine step drafts and verifies, each sequence keeps tokensPerStep tokens.
+  const spec = !dpa && speculates(o) ? speculativeOf(m, o, t, r) : null;
+  // The vision tower encodes a request's images before its prefill (time/vision.ts): in its TTFT, and a
+  // phase of its own for the batch's images.
+  const tower = towerTime(arch, o, r);
+  const towerOne = towerTime(arch, o, r, 1);
+  const phases = DECODE_PHASES.map((p, i) => ({
+    phase: p as string,
+    seconds: round(d.phases[i]!),
+  }));
+  if (tower) phases.push({ phase: 'vision-encoder', seconds: round(tower.seconds) });
+  // Multi-LoRA serving: the adapters' reads and kernels on every step (time/multi-lora.ts).
+  const lora = !dpa && !spec ? loraStepTime(m, o, r) : null;
+  const step = spec ? spec.stepSeconds : d.stepSeconds + (lora?.seconds ?? 0);
+  const tps = spec ? spec.tokensPerSecond : lora ? o.batch / step : d.tokensPerSecond;
+  if (lora) phases.push({ phase: 'lora', seconds: round(lora.seconds) });
+  // A burst from a cold start (time/burst.ts), for plain decoding (one replica, no speculation or adapters).
+  const b = dpa || spec || lora ? undefined : burstTime(m, o, t, r, capacityBytes);
+  return {
+    stepSeconds: round(step),
+    tokensPerSecondPerGpu: round(tps / o.tp),
+    mfu: round(d.flopsPerGpu / d.stepSeconds / r.peak16, 3),
+    bound: d.bound,
+    decodeTokensPerSecond: round(tps),
+    ttftSeconds: round(sv.ttft + (towerOne?.seconds ?? 0)),
+    tpotSeconds: round(sv.tpot),
+    ...(b
+      ? {
+          burst: {
+            ...b,
+            ttftMeanSeconds: round(b.ttftMeanSeconds),
+            ttftMaxSeconds: round(b.ttftMaxSeconds),
+            outputTokensPerSecond: round(b.outputTokensPerSecond),
+          },
+        }
+      : {}),
+    phases,
+    settings,
+    tensorTflops,
+    ...(dpa ? { expertParallel: expertParallelOf(o, dpa) } : {}),
+    ...(spec ? { speculative: spec.report } : {}),
+    ...(lora
+      ? { lora: { adaptersPerStep: lora.adaptersPerStep, seconds: round(lora.seconds) } }
+      : {}),
+  };
+}
+
 /** Time of one configuration on one GPU type: the same trainWork/trainStep/decodeStep the planner calls. */
 export function estimateTime(arch: Arch, o: EstimateOptions, gpu: Gpu, t: TimeOptions): TimeResult {
   const m = modelFacts(arch);
@@ -64,42 +205,8 @@ export function estimateTime(arch: Arch, o: EstimateOptions, gpu: Gpu, t: TimeOp
     interconnect: t.interconnect ?? defaultInterconnect(gpu),
   } as TimeResult['settings'];
   const tensorTflops = { spec: r.spec16, sustained: round(r.sustained16) };
-  if (o.method === 'inference') {
-    const d = decodeStep(m, o, t, r);
-    const sv = servingTime(m, o, t, r);
-    const b = burstTime(m, o, t, r, gpu.memoryMiB * 2 ** 20);
-    // The vision tower encodes a request's images before its prefill (time/vision.ts): in its TTFT, and a
-    // phase of its own for the batch's images.
-    const tower = towerTime(arch, o, r);
-    const towerOne = towerTime(arch, o, r, 1);
-    const phases = DECODE_PHASES.map((p, i) => ({
-      phase: p as string,
-      seconds: round(d.phases[i]!),
-    }));
-    if (tower) phases.push({ phase: 'vision-encoder', seconds: round(tower.seconds) });
-    return {
-      stepSeconds: round(d.stepSeconds),
-      tokensPerSecondPerGpu: round(d.tokensPerSecond / o.tp),
-      mfu: round(d.flopsPerGpu / d.stepSeconds / r.peak16, 3),
-      bound: d.bound,
-      decodeTokensPerSecond: round(d.tokensPerSecond),
-      ttftSeconds: round(sv.ttft + (towerOne?.seconds ?? 0)),
-      tpotSeconds: round(sv.tpot),
-      ...(b
-        ? {
-            burst: {
-              ...b,
-              ttftMeanSeconds: round(b.ttftMeanSeconds),
-              ttftMaxSeconds: round(b.ttftMaxSeconds),
-              outputTokensPerSecond: round(b.outputTokensPerSecond),
-            },
-          }
-        : {}),
-      phases,
-      settings,
-      tensorTflops,
-    };
-  }
+  if (o.method === 'inference')
+    return inferenceTime(arch, m, o, t, r, settings, tensorTflops, gpu.memoryMiB * 2 ** 20);
   const w = trainWork(m, o, t);
   const phases = new Float64Array(TRAIN_PHASES.length);
   const bound = { value: 'compute' as Bound };

@@ -39,6 +39,10 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   v0StepHostSeconds: undefined,
   v0SeqHostSeconds: undefined,
   expertParallel: false,
+  // llama-server drafts with a separate draft model (--model-draft) and loads LoRA files (--lora) without
+  // preallocated adapter slots (tools/server/README.md): none of the EAGLE-3 / MTP / n-gram or slot model here.
+  speculative: [],
+  multiLora: false,
   source:
     'https://github.com/ggml-org/llama.cpp/blob/25d5b0c53f9a146f3d7a99a18610d9d623b5041e/tools/server/README.md',
 };

@@ -23,12 +23,25 @@ import {
   servedWeightsInto,
   type ServeReading,
 } from '../../from/serve.js';
+import { speculativeFlagsInto } from '../../from/speculative.js';
 
 export const SGLANG_FROM_FLAGS: Record<string, FlagSpec> = {
   model: v('--model-path', '--model'),
   tp: v('--tp-size', '--tensor-parallel-size', '--tp'),
   pp: v('--pp-size', '--pipeline-parallel-size'),
   dp: v('--dp-size', '--data-parallel-size', '--dp'),
+  'enable-dp-attention': b('--enable-dp-attention'),
+  ep: v('--ep-size', '--expert-parallel-size', '--ep'),
+  'speculative-algorithm': v('--speculative-algorithm'),
+  'enable-lora': b('--enable-lora'),
+  'max-loras-per-batch': v('--max-loras-per-batch'),
+  'max-lora-rank': v('--max-lora-rank'),
+  'lora-target-modules': v('--lora-target-modules'),
+  'lora-paths': v('--lora-paths'),
+  'speculative-draft-model-path': v('--speculative-draft-model-path'),
+  'speculative-num-steps': v('--speculative-num-steps'),
+  'speculative-eagle-topk': v('--speculative-eagle-topk'),
+  'speculative-num-draft-tokens': v('--speculative-num-draft-tokens'),
   'context-length': v('--context-length'),
   'max-running-requests': v('--max-running-requests'),
   'mem-fraction-static': v('--mem-fraction-static'),
@@ -71,11 +84,19 @@ export function readSglangCommand(
   const warnings: string[] = [];
   const flags: FromFlags = { method: 'inference', framework: 'sglang' };
   const ref = a.str('model') ?? null;
-  const tp = a.int('tp') ?? 1;
+  const tpSize = a.int('tp') ?? 1;
   const pp = a.int('pp') ?? 1;
   const dp = a.int('dp') ?? 1;
+  // --enable-dp-attention: --tp-size counts every GPU of the engine and --dp-size its attention ranks, each
+  // of tp / dp GPUs (https://docs.sglang.io/docs/advanced_features/dp_dpa_smg_guide.md); --max-running-requests
+  // is the engine's total, split over the ranks (sgl-project/sglang#20063).
+  const dpa = a.bool('enable-dp-attention') === true && dp > 1 && tpSize % dp === 0;
+  const tp = dpa ? tpSize / dp : tpSize;
   if (tp > 1) flags.tp = tp;
   if (pp > 1) flags.pp = pp;
+  if (dpa) flags['dp-attention'] = true;
+  const ep = a.int('ep');
+  if (ep !== undefined && ep > 1) flags.ep = ep;
   const seq = a.int('context-length');
   if (seq !== undefined) flags.seq = seq;
   else
@@ -83,7 +104,7 @@ export function readSglangCommand(
       "--context-length not given: SGLang takes the model's own context length; estimated with --seq (default 2048)",
     );
   const running = a.int('max-running-requests');
-  if (running !== undefined) flags.batch = running;
+  if (running !== undefined) flags.batch = dpa ? Math.max(1, Math.floor(running / dp)) : running;
   else
     warnings.push(
       '--max-running-requests not given: SGLang admits as many as its KV pool holds; estimated with --batch (default 1)',
@@ -104,6 +125,8 @@ export function readSglangCommand(
     warnings.push(
       '--max-total-tokens: a cap on the KV pool, not modelled (the pool fills its budget)',
     );
+  sglangSpeculativeInto(a, planFlags, flags, warnings);
+  sglangLoraInto(a, flags, warnings);
   prefixCacheFlag(
     a.bool('disable-radix-cache') === true ? false : undefined,
     planFlags,
@@ -111,7 +134,54 @@ export function readSglangCommand(
     warnings,
     'radix cache',
   );
-  return servedReading(a, NO_EFFECT, { flags, gpus: tp * pp * dp, ref, warnings });
+  // DP attention: one engine of --tp-size GPUs; otherwise --dp-size replicas of tp x pp.
+  const gpus = dpa ? tpSize * pp : tp * pp * dp;
+  return servedReading(a, NO_EFFECT, { flags, gpus, ref, warnings });
+}
+
+/**
+ * --speculative-algorithm EAGLE3 / EAGLE (over DeepSeek's NextN MTP layers without a draft path) / NGRAM with
+ * --speculative-num-steps draft tokens (https://docs.sglang.io/advanced_features/speculative_decoding.html).
+ */
+function sglangSpeculativeInto(
+  a: ArgValues,
+  planFlags: Readonly<Record<string, string>>,
+  flags: FromFlags,
+  warnings: string[],
+): void {
+  const algorithm = a.str('speculative-algorithm')?.toUpperCase();
+  if (algorithm === undefined) return;
+  const draftPath = a.str('speculative-draft-model-path'); // the head: no effect beyond its method
+  a.int('speculative-num-draft-tokens'); // steps + 1 for a chain (top-k 1)
+  const method =
+    algorithm === 'EAGLE3'
+      ? 'eagle3'
+      : algorithm === 'NGRAM'
+        ? 'ngram'
+        : (algorithm === 'EAGLE' || algorithm === 'NEXTN') && draftPath === undefined
+          ? 'mtp'
+          : null;
+  if (!method)
+    warnings.push(
+      `--speculative-algorithm ${algorithm}: only EAGLE3, NGRAM and EAGLE over the checkpoint's MTP layers are modelled; estimated without speculation`,
+    );
+  if ((a.int('speculative-eagle-topk') ?? 1) > 1)
+    warnings.push('--speculative-eagle-topk above 1: tree drafting timed as a chain');
+  const steps = a.int('speculative-num-steps');
+  speculativeFlagsInto(method, steps, planFlags, flags, warnings, '--speculative-algorithm');
+}
+
+/**
+ * LoRA serving: --enable-lora (or adapters given with --lora-paths), --max-loras-per-batch (default 8),
+ * --max-lora-rank (https://docs.sglang.io/advanced_features/lora.html).
+ */
+function sglangLoraInto(a: ArgValues, flags: FromFlags, warnings: string[]): void {
+  if (!a.bool('enable-lora') && a.str('lora-paths') === undefined) return;
+  flags['max-loras'] = a.int('max-loras-per-batch') ?? 8;
+  const rank = a.int('max-lora-rank');
+  if (rank !== undefined) flags['lora-rank'] = rank;
+  if ((a.str('lora-target-modules') ?? 'all') !== 'all')
+    warnings.push('--lora-target-modules: adapter slots estimated over every linear module');
 }
 
 /** `--from` of SGLang server command lines. */

@@ -61,6 +61,11 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // https://github.com/sgl-project/sglang, read 2026-12-02): 4 kernels over a dense MLP's 3.
   moeRoutingKernels: 4,
   expertParallel: true,
+  // --speculative-algorithm EAGLE3, EAGLE (DeepSeek's MTP layers: NextN) and NGRAM
+  // (https://docs.sglang.io/advanced_features/speculative_decoding.html).
+  speculative: ['eagle3', 'mtp', 'ngram'],
+  // --enable-lora --max-loras-per-batch --max-lora-rank (https://docs.sglang.io/advanced_features/lora.html).
+  multiLora: true,
   source:
     'https://github.com/sgl-project/sglang/blob/469c63e54e7d94591617ef9590c6aa26d54dc1bb/python/sglang/srt/server_args.py',
 };

@@ -11,6 +11,26 @@ const heads = (x: Parameters<Rule['applies']>[0]): number =>
 export const SGLANG_RULES: readonly Rule[] = [
   ARCH_RULES.sglang,
   {
+    id: 'sglang-mtp-needs-mtp-layers',
+    says: 'MTP speculative decoding runs the MTP layers the checkpoint ships (num_nextn_predict_layers); this model has none',
+    library: 'sglang',
+    versions: '>=0.5',
+    source: 'https://docs.sglang.io/advanced_features/speculative_decoding.html',
+    effect: 'forbid',
+    applies: (x) => x.options.speculative === 'mtp' && !((x.arch.mtpLayers ?? 0) > 0),
+  },
+  {
+    id: 'sglang-expert-parallel-needs-moe',
+    says: "SGLang's --ep-size shards MoE experts and DP attention shares MoE layers between ranks; a dense model has none: serve it as replicas",
+    library: 'sglang',
+    versions: '>=0.5',
+    source: 'https://docs.sglang.io/docs/advanced_features/dp_dpa_smg_guide.md',
+    effect: 'forbid',
+    applies: (x) =>
+      ((x.options.ep ?? 1) > 1 || x.options.dpAttention === true) &&
+      !x.arch.groups.some((g) => g.experts > 1),
+  },
+  {
     id: 'sglang-tp-divides-heads',
     says: 'SGLang shards attention heads over --tp-size: the number of attention heads must be divisible by it',
     library: 'sglang',
@@ -40,6 +60,9 @@ export const SGLANG_SERVE_FLAGS = [
   '--model-path', // ServerArgs.model_path
   '--port', // ServerArgs.port
   '--tp-size', // ServerArgs.tp_size
+  '--dp-size', // ServerArgs.dp_size
+  '--enable-dp-attention', // ServerArgs.enable_dp_attention (store_true)
+  '--ep-size', // ServerArgs.ep_size (https://docs.sglang.io/cookbook/base/reference/server_arguments)
   '--pp-size', // ServerArgs.pp_size
   '--context-length', // ServerArgs.context_length
   '--max-running-requests', // ServerArgs.max_running_requests
@@ -47,6 +70,15 @@ export const SGLANG_SERVE_FLAGS = [
   '--kv-cache-dtype', // ServerArgs.kv_cache_dtype (auto, fp8_e5m2, fp8_e4m3, ...)
   '--quantization', // ServerArgs.quantization
   '--mem-fraction-static', // ServerArgs.mem_fraction_static
+  '--speculative-algorithm', // ServerArgs.speculative_algorithm (EAGLE, EAGLE3, NGRAM)
+  '--speculative-draft-model-path', // ServerArgs.speculative_draft_model_path
+  '--speculative-num-steps', // ServerArgs.speculative_num_steps
+  '--speculative-eagle-topk', // ServerArgs.speculative_eagle_topk
+  '--speculative-num-draft-tokens', // ServerArgs.speculative_num_draft_tokens
+  '--enable-lora', // ServerArgs.enable_lora (https://docs.sglang.io/advanced_features/lora.html)
+  '--max-loras-per-batch', // ServerArgs.max_loras_per_batch
+  '--max-lora-rank', // ServerArgs.max_lora_rank
+  '--lora-target-modules', // ServerArgs.lora_target_modules (all: every supported module)
   '--disable-radix-cache', // ServerArgs.disable_radix_cache (store_true)
   '--enable-metrics', // ServerArgs.enable_metrics (store_true): Prometheus /metrics
 ] as const;

@@ -23,6 +23,7 @@ import {
   servedWeightsInto,
   type ServeReading,
 } from '../../from/serve.js';
+import { speculativeFlagsInto, vllmSpeculativeMethod } from '../../from/speculative.js';
 
 /** The `vllm serve` flags the reader maps or knows to have no memory effect. */
 export const VLLM_FROM_FLAGS: Record<string, FlagSpec> = {
@@ -31,6 +32,12 @@ export const VLLM_FROM_FLAGS: Record<string, FlagSpec> = {
   pp: v('--pipeline-parallel-size', '-pp'),
   dp: v('--data-parallel-size', '-dp'),
   dcp: v('--decode-context-parallel-size', '-dcp'),
+  'enable-expert-parallel': b('--enable-expert-parallel'),
+  'speculative-config': v('--speculative-config'),
+  'enable-lora': b('--enable-lora'),
+  'max-loras': v('--max-loras'),
+  'max-lora-rank': v('--max-lora-rank'),
+  'lora-modules': v('--lora-modules'),
   'max-model-len': v('--max-model-len'),
   'max-num-seqs': v('--max-num-seqs'),
   dtype: v('--dtype'),
@@ -84,6 +91,33 @@ const KV_DTYPES = [
 // _set_default_args: max_num_seqs 256 for the OpenAI server (1024 on GPUs of 70 GiB or more other than A100).
 const DEFAULT_MAX_NUM_SEQS = 256;
 
+/** --speculative-config JSON (SpeculativeConfig: method, num_speculative_tokens) → --speculative flags. */
+function speculativeInto(
+  json: string | undefined,
+  planFlags: Readonly<Record<string, string>>,
+  flags: FromFlags,
+  warnings: string[],
+): void {
+  if (json === undefined) return;
+  let c: unknown;
+  try {
+    c = JSON.parse(json);
+  } catch {
+    c = null;
+  }
+  const cfg = c !== null && typeof c === 'object' ? (c as Record<string, unknown>) : {};
+  const method = vllmSpeculativeMethod(cfg.method);
+  if (!method) {
+    warnings.push(
+      `--speculative-config ${json}: only the eagle3, mtp and ngram methods are modelled; estimated without speculation`,
+    );
+    return;
+  }
+  const k = cfg.num_speculative_tokens;
+  const tokens = typeof k === 'number' && Number.isInteger(k) && k >= 1 && k <= 64 ? k : undefined;
+  speculativeFlagsInto(method, tokens, planFlags, flags, warnings, '--speculative-config');
+}
+
 /** One `vllm serve` command's words → contract flags, its GPUs, and what it could not map. */
 export function readVllmCommand(
   c: ServeCommand,
@@ -98,6 +132,12 @@ export function readVllmCommand(
   const dp = a.int('dp') ?? 1;
   if (tp > 1) flags.tp = tp;
   if (pp > 1) flags.pp = pp;
+  // --data-parallel-size with --enable-expert-parallel: one engine, its MoE layers expert parallel over the
+  // tp x dp ranks (ParallelConfig, vllm/config/parallel.py at 00193b82): DP attention.
+  if (a.bool('enable-expert-parallel')) {
+    if (dp > 1) flags['dp-attention'] = true;
+    flags.ep = tp * dp;
+  }
   if ((a.int('dcp') ?? 1) > 1)
     warnings.push('--decode-context-parallel-size: decode context parallelism is not modelled');
   const seq = a.int('max-model-len', 1, true);
@@ -126,6 +166,13 @@ export function readVllmCommand(
     );
   if (a.bool('enforce-eager'))
     warnings.push('--enforce-eager: CUDA graphs off; timed as with them');
+  speculativeInto(a.str('speculative-config'), planFlags, flags, warnings);
+  // --enable-lora: LoRAConfig max_loras (default 1) and max_lora_rank (default 16), vllm/config/lora.py.
+  if (a.bool('enable-lora')) {
+    flags['max-loras'] = a.int('max-loras') ?? 1;
+    flags['lora-rank'] = a.int('max-lora-rank') ?? 16;
+    a.str('lora-modules'); // the adapters' names and paths: their slots are what memory holds
+  }
   prefixCacheFlag(
     a.bool('enable-prefix-caching'),
     planFlags,

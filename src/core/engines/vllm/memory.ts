@@ -99,5 +99,9 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // Less the bytes at 0.85 of peak (57.1, 11.1, 5.7 µs at FP8's 0.81) and the 6 kernels' graph gaps (15 µs):
   moeCallSeconds: { ampere: 37e-6, hopper: 11e-6, blackwell: 13.5e-6 }, // fused_moe call, batch 1
   expertParallel: true, // --enable-expert-parallel
+  // SpeculativeConfig.method: ngram, eagle3, mtp (vllm/config/speculative.py at 002e77c1f0ef9b19cff8b9e21cfbd6feb3d6b443).
+  speculative: ['eagle3', 'mtp', 'ngram'],
+  // --enable-lora --max-loras --max-lora-rank (https://docs.vllm.ai/en/latest/features/lora.html).
+  multiLora: true,
   source: 'https://docs.vllm.ai/en/latest/configuration/conserving_memory.html',
 };

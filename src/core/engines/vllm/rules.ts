@@ -14,6 +14,39 @@ const heads = (x: Parameters<Rule['applies']>[0]): number =>
 export const VLLM_RULES: readonly Rule[] = [
   ARCH_RULES.vllm,
   {
+    id: 'vllm-max-lora-rank',
+    says: 'vLLM takes --max-lora-rank from 1, 8, 16, 32, 64, 128, 256, 320 or 512 (LoRAConfig.max_lora_rank: MaxLoRARanks)',
+    library: 'vllm',
+    versions: '>=0.11',
+    source: 'https://github.com/vllm-project/vllm/blob/v0.26.0/vllm/config/lora.py',
+    effect: 'forbid',
+    applies: (x) =>
+      x.options.maxLoras !== undefined &&
+      ![1, 8, 16, 32, 64, 128, 256, 320, 512].includes(x.options.loraRank),
+  },
+  {
+    id: 'vllm-mtp-needs-mtp-layers',
+    says: 'MTP speculative decoding runs the MTP layers the checkpoint ships (num_nextn_predict_layers); this model has none',
+    library: 'vllm',
+    versions: '>=0.11',
+    source:
+      'https://github.com/vllm-project/vllm/blob/002e77c1f0ef9b19cff8b9e21cfbd6feb3d6b443/vllm/config/speculative.py',
+    effect: 'forbid',
+    applies: (x) => x.options.speculative === 'mtp' && !((x.arch.mtpLayers ?? 0) > 0),
+  },
+  {
+    id: 'vllm-expert-parallel-needs-moe',
+    says: 'vLLM\'s expert parallelism and data-parallel MoE layers act on MoE layers only (ParallelConfig.enable_expert_parallel: "for MoE layers"); a dense model has none: serve it as replicas',
+    library: 'vllm',
+    versions: '>=0.11',
+    source:
+      'https://github.com/vllm-project/vllm/blob/00193b82b0e2d4faea5d3b4ea4f6c4c2bd9d057a/vllm/config/parallel.py',
+    effect: 'forbid',
+    applies: (x) =>
+      ((x.options.ep ?? 1) > 1 || x.options.dpAttention === true) &&
+      !x.arch.groups.some((g) => g.experts > 1),
+  },
+  {
     id: 'vllm-tp-divides-heads',
     says: 'vLLM raises ValueError unless the number of attention heads is divisible by --tensor-parallel-size',
     library: 'vllm',
@@ -54,12 +87,18 @@ export const VLLM_SERVE_FLAGS = [
   '--port', // FrontendArgs.port (openai/cli_args.py)
   '--tensor-parallel-size', // EngineArgs.tensor_parallel_size
   '--pipeline-parallel-size', // EngineArgs.pipeline_parallel_size
+  '--data-parallel-size', // EngineArgs.data_parallel_size
+  '--enable-expert-parallel', // EngineArgs.enable_expert_parallel (bool: argparse BooleanOptionalAction)
   '--max-model-len', // EngineArgs.max_model_len
   '--max-num-seqs', // EngineArgs.max_num_seqs
   '--dtype', // EngineArgs.dtype (ModelDType: auto, half, float16, bfloat16, float, float32)
   '--kv-cache-dtype', // EngineArgs.kv_cache_dtype (CacheDType: auto, fp8, …)
   '--quantization', // EngineArgs.quantization (QuantizationMethods)
   '--gpu-memory-utilization', // EngineArgs.gpu_memory_utilization
+  '--speculative-config', // EngineArgs.speculative_config (SpeculativeConfig as JSON)
+  '--enable-lora', // EngineArgs.enable_lora (bool)
+  '--max-loras', // EngineArgs.max_loras (LoRAConfig.max_loras)
+  '--max-lora-rank', // EngineArgs.max_lora_rank (LoRAConfig.max_lora_rank)
   '--enable-prefix-caching', // EngineArgs.enable_prefix_caching (bool: argparse BooleanOptionalAction)
   '--no-enable-prefix-caching', // its negation, the same BooleanOptionalAction
 ] as const;

@@ -1,0 +1,34 @@
+/**
+ * Multi-LoRA serving's memory: the adapter slots a serving engine preallocates. vLLM wraps every linear layer
+ * and allocates, per layer, lora_a_stacked (max_loras x max_lora_rank x input) and lora_b_stacked (max_loras x
+ * output x max_lora_rank) in the model dtype, sharded as the layer is: a column-parallel layer keeps A whole and
+ * B's output split over TP, a row-parallel one A's input split and B whole (vllm/lora/layers/base_linear.py
+ * create_lora_weights, column_parallel_linear.py and row_parallel_linear.py).
+ */
+import type { Arch, LinearRole } from '../model/arch.js';
+import type { EstimateOptions } from '../../schema/estimate.js';
+
+/** Row-parallel projections (their input is split over TP): attention output and MLP down. */
+const ROW_PARALLEL: ReadonlySet<LinearRole> = new Set(['o', 'down', 'cross_o']);
+
+/** Bytes of one adapter (rank r) per GPU over every linear of the language model, in `c`-byte elements. */
+export function adapterBytesPerGpu(arch: Arch, rank: number, tp: number, c: number): number {
+  let elements = 0;
+  for (const g of arch.groups) {
+    if (g.name === 'vision') continue;
+    for (const l of g.linears) {
+      if (l.role === 'router') continue; // gates stay plain ReplicatedLinear
+      const row = ROW_PARALLEL.has(l.role);
+      const a = rank * (row ? l.inFeatures / tp : l.inFeatures);
+      const b = rank * (row ? l.outFeatures : l.outFeatures / tp);
+      elements += g.count * l.copies * (a + b);
+    }
+  }
+  return elements * c;
+}
+
+/** The adapter slots per GPU (0 without --max-loras). */
+export function loraSlotBytes(arch: Arch, o: EstimateOptions, c: number): number {
+  if (o.maxLoras === undefined) return 0;
+  return o.maxLoras * adapterBytesPerGpu(arch, o.loraRank, o.tp, c);
+}

@@ -1,0 +1,181 @@
+/**
+ * Decode and serving time of an MoE engine with DP attention (vLLM --data-parallel-size with
+ * --enable-expert-parallel, SGLang --enable-dp-attention): each data-parallel rank runs attention, the dense
+ * layers and its own KV for its share of the batch, while every MoE layer runs the routed experts of all the
+ * ranks' tokens over the whole group and gathers / scatters those tokens between the ranks.
+ */
+import {
+  meanContextOf,
+  moeGroupOf,
+  promptTokensOf,
+  type EstimateOptions,
+} from '../../schema/estimate.js';
+import type { TimeOptions } from '../../schema/time.js';
+import { splitsExperts } from '../memory/expert-parallel.js';
+import { decodeStep, servingTime, type DecodeTime } from './decode.js';
+import type { GpuRates } from './hardware.js';
+import { DECODE_PHASES, type ModelFacts } from './model-facts.js';
+import { ALLREDUCE_LATENCY_NVLINK, ALLREDUCE_LATENCY_PCIE } from './train-work.js';
+
+const W = DECODE_PHASES.indexOf('decode-weights');
+const KV = DECODE_PHASES.indexOf('decode-kv');
+const TP = DECODE_PHASES.indexOf('tensor-parallel');
+
+/** Whether the engine runs the MoE layers over DP-attention ranks (the time model of this module). */
+export const dpAttentionTimed = (m: ModelFacts, o: EstimateOptions): boolean =>
+  m.experts > 1 && o.dpAttention === true && splitsExperts(o);
+
+/** The model without its routed experts (attention, dense MLPs, shared experts, embeddings, routers). */
+function denseFacts(m: ModelFacts): ModelFacts {
+  const all = m.expertWeightsPerLayer * m.experts * m.moeLayers;
+  const active = m.expertWeightsPerLayer * m.topK * m.moeLayers;
+  return {
+    ...m,
+    linearTotal: m.linearTotal - all,
+    linearActive: m.linearActive - active,
+    total: m.total - all,
+    active: m.active - active,
+    expertWeightsPerLayer: 0,
+    experts: 1,
+    topK: 1,
+  };
+}
+
+/**
+ * The rank's options for its dense part: MXFP4 MoE checkpoints keep everything but the experts in BF16
+ * (quantization_config.modules_to_not_convert: https://huggingface.co/openai/gpt-oss-120b/blob/main/config.json).
+ */
+const rankOptions = (o: EstimateOptions): EstimateOptions => ({
+  ...o,
+  ...(o.weights === 'mxfp4' ? { weights: 'bf16' as const } : {}),
+  ep: undefined,
+  dpAttention: undefined,
+});
+
+/** The group's options: every rank's tokens through the MoE layers, the experts over all the group's GPUs. */
+const groupOptions = (o: EstimateOptions, tokens: number): EstimateOptions => ({
+  ...o,
+  tp: moeGroupOf(o),
+  batch: tokens,
+  ep: undefined,
+  dpAttention: undefined,
+});
+
+/** The memory-or-compute core of a decode step (weights + KV phases; the host and TP terms left out). */
+const coreOf = (d: DecodeTime): number => d.phases[W]! + d.phases[KV]!;
+
+/**
+ * Seconds of the routed experts per step on one GPU of the group: the same kernel model with and without them
+ * (decode.ts decodeStep), for every rank's tokens, the experts spread over the group's GPUs.
+ */
+function expertSeconds(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  tokens: number,
+  ctx: number,
+): { decode: number; prefillPerPrompt: number } {
+  const g = groupOptions(o, tokens);
+  const full = decodeStep(m, g, t, r, true, ctx);
+  const dense = decodeStep(denseFacts(m), g, t, r, true, ctx);
+  // One prompt's prefill through the experts, over the group's GPUs (the prefill of decodeStep at batch 1).
+  const p = promptTokensOf(o);
+  const one = { ...g, batch: 1 };
+  const prefill =
+    decodeStep(m, one, t, r, true, p).prefillSeconds -
+    decodeStep(denseFacts(m), one, t, r, true, p).prefillSeconds;
+  return {
+    decode: Math.max(0, coreOf(full) - coreOf(dense)),
+    prefillPerPrompt: Math.max(0, prefill),
+  };
+}
+
+/**
+ * Per MoE layer the ranks' tokens are gathered to the experts and their outputs scattered back: vLLM's default
+ * all2all_backend "allgather_reducescatter" (vllm/config/parallel.py at 00193b82b0e2d4faea5d3b4ea4f6c4c2bd9d057a),
+ * the all-gather / reduce-scatter SGLang's DP attention runs around its MoE layers
+ * (https://docs.sglang.io/docs/advanced_features/dp_dpa_smg_guide.md). Each moves the other ranks' tokens x
+ * hidden in 16 bits at the link's rate, and pays one collective's latency (train-work.ts, nccl-tests).
+ */
+function gatherSeconds(m: ModelFacts, o: EstimateOptions, r: GpuRates, tokens: number): number {
+  const group = moeGroupOf(o);
+  const ranks = group / o.tp;
+  if (ranks <= 1) return 0;
+  const link = group > r.gpusPerNode ? r.interNode : r.intraMany;
+  const latency = link === r.host ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK;
+  const bytes = (tokens * m.hidden * 2 * (ranks - 1)) / ranks;
+  return 2 * m.moeLayers * (bytes / link + latency);
+}
+
+export interface DpAttentionTime {
+  /** One rank's decode step (its batch's tokens; every rank steps together). */
+  step: DecodeTime;
+  /** The step's parts: the rank's own work, the routed experts on one GPU, the gathers and scatters. */
+  rankSeconds: number;
+  expertSeconds: number;
+  gatherSeconds: number;
+  /** Tokens per step of the whole engine (the batch of every rank). */
+  engineTokensPerStep: number;
+  ttft: number;
+  tpot: number;
+}
+
+/** A DP-attention engine's decode step per rank and its TTFT / TPOT (docs/time-model.md). */
+export function dpAttentionTime(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  ctx = o.seq,
+  detail = true,
+): DpAttentionTime {
+  const ranks = moeGroupOf(o) / o.tp;
+  const tokens = o.batch * ranks;
+  const dense = denseFacts(m);
+  const ro = rankOptions(o);
+  const rank = decodeStep(dense, ro, t, r, true, ctx);
+  const ex = expertSeconds(m, o, t, r, tokens, ctx);
+  const gather = gatherSeconds(m, o, r, tokens);
+  const stepSeconds = rank.stepSeconds + ex.decode + gather;
+  const phases = Float64Array.from(rank.phases);
+  phases[W] = phases[W]! + ex.decode;
+  phases[TP] = phases[TP]! + gather;
+  const step: DecodeTime = {
+    ...rank,
+    stepSeconds,
+    tokensPerSecond: o.batch / stepSeconds,
+    phases: detail ? phases : rank.phases,
+    bound: gather > rank.stepSeconds + ex.decode ? 'communication' : rank.bound,
+  };
+  // A request's prefill: its rank's attention and dense layers, and the experts over the group. Every rank
+  // prefills its own requests at once, so a step carrying prefills runs all the ranks' expert work.
+  const mean = meanContextOf(o);
+  const sv = servingTime(dense, ro, t, r);
+  const rankPrefill = sv.ttft - decodeStep(dense, ro, t, r, false, mean).stepSeconds;
+  const meanStep = dpAttentionStep(m, o, t, r, mean);
+  const out = Math.max(1, o.seq - promptTokensOf(o));
+  const stall = (rankPrefill + ex.prefillPerPrompt * ranks) * o.batch;
+  return {
+    step,
+    rankSeconds: rank.stepSeconds,
+    expertSeconds: ex.decode,
+    gatherSeconds: gather,
+    engineTokensPerStep: tokens,
+    ttft: rankPrefill + ex.prefillPerPrompt + meanStep,
+    tpot: meanStep + stall / out,
+  };
+}
+
+/** The step seconds alone (the planner's hot path reads only this). */
+export function dpAttentionStep(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  ctx = o.seq,
+): number {
+  const tokens = o.batch * (moeGroupOf(o) / o.tp);
+  const rank = decodeStep(denseFacts(m), rankOptions(o), t, r, false, ctx).stepSeconds;
+  return rank + expertSeconds(m, o, t, r, tokens, ctx).decode + gatherSeconds(m, o, r, tokens);
+}

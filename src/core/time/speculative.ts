@@ -1,0 +1,204 @@
+/**
+ * Speculative decoding's time: each engine step drafts K tokens per sequence (K passes of the draft), then one
+ * target pass verifies the K + 1 positions; a sequence keeps on average (1 - a^(K+1)) / (1 - a) tokens per
+ * step at per-token acceptance a (Leviathan et al. 2023, "Fast Inference from Transformers via Speculative
+ * Decoding", §3.1 eq. 1, https://arxiv.org/abs/2211.17192). The verify pass reads the weights once for K + 1
+ * tokens, so speculation pays while decoding is bound by the weight read, and stops paying as the batch grows.
+ */
+import type { EstimateOptions } from '../../schema/estimate.js';
+import type { TimeOptions } from '../../schema/time.js';
+import { draftArch } from '../model/speculative.js';
+import { QUANT_FORMATS_FOR } from '../../schema/time.js';
+import { decodeStep, kernelOn, servingTime } from './decode.js';
+import { defaultQuantFormat, type GpuRates } from './hardware.js';
+import { DECODE_PHASES, modelFacts, type ModelFacts } from './model-facts.js';
+
+const W = DECODE_PHASES.indexOf('decode-weights');
+const KV = DECODE_PHASES.indexOf('decode-kv');
+const TP = DECODE_PHASES.indexOf('tensor-parallel');
+
+/** Tokens a sequence keeps per step: (1 - a^(K+1)) / (1 - a), K + 1 at a = 1 (Leviathan et al. eq. 1). */
+export function tokensPerStep(acceptance: number, k: number): number {
+  if (acceptance >= 1) return k + 1;
+  return (1 - Math.pow(acceptance, k + 1)) / (1 - acceptance);
+}
+
+/** Whether the options decode speculatively (method, tokens and acceptance all set). */
+export const speculates = (o: EstimateOptions): boolean =>
+  o.speculative !== undefined && o.specTokens !== undefined && o.specAcceptance !== undefined;
+
+/** Options without speculation (what the target alone runs). */
+const plain = (o: EstimateOptions): EstimateOptions => ({
+  ...o,
+  speculative: undefined,
+  specTokens: undefined,
+  specAcceptance: undefined,
+});
+
+/**
+ * The target's verify pass of `batch` sequences x (K + 1) positions at context `ctx`: the weights and each
+ * sequence's KV read once (every position attends to the same cache), the GEMMs and attention over all
+ * batch x (K + 1) tokens, and the TP all-reduces of that many rows.
+ */
+function verifySeconds(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  batch: number,
+  ctx: number,
+): number {
+  const k = o.specTokens ?? 0;
+  const base = plain(o);
+  const wide = decodeStep(m, { ...base, batch: batch * (k + 1) }, t, r, true, ctx);
+  const narrow = decodeStep(m, { ...base, batch }, t, r, true, ctx);
+  // The narrow step's core is its memory read or its compute, whichever is longer (decodeStep's max).
+  const core = narrow.phases[W]! + narrow.phases[KV]!;
+  const verifyCore = Math.max(core, wide.flopsPerGpu / gemmRate(o, t, r));
+  return narrow.stepSeconds - core - narrow.phases[TP]! + wide.phases[TP]! + verifyCore;
+}
+
+/**
+ * FLOP/s of the verify GEMMs: the W8A8 tensor-core rate (2x the 16-bit rate: decode.ts W8A8_SPEEDUP, the
+ * tensor-core datasheet's dense FP8/INT8 figures) where the kernel multiplies in 8 bits, as decodeStep.
+ */
+function gemmRate(o: EstimateOptions, t: TimeOptions, r: GpuRates): number {
+  const q0 = t.quantFormat ?? defaultQuantFormat(o);
+  const q = q0 !== null && o.weights in QUANT_FORMATS_FOR ? kernelOn(q0, o, r) : null;
+  return q === 'cutlass' ? r.gemm16 * 2 : r.gemm16;
+}
+
+/**
+ * One draft pass of `batch` sequences: the draft's layers and head as a decode step of their own (no engine
+ * loop: the drafts run inside the engine's step); n-gram lookup runs on the host beside the GPU (vLLM's
+ * NgramProposer, numba on the CPU): none.
+ */
+function draftSeconds(
+  facts: ModelFacts | null,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  batch: number,
+  ctx: number,
+): number {
+  if (!facts) return 0;
+  const loopless = { ...t, decodeOnly: true, serialScheduler: false };
+  return decodeStep(facts, { ...plain(o), batch }, loopless, r, false, ctx).stepSeconds;
+}
+
+export interface SpeculativeTime {
+  /** One engine step: K draft passes and the verify pass. */
+  stepSeconds: number;
+  verifySeconds: number;
+  draftSeconds: number;
+  /** Tokens each sequence keeps per step, and the batch's tokens per second. */
+  tokensPerStep: number;
+  tokensPerSecond: number;
+  /** The same batch without speculation: its step and tokens per second. */
+  plainStepSeconds: number;
+  plainTokensPerSecond: number;
+}
+
+/** The draft model's facts (null for n-gram), made once per estimate. */
+export function draftFacts(m: ModelFacts, o: EstimateOptions): ModelFacts | null {
+  if (!o.speculative) return null;
+  const d = draftArch(m.arch, o.speculative);
+  return d ? modelFacts(d) : null;
+}
+
+/** A speculative engine step of `batch` sequences at context `ctx`, beside the plain step. */
+export function speculativeStep(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  batch = o.batch,
+  ctx = o.seq,
+  draft: ModelFacts | null = draftFacts(m, o),
+): SpeculativeTime {
+  const k = o.specTokens ?? 0;
+  const verify = verifySeconds(m, o, t, r, batch, ctx);
+  const drafts = k * draftSeconds(draft, o, t, r, batch, ctx);
+  const e = tokensPerStep(o.specAcceptance ?? 0, k);
+  const step = verify + drafts;
+  const plainStep = decodeStep(m, { ...plain(o), batch }, t, r, false, ctx).stepSeconds;
+  return {
+    stepSeconds: step,
+    verifySeconds: verify,
+    draftSeconds: drafts,
+    tokensPerStep: e,
+    tokensPerSecond: (batch * e) / step,
+    plainStepSeconds: plainStep,
+    plainTokensPerSecond: batch / plainStep,
+  };
+}
+
+// The largest batch the break-even search tries (vLLM's max_num_seqs default of 1024 on large GPUs, x 4).
+const MAX_BREAK_EVEN_BATCH = 4096;
+
+/**
+ * The smallest batch at which speculation no longer pays (its tokens/s at or below the plain step's), by
+ * doubling then bisection; null when it still pays at MAX_BREAK_EVEN_BATCH.
+ */
+export function breakEvenBatch(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  ctx = o.seq,
+): number | null {
+  const draft = draftFacts(m, o);
+  const loses = (b: number) => {
+    const s = speculativeStep(m, o, t, r, b, ctx, draft);
+    return s.tokensPerSecond <= s.plainTokensPerSecond;
+  };
+  if (loses(1)) return 1;
+  let hi = 2;
+  while (hi <= MAX_BREAK_EVEN_BATCH && !loses(hi)) hi *= 2;
+  if (hi > MAX_BREAK_EVEN_BATCH) return null;
+  let lo = hi / 2; // pays at lo, loses at hi
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (loses(mid)) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
+/**
+ * The acceptance at which the step breaks even at the plan's batch: tokensPerStep(a, K) = step / plain step,
+ * by bisection (tokensPerStep grows with a); 0 when it pays at any acceptance, null when it never does.
+ */
+export function breakEvenAcceptance(s: SpeculativeTime, k: number): number | null {
+  const need = s.stepSeconds / s.plainStepSeconds;
+  if (need <= 1) return 0;
+  if (need > k + 1) return null;
+  let lo = 0;
+  let hi = 1;
+  for (let i = 0; i < 40; i++) {
+    const mid = (lo + hi) / 2;
+    if (tokensPerStep(mid, k) >= need) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
+/**
+ * A request's TTFT and TPOT with speculation: its prefill and one engine step to the first token; then an
+ * engine step per tokensPerStep tokens, plus the batch's share of the prefills (servingTime's stall term).
+ */
+export function speculativeServingTime(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  ctx: number,
+): { ttft: number; tpot: number } {
+  const base = plain(o);
+  const sv = servingTime(m, base, t, r);
+  const plainStep = decodeStep(m, base, t, r, false, ctx).stepSeconds;
+  const prefill = sv.ttft - plainStep;
+  const stall = sv.tpot - plainStep;
+  const s = speculativeStep(m, o, t, r, o.batch, ctx);
+  return { ttft: prefill + s.stepSeconds, tpot: s.stepSeconds / s.tokensPerStep + stall };
+}
