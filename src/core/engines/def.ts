@@ -9,7 +9,7 @@ import type { FromMapping, ServeCommand, ServeReading } from '../from/common.js'
 import type { EngineProfile } from './profile.js';
 import type { EngineRuns } from './runs.js';
 import type { Engine } from '../../schema/engine.js';
-import type { EstimateOptions, Framework, Objective } from '../../schema/estimate.js';
+import type { EstimateOptions, Framework, Objective, WeightDtype } from '../../schema/estimate.js';
 
 /** The launcher's code: loaded on demand (store.ts loadLaunchers), since an estimate never needs it. */
 export interface EngineLauncher {
@@ -59,6 +59,18 @@ export interface ServeReader {
   configFile: boolean;
 }
 
+/** The GPUs a serving engine has kernels for (engines/kernels.ts): by weight format, on ROCm, for an fp8 KV cache. */
+export interface EngineKernels {
+  /** Least compute capability per weight format, and what the engine runs there (cited by a refusal). */
+  needs: Partial<Record<WeightDtype, { cc: number; why: string }>>;
+  /** Where `needs` comes from in the engine's source or docs. */
+  source: string;
+  /** On AMD GPUs: the gfx targets each format runs on (absent: the CUDA table holds on ROCm too). */
+  rocm?: Partial<Record<WeightDtype, { targets: readonly string[]; why: string }>>;
+  /** An fp8 KV cache: least compute capability, and the flag value with and without native FP8 (absent: none). */
+  kvFp8?: { cc: number; native: string; below: string };
+}
+
 export interface EngineDef {
   id: Engine;
   /** What vramplan writes for the engine: the planner ranks and `launch` writes only what it accepts. */
@@ -76,6 +88,8 @@ export interface EngineDef {
   claimsFor?: readonly Framework[];
   /** Family names (`--framework`, `search.framework`) that stand for this engine besides its own framework's. */
   families?: readonly Framework[];
+  /** The GPUs it has kernels for, by weight format (absent: no gate). */
+  kernels?: EngineKernels;
   /** `--from` readers of the config files the engine's tools write. */
   readers?: readonly ConfigReader[];
   /** `--from` reader of the engine's server command lines. */

@@ -1,5 +1,6 @@
 /** The vLLM engine: its profile, runs, memory profile and launcher (serve.sh + check.sh). */
 import type { EngineDef } from '../def.js';
+import { VLLM_KERNELS } from './kernels.js';
 import { VLLM_CONFIG, VLLM_SERVE } from './from.js';
 import { VLLM_MEMORY } from './memory.js';
 import { VLLM_PROFILE } from './profile.js';
@@ -12,6 +13,7 @@ export const VLLM: EngineDef = {
   memory: VLLM_MEMORY,
   readers: [VLLM_CONFIG],
   serve: VLLM_SERVE,
+  kernels: VLLM_KERNELS,
   launcher: {
     load: async () => {
       const { emitVllm, vllmBlocker } = await import('./launch.js');

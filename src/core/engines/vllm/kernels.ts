@@ -1,0 +1,31 @@
+/** Which GPUs vLLM has kernels for (engines/kernels.ts reads it through the engine's def). */
+import type { EngineKernels } from '../def.js';
+
+export const VLLM_KERNELS: EngineKernels = {
+  // vLLM 0.33: FP8 W8A8 needs 8.9+, Ampere (8.0+) runs FP8 weight-only through Marlin
+  // (https://docs.vllm.ai/en/latest/features/quantization/fp8.html); MXFP4/NVFP4 run natively on Blackwell and
+  // through the FP4 Marlin kernels from 8.0 (vllm/model_executor/layers/quantization/utils/marlin_utils_fp4.py);
+  // AWQ/GPTQ Marlin needs 8.0, the plain AWQ/GPTQ kernels 7.5; bitsandbytes 7.0.
+  needs: {
+    fp8: { cc: 8.0, why: 'FP8 W8A8 on 8.9+, FP8 Marlin (weight-only) on 8.0+' },
+    mxfp4: { cc: 8.0, why: 'MXFP4 on Blackwell, FP4 Marlin on 8.0+' },
+    nvfp4: { cc: 8.0, why: 'NVFP4 on Blackwell, FP4 Marlin on 8.0+' },
+    int4: { cc: 7.5, why: 'AWQ/GPTQ Marlin on 8.0+, AWQ/GPTQ kernels on 7.5' },
+    int8: { cc: 7.5, why: 'int8 W8A8 CUTLASS on 7.5+' },
+    nf4: { cc: 7.0, why: 'bitsandbytes on 7.0+' },
+  },
+  source:
+    'https://github.com/vllm-project/vllm/blob/5ee0c1f91ca310f2c3abef3c64dbf52bb6df0ab9/docs/features/quantization/supported_hardware.md',
+  // ROCm (gfx targets). vLLM's supported-hardware table lists FP8 W8A8 on AMD GPUs (and none of AWQ, GPTQ,
+  // Marlin, INT8 W8A8, bitsandbytes there). FP8 matrix instructions arrived with CDNA 3 (gfx942, whose FP8 is
+  // e4m3fnuz: vllm/platforms/rocm.py is_fp8_fnuz) and continue on gfx950; CDNA 2 (gfx90a) has none.
+  rocm: {
+    fp8: { targets: ['gfx942', 'gfx950'], why: 'FP8 W8A8 on MI300-class GPUs (gfx942, gfx950)' },
+  },
+  // An fp8 KV cache (--kv-cache-dtype): FlashAttention reads fp8 KV only as FA3 on Hopper
+  // (vllm/attention/utils/fa_utils.py flash_attn_supports_fp8: version 3 and capability family 90); elsewhere vLLM
+  // picks its FlashInfer or Triton backend, which store fp8, fp8_e4m3 and fp8_e5m2 (vllm/v1/attention/backends/
+  // flashinfer.py supported_kv_cache_dtypes); below 8.9 the cast is done in software, tested on Volta/Ampere
+  // (https://github.com/vllm-project/vllm/pull/2279), and E5M2 needs no scales, so the launcher writes fp8_e5m2 there.
+  kvFp8: { cc: 8.0, native: 'fp8', below: 'fp8_e5m2' },
+};
