@@ -68,8 +68,7 @@ export const hasFp4Cores = (cc: string | null | undefined): boolean =>
   Number(cc ?? 0) >= FP4_CORES_CC;
 
 /** The least compute capability the search offers a weight format on (0: any the engine runs it on). */
-export const searchedMinCapability = (w: WeightDtype): number =>
-  w === 'nvfp4' ? FP4_CORES_CC : 0;
+export const searchedMinCapability = (w: WeightDtype): number => (w === 'nvfp4' ? FP4_CORES_CC : 0);
 
 /** The optimizers profiled as searched (engines/optimizers.ts), in preference order, or only 'none' (inference). */
 export function optimizers(method: Method, allowed?: readonly Optimizer[]): Optimizer[] {
