@@ -133,7 +133,8 @@ export function speculativeStep(
   };
 }
 
-// The largest batch the break-even search tries (vLLM's max_num_seqs default of 1024 on large GPUs, x 4).
+// The largest batch the break-even search tries: 4 x vLLM's largest default max_num_seqs, 1024
+// (EngineArgs._set_default_args in vllm/engine/arg_utils.py at commit 99d7eb5d6a512cfcc5a2b104f24ebf2d6cda772b).
 const MAX_BREAK_EVEN_BATCH = 4096;
 
 /**
