@@ -33,6 +33,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "test" / "fixtures" / "launch-libs"
 CONSTRUCT_PY = Path(__file__).with_name("construct.py")
+sys.path.insert(0, str(Path(__file__).parent))
+import engine_checks  # noqa: E402  (a sibling module)
+
+# The engines check.py checks beside the Hugging Face construction, and the option naming each one's venv.
+ENGINES = {"torchtitan": "titan_venv", "torchtune": "tune_venv", "axolotl": "axolotl_venv",
+           "litgpt": "litgpt_venv", "vllm": "vllm_venv", "sglang": "sglang_venv", "llama.cpp": None}
 
 
 def pins_of(path: Path) -> list[str]:
@@ -138,45 +144,6 @@ def construct(hf_python: Path, folders: Path, work: Path) -> dict:
     return json.loads(out.read_text())
 
 
-# torchtitan's own reading of the recipe: ConfigManager imports it by module name (launch.sh puts the folder on
-# PYTHONPATH) and tyro rebuilds Trainer.Config from it, running every __post_init__ check (torchtitan/config/manager.py).
-TITAN_READ = (
-    "from torchtitan.config.manager import ConfigManager\n"
-    "c = ConfigManager().parse_args(['--module', 'torchtitan_vramplan', '--config', 'vramplan'])\n"
-    "print(c.checkpoint.initial_load_path, c.training.steps)\n"
-)
-
-
-def run_check(folder: Path, file: str, built_with: str, cmd: list[str]) -> dict:
-    env = {**os.environ, "PYTHONPATH": str(folder)}
-    r = subprocess.run(cmd, cwd=folder, capture_output=True, text=True, env=env)
-    row = {"folder": folder.name, "file": file, "with": built_with, "ok": r.returncode == 0}
-    if r.returncode != 0:
-        err = [l for l in (r.stderr or r.stdout).splitlines() if l.strip()]
-        row["error"] = " ".join(err[-3:])[:600]
-    return row
-
-
-def versions_of(env: Path, *dists: str) -> str:
-    """`dist version` of each distribution installed in the venv `env`."""
-    code = "import importlib.metadata as m, sys; print(', '.join(f'{d} {m.version(d)}' for d in sys.argv[1:]))"
-    r = subprocess.run([str(env / "bin" / "python"), "-c", code, *dists], capture_output=True, text=True)
-    return r.stdout.strip() or "versions unknown"
-
-
-def construct_engines(folders: Path, titan: Path | None, tune: Path | None) -> list[dict]:
-    """torchtitan's ConfigManager on each recipe; torchtune's `tune validate` on each torchtune.yaml."""
-    rows = []
-    for d in sorted(p for p in folders.iterdir() if p.is_dir()):
-        if titan and (d / "torchtitan_vramplan.py").exists():
-            rows.append(run_check(d, "torchtitan_vramplan.py", f"torchtitan ConfigManager.parse_args ({versions_of(titan, 'torchtitan', 'torch')})",
-                                  [str(titan / "bin" / "python"), "-c", TITAN_READ]))
-        if tune and (d / "torchtune.yaml").exists():
-            rows.append(run_check(d, "torchtune.yaml", f"tune validate ({versions_of(tune, 'torchtune', 'torch')})",
-                                  [str(tune / "bin" / "tune"), "validate", "torchtune.yaml"]))
-    return rows
-
-
 def report_md(date: str, envs: list[dict], built: dict | None, construct_env: str | None) -> str:
     lines = [
         f"# Launch folders against the real libraries ({date})",
@@ -249,6 +216,10 @@ def main() -> None:
     ap.add_argument("--hf-venv", type=Path, help="an existing venv with the HF pins installed (else made)")
     ap.add_argument("--titan-venv", type=Path, help="a venv with the torchtitan pins installed")
     ap.add_argument("--tune-venv", type=Path, help="a venv with the torchtune pins installed")
+    ap.add_argument("--axolotl-venv", type=Path, help="a venv with requirements-axolotl.txt installed")
+    ap.add_argument("--litgpt-venv", type=Path, help="a venv with the LitGPT pins installed")
+    ap.add_argument("--vllm-venv", type=Path, help="a venv with the vLLM pins (the nf4 set) installed")
+    ap.add_argument("--sglang-venv", type=Path, help="a venv with the SGLang pins installed")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--reuse", action="store_true")
     ap.add_argument("--all", action="store_true", help="resolve every set, also those a larger set implies")
@@ -302,12 +273,19 @@ def main() -> None:
             subprocess.run([str(py), "-m", "pip", "install", *hf["pins"]], check=True)
         construct_env = " ".join(hf["pins"]) if not a.hf_venv else "an installed venv of the Hugging Face pins (versions below)"
         built = construct(py, a.folders, a.work)
-        engines = construct_engines(a.folders, a.titan_venv, a.tune_venv)
-        built["checks"] += engines
-        if a.titan_venv:
-            built["skipped"] = [x for x in built["skipped"] if not x.startswith("torchtitan")]
-        if a.tune_venv:
-            built["skipped"] = [x for x in built["skipped"] if not x.startswith("torchtune")]
+        engines = {}
+        for name, opt in ENGINES.items():
+            res = engine_checks.run_engine(name, getattr(a, opt) if opt else None, a.folders, a.work)
+            if res is None:
+                continue
+            engines[name] = res
+            note = " (an earlier run of this work folder, same files)" if res.get("reused") else ""
+            built["checks"] += [{**r, "with": r["with"] + note} for r in res["rows"]]
+        checked_files = {f for n in engines for f in engine_checks.FILES[n][:1]}
+        # serve.sh is checked per server: a skip line stays while any server was not checked
+        servers = {"vllm", "sglang", "llama.cpp"}
+        built["skipped"] = [x for x in built["skipped"] if x.split(":")[0] not in checked_files
+                            or (x.startswith("serve.sh") and not servers <= set(engines))]
     FIXTURES.mkdir(parents=True, exist_ok=True)
     resolved_file.write_text(json.dumps(
         {"checked": a.date, "python": sys.version.split()[0],
@@ -316,6 +294,12 @@ def main() -> None:
     if built is not None:
         (FIXTURES / "accepted-keys.json").write_text(json.dumps(
             {"checked": a.date, "versions": built["versions"], "keys": built["keys"]}, indent=1) + "\n")
+        tables = FIXTURES / "engine-args.json"
+        old = json.loads(tables.read_text()) if tables.exists() else {}
+        new = {n: {"versions": e["versions"], **e["table"]} for n, e in engines.items() if e.get("table")}
+        keep = {n: t for n, t in old.get("engines", {}).items() if n not in new}
+        tables.write_text(json.dumps({"checked": a.date, "engines": dict(sorted({**keep, **new}.items()))},
+                                     indent=1) + "\n")
     out = REPO / "docs" / f"launch-libs-{a.date}.md"
     out.write_text(report_md(a.date, results, built, construct_env))
     bad = [e for e in results if e["status"] != "resolved"]
