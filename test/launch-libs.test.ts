@@ -52,6 +52,7 @@ interface EngineTables {
   };
   axolotl: { version: string; keys: Record<string, string[]> };
   litgpt: { version: string; keys: Record<string, string[]> };
+  unsloth: { version: string; keys: Record<string, string[]> };
 }
 const ENGINES = fixture<{ engines: EngineTables }>('engine-args.json').engines;
 
@@ -303,6 +304,27 @@ describe('launch folders against the libraries (fixtures from scripts/check-laun
         if (!known.has(k)) bad.push(`${f.name}: ${k} (litgpt ${t.version} ${sub})`);
     }
     expect(n).toBeGreaterThanOrEqual(1);
+    expect(bad).toEqual([]);
+  });
+
+  it("unsloth-args.json: trainer and LoRA keys TRL's and PEFT's classes under Unsloth accept at its pins", () => {
+    const t = ENGINES.unsloth;
+    const bad: string[] = [];
+    let n = 0;
+    for (const f of folders) {
+      const text = file(f, 'unsloth-args.json');
+      if (!text) continue;
+      n++;
+      const a = JSON.parse(text) as Record<string, unknown>;
+      const name = typeof a.trainer === 'string' ? a.trainer : 'sft';
+      const accepted = new Set(t.keys[TRL_CLASS[name]!]);
+      for (const k of Object.keys(a[`${name}_config`] as Record<string, unknown>))
+        if (!accepted.has(k)) bad.push(`${f.name}: ${name}_config.${k} (${t.version})`);
+      const lora = new Set(t.keys.LoraConfig);
+      for (const k of Object.keys((a.get_peft_model as Record<string, unknown>) ?? {}))
+        if (!lora.has(k)) bad.push(`${f.name}: get_peft_model.${k} (${t.version})`);
+    }
+    expect(n).toBeGreaterThanOrEqual(3);
     expect(bad).toEqual([]);
   });
 });

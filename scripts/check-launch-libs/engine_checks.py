@@ -9,6 +9,8 @@ environment (a venv given on the command line), each reading the written files t
   vllm        vLLM's CLI parser and engine arguments on `vllm serve ...` (serve_args.py)
   sglang      SGLang's prepare_server_args on `python -m sglang.launch_server ...` (serve_args.py)
   llama.cpp   llama-server's option table from llama.cpp's common/arg.cpp (llama_cpp.py; no install)
+  unsloth     TRL's configs and PEFT's LoraConfig under Unsloth's trainers on unsloth-args.json, in Unsloth's pins
+              without unsloth (its import needs a CUDA device; unsloth_check.py)
 
 Each check's result is kept in WORK/checks/<engine>.json with a digest of the files it read: a later run
 without that engine's venv reuses it while those files are unchanged (and says so in the report).
@@ -35,6 +37,7 @@ FILES = {
     "vllm": ["serve.sh"],
     "sglang": ["serve.sh"],
     "llama.cpp": ["serve.sh"],
+    "unsloth": ["unsloth-args.json"],
 }
 # The engine a folder's file belongs to (serve.sh names its server).
 SERVER_MARK = {"vllm": "vllm serve", "sglang": "sglang.launch_server", "llama.cpp": "llama-server"}
@@ -150,6 +153,11 @@ def run_engine(engine: str, venv: Path | None, folders: Path, work: Path) -> dic
         out["versions"] = versions_of(venv, "axolotl", "torch", "transformers", "trl", "peft")
         out["rows"] = res["checks"]
         out["table"] = {"version": res["version"], "keys": res["keys"]}
+    elif engine == "unsloth":
+        res = in_venv(venv, "unsloth_check.py", str(folders), str(tmp))
+        out["versions"] = versions_of(venv, "trl", "peft", "transformers", "torch")
+        out["rows"] = res["checks"]
+        out["table"] = {"version": res["version"], "keys": res["keys"]}
     elif engine == "litgpt":
         res = in_venv(venv, "litgpt_check.py", str(folders), str(tmp))
         out["versions"] = versions_of(venv, "litgpt", "torch", "lightning", "jsonargparse")
@@ -163,7 +171,7 @@ def run_engine(engine: str, venv: Path | None, folders: Path, work: Path) -> dic
         out["versions"] = source
         out["rows"] = res.pop("checks")
         out["table"] = res
-    if engine in ("vllm", "sglang", "axolotl", "litgpt"):
+    if engine in ("vllm", "sglang", "axolotl", "litgpt", "unsloth"):
         out["rows"] = [{**r, "with": f"{r['with']} ({out['versions']})"} for r in out["rows"]]
     cache.write_text(json.dumps(out, indent=1))
     return out
