@@ -327,4 +327,39 @@ describe('launch folders against the libraries (fixtures from scripts/check-laun
     expect(n).toBeGreaterThanOrEqual(3);
     expect(bad).toEqual([]);
   });
+
+  it("each engine's recorded parser or schema is the release its folders pin", () => {
+    const pinOf = (f: Folder, path: string, name: string): string | undefined => {
+      const text = file(f, path);
+      const line = text && pinsOf(text).find((p) => p.split(/[[=]/)[0] === name);
+      return line?.split('==')[1];
+    };
+    const bad: string[] = [];
+    for (const f of folders) {
+      const serve = file(f, 'serve.sh') ?? '';
+      const want: [string, string | undefined, string][] = [];
+      if (serve.includes('vllm serve'))
+        want.push(['vllm', pinOf(f, 'requirements.txt', 'vllm'), ENGINES.vllm.version]);
+      if (serve.includes('sglang.launch_server'))
+        want.push(['sglang', pinOf(f, 'requirements.txt', 'sglang'), ENGINES.sglang.version]);
+      if (file(f, 'axolotl.yaml'))
+        want.push([
+          'axolotl',
+          pinOf(f, 'requirements-axolotl.txt', 'axolotl'),
+          ENGINES.axolotl.version,
+        ]);
+      if (file(f, 'litgpt.yaml'))
+        want.push(['litgpt', pinOf(f, 'requirements.txt', 'litgpt'), ENGINES.litgpt.version]);
+      if (file(f, 'unsloth-args.json'))
+        want.push([
+          'trl',
+          pinOf(f, 'requirements.txt', 'trl'),
+          ENGINES.unsloth.version.match(/trl (\S+),/)?.[1] ?? '',
+        ]);
+      for (const [lib, pinned, recorded] of want)
+        if (pinned !== recorded)
+          bad.push(`${f.name}: ${lib} pinned ${pinned}, recorded at ${recorded}`);
+    }
+    expect(bad, 'run scripts/check-launch-libs at the new pins').toEqual([]);
+  });
 });
