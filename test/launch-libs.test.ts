@@ -356,6 +356,17 @@ describe('launch folders against the libraries (fixtures from scripts/check-laun
           pinOf(f, 'requirements.txt', 'trl'),
           ENGINES.unsloth.version.match(/trl (\S+),/)?.[1] ?? '',
         ]);
+      if (file(f, 'hf-args.json'))
+        for (const lib of [
+          'transformers',
+          'trl',
+          'peft',
+          'accelerate',
+          'bitsandbytes',
+          'deepspeed',
+        ])
+          if (pinOf(f, 'requirements.txt', lib))
+            want.push([lib, pinOf(f, 'requirements.txt', lib), ACCEPTED.versions[lib] ?? '']);
       for (const [lib, pinned, recorded] of want)
         if (pinned !== recorded)
           bad.push(`${f.name}: ${lib} pinned ${pinned}, recorded at ${recorded}`);
