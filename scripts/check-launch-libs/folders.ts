@@ -159,6 +159,12 @@ export const ENGINE_KINDS: {
     flags: { method: 'lora', framework: 'litgpt' },
   },
   {
+    name: 'litgpt-full-fsdp',
+    model: 'llama-3.1-8b',
+    gpu: 'h100-sxm',
+    flags: { method: 'full', zero: '3', gpus: '4', framework: 'litgpt', checkpointing: 'full' },
+  },
+  {
     name: 'vllm-bf16',
     model: 'llama-3.1-8b',
     gpu: 'h100-sxm',
