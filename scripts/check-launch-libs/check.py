@@ -8,14 +8,18 @@ the dependency check. For the environments it can install on a CPU-only machine 
 Face stack by default) it installs the pins and builds every written config with the library's own code:
 TRL's SFTConfig/DPOConfig/GRPOConfig/... from hf-args.json, PEFT's LoraConfig, transformers'
 BitsAndBytesConfig, Accelerate's config loader and launch parser on accelerate.yaml, DeepSpeed's config
-classes on deepspeed.json. It records what the offline test needs as fixtures (each library's accepted keys
-at the pinned version, every resolved set) and writes a dated report.
+classes on deepspeed.json. Each other engine's files are read by the engine itself in a venv of its own pins
+(engine_checks.py: torchtitan, torchtune, axolotl, LitGPT, vLLM, SGLang, Unsloth's TRL/PEFT classes; llama-server's
+option table needs no install). It records what the offline test needs as fixtures (each library's accepted keys
+and options at the pinned version, every resolved set) and writes a dated report.
 
 Usage (from the repository root):
   npx tsx scripts/check-launch-libs/write-folders.ts /tmp/vramplan-libs/folders
   python3 scripts/check-launch-libs/check.py --folders /tmp/vramplan-libs/folders --work /tmp/vramplan-libs
 Options: --construct hf (environments to install and construct; 'none' for resolution only),
-  --jobs N (resolutions at once), --reuse (keep resolutions already in the fixture for unchanged pin sets).
+  --jobs N (resolutions at once), --reuse (keep resolutions already in the fixture for unchanged pin sets),
+  --hf-venv, --titan-venv, --tune-venv, --axolotl-venv, --litgpt-venv, --vllm-venv, --sglang-venv, --unsloth-venv
+  (installed environments; an engine without one reuses its last result in WORK while its files are unchanged).
 """
 from __future__ import annotations
 
@@ -33,6 +37,13 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "test" / "fixtures" / "launch-libs"
 CONSTRUCT_PY = Path(__file__).with_name("construct.py")
+sys.path.insert(0, str(Path(__file__).parent))
+import engine_checks  # noqa: E402  (a sibling module)
+
+# The engines check.py checks beside the Hugging Face construction, and the option naming each one's venv.
+ENGINES = {"torchtitan": "titan_venv", "torchtune": "tune_venv", "axolotl": "axolotl_venv",
+           "litgpt": "litgpt_venv", "vllm": "vllm_venv", "sglang": "sglang_venv", "llama.cpp": None,
+           "unsloth": "unsloth_venv"}
 
 
 def pins_of(path: Path) -> list[str]:
@@ -138,43 +149,23 @@ def construct(hf_python: Path, folders: Path, work: Path) -> dict:
     return json.loads(out.read_text())
 
 
-# torchtitan's own reading of the recipe: ConfigManager imports it by module name (launch.sh puts the folder on
-# PYTHONPATH) and tyro rebuilds Trainer.Config from it, running every __post_init__ check (torchtitan/config/manager.py).
-TITAN_READ = (
-    "from torchtitan.config.manager import ConfigManager\n"
-    "c = ConfigManager().parse_args(['--module', 'torchtitan_vramplan', '--config', 'vramplan'])\n"
-    "print(c.checkpoint.initial_load_path, c.training.steps)\n"
-)
-
-
-def run_check(folder: Path, file: str, built_with: str, cmd: list[str]) -> dict:
-    env = {**os.environ, "PYTHONPATH": str(folder)}
-    r = subprocess.run(cmd, cwd=folder, capture_output=True, text=True, env=env)
-    row = {"folder": folder.name, "file": file, "with": built_with, "ok": r.returncode == 0}
-    if r.returncode != 0:
-        err = [l for l in (r.stderr or r.stdout).splitlines() if l.strip()]
-        row["error"] = " ".join(err[-3:])[:600]
-    return row
-
-
-def versions_of(env: Path, *dists: str) -> str:
-    """`dist version` of each distribution installed in the venv `env`."""
-    code = "import importlib.metadata as m, sys; print(', '.join(f'{d} {m.version(d)}' for d in sys.argv[1:]))"
-    r = subprocess.run([str(env / "bin" / "python"), "-c", code, *dists], capture_output=True, text=True)
-    return r.stdout.strip() or "versions unknown"
-
-
-def construct_engines(folders: Path, titan: Path | None, tune: Path | None) -> list[dict]:
-    """torchtitan's ConfigManager on each recipe; torchtune's `tune validate` on each torchtune.yaml."""
-    rows = []
-    for d in sorted(p for p in folders.iterdir() if p.is_dir()):
-        if titan and (d / "torchtitan_vramplan.py").exists():
-            rows.append(run_check(d, "torchtitan_vramplan.py", f"torchtitan ConfigManager.parse_args ({versions_of(titan, 'torchtitan', 'torch')})",
-                                  [str(titan / "bin" / "python"), "-c", TITAN_READ]))
-        if tune and (d / "torchtune.yaml").exists():
-            rows.append(run_check(d, "torchtune.yaml", f"tune validate ({versions_of(tune, 'torchtune', 'torch')})",
-                                  [str(tune / "bin" / "tune"), "validate", "torchtune.yaml"]))
-    return rows
+def folder_summary(envs: list[dict], checks: list[dict]) -> list[str]:
+    """One row per folder: do its requirement sets resolve, and which files did the libraries read, how many refused."""
+    folders: dict[str, dict] = {}
+    for e in envs:
+        for f in e["files"]:
+            d = folders.setdefault(f.split("/")[0], {"sets": [], "files": set(), "failed": 0})
+            d["sets"].append(e["status"] == "resolved")
+    for c in checks:
+        d = folders.setdefault(c["folder"], {"sets": [], "files": set(), "failed": 0})
+        d["files"].update(f.split(" ")[0] for f in c["file"].split(" + "))
+        d["failed"] += 0 if c["ok"] else 1
+    out = ["", "## Per folder", "",
+           "| folder | requirement sets resolve | files the libraries read | refused |", "|---|---|---|---|"]
+    for name, d in sorted(folders.items()):
+        res = "yes" if d["sets"] and all(d["sets"]) else "**no**" if d["sets"] else "none"
+        out.append(f"| {name} | {res} | {', '.join(sorted(d['files'])) or '-'} | {d['failed']} |")
+    return out
 
 
 def report_md(date: str, envs: list[dict], built: dict | None, construct_env: str | None) -> str:
@@ -202,24 +193,49 @@ def report_md(date: str, envs: list[dict], built: dict | None, construct_env: st
             status = "**no**: " + (e.get("error", "").splitlines() or [""])[-1][:200]
         folders = sorted({f.split("/")[0] for f in e["files"]})
         lines.append(f"| {e['kind']} | {e['key']} | {' '.join(e['pins'])} | {status} | {', '.join(folders)} |")
+    summary_at = len(lines)
     lines += [
         "",
-        "## Where an engine caps a library",
+        "## Pins moved to today's releases",
         "",
-        "Pins stay below the newest releases where an engine's own metadata forbids them (read from the",
-        "packages' Requires-Dist, which the resolver enforces):",
+        "| package | before | after | why |",
+        "|---|---|---|---|",
+        "| peft | 0.20.0 | 0.21.2 | PyPI's newest; every written lora_config builds |",
+        "| accelerate | 1.14.0 | 1.15.0 | PyPI's newest; every accelerate.yaml loads, its launcher takes every key |",
+        "| bitsandbytes | 0.50.1 | 0.50.2 | PyPI's newest (axolotl 0.19.0's own pin); every bnb_config builds |",
+        "| deepspeed | 0.19.5 | 0.19.8 | PyPI's newest; every deepspeed.json builds; --no_local_rank unchanged |",
+        "| axolotl | 0.18.0 | 0.19.0 | PyPI's newest; validate_config accepts every axolotl.yaml; torch 2.12.1 is inside its range |",
         "",
-        "- axolotl 0.18.0 requires torch>=2.11.0,<=2.12.1 and pins transformers 5.14.1, trl 1.8.0, peft 0.19.1,",
-        "  accelerate 1.13.0 (pyproject.toml at v0.18.0): its folders install it apart (requirements-axolotl.txt), and",
-        "  the Trainer pins keep torch 2.12.1, inside that range (the kernels-hub FlashAttention builds also stop at",
-        "  torch 2.12).",
+        "Already the newest on PyPI: vllm 0.33.0, sglang 0.5.23, litgpt 0.5.13, torchtune 0.6.1, torchtitan 0.3.0 (torch",
+        "2.15.0, torchao 0.18.0), unsloth 2026.10.9, gguf 0.19.0, huggingface-hub 2.4.0, liger-kernel 0.8.5.",
+        "",
+        "## Held below the newest release, and why",
+        "",
+        "- transformers 5.14.1 (5.24.0 on PyPI) and TRL 1.9.0 (1.16.0): TRL 1.16.0 with transformers 5.24.0 builds every",
+        "  written config too, but the trainer behaviour vramplan encodes was read at these tags. TRL 1.16.0 differs where",
+        "  it matters: dpo_trainer.py and grpo_trainer.py carry a new refusal of a PEFT adapter on lm_head (\"the",
+        "  log-probabilities are computed from lm_head.weight directly\"), dpo_trainer.py no longer has 1.9.0's refusal of",
+        "  the Liger DPO loss with precompute_ref_log_probs, GRPOConfig defaults max_completion_length 512 (was 256) and",
+        "  use_bias_correction_kl true, SFT/DPO/GRPO pad_to_multiple_of 'auto'; TrainingArguments drops warmup_ratio and",
+        "  logging_dir (neither written). TRL 1.16.0's vllm extra is vllm>=0.22.0,<=0.31.0, and vllm 0.31.0 requires",
+        "  transformers>=5.10.4,<5.18.0: its GRPO rollout set would be torch 2.13.0, vllm 0.31.0, transformers 5.17.0.",
+        "- datasets 4.8.4 (5.2.0): train.py's load_dataset is not run here; axolotl 0.19.0 pins 4.8.4 too.",
+        "- kernels 0.15.2 (0.17.2): the hub FlashAttention build lookup is not run without a GPU; the kernels-hub",
+        "  FlashAttention builds stop at torch 2.12, which also holds torch at 2.12.1.",
+        "- axolotl 0.19.0 requires torch>=2.11.0,<=2.13.0 and pins transformers 5.16.1, trl 1.9.0, peft 0.20.0,",
+        "  accelerate 1.13.0, bitsandbytes 0.50.2, datasets 4.8.4, kernels>=0.16,<0.17 (its wheel's Requires-Dist): its",
+        "  folders install it apart (requirements-axolotl.txt).",
         "- unsloth 2026.10.9 requires transformers<=5.17.0 and trl<=1.15.0; its launcher's keys were read at TRL",
         "  0.24.0. vllm 0.19.1 (fast_inference) requires torch==2.10.0 and excludes transformers 5.5.0, so the GRPO",
         "  environment pins transformers 5.5.4.",
         "- torchtune 0.6.1 (its last release) imports torchao APIs removed in torchao 0.16: torch 2.6.0 and torchao",
         "  0.10.0, the versions its CI ran.",
+        "- litgpt 0.5.13's extra requires bitsandbytes>=0.45.2,<0.50 (0.49.2) and jsonargparse<=4.41; torch 2.8.0 is",
+        "  its GPU CI's, lightning 2.6.5 the newest release before it (2.6.6 on PyPI).",
         "- vllm 0.33.0 requires torch==2.14.0 and transformers>=5.16.1,<5.21.0; it carries no bitsandbytes",
         "  quantization, which vllm-bnb-plugin 0.0.3 registers (bitsandbytes>=0.48.1).",
+        "- llama.cpp: llama-server comes from the floating `server-cuda` image; its options are checked against the",
+        "  llama.cpp source PyPI's llama-cpp-python vendors (named in each row), the memory rules cite 25d5b0c5.",
     ]
     if built is not None:
         lines += [
@@ -231,6 +247,7 @@ def report_md(date: str, envs: list[dict], built: dict | None, construct_env: st
             "| folder | file | built with | result |",
             "|---|---|---|---|",
         ]
+        lines[summary_at:summary_at] = folder_summary(envs, built["checks"])
         for row in built["checks"]:
             res = "ok" if row["ok"] else "**failed**: " + row["error"][:200].replace("|", "/").replace("\n", " ")
             lines.append(f"| {row['folder']} | {row['file']} | {row['with']} | {res} |")
@@ -249,6 +266,11 @@ def main() -> None:
     ap.add_argument("--hf-venv", type=Path, help="an existing venv with the HF pins installed (else made)")
     ap.add_argument("--titan-venv", type=Path, help="a venv with the torchtitan pins installed")
     ap.add_argument("--tune-venv", type=Path, help="a venv with the torchtune pins installed")
+    ap.add_argument("--axolotl-venv", type=Path, help="a venv with requirements-axolotl.txt installed")
+    ap.add_argument("--litgpt-venv", type=Path, help="a venv with the LitGPT pins installed")
+    ap.add_argument("--vllm-venv", type=Path, help="a venv with the vLLM pins (the nf4 set) installed")
+    ap.add_argument("--sglang-venv", type=Path, help="a venv with the SGLang pins installed")
+    ap.add_argument("--unsloth-venv", type=Path, help="a venv with the Unsloth pins but unsloth installed")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--reuse", action="store_true")
     ap.add_argument("--all", action="store_true", help="resolve every set, also those a larger set implies")
@@ -302,12 +324,19 @@ def main() -> None:
             subprocess.run([str(py), "-m", "pip", "install", *hf["pins"]], check=True)
         construct_env = " ".join(hf["pins"]) if not a.hf_venv else "an installed venv of the Hugging Face pins (versions below)"
         built = construct(py, a.folders, a.work)
-        engines = construct_engines(a.folders, a.titan_venv, a.tune_venv)
-        built["checks"] += engines
-        if a.titan_venv:
-            built["skipped"] = [x for x in built["skipped"] if not x.startswith("torchtitan")]
-        if a.tune_venv:
-            built["skipped"] = [x for x in built["skipped"] if not x.startswith("torchtune")]
+        engines = {}
+        for name, opt in ENGINES.items():
+            res = engine_checks.run_engine(name, getattr(a, opt) if opt else None, a.folders, a.work)
+            if res is None:
+                continue
+            engines[name] = res
+            note = " (run before on these same files)" if res.get("reused") else ""
+            built["checks"] += [{**r, "with": r["with"] + note} for r in res["rows"]]
+        checked_files = {f for n in engines for f in engine_checks.FILES[n][:1]}
+        # serve.sh is checked per server: a skip line stays while any server was not checked
+        servers = {"vllm", "sglang", "llama.cpp"}
+        built["skipped"] = [x for x in built["skipped"] if x.split(":")[0] not in checked_files
+                            or (x.startswith("serve.sh") and not servers <= set(engines))]
     FIXTURES.mkdir(parents=True, exist_ok=True)
     resolved_file.write_text(json.dumps(
         {"checked": a.date, "python": sys.version.split()[0],
@@ -316,6 +345,12 @@ def main() -> None:
     if built is not None:
         (FIXTURES / "accepted-keys.json").write_text(json.dumps(
             {"checked": a.date, "versions": built["versions"], "keys": built["keys"]}, indent=1) + "\n")
+        tables = FIXTURES / "engine-args.json"
+        old = json.loads(tables.read_text()) if tables.exists() else {}
+        new = {n: {"versions": e["versions"], **e["table"]} for n, e in engines.items() if e.get("table")}
+        keep = {n: t for n, t in old.get("engines", {}).items() if n not in new}
+        tables.write_text(json.dumps({"checked": a.date, "engines": dict(sorted({**keep, **new}.items()))},
+                                     indent=1) + "\n")
     out = REPO / "docs" / f"launch-libs-{a.date}.md"
     out.write_text(report_md(a.date, results, built, construct_env))
     bad = [e for e in results if e["status"] != "resolved"]

@@ -169,12 +169,12 @@ def main() -> None:
             else:
                 skipped.add("deepspeed.json: deepspeed is not installed in the constructing environment")
         for f, why in (
-            ("axolotl.yaml", "axolotl.yaml: axolotl 0.18.0 installs its own stack (requirements-axolotl.txt); resolved, not validated"),
-            ("unsloth-args.json", "unsloth-args.json: Unsloth imports need a CUDA device; its pins resolved, not constructed"),
-            ("torchtune.yaml", "torchtune.yaml: torchtune 0.6.1 with torch 2.6.0 (its own environment); resolved, not validated"),
-            ("torchtitan_vramplan.py", "torchtitan_vramplan.py: torchtitan 0.3.0 with torch 2.15.0; resolved, not constructed"),
-            ("litgpt.yaml", "litgpt.yaml: LitGPT 0.5.13 with torch 2.8.0; resolved, not constructed"),
-            ("serve.sh", "serve.sh: vLLM / SGLang / llama.cpp servers need their CUDA builds; resolved, not parsed"),
+            ("axolotl.yaml", "axolotl.yaml: axolotl installs its own stack (requirements-axolotl.txt): check.py --axolotl-venv"),
+            ("unsloth-args.json", "unsloth-args.json from_pretrained: FastLanguageModel needs a CUDA device; not built"),
+            ("torchtune.yaml", "torchtune.yaml: torchtune's own environment: check.py --tune-venv"),
+            ("torchtitan_vramplan.py", "torchtitan_vramplan.py: torchtitan's own environment: check.py --titan-venv"),
+            ("litgpt.yaml", "litgpt.yaml: LitGPT's own environment: check.py --litgpt-venv"),
+            ("serve.sh", "serve.sh: the servers' own environments: check.py --vllm-venv, --sglang-venv"),
         ):
             if (d / f).exists():
                 skipped.add(why)

@@ -162,6 +162,12 @@ export const ENGINE_KINDS: {
     flags: { method: 'lora', framework: 'litgpt' },
   },
   {
+    name: 'litgpt-full-fsdp',
+    model: 'llama-3.1-8b',
+    gpu: 'h100-sxm',
+    flags: { method: 'full', zero: '3', gpus: '4', framework: 'litgpt', checkpointing: 'full' },
+  },
+  {
     name: 'vllm-bf16',
     model: 'llama-3.1-8b',
     gpu: 'h100-sxm',
@@ -195,6 +201,34 @@ export const ENGINE_KINDS: {
       weights: 'q4_k_m',
       batch: '4',
       seq: '4096',
+    },
+  },
+  {
+    name: 'llama-cpp-2gpu-layer-split',
+    model: 'llama-3.1-70b',
+    gpu: 'rtx-4090',
+    flags: {
+      method: 'inference',
+      framework: 'llama.cpp',
+      weights: 'q4_k_m',
+      batch: '4',
+      seq: '4096',
+      gpus: '2',
+      pp: '2',
+    },
+  },
+  {
+    name: 'llama-cpp-q8-kv8-prefix',
+    model: 'llama-3.1-8b',
+    gpu: 'rtx-4090',
+    flags: {
+      method: 'inference',
+      framework: 'llama.cpp',
+      weights: 'q8_0',
+      batch: '4',
+      seq: '4096',
+      'kv-cache-dtype': 'fp8',
+      'prefix-cache': '0.5',
     },
   },
   {

@@ -138,7 +138,7 @@ describe('axolotl installs apart, on its own pins', () => {
   it('requirements-axolotl.txt pins axolotl (the deepspeed extra with DeepSpeed) and a torch inside its range', () => {
     const f = filesOf(launchInputOf('llama-3.1-8b', 'h100-sxm', { method: 'lora', gpus: '1' }));
     const req = f['requirements-axolotl.txt']!.split('\n').filter((l) => l && !l.startsWith('#'));
-    expect(req).toEqual(['axolotl==0.18.0', 'torch==2.12.1']);
+    expect(req).toEqual(['axolotl==0.19.0', 'torch==2.12.1']);
     expect(f['axolotl.yaml']).toContain('requirements-axolotl.txt');
     const ds = filesOf(
       launchInputOf('llama-3.1-8b', 'h100-sxm', {
@@ -148,7 +148,7 @@ describe('axolotl installs apart, on its own pins', () => {
         framework: 'deepspeed',
       }),
     )['requirements-axolotl.txt']!;
-    expect(ds).toContain('axolotl[deepspeed]==0.18.0');
+    expect(ds).toContain('axolotl[deepspeed]==0.19.0');
   });
 });
 

@@ -1,6 +1,6 @@
 // LitGPT launcher (litgpt 0.5.13): litgpt.yaml against the plan, launch.sh, pins, blocker and rules, and the
 // launch folder read back with --from.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -363,4 +363,33 @@ describe('litgpt launch folder → --from → the same options', () => {
     expect(flags.method).toBe('full');
     expect(flags['lora-rank']).toBeUndefined();
   });
+});
+
+describe("litgpt.yaml: AdamW rate, weight decay and warmup from LitGPT's own recipes", () => {
+  // fixture: config_hub/finetune/llama-3.1-8b/*.yaml at v0.5.13, read from the tag
+  const RECIPES = (
+    JSON.parse(
+      readFileSync(new URL('../fixtures/litgpt/v0.5.13-recipes.json', import.meta.url), 'utf8'),
+    ) as {
+      recipes: Record<
+        string,
+        { optimizer: string; lr: number; weight_decay: number; lr_warmup_steps: number }
+      >;
+    }
+  ).recipes;
+  for (const [flags, recipe] of [
+    [{ method: 'lora' }, 'lora.yaml'],
+    [{ method: 'qlora' }, 'qlora.yaml'],
+    [{ method: 'full', gpus: 4, zero: 3, checkpointing: 'full' }, 'full.yaml'],
+  ] as const)
+    it(`${flags.method}: ${recipe}`, () => {
+      const f = files(input('llama-3.1-8b', flags));
+      const r = RECIPES[recipe]!;
+      const y = yamlOf(f);
+      // the plan's AdamW (QLoRA plans the paged bitsandbytes one) at the recipe's rate
+      expect(y.optimizer.class_path.endsWith('AdamW')).toBe(r.optimizer.endsWith('AdamW'));
+      expect(y.optimizer.init_args).toMatchObject({ lr: r.lr, weight_decay: r.weight_decay });
+      expect(y.train.lr_warmup_steps).toBe(r.lr_warmup_steps);
+      expect(f['litgpt.yaml']).toContain(`LitGPT's own ${recipe}`);
+    });
 });

@@ -98,7 +98,7 @@ describe('vLLM serve.sh', () => {
     const req = String(files['requirements.txt'])
       .split('\n')
       .filter((l) => l && !l.startsWith('#'));
-    expect(req).toEqual(['vllm==0.33.0', 'vllm-bnb-plugin==0.0.3', 'bitsandbytes==0.50.1']);
+    expect(req).toEqual(['vllm==0.33.0', 'vllm-bnb-plugin==0.0.3', 'bitsandbytes==0.50.2']);
     const plain = launch('llama-3.1-8b', 'rtx-4090', { framework: 'vllm' }).files;
     expect(String(plain['requirements.txt'])).not.toMatch(/bitsandbytes/);
   });

@@ -44,8 +44,8 @@ export const BNB_OPTIMIZER_FSDP: Rule = {
   id: 'bnb-optimizer-fsdp',
   says: 'bitsandbytes optimizers (8-bit, paged, Lion) allocate state with zeros_like(p) and pass DTensor / flat FSDP parameters to their CUDA kernels (illegal memory access); use adamw or DeepSpeed ZeRO',
   library: 'bitsandbytes',
-  versions: '>=0.45,<=0.50.1',
-  // bitsandbytes 0.50.1 (37d2a938) bitsandbytes/optim has no DTensor / to_local handling.
+  versions: '>=0.45,<=0.50.2',
+  // bitsandbytes 0.50.1 (37d2a938) bitsandbytes/optim has no DTensor / to_local handling; nor has the 0.50.2 wheel.
   source: 'https://github.com/bitsandbytes-foundation/bitsandbytes/issues/1633',
   effect: 'forbid',
   applies: (x) => onFsdp(x.options) && BNB_OPTIMIZERS.includes(x.options.optimizer),
@@ -55,8 +55,8 @@ export const INT8_SHARDED: Rule = {
   id: 'bnb-int8-sharded',
   says: 'bitsandbytes LLM.int8 weights (Int8Params, int8 storage with a separate SCB scale) cannot be flattened by FSDP nor partitioned by ZeRO-3; only 4-bit has a float quant_storage (use --weights nf4)',
   library: 'bitsandbytes',
-  versions: '>=0.43,<=0.50.1',
-  // quant_storage exists for Params4bit only (bitsandbytes PR #970); PEFT v0.20.0 docs/source/accelerate/fsdp.md and deepspeed.md cover 4-bit only.
+  versions: '>=0.43,<=0.50.2',
+  // quant_storage exists for Params4bit only (bitsandbytes PR #970; Int8Params still lacks it in the 0.50.2 wheel); PEFT v0.20.0 docs/source/accelerate/fsdp.md and deepspeed.md cover 4-bit only.
   source: 'https://github.com/bitsandbytes-foundation/bitsandbytes/pull/970',
   effect: 'forbid',
   applies: (x) => x.options.weights === 'int8' && (onFsdp(x.options) || onZero3(x.options)),
@@ -66,7 +66,8 @@ export const DEEPSPEED_NO_LOCAL_RANK: Rule = {
   id: 'deepspeed-no-local-rank',
   says: 'the deepspeed launcher inserts --local_rank=N before the script arguments, which train.py would read as its args file: the deepspeed --hostfile command is written with --no_local_rank',
   library: 'deepspeed',
-  versions: '>=0.3,<=0.19.5',
+  // The 0.19.8 wheel's deepspeed/launcher/launch.py still adds --local_rank unless --no_local_rank.
+  versions: '>=0.3,<=0.19.8',
   source:
     'https://github.com/deepspeedai/DeepSpeed/blob/cf44300453eb0af79ed84ed8f1cb49d57478bd76/deepspeed/launcher/launch.py#L259-L262',
   effect: 'change',
@@ -93,7 +94,8 @@ export const FSDP_OFFLOAD_SHARDED_SAVE: Rule = {
   id: 'fsdp-offload-sharded-save',
   says: 'a FULL_STATE_DICT checkpoint gathers the whole model and optimizer state on rank 0 in host RAM, which CPU offload already fills with the sharded fp32 state: fsdp_state_dict_type is SHARDED_STATE_DICT, and launch.sh merges the last checkpoint with accelerate merge-weights afterwards (one process, the model alone)',
   library: 'accelerate',
-  versions: '>=0.30,<=1.14.0',
+  // The same in the 1.15.0 wheel (save_fsdp_optimizer, FULL_STATE_DICT: process 0 saves; use_dcp=True by default).
+  versions: '>=0.30,<=1.15.0',
   // save_fsdp_optimizer: FULL_STATE_DICT writes the gathered optimizer state from process 0 (fsdp_utils.py L260-L263);
   // merge_fsdp_weights consolidates pytorch_model_fsdp_0 (fsdp_utils.py L366, commands/merge.py).
   source:

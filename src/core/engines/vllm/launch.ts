@@ -253,7 +253,7 @@ export function emitGenerate(x: LaunchInput): EngineOutput {
 export const GENERATE_PINS = (['torch', 'transformers', 'accelerate'] as const).map(
   (n) => `${n}==${HF_PINS[n]}`,
 );
-// bitsandbytes 0.50.1 (tag 0.50.1, 2026-08-13) requires torch>=2.4,<3 (pyproject.toml).
+// bitsandbytes 0.50.2 (HF_PINS) requires torch>=2.4,<3 (its wheel's Requires-Dist), as 0.50.1 did (pyproject.toml, tag 0.50.1).
 export const GENERATE_BNB_PIN = `bitsandbytes==${HF_PINS.bitsandbytes}`;
 
 export function generateRequirements(bnb: boolean): string {
