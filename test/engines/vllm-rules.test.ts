@@ -105,6 +105,8 @@ describe('generate.py', () => {
     const req = b.files.find((f) => f.path === 'requirements.txt')!.content;
     expect(req).toMatch(new RegExp(`^transformers==${HF_PINS.transformers}$`, 'm'));
     expect(req).toMatch(new RegExp(`^torch==${HF_PINS.torch}$`, 'm'));
-    expect(req).toMatch(/^bitsandbytes==0\.50\.1$/m);
+    expect(req).toMatch(
+      new RegExp(`^bitsandbytes==${HF_PINS.bitsandbytes.replaceAll('.', '\\.')}$`, 'm'),
+    );
   });
 });
