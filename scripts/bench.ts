@@ -7,6 +7,10 @@ import { resolveModel } from '../src/io/load-model.js';
 import { findGpu } from '../src/io/load-catalog.js';
 import { loadScenario, resolveHardware } from '../src/io/load-scenario.js';
 import { defaultOptions } from '../src/schema/estimate.js';
+import { loadLaunchers } from '../src/core/engines/registry.js';
+
+// The planner ranks only what a launcher writes: it needs them loaded (the CLI loads them before planning).
+await loadLaunchers();
 
 const BIG = 'scenarios/bench-everything.yaml';
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
