@@ -106,57 +106,63 @@ export function baseConfigs(s: Scenario, arch: Arch, fp4Cores = false): BaseConf
 }
 
 /**
- * Serving at small concurrency: each configuration also with each speculative method the model has
- * (plan/speculative.ts), after its plain one, so micro-batches of one group stay consecutive.
+ * Each group of configurations (its micro-batches: ids that differ in `/mbN` only) followed by the variants
+ * `variantsOf` makes of the group's configurations, so micro-batches of one group stay consecutive.
  */
-function withSpeculative(bases: BaseConfig[], methods: readonly SpeculativeMethod[]): BaseConfig[] {
+function withGroupVariants(
+  bases: readonly BaseConfig[],
+  variantsOf: (run: readonly BaseConfig[]) => BaseConfig[],
+): BaseConfig[] {
   const out: BaseConfig[] = [];
+  const groupOf = (b: BaseConfig) => b.idPart.replace(/\/mb\d+$/, '');
   let i = 0;
   while (i < bases.length) {
-    const group = bases[i]!.idPart.replace(/\/mb\d+$/, '');
+    const group = groupOf(bases[i]!);
     let j = i;
-    while (j < bases.length && bases[j]!.idPart.replace(/\/mb\d+$/, '') === group) j++;
+    while (j < bases.length && groupOf(bases[j]!) === group) j++;
     const run = bases.slice(i, j);
-    out.push(...run);
-    if (run[0]!.options.gpuLayers === undefined && run[0]!.options.maxLoras === undefined)
-      for (const method of methods)
-        for (const b of run)
-          if (b.options.batch <= SPECULATIVE_MAX_BATCH)
-            out.push({
-              options: withSpeculation(b.options, method),
-              idPart: b.idPart.replace(/\/mb(\d+)$/, `/spec-${method}/mb$1`),
-            });
+    out.push(...run, ...variantsOf(run));
     i = j;
   }
   return out;
 }
 
+/** A variant's id: the base's with `part` before its micro-batch. */
+const variantId = (b: BaseConfig, part: string): string =>
+  b.idPart.replace(/\/mb(\d+)$/, `/${part}/mb$1`);
+
+/**
+ * Serving at small concurrency: each configuration also with each speculative method the model has
+ * (plan/speculative.ts), after its plain one.
+ */
+function withSpeculative(bases: BaseConfig[], methods: readonly SpeculativeMethod[]): BaseConfig[] {
+  return withGroupVariants(bases, (run) =>
+    run[0]!.options.gpuLayers !== undefined || run[0]!.options.maxLoras !== undefined
+      ? []
+      : methods.flatMap((method) =>
+          run
+            .filter((b) => b.options.batch <= SPECULATIVE_MAX_BATCH)
+            .map((b) => ({
+              options: withSpeculation(b.options, method),
+              idPart: variantId(b, `spec-${method}`),
+            })),
+        ),
+  );
+}
+
 /**
  * MoE serving: every configuration also with DP attention and expert parallelism (plan/expert-parallel.ts),
- * next to its plain one, so micro-batches of one group stay consecutive.
+ * next to its plain one.
  */
 function withDpAttention(bases: BaseConfig[]): BaseConfig[] {
-  const out: BaseConfig[] = [];
-  let i = 0;
-  while (i < bases.length) {
-    const group = bases[i]!.idPart.replace(/\/mb\d+$/, '');
-    let j = i;
-    while (j < bases.length && bases[j]!.idPart.replace(/\/mb\d+$/, '') === group) j++;
-    const run = bases.slice(i, j);
-    out.push(...run);
-    if (
-      run[0]!.options.gpuLayers === undefined &&
-      !run[0]!.options.speculative &&
-      run[0]!.options.maxLoras === undefined
-    )
-      for (const b of run)
-        out.push({
-          options: { ...b.options, dpAttention: true },
-          idPart: b.idPart.replace(/\/mb(\d+)$/, '/dpa-ep/mb$1'),
-        });
-    i = j;
-  }
-  return out;
+  return withGroupVariants(bases, (run) => {
+    const o = run[0]!.options;
+    if (o.gpuLayers !== undefined || o.speculative || o.maxLoras !== undefined) return [];
+    return run.map((b) => ({
+      options: { ...b.options, dpAttention: true },
+      idPart: variantId(b, 'dpa-ep'),
+    }));
+  });
 }
 
 function baseConfigsAt(s: Scenario, native: WeightDtype | null, fp4Cores: boolean): BaseConfig[] {
