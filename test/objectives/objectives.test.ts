@@ -258,3 +258,14 @@ describe('launch: preference and RL objectives are written where a launcher writ
     expect(launchBlocker({ arch, options: { ...kto, reference: 'model', batch: 2 } })).toBeNull();
   });
 });
+
+describe('GRPO vLLM server sizes the search tries', () => {
+  it('every count within a node, then doubling node counts up to half the GPUs', async () => {
+    const { serverGpuCounts } = await import('../../src/core/plan/objective.js');
+    expect(serverGpuCounts(4)).toEqual([1, 2, 3, 4]);
+    expect(serverGpuCounts(12)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    const big = serverGpuCounts(4000);
+    expect(big.slice(0, 8)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(big.slice(8)).toEqual([16, 32, 64, 128, 256, 512, 1024, 2048]);
+  });
+});

@@ -51,12 +51,23 @@ export function objectiveConfigs(s: Scenario): readonly ObjectiveConfig[] {
       flags: { ...grpo, rollout: 'vllm-colocate', 'rollout-memory': share },
       idPart: `grpo-colocate${Math.round(share * 100)}`,
     });
-  const half = Math.floor(maxSearchedGpus(s) / 2);
-  for (let r = 1; r <= half; r++)
+  for (const r of serverGpuCounts(Math.floor(maxSearchedGpus(s) / 2)))
     out.push({
       flags: { ...grpo, rollout: 'vllm-server', 'rollout-gpus': r },
       idPart: `grpo-server${r}`,
     });
+  return out;
+}
+
+/**
+ * The vLLM server sizes searched, up to `half` of the GPUs: every count within one 8-GPU node (HGX/DGX,
+ * https://www.nvidia.com/en-us/data-center/hgx/), then doubling node counts, so that a cluster-sized limit keeps
+ * the search to tens of rollout configurations instead of one per GPU.
+ */
+export function serverGpuCounts(half: number): number[] {
+  const out: number[] = [];
+  for (let r = 1; r <= Math.min(half, 8); r++) out.push(r);
+  for (let r = 16; r <= half; r *= 2) out.push(r);
   return out;
 }
 
