@@ -2,7 +2,7 @@
 // model_type has an explicit verdict per engine, the planner leaves an engine idle with the refusal as its
 // reason, and `launch` refuses a plan whose model the engine has no class for.
 import { describe, expect, it } from 'vitest';
-import { ARCHITECTURE_TABLES, architecturesOf } from '../../src/core/engines/architectures.js';
+import { architectureTables, architecturesOf as tableOf } from '../../src/core/engines/registry.js';
 import { ENGINE_PROFILES } from '../../src/core/engines/engines.js';
 import { launchBlocker } from '../../src/core/launch/index.js';
 import { SUPPORTED_ARCHITECTURES } from '../../src/core/model/hf-config.js';
@@ -17,7 +17,7 @@ describe('architecture tables', () => {
 
   it('give every reader-supported model_type exactly one verdict on every engine', () => {
     for (const e of ENGINES) {
-      const t = architecturesOf(e);
+      const t = tableOf(e)!;
       expect(t, e).toBeDefined();
       for (const m of known) {
         const runs = t.runs.includes(m);
@@ -28,7 +28,7 @@ describe('architecture tables', () => {
   });
 
   it('name no model_type the readers do not know (a typo would silently allow it)', () => {
-    for (const t of ARCHITECTURE_TABLES)
+    for (const t of architectureTables())
       for (const m of [...t.runs, ...Object.keys(t.refuses)])
         expect(known, `${t.name}: ${m}`).toContain(m);
   });
@@ -38,7 +38,7 @@ describe('architecture tables', () => {
       const r = ENGINE_PROFILES[e].rules.find((x) => x.id.endsWith('-architecture'));
       expect(r, e).toBeDefined();
       expect(r!.effect).toBe('forbid');
-      expect(r!.source).toBe(architecturesOf(e).source);
+      expect(r!.source).toBe(tableOf(e)!.source);
     }
   });
 });
@@ -78,7 +78,7 @@ describe.each(ENGINES)('%s and model_types', (engine) => {
   const [refusedModel, type] = REFUSED[engine];
 
   it(`plans llama-3.1-8b (model_type llama runs), and not ${type}: idle with the refusal`, () => {
-    expect(architecturesOf(engine).runs).toContain('llama');
+    expect(tableOf(engine)!.runs).toContain('llama');
     const ok = best(engine, 'llama-3.1-8b');
     expect(ok.plans.length, `${engine} ranks llama`).toBeGreaterThan(0);
     expect(resolveModel(refusedModel).modelType).toBe(type);
@@ -86,14 +86,14 @@ describe.each(ENGINES)('%s and model_types', (engine) => {
     expect(no.plans).toHaveLength(0);
     const idle = no.engines.find((x) => x.engine === engine)?.idle;
     expect(idle).toMatch(new RegExp(`does not run model_type '${type}'`));
-    expect(idle).toContain(architecturesOf(engine).source);
+    expect(idle).toContain(tableOf(engine)!.source);
 
     // launch: the llama plan's options on the refused model are refused, naming engine, type and source.
     const options = ok.plans[0]!.options;
     const why = launchBlocker({ arch: resolveModel(refusedModel), options });
     expect(why).toMatch(new RegExp(`^\\S.* does not run model_type '${type}': `));
-    expect(why).toContain(architecturesOf(engine).name);
-    expect(why).toContain(architecturesOf(engine).source);
+    expect(why).toContain(tableOf(engine)!.name);
+    expect(why).toContain(tableOf(engine)!.source);
     expect(launchBlocker({ arch: resolveModel('llama-3.1-8b'), options })).toBeNull();
   });
 });

@@ -6,6 +6,7 @@
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../launch/types.js';
 import type { FrameworkProfile } from '../memory/framework-profile.js';
 import type { FromMapping, ServeCommand, ServeReading } from '../from/common.js';
+import type { ArchitectureTable } from './architectures.js';
 import type { EngineProfile } from './profile.js';
 import type { EngineRuns } from './runs.js';
 import type { Engine } from '../../schema/engine.js';
@@ -88,6 +89,8 @@ export interface EngineDef {
   claimsFor?: readonly Framework[];
   /** Family names (`--framework`, `search.framework`) that stand for this engine besides its own framework's. */
   families?: readonly Framework[];
+  /** The model_types it runs at its pinned release, with the registry it was read from. */
+  architectures?: ArchitectureTable;
   /** The GPUs it has kernels for, by weight format (absent: no gate). */
   kernels?: EngineKernels;
   /** `--from` readers of the config files the engine's tools write. */

@@ -34,4 +34,12 @@ export const BUILT_IN_ENGINES: readonly EngineDef[] = [
 
 for (const d of BUILT_IN_ENGINES) registerEngine(d);
 
-export { engineDef, engineDefs, launcherOf, loadLaunchers, registerEngine } from './store.js';
+export {
+  architecturesOf,
+  architectureTables,
+  engineDef,
+  engineDefs,
+  launcherOf,
+  loadLaunchers,
+  registerEngine,
+} from './store.js';

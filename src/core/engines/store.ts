@@ -5,6 +5,7 @@
  * tables and never import an engine folder.
  */
 import type { ConfigReader, EngineDef, EngineLauncher, ServeReader } from './def.js';
+import type { ArchitectureTable } from './architectures.js';
 import type { EngineProfile } from './profile.js';
 import type { EngineRuns } from './runs.js';
 import type { FrameworkProfile } from '../memory/framework-profile.js';
@@ -103,3 +104,12 @@ export function launcherOf(id: Engine): EngineLauncher | null {
   if (!l) throw new Error(`the ${id} launcher is not loaded (await loadLaunchers() first)`);
   return l;
 }
+
+/** The model_types table that holds for `engine` (its def's `architectures`), or undefined for one without. */
+export const architecturesOf = (engine: Engine): ArchitectureTable | undefined =>
+  engineDef(engine).architectures;
+
+/** Every registered engine's model_types table, once each (the Hugging Face engines share one). */
+export const architectureTables = (): readonly ArchitectureTable[] => [
+  ...new Set(engineDefs().flatMap((d) => (d.architectures ? [d.architectures] : []))),
+];

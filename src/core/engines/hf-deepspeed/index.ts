@@ -1,5 +1,6 @@
 /** The hf-deepspeed engine (Trainer + DeepSpeed ZeRO): the Hugging Face stack's, engines/hf/. */
 import type { EngineDef } from '../def.js';
+import { HF_ARCHITECTURES } from '../hf/architectures.js';
 import { DEEPSPEED_READER } from '../hf/from/readers.js';
 import { DEEPSPEED_MEMORY } from '../hf/memory.js';
 import { HF_DEEPSPEED_PROFILE } from './profile.js';
@@ -14,6 +15,7 @@ export const HF_DEEPSPEED: EngineDef = {
   memory: DEEPSPEED_MEMORY,
   families: ['hf'],
   readers: [DEEPSPEED_READER],
+  architectures: HF_ARCHITECTURES,
   launcher: {
     objectives: TRL_OBJECTIVES,
     load: async () => {

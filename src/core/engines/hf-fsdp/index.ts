@@ -1,5 +1,6 @@
 /** The hf-fsdp engine (Trainer + Accelerate FSDP): the Hugging Face stack's, engines/hf/. */
 import type { EngineDef } from '../def.js';
+import { HF_ARCHITECTURES } from '../hf/architectures.js';
 import { ACCELERATE_READER } from '../hf/from/readers.js';
 import { HF_MEMORY } from '../hf/memory.js';
 import { HF_FSDP_PROFILE } from './profile.js';
@@ -13,6 +14,7 @@ export const HF_FSDP: EngineDef = {
   claims: (o) => o.method !== 'inference' && o.zero > 0,
   memory: HF_MEMORY,
   readers: [ACCELERATE_READER],
+  architectures: HF_ARCHITECTURES,
   launcher: {
     objectives: TRL_OBJECTIVES,
     load: async () => {

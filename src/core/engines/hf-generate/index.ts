@@ -1,5 +1,6 @@
 /** The hf-generate engine (transformers generate()): its script is written beside vLLM's (engines/vllm/launch.ts). */
 import type { EngineDef } from '../def.js';
+import { HF_ARCHITECTURES } from '../hf/architectures.js';
 import { HF_MEMORY } from '../hf/memory.js';
 import { HF_GENERATE_PROFILE } from './profile.js';
 import { HF_GENERATE_RUNS } from './runs.js';
@@ -12,6 +13,7 @@ export const HF_GENERATE: EngineDef = {
   // Inference with a DeepSpeed config runs transformers generate() too.
   claimsFor: ['deepspeed'],
   memory: HF_MEMORY,
+  architectures: HF_ARCHITECTURES,
   launcher: {
     load: async () => {
       const { emitGenerate, generateBlocker } = await import('../vllm/launch.js');

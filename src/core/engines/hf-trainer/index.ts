@@ -1,5 +1,6 @@
 /** The hf-trainer engine (transformers Trainer / TRL, one process or DDP): the Hugging Face stack's, engines/hf/. */
 import type { EngineDef } from '../def.js';
+import { HF_ARCHITECTURES } from '../hf/architectures.js';
 import { HF_TRAINER_READERS } from '../hf/from/readers.js';
 import { HF_MEMORY } from '../hf/memory.js';
 import { HF_TRAINER_PROFILE } from './profile.js';
@@ -13,6 +14,7 @@ export const HF_TRAINER: EngineDef = {
   claims: (o) => o.method !== 'inference' && o.zero === 0,
   memory: HF_MEMORY,
   readers: HF_TRAINER_READERS,
+  architectures: HF_ARCHITECTURES,
   launcher: {
     objectives: TRL_OBJECTIVES,
     load: async () => {

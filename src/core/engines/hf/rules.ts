@@ -10,7 +10,7 @@ import { engineOf } from '../engine.js';
 import { is4bit, isAdapter } from '../../launch/common.js';
 import type { LaunchPlan } from '../../launch/types.js';
 import { changesFor, forbiddenBy, ruleReason, type Rule, type RuleInput } from '../rules.js';
-import { ARCH_RULES } from '../architectures.js';
+import { HF_ARCH_RULE } from './architectures.js';
 
 /** Sharded by FSDP (hf-fsdp with a ZeRO stage: FSDP wraps parameters even at dp 1). */
 const onFsdp = (o: EstimateOptions): boolean => engineOf(o) === 'hf-fsdp' && o.zero > 0;
@@ -138,9 +138,9 @@ export const ZERO3_QUANT_STORAGE: Rule = {
 };
 
 /** hf-trainer (DDP / one process): only the attention-kernel rule applies. */
-export const HF_TRAINER_RULES: readonly Rule[] = [ARCH_RULES.hf, FLASH_ATTN_WHEEL];
+export const HF_TRAINER_RULES: readonly Rule[] = [HF_ARCH_RULE, FLASH_ATTN_WHEEL];
 export const HF_FSDP_RULES: readonly Rule[] = [
-  ARCH_RULES.hf,
+  HF_ARCH_RULE,
   INT8_SHARDED,
   BNB_OPTIMIZER_FSDP,
   FSDP2_BNB_4BIT,
@@ -150,7 +150,7 @@ export const HF_FSDP_RULES: readonly Rule[] = [
   FLASH_ATTN_WHEEL,
 ];
 export const HF_DEEPSPEED_RULES: readonly Rule[] = [
-  ARCH_RULES.hf,
+  HF_ARCH_RULE,
   INT8_SHARDED,
   DEEPSPEED_NO_LOCAL_RANK,
   PEFT_ZERO3_REENTRANT,

@@ -1,5 +1,6 @@
 /** The LitGPT engine: its profile, runs, memory profile and launcher. */
 import type { EngineDef } from '../def.js';
+import { LITGPT_ARCHITECTURES } from './architectures.js';
 import { LITGPT_READER } from './from.js';
 import { LITGPT_MEMORY } from './memory.js';
 import { LITGPT_PROFILE } from './profile.js';
@@ -11,6 +12,7 @@ export const LITGPT: EngineDef = {
   runs: LITGPT_RUNS,
   memory: LITGPT_MEMORY,
   readers: [LITGPT_READER],
+  architectures: LITGPT_ARCHITECTURES,
   launcher: {
     load: async () => {
       const { emitLitgpt, litgptBlocker } = await import('./launch.js');

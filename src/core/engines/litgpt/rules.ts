@@ -2,7 +2,7 @@
 import type { EstimateOptions, Optimizer } from '../../../schema/estimate.js';
 import { isAdapter } from '../../launch/common.js';
 import type { Rule } from '../rules.js';
-import { ARCH_RULES } from '../architectures.js';
+import { LITGPT_ARCH_RULE } from './architectures.js';
 
 export const LITGPT_VERSION = '0.5.13';
 export const COMMIT = '26857050fe3ff627cd714fe92f5838f51a3d5efa';
@@ -73,7 +73,7 @@ export const V = `==${LITGPT_VERSION}`;
 
 /** LitGPT's behaviour at v0.5.13, read in its source (each `source` a line range at commit 26857050). */
 export const LITGPT_RULES: readonly Rule[] = [
-  ARCH_RULES.litgpt,
+  LITGPT_ARCH_RULE,
   {
     id: 'litgpt-quantize-one-device',
     says: 'LitGPT quantizes (--quantize) on one GPU only: finetune_lora raises NotImplementedError when devices x num_nodes > 1',

@@ -1,5 +1,6 @@
 /** The llama.cpp engine (llama-server): its profile, runs, memory profile and launcher. */
 import type { EngineDef } from '../def.js';
+import { LLAMA_CPP_ARCHITECTURES } from './architectures.js';
 import { LLAMA_CPP_SERVE } from './from.js';
 import { LLAMA_CPP_MEMORY } from './memory.js';
 import { LLAMA_CPP_PROFILE } from './profile.js';
@@ -11,6 +12,7 @@ export const LLAMA_CPP: EngineDef = {
   runs: LLAMA_CPP_RUNS,
   memory: LLAMA_CPP_MEMORY,
   serve: LLAMA_CPP_SERVE,
+  architectures: LLAMA_CPP_ARCHITECTURES,
   launcher: {
     load: async () => {
       const { emitLlamaCpp, llamaCppBlocker } = await import('./launch.js');

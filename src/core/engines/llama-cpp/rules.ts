@@ -1,6 +1,6 @@
 /** What llama.cpp rejects for a serving plan, as data (rules.ts). */
 import type { Rule } from '../rules.js';
-import { ARCH_RULES } from '../architectures.js';
+import { LLAMA_CPP_ARCH_RULE } from './architectures.js';
 
 /**
  * The llama.cpp build llama-server is written for: the server README and common/arg.cpp read at commit 25d5b0c5
@@ -10,7 +10,7 @@ export const LLAMA_CPP_COMMIT = '25d5b0c53f9a146f3d7a99a18610d9d623b5041e';
 export const LLAMA_CPP_IMAGE = 'ghcr.io/ggml-org/llama.cpp:server-cuda';
 
 export const LLAMA_CPP_RULES: readonly Rule[] = [
-  ARCH_RULES.llamaCpp,
+  LLAMA_CPP_ARCH_RULE,
   {
     id: 'llama-cpp-quantized-v-needs-fa',
     says: 'llama.cpp refuses a quantized V cache without flash attention ("quantized V cache requires flash_attn"): the launcher writes -fa on with -ctv q8_0',

@@ -1,5 +1,6 @@
 /** The SGLang engine: its profile, runs, memory profile and launcher. */
 import type { EngineDef } from '../def.js';
+import { SGLANG_ARCHITECTURES } from './architectures.js';
 import { SGLANG_KERNELS } from './kernels.js';
 import { SGLANG_CONFIG, SGLANG_SERVE } from './from.js';
 import { SGLANG_MEMORY } from './memory.js';
@@ -14,6 +15,7 @@ export const SGLANG: EngineDef = {
   readers: [SGLANG_CONFIG],
   serve: SGLANG_SERVE,
   kernels: SGLANG_KERNELS,
+  architectures: SGLANG_ARCHITECTURES,
   launcher: {
     load: async () => {
       const { emitSglang, sglangBlocker } = await import('./launch.js');

@@ -1,6 +1,6 @@
 /** What SGLang rejects for a serving plan, as data (rules.ts); the launcher refuses the first match. */
 import type { Rule } from '../rules.js';
-import { ARCH_RULES } from '../architectures.js';
+import { SGLANG_ARCH_RULE } from './architectures.js';
 
 /** The SGLang release serve.sh is written for (PyPI sglang 0.5.23, 2026-10; server_args.py read at 469c63e5). */
 export const SGLANG_VERSION = '0.5.23';
@@ -9,7 +9,7 @@ const heads = (x: Parameters<Rule['applies']>[0]): number =>
   x.arch.groups.find((g) => g.heads > 0)?.heads ?? 0;
 
 export const SGLANG_RULES: readonly Rule[] = [
-  ARCH_RULES.sglang,
+  SGLANG_ARCH_RULE,
   {
     id: 'sglang-mtp-needs-mtp-layers',
     says: 'MTP speculative decoding runs the MTP layers the checkpoint ships (num_nextn_predict_layers); this model has none',

@@ -1,5 +1,6 @@
 /** The torchtitan engine: its profile, runs, memory profile and launcher. */
 import type { EngineDef } from '../def.js';
+import { TORCHTITAN_ARCHITECTURES } from './architectures.js';
 import { TORCHTITAN_READER } from './from.js';
 import { TORCHTITAN_MEMORY } from './memory.js';
 import { TORCHTITAN_PROFILE } from './profile.js';
@@ -11,6 +12,7 @@ export const TORCHTITAN: EngineDef = {
   runs: TORCHTITAN_RUNS,
   memory: TORCHTITAN_MEMORY,
   readers: [TORCHTITAN_READER],
+  architectures: TORCHTITAN_ARCHITECTURES,
   launcher: {
     load: async () => {
       const { emitTorchtitan, torchtitanBlocker } = await import('./launch.js');

@@ -2,7 +2,7 @@
 import type { EstimateOptions } from '../../../schema/estimate.js';
 import type { Arch } from '../../model/arch.js';
 import type { Rule } from '../rules.js';
-import { ARCH_RULES } from '../architectures.js';
+import { TORCHTITAN_ARCH_RULE } from './architectures.js';
 
 /** torchtitan main at b5bcd76c66d0 (2026-08-21), the newest commit before 0.3.0 in the mirror read. */
 export const TT =
@@ -15,7 +15,7 @@ export const dpShard = (o: EstimateOptions): number => o.gpus / (o.tp * o.pp * o
 
 /** Behaviour of torchtitan 0.3.0 that decides or changes a plan, each at a source line (TT). */
 export const TORCHTITAN_RULES: readonly Rule[] = [
-  ARCH_RULES.torchtitan,
+  TORCHTITAN_ARCH_RULE,
   {
     id: 'torchtitan-mesh-product',
     says: 'torchtitan needs dp_replicate * dp_shard * cp * tp * pp to equal the GPU count',

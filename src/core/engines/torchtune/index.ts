@@ -1,5 +1,6 @@
 /** The torchtune engine: its profile, runs, memory profile and launcher. */
 import type { EngineDef } from '../def.js';
+import { TORCHTUNE_ARCHITECTURES } from './architectures.js';
 import { TORCHTUNE_READER } from './from.js';
 import { TORCHTUNE_MEMORY } from './memory.js';
 import { TORCHTUNE_PROFILE } from './profile.js';
@@ -11,6 +12,7 @@ export const TORCHTUNE: EngineDef = {
   runs: TORCHTUNE_RUNS,
   memory: TORCHTUNE_MEMORY,
   readers: [TORCHTUNE_READER],
+  architectures: TORCHTUNE_ARCHITECTURES,
   launcher: {
     objectives: ['dpo'],
     load: async () => {

@@ -2,7 +2,7 @@
 import type { Rule, RuleInput } from '../rules.js';
 import { TUNE_OPTIM, TUNE_SR_OPTIMIZERS } from './components.js';
 import { tuneModelOf } from './builders.js';
-import { ARCH_RULES } from '../architectures.js';
+import { TORCHTUNE_ARCH_RULE } from './architectures.js';
 
 const T = 'https://github.com/pytorch/torchtune/blob/v0.6.1/recipes';
 const adapter = (x: RuleInput): boolean =>
@@ -18,7 +18,7 @@ export function bitsandbytesOptimizer(x: RuleInput): boolean {
 }
 
 export const TORCHTUNE_RULES: readonly Rule[] = [
-  ARCH_RULES.torchtune,
+  TORCHTUNE_ARCH_RULE,
   {
     id: 'torchtune-distributed-shards',
     says: 'torchtune distributed recipes always shard the model with FSDP2 (training.shard_model): on more than one GPU the run is ZeRO-2 (fsdp_reshard_after_forward False) or ZeRO-3, never unsharded DDP',

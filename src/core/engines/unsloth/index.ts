@@ -1,5 +1,6 @@
 /** The Unsloth engine: its profile, runs, memory profile and launcher. */
 import type { EngineDef } from '../def.js';
+import { UNSLOTH_ARCHITECTURES } from './architectures.js';
 import { UNSLOTH_READER } from './from.js';
 import { UNSLOTH_MEMORY } from './memory.js';
 import { UNSLOTH_PROFILE } from './profile.js';
@@ -12,6 +13,7 @@ export const UNSLOTH: EngineDef = {
   runs: UNSLOTH_RUNS,
   memory: UNSLOTH_MEMORY,
   readers: [UNSLOTH_READER],
+  architectures: UNSLOTH_ARCHITECTURES,
   launcher: {
     objectives: UNSLOTH_LAUNCH_OBJECTIVES,
     load: async () => {

@@ -1,7 +1,7 @@
 /** Unsloth's behaviour rules (profile data: the planner and `launch` check them), each at a source line. */
 import { isAdapter } from '../../launch/common.js';
 import type { Rule } from '../rules.js';
-import { ARCH_RULES } from '../architectures.js';
+import { UNSLOTH_ARCH_RULE } from './architectures.js';
 
 export const U =
   'https://github.com/unslothai/unsloth/blob/015bdef0d94a241bcd94eec7a405b1700632180d';
@@ -14,7 +14,7 @@ export const OFFLOAD_MIN_SEQ = 512;
 
 /** Behaviour rules of Unsloth (and the TRL it drives) at the pinned versions. */
 export const UNSLOTH_RULES: readonly Rule[] = [
-  ARCH_RULES.unsloth,
+  UNSLOTH_ARCH_RULE,
   {
     id: 'unsloth-one-gpu',
     says: 'open-source Unsloth trains on one GPU: its import notes that multi-GPU is not yet supported (beta on request)',

@@ -1,5 +1,6 @@
 /** The vLLM engine: its profile, runs, memory profile and launcher (serve.sh + check.sh). */
 import type { EngineDef } from '../def.js';
+import { VLLM_ARCHITECTURES } from './architectures.js';
 import { VLLM_KERNELS } from './kernels.js';
 import { VLLM_CONFIG, VLLM_SERVE } from './from.js';
 import { VLLM_MEMORY } from './memory.js';
@@ -14,6 +15,7 @@ export const VLLM: EngineDef = {
   readers: [VLLM_CONFIG],
   serve: VLLM_SERVE,
   kernels: VLLM_KERNELS,
+  architectures: VLLM_ARCHITECTURES,
   launcher: {
     load: async () => {
       const { emitVllm, vllmBlocker } = await import('./launch.js');

@@ -1,6 +1,6 @@
 /** What vLLM rejects for a serving plan, as data (rules.ts); vllmBlocker returns the first match. */
 import type { Rule } from '../rules.js';
-import { ARCH_RULES } from '../architectures.js';
+import { VLLM_ARCH_RULE } from './architectures.js';
 
 /** The vLLM release serve.sh is written for (its own environment: vllm pins the torch it was built with). */
 export const VLLM_VERSION = '0.33.0';
@@ -12,7 +12,7 @@ const heads = (x: Parameters<Rule['applies']>[0]): number =>
   0;
 
 export const VLLM_RULES: readonly Rule[] = [
-  ARCH_RULES.vllm,
+  VLLM_ARCH_RULE,
   {
     id: 'vllm-max-lora-rank',
     says: 'vLLM takes --max-lora-rank from 1, 8, 16, 32, 64, 128, 256, 320 or 512 (LoRAConfig.max_lora_rank: MaxLoRARanks)',

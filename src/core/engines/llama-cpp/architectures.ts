@@ -1,0 +1,38 @@
+/** Which model_types this engine runs at its pinned release (engines/architectures.ts reads it through the def). */
+import {
+  architectureRule,
+  refused,
+  HF_CAUSAL,
+  VLM_WRAPPERS,
+  type ArchitectureTable,
+} from '../architectures.js';
+
+const LLAMA_CPP_REFUSED = ['t5', 'mt5', 'bert', 'opt', 'gptj', 'mllama', 'llava_next'];
+/** llama.cpp: the architectures convert_hf_to_gguf.py registers (a GGUF llama-server can generate from). */
+export const LLAMA_CPP_ARCHITECTURES: ArchitectureTable = {
+  engines: ['llama.cpp'],
+  name: 'llama.cpp (server-cuda, 25d5b0c5)',
+  library: 'llama.cpp',
+  versions: '>=b6000',
+  source:
+    'https://github.com/ggml-org/llama.cpp/blob/a458664fc83b6513baea7adafcb0ef0626b006f8/convert_hf_to_gguf.py',
+  runs: [...HF_CAUSAL, ...VLM_WRAPPERS].filter((t) => !LLAMA_CPP_REFUSED.includes(t)),
+  refuses: {
+    ...refused(
+      'convert_hf_to_gguf.py converts it, but llama-server does not generate with an encoder-decoder or an embedding-only model',
+      't5',
+      'mt5',
+      'bert',
+    ),
+    ...refused(
+      'convert_hf_to_gguf.py registers no converter for it',
+      'opt',
+      'gptj',
+      'mllama',
+      'llava_next',
+    ),
+  },
+};
+
+/** The table as a `forbid` rule, made once (the planner asks per layout shape). */
+export const LLAMA_CPP_ARCH_RULE = architectureRule(LLAMA_CPP_ARCHITECTURES);

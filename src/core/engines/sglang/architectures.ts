@@ -1,0 +1,39 @@
+/** Which model_types this engine runs at its pinned release (engines/architectures.ts reads it through the def). */
+import {
+  architectureRule,
+  refused,
+  HF_CAUSAL,
+  VLM_WRAPPERS,
+  type ArchitectureTable,
+} from '../architectures.js';
+
+const SGLANG_REFUSED = [
+  't5',
+  'mt5',
+  'bert',
+  'RefinedWebModel', // falcon.py's EntryClass is [FalconForCausalLM]: no RWForCausalLM
+  'RefinedWeb',
+  'bloom',
+  'glm',
+  'llava_next',
+];
+/**
+ * SGLang 0.5.23: the model files of python/sglang/srt/models/ (bloom.py, glm.py, llava_next.py absent;
+ * falcon.py, gpt_neox.py, jamba.py, starcoder2.py, smollm3.py, granitemoeshared.py, seed_oss.py present).
+ */
+export const SGLANG_ARCHITECTURES: ArchitectureTable = {
+  engines: ['sglang'],
+  name: 'SGLang 0.5.23',
+  library: 'sglang',
+  versions: '==0.5.23',
+  source:
+    'https://github.com/sgl-project/sglang/tree/469c63e54e7d94591617ef9590c6aa26d54dc1bb/python/sglang/srt/models',
+  runs: [...HF_CAUSAL, ...VLM_WRAPPERS].filter((t) => !SGLANG_REFUSED.includes(t)),
+  refuses: refused(
+    'SGLang has no native model class for it (python/sglang/srt/models/)',
+    ...SGLANG_REFUSED,
+  ),
+};
+
+/** The table as a `forbid` rule, made once (the planner asks per layout shape). */
+export const SGLANG_ARCH_RULE = architectureRule(SGLANG_ARCHITECTURES);

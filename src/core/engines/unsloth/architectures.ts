@@ -1,0 +1,34 @@
+/** Which model_types this engine runs at its pinned release (engines/architectures.ts reads it through the def). */
+import {
+  architectureRule,
+  refused,
+  HF_CAUSAL,
+  HF_REFUSES,
+  type ArchitectureTable,
+} from '../architectures.js';
+
+/** Unsloth 2026.10.9: FastLanguageModel hands every model_type it has no fast path for to FastModel. */
+export const UNSLOTH_ARCHITECTURES: ArchitectureTable = {
+  engines: ['unsloth'],
+  name: 'Unsloth 2026.10.9 (transformers capped at 5.5.0)',
+  library: 'unsloth',
+  versions: '==2026.10.9',
+  // loader.py: llama/mistral/gemma/gemma2/qwen2/qwen3 fast paths, else FastModel.from_pretrained (L906).
+  source:
+    'https://github.com/unslothai/unsloth/blob/015bdef0d94a241bcd94eec7a405b1700632180d/unsloth/models/loader.py#L828-L907',
+  runs: HF_CAUSAL.filter((t) => !t.startsWith('qwen3_5') && t !== 'bert'),
+  refuses: {
+    ...HF_REFUSES,
+    ...refused('the launcher writes causal-LM SFT runs; BERT is a masked-LM encoder', 'bert'),
+    ...refused(
+      'Qwen3.5 entered transformers in v5.8.0, above the transformers 5.5.0 Unsloth caps',
+      'qwen3_5_text',
+      'qwen3_5_moe_text',
+      'qwen3_5',
+      'qwen3_5_moe',
+    ),
+  },
+};
+
+/** The table as a `forbid` rule, made once (the planner asks per layout shape). */
+export const UNSLOTH_ARCH_RULE = architectureRule(UNSLOTH_ARCHITECTURES);
