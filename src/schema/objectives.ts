@@ -8,8 +8,10 @@ import type { Objective, Reference } from './estimate.js';
 
 export interface ObjectiveProfile {
   /**
-   * What one training example is: a single sequence (SFT), a chosen/rejected pair (DPO, ORPO, SimPO), one labelled
-   * completion (KTO), or a group of completions sampled from one prompt (GRPO).
+   * What one training example is: a single sequence (SFT), a chosen/rejected pair (DPO, ORPO, SimPO: TRL v1.9.0
+   * concatenates chosen and rejected along the batch, dpo_trainer.py DataCollatorForPreference, "batch is [chosen,
+   * rejected]"), one labelled completion (KTO: its KL completions run under no_grad, kto_trainer.py
+   * _compute_kl_logps), or a group of completions sampled from one prompt (GRPO).
    */
   example: 'sequence' | 'pair' | 'labelled' | 'group';
   /** The references its loss runs with; `why` says why the others are refused. */

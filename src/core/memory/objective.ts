@@ -6,6 +6,7 @@
  * live in. Sources: TRL v1.9.0 (trl/trainer/dpo_trainer.py, kto_trainer.py, grpo_trainer.py, grpo_config.py)
  * and Unsloth 015bdef (unsloth/models/llama.py).
  */
+import { OBJECTIVE_PROFILES } from '../../schema/objectives.js';
 import { rollsOut } from '../../schema/objectives.js';
 import type { Arch } from '../model/arch.js';
 import { trainingGpus, type EstimateOptions } from '../../schema/estimate.js';
@@ -39,10 +40,9 @@ export interface ObjectiveExtras {
   rolloutSharedWeights: number;
 }
 
-// DPO/ORPO/SimPO concatenate chosen and rejected along the batch (dpo_trainer.py DataCollatorForPreference:
-// completion_ids = torch.cat(pad([chosen_ids, rejected_ids])), "batch is [chosen, rejected]"); KTO trains
-// one completion per example (its KL completions run under no_grad: kto_trainer.py _compute_kl_logps).
-const PAIRED = new Set(['dpo', 'orpo', 'simpo']);
+/** Sequences a step trains per micro-batch: a pair trains chosen and rejected together (schema/objectives.ts). */
+const trainedRows = (o: EstimateOptions): number =>
+  o.objective && OBJECTIVE_PROFILES[o.objective].example === 'pair' ? 2 * o.batch : o.batch;
 
 /** GPUs beside the trainers: a GRPO vLLM server's (0 otherwise). */
 export const serverGpus = (o: EstimateOptions): number =>
@@ -72,7 +72,9 @@ export function policyOptions(o: EstimateOptions): EstimateOptions {
 
 /** `p` (policyOptions' copy) with the batch and GPUs the policy trains on. */
 function trainerShape(p: EstimateOptions, o: EstimateOptions): EstimateOptions {
-  p.batch = o.objective && PAIRED.has(o.objective) ? 2 * o.batch : o.batch;
+  // A pair trains chosen and rejected together: the batch doubles (schema/objectives.ts `example`).
+  p.batch =
+    o.objective && OBJECTIVE_PROFILES[o.objective].example === 'pair' ? 2 * o.batch : o.batch;
   p.gpus = trainingGpus(o);
   return p;
 }
@@ -171,7 +173,7 @@ export function objectiveExtras(
   const refForward = o.reference === 'model';
   // The reference forward (no grad) runs after the policy's, while its graph is alive; its 16-bit logits
   // (rows x seq x vocab) are alive until selective_log_softmax reduces them (dpo_trainer.py _compute_loss).
-  const rows = o.objective && PAIRED.has(o.objective) ? 2 * o.batch : o.batch;
+  const rows = trainedRows(o);
   const grpo = rollsOut(o);
   const referenceLogits = refForward && !grpo ? (rows * o.seq * vocab * c) / o.cp : 0;
   // GRPO: model(..., logits_to_keep=completion + 1) (grpo_trainer.py _get_per_token_logps_and_entropies).
