@@ -15,9 +15,9 @@ import {
 } from './memory/memory.js';
 import { UNCERTAINTY, bandOf } from './memory/uncertainty.js';
 import { fitDeviceBytes, type PagedStates } from './memory/paged.js';
-import { MiB } from './units.js';
 import { FRAMEWORKS } from './memory/frameworks.js';
 import { estimateTime, type TimeResult } from './time/index.js';
+import { gpuCapacityBytes } from './time/hardware.js';
 import { defaultTimeOptions, type TimeOptions } from '../schema/time.js';
 import { estimateObjectiveTime } from './time/objective.js';
 import { isPreferenceOrRl } from '../schema/estimate.js';
@@ -111,8 +111,7 @@ export function servingOf(m: MemoryEstimate, o: EstimateOptions): Serving | unde
   return undefined;
 }
 
-/** Capacity of a GPU as nvidia-smi reports its total (the device-level budget). */
-export const gpuCapacityBytes = (gpu: Gpu): number => gpu.memoryMiB * MiB;
+export { gpuCapacityBytes };
 
 export function buildEstimate(
   arch: Arch,

@@ -12,7 +12,7 @@ import type { GpuRates } from './hardware.js';
 import { type Interconnect, type QuantFormat, type TimeOptions } from '../../schema/time.js';
 import { decodeStep, kernelOn } from './decode.js';
 import { burstTime, type BurstTime } from './burst.js';
-import { defaultInterconnect, defaultQuantFormat, gpuRates } from './hardware.js';
+import { defaultInterconnect, defaultQuantFormat, gpuCapacityBytes, gpuRates } from './hardware.js';
 import { DECODE_PHASES, TRAIN_PHASES, modelFacts } from './model-facts.js';
 import type { Bound } from './model-facts.js';
 import { trainStep } from './train-step.js';
@@ -206,7 +206,7 @@ export function estimateTime(arch: Arch, o: EstimateOptions, gpu: Gpu, t: TimeOp
   } as TimeResult['settings'];
   const tensorTflops = { spec: r.spec16, sustained: round(r.sustained16) };
   if (o.method === 'inference')
-    return inferenceTime(arch, m, o, t, r, settings, tensorTflops, gpu.memoryMiB * 2 ** 20);
+    return inferenceTime(arch, m, o, t, r, settings, tensorTflops, gpuCapacityBytes(gpu));
   const w = trainWork(m, o, t);
   const phases = new Float64Array(TRAIN_PHASES.length);
   const bound = { value: 'compute' as Bound };

@@ -2,6 +2,7 @@
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { dmmvResidency } from './matvec-tail.js';
 import type { Gpu } from '../../schema/gpu.js';
+import { MiB } from '../units.js';
 import { isGguf, type EstimateOptions } from '../../schema/estimate.js';
 import {
   QUANT_FORMATS_FOR,
@@ -9,6 +10,9 @@ import {
   type QuantFormat,
   type TimeOptions,
 } from '../../schema/time.js';
+
+/** Capacity of a GPU as nvidia-smi reports its total (the device-level budget). */
+export const gpuCapacityBytes = (gpu: Gpu): number => gpu.memoryMiB * MiB;
 
 // ---------------------------------------------------------------------------------------------
 // Options the time model reads beside the estimate contract (docs/DESIGN.md "Time").
