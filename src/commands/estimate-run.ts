@@ -20,7 +20,8 @@ import { availableLoraTargets } from '../core/model/index.js';
 import { badValue } from '../io/errors.js';
 import { findGpu } from '../io/load-catalog.js';
 import { resolveModel } from '../io/load-model.js';
-import type { EstimateOptions } from '../schema/estimate.js';
+import { isFloat8Compute, type EstimateOptions } from '../schema/estimate.js';
+import { float8Refusal } from '../core/kernels/float8.js';
 import { FlagError, optionsFromFlags, type RawFlags } from '../schema/flags.js';
 import { timeOptionsFromFlags } from '../schema/time.js';
 import { renderEstimateText } from '../ui/estimate-text.js';
@@ -102,6 +103,12 @@ export function estimateChecks(
   const kernel = gpu ? kernelRefusal(engine, options.weights, gpu.computeCapability) : null;
   if (kernel)
     throw badValue('--weights', options.weights, `a format the engine runs here: ${kernel}`);
+  // FP8 training on a GPU without the matmul kernels (torch._scaled_mm, MX GEMMs): kernels/float8.ts.
+  const f8 =
+    gpu && isFloat8Compute(options.compute)
+      ? float8Refusal(options.compute, gpu.computeCapability)
+      : null;
+  if (f8) throw badValue('--compute', options.compute, `a dtype this GPU trains in: ${f8}`);
   if (!isEngine(flags.framework)) return notes;
   const picked = [
     attentionNote(flags.framework, flags.attention),

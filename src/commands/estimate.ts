@@ -26,7 +26,11 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
     '<dtype>',
     `base weight storage: ${oneOf('weights', ' (default bf16; nf4 for qlora)')}`,
   ],
-  ['compute', '<dtype>', `activation/compute dtype: ${oneOf('compute')}`],
+  [
+    'compute',
+    '<dtype>',
+    `activation/compute dtype: ${oneOf('compute')}; fp8 and mxfp8 train the linears in FP8 (torchao), the rest in bf16`,
+  ],
   ['master-weights', null, 'keep an fp32 master copy of trainable weights'],
   ['double-quant', null, 'nf4/fp4 double quantization of the block constants'],
   ['optimizer', '<name>', oneOf('optimizer', ' (default adamw; none for inference)')],

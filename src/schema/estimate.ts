@@ -29,7 +29,23 @@ export const GGUF_DTYPES = ['q4_k_m', 'q5_k_m', 'q6_k', 'q8_0'] as const;
 /** KV cache dtype of the serving engines: auto = the compute dtype; fp8 (llama.cpp: q8_0). */
 export const KV_CACHE_DTYPES = ['auto', 'fp8'] as const;
 export type KvCacheDtype = (typeof KV_CACHE_DTYPES)[number];
-export const COMPUTE_DTYPES = ['fp32', 'fp16', 'bf16'] as const;
+/**
+ * Compute dtype: fp32/fp16/bf16 for every op, or FP8 training (fp8: torchao.float8 tensorwise scaling; mxfp8:
+ * torchao MX with 32-element blocks), where the linears' matmuls run in 8-bit and everything else stays bf16
+ * (https://docs.pytorch.org/ao/stable/workflows/training.html).
+ */
+export const COMPUTE_DTYPES = ['fp32', 'fp16', 'bf16', 'fp8', 'mxfp8'] as const;
+/** The floating dtypes activations, norms and the loss run in. */
+export type FloatDtype = 'fp32' | 'fp16' | 'bf16';
+/** FP8 training's matmul formats (torchao.float8 / torchao.prototype.mx_formats). */
+export type Float8Compute = 'fp8' | 'mxfp8';
+export const isFloat8Compute = (c: string): c is Float8Compute => c === 'fp8' || c === 'mxfp8';
+/**
+ * The dtype of everything but the converted linears' matmuls: FP8 training keeps activations, norms, the loss and
+ * the saved linear inputs in bf16 (torchao float8_linear.py matmul_with_hp_or_float8_args saves input_hp).
+ */
+export const floatCompute = (c: (typeof COMPUTE_DTYPES)[number]): FloatDtype =>
+  isFloat8Compute(c) ? 'bf16' : c;
 export const OPTIMIZERS = [
   'adamw',
   'adamw-8bit',

@@ -11,6 +11,7 @@ import {
   isFramework,
   KV_CACHE_DTYPES,
   isGguf,
+  isFloat8Compute,
   LORA_TARGETS,
   SAVED_MODULES,
   type SavedModule,
@@ -555,6 +556,14 @@ export function checkCombination(o: EstimateOptions): void {
     );
   if (o.method === 'inference' && o.optimizer !== 'none')
     throw new FlagError('optimizer', o.optimizer, "'none' with --method inference");
+  // FP8 training swaps the trained model's nn.Linear modules for Float8Linear (torchao.float8
+  // convert_to_float8_training): frozen 4-bit/8-bit bases are not nn.Linear and inference has no backward.
+  if (isFloat8Compute(o.compute) && o.method !== 'full')
+    throw new FlagError(
+      'compute',
+      o.compute,
+      `fp32, fp16 or bf16 with --method ${o.method} (FP8 training converts the linears of a full fine-tune; 8-bit frozen or served weights are --weights fp8)`,
+    );
   // Liger patches the transformers model classes: only the Hugging Face Trainer stacks load them.
   if (o.liger && o.framework !== 'hf' && o.framework !== 'deepspeed')
     throw new FlagError(

@@ -14,6 +14,7 @@ import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
+import { floatCompute } from '../../src/schema/estimate.js';
 
 const est = (model: string, gpu: string, flags: Record<string, unknown>) => {
   const f = { method: 'inference', ...flags };
@@ -100,7 +101,7 @@ describe('every cache kind: decode bytes from the stored layout', () => {
             seq: 4096,
             'kv-cache-dtype': framework === 'hf' ? 'auto' : kv,
           });
-          const c = FLOAT_BYTES[o.compute];
+          const c = FLOAT_BYTES[floatCompute(o.compute)];
           const read = decodeCacheBytes(
             arch,
             fw,
@@ -125,7 +126,7 @@ describe('every cache kind: decode bytes from the stored layout', () => {
           const arch = resolveModel(model);
           const fw = FRAMEWORKS[framework];
           const { o } = est(model, 'h100-sxm', { framework, tp, gpus: tp, seq: 4096 });
-          const c = FLOAT_BYTES[o.compute];
+          const c = FLOAT_BYTES[floatCompute(o.compute)];
           const kvElem = kvElementBytes(fw, o.kvCacheDtype, c);
           const read = decodeCacheBytes(arch, fw, { c, tp, kvElem }, ctx);
           // What the memory model stores for one sequence of ctx tokens (memory.ts kvAndPrefill), the

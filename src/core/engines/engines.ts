@@ -9,7 +9,13 @@ import type { Engine } from '../../schema/engine.js';
 import { roundsStochastically, type EngineProfile } from './profile.js';
 import { ENGINE_FAMILY, ENGINE_PROFILES, FRAMEWORKS } from './store.js';
 import { engineOf } from './engine.js';
-import type { EstimateOptions, Framework, Optimizer, WeightDtype } from '../../schema/estimate.js';
+import {
+  isFloat8Compute,
+  type EstimateOptions,
+  type Framework,
+  type Optimizer,
+  type WeightDtype,
+} from '../../schema/estimate.js';
 
 export { ENGINE_FAMILY, ENGINE_PROFILES };
 
@@ -79,6 +85,8 @@ export function engineRejects(
     return explain ? `no host-side ${o.optimizer} step` : REJECTED;
   if (BNB_OPTIMIZERS.has(o.optimizer) && o.zero > 0 && dp > 1 && !p.bnbOptimizersSharded)
     return explain ? `no ${o.optimizer} under sharding` : REJECTED;
+  if (isFloat8Compute(o.compute) && !(p.float8 ?? []).includes(o.compute))
+    return explain ? `no ${o.compute} training` : REJECTED;
   if (o.optimizerInBackward && (!p.optimizerInBackward || accum > 1 || o.method !== 'full'))
     return 'no optimizer-in-backward here';
   return null;

@@ -6,6 +6,7 @@ import type {
   Attention,
   Checkpointing,
   EstimateOptions,
+  Float8Compute,
   Framework,
   Method,
   Objective,
@@ -56,6 +57,8 @@ export interface EngineProfile {
    * fine-tunes: the fp32 update is rounded stochastically into the bf16 weight, so small updates are not lost.
    */
   stochasticRounding: readonly Optimizer[];
+  /** FP8 training formats it converts the linears to (torchao: kernels/float8.ts); absent: none. */
+  float8?: readonly Float8Compute[];
   /** Activation checkpointing modes the engine can be told to use. */
   checkpointing: readonly Checkpointing[];
   /** Loads Liger's kernels (TrainingArguments.use_liger_kernel / axolotl LigerPlugin): kernels/liger.ts. */

@@ -5,18 +5,31 @@
  * and each remaining refusal cites the engine's own source (a file at a tag or commit) where it raises, lacks
  * the kernel or has no such entry point.
  */
-import type { Attention, EstimateOptions } from '../../schema/estimate.js';
+import { isFloat8Compute, type Attention, type EstimateOptions } from '../../schema/estimate.js';
 import type { EngineProfile } from './profile.js';
 
 /** The profile sets a refusal can come from (the source a refusal cites is the set's). */
 export type RunsSet =
-  'methods' | 'objectives' | 'parallel' | 'weights' | 'checkpointing' | 'attention' | 'optimizers';
+  | 'methods'
+  | 'objectives'
+  | 'parallel'
+  | 'weights'
+  | 'checkpointing'
+  | 'attention'
+  | 'optimizers'
+  | 'float8';
 
 /** The profile sets an engine's own runs may widen. */
 export type Widened = Partial<
   Pick<
     EngineProfile,
-    'methods' | 'baseWeights' | 'fullWeights' | 'attention' | 'checkpointing' | 'optimizers'
+    | 'methods'
+    | 'baseWeights'
+    | 'fullWeights'
+    | 'attention'
+    | 'checkpointing'
+    | 'optimizers'
+    | 'float8'
   >
 >;
 
@@ -64,6 +77,7 @@ export function refusedSet(p: EngineProfile, o: EstimateOptions, dp: number): Ru
   if (!p.checkpointing.includes(o.checkpointing)) return 'checkpointing';
   if (!p.attention.includes(o.attention)) return 'attention';
   if (!p.optimizers.includes(o.optimizer)) return 'optimizers';
+  if (isFloat8Compute(o.compute) && !(p.float8 ?? []).includes(o.compute)) return 'float8';
   return 'other';
 }
 

@@ -108,6 +108,9 @@ export function mergeFlags(
     }
   }
   const out: Record<string, unknown> = { ...file, ...cli };
+  // A file's FP8 mixed precision beside an adapter: FP8 training is modelled for full fine-tunes only.
+  const fp8 = out.compute === 'fp8' || out.compute === 'mxfp8';
+  if (fp8 && cli.compute === undefined && (out.method ?? 'full') !== 'full') out.compute = 'bf16';
   const gpus = Number(out.gpus ?? 1);
   if (gpus > 1 && out.zero === undefined && m.multiGpuZero) out.zero = m.multiGpuZero;
   const sixteen = out.weights === undefined || out.weights === 'bf16' || out.weights === 'fp16';

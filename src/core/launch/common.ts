@@ -5,6 +5,7 @@ import { ENGINE_PROFILES } from '../engines/store.js';
 import { isFourBitFloat } from '../model/dtypes.js';
 import type { Scenario } from '../../schema/scenario.js';
 import type { LaunchInput, Sharding } from './types.js';
+import { floatCompute, type FloatDtype } from '../../schema/estimate.js';
 
 /** Data-parallel degree (docs/DESIGN.md: dp = gpus / (tp * pp)). */
 export const dataParallel = (o: EstimateOptions): number => o.gpus / (o.tp * o.pp);
@@ -50,7 +51,7 @@ export const LORA_DROPOUT = 0.05;
 export const MAX_GRAD_NORM = 1.0;
 
 /** torch dtype names for from_pretrained(torch_dtype=...). */
-export const TORCH_DTYPE: Record<EstimateOptions['compute'], string> = {
+export const TORCH_DTYPE: Record<FloatDtype, string> = {
   fp32: 'float32',
   fp16: 'float16',
   bf16: 'bfloat16',
@@ -61,7 +62,7 @@ export function loadDtype(o: EstimateOptions): string {
   if (o.weights === 'fp32' || o.masterWeights) return 'float32';
   if (o.weights === 'fp16') return 'float16';
   if (o.weights === 'bf16') return 'bfloat16';
-  return TORCH_DTYPE[o.compute];
+  return TORCH_DTYPE[floatCompute(o.compute)];
 }
 
 /** Text of one plan on one line, for headers and README titles. */

@@ -88,6 +88,11 @@ export interface FrameworkProfile {
   /** Time: fused/compiled kernels whatever --compile says (Unsloth's Triton kernels, vLLM's CUDA graphs). */
   fusedKernels: boolean;
   /**
+   * Time: torchao.float8's scaling recipe behind `--compute fp8` (kernels/float8.ts), where the engine trains in
+   * FP8; absent: tensorwise, torchao's Float8LinearConfig default.
+   */
+  float8Recipe?: 'tensorwise' | 'rowwise';
+  /**
    * Time: how the routed experts of an MoE layer run. 'loop': one Python iteration per expert that holds a
    * routed token, each launching its own small kernels (gather, the expert's GEMMs, activation, scatter-add;
    * LoRA's two extra matmuls per adapted expert linear) on the expert's share of the tokens; 'grouped': one

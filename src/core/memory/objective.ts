@@ -14,6 +14,7 @@ import type { EstimateContext, MemoryEstimate, StageSummary } from './types.js';
 import type { FrameworkProfile } from './framework-profile.js';
 import { FLOAT_BYTES } from '../model/dtypes.js';
 import { ZERO_PARTS } from './parts.js';
+import { floatCompute } from '../../schema/estimate.js';
 
 export type PolicyMemory = (arch: Arch, o: EstimateOptions, ctx: EstimateContext) => MemoryEstimate;
 
@@ -99,7 +100,7 @@ function referenceBytes(o: EstimateOptions, params: number, dp: number): number 
   if (o.reference !== 'model' || o.method !== 'full') return 0;
   // dpo_trainer.py / grpo_trainer.py: prepare_deepspeed / prepare_fsdp wrap the reference as the policy is.
   const shard = o.zero >= 3 ? dp : 1;
-  return (params * FLOAT_BYTES[o.compute]) / shard / o.tp;
+  return (params * FLOAT_BYTES[floatCompute(o.compute)]) / shard / o.tp;
 }
 
 /** Rollout engine weights and KV pool per training GPU. */
@@ -125,7 +126,7 @@ function rolloutBytes(
       ...po,
       method: 'inference',
       optimizer: 'none',
-      weights: vllmOwn ? o.compute : o.weights,
+      weights: vllmOwn ? floatCompute(o.compute) : o.weights,
       batch: seqs,
       gpus: o.tp,
     },
@@ -168,7 +169,7 @@ export function objectiveExtras(
   po: EstimateOptions = policyOptions(o),
 ): ObjectiveExtras {
   const dp = m.parallel.dp;
-  const c = FLOAT_BYTES[o.compute];
+  const c = FLOAT_BYTES[floatCompute(o.compute)];
   const vocab = arch.kind === 'causal-lm' ? arch.vocab : 0;
   const refForward = o.reference === 'model';
   // The reference forward (no grad) runs after the policy's, while its graph is alive; its 16-bit logits

@@ -19,6 +19,7 @@ import { MiB } from '../units.js';
 import { ligerPatches, ligerProfile } from '../kernels/liger.js';
 import type { Breakdown, EstimateContext } from './types.js';
 import { expertShareOf, routedExperts, splitsExperts } from './expert-parallel.js';
+import { floatCompute } from '../../schema/estimate.js';
 
 export type Parts = Omit<Breakdown, 'overhead'>;
 export const sumParts = (p: Parts): number =>
@@ -123,7 +124,7 @@ function linearStorage(
     }
   }
   const constants = quantConstantBytes(o.weights, rows, l.inFeatures, o.doubleQuant);
-  const biasBytes = isFloatDtype(o.weights) ? valueBytes(o.weights) : FLOAT_BYTES[o.compute];
+  const biasBytes = isFloatDtype(o.weights) ? valueBytes(o.weights) : FLOAT_BYTES[floatCompute(o.compute)];
   return { values, constants, bias: (l.bias ? l.outFeatures * l.copies * count : 0) * biasBytes };
 }
 
@@ -213,7 +214,7 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
   const tp = o.tp;
   const pp = o.pp;
   const dp = Math.max(1, Math.floor(o.gpus / (tp * pp)));
-  const c = FLOAT_BYTES[o.compute];
+  const c = FLOAT_BYTES[floatCompute(o.compute)];
   const training = o.method !== 'inference';
   const quantized = !isFloatDtype(o.weights);
   // Non-linear parameters (embeddings, lm_head, norms) stay in the float dtype; under bitsandbytes they
@@ -224,7 +225,7 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
       ? valueBytes(o.weights)
       : training && fw.kbitUpcastsToFp32
         ? 4
-        : FLOAT_BYTES[o.compute];
+        : FLOAT_BYTES[floatCompute(o.compute)];
   const { values: linValues, constants: linConstants, bias: linBias } = storageOf(arch, facts, o);
   const experts = splitsExperts(o) ? expertStorageOf(arch, o) : null;
   const head =
@@ -239,7 +240,7 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
   const largestQuantized = Math.max(facts.largestLinear, head ? arch.lmHeadParams : 0);
   // LLM.int8's backward casts its int8 weight straight to the input's dtype (MatMul8bitLt.backward).
   const fromFp16 = fw.bnbQuantizesAll && isFourBitFloat(o.weights) && o.compute !== 'fp16';
-  const dequantBytes = fromFp16 ? 2 + FLOAT_BYTES[o.compute] : FLOAT_BYTES[o.compute];
+  const dequantBytes = fromFp16 ? 2 + FLOAT_BYTES[floatCompute(o.compute)] : FLOAT_BYTES[floatCompute(o.compute)];
   const dequant = quantized ? (largestQuantized * dequantBytes) / o.tp : 0;
   const adapters = loraParams(arch, t, o.loraRank, fw.embedTargetsTrainFully);
   const trainBytes = t.full
@@ -248,7 +249,7 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
       ? 4
       : floatBytes === 4
         ? 4
-        : FLOAT_BYTES[o.compute];
+        : FLOAT_BYTES[floatCompute(o.compute)];
   const needsMaster = trainBytes < 4 && (o.masterWeights || fw.deepspeedOptimizer);
   const nTrain = t.full ? P.total : adapters;
   // torch.compile fuses norms and SwiGLU (Inductor), dropping the eager intermediates they save; torchtune

@@ -1,13 +1,13 @@
 /** Bytes per element of each storage format, quantization constants included separately. */
-import type { ComputeDtype, GgufDtype, StateDtype, WeightDtype } from '../../schema/estimate.js';
+import type { FloatDtype, GgufDtype, StateDtype, WeightDtype } from '../../schema/estimate.js';
 
-export const FLOAT_BYTES: Record<ComputeDtype | StateDtype, number> = { fp32: 4, fp16: 2, bf16: 2 };
+export const FLOAT_BYTES: Record<FloatDtype | StateDtype, number> = { fp32: 4, fp16: 2, bf16: 2 };
 
 /** The 4-bit float formats of bitsandbytes (NF4, FP4): blockwise, dequantized whole per matmul. */
 export const isFourBitFloat = (w: WeightDtype): boolean => w === 'nf4' || w === 'fp4';
 
 /** Weight dtypes that store one float per parameter (trainable by full fine-tuning). */
-export const isFloatDtype = (w: WeightDtype): w is ComputeDtype =>
+export const isFloatDtype = (w: WeightDtype): w is FloatDtype =>
   w === 'fp32' || w === 'fp16' || w === 'bf16';
 
 // QLoRA §3 (arXiv:2305.14314): NF4/FP4 blocks of 64 weights with one fp32 absmax each.

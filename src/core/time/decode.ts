@@ -24,6 +24,7 @@ import {
   bnb4Ops,
   embedOnly,
 } from './train-work.js';
+import { floatCompute } from '../../schema/estimate.js';
 
 // ---------------------------------------------------------------------------------------------
 // Decode.
@@ -267,7 +268,7 @@ export function decodeTraffic(
   // The cache each step reads, per GPU, from the layout the memory model stores (kv-layout.ts): the MLA
   // latent, this rank's KV heads, a sliding window's cells, a recurrent layer's state read and written.
   const fw = FRAMEWORKS[o.framework];
-  const c = FLOAT_BYTES[o.compute];
+  const c = FLOAT_BYTES[floatCompute(o.compute)];
   const kvElem = kvElementBytes(fw, o.kvCacheDtype, c);
   const kv = B * decodeCacheBytes(m.arch, fw, { c, tp: o.tp, kvElem }, ctx);
   const h = hostShare(m, o);

@@ -33,6 +33,13 @@ export interface ModelFacts {
   moeLayers: number;
   expertLinears: number;
   expertFfn: number;
+  /**
+   * Linears outside the routed experts (one copy per layer), summed over the layers: weight elements and in /
+   * out features (what FP8 training converts: kernels/float8.ts).
+   */
+  denseLinear: number;
+  denseIn: number;
+  denseOut: number;
   /** Linear modules per layer (kernel counts, LLM.int8 overhead). */
   linearsPerLayer: number;
   /** Output-projection matmul weights (vocab x hidden, tied or not; 0 for encoders). */
@@ -60,6 +67,9 @@ export function modelFacts(arch: Arch): ModelFacts {
   let experts = 0;
   let topK = 0;
   let linearsPerLayer = 0;
+  let denseLinear = 0;
+  let denseIn = 0;
+  let denseOut = 0;
   let otherTotal = 0;
   let moeLayers = 0;
   let expertLinears = 0;
@@ -89,6 +99,11 @@ export function modelFacts(arch: Arch): ModelFacts {
       linearTotal += g.count * w * l.copies;
       // One expert's weights summed over this group's layers (averaged per MoE layer below).
       if (l.copies > 1) expertW += g.count * w;
+      else {
+        denseLinear += g.count * w;
+        denseIn += g.count * l.inFeatures;
+        denseOut += g.count * l.outFeatures;
+      }
       linearsPerLayer = Math.max(linearsPerLayer, g.linears.length);
     }
     if (g.experts > 1) {
@@ -124,6 +139,9 @@ export function modelFacts(arch: Arch): ModelFacts {
     moeLayers,
     expertLinears,
     expertFfn,
+    denseLinear,
+    denseIn,
+    denseOut,
     linearsPerLayer,
     lmHead,
     total,

@@ -9,6 +9,7 @@ import { adapterBytesPerGpu } from '../memory/multi-lora.js';
 import type { GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
 import { GRAPH_KERNEL_SECONDS } from './train-work.js';
+import { floatCompute } from '../../schema/estimate.js';
 
 export interface LoraTime {
   /** Distinct adapters a step reads: one per sequence at most, and at most the slots. */
@@ -26,7 +27,8 @@ export function loraStepTime(
 ): LoraTime | null {
   if (o.maxLoras === undefined) return null;
   const adapters = Math.min(batch, o.maxLoras);
-  const bytes = adapters * adapterBytesPerGpu(m.arch, o.loraRank, o.tp, FLOAT_BYTES[o.compute]);
+  const bytes =
+    adapters * adapterBytesPerGpu(m.arch, o.loraRank, o.tp, FLOAT_BYTES[floatCompute(o.compute)]);
   const kernels = 2 * m.layers * m.linearsPerLayer;
   return { adaptersPerStep: adapters, seconds: bytes / r.mem + kernels * GRAPH_KERNEL_SECONDS };
 }

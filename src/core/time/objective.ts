@@ -27,6 +27,7 @@ import {
 import { policyOptions } from '../memory/objective.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { longestCompletion } from './completion-length.js';
+import { floatCompute } from '../../schema/estimate.js';
 
 const round = (x: number) => Number(x.toPrecision(4));
 
@@ -103,7 +104,7 @@ export function objectiveWork(
         ...p,
         method: 'inference',
         optimizer: 'none',
-        weights: o.rollout === 'hf' || shared ? o.weights : o.compute,
+        weights: o.rollout === 'hf' || shared ? o.weights : floatCompute(o.compute),
         // generate() dispatches each step's ops eagerly whatever the policy's engine (Unsloth included: its
         // fused kernels are training kernels; its fast decoding is the vLLM path, fast_inference=True).
         framework: o.rollout === 'hf' ? 'hf' : 'vllm',
@@ -128,7 +129,7 @@ export function objectiveWork(
     // The reference forward (no grad) over the same sequences, every micro-batch (dpo_trainer.py
     // _compute_loss; grpo_trainer.py _generate_and_score_completions when beta > 0).
     reference: o.reference === 'model',
-    syncBytes: sync === 0 ? 0 : params * weightBytes(o.compute),
+    syncBytes: sync === 0 ? 0 : params * weightBytes(floatCompute(o.compute)),
     sync,
     tokensPerStep: (train.tokensPerStep * o.batch) / p.batch,
     phases: new Float64Array(TRAIN_PHASES.length),

@@ -16,6 +16,7 @@ import {
   STEP_OVERHEAD_SECONDS,
 } from './train-work.js';
 import type { TrainWork } from './train-work.js';
+import { FLOAT8_GEMM_SPEEDUP } from '../kernels/float8.js';
 
 /** Result of one step: seconds by phase and the bound. */
 export interface StepTime {
@@ -92,8 +93,13 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   // ParamWrapper's ΔW (an einsum over the rank: low arithmetic intensity) and W + ΔW: FLOPs or bytes.
   const deltaF = Math.max(w.deltaFwdFlops / base, w.deltaFwdBytes / r.mem);
   const deltaB = Math.max(w.deltaBwdFlops / base, w.deltaBwdBytes / r.mem);
+  // FP8 training: the converted linears' matmuls at the 8-bit rate, plus their casts (time/float8.ts).
+  const f8Gemm = gemm * (r.fp8 ? FLOAT8_GEMM_SPEEDUP : 1);
+  const f8F = w.f8FwdFlops / f8Gemm - w.f8FwdFlops / gemm + w.f8CastFwdBytes / r.mem;
+  const f8B = (2 * w.f8FwdFlops) / f8Gemm - (2 * w.f8FwdFlops) / gemm + w.f8CastBwdBytes / r.mem;
   const fwdGpu =
     (w.fwdGemmFlops - w.expertFwdFlops) / gemm +
+    f8F +
     expertF +
     deltaF +
     w.fwdAttnFlops / attnRate +
@@ -112,6 +118,7 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
       : Math.max(fwdGpu, fwdOps * hostPerOp);
   const bwdGpu =
     (w.bwdGemmFlops - w.expertBwdFlops) / gemm +
+    f8B +
     expertB +
     deltaB +
     w.bwdAttnFlops / attnRate +

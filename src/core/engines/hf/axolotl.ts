@@ -17,6 +17,7 @@ import {
 import { decoderLayerClass, loraTargetModules, savedModuleNames } from '../../launch/modules.js';
 import type { EngineOutput, LaunchInput } from '../../launch/types.js';
 import { AXOLOTL_REWARDS, axolotlRlBlocker, axolotlRlKeys } from './axolotl-rl.js';
+import { floatCompute } from '../../../schema/estimate.js';
 
 export const AXOLOTL_FILE = 'axolotl.yaml';
 export const AXOLOTL_REQUIREMENTS = 'requirements-axolotl.txt';
@@ -100,7 +101,7 @@ export function emitAxolotl(x: LaunchInput): EngineOutput {
     lr_scheduler: 'cosine',
     learning_rate: trlLearningRate(o),
     weight_decay: 0.0,
-    bf16: o.compute === 'bf16',
+    bf16: floatCompute(o.compute) === 'bf16',
     fp16: o.compute === 'fp16',
     tf32: false,
     gradient_checkpointing: o.checkpointing !== 'none',
@@ -117,8 +118,8 @@ export function emitAxolotl(x: LaunchInput): EngineOutput {
     };
     // axolotl's own default storage is bfloat16, whatever the compute dtype: set it to the plan's.
     if (flattens4bit(d, o)) {
-      bnb.bnb_4bit_quant_storage = TORCH_DTYPE[o.compute];
-      notes.push(quantStorageNote(o, TORCH_DTYPE[o.compute]));
+      bnb.bnb_4bit_quant_storage = TORCH_DTYPE[floatCompute(o.compute)];
+      notes.push(quantStorageNote(o, TORCH_DTYPE[floatCompute(o.compute)]));
     }
     c.bnb_config_kwargs = bnb;
   }

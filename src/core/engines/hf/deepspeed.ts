@@ -5,6 +5,7 @@ import { deepspeedOwnsOptimizer, distributionOf } from './distribution.js';
 import { nodesOf } from '../../launch/common.js';
 import type { EngineOutput, LaunchInput } from '../../launch/types.js';
 import { DEEPSPEED_NO_LOCAL_RANK, ruleBlocker, ruleNotes } from './rules.js';
+import { floatCompute } from '../../../schema/estimate.js';
 
 export const HOSTFILE = 'hostfile';
 
@@ -64,7 +65,7 @@ export function emitDeepSpeed(x: LaunchInput): EngineOutput {
     train_micro_batch_size_per_gpu: o.batch,
     gradient_accumulation_steps: x.gradAccum,
     gradient_clipping: MAX_GRAD_NORM,
-    bf16: { enabled: o.compute === 'bf16' },
+    bf16: { enabled: floatCompute(o.compute) === 'bf16' },
     // Dynamic loss scaling (loss_scale 0) as in the DeepSpeed fp16 docs.
     fp16:
       o.compute === 'fp16'

@@ -45,6 +45,7 @@ import {
   trlObjectiveBlocker,
   trlObjectiveConfig,
 } from './trl-objective.js';
+import { floatCompute } from '../../../schema/estimate.js';
 
 export const HF_ARGS_FILE = 'hf-args.json';
 export const TRAIN_SCRIPT = 'train.py';
@@ -91,9 +92,9 @@ export function bnbConfig(x: LaunchInput): Record<string, unknown> | null {
     load_in_4bit: true,
     bnb_4bit_quant_type: o.weights,
     bnb_4bit_use_double_quant: o.doubleQuant,
-    bnb_4bit_compute_dtype: TORCH_DTYPE[o.compute],
+    bnb_4bit_compute_dtype: TORCH_DTYPE[floatCompute(o.compute)],
   };
-  if (flattens4bit(distributionOf(x), o)) c.bnb_4bit_quant_storage = TORCH_DTYPE[o.compute];
+  if (flattens4bit(distributionOf(x), o)) c.bnb_4bit_quant_storage = TORCH_DTYPE[floatCompute(o.compute)];
   return c;
 }
 
@@ -160,7 +161,7 @@ export function emitHfArgs(x: LaunchInput): EngineOutput {
     max_grad_norm: MAX_GRAD_NORM,
     num_train_epochs: 1,
     optim: opt.optim,
-    bf16: o.compute === 'bf16',
+    bf16: floatCompute(o.compute) === 'bf16',
     fp16: o.compute === 'fp16',
     gradient_checkpointing: o.checkpointing !== 'none',
     max_length: o.seq,
@@ -191,7 +192,7 @@ export function emitHfArgs(x: LaunchInput): EngineOutput {
   if (lora) notes.push(...lora.notes);
   if (o.objective === 'grpo') notes.push(TRL_GRPO_LR_NOTE);
   const bnb = bnbConfig(x);
-  if (flattens4bit(d, o)) notes.push(quantStorageNote(o, TORCH_DTYPE[o.compute]));
+  if (flattens4bit(d, o)) notes.push(quantStorageNote(o, TORCH_DTYPE[floatCompute(o.compute)]));
   const args = {
     model_name_or_path: x.modelRef,
     model_init_kwargs: { dtype: loadDtype(o), attn_implementation: ATTN[o.attention] },

@@ -12,6 +12,7 @@ import {
 } from '../serve-common.js';
 import { sglangDefaults } from './memory.js';
 import { SGLANG_VERSION } from './rules.js';
+import { floatCompute } from '../../../schema/estimate.js';
 
 const PORT = 30000; // ServerArgs.port default
 
@@ -34,7 +35,7 @@ export function sglangArgs(x: LaunchInput, published: boolean): string[] {
     `--pp-size ${o.pp}`,
     `--context-length ${o.seq}`,
     `--max-running-requests ${o.batch * ranks}`,
-    `--dtype ${TORCH_DTYPE[o.weights === 'fp16' ? 'fp16' : o.compute]}`,
+    `--dtype ${TORCH_DTYPE[o.weights === 'fp16' ? 'fp16' : floatCompute(o.compute)]}`,
     // ServerArgs.kv_cache_dtype choices: auto, fp8_e5m2, fp8_e4m3, bf16 (https://docs.sglang.io/docs/advanced_features/server_arguments.md).
     `--kv-cache-dtype ${o.kvCacheDtype === 'fp8' ? 'fp8_e4m3' : 'auto'}`,
   ];

@@ -71,6 +71,7 @@ export const TORCHTITAN_MEMORY_KEYS = [
   'training.seq_len',
   'training.enable_cpu_offload',
   'training.mixed_precision_param',
+  'model_spec',
   'parallelism.data_parallel_shard_degree',
   'parallelism.tensor_parallel_degree',
   'parallelism.pipeline_parallel_degree',
@@ -98,6 +99,10 @@ export function mapTorchtitan(doc: Record<string, unknown>): FromMapping {
   if (mp !== 'float32' && mp !== 'bfloat16')
     throw new FromError('training.mixed_precision_param', mp, 'bfloat16 or float32');
   flags.compute = mp === 'bfloat16' ? 'bf16' : 'fp32';
+  // FP8 training: a converter in model_registry(converters=[...]) (launch.ts float8Converter).
+  const spec = exprOf(config.model_spec) ?? '';
+  if (/\bMXFP8LinearConverter\b/.test(spec)) flags.compute = 'mxfp8';
+  else if (/\bFloat8LinearConverter\b/.test(spec)) flags.compute = 'fp8';
   // TrainingConfig of the torchtitan 0.3.0 wheel (config/configs.py L36-L53): local_batch_size, global_batch_size, seq_len.
   const seq = training.int('seq_len') ?? 2048; // 0.3.0 configs.py L52 default
   flags.seq = seq;

@@ -17,6 +17,7 @@ import {
 import { SLURM_FILE, slurmScript } from '../../launch/slurm.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
 import { dpShard } from './rules.js';
+import { floatCompute } from '../../../schema/estimate.js';
 
 /** The recipe file and the function in it (ConfigManager._load_config imports the module by name: TT torchtitan/config/manager.py). */
 export const TORCHTITAN_FILE = 'torchtitan_vramplan.py';
@@ -110,6 +111,14 @@ export function pyLiteral(v: string | number | boolean | null): string {
   return JSON.stringify(v);
 }
 
+/** The converter class for `--compute fp8` / `mxfp8`, or null. */
+const float8Converter = (o: LaunchInput['options']): string | null =>
+  o.compute === 'fp8'
+    ? 'Float8LinearConverter'
+    : o.compute === 'mxfp8'
+      ? 'MXFP8LinearConverter'
+      : null;
+
 /** The activation_checkpoint value (TT activation_checkpoint.py: SelectiveAC.Config, FullAC.Config, None). */
 const AC: Record<'none' | 'selective' | 'full', string> = {
   none: 'None',
@@ -129,7 +138,17 @@ export function emitTorchtitan(x: LaunchInput): EngineOutput {
   const set: [string, string][] = [];
   const put = (key: string, v: string | number | boolean | null) => set.push([key, pyLiteral(v)]);
   // model_registry(flavor, attn_backend=...) (TT llama3/__init__.py L369-L372).
-  set.push(['model_spec', `model_registry(${pyLiteral(m.flavor)}, attn_backend="flex")`]);
+  // FP8 training: a converter on the model config (TT components/quantization/float8.py Float8LinearConverter,
+  // mx.py MXFP8LinearConverter; passed as model_registry(converters=...) as TT llama3/config_registry.py
+  // llama3_debugmodel_float8 does).
+  const converter = float8Converter(o);
+  const converters = converter
+    ? `, converters=[${converter}.Config(model_compile_enabled=${pyLiteral(o.compile)})]`
+    : '';
+  set.push([
+    'model_spec',
+    `model_registry(${pyLiteral(m.flavor)}, attn_backend="flex"${converters})`,
+  ]);
   const assetsName = x.modelRef.split('/').pop() ?? x.arch.id;
   const assets = `./assets/hf/${assetsName}`;
   // HF_ASSETS: the folder's assets/hf/<repo> as an absolute path (see the module constant below).
@@ -149,7 +168,10 @@ export function emitTorchtitan(x: LaunchInput): EngineOutput {
   put('training.max_norm', MAX_GRAD_NORM); // TT configs.py L59
   put('training.enable_cpu_offload', o.offload === 'optimizer+params'); // TT configs.py L65
   put('training.dtype', 'float32'); // TT configs.py L82
-  put('training.mixed_precision_param', o.compute === 'bf16' ? 'bfloat16' : 'float32'); // TT configs.py L89
+  put(
+    'training.mixed_precision_param',
+    floatCompute(o.compute) === 'bf16' ? 'bfloat16' : 'float32',
+  ); // TT configs.py L89
   if (o.pp > 1) put('training.disable_cuda_graphs', true); // rule torchtitan-pp-cuda-graphs
   put('parallelism.data_parallel_replicate_degree', 1); // TT configs.py L117
   put('parallelism.data_parallel_shard_degree', dp); // TT configs.py L128
@@ -204,6 +226,7 @@ export function emitTorchtitan(x: LaunchInput): EngineOutput {
     '',
     'from torchtitan.components.optimizer import default_adamw',
     'from torchtitan.distributed.activation_checkpoint import FullAC, SelectiveAC',
+    ...(converter ? [`from torchtitan.components.quantization import ${converter}`] : []),
     `from torchtitan.models.${m.family} import model_registry`,
     `from torchtitan.models.${m.family}.config_registry import ${m.base}`,
     'from torchtitan.trainer import Trainer',

@@ -35,6 +35,8 @@ export const TORCHTITAN_MEMORY: FrameworkProfile = {
   quantFormat: 'torchao',
   int4QuantFormat: 'torchao',
   fusedKernels: false,
+  // torchtitan 0.3.0 components/quantization/float8.py Float8LinearConverter.Config.recipe_name = "rowwise".
+  float8Recipe: 'rowwise',
   // torchtitan/models/common/moe.py GroupedExperts: torch._grouped_mm over all experts (@b5bcd76).
   moeDispatch: 'grouped',
   expertParallel: true, // parallelism.expert_parallel_degree (torchtitan/config/configs.py; default 1)

@@ -28,6 +28,8 @@ export const TORCHTITAN_PROFILE: EngineProfile = {
   optimizerInBackward: false,
   masterWeights: false,
   stochasticRounding: [],
+  // model_registry(converters=[Float8LinearConverter / MXFP8LinearConverter]) (launch.ts float8Converter).
+  float8: ['fp8', 'mxfp8'],
   // activation_checkpoint mode none/selective/full.
   checkpointing: ['none', 'selective', 'full'],
   // Meta-device init, then a sharded (DCP) load per rank.

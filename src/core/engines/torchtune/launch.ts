@@ -19,6 +19,7 @@ import {
 import { tuneModelOf } from './builders.js';
 import { isTuneDpo, tuneDpoBlocker, tuneDpoConfig, tuneDpoRecipe } from './dpo.js';
 import { TUNE_CHECKPOINTS } from './checkpoints.js';
+import { floatCompute } from '../../../schema/estimate.js';
 
 export const TORCHTUNE_FILE = 'torchtune.yaml';
 
@@ -178,7 +179,7 @@ export function emitTorchtune(x: LaunchInput): EngineOutput {
       _component_: o.chunkedLoss ? TUNE_COMPONENTS.chunkedLoss : TUNE_COMPONENTS.loss,
     },
     device: 'cuda',
-    dtype: o.compute,
+    dtype: floatCompute(o.compute),
     enable_activation_checkpointing: o.checkpointing !== 'none',
     enable_activation_offloading: o.checkpointing === 'offload',
     compile: false,

@@ -26,6 +26,7 @@ import {
   unslothObjectivePy,
   type UnslothTrainer,
 } from './objective.js';
+import { floatCompute } from '../../../schema/estimate.js';
 
 export const UNSLOTH_ENGINE = 'Unsloth';
 export const UNSLOTH_ARGS_FILE = 'unsloth-args.json';
@@ -108,7 +109,7 @@ export function emitUnsloth(x: LaunchInput): EngineOutput {
   const why = unslothBlocker(x);
   if (why) return { engine, ok: false, reason: why };
   // llama.py#L2436: a bfloat16 dtype on a GPU without bfloat16 silently becomes float16.
-  if (o.compute === 'bf16' && !x.gpu.supportsBf16)
+  if (floatCompute(o.compute) === 'bf16' && !x.gpu.supportsBf16)
     return {
       engine,
       ok: false,
@@ -222,7 +223,7 @@ function sftConfig(
     max_grad_norm: MAX_GRAD_NORM,
     num_train_epochs: 1,
     optim,
-    bf16: o.compute === 'bf16',
+    bf16: floatCompute(o.compute) === 'bf16',
     fp16: o.compute === 'fp16',
     gradient_checkpointing: gc !== false, // rule trl-sft-gc-default
     max_length: o.seq, // TRL 0.24.0 SFTConfig.max_length (sft_config.py#L182); max_seq_length is gone

@@ -15,6 +15,7 @@ import {
 } from '../serve-common.js';
 import { fp8KvFlag } from '../kernels.js';
 import { VLLM_GPU_UTILIZATION } from './memory.js';
+import { floatCompute } from '../../../schema/estimate.js';
 
 export const SERVE_SCRIPT = 'serve.sh';
 export const CHECK_SCRIPT = 'check.sh';
@@ -53,7 +54,7 @@ export function vllmArgs(
     `--max-model-len ${o.seq}`,
     `--max-num-seqs ${o.batch}`,
     // fp32 weights are served in the compute dtype; vLLM's --dtype is the weights' and activations' dtype.
-    `--dtype ${TORCH_DTYPE[o.weights === 'fp16' ? 'fp16' : o.compute]}`,
+    `--dtype ${TORCH_DTYPE[o.weights === 'fp16' ? 'fp16' : floatCompute(o.compute)]}`,
     // KV cache in the model dtype, or fp8 (CacheDType): what the memory estimate counts (memory.ts kvElemBytes);
     // fp8 (E4M3) on 8.9+, fp8_e5m2 below (engines/kernels.ts fp8KvFlag).
     `--kv-cache-dtype ${o.kvCacheDtype === 'fp8' ? fp8KvFlag('vllm', x.gpu.computeCapability) : 'auto'}`,
@@ -189,7 +190,7 @@ export function emitGenerate(x: LaunchInput): EngineOutput {
   // https://huggingface.co/docs/transformers/main/en/quantization/finegrained_fp8
   let quant = 'None';
   if (o.weights === 'nf4' || o.weights === 'fp4')
-    quant = `BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="${o.weights}", bnb_4bit_use_double_quant=${o.doubleQuant ? 'True' : 'False'}, bnb_4bit_compute_dtype=torch.${TORCH_DTYPE[o.compute]})`;
+    quant = `BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="${o.weights}", bnb_4bit_use_double_quant=${o.doubleQuant ? 'True' : 'False'}, bnb_4bit_compute_dtype=torch.${TORCH_DTYPE[floatCompute(o.compute)]})`;
   else if (o.weights === 'int8') quant = 'BitsAndBytesConfig(load_in_8bit=True)';
   else if (o.weights === 'fp8') quant = 'FineGrainedFP8Config()';
   else if (o.weights === 'int4')
@@ -197,7 +198,7 @@ export function emitGenerate(x: LaunchInput): EngineOutput {
       'int4: point MODEL at an AWQ or GPTQ checkpoint; transformers reads its quantization from the config',
     );
   const dtype =
-    o.weights === 'fp32' ? 'float32' : TORCH_DTYPE[o.weights === 'fp16' ? 'fp16' : o.compute];
+    o.weights === 'fp32' ? 'float32' : TORCH_DTYPE[o.weights === 'fp16' ? 'fp16' : floatCompute(o.compute)];
   // from_pretrained(device_map=, dtype=, quantization_config=) and generate(max_new_tokens=): transformers v5
   // takes dtype= (torch_dtype= is the deprecated v4 name): https://huggingface.co/docs/transformers/main/en/main_classes/model
   const py = [

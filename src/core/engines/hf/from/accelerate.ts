@@ -59,9 +59,12 @@ export function mapAccelerate(doc: Record<string, unknown>): FromMapping {
     flags['gpus-per-node'] = Math.max(1, Math.ceil(processes / machines));
   const mp = r.str('mixed_precision');
   if (mp === 'bf16' || mp === 'fp16') flags.compute = mp;
+  // fp8: torchao's float8 linears (AO backend) or Transformer Engine: FP8 matmuls, bf16 elsewhere.
   else if (mp === 'fp8') {
-    flags.compute = 'bf16';
-    warnings.push('mixed_precision: fp8 estimated as bf16 (FP8 matmuls keep bf16 activations)');
+    flags.compute = 'fp8';
+    warnings.push(
+      'mixed_precision: fp8 trains the linears in FP8 (full fine-tuning; beside an adapter estimated in bf16)',
+    );
   } else if (mp === 'no') flags.compute = 'fp32';
   else if (mp !== undefined) throw new FromError('mixed_precision', mp, 'no, fp16, bf16 or fp8');
   let deepspeedRef: string | null = null;

@@ -64,7 +64,7 @@ const NOT_MODELLED: Record<string, string> = {
   reward_model: 'reward-model training (estimated as SFT)',
   gptq: 'GPTQ-quantized base weights (estimated as the dtype given by load_in_*)',
   sequence_parallel_degree: 'sequence parallelism (see context_parallel_size)',
-  fp8: 'FP8 training (estimated in bf16)',
+  fp8: 'FP8 training beside an adapter (estimated in bf16: --compute fp8 is full fine-tuning)',
   qat: 'quantization-aware training (not modelled)',
 };
 
@@ -161,6 +161,8 @@ export function mapAxolotl(doc: Record<string, unknown>): FromMapping {
   else if (fp16) flags.compute = 'fp16';
   else if (bf16 === false) flags.compute = 'fp32';
   if (flags.method === 'full' && flags.compute === 'fp32') flags.weights = 'fp32';
+  // fp8: true hands Accelerate torchao's tensorwise float8 recipe (docs.axolotl.ai mixed_precision "FP8").
+  if (r.bool('fp8') && flags.method === 'full') flags.compute = 'fp8';
   const attn = r.str('attn_implementation');
   if (attn !== undefined) flags.attention = attentionOf(attn, 'attn_implementation', warnings);
   else if (r.bool('flash_attention')) flags.attention = 'flash';
@@ -196,7 +198,8 @@ export function mapAxolotl(doc: Record<string, unknown>): FromMapping {
   if (ds !== undefined && typeof ds !== 'string')
     throw new FromError('deepspeed', ds, 'a path to a DeepSpeed JSON file');
   for (const [key, why] of Object.entries(NOT_MODELLED))
-    if (r.has(key) && r.raw(key) !== false) warnings.push(`${key}: ${why}`);
+    if (r.has(key) && r.raw(key) !== false && !(key === 'fp8' && flags.compute === 'fp8'))
+      warnings.push(`${key}: ${why}`);
   const rest = r.unused();
   return {
     format: 'axolotl',

@@ -1,0 +1,44 @@
+/** FP8 training's work on one rank per micro-batch: the converted matmuls and the casts (kernels/float8.ts). */
+import { float8CastBytes } from '../kernels/float8.js';
+import { FRAMEWORKS } from '../memory/frameworks.js';
+import { isFloat8Compute, type EstimateOptions } from '../../schema/estimate.js';
+import type { ModelFacts } from './model-facts.js';
+
+export interface Float8Work {
+  /** Forward matmul FLOPs of the converted linears (backward runs twice these, in 8-bit too). */
+  fwdFlops: number;
+  /** Cast traffic of the converted linears' operands, forward and backward, bytes. */
+  castFwdBytes: number;
+  castBwdBytes: number;
+}
+
+const NONE: Float8Work = { fwdFlops: 0, castFwdBytes: 0, castBwdBytes: 0 };
+
+/**
+ * The linears FP8 training converts: every nn.Linear of the layers but the output projection (torchtitan's
+ * Float8LinearConverter filter_fqns default ["output"]; the routed experts run as grouped GEMMs, which
+ * torchao.float8 does not convert). Under TP a column-parallel linear sees its whole input and a row-parallel
+ * one its whole grad output, so a rank casts (1 + 1/tp)/2 of each linear's features.
+ */
+export function float8Work(
+  m: ModelFacts,
+  o: EstimateOptions,
+  tokens: number,
+  shard: number,
+): Float8Work {
+  if (!isFloat8Compute(o.compute)) return NONE;
+  const features = (1 + 1 / o.tp) / 2 / o.pp;
+  const weights = m.denseLinear / shard;
+  const recipe =
+    o.compute === 'mxfp8' ? 'mxfp8' : (FRAMEWORKS[o.framework].float8Recipe ?? 'tensorwise');
+  const fused = o.compile || FRAMEWORKS[o.framework].fusedKernels;
+  const cast = float8CastBytes(
+    recipe,
+    fused,
+    tokens,
+    m.denseIn * features,
+    m.denseOut * features,
+    weights,
+  );
+  return { fwdFlops: 2 * tokens * weights, castFwdBytes: cast.fwd, castBwdBytes: cast.bwd };
+}

@@ -1,0 +1,187 @@
+// FP8 training (--compute fp8 / mxfp8): which engines and GPUs run it, its time and memory, torchtitan's files.
+import { describe, expect, it } from 'vitest';
+import { buildEstimate } from '../../src/core/estimate.js';
+import { engineOf, onEngine } from '../../src/core/engines/index.js';
+import { emitTorchtitan, TORCHTITAN_FILE } from '../../src/core/engines/torchtitan/launch.js';
+import { mapTorchtitan, parseTorchtitanRecipe } from '../../src/core/engines/torchtitan/from.js';
+import { float8CastBytes, float8Refusal } from '../../src/core/kernels/float8.js';
+import { mapAccelerate } from '../../src/core/engines/hf/from/accelerate.js';
+import { mapAxolotl } from '../../src/core/engines/hf/from/axolotl.js';
+import { mergeFlags } from '../../src/core/from/index.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { optionsFromFlags } from '../../src/schema/flags.js';
+import { runCli } from '../helpers/run-cli.js';
+
+const FULL = ['--model', 'llama-3.1-8b', '--method', 'full', '--seq', '8192', '--gpus', '8'];
+
+function estimate(flags: Record<string, unknown>, gpu = 'h100-sxm') {
+  const arch = resolveModel('llama-3.1-8b');
+  const asked = optionsFromFlags({ method: 'full', seq: 8192, gpus: 8, zero: 3, ...flags });
+  const options = onEngine(asked, engineOf(asked));
+  return buildEstimate(arch, options, findGpu(gpu));
+}
+
+describe('FP8 training: where it runs', () => {
+  it('needs FP8 tensor cores for fp8 and MX GEMMs for mxfp8, naming the GPU', () => {
+    expect(float8Refusal('fp8', '9.0')).toBeNull();
+    expect(float8Refusal('fp8', '8.9')).toBeNull();
+    expect(float8Refusal('fp8', 'gfx942')).toBeNull();
+    expect(float8Refusal('fp8', '8.0')).toMatch(/8\.9\+.*this GPU is 8\.0/);
+    expect(float8Refusal('fp8', 'gfx90a')).toMatch(/gfx942\+/);
+    expect(float8Refusal('mxfp8', '10.0')).toBeNull();
+    expect(float8Refusal('mxfp8', '9.0')).toMatch(/10\.0\+/);
+  });
+
+  it('estimate refuses it in one line where the GPU, the method or the engine cannot run it', () => {
+    const a100 = runCli(['estimate', ...FULL, '--compute', 'fp8', '--gpu', 'a100-80gb-sxm']);
+    expect(a100.status).toBe(1);
+    expect(a100.stderr.trim().split('\n')).toHaveLength(1);
+    expect(a100.stderr).toMatch(/--compute: got 'fp8'.*8\.9/);
+    const lora = runCli([
+      'estimate',
+      '--model',
+      'llama-3.1-8b',
+      '--method',
+      'lora',
+      '--compute',
+      'fp8',
+    ]);
+    expect(lora.status).toBe(1);
+    expect(lora.stderr).toMatch(
+      /--compute: got 'fp8'; expected fp32, fp16 or bf16 with --method lora/,
+    );
+    const unsloth = runCli([
+      'estimate',
+      ...FULL.slice(0, 4),
+      '--compute',
+      'fp8',
+      '--framework',
+      'unsloth',
+    ]);
+    expect(unsloth.status).toBe(1);
+    expect(unsloth.stderr).toMatch(/unsloth no fp8 training \(https:/);
+    const hfMx = runCli([
+      'estimate',
+      ...FULL,
+      '--zero',
+      '3',
+      '--compute',
+      'mxfp8',
+      '--framework',
+      'hf-fsdp',
+      '--gpu',
+      'b200',
+    ]);
+    expect(hfMx.status).toBe(1);
+    expect(hfMx.stderr).toMatch(/hf-fsdp no mxfp8 training \(https:\/\/docs\.axolotl\.ai/);
+  });
+
+  it('runs on torchtitan (fp8 and mxfp8) and on the Accelerate engines (fp8)', () => {
+    for (const args of [
+      ['--framework', 'torchtitan', '--compute', 'fp8', '--gpu', 'h100-sxm'],
+      ['--framework', 'torchtitan', '--compute', 'mxfp8', '--gpu', 'b200'],
+      ['--framework', 'hf-fsdp', '--zero', '3', '--compute', 'fp8', '--gpu', 'h100-sxm'],
+    ]) {
+      const r = runCli(['estimate', ...FULL, ...args, '--json']);
+      expect(r.status, r.stderr).toBe(0);
+    }
+  });
+});
+
+describe('FP8 training: time and memory', () => {
+  it('is faster than bf16 on a large dense model and keeps the same memory (torchao saves bf16 inputs)', () => {
+    for (const framework of ['torchtitan', 'hf-fsdp']) {
+      const bf16 = estimate({ framework, compile: true });
+      const fp8 = estimate({ framework, compile: true, compute: 'fp8' });
+      expect(fp8.time!.stepSeconds).toBeLessThan(bf16.time!.stepSeconds);
+      // Never more than the 2x of the converted matmuls: casts and everything else stay.
+      expect(bf16.time!.stepSeconds / fp8.time!.stepSeconds).toBeLessThan(2);
+      expect(fp8.perGpu.deviceBytes).toBe(bf16.perGpu.deviceBytes);
+    }
+  });
+
+  it('times the casts: unfused (no torch.compile) casts cost more, rowwise more than tensorwise', () => {
+    const eager = estimate({ framework: 'hf-fsdp', compute: 'fp8' });
+    const compiled = estimate({ framework: 'hf-fsdp', compute: 'fp8', compile: true });
+    const eagerBf16 = estimate({ framework: 'hf-fsdp' });
+    const compiledBf16 = estimate({ framework: 'hf-fsdp', compile: true });
+    const gainEager = eagerBf16.time!.stepSeconds / eager.time!.stepSeconds;
+    const gainCompiled = compiledBf16.time!.stepSeconds / compiled.time!.stepSeconds;
+    expect(gainCompiled).toBeGreaterThan(gainEager);
+    const t = float8CastBytes('tensorwise', true, 8192, 4096, 4096, 4096 * 4096);
+    const r = float8CastBytes('rowwise', true, 8192, 4096, 4096, 4096 * 4096);
+    expect(r.fwd + r.bwd).toBeGreaterThan(t.fwd + t.bwd);
+    // torchao's roofline: tensorwise input fused = 4 B/element, weight 2 + 3 + 3 B/element.
+    expect(t.fwd).toBe(8192 * 4096 * 4 + 4096 * 4096 * 5);
+  });
+});
+
+describe('FP8 training: torchtitan files', () => {
+  it('writes the converter and reads it back', () => {
+    for (const [compute, converter, gpu] of [
+      ['fp8', 'Float8LinearConverter', 'h100-sxm'],
+      ['mxfp8', 'MXFP8LinearConverter', 'b200'],
+    ] as const) {
+      const arch = resolveModel('llama-3.1-8b');
+      const asked = optionsFromFlags({
+        framework: 'torchtitan',
+        method: 'full',
+        weights: 'fp32',
+        zero: 3,
+        gpus: 8,
+        compute,
+        compile: true,
+      });
+      const options = onEngine(asked, engineOf(asked));
+      const g = findGpu(gpu);
+      const out = emitTorchtitan({
+        arch,
+        options,
+        gpu: g,
+        gradAccum: 1,
+        powerLimitW: null,
+        estimate: buildEstimate(arch, options, g),
+        modelRef: 'meta-llama/Llama-3.1-8B',
+      });
+      if (!out.ok) throw new Error(out.reason);
+      const py = out.files.find((f) => f.path === TORCHTITAN_FILE)!.content;
+      expect(py).toContain(`from torchtitan.components.quantization import ${converter}`);
+      expect(py).toContain(`converters=[${converter}.Config(model_compile_enabled=True)]`);
+      const back = mapTorchtitan(parseTorchtitanRecipe(py));
+      expect(back.flags.compute).toBe(compute);
+    }
+  });
+});
+
+describe('FP8 training read back from configs', () => {
+  it("reads axolotl's fp8 as --compute fp8 for a full fine-tune, and as bf16 with a warning beside an adapter", () => {
+    const full = mapAxolotl({ base_model: 'meta-llama/Llama-3.1-8B', fp8: true, bf16: true });
+    expect(full.flags.compute).toBe('fp8');
+    expect(full.warnings.join('\n')).not.toMatch(/fp8/);
+    const lora = mapAxolotl({
+      base_model: 'meta-llama/Llama-3.1-8B',
+      adapter: 'lora',
+      fp8: true,
+      bf16: true,
+    });
+    expect(lora.flags.compute).toBe('bf16');
+    expect(lora.warnings.join('\n')).toMatch(/fp8: FP8 training beside an adapter/);
+  });
+
+  it("reads Accelerate's mixed_precision fp8, dropped to bf16 when the merged config trains an adapter", () => {
+    const acc = mapAccelerate({
+      distributed_type: 'FSDP',
+      num_processes: 8,
+      mixed_precision: 'fp8',
+    });
+    expect(acc.flags.compute).toBe('fp8');
+    expect(mergeFlags(acc, {}).compute).toBe('fp8');
+    expect(mergeFlags({ ...acc, flags: { ...acc.flags, method: 'lora' } }, {}).compute).toBe(
+      'bf16',
+    );
+    expect(
+      mergeFlags({ ...acc, flags: { ...acc.flags, method: 'lora' } }, { compute: 'fp8' }).compute,
+    ).toBe('fp8');
+  });
+});
