@@ -72,15 +72,23 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
   ['compile', null, 'torch.compile / fused kernels on (memory and time)'],
   ['sparsity', '<fraction>', 'fraction of zero weights in the linear layers, 0-1 (default 0)'],
   ['sparse-format', '<fmt>', oneOf('sparseFormat')],
-  ['objective', '<name>', 'sft, dpo, orpo, kto, simpo, grpo (default sft)'],
+  ['objective', '<name>', 'sft, dpo, orpo, kto, simpo, grpo, ppo (default sft)'],
   [
     'reference',
     '<where>',
     "model, none, precomputed (default: TRL's: model for dpo/kto, none for orpo/simpo and grpo)",
   ],
-  ['generations', '<n>', 'GRPO: completions per prompt (default 8)'],
-  ['completion-tokens', '<n>', 'GRPO: mean generated tokens per completion (default 256)'],
-  ['rollout', '<engine>', 'GRPO generation: vllm-colocate, vllm-server, hf (default hf)'],
+  ['generations', '<n>', 'GRPO: completions per prompt (default 8; PPO: 1)'],
+  [
+    'completion-tokens',
+    '<n>',
+    'GRPO: mean generated tokens per completion (default 256); PPO: response_length (53)',
+  ],
+  [
+    'rollout',
+    '<engine>',
+    'GRPO generation: vllm-colocate, vllm-server, hf (default hf; PPO: hf only)',
+  ],
   [
     'rollout-memory',
     '<fraction>',

@@ -76,8 +76,8 @@ export const FRAMEWORKS = [
   'llama.cpp',
 ] as const;
 
-/** Training objective (DESIGN.md "Engines, serving and RL"): supervised, preference (DPO family) or GRPO. */
-export const OBJECTIVES = ['sft', 'dpo', 'orpo', 'kto', 'simpo', 'grpo'] as const;
+/** Training objective (DESIGN.md "Engines, serving and RL"): supervised, preference (DPO family), GRPO or PPO. */
+export const OBJECTIVES = ['sft', 'dpo', 'orpo', 'kto', 'simpo', 'grpo', 'ppo'] as const;
 /** Where the reference log-probs come from: a reference model each step, none, or computed once before training. */
 export const REFERENCES = ['model', 'none', 'precomputed'] as const;
 /**

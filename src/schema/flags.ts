@@ -164,7 +164,7 @@ export function optionsFromFlags(flags: RawFlags): EstimateOptions {
     loraRank: int(flags, 'lora-rank', d.loraRank, 1, 65_536),
     loraTargets: lora.list,
     loraAllLinear: lora.allLinear,
-    batch: int(flags, 'batch', flags.objective === 'grpo' ? GRPO_BATCH : d.batch, 1, 1_000_000),
+    batch: int(flags, 'batch', samplingBatch(flags) ?? d.batch, 1, 1_000_000),
     seq: int(flags, 'seq', d.seq, 1, 100_000_000),
     checkpointing: pick(flags, 'checkpointing', CHECKPOINTING, d.checkpointing),
     attention: pick(flags, 'attention', ATTENTION, d.attention),
@@ -196,10 +196,11 @@ export function optionsFromFlags(flags: RawFlags): EstimateOptions {
 // TRL v1.9.0 trl/trainer/grpo_config.py: num_generations=8, max_completion_length=256.
 export const GRPO_GENERATIONS = 8;
 export const GRPO_COMPLETION_TOKENS = 256;
-// TrainingArguments per_device_train_batch_size=8 (transformers training_args.py), kept by TRL v1.9.0 GRPOConfig.
-const GRPO_BATCH = 8;
-// TRL's GRPOConfig max_prompt_length default (512) until its removal (huggingface/trl #4847).
-const GRPO_PROMPT_TOKENS = 512;
+/** The default micro-batch of a sampling objective (TRL's per_device_train_batch_size), or undefined. */
+const samplingBatch = (flags: RawFlags): number | undefined =>
+  typeof flags.objective === 'string' && (OBJECTIVES as readonly string[]).includes(flags.objective)
+    ? OBJECTIVE_PROFILES[flags.objective as (typeof OBJECTIVES)[number]].sampling?.batch
+    : undefined;
 // TRL v1.9.0 grpo_config.py vllm_gpu_memory_utilization=0.3 (colocate share of each GPU).
 export const TRL_ROLLOUT_MEMORY = 0.3;
 
@@ -221,7 +222,7 @@ export function objectiveInto(o: EstimateOptions, flags: RawFlags): void {
       throw new FlagError(
         stray,
         flags[stray],
-        'only with --objective dpo, orpo, kto, simpo or grpo',
+        'only with --objective dpo, orpo, kto, simpo, grpo or ppo',
       );
     return;
   }
@@ -238,16 +239,23 @@ export function objectiveInto(o: EstimateOptions, flags: RawFlags): void {
     REFERENCES,
     OBJECTIVE_PROFILES[objective].defaultReference,
   );
-  if (objective !== 'grpo') {
+  const sampling = OBJECTIVE_PROFILES[objective].sampling;
+  if (!sampling) {
     const stray = GRPO_ONLY.find((f) => flags[f] !== undefined);
-    if (stray) throw new FlagError(stray, flags[stray], 'only with --objective grpo');
+    if (stray) throw new FlagError(stray, flags[stray], 'only with --objective grpo or ppo');
     return;
   }
-  // TRL v1.9.0 grpo_config.py __post_init__: "GRPO requires at least 2 generations per prompt".
-  o.generations = int(flags, 'generations', GRPO_GENERATIONS, 2, 65_536);
-  o.completionTokens = int(flags, 'completion-tokens', GRPO_COMPLETION_TOKENS, 1, 100_000_000);
+  const g = sampling.generations;
+  if (g.min === g.max && flags.generations !== undefined && Number(flags.generations) !== g.min)
+    throw new FlagError(
+      'generations',
+      flags.generations,
+      `${g.min} with --objective ${objective} (${g.why})`,
+    );
+  o.generations = int(flags, 'generations', g.default, g.min, g.max);
+  o.completionTokens = int(flags, 'completion-tokens', sampling.completionTokens, 1, 100_000_000);
   const seqGiven = flags.seq !== undefined && flags['prompt-tokens'] === undefined;
-  const prompt = seqGiven ? o.seq - o.completionTokens : GRPO_PROMPT_TOKENS;
+  const prompt = seqGiven ? o.seq - o.completionTokens : sampling.promptTokens;
   if (prompt < 1)
     throw new FlagError(
       'completion-tokens',
@@ -259,11 +267,17 @@ export function objectiveInto(o: EstimateOptions, flags: RawFlags): void {
     throw new FlagError(
       'seq',
       o.seq,
-      `--prompt-tokens + --completion-tokens (${o.promptTokens + o.completionTokens}) with --objective grpo`,
+      `--prompt-tokens + --completion-tokens (${o.promptTokens + o.completionTokens}) with --objective ${objective}`,
     );
   o.seq = o.promptTokens + o.completionTokens;
-  // TRL v1.9.0 grpo_config.py use_vllm=False: transformers generate unless told otherwise.
-  o.rollout = pick(flags, 'rollout', ROLLOUTS, 'hf');
+  // The objective's first generation engine unless told otherwise (GRPO: TRL's use_vllm=False).
+  o.rollout = pick(flags, 'rollout', ROLLOUTS, sampling.rollouts[0]!);
+  if (!sampling.rollouts.includes(o.rollout))
+    throw new FlagError(
+      'rollout',
+      o.rollout,
+      `${sampling.rollouts.join(' or ')} with --objective ${objective} (${sampling.rolloutsWhy})`,
+    );
   if (o.rollout === 'vllm-colocate') {
     o.rolloutMemory = rolloutFraction(flags);
     // Absent unless asked for, so the options of a run without sleep mode are unchanged.
@@ -275,7 +289,8 @@ export function objectiveInto(o: EstimateOptions, flags: RawFlags): void {
   if (o.rollout === 'vllm-server') o.rolloutGpus = int(flags, 'rollout-gpus', 1, 1, MAX_GPUS);
   else if (flags['rollout-gpus'] !== undefined)
     throw new FlagError('rollout-gpus', flags['rollout-gpus'], 'only with --rollout vllm-server');
-  // TRL v1.9.0 grpo_config.py __post_init__: steps_per_generation defaults to gradient_accumulation_steps.
+  // TRL v1.9.0 grpo_config.py __post_init__: steps_per_generation defaults to gradient_accumulation_steps;
+  // PPOTrainer generates its whole local batch (per_device_train_batch_size x gradient_accumulation_steps).
   // A config's own steps_per_generation (--from) replaces it.
   const spg = flags['steps-per-generation'] !== undefined ? 'steps-per-generation' : 'grad-accum';
   const accum = int(flags, spg, 1, 1, 1_000_000);
@@ -362,7 +377,7 @@ function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
   if (flags['max-loras'] !== undefined) o.maxLoras = int(flags, 'max-loras', 1, 1, 4096);
   if (bool(flags, 'dp-attention')) o.dpAttention = true;
   // GRPO's prompt tokens were read with its objective (objectiveInto).
-  if (flags['prompt-tokens'] !== undefined && o.objective !== 'grpo')
+  if (flags['prompt-tokens'] !== undefined && !rollsOut(o))
     o.promptTokens = int(flags, 'prompt-tokens', 1, 1, 100_000_000);
   const serving = o.method === 'inference';
   for (const [flag, set] of [
@@ -373,17 +388,17 @@ function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
     ['dp-attention', o.dpAttention === true],
     ['speculative', o.speculative !== undefined],
     ['max-loras', o.maxLoras !== undefined],
-    ['prompt-tokens', o.promptTokens !== undefined && o.objective !== 'grpo'],
+    ['prompt-tokens', o.promptTokens !== undefined && !rollsOut(o)],
   ] as const)
     if (set && !serving)
       throw new FlagError(
         flag,
         flags[flag],
         flag === 'prompt-tokens'
-          ? 'only with --method inference or --objective grpo'
+          ? 'only with --method inference or --objective grpo or ppo'
           : 'only with --method inference',
       );
-  if (o.promptTokens !== undefined && o.objective !== 'grpo' && o.promptTokens >= o.seq)
+  if (o.promptTokens !== undefined && !rollsOut(o) && o.promptTokens >= o.seq)
     throw new FlagError(
       'prompt-tokens',
       o.promptTokens,
@@ -656,7 +671,7 @@ export function flagsFromOptions(o: EstimateOptions): Record<string, string | nu
     out.attention = o.attention;
   }
   // GRPO's --batch defaults to TRL's 8, not the contract's 1: write it whatever its value.
-  if (o.objective === 'grpo') out.batch = o.batch;
+  if (rollsOut(o)) out.batch = o.batch;
   if (o.modulesToSave) out['modules-to-save'] = o.modulesToSave.join(',');
   if (o.loraAllLinear) out['lora-targets'] = 'all-linear';
   else if (o.loraTargets.join(',') !== d.loraTargets.join(','))

@@ -20,10 +20,18 @@ export const rlJobSchema = z
   })
   .strict();
 
+/**
+ * The objectives a scenario plans: every one a launched engine writes. PPO is estimated (`estimate --objective
+ * ppo`), never planned: no engine profile writes TRL's PPOTrainer.
+ */
+const PLANNED_OBJECTIVES = OBJECTIVES.filter(
+  (o): o is Exclude<(typeof OBJECTIVES)[number], 'ppo'> => o !== 'ppo',
+) as [Exclude<(typeof OBJECTIVES)[number], 'ppo'>, ...Exclude<(typeof OBJECTIVES)[number], 'ppo'>[]];
+
 /** The fields a fine-tune job adds for its objective (spread into the fine-tune job's object). */
 export const objectiveJobFields = {
   /** sft (default), dpo, orpo, kto, simpo or grpo; orthogonal to the methods. */
-  objective: z.enum(OBJECTIVES).default('sft'),
+  objective: z.enum(PLANNED_OBJECTIVES).default('sft'),
   /** GRPO only: generations per prompt and the prompt and completion tokens. */
   rl: rlJobSchema.optional(),
 };

@@ -16,6 +16,8 @@ export const COMPONENT_LABEL: Record<keyof Breakdown, string> = {
   referenceModel: 'reference model',
   rolloutWeights: 'rollout engine weights',
   rolloutKvCache: 'rollout KV cache',
+  valueModel: 'value model (trained)',
+  rewardModel: 'reward model',
   visionActivations: 'vision tower activations',
 };
 

@@ -24,6 +24,7 @@ export type Widened = Partial<
   Pick<
     EngineProfile,
     | 'methods'
+    | 'objectives'
     | 'baseWeights'
     | 'fullWeights'
     | 'attention'

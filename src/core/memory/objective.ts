@@ -7,7 +7,7 @@
  * and Unsloth 015bdef (unsloth/models/llama.py).
  */
 import { OBJECTIVE_PROFILES } from '../../schema/objectives.js';
-import { rollsOut } from '../../schema/objectives.js';
+import { hasCritic, rollsOut } from '../../schema/objectives.js';
 import type { Arch } from '../model/arch.js';
 import { trainingGpus, type EstimateOptions } from '../../schema/estimate.js';
 import type { EstimateContext, MemoryEstimate, StageSummary } from './types.js';
@@ -39,6 +39,11 @@ export interface ObjectiveExtras {
   rolloutFloor: number;
   /** vllm-colocate: weights vLLM shares with the trainer (Unsloth's fast_inference) yet counts in its share. */
   rolloutSharedWeights: number;
+  /** PPO: the value model's weights, master copy and optimizer states (every phase) and its step-only bytes. */
+  valueModel: number;
+  valueStep: number;
+  /** PPO: the frozen reward model. */
+  rewardModel: number;
 }
 
 /** Sequences a step trains per micro-batch: a pair trains chosen and rejected together (schema/objectives.ts). */
@@ -101,6 +106,37 @@ function referenceBytes(o: EstimateOptions, params: number, dp: number): number 
   // dpo_trainer.py / grpo_trainer.py: prepare_deepspeed / prepare_fsdp wrap the reference as the policy is.
   const shard = o.zero >= 3 ? dp : 1;
   return (params * FLOAT_BYTES[floatCompute(o.compute)]) / shard / o.tp;
+}
+
+/**
+ * PPO's critic per training GPU (TRL v1.9.0 experimental/ppo/ppo_trainer.py): the value model trains fully beside
+ * the policy (PolicyAndValueWrapper: one optimizer over both; PEFT adapts the policy only) and the reward model
+ * scores frozen, loaded and sharded as the reference is. Both take the policy's architecture (objectives.ts
+ * `critic`); the value head returns one number per token, so the critic keeps no vocabulary logits.
+ */
+function criticBytes(
+  arch: Arch,
+  o: EstimateOptions,
+  ctx: EstimateContext,
+  po: EstimateOptions,
+  policy: PolicyMemory,
+  params: number,
+  dp: number,
+): { value: number; step: number; reward: number } {
+  if (!hasCritic(o)) return { value: 0, step: 0, reward: 0 };
+  const weights = o.method === 'full' ? o.weights : floatCompute(o.compute);
+  const v = policy(
+    arch,
+    { ...po, method: 'full', weights, modulesToSave: undefined },
+    { ...ctx, lean: true },
+  );
+  const b = v.perGpu.breakdown;
+  const shard = o.zero >= 3 ? dp : 1;
+  return {
+    value: b.weights + b.masterWeights + b.optimizer,
+    step: b.gradients + b.activations,
+    reward: (params * FLOAT_BYTES[floatCompute(o.compute)]) / shard / o.tp,
+  };
 }
 
 /** Rollout engine weights and KV pool per training GPU. */
@@ -178,20 +214,29 @@ export function objectiveExtras(
   const grpo = rollsOut(o);
   const referenceLogits = refForward && !grpo ? (rows * o.seq * vocab * c) / o.cp : 0;
   // GRPO: model(..., logits_to_keep=completion + 1) (grpo_trainer.py _get_per_token_logps_and_entropies).
-  const completionShare = grpo ? (o.completionTokens ?? o.seq) / o.seq : 1;
+  const keep = o.objective ? OBJECTIVE_PROFILES[o.objective].sampling?.completionLogitsOnly : false;
+  const completionShare = keep ? (o.completionTokens ?? o.seq) / o.seq : 1;
   const promptLogits = m.perGpu.breakdown.logits * (1 - completionShare);
   const seqs = grpo ? o.batch * stepsPerGeneration(o) : 0;
   const r = rolloutBytes(arch, o, ctx, po, fw, policy, seqs);
+  const critic = criticBytes(arch, o, ctx, po, policy, m.params.total, dp);
+  // PPO's generate keeps every generated token's logits for the whole local batch, in fp32 (ppo_trainer.py
+  // generate: output_scores=True, torch.stack(output.scores); transformers generate casts each step's logits to
+  // float32), until the rollout's log-probs are taken.
+  const scores = hasCritic(o) ? seqs * (o.completionTokens ?? 0) * vocab * 4 : 0;
   return {
     referenceModel: referenceBytes(o, m.params.total, dp),
     referenceLogits,
     rolloutWeights: r.weights,
     rolloutKvCache: r.kv,
     promptLogits,
-    rolloutPhase: o.rollout === 'hf' ? r.generate : 0,
+    rolloutPhase: o.rollout === 'hf' ? r.generate + scores : 0,
     generationBatch: seqs,
     rolloutFloor: r.floor,
     rolloutSharedWeights: r.shared,
+    valueModel: critic.value,
+    valueStep: critic.step,
+    rewardModel: critic.reward,
   };
 }
 
@@ -222,14 +267,15 @@ function objectiveTotals(
   // weights and KV cache; Unsloth standby, unsloth_zoo ce232d6 vllm_utils.py sleep(): the KV cache, the
   // weights being the trainer's) and takes it back for the next rollout (wake_up).
   const sleeps = o.rolloutSleep === true && pool > 0;
-  const held = x.referenceModel + (sleeps ? 0 : pool);
-  const stepAdded = held + x.referenceLogits - x.promptLogits;
+  const held = x.referenceModel + x.valueModel + x.rewardModel + (sleeps ? 0 : pool);
+  const stepAdded = held + x.valueStep + x.referenceLogits - x.promptLogits;
   // The rollout phase (no_grad; HF Trainer's zero_grad(set_to_none) freed the gradients): the holdings and
   // the reference copy beside transformers generate's KV cache and prefill (hf), or beside vLLM's share
   // (colocated; asleep, woken up after TRL and Unsloth empty torch's cache before wake_up).
   const statics = b.weights + b.quantConstants + b.adapters + b.masterWeights + b.optimizer;
   const phase = o.rollout === 'vllm-colocate' ? pool : x.rolloutPhase;
-  const rolloutAllocated = phase > 0 ? statics + x.referenceModel + phase : 0;
+  const frozen = x.referenceModel + x.valueModel + x.rewardModel;
+  const rolloutAllocated = phase > 0 ? statics + frozen + phase : 0;
   const stepAllocated = m.perGpu.allocatedBytes + stepAdded;
   const slack = (a: number, p: number) =>
     (a - m.perGpu.allocatedBytes - p) * (1 + fw.allocatorSlack) + p;
@@ -283,6 +329,7 @@ export function withObjective(
     referenceModel: x.referenceModel,
     rolloutWeights: vllmHeld ? x.rolloutWeights : 0,
     rolloutKvCache: (o.rollout === 'hf' && !rolloutPeak) || !vllmHeld ? 0 : x.rolloutKvCache,
+    ...criticParts(x, !rolloutPeak),
   };
   const breakdown = rolloutPeak
     ? {
@@ -329,6 +376,15 @@ export function objectiveFigures(
   return { policy: m, deviceBytes: t.device, rolloutFloor: t.floor };
 }
 
+/** PPO's breakdown keys (absent for the other objectives): the value model (with its step bytes) and the reward model. */
+const criticParts = (
+  x: ObjectiveExtras,
+  step: boolean,
+): { valueModel?: number; rewardModel?: number } =>
+  x.valueModel > 0
+    ? { valueModel: x.valueModel + (step ? x.valueStep : 0), rewardModel: x.rewardModel }
+    : {};
+
 /** A stage summary with the objective's always-held bytes in every phase (the planner's surface fits them). */
 function shiftStage(st: StageSummary, add: number, rollout: number): StageSummary {
   const phaseAllocated = st.phaseAllocated.map((a) => a + add);
@@ -344,15 +400,20 @@ function objectivePhases(
   rolloutAllocated: number,
   sleeps: boolean,
 ): MemoryEstimate['phases'] {
+  const critic = x.valueModel + x.rewardModel;
   const named = {
     referenceModel: Math.round(x.referenceModel),
     rolloutWeights: sleeps ? 0 : Math.round(x.rolloutWeights),
-    rolloutKvCache: sleeps ? 0 : Math.round(held - x.referenceModel - x.rolloutWeights),
+    rolloutKvCache: sleeps ? 0 : Math.round(held - critic - x.referenceModel - x.rolloutWeights),
+    ...roundParts(criticParts(x, false)),
   };
+  // PPO's value model trains in the same forward and backward as the policy: its gradients and activations
+  // join every step phase.
+  const step = { ...named, ...roundParts(criticParts(x, true)) };
   const phases: MemoryEstimate['phases'] = m.phases.map((p) => ({
     ...p,
-    allocatedBytes: Math.round(p.allocatedBytes + held),
-    parts: { ...p.parts, ...named },
+    allocatedBytes: Math.round(p.allocatedBytes + held + x.valueStep),
+    parts: { ...p.parts, ...step },
   }));
   if (rolloutAllocated > 0)
     phases.unshift({
@@ -367,6 +428,9 @@ function objectivePhases(
     });
   return phases;
 }
+
+const roundParts = (p: { valueModel?: number; rewardModel?: number }) =>
+  Object.fromEntries(Object.entries(p).map(([k, v]) => [k, Math.round(v)]));
 
 /** Integer bytes per key summing to `total` (the remainder to overhead), as memory.ts rounds. */
 function roundTo<T extends Record<string, number>>(b: T, total: number): T {

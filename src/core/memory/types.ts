@@ -20,6 +20,9 @@ export interface Breakdown {
   referenceModel?: number;
   rolloutWeights?: number;
   rolloutKvCache?: number;
+  /** PPO only (objective.ts): the value model trained beside the policy, and the frozen reward model. */
+  valueModel?: number;
+  rewardModel?: number;
   /**
    * Multimodal models with `images`: the vision tower's own activations over its patches (memory/vision.ts),
    * apart from the language model's `activations`. Absent without images.

@@ -5,7 +5,7 @@
  * to vLLM). Reuses the planner's trainWork/trainStep and decodeStep. Sources: TRL v1.9.0 grpo_trainer.py,
  * dpo_trainer.py.
  */
-import { rollsOut } from '../../schema/objectives.js';
+import { OBJECTIVE_PROFILES, rollsOut } from '../../schema/objectives.js';
 import type { Arch } from '../model/arch.js';
 import type { Gpu } from '../../schema/gpu.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
@@ -37,6 +37,8 @@ export interface ObjectivePhases {
   referenceLogprobs: number;
   policyTraining: number;
   weightSync: number;
+  /** PPO: the value model's and the reward model's forwards over the generation batch (0 otherwise). */
+  criticScoring?: number;
 }
 
 /**
@@ -59,7 +61,12 @@ export interface ObjectiveWork {
   tokensPerStep: number;
   /** trainStep's phase scratch (the forward phase times the reference forward). */
   phases: Float64Array;
+  /** PPO: the value model's training work and the optimisation epochs over each generation batch; null otherwise. */
+  critic: { value: TrainWork; epochs: number; phases: Float64Array } | null;
 }
+
+// TRL v1.9.0 ppo_config.py local_rollout_forward_batch_size=64: PPO generates and scores its batch in chunks.
+const PPO_ROLLOUT_CHUNK = 64;
 
 const FORWARD = TRAIN_PHASES.indexOf('forward');
 
@@ -77,6 +84,12 @@ function rolloutShape(o: EstimateOptions, t: TimeOptions, dp: number) {
       ? Math.ceil((o.batch * dp * spg) / (o.rolloutGpus ?? 1))
       : o.batch * spg;
   // Generation batches per optimizer step (below 1 when one batch feeds several steps).
+  // PPO generates the batch in chunks of local_rollout_forward_batch_size (ppo_trainer.py batch_generation).
+  if (OBJECTIVE_PROFILES[o.objective ?? 'sft'].critic && chunk > PPO_ROLLOUT_CHUNK)
+    return {
+      chunk: PPO_ROLLOUT_CHUNK,
+      rounds: (t.gradAccum / spg) * Math.ceil(chunk / PPO_ROLLOUT_CHUNK),
+    };
   return { chunk, rounds: t.gradAccum / spg };
 }
 
@@ -120,6 +133,24 @@ export function objectiveWork(
   // LoRA: TRL merges the adapters and sends the merged weights (grpo_trainer.py _move_model_to_vllm).
   const sync = !grpo || o.rollout === 'hf' || shared ? 0 : o.rollout === 'vllm-colocate' ? 1 : 2;
   const train = trainWork(m, p, t);
+  // PPO's value model trains fully beside the policy, on the same rows (objectives.ts `critic`).
+  const epochs = o.objective ? OBJECTIVE_PROFILES[o.objective].critic?.epochs : undefined;
+  const critic =
+    epochs === undefined
+      ? null
+      : {
+          value: trainWork(
+            m,
+            {
+              ...p,
+              method: 'full',
+              weights: o.method === 'full' ? o.weights : floatCompute(o.compute),
+            },
+            t,
+          ),
+          epochs,
+          phases: new Float64Array(TRAIN_PHASES.length),
+        };
   return {
     train,
     decode,
@@ -133,6 +164,7 @@ export function objectiveWork(
     sync,
     tokensPerStep: (train.tokensPerStep * o.batch) / p.batch,
     phases: new Float64Array(TRAIN_PHASES.length),
+    critic,
   };
 }
 
@@ -150,6 +182,13 @@ export function objectiveStep(
 ): number {
   out.policyTraining = trainStep(w.train, r, w.phases);
   out.referenceLogprobs = w.reference ? w.phases[FORWARD]! : 0;
+  if (w.critic) {
+    // PPO (ppo_trainer.py train): after the rollout, the reference, value and reward forwards over the batch
+    // (no grad), then num_ppo_epochs passes of the policy and value models' training over it.
+    const value = trainStep(w.critic.value, r, w.critic.phases);
+    out.criticScoring = w.critic.phases[FORWARD]! + w.phases[FORWARD]!;
+    out.policyTraining = w.critic.epochs * (out.policyTraining + value);
+  }
   out.rollout = 0;
   if (w.decode) {
     const d = decodeStep(m, w.decode, t, r);
@@ -158,7 +197,13 @@ export function objectiveStep(
   }
   out.weightSync =
     w.sync === 0 ? 0 : w.sync === 1 ? (2 * w.syncBytes) / r.mem : w.syncBytes / r.intraPair;
-  return out.rollout + out.referenceLogprobs + out.policyTraining + out.weightSync;
+  return (
+    out.rollout +
+    out.referenceLogprobs +
+    out.policyTraining +
+    out.weightSync +
+    (out.criticScoring ?? 0)
+  );
 }
 
 /** The objective's time result: the SFT step's, with the objective's phases added and the step re-summed. */
@@ -195,12 +240,16 @@ export function estimateObjectiveTime(
       { phase: 'reference-logprobs', seconds: round(phases.referenceLogprobs) },
       { phase: 'policy-training', seconds: round(phases.policyTraining) },
       { phase: 'weight-sync', seconds: round(phases.weightSync) },
+      ...(phases.criticScoring === undefined
+        ? []
+        : [{ phase: 'critic-scoring' as const, seconds: round(phases.criticScoring) }]),
     ],
     objectivePhases: {
       rollout: round(phases.rollout),
       referenceLogprobs: round(phases.referenceLogprobs),
       policyTraining: round(phases.policyTraining),
       weightSync: round(phases.weightSync),
+      ...(phases.criticScoring === undefined ? {} : { criticScoring: round(phases.criticScoring) }),
     },
   };
 }

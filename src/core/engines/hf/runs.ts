@@ -3,13 +3,20 @@
  * Trainer trains only (generation is hf-generate); each set's source is a transformers file at one commit.
  */
 import type { EngineRuns } from '../runs.js';
+import { TRL_OBJECTIVES } from './profile.js';
 
 const H =
   'https://github.com/huggingface/transformers/blob/001002320fa01a489bb9b93976a7e4cd1a46291c/src/transformers';
 
+/**
+ * TRL v1.9.0 also trains PPO (trl/experimental/ppo/ppo_trainer.py: a value model beside the policy, a frozen
+ * reward model, transformers generate), which vramplan estimates and does not write.
+ */
 export const HF_TRAINING_RUNS: EngineRuns = {
-  widen: {},
+  widen: { objectives: [...TRL_OBJECTIVES, 'ppo'] },
   sources: {
+    objectives:
+      'https://github.com/huggingface/trl/blob/v1.9.0/trl/experimental/ppo/ppo_trainer.py',
     methods: `${H}/trainer.py`,
     weights: `${H}/quantizers/auto.py`,
     attention: `${H}/modeling_utils.py`,
@@ -25,7 +32,7 @@ export const HF_TRAINING_RUNS: EngineRuns = {
  */
 export const HF_ACCELERATE_RUNS: EngineRuns = {
   ...HF_TRAINING_RUNS,
-  widen: { float8: ['fp8'] },
+  widen: { ...HF_TRAINING_RUNS.widen, float8: ['fp8'] },
   sources: {
     ...HF_TRAINING_RUNS.sources,
     float8: 'https://docs.axolotl.ai/docs/mixed_precision.html',

@@ -94,7 +94,8 @@ export function bnbConfig(x: LaunchInput): Record<string, unknown> | null {
     bnb_4bit_use_double_quant: o.doubleQuant,
     bnb_4bit_compute_dtype: TORCH_DTYPE[floatCompute(o.compute)],
   };
-  if (flattens4bit(distributionOf(x), o)) c.bnb_4bit_quant_storage = TORCH_DTYPE[floatCompute(o.compute)];
+  if (flattens4bit(distributionOf(x), o))
+    c.bnb_4bit_quant_storage = TORCH_DTYPE[floatCompute(o.compute)];
   return c;
 }
 

@@ -29,7 +29,10 @@ export interface TrlTrainer {
 const PREFERENCE = 'trl-lib/ultrafeedback_binarized';
 const PAIRS = 'preference pairs ("prompt", "chosen", "rejected")';
 
-export const TRL_TRAINERS: Record<Exclude<Objective, 'sft'>, TrlTrainer> = {
+/** The objectives the TRL launchers write (PPO is estimated, not written: no engine profile lists it). */
+export type WrittenObjective = Exclude<Objective, 'sft' | 'ppo'>;
+
+export const TRL_TRAINERS: Record<WrittenObjective, TrlTrainer> = {
   dpo: {
     trainer: 'dpo',
     block: 'dpo_config',
@@ -78,9 +81,9 @@ export const TRL_TRAINERS: Record<Exclude<Objective, 'sft'>, TrlTrainer> = {
   },
 };
 
-/** The objective of a plan that runs a preference / RL trainer, or null for SFT. */
-export const trlObjective = (o: EstimateOptions): Exclude<Objective, 'sft'> | null =>
-  o.objective === undefined || o.objective === 'sft' ? null : o.objective;
+/** The objective of a plan that runs a preference / RL trainer, or null for SFT (and PPO, never written). */
+export const trlObjective = (o: EstimateOptions): WrittenObjective | null =>
+  o.objective === undefined || o.objective === 'sft' || o.objective === 'ppo' ? null : o.objective;
 
 // DPOConfig.beta default 0.1 (dpo_config.py); KTOConfig.beta 0.1 (kto_config.py): written explicitly.
 const PREFERENCE_BETA = 0.1;

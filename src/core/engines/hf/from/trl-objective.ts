@@ -56,6 +56,15 @@ const DPO_LOSSES = [
   'discopop',
   'sigmoid_norm',
 ];
+/** Keys only PPOConfig has (trl/experimental/ppo/ppo_config.py v1.9.0). */
+const PPO_KEYS = [
+  'num_ppo_epochs',
+  'vf_coef',
+  'cliprange_value',
+  'response_length',
+  'reward_model_path',
+  'sft_model_path',
+];
 const KTO_KEYS = ['desirable_weight', 'undesirable_weight'];
 // kto_config.py v1.9.0 loss_type choices.
 const KTO_LOSSES = ['kto', 'apo_zero_unpaired'];
@@ -82,6 +91,7 @@ const TRAINERS: Record<string, string> = {
   cpo: 'simpo',
   simpo: 'simpo',
   grpo: 'grpo',
+  ppo: 'ppo',
 };
 
 const lossesOf = (doc: Record<string, unknown>): string[] =>
@@ -94,6 +104,7 @@ function objectiveOfKeys(doc: Record<string, unknown>): string | null {
   const has = (keys: readonly string[]) => keys.some((k) => k in doc);
   const losses = lossesOf(doc);
   const loss = (names: readonly string[]) => losses.some((l) => names.includes(l));
+  if (has(PPO_KEYS)) return 'ppo';
   if (has(GRPO_KEYS) || loss(GRPO_LOSSES)) return 'grpo';
   if (has(KTO_KEYS) || loss(KTO_LOSSES)) return 'kto';
   if (has(SIMPO_KEYS) || loss(SIMPO_LOSSES)) return 'simpo';
@@ -125,6 +136,7 @@ const NAMES: Record<string, string> = {
   orpo: 'ORPO',
   simpo: 'SimPO',
   grpo: 'GRPO',
+  ppo: 'PPO',
 };
 
 /**
@@ -267,13 +279,44 @@ export function mapTrlObjective(
 ): void {
   flags.objective = objective;
   if (objective === 'grpo') mapGrpo(r, flags, user);
+  else if (objective === 'ppo') mapPpo(r, flags);
   else mapPreference(r, objective, flags, user);
+}
+
+/**
+ * PPOConfig (trl/experimental/ppo/ppo_config.py v1.9.0): response_length is the generated tokens (max_new_tokens,
+ * every response padded to it); its epochs, mini-batches and rollout chunk are TRL's defaults in the estimate
+ * (objectives.ts), so other values are read and said.
+ */
+function mapPpo(r: FieldReader, flags: FromFlags): void {
+  const response = r.int('response_length', 1);
+  if (response !== undefined) flags['completion-tokens'] = response;
+  for (const [key, value] of [
+    ['num_ppo_epochs', 4],
+    ['num_mini_batches', 1],
+    ['local_rollout_forward_batch_size', 64],
+  ] as const) {
+    const v = r.raw(key);
+    if (v !== undefined && v !== value)
+      throw new FromError(key, v, `${value} (TRL's default, the value vramplan's PPO model runs)`);
+  }
+  for (const k of [
+    'vf_coef',
+    'cliprange',
+    'cliprange_value',
+    'kl_coef',
+    'gamma',
+    'lam',
+    'temperature',
+  ])
+    r.used.add(k);
 }
 
 /**
  * Fields of TRL v1.9.0's preference/RL configs and script arguments that do not change per-GPU memory
  * (trl/trainer/{grpo,dpo,kto}_config.py, trl/experimental/{orpo,cpo}/*_config.py, trl/trainer/model_config.py,
- * trl/scripts/{utils,grpo}.py at 35def3e), beyond the TrainingArguments ones (HF_ARGS_KEYS).
+ * trl/scripts/{utils,grpo}.py at 35def3e; PPO's from trl/experimental/ppo/ppo_config.py v1.9.0), beyond the
+ * TrainingArguments ones (HF_ARGS_KEYS).
  */
 const TRL_KEYS = [
   'alpha',
@@ -299,6 +342,7 @@ const TRL_KEYS = [
   'entropy_target',
   'epsilon',
   'epsilon_high',
+  'exp_name',
   'f_alpha_divergence_coef',
   'f_divergence_type',
   'generate_during_eval',
@@ -307,6 +351,7 @@ const TRL_KEYS = [
   'ignore_bias_buffers',
   'importance_sampling_level',
   'is_encoder_decoder',
+  'kl_estimator',
   'label_smoothing',
   'ld_alpha',
   'log_completions',
@@ -317,11 +362,13 @@ const TRL_KEYS = [
   'mask_truncated_completions',
   'max_tool_calling_iterations',
   'min_p',
+  'missing_eos_penalty',
   'multi_objective_aggregation',
   'num_completions_to_print',
   'num_generations',
   'num_generations_eval',
   'num_iterations',
+  'num_sample_generations',
   'off_policy_mask_threshold',
   'padding_value',
   'precompute_ref_batch_size',
@@ -331,14 +378,18 @@ const TRL_KEYS = [
   'repetition_penalty',
   'reward_funcs',
   'reward_model_name_or_path',
+  'reward_model_path',
   'reward_weights',
   'router_aux_loss_coef',
   'sapo_temperature_neg',
   'sapo_temperature_pos',
   'scale_rewards',
+  'sft_model_path',
   'shuffle_dataset',
   'simpo_gamma',
   'steps_per_generation',
+  'stop_token',
+  'stop_token_id',
   'streaming',
   'sync_ref_model',
   'temperature',
@@ -346,6 +397,7 @@ const TRL_KEYS = [
   'top_entropy_quantile',
   'top_k',
   'top_p',
+  'total_episodes',
   'train_sampling_strategy',
   'transformers_continuous_batching_config',
   'truncation_mode',
@@ -377,6 +429,7 @@ const TRL_KEYS = [
   'vllm_server_timeout',
   'vllm_structured_outputs_regex',
   'vllm_tensor_parallel_size',
+  'whiten_rewards',
 ];
 /**
  * Script arguments of the recipe repositories that run TRL: open-r1 (src/open_r1/configs.py at 1416fa0)

@@ -1,0 +1,140 @@
+// PPO (--objective ppo, TRL v1.9.0 trl/experimental/ppo): the value and reward models in memory, the step's
+// phases in time, and what TRL's PPOTrainer refuses.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildEstimate } from '../../src/core/estimate.js';
+import { engineOf, onEngine } from '../../src/core/engines/index.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { optionsFromFlags } from '../../src/schema/flags.js';
+import { runCli } from '../helpers/run-cli.js';
+
+const MODEL = 'llama-3.2-1b';
+
+function estimate(flags: Record<string, unknown>) {
+  const arch = resolveModel(MODEL);
+  const asked = optionsFromFlags({ framework: 'hf', ...flags });
+  const options = onEngine(asked, engineOf(asked));
+  return buildEstimate(arch, options, findGpu('h100-sxm'));
+}
+
+describe('PPO memory', () => {
+  it('holds a trained value model and a frozen reward model beside the policy and its reference', () => {
+    const ppo = estimate({ method: 'full', objective: 'ppo' });
+    const b = ppo.perGpu.breakdown;
+    const sft = estimate({ method: 'full', batch: 8, seq: 565 });
+    const s = sft.perGpu.breakdown;
+    // The reward model and the reference: frozen copies in the compute dtype, the policy's size.
+    expect(b.rewardModel).toBe(s.weights);
+    expect(b.referenceModel).toBe(s.weights);
+    // The value model trains fully: its weights, gradients, optimizer states and activations (no vocabulary logits).
+    expect(b.valueModel).toBeCloseTo(s.weights + s.gradients + s.optimizer + s.activations, -6);
+    expect(ppo.perGpu.deviceBytes).toBeGreaterThan(sft.perGpu.deviceBytes + b.valueModel!);
+  });
+
+  it('with LoRA the reference is the policy with adapters off, but the value model still trains fully', () => {
+    const lora = estimate({ method: 'lora', objective: 'ppo' });
+    const full = estimate({ method: 'full', objective: 'ppo' });
+    expect(lora.perGpu.breakdown.referenceModel).toBe(0);
+    expect(lora.perGpu.breakdown.valueModel).toBeCloseTo(full.perGpu.breakdown.valueModel!, -6);
+  });
+
+  it('keeps the other objectives free of the PPO keys', () => {
+    const grpo = estimate({ method: 'full', objective: 'grpo' });
+    expect('valueModel' in grpo.perGpu.breakdown).toBe(false);
+    expect(grpo.time!.phases.some((p) => p.phase === 'critic-scoring')).toBe(false);
+  });
+});
+
+describe('PPO time', () => {
+  it('times the rollout, the reference, value and reward forwards, and four epochs of policy + value training', () => {
+    const ppo = estimate({ method: 'lora', objective: 'ppo' });
+    const t = ppo.time as NonNullable<typeof ppo.time> & {
+      objectivePhases: Record<string, number>;
+    };
+    const ph = t.objectivePhases;
+    expect(ph.rollout).toBeGreaterThan(0);
+    expect(ph.referenceLogprobs).toBeGreaterThan(0);
+    expect(ph.criticScoring).toBeGreaterThan(ph.referenceLogprobs!);
+    // num_ppo_epochs 4 passes, each training the LoRA policy and the fully trained value model.
+    const sft = estimate({ method: 'lora', batch: 8, seq: 565 });
+    expect(ph.policyTraining).toBeGreaterThan(4 * sft.time!.stepSeconds);
+    const sum =
+      ph.rollout! + ph.referenceLogprobs! + ph.policyTraining! + ph.weightSync! + ph.criticScoring!;
+    expect(t.stepSeconds).toBeCloseTo(sum, 2);
+  });
+
+  it('a longer response never shortens the step', () => {
+    let last = 0;
+    for (const completion of [16, 53, 128, 512]) {
+      const s = estimate({ method: 'lora', objective: 'ppo', 'completion-tokens': completion })
+        .time!.stepSeconds;
+      expect(s).toBeGreaterThanOrEqual(last);
+      last = s;
+    }
+  });
+});
+
+describe('PPO refusals (one line each)', () => {
+  const base = ['estimate', '--model', MODEL, '--objective', 'ppo'];
+  it.each([
+    [['--generations', '4'], /--generations: got '?4'?; expected 1 with --objective ppo/],
+    [
+      ['--rollout', 'vllm-colocate'],
+      /--rollout: got 'vllm-colocate'; expected hf with --objective ppo \(TRL's PPOTrainer generates with transformers generate only/,
+    ],
+    [['--reference', 'none'], /--reference: got 'none'; expected model with --objective ppo/],
+    [['--framework', 'unsloth'], /unsloth runs objectives .* only/],
+  ])('%j', (extra, message) => {
+    const r = runCli([...base, ...extra]);
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(message);
+  });
+
+  it('is estimated on the TRL engines but never planned', () => {
+    const ok = runCli([...base, '--framework', 'hf-trainer', '--json']);
+    expect(ok.status, ok.stderr).toBe(0);
+    const j = JSON.parse(ok.stdout) as {
+      options: { objective: string; generations: number; completionTokens: number };
+    };
+    expect(j.options.objective).toBe('ppo');
+    expect(j.options.generations).toBe(1);
+    // TRL v1.9.0 PPOConfig response_length = 53.
+    expect(j.options.completionTokens).toBe(53);
+  });
+});
+
+describe('PPO read back from a TRL PPOConfig', () => {
+  it('reads the objective and the response length, and refuses epochs the model does not run', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vramplan-ppo-'));
+    try {
+      const file = join(dir, 'ppo_config.yaml');
+      const config = [
+        'model_name_or_path: meta-llama/Llama-3.2-1B',
+        'per_device_train_batch_size: 8',
+        'bf16: true',
+        'response_length: 100',
+        'num_ppo_epochs: 4',
+        'vf_coef: 0.1',
+        'reward_model_path: meta-llama/Llama-3.2-1B',
+      ];
+      writeFileSync(file, config.join('\n'));
+      const r = runCli(['estimate', '--from', file, '--model', MODEL, '--json']);
+      expect(r.status, r.stderr).toBe(0);
+      const j = JSON.parse(r.stdout) as {
+        options: { objective: string; completionTokens: number };
+      };
+      expect(j.options.objective).toBe('ppo');
+      expect(j.options.completionTokens).toBe(100);
+      writeFileSync(file, [...config, 'num_mini_batches: 2'].join('\n'));
+      const bad = runCli(['estimate', '--from', file, '--model', MODEL]);
+      expect(bad.status).toBe(1);
+      expect(bad.stderr).toMatch(/num_mini_batches.*got 2.*expected 1/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
