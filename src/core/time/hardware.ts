@@ -68,6 +68,13 @@ export interface GpuRates {
 // H100 SXM cuBLAS bf16 ~600-700 of 989 TFLOPS (clocks drop under sustained tensor load): 0.8 / 0.65.
 const GEMM_EFF_AMPERE = 0.8;
 const GEMM_EFF_HOPPER = 0.65;
+// GeForce dies (GA10x, AD10x, GB20x) run 16-bit matmuls with fp32 accumulation at half their fp16-accumulate
+// rate (the catalog's spec), so the tensor pipe binds, not memory or issue: an RTX 4060 kernel with fp32
+// accumulation holds 95.7% tensor-pipe utilisation at 47% SM throughput (triton-lang/triton issue #10851), and
+// torch bf16/fp16 matmuls of 4096-10240 reach a median 0.955 of that spec on an RTX 4090, 3070 and 5070 (18 runs,
+// 0.86-1.09; zzc0721/torch-performance-test-data issues #78, #171, #100), where the same harness gives an A40 0.77-0.82
+// and an H100 SXM 0.73-0.81 of theirs (issues #185, #79): 0.95.
+const GEMM_EFF_GEFORCE = 0.95;
 // ROCm hipBLASLt reaches about half of MI300X's dense peak in practice (SemiAnalysis MI300X vs H100, 2024): assumed 0.55.
 const GEMM_EFF_AMD = 0.55;
 // Apple MPS: no published tensor-core path; assumed 0.5 of the fp32 rate.
@@ -159,6 +166,15 @@ function sustainedTflops(g: Gpu, spec: number, fraction = 1): number {
   return spec;
 }
 
+/** A GeForce die whose catalog 16-bit rate is its fp32-accumulate rate, half its fp16-accumulate one. */
+function isGeforceHalfRateAccumulate(g: Gpu): boolean {
+  return (
+    g.vendor === 'nvidia' &&
+    g.category === 'consumer' &&
+    /GA10\d|AD10\d|GB20\d/.test(g.architecture)
+  );
+}
+
 function isHopperClass(g: Gpu): boolean {
   return /Hopper|Blackwell \(GB1/i.test(g.architecture);
 }
@@ -183,7 +199,9 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
         ? GEMM_EFF_AMD
         : hopper
           ? GEMM_EFF_HOPPER
-          : GEMM_EFF_AMPERE;
+          : isGeforceHalfRateAccumulate(g)
+            ? GEMM_EFF_GEFORCE
+            : GEMM_EFF_AMPERE;
   const tf = g.tflops;
   // Apple catalog entries carry no TFLOPS: ~27 fp32 TFLOPS class (M2 Ultra GPU spec), assumed for all.
   const spec16 = tf.bf16 ?? tf.fp16 ?? tf.fp32 ?? 27;
