@@ -2,6 +2,7 @@
 // under a power limit (src/core/time/index.ts TFLOPS_PER_WATT, sustainedTflops).
 import { describe, expect, it } from 'vitest';
 import { estimateTime, gpuRates, powerKeep } from '../../src/core/time/index.js';
+import { pcieGBps } from '../../src/core/time/hardware.js';
 import { timeVerdict } from '../../src/core/time/verdict.js';
 import { powerHeldLine } from '../../src/ui/estimate-text.js';
 import { resolveModel } from '../../src/io/load-model.js';
@@ -98,5 +99,25 @@ describe('power-held cards are named', () => {
     expect(timeVerdict(a6000).lift).toMatch(/more tensor FLOP\/s per watt/);
     const h4090 = estimateTime(arch, o, findGpu('rtx-4090'), defaultTimeOptions(1));
     expect(powerHeldLine(h4090)).toBeNull();
+  });
+});
+
+describe('a rig link apart from the card', () => {
+  it('PCIe generation and lanes set the per-direction rate', () => {
+    expect(pcieGBps('PCIe 4.0 x16')).toBe(32);
+    expect(pcieGBps('PCIe 4.0 x8')).toBe(16);
+    expect(pcieGBps('PCIe 3.0 x8')).toBe(8);
+    expect(pcieGBps('PCIe 3.0 x4')).toBe(4);
+  });
+
+  it("a rig's x8 PCIe 3.0 link quarters a GeForce pair's collectives and host copies against the card's x16 4.0", () => {
+    const g = findGpu('rtx-3090');
+    const t = { ...defaultTimeOptions(2), interconnect: 'pcie' as const };
+    const own = gpuRates(g, t);
+    const rig = gpuRates(g, { ...t, pcieLink: 'PCIe 3.0 x8' });
+    expect(rig.intraPair / own.intraPair).toBeCloseTo(0.25, 9);
+    expect(rig.host / own.host).toBeCloseTo(0.25, 9);
+    // Compute is the card's own.
+    expect(rig.gemm16).toBe(own.gemm16);
   });
 });

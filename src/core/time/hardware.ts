@@ -100,7 +100,7 @@ const PCIE_EFF = 0.8;
 export function pcieGBps(pcie: string): number {
   const m = /PCIe\s*(\d)/i.exec(pcie);
   const gen = m ? Number(m[1]) : 4;
-  const lanes = /x8\b/i.test(pcie) ? 0.5 : 1;
+  const lanes = /x8\b/i.test(pcie) ? 0.5 : /x4\b/i.test(pcie) ? 0.25 : 1;
   return (gen >= 6 ? 128 : gen === 5 ? 64 : gen === 4 ? 32 : gen === 3 ? 16 : 8) * lanes;
 }
 
@@ -215,7 +215,7 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
     sustainedTflops(g, spec16, t.powerLimit) / sustainedTflops(g, spec16),
   );
   const km = powerKeep(t.powerLimit, 'memory');
-  const pcie = pcieGBps(g.interconnect.pcie) * 1e9;
+  const pcie = pcieGBps(t.pcieLink ?? g.interconnect.pcie) * 1e9;
   const nvlink = (g.interconnect.nvlinkGBps ?? 0) * 0.5e9; // spec totals are bidirectional
   const useNvlink = (t.interconnect ?? defaultInterconnect(g)) === 'nvlink' && nvlink > 0;
   // Without P2P NCCL bounces through host memory: about half the PCIe rate (NVIDIA/nccl issue #1127,
