@@ -30,6 +30,12 @@ describe('tensor rate per card', () => {
     expect(rate('titan-rtx') / 130e12).toBeCloseTo(0.8, 6);
   });
 
+  it("a V100 reaches Volta's measured shares: 0.76 of its fp16 tensor spec, 0.91 of its fp32 spec", () => {
+    const r = gpuRates(findGpu('v100-16gb'), defaultTimeOptions(1));
+    expect(r.gemm16 / 125e12).toBeCloseTo(0.76, 6);
+    expect(r.gemm32 / 15.7e12).toBeCloseTo(0.91, 6);
+  });
+
   it('professional cards on the same die get no more per watt than the GeForce flagship', () => {
     // RTX A6000: 155 TFLOPS spec at 300 W; the 3090 trains at 71 at 350 W: held to 71/350 x 300 / 0.85.
     expect(rate('rtx-a6000') / rate('rtx-3090')).toBeCloseTo(

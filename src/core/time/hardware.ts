@@ -75,6 +75,10 @@ const GEMM_EFF_HOPPER = 0.65;
 // 0.86-1.09; zzc0721/torch-performance-test-data issues #78, #171, #100), where the same harness gives an A40 0.77-0.82
 // and an H100 SXM 0.73-0.81 of theirs (issues #185, #79): 0.95.
 const GEMM_EFF_GEFORCE = 0.95;
+// Volta (V100 SXM2) in the same harness: fp16 tensor-core matmuls of 4096-10240 at 89-97 of 125 TFLOPS (median
+// 0.76), fp32 at 13.9-14.5 of 15.7 (median 0.91) (zzc0721/torch-performance-test-data issue #140, and issue #52).
+const GEMM_EFF_VOLTA_16 = 0.76;
+const GEMM_EFF_VOLTA_32 = 0.91;
 // ROCm hipBLASLt reaches about half of MI300X's dense peak in practice (SemiAnalysis MI300X vs H100, 2024): assumed 0.55.
 const GEMM_EFF_AMD = 0.55;
 // Apple MPS: no published tensor-core path; assumed 0.5 of the fp32 rate.
@@ -192,6 +196,7 @@ export function defaultInterconnect(g: Gpu): Interconnect {
 /** Rates of one GPU on one rig at a power limit. */
 export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
   const hopper = isHopperClass(g);
+  const volta = g.vendor === 'nvidia' && /Volta/.test(g.architecture);
   const eff =
     g.vendor === 'apple'
       ? GEMM_EFF_APPLE
@@ -225,8 +230,8 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
   const pcieBus = (pcieP2p ? pcie : pcie / 2) * PCIE_EFF;
   const nvBus = nvlink * NVLINK_EFF;
   return {
-    gemm16: p16 * eff * kc,
-    gemm32: p32 * eff * kc,
+    gemm16: p16 * (volta ? GEMM_EFF_VOLTA_16 : eff) * kc,
+    gemm32: p32 * (volta ? GEMM_EFF_VOLTA_32 : eff) * kc,
     attn: p16 * (hopper ? ATTN_EFF_HOPPER : ATTN_EFF_AMPERE) * kc,
     mem: g.memoryBandwidthGBps * 1e9 * (g.vendor === 'amd' ? MEM_EFF_AMD : MEM_EFF) * km,
     peak16: spec16 * 1e12 * kc,
