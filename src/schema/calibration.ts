@@ -68,6 +68,11 @@ export const throughputCaseSchema = z.looseObject({
   harness: z.enum(['llama-bench']).optional(),
   /** llama.cpp's F16 batch-1 kernel in the measured build: 'dmmv' (before PR #10318) sets TimeOptions.f16MatVec. */
   f16_matvec: z.enum(['dmmv']).optional(),
+  /** The rig's PCIe link per GPU where the source describes it apart from the card's ('PCIe 4.0 x8'): TimeOptions.pcieLink. */
+  pcie: z
+    .string()
+    .regex(/^PCIe [3-6]\.0 x(4|8|16)$/)
+    .optional(),
 });
 export const throughputFileSchema = z.array(throughputCaseSchema);
 export type ThroughputCase = z.infer<typeof throughputCaseSchema>;

@@ -59,6 +59,12 @@ export interface TimeOptions {
    * (core/time/matvec-tail.ts). No flag sets it; `validate --throughput` does for rows of such builds.
    */
   f16MatVec?: 'dmmv';
+  /**
+   * The rig's PCIe link per GPU when it is not the card's own (a board that gives each of two cards x8 lanes,
+   * an older PCIe generation): 'PCIe <gen> x<lanes>', read as the catalog's `interconnect.pcie`. No flag sets it;
+   * `validate --throughput` does for published rows whose source describes the rig's lanes (their `pcie`).
+   */
+  pcieLink?: string;
 }
 
 // DGX A100: eight 200 Gb/s HDR InfiniBand ports, one per GPU = 25 GB/s per GPU

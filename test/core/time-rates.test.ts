@@ -2,6 +2,7 @@
 // under a power limit (src/core/time/index.ts TFLOPS_PER_WATT, sustainedTflops).
 import { describe, expect, it } from 'vitest';
 import { estimateTime, gpuRates, powerKeep } from '../../src/core/time/index.js';
+import { pcieGBps } from '../../src/core/time/hardware.js';
 import { timeVerdict } from '../../src/core/time/verdict.js';
 import { powerHeldLine } from '../../src/ui/estimate-text.js';
 import { resolveModel } from '../../src/io/load-model.js';
@@ -18,14 +19,34 @@ describe('tensor rate per card', () => {
     expect(rate('rtx-4090') / rate('rtx-3090')).toBeCloseTo(165.2 / 71, 6);
   });
 
+  // GeForce matmuls with fp32 accumulation reach 0.95 of that spec (the tensor pipe binds), the others 0.8 of theirs.
+  const geforce = 0.95 / 0.8;
+
+  it('GeForce dies reach a larger share of their fp32-accumulate spec than full-rate cards of theirs', () => {
+    expect(rate('rtx-4090') / 165.2e12).toBeCloseTo(0.95, 6);
+    expect(rate('rtx-3090') / 71e12).toBeCloseTo(0.95, 6);
+    expect(rate('a100-80gb-sxm') / 312e12).toBeCloseTo(0.8, 6);
+    // The Titan RTX (Turing) accumulates in fp32 at full rate: no GeForce share.
+    expect(rate('titan-rtx') / 130e12).toBeCloseTo(0.8, 6);
+  });
+
+  it("a V100 reaches Volta's measured shares: 0.76 of its fp16 tensor spec, 0.91 of its fp32 spec", () => {
+    const r = gpuRates(findGpu('v100-16gb'), defaultTimeOptions(1));
+    expect(r.gemm16 / 125e12).toBeCloseTo(0.76, 6);
+    expect(r.gemm32 / 15.7e12).toBeCloseTo(0.91, 6);
+  });
+
   it('professional cards on the same die get no more per watt than the GeForce flagship', () => {
     // RTX A6000: 155 TFLOPS spec at 300 W; the 3090 trains at 71 at 350 W: held to 71/350 x 300 / 0.85.
-    expect(rate('rtx-a6000') / rate('rtx-3090')).toBeCloseTo(((71 / 350) * 300) / 0.85 / 71, 6);
+    expect(rate('rtx-a6000') / rate('rtx-3090')).toBeCloseTo(
+      ((71 / 350) * 300) / 0.85 / 71 / geforce,
+      6,
+    );
     // RTX 6000 Ada (364 TFLOPS spec, 300 W) is slower than a 4090 (165 TFLOPS, 450 W), as fsdp_qlora measured.
     expect(rate('rtx-6000-ada')).toBeLessThan(rate('rtx-4090'));
-    expect(rate('rtx-6000-ada') / rate('rtx-4090')).toBeCloseTo(300 / 450 / 0.85, 6);
+    expect(rate('rtx-6000-ada') / rate('rtx-4090')).toBeCloseTo(300 / 450 / 0.85 / geforce, 6);
     // A low-power part is held far below its spec: an L4 (121 TFLOPS, 72 W) to about a quarter of it.
-    expect(rate('l4') / rate('rtx-4090')).toBeCloseTo(72 / 450 / 0.85, 6);
+    expect(rate('l4') / rate('rtx-4090')).toBeCloseTo(72 / 450 / 0.85 / geforce, 6);
   });
 
   it('datacenter flagships keep their spec, and lose in proportion below 85% of board power', () => {
@@ -84,5 +105,25 @@ describe('power-held cards are named', () => {
     expect(timeVerdict(a6000).lift).toMatch(/more tensor FLOP\/s per watt/);
     const h4090 = estimateTime(arch, o, findGpu('rtx-4090'), defaultTimeOptions(1));
     expect(powerHeldLine(h4090)).toBeNull();
+  });
+});
+
+describe('a rig link apart from the card', () => {
+  it('PCIe generation and lanes set the per-direction rate', () => {
+    expect(pcieGBps('PCIe 4.0 x16')).toBe(32);
+    expect(pcieGBps('PCIe 4.0 x8')).toBe(16);
+    expect(pcieGBps('PCIe 3.0 x8')).toBe(8);
+    expect(pcieGBps('PCIe 3.0 x4')).toBe(4);
+  });
+
+  it("a rig's x8 PCIe 3.0 link quarters a GeForce pair's collectives and host copies against the card's x16 4.0", () => {
+    const g = findGpu('rtx-3090');
+    const t = { ...defaultTimeOptions(2), interconnect: 'pcie' as const };
+    const own = gpuRates(g, t);
+    const rig = gpuRates(g, { ...t, pcieLink: 'PCIe 3.0 x8' });
+    expect(rig.intraPair / own.intraPair).toBeCloseTo(0.25, 9);
+    expect(rig.host / own.host).toBeCloseTo(0.25, 9);
+    // Compute is the card's own.
+    expect(rig.gemm16).toBe(own.gemm16);
   });
 });

@@ -68,6 +68,17 @@ export interface GpuRates {
 // H100 SXM cuBLAS bf16 ~600-700 of 989 TFLOPS (clocks drop under sustained tensor load): 0.8 / 0.65.
 const GEMM_EFF_AMPERE = 0.8;
 const GEMM_EFF_HOPPER = 0.65;
+// GeForce dies (GA10x, AD10x, GB20x) run 16-bit matmuls with fp32 accumulation at half their fp16-accumulate
+// rate (the catalog's spec), so the tensor pipe binds, not memory or issue: an RTX 4060 kernel with fp32
+// accumulation holds 95.7% tensor-pipe utilisation at 47% SM throughput (triton-lang/triton issue #10851), and
+// torch bf16/fp16 matmuls of 4096-10240 reach a median 0.955 of that spec on an RTX 4090, 3070 and 5070 (18 runs,
+// 0.86-1.09; zzc0721/torch-performance-test-data issues #78, #171, #100), where the same harness gives an A40 0.72-0.82
+// and an H100 SXM 0.73-0.81 of theirs (issues #185, #79): 0.95.
+const GEMM_EFF_GEFORCE = 0.95;
+// Volta (V100 SXM2) in the same harness: fp16 tensor-core matmuls of 4096-10240 at 89-97 of 125 TFLOPS (median
+// 0.76), fp32 at 13.9-14.5 of 15.7 (median 0.91) (zzc0721/torch-performance-test-data issue #140, and issue #52).
+const GEMM_EFF_VOLTA_16 = 0.76;
+const GEMM_EFF_VOLTA_32 = 0.91;
 // ROCm hipBLASLt reaches about half of MI300X's dense peak in practice (SemiAnalysis MI300X vs H100, 2024): assumed 0.55.
 const GEMM_EFF_AMD = 0.55;
 // Apple MPS: no published tensor-core path; assumed 0.5 of the fp32 rate.
@@ -93,7 +104,7 @@ const PCIE_EFF = 0.8;
 export function pcieGBps(pcie: string): number {
   const m = /PCIe\s*(\d)/i.exec(pcie);
   const gen = m ? Number(m[1]) : 4;
-  const lanes = /x8\b/i.test(pcie) ? 0.5 : 1;
+  const lanes = /x8\b/i.test(pcie) ? 0.5 : /x4\b/i.test(pcie) ? 0.25 : 1;
   return (gen >= 6 ? 128 : gen === 5 ? 64 : gen === 4 ? 32 : gen === 3 ? 16 : 8) * lanes;
 }
 
@@ -159,6 +170,15 @@ function sustainedTflops(g: Gpu, spec: number, fraction = 1): number {
   return spec;
 }
 
+/** A GeForce die whose catalog 16-bit rate is its fp32-accumulate rate, half its fp16-accumulate one. */
+function isGeforceHalfRateAccumulate(g: Gpu): boolean {
+  return (
+    g.vendor === 'nvidia' &&
+    g.category === 'consumer' &&
+    /GA10\d|AD10\d|GB20\d/.test(g.architecture)
+  );
+}
+
 function isHopperClass(g: Gpu): boolean {
   return /Hopper|Blackwell \(GB1/i.test(g.architecture);
 }
@@ -176,6 +196,7 @@ export function defaultInterconnect(g: Gpu): Interconnect {
 /** Rates of one GPU on one rig at a power limit. */
 export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
   const hopper = isHopperClass(g);
+  const volta = g.vendor === 'nvidia' && /Volta/.test(g.architecture);
   const eff =
     g.vendor === 'apple'
       ? GEMM_EFF_APPLE
@@ -183,7 +204,9 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
         ? GEMM_EFF_AMD
         : hopper
           ? GEMM_EFF_HOPPER
-          : GEMM_EFF_AMPERE;
+          : isGeforceHalfRateAccumulate(g)
+            ? GEMM_EFF_GEFORCE
+            : GEMM_EFF_AMPERE;
   const tf = g.tflops;
   // Apple catalog entries carry no TFLOPS: ~27 fp32 TFLOPS class (M2 Ultra GPU spec), assumed for all.
   const spec16 = tf.bf16 ?? tf.fp16 ?? tf.fp32 ?? 27;
@@ -197,7 +220,7 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
     sustainedTflops(g, spec16, t.powerLimit) / sustainedTflops(g, spec16),
   );
   const km = powerKeep(t.powerLimit, 'memory');
-  const pcie = pcieGBps(g.interconnect.pcie) * 1e9;
+  const pcie = pcieGBps(t.pcieLink ?? g.interconnect.pcie) * 1e9;
   const nvlink = (g.interconnect.nvlinkGBps ?? 0) * 0.5e9; // spec totals are bidirectional
   const useNvlink = (t.interconnect ?? defaultInterconnect(g)) === 'nvlink' && nvlink > 0;
   // Without P2P NCCL bounces through host memory: about half the PCIe rate (NVIDIA/nccl issue #1127,
@@ -207,8 +230,8 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
   const pcieBus = (pcieP2p ? pcie : pcie / 2) * PCIE_EFF;
   const nvBus = nvlink * NVLINK_EFF;
   return {
-    gemm16: p16 * eff * kc,
-    gemm32: p32 * eff * kc,
+    gemm16: p16 * (volta ? GEMM_EFF_VOLTA_16 : eff) * kc,
+    gemm32: p32 * (volta ? GEMM_EFF_VOLTA_32 : eff) * kc,
     attn: p16 * (hopper ? ATTN_EFF_HOPPER : ATTN_EFF_AMPERE) * kc,
     mem: g.memoryBandwidthGBps * 1e9 * (g.vendor === 'amd' ? MEM_EFF_AMD : MEM_EFF) * km,
     peak16: spec16 * 1e12 * kc,
