@@ -52,7 +52,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
       ? estimateObjectiveTime(arch, options, gpu, time, paramCounts(arch).total)
       : estimateTime(arch, options, gpu, time);
     // A latency (a static batch, or an RL step) is scored as the speed it implies.
-    const seconds = c.metric === 'batch_latency_s' || c.metric === 'step_seconds';
+    const seconds =
+      c.metric === 'batch_latency_s' || c.metric === 'step_seconds' || c.metric === 'tpot_s';
     // A serving run at a steady concurrency of --batch: each slot serves requests one after another, a request
     // taking its time to first token and a time per output token for each further token.
     const out = Math.max(1, options.seq - promptTokensOf(options));
@@ -61,11 +62,14 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
         ? staticBatchSeconds(arch, options, gpu, time)
         : c.metric === 'step_seconds'
           ? t.stepSeconds
-          : c.metric === 'output_tokens_per_s'
-            ? (options.batch * out) / ((t.ttftSeconds ?? 0) + (out - 1) * (t.tpotSeconds ?? 0))
-            : c.kind === 'decode'
-              ? (t.decodeTokensPerSecond ?? 0)
-              : t.tokensPerSecondPerGpu;
+          : // A serving run's mean time per output token at a steady concurrency of --batch.
+            c.metric === 'tpot_s'
+            ? (t.tpotSeconds ?? t.stepSeconds)
+            : c.metric === 'output_tokens_per_s'
+              ? (options.batch * out) / ((t.ttftSeconds ?? 0) + (out - 1) * (t.tpotSeconds ?? 0))
+              : c.kind === 'decode'
+                ? (t.decodeTokensPerSecond ?? 0)
+                : t.tokensPerSecondPerGpu;
     const engine = engineOf(options);
     rows.push({
       id: c.id,
