@@ -45,6 +45,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.harness === 'llama-bench') time.decodeOnly = true;
     // A llama.cpp build whose F16 mat-vec was dmmv (before PR #10318; the case says so).
     if (c.f16_matvec !== undefined) time.f16MatVec = c.f16_matvec;
+    // A llama.cpp build whose MUL_MAT_ID synchronized the stream once per expert slot (the case says so).
+    if (c.mul_mat_id === 'per-slot-sync') time.mulMatIdSync = true;
     const gpu = findGpu(String(flags.gpu));
     const arch = caseArch(c);
     // A preference / RL row is timed as `estimate` times it: the objective's phases on the policy's step.

@@ -70,6 +70,11 @@ export const throughputCaseSchema = z.looseObject({
   harness: z.enum(['llama-bench']).optional(),
   /** llama.cpp's F16 batch-1 kernel in the measured build: 'dmmv' (before PR #10318) sets TimeOptions.f16MatVec. */
   f16_matvec: z.enum(['dmmv']).optional(),
+  /**
+   * llama.cpp's MUL_MAT_ID in the measured build: 'per-slot-sync' (one op per expert slot, each copying the routing
+   * ids to the host and synchronizing the stream) sets TimeOptions.mulMatIdSync.
+   */
+  mul_mat_id: z.enum(['per-slot-sync']).optional(),
 });
 export const throughputFileSchema = z.array(throughputCaseSchema);
 export type ThroughputCase = z.infer<typeof throughputCaseSchema>;

@@ -59,6 +59,13 @@ export interface TimeOptions {
    * (core/time/matvec-tail.ts). No flag sets it; `validate --throughput` does for rows of such builds.
    */
   f16MatVec?: 'dmmv';
+  /**
+   * The llama.cpp build ran MUL_MAT_ID one expert slot at a time, each op copying the routing ids to the host and
+   * synchronizing the stream before it launched the expert's mat-vec (the Mixtral support of December 2023):
+   * decode pays the engine's expertIdsSyncSeconds per op. No flag sets it; `validate --throughput` does for rows of
+   * such builds (their `mul_mat_id`).
+   */
+  mulMatIdSync?: boolean;
 }
 
 // DGX A100: eight 200 Gb/s HDR InfiniBand ports, one per GPU = 25 GB/s per GPU

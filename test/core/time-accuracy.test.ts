@@ -16,7 +16,7 @@ import { loadThroughputCases } from '../../src/io/load-calibration.js';
 const rows = throughputRows('throughput.json');
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
-const FIELD_ROW = /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-)/;
+const FIELD_ROW = /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 const earlierRows = rows.filter((r) => !FIELD_ROW.test(r.id));
 const summary = Object.fromEntries(throughputSummaries(earlierRows).map((s) => [s.group, s]));
@@ -50,8 +50,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (193: 180 out of sample, 13 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(193);
+  it('scores every scorable case (200: 187 out of sample, 13 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(200);
     expect(earlierRows.length).toBe(167);
     expect(
       rows
@@ -158,16 +158,19 @@ const FIELD_BARS = {
   // OCI Llama-3.1-405B FP8 on 8x MI300X (vLLM 0.6 V0 benchmark_latency, batch 1-256: +41..+148% before,
   // +11..+75% after), Qwen2.5-72B on 2x H100 at batch 1 (TPOT, +4%), Qwen3-30B-A3B on an A100 at batch 1
   // (TPOT, +54..+59% before, +21..+27% after the fused-MoE call latency).
-  'kind:serving engine:vllm': { count: 23, median: 0.214, p90: 0.44 },
+  // With gpt-oss-120b MXFP4 on H100 (SemiAnalysis InferenceX issue #828: TPOT at TP 8 with 4-64 in flight, TP 4
+  // and TP 2 with 64; 9.8% / 25.4% alone, scored before any model change): 30 rows.
+  'kind:serving engine:vllm': { count: 30, median: 0.158, p90: 0.292 },
   // gpt-oss-20b MXFP4 on one H100, 32 requests in flight (bench_serving output tokens/s, +34%).
   'kind:serving engine:sglang': { count: 1, median: 0.345, p90: 0.345 },
-  // Mixtral Q5_K_M on an A100 and an H100 with a llama.cpp of December 2023 (+96%, +141%).
-  'kind:decode engine:llama.cpp': { count: 2, median: 1.185, p90: 1.406 },
+  // Mixtral Q5_K_M on an A100 and an H100 with a llama.cpp of December 2023 (+96%, +141%; +55%, +91% with the
+  // build's host round trip per expert slot, engines/llama-cpp/memory.ts expertIdsSyncSeconds).
+  'kind:decode engine:llama.cpp': { count: 2, median: 0.726, p90: 0.907 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 26 scorable field rows; the seven vLLM PR #2542 rows are carried, not scored', () => {
-    expect(fieldRows.length).toBe(26);
+  it('scores the 33 scorable field rows; the seven vLLM PR #2542 rows are carried, not scored', () => {
+    expect(fieldRows.length).toBe(33);
     const carried = loadThroughputCases('throughput.json').filter((c) =>
       c.id.startsWith('vllm-2542-'),
     );
@@ -192,6 +195,26 @@ describe('time model on the serving field rows', () => {
     });
 
   // Every field row is timed too fast: the estimate misses fixed per-step and per-sequence costs, never the reverse.
+  // The InferenceX rows alone: 7 rows, scored before the model changed (no constant came from them).
+  it('gpt-oss-120b MXFP4 serving on H100 (InferenceX): 7 rows, median <= 10%, p90 <= 26%', () => {
+    const s = summarizeThroughput(
+      'inferencex',
+      fieldRows.filter((r) => r.id.startsWith('inferencex-')),
+    );
+    expect(s.count).toBe(7);
+    expect(s.medianAbsError).toBeLessThanOrEqual(0.1);
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.26);
+  });
+
+  // A tpot_s row is scored as the speed it implies, from the estimate's per-request TPOT.
+  it('a TPOT row: error = measured seconds / the estimate TPOT - 1', () => {
+    const r = fieldRows.find((x) => x.id === 'inferencex-gptoss120b-h100-tp8-c64')!;
+    expect(r.kind).toBe('serving');
+    expect(r.error).toBeCloseTo(r.measured / r.estimated - 1, 10);
+    expect(r.estimated).toBeGreaterThan(0.005);
+    expect(r.estimated).toBeLessThan(0.01);
+  });
+
   it('the MI300X rows are too fast, and more so as the batch grows', () => {
     const mi = fieldRows
       .filter((r) => r.id.startsWith('oci-mi300x-'))
@@ -209,5 +232,36 @@ describe('time model on the serving field rows', () => {
     expect(r.kind).toBe('serving');
     expect(r.error).toBeCloseTo((r.estimated - r.measured) / r.measured, 10);
     expect(r.estimated).toBeGreaterThan(0);
+  });
+});
+
+// Every out-of-sample decode and serving row (earlier and field rows together), per kind and engine: the figures
+// reached, so a change that makes one engine worse fails here. The issue's target is median 10%, p90 25% for
+// each; the bars above it are today's figures (docs/time-model.md names the rows beyond the target).
+const ENGINE_BARS = {
+  'decode engine:hf-generate': { count: 18, median: 0.08, p90: 0.163 },
+  'decode engine:litgpt': { count: 15, median: 0.114, p90: 0.216 },
+  'decode engine:llama.cpp': { count: 31, median: 0.103, p90: 0.476 },
+  'serving engine:vllm': { count: 43, median: 0.099, p90: 0.267 },
+  'serving engine:sglang': { count: 3, median: 0.344, p90: 0.46 },
+} as const;
+
+describe('decode and serving accuracy per engine (out of sample)', () => {
+  const outOfSample = rows.filter((r) => !r.inSample);
+  for (const [group, bar] of Object.entries(ENGINE_BARS))
+    it(`${group}: ${bar.count} rows, median <= ${bar.median * 100}%, p90 <= ${bar.p90 * 100}%`, () => {
+      const [kind, engine] = group.replace('engine:', '').split(' ');
+      const s = summarizeThroughput(
+        group,
+        outOfSample.filter((r) => r.kind === kind && r.engine === engine),
+      );
+      expect(s.count).toBe(bar.count);
+      expect(s.medianAbsError).toBeLessThanOrEqual(bar.median);
+      expect(s.p90AbsError).toBeLessThanOrEqual(bar.p90);
+    });
+
+  it('every decode and serving row belongs to one of these engines', () => {
+    const n = Object.values(ENGINE_BARS).reduce((a, b) => a + b.count, 0);
+    expect(outOfSample.filter((r) => r.kind === 'decode' || r.kind === 'serving')).toHaveLength(n);
   });
 });

@@ -188,6 +188,12 @@ export interface FrameworkProfile {
    * (time/moe-call.ts), seconds. Absent: 0.
    */
   moeCallSeconds?: { ampere: number; hopper: number; blackwell: number };
+  /**
+   * Time: a build whose expert matmul op copies the routing ids to the host and waits on the stream before it
+   * launches the selected expert's mat-vec, one op per expert slot and projection (TimeOptions.mulMatIdSync): the
+   * host round trip each such op adds to a decode step, seconds. Absent: 0.
+   */
+  expertIdsSyncSeconds?: number;
   source: string;
   /**
    * GRPO with vLLM colocated: the trainer's model and vLLM share one copy of the weights (Unsloth's

@@ -378,7 +378,13 @@ export function decodeStep(
     m.moeLayers > 0
       ? moeCallSeconds(moeCallLatency(fw, r.cc), m.moeLayers, tr.expertGpu / m.moeLayers / r.mem)
       : 0;
-  const step = Math.max(core, host.dispatch) + host.gaps + moeT + host.fixed + tpT + hostT;
+  // A build whose MUL_MAT_ID synchronized once per expert slot and projection (TimeOptions.mulMatIdSync): each op's
+  // host round trip, in series with the GPU (the engine's expertIdsSyncSeconds).
+  const idsSyncT = t.mulMatIdSync
+    ? m.moeLayers * (m.gated ? 3 : 2) * m.topK * (fw.expertIdsSyncSeconds ?? 0)
+    : 0;
+  const step =
+    Math.max(core, host.dispatch) + host.gaps + moeT + idsSyncT + host.fixed + tpT + hostT;
   const overhead = step - core - tpT; // the host's share the GPU's work does not hide
   if (!detail)
     return {

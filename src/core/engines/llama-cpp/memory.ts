@@ -33,6 +33,14 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   moeDispatch: 'grouped',
   // vLLM's fused_moe call latency is its Triton kernel's; llama.cpp's MUL_MAT_ID is another kernel.
   moeCallSeconds: undefined,
+  // The Mixtral-era MUL_MAT_ID ran one expert slot per op (op_params[0] = the slot) and, before launching that
+  // expert's mat-vec, copied the routing ids to a host vector and waited on the stream (cudaMemcpyAsync then
+  // cudaStreamSynchronize in ggml_cuda_mul_mat_id, ggerganov/llama.cpp ggml-cuda.cu @005de593ad4aa2c8db115cbb41a37bda2fb20b77).
+  // Each such op costs a cudaMemcpyAsync submission, 5-7 µs (arXiv:2602.21548 §5.2), and the stall a stream
+  // synchronize leaves before the next launch: 9.6 µs per kernel synchronized after each launch against 3.8 µs
+  // launched back to back, for 2.9 µs kernels (https://developer.nvidia.com/blog/cuda-graphs/): 6 + 5.8 µs.
+  expertIdsSyncSeconds: 11.8e-6, // MUL_MAT_ID host round trip per op
+
   // llama-server sizes no paged pool: -c tokens over -np slots (kvSlots), and its slots are not timed as a burst.
   server: undefined,
   // vLLM's V0 engine costs are vLLM's own.
