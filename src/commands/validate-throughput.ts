@@ -47,6 +47,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.f16_matvec !== undefined) time.f16MatVec = c.f16_matvec;
     // A llama.cpp build whose MUL_MAT_ID synchronized the stream once per expert slot (the case says so).
     if (c.mul_mat_id === 'per-slot-sync') time.mulMatIdSync = true;
+    // A llama.cpp build that launched every op of its graph (before ggml-cuda's op fusion; the case says so).
+    if (c.ggml_graph === 'unfused') time.unfusedGraph = true;
     const gpu = findGpu(String(flags.gpu));
     const arch = caseArch(c);
     // A preference / RL row is timed as `estimate` times it: the objective's phases on the policy's step.

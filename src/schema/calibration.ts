@@ -75,6 +75,8 @@ export const throughputCaseSchema = z.looseObject({
    * ids to the host and synchronizing the stream) sets TimeOptions.mulMatIdSync.
    */
   mul_mat_id: z.enum(['per-slot-sync']).optional(),
+  /** llama.cpp's decode graph in the measured build: 'unfused' (every op its own kernel) sets TimeOptions.unfusedGraph. */
+  ggml_graph: z.enum(['unfused']).optional(),
 });
 export const throughputFileSchema = z.array(throughputCaseSchema);
 export type ThroughputCase = z.infer<typeof throughputCaseSchema>;

@@ -66,6 +66,12 @@ export interface TimeOptions {
    * such builds (their `mul_mat_id`).
    */
   mulMatIdSync?: boolean;
+  /**
+   * The engine build launched every op of its decode graph, before it fused ops on the GPU (llama.cpp before
+   * mid-2025): each layer pays the engine's unfusedDecodeKernels graph gaps instead of a compiled layer's. No flag
+   * sets it; `validate --throughput` does for rows of such builds (their `ggml_graph`).
+   */
+  unfusedGraph?: boolean;
 }
 
 // DGX A100: eight 200 Gb/s HDR InfiniBand ports, one per GPU = 25 GB/s per GPU

@@ -37,9 +37,14 @@ const OUT_OF_SAMPLE_BARS = {
   // Q4_K_M GGUF), most of them outside every GPU and kernel the earlier rows used.
   // The F16 rows of llama.cpp builds before PR #10318 pay dmmv's latency-bound last wave of rows
   // (core/time/matvec-tail.ts): decode p90 27.6% -> 21.6%, llama.cpp 10.8% / 46.5% -> 6.3% / 33.2%.
-  'kind:decode': { count: 62, median: 0.08, p90: 0.216 },
-  'engine:llama.cpp': { count: 29, median: 0.063, p90: 0.332 },
-  'kernel:gguf': { count: 14, median: 0.115, p90: 0.476 },
+  // Builds before ggml-cuda's op fusion launch every op of build_llama's graph, 24 kernels a layer and a q8_1
+  // kernel before each quantized matmul, each a graph gap (engines/llama-cpp/memory.ts unfusedDecodeKernels):
+  // the HBM rows move in (H100 PCIe Q4_K_M +69% / +48% -> +23% / +8%, A100 F16 +33% / +29% -> +22% / +21%) and the
+  // GeForce Q4_K_M rows out (-5..+16% -> -24..-1%): llama.cpp 6.3% / 33.2% -> 8.0% / 23.3%, GGUF 11.5% / 47.6% ->
+  // 15.8% / 24.1%, decode 8.0% / 21.6% -> 8.0% / 21.7%.
+  'kind:decode': { count: 62, median: 0.08, p90: 0.217 },
+  'engine:llama.cpp': { count: 29, median: 0.08, p90: 0.234 },
+  'kernel:gguf': { count: 14, median: 0.159, p90: 0.242 },
   // vLLM static-batch latencies (benchmark_latency, H100: bf16 TP 1 and 4, Marlin int8 / int4) and
   // SGLang v0.2 decode steps (TP 8 bs 1, and bs 128 at +46%: reported, not explained).
   'kind:serving': { count: 15, median: 0.064, p90: 0.124 },
@@ -164,8 +169,9 @@ const FIELD_BARS = {
   // gpt-oss-20b MXFP4 on one H100, 32 requests in flight (bench_serving output tokens/s, +34%).
   'kind:serving engine:sglang': { count: 1, median: 0.345, p90: 0.345 },
   // Mixtral Q5_K_M on an A100 and an H100 with a llama.cpp of December 2023 (+96%, +141%; +55%, +91% with the
-  // build's host round trip per expert slot, engines/llama-cpp/memory.ts expertIdsSyncSeconds).
-  'kind:decode engine:llama.cpp': { count: 2, median: 0.726, p90: 0.907 },
+  // build's host round trip per expert slot, engines/llama-cpp/memory.ts expertIdsSyncSeconds; +34%, +66% with
+  // the unfused graph's kernels).
+  'kind:decode engine:llama.cpp': { count: 2, median: 0.504, p90: 0.663 },
 } as const;
 
 describe('time model on the serving field rows', () => {
@@ -241,7 +247,7 @@ describe('time model on the serving field rows', () => {
 const ENGINE_BARS = {
   'decode engine:hf-generate': { count: 18, median: 0.08, p90: 0.163 },
   'decode engine:litgpt': { count: 15, median: 0.114, p90: 0.216 },
-  'decode engine:llama.cpp': { count: 31, median: 0.103, p90: 0.476 },
+  'decode engine:llama.cpp': { count: 31, median: 0.096, p90: 0.242 },
   'serving engine:vllm': { count: 43, median: 0.099, p90: 0.267 },
   'serving engine:sglang': { count: 3, median: 0.344, p90: 0.46 },
 } as const;

@@ -184,6 +184,13 @@ export interface FrameworkProfile {
    */
   moeRoutingKernels?: number;
   /**
+   * Time: the kernels a decode layer launched in the engine's builds before it fused ops on the GPU
+   * (TimeOptions.unfusedGraph): `perLayer` for the layer's ops, plus `perQuantizedLinear` for each linear layer
+   * of quantized weights (an activation-quantizing kernel before it); each costs a graph kernel's gap in place of
+   * time/train-work.ts OPS_PER_LAYER_COMPILED. Absent: that count.
+   */
+  unfusedDecodeKernels?: { perLayer: number; perQuantizedLinear: number };
+  /**
    * Time: an MoE layer's fused-expert call at batch 1 beyond its weight bytes and kernel gaps, by GPU generation
    * (time/moe-call.ts), seconds. Absent: 0.
    */
