@@ -47,6 +47,10 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.f16_matvec !== undefined) time.f16MatVec = c.f16_matvec;
     // A rig whose PCIe lanes the source describes (a consumer board's x8/x8 split; the case says so).
     if (c.pcie !== undefined) time.pcieLink = c.pcie;
+    // A llama.cpp build whose MUL_MAT_ID synchronized the stream once per expert slot (the case says so).
+    if (c.mul_mat_id === 'per-slot-sync') time.mulMatIdSync = true;
+    // A llama.cpp build that launched every op of its graph (before ggml-cuda's op fusion; the case says so).
+    if (c.ggml_graph === 'unfused') time.unfusedGraph = true;
     const gpu = findGpu(String(flags.gpu));
     const arch = caseArch(c);
     // A preference / RL row is timed as `estimate` times it: the objective's phases on the policy's step.
@@ -54,7 +58,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
       ? estimateObjectiveTime(arch, options, gpu, time, paramCounts(arch).total)
       : estimateTime(arch, options, gpu, time);
     // A latency (a static batch, or an RL step) is scored as the speed it implies.
-    const seconds = c.metric === 'batch_latency_s' || c.metric === 'step_seconds';
+    const seconds =
+      c.metric === 'batch_latency_s' || c.metric === 'step_seconds' || c.metric === 'tpot_s';
     // A serving run at a steady concurrency of --batch: each slot serves requests one after another, a request
     // taking its time to first token and a time per output token for each further token.
     const out = Math.max(1, options.seq - promptTokensOf(options));
@@ -63,11 +68,14 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
         ? staticBatchSeconds(arch, options, gpu, time)
         : c.metric === 'step_seconds'
           ? t.stepSeconds
-          : c.metric === 'output_tokens_per_s'
-            ? (options.batch * out) / ((t.ttftSeconds ?? 0) + (out - 1) * (t.tpotSeconds ?? 0))
-            : c.kind === 'decode'
-              ? (t.decodeTokensPerSecond ?? 0)
-              : t.tokensPerSecondPerGpu;
+          : // A serving run's mean time per output token at a steady concurrency of --batch.
+            c.metric === 'tpot_s'
+            ? (t.tpotSeconds ?? t.stepSeconds)
+            : c.metric === 'output_tokens_per_s'
+              ? (options.batch * out) / ((t.ttftSeconds ?? 0) + (out - 1) * (t.tpotSeconds ?? 0))
+              : c.kind === 'decode'
+                ? (t.decodeTokensPerSecond ?? 0)
+                : t.tokensPerSecondPerGpu;
     const engine = engineOf(options);
     rows.push({
       id: c.id,

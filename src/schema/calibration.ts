@@ -38,7 +38,8 @@ export const throughputCaseSchema = z.looseObject({
    * step of an RL objective (rollout, reference, policy training and weight sync), as a trainer's progress bar logs
    * it; output_tokens_per_s: a serving benchmark's output tokens over its wall time with --batch requests in flight
    * at once (vllm bench serve / sglang.bench_serving with max concurrency), each of --prompt-tokens in and --seq
-   * minus that many out.
+   * minus that many out; tpot_s: that benchmark's mean time per output token after the first, seconds (scored as
+   * the speed it implies, like a latency).
    */
   metric: z.enum([
     'train_tokens_per_s_per_gpu',
@@ -46,6 +47,7 @@ export const throughputCaseSchema = z.looseObject({
     'batch_latency_s',
     'step_seconds',
     'output_tokens_per_s',
+    'tpot_s',
   ]),
   measured_value: z.number().positive(),
   scorable: z.boolean().optional(),
@@ -73,6 +75,13 @@ export const throughputCaseSchema = z.looseObject({
     .string()
     .regex(/^PCIe [3-6]\.0 x(4|8|16)$/)
     .optional(),
+  /**
+   * llama.cpp's MUL_MAT_ID in the measured build: 'per-slot-sync' (one op per expert slot, each copying the routing
+   * ids to the host and synchronizing the stream) sets TimeOptions.mulMatIdSync.
+   */
+  mul_mat_id: z.enum(['per-slot-sync']).optional(),
+  /** llama.cpp's decode graph in the measured build: 'unfused' (every op its own kernel) sets TimeOptions.unfusedGraph. */
+  ggml_graph: z.enum(['unfused']).optional(),
 });
 export const throughputFileSchema = z.array(throughputCaseSchema);
 export type ThroughputCase = z.infer<typeof throughputCaseSchema>;

@@ -65,6 +65,19 @@ export interface TimeOptions {
    * `validate --throughput` does for published rows whose source describes the rig's lanes (their `pcie`).
    */
   pcieLink?: string;
+  /**
+   * The llama.cpp build ran MUL_MAT_ID one expert slot at a time, each op copying the routing ids to the host and
+   * synchronizing the stream before it launched the expert's mat-vec (the Mixtral support of December 2023):
+   * decode pays the engine's expertIdsSyncSeconds per op. No flag sets it; `validate --throughput` does for rows of
+   * such builds (their `mul_mat_id`).
+   */
+  mulMatIdSync?: boolean;
+  /**
+   * The engine build launched every op of its decode graph, before it fused ops on the GPU (llama.cpp before
+   * mid-2025): each layer pays the engine's unfusedDecodeKernels graph gaps instead of a compiled layer's. No flag
+   * sets it; `validate --throughput` does for rows of such builds (their `ggml_graph`).
+   */
+  unfusedGraph?: boolean;
 }
 
 // DGX A100: eight 200 Gb/s HDR InfiniBand ports, one per GPU = 25 GB/s per GPU

@@ -189,10 +189,23 @@ export interface FrameworkProfile {
    */
   moeRoutingKernels?: number;
   /**
+   * Time: the kernels a decode layer launched in the engine's builds before it fused ops on the GPU
+   * (TimeOptions.unfusedGraph): `perLayer` for the layer's ops, plus `perQuantizedLinear` for each linear layer
+   * of quantized weights (an activation-quantizing kernel before it); each costs a graph kernel's gap in place of
+   * time/train-work.ts OPS_PER_LAYER_COMPILED. Absent: that count.
+   */
+  unfusedDecodeKernels?: { perLayer: number; perQuantizedLinear: number };
+  /**
    * Time: an MoE layer's fused-expert call at batch 1 beyond its weight bytes and kernel gaps, by GPU generation
    * (time/moe-call.ts), seconds. Absent: 0.
    */
   moeCallSeconds?: { ampere: number; hopper: number; blackwell: number };
+  /**
+   * Time: a build whose expert matmul op copies the routing ids to the host and waits on the stream before it
+   * launches the selected expert's mat-vec, one op per expert slot and projection (TimeOptions.mulMatIdSync): the
+   * host round trip each such op adds to a decode step, seconds. Absent: 0.
+   */
+  expertIdsSyncSeconds?: number;
   source: string;
   /**
    * GRPO with vLLM colocated: the trainer's model and vLLM share one copy of the weights (Unsloth's

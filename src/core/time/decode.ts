@@ -140,6 +140,7 @@ const EAGER_DECODE_OP_SECONDS = 21e-6;
 function decodeHost(
   m: ModelFacts,
   o: EstimateOptions,
+  t: TimeOptions,
   q: QuantFormat | null,
 ): { dispatch: number; gaps: number; fixed: number } {
   const compiled = o.compile || FRAMEWORKS[o.framework].fusedKernels;
@@ -155,11 +156,18 @@ function decodeHost(
         ? linears * INT8_LINEAR_SECONDS
         : linears * bnb4Ops(o) * bnb4Op;
   // An MoE layer's routing kernels beyond a dense MLP's (the engine's count, engines/<engine>/memory.ts).
-  const routing = m.moeLayers * (FRAMEWORKS[o.framework].moeRoutingKernels ?? 0);
+  const fw = FRAMEWORKS[o.framework];
+  const routing = m.moeLayers * (fw.moeRoutingKernels ?? 0);
+  // A build before the engine fused ops (TimeOptions.unfusedGraph): its own kernels per layer, each quantized linear
+  // with its activation-quantizing kernel (engines/<engine>/memory.ts unfusedDecodeKernels).
+  const unfused = t.unfusedGraph ? fw.unfusedDecodeKernels : undefined;
+  const perLayer = unfused
+    ? unfused.perLayer + (q === 'gguf' ? unfused.perQuantizedLinear * m.linearsPerLayer : 0)
+    : OPS_PER_LAYER_COMPILED;
   if (compiled)
     return {
       dispatch: 0,
-      gaps: (m.layers * OPS_PER_LAYER_COMPILED + routing) * GRAPH_KERNEL_SECONDS + bnb,
+      gaps: (m.layers * perLayer + routing) * GRAPH_KERNEL_SECONDS + bnb,
       fixed: 0,
     };
   return {
@@ -362,7 +370,7 @@ export function decodeStep(
   const computeT = flops / gemmRate(tr.q, r);
   const memT = weightT + kvT;
   const core = Math.max(memT, computeT);
-  const host = decodeHost(m, o, tr.q);
+  const host = decodeHost(m, o, t, tr.q);
   const tpT = decodeTpSeconds(m, o, B, r);
   // Host-RAM layers run after the GPU's, at host bandwidth; the engine's per-step scheduling/sampling adds on.
   const fw = FRAMEWORKS[o.framework];
@@ -379,7 +387,13 @@ export function decodeStep(
     m.moeLayers > 0
       ? moeCallSeconds(moeCallLatency(fw, r.cc), m.moeLayers, tr.expertGpu / m.moeLayers / r.mem)
       : 0;
-  const step = Math.max(core, host.dispatch) + host.gaps + moeT + host.fixed + tpT + hostT;
+  // A build whose MUL_MAT_ID synchronized once per expert slot and projection (TimeOptions.mulMatIdSync): each op's
+  // host round trip, in series with the GPU (the engine's expertIdsSyncSeconds).
+  const idsSyncT = t.mulMatIdSync
+    ? m.moeLayers * (m.gated ? 3 : 2) * m.topK * (fw.expertIdsSyncSeconds ?? 0)
+    : 0;
+  const step =
+    Math.max(core, host.dispatch) + host.gaps + moeT + idsSyncT + host.fixed + tpT + hostT;
   const overhead = step - core - tpT; // the host's share the GPU's work does not hide
   if (!detail)
     return {

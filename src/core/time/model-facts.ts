@@ -59,6 +59,23 @@ export interface ModelFacts {
   modelType: string;
 }
 
+/** The text layers' linears outside the routed experts (one copy per layer): weights and in / out features. */
+function denseLinears(arch: Arch): { denseLinear: number; denseIn: number; denseOut: number } {
+  let denseLinear = 0;
+  let denseIn = 0;
+  let denseOut = 0;
+  for (const g of arch.groups) {
+    if (g.name === 'vision') continue;
+    for (const l of g.linears) {
+      if (l.copies > 1) continue;
+      denseLinear += g.count * l.inFeatures * l.outFeatures;
+      denseIn += g.count * l.inFeatures;
+      denseOut += g.count * l.outFeatures;
+    }
+  }
+  return { denseLinear, denseIn, denseOut };
+}
+
 export function modelFacts(arch: Arch): ModelFacts {
   let layers = 0;
   let linearActive = 0;
@@ -67,9 +84,6 @@ export function modelFacts(arch: Arch): ModelFacts {
   let experts = 0;
   let topK = 0;
   let linearsPerLayer = 0;
-  let denseLinear = 0;
-  let denseIn = 0;
-  let denseOut = 0;
   let otherTotal = 0;
   let moeLayers = 0;
   let expertLinears = 0;
@@ -99,11 +113,6 @@ export function modelFacts(arch: Arch): ModelFacts {
       linearTotal += g.count * w * l.copies;
       // One expert's weights summed over this group's layers (averaged per MoE layer below).
       if (l.copies > 1) expertW += g.count * w;
-      else {
-        denseLinear += g.count * w;
-        denseIn += g.count * l.inFeatures;
-        denseOut += g.count * l.outFeatures;
-      }
       linearsPerLayer = Math.max(linearsPerLayer, g.linears.length);
     }
     if (g.experts > 1) {
@@ -139,9 +148,7 @@ export function modelFacts(arch: Arch): ModelFacts {
     moeLayers,
     expertLinears,
     expertFfn,
-    denseLinear,
-    denseIn,
-    denseOut,
+    ...denseLinears(arch),
     linearsPerLayer,
     lmHead,
     total,

@@ -95,8 +95,9 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const deltaB = Math.max(w.deltaBwdFlops / base, w.deltaBwdBytes / r.mem);
   // FP8 training: the converted linears' matmuls at the 8-bit rate, plus their casts (time/float8.ts).
   const f8Gemm = gemm * (r.fp8 ? FLOAT8_GEMM_SPEEDUP : 1);
-  const f8F = w.f8FwdFlops / f8Gemm - w.f8FwdFlops / gemm + w.f8CastFwdBytes / r.mem;
-  const f8B = (2 * w.f8FwdFlops) / f8Gemm - (2 * w.f8FwdFlops) / gemm + w.f8CastBwdBytes / r.mem;
+  const f8 = w.f8;
+  const f8F = f8.fwdFlops / f8Gemm - f8.fwdFlops / gemm + f8.castFwdBytes / r.mem;
+  const f8B = (2 * f8.fwdFlops) / f8Gemm - (2 * f8.fwdFlops) / gemm + f8.castBwdBytes / r.mem;
   const fwdGpu =
     (w.fwdGemmFlops - w.expertFwdFlops) / gemm +
     f8F +

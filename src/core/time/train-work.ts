@@ -8,7 +8,7 @@ import { type EstimateOptions } from '../../schema/estimate.js';
 import { type TimeOptions } from '../../schema/time.js';
 import { defaultQuantFormat } from './hardware.js';
 import { weightBytes } from './model-facts.js';
-import { float8Work } from './float8.js';
+import { float8Work, type Float8Work } from './float8.js';
 import type { ModelFacts } from './model-facts.js';
 
 // HF eager decoder layer: ~45 PyTorch ops in forward (RMSNorm alone is 7: upcast, pow, mean, add, rsqrt,
@@ -220,9 +220,7 @@ export interface TrainWork {
   adapterFwdOps: number;
   adapterBwdOps: number;
   /** FP8 training (time/float8.ts): converted forward matmul FLOPs (inside fwdGemmFlops) and cast bytes. */
-  f8FwdFlops: number;
-  f8CastFwdBytes: number;
-  f8CastBwdBytes: number;
+  f8: Float8Work;
 }
 
 /** Work of one training step (GPU-independent); `t` supplies grad-accum and the quant format. */
@@ -458,7 +456,6 @@ export function trainWork(
   const nw = commWork(m, o, w, trainable);
   const ew = expertWork(m, o, w, dispatch, paramWrapper);
   const aw = adapterPathWork(m, o, w);
-  const f8 = float8Work(m, o, tokens, shard);
   // Written out field by field, not spread: the planner makes one per row, and spreads built each of the
   // first few hundred with a different V8 hidden class (deoptimizing the step-time functions that read them).
   return {
@@ -520,9 +517,7 @@ export function trainWork(
     adapterBwdBytes: aw.bwdBytes,
     adapterFwdOps: aw.fwdOps,
     adapterBwdOps: aw.bwdOps,
-    f8FwdFlops: f8.fwdFlops,
-    f8CastFwdBytes: f8.castFwdBytes,
-    f8CastBwdBytes: f8.castBwdBytes,
+    f8: float8Work(m, o, tokens, shard),
   };
 }
 

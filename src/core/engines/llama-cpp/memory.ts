@@ -26,6 +26,16 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   quantFormatFor: {},
   // ggml-cuda replays the decode graph as a CUDA graph (ggml-cuda.cu, GGML_CUDA_USE_GRAPHS).
   fusedKernels: true,
+  // Builds before ggml-cuda fused ops (its first fusion, of RMS norm and multiply, came with
+  // https://github.com/ggml-org/llama.cpp/pull/14800, July 2025) launched every op of the graph: build_llama's
+  // decode layer is 24 kernels, counted in ggerganov/llama.cpp src/llama.cpp
+  // @0026c810d7c18743baa71198409734178df7769a (build_llama, llm_build_norm, llm_build_kv, llm_build_ffn; attention
+  // without -fa): two RMS norms of rms_norm + mul (4), 7 matmuls, 2 ropes, K and V copied into the cache (2), KQ,
+  // soft_max_ext and KQV (3), the merged heads made contiguous (1), SiLU and the gate product (2), two residual
+  // adds (2); views, reshapes and permutes launch nothing. A quantized matmul first quantizes its input to q8_1 in
+  // a kernel of its own (ggml_cuda_op_mul_mat -> quantize_row_q8_1_cuda, ggerganov/llama.cpp ggml-cuda.cu
+  // @005de593ad4aa2c8db115cbb41a37bda2fb20b77).
+  unfusedDecodeKernels: { perLayer: 24, perQuantizedLinear: 1 }, // ggml build_llama, unfused
   // llama-server runs its HTTP/slot loop between steps (~0.3 ms) and samples each slot on the CPU over the whole
   // vocabulary (common_sampler: logits copy, top-k/top-p/temperature chain): ~0.2 ms per slot (assumed).
   stepHostSeconds: 3e-4,
@@ -33,6 +43,14 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   moeDispatch: 'grouped',
   // vLLM's fused_moe call latency is its Triton kernel's; llama.cpp's MUL_MAT_ID is another kernel.
   moeCallSeconds: undefined,
+  // The Mixtral-era MUL_MAT_ID ran one expert slot per op (op_params[0] = the slot) and, before launching that
+  // expert's mat-vec, copied the routing ids to a host vector and waited on the stream (cudaMemcpyAsync then
+  // cudaStreamSynchronize in ggml_cuda_mul_mat_id, ggerganov/llama.cpp ggml-cuda.cu
+  // @005de593ad4aa2c8db115cbb41a37bda2fb20b77). Each such op costs a cudaMemcpyAsync submission, 5-7 µs
+  // (arXiv:2602.21548 §5.2), and the stall a stream synchronize leaves before the next launch: 9.6 µs per kernel
+  // synchronized after each launch against 3.8 µs launched back to back, for 2.9 µs kernels
+  // (https://developer.nvidia.com/blog/cuda-graphs/): 6 + 5.8 µs.
+  expertIdsSyncSeconds: 11.8e-6, // MUL_MAT_ID host round trip per op
   // llama-server sizes no paged pool: -c tokens over -np slots (kvSlots), and its slots are not timed as a burst.
   server: undefined,
   // vLLM's V0 engine costs are vLLM's own.

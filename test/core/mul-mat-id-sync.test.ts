@@ -1,0 +1,39 @@
+// llama.cpp's Mixtral-era MUL_MAT_ID: one op per expert slot and projection, each copying the routing ids to the
+// host and synchronizing the stream (TimeOptions.mulMatIdSync, the engine's expertIdsSyncSeconds).
+import { describe, expect, it } from 'vitest';
+import { estimateTime } from '../../src/core/time/index.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { defaultOptions } from '../../src/schema/estimate.js';
+import { defaultTimeOptions, type TimeOptions } from '../../src/schema/time.js';
+
+const base = {
+  ...defaultOptions('inference'),
+  framework: 'llama.cpp',
+  weights: 'q5_k_m',
+  batch: 1,
+  seq: 130,
+} as const;
+const step = (model: string, time: Partial<TimeOptions> = {}, o: object = {}) =>
+  estimateTime(resolveModel(model), { ...base, ...o }, findGpu('a100-80gb-pcie'), {
+    ...defaultTimeOptions(1),
+    decodeOnly: true,
+    ...time,
+  }).stepSeconds;
+
+describe('MUL_MAT_ID host round trip per expert slot', () => {
+  it('adds 3 projections x top-k slots x MoE layers round trips of 11.8 us to a Mixtral step', () => {
+    // Mixtral-8x7B: 32 MoE layers, top-2, gated experts: 32 x 3 x 2 = 192 ops x 11.8 us = 2.2656 ms.
+    const extra = step('mixtral-8x7b-v0.1', { mulMatIdSync: true }) - step('mixtral-8x7b-v0.1');
+    // (stepSeconds is rounded to three significant figures: within 1%.)
+    expect(extra / (192 * 11.8e-6)).toBeCloseTo(1, 2);
+  });
+
+  it('leaves a dense model and an engine without the round trip unchanged', () => {
+    expect(step('llama-2-7b', { mulMatIdSync: true })).toBe(step('llama-2-7b'));
+    const vllm = { framework: 'vllm', weights: 'bf16' };
+    expect(step('mixtral-8x7b-v0.1', { mulMatIdSync: true }, vllm)).toBe(
+      step('mixtral-8x7b-v0.1', {}, vllm),
+    );
+  });
+});

@@ -1,0 +1,43 @@
+// llama.cpp builds before ggml-cuda's op fusion launched every op of build_llama's decode graph: 24 kernels a layer
+// and a q8_1 quantization kernel before each quantized matmul, each a graph gap (TimeOptions.unfusedGraph, the
+// engine's unfusedDecodeKernels), in place of a compiled layer's 12.
+import { describe, expect, it } from 'vitest';
+import { estimateTime } from '../../src/core/time/index.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { defaultOptions } from '../../src/schema/estimate.js';
+import { defaultTimeOptions, type TimeOptions } from '../../src/schema/time.js';
+
+const base = {
+  ...defaultOptions('inference'),
+  framework: 'llama.cpp',
+  weights: 'q4_k_m',
+  batch: 1,
+  seq: 128,
+} as const;
+const step = (time: Partial<TimeOptions> = {}, o: object = {}) =>
+  estimateTime(resolveModel('llama-2-7b'), { ...base, ...o }, findGpu('h100-pcie'), {
+    ...defaultTimeOptions(1),
+    decodeOnly: true,
+    ...time,
+  }).stepSeconds;
+
+describe('unfused ggml decode graph', () => {
+  it('Q4_K_M: 32 layers x (24 + 7 quantize - 12) kernels x 2.5 us more a step', () => {
+    // 32 x 19 x 2.5 us = 1.52 ms (stepSeconds has three significant figures: within 1%).
+    expect((step({ unfusedGraph: true }) - step()) / (32 * 19 * 2.5e-6)).toBeCloseTo(1, 2);
+  });
+
+  it('F16: no quantize kernels, 32 x (24 - 12) x 2.5 us', () => {
+    const f16 = { weights: 'fp16' };
+    expect((step({ unfusedGraph: true }, f16) - step({}, f16)) / (32 * 12 * 2.5e-6)).toBeCloseTo(
+      1,
+      2,
+    );
+  });
+
+  it('an engine without an unfused graph is unchanged', () => {
+    const vllm = { framework: 'vllm', weights: 'bf16' };
+    expect(step({ unfusedGraph: true }, vllm)).toBe(step({}, vllm));
+  });
+});
