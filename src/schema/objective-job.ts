@@ -26,7 +26,10 @@ export const rlJobSchema = z
  */
 const PLANNED_OBJECTIVES = OBJECTIVES.filter(
   (o): o is Exclude<(typeof OBJECTIVES)[number], 'ppo'> => o !== 'ppo',
-) as [Exclude<(typeof OBJECTIVES)[number], 'ppo'>, ...Exclude<(typeof OBJECTIVES)[number], 'ppo'>[]];
+) as [
+  Exclude<(typeof OBJECTIVES)[number], 'ppo'>,
+  ...Exclude<(typeof OBJECTIVES)[number], 'ppo'>[],
+];
 
 /** The fields a fine-tune job adds for its objective (spread into the fine-tune job's object). */
 export const objectiveJobFields = {

@@ -122,6 +122,8 @@ export const SCENARIO_DOCS: Readonly<Record<string, string>> = {
   'search.checkpointing': 'Activation checkpointing modes to try.',
   'search.attention': 'Attention kernels to try.',
   'search.microBatches': 'Micro-batch sizes to try.',
+  'search.compute':
+    'Compute dtypes to try beside bf16: fp8 or mxfp8 adds FP8 training (torchao) to full fine-tunes on the engines that write it (torchtitan), on GPUs with FP8 tensor cores (mxfp8: Blackwell). Default: bf16 only.',
   'search.zero': 'ZeRO / FSDP sharding stages to try (0 to 3).',
   'search.offload': 'CPU offload modes to try: none, optimizer, optimizer+params.',
   'search.tp': 'Tensor-parallel degrees to try.',

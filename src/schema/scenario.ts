@@ -10,6 +10,7 @@ import {
   frameworkNames,
   OPTIMIZERS,
   WEIGHT_DTYPES,
+  COMPUTE_DTYPES,
   type Framework,
 } from './estimate.js';
 import { psuTier } from './power.js';
@@ -215,6 +216,11 @@ export const searchSchema = z
     checkpointing: z.array(z.enum(CHECKPOINTING)).min(1).optional(),
     attention: z.array(z.enum(ATTENTION)).min(1).optional(),
     microBatches: z.array(count(4096)).min(1).optional(),
+    /**
+     * Compute dtypes to try beside bf16 (fp16 where a GPU has no bf16): fp8 / mxfp8 add FP8 training to full
+     * fine-tunes on the engines that write it (torchtitan), on GPUs with FP8 tensor cores (MXFP8: Blackwell).
+     */
+    compute: z.array(z.enum(COMPUTE_DTYPES)).min(1).optional(),
     zero: z
       .array(z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]))
       .min(1)

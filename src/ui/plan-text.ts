@@ -1,4 +1,5 @@
 /** The `plan` report as plain text: small pure functions over PlanResult (an Ink TUI can reuse them). */
+import { isFloat8Compute } from '../schema/estimate.js';
 import type { Fleet, FleetReplica, Plan, PlanResult } from '../core/plan/index.js';
 import {
   bar,
@@ -22,6 +23,7 @@ export function techniqueOf(p: Plan): string {
   const c = p.choices;
   const master = p.options.masterWeights ? '+fp32 master' : '';
   const parts = [`${c.method} ${c.weights}${c.doubleQuant ? '+dq' : ''}${master}`];
+  if (isFloat8Compute(c.compute)) parts.push(`${c.compute} training`);
   const kv = kvText(p);
   if (kv) parts.push(kv);
   const rl = objectiveText(p.options);

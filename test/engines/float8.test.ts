@@ -1,4 +1,7 @@
 // FP8 training (--compute fp8 / mxfp8): which engines and GPUs run it, its time and memory, torchtitan's files.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { engineOf, onEngine } from '../../src/core/engines/index.js';
@@ -183,5 +186,50 @@ describe('FP8 training read back from configs', () => {
     expect(
       mergeFlags({ ...acc, flags: { ...acc.flags, method: 'lora' } }, { compute: 'fp8' }).compute,
     ).toBe('fp8');
+  });
+});
+
+describe('FP8 training in the search (opt-in: search.compute)', () => {
+  const scenario = (compute: string) =>
+    [
+      'name: fp8 search',
+      'model: llama-3.2-1b',
+      'job: { kind: fine-tune, methods: [full], seq: 2048, globalBatch: 16, datasetTokens: 2000000 }',
+      'hardware: { rent: { gpus: [h100-sxm, a100-80gb-sxm] }, counts: { min: 1, max: 2 } }',
+      `search: { optimizers: [adamw]${compute} }`,
+      'rank: time',
+    ].join('\n');
+  type Plans = {
+    plans: {
+      choices: { compute: string; engine: string };
+      hardware: { gpuId: string };
+      quality: { tier: string };
+    }[];
+  };
+  function plans(compute: string): Plans['plans'] {
+    const dir = mkdtempSync(join(tmpdir(), 'vramplan-f8-'));
+    try {
+      const file = join(dir, 's.yaml');
+      writeFileSync(file, scenario(compute));
+      const r = runCli(['plan', file, '--json', '--top', '200']);
+      expect(r.status, r.stderr).toBe(0);
+      return (JSON.parse(r.stdout) as Plans).plans;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('ranks torchtitan FP8 plans, on FP8 GPUs only, tiered near, when asked; none otherwise', () => {
+    const asked = plans(', compute: [bf16, fp8]');
+    const f8 = asked.filter((p) => p.choices.compute === 'fp8');
+    expect(f8.length).toBeGreaterThan(0);
+    for (const p of f8) {
+      expect(p.choices.engine).toBe('torchtitan');
+      expect(p.hardware.gpuId).toBe('h100-sxm');
+      expect(p.quality.tier).toBe('near');
+    }
+    // The fastest plan trains in FP8 (rank: time).
+    expect(asked[0]!.choices.compute).toBe('fp8');
+    expect(plans('').some((p) => p.choices.compute === 'fp8')).toBe(false);
   });
 });

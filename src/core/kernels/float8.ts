@@ -8,6 +8,9 @@
  */
 import type { Float8Compute } from '../../schema/estimate.js';
 
+/** Least NVIDIA compute capability each FP8 training format needs (float8Refusal; the planner's hardware gate). */
+export const FLOAT8_MIN_CC: Record<Float8Compute, number> = { fp8: 8.9, mxfp8: 10 };
+
 const TT = 'https://github.com/pytorch/torchtitan/blob/v0.3.0/torchtitan/components/quantization';
 
 /**
@@ -22,8 +25,9 @@ export function float8Refusal(
 ): string | null {
   const rocm = /^gfx(\d+)$/.exec(cc ?? '');
   const n = cc && !rocm ? Number(cc) : 0;
-  if (compute === 'fp8' && (n >= 8.9 || (rocm && Number(rocm[1]) >= 942))) return null;
-  if (compute === 'mxfp8' && n >= 10) return null;
+  if (compute === 'fp8' && (n >= FLOAT8_MIN_CC.fp8 || (rocm && Number(rocm[1]) >= 942)))
+    return null;
+  if (compute === 'mxfp8' && n >= FLOAT8_MIN_CC.mxfp8) return null;
   const what =
     compute === 'fp8'
       ? 'FP8 tensor cores (NVIDIA compute capability 8.9+ or AMD gfx942+)'

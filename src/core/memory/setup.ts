@@ -124,7 +124,9 @@ function linearStorage(
     }
   }
   const constants = quantConstantBytes(o.weights, rows, l.inFeatures, o.doubleQuant);
-  const biasBytes = isFloatDtype(o.weights) ? valueBytes(o.weights) : FLOAT_BYTES[floatCompute(o.compute)];
+  const biasBytes = isFloatDtype(o.weights)
+    ? valueBytes(o.weights)
+    : FLOAT_BYTES[floatCompute(o.compute)];
   return { values, constants, bias: (l.bias ? l.outFeatures * l.copies * count : 0) * biasBytes };
 }
 
@@ -240,7 +242,9 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
   const largestQuantized = Math.max(facts.largestLinear, head ? arch.lmHeadParams : 0);
   // LLM.int8's backward casts its int8 weight straight to the input's dtype (MatMul8bitLt.backward).
   const fromFp16 = fw.bnbQuantizesAll && isFourBitFloat(o.weights) && o.compute !== 'fp16';
-  const dequantBytes = fromFp16 ? 2 + FLOAT_BYTES[floatCompute(o.compute)] : FLOAT_BYTES[floatCompute(o.compute)];
+  const dequantBytes = fromFp16
+    ? 2 + FLOAT_BYTES[floatCompute(o.compute)]
+    : FLOAT_BYTES[floatCompute(o.compute)];
   const dequant = quantized ? (largestQuantized * dequantBytes) / o.tp : 0;
   const adapters = loraParams(arch, t, o.loraRank, fw.embedTargetsTrainFully);
   const trainBytes = t.full

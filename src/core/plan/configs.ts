@@ -11,7 +11,11 @@ import { maxSearchedGpus, objectiveConfigs, withObjectiveConfig } from './object
 import { replicaShares } from './replicas.js';
 import { searchesDpAttention } from './expert-parallel.js';
 import { SPECULATIVE_MAX_BATCH, searchedSpeculation, withSpeculation } from './speculative.js';
-import { type KvCacheDtype, type SpeculativeMethod } from '../../schema/estimate.js';
+import {
+  type Float8Compute,
+  type KvCacheDtype,
+  type SpeculativeMethod,
+} from '../../schema/estimate.js';
 import {
   attentions,
   checkpointings,
@@ -79,8 +83,16 @@ function kvCacheDtypesOf(s: Scenario): KvCacheDtype[] {
   return searchedEngines(s).some(searchesFp8Kv) ? ['auto', 'fp8'] : ['auto'];
 }
 
-/** `fp4Cores`: the scenario's hardware includes a Blackwell GPU (NVFP4 searched: candidates.ts). */
-export function baseConfigs(s: Scenario, arch: Arch, fp4Cores = false): BaseConfig[] {
+/**
+ * `fp4Cores`: the scenario's hardware includes a Blackwell GPU (NVFP4 searched: candidates.ts; MXFP8 training);
+ * `fp8Cores`: a GPU with FP8 tensor cores (FP8 training searched).
+ */
+export function baseConfigs(
+  s: Scenario,
+  arch: Arch,
+  fp4Cores = false,
+  fp8Cores = false,
+): BaseConfig[] {
   const layers = arch.groups.reduce((a, g) => a + g.count, 0);
   const out: BaseConfig[] = [];
   for (const gpuLayers of gpuLayerChoices(s, layers))
@@ -102,7 +114,35 @@ export function baseConfigs(s: Scenario, arch: Arch, fp4Cores = false): BaseConf
   for (const b of out) b.options = launchedLoraOptions(arch, b.options);
   const spec = searchedSpeculation(s, arch);
   const withSpec = spec.length > 0 ? withSpeculative(out, spec) : out;
-  return searchesDpAttention(s, arch) ? withDpAttention(withSpec) : withSpec;
+  const withDpa = searchesDpAttention(s, arch) ? withDpAttention(withSpec) : withSpec;
+  const f8 = float8Searched(s, fp8Cores, fp4Cores);
+  return f8.length > 0 ? withFloat8(withDpa, f8) : withDpa;
+}
+
+/**
+ * The FP8 training formats a fine-tune searches: those its `search.compute` asks for (opt-in: torchao's quality
+ * evidence is from pretraining) that a searched engine writes (its profile's `float8`) on a GPU the scenario has
+ * (FP8 tensor cores; MXFP8 on Blackwell, compute capability 10.0+).
+ */
+function float8Searched(s: Scenario, fp8Cores: boolean, blackwell: boolean): Float8Compute[] {
+  const asked = s.search.compute ?? [];
+  if (s.job.kind !== 'fine-tune' || !s.job.methods.includes('full') || !fp8Cores) return [];
+  const formats = new Set(searchedEngines(s).flatMap((e) => ENGINE_PROFILES[e].float8 ?? []));
+  return [...formats].filter((c) => asked.includes(c) && (c === 'fp8' || blackwell));
+}
+
+/** Full fine-tunes also with FP8 training (kernels/float8.ts), next to their bf16 configuration. */
+function withFloat8(bases: BaseConfig[], formats: readonly Float8Compute[]): BaseConfig[] {
+  return withGroupVariants(bases, (run) => {
+    const o = run[0]!.options;
+    if (o.method !== 'full' || o.compute !== 'bf16') return [];
+    return formats.flatMap((compute) =>
+      run.map((b) => ({
+        options: { ...b.options, compute },
+        idPart: variantId(b, `${compute}-train`),
+      })),
+    );
+  });
 }
 
 /**

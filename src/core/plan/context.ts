@@ -16,7 +16,7 @@ import { type CostBasis } from '../time/cost.js';
 import { psuEfficiency } from '../hardware/power.js';
 import { MiB } from '../units.js';
 import { ccOf } from '../engines/kernels.js';
-import { defaultOptions, type Method } from '../../schema/estimate.js';
+import { defaultOptions, isFloat8Compute, type Method } from '../../schema/estimate.js';
 import type { Scenario } from '../../schema/scenario.js';
 import { BNB_WEIGHTS, RANK_KEYS, boardWatts, givenHostRamBytes } from './configs.js';
 import type { BaseConfig, MemTable, Rows, Variant } from './configs.js';
@@ -388,6 +388,7 @@ export const baseBitsOf = (bases: readonly BaseConfig[]): Uint8Array =>
     bases,
     ({ options: o }) =>
       (o.attention === 'flash' ? FLASH : 0) |
-      (o.weights === 'fp8' ? FP8 : 0) |
+      // FP8 weights, or FP8 training (kernels/float8.ts): GPUs with FP8 tensor cores only.
+      (o.weights === 'fp8' || isFloat8Compute(o.compute) ? FP8 : 0) |
       (BNB_WEIGHTS.has(o.weights) ? BNB : 0),
   );

@@ -8,6 +8,7 @@ import { isPreferenceOrRl } from '../../schema/estimate.js';
 import { trainStep, trainWork, type GpuRates, type TrainWork } from '../time/index.js';
 import { withExpertGroup } from './expert-parallel.js';
 import { searchedMinCapability } from './candidates.js';
+import { FLOAT8_MIN_CC } from '../kernels/float8.js';
 import { replicaServingTime, replicaTokensPerSecond } from '../time/serving-step.js';
 import { jobCostUsd, overheadHours } from '../time/cost.js';
 import { circuitOverWatts, planWallWatts, type NodeWatts } from '../hardware/power.js';
@@ -94,6 +95,8 @@ function rowFactsOf(ctx: Ctx, r: number): RowFacts {
       minComputeCapability(ctx.variants[vi]!.engine, bases[bi]!.options.weights),
       minKvCapability(ctx.variants[vi]!.engine, bases[bi]!.options.kvCacheDtype),
       searchedMinCapability(bases[bi]!.options.weights),
+      // MXFP8 training: MX block-scaled GEMMs from compute capability 10.0 (kernels/float8.ts).
+      bases[bi]!.options.compute === 'mxfp8' ? FLOAT8_MIN_CC.mxfp8 : 0,
     ),
     timed: null,
   };

@@ -38,7 +38,8 @@ export function plan(input: PlanInput): PlanResult {
   const { scenario: s, arch } = input;
   const top = input.top ?? 10;
   const fp4Cores = input.hardware.some((h) => hasFp4Cores(h.gpu.computeCapability));
-  const bases = baseConfigs(s, arch, fp4Cores);
+  const fp8Cores = input.hardware.some((h) => h.gpu.supportsFp8 === true);
+  const bases = baseConfigs(s, arch, fp4Cores, fp8Cores);
   const all = gpuCounts(s.hardware.counts.min, s.hardware.counts.max, s.hardware.gpusPerNode);
   const maxGpus = s.limits.maxGpus ?? Infinity;
   const counts = all.filter((c) => c <= maxGpus);

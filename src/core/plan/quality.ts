@@ -83,6 +83,7 @@ const FP4_BLOCK =
   'https://developer.nvidia.com/blog/introducing-nvfp4-for-efficient-and-accurate-low-precision-inference/';
 
 const FP8_KV = 'https://docs.vllm.ai/en/latest/features/quantization/quantized_kvcache/';
+const FP8_TRAINING = 'https://github.com/pytorch/ao/blob/main/torchao/float8/README.md';
 
 /** What quantized frozen weights cost (adapters and inference). */
 function weightQuality(o: EstimateOptions, add: AddItem): void {
@@ -141,6 +142,15 @@ export function qualityOf(o: EstimateOptions): Quality {
   // https://docs.vllm.ai/en/latest/features/quantization/quantized_kvcache/ (fp8 KV: "only minimally degrades")
   if (o.kvCacheDtype === 'fp8')
     add('fp8 KV cache', 'near', 'an FP8 KV cache only minimally degrades accuracy', FP8_KV);
+  // torchao's float8 training README: torchtitan Llama 3 pretraining at 8 to 2K GPUs keeps bf16's loss curve
+  // ("virtually identical" for MXFP8; rowwise "comparable numerics"); the matmuls still round to 8 bits.
+  if (o.compute === 'fp8' || o.compute === 'mxfp8')
+    add(
+      `${o.compute} training`,
+      'near',
+      "the linears' matmuls in 8 bits with dynamic scaling keep bf16's loss curves in torchao's runs",
+      FP8_TRAINING,
+    );
   items.sort((a, b) => RANK[b.tier] - RANK[a.tier]);
   return { tier: items[0]?.tier ?? 'exact', items };
 }

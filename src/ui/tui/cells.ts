@@ -1,4 +1,5 @@
 /** Pure: table cells and memory/power bars as strings of exact widths, for the TUI components. */
+import { isFloat8Compute } from '../../schema/estimate.js';
 import type { Breakdown } from '../../core/memory/index.js';
 import type { Plan } from '../../core/plan/index.js';
 import {
@@ -42,6 +43,7 @@ export function techniqueRest(p: Plan): string {
   const parts: string[] = [c.method];
   if (c.doubleQuant) parts.push('+dq');
   if (p.options.masterWeights) parts.push('+fp32 master');
+  if (isFloat8Compute(c.compute)) parts.push(`${c.compute} training`);
   const kv = kvText(p);
   if (kv) parts.push(kv);
   if (c.method !== 'inference') parts.push(`ckpt ${c.checkpointing}`);

@@ -198,7 +198,9 @@ export function emitGenerate(x: LaunchInput): EngineOutput {
       'int4: point MODEL at an AWQ or GPTQ checkpoint; transformers reads its quantization from the config',
     );
   const dtype =
-    o.weights === 'fp32' ? 'float32' : TORCH_DTYPE[o.weights === 'fp16' ? 'fp16' : floatCompute(o.compute)];
+    o.weights === 'fp32'
+      ? 'float32'
+      : TORCH_DTYPE[o.weights === 'fp16' ? 'fp16' : floatCompute(o.compute)];
   // from_pretrained(device_map=, dtype=, quantization_config=) and generate(max_new_tokens=): transformers v5
   // takes dtype= (torch_dtype= is the deprecated v4 name): https://huggingface.co/docs/transformers/main/en/main_classes/model
   const py = [
