@@ -65,7 +65,8 @@ export interface ObjectiveWork {
   critic: { value: TrainWork; epochs: number; phases: Float64Array } | null;
 }
 
-// TRL v1.9.0 ppo_config.py local_rollout_forward_batch_size=64: PPO generates and scores its batch in chunks.
+// https://github.com/huggingface/trl/blob/v1.9.0/trl/experimental/ppo/ppo_config.py local_rollout_forward_batch_size=64:
+// PPO generates and scores its batch in chunks.
 const PPO_ROLLOUT_CHUNK = 64;
 
 const FORWARD = TRAIN_PHASES.indexOf('forward');
