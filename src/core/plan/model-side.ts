@@ -1,0 +1,64 @@
+/**
+ * The model side of a search: its configurations, engine variants and rows with their memory, none of which
+ * reads a GPU option (plan.ts). Searches of one scenario object and model over different GPU options (a
+ * serving fleet plans each GPU source apart: plan-fleet.ts) share them through a ModelSides memo.
+ */
+import type { Arch } from '../model/arch.js';
+import type { Scenario } from '../../schema/scenario.js';
+import { gpuCounts } from './candidates.js';
+import { baseConfigs, variantsOf, type BaseConfig, type Variant } from './configs.js';
+import { buildRows } from './rows.js';
+
+export interface ModelSide {
+  bases: BaseConfig[];
+  /** Every GPU count searched, and those within limits.maxGpus. */
+  all: number[];
+  counts: number[];
+  variants: Variant[];
+  built: ReturnType<typeof buildRows>;
+}
+
+/**
+ * Model sides made for one scenario object and model, by whether the hardware has FP4 cores (the one thing
+ * of the hardware the configurations read: candidates.ts hasFp4Cores). A search reads a model side and never
+ * writes it, except rows written on first read (MemTable.deferred), which are the same whoever writes them.
+ */
+export interface ModelSides {
+  scenario: Scenario;
+  arch: Arch;
+  byFp4: Map<boolean, ModelSide>;
+}
+
+/** An empty memo for searches of `scenario` on `arch` (PlanInput.modelSides). */
+export const modelSidesFor = (scenario: Scenario, arch: Arch): ModelSides => ({
+  scenario,
+  arch,
+  byFp4: new Map(),
+});
+
+/** The model side of a search: from `memo` when it was made for this scenario object and model, else built. */
+export function modelSideOf(
+  s: Scenario,
+  arch: Arch,
+  fp4Cores: boolean,
+  pause: (() => void) | undefined,
+  memo: ModelSides | undefined,
+): ModelSide {
+  const shared = memo && memo.scenario === s && memo.arch === arch ? memo : undefined;
+  const known = shared?.byFp4.get(fp4Cores);
+  if (known) return known;
+  const bases = baseConfigs(s, arch, fp4Cores);
+  const all = gpuCounts(s.hardware.counts.min, s.hardware.counts.max, s.hardware.gpusPerNode);
+  const maxGpus = s.limits.maxGpus ?? Infinity;
+  const counts = all.filter((c) => c <= maxGpus);
+  const variants = variantsOf(s, arch);
+  const side = {
+    bases,
+    all,
+    counts,
+    variants,
+    built: buildRows(s, arch, bases, counts, variants, pause),
+  };
+  shared?.byFp4.set(fp4Cores, side);
+  return side;
+}
