@@ -2,7 +2,7 @@
 import { OBJECTIVE_PROFILES } from '../../schema/objectives.js';
 import { dpAttentionLayout } from './expert-parallel.js';
 import type { Arch } from '../model/arch.js';
-import { engineFieldsInto, engineRejects, onEngine } from '../engines/engines.js';
+import { engineFieldsInto, engineRejects, onEngine, rejectsLayout } from '../engines/engines.js';
 import { launchBlocker, type LaunchPlan } from '../launch/index.js';
 import { qualityOf, tierRank } from './quality.js';
 import { type Engine } from '../../schema/engine.js';
@@ -374,7 +374,9 @@ function layoutVariants(
   const out: number[] = [];
   let ran = false;
   let lossy = false;
-  for (let vi = 0; vi < variants.length; vi++) {
+  const candidates = layoutRunners(runs, variants, base, L, shape);
+  for (let k = 0; k < candidates.length; k++) {
+    const vi = candidates[k]!;
     const v = variants[vi]!;
     if (base.kvCacheDtype === 'fp8' && !searchesFp8Kv(v.engine)) continue; // searched on vLLM/SGLang only
     probe.optimizerInBackward = v.optimizerInBackward;
@@ -400,6 +402,42 @@ function layoutVariants(
 }
 
 /**
+ * The engine variants that do not refuse `shape` (the first layout of it, `L`) for the configuration's
+ * method and objective whatever its other options (engines.ts rejectsLayout), made once per search.
+ */
+function layoutRunners(
+  runs: EngineVerdicts,
+  variants: readonly Variant[],
+  o: EstimateOptions,
+  L: Layout,
+  shape: number,
+): readonly number[] {
+  const key = `${o.method}/${o.objective}`;
+  let byShape = runs.runners.get(key);
+  if (!byShape) runs.runners.set(key, (byShape = new Array<number[] | undefined>(256)));
+  let list = byShape[shape];
+  if (!list) {
+    list = [];
+    for (let vi = 0; vi < variants.length; vi++)
+      if (
+        !rejectsLayout(
+          variants[vi]!.engine,
+          o.method,
+          o.objective,
+          L.dp,
+          L.tp,
+          L.pp,
+          L.sh.zero,
+          L.sh.offload,
+        )
+      )
+        list.push(vi);
+    byShape[shape] = list;
+  }
+  return list;
+}
+
+/**
  * layoutVariants' answers for the current configuration group (`base`: configurations that differ only in
  * micro-batch, which neither engineRejects, launchBlocker nor qualityOf reads) by layout shape: `stamp`
  * says which group an entry belongs to, so moving to the next one needs no clearing. A group's
@@ -413,6 +451,8 @@ interface EngineVerdicts {
   stamp: Int32Array;
   verdict: Int8Array;
   runList: number[][];
+  /** layoutRunners' lists by method and objective, then shape. */
+  runners: Map<string, (number[] | undefined)[]>;
 }
 
 const engineVerdicts = (arch: Arch): EngineVerdicts => ({
@@ -422,6 +462,7 @@ const engineVerdicts = (arch: Arch): EngineVerdicts => ({
   stamp: new Int32Array(256).fill(-1),
   verdict: new Int8Array(256),
   runList: new Array<number[]>(256).fill([]),
+  runners: new Map(),
 });
 
 /** The probe on `engine` as launchBlocker reads it (onEngine, in place: the probe's engine fields are scratch). */
