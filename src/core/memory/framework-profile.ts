@@ -186,6 +186,11 @@ export interface FrameworkProfile {
    * CPU-Adam); absent, only a fused torch AdamW runs vectorized on the host.
    */
   vectorHostAdam?: boolean;
+  /**
+   * LoRA training goes through transformers' enable_input_require_grads under gradient checkpointing (PEFT,
+   * TRL, Unsloth): a frozen vision tower whose input embeddings it hooks records a graph (memory/vision.ts).
+   */
+  inputRequireGrads?: boolean;
   /** llama.cpp: `--gpu-layers` puts that many layers (and their KV) on the GPU, the rest in host RAM. */
   layerOffload?: boolean;
   /**

@@ -16,7 +16,7 @@ import { pipelineParallelisms, shardings, tensorParallelisms } from './candidate
 import { searchesFp8Kv } from '../engines/kernels.js';
 import { type EstimateOptions, type Method } from '../../schema/estimate.js';
 import type { Scenario } from '../../schema/scenario.js';
-import { OFFLOADS, growMem, searchedEngines } from './configs.js';
+import { OFFLOADS, growMem, searchesLayerOffload } from './configs.js';
 import type { BaseConfig, MemTable, Rows, Variant } from './configs.js';
 
 /** Model-side combinations pruned before the hardware loop (each stands for every GPU option and level). */
@@ -315,7 +315,7 @@ interface Layout {
 function layoutsOf(s: Scenario, arch: Arch, method: Method, counts: readonly number[]): Layout[] {
   const layers = arch.groups.reduce((a, g) => a + g.count, 0);
   const maxTp = s.hardware.gpusPerNode;
-  const llama = searchedEngines(s).includes('llama.cpp');
+  const llama = searchesLayerOffload(s);
   const out: Layout[] = [];
   for (const c of counts)
     for (const tp of tensorParallelisms(c, arch, maxTp, s.search.tp))
