@@ -12,10 +12,10 @@ import {
   modulesToSave,
   parameterTargetsOf,
   targetsOf,
+  type UpstreamKeys,
 } from '../../../from/common.js';
 import { mapFsdp } from './fsdp.js';
 import { attentionOf } from './hf-args.js';
-import { AXOLOTL_KEYS } from '../../../from/vocab.js';
 
 const MEMORY_KEYS = [
   'base_model',
@@ -128,7 +128,12 @@ function adapterInto(r: FieldReader, flags: FromFlags, warnings: string[]): void
   }
 }
 
-export function mapAxolotl(doc: Record<string, unknown>): FromMapping {
+export function mapAxolotl(
+  doc: Record<string, unknown>,
+  _file: string | undefined,
+  keys: UpstreamKeys,
+): FromMapping {
+  const AXOLOTL_KEYS = keys('axolotl');
   const r = new FieldReader(doc);
   const flags: FromFlags = {};
   const warnings: string[] = [];
