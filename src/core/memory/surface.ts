@@ -156,6 +156,20 @@ function grpoPoint(
   };
 }
 
+/** GRPO points shared by the surfaces of one search (memorySurface's `shared`), by pointClass and point. */
+export type GrpoPoints = Map<string, Point>;
+
+/**
+ * The options a GRPO point reads, as a key: `o` less the vLLM server's GPU count (its GPUs are apart from the
+ * trainers', whose count is trainingGpus: every figure of a point is a trainer GPU's) and, without a GPU
+ * capacity, less vLLM's colocated share (rolloutBytes then sizes the pool at the least it runs with; the share
+ * is the surface's `share` column instead). Options alike but for these share their points.
+ */
+function pointClass(o: EstimateOptions, ctx: EstimateContext): string {
+  const { rolloutGpus: _gpus, rolloutMemory, ...rest } = o;
+  return JSON.stringify(ctx.gpuCapacityBytes === undefined ? rest : { ...rest, rolloutMemory });
+}
+
 /**
  * Memory against micro-batch and data-parallel degree from five estimates. With the sequence fixed, each
  * phase's allocation is A + B/dp + C·batch (saved activations, loss tensors and the largest transient
@@ -163,6 +177,8 @@ function grpoPoint(
  * (batch, dp) = (1,2), (1,4), (2,2) give the dp >= 2 plane and (1,1), (2,1) the dp = 1 line. `policy`:
  * the preference / RL policy estimates, shared between surfaces (memory.ts policyMemo). `globalBatch`: a
  * fine-tune's samples per optimizer step (GRPO generates batch x accumulation completions per process).
+ * `shared`: GRPO points of the search's other surfaces (on `arch` with this `globalBatch`), so that rollout
+ * configurations a point does not tell apart (pointClass) are estimated once.
  */
 export function memorySurface(
   arch: Arch,
@@ -170,6 +186,7 @@ export function memorySurface(
   ctx: EstimateContext = {},
   policies: (o: EstimateOptions) => PolicyMemory = policyMemo(arch),
   globalBatch?: number,
+  shared: GrpoPoints = new Map(),
 ): MemorySurface {
   const fw = FRAMEWORKS[o.framework];
   const policy = isPreferenceOrRl(o) ? policies(o) : undefined;
@@ -186,17 +203,22 @@ export function memorySurface(
   // Evaluated lazily: a single-GPU search never needs the dp >= 2 plane, nor a cluster search the dp = 1 line.
   // Only the fits are kept (the estimates are dropped once fitted: a search makes thousands).
   const points = new Map<number, Point>();
+  const classKey = rollsOut(o) ? pointClass(o, ctx) : '';
   // GRPO points asked for (defer or into), estimated or not: each counts as one estimate.
   const asked = new Set<number>();
   const exact = (batch: number, dp: number): Point => {
     const key = batch * 1_048_576 + dp;
     asked.add(key);
     let e = points.get(key);
-    if (!e)
-      points.set(
-        key,
-        (e = grpoPoint(arch, o, leanCtx, policy!, policyBase!, batch, dp, globalBatch)),
-      );
+    if (!e) {
+      const sharedKey = `${classKey}|${key}`;
+      e = shared.get(sharedKey);
+      if (!e) {
+        e = grpoPoint(arch, o, leanCtx, policy!, policyBase!, batch, dp, globalBatch);
+        shared.set(sharedKey, e);
+      }
+      points.set(key, e);
+    }
     return e;
   };
   let manyFit: Fit | null = null;

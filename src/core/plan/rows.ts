@@ -7,7 +7,7 @@ import { launchBlocker, type LaunchPlan } from '../launch/index.js';
 import { qualityOf, tierRank } from './quality.js';
 import { type Engine } from '../../schema/engine.js';
 import { policyMemo } from '../memory/memory.js';
-import { memorySurface, type MemorySurface } from '../memory/surface.js';
+import { memorySurface, type GrpoPoints, type MemorySurface } from '../memory/surface.js';
 import type { PolicyMemory } from '../memory/objective.js';
 import { maxSearchedGpus, serverGpus } from './objective.js';
 import { servesConcurrency } from './replicas.js';
@@ -35,6 +35,8 @@ interface RowTable {
   policies: (o: EstimateOptions) => PolicyMemory;
   /** Fine-tune: samples per optimizer step (GRPO's generation batch: memory/surface.ts). */
   globalBatch: number | undefined;
+  /** GRPO points every surface of the search shares (memory/surface.ts GrpoPoints). */
+  points: GrpoPoints;
 }
 
 function rowTable(size: number, arch: Arch, globalBatch?: number): RowTable {
@@ -56,6 +58,7 @@ function rowTable(size: number, arch: Arch, globalBatch?: number): RowTable {
     surfaces: new Map(),
     policies: policyMemo(arch),
     globalBatch,
+    points: new Map(),
   };
 }
 
@@ -90,7 +93,7 @@ function surfaceOf(
   let surface = T.surfaces.get(key);
   if (!surface) {
     const opts = variantOptions(o, tp, pp, sh, variants[vi]!);
-    surface = memorySurface(arch, opts, {}, T.policies, T.globalBatch);
+    surface = memorySurface(arch, opts, {}, T.policies, T.globalBatch, T.points);
     T.surfaces.set(key, surface);
   }
   return surface;
