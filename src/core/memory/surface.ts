@@ -170,6 +170,13 @@ function pointClass(o: EstimateOptions, ctx: EstimateContext): string {
   return JSON.stringify(ctx.gpuCapacityBytes === undefined ? rest : { ...rest, rolloutMemory });
 }
 
+/** The shared point under `key`, made by `make` on first use. */
+function sharedPoint(shared: GrpoPoints, key: string, make: () => Point): Point {
+  let p = shared.get(key);
+  if (!p) shared.set(key, (p = make()));
+  return p;
+}
+
 /**
  * Memory against micro-batch and data-parallel degree from five estimates. With the sequence fixed, each
  * phase's allocation is A + B/dp + C·batch (saved activations, loss tensors and the largest transient
@@ -202,24 +209,15 @@ export function memorySurface(
   const colocated = o.rollout === 'vllm-colocate' ? (o.rolloutMemory ?? 0) : 0;
   // Evaluated lazily: a single-GPU search never needs the dp >= 2 plane, nor a cluster search the dp = 1 line.
   // Only the fits are kept (the estimates are dropped once fitted: a search makes thousands).
-  const points = new Map<number, Point>();
   const classKey = rollsOut(o) ? pointClass(o, ctx) : '';
   // GRPO points asked for (defer or into), estimated or not: each counts as one estimate.
   const asked = new Set<number>();
   const exact = (batch: number, dp: number): Point => {
     const key = batch * 1_048_576 + dp;
     asked.add(key);
-    let e = points.get(key);
-    if (!e) {
-      const sharedKey = `${classKey}|${key}`;
-      e = shared.get(sharedKey);
-      if (!e) {
-        e = grpoPoint(arch, o, leanCtx, policy!, policyBase!, batch, dp, globalBatch);
-        shared.set(sharedKey, e);
-      }
-      points.set(key, e);
-    }
-    return e;
+    return sharedPoint(shared, `${classKey}|${key}`, () =>
+      grpoPoint(arch, o, leanCtx, policy!, policyBase!, batch, dp, globalBatch),
+    );
   };
   let manyFit: Fit | null = null;
   let oneFit: Fit | null = null;

@@ -133,7 +133,6 @@ export function mapAxolotl(
   _file: string | undefined,
   keys: UpstreamKeys,
 ): FromMapping {
-  const AXOLOTL_KEYS = keys('axolotl');
   const r = new FieldReader(doc);
   const flags: FromFlags = {};
   const warnings: string[] = [];
@@ -208,8 +207,8 @@ export function mapAxolotl(
     model,
     flags,
     warnings,
-    ignored: rest.filter((k) => AXOLOTL_KEYS.has(k)),
-    unknown: rest.filter((k) => !AXOLOTL_KEYS.has(k)),
+    ignored: rest.filter((k) => keys('axolotl').has(k)),
+    unknown: rest.filter((k) => !keys('axolotl').has(k)),
     deepspeedRef: typeof ds === 'string' ? ds : null,
     deepspeedInline: null,
     memoryKeys: MEMORY_KEYS,
