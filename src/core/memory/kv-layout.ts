@@ -7,7 +7,8 @@
 import type { Arch, LayerGroup, RecurrentState } from '../model/arch.js';
 import type { CacheLayoutProfile, FrameworkProfile } from './framework-profile.js';
 
-// fp32 bytes: transformers' Gated DeltaNet state (stateDtypeBytes below).
+// fp32 bytes: transformers' Gated DeltaNet state (torch_chunk_gated_delta_rule casts to float32,
+// modeling_qwen3_next.py at huggingface/transformers@01cdc608; stateDtypeBytes below).
 const FP32 = 4;
 
 /**

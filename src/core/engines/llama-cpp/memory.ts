@@ -19,10 +19,10 @@ export const LLAMA_CPP_UBATCH = 512;
  * https://github.com/ggml-org/llama.cpp/blob/master/ggml/src/ggml-common.h).
  */
 const LLAMA_CPP_CACHE_LAYOUT: CacheLayoutProfile = {
-  convStateBytes: 4,
-  temporalStateBytes: 4,
+  convStateBytes: 4, // fp32 type_r (src/llama-model.cpp create_memory, https://github.com/ggml-org/llama.cpp)
+  temporalStateBytes: 4, // fp32 type_s (src/llama-model.cpp create_memory, https://github.com/ggml-org/llama.cpp)
   sliding: { kind: 'padded', pad: 256 },
-  fp8KvElementBytes: 34 / 32,
+  fp8KvElementBytes: 34 / 32, // block_q8_0 (https://github.com/ggml-org/llama.cpp/blob/master/ggml/src/ggml-common.h)
 };
 
 export const LLAMA_CPP_MEMORY: FrameworkProfile = {

@@ -36,7 +36,7 @@ function sglangSizing(capacityBytes: number | undefined, tp: number, pp: number)
  */
 const SGLANG_CACHE_LAYOUT: CacheLayoutProfile = {
   convStateBytes: 'compute',
-  temporalStateBytes: 4,
+  temporalStateBytes: 4, // mamba_ssm_dtype "float32" (https://github.com/sgl-project/sglang, server_args.py)
   sliding: { kind: 'pool-share', ratio: 0.8 },
 };
 
