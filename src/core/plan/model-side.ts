@@ -19,24 +19,43 @@ export interface ModelSide {
 }
 
 /**
- * Model sides made for one scenario object and model, by whether the hardware has FP4 cores (the one thing
- * of the hardware the configurations read: candidates.ts hasFp4Cores). A search reads a model side and never
- * writes it, except rows written on first read (MemTable.deferred), which are the same whoever writes them.
+ * Model sides made for one scenario and model, by whether the hardware has FP4 cores (the one thing of the
+ * hardware the configurations read: candidates.ts hasFp4Cores). A search reads a model side and never writes
+ * it, except rows written on first read (MemTable.deferred), which are the same whoever writes them.
  */
 export interface ModelSides {
   scenario: Scenario;
+  /** modelView of the scenario: another scenario with the same view gets the same model sides. */
+  view: string;
   arch: Arch;
   byFp4: Map<boolean, ModelSide>;
 }
 
-/** An empty memo for searches of `scenario` on `arch` (PlanInput.modelSides). */
+/**
+ * A scenario as the model side reads it: without the limits other than maxGpus, the ranking and a serving
+ * job's demand, which only the hardware loop, the results and the fleet read (the fleet's per-source searches
+ * lift them: plan-fleet.ts fleetCandidates).
+ */
+export function modelView(s: Scenario): string {
+  const limits = {
+    ...s.limits,
+    budgetUsd: undefined,
+    deadlineHours: undefined,
+    maxSlowdown: undefined,
+  };
+  const job = s.job.kind === 'inference' ? { ...s.job, requestsPerSecond: undefined } : s.job;
+  return JSON.stringify({ ...s, rank: undefined, limits, job });
+}
+
+/** An empty memo for searches of `scenario` (or one of the same modelView) on `arch` (PlanInput.modelSides). */
 export const modelSidesFor = (scenario: Scenario, arch: Arch): ModelSides => ({
   scenario,
+  view: modelView(scenario),
   arch,
   byFp4: new Map(),
 });
 
-/** The model side of a search: from `memo` when it was made for this scenario object and model, else built. */
+/** The model side of a search: from `memo` when it was made for this model and scenario (or its view), else built. */
 export function modelSideOf(
   s: Scenario,
   arch: Arch,
@@ -44,7 +63,10 @@ export function modelSideOf(
   pause: (() => void) | undefined,
   memo: ModelSides | undefined,
 ): ModelSide {
-  const shared = memo && memo.scenario === s && memo.arch === arch ? memo : undefined;
+  const shared =
+    memo && memo.arch === arch && (memo.scenario === s || memo.view === modelView(s))
+      ? memo
+      : undefined;
   const known = shared?.byFp4.get(fp4Cores);
   if (known) return known;
   const bases = baseConfigs(s, arch, fp4Cores);

@@ -119,8 +119,9 @@ export function fleetCandidates(input: PlanInput): FleetCandidate[] {
   const options = input.hardware.filter(
     (h: HardwareOption) => h.kind === 'owned' || h.kind === 'rent',
   );
-  // The model side is built once: it reads no GPU option beyond whether it has FP4 cores (model-side.ts).
-  const modelSides = modelSidesFor(scenario, input.arch);
+  // The model side is built once (or taken from the search of the whole scenario): it reads no GPU option
+  // beyond whether it has FP4 cores, nor the limits lifted here (model-side.ts modelView).
+  const modelSides = input.modelSides ?? modelSidesFor(scenario, input.arch);
   for (const h of options) {
     const r = plan({ ...input, scenario, hardware: [h], top: 60, modelSides });
     for (const p of r.plans) {

@@ -31,6 +31,7 @@ export type {
 } from './types.js';
 export { DEFAULT_GPU_WATTS, boardWatts, searchedEngines, variantsOf } from './configs.js';
 export { largestThatFits } from './results.js';
+export { modelSidesFor, type ModelSides } from './model-side.js';
 
 /** The search; returns a PlanResult (call-site does I/O). */
 export function plan(input: PlanInput): PlanResult {
