@@ -79,7 +79,8 @@ describe('GRPO memory surfaces with shared policy estimates', () => {
         }
     }
     // Colocated at 0.3 and 0.5 share their points, as do servers of 1, 2 and 3 GPUs.
-    expect(points.size).toBe(asked - 3 * 16);
+    const made = [...points.values()].reduce((n, m) => n + m.size, 0);
+    expect(made).toBe(asked - 3 * 16);
   });
 
   it('count a deferred point as one estimate, once, whether or not it is read', () => {

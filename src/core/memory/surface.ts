@@ -156,8 +156,8 @@ function grpoPoint(
   };
 }
 
-/** GRPO points shared by the surfaces of one search (memorySurface's `shared`), by pointClass and point. */
-export type GrpoPoints = Map<string, Point>;
+/** GRPO points shared by the surfaces of one search (memorySurface's `shared`), by pointClass, then point. */
+export type GrpoPoints = Map<string, Map<number, Point>>;
 
 /**
  * The options a GRPO point reads, as a key: `o` less the vLLM server's GPU count (its GPUs are apart from the
@@ -170,11 +170,11 @@ function pointClass(o: EstimateOptions, ctx: EstimateContext): string {
   return JSON.stringify(ctx.gpuCapacityBytes === undefined ? rest : { ...rest, rolloutMemory });
 }
 
-/** The shared point under `key`, made by `make` on first use. */
-function sharedPoint(shared: GrpoPoints, key: string, make: () => Point): Point {
-  let p = shared.get(key);
-  if (!p) shared.set(key, (p = make()));
-  return p;
+/** The points of one pointClass in `shared` (made empty on first use). */
+function classPoints(shared: GrpoPoints, key: string): Map<number, Point> {
+  let m = shared.get(key);
+  if (!m) shared.set(key, (m = new Map()));
+  return m;
 }
 
 /**
@@ -209,15 +209,19 @@ export function memorySurface(
   const colocated = o.rollout === 'vllm-colocate' ? (o.rolloutMemory ?? 0) : 0;
   // Evaluated lazily: a single-GPU search never needs the dp >= 2 plane, nor a cluster search the dp = 1 line.
   // Only the fits are kept (the estimates are dropped once fitted: a search makes thousands).
-  const classKey = rollsOut(o) ? pointClass(o, ctx) : '';
+  const points = rollsOut(o) ? classPoints(shared, pointClass(o, ctx)) : new Map<number, Point>();
   // GRPO points asked for (defer or into), estimated or not: each counts as one estimate.
   const asked = new Set<number>();
   const exact = (batch: number, dp: number): Point => {
     const key = batch * 1_048_576 + dp;
     asked.add(key);
-    return sharedPoint(shared, `${classKey}|${key}`, () =>
-      grpoPoint(arch, o, leanCtx, policy!, policyBase!, batch, dp, globalBatch),
-    );
+    let e = points.get(key);
+    if (!e)
+      points.set(
+        key,
+        (e = grpoPoint(arch, o, leanCtx, policy!, policyBase!, batch, dp, globalBatch)),
+      );
+    return e;
   };
   let manyFit: Fit | null = null;
   let oneFit: Fit | null = null;
