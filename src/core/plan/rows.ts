@@ -387,7 +387,7 @@ function layoutVariants(
     // Runs on the engine, and vramplan's launcher for that engine can write it (launch/index.ts).
     const runsIt =
       engineRejects(v.engine, probe, L.dp, accum, false) === null &&
-      launchBlocker(blockerInput(runs, probe, v.engine, base, accum)) === null;
+      launchBlocker(blockerInput(runs, probe, v.engine, base, accum), v.engine) === null;
     if (!runsIt) continue;
     ran = true;
     if (!accept(vi)) {
