@@ -52,7 +52,7 @@ export function mapUnsloth(
   _file: string | undefined,
   keys: UpstreamKeys,
 ): FromMapping {
-  const HF_ARGS_KEYS = keys('hf-args');
+  const hfArgsKeys = keys('hf-args');
   const warnings: string[] = [];
   const flags: FromFlags = { framework: 'unsloth' };
   const load = new FieldReader(doc.from_pretrained as Record<string, unknown>, 'from_pretrained.');
@@ -109,7 +109,7 @@ export function mapUnsloth(
     ...sft.unused(),
   ];
   const known = (k: string) =>
-    k.startsWith('from_pretrained.') || k.startsWith('get_peft_model.') || HF_ARGS_KEYS.has(k);
+    k.startsWith('from_pretrained.') || k.startsWith('get_peft_model.') || hfArgsKeys.has(k);
   return {
     format: 'unsloth',
     model,

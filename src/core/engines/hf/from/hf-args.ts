@@ -174,7 +174,7 @@ export function mapHfArgs(
   file: string | undefined,
   keys: UpstreamKeys,
 ): FromMapping {
-  const HF_ARGS_KEYS = keys('hf-args');
+  const hfArgsKeys = keys('hf-args');
   const doc = flattenLaunchArgs(input);
   // hf-args.json from `vramplan launch` (a trainer block): its keys are TRL v1.9.0's, no warnings due.
   const launched = doc !== input;
@@ -246,8 +246,8 @@ export function mapHfArgs(
     model,
     flags,
     warnings,
-    ignored: rest.filter((k) => HF_ARGS_KEYS.has(k) || TRL_IGNORED_KEYS.has(k)),
-    unknown: rest.filter((k) => !HF_ARGS_KEYS.has(k) && !TRL_IGNORED_KEYS.has(k)),
+    ignored: rest.filter((k) => hfArgsKeys.has(k) || TRL_IGNORED_KEYS.has(k)),
+    unknown: rest.filter((k) => !hfArgsKeys.has(k) && !TRL_IGNORED_KEYS.has(k)),
     deepspeedRef: trainer.deepspeedRef,
     deepspeedInline: trainer.deepspeedInline,
     memoryKeys: HF_MEMORY_KEYS,

@@ -130,9 +130,9 @@ export function mapLlamaFactory(
     flags[flags.framework === 'unsloth' ? 'chunked-loss' : 'liger'] = true;
   for (const [key, why] of Object.entries(NOT_MODELLED))
     if (r.has(key) && r.raw(key) !== false) warnings.push(`${key}: ${why}`);
-  const LLAMAFACTORY_KEYS = keys('llamafactory');
-  const HF_ARGS_KEYS = keys('hf-args');
-  const known = (k: string) => LLAMAFACTORY_KEYS.has(k) || HF_ARGS_KEYS.has(k);
+  const factoryKeys = keys('llamafactory');
+  const hfArgsKeys = keys('hf-args');
+  const known = (k: string) => factoryKeys.has(k) || hfArgsKeys.has(k);
   const rest = r.unused();
   return {
     format: 'llamafactory',
