@@ -19,7 +19,7 @@ import {
 } from '../io/load-calibration.js';
 import { optionsFromFlags } from '../schema/flags.js';
 import type { EstimateOptions } from '../schema/estimate.js';
-import { sourceName } from '../core/time/accuracy.js';
+import { isServingFramework, sourceName } from '../core/time/accuracy.js';
 import { renderValidateText } from '../ui/validate-text.js';
 import { renderRlSection } from '../ui/validate-rl-text.js';
 import { rlRows } from './validate-rl.js';
@@ -31,7 +31,7 @@ const METRICS: readonly string[] = ['allocated', 'reserved', 'device'];
 /** Kind of a memory case: training, or inference on a serving engine (serving) or any other (decode). */
 function memoryKind(o: EstimateOptions): 'training' | 'decode' | 'serving' {
   if (o.method !== 'inference') return 'training';
-  return o.framework === 'vllm' || o.framework === 'sglang' ? 'serving' : 'decode';
+  return isServingFramework(o.framework) ? 'serving' : 'decode';
 }
 
 export function calibrationRows(file: string): CaseResult[] {

@@ -79,7 +79,7 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     const engine = engineOf(options);
     rows.push({
       id: c.id,
-      kind: throughputKind(c.kind, engine),
+      kind: throughputKind(c.kind, options.framework),
       source: sourceName(c.source),
       trust: c.trust ?? '',
       measured: c.measured_value,

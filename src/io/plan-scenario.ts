@@ -7,6 +7,7 @@
 import { plan, type PlanInput, type PlanProgress, type PlanResult } from '../core/plan/index.js';
 import { refineCircuits } from '../core/plan/index.js';
 import { planFleet } from '../core/plan/index.js';
+import { modelSidesFor } from '../core/plan/index.js';
 import { scenarioStructureIssue } from '../core/model/index.js';
 import type { Scenario } from '../schema/scenario.js';
 import { outputTokensWarning } from '../schema/serving-job.js';
@@ -74,7 +75,9 @@ export async function planScenarioObject(
   scenario: Scenario,
   opts: PipelineOptions = {},
 ): Promise<PlanResult> {
-  const input = planInputOf(file, scenario, opts);
+  const base = planInputOf(file, scenario, opts);
+  // The search and the fleet's per-source searches share one model side (core/plan/model-side.ts).
+  const input: PlanInput = { ...base, modelSides: modelSidesFor(base.scenario, base.arch) };
   // The planner ranks only what a launcher writes: their checks run inside the search.
   await loadLaunchers();
   // The fleet MIP (HiGHS) follows a serving search: its WebAssembly compiles in the background meanwhile.

@@ -43,14 +43,39 @@ export type Engine = BuiltInEngine | keyof PluginEngines;
 /** Every registered engine (built-in ones included) with its memory profile's framework. */
 const REGISTERED = new Map<Engine, Framework>();
 
+/** What the flags check of a registered engine, read from its profiles by core/engines/store.ts. */
+export interface EngineTraits {
+  /** `--gpu-layers`: it splits layers between GPU and host (its memory profile's layerOffload). */
+  layerOffload?: boolean;
+  /** It runs GGUF weights (its memory profile's quantFormat). */
+  ggufWeights?: boolean;
+  /** `--liger`: it loads Liger's kernels (its profile's liger). */
+  liger?: boolean;
+}
+const TRAITS = new Map<Engine, EngineTraits>();
+
 /**
  * Makes a registered engine's id and framework valid input (core/engines/store.ts registerEngine calls it for
- * every engine, the built-in ones at start-up).
+ * every engine, the built-in ones at start-up), with the traits the flags check.
  */
-export function registerEngineName(id: Engine, framework: Framework): void {
+export function registerEngineName(
+  id: Engine,
+  framework: Framework,
+  traits: EngineTraits = {},
+): void {
   REGISTERED.set(id, framework);
+  TRAITS.set(id, traits);
   registerFrameworkName(framework);
 }
+
+/** The registered engines with `trait`, built-in ones first, in registration order. */
+export const enginesWith = (trait: keyof EngineTraits): Engine[] =>
+  engineNames().filter((e) => TRAITS.get(e)?.[trait] === true);
+
+/** The frameworks of the registered engines with `trait`, each once, in the engines' order. */
+export const frameworksWith = (trait: keyof EngineTraits): Framework[] => [
+  ...new Set(enginesWith(trait).map(engineFramework)),
+];
 
 /** Every engine id the flags and scenarios accept: the built-in ones, then the plug-ins registered. */
 export const engineNames = (): readonly Engine[] => [

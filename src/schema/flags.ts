@@ -34,7 +34,14 @@ import {
   type LoraTarget,
   type Method,
 } from './estimate.js';
-import { engineFramework, engineNames, isEngine, type Engine } from './engine.js';
+import {
+  engineFramework,
+  engineNames,
+  enginesWith,
+  frameworksWith,
+  isEngine,
+  type Engine,
+} from './engine.js';
 
 /** Raised for a flag value outside the contract; `message` is the one-line user message. */
 export class FlagError extends Error {
@@ -404,14 +411,20 @@ function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
       o.promptTokens,
       `fewer than --seq ${o.seq} (seq = prompt + generated)`,
     );
-  if (o.gpuLayers !== undefined && o.framework !== 'llama.cpp')
-    throw new FlagError('gpu-layers', o.gpuLayers, 'only with --framework llama.cpp (its -ngl)');
+  const offload = frameworksWith('layerOffload');
+  if (o.gpuLayers !== undefined && !offload.includes(o.framework))
+    throw new FlagError(
+      'gpu-layers',
+      o.gpuLayers,
+      `only with --framework ${offload.join(' or ')} (its -ngl)`,
+    );
   expertParallelCheck(o);
-  if (isGguf(o.weights) && o.framework !== 'llama.cpp')
+  const gguf = frameworksWith('ggufWeights');
+  if (isGguf(o.weights) && !gguf.includes(o.framework))
     throw new FlagError(
       'weights',
       o.weights,
-      'a GGUF type only with --framework llama.cpp (vLLM and SGLang serve AWQ/GPTQ int4, fp8, mxfp4, nvfp4)',
+      `a GGUF type only with --framework ${gguf.join(' or ')} (vLLM and SGLang serve AWQ/GPTQ int4, fp8, mxfp4, nvfp4)`,
     );
 }
 
@@ -580,11 +593,12 @@ export function checkCombination(o: EstimateOptions): void {
       `fp32, fp16 or bf16 with --method ${o.method} (FP8 training converts the linears of a full fine-tune; 8-bit frozen or served weights are --weights fp8)`,
     );
   // Liger patches the transformers model classes: only the Hugging Face Trainer stacks load them.
-  if (o.liger && o.framework !== 'hf' && o.framework !== 'deepspeed')
+  const liger = frameworksWith('liger');
+  if (o.liger && !liger.includes(o.framework))
     throw new FlagError(
       'liger',
       true,
-      `off with --framework ${o.framework} (Liger kernels run on the hf engines hf-trainer, hf-fsdp, hf-deepspeed: --framework hf or deepspeed)`,
+      `off with --framework ${o.framework} (Liger kernels run on the hf engines ${enginesWith('liger').join(', ')}: --framework ${liger.join(' or ')})`,
     );
   if (o.liger && o.method === 'inference')
     throw new FlagError(

@@ -4,7 +4,7 @@
  * time and the planner read this table instead of comparing objective names; which engines write each
  * objective, with their trainer classes, stays with each engine (its profile's `objectives` and its launcher).
  */
-import type { Objective, Reference, Rollout } from './estimate.js';
+import type { Framework, Objective, Reference, Rollout } from './estimate.js';
 
 /** How an objective that generates while training samples: its defaults and limits (TRL's config). */
 export interface Sampling {
@@ -21,6 +21,17 @@ export interface Sampling {
   /** The training forward computes the completion's logits only (GRPO's logits_to_keep), not the prompt's. */
   completionLogitsOnly: boolean;
 }
+
+/**
+ * The memory profile each rollout engine decodes with (time/objective.ts): transformers generate() dispatches the
+ * policy's ops eagerly whatever its trainer (TRL v1.9.0 grpo_config.py use_vllm=False); a vLLM rollout,
+ * colocated or served (use_vllm with vllm_mode "colocate" / "server"), runs vLLM's kernels.
+ */
+export const ROLLOUT_FRAMEWORKS: Readonly<Record<Rollout, Framework>> = {
+  hf: 'hf',
+  'vllm-colocate': 'vllm',
+  'vllm-server': 'vllm',
+};
 
 export interface ObjectiveProfile {
   /**

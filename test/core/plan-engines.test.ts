@@ -6,11 +6,16 @@ import { findGpu } from '../../src/io/load-catalog.js';
 import { describe, expect, it } from 'vitest';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { engineOf } from '../../src/core/engines/index.js';
-import { ENGINE_PROFILES, engineRejects, REJECTED } from '../../src/core/engines/index.js';
+import {
+  ENGINE_PROFILES,
+  engineRejects,
+  REJECTED,
+  rejectsLayout,
+} from '../../src/core/engines/index.js';
 import { plan } from '../../src/core/plan/index.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { loadScenario, resolveHardware } from '../../src/io/load-scenario.js';
-import { defaultOptions } from '../../src/schema/estimate.js';
+import { defaultOptions, OBJECTIVES } from '../../src/schema/estimate.js';
 import { flagsFromOptions, optionsFromFlags } from '../../src/schema/flags.js';
 import { optionsArb } from '../helpers/arbitraries.js';
 
@@ -101,5 +106,29 @@ describe('engineRejects without its sentence (the planner asks that way)', () =>
       ),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('rejectsLayout (the planner asks it once per layout shape)', () => {
+  it('never refuses what engineRejects runs, and refuses a layout some engine cannot run', () => {
+    let refused = 0;
+    fc.assert(
+      fc.property(
+        optionsArb(),
+        fc.constantFrom(undefined, ...OBJECTIVES),
+        fc.constantFrom(...(Object.keys(ENGINE_PROFILES) as (keyof typeof ENGINE_PROFILES)[])),
+        fc.integer({ min: 1, max: 16 }),
+        fc.integer({ min: 1, max: 8 }),
+        (base, objective, engine, dp, accum) => {
+          const o = { ...base, objective };
+          const { method, tp, pp, zero, offload } = o;
+          if (!rejectsLayout(engine, method, objective, dp, tp, pp, zero, offload)) return;
+          refused++;
+          expect(engineRejects(engine, o, dp, accum, false)).not.toBeNull();
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    expect(refused).toBeGreaterThan(0);
   });
 });

@@ -7,6 +7,7 @@ import {
   policyMemo,
   type MemoryEstimate,
 } from '../../src/core/memory/index.js';
+import type { GrpoPoints } from '../../src/core/memory/surface.js';
 import { policyOptions } from '../../src/core/memory/objective.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
@@ -33,6 +34,9 @@ const CASES: EstimateOptions[] = [
   grpo({}, { rollout: 'vllm-colocate', 'rollout-memory': 0.5 }),
   grpo({}, { rollout: 'vllm-colocate', 'rollout-memory': 0.3, 'rollout-sleep': true }),
   grpo({}, { rollout: 'vllm-server', 'rollout-gpus': 2 }),
+  // The same trainers beside a server of another size: their points are shared (surface.ts pointClass).
+  grpo({}, { rollout: 'vllm-server', 'rollout-gpus': 1 }),
+  grpo({}, { rollout: 'vllm-server', 'rollout-gpus': 3 }),
   grpo({ method: 'full', zero: 3 }, { rollout: 'hf', reference: 'model' }),
   grpo({ method: 'full', zero: 3 }, { rollout: 'vllm-colocate', reference: 'model' }),
   grpo({ framework: 'unsloth', checkpointing: 'offload' }, { rollout: 'vllm-colocate' }),
@@ -47,8 +51,10 @@ const worst = (e: MemoryEstimate) => e.stages.find((s) => s.stage === e.worstSta
 describe('GRPO memory surfaces with shared policy estimates', () => {
   it('write exactly what estimateMemory gives at every (micro-batch, data-parallel degree)', () => {
     const policies = policyMemo(arch); // one memo for every surface, as the planner shares it
+    const points: GrpoPoints = new Map(); // and the points, shared between rollout twins
+    let asked = 0;
     for (const o of CASES) {
-      const s = memorySurface(arch, o, {}, policies);
+      const s = memorySurface(arch, o, {}, policies, undefined, points);
       for (const dp of [1, 2, 3, 8])
         for (const batch of [1, 2, 3, 8]) {
           const gpus = dp * o.tp * o.pp + (o.rollout === 'vllm-server' ? o.rolloutGpus! : 0);
@@ -63,6 +69,7 @@ describe('GRPO memory surfaces with shared policy estimates', () => {
             floor: col(),
           };
           s.into(batch, dp, out, 0);
+          asked++;
           expect(out.device[0]).toBe(e.perGpu.deviceBytes);
           expect(out.host[0]).toBe(e.hostBytesPerGpu);
           expect(out.weights[0]).toBe(Math.round(worst(e).weights));
@@ -71,6 +78,9 @@ describe('GRPO memory surfaces with shared policy estimates', () => {
           expect(out.floor[0]).toBe(x.rolloutFloor);
         }
     }
+    // Colocated at 0.3 and 0.5 share their points, as do servers of 1, 2 and 3 GPUs.
+    const made = [...points.values()].reduce((n, m) => n + m.size, 0);
+    expect(made).toBe(asked - 3 * 16);
   });
 
   it('count a deferred point as one estimate, once, whether or not it is read', () => {

@@ -11,6 +11,7 @@ import { float8CastBytes, float8Refusal } from '../../src/core/kernels/float8.js
 import { mapAccelerate } from '../../src/core/engines/hf/from/accelerate.js';
 import { mapAxolotl } from '../../src/core/engines/hf/from/axolotl.js';
 import { mergeFlags } from '../../src/core/from/index.js';
+import { upstreamKeys } from '../../src/io/load-upstream-keys.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
@@ -159,15 +160,18 @@ describe('FP8 training: torchtitan files', () => {
 
 describe('FP8 training read back from configs', () => {
   it("reads axolotl's fp8 as --compute fp8 for a full fine-tune, and as bf16 with a warning beside an adapter", () => {
-    const full = mapAxolotl({ base_model: 'meta-llama/Llama-3.1-8B', fp8: true, bf16: true });
+    const full = mapAxolotl(
+      { base_model: 'meta-llama/Llama-3.1-8B', fp8: true, bf16: true },
+      undefined,
+      upstreamKeys,
+    );
     expect(full.flags.compute).toBe('fp8');
     expect(full.warnings.join('\n')).not.toMatch(/fp8/);
-    const lora = mapAxolotl({
-      base_model: 'meta-llama/Llama-3.1-8B',
-      adapter: 'lora',
-      fp8: true,
-      bf16: true,
-    });
+    const lora = mapAxolotl(
+      { base_model: 'meta-llama/Llama-3.1-8B', adapter: 'lora', fp8: true, bf16: true },
+      undefined,
+      upstreamKeys,
+    );
     expect(lora.flags.compute).toBe('bf16');
     expect(lora.warnings.join('\n')).toMatch(/fp8: FP8 training beside an adapter/);
   });

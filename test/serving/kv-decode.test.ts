@@ -7,7 +7,7 @@ import { buildEstimate } from '../../src/core/estimate.js';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
 import { cacheShapeOf, decodeCacheBytes, kvElementBytes } from '../../src/core/memory/kv-layout.js';
-import { LLAMA_CPP_UBATCH } from '../../src/core/memory/memory.js';
+import { LLAMA_CPP_UBATCH } from '../../src/core/engines/llama-cpp/memory.js';
 import { gpuRates } from '../../src/core/time/index.js';
 import { FLOAT_BYTES } from '../../src/core/model/dtypes.js';
 import { findGpu } from '../../src/io/load-catalog.js';

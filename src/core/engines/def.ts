@@ -5,7 +5,7 @@
  */
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../launch/types.js';
 import type { FrameworkProfile } from '../memory/framework-profile.js';
-import type { FromMapping, ServeCommand, ServeReading } from '../from/common.js';
+import type { FromMapping, ServeCommand, ServeReading, UpstreamKeys } from '../from/common.js';
 import type { ArchitectureTable } from './architectures.js';
 import type { EngineProfile } from './profile.js';
 import type { EngineRuns } from './runs.js';
@@ -43,8 +43,11 @@ export interface ConfigReader {
   order: number;
   /** The parsed document is this format's (by the keys only its tool uses). */
   detect: (doc: Record<string, unknown>) => boolean;
-  /** `file`: the config's path (a TRL config's trainer may be named only by it). */
-  map: (doc: Record<string, unknown>, file?: string) => FromMapping;
+  /**
+   * `file`: the config's path (a TRL config's trainer may be named only by it); `keys`: the upstream tools' key
+   * lists, to tell a known key vramplan does not use from an unknown one.
+   */
+  map: (doc: Record<string, unknown>, file: string | undefined, keys: UpstreamKeys) => FromMapping;
 }
 
 /** `--from` of the engine's server command lines (serve.sh, a pasted command). */

@@ -92,6 +92,33 @@ export function engineRejects(
   return null;
 }
 
+/**
+ * Whether `engine` refuses every configuration of `method` and `objective` on a layout: the checks of
+ * engineRejects that read only these, the data-parallel degree, TP, PP, ZeRO stage and offload (so true
+ * implies engineRejects is not null; the planner asks once per layout shape instead of per configuration).
+ */
+export function rejectsLayout(
+  engine: Engine,
+  method: EstimateOptions['method'],
+  objective: EstimateOptions['objective'],
+  dp: number,
+  tp: number,
+  pp: number,
+  zero: EstimateOptions['zero'],
+  offload: EstimateOptions['offload'],
+): boolean {
+  const p = ENGINE_PROFILES[engine];
+  return (
+    !p.methods.includes(method) ||
+    (objective !== undefined && !p.objectives.includes(objective)) ||
+    dp > p.maxDp ||
+    (tp > 1 && !p.tp) ||
+    (pp > 1 && !p.pp) ||
+    !p.zero.includes(zero) ||
+    (offload !== 'none' && !(p.offload[offload] ?? []).includes(zero))
+  );
+}
+
 /** The estimate options a configuration takes on `engine` (its memory profile and master-weight copy). */
 export function onEngine(o: EstimateOptions, engine: Engine): EstimateOptions {
   return engineFieldsInto({ ...o }, engine);

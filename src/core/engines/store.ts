@@ -40,7 +40,11 @@ export function registerEngine(def: EngineDef): void {
   if (held && held !== def.memory)
     throw new Error(`framework ${fw}: two memory profiles (engine ${def.id})`);
   DEFS.set(def.id, def);
-  registerEngineName(def.id, fw);
+  registerEngineName(def.id, fw, {
+    layerOffload: def.memory.layerOffload === true,
+    ggufWeights: def.memory.quantFormat === 'gguf',
+    liger: def.profile.liger === true,
+  });
   for (const f of [fw, ...(def.claimsFor ?? [])]) {
     const list = CLAIMANTS.get(f) ?? [];
     CLAIMANTS.set(f, [...list, def]);

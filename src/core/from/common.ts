@@ -4,9 +4,16 @@
  * Pure: the parsed document comes in, contract flags and warnings go out (src/io/from reads the files).
  */
 import type { Engine } from '../../schema/engine.js';
+import type { UpstreamKeyList } from '../../schema/upstream-keys.js';
 
 /** A config format `--from` reads: an engine's reader's (engines/<engine>/index.ts `readers`), or a SkyPilot task. */
 export type FromFormat = string;
+
+/**
+ * The top-level keys an upstream tool accepts, by list (catalogs/upstream-keys; io/load-upstream-keys.ts reads
+ * them): a reader tells a key vramplan does not use from an unknown one (a typo) with them.
+ */
+export type UpstreamKeys = (list: UpstreamKeyList) => ReadonlySet<string>;
 
 /** An engine whose server command lines `--from` reads (engines/<engine>/index.ts `serve`). */
 export type ServeEngine = Engine;

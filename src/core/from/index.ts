@@ -9,6 +9,7 @@ import {
   type FromFlags,
   type FromFormat,
   type FromMapping,
+  type UpstreamKeys,
 } from './common.js';
 import { mapServeConfig } from './serve-map.js';
 import { isSkyTask, mapSkyPilot } from './skypilot.js';
@@ -17,7 +18,7 @@ import { FRAMEWORKS, configReaders, serveReaders } from '../engines/store.js';
 import type { FrameworkProfile } from '../memory/framework-profile.js';
 
 export { FromError };
-export type { DeepSpeedMapping, FromFlags, FromFormat, FromMapping };
+export type { DeepSpeedMapping, FromFlags, FromFormat, FromMapping, UpstreamKeys };
 
 /** SkyPilot task YAML: not an engine's, so the core reads it (from/skypilot.ts), after torchtitan's recipe. */
 const SKYPILOT_READER: ConfigReader = {
@@ -37,14 +38,18 @@ export function detectFormat(doc: Record<string, unknown>): FromFormat | null {
   return readers().find((r) => r.detect(doc))?.format ?? null;
 }
 
-/** `file`: the config's path (a TRL config's trainer may be named only by it). */
+/**
+ * `file`: the config's path (a TRL config's trainer may be named only by it); `keys`: the upstream tools' key
+ * lists (io/load-upstream-keys.ts).
+ */
 export function mapConfig(
   doc: Record<string, unknown>,
   format: FromFormat,
-  file?: string,
+  file: string | undefined,
+  keys: UpstreamKeys,
 ): FromMapping {
   const reader = readers().find((r) => r.format === format);
-  if (reader) return reader.map(doc, file);
+  if (reader) return reader.map(doc, file, keys);
   const serve = serveReaders().find((r) => r.engine === format);
   if (serve?.configFile) return mapServeConfig(doc, serve.engine);
   throw new FromError(

@@ -41,7 +41,7 @@ export function buildLaunch(x: LaunchInput): LaunchBundle {
     ? noLauncher(engine)
     : rule
       ? ruleReason(rule, ruleInput({ ...x, accum: x.gradAccum }))
-      : objectiveBlocker(x);
+      : objectiveBlocker(x, engine);
   const outputs: EngineOutput[] =
     why !== null || !launcher ? [{ engine, ok: false, reason: why ?? '' }] : launcher.emit(x);
   outputs.push(emitPowerLimit(x));
@@ -83,10 +83,9 @@ const noLauncher = (engine: Engine): string => `vramplan writes no ${engine} lau
  * engines' TRL trainers, engines/hf/trl-objective.ts; Unsloth's DPO/GRPO; torchtune's LoRA DPO); the other
  * launchers write SFT (and serving) runs.
  */
-const objectiveBlocker = (x: LaunchPlan): string | null => {
+const objectiveBlocker = (x: LaunchPlan, engine: Engine): string | null => {
   const objective = x.options.objective ?? 'sft';
   if (objective === 'sft') return null;
-  const engine = engineOf(x.options);
   const written = engineDef(engine).launcher?.objectives ?? [];
   if (written.includes(objective)) return null;
   const runs = ['SFT', ...written.map((w) => w.toUpperCase())].join('/');
@@ -118,13 +117,13 @@ export const rulesChanging = (x: LaunchPlan): Rule[] =>
 /**
  * Why vramplan's launcher for the plan's engine cannot write `x` as planned: no launcher, a behaviour rule
  * of the engine's libraries, or the emitters' own checks; null when it can. The planner prunes such plans,
- * so every ranked plan launches.
+ * so every ranked plan launches. `engine`: engineOf(x.options), when the caller knows it.
  */
-export function launchBlocker(x: LaunchPlan): string | null {
-  const engine = engineOf(x.options);
+export function launchBlocker(x: LaunchPlan, engine: Engine = engineOf(x.options)): string | null {
   const launcher = launcherOf(engine);
   if (!launcher) return noLauncher(engine);
-  const rule = ruleBroken(x);
-  if (rule) return ruleReason(rule, ruleInput(x));
-  return objectiveBlocker(x) ?? launcher.blocker(x);
+  const input = ruleInput(x);
+  const rule = forbiddenBy(engineDef(engine).profile.rules, input);
+  if (rule) return ruleReason(rule, input);
+  return objectiveBlocker(x, engine) ?? launcher.blocker(x);
 }

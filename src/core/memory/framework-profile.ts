@@ -5,6 +5,39 @@
 import type { Framework, WeightDtype } from '../../schema/estimate.js';
 import type { QuantFormat } from '../../schema/time.js';
 
+/**
+ * A serving engine's cache layout (memory/kv-layout.ts): the dtypes of the recurrent state, the cells a
+ * sliding-window layer holds, hybrid page unification and the fp8 KV element. Without one, an engine keeps a
+ * plain cache as transformers does: the window's cells, the state in the model dtype (a Gated DeltaNet's
+ * temporal state in fp32).
+ */
+export interface CacheLayoutProfile {
+  /** Bytes per element of a recurrent layer's conv state: the compute dtype's, or a fixed size. */
+  convStateBytes: 'compute' | number;
+  /**
+   * Bytes per element of the temporal (SSM / delta-rule) state: a fixed size, or 'config': the dtype the model's
+   * config names (RecurrentState.stateBytes), else the engine's per-model default (vllmStateBytes), else the
+   * compute dtype's.
+   */
+  temporalStateBytes: 'config' | number;
+  /**
+   * KV cells a sliding-window layer holds per sequence: 'blocks': whole blocks over the window plus one, freed
+   * as they leave it; 'padded': the window plus the ubatch, padded to `pad` cells; 'pool-share': a sliding pool
+   * sized at `ratio` x the full pool's tokens, so each token held costs `ratio` of a sliding token.
+   */
+  sliding:
+    | { kind: 'blocks'; blockTokens: number }
+    | { kind: 'padded'; pad: number }
+    | { kind: 'pool-share'; ratio: number };
+  /**
+   * Hybrid attention / recurrent models: layer groups of one size per kind, and recurrent pages padded to
+   * attention blocks, a multiple of `blockTokens` tokens (kv-layout.ts hybridPadding).
+   */
+  hybridPages?: { blockTokens: number };
+  /** Bytes per element of an fp8 KV cache when the engine writes another format for it (default 1). */
+  fp8KvElementBytes?: number;
+}
+
 export interface FrameworkProfile {
   id: Framework;
   name: string;
@@ -158,8 +191,21 @@ export interface FrameworkProfile {
    * CPU-Adam); absent, only a fused torch AdamW runs vectorized on the host.
    */
   vectorHostAdam?: boolean;
+  /**
+   * LoRA training goes through transformers' enable_input_require_grads under gradient checkpointing (PEFT,
+   * TRL, Unsloth): a frozen vision tower whose input embeddings it hooks records a graph (memory/vision.ts).
+   */
+  inputRequireGrads?: boolean;
   /** llama.cpp: `--gpu-layers` puts that many layers (and their KV) on the GPU, the rest in host RAM. */
   layerOffload?: boolean;
+  /**
+   * The engine's physical batch (llama.cpp's n_ubatch): the prefill chunk, the fp32 logit rows its output
+   * buffer reserves, the cells a sliding-window layer keeps beyond its window, and the host round trips of a
+   * prefill with layers in host RAM. Absent: the engine runs a prompt whole (or in its server's chunks).
+   */
+  ubatch?: number;
+  /** How the engine lays out its KV cache and recurrent state (memory/kv-layout.ts); absent: a plain cache. */
+  cacheLayout?: CacheLayoutProfile;
   /** Kernel family by weight dtype, ahead of quantFormat / int4QuantFormat (serving engines' own kernels). */
   quantFormatFor?: Partial<Record<WeightDtype, QuantFormat>>;
   /** Host work per decode step the GPU does not hide (scheduler, sampling), seconds. */

@@ -6,7 +6,6 @@ import { isFourBitFloat } from '../model/dtypes.js';
 import { MiB } from '../units.js';
 import {
   cacheFigures,
-  cacheLayoutOf,
   cacheShapeOf,
   kvElementBytes,
   recurrentLayerBytes,
@@ -36,13 +35,9 @@ export function recurrentStateBytes(
   tp: number,
   fw?: FrameworkProfile,
 ): number {
-  const layout = fw ? cacheLayoutOf(fw) : 'plain';
-  return recurrentLayerBytes(r, tp, stateDtypeBytes(layout, r, c));
+  return recurrentLayerBytes(r, tp, stateDtypeBytes(fw?.cacheLayout, r, c));
 }
 
-// llama.cpp's physical batch (n_ubatch, default 512: https://github.com/ggml-org/llama.cpp/blob/master/common/common.h): the prefill chunk and the rows of the
-// output buffer its compute graph reserves (llama-context.cpp output_reserve: n_outputs x n_vocab fp32).
-export const LLAMA_CPP_UBATCH = 512;
 /** Bytes per KV element (kv-layout.ts kvElementBytes). */
 function kvElemBytes(s: Setup): number {
   return kvElementBytes(s.fw, s.o.kvCacheDtype, s.c);
@@ -51,7 +46,7 @@ function kvElemBytes(s: Setup): number {
 /** Tokens one prefill step runs: every prompt at once, one chunk under a serving engine. */
 function prefillChunk(s: Setup): number {
   const { fw, tokens, ctx } = s;
-  if (fw.layerOffload) return Math.min(tokens, LLAMA_CPP_UBATCH);
+  if (fw.ubatch !== undefined) return Math.min(tokens, fw.ubatch);
   if (fw.kvCache !== 'paged-pool' || !fw.server) return tokens;
   return Math.min(tokens, fw.server.sizing(ctx.gpuCapacityBytes, s.tp, s.pp).chunkTokens);
 }
@@ -69,7 +64,7 @@ export function cacheOf(s: Setup): CacheFigures {
     c: s.c,
     tp: s.tp,
     kvElem: kvElemBytes(s),
-    ubatch: LLAMA_CPP_UBATCH,
+    ubatch: s.fw.ubatch ?? 0,
   });
   const f = cacheFigures(s.arch, shape);
   return {
@@ -95,7 +90,7 @@ function kvAndPrefill(s: Setup): { kv: number; prefill: number; state: number } 
     c,
     tp,
     kvElem: kvBytesPerElem,
-    ubatch: LLAMA_CPP_UBATCH,
+    ubatch: s.fw.ubatch ?? 0,
   });
   for (const g of arch.groups) {
     if (g.name === 'vision') continue;
@@ -157,7 +152,7 @@ export function inferencePhases(
   const logits = !h.hasHead
     ? 0
     : split
-      ? Math.min(tokens, LLAMA_CPP_UBATCH) * s.V * 4
+      ? Math.min(tokens, fw.ubatch ?? tokens) * s.V * 4
       : fw.kvCache === 'paged-pool' && fw.server
         ? o.batch * s.V * fw.server.samplerBytesPerLogit
         : (logitRows * s.V * s.c + o.batch * s.V * 4) / tp;

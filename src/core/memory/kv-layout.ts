@@ -1,53 +1,34 @@
 /**
- * How a serving engine lays out the KV cache and the recurrent (linear-attention / SSM) state: the dtypes
- * it keeps the state in, the cells it gives a sliding-window layer, and vLLM's hybrid page unification
- * (attention and Mamba pages of one size, layer groups of one size). Pure: memory.ts applies it per GPU.
+ * How a serving engine lays out the KV cache and the recurrent (linear-attention / SSM) state, as its memory
+ * profile's cacheLayout says: the dtypes it keeps the state in, the cells it gives a sliding-window layer, and
+ * hybrid page unification (attention and Mamba pages of one size, layer groups of one size). Pure: memory.ts
+ * applies it per GPU.
  */
 import type { Arch, LayerGroup, RecurrentState } from '../model/arch.js';
-import type { FrameworkProfile } from './framework-profile.js';
+import type { CacheLayoutProfile, FrameworkProfile } from './framework-profile.js';
 
-/** Which engine's cache rules hold: vLLM's hybrid allocator, SGLang's pools, llama.cpp's, or a plain cache. */
-export type CacheLayout = 'vllm' | 'sglang' | 'llama.cpp' | 'plain';
-
-export function cacheLayoutOf(fw: FrameworkProfile): CacheLayout {
-  if (fw.layerOffload) return 'llama.cpp';
-  if (fw.kvCache !== 'paged-pool') return 'plain';
-  return fw.poolBudget === 'static' ? 'sglang' : 'vllm';
-}
-
-// vLLM's KV block: CacheConfig.block_size defaults to 16 tokens on CUDA, and a hybrid model's attention block is
-// a multiple of 16 (kernel_block_alignment_size in HybridAttentionMambaModelConfig,
-// https://github.com/vllm-project/vllm/blob/1936cf3841edb9781b06c50fc4daf4bac9d3b23e/vllm/model_executor/models/config.py).
-export const VLLM_BLOCK_TOKENS = 16;
-// llama.cpp's SWA cache is padded to 256 cells (src/llama-kv-cache-iswa.cpp, "the SWA cache is always padded
-// to 256 for performance", https://github.com/ggml-org/llama.cpp/issues/17037).
-const LLAMA_CPP_SWA_PAD = 256;
-// SGLang splits its pool between full and sliding layers, the sliding pool holding 0.8 x the full pool's tokens
-// (swa_full_tokens_ratio, https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/server_args.py read
-// 2026-11-26; model_runner_kv_cache_mixin.py _resolve_hybrid_swa_tokens).
-const SGLANG_SWA_FULL_TOKENS_RATIO = 0.8;
-// fp32 bytes: llama.cpp's recurrent cache (llama_memory_recurrent, type_r = type_s = GGML_TYPE_F32 in
-// src/llama-model.cpp create_memory, https://github.com/ggml-org/llama.cpp) and SGLang's SSM state
-// (https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/server_args.py mamba_ssm_dtype = "float32",
-// read 2026-11-26).
+// fp32 bytes: transformers' Gated DeltaNet state (torch_chunk_gated_delta_rule casts to float32,
+// modeling_qwen3_next.py at huggingface/transformers@01cdc608; stateDtypeBytes below).
 const FP32 = 4;
 
 /**
- * Bytes per element of the conv state and of the temporal (SSM / delta-rule) state. vLLM: the conv state in the
- * model dtype, the temporal state in mamba_ssm_cache_dtype, which its per-model hooks set from the config
- * (Qwen3.5 mamba_ssm_dtype; Nemotron-H mamba_ssm_cache_dtype, float32 when absent: RecurrentState.vllmStateBytes)
- * and is the model dtype otherwise (MambaStateDtypeCalculator, vllm/model_executor/layers/mamba/mamba_utils.py).
- * SGLang keeps the temporal state in fp32 by default; llama.cpp keeps both in fp32; transformers keeps a Mamba
- * state in the model dtype (or the dtype the config names) and a Gated DeltaNet state in fp32.
+ * Bytes per element of the conv state and of the temporal (SSM / delta-rule) state under the engine's cache
+ * layout (`cl`; CacheLayoutProfile). Without one, as transformers keeps them: a Mamba state in the model dtype
+ * (or the dtype the config names) and a Gated DeltaNet state in fp32.
  */
 export function stateDtypeBytes(
-  layout: CacheLayout,
+  cl: CacheLayoutProfile | undefined,
   r: RecurrentState,
   c: number,
 ): { conv: number; temporal: number } {
-  if (layout === 'llama.cpp') return { conv: FP32, temporal: FP32 };
-  if (layout === 'sglang') return { conv: c, temporal: FP32 };
-  if (layout === 'vllm') return { conv: c, temporal: r.stateBytes ?? r.vllmStateBytes ?? c };
+  if (cl)
+    return {
+      conv: cl.convStateBytes === 'compute' ? c : cl.convStateBytes,
+      temporal:
+        cl.temporalStateBytes === 'config'
+          ? (r.stateBytes ?? r.vllmStateBytes ?? c)
+          : cl.temporalStateBytes,
+    };
   // transformers' LinearAttentionLayer allocates the state like the tensor the mixer returns (zeros_like in
   // cache_utils.py); the Gated DeltaNet kernels return it in fp32 (torch_chunk_gated_delta_rule casts q, k, v
   // to float32, modeling_qwen3_next.py at huggingface/transformers@01cdc608; fla's chunk kernels likewise).
@@ -56,27 +37,25 @@ export function stateDtypeBytes(
 }
 
 /**
- * KV cells a sliding-window (or chunked-attention) layer holds per sequence of `held` tokens. vLLM frees the
- * blocks that fall out of the window (SlidingWindowManager.remove_skipped_blocks) and keeps the window's
- * tokens over one more block than it spans (SlidingWindowSpec: "+1 here because the sliding window may not
- * start from the beginning of the block", vllm/v1/kv_cache_interface.py). llama.cpp gives each sequence
- * n_swa + n_ubatch cells padded to 256 (llama_kv_cache_iswa). SGLang sizes its sliding pool at 0.8 x the
- * full pool's tokens, so each token held costs 0.8 of a sliding token. Others keep the window.
+ * KV cells a sliding-window (or chunked-attention) layer holds per sequence of `held` tokens under the engine's
+ * cache layout (CacheLayoutProfile.sliding): whole blocks over the window plus one ("+1 here because the
+ * sliding window may not start from the beginning of the block", vLLM's SlidingWindowSpec), the window plus
+ * the ubatch padded, or a share of the pool per token held. Without a layout, the window.
  */
 export function slidingCells(
-  layout: CacheLayout,
+  cl: CacheLayoutProfile | undefined,
   window: number,
   held: number,
   ubatch: number,
 ): number {
-  if (layout === 'vllm') {
-    const blocks = Math.ceil((window - 1) / VLLM_BLOCK_TOKENS) + 1;
-    return Math.min(held, blocks * VLLM_BLOCK_TOKENS);
+  const sl = cl?.sliding;
+  if (sl?.kind === 'blocks') {
+    const blocks = Math.ceil((window - 1) / sl.blockTokens) + 1;
+    return Math.min(held, blocks * sl.blockTokens);
   }
-  if (layout === 'llama.cpp')
-    return Math.min(held, Math.ceil((window + ubatch) / LLAMA_CPP_SWA_PAD) * LLAMA_CPP_SWA_PAD);
-  // SGLang: a token of the pool carries its share of the sliding pool, whatever the window.
-  if (layout === 'sglang') return SGLANG_SWA_FULL_TOKENS_RATIO * held;
+  if (sl?.kind === 'padded') return Math.min(held, Math.ceil((window + ubatch) / sl.pad) * sl.pad);
+  // A sliding pool sized by the full pool: a token held carries its share of it, whatever the window.
+  if (sl?.kind === 'pool-share') return sl.ratio * held;
   return Math.min(held, window);
 }
 
@@ -108,14 +87,16 @@ const kindOf = (g: LayerGroup): string =>
   g.recurrent ? 'state' : g.slidingWindow ? `window:${g.slidingWindow}` : 'full';
 
 /**
- * vLLM's hybrid KV layout (vllm/v1/core/kv_cache_utils.py _get_kv_cache_groups_uniform_page_size): layers of
- * each kind are split into KV-cache groups of one size (the fewest layers of any kind, or the most when that is
- * under 1.5 x the fewest), the last group of a kind padded with empty slots that hold blocks like real layers.
- * A Mamba layer's page is padded to the attention page of the smallest 16-token multiple that holds it
- * (HybridAttentionMambaModelConfig, no prefix caching). Returns the factor each kind's bytes grow by.
+ * A hybrid KV layout with uniform pages (CacheLayoutProfile.hybridPages; vLLM's
+ * vllm/v1/core/kv_cache_utils.py _get_kv_cache_groups_uniform_page_size): layers of each kind are split into
+ * KV-cache groups of one size (the fewest layers of any kind, or the most when that is under 1.5 x the fewest),
+ * the last group of a kind padded with empty slots that hold blocks like real layers. A Mamba layer's page is
+ * padded to the attention page of the smallest `blockTokens` multiple that holds it (vLLM's
+ * HybridAttentionMambaModelConfig, no prefix caching). Returns the factor each kind's bytes grow by.
  */
-export function vllmPadding(
+export function hybridPadding(
   arch: Arch,
+  blockTokens: number,
   stateBytes: (r: RecurrentState) => number,
   tokenBytes: (g: LayerGroup) => number,
 ): { layers: (g: LayerGroup) => number; statePage: (g: LayerGroup) => number } {
@@ -135,7 +116,7 @@ export function vllmPadding(
     if (!g.recurrent || !attention) return 1;
     const page = stateBytes(g.recurrent);
     const token = tokenBytes(attention);
-    const block = VLLM_BLOCK_TOKENS * Math.ceil(page / (VLLM_BLOCK_TOKENS * token));
+    const block = blockTokens * Math.ceil(page / (blockTokens * token));
     return page > 0 ? (block * token) / page : 1;
   };
   return { layers, statePage };
@@ -143,32 +124,35 @@ export function vllmPadding(
 
 /** What one sequence holds per layer of a group, per GPU, as an engine lays its cache out. */
 export interface CacheShape {
-  layout: CacheLayout;
-  /** Tokens per KV block of full-attention layers (vLLM: 16, or a hybrid Mamba model's larger block). */
+  /**
+   * Tokens per KV block of full-attention layers under hybrid pages (the layout's blockTokens, or a hybrid Mamba
+   * model's larger block); 1 without them.
+   */
   block: number;
-  /** One sequence's recurrent state in one layer of the group, with vLLM's page and group padding. */
+  /** One sequence's recurrent state in one layer of the group, with the hybrid page and group padding. */
   stateBytes: (g: LayerGroup) => number;
-  /** One token's KV in one attention layer of the group, with vLLM's group padding. */
+  /** One token's KV in one attention layer of the group, with the hybrid group padding. */
   tokenBytes: (g: LayerGroup) => number;
   /** KV cells one sequence of `held` tokens keeps in a layer of the group (0 for recurrent layers). */
   cells: (g: LayerGroup, held: number) => number;
 }
 
 /**
- * The cache shape of `arch` under `fw` with `c`-byte compute, TP `tp` and `kvElem`-byte KV elements: vLLM
- * pads hybrid models' layer groups and Mamba pages (vllmPadding) and rounds a hybrid Mamba model's
- * full-attention KV up to its large blocks; `ubatch` is llama.cpp's n_ubatch (its SWA cells).
+ * The cache shape of `arch` under `fw` with `c`-byte compute, TP `tp` and `kvElem`-byte KV elements: a layout
+ * with hybrid pages pads hybrid models' layer groups and Mamba pages (hybridPadding) and rounds a hybrid Mamba
+ * model's full-attention KV up to its large blocks; `ubatch` is the engine's physical batch (padded SWA cells).
  */
 export function cacheShapeOf(
   arch: Arch,
   fw: FrameworkProfile,
   o: { c: number; tp: number; kvElem: number; ubatch: number },
 ): CacheShape {
-  const layout = cacheLayoutOf(fw);
+  const cl = fw.cacheLayout;
   const perState = (r: RecurrentState): number =>
-    recurrentLayerBytes(r, o.tp, stateDtypeBytes(layout, r, o.c));
+    recurrentLayerBytes(r, o.tp, stateDtypeBytes(cl, r, o.c));
   const perToken = (g: LayerGroup): number => attentionTokenBytes(g, o.tp, o.kvElem);
-  const pad = layout === 'vllm' ? vllmPadding(arch, perState, perToken) : null;
+  const hybrid = cl?.hybridPages;
+  const pad = hybrid ? hybridPadding(arch, hybrid.blockTokens, perState, perToken) : null;
   const attention = arch.groups.find((g) => g.name === 'decoder' && !g.recurrent);
   const stateGroup = arch.groups.find((g) => g.name === 'decoder' && g.recurrent);
   // A hybrid Mamba model's attention block holds the padded Mamba page (HybridAttentionMambaModelConfig).
@@ -177,19 +161,18 @@ export function cacheShapeOf(
       ? Math.round(
           (pad.statePage(stateGroup) * perState(stateGroup.recurrent)) / perToken(attention),
         )
-      : VLLM_BLOCK_TOKENS;
+      : (hybrid?.blockTokens ?? 1);
   const layers = (g: LayerGroup): number => (pad ? pad.layers(g) : 1);
   return {
-    layout,
     block,
     stateBytes: (g) =>
       g.recurrent ? perState(g.recurrent) * layers(g) * (pad ? pad.statePage(g) : 1) : 0,
     tokenBytes: (g) => (g.recurrent ? 0 : perToken(g) * layers(g)),
     cells: (g, held) => {
       if (g.recurrent) return 0;
-      if (g.slidingWindow) return slidingCells(layout, g.slidingWindow, held, o.ubatch);
+      if (g.slidingWindow) return slidingCells(cl, g.slidingWindow, held, o.ubatch);
       // Whole blocks: only a hybrid Mamba model's blocks (hundreds of tokens) are worth counting.
-      return pad && block > VLLM_BLOCK_TOKENS ? Math.ceil(held / block) * block : held;
+      return pad && block > hybrid!.blockTokens ? Math.ceil(held / block) * block : held;
     },
   };
 }
@@ -223,18 +206,14 @@ export function cacheFigures(arch: Arch, shape: CacheShape): CacheFigures {
   return { kvBytesPerToken, windowBytesPerSequence, stateBytesPerSequence };
 }
 
-// llama.cpp q8_0 blocks: 32 int8 values and one fp16 scale = 34 bytes (block_q8_0,
-// https://github.com/ggml-org/llama.cpp/blob/master/ggml/src/ggml-common.h).
-const Q8_0_BYTES = 34 / 32;
-
-/** Bytes per KV element: the compute dtype (`c`), or fp8 (llama.cpp writes q8_0 for it). */
+/** Bytes per KV element: the compute dtype (`c`), or fp8 (in the format the engine's cache layout writes it). */
 export function kvElementBytes(
   fw: FrameworkProfile,
   kvCacheDtype: string | undefined,
   c: number,
 ): number {
   if (kvCacheDtype !== 'fp8') return c; // 'auto' = the compute dtype (vLLM, SGLang, HF, torchtune)
-  return fw.layerOffload ? Q8_0_BYTES : 1;
+  return fw.cacheLayout?.fp8KvElementBytes ?? 1;
 }
 
 /** One sequence's cache reads split by how they grow: per token of context, per sliding window, fixed. */
@@ -245,18 +224,19 @@ interface CacheReads {
   fixed: number;
 }
 
-const LAYOUTS: readonly CacheLayout[] = ['vllm', 'sglang', 'llama.cpp', 'plain'];
-// The planner times millions of decode steps: the split is kept per architecture and layout.
-const READS = new WeakMap<Arch, Map<number, CacheReads>>();
+// The planner times millions of decode steps: the split is kept per architecture and cache layout.
+const READS = new WeakMap<Arch, Map<CacheLayoutProfile | undefined, Map<number, CacheReads>>>();
 
 function cacheReads(
   arch: Arch,
-  layout: CacheLayout,
+  cl: CacheLayoutProfile | undefined,
   o: { c: number; tp: number; kvElem: number },
 ): CacheReads {
-  const key = ((LAYOUTS.indexOf(layout) * 16 + o.c) * 65536 + o.tp) * 4096 + o.kvElem * 64;
-  let byKey = READS.get(arch);
-  if (!byKey) READS.set(arch, (byKey = new Map()));
+  const key = (o.c * 65536 + o.tp) * 4096 + o.kvElem * 64;
+  let byLayout = READS.get(arch);
+  if (!byLayout) READS.set(arch, (byLayout = new Map()));
+  let byKey = byLayout.get(cl);
+  if (!byKey) byLayout.set(cl, (byKey = new Map()));
   let r = byKey.get(key);
   if (r) return r;
   r = { perToken: 0, windows: [], fixed: 0 };
@@ -264,9 +244,7 @@ function cacheReads(
     if (g.name === 'vision' || g.name === 'encoder') continue;
     if (g.recurrent)
       r.fixed +=
-        2 *
-        g.count *
-        recurrentLayerBytes(g.recurrent, o.tp, stateDtypeBytes(layout, g.recurrent, o.c));
+        2 * g.count * recurrentLayerBytes(g.recurrent, o.tp, stateDtypeBytes(cl, g.recurrent, o.c));
     else if (g.slidingWindow)
       r.windows.push(g.slidingWindow, g.count * attentionTokenBytes(g, o.tp, o.kvElem));
     else r.perToken += g.count * attentionTokenBytes(g, o.tp, o.kvElem);
@@ -280,7 +258,7 @@ function cacheReads(
  * figures the memory model stores (attentionTokenBytes, recurrentLayerBytes in the engine's state dtypes):
  * a full-attention layer reads every token's cell (the MLA latent, or the KV heads this TP rank holds), a
  * sliding-window layer the tokens inside its window, and a recurrent layer reads and writes its state once.
- * Empty slots of vLLM's hybrid groups and its Mamba page padding hold memory no kernel reads: not counted.
+ * Empty slots of hybrid groups and Mamba page padding hold memory no kernel reads: not counted.
  */
 export function decodeCacheBytes(
   arch: Arch,
@@ -288,7 +266,7 @@ export function decodeCacheBytes(
   o: { c: number; tp: number; kvElem: number },
   ctx: number,
 ): number {
-  const r = cacheReads(arch, cacheLayoutOf(fw), o);
+  const r = cacheReads(arch, fw.cacheLayout, o);
   let bytes = r.perToken * ctx + r.fixed;
   for (let i = 0; i < r.windows.length; i += 2)
     bytes += Math.min(ctx, r.windows[i]!) * r.windows[i + 1]!;

@@ -26,7 +26,7 @@ export type {
   StageSummary,
 } from './types.js';
 export { deviceBytesOf } from './setup.js';
-export { LLAMA_CPP_UBATCH, recurrentStateBytes } from './inference.js';
+export { recurrentStateBytes } from './inference.js';
 
 type StageResult = {
   phases: PhaseParts[];

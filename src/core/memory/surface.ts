@@ -156,6 +156,27 @@ function grpoPoint(
   };
 }
 
+/** GRPO points shared by the surfaces of one search (memorySurface's `shared`), by pointClass, then point. */
+export type GrpoPoints = Map<string, Map<number, Point>>;
+
+/**
+ * The options a GRPO point reads, as a key: `o` less the vLLM server's GPU count (its GPUs are apart from the
+ * trainers', whose count is trainingGpus: every figure of a point is a trainer GPU's) and, without a GPU
+ * capacity, less vLLM's colocated share (rolloutBytes then sizes the pool at the least it runs with; the share
+ * is the surface's `share` column instead). Options alike but for these share their points.
+ */
+function pointClass(o: EstimateOptions, ctx: EstimateContext): string {
+  const { rolloutGpus: _gpus, rolloutMemory, ...rest } = o;
+  return JSON.stringify(ctx.gpuCapacityBytes === undefined ? rest : { ...rest, rolloutMemory });
+}
+
+/** The points of one pointClass in `shared` (made empty on first use). */
+function classPoints(shared: GrpoPoints, key: string): Map<number, Point> {
+  let m = shared.get(key);
+  if (!m) shared.set(key, (m = new Map()));
+  return m;
+}
+
 /**
  * Memory against micro-batch and data-parallel degree from five estimates. With the sequence fixed, each
  * phase's allocation is A + B/dp + C·batch (saved activations, loss tensors and the largest transient
@@ -163,6 +184,8 @@ function grpoPoint(
  * (batch, dp) = (1,2), (1,4), (2,2) give the dp >= 2 plane and (1,1), (2,1) the dp = 1 line. `policy`:
  * the preference / RL policy estimates, shared between surfaces (memory.ts policyMemo). `globalBatch`: a
  * fine-tune's samples per optimizer step (GRPO generates batch x accumulation completions per process).
+ * `shared`: GRPO points of the search's other surfaces (on `arch` with this `globalBatch`), so that rollout
+ * configurations a point does not tell apart (pointClass) are estimated once.
  */
 export function memorySurface(
   arch: Arch,
@@ -170,6 +193,7 @@ export function memorySurface(
   ctx: EstimateContext = {},
   policies: (o: EstimateOptions) => PolicyMemory = policyMemo(arch),
   globalBatch?: number,
+  shared: GrpoPoints = new Map(),
 ): MemorySurface {
   const fw = FRAMEWORKS[o.framework];
   const policy = isPreferenceOrRl(o) ? policies(o) : undefined;
@@ -185,7 +209,7 @@ export function memorySurface(
   const colocated = o.rollout === 'vllm-colocate' ? (o.rolloutMemory ?? 0) : 0;
   // Evaluated lazily: a single-GPU search never needs the dp >= 2 plane, nor a cluster search the dp = 1 line.
   // Only the fits are kept (the estimates are dropped once fitted: a search makes thousands).
-  const points = new Map<number, Point>();
+  const points = rollsOut(o) ? classPoints(shared, pointClass(o, ctx)) : new Map<number, Point>();
   // GRPO points asked for (defer or into), estimated or not: each counts as one estimate.
   const asked = new Set<number>();
   const exact = (batch: number, dp: number): Point => {

@@ -5,7 +5,8 @@
 import type { LayerGroup } from '../model/arch.js';
 import type { TowerRun } from '../model/vision.js';
 import { isTrained, type Trainable } from '../model/trainable.js';
-import type { EstimateOptions, Framework } from '../../schema/estimate.js';
+import type { EstimateOptions } from '../../schema/estimate.js';
+import { FRAMEWORKS } from './frameworks.js';
 import {
   backwardWorkingBytes,
   layerBytes,
@@ -27,9 +28,6 @@ import {
  */
 export type TowerMode = 'trained' | 'adapters' | 'input-grad' | 'frozen';
 
-/** Frameworks whose training goes through transformers' enable_input_require_grads (PEFT, TRL, Unsloth). */
-const INPUT_GRAD_FRAMEWORKS: ReadonlySet<Framework> = new Set(['hf', 'deepspeed', 'unsloth']);
-
 export function towerMode(
   g: LayerGroup,
   o: EstimateOptions,
@@ -40,7 +38,12 @@ export function towerMode(
   if (t.full) return 'trained';
   if (g.linears.some((l) => isTrained(t, l.role))) return 'adapters';
   const lora = o.method === 'lora' || o.method === 'qlora';
-  if (lora && inputGradHook && o.checkpointing !== 'none' && INPUT_GRAD_FRAMEWORKS.has(o.framework))
+  if (
+    lora &&
+    inputGradHook &&
+    o.checkpointing !== 'none' &&
+    FRAMEWORKS[o.framework].inputRequireGrads === true
+  )
     return 'input-grad';
   return 'frozen';
 }

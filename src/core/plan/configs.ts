@@ -2,6 +2,7 @@
 import type { Arch } from '../model/arch.js';
 import { ligerPatches } from '../kernels/liger.js';
 import { enginesNamed, ENGINE_PROFILES } from '../engines/engines.js';
+import { FRAMEWORKS } from '../memory/frameworks.js';
 import { launchable } from '../launch/index.js';
 import { launchedLoraOptions } from '../launch/modules.js';
 import { defaultHostRamBytes } from '../memory/host-ram.js';
@@ -70,10 +71,13 @@ export const hostRamLimit = (given: number | null, gpuBytes: number, gpusOnNode:
 // llama.cpp's -ngl searched as eighths of the layers (the most that fits ranks fastest), besides all of them.
 const GPU_LAYER_EIGHTHS = [7, 6, 5, 4, 3, 2, 1];
 
-/** The `--gpu-layers` values a serving job searches: all layers (undefined), then eighths (llama.cpp only). */
+/** Whether the search has an engine that splits layers between GPU and host (llama.cpp's -ngl). */
+export const searchesLayerOffload = (s: Scenario): boolean =>
+  searchedEngines(s).some((e) => FRAMEWORKS[ENGINE_PROFILES[e].framework].layerOffload === true);
+
+/** The `--gpu-layers` values a serving job searches: all layers (undefined), then eighths (layer offload only). */
 function gpuLayerChoices(s: Scenario, layers: number): (number | undefined)[] {
-  const llama = searchedEngines(s).includes('llama.cpp');
-  if (s.job.kind !== 'inference' || !llama || layers < 8) return [undefined];
+  if (s.job.kind !== 'inference' || !searchesLayerOffload(s) || layers < 8) return [undefined];
   return [undefined, ...GPU_LAYER_EIGHTHS.map((k) => Math.round((layers * k) / 8))];
 }
 

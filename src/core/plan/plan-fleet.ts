@@ -12,6 +12,7 @@ import {
   type Plan,
   type PlanInput,
 } from './plan.js';
+import { modelSidesFor } from './model-side.js';
 import { solveMip, type MipModel } from '../../solve/index.js';
 import { replicaRequestsPerSecond } from './slo.js';
 
@@ -118,8 +119,11 @@ export function fleetCandidates(input: PlanInput): FleetCandidate[] {
   const options = input.hardware.filter(
     (h: HardwareOption) => h.kind === 'owned' || h.kind === 'rent',
   );
+  // The model side is built once (or taken from the search of the whole scenario): it reads no GPU option
+  // beyond whether it has FP4 cores, nor the limits lifted here (model-side.ts modelView).
+  const modelSides = input.modelSides ?? modelSidesFor(scenario, input.arch);
   for (const h of options) {
-    const r = plan({ ...input, scenario, hardware: [h], top: 60 });
+    const r = plan({ ...input, scenario, hardware: [h], top: 60, modelSides });
     for (const p of r.plans) {
       // One server at the job's concurrency: a plan of dp replicas serves a share of it each
       // (replicas.ts), and the fleet sets its own replica counts.

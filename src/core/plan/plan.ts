@@ -8,12 +8,11 @@
  * one comparison. The hot loop allocates nothing per pruned candidate: reasons are counted by code.
  */
 import { hasFp4Cores } from './candidates.js';
-import { gpuCounts } from './candidates.js';
-import { baseConfigs, variantsOf } from './configs.js';
+import { modelSideOf } from './model-side.js';
 import { REASON, idleReason, makeContext } from './context.js';
 import { runLoop } from './loop.js';
 import { finish } from './results.js';
-import { buildRows, countRows } from './rows.js';
+import { countRows } from './rows.js';
 import type { PlanInput, PlanResult } from './types.js';
 export { REASONS } from './types.js';
 export type {
@@ -32,6 +31,7 @@ export type {
 } from './types.js';
 export { DEFAULT_GPU_WATTS, boardWatts, searchedEngines, variantsOf } from './configs.js';
 export { largestThatFits } from './results.js';
+export { modelSidesFor, type ModelSides } from './model-side.js';
 
 /** The search; returns a PlanResult (call-site does I/O). */
 export function plan(input: PlanInput): PlanResult {
@@ -39,12 +39,10 @@ export function plan(input: PlanInput): PlanResult {
   const top = input.top ?? 10;
   const fp4Cores = input.hardware.some((h) => hasFp4Cores(h.gpu.computeCapability));
   const fp8Cores = input.hardware.some((h) => h.gpu.supportsFp8 === true);
-  const bases = baseConfigs(s, arch, fp4Cores, fp8Cores);
-  const all = gpuCounts(s.hardware.counts.min, s.hardware.counts.max, s.hardware.gpusPerNode);
+  const side = modelSideOf(s, arch, fp4Cores, input.pause, input.modelSides, fp8Cores);
+  const { bases, all, variants } = side;
   const maxGpus = s.limits.maxGpus ?? Infinity;
-  const counts = all.filter((c) => c <= maxGpus);
-  const variants = variantsOf(s, arch);
-  const { rows, mem, modelPruned } = buildRows(s, arch, bases, counts, variants, input.pause);
+  const { rows, mem, modelPruned } = side.built;
   const ctx = makeContext(input, bases, rows, mem, variants);
   let fastest = Infinity;
   if (s.limits.maxSlowdown !== undefined) fastest = runLoop(ctx, Infinity, 0).fastest;

@@ -2,12 +2,12 @@
 import { OBJECTIVE_PROFILES } from '../../schema/objectives.js';
 import { dpAttentionLayout } from './expert-parallel.js';
 import type { Arch } from '../model/arch.js';
-import { engineFieldsInto, engineRejects, onEngine } from '../engines/engines.js';
+import { engineFieldsInto, engineRejects, onEngine, rejectsLayout } from '../engines/engines.js';
 import { launchBlocker, type LaunchPlan } from '../launch/index.js';
 import { qualityOf, tierRank } from './quality.js';
 import { type Engine } from '../../schema/engine.js';
 import { policyMemo } from '../memory/memory.js';
-import { memorySurface, type MemorySurface } from '../memory/surface.js';
+import { memorySurface, type GrpoPoints, type MemorySurface } from '../memory/surface.js';
 import type { PolicyMemory } from '../memory/objective.js';
 import { maxSearchedGpus, serverGpus } from './objective.js';
 import { servesConcurrency } from './replicas.js';
@@ -16,7 +16,7 @@ import { pipelineParallelisms, shardings, tensorParallelisms } from './candidate
 import { searchesFp8Kv } from '../engines/kernels.js';
 import { type EstimateOptions, type Method } from '../../schema/estimate.js';
 import type { Scenario } from '../../schema/scenario.js';
-import { OFFLOADS, growMem, searchedEngines } from './configs.js';
+import { OFFLOADS, growMem, searchesLayerOffload } from './configs.js';
 import type { BaseConfig, MemTable, Rows, Variant } from './configs.js';
 
 /** Model-side combinations pruned before the hardware loop (each stands for every GPU option and level). */
@@ -35,6 +35,8 @@ interface RowTable {
   policies: (o: EstimateOptions) => PolicyMemory;
   /** Fine-tune: samples per optimizer step (GRPO's generation batch: memory/surface.ts). */
   globalBatch: number | undefined;
+  /** GRPO points every surface of the search shares (memory/surface.ts GrpoPoints). */
+  points: GrpoPoints;
 }
 
 function rowTable(size: number, arch: Arch, globalBatch?: number): RowTable {
@@ -56,6 +58,7 @@ function rowTable(size: number, arch: Arch, globalBatch?: number): RowTable {
     surfaces: new Map(),
     policies: policyMemo(arch),
     globalBatch,
+    points: new Map(),
   };
 }
 
@@ -90,7 +93,7 @@ function surfaceOf(
   let surface = T.surfaces.get(key);
   if (!surface) {
     const opts = variantOptions(o, tp, pp, sh, variants[vi]!);
-    surface = memorySurface(arch, opts, {}, T.policies, T.globalBatch);
+    surface = memorySurface(arch, opts, {}, T.policies, T.globalBatch, T.points);
     T.surfaces.set(key, surface);
   }
   return surface;
@@ -315,7 +318,7 @@ interface Layout {
 function layoutsOf(s: Scenario, arch: Arch, method: Method, counts: readonly number[]): Layout[] {
   const layers = arch.groups.reduce((a, g) => a + g.count, 0);
   const maxTp = s.hardware.gpusPerNode;
-  const llama = searchedEngines(s).includes('llama.cpp');
+  const llama = searchesLayerOffload(s);
   const out: Layout[] = [];
   for (const c of counts)
     for (const tp of tensorParallelisms(c, arch, maxTp, s.search.tp))
@@ -374,7 +377,9 @@ function layoutVariants(
   const out: number[] = [];
   let ran = false;
   let lossy = false;
-  for (let vi = 0; vi < variants.length; vi++) {
+  const candidates = layoutRunners(runs, variants, base, L, shape);
+  for (let k = 0; k < candidates.length; k++) {
+    const vi = candidates[k]!;
     const v = variants[vi]!;
     if (base.kvCacheDtype === 'fp8' && !searchesFp8Kv(v.engine)) continue; // searched on vLLM/SGLang only
     probe.optimizerInBackward = v.optimizerInBackward;
@@ -382,7 +387,7 @@ function layoutVariants(
     // Runs on the engine, and vramplan's launcher for that engine can write it (launch/index.ts).
     const runsIt =
       engineRejects(v.engine, probe, L.dp, accum, false) === null &&
-      launchBlocker(blockerInput(runs, probe, v.engine, base, accum)) === null;
+      launchBlocker(blockerInput(runs, probe, v.engine, base, accum), v.engine) === null;
     if (!runsIt) continue;
     ran = true;
     if (!accept(vi)) {
@@ -400,6 +405,42 @@ function layoutVariants(
 }
 
 /**
+ * The engine variants that do not refuse `shape` (the first layout of it, `L`) for the configuration's
+ * method and objective whatever its other options (engines.ts rejectsLayout), made once per search.
+ */
+function layoutRunners(
+  runs: EngineVerdicts,
+  variants: readonly Variant[],
+  o: EstimateOptions,
+  L: Layout,
+  shape: number,
+): readonly number[] {
+  const key = `${o.method}/${o.objective}`;
+  let byShape = runs.runners.get(key);
+  if (!byShape) runs.runners.set(key, (byShape = new Array<number[] | undefined>(256)));
+  let list = byShape[shape];
+  if (!list) {
+    list = [];
+    for (let vi = 0; vi < variants.length; vi++)
+      if (
+        !rejectsLayout(
+          variants[vi]!.engine,
+          o.method,
+          o.objective,
+          L.dp,
+          L.tp,
+          L.pp,
+          L.sh.zero,
+          L.sh.offload,
+        )
+      )
+        list.push(vi);
+    byShape[shape] = list;
+  }
+  return list;
+}
+
+/**
  * layoutVariants' answers for the current configuration group (`base`: configurations that differ only in
  * micro-batch, which neither engineRejects, launchBlocker nor qualityOf reads) by layout shape: `stamp`
  * says which group an entry belongs to, so moving to the next one needs no clearing. A group's
@@ -413,6 +454,8 @@ interface EngineVerdicts {
   stamp: Int32Array;
   verdict: Int8Array;
   runList: number[][];
+  /** layoutRunners' lists by method and objective, then shape. */
+  runners: Map<string, (number[] | undefined)[]>;
 }
 
 const engineVerdicts = (arch: Arch): EngineVerdicts => ({
@@ -422,6 +465,7 @@ const engineVerdicts = (arch: Arch): EngineVerdicts => ({
   stamp: new Int32Array(256).fill(-1),
   verdict: new Int8Array(256),
   runList: new Array<number[]>(256).fill([]),
+  runners: new Map(),
 });
 
 /** The probe on `engine` as launchBlocker reads it (onEngine, in place: the probe's engine fields are scratch). */

@@ -1,5 +1,6 @@
 /** The planner's inputs and outputs: hardware options, plans, fleets, prune reasons, the result. */
 import type { Arch } from '../model/arch.js';
+import type { ModelSides } from './model-side.js';
 import { type HostRam } from '../memory/host-ram.js';
 import { type Quality } from './quality.js';
 import { type SloNearest } from './slo.js';
@@ -60,6 +61,8 @@ export interface PlanInput {
    * wait there while a key is being drawn, which gives the UI the CPU on a machine with few cores.
    */
   pause?: () => void;
+  /** Model sides shared with other searches of this scenario object and model (model-side.ts). */
+  modelSides?: ModelSides;
 }
 
 /** How far the search is: `done` of `total` configuration rows in this pass. */

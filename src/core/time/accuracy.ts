@@ -1,5 +1,7 @@
 /** Accuracy of the time model against published measured speeds: per-case error and summaries. */
 import { absErrorStats } from '../memory/calibration.js';
+import { FRAMEWORKS } from '../memory/frameworks.js';
+import type { Framework } from '../../schema/estimate.js';
 
 export interface ThroughputRow {
   id: string;
@@ -48,17 +50,16 @@ export function summarizeThroughput(
   };
 }
 
-/** Serving engines: a decode row run on one of them is reported as serving. */
-const SERVING_ENGINES: ReadonlySet<string> = new Set(['vllm', 'sglang']);
+/** A serving engine's memory profile: it sizes a server's pool (FrameworkProfile.server, as vLLM and SGLang do). */
+export const isServingFramework = (framework: Framework): boolean =>
+  FRAMEWORKS[framework]?.server !== undefined;
 
 /** The kind a row is reported under: training, decode, or serving (decode on a serving engine). */
 export function throughputKind(
   kind: 'training' | 'decode' | 'rl',
-  engine: string | undefined,
+  framework: Framework,
 ): ThroughputRow['kind'] {
-  return kind === 'decode' && engine !== undefined && SERVING_ENGINES.has(engine)
-    ? 'serving'
-    : kind;
+  return kind === 'decode' && isServingFramework(framework) ? 'serving' : kind;
 }
 
 /**

@@ -307,7 +307,9 @@ export function prefillTime(
       2 * m.attnLayers * tokens * tokens * m.attnWidth * seqs +
       m.recurrentFlopsPerToken * tokens * seqs) /
     o.tp;
-  const ubatches = FRAMEWORKS[o.framework].layerOffload ? Math.ceil((tokens * seqs) / 512) : 0;
+  // A prefill with layers in host RAM round-trips them once per ubatch (FrameworkProfile.ubatch).
+  const ub = FRAMEWORKS[o.framework].ubatch;
+  const ubatches = ub !== undefined ? Math.ceil((tokens * seqs) / ub) : 0;
   return (
     flops / (gemmRate(tr.q, r) * shapeFactor(tokens * seqs, m.hidden / o.tp)) +
     (tr.linearRead * tr.wb) / o.tp / r.mem +

@@ -5,7 +5,7 @@
  * to vLLM). Reuses the planner's trainWork/trainStep and decodeStep. Sources: TRL v1.9.0 grpo_trainer.py,
  * dpo_trainer.py.
  */
-import { OBJECTIVE_PROFILES, rollsOut } from '../../schema/objectives.js';
+import { OBJECTIVE_PROFILES, ROLLOUT_FRAMEWORKS, rollsOut } from '../../schema/objectives.js';
 import type { Arch } from '../model/arch.js';
 import type { Gpu } from '../../schema/gpu.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
@@ -121,7 +121,7 @@ export function objectiveWork(
         weights: o.rollout === 'hf' || shared ? o.weights : floatCompute(o.compute),
         // generate() dispatches each step's ops eagerly whatever the policy's engine (Unsloth included: its
         // fused kernels are training kernels; its fast decoding is the vLLM path, fast_inference=True).
-        framework: o.rollout === 'hf' ? 'hf' : 'vllm',
+        framework: ROLLOUT_FRAMEWORKS[o.rollout ?? 'vllm-colocate'],
         batch: shape.chunk,
         // The KV read grows with the completion: its mean context.
         seq: prompt + Math.ceil(completion / 2),

@@ -18,6 +18,7 @@ import {
 } from '../../core/from/index.js';
 import { mapDeepSpeed } from '../../core/engines/hf/from/deepspeed.js';
 import { isRecord } from '../../core/from/common.js';
+import { upstreamKeys } from '../load-upstream-keys.js';
 import { SKY_FILE } from '../../core/launch/skypilot.js';
 import { parseTorchtitanRecipe } from '../../core/engines/torchtitan/from.js';
 import { litgptWithScript } from '../../core/engines/litgpt/from.js';
@@ -268,7 +269,7 @@ function readFile(file: string): FromConfig {
     throw fail(
       `${file}: cannot tell which tool this config is for (keys: ${Object.keys(doc).slice(0, 6).join(', ')}); expected one of: ${describeFormats()}`,
     );
-  let m = mapped(file, () => mapConfig(doc, format, file));
+  let m = mapped(file, () => mapConfig(doc, format, file, upstreamKeys));
   let deepspeedFile: string | null = null;
   if (m.deepspeedRef !== null) {
     const ref = m.deepspeedRef;

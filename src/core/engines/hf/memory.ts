@@ -12,6 +12,8 @@ const LLAMA4_TEXT_MOE = ['llama4', 'llama4_text'] as const;
 
 export const HF_MEMORY: FrameworkProfile = {
   id: 'hf',
+  // PEFT / TRL call transformers' enable_input_require_grads under gradient checkpointing (modeling_utils.py).
+  inputRequireGrads: true,
   untiesEmbeddings: false,
   embedTargetsTrainFully: false,
   // Trainer recipes accumulate gradients across micro-batches, and before torch 2.0 model.zero_grad() zeroed
@@ -65,6 +67,8 @@ export const HF_MEMORY: FrameworkProfile = {
 
 export const DEEPSPEED_MEMORY: FrameworkProfile = {
   id: 'deepspeed',
+  // PEFT / TRL call transformers' enable_input_require_grads under gradient checkpointing (modeling_utils.py).
+  inputRequireGrads: true,
   untiesEmbeddings: false,
   embedTargetsTrainFully: false,
   gradsPersist: true, // ZeRO keeps the (partitioned) gradient buffers across micro-batches

@@ -1,10 +1,29 @@
 /** What the llama.cpp engine really allocates: llama-server's memory profile (core/memory reads it). */
-import type { FrameworkProfile } from '../../memory/framework-profile.js';
+import type { CacheLayoutProfile, FrameworkProfile } from '../../memory/framework-profile.js';
 import { VLLM_MEMORY } from '../vllm/memory.js';
 
 // The CUDA runtime and cuBLAS handle of a process without PyTorch (no caching allocator, no NCCL): ~300 MiB
 // (pytorch/pytorch#86509 measures 287 MB for the bare context with lazy loading; assumed alike).
 const GGML_CUDA_CONTEXT_MIB = 300;
+
+// llama.cpp's physical batch (n_ubatch, default 512: https://github.com/ggml-org/llama.cpp/blob/master/common/common.h): the prefill chunk and the rows of the
+// output buffer its compute graph reserves (llama-context.cpp output_reserve: n_outputs x n_vocab fp32).
+export const LLAMA_CPP_UBATCH = 512;
+
+/**
+ * llama.cpp's cache layout: the recurrent cache in fp32 (llama_memory_recurrent, type_r = type_s = GGML_TYPE_F32 in
+ * src/llama-model.cpp create_memory, https://github.com/ggml-org/llama.cpp); an SWA cache of n_swa + n_ubatch cells
+ * per sequence padded to 256 (src/llama-kv-cache-iswa.cpp, "the SWA cache is always padded to 256 for
+ * performance", https://github.com/ggml-org/llama.cpp/issues/17037); an fp8 KV cache written as q8_0 blocks of 32
+ * int8 values and one fp16 scale, 34 bytes (block_q8_0,
+ * https://github.com/ggml-org/llama.cpp/blob/master/ggml/src/ggml-common.h).
+ */
+const LLAMA_CPP_CACHE_LAYOUT: CacheLayoutProfile = {
+  convStateBytes: 4, // fp32 type_r (src/llama-model.cpp create_memory, https://github.com/ggml-org/llama.cpp)
+  temporalStateBytes: 4, // fp32 type_s (src/llama-model.cpp create_memory, https://github.com/ggml-org/llama.cpp)
+  sliding: { kind: 'padded', pad: 256 },
+  fp8KvElementBytes: 34 / 32, // block_q8_0 (https://github.com/ggml-org/llama.cpp/blob/master/ggml/src/ggml-common.h)
+};
 
 export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   ...VLLM_MEMORY,
@@ -14,6 +33,8 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   kvCache: 'static',
   poolBudget: undefined,
   layerOffload: true,
+  ubatch: LLAMA_CPP_UBATCH,
+  cacheLayout: LLAMA_CPP_CACHE_LAYOUT,
   // llama-server: -c tokens of KV split evenly over -np slots (tools/server/README.md).
   kvSlots: true,
   dmmvF16: true,

@@ -1,5 +1,9 @@
 /** What the sglang engine really allocates: SGLang's memory profile (core/memory reads it). */
-import { TORCH_CONTEXT_MIB, type FrameworkProfile } from '../../memory/framework-profile.js';
+import {
+  TORCH_CONTEXT_MIB,
+  type CacheLayoutProfile,
+  type FrameworkProfile,
+} from '../../memory/framework-profile.js';
 import {
   VLLM_MAX_BATCHED_TOKENS,
   VLLM_MEMORY,
@@ -24,6 +28,18 @@ function sglangSizing(capacityBytes: number | undefined, tp: number, pp: number)
   };
 }
 
+/**
+ * SGLang's cache layout: the SSM state in fp32 (mamba_ssm_dtype = "float32"), the conv state in the model dtype,
+ * and a sliding pool holding 0.8 x the full pool's tokens (swa_full_tokens_ratio), both in
+ * https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/server_args.py read 2026-11-26
+ * (model_runner_kv_cache_mixin.py _resolve_hybrid_swa_tokens).
+ */
+const SGLANG_CACHE_LAYOUT: CacheLayoutProfile = {
+  convStateBytes: 'compute',
+  temporalStateBytes: 4, // mamba_ssm_dtype "float32" (https://github.com/sgl-project/sglang, server_args.py)
+  sliding: { kind: 'pool-share', ratio: 0.8 },
+};
+
 export const SGLANG_MEMORY: FrameworkProfile = {
   ...VLLM_MEMORY,
   id: 'sglang',
@@ -32,6 +48,7 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   kvCache: 'paged-pool',
   // mem_fraction_static = (weights + KV pool) / GPU memory (server_args.py _handle_gpu_memory_settings).
   poolBudget: 'static',
+  cacheLayout: SGLANG_CACHE_LAYOUT,
   server: { sizing: sglangSizing, samplerBytesPerLogit: VLLM_SAMPLER_BYTES_PER_LOGIT },
   cudaContextMiB: TORCH_CONTEXT_MIB,
   allocatorSlack: 0.02,

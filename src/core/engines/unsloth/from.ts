@@ -10,10 +10,10 @@ import {
   type FromMapping,
   isRecord,
   targetsOf,
+  type UpstreamKeys,
 } from '../../from/common.js';
 import { mapTrainerArgs, TRAINER_MEMORY_KEYS } from '../hf/from/hf-args.js';
 import { mapTrlObjective, trlObjectiveOf } from '../hf/from/trl-objective.js';
-import { HF_ARGS_KEYS } from '../../from/vocab.js';
 
 /** The TRL config blocks unsloth-args.json may carry (SFT, or the trainer `trainer` names: objective.ts). */
 const BLOCKS = ['sft_config', 'dpo_config', 'orpo_config', 'kto_config', 'grpo_config'] as const;
@@ -47,7 +47,12 @@ const UNSLOTH_MEMORY_KEYS = [
 const DTYPES: Record<string, string> = { bfloat16: 'bf16', float16: 'fp16', float32: 'fp32' };
 const ALL_LINEAR = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
 
-export function mapUnsloth(doc: Record<string, unknown>): FromMapping {
+export function mapUnsloth(
+  doc: Record<string, unknown>,
+  _file: string | undefined,
+  keys: UpstreamKeys,
+): FromMapping {
+  const hfArgsKeys = keys('hf-args');
   const warnings: string[] = [];
   const flags: FromFlags = { framework: 'unsloth' };
   const load = new FieldReader(doc.from_pretrained as Record<string, unknown>, 'from_pretrained.');
@@ -104,7 +109,7 @@ export function mapUnsloth(doc: Record<string, unknown>): FromMapping {
     ...sft.unused(),
   ];
   const known = (k: string) =>
-    k.startsWith('from_pretrained.') || k.startsWith('get_peft_model.') || HF_ARGS_KEYS.has(k);
+    k.startsWith('from_pretrained.') || k.startsWith('get_peft_model.') || hfArgsKeys.has(k);
   return {
     format: 'unsloth',
     model,

@@ -8,6 +8,8 @@ import { GiB } from '../../units.js';
 
 export const UNSLOTH_MEMORY: FrameworkProfile = {
   id: 'unsloth',
+  // Unsloth trains LoRA through PEFT, which calls transformers' enable_input_require_grads under checkpointing.
+  inputRequireGrads: true,
   untiesEmbeddings: false,
   embedTargetsTrainFully: true, // unsloth get_peft_model: embed_tokens/lm_head -> modules_to_save in fp32 (continued-pretraining docs)
   gradsPersist: false, // optimizer.zero_grad(set_to_none=True) after each step

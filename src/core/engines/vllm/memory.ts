@@ -1,5 +1,9 @@
 /** What the vllm engine really allocates: vllm's memory profile (core/memory reads it). */
-import { TORCH_CONTEXT_MIB, type FrameworkProfile } from '../../memory/framework-profile.js';
+import {
+  TORCH_CONTEXT_MIB,
+  type CacheLayoutProfile,
+  type FrameworkProfile,
+} from '../../memory/framework-profile.js';
 
 // vLLM EngineArgs gpu_memory_utilization default ("defaults to 0.9",
 // https://docs.vllm.ai/en/latest/configuration/engine_args.html).
@@ -16,6 +20,26 @@ export const VLLM_MAX_BATCHED_TOKENS = 8192;
 // start-up logs on H100 (max_num_seqs 1024) show 31-36 B (calibration/informative.json vllm-llmd-01..04,
 // activation peak less the forward).
 export const VLLM_SAMPLER_BYTES_PER_LOGIT = 32;
+
+// vLLM's KV block: CacheConfig.block_size defaults to 16 tokens on CUDA, and a hybrid model's attention block is
+// a multiple of 16 (kernel_block_alignment_size in HybridAttentionMambaModelConfig,
+// https://github.com/vllm-project/vllm/blob/1936cf3841edb9781b06c50fc4daf4bac9d3b23e/vllm/model_executor/models/config.py).
+export const VLLM_BLOCK_TOKENS = 16;
+
+/**
+ * vLLM's cache layout: the conv state in the model dtype and the temporal state in mamba_ssm_cache_dtype, which
+ * its per-model hooks set from the config (Qwen3.5 mamba_ssm_dtype; Nemotron-H mamba_ssm_cache_dtype, float32 when
+ * absent) and is the model dtype otherwise (MambaStateDtypeCalculator, vllm/model_executor/layers/mamba/mamba_utils.py);
+ * sliding windows freed block by block over one more block than they span (SlidingWindowManager.remove_skipped_blocks;
+ * SlidingWindowSpec, vllm/v1/kv_cache_interface.py); the hybrid allocator's uniform page size
+ * (vllm/v1/core/kv_cache_utils.py _get_kv_cache_groups_uniform_page_size).
+ */
+export const VLLM_CACHE_LAYOUT: CacheLayoutProfile = {
+  convStateBytes: 'compute',
+  temporalStateBytes: 'config',
+  sliding: { kind: 'blocks', blockTokens: VLLM_BLOCK_TOKENS },
+  hybridPages: { blockTokens: VLLM_BLOCK_TOKENS },
+};
 
 export const VLLM_MEMORY: FrameworkProfile = {
   id: 'vllm',
@@ -39,6 +63,7 @@ export const VLLM_MEMORY: FrameworkProfile = {
   adamImpl: 'fused',
   prefillLogits: 'last',
   kvCache: 'paged-pool', // preallocates gpu_memory_utilization x capacity minus weights and activations
+  cacheLayout: VLLM_CACHE_LAYOUT,
   cudaContextMiB: TORCH_CONTEXT_MIB,
   allocatorSlack: 0.02,
   deepspeedOptimizer: false,

@@ -12,10 +12,10 @@ import {
   modulesToSave,
   parameterTargetsOf,
   targetsOf,
+  type UpstreamKeys,
 } from '../../../from/common.js';
 import { mapFsdp } from './fsdp.js';
 import { attentionOf } from './hf-args.js';
-import { AXOLOTL_KEYS } from '../../../from/vocab.js';
 
 const MEMORY_KEYS = [
   'base_model',
@@ -128,7 +128,11 @@ function adapterInto(r: FieldReader, flags: FromFlags, warnings: string[]): void
   }
 }
 
-export function mapAxolotl(doc: Record<string, unknown>): FromMapping {
+export function mapAxolotl(
+  doc: Record<string, unknown>,
+  _file: string | undefined,
+  keys: UpstreamKeys,
+): FromMapping {
   const r = new FieldReader(doc);
   const flags: FromFlags = {};
   const warnings: string[] = [];
@@ -206,8 +210,8 @@ export function mapAxolotl(doc: Record<string, unknown>): FromMapping {
     model,
     flags,
     warnings,
-    ignored: rest.filter((k) => AXOLOTL_KEYS.has(k)),
-    unknown: rest.filter((k) => !AXOLOTL_KEYS.has(k)),
+    ignored: rest.filter((k) => keys('axolotl').has(k)),
+    unknown: rest.filter((k) => !keys('axolotl').has(k)),
     deepspeedRef: typeof ds === 'string' ? ds : null,
     deepspeedInline: null,
     memoryKeys: MEMORY_KEYS,

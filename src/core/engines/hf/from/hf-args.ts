@@ -13,9 +13,9 @@ import {
   modulesToSave,
   parameterTargetsOf,
   targetsOf,
+  type UpstreamKeys,
 } from '../../../from/common.js';
 import { mapFsdp } from './fsdp.js';
-import { HF_ARGS_KEYS } from '../../../from/vocab.js';
 import { mapTrlObjective, TRL_IGNORED_KEYS, trlObjectiveOf } from './trl-objective.js';
 
 /** The trainer config blocks `vramplan launch` writes into hf-args.json, by TRL trainer. */
@@ -169,7 +169,12 @@ export function flattenLaunchArgs(doc: Record<string, unknown>): Record<string, 
 /**
  * `file`: the config's path; where no key names the TRL trainer, its name or folder may (`dpo_config.yaml`).
  */
-export function mapHfArgs(input: Record<string, unknown>, file?: string): FromMapping {
+export function mapHfArgs(
+  input: Record<string, unknown>,
+  file: string | undefined,
+  keys: UpstreamKeys,
+): FromMapping {
+  const hfArgsKeys = keys('hf-args');
   const doc = flattenLaunchArgs(input);
   // hf-args.json from `vramplan launch` (a trainer block): its keys are TRL v1.9.0's, no warnings due.
   const launched = doc !== input;
@@ -241,8 +246,8 @@ export function mapHfArgs(input: Record<string, unknown>, file?: string): FromMa
     model,
     flags,
     warnings,
-    ignored: rest.filter((k) => HF_ARGS_KEYS.has(k) || TRL_IGNORED_KEYS.has(k)),
-    unknown: rest.filter((k) => !HF_ARGS_KEYS.has(k) && !TRL_IGNORED_KEYS.has(k)),
+    ignored: rest.filter((k) => hfArgsKeys.has(k) || TRL_IGNORED_KEYS.has(k)),
+    unknown: rest.filter((k) => !hfArgsKeys.has(k) && !TRL_IGNORED_KEYS.has(k)),
     deepspeedRef: trainer.deepspeedRef,
     deepspeedInline: trainer.deepspeedInline,
     memoryKeys: HF_MEMORY_KEYS,

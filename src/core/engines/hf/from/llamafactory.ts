@@ -9,9 +9,9 @@ import {
   type FromMapping,
   modulesToSave,
   targetsOf,
+  type UpstreamKeys,
 } from '../../../from/common.js';
 import { TRAINER_MEMORY_KEYS, attentionOf, mapTrainerArgs } from './hf-args.js';
-import { HF_ARGS_KEYS, LLAMAFACTORY_KEYS } from '../../../from/vocab.js';
 
 const MEMORY_KEYS = [
   ...TRAINER_MEMORY_KEYS,
@@ -46,7 +46,11 @@ const NOT_MODELLED: Record<string, string> = {
 const STAGES = ['pt', 'sft', 'rm', 'ppo', 'dpo', 'kto'];
 
 // Long on purpose: one mapping per LLaMA-Factory argument, each line standing alone.
-export function mapLlamaFactory(doc: Record<string, unknown>): FromMapping {
+export function mapLlamaFactory(
+  doc: Record<string, unknown>,
+  _file: string | undefined,
+  keys: UpstreamKeys,
+): FromMapping {
   if (isLlamaFactoryV1(doc)) return mapLlamaFactoryV1(doc);
   const r = new FieldReader(doc);
   const flags: FromFlags = {};
@@ -126,7 +130,9 @@ export function mapLlamaFactory(doc: Record<string, unknown>): FromMapping {
     flags[flags.framework === 'unsloth' ? 'chunked-loss' : 'liger'] = true;
   for (const [key, why] of Object.entries(NOT_MODELLED))
     if (r.has(key) && r.raw(key) !== false) warnings.push(`${key}: ${why}`);
-  const known = (k: string) => LLAMAFACTORY_KEYS.has(k) || HF_ARGS_KEYS.has(k);
+  const factoryKeys = keys('llamafactory');
+  const hfArgsKeys = keys('hf-args');
+  const known = (k: string) => factoryKeys.has(k) || hfArgsKeys.has(k);
   const rest = r.unused();
   return {
     format: 'llamafactory',

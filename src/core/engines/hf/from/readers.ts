@@ -111,6 +111,6 @@ export const HF_TRAINER_READERS: readonly ConfigReader[] = [
         'grpo_config',
         'dpo_config',
       ]),
-    map: (doc, file) => mapHfArgs(doc, file),
+    map: (doc, file, keys) => mapHfArgs(doc, file, keys),
   },
 ];

@@ -316,7 +316,7 @@ function mapPpo(r: FieldReader, flags: FromFlags): void {
  * Fields of TRL v1.9.0's preference/RL configs and script arguments that do not change per-GPU memory
  * (trl/trainer/{grpo,dpo,kto}_config.py, trl/experimental/{orpo,cpo}/*_config.py, trl/trainer/model_config.py,
  * trl/scripts/{utils,grpo}.py at 35def3e; PPO's from trl/experimental/ppo/ppo_config.py v1.9.0), beyond the
- * TrainingArguments ones (HF_ARGS_KEYS).
+ * TrainingArguments ones (catalogs/upstream-keys/hf-args.json).
  */
 const TRL_KEYS = [
   'alpha',

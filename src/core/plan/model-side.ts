@@ -1,0 +1,89 @@
+/**
+ * The model side of a search: its configurations, engine variants and rows with their memory, none of which
+ * reads a GPU option (plan.ts). Searches of one scenario object and model over different GPU options (a
+ * serving fleet plans each GPU source apart: plan-fleet.ts) share them through a ModelSides memo.
+ */
+import type { Arch } from '../model/arch.js';
+import type { Scenario } from '../../schema/scenario.js';
+import { gpuCounts } from './candidates.js';
+import { baseConfigs, variantsOf, type BaseConfig, type Variant } from './configs.js';
+import { buildRows } from './rows.js';
+
+export interface ModelSide {
+  bases: BaseConfig[];
+  /** Every GPU count searched, and those within limits.maxGpus. */
+  all: number[];
+  counts: number[];
+  variants: Variant[];
+  built: ReturnType<typeof buildRows>;
+}
+
+/**
+ * Model sides made for one scenario and model, by whether the hardware has FP4 cores (the one thing of the
+ * hardware the configurations read: candidates.ts hasFp4Cores). A search reads a model side and never writes
+ * it, except rows written on first read (MemTable.deferred), which are the same whoever writes them.
+ */
+export interface ModelSides {
+  scenario: Scenario;
+  /** modelView of the scenario: another scenario with the same view gets the same model sides. */
+  view: string;
+  arch: Arch;
+  /** By the hardware's tensor-core formats: FP4 (Blackwell) and FP8 (the searched FP8 training). */
+  byCores: Map<string, ModelSide>;
+}
+
+/**
+ * A scenario as the model side reads it: without the limits other than maxGpus, the ranking and a serving
+ * job's demand, which only the hardware loop, the results and the fleet read (the fleet's per-source searches
+ * lift them: plan-fleet.ts fleetCandidates).
+ */
+export function modelView(s: Scenario): string {
+  const limits = {
+    ...s.limits,
+    budgetUsd: undefined,
+    deadlineHours: undefined,
+    maxSlowdown: undefined,
+  };
+  const job = s.job.kind === 'inference' ? { ...s.job, requestsPerSecond: undefined } : s.job;
+  return JSON.stringify({ ...s, rank: undefined, limits, job });
+}
+
+/** An empty memo for searches of `scenario` (or one of the same modelView) on `arch` (PlanInput.modelSides). */
+export const modelSidesFor = (scenario: Scenario, arch: Arch): ModelSides => ({
+  scenario,
+  view: modelView(scenario),
+  arch,
+  byCores: new Map(),
+});
+
+/** The model side of a search: from `memo` when it was made for this model and scenario (or its view), else built. */
+export function modelSideOf(
+  s: Scenario,
+  arch: Arch,
+  fp4Cores: boolean,
+  pause: (() => void) | undefined,
+  memo: ModelSides | undefined,
+  fp8Cores = false,
+): ModelSide {
+  const cores = `${fp4Cores}|${fp8Cores}`;
+  const shared =
+    memo && memo.arch === arch && (memo.scenario === s || memo.view === modelView(s))
+      ? memo
+      : undefined;
+  const known = shared?.byCores.get(cores);
+  if (known) return known;
+  const bases = baseConfigs(s, arch, fp4Cores, fp8Cores);
+  const all = gpuCounts(s.hardware.counts.min, s.hardware.counts.max, s.hardware.gpusPerNode);
+  const maxGpus = s.limits.maxGpus ?? Infinity;
+  const counts = all.filter((c) => c <= maxGpus);
+  const variants = variantsOf(s, arch);
+  const side = {
+    bases,
+    all,
+    counts,
+    variants,
+    built: buildRows(s, arch, bases, counts, variants, pause),
+  };
+  shared?.byCores.set(cores, side);
+  return side;
+}

@@ -1,0 +1,54 @@
+// A search's model side (configurations, variants, rows and their memory) reads no GPU option but FP4 cores, and
+// none of the limits, ranking and demand a serving fleet lifts for its per-source searches: those searches take
+// the whole scenario's model side, and building it afresh from the lifted scenario gives the same tables.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { modelSideOf, modelSidesFor, modelView } from '../../src/core/plan/model-side.js';
+import { loadLaunchers } from '../../src/core/engines/registry.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { loadScenario } from '../../src/io/load-scenario.js';
+import type { Scenario } from '../../src/schema/scenario.js';
+
+const DIR = join(import.meta.dirname, '..', '..', 'scenarios');
+
+/** What plan-fleet.ts fleetCandidates searches each GPU source with. */
+const lifted = (s: Scenario): Scenario => ({
+  ...s,
+  job: s.job.kind === 'inference' ? { ...s.job, requestsPerSecond: undefined } : s.job,
+  limits: { ...s.limits, budgetUsd: 123, deadlineHours: 4, maxSlowdown: 2 },
+  rank: 'time',
+});
+
+describe('model sides', () => {
+  for (const file of [
+    'serve-mixed-fleet.yaml',
+    '70b-qlora-rent-cheapest.yaml',
+    'dpo-llama-3.1-8b.yaml',
+  ])
+    it(`${file}: the lifted scenario shares the model side, and building it afresh gives the same rows`, async () => {
+      await loadLaunchers();
+      const s = loadScenario(join(DIR, file));
+      const arch = resolveModel(s.model);
+      const memo = modelSidesFor(s, arch);
+      const side = modelSideOf(s, arch, false, undefined, memo);
+      const other = lifted(s);
+      expect(modelView(other)).toBe(memo.view);
+      expect(modelSideOf(other, arch, false, undefined, memo)).toBe(side);
+      const fresh = modelSideOf(other, arch, false, undefined, undefined);
+      expect(fresh).not.toBe(side);
+      expect(fresh.built.rows).toEqual(side.built.rows);
+      expect(fresh.built.mem).toEqual(side.built.mem);
+      expect(fresh.built.modelPruned).toEqual(side.built.modelPruned);
+      expect(fresh.bases).toEqual(side.bases);
+    });
+
+  it('a scenario that differs in what the model side reads gets its own', async () => {
+    await loadLaunchers();
+    const s = loadScenario(join(DIR, 'serve-mixed-fleet.yaml'));
+    const arch = resolveModel(s.model);
+    const memo = modelSidesFor(s, arch);
+    const side = modelSideOf(s, arch, false, undefined, memo);
+    const fewer = { ...s, limits: { ...s.limits, maxGpus: 2 } };
+    expect(modelSideOf(fewer, arch, false, undefined, memo)).not.toBe(side);
+  });
+});
