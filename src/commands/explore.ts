@@ -1,11 +1,9 @@
 /** `vramplan explore [scenario]` and bare `vramplan`: the interactive plan explorer, when there is a terminal. */
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../io/paths.js';
 import type { Command } from 'commander';
 
 /** The scenario `npm start` and bare `vramplan` open. */
-export const DEFAULT_SCENARIO = fileURLToPath(
-  new URL('../../scenarios/default.yaml', import.meta.url),
-);
+export const DEFAULT_SCENARIO = packagePath('scenarios/default.yaml');
 
 const off = (v: string | undefined): boolean =>
   v === undefined || v === '' || v === '0' || v === 'false';
