@@ -1,50 +1,75 @@
 #!/usr/bin/env node
-// The second step of `npm run build` (after tsc has written the module tree to dist/): bundles the CLI into
-// dist/cli.js and dist/chunks/ with esbuild, so a cold start reads a few files instead of ~300 modules.
-// Every lazy `import()` of the sources stays a separate chunk, loaded only by the commands that need it.
-// Ink, React, HiGHS and javascript-lp-solver stay in node_modules (only the explorer and the solver load
-// them; HiGHS reads its .wasm beside its own module). The rest of dist/ is tsc's output: the explorer's
-// planner worker (dist/io/plan-worker.js) and the bench scripts load it.
+// The second step of `npm run build`, after tsc has written the ES modules to dist/: bundles the commander
+// program (src/commands/program.ts) into one CommonJS file, dist/vramplan.cjs, and writes a V8 code cache
+// of a cold `estimate` beside it (dist/vramplan.cjs.cache), which src/commands/load-program.ts evaluates
+// the bundle with. See docs/performance.md.
+//
+// - Every lazy `import()` of the sources stays lazy: esbuild evaluates a bundled module on its first import.
+// - The terminal UI (src/commands/tui.ts and what it imports: Ink, React, the planner workers) stays in
+//   tsc's ES modules: Ink has top-level await, which CommonJS cannot require. The bundle requires
+//   dist/commands/tui.js in its place (an ES module without top-level await, which Node >= 20.19 requires). HiGHS and javascript-lp-solver stay in node_modules too (HiGHS reads
+//   its .wasm beside its own module; the solver's worker requires javascript-lp-solver by path).
+// - `import.meta.url` becomes the bundle's own URL: the shipped files are found from the package root
+//   (src/io/paths.ts), which is the same folder above dist/ as above dist/io/.
+// - zod's `z` namespace object would keep all of zod (its ~40 locales, JSON Schema import): `import { z }
+//   from 'zod'` resolves to an object of only the members the code reads (found in tsc's output, types
+//   erased; a local variable named z can match too, so only zod's own exports are kept).
+import { randomUUID } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { build } from 'esbuild';
 
-// zod's `z` namespace object keeps every part of zod in a bundle (its ~40 locales, JSON Schema
-// import): `import { z } from 'zod'` resolves here to an object of only the members the code uses, read
-// from tsc's output (types erased), so esbuild drops the rest. A member zod lacks fails the build.
+const BUNDLE = 'dist/vramplan.cjs';
+const CACHE = resolve(`${BUNDLE}.cache`);
+
 const used = new Set();
 for (const f of readdirSync('dist', { recursive: true, encoding: 'utf8' }))
-  if (f.endsWith('.js') && !f.startsWith('chunks/') && f !== 'cli.js')
-    for (const m of readFileSync(`dist/${f}`, 'utf8').matchAll(/\bz\.([A-Za-z_$][\w$]*)/g)) used.add(m[1]);
-const members = [...used].sort();
-const zodMembers = {
-  name: 'zod-members',
+  if (f.endsWith('.js'))
+    for (const m of readFileSync(`dist/${f}`, 'utf8').matchAll(/\bz\.([A-Za-z_$][\w$]*)/g))
+      used.add(m[1]);
+const zod = await import('zod');
+const members = [...used].filter((m) => m in zod).sort();
+
+const plugin = {
+  name: 'vramplan',
   setup(b) {
     b.onResolve({ filter: /^zod$/ }, (a) =>
       a.namespace === 'zod-members' ? undefined : { path: 'zod', namespace: 'zod-members' },
     );
     b.onLoad({ filter: /.*/, namespace: 'zod-members' }, () => ({
-      contents: `import { ${members.join(', ')} } from 'zod';\nexport const z = { ${members.join(', ')} };\n`,
+      contents: `import * as zod from 'zod';\nexport const z = { ${members.map((m) => `${m}: zod.${m}`).join(', ')} };\n`,
       resolveDir: process.cwd(),
     }));
+    b.onResolve({ filter: /^\.\/tui\.js$/ }, () => ({ path: './commands/tui.js', external: true }));
   },
 };
 
-rmSync('dist/chunks', { recursive: true, force: true });
+rmSync(CACHE, { force: true });
+// The first line names this build: the loader uses a cache only under the same line.
+const id = `// vramplan bundle ${randomUUID()}`;
 await build({
-  entryPoints: { cli: 'src/cli.ts' },
-  outdir: 'dist',
-  chunkNames: 'chunks/[name]-[hash]',
+  entryPoints: ['src/commands/program.ts'],
+  outfile: BUNDLE,
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   tsconfig: 'tsconfig.build.json',
-  external: ['ink', 'react', 'react/*', 'highs', 'javascript-lp-solver'],
-  // commander is CommonJS: its `require` of Node's built-ins needs a real `require` in an ES module.
+  external: ['highs', 'javascript-lp-solver'],
+  // No native import() in the bundle: code V8 runs from a cache has no import callback (Node 20). An
+  // import() of an external module becomes a require (Node >= 20.19 requires ES modules without top-level await).
+  supported: { 'dynamic-import': false },
+  define: { 'import.meta.url': '__vramplanUrl' },
   banner: {
-    js: "import { createRequire as __vramplanRequire } from 'node:module'; const require = __vramplanRequire(import.meta.url);",
+    js: `${id}\n"use strict";\nconst __vramplanUrl = require('node:url').pathToFileURL(__filename).href;`,
   },
-  plugins: [zodMembers],
+  plugins: [plugin],
   logLevel: 'warning',
+});
+
+// Train the cache: a cold estimate, as a user's first call runs it.
+execFileSync(process.execPath, ['dist/cli.js', 'estimate', '--model', 'llama-2-13b', '--json'], {
+  env: { ...process.env, VRAMPLAN_WRITE_CODE_CACHE: CACHE },
+  stdio: 'ignore',
 });

@@ -15,7 +15,8 @@ export function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json'))) {
     const up = dirname(dir);
-    if (up === dir) throw new Error(`vramplan: no package.json above ${fileURLToPath(import.meta.url)}`);
+    if (up === dir)
+      throw new Error(`vramplan: no package.json above ${fileURLToPath(import.meta.url)}`);
     dir = up;
   }
   return (root = dir);

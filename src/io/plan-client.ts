@@ -33,13 +33,10 @@ export class Superseded extends Error {
   }
 }
 
-/**
- * The compiled worker (dist/io/, from this module in dist/io/ or in the bundle's dist/chunks/), or the
- * TypeScript source loaded through tsx's loader (tests, `npm run dev`).
- */
+/** The compiled worker (dist/io/), or the TypeScript source loaded through tsx's loader (tests, `npm run dev`). */
 function newWorker(gate: Int32Array): Worker {
   const workerData = { gate };
-  const js = new URL('../io/plan-worker.js', import.meta.url);
+  const js = new URL('./plan-worker.js', import.meta.url);
   if (existsSync(fileURLToPath(js))) return new Worker(js, { workerData });
   // tsx's ESM entry (the CommonJS one cannot register the loader from a worker).
   const cjs = createRequire(import.meta.url).resolve('tsx/esm/api');
