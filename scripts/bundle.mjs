@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The second step of `npm run build`, after tsc has written the ES modules to dist/: bundles the commander
 // program (src/commands/program.ts) into one CommonJS file, dist/vramplan.cjs, and writes a V8 code cache
-// of a cold `estimate` beside it (dist/vramplan.cjs.cache), which src/commands/load-program.ts evaluates
+// of a cold `estimate` and `plan` beside it (dist/vramplan.cjs.cache), which src/commands/load-program.ts evaluates
 // the bundle with. See docs/performance.md.
 //
 // - Every lazy `import()` of the sources stays lazy: esbuild evaluates a bundled module on its first import.
@@ -68,8 +68,15 @@ await build({
   logLevel: 'warning',
 });
 
-// Train the cache: a cold estimate, as a user's first call runs it.
-execFileSync(process.execPath, ['dist/cli.js', 'estimate', '--model', 'llama-2-13b', '--json'], {
+// Train the cache in one process: a cold `estimate`, then a `plan` of the default scenario (`npm start`), so
+// that the cache holds the code both run. The loader writes it when that process exits.
+const train = `
+const { loadProgram } = await import('./dist/commands/load-program.js');
+const program = await loadProgram();
+await program.runProgram([process.execPath, 'vramplan', 'estimate', '--model', 'llama-2-13b', '--json']);
+await program.runProgram([process.execPath, 'vramplan', 'plan', 'scenarios/default.yaml', '--json']);
+`;
+execFileSync(process.execPath, ['--input-type=module', '-e', train], {
   env: { ...process.env, VRAMPLAN_WRITE_CODE_CACHE: CACHE },
   stdio: 'ignore',
 });

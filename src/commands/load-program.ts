@@ -1,11 +1,11 @@
 /**
- * The program `vramplan` runs. A full build (`npm run build`) bundles it into dist/vramplan.cjs with a V8
- * code cache of a cold `estimate` beside it (dist/vramplan.cjs.cache, scripts/bundle.mjs): one file to read
- * and almost nothing to compile, which is most of a cold start. Anything else loads the ES modules: running
- * from the sources (tsx), a build without the bundle, or a bundle older than tsc's output (a `tsc` run alone
- * after the last full build). The cache is used only when it was written for this very bundle (the build id
- * on the bundle's first line heads the cache) and V8 accepts it (same V8 version and flags); otherwise V8
- * compiles the bundle as it runs.
+ * The program `vramplan` runs. A full build (`npm run build`, scripts/bundle.mjs) bundles it into
+ * dist/vramplan.cjs, with a V8 code cache beside it (dist/vramplan.cjs.cache) of the code a cold `estimate`
+ * and `plan` run: one file to read and little to compile, which was most of a cold start. Anything else
+ * loads the ES modules: running from the sources (tsx), a build without the bundle, or a bundle older than
+ * tsc's output (`tsc` run alone after the last full build). The cache is used only when it was written for
+ * this very bundle (the build id on the bundle's first line heads the cache) and V8 accepts it (same V8
+ * version and flags); otherwise V8 compiles the bundle as it runs, as it would without a cache.
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,7 +15,7 @@ import { Script } from 'node:vm';
 
 type Program = typeof import('./program.js');
 
-/** Set by the build's training run: write the code cache when the process exits. */
+/** The build's training run sets it to the cache file's path: write the code cache when the process exits. */
 export const WRITE_CODE_CACHE_ENV = 'VRAMPLAN_WRITE_CODE_CACHE';
 
 export async function loadProgram(): Promise<Program> {
@@ -23,11 +23,11 @@ export async function loadProgram(): Promise<Program> {
   const modules = fileURLToPath(new URL('./program.js', import.meta.url));
   if (!existsSync(bundle) || statSync(bundle).mtimeMs < statSync(modules).mtimeMs)
     return import('./program.js');
-  return runBundle(bundle);
+  return runBundle(bundle).program;
 }
 
-/** Evaluate the CommonJS bundle with its code cache, as Node's own loader would wrap it. */
-function runBundle(file: string): Program {
+/** Evaluate the CommonJS bundle `file` as Node's loader would wrap it, with `<file>.cache` when it fits. */
+export function runBundle(file: string): { program: Program; cacheUsed: boolean } {
   const source = readFileSync(file, 'utf8');
   const id = Buffer.from(source.slice(0, source.indexOf('\n') + 1));
   const cacheFile = `${file}.cache`;
@@ -36,7 +36,7 @@ function runBundle(file: string): Program {
     const cache = readFileSync(cacheFile);
     if (cache.subarray(0, id.length).equals(id)) cachedData = cache.subarray(id.length);
   } catch {
-    // No cache (a build that skipped it): compile as usual.
+    // No cache: V8 compiles the bundle as it runs.
   }
   const script = new Script(
     `(function (exports, require, module, __filename, __dirname) {${source}\n})`,
@@ -54,5 +54,8 @@ function runBundle(file: string): Program {
     process.once('exit', () =>
       writeFileSync(cacheFile, Buffer.concat([id, script.createCachedData()])),
     );
-  return module.exports;
+  return {
+    program: module.exports,
+    cacheUsed: cachedData !== undefined && !script.cachedDataRejected,
+  };
 }
