@@ -71,6 +71,9 @@ await build({
   // import() of an external module becomes a require (Node >= 20.19 can require an ES module without
   // top-level await).
   supported: { 'dynamic-import': false },
+  // Without comments and indentation the bundle is a third smaller, and ASCII only (esbuild escapes the
+  // rest), which the loader reads as Latin-1: several ms faster than decoding UTF-8.
+  minifyWhitespace: true,
   define: { 'import.meta.url': '__vramplanUrl' },
   banner: {
     js: `${id}\n"use strict";\nconst __vramplanUrl = require('node:url').pathToFileURL(__filename).href;`,
@@ -78,6 +81,12 @@ await build({
   plugins: [plugin],
   logLevel: 'warning',
 });
+
+// eslint-disable-next-line no-control-regex
+if (/[^\x00-\x7f]/.test(readFileSync(BUNDLE, 'latin1')))
+  throw new Error(
+    `bundle: ${BUNDLE} is not ASCII only (src/commands/load-program.ts reads it as Latin-1)`,
+  );
 
 // Train the cache in one process: a cold `estimate`, then a `plan` of the default scenario (`npm start`), so
 // that the cache holds the code both run. The loader writes it when that process exits.

@@ -28,7 +28,8 @@ export async function loadProgram(): Promise<Program> {
 
 /** Evaluate the CommonJS bundle `file` as Node's loader would wrap it, with `<file>.cache` when it fits. */
 export function runBundle(file: string): { program: Program; cacheUsed: boolean } {
-  const source = readFileSync(file, 'utf8');
+  // ASCII only (scripts/bundle.mjs checks it): Latin-1 reads it as UTF-8 would, without decoding.
+  const source = readFileSync(file, 'latin1');
   const id = Buffer.from(source.slice(0, source.indexOf('\n') + 1));
   const cacheFile = `${file}.cache`;
   let cachedData: Buffer | undefined;
