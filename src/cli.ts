@@ -6,5 +6,7 @@ import { VERSION } from './commands/version.js';
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) console.log(VERSION);
-else
-  await (await (await import('./commands/load-program.js')).loadProgram()).runProgram(process.argv);
+else {
+  const { loadProgram } = await import('./commands/load-program.js');
+  await (await loadProgram()).runProgram(process.argv);
+}

@@ -1,7 +1,7 @@
 /**
  * Files the package ships beside its code (catalogs/, calibration/, scenarios/), found from the package root.
  * The root is the nearest folder above this module that holds package.json, so the same call works from
- * src/io (tsx, tests), from the compiled dist/io and from the bundle's chunks in dist/chunks/.
+ * src/io (tsx, tests), from tsc's dist/io and from the bundle, dist/vramplan.cjs (scripts/bundle.mjs).
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
