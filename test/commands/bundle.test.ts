@@ -6,6 +6,7 @@ import {
   copyFileSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -99,4 +100,19 @@ describe('the bundle and its code cache', () => {
     rmSync(`${copy}.cache`);
     expect(runBundleWith(copy, ESTIMATE)).toEqual({ cacheUsed: false, out: expected });
   });
+});
+
+it('the sources find shipped files from the package root, not from their own URL', () => {
+  // In the bundle every module's import.meta.url is the bundle's: a path relative to a module would point
+  // elsewhere. Allowed: io/paths.ts (walks up to package.json), load-program.ts and plan-client.ts (tsc's
+  // ES modules only, never bundled), solve/lp.ts (resolves a package, which works from the bundle too).
+  const allowed = ['commands/load-program.ts', 'io/paths.ts', 'io/plan-client.ts', 'solve/lp.ts'];
+  const src = join(ROOT, 'src');
+  const using = readdirSync(src, { recursive: true, encoding: 'utf8' })
+    .filter(
+      (f) => /\.tsx?$/.test(f) && readFileSync(join(src, f), 'utf8').includes('import.meta.url'),
+    )
+    .map((f) => f.split('\\').join('/'))
+    .sort();
+  expect(using).toEqual(allowed);
 });
