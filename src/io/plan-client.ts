@@ -33,7 +33,7 @@ export class Superseded extends Error {
   }
 }
 
-/** The compiled worker (dist/io/), or the TypeScript source loaded through tsx's loader (tests, `npm run dev`). */
+/** The compiled worker (dist/), or the TypeScript source loaded through tsx's loader (tests, `npm run dev`). */
 function newWorker(gate: Int32Array): Worker {
   const workerData = { gate };
   const js = new URL('./plan-worker.js', import.meta.url);
