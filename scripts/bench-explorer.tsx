@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-// What `vramplan explore` runs (commands/explore.ts openTui): the planner workers start first, then the
+// What `vramplan explore` runs (commands/tui.ts openTui): the planner workers start first, then the
 // compiled explorer in dist/ loads (build first) under React's production build, as cli.ts selects it. The
 // tree is built with createElement: tsx compiles JSX here to React's development runtime, whose production
 // build has no jsxDEV.

@@ -3,8 +3,8 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 
-// CLI tests run the built CLI: build first so dist/ matches src/.
-const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+// CLI tests run the built CLI (the bundle and its code cache included): build first so dist/ matches src/.
+const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
 if (build.status !== 0) {
   console.log('0 passed, 1 failed');
   process.exit(1);

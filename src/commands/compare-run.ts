@@ -12,7 +12,7 @@ export async function runCompare(files: string[], opts: Record<string, unknown>)
   const top = opts.top === undefined ? 3 : parseTop(opts.top);
   const results = [];
   for (const file of files) results.push({ file, result: await planScenario(file, { top }) });
-  if (wantsTui(opts)) return (await import('./explore-run.js')).runCompareTui(results);
+  if (wantsTui(opts)) return (await import('./tui.js')).runCompareTui(results);
   if (opts.json === true)
     process.stdout.write(
       `${JSON.stringify({ scenarios: results.map((r) => ({ file: r.file, result: planJson(r.result) })) }, null, 2)}\n`,

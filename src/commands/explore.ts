@@ -1,11 +1,9 @@
 /** `vramplan explore [scenario]` and bare `vramplan`: the interactive plan explorer, when there is a terminal. */
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../io/paths.js';
 import type { Command } from 'commander';
 
 /** The scenario `npm start` and bare `vramplan` open. */
-export const DEFAULT_SCENARIO = fileURLToPath(
-  new URL('../../scenarios/default.yaml', import.meta.url),
-);
+export const DEFAULT_SCENARIO = packagePath('scenarios/default.yaml');
 
 const off = (v: string | undefined): boolean =>
   v === undefined || v === '' || v === '0' || v === 'false';
@@ -29,21 +27,9 @@ export function wantsTui(
   return true;
 }
 
-/**
- * Run the explorer. Once the scenario has parsed, its planner workers start before the UI's modules load
- * (Ink, React, the views), so that their own module loading is done by the first frame instead of
- * slowing the first keys.
- */
+/** Run the explorer (commands/tui.ts, which the bundle leaves to the ES modules: Ink is one). */
 export async function openTui(file: string, opts: Record<string, unknown>): Promise<number> {
-  const { loadScenario } = await import('../io/load-scenario.js');
-  const scenario = loadScenario(file);
-  const { PlanClient } = await import('../io/plan-client.js');
-  const planner = new PlanClient();
-  const { runExplorer } = await import('./explore-run.js');
-  // The explorer writes launch folders from the main thread (the worker plans with its own copy).
-  const { loadLaunchers } = await import('../core/engines/registry.js');
-  await loadLaunchers();
-  return runExplorer(file, opts, { scenario, planner });
+  return (await import('./tui.js')).openTui(file, opts);
 }
 
 export function registerExplore(program: Command, argv: readonly string[] = process.argv): void {

@@ -11,10 +11,8 @@ export function registerSchema(program: Command): void {
       const text = `${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`;
       if (opts.write === true) {
         const { writeFileSync } = await import('node:fs');
-        const { fileURLToPath } = await import('node:url');
-        const file = fileURLToPath(
-          new URL('../../scenarios/scenario.schema.json', import.meta.url),
-        );
+        const { packagePath } = await import('../io/paths.js');
+        const file = packagePath('scenarios/scenario.schema.json');
         writeFileSync(file, text);
         process.stdout.write(`wrote ${file} (${Buffer.byteLength(text)} bytes)\n`);
       } else process.stdout.write(text);

@@ -18,6 +18,7 @@ import { fitDeviceBytes, type PagedStates } from './memory/paged.js';
 import { FRAMEWORKS } from './memory/frameworks.js';
 import { estimateTime, type TimeResult } from './time/index.js';
 import { gpuCapacityBytes } from './time/hardware.js';
+import { compareNames } from './compare-names.js';
 import { defaultTimeOptions, type TimeOptions } from '../schema/time.js';
 import { estimateObjectiveTime } from './time/objective.js';
 import { isPreferenceOrRl } from '../schema/estimate.js';
@@ -128,7 +129,7 @@ export function buildEstimate(
   const device = m.perGpu.deviceBytes;
   const dominant = (Object.entries(m.perGpu.breakdown) as [keyof Breakdown, number][])
     .filter(([, b]) => b > 0)
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .sort((a, b) => b[1] - a[1] || compareNames(a[0], b[0]))
     .map(([component, bytes]) => ({ component, bytes }));
   const result: EstimateResult = {
     schemaVersion: 1,

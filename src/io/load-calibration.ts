@@ -1,6 +1,5 @@
 /** Read the shipped calibration cases and the config.json each one names. */
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Arch } from '../core/model/index.js';
 import { archFromHfConfig } from '../core/model/index.js';
@@ -18,8 +17,9 @@ import {
 } from '../schema/calibration.js';
 import type { z } from 'zod';
 import { UserError, badValue } from './errors.js';
+import { packagePath } from './paths.js';
 
-export const CALIBRATION_DIR = fileURLToPath(new URL('../../calibration/', import.meta.url));
+export const CALIBRATION_DIR = packagePath('calibration/');
 
 /** Read and validate one cases file of calibration/; `allowed` names the files `--cases` takes. */
 function loadCases<T>(dir: string, file: string, schema: z.ZodType<T>, allowed: string): T {

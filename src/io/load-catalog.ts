@@ -7,10 +7,11 @@ import { circuitSchema, type Circuit } from '../schema/circuit.js';
 import { gpuSchema, type Gpu } from '../schema/gpu.js';
 import { offerFileSchema, type Offer } from '../schema/offer.js';
 import { UserError } from './errors.js';
+import { packagePath } from './paths.js';
 import { didYouMean } from './suggest.js';
 
-/** Works from both src/io and dist/io. */
-export const DEFAULT_CATALOG_DIR = new URL('../../catalogs/', import.meta.url);
+/** The package's catalogs/ folder. */
+export const DEFAULT_CATALOG_DIR = packagePath('catalogs/');
 
 export interface CatalogOptions {
   /** Root folder holding gpus/, offers/ and circuits/ (tests pass a temp dir). */

@@ -13,15 +13,15 @@ import {
   statSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Arch } from '../core/model/index.js';
 import { ConfigError, archFromHfConfig } from '../core/model/index.js';
 import { MODEL_ID_PATTERN, type ModelEntry, modelEntrySchema } from '../schema/model.js';
 import { UserError, badValue } from './errors.js';
+import { packagePath } from './paths.js';
 import { didYouMean, editDistance } from './suggest.js';
 import { MAX_NESTING, bracketDepth, parseJsonInput, readInputText, tooDeep } from './read-input.js';
 
-const DEFAULT_CATALOG = fileURLToPath(new URL('../../catalogs/models/', import.meta.url));
+const DEFAULT_CATALOG = packagePath('catalogs/models/');
 
 export interface ResolveOptions {
   /** Folder of catalog files (default: the package's catalogs/models/). */

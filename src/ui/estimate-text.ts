@@ -4,7 +4,15 @@ import type { TimeResult } from '../core/time/index.js';
 import { powerHeld } from '../core/time/verdict.js';
 import type { Breakdown } from '../core/memory/index.js';
 import { COMPONENT_LABEL, PHASE_LABEL } from './messages.js';
-import { bar, formatCount, formatDeviceMemory, formatGiB, padLeft, padRight } from './format.js';
+import {
+  bar,
+  formatCount,
+  formatDeviceMemory,
+  formatGiB,
+  groupDigits,
+  padLeft,
+  padRight,
+} from './format.js';
 
 const BAR_WIDTH = 30;
 /** Where paged optimizers' behaviour is documented (bitsandbytes, "Paged optimizers"). */
@@ -61,8 +69,8 @@ export function renderEstimateText(r: EstimateResult): string {
     );
   if (r.serving)
     lines.push(
-      `  KV-cache pool ${formatGiB(r.serving.kvPoolBytes)} per GPU: ${r.serving.kvTokens.toLocaleString('en-US')} tokens, ${r.serving.concurrency} sequences of ${r.options.seq.toLocaleString('en-US')} at once; ` +
-        `admits ${r.serving.sequencesAtMeanContext} of ${r.serving.maxNumSeqs} at the mean context (${r.serving.meanContext.toLocaleString('en-US')}), ${r.serving.sequencesAtMaxContext} at the maximum`,
+      `  KV-cache pool ${formatGiB(r.serving.kvPoolBytes)} per GPU: ${groupDigits(r.serving.kvTokens)} tokens, ${r.serving.concurrency} sequences of ${groupDigits(r.options.seq)} at once; ` +
+        `admits ${r.serving.sequencesAtMeanContext} of ${r.serving.maxNumSeqs} at the mean context (${groupDigits(r.serving.meanContext)}), ${r.serving.sequencesAtMaxContext} at the maximum`,
     );
   if (r.gpu) {
     lines.push('');
@@ -96,7 +104,7 @@ export function formatSeconds(s: number): string {
   return `${(s / 3600).toPrecision(3)} h`;
 }
 
-const tps = (x: number) => (x >= 100 ? Math.round(x).toLocaleString('en-US') : x.toPrecision(3));
+const tps = (x: number) => (x >= 100 ? groupDigits(Math.round(x)) : x.toPrecision(3));
 
 /** Why the MFU is low on a card its power cannot feed: "power holds it to N of M spec TFLOPS", or null. */
 export function powerHeldLine(t: TimeResult): string | null {

@@ -18,8 +18,23 @@ export const formatPercent = (fraction: number, digits = 1): string =>
 export const signedPercent = (fraction: number, digits = 1): string =>
   `${fraction >= 0 ? '+' : ''}${(fraction * 100).toFixed(digits)}%`;
 
+/**
+ * `n.toLocaleString('en-US')` without building ICU's number formatter, whose first use costs 5-15 ms of a
+ * cold start: a safe integer's digits in groups of three joined by commas, '-' before a negative one (CLDR's
+ * `en` decimal pattern `#,##0.###`, group separator ',' and minus '-':
+ * https://github.com/unicode-org/cldr/blob/release-46/common/main/en.xml). Anything else (fractions, -0,
+ * NaN, beyond 2^53) is left to toLocaleString.
+ */
+export function groupDigits(n: number): string {
+  if (!Number.isSafeInteger(n) || Object.is(n, -0)) return n.toLocaleString('en-US');
+  const digits = String(Math.abs(n));
+  let out = digits.slice(0, ((digits.length - 1) % 3) + 1);
+  for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  return n < 0 ? `-${out}` : out;
+}
+
 /** Whole numbers in text output, with thousands separators: 1,435 (one format everywhere). */
-export const formatInt = (n: number): string => Math.round(n).toLocaleString('en-US');
+export const formatInt = (n: number): string => groupDigits(Math.round(n));
 
 /** Parameter counts: 6.74B, 350M, 12.3K. */
 export function formatCount(n: number): string {
@@ -30,14 +45,14 @@ export function formatCount(n: number): string {
 }
 
 export const formatUsd = (usd: number): string =>
-  usd >= 100 ? `$${Math.round(usd).toLocaleString('en-US')}` : `$${usd.toFixed(2)}`;
+  usd >= 100 ? `$${groupDigits(Math.round(usd))}` : `$${usd.toFixed(2)}`;
 
 export function formatDuration(hours: number): string {
   if (!Number.isFinite(hours)) return '—';
   if (hours < 1) return `${Math.round(hours * 60)} min`;
   if (hours < 48) return `${hours.toFixed(1)} h`;
   const [whole, tenths] = (hours / 24).toFixed(1).split('.');
-  return `${Number(whole).toLocaleString('en-US')}.${tenths} days`;
+  return `${groupDigits(Number(whole))}.${tenths} days`;
 }
 
 /** A bar of `width` cells, `fraction` of it filled (clamped to 0..1). */
