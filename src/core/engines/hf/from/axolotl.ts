@@ -68,6 +68,17 @@ const NOT_MODELLED: Record<string, string> = {
   qat: 'quantization-aware training (not modelled)',
 };
 
+/**
+ * A warning per key axolotl has that vramplan does not model. fp8 is modelled for a full fine-tune: `fp8: true`
+ * hands Accelerate torchao's tensorwise float8 recipe (docs.axolotl.ai mixed_precision "FP8").
+ */
+const notModelled = (r: FieldReader, flags: FromFlags): string[] =>
+  Object.entries(NOT_MODELLED)
+    .filter(
+      ([key]) => r.has(key) && r.raw(key) !== false && !(key === 'fp8' && flags.compute === 'fp8'),
+    )
+    .map(([key, why]) => `${key}: ${why}`);
+
 // Long on purpose: one mapping per axolotl key, in the order of its config reference; each line stands alone.
 /**
  * lora_target_linear / lora_target_modules / lora_target_parameters (fused 3-D experts: gate/up/down, which
@@ -165,8 +176,7 @@ export function mapAxolotl(
   else if (fp16) flags.compute = 'fp16';
   else if (bf16 === false) flags.compute = 'fp32';
   if (flags.method === 'full' && flags.compute === 'fp32') flags.weights = 'fp32';
-  // fp8: true hands Accelerate torchao's tensorwise float8 recipe (docs.axolotl.ai mixed_precision "FP8").
-  if (r.bool('fp8') && flags.method === 'full') flags.compute = 'fp8';
+  if (r.bool('fp8') && flags.method === 'full') flags.compute = 'fp8'; // notModelled: FP8 training
   const attn = r.str('attn_implementation');
   if (attn !== undefined) flags.attention = attentionOf(attn, 'attn_implementation', warnings);
   else if (r.bool('flash_attention')) flags.attention = 'flash';
@@ -201,9 +211,7 @@ export function mapAxolotl(
   const ds = r.raw('deepspeed');
   if (ds !== undefined && typeof ds !== 'string')
     throw new FromError('deepspeed', ds, 'a path to a DeepSpeed JSON file');
-  for (const [key, why] of Object.entries(NOT_MODELLED))
-    if (r.has(key) && r.raw(key) !== false && !(key === 'fp8' && flags.compute === 'fp8'))
-      warnings.push(`${key}: ${why}`);
+  warnings.push(...notModelled(r, flags));
   const rest = r.unused();
   return {
     format: 'axolotl',
