@@ -23,7 +23,8 @@ export { ENGINE_FAMILY, ENGINE_PROFILES };
 export const enginesNamed = (name: Framework | Engine): readonly Engine[] =>
   name in ENGINE_FAMILY ? ENGINE_FAMILY[name as Framework] : [name as Engine];
 
-const BNB_OPTIMIZERS = new Set<Optimizer>(['adamw-8bit', 'paged-adamw', 'paged-adamw-8bit']);
+/** bitsandbytes optimizers (8-bit and paged states). */
+export const BNB_OPTIMIZERS = new Set<Optimizer>(['adamw-8bit', 'paged-adamw', 'paged-adamw-8bit']);
 const QUANTIZED = new Set<WeightDtype>(['fp8', 'int8', 'nf4', 'fp4', 'int4']);
 
 /** What engineRejects answers when asked not to explain (the planner only tests for null). */

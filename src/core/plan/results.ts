@@ -3,7 +3,7 @@ import { rollsOut } from '../../schema/objectives.js';
 import { withExpertGroup } from './expert-parallel.js';
 import type { Arch } from '../model/arch.js';
 import { engineOf } from '../engines/engine.js';
-import { onEngine } from '../engines/engines.js';
+import { BNB_OPTIMIZERS, ENGINE_PROFILES, onEngine } from '../engines/engines.js';
 import { hostRamOfOptions } from '../memory/host-ram.js';
 import { qualityOf } from './quality.js';
 import { sloNearestOf, type SloNearest } from './slo.js';
@@ -279,11 +279,52 @@ function compareKept(ctx: Ctx, a: Kept, b: Kept, ids: Map<Kept, string>): number
   return ia < ib ? -1 : ia > ib ? 1 : 0;
 }
 
+/**
+ * Plans within this share of the best plan's first rank key are a tie the model cannot call: its time figures are
+ * within a median 10% of published runs (docs/time-model.md), far more than 1%.
+ */
+export const NEAR_TIE = 0.01;
+
+/**
+ * What a plan asks beyond a plain layout, which a near-tie should not be won by: pipeline parallelism (its
+ * schedule and bubble), an optimizer stepped inside backward, a bitsandbytes optimizer under DeepSpeed ZeRO (it
+ * needs `zero_allow_untested_optimizer`: DeepSpeed runtime/engine.py _configure_zero_optimizer).
+ */
+function riskOf(ctx: Ctx, k: Kept): number {
+  const r = ctx.rows;
+  const v = ctx.variants[r.variant[k.row]!]!;
+  const o = ctx.bases[r.base[k.row]!]!.options;
+  const untested =
+    ENGINE_PROFILES[v.engine].sharding === 'deepspeed' &&
+    r.zero[k.row]! > 0 &&
+    BNB_OPTIMIZERS.has(o.optimizer);
+  return (r.pp[k.row]! > 1 ? 1 : 0) + (v.optimizerInBackward ? 1 : 0) + (untested ? 1 : 0);
+}
+
+/**
+ * The ranked plans with the best plan's near-ties (first rank key within NEAR_TIE of the best) ordered by how
+ * little they ask beyond a plain layout (riskOf), the rank order kept among equals and after the ties.
+ */
+function simplerFirstAmongTies(ctx: Ctx, ranked: Kept[]): Kept[] {
+  if (ranked.length < 2) return ranked;
+  const key = RANK_KEYS[ctx.s.rank][0]!;
+  const first = (k: Kept) => (key === 0 ? k.cost : key === 1 ? k.hours : k.watts);
+  const bound = first(ranked[0]!) * (1 + NEAR_TIE);
+  let n = 0;
+  while (n < ranked.length && first(ranked[n]!) <= bound) n++;
+  const ties = ranked.slice(0, n).map((k, i) => ({ k, i, risk: riskOf(ctx, k) }));
+  ties.sort((a, b) => a.risk - b.risk || a.i - b.i);
+  return [...ties.map((t) => t.k), ...ranked.slice(n)];
+}
+
 export function finish(ctx: Ctx, st: LoopState, fastest: number, top: number): PlanResult {
   const ids = new Map<Kept, string>();
   for (const k of [...st.top, ...st.front]) ids.set(k, planId(ctx, k));
   const frontIds = new Set(st.front.map((k) => ids.get(k)!));
-  const ranked = [...st.top].sort((a, b) => compareKept(ctx, a, b, ids)).slice(0, top);
+  const ranked = simplerFirstAmongTies(
+    ctx,
+    [...st.top].sort((a, b) => compareKept(ctx, a, b, ids)),
+  ).slice(0, top);
   const plans = ranked.map((k, i) => ({
     ...materialize(ctx, k, fastest, frontIds.has(ids.get(k)!)),
     rank: i + 1,
