@@ -22,6 +22,7 @@ import { launchInputOf } from '../helpers/launch.js';
 // r=8 (landing on q/k/v/o), batch 1, adamw_8bit, offloaded checkpointing.
 const GPT_OSS = {
   method: 'qlora',
+  'double-quant': true,
   'lora-rank': 8,
   'lora-targets': 'q,k,v,o',
   batch: 1,
