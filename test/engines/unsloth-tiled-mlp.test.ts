@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { calibrationRows } from '../../src/commands/validate-run.js';
 import { emitUnsloth } from '../../src/core/engines/unsloth/launch.js';
 import { mapUnsloth } from '../../src/core/engines/unsloth/from.js';
+import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { engineRejects } from '../../src/core/engines/engines.js';
+import { explainFit } from '../../src/core/plan/index.js';
 import { mlpTileTokens } from '../../src/core/memory/activations.js';
 import { estimateMemory, longestFittingSeq } from '../../src/core/memory/index.js';
 import { UNCERTAINTY } from '../../src/core/memory/uncertainty.js';
@@ -180,5 +182,35 @@ describe('--tiled-mlp', () => {
     expect(mapUnsloth(out(false) as unknown as Record<string, unknown>).flags['tiled-mlp']).toBe(
       undefined,
     );
+  });
+});
+
+describe('explain offers tiled MLP where the engine loads it', () => {
+  const arch = resolveModel('llama-3.1-8b');
+  const gpu = findGpu('h100-sxm');
+  // As `vramplan explain` runs it: the engine's defaults applied (unsloth: offloaded checkpointing).
+  const over = (framework: string) => {
+    const flags = { method: 'qlora', framework, seq: 342000 };
+    return explainFit(arch, withEngineDefaults(optionsFromFlags(flags), flags), gpu);
+  };
+  const tiledFix = (e: ReturnType<typeof explainFit>) =>
+    e.fixes.find((f) => f.changes.some((c) => c.axis === 'tiledMlp'));
+
+  it('on unsloth at 342K tokens, alone, and it fits when re-estimated', () => {
+    const e = over('unsloth');
+    expect(e.fits).toBe(false);
+    const f = tiledFix(e);
+    expect(f).toBeDefined();
+    expect(f!.changes).toHaveLength(1);
+    expect(f!.options.tiledMlp).toBe(true);
+    expect(estimateMemory(arch, f!.options).perGpu.deviceBytes).toBeLessThan(
+      gpu.memoryMiB * 2 ** 20,
+    );
+  });
+
+  it('never on an engine without it', () => {
+    const e = over('hf');
+    expect(e.fixes.length).toBeGreaterThan(0);
+    expect(tiledFix(e)).toBeUndefined();
   });
 });
