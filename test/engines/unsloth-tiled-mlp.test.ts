@@ -1,7 +1,12 @@
 // Unsloth's tiled MLP (from_pretrained unsloth_tiled_mlp=True, unsloth_zoo tiled_mlp.py): the tile split,
 // its memory and time by mechanism, the published contexts it reaches, the flag's refusals and the
 // launcher / --from round trip.
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { runExplain } from '../../src/commands/explain-run.js';
+import { runPlanFrom } from '../../src/commands/plan-from.js';
 import { calibrationRows } from '../../src/commands/validate-run.js';
 import { emitUnsloth } from '../../src/core/engines/unsloth/launch.js';
 import { mapUnsloth } from '../../src/core/engines/unsloth/from.js';
@@ -212,5 +217,57 @@ describe('explain offers tiled MLP where the engine loads it', () => {
     const e = over('hf');
     expect(e.fixes.length).toBeGreaterThan(0);
     expect(tiledFix(e)).toBeUndefined();
+  });
+});
+
+describe('past the config positions on an engine that scales RoPE itself (explain, plan --from)', () => {
+  const quiet = () => vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+
+  it('explain --framework unsloth --seq 342000 explains; --framework hf refuses in one line', () => {
+    const out = quiet();
+    try {
+      const flags = { method: 'qlora', framework: 'unsloth', seq: 342000, gpu: 'h100-sxm' };
+      expect(runExplain('llama-3.1-8b', flags, true)).toBe(0);
+      const e = JSON.parse(String(out.mock.calls.at(-1)![0])) as { fits: boolean };
+      expect(e.fits).toBe(false);
+    } finally {
+      out.mockRestore();
+    }
+    expect(() =>
+      runExplain(
+        'llama-3.1-8b',
+        { method: 'qlora', framework: 'hf', seq: 342000, gpu: 'h100-sxm' },
+        true,
+      ),
+    ).toThrow(/--seq: got 342000; expected at most 131072/);
+  });
+
+  it('plan --from an unsloth-args.json with unsloth_tiled_mlp at 342K tokens fits an H100', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vramplan-tiled-'));
+    const r = emitUnsloth(
+      launchInputOf('llama-3.1-8b', 'h100-sxm', {
+        framework: 'unsloth',
+        method: 'qlora',
+        seq: 342000,
+        'tiled-mlp': true,
+      }),
+    );
+    if (!r.ok) throw new Error(r.reason);
+    for (const f of r.files) writeFileSync(join(dir, f.path), f.content);
+    const out = quiet();
+    try {
+      const rc = await runPlanFrom(dir, undefined, { gpu: 'h100-sxm', json: true });
+      expect(rc).toBe(0);
+      const e = JSON.parse(String(out.mock.calls.at(-1)![0])) as {
+        fits: boolean;
+        options: { seq: number; tiledMlp?: boolean };
+      };
+      expect(e.options.seq).toBe(342000);
+      expect(e.options.tiledMlp).toBe(true);
+      expect(e.fits).toBe(true);
+    } finally {
+      out.mockRestore();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
