@@ -12,7 +12,9 @@ import { emitUnsloth } from '../../src/core/engines/unsloth/launch.js';
 import { mapUnsloth } from '../../src/core/engines/unsloth/from.js';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { engineRejects } from '../../src/core/engines/engines.js';
-import { explainFit } from '../../src/core/plan/index.js';
+import { explainFit, plan } from '../../src/core/plan/index.js';
+import { planInputOf } from '../../src/io/plan-scenario.js';
+import { scenarioSchema } from '../../src/schema/scenario.js';
 import { mlpTileTokens } from '../../src/core/memory/activations.js';
 import { estimateMemory, longestFittingSeq } from '../../src/core/memory/index.js';
 import { UNCERTAINTY } from '../../src/core/memory/uncertainty.js';
@@ -269,5 +271,37 @@ describe('past the config positions on an engine that scales RoPE itself (explai
       out.mockRestore();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('plan past the config positions', () => {
+  const scenario = (seq: number, engines?: string[]) =>
+    scenarioSchema.parse({
+      name: 'long',
+      model: 'llama-3.1-8b',
+      job: { kind: 'fine-tune', methods: ['lora', 'qlora'], seq, globalBatch: 1 },
+      hardware: { owned: [{ gpu: 'h100-sxm', count: 1 }], counts: { min: 1, max: 1 } },
+      ...(engines ? { search: { engines } } : {}),
+    });
+
+  it('342K tokens on one H100: planned on the engine that scales RoPE, with tiled MLP', () => {
+    const r = plan({ ...planInputOf('long.yaml', scenario(342000)), top: 3 });
+    expect(r.plans.length).toBeGreaterThan(0);
+    for (const p of r.plans) {
+      expect(p.choices.engine).toBe('unsloth');
+      expect(p.options.tiledMlp).toBe(true);
+    }
+  });
+
+  it('refused in one line when no searched engine scales RoPE itself', () => {
+    expect(() => planInputOf('long.yaml', scenario(342000, ['hf-trainer']))).toThrow(
+      /job\.seq: got 342000; expected at most 131072/,
+    );
+  });
+
+  it('no tiled-MLP variant while the sequence fits in one tile (no saving, only the recompute)', () => {
+    const r = plan({ ...planInputOf('long.yaml', scenario(4096, ['unsloth'])), top: 50 });
+    expect(r.plans.length).toBeGreaterThan(0);
+    for (const p of r.plans) expect(p.options.tiledMlp).toBeUndefined();
   });
 });
