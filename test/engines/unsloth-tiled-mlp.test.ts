@@ -4,6 +4,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { runExplain } from '../../src/commands/explain-run.js';
 import { runPlanFrom } from '../../src/commands/plan-from.js';
@@ -303,5 +304,62 @@ describe('plan past the config positions', () => {
     const r = plan({ ...planInputOf('long.yaml', scenario(4096, ['unsloth'])), top: 50 });
     expect(r.plans.length).toBeGreaterThan(0);
     for (const p of r.plans) expect(p.options.tiledMlp).toBeUndefined();
+  });
+});
+
+describe('tiled MLP properties (dense and MoE models, LoRA and QLoRA)', () => {
+  const models = [
+    'llama-3.2-1b',
+    'llama-3.1-8b',
+    'mistral-7b-v0.3',
+    'gemma-2-9b',
+    'qwen2.5-1.5b',
+    'gpt-oss-20b',
+  ];
+  const gpu = findGpu('h100-sxm');
+  const t = defaultTimeOptions(1);
+  const arb = fc.record({
+    model: fc.constantFrom(...models),
+    method: fc.constantFrom('lora', 'qlora'),
+    targets: fc.constantFrom('q,v', 'all-linear'),
+    tilesPerSeq: fc.integer({ min: 2, max: 200 }),
+    checkpointing: fc.constantFrom('offload', 'full'),
+  });
+  type Case = typeof arb extends fc.Arbitrary<infer R> ? R : never;
+  const pair = (x: Case) => {
+    const arch = resolveModel(x.model);
+    const flags = {
+      method: x.method,
+      framework: 'unsloth',
+      'lora-targets': x.targets,
+      checkpointing: x.checkpointing,
+      seq: x.tilesPerSeq * arch.hidden,
+    };
+    const o = withEngineDefaults(optionsFromFlags(flags), flags);
+    return { arch, o, tiled: { ...o, tiledMlp: true } };
+  };
+
+  it('never more device memory once the sequence spans two tiles', () => {
+    fc.assert(
+      fc.property(arb, (x) => {
+        const { arch, o, tiled } = pair(x);
+        expect(estimateMemory(arch, tiled).perGpu.deviceBytes).toBeLessThanOrEqual(
+          estimateMemory(arch, o).perGpu.deviceBytes,
+        );
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('never a faster step (the MLP forward runs again)', () => {
+    fc.assert(
+      fc.property(arb, (x) => {
+        const { arch, o, tiled } = pair(x);
+        expect(estimateTime(arch, tiled, gpu, t).stepSeconds).toBeGreaterThan(
+          estimateTime(arch, o, gpu, t).stepSeconds,
+        );
+      }),
+      { numRuns: 40 },
+    );
   });
 });
