@@ -60,6 +60,11 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
     null,
     'Liger kernels on the hf engines (fused linear cross-entropy, RMSNorm, SwiGLU, RoPE)',
   ],
+  [
+    'tiled-mlp',
+    null,
+    'unsloth: unsloth_tiled_mlp, each MLP run in tiles of hidden-size tokens (recomputed in backward)',
+  ],
   ['optimizer-in-backward', null, 'step and free each gradient during backward'],
   ['zero', '<stage>', 'ZeRO / FSDP sharding stage 0-3 (default 0)'],
   ['offload', '<what>', oneOf('offload')],

@@ -1,7 +1,8 @@
 /** The explain command's body: parse → load model and GPU → explainFit → print. */
 import { explainFit } from '../core/plan/index.js';
 import { withEngineDefaults } from '../core/engines/defaults.js';
-import { assertStructure } from '../core/model/index.js';
+import { assertEngineStructure } from '../core/engines/context.js';
+import { engineOf } from '../core/engines/engine.js';
 import { UserError } from '../io/errors.js';
 import { findGpu } from '../io/load-catalog.js';
 import { resolveModel } from '../io/load-model.js';
@@ -15,7 +16,8 @@ export function runExplain(model: string, flags: RawFlags, json: boolean): numbe
     throw new UserError('--gpu: required for explain', "See 'vramplan catalog gpus' for ids.");
   const gpu = findGpu(flags.gpu);
   const arch = resolveModel(model);
-  assertStructure(arch, options);
+  // The engine bounds the context: past the model's positions where it scales RoPE itself (context.ts).
+  assertEngineStructure(arch, options, engineOf(options));
   const e = explainFit(arch, options, gpu, timeOptionsFromFlags(flags, options, gpu.boardPowerW));
   process.stdout.write(json ? `${JSON.stringify(e, null, 2)}\n` : `${renderExplainText(e)}\n`);
   return 0;

@@ -6,7 +6,8 @@
  */
 import { explainFit } from '../core/plan/index.js';
 import { formatName, mergeFlags } from '../core/from/index.js';
-import { assertStructure } from '../core/model/index.js';
+import { assertEngineStructure } from '../core/engines/context.js';
+import { engineOf } from '../core/engines/engine.js';
 import { UserError } from '../io/errors.js';
 import { FROM_EXIT, inFromConfig, readFromConfig } from '../io/from/read.js';
 import { findGpu } from '../io/load-catalog.js';
@@ -49,7 +50,8 @@ export async function runPlanFrom(
   );
   const gpu = findGpu(opts.gpu);
   const arch = resolveModel(await onlineModel(spec));
-  inFromConfig(config, cli, () => assertStructure(arch, options));
+  // The config's engine bounds the context: past the model's positions where it scales RoPE itself (context.ts).
+  inFromConfig(config, cli, () => assertEngineStructure(arch, options, engineOf(options)));
   // The run's accumulation (GRPO's generation batch), power limit and links, as `estimate --from` reads them.
   const time = inFromConfig(config, cli, () =>
     timeOptionsFromFlags(flags, options, gpu.boardPowerW),

@@ -9,6 +9,8 @@ import { refineCircuits } from '../core/plan/index.js';
 import { planFleet } from '../core/plan/index.js';
 import { modelSidesFor } from '../core/plan/index.js';
 import { scenarioStructureIssue } from '../core/model/index.js';
+import { ENGINE_RUNS } from '../core/engines/engines-runs.js';
+import { searchedEngines } from '../core/plan/configs.js';
 import type { Scenario } from '../schema/scenario.js';
 import { outputTokensWarning } from '../schema/serving-job.js';
 import { UserError, badValue } from './errors.js';
@@ -43,7 +45,8 @@ export function planInputOf(
 ): PlanInput {
   const { arch, hw } = inScenario(file, () => {
     const arch = resolveModel(modelSpecOf(file, scenario), { flag: 'model' });
-    const issue = scenarioStructureIssue(arch, scenario);
+    const scalesRope = searchedEngines(scenario).some((e) => !!ENGINE_RUNS[e].extendsContext);
+    const issue = scenarioStructureIssue(arch, scenario, scalesRope);
     if (issue) throw badValue(issue.field, issue.value, issue.allowed);
     return { arch, hw: resolveHardware(scenario, opts.detected ?? []) };
   });

@@ -161,6 +161,11 @@ export const EstimateOptionsSchema = z
     chunkedLoss: z.boolean(),
     /** Liger kernels on the Hugging Face engines (fused linear cross-entropy, RMSNorm, SwiGLU, RoPE). */
     liger: z.boolean(),
+    /**
+     * Unsloth's tiled MLP (from_pretrained unsloth_tiled_mlp=True): each layer's MLP runs over the sequence in
+     * tiles of hidden-size tokens and recomputes them in backward; absent = off.
+     */
+    tiledMlp: z.boolean().optional(),
     optimizerInBackward: z.boolean(),
     zero: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]),
     offload: z.enum(OFFLOAD),

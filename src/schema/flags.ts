@@ -194,6 +194,7 @@ export function optionsFromFlags(flags: RawFlags): EstimateOptions {
   };
   o.gpus = int(flags, 'gpus', o.tp * o.pp * o.cp, 1, MAX_GPUS);
   if (flags['modules-to-save'] !== undefined) o.modulesToSave = savedModules(flags, o);
+  if (bool(flags, 'tiled-mlp')) o.tiledMlp = true;
   objectiveInto(o, flags);
   servingFlagsInto(o, flags);
   checkCombination(o);
@@ -600,6 +601,20 @@ export function checkCombination(o: EstimateOptions): void {
       true,
       `off with --framework ${o.framework} (Liger kernels run on the hf engines ${enginesWith('liger').join(', ')}: --framework ${liger.join(' or ')})`,
     );
+  // unsloth_tiled_mlp is a FastLanguageModel.from_pretrained argument (unsloth/models/loader.py @015bdef0,
+  // patch_tiled_mlp from unsloth_zoo/tiled_mlp.py @ce232d6c): no other engine loads it.
+  if (o.tiledMlp && o.framework !== 'unsloth')
+    throw new FlagError(
+      'tiled-mlp',
+      true,
+      `off with --framework ${o.framework} (unsloth_tiled_mlp is Unsloth's FastLanguageModel.from_pretrained option, unsloth/models/loader.py: --framework unsloth)`,
+    );
+  if (o.tiledMlp && o.method === 'inference')
+    throw new FlagError(
+      'tiled-mlp',
+      true,
+      'off with --method inference (tiling splits the MLP backward)',
+    );
   if (o.liger && o.method === 'inference')
     throw new FlagError(
       'liger',
@@ -627,6 +642,7 @@ const FLAG_OF: Record<keyof EstimateOptions, string> = {
   attention: 'attention',
   chunkedLoss: 'chunked-loss',
   liger: 'liger',
+  tiledMlp: 'tiled-mlp',
   optimizerInBackward: 'optimizer-in-backward',
   zero: 'zero',
   offload: 'offload',

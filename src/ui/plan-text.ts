@@ -33,6 +33,7 @@ export function techniqueOf(p: Plan): string {
       `${c.optimizer}${p.options.optimizerInBackward ? ' in backward' : ''}`,
       `ckpt ${c.checkpointing}`,
     );
+  if (p.options.tiledMlp) parts.push('tiled MLP');
   parts.push(c.attention, `mb ${c.microBatch}${c.gradAccum > 1 ? `×${c.gradAccum}` : ''}`);
   if (c.zero > 0) parts.push(`ZeRO-${c.zero}${c.offload !== 'none' ? ` off:${c.offload}` : ''}`);
   if (c.tp > 1) parts.push(`TP${c.tp}`);

@@ -48,6 +48,7 @@ export function engineRejects(
   if (o.objective !== undefined && !p.objectives.includes(o.objective))
     return explain ? `runs objectives ${p.objectives.join('/')} only` : REJECTED;
   if (o.liger && !p.liger) return 'no Liger kernels';
+  if (o.tiledMlp && !p.tiledMlp) return 'no tiled MLP';
   if (o.modulesToSave && !p.modulesToSave) return 'no modules_to_save (full copies beside LoRA)';
   if (dp > p.maxDp) return 'runs on one GPU';
   if (o.tp > 1 && !p.tp) return 'no tensor parallelism';

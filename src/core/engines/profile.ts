@@ -63,6 +63,8 @@ export interface EngineProfile {
   checkpointing: readonly Checkpointing[];
   /** Loads Liger's kernels (TrainingArguments.use_liger_kernel / axolotl LigerPlugin): kernels/liger.ts. */
   liger?: boolean;
+  /** Loads Unsloth's tiled MLP (from_pretrained unsloth_tiled_mlp=True; core/memory/activations.ts). */
+  tiledMlp?: boolean;
   /** Trains --modules-to-save: full copies of the embedding / head beside LoRA (PEFT modules_to_save). */
   modulesToSave?: boolean;
   /** Attention implementations the engine can be told to use. */

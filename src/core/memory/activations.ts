@@ -105,6 +105,34 @@ function recurrentBytes(g: LayerGroup, r: RecurrentState, x: ActCtx): number {
   return b / x.tp;
 }
 
+/**
+ * Unsloth's tiled MLP (unsloth_zoo tiled_mlp.py @ce232d6c, TiledMLP): the forward runs each tile under
+ * no_grad and saves only the MLP's input (the norm's output), so nothing ffn-wide is kept per token; the
+ * backward recomputes one tile at a time with grad and runs its backward at once.
+ */
+const tiled = (x: ActCtx): boolean => x.o.tiledMlp === true;
+
+/**
+ * Flattened tokens in the largest tile of the tiled MLP's default "arctic" split (unsloth_zoo tiled_mlp.py
+ * @ce232d6c, tiled_forward_arctic_size and TiledMLP.forward): max(1, floor(seq / hidden)) tiles of
+ * min(hidden, batch × seq) tokens, and what is left of batch × seq as one more tile.
+ */
+export function mlpTileTokens(hidden: number, batch: number, seq: number): number {
+  const n = batch * seq;
+  const chunk = Math.min(Math.max(1, hidden), n);
+  const shards = Math.max(1, Math.floor(seq / Math.max(1, hidden)));
+  return Math.max(chunk, n - chunk * shards);
+}
+
+/**
+ * Bytes of one tile of the tiled MLP in backward: what the recomputed tile saves (the MLP's own saved
+ * tensors, LoRA_MLP's X, e, g on Unsloth) and its ffn-wide gradients, for the tile's tokens only; 0 untiled.
+ */
+export function mlpTileBytes(g: LayerGroup, x: ActCtx, tileTokens: number): number {
+  if (!tiled(x)) return 0;
+  return (mlpBytes(g, x) + ffnGradBytes(g, x)) * tileTokens;
+}
+
 /** Saved bytes per token of the MLP block (excluding its input norm). */
 function mlpBytes(g: LayerGroup, x: ActCtx): number {
   const { c, fw } = x;
@@ -130,7 +158,8 @@ function mlpBytes(g: LayerGroup, x: ActCtx): number {
 /** Saved bytes per token of one layer with no checkpointing. */
 export function layerBytes(g: LayerGroup, x: ActCtx): number {
   const attnIn = ATTN_ROLES.some(x.saves);
-  const mlpIn = MLP_IN_ROLES.some(x.saves);
+  // TiledMLP.forward saves its input x (the norm's output) whatever the MLP's linears save.
+  const mlpIn = MLP_IN_ROLES.some(x.saves) || tiled(x);
   let b = 0;
   if (g.parallelResidual && g.normsPerLayer === 1) {
     b += normBytes(g, x, attnIn || mlpIn);
@@ -143,7 +172,7 @@ export function layerBytes(g: LayerGroup, x: ActCtx): number {
     : attentionBytes(g, x, { o: 'o', qkv: ['q', 'k', 'v'] });
   if (g.crossAttention)
     b += attentionBytes(g, x, { o: 'cross_o', qkv: ['cross_q', 'cross_k', 'cross_v'] });
-  b += mlpBytes(g, x);
+  if (!tiled(x)) b += mlpBytes(g, x);
   return b;
 }
 
@@ -163,9 +192,17 @@ export function selectiveLayerBytes(g: LayerGroup, x: ActCtx): number {
 
 /** Gradient working set while one layer runs backward: residual grad + MLP grads, per token. */
 export function backwardWorkingBytes(g: LayerGroup, x: ActCtx): number {
+  // Tiled: the ffn-wide gradients are per tile (mlpTileBytes); TiledMLP.backward allocates the input's
+  // gradient whole (torch.zeros_like(x)) and fills it tile by tile.
+  if (tiled(x)) return (x.c * g.hidden * 3) / x.sp;
+  return (x.c * g.hidden * 2) / x.sp + ffnGradBytes(g, x);
+}
+
+/** The MLP's ffn-wide gradients per token in its backward. */
+function ffnGradBytes(g: LayerGroup, x: ActCtx): number {
   // One LoRA MLP function writing its SwiGLU gradients in place holds one ffn-wide gradient (DW).
   const ffnGrads = loraMlpInPlace(g, x) ? 1 : 3;
-  return (x.c * g.hidden * 2) / x.sp + (x.c * ffnGrads * g.ffn * g.topK) / x.tp;
+  return (x.c * ffnGrads * g.ffn * g.topK) / x.tp;
 }
 
 /** The layer's gated MLP runs as one in-place LoRA function (LoRA on gate, up and down, base frozen). */

@@ -1,6 +1,12 @@
 /** What a training stage holds (weights, adapters, gradients, optimizer states, activations, loss) per phase. */
 import { stepTemporaryBytes } from './optimizer-states.js';
-import { backwardWorkingBytes, layerBytes, selectiveLayerBytes } from './activations.js';
+import {
+  backwardWorkingBytes,
+  layerBytes,
+  mlpTileBytes,
+  mlpTileTokens,
+  selectiveLayerBytes,
+} from './activations.js';
 import { isFloatDtype, valueBytes } from '../model/dtypes.js';
 import { towerBytes, towerMode, type TowerBytes } from './vision.js';
 import { towerRun } from '../model/vision.js';
@@ -131,7 +137,8 @@ export function activationsOf(s: Setup, h: Holdings): Activations {
     if (g.name === 'vision') continue;
     const n = g.count * lf;
     const full = layerBytes(g, actCtx);
-    bwd = Math.max(bwd, backwardWorkingBytes(g, actCtx) * tokens);
+    const tile = mlpTileBytes(g, actCtx, mlpTileTokens(g.hidden, o.batch, o.seq));
+    bwd = Math.max(bwd, backwardWorkingBytes(g, actCtx) * tokens + tile);
     if (!training) continue;
     switch (o.checkpointing) {
       case 'none':

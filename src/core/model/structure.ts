@@ -73,13 +73,18 @@ export function structureIssue(arch: Arch, o: EstimateOptions): StructureIssue |
   return null;
 }
 
-/** The same limits on a scenario: the job's context and any TP/PP degrees it lists. */
+/**
+ * The same limits on a scenario: the job's context and any TP/PP degrees it lists. `scalesRope`: an engine the
+ * scenario searches scales RoPE itself past the config's positions (engines' runs.ts extendsContext), so the
+ * context is bounded per engine by the search instead (plan/configs.ts variantsOf).
+ */
 export function scenarioStructureIssue(
   arch: Arch,
   s: Scenario,
+  scalesRope = false,
 ): { field: string; value: number; allowed: string } | null {
   const seq = s.job.kind === 'fine-tune' ? s.job.seq : s.job.context;
-  if (seq > maxContext(arch))
+  if (seq > maxContext(arch) && !scalesRope)
     return {
       field: s.job.kind === 'fine-tune' ? 'job.seq' : 'job.context',
       value: seq,

@@ -3,6 +3,9 @@ import type { Arch } from '../model/arch.js';
 import { ligerPatches } from '../kernels/liger.js';
 import { enginesNamed, ENGINE_PROFILES } from '../engines/engines.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
+import { ENGINE_RUNS } from '../engines/engines-runs.js';
+import { maxContext } from '../model/structure.js';
+import { mlpTileTokens } from '../memory/activations.js';
 import { launchable } from '../launch/index.js';
 import { launchedLoraOptions } from '../launch/modules.js';
 import { defaultHostRamBytes } from '../memory/host-ram.js';
@@ -325,6 +328,8 @@ export interface Variant {
    * so this row could rank under no preference (test/engines/liger.test.ts checks both).
    */
   ligerTwin: boolean;
+  /** Unsloth's tiled MLP on (engines whose profile loads it: memory/activations.ts mlpTileBytes). */
+  tiledMlp?: boolean;
 }
 
 export const OFFLOADS = ['none', 'optimizer', 'optimizer+params'] as const;
@@ -379,8 +384,13 @@ export function searchedEngines(s: Scenario): Engine[] {
  * on and off for fine-tunes on the engines that load it, when it patches the model type (kernels/liger.ts).
  */
 export function variantsOf(s: Scenario, arch?: Arch): Variant[] {
-  const engines = searchedEngines(s);
+  // Past the config's positions only the engines that scale RoPE themselves run (context.ts).
+  const seq = s.job.kind === 'fine-tune' ? s.job.seq : s.job.context;
+  const past = arch !== undefined && seq > maxContext(arch);
+  const engines = searchedEngines(s).filter((e) => !past || !!ENGINE_RUNS[e].extendsContext);
   const liger = s.job.kind === 'fine-tune' && arch !== undefined && ligerPatches(arch.modelType);
+  const tiles =
+    s.job.kind === 'fine-tune' && arch !== undefined && mlpTileTokens(arch.hidden, 1, seq) < seq;
   const out: Variant[] = [];
   for (const engine of engines) {
     const twin = liger && ENGINE_PROFILES[engine].liger === true;
@@ -388,6 +398,16 @@ export function variantsOf(s: Scenario, arch?: Arch): Variant[] {
     if (ENGINE_PROFILES[engine].optimizerInBackward)
       out.push({ engine, optimizerInBackward: true, liger: false, ligerTwin: false });
     if (twin) out.push({ engine, optimizerInBackward: false, liger: true, ligerTwin: false });
+    // Tiled MLP where the engine loads it, once a tile (hidden-size tokens) is shorter than the sequence:
+    // shorter sequences run as one tile, the same memory plus the input gradient, and slower.
+    if (tiles && ENGINE_PROFILES[engine].tiledMlp === true)
+      out.push({
+        engine,
+        optimizerInBackward: false,
+        liger: false,
+        ligerTwin: false,
+        tiledMlp: true,
+      });
   }
   return out;
 }

@@ -331,6 +331,15 @@ function moves(arch: Arch, o: EstimateOptions, gpu: Gpu): Move[] {
   // to the engines that load them.
   if (training(o) && !o.liger && ligerPatches(arch.modelType))
     add('liger', 'Liger kernels', null, (x) => ({ ...x, liger: true }));
+  // Tiled MLP where the engine loads it (profile tiledMlp; valid() keeps it there): no ffn-wide tensor per
+  // token, one more MLP forward per step (memory/activations.ts mlpTileBytes, time/train-work.ts).
+  if (training(o) && !o.tiledMlp)
+    add(
+      'tiledMlp',
+      'tiled MLP (unsloth_tiled_mlp)',
+      'each MLP forward runs again, tile by tile, in backward: slower',
+      (x) => ({ ...x, tiledMlp: true }),
+    );
   shapeMoves(o, gpu, add);
   parallelMoves(arch, o, add);
   llamaCppMoves(arch, o, add);

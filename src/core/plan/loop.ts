@@ -119,6 +119,7 @@ function rowTimingOf(ctx: Ctx, lim: Limits, r: number, f: RowFacts): RowTiming {
       offload: OFFLOADS[rows.offload[r]!]!,
       optimizerInBackward: variant.optimizerInBackward,
       liger: variant.liger,
+      ...(variant.tiledMlp === true ? { tiledMlp: true } : {}),
     },
     f.engine,
   );

@@ -54,6 +54,7 @@ function choicesOf(
         offload,
         optimizerInBackward: v.optimizerInBackward,
         liger: v.liger,
+        ...(v.tiledMlp === true ? { tiledMlp: true } : {}),
         // GRPO: one generation batch per optimizer step (TRL steps_per_generation = gradient accumulation).
         ...(rollsOut(b.options) && r.accum[row]! > 1 ? { stepsPerGeneration: r.accum[row]! } : {}),
       },
@@ -102,7 +103,7 @@ export function planId(ctx: Ctx, k: { row: number; hw: number; level: number }):
   const level = ctx.levels[k.hw]![k.level]!;
   const where = h.kind === 'rent' ? `rent:${h.offer?.id ?? h.gpu.id}` : `${h.kind}:${h.gpu.id}`;
   const v = ctx.variants[r.variant[k.row]!]!;
-  const par = `${v.engine}${v.optimizerInBackward ? '-oib' : ''}${v.liger ? '-liger' : ''}/z${r.zero[k.row]}${r.offload[k.row] ? `-off-${OFFLOADS[r.offload[k.row]!]}` : ''}/tp${r.tp[k.row]}/pp${r.pp[k.row]}`;
+  const par = `${v.engine}${v.optimizerInBackward ? '-oib' : ''}${v.liger ? '-liger' : ''}${v.tiledMlp === true ? '-tiled-mlp' : ''}/z${r.zero[k.row]}${r.offload[k.row] ? `-off-${OFFLOADS[r.offload[k.row]!]}` : ''}/tp${r.tp[k.row]}/pp${r.pp[k.row]}`;
   return `${b.idPart}/${par}/${where}x${r.count[k.row]}${h.kind === 'rent' ? '' : `@${Math.round(level * 100)}%`}`;
 }
 

@@ -384,6 +384,7 @@ function layoutVariants(
     if (base.kvCacheDtype === 'fp8' && !searchesFp8Kv(v.engine)) continue; // searched on vLLM/SGLang only
     probe.optimizerInBackward = v.optimizerInBackward;
     probe.liger = v.liger;
+    probe.tiledMlp = v.tiledMlp;
     // Runs on the engine, and vramplan's launcher for that engine can write it (launch/index.ts).
     const runsIt =
       engineRejects(v.engine, probe, L.dp, accum, false) === null &&
@@ -494,6 +495,7 @@ const variantOptions = (o: EstimateOptions, tp: number, pp: number, sh: Sharding
       offload: sh.offload,
       optimizerInBackward: v.optimizerInBackward,
       liger: v.liger,
+      ...(v.tiledMlp === true ? { tiledMlp: true } : {}),
     },
     v.engine,
   );
@@ -511,6 +513,7 @@ function qualityJudge(s: Scenario, bases: readonly BaseConfig[], variants: reado
           ...bases[bi]!.options,
           optimizerInBackward: variants[vi]!.optimizerInBackward,
           liger: variants[vi]!.liger,
+          ...(variants[vi]!.tiledMlp === true ? { tiledMlp: true } : {}),
         },
         variants[vi]!.engine,
       );

@@ -125,7 +125,8 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
     w.bwdAttnFlops / attnRate +
     (2 * w.fwdElemBytes + w.adapterBwdBytes) / r.mem;
   const bwd = Math.max(bwdGpu, bwdOps * hostPerOp + 2 * loopF);
-  const rec = w.recomputeAttnOnly ? w.fwdAttnFlops / attnRate : w.recompute * fwd;
+  const rec =
+    (w.recomputeAttnOnly ? w.fwdAttnFlops / attnRate : w.recompute * fwd) + w.tiledMlpFlops / gemm;
   const deq =
     w.dequantBytes / r.mem +
     w.dequantSeconds +

@@ -169,6 +169,11 @@ export interface TrainWork {
   bwdAttnFlops: number;
   recompute: number; // fraction of the forward re-run (1 full, attention-only share for selective)
   recomputeAttnOnly: boolean;
+  /**
+   * Unsloth's tiled MLP: TiledMLP.backward re-runs each tile's MLP forward with grad before its backward
+   * (unsloth_zoo tiled_mlp.py @ce232d6c), one more MLP forward per micro-batch: its GEMM FLOPs.
+   */
+  tiledMlpFlops: number;
   /** GEMM shape factor (small matrices underuse the SMs). */
   shape: number;
   fp32: boolean;
@@ -474,6 +479,7 @@ export function trainWork(
     bwdAttnFlops: cw.bwdAttnFlops,
     recompute: o.checkpointing === 'selective' ? 1 : w.recompute,
     recomputeAttnOnly: o.checkpointing === 'selective',
+    tiledMlpFlops: o.tiledMlp ? (2 * tokens * mlpActive(m)) / w.shard : 0,
     shape: shapeFactor(tokens, m.hidden / w.tp),
     fp32: o.compute === 'fp32',
     dequantBytes: qw.dequantBytes,
@@ -691,4 +697,10 @@ function adapterWeights(m: ModelFacts, o: EstimateOptions, active = false): numb
       per += r * (h + m.ffn) * (m.experts > 1 ? (active ? m.topK : m.experts) : 1);
   }
   return per * m.layers;
+}
+
+/** MLP weight elements a token passes through, all layers (MoE: its topK experts' gate, up and down). */
+function mlpActive(m: ModelFacts): number {
+  if (m.experts > 1) return m.moeLayers * m.expertLinears * m.hidden * m.expertFfn * m.topK;
+  return m.layers * (m.gated ? 3 : 2) * m.hidden * m.ffn;
 }

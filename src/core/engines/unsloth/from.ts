@@ -32,6 +32,7 @@ const UNSLOTH_MEMORY_KEYS = [
   'load_in_8bit',
   'full_finetuning',
   'use_gradient_checkpointing',
+  'unsloth_tiled_mlp',
   'r',
   'target_modules',
   'fast_inference',
@@ -91,6 +92,8 @@ export function mapUnsloth(
   if (peft) load.used.add('use_gradient_checkpointing');
   // "unsloth" offloads layer inputs to CPU; True is plain layer checkpointing; the default is "unsloth".
   flags.checkpointing = gc === false ? 'none' : gc === true ? 'full' : 'offload';
+  // from_pretrained(unsloth_tiled_mlp=True): the MLPs run in sequence tiles (loader.py @015bdef0); default False.
+  if (load.bool('unsloth_tiled_mlp') === true) flags['tiled-mlp'] = true;
   if (peft && !full) {
     const rank = peft.int('r');
     if (rank !== undefined) flags['lora-rank'] = rank;

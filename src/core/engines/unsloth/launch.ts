@@ -134,6 +134,8 @@ export function emitUnsloth(x: LaunchInput): EngineOutput {
     full_finetuning: o.method === 'full',
     use_gradient_checkpointing: gc,
   };
+  // from_pretrained(unsloth_tiled_mlp=True) patches every MLP with unsloth_zoo's TiledMLP (loader.py @015bdef0).
+  if (o.tiledMlp) fromPretrained.unsloth_tiled_mlp = true;
   let peft: Record<string, unknown> | null = null;
   if (isAdapter(o)) {
     const t = targetModules(x);

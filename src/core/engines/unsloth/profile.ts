@@ -32,6 +32,8 @@ export const UNSLOTH_PROFILE: EngineProfile = {
   checkpointing: ['none', 'full', 'offload'],
   // get_peft_model: embed_tokens / lm_head in target_modules train fully as modules_to_save (llama.py#L3318).
   modulesToSave: true,
+  // from_pretrained(unsloth_tiled_mlp=True) -> unsloth_zoo patch_tiled_mlp (unsloth/models/loader.py @015bdef0).
+  tiledMlp: true,
   // The launcher installs no flash-attn: Unsloth's attention dispatch runs xformers (memory-efficient, like SDPA).
   attention: ['sdpa'],
   defaults: [
