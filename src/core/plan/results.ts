@@ -322,12 +322,21 @@ export function finish(ctx: Ctx, st: LoopState, fastest: number, top: number): P
   const ids = new Map<Kept, string>();
   for (const k of [...st.top, ...st.front]) ids.set(k, planId(ctx, k));
   const frontIds = new Set(st.front.map((k) => ids.get(k)!));
+  // A plan with a front plan's very objectives is not dominated either (the front keeps one of equals; a near-tie
+  // may rank another of them first).
+  const objectives = (k: Kept) => `${k.cost}|${k.hours}|${k.watts}`;
+  const frontObjectives = new Set(st.front.map(objectives));
   const ranked = simplerFirstAmongTies(
     ctx,
     [...st.top].sort((a, b) => compareKept(ctx, a, b, ids)),
   ).slice(0, top);
   const plans = ranked.map((k, i) => ({
-    ...materialize(ctx, k, fastest, frontIds.has(ids.get(k)!)),
+    ...materialize(
+      ctx,
+      k,
+      fastest,
+      frontIds.has(ids.get(k)!) || frontObjectives.has(objectives(k)),
+    ),
     rank: i + 1,
   }));
   const front = [...st.front]
