@@ -304,8 +304,7 @@ export type FineTuneJob = z.infer<typeof fineTuneJobSchema>;
  */
 export const jobLoraTargets = (
   job: Pick<FineTuneJob, 'loraTargets' | 'objective'>,
-): NonNullable<FineTuneJob['loraTargets']> =>
-  job.loraTargets ?? 'all-linear';
+): NonNullable<FineTuneJob['loraTargets']> => job.loraTargets ?? 'all-linear';
 export type InferenceJob = z.infer<typeof inferenceJobSchema>;
 export type RankBy = (typeof RANK_BY)[number];
 export type InlineCircuit = z.infer<typeof inlineCircuitSchema>;

@@ -5,7 +5,7 @@ import type { Arch } from '../model/arch.js';
 import { engineOf } from '../engines/engine.js';
 import { BNB_OPTIMIZERS, ENGINE_PROFILES, onEngine } from '../engines/engines.js';
 import { hostRamOfOptions } from '../memory/host-ram.js';
-import { qualityOf } from './quality.js';
+import { qualityOf, tierRank } from './quality.js';
 import { sloNearestOf, type SloNearest } from './slo.js';
 import { estimateMemory, type MemoryEstimate } from '../memory/memory.js';
 import { fitDeviceBytes } from '../memory/paged.js';
@@ -303,8 +303,9 @@ function riskOf(ctx: Ctx, k: Kept): number {
 }
 
 /**
- * The ranked plans with the best plan's near-ties (first rank key within NEAR_TIE of the best) ordered by how
- * little they ask beyond a plain layout (riskOf), the rank order kept among equals and after the ties.
+ * The ranked plans with the best plan's near-ties (first rank key within NEAR_TIE of the best) ordered by quality
+ * tier (plain SGD does not win a tie with AdamW), then by how little they ask beyond a plain layout (riskOf), the
+ * rank order kept among equals and after the ties.
  */
 function simplerFirstAmongTies(ctx: Ctx, ranked: Kept[]): Kept[] {
   if (ranked.length < 2) return ranked;
@@ -313,8 +314,13 @@ function simplerFirstAmongTies(ctx: Ctx, ranked: Kept[]): Kept[] {
   const bound = first(ranked[0]!) * (1 + NEAR_TIE);
   let n = 0;
   while (n < ranked.length && first(ranked[n]!) <= bound) n++;
-  const ties = ranked.slice(0, n).map((k, i) => ({ k, i, risk: riskOf(ctx, k) }));
-  ties.sort((a, b) => a.risk - b.risk || a.i - b.i);
+  const ties = ranked.slice(0, n).map((k, i) => ({
+    k,
+    i,
+    tier: tierRank(qualityOf(choicesOf(ctx, k.row, k.hw).options).tier),
+    risk: riskOf(ctx, k),
+  }));
+  ties.sort((a, b) => a.tier - b.tier || a.risk - b.risk || a.i - b.i);
   return [...ties.map((t) => t.k), ...ranked.slice(n)];
 }
 

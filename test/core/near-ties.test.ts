@@ -1,0 +1,44 @@
+// Near-ties (within 1% of the best plan's first rank key) go to the better quality tier, then to the plan that
+// asks least beyond a plain layout (plan/results.ts simplerFirstAmongTies).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT, runCli, scratchDir } from '../helpers/run-cli.js';
+
+const scratch = scratchDir('vramplan-ties-');
+afterAll(() => scratch.remove());
+
+type Plans = {
+  plans: {
+    choices: { optimizer: string; engine: string; pp: number };
+    quality: { tier: string };
+    cost: { totalUsd: number };
+  }[];
+};
+
+function plans(file: string): Plans['plans'] {
+  const r = runCli(['plan', file, '--json', '--top', '20']);
+  expect(r.status, r.stderr).toBe(0);
+  return (JSON.parse(r.stdout) as Plans).plans;
+}
+
+describe('near-ties', () => {
+  it('a bitsandbytes optimizer under DeepSpeed ZeRO does not win a tie with plain AdamW', () => {
+    const p = plans(join(ROOT, 'scenarios/4x-rtx3090-one-circuit.yaml'));
+    expect(p[0]!.choices.optimizer).toBe('adamw');
+    // The 8-bit AdamW plan on hf-deepspeed is still ranked, within the tie.
+    expect(
+      p.some((x) => x.choices.optimizer === 'adamw-8bit' && x.choices.engine === 'hf-deepspeed'),
+    ).toBe(true);
+  });
+
+  it('with quality: lossy, plain SGD does not win a tie with AdamW', () => {
+    const text = readFileSync(join(ROOT, 'scenarios/default.yaml'), 'utf8').replace(
+      'rank: cost',
+      'quality: lossy\nrank: cost',
+    );
+    const p = plans(scratch.file('lossy.yaml', text));
+    expect(p[0]!.quality.tier).not.toBe('lossy');
+    expect(p.some((x) => x.choices.optimizer.startsWith('sgd'))).toBe(true);
+  });
+});
