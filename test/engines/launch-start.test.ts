@@ -126,10 +126,10 @@ describe('GRPO writes its recipe values', () => {
     expect(full.grpo_config.learning_rate).toBe(1e-6);
   });
 
-  it("a job that names no targets adapts all linear layers (the QLoRA paper, the engines' recipes); given ones stay", () => {
+  it('a GRPO job that names no targets adapts all linear layers; other jobs keep q,v', () => {
     const s = loadScenario('scenarios/grpo-qwen2.5-7b.yaml');
     expect(s.job.kind === 'fine-tune' && jobLoraTargets(s.job)).toBe('all-linear');
-    expect(jobLoraTargets({ objective: 'sft', loraTargets: undefined })).toBe('all-linear');
+    expect(jobLoraTargets({ objective: 'sft', loraTargets: undefined })).toEqual(['q', 'v']);
     expect(jobLoraTargets({ objective: 'grpo', loraTargets: ['q', 'v'] })).toEqual(['q', 'v']);
   });
 });
