@@ -245,8 +245,7 @@ export function decodeTraffic(
   B: number,
   ctx: number,
 ): Traffic {
-  const q0 = t.quantFormat ?? defaultQuantFormat(o);
-  const q = q0 !== null && o.weights in QUANT_FORMATS_FOR ? kernelOn(q0, o, r) : null;
+  const q = stepKernel(o, t, r);
   const wb = o.weights === 'fp32' ? 4 : weightBytes(o.weights);
   // MoE: at batch B a layer reads the distinct experts its tokens route to, E(1-(1-k/E)^B) on average.
   let linearRead = m.linearTotal;
@@ -286,8 +285,14 @@ export function decodeTraffic(
   return { weightGpu, kvGpu: kv * (1 - h.layers), host, linearRead, wb: wbStored, q, expertGpu };
 }
 
+/** The kernel family a step's quantized weights run through on this GPU (null: 16-bit or unknown weights). */
+export function stepKernel(o: EstimateOptions, t: TimeOptions, r: GpuRates): QuantFormat | null {
+  const q0 = t.quantFormat ?? defaultQuantFormat(o);
+  return q0 !== null && o.weights in QUANT_FORMATS_FOR ? kernelOn(q0, o, r) : null;
+}
+
 /** FLOP/s of the step's GEMMs: the W8A8 tensor-core rate where the kernel multiplies in 8 bits. */
-const gemmRate = (q: QuantFormat | null, r: GpuRates): number =>
+export const gemmRate = (q: QuantFormat | null, r: GpuRates): number =>
   q === 'cutlass' ? r.gemm16 * W8A8_SPEEDUP : r.gemm16;
 
 /**

@@ -8,9 +8,8 @@
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { TimeOptions } from '../../schema/time.js';
 import { draftArch } from '../model/speculative.js';
-import { QUANT_FORMATS_FOR } from '../../schema/time.js';
-import { decodeStep, kernelOn, servingTime } from './decode.js';
-import { defaultQuantFormat, type GpuRates } from './hardware.js';
+import { decodeStep, gemmRate, servingTime, stepKernel } from './decode.js';
+import type { GpuRates } from './hardware.js';
 import { DECODE_PHASES, modelFacts, type ModelFacts } from './model-facts.js';
 
 const W = DECODE_PHASES.indexOf('decode-weights');
@@ -54,18 +53,8 @@ function verifySeconds(
   const narrow = decodeStep(m, { ...base, batch }, t, r, true, ctx);
   // The narrow step's core is its memory read or its compute, whichever is longer (decodeStep's max).
   const core = narrow.phases[W]! + narrow.phases[KV]!;
-  const verifyCore = Math.max(core, wide.flopsPerGpu / gemmRate(o, t, r));
+  const verifyCore = Math.max(core, wide.flopsPerGpu / gemmRate(stepKernel(o, t, r), r));
   return narrow.stepSeconds - core - narrow.phases[TP]! + wide.phases[TP]! + verifyCore;
-}
-
-/**
- * FLOP/s of the verify GEMMs: the W8A8 tensor-core rate (2x the 16-bit rate: decode.ts W8A8_SPEEDUP, the
- * tensor-core datasheet's dense FP8/INT8 figures) where the kernel multiplies in 8 bits, as decodeStep.
- */
-function gemmRate(o: EstimateOptions, t: TimeOptions, r: GpuRates): number {
-  const q0 = t.quantFormat ?? defaultQuantFormat(o);
-  const q = q0 !== null && o.weights in QUANT_FORMATS_FOR ? kernelOn(q0, o, r) : null;
-  return q === 'cutlass' ? r.gemm16 * 2 : r.gemm16;
 }
 
 /**
