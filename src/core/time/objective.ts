@@ -5,7 +5,12 @@
  * to vLLM). Reuses the planner's trainWork/trainStep and decodeStep. Sources: TRL v1.9.0 grpo_trainer.py,
  * dpo_trainer.py.
  */
-import { OBJECTIVE_PROFILES, ROLLOUT_FRAMEWORKS, rollsOut } from '../../schema/objectives.js';
+import {
+  hasCritic,
+  OBJECTIVE_PROFILES,
+  ROLLOUT_FRAMEWORKS,
+  rollsOut,
+} from '../../schema/objectives.js';
 import type { Arch } from '../model/arch.js';
 import type { Gpu } from '../../schema/gpu.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
@@ -86,7 +91,7 @@ function rolloutShape(o: EstimateOptions, t: TimeOptions, dp: number) {
       : o.batch * spg;
   // Generation batches per optimizer step (below 1 when one batch feeds several steps).
   // PPO generates the batch in chunks of local_rollout_forward_batch_size (ppo_trainer.py batch_generation).
-  if (OBJECTIVE_PROFILES[o.objective ?? 'sft'].critic && chunk > PPO_ROLLOUT_CHUNK)
+  if (hasCritic(o) && chunk > PPO_ROLLOUT_CHUNK)
     return {
       chunk: PPO_ROLLOUT_CHUNK,
       rounds: (t.gradAccum / spg) * Math.ceil(chunk / PPO_ROLLOUT_CHUNK),
