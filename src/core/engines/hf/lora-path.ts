@@ -5,20 +5,10 @@
  * src/peft/tuners/lora/bnb.py Linear4bit.forward.
  */
 import type { LoraPathCost } from '../../memory/framework-profile.js';
+import { UNFUSED_LORA_GRAPH } from '../lora-graph.js';
 
 export const PEFT_LORA_PATH: LoraPathCost = {
-  // `result = result + lora_B(lora_A(dropout(x))) * scaling` (layer.py Linear.forward; dropout 0.0 is
-  // nn.Identity): lora_A reads x (1 input pass); lora_B writes its output (1), `* scaling` reads and writes it
-  // (2), the add reads both and writes the sum (3): 6 output passes in 4 kernels.
-  fwdIn: 1,
-  fwdOut: 6,
-  fwdOps: 4,
-  // Autograd through the same ops: MulBackward reads and writes the output gradient (2), lora_B's input and
-  // weight gradients each read it (2); lora_A's weight gradient reads x (1), its input gradient writes dx (1),
-  // and autograd adds it into the frozen layer's dx (read 2, write 1): 6 kernels.
-  bwdIn: 5,
-  bwdOut: 4,
-  bwdOps: 6,
+  ...UNFUSED_LORA_GRAPH,
   // bnb.py Linear4bit.forward: `result = result.clone()` ("for 4bit, we need to defensively clone here"):
   // one more read and write of the output, one kernel.
   quantFwdOut: 2,
@@ -34,7 +24,4 @@ export const PEFT_LORA_PATH: LoraPathCost = {
   // LoraConfig lora_dropout defaults to 0.0 (nn.Identity); where set, nn.Dropout: read x, write x' and a
   // 1-byte mask (0.5 of a 16-bit pass), and the same back in backward.
   dropoutIn: 2.5,
-  // Under torch.compile Inductor fuses `* scaling` into the add: lora_B's output is written once and read once.
-  compiledSavesOut: 2,
-  compiledSavesOps: 1,
 };

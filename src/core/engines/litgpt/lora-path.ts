@@ -6,16 +6,10 @@
  * adapted slices to the fused qkv width (zero_pad): not timed apart.
  */
 import type { LoraPathCost } from '../../memory/framework-profile.js';
+import { UNFUSED_LORA_GRAPH } from '../lora-graph.js';
 
 export const LITGPT_LORA_PATH: LoraPathCost = {
-  // x @ A reads x; @ B writes the output (1), `* self.scaling` reads and writes it (2), the add (3).
-  fwdIn: 1,
-  fwdOut: 6,
-  fwdOps: 4,
-  // The same autograd graph as PEFT's and torchtune's: 4 output and 5 input passes in 6 kernels.
-  bwdIn: 5,
-  bwdOut: 4,
-  bwdOps: 6,
+  ...UNFUSED_LORA_GRAPH,
   // bitsandbytes Linear4bit returns a fresh tensor: no clone.
   quantFwdOut: 0,
   quantFwdOps: 0,
@@ -24,6 +18,4 @@ export const LITGPT_LORA_PATH: LoraPathCost = {
   fp32CastOps: 0,
   // finetune/lora.py lora_dropout = 0.05 (the memory profile's loraDropout): nn.Dropout on x each way.
   dropoutIn: 2.5,
-  compiledSavesOut: 2,
-  compiledSavesOps: 1,
 };
