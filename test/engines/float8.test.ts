@@ -205,6 +205,7 @@ describe('FP8 training in the search (opt-in: search.compute)', () => {
     ].join('\n');
   type Plans = {
     plans: {
+      options: { compile: boolean };
       choices: { compute: string; engine: string };
       hardware: { gpuId: string };
       quality: { tier: string };
@@ -231,6 +232,8 @@ describe('FP8 training in the search (opt-in: search.compute)', () => {
       expect(p.choices.engine).toBe('torchtitan');
       expect(p.hardware.gpuId).toBe('h100-sxm');
       expect(p.quality.tier).toBe('near');
+      // Compiled, as torchtitan's float8 docs require for the speed-up the plan is timed with.
+      expect(p.options.compile).toBe(true);
     }
     // FP8 plans rank among the bf16 ones (a 1B model gains little: within 1%, a near-tie goes to bf16's exact tier).
     expect(asked.findIndex((p) => p.choices.compute === 'fp8')).toBeLessThan(20);

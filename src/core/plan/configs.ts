@@ -145,7 +145,9 @@ function withFloat8(bases: BaseConfig[], formats: readonly Float8Compute[]): Bas
     if (o.method !== 'full' || o.compute !== 'bf16') return [];
     return formats.flatMap((compute) =>
       run.map((b) => ({
-        options: { ...b.options, compute },
+        // With torch.compile, as torchtitan's float8 docs require for its speed-up ("--compile.enable: Required -
+        // fuses float8 scaling/casting kernels"; axolotl: "Without compilation, FP8 may actually be slower").
+        options: { ...b.options, compute, compile: true },
         idPart: variantId(b, `${compute}-train`),
       })),
     );
