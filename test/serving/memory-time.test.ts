@@ -109,10 +109,22 @@ describe('time under concurrency', () => {
 
 describe('kernels and flags', () => {
   it('refuses formats an engine has no kernel for on the GPU, naming the engine', () => {
-    expect(kernelRefusal('sglang', 'fp8', '8.6')).toMatch(/^sglang has no fp8 kernel/);
+    // SGLang 0.5.23 runs FP8 through Marlin on 8.0-8.8 (fp8_utils.py can_auto_enable_marlin_fp8), not on Turing.
+    expect(kernelRefusal('sglang', 'fp8', '7.5')).toMatch(/^sglang has no fp8 kernel/);
+    expect(kernelRefusal('sglang', 'fp8', '8.6')).toBeNull();
     expect(kernelRefusal('vllm', 'fp8', '8.6')).toBeNull();
-    expect(kernelRefusal('sglang', 'nvfp4', '9.0')).toMatch(/Blackwell/);
+    expect(kernelRefusal('sglang', 'nvfp4', '7.5')).toMatch(/Blackwell/);
     expect(kernelRefusal('vllm', 'mxfp4', '7.5')).toMatch(/vllm/);
+  });
+  it('reads the ROCm table on AMD GPUs: what each engine runs on which gfx target', () => {
+    expect(kernelRefusal('sglang', 'fp8', 'gfx942')).toBeNull(); // DeepSeek-V3 FP8 on MI300X
+    expect(kernelRefusal('sglang', 'mxfp4', 'gfx942')).toMatch(
+      /^sglang has no mxfp4 kernel for gfx942/,
+    );
+    expect(kernelRefusal('sglang', 'mxfp4', 'gfx950')).toBeNull();
+    expect(kernelRefusal('vllm', 'mxfp4', 'gfx942')).toBeNull(); // gpt-oss on MI300X
+    expect(kernelRefusal('vllm', 'int4', 'gfx942')).toMatch(/^vllm has no int4 kernel for gfx942/);
+    expect(kernelRefusal('vllm', 'bf16', 'gfx942')).toBeNull();
   });
   it('one-line flag errors', () => {
     expect(() =>

@@ -20,6 +20,19 @@ export function minComputeCapability(engine: Engine, weights: WeightDtype): numb
   return kernelsOf(engine)?.needs[weights]?.cc ?? 0;
 }
 
+/**
+ * Whether `engine` runs `weights` on the AMD GPU of gfx target `gfx` (its def's `rocm` table; without one, or for
+ * a format it needs nothing for, the CUDA table's verdict stands and this says true).
+ */
+export function runsOnRocm(engine: Engine, weights: WeightDtype, gfx: string): boolean {
+  const k = kernelsOf(engine);
+  if (!k?.rocm || !k.needs[weights]) return true;
+  return k.rocm[weights]?.targets.includes(gfx) === true;
+}
+
+/** The gfx target of an AMD GPU's compute capability, or null (CUDA, Apple). */
+export const gfxOf = (cc: string | null | undefined): string | null => (isRocm(cc) ? cc! : null);
+
 /** Why `engine` cannot run `weights` on a GPU of compute capability `cc`, or null. */
 export function kernelRefusal(
   engine: Engine,
@@ -32,8 +45,7 @@ export function kernelRefusal(
   const source = k.source;
   const rocm = k.rocm;
   if (isRocm(cc) && rocm) {
-    const on = rocm[weights];
-    if (on?.targets.includes(cc!)) return null;
+    if (runsOnRocm(engine, weights, cc!)) return null;
     const runs = Object.values(rocm).map((r) => r.why);
     return `${engine} has no ${weights} kernel for ${cc} (on AMD GPUs it runs ${runs.join(', ')}; ${source})`;
   }

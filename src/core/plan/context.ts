@@ -15,7 +15,7 @@ import {
 import { type CostBasis } from '../time/cost.js';
 import { psuEfficiency } from '../hardware/power.js';
 import { MiB } from '../units.js';
-import { ccOf } from '../engines/kernels.js';
+import { ccOf, gfxOf } from '../engines/kernels.js';
 import { defaultOptions, isFloat8Compute, type Method } from '../../schema/estimate.js';
 import type { Scenario } from '../../schema/scenario.js';
 import { BNB_WEIGHTS, RANK_KEYS, boardWatts, givenHostRamBytes } from './configs.js';
@@ -192,6 +192,8 @@ export interface HwTable {
   noBnb: Uint8Array;
   /** Compute capability (0: not CUDA). */
   cc: Float64Array;
+  /** AMD GPUs: the gfx target the engines' ROCm kernel tables are read for (null: CUDA, Apple). */
+  gfx: (string | null)[];
   /** Usable bytes per GPU (capacity less the scenario's memory margin). */
   capBytes: Float64Array;
   /** Bytes per GPU (the host-RAM default scales with it). */
@@ -216,6 +218,7 @@ export function hwTableOf(ctx: Ctx): HwTable {
     noFp8: new Uint8Array(H),
     noBnb: new Uint8Array(H),
     cc: new Float64Array(H),
+    gfx: new Array<string | null>(H).fill(null),
     capBytes: new Float64Array(H),
     gpuBytes: new Float64Array(H),
     boardW: new Float64Array(H),
@@ -234,6 +237,7 @@ export function hwTableOf(ctx: Ctx): HwTable {
     t.noFp8[h] = g.supportsFp8 ? 0 : 1;
     t.noBnb[h] = g.vendor === 'apple' ? 1 : 0;
     t.cc[h] = ccOf(g.computeCapability);
+    t.gfx[h] = gfxOf(g.computeCapability);
     t.capBytes[h] = g.memoryMiB * MiB * (1 - s.limits.memoryMargin);
     t.gpuBytes[h] = g.memoryMiB * MiB;
     t.boardW[h] = boardWatts(g);

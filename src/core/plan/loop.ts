@@ -12,7 +12,7 @@ import { FLOAT8_MIN_CC } from '../kernels/float8.js';
 import { replicaServingTime, replicaTokensPerSecond } from '../time/serving-step.js';
 import { jobCostUsd, overheadHours } from '../time/cost.js';
 import { circuitOverWatts, planWallWatts, type NodeWatts } from '../hardware/power.js';
-import { minComputeCapability, minKvCapability } from '../engines/kernels.js';
+import { minComputeCapability, minKvCapability, runsOnRocm } from '../engines/kernels.js';
 import { promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
 import { OFFLOADS, hostRamLimit } from './configs.js';
 import {
@@ -147,8 +147,13 @@ function hardwareGate(t: HwTable, f: RowFacts, h: number): number {
   // bf16 plans fall back to fp16 on GPUs without bf16 (materialize); some engines have no fp16.
   if (f.noFp16Engine && t.noBf16[h] === 1 && f.o.compute === 'bf16') return REASON['no-engine'];
   // Serving engines with their own kernel table (engines/kernels.ts: vLLM runs FP8 weight-only on Ampere).
-  if (f.minCc > 0)
+  if (f.minCc > 0) {
+    // AMD GPUs: the engine's gfx-target table (engines/kernels.ts runsOnRocm), as `estimate --gpu` reads it.
+    const gfx = t.gfx[h] ?? null;
+    if (gfx !== null)
+      return runsOnRocm(f.engine, f.o.weights, gfx) ? -1 : REASON[f.fp8 ? 'no-fp8' : 'no-quant-kernels'];
     return t.cc[h]! < f.minCc ? REASON[f.fp8 || f.kvFp8 ? 'no-fp8' : 'no-quant-kernels'] : -1;
+  }
   if (f.fp8 && t.noFp8[h] === 1) return REASON['no-fp8'];
   if (f.bnb && t.noBnb[h] === 1) return REASON['no-quant-kernels'];
   return -1;

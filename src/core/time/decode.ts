@@ -211,7 +211,9 @@ export function kernelOn(
 ): QuantFormat | null {
   if (q !== 'cutlass') return q;
   if (o.weights === 'fp8' && !r.fp8) return 'marlin';
-  if ((o.weights === 'mxfp4' || o.weights === 'nvfp4') && r.cc < 10) return 'marlin';
+  // FP4 tensor cores from compute capability 10.0; AMD GPUs (cc NaN here) are timed weight-only as well (vLLM's
+  // gpt-oss recipe runs MXFP4 there through triton kernels; SGLang's Petit kernels dequantize NVFP4 on gfx942).
+  if ((o.weights === 'mxfp4' || o.weights === 'nvfp4') && !(r.cc >= 10)) return 'marlin';
   return q;
 }
 

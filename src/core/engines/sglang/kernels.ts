@@ -1,18 +1,29 @@
 /** Which GPUs SGLang has kernels for (engines/kernels.ts reads it through the engine's def). */
 import type { EngineKernels } from '../def.js';
 
+/**
+ * SGLang 0.5.23 (the PyPI wheel's python/sglang/srt/layers/quantization/), each format's get_min_capability:
+ * FP8 80 (fp8.py; on 8.0-8.8 weight-only FP8 Marlin: fp8_utils.py can_auto_enable_marlin_fp8), MXFP4 80
+ * (mxfp4.py; Marlin or triton kernels below Hopper), NVFP4 80 (modelopt_quant.py ModelOptFp4Config), AWQ/GPTQ
+ * Marlin 80, int8 W8A8 80. On ROCm: FP8 through fp8_hip.py (e4m3fnuz on gfx942), MXFP4 on gfx950 only (mxfp4.py
+ * raises "not support mxfp4 computation" on other gfx targets), NVFP4 checkpoints converted to the Petit kernels on
+ * gfx90a and gfx942 (petit.py is_petit_nvfp4_compatible).
+ */
 export const SGLANG_KERNELS: EngineKernels = {
-  // SGLang 0.5: FP8 W8A8 (sgl-kernel fp8 GEMMs, 8.9+); MXFP4 through triton_kernels on Hopper or natively on
-  // Blackwell (gpt-oss support, 9.0+); NVFP4 (ModelOpt FP4) on Blackwell only (python/sglang/srt/layers/quantization/).
   needs: {
-    fp8: { cc: 8.9, why: 'FP8 W8A8 on 8.9+' },
-    mxfp4: { cc: 9.0, why: 'MXFP4 on Hopper (triton kernels) and Blackwell' },
-    nvfp4: { cc: 10.0, why: 'NVFP4 on Blackwell' },
+    fp8: { cc: 8.0, why: 'FP8 W8A8 on 8.9+, FP8 Marlin (weight-only) on 8.0+' },
+    mxfp4: { cc: 8.0, why: 'MXFP4 natively on Blackwell, through Marlin or triton kernels from 8.0' },
+    nvfp4: { cc: 8.0, why: 'NVFP4 natively on Blackwell, through FP4 Marlin from 8.0' },
     int4: { cc: 8.0, why: 'AWQ/GPTQ Marlin on 8.0+' },
     int8: { cc: 8.0, why: 'int8 W8A8 on 8.0+' },
   },
   source:
     'https://github.com/sgl-project/sglang/tree/469c63e54e7d94591617ef9590c6aa26d54dc1bb/python/sglang/srt/layers/quantization',
+  rocm: {
+    fp8: { targets: ['gfx942', 'gfx950'], why: 'FP8 on MI300-class GPUs (gfx942, gfx950)' },
+    mxfp4: { targets: ['gfx950'], why: 'MXFP4 on MI350-class GPUs (gfx950)' },
+    nvfp4: { targets: ['gfx90a', 'gfx942'], why: 'NVFP4 through Petit on gfx90a and gfx942' },
+  },
   // fp8_e4m3 KV on GPUs with native FP8 only (8.9+; https://docs.sglang.io/advanced_features/quantized_kv_cache.html:
   // "not all attention backends support quantized KV cache").
   kvFp8: { cc: 8.9, native: 'fp8_e4m3', below: 'fp8_e4m3' },
