@@ -56,6 +56,6 @@ export function engineRefusal(arch: Arch, o: EstimateOptions, flags: Flags): str
   const why = runsRefusal(engine, o, dp, accum);
   if (why) return why;
   const input = { arch, options: o, dp, accum };
-  const rule = forbiddenBy(ENGINE_PROFILES[engine].rules, input);
+  const rule = forbiddenBy(ENGINE_PROFILES[engine].rules, input, true);
   return rule ? ruleReason(rule, input) : null;
 }

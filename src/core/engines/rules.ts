@@ -34,11 +34,20 @@ export interface Rule {
   effect: 'forbid' | 'change';
   /** Whether the rule matches a configuration (pure and cheap: the planner asks per layout shape). */
   applies: (x: RuleInput) => boolean;
+  /**
+   * 'writer': the rule is about what vramplan writes (a launcher's own map), not what the library does: the
+   * planner and `launch` honour it, `estimate` models the configuration all the same. Absent: the library's.
+   */
+  scope?: 'writer';
 }
 
-/** The first `forbid` rule of `rules` that matches `x`, or null. */
-export function forbiddenBy(rules: readonly Rule[], x: RuleInput): Rule | null {
-  for (const r of rules) if (r.effect === 'forbid' && r.applies(x)) return r;
+/**
+ * The first `forbid` rule of `rules` that matches `x`, or null; `library`: only the library's own rules (what
+ * `estimate` refuses), not those about what vramplan writes.
+ */
+export function forbiddenBy(rules: readonly Rule[], x: RuleInput, library = false): Rule | null {
+  for (const r of rules)
+    if (r.effect === 'forbid' && !(library && r.scope === 'writer') && r.applies(x)) return r;
   return null;
 }
 

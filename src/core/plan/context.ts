@@ -85,7 +85,8 @@ export function idleReason(s: Scenario, arch: Arch, engine: Engine): string {
   else if (!p.baseWeights.includes(o.weights)) o.weights = p.baseWeights[0] ?? o.weights;
   if (!p.zero.includes(o.zero)) o.zero = p.zero[p.zero.length - 1]!;
   o.attention = p.attention.includes(o.attention) ? o.attention : p.attention[0]!;
-  for (const d of p.defaults) d.apply(o);
+  // The search picks the optimizer (search.optimizers): an engine's optimizer default is estimate's, not the search's.
+  for (const d of p.defaults) if (d.flag !== 'optimizer') d.apply(o);
   if (!p.optimizers.includes(o.optimizer)) o.optimizer = p.optimizers[0]!;
   engineFieldsInto(o, engine);
   return (

@@ -1,6 +1,6 @@
 /** The litgpt engine: what it runs, the defaults it applies, its rules (the planner's profile). */
 import type { EngineProfile } from '../profile.js';
-import { LITGPT_RULES } from './rules.js';
+import { LITGPT_RULES, quantized } from './rules.js';
 
 export const LITGPT_PROFILE: EngineProfile = {
   id: 'litgpt',
@@ -46,6 +46,14 @@ export const LITGPT_PROFILE: EngineProfile = {
       why: 'no switch: one GPU never checkpoints, several GPUs checkpoint every block',
       apply: (o) => {
         if (o.method !== 'inference') o.checkpointing = o.gpus > 1 ? 'full' : 'none';
+      },
+    },
+    {
+      flag: 'optimizer',
+      // Rule litgpt-quantize-paged-adamw (litgpt/utils.py L619-L633 at 26857050).
+      why: 'with --quantize LitGPT steps bitsandbytes PagedAdamW in place of the AdamW its configs name',
+      apply: (o) => {
+        if (o.method !== 'inference' && quantized(o)) o.optimizer = 'paged-adamw';
       },
     },
   ],

@@ -47,6 +47,8 @@ export const TORCHTUNE_RULES: readonly Rule[] = [
     source: 'https://github.com/pytorch/torchtune/tree/v0.6.1/torchtune/models',
     effect: 'forbid',
     applies: (x) => x.options.method !== 'inference' && !tuneModelOf(x.arch),
+    // What the launcher maps; torchtune builds every family its architecture table lists (qwen2, phi4, ...).
+    scope: 'writer',
   },
   {
     id: 'torchtune-qlora-no-builder',

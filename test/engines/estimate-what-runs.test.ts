@@ -1,0 +1,37 @@
+// `estimate --framework <engine>` models what the engine itself runs; the planner and `launch` keep to what
+// vramplan writes. A rule about a launcher's own map never refuses an estimate.
+import { describe, expect, it } from 'vitest';
+import { engineRefusal, withEngineDefaults } from '../../src/core/engines/defaults.js';
+import { ENGINE_PROFILES } from '../../src/core/engines/engines.js';
+import { forbiddenBy } from '../../src/core/engines/rules.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { optionsFromFlags } from '../../src/schema/flags.js';
+
+function onEngine(model: string, flags: Record<string, unknown>) {
+  const arch = resolveModel(model);
+  const options = withEngineDefaults(optionsFromFlags(flags), flags);
+  return { arch, options, refusal: engineRefusal(arch, options, flags) };
+}
+
+describe('estimate what the engine runs', () => {
+  it('torchtune: a family it builds (qwen2_5 at v0.6.1) is estimated though the launcher maps no builder', () => {
+    const flags = { framework: 'torchtune', method: 'lora', model: 'qwen2.5-7b' };
+    const { arch, options, refusal } = onEngine('qwen2.5-7b', flags);
+    expect(refusal).toBeNull();
+    const input = { arch, options, dp: 1, accum: 1 };
+    // The planner and launch still read the writer's rule.
+    expect(forbiddenBy(ENGINE_PROFILES.torchtune.rules, input)?.id).toBe('torchtune-no-builder');
+    // A family torchtune 0.6.1 has no builder for at all is refused, citing its source.
+    expect(onEngine('qwen3-8b', { ...flags, model: 'qwen3-8b' }).refusal).toMatch(/torchtune/);
+  });
+  it('litgpt: QLoRA without --optimizer steps PagedAdamW, as LitGPT does with --quantize', () => {
+    const flags = { framework: 'litgpt', method: 'qlora' };
+    const { options, refusal } = onEngine('llama-3.1-8b', flags);
+    expect(options.optimizer).toBe('paged-adamw');
+    expect(refusal).toBeNull();
+    // A non-AdamW optimizer named with --quantize raises ValueError in LitGPT: still refused.
+    expect(onEngine('llama-3.1-8b', { ...flags, optimizer: 'sgd' }).refusal).toMatch(
+      /litgpt-quantize-paged-adamw/,
+    );
+  });
+});
