@@ -1,5 +1,6 @@
 /** `vramplan estimate --from <file>`: the config's settings, the command line's flags on top, then estimate. */
-import { formatName, mergeFlags } from '../core/from/index.js';
+import { checkpointWeightsInto, formatName, mergeFlags } from '../core/from/index.js';
+import { resolveModel } from '../io/load-model.js';
 import { UserError } from '../io/errors.js';
 import { FROM_EXIT, inFromConfig, readFromConfig } from '../io/from/read.js';
 import type { RawFlags } from '../schema/flags.js';
@@ -22,6 +23,8 @@ export async function runEstimateFrom(
     );
   const flags = mergeFlags(config, cliFlags);
   const resolved = await onlineModel(spec);
+  if (config.checkpointWeights === true)
+    checkpointWeightsInto(config, cliFlags, flags, resolveModel(resolved));
   return inFromConfig(config, cliFlags, () =>
     runEstimate(resolved, flags, json, {
       from: { file, format: config.format, deepspeed: config.deepspeedFile },

@@ -5,7 +5,7 @@
  * nothing does.
  */
 import { explainFit } from '../core/plan/index.js';
-import { formatName, mergeFlags } from '../core/from/index.js';
+import { checkpointWeightsInto, formatName, mergeFlags } from '../core/from/index.js';
 import { assertEngineStructure } from '../core/engines/context.js';
 import { engineOf } from '../core/engines/engine.js';
 import { UserError } from '../io/errors.js';
@@ -45,11 +45,12 @@ export async function runPlanFrom(
   const cli: Record<string, unknown> = { gpu: opts.gpu };
   if (opts.gpus !== undefined) cli.gpus = opts.gpus;
   const flags = mergeFlags(config, cli);
+  const arch = resolveModel(await onlineModel(spec));
+  checkpointWeightsInto(config, cli, flags, arch);
   const options = inFromConfig(config, cli, () =>
     withEngineDefaults(optionsFromFlags(flags), flags),
   );
   const gpu = findGpu(opts.gpu);
-  const arch = resolveModel(await onlineModel(spec));
   // The config's engine bounds the context: past the model's positions where it scales RoPE itself (context.ts).
   inFromConfig(config, cli, () => assertEngineStructure(arch, options, engineOf(options)));
   // The run's accumulation (GRPO's generation batch), power limit and links, as `estimate --from` reads them.

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildLaunch } from '../../src/core/launch/index.js';
 import { buildEstimate } from '../../src/core/estimate.js';
-import { mergeFlags } from '../../src/core/from/index.js';
+import { checkpointWeightsInto, mergeFlags } from '../../src/core/from/index.js';
 import { FromError } from '../../src/core/from/common.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
@@ -192,6 +192,27 @@ describe('hand-written server lines', () => {
       weights: 'fp8',
       'kv-cache-dtype': 'fp8',
     });
+  });
+  it('a command naming no format serves the checkpoint as it ships (its quantization_config)', () => {
+    const sh =
+      'python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 --dp 8 --enable-dp-attention';
+    const config = mapServeScript(parseServeScript(sh));
+    expect(config.checkpointWeights).toBe(true);
+    const flags = mergeFlags(config, {});
+    checkpointWeightsInto(config, {}, flags, resolveModel('deepseek-v3'));
+    expect(flags.weights).toBe('fp8');
+    // --weights on the command line wins; a 16-bit checkpoint keeps the default.
+    const given = mergeFlags(config, { weights: 'int4' });
+    checkpointWeightsInto(config, { weights: 'int4' }, given, resolveModel('deepseek-v3'));
+    expect(given.weights).toBe('int4');
+    const plain = mergeFlags(config, {});
+    checkpointWeightsInto(config, {}, plain, resolveModel('llama-3.1-8b'));
+    expect(plain.weights).toBeUndefined();
+    // A format the command names is not overridden.
+    const q = mapServeScript(
+      parseServeScript('vllm serve deepseek-ai/DeepSeek-V3 --quantization awq'),
+    );
+    expect(q.checkpointWeights).toBe(false);
   });
   it('llama-server: -c over -np slots, -ngl, a q8_0 cache, two GPUs by CUDA_VISIBLE_DEVICES', () => {
     const r = readBack(

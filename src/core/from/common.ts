@@ -51,6 +51,11 @@ export interface FromMapping {
   closedSchema?: boolean;
   /** ZeRO-equivalent stage the tool uses by itself when run on more than one GPU (torchtune FSDP). */
   multiGpuZero?: 0 | 2 | 3 | null;
+  /**
+   * A server that loads the checkpoint in its own format when the command names none (vLLM and SGLang read
+   * config.json's quantization_config): the weights then follow the model (from/index.ts checkpointWeightsInto).
+   */
+  checkpointWeights?: boolean;
 }
 
 /** A DeepSpeed JSON's mapping (engines/hf/from/deepspeed.ts), merged into the config that names it (withDeepSpeed). */

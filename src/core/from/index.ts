@@ -16,6 +16,8 @@ import { isSkyTask, mapSkyPilot } from './skypilot.js';
 import type { ConfigReader } from '../engines/def.js';
 import { FRAMEWORKS, configReaders, serveReaders } from '../engines/store.js';
 import type { FrameworkProfile } from '../memory/framework-profile.js';
+import type { Arch } from '../model/arch.js';
+import { nativeWeights } from '../model/native-weights.js';
 
 export { FromError };
 export type { DeepSpeedMapping, FromFlags, FromFormat, FromMapping, UpstreamKeys };
@@ -99,6 +101,22 @@ export function withDeepSpeed(m: FromMapping, ds: DeepSpeedMapping, name: string
  * The flags `estimate` runs with: the file's, then the command line's on top. A method given on the
  * command line drops the file's weight dtype when the two cannot go together (full ⇄ quantized).
  */
+/**
+ * A serving command that names no format loads the checkpoint as it ships (an FP8 DeepSeek-V3, an MXFP4
+ * gpt-oss): the weights of `arch`'s quantization_config, unless the command line gives --weights.
+ */
+export function checkpointWeightsInto(
+  m: FromMapping,
+  cli: Readonly<Record<string, unknown>>,
+  flags: Record<string, unknown>,
+  arch: Arch,
+): void {
+  if (m.checkpointWeights !== true || cli.weights !== undefined || flags.weights !== undefined)
+    return;
+  const native = nativeWeights(arch);
+  if (native) flags.weights = native;
+}
+
 export function mergeFlags(
   m: FromMapping,
   cli: Readonly<Record<string, unknown>>,

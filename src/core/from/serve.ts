@@ -210,6 +210,7 @@ export function replicaMapping(
     deepspeedRef: null,
     deepspeedInline: null,
     memoryKeys,
+    checkpointWeights: flags.weights === undefined,
   };
 }
 
