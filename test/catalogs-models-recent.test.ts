@@ -20,6 +20,7 @@ describe('current models resolve offline', () => {
     ['google/gemma-3-1b-it', 'gemma-3-1b-it'],
     ['google/gemma-3-4b-it', 'gemma-3-4b-it'],
     ['google/gemma-3-12b-it', 'gemma-3-12b-it'],
+    ['mistralai/Mistral-Small-3.1-24B-Instruct-2503', 'mistral-small-3.1-24b-instruct-2503'],
     ['Qwen/Qwen2.5-Coder-32B-Instruct', 'qwen2.5-32b'],
     ['deepseek-ai/DeepSeek-R1-Distill-Qwen-32B', 'qwen2.5-32b'],
     ['deepseek-ai/DeepSeek-R1-Distill-Llama-8B', 'llama-3.1-8b'],
