@@ -90,13 +90,14 @@ function tunedVariant(spec: string, dir: string): Arch | null {
 
 /**
  * The note for a catalog alias under another owner than the entry's Hugging Face id (a mirror or
- * re-upload such as NousResearch/Meta-Llama-3-8B): which entry was used; null for the entry's own names.
+ * re-upload such as NousResearch/Meta-Llama-3-8B, or a fine-tune that keeps the architecture such as
+ * deepseek-ai/DeepSeek-R1-Distill-Llama-8B): which entry was used; null for the entry's own names.
  */
 export function mirrorNote(spec: string, entry: ModelEntry): string | null {
   const key = spec.trim();
   const owner = (name: string | null) => name?.split('/')[0]?.toLowerCase() ?? null;
   if (!key.includes('/') || owner(key) === owner(entry.hfId)) return null;
-  return `${key}: a re-upload of ${entry.hfId ?? entry.id} with the same architecture; estimated as catalog entry ${entry.id}`;
+  return `${key}: the architecture of ${entry.hfId ?? entry.id} (a re-upload or a fine-tune of it); estimated as catalog entry ${entry.id}`;
 }
 
 /**

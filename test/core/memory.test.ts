@@ -226,6 +226,19 @@ describe('activations and loss', () => {
     expect(fwd(full)).toBeGreaterThanOrEqual(32 * 2048 * 4096 * 2);
   });
 
+  it('selective checkpointing of a Mamba hybrid keeps no more than no checkpointing does', () => {
+    // Jamba's Mamba mixers have no q/k/v matmuls: the op-level save list cannot exceed what the layer saves
+    // (here, torchtune with its chunked loss, the matmul count alone would exceed it by 2.4 GB).
+    const jamba = resolveModel('jamba-v0.1');
+    const at = (checkpointing: EstimateOptions['checkpointing']) =>
+      estimateMemory(
+        jamba,
+        opts({ framework: 'torchtune', chunkedLoss: true, batch: 4, seq: 886, checkpointing }),
+      ).phases.find((p) => p.phase === 'forward')!.parts.activations;
+    expect(at('selective')).toBeLessThanOrEqual(at('none'));
+    expect(at('full')).toBeLessThan(at('selective'));
+  });
+
   it('eager attention adds s² softmax terms that SDPA never materialises', () => {
     const sdpa = estimateMemory(llama7b, opts({ framework: 'torchtune', seq: 4096 }));
     const eager = estimateMemory(

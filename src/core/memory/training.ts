@@ -145,7 +145,10 @@ export function activationsOf(s: Setup, h: Holdings): Activations {
         saved += n * full * tokens;
         break;
       case 'selective':
-        saved += n * selectiveLayerBytes(g, actCtx) * tokens;
+        // Op-level checkpointing keeps a subset of what the layer saves without it (torchtitan
+        // activation_checkpoint.py _save_list picks which saved tensors stay): never more than `full`,
+        // which matters where the matmul count above overstates a layer (a Mamba mixer has no q/k/v).
+        saved += n * Math.min(full, selectiveLayerBytes(g, actCtx)) * tokens;
         break;
       case 'full':
         // Only each layer's input is kept; backward recomputes one layer at a time (HF gradient_checkpointing).

@@ -232,12 +232,22 @@ export const HANDLERS: Record<string, Handler> = {
   gemma3: {
     architecture: 'Gemma3ForConditionalGeneration',
     // HF Gemma3TextConfig defaults the published wrappers leave out: vocab_size=262208,
-    // max_position_embeddings=131072 (configuration_gemma3.py).
+    // max_position_embeddings=131072, num_attention_heads=8, num_key_value_heads=4 (gemma-3-4b-it names none
+    // of the head counts; transformers configuration_gemma3.py @008f5c8c).
     build: multimodal(
       (t) =>
         textBuild(
           'gemma3_text',
-          new Fields({ vocab_size: 262208, max_position_embeddings: 131072, ...t.raw }, t.path),
+          new Fields(
+            {
+              vocab_size: 262208,
+              max_position_embeddings: 131072,
+              num_attention_heads: 8,
+              num_key_value_heads: 4,
+              ...t.raw,
+            },
+            t.path,
+          ),
         ),
       siglipVision,
     ),
