@@ -16,9 +16,9 @@ import type { FrameworkProfile } from '../memory/framework-profile.js';
 // (E=128, N=192, hidden 4096: 18.9 MB) 31.70 µs on an H200 (https://github.com/sgl-project/sglang/pull/11730).
 // Less the bytes at 0.85 of peak (57.1, 11.1, 5.7 µs at FP8's 0.81) and the 6 kernels' graph gaps (15 µs):
 const TRITON_FUSED_MOE: { ampere: number; hopper: number; blackwell: number } = {
-  ampere: 37e-6, // fused_moe call, batch 1, A100
-  hopper: 11e-6, // fused_moe call, batch 1, H200
-  blackwell: 13.5e-6, // fused_moe call, batch 1, B200
+  ampere: 37e-6, // A100, vllm-project/vllm#19049
+  hopper: 11e-6, // H200, sgl-project/sglang#11730
+  blackwell: 13.5e-6, // B200, vllm-project/vllm#31448
 };
 
 // FlashInfer's CUTLASS FP4 fused MoE at batch 1 on Blackwell: its activation FP4 quantization into the 128x4
