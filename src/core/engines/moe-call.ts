@@ -1,8 +1,9 @@
 /**
  * The fixed latency of one MoE layer's fused-expert call at batch 1, beyond its weight bytes and kernel gaps
  * (FrameworkProfile.moeCallSeconds; time/moe-call.ts fades it as the bytes grow). vLLM and SGLang run the same
- * kernels for it (SGLang's profile spreads vLLM's): the Triton fused_moe chain (router GEMM, top-k, moe_align_block_size, the w13 and w2 GEMMs with
- * the activation between, the sum; vllm/model_executor/layers/fused_moe/fused_moe.py, and SGLang's copy in
+ * kernels for it (SGLang's profile spreads vLLM's): the Triton fused_moe chain (router GEMM, top-k,
+ * moe_align_block_size, the w13 and w2 GEMMs with the activation between, the sum;
+ * vllm/model_executor/layers/fused_moe/fused_moe.py, and SGLang's copy in
  * python/sglang/srt/layers/moe/fused_moe_triton/fused_moe.py) and, for NVFP4 experts on Blackwell, FlashInfer's
  * CUTLASS fused MoE (vLLM's default FlashInfer backend, VLLM_FLASHINFER_MOE_BACKEND=throughput; SGLang's
  * --moe-runner-backend flashinfer_cutlass).
@@ -26,8 +27,9 @@ const TRITON_FUSED_MOE: { ampere: number; hopper: number; blackwell: number } = 
 // (flashinfer-ai/flashinfer issue #1734 names them; no kernel benchmark of this backend at one token was found).
 // 143 µs a call was worked out from calibration row sglang8552-dsr1-nvfp4-b200-cutlass (in sample: DeepSeek-R1
 // NVFP4 over TP 4 with SGLang, TPOT 12.66 ms measured against 4.42 ms estimated without an MoE call latency, over
-// 58 MoE layers; listed in calibration/assumed.json). For scale: the TensorRT-LLM backend's NVFP4 MoE takes 60 µs at one token on a B200
-// at DeepSeek's shape, ~31 µs beyond its bytes (flashinfer-ai/flashinfer PR #3976, CUPTI in a CUDA graph).
+// 58 MoE layers; listed in calibration/assumed.json). For scale: the TensorRT-LLM backend's NVFP4 MoE takes
+// 60 µs at one token on a B200 at DeepSeek's shape, ~31 µs beyond its bytes (flashinfer-ai/flashinfer PR #3976,
+// CUPTI in a CUDA graph).
 const FLASHINFER_CUTLASS_NVFP4_MOE = 143e-6; // FlashInfer CUTLASS NVFP4 MoE call, batch 1, B200
 
 /** The MoE call latencies of an engine that runs the Triton fused_moe chain and FlashInfer's CUTLASS FP4 MoE. */
