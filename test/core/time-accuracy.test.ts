@@ -17,7 +17,7 @@ const rows = throughputRows('throughput.json');
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -66,8 +66,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (201: 188 out of sample, 13 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(201);
+  it('scores every scorable case (206: 192 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(206);
     expect(earlierRows.length).toBe(165);
     expect(
       rows
@@ -80,6 +80,7 @@ describe('time model accuracy on the shipped throughput set', () => {
       'gptfast-l2-7b-int4',
       'gptfast-l2-7b-int8',
       'sglang-1008-l3-8b-bs1',
+      'sglang8552-dsr1-nvfp4-b200-cutlass',
       'torchtitan-t1-compile',
       'torchtitan-t1-fsdp',
       'torchtitan-t3-compile',
@@ -169,53 +170,88 @@ describe('time model accuracy on the shipped throughput set', () => {
   });
 });
 
-// Field rows (calibration/README.md "Serving field rows"): four sources new to the set, scored before any model
-// change, then after the changes they prompted, each sourced outside them (AMD's achieved HBM bandwidth, FP8 W8A8
-// at small batch, vLLM's V0 engine loop). They miss the issue's targets (median 10%, p90 25% per engine): the bars
-// are today's figures, so a change that makes them worse fails here.
+// Field rows (calibration/README.md "Serving field rows"), scored before any model change, then after the changes
+// they prompted, each sourced outside them (AMD's achieved HBM bandwidth, FP8 W8A8 at small batch, vLLM's V0 engine
+// loop, the fused-MoE call at small batch) or listed in calibration/assumed.json (FlashInfer's CUTLASS NVFP4 MoE
+// call, worked out from the in-sample SGLang PR #8552 row). Out of sample only. They miss the issue's targets (median
+// 10%, p90 25% per engine): the bars are today's figures, so a change that makes them worse fails here.
+const OLDER_FIELD_ROW =
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-)/;
 const FIELD_BARS = {
   // OCI Llama-3.1-405B FP8 on 8x MI300X (vLLM 0.6 V0 benchmark_latency, batch 1-256: +41..+148% before,
   // +11..+75% after), Qwen2.5-72B on 2x H100 at batch 1 (TPOT, +4%), Qwen3-30B-A3B on an A100 at batch 1
-  // (TPOT, +54..+59% before, +21..+27% after the fused-MoE call latency).
-  // With gpt-oss-120b MXFP4 on H100 (SemiAnalysis InferenceX issue #828: TPOT at TP 8 with 4-64 in flight, TP 4
-  // and TP 2 with 64; 9.8% / 25.4% alone, scored before any model change) and Llama 4 Scout NVFP4 on a B200 at
-  // batch 1 (flashinfer issue #1734, CUTLASS MoE: TPOT 12.84 ms against 4.6 estimated, +178%): 31 rows.
-  'kind:serving engine:vllm': { count: 31, median: 0.168, p90: 0.44 },
-  // gpt-oss-20b MXFP4 on one H100, 32 requests in flight (bench_serving output tokens/s, +34%).
-  'kind:serving engine:sglang': { count: 1, median: 0.345, p90: 0.345 },
+  // (TPOT, +54..+59% before, +21..+27% after the fused-MoE call latency), gpt-oss-120b MXFP4 on H100 (SemiAnalysis
+  // InferenceX issue #828: 9.8% / 25.4% alone) and Llama 4 Scout NVFP4 on a B200 at batch 1 (flashinfer issue #1734,
+  // CUTLASS MoE: +178%; +18.6% with FlashInfer's CUTLASS NVFP4 MoE call, engines/moe-call.ts): 31 rows, 16.8% /
+  // 43.9% before that call, 16.8% / 29.2% with it.
+  'older kind:serving engine:vllm': { count: 31, median: 0.168, p90: 0.292 },
+  // Rows from sources added later, scored before any change: AMD's MI300X results page (Llama 3.1 70B FP8 over TP 8,
+  // vLLM 0.9.1, batch 1 and 2: +17.2%, +22.4%) and tt-inference-server issue #356 (DeepSeek-R1-0528 AWQ over TP 8 on
+  // H100 at batch 1: +146%, +147%); no change has moved them.
+  'newer kind:serving engine:vllm': { count: 4, median: 0.843, p90: 1.473 },
+  // gpt-oss-20b MXFP4 on one H100, 32 requests in flight: +34% on the output tokens/s the PR prints, whose wall time
+  // carries a TTFT outside the engine (2.7 s at 4 in flight); scored by its TPOT, -8.6%.
+  'older kind:serving engine:sglang': { count: 1, median: 0.087, p90: 0.087 },
   // Mixtral Q5_K_M on an A100 and an H100 with a llama.cpp of December 2023 (+96%, +141%; +55%, +91% with the
   // build's host round trip per expert slot, engines/llama-cpp/memory.ts expertIdsSyncSeconds; +34%, +66% with
   // the unfused graph's kernels).
-  'kind:decode engine:llama.cpp': { count: 2, median: 0.504, p90: 0.663 },
+  'older kind:decode engine:llama.cpp': { count: 2, median: 0.504, p90: 0.663 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 34 scorable field rows; the seven vLLM PR #2542 rows are carried, not scored', () => {
-    expect(fieldRows.length).toBe(34);
-    const carried = loadThroughputCases('throughput.json').filter((c) =>
-      c.id.startsWith('vllm-2542-'),
-    );
+  it('scores the 39 scorable field rows (one in sample); the vLLM PR #2542 and TensorRT-LLM MoE rows are carried', () => {
+    expect(fieldRows.length).toBe(39);
+    expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([
+      'sglang8552-dsr1-nvfp4-b200-cutlass',
+    ]);
+    const cases = loadThroughputCases('throughput.json');
+    const carried = cases.filter((c) => c.id.startsWith('vllm-2542-'));
     expect(carried).toHaveLength(7);
     for (const c of carried) {
       expect(c.scorable).toBe(false);
       expect(c.why_not).toMatch(/not the program the vllm profile models/);
     }
     expect(rows.some((r) => r.id.startsWith('vllm-2542-'))).toBe(false);
+    // The TensorRT-LLM MoE backends of the two Blackwell NVFP4 sources: no contract flag selects them.
+    for (const id of [
+      'flashinfer1734-l4scout-nvfp4-b200-trtllm',
+      'sglang8552-dsr1-nvfp4-b200-trtllm',
+    ]) {
+      expect(cases.find((c) => c.id === id)!.scorable, id).toBe(false);
+      expect(rows.some((r) => r.id === id)).toBe(false);
+    }
   });
 
   for (const [group, bar] of Object.entries(FIELD_BARS))
-    it(`${group}: ${bar.count} rows, median <= ${bar.median * 100}%, p90 <= ${bar.p90 * 100}%`, () => {
-      const [kind, engine] = group.split(' ').map((g) => g.split(':')[1]);
+    it(`${group}: ${bar.count} rows (out of sample), median <= ${bar.median * 100}%, p90 <= ${bar.p90 * 100}%`, () => {
+      const [era, kind, engine] = group.split(' ').map((g) => g.split(':').at(-1));
       const s = summarizeThroughput(
         group,
-        fieldRows.filter((r) => r.kind === kind && r.engine === engine),
+        fieldRows.filter(
+          (r) =>
+            !r.inSample &&
+            OLDER_FIELD_ROW.test(r.id) === (era === 'older') &&
+            r.kind === kind &&
+            r.engine === engine,
+        ),
       );
       expect(s.count).toBe(bar.count);
       expect(s.medianAbsError).toBeLessThanOrEqual(bar.median);
       expect(s.p90AbsError).toBeLessThanOrEqual(bar.p90);
     });
 
-  // Every field row is timed too fast: the estimate misses fixed per-step and per-sequence costs, never the reverse.
+  // FlashInfer's CUTLASS NVFP4 MoE call was worked out from SGLang's DeepSeek-R1 row alone; vLLM's Llama 4 Scout row
+  // (another engine, model and TP) tests it out of sample: +178% without it.
+  it('NVFP4 MoE on Blackwell: the Llama 4 Scout row within 20% out of sample, the DeepSeek-R1 row in sample', () => {
+    const scout = fieldRows.find((r) => r.id === 'flashinfer1734-l4scout-nvfp4-b200-cutlass')!;
+    expect(scout.inSample).toBe(false);
+    expect(Math.abs(scout.error)).toBeLessThanOrEqual(0.2);
+    const r1 = fieldRows.find((r) => r.id === 'sglang8552-dsr1-nvfp4-b200-cutlass')!;
+    expect(r1.inSample).toBe(true);
+    expect(Math.abs(r1.error)).toBeLessThanOrEqual(0.05);
+  });
+
+  // Most field rows are timed too fast: the estimate misses fixed per-step and per-sequence costs.
   // The InferenceX rows alone: 7 rows, scored before the model changed (no constant came from them).
   it('gpt-oss-120b MXFP4 serving on H100 (InferenceX): 7 rows, median <= 10%, p90 <= 26%', () => {
     const s = summarizeThroughput(
@@ -247,12 +283,15 @@ describe('time model on the serving field rows', () => {
     }
   });
 
-  // output_tokens_per_s: batch x output tokens / (TTFT + (output - 1) x TPOT) of the estimate.
-  it('a serving run at a steady concurrency is scored from the per-request times', () => {
+  // The gpt-oss SGLang run's printed throughput carries a TTFT outside the engine (2.7 s mean at 4 in flight): its
+  // row is scored by its TPOT, (mean E2E - mean TTFT) / (output - 1), as the speed it implies.
+  it('the SGLang gpt-oss run is scored by its TPOT', () => {
     const r = fieldRows.find((x) => x.id === 'sglang-achatbot-gptoss20b-h100-c32')!;
     expect(r.kind).toBe('serving');
-    expect(r.error).toBeCloseTo((r.estimated - r.measured) / r.measured, 10);
-    expect(r.estimated).toBeGreaterThan(0);
+    expect(r.measured).toBeCloseTo((11769.33 - 3721.89) / 1023 / 1000, 7);
+    expect(r.error).toBeCloseTo(r.measured / r.estimated - 1, 10);
+    expect(r.estimated).toBeGreaterThan(0.005);
+    expect(r.estimated).toBeLessThan(0.02);
   });
 });
 
@@ -263,8 +302,13 @@ const ENGINE_BARS = {
   'decode engine:hf-generate': { count: 18, median: 0.08, p90: 0.163 },
   'decode engine:litgpt': { count: 15, median: 0.114, p90: 0.216 },
   'decode engine:llama.cpp': { count: 31, median: 0.096, p90: 0.242 },
-  'serving engine:vllm': { count: 44, median: 0.105, p90: 0.292 },
-  'serving engine:sglang': { count: 3, median: 0.344, p90: 0.46 },
+  // 44 rows of the earlier sources: 10.4% / 29.1% before FlashInfer's CUTLASS NVFP4 MoE call (engines/moe-call.ts),
+  // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tt-inference-server issue #356 (scored
+  // before any change, +17..+147%), 48 rows.
+  'serving engine:vllm': { count: 48, median: 0.117, p90: 0.44 },
+  // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
+  // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample.
+  'serving engine:sglang': { count: 3, median: 0.087, p90: 0.46 },
 } as const;
 
 describe('decode and serving accuracy per engine (out of sample)', () => {
@@ -280,6 +324,17 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
       expect(s.medianAbsError).toBeLessThanOrEqual(bar.median);
       expect(s.p90AbsError).toBeLessThanOrEqual(bar.p90);
     });
+
+  it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 10.5%, p90 <= 26.7%', () => {
+    const later = /^(amd-rocm-|tt356-)/;
+    const s = summarizeThroughput(
+      'vllm earlier',
+      outOfSample.filter((r) => r.kind === 'serving' && r.engine === 'vllm' && !later.test(r.id)),
+    );
+    expect(s.count).toBe(44);
+    expect(s.medianAbsError).toBeLessThanOrEqual(0.105);
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.267);
+  });
 
   it('every decode and serving row belongs to one of these engines', () => {
     const n = Object.values(ENGINE_BARS).reduce((a, b) => a + b.count, 0);

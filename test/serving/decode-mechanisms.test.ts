@@ -67,3 +67,28 @@ describe('bitsandbytes 4-bit under CUDA graphs (vLLM)', () => {
     expect(phase(nf4, 'overhead') - phase(bf16, 'overhead')).toBeGreaterThan(0);
   });
 });
+
+// NVFP4 experts on Blackwell run FlashInfer's CUTLASS MoE (engines/moe-call.ts): each MoE layer's call at small batch
+// costs its own latency, not the Triton fused_moe figure; other dtypes and other GPUs keep that figure.
+describe('NVFP4 MoE calls on Blackwell (vLLM, SGLang)', () => {
+  const arch = resolveModel('meta-llama/Llama-4-Scout-17B-16E');
+  const m = modelFacts(arch);
+  const t: TimeOptions = defaultTimeOptions(1);
+  const call = FRAMEWORKS.vllm.moeCallSeconds!;
+  for (const framework of ['vllm', 'sglang'] as const)
+    it(`${framework}: a batch-1 step on a B200 pays the NVFP4 call on every MoE layer, fading with the batch`, () => {
+      const fw = FRAMEWORKS[framework].moeCallSeconds!;
+      expect(fw.blackwellNvfp4).toBe(call.blackwellNvfp4);
+      const o = infer({ framework, weights: 'nvfp4', seq: 2148, promptTokens: 2048 });
+      const b200 = findGpu('b200');
+      const one = estimateTime(arch, o, b200, t);
+      // FP8 experts on the same card take the Triton figure; their bytes are twice NVFP4's, so the NVFP4 step
+      // is slower by at least the calls' difference less the FP8 experts' extra bytes at the card's bandwidth.
+      const fp8 = estimateTime(arch, { ...o, weights: 'fp8' }, b200, t);
+      const callsGap = m.moeLayers * (fw.blackwellNvfp4! - fw.blackwell);
+      expect(one.stepSeconds - fp8.stepSeconds).toBeGreaterThan(callsGap * 0.5);
+      // At batch 64 the calls' bytes have grown past the fade: the per-token step is far cheaper.
+      const many = estimateTime(arch, { ...o, batch: 64 }, b200, t);
+      expect(many.stepSeconds / 64).toBeLessThan(one.stepSeconds / 8);
+    });
+});

@@ -245,7 +245,13 @@ export interface FrameworkProfile {
    * Time: an MoE layer's fused-expert call at batch 1 beyond its weight bytes and kernel gaps, by GPU generation
    * (time/moe-call.ts), seconds. Absent: 0.
    */
-  moeCallSeconds?: { ampere: number; hopper: number; blackwell: number };
+  moeCallSeconds?: {
+    ampere: number;
+    hopper: number;
+    blackwell: number;
+    /** NVFP4 experts on Blackwell through the engine's default FP4 MoE kernel, where it differs (absent: `blackwell`). */
+    blackwellNvfp4?: number;
+  };
   /**
    * Time: a build whose expert matmul op copies the routing ids to the host and waits on the stream before it
    * launches the selected expert's mat-vec, one op per expert slot and projection (TimeOptions.mulMatIdSync): the

@@ -394,7 +394,11 @@ export function decodeStep(
   // The MoE layers' fused-expert calls at small batch, beyond their bytes and gaps (moe-call.ts).
   const moeT =
     m.moeLayers > 0
-      ? moeCallSeconds(moeCallLatency(fw, r.cc), m.moeLayers, tr.expertGpu / m.moeLayers / r.mem)
+      ? moeCallSeconds(
+          moeCallLatency(fw, r.cc, o.weights === 'nvfp4' && tr.q === 'cutlass'),
+          m.moeLayers,
+          tr.expertGpu / m.moeLayers / r.mem,
+        )
       : 0;
   // A build whose MUL_MAT_ID synchronized once per expert slot and projection (TimeOptions.mulMatIdSync): each op's
   // host round trip, in series with the GPU (the engine's expertIdsSyncSeconds).

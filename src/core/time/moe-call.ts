@@ -9,11 +9,15 @@
  */
 import type { FrameworkProfile } from '../memory/framework-profile.js';
 
-/** GPUs by the generation the engine's figure was measured on: compute capability 10+, 9.x, else Ampere's. */
-export function moeCallLatency(fw: FrameworkProfile, cc: number): number {
+/**
+ * GPUs by the generation the engine's figure was measured on: compute capability 10+, 9.x, else Ampere's; NVFP4
+ * experts on Blackwell take the engine's FP4 MoE kernel's figure where it has one.
+ */
+export function moeCallLatency(fw: FrameworkProfile, cc: number, nvfp4 = false): number {
   const l = fw.moeCallSeconds;
   if (l === undefined) return 0;
-  return cc >= 10 ? l.blackwell : cc >= 9 ? l.hopper : l.ampere;
+  if (cc >= 10) return nvfp4 ? (l.blackwellNvfp4 ?? l.blackwell) : l.blackwell;
+  return cc >= 9 ? l.hopper : l.ampere;
 }
 
 /**

@@ -21,8 +21,12 @@ export const VLLM_KERNELS: EngineKernels = {
   // e4m3fnuz: vllm/platforms/rocm.py is_fp8_fnuz) and continue on gfx950; CDNA 2 (gfx90a) has none.
   rocm: {
     fp8: { targets: ['gfx942', 'gfx950'], why: 'FP8 W8A8 on MI300-class GPUs (gfx942, gfx950)' },
-    // gpt-oss (MXFP4) on MI300X, MI325X and MI355X: https://github.com/vllm-project/recipes/blob/main/OpenAI/GPT-OSS.md
-    mxfp4: { targets: ['gfx942', 'gfx950'], why: 'MXFP4 (gpt-oss) on MI300-class GPUs' },
+    // gpt-oss's MXFP4 experts: "you can run it on ... MI300x, MI325x, MI355x", `vllm serve openai/gpt-oss-120b` on
+    // MI300x/MI325x (gfx942) and MI355x (gfx950) (vllm-project/recipes OpenAI/GPT-OSS.md @00143a1a4aace5143b6825bcaa0fc30505015c61).
+    mxfp4: {
+      targets: ['gfx942', 'gfx950'],
+      why: 'MXFP4 (gpt-oss) on MI300-class GPUs (gfx942, gfx950)',
+    },
   },
   // An fp8 KV cache (--kv-cache-dtype): FlashAttention reads fp8 KV only as FA3 on Hopper
   // (vllm/attention/utils/fa_utils.py flash_attn_supports_fp8: version 3 and capability family 90); elsewhere vLLM

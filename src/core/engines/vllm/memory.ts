@@ -4,6 +4,7 @@ import {
   type CacheLayoutProfile,
   type FrameworkProfile,
 } from '../../memory/framework-profile.js';
+import { FUSED_MOE_CALL_SECONDS } from '../moe-call.js';
 
 // vLLM EngineArgs gpu_memory_utilization default ("defaults to 0.9",
 // https://docs.vllm.ai/en/latest/configuration/engine_args.html).
@@ -116,13 +117,8 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // silu_and_mul, down GEMM) (fused_experts_impl and fused_moe in
   // https://github.com/vllm-project/vllm/blob/000d1458098ebf47491dad470d164d443ab18a9c/vllm/model_executor/layers/fused_moe/fused_moe.py).
   moeRoutingKernels: 4,
-  // benchmarks/kernels/benchmark_moe.py times one fused_moe call (top-k, moe_align_block_size, w13 GEMM,
-  // silu_and_mul, w2 GEMM, moe_sum) in a CUDA graph. Qwen3-30B-A3B's shape (E=128, N=768, top-8, hidden 2048:
-  // 75.5 MB of bf16 experts at batch 1) takes 109.21 µs on an A100 PCIe 40GB (https://github.com/vllm-project/vllm/pull/19049)
-  // and 39.61 µs on a B200 (https://github.com/vllm-project/vllm/pull/31448); Qwen3-235B's FP8 shape at TP 8
-  // (E=128, N=192, hidden 4096: 18.9 MB) 31.70 µs on an H200 (https://github.com/sgl-project/sglang/pull/11730).
-  // Less the bytes at 0.85 of peak (57.1, 11.1, 5.7 µs at FP8's 0.81) and the 6 kernels' graph gaps (15 µs):
-  moeCallSeconds: { ampere: 37e-6, hopper: 11e-6, blackwell: 13.5e-6 }, // fused_moe call, batch 1
+  // The Triton fused_moe call, and FlashInfer's CUTLASS MoE for NVFP4 experts on Blackwell (engines/moe-call.ts).
+  moeCallSeconds: FUSED_MOE_CALL_SECONDS,
   expertParallel: true, // --enable-expert-parallel
   // SpeculativeConfig.method: ngram, eagle3, mtp (vllm/config/speculative.py at 002e77c1f0ef9b19cff8b9e21cfbd6feb3d6b443).
   speculative: ['eagle3', 'mtp', 'ngram'],

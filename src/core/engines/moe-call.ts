@@ -1,0 +1,39 @@
+/**
+ * The fixed latency of one MoE layer's fused-expert call at batch 1, beyond its weight bytes and kernel gaps
+ * (FrameworkProfile.moeCallSeconds; time/moe-call.ts fades it as the bytes grow). vLLM and SGLang run the same
+ * kernels for it (SGLang's profile spreads vLLM's): the Triton fused_moe chain (router GEMM, top-k,
+ * moe_align_block_size, the w13 and w2 GEMMs with the activation between, the sum;
+ * vllm/model_executor/layers/fused_moe/fused_moe.py, and SGLang's copy in
+ * python/sglang/srt/layers/moe/fused_moe_triton/fused_moe.py) and, for NVFP4 experts on Blackwell, FlashInfer's
+ * CUTLASS fused MoE (vLLM's default FlashInfer backend, VLLM_FLASHINFER_MOE_BACKEND=throughput; SGLang's
+ * --moe-runner-backend flashinfer_cutlass).
+ */
+import type { FrameworkProfile } from '../memory/framework-profile.js';
+
+// benchmarks/kernels/benchmark_moe.py times one fused_moe call (top-k, moe_align_block_size, w13 GEMM,
+// silu_and_mul, w2 GEMM, moe_sum) in a CUDA graph. Qwen3-30B-A3B's shape (E=128, N=768, top-8, hidden 2048:
+// 75.5 MB of bf16 experts at batch 1) takes 109.21 µs on an A100 PCIe 40GB (https://github.com/vllm-project/vllm/pull/19049)
+// and 39.61 µs on a B200 (https://github.com/vllm-project/vllm/pull/31448); Qwen3-235B's FP8 shape at TP 8
+// (E=128, N=192, hidden 4096: 18.9 MB) 31.70 µs on an H200 (https://github.com/sgl-project/sglang/pull/11730).
+// Less the bytes at 0.85 of peak (57.1, 11.1, 5.7 µs at FP8's 0.81) and the 6 kernels' graph gaps (15 µs):
+const TRITON_FUSED_MOE: { ampere: number; hopper: number; blackwell: number } = {
+  ampere: 37e-6, // A100, vllm-project/vllm#19049
+  hopper: 11e-6, // H200, sgl-project/sglang#11730
+  blackwell: 13.5e-6, // B200, vllm-project/vllm#31448
+};
+
+// FlashInfer's CUTLASS FP4 fused MoE at batch 1 on Blackwell: its activation FP4 quantization into the 128x4
+// scale layout, expert permutation and finalize kernels run latency-bound around two grouped GEMMs of one row
+// (flashinfer-ai/flashinfer issue #1734 names them; no kernel benchmark of this backend at one token was found).
+// 143 µs a call was worked out from calibration row sglang8552-dsr1-nvfp4-b200-cutlass (in sample: DeepSeek-R1
+// NVFP4 over TP 4 with SGLang, TPOT 12.66 ms measured against 4.42 ms estimated without an MoE call latency, over
+// 58 MoE layers; listed in calibration/assumed.json). For scale: the TensorRT-LLM backend's NVFP4 MoE takes
+// 60 µs at one token on a B200 at DeepSeek's shape, ~31 µs beyond its bytes (flashinfer-ai/flashinfer PR #3976,
+// CUPTI in a CUDA graph).
+const FLASHINFER_CUTLASS_NVFP4_MOE = 143e-6; // FlashInfer CUTLASS NVFP4 MoE call, batch 1, B200
+
+/** The MoE call latencies of an engine that runs the Triton fused_moe chain and FlashInfer's CUTLASS FP4 MoE. */
+export const FUSED_MOE_CALL_SECONDS: NonNullable<FrameworkProfile['moeCallSeconds']> = {
+  ...TRITON_FUSED_MOE,
+  blackwellNvfp4: FLASHINFER_CUTLASS_NVFP4_MOE,
+};

@@ -1,0 +1,30 @@
+// Which quantized formats vLLM and SGLang run on AMD Instinct GPUs (each engine's kernels.ts `rocm` table): gpt-oss's
+// MXFP4 on vLLM from MI300X up (vllm-project/recipes GPT-OSS.md), FP8 on SGLang from MI300X up (its AMD guide serves
+// DeepSeek-V3's FP8 checkpoint on MI300X), SGLang's MXFP4 MoE on MI355X only; what neither lists stays refused.
+import { describe, expect, it } from 'vitest';
+import { kernelRefusal } from '../../src/core/engines/kernels.js';
+
+describe('serving formats on ROCm', () => {
+  it('vLLM runs FP8 and MXFP4 on gfx942 and gfx950, and refuses AWQ/GPTQ int4 there', () => {
+    for (const cc of ['gfx942', 'gfx950']) {
+      expect(kernelRefusal('vllm', 'fp8', cc), cc).toBeNull();
+      expect(kernelRefusal('vllm', 'mxfp4', cc), cc).toBeNull();
+    }
+    expect(kernelRefusal('vllm', 'int4', 'gfx942')).toMatch(/vllm has no int4 kernel for gfx942/);
+    expect(kernelRefusal('vllm', 'mxfp4', 'gfx90a')).toMatch(/gfx90a/);
+  });
+
+  it('SGLang runs FP8 on gfx942 and gfx950, MXFP4 on gfx950 only, NVFP4 through Petit on gfx942, and refuses int4 on AMD', () => {
+    for (const cc of ['gfx942', 'gfx950'])
+      expect(kernelRefusal('sglang', 'fp8', cc), cc).toBeNull();
+    expect(kernelRefusal('sglang', 'mxfp4', 'gfx950')).toBeNull();
+    const mx = kernelRefusal('sglang', 'mxfp4', 'gfx942')!;
+    expect(mx).toMatch(/sglang has no mxfp4 kernel for gfx942/);
+    expect(mx).toMatch(/MI355X \(gfx950\)/);
+    expect(kernelRefusal('sglang', 'nvfp4', 'gfx950')).toMatch(/no nvfp4 kernel/);
+    expect(kernelRefusal('sglang', 'nvfp4', 'gfx942')).toBeNull(); // Petit (petit.py)
+    expect(kernelRefusal('sglang', 'int4', 'gfx942')).toMatch(/no int4 kernel/);
+    // On NVIDIA GPUs FP8 runs from 8.0 (weight-only FP8 Marlin below 8.9), not on Turing.
+    expect(kernelRefusal('sglang', 'fp8', '7.5')).toMatch(/compute capability 7\.5/);
+  });
+});
