@@ -102,4 +102,6 @@ export interface EngineDef {
   serve?: ServeReader;
   /** null: vramplan writes no files for this engine, so the planner never ranks it. */
   launcher: LauncherRef | null;
+  /** Its name in the explorer's five-character engine column (absent: its id). */
+  abbr?: string;
 }

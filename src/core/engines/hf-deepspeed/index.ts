@@ -9,6 +9,7 @@ import { TRL_OBJECTIVES } from '../hf/profile.js';
 
 export const HF_DEEPSPEED: EngineDef = {
   id: 'hf-deepspeed',
+  abbr: 'ds',
   profile: HF_DEEPSPEED_PROFILE,
   runs: HF_DEEPSPEED_RUNS,
   claims: (o) => o.method !== 'inference',

@@ -9,6 +9,7 @@ import { TRL_OBJECTIVES } from '../hf/profile.js';
 
 export const HF_FSDP: EngineDef = {
   id: 'hf-fsdp',
+  abbr: 'fsdp',
   profile: HF_FSDP_PROFILE,
   runs: HF_FSDP_RUNS,
   claims: (o) => o.method !== 'inference' && o.zero > 0,

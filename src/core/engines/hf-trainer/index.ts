@@ -9,6 +9,7 @@ import { TRL_OBJECTIVES } from '../hf/profile.js';
 
 export const HF_TRAINER: EngineDef = {
   id: 'hf-trainer',
+  abbr: 'hf',
   profile: HF_TRAINER_PROFILE,
   runs: HF_TRAINER_RUNS,
   claims: (o) => o.method !== 'inference' && o.zero === 0,

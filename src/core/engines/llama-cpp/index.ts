@@ -8,6 +8,7 @@ import { LLAMA_CPP_RUNS } from './runs.js';
 
 export const LLAMA_CPP: EngineDef = {
   id: 'llama.cpp',
+  abbr: 'lcpp',
   profile: LLAMA_CPP_PROFILE,
   runs: LLAMA_CPP_RUNS,
   memory: LLAMA_CPP_MEMORY,

@@ -8,6 +8,7 @@ import { TORCHTITAN_RUNS } from './runs.js';
 
 export const TORCHTITAN: EngineDef = {
   id: 'torchtitan',
+  abbr: 'titan',
   profile: TORCHTITAN_PROFILE,
   runs: TORCHTITAN_RUNS,
   memory: TORCHTITAN_MEMORY,

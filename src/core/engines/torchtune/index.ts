@@ -8,6 +8,7 @@ import { TORCHTUNE_RUNS } from './runs.js';
 
 export const TORCHTUNE: EngineDef = {
   id: 'torchtune',
+  abbr: 'ttune',
   profile: TORCHTUNE_PROFILE,
   runs: TORCHTUNE_RUNS,
   memory: TORCHTUNE_MEMORY,
