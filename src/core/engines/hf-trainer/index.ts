@@ -6,6 +6,7 @@ import { HF_MEMORY } from '../hf/memory.js';
 import { HF_TRAINER_PROFILE } from './profile.js';
 import { HF_TRAINER_RUNS } from './runs.js';
 import { TRL_OBJECTIVES } from '../hf/profile.js';
+import { HF_TRAINER_LOG } from '../hf/logs.js';
 
 export const HF_TRAINER: EngineDef = {
   id: 'hf-trainer',
@@ -16,6 +17,7 @@ export const HF_TRAINER: EngineDef = {
   memory: HF_MEMORY,
   readers: HF_TRAINER_READERS,
   architectures: HF_ARCHITECTURES,
+  logs: HF_TRAINER_LOG,
   launcher: {
     objectives: TRL_OBJECTIVES,
     load: async () => {

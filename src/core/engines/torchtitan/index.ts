@@ -5,6 +5,7 @@ import { TORCHTITAN_READER } from './from.js';
 import { TORCHTITAN_MEMORY } from './memory.js';
 import { TORCHTITAN_PROFILE } from './profile.js';
 import { TORCHTITAN_RUNS } from './runs.js';
+import { TORCHTITAN_LOG } from './logs.js';
 
 export const TORCHTITAN: EngineDef = {
   id: 'torchtitan',
@@ -14,6 +15,7 @@ export const TORCHTITAN: EngineDef = {
   memory: TORCHTITAN_MEMORY,
   readers: [TORCHTITAN_READER],
   architectures: TORCHTITAN_ARCHITECTURES,
+  logs: TORCHTITAN_LOG,
   launcher: {
     load: async () => {
       const { emitTorchtitan, torchtitanBlocker } = await import('./launch.js');

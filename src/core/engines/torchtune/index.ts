@@ -5,6 +5,7 @@ import { TORCHTUNE_READER } from './from.js';
 import { TORCHTUNE_MEMORY } from './memory.js';
 import { TORCHTUNE_PROFILE } from './profile.js';
 import { TORCHTUNE_RUNS } from './runs.js';
+import { TORCHTUNE_LOG } from './logs.js';
 
 export const TORCHTUNE: EngineDef = {
   id: 'torchtune',
@@ -14,6 +15,7 @@ export const TORCHTUNE: EngineDef = {
   memory: TORCHTUNE_MEMORY,
   readers: [TORCHTUNE_READER],
   architectures: TORCHTUNE_ARCHITECTURES,
+  logs: TORCHTUNE_LOG,
   launcher: {
     objectives: ['dpo'],
     load: async () => {
