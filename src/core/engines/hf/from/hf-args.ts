@@ -175,10 +175,7 @@ export function mapHfArgs(
   keys: UpstreamKeys,
 ): FromMapping {
   const hfArgsKeys = keys('hf-args');
-  // TRL's configs and script arguments beyond TrainingArguments', and the recipe repositories' that run TRL
-  // (catalogs/upstream-keys/trl.json): the objective's mapping reads the keys it uses first; the rest do not
-  // change per-GPU memory.
-  const trlKeys = keys('trl');
+  const trlKeys = keys('trl'); // TRL's and its recipe repositories' keys (mapTrlObjective reads its own first)
   const doc = flattenLaunchArgs(input);
   // hf-args.json from `vramplan launch` (a trainer block): its keys are TRL v1.9.0's, no warnings due.
   const launched = doc !== input;
