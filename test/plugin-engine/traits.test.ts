@@ -2,6 +2,7 @@
 // test/plugin-engine/toytrain (no file of src/ names it) loads a tiled MLP and is named by `launch --sharding
 // fsdp`, and `--tiled-mlp` and `--sharding` accept it once it is registered.
 import { describe, expect, it } from 'vitest';
+import { parseTrainLog } from '../../src/core/check/logs.js';
 import { registerEngine } from '../../src/core/engines/registry.js';
 import { shardingFrameworks, shardingKinds } from '../../src/core/engines/sharding-flag.js';
 import { launchInputFromFlags, type LaunchFlags } from '../../src/commands/launch-run.js';
@@ -10,7 +11,9 @@ import { flagsFromOptions, optionsFromFlags } from '../../src/schema/flags.js';
 import { TOYTRAIN } from './toytrain/index.js';
 
 // The built-in engines' traits, then the same tables with the test engine registered.
+const toyLog = 'toy step 1: 2.5 s\ntoy step 2: 2.0 s\n';
 const before = {
+  log: parseTrainLog(toyLog).format,
   tiled: frameworksWith('tiledMlp'),
   kinds: shardingKinds(),
   frameworks: shardingFrameworks(),
@@ -58,5 +61,10 @@ describe('a plug-in engine declares flag traits in its profile', () => {
   it('its id as --framework writes the engine-dependent defaults back into an estimate command', () => {
     const o = optionsFromFlags({ method: 'lora', framework: 'toytrain' });
     expect(flagsFromOptions(o)).toMatchObject({ framework: 'toytrain', checkpointing: 'none' });
+  });
+
+  it("check reads its training log lines with its registration's reader", () => {
+    expect(before.log).toBeNull();
+    expect(parseTrainLog(toyLog)).toMatchObject({ format: 'toytrain', stepSeconds: 2, steps: 2 });
   });
 });
