@@ -1,6 +1,6 @@
 // A newly registered engine gets the flag checks' traits from its profile alone: the test engine of
 // test/plugin-engine/toytrain (no file of src/ names it) loads a tiled MLP and is named by `launch --sharding
-// fsdp`, and `--tiled-mlp` and `--sharding` accept it once it is registered.
+// fsdp`, and `--tiled-mlp` and `--sharding` accept it once it is registered; `check` reads its log lines.
 import { describe, expect, it } from 'vitest';
 import { parseTrainLog } from '../../src/core/check/logs.js';
 import { registerEngine } from '../../src/core/engines/registry.js';
