@@ -35,6 +35,12 @@ import { assertStructure } from '../core/model/index.js';
 import { withEngineDefaults } from '../core/engines/defaults.js';
 import { engineOf } from '../core/engines/engine.js';
 import { notWritten } from '../core/engines/engines-runs.js';
+import type { Sharding } from '../core/engines/profile.js';
+import {
+  shardingFramework,
+  shardingFrameworks,
+  shardingKinds,
+} from '../core/engines/sharding-flag.js';
 import type { Arch } from '../core/model/index.js';
 import type { Plan } from '../core/plan/index.js';
 import { renderLaunchReadme } from '../ui/launch-readme.js';
@@ -125,10 +131,15 @@ function positiveInt(
   return n;
 }
 
+/** `a`, `a and b`, `a, b and c`. */
+const andList = (xs: readonly string[]): string =>
+  xs.length < 2 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]!}`;
+
 /**
  * LaunchInput from command-line flags (a ranked plan gives its own: launchInputOfPlan). `--sharding`
- * names the engine of a ZeRO plan (deepspeed: Trainer + DeepSpeed; fsdp: Accelerate FSDP), so the
- * estimate in the README is that engine's (`--framework deepspeed` is the same as `--sharding deepspeed`).
+ * names the engine of a ZeRO plan (deepspeed: Trainer + DeepSpeed; fsdp: Accelerate FSDP: the engines whose
+ * profile sets shardingFlag, engines/sharding-flag.ts), so the estimate in the README is that engine's
+ * (`--framework deepspeed` is the same as `--sharding deepspeed`).
  */
 export function launchInputFromFlags(
   model: string,
@@ -139,13 +150,15 @@ export function launchInputFromFlags(
   if (typeof flags.gpu !== 'string')
     throw new UserError('--gpu: required for launch', "See 'vramplan catalog gpus' for ids.");
   const sharding = lf.sharding;
-  if (sharding !== undefined && sharding !== 'deepspeed' && sharding !== 'fsdp')
-    throw badValue('--sharding', sharding, 'deepspeed or fsdp');
-  if (sharding !== undefined && parsed.framework !== 'hf' && parsed.framework !== 'deepspeed')
+  const kinds: readonly unknown[] = shardingKinds();
+  if (sharding !== undefined && !kinds.includes(sharding))
+    throw badValue('--sharding', sharding, kinds.join(' or '));
+  const frameworks = shardingFrameworks();
+  if (sharding !== undefined && !frameworks.includes(parsed.framework))
     throw badValue(
       '--sharding',
       sharding,
-      `no value with --framework ${parsed.framework} (it chooses between the hf and deepspeed engines)`,
+      `no value with --framework ${parsed.framework} (it chooses between the ${andList(frameworks)} engines)`,
     );
   const gpu = findGpu(flags.gpu);
   const arch = resolveModel(model);
@@ -154,10 +167,7 @@ export function launchInputFromFlags(
     arch,
     sharding === undefined
       ? parsed
-      : {
-          ...parsed,
-          framework: sharding === 'deepspeed' ? ('deepspeed' as const) : ('hf' as const),
-        },
+      : { ...parsed, framework: shardingFramework(sharding as Sharding, parsed.framework)! },
   );
   const gradAccum = positiveInt('grad-accum', lf.gradAccum, 1, 1_000_000) ?? 1;
   // What the engine runs but vramplan writes no files for (estimate models it): one line, no folder.

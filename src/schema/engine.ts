@@ -51,6 +51,8 @@ export interface EngineTraits {
   ggufWeights?: boolean;
   /** `--liger`: it loads Liger's kernels (its profile's liger). */
   liger?: boolean;
+  /** `--tiled-mlp`: it loads Unsloth's tiled MLP (its profile's tiledMlp). */
+  tiledMlp?: boolean;
 }
 const TRAITS = new Map<Engine, EngineTraits>();
 

@@ -602,12 +602,13 @@ export function checkCombination(o: EstimateOptions): void {
       `off with --framework ${o.framework} (Liger kernels run on the hf engines ${enginesWith('liger').join(', ')}: --framework ${liger.join(' or ')})`,
     );
   // unsloth_tiled_mlp is a FastLanguageModel.from_pretrained argument (unsloth/models/loader.py @015bdef0,
-  // patch_tiled_mlp from unsloth_zoo/tiled_mlp.py @ce232d6c): no other engine loads it.
-  if (o.tiledMlp && o.framework !== 'unsloth')
+  // patch_tiled_mlp from unsloth_zoo/tiled_mlp.py @ce232d6c): only engines whose profile sets tiledMlp load it.
+  const tiled = frameworksWith('tiledMlp');
+  if (o.tiledMlp && !tiled.includes(o.framework))
     throw new FlagError(
       'tiled-mlp',
       true,
-      `off with --framework ${o.framework} (unsloth_tiled_mlp is Unsloth's FastLanguageModel.from_pretrained option, unsloth/models/loader.py: --framework unsloth)`,
+      `off with --framework ${o.framework} (unsloth_tiled_mlp is Unsloth's FastLanguageModel.from_pretrained option, unsloth/models/loader.py: --framework ${tiled.join(' or ')})`,
     );
   if (o.tiledMlp && o.method === 'inference')
     throw new FlagError(
@@ -695,8 +696,9 @@ export function flagsFromOptions(o: EstimateOptions): Record<string, string | nu
     if (v !== undefined && v !== d[k]) out[FLAG_OF[k]] = v as string | number | boolean;
   }
   // An engine's own defaults (core/engines/<engine>/profile.ts `defaults`, applied by --framework <engine>)
-  // differ from the contract's for these: write them out so the flags mean the same options again.
-  if (o.framework !== 'hf' && o.framework !== 'deepspeed') {
+  // differ from the contract's for these: write them out so the flags mean the same options again. A family
+  // name that is no engine's id (the Hugging Face stack's) keeps the contract's (engines/defaults.ts).
+  if (isEngine(o.framework)) {
     out.checkpointing = o.checkpointing;
     out.attention = o.attention;
   }

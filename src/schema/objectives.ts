@@ -33,6 +33,21 @@ export const ROLLOUT_FRAMEWORKS: Readonly<Record<Rollout, Framework>> = {
   'vllm-server': 'vllm',
 };
 
+/**
+ * Whether each rollout generates in the trainer's own process with transformers generate() (TRL v1.9.0
+ * grpo_config.py use_vllm=False): no rollout engine's weights, pool or weight sync; its KV cache and prefill peak
+ * on the training GPUs between steps.
+ */
+export const ROLLOUT_IN_TRAINER: Readonly<Record<Rollout, boolean>> = {
+  hf: true,
+  'vllm-colocate': false,
+  'vllm-server': false,
+};
+
+/** `r` generates in the trainer's own process (ROLLOUT_IN_TRAINER); false without a rollout. */
+export const generatesInTrainer = (r: Rollout | undefined): boolean =>
+  r !== undefined && ROLLOUT_IN_TRAINER[r];
+
 export interface ObjectiveProfile {
   /**
    * What one training example is: a single sequence (SFT), a chosen/rejected pair (DPO, ORPO, SimPO: TRL v1.9.0

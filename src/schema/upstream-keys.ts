@@ -6,7 +6,7 @@
 import { z } from 'zod';
 
 /** The key lists kept: one file each. */
-export const UPSTREAM_KEY_LISTS = ['axolotl', 'llamafactory', 'hf-args'] as const;
+export const UPSTREAM_KEY_LISTS = ['axolotl', 'llamafactory', 'hf-args', 'trl'] as const;
 export type UpstreamKeyList = (typeof UPSTREAM_KEY_LISTS)[number];
 
 const sourceFiles = {

@@ -53,6 +53,24 @@ describe('catalogs/upstream-keys', () => {
       expect(m.ignored.length, format).toBeGreaterThan(0);
     }
   });
+
+  it("a TrainingArguments config knows TRL's and its recipes' keys from trl.json, and a typo of one is unknown", async () => {
+    await loadLaunchers();
+    const trl = upstreamKeys('trl');
+    // A GRPOConfig field, a PPOConfig field, an open-r1 script argument, and TRL's earlier exp_name.
+    for (const k of ['vllm_server_port', 'ref_adapter_name', 'wandb_project', 'exp_name'])
+      expect(trl.has(k), k).toBe(true);
+    const doc = {
+      model_name_or_path: 'm',
+      output_dir: 'o',
+      vllm_server_port: 8000,
+      system_prompt: 'x',
+      vllm_server_prot: 1,
+    };
+    const m = mapConfig({ ...doc }, 'hf-args', undefined, upstreamKeys);
+    expect(m.unknown).toEqual(['vllm_server_prot']);
+    expect(m.ignored).toEqual(expect.arrayContaining(['vllm_server_port', 'system_prompt']));
+  });
 });
 
 // Records, on stderr, every upstream-keys file the process reads (fs.readFileSync, synced to ESM imports).

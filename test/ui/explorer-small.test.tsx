@@ -67,6 +67,8 @@ describe('the explorer on small terminals', () => {
     expect(techniqueOf(fp8)).toContain('KV fp8');
     expect(techniqueOf(q8)).toContain('KV q8_0');
     expect(techniqueShort(fp8)).toContain('kvfp8');
+    // The engine's short name is its registration's abbr (core/engines/llama-cpp/index.ts).
+    expect(techniqueShort(q8)).toContain(' lcpp kvq8_0 ');
     expect(techniqueOf(a)).not.toContain('KV');
   });
 });

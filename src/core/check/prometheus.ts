@@ -2,8 +2,13 @@
  * Serving metrics read back from Prometheus text (vLLM's and SGLang's /metrics, llama-server's /metrics with
  * --metrics): time to first token, time per output token, generation throughput and the concurrency observed.
  * Pure: text in, figures out. Several scrapes of one file are split on the probe's "# vramplan-scrape" lines;
- * a plain dump is one scrape (totals since the server started).
+ * a plain dump is one scrape (totals since the server started). Each serving engine's metric names are its
+ * registration's `metrics` (the engine folders' metrics.ts).
  */
+import { engineDefs } from '../engines/store.js';
+import type { ServingEngine, ServingMetrics } from './readers.js';
+
+export type { ServingEngine } from './readers.js';
 
 export interface Sample {
   name: string;
@@ -53,53 +58,18 @@ export function parseScrapes(text: string): Scrape[] {
   return scrapes;
 }
 
-export type ServingEngine = 'vllm' | 'sglang' | 'llama-cpp';
+/** Every registered serving engine's metric names, in registration order. */
+const servingMetrics = (): ServingMetrics[] =>
+  engineDefs().flatMap((d) => (d.metrics ? [d.metrics] : []));
 
-/**
- * Each engine's metric names. vLLM: docs/design/metrics.md (vllm:time_to_first_token_seconds,
- * vllm:inter_token_latency_seconds, formerly vllm:time_per_output_token_seconds, vllm:generation_tokens_total,
- * vllm:num_requests_running). SGLang: docs/references/production_metrics.md (sglang: prefix, num_running_reqs).
- * llama.cpp: tools/server/README.md "/metrics" (llamacpp:tokens_predicted_total,
- * llamacpp:tokens_predicted_seconds_total, llamacpp:requests_processing; no time-to-first-token histogram).
- */
-const NAMES: Record<
-  ServingEngine,
-  {
-    ttft: string[];
-    tpot: string[];
-    generated: string;
-    running: string;
-    tpotCounters?: [string, string];
-  }
-> = {
-  vllm: {
-    ttft: ['vllm:time_to_first_token_seconds'],
-    tpot: ['vllm:inter_token_latency_seconds', 'vllm:time_per_output_token_seconds'],
-    generated: 'vllm:generation_tokens_total',
-    running: 'vllm:num_requests_running',
-  },
-  sglang: {
-    ttft: ['sglang:time_to_first_token_seconds'],
-    tpot: ['sglang:inter_token_latency_seconds', 'sglang:time_per_output_token_seconds'],
-    generated: 'sglang:generation_tokens_total',
-    running: 'sglang:num_running_reqs',
-  },
-  'llama-cpp': {
-    ttft: [],
-    tpot: [],
-    generated: 'llamacpp:tokens_predicted_total',
-    running: 'llamacpp:requests_processing',
-    // Seconds spent generating / tokens generated: seconds per token of one slot.
-    tpotCounters: ['llamacpp:tokens_predicted_seconds_total', 'llamacpp:tokens_predicted_total'],
-  },
-};
-
-export function servingEngineOf(samples: readonly Sample[]): ServingEngine | null {
-  if (samples.some((s) => s.name.startsWith('vllm:'))) return 'vllm';
-  if (samples.some((s) => s.name.startsWith('sglang:'))) return 'sglang';
-  if (samples.some((s) => s.name.startsWith('llamacpp:'))) return 'llama-cpp';
-  return null;
+/** The metric names of the engine that exported `samples` (the first registered whose prefix one carries). */
+function metricsOf(samples: readonly Sample[]): ServingMetrics | null {
+  return servingMetrics().find((m) => samples.some((s) => s.name.startsWith(m.prefix))) ?? null;
 }
+
+/** The name of the serving engine that exported `samples` (its registration's `metrics`), or null. */
+export const servingEngineOf = (samples: readonly Sample[]): ServingEngine | null =>
+  metricsOf(samples)?.engine ?? null;
 
 export interface ServingFigures {
   engine: ServingEngine | null;
@@ -142,9 +112,9 @@ function histogramMean(
 export function servingFigures(text: string): ServingFigures {
   const scrapes = parseScrapes(text);
   const all = scrapes.flatMap((s) => s.samples);
-  const engine = servingEngineOf(all);
+  const names = metricsOf(all);
   const empty: ServingFigures = {
-    engine,
+    engine: names?.engine ?? null,
     ttftSeconds: null,
     tpotSeconds: null,
     throughputTokensPerSecond: null,
@@ -152,8 +122,7 @@ export function servingFigures(text: string): ServingFigures {
     requests: 0,
     scrapes: scrapes.length,
   };
-  if (engine === null) return empty;
-  const names = NAMES[engine];
+  if (names === null) return empty;
   const byPort = new Map<number | null, Scrape[]>();
   for (const s of scrapes) byPort.set(s.port, [...(byPort.get(s.port) ?? []), s]);
   let ttftSum = 0;

@@ -6,6 +6,7 @@
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../launch/types.js';
 import type { FrameworkProfile } from '../memory/framework-profile.js';
 import type { FromMapping, ServeCommand, ServeReading, UpstreamKeys } from '../from/common.js';
+import type { ServingMetrics, TrainLogReader } from '../check/readers.js';
 import type { ArchitectureTable } from './architectures.js';
 import type { EngineProfile } from './profile.js';
 import type { EngineRuns } from './runs.js';
@@ -102,4 +103,10 @@ export interface EngineDef {
   serve?: ServeReader;
   /** null: vramplan writes no files for this engine, so the planner never ranks it. */
   launcher: LauncherRef | null;
+  /** Its name in the explorer's five-character engine column (absent: its id). */
+  abbr?: string;
+  /** `check`: the training log lines its tools print (engines of one stack may share one). */
+  logs?: TrainLogReader;
+  /** `check`: the Prometheus metric names its server exports. */
+  metrics?: ServingMetrics;
 }

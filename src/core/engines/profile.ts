@@ -69,8 +69,19 @@ export interface EngineProfile {
   modulesToSave?: boolean;
   /** Attention implementations the engine can be told to use. */
   attention: readonly Attention[];
-  /** How it shards ZeRO stages when it does (launch/common.ts shardingOf); absent: FSDP. */
-  sharding?: 'deepspeed' | 'fsdp';
+  /** How it shards ZeRO stages when it does (shardingKind; launch/common.ts shardingOf); absent: FSDP. */
+  sharding?: Sharding;
+  /**
+   * `launch --sharding <its sharding>` picks it: the flag form names a ZeRO plan's engine by how it shards, among
+   * the engines that set this and for a plan on any of their frameworks (engines/sharding-flag.ts).
+   */
+  shardingFlag?: boolean;
+  /**
+   * Its ZeRO sharding takes bitsandbytes optimizers only as untested ones (DeepSpeed's
+   * zero_allow_untested_optimizer, runtime/engine.py _configure_zero_optimizer): a plan that needs the switch
+   * loses a near-tie (plan/results.ts riskOf).
+   */
+  bnbOptimizersUntested?: boolean;
   /**
    * How a node's processes load the checkpoint into host RAM (memory/host-ram.ts). `onePerNode`: one process
    * materialises it and the others receive shards ('zero3': only under ZeRO-3); otherwise each process loads the
@@ -93,6 +104,12 @@ export interface EngineProfile {
   /** What the libraries this engine drives reject or change (rules.ts), with versions and sources. */
   rules: readonly Rule[];
 }
+
+/** How ZeRO-style sharding is realised: DeepSpeed ZeRO or PyTorch FSDP. */
+export type Sharding = 'deepspeed' | 'fsdp';
+
+/** How the engine of profile `p` shards ZeRO stages (FSDP where the profile says nothing). */
+export const shardingKind = (p: EngineProfile): Sharding => p.sharding ?? 'fsdp';
 
 /** A pure-bf16 full fine-tune on `p` whose launcher writes a stochastically rounding optimizer. */
 export const roundsStochastically = (p: EngineProfile, o: EstimateOptions): boolean =>

@@ -44,6 +44,7 @@ export function registerEngine(def: EngineDef): void {
     layerOffload: def.memory.layerOffload === true,
     ggufWeights: def.memory.quantFormat === 'gguf',
     liger: def.profile.liger === true,
+    tiledMlp: def.profile.tiledMlp === true,
   });
   for (const f of [fw, ...(def.claimsFor ?? [])]) {
     const list = CLAIMANTS.get(f) ?? [];

@@ -2,6 +2,7 @@
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { engineOf } from '../engines/engine.js';
 import { ENGINE_PROFILES } from '../engines/store.js';
+import { shardingKind } from '../engines/profile.js';
 import { isFourBitFloat } from '../model/dtypes.js';
 import type { Scenario } from '../../schema/scenario.js';
 import type { LaunchInput, Sharding } from './types.js';
@@ -16,7 +17,7 @@ export const globalBatch = (x: LaunchInput): number =>
 
 /** ZeRO sharding as the plan's engine realises it: DeepSpeed for hf-deepspeed, FSDP otherwise (core/engines/engine.ts). */
 export const shardingOf = (x: Pick<LaunchInput, 'options'>): Sharding =>
-  ENGINE_PROFILES[engineOf(x.options)].sharding ?? 'fsdp';
+  shardingKind(ENGINE_PROFILES[engineOf(x.options)]);
 
 /** Machines the plan spans and GPUs on each (LaunchInput.gpusPerNode, else one machine). */
 export function nodesOf(x: Pick<LaunchInput, 'options' | 'gpusPerNode'>): {

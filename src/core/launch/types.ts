@@ -8,8 +8,7 @@ import type { Gpu } from '../../schema/gpu.js';
 import type { Engine } from '../../schema/engine.js';
 import type { Offer } from '../../schema/offer.js';
 
-/** How ZeRO-style sharding is realised: DeepSpeed ZeRO or PyTorch FSDP. */
-export type Sharding = 'deepspeed' | 'fsdp';
+export type { Sharding } from '../engines/profile.js';
 
 /**
  * What launch itself reads of the configuration's estimate. The contract's result (core/estimate.ts

@@ -36,6 +36,8 @@ export interface CacheLayoutProfile {
   hybridPages?: { blockTokens: number };
   /** Bytes per element of an fp8 KV cache when the engine writes another format for it (default 1). */
   fp8KvElementBytes?: number;
+  /** The cache type an fp8 KV cache is written as where the engine has no fp8 one (absent: fp8). */
+  fp8KvType?: string;
 }
 
 export interface FrameworkProfile {

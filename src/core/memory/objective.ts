@@ -7,7 +7,7 @@
  * and Unsloth 015bdef (unsloth/models/llama.py).
  */
 import { OBJECTIVE_PROFILES } from '../../schema/objectives.js';
-import { hasCritic, rollsOut } from '../../schema/objectives.js';
+import { generatesInTrainer, hasCritic, rollsOut } from '../../schema/objectives.js';
 import type { Arch } from '../model/arch.js';
 import { trainingGpus, type EstimateOptions } from '../../schema/estimate.js';
 import type { EstimateContext, MemoryEstimate, StageSummary } from './types.js';
@@ -170,7 +170,7 @@ function rolloutBytes(
   );
   const st = gen.stages[0]!;
   const kv = st.kv;
-  if (o.rollout === 'hf')
+  if (generatesInTrainer(o.rollout))
     return {
       weights: 0,
       kv,
@@ -230,7 +230,7 @@ export function objectiveExtras(
     rolloutWeights: r.weights,
     rolloutKvCache: r.kv,
     promptLogits,
-    rolloutPhase: o.rollout === 'hf' ? r.generate + scores : 0,
+    rolloutPhase: generatesInTrainer(o.rollout) ? r.generate + scores : 0,
     generationBatch: seqs,
     rolloutFloor: r.floor,
     rolloutSharedWeights: r.shared,
@@ -328,14 +328,15 @@ export function withObjective(
   const named = {
     referenceModel: x.referenceModel,
     rolloutWeights: vllmHeld ? x.rolloutWeights : 0,
-    rolloutKvCache: (o.rollout === 'hf' && !rolloutPeak) || !vllmHeld ? 0 : x.rolloutKvCache,
+    rolloutKvCache:
+      (generatesInTrainer(o.rollout) && !rolloutPeak) || !vllmHeld ? 0 : x.rolloutKvCache,
     ...criticParts(x, !rolloutPeak),
   };
   const breakdown = rolloutPeak
     ? {
         ...b,
         gradients: 0,
-        activations: o.rollout === 'hf' ? x.rolloutPhase - x.rolloutKvCache : 0,
+        activations: generatesInTrainer(o.rollout) ? x.rolloutPhase - x.rolloutKvCache : 0,
         logits: 0,
         kvCache: 0,
         buffers: 0,

@@ -3,8 +3,8 @@
  * job's base configuration expands into (GRPO: rollout engine, colocated share, server GPUs), the GPUs a
  * vLLM server takes beside the trainers, and the bytes vLLM's colocated share adds on a given GPU.
  */
-import { OBJECTIVE_PROFILES } from '../../schema/objectives.js';
-import type { EstimateOptions } from '../../schema/estimate.js';
+import { generatesInTrainer, OBJECTIVE_PROFILES } from '../../schema/objectives.js';
+import { ROLLOUTS, type EstimateOptions } from '../../schema/estimate.js';
 import { objectiveInto, type RawFlags } from '../../schema/flags.js';
 import { grpoTokens } from '../../schema/objective-job.js';
 import type { Scenario } from '../../schema/scenario.js';
@@ -45,7 +45,10 @@ export function objectiveConfigs(s: Scenario): readonly ObjectiveConfig[] {
     'completion-tokens': t.completion,
     'prompt-tokens': t.prompt,
   };
-  const out: ObjectiveConfig[] = [{ flags: { ...grpo, rollout: 'hf' }, idPart: 'grpo-hf' }];
+  const out: ObjectiveConfig[] = ROLLOUTS.filter(generatesInTrainer).map((r) => ({
+    flags: { ...grpo, rollout: r },
+    idPart: `grpo-${r}`,
+  }));
   for (const share of COLOCATE_SHARES)
     out.push({
       flags: { ...grpo, rollout: 'vllm-colocate', 'rollout-memory': share },

@@ -288,15 +288,15 @@ export const NEAR_TIE = 0.01;
 
 /**
  * What a plan asks beyond a plain layout, which a near-tie should not be won by: pipeline parallelism (its
- * schedule and bubble), an optimizer stepped inside backward, a bitsandbytes optimizer under DeepSpeed ZeRO (it
- * needs `zero_allow_untested_optimizer`: DeepSpeed runtime/engine.py _configure_zero_optimizer).
+ * schedule and bubble), an optimizer stepped inside backward, a bitsandbytes optimizer under a ZeRO sharding that
+ * takes it only as untested (the engine profile's bnbOptimizersUntested: DeepSpeed's zero_allow_untested_optimizer).
  */
 function riskOf(ctx: Ctx, k: Kept): number {
   const r = ctx.rows;
   const v = ctx.variants[r.variant[k.row]!]!;
   const o = ctx.bases[r.base[k.row]!]!.options;
   const untested =
-    ENGINE_PROFILES[v.engine].sharding === 'deepspeed' &&
+    ENGINE_PROFILES[v.engine].bnbOptimizersUntested === true &&
     r.zero[k.row]! > 0 &&
     BNB_OPTIMIZERS.has(o.optimizer);
   return (r.pp[k.row]! > 1 ? 1 : 0) + (v.optimizerInBackward ? 1 : 0) + (untested ? 1 : 0);

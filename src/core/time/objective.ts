@@ -6,6 +6,7 @@
  * dpo_trainer.py.
  */
 import {
+  generatesInTrainer,
   hasCritic,
   OBJECTIVE_PROFILES,
   ROLLOUT_FRAMEWORKS,
@@ -123,7 +124,7 @@ export function objectiveWork(
         ...p,
         method: 'inference',
         optimizer: 'none',
-        weights: o.rollout === 'hf' || shared ? o.weights : floatCompute(o.compute),
+        weights: generatesInTrainer(o.rollout) || shared ? o.weights : floatCompute(o.compute),
         // generate() dispatches each step's ops eagerly whatever the policy's engine (Unsloth included: its
         // fused kernels are training kernels; its fast decoding is the vLLM path, fast_inference=True).
         framework: ROLLOUT_FRAMEWORKS[o.rollout ?? 'vllm-colocate'],
@@ -137,7 +138,8 @@ export function objectiveWork(
       }
     : null;
   // LoRA: TRL merges the adapters and sends the merged weights (grpo_trainer.py _move_model_to_vllm).
-  const sync = !grpo || o.rollout === 'hf' || shared ? 0 : o.rollout === 'vllm-colocate' ? 1 : 2;
+  const sync =
+    !grpo || generatesInTrainer(o.rollout) || shared ? 0 : o.rollout === 'vllm-colocate' ? 1 : 2;
   const train = trainWork(m, p, t);
   // PPO's value model trains fully beside the policy, on the same rows (objectives.ts `critic`).
   const epochs = o.objective ? OBJECTIVE_PROFILES[o.objective].critic?.epochs : undefined;

@@ -1,5 +1,7 @@
 /** Pure: table cells and memory/power bars as strings of exact widths, for the TUI components. */
 import { isFloat8Compute } from '../../schema/estimate.js';
+import type { Engine } from '../../schema/engine.js';
+import { engineDef } from '../../core/engines/registry.js';
 import type { Breakdown } from '../../core/memory/index.js';
 import type { Plan } from '../../core/plan/index.js';
 import {
@@ -71,15 +73,8 @@ const OPT_ABBR: Record<string, string> = {
   'sgd-momentum': 'sgdm',
   adafactor: 'adafa',
 };
-const ENGINE_ABBR: Record<string, string> = {
-  'hf-trainer': 'hf',
-  'hf-fsdp': 'fsdp',
-  'hf-deepspeed': 'ds',
-  torchtune: 'ttune',
-  torchtitan: 'titan',
-  'hf-generate': 'hfgen',
-  'llama.cpp': 'lcpp',
-};
+/** An engine's short name (its registration's `abbr`), else its id. */
+const engineAbbr = (e: Engine): string => engineDef(e).abbr ?? e;
 const CKPT_ABBR: Record<string, string> = {
   none: 'nock',
   selective: 'sel',
@@ -95,7 +90,7 @@ const CKPT_ABBR: Record<string, string> = {
 export function techniqueShort(p: Plan): string {
   const c = p.choices;
   const parts = [`${c.method.charAt(0)}${c.doubleQuant ? '+dq' : ''}`];
-  parts.push(ENGINE_ABBR[c.engine] ?? c.engine);
+  parts.push(engineAbbr(c.engine));
   const kv = kvText(p);
   if (kv) parts.push(kv.replace('KV ', 'kv'));
   if (c.method !== 'inference') parts.push(CKPT_ABBR[c.checkpointing] ?? c.checkpointing);
@@ -147,7 +142,7 @@ const WIDE_FIXED: Col[] = [
 const NARROW_FIXED: Col[] = [
   col('wt', 4, false, (p) => p.choices.weights),
   col('opt', 5, false, (p) => OPT_ABBR[optimizerOf(p)] ?? optimizerOf(p)),
-  col('eng', 5, false, (p) => ENGINE_ABBR[p.choices.engine] ?? p.choices.engine),
+  col('eng', 5, false, (p) => engineAbbr(p.choices.engine)),
   col('PL', 4, true, (p) => `${Math.round(p.hardware.powerLimitW)}W`),
   col(
     'mem',

@@ -6,9 +6,11 @@ import { DEEPSPEED_MEMORY } from '../hf/memory.js';
 import { HF_DEEPSPEED_PROFILE } from './profile.js';
 import { HF_DEEPSPEED_RUNS } from './runs.js';
 import { TRL_OBJECTIVES } from '../hf/profile.js';
+import { HF_TRAINER_LOG } from '../hf/logs.js';
 
 export const HF_DEEPSPEED: EngineDef = {
   id: 'hf-deepspeed',
+  abbr: 'ds',
   profile: HF_DEEPSPEED_PROFILE,
   runs: HF_DEEPSPEED_RUNS,
   claims: (o) => o.method !== 'inference',
@@ -16,6 +18,7 @@ export const HF_DEEPSPEED: EngineDef = {
   families: ['hf'],
   readers: [DEEPSPEED_READER],
   architectures: HF_ARCHITECTURES,
+  logs: HF_TRAINER_LOG,
   launcher: {
     objectives: TRL_OBJECTIVES,
     load: async () => {

@@ -39,6 +39,11 @@ export const HF_DEEPSPEED_PROFILE: EngineProfile = {
   // deepspeed/runtime/zero/stage_1_and_2.py estimate_zero2_model_states_mem_needs,
   // https://deepspeed.readthedocs.io/en/latest/memory.html).
   sharding: 'deepspeed',
+  // `launch --sharding deepspeed` names it (Trainer + DeepSpeed ZeRO, https://huggingface.co/docs/transformers/deepspeed).
+  shardingFlag: true,
+  // DeepSpeed ZeRO accepts a client optimizer outside ZERO_SUPPORTED_OPTIMIZERS (bitsandbytes' included) only with
+  // zero_allow_untested_optimizer (deepspeed/runtime/engine.py _configure_zero_optimizer).
+  bnbOptimizersUntested: true,
   hostLoading: { onePerNode: 'zero3', streamed: false, offloadBufferFactor: 1.5 },
   attention: ATTENTION,
   defaults: [],

@@ -6,15 +6,18 @@ import { HF_MEMORY } from '../hf/memory.js';
 import { HF_FSDP_PROFILE } from './profile.js';
 import { HF_FSDP_RUNS } from './runs.js';
 import { TRL_OBJECTIVES } from '../hf/profile.js';
+import { HF_TRAINER_LOG } from '../hf/logs.js';
 
 export const HF_FSDP: EngineDef = {
   id: 'hf-fsdp',
+  abbr: 'fsdp',
   profile: HF_FSDP_PROFILE,
   runs: HF_FSDP_RUNS,
   claims: (o) => o.method !== 'inference' && o.zero > 0,
   memory: HF_MEMORY,
   readers: [ACCELERATE_READER],
   architectures: HF_ARCHITECTURES,
+  logs: HF_TRAINER_LOG,
   launcher: {
     objectives: TRL_OBJECTIVES,
     load: async () => {

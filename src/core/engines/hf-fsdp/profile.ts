@@ -35,6 +35,8 @@ export const HF_FSDP_PROFILE: EngineProfile = {
   checkpointing: ['none', 'full', 'offload'],
   // Accelerate FSDP with cpu_ram_efficient_loading (the plan sets it; https://huggingface.co/docs/accelerate/usage_guides/fsdp).
   hostLoading: { onePerNode: 'always', streamed: false },
+  // `launch --sharding fsdp` names it (Trainer + Accelerate FSDP, https://huggingface.co/docs/accelerate/usage_guides/fsdp).
+  shardingFlag: true,
   attention: ATTENTION,
   defaults: [],
   // transformers Trainer use_liger_kernel (https://huggingface.co/docs/transformers/main/en/trainer#liger-kernel).

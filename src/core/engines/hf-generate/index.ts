@@ -7,6 +7,7 @@ import { HF_GENERATE_RUNS } from './runs.js';
 
 export const HF_GENERATE: EngineDef = {
   id: 'hf-generate',
+  abbr: 'hfgen',
   profile: HF_GENERATE_PROFILE,
   runs: HF_GENERATE_RUNS,
   claims: (o) => o.method === 'inference',

@@ -5,6 +5,7 @@ import { LITGPT_READER } from './from.js';
 import { LITGPT_MEMORY } from './memory.js';
 import { LITGPT_PROFILE } from './profile.js';
 import { LITGPT_RUNS } from './runs.js';
+import { LITGPT_LOG } from './logs.js';
 
 export const LITGPT: EngineDef = {
   id: 'litgpt',
@@ -13,6 +14,7 @@ export const LITGPT: EngineDef = {
   memory: LITGPT_MEMORY,
   readers: [LITGPT_READER],
   architectures: LITGPT_ARCHITECTURES,
+  logs: LITGPT_LOG,
   launcher: {
     load: async () => {
       const { emitLitgpt, litgptBlocker } = await import('./launch.js');

@@ -5,14 +5,17 @@ import { LLAMA_CPP_SERVE } from './from.js';
 import { LLAMA_CPP_MEMORY } from './memory.js';
 import { LLAMA_CPP_PROFILE } from './profile.js';
 import { LLAMA_CPP_RUNS } from './runs.js';
+import { LLAMA_CPP_METRICS } from './metrics.js';
 
 export const LLAMA_CPP: EngineDef = {
   id: 'llama.cpp',
+  abbr: 'lcpp',
   profile: LLAMA_CPP_PROFILE,
   runs: LLAMA_CPP_RUNS,
   memory: LLAMA_CPP_MEMORY,
   serve: LLAMA_CPP_SERVE,
   architectures: LLAMA_CPP_ARCHITECTURES,
+  metrics: LLAMA_CPP_METRICS,
   launcher: {
     load: async () => {
       const { emitLlamaCpp, llamaCppBlocker } = await import('./launch.js');

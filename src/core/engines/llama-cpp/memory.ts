@@ -23,6 +23,7 @@ const LLAMA_CPP_CACHE_LAYOUT: CacheLayoutProfile = {
   temporalStateBytes: 4, // fp32 type_s (src/llama-model.cpp create_memory, https://github.com/ggml-org/llama.cpp)
   sliding: { kind: 'padded', pad: 256 },
   fp8KvElementBytes: 34 / 32, // block_q8_0 (https://github.com/ggml-org/llama.cpp/blob/master/ggml/src/ggml-common.h)
+  fp8KvType: 'q8_0', // -ctk/-ctv q8_0 (tools/server/README.md --cache-type-k)
 };
 
 export const LLAMA_CPP_MEMORY: FrameworkProfile = {

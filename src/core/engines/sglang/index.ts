@@ -6,6 +6,7 @@ import { SGLANG_CONFIG, SGLANG_SERVE } from './from.js';
 import { SGLANG_MEMORY } from './memory.js';
 import { SGLANG_PROFILE } from './profile.js';
 import { SGLANG_RUNS } from './runs.js';
+import { SGLANG_METRICS } from './metrics.js';
 
 export const SGLANG: EngineDef = {
   id: 'sglang',
@@ -16,6 +17,7 @@ export const SGLANG: EngineDef = {
   serve: SGLANG_SERVE,
   kernels: SGLANG_KERNELS,
   architectures: SGLANG_ARCHITECTURES,
+  metrics: SGLANG_METRICS,
   launcher: {
     load: async () => {
       const { emitSglang, sglangBlocker } = await import('./launch.js');

@@ -5,14 +5,17 @@ import { TORCHTITAN_READER } from './from.js';
 import { TORCHTITAN_MEMORY } from './memory.js';
 import { TORCHTITAN_PROFILE } from './profile.js';
 import { TORCHTITAN_RUNS } from './runs.js';
+import { TORCHTITAN_LOG } from './logs.js';
 
 export const TORCHTITAN: EngineDef = {
   id: 'torchtitan',
+  abbr: 'titan',
   profile: TORCHTITAN_PROFILE,
   runs: TORCHTITAN_RUNS,
   memory: TORCHTITAN_MEMORY,
   readers: [TORCHTITAN_READER],
   architectures: TORCHTITAN_ARCHITECTURES,
+  logs: TORCHTITAN_LOG,
   launcher: {
     load: async () => {
       const { emitTorchtitan, torchtitanBlocker } = await import('./launch.js');

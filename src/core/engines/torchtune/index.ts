@@ -5,14 +5,17 @@ import { TORCHTUNE_READER } from './from.js';
 import { TORCHTUNE_MEMORY } from './memory.js';
 import { TORCHTUNE_PROFILE } from './profile.js';
 import { TORCHTUNE_RUNS } from './runs.js';
+import { TORCHTUNE_LOG } from './logs.js';
 
 export const TORCHTUNE: EngineDef = {
   id: 'torchtune',
+  abbr: 'ttune',
   profile: TORCHTUNE_PROFILE,
   runs: TORCHTUNE_RUNS,
   memory: TORCHTUNE_MEMORY,
   readers: [TORCHTUNE_READER],
   architectures: TORCHTUNE_ARCHITECTURES,
+  logs: TORCHTUNE_LOG,
   launcher: {
     objectives: ['dpo'],
     load: async () => {

@@ -6,6 +6,7 @@ import { VLLM_CONFIG, VLLM_SERVE } from './from.js';
 import { VLLM_MEMORY } from './memory.js';
 import { VLLM_PROFILE } from './profile.js';
 import { VLLM_RUNS } from './runs.js';
+import { VLLM_METRICS } from './metrics.js';
 
 export const VLLM: EngineDef = {
   id: 'vllm',
@@ -16,6 +17,7 @@ export const VLLM: EngineDef = {
   serve: VLLM_SERVE,
   kernels: VLLM_KERNELS,
   architectures: VLLM_ARCHITECTURES,
+  metrics: VLLM_METRICS,
   launcher: {
     load: async () => {
       const { emitVllm, vllmBlocker } = await import('./launch.js');

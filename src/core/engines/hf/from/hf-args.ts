@@ -16,7 +16,7 @@ import {
   type UpstreamKeys,
 } from '../../../from/common.js';
 import { mapFsdp } from './fsdp.js';
-import { mapTrlObjective, TRL_IGNORED_KEYS, trlObjectiveOf } from './trl-objective.js';
+import { mapTrlObjective, trlObjectiveOf } from './trl-objective.js';
 
 /** The trainer config blocks `vramplan launch` writes into hf-args.json, by TRL trainer. */
 const CONFIG_BLOCKS = [
@@ -175,6 +175,7 @@ export function mapHfArgs(
   keys: UpstreamKeys,
 ): FromMapping {
   const hfArgsKeys = keys('hf-args');
+  const trlKeys = keys('trl'); // TRL's and its recipe repositories' keys (mapTrlObjective reads its own first)
   const doc = flattenLaunchArgs(input);
   // hf-args.json from `vramplan launch` (a trainer block): its keys are TRL v1.9.0's, no warnings due.
   const launched = doc !== input;
@@ -246,8 +247,8 @@ export function mapHfArgs(
     model,
     flags,
     warnings,
-    ignored: rest.filter((k) => hfArgsKeys.has(k) || TRL_IGNORED_KEYS.has(k)),
-    unknown: rest.filter((k) => !hfArgsKeys.has(k) && !TRL_IGNORED_KEYS.has(k)),
+    ignored: rest.filter((k) => hfArgsKeys.has(k) || trlKeys.has(k)),
+    unknown: rest.filter((k) => !hfArgsKeys.has(k) && !trlKeys.has(k)),
     deepspeedRef: trainer.deepspeedRef,
     deepspeedInline: trainer.deepspeedInline,
     memoryKeys: HF_MEMORY_KEYS,
