@@ -136,6 +136,12 @@ const LORA_OPS_PER_LINEAR = 5;
 // synchronization" (https://pytorch.org/docs/stable/generated/torch.nonzero.html): the CPU cannot run ahead, so
 // each expert's dispatch (EAGER_OP_SECONDS per op) adds to its GPU work in forward. Autograd's backward replays
 // saved indices without a sync: there dispatch (about twice the forward ops) overlaps the GPU as for dense ops.
+// The loop gathers each expert's rows by advanced indexing (hidden_states[None, top_x]); its gradient is
+// index_backward(grad.new_zeros(self.sizes()), indices, grad) (tools/autograd/derivatives.yaml, `index.Tensor`, at
+// pytorch/pytorch v2.6.0): a zero-filled tensor of the layer's whole input per expert, which autograd then adds
+// into the input's gradient (torch/csrc/autograd/input_buffer.cpp, InputBuffer::add accumulates in place). Per hit
+// expert per backward: write the zeros, read both and write the sum: 4 passes over tokens x hidden.
+const LOOP_INDEX_GRAD_PASSES = 4;
 
 // PEFT lora.ParamWrapper (target_parameters on fused 3-D experts; peft v0.20.0 tuners/lora/layer.py @a5526d27):
 // each forward builds ΔW = einsum(B, A) for every expert (2·r FLOPs per weight, written once) and the
@@ -211,6 +217,8 @@ export interface TrainWork {
   expertWeightBytes: number;
   /** Host ops of the per-expert loop in one forward (0 when grouped); each forward syncs per expert. */
   moeLoopOps: number;
+  /** Bytes the per-expert loop's gather gradients move in one backward (0 when grouped). */
+  moeLoopBwdBytes: number;
   moeDispatch: MoeDispatch;
   /** Experts holding at least one routed token, per MoE layer per micro-batch. */
   expertsHit: number;
@@ -444,7 +452,7 @@ export function trainWork(
   m: ModelFacts,
   o: EstimateOptions,
   t: TimeOptions,
-  dispatch: MoeDispatch = moeDispatchOf(m, o),
+  dispatch: MoeDispatch = moeDispatchOf(m, o, t),
   paramWrapper = FRAMEWORKS[o.framework].expertAdapters === 'param-wrapper',
 ): TrainWork {
   const w = workLayout(m, o);
@@ -513,6 +521,7 @@ export function trainWork(
     expertShape: ew.shape,
     expertWeightBytes: ew.weightBytes,
     moeLoopOps: ew.loopOps,
+    moeLoopBwdBytes: ew.loopBwdBytes,
     moeDispatch: ew.dispatch,
     expertsHit: ew.hit,
     deltaFwdFlops: ew.delta.fwdFlops,
@@ -585,9 +594,11 @@ function adapterPathWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout) {
 
 /** How the routed experts run: the engine's dispatch, or 'dense' for a model class its library runs densely. */
 export type MoeDispatch = 'loop' | 'grouped' | 'dense';
-const moeDispatchOf = (m: ModelFacts, o: EstimateOptions): MoeDispatch => {
+const moeDispatchOf = (m: ModelFacts, o: EstimateOptions, t: TimeOptions): MoeDispatch => {
   const fw = FRAMEWORKS[o.framework];
-  return fw.moeDense?.includes(m.modelType) ? 'dense' : fw.moeDispatch;
+  if (fw.moeDense?.includes(m.modelType)) return 'dense';
+  // A row measured on a library build that looped its experts (TimeOptions.moeLoop).
+  return t.moeLoop ? 'loop' : fw.moeDispatch;
 };
 
 /**
@@ -610,6 +621,7 @@ function expertWork(
       shape: 1,
       weightBytes: 0,
       loopOps: 0,
+      loopBwdBytes: 0,
       dispatch,
       hit: 0,
       delta: NO_DELTA,
@@ -644,6 +656,15 @@ function expertWork(
       ? layers *
         hit *
         (MOE_LOOP_OPS_PER_EXPERT + LORA_OPS_PER_LINEAR * Math.min(adapted, m.expertLinears))
+      : 0,
+    loopBwdBytes: loop
+      ? (layers *
+          hit *
+          LOOP_INDEX_GRAD_PASSES *
+          w.tokens *
+          m.hidden *
+          (o.compute === 'fp32' ? 4 : 2)) /
+        w.tp
       : 0,
     dispatch,
     hit,
