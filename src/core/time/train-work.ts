@@ -598,7 +598,7 @@ const moeDispatchOf = (m: ModelFacts, o: EstimateOptions, t: TimeOptions): MoeDi
   const fw = FRAMEWORKS[o.framework];
   if (fw.moeDense?.includes(m.modelType)) return 'dense';
   // A row measured on a library build that looped its experts (TimeOptions.moeLoop).
-  return t.moeLoop ? 'loop' : fw.moeDispatch;
+  return t.moeLoop && m.experts > 1 ? 'loop' : fw.moeDispatch;
 };
 
 /**
