@@ -448,6 +448,7 @@ function offloadWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, trainable
 /** Bytes of a 16/32-bit storage dtype. */
 const FLOAT_BYTES_OF = (d: EstimateOptions['weights']): number => (d === 'fp32' ? 4 : 2);
 
+// Long on purpose: it returns one flat TrainWork record, one line per field (written out, not spread: see below).
 export function trainWork(
   m: ModelFacts,
   o: EstimateOptions,
