@@ -142,6 +142,15 @@ const LORA_OPS_PER_LINEAR = 5;
 // into the input's gradient (torch/csrc/autograd/input_buffer.cpp, InputBuffer::add accumulates in place). Per hit
 // expert per backward: write the zeros, read both and write the sum: 4 passes over tokens x hidden.
 const LOOP_INDEX_GRAD_PASSES = 4;
+// A dense MoE block (engine profile moeDense) materialises every expert's copy of each token: transformers'
+// Llama4TextMoe.forward writes hidden_states.repeat(E, 1) and its product with the router scores (3 passes of
+// E x hidden), the experts' up * act_fn(gate) over all E (silu and mul: 5 passes of E x expert width, of which
+// the topK experts' are counted with the dense layer's), and sums routed_out over E (1 pass): 4 E x hidden
+// + 5 (E - topK) x width per token (src/transformers/models/llama4/modeling_llama4.py at 000c33fd; axolotl's
+// linearized experts loop the same products per expert, monkeypatch/models/llama4/modeling.py). Compiled, the
+// repeat and scale fuse into one write and silu*mul into 3 passes: 2 E x hidden + 3 (E - topK) x width.
+const DENSE_MOE_HIDDEN_PASSES = { eager: 4, fused: 2 } as const;
+const DENSE_MOE_ACT_PASSES = { eager: 5, fused: 3 } as const;
 
 // PEFT lora.ParamWrapper (target_parameters on fused 3-D experts; peft v0.20.0 tuners/lora/layer.py @a5526d27):
 // each forward builds ΔW = einsum(B, A) for every expert (2·r FLOPs per weight, written once) and the
@@ -482,7 +491,7 @@ export function trainWork(
     dp: w.dp,
     fwdGemmFlops: cw.fwdGemmFlops + ew.extraFwdFlops,
     fwdAttnFlops: cw.fwdAttnFlops,
-    fwdElemBytes: cw.fwdElemBytes,
+    fwdElemBytes: cw.fwdElemBytes + ew.denseElemBytes,
     fwdOps: cw.fwdOps,
     bwdGemmFlops: cw.bwdGemmFlops + ew.extraBwdFlops,
     bwdAttnFlops: cw.bwdAttnFlops,
@@ -623,6 +632,7 @@ function expertWork(
       weightBytes: 0,
       loopOps: 0,
       loopBwdBytes: 0,
+      denseElemBytes: 0,
       dispatch,
       hit: 0,
       delta: NO_DELTA,
@@ -667,6 +677,7 @@ function expertWork(
           (o.compute === 'fp32' ? 4 : 2)) /
         w.tp
       : 0,
+    denseElemBytes: dense ? denseMoeElemBytes(m, o, w, layers) : 0,
     dispatch,
     hit,
     delta,
@@ -677,6 +688,20 @@ function expertWork(
 }
 
 const NO_DELTA = { share: 0, fwdFlops: 0, fwdBytes: 0, bwdFlops: 0, bwdBytes: 0 };
+
+/** A dense MoE block's per-expert copies and activations in one forward (DENSE_MOE_* passes), bytes. */
+function denseMoeElemBytes(
+  m: ModelFacts,
+  o: EstimateOptions,
+  w: WorkLayout,
+  layers: number,
+): number {
+  const k = w.compiled ? 'fused' : 'eager';
+  const perToken =
+    DENSE_MOE_HIDDEN_PASSES[k] * m.experts * m.hidden +
+    DENSE_MOE_ACT_PASSES[k] * (m.experts - m.topK) * m.expertFfn;
+  return (layers * w.tokens * perToken * (o.compute === 'fp32' ? 4 : 2)) / w.tp;
+}
 
 /**
  * ParamWrapper's per-micro-batch work on the adapted expert weights of this rank's MoE layers: the share of
