@@ -82,6 +82,8 @@ export const throughputCaseSchema = z.looseObject({
   mul_mat_id: z.enum(['per-slot-sync']).optional(),
   /** llama.cpp's decode graph in the measured build: 'unfused' (every op its own kernel) sets TimeOptions.unfusedGraph. */
   ggml_graph: z.enum(['unfused']).optional(),
+  /** The routed experts in the measured library build: 'loop' (transformers 4.x per-expert loop) sets TimeOptions.moeLoop. */
+  moe_dispatch: z.enum(['loop']).optional(),
 });
 export const throughputFileSchema = z.array(throughputCaseSchema);
 export type ThroughputCase = z.infer<typeof throughputCaseSchema>;

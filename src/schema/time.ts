@@ -78,6 +78,13 @@ export interface TimeOptions {
    * sets it; `validate --throughput` does for rows of such builds (their `ggml_graph`).
    */
   unfusedGraph?: boolean;
+  /**
+   * The library build ran a model's routed experts in a per-expert Python loop (transformers 4.x sparse MoE blocks,
+   * e.g. Qwen2MoeSparseMoeBlock.forward: `for expert_idx in range(self.num_experts)`, before transformers 5's
+   * experts_implementation="grouped_mm"): training times the experts with the 'loop' dispatch instead of the
+   * engine's own. No flag sets it; `validate --throughput` does for rows of such builds (their `moe_dispatch`).
+   */
+  moeLoop?: boolean;
 }
 
 // DGX A100: eight 200 Gb/s HDR InfiniBand ports, one per GPU = 25 GB/s per GPU

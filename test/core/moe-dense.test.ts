@@ -35,6 +35,24 @@ describe('MoE dispatch per model class', () => {
     expect(buildEstimate(arch, o, h100).time!.moe?.dispatch).toBe('dense');
   });
 
+  it("a dense block's per-expert copies and activations: 4 E x hidden + 5 (E - topK) x width per token", () => {
+    const arch = resolveModel('llama-4-scout-17b-16e');
+    const m = modelFacts(arch);
+    const t = defaultTimeOptions(1);
+    const eager = qlora('hf');
+    const extra = (o: typeof eager) =>
+      trainWork(m, o, t).fwdElemBytes - trainWork(m, o, t, 'grouped').fwdElemBytes;
+    // bf16: 2 bytes; 2,048 tokens; every MoE layer.
+    const perToken = (hidden: number, act: number) =>
+      hidden * m.experts * m.hidden + act * (m.experts - m.topK) * m.expertFfn;
+    expect(extra(eager)).toBeCloseTo(2048 * m.moeLayers * 2 * perToken(4, 5), -3);
+    // Compiled: the repeat and the score product fuse into one write, silu * mul into three passes.
+    expect(extra({ ...eager, compile: true })).toBeCloseTo(
+      2048 * m.moeLayers * 2 * perToken(2, 3),
+      -3,
+    );
+  });
+
   it('other MoE classes, and Llama-4 on Unsloth, keep the engine dispatch', () => {
     const qwen = buildEstimate(resolveModel('qwen3-30b-a3b'), qlora('hf'), h100);
     expect(qwen.time!.moe?.dispatch).toBe('grouped');

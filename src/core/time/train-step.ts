@@ -123,7 +123,7 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
     expertB +
     deltaB +
     w.bwdAttnFlops / attnRate +
-    (2 * w.fwdElemBytes + w.adapterBwdBytes) / r.mem;
+    (2 * w.fwdElemBytes + w.adapterBwdBytes + w.moeLoopBwdBytes) / r.mem;
   const bwd = Math.max(bwdGpu, bwdOps * hostPerOp + 2 * loopF);
   const rec =
     (w.recomputeAttnOnly ? w.fwdAttnFlops / attnRate : w.recompute * fwd) + w.tiledMlpFlops / gemm;

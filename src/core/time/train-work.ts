@@ -136,6 +136,21 @@ const LORA_OPS_PER_LINEAR = 5;
 // synchronization" (https://pytorch.org/docs/stable/generated/torch.nonzero.html): the CPU cannot run ahead, so
 // each expert's dispatch (EAGER_OP_SECONDS per op) adds to its GPU work in forward. Autograd's backward replays
 // saved indices without a sync: there dispatch (about twice the forward ops) overlaps the GPU as for dense ops.
+// The loop gathers each expert's rows by advanced indexing (hidden_states[None, top_x]); its gradient is
+// index_backward(grad.new_zeros(self.sizes()), indices, grad) (tools/autograd/derivatives.yaml, `index.Tensor`, at
+// pytorch/pytorch v2.6.0): a zero-filled tensor of the layer's whole input per expert, which autograd then adds
+// into the input's gradient (torch/csrc/autograd/input_buffer.cpp, InputBuffer::add accumulates in place). Per hit
+// expert per backward: write the zeros, read both and write the sum: 4 passes over tokens x hidden.
+const LOOP_INDEX_GRAD_PASSES = 4;
+// A dense MoE block (engine profile moeDense) materialises every expert's copy of each token: transformers'
+// Llama4TextMoe.forward writes hidden_states.repeat(E, 1) and its product with the router scores (3 passes of
+// E x hidden), the experts' up * act_fn(gate) over all E (silu and mul: 5 passes of E x expert width, of which
+// the topK experts' are counted with the dense layer's), and sums routed_out over E (1 pass): 4 E x hidden
+// + 5 (E - topK) x width per token (src/transformers/models/llama4/modeling_llama4.py at 000c33fd; axolotl's
+// linearized experts loop the same products per expert, monkeypatch/models/llama4/modeling.py). Compiled, the
+// repeat and scale fuse into one write and silu*mul into 3 passes: 2 E x hidden + 3 (E - topK) x width.
+const DENSE_MOE_HIDDEN_PASSES = { eager: 4, fused: 2 } as const;
+const DENSE_MOE_ACT_PASSES = { eager: 5, fused: 3 } as const;
 
 // PEFT lora.ParamWrapper (target_parameters on fused 3-D experts; peft v0.20.0 tuners/lora/layer.py @a5526d27):
 // each forward builds ΔW = einsum(B, A) for every expert (2·r FLOPs per weight, written once) and the
@@ -211,6 +226,8 @@ export interface TrainWork {
   expertWeightBytes: number;
   /** Host ops of the per-expert loop in one forward (0 when grouped); each forward syncs per expert. */
   moeLoopOps: number;
+  /** Bytes the per-expert loop's gather gradients move in one backward (0 when grouped). */
+  moeLoopBwdBytes: number;
   moeDispatch: MoeDispatch;
   /** Experts holding at least one routed token, per MoE layer per micro-batch. */
   expertsHit: number;
@@ -440,11 +457,12 @@ function offloadWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, trainable
 /** Bytes of a 16/32-bit storage dtype. */
 const FLOAT_BYTES_OF = (d: EstimateOptions['weights']): number => (d === 'fp32' ? 4 : 2);
 
+// Long on purpose: it returns one flat TrainWork record, one line per field (written out, not spread: see below).
 export function trainWork(
   m: ModelFacts,
   o: EstimateOptions,
   t: TimeOptions,
-  dispatch: MoeDispatch = moeDispatchOf(m, o),
+  dispatch: MoeDispatch = moeDispatchOf(m, o, t),
   paramWrapper = FRAMEWORKS[o.framework].expertAdapters === 'param-wrapper',
 ): TrainWork {
   const w = workLayout(m, o);
@@ -473,7 +491,7 @@ export function trainWork(
     dp: w.dp,
     fwdGemmFlops: cw.fwdGemmFlops + ew.extraFwdFlops,
     fwdAttnFlops: cw.fwdAttnFlops,
-    fwdElemBytes: cw.fwdElemBytes,
+    fwdElemBytes: cw.fwdElemBytes + ew.denseElemBytes,
     fwdOps: cw.fwdOps,
     bwdGemmFlops: cw.bwdGemmFlops + ew.extraBwdFlops,
     bwdAttnFlops: cw.bwdAttnFlops,
@@ -513,6 +531,7 @@ export function trainWork(
     expertShape: ew.shape,
     expertWeightBytes: ew.weightBytes,
     moeLoopOps: ew.loopOps,
+    moeLoopBwdBytes: ew.loopBwdBytes,
     moeDispatch: ew.dispatch,
     expertsHit: ew.hit,
     deltaFwdFlops: ew.delta.fwdFlops,
@@ -585,9 +604,11 @@ function adapterPathWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout) {
 
 /** How the routed experts run: the engine's dispatch, or 'dense' for a model class its library runs densely. */
 export type MoeDispatch = 'loop' | 'grouped' | 'dense';
-const moeDispatchOf = (m: ModelFacts, o: EstimateOptions): MoeDispatch => {
+const moeDispatchOf = (m: ModelFacts, o: EstimateOptions, t: TimeOptions): MoeDispatch => {
   const fw = FRAMEWORKS[o.framework];
-  return fw.moeDense?.includes(m.modelType) ? 'dense' : fw.moeDispatch;
+  if (fw.moeDense?.includes(m.modelType)) return 'dense';
+  // A row measured on a library build that looped its experts (TimeOptions.moeLoop).
+  return t.moeLoop && m.experts > 1 ? 'loop' : fw.moeDispatch;
 };
 
 /**
@@ -610,6 +631,8 @@ function expertWork(
       shape: 1,
       weightBytes: 0,
       loopOps: 0,
+      loopBwdBytes: 0,
+      denseElemBytes: 0,
       dispatch,
       hit: 0,
       delta: NO_DELTA,
@@ -645,6 +668,16 @@ function expertWork(
         hit *
         (MOE_LOOP_OPS_PER_EXPERT + LORA_OPS_PER_LINEAR * Math.min(adapted, m.expertLinears))
       : 0,
+    loopBwdBytes: loop
+      ? (layers *
+          hit *
+          LOOP_INDEX_GRAD_PASSES *
+          w.tokens *
+          m.hidden *
+          (o.compute === 'fp32' ? 4 : 2)) /
+        w.tp
+      : 0,
+    denseElemBytes: dense ? denseMoeElemBytes(m, o, w, layers) : 0,
     dispatch,
     hit,
     delta,
@@ -655,6 +688,20 @@ function expertWork(
 }
 
 const NO_DELTA = { share: 0, fwdFlops: 0, fwdBytes: 0, bwdFlops: 0, bwdBytes: 0 };
+
+/** A dense MoE block's per-expert copies and activations in one forward (DENSE_MOE_* passes), bytes. */
+function denseMoeElemBytes(
+  m: ModelFacts,
+  o: EstimateOptions,
+  w: WorkLayout,
+  layers: number,
+): number {
+  const k = w.compiled ? 'fused' : 'eager';
+  const perToken =
+    DENSE_MOE_HIDDEN_PASSES[k] * m.experts * m.hidden +
+    DENSE_MOE_ACT_PASSES[k] * (m.experts - m.topK) * m.expertFfn;
+  return (layers * w.tokens * perToken * (o.compute === 'fp32' ? 4 : 2)) / w.tp;
+}
 
 /**
  * ParamWrapper's per-micro-batch work on the adapted expert weights of this rank's MoE layers: the share of
