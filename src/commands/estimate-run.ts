@@ -20,6 +20,7 @@ import { availableLoraTargets } from '../core/model/index.js';
 import { badValue } from '../io/errors.js';
 import { findGpu } from '../io/load-catalog.js';
 import { resolveModel } from '../io/load-model.js';
+import { nativeWeights } from '../core/model/native-weights.js';
 import { isFloat8Compute, type EstimateOptions } from '../schema/estimate.js';
 import { float8Refusal } from '../core/kernels/float8.js';
 import { FlagError, optionsFromFlags, type RawFlags } from '../schema/flags.js';
@@ -48,6 +49,17 @@ export function runEstimate(
   const arch = resolveModel(model);
   const notes = [...(arch.assumptions ?? []), ...imagesInto(arch, options, flags)];
   notes.push(...estimateChecks(arch, options, flags, gpu));
+  const shipped = nativeWeights(arch);
+  // Serving engines load a checkpoint as it ships; the contract's --weights default stays bf16, so say so.
+  if (
+    options.method === 'inference' &&
+    flags.weights === undefined &&
+    shipped &&
+    shipped !== options.weights
+  )
+    notes.push(
+      `${arch.id} ships ${shipped} weights (config.json quantization_config), which serving engines load as they are; estimated with --weights ${options.weights} (the default): give --weights ${shipped} for the checkpoint as shipped`,
+    );
   if (options.liger && !ligerPatches(arch.modelType)) {
     // use_liger_kernel logs "no Liger kernels supported" for other model types and trains unchanged.
     const why = `Liger ${LIGER_PIN} patches no '${arch.modelType}' model (model types it patches: ${LIGER_MODEL_TYPES.join(', ')})`;

@@ -30,6 +30,27 @@ describe('vramplan estimate --json', () => {
     expect(j.model.id).toBe('llama-2-7b');
   });
 
+  it('keeps the bf16 default for a checkpoint that ships quantized, and says what it ships', () => {
+    const j = JSON.parse(
+      run('estimate', '--model', 'gpt-oss-20b', '--method', 'inference', '--json').out,
+    );
+    expect(j.options.weights).toBe('bf16');
+    expect(j.warnings.join('\n')).toMatch(/ships mxfp4 weights.*--weights mxfp4/);
+    const given = JSON.parse(
+      run(
+        'estimate',
+        '--model',
+        'gpt-oss-20b',
+        '--method',
+        'inference',
+        '--weights',
+        'mxfp4',
+        '--json',
+      ).out,
+    );
+    expect(given.warnings ?? []).not.toContainEqual(expect.stringMatching(/ships mxfp4/));
+  });
+
   it('exits 0 whether or not it fits', () => {
     expect(run('estimate', '--model', 'qwen2.5-0.5b', '--gpu', 'h100-sxm', '--json').code).toBe(0);
     expect(run('estimate', '--model', 'llama-3.1-405b', '--gpu', 'rtx-3060', '--json').code).toBe(
