@@ -425,7 +425,7 @@ function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
     throw new FlagError(
       'weights',
       o.weights,
-      `a GGUF type only with --framework ${gguf.join(' or ')} (vLLM and SGLang serve AWQ/GPTQ int4, fp8, mxfp4, nvfp4)`,
+      `a GGUF type only with --framework ${gguf.join(' or ')} (the engines that load GGUF files)`,
     );
 }
 

@@ -34,4 +34,16 @@ describe('estimate what the engine runs', () => {
       /litgpt-quantize-paged-adamw/,
     );
   });
+  it('vLLM and SGLang load GGUF files: estimated (not ranked); SGLang refuses them over tensor parallelism', () => {
+    const flags = { framework: 'vllm', method: 'inference', weights: 'q4_k_m' };
+    const v = onEngine('llama-3.1-8b', flags);
+    expect(v.options.weights).toBe('q4_k_m');
+    expect(v.refusal).toBeNull();
+    // What vramplan writes for vLLM has no GGUF: the planner never ranks it.
+    expect(ENGINE_PROFILES.vllm.baseWeights).not.toContain('q4_k_m');
+    expect(onEngine('llama-3.1-8b', { ...flags, framework: 'sglang' }).refusal).toBeNull();
+    expect(
+      onEngine('llama-3.1-8b', { ...flags, framework: 'sglang', tp: 2, gpus: 2 }).refusal,
+    ).toMatch(/sglang-no-gguf-tp/);
+  });
 });

@@ -1,5 +1,5 @@
 // The flags' engine checks read the registered engines' traits (schema/engine.ts enginesWith), so their
-// messages name the engines that have the trait: llama.cpp for --gpu-layers and GGUF weights, the Hugging Face
+// messages name the engines that have the trait: llama.cpp for --gpu-layers, the engines that load GGUF files for GGUF weights, the Hugging Face
 // Trainer engines for --liger, Unsloth for --tiled-mlp; `launch --sharding` picks among the engines whose
 // profile sets shardingFlag.
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,8 @@ import { flagsFromOptions, optionsFromFlags } from '../../src/schema/flags.js';
 describe('engine traits the flags check', () => {
   it('are read from the registered profiles', () => {
     expect(enginesWith('layerOffload')).toEqual(['llama.cpp']);
-    expect(enginesWith('ggufWeights')).toEqual(['llama.cpp']);
+    // vLLM and SGLang load GGUF files too (their runs.ts); vramplan writes GGUF plans for llama.cpp only.
+    expect(enginesWith('ggufWeights')).toEqual(['vllm', 'sglang', 'llama.cpp']);
     expect(enginesWith('liger')).toEqual(['hf-trainer', 'hf-fsdp', 'hf-deepspeed']);
     expect(frameworksWith('liger')).toEqual(['hf', 'deepspeed']);
     expect(enginesWith('tiledMlp')).toEqual(['unsloth']);
@@ -24,9 +25,9 @@ describe('engine traits the flags check', () => {
     expect(() => optionsFromFlags({ ...serve, 'gpu-layers': 10 })).toThrow(
       /only with --framework llama\.cpp \(its -ngl\)/,
     );
-    expect(() => optionsFromFlags({ ...serve, weights: 'q4_k_m' })).toThrow(
-      /a GGUF type only with --framework llama\.cpp /,
-    );
+    expect(() =>
+      optionsFromFlags({ method: 'inference', framework: 'hf', weights: 'q4_k_m' }),
+    ).toThrow(/a GGUF type only with --framework vllm or sglang or llama\.cpp /);
     expect(() => optionsFromFlags({ method: 'lora', framework: 'torchtune', liger: true })).toThrow(
       /Liger kernels run on the hf engines hf-trainer, hf-fsdp, hf-deepspeed: --framework hf or deepspeed\)/,
     );

@@ -128,7 +128,7 @@ describe('kernels and flags', () => {
   });
   it('one-line flag errors', () => {
     expect(() =>
-      optionsFromFlags({ method: 'inference', weights: 'q4_k_m', framework: 'vllm' }),
+      optionsFromFlags({ method: 'inference', weights: 'q4_k_m', framework: 'hf' }),
     ).toThrow(/--weights.*llama\.cpp/);
     expect(() => optionsFromFlags({ method: 'lora', 'kv-cache-dtype': 'fp8' })).toThrow(
       /kv-cache-dtype/,

@@ -10,7 +10,7 @@ import type { EngineProfile } from './profile.js';
 import type { EngineRuns } from './runs.js';
 import type { FrameworkProfile } from '../memory/framework-profile.js';
 import { registerEngineName, type Engine } from '../../schema/engine.js';
-import type { EstimateOptions, Framework } from '../../schema/estimate.js';
+import { isGguf, type EstimateOptions, type Framework } from '../../schema/estimate.js';
 
 const DEFS = new Map<Engine, EngineDef>();
 const LAUNCHERS = new Map<Engine, EngineLauncher>();
@@ -42,7 +42,8 @@ export function registerEngine(def: EngineDef): void {
   DEFS.set(def.id, def);
   registerEngineName(def.id, fw, {
     layerOffload: def.memory.layerOffload === true,
-    ggufWeights: def.memory.quantFormat === 'gguf',
+    ggufWeights:
+      def.memory.quantFormat === 'gguf' || (def.runs.widen.baseWeights ?? []).some(isGguf),
     liger: def.profile.liger === true,
     tiledMlp: def.profile.tiledMlp === true,
   });

@@ -5,6 +5,7 @@
 import { FromError, type FromFlags, type FromMapping, type ServeReading } from './common.js';
 import type { ParsedArgs } from './serve-line.js';
 import { publishedBase } from '../launch/checkpoints.js';
+import { isGguf } from '../../schema/estimate.js';
 
 /** Typed values of a parsed command; every error names the flag as it was written. */
 export class ArgValues {
@@ -123,9 +124,10 @@ export function servedWeightsInto(
       warnings.push(`--quantization ${q}: not modelled; weights read from the checkpoint name`);
   }
   weights ??= ref ? weightsFromName(ref) : null;
-  if (ref?.toLowerCase().endsWith('.gguf') || weights?.startsWith('q')) {
+  // A GGUF file loads through the engine's GGUF method (its kernels ported from llama.cpp), in the type its name says.
+  if (ref?.toLowerCase().endsWith('.gguf') && (weights === null || !isGguf(weights))) {
     warnings.push(
-      `a GGUF checkpoint under ${engine} is not modelled (vramplan serves GGUF with llama.cpp); estimated as 16-bit`,
+      `a GGUF checkpoint under ${engine} whose name gives no type vramplan models (q4_k_m, q5_k_m, q6_k, q8_0): estimated as 16-bit`,
     );
     weights = null;
   }

@@ -1,4 +1,5 @@
 /** What SGLang rejects for a serving plan, as data (rules.ts); the launcher refuses the first match. */
+import { isGguf } from '../../../schema/estimate.js';
 import type { Rule } from '../rules.js';
 import { SGLANG_ARCH_RULE } from './architectures.js';
 
@@ -42,12 +43,12 @@ export const SGLANG_RULES: readonly Rule[] = [
   },
   {
     id: 'sglang-no-gguf-tp',
-    says: 'SGLang loads GGUF only without tensor parallelism; vramplan serves GGUF with llama.cpp',
+    says: 'SGLang loads GGUF only without tensor parallelism',
     library: 'sglang',
     versions: '>=0.4',
     source: 'https://docs.sglang.ai/advanced_features/quantization.html',
     effect: 'forbid',
-    applies: (x) => /^q\d/.test(x.options.weights),
+    applies: (x) => isGguf(x.options.weights) && x.options.tp > 1,
   },
 ];
 

@@ -1,15 +1,18 @@
 /** What SGLang runs, as vramplan writes it (runs.ts): kernels per GPU are in ../kernels.ts. */
+import { GGUF_DTYPES } from '../../../schema/estimate.js';
 import type { EngineRuns } from '../runs.js';
+import { SGLANG_PROFILE } from './profile.js';
 
 const S =
   'https://github.com/sgl-project/sglang/blob/469c63e54e7d94591617ef9590c6aa26d54dc1bb/python/sglang/srt';
 
 export const SGLANG_RUNS: EngineRuns = {
-  widen: {},
+  // GGUF checkpoints load through its GGUF quantization method (ported from llama.cpp's kernels); vramplan writes none.
+  widen: { baseWeights: [...SGLANG_PROFILE.baseWeights, ...GGUF_DTYPES] },
   sources: {
     // The server and Engine generate; no training entry point.
     methods: `${S}/server_args.py`,
-    weights: `${S}/layers/quantization/__init__.py`,
+    weights: `${S}/layers/quantization/gguf.py`,
     other: `${S}/server_args.py`,
   },
 };

@@ -1,14 +1,17 @@
 /** What vLLM runs, as vramplan writes it (runs.ts): kernels per GPU are in ../kernels.ts. */
+import { GGUF_DTYPES } from '../../../schema/estimate.js';
 import type { EngineRuns } from '../runs.js';
+import { VLLM_PROFILE } from './profile.js';
 
 const V = 'https://github.com/vllm-project/vllm/blob/0052a5b818980ce8a0477706aaf9f75bd5af72cd/vllm';
 
 export const VLLM_RUNS: EngineRuns = {
-  widen: {},
+  // GGUF checkpoints load through its GGUF quantization method (ported from llama.cpp's kernels); vramplan writes none.
+  widen: { baseWeights: [...VLLM_PROFILE.baseWeights, ...GGUF_DTYPES] },
   sources: {
     // LLM.generate / the OpenAI server: no training entry point.
     methods: `${V}/entrypoints/llm.py`,
-    weights: `${V}/model_executor/layers/quantization/__init__.py`,
+    weights: `${V}/model_executor/layers/quantization/gguf.py`,
     other: `${V}/engine/arg_utils.py`,
   },
 };
