@@ -4,13 +4,7 @@
  * framework and the engines a family name stands for. The memory, time, from and launch layers read these
  * tables and never import an engine folder.
  */
-import type {
-  ConfigReader,
-  EngineDef,
-  EngineLauncher,
-  LaunchFolderReader,
-  ServeReader,
-} from './def.js';
+import type { ConfigReader, EngineDef, EngineLauncher, ServeReader } from './def.js';
 import type { ArchitectureTable } from './architectures.js';
 import type { EngineProfile } from './profile.js';
 import type { EngineRuns } from './runs.js';
@@ -77,11 +71,6 @@ export function serveReaderOf(engine: Engine): ServeReader {
   if (!r) throw new Error(`engine ${engine} has no server command reader`);
   return r;
 }
-
-/** Every registered engine's launch-folder reader, once each (engines of one stack share one), in registration order. */
-export const launchFolderReaders = (): readonly LaunchFolderReader[] => [
-  ...new Set(engineDefs().flatMap((d) => (d.launchFolder ? [d.launchFolder] : []))),
-];
 
 /** The registered engine `id` (an unknown id is a programming error: ids are validated at the edges). */
 export function engineDef(id: Engine): EngineDef {

@@ -19,8 +19,8 @@ import {
   withDeepSpeed,
 } from '../../core/from/index.js';
 import { isRecord } from '../../core/from/common.js';
-import type { LaunchFolder, LaunchFolderReader } from '../../core/engines/def.js';
-import { launchFolderReaders } from '../../core/engines/store.js';
+import type { LaunchFolder } from '../../core/engines/def.js';
+import { launchConfigFiles, launchFolderReaderOf } from '../../core/from/launch-folder.js';
 import { upstreamKeys } from '../load-upstream-keys.js';
 import { SKY_FILE } from '../../core/launch/skypilot.js';
 import { UserError, shownValue } from '../errors.js';
@@ -180,17 +180,8 @@ function mapped<T>(file: string, run: () => T): T {
 
 /** The config files of a `vramplan launch` folder, every registered engine's, as a message lists them. */
 function launchConfigNames(): string {
-  const names = [...new Set(launchFolderReaders().flatMap((r) => r.files))];
+  const names = launchConfigFiles();
   return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : names.join('');
-}
-
-/** The engine's reader of a launch folder and its config there: the first registered engine's found. */
-function launchConfigOf(dir: string): { reader: LaunchFolderReader; main: string } | null {
-  for (const reader of launchFolderReaders()) {
-    const name = reader.files.find((f) => existsSync(join(dir, f)));
-    if (name !== undefined) return { reader, main: join(dir, name) };
-  }
-  return null;
 }
 
 const isFolder = (p: string): boolean => {
@@ -206,25 +197,25 @@ const isFolder = (p: string): boolean => {
  * files beside it (engines/<engine>/launch-folder.ts: accelerate.yaml's process count, torchtune's run line...).
  */
 function readLaunchFolder(dir: string): FromConfig {
-  const found = launchConfigOf(dir);
-  if (!found) readText(dir); // throws the folder error
-  const { reader, main } = found!;
-  const c = readFile(main);
-  const at = (name: string): string | null => {
-    const f = join(dir, name);
+  const name = launchConfigFiles().find((f) => existsSync(join(dir, f)));
+  if (name === undefined) readText(dir); // throws the folder error
+  const c = readFile(join(dir, name!));
+  const reader = launchFolderReaderOf(name!, c.flags.framework);
+  const at = (file: string): string | null => {
+    const f = join(dir, file);
     return existsSync(f) ? f : null;
   };
   const folder: LaunchFolder = {
-    flags: (name) => {
-      const f = at(name);
+    flags: (file) => {
+      const f = at(file);
       return f === null ? null : readFile(f).flags;
     },
-    text: (name) => {
-      const f = at(name);
+    text: (file) => {
+      const f = at(file);
       return f === null ? null : readText(f);
     },
   };
-  const flags = reader.read ? reader.read({ ...c.flags }, folder) : { ...c.flags };
+  const flags = reader?.read ? reader.read({ ...c.flags }, folder) : { ...c.flags };
   return { ...c, flags: withSkyTask(dir, flags) };
 }
 
