@@ -17,6 +17,12 @@ const engineFolders = {
   group: ['**/engines/*/*', '**/engines/*/**', '**/engines/registry.js'],
   message: 'read engines through engines/store.ts: only engines/registry.ts imports engine folders',
 };
+// The commands, io and UI layers may import engines/registry.ts and store.ts, never an engine's own folder.
+const engineFolder = {
+  group: ['**/engines/*/*', '**/engines/*/**'],
+  message:
+    'read engines through engines/registry.ts or store.ts: only engines/registry.ts imports engine folders',
+};
 const up = (dir) => ({
   group: [`**/${dir}/*`, `**/${dir}/**`],
   message: `this layer may not import ${dir}/`,
@@ -46,8 +52,9 @@ export default tseslint.config(
     // The registry's own folder, and the entry points that register the built-in engines.
     ignores: ['src/core/engines/**', 'src/core/estimate.ts', 'src/core/index.ts'],
   },
-  layer(['src/io/**'], [up('ui'), up('commands')]),
-  layer(['src/ui/**'], [up('io'), up('commands')]),
+  layer(['src/io/**'], [up('ui'), up('commands'), engineFolder]),
+  layer(['src/ui/**'], [up('io'), up('commands'), engineFolder]),
+  layer(['src/commands/**'], [engineFolder]),
   {
     files: ['scripts/**', '*.js', '*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },

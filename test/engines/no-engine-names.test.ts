@@ -1,5 +1,5 @@
 // Shared layers never name an engine: the core outside core/engines (model, memory, time, plan, from, launch,
-// check...), the commands, the UI and the flag checks read what an engine does from its registration
+// check...), the commands, the file readers (io, `--from` included), the UI and the flag checks read what an engine does from its registration
 // (core/engines/store.ts, the traits of schema/engine.ts), so a string literal equal to a registered engine id or
 // framework name (comments aside) is a branch on an engine that belongs in its folder.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -10,12 +10,13 @@ import '../../src/core/engines/registry.js';
 import { engineNames } from '../../src/schema/engine.js';
 import { frameworkNames } from '../../src/schema/estimate.js';
 
-// Every layer of src/core but the engines' own folder and registry, the commands, the UI and the flag checks.
+// Every layer of src/core but the engines' own folder and registry, the commands, io, the UI and the flag checks.
 const SHARED = [
   ...readdirSync('src/core')
     .filter((name) => name !== 'engines')
     .map((name) => join('src/core', name)),
   'src/commands',
+  'src/io',
   'src/ui',
   'src/schema/flags.ts',
 ];
@@ -86,6 +87,7 @@ describe('engine names in shared code', () => {
       ]),
     );
     expect(SHARED).toEqual(expect.arrayContaining(['src/core/launch', 'src/core/model']));
+    expect(SHARED).toEqual(expect.arrayContaining(['src/commands', 'src/io', 'src/ui']));
     expect(SHARED).not.toContain('src/core/engines');
     const found = SHARED.flatMap(sourceFiles).flatMap((f) => {
       const allowed = new Set(ALLOWED[f] ?? []);

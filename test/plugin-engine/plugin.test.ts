@@ -1,6 +1,10 @@
 // An engine is one folder and one registration: the test engine of test/plugin-engine/toyserve (no file of src/
-// names it) is ranked by the search, modelled by estimate, written by launch and read back by --from.
-import { describe, expect, it } from 'vitest';
+// names it) is ranked by the search, modelled by estimate, written by launch and read back by --from, its launch
+// folder included (its launch-folder reader, picked by the script's engine among the engines writing serve.sh).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadLaunchers, registerEngine } from '../../src/core/engines/registry.js';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { buildEstimate } from '../../src/core/estimate.js';
@@ -8,6 +12,7 @@ import { buildLaunch } from '../../src/core/launch/index.js';
 import { plan } from '../../src/core/plan/index.js';
 import { mapServeScript, parseServeScript } from '../../src/core/from/serve-map.js';
 import { launchInputOfPlan } from '../../src/commands/launch-run.js';
+import { readFromConfig } from '../../src/io/from/read.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { planInputOf } from '../../src/io/plan-scenario.js';
@@ -17,6 +22,17 @@ import { TOYSERVE } from './toyserve/index.js';
 
 registerEngine(TOYSERVE);
 await loadLaunchers();
+
+const tmp = mkdtempSync(join(tmpdir(), 'vramplan-plugin-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** A folder holding `files` (name → text), as `launch` leaves one. */
+function folder(name: string, files: Record<string, string>): string {
+  const dir = join(tmp, name);
+  mkdirSync(dir);
+  for (const [f, text] of Object.entries(files)) writeFileSync(join(dir, f), text);
+  return dir;
+}
 
 const arch = resolveModel('llama-3.1-8b');
 const gpu = findGpu('h100-sxm');
@@ -63,5 +79,35 @@ describe('a plug-in engine registered from outside src/', () => {
     expect(back.format).toBe('toyserve');
     expect(back.flags).toMatchObject({ method: 'inference', framework: 'toyserve', seq: 4096 });
     expect(back.flags.batch).toBe(best!.options.batch);
+    // One GPU: the script alone names no GPU count (a server's --tp 1); the folder's toyserve.json does.
+    expect(best!.options.gpus).toBe(1);
+    expect(back.flags.gpus).toBeUndefined();
+
+    // --from <the folder launch wrote>: serve.sh mapped, then toyserve's launch-folder reader over the folder.
+    const dir = folder(
+      'launched',
+      Object.fromEntries(bundle.files.map((f) => [f.path, f.content])),
+    );
+    const c = readFromConfig(dir);
+    expect(c.format).toBe('toyserve');
+    expect(c.model).toBe(back.model); // the checkpoint the plan serves
+    expect(c.model).toMatch(/Llama-3\.1-8B/);
+    expect(c.flags).toEqual({ ...back.flags, gpus: 1 });
+  });
+
+  it('--from <folder> runs its launch-folder reader: toyserve.json gives the GPUs, for toyserve scripts only', () => {
+    const script = 'toyserve serve org/model --tp 2 --max-seqs 8 --max-len 1024\n';
+    const alone = readFromConfig(folder('alone', { 'serve.sh': script }));
+    expect(alone.flags).toMatchObject({ framework: 'toyserve', tp: 2, gpus: 2, batch: 8 });
+    const placed = readFromConfig(
+      folder('placed', { 'serve.sh': script, 'toyserve.json': '{"gpus": 6}\n' }),
+    );
+    expect(placed.flags).toEqual({ ...alone.flags, gpus: 6 });
+    // A vLLM serve.sh beside a toyserve.json is read by vLLM's reader, which takes serve.sh alone.
+    const vllm = 'vllm serve org/model --tensor-parallel-size 2 --max-num-seqs 8\n';
+    const v = readFromConfig(
+      folder('vllm', { 'serve.sh': vllm, 'toyserve.json': '{"gpus": 6}\n' }),
+    );
+    expect(v.flags).toMatchObject({ framework: 'vllm', tp: 2, gpus: 2 });
   });
 });

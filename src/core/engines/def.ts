@@ -5,7 +5,14 @@
  */
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../launch/types.js';
 import type { FrameworkProfile } from '../memory/framework-profile.js';
-import type { FromMapping, ServeCommand, ServeReading, UpstreamKeys } from '../from/common.js';
+import type {
+  DeepSpeedMapping,
+  FromFlags,
+  FromMapping,
+  ServeCommand,
+  ServeReading,
+  UpstreamKeys,
+} from '../from/common.js';
 import type { ServingMetrics, TrainLogReader } from '../check/readers.js';
 import type { ArchitectureTable } from './architectures.js';
 import type { EngineProfile } from './profile.js';
@@ -49,6 +56,44 @@ export interface ConfigReader {
    * lists, to tell a known key vramplan does not use from an unknown one.
    */
   map: (doc: Record<string, unknown>, file: string | undefined, keys: UpstreamKeys) => FromMapping;
+  /** The format's files are text other than YAML or JSON (absent: YAML, or JSON for `.json`). */
+  source?: ConfigSource;
+  /** The DeepSpeed config a file of this format names (absent: it names none). */
+  deepspeed?: NamedDeepSpeed;
+}
+
+/** A config format of its own text (torchtitan's Python recipe): a file named `*<extension>` is parsed by `parse`. */
+export interface ConfigSource {
+  extension: string;
+  parse: (text: string) => Record<string, unknown>;
+}
+
+/**
+ * The DeepSpeed config a file names (its mapping's `deepspeedRef`, or `deepspeedInline` under the file's key
+ * `inlineKey`): mapped by `map`, then merged into the file's mapping (from/index.ts withDeepSpeed).
+ */
+export interface NamedDeepSpeed {
+  map: (doc: Record<string, unknown>) => DeepSpeedMapping;
+  inlineKey: string;
+}
+
+/** The files of a folder `launch` wrote, as `--from <folder>` reads them (io/from/read.ts). */
+export interface LaunchFolder {
+  /** The flags `--from` reads from the folder's file `name` on its own, or null when there is none. */
+  flags: (name: string) => FromFlags | null;
+  /** The text of the folder's file `name`, or null when there is none. */
+  text: (name: string) => string | null;
+}
+
+/** `--from <folder>` of a folder the engine's launcher wrote. */
+export interface LaunchFolderReader {
+  /** The engine's own config among the files it writes, in the order tried: the first present is read. */
+  files: readonly string[];
+  /**
+   * The flags of the folder, from `flags` (those of the config found) and the other files the launcher writes
+   * beside it (a process count, a subcommand). Absent: the config's flags alone.
+   */
+  read?: (flags: FromFlags, folder: LaunchFolder) => FromFlags;
 }
 
 /** `--from` of the engine's server command lines (serve.sh, a pasted command). */
@@ -101,6 +146,8 @@ export interface EngineDef {
   readers?: readonly ConfigReader[];
   /** `--from` reader of the engine's server command lines. */
   serve?: ServeReader;
+  /** `--from` reader of the folders its launcher writes (absent: `--from` reads none). */
+  launchFolder?: LaunchFolderReader;
   /** null: vramplan writes no files for this engine, so the planner never ranks it. */
   launcher: LauncherRef | null;
   /** Its name in the explorer's five-character engine column (absent: its id). */

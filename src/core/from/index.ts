@@ -13,7 +13,7 @@ import {
 } from './common.js';
 import { mapServeConfig } from './serve-map.js';
 import { isSkyTask, mapSkyPilot } from './skypilot.js';
-import type { ConfigReader } from '../engines/def.js';
+import type { ConfigReader, ConfigSource, NamedDeepSpeed } from '../engines/def.js';
 import { FRAMEWORKS, configReaders, serveReaders } from '../engines/store.js';
 import type { FrameworkProfile } from '../memory/framework-profile.js';
 import type { Arch } from '../model/arch.js';
@@ -59,6 +59,22 @@ export function mapConfig(
     'a YAML/JSON document',
     `a ${serveCommandName(format)} or serve.sh`,
   );
+}
+
+/**
+ * The reader whose files are parsed by their own parser (not YAML or JSON) when `file`'s name ends in its
+ * extension (the torchtitan recipe's `.py`), or undefined.
+ */
+export function sourceOf(file: string): ConfigSource | undefined {
+  const name = file.toLowerCase();
+  return readers().find((r) => r.source && name.endsWith(r.source.extension.toLowerCase()))?.source;
+}
+
+/** How a config of `format` maps the DeepSpeed config it names (its reader's `deepspeed`). */
+export function namedDeepSpeedOf(format: FromFormat): NamedDeepSpeed {
+  const d = readers().find((r) => r.format === format && r.deepspeed)?.deepspeed;
+  if (!d) throw new Error(`the ${format} reader names a DeepSpeed config but maps none`);
+  return d;
 }
 
 /** The program of a server command line format ('llama-server command line'), for messages. */

@@ -14,14 +14,15 @@ import {
   detectFormat,
   formatName,
   mapConfig,
+  namedDeepSpeedOf,
+  sourceOf,
   withDeepSpeed,
 } from '../../core/from/index.js';
-import { mapDeepSpeed } from '../../core/engines/hf/from/deepspeed.js';
 import { isRecord } from '../../core/from/common.js';
+import type { LaunchFolder } from '../../core/engines/def.js';
+import { launchConfigFiles, launchFolderReaderOf } from '../../core/from/launch-folder.js';
 import { upstreamKeys } from '../load-upstream-keys.js';
 import { SKY_FILE } from '../../core/launch/skypilot.js';
-import { parseTorchtitanRecipe } from '../../core/engines/torchtitan/from.js';
-import { litgptWithScript } from '../../core/engines/litgpt/from.js';
 import { UserError, shownValue } from '../errors.js';
 import { FlagError } from '../../schema/flags.js';
 import { MAX_NESTING, bracketDepth, nestingOf, readInputText, tooDeep } from '../read-input.js';
@@ -100,7 +101,7 @@ function readText(file: string): string {
   try {
     if (statSync(file).isDirectory())
       throw fail(
-        `${file}: is a folder without a launch config (hf-args.json, torchtune.yaml, axolotl.yaml or unsloth-args.json); --from expects a config file (YAML or JSON) or a folder written by 'vramplan launch'`,
+        `${file}: is a folder without a launch config (${launchConfigNames()}); --from expects a config file (YAML or JSON) or a folder written by 'vramplan launch'`,
       );
     return readInputText(file, {
       cannotRead: (code) => fail(`${file}: cannot read file (${code})`),
@@ -112,14 +113,14 @@ function readText(file: string): string {
   }
 }
 
-/** JSON for .json files, YAML (1.1, as PyYAML reads it) otherwise. */
+/** A reader's own text by its parser (ConfigReader.source), JSON for .json files, YAML (1.1, as PyYAML reads it) otherwise. */
 function parse(file: string, text: string): Record<string, unknown> {
   let doc: unknown;
-  const yaml = !/\.(json|py)$/i.test(file);
-  if (!/\.py$/i.test(file) && bracketDepth(text, yaml) > MAX_NESTING)
-    throw tooDeep(file, FROM_EXIT);
-  if (/\.py$/i.test(file)) {
-    doc = parseTorchtitanRecipe(text); // the torchtitan recipe `launch` writes (core/engines/torchtitan)
+  const own = sourceOf(file);
+  const yaml = !/\.json$/i.test(file);
+  if (!own && bracketDepth(text, yaml) > MAX_NESTING) throw tooDeep(file, FROM_EXIT);
+  if (own) {
+    doc = own.parse(text); // a format's own text (a reader's `source`: the torchtitan recipe `launch` writes)
   } else if (/\.json$/i.test(file)) {
     try {
       doc = JSON.parse(text);
@@ -177,17 +178,11 @@ function mapped<T>(file: string, run: () => T): T {
   }
 }
 
-// What `vramplan launch` writes (src/core/launch): the engine's own config first.
-const LAUNCH_FILES = [
-  'hf-args.json',
-  'torchtune.yaml',
-  'axolotl.yaml',
-  'torchtitan_vramplan.py',
-  'unsloth-args.json',
-  'litgpt.yaml',
-  'serve.sh', // vLLM, SGLang, llama.cpp
-] as const;
-const ACCELERATE_FILE = 'accelerate.yaml';
+/** The config files of a `vramplan launch` folder, every registered engine's, as a message lists them. */
+function launchConfigNames(): string {
+  const names = launchConfigFiles();
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : names.join('');
+}
 
 const isFolder = (p: string): boolean => {
   try {
@@ -198,42 +193,29 @@ const isFolder = (p: string): boolean => {
 };
 
 /**
- * A folder written by `vramplan launch`: the engine's config, plus the process count and FSDP settings
- * of its accelerate.yaml, or the --nproc_per_node of the torchtune run line in torchtune.yaml's header.
+ * A folder written by `vramplan launch`: the engine's config, with what its launch-folder reader takes from the
+ * files beside it (engines/<engine>/launch-folder.ts: accelerate.yaml's process count, torchtune's run line...).
  */
 function readLaunchFolder(dir: string): FromConfig {
-  const main = LAUNCH_FILES.map((f) => join(dir, f)).find((f) => existsSync(f));
-  if (!main) readText(dir); // throws the folder error
-  const c = readFile(main!);
-  const flags = { ...c.flags };
-  const acc = join(dir, ACCELERATE_FILE);
-  if (existsSync(acc) && !main!.endsWith('torchtune.yaml')) {
-    const a = readFile(acc);
-    for (const k of ['gpus', 'gpus-per-node'] as const)
-      if (a.flags[k] !== undefined) flags[k] = a.flags[k];
-    // GRPO server mode: accelerate.yaml counts the trainers; the vLLM server's GPUs come on top.
-    const server = c.flags['rollout-gpus'];
-    if (typeof server === 'number' && typeof a.flags.gpus === 'number')
-      flags.gpus = a.flags.gpus + server;
-    if (
-      a.flags.framework === 'hf' &&
-      a.flags.zero !== undefined &&
-      flags.framework !== 'deepspeed'
-    ) {
-      flags.zero = a.flags.zero;
-      if (a.flags.offload !== undefined) flags.offload = a.flags.offload;
-    }
-  }
-  // LitGPT: launch.sh's subcommand (finetune_lora / finetune_full) decides the method.
-  if (main!.endsWith('litgpt.yaml') && existsSync(join(dir, 'launch.sh')))
-    return {
-      ...c,
-      flags: withSkyTask(dir, litgptWithScript(flags, readText(join(dir, 'launch.sh')))),
-    };
-  if (main!.endsWith('torchtune.yaml')) {
-    const n = /--nproc_per_node (\d+)/.exec(readText(main!))?.[1];
-    if (n) flags.gpus = Number(n);
-  }
+  const name = launchConfigFiles().find((f) => existsSync(join(dir, f)));
+  if (name === undefined) readText(dir); // throws the folder error
+  const c = readFile(join(dir, name!));
+  const reader = launchFolderReaderOf(name!, c.flags.framework);
+  const at = (file: string): string | null => {
+    const f = join(dir, file);
+    return existsSync(f) ? f : null;
+  };
+  const folder: LaunchFolder = {
+    flags: (file) => {
+      const f = at(file);
+      return f === null ? null : readFile(f).flags;
+    },
+    text: (file) => {
+      const f = at(file);
+      return f === null ? null : readText(f);
+    },
+  };
+  const flags = reader?.read ? reader.read({ ...c.flags }, folder) : { ...c.flags };
   return { ...c, flags: withSkyTask(dir, flags) };
 }
 
@@ -261,7 +243,8 @@ export function readFromConfig(file: string): FromConfig {
 
 function readFile(file: string): FromConfig {
   const text = readText(file);
-  if (/\.(sh|bash)$/i.test(file) || (!/\.(json|ya?ml|py)$/i.test(file) && hasServeCommand(text)))
+  const known = /\.(json|ya?ml)$/i.test(file) || sourceOf(file) !== undefined;
+  if (/\.(sh|bash)$/i.test(file) || (!known && hasServeCommand(text)))
     return readServeScript(file, text);
   const doc = parse(file, text);
   const format = detectFormat(doc);
@@ -279,17 +262,19 @@ function readFile(file: string): FromConfig {
         `${file}: deepspeed: '${ref}' not found (looked beside the file, in its parent folders and in the working folder); fix the path or give --zero/--offload instead`,
       );
     const dsDoc = parse(deepspeedFile, readText(deepspeedFile));
+    const ds = namedDeepSpeedOf(m.format);
     m = withDeepSpeed(
       m,
-      mapped(deepspeedFile, () => mapDeepSpeed(dsDoc)),
+      mapped(deepspeedFile, () => ds.map(dsDoc)),
       ref,
     );
   } else if (m.deepspeedInline) {
     const inline = m.deepspeedInline;
+    const ds = namedDeepSpeedOf(m.format);
     m = withDeepSpeed(
       m,
-      mapped(file, () => mapDeepSpeed(inline)),
-      'deepspeed',
+      mapped(file, () => ds.map(inline)),
+      ds.inlineKey,
     );
   }
   // An unknown key is an error where the tool's schema is closed (axolotl, LLaMA-Factory), or where it is

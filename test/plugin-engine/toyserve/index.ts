@@ -2,9 +2,15 @@
  * A serving engine that exists only in the tests: "toyserve", a server started as
  * `toyserve serve <model> --tp N --max-seqs N --max-len N`, which allocates as vLLM does. It is one folder and one
  * registration (`registerEngine(TOYSERVE)`), with no change to src/: the plug-in test shows the search ranking it,
- * estimate modelling it, launch writing its serve.sh and --from reading that script back.
+ * estimate modelling it, launch writing its serve.sh and toyserve.json, and --from reading that script back and
+ * the folder (its launch-folder reader takes the GPU count from toyserve.json).
  */
-import type { EngineDef, EngineLauncher, ServeReader } from '../../../src/core/engines/def.js';
+import type {
+  EngineDef,
+  EngineLauncher,
+  LaunchFolderReader,
+  ServeReader,
+} from '../../../src/core/engines/def.js';
 import type { EngineRuns } from '../../../src/core/engines/runs.js';
 import { VLLM_PROFILE } from '../../../src/core/engines/vllm/profile.js';
 import { VLLM_MEMORY } from '../../../src/core/engines/vllm/memory.js';
@@ -48,6 +54,19 @@ const SERVE: ServeReader = {
   configFile: false,
 };
 
+/** Beside serve.sh, the GPUs the plan runs on (one server's `--tp` does not say how many replicas there are). */
+const PLACEMENT = 'toyserve.json';
+
+/** serve.sh (a name the built-in servers write too: --from picks this reader by the script's engine). */
+const FOLDER: LaunchFolderReader = {
+  files: ['serve.sh'],
+  read: (flags, folder) => {
+    const text = folder.text(PLACEMENT);
+    const gpus = text === null ? undefined : (JSON.parse(text) as { gpus?: unknown }).gpus;
+    return typeof gpus === 'number' ? { ...flags, gpus } : flags;
+  },
+};
+
 const LAUNCHER: EngineLauncher = {
   blocker: (x) => (x.options.method === 'inference' ? null : 'toyserve serves only'),
   emit: (x) => {
@@ -62,7 +81,10 @@ const LAUNCHER: EngineLauncher = {
       {
         engine: 'toyserve',
         ok: true,
-        files: [{ path: 'serve.sh', content: `${lines.join('\n')}\n` }],
+        files: [
+          { path: 'serve.sh', content: `${lines.join('\n')}\n` },
+          { path: PLACEMENT, content: `${JSON.stringify({ gpus: o.gpus })}\n` },
+        ],
         notes: [],
       },
     ];
@@ -82,5 +104,6 @@ export const TOYSERVE: EngineDef = {
   runs: RUNS,
   memory: { ...VLLM_MEMORY, id: 'toyserve', name: 'toyserve' },
   serve: SERVE,
+  launchFolder: FOLDER,
   launcher: { load: () => Promise.resolve(LAUNCHER) },
 };

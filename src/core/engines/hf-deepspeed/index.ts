@@ -7,6 +7,7 @@ import { HF_DEEPSPEED_PROFILE } from './profile.js';
 import { HF_DEEPSPEED_RUNS } from './runs.js';
 import { TRL_OBJECTIVES } from '../hf/profile.js';
 import { HF_TRAINER_LOG } from '../hf/logs.js';
+import { HF_LAUNCH_FOLDER } from '../hf/launch-folder.js';
 
 export const HF_DEEPSPEED: EngineDef = {
   id: 'hf-deepspeed',
@@ -19,6 +20,7 @@ export const HF_DEEPSPEED: EngineDef = {
   readers: [DEEPSPEED_READER],
   architectures: HF_ARCHITECTURES,
   logs: HF_TRAINER_LOG,
+  launchFolder: HF_LAUNCH_FOLDER,
   launcher: {
     objectives: TRL_OBJECTIVES,
     load: async () => {

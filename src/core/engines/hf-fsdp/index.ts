@@ -7,6 +7,7 @@ import { HF_FSDP_PROFILE } from './profile.js';
 import { HF_FSDP_RUNS } from './runs.js';
 import { TRL_OBJECTIVES } from '../hf/profile.js';
 import { HF_TRAINER_LOG } from '../hf/logs.js';
+import { HF_LAUNCH_FOLDER } from '../hf/launch-folder.js';
 
 export const HF_FSDP: EngineDef = {
   id: 'hf-fsdp',
@@ -18,6 +19,7 @@ export const HF_FSDP: EngineDef = {
   readers: [ACCELERATE_READER],
   architectures: HF_ARCHITECTURES,
   logs: HF_TRAINER_LOG,
+  launchFolder: HF_LAUNCH_FOLDER,
   launcher: {
     objectives: TRL_OBJECTIVES,
     load: async () => {

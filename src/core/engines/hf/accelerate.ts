@@ -2,7 +2,7 @@
 import { Document } from 'yaml';
 import { DEEPSPEED_FILE } from './deepspeed.js';
 import { distributionOf, type DistKind } from './distribution.js';
-import { HF_ARGS_FILE, TRAIN_SCRIPT } from './trainer.js';
+import { TRAIN_SCRIPT } from './trainer.js';
 import { decoderLayerClass } from '../../launch/modules.js';
 import { MASTER_PORT, nodesOf } from '../../launch/common.js';
 import {
@@ -16,8 +16,8 @@ import {
 } from './rules.js';
 import { SLURM_FILE, slurmScript } from '../../launch/slurm.js';
 import type { EngineOutput, LaunchInput } from '../../launch/types.js';
+import { ACCELERATE_FILE, HF_ARGS_FILE } from './launch-folder.js';
 
-export const ACCELERATE_FILE = 'accelerate.yaml';
 export const LAUNCH_SCRIPT = 'launch.sh';
 
 const DISTRIBUTED_TYPE: Record<DistKind, string> = {

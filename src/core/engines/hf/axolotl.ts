@@ -18,8 +18,8 @@ import { decoderLayerClass, loraTargetModules, savedModuleNames } from '../../la
 import type { EngineOutput, LaunchInput } from '../../launch/types.js';
 import { AXOLOTL_REWARDS, axolotlRlBlocker, axolotlRlKeys } from './axolotl-rl.js';
 import { floatCompute } from '../../../schema/estimate.js';
+import { AXOLOTL_FILE } from './launch-folder.js';
 
-export const AXOLOTL_FILE = 'axolotl.yaml';
 export const AXOLOTL_REQUIREMENTS = 'requirements-axolotl.txt';
 
 /**

@@ -46,8 +46,8 @@ import {
   trlObjectiveConfig,
 } from './trl-objective.js';
 import { floatCompute } from '../../../schema/estimate.js';
+import { HF_ARGS_FILE } from './launch-folder.js';
 
-export const HF_ARGS_FILE = 'hf-args.json';
 export const TRAIN_SCRIPT = 'train.py';
 
 // TrainingArguments.optim values: https://huggingface.co/docs/transformers/main_classes/trainer#transformers.TrainingArguments.optim

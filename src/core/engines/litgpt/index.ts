@@ -6,6 +6,7 @@ import { LITGPT_MEMORY } from './memory.js';
 import { LITGPT_PROFILE } from './profile.js';
 import { LITGPT_RUNS } from './runs.js';
 import { LITGPT_LOG } from './logs.js';
+import { LITGPT_LAUNCH_FOLDER } from './launch-folder.js';
 
 export const LITGPT: EngineDef = {
   id: 'litgpt',
@@ -15,6 +16,7 @@ export const LITGPT: EngineDef = {
   readers: [LITGPT_READER],
   architectures: LITGPT_ARCHITECTURES,
   logs: LITGPT_LOG,
+  launchFolder: LITGPT_LAUNCH_FOLDER,
   launcher: {
     load: async () => {
       const { emitLitgpt, litgptBlocker } = await import('./launch.js');

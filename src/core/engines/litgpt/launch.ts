@@ -18,6 +18,7 @@ import { LORA_DROPOUT, loraAlpha } from '../../launch/common.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
 import { changesFor, type RuleInput } from '../rules.js';
 import { LITGPT_CONFIG_PY, litgptModel } from './models.js';
+import { LITGPT_FILE, LITGPT_SCRIPT } from './launch-folder.js';
 import {
   LITGPT,
   LITGPT_PINS,
@@ -29,9 +30,6 @@ import {
   LITGPT_RULES,
   LITGPT_VERSION,
 } from './rules.js';
-
-export const LITGPT_FILE = 'litgpt.yaml';
-export const LITGPT_SCRIPT = 'launch.sh';
 
 const ruleInput = (x: LaunchPlan): RuleInput => ({
   arch: x.arch,

@@ -6,6 +6,7 @@ import { LLAMA_CPP_MEMORY } from './memory.js';
 import { LLAMA_CPP_PROFILE } from './profile.js';
 import { LLAMA_CPP_RUNS } from './runs.js';
 import { LLAMA_CPP_METRICS } from './metrics.js';
+import { SERVE_LAUNCH_FOLDER } from '../serve-folder.js';
 
 export const LLAMA_CPP: EngineDef = {
   id: 'llama.cpp',
@@ -16,6 +17,7 @@ export const LLAMA_CPP: EngineDef = {
   serve: LLAMA_CPP_SERVE,
   architectures: LLAMA_CPP_ARCHITECTURES,
   metrics: LLAMA_CPP_METRICS,
+  launchFolder: SERVE_LAUNCH_FOLDER,
   launcher: {
     load: async () => {
       const { emitLlamaCpp, llamaCppBlocker } = await import('./launch.js');

@@ -7,6 +7,7 @@ import { SGLANG_MEMORY } from './memory.js';
 import { SGLANG_PROFILE } from './profile.js';
 import { SGLANG_RUNS } from './runs.js';
 import { SGLANG_METRICS } from './metrics.js';
+import { SERVE_LAUNCH_FOLDER } from '../serve-folder.js';
 
 export const SGLANG: EngineDef = {
   id: 'sglang',
@@ -18,6 +19,7 @@ export const SGLANG: EngineDef = {
   kernels: SGLANG_KERNELS,
   architectures: SGLANG_ARCHITECTURES,
   metrics: SGLANG_METRICS,
+  launchFolder: SERVE_LAUNCH_FOLDER,
   launcher: {
     load: async () => {
       const { emitSglang, sglangBlocker } = await import('./launch.js');

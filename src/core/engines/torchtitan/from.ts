@@ -171,4 +171,6 @@ export const TORCHTITAN_READER: ConfigReader = {
   order: 10,
   detect: (doc) => isRecord(doc[TORCHTITAN_DOC_KEY]),
   map: mapTorchtitan,
+  // The recipe is Python (./launch.ts writes torchtitan_vramplan.py), not YAML or JSON.
+  source: { extension: '.py', parse: parseTorchtitanRecipe },
 };

@@ -6,6 +6,7 @@ import { TORCHTITAN_MEMORY } from './memory.js';
 import { TORCHTITAN_PROFILE } from './profile.js';
 import { TORCHTITAN_RUNS } from './runs.js';
 import { TORCHTITAN_LOG } from './logs.js';
+import { TORCHTITAN_LAUNCH_FOLDER } from './launch-folder.js';
 
 export const TORCHTITAN: EngineDef = {
   id: 'torchtitan',
@@ -16,6 +17,7 @@ export const TORCHTITAN: EngineDef = {
   readers: [TORCHTITAN_READER],
   architectures: TORCHTITAN_ARCHITECTURES,
   logs: TORCHTITAN_LOG,
+  launchFolder: TORCHTITAN_LAUNCH_FOLDER,
   launcher: {
     load: async () => {
       const { emitTorchtitan, torchtitanBlocker } = await import('./launch.js');

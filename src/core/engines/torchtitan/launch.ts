@@ -18,9 +18,10 @@ import { SLURM_FILE, slurmScript } from '../../launch/slurm.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
 import { dpShard } from './rules.js';
 import { floatCompute } from '../../../schema/estimate.js';
+import { TORCHTITAN_FILE } from './launch-folder.js';
 
-/** The recipe file and the function in it (ConfigManager._load_config imports the module by name: TT torchtitan/config/manager.py). */
-export const TORCHTITAN_FILE = 'torchtitan_vramplan.py';
+/** The recipe file (./launch-folder.ts) and the function in it (ConfigManager._load_config imports the module by name: TT torchtitan/config/manager.py). */
+export { TORCHTITAN_FILE };
 export const TORCHTITAN_MODULE = 'torchtitan_vramplan';
 export const TORCHTITAN_FUNCTION = 'vramplan';
 

@@ -6,6 +6,7 @@ import { TORCHTUNE_MEMORY } from './memory.js';
 import { TORCHTUNE_PROFILE } from './profile.js';
 import { TORCHTUNE_RUNS } from './runs.js';
 import { TORCHTUNE_LOG } from './logs.js';
+import { TORCHTUNE_LAUNCH_FOLDER } from './launch-folder.js';
 
 export const TORCHTUNE: EngineDef = {
   id: 'torchtune',
@@ -16,6 +17,7 @@ export const TORCHTUNE: EngineDef = {
   readers: [TORCHTUNE_READER],
   architectures: TORCHTUNE_ARCHITECTURES,
   logs: TORCHTUNE_LOG,
+  launchFolder: TORCHTUNE_LAUNCH_FOLDER,
   launcher: {
     objectives: ['dpo'],
     load: async () => {

@@ -20,8 +20,7 @@ import { tuneModelOf } from './builders.js';
 import { isTuneDpo, tuneDpoBlocker, tuneDpoConfig, tuneDpoRecipe } from './dpo.js';
 import { TUNE_CHECKPOINTS } from './checkpoints.js';
 import { floatCompute } from '../../../schema/estimate.js';
-
-export const TORCHTUNE_FILE = 'torchtune.yaml';
+import { TORCHTUNE_FILE } from './launch-folder.js';
 
 function optimizerComponent(o: EstimateOptions): Record<string, unknown> | undefined {
   return (roundsStochastically(TORCHTUNE_PROFILE, o) ? TUNE_OPTIM_SR : TUNE_OPTIM)[o.optimizer];

@@ -6,6 +6,7 @@ import { UNSLOTH_MEMORY } from './memory.js';
 import { UNSLOTH_PROFILE } from './profile.js';
 import { UNSLOTH_RUNS } from './runs.js';
 import { UNSLOTH_LAUNCH_OBJECTIVES } from './objective.js';
+import { UNSLOTH_LAUNCH_FOLDER } from './launch-folder.js';
 
 export const UNSLOTH: EngineDef = {
   id: 'unsloth',
@@ -14,6 +15,7 @@ export const UNSLOTH: EngineDef = {
   memory: UNSLOTH_MEMORY,
   readers: [UNSLOTH_READER],
   architectures: UNSLOTH_ARCHITECTURES,
+  launchFolder: UNSLOTH_LAUNCH_FOLDER,
   launcher: {
     objectives: UNSLOTH_LAUNCH_OBJECTIVES,
     load: async () => {

@@ -27,9 +27,9 @@ import {
   type UnslothTrainer,
 } from './objective.js';
 import { floatCompute } from '../../../schema/estimate.js';
+import { UNSLOTH_ARGS_FILE } from './launch-folder.js';
 
 export const UNSLOTH_ENGINE = 'Unsloth';
-export const UNSLOTH_ARGS_FILE = 'unsloth-args.json';
 export const UNSLOTH_SCRIPT = 'train_unsloth.py';
 
 /**

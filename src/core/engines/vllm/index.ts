@@ -7,6 +7,7 @@ import { VLLM_MEMORY } from './memory.js';
 import { VLLM_PROFILE } from './profile.js';
 import { VLLM_RUNS } from './runs.js';
 import { VLLM_METRICS } from './metrics.js';
+import { SERVE_LAUNCH_FOLDER } from '../serve-folder.js';
 
 export const VLLM: EngineDef = {
   id: 'vllm',
@@ -18,6 +19,7 @@ export const VLLM: EngineDef = {
   kernels: VLLM_KERNELS,
   architectures: VLLM_ARCHITECTURES,
   metrics: VLLM_METRICS,
+  launchFolder: SERVE_LAUNCH_FOLDER,
   launcher: {
     load: async () => {
       const { emitVllm, vllmBlocker } = await import('./launch.js');

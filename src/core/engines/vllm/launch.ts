@@ -16,8 +16,8 @@ import {
 import { fp8KvFlag } from '../kernels.js';
 import { VLLM_GPU_UTILIZATION } from './memory.js';
 import { floatCompute } from '../../../schema/estimate.js';
+import { SERVE_SCRIPT } from '../serve-folder.js';
 
-export const SERVE_SCRIPT = 'serve.sh';
 export const CHECK_SCRIPT = 'check.sh';
 export const GENERATE_SCRIPT = 'generate.py';
 const PORT = 8000;

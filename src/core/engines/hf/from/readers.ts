@@ -3,7 +3,7 @@
  * LLaMA-Factory YAML, Accelerate YAML and DeepSpeed JSON. Each detects its tool by the keys only that tool uses;
  * `order` places it among every engine's readers (from/index.ts detectFormat).
  */
-import type { ConfigReader } from '../../def.js';
+import type { ConfigReader, NamedDeepSpeed } from '../../def.js';
 import { hasAny } from '../../../from/common.js';
 import { mapAccelerate } from './accelerate.js';
 import { mapAxolotl } from './axolotl.js';
@@ -12,6 +12,14 @@ import { mapHfArgs } from './hf-args.js';
 import { isLlamaFactoryV1, mapLlamaFactory } from './llamafactory.js';
 
 const LLAMAFACTORY = 'LLaMA-Factory YAML';
+
+/**
+ * The DeepSpeed JSON a Hugging Face config names (axolotl's and LLaMA-Factory's `deepspeed`, Accelerate's
+ * `deepspeed_config_file`), or the dict under TrainingArguments' `deepspeed` (./hf-args.ts mapTrainerArgs; "path to
+ * deepspeed config file or an already loaded json file as a dict":
+ * https://huggingface.co/docs/transformers/main_classes/trainer#transformers.TrainingArguments.deepspeed).
+ */
+const NAMED_DEEPSPEED: NamedDeepSpeed = { map: mapDeepSpeed, inlineKey: 'deepspeed' };
 
 /** DeepSpeed JSON given alone: ZeRO keys, and none of a training config's. */
 export const DEEPSPEED_READER: ConfigReader = {
@@ -50,6 +58,7 @@ export const ACCELERATE_READER: ConfigReader = {
     hasAny(doc, ['distributed_type', 'compute_environment', 'num_processes']) &&
     !hasAny(doc, ['base_model', 'model_name_or_path', 'model']),
   map: (doc) => mapAccelerate(doc),
+  deepspeed: NAMED_DEEPSPEED,
 };
 
 export const HF_TRAINER_READERS: readonly ConfigReader[] = [
@@ -60,6 +69,7 @@ export const HF_TRAINER_READERS: readonly ConfigReader[] = [
     order: 80,
     detect: isLlamaFactoryV1,
     map: mapLlamaFactory,
+    deepspeed: NAMED_DEEPSPEED,
   },
   {
     format: 'axolotl',
@@ -74,6 +84,7 @@ export const HF_TRAINER_READERS: readonly ConfigReader[] = [
         'lora_target_linear',
       ]),
     map: mapAxolotl,
+    deepspeed: NAMED_DEEPSPEED,
   },
   {
     format: 'llamafactory',
@@ -89,6 +100,7 @@ export const HF_TRAINER_READERS: readonly ConfigReader[] = [
         'template',
       ]),
     map: mapLlamaFactory,
+    deepspeed: NAMED_DEEPSPEED,
   },
   {
     format: 'hf-args',
@@ -112,5 +124,6 @@ export const HF_TRAINER_READERS: readonly ConfigReader[] = [
         'dpo_config',
       ]),
     map: (doc, file, keys) => mapHfArgs(doc, file, keys),
+    deepspeed: NAMED_DEEPSPEED,
   },
 ];

@@ -1,0 +1,117 @@
+/**
+ * `--from <folder>`: which files of a launch folder are read comes from the registered engines (each engine's
+ * `launchFolder`), and what an engine takes from beside its config stays with that engine (accelerate.yaml is
+ * the Hugging Face stack's). The config formats' own hooks: an inline DeepSpeed dict is mapped by the reader
+ * of the file holding it and named by its key.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { engineDefs } from '../../src/core/engines/registry.js';
+import { launchConfigFiles, launchFolderReaderOf } from '../../src/core/from/launch-folder.js';
+import { readFromConfig } from '../../src/io/from/read.js';
+import { userErrorOf } from '../helpers/errors.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'vramplan-from-folder-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function folder(name: string, files: Record<string, string>): string {
+  const dir = join(tmp, name);
+  mkdirSync(dir);
+  for (const [f, text] of Object.entries(files)) writeFileSync(join(dir, f), text);
+  return dir;
+}
+
+const ACCELERATE_FSDP = [
+  'compute_environment: LOCAL_MACHINE',
+  'distributed_type: FSDP',
+  'num_machines: 1',
+  'num_processes: 4',
+  'fsdp_config:',
+  '  fsdp_sharding_strategy: FULL_SHARD',
+  '',
+].join('\n');
+
+describe('launch folders, by the registered engines', () => {
+  it("the configs tried are every engine launcher's, in registration order; generate.py is not read back", () => {
+    expect(launchConfigFiles()).toEqual([
+      'hf-args.json',
+      'axolotl.yaml',
+      'torchtune.yaml',
+      'torchtitan_vramplan.py',
+      'litgpt.yaml',
+      'unsloth-args.json',
+      'serve.sh',
+    ]);
+    // A reader only where a launcher writes the folder; hf-generate's generate.py maps to no flags.
+    expect(engineDefs().filter((d) => d.launchFolder && !d.launcher)).toEqual([]);
+    expect(
+      engineDefs()
+        .filter((d) => d.launcher && !d.launchFolder)
+        .map((d) => d.id),
+    ).toEqual(['hf-generate']);
+  });
+
+  it('a folder holding none of them: one line listing them all, exit 1', () => {
+    const dir = folder('empty', { 'notes.txt': 'nothing here\n' });
+    const e = userErrorOf(() => readFromConfig(dir));
+    expect(e.message).toBe(
+      `${dir}: is a folder without a launch config (hf-args.json, axolotl.yaml, torchtune.yaml, torchtitan_vramplan.py, litgpt.yaml, unsloth-args.json or serve.sh); --from expects a config file (YAML or JSON) or a folder written by 'vramplan launch'`,
+    );
+    expect(e.exitCode).toBe(1);
+  });
+
+  it('serve.sh: every serving engine writes it and reads it alone; an unknown config name has no reader', () => {
+    const serving = launchFolderReaderOf('serve.sh', 'vllm');
+    expect(serving?.files).toEqual(['serve.sh']);
+    expect(launchFolderReaderOf('serve.sh', 'sglang')).toBe(serving);
+    expect(launchFolderReaderOf('serve.sh', 'llama.cpp')).toBe(serving);
+    expect(launchFolderReaderOf('notes.txt', 'vllm')).toBeNull();
+  });
+
+  it('accelerate.yaml gives an hf-args.json folder its process count and FSDP stage', () => {
+    const args = JSON.stringify({
+      model_name_or_path: 'org/model',
+      per_device_train_batch_size: 2,
+    });
+    const alone = readFromConfig(folder('hf-alone', { 'hf-args.json': args }));
+    expect(alone.flags.gpus).toBeUndefined();
+    const c = readFromConfig(
+      folder('hf-fsdp', { 'hf-args.json': args, 'accelerate.yaml': ACCELERATE_FSDP }),
+    );
+    expect(c.format).toBe('hf-args');
+    expect(c.flags).toMatchObject({ gpus: 4, zero: 3, batch: 2 });
+  });
+
+  it("accelerate.yaml is the Hugging Face stack's: beside unsloth-args.json it is not read", () => {
+    const args = JSON.stringify({
+      from_pretrained: { model_name: 'org/model', load_in_4bit: true },
+      sft_config: { per_device_train_batch_size: 2 },
+    });
+    const alone = readFromConfig(folder('unsloth-alone', { 'unsloth-args.json': args }));
+    const beside = readFromConfig(
+      folder('unsloth-acc', { 'unsloth-args.json': args, 'accelerate.yaml': ACCELERATE_FSDP }),
+    );
+    expect(alone.format).toBe('unsloth');
+    expect(beside.flags).toEqual(alone.flags);
+    expect(beside.flags.gpus).toBeUndefined();
+  });
+});
+
+describe('DeepSpeed named by a config', () => {
+  it("TrainingArguments' inline deepspeed dict: mapped, its keys named under 'deepspeed'", () => {
+    const f = join(tmp, 'inline-ds.json');
+    writeFileSync(
+      f,
+      JSON.stringify({
+        model_name_or_path: 'org/model',
+        per_device_train_batch_size: 2,
+        deepspeed: { zero_optimization: { stage: 3 }, my_note: 1 },
+      }),
+    );
+    const c = readFromConfig(f);
+    expect(c.flags).toMatchObject({ zero: 3, batch: 2 });
+    expect(c.unknown).toContain('deepspeed:my_note');
+  });
+});
