@@ -46,4 +46,17 @@ describe('estimate what the engine runs', () => {
       onEngine('llama-3.1-8b', { ...flags, framework: 'sglang', tp: 2, gpus: 2 }).refusal,
     ).toMatch(/sglang-no-gguf-tp/);
   });
+  it('torchtitan 0.3.0 LoRA: every Linear (lm_head included) at rank 8 over float32 weights, its defaults', () => {
+    const { options, refusal } = onEngine('llama-3.1-8b', {
+      framework: 'torchtitan',
+      method: 'lora',
+      gpus: 8,
+    });
+    expect(refusal).toBeNull();
+    expect(options.weights).toBe('fp32'); // training.dtype float32
+    expect(options.loraRank).toBe(8);
+    expect(options.loraTargets).toContain('lm_head');
+    // Not what vramplan writes: the planner ranks torchtitan full fine-tunes only.
+    expect(ENGINE_PROFILES.torchtitan.methods).toEqual(['full']);
+  });
 });

@@ -86,6 +86,8 @@ describe('what each engine runs: the grid', () => {
     expect(accepted('unsloth qlora nf4 eager t4')).toBeNull();
     expect(accepted('vllm inference fp8 sdpa mi300x')).toBeNull();
     expect(accepted('llama.cpp inference mxfp4 flash rtx-4090')).toBeNull();
+    // torchtitan 0.3.0's LoRAConverter (vramplan writes full fine-tunes only).
+    expect(accepted('torchtitan lora bf16 sdpa h100-sxm')).toBeNull();
   });
 
   it('still refuses what the engine lacks, naming its source', () => {
@@ -94,8 +96,8 @@ describe('what each engine runs: the grid', () => {
     );
     expect(accepted('vllm inference int4 sdpa mi300x')).toMatch(/no int4 kernel for gfx942/);
     expect(accepted('vllm full bf16 sdpa h100-sxm')).toMatch(/vllm runs inference only \(https:/);
-    expect(accepted('torchtitan lora bf16 sdpa h100-sxm')).toMatch(
-      /torchtitan runs full only \(https:/,
+    expect(accepted('torchtitan qlora nf4 sdpa h100-sxm')).toMatch(
+      /torchtitan runs full\/lora only \(https:/,
     );
   });
 

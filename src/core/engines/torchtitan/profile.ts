@@ -38,9 +38,28 @@ export const TORCHTITAN_PROFILE: EngineProfile = {
   defaults: [
     {
       flag: 'weights',
-      why: 'fp32 sharded parameters under FSDP2 mixed precision (training.mixed_precision_param bfloat16)',
+      why: 'fp32 sharded parameters under FSDP2 mixed precision (training.dtype float32, mixed_precision_param bfloat16)',
       apply: (o) => {
-        if (o.method === 'full') o.weights = 'fp32';
+        if (o.method === 'full' || o.method === 'lora') o.weights = 'fp32';
+      },
+    },
+    {
+      flag: 'lora-targets',
+      // LoRAConverter.Config target_modules None: "every Linear.Config is converted", the output head included
+      // (torchtitan 0.3.0 components/lora.py; models/common/decoder.py lm_head: Linear.Config).
+      why: 'LoRAConverter converts every Linear, lm_head included',
+      apply: (o) => {
+        if (o.method === 'lora') {
+          o.loraTargets = ['q', 'k', 'v', 'o', 'gate', 'up', 'down', 'lm_head'];
+          o.loraAllLinear = false;
+        }
+      },
+    },
+    {
+      flag: 'lora-rank',
+      why: 'LoRAConverter.Config rank defaults to 8 (torchtitan 0.3.0 components/lora.py)',
+      apply: (o) => {
+        if (o.method === 'lora') o.loraRank = 8;
       },
     },
     {
