@@ -108,7 +108,7 @@ describe('prune reasons', () => {
     });
 
   it("AMD GPUs: the planner reads the engines' ROCm kernel tables, as estimate --gpu does", () => {
-    // vLLM's supported-hardware table: no AWQ/GPTQ on AMD GPUs, FP8 W8A8 on gfx942 (engines/vllm/kernels.ts).
+    // vLLM on AMD GPUs: no int8 W8A8, FP8 W8A8 on gfx942 (engines/vllm/kernels.ts).
     const serve = (weights: string[]) =>
       pruned((s) => ({
         ...hw(s, { owned: [{ gpu: 'mi300x', count: 1 }] }),
@@ -116,9 +116,9 @@ describe('prune reasons', () => {
         job: { kind: 'inference', context: 2048, concurrency: 1, outputTokens: 1e5 },
         search: { engines: ['vllm'], weights } as never,
       }));
-    const int4 = serve(['int4']);
-    expect(int4.r.plans).toHaveLength(0);
-    expect(int4.counts['no-quant-kernels']).toBeGreaterThan(0);
+    const int8 = serve(['int8']);
+    expect(int8.r.plans).toHaveLength(0);
+    expect(int8.counts['no-quant-kernels']).toBeGreaterThan(0);
     const fp8 = serve(['fp8']);
     expect(fp8.r.plans.length).toBeGreaterThan(0);
     expect(fp8.counts['no-fp8'] ?? 0).toBe(0);

@@ -5,12 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { kernelRefusal } from '../../src/core/engines/kernels.js';
 
 describe('serving formats on ROCm', () => {
-  it('vLLM runs FP8 and MXFP4 on gfx942 and gfx950, and refuses AWQ/GPTQ int4 there', () => {
+  it('vLLM runs FP8 and MXFP4 on gfx942 and gfx950, AWQ/GPTQ int4 and NVFP4 (Petit) too, and refuses int8 W8A8 there', () => {
     for (const cc of ['gfx942', 'gfx950']) {
       expect(kernelRefusal('vllm', 'fp8', cc), cc).toBeNull();
       expect(kernelRefusal('vllm', 'mxfp4', cc), cc).toBeNull();
     }
-    expect(kernelRefusal('vllm', 'int4', 'gfx942')).toMatch(/vllm has no int4 kernel for gfx942/);
+    // RocmPlatform.supported_quantization: awq/gptq (plain kernels), petit_nvfp4; no int8 W8A8.
+    expect(kernelRefusal('vllm', 'int4', 'gfx942')).toBeNull();
+    expect(kernelRefusal('vllm', 'nvfp4', 'gfx942')).toBeNull();
+    expect(kernelRefusal('vllm', 'int8', 'gfx942')).toMatch(/vllm has no int8 kernel for gfx942/);
     expect(kernelRefusal('vllm', 'mxfp4', 'gfx90a')).toMatch(/gfx90a/);
   });
 

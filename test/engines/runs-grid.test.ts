@@ -94,7 +94,7 @@ describe('what each engine runs: the grid', () => {
     expect(accepted('vllm inference fp8 sdpa mi250x')).toMatch(
       /no fp8 kernel for gfx90a.*supported_hardware\.md/,
     );
-    expect(accepted('vllm inference int4 sdpa mi300x')).toMatch(/no int4 kernel for gfx942/);
+    expect(accepted('vllm inference int8 sdpa mi300x')).toMatch(/no int8 kernel for gfx942/);
     expect(accepted('vllm full bf16 sdpa h100-sxm')).toMatch(/vllm runs inference only \(https:/);
     expect(accepted('torchtitan qlora nf4 sdpa h100-sxm')).toMatch(
       /torchtitan runs full\/lora only \(https:/,

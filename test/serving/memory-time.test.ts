@@ -123,7 +123,7 @@ describe('kernels and flags', () => {
     );
     expect(kernelRefusal('sglang', 'mxfp4', 'gfx950')).toBeNull();
     expect(kernelRefusal('vllm', 'mxfp4', 'gfx942')).toBeNull(); // gpt-oss on MI300X
-    expect(kernelRefusal('vllm', 'int4', 'gfx942')).toMatch(/^vllm has no int4 kernel for gfx942/);
+    expect(kernelRefusal('vllm', 'int8', 'gfx942')).toMatch(/^vllm has no int8 kernel for gfx942/);
     expect(kernelRefusal('vllm', 'bf16', 'gfx942')).toBeNull();
   });
   it('one-line flag errors', () => {

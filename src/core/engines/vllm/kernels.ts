@@ -16,8 +16,10 @@ export const VLLM_KERNELS: EngineKernels = {
   },
   source:
     'https://github.com/vllm-project/vllm/blob/5ee0c1f91ca310f2c3abef3c64dbf52bb6df0ab9/docs/features/quantization/supported_hardware.md',
-  // ROCm (gfx targets). vLLM's supported-hardware table lists FP8 W8A8 on AMD GPUs (and none of AWQ, GPTQ,
-  // Marlin, INT8 W8A8, bitsandbytes there); MXFP4 is not in that table, vLLM's gpt-oss recipe runs it on AMD. FP8 matrix instructions arrived with CDNA 3 (gfx942, whose FP8 is
+  // ROCm (gfx targets). The supported-hardware table above lists only FP8 W8A8 on AMD GPUs, but vLLM's own
+  // RocmPlatform.supported_quantization takes awq and gptq (their Marlin variants "overwritten with" the plain
+  // kernels), fp8, gguf, mxfp4 and petit_nvfp4 (vllm/platforms/rocm.py @001eda31e3d032e9dc864e97f3630358b2ff8b5a);
+  // Petit's NVFP4 kernels cover gfx90a and gfx942. FP8 matrix instructions arrived with CDNA 3 (gfx942, whose FP8 is
   // e4m3fnuz: vllm/platforms/rocm.py is_fp8_fnuz) and continue on gfx950; CDNA 2 (gfx90a) has none.
   rocm: {
     fp8: { targets: ['gfx942', 'gfx950'], why: 'FP8 W8A8 on MI300-class GPUs (gfx942, gfx950)' },
@@ -27,6 +29,11 @@ export const VLLM_KERNELS: EngineKernels = {
       targets: ['gfx942', 'gfx950'],
       why: 'MXFP4 (gpt-oss) on MI300-class GPUs (gfx942, gfx950)',
     },
+    int4: {
+      targets: ['gfx90a', 'gfx942', 'gfx950'],
+      why: 'AWQ/GPTQ int4 (their plain kernels) on gfx90a, gfx942 and gfx950',
+    },
+    nvfp4: { targets: ['gfx90a', 'gfx942'], why: 'NVFP4 through Petit on gfx90a and gfx942' },
   },
   // An fp8 KV cache (--kv-cache-dtype): FlashAttention reads fp8 KV only as FA3 on Hopper
   // (vllm/attention/utils/fa_utils.py flash_attn_supports_fp8: version 3 and capability family 90); elsewhere vLLM
