@@ -116,7 +116,17 @@ export interface EngineKernels {
   /** Where `needs` comes from in the engine's source or docs. */
   source: string;
   /** On AMD GPUs: the gfx targets each format runs on (absent: the CUDA table holds on ROCm too). */
-  rocm?: Partial<Record<WeightDtype, { targets: readonly string[]; why: string }>>;
+  rocm?: Partial<
+    Record<
+      WeightDtype,
+      {
+        targets: readonly string[];
+        why: string;
+        /** false: `estimate` models it, the planner does not offer it there (its speed on AMD is not modelled apart). */
+        searched?: false;
+      }
+    >
+  >;
   /** An fp8 KV cache: least compute capability, and the flag value with and without native FP8 (absent: none). */
   kvFp8?: { cc: number; native: string; below: string };
 }

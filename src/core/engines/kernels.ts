@@ -22,12 +22,19 @@ export function minComputeCapability(engine: Engine, weights: WeightDtype): numb
 
 /**
  * Whether `engine` runs `weights` on the AMD GPU of gfx target `gfx` (its def's `rocm` table; without one, or for
- * a format it needs nothing for, the CUDA table's verdict stands and this says true).
+ * a format it needs nothing for, the CUDA table's verdict stands and this says true); `planner`: and the search
+ * offers it there.
  */
-export function runsOnRocm(engine: Engine, weights: WeightDtype, gfx: string): boolean {
+export function runsOnRocm(
+  engine: Engine,
+  weights: WeightDtype,
+  gfx: string,
+  planner = false,
+): boolean {
   const k = kernelsOf(engine);
   if (!k?.rocm || !k.needs[weights]) return true;
-  return k.rocm[weights]?.targets.includes(gfx) === true;
+  const on = k.rocm[weights];
+  return on?.targets.includes(gfx) === true && !(planner && on.searched === false);
 }
 
 /** The gfx target of an AMD GPU's compute capability, or null (CUDA, Apple). */

@@ -151,7 +151,7 @@ function hardwareGate(t: HwTable, f: RowFacts, h: number): number {
     // AMD GPUs: the engine's gfx-target table (engines/kernels.ts runsOnRocm), as `estimate --gpu` reads it.
     const gfx = t.gfx[h] ?? null;
     if (gfx !== null)
-      return runsOnRocm(f.engine, f.o.weights, gfx)
+      return runsOnRocm(f.engine, f.o.weights, gfx, true)
         ? -1
         : REASON[f.fp8 ? 'no-fp8' : 'no-quant-kernels'];
     return t.cc[h]! < f.minCc ? REASON[f.fp8 || f.kvFp8 ? 'no-fp8' : 'no-quant-kernels'] : -1;

@@ -31,7 +31,11 @@ export const SGLANG_KERNELS: EngineKernels = {
     mxfp4: { targets: ['gfx950'], why: 'MXFP4 MoE through AITER on MI355X (gfx950)' },
     // The 0.5.23 wheel converts ModelOpt NVFP4 checkpoints to the Petit kernels on ROCm (petit.py
     // is_petit_nvfp4_compatible; get_min_capability: "Petit supports the gfx90a and gfx942 GPUs").
-    nvfp4: { targets: ['gfx90a', 'gfx942'], why: 'NVFP4 through Petit on gfx90a and gfx942' },
+    nvfp4: {
+      targets: ['gfx90a', 'gfx942'],
+      why: 'NVFP4 through Petit on gfx90a and gfx942',
+      searched: false, // timed weight-only with no Petit measurement: not offered by the search
+    },
   },
   // fp8_e4m3 KV on GPUs with native FP8 only (8.9+; https://docs.sglang.io/advanced_features/quantized_kv_cache.html:
   // "not all attention backends support quantized KV cache").

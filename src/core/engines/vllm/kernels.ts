@@ -32,8 +32,13 @@ export const VLLM_KERNELS: EngineKernels = {
     int4: {
       targets: ['gfx90a', 'gfx942', 'gfx950'],
       why: 'AWQ/GPTQ int4 (their plain kernels) on gfx90a, gfx942 and gfx950',
+      searched: false, // timed at Marlin's efficiency: not offered where the real kernels differ
     },
-    nvfp4: { targets: ['gfx90a', 'gfx942'], why: 'NVFP4 through Petit on gfx90a and gfx942' },
+    nvfp4: {
+      targets: ['gfx90a', 'gfx942'],
+      why: 'NVFP4 through Petit on gfx90a and gfx942',
+      searched: false,
+    },
   },
   // An fp8 KV cache (--kv-cache-dtype): FlashAttention reads fp8 KV only as FA3 on Hopper
   // (vllm/attention/utils/fa_utils.py flash_attn_supports_fp8: version 3 and capability family 90); elsewhere vLLM
