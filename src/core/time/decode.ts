@@ -209,6 +209,9 @@ export function kernelOn(
   o: EstimateOptions,
   r: GpuRates,
 ): QuantFormat | null {
+  // AMD GPUs (cc NaN here) have no Marlin: vLLM's ROCm platform runs AWQ/GPTQ int4 through the plain kernels
+  // (vllm/platforms/rocm.py supported_quantization: awq_marlin "will be overwritten with awq").
+  if (q === 'marlin' && o.weights === 'int4' && Number.isNaN(r.cc)) return 'awq';
   if (q !== 'cutlass') return q;
   if (o.weights === 'fp8' && !r.fp8) return 'marlin';
   // FP4 tensor cores from compute capability 10.0; AMD GPUs (cc NaN here) are timed weight-only as well (vLLM's
