@@ -51,6 +51,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.mul_mat_id === 'per-slot-sync') time.mulMatIdSync = true;
     // A llama.cpp build that launched every op of its graph (before ggml-cuda's op fusion; the case says so).
     if (c.ggml_graph === 'unfused') time.unfusedGraph = true;
+    // A vLLM build that captured decode in piecewise CUDA graphs, attention run eagerly (the case says so).
+    if (c.cuda_graphs === 'piecewise') time.piecewiseGraphs = true;
     const gpu = findGpu(String(flags.gpu));
     const arch = caseArch(c);
     // A preference / RL row is timed as `estimate` times it: the objective's phases on the policy's step.

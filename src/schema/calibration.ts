@@ -82,6 +82,11 @@ export const throughputCaseSchema = z.looseObject({
   mul_mat_id: z.enum(['per-slot-sync']).optional(),
   /** llama.cpp's decode graph in the measured build: 'unfused' (every op its own kernel) sets TimeOptions.unfusedGraph. */
   ggml_graph: z.enum(['unfused']).optional(),
+  /**
+   * vLLM's CUDA graphs in the measured build: 'piecewise' (the V1 default before vllm PR #25444 made decode steps replay
+   * one full graph: attention runs eagerly between the captured pieces) sets TimeOptions.piecewiseGraphs.
+   */
+  cuda_graphs: z.enum(['piecewise']).optional(),
 });
 export const throughputFileSchema = z.array(throughputCaseSchema);
 export type ThroughputCase = z.infer<typeof throughputCaseSchema>;

@@ -6,6 +6,7 @@ import { FLOAT_BYTES } from '../model/dtypes.js';
 import { shapeFactor } from './shape.js';
 import { dmmvTailSeconds, type MatVec } from './matvec-tail.js';
 import { moeCallLatency, moeCallSeconds } from './moe-call.js';
+import { piecewiseAttentionSeconds } from './piecewise.js';
 import type { Gpu } from '../../schema/gpu.js';
 import { meanContextOf, promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
 import { QUANT_FORMATS_FOR, type QuantFormat, type TimeOptions } from '../../schema/time.js';
@@ -405,8 +406,17 @@ export function decodeStep(
   const idsSyncT = t.mulMatIdSync
     ? m.moeLayers * (m.gated ? 3 : 2) * m.topK * (fw.expertIdsSyncSeconds ?? 0)
     : 0;
+  // Piecewise CUDA graphs: the attention layers' eager calls the GPU waits for (piecewise.ts).
+  const piecewiseT = piecewiseAttentionSeconds(m, fw, t);
   const step =
-    Math.max(core, host.dispatch) + host.gaps + moeT + idsSyncT + host.fixed + tpT + hostT;
+    Math.max(core, host.dispatch) +
+    host.gaps +
+    moeT +
+    idsSyncT +
+    host.fixed +
+    tpT +
+    hostT +
+    piecewiseT;
   const overhead = step - core - tpT; // the host's share the GPU's work does not hide
   if (!detail)
     return {
