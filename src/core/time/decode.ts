@@ -406,17 +406,10 @@ export function decodeStep(
   const idsSyncT = t.mulMatIdSync
     ? m.moeLayers * (m.gated ? 3 : 2) * m.topK * (fw.expertIdsSyncSeconds ?? 0)
     : 0;
-  // Piecewise CUDA graphs: the attention layers' eager calls the GPU waits for (piecewise.ts).
-  const piecewiseT = piecewiseAttentionSeconds(m, fw, t);
-  const step =
-    Math.max(core, host.dispatch) +
-    host.gaps +
-    moeT +
-    idsSyncT +
-    host.fixed +
-    tpT +
-    hostT +
-    piecewiseT;
+  // The GPU's share of the step; under piecewise CUDA graphs the host issues each layer's attention calls while the
+  // GPU runs, and the step takes the longer of the two (piecewise.ts).
+  const gpuT = Math.max(core, host.dispatch) + host.gaps + moeT + idsSyncT + tpT;
+  const step = Math.max(gpuT, piecewiseAttentionSeconds(m, fw, t)) + host.fixed + hostT;
   const overhead = step - core - tpT; // the host's share the GPU's work does not hide
   if (!detail)
     return {

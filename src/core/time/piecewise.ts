@@ -1,18 +1,16 @@
 /**
  * A decode step under piecewise CUDA graphs (TimeOptions.piecewiseGraphs): the captured pieces between attention ops
  * replay on the GPU while the host issues each layer's attention op from Python, one torch call after another (the
- * engine's piecewiseAttentionCalls, each at EAGER_OP_SECONDS of dispatch). The GPU's work hides the calls of a
- * K/V-head layer on the rows of such builds (vLLM of April to September 2025: tt143, tt340, vllm-rtn); an MLA layer
- * issues more calls than the GPU's share of the layer takes, and the step waits for them: the host time of the calls
- * an MLA layer makes beyond a K/V-head layer's adds to the step (an upper bound of the longer of the two; the
- * assumption is listed in calibration/assumed.json).
+ * engine's piecewiseAttentionCalls, each at EAGER_OP_SECONDS of dispatch). The host runs ahead of the GPU as far as
+ * the GPU's work lets it: the step takes the longer of the GPU's work and these calls (decode.ts). Pricing a view or
+ * slice as a whole dispatch is an assumption, listed in calibration/assumed.json.
  */
 import type { FrameworkProfile } from '../memory/framework-profile.js';
 import type { TimeOptions } from '../../schema/time.js';
 import type { ModelFacts } from './model-facts.js';
 import { EAGER_OP_SECONDS } from './train-work.js';
 
-/** Seconds a decode step adds for its attention layers' eager calls under piecewise CUDA graphs; 0 otherwise. */
+/** Host seconds a decode step spends issuing its attention layers' eager calls under piecewise graphs; else 0. */
 export function piecewiseAttentionSeconds(
   m: ModelFacts,
   fw: FrameworkProfile,
@@ -22,8 +20,8 @@ export function piecewiseAttentionSeconds(
   if (!t.piecewiseGraphs || !calls) return 0;
   let seconds = 0;
   for (const g of m.arch.groups) {
-    if (g.name !== 'decoder' || g.recurrent || g.mlaCacheWidth === null) continue;
-    seconds += g.count * Math.max(0, calls.mla - calls.kv) * EAGER_OP_SECONDS;
+    if (g.name !== 'decoder' || g.recurrent) continue;
+    seconds += g.count * (g.mlaCacheWidth === null ? calls.kv : calls.mla) * EAGER_OP_SECONDS;
   }
   return seconds;
 }

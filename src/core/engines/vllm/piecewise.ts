@@ -3,9 +3,10 @@
  * graph, FULL_AND_PIECEWISE): torch.compile splits each layer's graph at the attention op
  * (CompilationConfig.splitting_ops, vllm.unified_attention_with_output), captures the pieces between, and runs the
  * attention op eagerly from Python (https://github.com/vllm-project/vllm/pull/14437, docs/design/v1/torch_compile.md:
- * "we only capture the cudagraph for the piece of graph between attention operations"). Each layer's step then
- * waits for the host to issue that op's torch calls. Counted from the decode path of the attention backends at
- * vllm-project/vllm v0.10.0 (time/piecewise.ts prices each call at EAGER_OP_SECONDS).
+ * "we only capture the cudagraph for the piece of graph between attention operations"). The host issues each
+ * layer's attention calls while the GPU runs the pieces; a step takes the longer of the two. Counted from the
+ * decode path of the attention backends at vllm-project/vllm v0.10.0 (time/piecewise.ts prices each call at
+ * EAGER_OP_SECONDS).
  */
 import type { FrameworkProfile } from '../../memory/framework-profile.js';
 
