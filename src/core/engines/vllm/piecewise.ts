@@ -4,9 +4,12 @@
  * (CompilationConfig.splitting_ops, vllm.unified_attention_with_output), captures the pieces between, and runs the
  * attention op eagerly from Python (https://github.com/vllm-project/vllm/pull/14437, docs/design/v1/torch_compile.md:
  * "we only capture the cudagraph for the piece of graph between attention operations"). The host issues each
- * layer's attention calls while the GPU runs the pieces; a step takes the longer of the two. Counted from the
- * decode path of the attention backends at vllm-project/vllm v0.10.0 (time/piecewise.ts prices each call at
- * EAGER_OP_SECONDS).
+ * layer's attention calls while the GPU runs the pieces; a step takes the longer of the two. vLLM's backends say so
+ * themselves: "With piece-wise CUDA graphs, this method is executed in eager-mode PyTorch ... `view` and `slice` (or
+ * `[:n]`) operations are surprisingly slow even in the case they do not invoke any GPU ops" (the note atop
+ * TritonAttentionImpl.forward and FlashAttentionImpl.forward, vllm/v1/attention/backends/). Counted from the decode
+ * path of the attention backends at vllm-project/vllm v0.10.0, views and slices included (time/piecewise.ts prices
+ * each call at EAGER_OP_SECONDS).
  */
 import type { FrameworkProfile } from '../../memory/framework-profile.js';
 
