@@ -10,14 +10,13 @@ import type { RunPlan } from '../../schema/measured.js';
 
 /**
  * The time model's p90 absolute error per kind of figure on the shipped speed set (`vramplan validate
- * --throughput`, out-of-sample summary groups kind:training 0.343, kind:decode 0.233, kind:serving 1.511, kind:rl
+ * --throughput`, out-of-sample summary groups kind:training 0.343, kind:decode 0.233, kind:serving 0.439, kind:rl
  * 0.330: GRPO steps), rounded up; test/check/time-band.test.ts keeps them in step. The serving field rows (MI300X
  * FP8 static batches up to 256, MoE serving, llama.cpp MoE on HBM cards) widened decode and serving from 0.215 and
- * 0.124 (decode came back from 0.290 with llama.cpp's unfused graph kernels); DeepSeek-R1 on the vLLM V0 and
- * SGLang 0.4.2 of early 2025 (dstack's study, up to +274%) widened serving from 0.439. Time to first token has no
+ * 0.124 (decode came back from 0.290 with llama.cpp's unfused graph kernels). Time to first token has no
  * calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.35, decode: 0.24, serving: 1.52, rl: 0.33 } as const;
+export const TIME_UNCERTAINTY = { training: 0.35, decode: 0.24, serving: 0.44, rl: 0.33 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of
