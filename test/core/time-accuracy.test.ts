@@ -17,7 +17,7 @@ const rows = throughputRows('throughput.json');
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|dstack-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -66,8 +66,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (232: 218 out of sample, 14 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(232);
+  it('scores every scorable case (214: 200 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(214);
     expect(earlierRows.length).toBe(165);
     expect(
       rows
@@ -177,17 +177,10 @@ describe('time model accuracy on the shipped throughput set', () => {
 // 10%, p90 25% per engine): the bars are today's figures, so a change that makes them worse fails here.
 const OLDER_FIELD_ROW =
   /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-)/;
-// The latest sources' rows: InferenceX issue #870 (SGLang), vllm PR #25444 (vLLM, piecewise and full graphs) and
-// dstack's DeepSeek-R1 study (vLLM and SGLang of February-March 2025 on MI300X and H200), the last an era of its own.
-const NEWEST_FIELD_ROW = /^(inferencex870-|vllm25444-|dstack-)/;
+// The latest sources' rows: InferenceX issue #870 (SGLang) and vllm PR #25444 (vLLM, piecewise and full graphs).
+const NEWEST_FIELD_ROW = /^(inferencex870-|vllm25444-)/;
 const eraOf = (id: string) =>
-  OLDER_FIELD_ROW.test(id)
-    ? 'older'
-    : id.startsWith('dstack-')
-      ? 'dstack'
-      : NEWEST_FIELD_ROW.test(id)
-        ? 'newest'
-        : 'newer';
+  OLDER_FIELD_ROW.test(id) ? 'older' : NEWEST_FIELD_ROW.test(id) ? 'newest' : 'newer';
 const FIELD_BARS = {
   // OCI Llama-3.1-405B FP8 on 8x MI300X (vLLM 0.6 V0 benchmark_latency, batch 1-256: +41..+148% before,
   // +11..+75% after), Qwen2.5-72B on 2x H100 at batch 1 (TPOT, +4%), Qwen3-30B-A3B on an A100 at batch 1
@@ -207,10 +200,6 @@ const FIELD_BARS = {
   'newest kind:serving engine:vllm': { count: 4, median: 0.59, p90: 0.91 },
   // InferenceX issue #870 (DeepSeek-R1 FP8 on 8x H200, SGLang v0.5.7, 8-64 in flight: +15.6..+22.8%), unmoved since.
   'newest kind:serving engine:sglang': { count: 4, median: 0.204, p90: 0.229 },
-  // dstack's DeepSeek-R1 FP8 study (TP 8, 3200 in / 800 out, 4-128 in flight), scored before any change and unmoved:
-  // vLLM's V0 engine on 8x H200 (+26..+134%) and 8x MI300X (+88..+238%), SGLang 0.4.2 on 8x MI300X (+149..+274%).
-  'dstack kind:serving engine:vllm': { count: 12, median: 1.02, p90: 2.036 },
-  'dstack kind:serving engine:sglang': { count: 6, median: 1.997, p90: 2.74 },
   // gpt-oss-20b MXFP4 on one H100, 32 requests in flight: +34% on the output tokens/s the PR prints, whose wall time
   // carries a TTFT outside the engine (2.7 s at 4 in flight); scored by its TPOT, -8.6%.
   'older kind:serving engine:sglang': { count: 1, median: 0.087, p90: 0.087 },
@@ -221,8 +210,8 @@ const FIELD_BARS = {
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 65 scorable field rows (one in sample); the vLLM PR #2542 and TensorRT-LLM MoE rows are carried', () => {
-    expect(fieldRows.length).toBe(65);
+  it('scores the 47 scorable field rows (one in sample); the vLLM PR #2542 and TensorRT-LLM MoE rows are carried', () => {
+    expect(fieldRows.length).toBe(47);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([
       'sglang8552-dsr1-nvfp4-b200-cutlass',
     ]);
@@ -323,13 +312,12 @@ const ENGINE_BARS = {
   // 44 rows of the earlier sources: 10.4% / 29.1% before FlashInfer's CUTLASS NVFP4 MoE call (engines/moe-call.ts),
   // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tt-inference-server issue #356 (scored
   // before any change, +17..+147%), 48 rows, 11.7% / 43.9%; 10.4% / 26.7% with the attention layers' eager calls
-  // under piecewise graphs (time/piecewise.ts); with vllm PR #25444's four rows (+26..+91%), 52 rows, 11.7% / 32.1%;
-  // with dstack's twelve DeepSeek-R1 rows on vLLM V0 (+26..+238%), 64 rows.
-  'serving engine:vllm': { count: 64, median: 0.177, p90: 1.006 },
+  // under piecewise graphs (time/piecewise.ts); with vllm PR #25444's four rows (+26..+91%), 52 rows.
+  'serving engine:vllm': { count: 52, median: 0.117, p90: 0.322 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With InferenceX issue #870's DeepSeek-R1 FP8 rows
-  // (+16..+23%), 7 rows, 19.6% / 46.0%; with dstack's six DeepSeek-R1 rows on MI300X (+149..+274%), 13 rows.
-  'serving engine:sglang': { count: 13, median: 0.46, p90: 2.247 },
+  // (+16..+23%), 7 rows.
+  'serving engine:sglang': { count: 7, median: 0.197, p90: 0.46 },
 } as const;
 
 describe('decode and serving accuracy per engine (out of sample)', () => {
@@ -347,7 +335,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
     });
 
   it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 10.5%, p90 <= 26.7%', () => {
-    const later = /^(amd-rocm-|tt356-|vllm25444-|dstack-)/;
+    const later = /^(amd-rocm-|tt356-|vllm25444-)/;
     const s = summarizeThroughput(
       'vllm earlier',
       outOfSample.filter((r) => r.kind === 'serving' && r.engine === 'vllm' && !later.test(r.id)),
@@ -357,8 +345,8 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
     expect(s.p90AbsError).toBeLessThanOrEqual(0.267);
   });
 
-  // The serving rows of every source before the latest three (InferenceX issue #870, vllm PR #25444, dstack's study):
-  // 11.5% / 43.9% before the attention layers' eager calls under piecewise graphs, 9.8% / 26.7% with them.
+  // The serving rows of every source before the latest two (InferenceX issue #870, vllm PR #25444): 11.5% / 43.9%
+  // before the attention layers' eager calls under piecewise graphs, 9.8% / 26.7% with them.
   it('serving rows before the latest sources (out of sample): 51 rows, median <= 9.9%, p90 <= 26.7%', () => {
     const s = summarizeThroughput(
       'serving before the latest sources',
