@@ -210,7 +210,7 @@ const FIELD_BARS = {
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 47 scorable field rows (one in sample); the vLLM PR #2542 and TensorRT-LLM MoE rows are carried', () => {
+  it('scores the 47 scorable field rows (one in sample); the vLLM PR #2542, dstack and TensorRT-LLM MoE rows are carried', () => {
     expect(fieldRows.length).toBe(47);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([
       'sglang8552-dsr1-nvfp4-b200-cutlass',
@@ -223,6 +223,14 @@ describe('time model on the serving field rows', () => {
       expect(c.why_not).toMatch(/not the program the vllm profile models/);
     }
     expect(rows.some((r) => r.id.startsWith('vllm-2542-'))).toBe(false);
+    // dstack's DeepSeek-R1 study (pre-release builds of February-March 2025): scored once, carried.
+    const dstack = cases.filter((c) => c.id.startsWith('dstack-dsr1-'));
+    expect(dstack).toHaveLength(18);
+    for (const c of dstack) {
+      expect(c.scorable).toBe(false);
+      expect(c.why_not).toMatch(/not the programs the engine profiles model/);
+    }
+    expect(rows.some((r) => r.id.startsWith('dstack-'))).toBe(false);
     // The TensorRT-LLM MoE backends of the two Blackwell NVFP4 sources: no contract flag selects them.
     for (const id of [
       'flashinfer1734-l4scout-nvfp4-b200-trtllm',
