@@ -53,6 +53,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.ggml_graph === 'unfused') time.unfusedGraph = true;
     // A transformers build that ran the routed experts in a per-expert loop (4.x; the case says so).
     if (c.moe_dispatch === 'loop') time.moeLoop = true;
+    // A vLLM build that captured decode in piecewise CUDA graphs, attention run eagerly (the case says so).
+    if (c.cuda_graphs === 'piecewise') time.piecewiseGraphs = true;
     const gpu = findGpu(String(flags.gpu));
     const arch = caseArch(c);
     // A preference / RL row is timed as `estimate` times it: the objective's phases on the policy's step.

@@ -84,6 +84,11 @@ export const throughputCaseSchema = z.looseObject({
   ggml_graph: z.enum(['unfused']).optional(),
   /** The routed experts in the measured library build: 'loop' (transformers 4.x per-expert loop) sets TimeOptions.moeLoop. */
   moe_dispatch: z.enum(['loop']).optional(),
+  /**
+   * vLLM's CUDA graphs in the measured build: 'piecewise' (the V1 default before vllm PR #25444 made decode steps replay
+   * one full graph: attention runs eagerly between the captured pieces) sets TimeOptions.piecewiseGraphs.
+   */
+  cuda_graphs: z.enum(['piecewise']).optional(),
 });
 export const throughputFileSchema = z.array(throughputCaseSchema);
 export type ThroughputCase = z.infer<typeof throughputCaseSchema>;

@@ -85,6 +85,14 @@ export interface TimeOptions {
    * engine's own. No flag sets it; `validate --throughput` does for rows of such builds (their `moe_dispatch`).
    */
   moeLoop?: boolean;
+  /**
+   * The engine build captured its decode step in piecewise CUDA graphs, each layer's attention run eagerly from
+   * Python between the captured pieces (vLLM V1 before FULL_AND_PIECEWISE became its default): the host issues each
+   * layer's attention calls, and the step waits for the host where those take longer than the GPU's work (the
+   * engine's piecewiseAttentionCalls). No flag sets it; `validate --throughput` does for rows of such builds (their
+   * `cuda_graphs`).
+   */
+  piecewiseGraphs?: boolean;
 }
 
 // DGX A100: eight 200 Gb/s HDR InfiniBand ports, one per GPU = 25 GB/s per GPU

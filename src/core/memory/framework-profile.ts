@@ -260,6 +260,12 @@ export interface FrameworkProfile {
    * host round trip each such op adds to a decode step, seconds. Absent: 0.
    */
   expertIdsSyncSeconds?: number;
+  /**
+   * Time: torch calls the engine's attention op issues from Python per layer in a decode step when its CUDA graphs
+   * are piecewise (TimeOptions.piecewiseGraphs): for a layer of K/V heads (`kv`) and of an MLA latent (`mla`);
+   * time/piecewise.ts. Absent: the engine captures attention in its graphs.
+   */
+  piecewiseAttentionCalls?: { kv: number; mla: number };
   source: string;
   /**
    * GRPO with vLLM colocated: the trainer's model and vLLM share one copy of the weights (Unsloth's

@@ -6,6 +6,7 @@ import { FLOAT_BYTES } from '../model/dtypes.js';
 import { shapeFactor } from './shape.js';
 import { dmmvTailSeconds, type MatVec } from './matvec-tail.js';
 import { moeCallLatency, moeCallSeconds } from './moe-call.js';
+import { piecewiseAttentionSeconds } from './piecewise.js';
 import type { Gpu } from '../../schema/gpu.js';
 import { meanContextOf, promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
 import { QUANT_FORMATS_FOR, type QuantFormat, type TimeOptions } from '../../schema/time.js';
@@ -408,8 +409,10 @@ export function decodeStep(
   const idsSyncT = t.mulMatIdSync
     ? m.moeLayers * (m.gated ? 3 : 2) * m.topK * (fw.expertIdsSyncSeconds ?? 0)
     : 0;
-  const step =
-    Math.max(core, host.dispatch) + host.gaps + moeT + idsSyncT + host.fixed + tpT + hostT;
+  // The GPU's share of the step; under piecewise CUDA graphs the host issues each layer's attention calls while the
+  // GPU runs, and the step takes the longer of the two (piecewise.ts).
+  const gpuT = Math.max(core, host.dispatch) + host.gaps + moeT + idsSyncT + tpT;
+  const step = Math.max(gpuT, piecewiseAttentionSeconds(m, fw, t)) + host.fixed + hostT;
   const overhead = step - core - tpT; // the host's share the GPU's work does not hide
   if (!detail)
     return {

@@ -5,6 +5,7 @@ import {
   type FrameworkProfile,
 } from '../../memory/framework-profile.js';
 import { FUSED_MOE_CALL_SECONDS } from '../moe-call.js';
+import { VLLM_PIECEWISE_ATTENTION_CALLS } from './piecewise.js';
 
 // vLLM EngineArgs gpu_memory_utilization default ("defaults to 0.9",
 // https://docs.vllm.ai/en/latest/configuration/engine_args.html).
@@ -119,6 +120,9 @@ export const VLLM_MEMORY: FrameworkProfile = {
   moeRoutingKernels: 4,
   // The Triton fused_moe call, and FlashInfer's CUTLASS MoE for NVFP4 experts on Blackwell (engines/moe-call.ts).
   moeCallSeconds: FUSED_MOE_CALL_SECONDS,
+  // Piecewise CUDA graphs (builds before FULL_AND_PIECEWISE became the default): attention's eager torch calls per
+  // layer (engines/vllm/piecewise.ts).
+  piecewiseAttentionCalls: VLLM_PIECEWISE_ATTENTION_CALLS,
   expertParallel: true, // --enable-expert-parallel
   // SpeculativeConfig.method: ngram, eagle3, mtp (vllm/config/speculative.py at 002e77c1f0ef9b19cff8b9e21cfbd6feb3d6b443).
   speculative: ['eagle3', 'mtp', 'ngram'],

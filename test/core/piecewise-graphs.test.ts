@@ -1,0 +1,53 @@
+// vLLM V1 before FULL_AND_PIECEWISE became its default captured decode in piecewise CUDA graphs and ran each layer's
+// attention op eagerly from Python (TimeOptions.piecewiseGraphs): the host issues each attention layer's torch calls
+// (the engine's piecewiseAttentionCalls, one PyTorch dispatch each) while the GPU runs, and the step takes the longer
+// of the two (time/piecewise.ts).
+import { describe, expect, it } from 'vitest';
+import { estimateTime } from '../../src/core/time/index.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { defaultOptions } from '../../src/schema/estimate.js';
+import { defaultTimeOptions, type TimeOptions } from '../../src/schema/time.js';
+import { VLLM_PIECEWISE_ATTENTION_CALLS } from '../../src/core/engines/vllm/piecewise.js';
+
+const EAGER_OP = 10e-6; // time/train-work.ts EAGER_OP_SECONDS
+const step = (model: string, o: object, time: Partial<TimeOptions> = {}) =>
+  estimateTime(
+    resolveModel(model),
+    { ...defaultOptions('inference'), framework: 'vllm', batch: 1, seq: 192, ...o },
+    findGpu('h100-sxm'),
+    { ...defaultTimeOptions(8), ...time },
+  ).stepSeconds;
+const deepseek = { weights: 'int4', gpus: 8, tp: 8 };
+const pw = { piecewiseGraphs: true };
+
+describe('piecewise CUDA graphs (vLLM V1 before full decode graphs)', () => {
+  it("DeepSeek over TP 8 waits for the host: 61 MLA layers x the MLA path's calls x one dispatch", () => {
+    const host = 61 * VLLM_PIECEWISE_ATTENTION_CALLS.mla * EAGER_OP;
+    expect(step('deepseek-v3', deepseek)).toBeLessThan(host);
+    // stepSeconds has three significant figures: within 1%.
+    expect(step('deepseek-v3', deepseek, pw) / host).toBeCloseTo(1, 1);
+  });
+
+  it('a small K/V-head model waits for the host too: 28 layers x the FlashAttention calls', () => {
+    const host = 28 * VLLM_PIECEWISE_ATTENTION_CALLS.kv * EAGER_OP;
+    expect(step('qwen3-0.6b', {}, { gpusPerNode: 1 })).toBeLessThan(host);
+    expect(step('qwen3-0.6b', {}, { ...pw, gpusPerNode: 1 })).toBeGreaterThanOrEqual(host * 0.99);
+  });
+
+  it("a model whose layers keep the GPU busier than the host's calls is unchanged", () => {
+    const o = { weights: 'bf16' };
+    expect(step('llama-3.1-8b', o, pw)).toBe(step('llama-3.1-8b', o));
+  });
+
+  it('SGLang captures its whole decode step: unchanged', () => {
+    const o = { ...deepseek, framework: 'sglang' };
+    expect(step('deepseek-v3', o, pw)).toBe(step('deepseek-v3', o));
+  });
+
+  it('no flag, no change: the pinned vLLM replays one full graph per decode step', () => {
+    expect(step('deepseek-v3', deepseek, { piecewiseGraphs: false })).toBe(
+      step('deepseek-v3', deepseek),
+    );
+  });
+});
