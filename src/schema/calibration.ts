@@ -12,6 +12,8 @@ export const calibrationCaseSchema = z.looseObject({
   measured_bytes: z.number().positive(),
   scorable: z.boolean().optional(),
   notes: z.string().optional(),
+  /** The engine build ran its loss uncompiled whatever --compile said ('off'): sets EstimateContext.eagerLoss. */
+  loss_compile: z.enum(['off']).optional(),
   /** A model constant was worked out from this row's own number: reported apart, out of the headline figures. */
   inSample: z.literal(true).optional(),
   /** Which constant, and how it came from this row (required with inSample). */

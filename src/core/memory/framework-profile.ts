@@ -102,6 +102,13 @@ export interface FrameworkProfile {
     fusedChunkFp32Bytes?: number;
     /** --chunked-loss runs a fused linear cross-entropy (Liger's: kernels/liger.ts). */
     fusedLinear?: boolean;
+    /**
+     * With --compile the engine compiles its loss function as well (torch.compile of the upcast
+     * cross-entropy): Inductor fuses the fp32 upcast and log-softmax into the loss's reductions and the
+     * backward into one pointwise kernel, so only the 16-bit logits (forward) and them with their 16-bit
+     * gradient (backward) are vocabulary-sized. Not on a vocabulary-parallel loss (its own autograd function).
+     */
+    compiledWithModel?: boolean;
   };
   /** Torch AdamW runs foreach (one full-size temporary of v during step) or fused (none). */
   adamImpl: 'foreach' | 'fused';

@@ -257,16 +257,32 @@ function lossHoldings(
       },
     };
   }
+  // A compiled upcast loss (engine profile loss.compiledWithModel) keeps the 16-bit logits in forward and them
+  // with their 16-bit gradient in backward: Inductor's min-cut partitioner recomputes the upcast and
+  // log-softmax from the saved logits and per-token reductions (torch/_functorch/partitioners.py
+  // min_cut_rematerialization_partition), and lowers nll_loss's scatter into zeros to a pointwise select
+  // fused with the softmax gradient (torch/_inductor/config.py optimize_scatter_upon_const_tensor, on by
+  // default; fx_passes/joint_graph.py scatter_upon_const_tensor).
+  const compiledLoss =
+    fw.loss.upcast &&
+    fw.loss.compiledWithModel === true &&
+    o.compile &&
+    s.vocabShards === 1 &&
+    s.ctx.eagerLoss !== true;
   const fwdPerV = o.chunkedLoss
     ? fw.loss.chunkedForward
-    : fw.loss.upcast
-      ? c + (c < 4 ? 4 : 0) + 4
-      : c;
+    : compiledLoss
+      ? c
+      : fw.loss.upcast
+        ? c + (c < 4 ? 4 : 0) + 4
+        : c;
   const bwdPerV = o.chunkedLoss
     ? fw.loss.chunkedBackward
-    : fw.loss.upcast
-      ? UPCAST_BACKWARD_PER_VOCAB
-      : c;
+    : compiledLoss
+      ? 2 * c
+      : fw.loss.upcast
+        ? UPCAST_BACKWARD_PER_VOCAB
+        : c;
   return {
     saved: finalNorm,
     logits: {
