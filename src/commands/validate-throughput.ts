@@ -53,6 +53,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.ggml_graph === 'unfused') time.unfusedGraph = true;
     // A transformers build that ran the routed experts in a per-expert loop (4.x; the case says so).
     if (c.moe_dispatch === 'loop') time.moeLoop = true;
+    // A DeepSpeed config with overlap_comm false: ZeRO's collectives on the compute stream (the case says so).
+    if (c.deepspeed_overlap_comm === false) time.serialComm = true;
     const gpu = findGpu(String(flags.gpu));
     const arch = caseArch(c);
     // A preference / RL row is timed as `estimate` times it: the objective's phases on the policy's step.

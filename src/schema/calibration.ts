@@ -85,6 +85,8 @@ export const throughputCaseSchema = z.looseObject({
   /** llama.cpp's decode graph in the measured build: 'unfused' (every op its own kernel) sets TimeOptions.unfusedGraph. */
   ggml_graph: z.enum(['unfused']).optional(),
   /** The routed experts in the measured library build: 'loop' (transformers 4.x per-expert loop) sets TimeOptions.moeLoop. */
+  /** The run's DeepSpeed config set overlap_comm false: sets TimeOptions.serialComm. */
+  deepspeed_overlap_comm: z.literal(false).optional(),
   moe_dispatch: z.enum(['loop']).optional(),
 });
 export const throughputFileSchema = z.array(throughputCaseSchema);

@@ -85,6 +85,15 @@ export interface TimeOptions {
    * engine's own. No flag sets it; `validate --throughput` does for rows of such builds (their `moe_dispatch`).
    */
   moeLoop?: boolean;
+  /**
+   * The run's DeepSpeed config set `overlap_comm: false`: ZeRO-2 reduces gradients on the compute stream
+   * (stage_1_and_2.py average_tensor: `stream = current_stream()` unless overlap_comm) and ZeRO-3 gathers
+   * parameters and reduce-scatters gradients on the default stream (parameter_offload.py `__allgather_stream`,
+   * stage3.py `reduce_and_partition_stream`: a side stream only with overlap_comm; DeepSpeed v0.16.5): the
+   * collectives run in series with compute. No flag sets it (vramplan's launcher writes overlap_comm true);
+   * `validate --throughput` does for rows whose config says so (their `deepspeed_overlap_comm`).
+   */
+  serialComm?: boolean;
 }
 
 // DGX A100: eight 200 Gb/s HDR InfiniBand ports, one per GPU = 25 GB/s per GPU

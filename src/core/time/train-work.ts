@@ -200,6 +200,8 @@ export interface TrainWork {
   hostOptimizerBytes: number; // per step per GPU (shares the node's host bandwidth)
   gradReduceBytes: number; // per step (DDP) or per micro-batch (ZeRO-2/3) per GPU, on the wire
   gradReducePerMicro: boolean;
+  /** ZeRO's collectives run on the compute stream (TimeOptions.serialComm): nothing of them is hidden. */
+  serialComm: boolean;
   gatherBytes: number; // per micro-batch per GPU on the wire (ZeRO-3)
   paramGatherAfterStep: number; // ZeRO-1/2 all-gather of updated params, per step
   offloadBytes: number; // PCIe per micro-batch, both directions (parameter, gradient and activation offload)
@@ -510,6 +512,7 @@ export function trainWork(
     gatherBytes: nw.gatherBytes,
     gradReduceBytes: nw.gradReduceBytes,
     gradReducePerMicro: nw.gradReducePerMicro,
+    serialComm: t.serialComm === true && o.zero >= 2,
     paramGatherAfterStep: nw.paramGatherAfterStep,
     offloadBytes: nw.offloadBytes,
     offloadParamPassBytes: nw.offloadParamPassBytes,
