@@ -86,12 +86,15 @@ export interface TimeOptions {
    */
   moeLoop?: boolean;
   /**
-   * The run's DeepSpeed config set `overlap_comm: false`: ZeRO-2 reduces gradients on the compute stream
-   * (stage_1_and_2.py average_tensor: `stream = current_stream()` unless overlap_comm) and ZeRO-3 gathers
-   * parameters and reduce-scatters gradients on the default stream (parameter_offload.py `__allgather_stream`,
-   * stage3.py `reduce_and_partition_stream`: a side stream only with overlap_comm; DeepSpeed v0.16.5): the
-   * collectives run in series with compute. No flag sets it (vramplan's launcher writes overlap_comm true);
-   * `validate --throughput` does for rows whose config says so (their `deepspeed_overlap_comm`).
+   * The run's DeepSpeed config set `overlap_comm: false`: ZeRO-2 and ZeRO-3 reduce each gradient bucket from
+   * the compute stream and wait for it there before backward goes on (stage_1_and_2.py average_tensor: `stream =
+   * current_stream()` unless overlap_comm, then each handle's wait; stage3.py `reduce_and_partition_stream` is the
+   * default stream; DeepSpeed v0.16.5). A waited NCCL collective holds the stream it was waited on
+   * (ProcessGroupNCCL: WorkNCCL::wait makes the current stream wait for the work's end event), so the reduces run
+   * in series with backward. ZeRO-3's prefetched parameter gathers still overlap: issued before the current
+   * module's kernels and waited on only by the next module. No flag sets it (vramplan's launcher writes
+   * overlap_comm true); `validate --throughput` does for rows whose config says so (their
+   * `deepspeed_overlap_comm`).
    */
   serialComm?: boolean;
 }

@@ -168,12 +168,15 @@ function commTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   // What compute does not hide, plus what hiding costs: NCCL kernels run on SMs, so while a collective
   // overlaps compute it slows that compute by the SMs it holds (NCCL_SM_SHARE).
   const busy = s.fwd + s.bwd + s.rec;
-  // Collectives on the compute stream (overlap_comm false) wait for compute and compute waits for them.
-  s.exposedMicro = w.serialComm
-    ? perMicroComm
-    : Math.max(0, perMicroComm - busy) +
-      (w.gatherBytes > 0 ? gatherT / w.layers : 0) +
-      Math.min(perMicroComm, busy) * NCCL_SM_SHARE;
+  // Gradient reduces issued from the compute stream and waited on at once (overlap_comm false) hold the
+  // backward behind them; the rest overlaps as usual.
+  const serialT = w.serialComm && w.gradReducePerMicro ? gradT : 0;
+  const overlapT = perMicroComm - serialT;
+  s.exposedMicro =
+    serialT +
+    Math.max(0, overlapT - busy) +
+    (w.gatherBytes > 0 ? gatherT / w.layers : 0) +
+    Math.min(overlapT, busy) * NCCL_SM_SHARE;
   // DDP: one all-reduce per step, overlapped with the last micro-batch's backward except the last bucket.
   const stepComm = w.gradReducePerMicro ? 0 : gradT;
   s.exposedStep =

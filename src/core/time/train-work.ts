@@ -201,7 +201,7 @@ export interface TrainWork {
   hostOptimizerBytes: number; // per step per GPU (shares the node's host bandwidth)
   gradReduceBytes: number; // per step (DDP) or per micro-batch (ZeRO-2/3) per GPU, on the wire
   gradReducePerMicro: boolean;
-  /** ZeRO's collectives run on the compute stream (TimeOptions.serialComm): nothing of them is hidden. */
+  /** ZeRO's gradient reduces run in series with backward (TimeOptions.serialComm). */
   serialComm: boolean;
   gatherBytes: number; // per micro-batch per GPU on the wire (ZeRO-3)
   paramGatherAfterStep: number; // ZeRO-1/2 all-gather of updated params, per step
