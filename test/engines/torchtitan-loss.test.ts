@@ -15,17 +15,24 @@ const FLAGS = {
   gpus: 8,
 };
 
-function logitsAtPeak(flags: Record<string, unknown>, eagerLoss?: boolean): number {
+function estimate(flags: Record<string, unknown>, eagerLoss?: boolean) {
   const arch = resolveModel('llama-3.1-8b');
-  const r = buildEstimate(
+  return buildEstimate(
     arch,
     optionsFromFlags({ ...FLAGS, ...flags }),
     undefined,
     undefined,
     eagerLoss === undefined ? undefined : { eagerLoss },
   );
-  return r.perGpu.breakdown.logits;
 }
+const logitsAtPeak = (flags: Record<string, unknown>, eagerLoss?: boolean): number =>
+  estimate(flags, eagerLoss).perGpu.breakdown.logits;
+/** What the caching allocator keeps beyond the peak: reserved = allocated x 1.03 + transient. */
+const transient = (flags: Record<string, unknown>, eagerLoss?: boolean): number => {
+  const g = estimate(flags, eagerLoss).perGpu;
+  // torchtitan's allocatorSlack 0.03 (engines/torchtitan/memory.ts).
+  return g.reservedBytes - g.allocatedBytes * 1.03;
+};
 
 // Llama 3.1 8B: 2 x 8192 tokens x 128,256 vocabulary entries = 2,101,346,304 logits per micro-batch.
 const LOGITS = 2 * 8192 * 128_256;
@@ -41,6 +48,12 @@ describe('torchtitan compiled loss', () => {
 
   it('a build that ran the loss uncompiled keeps the upcast bytes under --compile', () => {
     expect(logitsAtPeak({ compile: true }, true)).toBe(12 * LOGITS);
+  });
+
+  it('the largest temporary the allocator keeps: the fp32 logits eager, their 16-bit gradient compiled', () => {
+    expect(transient({})).toBeCloseTo(4 * LOGITS, -3);
+    expect(transient({ compile: true })).toBeCloseTo(2 * LOGITS, -3);
+    expect(transient({ compile: true }, true)).toBeCloseTo(4 * LOGITS, -3);
   });
 
   it('a vocabulary-parallel loss keeps the upcast bytes (its own autograd function)', () => {

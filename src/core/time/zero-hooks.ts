@@ -20,10 +20,13 @@ export interface ZeroHookOps {
 }
 
 const NONE: ZeroHookOps = { fwdOps: 0, loopFwdOps: 0, bwdOps: 0 };
-// Norm weights per decoder layer (pre-attention and pre-MLP RMSNorm / LayerNorm): trained by a full fine-tune.
+// Norm weights per decoder layer, trained by a full fine-tune: input_layernorm and post_attention_layernorm
+// (https://github.com/huggingface/transformers/blob/v5.14.1/src/transformers/models/qwen2_moe/modeling_qwen2_moe.py
+// Qwen2MoeDecoderLayer; the Llama-style layers alike).
 const NORMS_PER_LAYER = 2;
 // Transformers 5.x grouped experts hold gate_up_proj and down_proj as two 3-D parameters (Qwen2MoeExperts,
-// modeling_qwen2_moe.py at v5.14.1; PEFT's ParamWrapper adapts each with its own lora_A and lora_B).
+// https://github.com/huggingface/transformers/blob/v5.14.1/src/transformers/models/qwen2_moe/modeling_qwen2_moe.py;
+// PEFT's ParamWrapper adapts each with its own lora_A and lora_B).
 const GROUPED_EXPERT_PARAMS = 2;
 
 /**
