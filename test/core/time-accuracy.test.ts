@@ -379,7 +379,7 @@ describe('time model on the FP8 training rows', () => {
 // their build ran (the row's moe_dispatch), +89% / +652% with the loop's gather gradients
 // (train-work.ts LOOP_INDEX_GRAD_PASSES). ms-swift's configs set overlap_comm false, which puts the gradient
 // reduces in series with backward (TimeOptions.serialComm: the dense ZeRO-2 row -2.5% -> -4.3%, the MoE rows
-// +78% / +518%), and DeepSpeed's module and gradient hooks run on the host (time/zero-hooks.ts: the looped
+// +78% / +612%), and DeepSpeed's module and gradient hooks run on the host (time/zero-hooks.ts: the looped
 // ZeRO-3 rows pay their experts' hooks in series): ZeRO-3 +226%. ms-swift's Qwen3-30B-A3B ZeRO-3 row on 16 A800,
 // added then, was +2164% before those two mechanisms and is +549% after.
 describe('time model on the training rows at scale and on MoE', () => {
