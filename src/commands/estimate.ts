@@ -90,6 +90,11 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
     'GRPO: mean generated tokens per completion (default 256); PPO: response_length (53)',
   ],
   [
+    'max-completion-tokens',
+    '<n>',
+    'GRPO: cap on a completion (TRL max_completion_length; default uncapped: 1.47 x the mean)',
+  ],
+  [
     'rollout',
     '<engine>',
     'GRPO generation: vllm-colocate, vllm-server, hf (default hf; PPO: hf only)',

@@ -45,7 +45,14 @@ export function calibrationRows(file: string): CaseResult[] {
       memoryKind(options) === 'serving' && typeof c.flags.gpu === 'string'
         ? findGpu(c.flags.gpu)
         : undefined;
-    const r = buildEstimate(caseArchIn(c, dir), options, gpu);
+    // A build that ran its loss uncompiled whatever --compile said (the case says so).
+    const r = buildEstimate(
+      caseArchIn(c, dir),
+      options,
+      gpu,
+      undefined,
+      c.loss_compile === 'off' ? { eagerLoss: true } : undefined,
+    );
     const metric = c.metric as Metric;
     const est =
       metric === 'allocated'

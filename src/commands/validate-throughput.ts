@@ -55,6 +55,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.moe_dispatch === 'loop') time.moeLoop = true;
     // A vLLM build that captured decode in piecewise CUDA graphs, attention run eagerly (the case says so).
     if (c.cuda_graphs === 'piecewise') time.piecewiseGraphs = true;
+    // A DeepSpeed config with overlap_comm false: ZeRO's collectives on the compute stream (the case says so).
+    if (c.deepspeed_overlap_comm === false) time.serialComm = true;
     const gpu = findGpu(String(flags.gpu));
     const arch = caseArch(c);
     // A preference / RL row is timed as `estimate` times it: the objective's phases on the policy's step.

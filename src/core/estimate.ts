@@ -11,6 +11,7 @@ import {
   estimateMemory,
   roundParts,
   type Breakdown,
+  type EstimateContext,
   type MemoryEstimate,
 } from './memory/memory.js';
 import { UNCERTAINTY, bandOf } from './memory/uncertainty.js';
@@ -119,13 +120,13 @@ export function buildEstimate(
   options: EstimateOptions,
   gpu?: Gpu,
   time?: TimeOptions,
+  build?: Pick<EstimateContext, 'eagerLoss'>,
 ): EstimateResult {
   const capacity = gpu ? gpuCapacityBytes(gpu) : undefined;
-  const m = estimateMemory(
-    arch,
-    options,
-    capacity === undefined ? {} : { gpuCapacityBytes: capacity },
-  );
+  const m = estimateMemory(arch, options, {
+    ...(capacity === undefined ? {} : { gpuCapacityBytes: capacity }),
+    ...build,
+  });
   const device = m.perGpu.deviceBytes;
   const dominant = (Object.entries(m.perGpu.breakdown) as [keyof Breakdown, number][])
     .filter(([, b]) => b > 0)

@@ -12,6 +12,8 @@ export const calibrationCaseSchema = z.looseObject({
   measured_bytes: z.number().positive(),
   scorable: z.boolean().optional(),
   notes: z.string().optional(),
+  /** The engine build ran its loss uncompiled whatever --compile said ('off'): sets EstimateContext.eagerLoss. */
+  loss_compile: z.enum(['off']).optional(),
   /** A model constant was worked out from this row's own number: reported apart, out of the headline figures. */
   inSample: z.literal(true).optional(),
   /** Which constant, and how it came from this row (required with inSample). */
@@ -83,6 +85,8 @@ export const throughputCaseSchema = z.looseObject({
   /** llama.cpp's decode graph in the measured build: 'unfused' (every op its own kernel) sets TimeOptions.unfusedGraph. */
   ggml_graph: z.enum(['unfused']).optional(),
   /** The routed experts in the measured library build: 'loop' (transformers 4.x per-expert loop) sets TimeOptions.moeLoop. */
+  /** The run's DeepSpeed config set overlap_comm false: sets TimeOptions.serialComm. */
+  deepspeed_overlap_comm: z.literal(false).optional(),
   moe_dispatch: z.enum(['loop']).optional(),
   /**
    * vLLM's CUDA graphs in the measured build: 'piecewise' (the V1 default before vllm PR #25444 made decode steps replay

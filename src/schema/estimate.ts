@@ -202,6 +202,11 @@ export const EstimateOptionsSchema = z
     promptTokens: count(100_000_000).optional(),
     /** GRPO: mean generated tokens per completion (a generation batch decodes until its longest). */
     completionTokens: count(100_000_000).optional(),
+    /**
+     * GRPO: the longest completion a generation may reach (TRL max_completion_length): a generation batch decodes
+     * until its longest completion or this cap (absent = uncapped: 1.47 x the mean).
+     */
+    maxCompletionTokens: count(100_000_000).optional(),
     rollout: z.enum(ROLLOUTS).optional(),
     /** vllm-colocate: the share of each training GPU vLLM takes (TRL vllm_gpu_memory_utilization). */
     rolloutMemory: z.number().gt(0).lt(1).optional(),

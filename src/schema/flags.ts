@@ -215,6 +215,7 @@ export const TRL_ROLLOUT_MEMORY = 0.3;
 const GRPO_ONLY = [
   'generations',
   'completion-tokens',
+  'max-completion-tokens',
   'rollout',
   'rollout-memory',
   'rollout-sleep',
@@ -262,6 +263,21 @@ export function objectiveInto(o: EstimateOptions, flags: RawFlags): void {
     );
   o.generations = int(flags, 'generations', g.default, g.min, g.max);
   o.completionTokens = int(flags, 'completion-tokens', sampling.completionTokens, 1, 100_000_000);
+  if (flags['max-completion-tokens'] !== undefined) {
+    if (objective !== 'grpo')
+      throw new FlagError(
+        'max-completion-tokens',
+        flags['max-completion-tokens'],
+        `only with --objective grpo (${objective} decodes --completion-tokens for every response)`,
+      );
+    o.maxCompletionTokens = int(flags, 'max-completion-tokens', 1, 1, 100_000_000);
+    if (o.maxCompletionTokens < o.completionTokens)
+      throw new FlagError(
+        'max-completion-tokens',
+        o.maxCompletionTokens,
+        `at least --completion-tokens ${o.completionTokens} (the mean of the completions it caps)`,
+      );
+  }
   const seqGiven = flags.seq !== undefined && flags['prompt-tokens'] === undefined;
   const prompt = seqGiven ? o.seq - o.completionTokens : sampling.promptTokens;
   if (prompt < 1)
@@ -662,6 +678,7 @@ const FLAG_OF: Record<keyof EstimateOptions, string> = {
   generations: 'generations',
   promptTokens: 'prompt-tokens',
   completionTokens: 'completion-tokens',
+  maxCompletionTokens: 'max-completion-tokens',
   rollout: 'rollout',
   rolloutMemory: 'rollout-memory',
   rolloutSleep: 'rollout-sleep',

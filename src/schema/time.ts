@@ -93,6 +93,18 @@ export interface TimeOptions {
    * `cuda_graphs`).
    */
   piecewiseGraphs?: boolean;
+  /**
+   * The run's DeepSpeed config set `overlap_comm: false`: ZeRO-2 and ZeRO-3 reduce each gradient bucket from
+   * the compute stream and wait for it there before backward goes on (stage_1_and_2.py average_tensor: `stream =
+   * current_stream()` unless overlap_comm, then each handle's wait; stage3.py `reduce_and_partition_stream` is the
+   * default stream; DeepSpeed v0.16.5). A waited NCCL collective holds the stream it was waited on
+   * (ProcessGroupNCCL: WorkNCCL::wait makes the current stream wait for the work's end event), so the reduces run
+   * in series with backward. ZeRO-3's prefetched parameter gathers still overlap: issued before the current
+   * module's kernels and waited on only by the next module. No flag sets it (vramplan's launcher writes
+   * overlap_comm true); `validate --throughput` does for rows whose config says so (their
+   * `deepspeed_overlap_comm`).
+   */
+  serialComm?: boolean;
 }
 
 // DGX A100: eight 200 Gb/s HDR InfiniBand ports, one per GPU = 25 GB/s per GPU

@@ -21,6 +21,8 @@ interface Row {
   flags?: RawFlags;
   scorable?: boolean;
   why_not?: string | null;
+  /** A build that ran its loss uncompiled under --compile: estimated with that build's context, as validate does. */
+  loss_compile?: 'off';
 }
 
 const rowsOf = (file: string): Row[] =>
@@ -44,7 +46,8 @@ function estimateRow(row: Row, metric: 'allocated' | 'reserved' | 'device' = 'al
   const gpu = typeof flags.gpu === 'string' ? findGpu(flags.gpu) : undefined;
   const arch = caseArch({ config_file: row.config_file, model_hf_id: row.model_hf_id ?? null });
   estimateChecks(arch, options, flags, gpu);
-  const g = buildEstimate(arch, options, gpu).perGpu;
+  const build = row.loss_compile === 'off' ? { eagerLoss: true } : undefined;
+  const g = buildEstimate(arch, options, gpu, undefined, build).perGpu;
   return metric === 'allocated'
     ? g.allocatedBytes
     : metric === 'reserved'

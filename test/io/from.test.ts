@@ -84,6 +84,8 @@ describe('LLaMA-Factory (published examples)', () => {
     // disable_gradient_checkpointing is false by default: LLaMA-Factory checkpoints.
     expect(o.checkpointing).toBe('full');
     expect(flags['grad-accum']).toBe(2);
+    // ds_z3_config.json sets overlap_comm false: its gradient reduces run in series with backward.
+    expect(c.warnings.join('\n')).toMatch(/zero_optimization\.overlap_comm: false reduces/);
   });
   it('train_lora/qwen3_lora_sft.yaml: LoRA r8 on all linear layers, fp32 nowhere', () => {
     const { o } = optionsOf('llamafactory/examples/train_lora/qwen3_lora_sft.yaml');

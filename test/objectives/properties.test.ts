@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildEstimate } from '../../src/core/estimate.js';
+import { LONGEST_TO_MEAN_COMPLETION } from '../../src/core/time/completion-length.js';
 import { estimateMemory, type MemoryEstimate } from '../../src/core/memory/index.js';
 import type { Arch } from '../../src/core/model/index.js';
 import { findGpu } from '../../src/io/load-catalog.js';
@@ -207,6 +208,37 @@ describe('GRPO (properties)', () => {
           const t1 = rolloutSeconds(buildEstimate(arch, few, h100));
           const t2 = rolloutSeconds(buildEstimate(arch, many, h100));
           expect(t2).toBeGreaterThanOrEqual(t1);
+        },
+      ),
+      params,
+    );
+  });
+
+  it('(e) a longer maximum completion never shortens a step; a cap above the longest changes nothing', () => {
+    fc.assert(
+      fc.property(
+        archArb,
+        optsArb({ methods: ['lora', 'qlora'], maxBatch: 8 }),
+        grpoArb,
+        fc.integer({ min: 0, max: 4096 }),
+        fc.integer({ min: 1, max: 4096 }),
+        (arch, o, g, extra, more) => {
+          const at = (cap?: number) =>
+            withFlags(o, {
+              ...grpoFlags(g),
+              ...(cap === undefined ? {} : { 'max-completion-tokens': cap }),
+            });
+          const short = at(g['completion-tokens'] + extra);
+          const long = at(g['completion-tokens'] + extra + more);
+          const uncapped = at();
+          fc.pre(short !== null && long !== null && uncapped !== null);
+          const step = (x: EstimateOptions) => buildEstimate(arch, x, h100).time!.stepSeconds;
+          expect(step(long)).toBeGreaterThanOrEqual(step(short));
+          expect(step(uncapped)).toBeGreaterThanOrEqual(step(long));
+          // At or above the batch's longest (1.47 x the mean) the cap does not bind.
+          const loose = at(Math.ceil(LONGEST_TO_MEAN_COMPLETION * g['completion-tokens']) + extra);
+          fc.pre(loose !== null);
+          expect(step(loose)).toBe(step(uncapped));
         },
       ),
       params,

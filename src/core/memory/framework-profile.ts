@@ -102,6 +102,13 @@ export interface FrameworkProfile {
     fusedChunkFp32Bytes?: number;
     /** --chunked-loss runs a fused linear cross-entropy (Liger's: kernels/liger.ts). */
     fusedLinear?: boolean;
+    /**
+     * With --compile the engine compiles its loss function as well (torch.compile of the upcast
+     * cross-entropy): Inductor fuses the fp32 upcast and log-softmax into the loss's reductions and the
+     * backward into one pointwise kernel, so only the 16-bit logits (forward) and them with their 16-bit
+     * gradient (backward) are vocabulary-sized. Not on a vocabulary-parallel loss (its own autograd function).
+     */
+    compiledWithModel?: boolean;
   };
   /** Torch AdamW runs foreach (one full-size temporary of v during step) or fused (none). */
   adamImpl: 'foreach' | 'fused';
@@ -141,6 +148,14 @@ export interface FrameworkProfile {
   moeDense?: readonly string[];
   /** Time: the engine can shard experts over ranks (expert parallelism, all-to-all token dispatch). */
   expertParallel: boolean;
+  /**
+   * Time: eager host ops of the engine's ZeRO hooks (DeepSpeed's; engines/hf/memory.ts). `moduleOps`: ZeRO-3
+   * gathers each submodule's parameters before it runs and releases them after, in forward, recompute and
+   * backward (per module per pass); `gradOps`: ZeRO-2 and ZeRO-3 move each trainable parameter's gradient
+   * into the reduce bucket from its autograd hook (per parameter tensor per micro-batch). Absent: none
+   * (FSDP gathers a whole wrapped unit at a time).
+   */
+  zeroHooks?: { moduleOps: number; gradOps: { 2: number; 3: number } };
   /** Serving: the engine serves many LoRA adapters on one base (preallocated adapter slots). */
   multiLora?: boolean;
   /** Serving: the speculative decoding methods the engine runs (absent: none). */

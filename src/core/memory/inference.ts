@@ -18,7 +18,7 @@ import { loraSlotBytes } from './multi-lora.js';
 import { ligerChunkRows } from '../kernels/liger.js';
 import { sumParts } from './setup.js';
 import type { Parts, Setup } from './setup.js';
-import { fusedLossChunk, withTower } from './training.js';
+import { compiledUpcastLoss, fusedLossChunk, withTower } from './training.js';
 import type { Holdings, PhaseParts } from './training.js';
 
 export type KvPool = { poolBytes: number; bytesPerToken: number; tokens: number };
@@ -246,7 +246,9 @@ export function largestTransient(s: Setup, hasHead: boolean): number {
           ? ligerChunkRows(tokens, V, arch.hidden) * V * c // one chunk of logits, re-made per chunk
           : o.chunkedLoss
             ? 0
-            : tokens * V * 4
+            : compiledUpcastLoss(s)
+              ? tokens * V * c // a compiled loss's largest temporary: the 16-bit logits' gradient
+              : tokens * V * 4
       : (fw.prefillLogits === 'all' ? tokens : o.batch) * V * 4;
     transient = Math.max(transient, lossTensor / tp);
   }

@@ -60,6 +60,7 @@ const RL_KEYS = new Set([
   'generations',
   'promptTokens',
   'completionTokens',
+  'maxCompletionTokens',
   'rollout',
   'rolloutMemory',
   'rolloutSleep',

@@ -257,16 +257,27 @@ function lossHoldings(
       },
     };
   }
+  // A compiled upcast loss (engine profile loss.compiledWithModel) keeps the 16-bit logits in forward and them
+  // with their 16-bit gradient in backward: Inductor's min-cut partitioner recomputes the upcast and
+  // log-softmax from the saved logits and per-token reductions (torch/_functorch/partitioners.py
+  // min_cut_rematerialization_partition), and lowers nll_loss's scatter into zeros to a pointwise select
+  // fused with the softmax gradient (torch/_inductor/config.py optimize_scatter_upon_const_tensor, on by
+  // default; fx_passes/joint_graph.py scatter_upon_const_tensor).
+  const compiledLoss = compiledUpcastLoss(s);
   const fwdPerV = o.chunkedLoss
     ? fw.loss.chunkedForward
-    : fw.loss.upcast
-      ? c + (c < 4 ? 4 : 0) + 4
-      : c;
+    : compiledLoss
+      ? c
+      : fw.loss.upcast
+        ? c + (c < 4 ? 4 : 0) + 4
+        : c;
   const bwdPerV = o.chunkedLoss
     ? fw.loss.chunkedBackward
-    : fw.loss.upcast
-      ? UPCAST_BACKWARD_PER_VOCAB
-      : c;
+    : compiledLoss
+      ? 2 * c
+      : fw.loss.upcast
+        ? UPCAST_BACKWARD_PER_VOCAB
+        : c;
   return {
     saved: finalNorm,
     logits: {
@@ -396,6 +407,18 @@ function inBackwardStep(s: Setup, h: Holdings): number {
  * Tokens in one chunk of an engine's fused loss (null when its loss is not fused): as many as keep the
  * chunk's fp32 logits within the engine's cap, all of them when they fit (unsloth_zoo get_chunk_size).
  */
+/** The engine compiles its upcast loss with the model (loss.compiledWithModel): no fp32 logits tensor exists. */
+export function compiledUpcastLoss(s: Setup): boolean {
+  const { o, fw } = s;
+  return (
+    fw.loss.upcast &&
+    fw.loss.compiledWithModel === true &&
+    o.compile &&
+    s.vocabShards === 1 &&
+    s.ctx.eagerLoss !== true
+  );
+}
+
 export function fusedLossChunk(s: Setup): number | null {
   const cap = s.fw.loss.fusedChunkFp32Bytes;
   if (cap === undefined || !s.training || s.V === 0) return null;

@@ -110,6 +110,13 @@ export interface EstimateContext {
    * totals and stage summaries, e.g. memorySurface, which makes thousands of estimates per search.
    */
   lean?: boolean;
+  /**
+   * The engine build ran its loss uncompiled whatever --compile said (torchtitan from 2024-12-18 to 2025-02-20:
+   * "compiling loss function causes CUDA errors, turning off for now", train.py @9dec370): the engine profile's
+   * loss.compiledWithModel does not apply. No flag sets it; `validate` does for rows of such builds (their
+   * `loss_compile: "off"`).
+   */
+  eagerLoss?: boolean;
 }
 
 /** Paged optimizer states (bitsandbytes paged optimizers in unified memory) and where they sit. */

@@ -13,9 +13,17 @@
  */
 export const LONGEST_TO_MEAN_COMPLETION = 1.47;
 
-/** Decode steps of a generation batch whose completions average `mean` tokens (its longest completion). */
-export const longestCompletion = (mean: number): number =>
-  Math.ceil(LONGEST_TO_MEAN_COMPLETION * mean);
+/**
+ * Decode steps of a generation batch whose completions average `mean` tokens: its longest completion, or the
+ * cap when one is set (TRL max_completion_length: generation stops there, grpo_trainer.py at v0.14.0 passes it as
+ * vLLM's SamplingParams max_tokens and as generate's max_new_tokens).
+ */
+export const longestCompletion = (mean: number, cap?: number): number =>
+  Math.min(Math.ceil(LONGEST_TO_MEAN_COMPLETION * mean), cap ?? Number.POSITIVE_INFINITY);
+
+/** The max_completion_length a launcher writes: the cap when one is set, else the batch's longest. */
+export const completionLimit = (mean: number, cap?: number): number =>
+  cap ?? Math.ceil(LONGEST_TO_MEAN_COMPLETION * mean);
 
 /** The mean completion of a batch whose longest is `longest` tokens (a config's max_completion_length). */
 export const meanCompletion = (longest: number): number =>

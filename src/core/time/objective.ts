@@ -59,6 +59,8 @@ export interface ObjectiveWork {
   rounds: number;
   prompt: number;
   completion: number;
+  /** The cap on a completion (TRL max_completion_length), or undefined. */
+  maxCompletion: number | undefined;
   reference: boolean;
   /** Bytes sent to vLLM after each step, and how: 1 copied on the GPU (colocated), 2 over NCCL (server). */
   syncBytes: number;
@@ -165,6 +167,7 @@ export function objectiveWork(
     rounds: shape.rounds,
     prompt,
     completion,
+    maxCompletion: o.maxCompletionTokens,
     // The reference forward (no grad) over the same sequences, every micro-batch (dpo_trainer.py
     // _compute_loss; grpo_trainer.py _generate_and_score_completions when beta > 0).
     reference: o.reference === 'model',
@@ -201,7 +204,8 @@ export function objectiveStep(
   if (w.decode) {
     const d = decodeStep(m, w.decode, t, r);
     const prefill = d.prefillSeconds * (w.prompt / (w.prompt + w.completion / 2));
-    out.rollout = w.rounds * (prefill + longestCompletion(w.completion) * d.stepSeconds);
+    out.rollout =
+      w.rounds * (prefill + longestCompletion(w.completion, w.maxCompletion) * d.stepSeconds);
   }
   out.weightSync =
     w.sync === 0 ? 0 : w.sync === 1 ? (2 * w.syncBytes) / r.mem : w.syncBytes / r.intraPair;

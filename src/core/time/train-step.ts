@@ -111,12 +111,15 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
     ? GRAPH_KERNEL_SECONDS * GRAPH_TRAIN_KERNEL_FACTOR
     : EAGER_OP_SECONDS;
   // CPU dispatch runs ahead of the GPU; a pass takes the longer of the two. An MoE loop syncs once per
-  // expert in forward (torch.nonzero): its dispatch adds to the expert work instead of hiding behind it.
-  const loopF = w.moeLoopOps * EAGER_OP_SECONDS;
+  // expert in forward (torch.nonzero): its dispatch adds to the expert work instead of hiding behind it, and so
+  // do the ZeRO hooks of the experts' own modules. ZeRO hooks run eager whatever compiles (time/zero-hooks.ts).
+  const loopOpsF = w.moeLoopOps * EAGER_OP_SECONDS;
+  const loopF = loopOpsF + w.zeroHookLoopOps * EAGER_OP_SECONDS;
+  const hookF = w.zeroHookFwdOps * EAGER_OP_SECONDS;
   const fwd =
     w.moeLoopOps > 0
-      ? Math.max(fwdGpu - expertF, fwdOps * hostPerOp) + expertF + loopF
-      : Math.max(fwdGpu, fwdOps * hostPerOp);
+      ? Math.max(fwdGpu - expertF, fwdOps * hostPerOp + hookF) + expertF + loopF
+      : Math.max(fwdGpu, fwdOps * hostPerOp + hookF);
   const bwdGpu =
     (w.bwdGemmFlops - w.expertBwdFlops) / gemm +
     f8B +
@@ -124,7 +127,10 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
     deltaB +
     w.bwdAttnFlops / attnRate +
     (2 * w.fwdElemBytes + w.adapterBwdBytes + w.moeLoopBwdBytes) / r.mem;
-  const bwd = Math.max(bwdGpu, bwdOps * hostPerOp + 2 * loopF);
+  const bwd = Math.max(
+    bwdGpu,
+    bwdOps * hostPerOp + 2 * loopOpsF + w.zeroHookBwdOps * EAGER_OP_SECONDS,
+  );
   const rec =
     (w.recomputeAttnOnly ? w.fwdAttnFlops / attnRate : w.recompute * fwd) + w.tiledMlpFlops / gemm;
   const deq =
@@ -162,10 +168,15 @@ function commTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   // What compute does not hide, plus what hiding costs: NCCL kernels run on SMs, so while a collective
   // overlaps compute it slows that compute by the SMs it holds (NCCL_SM_SHARE).
   const busy = s.fwd + s.bwd + s.rec;
+  // Gradient reduces issued from the compute stream and waited on at once (overlap_comm false) hold the
+  // backward behind them; the rest overlaps as usual.
+  const serialT = w.serialComm && w.gradReducePerMicro ? gradT : 0;
+  const overlapT = perMicroComm - serialT;
   s.exposedMicro =
-    Math.max(0, perMicroComm - busy) +
+    serialT +
+    Math.max(0, overlapT - busy) +
     (w.gatherBytes > 0 ? gatherT / w.layers : 0) +
-    Math.min(perMicroComm, busy) * NCCL_SM_SHARE;
+    Math.min(overlapT, busy) * NCCL_SM_SHARE;
   // DDP: one all-reduce per step, overlapped with the last micro-batch's backward except the last bucket.
   const stepComm = w.gradReducePerMicro ? 0 : gradT;
   s.exposedStep =
@@ -236,13 +247,22 @@ function boundOfStep(w: TrainWork, s: StepTimes, total: number): Bound {
       bwdCompute +
       (w.recomputeAttnOnly ? s.rec : w.recompute * fwdCompute) +
       (w.int8ForwardFlops * (INT8_FORWARD_GEMM_SLOWDOWN - 1)) / s.gemm);
-  const loopF = w.moeLoopOps * EAGER_OP_SECONDS;
+  const loopOpsF = w.moeLoopOps * EAGER_OP_SECONDS;
+  const loopF = loopOpsF + w.zeroHookLoopOps * EAGER_OP_SECONDS;
+  const hookF = w.zeroHookFwdOps * EAGER_OP_SECONDS;
+  const hookB = w.zeroHookBwdOps * EAGER_OP_SECONDS;
   const hostT =
     s.hostOpt +
     m * s.offExposed +
-    m * Math.max(0, (w.fwdOps + w.adapterFwdOps) * s.hostPerOp - s.fwdGpu) * (loopF > 0 ? 0 : 1) +
+    m *
+      Math.max(0, (w.fwdOps + w.adapterFwdOps) * s.hostPerOp + hookF - s.fwdGpu) *
+      (loopOpsF > 0 ? 0 : 1) +
     m * loopF * (1 + (w.recomputeAttnOnly ? 0 : w.recompute)) +
-    m * Math.max(0, (2 * w.fwdOps + w.adapterBwdOps) * s.hostPerOp + 2 * loopF - s.bwdGpu) +
+    m *
+      Math.max(
+        0,
+        (2 * w.fwdOps + w.adapterBwdOps) * s.hostPerOp + 2 * loopOpsF + hookB - s.bwdGpu,
+      ) +
     m * w.dequantSeconds;
   const commT = m * (s.exposedMicro + s.tpT) + s.bubble + s.exposedStep + s.zeroGather;
   const memT = total - computeT - hostT - commT - STEP_OVERHEAD_SECONDS;

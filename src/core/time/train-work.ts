@@ -1,6 +1,7 @@
 /** A training step's work by phase: FLOPs, bytes, kernels and collectives, per mechanism. */
 import { OPTIMIZER_PROFILES } from '../engines/optimizers.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
+import { zeroHookOps } from './zero-hooks.js';
 import { FLOAT_BYTES } from '../model/dtypes.js';
 import { ligerChunkRows } from '../kernels/liger.js';
 import { shapeFactor } from './shape.js';
@@ -200,6 +201,8 @@ export interface TrainWork {
   hostOptimizerBytes: number; // per step per GPU (shares the node's host bandwidth)
   gradReduceBytes: number; // per step (DDP) or per micro-batch (ZeRO-2/3) per GPU, on the wire
   gradReducePerMicro: boolean;
+  /** ZeRO's gradient reduces run in series with backward (TimeOptions.serialComm). */
+  serialComm: boolean;
   gatherBytes: number; // per micro-batch per GPU on the wire (ZeRO-3)
   paramGatherAfterStep: number; // ZeRO-1/2 all-gather of updated params, per step
   offloadBytes: number; // PCIe per micro-batch, both directions (parameter, gradient and activation offload)
@@ -226,6 +229,10 @@ export interface TrainWork {
   expertWeightBytes: number;
   /** Host ops of the per-expert loop in one forward (0 when grouped); each forward syncs per expert. */
   moeLoopOps: number;
+  /** Eager host ops of the engine's ZeRO hooks per micro-batch (time/zero-hooks.ts). */
+  zeroHookFwdOps: number;
+  zeroHookLoopOps: number;
+  zeroHookBwdOps: number;
   /** Bytes the per-expert loop's gather gradients move in one backward (0 when grouped). */
   moeLoopBwdBytes: number;
   moeDispatch: MoeDispatch;
@@ -479,6 +486,7 @@ export function trainWork(
   const nw = commWork(m, o, w, trainable);
   const ew = expertWork(m, o, w, dispatch, paramWrapper);
   const aw = adapterPathWork(m, o, w);
+  const zh = zeroHookOps(m, o, w.layersHere, ew.dispatch === 'loop', ew.hit);
   // Written out field by field, not spread: the planner makes one per row, and spreads built each of the
   // first few hundred with a different V8 hidden class (deoptimizing the step-time functions that read them).
   return {
@@ -510,6 +518,7 @@ export function trainWork(
     gatherBytes: nw.gatherBytes,
     gradReduceBytes: nw.gradReduceBytes,
     gradReducePerMicro: nw.gradReducePerMicro,
+    serialComm: t.serialComm === true && o.zero >= 2,
     paramGatherAfterStep: nw.paramGatherAfterStep,
     offloadBytes: nw.offloadBytes,
     offloadParamPassBytes: nw.offloadParamPassBytes,
@@ -532,6 +541,9 @@ export function trainWork(
     expertWeightBytes: ew.weightBytes,
     moeLoopOps: ew.loopOps,
     moeLoopBwdBytes: ew.loopBwdBytes,
+    zeroHookFwdOps: zh.fwdOps,
+    zeroHookLoopOps: zh.loopFwdOps,
+    zeroHookBwdOps: zh.bwdOps,
     moeDispatch: ew.dispatch,
     expertsHit: ew.hit,
     deltaFwdFlops: ew.delta.fwdFlops,

@@ -17,7 +17,7 @@
  */
 import type { EstimateOptions } from '../../../schema/estimate.js';
 import { stepsPerGeneration } from '../../memory/objective.js';
-import { longestCompletion } from '../../time/completion-length.js';
+import { completionLimit } from '../../time/completion-length.js';
 import type { LaunchFile } from '../../launch/types.js';
 
 /** The module GRPO's reward function and prompt transform live in (reward_funcs: rewards.<fn>). */
@@ -78,7 +78,7 @@ function grpoTrl(o: EstimateOptions, dp: number): Record<string, unknown> {
     beta: o.reference === 'model' ? GRPO_BETA : 0.0,
     num_generations: o.generations,
     // --completion-tokens is the mean; TRL caps each completion at max_completion_length (its longest).
-    max_completion_length: longestCompletion(o.completionTokens!),
+    max_completion_length: completionLimit(o.completionTokens!, o.maxCompletionTokens),
     // TRL's default generation batch: micro-batch x processes x gradient accumulation (grpo_config.py).
     generation_batch_size: o.batch * dp * stepsPerGeneration(o),
     use_vllm: o.rollout === 'vllm-colocate',

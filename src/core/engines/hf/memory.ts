@@ -65,6 +65,19 @@ export const HF_MEMORY: FrameworkProfile = {
     'https://github.com/huggingface/transformers/blob/main/src/transformers/models/llama/modeling_llama.py',
 };
 
+// DeepSpeed v0.16.5's ZeRO hooks, eager ops counted from the source (each costs EAGER_OP_SECONDS in time/):
+// ZeRO-3, per submodule with a partitioned parameter per pass: the single-parameter all_gather_coalesced
+// (torch.empty, .to, all_gather_into_tensor, narrow, view, .to, param.data =: partition_parameters.py), the
+// wait in fetch_sub_module (event query, handle wait, event record; current_stream().wait_stream:
+// partitioned_param_coordinator.py), the release's free_param (record_stream, torch.empty(0), param.data =) and
+// the two autograd functions its hooks wrap around the module's inputs and outputs (parameter_offload.py
+// PreBackwardFunctionForModule, PostBackwardFunctionModule): 16, the same in backward (pre-backward fetch,
+// post-backward release, the two functions' nodes). Gradient hook per trainable parameter: ZeRO-3
+// __add_grad_to_ipg_bucket (wait_stream, narrow, view_as, copy_, record_stream, grad.data =: stage3.py) 6;
+// ZeRO-2 reduce_independent_p_g_buckets_and_remove_grads (narrow, view, copy_, view_as, grad.data =:
+// stage_1_and_2.py) 5.
+const DEEPSPEED_HOOKS = { moduleOps: 16, gradOps: { 2: 5, 3: 6 } } as const;
+
 export const DEEPSPEED_MEMORY: FrameworkProfile = {
   id: 'deepspeed',
   // PEFT / TRL call transformers' enable_input_require_grads under gradient checkpointing (modeling_utils.py).
@@ -105,5 +118,6 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   expertAdapters: 'param-wrapper',
   loraPath: PEFT_LORA_PATH, // as HF_MEMORY: PEFT's adapters
   expertParallel: false, // DeepSpeed-MoE's expert parallelism covers its own deepspeed.moe layers, not HF's
+  zeroHooks: DEEPSPEED_HOOKS,
   source: 'https://deepspeed.readthedocs.io/en/latest/memory.html',
 };

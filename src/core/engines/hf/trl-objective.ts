@@ -7,7 +7,7 @@
  */
 import { trainingGpus, type EstimateOptions, type Objective } from '../../../schema/estimate.js';
 import { stepsPerGeneration } from '../../memory/objective.js';
-import { longestCompletion } from '../../time/completion-length.js';
+import { completionLimit } from '../../time/completion-length.js';
 import { learningRate, nodesOf } from '../../launch/common.js';
 import type { LaunchFile, LaunchInput, LaunchPlan } from '../../launch/types.js';
 import { ATTACH_PROBE_PY } from '../../launch/probe-py.js';
@@ -159,7 +159,7 @@ function grpoKeys(o: EstimateOptions, config: Record<string, unknown>): Record<s
   Object.assign(config, {
     num_generations: o.generations,
     // --completion-tokens is the mean; TRL caps each completion at max_completion_length (its longest).
-    max_completion_length: longestCompletion(o.completionTokens!),
+    max_completion_length: completionLimit(o.completionTokens!, o.maxCompletionTokens),
     // One generation batch per optimizer step: TRL's default, gradient_accumulation_steps (grpo_config.py).
     steps_per_generation: stepsPerGeneration(o),
     beta: o.reference === 'model' ? GRPO_BETA : 0.0,
@@ -170,7 +170,8 @@ function grpoKeys(o: EstimateOptions, config: Record<string, unknown>): Record<s
       vllm_mode: 'colocate',
       vllm_gpu_memory_utilization: o.rolloutMemory,
       vllm_tensor_parallel_size: 1,
-      vllm_max_model_length: o.promptTokens! + longestCompletion(o.completionTokens!),
+      vllm_max_model_length:
+        o.promptTokens! + completionLimit(o.completionTokens!, o.maxCompletionTokens),
       // --rollout-sleep: grpo_config.py v1.9.0 vllm_enable_sleep_mode (vllm_generation.py sleep(level=2)).
       ...(o.rolloutSleep === true ? { vllm_enable_sleep_mode: true } : {}),
     });

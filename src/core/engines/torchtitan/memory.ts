@@ -23,7 +23,11 @@ export const TORCHTITAN_MEMORY: FrameworkProfile = {
   loraDropout: false,
   fp32Adapters: false,
   kbitUpcastsToFp32: false,
-  loss: { ...UPCAST_LOSS, chunkedForward: 2, chunkedBackward: 2 },
+  // torchtitan compiles its loss with the model: build_cross_entropy_loss wraps cross_entropy_loss
+  // (F.cross_entropy(pred.float(), ...)) in torch.compile when training.compile (components/loss.py @e7c0cae);
+  // 0.3.0 when compile.enable and "loss" is in compile.components, default ["model", "loss"]
+  // (components/loss.py BaseLoss._maybe_compile, config/configs.py CompileConfig @b5bcd76).
+  loss: { ...UPCAST_LOSS, chunkedForward: 2, chunkedBackward: 2, compiledWithModel: true },
   adamImpl: 'fused', // optimizer.implementation = "fused" default
   prefillLogits: 'last',
   kvCache: 'dynamic',

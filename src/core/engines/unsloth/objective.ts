@@ -22,7 +22,7 @@ import type { EstimateOptions, Objective } from '../../../schema/estimate.js';
 import { isAdapter } from '../../launch/common.js';
 import type { LaunchPlan } from '../../launch/types.js';
 import { stepsPerGeneration } from '../../memory/objective.js';
-import { longestCompletion } from '../../time/completion-length.js';
+import { completionLimit } from '../../time/completion-length.js';
 
 /** The objectives beyond SFT the Unsloth launcher writes. */
 export const UNSLOTH_LAUNCH_OBJECTIVES: readonly Objective[] = ['dpo', 'orpo', 'kto', 'grpo'];
@@ -108,7 +108,7 @@ export function unslothObjectiveArgs(
     max_prompt_length: o.promptTokens,
     num_generations: o.generations,
     // --completion-tokens is the mean; TRL caps each completion at max_completion_length (its longest).
-    max_completion_length: longestCompletion(o.completionTokens!),
+    max_completion_length: completionLimit(o.completionTokens!, o.maxCompletionTokens),
     // One generation batch per optimizer step: TRL's default, gradient_accumulation_steps (grpo_config.py).
     steps_per_generation: stepsPerGeneration(o),
     beta: o.reference === 'model' ? GRPO_BETA : 0.0,
@@ -119,7 +119,7 @@ export function unslothObjectiveArgs(
   config.vllm_mode = 'colocate';
   const load = {
     // vLLM's max_model_len: the prompt and the longest completion (loader.py max_seq_length).
-    max_seq_length: o.promptTokens! + longestCompletion(o.completionTokens!),
+    max_seq_length: o.promptTokens! + completionLimit(o.completionTokens!, o.maxCompletionTokens),
     fast_inference: true,
     gpu_memory_utilization: o.rolloutMemory,
     max_lora_rank: o.loraRank,

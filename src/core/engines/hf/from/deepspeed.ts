@@ -78,6 +78,12 @@ export function mapDeepSpeed(doc: Record<string, unknown>): DeepSpeedMapping {
       warnings.push(
         'zero_optimization: NVMe offload estimated as CPU offload (GPU memory is the same)',
       );
+    // DeepSpeed v0.16.5 stage_1_and_2.py average_tensor / stage3.py reduce_and_partition_stream: without
+    // overlap_comm the gradient reduces run on the compute stream, waited on there (time/train-step.ts serialComm).
+    if (zero.overlap_comm === false && (stage ?? 0) >= 2)
+      warnings.push(
+        'zero_optimization.overlap_comm: false reduces each gradient bucket in series with backward; the time assumes the reduces overlap it',
+      );
   } else flags.zero = 0;
   const bf16 = r.record('bf16');
   const fp16 = r.record('fp16');

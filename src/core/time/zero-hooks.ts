@@ -1,0 +1,80 @@
+/**
+ * Host work of an engine's ZeRO hooks in one micro-batch (its profile's `zeroHooks`: DeepSpeed's, counted in
+ * engines/hf/memory.ts): ZeRO-3 gathers and releases every submodule that holds a partitioned parameter in
+ * forward (and the recompute of full checkpointing) and again in backward; ZeRO-2 and ZeRO-3 move every trainable
+ * parameter's gradient into the reduce bucket from its hook. A submodule is what holds the parameter: each
+ * linear (and, under LoRA, its lora_A and lora_B), each expert of a per-expert loop (transformers 4.x experts are
+ * nn.Linear modules of their own), and one module of 3-D expert weights where the experts are grouped.
+ */
+import type { EstimateOptions, LoraTarget } from '../../schema/estimate.js';
+import { FRAMEWORKS } from '../memory/frameworks.js';
+import type { ModelFacts } from './model-facts.js';
+
+export interface ZeroHookOps {
+  /** Forward ops outside a per-expert loop (the host runs ahead of the GPU there). */
+  fwdOps: number;
+  /** Forward ops of the experts' own modules inside a per-expert loop (the loop syncs once per expert). */
+  loopFwdOps: number;
+  /** Backward ops: the modules' gathers and releases and the gradient hooks. */
+  bwdOps: number;
+}
+
+const NONE: ZeroHookOps = { fwdOps: 0, loopFwdOps: 0, bwdOps: 0 };
+// Norm weights per decoder layer, trained by a full fine-tune: input_layernorm and post_attention_layernorm
+// (https://github.com/huggingface/transformers/blob/v5.14.1/src/transformers/models/qwen2_moe/modeling_qwen2_moe.py
+// Qwen2MoeDecoderLayer; the Llama-style layers alike).
+const NORMS_PER_LAYER = 2;
+// Transformers 5.x grouped experts hold gate_up_proj and down_proj as two 3-D parameters (Qwen2MoeExperts,
+// https://github.com/huggingface/transformers/blob/v5.14.1/src/transformers/models/qwen2_moe/modeling_qwen2_moe.py;
+// PEFT's ParamWrapper adapts each with its own lora_A and lora_B).
+const GROUPED_EXPERT_PARAMS = 2;
+
+/**
+ * The ZeRO hooks' eager ops of one micro-batch on this rank's `layersHere` layers; `loop` with `hit` experts
+ * per MoE layer when the experts run in a per-expert loop.
+ */
+export function zeroHookOps(
+  m: ModelFacts,
+  o: EstimateOptions,
+  layersHere: number,
+  loop: boolean,
+  hit: number,
+): ZeroHookOps {
+  const hooks = FRAMEWORKS[o.framework].zeroHooks;
+  if (!hooks || o.zero < 2 || o.method === 'inference') return NONE;
+  const lora = o.method === 'lora' || o.method === 'qlora';
+  const targets = new Set<LoraTarget>(o.loraTargets);
+  const scale = m.layers > 0 ? layersHere / m.layers : 0;
+  let modules = 0;
+  let loopModules = 0;
+  let grads = 0;
+  for (const g of m.arch.groups) {
+    if (g.name === 'vision') continue;
+    const dense = g.linears.filter((l) => l.copies <= 1);
+    const experts = g.linears.filter((l) => l.copies > 1);
+    const adaptedDense = lora ? dense.filter((l) => targets.has(l.role as LoraTarget)).length : 0;
+    const adaptedExperts = lora
+      ? experts.filter((l) => targets.has(l.role as LoraTarget)).length
+      : 0;
+    const layers = g.count * scale;
+    // A PEFT-adapted linear adds its lora_A and lora_B modules, each one parameter with a gradient.
+    modules += layers * (dense.length + 2 * adaptedDense);
+    grads += layers * (lora ? 2 * adaptedDense : dense.length + NORMS_PER_LAYER);
+    if (experts.length === 0) continue;
+    if (loop) {
+      loopModules += layers * hit * (experts.length + 2 * adaptedExperts);
+      grads += layers * hit * (lora ? 2 * adaptedExperts : experts.length);
+    } else {
+      modules += layers;
+      const adaptedParams = Math.min(GROUPED_EXPERT_PARAMS, adaptedExperts);
+      grads += layers * (lora ? 2 * adaptedParams : GROUPED_EXPERT_PARAMS);
+    }
+  }
+  const moduleOps = o.zero === 3 ? hooks.moduleOps : 0;
+  const gradOps = o.zero === 3 ? hooks.gradOps[3] : hooks.gradOps[2];
+  return {
+    fwdOps: moduleOps * modules,
+    loopFwdOps: moduleOps * loopModules,
+    bwdOps: moduleOps * (modules + loopModules) + gradOps * grads,
+  };
+}
