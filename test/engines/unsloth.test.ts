@@ -111,8 +111,8 @@ describe('unsloth blocker and rules', () => {
   it('refuse a 2-GPU plan', () => {
     const x = input({ method: 'lora', gpus: 2 });
     const rule = forbiddenBy(UNSLOTH_RULES, { arch: x.arch, options: x.options, dp: 2, accum: 1 });
-    expect(rule?.id).toBe('unsloth-one-gpu');
-    expect(launchBlocker(x)).toContain('unsloth-one-gpu');
+    expect(rule?.id).toBe('unsloth-writes-one-gpu');
+    expect(launchBlocker(x)).toContain('unsloth-writes-one-gpu');
     // launch writes no Unsloth files for it, only the rule's reason.
     expect(buildLaunch(x).outputs[0]).toMatchObject({ engine: 'unsloth', ok: false });
   });
@@ -124,7 +124,13 @@ describe('unsloth blocker and rules', () => {
     expect(launchBlocker(input({ method: 'inference' }))).toContain('inference');
   });
   it('every rule cites a source at a commit or tag', () => {
-    for (const r of UNSLOTH_RULES) expect(r.source).toMatch(/\/blob\/(v[\d.]+|[0-9a-f]{40})\//);
+    // The library's rules at a commit or tag; a rule about what vramplan writes cites the docs of the launch.
+    for (const r of UNSLOTH_RULES)
+      expect(r.source).toMatch(
+        r.scope === 'writer'
+          ? /^https:\/\/docs\.unsloth\.ai\//
+          : /\/blob\/(v[\d.]+|[0-9a-f]{40})\//,
+      );
   });
 });
 

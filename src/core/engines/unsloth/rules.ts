@@ -16,12 +16,16 @@ export const OFFLOAD_MIN_SEQ = 512;
 export const UNSLOTH_RULES: readonly Rule[] = [
   UNSLOTH_ARCH_RULE,
   {
-    id: 'unsloth-one-gpu',
-    says: 'open-source Unsloth trains on one GPU: its import notes that multi-GPU is not yet supported (beta on request)',
+    // Unsloth itself runs DDP and native FSDP2 under torchrun (multi-gpu.ts; estimate models them): this rule is
+    // about what vramplan writes, a one-process train_unsloth.py launch.
+    id: 'unsloth-writes-one-gpu',
+    says: 'vramplan writes Unsloth runs for one GPU (one python process); Unsloth runs DDP and native FSDP2 under torchrun, which estimate models (--zero 0, 2, 3)',
     library: 'unsloth',
     versions: UNSLOTH_VERSIONS,
-    source: `${U}/unsloth/_gpu_init.py#L135`,
+    // Unsloth's DDP guide: the same script under torchrun / accelerate launch (vramplan's launch.sh runs python).
+    source: 'https://docs.unsloth.ai/basics/multi-gpu-training-with-unsloth/ddp',
     effect: 'forbid',
+    scope: 'writer',
     applies: (x) => x.dp > 1 || x.options.gpus > 1,
   },
   {

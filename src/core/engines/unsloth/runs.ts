@@ -1,5 +1,13 @@
-/** What Unsloth runs beyond what vramplan writes for it (runs.ts): any --attention, RoPE-scaled contexts. */
+/**
+ * What Unsloth runs beyond what vramplan writes for it (runs.ts): any --attention, RoPE-scaled contexts, DDP and
+ * its native FSDP2 on several GPUs (multi-gpu.ts).
+ */
 import type { EngineRuns } from '../runs.js';
+import {
+  UNSLOTH_MULTI_GPU_RUNS,
+  UNSLOTH_PARALLEL_SOURCE,
+  unslothParallelNote,
+} from './multi-gpu.js';
 import { UNSLOTH_PROFILE } from './profile.js';
 
 const U =
@@ -8,10 +16,10 @@ const U =
 export const UNSLOTH_RUNS: EngineRuns = {
   // With flash-attn installed Unsloth calls flash_attn_func on the unexpanded K/V (vramplan's launcher installs
   // none, so it writes SDPA/xformers runs only).
-  widen: { attention: [...UNSLOTH_PROFILE.attention, 'flash'] },
+  widen: { attention: [...UNSLOTH_PROFILE.attention, 'flash'], ...UNSLOTH_MULTI_GPU_RUNS },
   sources: {
     methods: `${U}/models/loader.py`,
-    parallel: `${U}/models/_utils.py`,
+    parallel: UNSLOTH_PARALLEL_SOURCE,
     weights: `${U}/models/loader.py`,
     other: `${U}/models/llama.py`,
   },
@@ -21,5 +29,6 @@ export const UNSLOTH_RUNS: EngineRuns = {
   },
   // FastLlamaModel.from_pretrained: max_seq_length above max_position_embeddings sets linear RoPE scaling by
   // max_seq_length / max_position_embeddings.
+  parallelNote: unslothParallelNote,
   extendsContext: `Unsloth scales RoPE itself when max_seq_length exceeds the model's positions (${U}/models/llama.py FastLlamaModel.from_pretrained)`,
 };

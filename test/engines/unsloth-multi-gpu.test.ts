@@ -1,0 +1,144 @@
+// Unsloth on several GPUs as unsloth 2026.10.9 runs it (engines/unsloth/multi-gpu.ts): DDP (--zero 0) holds a
+// whole replica, its native FSDP2 (--zero 2 fit layout, --zero 3 sharded layout) shards; what it does not run
+// is refused citing the wheel's source; vramplan still writes one-GPU launches only.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { engineRefusal, withEngineDefaults } from '../../src/core/engines/defaults.js';
+import { parallelNote } from '../../src/core/engines/engines-runs.js';
+import { forbiddenBy } from '../../src/core/engines/rules.js';
+import { UNSLOTH_RULES } from '../../src/core/engines/unsloth/rules.js';
+import { estimateMemory } from '../../src/core/memory/index.js';
+import { estimateTime } from '../../src/core/time/index.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { optionsFromFlags } from '../../src/schema/flags.js';
+import { defaultTimeOptions } from '../../src/schema/time.js';
+
+type Flags = Record<string, string | number | boolean>;
+const flagsOf = (f: Flags): Flags => ({ framework: 'unsloth', ...f });
+// As estimate --framework unsloth builds them: the engine's defaults (NF4 double quant, offloaded checkpointing).
+const optionsOf = (f: Flags) => withEngineDefaults(optionsFromFlags(flagsOf(f)), flagsOf(f));
+const arch = resolveModel('llama-3.1-8b');
+const small = resolveModel('llama-3.2-1b');
+const h100 = findGpu('h100-sxm-80gb');
+
+describe('Unsloth DDP (--zero 0)', () => {
+  it('holds a whole replica on every GPU: weights and states as on one GPU, plus the LoRA gradient bucket', () => {
+    const one = estimateMemory(arch, optionsOf({ method: 'qlora' })).perGpu;
+    for (const gpus of [2, 4, 8]) {
+      const many = estimateMemory(arch, optionsOf({ method: 'qlora', gpus })).perGpu;
+      expect(many.breakdown.weights).toBe(one.breakdown.weights);
+      expect(many.breakdown.optimizer).toBe(one.breakdown.optimizer);
+      expect(many.breakdown.adapters).toBe(one.breakdown.adapters);
+      // DDP's bucket copy of the fp32 adapter gradients: as large as the adapters (fp32 both).
+      expect(many.breakdown.buffers - one.breakdown.buffers).toBeCloseTo(
+        many.breakdown.adapters!,
+        -3,
+      );
+      expect(many.allocatedBytes).toBeGreaterThan(one.allocatedBytes);
+    }
+  });
+
+  it('full fine-tunes keep one gradient copy (gradient_as_bucket_view), LoRA a second in the buckets', () => {
+    const full = (gpus: number) =>
+      estimateMemory(small, optionsOf({ method: 'full', gpus })).perGpu.allocatedBytes;
+    expect(full(2)).toBe(full(1));
+    const lora = (gpus: number) =>
+      estimateMemory(small, optionsOf({ method: 'lora', gpus })).perGpu.allocatedBytes;
+    expect(lora(2)).toBeGreaterThan(lora(1));
+  });
+
+  it('all-reduces the gradients: per-GPU throughput never above one GPU', () => {
+    const tps = (gpus: number) =>
+      estimateTime(small, optionsOf({ method: 'full', gpus }), h100, defaultTimeOptions(gpus))
+        .tokensPerSecondPerGpu;
+    expect(tps(2)).toBeLessThan(tps(1));
+    expect(tps(8)).toBeLessThanOrEqual(tps(2));
+  });
+});
+
+describe('Unsloth native FSDP2 (--zero 2 fit layout, --zero 3 sharded layout)', () => {
+  const methodArb = fc.constantFrom('full', 'lora', 'qlora');
+  const modelArb = fc.constantFrom(arch, small);
+
+  it('per-GPU memory of the sharded layout never grows with the GPU count', () => {
+    fc.assert(
+      fc.property(
+        methodArb,
+        modelArb,
+        fc.constantFrom(2, 4, 8),
+        fc.constantFrom(512, 2048),
+        (method, model, gpus, seq) => {
+          const at = (g: number) =>
+            estimateMemory(model, optionsOf({ method, gpus: g, zero: 3, seq })).perGpu
+              .allocatedBytes;
+          expect(at(gpus * 2)).toBeLessThanOrEqual(at(gpus));
+          // A full fine-tune's sharded weights, gradients and states sit below the DDP replica (a small
+          // QLoRA model may not: the gathered root unit and blocks outweigh its 4-bit shards, which is why
+          // Unsloth's auto layout keeps such models replicated).
+          const ddp = estimateMemory(model, optionsOf({ method, gpus, seq })).perGpu.allocatedBytes;
+          if (method === 'full') expect(at(gpus)).toBeLessThan(ddp);
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+
+  it('the fit layout keeps the frozen weights whole and shards the optimizer states', () => {
+    const one = estimateMemory(arch, optionsOf({ method: 'qlora' })).perGpu.breakdown;
+    const fit = estimateMemory(arch, optionsOf({ method: 'qlora', gpus: 4, zero: 2 })).perGpu
+      .breakdown;
+    const sharded = estimateMemory(arch, optionsOf({ method: 'qlora', gpus: 4, zero: 3 })).perGpu
+      .breakdown;
+    expect(fit.weights).toBe(one.weights);
+    expect(fit.optimizer).toBeCloseTo(one.optimizer / 4, -3);
+    // The sharded layout shards the packed 4-bit base too (float-packed bnb storage).
+    expect(sharded.weights).toBeCloseTo(one.weights / 4, -3);
+  });
+
+  it('reduce-scatters in fp32 (reduce_dtype float32): more bytes on the wire than a bf16 reduce', () => {
+    const o = optionsOf({ method: 'full', gpus: 8, zero: 3 });
+    const t = estimateTime(small, o, h100, defaultTimeOptions(8));
+    const hf = estimateTime(
+      small,
+      optionsFromFlags({ framework: 'hf-fsdp', method: 'full', gpus: 8, zero: 3 }),
+      h100,
+      defaultTimeOptions(8),
+    );
+    const comm = (x: typeof t) => x.phases.find((p) => p.phase === 'gradient-reduce')?.seconds ?? 0;
+    expect(comm(t)).toBeGreaterThanOrEqual(comm(hf));
+  });
+
+  it('notes which launch and layout the figures are', () => {
+    expect(parallelNote('unsloth', optionsOf({ gpus: 4, zero: 3 }))).toMatch(
+      /UNSLOTH_FSDP2=1.*UNSLOTH_FSDP2_LAYOUT=sharded.*fsdp2_perf\.py:141-230/,
+    );
+    expect(parallelNote('unsloth', optionsOf({ gpus: 4, zero: 2 }))).toMatch(
+      /UNSLOTH_FSDP2_LAYOUT=fit/,
+    );
+    expect(parallelNote('unsloth', optionsOf({ gpus: 2 }))).toMatch(/DDP under torchrun/);
+    expect(parallelNote('unsloth', optionsOf({}))).toBeNull();
+  });
+});
+
+describe('Unsloth multi-GPU refusals and what vramplan writes', () => {
+  const refusal = (f: Flags) => engineRefusal(arch, optionsOf(f), flagsOf(f));
+
+  it('estimate accepts DDP and FSDP2 on several GPUs', () => {
+    for (const zero of [0, 2, 3]) expect(refusal({ method: 'qlora', gpus: 4, zero })).toBeNull();
+  });
+
+  it('refuses a ZeRO-1 layout, citing the wheel source of what it runs', () => {
+    const why = refusal({ method: 'lora', gpus: 4, zero: 1 });
+    expect(why).toMatch(/ZeRO stages 0\/2\/3 only/);
+    expect(why).toMatch(/pypi\.org\/project\/unsloth\/2026\.10\.9\/.*fsdp2_perf\.py:141-230/);
+  });
+
+  it('the one-GPU rule is about what vramplan writes, not what Unsloth runs', () => {
+    const o = optionsOf({ method: 'lora', gpus: 2 });
+    const rule = forbiddenBy(UNSLOTH_RULES, { arch, options: o, dp: 2, accum: 1 });
+    expect(rule?.id).toBe('unsloth-writes-one-gpu');
+    expect(rule?.scope).toBe('writer');
+    expect(forbiddenBy(UNSLOTH_RULES, { arch, options: o, dp: 2, accum: 1 }, true)).toBeNull();
+  });
+});
