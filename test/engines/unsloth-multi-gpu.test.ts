@@ -1,12 +1,10 @@
 // Unsloth on several GPUs as unsloth 2026.10.9 runs it (engines/unsloth/multi-gpu.ts): DDP (--zero 0) holds a
 // whole replica, its native FSDP2 (--zero 2 fit layout, --zero 3 sharded layout) shards; what it does not run
-// is refused citing the wheel's source; vramplan still writes one-GPU launches only.
+// is refused citing the wheel's source.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { engineRefusal, withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { parallelNote } from '../../src/core/engines/engines-runs.js';
-import { forbiddenBy } from '../../src/core/engines/rules.js';
-import { UNSLOTH_RULES } from '../../src/core/engines/unsloth/rules.js';
 import { estimateMemory } from '../../src/core/memory/index.js';
 import { estimateTime } from '../../src/core/time/index.js';
 import { findGpu } from '../../src/io/load-catalog.js';
@@ -121,7 +119,7 @@ describe('Unsloth native FSDP2 (--zero 2 fit layout, --zero 3 sharded layout)', 
   });
 });
 
-describe('Unsloth multi-GPU refusals and what vramplan writes', () => {
+describe('Unsloth multi-GPU refusals', () => {
   const refusal = (f: Flags) => engineRefusal(arch, optionsOf(f), flagsOf(f));
 
   it('estimate accepts DDP and FSDP2 on several GPUs', () => {
@@ -132,13 +130,5 @@ describe('Unsloth multi-GPU refusals and what vramplan writes', () => {
     const why = refusal({ method: 'lora', gpus: 4, zero: 1 });
     expect(why).toMatch(/ZeRO stages 0\/2\/3 only/);
     expect(why).toMatch(/pypi\.org\/project\/unsloth\/2026\.10\.9\/.*fsdp2_perf\.py:141-230/);
-  });
-
-  it('the one-GPU rule is about what vramplan writes, not what Unsloth runs', () => {
-    const o = optionsOf({ method: 'lora', gpus: 2 });
-    const rule = forbiddenBy(UNSLOTH_RULES, { arch, options: o, dp: 2, accum: 1 });
-    expect(rule?.id).toBe('unsloth-writes-one-gpu');
-    expect(rule?.scope).toBe('writer');
-    expect(forbiddenBy(UNSLOTH_RULES, { arch, options: o, dp: 2, accum: 1 }, true)).toBeNull();
   });
 });

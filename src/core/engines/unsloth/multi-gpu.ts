@@ -1,6 +1,6 @@
 /**
- * Unsloth on several GPUs, as the pinned release runs it (what `estimate` accepts; the planner and `launch` keep
- * to one GPU: profile maxDp 1). Read in the unsloth 2026.10.9 wheel (its GitHub source past 2026.8.19 was not
+ * Unsloth on several GPUs, as the pinned release runs it: the profile's data-parallel sets (estimate, the planner
+ * and launch-multi.ts read them). Read in the unsloth 2026.10.9 wheel (its GitHub source past 2026.8.19 was not
  * readable here); each line below names the wheel's file and line.
  *
  * - DDP (`--zero 0`): torchrun / accelerate launch of the same script; every rank holds the whole model.
@@ -30,7 +30,7 @@ export const UNSLOTH_WHEEL = 'https://pypi.org/project/unsloth/2026.10.9/ (wheel
 export const UNSLOTH_DDP_VERSIONS = '>=2026.10.6,<=2026.10.9';
 export const UNSLOTH_FSDP2_VERSIONS = '>=2026.10.8,<=2026.10.9';
 
-/** What `estimate --framework unsloth` runs on several GPUs beyond the profile (runs.ts widen). */
+/** The profile's data-parallel sets: what Unsloth runs on several GPUs (profile.ts). */
 export const UNSLOTH_MULTI_GPU_RUNS = {
   // torchrun with any world size: DDP, or UNSLOTH_FSDP2=1 (fsdp2_launch.py:49-70).
   maxDp: Infinity,

@@ -2,6 +2,7 @@
 import { isAdapter } from '../../launch/common.js';
 import type { Rule } from '../rules.js';
 import { UNSLOTH_ARCH_RULE } from './architectures.js';
+import { UNSLOTH_FSDP2_VERSIONS, UNSLOTH_WHEEL } from './multi-gpu.js';
 
 export const U =
   'https://github.com/unslothai/unsloth/blob/015bdef0d94a241bcd94eec7a405b1700632180d';
@@ -16,17 +17,13 @@ export const OFFLOAD_MIN_SEQ = 512;
 export const UNSLOTH_RULES: readonly Rule[] = [
   UNSLOTH_ARCH_RULE,
   {
-    // Unsloth itself runs DDP and native FSDP2 under torchrun (multi-gpu.ts; estimate models them): this rule is
-    // about what vramplan writes, a one-process train_unsloth.py launch.
-    id: 'unsloth-writes-one-gpu',
-    says: 'vramplan writes Unsloth runs for one GPU (one python process); Unsloth runs DDP and native FSDP2 under torchrun, which estimate models (--zero 0, 2, 3)',
+    id: 'unsloth-fast-inference-no-fsdp2',
+    says: "Unsloth raises on fast_inference=True (GRPO's shared-weights vLLM rollout) under native FSDP2: train GRPO with vLLM under DDP (--zero 0), or FSDP2 without fast_inference",
     library: 'unsloth',
-    versions: UNSLOTH_VERSIONS,
-    // Unsloth's DDP guide: the same script under torchrun / accelerate launch (vramplan's launch.sh runs python).
-    source: 'https://docs.unsloth.ai/basics/multi-gpu-training-with-unsloth/ddp',
+    versions: UNSLOTH_FSDP2_VERSIONS,
+    source: `${UNSLOTH_WHEEL}/models/loader_utils.py:204-211`,
     effect: 'forbid',
-    scope: 'writer',
-    applies: (x) => x.dp > 1 || x.options.gpus > 1,
+    applies: (x) => x.options.rollout === 'vllm-colocate' && x.options.zero >= 2 && x.dp > 1,
   },
   {
     id: 'unsloth-4bit-is-nf4',

@@ -1,13 +1,9 @@
 /**
- * What Unsloth runs beyond what vramplan writes for it (runs.ts): any --attention, RoPE-scaled contexts, DDP and
- * its native FSDP2 on several GPUs (multi-gpu.ts).
+ * What Unsloth runs beyond what vramplan writes for it (runs.ts): any --attention, RoPE-scaled contexts; where
+ * its DDP and native FSDP2 come from (multi-gpu.ts; the profile runs them).
  */
 import type { EngineRuns } from '../runs.js';
-import {
-  UNSLOTH_MULTI_GPU_RUNS,
-  UNSLOTH_PARALLEL_SOURCE,
-  unslothParallelNote,
-} from './multi-gpu.js';
+import { UNSLOTH_PARALLEL_SOURCE, unslothParallelNote } from './multi-gpu.js';
 import { UNSLOTH_PROFILE } from './profile.js';
 
 const U =
@@ -16,7 +12,7 @@ const U =
 export const UNSLOTH_RUNS: EngineRuns = {
   // With flash-attn installed Unsloth calls flash_attn_func on the unexpanded K/V (vramplan's launcher installs
   // none, so it writes SDPA/xformers runs only).
-  widen: { attention: [...UNSLOTH_PROFILE.attention, 'flash'], ...UNSLOTH_MULTI_GPU_RUNS },
+  widen: { attention: [...UNSLOTH_PROFILE.attention, 'flash'] },
   sources: {
     methods: `${U}/models/loader.py`,
     parallel: UNSLOTH_PARALLEL_SOURCE,
