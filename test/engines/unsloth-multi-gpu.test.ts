@@ -5,12 +5,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { engineRefusal, withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { parallelNote } from '../../src/core/engines/engines-runs.js';
+import { mapUnsloth } from '../../src/core/engines/unsloth/from.js';
+import { emitUnsloth } from '../../src/core/engines/unsloth/launch.js';
 import { estimateMemory } from '../../src/core/memory/index.js';
 import { estimateTime } from '../../src/core/time/index.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
+import { upstreamKeys } from '../../src/io/load-upstream-keys.js';
+import { launchInputOf } from '../helpers/launch.js';
 
 type Flags = Record<string, string | number | boolean>;
 const flagsOf = (f: Flags): Flags => ({ framework: 'unsloth', ...f });
@@ -130,5 +134,67 @@ describe('Unsloth multi-GPU refusals', () => {
     const why = refusal({ method: 'lora', gpus: 4, zero: 1 });
     expect(why).toMatch(/ZeRO stages 0\/2\/3 only/);
     expect(why).toMatch(/pypi\.org\/project\/unsloth\/2026\.10\.9\/.*fsdp2_perf\.py:141-230/);
+  });
+});
+
+describe('Unsloth launch on several GPUs', () => {
+  const emit = (flags: Flags) => {
+    const r = emitUnsloth(launchInputOf('llama-3.1-8b', 'h100-sxm', flagsOf(flags)));
+    if (!r.ok) throw new Error(r.reason);
+    const file = (p: string) => r.files.find((f) => f.path === p)!.content;
+    return {
+      args: JSON.parse(file('unsloth-args.json')),
+      sh: file('launch.sh'),
+      py: file('train_unsloth.py'),
+    };
+  };
+
+  it('DDP: torchrun with no FSDP2 env; each rank loads onto its own GPU', () => {
+    const { args, sh, py } = emit({ method: 'qlora', gpus: 4 });
+    expect(args.torchrun).toEqual({ nproc_per_node: 4, nnodes: 1, env: {} });
+    expect(sh).toContain(
+      'torchrun --standalone --nproc_per_node 4 train_unsloth.py unsloth-args.json',
+    );
+    expect(sh).not.toContain('UNSLOTH_FSDP2');
+    expect(py).toMatch(
+      /load\["device_map"\] = \{"": int\(os\.environ\.get\("LOCAL_RANK", "0"\)\)\}/,
+    );
+  });
+
+  it('FSDP2: UNSLOTH_FSDP2=1 with the layout of the plan', () => {
+    for (const [zero, layout] of [
+      [2, 'fit'],
+      [3, 'sharded'],
+    ] as const) {
+      const { args, sh } = emit({ method: 'lora', gpus: 8, zero });
+      expect(args.torchrun.env).toEqual({ UNSLOTH_FSDP2: '1', UNSLOTH_FSDP2_LAYOUT: layout });
+      expect(sh).toContain(`export UNSLOTH_FSDP2_LAYOUT=${layout}`);
+    }
+  });
+
+  it('one GPU: no torchrun block, the one-process script', () => {
+    const { args, sh, py } = emit({ method: 'qlora' });
+    expect(args.torchrun).toBeUndefined();
+    expect(sh).toContain('python train_unsloth.py unsloth-args.json');
+    expect(py).not.toContain('LOCAL_RANK');
+  });
+
+  it('--from reads the GPU count and the ZeRO stage back', () => {
+    for (const f of [
+      { method: 'qlora', gpus: 4 },
+      { method: 'lora', gpus: 8, zero: 2 },
+      { method: 'full', gpus: 8, zero: 3 },
+    ]) {
+      const back = mapUnsloth(emit(f).args, undefined, upstreamKeys);
+      expect(back.flags.gpus).toBe(f.gpus);
+      expect(back.flags.zero).toBe('zero' in f ? f.zero : 0);
+      expect(back.unknown).toEqual([]);
+    }
+    // Unsloth's auto layout: estimated as the sharded one, with a warning.
+    const auto = emit({ method: 'lora', gpus: 4, zero: 3 }).args;
+    delete auto.torchrun.env.UNSLOTH_FSDP2_LAYOUT;
+    const back = mapUnsloth(auto, undefined, upstreamKeys);
+    expect(back.flags.zero).toBe(3);
+    expect(back.warnings.join('\n')).toMatch(/picks its FSDP2 layout by memory/);
   });
 });
