@@ -111,6 +111,25 @@ describe('Unsloth native FSDP2 (--zero 2 fit layout, --zero 3 sharded layout)', 
     expect(comm(t)).toBeGreaterThanOrEqual(comm(hf));
   });
 
+  it('FSDP2 CPU offload (UNSLOTH_FSDP2_CPU_OFFLOAD=1) is estimated: weights, gradients and states leave the GPU', () => {
+    const f = { method: 'full', gpus: 4, zero: 3 };
+    expect(
+      engineRefusal(small, optionsOf({ ...f, offload: 'optimizer+params' }), flagsOf(f)),
+    ).toBeNull();
+    const on = estimateMemory(small, optionsOf({ ...f, offload: 'optimizer+params' })).perGpu;
+    const off = estimateMemory(small, optionsOf(f)).perGpu;
+    expect(on.breakdown.optimizer).toBe(0);
+    expect(on.allocatedBytes).toBeLessThan(off.allocatedBytes);
+    expect(parallelNote('unsloth', optionsOf({ ...f, offload: 'optimizer+params' }))).toMatch(
+      /UNSLOTH_FSDP2_CPU_OFFLOAD=1/,
+    );
+    // bitsandbytes' 8-bit states need CUDA tensors: no host step for them.
+    const bnb = { ...f, offload: 'optimizer+params', optimizer: 'adamw-8bit' };
+    expect(engineRefusal(small, optionsOf(bnb), flagsOf(bnb))).toMatch(
+      /no host-side adamw-8bit step/,
+    );
+  });
+
   it('notes which launch and layout the figures are', () => {
     expect(parallelNote('unsloth', optionsOf({ gpus: 4, zero: 3 }))).toMatch(
       /UNSLOTH_FSDP2=1.*UNSLOTH_FSDP2_LAYOUT=sharded.*fsdp2_perf\.py:141-230/,
@@ -180,14 +199,15 @@ describe('Unsloth launch on several GPUs', () => {
   });
 
   it('--from reads the GPU count and the ZeRO stage back', () => {
-    for (const f of [
+    const cases: Flags[] = [
       { method: 'qlora', gpus: 4 },
       { method: 'lora', gpus: 8, zero: 2 },
       { method: 'full', gpus: 8, zero: 3 },
-    ]) {
+    ];
+    for (const f of cases) {
       const back = mapUnsloth(emit(f).args, undefined, upstreamKeys);
       expect(back.flags.gpus).toBe(f.gpus);
-      expect(back.flags.zero).toBe('zero' in f ? f.zero : 0);
+      expect(back.flags.zero).toBe(f.zero ?? 0);
       expect(back.unknown).toEqual([]);
     }
     // Unsloth's auto layout: estimated as the sharded one, with a warning.

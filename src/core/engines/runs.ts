@@ -35,6 +35,8 @@ export type Widened = Partial<
     | 'zero'
     | 'shardedQuantized'
     | 'bnbOptimizersSharded'
+    | 'offload'
+    | 'offloadOptimizers'
   >
 >;
 

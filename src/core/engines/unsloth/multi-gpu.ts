@@ -43,6 +43,17 @@ export const UNSLOTH_MULTI_GPU_RUNS = {
   bnbOptimizersSharded: true,
 };
 
+/**
+ * FSDP2's CPU offload (UNSLOTH_FSDP2_CPU_OFFLOAD=1: FSDP2Config.from_env, fsdp2_native.py:76, 147-149) applies torch's
+ * CPUOffloadPolicy (fsdp2_native.py:1559-1561): parameters and gradients on the host, the optimizer stepping
+ * there, always in the sharded layout (fsdp2_perf.py:183-189). What estimate accepts beyond the profile: torch's
+ * own optimizers step host tensors (bitsandbytes' need CUDA ones).
+ */
+export const UNSLOTH_FSDP2_OFFLOAD_RUNS = {
+  offload: { 'optimizer+params': [3] },
+  offloadOptimizers: ['adamw', 'sgd', 'sgd-momentum', 'adafactor'],
+} as const;
+
 /** Where the multi-GPU modes come from (the source a refusal of the parallel set cites). */
 export const UNSLOTH_PARALLEL_SOURCE = `${UNSLOTH_WHEEL}/models/fsdp2_perf.py:141-230, fsdp2_launch.py:49-70, models/_ddp_defaults.py:289-318`;
 
@@ -51,9 +62,13 @@ export function unslothParallelNote(o: EstimateOptions, dp: number): string | nu
   if (dp <= 1) return null;
   if (o.zero === 0)
     return `unsloth on ${dp} GPUs: DDP under torchrun, the whole model on every GPU${o.method === 'full' ? ' (full fine-tune: gradient_as_bucket_view, no second gradient copy)' : ''} (${UNSLOTH_WHEEL}/models/_ddp_defaults.py:289-318)`;
+  const offload =
+    o.offload === 'optimizer+params'
+      ? ', with UNSLOTH_FSDP2_CPU_OFFLOAD=1 (parameters, gradients and the optimizer step on the host)'
+      : '';
   const layout =
     o.zero === 2
       ? 'fit layout (UNSLOTH_FSDP2_LAYOUT=fit: frozen weights replicated, trainable weights, gradients and optimizer states sharded)'
       : 'sharded layout (UNSLOTH_FSDP2_LAYOUT=sharded: every block sharded, resharded after forward)';
-  return `unsloth on ${dp} GPUs: native FSDP2 (UNSLOTH_FSDP2=1 under torchrun), its ${layout}; left to itself (UNSLOTH_FSDP2_LAYOUT=auto) Unsloth picks the fit layout when the model takes at most 40% of one GPU, else the sharded one (${UNSLOTH_WHEEL}/models/fsdp2_perf.py:141-230)`;
+  return `unsloth on ${dp} GPUs: native FSDP2 (UNSLOTH_FSDP2=1 under torchrun), its ${layout}${offload}; left to itself (UNSLOTH_FSDP2_LAYOUT=auto) Unsloth picks the fit layout when the model takes at most 40% of one GPU, else the sharded one (${UNSLOTH_WHEEL}/models/fsdp2_perf.py:141-230)`;
 }

@@ -3,7 +3,11 @@
  * its DDP and native FSDP2 come from (multi-gpu.ts; the profile runs them).
  */
 import type { EngineRuns } from '../runs.js';
-import { UNSLOTH_PARALLEL_SOURCE, unslothParallelNote } from './multi-gpu.js';
+import {
+  UNSLOTH_FSDP2_OFFLOAD_RUNS,
+  UNSLOTH_PARALLEL_SOURCE,
+  unslothParallelNote,
+} from './multi-gpu.js';
 import { UNSLOTH_PROFILE } from './profile.js';
 
 const U =
@@ -12,7 +16,11 @@ const U =
 export const UNSLOTH_RUNS: EngineRuns = {
   // With flash-attn installed Unsloth calls flash_attn_func on the unexpanded K/V (vramplan's launcher installs
   // none, so it writes SDPA/xformers runs only).
-  widen: { attention: [...UNSLOTH_PROFILE.attention, 'flash'] },
+  widen: {
+    attention: [...UNSLOTH_PROFILE.attention, 'flash'],
+    // UNSLOTH_FSDP2_CPU_OFFLOAD=1 (multi-gpu.ts): not written by the launcher.
+    ...UNSLOTH_FSDP2_OFFLOAD_RUNS,
+  },
   sources: {
     methods: `${U}/models/loader.py`,
     parallel: UNSLOTH_PARALLEL_SOURCE,
