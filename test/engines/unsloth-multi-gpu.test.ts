@@ -90,12 +90,12 @@ describe('Unsloth native FSDP2 (--zero 2 fit layout, --zero 3 sharded layout)', 
     const one = estimateMemory(arch, optionsOf({ method: 'qlora' })).perGpu.breakdown;
     const fit = estimateMemory(arch, optionsOf({ method: 'qlora', gpus: 4, zero: 2 })).perGpu
       .breakdown;
-    const sharded = estimateMemory(arch, optionsOf({ method: 'qlora', gpus: 4, zero: 3 })).perGpu
-      .breakdown;
-    expect(fit.weights).toBe(one.weights);
-    expect(fit.optimizer).toBeCloseTo(one.optimizer / 4, -3);
-    // The sharded layout shards the packed 4-bit base too (float-packed bnb storage).
-    expect(sharded.weights).toBeCloseTo(one.weights / 4, -3);
+    const sharded = estimateMemory(arch, optionsOf({ method: 'qlora', gpus: 4, zero: 3 }));
+    const phase = (name: string) => sharded.phases.find((p) => p.phase === name)!.parts;
+    // The sharded layout shards the packed 4-bit base too (float-packed bnb storage) once training runs; each
+    // rank loaded the whole model before Trainer.__init__ sharded it (fsdp2_load.py: sharded loading is opt-in).
+    expect(phase('forward').weights).toBeCloseTo(one.weights / 4, -3);
+    expect(phase('load').weights).toBeCloseTo(one.weights, -3);
   });
 
   it('reduce-scatters in fp32 (reduce_dtype float32): more bytes on the wire than a bf16 reduce', () => {

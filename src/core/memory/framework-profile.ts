@@ -126,6 +126,11 @@ export interface FrameworkProfile {
    * MixedPrecisionPolicy reduce_dtype). Absent: 4 for fp32 weights or master copies, else 2.
    */
   gradReduceBytes?: { adapters: number; sharded: number };
+  /**
+   * Under ZeRO-3 sharding each rank loads the whole model (and builds its adapters) on its GPU before it shards
+   * them: the load phase holds all of it. Absent: ranks load their shards (or load on the host first).
+   */
+  loadsWholeBeforeSharding?: boolean;
   /** FSDP/ZeRO-3 keeps this many unsharded layers gathered at once (current + prefetched). */
   gatheredLayers: number;
   /** Time: the kernel family of its quantized weights (int4 checkpoints may use another: `int4QuantFormat`). */
