@@ -90,6 +90,8 @@ describe('Unsloth native FSDP2 (--zero 2 fit layout, --zero 3 sharded layout)', 
     const one = estimateMemory(arch, optionsOf({ method: 'qlora' })).perGpu.breakdown;
     const fit = estimateMemory(arch, optionsOf({ method: 'qlora', gpus: 4, zero: 2 })).perGpu
       .breakdown;
+    expect(fit.weights).toBe(one.weights);
+    expect(fit.optimizer).toBeCloseTo(one.optimizer / 4, -3);
     const sharded = estimateMemory(arch, optionsOf({ method: 'qlora', gpus: 4, zero: 3 }));
     const phase = (name: string) => sharded.phases.find((p) => p.phase === name)!.parts;
     // The sharded layout shards the packed 4-bit base too (float-packed bnb storage) once training runs; each
