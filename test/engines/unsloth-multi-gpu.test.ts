@@ -151,6 +151,12 @@ describe('Unsloth multi-GPU refusals', () => {
     for (const zero of [0, 2, 3]) expect(refusal({ method: 'qlora', gpus: 4, zero })).toBeNull();
   });
 
+  it('refuses LLM.int8 weights under the sharded layout (Unsloth keeps them replicated), citing the wheel', () => {
+    const why = refusal({ method: 'lora', weights: 'int8', gpus: 4, zero: 3 });
+    expect(why).toMatch(/unsloth-int8-replicated-under-fsdp2.*fsdp2_native\.py:674-685/);
+    expect(refusal({ method: 'lora', weights: 'int8', gpus: 4, zero: 2 })).toBeNull();
+  });
+
   it('refuses a ZeRO-1 layout, citing the wheel source of what it runs', () => {
     const why = refusal({ method: 'lora', gpus: 4, zero: 1 });
     expect(why).toMatch(/ZeRO stages 0\/2\/3 only/);

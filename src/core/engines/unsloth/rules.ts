@@ -26,6 +26,15 @@ export const UNSLOTH_RULES: readonly Rule[] = [
     applies: (x) => x.options.rollout === 'vllm-colocate' && x.options.zero >= 2 && x.dp > 1,
   },
   {
+    id: 'unsloth-int8-replicated-under-fsdp2',
+    says: "Unsloth's native FSDP2 keeps LLM.int8 weights replicated on every GPU (sharding would drop their CB / SCB state), which --zero 3 does not model: estimate int8 with --zero 2 (the fit layout, frozen weights replicated) or --zero 0",
+    library: 'unsloth',
+    versions: UNSLOTH_FSDP2_VERSIONS,
+    source: `${UNSLOTH_WHEEL}/models/fsdp2_native.py:674-685`,
+    effect: 'forbid',
+    applies: (x) => x.options.weights === 'int8' && x.options.zero >= 3 && x.dp > 1,
+  },
+  {
     id: 'unsloth-4bit-is-nf4',
     says: 'Unsloth load_in_4bit always builds NF4 with double quantization (bnb_4bit_quant_type "nf4"); it has no FP4 or single-quantization switch',
     library: 'unsloth',

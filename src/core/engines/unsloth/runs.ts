@@ -20,6 +20,8 @@ export const UNSLOTH_RUNS: EngineRuns = {
     attention: [...UNSLOTH_PROFILE.attention, 'flash'],
     // UNSLOTH_FSDP2_CPU_OFFLOAD=1 (multi-gpu.ts): not written by the launcher.
     ...UNSLOTH_FSDP2_OFFLOAD_RUNS,
+    // LLM.int8 weights under FSDP2 run (kept replicated): rule unsloth-int8-replicated-under-fsdp2 says so.
+    shardedQuantized: [...UNSLOTH_PROFILE.shardedQuantized, 'int8'],
   },
   sources: {
     methods: `${U}/models/loader.py`,
