@@ -36,10 +36,8 @@ export function torchrunBlock(x: LaunchInput): TorchrunBlock | null {
 /** What the README notes say of the launch. */
 export function torchrunNotes(t: TorchrunBlock, zero: number): string[] {
   const gpus = t.nproc_per_node * t.nnodes;
-  if (zero === 0)
-    return [
-      `DDP under torchrun on ${gpus} GPUs: every GPU holds the whole model; Unsloth sets ddp_find_unused_parameters and, for full fine-tunes, gradient_as_bucket_view itself (${UNSLOTH_WHEEL}/models/_ddp_defaults.py:224-318)`,
-    ];
+  // DDP's own defaults are rule unsloth-ddp-defaults.
+  if (zero === 0) return [`DDP under torchrun on ${gpus} GPUs: every GPU holds the whole model`];
   return [
     `native FSDP2 on ${gpus} GPUs (${FSDP2_ENV}=1 under torchrun) with ${FSDP2_LAYOUT_ENV}=${LAYOUT_OF_ZERO[zero]}: the layout the plan was estimated with; Unsloth's auto layout would pick it by memory (${UNSLOTH_WHEEL}/models/fsdp2_perf.py:141-230)`,
   ];

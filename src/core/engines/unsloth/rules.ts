@@ -2,7 +2,7 @@
 import { isAdapter } from '../../launch/common.js';
 import type { Rule } from '../rules.js';
 import { UNSLOTH_ARCH_RULE } from './architectures.js';
-import { UNSLOTH_FSDP2_VERSIONS, UNSLOTH_WHEEL } from './multi-gpu.js';
+import { UNSLOTH_DDP_VERSIONS, UNSLOTH_FSDP2_VERSIONS, UNSLOTH_WHEEL } from './multi-gpu.js';
 
 export const U =
   'https://github.com/unslothai/unsloth/blob/015bdef0d94a241bcd94eec7a405b1700632180d';
@@ -24,6 +24,15 @@ export const UNSLOTH_RULES: readonly Rule[] = [
     source: `${UNSLOTH_WHEEL}/models/loader_utils.py:204-211`,
     effect: 'forbid',
     applies: (x) => x.options.rollout === 'vllm-colocate' && x.options.zero >= 2 && x.dp > 1,
+  },
+  {
+    id: 'unsloth-ddp-defaults',
+    says: 'under DDP Unsloth sets ddp_find_unused_parameters False for a plain LoRA under checkpointing and gradient_as_bucket_view True for full fine-tunes (one gradient copy); the launcher leaves both to it',
+    library: 'unsloth',
+    versions: UNSLOTH_DDP_VERSIONS,
+    source: `${UNSLOTH_WHEEL}/models/_ddp_defaults.py:224-318`,
+    effect: 'change',
+    applies: (x) => x.dp > 1 && x.options.zero === 0,
   },
   {
     id: 'unsloth-int8-replicated-under-fsdp2',

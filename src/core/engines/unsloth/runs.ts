@@ -33,8 +33,9 @@ export const UNSLOTH_RUNS: EngineRuns = {
     map: { eager: 'sdpa' },
     why: `Unsloth has no eager attention: it runs FlashAttention 2 where flash-attn is installed (--attention flash), else xformers or SDPA on K/V expanded for GQA (${U}/models/llama.py LlamaAttention_fast_forward)`,
   },
+  // Which launch (DDP, FSDP2 layout) an estimate on several GPUs is (multi-gpu.ts).
+  parallelNote: unslothParallelNote,
   // FastLlamaModel.from_pretrained: max_seq_length above max_position_embeddings sets linear RoPE scaling by
   // max_seq_length / max_position_embeddings.
-  parallelNote: unslothParallelNote,
   extendsContext: `Unsloth scales RoPE itself when max_seq_length exceeds the model's positions (${U}/models/llama.py FastLlamaModel.from_pretrained)`,
 };
