@@ -108,13 +108,29 @@ describe('emitUnsloth', () => {
 });
 
 describe('unsloth blocker and rules', () => {
-  it('refuse a 2-GPU plan', () => {
+  it('write a 2-GPU plan (torchrun) and refuse GRPO fast_inference under FSDP2', () => {
     const x = input({ method: 'lora', gpus: 2 });
-    const rule = forbiddenBy(UNSLOTH_RULES, { arch: x.arch, options: x.options, dp: 2, accum: 1 });
-    expect(rule?.id).toBe('unsloth-one-gpu');
-    expect(launchBlocker(x)).toContain('unsloth-one-gpu');
-    // launch writes no Unsloth files for it, only the rule's reason.
-    expect(buildLaunch(x).outputs[0]).toMatchObject({ engine: 'unsloth', ok: false });
+    expect(
+      forbiddenBy(UNSLOTH_RULES, { arch: x.arch, options: x.options, dp: 2, accum: 1 }),
+    ).toBeNull();
+    expect(launchBlocker(x)).toBeNull();
+    const grpo = input({
+      method: 'lora',
+      gpus: 2,
+      zero: 3,
+      objective: 'grpo',
+      rollout: 'vllm-colocate',
+    });
+    const rule = forbiddenBy(UNSLOTH_RULES, {
+      arch: grpo.arch,
+      options: grpo.options,
+      dp: 2,
+      accum: 1,
+    });
+    expect(rule?.id).toBe('unsloth-fast-inference-no-fsdp2');
+    expect(rule?.source).toMatch(/loader_utils\.py:204-211/);
+    expect(launchBlocker(grpo)).toContain('unsloth-fast-inference-no-fsdp2');
+    expect(buildLaunch(grpo).outputs[0]).toMatchObject({ engine: 'unsloth', ok: false });
   });
   it('accept a 1-GPU QLoRA plan and refuse fp4 and inference', () => {
     expect(launchBlocker(input({ method: 'qlora' }))).toBeNull();
@@ -124,7 +140,11 @@ describe('unsloth blocker and rules', () => {
     expect(launchBlocker(input({ method: 'inference' }))).toContain('inference');
   });
   it('every rule cites a source at a commit or tag', () => {
-    for (const r of UNSLOTH_RULES) expect(r.source).toMatch(/\/blob\/(v[\d.]+|[0-9a-f]{40})\//);
+    // At a commit or tag, or in the pinned release's wheel (its source past 2026.8.19 is not on GitHub here).
+    for (const r of UNSLOTH_RULES)
+      expect(r.source).toMatch(
+        /\/blob\/(v[\d.]+|[0-9a-f]{40})\/|^https:\/\/pypi\.org\/project\/unsloth\/2026\.10\.9\/ \(wheel\) unsloth\//,
+      );
   });
 });
 

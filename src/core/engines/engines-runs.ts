@@ -62,3 +62,9 @@ export function attentionNote(engine: Engine, given: unknown): string | null {
   if (!a || !runs || runs === given) return null;
   return `--attention ${String(given)} runs as ${runs} on ${engine}: ${a.why}`;
 }
+
+/** The note saying which of the engine's multi-GPU launches an estimate on several ranks is, or null. */
+export function parallelNote(engine: Engine, o: EstimateOptions): string | null {
+  const dp = Math.floor(o.gpus / (o.tp * o.pp * o.cp));
+  return ENGINE_RUNS[engine].parallelNote?.(o, dp) ?? null;
+}

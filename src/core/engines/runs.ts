@@ -31,6 +31,12 @@ export type Widened = Partial<
     | 'checkpointing'
     | 'optimizers'
     | 'float8'
+    | 'maxDp'
+    | 'zero'
+    | 'shardedQuantized'
+    | 'bnbOptimizersSharded'
+    | 'offload'
+    | 'offloadOptimizers'
   >
 >;
 
@@ -54,6 +60,11 @@ export interface EngineRuns {
    * with its source. Absent: the config's length (max_position_embeddings or its rope-scaled length) bounds it.
    */
   extendsContext?: string;
+  /**
+   * What an estimate on `dp` > 1 data-parallel ranks runs as on this engine (its launch and sharding layout),
+   * with its source, or null; absent: nothing to say.
+   */
+  parallelNote?: (o: EstimateOptions, dp: number) => string | null;
 }
 
 /** The profile `estimate` checks a configuration against: what vramplan writes, widened to what the engine runs. */

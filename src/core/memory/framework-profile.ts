@@ -122,6 +122,22 @@ export interface FrameworkProfile {
   allocatorSlack: number;
   /** Optimizer states, master weights and fp32 gradient partitions follow DeepSpeed's layout. */
   deepspeedOptimizer: boolean;
+  /**
+   * Full fine-tunes under DDP: the gradients are views into DDP's all-reduce buckets (DistributedDataParallel
+   * gradient_as_bucket_view=True), one copy instead of two. Absent: torch's default, a bucket copy of them.
+   */
+  ddpFullGradViews?: boolean;
+  /**
+   * Time: bytes per element of the gradients its data-parallel collectives move where it differs from the
+   * weights' dtype: `adapters` for LoRA gradients (fp32 adapters), `sharded` under ZeRO-2/3 (an FSDP
+   * MixedPrecisionPolicy reduce_dtype). Absent: 4 for fp32 weights or master copies, else 2.
+   */
+  gradReduceBytes?: { adapters: number; sharded: number };
+  /**
+   * Under ZeRO-3 sharding each rank loads the whole model (and builds its adapters) on its GPU before it shards
+   * them: the load phase holds all of it. Absent: ranks load their shards (or load on the host first).
+   */
+  loadsWholeBeforeSharding?: boolean;
   /** FSDP/ZeRO-3 keeps this many unsharded layers gathered at once (current + prefetched). */
   gatheredLayers: number;
   /** Time: the kernel family of its quantized weights (int4 checkpoints may use another: `int4QuantFormat`). */

@@ -51,14 +51,16 @@ function evalStage(s: Setup, stage: Stage): StageResult {
     optimizer: h.optimizer,
     buffers: h.ddpBuckets,
   };
-  // Load: weights materialize tensor by tensor; quantize-on-load holds one 16-bit tensor transiently.
+  // Load: weights materialize tensor by tensor; quantize-on-load holds one 16-bit tensor transiently. An engine
+  // that shards after loading (loadsWholeBeforeSharding) holds the whole model and adapters on each GPU first.
+  const whole = s.fw.loadsWholeBeforeSharding === true && s.o.zero >= 3 && s.dp > 1;
   const load: PhaseParts = {
     phase: 'load',
     parts: {
       ...ZERO_PARTS,
-      weights: h.weights,
-      quantConstants: h.quantConstants,
-      adapters: h.adapterBytes,
+      weights: whole ? h.weightsFull : h.weights,
+      quantConstants: whole ? h.constantsFull : h.quantConstants,
+      adapters: whole ? h.adapterBytes * s.dp : h.adapterBytes,
       buffers: s.dequant,
     },
   };

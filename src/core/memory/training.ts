@@ -104,8 +104,15 @@ export function holdingsOf(s: Setup, stage: Stage): Holdings {
     gradBucket: o.zero >= 2 ? layerGrad : 0,
     // ZeRO-2/3 reduce-scatter one layer's gradients at a time; plain DDP keeps flat bucket buffers as large
     // as all gradients (torch DistributedDataParallel, gradient_as_bucket_view=False by default).
+    // An engine that builds DDP with gradient_as_bucket_view for full fine-tunes keeps one copy (ddpFullGradViews).
     ddpBuckets:
-      training && o.zero === 0 && dp > 1 && !fw.deepspeedOptimizer ? trainShare * s.trainBytes : 0,
+      training &&
+      o.zero === 0 &&
+      dp > 1 &&
+      !fw.deepspeedOptimizer &&
+      !(t.full && fw.ddpFullGradViews)
+        ? trainShare * s.trainBytes
+        : 0,
     // torch.autocast caches a low-precision copy of each fp32 weight for the forward and saves it for
     // backward; sharded FSDP casts in its all-gather instead (MixedPrecisionPolicy param_dtype).
     autocastCopies:

@@ -391,7 +391,12 @@ function quantWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions, w: WorkLay
 function commWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, trainable: number) {
   const { dp, tp, shard, tokens, layersHere, recompute } = w;
   const zero = o.zero;
-  const gradDtype = o.weights === 'fp32' || o.masterWeights ? 4 : 2;
+  const weightGrad = o.weights === 'fp32' || o.masterWeights ? 4 : 2;
+  // The engine's own reduce dtype (FrameworkProfile.gradReduceBytes), where it has one.
+  const r = FRAMEWORKS[o.framework].gradReduceBytes;
+  const gradDtype = r
+    ? Math.max(weightGrad, w.lora ? r.adapters : 0, zero >= 2 ? r.sharded : 0)
+    : weightGrad;
   // ZeRO-3 / FSDP FULL_SHARD: all-gather the weights for forward, again for backward, and once more
   // for the recompute of full activation checkpointing (the checkpointed layer's forward re-enters the
   // FSDP unit after reshard_after_forward freed its parameters), every micro-batch (FSDP docs,

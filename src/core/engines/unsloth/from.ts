@@ -14,6 +14,7 @@ import {
 } from '../../from/common.js';
 import { mapTrainerArgs, TRAINER_MEMORY_KEYS } from '../hf/from/hf-args.js';
 import { mapTrlObjective, trlObjectiveOf } from '../hf/from/trl-objective.js';
+import { FSDP2_ENV, FSDP2_LAYOUT_ENV, LAYOUT_OF_ZERO } from './launch-multi.js';
 
 /** The TRL config blocks unsloth-args.json may carry (SFT, or the trainer `trainer` names: objective.ts). */
 const BLOCKS = ['sft_config', 'dpo_config', 'orpo_config', 'kto_config', 'grpo_config'] as const;
@@ -106,13 +107,18 @@ export function mapUnsloth(
       else if (t.length > 0) flags['lora-targets'] = t.join(',');
     }
   }
+  const launch = mapTorchrun(doc.torchrun, flags, warnings);
   const rest = [
+    ...launch.map((k) => `torchrun.${k}`),
     ...load.unused().map((k) => `from_pretrained.${k}`),
     ...(peft?.unused().map((k) => `get_peft_model.${k}`) ?? []),
     ...sft.unused(),
   ];
   const known = (k: string) =>
-    k.startsWith('from_pretrained.') || k.startsWith('get_peft_model.') || hfArgsKeys.has(k);
+    k.startsWith('from_pretrained.') ||
+    k.startsWith('get_peft_model.') ||
+    k.startsWith('torchrun.') ||
+    hfArgsKeys.has(k);
   return {
     format: 'unsloth',
     model,
@@ -159,3 +165,30 @@ export const UNSLOTH_READER: ConfigReader = {
   detect: isUnslothArgs,
   map: mapUnsloth,
 };
+
+/**
+ * The `torchrun` block launch writes for several GPUs (launch-multi.ts): the GPU count, and the ZeRO stage its
+ * env names: DDP without UNSLOTH_FSDP2, FSDP2's fit layout as 2, its sharded layout as 3 (multi-gpu.ts). Returns
+ * the block's keys it did not read.
+ */
+function mapTorchrun(block: unknown, flags: FromFlags, warnings: string[]): string[] {
+  if (!isRecord(block)) return [];
+  const t = new FieldReader(block, 'torchrun.');
+  const gpus = (t.int('nproc_per_node') ?? 1) * (t.int('nnodes') ?? 1);
+  if (gpus > 1) flags.gpus = gpus;
+  const env = t.raw('env');
+  const vars = isRecord(env) ? env : {};
+  const on = ['1', 'true', 'native'].includes(String(vars[FSDP2_ENV] ?? '').toLowerCase());
+  const layout = String(vars[FSDP2_LAYOUT_ENV] ?? 'auto').toLowerCase();
+  const zero = Object.entries(LAYOUT_OF_ZERO).find(([, l]) => l === layout)?.[0];
+  if (!on) flags.zero = 0;
+  else if (zero !== undefined) flags.zero = Number(zero);
+  else {
+    // Unsloth picks the layout by memory (fsdp2_perf.py plan_fsdp2_layout): estimated as the sharded one.
+    flags.zero = 3;
+    warnings.push(
+      `torchrun.env.${FSDP2_LAYOUT_ENV} ${layout}: Unsloth picks its FSDP2 layout by memory; estimated as the sharded layout (--zero 3; the fit layout is --zero 2)`,
+    );
+  }
+  return t.unused();
+}

@@ -1,7 +1,7 @@
 /**
  * Unsloth launcher: unsloth-args.json (FastLanguageModel.from_pretrained / get_peft_model kwargs and a TRL
  * SFTConfig, or DPOConfig / GRPOConfig with `trainer`: objective.ts), train_unsloth.py, requirements.txt and
- * launch.sh, for one GPU.
+ * launch.sh: one python process on one GPU, or torchrun on several (DDP, native FSDP2: launch-multi.ts).
  *
  * Sources read (the pins below are what the keys were checked against):
  * - unsloth main at 015bdef0d94a241bcd94eec7a405b1700632180d (version 2026.8.19, 2026-08-22): the newest
@@ -28,6 +28,13 @@ import {
 } from './objective.js';
 import { floatCompute } from '../../../schema/estimate.js';
 import { UNSLOTH_ARGS_FILE } from './launch-folder.js';
+import {
+  RANK_DEVICE_PY,
+  torchrunBlock,
+  torchrunLaunchSh,
+  torchrunNotes,
+  type TorchrunBlock,
+} from './launch-multi.js';
 
 export const UNSLOTH_ENGINE = 'Unsloth';
 export const UNSLOTH_SCRIPT = 'train_unsloth.py';
@@ -68,8 +75,10 @@ export function unslothBlocker(x: LaunchPlan): string | null {
     return `the Unsloth launcher writes FastLanguageModel + SFTTrainer runs for causal LMs only (${x.arch.id} is ${x.arch.kind})`;
   if (o.weights === 'fp8' || o.weights === 'int4')
     return `${o.weights} base weights: the launcher loads through bitsandbytes (load_in_4bit NF4 or load_in_8bit) only`;
-  if (o.zero > 0 || o.offload !== 'none')
-    return 'ZeRO sharding and optimizer offload have no switch in a one-GPU Unsloth run';
+  if (o.offload !== 'none')
+    return 'the launcher writes no FSDP2 CPU offload (UNSLOTH_FSDP2_CPU_OFFLOAD): plan without offload';
+  if (o.zero > 0 && o.gpus <= 1)
+    return 'native FSDP2 needs several GPUs (WORLD_SIZE > 1): a one-GPU Unsloth run has no ZeRO stage';
   if (o.optimizerInBackward) return 'optimizer-in-backward has no TrainingArguments switch';
   if (o.sparsity > 0) return 'sparse weights have no Unsloth switch';
   if (o.checkpointing === 'selective')
@@ -172,18 +181,38 @@ export function emitUnsloth(x: LaunchInput): EngineOutput {
       }
     : { from_pretrained: fromPretrained, get_peft_model: peft, sft_config: sft };
   const vllm = rl !== null && 'fast_inference' in rl.load;
+  // Several GPUs: torchrun, its block in the args file (read back by --from), the per-rank device lines.
+  const tr = torchrunBlock(x);
+  if (tr) notes.push(...torchrunNotes(tr, o.zero));
+  const script = rl ? objectiveScript(rl.t) : TRAIN_UNSLOTH_PY;
   return {
     engine,
     ok: true,
     files: [
-      { path: UNSLOTH_ARGS_FILE, content: `${JSON.stringify(args, null, 2)}\n` },
-      { path: UNSLOTH_SCRIPT, content: rl ? objectiveScript(rl.t) : TRAIN_UNSLOTH_PY },
+      {
+        path: UNSLOTH_ARGS_FILE,
+        content: `${JSON.stringify(tr ? { ...args, torchrun: tr } : args, null, 2)}\n`,
+      },
+      { path: UNSLOTH_SCRIPT, content: tr ? perRankScript(script) : script },
       { path: 'requirements.txt', content: unslothRequirements(vllm) },
-      { path: 'launch.sh', content: rl ? launchSh(rl.t.cls) : LAUNCH_SH },
+      { path: 'launch.sh', content: launchFile(tr, rl?.t.cls) },
     ],
     notes,
   };
 }
+
+/** launch.sh: python on one GPU, torchrun on several. */
+function launchFile(tr: TorchrunBlock | null, cls: string | undefined): string {
+  if (!tr) return cls ? launchSh(cls) : LAUNCH_SH;
+  const what = cls ? `Unsloth ${cls} (TRL)` : 'Unsloth SFT';
+  return torchrunLaunchSh(tr, what, UNSLOTH_SCRIPT, UNSLOTH_ARGS_FILE);
+}
+
+/** The script with each torchrun rank loading onto its own GPU (before from_pretrained). */
+const perRankScript = (script: string): string => {
+  const at = 'model, tokenizer = FastLanguageModel.from_pretrained(**load)';
+  return script.replace(at, `${RANK_DEVICE_PY}${at}`);
+};
 
 /** What the plan asks that Unsloth does its own way (the launch README's notes). */
 function planNotes(o: EstimateOptions): string[] {

@@ -55,7 +55,17 @@ export const UNSLOTH_MEMORY: FrameworkProfile = {
   moeDispatch: 'grouped',
   // Unsloth's fused LoRA matmuls (lora-path.ts).
   loraPath: UNSLOTH_LORA_PATH,
-  expertParallel: false, // open-source Unsloth runs one process (profile maxDp 1)
+  // Data parallel only (DDP, FSDP2: multi-gpu.ts); no expert parallelism.
+  expertParallel: false,
+  // unsloth 2026.10.9 wheel models/_ddp_defaults.py:298-306: full fine-tunes get gradient_as_bucket_view=True.
+  ddpFullGradViews: true,
+  // LoRA adapters are fp32 (fp32Adapters), so are their gradients; native FSDP2 reduces in float32
+  // (MixedPrecisionPolicy reduce_dtype, unsloth 2026.10.9 wheel models/fsdp2_native.py:68-70, 1556).
+  gradReduceBytes: { adapters: 4, sharded: 4 },
+  // Native FSDP2 shards in Trainer.__init__ a model every rank loaded whole onto its GPU; per-rank chunked loading
+  // is opt-in (UNSLOTH_FSDP2_SHARDED_LOAD=1, 16-bit checkpoints only): unsloth 2026.10.9 wheel
+  // models/fsdp2_load.py:4-26.
+  loadsWholeBeforeSharding: true,
   source: 'https://github.com/unslothai/unsloth',
   // models/llama.py from_pretrained(fast_inference=True): load_vllm, then convert_vllm_to_huggingface builds the
   // trained model on vLLM's own tensors and sets `llm.shared_weights = True`: one copy of the weights.

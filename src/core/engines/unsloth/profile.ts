@@ -1,6 +1,7 @@
 /** The unsloth engine: what it runs, the defaults it applies, its rules (the planner's profile). */
 import { HF_OPTIMIZERS } from '../hf/profile.js';
 import type { EngineProfile } from '../profile.js';
+import { UNSLOTH_MULTI_GPU_RUNS } from './multi-gpu.js';
 import { UNSLOTH_RULES } from './rules.js';
 
 export const UNSLOTH_PROFILE: EngineProfile = {
@@ -10,21 +11,22 @@ export const UNSLOTH_PROFILE: EngineProfile = {
   // unsloth 015bdef unsloth/models/rl.py patches every trl.trainer.<x>_trainer it finds (_patch_trl_rl_trainers),
   // with DPO / ORPO / GRPO replacements in rl_replacements.py; KTO runs as TRL's on FastLanguageModel.
   objectives: ['sft', 'dpo', 'orpo', 'kto', 'grpo'],
-  maxDp: 1, // open-source Unsloth trains on one GPU
+  // DDP and native FSDP2 under torchrun (multi-gpu.ts: unsloth 2026.10.9 wheel).
+  maxDp: UNSLOTH_MULTI_GPU_RUNS.maxDp,
   fp16: true,
   tpShardsNormsAndLoss: false,
   tp: false,
   pp: false,
   cp: false,
-  zero: [0],
+  zero: UNSLOTH_MULTI_GPU_RUNS.zero,
   offload: {},
   // dtype=None picks float16 on GPUs without bf16 (FastLanguageModel.from_pretrained).
   fullWeights: ['bf16', 'fp16', 'fp32'],
   baseWeights: ['bf16', 'fp16', 'int8', 'nf4'], // 16-bit, load_in_8bit, load_in_4bit
-  shardedQuantized: [],
+  shardedQuantized: UNSLOTH_MULTI_GPU_RUNS.shardedQuantized,
   optimizers: HF_OPTIMIZERS,
   offloadOptimizers: [],
-  bnbOptimizersSharded: false,
+  bnbOptimizersSharded: UNSLOTH_MULTI_GPU_RUNS.bnbOptimizersSharded,
   optimizerInBackward: false,
   masterWeights: false,
   stochasticRounding: [],

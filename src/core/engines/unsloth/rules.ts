@@ -2,6 +2,7 @@
 import { isAdapter } from '../../launch/common.js';
 import type { Rule } from '../rules.js';
 import { UNSLOTH_ARCH_RULE } from './architectures.js';
+import { UNSLOTH_DDP_VERSIONS, UNSLOTH_FSDP2_VERSIONS, UNSLOTH_WHEEL } from './multi-gpu.js';
 
 export const U =
   'https://github.com/unslothai/unsloth/blob/015bdef0d94a241bcd94eec7a405b1700632180d';
@@ -16,13 +17,31 @@ export const OFFLOAD_MIN_SEQ = 512;
 export const UNSLOTH_RULES: readonly Rule[] = [
   UNSLOTH_ARCH_RULE,
   {
-    id: 'unsloth-one-gpu',
-    says: 'open-source Unsloth trains on one GPU: its import notes that multi-GPU is not yet supported (beta on request)',
+    id: 'unsloth-fast-inference-no-fsdp2',
+    says: "Unsloth raises on fast_inference=True (GRPO's shared-weights vLLM rollout) under native FSDP2: train GRPO with vLLM under DDP (--zero 0), or FSDP2 without fast_inference",
     library: 'unsloth',
-    versions: UNSLOTH_VERSIONS,
-    source: `${U}/unsloth/_gpu_init.py#L135`,
+    versions: UNSLOTH_FSDP2_VERSIONS,
+    source: `${UNSLOTH_WHEEL}/models/loader_utils.py:204-211`,
     effect: 'forbid',
-    applies: (x) => x.dp > 1 || x.options.gpus > 1,
+    applies: (x) => x.options.rollout === 'vllm-colocate' && x.options.zero >= 2 && x.dp > 1,
+  },
+  {
+    id: 'unsloth-ddp-defaults',
+    says: 'under DDP Unsloth sets ddp_find_unused_parameters False for a plain LoRA under checkpointing and gradient_as_bucket_view True for full fine-tunes (one gradient copy); the launcher leaves both to it',
+    library: 'unsloth',
+    versions: UNSLOTH_DDP_VERSIONS,
+    source: `${UNSLOTH_WHEEL}/models/_ddp_defaults.py:224-318`,
+    effect: 'change',
+    applies: (x) => x.dp > 1 && x.options.zero === 0,
+  },
+  {
+    id: 'unsloth-int8-replicated-under-fsdp2',
+    says: "Unsloth's native FSDP2 keeps LLM.int8 weights replicated on every GPU (sharding would drop their CB / SCB state), which --zero 3 does not model: estimate int8 with --zero 2 (the fit layout, frozen weights replicated) or --zero 0",
+    library: 'unsloth',
+    versions: UNSLOTH_FSDP2_VERSIONS,
+    source: `${UNSLOTH_WHEEL}/models/fsdp2_native.py:674-685`,
+    effect: 'forbid',
+    applies: (x) => x.options.weights === 'int8' && x.options.zero >= 3 && x.dp > 1,
   },
   {
     id: 'unsloth-4bit-is-nf4',

@@ -1,5 +1,13 @@
-/** What Unsloth runs beyond what vramplan writes for it (runs.ts): any --attention, RoPE-scaled contexts. */
+/**
+ * What Unsloth runs beyond what vramplan writes for it (runs.ts): any --attention, RoPE-scaled contexts; where
+ * its DDP and native FSDP2 come from (multi-gpu.ts; the profile runs them).
+ */
 import type { EngineRuns } from '../runs.js';
+import {
+  UNSLOTH_FSDP2_OFFLOAD_RUNS,
+  UNSLOTH_PARALLEL_SOURCE,
+  unslothParallelNote,
+} from './multi-gpu.js';
 import { UNSLOTH_PROFILE } from './profile.js';
 
 const U =
@@ -8,10 +16,16 @@ const U =
 export const UNSLOTH_RUNS: EngineRuns = {
   // With flash-attn installed Unsloth calls flash_attn_func on the unexpanded K/V (vramplan's launcher installs
   // none, so it writes SDPA/xformers runs only).
-  widen: { attention: [...UNSLOTH_PROFILE.attention, 'flash'] },
+  widen: {
+    attention: [...UNSLOTH_PROFILE.attention, 'flash'],
+    // UNSLOTH_FSDP2_CPU_OFFLOAD=1 (multi-gpu.ts): not written by the launcher.
+    ...UNSLOTH_FSDP2_OFFLOAD_RUNS,
+    // LLM.int8 weights under FSDP2 run (kept replicated): rule unsloth-int8-replicated-under-fsdp2 says so.
+    shardedQuantized: [...UNSLOTH_PROFILE.shardedQuantized, 'int8'],
+  },
   sources: {
     methods: `${U}/models/loader.py`,
-    parallel: `${U}/models/_utils.py`,
+    parallel: UNSLOTH_PARALLEL_SOURCE,
     weights: `${U}/models/loader.py`,
     other: `${U}/models/llama.py`,
   },
@@ -19,6 +33,8 @@ export const UNSLOTH_RUNS: EngineRuns = {
     map: { eager: 'sdpa' },
     why: `Unsloth has no eager attention: it runs FlashAttention 2 where flash-attn is installed (--attention flash), else xformers or SDPA on K/V expanded for GQA (${U}/models/llama.py LlamaAttention_fast_forward)`,
   },
+  // Which launch (DDP, FSDP2 layout) an estimate on several GPUs is (multi-gpu.ts).
+  parallelNote: unslothParallelNote,
   // FastLlamaModel.from_pretrained: max_seq_length above max_position_embeddings sets linear RoPE scaling by
   // max_seq_length / max_position_embeddings.
   extendsContext: `Unsloth scales RoPE itself when max_seq_length exceeds the model's positions (${U}/models/llama.py FastLlamaModel.from_pretrained)`,
