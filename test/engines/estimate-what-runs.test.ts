@@ -59,4 +59,15 @@ describe('estimate what the engine runs', () => {
     // Not what vramplan writes: the planner ranks torchtitan full fine-tunes only.
     expect(ENGINE_PROFILES.torchtitan.methods).toEqual(['full']);
   });
+  it('Unsloth 2026.10.9 patches TRL experimental trainers (PPO, CPO/SimPO) and trains full fine-tunes in FP8', () => {
+    for (const objective of ['ppo', 'simpo'])
+      expect(
+        onEngine('llama-3.1-8b', { framework: 'unsloth', method: 'lora', objective }).refusal,
+      ).toBeNull();
+    expect(
+      onEngine('qwen3-1.7b', { framework: 'unsloth', method: 'full', compute: 'fp8' }).refusal,
+    ).toBeNull();
+    // What vramplan writes for Unsloth keeps to the objectives and precisions its launcher covers.
+    expect(ENGINE_PROFILES.unsloth.objectives).not.toContain('ppo');
+  });
 });

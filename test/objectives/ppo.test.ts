@@ -86,7 +86,7 @@ describe('PPO refusals (one line each)', () => {
       /--rollout: got 'vllm-colocate'; expected hf with --objective ppo \(TRL's PPOTrainer generates with transformers generate only/,
     ],
     [['--reference', 'none'], /--reference: got 'none'; expected model with --objective ppo/],
-    [['--framework', 'unsloth'], /unsloth runs objectives .* only/],
+    [['--framework', 'torchtune'], /torchtune runs objectives sft\/dpo only/],
   ])('%j', (extra, message) => {
     const r = runCli([...base, ...extra]);
     expect(r.status).toBe(1);

@@ -12,6 +12,8 @@ import { UNSLOTH_PROFILE } from './profile.js';
 
 const U =
   'https://github.com/unslothai/unsloth/blob/015bdef0d94a241bcd94eec7a405b1700632180d/unsloth';
+// The last release of the pinned range, read in its wheel (its GitHub source past 2026.8.19 is not mirrored).
+const W = 'https://pypi.org/project/unsloth/2026.10.9/ (wheel)';
 
 export const UNSLOTH_RUNS: EngineRuns = {
   // With flash-attn installed Unsloth calls flash_attn_func on the unexpanded K/V (vramplan's launcher installs
@@ -22,9 +24,17 @@ export const UNSLOTH_RUNS: EngineRuns = {
     ...UNSLOTH_FSDP2_OFFLOAD_RUNS,
     // LLM.int8 weights under FSDP2 run (kept replicated): rule unsloth-int8-replicated-under-fsdp2 says so.
     shardedQuantized: [...UNSLOTH_PROFILE.shardedQuantized, 'int8'],
+    // patch_trl_rl_trainers also patches TRL's experimental trainers, cpo (SimPO is CPOTrainer with
+    // loss_type="simpo") and ppo among them (unsloth 2026.10.9 models/rl.py _TRL_EXPERIMENTAL_TRAINERS).
+    objectives: [...UNSLOTH_PROFILE.objectives, 'simpo', 'ppo'],
+    // FastModel.from_pretrained(full_finetuning=True, float8_training=True): torchao Float8Linear, the tensorwise
+    // recipe (unsloth 2026.10.9 models/float8_training.py; lm_head and routers stay in 16-bit).
+    float8: ['fp8'],
   },
   sources: {
     methods: `${U}/models/loader.py`,
+    objectives: `${W} unsloth/models/rl.py`,
+    float8: `${W} unsloth/models/float8_training.py`,
     parallel: UNSLOTH_PARALLEL_SOURCE,
     weights: `${U}/models/loader.py`,
     other: `${U}/models/llama.py`,
