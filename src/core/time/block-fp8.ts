@@ -22,7 +22,11 @@ export function isBlockScaledFp8(arch: Arch): boolean {
 
 // The engines fuse these projections into one GEMM of the summed N over the same input (vLLM's QKVParallelLinear,
 // MergedColumnParallelLinear gate_up_proj and DeepSeek's fused_qkv_a_proj; SGLang alike).
-const FUSED: readonly (readonly string[])[] = [['q', 'k', 'v'], ['gate', 'up'], ['q_a', 'kv_a']];
+const FUSED: readonly (readonly string[])[] = [
+  ['q', 'k', 'v'],
+  ['gate', 'up'],
+  ['q_a', 'kv_a'],
+];
 // Row-parallel under TP: the input dimension is split (Megatron's o_proj and down_proj).
 const ROW_PARALLEL = new Set(['o', 'down']);
 // Replicated on every rank: DeepSeek's low-rank q_a / kv_a projections (vLLM's ReplicatedLinear / disable_tp).
