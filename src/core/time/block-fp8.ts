@@ -33,7 +33,8 @@ const ROW_PARALLEL = new Set(['o', 'down']);
 const REPLICATED = new Set(['q_a', 'kv_a']);
 // Not run as block-FP8 GEMMs at decode: see the note above.
 const SKIPPED = new Set(['router', 'kv_b', 'other']);
-// The 128-wide K block the kernels' main loop steps by (weight_block_size [128, 128]).
+// The 128-wide K block the kernels' main loop steps by: weight_block_size [128, 128]
+// (https://huggingface.co/deepseek-ai/DeepSeek-V3/blob/main/config.json, catalogs/models/deepseek-v3.json).
 const K_BLOCK = 128;
 
 /** One rank's block-FP8 GEMMs of a decoder layer: K and N after TP and the engine's fusions. */
