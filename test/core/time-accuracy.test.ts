@@ -205,10 +205,12 @@ const FIELD_BARS = {
   'newer kind:serving engine:vllm': { count: 4, median: 0.119, p90: 0.225 },
   // The latest sources, scored before any change: vllm PR #25444 (Qwen3-Coder-30B-A3B FP8 on one H100, a burst of
   // 10: piecewise graphs +85.7%, +90.9%, full graphs +26.4%, +32.1%; the piecewise cost of a K/V-head MoE layer is
-  // not modelled), unmoved since.
-  'newest kind:serving engine:vllm': { count: 4, median: 0.59, p90: 0.91 },
-  // InferenceX issue #870 (DeepSeek-R1 FP8 on 8x H200, SGLang v0.5.7, 8-64 in flight: +15.6..+22.8%), unmoved since.
-  'newest kind:serving engine:sglang': { count: 4, median: 0.204, p90: 0.229 },
+  // not modelled). With the block-scaled FP8 linears timed by their kernels (time/block-fp8.ts): +59.1%, +61.5%;
+  // +8.3%, +11.8%.
+  'newest kind:serving engine:vllm': { count: 4, median: 0.355, p90: 0.616 },
+  // InferenceX issue #870 (DeepSeek-R1 FP8 on 8x H200, SGLang v0.5.7, 8-64 in flight: +15.6..+22.8%; -9.1%, -7.2%,
+  // +2.2%, +7.3% with the block-scaled FP8 linears timed by DeepGEMM's kernel figures, time/block-fp8.ts).
+  'newest kind:serving engine:sglang': { count: 4, median: 0.073, p90: 0.091 },
   // gpt-oss-20b MXFP4 on one H100, 32 requests in flight: +34% on the output tokens/s the PR prints, whose wall time
   // carries a TTFT outside the engine (2.7 s at 4 in flight); scored by its TPOT, -8.6%.
   'older kind:serving engine:sglang': { count: 1, median: 0.087, p90: 0.087 },
@@ -329,12 +331,13 @@ const ENGINE_BARS = {
   // 44 rows of the earlier sources: 10.4% / 29.1% before FlashInfer's CUTLASS NVFP4 MoE call (engines/moe-call.ts),
   // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tt-inference-server issue #356 (scored
   // before any change, +17..+147%), 48 rows, 11.7% / 43.9%; 10.4% / 26.7% with the attention layers' eager calls
-  // under piecewise graphs (time/piecewise.ts); with vllm PR #25444's four rows (+26..+91%), 52 rows.
-  'serving engine:vllm': { count: 52, median: 0.117, p90: 0.322 },
+  // under piecewise graphs (time/piecewise.ts); with vllm PR #25444's four rows (+26..+91%), 52 rows, 11.7% / 32.1%;
+  // 11.3% / 29.1% with the block-scaled FP8 linears timed by their kernels (time/block-fp8.ts).
+  'serving engine:vllm': { count: 52, median: 0.114, p90: 0.292 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With InferenceX issue #870's DeepSeek-R1 FP8 rows
-  // (+16..+23%), 7 rows.
-  'serving engine:sglang': { count: 7, median: 0.197, p90: 0.46 },
+  // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures.
+  'serving engine:sglang': { count: 7, median: 0.074, p90: 0.46 },
 } as const;
 
 describe('decode and serving accuracy per engine (out of sample)', () => {

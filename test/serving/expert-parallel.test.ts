@@ -185,7 +185,9 @@ describe('expert parallelism and DP attention: the serving search', () => {
           s.job = { ...s.job, concurrency } as typeof s.job;
         }),
       ).plans[0]!.choices;
-    expect(at(512)).toMatchObject({ dpAttention: true, ep: 8, tp: 1, dp: 8, engine: 'vllm' });
+    // SGLang first: its block-scaled FP8 linears run DeepGEMM, faster at decode M than the CUTLASS blockwise GEMM a
+    // pip-installed vLLM runs (time/block-fp8.ts).
+    expect(at(512)).toMatchObject({ dpAttention: true, ep: 8, tp: 1, dp: 8, engine: 'sglang' });
     const small = at(32);
     expect(small.dpAttention).toBeUndefined();
     expect(small.tp).toBe(8);

@@ -68,9 +68,10 @@ describe('MLA decode reads the latent the memory model stores', () => {
       seq: 8192,
       'kv-cache-dtype': 'fp8',
     });
-    // Weights dominate once the cache is the 576-wide latent (full K/V made decode-kv 67% of the step).
+    // Weights dominate once the cache is the 576-wide latent (full K/V made decode-kv 67% of the step, 894 tok/s;
+    // the latent alone 2,083; the block-scaled FP8 linears' kernels, time/block-fp8.ts, add 6.1 ms a step: 1,740).
     expect(phase(e, 'decode-kv')).toBeLessThan(phase(e, 'decode-weights') / 2);
-    expect(e.time!.decodeTokensPerSecond!).toBeGreaterThan(2000);
+    expect(e.time!.decodeTokensPerSecond!).toBeGreaterThan(1600);
   });
 });
 

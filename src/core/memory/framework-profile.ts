@@ -286,6 +286,12 @@ export interface FrameworkProfile {
     blackwellNvfp4?: number;
   };
   /**
+   * Time: a block-scaled FP8 linear (128x128 weight blocks, per-token-group activations) at decode on Hopper, beyond
+   * its weight bytes at the modelled FP8 read rate: a fixed cost plus a cost per 128-wide block of its input
+   * dimension K (time/block-fp8.ts), seconds. Absent: 0.
+   */
+  blockFp8Linear?: { hopper: { baseSeconds: number; perKBlockSeconds: number } };
+  /**
    * Time: a build whose expert matmul op copies the routing ids to the host and waits on the stream before it
    * launches the selected expert's mat-vec, one op per expert slot and projection (TimeOptions.mulMatIdSync): the
    * host round trip each such op adds to a decode step, seconds. Absent: 0.

@@ -7,6 +7,7 @@ import { shapeFactor } from './shape.js';
 import { dmmvTailSeconds, type MatVec } from './matvec-tail.js';
 import { moeCallLatency, moeCallSeconds } from './moe-call.js';
 import { piecewiseAttentionSeconds } from './piecewise.js';
+import { blockFp8Seconds } from './block-fp8.js';
 import type { Gpu } from '../../schema/gpu.js';
 import { meanContextOf, promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
 import { QUANT_FORMATS_FOR, type QuantFormat, type TimeOptions } from '../../schema/time.js';
@@ -404,6 +405,13 @@ export function decodeStep(
           tr.expertGpu / m.moeLayers / r.mem,
         )
       : 0;
+  // Block-scaled FP8 linears' kernels at decode M beyond their bytes and FLOPs (block-fp8.ts).
+  const blockT = blockFp8Seconds(m.arch, o, fw, {
+    w8a8: tr.q === 'cutlass',
+    cc: r.cc,
+    readRate: r.mem * KERNELS.cutlass.eff8,
+    flopRate: gemmRate(tr.q, r),
+  });
   // A build whose MUL_MAT_ID synchronized once per expert slot and projection (TimeOptions.mulMatIdSync): each op's
   // host round trip, in series with the GPU (the engine's expertIdsSyncSeconds).
   const idsSyncT = t.mulMatIdSync
@@ -411,7 +419,7 @@ export function decodeStep(
     : 0;
   // The GPU's share of the step; under piecewise CUDA graphs the host issues each layer's attention calls while the
   // GPU runs, and the step takes the longer of the two (piecewise.ts).
-  const gpuT = Math.max(core, host.dispatch) + host.gaps + moeT + idsSyncT + tpT;
+  const gpuT = Math.max(core, host.dispatch) + host.gaps + moeT + blockT + idsSyncT + tpT;
   const step = Math.max(gpuT, piecewiseAttentionSeconds(m, fw, t)) + host.fixed + hostT;
   const overhead = step - core - tpT; // the host's share the GPU's work does not hide
   if (!detail)

@@ -10,6 +10,7 @@ import {
   VLLM_SAMPLER_BYTES_PER_LOGIT,
 } from '../vllm/memory.js';
 import { MiB } from '../../units.js';
+import { SGLANG_BLOCK_FP8_LINEAR } from './block-fp8.js';
 
 /**
  * SGLang's sizing by GPU memory (sglangDefaults below). Without a GPU the chunk is vLLM's default (8192, that of
@@ -79,6 +80,8 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // with the activation between, moe_sum_reduce (python/sglang/srt/layers/moe/fused_moe_triton/fused_moe.py,
   // https://github.com/sgl-project/sglang, read 2026-12-02): 4 kernels over a dense MLP's 3.
   moeRoutingKernels: 4,
+  // Block-scaled FP8 linears (weight_block_size) at decode on Hopper: DeepGEMM's fp8_gemm_nt (engines/sglang/block-fp8.ts).
+  blockFp8Linear: SGLANG_BLOCK_FP8_LINEAR,
   expertParallel: true,
   // --speculative-algorithm EAGLE3, EAGLE (DeepSeek's MTP layers: NextN) and NGRAM
   // (https://docs.sglang.io/advanced_features/speculative_decoding.html).

@@ -5,6 +5,7 @@ import {
   type FrameworkProfile,
 } from '../../memory/framework-profile.js';
 import { FUSED_MOE_CALL_SECONDS } from '../moe-call.js';
+import { VLLM_BLOCK_FP8_LINEAR } from './block-fp8.js';
 import { VLLM_PIECEWISE_ATTENTION_CALLS } from './piecewise.js';
 
 // vLLM EngineArgs gpu_memory_utilization default ("defaults to 0.9",
@@ -120,6 +121,8 @@ export const VLLM_MEMORY: FrameworkProfile = {
   moeRoutingKernels: 4,
   // The Triton fused_moe call, and FlashInfer's CUTLASS MoE for NVFP4 experts on Blackwell (engines/moe-call.ts).
   moeCallSeconds: FUSED_MOE_CALL_SECONDS,
+  // Block-scaled FP8 linears (weight_block_size) at decode on Hopper: the CUTLASS blockwise GEMM (engines/vllm/block-fp8.ts).
+  blockFp8Linear: VLLM_BLOCK_FP8_LINEAR,
   // Piecewise CUDA graphs (builds before FULL_AND_PIECEWISE became the default): attention's eager torch calls per
   // layer (engines/vllm/piecewise.ts).
   piecewiseAttentionCalls: VLLM_PIECEWISE_ATTENTION_CALLS,

@@ -1,0 +1,22 @@
+/**
+ * SGLang's block-scaled FP8 linear at decode on Hopper (FrameworkProfile.blockFp8Linear; time/block-fp8.ts).
+ * `apply_w8a8_block_fp8_linear` quantizes the activations per token group (`per_token_group_quant_fp8`, 1x128) and
+ * runs DeepGEMM's JIT `fp8_gemm_nt` on Hopper where the weight's N and K allow it (SGL_ENABLE_JIT_DEEPGEMM, on by
+ * default on SM90; python/sglang/srt/layers/quantization/fp8_utils.py and deep_gemm_wrapper), else sgl-kernel's
+ * CUTLASS blockwise GEMM.
+ *
+ * sglang PR #5820's blockwise-GEMM benchmark (https://github.com/sgl-project/sglang/pull/5820, and PR #5207's
+ * earlier run for N=7168 K=16384, N=4608 / 3072 K=7168) times DeepGEMM at DeepSeek-V3's shapes, flat from M = 1 to
+ * 64-128 (mean over M = 1-64, µs): N=24576 K=7168 58.6; N=32768 K=512 13.0; N=3072 K=1536 9.8; N=512 K=7168 13.5;
+ * N=7168 K=2304 14.2; N=7168 K=16384 59.7; N=4608 K=7168 34.5; N=3072 K=7168 34.0 (an H200: 176 MB in 58.6 µs is
+ * above an H100's peak). Least squares of (time - the weight bytes at the modelled FP8 rate, 0.81 x 0.85 x
+ * 4.8 TB/s) over those eight shapes against the K blocks: 8.0 µs + 0.14 µs per 128 of K.
+ */
+import type { FrameworkProfile } from '../../memory/framework-profile.js';
+
+export const SGLANG_BLOCK_FP8_LINEAR: NonNullable<FrameworkProfile['blockFp8Linear']> = {
+  hopper: {
+    baseSeconds: 8.0e-6, // DeepGEMM fp8_gemm_nt, sglang PR #5820 / #5207 tables (fit above)
+    perKBlockSeconds: 0.14e-6, // per 128 of K, same fit
+  },
+};

@@ -1,0 +1,106 @@
+/**
+ * Block-scaled FP8 linears at decode (DeepSeek-V3/R1, Qwen3 FP8: quantization_config.weight_block_size, 128x128
+ * weight blocks, activations quantized per token group of 128). At decode M the engines' blockwise GEMMs launch one
+ * tile per 128 outputs, fewer than the GPU's SMs, and each tile walks K serially: a linear takes a fixed cost and a
+ * cost per 128 of K beyond its weight bytes (the engine's FrameworkProfile.blockFp8Linear, from kernel
+ * benchmarks). The time stays flat while M grows until the GEMM's FLOPs take longer (sglang PR #5207's tables:
+ * flat to M = 128-256), so the extra is what the kernel's time exceeds the longer of its bytes and its FLOPs by,
+ * and it fades as the batch makes the GEMM compute-bound.
+ *
+ * The kernel figures are GEMM calls timed back to back, each with its own launch gap; the per-token-group
+ * quantization kernel before each GEMM (a few KB of activations at decode M) is not among the step's counted kernels
+ * (time/train-work.ts OPS_PER_LAYER_COMPILED), and is taken as that gap: no further term.
+ *
+ * The routed experts run in the fused-MoE call (time/moe-call.ts) and are not counted here; the router and
+ * lm_head stay 16-bit (DeepSeek-V3's and Qwen3's modules_to_not_convert), and MLA's kv_b is absorbed into
+ * 16-bit bmm's at load (vLLM's MLACommonImpl.process_weights_after_loading dequantizes it): neither is counted.
+ */
+import type { Arch, Linear } from '../model/arch.js';
+import type { FrameworkProfile } from '../memory/framework-profile.js';
+import type { EstimateOptions } from '../../schema/estimate.js';
+
+/** True when the checkpoint's FP8 weights are block-scaled (quantization_config.weight_block_size). */
+export function isBlockScaledFp8(arch: Arch): boolean {
+  return arch.quant?.method === 'fp8' && arch.quant.groupSize !== null;
+}
+
+// The engines fuse these projections into one GEMM of the summed N over the same input (vLLM's QKVParallelLinear,
+// MergedColumnParallelLinear gate_up_proj and DeepSeek's fused_qkv_a_proj; SGLang alike).
+const FUSED: readonly (readonly string[])[] = [
+  ['q', 'k', 'v'],
+  ['gate', 'up'],
+  ['q_a', 'kv_a'],
+];
+// Row-parallel under TP: the input dimension is split (Megatron's o_proj and down_proj).
+const ROW_PARALLEL = new Set(['o', 'down']);
+// Replicated on every rank: DeepSeek's low-rank q_a / kv_a projections (vLLM's ReplicatedLinear / disable_tp).
+const REPLICATED = new Set(['q_a', 'kv_a']);
+// Not run as block-FP8 GEMMs at decode: see the note above.
+const SKIPPED = new Set(['router', 'kv_b', 'other']);
+// The 128-wide K block the kernels' main loop steps by: weight_block_size [128, 128]
+// (https://huggingface.co/deepseek-ai/DeepSeek-V3/blob/main/config.json, catalogs/models/deepseek-v3.json).
+const K_BLOCK = 128;
+
+/** One rank's block-FP8 GEMMs of a decoder layer: K and N after TP and the engine's fusions. */
+export interface BlockGemm {
+  k: number;
+  n: number;
+  /** Layers that run it. */
+  count: number;
+}
+
+/** The block-FP8 GEMMs a decode step runs on one rank (non-expert linears of the decoder layers). */
+export function blockFp8Gemms(arch: Arch, tp: number): BlockGemm[] {
+  const out: BlockGemm[] = [];
+  for (const g of arch.groups) {
+    if (g.name !== 'decoder') continue;
+    const dense = g.linears.filter((l) => l.copies === 1 && !SKIPPED.has(l.role));
+    const used = new Set<Linear>();
+    for (const roles of FUSED) {
+      const members = dense.filter((l) => roles.includes(l.role));
+      const first = members[0];
+      if (first === undefined) continue;
+      // Fused members share the input; the shared expert's gate/up fuse apart from a dense MLP's only by layer.
+      const n = members.reduce((a, l) => a + l.outFeatures, 0);
+      const split = REPLICATED.has(first.role) ? 1 : tp;
+      out.push({ k: first.inFeatures, n: n / split, count: g.count });
+      members.forEach((l) => used.add(l));
+    }
+    for (const l of dense) {
+      if (used.has(l)) continue;
+      const row = ROW_PARALLEL.has(l.role);
+      const split = REPLICATED.has(l.role) ? 1 : tp;
+      out.push({
+        k: row ? l.inFeatures / split : l.inFeatures,
+        n: row ? l.outFeatures : l.outFeatures / split,
+        count: g.count,
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * Seconds a decode step of `batch` sequences spends in its block-FP8 linears beyond the longer of their bytes at
+ * `readRate` (the modelled FP8 weight read, B/s) and their FLOPs at `flopRate`. Zero unless the checkpoint is
+ * block-scaled, the weights run as FP8 W8A8 (`w8a8`) and the engine has a figure for this GPU generation (Hopper).
+ */
+export function blockFp8Seconds(
+  arch: Arch,
+  o: EstimateOptions,
+  fw: FrameworkProfile,
+  w: { w8a8: boolean; cc: number; readRate: number; flopRate: number },
+): number {
+  const k = fw.blockFp8Linear;
+  if (!k || !w.w8a8 || o.weights !== 'fp8' || !isBlockScaledFp8(arch)) return 0;
+  if (!(w.cc >= 9 && w.cc < 10)) return 0;
+  const { baseSeconds, perKBlockSeconds } = k.hopper;
+  let extra = 0;
+  for (const gm of blockFp8Gemms(arch, o.tp)) {
+    const bytesT = (gm.k * gm.n) / w.readRate;
+    const flopsT = (2 * o.batch * gm.k * gm.n) / w.flopRate;
+    const kernelT = baseSeconds + perKBlockSeconds * Math.ceil(gm.k / K_BLOCK) + bytesT;
+    extra += gm.count * Math.max(0, kernelT - Math.max(bytesT, flopsT));
+  }
+  return extra;
+}

@@ -1,0 +1,107 @@
+// Block-scaled FP8 checkpoints (quantization_config.weight_block_size: DeepSeek-V3/R1, Qwen3 FP8) decode their
+// non-expert linears through blockwise GEMMs that cost a fixed time and a time per 128 of K beyond their bytes at
+// decode M (the engine's FrameworkProfile.blockFp8Linear, time/block-fp8.ts). The cost applies only to block-scaled
+// checkpoints run as FP8 W8A8 on Hopper, and it fades as the batch makes each GEMM compute-bound.
+import { describe, expect, it } from 'vitest';
+import { blockFp8Gemms, blockFp8Seconds, isBlockScaledFp8 } from '../../src/core/time/block-fp8.js';
+import { estimateTime } from '../../src/core/time/index.js';
+import { gpuRates } from '../../src/core/time/hardware.js';
+import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
+import { defaultTimeOptions } from '../../src/schema/time.js';
+import type { Arch } from '../../src/core/model/arch.js';
+
+const block = resolveModel('deepseek-v3');
+// The same architecture as a per-channel FP8 checkpoint (no weight_block_size) and as an unquantized one.
+const perChannel: Arch = { ...block, quant: block.quant && { ...block.quant, groupSize: null } };
+const plain: Arch = { ...block, quant: null };
+
+const opts = (o: Partial<EstimateOptions> = {}): EstimateOptions => ({
+  ...defaultOptions('inference'),
+  framework: 'sglang',
+  weights: 'fp8',
+  gpus: 8,
+  tp: 8,
+  batch: 1,
+  seq: 2048,
+  ...o,
+});
+const h200 = gpuRates(findGpu('h200-sxm'), defaultTimeOptions(8));
+const hopper = (flopRate = 2 * h200.gemm16) => ({
+  w8a8: true,
+  cc: 9,
+  readRate: h200.mem * 0.81,
+  flopRate,
+});
+const extra = (arch: Arch, o: Partial<EstimateOptions> = {}, w = hopper()) =>
+  blockFp8Seconds(arch, opts(o), FRAMEWORKS[opts(o).framework], w);
+
+describe('block-scaled FP8 linears at decode', () => {
+  it('recognizes the block-scaled checkpoint from its quantization_config', () => {
+    expect(isBlockScaledFp8(block)).toBe(true);
+    expect(isBlockScaledFp8(perChannel)).toBe(false);
+    expect(isBlockScaledFp8(plain)).toBe(false);
+    expect(isBlockScaledFp8(resolveModel('llama-3.1-8b'))).toBe(false);
+  });
+
+  it("DeepSeek-V3's GEMMs on one TP-8 rank: fused q_a/kv_a replicated, o_proj split on K, experts and kv_b left out", () => {
+    const moe = blockFp8Gemms(block, 8).filter((g) => g.count === 58);
+    expect(moe).toContainEqual({ k: 7168, n: 2112, count: 58 }); // q_a + kv_a, replicated
+    expect(moe).toContainEqual({ k: 1536, n: 3072, count: 58 }); // q_b, 24576 / 8
+    expect(moe).toContainEqual({ k: 2048, n: 7168, count: 58 }); // o_proj, 16384 / 8
+    expect(moe).toContainEqual({ k: 7168, n: 512, count: 58 }); // shared expert gate + up, 4096 / 8
+    expect(moe).toContainEqual({ k: 256, n: 7168, count: 58 }); // shared expert down, 2048 / 8
+    expect(moe).toHaveLength(5);
+  });
+
+  it('applies only to block-scaled checkpoints', () => {
+    expect(extra(block)).toBeGreaterThan(0);
+    expect(extra(perChannel)).toBe(0);
+    expect(extra(plain)).toBe(0);
+    // Not when the weights are not run as FP8 W8A8 (another --weights, or Marlin W8A16 without FP8 cores).
+    expect(extra(block, { weights: 'int4' })).toBe(0);
+    expect(extra(block, {}, { ...hopper(), w8a8: false })).toBe(0);
+    // Only on Hopper, where the kernel figures were measured; an engine without a figure adds nothing.
+    expect(extra(block, {}, { ...hopper(), cc: 10 })).toBe(0);
+    expect(extra(block, {}, { ...hopper(), cc: 8 })).toBe(0);
+    expect(extra(block, { framework: 'llama.cpp' })).toBe(0);
+  });
+
+  it('costs the fixed and per-K-block latency of each GEMM at batch 1 (SGLang: DeepGEMM, vLLM: CUTLASS)', () => {
+    for (const fw of ['sglang', 'vllm'] as const) {
+      const k = FRAMEWORKS[fw].blockFp8Linear!.hopper;
+      const want = blockFp8Gemms(block, 8).reduce(
+        (a, g) => a + g.count * (k.baseSeconds + k.perKBlockSeconds * Math.ceil(g.k / 128)),
+        0,
+      );
+      expect(extra(block, { framework: fw })).toBeCloseTo(want, 9);
+    }
+    // vLLM's CUTLASS kernel is the slower of the two in the same benchmark tables.
+    expect(extra(block, { framework: 'vllm' })).toBeGreaterThan(extra(block));
+  });
+
+  it('fades with the batch as the GEMMs become compute-bound', () => {
+    const batches = [1, 8, 32, 64, 128, 256, 512, 1024, 4096, 16384];
+    const e = batches.map((batch) => extra(block, { batch }));
+    for (let i = 1; i < e.length; i++) expect(e[i]!).toBeLessThanOrEqual(e[i - 1]!);
+    // Flat while the FLOPs stay under the bytes (the kernel tables are flat to M = 64-128) ...
+    expect(e[batches.indexOf(32)]).toBe(e[0]);
+    // ... then shrinking, and gone once every GEMM's FLOPs outlast its kernel time.
+    expect(e[batches.indexOf(1024)]!).toBeLessThan(e[0]! / 2);
+    expect(e.at(-1)).toBe(0);
+  });
+
+  it('a decode step of the block-scaled checkpoint takes longer than the per-channel one, by the kernels at small batch', () => {
+    const step = (arch: Arch, batch: number) =>
+      estimateTime(arch, opts({ batch }), findGpu('h200-sxm'), defaultTimeOptions(8)).stepSeconds;
+    const add = extra(block);
+    expect(step(block, 1) - step(perChannel, 1)).toBeGreaterThan(add * 0.9);
+    expect(step(block, 1) - step(perChannel, 1)).toBeLessThan(add * 1.1);
+    // On Ampere FP8 runs through Marlin (no FP8 cores): no block kernel.
+    const a100 = (arch: Arch) =>
+      estimateTime(arch, opts(), findGpu('a100-80gb-sxm'), defaultTimeOptions(8)).stepSeconds;
+    expect(a100(block)).toBe(a100(perChannel));
+  });
+});
