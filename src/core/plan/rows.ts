@@ -17,6 +17,7 @@ import { searchesFp8Kv } from '../engines/kernels.js';
 import { type EstimateOptions, type Method } from '../../schema/estimate.js';
 import type { Scenario } from '../../schema/scenario.js';
 import { OFFLOADS, growMem, searchesLayerOffload } from './configs.js';
+import { growableCopy } from './grow-copy.js';
 import type { BaseConfig, MemTable, Rows, Variant } from './configs.js';
 
 /** Model-side combinations pruned before the hardware loop (each stands for every GPU option and level). */
@@ -249,7 +250,7 @@ function forEachRunnable(
     if (!byBatch) tables.set(o.method, (byBatch = new Map()));
     let table = byBatch.get(o.batch);
     if (!table) byBatch.set(o.batch, (table = shapeTableOf(s.job, layouts, o.batch)));
-    const probe = { ...o };
+    const probe = growableCopy(o); // layoutVariants may add tiledMlp
     // GRPO server mode: the layout is the trainers'; the vLLM server's GPUs come on top (at most half).
     const server = serverGpus(o);
     const maxCount = maxSearchedGpus(s);
