@@ -225,9 +225,9 @@ function forEachRunnable(
   f: (at: LayoutVisit) => void,
 ): ModelPruned {
   const pruned: ModelPruned = { noEngine: 0, quality: 0 };
-  const judge = qualityJudge(s, bases, variants);
-  const runs = engineVerdicts(arch);
   const groups = surfaceGroupsOf(bases);
+  const judge = qualityJudge(s, bases, variants, groups);
+  const runs = engineVerdicts(arch);
   const layoutsByMethod = new Map<Method, Layout[]>();
   const tables = new Map<Method, Map<number, ShapeTable>>(); // by method, then micro-batch
   const at: LayoutVisit = {
@@ -501,12 +501,20 @@ const variantOptions = (o: EstimateOptions, tp: number, pp: number, sh: Sharding
     v.engine,
   );
 
-/** Quality verdicts per (configuration, engine variant): quality reads neither layout nor count. */
-function qualityJudge(s: Scenario, bases: readonly BaseConfig[], variants: readonly Variant[]) {
+/**
+ * Quality verdicts per (configuration group, engine variant): quality reads neither layout, count nor
+ * micro-batch (the configurations of a group: surfaceGroupsOf).
+ */
+function qualityJudge(
+  s: Scenario,
+  bases: readonly BaseConfig[],
+  variants: readonly Variant[],
+  groups: readonly number[],
+) {
   const accepted = tierRank(s.quality);
   const cache = new Map<number, boolean>();
   return (bi: number, vi: number): boolean => {
-    const k = bi * 64 + vi;
+    const k = groups[bi]! * 64 + vi;
     let ok = cache.get(k);
     if (ok === undefined) {
       const vo = onEngine(
