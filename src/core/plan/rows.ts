@@ -417,9 +417,16 @@ function layoutRunners(
   L: Layout,
   shape: number,
 ): readonly number[] {
-  const key = `${o.method}/${o.objective}`;
-  let byShape = runs.runners.get(key);
-  if (!byShape) runs.runners.set(key, (byShape = new Array<number[] | undefined>(256)));
+  // The last method and objective's lists are the usual answer (a configuration's shapes come in a run).
+  let byShape = runs.last;
+  if (!byShape || o.method !== runs.lastMethod || o.objective !== runs.lastObjective) {
+    const key = `${o.method}/${o.objective}`;
+    byShape = runs.runners.get(key) ?? new Array<number[] | undefined>(256);
+    runs.runners.set(key, byShape);
+    runs.last = byShape;
+    runs.lastMethod = o.method;
+    runs.lastObjective = o.objective;
+  }
   let list = byShape[shape];
   if (!list) {
     list = [];
@@ -458,6 +465,10 @@ interface EngineVerdicts {
   runList: number[][];
   /** layoutRunners' lists by method and objective, then shape. */
   runners: Map<string, (number[] | undefined)[]>;
+  /** The lists of the method and objective layoutRunners read last (null: none yet). */
+  last: (number[] | undefined)[] | null;
+  lastMethod: Method | null;
+  lastObjective: EstimateOptions['objective'] | null;
 }
 
 const engineVerdicts = (arch: Arch): EngineVerdicts => ({
@@ -468,6 +479,9 @@ const engineVerdicts = (arch: Arch): EngineVerdicts => ({
   verdict: new Int8Array(256),
   runList: new Array<number[]>(256).fill([]),
   runners: new Map(),
+  last: null,
+  lastMethod: null,
+  lastObjective: null,
 });
 
 /** The probe on `engine` as launchBlocker reads it (onEngine, in place: the probe's engine fields are scratch). */
