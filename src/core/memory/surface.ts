@@ -158,6 +158,12 @@ function grpoPoint(
   };
 }
 
+/** `o` with a stepsPerGeneration key (grpoPoint sets its value per point), made on first use. */
+function spgTemplate(o: EstimateOptions): () => EstimateOptions {
+  let t: EstimateOptions | null = null;
+  return () => (t ??= { ...o, stepsPerGeneration: 1 });
+}
+
 /** GRPO points shared by the surfaces of one search (memorySurface's `shared`), by pointClass, then point. */
 export type GrpoPoints = Map<string, Map<number, Point>>;
 
@@ -214,9 +220,7 @@ export function memorySurface(
   const points = rollsOut(o) ? classPoints(shared, pointClass(o, ctx)) : new Map<number, Point>();
   // GRPO points asked for (defer or into), estimated or not: each counts as one estimate.
   const asked = new Set<number>();
-  // `o` with a stepsPerGeneration key (its value set per point), made once.
-  let spgOptions: EstimateOptions | null = null;
-  const withSpg = () => (spgOptions ??= { ...o, stepsPerGeneration: 1 });
+  const withSpg = spgTemplate(o);
   const exact = (batch: number, dp: number): Point => {
     const key = batch * 1_048_576 + dp;
     asked.add(key);
