@@ -5,7 +5,9 @@ import {
   chooseFleet,
   fleetCandidates,
   fleetLimits,
+  plan,
   planFleet,
+  planReplicas,
   pruneCandidates,
   type FleetCandidate,
 } from '../../src/core/plan/index.js';
@@ -171,5 +173,41 @@ describe('the shipped serve-mixed-fleet example', () => {
     expect(ownedUsed('rtx-3090')).toBe(2);
     expect(ownedUsed('rtx-4090')).toBe(1);
     expect(f!.replicas.some((r) => r.kind === 'rent')).toBe(true);
+  });
+
+  it("reads each GPU source's ranked plans as plan() ranks and reports them", () => {
+    // planReplicas skips a plan's memory, power and front: the figures it keeps must be plan()'s own.
+    let serving = 0;
+    for (const h of input.hardware) {
+      const one = { ...input, hardware: [h], top: 60 };
+      const full = plan(one).plans;
+      const light = planReplicas(one);
+      expect(light.map((p) => p.id)).toEqual(full.map((p) => p.id));
+      light.forEach((p, i) => {
+        const q = full[i]!;
+        expect(p.choices).toEqual({
+          method: q.choices.method,
+          tp: q.choices.tp,
+          pp: q.choices.pp,
+          dp: q.choices.dp,
+        });
+        expect(p.hardware).toEqual({
+          kind: q.hardware.kind,
+          gpuId: q.hardware.gpuId,
+          offerId: q.hardware.offerId,
+          powerLimitFraction: q.hardware.powerLimitFraction,
+        });
+        expect(p.time).toEqual({
+          tokensPerSecond: q.time.tokensPerSecond,
+          hours: q.time.hours,
+          ttftSeconds: q.time.ttftSeconds,
+          tpotSeconds: q.time.tpotSeconds,
+        });
+        expect(p.cost.usd).toBe(q.cost.usd);
+        expect(p.options).toEqual(q.options);
+        if (q.time.ttftSeconds !== undefined) serving++;
+      });
+    }
+    expect(serving).toBeGreaterThan(10);
   });
 });

@@ -162,21 +162,63 @@ export function estimateMemory(
  * method, optimizer, weights, batch, gpus) and the context.
  */
 export function policyMemo(model: Arch): (o: EstimateOptions) => PolicyMemory {
-  const scopes = new Map<string, Map<string, MemoryEstimate>>();
+  const scopes = new Map<string, ScopeHead[]>();
   return (o) => {
     const key = JSON.stringify({ ...policyOptions(o), batch: 0, gpus: 0 });
     let memo = scopes.get(key);
-    if (memo === undefined) scopes.set(key, (memo = new Map()));
-    const scope = memo;
+    if (memo === undefined) scopes.set(key, (memo = []));
+    const heads = memo;
     return (m, p, ctx) => {
       if (m !== model) return policyMemory(m, p, ctx);
-      const k = `${ctx.lean === true}|${ctx.gpuCapacityBytes}|${p.method}|${p.optimizer}|${p.weights}|${p.batch}|${p.gpus}`;
-      let e = scope.get(k);
-      if (e === undefined) scope.set(k, (e = policyMemory(m, p, ctx)));
+      // A scope holds a few heads (the policy's own step, the rollout's generation), each many points: the
+      // head is found by comparing its fields, the point by a number (no key string per call).
+      const lean = ctx.lean === true;
+      const cap = ctx.gpuCapacityBytes;
+      let head = heads.find(
+        (h) =>
+          h.lean === lean &&
+          h.cap === cap &&
+          h.method === p.method &&
+          h.optimizer === p.optimizer &&
+          h.weights === p.weights,
+      );
+      if (!head) {
+        head = {
+          lean,
+          cap,
+          method: p.method,
+          optimizer: p.optimizer,
+          weights: p.weights,
+          points: new Map(),
+        };
+        heads.push(head);
+      }
+      const k =
+        isPointInt(p.batch, POINT_BATCHES) && isPointInt(p.gpus, POINT_GPUS)
+          ? p.batch * POINT_GPUS + p.gpus
+          : `${p.batch}|${p.gpus}`;
+      let e = head.points.get(k);
+      if (e === undefined) head.points.set(k, (e = policyMemory(m, p, ctx)));
       return e;
     };
   };
 }
+
+/** policyMemo's estimates of one scope by the fields withObjective sets and the context, then by point. */
+interface ScopeHead {
+  lean: boolean;
+  cap: number | undefined;
+  method: EstimateOptions['method'];
+  optimizer: EstimateOptions['optimizer'];
+  weights: EstimateOptions['weights'];
+  /** By batch x POINT_GPUS + gpus (whole numbers below their bounds: exact in a double), else `${batch}|${gpus}`. */
+  points: Map<number | string, MemoryEstimate>;
+}
+
+const POINT_BATCHES = 2 ** 26;
+const POINT_GPUS = 2 ** 26;
+/** A whole number from 0 to below `bound`. */
+const isPointInt = (x: number, bound: number) => Number.isInteger(x) && x >= 0 && x < bound;
 
 function policyMemory(model: Arch, o: EstimateOptions, ctx: EstimateContext): MemoryEstimate {
   const s = setupOf(model, o, ctx);

@@ -77,6 +77,29 @@ export function policyOptions(o: EstimateOptions): EstimateOptions {
   return trainerShape(p as unknown as EstimateOptions, o);
 }
 
+/** Two option values alike: the same primitive, or arrays of the same elements (LoRA targets). */
+const sameValue = (a: unknown, b: unknown): boolean =>
+  a === b ||
+  (Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => x === b[i]));
+
+/**
+ * Whether policyOptions(a) and policyOptions(b) are equal but for `gpus` (trainingGpus of each, which the caller
+ * compares): the same objective and batch, and the same keys with like values outside the objective's keys.
+ */
+export function samePolicyOptions(a: EstimateOptions, b: EstimateOptions): boolean {
+  if (a.objective !== b.objective || a.batch !== b.batch) return false;
+  const ra = a as unknown as Record<string, unknown>;
+  const rb = b as unknown as Record<string, unknown>;
+  let keys = 0;
+  for (const k in ra) {
+    if (RL_KEYS.has(k) || k === 'gpus') continue;
+    if (!(k in rb) || !sameValue(ra[k], rb[k])) return false;
+    keys++;
+  }
+  for (const k in rb) if (!RL_KEYS.has(k) && k !== 'gpus') keys--;
+  return keys === 0;
+}
+
 /** `p` (policyOptions' copy) with the batch and GPUs the policy trains on. */
 function trainerShape(p: EstimateOptions, o: EstimateOptions): EstimateOptions {
   // A pair trains chosen and rejected together: the batch doubles (schema/objectives.ts `example`).

@@ -137,12 +137,14 @@ function grpoPoint(
   batch: number,
   dp: number,
   globalBatch: number | undefined,
+  withSpg: () => EstimateOptions,
 ): Point {
   const gpus = dp * o.tp * o.pp + serverGpus(o);
   // The accumulation that keeps the job's global batch (plan.ts shapeTableOf) is TRL's steps_per_generation.
   const spg = globalBatch === undefined ? 1 : Math.max(1, Math.ceil(globalBatch / (batch * dp)));
-  const op: EstimateOptions = { ...o, batch, gpus };
-  if (spg > 1) op.stepsPerGeneration = spg;
+  // Spread from options that have the key: a key added to a spread copy is slow (plan/grow-copy.ts).
+  const op: EstimateOptions =
+    spg > 1 ? { ...withSpg(), batch, gpus, stepsPerGeneration: spg } : { ...o, batch, gpus };
   const fw = FRAMEWORKS[o.framework];
   const f = objectiveFigures(arch, op, leanCtx, fw, policy, policyOptionsFrom(policyBase, op));
   const m = f.policy;
@@ -154,6 +156,12 @@ function grpoPoint(
     kv: Math.round(st.kv),
     floor: f.rolloutFloor,
   };
+}
+
+/** `o` with a stepsPerGeneration key (grpoPoint sets its value per point), made on first use. */
+function spgTemplate(o: EstimateOptions): () => EstimateOptions {
+  let t: EstimateOptions | null = null;
+  return () => (t ??= { ...o, stepsPerGeneration: 1 });
 }
 
 /** GRPO points shared by the surfaces of one search (memorySurface's `shared`), by pointClass, then point. */
@@ -212,6 +220,7 @@ export function memorySurface(
   const points = rollsOut(o) ? classPoints(shared, pointClass(o, ctx)) : new Map<number, Point>();
   // GRPO points asked for (defer or into), estimated or not: each counts as one estimate.
   const asked = new Set<number>();
+  const withSpg = spgTemplate(o);
   const exact = (batch: number, dp: number): Point => {
     const key = batch * 1_048_576 + dp;
     asked.add(key);
@@ -219,7 +228,7 @@ export function memorySurface(
     if (!e)
       points.set(
         key,
-        (e = grpoPoint(arch, o, leanCtx, policy!, policyBase!, batch, dp, globalBatch)),
+        (e = grpoPoint(arch, o, leanCtx, policy!, policyBase!, batch, dp, globalBatch, withSpg)),
       );
     return e;
   };

@@ -29,6 +29,7 @@ import {
   weightDtypes,
 } from './candidates.js';
 import { GiB } from '../units.js';
+import { growableCopy } from './grow-copy.js';
 import { searchesFp8Kv } from '../engines/kernels.js';
 import {
   defaultOptions,
@@ -131,7 +132,11 @@ export function baseConfigs(
  * evidence is from pretraining) that a searched engine writes (its profile's `float8`) on a GPU the scenario has
  * (FP8 tensor cores; MXFP8 on Blackwell, compute capability 10.0+).
  */
-function float8Searched(s: Scenario, fp8Cores: boolean, blackwell: boolean): Float8Compute[] {
+export function float8Searched(
+  s: Scenario,
+  fp8Cores: boolean,
+  blackwell: boolean,
+): Float8Compute[] {
   const asked = s.search.compute ?? [];
   if (s.job.kind !== 'fine-tune' || !s.job.methods.includes('full') || !fp8Cores) return [];
   const formats = new Set(searchedEngines(s).flatMap((e) => ENGINE_PROFILES[e].float8 ?? []));
@@ -273,16 +278,16 @@ function configOptions(
   batch: number,
 ): EstimateOptions {
   const job = s.job;
-  const o: EstimateOptions = {
-    ...d,
-    weights: w.weights,
-    doubleQuant: w.doubleQuant,
-    optimizer,
-    checkpointing,
-    attention,
-    batch,
-    seq: job.kind === 'inference' ? job.context : job.seq,
-  };
+  // Keys of `d` written in place (the order of a spread with these overrides); the objective's are added
+  // next (growableCopy).
+  const o = growableCopy(d);
+  o.weights = w.weights;
+  o.doubleQuant = w.doubleQuant;
+  o.optimizer = optimizer;
+  o.checkpointing = checkpointing;
+  o.attention = attention;
+  o.batch = batch;
+  o.seq = job.kind === 'inference' ? job.context : job.seq;
   if (job.kind === 'fine-tune') {
     o.loraRank = job.loraRank;
     const targets = jobLoraTargets(job);

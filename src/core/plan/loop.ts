@@ -33,6 +33,7 @@ import {
 } from './context.js';
 import type { Ctx, HwTable, Kept, Limits, LoopState, Objectives, RankKeys } from './context.js';
 import { DistinctPlans } from './distinct.js';
+import { PolicyWorks } from './policy-works.js';
 import { REASONS } from './types.js';
 
 /** What one row (configuration x layout) brings to every GPU option it is tried on. */
@@ -103,7 +104,13 @@ function rowFactsOf(ctx: Ctx, r: number): RowFacts {
 }
 
 /** The row's timing facts (made once, on its first fitting GPU option). */
-function rowTimingOf(ctx: Ctx, lim: Limits, r: number, f: RowFacts): RowTiming {
+function rowTimingOf(
+  ctx: Ctx,
+  lim: Limits,
+  r: number,
+  f: RowFacts,
+  policies: PolicyWorks,
+): RowTiming {
   if (f.timed) return f.timed;
   const { rows, P } = ctx;
   const o = f.o;
@@ -132,7 +139,23 @@ function rowTimingOf(ctx: Ctx, lim: Limits, r: number, f: RowFacts): RowTiming {
   return (f.timed = {
     options,
     work: lim.training && !rl ? trainWork(ctx.facts, options, tOpts) : null,
-    objective: rl ? objectiveWork(ctx.facts, options, tOpts, P.total) : null,
+    objective: rl
+      ? objectiveWork(
+          ctx.facts,
+          options,
+          tOpts,
+          P.total,
+          policies.of(
+            ctx.facts,
+            options,
+            tOpts,
+            rows.base[r]!,
+            rows.variant[r]!,
+            rows.offload[r]!,
+            rows.accum[r]!,
+          ),
+        )
+      : null,
     ownedOverhead: overheadHours(lim.ckptBytes, saved, false),
     rentedOverhead: overheadHours(lim.ckptBytes, saved, true),
   });
@@ -172,6 +195,8 @@ export interface Loop {
   wall: NodeWatts;
   keys: RankKeys;
   cand: Objectives;
+  /** Preference / RL rows: the policy's work, shared by rows that differ only in the rollout. */
+  policies: PolicyWorks;
 }
 
 /** A deferred row's memory (MemTable.deferred), written now into the table and its facts. */
@@ -270,7 +295,7 @@ function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
   const lv = ctx.levels[h]!;
   const rented = t.isRent[h] === 1;
   const nodeSize = t.nodeSizeOf[h]!;
-  const ft = rowTimingOf(ctx, lim, r, f);
+  const ft = rowTimingOf(ctx, lim, r, f, L.policies);
   for (let l = 0; l < lv.length; l++) {
     st.seq++;
     timeAt(ctx, lim, f, ft, t.rates[h * MAX_LEVELS + l]!, rented, tm);
@@ -345,6 +370,7 @@ export function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState
     wall: { full: 0, fullW: 0, lastW: 0, total: 0 },
     keys: { k0: 0, k1: 0, k2: 0 },
     cand: { cost: 0.5, hours: 0.5, watts: 0.5, tps: 0.5 }, // fractions: double fields from the start
+    policies: new PolicyWorks(ctx.bases),
   };
   const { onProgress, pause } = ctx.input;
   const rows = ctx.rows;

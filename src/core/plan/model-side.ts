@@ -6,7 +6,13 @@
 import type { Arch } from '../model/arch.js';
 import type { Scenario } from '../../schema/scenario.js';
 import { gpuCounts } from './candidates.js';
-import { baseConfigs, variantsOf, type BaseConfig, type Variant } from './configs.js';
+import {
+  baseConfigs,
+  float8Searched,
+  variantsOf,
+  type BaseConfig,
+  type Variant,
+} from './configs.js';
 import { buildRows } from './rows.js';
 
 export interface ModelSide {
@@ -65,7 +71,9 @@ export function modelSideOf(
   memo: ModelSides | undefined,
   fp8Cores = false,
 ): ModelSide {
-  const cores = `${fp4Cores}|${fp8Cores}`;
+  // The configurations read FP8 cores only through the FP8 training formats searched (configs.ts
+  // float8Searched): hardware that differs in FP8 cores alone (a serving fleet's sources) shares a model side.
+  const cores = `${fp4Cores}|${float8Searched(s, fp8Cores, fp4Cores).join(',')}`;
   const shared =
     memo && memo.arch === arch && (memo.scenario === s || memo.view === modelView(s))
       ? memo

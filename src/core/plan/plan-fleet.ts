@@ -5,12 +5,12 @@
  * GPU type's inventory and the GPU cap; solved and re-checked by solveMip. Pure apart from awaiting solveMip.
  */
 import {
-  plan,
+  planReplicas,
   type Fleet,
   type FleetReplica,
   type HardwareOption,
-  type Plan,
   type PlanInput,
+  type ReplicaPlan,
 } from './plan.js';
 import { modelSidesFor } from './model-side.js';
 import { solveMip, type MipModel } from '../../solve/index.js';
@@ -36,7 +36,7 @@ const sourceOf = (c: Pick<FleetReplica, 'kind' | 'gpuId' | 'offerId'>) =>
   c.kind === 'rent' ? `rent:${c.offerId ?? c.gpuId}` : `owned:${c.gpuId}`;
 
 /** Per-replica figures of one serving plan: a plan with dp replicas of tp × pp GPUs each. */
-export function replicaOf(p: Plan): FleetCandidate | null {
+export function replicaOf(p: ReplicaPlan): FleetCandidate | null {
   const h = p.hardware;
   if (
     (h.kind !== 'owned' && h.kind !== 'rent') ||
@@ -123,8 +123,8 @@ export function fleetCandidates(input: PlanInput): FleetCandidate[] {
   // beyond whether it has FP4 cores, nor the limits lifted here (model-side.ts modelView).
   const modelSides = input.modelSides ?? modelSidesFor(scenario, input.arch);
   for (const h of options) {
-    const r = plan({ ...input, scenario, hardware: [h], top: 60, modelSides });
-    for (const p of r.plans) {
+    // The ranked plans' figures the fleet reads, as plan() would rank them (its memory, power and front unmade).
+    for (const p of planReplicas({ ...input, scenario, hardware: [h], top: 60, modelSides })) {
       // One server at the job's concurrency: a plan of dp replicas serves a share of it each
       // (replicas.ts), and the fleet sets its own replica counts.
       const c = p.choices.dp === 1 ? replicaOf(p) : null;

@@ -11,9 +11,9 @@ import { hasFp4Cores } from './candidates.js';
 import { modelSideOf } from './model-side.js';
 import { REASON, idleReason, makeContext } from './context.js';
 import { runLoop } from './loop.js';
-import { finish } from './results.js';
+import { finish, replicaPlans } from './results.js';
 import { countRows } from './rows.js';
-import type { PlanInput, PlanResult } from './types.js';
+import type { PlanInput, PlanResult, ReplicaPlan } from './types.js';
 export { REASONS } from './types.js';
 export type {
   CircuitSolve,
@@ -28,25 +28,44 @@ export type {
   PlanResult,
   PrunedCount,
   ReasonCode,
+  ReplicaPlan,
 } from './types.js';
 export { DEFAULT_GPU_WATTS, boardWatts, searchedEngines, variantsOf } from './configs.js';
 export { largestThatFits } from './results.js';
 export { modelSidesFor, type ModelSides } from './model-side.js';
 
-/** The search; returns a PlanResult (call-site does I/O). */
-export function plan(input: PlanInput): PlanResult {
+/** The search of `input`: its model side, context and loop state, and the fastest hours found. */
+function search(input: PlanInput) {
   const { scenario: s, arch } = input;
   const top = input.top ?? 10;
   const fp4Cores = input.hardware.some((h) => hasFp4Cores(h.gpu.computeCapability));
   const fp8Cores = input.hardware.some((h) => h.gpu.supportsFp8 === true);
   const side = modelSideOf(s, arch, fp4Cores, input.pause, input.modelSides, fp8Cores);
-  const { bases, all, variants } = side;
-  const maxGpus = s.limits.maxGpus ?? Infinity;
-  const { rows, mem, modelPruned } = side.built;
-  const ctx = makeContext(input, bases, rows, mem, variants);
+  const ctx = makeContext(input, side.bases, side.built.rows, side.built.mem, side.variants);
   let fastest = Infinity;
   if (s.limits.maxSlowdown !== undefined) fastest = runLoop(ctx, Infinity, 0).fastest;
   const st = runLoop(ctx, fastest, Math.max(top, 20));
+  return { side, ctx, st, fastest, top };
+}
+
+/**
+ * The search's ranked plans as a serving fleet reads them (types.ts ReplicaPlan): the plans of plan(input),
+ * in its order, without the rest of its result (plan-fleet.ts fleetCandidates searches every GPU source).
+ */
+export function planReplicas(input: PlanInput): ReplicaPlan[] {
+  const { ctx, st, top } = search(input);
+  return replicaPlans(ctx, st, top);
+}
+
+/** The search; returns a PlanResult (call-site does I/O). */
+export function plan(input: PlanInput): PlanResult {
+  const { scenario: s, arch } = input;
+  const found = search(input);
+  const { side, ctx, st, top } = found;
+  let fastest = found.fastest;
+  const { bases, all, variants } = side;
+  const maxGpus = s.limits.maxGpus ?? Infinity;
+  const { rows, modelPruned } = side.built;
   // Model-side prunes stand for every GPU option and power level they would have met.
   const levels = ctx.levels.reduce((a, l) => a + l.length, 0);
   st.reasons[REASON['no-engine']] = modelPruned.noEngine * levels;

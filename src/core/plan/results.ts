@@ -12,7 +12,7 @@ import { fitDeviceBytes } from '../memory/paged.js';
 import { estimateObjectiveTime } from '../time/objective.js';
 import { isPreferenceOrRl } from '../../schema/estimate.js';
 import { moeDispatchFactor, slowdownFactors } from '../time/slowdown.js';
-import { estimateTime } from '../time/index.js';
+import { estimateTime, servingLatency } from '../time/index.js';
 import { jobCostUsd, type CostParts } from '../time/cost.js';
 import { firstFit, nodeWallWatts, reportedOrder } from '../hardware/power.js';
 import { MiB } from '../units.js';
@@ -22,7 +22,14 @@ import { OFFLOADS, RANK_KEYS, boardWatts, givenHostRamBytes, hostRamLimit } from
 import { REASON, timeOptionsOf } from './context.js';
 import type { Ctx, Kept, LoopState } from './context.js';
 import { REASONS, costBasisOf } from './types.js';
-import type { HardwareOption, NearestFix, Plan, PlanChoices, PlanResult } from './types.js';
+import type {
+  HardwareOption,
+  NearestFix,
+  Plan,
+  PlanChoices,
+  PlanResult,
+  ReplicaPlan,
+} from './types.js';
 
 // ---------------------------------------------------------------------------------------------
 // Results
@@ -324,6 +331,50 @@ function simplerFirstAmongTies(ctx: Ctx, ranked: Kept[]): Kept[] {
   return [...ties.map((t) => t.k), ...ranked.slice(n)];
 }
 
+/** The best `top` kept candidates in rank order (the plans finish makes of them), `ids` their plan ids. */
+function rankedKept(ctx: Ctx, st: LoopState, top: number, ids: Map<Kept, string>): Kept[] {
+  for (const k of st.top) if (!ids.has(k)) ids.set(k, planId(ctx, k));
+  return simplerFirstAmongTies(
+    ctx,
+    [...st.top].sort((a, b) => compareKept(ctx, a, b, ids)),
+  ).slice(0, top);
+}
+
+/**
+ * The figures a serving fleet reads of each plan finish would rank (types.ts ReplicaPlan), by the same
+ * functions, without the memory, power, quality and front that only a report reads.
+ */
+export function replicaPlans(ctx: Ctx, st: LoopState, top: number): ReplicaPlan[] {
+  const ids = new Map<Kept, string>();
+  return rankedKept(ctx, st, top, ids).map((k) => {
+    const { choices, options } = choicesOf(ctx, k.row, k.hw);
+    const h = ctx.hw[k.hw]!;
+    const level = ctx.levels[k.hw]![k.level]!;
+    const latency =
+      options.method === 'inference'
+        ? servingLatency(
+            ctx.arch,
+            options,
+            h.gpu,
+            timeOptionsOf(ctx, k.hw, level, choices.gradAccum),
+          )
+        : {};
+    return {
+      id: ids.get(k)!,
+      choices: { method: choices.method, tp: choices.tp, pp: choices.pp, dp: choices.dp },
+      hardware: {
+        kind: h.kind,
+        gpuId: h.gpu.id,
+        offerId: h.offer?.id ?? null,
+        powerLimitFraction: level,
+      },
+      time: { tokensPerSecond: k.tokensPerSecond, hours: k.hours, ...latency },
+      cost: { usd: k.cost },
+      options,
+    };
+  });
+}
+
 export function finish(ctx: Ctx, st: LoopState, fastest: number, top: number): PlanResult {
   const ids = new Map<Kept, string>();
   for (const k of [...st.top, ...st.front]) ids.set(k, planId(ctx, k));
@@ -332,10 +383,7 @@ export function finish(ctx: Ctx, st: LoopState, fastest: number, top: number): P
   // may rank another of them first).
   const objectives = (k: Kept) => `${k.cost}|${k.hours}|${k.watts}`;
   const frontObjectives = new Set(st.front.map(objectives));
-  const ranked = simplerFirstAmongTies(
-    ctx,
-    [...st.top].sort((a, b) => compareKept(ctx, a, b, ids)),
-  ).slice(0, top);
+  const ranked = rankedKept(ctx, st, top, ids);
   const plans = ranked.map((k, i) => ({
     ...materialize(
       ctx,

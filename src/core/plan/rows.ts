@@ -17,6 +17,7 @@ import { searchesFp8Kv } from '../engines/kernels.js';
 import { type EstimateOptions, type Method } from '../../schema/estimate.js';
 import type { Scenario } from '../../schema/scenario.js';
 import { OFFLOADS, growMem, searchesLayerOffload } from './configs.js';
+import { growableCopy } from './grow-copy.js';
 import type { BaseConfig, MemTable, Rows, Variant } from './configs.js';
 
 /** Model-side combinations pruned before the hardware loop (each stands for every GPU option and level). */
@@ -224,9 +225,9 @@ function forEachRunnable(
   f: (at: LayoutVisit) => void,
 ): ModelPruned {
   const pruned: ModelPruned = { noEngine: 0, quality: 0 };
-  const judge = qualityJudge(s, bases, variants);
-  const runs = engineVerdicts(arch);
   const groups = surfaceGroupsOf(bases);
+  const judge = qualityJudge(s, bases, variants, groups);
+  const runs = engineVerdicts(arch);
   const layoutsByMethod = new Map<Method, Layout[]>();
   const tables = new Map<Method, Map<number, ShapeTable>>(); // by method, then micro-batch
   const at: LayoutVisit = {
@@ -249,7 +250,7 @@ function forEachRunnable(
     if (!byBatch) tables.set(o.method, (byBatch = new Map()));
     let table = byBatch.get(o.batch);
     if (!table) byBatch.set(o.batch, (table = shapeTableOf(s.job, layouts, o.batch)));
-    const probe = { ...o };
+    const probe = growableCopy(o); // layoutVariants may add tiledMlp
     // GRPO server mode: the layout is the trainers'; the vLLM server's GPUs come on top (at most half).
     const server = serverGpus(o);
     const maxCount = maxSearchedGpus(s);
@@ -416,9 +417,16 @@ function layoutRunners(
   L: Layout,
   shape: number,
 ): readonly number[] {
-  const key = `${o.method}/${o.objective}`;
-  let byShape = runs.runners.get(key);
-  if (!byShape) runs.runners.set(key, (byShape = new Array<number[] | undefined>(256)));
+  // The last method and objective's lists are the usual answer (a configuration's shapes come in a run).
+  let byShape = runs.last;
+  if (!byShape || o.method !== runs.lastMethod || o.objective !== runs.lastObjective) {
+    const key = `${o.method}/${o.objective}`;
+    byShape = runs.runners.get(key) ?? new Array<number[] | undefined>(256);
+    runs.runners.set(key, byShape);
+    runs.last = byShape;
+    runs.lastMethod = o.method;
+    runs.lastObjective = o.objective;
+  }
   let list = byShape[shape];
   if (!list) {
     list = [];
@@ -457,6 +465,10 @@ interface EngineVerdicts {
   runList: number[][];
   /** layoutRunners' lists by method and objective, then shape. */
   runners: Map<string, (number[] | undefined)[]>;
+  /** The lists of the method and objective layoutRunners read last (null: none yet). */
+  last: (number[] | undefined)[] | null;
+  lastMethod: Method | null;
+  lastObjective: EstimateOptions['objective'] | null;
 }
 
 const engineVerdicts = (arch: Arch): EngineVerdicts => ({
@@ -467,6 +479,9 @@ const engineVerdicts = (arch: Arch): EngineVerdicts => ({
   verdict: new Int8Array(256),
   runList: new Array<number[]>(256).fill([]),
   runners: new Map(),
+  last: null,
+  lastMethod: null,
+  lastObjective: null,
 });
 
 /** The probe on `engine` as launchBlocker reads it (onEngine, in place: the probe's engine fields are scratch). */
@@ -500,12 +515,20 @@ const variantOptions = (o: EstimateOptions, tp: number, pp: number, sh: Sharding
     v.engine,
   );
 
-/** Quality verdicts per (configuration, engine variant): quality reads neither layout nor count. */
-function qualityJudge(s: Scenario, bases: readonly BaseConfig[], variants: readonly Variant[]) {
+/**
+ * Quality verdicts per (configuration group, engine variant): quality reads neither layout, count nor
+ * micro-batch (the configurations of a group: surfaceGroupsOf).
+ */
+function qualityJudge(
+  s: Scenario,
+  bases: readonly BaseConfig[],
+  variants: readonly Variant[],
+  groups: readonly number[],
+) {
   const accepted = tierRank(s.quality);
   const cache = new Map<number, boolean>();
   return (bi: number, vi: number): boolean => {
-    const k = bi * 64 + vi;
+    const k = groups[bi]! * 64 + vi;
     let ok = cache.get(k);
     if (ok === undefined) {
       const vo = onEngine(

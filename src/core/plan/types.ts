@@ -279,6 +279,19 @@ export interface PrunedCount {
   count: number;
 }
 
+/**
+ * What a serving fleet reads of a ranked plan (plan-fleet.ts replicaOf): a Plan has it all; planReplicas makes
+ * only this, for the fleet's per-source searches.
+ */
+export interface ReplicaPlan {
+  id: string;
+  choices: Pick<PlanChoices, 'method' | 'tp' | 'pp' | 'dp'>;
+  hardware: Pick<Plan['hardware'], 'kind' | 'gpuId' | 'offerId' | 'powerLimitFraction'>;
+  time: Pick<Plan['time'], 'tokensPerSecond' | 'hours' | 'ttftSeconds' | 'tpotSeconds'>;
+  cost: Pick<Plan['cost'], 'usd'>;
+  options: EstimateOptions;
+}
+
 /** One single change that would make a plan feasible, when nothing fits. */
 export interface NearestFix {
   code: ReasonCode;

@@ -133,6 +133,38 @@ function expertParallelOf(
   };
 }
 
+/**
+ * A request's time to first token and per output token, rounded as estimateTime reports them: the replica's
+ * (or a DP-attention rank's, `dpa`) serving time, the vision tower's pass over one request's images in the TTFT.
+ */
+function latencyOf(
+  arch: Arch,
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  dpa: DpAttentionTime | null,
+): { ttftSeconds: number; tpotSeconds: number } {
+  const sv = dpa ?? replicaServingTime(m, o, t, r);
+  const towerOne = towerTime(arch, o, r, 1);
+  return { ttftSeconds: round(sv.ttft + (towerOne?.seconds ?? 0)), tpotSeconds: round(sv.tpot) };
+}
+
+/**
+ * estimateTime's `ttftSeconds` and `tpotSeconds` of a serving configuration (method inference), without the
+ * rest of its result (a serving fleet reads only these of each candidate replica: plan/plan-fleet.ts).
+ */
+export function servingLatency(
+  arch: Arch,
+  o: EstimateOptions,
+  gpu: Gpu,
+  t: TimeOptions,
+): { ttftSeconds: number; tpotSeconds: number } {
+  const m = modelFacts(arch);
+  const r = gpuRates(gpu, t);
+  return latencyOf(arch, m, o, t, r, dpAttentionTimed(m, o) ? dpAttentionTime(m, o, t, r) : null);
+}
+
 /** estimateTime's inference side: a decode step (DP attention, speculation, multi-LoRA) and TTFT / TPOT. */
 function inferenceTime(
   arch: Arch,
@@ -147,13 +179,12 @@ function inferenceTime(
   // DP attention: one rank's step of the engine whose MoE layers span every rank (time/expert-parallel.ts).
   const dpa = dpAttentionTimed(m, o) ? dpAttentionTime(m, o, t, r) : null;
   const d = dpa ? dpa.step : decodeStep(m, o, t, r);
-  const sv = dpa ?? replicaServingTime(m, o, t, r);
+  const latency = latencyOf(arch, m, o, t, r, dpa);
   // Speculative decoding: the engine step drafts and verifies, each sequence keeps tokensPerStep tokens.
   const spec = !dpa && speculates(o) ? speculativeOf(m, o, t, r) : null;
   // The vision tower encodes a request's images before its prefill (time/vision.ts): in its TTFT, and a
   // phase of its own for the batch's images.
   const tower = towerTime(arch, o, r);
-  const towerOne = towerTime(arch, o, r, 1);
   const phases = DECODE_PHASES.map((p, i) => ({
     phase: p as string,
     seconds: round(d.phases[i]!),
@@ -172,8 +203,7 @@ function inferenceTime(
     mfu: round(d.flopsPerGpu / d.stepSeconds / r.peak16, 3),
     bound: d.bound,
     decodeTokensPerSecond: round(tps),
-    ttftSeconds: round(sv.ttft + (towerOne?.seconds ?? 0)),
-    tpotSeconds: round(sv.tpot),
+    ...latency,
     ...(b
       ? {
           burst: {

@@ -24,7 +24,7 @@ export { trainStep } from './train-step.js';
 export type { StepTime } from './train-step.js';
 export { decodeStep, servingTime, staticBatchSeconds } from './decode.js';
 export type { DecodeTime } from './decode.js';
-export { estimateTime } from './estimate-time.js';
+export { estimateTime, servingLatency } from './estimate-time.js';
 export type { TimeResult } from './estimate-time.js';
 export {
   DEFAULT_INTER_NODE_GBPS,

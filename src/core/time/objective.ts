@@ -48,11 +48,36 @@ export interface ObjectivePhases {
 }
 
 /**
+ * The policy's SFT step of a preference / RL configuration: its options (memory/objective.ts policyOptions),
+ * its training work, and its step at the rates last asked for (`rates`, with trainStep's phases). The rollout
+ * does not enter it, so configurations that differ only in the rollout share one (the planner's GRPO rows).
+ */
+export interface PolicyWork {
+  options: EstimateOptions;
+  train: TrainWork;
+  rates: GpuRates | null;
+  step: number;
+  phases: Float64Array;
+}
+
+/** The policy's work of `o` at time options `t` (only gradAccum is read). */
+export function policyWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): PolicyWork {
+  const p = policyOptions(o);
+  return {
+    options: p,
+    train: trainWork(m, p, t),
+    rates: null,
+    step: 0,
+    phases: new Float64Array(TRAIN_PHASES.length),
+  };
+}
+
+/**
  * What a preference / RL step costs besides its GPU's rates (the planner makes it once per row, as trainWork):
  * the policy's training work, the rollout's decode shape, and the weight bytes synced to vLLM.
  */
 export interface ObjectiveWork {
-  train: TrainWork;
+  policy: PolicyWork;
   /** The rollout engine's decode options (one chunk of completions at the completion's mean context), or null. */
   decode: EstimateOptions | null;
   /** Generation batches each engine decodes per optimizer step. */
@@ -67,8 +92,6 @@ export interface ObjectiveWork {
   sync: 0 | 1 | 2;
   /** Tokens of the objective's own rows per optimizer step (a pair counts once; GRPO: completions). */
   tokensPerStep: number;
-  /** trainStep's phase scratch (the forward phase times the reference forward). */
-  phases: Float64Array;
   /** PPO: the value model's training work and the optimisation epochs over each generation batch; null otherwise. */
   critic: { value: TrainWork; epochs: number; phases: Float64Array } | null;
 }
@@ -102,14 +125,18 @@ function rolloutShape(o: EstimateOptions, t: TimeOptions, dp: number) {
   return { chunk, rounds: t.gradAccum / spg };
 }
 
-/** The objective's GPU-independent work (time options at one power level: only gradAccum is read). */
+/**
+ * The objective's GPU-independent work (time options at one power level: only gradAccum is read). `policy`:
+ * policyWork(m, o, t), or one made for options whose policyOptions are the same at the same gradAccum.
+ */
 export function objectiveWork(
   m: ModelFacts,
   o: EstimateOptions,
   t: TimeOptions,
   params: number,
+  policy: PolicyWork = policyWork(m, o, t),
 ): ObjectiveWork {
-  const p = policyOptions(o);
+  const p = policy.options;
   const dp = Math.max(1, Math.floor(p.gpus / (p.tp * p.pp * p.cp)));
   const grpo = rollsOut(o);
   const completion = o.completionTokens ?? 0;
@@ -142,7 +169,7 @@ export function objectiveWork(
   // LoRA: TRL merges the adapters and sends the merged weights (grpo_trainer.py _move_model_to_vllm).
   const sync =
     !grpo || generatesInTrainer(o.rollout) || shared ? 0 : o.rollout === 'vllm-colocate' ? 1 : 2;
-  const train = trainWork(m, p, t);
+  const train = policy.train;
   // PPO's value model trains fully beside the policy, on the same rows (objectives.ts `critic`).
   const epochs = o.objective ? OBJECTIVE_PROFILES[o.objective].critic?.epochs : undefined;
   const critic =
@@ -162,7 +189,7 @@ export function objectiveWork(
           phases: new Float64Array(TRAIN_PHASES.length),
         };
   return {
-    train,
+    policy,
     decode,
     rounds: shape.rounds,
     prompt,
@@ -174,7 +201,6 @@ export function objectiveWork(
     syncBytes: sync === 0 ? 0 : params * weightBytes(floatCompute(o.compute)),
     sync,
     tokensPerStep: (train.tokensPerStep * o.batch) / p.batch,
-    phases: new Float64Array(TRAIN_PHASES.length),
     critic,
   };
 }
@@ -191,13 +217,19 @@ export function objectiveStep(
   r: GpuRates,
   out: ObjectivePhases,
 ): number {
-  out.policyTraining = trainStep(w.train, r, w.phases);
-  out.referenceLogprobs = w.reference ? w.phases[FORWARD]! : 0;
+  const pw = w.policy;
+  // The policy's step at these rates, once for every objective work that shares it.
+  if (pw.rates !== r) {
+    pw.step = trainStep(pw.train, r, pw.phases);
+    pw.rates = r;
+  }
+  out.policyTraining = pw.step;
+  out.referenceLogprobs = w.reference ? pw.phases[FORWARD]! : 0;
   if (w.critic) {
     // PPO (ppo_trainer.py train): after the rollout, the reference, value and reward forwards over the batch
     // (no grad), then num_ppo_epochs passes of the policy and value models' training over it.
     const value = trainStep(w.critic.value, r, w.critic.phases);
-    out.criticScoring = w.critic.phases[FORWARD]! + w.phases[FORWARD]!;
+    out.criticScoring = w.critic.phases[FORWARD]! + pw.phases[FORWARD]!;
     out.policyTraining = w.critic.epochs * (out.policyTraining + value);
   }
   out.rollout = 0;

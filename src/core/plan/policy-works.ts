@@ -1,0 +1,76 @@
+/**
+ * The policy's work shared between rows (time/objective.ts PolicyWork): GRPO searches every rollout mode of
+ * each configuration, and rows that differ only in the rollout train the policy alike (its options less the
+ * objective's keys, on the same trainer GPUs, layout, engine variant and accumulation), so its training work
+ * and its step at each GPU option's rates are made once for all of them.
+ */
+import type { EstimateOptions } from '../../schema/estimate.js';
+import { trainingGpus } from '../../schema/estimate.js';
+import type { TimeOptions } from '../../schema/time.js';
+import { samePolicyOptions } from '../memory/objective.js';
+import { policyWork, type PolicyWork } from '../time/objective.js';
+import type { ModelFacts } from '../time/model-facts.js';
+import type { BaseConfig } from './configs.js';
+
+/** Layout fields packed into one number: trainer GPUs, TP, PP below these bounds (larger ones share nothing). */
+const MAX_GPUS = 4096;
+const MAX_TP = 256;
+const MAX_PP = 1024;
+
+export class PolicyWorks {
+  /** Per configuration: its policy class (configurations whose policyOptions agree but for GPUs), -1 unknown. */
+  private readonly classes: Int32Array;
+  private readonly members: number[] = [];
+  /** Class ids by a few fields of the options (the candidates samePolicyOptions decides between). */
+  private readonly byFields = new Map<string, number[]>();
+  /** By class and engine variant, then layout: the accumulation the work was made at, and the work. */
+  private readonly works = new Map<number, Map<number, { accum: number; work: PolicyWork }>>();
+
+  constructor(private readonly bases: readonly BaseConfig[]) {
+    this.classes = new Int32Array(bases.length).fill(-1);
+  }
+
+  private classOf(bi: number): number {
+    const known = this.classes[bi]!;
+    if (known >= 0) return known;
+    const o = this.bases[bi]!.options;
+    const fields = `${o.method}|${o.weights}|${o.optimizer}|${o.checkpointing}|${o.attention}|${o.batch}`;
+    let ids = this.byFields.get(fields);
+    if (!ids) this.byFields.set(fields, (ids = []));
+    let id = ids.find((c) => samePolicyOptions(this.bases[this.members[c]!]!.options, o));
+    if (id === undefined) {
+      id = this.members.length;
+      this.members.push(bi);
+      ids.push(id);
+    }
+    return (this.classes[bi] = id);
+  }
+
+  /**
+   * policyWork(m, options, t) for a row of configuration `bi` on engine variant `vi` (`options`: the row's,
+   * `offload` its index, `t` at its accumulation `accum`), shared with every row it trains alike.
+   */
+  of(
+    m: ModelFacts,
+    options: EstimateOptions,
+    t: TimeOptions,
+    bi: number,
+    vi: number,
+    offload: number,
+    accum: number,
+  ): PolicyWork {
+    const gpus = trainingGpus(options);
+    if (gpus >= MAX_GPUS || options.tp >= MAX_TP || options.pp >= MAX_PP || vi >= 64)
+      return policyWork(m, options, t);
+    const outer = this.classOf(bi) * 64 + vi;
+    let byLayout = this.works.get(outer);
+    if (!byLayout) this.works.set(outer, (byLayout = new Map()));
+    const layout =
+      (((gpus * MAX_TP + options.tp) * MAX_PP + options.pp) * 4 + options.zero) * 4 + offload;
+    const known = byLayout.get(layout);
+    if (known && known.accum === accum) return known.work;
+    const work = policyWork(m, options, t);
+    if (!known) byLayout.set(layout, { accum, work });
+    return work;
+  }
+}

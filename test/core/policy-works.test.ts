@@ -1,0 +1,89 @@
+// GRPO rows that differ only in the rollout share the policy's work (plan/policy-works.ts): what they share
+// must be what each would make alone, and rows that train differently must not share.
+import { describe, expect, it } from 'vitest';
+import { samePolicyOptions } from '../../src/core/memory/objective.js';
+import { PolicyWorks } from '../../src/core/plan/policy-works.js';
+import { objectiveStep, objectiveWork, policyWork } from '../../src/core/time/objective.js';
+import { gpuRates, modelFacts } from '../../src/core/time/index.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
+import { objectiveInto, type RawFlags } from '../../src/schema/flags.js';
+import type { TimeOptions } from '../../src/schema/time.js';
+
+const arch = resolveModel('qwen2.5-7b');
+const m = modelFacts(arch);
+
+const grpo = (over: Partial<EstimateOptions>, flags: RawFlags): EstimateOptions => {
+  const o: EstimateOptions = { ...defaultOptions(over.method ?? 'lora'), ...over };
+  objectiveInto(o, {
+    objective: 'grpo',
+    generations: 8,
+    'completion-tokens': 1024,
+    'prompt-tokens': 512,
+    ...flags,
+  });
+  return o;
+};
+
+const time = (gradAccum: number): TimeOptions => ({
+  gradAccum,
+  powerLimit: 1,
+  gpusPerNode: 8,
+  interconnect: null,
+  interNodeGBps: 25,
+  quantFormat: null,
+});
+
+const hf = grpo({ gpus: 2, batch: 4 }, { rollout: 'hf' });
+const colocate = grpo({ gpus: 2, batch: 4 }, { rollout: 'vllm-colocate', 'rollout-memory': 0.5 });
+// Two server GPUs beside the same two trainers.
+const server = grpo({ gpus: 4, batch: 4 }, { rollout: 'vllm-server', 'rollout-gpus': 2 });
+
+describe('samePolicyOptions', () => {
+  it('tells rollout modes of one configuration alike, and other configurations apart', () => {
+    expect(samePolicyOptions(hf, colocate)).toBe(true);
+    expect(samePolicyOptions(hf, server)).toBe(true);
+    expect(samePolicyOptions(hf, { ...colocate, batch: 2 })).toBe(false);
+    expect(samePolicyOptions(hf, { ...colocate, loraTargets: ['q', 'k', 'v'] })).toBe(false);
+    expect(samePolicyOptions(hf, { ...colocate, checkpointing: 'full' })).toBe(false);
+    expect(samePolicyOptions(hf, { ...colocate, objective: 'ppo' })).toBe(false);
+    expect(samePolicyOptions(hf, { ...colocate, liger: undefined as unknown as boolean })).toBe(
+      false,
+    );
+  });
+});
+
+describe('PolicyWorks', () => {
+  const bases = [hf, colocate, server, { ...hf, checkpointing: 'full' as const }].map(
+    (options, i) => ({ options, idPart: String(i) }),
+  );
+  const rates = gpuRates(findGpu('h100-sxm'), time(1));
+
+  it('shares one work between rollout modes, the same figures as each alone', () => {
+    const works = new PolicyWorks(bases);
+    const t = time(2);
+    const a = works.of(m, hf, t, 0, 0, 0, 2);
+    expect(works.of(m, colocate, t, 1, 0, 0, 2)).toBe(a);
+    expect(works.of(m, server, t, 2, 0, 0, 2)).toBe(a);
+    for (const o of [hf, colocate, server]) {
+      const phases = { rollout: 0, referenceLogprobs: 0, policyTraining: 0, weightSync: 0 };
+      const alone = { ...phases };
+      const shared = objectiveStep(m, objectiveWork(m, o, t, 7e9, a), t, rates, phases);
+      const own = objectiveStep(m, objectiveWork(m, o, t, 7e9), t, rates, alone);
+      expect(shared).toBe(own);
+      expect(phases).toEqual(alone);
+    }
+    expect(a.train).toEqual(policyWork(m, hf, t).train);
+  });
+
+  it('does not share across configurations, engine variants, layouts or accumulation', () => {
+    const works = new PolicyWorks(bases);
+    const a = works.of(m, hf, time(2), 0, 0, 0, 2);
+    expect(works.of(m, bases[3]!.options, time(2), 3, 0, 0, 2)).not.toBe(a);
+    expect(works.of(m, colocate, time(2), 1, 1, 0, 2)).not.toBe(a);
+    expect(works.of(m, { ...colocate, zero: 2 }, time(2), 1, 0, 0, 2)).not.toBe(a);
+    expect(works.of(m, colocate, time(4), 1, 0, 0, 4)).not.toBe(a);
+    expect(works.of(m, { ...colocate, gpus: 4 }, time(2), 1, 0, 0, 2)).not.toBe(a);
+  });
+});
