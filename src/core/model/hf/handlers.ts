@@ -269,6 +269,12 @@ export const HANDLERS: Record<string, Handler> = {
     architecture: 'Glm4MoeForCausalLM',
     build: (c) => withMtp(c, llamaLike(glm4MoeFlavor)(c), GLM_MTP),
   },
+  // Kimi K2: DeepSeek-V3's architecture under its own model_type (its config.json names DeepseekV3ForCausalLM and
+  // maps the classes to remote code; num_nextn_predict_layers 0: no MTP layer).
+  kimi_k2: {
+    architecture: 'DeepseekV3ForCausalLM',
+    build: (c) => withMtp(c, deepseek(true)(c), GLM_MTP),
+  },
   // GLM-4.7-Flash: DeepSeek-V3 layout (MLA, sigmoid router with correction bias, shared experts) under its own name.
   glm4_moe_lite: {
     architecture: 'Glm4MoeLiteForCausalLM',
