@@ -56,7 +56,18 @@ export const HF_CAUSAL = [
   'minimax_m2', 'lfm2', 'lfm2_moe', 'jamba', 'falcon_h1', 'bamba',
 ]; // prettier-ignore
 
+/**
+ * model_types transformers does not map, whose config.json names a registered architecture class and points its
+ * auto_map at the checkpoint's own code: Kimi K2 (model_type kimi_k2, architectures [DeepseekV3ForCausalLM],
+ * moonshotai/Kimi-K2-Instruct config.json). Engines that dispatch on `architectures` run them as that class.
+ */
+export const REMOTE_CODE = ['kimi_k2'];
+
 export const HF_REFUSES = {
+  ...refused(
+    'transformers maps no such model_type: the checkpoint loads its own modeling code (trust_remote_code), which vramplan neither models nor launches',
+    ...REMOTE_CODE,
+  ),
   ...refused(
     'train.py and generate.py load AutoModelForCausalLM, which transformers maps only for decoders (an encoder-decoder is a seq2seq class)',
     't5',
@@ -70,7 +81,12 @@ export const HF_REFUSES = {
 
 /** Refusals of every model_type the readers know but `keep`. */
 export const allBut = (keep: readonly string[], why: string): Record<string, string> =>
-  refused(why, ...[...HF_CAUSAL, 't5', 'mt5', ...VLM_WRAPPERS].filter((t) => !keep.includes(t)));
+  refused(
+    why,
+    ...[...HF_CAUSAL, 't5', 'mt5', ...VLM_WRAPPERS, ...REMOTE_CODE].filter(
+      (t) => !keep.includes(t),
+    ),
+  );
 
 /** A table as a `forbid` rule: the model_types it refuses, each refusal naming the engine, type and source. */
 export function architectureRule(t: ArchitectureTable): Rule {

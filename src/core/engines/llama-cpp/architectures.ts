@@ -3,6 +3,7 @@ import {
   architectureRule,
   refused,
   HF_CAUSAL,
+  REMOTE_CODE,
   VLM_WRAPPERS,
   type ArchitectureTable,
 } from '../architectures.js';
@@ -16,7 +17,10 @@ export const LLAMA_CPP_ARCHITECTURES: ArchitectureTable = {
   versions: '>=b6000',
   source:
     'https://github.com/ggml-org/llama.cpp/blob/a458664fc83b6513baea7adafcb0ef0626b006f8/convert_hf_to_gguf.py',
-  runs: [...HF_CAUSAL, ...VLM_WRAPPERS].filter((t) => !LLAMA_CPP_REFUSED.includes(t)),
+  // REMOTE_CODE: convert_hf_to_gguf.py registers converters by architecture class (DeepseekV3ForCausalLM).
+  runs: [...HF_CAUSAL, ...VLM_WRAPPERS, ...REMOTE_CODE].filter(
+    (t) => !LLAMA_CPP_REFUSED.includes(t),
+  ),
   refuses: {
     ...refused(
       'convert_hf_to_gguf.py converts it, but llama-server does not generate with an encoder-decoder or an embedding-only model',

@@ -3,6 +3,7 @@ import {
   architectureRule,
   refused,
   HF_CAUSAL,
+  REMOTE_CODE,
   VLM_WRAPPERS,
   type ArchitectureTable,
 } from '../architectures.js';
@@ -28,7 +29,8 @@ export const SGLANG_ARCHITECTURES: ArchitectureTable = {
   versions: '==0.5.23',
   source:
     'https://github.com/sgl-project/sglang/tree/469c63e54e7d94591617ef9590c6aa26d54dc1bb/python/sglang/srt/models',
-  runs: [...HF_CAUSAL, ...VLM_WRAPPERS].filter((t) => !SGLANG_REFUSED.includes(t)),
+  // REMOTE_CODE: its model registry is keyed by architecture class (DeepseekV3ForCausalLM for Kimi K2).
+  runs: [...HF_CAUSAL, ...VLM_WRAPPERS, ...REMOTE_CODE].filter((t) => !SGLANG_REFUSED.includes(t)),
   refuses: refused(
     'SGLang has no native model class for it (python/sglang/srt/models/)',
     ...SGLANG_REFUSED,

@@ -3,11 +3,17 @@ import {
   architectureRule,
   refused,
   HF_CAUSAL,
+  REMOTE_CODE,
   VLM_WRAPPERS,
   type ArchitectureTable,
 } from '../architectures.js';
 
-const VLLM_RUNS = [...HF_CAUSAL.filter((t) => !['bert', 'mllama'].includes(t)), ...VLM_WRAPPERS];
+// REMOTE_CODE: vLLM picks the model class by config.architectures (DeepseekV3ForCausalLM for Kimi K2).
+const VLLM_RUNS = [
+  ...HF_CAUSAL.filter((t) => !['bert', 'mllama'].includes(t)),
+  ...VLM_WRAPPERS,
+  ...REMOTE_CODE,
+];
 /**
  * vLLM: _TEXT_GENERATION_MODELS and _MULTIMODAL_MODELS of registry.py (read at 0002bff0; Qwen3.5 and
  * Glm4MoeLite are registered by the later releases the 0.33.0 pin includes). SmolLM3 runs on the Transformers
