@@ -51,8 +51,9 @@ const OUT_OF_SAMPLE_BARS = {
   // reference log-probs TRL 0.14-0.18 compute at their default beta (the rows' --reference model), 24% / 37%; with
   // the vLLM V0 engine loop the notebooks' logs show (scheduler: v0), 31% / 33% (the RTX 4090 row now -31%); with
   // the Qwen2.5-3B notebook's max_completion_length 200 bounding its decode (--max-completion-tokens; 1.47x its mean
-  // is 270), 33% / 45%: both T4 rows are then +33% and +45% fast, the RTX 4090 row -31% slow.
-  'kind:rl': { count: 3, median: 0.331, p90: 0.455 },
+  // is 270), 33% / 45%: both T4 rows are then +33% and +45% fast, the RTX 4090 row -31% slow; with the adapter
+  // served unmerged through vLLM's punica shrink/expand kernels in the shared-weights rollout, 32.4% / 41.7%.
+  'kind:rl': { count: 3, median: 0.325, p90: 0.418 },
   // llama.cpp decode: 26 rows (llama-bench / main eval timings on nine GPUs, Llama 2-3.2, F16 and
   // Q4_K_M GGUF), most of them outside every GPU and kernel the earlier rows used.
   // The F16 rows of llama.cpp builds before PR #10318 pay dmmv's latency-bound last wave of rows
