@@ -61,6 +61,8 @@ export interface GpuRates {
   sustained16: number;
   /** llama.cpp dmmv block slots and DRAM latency (matvec-tail.ts); null where the card is not covered. */
   dmmv: { slots: number; latency: number } | null;
+  /** L2 cache bytes (0 where the catalog does not give it). */
+  l2Bytes?: number;
 }
 
 // Large bf16 GEMMs of transformer shapes reach ~75-85% of the dense peak on A100 (~250 of 312 TFLOPS, NVIDIA
@@ -263,5 +265,6 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
     fp8: g.supportsFp8 === true,
     cc: g.computeCapability ? Number(g.computeCapability) : 0,
     dmmv: dmmvResidency(g),
+    l2Bytes: (g.l2CacheMiB ?? 0) * 2 ** 20,
   };
 }
