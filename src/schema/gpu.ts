@@ -55,6 +55,8 @@ export const gpuSchema = z
     memoryType: z.string().min(1),
     /** Peak memory bandwidth, decimal GB/s. */
     memoryBandwidthGBps: z.number().positive(),
+    /** L2 cache in MiB, from the vendor's whitepaper (optional: read where a kernel's reuse depends on it). */
+    l2CacheMiB: z.number().positive().optional(),
     tflops: tflopsSchema,
     supportsBf16: z.boolean(),
     supportsFp8: z.boolean(),

@@ -273,10 +273,12 @@ export function decodeTraffic(
   // A kernel without a Hopper path reads at its Hopper efficiency there (KernelFamily.hopper).
   const e = k && r.hopper && k.hopper ? k.hopper : k;
   const eff = e ? (o.weights === 'int8' || o.weights === 'fp8' ? e.eff8 : e.eff4) : 1;
-  // Above the crossover: dequantize (write 2 B) then a 16-bit GEMM reads it back (2 B).
+  // Above the crossover: dequantize (write 2 B) then a 16-bit GEMM reads it back (2 B), from L2 where the 16-bit
+  // copy of the matrix fits in it (l2HeldElements).
   const qRead = linearRead - bf16Read;
+  const dequantizes = k !== null && B > k.crossover;
   const linearBytes =
-    bf16Read * 2 + (k !== null && B > k.crossover ? qRead * (wb + 4) : (qRead * wb) / eff);
+    bf16Read * 2 + (dequantizes ? qRead * (wb + 4) - 2 * l2HeldElements(m, r) : (qRead * wb) / eff);
   // Bytes per linear weight element as stored (prefill reads each once; host layers at this size).
   const wbStored = (bf16Read * 2 + qRead * wb) / linearRead;
   // The cache each step reads, per GPU, from the layout the memory model stores (kv-layout.ts): the MLA
@@ -290,6 +292,23 @@ export function decodeTraffic(
   const host = linearRead * wbStored * h.layers + (h.head ? headBytes : 0) + kv * h.layers;
   const expertGpu = (expertRead * (1 - h.layers) * wb) / eff / o.tp;
   return { weightGpu, kvGpu: kv * (1 - h.layers), host, linearRead, wb: wbStored, q, expertGpu };
+}
+
+/**
+ * Weight elements of a dense model's step whose 16-bit copy fits in the GPU's L2: a kernel that dequantizes a
+ * matrix to memory and then multiplies it reads the copy back from L2 when it fits (bitsandbytes' 4-bit path
+ * dequantizes each shard, then F.linear: bitsandbytes autograd/_functions.py MatMul4Bit.forward; vLLM's
+ * `_apply_4bit_weight` as unsloth_zoo 7b78d53 vllm_utils.py patches it calls matmul_4bit once per shard).
+ * L2 sizes: the catalog's l2CacheMiB (vendor whitepapers).
+ */
+function l2HeldElements(m: ModelFacts, r: GpuRates): number {
+  const l2 = r.l2Bytes ?? 0;
+  if (l2 <= 0 || m.experts > 1) return 0;
+  // The layers' matrices (the output head stays 16-bit and is not dequantized).
+  let held = 0;
+  for (const v of stepMatVecs(m).slice(0, -1))
+    if (v.rows * v.cols * 2 <= l2) held += v.rows * v.cols * v.count;
+  return held;
 }
 
 /** The kernel family a step's quantized weights run through on this GPU (null: 16-bit or unknown weights). */

@@ -61,6 +61,8 @@ export interface GpuRates {
   sustained16: number;
   /** llama.cpp dmmv block slots and DRAM latency (matvec-tail.ts); null where the card is not covered. */
   dmmv: { slots: number; latency: number } | null;
+  /** L2 cache bytes (0 where the catalog does not give it). */
+  l2Bytes?: number;
 }
 
 // Large bf16 GEMMs of transformer shapes reach ~75-85% of the dense peak on A100 (~250 of 312 TFLOPS, NVIDIA
@@ -93,6 +95,17 @@ const MEM_EFF = 0.85;
 // MI300X sustains 81% of its 5.3 TB/s peak in BabelStream where NVIDIA GPUs reach up to 90% (Ambati et al., "AMD
 // MI300X GPU Performance Analysis", arXiv:2510.27583, memory bandwidth section): AMD Instinct GPUs stream at 0.81.
 const MEM_EFF_AMD = 0.81;
+// GDDR memory protects data with inline ECC: the check bits live in the same DRAM (6.25% of the capacity carved
+// out), unlike HBM's sideband ECC, which costs no bandwidth (NVIDIA Tesla V100 whitepaper, "ECC Memory
+// Resiliency"). Datacenter GDDR cards ship with it on (T4, A10, L4, L40S: nvidia-smi shows 15/16 of the memory;
+// https://exafunction.com/blog/ecc-gpu for the T4's 15 GB). Chaos measured 15% lower performance with ECC on,
+// on an RTX 4090 and an A40 (https://support.chaos.com/hc/en-us/articles/24886637113617): taken as the stream rate lost.
+const INLINE_ECC_KEEP = 0.85;
+/** The card runs GDDR with inline ECC on: its nvidia-smi capacity is at most 15/16 of its physical memory. */
+const inlineEcc = (g: Gpu): boolean =>
+  g.memoryType.startsWith('GDDR') &&
+  g.memoryMiBBasis === 'nvidia-smi' &&
+  g.memoryMiB <= (g.memoryGB * 1024 * 15) / 16;
 // NCCL all-reduce bus bandwidth ~ 0.75-0.8 of the per-direction NVLink rate (nccl-tests on DGX A100 ~230 of
 // 300 GB/s); Calculon a100_80g.json uses 0.6 NVLink / 0.9 InfiniBand.
 const NVLINK_EFF = 0.75;
@@ -233,7 +246,12 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
     gemm16: p16 * (volta ? GEMM_EFF_VOLTA_16 : eff) * kc,
     gemm32: p32 * (volta ? GEMM_EFF_VOLTA_32 : eff) * kc,
     attn: p16 * (hopper ? ATTN_EFF_HOPPER : ATTN_EFF_AMPERE) * kc,
-    mem: g.memoryBandwidthGBps * 1e9 * (g.vendor === 'amd' ? MEM_EFF_AMD : MEM_EFF) * km,
+    mem:
+      g.memoryBandwidthGBps *
+      1e9 *
+      (g.vendor === 'amd' ? MEM_EFF_AMD : MEM_EFF) *
+      (inlineEcc(g) ? INLINE_ECC_KEEP : 1) *
+      km,
     peak16: spec16 * 1e12 * kc,
     spec16,
     sustained16: (p16 * kc) / 1e12,
@@ -247,5 +265,6 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
     fp8: g.supportsFp8 === true,
     cc: g.computeCapability ? Number(g.computeCapability) : 0,
     dmmv: dmmvResidency(g),
+    l2Bytes: (g.l2CacheMiB ?? 0) * 2 ** 20,
   };
 }

@@ -33,6 +33,7 @@ import {
 import { policyOptions } from '../memory/objective.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { longestCompletion } from './completion-length.js';
+import { loraStepTime } from './multi-lora.js';
 import { floatCompute } from '../../schema/estimate.js';
 
 const round = (x: number) => Number(x.toPrecision(4));
@@ -86,6 +87,8 @@ export interface ObjectiveWork {
   completion: number;
   /** The cap on a completion (TRL max_completion_length), or undefined. */
   maxCompletion: number | undefined;
+  /** The rollout serves the trained adapter unmerged (one LoRA in vLLM's punica kernels), or null. */
+  rolloutLora: EstimateOptions | null;
   reference: boolean;
   /** Bytes sent to vLLM after each step, and how: 1 copied on the GPU (colocated), 2 over NCCL (server). */
   syncBytes: number;
@@ -188,9 +191,15 @@ export function objectiveWork(
           epochs,
           phases: new Float64Array(TRAIN_PHASES.length),
         };
+  // The shared-weights rollout serves the adapter unmerged: vLLM built with enable_lora, one adapter slot of
+  // max_lora_rank (unsloth_zoo 7b78d53 vllm_utils.py load_vllm: enable_lora, max_lora_rank, max_loras), so each
+  // decode step reads the adapter and runs its shrink and expand kernels (multi-lora.ts loraStepTime).
+  const adapter = o.method === 'lora' || o.method === 'qlora';
+  const rolloutLora = decode && shared && adapter ? { ...decode, maxLoras: 1 } : null;
   return {
     policy,
     decode,
+    rolloutLora,
     rounds: shape.rounds,
     prompt,
     completion,
@@ -236,8 +245,10 @@ export function objectiveStep(
   if (w.decode) {
     const d = decodeStep(m, w.decode, t, r);
     const prefill = d.prefillSeconds * (w.prompt / (w.prompt + w.completion / 2));
+    const lora = w.rolloutLora ? (loraStepTime(m, w.rolloutLora, r)?.seconds ?? 0) : 0;
     out.rollout =
-      w.rounds * (prefill + longestCompletion(w.completion, w.maxCompletion) * d.stepSeconds);
+      w.rounds *
+      (prefill + longestCompletion(w.completion, w.maxCompletion) * (d.stepSeconds + lora));
   }
   out.weightSync =
     w.sync === 0 ? 0 : w.sync === 1 ? (2 * w.syncBytes) / r.mem : w.syncBytes / r.intraPair;
