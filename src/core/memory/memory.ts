@@ -215,6 +215,8 @@ interface ScopeHead {
   points: Map<number | string, MemoryEstimate>;
 }
 
+// Key bounds, not model constants: batch x 2^26 + gpus stays below 2^53, the largest exact integer of a double
+// (Number.MAX_SAFE_INTEGER, ECMA-262 §21.1.2.6).
 const POINT_BATCHES = 2 ** 26;
 const POINT_GPUS = 2 ** 26;
 /** A whole number from 0 to below `bound`. */
