@@ -7,24 +7,11 @@ import { objectiveStep, objectiveWork, policyWork } from '../../src/core/time/ob
 import { gpuRates, modelFacts } from '../../src/core/time/index.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
-import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
-import { objectiveInto, type RawFlags } from '../../src/schema/flags.js';
+import { grpo } from '../helpers/grpo.js';
 import type { TimeOptions } from '../../src/schema/time.js';
 
 const arch = resolveModel('qwen2.5-7b');
 const m = modelFacts(arch);
-
-const grpo = (over: Partial<EstimateOptions>, flags: RawFlags): EstimateOptions => {
-  const o: EstimateOptions = { ...defaultOptions(over.method ?? 'lora'), ...over };
-  objectiveInto(o, {
-    objective: 'grpo',
-    generations: 8,
-    'completion-tokens': 1024,
-    'prompt-tokens': 512,
-    ...flags,
-  });
-  return o;
-};
 
 const time = (gradAccum: number): TimeOptions => ({
   gradAccum,

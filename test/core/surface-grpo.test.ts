@@ -11,21 +11,9 @@ import type { GrpoPoints } from '../../src/core/memory/surface.js';
 import { policyOptions } from '../../src/core/memory/objective.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
-import { objectiveInto, type RawFlags } from '../../src/schema/flags.js';
+import { grpo } from '../helpers/grpo.js';
 
 const arch = resolveModel('qwen2.5-7b');
-
-const grpo = (over: Partial<EstimateOptions>, flags: RawFlags): EstimateOptions => {
-  const o: EstimateOptions = { ...defaultOptions(over.method ?? 'lora'), ...over };
-  objectiveInto(o, {
-    objective: 'grpo',
-    generations: 8,
-    'completion-tokens': 1024,
-    'prompt-tokens': 512,
-    ...flags,
-  });
-  return o;
-};
 
 // Every rollout mode, on policies that differ and policies that agree (so the memo is shared and hit).
 const CASES: EstimateOptions[] = [
