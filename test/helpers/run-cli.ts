@@ -4,6 +4,7 @@ import {
   chmodSync,
   closeSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   openSync,
   readSync,
@@ -45,6 +46,13 @@ export function scratchDir(prefix: string) {
     file(name: string, content: string | Buffer): string {
       const path = join(dir, name);
       writeFileSync(path, content);
+      return path;
+    },
+    /** A folder `name` holding `files` (name → text), as `launch` leaves one. */
+    folder(name: string, files: Record<string, string>): string {
+      const path = join(dir, name);
+      mkdirSync(path);
+      for (const [f, text] of Object.entries(files)) writeFileSync(join(path, f), text);
       return path;
     },
     remove: () => rmSync(dir, { recursive: true, force: true }),

@@ -4,24 +4,16 @@
  * the Hugging Face stack's). The config formats' own hooks: an inline DeepSpeed dict is mapped by the reader
  * of the file holding it and named by its key.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { scratchDir } from '../helpers/run-cli.js';
 import { engineDefs } from '../../src/core/engines/registry.js';
 import { launchConfigFiles, launchFolderReaderOf } from '../../src/core/from/launch-folder.js';
 import { readFromConfig } from '../../src/io/from/read.js';
 import { userErrorOf } from '../helpers/errors.js';
 
-const tmp = mkdtempSync(join(tmpdir(), 'vramplan-from-folder-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-function folder(name: string, files: Record<string, string>): string {
-  const dir = join(tmp, name);
-  mkdirSync(dir);
-  for (const [f, text] of Object.entries(files)) writeFileSync(join(dir, f), text);
-  return dir;
-}
+const scratch = scratchDir('vramplan-from-folder-');
+afterAll(() => scratch.remove());
+const folder = scratch.folder;
 
 const ACCELERATE_FSDP = [
   'compute_environment: LOCAL_MACHINE',
@@ -101,9 +93,8 @@ describe('launch folders, by the registered engines', () => {
 
 describe('DeepSpeed named by a config', () => {
   it("TrainingArguments' inline deepspeed dict: mapped, its keys named under 'deepspeed'", () => {
-    const f = join(tmp, 'inline-ds.json');
-    writeFileSync(
-      f,
+    const f = scratch.file(
+      'inline-ds.json',
       JSON.stringify({
         model_name_or_path: 'org/model',
         per_device_train_batch_size: 2,

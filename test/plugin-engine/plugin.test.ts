@@ -1,10 +1,8 @@
 // An engine is one folder and one registration: the test engine of test/plugin-engine/toyserve (no file of src/
 // names it) is ranked by the search, modelled by estimate, written by launch and read back by --from, its launch
 // folder included (its launch-folder reader, picked by the script's engine among the engines writing serve.sh).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { scratchDir } from '../helpers/run-cli.js';
 import { loadLaunchers, registerEngine } from '../../src/core/engines/registry.js';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { buildEstimate } from '../../src/core/estimate.js';
@@ -23,16 +21,9 @@ import { TOYSERVE } from './toyserve/index.js';
 registerEngine(TOYSERVE);
 await loadLaunchers();
 
-const tmp = mkdtempSync(join(tmpdir(), 'vramplan-plugin-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-/** A folder holding `files` (name → text), as `launch` leaves one. */
-function folder(name: string, files: Record<string, string>): string {
-  const dir = join(tmp, name);
-  mkdirSync(dir);
-  for (const [f, text] of Object.entries(files)) writeFileSync(join(dir, f), text);
-  return dir;
-}
+const scratch = scratchDir('vramplan-plugin-');
+afterAll(() => scratch.remove());
+const folder = scratch.folder;
 
 const arch = resolveModel('llama-3.1-8b');
 const gpu = findGpu('h100-sxm');
