@@ -22,11 +22,10 @@ export async function runEstimateFrom(
       FROM_EXIT,
     );
   const flags = mergeFlags(config, cliFlags);
-  const resolved = await onlineModel(spec);
-  if (config.checkpointWeights === true)
-    checkpointWeightsInto(config, cliFlags, flags, resolveModel(resolved));
+  const arch = resolveModel(await onlineModel(spec));
+  checkpointWeightsInto(config, cliFlags, flags, arch);
   return inFromConfig(config, cliFlags, () =>
-    runEstimate(resolved, flags, json, {
+    runEstimate(arch, flags, json, {
       from: { file, format: config.format, deepspeed: config.deepspeedFile },
       warnings: config.warnings,
     }),

@@ -38,7 +38,7 @@ export interface FromReport {
 }
 
 export function runEstimate(
-  model: string,
+  model: string | Arch,
   flags: RawFlags,
   json: boolean,
   fromReport?: FromReport,
@@ -46,7 +46,7 @@ export function runEstimate(
   const options = withEngineDefaults(optionsFromFlags(flags), flags);
   const gpu = typeof flags.gpu === 'string' ? findGpu(flags.gpu) : undefined;
   const time = timeOptionsFromFlags(flags, options, gpu?.boardPowerW);
-  const arch = resolveModel(model);
+  const arch = typeof model === 'string' ? resolveModel(model) : model;
   const notes = [...(arch.assumptions ?? []), ...imagesInto(arch, options, flags)];
   notes.push(...estimateChecks(arch, options, flags, gpu));
   const shipped = nativeWeights(arch);
