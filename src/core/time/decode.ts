@@ -211,14 +211,14 @@ export function kernelOn(
   o: EstimateOptions,
   r: GpuRates,
 ): QuantFormat | null {
-  // AMD GPUs (cc NaN here) have no Marlin: vLLM's ROCm platform runs AWQ/GPTQ int4 through the plain kernels
+  // AMD GPUs have no Marlin: vLLM's ROCm platform runs AWQ/GPTQ int4 through the plain kernels
   // (vllm/platforms/rocm.py supported_quantization: awq_marlin "will be overwritten with awq").
-  if (q === 'marlin' && o.weights === 'int4' && Number.isNaN(r.cc)) return 'awq';
+  if (q === 'marlin' && o.weights === 'int4' && r.rocm) return 'awq';
   if (q !== 'cutlass') return q;
   if (o.weights === 'fp8' && !r.fp8) return 'marlin';
-  // FP4 tensor cores from compute capability 10.0; AMD GPUs (cc NaN here) are timed weight-only as well (vLLM's
+  // FP4 tensor cores from compute capability 10.0; AMD GPUs (cc 0 here) are timed weight-only as well (vLLM's
   // gpt-oss recipe runs MXFP4 there through triton kernels; SGLang's Petit kernels dequantize NVFP4 on gfx942).
-  if ((o.weights === 'mxfp4' || o.weights === 'nvfp4') && !(r.cc >= 10)) return 'marlin';
+  if ((o.weights === 'mxfp4' || o.weights === 'nvfp4') && r.cc < 10) return 'marlin';
   return q;
 }
 

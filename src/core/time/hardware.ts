@@ -56,6 +56,8 @@ export interface GpuRates {
   fp8: boolean;
   /** Compute capability (0: not CUDA): which kernels a serving engine picks. */
   cc: number;
+  /** An AMD GPU (ROCm): the serving engines' ROCm kernels (no Marlin, no FP4 matrix cores before gfx950). */
+  rocm: boolean;
   /** Dense 16-bit TFLOPS: the catalog spec, and what the card sustains at its power (power wall, limit). */
   spec16: number;
   sustained16: number;
@@ -263,7 +265,8 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
     gpusPerNode: t.gpusPerNode,
     hopper,
     fp8: g.supportsFp8 === true,
-    cc: g.computeCapability ? Number(g.computeCapability) : 0,
+    cc: Number(g.computeCapability ?? 0) || 0, // a gfx target (AMD) is no compute capability: 0
+    rocm: g.vendor === 'amd',
     dmmv: dmmvResidency(g),
     l2Bytes: (g.l2CacheMiB ?? 0) * 2 ** 20,
   };
