@@ -6,14 +6,13 @@ import type { EngineRuns } from '../runs.js';
 import {
   UNSLOTH_FSDP2_OFFLOAD_RUNS,
   UNSLOTH_PARALLEL_SOURCE,
+  UNSLOTH_WHEEL,
   unslothParallelNote,
 } from './multi-gpu.js';
 import { UNSLOTH_PROFILE } from './profile.js';
 
 const U =
   'https://github.com/unslothai/unsloth/blob/015bdef0d94a241bcd94eec7a405b1700632180d/unsloth';
-// The last release of the pinned range, read in its wheel (its GitHub source past 2026.8.19 is not mirrored).
-const W = 'https://pypi.org/project/unsloth/2026.10.9/ (wheel)';
 
 export const UNSLOTH_RUNS: EngineRuns = {
   // With flash-attn installed Unsloth calls flash_attn_func on the unexpanded K/V (vramplan's launcher installs
@@ -33,8 +32,8 @@ export const UNSLOTH_RUNS: EngineRuns = {
   },
   sources: {
     methods: `${U}/models/loader.py`,
-    objectives: `${W} unsloth/models/rl.py`,
-    float8: `${W} unsloth/models/float8_training.py`,
+    objectives: `${UNSLOTH_WHEEL}/models/rl.py`,
+    float8: `${UNSLOTH_WHEEL}/models/float8_training.py`,
     parallel: UNSLOTH_PARALLEL_SOURCE,
     weights: `${U}/models/loader.py`,
     other: `${U}/models/llama.py`,
