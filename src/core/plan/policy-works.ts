@@ -1,8 +1,9 @@
 /**
  * The policy's work shared between rows (time/objective.ts PolicyWork): GRPO searches every rollout mode of
  * each configuration, and rows that differ only in the rollout train the policy alike (its options less the
- * objective's keys, on the same trainer GPUs, layout, engine variant and accumulation), so its training work
- * and its step at each GPU option's rates are made once for all of them.
+ * objective's keys, on the same trainer GPUs, layout, engine variant and accumulation), so its training work is
+ * made once for all of them. Its step is kept at the last rates it was timed at (time/objective.ts objectiveStep):
+ * it is reused only while those rows meet the same GPU option and power level.
  */
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { trainingGpus } from '../../schema/estimate.js';
