@@ -110,7 +110,11 @@ export function estimateChecks(
   const notes = assertEngineStructure(arch, options, engine);
   const refusal = engineRefusal(arch, options, flags);
   if (refusal)
-    throw badValue('--framework', flags.framework, `a configuration the engine runs (${refusal})`);
+    throw badValue(
+      '--framework',
+      flags.framework ?? 'hf (the default)',
+      `a configuration the engine runs (${refusal})`,
+    );
   // A serving engine without a kernel for the weights on this GPU (FP8 W8A8 on Ampere under SGLang, ...).
   const kernel = gpu ? kernelRefusal(engine, options.weights, gpu.computeCapability) : null;
   if (kernel)

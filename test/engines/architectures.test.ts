@@ -4,6 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { architectureTables, architecturesOf as tableOf } from '../../src/core/engines/registry.js';
 import { ENGINE_PROFILES } from '../../src/core/engines/engines.js';
+import { engineRefusal } from '../../src/core/engines/defaults.js';
+import { archOf, catalogConfig } from '../helpers/model-configs.js';
 import { launchBlocker } from '../../src/core/launch/index.js';
 import { SUPPORTED_ARCHITECTURES } from '../../src/core/model/hf-config.js';
 import { plan } from '../../src/core/plan/index.js';
@@ -95,5 +97,41 @@ describe.each(ENGINES)('%s and model_types', (engine) => {
     expect(why).toContain(tableOf(engine)!.name);
     expect(why).toContain(tableOf(engine)!.source);
     expect(launchBlocker({ arch: resolveModel('llama-3.1-8b'), options })).toBeNull();
+  });
+});
+
+// estimate models what the library runs: a refusal that is only about what the launcher writes (train.py loads
+// AutoModelForCausalLM; transformers trains the VLM wrappers through AutoModelForImageTextToText) binds the
+// planner and launch, not estimate; a family name (`hf`, or none) is held to its resolved engine's table.
+describe('estimate and the model_type tables', () => {
+  const options = (framework?: string) => {
+    const engine = framework === 'unsloth' ? 'unsloth' : 'hf-trainer';
+    const o = { ...best(engine, 'llama-3.1-8b').plans[0]!.options };
+    return { o, flags: framework === undefined ? {} : { framework } };
+  };
+
+  it('models qwen2_vl under hf-trainer and unsloth (refused only for what vramplan writes)', () => {
+    const arch = resolveModel('qwen2-vl-7b-instruct');
+    for (const fw of ['hf-trainer', 'unsloth'] as const) {
+      const { o, flags } = options(fw);
+      expect(engineRefusal(arch, o, flags), fw).toBeNull();
+    }
+  });
+
+  it('refuses kimi_k2 under the family name hf and with no --framework, naming transformers', () => {
+    const kimi = archOf({
+      ...catalogConfig('deepseek-v3'),
+      model_type: 'kimi_k2',
+      architectures: ['DeepseekV3ForCausalLM'],
+    });
+    for (const fw of ['hf', undefined]) {
+      const { o, flags } = options(fw);
+      const why = engineRefusal(kimi, o, flags);
+      expect(why, String(fw)).toMatch(/transformers 5\.14\.1 .* does not run model_type 'kimi_k2'/);
+    }
+    // the model it is read as runs under the same options
+    expect(
+      engineRefusal(resolveModel('deepseek-v3'), options('hf').o, { framework: 'hf' }),
+    ).toBeNull();
   });
 });

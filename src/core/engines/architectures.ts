@@ -7,7 +7,7 @@
  * engine that has no model class for the plan's model_type.
  */
 import type { Engine } from '../../schema/engine.js';
-import type { Rule } from './rules.js';
+import type { Rule, RuleInput } from './rules.js';
 
 export interface ArchitectureTable {
   /** The engines the table holds for (the three HF training engines share transformers' auto classes). */
@@ -21,6 +21,11 @@ export interface ArchitectureTable {
   runs: readonly string[];
   /** model_type → why the engine does not run it (one short clause). */
   refuses: Readonly<Record<string, string>>;
+  /**
+   * The refused model_types the library itself runs (through another auto class or trainer) but vramplan's
+   * launcher does not write: the planner and `launch` refuse them, `estimate` models them (Rule.writerFor).
+   */
+  writerOnly?: readonly string[];
 }
 
 /** `why` for each model_type of `types` (a table's refusals, grouped by reason). */
@@ -63,6 +68,13 @@ export const HF_CAUSAL = [
  */
 export const REMOTE_CODE = ['kimi_k2'];
 
+/**
+ * The model_types the HF refusals name for what vramplan's train.py and generate.py load, not for what the
+ * libraries run: transformers maps the wrappers to AutoModelForImageTextToText and T5 to
+ * AutoModelForSeq2SeqLM (modeling_auto.py at 00100232), which TRL's SFTTrainer and PEFT train.
+ */
+export const HF_WRITER_ONLY = ['t5', 'mt5', ...VLM_WRAPPERS];
+
 export const HF_REFUSES = {
   ...refused(
     'transformers maps no such model_type: the checkpoint loads its own modeling code (trust_remote_code), which vramplan neither models nor launches',
@@ -91,6 +103,7 @@ export const allBut = (keep: readonly string[], why: string): Record<string, str
 /** A table as a `forbid` rule: the model_types it refuses, each refusal naming the engine, type and source. */
 export function architectureRule(t: ArchitectureTable): Rule {
   const why = new Map(Object.entries(t.refuses));
+  const writer = new Set(t.writerOnly ?? []);
   return {
     id: `${t.library.replace('.', '-')}-architecture`,
     says: `${t.name} has no model class for this model_type`,
@@ -101,5 +114,6 @@ export function architectureRule(t: ArchitectureTable): Rule {
     source: t.source,
     effect: 'forbid',
     applies: (x) => why.has(x.arch.modelType),
+    ...(writer.size > 0 && { writerFor: (x: RuleInput) => writer.has(x.arch.modelType) }),
   };
 }

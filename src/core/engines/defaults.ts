@@ -12,6 +12,8 @@ import { engineOf } from './engine.js';
 import { ENGINE_PROFILES, engineFieldsInto } from './engines.js';
 import { ENGINE_RUNS, runsRefusal } from './engines-runs.js';
 import { forbiddenBy, ruleReason } from './rules.js';
+import { architectureRule } from './architectures.js';
+import { architecturesOf } from './store.js';
 
 type Flags = Readonly<Record<string, unknown>>;
 
@@ -50,12 +52,24 @@ export function withEngineDefaults(o: EstimateOptions, flags: Flags): EstimateOp
  */
 export function engineRefusal(arch: Arch, o: EstimateOptions, flags: Flags): string | null {
   const engine = flags.framework;
-  if (!isEngine(engine)) return null;
   const dp = o.gpus / (o.tp * o.pp * o.cp);
+  if (!isEngine(engine)) return familyArchRefusal(arch, o, dp);
   const accum = Number(flags['grad-accum'] ?? 1);
   const why = runsRefusal(engine, o, dp, accum);
   if (why) return why;
   const input = { arch, options: o, dp, accum };
   const rule = forbiddenBy(ENGINE_PROFILES[engine].rules, input, true);
+  return rule ? ruleReason(rule, input) : null;
+}
+
+/**
+ * A family name (`hf`, `deepspeed`, or none) resolves to an engine (engineOf); that engine's model_type table
+ * holds for it as for the engine named: transformers has no class for a remote-code model_type either way.
+ */
+function familyArchRefusal(arch: Arch, o: EstimateOptions, dp: number): string | null {
+  const table = architecturesOf(engineOf(o));
+  if (!table) return null;
+  const input = { arch, options: o, dp, accum: 1 };
+  const rule = forbiddenBy([architectureRule(table)], input, true);
   return rule ? ruleReason(rule, input) : null;
 }

@@ -39,6 +39,8 @@ export interface Rule {
    * planner and `launch` honour it, `estimate` models the configuration all the same. Absent: the library's.
    */
   scope?: 'writer';
+  /** Where only some inputs are about what vramplan writes (a model_type its script cannot load): those. */
+  writerFor?: (x: RuleInput) => boolean;
 }
 
 /**
@@ -47,9 +49,12 @@ export interface Rule {
  */
 export function forbiddenBy(rules: readonly Rule[], x: RuleInput, library = false): Rule | null {
   for (const r of rules)
-    if (r.effect === 'forbid' && !(library && r.scope === 'writer') && r.applies(x)) return r;
+    if (r.effect === 'forbid' && r.applies(x) && !(library && writerOnly(r, x))) return r;
   return null;
 }
+
+const writerOnly = (r: Rule, x: RuleInput): boolean =>
+  r.scope === 'writer' || (r.writerFor?.(x) ?? false);
 
 /** A forbidding rule as a one-line reason: its sentence (its `reason` for `x` where it has one), id and source. */
 export const ruleReason = (r: Rule, x?: RuleInput): string =>

@@ -3,6 +3,7 @@ import {
   architectureRule,
   HF_CAUSAL,
   HF_REFUSES,
+  HF_WRITER_ONLY,
   type ArchitectureTable,
 } from '../architectures.js';
 
@@ -16,6 +17,7 @@ export const HF_ARCHITECTURES: ArchitectureTable = {
     'https://github.com/huggingface/transformers/blob/001002320fa01a489bb9b93976a7e4cd1a46291c/src/transformers/models/auto/modeling_auto.py',
   runs: HF_CAUSAL,
   refuses: HF_REFUSES,
+  writerOnly: HF_WRITER_ONLY,
 };
 
 /** The table as a `forbid` rule, made once (the planner asks per layout shape). */

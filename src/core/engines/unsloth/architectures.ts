@@ -4,6 +4,7 @@ import {
   refused,
   HF_CAUSAL,
   HF_REFUSES,
+  VLM_WRAPPERS,
   type ArchitectureTable,
 } from '../architectures.js';
 
@@ -28,6 +29,9 @@ export const UNSLOTH_ARCHITECTURES: ArchitectureTable = {
       'qwen3_5_moe',
     ),
   },
+  // FastVisionModel fine-tunes the VLM wrappers and FastModel loads BERT (loader.py L906 hands both to FastModel);
+  // the launcher writes causal-LM text SFT only.
+  writerOnly: [...VLM_WRAPPERS, 'bert'],
 };
 
 /** The table as a `forbid` rule, made once (the planner asks per layout shape). */
