@@ -5,15 +5,16 @@ import { describe, expect, it } from 'vitest';
 import { kernelRefusal } from '../../src/core/engines/kernels.js';
 
 describe('serving formats on ROCm', () => {
-  it('vLLM runs FP8 and MXFP4 on gfx942 and gfx950, AWQ/GPTQ int4 and NVFP4 (Petit) too, and refuses int8 W8A8 there', () => {
+  it('vLLM runs FP8 and MXFP4 on gfx942 and gfx950, AWQ/GPTQ int4, int8 W8A8 and NVFP4 (Petit) too', () => {
     for (const cc of ['gfx942', 'gfx950']) {
       expect(kernelRefusal('vllm', 'fp8', cc), cc).toBeNull();
       expect(kernelRefusal('vllm', 'mxfp4', cc), cc).toBeNull();
     }
-    // RocmPlatform.supported_quantization: awq/gptq (plain kernels), petit_nvfp4; no int8 W8A8.
-    expect(kernelRefusal('vllm', 'int4', 'gfx942')).toBeNull();
-    expect(kernelRefusal('vllm', 'nvfp4', 'gfx942')).toBeNull();
-    expect(kernelRefusal('vllm', 'int8', 'gfx942')).toMatch(/vllm has no int8 kernel for gfx942/);
+    // RocmPlatform.supported_quantization: awq/gptq (plain kernels), petit_nvfp4, compressed-tensors int8 W8A8
+    // (AITER or Triton GEMMs).
+    for (const w of ['int4', 'nvfp4', 'int8'] as const)
+      expect(kernelRefusal('vllm', w, 'gfx942'), w).toBeNull();
+    expect(kernelRefusal('vllm', 'nvfp4', 'gfx950')).toMatch(/vllm has no nvfp4 kernel for gfx950/);
     expect(kernelRefusal('vllm', 'mxfp4', 'gfx90a')).toMatch(/gfx90a/);
   });
 
@@ -29,5 +30,11 @@ describe('serving formats on ROCm', () => {
     expect(kernelRefusal('sglang', 'int4', 'gfx942')).toMatch(/no int4 kernel/);
     // On NVIDIA GPUs FP8 runs from 8.0 (weight-only FP8 Marlin below 8.9), not on Turing.
     expect(kernelRefusal('sglang', 'fp8', '7.5')).toMatch(/compute capability 7\.5/);
+  });
+
+  it('SGLang runs int4 (plain AWQ) on Turing and bitsandbytes from Volta (its get_min_capability)', () => {
+    for (const w of ['int4', 'nf4'] as const)
+      expect(kernelRefusal('sglang', w, '7.5'), w).toBeNull();
+    expect(kernelRefusal('sglang', 'nf4', '7.0')).toBeNull();
   });
 });

@@ -105,6 +105,14 @@ describe('time under concurrency', () => {
     const fp8h = est('llama-3.1-8b', 'h100-sxm', { framework: 'vllm', weights: 'fp8' }).time!;
     expect(fp8h.settings.quantFormat).toBe('cutlass');
   });
+  it('int4 below compute capability 8.0 is timed as the plain AWQ kernel (Marlin needs 8.0), on vLLM and SGLang', () => {
+    for (const framework of ['vllm', 'sglang']) {
+      const t4 = est('llama-3.1-8b', 't4', { framework, weights: 'int4' }).time!;
+      expect(t4.settings.quantFormat, framework).toBe('awq');
+      const a10 = est('llama-3.1-8b', 'a10', { framework, weights: 'int4' }).time!;
+      expect(a10.settings.quantFormat, framework).toBe('marlin');
+    }
+  });
 });
 
 describe('kernels and flags', () => {
@@ -123,7 +131,8 @@ describe('kernels and flags', () => {
     );
     expect(kernelRefusal('sglang', 'mxfp4', 'gfx950')).toBeNull();
     expect(kernelRefusal('vllm', 'mxfp4', 'gfx942')).toBeNull(); // gpt-oss on MI300X
-    expect(kernelRefusal('vllm', 'int8', 'gfx942')).toMatch(/^vllm has no int8 kernel for gfx942/);
+    expect(kernelRefusal('vllm', 'int8', 'gfx942')).toBeNull(); // compressed-tensors W8A8 (Triton/AITER)
+    expect(kernelRefusal('sglang', 'int8', 'gfx942')).toMatch(/^sglang has no int8 kernel for gfx942/);
     expect(kernelRefusal('vllm', 'bf16', 'gfx942')).toBeNull();
   });
   it('one-line flag errors', () => {

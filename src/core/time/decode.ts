@@ -212,8 +212,9 @@ export function kernelOn(
   r: GpuRates,
 ): QuantFormat | null {
   // AMD GPUs have no Marlin: vLLM's ROCm platform runs AWQ/GPTQ int4 through the plain kernels
-  // (vllm/platforms/rocm.py supported_quantization: awq_marlin "will be overwritten with awq").
-  if (q === 'marlin' && o.weights === 'int4' && r.rocm) return 'awq';
+  // (vllm/platforms/rocm.py supported_quantization: awq_marlin "will be overwritten with awq"); nor do GPUs below
+  // compute capability 8.0 (Marlin's get_min_capability 80; the plain AWQ kernel from 75: vllm and sglang awq.py).
+  if (q === 'marlin' && o.weights === 'int4' && (r.rocm || (r.cc > 0 && r.cc < 8))) return 'awq';
   if (q !== 'cutlass') return q;
   if (o.weights === 'fp8' && !r.fp8) return 'marlin';
   // FP4 tensor cores from compute capability 10.0; AMD GPUs (cc 0 here) are timed weight-only as well (vLLM's

@@ -5,9 +5,12 @@ import type { EngineKernels } from '../def.js';
  * SGLang 0.5.23 (the PyPI wheel's python/sglang/srt/layers/quantization/), each format's get_min_capability:
  * FP8 80 (fp8.py; on 8.0-8.8 weight-only FP8 Marlin: fp8_utils.py can_auto_enable_marlin_fp8), MXFP4 80
  * (mxfp4.py; Marlin or triton kernels below Hopper), NVFP4 80 (modelopt_quant.py ModelOptFp4Config), AWQ/GPTQ
- * Marlin 80, int8 W8A8 80. On ROCm: FP8 through fp8_hip.py (e4m3fnuz on gfx942), MXFP4 on gfx950 only (mxfp4.py
- * raises "not support mxfp4 computation" on other gfx targets), NVFP4 checkpoints converted to the Petit kernels on
- * gfx90a and gfx942 (petit.py is_petit_nvfp4_compatible).
+ * Marlin 80 with the plain AWQ kernel from 75 (awq/awq.py AWQConfig: "only supports Turing or newer") and plain
+ * GPTQ from 60 (gptq/gptq.py GPTQConfig), int8 W8A8 80 as the compressed-tensors checkpoints carry it
+ * (compressed_tensors_w8a8_int8.py; SGLang's own w8a8_int8 format 75), bitsandbytes 70 (bitsandbytes.py).
+ * On ROCm: FP8 through fp8_hip.py (e4m3fnuz on gfx942), MXFP4 on gfx950 only (mxfp4.py raises "not support mxfp4
+ * computation" on other gfx targets), NVFP4 checkpoints converted to the Petit kernels on gfx90a and gfx942
+ * (petit.py is_petit_nvfp4_compatible).
  */
 export const SGLANG_KERNELS: EngineKernels = {
   needs: {
@@ -17,8 +20,9 @@ export const SGLANG_KERNELS: EngineKernels = {
       why: 'MXFP4 natively on Blackwell, through Marlin or triton kernels from 8.0',
     },
     nvfp4: { cc: 8.0, why: 'NVFP4 natively on Blackwell, through FP4 Marlin from 8.0' },
-    int4: { cc: 8.0, why: 'AWQ/GPTQ Marlin on 8.0+' },
-    int8: { cc: 8.0, why: 'int8 W8A8 on 8.0+' },
+    int4: { cc: 7.5, why: 'AWQ/GPTQ Marlin on 8.0+, the plain AWQ/GPTQ kernels on 7.5' },
+    int8: { cc: 8.0, why: 'int8 W8A8 (compressed-tensors) on 8.0+' },
+    nf4: { cc: 7.0, why: 'bitsandbytes on 7.0+' },
   },
   source:
     'https://github.com/sgl-project/sglang/tree/469c63e54e7d94591617ef9590c6aa26d54dc1bb/python/sglang/srt/layers/quantization',

@@ -7,8 +7,9 @@ const S =
   'https://github.com/sgl-project/sglang/blob/469c63e54e7d94591617ef9590c6aa26d54dc1bb/python/sglang/srt';
 
 export const SGLANG_RUNS: EngineRuns = {
-  // GGUF checkpoints load through its GGUF quantization method (ported from llama.cpp's kernels); vramplan writes none.
-  widen: { baseWeights: [...SGLANG_PROFILE.baseWeights, ...GGUF_DTYPES] },
+  // GGUF checkpoints load through its GGUF quantization method (ported from llama.cpp's kernels), bitsandbytes NF4
+  // through its bitsandbytes method (layers/quantization/bitsandbytes.py); vramplan writes neither.
+  widen: { baseWeights: [...SGLANG_PROFILE.baseWeights, 'nf4', ...GGUF_DTYPES] },
   sources: {
     // The server and Engine generate; no training entry point.
     methods: `${S}/server_args.py`,

@@ -18,7 +18,8 @@ export const VLLM_KERNELS: EngineKernels = {
     'https://github.com/vllm-project/vllm/blob/5ee0c1f91ca310f2c3abef3c64dbf52bb6df0ab9/docs/features/quantization/supported_hardware.md',
   // ROCm (gfx targets). The supported-hardware table above lists only FP8 W8A8 on AMD GPUs, but vLLM's own
   // RocmPlatform.supported_quantization takes awq and gptq (their Marlin variants "overwritten with" the plain
-  // kernels), fp8, gguf, mxfp4 and petit_nvfp4 (vllm/platforms/rocm.py @001eda31e3d032e9dc864e97f3630358b2ff8b5a);
+  // kernels), fp8, compressed-tensors, gguf, mxfp4 and petit_nvfp4 (vllm/platforms/rocm.py @001eda31e3d032e9dc864e97f3630358b2ff8b5a;
+  // its bitsandbytes entry is not taken: vllm 0.33.0 moved bitsandbytes to a plugin, launch.ts vllmRequirements);
   // Petit's NVFP4 kernels cover gfx90a and gfx942. FP8 matrix instructions arrived with CDNA 3 (gfx942, whose FP8 is
   // e4m3fnuz: vllm/platforms/rocm.py is_fp8_fnuz) and continue on gfx950; CDNA 2 (gfx90a) has none.
   rocm: {
@@ -38,6 +39,13 @@ export const VLLM_KERNELS: EngineKernels = {
       targets: ['gfx90a', 'gfx942'],
       why: 'NVFP4 through Petit on gfx90a and gfx942',
       searched: false,
+    },
+    // int8 W8A8 checkpoints load as compressed-tensors (in supported_quantization), whose int8 GEMM on ROCm is
+    // AITER's or Triton's (_POSSIBLE_INT8_KERNELS, quantization/kernels/scaled_mm/__init__.py @03fad5d4).
+    int8: {
+      targets: ['gfx90a', 'gfx942', 'gfx950'],
+      why: 'int8 W8A8 (compressed-tensors) through AITER or Triton on gfx90a, gfx942 and gfx950',
+      searched: false, // timed as CUTLASS W8A8: not offered where the real kernels differ
     },
   },
   // An fp8 KV cache (--kv-cache-dtype): FlashAttention reads fp8 KV only as FA3 on Hopper
