@@ -24,6 +24,26 @@ describe('estimate what the engine runs', () => {
     // A family torchtune 0.6.1 has no builder for at all is refused, citing its source.
     expect(onEngine('qwen3-8b', { ...flags, model: 'qwen3-8b' }).refusal).toMatch(/torchtune/);
   });
+  it('torchtune and LitGPT on several GPUs without --zero shard as their recipes do (ZeRO-3), not refuse', () => {
+    for (const framework of ['torchtune', 'litgpt']) {
+      const flags = { framework, method: 'lora', gpus: 4 };
+      const { options, refusal } = onEngine('llama-3.1-8b', flags);
+      expect(refusal, framework).toBeNull();
+      expect(options.zero, framework).toBe(3);
+      // An explicit unsharded run is still refused, citing the engine's rule.
+      expect(onEngine('llama-3.1-8b', { ...flags, zero: 0 }).refusal, framework).toMatch(
+        /rule \S+-/,
+      );
+    }
+    expect(
+      onEngine('llama-3.1-8b', { framework: 'litgpt', method: 'lora', gpus: 4 }).options
+        .checkpointing,
+    ).toBe('full');
+    // On one GPU nothing changes.
+    expect(onEngine('llama-3.1-8b', { framework: 'torchtune', method: 'lora' }).options.zero).toBe(
+      0,
+    );
+  });
   it('litgpt: QLoRA without --optimizer steps PagedAdamW, as LitGPT does with --quantize', () => {
     const flags = { framework: 'litgpt', method: 'qlora' };
     const { options, refusal } = onEngine('llama-3.1-8b', flags);

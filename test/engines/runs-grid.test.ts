@@ -85,6 +85,7 @@ describe('what each engine runs: the grid', () => {
     expect(accepted('unsloth lora bf16 eager rtx-4090')).toBeNull();
     expect(accepted('unsloth qlora nf4 eager t4')).toBeNull();
     expect(accepted('vllm inference fp8 sdpa mi300x')).toBeNull();
+    expect(accepted('vllm inference int8 sdpa mi300x')).toBeNull(); // compressed-tensors W8A8 on ROCm
     expect(accepted('llama.cpp inference mxfp4 flash rtx-4090')).toBeNull();
     // torchtitan 0.3.0's LoRAConverter (vramplan writes full fine-tunes only).
     expect(accepted('torchtitan lora bf16 sdpa h100-sxm')).toBeNull();
@@ -94,7 +95,7 @@ describe('what each engine runs: the grid', () => {
     expect(accepted('vllm inference fp8 sdpa mi250x')).toMatch(
       /no fp8 kernel for gfx90a.*supported_hardware\.md/,
     );
-    expect(accepted('vllm inference int8 sdpa mi300x')).toMatch(/no int8 kernel for gfx942/);
+    expect(accepted('sglang inference int8 sdpa mi300x')).toMatch(/no int8 kernel for gfx942/);
     expect(accepted('vllm full bf16 sdpa h100-sxm')).toMatch(/vllm runs inference only \(https:/);
     expect(accepted('torchtitan qlora nf4 sdpa h100-sxm')).toMatch(
       /torchtitan runs full\/lora only \(https:/,

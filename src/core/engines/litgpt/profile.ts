@@ -33,6 +33,22 @@ export const LITGPT_PROFILE: EngineProfile = {
   hostLoading: { onePerNode: 'always', streamed: false },
   attention: ['sdpa'],
   defaults: [
+    // On several GPUs LitGPT shards everything and checkpoints every Block, with no switch (rules
+    // litgpt-multi-gpu-full-shard, litgpt-multi-gpu-checkpointing: finetune/full.py L107-L116, lora.py L522-L529).
+    {
+      flag: 'zero',
+      why: 'on more than one GPU it always shards parameters, gradients and optimizer states (ZeRO-3)',
+      apply: (o) => {
+        if (o.gpus > 1) o.zero = 3;
+      },
+    },
+    {
+      flag: 'checkpointing',
+      why: 'on more than one GPU it checkpoints every transformer Block',
+      apply: (o) => {
+        if (o.gpus > 1) o.checkpointing = 'full';
+      },
+    },
     {
       flag: 'attention',
       why: 'CausalSelfAttention calls F.scaled_dot_product_attention',

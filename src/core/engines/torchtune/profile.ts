@@ -56,6 +56,14 @@ export const TORCHTUNE_PROFILE: EngineProfile = {
       },
     },
     {
+      flag: 'zero',
+      why: 'the distributed recipes shard with FSDP2 and reshard after forward unless told not to (ZeRO-3)',
+      // full_finetune_distributed.py: cfg.get("fsdp_reshard_after_forward", True) (v0.6.1); rule torchtune-distributed-shards.
+      apply: (o) => {
+        if (o.gpus / (o.tp * o.pp * o.cp) > 1 && o.zero < 2) o.zero = 3;
+      },
+    },
+    {
       flag: 'attention',
       why: 'attention modules call F.scaled_dot_product_attention',
       apply: (o) => {
