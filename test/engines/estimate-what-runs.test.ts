@@ -44,6 +44,16 @@ describe('estimate what the engine runs', () => {
       0,
     );
   });
+  it('hf-fsdp: tensor and context parallelism over FSDP2 (Accelerate ParallelismConfig) are estimated', () => {
+    for (const par of [{ tp: 2 }, { cp: 2 }]) {
+      const flags = { framework: 'hf-fsdp', method: 'full', gpus: 8, zero: 3, ...par };
+      const { options, refusal } = onEngine('llama-3.1-8b', flags);
+      expect(refusal, JSON.stringify(par)).toBeNull();
+      expect(options.tp * options.cp).toBe(2);
+    }
+    // The launcher writes no parallelism_config: the planner keeps to what vramplan writes.
+    expect(ENGINE_PROFILES['hf-fsdp'].tp).toBe(false);
+  });
   it('litgpt: QLoRA without --optimizer steps PagedAdamW, as LitGPT does with --quantize', () => {
     const flags = { framework: 'litgpt', method: 'qlora' };
     const { options, refusal } = onEngine('llama-3.1-8b', flags);

@@ -32,6 +32,8 @@ export type Widened = Partial<
     | 'optimizers'
     | 'float8'
     | 'maxDp'
+    | 'tp'
+    | 'cp'
     | 'zero'
     | 'shardedQuantized'
     | 'bnbOptimizersSharded'
