@@ -516,12 +516,18 @@ function expertParallelCheck(o: EstimateOptions): void {
     );
   if (o.ep === undefined || o.ep === 1) return;
   const group = o.dpAttention ? o.tp * dp : o.tp;
-  if (o.ep !== group)
-    throw new FlagError(
-      'ep',
-      o.ep,
-      `1 or ${group}, the GPUs each MoE layer spans (--tp${o.dpAttention ? ' x data-parallel ranks with --dp-attention' : ''})`,
-    );
+  if (o.ep === group) return;
+  // Experts over the data-parallel ranks are the DP-attention layout: say so rather than "1 or 1".
+  const overDp =
+    !o.dpAttention && o.ep === o.tp * dp
+      ? '; experts over the data-parallel ranks need --dp-attention'
+      : '';
+  const allowed = group === 1 ? '1' : `1 or ${group}`;
+  throw new FlagError(
+    'ep',
+    o.ep,
+    `${allowed}, the GPUs each MoE layer spans (--tp${o.dpAttention ? ' x data-parallel ranks with --dp-attention' : ''})${overDp}`,
+  );
 }
 
 /** Combinations no framework can run; each names the flag to change. */

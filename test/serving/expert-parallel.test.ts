@@ -112,6 +112,8 @@ describe('expert parallelism and DP attention: flags and engines', () => {
     expect(bad({ gpus: 8, tp: 8, ep: 4 })).toThrow(FlagError);
     expect(bad({ gpus: 8, tp: 8, ep: 4 })).toThrow(/--ep: got 4; expected 1 or 8/);
     expect(bad({ gpus: 8, tp: 1, 'dp-attention': true, ep: 4 })).toThrow(/1 or 8/);
+    // Experts over the data-parallel ranks without --dp-attention: the message names the flag, not "1 or 1".
+    expect(bad({ gpus: 2, tp: 1, ep: 2 })).toThrow(/expected 1, .*need --dp-attention$/);
   });
   it('refuses DP attention with one data-parallel rank, and both outside serving', () => {
     expect(bad({ gpus: 2, tp: 2, 'dp-attention': true })).toThrow(/--dp-attention/);
