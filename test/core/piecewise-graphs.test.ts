@@ -9,8 +9,11 @@ import { findGpu } from '../../src/io/load-catalog.js';
 import { defaultOptions } from '../../src/schema/estimate.js';
 import { defaultTimeOptions, type TimeOptions } from '../../src/schema/time.js';
 import { VLLM_PIECEWISE_ATTENTION_CALLS } from '../../src/core/engines/vllm/piecewise.js';
+import { VLLM_MEMORY } from '../../src/core/engines/vllm/memory.js';
 
 const EAGER_OP = 10e-6; // time/train-work.ts EAGER_OP_SECONDS
+// The async scheduler's own step work, which the eager attention calls add to (FrameworkProfile.asyncStepHostSeconds).
+const LOOP = VLLM_MEMORY.asyncStepHostSeconds ?? 0;
 const step = (model: string, o: object, time: Partial<TimeOptions> = {}) =>
   estimateTime(
     resolveModel(model),
@@ -23,14 +26,14 @@ const pw = { piecewiseGraphs: true };
 
 describe('piecewise CUDA graphs (vLLM V1 before full decode graphs)', () => {
   it("DeepSeek over TP 8 waits for the host: 61 MLA layers x the MLA path's calls x one dispatch", () => {
-    const host = 61 * VLLM_PIECEWISE_ATTENTION_CALLS.mla * EAGER_OP;
+    const host = 61 * VLLM_PIECEWISE_ATTENTION_CALLS.mla * EAGER_OP + LOOP;
     expect(step('deepseek-v3', deepseek)).toBeLessThan(host);
     // stepSeconds has three significant figures: within 1%.
     expect(step('deepseek-v3', deepseek, pw) / host).toBeCloseTo(1, 1);
   });
 
   it('a small K/V-head model waits for the host too: 28 layers x the FlashAttention calls', () => {
-    const host = 28 * VLLM_PIECEWISE_ATTENTION_CALLS.kv * EAGER_OP;
+    const host = 28 * VLLM_PIECEWISE_ATTENTION_CALLS.kv * EAGER_OP + LOOP;
     expect(step('qwen3-0.6b', {}, { gpusPerNode: 1 })).toBeLessThan(host);
     expect(step('qwen3-0.6b', {}, { ...pw, gpusPerNode: 1 })).toBeGreaterThanOrEqual(host * 0.99);
   });
@@ -49,5 +52,32 @@ describe('piecewise CUDA graphs (vLLM V1 before full decode graphs)', () => {
     expect(step('deepseek-v3', deepseek, { piecewiseGraphs: false })).toBe(
       step('deepseek-v3', deepseek),
     );
+  });
+});
+
+describe("an overlapped scheduler's step work bounds the step (vLLM async scheduling)", () => {
+  const small = (time: Partial<TimeOptions> = {}) =>
+    estimateTime(
+      resolveModel('qwen3-0.6b'),
+      { ...defaultOptions('inference'), framework: 'vllm', batch: 1, seq: 513, promptTokens: 1 },
+      findGpu('b200'),
+      { ...defaultTimeOptions(8), gpusPerNode: 1, ...time },
+    ).stepSeconds;
+
+  it('a 0.6B model on a B200 steps no faster than the host loop (vllm issue #47089: 1.53 ms measured)', () => {
+    expect(LOOP).toBeGreaterThan(0);
+    expect(small()).toBeCloseTo(LOOP, 4);
+  });
+
+  it('a serial scheduler pays its gap in series instead, with no floor', () => {
+    const serial = small({ serialScheduler: true });
+    const gap = VLLM_MEMORY.serialStepHostSeconds ?? 0;
+    expect(serial).toBeLessThan(LOOP + gap);
+    expect(serial).toBeGreaterThan(gap);
+  });
+
+  it('an 8B model on an H100 steps longer than the loop: the floor does not bind', () => {
+    const o = { weights: 'bf16' };
+    expect(step('llama-3.1-8b', o)).toBeGreaterThan(LOOP);
   });
 });

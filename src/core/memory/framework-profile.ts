@@ -251,6 +251,13 @@ export interface FrameworkProfile {
    */
   serialStepHostSeconds?: number;
   /**
+   * Host work per decode step that an engine overlapping its scheduler with the GPU (async scheduling) still has
+   * to finish before the next step can launch: scheduling, input preparation, the sampled tokens' output. The
+   * step takes the longer of the GPU's work and this (with the eager attention calls of piecewise graphs on top of
+   * it), seconds. Absent: 0. Not applied with TimeOptions.serialScheduler or v0Scheduler, which time it in series.
+   */
+  asyncStepHostSeconds?: number;
+  /**
    * vLLM's V0 engine (the default before v0.8): host work per decode step the GPU waited for (scheduling, input
    * preparation, the sampled tokens' output processing), and its growth per running sequence, seconds
    * (TimeOptions.v0Scheduler).

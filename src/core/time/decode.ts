@@ -440,7 +440,10 @@ export function decodeStep(
   // The GPU's share of the step; under piecewise CUDA graphs the host issues each layer's attention calls while the
   // GPU runs, and the step takes the longer of the two (piecewise.ts).
   const gpuT = Math.max(core, host.dispatch) + host.gaps + moeT + blockT + idsSyncT + tpT;
-  const step = Math.max(gpuT, piecewiseAttentionSeconds(m, fw, t)) + host.fixed + hostT;
+  // An overlapped scheduler's own step work bounds the step from below (FrameworkProfile.asyncStepHostSeconds).
+  const loopHost = t.serialScheduler || t.v0Scheduler ? 0 : loop * (fw.asyncStepHostSeconds ?? 0);
+  const hostIssue = piecewiseAttentionSeconds(m, fw, t);
+  const step = Math.max(gpuT, hostIssue + loopHost) + host.fixed + hostT;
   const overhead = step - core - tpT; // the host's share the GPU's work does not hide
   if (!detail)
     return {

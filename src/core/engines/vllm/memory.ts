@@ -81,6 +81,11 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // engine core applied the sampled tokens, scheduled and prepared inputs while the GPU waited: 0.8 ms a step,
   // worked out from calibration row vllm-rtn-8b-bf16-b1 (in sample; listed in calibration/assumed.json).
   serialStepHostSeconds: 8e-4, // vLLM serial scheduler
+  // With async scheduling the host's step still bounds a model whose GPU work is shorter: vLLM v0.23.0 on a B200
+  // decodes Qwen3-0.6B at batch 1 in 1.53 ms a token with full CUDA graphs and 3.64 ms with piecewise graphs, whose
+  // 28 layers x 8 eager attention calls x 10 µs (time/piecewise.ts) leave 1.40 ms of step work on the host
+  // (https://github.com/vllm-project/vllm/issues/47089, median TPOT table; not a calibration row).
+  asyncStepHostSeconds: 1.4e-3, // vLLM async scheduling, per step (vllm-project/vllm issue #47089)
   // The V0 engine (before V1 became the default in v0.8) did more per step in series with the GPU: ~4 ms of GPU
   // bubble per decode step in the multi-step scheduling RFC's trace (Llama-3-8B, H100;
   // https://github.com/vllm-project/vllm/issues/6854 "Each highlighted redbox is about 4ms of GPU bubble"), and
