@@ -64,7 +64,7 @@ describe("an overlapped scheduler's step work bounds the step (vLLM async schedu
       { ...defaultTimeOptions(8), gpusPerNode: 1, ...time },
     ).stepSeconds;
 
-  it('a 0.6B model on a B200 steps no faster than the host loop (vllm issue #47089: 1.53 ms measured)', () => {
+  it('a 0.6B model on a B200 steps no faster than the host loop (vllm-project/vllm#47089: 1.53 ms measured)', () => {
     expect(LOOP).toBeGreaterThan(0);
     expect(small()).toBeCloseTo(LOOP, 4);
   });

@@ -132,7 +132,9 @@ describe('kernels and flags', () => {
     expect(kernelRefusal('sglang', 'mxfp4', 'gfx950')).toBeNull();
     expect(kernelRefusal('vllm', 'mxfp4', 'gfx942')).toBeNull(); // gpt-oss on MI300X
     expect(kernelRefusal('vllm', 'int8', 'gfx942')).toBeNull(); // compressed-tensors W8A8 (Triton/AITER)
-    expect(kernelRefusal('sglang', 'int8', 'gfx942')).toMatch(/^sglang has no int8 kernel for gfx942/);
+    expect(kernelRefusal('sglang', 'int8', 'gfx942')).toMatch(
+      /^sglang has no int8 kernel for gfx942/,
+    );
     expect(kernelRefusal('vllm', 'bf16', 'gfx942')).toBeNull();
   });
   it('one-line flag errors', () => {

@@ -75,7 +75,7 @@ const KERNELS: Record<QuantFormat, KernelFamily> = {
   // (benchmarks/kernels/bench_fp8_gemm.py output in https://github.com/vllm-project/vllm/pull/17126). INT8 W8A8
   // (CUTLASS int8) is taken alike; FP4 assumed 0.9.
   cutlass: {
-    eff8: 0.81, // FP8 W8A8 at batch 1, vllm PR #17126
+    eff8: 0.81, // FP8 W8A8 at batch 1, vllm-project/vllm#17126
 
     eff4: 0.9,
     crossover: Infinity,

@@ -85,7 +85,7 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // decodes Qwen3-0.6B at batch 1 in 1.53 ms a token with full CUDA graphs and 3.64 ms with piecewise graphs, whose
   // 28 layers x 8 eager attention calls x 10 µs (time/piecewise.ts) leave 1.40 ms of step work on the host
   // (https://github.com/vllm-project/vllm/issues/47089, median TPOT table; not a calibration row).
-  asyncStepHostSeconds: 1.4e-3, // vLLM async scheduling, per step (vllm-project/vllm issue #47089)
+  asyncStepHostSeconds: 1.4e-3, // vLLM async scheduling, per step (vllm-project/vllm#47089)
   // The V0 engine (before V1 became the default in v0.8) did more per step in series with the GPU: ~4 ms of GPU
   // bubble per decode step in the multi-step scheduling RFC's trace (Llama-3-8B, H100;
   // https://github.com/vllm-project/vllm/issues/6854 "Each highlighted redbox is about 4ms of GPU bubble"), and
@@ -93,7 +93,7 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // roadmap RFC https://github.com/vllm-project/vllm/issues/6801, comment by mpjlu 2024-08-08): 4 ms a step
   // and (20 - 4) / 200 = 0.08 ms per running sequence.
   v0StepHostSeconds: 4e-3, // vLLM V0 engine, per step
-  v0SeqHostSeconds: 8e-5, // vLLM V0 engine, per running sequence (vllm-project/vllm issue #6801)
+  v0SeqHostSeconds: 8e-5, // vLLM V0 engine, per running sequence (vllm-project/vllm#6801)
   // vLLM serves 4-bit GPTQ/AWQ checkpoints with Marlin kernels (https://docs.vllm.ai/en/latest/features/quantization/); CUDA graphs on by default.
   quantFormat: 'gptq',
   int4QuantFormat: 'marlin',
