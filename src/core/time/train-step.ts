@@ -6,6 +6,7 @@ import {
   ALLREDUCE_LATENCY_NVLINK,
   ALLREDUCE_LATENCY_PCIE,
   EAGER_OP_SECONDS,
+  SYNCED_LOOP_OP_SECONDS,
   FP32_ATTN_SHARE,
   GRAPH_KERNEL_SECONDS,
   GRAPH_TRAIN_KERNEL_FACTOR,
@@ -113,8 +114,8 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   // CPU dispatch runs ahead of the GPU; a pass takes the longer of the two. An MoE loop syncs once per
   // expert in forward (torch.nonzero): its dispatch adds to the expert work instead of hiding behind it, and so
   // do the ZeRO hooks of the experts' own modules. ZeRO hooks run eager whatever compiles (time/zero-hooks.ts).
-  const loopOpsF = w.moeLoopOps * EAGER_OP_SECONDS;
-  const loopF = loopOpsF + w.zeroHookLoopOps * EAGER_OP_SECONDS;
+  const loopOpsF = w.moeLoopOps * SYNCED_LOOP_OP_SECONDS;
+  const loopF = loopOpsF + w.zeroHookLoopOps * SYNCED_LOOP_OP_SECONDS;
   const hookF = w.zeroHookFwdOps * EAGER_OP_SECONDS;
   const fwd =
     w.moeLoopOps > 0
@@ -129,7 +130,7 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
     (2 * w.fwdElemBytes + w.adapterBwdBytes + w.moeLoopBwdBytes) / r.mem;
   const bwd = Math.max(
     bwdGpu,
-    bwdOps * hostPerOp + 2 * loopOpsF + w.zeroHookBwdOps * EAGER_OP_SECONDS,
+    bwdOps * hostPerOp + 2 * w.moeLoopOps * EAGER_OP_SECONDS + w.zeroHookBwdOps * EAGER_OP_SECONDS,
   );
   const rec =
     (w.recomputeAttnOnly ? w.fwdAttnFlops / attnRate : w.recompute * fwd) + w.tiledMlpFlops / gemm;
@@ -247,8 +248,8 @@ function boundOfStep(w: TrainWork, s: StepTimes, total: number): Bound {
       bwdCompute +
       (w.recomputeAttnOnly ? s.rec : w.recompute * fwdCompute) +
       (w.int8ForwardFlops * (INT8_FORWARD_GEMM_SLOWDOWN - 1)) / s.gemm);
-  const loopOpsF = w.moeLoopOps * EAGER_OP_SECONDS;
-  const loopF = loopOpsF + w.zeroHookLoopOps * EAGER_OP_SECONDS;
+  const loopOpsF = w.moeLoopOps * SYNCED_LOOP_OP_SECONDS;
+  const loopF = loopOpsF + w.zeroHookLoopOps * SYNCED_LOOP_OP_SECONDS;
   const hookF = w.zeroHookFwdOps * EAGER_OP_SECONDS;
   const hookB = w.zeroHookBwdOps * EAGER_OP_SECONDS;
   const hostT =
@@ -261,7 +262,10 @@ function boundOfStep(w: TrainWork, s: StepTimes, total: number): Bound {
     m *
       Math.max(
         0,
-        (2 * w.fwdOps + w.adapterBwdOps) * s.hostPerOp + 2 * loopOpsF + hookB - s.bwdGpu,
+        (2 * w.fwdOps + w.adapterBwdOps) * s.hostPerOp +
+          2 * w.moeLoopOps * EAGER_OP_SECONDS +
+          hookB -
+          s.bwdGpu,
       ) +
     m * w.dequantSeconds;
   const commT = m * (s.exposedMicro + s.tpT) + s.bubble + s.exposedStep + s.zeroGather;
