@@ -129,12 +129,13 @@ export const ALLREDUCE_LATENCY_PCIE = 50e-6;
 // multiply, dtype cast, index_add_: 10 ops (modeling_qwen3_moe.py @00d4b3d; torchtune/litgpt loops are alike;
 // transformers 5.x keeps it as experts_implementation="eager", its default being grouped_mm: engines/hf/memory.ts).
 const MOE_LOOP_OPS_PER_EXPERT = 10;
-// What one op of that loop costs the host in forward, where the loop syncs once per expert and the CPU cannot run
-// ahead: huggingface/transformers#42697 times Qwen1.5-MoE-A2.7B's forward on an A100, batch 4 x 16 tokens, with the
-// eager per-expert loop (431.87 ms) and grouped_mm (75.23 ms): 24 MoE layers with 59.3 of 60 experts hit (about 4
-// rows each, the GPU's share negligible) is 251 µs per hit expert, 25 µs per op of its 10; about HF generate's
-// eager 21 µs per op (decode.ts), not the 10 µs of ops the host issues ahead of the GPU.
-export const SYNCED_LOOP_OP_SECONDS = (431.87e-3 - 75.23e-3) / (24 * 59.3) / 10;
+// What one op of such a loop costs the host in forward, where it syncs once per expert and the CPU cannot run
+// ahead: huggingface/transformers#42697 times Qwen1.5-MoE-A2.7B's forward on an A100 at batch 4 x 16 tokens with the
+// eager per-expert loop (431.87 ms) and grouped_mm (75.23 ms): 24 MoE layers, 59.3 of 60 experts hit (about 4 rows
+// each, the GPU's share small), 251 µs per hit expert. That loop (Qwen2MoeExperts.forward, transformers 5.x) issues
+// 16 ops per hit expert (the index select and its == test, torch.where, the row gather, two weight slices, two
+// linears, chunk, act, mul, the routing-weight gather and mul, .to, index_add_), two of them syncs: 15.7 µs an op.
+export const SYNCED_LOOP_OP_SECONDS = (431.87e-3 - 75.23e-3) / (24 * 59.3) / 16;
 // PEFT lora.Linear.forward per adapted linear: cast x to the adapter dtype, lora_A, lora_B, x scaling, add to
 // the base output (Linear.forward, https://github.com/huggingface/peft/blob/main/src/peft/tuners/lora/layer.py):
 // 5 ops per adapted expert linear.
