@@ -128,10 +128,17 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
     deltaB +
     w.bwdAttnFlops / attnRate +
     (2 * w.fwdElemBytes + w.adapterBwdBytes + w.moeLoopBwdBytes) / r.mem;
-  const bwd = Math.max(
-    bwdGpu,
-    bwdOps * hostPerOp + 2 * w.moeLoopOps * EAGER_OP_SECONDS + w.zeroHookBwdOps * EAGER_OP_SECONDS,
-  );
+  const loopHostB = (2 * w.moeLoopOps + w.zeroHookLoopBwdOps) * EAGER_OP_SECONDS;
+  const bwdHost = bwdOps * hostPerOp + (2 * w.moeLoopOps + w.zeroHookBwdOps) * EAGER_OP_SECONDS;
+  // ZeRO-3 keeps few collectives in flight: fetch_sub_module waits on its oldest fetch event past
+  // __max_ongoing_fetch_events (2) and the gradient path on its oldest reduce event past max_param_reduce_events
+  // (2) (partitioned_param_coordinator.py, stage3.py; DeepSpeed v0.16.5). The host runs at most a few modules
+  // ahead, so a loop's host-heavy experts cannot borrow the GPU-heavy layers' time: each part takes its longer side.
+  const loopGpuB = expertB + w.moeLoopBwdBytes / r.mem;
+  const bwd =
+    w.zeroHookLoopBwdOps > 0
+      ? Math.max(bwdGpu - loopGpuB, bwdHost - loopHostB) + Math.max(loopGpuB, loopHostB)
+      : Math.max(bwdGpu, bwdHost);
   const rec =
     (w.recomputeAttnOnly ? w.fwdAttnFlops / attnRate : w.recompute * fwd) + w.tiledMlpFlops / gemm;
   const deq =
@@ -251,7 +258,6 @@ function boundOfStep(w: TrainWork, s: StepTimes, total: number): Bound {
   const loopOpsF = w.moeLoopOps * SYNCED_LOOP_OP_SECONDS;
   const loopF = loopOpsF + w.zeroHookLoopOps * SYNCED_LOOP_OP_SECONDS;
   const hookF = w.zeroHookFwdOps * EAGER_OP_SECONDS;
-  const hookB = w.zeroHookBwdOps * EAGER_OP_SECONDS;
   const hostT =
     s.hostOpt +
     m * s.offExposed +
@@ -259,14 +265,7 @@ function boundOfStep(w: TrainWork, s: StepTimes, total: number): Bound {
       Math.max(0, (w.fwdOps + w.adapterFwdOps) * s.hostPerOp + hookF - s.fwdGpu) *
       (loopOpsF > 0 ? 0 : 1) +
     m * loopF * (1 + (w.recomputeAttnOnly ? 0 : w.recompute)) +
-    m *
-      Math.max(
-        0,
-        (2 * w.fwdOps + w.adapterBwdOps) * s.hostPerOp +
-          2 * w.moeLoopOps * EAGER_OP_SECONDS +
-          hookB -
-          s.bwdGpu,
-      ) +
+    m * (s.bwd - s.bwdGpu) +
     m * w.dequantSeconds;
   const commT = m * (s.exposedMicro + s.tpT) + s.bubble + s.exposedStep + s.zeroGather;
   const memT = total - computeT - hostT - commT - STEP_OVERHEAD_SECONDS;

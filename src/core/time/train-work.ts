@@ -240,6 +240,8 @@ export interface TrainWork {
   zeroHookFwdOps: number;
   zeroHookLoopOps: number;
   zeroHookBwdOps: number;
+  /** ZeRO-3 with a per-expert loop: the experts' share of zeroHookBwdOps (its windows hold backward in step). */
+  zeroHookLoopBwdOps: number;
   /** Bytes the per-expert loop's gather gradients move in one backward (0 when grouped). */
   moeLoopBwdBytes: number;
   moeDispatch: MoeDispatch;
@@ -556,6 +558,7 @@ export function trainWork(
     zeroHookFwdOps: zh.fwdOps,
     zeroHookLoopOps: zh.loopFwdOps,
     zeroHookBwdOps: zh.bwdOps,
+    zeroHookLoopBwdOps: zh.loopBwdOps,
     moeDispatch: ew.dispatch,
     expertsHit: ew.hit,
     deltaFwdFlops: ew.delta.fwdFlops,

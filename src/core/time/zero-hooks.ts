@@ -17,9 +17,11 @@ export interface ZeroHookOps {
   loopFwdOps: number;
   /** Backward ops: the modules' gathers and releases and the gradient hooks. */
   bwdOps: number;
+  /** ZeRO-3: the share of bwdOps that belongs to the experts of a per-expert loop (0 otherwise). */
+  loopBwdOps: number;
 }
 
-const NONE: ZeroHookOps = { fwdOps: 0, loopFwdOps: 0, bwdOps: 0 };
+const NONE: ZeroHookOps = { fwdOps: 0, loopFwdOps: 0, bwdOps: 0, loopBwdOps: 0 };
 // Norm weights per decoder layer, trained by a full fine-tune: input_layernorm and post_attention_layernorm
 // (https://github.com/huggingface/transformers/blob/v5.14.1/src/transformers/models/qwen2_moe/modeling_qwen2_moe.py
 // Qwen2MoeDecoderLayer; the Llama-style layers alike).
@@ -58,6 +60,7 @@ export function zeroHookOps(
   let modules = 0;
   let loopModules = 0;
   let bareLoopModules = 0;
+  let loopGrads = 0;
   let grads = 0;
   for (const g of m.arch.groups) {
     if (g.name === 'vision') continue;
@@ -75,7 +78,7 @@ export function zeroHookOps(
     if (loop) {
       loopModules += layers * hit * (experts.length + 2 * adaptedExperts);
       bareLoopModules += layers * hit * BARE_EXPERT_MODULES;
-      grads += layers * hit * (lora ? 2 * adaptedExperts : experts.length);
+      loopGrads += layers * hit * (lora ? 2 * adaptedExperts : experts.length);
     } else {
       modules += layers;
       const adaptedParams = Math.min(GROUPED_EXPERT_PARAMS, adaptedExperts);
@@ -88,9 +91,11 @@ export function zeroHookOps(
       ? hooks.gradOps[3] + hooks.reduceOps3.perParam + hooks.reduceOps3.perRank * dp
       : hooks.gradOps[2];
   const bareOps = o.zero === 3 ? BARE_MODULE_OPS * bareLoopModules : 0;
+  const loopBwdOps = moduleOps * loopModules + bareOps + gradOps * loopGrads;
   return {
     fwdOps: moduleOps * modules,
     loopFwdOps: moduleOps * loopModules + bareOps,
-    bwdOps: moduleOps * (modules + loopModules) + bareOps + gradOps * grads,
+    bwdOps: moduleOps * modules + gradOps * grads + loopBwdOps,
+    loopBwdOps: o.zero === 3 ? loopBwdOps : 0,
   };
 }
