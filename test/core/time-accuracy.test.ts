@@ -433,7 +433,8 @@ describe('time model on the FP8 training rows', () => {
 // added then, was +2164% before those two mechanisms and +549% after. The synced loop's ops at the 15.7 µs a
 // transformers loop benchmark gives (train-work.ts SYNCED_LOOP_OP_SECONDS), the hooks of each expert's two
 // parameter-less modules, ZeRO-3's reduce-scatter and partition ops per gradient, and its backward held in step by
-// its event windows (train-step.ts): +62.7% (ZeRO-2), +102.3% and +273.2% (ZeRO-3).
+// its event windows (train-step.ts), and the loop's 15 torch calls per expert counted alike: +44.1% (ZeRO-2),
+// +90.6% and +250.6% (ZeRO-3).
 describe('time model on the training rows at scale and on MoE', () => {
   it('scores the four dense rows within 5% of the published speed', () => {
     const dense = scaleRows.filter((r) => !r.id.includes('-moe-') && !r.id.startsWith('trainy-'));
@@ -453,7 +454,7 @@ describe('time model on the training rows at scale and on MoE', () => {
     for (const r of f8) expect(Math.abs(r.error), r.id).toBeLessThanOrEqual(0.16);
   });
 
-  it('times the MoE rows too fast, and no worse than today (+63% ZeRO-2, +103% and +274% ZeRO-3)', () => {
+  it('times the MoE rows too fast, and no worse than today (+45% ZeRO-2, +91% and +251% ZeRO-3)', () => {
     const moe = Object.fromEntries(
       scaleRows.filter((r) => r.id.includes('-moe-')).map((r) => [r.id, r.error]),
     );
@@ -463,10 +464,10 @@ describe('time model on the training rows at scale and on MoE', () => {
       'msswift-qwen3-moe-30b-a3b-16xa800-zero3',
     ]);
     for (const e of Object.values(moe)) expect(e).toBeGreaterThan(0);
-    expect(moe['msswift-qwen1.5-moe-8xa800-zero2']).toBeLessThanOrEqual(0.63);
-    expect(moe['msswift-qwen1.5-moe-8xa800-zero3']).toBeLessThanOrEqual(1.03);
-    expect(moe['msswift-qwen3-moe-30b-a3b-16xa800-zero3']).toBeLessThanOrEqual(2.74);
-    // ZeRO-3 over ZeRO-2: measured 4.0x; the estimate's hooks over 4,320 looped expert linears give 3.2x.
+    expect(moe['msswift-qwen1.5-moe-8xa800-zero2']).toBeLessThanOrEqual(0.45);
+    expect(moe['msswift-qwen1.5-moe-8xa800-zero3']).toBeLessThanOrEqual(0.91);
+    expect(moe['msswift-qwen3-moe-30b-a3b-16xa800-zero3']).toBeLessThanOrEqual(2.51);
+    // ZeRO-3 over ZeRO-2: measured 4.0x; the estimate's hooks over 4,320 looped expert linears give 3.05x.
     const z2 = scaleRows.find((r) => r.id.endsWith('moe-8xa800-zero2'))!;
     const z3 = scaleRows.find((r) => r.id.endsWith('moe-8xa800-zero3'))!;
     expect(z3.estimated / z2.estimated).toBeGreaterThan(3);

@@ -124,11 +124,12 @@ export const NCCL_SM_SHARE = 24 / 132;
 export const ALLREDUCE_LATENCY_NVLINK = 25e-6;
 export const ALLREDUCE_LATENCY_PCIE = 50e-6;
 // MoE experts run in a Python loop (engine profile moeDispatch 'loop'): each expert holding a routed token costs
-// its own kernels. transformers 4.57 Qwen3MoeSparseMoeBlock / MixtralSparseMoeBlock loop body: torch.where
-// (nonzero), the hidden-state gather, gate/up/down GEMMs, activation, gate*up, routing-weight gather and
-// multiply, dtype cast, index_add_: 10 ops (modeling_qwen3_moe.py @00d4b3d; torchtune/litgpt loops are alike;
+// its own kernels. transformers 4.57 Qwen3MoeSparseMoeBlock / MixtralSparseMoeBlock loop body, every torch call
+// counted: the ModuleList index by the expert tensor (an .item()), the mask select and squeeze, torch.where
+// (nonzero), the hidden-state gather and reshape, gate/up/down GEMMs, activation, gate*up, routing-weight gather
+// and multiply, dtype cast, index_add_: 15 ops (modeling_qwen3_moe.py @00d4b3d; torchtune/litgpt loops are alike;
 // transformers 5.x keeps it as experts_implementation="eager", its default being grouped_mm: engines/hf/memory.ts).
-const MOE_LOOP_OPS_PER_EXPERT = 10;
+const MOE_LOOP_OPS_PER_EXPERT = 15;
 // What one op of such a loop costs the host in forward, where it syncs once per expert and the CPU cannot run
 // ahead: huggingface/transformers#42697 times Qwen1.5-MoE-A2.7B's forward on an A100 at batch 4 x 16 tokens with the
 // eager per-expert loop (431.87 ms) and grouped_mm (75.23 ms): 24 MoE layers, 59.3 of 60 experts hit (about 4 rows
