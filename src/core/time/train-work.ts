@@ -127,15 +127,17 @@ export const ALLREDUCE_LATENCY_PCIE = 50e-6;
 // its own kernels. transformers 4.57 Qwen3MoeSparseMoeBlock / MixtralSparseMoeBlock loop body, every torch call
 // counted: the ModuleList index by the expert tensor (an .item()), the mask select and squeeze, torch.where
 // (nonzero), the hidden-state gather and reshape, gate/up/down GEMMs, activation, gate*up, routing-weight gather
-// and multiply, dtype cast, index_add_: 15 ops (modeling_qwen3_moe.py @00d4b3d; torchtune/litgpt loops are alike;
-// transformers 5.x keeps it as experts_implementation="eager", its default being grouped_mm: engines/hf/memory.ts).
+// and multiply, dtype cast, index_add_: 15 ops (modeling_qwen3_moe.py, modeling_mixtral.py @00d4b3d2142c;
+// torchtune/litgpt loops are alike; transformers 5.x keeps it as experts_implementation="eager", its default being
+// grouped_mm: engines/hf/memory.ts).
 const MOE_LOOP_OPS_PER_EXPERT = 15;
 // What one op of such a loop costs the host in forward, where it syncs once per expert and the CPU cannot run
 // ahead: huggingface/transformers#42697 times Qwen1.5-MoE-A2.7B's forward on an A100 at batch 4 x 16 tokens with the
 // eager per-expert loop (431.87 ms) and grouped_mm (75.23 ms): 24 MoE layers, 59.3 of 60 experts hit (about 4 rows
 // each, the GPU's share small), 251 µs per hit expert. That loop (Qwen2MoeExperts.forward, transformers 5.x) issues
-// 16 ops per hit expert (the index select and its == test, torch.where, the row gather, two weight slices, two
-// linears, chunk, act, mul, the routing-weight gather and mul, .to, index_add_), two of them syncs: 15.7 µs an op.
+// 16 ops per hit expert (the index select and its == test, the mask select, torch.where, the row gather, two weight
+// slices, two linears, chunk, act, mul, the routing-weight gather and mul, .to, index_add_), two of them syncs:
+// 15.7 µs an op.
 export const SYNCED_LOOP_OP_SECONDS = (431.87e-3 - 75.23e-3) / (24 * 59.3) / 16;
 // PEFT lora.Linear.forward per adapted linear: cast x to the adapter dtype, lora_A, lora_B, x scaling, add to
 // the base output (Linear.forward, https://github.com/huggingface/peft/blob/main/src/peft/tuners/lora/layer.py):
