@@ -6,6 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { modelFacts, trainStep, trainWork, gpuRates } from '../../src/core/time/index.js';
+import { TRAIN_PHASES } from '../../src/core/time/model-facts.js';
+import { EAGER_OP_SECONDS, SYNCED_LOOP_OP_SECONDS } from '../../src/core/time/train-work.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
@@ -42,6 +44,22 @@ describe('MoE experts as a per-expert loop (moeLoop)', () => {
     expect(w.moeLoopBwdBytes).toBeCloseTo(4 * 4096 * m.hidden * 2 * m.experts * m.moeLayers, -3);
     // The grouped GEMM has no per-expert gather in autograd.
     expect(trainWork(m, full, defaultTimeOptions(1)).moeLoopBwdBytes).toBe(0);
+  });
+
+  it("prices the loop's forward ops at the synced rate a loop benchmark measures (transformers#42697)", () => {
+    // Qwen1.5-MoE-A2.7B on an A100 at batch 4 x 16 tokens: loop 431.87 ms, grouped_mm 75.23 ms, 24 layers x 59.3
+    // hit experts x 16 ops a hit expert.
+    expect(SYNCED_LOOP_OP_SECONDS * 1e6).toBeCloseTo(15.66, 2);
+    expect(SYNCED_LOOP_OP_SECONDS).toBeGreaterThan(EAGER_OP_SECONDS);
+    const m = modelFacts(resolveModel('qwen3-30b-a3b'));
+    const t = defaultTimeOptions(1);
+    const looped = trainWork(m, full, { ...t, moeLoop: true });
+    const phases = new Float64Array(TRAIN_PHASES.length);
+    trainStep(looped, gpuRates(a100, t), phases);
+    // The forward holds at least the loop's ops at the synced rate (the GPU's expert work adds to them).
+    expect(phases[TRAIN_PHASES.indexOf('forward')]).toBeGreaterThan(
+      looped.moeLoopOps * SYNCED_LOOP_OP_SECONDS,
+    );
   });
 
   it('leaves a dense model and a model that runs densely (Llama-4 on transformers) as they were', () => {

@@ -430,7 +430,11 @@ describe('time model on the FP8 training rows', () => {
 // reduces in series with backward (TimeOptions.serialComm: the dense ZeRO-2 row -2.5% -> -4.3%, the MoE rows
 // +78% / +612%), and DeepSpeed's module and gradient hooks run on the host (time/zero-hooks.ts: the looped
 // ZeRO-3 rows pay their experts' hooks in series): ZeRO-3 +226%. ms-swift's Qwen3-30B-A3B ZeRO-3 row on 16 A800,
-// added then, was +2164% before those two mechanisms and is +549% after.
+// added then, was +2164% before those two mechanisms and +549% after. The synced loop's ops at the 15.7 µs a
+// transformers loop benchmark gives (train-work.ts SYNCED_LOOP_OP_SECONDS), the hooks of each expert's two
+// parameter-less modules, ZeRO-3's reduce-scatter and partition ops per gradient, and its backward held in step by
+// its event windows (train-step.ts), and the loop's 15 torch calls per expert counted alike: +44.1% (ZeRO-2),
+// +90.6% and +250.6% (ZeRO-3).
 describe('time model on the training rows at scale and on MoE', () => {
   it('scores the four dense rows within 5% of the published speed', () => {
     const dense = scaleRows.filter((r) => !r.id.includes('-moe-') && !r.id.startsWith('trainy-'));
@@ -450,7 +454,7 @@ describe('time model on the training rows at scale and on MoE', () => {
     for (const r of f8) expect(Math.abs(r.error), r.id).toBeLessThanOrEqual(0.16);
   });
 
-  it('times the MoE rows too fast, and no worse than today (+79% ZeRO-2, +226% and +549% ZeRO-3)', () => {
+  it('times the MoE rows too fast, and no worse than today (+45% ZeRO-2, +91% and +251% ZeRO-3)', () => {
     const moe = Object.fromEntries(
       scaleRows.filter((r) => r.id.includes('-moe-')).map((r) => [r.id, r.error]),
     );
@@ -460,13 +464,13 @@ describe('time model on the training rows at scale and on MoE', () => {
       'msswift-qwen3-moe-30b-a3b-16xa800-zero3',
     ]);
     for (const e of Object.values(moe)) expect(e).toBeGreaterThan(0);
-    expect(moe['msswift-qwen1.5-moe-8xa800-zero2']).toBeLessThanOrEqual(0.79);
-    expect(moe['msswift-qwen1.5-moe-8xa800-zero3']).toBeLessThanOrEqual(2.26);
-    expect(moe['msswift-qwen3-moe-30b-a3b-16xa800-zero3']).toBeLessThanOrEqual(5.5);
-    // ZeRO-3 over ZeRO-2: measured 4.0x; the estimate's hooks over 4,320 looped expert linears give 2.2x.
+    expect(moe['msswift-qwen1.5-moe-8xa800-zero2']).toBeLessThanOrEqual(0.45);
+    expect(moe['msswift-qwen1.5-moe-8xa800-zero3']).toBeLessThanOrEqual(0.91);
+    expect(moe['msswift-qwen3-moe-30b-a3b-16xa800-zero3']).toBeLessThanOrEqual(2.51);
+    // ZeRO-3 over ZeRO-2: measured 4.0x; the estimate's hooks over 4,320 looped expert linears give 3.05x.
     const z2 = scaleRows.find((r) => r.id.endsWith('moe-8xa800-zero2'))!;
     const z3 = scaleRows.find((r) => r.id.endsWith('moe-8xa800-zero3'))!;
-    expect(z3.estimated / z2.estimated).toBeGreaterThan(2);
+    expect(z3.estimated / z2.estimated).toBeGreaterThan(3);
     expect(z3.estimated / z2.estimated).toBeLessThan(4.04);
   });
 

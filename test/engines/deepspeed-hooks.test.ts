@@ -30,20 +30,43 @@ const seconds = (o: EstimateOptions, time = t) => trainStep(work(o, time), gpuRa
 
 describe('DeepSpeed ZeRO hooks', () => {
   it('are DeepSpeed’s: FSDP and the other engines gather whole wrapped units', () => {
-    expect(FRAMEWORKS.deepspeed.zeroHooks).toEqual({ moduleOps: 16, gradOps: { 2: 5, 3: 6 } });
+    expect(FRAMEWORKS.deepspeed.zeroHooks).toEqual({
+      moduleOps: 16,
+      gradOps: { 2: 5, 3: 6 },
+      reduceOps3: { perParam: 7, perRank: 1 },
+    });
     expect(FRAMEWORKS.hf.zeroHooks).toBeUndefined();
     expect(FRAMEWORKS.torchtitan.zeroHooks).toBeUndefined();
   });
 
-  it('ZeRO-3 over a per-expert loop: 16 ops per expert linear module in forward, 16 + 6 in backward', () => {
+  it('ZeRO-3 over a per-expert loop: 16 ops per expert linear module and 3 per parameter-less one a pass', () => {
     const w = work(full(3, 'deepspeed'));
-    // Qwen3-30B-A3B: 48 layers, 128 experts x 3 linears, all hit at 8,192 tokens x top 8.
+    // Qwen3-30B-A3B: 48 layers, 128 experts x 3 linears, all hit at 8,192 tokens x top 8; each expert also is
+    // its MLP module and its activation module (hooked, no parameters).
     const hit = w.expertsHit;
     expect(hit).toBeGreaterThan(127.9);
-    expect(w.zeroHookLoopOps).toBeCloseTo(16 * 48 * hit * 3, 0);
-    // q, k, v, o and the router are the dense modules (5); gradients: those, 2 norms and every expert linear.
+    expect(w.zeroHookLoopOps).toBeCloseTo(16 * 48 * hit * 3 + 3 * 48 * hit * 2, 0);
+    // q, k, v, o and the router are the dense modules (5); gradients: those, 2 norms and every expert linear,
+    // each 6 ops into the bucket, 7 to reduce-scatter and file it and one per rank (8).
     expect(w.zeroHookFwdOps).toBe(16 * 48 * 5);
-    expect(w.zeroHookBwdOps).toBeCloseTo(16 * 48 * (5 + hit * 3) + 6 * 48 * (5 + 2 + hit * 3), 6);
+    const gradOps = 6 + 7 + 8;
+    expect(w.zeroHookBwdOps).toBeCloseTo(
+      16 * 48 * (5 + hit * 3) + 3 * 48 * hit * 2 + gradOps * 48 * (5 + 2 + hit * 3),
+      6,
+    );
+    // The experts' share, which ZeRO-3's event windows keep in step with the GPU.
+    expect(w.zeroHookLoopBwdOps).toBeCloseTo(
+      16 * 48 * hit * 3 + 3 * 48 * hit * 2 + gradOps * 48 * hit * 3,
+      6,
+    );
+    expect(work(full(2, 'deepspeed')).zeroHookLoopBwdOps).toBe(0);
+  });
+
+  it('ZeRO-3 reduce ops grow with the data-parallel ranks', () => {
+    const w8 = work(full(3, 'deepspeed'));
+    const w16 = work({ ...full(3, 'deepspeed'), gpus: 16 });
+    const grads = 48 * (5 + 2 + w8.expertsHit * 3);
+    expect(w16.zeroHookBwdOps - w8.zeroHookBwdOps).toBeCloseTo(8 * grads, 6);
   });
 
   it('ZeRO-2 pays only the gradient hooks; ZeRO-1 and FSDP none', () => {

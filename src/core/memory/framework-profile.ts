@@ -169,9 +169,14 @@ export interface FrameworkProfile {
    * gathers each submodule's parameters before it runs and releases them after, in forward, recompute and
    * backward (per module per pass); `gradOps`: ZeRO-2 and ZeRO-3 move each trainable parameter's gradient
    * into the reduce bucket from its autograd hook (per parameter tensor per micro-batch). Absent: none
-   * (FSDP gathers a whole wrapped unit at a time).
+   * (FSDP gathers a whole wrapped unit at a time). `reduceOps3`: ZeRO-3 then reduce-scatters each bucket and files
+   * each gradient's partition, per parameter tensor `perParam` ops plus `perRank` per data-parallel rank.
    */
-  zeroHooks?: { moduleOps: number; gradOps: { 2: number; 3: number } };
+  zeroHooks?: {
+    moduleOps: number;
+    gradOps: { 2: number; 3: number };
+    reduceOps3: { perParam: number; perRank: number };
+  };
   /** Serving: the engine serves many LoRA adapters on one base (preallocated adapter slots). */
   multiLora?: boolean;
   /** Serving: the speculative decoding methods the engine runs (absent: none). */

@@ -6,6 +6,7 @@ import {
   ALLREDUCE_LATENCY_NVLINK,
   ALLREDUCE_LATENCY_PCIE,
   EAGER_OP_SECONDS,
+  SYNCED_LOOP_OP_SECONDS,
   FP32_ATTN_SHARE,
   GRAPH_KERNEL_SECONDS,
   GRAPH_TRAIN_KERNEL_FACTOR,
@@ -113,8 +114,8 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   // CPU dispatch runs ahead of the GPU; a pass takes the longer of the two. An MoE loop syncs once per
   // expert in forward (torch.nonzero): its dispatch adds to the expert work instead of hiding behind it, and so
   // do the ZeRO hooks of the experts' own modules. ZeRO hooks run eager whatever compiles (time/zero-hooks.ts).
-  const loopOpsF = w.moeLoopOps * EAGER_OP_SECONDS;
-  const loopF = loopOpsF + w.zeroHookLoopOps * EAGER_OP_SECONDS;
+  const loopOpsF = w.moeLoopOps * SYNCED_LOOP_OP_SECONDS;
+  const loopF = loopOpsF + w.zeroHookLoopOps * SYNCED_LOOP_OP_SECONDS;
   const hookF = w.zeroHookFwdOps * EAGER_OP_SECONDS;
   const fwd =
     w.moeLoopOps > 0
@@ -127,10 +128,17 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
     deltaB +
     w.bwdAttnFlops / attnRate +
     (2 * w.fwdElemBytes + w.adapterBwdBytes + w.moeLoopBwdBytes) / r.mem;
-  const bwd = Math.max(
-    bwdGpu,
-    bwdOps * hostPerOp + 2 * loopOpsF + w.zeroHookBwdOps * EAGER_OP_SECONDS,
-  );
+  const loopHostB = (2 * w.moeLoopOps + w.zeroHookLoopBwdOps) * EAGER_OP_SECONDS;
+  const bwdHost = bwdOps * hostPerOp + (2 * w.moeLoopOps + w.zeroHookBwdOps) * EAGER_OP_SECONDS;
+  // ZeRO-3 keeps few collectives in flight: fetch_sub_module waits on its oldest fetch event past
+  // __max_ongoing_fetch_events (2) and the gradient path on its oldest reduce event past max_param_reduce_events
+  // (2) (partitioned_param_coordinator.py, stage3.py; DeepSpeed v0.16.5). The host runs at most a few modules
+  // ahead, so a loop's host-heavy experts cannot borrow the GPU-heavy layers' time: each part takes its longer side.
+  const loopGpuB = expertB + w.moeLoopBwdBytes / r.mem;
+  const bwd =
+    w.zeroHookLoopBwdOps > 0
+      ? Math.max(bwdGpu - loopGpuB, bwdHost - loopHostB) + Math.max(loopGpuB, loopHostB)
+      : Math.max(bwdGpu, bwdHost);
   const rec =
     (w.recomputeAttnOnly ? w.fwdAttnFlops / attnRate : w.recompute * fwd) + w.tiledMlpFlops / gemm;
   const deq =
@@ -247,10 +255,9 @@ function boundOfStep(w: TrainWork, s: StepTimes, total: number): Bound {
       bwdCompute +
       (w.recomputeAttnOnly ? s.rec : w.recompute * fwdCompute) +
       (w.int8ForwardFlops * (INT8_FORWARD_GEMM_SLOWDOWN - 1)) / s.gemm);
-  const loopOpsF = w.moeLoopOps * EAGER_OP_SECONDS;
-  const loopF = loopOpsF + w.zeroHookLoopOps * EAGER_OP_SECONDS;
+  const loopOpsF = w.moeLoopOps * SYNCED_LOOP_OP_SECONDS;
+  const loopF = loopOpsF + w.zeroHookLoopOps * SYNCED_LOOP_OP_SECONDS;
   const hookF = w.zeroHookFwdOps * EAGER_OP_SECONDS;
-  const hookB = w.zeroHookBwdOps * EAGER_OP_SECONDS;
   const hostT =
     s.hostOpt +
     m * s.offExposed +
@@ -258,11 +265,7 @@ function boundOfStep(w: TrainWork, s: StepTimes, total: number): Bound {
       Math.max(0, (w.fwdOps + w.adapterFwdOps) * s.hostPerOp + hookF - s.fwdGpu) *
       (loopOpsF > 0 ? 0 : 1) +
     m * loopF * (1 + (w.recomputeAttnOnly ? 0 : w.recompute)) +
-    m *
-      Math.max(
-        0,
-        (2 * w.fwdOps + w.adapterBwdOps) * s.hostPerOp + 2 * loopOpsF + hookB - s.bwdGpu,
-      ) +
+    m * (s.bwd - s.bwdGpu) +
     m * w.dequantSeconds;
   const commT = m * (s.exposedMicro + s.tpT) + s.bubble + s.exposedStep + s.zeroGather;
   const memT = total - computeT - hostT - commT - STEP_OVERHEAD_SECONDS;

@@ -124,11 +124,21 @@ export const NCCL_SM_SHARE = 24 / 132;
 export const ALLREDUCE_LATENCY_NVLINK = 25e-6;
 export const ALLREDUCE_LATENCY_PCIE = 50e-6;
 // MoE experts run in a Python loop (engine profile moeDispatch 'loop'): each expert holding a routed token costs
-// its own kernels. transformers 4.57 Qwen3MoeSparseMoeBlock / MixtralSparseMoeBlock loop body: torch.where
-// (nonzero), the hidden-state gather, gate/up/down GEMMs, activation, gate*up, routing-weight gather and
-// multiply, dtype cast, index_add_: 10 ops (modeling_qwen3_moe.py @00d4b3d; torchtune/litgpt loops are alike;
-// transformers 5.x keeps it as experts_implementation="eager", its default being grouped_mm: engines/hf/memory.ts).
-const MOE_LOOP_OPS_PER_EXPERT = 10;
+// its own kernels. transformers 4.57 Qwen3MoeSparseMoeBlock / MixtralSparseMoeBlock loop body, every torch call
+// counted: the ModuleList index by the expert tensor (an .item()), the mask select and squeeze, torch.where
+// (nonzero), the hidden-state gather and reshape, gate/up/down GEMMs, activation, gate*up, routing-weight gather
+// and multiply, dtype cast, index_add_: 15 ops (modeling_qwen3_moe.py, modeling_mixtral.py @00d4b3d2142c;
+// torchtune/litgpt loops are alike; transformers 5.x keeps it as experts_implementation="eager", its default being
+// grouped_mm: engines/hf/memory.ts).
+const MOE_LOOP_OPS_PER_EXPERT = 15;
+// What one op of such a loop costs the host in forward, where it syncs once per expert and the CPU cannot run
+// ahead: huggingface/transformers#42697 times Qwen1.5-MoE-A2.7B's forward on an A100 at batch 4 x 16 tokens with the
+// eager per-expert loop (431.87 ms) and grouped_mm (75.23 ms): 24 MoE layers, 59.3 of 60 experts hit (about 4 rows
+// each, the GPU's share small), 251 µs per hit expert. That loop (Qwen2MoeExperts.forward, transformers 5.x) issues
+// 16 ops per hit expert (the index select and its == test, the mask select, torch.where, the row gather, two weight
+// slices, two linears, chunk, act, mul, the routing-weight gather and mul, .to, index_add_), two of them syncs:
+// 15.7 µs an op.
+export const SYNCED_LOOP_OP_SECONDS = (431.87e-3 - 75.23e-3) / (24 * 59.3) / 16;
 // PEFT lora.Linear.forward per adapted linear: cast x to the adapter dtype, lora_A, lora_B, x scaling, add to
 // the base output (Linear.forward, https://github.com/huggingface/peft/blob/main/src/peft/tuners/lora/layer.py):
 // 5 ops per adapted expert linear.
@@ -233,6 +243,8 @@ export interface TrainWork {
   zeroHookFwdOps: number;
   zeroHookLoopOps: number;
   zeroHookBwdOps: number;
+  /** ZeRO-3 with a per-expert loop: the experts' share of zeroHookBwdOps (its windows hold backward in step). */
+  zeroHookLoopBwdOps: number;
   /** Bytes the per-expert loop's gather gradients move in one backward (0 when grouped). */
   moeLoopBwdBytes: number;
   moeDispatch: MoeDispatch;
@@ -491,7 +503,7 @@ export function trainWork(
   const nw = commWork(m, o, w, trainable);
   const ew = expertWork(m, o, w, dispatch, paramWrapper);
   const aw = adapterPathWork(m, o, w);
-  const zh = zeroHookOps(m, o, w.layersHere, ew.dispatch === 'loop', ew.hit);
+  const zh = zeroHookOps(m, o, w.layersHere, ew.dispatch === 'loop', ew.hit, w.dp);
   // Written out field by field, not spread: the planner makes one per row, and spreads built each of the
   // first few hundred with a different V8 hidden class (deoptimizing the step-time functions that read them).
   return {
@@ -549,6 +561,7 @@ export function trainWork(
     zeroHookFwdOps: zh.fwdOps,
     zeroHookLoopOps: zh.loopFwdOps,
     zeroHookBwdOps: zh.bwdOps,
+    zeroHookLoopBwdOps: zh.loopBwdOps,
     moeDispatch: ew.dispatch,
     expertsHit: ew.hit,
     deltaFwdFlops: ew.delta.fwdFlops,

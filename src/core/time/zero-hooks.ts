@@ -17,9 +17,11 @@ export interface ZeroHookOps {
   loopFwdOps: number;
   /** Backward ops: the modules' gathers and releases and the gradient hooks. */
   bwdOps: number;
+  /** ZeRO-3: the share of bwdOps that belongs to the experts of a per-expert loop (0 otherwise). */
+  loopBwdOps: number;
 }
 
-const NONE: ZeroHookOps = { fwdOps: 0, loopFwdOps: 0, bwdOps: 0 };
+const NONE: ZeroHookOps = { fwdOps: 0, loopFwdOps: 0, bwdOps: 0, loopBwdOps: 0 };
 // Norm weights per decoder layer, trained by a full fine-tune: input_layernorm and post_attention_layernorm
 // (https://github.com/huggingface/transformers/blob/v5.14.1/src/transformers/models/qwen2_moe/modeling_qwen2_moe.py
 // Qwen2MoeDecoderLayer; the Llama-style layers alike).
@@ -28,10 +30,19 @@ const NORMS_PER_LAYER = 2;
 // https://github.com/huggingface/transformers/blob/v5.14.1/src/transformers/models/qwen2_moe/modeling_qwen2_moe.py;
 // PEFT's ParamWrapper adapts each with its own lora_A and lora_B).
 const GROUPED_EXPERT_PARAMS = 2;
+// ZeRO-3 hooks every submodule, parameters or not (parameter_offload.py _register_deepspeed_module recurses into all
+// children, DeepSpeed v0.16.5): a transformers 4.x expert is its MLP module (Qwen2MoeMLP, Qwen3MoeMLP) holding the
+// three linears and its activation module (ACT2FN's nn.SiLU), two modules without parameters. Each still wraps its
+// outputs in PreBackwardFunctionForModule and its inputs in PostBackwardFunctionModule (an autograd node that
+// detaches the tensor) and makes the current stream wait for the gather stream in fetch_sub_module
+// (partitioned_param_coordinator.py): 3 ops per pass, the same 3 in backward (the two nodes, the wait).
+// https://github.com/deepspeedai/DeepSpeed/blob/20f988eade5217ab0045ba1681030f3d255d67e3/deepspeed/runtime/zero/parameter_offload.py
+const BARE_EXPERT_MODULES = 2;
+const BARE_MODULE_OPS = 3;
 
 /**
  * The ZeRO hooks' eager ops of one micro-batch on this rank's `layersHere` layers; `loop` with `hit` experts
- * per MoE layer when the experts run in a per-expert loop.
+ * per MoE layer when the experts run in a per-expert loop; `dp` data-parallel ranks share the gradients.
  */
 export function zeroHookOps(
   m: ModelFacts,
@@ -39,6 +50,7 @@ export function zeroHookOps(
   layersHere: number,
   loop: boolean,
   hit: number,
+  dp = 1,
 ): ZeroHookOps {
   const hooks = FRAMEWORKS[o.framework].zeroHooks;
   if (!hooks || o.zero < 2 || o.method === 'inference') return NONE;
@@ -47,6 +59,8 @@ export function zeroHookOps(
   const scale = m.layers > 0 ? layersHere / m.layers : 0;
   let modules = 0;
   let loopModules = 0;
+  let bareLoopModules = 0;
+  let loopGrads = 0;
   let grads = 0;
   for (const g of m.arch.groups) {
     if (g.name === 'vision') continue;
@@ -63,7 +77,8 @@ export function zeroHookOps(
     if (experts.length === 0) continue;
     if (loop) {
       loopModules += layers * hit * (experts.length + 2 * adaptedExperts);
-      grads += layers * hit * (lora ? 2 * adaptedExperts : experts.length);
+      bareLoopModules += layers * hit * BARE_EXPERT_MODULES;
+      loopGrads += layers * hit * (lora ? 2 * adaptedExperts : experts.length);
     } else {
       modules += layers;
       const adaptedParams = Math.min(GROUPED_EXPERT_PARAMS, adaptedExperts);
@@ -71,10 +86,16 @@ export function zeroHookOps(
     }
   }
   const moduleOps = o.zero === 3 ? hooks.moduleOps : 0;
-  const gradOps = o.zero === 3 ? hooks.gradOps[3] : hooks.gradOps[2];
+  const gradOps =
+    o.zero === 3
+      ? hooks.gradOps[3] + hooks.reduceOps3.perParam + hooks.reduceOps3.perRank * dp
+      : hooks.gradOps[2];
+  const bareOps = o.zero === 3 ? BARE_MODULE_OPS * bareLoopModules : 0;
+  const loopBwdOps = moduleOps * loopModules + bareOps + gradOps * loopGrads;
   return {
     fwdOps: moduleOps * modules,
-    loopFwdOps: moduleOps * loopModules,
-    bwdOps: moduleOps * (modules + loopModules) + gradOps * grads,
+    loopFwdOps: moduleOps * loopModules + bareOps,
+    bwdOps: moduleOps * modules + gradOps * grads + loopBwdOps,
+    loopBwdOps: o.zero === 3 ? loopBwdOps : 0,
   };
 }

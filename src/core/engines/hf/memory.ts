@@ -75,8 +75,15 @@ export const HF_MEMORY: FrameworkProfile = {
 // post-backward release, the two functions' nodes). Gradient hook per trainable parameter: ZeRO-3
 // __add_grad_to_ipg_bucket (wait_stream, narrow, view_as, copy_, record_stream, grad.data =: stage3.py) 6;
 // ZeRO-2 reduce_independent_p_g_buckets_and_remove_grads (narrow, view, copy_, view_as, grad.data =:
-// stage_1_and_2.py) 5.
-const DEEPSPEED_HOOKS = { moduleOps: 16, gradOps: { 2: 5, 3: 6 } } as const;
+// stage_1_and_2.py) 5. ZeRO-3 then reduces each full bucket through reduce_scatter_coalesced
+// (runtime/comm/coalesced_collectives.py: a view and one slice per rank of every gradient to interleave, a narrow of
+// the result) and files each partition in partition_grads (stage3.py: narrow, copy_, .to, record_stream,
+// grad = None): 7 ops per gradient and one per rank.
+const DEEPSPEED_HOOKS = {
+  moduleOps: 16, // DeepSpeed @20f988eade5217ab0045ba1681030f3d255d67e3 (v0.16.5), counted above
+  gradOps: { 2: 5, 3: 6 },
+  reduceOps3: { perParam: 7, perRank: 1 }, // DeepSpeed @20f988eade5217ab0045ba1681030f3d255d67e3 (v0.16.5)
+} as const;
 
 export const DEEPSPEED_MEMORY: FrameworkProfile = {
   id: 'deepspeed',
