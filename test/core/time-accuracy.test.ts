@@ -47,9 +47,10 @@ const OUT_OF_SAMPLE_BARS = {
   // Volta's matmul shares (fp16 0.76, fp32 0.91 of spec, time/hardware.ts), 9.7% / 28.2%.
   // With the Phi-4 (14B) and Qwen3-4B T4 GRPO notebook rows added (scored at +51.2% and +30.2% before the changes
   // below) and inline-ECC GDDR bandwidth: 154 rows 8.9% / 26.1% (the median moves by the added rows, the p90 by the
-  // T4 GRPO rows).
-  all: { count: 154, median: 0.089, p90: 0.262 },
-  'kind:training': { count: 72, median: 0.098, p90: 0.282 },
+  // T4 GRPO rows). With the pre-0.48 bitsandbytes tree kernel's 4-bit dequantization below the memory rate on the
+  // T4, A100 and H100 (time/bnb-dequant.ts, the rows' bnb_dequant): 8.5% / 24.4%, training 9.6% / 28.2%.
+  all: { count: 154, median: 0.085, p90: 0.245 },
+  'kind:training': { count: 72, median: 0.097, p90: 0.282 },
   // GRPO steps (seconds per optimizer step, rollout included): 141% / 168% before, 30% / 42% after; with the
   // reference log-probs TRL 0.14-0.18 compute at their default beta (the rows' --reference model), 24% / 37%; with
   // the vLLM V0 engine loop the notebooks' logs show (scheduler: v0), 31% / 33% (the RTX 4090 row now -31%); with
@@ -61,8 +62,11 @@ const OUT_OF_SAMPLE_BARS = {
   // 32.5%: the T4 rows +27%, +16% and +33% fast, the RTX 4090 row -32% slow. Unsloth's Qwen3-4B 16-bit LoRA T4
   // notebook (scored first: +30.2%; +25.2% with the LoRA kernels) is +10.9%: 5 rows 27.4% / 32.5%. With the
   // dequantized 16-bit shard read back from L2 where it fits (time/decode.ts l2HeldElements; RTX 4090 72 MB, T4
-  // 4 MB), the RTX 4090 row -32.4% -> -28.3% and the Qwen2.5-3B T4 row +27.4% -> +27.9%: 27.9% / 32.5%.
-  'kind:rl': { count: 5, median: 0.279, p90: 0.326 },
+  // 4 MB), the RTX 4090 row -32.4% -> -28.3% and the Qwen2.5-3B T4 row +27.4% -> +27.9%: 27.9% / 32.5%. With the
+  // rollout's 4-bit dequantization through bitsandbytes' pre-0.48 tree kernel, 1.5x the memory-rate pass on a T4
+  // (time/bnb-dequant.ts, bitsandbytes PR #1747), the three 4-bit T4 rows +27.9% / +15.7% / +32.5% -> +9.7% / -4.5% /
+  // +9.3% (the RTX 4090 row, sm89, unchanged at -28.3%): 9.7% / 28.3%.
+  'kind:rl': { count: 5, median: 0.098, p90: 0.283 },
   // llama.cpp decode: 26 rows (llama-bench / main eval timings on nine GPUs, Llama 2-3.2, F16 and
   // Q4_K_M GGUF), most of them outside every GPU and kernel the earlier rows used.
   // The F16 rows of llama.cpp builds before PR #10318 pay dmmv's latency-bound last wave of rows

@@ -194,6 +194,8 @@ export interface TrainWork {
   shape: number;
   fp32: boolean;
   dequantBytes: number; // per micro-batch per GPU
+  /** Of dequantBytes, the 4-bit passes of a pre-0.48 bitsandbytes tree kernel (TimeOptions.bnbTreeDequant). */
+  treeDequantBytes: number;
   dequantSeconds: number; // fixed per micro-batch (LLM.int8 per-linear overhead)
   int8ForwardFlops: number; // LLM.int8 forward/recompute GEMM FLOPs per micro-batch (slower int8 path)
   optimizerBytes: number; // per step per GPU
@@ -368,6 +370,7 @@ function quantWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions, w: WorkLay
   const passes = 2 + w.recompute;
   const q = t.quantFormat ?? defaultQuantFormat(o);
   let dequantBytes = 0;
+  let treeDequantBytes = 0;
   let dequantSeconds = 0;
   let int8ForwardFlops = 0;
   if (
@@ -380,11 +383,13 @@ function quantWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions, w: WorkLay
     if (o.weights === 'int8' && q === 'bnb') {
       dequantSeconds = passes * INT8_LINEAR_SECONDS * m.linearsPerLayer * w.layersHere;
       int8ForwardFlops = (1 + w.recompute) * 2 * w.tokens * (m.linearActive / w.shard);
-    } else if (q === 'bnb')
+    } else if (q === 'bnb') {
       dequantSeconds = passes * bnb4Ops(o) * EAGER_OP_SECONDS * m.linearsPerLayer * w.layersHere;
+      if (t.bnbTreeDequant === true) treeDequantBytes = dequantBytes;
+    }
   }
   if (w.autocast) dequantBytes += (1 + w.recompute) * 6 * (m.linearTotal / w.shard);
-  return { dequantBytes, dequantSeconds, int8ForwardFlops };
+  return { dequantBytes, treeDequantBytes, dequantSeconds, int8ForwardFlops };
 }
 
 /** Bytes each rank moves over links per step: gathers, gradient reduces, offload copies, TP all-reduces. */
@@ -514,6 +519,7 @@ export function trainWork(
     shape: shapeFactor(tokens, m.hidden / w.tp),
     fp32: o.compute === 'fp32',
     dequantBytes: qw.dequantBytes,
+    treeDequantBytes: qw.treeDequantBytes,
     dequantSeconds: qw.dequantSeconds,
     int8ForwardFlops: qw.int8ForwardFlops,
     optimizerBytes: onHost ? 0 : optBytes,
