@@ -150,6 +150,14 @@ describe('time model accuracy on the shipped throughput set', () => {
     // bitsandbytes prefetches each parameter's states to the GPU every step (memory/paged.ts); that migration
     // over PCIe (~0.45 s a step at the pinned rate, against 0.43 s missing) is not timed.
     ['torchtune-readme-01', 0.25],
+    // BERT-large fp16 AMP at batch 1 (+63.6% before): its step is host-bound once autocast's casts are dispatched
+    // (time/autocast.ts); the Trainer's loop AdamW and per-micro-batch sync are not timed (docs/time-model.md).
+    ['hfdocs-bert-tp-05', 0.38],
+    // The three 4-bit T4 GRPO steps (+27.9%, +15.7%, +32.5% before): bitsandbytes' pre-0.48 tree kernel
+    // (time/bnb-dequant.ts).
+    ['unsloth-grpo-qwen2.5-3b-t4', 0.1],
+    ['unsloth-grpo-llama3.1-8b-t4', 0.05],
+    ['unsloth-grpo-phi4-14b-t4', 0.1],
   ];
   for (const [id, tol] of published)
     it(`${id}: within ${tol * 100}% of the published speed`, () => {
@@ -475,7 +483,7 @@ describe('time model on the training rows at scale and on MoE', () => {
   });
 
   // The issue's target for training, out of sample, over every training row but the three MoE rows above: median
-  // <= 10%, p90 <= 35% (80 rows: 9.7% / 28.1%). With them, 83 rows, the p90 is 41.9%.
+  // <= 10%, p90 <= 35% (80 rows: 9.6% / 28.2%). With them, 83 rows, the p90 is 37.0%.
   it('training rows out of sample (all sources but the MoE rows): median <= 10%, p90 <= 35%', () => {
     const training = rows.filter(
       (r) => !r.inSample && r.kind === 'training' && !r.id.includes('-moe-'),

@@ -10,6 +10,7 @@ import { type TimeOptions } from '../../schema/time.js';
 import { defaultQuantFormat } from './hardware.js';
 import { weightBytes } from './model-facts.js';
 import { float8Work, type Float8Work } from './float8.js';
+import { autocastCastOps } from './autocast.js';
 import type { ModelFacts } from './model-facts.js';
 
 // HF eager decoder layer: ~45 PyTorch ops in forward (RMSNorm alone is 7: upcast, pow, mean, add, rsqrt,
@@ -347,7 +348,8 @@ function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout) {
     fwdElemBytes: elem + eagerScores,
     fwdOps:
       layersHere *
-      (compiled ? OPS_PER_LAYER_COMPILED : w.liger ? OPS_PER_LAYER_LIGER : OPS_PER_LAYER_EAGER),
+      ((compiled ? OPS_PER_LAYER_COMPILED : w.liger ? OPS_PER_LAYER_LIGER : OPS_PER_LAYER_EAGER) +
+        (w.autocast ? autocastCastOps(m.arch, o.attention === 'eager') : 0)),
     // Backward: input gradients (2 FLOPs/weight/token) always; weight gradients only when trained.
     // FlashAttention backward is 2.5x its forward matmul FLOPs (5 GEMMs vs 2, arXiv:2205.14135 §B).
     bwdGemmFlops:
