@@ -57,6 +57,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.cuda_graphs === 'piecewise') time.piecewiseGraphs = true;
     // A DeepSpeed config with overlap_comm false: ZeRO's collectives on the compute stream (the case says so).
     if (c.deepspeed_overlap_comm === false) time.serialComm = true;
+    // A bitsandbytes build whose 4-bit dequantization ran the branch-tree kernel (before 0.48.0; the case says so).
+    if (c.bnb_dequant === 'tree') time.bnbTreeDequant = true;
     const gpu = findGpu(String(flags.gpu));
     const arch = caseArch(c);
     // A preference / RL row is timed as `estimate` times it: the objective's phases on the policy's step.

@@ -93,6 +93,8 @@ export const throughputCaseSchema = z.looseObject({
    * one full graph: attention runs eagerly between the captured pieces) sets TimeOptions.piecewiseGraphs.
    */
   cuda_graphs: z.enum(['piecewise']).optional(),
+  /** bitsandbytes' NF4/FP4 dequantization kernel in the measured build: 'tree' (before 0.48.0) sets TimeOptions.bnbTreeDequant. */
+  bnb_dequant: z.enum(['tree']).optional(),
 });
 export const throughputFileSchema = z.array(throughputCaseSchema);
 export type ThroughputCase = z.infer<typeof throughputCaseSchema>;

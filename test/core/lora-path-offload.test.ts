@@ -32,11 +32,24 @@ describe('LoRA path beside each adapted linear', () => {
   });
 
   it("Unsloth's matmul_lora adds into the frozen GEMM's output in place: 2 output passes, 2 kernels", () => {
-    const w = trainWork(m, lora({ framework: 'unsloth' }), t);
-    const scale = 2 * 32 * 2048 * 2;
+    // apply_lora_qkv needs q, k and v all adapted (FastLlamaModel.patch_peft_model).
+    const w = trainWork(m, lora({ framework: 'unsloth', 'lora-targets': 'q,k,v' }), t);
+    const scale = 3 * 32 * 2048 * 2;
     expect(w.adapterFwdBytes).toBe((1 * 4096 + 2 * 4096) * scale);
     expect(w.adapterBwdBytes).toBe((4 * 4096 + 3 * 4096) * scale);
-    expect(w.adapterFwdOps).toBe(2 * 32 * 2);
+    expect(w.adapterFwdOps).toBe(3 * 32 * 2);
+  });
+
+  it('Unsloth leaves an incomplete group (q, v without k) on PEFT lora.Linear.forward', () => {
+    const un = trainWork(m, lora({ framework: 'unsloth' }), t);
+    const hf = trainWork(m, lora({ framework: 'hf' }), t);
+    expect(un.adapterFwdBytes).toBe(hf.adapterFwdBytes);
+    expect(un.adapterBwdOps).toBe(hf.adapterBwdOps);
+    // o alone is its own group: fused; gate and up without down are not.
+    const o = trainWork(m, lora({ framework: 'unsloth', 'lora-targets': 'o' }), t);
+    expect(o.adapterFwdOps).toBe(32 * 2);
+    const gu = trainWork(m, lora({ framework: 'unsloth', 'lora-targets': 'gate,up' }), t);
+    expect(gu.adapterFwdOps).toBe(2 * 32 * 6);
   });
 
   it('QLoRA on PEFT clones the 4-bit layer output (no input cast under the 4-bit path)', () => {
@@ -61,9 +74,15 @@ describe('LoRA path beside each adapted linear', () => {
   it('the same LoRA step is slower through PEFT than through Unsloth on an A100', () => {
     const a100 = findGpu('a100-40gb-sxm');
     const o = { 'lora-rank': 8, batch: 4, seq: 1024, checkpointing: 'full' };
-    const hf = buildEstimate(arch, lora({ ...o, framework: 'hf' }), a100).time!;
-    const un = buildEstimate(arch, lora({ ...o, framework: 'unsloth' }), a100).time!;
-    expect(hf.stepSeconds).toBeGreaterThan(un.stepSeconds);
+    const step = (framework: string, targets: string) =>
+      buildEstimate(arch, lora({ ...o, framework, 'lora-targets': targets }), a100).time!
+        .stepSeconds;
+    // q and v alone: both run PEFT's adapters; Unsloth's norm, rotary and loss kernels still win.
+    expect(step('hf', 'q,v')).toBeGreaterThan(step('unsloth', 'q,v'));
+    // Every linear adapted: Unsloth's fused LoRA kernels widen the gap.
+    expect(step('hf', 'all-linear') - step('unsloth', 'all-linear')).toBeGreaterThan(
+      step('hf', 'q,v') - step('unsloth', 'q,v'),
+    );
   });
 });
 

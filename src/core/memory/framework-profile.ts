@@ -367,4 +367,9 @@ export interface LoraPathCost {
   /** Under torch.compile (--compile): output passes and kernels saved in forward by fusing the pointwise ops. */
   compiledSavesOut: number;
   compiledSavesOps: number;
+  /**
+   * A path that fuses a layer's projections by group (q/k/v together, gate/up/down together, o alone) runs only
+   * where every linear of the group is adapted; an adapted linear of an incomplete group runs this path instead.
+   */
+  partialGroup?: LoraPathCost;
 }

@@ -5,6 +5,7 @@ import { decodeCacheBytes, kvElementBytes } from '../memory/kv-layout.js';
 import { FLOAT_BYTES } from '../model/dtypes.js';
 import { shapeFactor } from './shape.js';
 import { dmmvTailSeconds, type MatVec } from './matvec-tail.js';
+import { bnbTreeDequantSlowdown } from './bnb-dequant.js';
 import { moeCallLatency, moeCallSeconds } from './moe-call.js';
 import { piecewiseAttentionSeconds } from './piecewise.js';
 import { blockFp8Seconds } from './block-fp8.js';
@@ -275,11 +276,15 @@ export function decodeTraffic(
   const e = k && r.hopper && k.hopper ? k.hopper : k;
   const eff = e ? (o.weights === 'int8' || o.weights === 'fp8' ? e.eff8 : e.eff4) : 1;
   // Above the crossover: dequantize (write 2 B) then a 16-bit GEMM reads it back (2 B), from L2 where the 16-bit
-  // copy of the matrix fits in it (l2HeldElements).
+  // copy of the matrix fits in it (l2HeldElements). A pre-0.48 bitsandbytes build's 4-bit dequantization runs its
+  // tree kernel, slower than the memory rate on some GPUs (bnb-dequant.ts).
   const qRead = linearRead - bf16Read;
   const dequantizes = k !== null && B > k.crossover;
+  const tree =
+    q === 'bnb' && wb < 1 && t.bnbTreeDequant === true ? bnbTreeDequantSlowdown(r.cc) : 1;
   const linearBytes =
-    bf16Read * 2 + (dequantizes ? qRead * (wb + 4) - 2 * l2HeldElements(m, r) : (qRead * wb) / eff);
+    bf16Read * 2 +
+    (dequantizes ? qRead * ((wb + 2) * tree + 2) - 2 * l2HeldElements(m, r) : (qRead * wb) / eff);
   // Bytes per linear weight element as stored (prefill reads each once; host layers at this size).
   const wbStored = (bf16Read * 2 + qRead * wb) / linearRead;
   // The cache each step reads, per GPU, from the layout the memory model stores (kv-layout.ts): the MLA

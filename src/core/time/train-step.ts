@@ -18,6 +18,7 @@ import {
 } from './train-work.js';
 import type { TrainWork } from './train-work.js';
 import { FLOAT8_GEMM_SPEEDUP } from '../kernels/float8.js';
+import { bnbTreeDequantSlowdown } from './bnb-dequant.js';
 
 /** Result of one step: seconds by phase and the bound. */
 export interface StepTime {
@@ -141,8 +142,9 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
       : Math.max(bwdGpu, bwdHost);
   const rec =
     (w.recomputeAttnOnly ? w.fwdAttnFlops / attnRate : w.recompute * fwd) + w.tiledMlpFlops / gemm;
+  // A pre-0.48 bitsandbytes build's tree kernel runs its 4-bit passes slower than the memory rate (bnb-dequant.ts).
   const deq =
-    w.dequantBytes / r.mem +
+    (w.dequantBytes + w.treeDequantBytes * (bnbTreeDequantSlowdown(r.cc) - 1)) / r.mem +
     w.dequantSeconds +
     (w.int8ForwardFlops * (INT8_FORWARD_GEMM_SLOWDOWN - 1)) / gemm;
   s.gemm = gemm;

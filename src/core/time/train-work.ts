@@ -5,11 +5,13 @@ import { zeroHookOps } from './zero-hooks.js';
 import { FLOAT_BYTES } from '../model/dtypes.js';
 import { ligerChunkRows } from '../kernels/liger.js';
 import { shapeFactor } from './shape.js';
-import { type EstimateOptions } from '../../schema/estimate.js';
+import { type EstimateOptions, type LoraTarget } from '../../schema/estimate.js';
+import type { LoraPathCost } from '../memory/framework-profile.js';
 import { type TimeOptions } from '../../schema/time.js';
 import { defaultQuantFormat } from './hardware.js';
 import { weightBytes } from './model-facts.js';
 import { float8Work, type Float8Work } from './float8.js';
+import { autocastCastOps } from './autocast.js';
 import type { ModelFacts } from './model-facts.js';
 
 // HF eager decoder layer: ~45 PyTorch ops in forward (RMSNorm alone is 7: upcast, pow, mean, add, rsqrt,
@@ -204,6 +206,8 @@ export interface TrainWork {
   shape: number;
   fp32: boolean;
   dequantBytes: number; // per micro-batch per GPU
+  /** Of dequantBytes, the 4-bit passes of a pre-0.48 bitsandbytes tree kernel (TimeOptions.bnbTreeDequant). */
+  treeDequantBytes: number;
   dequantSeconds: number; // fixed per micro-batch (LLM.int8 per-linear overhead)
   int8ForwardFlops: number; // LLM.int8 forward/recompute GEMM FLOPs per micro-batch (slower int8 path)
   optimizerBytes: number; // per step per GPU
@@ -357,7 +361,8 @@ function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout) {
     fwdElemBytes: elem + eagerScores,
     fwdOps:
       layersHere *
-      (compiled ? OPS_PER_LAYER_COMPILED : w.liger ? OPS_PER_LAYER_LIGER : OPS_PER_LAYER_EAGER),
+      ((compiled ? OPS_PER_LAYER_COMPILED : w.liger ? OPS_PER_LAYER_LIGER : OPS_PER_LAYER_EAGER) +
+        (w.autocast ? autocastCastOps(m.arch, o.attention === 'eager') : 0)),
     // Backward: input gradients (2 FLOPs/weight/token) always; weight gradients only when trained.
     // FlashAttention backward is 2.5x its forward matmul FLOPs (5 GEMMs vs 2, arXiv:2205.14135 §B).
     bwdGemmFlops:
@@ -380,6 +385,7 @@ function quantWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions, w: WorkLay
   const passes = 2 + w.recompute;
   const q = t.quantFormat ?? defaultQuantFormat(o);
   let dequantBytes = 0;
+  let treeDequantBytes = 0;
   let dequantSeconds = 0;
   let int8ForwardFlops = 0;
   if (
@@ -392,11 +398,13 @@ function quantWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions, w: WorkLay
     if (o.weights === 'int8' && q === 'bnb') {
       dequantSeconds = passes * INT8_LINEAR_SECONDS * m.linearsPerLayer * w.layersHere;
       int8ForwardFlops = (1 + w.recompute) * 2 * w.tokens * (m.linearActive / w.shard);
-    } else if (q === 'bnb')
+    } else if (q === 'bnb') {
       dequantSeconds = passes * bnb4Ops(o) * EAGER_OP_SECONDS * m.linearsPerLayer * w.layersHere;
+      if (t.bnbTreeDequant === true) treeDequantBytes = dequantBytes;
+    }
   }
   if (w.autocast) dequantBytes += (1 + w.recompute) * 6 * (m.linearTotal / w.shard);
-  return { dequantBytes, dequantSeconds, int8ForwardFlops };
+  return { dequantBytes, treeDequantBytes, dequantSeconds, int8ForwardFlops };
 }
 
 /** Bytes each rank moves over links per step: gathers, gradient reduces, offload copies, TP all-reduces. */
@@ -526,6 +534,7 @@ export function trainWork(
     shape: shapeFactor(tokens, m.hidden / w.tp),
     fp32: o.compute === 'fp32',
     dequantBytes: qw.dequantBytes,
+    treeDequantBytes: qw.treeDequantBytes,
     dequantSeconds: qw.dequantSeconds,
     int8ForwardFlops: qw.int8ForwardFlops,
     optimizerBytes: onHost ? 0 : optBytes,
@@ -585,10 +594,38 @@ const NO_ADAPTER_PATH = { fwdBytes: 0, bwdBytes: 0, fwdOps: 0, bwdOps: 0 };
  * row-parallel ones (o, down) the reverse. Routed experts' adapters are timed in expertWork.
  */
 function adapterPathWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout) {
-  const path = FRAMEWORKS[o.framework].loraPath;
-  if (!w.lora || !path) return NO_ADAPTER_PATH;
+  const main = FRAMEWORKS[o.framework].loraPath;
+  if (!w.lora || !main) return NO_ADAPTER_PATH;
   const h = m.hidden;
   const tp = w.tp;
+  const targets = new Set(o.loraTargets);
+  // A path fused by group runs where the whole group is adapted (LoraPathCost.partialGroup).
+  const whole = (g: LoraTarget[]) => g.every((t) => targets.has(t));
+  const pathOf = (g: LoraTarget[]) => (main.partialGroup && !whole(g) ? main.partialGroup : main);
+  const qkv = pathOf(['q', 'k', 'v']);
+  const mlpPath = pathOf(m.gated ? ['gate', 'up', 'down'] : ['up', 'down']);
+  const sum = { fwdBytes: 0, bwdBytes: 0, fwdOps: 0, bwdOps: 0 };
+  const add = (path: LoraPathCost, dIn: number, dOut: number) => {
+    const c = linearPathCost(path, o, dIn, dOut);
+    const perLayer = w.tokens * (o.compute === 'fp32' ? 4 : 2) * w.layersHere;
+    sum.fwdBytes += c.fwd * perLayer;
+    sum.bwdBytes += c.bwd * perLayer;
+    sum.fwdOps += c.fwdOps * w.layersHere;
+    sum.bwdOps += c.bwdOps * w.layersHere;
+  };
+  const mlp = m.experts <= 1;
+  for (const t of o.loraTargets) {
+    if (t === 'q') add(qkv, h, m.attnWidth / tp);
+    else if (t === 'k' || t === 'v') add(qkv, h, m.kvWidth / tp);
+    else if (t === 'o') add(main, m.attnWidth / tp, h);
+    else if (mlp && (t === 'up' || (t === 'gate' && m.gated))) add(mlpPath, h, m.ffn / tp);
+    else if (mlp && t === 'down') add(mlpPath, m.ffn / tp, h);
+  }
+  return sum;
+}
+
+/** One adapted linear's passes (in elements of its input and output widths) and kernels on a LoRA path. */
+function linearPathCost(path: LoraPathCost, o: EstimateOptions, dIn: number, dOut: number) {
   const quantized = o.method === 'qlora' || !['bf16', 'fp16', 'fp32'].includes(o.weights);
   // fp32 adapters (the memory profile's fp32Adapters, at every ZeRO stage as memory counts them) take the cast.
   // FSDP mixed precision gathers parameters in param_dtype, adapters included, which would skip it: not modelled.
@@ -598,37 +635,16 @@ function adapterPathWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout) {
   const fwdIn = path.fwdIn + (cast ? path.fp32CastIn : 0) + drop;
   const fwdOut = path.fwdOut + (quantized ? path.quantFwdOut : 0) - fused;
   const bwdIn = path.bwdIn + (cast ? path.fp32CastIn : 0) + drop;
-  let fwd = 0;
-  let bwd = 0;
-  let linears = 0;
-  const add = (dIn: number, dOut: number) => {
-    fwd += fwdIn * dIn + fwdOut * dOut;
-    bwd += bwdIn * dIn + path.bwdOut * dOut;
-    linears += 1;
-  };
-  const mlp = m.experts <= 1;
-  for (const t of o.loraTargets) {
-    if (t === 'q') add(h, m.attnWidth / tp);
-    else if (t === 'k' || t === 'v') add(h, m.kvWidth / tp);
-    else if (t === 'o') add(m.attnWidth / tp, h);
-    else if (mlp && (t === 'up' || (t === 'gate' && m.gated))) add(h, m.ffn / tp);
-    else if (mlp && t === 'down') add(m.ffn / tp, h);
-  }
-  const elem = o.compute === 'fp32' ? 4 : 2;
-  const perLayer = w.tokens * elem * w.layersHere;
   return {
-    fwdBytes: fwd * perLayer,
-    bwdBytes: bwd * perLayer,
+    fwd: fwdIn * dIn + fwdOut * dOut,
+    bwd: bwdIn * dIn + path.bwdOut * dOut,
     fwdOps:
-      linears *
-      w.layersHere *
-      (path.fwdOps +
-        (quantized ? path.quantFwdOps : 0) +
-        (cast ? path.fp32CastOps : 0) +
-        (drop > 0 ? 1 : 0) -
-        (o.compile ? path.compiledSavesOps : 0)),
-    bwdOps:
-      linears * w.layersHere * (path.bwdOps + (cast ? path.fp32CastOps : 0) + (drop > 0 ? 1 : 0)),
+      path.fwdOps +
+      (quantized ? path.quantFwdOps : 0) +
+      (cast ? path.fp32CastOps : 0) +
+      (drop > 0 ? 1 : 0) -
+      (o.compile ? path.compiledSavesOps : 0),
+    bwdOps: path.bwdOps + (cast ? path.fp32CastOps : 0) + (drop > 0 ? 1 : 0),
   };
 }
 

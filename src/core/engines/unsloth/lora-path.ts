@@ -4,6 +4,7 @@
  * unsloth/kernels/utils.py matmul_lora and unsloth/kernels/fast_lora.py LoRA_W / LoRA_MLP / LoRA_QKV.
  */
 import type { LoraPathCost } from '../../memory/framework-profile.js';
+import { PEFT_LORA_PATH } from '../hf/lora-path.js';
 
 export const UNSLOTH_LORA_PATH: LoraPathCost = {
   // matmul_lora: `XA = torch_matmul(X, A)` reads X (1 input pass), `out.addmm_(XA, B, alpha = s)` adds the
@@ -28,4 +29,9 @@ export const UNSLOTH_LORA_PATH: LoraPathCost = {
   // Already fused.
   compiledSavesOut: 0,
   compiledSavesOps: 0,
+  // FastLlamaModel.patch_peft_model swaps in apply_lora_qkv only where q_proj, k_proj and v_proj all carry
+  // lora_A, apply_lora_mlp only where gate_proj, up_proj and down_proj all do, apply_lora_o where o_proj does
+  // (unsloth 2026.10.9 wheel, unsloth/models/llama.py; the same rule in unslothai/unsloth@28c7550's
+  // get_peft_model): the other adapted linears keep PEFT's lora.Linear.forward from peft's get_peft_model.
+  partialGroup: PEFT_LORA_PATH,
 };

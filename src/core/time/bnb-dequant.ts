@@ -1,0 +1,29 @@
+/**
+ * bitsandbytes' blockwise NF4/FP4 dequantization kernel (kDequantizeBlockwise) before release 0.48.0 decoded each
+ * 4-bit value through a four-level branch tree (dDequantizeNF4 / dDequantizeFP4Tree in csrc/kernels.cu);
+ * bitsandbytes-foundation/bitsandbytes#1746 (commit b1f80b8a, 2025-09-18, first tagged in 0.48.0 of 2025-09-30)
+ * replaced the tree with a lookup table. bitsandbytes-foundation/bitsandbytes#1747 (a warp-shuffle lookup table,
+ * timed with dequantize_4bit over problem sizes on seven GPUs) reports the lookup kernel "1.36x - 2.07x faster" on
+ * the P100, A100 and H100 across all problem sizes, "1.25x - 1.80x" on the T4, and on sm86/sm89 (A10, RTX 4090, L4)
+ * faster only at smaller problem sizes. The tree kernel therefore ran at least that factor below the lookup kernel's
+ * rate: where the lookup kernel streams at the memory rate, the tree kernel's passes take the factor longer, and on
+ * sm86/sm89 at weight-matrix sizes both stream at it. The factor is the middle (geometric mean) of each quoted range.
+ */
+
+// P100, A100, H100 (sm60, sm80, sm90): sqrt(1.36 x 2.07), bitsandbytes-foundation/bitsandbytes#1747.
+const TREE_SLOWDOWN_DATACENTER = 1.68;
+// T4 (sm75): sqrt(1.25 x 1.80), bitsandbytes-foundation/bitsandbytes#1747.
+const TREE_SLOWDOWN_TURING = 1.5;
+// Compute capabilities of the GPUs each range was measured on (bitsandbytes-foundation/bitsandbytes#1747's list).
+const DATACENTER_CC = [6.0, 8.0, 9.0]; // P100, A100, H100: bitsandbytes-foundation/bitsandbytes#1747
+const TURING_CC = 7.5; // T4: bitsandbytes-foundation/bitsandbytes#1747
+
+/**
+ * How much longer the pre-0.48 tree kernel takes than a pass at the memory rate on a GPU of this compute
+ * capability: 1 where the change was not measured to gain at weight-matrix sizes (sm86, sm89) or not measured.
+ */
+export function bnbTreeDequantSlowdown(cc: number): number {
+  if (DATACENTER_CC.includes(cc)) return TREE_SLOWDOWN_DATACENTER;
+  if (cc === TURING_CC) return TREE_SLOWDOWN_TURING;
+  return 1;
+}
