@@ -205,13 +205,14 @@ function withSpeculative(bases: BaseConfig[], methods: readonly SpeculativeMetho
 }
 
 /**
- * MoE serving: every configuration also with DP attention and expert parallelism (plan/expert-parallel.ts),
- * next to its plain one.
+ * MoE serving: every configuration (a speculative one too) also with DP attention and expert parallelism
+ * (plan/expert-parallel.ts), next to its plain one.
  */
 function withDpAttention(bases: BaseConfig[]): BaseConfig[] {
   return withGroupVariants(bases, (run) => {
     const o = run[0]!.options;
-    if (o.gpuLayers !== undefined || o.speculative || o.maxLoras !== undefined) return [];
+    // Speculative runs too: SGLang's EAGLE / NEXTN worker and vLLM's proposers run beside DP attention.
+    if (o.gpuLayers !== undefined || o.maxLoras !== undefined) return [];
     return run.map((b) => ({
       options: { ...b.options, dpAttention: true },
       idPart: variantId(b, 'dpa-ep'),

@@ -121,12 +121,14 @@ const nullableRound = (x: number | null): number | null => (x === null ? null : 
 function expertParallelOf(
   o: EstimateOptions,
   d: DpAttentionTime,
+  rankTokensPerSecond: number,
 ): NonNullable<TimeResult['expertParallel']> {
+  const ranks = moeGroupOf(o) / o.tp;
   return {
     ep: o.ep ?? 1,
     moeGpus: moeGroupOf(o),
-    dataParallelRanks: moeGroupOf(o) / o.tp,
-    engineDecodeTokensPerSecond: round(d.engineTokensPerStep / d.step.stepSeconds),
+    dataParallelRanks: ranks,
+    engineDecodeTokensPerSecond: round(rankTokensPerSecond * ranks),
     rankSeconds: round(d.rankSeconds),
     expertSeconds: round(d.expertSeconds),
     gatherSeconds: round(d.gatherSeconds),
@@ -145,7 +147,7 @@ function latencyOf(
   r: GpuRates,
   dpa: DpAttentionTime | null,
 ): { ttftSeconds: number; tpotSeconds: number } {
-  const sv = dpa ?? replicaServingTime(m, o, t, r);
+  const sv = dpa && !speculates(o) ? dpa : replicaServingTime(m, o, t, r);
   const towerOne = towerTime(arch, o, r, 1);
   return { ttftSeconds: round(sv.ttft + (towerOne?.seconds ?? 0)), tpotSeconds: round(sv.tpot) };
 }
@@ -181,7 +183,8 @@ function inferenceTime(
   const d = dpa ? dpa.step : decodeStep(m, o, t, r);
   const latency = latencyOf(arch, m, o, t, r, dpa);
   // Speculative decoding: the engine step drafts and verifies, each sequence keeps tokensPerStep tokens.
-  const spec = !dpa && speculates(o) ? speculativeOf(m, o, t, r) : null;
+  // With DP attention each rank drafts and verifies its own sequences (time/speculative.ts).
+  const spec = speculates(o) ? speculativeOf(m, o, t, r) : null;
   // The vision tower encodes a request's images before its prefill (time/vision.ts): in its TTFT, and a
   // phase of its own for the batch's images.
   const tower = towerTime(arch, o, r);
@@ -217,7 +220,7 @@ function inferenceTime(
     phases,
     settings,
     tensorTflops,
-    ...(dpa ? { expertParallel: expertParallelOf(o, dpa) } : {}),
+    ...(dpa ? { expertParallel: expertParallelOf(o, dpa, tps) } : {}),
     ...(spec ? { speculative: spec.report } : {}),
     ...(lora
       ? { lora: { adaptersPerStep: lora.adaptersPerStep, seconds: round(lora.seconds) } }

@@ -1,6 +1,6 @@
 /**
- * The serving figures the planner ranks by, per data-parallel rank: a DP-attention engine's rank
- * (expert-parallel.ts), a speculative engine (speculative.ts), or the plain decode step (decode.ts).
+ * The serving figures the planner ranks by, per data-parallel rank: a speculative engine (speculative.ts, a
+ * DP-attention rank's too), a DP-attention engine's rank (expert-parallel.ts), or the plain decode step (decode.ts).
  */
 import { meanContextOf, type EstimateOptions } from '../../schema/estimate.js';
 import type { TimeOptions } from '../../schema/time.js';
@@ -18,8 +18,8 @@ export function replicaTokensPerSecond(
   t: TimeOptions,
   r: GpuRates,
 ): number {
-  if (dpAttentionTimed(m, o)) return o.batch / dpAttentionStep(m, o, t, r);
   if (speculates(o)) return speculativeStep(m, o, t, r).tokensPerSecond;
+  if (dpAttentionTimed(m, o)) return o.batch / dpAttentionStep(m, o, t, r);
   const lora = loraStepTime(m, o, r);
   const step = decodeStep(m, o, t, r, false);
   return lora ? o.batch / (step.stepSeconds + lora.seconds) : step.tokensPerSecond;
@@ -32,11 +32,11 @@ export function replicaServingTime(
   t: TimeOptions,
   r: GpuRates,
 ): { ttft: number; tpot: number } {
+  if (speculates(o)) return speculativeServingTime(m, o, t, r, meanContextOf(o));
   if (dpAttentionTimed(m, o)) {
     const d = dpAttentionTime(m, o, t, r, o.seq, false);
     return { ttft: d.ttft, tpot: d.tpot };
   }
-  if (speculates(o)) return speculativeServingTime(m, o, t, r, meanContextOf(o));
   const sv = servingTime(m, o, t, r);
   // Multi-LoRA: every decode step (the first token's too) pays the adapters' reads and kernels.
   const lora = loraStepTime(m, o, r);
