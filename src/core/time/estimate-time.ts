@@ -147,7 +147,8 @@ function latencyOf(
   r: GpuRates,
   dpa: DpAttentionTime | null,
 ): { ttftSeconds: number; tpotSeconds: number } {
-  const sv = dpa && !speculates(o) ? dpa : replicaServingTime(m, o, t, r);
+  const sv =
+    dpa && !speculates(o) && o.maxLoras === undefined ? dpa : replicaServingTime(m, o, t, r);
   const towerOne = towerTime(arch, o, r, 1);
   return { ttftSeconds: round(sv.ttft + (towerOne?.seconds ?? 0)), tpotSeconds: round(sv.tpot) };
 }
@@ -193,10 +194,16 @@ function inferenceTime(
     seconds: round(d.phases[i]!),
   }));
   if (tower) phases.push({ phase: 'vision-encoder', seconds: round(tower.seconds) });
-  // Multi-LoRA serving: the adapters' reads and kernels on every step (time/multi-lora.ts).
-  const lora = !dpa && !spec ? loraStepTime(m, o, r) : null;
-  const step = spec ? spec.stepSeconds : d.stepSeconds + (lora?.seconds ?? 0);
-  const tps = spec ? spec.tokensPerSecond : lora ? o.batch / step : d.tokensPerSecond;
+  // Multi-LoRA serving: the adapters' reads and kernels on every step (time/multi-lora.ts), a speculative
+  // verify's and a DP-attention rank's too (the drafts run unadapted: vLLM's LoRAConfig, SGLang's lora_hook.py).
+  const lora = loraStepTime(m, o, r, o.batch, t);
+  const base = spec ? spec.stepSeconds : d.stepSeconds;
+  const step = base + (lora?.seconds ?? 0);
+  const tps = spec
+    ? (spec.tokensPerSecond * spec.stepSeconds) / step
+    : lora
+      ? o.batch / step
+      : d.tokensPerSecond;
   if (lora) phases.push({ phase: 'lora', seconds: round(lora.seconds) });
   // A burst from a cold start (time/burst.ts), for plain decoding (one replica, no speculation or adapters).
   const b = dpa || spec || lora ? undefined : burstTime(m, o, t, r, capacityBytes);
