@@ -150,7 +150,7 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
   [
     'max-loras',
     '<n>',
-    'serving: LoRA adapter slots at --lora-rank (vLLM --max-loras, SGLang --max-loras-per-batch)',
+    'serving: LoRA adapters at --lora-rank (vLLM --max-loras, SGLang --max-loras-per-batch, llama-server one --lora each)',
   ],
   ['gpu', '<id>', "catalog GPU id for the fits verdict (see 'vramplan catalog gpus')"],
   [

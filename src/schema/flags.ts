@@ -502,18 +502,6 @@ function expertParallelCheck(o: EstimateOptions): void {
       true,
       `two or more data-parallel ranks and --pp 1 (--gpus ${o.gpus} / (--tp ${o.tp} x --pp ${o.pp}) = ${dp})`,
     );
-  if (o.maxLoras !== undefined && (o.speculative || o.dpAttention))
-    throw new FlagError(
-      'max-loras',
-      o.maxLoras,
-      'none with --speculative or --dp-attention (multi-LoRA serving is timed on a plain engine only)',
-    );
-  if (o.speculative && o.dpAttention)
-    throw new FlagError(
-      'speculative',
-      o.speculative,
-      'none with --dp-attention (speculative decoding is timed on one engine of TP ranks only)',
-    );
   if (o.ep === undefined || o.ep === 1) return;
   const group = o.dpAttention ? o.tp * dp : o.tp;
   if (o.ep === group) return;

@@ -180,7 +180,7 @@ describe('expert parallelism and DP attention: launch and --from', () => {
 });
 
 describe('expert parallelism and DP attention: the serving search', () => {
-  it('DeepSeek-V3 at 512 users on 8xH200 ranks DP attention with EP8 first; at 32 users TP8', () => {
+  it('DeepSeek-V3 at 512 users on 8xH200 ranks DP attention with EP8 first; at 8 users TP8 with MTP', () => {
     const at = (concurrency: number) =>
       plan(
         inputOf('serve-deepseek-v3-8xh200.yaml', (s) => {
@@ -190,8 +190,11 @@ describe('expert parallelism and DP attention: the serving search', () => {
     // SGLang first: its block-scaled FP8 linears run DeepGEMM, faster at decode M than the CUTLASS blockwise GEMM a
     // pip-installed vLLM runs (time/block-fp8.ts).
     expect(at(512)).toMatchObject({ dpAttention: true, ep: 8, tp: 1, dp: 8, engine: 'sglang' });
-    const small = at(32);
+    const small = at(8);
     expect(small.dpAttention).toBeUndefined();
-    expect(small.tp).toBe(8);
+    expect(small).toMatchObject({ tp: 8, speculative: { method: 'mtp' } });
+    // At 32 users, DP attention with the MTP layer drafting on each rank (the engines' DeepSeek recipes run both),
+    // 8 sequences a rank: the search offers speculation up to 8 sequences per engine step.
+    expect(at(32)).toMatchObject({ dpAttention: true, ep: 8, speculative: { method: 'mtp' } });
   });
 });

@@ -54,7 +54,8 @@ describe('multi-LoRA serving', () => {
       /only with --method inference/,
     );
     const o = optionsFromFlags({ method: 'inference', 'max-loras': 2 });
-    expect(engineRejects('llama.cpp', o, 1, 1)).toMatch(/no multi-LoRA serving/);
+    expect(engineRejects('hf-generate', o, 1, 1)).toMatch(/no multi-LoRA serving/);
+    expect(engineRejects('llama.cpp', o, 1, 1)).toBeNull();
     const flags = { method: 'inference', framework: 'vllm', 'max-loras': 2, 'lora-rank': 20 };
     const bad = withEngineDefaults(optionsFromFlags(flags), flags);
     expect(engineRefusal(llama, bad, flags)).toMatch(/vllm-max-lora-rank/);
@@ -77,6 +78,109 @@ describe('multi-LoRA serving', () => {
       expect(sh).toContain('--enable-lora');
       expect(readBack(sh).flags).toMatchObject({ 'max-loras': 4, 'lora-rank': 32 });
     });
+});
+
+describe('multi-LoRA serving with speculative decoding and DP attention', () => {
+  it('the verify pass runs the adapters (the drafts run unadapted): one LoRA cost per engine step', () => {
+    const spec = estimate({ speculative: 'eagle3' }).e.time!;
+    const both = estimate({ speculative: 'eagle3', 'max-loras': 4 }).e.time!;
+    expect(both.lora).toMatchObject({ adaptersPerStep: 4 });
+    expect(both.stepSeconds).toBeCloseTo(spec.stepSeconds + both.lora!.seconds, 5);
+    const kept = both.speculative!.tokensPerStep;
+    expect(both.decodeTokensPerSecond!).toBeCloseTo((16 * kept) / both.stepSeconds, -1);
+    expect(both.tpotSeconds!).toBeCloseTo(spec.tpotSeconds! + both.lora!.seconds / kept, 4);
+  });
+  it("DP attention: each rank reads its sequences' adapters, the experts' adapters spread as the experts", () => {
+    const dsv3 = resolveModel('deepseek-v3');
+    const gpu = findGpu('h200-sxm');
+    const flags = (extra: Record<string, unknown>) => ({
+      method: 'inference',
+      framework: 'sglang',
+      weights: 'fp8',
+      gpus: 8,
+      tp: 1,
+      'dp-attention': true,
+      ep: 8,
+      batch: 32,
+      seq: 4096,
+      ...extra,
+    });
+    const run = (extra: Record<string, unknown>) => {
+      const all = flags(extra);
+      const o = withEngineDefaults(optionsFromFlags(all), all);
+      return { o, e: buildEstimate(dsv3, o, gpu) };
+    };
+    const plain = run({}).e.time!;
+    const { o, e } = run({ 'max-loras': 2 });
+    // Two rank-16 adapters: the experts' 1/8 of them on each GPU, far below the unsplit adapters.
+    const whole = 2 * adapterBytesPerGpu(dsv3, 16, 1, 2);
+    expect(e.perGpu.breakdown.adapters).toBeLessThan(0.2 * whole);
+    expect(e.time!.stepSeconds).toBeCloseTo(plain.stepSeconds + e.time!.lora!.seconds, 5);
+    const out = buildLaunch({
+      arch: dsv3,
+      options: o,
+      gpu,
+      gradAccum: 1,
+      powerLimitW: null,
+      estimate: e,
+      modelRef: dsv3.hfId ?? dsv3.id,
+    });
+    const sh = out.outputs
+      .flatMap((x) => (x.ok ? x.files : []))
+      .find((f) => f.path === 'serve.sh')!.content;
+    // SGLang's default csgmv LoRA backend refuses DP attention; its triton backend runs it.
+    expect(sh).toContain('--enable-dp-attention');
+    expect(sh).toContain('--lora-backend triton');
+  });
+});
+
+describe('multi-LoRA serving on llama-server (--lora per adapter, never batched together)', () => {
+  const rtx = findGpu('rtx-4090');
+  const onLlamaCpp = (flags: Record<string, unknown>) => {
+    const all = {
+      method: 'inference',
+      framework: 'llama.cpp',
+      weights: 'q4_k_m',
+      seq: 4096,
+      batch: 8,
+      ...flags,
+    };
+    const o = withEngineDefaults(optionsFromFlags(all), all);
+    return { o, e: buildEstimate(llama, o, rtx) };
+  };
+  it('loads every adapter beside the layers it adapts (on the GPU with them, on the host past -ngl)', () => {
+    const all = onLlamaCpp({ 'max-loras': 4, 'lora-rank': 16 }).e.perGpu.breakdown.adapters;
+    expect(all).toBe(4 * 1_310_720 * 32 * 2);
+    const half = onLlamaCpp({ 'max-loras': 4, 'lora-rank': 16, 'gpu-layers': 16 }).e.perGpu
+      .breakdown;
+    expect(half.adapters).toBeCloseTo(all / 2, 0);
+  });
+  it('runs one engine iteration per adapter in use: 8 sequences on 8 adapters decode as 8 batches of one', () => {
+    const plain8 = onLlamaCpp({}).e.time!;
+    const plain1 = onLlamaCpp({ batch: 1 }).e.time!;
+    const one = onLlamaCpp({ 'max-loras': 1 }).e.time!;
+    const eight = onLlamaCpp({ 'max-loras': 8 }).e.time!;
+    // One adapter: the batch stays whole, plus one adapter's read and kernels.
+    expect(one.decodeTokensPerSecond!).toBeGreaterThan(0.85 * plain8.decodeTokensPerSecond!);
+    // Eight: eight steps of one sequence each (and eight adapters' reads), about batch 1's tokens/s.
+    expect(eight.lora!.adaptersPerStep).toBe(8);
+    expect(eight.stepSeconds).toBeGreaterThan(8 * plain1.stepSeconds);
+    expect(eight.decodeTokensPerSecond!).toBeLessThan(plain1.decodeTokensPerSecond!);
+    expect(eight.decodeTokensPerSecond!).toBeGreaterThan(0.8 * plain1.decodeTokensPerSecond!);
+  });
+  it('estimated, not launched: the launcher writes no adapter files', () => {
+    const { o, e } = onLlamaCpp({ 'max-loras': 2 });
+    const out = buildLaunch({
+      arch: llama,
+      options: o,
+      gpu: rtx,
+      gradAccum: 1,
+      powerLimitW: null,
+      estimate: e,
+      modelRef: llama.hfId ?? llama.id,
+    });
+    expect(out.outputs.some((x) => x.ok)).toBe(false);
+  });
 });
 
 describe('multi-LoRA serving in the search', () => {

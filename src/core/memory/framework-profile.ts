@@ -179,6 +179,12 @@ export interface FrameworkProfile {
   };
   /** Serving: the engine serves many LoRA adapters on one base (preallocated adapter slots). */
   multiLora?: boolean;
+  /**
+   * Multi-LoRA serving: sequences with different adapters never share a forward pass; each engine iteration
+   * batches only the sequences whose adapter list matches its first one. Absent: one batch mixes adapters
+   * (vLLM's punica and SGLang's SGMV kernels).
+   */
+  loraBatchesApart?: boolean;
   /** Serving: the speculative decoding methods the engine runs (absent: none). */
   speculative?: readonly ('eagle3' | 'mtp' | 'ngram')[];
   /**

@@ -164,8 +164,10 @@ export function inferencePhases(
   const draft = draftWeightBytes(s);
   // Multi-LoRA serving: the engine's preallocated adapter slots (memory/multi-lora.ts).
   const slots = loraSlotBytes(s.arch, o, s.c);
+  // llama.cpp allocates each adapter's A and B in the buffer type of the weight they adapt
+  // (llama_adapter_lora_init_impl, src/llama-adapter.cpp at 25d5b0c5): they follow the -ngl split.
   const onGpu = split
-    ? { ...base, weights: split.weights }
+    ? { ...base, weights: split.weights, adapters: base.adapters + slots * split.gpuShare }
     : draft > 0 || slots > 0
       ? { ...base, weights: base.weights + draft, adapters: base.adapters + slots }
       : base;
@@ -187,7 +189,7 @@ export function inferencePhases(
   // The tower encodes the prompt's images before the prefill (a paged pool is sized after it: vLLM profiles
   // its encoder with the most multimodal items a batch admits, gpu_model_runner.py profile_run).
   const phases = tower ? withTower(listed, tower, 1) : listed;
-  const host = split ? split.host + (cache - kv) : 0;
+  const host = split ? split.host + (cache - kv) + slots * (1 - split.gpuShare) : 0;
   const kvPool = poolFill(s, phases, full.kv, full.state);
   return kvPool ? { phases, kvPool, host } : { phases, host };
 }

@@ -6,18 +6,33 @@
  * create_lora_weights, column_parallel_linear.py and row_parallel_linear.py).
  */
 import type { Arch, LinearRole } from '../model/arch.js';
-import type { EstimateOptions } from '../../schema/estimate.js';
+import { moeGroupOf, type EstimateOptions } from '../../schema/estimate.js';
 
 /** Row-parallel projections (their input is split over TP): attention output and MLP down. */
 const ROW_PARALLEL: ReadonlySet<LinearRole> = new Set(['o', 'down', 'cross_o']);
 
-/** Bytes of one adapter (rank r) per GPU over every linear of the language model, in `c`-byte elements. */
-export function adapterBytesPerGpu(arch: Arch, rank: number, tp: number, c: number): number {
+/**
+ * Bytes of one adapter (rank r) per GPU over every linear of the language model, in `c`-byte elements; the routed
+ * experts' adapters split over `expertGpus` (the GPUs the MoE layers span: the TP group, or every DP-attention
+ * rank's GPUs, as the experts they adapt).
+ */
+export function adapterBytesPerGpu(
+  arch: Arch,
+  rank: number,
+  tp: number,
+  c: number,
+  expertGpus = tp,
+): number {
   let elements = 0;
   for (const g of arch.groups) {
     if (g.name === 'vision') continue;
     for (const l of g.linears) {
       if (l.role === 'router') continue; // gates stay plain ReplicatedLinear
+      // Routed experts over more GPUs than TP (DP attention): each GPU holds its share of whole experts' adapters.
+      if (l.copies > 1 && expertGpus !== tp) {
+        elements += (g.count * l.copies * rank * (l.inFeatures + l.outFeatures)) / expertGpus;
+        continue;
+      }
       const row = ROW_PARALLEL.has(l.role);
       const a = rank * (row ? l.inFeatures / tp : l.inFeatures);
       const b = rank * (row ? l.outFeatures : l.outFeatures / tp);
@@ -30,5 +45,9 @@ export function adapterBytesPerGpu(arch: Arch, rank: number, tp: number, c: numb
 /** The adapter slots per GPU (0 without --max-loras). */
 export function loraSlotBytes(arch: Arch, o: EstimateOptions, c: number): number {
   if (o.maxLoras === undefined) return 0;
-  return o.maxLoras * adapterBytesPerGpu(arch, o.loraRank, o.tp, c);
+  return o.maxLoras * adapterBytesPerGpu(arch, o.loraRank, o.tp, c, loraExpertGpus(o));
 }
+
+/** The GPUs a routed expert's adapter is split over: the MoE layers' group under DP attention, else the TP group. */
+export const loraExpertGpus = (o: EstimateOptions): number =>
+  o.dpAttention ? moeGroupOf(o) : o.tp;

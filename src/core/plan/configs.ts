@@ -191,7 +191,7 @@ const variantId = (b: BaseConfig, part: string): string =>
  */
 function withSpeculative(bases: BaseConfig[], methods: readonly SpeculativeMethod[]): BaseConfig[] {
   return withGroupVariants(bases, (run) =>
-    run[0]!.options.gpuLayers !== undefined || run[0]!.options.maxLoras !== undefined
+    run[0]!.options.gpuLayers !== undefined
       ? []
       : methods.flatMap((method) =>
           run
@@ -205,13 +205,15 @@ function withSpeculative(bases: BaseConfig[], methods: readonly SpeculativeMetho
 }
 
 /**
- * MoE serving: every configuration also with DP attention and expert parallelism (plan/expert-parallel.ts),
- * next to its plain one.
+ * MoE serving: every configuration (a speculative one too) also with DP attention and expert parallelism
+ * (plan/expert-parallel.ts), next to its plain one.
  */
 function withDpAttention(bases: BaseConfig[]): BaseConfig[] {
   return withGroupVariants(bases, (run) => {
     const o = run[0]!.options;
-    if (o.gpuLayers !== undefined || o.speculative || o.maxLoras !== undefined) return [];
+    // Speculative and multi-LoRA runs too: SGLang's EAGLE / NEXTN worker and vLLM's proposers run beside DP
+    // attention, and both engines' LoRA (SGLang through its triton backend).
+    if (o.gpuLayers !== undefined) return [];
     return run.map((b) => ({
       options: { ...b.options, dpAttention: true },
       idPart: variantId(b, 'dpa-ep'),

@@ -121,12 +121,14 @@ const nullableRound = (x: number | null): number | null => (x === null ? null : 
 function expertParallelOf(
   o: EstimateOptions,
   d: DpAttentionTime,
+  rankTokensPerSecond: number,
 ): NonNullable<TimeResult['expertParallel']> {
+  const ranks = moeGroupOf(o) / o.tp;
   return {
     ep: o.ep ?? 1,
     moeGpus: moeGroupOf(o),
-    dataParallelRanks: moeGroupOf(o) / o.tp,
-    engineDecodeTokensPerSecond: round(d.engineTokensPerStep / d.step.stepSeconds),
+    dataParallelRanks: ranks,
+    engineDecodeTokensPerSecond: round(rankTokensPerSecond * ranks),
     rankSeconds: round(d.rankSeconds),
     expertSeconds: round(d.expertSeconds),
     gatherSeconds: round(d.gatherSeconds),
@@ -145,7 +147,8 @@ function latencyOf(
   r: GpuRates,
   dpa: DpAttentionTime | null,
 ): { ttftSeconds: number; tpotSeconds: number } {
-  const sv = dpa ?? replicaServingTime(m, o, t, r);
+  const sv =
+    dpa && !speculates(o) && o.maxLoras === undefined ? dpa : replicaServingTime(m, o, t, r);
   const towerOne = towerTime(arch, o, r, 1);
   return { ttftSeconds: round(sv.ttft + (towerOne?.seconds ?? 0)), tpotSeconds: round(sv.tpot) };
 }
@@ -181,7 +184,8 @@ function inferenceTime(
   const d = dpa ? dpa.step : decodeStep(m, o, t, r);
   const latency = latencyOf(arch, m, o, t, r, dpa);
   // Speculative decoding: the engine step drafts and verifies, each sequence keeps tokensPerStep tokens.
-  const spec = !dpa && speculates(o) ? speculativeOf(m, o, t, r) : null;
+  // With DP attention each rank drafts and verifies its own sequences (time/speculative.ts).
+  const spec = speculates(o) ? speculativeOf(m, o, t, r) : null;
   // The vision tower encodes a request's images before its prefill (time/vision.ts): in its TTFT, and a
   // phase of its own for the batch's images.
   const tower = towerTime(arch, o, r);
@@ -190,10 +194,16 @@ function inferenceTime(
     seconds: round(d.phases[i]!),
   }));
   if (tower) phases.push({ phase: 'vision-encoder', seconds: round(tower.seconds) });
-  // Multi-LoRA serving: the adapters' reads and kernels on every step (time/multi-lora.ts).
-  const lora = !dpa && !spec ? loraStepTime(m, o, r) : null;
-  const step = spec ? spec.stepSeconds : d.stepSeconds + (lora?.seconds ?? 0);
-  const tps = spec ? spec.tokensPerSecond : lora ? o.batch / step : d.tokensPerSecond;
+  // Multi-LoRA serving: the adapters' reads and kernels on every step (time/multi-lora.ts), a speculative
+  // verify's and a DP-attention rank's too (the drafts run unadapted: vLLM's LoRAConfig, SGLang's lora_hook.py).
+  const lora = loraStepTime(m, o, r, o.batch, t);
+  const base = spec ? spec.stepSeconds : d.stepSeconds;
+  const step = base + (lora?.seconds ?? 0);
+  const tps = spec
+    ? (spec.tokensPerSecond * spec.stepSeconds) / step
+    : lora
+      ? o.batch / step
+      : d.tokensPerSecond;
   if (lora) phases.push({ phase: 'lora', seconds: round(lora.seconds) });
   // A burst from a cold start (time/burst.ts), for plain decoding (one replica, no speculation or adapters).
   const b = dpa || spec || lora ? undefined : burstTime(m, o, t, r, capacityBytes);
@@ -217,7 +227,7 @@ function inferenceTime(
     phases,
     settings,
     tensorTflops,
-    ...(dpa ? { expertParallel: expertParallelOf(o, dpa) } : {}),
+    ...(dpa ? { expertParallel: expertParallelOf(o, dpa, tps) } : {}),
     ...(spec ? { speculative: spec.report } : {}),
     ...(lora
       ? { lora: { adaptersPerStep: lora.adaptersPerStep, seconds: round(lora.seconds) } }

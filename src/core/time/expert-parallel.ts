@@ -26,7 +26,7 @@ export const dpAttentionTimed = (m: ModelFacts, o: EstimateOptions): boolean =>
   m.experts > 1 && o.dpAttention === true && splitsExperts(o);
 
 /** The model without its routed experts (attention, dense MLPs, shared experts, embeddings, routers). */
-function denseFacts(m: ModelFacts): ModelFacts {
+export function denseFacts(m: ModelFacts): ModelFacts {
   const all = m.expertWeightsPerLayer * m.experts * m.moeLayers;
   const active = m.expertWeightsPerLayer * m.topK * m.moeLayers;
   return {
@@ -45,7 +45,7 @@ function denseFacts(m: ModelFacts): ModelFacts {
  * The rank's options for its dense part: MXFP4 MoE checkpoints keep everything but the experts in BF16
  * (quantization_config.modules_to_not_convert: https://huggingface.co/openai/gpt-oss-120b/blob/main/config.json).
  */
-const rankOptions = (o: EstimateOptions): EstimateOptions => ({
+export const rankOptions = (o: EstimateOptions): EstimateOptions => ({
   ...o,
   ...(o.weights === 'mxfp4' ? { weights: 'bf16' as const } : {}),
   ep: undefined,
@@ -68,7 +68,7 @@ const coreOf = (d: DecodeTime): number => d.phases[W]! + d.phases[KV]!;
  * Seconds of the routed experts per step on one GPU of the group: the same kernel model with and without them
  * (decode.ts decodeStep), for every rank's tokens, the experts spread over the group's GPUs.
  */
-function expertSeconds(
+export function expertSeconds(
   m: ModelFacts,
   o: EstimateOptions,
   t: TimeOptions,
@@ -98,7 +98,12 @@ function expertSeconds(
  * (https://docs.sglang.io/docs/advanced_features/dp_dpa_smg_guide.md). Each moves the other ranks' tokens x
  * hidden in 16 bits at the link's rate, and pays one collective's latency (train-work.ts, nccl-tests).
  */
-function gatherSeconds(m: ModelFacts, o: EstimateOptions, r: GpuRates, tokens: number): number {
+export function gatherSeconds(
+  m: ModelFacts,
+  o: EstimateOptions,
+  r: GpuRates,
+  tokens: number,
+): number {
   const group = moeGroupOf(o);
   const ranks = group / o.tp;
   if (ranks <= 1) return 0;

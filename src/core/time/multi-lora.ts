@@ -2,10 +2,15 @@
  * Multi-LoRA serving's time per decode step: the adapters in use are read beside the base weights, and every
  * LoRA-wrapped linear runs a shrink (x A) and an expand (x B) kernel over the batch, each a graph kernel's gap
  * at decode (vLLM's punica kernels: add_shrink / add_expand per layer, vllm/lora/punica_wrapper/punica_gpu.py).
+ * An engine that never batches different adapters together (its profile's loraBatchesApart) runs one engine
+ * iteration per adapter in use, each over that adapter's sequences with that adapter's two matmuls per linear.
  */
 import type { EstimateOptions } from '../../schema/estimate.js';
+import type { TimeOptions } from '../../schema/time.js';
 import { FLOAT_BYTES } from '../model/dtypes.js';
-import { adapterBytesPerGpu } from '../memory/multi-lora.js';
+import { FRAMEWORKS } from '../memory/frameworks.js';
+import { adapterBytesPerGpu, loraExpertGpus } from '../memory/multi-lora.js';
+import { decodeStep } from './decode.js';
 import type { GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
 import { GRAPH_KERNEL_SECONDS } from './train-work.js';
@@ -18,17 +23,37 @@ export interface LoraTime {
   seconds: number;
 }
 
-/** The LoRA cost of one decode step of `batch` sequences (null without --max-loras). */
+/**
+ * The LoRA cost of one decode step of `batch` sequences (null without --max-loras): seconds beyond the plain
+ * step. Adapters batched apart (`t` given): the A adapters in use split the batch into A engine iterations of
+ * B / A sequences (B mod A of them one larger), each its own step plus one adapter's read and kernels.
+ */
 export function loraStepTime(
   m: ModelFacts,
   o: EstimateOptions,
   r: GpuRates,
   batch = o.batch,
+  t?: TimeOptions,
 ): LoraTime | null {
   if (o.maxLoras === undefined) return null;
   const adapters = Math.min(batch, o.maxLoras);
-  const bytes =
-    adapters * adapterBytesPerGpu(m.arch, o.loraRank, o.tp, FLOAT_BYTES[floatCompute(o.compute)]);
+  const c = FLOAT_BYTES[floatCompute(o.compute)];
+  const one = adapterBytesPerGpu(m.arch, o.loraRank, o.tp, c, loraExpertGpus(o));
   const kernels = 2 * m.layers * m.linearsPerLayer;
-  return { adaptersPerStep: adapters, seconds: bytes / r.mem + kernels * GRAPH_KERNEL_SECONDS };
+  const perAdapter = one / r.mem + kernels * GRAPH_KERNEL_SECONDS;
+  if (!t || !FRAMEWORKS[o.framework].loraBatchesApart || adapters <= 1)
+    return {
+      adaptersPerStep: adapters,
+      seconds: adapters * (one / r.mem) + kernels * GRAPH_KERNEL_SECONDS,
+    };
+  const plain = { ...o, maxLoras: undefined };
+  const small = Math.floor(batch / adapters);
+  const larger = batch - small * adapters; // iterations of small + 1 sequences
+  const step = (b: number) => decodeStep(m, { ...plain, batch: b }, t, r, false).stepSeconds;
+  const iterations =
+    (adapters - larger) * step(small) + (larger > 0 ? larger * step(small + 1) : 0);
+  return {
+    adaptersPerStep: adapters,
+    seconds: iterations + adapters * perAdapter - step(batch),
+  };
 }

@@ -1,6 +1,6 @@
 /**
- * The serving figures the planner ranks by, per data-parallel rank: a DP-attention engine's rank
- * (expert-parallel.ts), a speculative engine (speculative.ts), or the plain decode step (decode.ts).
+ * The serving figures the planner ranks by, per data-parallel rank: a speculative engine (speculative.ts, a
+ * DP-attention rank's too), a DP-attention engine's rank (expert-parallel.ts), or the plain decode step (decode.ts).
  */
 import { meanContextOf, type EstimateOptions } from '../../schema/estimate.js';
 import type { TimeOptions } from '../../schema/time.js';
@@ -9,7 +9,12 @@ import { dpAttentionStep, dpAttentionTime, dpAttentionTimed } from './expert-par
 import type { GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
 import { loraStepTime } from './multi-lora.js';
-import { speculates, speculativeServingTime, speculativeStep } from './speculative.js';
+import {
+  speculates,
+  speculativeServingTime,
+  speculativeStep,
+  tokensPerStep,
+} from './speculative.js';
 
 /** One replica's decode tokens/s per data-parallel rank. */
 export function replicaTokensPerSecond(
@@ -18,11 +23,15 @@ export function replicaTokensPerSecond(
   t: TimeOptions,
   r: GpuRates,
 ): number {
-  if (dpAttentionTimed(m, o)) return o.batch / dpAttentionStep(m, o, t, r);
-  if (speculates(o)) return speculativeStep(m, o, t, r).tokensPerSecond;
-  const lora = loraStepTime(m, o, r);
+  // Multi-LoRA: each step (a speculative verify, a DP-attention rank's) reads its adapters and runs their kernels.
+  const lora = loraStepTime(m, o, r, o.batch, t)?.seconds ?? 0;
+  if (speculates(o)) {
+    const s = speculativeStep(m, o, t, r);
+    return (o.batch * s.tokensPerStep) / (s.stepSeconds + lora);
+  }
+  if (dpAttentionTimed(m, o)) return o.batch / (dpAttentionStep(m, o, t, r) + lora);
   const step = decodeStep(m, o, t, r, false);
-  return lora ? o.batch / (step.stepSeconds + lora.seconds) : step.tokensPerSecond;
+  return lora ? o.batch / (step.stepSeconds + lora) : step.tokensPerSecond;
 }
 
 /** A request's TTFT and TPOT. */
@@ -32,13 +41,25 @@ export function replicaServingTime(
   t: TimeOptions,
   r: GpuRates,
 ): { ttft: number; tpot: number } {
+  // Multi-LoRA: every decode step (the first token's too) pays the adapters' reads and kernels; a speculative step
+  // spreads it over the tokens it keeps.
+  const lora = loraStepTime(m, o, r, o.batch, t)?.seconds ?? 0;
+  const sv = servingOf(m, o, t, r);
+  if (!lora) return sv;
+  const perStep = speculates(o) ? tokensPerStep(o.specAcceptance ?? 0, o.specTokens ?? 0) : 1;
+  return { ttft: sv.ttft + lora, tpot: sv.tpot + lora / perStep };
+}
+
+function servingOf(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+): { ttft: number; tpot: number } {
+  if (speculates(o)) return speculativeServingTime(m, o, t, r, meanContextOf(o));
   if (dpAttentionTimed(m, o)) {
     const d = dpAttentionTime(m, o, t, r, o.seq, false);
     return { ttft: d.ttft, tpot: d.tpot };
   }
-  if (speculates(o)) return speculativeServingTime(m, o, t, r, meanContextOf(o));
-  const sv = servingTime(m, o, t, r);
-  // Multi-LoRA: every decode step (the first token's too) pays the adapters' reads and kernels.
-  const lora = loraStepTime(m, o, r);
-  return lora ? { ttft: sv.ttft + lora.seconds, tpot: sv.tpot + lora.seconds } : sv;
+  return servingTime(m, o, t, r);
 }

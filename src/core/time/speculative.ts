@@ -9,6 +9,16 @@ import type { EstimateOptions } from '../../schema/estimate.js';
 import type { TimeOptions } from '../../schema/time.js';
 import { draftArch } from '../model/speculative.js';
 import { decodeStep, gemmRate, servingTime, stepKernel } from './decode.js';
+import {
+  denseFacts,
+  dpAttentionStep,
+  dpAttentionTime,
+  dpAttentionTimed,
+  expertSeconds,
+  gatherSeconds,
+  rankOptions,
+} from './expert-parallel.js';
+import { moeGroupOf } from '../../schema/estimate.js';
 import type { GpuRates } from './hardware.js';
 import { DECODE_PHASES, modelFacts, type ModelFacts } from './model-facts.js';
 
@@ -72,8 +82,45 @@ function draftSeconds(
 ): number {
   if (!facts) return 0;
   const loopless = { ...t, decodeOnly: true, serialScheduler: false };
-  return decodeStep(facts, { ...plain(o), batch }, loopless, r, false, ctx).stepSeconds;
+  // An MoE draft (DeepSeek's MTP layer) on DP-attention ranks: its experts over the group, as the target's.
+  if (dpAttentionTimed(facts, o))
+    return dpAttentionStep(facts, { ...plain(o), batch }, loopless, r, ctx);
+  const own = o.dpAttention ? rankOptions(o) : o;
+  return decodeStep(facts, { ...plain(own), batch }, loopless, r, false, ctx).stepSeconds;
 }
+
+/**
+ * A DP-attention rank's verify pass: its own attention and dense layers over batch x (K + 1) positions
+ * (verifySeconds), the routed experts over every rank's positions, and their gathers and scatters.
+ */
+function dpVerifySeconds(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  batch: number,
+  ctx: number,
+): number {
+  const positions = batch * ((o.specTokens ?? 0) + 1) * (moeGroupOf(o) / o.tp);
+  return (
+    verifySeconds(denseFacts(m), rankOptions(o), t, r, batch, ctx) +
+    expertSeconds(m, o, t, r, positions, ctx).decode +
+    gatherSeconds(m, o, r, positions)
+  );
+}
+
+/** The plain step of `batch` sequences (one DP-attention rank's, or the replica's). */
+const plainStepSeconds = (
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  batch: number,
+  ctx: number,
+): number =>
+  dpAttentionTimed(m, o)
+    ? dpAttentionStep(m, { ...plain(o), batch }, t, r, ctx)
+    : decodeStep(m, { ...plain(o), batch }, t, r, false, ctx).stepSeconds;
 
 export interface SpeculativeTime {
   /** One engine step: K draft passes and the verify pass. */
@@ -106,11 +153,13 @@ export function speculativeStep(
   draft: ModelFacts | null = draftFacts(m, o),
 ): SpeculativeTime {
   const k = o.specTokens ?? 0;
-  const verify = verifySeconds(m, o, t, r, batch, ctx);
+  const verify = dpAttentionTimed(m, o)
+    ? dpVerifySeconds(m, o, t, r, batch, ctx)
+    : verifySeconds(m, o, t, r, batch, ctx);
   const drafts = k * draftSeconds(draft, o, t, r, batch, ctx);
   const e = tokensPerStep(o.specAcceptance ?? 0, k);
   const step = verify + drafts;
-  const plainStep = decodeStep(m, { ...plain(o), batch }, t, r, false, ctx).stepSeconds;
+  const plainStep = plainStepSeconds(m, o, t, r, batch, ctx);
   return {
     stepSeconds: step,
     verifySeconds: verify,
@@ -185,8 +234,10 @@ export function speculativeServingTime(
   ctx: number,
 ): { ttft: number; tpot: number } {
   const base = plain(o);
-  const sv = servingTime(m, base, t, r);
-  const plainStep = decodeStep(m, base, t, r, false, ctx).stepSeconds;
+  const sv = dpAttentionTimed(m, o)
+    ? dpAttentionTime(m, base, t, r, o.seq, false)
+    : servingTime(m, base, t, r);
+  const plainStep = plainStepSeconds(m, o, t, r, o.batch, ctx);
   const prefill = sv.ttft - plainStep;
   const stall = sv.tpot - plainStep;
   const s = speculativeStep(m, o, t, r, o.batch, ctx);

@@ -30,6 +30,9 @@ export function llamaCppBlocker(x: LaunchPlan): string | null {
   const o = x.options;
   if (o.method !== 'inference') return 'the plan trains: llama.cpp serves only';
   if (o.tp > 1) return 'llama-server splits layers over GPUs (--split-mode layer), not tensors';
+  // llama-server loads each adapter from its own GGUF file at start (--lora FNAME, repeated): no slots to write.
+  if (o.maxLoras !== undefined)
+    return 'llama-server loads LoRA adapters from files (--lora FNAME each)';
   return null;
 }
 

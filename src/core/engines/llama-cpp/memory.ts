@@ -81,10 +81,15 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   v0StepHostSeconds: undefined,
   v0SeqHostSeconds: undefined,
   expertParallel: false,
-  // llama-server drafts with a separate draft model (--model-draft) and loads LoRA files (--lora) without
-  // preallocated adapter slots (tools/server/README.md): none of the EAGLE-3 / MTP / n-gram or slot model here.
+  // llama-server drafts only with a separate draft model (-md/--model-draft, --draft-max 16, --draft-p-min 0.8 in
+  // tools/server/README.md at 25d5b0c5; no EAGLE-3 head, MTP layers or n-gram lookup there): none of the methods.
   speculative: [],
-  multiLora: false,
+  // --lora FNAME (repeated) loads every adapter at start; a request picks its own with the `lora` field ("requests
+  // with different LoRA configurations will not be batched together", tools/server/README.md at 25d5b0c5).
+  multiLora: true,
+  // update_slots batches only the slots whose adapter list equals the first generating slot's
+  // (server_slot::can_batch_with: are_lora_equal, tools/server/server.cpp at 25d5b0c5).
+  loraBatchesApart: true,
   source:
     'https://github.com/ggml-org/llama.cpp/blob/25d5b0c53f9a146f3d7a99a18610d9d623b5041e/tools/server/README.md',
 };

@@ -38,6 +38,7 @@ export const SGLANG_FROM_FLAGS: Record<string, FlagSpec> = {
   'max-lora-rank': v('--max-lora-rank'),
   'lora-target-modules': v('--lora-target-modules'),
   'lora-paths': v('--lora-paths'),
+  'lora-backend': v('--lora-backend'),
   'speculative-draft-model-path': v('--speculative-draft-model-path'),
   'speculative-num-steps': v('--speculative-num-steps'),
   'speculative-eagle-topk': v('--speculative-eagle-topk'),
@@ -176,6 +177,7 @@ function sglangSpeculativeInto(
  * --max-lora-rank (https://docs.sglang.io/advanced_features/lora.html).
  */
 function sglangLoraInto(a: ArgValues, flags: FromFlags, warnings: string[]): void {
+  a.str('lora-backend'); // the kernels (triton under DP attention): timed alike
   if (!a.bool('enable-lora') && a.str('lora-paths') === undefined) return;
   flags['max-loras'] = a.int('max-loras-per-batch') ?? 8;
   const rank = a.int('max-lora-rank');

@@ -60,6 +60,9 @@ export function sglangArgs(x: LaunchInput, published: boolean): string[] {
       `--max-loras-per-batch ${o.maxLoras}`,
       `--max-lora-rank ${o.loraRank}`,
       '--lora-target-modules all',
+      // The default csgmv backend refuses DP attention; the triton backend runs it (LoRAManager: "LoRA backend
+      // ... does not support DP attention" unless supports_dp_attention, set on TritonLoRABackend; sglang 0.5.23).
+      ...(o.dpAttention ? ['--lora-backend triton'] : []),
     );
   // A 16-bit checkpoint quantized while loading (--quantization fp8); published checkpoints carry their config.
   if (o.weights === 'fp8' && !published) args.push('--quantization fp8');

@@ -21,6 +21,17 @@ export const SGLANG_RULES: readonly Rule[] = [
     applies: (x) => x.options.speculative === 'mtp' && !((x.arch.mtpLayers ?? 0) > 0),
   },
   {
+    id: 'sglang-ngram-no-dp-attention',
+    says: 'SGLang refuses n-gram speculative decoding with DP attention ("Currently ngram speculative decoding does not support dp attention"); EAGLE, EAGLE3 and NEXTN (MTP) run with it',
+    library: 'sglang',
+    versions: '>=0.5',
+    // _handle_ngram in the sglang 0.5.23 wheel.
+    source:
+      'https://pypi.org/project/sglang/0.5.23/ (wheel) sglang/srt/arg_groups/speculative_hook.py:1367',
+    effect: 'forbid',
+    applies: (x) => x.options.speculative === 'ngram' && x.options.dpAttention === true,
+  },
+  {
     id: 'sglang-expert-parallel-needs-moe',
     says: "SGLang's --ep-size shards MoE experts and DP attention shares MoE layers between ranks; a dense model has none: serve it as replicas",
     library: 'sglang',
@@ -80,6 +91,7 @@ export const SGLANG_SERVE_FLAGS = [
   '--max-loras-per-batch', // ServerArgs.max_loras_per_batch
   '--max-lora-rank', // ServerArgs.max_lora_rank
   '--lora-target-modules', // ServerArgs.lora_target_modules (all: every supported module)
+  '--lora-backend', // ServerArgs.lora_backend (triton under DP attention: the default csgmv refuses it)
   '--disable-radix-cache', // ServerArgs.disable_radix_cache (store_true)
   '--enable-metrics', // ServerArgs.enable_metrics (store_true): Prometheus /metrics
 ] as const;
