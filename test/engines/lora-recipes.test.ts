@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { ENGINE_PROFILES, withEngineDefaults } from '../../src/core/engines/index.js';
 import { loraTargetsNote } from '../../src/core/engines/engines-runs.js';
-import { buildLaunch } from '../../src/core/launch/index.js';
+import { buildLaunch, launchBlocker } from '../../src/core/launch/index.js';
 import { plan } from '../../src/core/plan/index.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
@@ -155,5 +155,17 @@ describe('launch writes the targets the plan carries', () => {
       false,
       false,
     ]);
+  });
+
+  it('hf-deepspeed: LoRA on fused experts under ZeRO-3 is refused before ranking, as the args file refuses it', () => {
+    const mixtral = resolveModel('mixtral-8x7b');
+    const flags = { method: 'qlora', framework: 'hf-deepspeed', zero: '3', gpus: '8' };
+    const o = withEngineDefaults(optionsFromFlags(flags), flags);
+    expect(o.loraAllLinear).toBe(true);
+    expect(launchBlocker({ arch: mixtral, options: o })).toMatch(/fused expert weights/);
+    const qv = { ...flags, 'lora-targets': 'q,v' };
+    expect(
+      launchBlocker({ arch: mixtral, options: withEngineDefaults(optionsFromFlags(qv), qv) }),
+    ).toBeNull();
   });
 });
