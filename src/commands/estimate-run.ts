@@ -3,7 +3,12 @@ import { buildEstimate } from '../core/estimate.js';
 // Direct module: the engines/ entry would load every launcher.
 import { engineRefusal, withEngineDefaults } from '../core/engines/defaults.js';
 import { engineOf } from '../core/engines/engine.js';
-import { attentionNote, lossNote, parallelNote } from '../core/engines/engines-runs.js';
+import {
+  attentionNote,
+  lossNote,
+  loraTargetsNote,
+  parallelNote,
+} from '../core/engines/engines-runs.js';
 import { assertEngineStructure } from '../core/engines/context.js';
 import { isEngine } from '../schema/engine.js';
 import type { Gpu } from '../schema/gpu.js';
@@ -130,6 +135,7 @@ export function estimateChecks(
     attentionNote(flags.framework, flags.attention),
     lossNote(flags.framework, flags['chunked-loss'], options),
     parallelNote(flags.framework, options),
+    loraTargetsNote(flags.framework, flags['lora-targets'], options),
   ];
   return [...picked.filter((n): n is string => n !== null), ...notes];
 }

@@ -716,8 +716,10 @@ export function flagsFromOptions(o: EstimateOptions): Record<string, string | nu
   // GRPO's --batch defaults to TRL's 8, not the contract's 1: write it whatever its value.
   if (rollsOut(o)) out.batch = o.batch;
   if (o.modulesToSave) out['modules-to-save'] = o.modulesToSave.join(',');
+  // LoRA targets likewise: an engine's recipes have their own (profile `loraTargets`).
+  const engineTargets = isEngine(o.framework) && (o.method === 'lora' || o.method === 'qlora');
   if (o.loraAllLinear) out['lora-targets'] = 'all-linear';
-  else if (o.loraTargets.join(',') !== d.loraTargets.join(','))
+  else if (engineTargets || o.loraTargets.join(',') !== d.loraTargets.join(','))
     out['lora-targets'] = o.loraTargets.join(',');
   return out;
 }

@@ -23,7 +23,7 @@ export const SCENARIO_DOCS: Readonly<Record<string, string>> = {
   'job.fine-tune.epochs': 'Passes over the dataset (may be fractional).',
   'job.fine-tune.loraRank': 'LoRA rank r of the adapters (lora and qlora).',
   'job.fine-tune.loraTargets':
-    "Layers the adapters train: 'all-linear' or a list of q, k, v, o, gate, up, down; default q and v (all-linear for GRPO).",
+    "Layers the adapters train: 'all-linear' or a list of q, k, v, o, gate, up, down; default each engine's recipe targets (docs/engines.md).",
   'job.fine-tune.objective':
     'Training objective: sft (default), dpo, orpo, kto, simpo or grpo; independent of the method.',
   'job.fine-tune.rl':

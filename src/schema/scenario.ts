@@ -64,7 +64,7 @@ export const fineTuneJobSchema = z
     // An input bound, not a measured figure: epochs times datasetTokens stays under MAX_JOB_TOKENS x 1e4.
     epochs: pos.max(10_000).default(1),
     loraRank: count(65_536).default(16),
-    /** 'all-linear' or a list of q,k,v,o,gate,up,down; absent: jobLoraTargets (q,v; all-linear for GRPO). */
+    /** 'all-linear' or a list of q,k,v,o,gate,up,down; absent: each engine's recipe targets (docs/engines.md). */
     loraTargets: z
       .union([
         z.literal('all-linear'),
@@ -296,14 +296,6 @@ export type Scenario = z.infer<typeof scenarioSchema>;
 export type ScenarioInput = z.input<typeof scenarioSchema>;
 export type FineTuneJob = z.infer<typeof fineTuneJobSchema>;
 
-/**
- * A fine-tune job's LoRA targets: its own, else q,v, or all-linear for GRPO, as the engines' GRPO recipes
- * adapt every projection (unslothai/notebooks a2ce9e78 python_scripts/Qwen2.5_(3B)-GRPO.py: q,k,v,o,gate,up,down).
- */
-export const jobLoraTargets = (
-  job: Pick<FineTuneJob, 'loraTargets' | 'objective'>,
-): NonNullable<FineTuneJob['loraTargets']> =>
-  job.loraTargets ?? (job.objective === 'grpo' ? 'all-linear' : ['q', 'v']);
 export type InferenceJob = z.infer<typeof inferenceJobSchema>;
 export type RankBy = (typeof RANK_BY)[number];
 export type InlineCircuit = z.infer<typeof inlineCircuitSchema>;

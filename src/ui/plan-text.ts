@@ -23,6 +23,9 @@ export function techniqueOf(p: Plan): string {
   const c = p.choices;
   const master = p.options.masterWeights ? '+fp32 master' : '';
   const parts = [`${c.method} ${c.weights}${c.doubleQuant ? '+dq' : ''}${master}`];
+  // The adapters' targets: the scenario's, else the engine's recipes' (profile `loraTargets`).
+  if (c.method === 'lora' || c.method === 'qlora')
+    parts[0] += ` ${p.options.loraAllLinear ? 'all-linear' : p.options.loraTargets.join(',')}`;
   if (isFloat8Compute(c.compute)) parts.push(`${c.compute} training`);
   const kv = kvText(p);
   if (kv) parts.push(kv);

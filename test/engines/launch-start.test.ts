@@ -7,8 +7,6 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { buildLaunch, type LaunchInput } from '../../src/core/launch/index.js';
-import { loadScenario } from '../../src/io/load-scenario.js';
-import { jobLoraTargets } from '../../src/schema/scenario.js';
 import { renderLaunchReadme } from '../../src/ui/launch-readme.js';
 import { launchInputOf } from '../helpers/launch.js';
 
@@ -124,13 +122,6 @@ describe('GRPO writes its recipe values', () => {
       grpo_config: Record<string, unknown>;
     };
     expect(full.grpo_config.learning_rate).toBe(1e-6);
-  });
-
-  it('a GRPO job that names no targets adapts all linear layers; other jobs keep q,v', () => {
-    const s = loadScenario('scenarios/grpo-qwen2.5-7b.yaml');
-    expect(s.job.kind === 'fine-tune' && jobLoraTargets(s.job)).toBe('all-linear');
-    expect(jobLoraTargets({ objective: 'sft', loraTargets: undefined })).toEqual(['q', 'v']);
-    expect(jobLoraTargets({ objective: 'grpo', loraTargets: ['q', 'v'] })).toEqual(['q', 'v']);
   });
 });
 

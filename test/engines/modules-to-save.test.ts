@@ -48,7 +48,12 @@ describe('--modules-to-save', () => {
   });
 
   it('Unsloth trains them as its embed_tokens / lm_head targets (modules_to_save)', () => {
-    const saved = est({ method: 'lora', framework: 'unsloth', 'modules-to-save': 'embed,lm_head' });
+    const saved = est({
+      method: 'lora',
+      framework: 'unsloth',
+      'lora-targets': 'q,v',
+      'modules-to-save': 'embed,lm_head',
+    });
     const targets = est({
       method: 'lora',
       framework: 'unsloth',

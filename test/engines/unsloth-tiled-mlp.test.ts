@@ -199,9 +199,10 @@ describe('--tiled-mlp', () => {
 describe('explain offers tiled MLP where the engine loads it', () => {
   const arch = resolveModel('llama-3.1-8b');
   const gpu = findGpu('h100-sxm');
-  // As `vramplan explain` runs it: the engine's defaults applied (unsloth: offloaded checkpointing).
+  // As `vramplan explain` runs it: the engine's defaults applied (unsloth: offloaded checkpointing), on q,v
+  // (the recipes' all-linear takes Unsloth's fused LoRA MLP path, which fits 342K without tiles).
   const over = (framework: string) => {
-    const flags = { method: 'qlora', framework, seq: 342000 };
+    const flags = { method: 'qlora', framework, seq: 342000, 'lora-targets': 'q,v' };
     return explainFit(arch, withEngineDefaults(optionsFromFlags(flags), flags), gpu);
   };
   const tiledFix = (e: ReturnType<typeof explainFit>) =>
@@ -232,7 +233,13 @@ describe('past the config positions on an engine that scales RoPE itself (explai
   it('explain --framework unsloth --seq 342000 explains; --framework hf refuses in one line', () => {
     const out = quiet();
     try {
-      const flags = { method: 'qlora', framework: 'unsloth', seq: 342000, gpu: 'h100-sxm' };
+      const flags = {
+        method: 'qlora',
+        framework: 'unsloth',
+        seq: 342000,
+        gpu: 'h100-sxm',
+        'lora-targets': 'q,v',
+      };
       expect(runExplain('llama-3.1-8b', flags, true)).toBe(0);
       const e = JSON.parse(String(out.mock.calls.at(-1)![0])) as { fits: boolean };
       expect(e.fits).toBe(false);

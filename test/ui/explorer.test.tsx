@@ -295,7 +295,7 @@ describe('Explorer', () => {
         global batch      16 × 2,048 tokens                      16 × 2,048 tokens
         fits              yes                                    yes
         best hardware     1× a100-80gb (owned)                   1× a100-80gb (owned)
-        technique         qlora nf4, adamw, ckpt selective, fl…  qlora nf4, adamw, ckpt selective, fl…
+        technique         qlora nf4 q,v, adamw, ckpt selective…  qlora nf4 q,v, adamw, ckpt selective…
         engine            hf-trainer                             hf-trainer
         weights           nf4                                    nf4
         optimizer         adamw                                  adamw
@@ -341,7 +341,7 @@ describe('CompareApp', () => {
         global batch      —                                      —
       ≠ fits              yes                                    no
       ≠ best hardware     1× a100-80gb (owned)                   —
-      ≠ technique         qlora nf4, adamw, ckpt selective, fl…  —
+      ≠ technique         qlora nf4 q,v, adamw, ckpt selective…  —
       ≠ engine            hf-trainer                             —
       ≠ weights           nf4                                    —
       ≠ optimizer         adamw                                  —

@@ -68,3 +68,12 @@ export function parallelNote(engine: Engine, o: EstimateOptions): string | null 
   const dp = Math.floor(o.gpus / (o.tp * o.pp * o.cp));
   return ENGINE_RUNS[engine].parallelNote?.(o, dp) ?? null;
 }
+
+/** The note for LoRA targets the engine's recipes chose (no --lora-targets given), or null. */
+export function loraTargetsNote(engine: Engine, given: unknown, o: EstimateOptions): string | null {
+  if (given !== undefined || (o.method !== 'lora' && o.method !== 'qlora')) return null;
+  const d = ENGINE_PROFILES[engine].defaults.find((x) => x.flag === 'lora-targets');
+  if (!d) return null;
+  const t = o.loraAllLinear ? 'all-linear' : o.loraTargets.join(',');
+  return `LoRA targets ${t} on ${engine}: ${d.why}; --lora-targets to change`;
+}

@@ -6,13 +6,14 @@
  * gives back the plan's engine. A combination no engine runs is pruned with reason `no-engine`.
  */
 import type { Engine } from '../../schema/engine.js';
-import { roundsStochastically, type EngineProfile } from './profile.js';
+import { roundsStochastically, type EngineProfile, type LoraRecipe } from './profile.js';
 import { ENGINE_FAMILY, ENGINE_PROFILES, FRAMEWORKS } from './store.js';
 import { engineOf } from './engine.js';
 import {
   isFloat8Compute,
   type EstimateOptions,
   type Framework,
+  type LoraTarget,
   type Optimizer,
   type WeightDtype,
 } from '../../schema/estimate.js';
@@ -126,10 +127,17 @@ export function onEngine(o: EstimateOptions, engine: Engine): EstimateOptions {
   return engineFieldsInto({ ...o }, engine);
 }
 
+/** The contract's LoRA targets (schema/estimate.ts defaultOptions): an engine whose recipes are not recorded. */
+const CONTRACT_LORA: LoraRecipe = {
+  allLinear: false,
+  targets: ['q', 'v'],
+  source: 'docs/DESIGN.md',
+};
+
 /**
  * onEngine in place: writes the engine's fields into `out` (the planner's scratch options, so its hot loops
- * allocate nothing), reading the configuration's own sequence/loss-parallel flags from `base` (default
- * `out`) and the tensor-parallel degree from `out`.
+ * allocate nothing), reading the configuration's own sequence/loss-parallel flags and LoRA targets from
+ * `base` (default `out`) and the tensor-parallel degree from `out`.
  */
 export function engineFieldsInto(
   out: EstimateOptions,
@@ -145,6 +153,15 @@ export function engineFieldsInto(
   out.masterWeights = p.masterWeights && base.method === 'full' && sixteen;
   out.sequenceParallel = sequenceParallel;
   out.lossParallel = lossParallel;
+  // A planner configuration whose scenario names no LoRA targets carries an empty list (plan/configs.ts):
+  // each engine trains its own recipes' targets (profile `loraTargets`).
+  if (base.loraTargets.length === 0) {
+    // The recipe's list, shared (read-only: nothing writes into an options' targets).
+    const adapter = base.method === 'lora' || base.method === 'qlora';
+    const r = (adapter ? p.loraTargets : undefined) ?? CONTRACT_LORA;
+    out.loraTargets = r.targets as LoraTarget[];
+    out.loraAllLinear = r.allLinear;
+  }
   return out;
 }
 

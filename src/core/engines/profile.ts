@@ -8,6 +8,7 @@ import type {
   EstimateOptions,
   Float8Compute,
   Framework,
+  LoraTarget,
   Method,
   Objective,
   Offload,
@@ -101,6 +102,12 @@ export interface EngineProfile {
    * was not given; the planner searches the values, and the rules forbid what the engine never runs).
    */
   defaults: readonly EngineDefault[];
+  /**
+   * The LoRA targets the engine's own recipes train (docs/engines.md): what a scenario without loraTargets plans
+   * on it (engines.ts engineFieldsInto), and `estimate --framework <engine>`'s default (loraRecipeDefault in
+   * `defaults`). Absent: the contract's q,v.
+   */
+  loraTargets?: LoraRecipe;
   /** What the libraries this engine drives reject or change (rules.ts), with versions and sources. */
   rules: readonly Rule[];
 }
@@ -121,3 +128,26 @@ export interface EngineDefault {
   why: string;
   apply: (o: EstimateOptions) => void;
 }
+
+/** An engine's LoRA targets as its recipes write them, with the recipe read. */
+export interface LoraRecipe {
+  /** PEFT's 'all-linear' shorthand (every linear of the layers, lm_head excluded); `targets` then lists them. */
+  allLinear: boolean;
+  targets: readonly LoraTarget[];
+  /** The recipe: repository, version and file. */
+  source: string;
+}
+
+/** The seven projections of a transformer layer (PEFT 'all-linear' on a dense decoder, lm_head excluded). */
+export const LINEAR_TARGETS: readonly LoraTarget[] = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
+
+/** `estimate --framework <engine>` without --lora-targets: the recipe's targets on LoRA / QLoRA. */
+export const loraRecipeDefault = (r: LoraRecipe): EngineDefault => ({
+  flag: 'lora-targets',
+  why: `the recipes' targets (${r.source})`,
+  apply: (o) => {
+    if (o.method !== 'lora' && o.method !== 'qlora') return;
+    o.loraTargets = [...r.targets];
+    o.loraAllLinear = r.allLinear;
+  },
+});

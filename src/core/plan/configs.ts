@@ -40,7 +40,6 @@ import {
 } from '../../schema/estimate.js';
 import type { Gpu } from '../../schema/gpu.js';
 import type { RankBy, Scenario } from '../../schema/scenario.js';
-import { jobLoraTargets } from '../../schema/scenario.js';
 
 // ---------------------------------------------------------------------------------------------
 // Model side
@@ -292,7 +291,8 @@ function configOptions(
   o.seq = job.kind === 'inference' ? job.context : job.seq;
   if (job.kind === 'fine-tune') {
     o.loraRank = job.loraRank;
-    const targets = jobLoraTargets(job);
+    // None named: an empty list, each engine's recipe targets (engines.ts engineFieldsInto).
+    const targets = job.loraTargets ?? [];
     if (targets === 'all-linear') {
       o.loraAllLinear = true;
       o.loraTargets = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];

@@ -386,10 +386,12 @@ function layoutVariants(
     probe.optimizerInBackward = v.optimizerInBackward;
     probe.liger = v.liger;
     probe.tiledMlp = v.tiledMlp;
-    // Runs on the engine, and vramplan's launcher for that engine can write it (launch/index.ts).
+    // Runs on the engine, and vramplan's launcher for that engine can write it (launch/index.ts); its checks
+    // read the engine's fields (its LoRA targets too), written first.
+    const plan = blockerInput(runs, probe, v.engine, base, accum);
     const runsIt =
       engineRejects(v.engine, probe, L.dp, accum, false) === null &&
-      launchBlocker(blockerInput(runs, probe, v.engine, base, accum), v.engine) === null;
+      launchBlocker(plan, v.engine) === null;
     if (!runsIt) continue;
     ran = true;
     if (!accept(vi)) {

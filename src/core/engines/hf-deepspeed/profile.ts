@@ -1,7 +1,7 @@
 /** The hf-deepspeed engine: what it runs, the defaults it applies, its rules (the planner's profile). */
 import { ATTENTION } from '../../../schema/estimate.js';
-import { FLOAT16, HF_OPTIMIZERS, TRL_OBJECTIVES } from '../hf/profile.js';
-import type { EngineProfile } from '../profile.js';
+import { FLOAT16, HF_LORA, HF_OPTIMIZERS, TRL_OBJECTIVES } from '../hf/profile.js';
+import { loraRecipeDefault, type EngineProfile } from '../profile.js';
 import { HF_DEEPSPEED_RULES } from '../hf/rules.js';
 
 export const HF_DEEPSPEED_PROFILE: EngineProfile = {
@@ -46,7 +46,8 @@ export const HF_DEEPSPEED_PROFILE: EngineProfile = {
   bnbOptimizersUntested: true,
   hostLoading: { onePerNode: 'zero3', streamed: false, offloadBufferFactor: 1.5 },
   attention: ATTENTION,
-  defaults: [],
+  defaults: [loraRecipeDefault(HF_LORA)],
+  loraTargets: HF_LORA,
   // transformers Trainer use_liger_kernel (https://huggingface.co/docs/transformers/main/en/trainer#liger-kernel).
   liger: true,
   // PEFT LoraConfig(modules_to_save=...) (https://huggingface.co/docs/peft/package_reference/lora#peft.LoraConfig).

@@ -1,7 +1,7 @@
 /** The hf-fsdp engine: what it runs, the defaults it applies, its rules (the planner's profile). */
 import { ATTENTION } from '../../../schema/estimate.js';
-import { HF_OPTIMIZERS, TRL_OBJECTIVES } from '../hf/profile.js';
-import type { EngineProfile } from '../profile.js';
+import { HF_LORA, HF_OPTIMIZERS, TRL_OBJECTIVES } from '../hf/profile.js';
+import { loraRecipeDefault, type EngineProfile } from '../profile.js';
 import { HF_FSDP_RULES } from '../hf/rules.js';
 
 export const HF_FSDP_PROFILE: EngineProfile = {
@@ -38,7 +38,8 @@ export const HF_FSDP_PROFILE: EngineProfile = {
   // `launch --sharding fsdp` names it (Trainer + Accelerate FSDP, https://huggingface.co/docs/accelerate/usage_guides/fsdp).
   shardingFlag: true,
   attention: ATTENTION,
-  defaults: [],
+  defaults: [loraRecipeDefault(HF_LORA)],
+  loraTargets: HF_LORA,
   // transformers Trainer use_liger_kernel (https://huggingface.co/docs/transformers/main/en/trainer#liger-kernel).
   liger: true,
   // PEFT LoraConfig(modules_to_save=...) (https://huggingface.co/docs/peft/package_reference/lora#peft.LoraConfig).

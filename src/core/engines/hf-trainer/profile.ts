@@ -1,7 +1,7 @@
 /** The hf-trainer engine: what it runs, the defaults it applies, its rules (the planner's profile). */
 import { ATTENTION } from '../../../schema/estimate.js';
-import { HF_OPTIMIZERS, TRL_OBJECTIVES } from '../hf/profile.js';
-import type { EngineProfile } from '../profile.js';
+import { HF_LORA, HF_OPTIMIZERS, TRL_OBJECTIVES } from '../hf/profile.js';
+import { loraRecipeDefault, type EngineProfile } from '../profile.js';
 import { HF_TRAINER_RULES } from '../hf/rules.js';
 
 export const HF_TRAINER_PROFILE: EngineProfile = {
@@ -31,7 +31,8 @@ export const HF_TRAINER_PROFILE: EngineProfile = {
   // gradient_checkpointing checkpoints whole layers; TRL activation_offloading moves saved activations to the host.
   checkpointing: ['none', 'full', 'offload'],
   attention: ATTENTION,
-  defaults: [],
+  defaults: [loraRecipeDefault(HF_LORA)],
+  loraTargets: HF_LORA,
   // transformers Trainer use_liger_kernel (https://huggingface.co/docs/transformers/main/en/trainer#liger-kernel).
   liger: true,
   // PEFT LoraConfig(modules_to_save=...) (https://huggingface.co/docs/peft/package_reference/lora#peft.LoraConfig).

@@ -3,7 +3,8 @@ import { emitAccelerate } from './accelerate.js';
 import { emitAxolotl } from './axolotl.js';
 import { emitDeepSpeed } from './deepspeed.js';
 import { distributionBlocker } from './distribution.js';
-import { emitHfArgs, HF_ENGINE, trainerOptim } from './trainer.js';
+import { emitHfArgs, expertZero3Blocker, HF_ENGINE, trainerOptim } from './trainer.js';
+import { shardingOf } from '../../launch/common.js';
 import type { EngineLauncher } from '../def.js';
 import {
   serverLaunchScript,
@@ -13,12 +14,18 @@ import {
 } from './trl-objective.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
 
-/** Why the HF stack cannot write the plan: its distribution (DDP/FSDP/ZeRO) or the Trainer's optimizer names. */
+/**
+ * Why the HF stack cannot write the plan: its distribution (DDP/FSDP/ZeRO), the Trainer's optimizer names, or
+ * LoRA on fused experts under ZeRO-3 (the args file refuses it: trainer.ts expertZero3Blocker).
+ */
 function hfBlocker(x: LaunchPlan): string | null {
-  const blocker = distributionBlocker(trainerInput(x));
+  const t = trainerInput(x);
+  const blocker = distributionBlocker(t);
   if (blocker) return blocker;
   const opt = trainerOptim(x.options);
-  return 'reason' in opt ? opt.reason : trlObjectiveBlocker(x);
+  if ('reason' in opt) return opt.reason;
+  const zero3 = x.options.zero === 3 && shardingOf(t) === 'deepspeed';
+  return (zero3 ? expertZero3Blocker(t, { kind: 'deepspeed' }) : null) ?? trlObjectiveBlocker(x);
 }
 
 /**

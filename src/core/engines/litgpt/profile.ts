@@ -1,6 +1,17 @@
 /** The litgpt engine: what it runs, the defaults it applies, its rules (the planner's profile). */
-import type { EngineProfile } from '../profile.js';
+import { loraRecipeDefault, type EngineProfile, type LoraRecipe } from '../profile.js';
 import { LITGPT_RULES, quantized } from './rules.js';
+
+/**
+ * LitGPT's LoRA: finetune/lora.py setup() lora_query and lora_value True, lora_key, lora_projection, lora_mlp and
+ * lora_head False, and its Llama / Mistral recipes alike (Lightning-AI/litgpt v0.5.13
+ * config_hub/finetune/llama-3.1-8b/lora.yaml, qlora.yaml).
+ */
+const LITGPT_LORA: LoraRecipe = {
+  allLinear: false,
+  targets: ['q', 'v'],
+  source: 'litgpt v0.5.13 finetune/lora.py, config_hub/finetune/llama-3.1-8b/lora.yaml',
+};
 
 export const LITGPT_PROFILE: EngineProfile = {
   id: 'litgpt',
@@ -32,7 +43,9 @@ export const LITGPT_PROFILE: EngineProfile = {
   // Fabric initialises on the meta device and loads the checkpoint sharded per rank.
   hostLoading: { onePerNode: 'always', streamed: false },
   attention: ['sdpa'],
+  loraTargets: LITGPT_LORA,
   defaults: [
+    loraRecipeDefault(LITGPT_LORA),
     // On several GPUs LitGPT shards everything and checkpoints every Block, with no switch (rules
     // litgpt-multi-gpu-full-shard, litgpt-multi-gpu-checkpointing: finetune/full.py L107-L116, lora.py L522-L529).
     {

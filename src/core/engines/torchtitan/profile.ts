@@ -1,7 +1,15 @@
 /** The torchtitan engine: what it runs, the defaults it applies, its rules (the planner's profile). */
 import { ATTENTION } from '../../../schema/estimate.js';
-import type { EngineProfile } from '../profile.js';
+import type { EngineProfile, LoraRecipe } from '../profile.js';
 import { TORCHTITAN_RULES } from './rules.js';
+
+// LoRAConverter.Config target_modules None: "every Linear.Config is converted", the output head included
+// (torchtitan 0.3.0 components/lora.py; models/common/decoder.py lm_head: Linear.Config).
+const TORCHTITAN_LORA: LoraRecipe = {
+  allLinear: false,
+  targets: ['q', 'k', 'v', 'o', 'gate', 'up', 'down', 'lm_head'],
+  source: 'torchtitan 0.3.0 components/lora.py',
+};
 
 export const TORCHTITAN_PROFILE: EngineProfile = {
   id: 'torchtitan',
@@ -35,6 +43,7 @@ export const TORCHTITAN_PROFILE: EngineProfile = {
   // Meta-device init, then a sharded (DCP) load per rank.
   hostLoading: { onePerNode: 'always', streamed: false },
   attention: ATTENTION,
+  loraTargets: TORCHTITAN_LORA,
   defaults: [
     {
       flag: 'weights',
@@ -45,12 +54,10 @@ export const TORCHTITAN_PROFILE: EngineProfile = {
     },
     {
       flag: 'lora-targets',
-      // LoRAConverter.Config target_modules None: "every Linear.Config is converted", the output head included
-      // (torchtitan 0.3.0 components/lora.py; models/common/decoder.py lm_head: Linear.Config).
       why: 'LoRAConverter converts every Linear, lm_head included',
       apply: (o) => {
         if (o.method === 'lora') {
-          o.loraTargets = ['q', 'k', 'v', 'o', 'gate', 'up', 'down', 'lm_head'];
+          o.loraTargets = [...TORCHTITAN_LORA.targets];
           o.loraAllLinear = false;
         }
       },

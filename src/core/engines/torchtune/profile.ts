@@ -1,7 +1,18 @@
 /** The torchtune engine: what it runs, the defaults it applies, its rules (the planner's profile). */
-import type { EngineProfile } from '../profile.js';
+import { loraRecipeDefault, type EngineProfile, type LoraRecipe } from '../profile.js';
 import { TUNE_SR_OPTIMIZERS } from './components.js';
 import { TORCHTUNE_RULES } from './rules.js';
+
+/**
+ * torchtune's LoRA / QLoRA / LoRA-DPO recipes: lora_attn_modules ['q_proj', 'v_proj', 'output_proj'],
+ * apply_lora_to_mlp True, apply_lora_to_output False (pytorch/torchtune v0.6.1 recipes/configs/llama3_1/8B_lora.yaml,
+ * 8B_qlora_single_device.yaml, 8B_lora_dpo.yaml; llama3_2/1B_lora.yaml and qwen2_5/7B_lora.yaml alike).
+ */
+const TORCHTUNE_LORA: LoraRecipe = {
+  allLinear: false,
+  targets: ['q', 'v', 'o', 'gate', 'up', 'down'],
+  source: 'torchtune v0.6.1 recipes/configs/llama3_1/8B_lora.yaml',
+};
 
 export const TORCHTUNE_PROFILE: EngineProfile = {
   id: 'torchtune',
@@ -47,7 +58,9 @@ export const TORCHTUNE_PROFILE: EngineProfile = {
   // Meta-device init, then each rank loads its shard of the state dict (torchtune's distributed recipes).
   hostLoading: { onePerNode: 'always', streamed: false },
   attention: ['sdpa'],
+  loraTargets: TORCHTUNE_LORA,
   defaults: [
+    loraRecipeDefault(TORCHTUNE_LORA),
     {
       flag: 'double-quant',
       why: 'NF4 weights always carry double-quantized constants on this engine (rule torchtune-nf4-double-quant)',

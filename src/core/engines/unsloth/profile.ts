@@ -1,8 +1,25 @@
 /** The unsloth engine: what it runs, the defaults it applies, its rules (the planner's profile). */
 import { HF_OPTIMIZERS } from '../hf/profile.js';
-import type { EngineProfile } from '../profile.js';
+import {
+  LINEAR_TARGETS,
+  loraRecipeDefault,
+  type EngineProfile,
+  type LoraRecipe,
+} from '../profile.js';
 import { UNSLOTH_MULTI_GPU_RUNS } from './multi-gpu.js';
 import { UNSLOTH_RULES } from './rules.js';
+
+/**
+ * Unsloth's notebooks list the seven projections by name: target_modules = ["q_proj", "k_proj", "v_proj", "o_proj",
+ * "gate_proj", "up_proj", "down_proj"] (unslothai/notebooks bdda2efc nb/Llama3.1_(8B)-Alpaca.ipynb,
+ * nb/Llama3.1_(8B)-GRPO.ipynb): every linear of the layers, what --from reads back as all-linear (from.ts); the
+ * launcher writes the names (rule unsloth-all-linear-expanded).
+ */
+const UNSLOTH_LORA: LoraRecipe = {
+  allLinear: true,
+  targets: LINEAR_TARGETS,
+  source: 'unslothai/notebooks nb/Llama3.1_(8B)-Alpaca.ipynb',
+};
 
 export const UNSLOTH_PROFILE: EngineProfile = {
   id: 'unsloth',
@@ -38,7 +55,9 @@ export const UNSLOTH_PROFILE: EngineProfile = {
   tiledMlp: true,
   // The launcher installs no flash-attn: Unsloth's attention dispatch runs xformers (memory-efficient, like SDPA).
   attention: ['sdpa'],
+  loraTargets: UNSLOTH_LORA,
   defaults: [
+    loraRecipeDefault(UNSLOTH_LORA),
     {
       flag: 'double-quant',
       why: 'NF4 weights always carry double-quantized constants on this engine (rule unsloth-4bit-is-nf4)',
