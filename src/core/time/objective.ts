@@ -59,6 +59,23 @@ export interface PolicyWork {
   rates: GpuRates | null;
   step: number;
   phases: Float64Array;
+  /** The rollout decodes of the objective works made on it, by rolloutKey (objectiveWork). */
+  rollouts: Map<string, RolloutDecode>;
+}
+
+/**
+ * One rollout decode (options, and the adapter's when vLLM serves it unmerged) and its step at the rates last
+ * asked for: the rows that share a policy work and decode alike (same decode options) time it once.
+ */
+export interface RolloutDecode {
+  decode: EstimateOptions;
+  lora: EstimateOptions | null;
+  m: ModelFacts | null;
+  t: TimeOptions | null;
+  rates: GpuRates | null;
+  prefill: number;
+  step: number;
+  loraStep: number;
 }
 
 /** The policy's work of `o` at time options `t` (only gradAccum is read). */
@@ -70,6 +87,7 @@ export function policyWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): P
     rates: null,
     step: 0,
     phases: new Float64Array(TRAIN_PHASES.length),
+    rollouts: new Map(),
   };
 }
 
@@ -81,6 +99,8 @@ export interface ObjectiveWork {
   policy: PolicyWork;
   /** The rollout engine's decode options (one chunk of completions at the completion's mean context), or null. */
   decode: EstimateOptions | null;
+  /** The decode with its step (shared by the policy work's rows that decode alike), or null. */
+  rollout: RolloutDecode | null;
   /** Generation batches each engine decodes per optimizer step. */
   rounds: number;
   prompt: number;
@@ -128,6 +148,47 @@ function rolloutShape(o: EstimateOptions, t: TimeOptions, dp: number) {
   return { chunk, rounds: t.gradAccum / spg };
 }
 
+/** What sets a rollout's decode options beside the policy's (objectiveWork). */
+interface RolloutShape {
+  weights: EstimateOptions['weights'];
+  framework: EstimateOptions['framework'];
+  chunk: number;
+  seq: number;
+  /** The adapter served unmerged (one LoRA in vLLM's punica kernels). */
+  lora: boolean;
+}
+
+/** The policy work's rollout decode of shape `x`, made on first use. */
+function rolloutDecode(policy: PolicyWork, x: RolloutShape): RolloutDecode {
+  const key = `${x.weights}|${x.framework}|${x.chunk}|${x.seq}|${x.lora}`;
+  let d = policy.rollouts.get(key);
+  if (d) return d;
+  // vLLM runs fused kernels / CUDA graphs (its memory profile); transformers generate is eager.
+  const decode: EstimateOptions = {
+    ...policy.options,
+    method: 'inference',
+    optimizer: 'none',
+    weights: x.weights,
+    // generate() dispatches each step's ops eagerly whatever the policy's engine (Unsloth included: its
+    // fused kernels are training kernels; its fast decoding is the vLLM path, fast_inference=True).
+    framework: x.framework,
+    batch: x.chunk,
+    // The KV read grows with the completion: its mean context.
+    seq: x.seq,
+    tp: 1,
+    pp: 1,
+    cp: 1,
+    gpus: 1,
+  };
+  // The shared-weights rollout serves the adapter unmerged: vLLM built with enable_lora, one adapter slot of
+  // max_lora_rank (unsloth_zoo 7b78d53 vllm_utils.py load_vllm: enable_lora, max_lora_rank, max_loras), so each
+  // decode step reads the adapter and runs its shrink and expand kernels (multi-lora.ts loraStepTime).
+  const lora = x.lora ? { ...decode, maxLoras: 1 } : null;
+  d = { decode, lora, m: null, t: null, rates: null, prefill: 0, step: 0, loraStep: 0 };
+  policy.rollouts.set(key, d);
+  return d;
+}
+
 /**
  * The objective's GPU-independent work (time options at one power level: only gradAccum is read). `policy`:
  * policyWork(m, o, t), or one made for options whose policyOptions are the same at the same gradAccum.
@@ -150,24 +211,15 @@ export function objectiveWork(
   // vLLM's bitsandbytes path for 4-bit weights; LoRA stays unmerged (vLLM's LoRA kernels), so no weights move.
   const shared =
     o.rollout === 'vllm-colocate' && FRAMEWORKS[p.framework].rolloutSharesWeights === true;
-  // vLLM runs fused kernels / CUDA graphs (its memory profile); transformers generate is eager.
-  const decode: EstimateOptions | null = grpo
-    ? {
-        ...p,
-        method: 'inference',
-        optimizer: 'none',
+  const adapter = o.method === 'lora' || o.method === 'qlora';
+  const rollout = grpo
+    ? rolloutDecode(policy, {
         weights: generatesInTrainer(o.rollout) || shared ? o.weights : floatCompute(o.compute),
-        // generate() dispatches each step's ops eagerly whatever the policy's engine (Unsloth included: its
-        // fused kernels are training kernels; its fast decoding is the vLLM path, fast_inference=True).
         framework: ROLLOUT_FRAMEWORKS[o.rollout ?? 'vllm-colocate'],
-        batch: shape.chunk,
-        // The KV read grows with the completion: its mean context.
+        chunk: shape.chunk,
         seq: prompt + Math.ceil(completion / 2),
-        tp: 1,
-        pp: 1,
-        cp: 1,
-        gpus: 1,
-      }
+        lora: shared && adapter,
+      })
     : null;
   // LoRA: TRL merges the adapters and sends the merged weights (grpo_trainer.py _move_model_to_vllm).
   const sync =
@@ -191,15 +243,11 @@ export function objectiveWork(
           epochs,
           phases: new Float64Array(TRAIN_PHASES.length),
         };
-  // The shared-weights rollout serves the adapter unmerged: vLLM built with enable_lora, one adapter slot of
-  // max_lora_rank (unsloth_zoo 7b78d53 vllm_utils.py load_vllm: enable_lora, max_lora_rank, max_loras), so each
-  // decode step reads the adapter and runs its shrink and expand kernels (multi-lora.ts loraStepTime).
-  const adapter = o.method === 'lora' || o.method === 'qlora';
-  const rolloutLora = decode && shared && adapter ? { ...decode, maxLoras: 1 } : null;
   return {
     policy,
-    decode,
-    rolloutLora,
+    decode: rollout && rollout.decode,
+    rollout,
+    rolloutLora: rollout && rollout.lora,
     rounds: shape.rounds,
     prompt,
     completion,
@@ -242,13 +290,22 @@ export function objectiveStep(
     out.policyTraining = w.critic.epochs * (out.policyTraining + value);
   }
   out.rollout = 0;
-  if (w.decode) {
-    const d = decodeStep(m, w.decode, t, r);
-    const prefill = d.prefillSeconds * (w.prompt / (w.prompt + w.completion / 2));
-    const lora = w.rolloutLora ? (loraStepTime(m, w.rolloutLora, r)?.seconds ?? 0) : 0;
+  const ro = w.rollout;
+  if (ro) {
+    // The decode's step at these rates, once for every objective work that shares it.
+    if (ro.rates !== r || ro.t !== t || ro.m !== m) {
+      const d = decodeStep(m, ro.decode, t, r);
+      ro.prefill = d.prefillSeconds;
+      ro.step = d.stepSeconds;
+      ro.loraStep = ro.lora ? (loraStepTime(m, ro.lora, r)?.seconds ?? 0) : 0;
+      ro.m = m;
+      ro.t = t;
+      ro.rates = r;
+    }
+    const prefill = ro.prefill * (w.prompt / (w.prompt + w.completion / 2));
     out.rollout =
       w.rounds *
-      (prefill + longestCompletion(w.completion, w.maxCompletion) * (d.stepSeconds + lora));
+      (prefill + longestCompletion(w.completion, w.maxCompletion) * (ro.step + ro.loraStep));
   }
   out.weightSync =
     w.sync === 0 ? 0 : w.sync === 1 ? (2 * w.syncBytes) / r.mem : w.syncBytes / r.intraPair;
