@@ -50,32 +50,29 @@ export interface ObjectivePhases {
 
 /**
  * The policy's SFT step of a preference / RL configuration: its options (memory/objective.ts policyOptions),
- * its training work, and its step at the rates last asked for (`rates`, with trainStep's phases). The rollout
- * does not enter it, so configurations that differ only in the rollout share one (the planner's GRPO rows).
+ * its training work, and its step at each rates object asked for (`steps`, with trainStep's phases). The
+ * rollout does not enter it, so configurations that differ only in the rollout share one (the planner's GRPO
+ * rows, each timed at every GPU option and power level: hence one step per rates object, not the last only).
  */
 export interface PolicyWork {
   options: EstimateOptions;
   train: TrainWork;
-  rates: GpuRates | null;
-  step: number;
-  phases: Float64Array;
-  /** The rollout decodes of the objective works made on it, by rolloutKey (objectiveWork). */
+  steps: Map<GpuRates, { step: number; phases: Float64Array }>;
+  /** The rollout decodes of the objective works made on it, by rolloutDecode's key. */
   rollouts: Map<string, RolloutDecode>;
 }
 
 /**
- * One rollout decode (options, and the adapter's when vLLM serves it unmerged) and its step at the rates last
- * asked for: the rows that share a policy work and decode alike (same decode options) time it once.
+ * One rollout decode (options, and the adapter's when vLLM serves it unmerged) and its step per rates object
+ * (at the model facts and time options first asked for): the rows that share a policy work and decode alike
+ * (same decode options) time it once per GPU option and power level.
  */
 export interface RolloutDecode {
   decode: EstimateOptions;
   lora: EstimateOptions | null;
   m: ModelFacts | null;
   t: TimeOptions | null;
-  rates: GpuRates | null;
-  prefill: number;
-  step: number;
-  loraStep: number;
+  steps: Map<GpuRates, { prefill: number; step: number; lora: number }>;
 }
 
 /** The policy's work of `o` at time options `t` (only gradAccum is read). */
@@ -84,9 +81,7 @@ export function policyWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): P
   return {
     options: p,
     train: trainWork(m, p, t),
-    rates: null,
-    step: 0,
-    phases: new Float64Array(TRAIN_PHASES.length),
+    steps: new Map(),
     rollouts: new Map(),
   };
 }
@@ -184,7 +179,7 @@ function rolloutDecode(policy: PolicyWork, x: RolloutShape): RolloutDecode {
   // max_lora_rank (unsloth_zoo 7b78d53 vllm_utils.py load_vllm: enable_lora, max_lora_rank, max_loras), so each
   // decode step reads the adapter and runs its shrink and expand kernels (multi-lora.ts loraStepTime).
   const lora = x.lora ? { ...decode, maxLoras: 1 } : null;
-  d = { decode, lora, m: null, t: null, rates: null, prefill: 0, step: 0, loraStep: 0 };
+  d = { decode, lora, m: null, t: null, steps: new Map() };
   policy.rollouts.set(key, d);
   return d;
 }
@@ -274,38 +269,24 @@ export function objectiveStep(
   r: GpuRates,
   out: ObjectivePhases,
 ): number {
-  const pw = w.policy;
   // The policy's step at these rates, once for every objective work that shares it.
-  if (pw.rates !== r) {
-    pw.step = trainStep(pw.train, r, pw.phases);
-    pw.rates = r;
-  }
-  out.policyTraining = pw.step;
-  out.referenceLogprobs = w.reference ? pw.phases[FORWARD]! : 0;
+  const ps = policyStepAt(w.policy, r);
+  out.policyTraining = ps.step;
+  out.referenceLogprobs = w.reference ? ps.phases[FORWARD]! : 0;
   if (w.critic) {
     // PPO (ppo_trainer.py train): after the rollout, the reference, value and reward forwards over the batch
     // (no grad), then num_ppo_epochs passes of the policy and value models' training over it.
     const value = trainStep(w.critic.value, r, w.critic.phases);
-    out.criticScoring = w.critic.phases[FORWARD]! + pw.phases[FORWARD]!;
+    out.criticScoring = w.critic.phases[FORWARD]! + ps.phases[FORWARD]!;
     out.policyTraining = w.critic.epochs * (out.policyTraining + value);
   }
   out.rollout = 0;
-  const ro = w.rollout;
-  if (ro) {
+  if (w.rollout) {
     // The decode's step at these rates, once for every objective work that shares it.
-    if (ro.rates !== r || ro.t !== t || ro.m !== m) {
-      const d = decodeStep(m, ro.decode, t, r);
-      ro.prefill = d.prefillSeconds;
-      ro.step = d.stepSeconds;
-      ro.loraStep = ro.lora ? (loraStepTime(m, ro.lora, r)?.seconds ?? 0) : 0;
-      ro.m = m;
-      ro.t = t;
-      ro.rates = r;
-    }
-    const prefill = ro.prefill * (w.prompt / (w.prompt + w.completion / 2));
+    const d = rolloutStepAt(w.rollout, m, t, r);
+    const prefill = d.prefill * (w.prompt / (w.prompt + w.completion / 2));
     out.rollout =
-      w.rounds *
-      (prefill + longestCompletion(w.completion, w.maxCompletion) * (ro.step + ro.loraStep));
+      w.rounds * (prefill + longestCompletion(w.completion, w.maxCompletion) * (d.step + d.lora));
   }
   out.weightSync =
     w.sync === 0 ? 0 : w.sync === 1 ? (2 * w.syncBytes) / r.mem : w.syncBytes / r.intraPair;
@@ -316,6 +297,40 @@ export function objectiveStep(
     out.weightSync +
     (out.criticScoring ?? 0)
   );
+}
+
+/** The policy work's step at rates `r` (trainStep, with its phases), made on first use. */
+function policyStepAt(pw: PolicyWork, r: GpuRates): { step: number; phases: Float64Array } {
+  let s = pw.steps.get(r);
+  if (!s) {
+    const phases = new Float64Array(TRAIN_PHASES.length);
+    pw.steps.set(r, (s = { step: trainStep(pw.train, r, phases), phases }));
+  }
+  return s;
+}
+
+/** The rollout decode's prefill, step and adapter seconds at rates `r`, made on first use. */
+function rolloutStepAt(
+  ro: RolloutDecode,
+  m: ModelFacts,
+  t: TimeOptions,
+  r: GpuRates,
+): { prefill: number; step: number; lora: number } {
+  // Kept for the first model facts and time options only (the planner's: one of each per search).
+  if (ro.m !== m || ro.t !== t) {
+    if (ro.m !== null) return decodeSeconds(ro, m, t, r);
+    ro.m = m;
+    ro.t = t;
+  }
+  let s = ro.steps.get(r);
+  if (!s) ro.steps.set(r, (s = decodeSeconds(ro, m, t, r)));
+  return s;
+}
+
+function decodeSeconds(ro: RolloutDecode, m: ModelFacts, t: TimeOptions, r: GpuRates) {
+  const d = decodeStep(m, ro.decode, t, r);
+  const lora = ro.lora ? (loraStepTime(m, ro.lora, r)?.seconds ?? 0) : 0;
+  return { prefill: d.prefillSeconds, step: d.stepSeconds, lora };
 }
 
 /** The objective's time result: the SFT step's, with the objective's phases added and the step re-summed. */
