@@ -57,9 +57,25 @@ export interface ObjectivePhases {
 export interface PolicyWork {
   options: EstimateOptions;
   train: TrainWork;
-  steps: Map<GpuRates, { step: number; phases: Float64Array }>;
-  /** The rollout decodes of the objective works made on it, by rolloutDecode's key. */
-  rollouts: Map<string, RolloutDecode>;
+  /** Its steps so far, by rates object (few: a row's GPU options and power levels; searched last first). */
+  steps: PolicyStep[];
+  /** The rollout decodes of the objective works made on it (few: searched by their shape). */
+  rollouts: RolloutDecode[];
+}
+
+/** A policy work's step at one rates object, with trainStep's phases. */
+interface PolicyStep {
+  rates: GpuRates;
+  step: number;
+  phases: Float64Array;
+}
+
+/** A rollout decode's seconds at one rates object. */
+interface RolloutStep {
+  rates: GpuRates;
+  prefill: number;
+  step: number;
+  lora: number;
 }
 
 /**
@@ -68,11 +84,12 @@ export interface PolicyWork {
  * (same decode options) time it once per GPU option and power level.
  */
 export interface RolloutDecode {
+  shape: RolloutShape;
   decode: EstimateOptions;
   lora: EstimateOptions | null;
   m: ModelFacts | null;
   t: TimeOptions | null;
-  steps: Map<GpuRates, { prefill: number; step: number; lora: number }>;
+  steps: RolloutStep[];
 }
 
 /** The policy's work of `o` at time options `t` (only gradAccum is read). */
@@ -81,8 +98,8 @@ export function policyWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): P
   return {
     options: p,
     train: trainWork(m, p, t),
-    steps: new Map(),
-    rollouts: new Map(),
+    steps: [],
+    rollouts: [],
   };
 }
 
@@ -144,7 +161,7 @@ function rolloutShape(o: EstimateOptions, t: TimeOptions, dp: number) {
 }
 
 /** What sets a rollout's decode options beside the policy's (objectiveWork). */
-interface RolloutShape {
+export interface RolloutShape {
   weights: EstimateOptions['weights'];
   framework: EstimateOptions['framework'];
   chunk: number;
@@ -155,9 +172,17 @@ interface RolloutShape {
 
 /** The policy work's rollout decode of shape `x`, made on first use. */
 function rolloutDecode(policy: PolicyWork, x: RolloutShape): RolloutDecode {
-  const key = `${x.weights}|${x.framework}|${x.chunk}|${x.seq}|${x.lora}`;
-  let d = policy.rollouts.get(key);
-  if (d) return d;
+  for (const d of policy.rollouts) {
+    const y = d.shape;
+    if (
+      y.weights === x.weights &&
+      y.framework === x.framework &&
+      y.chunk === x.chunk &&
+      y.seq === x.seq &&
+      y.lora === x.lora
+    )
+      return d;
+  }
   // vLLM runs fused kernels / CUDA graphs (its memory profile); transformers generate is eager.
   const decode: EstimateOptions = {
     ...policy.options,
@@ -179,8 +204,8 @@ function rolloutDecode(policy: PolicyWork, x: RolloutShape): RolloutDecode {
   // max_lora_rank (unsloth_zoo 7b78d53 vllm_utils.py load_vllm: enable_lora, max_lora_rank, max_loras), so each
   // decode step reads the adapter and runs its shrink and expand kernels (multi-lora.ts loraStepTime).
   const lora = x.lora ? { ...decode, maxLoras: 1 } : null;
-  d = { decode, lora, m: null, t: null, steps: new Map() };
-  policy.rollouts.set(key, d);
+  const d: RolloutDecode = { shape: x, decode, lora, m: null, t: null, steps: [] };
+  policy.rollouts.push(d);
   return d;
 }
 
@@ -300,37 +325,34 @@ export function objectiveStep(
 }
 
 /** The policy work's step at rates `r` (trainStep, with its phases), made on first use. */
-function policyStepAt(pw: PolicyWork, r: GpuRates): { step: number; phases: Float64Array } {
-  let s = pw.steps.get(r);
-  if (!s) {
-    const phases = new Float64Array(TRAIN_PHASES.length);
-    pw.steps.set(r, (s = { step: trainStep(pw.train, r, phases), phases }));
-  }
+function policyStepAt(pw: PolicyWork, r: GpuRates): PolicyStep {
+  const steps = pw.steps;
+  for (let i = steps.length - 1; i >= 0; i--) if (steps[i]!.rates === r) return steps[i]!;
+  const phases = new Float64Array(TRAIN_PHASES.length);
+  const s = { rates: r, step: trainStep(pw.train, r, phases), phases };
+  steps.push(s);
   return s;
 }
 
 /** The rollout decode's prefill, step and adapter seconds at rates `r`, made on first use. */
-function rolloutStepAt(
-  ro: RolloutDecode,
-  m: ModelFacts,
-  t: TimeOptions,
-  r: GpuRates,
-): { prefill: number; step: number; lora: number } {
+function rolloutStepAt(ro: RolloutDecode, m: ModelFacts, t: TimeOptions, r: GpuRates): RolloutStep {
   // Kept for the first model facts and time options only (the planner's: one of each per search).
   if (ro.m !== m || ro.t !== t) {
     if (ro.m !== null) return decodeSeconds(ro, m, t, r);
     ro.m = m;
     ro.t = t;
   }
-  let s = ro.steps.get(r);
-  if (!s) ro.steps.set(r, (s = decodeSeconds(ro, m, t, r)));
+  const steps = ro.steps;
+  for (let i = steps.length - 1; i >= 0; i--) if (steps[i]!.rates === r) return steps[i]!;
+  const s = decodeSeconds(ro, m, t, r);
+  steps.push(s);
   return s;
 }
 
-function decodeSeconds(ro: RolloutDecode, m: ModelFacts, t: TimeOptions, r: GpuRates) {
+function decodeSeconds(ro: RolloutDecode, m: ModelFacts, t: TimeOptions, r: GpuRates): RolloutStep {
   const d = decodeStep(m, ro.decode, t, r);
   const lora = ro.lora ? (loraStepTime(m, ro.lora, r)?.seconds ?? 0) : 0;
-  return { prefill: d.prefillSeconds, step: d.stepSeconds, lora };
+  return { rates: r, prefill: d.prefillSeconds, step: d.stepSeconds, lora };
 }
 
 /** The objective's time result: the SFT step's, with the objective's phases added and the step re-summed. */
