@@ -52,7 +52,7 @@ export interface ObjectivePhases {
  * The policy's SFT step of a preference / RL configuration: its options (memory/objective.ts policyOptions),
  * its training work, and its step at each rates object asked for (`steps`, with trainStep's phases). The
  * rollout does not enter it, so configurations that differ only in the rollout share one (the planner's GRPO
- * rows, each timed at every GPU option and power level: hence one step per rates object, not the last only).
+ * rows, each timed at every GPU option and power level: hence one step per rates object).
  */
 export interface PolicyWork {
   options: EstimateOptions;
