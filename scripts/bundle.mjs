@@ -88,13 +88,21 @@ if (/[^\x00-\x7f]/.test(readFileSync(BUNDLE, 'latin1')))
     `bundle: ${BUNDLE} is not ASCII only (src/commands/load-program.ts reads it as Latin-1)`,
   );
 
-// Train the cache in one process: a cold `estimate`, then a `plan` of the default scenario (`npm start`), so
-// that the cache holds the code both run. The loader writes it when that process exits.
+// Train the cache in one process: a cold `estimate`, then a `plan` of the default scenario (`npm start`) and
+// of every other shipped scenario, so that the cache holds the code they run (a function the training run
+// never called is compiled when a later run first calls it: GRPO's objective, the serving fleet, the circuits).
+// The loader writes it when that process exits.
+const TRAINING_SCENARIOS = readdirSync('scenarios')
+  .filter((f) => f.endsWith('.yaml') && f !== 'default.yaml')
+  .sort()
+  .map((f) => `scenarios/${f}`);
 const train = `
 const { runBundle } = await import('./dist/commands/load-program.js');
 const { program } = runBundle(${JSON.stringify(resolve(BUNDLE))});
 await program.runProgram([process.execPath, 'vramplan', 'estimate', '--model', 'llama-2-13b', '--json']);
 await program.runProgram([process.execPath, 'vramplan', 'plan', 'scenarios/default.yaml', '--json']);
+for (const file of ${JSON.stringify(TRAINING_SCENARIOS)})
+  await program.runProgram([process.execPath, 'vramplan', 'plan', file, '--json']);
 `;
 execFileSync(process.execPath, ['--input-type=module', '-e', train], {
   env: { ...process.env, VRAMPLAN_WRITE_CODE_CACHE: CACHE },

@@ -11,6 +11,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 
 type Program = typeof import('./program.js');
@@ -18,7 +19,24 @@ type Program = typeof import('./program.js');
 /** The build's training run sets it to the cache file's path: write the code cache when the process exits. */
 export const WRITE_CODE_CACHE_ENV = 'VRAMPLAN_WRITE_CODE_CACHE';
 
+/**
+ * V8 counts a function's work (bytecode run, loop iterations) against this budget before it considers the
+ * function for optimizing; V8 11.3's default is 67,584 (`node --v8-options`, --interrupt-budget). A cold `plan`
+ * runs the search's functions a few thousand times each, and on two cores the optimizing compiler's
+ * background work competed with the search: six times the default took the first `plan()` of
+ * grpo-qwen2.5-7b from 3.4-3.6 s to 2.4-2.7 s of CPU and the circuit and fleet scenarios' by a third
+ * (docs/performance.md). Set before the program's code is compiled (the code cache's training run sets it
+ * too: V8 accepts a cache only under the flags it was made with).
+ */
+const INTERRUPT_BUDGET = 6 * 67_584;
+
+/** The V8 settings the program runs under (once per process, before its code is compiled). */
+export function tuneV8(): void {
+  setFlagsFromString(`--interrupt-budget=${INTERRUPT_BUDGET}`);
+}
+
 export async function loadProgram(): Promise<Program> {
+  tuneV8();
   const bundle = fileURLToPath(new URL('../vramplan.cjs', import.meta.url));
   const modules = fileURLToPath(new URL('./program.js', import.meta.url));
   if (!existsSync(bundle) || statSync(bundle).mtimeMs < statSync(modules).mtimeMs)
@@ -28,6 +46,7 @@ export async function loadProgram(): Promise<Program> {
 
 /** Evaluate the CommonJS bundle `file` as Node's loader would wrap it, with `<file>.cache` when it fits. */
 export function runBundle(file: string): { program: Program; cacheUsed: boolean } {
+  tuneV8();
   // ASCII only (scripts/bundle.mjs checks it): Latin-1 reads it as UTF-8 would, without decoding.
   const source = readFileSync(file, 'latin1');
   const id = Buffer.from(source.slice(0, source.indexOf('\n') + 1));

@@ -159,29 +159,47 @@ export function estimateMemory(
  * withObjective only reads it, so sharing it changes nothing. Scopes are keyed by the policy's options
  * (JSON.stringify: plain data, an absent field reading as one set to undefined) less micro-batch and GPUs;
  * within one, by the fields withObjective sets on the policy's options (objective.ts rolloutBytes:
- * method, optimizer, weights, batch, gpus) and the context.
+ * method, optimizer, weights, batch, gpus) and the context. The rollout's generation (method 'inference') sets
+ * all five, so its options are the scope's less the policy's own method, optimizer and weights: its heads are
+ * kept by that shorter key, shared by scopes that differ only in those three (full and LoRA, the optimizers).
  */
 export function policyMemo(model: Arch): (o: EstimateOptions) => PolicyMemory {
   const scopes = new Map<string, ScopeHead[]>();
+  const generations = new Map<string, ScopeHead[]>();
   return (o) => {
-    const key = JSON.stringify({ ...policyOptions(o), batch: 0, gpus: 0 });
+    const po = policyOptions(o);
+    const key = JSON.stringify({ ...po, batch: 0, gpus: 0 });
     let memo = scopes.get(key);
     if (memo === undefined) scopes.set(key, (memo = []));
-    const heads = memo;
+    const own = memo;
+    let gen: ScopeHead[] | null = null;
+    const genHeads = (): ScopeHead[] => {
+      const k = JSON.stringify({ ...po, method: 0, optimizer: 0, weights: 0, batch: 0, gpus: 0 });
+      let g = generations.get(k);
+      if (g === undefined) generations.set(k, (g = []));
+      return g;
+    };
     return (m, p, ctx) => {
       if (m !== model) return policyMemory(m, p, ctx);
+      const heads = p.method === 'inference' ? (gen ??= genHeads()) : own;
       // A scope holds a few heads (the policy's own step, the rollout's generation), each many points: the
       // head is found by comparing its fields, the point by a number (no key string per call).
       const lean = ctx.lean === true;
       const cap = ctx.gpuCapacityBytes;
-      let head = heads.find(
-        (h) =>
+      let head: ScopeHead | undefined;
+      for (let i = 0; i < heads.length; i++) {
+        const h = heads[i]!;
+        if (
           h.lean === lean &&
           h.cap === cap &&
           h.method === p.method &&
           h.optimizer === p.optimizer &&
-          h.weights === p.weights,
-      );
+          h.weights === p.weights
+        ) {
+          head = h;
+          break;
+        }
+      }
       if (!head) {
         head = {
           lean,

@@ -110,11 +110,11 @@ function trainerShape(p: EstimateOptions, o: EstimateOptions): EstimateOptions {
 }
 
 /**
- * policyOptions(o) from `p`, policyOptions of options that differ from `o` at most in micro-batch and GPU
- * count (a memory surface's points: memory/surface.ts), with no copy of the rest.
+ * policyOptions(o) written into `p`, a copy of policyOptions of options that differ from `o` at most in
+ * micro-batch and GPU count (a memory surface's points: memory/surface.ts), with no copy of the rest.
  */
-export function policyOptionsFrom(p: EstimateOptions, o: EstimateOptions): EstimateOptions {
-  return trainerShape({ ...p }, o);
+export function policyOptionsInto(p: EstimateOptions, o: EstimateOptions): EstimateOptions {
+  return trainerShape(p, o);
 }
 
 /**
@@ -172,6 +172,7 @@ function rolloutBytes(
   fw: FrameworkProfile,
   policy: PolicyMemory,
   seqs: number,
+  gen?: EstimateOptions,
 ): { weights: number; kv: number; generate: number; floor: number; shared: number } {
   if (!rollsOut(o) || o.rollout === 'vllm-server')
     return { weights: 0, kv: 0, generate: 0, floor: 0, shared: 0 };
@@ -179,26 +180,26 @@ function rolloutBytes(
   // shares the trained (possibly 4-bit) weights; transformers generate runs the policy itself.
   const vllmOwn = o.rollout === 'vllm-colocate' && !fw.rolloutSharesWeights;
   // The planner's memo (memory.ts policyMemo) tells these options from the policy's by the five fields set
-  // here: a field set beyond them must join its key.
-  const gen = policy(
-    arch,
-    {
-      ...po,
-      method: 'inference',
-      optimizer: 'none',
-      weights: vllmOwn ? floatCompute(o.compute) : o.weights,
-      batch: seqs,
-      gpus: o.tp,
-    },
-    { lean: true },
-  );
-  const st = gen.stages[0]!;
+  // here: a field set beyond them must join its key. `gen`: options alike `po` but for these five, to write
+  // them into (the planner's scratch: memory/surface.ts), else a new copy.
+  const weights = vllmOwn ? floatCompute(o.compute) : o.weights;
+  let g: EstimateOptions;
+  if (gen) {
+    g = gen;
+    g.method = 'inference';
+    g.optimizer = 'none';
+    g.weights = weights;
+    g.batch = seqs;
+    g.gpus = o.tp;
+  } else g = { ...po, method: 'inference', optimizer: 'none', weights, batch: seqs, gpus: o.tp };
+  const est = policy(arch, g, { lean: true });
+  const st = est.stages[0]!;
   const kv = st.kv;
   if (generatesInTrainer(o.rollout))
     return {
       weights: 0,
       kv,
-      generate: gen.perGpu.allocatedBytes - st.weights,
+      generate: est.perGpu.allocatedBytes - st.weights,
       floor: 0,
       shared: 0,
     };
@@ -227,6 +228,7 @@ export function objectiveExtras(
   policy: PolicyMemory,
   m: MemoryEstimate,
   po: EstimateOptions = policyOptions(o),
+  gen?: EstimateOptions,
 ): ObjectiveExtras {
   const dp = m.parallel.dp;
   const c = FLOAT_BYTES[floatCompute(o.compute)];
@@ -242,7 +244,7 @@ export function objectiveExtras(
   const completionShare = keep ? (o.completionTokens ?? o.seq) / o.seq : 1;
   const promptLogits = m.perGpu.breakdown.logits * (1 - completionShare);
   const seqs = grpo ? o.batch * stepsPerGeneration(o) : 0;
-  const r = rolloutBytes(arch, o, ctx, po, fw, policy, seqs);
+  const r = rolloutBytes(arch, o, ctx, po, fw, policy, seqs, gen);
   const critic = criticBytes(arch, o, ctx, po, policy, m.params.total, dp);
   // PPO's generate keeps every generated token's logits for the whole local batch, in fp32 (ppo_trainer.py
   // generate: output_scores=True, torch.stack(output.scores); transformers generate casts each step's logits to
@@ -386,7 +388,8 @@ export function withObjective(
 /**
  * What the planner's surface reads of withObjective's estimate (memory/surface.ts): its device bytes and
  * rollout floor, by the same arithmetic, and the policy's estimate (whose host bytes, worst stage, weights
- * and KV withObjective keeps), without building the estimate.
+ * and KV withObjective keeps), without building the estimate. `gen` (optional): options alike `po` but for
+ * the fields rolloutBytes writes into them (the generation's method, optimizer, weights, batch and GPUs).
  */
 export function objectiveFigures(
   arch: Arch,
@@ -395,9 +398,10 @@ export function objectiveFigures(
   fw: FrameworkProfile,
   policy: PolicyMemory,
   po: EstimateOptions = policyOptions(o),
+  gen?: EstimateOptions,
 ): { policy: MemoryEstimate; deviceBytes: number; rolloutFloor: number } {
   const m = policy(arch, po, ctx);
-  const t = objectiveTotals(o, fw, m, objectiveExtras(arch, o, ctx, fw, policy, m, po));
+  const t = objectiveTotals(o, fw, m, objectiveExtras(arch, o, ctx, fw, policy, m, po, gen));
   return { policy: m, deviceBytes: t.device, rolloutFloor: t.floor };
 }
 

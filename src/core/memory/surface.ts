@@ -7,7 +7,7 @@ import { FRAMEWORKS, type FrameworkProfile } from './frameworks.js';
 import {
   objectiveFigures,
   policyOptions,
-  policyOptionsFrom,
+  policyOptionsInto,
   serverGpus,
   type ObjectiveExtras,
   type PolicyMemory,
@@ -127,26 +127,46 @@ function worstInto(
   out.kv[i] = Math.round(ev(fit, best + 6, batch, dp));
 }
 
+/**
+ * Scratch options for one surface's GRPO points, rewritten per point (grpoPoint): the point's options, its
+ * policy's (policyOptions) and the rollout's generation (objective.ts rolloutBytes). Nothing keeps them
+ * (the estimates made from them hold numbers only), so a point allocates no options object.
+ */
+interface PointScratch {
+  op: EstimateOptions;
+  po: EstimateOptions;
+  gen: EstimateOptions;
+}
+
+/** `o`'s scratch, with a stepsPerGeneration key (a key added to a copy later is slow: plan/grow-copy.ts). */
+function pointScratch(o: EstimateOptions, policyBase: EstimateOptions): PointScratch {
+  return {
+    op: { ...o, stepsPerGeneration: o.stepsPerGeneration },
+    po: { ...policyBase },
+    gen: { ...policyBase },
+  };
+}
+
 /** GRPO's figures at one point: withObjective's, without building its estimate (objective.ts objectiveFigures). */
 function grpoPoint(
   arch: Arch,
   o: EstimateOptions,
   leanCtx: EstimateContext,
   policy: PolicyMemory,
-  policyBase: EstimateOptions,
+  sc: PointScratch,
   batch: number,
   dp: number,
   globalBatch: number | undefined,
-  withSpg: () => EstimateOptions,
 ): Point {
   const gpus = dp * o.tp * o.pp + serverGpus(o);
   // The accumulation that keeps the job's global batch (plan.ts shapeTableOf) is TRL's steps_per_generation.
   const spg = globalBatch === undefined ? 1 : Math.max(1, Math.ceil(globalBatch / (batch * dp)));
-  // Spread from options that have the key: a key added to a spread copy is slow (plan/grow-copy.ts).
-  const op: EstimateOptions =
-    spg > 1 ? { ...withSpg(), batch, gpus, stepsPerGeneration: spg } : { ...o, batch, gpus };
+  const op = sc.op;
+  op.batch = batch;
+  op.gpus = gpus;
+  op.stepsPerGeneration = spg > 1 ? spg : o.stepsPerGeneration;
   const fw = FRAMEWORKS[o.framework];
-  const f = objectiveFigures(arch, op, leanCtx, fw, policy, policyOptionsFrom(policyBase, op));
+  const f = objectiveFigures(arch, op, leanCtx, fw, policy, policyOptionsInto(sc.po, op), sc.gen);
   const m = f.policy;
   const st = m.stages.find((x) => x.stage === m.worstStage)!;
   return {
@@ -156,12 +176,6 @@ function grpoPoint(
     kv: Math.round(st.kv),
     floor: f.rolloutFloor,
   };
-}
-
-/** `o` with a stepsPerGeneration key (grpoPoint sets its value per point), made on first use. */
-function spgTemplate(o: EstimateOptions): () => EstimateOptions {
-  let t: EstimateOptions | null = null;
-  return () => (t ??= { ...o, stepsPerGeneration: 1 });
 }
 
 /** GRPO points shared by the surfaces of one search (memorySurface's `shared`), by pointClass, then point. */
@@ -220,7 +234,7 @@ export function memorySurface(
   const points = rollsOut(o) ? classPoints(shared, pointClass(o, ctx)) : new Map<number, Point>();
   // GRPO points asked for (defer or into), estimated or not: each counts as one estimate.
   const asked = new Set<number>();
-  const withSpg = spgTemplate(o);
+  let scratch: PointScratch | null = null;
   const exact = (batch: number, dp: number): Point => {
     const key = batch * 1_048_576 + dp;
     asked.add(key);
@@ -228,7 +242,16 @@ export function memorySurface(
     if (!e)
       points.set(
         key,
-        (e = grpoPoint(arch, o, leanCtx, policy!, policyBase!, batch, dp, globalBatch, withSpg)),
+        (e = grpoPoint(
+          arch,
+          o,
+          leanCtx,
+          policy!,
+          (scratch ??= pointScratch(o, policyBase!)),
+          batch,
+          dp,
+          globalBatch,
+        )),
       );
     return e;
   };

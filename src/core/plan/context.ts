@@ -18,6 +18,7 @@ import { MiB } from '../units.js';
 import { ccOf, gfxOf } from '../engines/kernels.js';
 import { defaultOptions, isFloat8Compute, type Method } from '../../schema/estimate.js';
 import type { Scenario } from '../../schema/scenario.js';
+import type { Gpu } from '../../schema/gpu.js';
 import { BNB_WEIGHTS, RANK_KEYS, boardWatts, givenHostRamBytes } from './configs.js';
 import type { BaseConfig, MemTable, Rows, Variant } from './configs.js';
 import type { DistinctPlans } from './distinct.js';
@@ -225,6 +226,7 @@ export function hwTableOf(ctx: Ctx): HwTable {
     boardW: new Float64Array(H),
     rates: new Array<GpuRates>(H * MAX_LEVELS),
   };
+  const made: Parameters<typeof ratesOf>[0] = [];
   for (let h = 0; h < H; h++) {
     const opt = hw[h]!;
     const g = opt.gpu;
@@ -242,11 +244,29 @@ export function hwTableOf(ctx: Ctx): HwTable {
     t.capBytes[h] = g.memoryMiB * MiB * (1 - s.limits.memoryMargin);
     t.gpuBytes[h] = g.memoryMiB * MiB;
     t.boardW[h] = boardWatts(g);
-    ctx.levels[h]!.forEach(
-      (lv, l) => (t.rates[h * MAX_LEVELS + l] = gpuRates(g, timeOptionsOf(ctx, h, lv, 1))),
-    );
+    ctx.levels[h]!.forEach((lv, l) => (t.rates[h * MAX_LEVELS + l] = ratesOf(made, ctx, h, lv)));
   }
   return t;
+}
+
+/**
+ * gpuRates of option `h` at power level `lv`: one object for the options that give it the same GPU, node size
+ * and level (the offers of one GPU type: gpuRates reads only the GPU and those time options), so that work
+ * timed per rates object (time/objective.ts policy steps and rollout decodes) is timed once for all of them.
+ */
+function ratesOf(
+  made: { g: Gpu; node: number; lv: number; rates: GpuRates }[],
+  ctx: Ctx,
+  h: number,
+  lv: number,
+): GpuRates {
+  const g = ctx.hw[h]!.gpu;
+  const t = timeOptionsOf(ctx, h, lv, 1);
+  const node = t.gpusPerNode;
+  for (const m of made) if (m.g === g && m.node === node && m.lv === lv) return m.rates;
+  const rates = gpuRates(g, t);
+  made.push({ g, node, lv, rates });
+  return rates;
 }
 
 /** The scenario's limits and per-job facts, read once per search. */

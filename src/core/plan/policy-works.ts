@@ -2,8 +2,8 @@
  * The policy's work shared between rows (time/objective.ts PolicyWork): GRPO searches every rollout mode of
  * each configuration, and rows that differ only in the rollout train the policy alike (its options less the
  * objective's keys, on the same trainer GPUs, layout, engine variant and accumulation), so its training work is
- * made once for all of them. Its step is kept at the last rates it was timed at (time/objective.ts objectiveStep):
- * it is reused only while those rows meet the same GPU option and power level.
+ * made once for all of them, and its step once per rates object it is timed at (time/objective.ts objectiveStep;
+ * GPU options alike share a rates object: context.ts ratesOf).
  */
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { trainingGpus } from '../../schema/estimate.js';

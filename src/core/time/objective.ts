@@ -50,15 +50,46 @@ export interface ObjectivePhases {
 
 /**
  * The policy's SFT step of a preference / RL configuration: its options (memory/objective.ts policyOptions),
- * its training work, and its step at the rates last asked for (`rates`, with trainStep's phases). The rollout
- * does not enter it, so configurations that differ only in the rollout share one (the planner's GRPO rows).
+ * its training work, and its step at each rates object asked for (`steps`, with trainStep's phases). The
+ * rollout does not enter it, so configurations that differ only in the rollout share one (the planner's GRPO
+ * rows, each timed at every GPU option and power level: hence one step per rates object).
  */
 export interface PolicyWork {
   options: EstimateOptions;
   train: TrainWork;
-  rates: GpuRates | null;
+  /** Its steps so far, by rates object (few: a row's GPU options and power levels; searched last first). */
+  steps: PolicyStep[];
+  /** The rollout decodes of the objective works made on it (few: searched by their shape). */
+  rollouts: RolloutDecode[];
+}
+
+/** A policy work's step at one rates object, with trainStep's phases. */
+interface PolicyStep {
+  rates: GpuRates;
   step: number;
   phases: Float64Array;
+}
+
+/** A rollout decode's seconds at one rates object. */
+interface RolloutStep {
+  rates: GpuRates;
+  prefill: number;
+  step: number;
+  lora: number;
+}
+
+/**
+ * One rollout decode (options, and the adapter's when vLLM serves it unmerged) and its step per rates object
+ * (at the model facts and time options first asked for): the rows that share a policy work and decode alike
+ * (same decode options) time it once per GPU option and power level.
+ */
+export interface RolloutDecode {
+  shape: RolloutShape;
+  decode: EstimateOptions;
+  lora: EstimateOptions | null;
+  m: ModelFacts | null;
+  t: TimeOptions | null;
+  steps: RolloutStep[];
 }
 
 /** The policy's work of `o` at time options `t` (only gradAccum is read). */
@@ -67,9 +98,8 @@ export function policyWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): P
   return {
     options: p,
     train: trainWork(m, p, t),
-    rates: null,
-    step: 0,
-    phases: new Float64Array(TRAIN_PHASES.length),
+    steps: [],
+    rollouts: [],
   };
 }
 
@@ -81,6 +111,8 @@ export interface ObjectiveWork {
   policy: PolicyWork;
   /** The rollout engine's decode options (one chunk of completions at the completion's mean context), or null. */
   decode: EstimateOptions | null;
+  /** The decode with its step (shared by the policy work's rows that decode alike), or null. */
+  rollout: RolloutDecode | null;
   /** Generation batches each engine decodes per optimizer step. */
   rounds: number;
   prompt: number;
@@ -128,6 +160,55 @@ function rolloutShape(o: EstimateOptions, t: TimeOptions, dp: number) {
   return { chunk, rounds: t.gradAccum / spg };
 }
 
+/** What sets a rollout's decode options beside the policy's (objectiveWork). */
+export interface RolloutShape {
+  weights: EstimateOptions['weights'];
+  framework: EstimateOptions['framework'];
+  chunk: number;
+  seq: number;
+  /** The adapter served unmerged (one LoRA in vLLM's punica kernels). */
+  lora: boolean;
+}
+
+/** The policy work's rollout decode of shape `x`, made on first use. */
+function rolloutDecode(policy: PolicyWork, x: RolloutShape): RolloutDecode {
+  for (const d of policy.rollouts) {
+    const y = d.shape;
+    if (
+      y.weights === x.weights &&
+      y.framework === x.framework &&
+      y.chunk === x.chunk &&
+      y.seq === x.seq &&
+      y.lora === x.lora
+    )
+      return d;
+  }
+  // vLLM runs fused kernels / CUDA graphs (its memory profile); transformers generate is eager.
+  const decode: EstimateOptions = {
+    ...policy.options,
+    method: 'inference',
+    optimizer: 'none',
+    weights: x.weights,
+    // generate() dispatches each step's ops eagerly whatever the policy's engine (Unsloth included: its
+    // fused kernels are training kernels; its fast decoding is the vLLM path, fast_inference=True).
+    framework: x.framework,
+    batch: x.chunk,
+    // The KV read grows with the completion: its mean context.
+    seq: x.seq,
+    tp: 1,
+    pp: 1,
+    cp: 1,
+    gpus: 1,
+  };
+  // The shared-weights rollout serves the adapter unmerged: vLLM built with enable_lora, one adapter slot of
+  // max_lora_rank (unsloth_zoo 7b78d53 vllm_utils.py load_vllm: enable_lora, max_lora_rank, max_loras), so each
+  // decode step reads the adapter and runs its shrink and expand kernels (multi-lora.ts loraStepTime).
+  const lora = x.lora ? { ...decode, maxLoras: 1 } : null;
+  const d: RolloutDecode = { shape: x, decode, lora, m: null, t: null, steps: [] };
+  policy.rollouts.push(d);
+  return d;
+}
+
 /**
  * The objective's GPU-independent work (time options at one power level: only gradAccum is read). `policy`:
  * policyWork(m, o, t), or one made for options whose policyOptions are the same at the same gradAccum.
@@ -150,24 +231,15 @@ export function objectiveWork(
   // vLLM's bitsandbytes path for 4-bit weights; LoRA stays unmerged (vLLM's LoRA kernels), so no weights move.
   const shared =
     o.rollout === 'vllm-colocate' && FRAMEWORKS[p.framework].rolloutSharesWeights === true;
-  // vLLM runs fused kernels / CUDA graphs (its memory profile); transformers generate is eager.
-  const decode: EstimateOptions | null = grpo
-    ? {
-        ...p,
-        method: 'inference',
-        optimizer: 'none',
+  const adapter = o.method === 'lora' || o.method === 'qlora';
+  const rollout = grpo
+    ? rolloutDecode(policy, {
         weights: generatesInTrainer(o.rollout) || shared ? o.weights : floatCompute(o.compute),
-        // generate() dispatches each step's ops eagerly whatever the policy's engine (Unsloth included: its
-        // fused kernels are training kernels; its fast decoding is the vLLM path, fast_inference=True).
         framework: ROLLOUT_FRAMEWORKS[o.rollout ?? 'vllm-colocate'],
-        batch: shape.chunk,
-        // The KV read grows with the completion: its mean context.
+        chunk: shape.chunk,
         seq: prompt + Math.ceil(completion / 2),
-        tp: 1,
-        pp: 1,
-        cp: 1,
-        gpus: 1,
-      }
+        lora: shared && adapter,
+      })
     : null;
   // LoRA: TRL merges the adapters and sends the merged weights (grpo_trainer.py _move_model_to_vllm).
   const sync =
@@ -191,15 +263,11 @@ export function objectiveWork(
           epochs,
           phases: new Float64Array(TRAIN_PHASES.length),
         };
-  // The shared-weights rollout serves the adapter unmerged: vLLM built with enable_lora, one adapter slot of
-  // max_lora_rank (unsloth_zoo 7b78d53 vllm_utils.py load_vllm: enable_lora, max_lora_rank, max_loras), so each
-  // decode step reads the adapter and runs its shrink and expand kernels (multi-lora.ts loraStepTime).
-  const adapter = o.method === 'lora' || o.method === 'qlora';
-  const rolloutLora = decode && shared && adapter ? { ...decode, maxLoras: 1 } : null;
   return {
     policy,
-    decode,
-    rolloutLora,
+    decode: rollout && rollout.decode,
+    rollout,
+    rolloutLora: rollout && rollout.lora,
     rounds: shape.rounds,
     prompt,
     completion,
@@ -226,29 +294,24 @@ export function objectiveStep(
   r: GpuRates,
   out: ObjectivePhases,
 ): number {
-  const pw = w.policy;
   // The policy's step at these rates, once for every objective work that shares it.
-  if (pw.rates !== r) {
-    pw.step = trainStep(pw.train, r, pw.phases);
-    pw.rates = r;
-  }
-  out.policyTraining = pw.step;
-  out.referenceLogprobs = w.reference ? pw.phases[FORWARD]! : 0;
+  const ps = policyStepAt(w.policy, r);
+  out.policyTraining = ps.step;
+  out.referenceLogprobs = w.reference ? ps.phases[FORWARD]! : 0;
   if (w.critic) {
     // PPO (ppo_trainer.py train): after the rollout, the reference, value and reward forwards over the batch
     // (no grad), then num_ppo_epochs passes of the policy and value models' training over it.
     const value = trainStep(w.critic.value, r, w.critic.phases);
-    out.criticScoring = w.critic.phases[FORWARD]! + pw.phases[FORWARD]!;
+    out.criticScoring = w.critic.phases[FORWARD]! + ps.phases[FORWARD]!;
     out.policyTraining = w.critic.epochs * (out.policyTraining + value);
   }
   out.rollout = 0;
-  if (w.decode) {
-    const d = decodeStep(m, w.decode, t, r);
-    const prefill = d.prefillSeconds * (w.prompt / (w.prompt + w.completion / 2));
-    const lora = w.rolloutLora ? (loraStepTime(m, w.rolloutLora, r)?.seconds ?? 0) : 0;
+  if (w.rollout) {
+    // The decode's step at these rates, once for every objective work that shares it.
+    const d = rolloutStepAt(w.rollout, m, t, r);
+    const prefill = d.prefill * (w.prompt / (w.prompt + w.completion / 2));
     out.rollout =
-      w.rounds *
-      (prefill + longestCompletion(w.completion, w.maxCompletion) * (d.stepSeconds + lora));
+      w.rounds * (prefill + longestCompletion(w.completion, w.maxCompletion) * (d.step + d.lora));
   }
   out.weightSync =
     w.sync === 0 ? 0 : w.sync === 1 ? (2 * w.syncBytes) / r.mem : w.syncBytes / r.intraPair;
@@ -259,6 +322,37 @@ export function objectiveStep(
     out.weightSync +
     (out.criticScoring ?? 0)
   );
+}
+
+/** The policy work's step at rates `r` (trainStep, with its phases), made on first use. */
+function policyStepAt(pw: PolicyWork, r: GpuRates): PolicyStep {
+  const steps = pw.steps;
+  for (let i = steps.length - 1; i >= 0; i--) if (steps[i]!.rates === r) return steps[i]!;
+  const phases = new Float64Array(TRAIN_PHASES.length);
+  const s = { rates: r, step: trainStep(pw.train, r, phases), phases };
+  steps.push(s);
+  return s;
+}
+
+/** The rollout decode's prefill, step and adapter seconds at rates `r`, made on first use. */
+function rolloutStepAt(ro: RolloutDecode, m: ModelFacts, t: TimeOptions, r: GpuRates): RolloutStep {
+  // Kept for the first model facts and time options only (the planner's: one of each per search).
+  if (ro.m !== m || ro.t !== t) {
+    if (ro.m !== null) return decodeSeconds(ro, m, t, r);
+    ro.m = m;
+    ro.t = t;
+  }
+  const steps = ro.steps;
+  for (let i = steps.length - 1; i >= 0; i--) if (steps[i]!.rates === r) return steps[i]!;
+  const s = decodeSeconds(ro, m, t, r);
+  steps.push(s);
+  return s;
+}
+
+function decodeSeconds(ro: RolloutDecode, m: ModelFacts, t: TimeOptions, r: GpuRates): RolloutStep {
+  const d = decodeStep(m, ro.decode, t, r);
+  const lora = ro.lora ? (loraStepTime(m, ro.lora, r)?.seconds ?? 0) : 0;
+  return { rates: r, prefill: d.prefillSeconds, step: d.stepSeconds, lora };
 }
 
 /** The objective's time result: the SFT step's, with the objective's phases added and the step re-summed. */
