@@ -230,6 +230,14 @@ describe('hand-written server lines', () => {
       gpus: 2,
     });
   });
+  it('llama-server: each --lora and --lora-scaled is one adapter (--max-loras), the flag repeated', () => {
+    const r = readBack(
+      'llama-server -m llama-3.1-8b-Q4_K_M.gguf -ngl 99 -c 8192 -np 4 --lora a.gguf --lora b.gguf --lora-scaled c.gguf 0.5',
+    );
+    expect(r.flags).toMatchObject({ framework: 'llama.cpp', 'max-loras': 3, batch: 4 });
+    expect(r.warnings.join(' ')).not.toMatch(/--lora/);
+    expect(readBack('llama-server -m x-Q4_K_M.gguf -np 2').flags['max-loras']).toBeUndefined();
+  });
   it('docker run of the vLLM and llama.cpp server images', () => {
     const v = readBack(
       'docker run --runtime nvidia --gpus all -p 8000:8000 --ipc=host vllm/vllm-openai:latest --model meta-llama/Llama-3.1-8B-Instruct --max-model-len 8192 --max-num-seqs 16',

@@ -34,6 +34,9 @@ export const LLAMA_SERVER_FROM_FLAGS: Record<string, FlagSpec> = {
   'tensor-split': v('-ts', '--tensor-split'),
   'main-gpu': v('-mg', '--main-gpu'),
   'cache-reuse': v('--cache-reuse'),
+  lora: v('--lora'),
+  // --lora-scaled FNAME SCALE: the file is read as its value, the scale stays a positional word.
+  'lora-scaled': v('--lora-scaled'),
   'kv-unified': b('-kvu', '--kv-unified'),
   host: v('--host'),
   port: v('--port'),
@@ -59,6 +62,16 @@ const NO_EFFECT = [
 const KV_TYPES = ['f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q4_1', 'iq4_nl', 'q5_0', 'q5_1'] as const;
 // --split-mode: none, layer (default), row (deprecated) and tensor (newer builds: docs/multi-gpu.md, llama.cpp PR #22729).
 const SPLIT_MODES = ['none', 'layer', 'row', 'tensor'] as const;
+
+/**
+ * The LoRA adapters one llama-server loads: `--lora FNAME` may be repeated, and `--lora-scaled FNAME SCALE` adds
+ * one more each (tools/server/README.md at 25d5b0c5); the argument parser keeps one value per flag, so count here.
+ */
+export function loraAdapters(args: readonly string[]): number {
+  let n = 0;
+  for (const w of args) if (w === '--lora' || w.startsWith('--lora=') || w === '--lora-scaled') n++;
+  return n;
+}
 
 /** The GPUs one llama-server uses: CUDA_VISIBLE_DEVICES, else the --tensor-split entries, else one. */
 function gpusOf(c: ServeCommand, a: ArgValues, mode: string | undefined): number {
@@ -125,6 +138,11 @@ export function readLlamaServerCommand(
   if (gpus > 1 && new Set(shares.map(Number)).size > 1)
     warnings.push('--tensor-split: an uneven split, estimated as an even one');
   a.str('flash-attn');
+  const adapters = loraAdapters(c.args);
+  a.str('lora');
+  a.str('lora-scaled');
+  // Requests name their adapter; llama-server batches only slots whose adapters match (server.cpp can_batch_with).
+  if (adapters > 0) flags['max-loras'] = adapters;
   const reuse = a.int('cache-reuse', 0);
   prefixCacheFlag(
     reuse === undefined ? undefined : reuse > 0,
