@@ -287,20 +287,25 @@ export function memorySurface(
       worstInto(fw, fitFor(dp), batch, dp, out, i);
     },
     at(batch, dp) {
-      const out = {
-        device: new Float64Array(1),
-        host: new Float64Array(1),
-        weights: new Float64Array(1),
-        kv: new Float64Array(1),
-      };
-      this.into(batch, dp, out, 0);
-      return {
-        deviceBytes: out.device[0]!,
-        hostBytes: out.host[0]!,
-        weightBytes: out.weights[0]!,
-        kvBytes: out.kv[0]!,
-      };
+      return oneAt(this, batch, dp);
     },
+  };
+}
+
+/** One (batch, dp)'s figures of a surface, through its `into` (tests and callers that ask for one point). */
+function oneAt(s: MemorySurface, batch: number, dp: number): ReturnType<MemorySurface['at']> {
+  const out = {
+    device: new Float64Array(1),
+    host: new Float64Array(1),
+    weights: new Float64Array(1),
+    kv: new Float64Array(1),
+  };
+  s.into(batch, dp, out, 0);
+  return {
+    deviceBytes: out.device[0]!,
+    hostBytes: out.host[0]!,
+    weightBytes: out.weights[0]!,
+    kvBytes: out.kv[0]!,
   };
 }
 
