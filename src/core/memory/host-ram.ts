@@ -58,12 +58,30 @@ export function hostRamOf(
   const streamed = loading?.streamed ?? false;
   const loadingBytes = streamed ? 0 : checkpointBytes * (efficient ? 1 : gpusOnNode);
   return {
-    perNodeBytes: Math.max(loadingBytes, offloadBytes + pinnedBytes),
+    perNodeBytes: hostRamPerNode(engine, zero, gpusOnNode, hostBytesPerGpu, checkpointBytes),
     offloadBytes,
     pinnedBytes,
     loadingBytes,
     efficientLoading: efficient,
   };
+}
+
+/** hostRamOf's perNodeBytes, the same arithmetic without building its record (the planner asks per row and GPU). */
+export function hostRamPerNode(
+  engine: Engine,
+  zero: number,
+  gpusOnNode: number,
+  hostBytesPerGpu: number,
+  checkpointBytes: number,
+): number {
+  const offloadBytes = hostBytesPerGpu * gpusOnNode;
+  const loading = ENGINE_PROFILES[engine].hostLoading;
+  const pinnedBytes = offloadBytes * ((loading?.offloadBufferFactor ?? 1) - 1);
+  const streamed = loading?.streamed ?? false;
+  const loadingBytes = streamed
+    ? 0
+    : checkpointBytes * (efficientLoading(engine, zero, gpusOnNode) ? 1 : gpusOnNode);
+  return Math.max(loadingBytes, offloadBytes + pinnedBytes);
 }
 
 /**

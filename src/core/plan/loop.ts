@@ -1,6 +1,6 @@
 /** The hardware loop: every row on every GPU option and power level, timed and ranked without allocation. */
 import { engineFieldsInto } from '../engines/engines.js';
-import { hostRamOf } from '../memory/host-ram.js';
+import { hostRamPerNode } from '../memory/host-ram.js';
 import { type Engine } from '../../schema/engine.js';
 import { onCapacity } from '../memory/surface.js';
 import { objectiveStep, objectiveWork, type ObjectiveWork } from '../time/objective.js';
@@ -224,7 +224,7 @@ function fitsMemory(L: Loop, f: RowFacts, r: number, h: number): boolean {
   }
   const nodeSize = t.nodeSizeOf[h]!;
   const perNode = f.count < nodeSize ? f.count : nodeSize;
-  const hostNeed = hostRamOf(f.engine, f.zero, perNode, f.host, lim.ckptBytes).perNodeBytes;
+  const hostNeed = hostRamPerNode(f.engine, f.zero, perNode, f.host, lim.ckptBytes);
   const hostLimit = hostRamLimit(lim.hostRamGiven, t.gpuBytes[h]!, perNode);
   if (hostNeed > hostLimit) {
     const score = hostNeed / hostLimit;
