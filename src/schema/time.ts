@@ -107,7 +107,7 @@ export interface TimeOptions {
   serialComm?: boolean;
   /**
    * The bitsandbytes build dequantized NF4/FP4 weights through its branch-tree kernel (releases before 0.48.0,
-   * bitsandbytes PR #1746): each 4-bit dequantization pass takes core/time/bnb-dequant.ts's factor longer than a pass
+   * bitsandbytes-foundation/bitsandbytes#1746): each 4-bit dequantization pass takes core/time/bnb-dequant.ts's factor longer than a pass
    * at the memory rate on the GPUs it was measured slow on. No flag sets it (the pinned bitsandbytes has the lookup
    * kernel); `validate --throughput` does for rows of such builds (their `bnb_dequant`).
    */

@@ -77,7 +77,7 @@ const GEMM_EFF_HOPPER = 0.65;
 // accumulation holds 95.7% tensor-pipe utilisation at 47% SM throughput (triton-lang/triton issue #10851), and
 // torch bf16/fp16 matmuls of 4096-10240 reach a median 0.955 of that spec on an RTX 4090, 3070 and 5070 (18 runs,
 // 0.86-1.09; zzc0721/torch-performance-test-data issues #78, #171, #100), where the same harness gives an A40 0.72-0.82
-// and an H100 SXM 0.73-0.81 of theirs (zzc0721/torch-performance-test-data issues #185, #79): 0.95.
+// and an H100 SXM 0.73-0.81 of theirs (zzc0721/torch-performance-test-data#185, zzc0721/torch-performance-test-data#79): 0.95.
 const GEMM_EFF_GEFORCE = 0.95;
 // Volta (V100 SXM2) in the same harness: fp16 tensor-core matmuls of 4096-10240 at 89-97 of 125 TFLOPS (median
 // 0.76), fp32 at 13.9-14.5 of 15.7 (median 0.91) (zzc0721/torch-performance-test-data issue #140, and issue #52).
