@@ -51,14 +51,11 @@ export function hostRamOf(
   checkpointBytes: number,
 ): HostRam {
   const offloadBytes = hostBytesPerGpu * gpusOnNode;
-  const loading = ENGINE_PROFILES[engine].hostLoading;
-  const pinnedBytes = offloadBytes * ((loading?.offloadBufferFactor ?? 1) - 1);
+  const pinnedBytes = offloadBytes * pinnedShare(engine);
   const efficient = efficientLoading(engine, zero, gpusOnNode);
-  // A streamed checkpoint sits in the page cache, not in a held copy: what stays on the host is hostBytesPerGpu.
-  const streamed = loading?.streamed ?? false;
-  const loadingBytes = streamed ? 0 : checkpointBytes * (efficient ? 1 : gpusOnNode);
+  const loadingBytes = heldWhileLoading(engine, checkpointBytes, gpusOnNode, efficient);
   return {
-    perNodeBytes: hostRamPerNode(engine, zero, gpusOnNode, hostBytesPerGpu, checkpointBytes),
+    perNodeBytes: Math.max(loadingBytes, offloadBytes + pinnedBytes),
     offloadBytes,
     pinnedBytes,
     loadingBytes,
@@ -66,7 +63,7 @@ export function hostRamOf(
   };
 }
 
-/** hostRamOf's perNodeBytes, the same arithmetic without building its record (the planner asks per row and GPU). */
+/** hostRamOf's perNodeBytes without building its record (the planner asks per row and GPU). */
 export function hostRamPerNode(
   engine: Engine,
   zero: number,
@@ -74,14 +71,30 @@ export function hostRamPerNode(
   hostBytesPerGpu: number,
   checkpointBytes: number,
 ): number {
+  const efficient = efficientLoading(engine, zero, gpusOnNode);
   const offloadBytes = hostBytesPerGpu * gpusOnNode;
-  const loading = ENGINE_PROFILES[engine].hostLoading;
-  const pinnedBytes = offloadBytes * ((loading?.offloadBufferFactor ?? 1) - 1);
-  const streamed = loading?.streamed ?? false;
-  const loadingBytes = streamed
-    ? 0
-    : checkpointBytes * (efficientLoading(engine, zero, gpusOnNode) ? 1 : gpusOnNode);
-  return Math.max(loadingBytes, offloadBytes + pinnedBytes);
+  return Math.max(
+    heldWhileLoading(engine, checkpointBytes, gpusOnNode, efficient),
+    offloadBytes + offloadBytes * pinnedShare(engine),
+  );
+}
+
+/** Pinned staging buffers as a share of the offloaded states (the engine's offloadBufferFactor less one). */
+const pinnedShare = (engine: Engine): number =>
+  (ENGINE_PROFILES[engine].hostLoading?.offloadBufferFactor ?? 1) - 1;
+
+/**
+ * Checkpoint bytes the node holds while loading: one copy with efficient loading, one per GPU without. A streamed
+ * checkpoint sits in the page cache, not in a held copy: what stays on the host is the offloaded states.
+ */
+function heldWhileLoading(
+  engine: Engine,
+  checkpointBytes: number,
+  gpusOnNode: number,
+  efficient: boolean,
+): number {
+  if (ENGINE_PROFILES[engine].hostLoading?.streamed ?? false) return 0;
+  return checkpointBytes * (efficient ? 1 : gpusOnNode);
 }
 
 /**
