@@ -2,7 +2,7 @@
 // contract flags, then the defaults of the engine `--framework` names (core/engines/defaults.ts).
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { buildEstimate, type EstimateResult } from '../../src/core/estimate.js';
-import type { LaunchInput } from '../../src/core/launch/index.js';
+import { buildLaunch, type LaunchInput } from '../../src/core/launch/index.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
@@ -29,4 +29,24 @@ export function launchInputOf(
     modelRef: arch.hfId ?? model,
     ...extra,
   };
+}
+
+/** The serve.sh `launch` writes for a serving plan (its options and estimate on `gpu`, one launch at a time). */
+export function serveShOf(
+  arch: LaunchInput['arch'],
+  options: LaunchInput['options'],
+  gpu: LaunchInput['gpu'],
+  estimate: EstimateResult,
+): string {
+  const out = buildLaunch({
+    arch,
+    options,
+    gpu,
+    gradAccum: 1,
+    powerLimitW: null,
+    estimate,
+    modelRef: arch.hfId ?? arch.id,
+  });
+  return out.outputs.flatMap((x) => (x.ok ? x.files : [])).find((f) => f.path === 'serve.sh')!
+    .content;
 }

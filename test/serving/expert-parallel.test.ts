@@ -3,7 +3,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { buildEstimate } from '../../src/core/estimate.js';
-import { buildLaunch } from '../../src/core/launch/index.js';
 import { engineRejects } from '../../src/core/engines/engines.js';
 import { engineRefusal, withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { expertShareOf } from '../../src/core/memory/expert-parallel.js';
@@ -11,6 +10,7 @@ import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { FlagError, optionsFromFlags } from '../../src/schema/flags.js';
 import { readBack } from './serve-line.js';
+import { serveShOf } from '../helpers/launch.js';
 import { plan } from '../../src/core/plan/index.js';
 import { inputOf } from './plan-input.js';
 
@@ -147,17 +147,7 @@ function serveSh(framework: string): string {
     ep: 8,
     batch: 32,
   });
-  const out = buildLaunch({
-    arch: dsv3,
-    options: o,
-    gpu,
-    gradAccum: 1,
-    powerLimitW: null,
-    estimate: e,
-    modelRef: dsv3.hfId ?? dsv3.id,
-  });
-  return out.outputs.flatMap((x) => (x.ok ? x.files : [])).find((f) => f.path === 'serve.sh')!
-    .content;
+  return serveShOf(dsv3, o, gpu, e);
 }
 
 describe('expert parallelism and DP attention: launch and --from', () => {

@@ -11,6 +11,7 @@ import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
 import { readBack } from './serve-line.js';
+import { serveShOf } from '../helpers/launch.js';
 import { plan } from '../../src/core/plan/index.js';
 import { inputOf } from './plan-input.js';
 
@@ -63,18 +64,7 @@ describe('multi-LoRA serving', () => {
   for (const framework of ['vllm', 'sglang'])
     it(`${framework}: serve.sh enables LoRA and reads back to the same slots`, () => {
       const { o, e } = estimate({ framework, 'max-loras': 4, 'lora-rank': 32 });
-      const out = buildLaunch({
-        arch: llama,
-        options: o,
-        gpu: h100,
-        gradAccum: 1,
-        powerLimitW: null,
-        estimate: e,
-        modelRef: llama.hfId ?? llama.id,
-      });
-      const sh = out.outputs
-        .flatMap((x) => (x.ok ? x.files : []))
-        .find((f) => f.path === 'serve.sh')!.content;
+      const sh = serveShOf(llama, o, h100, e);
       expect(sh).toContain('--enable-lora');
       expect(readBack(sh).flags).toMatchObject({ 'max-loras': 4, 'lora-rank': 32 });
     });
@@ -116,18 +106,7 @@ describe('multi-LoRA serving with speculative decoding and DP attention', () => 
     const whole = 2 * adapterBytesPerGpu(dsv3, 16, 1, 2);
     expect(e.perGpu.breakdown.adapters).toBeLessThan(0.2 * whole);
     expect(e.time!.stepSeconds).toBeCloseTo(plain.stepSeconds + e.time!.lora!.seconds, 5);
-    const out = buildLaunch({
-      arch: dsv3,
-      options: o,
-      gpu,
-      gradAccum: 1,
-      powerLimitW: null,
-      estimate: e,
-      modelRef: dsv3.hfId ?? dsv3.id,
-    });
-    const sh = out.outputs
-      .flatMap((x) => (x.ok ? x.files : []))
-      .find((f) => f.path === 'serve.sh')!.content;
+    const sh = serveShOf(dsv3, o, gpu, e);
     // SGLang's default csgmv LoRA backend refuses DP attention; its triton backend runs it.
     expect(sh).toContain('--enable-dp-attention');
     expect(sh).toContain('--lora-backend triton');

@@ -4,7 +4,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { buildEstimate } from '../../src/core/estimate.js';
-import { buildLaunch } from '../../src/core/launch/index.js';
 import { engineRefusal, withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { modelFacts } from '../../src/core/time/model-facts.js';
 import { gpuRates } from '../../src/core/time/hardware.js';
@@ -15,6 +14,7 @@ import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
 import { readBack } from './serve-line.js';
+import { serveShOf } from '../helpers/launch.js';
 
 const gpu = findGpu('h200-sxm');
 const dsv3 = resolveModel('deepseek-v3');
@@ -86,18 +86,7 @@ describe('speculative decoding with DP attention', () => {
 
   it('SGLang serve.sh carries both --enable-dp-attention and the EAGLE worker, read back', () => {
     const { o, e } = estimate({ speculative: 'mtp' });
-    const out = buildLaunch({
-      arch: dsv3,
-      options: o,
-      gpu,
-      gradAccum: 1,
-      powerLimitW: null,
-      estimate: e,
-      modelRef: dsv3.hfId ?? dsv3.id,
-    });
-    const sh = out.outputs
-      .flatMap((x) => (x.ok ? x.files : []))
-      .find((f) => f.path === 'serve.sh')!.content;
+    const sh = serveShOf(dsv3, o, gpu, e);
     expect(sh).toContain('--enable-dp-attention');
     expect(sh).toMatch(/--speculative-algorithm (EAGLE|NEXTN)/);
     expect(readBack(sh).flags).toMatchObject({ 'dp-attention': true, speculative: 'mtp' });
