@@ -32,7 +32,7 @@ import {
 } from './index.js';
 import { policyOptions } from '../memory/objective.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
-import { longestCompletion } from './completion-length.js';
+import { loneCompletionSteps, longestCompletion } from './completion-length.js';
 import { loraStepTime } from './multi-lora.js';
 import { floatCompute } from '../../schema/estimate.js';
 
@@ -113,6 +113,10 @@ export interface ObjectiveWork {
   decode: EstimateOptions | null;
   /** The decode with its step (shared by the policy work's rows that decode alike), or null. */
   rollout: RolloutDecode | null;
+  /** The same decode at batch 1, for the steps the longest completion runs alone (vLLM), or null. */
+  rolloutAlone: RolloutDecode | null;
+  /** Decode steps of a generation batch that run its longest completion alone (completion-length.ts). */
+  loneSteps: number;
   /** Generation batches each engine decodes per optimizer step. */
   rounds: number;
   prompt: number;
@@ -232,15 +236,21 @@ export function objectiveWork(
   const shared =
     o.rollout === 'vllm-colocate' && FRAMEWORKS[p.framework].rolloutSharesWeights === true;
   const adapter = o.method === 'lora' || o.method === 'qlora';
-  const rollout = grpo
-    ? rolloutDecode(policy, {
-        weights: generatesInTrainer(o.rollout) || shared ? o.weights : floatCompute(o.compute),
-        framework: ROLLOUT_FRAMEWORKS[o.rollout ?? 'vllm-colocate'],
-        chunk: shape.chunk,
-        seq: prompt + Math.ceil(completion / 2),
-        lora: shared && adapter,
-      })
-    : null;
+  const rolloutShapeOf = (chunk: number): RolloutShape => ({
+    weights: generatesInTrainer(o.rollout) || shared ? o.weights : floatCompute(o.compute),
+    framework: ROLLOUT_FRAMEWORKS[o.rollout ?? 'vllm-colocate'],
+    chunk,
+    seq: prompt + Math.ceil(completion / 2),
+    lora: shared && adapter,
+  });
+  const rollout = grpo ? rolloutDecode(policy, rolloutShapeOf(shape.chunk)) : null;
+  // vLLM's scheduler drops a finished request from the running batch, so the longest completion's last steps run
+  // alone (batch 1); transformers' generate keeps stepping finished rows as padding to the end.
+  const lone =
+    rollout && !generatesInTrainer(o.rollout)
+      ? loneCompletionSteps(completion, shape.chunk, o.maxCompletionTokens)
+      : 0;
+  const alone = lone > 0 ? rolloutDecode(policy, rolloutShapeOf(1)) : null;
   // LoRA: TRL merges the adapters and sends the merged weights (grpo_trainer.py _move_model_to_vllm).
   const sync =
     !grpo || generatesInTrainer(o.rollout) || shared ? 0 : o.rollout === 'vllm-colocate' ? 1 : 2;
@@ -267,6 +277,8 @@ export function objectiveWork(
     policy,
     decode: rollout && rollout.decode,
     rollout,
+    rolloutAlone: alone,
+    loneSteps: lone,
     rolloutLora: rollout && rollout.lora,
     rounds: shape.rounds,
     prompt,
@@ -310,8 +322,10 @@ export function objectiveStep(
     // The decode's step at these rates, once for every objective work that shares it.
     const d = rolloutStepAt(w.rollout, m, t, r);
     const prefill = d.prefill * (w.prompt / (w.prompt + w.completion / 2));
-    out.rollout =
-      w.rounds * (prefill + longestCompletion(w.completion, w.maxCompletion) * (d.step + d.lora));
+    const steps = longestCompletion(w.completion, w.maxCompletion);
+    const a = w.rolloutAlone ? rolloutStepAt(w.rolloutAlone, m, t, r) : null;
+    const lone = a ? w.loneSteps * (a.step + a.lora) : 0;
+    out.rollout = w.rounds * (prefill + (steps - (a ? w.loneSteps : 0)) * (d.step + d.lora) + lone);
   }
   out.weightSync =
     w.sync === 0 ? 0 : w.sync === 1 ? (2 * w.syncBytes) / r.mem : w.syncBytes / r.intraPair;
