@@ -218,13 +218,16 @@ const FIELD_BARS = {
   // (TPOT, +54..+59% before, +21..+27% after the fused-MoE call latency), gpt-oss-120b MXFP4 on H100 (SemiAnalysis
   // InferenceX issue #828: 9.8% / 25.4% alone) and Llama 4 Scout NVFP4 on a B200 at batch 1 (flashinfer issue #1734,
   // CUTLASS MoE: +178%; +18.6% with FlashInfer's CUTLASS NVFP4 MoE call, engines/moe-call.ts): 31 rows, 16.8% /
-  // 43.9% before that call, 16.8% / 29.2% with it.
-  'older kind:serving engine:vllm': { count: 31, median: 0.168, p90: 0.292 },
+  // 43.9% before that call, 16.8% / 29.2% with it. With vLLM's FP8 linears on ROCm timed as hipBLASLt's (torch._scaled_mm:
+  // its read rate at decode M and its FP8 GEMM rate, time/decode.ts KERNELS.cutlass.rocm, time/hardware.ts
+  // FP8_GEMM_EFF_AMD), the OCI rows +0.4..+36.9%: 10.3% / 26.6%.
+  'older kind:serving engine:vllm': { count: 31, median: 0.103, p90: 0.266 },
   // Rows from sources added later, scored before any change: AMD's MI300X results page (Llama 3.1 70B FP8 over TP 8,
   // vLLM 0.9.1, batch 1 and 2: +17.2%, +22.4%) and tt-inference-server issue #356 (DeepSeek-R1-0528 AWQ over TP 8 on
   // H100 at batch 1: +146%, +147%; -6.8%, -5.6% with the attention layers' eager calls under vLLM's piecewise CUDA
-  // graphs, time/piecewise.ts): 84.3% / 147.3% -> 11.8% / 22.4%.
-  'newer kind:serving engine:vllm': { count: 4, median: 0.119, p90: 0.225 },
+  // graphs, time/piecewise.ts): 84.3% / 147.3% -> 11.8% / 22.4%; with hipBLASLt's FP8 read rate on ROCm the AMD rows
+  // +10.6%, +15.6%: 8.7% / 15.6%.
+  'newer kind:serving engine:vllm': { count: 4, median: 0.087, p90: 0.156 },
   // The latest sources, scored before any change: vllm PR #25444 (Qwen3-Coder-30B-A3B FP8 on one H100, a burst of
   // 10: piecewise graphs +85.7%, +90.9%, full graphs +26.4%, +32.1%; the piecewise cost of a K/V-head MoE layer is
   // not modelled). With the block-scaled FP8 linears timed by their kernels (time/block-fp8.ts): +59.1%, +61.5%;
