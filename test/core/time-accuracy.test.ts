@@ -323,15 +323,18 @@ describe('time model on the serving field rows', () => {
     expect(r.estimated).toBeLessThan(0.01);
   });
 
-  it('the MI300X rows are too fast, and more so as the batch grows', () => {
+  // Batch 1-128 decode at the weight read (hipBLASLt's FP8 rate bounds the steps from about batch 160), so what grows
+  // with the batch there is not modelled (docs/time-model.md "Left open"); batch 256 stays within a point of 128.
+  it('the MI300X rows are too fast, and more so as the batch grows to 128', () => {
     const mi = fieldRows
       .filter((r) => r.id.startsWith('oci-mi300x-'))
       .sort((a, b) => a.measured - b.measured);
     expect(mi).toHaveLength(9);
     for (let i = 0; i < mi.length; i++) {
       expect(mi[i]!.error).toBeGreaterThan(0);
-      if (i > 0) expect(mi[i]!.error).toBeGreaterThanOrEqual(mi[i - 1]!.error);
+      if (i > 0 && i < 8) expect(mi[i]!.error).toBeGreaterThanOrEqual(mi[i - 1]!.error);
     }
+    expect(Math.abs(mi[8]!.error - mi[7]!.error)).toBeLessThan(0.01);
   });
 
   // The gpt-oss SGLang run's printed throughput carries a TTFT outside the engine (2.7 s mean at 4 in flight): its
@@ -357,8 +360,9 @@ const ENGINE_BARS = {
   // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tt-inference-server issue #356 (scored
   // before any change, +17..+147%), 48 rows, 11.7% / 43.9%; 10.4% / 26.7% with the attention layers' eager calls
   // under piecewise graphs (time/piecewise.ts); with vllm PR #25444's four rows (+26..+91%), 52 rows, 11.7% / 32.1%;
-  // 11.3% / 29.1% with the block-scaled FP8 linears timed by their kernels (time/block-fp8.ts).
-  'serving engine:vllm': { count: 52, median: 0.114, p90: 0.292 },
+  // 11.3% / 29.1% with the block-scaled FP8 linears timed by their kernels (time/block-fp8.ts); 8.0% / 26.6% with
+  // the FP8 linears on ROCm timed as hipBLASLt's (time/decode.ts KERNELS.cutlass.rocm, time/hardware.ts).
+  'serving engine:vllm': { count: 52, median: 0.081, p90: 0.266 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With InferenceX issue #870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures.
@@ -379,27 +383,29 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
       expect(s.p90AbsError).toBeLessThanOrEqual(bar.p90);
     });
 
-  it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 10.5%, p90 <= 26.7%', () => {
+  // 10.4% / 26.7%; 7.0% / 25.7% with the FP8 linears on ROCm timed as hipBLASLt's.
+  it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 7%, p90 <= 25.7%', () => {
     const later = /^(amd-rocm-|tt356-|vllm25444-)/;
     const s = summarizeThroughput(
       'vllm earlier',
       outOfSample.filter((r) => r.kind === 'serving' && r.engine === 'vllm' && !later.test(r.id)),
     );
     expect(s.count).toBe(44);
-    expect(s.medianAbsError).toBeLessThanOrEqual(0.105);
-    expect(s.p90AbsError).toBeLessThanOrEqual(0.267);
+    expect(s.medianAbsError).toBeLessThanOrEqual(0.07);
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.257);
   });
 
   // The serving rows of every source before the latest two (InferenceX issue #870, vllm PR #25444): 11.5% / 43.9%
-  // before the attention layers' eager calls under piecewise graphs, 9.8% / 26.7% with them.
-  it('serving rows before the latest sources (out of sample): 51 rows, median <= 9.9%, p90 <= 26.7%', () => {
+  // before the attention layers' eager calls under piecewise graphs, 9.8% / 26.7% with them; 7.3% / 25.7% with the
+  // FP8 linears on ROCm timed as hipBLASLt's.
+  it('serving rows before the latest sources (out of sample): 51 rows, median <= 7.4%, p90 <= 25.7%', () => {
     const s = summarizeThroughput(
       'serving before the latest sources',
       outOfSample.filter((r) => r.kind === 'serving' && !NEWEST_FIELD_ROW.test(r.id)),
     );
     expect(s.count).toBe(51);
-    expect(s.medianAbsError).toBeLessThanOrEqual(0.099);
-    expect(s.p90AbsError).toBeLessThanOrEqual(0.267);
+    expect(s.medianAbsError).toBeLessThanOrEqual(0.074);
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.257);
   });
 
   // DeepSeek-R1 AWQ over TP 8 on H100 with vLLM of July 2025 (piecewise graphs), batch 1.
