@@ -87,6 +87,7 @@ const KERNELS: Record<QuantFormat, KernelFamily> = {
     // torch's FP8 GEMM at decode M=1 takes 14.94 us (N=2304 K=16384), 77.64 us (N=13312 K=16384) and 31.07 us
     // (N=16384 K=6656): Llama-3.1-405B's TP8 QKV, gate/up and down, 364.9 MB in 123.6 us, 2.95 TB/s, 0.69 of the
     // 0.81 x 5.3 TB/s stream rate (rocm/vllm 0.6.6 container; https://huggingface.co/blog/mi300kernels, skinny GEMM table).
+    // INT8 W8A8 is taken alike; FP4 never reaches this family on AMD GPUs (kernelOn: weight-only there).
     rocm: { eff8: 0.69, eff4: 0.9 },
   },
   // llama.cpp CUDA: mul_mat_vec_q for up to 8 rows, then MMQ (int8 tensor cores on the quantized blocks, no

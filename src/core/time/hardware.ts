@@ -89,7 +89,8 @@ const GEMM_EFF_VOLTA_32 = 0.91;
 const GEMM_EFF_AMD = 0.55;
 // hipBLASLt's FP8 GEMM on MI300X: 907 TFLOPS at 8192 x 8192 x 8192 (hipblaslt-bench -r f8_r, hipBLASLt of February
 // 2025 in the rocm/vllm 0.6.6 container; ROCm/hipBLASLt#1721), 0.35 of the 2614.9 TFLOPS FP8 spec, where the 16-bit
-// rate above is 0.55 of its spec: the 8-bit GEMM gains 1.26x over 16 bits, not the datasheet's 2x.
+// rate above is 0.55 of its spec: the 8-bit GEMM gains 1.26x over 16 bits, not the datasheet's 2x. Taken for every
+// AMD GPU with FP8 matrix cores (MI325X is the same gfx942 die; no gfx950 figure was found).
 const FP8_GEMM_EFF_AMD = 907 / 2614.9;
 // Apple MPS: no published tensor-core path; assumed 0.5 of the fp32 rate.
 const GEMM_EFF_APPLE = 0.5;
