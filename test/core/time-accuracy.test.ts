@@ -222,13 +222,16 @@ const FIELD_BARS = {
   // (TPOT, +54..+59% before, +21..+27% after the fused-MoE call latency), gpt-oss-120b MXFP4 on H100 (SemiAnalysis
   // InferenceX issue #828: 9.8% / 25.4% alone) and Llama 4 Scout NVFP4 on a B200 at batch 1 (flashinfer issue #1734,
   // CUTLASS MoE: +178%; +18.6% with FlashInfer's CUTLASS NVFP4 MoE call, engines/moe-call.ts): 31 rows, 16.8% /
-  // 43.9% before that call, 16.8% / 29.2% with it.
-  'older kind:serving engine:vllm': { count: 31, median: 0.168, p90: 0.292 },
+  // 43.9% before that call, 16.8% / 29.2% with it. With vLLM's FP8 linears on ROCm timed as hipBLASLt's (torch._scaled_mm:
+  // its read rate at decode M and its FP8 GEMM rate, time/decode.ts KERNELS.cutlass.rocm, time/hardware.ts
+  // FP8_GEMM_EFF_AMD), the OCI rows +0.4..+36.9%: 10.3% / 26.6%.
+  'older kind:serving engine:vllm': { count: 31, median: 0.103, p90: 0.266 },
   // Rows from sources added later, scored before any change: AMD's MI300X results page (Llama 3.1 70B FP8 over TP 8,
   // vLLM 0.9.1, batch 1 and 2: +17.2%, +22.4%) and tt-inference-server issue #356 (DeepSeek-R1-0528 AWQ over TP 8 on
   // H100 at batch 1: +146%, +147%; -6.8%, -5.6% with the attention layers' eager calls under vLLM's piecewise CUDA
-  // graphs, time/piecewise.ts): 84.3% / 147.3% -> 11.8% / 22.4%.
-  'newer kind:serving engine:vllm': { count: 4, median: 0.119, p90: 0.225 },
+  // graphs, time/piecewise.ts): 84.3% / 147.3% -> 11.8% / 22.4%; with hipBLASLt's FP8 read rate on ROCm the AMD rows
+  // +10.6%, +15.6%: 8.7% / 15.6%.
+  'newer kind:serving engine:vllm': { count: 4, median: 0.087, p90: 0.156 },
   // The latest sources, scored before any change: vllm PR #25444 (Qwen3-Coder-30B-A3B FP8 on one H100, a burst of
   // 10: piecewise graphs +85.7%, +90.9%, full graphs +26.4%, +32.1%; the piecewise cost of a K/V-head MoE layer is
   // not modelled). With the block-scaled FP8 linears timed by their kernels (time/block-fp8.ts): +59.1%, +61.5%;
@@ -324,15 +327,18 @@ describe('time model on the serving field rows', () => {
     expect(r.estimated).toBeLessThan(0.01);
   });
 
-  it('the MI300X rows are too fast, and more so as the batch grows', () => {
+  // Batch 1-128 decode at the weight read (hipBLASLt's FP8 rate bounds the steps from about batch 160), so what grows
+  // with the batch there is not modelled (docs/time-model.md "Left open"); batch 256 stays within a point of 128.
+  it('the MI300X rows are too fast, and more so as the batch grows to 128', () => {
     const mi = fieldRows
       .filter((r) => r.id.startsWith('oci-mi300x-'))
       .sort((a, b) => a.measured - b.measured);
     expect(mi).toHaveLength(9);
     for (let i = 0; i < mi.length; i++) {
       expect(mi[i]!.error).toBeGreaterThan(0);
-      if (i > 0) expect(mi[i]!.error).toBeGreaterThanOrEqual(mi[i - 1]!.error);
+      if (i > 0 && i < 8) expect(mi[i]!.error).toBeGreaterThanOrEqual(mi[i - 1]!.error);
     }
+    expect(Math.abs(mi[8]!.error - mi[7]!.error)).toBeLessThan(0.01);
   });
 
   // The gpt-oss SGLang run's printed throughput carries a TTFT outside the engine (2.7 s mean at 4 in flight): its
@@ -358,8 +364,9 @@ const ENGINE_BARS = {
   // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tt-inference-server issue #356 (scored
   // before any change, +17..+147%), 48 rows, 11.7% / 43.9%; 10.4% / 26.7% with the attention layers' eager calls
   // under piecewise graphs (time/piecewise.ts); with vllm PR #25444's four rows (+26..+91%), 52 rows, 11.7% / 32.1%;
-  // 11.3% / 29.1% with the block-scaled FP8 linears timed by their kernels (time/block-fp8.ts).
-  'serving engine:vllm': { count: 52, median: 0.114, p90: 0.292 },
+  // 11.3% / 29.1% with the block-scaled FP8 linears timed by their kernels (time/block-fp8.ts); 8.0% / 26.6% with
+  // the FP8 linears on ROCm timed as hipBLASLt's (time/decode.ts KERNELS.cutlass.rocm, time/hardware.ts).
+  'serving engine:vllm': { count: 52, median: 0.081, p90: 0.266 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With InferenceX issue #870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures.
@@ -380,27 +387,29 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
       expect(s.p90AbsError).toBeLessThanOrEqual(bar.p90);
     });
 
-  it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 10.5%, p90 <= 26.7%', () => {
+  // 10.4% / 26.7%; 7.0% / 25.7% with the FP8 linears on ROCm timed as hipBLASLt's.
+  it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 7%, p90 <= 25.7%', () => {
     const later = /^(amd-rocm-|tt356-|vllm25444-)/;
     const s = summarizeThroughput(
       'vllm earlier',
       outOfSample.filter((r) => r.kind === 'serving' && r.engine === 'vllm' && !later.test(r.id)),
     );
     expect(s.count).toBe(44);
-    expect(s.medianAbsError).toBeLessThanOrEqual(0.105);
-    expect(s.p90AbsError).toBeLessThanOrEqual(0.267);
+    expect(s.medianAbsError).toBeLessThanOrEqual(0.07);
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.257);
   });
 
   // The serving rows of every source before the latest two (InferenceX issue #870, vllm PR #25444): 11.5% / 43.9%
-  // before the attention layers' eager calls under piecewise graphs, 9.8% / 26.7% with them.
-  it('serving rows before the latest sources (out of sample): 51 rows, median <= 9.9%, p90 <= 26.7%', () => {
+  // before the attention layers' eager calls under piecewise graphs, 9.8% / 26.7% with them; 7.3% / 25.7% with the
+  // FP8 linears on ROCm timed as hipBLASLt's.
+  it('serving rows before the latest sources (out of sample): 51 rows, median <= 7.4%, p90 <= 25.7%', () => {
     const s = summarizeThroughput(
       'serving before the latest sources',
       outOfSample.filter((r) => r.kind === 'serving' && !NEWEST_FIELD_ROW.test(r.id)),
     );
     expect(s.count).toBe(51);
-    expect(s.medianAbsError).toBeLessThanOrEqual(0.099);
-    expect(s.p90AbsError).toBeLessThanOrEqual(0.267);
+    expect(s.medianAbsError).toBeLessThanOrEqual(0.074);
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.257);
   });
 
   // DeepSeek-R1 AWQ over TP 8 on H100 with vLLM of July 2025 (piecewise graphs), batch 1.

@@ -43,6 +43,8 @@ interface KernelFamily {
   src: string;
   /** Efficiencies on Hopper-class GPUs where the kernel has no Hopper path (absent: as on Ampere). */
   hopper?: { eff8: number; eff4: number };
+  /** Efficiencies on AMD GPUs (ROCm), where the engine runs another library's kernel (absent: as on CUDA). */
+  rocm?: { eff8: number; eff4: number };
 }
 const KERNELS: Record<QuantFormat, KernelFamily> = {
   // gpt-fast blog: Llama-2-7B A100 bf16 107 -> int8 157 -> int4 202 tok/s at 1/2 and ~1/3.6 of the bytes.
@@ -77,10 +79,16 @@ const KERNELS: Record<QuantFormat, KernelFamily> = {
   // (CUTLASS int8) is taken alike; FP4 assumed 0.9.
   cutlass: {
     eff8: 0.81, // FP8 W8A8 at batch 1, vllm-project/vllm#17126
-
     eff4: 0.9,
     crossover: Infinity,
     src: 'https://docs.vllm.ai/en/latest/features/quantization/fp8.html',
+    // ROCm has no CUTLASS: vLLM runs FP8 W8A8 through torch._scaled_mm, i.e. hipBLASLt (vllm/model_executor/layers/
+    // quantization/utils/w8a8_utils.py @v0.6.3 cutlass_fp8_supported: "cutlass is not supported on Rocm"). On MI300X
+    // torch's FP8 GEMM at decode M=1 takes 14.94 us (N=2304 K=16384), 77.64 us (N=13312 K=16384) and 31.07 us
+    // (N=16384 K=6656): Llama-3.1-405B's TP8 QKV, gate/up and down, 364.9 MB in 123.6 us, 2.95 TB/s, 0.69 of the
+    // 0.81 x 5.3 TB/s stream rate (rocm/vllm 0.6.6 container; https://huggingface.co/blog/mi300kernels, skinny GEMM table).
+    // INT8 W8A8 is taken alike; FP4 never reaches this family on AMD GPUs (kernelOn: weight-only there).
+    rocm: { eff8: 0.69, eff4: 0.9 },
   },
   // llama.cpp CUDA: mul_mat_vec_q for up to 8 rows, then MMQ (int8 tensor cores on the quantized blocks, no
   // dequantized copy): ggml/src/ggml-cuda/mmvq.cu, mmq.cu. Assumed 0.75 of the bandwidth bound.
@@ -272,8 +280,9 @@ export function decodeTraffic(
   // and torchao quantize it with the rest.
   const headBytes = m.lmHead * (q === 'torchao' || q === 'gguf' ? wb : 2);
   const k = q ? KERNELS[q] : null;
-  // A kernel without a Hopper path reads at its Hopper efficiency there (KernelFamily.hopper).
-  const e = k && r.hopper && k.hopper ? k.hopper : k;
+  // A kernel without a Hopper path reads at its Hopper efficiency there (KernelFamily.hopper); on ROCm the engine's
+  // kernel for the family (KernelFamily.rocm).
+  const e = k && r.rocm && k.rocm ? k.rocm : k && r.hopper && k.hopper ? k.hopper : k;
   const eff = e ? (o.weights === 'int8' || o.weights === 'fp8' ? e.eff8 : e.eff4) : 1;
   // Above the crossover: dequantize (write 2 B) then a 16-bit GEMM reads it back (2 B), from L2 where the 16-bit
   // copy of the matrix fits in it (l2HeldElements). A pre-0.48 bitsandbytes build's 4-bit dequantization runs its
@@ -323,9 +332,12 @@ export function stepKernel(o: EstimateOptions, t: TimeOptions, r: GpuRates): Qua
   return q0 !== null && o.weights in QUANT_FORMATS_FOR ? kernelOn(q0, o, r) : null;
 }
 
-/** FLOP/s of the step's GEMMs: the W8A8 tensor-core rate where the kernel multiplies in 8 bits. */
+/**
+ * FLOP/s of the step's GEMMs: the W8A8 tensor-core rate where the kernel multiplies in 8 bits (the GPU's own
+ * achieved 8-bit rate where the time model has one, GpuRates.gemm8).
+ */
 export const gemmRate = (q: QuantFormat | null, r: GpuRates): number =>
-  q === 'cutlass' ? r.gemm16 * W8A8_SPEEDUP : r.gemm16;
+  q === 'cutlass' ? (r.gemm8 ?? r.gemm16 * W8A8_SPEEDUP) : r.gemm16;
 
 /**
  * Prefill of `seqs` prompts of `tokens` tokens each: compute-bound GEMMs and attention at the prompt's shape,

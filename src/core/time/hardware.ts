@@ -36,6 +36,8 @@ export function defaultQuantFormat(o: EstimateOptions): QuantFormat | null {
 export interface GpuRates {
   /** Achievable dense 16-bit tensor FLOP/s on large GEMMs. */
   gemm16: number;
+  /** Achievable 8-bit (FP8 W8A8) FLOP/s where measured apart from the 16-bit rate (absent: twice gemm16). */
+  gemm8?: number;
   /** Achievable fp32 FLOP/s (no TF32: PyTorch's default, torch.backends.cuda.matmul.allow_tf32=False). */
   gemm32: number;
   /** Achievable FLOP/s of fused (flash) attention. */
@@ -85,6 +87,11 @@ const GEMM_EFF_VOLTA_16 = 0.76;
 const GEMM_EFF_VOLTA_32 = 0.91;
 // ROCm hipBLASLt reaches about half of MI300X's dense peak in practice (SemiAnalysis MI300X vs H100, 2024): assumed 0.55.
 const GEMM_EFF_AMD = 0.55;
+// hipBLASLt's FP8 GEMM on MI300X: 907 TFLOPS at 8192 x 8192 x 8192 (hipblaslt-bench -r f8_r, hipBLASLt of February
+// 2025 in the rocm/vllm 0.6.6 container; ROCm/hipBLASLt#1721), 0.35 of the 2614.9 TFLOPS FP8 spec, where the 16-bit
+// rate above is 0.55 of its spec: the 8-bit GEMM gains 1.26x over 16 bits, not the datasheet's 2x. Taken for every
+// AMD GPU with FP8 matrix cores (MI325X is the same gfx942 die; no gfx950 figure was found).
+const FP8_GEMM_EFF_AMD = 907 / 2614.9;
 // Apple MPS: no published tensor-core path; assumed 0.5 of the fp32 rate.
 const GEMM_EFF_APPLE = 0.5;
 // FlashAttention-2 reaches 50-73% of peak on A100 (arXiv:2307.08691 abstract) and only 35% on H100
@@ -246,6 +253,7 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
   const nvBus = nvlink * NVLINK_EFF;
   return {
     gemm16: p16 * (volta ? GEMM_EFF_VOLTA_16 : eff) * kc,
+    ...(g.vendor === 'amd' && tf.fp8 ? { gemm8: tf.fp8 * 1e12 * FP8_GEMM_EFF_AMD * kc } : {}),
     gemm32: p32 * (volta ? GEMM_EFF_VOLTA_32 : eff) * kc,
     attn: p16 * (hopper ? ATTN_EFF_HOPPER : ATTN_EFF_AMPERE) * kc,
     mem:
