@@ -92,6 +92,8 @@ export const throughputCaseSchema = z.looseObject({
    * axolotl's llama4_linearized_experts) sets TimeOptions.denseMoeLoop.
    */
   moe_dispatch: z.enum(['loop', 'dense-loop']).optional(),
+  /** The run's batches were padded to their longest sample under SDPA attention: 'padding' sets TimeOptions.sdpaPaddingMask. */
+  sdpa_mask: z.enum(['padding']).optional(),
   /**
    * vLLM's CUDA graphs in the measured build: 'piecewise' (the V1 default before vllm PR #25444 made decode steps replay
    * one full graph: attention runs eagerly between the captured pieces) sets TimeOptions.piecewiseGraphs.

@@ -63,6 +63,13 @@ function elemBytesPerTokenLayer(
   return elemSize * (norms + residual + act + rotary + layout);
 }
 
+// transformers' SDPA attention (LlamaSdpaAttention, transformers v4.36.2 models/llama/modeling_llama.py) passes the
+// 4-D mask with `is_causal=self.is_causal and attention_mask is None and q_len > 1`; the mask is dropped only when
+// every token of the batch is real (`torch.all(attention_mask == 1)`, modeling_attn_mask_utils.py
+// _prepare_4d_causal_attention_mask_for_sdpa), so a batch padded to its longest sample runs SDPA with attn_mask and
+// is_causal=False: not the flash kernel (which takes no mask) but the memory-efficient one, over every key block.
+// The mask is built in the model's dtype: 2 bytes per score read.
+const SDPA_MASK_BYTES = 2;
 // The loss reads the logits in fp32 several times (upcast, log-softmax, gather, backward): ~16 B per
 // vocabulary entry per token unfused, ~8 B when chunked/compiled (assumed from the HF loss code).
 const LOSS_BYTES_EAGER = 16;
@@ -318,12 +325,15 @@ function workLayout(m: ModelFacts, o: EstimateOptions): WorkLayout {
 }
 
 /** Matmul FLOPs, attention FLOPs, elementwise bytes and kernel launches of one micro-batch. */
-function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout) {
+function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, t: TimeOptions) {
   const { tokens, shard, tp, cp, layersHere, lmHead, compiled } = w;
   const elemSize = o.compute === 'fp32' ? 4 : w.autocast ? 3 : 2;
   const fwdGemmFlops = 2 * tokens * (m.linearActive / shard + lmHead);
-  // Causal flash/SDPA kernels skip the masked half of QK^T and PV; eager attention computes it all.
-  const causalShare = m.causal && o.attention !== 'eager' ? 0.5 : 1;
+  // SDPA handed a padding mask (TimeOptions.sdpaPaddingMask) runs with is_causal=False and the 4-D mask.
+  const masked = o.attention === 'sdpa' && t.sdpaPaddingMask === true;
+  // Causal flash/SDPA kernels skip the masked half of QK^T and PV; eager attention computes it all, and so does
+  // SDPA's memory-efficient kernel told the causal structure only through the mask.
+  const causalShare = m.causal && o.attention !== 'eager' && !masked ? 0.5 : 1;
   const fwdAttnFlops =
     4 *
       tokens *
@@ -347,10 +357,14 @@ function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout) {
     o.attention === 'eager'
       ? o.batch * (m.heads / tp) * (o.seq / cp) * o.seq * scoreBytes * layersHere
       : 0;
+  // The masked SDPA kernel loads the b x 1 x s x s mask (model dtype: 16-bit) tile by tile for every head.
+  const maskReads = masked
+    ? o.batch * (m.heads / tp) * (o.seq / cp) * o.seq * SDPA_MASK_BYTES * layersHere
+    : 0;
   return {
     fwdGemmFlops: fwdGemmFlops + 2 * tokens * w.adapterActive,
     fwdAttnFlops,
-    fwdElemBytes: elem + eagerScores,
+    fwdElemBytes: elem + eagerScores + maskReads * (m.attnLayers / m.layers),
     fwdOps:
       layersHere *
       ((compiled ? OPS_PER_LAYER_COMPILED : w.liger ? OPS_PER_LAYER_LIGER : OPS_PER_LAYER_EAGER) +
@@ -498,7 +512,7 @@ export function trainWork(
   const onHost = o.offload !== 'none';
   const hostOpt = onHost ? (28 * trainable) / shard / shardOpt : 0;
   const mfuAttn = 12 * m.layers * o.seq * m.attnWidth; // PaLM App. B: 6N + 12·L·H·Q·T
-  const cw = computeWork(m, o, w);
+  const cw = computeWork(m, o, w, t);
   const qw = quantWork(m, o, t, w);
   const nw = commWork(m, o, w, trainable);
   const ew = expertWork(m, o, w, dispatch, paramWrapper, t.denseMoeLoop === true);
