@@ -63,7 +63,8 @@ function elemBytesPerTokenLayer(
   return elemSize * (norms + residual + act + rotary + layout);
 }
 
-// transformers' SDPA attention (LlamaSdpaAttention, transformers v4.36.2 models/llama/modeling_llama.py) passes the
+// transformers' SDPA attention (LlamaSdpaAttention,
+// https://github.com/huggingface/transformers/blob/v4.36.2/src/transformers/models/llama/modeling_llama.py) passes the
 // 4-D mask with `is_causal=self.is_causal and attention_mask is None and q_len > 1`; the mask is dropped only when
 // every token of the batch is real (`torch.all(attention_mask == 1)`, modeling_attn_mask_utils.py
 // _prepare_4d_causal_attention_mask_for_sdpa), so a batch padded to its longest sample runs SDPA with attn_mask and
