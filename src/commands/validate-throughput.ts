@@ -53,6 +53,10 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.ggml_graph === 'unfused') time.unfusedGraph = true;
     // A transformers build that ran the routed experts in a per-expert loop (4.x; the case says so).
     if (c.moe_dispatch === 'loop') time.moeLoop = true;
+    // A run that replaced a dense MoE block's experts with per-expert linears run one by one (the case says so).
+    if (c.moe_dispatch === 'dense-loop') time.denseMoeLoop = true;
+    // A run whose padded batches handed SDPA the padding mask (the case says so).
+    if (c.sdpa_mask === 'padding') time.sdpaPaddingMask = true;
     // A vLLM build that captured decode in piecewise CUDA graphs, attention run eagerly (the case says so).
     if (c.cuda_graphs === 'piecewise') time.piecewiseGraphs = true;
     // A DeepSpeed config with overlap_comm false: ZeRO's collectives on the compute stream (the case says so).

@@ -84,10 +84,16 @@ export const throughputCaseSchema = z.looseObject({
   mul_mat_id: z.enum(['per-slot-sync']).optional(),
   /** llama.cpp's decode graph in the measured build: 'unfused' (every op its own kernel) sets TimeOptions.unfusedGraph. */
   ggml_graph: z.enum(['unfused']).optional(),
-  /** The routed experts in the measured library build: 'loop' (transformers 4.x per-expert loop) sets TimeOptions.moeLoop. */
   /** The run's DeepSpeed config set overlap_comm false: sets TimeOptions.serialComm. */
   deepspeed_overlap_comm: z.literal(false).optional(),
-  moe_dispatch: z.enum(['loop']).optional(),
+  /**
+   * The routed experts in the measured library build: 'loop' (transformers 4.x per-expert loop) sets
+   * TimeOptions.moeLoop; 'dense-loop' (a dense MoE block's experts as one nn.Linear set each, run one after another:
+   * axolotl's llama4_linearized_experts) sets TimeOptions.denseMoeLoop.
+   */
+  moe_dispatch: z.enum(['loop', 'dense-loop']).optional(),
+  /** The run's batches were padded to their longest sample under SDPA attention: 'padding' sets TimeOptions.sdpaPaddingMask. */
+  sdpa_mask: z.enum(['padding']).optional(),
   /**
    * vLLM's CUDA graphs in the measured build: 'piecewise' (the V1 default before vllm PR #25444 made decode steps replay
    * one full graph: attention runs eagerly between the captured pieces) sets TimeOptions.piecewiseGraphs.

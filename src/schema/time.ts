@@ -86,6 +86,21 @@ export interface TimeOptions {
    */
   moeLoop?: boolean;
   /**
+   * A dense MoE block (the engine's moeDense: Llama4TextMoe) whose experts the run replaced with one nn.Linear set per
+   * expert, run one after another (axolotl's llama4_linearized_experts, monkeypatch/models/llama4/modeling.py): each
+   * expert reads its slice of the repeated tokens and writes its slice of the output, whose gradients autograd
+   * builds at the size of the whole block (time/train-work.ts DENSE_LOOP_*). No flag sets it; `validate --throughput`
+   * does for rows of such runs (their `moe_dispatch`).
+   */
+  denseMoeLoop?: boolean;
+  /**
+   * The measured run padded each batch to its longest sample and ran transformers' SDPA attention, which then passes
+   * the padding mask to scaled_dot_product_attention with is_causal=False (LlamaSdpaAttention, transformers 4.36):
+   * every key block is computed and the mask read (time/train-work.ts SDPA_MASK_BYTES). No flag sets it (the
+   * estimate contract's samples fill --seq); `validate --throughput` does for rows of such runs (their `sdpa_mask`).
+   */
+  sdpaPaddingMask?: boolean;
+  /**
    * The engine build captured its decode step in piecewise CUDA graphs, each layer's attention run eagerly from
    * Python between the captured pieces (vLLM V1 before FULL_AND_PIECEWISE became its default): the host issues each
    * layer's attention calls, and the step waits for the host where those take longer than the GPU's work (the

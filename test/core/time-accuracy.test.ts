@@ -48,9 +48,12 @@ const OUT_OF_SAMPLE_BARS = {
   // With the Phi-4 (14B) and Qwen3-4B T4 GRPO notebook rows added (scored at +51.2% and +30.2% before the changes
   // below) and inline-ECC GDDR bandwidth: 154 rows 8.9% / 26.1% (the median moves by the added rows, the p90 by the
   // T4 GRPO rows). With the pre-0.48 bitsandbytes tree kernel's 4-bit dequantization below the memory rate on the
-  // T4, A100 and H100 (time/bnb-dequant.ts, the rows' bnb_dequant): 8.5% / 24.4%, training 9.6% / 28.2%.
-  all: { count: 154, median: 0.085, p90: 0.245 },
-  'kind:training': { count: 72, median: 0.097, p90: 0.282 },
+  // T4, A100 and H100 (time/bnb-dequant.ts, the rows' bnb_dequant): 8.5% / 24.4%, training 9.6% / 28.2%. With a
+  // dense MoE block's per-expert linears (time/dense-moe.ts, the Scout rows' moe_dispatch 'dense-loop') and SDPA
+  // handed a padding mask (the LLaMA-Factory HF rows' sdpa_mask), with the GRPO rollouts' lone last steps:
+  // 8.5% / 23.9%, training 9.6% / 27.4%.
+  all: { count: 154, median: 0.085, p90: 0.24 },
+  'kind:training': { count: 72, median: 0.097, p90: 0.275 },
   // GRPO steps (seconds per optimizer step, rollout included): 141% / 168% before, 30% / 42% after; with the
   // reference log-probs TRL 0.14-0.18 compute at their default beta (the rows' --reference model), 24% / 37%; with
   // the vLLM V0 engine loop the notebooks' logs show (scheduler: v0), 31% / 33% (the RTX 4090 row now -31%); with

@@ -12,6 +12,7 @@ import { defaultQuantFormat } from './hardware.js';
 import { weightBytes } from './model-facts.js';
 import { float8Work, type Float8Work } from './float8.js';
 import { autocastCastOps } from './autocast.js';
+import { denseLoopBwdBytes, denseMoeElemBytes } from './dense-moe.js';
 import type { ModelFacts } from './model-facts.js';
 
 // HF eager decoder layer: ~45 PyTorch ops in forward (RMSNorm alone is 7: upcast, pow, mean, add, rsqrt,
@@ -62,6 +63,14 @@ function elemBytesPerTokenLayer(
   return elemSize * (norms + residual + act + rotary + layout);
 }
 
+// transformers' SDPA attention (LlamaSdpaAttention,
+// https://github.com/huggingface/transformers/blob/v4.36.2/src/transformers/models/llama/modeling_llama.py) passes the
+// 4-D mask with `is_causal=self.is_causal and attention_mask is None and q_len > 1`; the mask is dropped only when
+// every token of the batch is real (`torch.all(attention_mask == 1)`, modeling_attn_mask_utils.py
+// _prepare_4d_causal_attention_mask_for_sdpa), so a batch padded to its longest sample runs SDPA with attn_mask and
+// is_causal=False: not the flash kernel (which takes no mask) but the memory-efficient one, over every key block.
+// The mask is built in the model's dtype: 2 bytes per score read.
+const SDPA_MASK_BYTES = 2;
 // The loss reads the logits in fp32 several times (upcast, log-softmax, gather, backward): ~16 B per
 // vocabulary entry per token unfused, ~8 B when chunked/compiled (assumed from the HF loss code).
 const LOSS_BYTES_EAGER = 16;
@@ -155,15 +164,6 @@ const LORA_OPS_PER_LINEAR = 5;
 // into the input's gradient (torch/csrc/autograd/input_buffer.cpp, InputBuffer::add accumulates in place). Per hit
 // expert per backward: write the zeros, read both and write the sum: 4 passes over tokens x hidden.
 const LOOP_INDEX_GRAD_PASSES = 4;
-// A dense MoE block (engine profile moeDense) materialises every expert's copy of each token: transformers'
-// Llama4TextMoe.forward writes hidden_states.repeat(E, 1) and its product with the router scores (3 passes of
-// E x hidden), the experts' up * act_fn(gate) over all E (silu and mul: 5 passes of E x expert width, of which
-// the topK experts' are counted with the dense layer's), and sums routed_out over E (1 pass): 4 E x hidden
-// + 5 (E - topK) x width per token (src/transformers/models/llama4/modeling_llama4.py at 000c33fd; axolotl's
-// linearized experts loop the same products per expert, monkeypatch/models/llama4/modeling.py). Compiled, the
-// repeat and scale fuse into one write and silu*mul into 3 passes: 2 E x hidden + 3 (E - topK) x width.
-const DENSE_MOE_HIDDEN_PASSES = { eager: 4, fused: 2 } as const;
-const DENSE_MOE_ACT_PASSES = { eager: 5, fused: 3 } as const;
 
 // PEFT lora.ParamWrapper (target_parameters on fused 3-D experts; peft v0.20.0 tuners/lora/layer.py @a5526d27):
 // each forward builds ΔW = einsum(B, A) for every expert (2·r FLOPs per weight, written once) and the
@@ -326,12 +326,15 @@ function workLayout(m: ModelFacts, o: EstimateOptions): WorkLayout {
 }
 
 /** Matmul FLOPs, attention FLOPs, elementwise bytes and kernel launches of one micro-batch. */
-function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout) {
+function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, t: TimeOptions) {
   const { tokens, shard, tp, cp, layersHere, lmHead, compiled } = w;
   const elemSize = o.compute === 'fp32' ? 4 : w.autocast ? 3 : 2;
   const fwdGemmFlops = 2 * tokens * (m.linearActive / shard + lmHead);
-  // Causal flash/SDPA kernels skip the masked half of QK^T and PV; eager attention computes it all.
-  const causalShare = m.causal && o.attention !== 'eager' ? 0.5 : 1;
+  // SDPA handed a padding mask (TimeOptions.sdpaPaddingMask) runs with is_causal=False and the 4-D mask.
+  const masked = o.attention === 'sdpa' && t.sdpaPaddingMask === true;
+  // Causal flash/SDPA kernels skip the masked half of QK^T and PV; eager attention computes it all, and so does
+  // SDPA's memory-efficient kernel told the causal structure only through the mask.
+  const causalShare = m.causal && o.attention !== 'eager' && !masked ? 0.5 : 1;
   const fwdAttnFlops =
     4 *
       tokens *
@@ -355,10 +358,14 @@ function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout) {
     o.attention === 'eager'
       ? o.batch * (m.heads / tp) * (o.seq / cp) * o.seq * scoreBytes * layersHere
       : 0;
+  // The masked SDPA kernel loads the b x 1 x s x s mask (model dtype: 16-bit) tile by tile for every head.
+  const maskReads = masked
+    ? o.batch * (m.heads / tp) * (o.seq / cp) * o.seq * SDPA_MASK_BYTES * layersHere
+    : 0;
   return {
     fwdGemmFlops: fwdGemmFlops + 2 * tokens * w.adapterActive,
     fwdAttnFlops,
-    fwdElemBytes: elem + eagerScores,
+    fwdElemBytes: elem + eagerScores + maskReads * (m.attnLayers / m.layers),
     fwdOps:
       layersHere *
       ((compiled ? OPS_PER_LAYER_COMPILED : w.liger ? OPS_PER_LAYER_LIGER : OPS_PER_LAYER_EAGER) +
@@ -506,10 +513,10 @@ export function trainWork(
   const onHost = o.offload !== 'none';
   const hostOpt = onHost ? (28 * trainable) / shard / shardOpt : 0;
   const mfuAttn = 12 * m.layers * o.seq * m.attnWidth; // PaLM App. B: 6N + 12·L·H·Q·T
-  const cw = computeWork(m, o, w);
+  const cw = computeWork(m, o, w, t);
   const qw = quantWork(m, o, t, w);
   const nw = commWork(m, o, w, trainable);
-  const ew = expertWork(m, o, w, dispatch, paramWrapper);
+  const ew = expertWork(m, o, w, dispatch, paramWrapper, t.denseMoeLoop === true);
   const aw = adapterPathWork(m, o, w);
   const zh = zeroHookOps(m, o, w.layersHere, ew.dispatch === 'loop', ew.hit, w.dp);
   // Written out field by field, not spread: the planner makes one per row, and spreads built each of the
@@ -669,6 +676,7 @@ function expertWork(
   w: WorkLayout,
   dispatch: MoeDispatch,
   paramWrapper = false,
+  linearized = false,
 ) {
   if (m.experts <= 1 || m.moeLayers === 0)
     return {
@@ -700,6 +708,8 @@ function expertWork(
     ? o.loraTargets.filter((r) => r === 'gate' || r === 'up' || r === 'down').length
     : 0;
   const loop = dispatch === 'loop';
+  // A dense block's experts as per-expert linears, one after another (TimeOptions.denseMoeLoop).
+  const denseLoop = dense && linearized;
   const delta = paramWrapper ? deltaWork(m, o, w, layers) : NO_DELTA;
   return {
     fwdFlops,
@@ -722,8 +732,12 @@ function expertWork(
           m.hidden *
           (o.compute === 'fp32' ? 4 : 2)) /
         w.tp
+      : denseLoop
+        ? denseLoopBwdBytes(m, o, w.tokens, w.tp, layers)
+        : 0,
+    denseElemBytes: dense
+      ? denseMoeElemBytes(m, o, w.compiled, w.tokens, w.tp, layers, denseLoop)
       : 0,
-    denseElemBytes: dense ? denseMoeElemBytes(m, o, w, layers) : 0,
     dispatch,
     hit,
     delta,
@@ -734,20 +748,6 @@ function expertWork(
 }
 
 const NO_DELTA = { share: 0, fwdFlops: 0, fwdBytes: 0, bwdFlops: 0, bwdBytes: 0 };
-
-/** A dense MoE block's per-expert copies and activations in one forward (DENSE_MOE_* passes), bytes. */
-function denseMoeElemBytes(
-  m: ModelFacts,
-  o: EstimateOptions,
-  w: WorkLayout,
-  layers: number,
-): number {
-  const k = w.compiled ? 'fused' : 'eager';
-  const perToken =
-    DENSE_MOE_HIDDEN_PASSES[k] * m.experts * m.hidden +
-    DENSE_MOE_ACT_PASSES[k] * (m.experts - m.topK) * m.expertFfn;
-  return (layers * w.tokens * perToken * (o.compute === 'fp32' ? 4 : 2)) / w.tp;
-}
 
 /**
  * ParamWrapper's per-micro-batch work on the adapted expert weights of this rank's MoE layers: the share of

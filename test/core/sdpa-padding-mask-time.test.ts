@@ -1,0 +1,42 @@
+/**
+ * A run whose padded batches hand transformers' SDPA attention the padding mask (TimeOptions.sdpaPaddingMask, set by
+ * `validate --throughput` for rows whose `sdpa_mask` is 'padding'): SDPA runs with is_causal=False, so the kernel
+ * computes every key block (no causal half skipped) and reads the 16-bit mask for every head.
+ */
+import { describe, expect, it } from 'vitest';
+import { modelFacts, trainWork } from '../../src/core/time/index.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { optionsFromFlags } from '../../src/schema/flags.js';
+import { defaultTimeOptions } from '../../src/schema/time.js';
+
+const flags = {
+  method: 'lora',
+  'lora-targets': 'q,v',
+  batch: 4,
+  seq: 1024,
+  checkpointing: 'full',
+  framework: 'hf',
+} as const;
+
+describe('SDPA handed a padding mask (sdpaPaddingMask)', () => {
+  const m = modelFacts(resolveModel('llama-2-7b'));
+  const t = defaultTimeOptions(1);
+
+  it('computes the whole score matrix and reads the mask for every head of every layer', () => {
+    const sdpa = optionsFromFlags({ ...flags, attention: 'sdpa' });
+    const plain = trainWork(m, sdpa, t);
+    const masked = trainWork(m, sdpa, { ...t, sdpaPaddingMask: true });
+    expect(masked.fwdAttnFlops).toBeCloseTo(2 * plain.fwdAttnFlops, -3);
+    expect(masked.fwdElemBytes - plain.fwdElemBytes).toBeCloseTo(
+      4 * m.heads * 1024 * 1024 * 2 * m.layers,
+      -3,
+    );
+  });
+
+  it('leaves flash and eager attention as they were (flash takes no mask; eager already computes it all)', () => {
+    for (const attention of ['flash', 'eager'] as const) {
+      const o = optionsFromFlags({ ...flags, attention });
+      expect(trainWork(m, o, { ...t, sdpaPaddingMask: true })).toEqual(trainWork(m, o, t));
+    }
+  });
+});
