@@ -3,6 +3,7 @@ import type { LaunchInput } from '../launch/types.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { checkpointFor, type Checkpoint } from '../launch/checkpoints.js';
 import { EAGLE3_HEADS } from '../model/speculative.js';
+import { nativeWeights } from '../model/native-weights.js';
 
 /** Shell-quote one word (single quotes; an embedded quote closes, escapes and reopens). */
 export const sq = (s: string): string =>
@@ -10,7 +11,7 @@ export const sq = (s: string): string =>
 
 /** The checkpoint a serving plan loads (a published one in its format, else the base and the quantize steps). */
 export const servedCheckpoint = (x: LaunchInput): Checkpoint =>
-  checkpointFor(x.arch.hfId, x.modelRef, x.options.weights);
+  checkpointFor(x.arch.hfId, x.modelRef, x.options.weights, nativeWeights(x.arch));
 
 /** The head of a serve script: MODEL set to the checkpoint, and the quantize steps as comments. */
 export function modelLines(ck: Checkpoint): string[] {

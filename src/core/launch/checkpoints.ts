@@ -57,12 +57,18 @@ export const GGUF_TYPE: Partial<Record<WeightDtype, string>> = {
   q8_0: 'Q8_0',
 };
 
-/** The checkpoint for `weights` of the model `hfId` (or `fallback`, the plan's model reference). */
+/**
+ * The checkpoint for `weights` of the model `hfId` (or `fallback`, the plan's model reference). `shipped` is the
+ * format the model's own repository ships in (config.json quantization_config, core/model/native-weights.ts):
+ * a plan in that format loads the repository as it is (DeepSeek-V3's block FP8), with nothing to make.
+ */
 export function checkpointFor(
   hfId: string | null,
   fallback: string,
   weights: WeightDtype,
+  shipped: WeightDtype | null = null,
 ): Checkpoint {
+  if (shipped === weights) return { ref: hfId ?? fallback, published: true, steps: [] };
   const known = hfId ? PUBLISHED[hfId]?.[weights] : undefined;
   if (known) return { ref: known, published: true, steps: [] };
   const gguf = GGUF_TYPE[weights];

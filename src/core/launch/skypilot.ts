@@ -9,6 +9,7 @@ import { Document } from 'yaml';
 import type { Offer } from '../../schema/offer.js';
 import { checkpointBytes } from '../memory/host-ram.js';
 import { valueBytes } from '../model/dtypes.js';
+import { nativeWeights } from '../model/native-weights.js';
 import { checkpointFor } from './checkpoints.js';
 import { isTraining, MASTER_PORT, nodesOf } from './common.js';
 import { SKY_ACCELERATORS, SKY_CLOUDS, skyAcceleratorOf, type SkyCloud } from './skypilot-gpus.js';
@@ -64,7 +65,9 @@ export function skyDiskGb(x: LaunchInput): number {
   const o = x.options;
   const p = x.estimate.params;
   const total = p?.checkpoint?.total ?? p?.total ?? 0;
-  const served = isTraining(o) ? null : checkpointFor(x.arch.hfId ?? null, x.modelRef, o.weights);
+  const served = isTraining(o)
+    ? null
+    : checkpointFor(x.arch.hfId ?? null, x.modelRef, o.weights, nativeWeights(x.arch));
   const download = served?.published
     ? total * valueBytes(o.weights)
     : checkpointBytes(x.arch, total);

@@ -1,0 +1,38 @@
+// A serving plan in the format the model's own repository ships in loads that repository as it is: DeepSeek-V3 ships
+// block FP8 (config.json quantization_config), gpt-oss MXFP4; no quantize step is written for them.
+import { describe, expect, it } from 'vitest';
+import { checkpointFor } from '../../src/core/launch/checkpoints.js';
+import { nativeWeights } from '../../src/core/model/native-weights.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { launchInputOf, serveShOf } from '../helpers/launch.js';
+
+describe('the checkpoint a serving plan loads', () => {
+  it('is the model repository itself when the plan serves the format it ships in', () => {
+    const arch = resolveModel('deepseek-v3');
+    expect(nativeWeights(arch)).toBe('fp8');
+    expect(checkpointFor(arch.hfId, 'deepseek-v3', 'fp8', nativeWeights(arch))).toEqual({
+      ref: 'deepseek-ai/DeepSeek-V3',
+      published: true,
+      steps: [],
+    });
+  });
+  it('keeps the quantize steps for a format the repository does not ship', () => {
+    const ck = checkpointFor('meta-llama/Llama-2-13b-hf', 'llama-2-13b', 'fp8', null);
+    expect(ck.published).toBe(false);
+    expect(ck.steps.length).toBeGreaterThan(0);
+  });
+  it('serve.sh of an FP8 DeepSeek-V3 plan points MODEL at deepseek-ai/DeepSeek-V3 with nothing to make', () => {
+    const x = launchInputOf('deepseek-v3', 'h200-sxm', {
+      method: 'inference',
+      weights: 'fp8',
+      framework: 'vllm',
+      gpus: 8,
+      tp: 8,
+      batch: 8,
+      seq: 4096,
+    });
+    const sh = serveShOf(x.arch, x.options, x.gpu, x.estimate);
+    expect(sh).toContain('MODEL=${MODEL:-deepseek-ai/DeepSeek-V3}');
+    expect(sh).not.toContain('No published checkpoint');
+  });
+});
