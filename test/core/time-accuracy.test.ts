@@ -218,18 +218,21 @@ const FIELD_BARS = {
   // (TPOT, +54..+59% before, +21..+27% after the fused-MoE call latency), gpt-oss-120b MXFP4 on H100 (SemiAnalysis
   // InferenceX issue #828: 9.8% / 25.4% alone) and Llama 4 Scout NVFP4 on a B200 at batch 1 (flashinfer issue #1734,
   // CUTLASS MoE: +178%; +18.6% with FlashInfer's CUTLASS NVFP4 MoE call, engines/moe-call.ts): 31 rows, 16.8% /
-  // 43.9% before that call, 16.8% / 29.2% with it.
-  'older kind:serving engine:vllm': { count: 31, median: 0.168, p90: 0.292 },
+  // 43.9% before that call, 16.8% / 29.2% with it; with the GPU's gap at each split of vLLM's piecewise graphs
+  // (14 µs a layer, vllm-project/vllm#20059; tt143 +4% -> +1.5%, tt340 +21..+27% -> +18..+23%), 14.7% / 29.2%.
+  'older kind:serving engine:vllm': { count: 31, median: 0.148, p90: 0.292 },
   // Rows from sources added later, scored before any change: AMD's MI300X results page (Llama 3.1 70B FP8 over TP 8,
   // vLLM 0.9.1, batch 1 and 2: +17.2%, +22.4%) and tt-inference-server issue #356 (DeepSeek-R1-0528 AWQ over TP 8 on
   // H100 at batch 1: +146%, +147%; -6.8%, -5.6% with the attention layers' eager calls under vLLM's piecewise CUDA
-  // graphs, time/piecewise.ts): 84.3% / 147.3% -> 11.8% / 22.4%.
-  'newer kind:serving engine:vllm': { count: 4, median: 0.119, p90: 0.225 },
+  // graphs, time/piecewise.ts): 84.3% / 147.3% -> 11.8% / 22.4%; with the GPU's gap at each split (AMD's rows +7.2%,
+  // +12.0%; tt356's -4.3%, -3.1%), 5.6% / 11.7%.
+  'newer kind:serving engine:vllm': { count: 4, median: 0.057, p90: 0.117 },
   // The latest sources, scored before any change: vllm PR #25444 (Qwen3-Coder-30B-A3B FP8 on one H100, a burst of
   // 10: piecewise graphs +85.7%, +90.9%, full graphs +26.4%, +32.1%; the piecewise cost of a K/V-head MoE layer is
   // not modelled). With the block-scaled FP8 linears timed by their kernels (time/block-fp8.ts): +59.1%, +61.5%;
-  // +8.3%, +11.8%.
-  'newest kind:serving engine:vllm': { count: 4, median: 0.355, p90: 0.616 },
+  // +8.3%, +11.8%. With the GPU's gap at each split of the piecewise graphs (48 x 14 µs) and vLLM's serial step gap
+  // worked out again with it (0.8 -> 0.38 ms, engines/vllm/memory.ts): +55.8%, +52.5%; +12.1%, +11.8%.
+  'newest kind:serving engine:vllm': { count: 4, median: 0.324, p90: 0.559 },
   // InferenceX issue #870 (DeepSeek-R1 FP8 on 8x H200, SGLang v0.5.7, 8-64 in flight: +15.6..+22.8%; -9.1%, -7.2%,
   // +2.2%, +7.3% with the block-scaled FP8 linears timed by DeepGEMM's kernel figures, time/block-fp8.ts).
   'newest kind:serving engine:sglang': { count: 4, median: 0.073, p90: 0.091 },
