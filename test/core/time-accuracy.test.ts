@@ -224,8 +224,8 @@ const FIELD_BARS = {
   // Rows from sources added later, scored before any change: AMD's MI300X results page (Llama 3.1 70B FP8 over TP 8,
   // vLLM 0.9.1, batch 1 and 2: +17.2%, +22.4%) and tt-inference-server issue #356 (DeepSeek-R1-0528 AWQ over TP 8 on
   // H100 at batch 1: +146%, +147%; -6.8%, -5.6% with the attention layers' eager calls under vLLM's piecewise CUDA
-  // graphs, time/piecewise.ts): 84.3% / 147.3% -> 11.8% / 22.4%; with the GPU's gap at each split (AMD's rows +7.2%,
-  // +12.0%; tt356's -4.3%, -3.1%), 5.6% / 11.7%.
+  // graphs, time/piecewise.ts): 84.3% / 147.3% -> 11.8% / 22.4%; with the GPU's gap at each split (AMD's rows +6.8%,
+  // +11.6%; tt356's -4.4%, -3.3%), 5.6% / 11.6%.
   'newer kind:serving engine:vllm': { count: 4, median: 0.057, p90: 0.117 },
   // The latest sources, scored before any change: vllm PR #25444 (Qwen3-Coder-30B-A3B FP8 on one H100, a burst of
   // 10: piecewise graphs +85.7%, +90.9%, full graphs +26.4%, +32.1%; the piecewise cost of a K/V-head MoE layer is
