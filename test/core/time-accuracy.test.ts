@@ -219,6 +219,9 @@ const OLDER_FIELD_ROW =
 const NEWEST_FIELD_ROW = /^(inferencex870-|vllm25444-)/;
 const eraOf = (id: string) =>
   OLDER_FIELD_ROW.test(id) ? 'older' : NEWEST_FIELD_ROW.test(id) ? 'newest' : 'newer';
+// The older and newer vLLM field rows at today's figures (each line's comment says how they got there).
+const OLDER_BAR = { count: 31, median: 0.103, p90: 0.255 };
+const NEWER_BAR = { count: 4, median: 0.039, p90: 0.06 };
 const FIELD_BARS = {
   // OCI Llama-3.1-405B FP8 on 8x MI300X (vLLM 0.6 V0 benchmark_latency, batch 1-256: +41..+148% before,
   // +11..+75% after), Qwen2.5-72B on 2x H100 at batch 1 (TPOT, +4%), Qwen3-30B-A3B on an A100 at batch 1
@@ -227,19 +230,21 @@ const FIELD_BARS = {
   // CUTLASS MoE: +178%; +18.6% with FlashInfer's CUTLASS NVFP4 MoE call, engines/moe-call.ts): 31 rows, 16.8% /
   // 43.9% before that call, 16.8% / 29.2% with it. With vLLM's FP8 linears on ROCm timed as hipBLASLt's (torch._scaled_mm:
   // its read rate at decode M and its FP8 GEMM rate, time/decode.ts KERNELS.cutlass.rocm, time/hardware.ts
-  // FP8_GEMM_EFF_AMD), the OCI rows +0.4..+36.9%: 10.3% / 26.6%.
-  'older kind:serving engine:vllm': { count: 31, median: 0.103, p90: 0.266 },
+  // FP8_GEMM_EFF_AMD), the OCI rows +0.4..+36.9%: 10.3% / 26.6%; with the GPU's gap at each split of vLLM's piecewise
+  // graphs (14 µs a layer, vllm-project/vllm#20059; tt143 +4% -> +1.5%, tt340 +21..+27% -> +18..+23%): OLDER_BAR.
+  'older kind:serving engine:vllm': OLDER_BAR,
   // Rows from sources added later, scored before any change: AMD's MI300X results page (Llama 3.1 70B FP8 over TP 8,
   // vLLM 0.9.1, batch 1 and 2: +17.2%, +22.4%) and tt-inference-server issue #356 (DeepSeek-R1-0528 AWQ over TP 8 on
   // H100 at batch 1: +146%, +147%; -6.8%, -5.6% with the attention layers' eager calls under vLLM's piecewise CUDA
-  // graphs, time/piecewise.ts): 84.3% / 147.3% -> 11.8% / 22.4%; with hipBLASLt's FP8 read rate on ROCm the AMD rows
-  // +10.6%, +15.6%: 8.7% / 15.6%.
-  'newer kind:serving engine:vllm': { count: 4, median: 0.087, p90: 0.156 },
+  // graphs, time/piecewise.ts): 84.3% / 147.3% -> 11.8% / 22.4%; with hipBLASLt's FP8 read rate on ROCm and the GPU's
+  // gap at each piecewise split: NEWER_BAR.
+  'newer kind:serving engine:vllm': NEWER_BAR,
   // The latest sources, scored before any change: vllm PR #25444 (Qwen3-Coder-30B-A3B FP8 on one H100, a burst of
   // 10: piecewise graphs +85.7%, +90.9%, full graphs +26.4%, +32.1%; the piecewise cost of a K/V-head MoE layer is
   // not modelled). With the block-scaled FP8 linears timed by their kernels (time/block-fp8.ts): +59.1%, +61.5%;
-  // +8.3%, +11.8%.
-  'newest kind:serving engine:vllm': { count: 4, median: 0.355, p90: 0.616 },
+  // +8.3%, +11.8%. With the GPU's gap at each split of the piecewise graphs (48 x 14 µs) and vLLM's serial step gap
+  // worked out again with it (0.8 -> 0.38 ms, engines/vllm/memory.ts): +55.8%, +52.5%; +12.1%, +11.8%.
+  'newest kind:serving engine:vllm': { count: 4, median: 0.324, p90: 0.559 },
   // InferenceX issue #870 (DeepSeek-R1 FP8 on 8x H200, SGLang v0.5.7, 8-64 in flight: +15.6..+22.8%; -9.1%, -7.2%,
   // +2.2%, +7.3% with the block-scaled FP8 linears timed by DeepGEMM's kernel figures, time/block-fp8.ts).
   'newest kind:serving engine:sglang': { count: 4, median: 0.073, p90: 0.091 },

@@ -318,9 +318,11 @@ export interface FrameworkProfile {
   /**
    * Time: torch calls the engine's attention op issues from Python per layer in a decode step when its CUDA graphs
    * are piecewise (TimeOptions.piecewiseGraphs): for a layer of K/V heads (`kv`) and of an MLA latent (`mla`);
-   * time/piecewise.ts. Absent: the engine captures attention in its graphs.
+   * and `gapSeconds`, the GPU's idle time per such layer where the eager attention sits between two captured
+   * pieces (its kernels launched outside the graphs, the next piece's graph launch); time/piecewise.ts. Absent: the
+   * engine captures attention in its graphs.
    */
-  piecewiseAttentionCalls?: { kv: number; mla: number };
+  piecewiseAttentionCalls?: { kv: number; mla: number; gapSeconds: number };
   source: string;
   /**
    * GRPO with vLLM colocated: the trainer's model and vLLM share one copy of the weights (Unsloth's

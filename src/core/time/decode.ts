@@ -455,12 +455,12 @@ export function decodeStep(
     ? m.moeLayers * (m.gated ? 3 : 2) * m.topK * (fw.expertIdsSyncSeconds ?? 0)
     : 0;
   // The GPU's share of the step; under piecewise CUDA graphs the host issues each layer's attention calls while the
-  // GPU runs, and the step takes the longer of the two (piecewise.ts).
-  const gpuT = Math.max(core, host.dispatch) + host.gaps + moeT + blockT + idsSyncT + tpT;
+  // GPU runs, and the step takes the longer of the two; the GPU idles at each split besides (piecewise.ts).
+  const pw = piecewiseAttentionSeconds(m, fw, t);
+  const gpuT = Math.max(core, host.dispatch) + host.gaps + moeT + blockT + idsSyncT + tpT + pw.gpu;
   // An overlapped scheduler's own step work bounds the step from below (FrameworkProfile.asyncStepHostSeconds).
   const loopHost = t.serialScheduler || t.v0Scheduler ? 0 : loop * (fw.asyncStepHostSeconds ?? 0);
-  const hostIssue = piecewiseAttentionSeconds(m, fw, t);
-  const step = Math.max(gpuT, hostIssue + loopHost) + host.fixed + hostT;
+  const step = Math.max(gpuT, pw.host + loopHost) + host.fixed + hostT;
   const overhead = step - core - tpT; // the host's share the GPU's work does not hide
   if (!detail)
     return {

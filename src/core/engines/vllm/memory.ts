@@ -78,9 +78,10 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // Async scheduling (the CPU schedules step n+1 while the GPU runs step n) is on by default since
   // https://github.com/vllm-project/vllm/pull/27614 (2025-12-29; vllm/config/scheduler.py async_scheduling: None =
   // on unless incompatible), so the pinned vLLM hides its step's host work: no stepHostSeconds. Before that the V1
-  // engine core applied the sampled tokens, scheduled and prepared inputs while the GPU waited: 0.8 ms a step,
-  // worked out from calibration row vllm-rtn-8b-bf16-b1 (in sample; listed in calibration/assumed.json).
-  serialStepHostSeconds: 8e-4, // vLLM serial scheduler
+  // engine core applied the sampled tokens, scheduled and prepared inputs while the GPU waited: 0.38 ms a step,
+  // worked out from calibration row vllm-rtn-8b-bf16-b1 (in sample; listed in calibration/assumed.json) once its
+  // piecewise graphs' GPU gaps are timed (32 layers x 14 µs, engines/vllm/piecewise.ts).
+  serialStepHostSeconds: 3.8e-4, // vLLM serial scheduler
   // With async scheduling the host's step still bounds a model whose GPU work is shorter: vLLM v0.23.0 on a B200
   // decodes Qwen3-0.6B at batch 1 in 1.53 ms a token with full CUDA graphs and 3.64 ms with piecewise graphs, whose
   // 28 layers x 8 eager attention calls x 10 µs (time/piecewise.ts) leave 1.40 ms of step work on the host

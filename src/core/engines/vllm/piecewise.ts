@@ -9,7 +9,9 @@
  * `[:n]`) operations are surprisingly slow even in the case they do not invoke any GPU ops" (the note atop
  * TritonAttentionImpl.forward and FlashAttentionImpl.forward, vllm/v1/attention/backends/). Counted from the decode
  * path of the attention backends at vllm-project/vllm v0.10.0, views and slices included (time/piecewise.ts prices
- * each call at EAGER_OP_SECONDS).
+ * each call at EAGER_OP_SECONDS). Only the attention ops split the graph (CompilationConfig._attention_ops; the
+ * FusedMoE op joins splitting_ops only with VLLM_ALL2ALL_BACKEND=deepep_high_throughput, set_splitting_ops_for_v1,
+ * vllm/config/compilation.py of the vllm 0.10.2 wheel): an MoE layer's experts replay inside the pieces.
  */
 import type { FrameworkProfile } from '../../memory/framework-profile.js';
 
@@ -26,4 +28,10 @@ export const VLLM_PIECEWISE_ATTENTION_CALLS: NonNullable<
   // flash_mla_with_kvcache; _v_up_proj: view, transpose, bmm by W_UV, transpose, reshape; the slice and copy into
   // the output (2): 27.
   mla: 27,
+  // The GPU's own cost of the split, beyond the host's calls: vllm-project/vllm#20059 (comment of 2025-06-29, one GPU,
+  // Qwen2.5-1.5B-Instruct, 28 layers, ShareGPT at 1 request/s) gives a median TPOT of 5.42 ms with piecewise graphs and
+  // 5.02 ms with full graphs over the same piecewise FX graph (FULL_AND_PIECEWISE's structure): 0.40 ms a step, 14 µs a
+  // layer, where the model's eager calls (28 x 80 µs) stay under the GPU's step. vllm-project/vllm#47089's
+  // Qwen3-235B-A22B FP8 on B200s, whose layers keep the GPU busier still, gives 0.67 ms over 94 layers (7 µs) at batch 1.
+  gapSeconds: 14e-6, // GPU idle per piecewise attention layer, vllm-project/vllm#20059
 };
