@@ -250,7 +250,9 @@ function forEachRunnable(
     if (!byBatch) tables.set(o.method, (byBatch = new Map()));
     let table = byBatch.get(o.batch);
     if (!table) byBatch.set(o.batch, (table = shapeTableOf(s.job, layouts, o.batch)));
-    const probe = growableCopy(o); // layoutVariants may add tiledMlp
+    // layoutVariants' scratch copy (it may add tiledMlp), made only when a shape's verdict is not known yet:
+    // a group's later configurations (its other micro-batches) read every verdict from the cache.
+    let probe: EstimateOptions | null = null;
     // GRPO server mode: the layout is the trainers'; the vLLM server's GPUs come on top (at most half).
     const server = serverGpus(o);
     const maxCount = maxSearchedGpus(s);
@@ -270,7 +272,7 @@ function forEachRunnable(
           : layoutVariants(
               variants,
               o,
-              probe,
+              (probe ??= growableCopy(o)),
               layouts[first]!,
               shape,
               table.accum[first]!,
