@@ -76,7 +76,20 @@ function denseLinears(arch: Arch): { denseLinear: number; denseIn: number; dense
   return { denseLinear, denseIn, denseOut };
 }
 
+/** Facts by architecture object: modelFacts is a pure function of it, and no caller writes to the facts. */
+const FACTS = new WeakMap<Arch, ModelFacts>();
+
+/**
+ * The facts of `arch`, made once per architecture object: the serving fleet's per-source searches, their
+ * latencies and the speculative drafts asked for them per plan and per timing (thousands of times a plan).
+ */
 export function modelFacts(arch: Arch): ModelFacts {
+  let m = FACTS.get(arch);
+  if (m === undefined) FACTS.set(arch, (m = factsOf(arch)));
+  return m;
+}
+
+function factsOf(arch: Arch): ModelFacts {
   let layers = 0;
   let linearActive = 0;
   let linearTotal = 0;

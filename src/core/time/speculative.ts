@@ -135,11 +135,20 @@ export interface SpeculativeTime {
   plainTokensPerSecond: number;
 }
 
-/** The draft model's facts (null for n-gram), made once per estimate. */
+/** Draft facts by target architecture object and method (draftArch reads only these). */
+const DRAFTS = new WeakMap<ModelFacts['arch'], Map<string, ModelFacts | null>>();
+
+/** The draft model's facts (null for n-gram), made once per target architecture and method. */
 export function draftFacts(m: ModelFacts, o: EstimateOptions): ModelFacts | null {
   if (!o.speculative) return null;
-  const d = draftArch(m.arch, o.speculative);
-  return d ? modelFacts(d) : null;
+  let byMethod = DRAFTS.get(m.arch);
+  if (byMethod === undefined) DRAFTS.set(m.arch, (byMethod = new Map()));
+  let facts = byMethod.get(o.speculative);
+  if (facts === undefined) {
+    const d = draftArch(m.arch, o.speculative);
+    byMethod.set(o.speculative, (facts = d ? modelFacts(d) : null));
+  }
+  return facts;
 }
 
 /** A speculative engine step of `batch` sequences at context `ctx`, beside the plain step. */
