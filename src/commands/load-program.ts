@@ -30,20 +30,9 @@ export const WRITE_CODE_CACHE_ENV = 'VRAMPLAN_WRITE_CODE_CACHE';
  */
 const INTERRUPT_BUDGET = 6 * 67_584;
 
-/**
- * HiGHS (WebAssembly) runs on Liftoff, V8's baseline wasm compiler, only. With tier-up on, the solve's hot
- * functions were recompiled by TurboFan on V8's background threads, and Node waits for those tasks before a
- * process exits (src/node_platform.cc NodePlatform::DrainTasks, BlockingDrain): every serving `plan` (whose
- * fleet MIP always runs) sat 100-300 ms after its output on two cores (docs/performance.md). Both tiers run
- * the same wasm semantics (WebAssembly Core Specification §4: deterministic but for NaN bit patterns), so
- * HiGHS's answers are the same.
- */
-const WASM_FLAGS = '--liftoff-only';
-
 /** The V8 settings the program runs under (once per process, before its code is compiled). */
 export function tuneV8(): void {
   setFlagsFromString(`--interrupt-budget=${INTERRUPT_BUDGET}`);
-  setFlagsFromString(WASM_FLAGS);
 }
 
 export async function loadProgram(): Promise<Program> {
@@ -82,9 +71,13 @@ export function runBundle(file: string): { program: Program; cacheUsed: boolean 
     dirname(file),
   );
   if (process.env[WRITE_CODE_CACHE_ENV] === cacheFile)
-    process.once('exit', () =>
-      writeFileSync(cacheFile, Buffer.concat([id, script.createCachedData()])),
-    );
+    process.once('exit', () => {
+      // Under the flags the program starts with (V8 stamps a cache with the flags it was made under): HiGHS's
+      // load sets --liftoff-only (solve/highs.ts), which turns off the two tier-up flags (v8/v8
+      // src/flags/flag-definitions.h: DEFINE_NEG_IMPLICATION(liftoff_only, ...)), so all three go back.
+      setFlagsFromString('--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering');
+      writeFileSync(cacheFile, Buffer.concat([id, script.createCachedData()]));
+    });
   return {
     program: module.exports,
     cacheUsed: cachedData !== undefined && !script.cachedDataRejected,

@@ -2,6 +2,7 @@
  * The only importer of `highs` (HiGHS compiled to wasm): MipModel → CPLEX LP text → MipResult.
  * The solve runs synchronously on the calling thread; HiGHS honours `time_limit` (docs/reference/ecosystem.md §4).
  */
+import { setFlagsFromString } from 'node:v8';
 import loadHighs, { type Highs } from 'highs';
 import {
   modelVariables,
@@ -14,8 +15,17 @@ import {
 
 let loading: Promise<Highs> | undefined;
 
-/** Load the wasm once (≈40 ms); a failed load is retried on the next call. */
+/**
+ * Load the wasm once (≈40 ms); a failed load is retried on the next call. HiGHS runs on Liftoff, V8's
+ * baseline wasm compiler, only (V8 reads the flag when the module compiles, so it is set first and stays
+ * set; wasm compiled earlier, Ink's layout engine, keeps its tiers). With tier-up on, TurboFan recompiled the
+ * solve's hot functions on V8's background threads, competing with the solve on two cores, and Node waits
+ * for those tasks before a process exits (src/node_platform.cc NodePlatform::DrainTasks): a serving `plan`
+ * sat 100-300 ms after its output (docs/performance.md). Both tiers run the same wasm semantics
+ * (WebAssembly Core Specification: deterministic but for NaN bit patterns), so the answers are the same.
+ */
 function getHighs(): Promise<Highs> {
+  if (!loading) setFlagsFromString('--liftoff-only');
   loading ??= loadHighs().catch((e: unknown) => {
     loading = undefined;
     throw e;
