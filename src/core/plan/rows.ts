@@ -250,8 +250,7 @@ function forEachRunnable(
     if (!byBatch) tables.set(o.method, (byBatch = new Map()));
     let table = byBatch.get(o.batch);
     if (!table) byBatch.set(o.batch, (table = shapeTableOf(s.job, layouts, o.batch)));
-    // layoutVariants' scratch copy (it may add tiledMlp), made only when a shape's verdict is not known yet:
-    // a group's later configurations (its other micro-batches) read every verdict from the cache.
+    // layoutVariants' scratch copy (it may add tiledMlp), made only for a shape whose verdict is not cached yet.
     let probe: EstimateOptions | null = null;
     // GRPO server mode: the layout is the trainers'; the vLLM server's GPUs come on top (at most half).
     const server = serverGpus(o);
