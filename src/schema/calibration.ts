@@ -101,6 +101,13 @@ export const throughputCaseSchema = z.looseObject({
   cuda_graphs: z.enum(['piecewise']).optional(),
   /** bitsandbytes' NF4/FP4 dequantization kernel in the measured build: 'tree' (before 0.48.0) sets TimeOptions.bnbTreeDequant. */
   bnb_dequant: z.enum(['tree']).optional(),
+  /**
+   * The LoRA adapters' dtype in the measured run: 'weights' (created in the frozen weights' 16-bit dtype and never
+   * cast to fp32: PEFT before 0.12.0 in pure bf16) sets TimeOptions.adaptersInWeightDtype.
+   */
+  lora_adapter_dtype: z.enum(['weights']).optional(),
+  /** The run's LoRA dropout probability: above 0 sets TimeOptions.loraDropout. */
+  lora_dropout: z.number().min(0).max(1).optional(),
 });
 export const throughputFileSchema = z.array(throughputCaseSchema);
 export type ThroughputCase = z.infer<typeof throughputCaseSchema>;

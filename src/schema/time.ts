@@ -127,6 +127,20 @@ export interface TimeOptions {
    * kernel); `validate --throughput` does for rows of such builds (their `bnb_dequant`).
    */
   bnbTreeDequant?: boolean;
+  /**
+   * The run's LoRA adapters were created in the frozen weights' dtype and never cast to fp32: PEFT before 0.12.0
+   * (LoraLayer.update_layer moves the adapters to the base weight's floating dtype, peft v0.10.0
+   * tuners/lora/layer.py; get_peft_model's autocast_adapter_dtype, which keeps bf16/fp16 adapters in fp32, came in
+   * v0.12.0) under pure 16-bit training: no cast of each adapted linear's input to the adapter dtype and back. No flag
+   * sets it (the pinned PEFT casts); `validate --throughput` does for rows of such builds (their `lora_adapter_dtype`).
+   */
+  adaptersInWeightDtype?: boolean;
+  /**
+   * The run's LoRA dropout was above 0 where the engine's default has none (PEFT's nn.Dropout on each adapted linear's
+   * input, forward and backward: LoraPathCost.dropoutIn). No flag sets it; `validate --throughput` does for rows
+   * whose run set it (their `lora_dropout`).
+   */
+  loraDropout?: boolean;
 }
 
 // DGX A100: eight 200 Gb/s HDR InfiniBand ports, one per GPU = 25 GB/s per GPU

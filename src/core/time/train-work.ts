@@ -5,12 +5,12 @@ import { zeroHookOps } from './zero-hooks.js';
 import { FLOAT_BYTES } from '../model/dtypes.js';
 import { ligerChunkRows } from '../kernels/liger.js';
 import { shapeFactor } from './shape.js';
-import { type EstimateOptions, type LoraTarget } from '../../schema/estimate.js';
-import type { LoraPathCost } from '../memory/framework-profile.js';
+import { type EstimateOptions } from '../../schema/estimate.js';
 import { type TimeOptions } from '../../schema/time.js';
 import { defaultQuantFormat } from './hardware.js';
 import { weightBytes } from './model-facts.js';
 import { float8Work, type Float8Work } from './float8.js';
+import { adapterPathWork } from './adapter-path.js';
 import { autocastCastOps } from './autocast.js';
 import { denseLoopBwdBytes, denseMoeElemBytes } from './dense-moe.js';
 import type { ModelFacts } from './model-facts.js';
@@ -517,7 +517,7 @@ export function trainWork(
   const qw = quantWork(m, o, t, w);
   const nw = commWork(m, o, w, trainable);
   const ew = expertWork(m, o, w, dispatch, paramWrapper, t.denseMoeLoop === true);
-  const aw = adapterPathWork(m, o, w);
+  const aw = adapterPathWork(m, o, w, t);
   const zh = zeroHookOps(m, o, w.layersHere, ew.dispatch === 'loop', ew.hit, w.dp);
   // Written out field by field, not spread: the planner makes one per row, and spreads built each of the
   // first few hundred with a different V8 hidden class (deoptimizing the step-time functions that read them).
@@ -589,69 +589,6 @@ export function trainWork(
     adapterFwdOps: aw.fwdOps,
     adapterBwdOps: aw.bwdOps,
     f8: float8Work(m, o, tokens, shard),
-  };
-}
-
-const NO_ADAPTER_PATH = { fwdBytes: 0, bwdBytes: 0, fwdOps: 0, bwdOps: 0 };
-
-/**
- * The engine's LoRA path beside each adapted dense linear of this rank's layers (its profile's loraPath): the
- * passes over the linear's input (d_in) and output (d_out) activations and the kernels, in forward and backward.
- * Column-parallel projections (q, k, v, gate, up) keep their whole input and a 1/tp share of their output,
- * row-parallel ones (o, down) the reverse. Routed experts' adapters are timed in expertWork.
- */
-function adapterPathWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout) {
-  const main = FRAMEWORKS[o.framework].loraPath;
-  if (!w.lora || !main) return NO_ADAPTER_PATH;
-  const h = m.hidden;
-  const tp = w.tp;
-  const targets = new Set(o.loraTargets);
-  // A path fused by group runs where the whole group is adapted (LoraPathCost.partialGroup).
-  const whole = (g: LoraTarget[]) => g.every((t) => targets.has(t));
-  const pathOf = (g: LoraTarget[]) => (main.partialGroup && !whole(g) ? main.partialGroup : main);
-  const qkv = pathOf(['q', 'k', 'v']);
-  const mlpPath = pathOf(m.gated ? ['gate', 'up', 'down'] : ['up', 'down']);
-  const sum = { fwdBytes: 0, bwdBytes: 0, fwdOps: 0, bwdOps: 0 };
-  const add = (path: LoraPathCost, dIn: number, dOut: number) => {
-    const c = linearPathCost(path, o, dIn, dOut);
-    const perLayer = w.tokens * (o.compute === 'fp32' ? 4 : 2) * w.layersHere;
-    sum.fwdBytes += c.fwd * perLayer;
-    sum.bwdBytes += c.bwd * perLayer;
-    sum.fwdOps += c.fwdOps * w.layersHere;
-    sum.bwdOps += c.bwdOps * w.layersHere;
-  };
-  const mlp = m.experts <= 1;
-  for (const t of o.loraTargets) {
-    if (t === 'q') add(qkv, h, m.attnWidth / tp);
-    else if (t === 'k' || t === 'v') add(qkv, h, m.kvWidth / tp);
-    else if (t === 'o') add(main, m.attnWidth / tp, h);
-    else if (mlp && (t === 'up' || (t === 'gate' && m.gated))) add(mlpPath, h, m.ffn / tp);
-    else if (mlp && t === 'down') add(mlpPath, m.ffn / tp, h);
-  }
-  return sum;
-}
-
-/** One adapted linear's passes (in elements of its input and output widths) and kernels on a LoRA path. */
-function linearPathCost(path: LoraPathCost, o: EstimateOptions, dIn: number, dOut: number) {
-  const quantized = o.method === 'qlora' || !['bf16', 'fp16', 'fp32'].includes(o.weights);
-  // fp32 adapters (the memory profile's fp32Adapters, at every ZeRO stage as memory counts them) take the cast.
-  // FSDP mixed precision gathers parameters in param_dtype, adapters included, which would skip it: not modelled.
-  const cast = !quantized && o.compute !== 'fp32' && FRAMEWORKS[o.framework].fp32Adapters;
-  const drop = FRAMEWORKS[o.framework].loraDropout ? path.dropoutIn : 0;
-  const fused = o.compile ? path.compiledSavesOut : 0;
-  const fwdIn = path.fwdIn + (cast ? path.fp32CastIn : 0) + drop;
-  const fwdOut = path.fwdOut + (quantized ? path.quantFwdOut : 0) - fused;
-  const bwdIn = path.bwdIn + (cast ? path.fp32CastIn : 0) + drop;
-  return {
-    fwd: fwdIn * dIn + fwdOut * dOut,
-    bwd: bwdIn * dIn + path.bwdOut * dOut,
-    fwdOps:
-      path.fwdOps +
-      (quantized ? path.quantFwdOps : 0) +
-      (cast ? path.fp32CastOps : 0) +
-      (drop > 0 ? 1 : 0) -
-      (o.compile ? path.compiledSavesOps : 0),
-    bwdOps: path.bwdOps + (cast ? path.fp32CastOps : 0) + (drop > 0 ? 1 : 0),
   };
 }
 

@@ -1,0 +1,54 @@
+/**
+ * A run's LoRA stack where it differs from the engine's defaults (set by `validate --throughput` from a row's
+ * `lora_adapter_dtype` and `lora_dropout`): adapters kept in the weights' 16-bit dtype (PEFT before 0.12.0) skip
+ * the cast of each adapted linear's input to fp32 and back; LoRA dropout above 0 adds nn.Dropout on that input,
+ * forward and backward (engines/hf/lora-path.ts: fp32CastIn 6, dropoutIn 2.5 passes each way).
+ */
+import { describe, expect, it } from 'vitest';
+import { modelFacts, trainWork } from '../../src/core/time/index.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { optionsFromFlags } from '../../src/schema/flags.js';
+import { defaultTimeOptions } from '../../src/schema/time.js';
+
+const flags = {
+  method: 'lora',
+  'lora-targets': 'q,v',
+  batch: 4,
+  seq: 1024,
+  checkpointing: 'full',
+  framework: 'hf',
+} as const;
+
+describe('a run whose LoRA stack differs from the engine default', () => {
+  const m = modelFacts(resolveModel('llama-2-7b'));
+  const t = defaultTimeOptions(1);
+  // q and v both read the hidden state: two adapted 16-bit inputs of `hidden` elements per token per layer.
+  const inputs = 4 * 1024 * 2 * m.hidden * 2 * m.layers;
+
+  it('drops the fp32 cast of the adapted inputs where the adapters stayed in the weights dtype', () => {
+    const o = optionsFromFlags(flags);
+    const cast = trainWork(m, o, t);
+    const kept = trainWork(m, o, { ...t, adaptersInWeightDtype: true });
+    expect(cast.adapterFwdBytes - kept.adapterFwdBytes).toBeCloseTo(6 * inputs, -3);
+    expect(cast.adapterBwdBytes - kept.adapterBwdBytes).toBeCloseTo(6 * inputs, -3);
+    expect(cast.adapterFwdOps - kept.adapterFwdOps).toBe(2 * 2 * m.layers);
+  });
+
+  it('adds the dropout pass on each adapted input, forward and backward', () => {
+    const o = optionsFromFlags(flags);
+    const plain = trainWork(m, o, t);
+    const drop = trainWork(m, o, { ...t, loraDropout: true });
+    expect(drop.adapterFwdBytes - plain.adapterFwdBytes).toBeCloseTo(2.5 * inputs, -3);
+    expect(drop.adapterBwdBytes - plain.adapterBwdBytes).toBeCloseTo(2.5 * inputs, -3);
+    expect(drop.adapterFwdOps - plain.adapterFwdOps).toBe(2 * m.layers);
+  });
+
+  it('leaves 4-bit adapters alone (their path never casts) and full fine-tunes alone', () => {
+    const q = optionsFromFlags({ ...flags, method: 'qlora' });
+    expect(trainWork(m, q, { ...t, adaptersInWeightDtype: true })).toEqual(trainWork(m, q, t));
+    const full = optionsFromFlags({ ...flags, method: 'full' });
+    expect(trainWork(m, full, { ...t, adaptersInWeightDtype: true, loraDropout: true })).toEqual(
+      trainWork(m, full, t),
+    );
+  });
+});
