@@ -51,8 +51,11 @@ const OUT_OF_SAMPLE_BARS = {
   // T4, A100 and H100 (time/bnb-dequant.ts, the rows' bnb_dequant): 8.5% / 24.4%, training 9.6% / 28.2%. With a
   // dense MoE block's per-expert linears (time/dense-moe.ts, the Scout rows' moe_dispatch 'dense-loop') and SDPA
   // handed a padding mask (the LLaMA-Factory HF rows' sdpa_mask), with the GRPO rollouts' lone last steps:
-  // 8.5% / 23.9%, training 9.6% / 27.4%.
-  all: { count: 154, median: 0.085, p90: 0.24 },
+  // 8.5% / 23.9%, training 9.6% / 27.4%. With fsdp_qlora's rows timed on their own LoRA stack (train.py's
+  // lora_dropout 0.1, adapters in the weights' bf16 under PEFT before 0.12: the rows' lora_adapter_dtype and
+  // lora_dropout), 8.7% / 23.9%: its RTX 4090 LoRA and 70B rows closer, its 4090 QLoRA and 3090 LoRA rows 3-4 points
+  // further off (docs/time-model.md); the training kind's median moved the other way, 9.8% -> 9.6% over 83 rows.
+  all: { count: 154, median: 0.087, p90: 0.24 },
   'kind:training': { count: 72, median: 0.097, p90: 0.275 },
   // GRPO steps (seconds per optimizer step, rollout included): 141% / 168% before, 30% / 42% after; with the
   // reference log-probs TRL 0.14-0.18 compute at their default beta (the rows' --reference model), 24% / 37%; with
