@@ -26,6 +26,7 @@ import {
   OPS_PER_LAYER_COMPILED,
   OPS_PER_LAYER_EAGER,
   bnb4Ops,
+  BNB4_GEMV_BIAS_OPS,
   embedOnly,
 } from './train-work.js';
 import { floatCompute } from '../../schema/estimate.js';
@@ -183,12 +184,16 @@ function decodeHost(
   // vllm/model_executor/layers/quantization/bitsandbytes.py _apply_bnb_4bit + direct_register_custom_op)
   // launches its kernels without the Python around them: each op costs a graph kernel's gap, not a dispatch.
   const bnb4Op = compiled ? GRAPH_KERNEL_SECONDS : EAGER_DECODE_OP_SECONDS;
+  // Eager, one token a call (batch 1) runs bitsandbytes' gemv_4bit, which adds each linear's bias in ops of its own
+  // (a graph-captured engine adds the bias its own way).
+  const gemvBias =
+    o.batch === 1 && !compiled ? m.layers * m.biasedLinearsPerLayer * BNB4_GEMV_BIAS_OPS : 0;
   const bnb =
     q !== 'bnb'
       ? 0
       : o.weights === 'int8'
         ? linears * INT8_LINEAR_SECONDS
-        : linears * bnb4Ops(o) * bnb4Op;
+        : (linears * bnb4Ops(o) + gemvBias) * bnb4Op;
   // An MoE layer's routing kernels beyond a dense MLP's (the engine's count, engines/<engine>/memory.ts).
   const fw = FRAMEWORKS[o.framework];
   const routing = m.moeLayers * (fw.moeRoutingKernels ?? 0);
