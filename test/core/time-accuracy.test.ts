@@ -256,8 +256,9 @@ const FIELD_BARS = {
   'older kind:serving engine:sglang': { count: 1, median: 0.087, p90: 0.087 },
   // Mixtral Q5_K_M on an A100 and an H100 with a llama.cpp of December 2023 (+96%, +141%; +55%, +91% with the
   // build's host round trip per expert slot, engines/llama-cpp/memory.ts expertIdsSyncSeconds; +34%, +66% with
-  // the unfused graph's kernels).
-  'older kind:decode engine:llama.cpp': { count: 2, median: 0.504, p90: 0.663 },
+  // the unfused graph's kernels; +20%, +49% with the per-slot MoE layer's own kernels, engines/llama-cpp/memory.ts
+  // perSlotMoeKernels).
+  'older kind:decode engine:llama.cpp': { count: 2, median: 0.347, p90: 0.491 },
 } as const;
 
 describe('time model on the serving field rows', () => {
@@ -369,8 +370,11 @@ describe('time model on the serving field rows', () => {
 // each; the bars above it are today's figures (docs/time-model.md names the rows beyond the target).
 const ENGINE_BARS = {
   'decode engine:hf-generate': { count: 18, median: 0.08, p90: 0.163 },
-  'decode engine:litgpt': { count: 15, median: 0.114, p90: 0.216 },
-  'decode engine:llama.cpp': { count: 31, median: 0.096, p90: 0.242 },
+  // LitGPT 11.3% / 21.5% -> 7.6% / 19.2% with bitsandbytes' gemv_4bit adding a biased linear's bias in two ops
+  // (time/train-work.ts BNB4_GEMV_BIAS_OPS); llama.cpp 9.5% / 24.1% -> 9.5% / 23.3% with the per-slot MoE layer's
+  // kernels of December 2023 (engines/llama-cpp/memory.ts perSlotMoeKernels).
+  'decode engine:litgpt': { count: 15, median: 0.077, p90: 0.192 },
+  'decode engine:llama.cpp': { count: 31, median: 0.096, p90: 0.234 },
   // 44 rows of the earlier sources: 10.4% / 29.1% before FlashInfer's CUTLASS NVFP4 MoE call (engines/moe-call.ts),
   // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tt-inference-server issue #356 (scored
   // before any change, +17..+147%), 48 rows, 11.7% / 43.9%; 10.4% / 26.7% with the attention layers' eager calls

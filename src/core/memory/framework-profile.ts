@@ -316,6 +316,15 @@ export interface FrameworkProfile {
    */
   expertIdsSyncSeconds?: number;
   /**
+   * Time: the kernels an MoE layer of such a build (one expert matmul op per slot, TimeOptions.mulMatIdSync)
+   * launches in a decode step beyond a dense MLP's count: `routing` for the router's probabilities, selection and
+   * weight normalization (router mat-vec included), and `perSlot` for each expert slot's ops beside its projections
+   * and activation (the routing-weight multiply and the add into the sum; the first slot starts the sum); each
+   * slot's projections launch their own mat-vec (and activation-quantizing kernel) per batch row. Each costs a
+   * graph kernel's gap (time/decode.ts perSlotMoeKernels). Absent: 0.
+   */
+  perSlotMoeKernels?: { routing: number; perSlot: number };
+  /**
    * Time: torch calls the engine's attention op issues from Python per layer in a decode step when its CUDA graphs
    * are piecewise (TimeOptions.piecewiseGraphs): for a layer of K/V heads (`kv`) and of an MLA latent (`mla`);
    * and `gapSeconds`, the GPU's idle time per such layer where the eager attention sits between two captured

@@ -1,6 +1,7 @@
 /** Decode and prefill: bytes and FLOPs per step by kernel family, host dispatch, TP all-reduces. */
 import type { Arch } from '../model/arch.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
+import type { FrameworkProfile } from '../memory/framework-profile.js';
 import { decodeCacheBytes, kvElementBytes } from '../memory/kv-layout.js';
 import { FLOAT_BYTES } from '../model/dtypes.js';
 import { shapeFactor } from './shape.js';
@@ -25,6 +26,7 @@ import {
   OPS_PER_LAYER_COMPILED,
   OPS_PER_LAYER_EAGER,
   bnb4Ops,
+  BNB4_GEMV_BIAS_OPS,
   embedOnly,
 } from './train-work.js';
 import { floatCompute } from '../../schema/estimate.js';
@@ -144,6 +146,28 @@ const DPH = Object.fromEntries(DECODE_PHASES.map((p, i) => [p, i])) as Record<De
 const EAGER_DECODE_OP_SECONDS = 21e-6;
 
 /**
+ * A build whose expert matmul op runs one expert slot per op (TimeOptions.mulMatIdSync): the kernels its MoE layers
+ * launch in a decode step beyond the dense count the layer is timed with (the engine's perSlotMoeKernels). Each
+ * slot's projections launch a mat-vec, after its activation-quantizing kernel (`quantK`), per batch row; the dense
+ * count holds one of each per projection, the activation chain once, and a quantizing kernel for the router, which
+ * that build leaves unquantized (its own kernels are in `routing`).
+ */
+function perSlotMoeKernels(
+  m: ModelFacts,
+  fw: FrameworkProfile,
+  rows: number,
+  quantK: number,
+): number {
+  const k = fw.perSlotMoeKernels;
+  if (k === undefined || m.moeLayers === 0) return 0;
+  const projections = m.gated ? 3 : 2;
+  const activation = m.gated ? 2 : 1;
+  const slot = rows * projections * (1 + quantK) + activation + k.perSlot;
+  const dense = projections * (1 + quantK) + activation + quantK;
+  return m.moeLayers * (k.routing + m.topK * slot - 1 - dense);
+}
+
+/**
  * Per-token host cost of decoding: eager dispatch (overlaps the GPU's work), CUDA-graph replay gaps (add to
  * it: the GPU idles between graph kernels) and fixed per-token work (generate()'s loop and its sync).
  * bitsandbytes layers add Python and ctypes calls per linear; LLM.int8's small kernels per linear.
@@ -160,25 +184,29 @@ function decodeHost(
   // vllm/model_executor/layers/quantization/bitsandbytes.py _apply_bnb_4bit + direct_register_custom_op)
   // launches its kernels without the Python around them: each op costs a graph kernel's gap, not a dispatch.
   const bnb4Op = compiled ? GRAPH_KERNEL_SECONDS : EAGER_DECODE_OP_SECONDS;
+  // Eager, one token a call (batch 1) runs bitsandbytes' gemv_4bit, which adds each linear's bias in ops of its own
+  // (a graph-captured engine adds the bias its own way).
+  const gemvBias =
+    o.batch === 1 && !compiled ? m.layers * m.biasedLinearsPerLayer * BNB4_GEMV_BIAS_OPS : 0;
   const bnb =
     q !== 'bnb'
       ? 0
       : o.weights === 'int8'
         ? linears * INT8_LINEAR_SECONDS
-        : linears * bnb4Ops(o) * bnb4Op;
+        : (linears * bnb4Ops(o) + gemvBias) * bnb4Op;
   // An MoE layer's routing kernels beyond a dense MLP's (the engine's count, engines/<engine>/memory.ts).
   const fw = FRAMEWORKS[o.framework];
   const routing = m.moeLayers * (fw.moeRoutingKernels ?? 0);
   // A build before the engine fused ops (TimeOptions.unfusedGraph): its own kernels per layer, each quantized linear
   // with its activation-quantizing kernel (engines/<engine>/memory.ts unfusedDecodeKernels).
   const unfused = t.unfusedGraph ? fw.unfusedDecodeKernels : undefined;
-  const perLayer = unfused
-    ? unfused.perLayer + (q === 'gguf' ? unfused.perQuantizedLinear * m.linearsPerLayer : 0)
-    : OPS_PER_LAYER_COMPILED;
+  const quantK = unfused && q === 'gguf' ? unfused.perQuantizedLinear : 0;
+  const perLayer = unfused ? unfused.perLayer + quantK * m.linearsPerLayer : OPS_PER_LAYER_COMPILED;
+  const perSlot = t.mulMatIdSync ? perSlotMoeKernels(m, fw, o.batch, quantK) : 0;
   if (compiled)
     return {
       dispatch: 0,
-      gaps: (m.layers * perLayer + routing) * GRAPH_KERNEL_SECONDS + bnb,
+      gaps: (m.layers * perLayer + routing + perSlot) * GRAPH_KERNEL_SECONDS + bnb,
       fixed: 0,
     };
   return {

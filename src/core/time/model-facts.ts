@@ -42,6 +42,8 @@ export interface ModelFacts {
   denseOut: number;
   /** Linear modules per layer (kernel counts, LLM.int8 overhead). */
   linearsPerLayer: number;
+  /** Of those, the linear modules with a bias (bitsandbytes' 4-bit mat-vec adds it in an op of its own). */
+  biasedLinearsPerLayer: number;
   /** Output-projection matmul weights (vocab x hidden, tied or not; 0 for encoders). */
   lmHead: number;
   /** Parameters of the model (all) and active per token. */
@@ -97,6 +99,7 @@ function factsOf(arch: Arch): ModelFacts {
   let experts = 0;
   let topK = 0;
   let linearsPerLayer = 0;
+  let biasedLinearsPerLayer = 0;
   let otherTotal = 0;
   let moeLayers = 0;
   let expertLinears = 0;
@@ -124,10 +127,10 @@ function factsOf(arch: Arch): ModelFacts {
       const w = l.inFeatures * l.outFeatures;
       linearActive += g.count * w * l.activeCopies;
       linearTotal += g.count * w * l.copies;
-      // One expert's weights summed over this group's layers (averaged per MoE layer below).
-      if (l.copies > 1) expertW += g.count * w;
-      linearsPerLayer = Math.max(linearsPerLayer, g.linears.length);
+      if (l.copies > 1) expertW += g.count * w; // one expert's, over the group's layers (per MoE layer below)
     }
+    linearsPerLayer = Math.max(linearsPerLayer, g.linears.length);
+    biasedLinearsPerLayer = Math.max(biasedLinearsPerLayer, g.linears.filter((x) => x.bias).length);
     if (g.experts > 1) {
       experts = g.experts;
       topK = g.topK;
@@ -163,6 +166,7 @@ function factsOf(arch: Arch): ModelFacts {
     expertFfn,
     ...denseLinears(arch),
     linearsPerLayer,
+    biasedLinearsPerLayer,
     lmHead,
     total,
     active: total - (linearTotal - linearActive),

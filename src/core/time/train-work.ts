@@ -104,6 +104,12 @@ const BNB4_EXTRA_OPS = 4;
 // Double quantization dequantizes the absmax first in every 4-bit call: dequantize_blockwise (an empty() and
 // its kernel) then `absmax += offset` (bitsandbytes 0.41 functional.py gemv_4bit / dequantize_4bit).
 const BNB4_DQ_EXTRA_OPS = 3;
+// A one-token 4-bit call with a bias (matmul_4bit's gemv_4bit path: A.numel() == A.shape[-1]) adds it in ops of its
+// own where F.linear fuses it into the GEMM: Linear4bit.forward's `self.bias.to(self.compute_dtype)` and
+// matmul_4bit's `out += bias` (bitsandbytes 0.41.1 nn/modules.py and autograd/_functions.py); the dequantizing path
+// (MatMul4Bit) passes the bias to F.linear.
+// https://github.com/bitsandbytes-foundation/bitsandbytes/blob/0.41.1/bitsandbytes/autograd/_functions.py
+export const BNB4_GEMV_BIAS_OPS = 2;
 export const bnb4Ops = (o: EstimateOptions): number =>
   BNB4_EXTRA_OPS + (o.doubleQuant ? BNB4_DQ_EXTRA_OPS : 0);
 

@@ -75,6 +75,14 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   // synchronized after each launch against 3.8 µs launched back to back, for 2.9 µs kernels
   // (https://developer.nvidia.com/blog/cuda-graphs/): 6 + 5.8 µs.
   expertIdsSyncSeconds: 11.8e-6, // MUL_MAT_ID host round trip per op
+  // That build's MoE branch of build_llama (llama.cpp @948ff137ec37f1ec74c02905917fa0afc9b97514, the tree
+  // llama-cpp-python 0.2.23 vendors, December 2023) launches, beyond a dense MLP: the router, left F16 (quantize
+  // skips ffn_gate_inp; convert.py writes 2-D tensors F16), through ggml_cuda_mul_mat_mat_batched_cublas on tensor
+  // core GPUs (src1 to F16, the cuBLAS GEMM, dst back to F32: 3 kernels), soft_max, argsort (ggml_top_k), get_rows,
+  // sum_rows and div: 8; and per expert slot, besides its 3 ggml_mul_mat_id ops (each ggml_cuda_mul_mat_id loops
+  // over the batch rows, one quantize_row_q8_1 + mul_mat_vec_q pair a row) and SiLU and the gate product, the
+  // routing-weight ggml_mul and the ggml_add into moe_out (none for the first slot): 2.
+  perSlotMoeKernels: { routing: 8, perSlot: 2 }, // ggml build_llama MoE branch, December 2023
   // llama-server sizes no paged pool: -c tokens over -np slots (kvSlots), and its slots are not timed as a burst.
   server: undefined,
   // vLLM's V0 engine costs are vLLM's own.
