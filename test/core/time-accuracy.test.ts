@@ -214,7 +214,7 @@ describe('time model accuracy on the shipped throughput set', () => {
 // Field rows (calibration/README.md "Serving field rows"), scored before any model change, then after the changes
 // they prompted, each sourced outside them (AMD's achieved HBM bandwidth, FP8 W8A8 at small batch, vLLM's V0 engine
 // loop, the fused-MoE call at small batch) or listed in calibration/assumed.json (FlashInfer's CUTLASS NVFP4 MoE
-// call, worked out from the in-sample SGLang PR #8552 row). Out of sample only. They miss the targets (median
+// call, worked out from the in-sample SGLang sgl-project/sglang#8552 row). Out of sample only. They miss the serving targets (median
 // 10%, p90 25% per engine): the bars are today's figures, so a change that makes them worse fails here.
 const OLDER_FIELD_ROW =
   /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-)/;
@@ -514,14 +514,12 @@ describe('time model on the training rows at scale and on MoE', () => {
     expect(z3.estimated / z2.estimated).toBeLessThan(4.04);
   });
 
-  // The target for training, out of sample, over every training row but the three MoE rows above: median
-  // <= 10%, p90 <= 35% (80 rows: 9.6% / 28.2%). With them, 83 rows, the p90 is 37.0%.
-  it('training rows out of sample (all sources but the MoE rows): median <= 10%, p90 <= 35%', () => {
-    const training = rows.filter(
-      (r) => !r.inSample && r.kind === 'training' && !r.id.includes('-moe-'),
-    );
+  // Training out of sample, every training row (the ms-swift MoE rows above included): median <= 10%, p90 <= 35%
+  // (83 rows: 9.8% / 37.0% before the dense-loop MoE, padded-SDPA and LoRA-stack mechanisms; 9.6% / 34.3% with them).
+  it('training rows out of sample (all sources): median <= 10%, p90 <= 35%', () => {
+    const training = rows.filter((r) => !r.inSample && r.kind === 'training');
     const s = summarizeThroughput('training', training);
-    expect(s.count).toBe(80);
+    expect(s.count).toBe(83);
     expect(s.medianAbsError).toBeLessThanOrEqual(0.1);
     expect(s.p90AbsError).toBeLessThanOrEqual(0.35);
   });
