@@ -28,6 +28,22 @@ export const interconnectSchema = z
     nvlinkGBps: z.number().positive().nullable(),
     /** Direct GPU-to-GPU memory access (P2P) works with the stock driver. */
     p2p: z.boolean(),
+    /**
+     * A measured all-reduce over `ranks` GPUs of one node on this fabric (the collective library's all_reduce_perf with
+     * graphs): the time of one all-reduce, microseconds, at each message size, bytes (ascending), and where it was
+     * measured. Absent: the time model's latency plus the fabric's bus rate.
+     */
+    allReduce: z
+      .object({
+        ranks: z.number().int().min(2),
+        bytes: z.array(z.number().positive()).min(2),
+        microseconds: z.array(z.number().positive()).min(2),
+        source: sourceText,
+      })
+      .strict()
+      .refine((a) => a.bytes.length === a.microseconds.length, 'one time per message size')
+      .refine((a) => a.bytes.every((b, i) => i === 0 || b > a.bytes[i - 1]!), 'ascending sizes')
+      .optional(),
   })
   .strict();
 

@@ -13,7 +13,7 @@ import { blockFp8Seconds } from './block-fp8.js';
 import type { Gpu } from '../../schema/gpu.js';
 import { meanContextOf, promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
 import { QUANT_FORMATS_FOR, type QuantFormat, type TimeOptions } from '../../schema/time.js';
-import { defaultQuantFormat, gpuRates } from './hardware.js';
+import { defaultQuantFormat, gpuRates, measuredAllReduceSeconds } from './hardware.js';
 import type { GpuRates } from './hardware.js';
 import { DECODE_PHASES, modelFacts, weightBytes } from './model-facts.js';
 import type { Bound, DecodePhase, ModelFacts } from './model-facts.js';
@@ -218,7 +218,12 @@ function decodeHost(
 
 /**
  * Megatron TP decode: 2 all-reduces per layer of batch x hidden, each paying the collective's latency: NCCL's,
- * or over NVLink inside a node the engine's own all-reduce where it has one (profile allReduceSeconds).
+ * or over NVLink inside a node the engine's own all-reduce where it has one (profile allReduceSeconds). Where the
+ * GPU's catalog entry measures the all-reduce over a group of this size on its fabric (GpuRates.allReduce), no call
+ * takes less than the measured time at its message size: on MI300X's Infinity Fabric mesh RCCL's bus rate at 1-16 MB
+ * is 95-197 GB/s, not the large-message 319 the bus term assumes (the catalog's table), and vLLM before v0.8 had no
+ * custom all-reduce on ROCm (vllm/distributed/device_communicators/custom_all_reduce.py @v0.6.3: custom_ar is False
+ * "For AMD GPUs"; ROCm support came with vllm-project/vllm#14125).
  */
 function decodeTpSeconds(m: ModelFacts, o: EstimateOptions, B: number, r: GpuRates): number {
   const tp = o.tp;
@@ -231,7 +236,14 @@ function decodeTpSeconds(m: ModelFacts, o: EstimateOptions, B: number, r: GpuRat
       : own !== undefined && tpLink !== r.interNode
         ? own
         : ALLREDUCE_LATENCY_NVLINK;
-  return 2 * m.layers * ((2 * B * m.hidden * 2 * (tp - 1)) / tp / tpLink + latency);
+  const bytes = B * m.hidden * 2;
+  const call = (2 * bytes * (tp - 1)) / tp / tpLink + latency;
+  const measured = r.allReduce;
+  const floor =
+    measured !== undefined && measured.ranks === tp && tp <= r.gpusPerNode
+      ? measuredAllReduceSeconds(measured, bytes)
+      : 0;
+  return 2 * m.layers * Math.max(call, floor);
 }
 
 // llama.cpp layers left in host RAM decode at host memory bandwidth: dual-channel DDR5-5600 peaks at 89.6 GB/s

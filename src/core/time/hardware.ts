@@ -67,6 +67,11 @@ export interface GpuRates {
   dmmv: { slots: number; latency: number } | null;
   /** L2 cache bytes (0 where the catalog does not give it). */
   l2Bytes?: number;
+  /**
+   * The catalog's measured all-reduce over `ranks` GPUs of a node on its fabric (GpuInterconnect.allReduce), seconds
+   * by message bytes; absent where the catalog has none or the GPUs are not joined by that fabric.
+   */
+  allReduce?: { ranks: number; bytes: readonly number[]; seconds: readonly number[] };
 }
 
 // Large bf16 GEMMs of transformer shapes reach ~75-85% of the dense peak on A100 (~250 of 312 TFLOPS, NVIDIA
@@ -277,5 +282,31 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
     rocm: g.vendor === 'amd',
     dmmv: dmmvResidency(g),
     l2Bytes: (g.l2CacheMiB ?? 0) * 2 ** 20,
+    ...(useNvlink && g.interconnect.allReduce
+      ? {
+          allReduce: {
+            ranks: g.interconnect.allReduce.ranks,
+            bytes: g.interconnect.allReduce.bytes,
+            seconds: g.interconnect.allReduce.microseconds.map((us) => us * 1e-6),
+          },
+        }
+      : {}),
   };
+}
+
+/**
+ * Seconds of one all-reduce of `bytes` over the catalog's measured group (GpuRates.allReduce): linear between the
+ * measured sizes, the first size's time below them, the last two sizes' slope above them.
+ */
+export function measuredAllReduceSeconds(
+  a: NonNullable<GpuRates['allReduce']>,
+  bytes: number,
+): number {
+  const n = a.bytes.length;
+  if (bytes <= a.bytes[0]!) return a.seconds[0]!;
+  let i = 1;
+  while (i < n - 1 && bytes > a.bytes[i]!) i++;
+  const x0 = a.bytes[i - 1]!;
+  const y0 = a.seconds[i - 1]!;
+  return y0 + ((a.seconds[i]! - y0) * (bytes - x0)) / (a.bytes[i]! - x0);
 }
