@@ -555,7 +555,10 @@ export function servingTime(
  * A static batch, as vLLM's benchmark_latency and SGLang's bench_one_batch time it: the batch's prompts are
  * prefilled in one step, which samples each sequence's first token, then the other output tokens take one
  * decode step each at the batch's mean context (benchmarks/benchmark_latency.py: llm.generate of `batch`
- * prompts with ignore_eos, max_tokens = output_len).
+ * prompts with ignore_eos, max_tokens = output_len). One prefill on V0 too, long-context models included: V0 chunks
+ * by default above a 32K max_model_len only while enable_chunked_prefill is None (vllm/engine/arg_utils.py @v0.6.3),
+ * and benchmark_latency.py @v0.6.3 passed it False from a store_true flag; unchunked, the step's budget is
+ * max(max_model_len, 2048) tokens (vllm/config.py @v0.6.3 SchedulerConfig).
  */
 export function staticBatchSeconds(
   arch: Arch,
