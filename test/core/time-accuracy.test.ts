@@ -251,8 +251,9 @@ const FIELD_BARS = {
   // worked out again with it (0.8 -> 0.38 ms, engines/vllm/memory.ts): +55.8%, +52.5%; +12.1%, +11.8%.
   'newest kind:serving engine:vllm': { count: 4, median: 0.324, p90: 0.559 },
   // InferenceX issue #870 (DeepSeek-R1 FP8 on 8x H200, SGLang v0.5.7, 8-64 in flight: +15.6..+22.8%; -9.1%, -7.2%,
-  // +2.2%, +7.3% with the block-scaled FP8 linears timed by DeepGEMM's kernel figures, time/block-fp8.ts).
-  'newest kind:serving engine:sglang': { count: 4, median: 0.073, p90: 0.091 },
+  // +2.2%, +7.3% with the block-scaled FP8 linears timed by DeepGEMM's kernel figures, time/block-fp8.ts; -9.6%,
+  // -8.0%, +0.9%, +5.2% with the TP all-reduces of prefill timed, time/decode.ts prefillTime).
+  'newest kind:serving engine:sglang': { count: 4, median: 0.073, p90: 0.097 },
   // gpt-oss-20b MXFP4 on one H100, 32 requests in flight: +34% on the output tokens/s the PR prints, whose wall time
   // carries a TTFT outside the engine (2.7 s at 4 in flight); scored by its TPOT, -8.6%.
   'older kind:serving engine:sglang': { count: 1, median: 0.087, p90: 0.087 },
@@ -383,12 +384,14 @@ const ENGINE_BARS = {
   // under piecewise graphs (time/piecewise.ts); with vllm PR #25444's four rows (+26..+91%), 52 rows, 11.7% / 32.1%;
   // 11.3% / 29.1% with the block-scaled FP8 linears timed by their kernels (time/block-fp8.ts); 8.0% / 26.6% with
   // the FP8 linears on ROCm timed as hipBLASLt's (time/decode.ts KERNELS.cutlass.rocm, time/hardware.ts); 6.6% /
-  // 25.4% later, 6.6% / 23.0% with RCCL's measured all-reduce on MI300X (catalog interconnect.allReduce).
-  'serving engine:vllm': { count: 52, median: 0.081, p90: 0.23 },
+  // 25.4% later, 6.6% / 23.0% with RCCL's measured all-reduce on MI300X (catalog interconnect.allReduce); 5.9% /
+  // 21.2% with the TP all-reduces of prefill timed (time/decode.ts prefillTime).
+  'serving engine:vllm': { count: 52, median: 0.06, p90: 0.213 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With InferenceX issue #870's DeepSeek-R1 FP8 rows
-  // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures.
-  'serving engine:sglang': { count: 7, median: 0.074, p90: 0.46 },
+  // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
+  // 8.0% / 46.0% with the TP all-reduces of prefill timed (the DeepSeek-R1 c8 and c16 rows 0.5 and 0.8 point slower).
+  'serving engine:sglang': { count: 7, median: 0.081, p90: 0.46 },
 } as const;
 
 describe('decode and serving accuracy per engine (out of sample)', () => {

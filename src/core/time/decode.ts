@@ -381,7 +381,9 @@ export const gemmRate = (q: QuantFormat | null, r: GpuRates): number =>
 
 /**
  * Prefill of `seqs` prompts of `tokens` tokens each: compute-bound GEMMs and attention at the prompt's shape,
- * one read of the weights, and (llama.cpp) the host layers' weights copied over PCIe once per ubatch.
+ * one read of the weights, (llama.cpp) the host layers' weights copied over PCIe once per ubatch, and under TP the
+ * same 2 all-reduces per layer as a decode step, of every prompt token x hidden (Megatron-LM, Shoeybi et al. 2019
+ * §3, arXiv 1909.08053: one after attention, one after the MLP, in forward), on the compute stream, not overlapped.
  */
 export function prefillTime(
   m: ModelFacts,
@@ -402,7 +404,8 @@ export function prefillTime(
   return (
     flops / (gemmRate(tr.q, r) * shapeFactor(tokens * seqs, m.hidden / o.tp)) +
     (tr.linearRead * tr.wb) / o.tp / r.mem +
-    (ubatches * tr.host) / r.host
+    (ubatches * tr.host) / r.host +
+    decodeTpSeconds(m, o, tokens * seqs, r)
   );
 }
 
