@@ -8,15 +8,9 @@ import { modelFacts, trainWork } from '../../src/core/time/index.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
+import { HF_LORA_ROW_FLAGS } from '../helpers/hf-lora-flags.js';
 
-const flags = {
-  method: 'lora',
-  'lora-targets': 'q,v',
-  batch: 4,
-  seq: 1024,
-  checkpointing: 'full',
-  framework: 'hf',
-} as const;
+const flags = HF_LORA_ROW_FLAGS;
 
 describe('SDPA handed a padding mask (sdpaPaddingMask)', () => {
   const m = modelFacts(resolveModel('llama-2-7b'));
