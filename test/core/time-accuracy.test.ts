@@ -536,12 +536,13 @@ describe('time model on the training rows at scale and on MoE', () => {
   });
 
   // Training out of sample, every training row (the ms-swift MoE rows above included): median <= 10%, p90 <= 35%
-  // (83 rows: 9.8% / 37.0% before the dense-loop MoE, padded-SDPA and LoRA-stack mechanisms; 9.6% / 34.3% with them).
-  it('training rows out of sample (all sources): median <= 10%, p90 <= 35%', () => {
+  // (83 rows: 9.8% / 37.0% before the dense-loop MoE, padded-SDPA and LoRA-stack mechanisms; 9.6% / 34.3% with them;
+  // 9.8% / 30.0% with GeForce's rates and transformers' eager modules counted as read). The bar is today's p90.
+  it('training rows out of sample (all sources): median <= 10%, p90 <= 30.1%', () => {
     const training = rows.filter((r) => !r.inSample && r.kind === 'training');
     const s = summarizeThroughput('training', training);
     expect(s.count).toBe(83);
     expect(s.medianAbsError).toBeLessThanOrEqual(0.1);
-    expect(s.p90AbsError).toBeLessThanOrEqual(0.35);
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.301);
   });
 });
