@@ -31,14 +31,14 @@ export function launchInputOf(
   };
 }
 
-/** The serve.sh `launch` writes for a serving plan (its options and estimate on `gpu`, one launch at a time). */
-export function serveShOf(
+/** What `launch` writes for a serving plan (its options and estimate on `gpu`, one launch at a time). */
+export function serveLaunchOf(
   arch: LaunchInput['arch'],
   options: LaunchInput['options'],
   gpu: LaunchInput['gpu'],
   estimate: EstimateResult,
-): string {
-  const out = buildLaunch({
+) {
+  return buildLaunch({
     arch,
     options,
     gpu,
@@ -47,6 +47,16 @@ export function serveShOf(
     estimate,
     modelRef: arch.hfId ?? arch.id,
   });
-  return out.outputs.flatMap((x) => (x.ok ? x.files : [])).find((f) => f.path === 'serve.sh')!
-    .content;
+}
+
+/** The serve.sh `launch` writes for a serving plan. */
+export function serveShOf(
+  arch: LaunchInput['arch'],
+  options: LaunchInput['options'],
+  gpu: LaunchInput['gpu'],
+  estimate: EstimateResult,
+): string {
+  return serveLaunchOf(arch, options, gpu, estimate)
+    .outputs.flatMap((x) => (x.ok ? x.files : []))
+    .find((f) => f.path === 'serve.sh')!.content;
 }

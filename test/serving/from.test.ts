@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildLaunch } from '../../src/core/launch/index.js';
+import { serveShOf } from '../helpers/launch.js';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { checkpointWeightsInto, mergeFlags } from '../../src/core/from/index.js';
 import { FromError } from '../../src/core/from/common.js';
@@ -27,17 +27,7 @@ function launch(model: string, gpuId: string, flags: Record<string, unknown>) {
   const all = { method: 'inference', ...flags };
   const options = withEngineDefaults(optionsFromFlags(all), all);
   const estimate = buildEstimate(arch, options, gpu);
-  const out = buildLaunch({
-    arch,
-    options,
-    gpu,
-    gradAccum: 1,
-    powerLimitW: null,
-    estimate,
-    modelRef: arch.hfId ?? arch.id,
-  });
-  const sh = out.outputs.flatMap((e) => (e.ok ? e.files : [])).find((f) => f.path === 'serve.sh');
-  return { arch, gpu, options, estimate, sh: sh!.content };
+  return { arch, gpu, options, estimate, sh: serveShOf(arch, options, gpu, estimate) };
 }
 
 /** The settings a serve.sh carries (ranking-only and time-only knobs excluded). */

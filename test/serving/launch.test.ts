@@ -1,6 +1,7 @@
 // Serving launchers: serve.sh / llama-server lines parse back to the plan's settings; checkpoints in the plan's format.
 import { describe, expect, it } from 'vitest';
 import { buildLaunch } from '../../src/core/launch/index.js';
+import { serveLaunchOf } from '../helpers/launch.js';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { sglangDefaults } from '../../src/core/engines/sglang/memory.js';
 import { resolveModel } from '../../src/io/load-model.js';
@@ -18,15 +19,7 @@ function launch(model: string, gpuId: string, flags: Record<string, unknown>) {
   const gpu = findGpu(gpuId);
   const options = withEngineDefaults(optionsFromFlags({ method: 'inference', ...flags }), flags);
   const estimate = buildEstimate(arch, options, gpu);
-  const out = buildLaunch({
-    arch,
-    options,
-    gpu,
-    gradAccum: 1,
-    powerLimitW: null,
-    estimate,
-    modelRef: arch.hfId ?? arch.id,
-  });
+  const out = serveLaunchOf(arch, options, gpu, estimate);
   const files = Object.fromEntries(
     out.outputs.flatMap((e) => (e.ok ? e.files.map((f) => [f.path, f.content]) : [])),
   );
