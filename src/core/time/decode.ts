@@ -535,8 +535,11 @@ export function decodeStep(
  * Per request under continuous batching (vLLM/SGLang chunked prefill mixes prompts into decode steps:
  * https://docs.vllm.ai/en/latest/configuration/optimization.html): time to first token = its prompt's prefill
  * (compute-bound) plus the decode step it rides with; time per output token = a decode step of the batch at
- * its mean context (prompt + half the output), plus the batch's share of the prefills that interrupt it (each
- * of the B sequences is replaced, and its successor prefilled, once per output length).
+ * its mean context (prompt + half the output), plus the prefills that interrupt it: while one request decodes its
+ * output, each of the other B - 1 sequences is replaced, and its successor prefilled, once. Its own prefill is in
+ * its TTFT, not its TPOT: the serving benchmarks' TPOT is (E2E latency - TTFT) / (output tokens - 1)
+ * (vllm-project/vllm benchmarks/serve.py calculate_metrics; sgl-project/sglang bench_serving.py), so one request
+ * in flight decodes without interruption.
  */
 export function servingTime(
   m: ModelFacts,
@@ -551,7 +554,7 @@ export function servingTime(
   // Prefix caching: the cached share of the prompt is not prefilled again (its attention reads not counted).
   const fresh = Math.max(1, Math.round(prompt * (1 - (o.prefixCacheFraction ?? 0))));
   const prefill = prefillTime(m, o, r, decodeTraffic(m, o, t, r, 1, prompt), fresh, 1);
-  return { ttft: prefill + step, tpot: step + (prefill * o.batch) / out };
+  return { ttft: prefill + step, tpot: step + (prefill * (o.batch - 1)) / out };
 }
 
 /**
