@@ -56,6 +56,19 @@ describe("torch._grouped_mm's per-group fallback", () => {
     ).toBe(0);
   });
 
+  it('takes the operands as bf16 unless the run computes in fp16 or fp32 (FP8 leaves the grouped experts bf16)', () => {
+    const m = modelFacts(resolveModel('qwen3-30b-a3b'));
+    const t = defaultTimeOptions(1);
+    const flags = { method: 'full', batch: 1, seq: 2048, framework: 'torchtitan', gpu: 'h100-sxm' };
+    expect(trainWork(m, optionsFromFlags({ ...flags, compute: 'fp8' }), t).groupedMmBf16).toBe(
+      true,
+    );
+    expect(trainWork(m, optionsFromFlags(flags), t).groupedMmBf16).toBe(true);
+    expect(trainWork(m, optionsFromFlags({ ...flags, compute: 'fp16' }), t).groupedMmBf16).toBe(
+      false,
+    );
+  });
+
   it('slows an A100 step by about a group cost per expert per call, and leaves an H100 as it was', () => {
     const m = modelFacts(resolveModel('qwen3-30b-a3b'));
     const t = defaultTimeOptions(1);

@@ -601,8 +601,9 @@ export function trainWork(
     adapterBwdOps: aw.bwdOps,
     f8: float8Work(m, o, tokens, shard),
     groupedMm: groupedMmWork(m, o, w.layersHere, w.lora, ew.dispatch === 'grouped', paramWrapper),
-    // torch.autocast over fp32 weights: transformers casts the input to the weight's dtype (fp32) for the call.
-    groupedMmBf16: o.compute === 'bf16' && !w.autocast,
+    // torch.autocast over fp32 weights: transformers casts the input to the weight's dtype (fp32) for the call. FP8
+    // compute swaps nn.Linear modules (torchao convert_to_float8_training); 3-D grouped experts are none, so stay bf16.
+    groupedMmBf16: o.compute !== 'fp16' && o.compute !== 'fp32' && !w.autocast,
   };
 }
 
