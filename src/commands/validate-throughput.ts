@@ -36,6 +36,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
         ? { ...caseFlags, interconnect: 'pcie' }
         : caseFlags;
     const options = optionsFromFlags(flags);
+    // A GRPO row whose TRL generated for every micro-batch (before steps_per_generation; the case says so).
+    if (c.trl_generation === 'per-micro-batch') options.stepsPerGeneration = 1;
     const time = timeOptionsFromFlags(flags, options);
     // A row measured on an engine version whose scheduler ran in series with the GPU (the case says so).
     if (c.scheduler === 'serial') time.serialScheduler = true;

@@ -106,6 +106,11 @@ export const throughputCaseSchema = z.looseObject({
    * cast to fp32: PEFT before 0.12.0 in pure bf16) sets TimeOptions.adaptersInWeightDtype.
    */
   lora_adapter_dtype: z.enum(['weights']).optional(),
+  /**
+   * GRPO in the measured TRL build: 'per-micro-batch' (GRPOTrainer before steps_per_generation, TRL 0.18: its
+   * _prepare_inputs generated for every micro-batch) sets steps_per_generation to 1, one rollout per micro-batch.
+   */
+  trl_generation: z.enum(['per-micro-batch']).optional(),
   /** The run's LoRA dropout probability: above 0 sets TimeOptions.loraDropout. */
   lora_dropout: z.number().min(0).max(1).optional(),
 });

@@ -194,6 +194,14 @@ export interface FrameworkProfile {
    */
   expertAdapters?: 'param-wrapper';
   /**
+   * Time: the 'grouped' routed experts of a training run are torch._grouped_mm calls (transformers 5's grouped_mm
+   * experts, unsloth_zoo's grouped_mm backend, torchtitan's GroupedExperts), which PyTorch runs as one grouped
+   * kernel only on some GPUs (time/grouped-mm.ts). `loraCalls`: grouped matmuls each adapted expert projection adds
+   * beside its frozen one (Unsloth's separated LoRA: two); 0 where the adapters fold into the weight
+   * (ParamWrapper's W + ΔW). Absent: the engine's grouped experts are other kernels.
+   */
+  torchGroupedMm?: { loraCalls: number };
+  /**
    * Time: what the LoRA path of one adapted (dense) linear moves and launches beside its frozen GEMM
    * (engines/hf/lora-path.ts: PEFT's separate adapter matmuls; engines/unsloth/lora-path.ts: Unsloth's fused
    * matmul_lora). Absent: only the adapter GEMMs' FLOPs are counted.

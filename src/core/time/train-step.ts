@@ -19,6 +19,7 @@ import {
 import type { TrainWork } from './train-work.js';
 import { FLOAT8_GEMM_SPEEDUP } from '../kernels/float8.js';
 import { bnbTreeDequantSlowdown } from './bnb-dequant.js';
+import { GROUPED_MM_GROUP_SECONDS, groupedMmFallback } from './grouped-mm.js';
 
 /** Result of one step: seconds by phase and the bound. */
 export interface StepTime {
@@ -57,6 +58,9 @@ interface StepTimes {
   bubble: number;
   opt: number;
   hostOpt: number;
+  /** torch._grouped_mm's per-group fallback beyond the experts' GPU work, forward and backward (grouped-mm.ts). */
+  fallbackF: number;
+  fallbackB: number;
 }
 
 const scratch: StepTimes = {
@@ -81,7 +85,21 @@ const scratch: StepTimes = {
   bubble: 0,
   opt: 0,
   hostOpt: 0,
+  fallbackF: 0,
+  fallbackB: 0,
 };
+
+/**
+ * Seconds of torch._grouped_mm's per-group fallback in one forward and one backward on this GPU (0 where PyTorch
+ * runs its grouped kernel): each call's offsets copy (the stream drains first: a synced op) and one matmul per
+ * group issued in turn. The experts' GPU work runs under it, so each pass's expert part takes the longer of the two.
+ */
+function fallbackSeconds(w: TrainWork, r: GpuRates): [number, number] {
+  const g = w.groupedMm;
+  if (g.fwdCalls === 0 || !groupedMmFallback(r.cc, w.groupedMmBf16)) return [0, 0];
+  const call = SYNCED_LOOP_OP_SECONDS + g.groups * GROUPED_MM_GROUP_SECONDS;
+  return [g.fwdCalls * call, g.bwdCalls * call];
+}
 
 /** Forward, backward, recompute and dequantization of one micro-batch. */
 function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
@@ -118,9 +136,10 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const loopOpsF = w.moeLoopOps * SYNCED_LOOP_OP_SECONDS;
   const loopF = loopOpsF + w.zeroHookLoopOps * SYNCED_LOOP_OP_SECONDS;
   const hookF = w.zeroHookFwdOps * EAGER_OP_SECONDS;
+  const [fbF, fbB] = fallbackSeconds(w, r);
   const fwd =
-    w.moeLoopOps > 0
-      ? Math.max(fwdGpu - expertF, fwdOps * hostPerOp + hookF) + expertF + loopF
+    w.moeLoopOps > 0 || fbF > 0
+      ? Math.max(fwdGpu - expertF, fwdOps * hostPerOp + hookF) + Math.max(expertF, fbF) + loopF
       : Math.max(fwdGpu, fwdOps * hostPerOp + hookF);
   const bwdGpu =
     (w.bwdGemmFlops - w.expertBwdFlops) / gemm +
@@ -139,7 +158,9 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const bwd =
     w.zeroHookLoopBwdOps > 0
       ? Math.max(bwdGpu - loopGpuB, bwdHost - loopHostB) + Math.max(loopGpuB, loopHostB)
-      : Math.max(bwdGpu, bwdHost);
+      : fbB > 0
+        ? Math.max(bwdGpu - expertB, bwdHost) + Math.max(expertB, fbB)
+        : Math.max(bwdGpu, bwdHost);
   const rec =
     (w.recomputeAttnOnly ? w.fwdAttnFlops / attnRate : w.recompute * fwd) + w.tiledMlpFlops / gemm;
   // A pre-0.48 bitsandbytes build's tree kernel runs its 4-bit passes slower than the memory rate (bnb-dequant.ts).
@@ -157,6 +178,8 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   s.rec = rec;
   s.deq = deq;
   s.compute = fwd + bwd + rec + deq;
+  s.fallbackF = Math.max(0, fbF - expertF);
+  s.fallbackB = Math.max(0, fbB - expertB);
 }
 
 /** Communication and host transfers of a step, and what of them compute does not hide. */
@@ -266,7 +289,8 @@ function boundOfStep(w: TrainWork, s: StepTimes, total: number): Bound {
     m *
       Math.max(0, (w.fwdOps + w.adapterFwdOps) * s.hostPerOp + hookF - s.fwdGpu) *
       (loopOpsF > 0 ? 0 : 1) +
-    m * loopF * (1 + (w.recomputeAttnOnly ? 0 : w.recompute)) +
+    m * (loopF + s.fallbackF) * (1 + (w.recomputeAttnOnly ? 0 : w.recompute)) +
+    m * s.fallbackB +
     m * (s.bwd - s.bwdGpu) +
     m * w.dequantSeconds;
   const commT = m * (s.exposedMicro + s.tpT) + s.bubble + s.exposedStep + s.zeroGather;

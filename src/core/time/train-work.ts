@@ -13,6 +13,7 @@ import { float8Work, type Float8Work } from './float8.js';
 import { adapterPathWork } from './adapter-path.js';
 import { autocastCastOps } from './autocast.js';
 import { denseLoopBwdBytes, denseMoeElemBytes } from './dense-moe.js';
+import { groupedMmWork, type GroupedMmWork } from './grouped-mm.js';
 import type { ModelFacts } from './model-facts.js';
 
 // HF eager decoder layer: ~45 PyTorch ops in forward (RMSNorm alone is 7: upcast, pow, mean, add, rsqrt,
@@ -272,6 +273,10 @@ export interface TrainWork {
   adapterBwdOps: number;
   /** FP8 training (time/float8.ts): converted forward matmul FLOPs (inside fwdGemmFlops) and cast bytes. */
   f8: Float8Work;
+  /** The experts' torch._grouped_mm calls (time/grouped-mm.ts; none unless the engine's profile says so). */
+  groupedMm: GroupedMmWork;
+  /** Every grouped_mm operand bf16 (PyTorch's grouped kernel takes no other dtype). */
+  groupedMmBf16: boolean;
 }
 
 /** Work of one training step (GPU-independent); `t` supplies grad-accum and the quant format. */
@@ -595,6 +600,10 @@ export function trainWork(
     adapterFwdOps: aw.fwdOps,
     adapterBwdOps: aw.bwdOps,
     f8: float8Work(m, o, tokens, shard),
+    groupedMm: groupedMmWork(m, o, w.layersHere, w.lora, ew.dispatch === 'grouped', paramWrapper),
+    // torch.autocast over fp32 weights: transformers casts the input to the weight's dtype (fp32) for the call. FP8
+    // compute swaps nn.Linear modules (torchao convert_to_float8_training); 3-D grouped experts are none, so stay bf16.
+    groupedMmBf16: o.compute !== 'fp16' && o.compute !== 'fp32' && !w.autocast,
   };
 }
 

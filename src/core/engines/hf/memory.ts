@@ -58,6 +58,9 @@ export const HF_MEMORY: FrameworkProfile = {
   moeDense: LLAMA4_TEXT_MOE,
   // PEFT 0.20 adapts those parameters with target_parameters only: lora.ParamWrapper (tuners/lora/layer.py @a5526d27).
   expertAdapters: 'param-wrapper',
+  // integrations/moe.py @8b584a67 _grouped_mm: torch.nn.functional.grouped_mm / torch._grouped_mm whenever torch is
+  // 2.9 or later (is_grouped_mm_available); ParamWrapper folds ΔW into the weight, so no grouped call of its own.
+  torchGroupedMm: { loraCalls: 0 },
   // PEFT's adapter matmuls run beside each adapted linear (lora-path.ts).
   loraPath: PEFT_LORA_PATH,
   expertParallel: false, // Trainer/Accelerate shard data (DDP/FSDP), never experts
@@ -123,6 +126,7 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   moeDispatch: 'grouped',
   moeDense: LLAMA4_TEXT_MOE,
   expertAdapters: 'param-wrapper',
+  torchGroupedMm: { loraCalls: 0 }, // as HF_MEMORY: transformers 5's torch._grouped_mm experts
   loraPath: PEFT_LORA_PATH, // as HF_MEMORY: PEFT's adapters
   expertParallel: false, // DeepSpeed-MoE's expert parallelism covers its own deepspeed.moe layers, not HF's
   zeroHooks: DEEPSPEED_HOOKS,

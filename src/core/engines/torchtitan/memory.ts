@@ -43,6 +43,8 @@ export const TORCHTITAN_MEMORY: FrameworkProfile = {
   float8Recipe: 'rowwise',
   // torchtitan/models/common/moe.py GroupedExperts: torch._grouped_mm over all experts (@b5bcd76).
   moeDispatch: 'grouped',
+  // The same calls on an A100 run PyTorch's per-group fallback (pytorch/pytorch#186620: torchtitan's Qwen3 MoE).
+  torchGroupedMm: { loraCalls: 0 },
   expertParallel: true, // parallelism.expert_parallel_degree (torchtitan/config/configs.py; default 1)
   source: 'https://github.com/pytorch/torchtitan/blob/main/docs/performance.md',
 };

@@ -53,6 +53,10 @@ export const UNSLOTH_MEMORY: FrameworkProfile = {
   // unsloth_zoo moe_utils select_moe_backend: "grouped_mm" (torch._grouped_mm) by default, else unsloth's Triton
   // grouped GEMM (unsloth/kernels/moe/grouped_gemm, @015bdef); LoRA on experts as separate grouped matmuls.
   moeDispatch: 'grouped',
+  // The grouped_mm backend (unsloth_zoo moe_utils: chosen when a probe torch._grouped_mm call succeeds, which it
+  // does wherever PyTorch has its fallback) runs each adapted projection's LoRA as two grouped matmuls of its own,
+  // X·A then ·B (_apply_lora_grouped_mm, native_moe_grouped_mm).
+  torchGroupedMm: { loraCalls: 2 },
   // Unsloth's fused LoRA matmuls (lora-path.ts).
   loraPath: UNSLOTH_LORA_PATH,
   // Data parallel only (DDP, FSDP2: multi-gpu.ts); no expert parallelism.

@@ -1,0 +1,65 @@
+/**
+ * torch._grouped_mm off the GPUs PyTorch builds its grouped kernel for. `_grouped_mm_cuda` (pytorch/pytorch
+ * aten/src/ATen/native/cuda/GroupedBlas.cpp @00d4eaf) takes its CUTLASS kernel ("fast path, no d2h sync needed")
+ * only where `_scaled_mm_allowed_device(sm90_only, sm100_only)` holds, compute capability 9.x or 10.x, and every
+ * operand is bf16; anywhere else it runs `_grouped_mm_fallback` (aten/src/ATen/native/GroupedMMUtils.h): the
+ * offsets copied to the host (`offs.cpu()`, a copy the host waits for) and one `at::mm_out` per group, every expert
+ * of the layer in turn. pytorch/pytorch#186620 ("grouped_mm slow on A100", torchtitan's Qwen3 MoE) was closed with
+ * no plan for "a fused non H2D sync variant on ampere". An engine whose grouped experts are these calls says so in
+ * its profile (`torchGroupedMm`); the calls per micro-batch come from train-work.ts.
+ */
+import { FRAMEWORKS } from '../memory/frameworks.js';
+import { type EstimateOptions } from '../../schema/estimate.js';
+import type { ModelFacts } from './model-facts.js';
+
+// One small matmul issued on its own, host and launch included: triton's grouped-GEMM tutorial
+// (python/tutorials/08-grouped-gemm.py, torch_perf_fn: torch.matmul over a group of 4) times its cuBLAS loop at
+// 0.020480 ms for four 128 x 128 fp16 matmuls on an A100 (ROCm/triton#343, the A100 figures): 5.12 µs a group.
+export const GROUPED_MM_GROUP_SECONDS = 0.02048e-3 / 4;
+
+/** Whether this GPU runs torch._grouped_mm as PyTorch's per-group fallback (AMD: not modelled, 0 = no cc). */
+export function groupedMmFallback(cc: number, bf16: boolean): boolean {
+  if (!(cc > 0)) return false;
+  const major = Math.floor(cc);
+  return !bf16 || (major !== 9 && major !== 10);
+}
+
+/** torch._grouped_mm calls of one micro-batch on this rank (forward, backward) and the groups each loops over. */
+export interface GroupedMmWork {
+  fwdCalls: number;
+  bwdCalls: number;
+  groups: number;
+}
+
+const NO_CALLS: GroupedMmWork = { fwdCalls: 0, bwdCalls: 0, groups: 0 };
+
+/**
+ * An engine whose grouped experts are torch._grouped_mm calls (profile `torchGroupedMm`) makes two a MoE layer in
+ * forward, the fused gate_up projection and down (transformers 5's grouped_mm_experts_forward, unsloth_zoo's
+ * grouped_mm backend), plus `loraCalls` for each adapted projection. Backward: each call's input gradient, and a
+ * weight gradient where the weight trains (full fine-tuning; ParamWrapper's W + ΔW on adapted projections; each
+ * LoRA call's own factor), one grouped call each (derivatives.yaml `_grouped_mm`). Each call loops over the
+ * layer's experts on this rank.
+ */
+export function groupedMmWork(
+  m: ModelFacts,
+  o: EstimateOptions,
+  layersHere: number,
+  lora: boolean,
+  grouped: boolean,
+  paramWrapper: boolean,
+): GroupedMmWork {
+  const tg = FRAMEWORKS[o.framework].torchGroupedMm;
+  if (!tg || !grouped || m.experts <= 1 || m.moeLayers === 0) return NO_CALLS;
+  const layers = (m.moeLayers * layersHere) / m.layers;
+  const t = lora ? o.loraTargets : [];
+  const adapted =
+    (t.some((r) => r === 'gate' || r === 'up') ? 1 : 0) + (t.includes('down') ? 1 : 0);
+  const loraCalls = adapted * tg.loraCalls;
+  const weightGrads = !lora ? 2 : paramWrapper ? adapted : 0;
+  return {
+    fwdCalls: layers * (2 + loraCalls),
+    bwdCalls: layers * (2 + weightGrads + 2 * loraCalls),
+    groups: m.experts / Math.max(1, o.ep ?? 1),
+  };
+}
