@@ -14,10 +14,10 @@ const RMSNORM_PASSES = 18;
 const ROTARY_PASSES = 10;
 
 // LlamaSdpaAttention.forward: `.contiguous()` on q, k and v only `if query_states.device.type == "cuda" and
-// attention_mask is not None` (same file; transformers 5's integrations/sdpa_attention.py never), a read and a write of
-// each. Its `attn_output.transpose(1, 2).contiguous()` copies nothing after a fused kernel: PyTorch's flash and
-// memory-efficient SDPA run on token-major (batch, seq, heads, dim) tensors and return the output as
-// `.transpose(1,2)` of that buffer, so transposing it back is already contiguous
+// attention_mask is not None` (same file; huggingface/transformers src/transformers/integrations/sdpa_attention.py
+// @00c238b never), a read and a write of each. Its `attn_output.transpose(1, 2).contiguous()` copies nothing after a
+// fused kernel: PyTorch's flash and memory-efficient SDPA run on token-major (batch, seq, heads, dim) tensors and
+// return the output as `.transpose(1,2)` of that buffer, so transposing it back is already contiguous
 // (_scaled_dot_product_flash_attention_cuda, _scaled_dot_product_efficient_attention_cuda in pytorch/pytorch
 // aten/src/ATen/native/transformers/cuda/attention.cu @e129513).
 export const HF_EAGER_PASSES = {
