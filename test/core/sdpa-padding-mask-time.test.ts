@@ -21,8 +21,23 @@ describe('SDPA handed a padding mask (sdpaPaddingMask)', () => {
     const plain = trainWork(m, sdpa, t);
     const masked = trainWork(m, sdpa, { ...t, sdpaPaddingMask: true });
     expect(masked.fwdAttnFlops).toBeCloseTo(2 * plain.fwdAttnFlops, -3);
+    // The mask's reads, and transformers' SDPA making q, k and v contiguous once handed a mask (a read and a write of
+    // each, 16-bit; engines/hf/eager-modules.ts).
     expect(masked.fwdElemBytes - plain.fwdElemBytes).toBeCloseTo(
-      4 * m.heads * 1024 * 1024 * 2 * m.layers,
+      4 * m.heads * 1024 * 1024 * 2 * m.layers +
+        4 * 1024 * m.layers * 2 * 2 * (m.attnWidth + 2 * m.kvWidth),
+      -3,
+    );
+  });
+
+  it('copies nothing around an unmasked fused SDPA call, where flash is counted 2 passes over q, k and v', () => {
+    // transformers' SDPA path: no q/k/v copies without a mask, and the output's transpose back to token-major is
+    // already contiguous after PyTorch's fused kernels (engines/hf/eager-modules.ts); flash stays at the assumed 2
+    // passes (a read and a write) over q, k and v of each layer's 4 x 1024 tokens.
+    const sdpa = trainWork(m, optionsFromFlags({ ...flags, attention: 'sdpa' }), t);
+    const flash = trainWork(m, optionsFromFlags({ ...flags, attention: 'flash' }), t);
+    expect(flash.fwdElemBytes - sdpa.fwdElemBytes).toBeCloseTo(
+      4 * 1024 * m.layers * 2 * 2 * (m.attnWidth + 2 * m.kvWidth),
       -3,
     );
   });

@@ -121,11 +121,13 @@ describe('GRPO scenario (Qwen2.5-7B, rented H100s)', () => {
       ...loadScenario(GRPO),
       hardware: { owned: [{ gpu: 'h100-sxm', count: 8 }], counts: { min: 1, max: 8 } },
     });
-    // Colocated vLLM decodes each process's whole generation batch at once and ranks first; the server
-    // plans follow further down.
-    const { r, arch } = planOf(GRPO, s, 500);
+    // Colocated vLLM decodes each process's whole generation batch at once and ranks first; a server plan
+    // gives a GPU to vLLM for about the same step, so at least twice the energy on owned GPUs: it ranks below
+    // every variant (engine, attention kernel, micro-batch, checkpointing) of the one- and two-GPU colocated
+    // plans that cost less, several hundred of them, how many depending on how close those variants' times are.
+    const { r, arch } = planOf(GRPO, s, 2000);
     const server = r.plans.find((p) => p.options.rollout === 'vllm-server');
-    expect(server, 'a server-mode plan in the top 500').toBeDefined();
+    expect(server, 'a server-mode plan in the top 2000').toBeDefined();
     const p = server!;
     estimateMatches(p, arch);
     const { files, dir } = launchPlan(p, arch);

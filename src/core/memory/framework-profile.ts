@@ -208,6 +208,14 @@ export interface FrameworkProfile {
    */
   loraPath?: LoraPathCost;
   /**
+   * Time: 16-bit passes over the hidden state of one eager RMSNorm forward (`norm`) and over q and k of the eager
+   * rotary embedding (`rotary`), where the engine runs its modeling library's own unfused modules
+   * (engines/hf/eager-modules.ts). Absent: 8 and 6, the counts time/train-work.ts assumes. `sdpaCopiesQkvOnMask`:
+   * its SDPA attention copies q, k and v to contiguous memory only when handed a mask, and the output's copy back to
+   * token-major moves nothing after the fused kernels (eager-modules.ts).
+   */
+  eagerPasses?: { norm: number; rotary: number; sdpaCopiesQkvOnMask?: boolean };
+  /**
    * Serving engines' KV pool budget: 'utilization' (vLLM: gpu_memory_utilization of total memory holds
    * everything, the pool takes what the profiled peak leaves), 'static' (SGLang: mem_fraction_static of total
    * memory holds weights and the pool; activations and CUDA graphs live outside it). Absent: 'utilization'.

@@ -38,6 +38,10 @@ export const GRAPH_KERNEL_SECONDS = 2.5e-6;
 export const GRAPH_TRAIN_KERNEL_FACTOR = 2;
 // fp32 (no TF32) attention runs unfused math (SDPA has no fp32 flash kernel): half the fp32 GEMM rate (assumed).
 export const FP32_ATTN_SHARE = 0.5;
+// An eager RMSNorm's and rotary embedding's 16-bit passes where the engine's profile gives none (eagerPasses): ~8 per
+// norm (fp32 upcast), ~6 over q and k (assumed from transformers modeling_llama.py).
+const EAGER_PASSES_ASSUMED: EagerPasses = { norm: 8, rotary: 6 };
+type EagerPasses = { norm: number; rotary: number; sdpaCopiesQkvOnMask?: boolean };
 // Elementwise traffic per token per layer (forward), in hidden-sized 16-bit tensors read+written outside
 // the GEMMs. Eager HF Llama: RMSNorm x2 (~8 passes each, fp32 upcast), residual adds, rotary (~6 passes
 // over q and k), SiLU*up (3 passes over ffn), layout copies; fused (compiled / fused-norm stacks): one
@@ -48,6 +52,8 @@ function elemBytesPerTokenLayer(
   tp: number,
   elemSize: number,
   liger = false,
+  eager: EagerPasses = EAGER_PASSES_ASSUMED,
+  sdpa: 'off' | 'causal' | 'masked' = 'off',
 ): number {
   const h = m.hidden;
   const qk = (m.attnWidth + m.kvWidth) / tp;
@@ -55,12 +61,22 @@ function elemBytesPerTokenLayer(
   // Liger's RMSNorm, SwiGLU and RoPE kernels read and write each tensor once, like the compiled ones
   // (liger_kernel/ops/rms_norm.py, swiglu.py, rope.py at commit ead96b6); residual adds and copies stay eager.
   const fusedOps = compiled || liger;
-  const normPasses = fusedOps ? 2 : m.rms ? 8 : 2;
+  const normPasses = fusedOps ? 2 : m.rms ? eager.norm : 2;
   const norms = m.norms * normPasses * h;
   const residual = compiled ? h : 2 * 3 * h;
   const act = m.gated ? (fusedOps ? 3 : 5) * ffn : (compiled ? 2 : 2) * ffn;
-  const rotary = m.rms ? (fusedOps ? 2 : 6) * qk : 0;
-  const layout = compiled ? 0 : 2 * (m.attnWidth / tp + (2 * m.kvWidth) / tp);
+  const rotary = m.rms ? (fusedOps ? 2 : eager.rotary) * qk : 0;
+  const qkv = m.attnWidth / tp + (2 * m.kvWidth) / tp;
+  // An engine whose SDPA call copies q, k and v only when handed a mask, its output's copy back to token-major
+  // being a no-op after the fused kernels (EagerPasses.sdpaCopiesQkvOnMask); elsewhere ~2 passes over q/out, k and v
+  // (assumed).
+  const layout = compiled
+    ? 0
+    : eager.sdpaCopiesQkvOnMask && sdpa !== 'off'
+      ? sdpa === 'masked'
+        ? 2 * qkv
+        : 0
+      : 2 * qkv;
   return elemSize * (norms + residual + act + rotary + layout);
 }
 
@@ -357,7 +373,17 @@ function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, t: TimeOp
     (tokens * m.recurrentFlopsPerToken * (layersHere / m.layers)) / tp;
   const fusedLoss = o.chunkedLoss || compiled || w.liger;
   const elem =
-    tokens * layersHere * elemBytesPerTokenLayer(m, compiled, tp, elemSize, w.liger) +
+    tokens *
+      layersHere *
+      elemBytesPerTokenLayer(
+        m,
+        compiled,
+        tp,
+        elemSize,
+        w.liger,
+        FRAMEWORKS[o.framework].eagerPasses,
+        o.attention !== 'sdpa' ? 'off' : masked ? 'masked' : 'causal',
+      ) +
     (tokens * m.vocab * (fusedLoss ? LOSS_BYTES_FUSED : LOSS_BYTES_EAGER)) / (tp * w.pp) +
     ligerHeadGradBytes(m, o, w);
   // Eager attention materialises b x heads x s x s scores; per score, in bytes of the score dtype c (HF

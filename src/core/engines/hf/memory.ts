@@ -1,5 +1,6 @@
 /** What the hf engines really allocate: the Hugging Face stack and DeepSpeed's memory profile (core/memory reads it). */
 import { PEFT_LORA_PATH } from './lora-path.js';
+import { HF_EAGER_PASSES } from './eager-modules.js';
 import {
   UPCAST_LOSS,
   TORCH_CONTEXT_MIB,
@@ -63,6 +64,8 @@ export const HF_MEMORY: FrameworkProfile = {
   torchGroupedMm: { loraCalls: 0 },
   // PEFT's adapter matmuls run beside each adapted linear (lora-path.ts).
   loraPath: PEFT_LORA_PATH,
+  // transformers' eager RMSNorm and rotary embedding (eager-modules.ts).
+  eagerPasses: HF_EAGER_PASSES,
   expertParallel: false, // Trainer/Accelerate shard data (DDP/FSDP), never experts
   source:
     'https://github.com/huggingface/transformers/blob/main/src/transformers/models/llama/modeling_llama.py',
@@ -128,6 +131,7 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   expertAdapters: 'param-wrapper',
   torchGroupedMm: { loraCalls: 0 }, // as HF_MEMORY: transformers 5's torch._grouped_mm experts
   loraPath: PEFT_LORA_PATH, // as HF_MEMORY: PEFT's adapters
+  eagerPasses: HF_EAGER_PASSES, // as HF_MEMORY: transformers' eager modules
   expertParallel: false, // DeepSpeed-MoE's expert parallelism covers its own deepspeed.moe layers, not HF's
   zeroHooks: DEEPSPEED_HOOKS,
   source: 'https://deepspeed.readthedocs.io/en/latest/memory.html',
