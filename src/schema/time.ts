@@ -160,7 +160,8 @@ export const QUANT_FORMATS_FOR: Readonly<Record<string, readonly QuantFormat[]>>
   // vLLM: FP8 W8A8 (CUTLASS, compute capability 8.9+) or weight-only FP8 Marlin on Ampere
   // (https://docs.vllm.ai/en/latest/features/quantization/fp8.html); MXFP4/NVFP4 likewise (Blackwell or Marlin).
   fp8: ['cutlass', 'marlin'],
-  mxfp4: ['cutlass', 'marlin'],
+  // llama.cpp's MXFP4 GGUF runs through its GGUF kernels (mmvq.cu vec_dot_mxfp4_q8_1).
+  mxfp4: ['cutlass', 'marlin', 'gguf'],
   nvfp4: ['cutlass', 'marlin'],
   q4_k_m: ['gguf'],
   q5_k_m: ['gguf'],

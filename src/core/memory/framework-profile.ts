@@ -268,6 +268,11 @@ export interface FrameworkProfile {
   cacheLayout?: CacheLayoutProfile;
   /** Kernel family by weight dtype, ahead of quantFormat / int4QuantFormat (serving engines' own kernels). */
   quantFormatFor?: Partial<Record<WeightDtype, QuantFormat>>;
+  /**
+   * Time: the dtype an MXFP4 MoE model's non-expert linears (attention, router) and lm_head are stored in by the
+   * engine's own files (llama.cpp's MXFP4 GGUF: Q8_0). Absent: BF16, as the Hugging Face checkpoint keeps them.
+   */
+  mxfp4Dense?: WeightDtype;
   /** Host work per decode step the GPU does not hide (scheduler, sampling), seconds. */
   stepHostSeconds?: number;
   /** Host work per sequence per decode step (sampling each sequence on the CPU), seconds. */

@@ -313,17 +313,19 @@ export function decodeTraffic(
     expertRead = m.expertWeightsPerLayer * distinct * m.moeLayers;
     linearRead = dense + expertRead;
   }
-  // MXFP4 MoE checkpoints (gpt-oss) quantize the experts only: quantization_config.modules_to_not_convert keeps
-  // self_attn, the router, embed_tokens and lm_head in BF16 (https://huggingface.co/openai/gpt-oss-20b/blob/main/config.json).
+  // MXFP4 MoE checkpoints (gpt-oss) quantize the experts only; the rest (attention, router, lm_head) is read at
+  // the engine's dtype for it (mxfp4Dense).
   const bf16Read = o.weights === 'mxfp4' && expertRead > 0 ? linearRead - expertRead : 0;
-  // lm_head stays 16-bit in bitsandbytes/GPTQ/AWQ checkpoints (llm_int8_skip_modules default; AutoGPTQ); GGUF
-  // and torchao quantize it with the rest.
-  const headBytes = m.lmHead * (q === 'torchao' || q === 'gguf' ? wb : 2);
   const k = q ? KERNELS[q] : null;
   // A kernel without a Hopper path reads at its Hopper efficiency there (KernelFamily.hopper); on ROCm the engine's
   // kernel for the family (KernelFamily.rocm).
   const e = k && r.rocm && k.rocm ? k.rocm : k && r.hopper && k.hopper ? k.hopper : k;
   const eff = e ? (o.weights === 'int8' || o.weights === 'fp8' ? e.eff8 : e.eff4) : 1;
+  const dense = mxfp4DenseRead(o, e);
+  // lm_head stays 16-bit in bitsandbytes/GPTQ/AWQ checkpoints (llm_int8_skip_modules default; AutoGPTQ); GGUF
+  // and torchao quantize it with the rest; an MXFP4 MoE checkpoint keeps it with its other dense linears.
+  const headBytes =
+    m.lmHead * (o.weights === 'mxfp4' ? dense.bytes : q === 'torchao' || q === 'gguf' ? wb : 2);
   // Above the crossover: dequantize (write 2 B) then a 16-bit GEMM reads it back (2 B), from L2 where the 16-bit
   // copy of the matrix fits in it (l2HeldElements). A pre-0.48 bitsandbytes build's 4-bit dequantization runs its
   // tree kernel, slower than the memory rate on some GPUs (bnb-dequant.ts).
@@ -332,10 +334,10 @@ export function decodeTraffic(
   const tree =
     q === 'bnb' && wb < 1 && t.bnbTreeDequant === true ? bnbTreeDequantSlowdown(r.cc) : 1;
   const linearBytes =
-    bf16Read * 2 +
+    (bf16Read * dense.bytes) / dense.eff +
     (dequantizes ? qRead * ((wb + 2) * tree + 2) - 2 * l2HeldElements(m, r) : (qRead * wb) / eff);
   // Bytes per linear weight element as stored (prefill reads each once; host layers at this size).
-  const wbStored = (bf16Read * 2 + qRead * wb) / linearRead;
+  const wbStored = (bf16Read * dense.bytes + qRead * wb) / linearRead;
   // The cache each step reads, per GPU, from the layout the memory model stores (kv-layout.ts): the MLA
   // latent, this rank's KV heads, a sliding window's cells, a recurrent layer's state read and written.
   const fw = FRAMEWORKS[o.framework];
@@ -347,6 +349,22 @@ export function decodeTraffic(
   const host = linearRead * wbStored * h.layers + (h.head ? headBytes : 0) + kv * h.layers;
   const expertGpu = (expertRead * (1 - h.layers) * wb) / eff / o.tp;
   return { weightGpu, kvGpu: kv * (1 - h.layers), host, linearRead, wb: wbStored, q, expertGpu };
+}
+
+/**
+ * Bytes per element of an MXFP4 MoE model's non-expert linears and lm_head as the engine stores them, and the
+ * efficiency they are read at. Hugging Face checkpoints keep them in BF16 (quantization_config.modules_to_not_convert:
+ * self_attn, the router, embed_tokens, lm_head; https://huggingface.co/openai/gpt-oss-20b/blob/main/config.json),
+ * read as a 16-bit GEMV; an engine whose files store them quantized (FrameworkProfile.mxfp4Dense) reads them
+ * through its quantized kernel family at its 8-bit efficiency.
+ */
+function mxfp4DenseRead(
+  o: EstimateOptions,
+  e: { eff8: number } | null,
+): { bytes: number; eff: number } {
+  const d = FRAMEWORKS[o.framework].mxfp4Dense;
+  if (o.weights !== 'mxfp4' || d === undefined) return { bytes: 2, eff: 1 };
+  return { bytes: weightBytes(d), eff: e ? e.eff8 : 1 };
 }
 
 /**

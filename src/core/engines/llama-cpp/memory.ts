@@ -45,7 +45,14 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   allocatorSlack: 0,
   quantFormat: 'gguf',
   int4QuantFormat: 'gguf',
-  quantFormatFor: {},
+  // MXFP4 GGUF experts run through the same mul_mat_vec_q / MMQ kernels as the other GGUF types (vec_dot_mxfp4_q8_1;
+  // ggml-org/llama.cpp ggml/src/ggml-cuda/mmvq.cu @000f4625abc4efd46ee160e4473ffe0da004082e).
+  quantFormatFor: { mxfp4: 'gguf' },
+  // An MXFP4 MoE GGUF ("MXFP4 MoE" file type) stores the experts in MXFP4 and every other tensor, output included,
+  // in Q8_0 (llama_tensor_get_type, LLAMA_FTYPE_MOSTLY_MXFP4_MOE: "MoE tensors -> MXFP4, other tensors -> Q8_0";
+  // ggml-org/llama.cpp src/llama-quant.cpp @8784689fee07c6daabf3487d24e1535534ef6e6b). gpt-oss-20b's file is
+  // 11.27 GiB in llama-bench's size column, the MXFP4 experts plus Q8_0 for the rest (BF16 would be 12.8 GiB).
+  mxfp4Dense: 'q8_0',
   // ggml-cuda replays the decode graph as a CUDA graph (ggml-cuda.cu, GGML_CUDA_USE_GRAPHS).
   fusedKernels: true,
   // Builds before ggml-cuda fused ops (its first fusion, of RMS norm and multiply, came with
