@@ -305,7 +305,7 @@ const FIELD_BARS = {
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 67 scorable field rows (one in sample); the vLLM PR #2542, dstack and TensorRT-LLM MoE rows are carried', () => {
+  it('scores the 67 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack and TensorRT-LLM MoE rows are carried', () => {
     expect(fieldRows.length).toBe(67);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([
       'sglang8552-dsr1-nvfp4-b200-cutlass',
