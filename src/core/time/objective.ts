@@ -61,6 +61,8 @@ export interface PolicyWork {
   steps: PolicyStep[];
   /** The rollout decodes of the objective works made on it (few: searched by their shape). */
   rollouts: RolloutDecode[];
+  /** Decodes shared with the search's other policy works (RolloutDecodes), or null. */
+  decodes: RolloutDecodes | null;
 }
 
 /** A policy work's step at one rates object, with trainStep's phases. */
@@ -92,15 +94,65 @@ export interface RolloutDecode {
   steps: RolloutStep[];
 }
 
-/** The policy's work of `o` at time options `t` (only gradAccum is read). */
-export function policyWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): PolicyWork {
+/**
+ * The policy's work of `o` at time options `t` (only gradAccum is read). `decodes`: the rollout decodes of the
+ * search's other policy works, shared with this one's where their options are alike (RolloutDecodes).
+ */
+export function policyWork(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  decodes: RolloutDecodes | null = null,
+): PolicyWork {
   const p = policyOptions(o);
   return {
     options: p,
     train: trainWork(m, p, t),
     steps: [],
     rollouts: [],
+    decodes,
   };
+}
+
+/** Two options objects alike: the same keys in the same order, with like values (sameValue). */
+function sameOptions(a: EstimateOptions, b: EstimateOptions): boolean {
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  const ra = a as unknown as Record<string, unknown>;
+  const rb = b as unknown as Record<string, unknown>;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i]!;
+    if (k !== kb[i] || !sameValue(ra[k], rb[k])) return false;
+  }
+  return true;
+}
+
+/** Like option values: the same primitive, or arrays of the same elements (LoRA targets). */
+const sameValue = (a: unknown, b: unknown): boolean =>
+  a === b ||
+  (Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => x === b[i]));
+
+/**
+ * The rollout decodes of one search's policy works, by their options. A decode's options are its policy's less
+ * the fields the decode sets itself (method, optimizer, weights, framework, batch, sequence and layout), so
+ * policies that differ only in those (the optimizers, micro-batches and layouts of one configuration) decode
+ * alike: one RolloutDecode, and so one decodeStep per rates object, serves them all. decodeStep and loraStepTime
+ * read their options' values only, so a decode found here times exactly as a new one would.
+ */
+export class RolloutDecodes {
+  private readonly byKey = new Map<string, RolloutDecode[]>();
+
+  /** The decode with options alike to `decode` (shape `x`), registering `made()` when there is none. */
+  of(x: RolloutShape, decode: EstimateOptions, made: () => RolloutDecode): RolloutDecode {
+    const key = `${x.weights}|${x.framework}|${x.chunk}|${x.seq}|${x.lora}|${decode.checkpointing}|${decode.attention}|${decode.zero}|${decode.offload}`;
+    let list = this.byKey.get(key);
+    if (!list) this.byKey.set(key, (list = []));
+    for (let i = 0; i < list.length; i++) if (sameOptions(list[i]!.decode, decode)) return list[i]!;
+    const d = made();
+    list.push(d);
+    return d;
+  }
 }
 
 /**
@@ -207,8 +259,15 @@ function rolloutDecode(policy: PolicyWork, x: RolloutShape): RolloutDecode {
   // The shared-weights rollout serves the adapter unmerged: vLLM built with enable_lora, one adapter slot of
   // max_lora_rank (unsloth_zoo 7b78d53 vllm_utils.py load_vllm: enable_lora, max_lora_rank, max_loras), so each
   // decode step reads the adapter and runs its shrink and expand kernels (multi-lora.ts loraStepTime).
-  const lora = x.lora ? { ...decode, maxLoras: 1 } : null;
-  const d: RolloutDecode = { shape: x, decode, lora, m: null, t: null, steps: [] };
+  const made = (): RolloutDecode => ({
+    shape: x,
+    decode,
+    lora: x.lora ? { ...decode, maxLoras: 1 } : null,
+    m: null,
+    t: null,
+    steps: [],
+  });
+  const d = policy.decodes ? policy.decodes.of(x, decode, made) : made();
   policy.rollouts.push(d);
   return d;
 }
