@@ -114,8 +114,25 @@ export function policyWork(
   };
 }
 
-/** Two options objects alike: the same keys in the same order, with like values (sameValue). */
-function sameOptions(a: EstimateOptions, b: EstimateOptions): boolean {
+/** The fields a rollout decode sets on its policy's options (rolloutDecode): the rest it takes from them. */
+const DECODE_SETS = new Set([
+  'method',
+  'optimizer',
+  'weights',
+  'framework',
+  'batch',
+  'seq',
+  'tp',
+  'pp',
+  'cp',
+  'gpus',
+]);
+
+/**
+ * Whether two policies' options give alike decode options: the same keys in the same order (a decode's keys are
+ * its policy's, then those it sets), with like values (sameValue) but for the fields the decode sets.
+ */
+function decodeAlike(a: EstimateOptions, b: EstimateOptions): boolean {
   const ka = Object.keys(a);
   const kb = Object.keys(b);
   if (ka.length !== kb.length) return false;
@@ -123,7 +140,7 @@ function sameOptions(a: EstimateOptions, b: EstimateOptions): boolean {
   const rb = b as unknown as Record<string, unknown>;
   for (let i = 0; i < ka.length; i++) {
     const k = ka[i]!;
-    if (k !== kb[i] || !sameValue(ra[k], rb[k])) return false;
+    if (k !== kb[i] || (!DECODE_SETS.has(k) && !sameValue(ra[k], rb[k]))) return false;
   }
   return true;
 }
@@ -134,23 +151,24 @@ const sameValue = (a: unknown, b: unknown): boolean =>
   (Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => x === b[i]));
 
 /**
- * The rollout decodes of one search's policy works, by their options. A decode's options are its policy's less
- * the fields the decode sets itself (method, optimizer, weights, framework, batch, sequence and layout), so
- * policies that differ only in those (the optimizers, micro-batches and layouts of one configuration) decode
- * alike: one RolloutDecode, and so one decodeStep per rates object, serves them all. decodeStep and loraStepTime
+ * The rollout decodes of one search's policy works. A decode's options are its policy's with the fields it sets
+ * itself (DECODE_SETS: method, optimizer, weights, framework, batch, sequence and layout), so policies that
+ * differ only in those (the optimizers, micro-batches and layouts of one configuration) decode alike at one
+ * shape: one RolloutDecode, and so one decodeStep per rates object, serves them all. decodeStep and loraStepTime
  * read their options' values only, so a decode found here times exactly as a new one would.
  */
 export class RolloutDecodes {
-  private readonly byKey = new Map<string, RolloutDecode[]>();
+  /** By shape and a few policy fields, then the decodes and the policy options each was made from. */
+  private readonly byKey = new Map<string, { from: EstimateOptions; d: RolloutDecode }[]>();
 
-  /** The decode with options alike to `decode` (shape `x`), registering `made()` when there is none. */
-  of(x: RolloutShape, decode: EstimateOptions, made: () => RolloutDecode): RolloutDecode {
-    const key = `${x.weights}|${x.framework}|${x.chunk}|${x.seq}|${x.lora}|${decode.checkpointing}|${decode.attention}|${decode.zero}|${decode.offload}`;
+  /** The decode of shape `x` on policy options alike to `p` (decodeAlike), registering `made()` when there is none. */
+  of(p: EstimateOptions, x: RolloutShape, made: () => RolloutDecode): RolloutDecode {
+    const key = `${x.weights}|${x.framework}|${x.chunk}|${x.seq}|${x.lora}|${p.checkpointing}|${p.attention}|${p.zero}|${p.offload}`;
     let list = this.byKey.get(key);
     if (!list) this.byKey.set(key, (list = []));
-    for (let i = 0; i < list.length; i++) if (sameOptions(list[i]!.decode, decode)) return list[i]!;
+    for (let i = 0; i < list.length; i++) if (decodeAlike(list[i]!.from, p)) return list[i]!.d;
     const d = made();
-    list.push(d);
+    list.push({ from: p, d });
     return d;
   }
 }
@@ -226,22 +244,11 @@ export interface RolloutShape {
   lora: boolean;
 }
 
-/** The policy work's rollout decode of shape `x`, made on first use. */
-function rolloutDecode(policy: PolicyWork, x: RolloutShape): RolloutDecode {
-  for (const d of policy.rollouts) {
-    const y = d.shape;
-    if (
-      y.weights === x.weights &&
-      y.framework === x.framework &&
-      y.chunk === x.chunk &&
-      y.seq === x.seq &&
-      y.lora === x.lora
-    )
-      return d;
-  }
+/** A rollout decode of shape `x` on the policy options `p`, with no step timed yet. */
+function newRolloutDecode(p: EstimateOptions, x: RolloutShape): RolloutDecode {
   // vLLM runs fused kernels / CUDA graphs (its memory profile); transformers generate is eager.
   const decode: EstimateOptions = {
-    ...policy.options,
+    ...p,
     method: 'inference',
     optimizer: 'none',
     weights: x.weights,
@@ -259,15 +266,31 @@ function rolloutDecode(policy: PolicyWork, x: RolloutShape): RolloutDecode {
   // The shared-weights rollout serves the adapter unmerged: vLLM built with enable_lora, one adapter slot of
   // max_lora_rank (unsloth_zoo 7b78d53 vllm_utils.py load_vllm: enable_lora, max_lora_rank, max_loras), so each
   // decode step reads the adapter and runs its shrink and expand kernels (multi-lora.ts loraStepTime).
-  const made = (): RolloutDecode => ({
+  return {
     shape: x,
     decode,
     lora: x.lora ? { ...decode, maxLoras: 1 } : null,
     m: null,
     t: null,
     steps: [],
-  });
-  const d = policy.decodes ? policy.decodes.of(x, decode, made) : made();
+  };
+}
+
+/** The policy work's rollout decode of shape `x`, made on first use. */
+function rolloutDecode(policy: PolicyWork, x: RolloutShape): RolloutDecode {
+  for (const d of policy.rollouts) {
+    const y = d.shape;
+    if (
+      y.weights === x.weights &&
+      y.framework === x.framework &&
+      y.chunk === x.chunk &&
+      y.seq === x.seq &&
+      y.lora === x.lora
+    )
+      return d;
+  }
+  const made = (): RolloutDecode => newRolloutDecode(policy.options, x);
+  const d = policy.decodes ? policy.decodes.of(policy.options, x, made) : made();
   policy.rollouts.push(d);
   return d;
 }
