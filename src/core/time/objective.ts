@@ -59,10 +59,11 @@ export interface PolicyWork {
   train: TrainWork;
   /** Its steps so far, by rates object (few: a row's GPU options and power levels; searched last first). */
   steps: PolicyStep[];
-  /** The rollout decodes of the objective works made on it (few: searched by their shape). */
+  /**
+   * The rollout decodes of the objective works made on it (few: searched by their shape); in a search, shared
+   * with the policy works whose options decode alike (RolloutDecodes).
+   */
   rollouts: RolloutDecode[];
-  /** Decodes shared with the search's other policy works (RolloutDecodes), or null. */
-  decodes: RolloutDecodes | null;
 }
 
 /** A policy work's step at one rates object, with trainStep's phases. */
@@ -109,8 +110,7 @@ export function policyWork(
     options: p,
     train: trainWork(m, p, t),
     steps: [],
-    rollouts: [],
-    decodes,
+    rollouts: decodes ? decodes.rolloutsOf(p) : [],
   };
 }
 
@@ -153,23 +153,30 @@ const sameValue = (a: unknown, b: unknown): boolean =>
 /**
  * The rollout decodes of one search's policy works. A decode's options are its policy's with the fields it sets
  * itself (DECODE_SETS: method, optimizer, weights, framework, batch, sequence and layout), so policies that
- * differ only in those (the optimizers, micro-batches and layouts of one configuration) decode alike at one
- * shape: one RolloutDecode, and so one decodeStep per rates object, serves them all. decodeStep and loraStepTime
- * read their options' values only, so a decode found here times exactly as a new one would.
+ * differ only in those (the optimizers, micro-batches and layouts of one configuration) decode alike at every
+ * shape: they share one list of decodes (PolicyWork.rollouts), and so one decodeStep per shape and rates object.
+ * decodeStep and loraStepTime read their options' values only, so a decode found there times exactly as a new
+ * one would.
  */
 export class RolloutDecodes {
-  /** By shape and a few policy fields, then the decodes and the policy options each was made from. */
-  private readonly byKey = new Map<string, { from: EstimateOptions; d: RolloutDecode }[]>();
+  /** Per class of policy options that decode alike: one member's options and the class's decodes. */
+  private readonly classes: { from: EstimateOptions; rollouts: RolloutDecode[] }[] = [];
+  /** Class ids by a few fields of the options (the candidates decodeAlike decides between). */
+  private readonly byFields = new Map<string, number[]>();
 
-  /** The decode of shape `x` on policy options alike to `p` (decodeAlike), registering `made()` when there is none. */
-  of(p: EstimateOptions, x: RolloutShape, made: () => RolloutDecode): RolloutDecode {
-    const key = `${x.weights}|${x.framework}|${x.chunk}|${x.seq}|${x.lora}|${p.checkpointing}|${p.attention}|${p.zero}|${p.offload}`;
-    let list = this.byKey.get(key);
-    if (!list) this.byKey.set(key, (list = []));
-    for (let i = 0; i < list.length; i++) if (decodeAlike(list[i]!.from, p)) return list[i]!.d;
-    const d = made();
-    list.push({ from: p, d });
-    return d;
+  /** The decodes of the class of policy options `p` (made empty for a new class). */
+  rolloutsOf(p: EstimateOptions): RolloutDecode[] {
+    const key = `${p.checkpointing}|${p.attention}|${p.zero}|${p.offload}|${p.liger}|${p.compute}`;
+    let ids = this.byFields.get(key);
+    if (!ids) this.byFields.set(key, (ids = []));
+    for (let i = 0; i < ids.length; i++) {
+      const c = this.classes[ids[i]!]!;
+      if (decodeAlike(c.from, p)) return c.rollouts;
+    }
+    ids.push(this.classes.length);
+    const rollouts: RolloutDecode[] = [];
+    this.classes.push({ from: p, rollouts });
+    return rollouts;
   }
 }
 
@@ -289,8 +296,7 @@ function rolloutDecode(policy: PolicyWork, x: RolloutShape): RolloutDecode {
     )
       return d;
   }
-  const made = (): RolloutDecode => newRolloutDecode(policy.options, x);
-  const d = policy.decodes ? policy.decodes.of(policy.options, x, made) : made();
+  const d = newRolloutDecode(policy.options, x);
   policy.rollouts.push(d);
   return d;
 }
