@@ -51,7 +51,8 @@ function normalOrderStat(r: number, n: number): number {
   return normalQuantile((r - 0.375) / (n + 0.25));
 }
 
-// P. J. Acklam's coefficients (normalQuantile's source, below), made once rather than per call.
+// P. J. Acklam's coefficients, made once rather than per call (normalQuantile, below):
+// https://web.archive.org/web/20151030215612/http://home.online.no/~pjacklam/notes/invnorm/
 const ACKLAM_A = [
   -39.69683028665376, 220.9460984245205, -275.928510446969, 138.357751867269, -30.66479806614716,
   2.506628277459239,
@@ -63,6 +64,8 @@ const ACKLAM_C = [
   -0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734,
   4.374664141464968, 2.938163982698783,
 ];
+// Acklam's d coefficients, from the same notes:
+// https://web.archive.org/web/20151030215612/http://home.online.no/~pjacklam/notes/invnorm/
 const ACKLAM_D = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
 
 /**
