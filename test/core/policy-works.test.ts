@@ -3,7 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import { samePolicyOptions } from '../../src/core/memory/objective.js';
 import { PolicyWorks } from '../../src/core/plan/policy-works.js';
-import { objectiveStep, objectiveWork, policyWork } from '../../src/core/time/objective.js';
+import {
+  RolloutDecodes,
+  objectiveStep,
+  objectiveWork,
+  policyWork,
+} from '../../src/core/time/objective.js';
 import { gpuRates, modelFacts } from '../../src/core/time/index.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
@@ -72,5 +77,48 @@ describe('PolicyWorks', () => {
     expect(works.of(m, { ...colocate, zero: 2 }, time(2), 1, 0, 0, 2)).not.toBe(a);
     expect(works.of(m, colocate, time(4), 1, 0, 0, 4)).not.toBe(a);
     expect(works.of(m, { ...colocate, gpus: 4 }, time(2), 1, 0, 0, 2)).not.toBe(a);
+  });
+});
+
+describe('RolloutDecodes', () => {
+  const rates = gpuRates(findGpu('h100-sxm'), time(1));
+  const t = time(2);
+  const colocated = (o: typeof colocate) =>
+    objectiveWork(m, o, t, 7e9, policyWork(m, o, t, decodes)).rollout;
+  const decodes = new RolloutDecodes();
+
+  it('gives policies that differ only in what the decode sets one decode, timed as each alone', () => {
+    const a = colocated(colocate);
+    // The optimizer and the GPU count are the policy's, which the decode overwrites (a colocated rollout
+    // decodes each process's share: the same chunk on 2 or 4 GPUs).
+    const others = [
+      { ...colocate, optimizer: 'adamw-8bit' as const },
+      { ...colocate, gpus: 4 },
+      { ...colocate, optimizer: 'lion' as const, gpus: 4 },
+    ];
+    for (const o of others) {
+      expect(colocated(o)).toBe(a);
+      const phases = { rollout: 0, referenceLogprobs: 0, policyTraining: 0, weightSync: 0 };
+      const alone = { ...phases };
+      const shared = objectiveStep(
+        m,
+        objectiveWork(m, o, t, 7e9, policyWork(m, o, t, decodes)),
+        t,
+        rates,
+        phases,
+      );
+      expect(shared).toBe(objectiveStep(m, objectiveWork(m, o, t, 7e9), t, rates, alone));
+      expect(phases.rollout).toBe(alone.rollout);
+    }
+  });
+
+  it('keeps decodes apart when a field the decode keeps differs', () => {
+    const a = colocated(colocate);
+    expect(colocated({ ...colocate, checkpointing: 'full' })).not.toBe(a);
+    expect(colocated({ ...colocate, attention: 'flash' })).not.toBe(a);
+    expect(colocated({ ...colocate, loraRank: 64 })).not.toBe(a);
+    // Same values, another key order: apart (a decode's keys follow its policy's).
+    const { optimizer, ...rest } = colocate;
+    expect(colocated({ ...rest, optimizer } as typeof colocate)).not.toBe(a);
   });
 });

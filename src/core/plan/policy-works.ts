@@ -9,7 +9,7 @@ import type { EstimateOptions } from '../../schema/estimate.js';
 import { trainingGpus } from '../../schema/estimate.js';
 import type { TimeOptions } from '../../schema/time.js';
 import { samePolicyOptions } from '../memory/objective.js';
-import { policyWork, type PolicyWork } from '../time/objective.js';
+import { RolloutDecodes, policyWork, type PolicyWork } from '../time/objective.js';
 import type { ModelFacts } from '../time/model-facts.js';
 import type { BaseConfig } from './configs.js';
 
@@ -26,6 +26,8 @@ export class PolicyWorks {
   private readonly byFields = new Map<string, number[]>();
   /** By class and engine variant, then layout: the accumulation the work was made at, and the work. */
   private readonly works = new Map<number, Map<number, { accum: number; work: PolicyWork }>>();
+  /** The rollout decodes every policy work of the search shares (time/objective.ts RolloutDecodes). */
+  private readonly decodes = new RolloutDecodes();
 
   constructor(private readonly bases: readonly BaseConfig[]) {
     this.classes = new Int32Array(bases.length).fill(-1);
@@ -62,7 +64,7 @@ export class PolicyWorks {
   ): PolicyWork {
     const gpus = trainingGpus(options);
     if (gpus >= MAX_GPUS || options.tp >= MAX_TP || options.pp >= MAX_PP || vi >= 64)
-      return policyWork(m, options, t);
+      return policyWork(m, options, t, this.decodes);
     const outer = this.classOf(bi) * 64 + vi;
     let byLayout = this.works.get(outer);
     if (!byLayout) this.works.set(outer, (byLayout = new Map()));
@@ -70,7 +72,7 @@ export class PolicyWorks {
       (((gpus * MAX_TP + options.tp) * MAX_PP + options.pp) * 4 + options.zero) * 4 + offload;
     const known = byLayout.get(layout);
     if (known && known.accum === accum) return known.work;
-    const work = policyWork(m, options, t);
+    const work = policyWork(m, options, t, this.decodes);
     if (!known) byLayout.set(layout, { accum, work });
     return work;
   }

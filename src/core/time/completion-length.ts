@@ -51,24 +51,32 @@ function normalOrderStat(r: number, n: number): number {
   return normalQuantile((r - 0.375) / (n + 0.25));
 }
 
+// P. J. Acklam's coefficients, made once rather than per call (normalQuantile, below):
+// https://web.archive.org/web/20151030215612/http://home.online.no/~pjacklam/notes/invnorm/
+const ACKLAM_A = [
+  -39.69683028665376, 220.9460984245205, -275.928510446969, 138.357751867269, -30.66479806614716,
+  2.506628277459239,
+];
+const ACKLAM_B = [
+  -54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572,
+];
+const ACKLAM_C = [
+  -0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734,
+  4.374664141464968, 2.938163982698783,
+];
+// Acklam's d coefficients, from the same notes:
+// https://web.archive.org/web/20151030215612/http://home.online.no/~pjacklam/notes/invnorm/
+const ACKLAM_D = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+
 /**
  * Φ⁻¹(p), the standard normal quantile: P. J. Acklam's rational approximation (relative error below 1.15e-9),
  * https://web.archive.org/web/20151030215612/http://home.online.no/~pjacklam/notes/invnorm/
  */
 function normalQuantile(p: number): number {
-  const a = [
-    -39.69683028665376, 220.9460984245205, -275.928510446969, 138.357751867269, -30.66479806614716,
-    2.506628277459239,
-  ];
-  const b = [
-    -54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972,
-    -13.28068155288572,
-  ];
-  const c = [
-    -0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734,
-    4.374664141464968, 2.938163982698783,
-  ];
-  const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+  const a = ACKLAM_A;
+  const b = ACKLAM_B;
+  const c = ACKLAM_C;
+  const d = ACKLAM_D;
   const tail = (q: number) =>
     (((((c[0]! * q + c[1]!) * q + c[2]!) * q + c[3]!) * q + c[4]!) * q + c[5]!) /
     ((((d[0]! * q + d[1]!) * q + d[2]!) * q + d[3]!) * q + 1);
@@ -95,10 +103,21 @@ const LOG_SPREAD =
 export function loneCompletionSteps(mean: number, n: number, cap?: number): number {
   if (n < 2) return 0;
   const longest = longestCompletion(mean, cap);
-  const ratio = Math.exp(-LOG_SPREAD * (normalOrderStat(n, n) - normalOrderStat(n - 1, n)));
+  const ratio = secondToLongest(n);
   const second = Math.min(
     ratio * LONGEST_TO_MEAN_COMPLETION * mean,
     cap ?? Number.POSITIVE_INFINITY,
   );
   return Math.max(0, Math.floor(longest - second));
+}
+
+/** Expected second longest over longest of `n` completions (loneCompletionSteps), computed once per `n`. */
+const SECOND_TO_LONGEST = new Map<number, number>();
+function secondToLongest(n: number): number {
+  let r = SECOND_TO_LONGEST.get(n);
+  if (r === undefined) {
+    r = Math.exp(-LOG_SPREAD * (normalOrderStat(n, n) - normalOrderStat(n - 1, n)));
+    SECOND_TO_LONGEST.set(n, r);
+  }
+  return r;
 }

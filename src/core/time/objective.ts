@@ -59,7 +59,10 @@ export interface PolicyWork {
   train: TrainWork;
   /** Its steps so far, by rates object (few: a row's GPU options and power levels; searched last first). */
   steps: PolicyStep[];
-  /** The rollout decodes of the objective works made on it (few: searched by their shape). */
+  /**
+   * The rollout decodes of the objective works made on it (few: searched by their shape); in a search, shared
+   * with the policy works whose options decode alike (RolloutDecodes).
+   */
   rollouts: RolloutDecode[];
 }
 
@@ -92,15 +95,89 @@ export interface RolloutDecode {
   steps: RolloutStep[];
 }
 
-/** The policy's work of `o` at time options `t` (only gradAccum is read). */
-export function policyWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions): PolicyWork {
+/**
+ * The policy's work of `o` at time options `t` (only gradAccum is read). `decodes`: the rollout decodes of the
+ * search's other policy works, shared with this one's where their options are alike (RolloutDecodes).
+ */
+export function policyWork(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  decodes: RolloutDecodes | null = null,
+): PolicyWork {
   const p = policyOptions(o);
   return {
     options: p,
     train: trainWork(m, p, t),
     steps: [],
-    rollouts: [],
+    rollouts: decodes ? decodes.rolloutsOf(p) : [],
   };
+}
+
+/** The fields a rollout decode sets on its policy's options (rolloutDecode): the rest it takes from them. */
+const DECODE_SETS = new Set([
+  'method',
+  'optimizer',
+  'weights',
+  'framework',
+  'batch',
+  'seq',
+  'tp',
+  'pp',
+  'cp',
+  'gpus',
+]);
+
+/**
+ * Whether two policies' options give alike decode options: the same keys in the same order (a decode's keys are
+ * its policy's, then those it sets), with like values (sameValue) but for the fields the decode sets.
+ */
+function decodeAlike(a: EstimateOptions, b: EstimateOptions): boolean {
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  const ra = a as unknown as Record<string, unknown>;
+  const rb = b as unknown as Record<string, unknown>;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i]!;
+    if (k !== kb[i] || (!DECODE_SETS.has(k) && !sameValue(ra[k], rb[k]))) return false;
+  }
+  return true;
+}
+
+/** Like option values: the same primitive, or arrays of the same elements (LoRA targets). */
+const sameValue = (a: unknown, b: unknown): boolean =>
+  a === b ||
+  (Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => x === b[i]));
+
+/**
+ * The rollout decodes of one search's policy works. A decode's options are its policy's with the fields it sets
+ * itself (DECODE_SETS: method, optimizer, weights, framework, batch, sequence and layout), so policies that
+ * differ only in those (the optimizers, micro-batches and layouts of one configuration) decode alike at every
+ * shape: they share one list of decodes (PolicyWork.rollouts), and so one decodeStep per shape and rates object.
+ * decodeStep and loraStepTime read their options' values only, so a decode found there times exactly as a new
+ * one would.
+ */
+export class RolloutDecodes {
+  /** Per class of policy options that decode alike: one member's options and the class's decodes. */
+  private readonly classes: { from: EstimateOptions; rollouts: RolloutDecode[] }[] = [];
+  /** Class ids by a few fields of the options (the candidates decodeAlike decides between). */
+  private readonly byFields = new Map<string, number[]>();
+
+  /** The decodes of the class of policy options `p` (made empty for a new class). */
+  rolloutsOf(p: EstimateOptions): RolloutDecode[] {
+    const key = `${p.checkpointing}|${p.attention}|${p.zero}|${p.offload}|${p.liger}|${p.compute}`;
+    let ids = this.byFields.get(key);
+    if (!ids) this.byFields.set(key, (ids = []));
+    for (let i = 0; i < ids.length; i++) {
+      const c = this.classes[ids[i]!]!;
+      if (decodeAlike(c.from, p)) return c.rollouts;
+    }
+    ids.push(this.classes.length);
+    const rollouts: RolloutDecode[] = [];
+    this.classes.push({ from: p, rollouts });
+    return rollouts;
+  }
 }
 
 /**
@@ -174,22 +251,11 @@ export interface RolloutShape {
   lora: boolean;
 }
 
-/** The policy work's rollout decode of shape `x`, made on first use. */
-function rolloutDecode(policy: PolicyWork, x: RolloutShape): RolloutDecode {
-  for (const d of policy.rollouts) {
-    const y = d.shape;
-    if (
-      y.weights === x.weights &&
-      y.framework === x.framework &&
-      y.chunk === x.chunk &&
-      y.seq === x.seq &&
-      y.lora === x.lora
-    )
-      return d;
-  }
+/** A rollout decode of shape `x` on the policy options `p`, with no step timed yet. */
+function newRolloutDecode(p: EstimateOptions, x: RolloutShape): RolloutDecode {
   // vLLM runs fused kernels / CUDA graphs (its memory profile); transformers generate is eager.
   const decode: EstimateOptions = {
-    ...policy.options,
+    ...p,
     method: 'inference',
     optimizer: 'none',
     weights: x.weights,
@@ -207,8 +273,30 @@ function rolloutDecode(policy: PolicyWork, x: RolloutShape): RolloutDecode {
   // The shared-weights rollout serves the adapter unmerged: vLLM built with enable_lora, one adapter slot of
   // max_lora_rank (unsloth_zoo 7b78d53 vllm_utils.py load_vllm: enable_lora, max_lora_rank, max_loras), so each
   // decode step reads the adapter and runs its shrink and expand kernels (multi-lora.ts loraStepTime).
-  const lora = x.lora ? { ...decode, maxLoras: 1 } : null;
-  const d: RolloutDecode = { shape: x, decode, lora, m: null, t: null, steps: [] };
+  return {
+    shape: x,
+    decode,
+    lora: x.lora ? { ...decode, maxLoras: 1 } : null,
+    m: null,
+    t: null,
+    steps: [],
+  };
+}
+
+/** The policy work's rollout decode of shape `x`, made on first use. */
+function rolloutDecode(policy: PolicyWork, x: RolloutShape): RolloutDecode {
+  for (const d of policy.rollouts) {
+    const y = d.shape;
+    if (
+      y.weights === x.weights &&
+      y.framework === x.framework &&
+      y.chunk === x.chunk &&
+      y.seq === x.seq &&
+      y.lora === x.lora
+    )
+      return d;
+  }
+  const d = newRolloutDecode(policy.options, x);
   policy.rollouts.push(d);
   return d;
 }
