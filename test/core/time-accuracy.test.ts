@@ -580,6 +580,7 @@ describe('time model on the training rows at scale and on MoE', () => {
   // (83 rows: 9.8% / 37.0% before the dense-loop MoE, padded-SDPA and LoRA-stack mechanisms; 9.6% / 34.3% with them;
   // 8.8% / 34.3% with GeForce's rates; 9.6% / 29.9% with transformers' eager modules counted as read). With the
   // Unsloth Qwen3-30B-A3B notebook row (+319%) 84 rows read 9.65% / 34.3%; without it the 83 stay within 30%.
+  // XXTRAIN
   it('training rows out of sample (all sources): median <= 10%, p90 <= 35%', () => {
     const training = rows.filter((r) => !r.inSample && r.kind === 'training');
     const s = summarizeThroughput('training', training);
@@ -623,10 +624,12 @@ describe('time model on the Unsloth MoE and GRPO notebook rows', () => {
   });
 
   // +1,599% first scored (17x the estimate); with torch._grouped_mm's per-group fallback off sm90/sm100 timed
-  // (time/grouped-mm.ts) +319%. What is left is open (docs/time-model.md).
-  it('Qwen3-30B-A3B LoRA on an A100: scored, still too fast after the grouped_mm fallback', () => {
+  // (time/grouped-mm.ts) +319% at 5.12 µs a group (a square 128 matmul from Python); +25.8% with a group priced from
+  // transformers#42697's A100 forward through the same fallback, 19.0 µs (time/grouped-mm-cost.ts). Still too fast;
+  // what is left is open (docs/time-model.md).
+  it('Qwen3-30B-A3B LoRA on an A100: within 30%, still too fast', () => {
     const e = err['unsloth-moe-qwen3-30b-a3b-a100-lora']!;
-    expect(e).toBeGreaterThan(2);
-    expect(e).toBeLessThanOrEqual(3.2);
+    expect(e).toBeGreaterThan(0);
+    expect(e).toBeLessThanOrEqual(0.3);
   });
 });
