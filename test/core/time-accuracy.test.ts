@@ -530,7 +530,9 @@ describe('time model on the FP8 training rows', () => {
 // transformers loop benchmark gives (train-work.ts SYNCED_LOOP_OP_SECONDS), the hooks of each expert's two
 // parameter-less modules, ZeRO-3's reduce-scatter and partition ops per gradient, and its backward held in step by
 // its event windows (train-step.ts), and the loop's 15 torch calls per expert counted alike: +44.1% (ZeRO-2),
-// +90.6% and +250.6% (ZeRO-3).
+// +90.6% and +250.6% (ZeRO-3). The loop's op re-read as the loop run less the layers' other ops (18.3 µs; the
+// benchmark's grouped_mm run is torch's per-group fallback on its A100, time/grouped-mm-cost.ts): +36.6%, +76.1%,
+// +222.7%.
 describe('time model on the training rows at scale and on MoE', () => {
   // ms-swift's two dense Qwen2.5-14B rows -4.3% / -2.2% -> -8.2% / -6.2% with transformers' eager RMSNorm and rotary
   // counted as read (engines/hf/eager-modules.ts); what else those runs do faster is not found (their
@@ -556,7 +558,7 @@ describe('time model on the training rows at scale and on MoE', () => {
     for (const r of f8) expect(Math.abs(r.error), r.id).toBeLessThanOrEqual(0.16);
   });
 
-  it('times the MoE rows too fast, and no worse than today (+45% ZeRO-2, +91% and +251% ZeRO-3)', () => {
+  it('times the MoE rows too fast, and no worse than today (+37% ZeRO-2, +77% and +223% ZeRO-3)', () => {
     const moe = Object.fromEntries(
       scaleRows.filter((r) => r.id.includes('-moe-')).map((r) => [r.id, r.error]),
     );
@@ -566,9 +568,9 @@ describe('time model on the training rows at scale and on MoE', () => {
       'msswift-qwen3-moe-30b-a3b-16xa800-zero3',
     ]);
     for (const e of Object.values(moe)) expect(e).toBeGreaterThan(0);
-    expect(moe['msswift-qwen1.5-moe-8xa800-zero2']).toBeLessThanOrEqual(0.45);
-    expect(moe['msswift-qwen1.5-moe-8xa800-zero3']).toBeLessThanOrEqual(0.91);
-    expect(moe['msswift-qwen3-moe-30b-a3b-16xa800-zero3']).toBeLessThanOrEqual(2.51);
+    expect(moe['msswift-qwen1.5-moe-8xa800-zero2']).toBeLessThanOrEqual(0.37);
+    expect(moe['msswift-qwen1.5-moe-8xa800-zero3']).toBeLessThanOrEqual(0.77);
+    expect(moe['msswift-qwen3-moe-30b-a3b-16xa800-zero3']).toBeLessThanOrEqual(2.23);
     // ZeRO-3 over ZeRO-2: measured 4.0x; the estimate's hooks over 4,320 looped expert linears give 3.05x.
     const z2 = scaleRows.find((r) => r.id.endsWith('moe-8xa800-zero2'))!;
     const z3 = scaleRows.find((r) => r.id.endsWith('moe-8xa800-zero3'))!;
@@ -625,7 +627,8 @@ describe('time model on the Unsloth MoE and GRPO notebook rows', () => {
 
   // +1,599% first scored (17x the estimate); with torch._grouped_mm's per-group fallback off sm90/sm100 timed
   // (time/grouped-mm.ts) +319% at 5.12 µs a group (a square 128 matmul from Python); +25.8% with a group priced from
-  // transformers#42697's A100 forward through the same fallback, 19.0 µs (time/grouped-mm-cost.ts). Still too fast;
+  // transformers#42697's A100 forward through the same fallback, 19.0 µs (time/grouped-mm-cost.ts), +25.9% with
+  // that benchmark's loop op re-read alike. Still too fast;
   // what is left is open (docs/time-model.md).
   it('Qwen3-30B-A3B LoRA on an A100: within 30%, still too fast', () => {
     const e = err['unsloth-moe-qwen3-30b-a3b-a100-lora']!;
