@@ -6,12 +6,13 @@
  *
  * huggingface/transformers#42697 times the same fallback on an A100: Qwen1.5-MoE-A2.7B's forward (bf16, batch
  * 4 x 16 tokens) with experts_implementation "grouped_mm" takes 75.23 ms (grouped_mm needs torch 2.9 or later,
- * where an sm80 card runs the fallback; the PR's eager loop on the same card is SYNCED_LOOP_OP_SECONDS' source, priced the same way). The
- * run makes two calls in each of 24 MoE layers, each over all 60 experts: 2,880 groups. Less the layers' other ops
- * at the rate the model prices them (EAGER_OP_SECONDS each: a decoder layer's OPS_PER_LAYER_EAGER, the 11 more the
- * MoE block issues over a dense MLP's 5 and the 26 of grouped_mm_experts_forward besides its two calls) and each
- * call's synced offsets copy, the groups take 19.0 µs each. The experts' weights (24.9 GB, 12 ms at an A100's
- * 2 TB/s) run under that loop, so the figure is the loop's, as train-step.ts prices a call.
+ * where an sm80 card runs the fallback; the PR's eager loop on the same card is SYNCED_LOOP_OP_SECONDS' source,
+ * priced the same way). The run makes two calls in each of 24 MoE layers, each over all 60 experts: 2,880 groups.
+ * Less the layers' other ops at the rate the model prices them (EAGER_OP_SECONDS each: a decoder layer's
+ * OPS_PER_LAYER_EAGER, the 11 more the MoE block issues over a dense MLP's 5 and the 26 of grouped_mm_experts_forward
+ * besides its two calls) and each call's synced offsets copy, the groups take 19.0 µs each. The experts' weights
+ * (24.9 GB, 12 ms at an A100's 2 TB/s) run under that loop, so the figure is the loop's, as train-step.ts prices a
+ * call.
  */
 import {
   EAGER_OP_SECONDS,

@@ -179,7 +179,7 @@ const QWEN2_MOE_LOOP_PREAMBLE_OPS = 6;
 // its == test, the mask select, torch.where, the row gather, two weight slices, two linears, chunk, act, mul, the
 // routing-weight gather and mul, .to, index_add_), two of them syncs. Less the layers' other ops at EAGER_OP_SECONDS
 // (OPS_PER_LAYER_EAGER, the MoE block's and the loop's own above): 18.3 µs an op. (It was the loop's run less the
-// grouped_mm run, 15.7 µs; on an A100 that run is torch's per-group fallback, 60 ms of its 75, time/grouped-mm-cost.ts.)
+// grouped_mm run, 15.7 µs; on an A100 that run is torch's per-group fallback, 55 ms of its 75: grouped-mm-cost.ts.)
 export const SYNCED_LOOP_OP_SECONDS =
   (431.87e-3 -
     24 *
