@@ -6,7 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { modelFacts, trainStep, trainWork, gpuRates } from '../../src/core/time/index.js';
-import { GROUPED_MM_GROUP_SECONDS, groupedMmFallback } from '../../src/core/time/grouped-mm.js';
+import { groupedMmFallback } from '../../src/core/time/grouped-mm.js';
+import { GROUPED_MM_GROUP_SECONDS } from '../../src/core/time/grouped-mm-cost.js';
+import { SYNCED_LOOP_OP_SECONDS } from '../../src/core/time/train-work.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
@@ -67,6 +69,14 @@ describe("torch._grouped_mm's per-group fallback", () => {
     expect(trainWork(m, optionsFromFlags({ ...flags, compute: 'fp16' }), t).groupedMmBf16).toBe(
       false,
     );
+  });
+
+  it("prices a group at what transformers#42697's A100 grouped_mm forward leaves after the layers' other ops", () => {
+    // 24 MoE layers x 2 calls x 60 experts of Qwen1.5-MoE-A2.7B in a 75.23 ms forward, less the layers' eager ops
+    // and the calls' synced offsets copies: 19.0 µs a group, nearly four times the 5.12 µs of one square 128 matmul
+    // issued from Python (ROCm/triton#343), and above a synced op of a Python loop.
+    expect(GROUPED_MM_GROUP_SECONDS * 1e6).toBeCloseTo(19.0, 1);
+    expect(GROUPED_MM_GROUP_SECONDS).toBeGreaterThan(SYNCED_LOOP_OP_SECONDS);
   });
 
   it('slows an A100 step by about a group cost per expert per call, and leaves an H100 as it was', () => {

@@ -530,7 +530,9 @@ describe('time model on the FP8 training rows', () => {
 // transformers loop benchmark gives (train-work.ts SYNCED_LOOP_OP_SECONDS), the hooks of each expert's two
 // parameter-less modules, ZeRO-3's reduce-scatter and partition ops per gradient, and its backward held in step by
 // its event windows (train-step.ts), and the loop's 15 torch calls per expert counted alike: +44.1% (ZeRO-2),
-// +90.6% and +250.6% (ZeRO-3).
+// +90.6% and +250.6% (ZeRO-3); +41.4%, +89.0%, +249.2% with transformers' eager modules counted as read. The loop's
+// op re-read as the loop run less the layers' other ops (18.3 µs; the benchmark's grouped_mm run is torch's
+// per-group fallback on its A100, time/grouped-mm-cost.ts): +34.2%, +74.7%, +221.5%.
 describe('time model on the training rows at scale and on MoE', () => {
   // ms-swift's two dense Qwen2.5-14B rows -4.3% / -2.2% -> -8.2% / -6.2% with transformers' eager RMSNorm and rotary
   // counted as read (engines/hf/eager-modules.ts); what else those runs do faster is not found (their
@@ -556,7 +558,7 @@ describe('time model on the training rows at scale and on MoE', () => {
     for (const r of f8) expect(Math.abs(r.error), r.id).toBeLessThanOrEqual(0.16);
   });
 
-  it('times the MoE rows too fast, and no worse than today (+45% ZeRO-2, +91% and +251% ZeRO-3)', () => {
+  it('times the MoE rows too fast, and no worse than today (+35% ZeRO-2, +75% and +222% ZeRO-3)', () => {
     const moe = Object.fromEntries(
       scaleRows.filter((r) => r.id.includes('-moe-')).map((r) => [r.id, r.error]),
     );
@@ -566,9 +568,9 @@ describe('time model on the training rows at scale and on MoE', () => {
       'msswift-qwen3-moe-30b-a3b-16xa800-zero3',
     ]);
     for (const e of Object.values(moe)) expect(e).toBeGreaterThan(0);
-    expect(moe['msswift-qwen1.5-moe-8xa800-zero2']).toBeLessThanOrEqual(0.45);
-    expect(moe['msswift-qwen1.5-moe-8xa800-zero3']).toBeLessThanOrEqual(0.91);
-    expect(moe['msswift-qwen3-moe-30b-a3b-16xa800-zero3']).toBeLessThanOrEqual(2.51);
+    expect(moe['msswift-qwen1.5-moe-8xa800-zero2']).toBeLessThanOrEqual(0.35);
+    expect(moe['msswift-qwen1.5-moe-8xa800-zero3']).toBeLessThanOrEqual(0.75);
+    expect(moe['msswift-qwen3-moe-30b-a3b-16xa800-zero3']).toBeLessThanOrEqual(2.22);
     // ZeRO-3 over ZeRO-2: measured 4.0x; the estimate's hooks over 4,320 looped expert linears give 3.05x.
     const z2 = scaleRows.find((r) => r.id.endsWith('moe-8xa800-zero2'))!;
     const z3 = scaleRows.find((r) => r.id.endsWith('moe-8xa800-zero3'))!;
@@ -576,16 +578,18 @@ describe('time model on the training rows at scale and on MoE', () => {
     expect(z3.estimated / z2.estimated).toBeLessThan(4.04);
   });
 
-  // Training out of sample, every training row (the ms-swift MoE rows above included): median <= 10%, p90 <= 35%
+  // Training out of sample, every training row (the ms-swift MoE rows above included): median <= 10%, p90 <= 30%
   // (83 rows: 9.8% / 37.0% before the dense-loop MoE, padded-SDPA and LoRA-stack mechanisms; 9.6% / 34.3% with them;
   // 8.8% / 34.3% with GeForce's rates; 9.6% / 29.9% with transformers' eager modules counted as read). With the
-  // Unsloth Qwen3-30B-A3B notebook row (+319%) 84 rows read 9.65% / 34.3%; without it the 83 stay within 30%.
-  it('training rows out of sample (all sources): median <= 10%, p90 <= 35%', () => {
+  // Unsloth Qwen3-30B-A3B notebook row (+319%) 84 rows read 9.65% / 34.3%; without it the 83 stay within 30%. With a
+  // fallback group priced from an A100 benchmark of it (time/grouped-mm-cost.ts) the row reads +25.9% and the 84
+  // rows 9.65% / 29.9%.
+  it('training rows out of sample (all sources): median <= 10%, p90 <= 30%', () => {
     const training = rows.filter((r) => !r.inSample && r.kind === 'training');
     const s = summarizeThroughput('training', training);
     expect(s.count).toBe(84);
     expect(s.medianAbsError).toBeLessThanOrEqual(0.1);
-    expect(s.p90AbsError).toBeLessThanOrEqual(0.35);
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.3);
     const earlier = summarizeThroughput(
       'training',
       training.filter((r) => !NOTEBOOK_ROW.test(r.id)),
@@ -623,10 +627,13 @@ describe('time model on the Unsloth MoE and GRPO notebook rows', () => {
   });
 
   // +1,599% first scored (17x the estimate); with torch._grouped_mm's per-group fallback off sm90/sm100 timed
-  // (time/grouped-mm.ts) +319%. What is left is open (docs/time-model.md).
-  it('Qwen3-30B-A3B LoRA on an A100: scored, still too fast after the grouped_mm fallback', () => {
+  // (time/grouped-mm.ts) +319% at 5.12 µs a group (a square 128 matmul from Python); +25.8% with a group priced from
+  // transformers#42697's A100 forward through the same fallback, 19.0 µs (time/grouped-mm-cost.ts), +25.9% with
+  // that benchmark's loop op re-read alike (2.68 s of 3.38 s). Still too fast; what is left is open
+  // (docs/time-model.md).
+  it('Qwen3-30B-A3B LoRA on an A100: within 26%, still too fast', () => {
     const e = err['unsloth-moe-qwen3-30b-a3b-a100-lora']!;
-    expect(e).toBeGreaterThan(2);
-    expect(e).toBeLessThanOrEqual(3.2);
+    expect(e).toBeGreaterThan(0);
+    expect(e).toBeLessThanOrEqual(0.26);
   });
 });

@@ -12,11 +12,6 @@ import { FRAMEWORKS } from '../memory/frameworks.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
 import type { ModelFacts } from './model-facts.js';
 
-// One small matmul issued on its own, host and launch included: triton's grouped-GEMM tutorial
-// (python/tutorials/08-grouped-gemm.py, torch_perf_fn: torch.matmul over a group of 4) times its cuBLAS loop at
-// 0.020480 ms for four 128 x 128 fp16 matmuls on an A100 (ROCm/triton#343, the A100 figures): 5.12 µs a group.
-export const GROUPED_MM_GROUP_SECONDS = 0.02048e-3 / 4;
-
 /** Whether this GPU runs torch._grouped_mm as PyTorch's per-group fallback (AMD: not modelled, 0 = no cc). */
 export function groupedMmFallback(cc: number, bf16: boolean): boolean {
   if (!(cc > 0)) return false;

@@ -19,7 +19,8 @@ import {
 import type { TrainWork } from './train-work.js';
 import { FLOAT8_GEMM_SPEEDUP } from '../kernels/float8.js';
 import { bnbTreeDequantSlowdown } from './bnb-dequant.js';
-import { GROUPED_MM_GROUP_SECONDS, groupedMmFallback } from './grouped-mm.js';
+import { groupedMmFallback } from './grouped-mm.js';
+import { GROUPED_MM_GROUP_SECONDS } from './grouped-mm-cost.js';
 
 /** Result of one step: seconds by phase and the bound. */
 export interface StepTime {
