@@ -2,7 +2,7 @@
 import { estimateTime, staticBatchSeconds } from '../core/time/index.js';
 import { estimateObjectiveTime } from '../core/time/objective.js';
 import { paramCounts } from '../core/model/params.js';
-import { isPreferenceOrRl, promptTokensOf } from '../schema/estimate.js';
+import { isPreferenceOrRl, promptTokensOf, type EstimateOptions } from '../schema/estimate.js';
 import {
   sourceName,
   throughputKind,
@@ -14,7 +14,9 @@ import { findGpu } from '../io/load-catalog.js';
 import { engineOf } from '../core/engines/engine.js';
 import { caseArch, loadThroughputCases } from '../io/load-calibration.js';
 import { optionsFromFlags, type RawFlags } from '../schema/flags.js';
-import { timeOptionsFromFlags } from '../schema/time.js';
+import { timeOptionsFromFlags, type TimeOptions } from '../schema/time.js';
+import type { Arch } from '../core/model/arch.js';
+import type { Gpu } from '../schema/gpu.js';
 import { renderThroughputText } from '../ui/validate-text.js';
 
 /** Case flags in the CLI's shape (lists become comma lists). */
@@ -22,6 +24,31 @@ function cliFlags(flags: Record<string, unknown>): RawFlags {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(flags)) out[k] = Array.isArray(v) ? v.join(',') : v;
   return out;
+}
+
+/**
+ * Output tokens per second of a closed-loop run of `prompts` requests of equal lengths with at most --batch in flight.
+ * vllm bench serve sends every request through one asyncio.Semaphore(max_concurrency) and divides the outputs by the
+ * wall time from the first send to the last reply (vllm-project/vllm vllm/benchmarks/serve.py at
+ * 009e6d4a1cd6ba3fb2a9fc00f4ec06f5297232a1, benchmark / limited_request_func): requests of one length start and end
+ * together, so the run is whole rounds of --batch and a last round of the rest, each a request's time to first token
+ * and its time per output token for each further token at that round's size.
+ */
+function closedLoopOutputRate(
+  arch: Arch,
+  options: EstimateOptions,
+  gpu: Gpu,
+  time: TimeOptions,
+  out: number,
+  prompts: number,
+): number {
+  const round = (batch: number): number => {
+    const t = estimateTime(arch, { ...options, batch }, gpu, time);
+    return (t.ttftSeconds ?? 0) + (out - 1) * (t.tpotSeconds ?? 0);
+  };
+  const full = Math.floor(prompts / options.batch);
+  const rest = prompts - full * options.batch;
+  return (prompts * out) / (full * round(options.batch) + (rest > 0 ? round(rest) : 0));
 }
 
 export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
@@ -90,7 +117,9 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
             c.metric === 'tpot_s'
             ? (t.tpotSeconds ?? t.stepSeconds)
             : c.metric === 'output_tokens_per_s'
-              ? (options.batch * out) / ((t.ttftSeconds ?? 0) + (out - 1) * (t.tpotSeconds ?? 0))
+              ? c.num_prompts !== undefined
+                ? closedLoopOutputRate(arch, options, gpu, time, out, c.num_prompts)
+                : (options.batch * out) / ((t.ttftSeconds ?? 0) + (out - 1) * (t.tpotSeconds ?? 0))
               : c.kind === 'decode'
                 ? (t.decodeTokensPerSecond ?? 0)
                 : t.tokensPerSecondPerGpu;

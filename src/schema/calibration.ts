@@ -113,6 +113,11 @@ export const throughputCaseSchema = z.looseObject({
   trl_generation: z.enum(['per-micro-batch']).optional(),
   /** The run's LoRA dropout probability: above 0 sets TimeOptions.loraDropout. */
   lora_dropout: z.number().min(0).max(1).optional(),
+  /**
+   * output_tokens_per_s of a closed-loop run of this many requests of equal lengths (vllm bench serve --num-prompts
+   * with --max-concurrency --batch): scored as whole rounds of --batch and a last round of the rest, not a steady --batch.
+   */
+  num_prompts: z.number().int().positive().optional(),
 });
 export const throughputFileSchema = z.array(throughputCaseSchema);
 export type ThroughputCase = z.infer<typeof throughputCaseSchema>;
