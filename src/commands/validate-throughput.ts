@@ -65,8 +65,6 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.deepspeed_overlap_comm === false) time.serialComm = true;
     // A bitsandbytes build whose 4-bit dequantization ran the branch-tree kernel (before 0.48.0; the case says so).
     if (c.bnb_dequant === 'tree') time.bnbTreeDequant = true;
-    // A 32-bit checkpoint quantized while loading: fp32 bitsandbytes quant states (the case says so).
-    if (c.bnb_quant_dtype === 'fp32') time.bnbFp32Dequant = true;
     // A PEFT build that kept the adapters in the weights' 16-bit dtype (before 0.12.0; the case says so).
     if (c.lora_adapter_dtype === 'weights') time.adaptersInWeightDtype = true;
     // A run with LoRA dropout on (the case says so).

@@ -102,11 +102,6 @@ export const throughputCaseSchema = z.looseObject({
   /** bitsandbytes' NF4/FP4 dequantization kernel in the measured build: 'tree' (before 0.48.0) sets TimeOptions.bnbTreeDequant. */
   bnb_dequant: z.enum(['tree']).optional(),
   /**
-   * The dtype the measured run's bitsandbytes quant states recorded: 'fp32' (a 32-bit checkpoint that vLLM quantized
-   * while loading) sets TimeOptions.bnbFp32Dequant.
-   */
-  bnb_quant_dtype: z.enum(['fp32']).optional(),
-  /**
    * The LoRA adapters' dtype in the measured run: 'weights' (created in the frozen weights' 16-bit dtype and never
    * cast to fp32: PEFT before 0.12.0 in pure bf16) sets TimeOptions.adaptersInWeightDtype.
    */

@@ -128,17 +128,6 @@ export interface TimeOptions {
    */
   bnbTreeDequant?: boolean;
   /**
-   * The run's bitsandbytes quant states record fp32, so its 4-bit path above the mat-vec crossover dequantizes each
-   * shard to an fp32 copy (4 bytes an element, not 2) and multiplies in fp32: bitsandbytes' dequantize_4bit allocates
-   * its output in QuantState.dtype, which quantize_4bit takes from the tensor it quantized (functional.py, 0.45.5),
-   * and vLLM's bitsandbytes loader quantizes a 16/32-bit checkpoint's tensors as stored while loading
-   * (`_unquantized_generator`), where unsloth_zoo's patched `_apply_4bit_weight` casts the input to that dtype
-   * (unsloth_zoo 2025.5.11 vllm_utils.py; its QuantState.from_dict patch sets a pre-quantized checkpoint's dtype to
-   * the compute dtype instead). No flag sets it (the pinned checkpoints are 16-bit or pre-quantized); `validate
-   * --throughput` does for rows of a 32-bit checkpoint quantized so (their `bnb_quant_dtype`).
-   */
-  bnbFp32Dequant?: boolean;
-  /**
    * The run's LoRA adapters were created in the frozen weights' dtype and never cast to fp32: PEFT before 0.12.0
    * (LoraLayer.update_layer moves the adapters to the base weight's floating dtype, peft v0.10.0
    * tuners/lora/layer.py; get_peft_model's autocast_adapter_dtype, which keeps bf16/fp16 adapters in fp32, came in

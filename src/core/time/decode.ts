@@ -328,18 +328,14 @@ export function decodeTraffic(
     m.lmHead * (o.weights === 'mxfp4' ? dense.bytes : q === 'torchao' || q === 'gguf' ? wb : 2);
   // Above the crossover: dequantize (write 2 B) then a 16-bit GEMM reads it back (2 B), from L2 where the 16-bit
   // copy of the matrix fits in it (l2HeldElements). A pre-0.48 bitsandbytes build's 4-bit dequantization runs its
-  // tree kernel, slower than the memory rate on some GPUs (bnb-dequant.ts). bitsandbytes quant states of fp32
-  // (TimeOptions.bnbFp32Dequant) dequantize to an fp32 copy the fp32 GEMM reads back: 4 B each way.
+  // tree kernel, slower than the memory rate on some GPUs (bnb-dequant.ts).
   const qRead = linearRead - bf16Read;
   const dequantizes = k !== null && B > k.crossover;
   const tree =
     q === 'bnb' && wb < 1 && t.bnbTreeDequant === true ? bnbTreeDequantSlowdown(r.cc) : 1;
-  const copy = q === 'bnb' && wb < 1 && t.bnbFp32Dequant === true ? 4 : 2;
   const linearBytes =
     (bf16Read * dense.bytes) / dense.eff +
-    (dequantizes
-      ? qRead * ((wb + copy) * tree + copy) - copy * l2HeldElements(m, r, copy)
-      : (qRead * wb) / eff);
+    (dequantizes ? qRead * ((wb + 2) * tree + 2) - 2 * l2HeldElements(m, r) : (qRead * wb) / eff);
   // Bytes per linear weight element as stored (prefill reads each once; host layers at this size).
   const wbStored = (bf16Read * dense.bytes + qRead * wb) / linearRead;
   // The cache each step reads, per GPU, from the layout the memory model stores (kv-layout.ts): the MLA
@@ -372,19 +368,19 @@ function mxfp4DenseRead(
 }
 
 /**
- * Weight elements of a dense model's step whose dequantized copy (copyBytes an element) fits in the GPU's L2: a kernel that dequantizes a
+ * Weight elements of a dense model's step whose 16-bit copy fits in the GPU's L2: a kernel that dequantizes a
  * matrix to memory and then multiplies it reads the copy back from L2 when it fits (bitsandbytes' 4-bit path
  * dequantizes each shard, then F.linear: bitsandbytes autograd/_functions.py MatMul4Bit.forward; vLLM's
  * `_apply_4bit_weight` as unsloth_zoo 7b78d53 vllm_utils.py patches it calls matmul_4bit once per shard).
  * L2 sizes: the catalog's l2CacheMiB (vendor whitepapers).
  */
-function l2HeldElements(m: ModelFacts, r: GpuRates, copyBytes: number): number {
+function l2HeldElements(m: ModelFacts, r: GpuRates): number {
   const l2 = r.l2Bytes ?? 0;
   if (l2 <= 0 || m.experts > 1) return 0;
   // The layers' matrices (the output head stays 16-bit and is not dequantized).
   let held = 0;
   for (const v of stepMatVecs(m).slice(0, -1))
-    if (v.rows * v.cols * copyBytes <= l2) held += v.rows * v.cols * v.count;
+    if (v.rows * v.cols * 2 <= l2) held += v.rows * v.cols * v.count;
   return held;
 }
 
