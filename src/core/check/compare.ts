@@ -17,7 +17,9 @@ import type { RunPlan } from '../../schema/measured.js';
  * synced ops, the ZeRO-3 hook counts and the autocast casts), and came back to it with the dense MoE block's
  * per-expert loop (0.370 before). Unsloth's Qwen3-30B-A3B LoRA notebook on an A100 (+1,599%: torch._grouped_mm's
  * per-group fallback off sm90/sm100, not timed) widened training again to 0.370, and three GRPO notebook rows widened
- * rl to 0.281 (DeepSeek-R1-0528-Qwen3-8B on a T4, +28.1%); transformers' eager RMSNorm, rotary and SDPA copies
+ * rl to 0.281 (DeepSeek-R1-0528-Qwen3-8B on a T4, +28.1%), and that row read as its log has it (every completion
+ * stopped at vLLM's 256-token max_model_len: 4 completions of 157 tokens decoded together, 100-token prompts) widened
+ * rl to 0.601 (+60.0%, not explained); transformers' eager RMSNorm, rotary and SDPA copies
  * counted as read took training to 0.343 (0.299 without the Qwen3-30B-A3B notebook row, +319%), and to 0.299 with it
  * once each group of the fallback was priced from an A100 benchmark of it (time/grouped-mm-cost.ts: +25.9%). The
  * serving field rows (MI300X FP8 static batches up to 256, MoE serving, llama.cpp MoE on HBM cards) widened decode
@@ -27,7 +29,7 @@ import type { RunPlan } from '../../schema/measured.js';
  * harness's prefix cache and rounds read from its code) brought serving's p90 to 0.415, the band to 0.42. Time to
  * first token has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.3, decode: 0.22, serving: 0.42, rl: 0.29 } as const;
+export const TIME_UNCERTAINTY = { training: 0.3, decode: 0.22, serving: 0.42, rl: 0.61 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of
