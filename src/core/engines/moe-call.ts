@@ -15,6 +15,8 @@ import type { FrameworkProfile } from '../memory/framework-profile.js';
 // 75.5 MB of bf16 experts at batch 1) takes 109.21 µs on an A100 PCIe 40GB (https://github.com/vllm-project/vllm/pull/19049)
 // and 39.61 µs on a B200 (https://github.com/vllm-project/vllm/pull/31448); Qwen3-235B's FP8 shape at TP 8
 // (E=128, N=192, hidden 4096: 18.9 MB) 31.70 µs on an H200 (https://github.com/sgl-project/sglang/pull/11730).
+// All three time the engines' default tiles (get_default_config: no tuned JSON for that shape and GPU), what the
+// engine runs where its wheel ships no file (docs/time-model.md, "Tuned or default fused_moe tiles").
 // Less the bytes at 0.85 of peak (57.1, 11.1, 5.7 µs at FP8's 0.81) and the 6 kernels' graph gaps (15 µs):
 const TRITON_FUSED_MOE: { ampere: number; hopper: number; blackwell: number } = {
   ampere: 37e-6, // A100, vllm-project/vllm#19049
