@@ -77,6 +77,14 @@ export const TORCHTUNE_PROFILE: EngineProfile = {
       },
     },
     {
+      flag: 'reference',
+      why: 'GRPO (dev/grpo_full_finetune_distributed.py _setup_model) always builds a frozen reference model',
+      // pytorch/torchtune v0.6.1 recipes/dev/grpo_full_finetune_distributed.py: ref_model = config.instantiate(cfg_model).
+      apply: (o) => {
+        if (o.objective === 'grpo') o.reference = 'model';
+      },
+    },
+    {
       flag: 'attention',
       why: 'attention modules call F.scaled_dot_product_attention',
       apply: (o) => {

@@ -1,4 +1,9 @@
-/** What torchtune 0.6.1 runs beyond what vramplan writes for it (runs.ts): generation, any --attention. */
+/**
+ * What torchtune 0.6.1 runs beyond what vramplan writes for it (runs.ts): generation, any --attention, PPO
+ * (recipes/ppo_full_finetune_single_device.py: policy, reference policy, value and reward models, its own
+ * KV-cache generation) and GRPO (recipes/dev/grpo_full_finetune_distributed.py: FSDP2-sharded policy and
+ * reference model, its own generation); rules.ts holds what those two recipes refuse.
+ */
 import type { EngineRuns } from '../runs.js';
 import { TORCHTUNE_PROFILE } from './profile.js';
 
@@ -11,9 +16,11 @@ export const TORCHTUNE_RUNS: EngineRuns = {
     optimizers: [...TORCHTUNE_PROFILE.optimizers, 'none'],
     // dtype: fp32 is the recipes' other dtype (training.get_dtype), for a frozen base as for generation.
     baseWeights: [...TORCHTUNE_PROFILE.baseWeights, 'fp32'],
+    objectives: [...TORCHTUNE_PROFILE.objectives, 'ppo', 'grpo'],
   },
   sources: {
     methods: `${T}/recipes/generate.py`,
+    objectives: 'https://github.com/pytorch/torchtune/tree/v0.6.1/recipes',
     // training.get_dtype: bf16 or fp32; fp16 raises in the recipes.
     weights: `${T}/torchtune/training/precision.py`,
     parallel: `${T}/recipes/full_finetune_distributed.py`,

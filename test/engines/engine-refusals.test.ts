@@ -1,0 +1,165 @@
+// Refusals checked against the engines' own sources (scripts/refusal-sweep.ts finds them): what the engine
+// runs is estimated with finite figures, what it refuses names the engine's file at its pinned version.
+import { describe, expect, it } from 'vitest';
+import { estimateChecks } from '../../src/commands/estimate-run.js';
+import { buildEstimate } from '../../src/core/estimate.js';
+import { withEngineDefaults } from '../../src/core/engines/defaults.js';
+import { ENGINE_PROFILES } from '../../src/core/engines/engines.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { optionsFromFlags, type RawFlags } from '../../src/schema/flags.js';
+
+/** The estimate path of `vramplan estimate`: flags, the engine's defaults and checks, then the estimate. */
+function estimate(model: string, flags: RawFlags) {
+  const arch = resolveModel(model);
+  const gpu = typeof flags.gpu === 'string' ? findGpu(flags.gpu) : findGpu('h100-sxm');
+  const options = withEngineDefaults(optionsFromFlags(flags), flags);
+  const notes = estimateChecks(arch, options, flags, gpu);
+  return { options, notes, result: buildEstimate(arch, options, gpu) };
+}
+
+/** The one-line refusal `vramplan estimate` prints for `flags`, or null when it estimates. */
+function refusal(model: string, flags: RawFlags): string | null {
+  try {
+    estimate(model, flags);
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+function expectFinite(r: ReturnType<typeof estimate>['result']): void {
+  const p = r.perGpu;
+  for (const v of [p.allocatedBytes, p.reservedBytes, p.deviceBytes, ...Object.values(p.breakdown)])
+    expect(Number.isFinite(v) && v >= 0).toBe(true);
+  expect(p.deviceBytes).toBeGreaterThan(0);
+  const t = r.time!;
+  expect(Number.isFinite(t.stepSeconds) && t.stepSeconds > 0).toBe(true);
+}
+
+const serve = (framework: string, more: RawFlags = {}): RawFlags => ({
+  framework,
+  method: 'inference',
+  seq: 8192,
+  batch: 4,
+  ...more,
+});
+
+describe('estimated now: the engine runs it', () => {
+  it('llama.cpp --tp N is --split-mode row: weights and KV split over the GPUs, noted, not written', () => {
+    const flags = serve('llama.cpp', { weights: 'q4_k_m', gpu: 'rtx-3090' });
+    const one = estimate('llama-3.1-70b', flags);
+    const row = estimate('llama-3.1-70b', { ...flags, tp: 2, gpus: 2 });
+    expectFinite(row.result);
+    expect(row.result.perGpu.breakdown.weights).toBeLessThan(one.result.perGpu.breakdown.weights);
+    expect(row.notes.join('\n')).toMatch(/--split-mode row.*include\/llama\.h/);
+    // What vramplan writes for llama.cpp is layer split (--pp): the planner never ranks row split.
+    expect(ENGINE_PROFILES['llama.cpp'].tp).toBe(false);
+    // The heads do not bound the row split: 3 GPUs under a 32-head model.
+    expectFinite(estimate('llama-3.1-8b', { ...flags, tp: 3, gpus: 3 }).result);
+    expect(refusal('llama-3.1-8b', serve('vllm', { tp: 3, gpus: 3 }))).toMatch(/--tp: got 3/);
+  });
+
+  it('hf-generate over several GPUs: tp_plan="auto" (--tp) and device_map="auto" (--pp)', () => {
+    const one = estimate('llama-3.1-70b', serve('hf-generate'));
+    for (const par of [{ tp: 2 }, { pp: 2 }]) {
+      const r = estimate('llama-3.1-70b', serve('hf-generate', { ...par, gpus: 2 }));
+      expectFinite(r.result);
+      expect(r.result.perGpu.breakdown.weights).toBeLessThan(one.result.perGpu.breakdown.weights);
+      expect(r.notes.join('\n')).toMatch(par.tp ? /tp_plan="auto"/ : /device_map="auto"/);
+    }
+  });
+
+  it("hf-generate loads gpt-oss's MXFP4 checkpoint (quantizer_mxfp4.py), smaller than bf16", () => {
+    const mx = estimate('gpt-oss-20b', serve('hf-generate', { weights: 'mxfp4' }));
+    const bf = estimate('gpt-oss-20b', serve('hf-generate', { weights: 'bf16' }));
+    expectFinite(mx.result);
+    expect(mx.result.perGpu.breakdown.weights).toBeLessThan(bf.result.perGpu.breakdown.weights / 2);
+  });
+
+  it('hf-generate runs past max_position_embeddings with a warning', () => {
+    const r = estimate('gemma-2-9b', serve('hf-generate', { seq: 32768 }));
+    expectFinite(r.result);
+    expect(r.notes.join('\n')).toMatch(/stopping_criteria\.py MaxLengthCriteria/);
+  });
+
+  it('SGLang shards GGUF weights over --tp-size (linear.py at 0.5.23)', () => {
+    const flags = serve('sglang', { weights: 'q4_k_m', tp: 2, gpus: 2 });
+    expectFinite(estimate('llama-3.1-8b', flags).result);
+  });
+
+  it('torchtune PPO (ppo_full_finetune_single_device) and GRPO (dev/grpo_full_finetune_distributed)', () => {
+    const ppo = estimate('llama-3.2-1b', {
+      framework: 'torchtune',
+      method: 'full',
+      objective: 'ppo',
+    });
+    expectFinite(ppo.result);
+    expect(ppo.result.perGpu.breakdown.valueModel).toBeGreaterThan(0);
+    const grpo = estimate('llama-3.2-1b', {
+      framework: 'torchtune',
+      method: 'full',
+      objective: 'grpo',
+      gpus: 8,
+    });
+    expectFinite(grpo.result);
+    // The recipe always builds a reference model, sharded as the policy is (ZeRO-3).
+    expect(grpo.options.reference).toBe('model');
+    expect(grpo.options.zero).toBe(3);
+    expect(grpo.result.perGpu.breakdown.referenceModel).toBeGreaterThan(0);
+    // vramplan writes neither: the planner keeps to SFT and DPO on torchtune.
+    expect(ENGINE_PROFILES.torchtune.objectives).not.toContain('grpo');
+  });
+});
+
+describe('still refused: the message cites the engine source', () => {
+  it('a context past the model positions: vLLM and SGLang raise, llama-server caps the slot', () => {
+    const seq = { seq: 32768 };
+    expect(refusal('gemma-2-9b', serve('vllm', seq))).toMatch(
+      /vllm: .*VLLM_ALLOW_LONG_MAX_MODEL_LEN.*vllm\/blob\/[0-9a-f]{40}\/vllm\/config\/model\.py/,
+    );
+    expect(refusal('gemma-2-9b', serve('sglang', seq))).toMatch(
+      /sglang: .*SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN.*sglang\/0\.5\.23\/ \(wheel\) sglang\/srt\/configs\/model_config\.py/,
+    );
+    expect(refusal('gemma-2-9b', serve('llama.cpp', { ...seq, weights: 'q4_k_m' }))).toMatch(
+      /llama\.cpp: llama-server caps .*tools\/server\/server\.cpp/,
+    );
+  });
+
+  it('a --tp that does not split the attention heads', () => {
+    const tp = { tp: 8, gpus: 8 };
+    expect(refusal('qwen2.5-7b', serve('vllm', tp))).toMatch(/vllm: .*config\/model\.py/);
+    expect(refusal('qwen2.5-7b', serve('sglang', tp))).toMatch(/sglang: .*models\/llama\.py:183/);
+    expect(refusal('qwen2.5-7b', serve('hf-generate', tp))).toMatch(
+      /hf-generate: .*integrations\/tensor_parallel\.py/,
+    );
+  });
+
+  it('torchtune PPO and GRPO outside their recipes', () => {
+    const rl = { framework: 'torchtune', method: 'lora' };
+    expect(refusal('llama-3.2-1b', { ...rl, objective: 'ppo' })).toMatch(
+      /rule torchtune-ppo-full-single-device: .*ppo_full_finetune_single_device\.py/,
+    );
+    expect(
+      refusal('llama-3.2-1b', { ...rl, method: 'full', objective: 'ppo', gpus: 2, zero: 3 }),
+    ).toMatch(/torchtune-ppo-full-single-device/);
+    expect(refusal('llama-3.2-1b', { ...rl, objective: 'grpo', gpus: 8 })).toMatch(
+      /rule torchtune-grpo-full: .*dev\/grpo_full_finetune_distributed\.py/,
+    );
+    expect(
+      refusal('llama-3.2-1b', {
+        ...rl,
+        method: 'full',
+        objective: 'grpo',
+        gpus: 8,
+        rollout: 'vllm-colocate',
+      }),
+    ).toMatch(/torchtune-grpo-full/);
+  });
+
+  it('a GGUF type on the Hugging Face engines: transformers dequantizes it as it loads', () => {
+    expect(refusal('llama-3.1-8b', serve('hf-generate', { weights: 'q4_k_m' }))).toMatch(
+      /--weights: got 'q4_k_m'.*modeling_gguf_pytorch_utils\.py.*--weights bf16/,
+    );
+  });
+});
