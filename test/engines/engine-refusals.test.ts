@@ -88,6 +88,39 @@ describe('estimated now: the engine runs it', () => {
     expectFinite(estimate('llama-3.1-8b', flags).result);
   });
 
+  it('hf-trainer: LoRA over a GPTQ or AWQ int4 checkpoint (trainable quantizers), not over sharded weights', () => {
+    const flags = { framework: 'hf-trainer', method: 'qlora', weights: 'int4', gpu: 'rtx-4090' };
+    for (const q of ['gptq', 'awq']) {
+      const r = estimate('llama-3.1-8b', { ...flags, 'quant-format': q });
+      expectFinite(r.result);
+      expect(r.result.perGpu.breakdown.adapters).toBeGreaterThan(0);
+    }
+    // What vramplan writes for hf-trainer has no int4: the planner never ranks it.
+    expect(ENGINE_PROFILES['hf-trainer'].baseWeights).not.toContain('int4');
+    // Under FSDP the packed QuantLinear buffers are not sharded: still refused, citing transformers.
+    expect(refusal('llama-3.1-8b', { ...flags, framework: 'hf-fsdp', gpus: 2, zero: 3 })).toMatch(
+      /hf-fsdp no int4 weights .*huggingface\/transformers\/blob\/[0-9a-f]{40}/,
+    );
+  });
+
+  it('LitGPT --optimizer takes a class path: torch.optim.Adafactor and bitsandbytes Lion run', () => {
+    const flags = { framework: 'litgpt', method: 'full', gpu: 'h100-sxm' };
+    const adamw = estimate('llama-3.2-1b', flags).result.perGpu.breakdown.optimizer;
+    const ada = estimate('llama-3.2-1b', { ...flags, optimizer: 'adafactor' });
+    const lion = estimate('llama-3.2-1b', { ...flags, optimizer: 'lion' });
+    expectFinite(ada.result);
+    expectFinite(lion.result);
+    // Factored second moments < one moment < AdamW's two.
+    expect(ada.result.perGpu.breakdown.optimizer).toBeLessThan(
+      lion.result.perGpu.breakdown.optimizer,
+    );
+    expect(lion.result.perGpu.breakdown.optimizer).toBeLessThan(adamw);
+    // Adam-mini's class takes named parameters, which LitGPT never passes: refused, citing utils.py.
+    expect(refusal('llama-3.2-1b', { ...flags, optimizer: 'adam-mini' })).toMatch(
+      /litgpt no adam-mini optimizer .*litgpt\/utils\.py/,
+    );
+  });
+
   it('torchtune PPO (ppo_full_finetune_single_device) and GRPO (dev/grpo_full_finetune_distributed)', () => {
     const ppo = estimate('llama-3.2-1b', {
       framework: 'torchtune',
