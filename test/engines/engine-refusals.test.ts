@@ -145,6 +145,34 @@ describe('estimated now: the engine runs it', () => {
   });
 });
 
+describe('torchtune full_finetune_distributed: tensor parallelism and selective checkpointing', () => {
+  const full = { framework: 'torchtune', method: 'full', gpus: 8, gpu: 'h100-sxm' };
+  it('--tp over FSDP2 (tensor_parallel_dim, base_llama_tp_plan): weights split over tp x dp', () => {
+    const fsdp = estimate('llama-3.1-70b', full);
+    const tp = estimate('llama-3.1-70b', { ...full, tp: 8 });
+    expectFinite(tp.result);
+    // The plan gathers the output colwise: no sequence or loss parallel.
+    expect(tp.options.sequenceParallel).toBe(false);
+    expect(tp.options.lossParallel).toBe(false);
+    // 70B over 8 GPUs either way (TP keeps the norms whole on every rank: within 0.1%).
+    const ratio = tp.result.perGpu.breakdown.weights / fsdp.result.perGpu.breakdown.weights;
+    expect(Math.abs(ratio - 1)).toBeLessThan(0.001);
+    expect(ENGINE_PROFILES.torchtune.tp).toBe(false);
+    expect(refusal('llama-3.1-70b', { ...full, method: 'lora', tp: 2 })).toMatch(
+      /rule torchtune-tp-full-distributed: .*full_finetune_distributed\.py/,
+    );
+  });
+  it('ac_mode "selective" saves more than full checkpointing and less than none', () => {
+    const act = (checkpointing: string) =>
+      estimate('llama-3.1-8b', { ...full, checkpointing }).result.perGpu.breakdown.activations;
+    expect(act('selective')).toBeGreaterThan(act('full'));
+    expect(act('selective')).toBeLessThan(act('none'));
+    expect(
+      refusal('llama-3.1-8b', { ...full, method: 'lora', checkpointing: 'selective' }),
+    ).toMatch(/rule torchtune-selective-ac-full-distributed: .*full_finetune_distributed\.py/);
+  });
+});
+
 describe('still refused: the message cites the engine source', () => {
   it('a context past the model positions: vLLM and SGLang raise, llama-server caps the slot', () => {
     const seq = { seq: 32768 };

@@ -52,8 +52,8 @@ export const TORCHTUNE_PROFILE: EngineProfile = {
   // (https://github.com/pytorch/ao/blob/v0.10.0/torchao/optim/README.md); plain AdamW stays torch's fused one.
   stochasticRounding: TUNE_SR_OPTIMIZERS,
   // Attention modules call F.scaled_dot_product_attention (flash kernels where available); no switch.
-  // enable_activation_checkpointing and enable_activation_offloading; the 0.6.1 recipes have no selective mode
-  // (the launcher would write full checkpointing: engines/torchtune/launch.ts).
+  // enable_activation_checkpointing and enable_activation_offloading; only full_finetune_distributed has a selective
+  // mode (ac_mode, runs.ts), which the launcher does not write (engines/torchtune/launch.ts).
   checkpointing: ['none', 'full', 'offload'],
   // Meta-device init, then each rank loads its shard of the state dict (torchtune's distributed recipes).
   hostLoading: { onePerNode: 'always', streamed: false },

@@ -129,4 +129,25 @@ export const TORCHTUNE_RULES: readonly Rule[] = [
       x.options.objective === 'grpo' &&
       (x.options.method !== 'full' || (x.options.rollout ?? 'hf') !== 'hf'),
   },
+  {
+    id: 'torchtune-tp-full-distributed',
+    says: 'torchtune 0.6.1 runs tensor parallelism only in full_finetune_distributed (tensor_parallel_dim with a tensor_parallel_plan): the LoRA, DPO, PPO and GRPO recipes have none',
+    library: 'torchtune',
+    versions: '==0.6.1',
+    source: `${T}/full_finetune_distributed.py`,
+    effect: 'forbid',
+    applies: (x) =>
+      x.options.tp > 1 && (x.options.method !== 'full' || (x.options.objective ?? 'sft') !== 'sft'),
+  },
+  {
+    id: 'torchtune-selective-ac-full-distributed',
+    says: 'torchtune 0.6.1 checkpoints selectively (ac_mode "selective") only in full_finetune_distributed: the other recipes checkpoint every layer or none',
+    library: 'torchtune',
+    versions: '==0.6.1',
+    source: `${T}/full_finetune_distributed.py`,
+    effect: 'forbid',
+    applies: (x) =>
+      x.options.checkpointing === 'selective' &&
+      (x.options.method !== 'full' || (x.options.objective ?? 'sft') !== 'sft'),
+  },
 ];

@@ -17,6 +17,13 @@ export const TORCHTUNE_RUNS: EngineRuns = {
     // dtype: fp32 is the recipes' other dtype (training.get_dtype), for a frozen base as for generation.
     baseWeights: [...TORCHTUNE_PROFILE.baseWeights, 'fp32'],
     objectives: [...TORCHTUNE_PROFILE.objectives, 'ppo', 'grpo'],
+    // full_finetune_distributed also runs tensor parallelism (tensor_parallel_dim over a (dp, tp) mesh with a
+    // tensor_parallel_plan, e.g. torchtune.models.llama3.base_llama_tp_plan: q/k/v/w1/w3 colwise, output_proj/w2
+    // rowwise, output colwise gathered: no sequence or loss parallel) and selective activation checkpointing
+    // (ac_mode "selective", ac_option "op" or every Nth layer: training/activations.py); rules.ts keeps both to
+    // that recipe. vramplan writes neither.
+    tp: true,
+    checkpointing: [...TORCHTUNE_PROFILE.checkpointing, 'selective'],
   },
   sources: {
     methods: `${T}/recipes/generate.py`,
@@ -24,7 +31,7 @@ export const TORCHTUNE_RUNS: EngineRuns = {
     // training.get_dtype: bf16 or fp32; fp16 raises in the recipes.
     weights: `${T}/torchtune/training/precision.py`,
     parallel: `${T}/recipes/full_finetune_distributed.py`,
-    checkpointing: `${T}/recipes/full_finetune_single_device.py`,
+    checkpointing: `${T}/torchtune/training/activations.py`,
     other: `https://github.com/pytorch/torchtune/tree/v0.6.1/recipes`,
   },
   attention: {
