@@ -162,6 +162,11 @@ describe('torchtune full_finetune_distributed: tensor parallelism and selective 
       /rule torchtune-tp-full-distributed: .*full_finetune_distributed\.py/,
     );
   });
+  it('any optimizer _component_: bitsandbytes Lion on one GPU, refused over FSDP2 as the 8-bit classes are', () => {
+    const lion = { ...full, gpus: 1, optimizer: 'lion' };
+    expectFinite(estimate('llama-3.2-1b', lion).result);
+    expect(refusal('llama-3.2-1b', { ...lion, gpus: 8 })).toMatch(/torchtune-bnb-optimizer-fsdp2/);
+  });
   it('ac_mode "selective" saves more than full checkpointing and less than none', () => {
     const act = (checkpointing: string) =>
       estimate('llama-3.1-8b', { ...full, checkpointing }).result.perGpu.breakdown.activations;

@@ -13,7 +13,9 @@ export const TORCHTUNE_RUNS: EngineRuns = {
   // `tune run generate`: recipes/generate.py builds the model, loads the checkpoint and decodes with a KV cache.
   widen: {
     methods: [...TORCHTUNE_PROFILE.methods, 'inference'],
-    optimizers: [...TORCHTUNE_PROFILE.optimizers, 'none'],
+    // The recipes instantiate any optimizer `_component_` (config.instantiate(cfg_optimizer, params)):
+    // bitsandbytes.optim.Lion runs as the 8-bit classes do (one GPU; rule torchtune-bnb-optimizer-fsdp2).
+    optimizers: [...TORCHTUNE_PROFILE.optimizers, 'none', 'lion'],
     // dtype: fp32 is the recipes' other dtype (training.get_dtype), for a frozen base as for generation.
     baseWeights: [...TORCHTUNE_PROFILE.baseWeights, 'fp32'],
     objectives: [...TORCHTUNE_PROFILE.objectives, 'ppo', 'grpo'],
@@ -32,6 +34,7 @@ export const TORCHTUNE_RUNS: EngineRuns = {
     weights: `${T}/torchtune/training/precision.py`,
     parallel: `${T}/recipes/full_finetune_distributed.py`,
     checkpointing: `${T}/torchtune/training/activations.py`,
+    optimizers: `${T}/recipes/full_finetune_single_device.py`,
     other: `https://github.com/pytorch/torchtune/tree/v0.6.1/recipes`,
   },
   attention: {
