@@ -4,7 +4,7 @@
  * the refusals grouped by message, so each group can be checked against the engine's own source. A memory
  * verdict ("does not fit") is not a refusal; an estimate with a non-finite figure is reported as one.
  *
- *   npx tsx scripts/refusal-sweep.ts [--only serve|moe|spec|lora-serve|train|objective] [--examples N] [--json]
+ *   npx tsx scripts/refusal-sweep.ts [--only serve|moe|spec|lora-serve|train|objective|features] [--examples N] [--json]
  *
  * A tool, not a test: the grid is wide and its count moves as engines and models are added.
  */
@@ -351,6 +351,36 @@ function* objective(): Generator<Case> {
             }
 }
 
+/** FP8 training, Liger, modules_to_save, context and pipeline parallelism, Unsloth's tiled MLP. */
+function* features(): Generator<Case> {
+  const extras: Flags[] = [
+    { method: 'full', compute: 'fp8' },
+    { method: 'full', compute: 'mxfp8' },
+    { method: 'lora', liger: true },
+    { method: 'full', liger: true },
+    { method: 'lora', 'modules-to-save': 'embed,lm_head' },
+    { method: 'full', cp: 2 },
+    { method: 'full', pp: 2 },
+    { method: 'full', tp: 2, 'sequence-parallel': true, 'loss-parallel': true },
+    { method: 'lora', 'tiled-mlp': true },
+    { method: 'full', 'optimizer-in-backward': true },
+    { method: 'lora', 'chunked-loss': true },
+  ];
+  for (const model of ['llama-3.1-8b', 'qwen3-8b', 'qwen3-30b-a3b'])
+    for (const engine of TRAINERS)
+      for (const e of extras)
+        for (const gpus of [1, 8])
+          for (const gpu of ['h100-sxm', 'a100-80gb-sxm', 'rtx-4090', 'b200']) {
+            const par = Number(e.cp ?? 1) * Number(e.pp ?? 1) * Number(e.tp ?? 1);
+            if (par > gpus) continue;
+            yield {
+              grid: 'features',
+              model,
+              flags: { framework: engine, ...e, gpus, ...(gpus > 1 ? { zero: 3 } : {}), gpu },
+            };
+          }
+}
+
 const GRIDS: Record<string, () => Generator<Case>> = {
   serve,
   moe,
@@ -358,6 +388,7 @@ const GRIDS: Record<string, () => Generator<Case>> = {
   'lora-serve': loraServe,
   train,
   objective,
+  features,
 };
 
 const archs = new Map<string, Arch>();

@@ -121,6 +121,14 @@ describe('estimated now: the engine runs it', () => {
     );
   });
 
+  it('SGLang runs AWQ int4 on MI300X through its Triton dequantize; int8 W8A8 stays refused there', () => {
+    const mi = serve('sglang', { gpu: 'mi300x' });
+    expectFinite(estimate('qwen2.5-7b', { ...mi, weights: 'int4', 'quant-format': 'awq' }).result);
+    expect(refusal('qwen2.5-7b', { ...mi, weights: 'int8' })).toMatch(
+      /sglang has no int8 kernel for gfx942 .*sglang\/tree\/[0-9a-f]{40}/,
+    );
+  });
+
   it('torchtune PPO (ppo_full_finetune_single_device) and GRPO (dev/grpo_full_finetune_distributed)', () => {
     const ppo = estimate('llama-3.2-1b', {
       framework: 'torchtune',
