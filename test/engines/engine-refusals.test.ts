@@ -46,13 +46,20 @@ const serve = (framework: string, more: RawFlags = {}): RawFlags => ({
 });
 
 describe('estimated now: the engine runs it', () => {
-  it('llama.cpp --tp N is --split-mode row: weights and KV split over the GPUs, noted, not written', () => {
+  it('llama.cpp --tp N is --split-mode row: weights split, the cache whole on the main GPU; noted, not written', () => {
     const flags = serve('llama.cpp', { weights: 'q4_k_m', gpu: 'rtx-3090' });
     const one = estimate('llama-3.1-70b', flags);
     const row = estimate('llama-3.1-70b', { ...flags, tp: 2, gpus: 2 });
     expectFinite(row.result);
     expect(row.result.perGpu.breakdown.weights).toBeLessThan(one.result.perGpu.breakdown.weights);
     expect(row.notes.join('\n')).toMatch(/--split-mode row.*include\/llama\.h/);
+    // The KV cache and intermediate results stay whole on the main GPU (-mg), the worst rank.
+    expect(row.result.perGpu.breakdown.kvCache).toBe(one.result.perGpu.breakdown.kvCache);
+    // --gpus N alone is llama-server's default layer split, not N replicas.
+    const layer = estimate('llama-3.1-70b', { ...flags, gpus: 2 });
+    expect(layer.options.pp).toBe(2);
+    expect(layer.result.perGpu.breakdown.kvCache).toBeLessThan(one.result.perGpu.breakdown.kvCache);
+    expect(layer.notes.join('\n')).toMatch(/--split-mode layer/);
     // What vramplan writes for llama.cpp is layer split (--pp): the planner never ranks row split.
     expect(ENGINE_PROFILES['llama.cpp'].tp).toBe(false);
     // The heads do not bound the row split: 3 GPUs under a 32-head model.

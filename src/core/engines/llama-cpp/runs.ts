@@ -8,11 +8,13 @@ import { LLAMA_CPP_PROFILE } from './profile.js';
 
 const C = 'https://github.com/ggml-org/llama.cpp/blob/25d5b0c53f9a146f3d7a99a18610d9d623b5041e';
 
-/** `--tp N` on llama.cpp: --split-mode row, with its source. */
+/** `--tp N` on llama.cpp: --split-mode row; `--pp N`: its default layer split (with their sources). */
 const rowSplit = (o: EstimateOptions): string | null =>
-  o.tp > 1
-    ? `--tp ${o.tp} on llama.cpp is llama-server --split-mode row over ${o.tp} GPUs: each weight matrix split by rows across them, layers and their KV spread as with layer split (LLAMA_SPLIT_MODE_ROW, "split layers and KV across GPUs, use tensor parallelism if supported": ${C}/include/llama.h; --split-mode in ${C}/common/arg.cpp); estimated as tensor parallel, vramplan writes layer split only (--pp)`
-    : null;
+  o.pp > 1 && o.tp === 1
+    ? `--pp ${o.pp} on llama.cpp is llama-server's default --split-mode layer over ${o.pp} GPUs: consecutive layers and their KV on each (${C}/common/arg.cpp)`
+    : o.tp > 1
+      ? `--tp ${o.tp} on llama.cpp is llama-server --split-mode row over ${o.tp} GPUs: each weight matrix split by rows across them (LLAMA_SPLIT_MODE_ROW: ${C}/include/llama.h; --split-mode in ${C}/common/arg.cpp), the KV cache and intermediate results whole on the main GPU (-mg: ${C}/tools/server/README.md), the worst rank estimated; vramplan writes layer split only (--pp)`
+      : null;
 
 export const LLAMA_CPP_RUNS: EngineRuns = {
   // GGML_TYPE_MXFP4 (gpt-oss GGUF files), with CUDA kernels for it (ggml/src/ggml-cuda/mmq.cu).
