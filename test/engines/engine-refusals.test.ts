@@ -84,12 +84,6 @@ describe('estimated now: the engine runs it', () => {
     expect(mx.result.perGpu.breakdown.weights).toBeLessThan(bf.result.perGpu.breakdown.weights / 2);
   });
 
-  it('hf-generate runs past max_position_embeddings with a warning', () => {
-    const r = estimate('gemma-2-9b', serve('hf-generate', { seq: 32768 }));
-    expectFinite(r.result);
-    expect(r.notes.join('\n')).toMatch(/stopping_criteria\.py MaxLengthCriteria/);
-  });
-
   it('SGLang shards GGUF weights over --tp-size (linear.py at 0.5.23)', () => {
     const flags = serve('sglang', { weights: 'q4_k_m', tp: 2, gpus: 2 });
     expectFinite(estimate('llama-3.1-8b', flags).result);
@@ -194,7 +188,7 @@ describe('torchtune full_finetune_distributed: tensor parallelism and selective 
 });
 
 describe('still refused: the message cites the engine source', () => {
-  it('a context past the model positions: vLLM and SGLang raise, llama-server caps the slot', () => {
+  it('a context past the model positions: vLLM and SGLang raise, llama-server and generate cap it', () => {
     const seq = { seq: 32768 };
     expect(refusal('gemma-2-9b', serve('vllm', seq))).toMatch(
       /vllm: .*VLLM_ALLOW_LONG_MAX_MODEL_LEN.*vllm\/blob\/[0-9a-f]{40}\/vllm\/config\/model\.py/,
@@ -204,6 +198,9 @@ describe('still refused: the message cites the engine source', () => {
     );
     expect(refusal('gemma-2-9b', serve('llama.cpp', { ...seq, weights: 'q4_k_m' }))).toMatch(
       /llama\.cpp: llama-server caps .*tools\/server\/server\.cpp/,
+    );
+    expect(refusal('gemma-2-9b', serve('hf-generate', seq))).toMatch(
+      /hf-generate: .*generation\/utils\.py _prepare_generated_length/,
     );
   });
 

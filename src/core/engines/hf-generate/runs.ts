@@ -35,8 +35,8 @@ export const HF_GENERATE_RUNS: EngineRuns = {
   parallelNote: hfGenerateParallel,
   limits: {
     tp: `transformers' tp_plan shards q_proj, k_proj and v_proj colwise into equal slices, which each attention layer reshapes into whole heads (${H}/integrations/tensor_parallel.py)`,
+    // Past it MaxLengthCriteria only warns for rotary models, while learned position tables index out of range:
+    // vramplan keeps the config's length, as generate's own default does.
+    seq: `transformers' generate caps its default max_length at max_position_embeddings (${H}/generation/utils.py _prepare_generated_length)`,
   },
-  // generate's MaxLengthCriteria only warns once a sequence passes max_position_embeddings ("you may observe
-  // exceptions, performance degradation, or nothing at all"); the rotary embedding computes any position.
-  extendsContext: `transformers' generate runs past max_position_embeddings with a warning (${H}/generation/stopping_criteria.py MaxLengthCriteria)`,
 };
