@@ -82,6 +82,12 @@ describe('estimated now: the engine runs it', () => {
     const bf = estimate('gpt-oss-20b', serve('hf-generate', { weights: 'bf16' }));
     expectFinite(mx.result);
     expect(mx.result.perGpu.breakdown.weights).toBeLessThan(bf.result.perGpu.breakdown.weights / 2);
+    // Below compute capability 7.5 the quantizer dequantizes to bf16: refused, naming quantizer_mxfp4.py.
+    expect(
+      refusal('gpt-oss-20b', serve('hf-generate', { weights: 'mxfp4', gpu: 'v100-32gb' })),
+    ).toMatch(
+      /hf-generate has no mxfp4 kernel for compute capability 7\.0 .*--weights bf16.*quantizer_mxfp4\.py/,
+    );
   });
 
   it('SGLang shards GGUF weights over --tp-size (linear.py at 0.5.23)', () => {
