@@ -160,6 +160,26 @@ describe('estimated now: the engine runs it', () => {
   });
 });
 
+describe('torchtitan 0.3.0 GRPO (experiments/rl)', () => {
+  const grpo = { framework: 'torchtitan', method: 'full', objective: 'grpo', gpu: 'h100-sxm' };
+  it('a full fine-tune beside a vLLM generator on a GPU of its own, no reference model', () => {
+    const r = estimate('llama-3.1-8b', { ...grpo, gpus: 9 });
+    expectFinite(r.result);
+    expect(r.options.rollout).toBe('vllm-server');
+    expect(r.options.rolloutGpus).toBe(1);
+    expect(r.options.reference).toBe('none');
+    expect(r.result.perGpu.breakdown.referenceModel ?? 0).toBe(0);
+    expect(ENGINE_PROFILES.torchtitan.objectives).not.toContain('grpo');
+  });
+  it('refuses what experiments/rl does not run, citing actors/generator.py', () => {
+    const cite = /rule torchtitan-grpo-vllm-server: .*experiments\/rl\/actors\/generator\.py/;
+    expect(refusal('llama-3.1-8b', { ...grpo, gpus: 8, rollout: 'hf' })).toMatch(cite);
+    expect(refusal('llama-3.1-8b', { ...grpo, method: 'lora', gpus: 9 })).toMatch(cite);
+    expect(refusal('llama-3.1-8b', { ...grpo, gpus: 9, reference: 'model' })).toMatch(cite);
+    expect(refusal('llama-3.1-8b', { ...grpo, gpus: 1 })).toMatch(cite);
+  });
+});
+
 describe('torchtune full_finetune_distributed: tensor parallelism and selective checkpointing', () => {
   const full = { framework: 'torchtune', method: 'full', gpus: 8, gpu: 'h100-sxm' };
   it('--tp over FSDP2 (tensor_parallel_dim, base_llama_tp_plan): weights split over tp x dp', () => {
