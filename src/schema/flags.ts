@@ -441,9 +441,13 @@ function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
     throw new FlagError(
       'weights',
       o.weights,
-      `a GGUF type only with --framework ${gguf.join(' or ')} (the engines that load GGUF files)`,
+      `a GGUF type only with --framework ${gguf.join(' or ')} (the engines that load GGUF files); transformers reads one only by dequantizing it to float as it loads (load_gguf_checkpoint: ${GGUF_DEQUANT}): estimate that as --weights bf16`,
     );
 }
+
+/** transformers' GGUF loader: every tensor through gguf.dequantize, then cast to torch_dtype. */
+const GGUF_DEQUANT =
+  'https://github.com/huggingface/transformers/blob/001002320fa01a489bb9b93976a7e4cd1a46291c/src/transformers/modeling_gguf_pytorch_utils.py';
 
 /**
  * Default draft tokens and per-token acceptance by method. EAGLE-3: 2 tokens, vLLM's EAGLE-3 example

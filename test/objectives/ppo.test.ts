@@ -86,7 +86,12 @@ describe('PPO refusals (one line each)', () => {
       /--rollout: got 'vllm-colocate'; expected hf with --objective ppo \(TRL's PPOTrainer generates with transformers generate only/,
     ],
     [['--reference', 'none'], /--reference: got 'none'; expected model with --objective ppo/],
-    [['--framework', 'torchtune'], /torchtune runs objectives sft\/dpo only/],
+    [['--framework', 'litgpt'], /litgpt runs objectives sft only/],
+    // torchtune 0.6.1 runs PPO as ppo_full_finetune_single_device only: a LoRA policy is refused, citing it.
+    [
+      ['--framework', 'torchtune', '--method', 'lora'],
+      /rule torchtune-ppo-full-single-device: .*recipes\/ppo_full_finetune_single_device\.py/,
+    ],
   ])('%j', (extra, message) => {
     const r = runCli([...base, ...extra]);
     expect(r.status).toBe(1);

@@ -1,5 +1,7 @@
 // Expert parallelism and DP attention for MoE serving (--ep, --dp-attention): memory per GPU, the DP-attention
 // engine's time, the flags' refusals, the serving search, and serve.sh read back by --from.
+import { forbiddenBy } from '../../src/core/engines/rules.js';
+import { ENGINE_PROFILES } from '../../src/core/engines/engines.js';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { buildEstimate } from '../../src/core/estimate.js';
@@ -121,12 +123,19 @@ describe('expert parallelism and DP attention: flags and engines', () => {
       /only with --method inference/,
     );
   });
-  it('vLLM and SGLang refuse it on a dense model, citing their source', () => {
+  it('on a dense model vLLM runs --data-parallel-size as replicas (estimated, never written); SGLang refuses it', () => {
     const dense = resolveModel('llama-3.1-8b');
     for (const framework of ['vllm', 'sglang']) {
       const flags = { method: 'inference', framework, gpus: 2, 'dp-attention': true };
       const o = withEngineDefaults(optionsFromFlags(flags), flags);
-      expect(engineRefusal(dense, o, flags)).toMatch(/expert-parallel-needs-moe/);
+      if (framework === 'vllm') {
+        expect(engineRefusal(dense, o, flags)).toBeNull();
+        // The planner and launch keep to what vramplan writes: replicas, not a DP engine.
+        const input = { arch: dense, options: o, dp: 2, accum: 1 };
+        expect(forbiddenBy(ENGINE_PROFILES.vllm.rules, input)?.id).toBe(
+          'vllm-expert-parallel-needs-moe',
+        );
+      } else expect(engineRefusal(dense, o, flags)).toMatch(/expert-parallel-needs-moe/);
       expect(engineRefusal(qwen, o, flags)).toBeNull();
     }
   });

@@ -103,10 +103,12 @@ describe('every cache kind: decode bytes from the stored layout', () => {
             'kv-cache-dtype': framework === 'hf' ? 'auto' : kv,
           });
           const c = FLOAT_BYTES[floatCompute(o.compute)];
+          // llama.cpp's --tp is a row split: the whole cache on the main GPU (tpRowSplit).
+          const kvTp = fw.tpRowSplit ? 1 : tp;
           const read = decodeCacheBytes(
             arch,
             fw,
-            { c, tp, kvElem: kvElementBytes(fw, o.kvCacheDtype, c) },
+            { c, tp: kvTp, kvElem: kvElementBytes(fw, o.kvCacheDtype, c) },
             ctx,
           );
           // cache.kvBytesPerToken is whole bytes (q8_0's 34/32 bytes per element are not).

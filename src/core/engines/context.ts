@@ -7,19 +7,23 @@ import type { Engine } from '../../schema/engine.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { Arch } from '../model/arch.js';
 import { assertStructure, maxContext } from '../model/structure.js';
+import { FlagError } from '../../schema/flags.js';
 import { ENGINE_RUNS } from './engines-runs.js';
 
-/** assertStructure on `engine` (flag errors as it throws them); returns the warnings for the context. */
+/**
+ * assertStructure on `engine` (flag errors as it throws them, citing where the engine itself raises on the
+ * limit: runs.ts `limits`); returns the warnings for the context.
+ */
 export function assertEngineStructure(arch: Arch, o: EstimateOptions, engine: Engine): string[] {
   const limit = maxContext(arch);
   const extends_ = ENGINE_RUNS[engine].extendsContext;
   if (extends_ && o.seq > limit) {
-    assertStructure(arch, { ...o, seq: limit });
+    citedStructure(arch, { ...o, seq: limit }, engine);
     return [
       `--seq ${o.seq} is past the ${limit} positions ${arch.id}'s config declares: ${extends_}; the model was not trained at this length`,
     ];
   }
-  assertStructure(arch, o);
+  citedStructure(arch, o, engine);
   if (o.seq <= arch.maxPositions) return [];
   if (arch.unboundedPositions)
     return [
@@ -28,4 +32,19 @@ export function assertEngineStructure(arch: Arch, o: EstimateOptions, engine: En
   return [
     `--seq ${o.seq} is past the ${arch.maxPositions} positions ${arch.id} was trained for (max_position_embeddings): it runs through the RoPE scaling its config declares (up to ${limit})`,
   ];
+}
+
+/** assertStructure, its flag error naming the engine's source for the limit where runs.ts records one. */
+function citedStructure(arch: Arch, o: EstimateOptions, engine: Engine): void {
+  try {
+    assertStructure(arch, ENGINE_RUNS[engine].tpAnyDegree ? { ...o, tp: 1 } : o);
+  } catch (e) {
+    const limits = ENGINE_RUNS[engine].limits;
+    const cited =
+      e instanceof FlagError && (e.flag === 'tp' || e.flag === 'seq')
+        ? limits?.[e.flag]
+        : undefined;
+    if (!cited || !(e instanceof FlagError)) throw e;
+    throw new FlagError(e.flag, e.value, `${e.allowed}; ${engine}: ${cited}`);
+  }
 }

@@ -33,6 +33,7 @@ export type Widened = Partial<
     | 'float8'
     | 'maxDp'
     | 'tp'
+    | 'pp'
     | 'cp'
     | 'zero'
     | 'shardedQuantized'
@@ -62,6 +63,17 @@ export interface EngineRuns {
    * with its source. Absent: the config's length (max_position_embeddings or its rope-scaled length) bounds it.
    */
   extendsContext?: string;
+  /**
+   * Where the engine itself raises (or caps) on the model's structural limits (model/structure.ts): `tp`, a
+   * tensor-parallel degree that does not split the attention heads; `seq`, a context past the positions the
+   * model declares. The refusal cites it (a file at a tag or commit); absent: the limit is the model's alone.
+   */
+  limits?: { tp?: string; seq?: string };
+  /**
+   * The engine splits weight matrices by rows at any degree (llama.cpp --split-mode row): the attention heads do
+   * not bound `--tp` on it. Why, with its source.
+   */
+  tpAnyDegree?: string;
   /**
    * What an estimate on `dp` > 1 data-parallel ranks runs as on this engine (its launch and sharding layout),
    * with its source, or null; absent: nothing to say.

@@ -259,6 +259,11 @@ export interface FrameworkProfile {
   /** llama.cpp: `--gpu-layers` puts that many layers (and their KV) on the GPU, the rest in host RAM. */
   layerOffload?: boolean;
   /**
+   * `--tp N` runs as a row split (llama.cpp --split-mode row): each weight matrix's rows are spread over the GPUs,
+   * while the KV cache and the intermediate results stay whole on the main GPU (the worst rank).
+   */
+  tpRowSplit?: boolean;
+  /**
    * The engine's physical batch (llama.cpp's n_ubatch): the prefill chunk, the fp32 logit rows its output
    * buffer reserves, the cells a sliding-window layer keeps beyond its window, and the host round trips of a
    * prefill with layers in host RAM. Absent: the engine runs a prompt whole (or in its server's chunks).

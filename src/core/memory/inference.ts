@@ -58,11 +58,14 @@ function pagedTokensPerSeq(s: Setup): number {
   return Math.max(o.batch * meanContextOf(o), o.seq) / o.batch;
 }
 
+/** The TP degree the cache and a layer's intermediates split over: none under a row split (tpRowSplit). */
+const cacheTp = (s: Setup): number => (s.fw.tpRowSplit ? 1 : s.tp);
+
 /** One sequence's cache per GPU on the busiest pipeline stage (MemoryEstimate.cache), whole bytes. */
 export function cacheOf(s: Setup): CacheFigures {
   const shape = cacheShapeOf(s.arch, s.fw, {
     c: s.c,
-    tp: s.tp,
+    tp: cacheTp(s),
     kvElem: kvElemBytes(s),
     ubatch: s.fw.ubatch ?? 0,
   });
@@ -76,7 +79,8 @@ export function cacheOf(s: Setup): CacheFigures {
 
 /** The KV cache of every sequence (a paged pool: as admitted), and one layer's prefill transients, per GPU. */
 function kvAndPrefill(s: Setup): { kv: number; prefill: number; state: number } {
-  const { o, arch, c, tp, lf } = s;
+  const { o, arch, c, lf } = s;
+  const tp = cacheTp(s);
   const kvBytesPerElem = kvElemBytes(s);
   const prefillTokens = prefillChunk(s);
   // A paged pool admits sequences on the blocks they hold: batch sequences at their mean context, at least

@@ -343,7 +343,8 @@ export function decodeTraffic(
   const fw = FRAMEWORKS[o.framework];
   const c = FLOAT_BYTES[floatCompute(o.compute)];
   const kvElem = kvElementBytes(fw, o.kvCacheDtype, c);
-  const kv = B * decodeCacheBytes(m.arch, fw, { c, tp: o.tp, kvElem }, ctx);
+  // A row split (FrameworkProfile.tpRowSplit) keeps the whole cache on the main GPU, which reads all of it.
+  const kv = B * decodeCacheBytes(m.arch, fw, { c, tp: fw.tpRowSplit ? 1 : o.tp, kvElem }, ctx);
   const h = hostShare(m, o);
   const weightGpu = (linearBytes * (1 - h.layers) + (h.head ? 0 : headBytes)) / o.tp;
   const host = linearRead * wbStored * h.layers + (h.head ? headBytes : 0) + kv * h.layers;

@@ -2,6 +2,7 @@
 import type { EngineDef } from '../def.js';
 import { HF_ARCHITECTURES } from '../hf/architectures.js';
 import { HF_MEMORY } from '../hf/memory.js';
+import { HF_GENERATE_KERNELS } from './kernels.js';
 import { HF_GENERATE_PROFILE } from './profile.js';
 import { HF_GENERATE_RUNS } from './runs.js';
 
@@ -14,6 +15,7 @@ export const HF_GENERATE: EngineDef = {
   // Inference with a DeepSpeed config runs transformers generate() too.
   claimsFor: ['deepspeed'],
   memory: HF_MEMORY,
+  kernels: HF_GENERATE_KERNELS,
   architectures: HF_ARCHITECTURES,
   launcher: {
     load: async () => {

@@ -10,13 +10,17 @@ export const LITGPT_RUNS: EngineRuns = {
   // model with a KV cache, in --precision and --quantize bnb.nf4 / bnb.nf4-dq / bnb.fp4 / bnb.int8.
   widen: {
     methods: [...LITGPT_PROFILE.methods, 'inference'],
-    optimizers: [...LITGPT_PROFILE.optimizers, 'none'],
+    // --optimizer takes a class path (utils.py instantiate_torch_optimizer: "module.Class", else torch.optim):
+    // torch.optim.Adafactor (factored second moments, torch >= 2.5) and bitsandbytes.optim.Lion; vramplan maps
+    // neither in its launcher. Adam-mini's class takes named parameters, which LitGPT never passes.
+    optimizers: [...LITGPT_PROFILE.optimizers, 'none', 'adafactor', 'lion'],
   },
   sources: {
     methods: `${L}/generate/base.py`,
     weights: `${L}/utils.py`,
     parallel: `${L}/finetune/full.py`,
     checkpointing: `${L}/finetune/full.py`,
+    optimizers: `${L}/utils.py`,
     other: `${L}/model.py`,
   },
   // finetune_full calls model(input_ids) for the whole lm_head and the plain loss; nothing chunks it there.

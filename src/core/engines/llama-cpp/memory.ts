@@ -34,6 +34,9 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   kvCache: 'static',
   poolBudget: undefined,
   layerOffload: true,
+  // --split-mode row: -mg is "the GPU to use for ... intermediate results and KV (with split-mode = row)"
+  // (tools/server/README.md at 25d5b0c5): the matrices split over --tp GPUs, the cache whole on the main one.
+  tpRowSplit: true,
   ubatch: LLAMA_CPP_UBATCH,
   cacheLayout: LLAMA_CPP_CACHE_LAYOUT,
   // llama-server: -c tokens of KV split evenly over -np slots (tools/server/README.md).

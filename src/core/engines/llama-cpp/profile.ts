@@ -16,6 +16,16 @@ export const LLAMA_CPP_PROFILE: EngineProfile = {
   // GGUF files only (convert_hf_to_gguf.py + llama-quantize); f16 GGUF is the 16-bit case.
   baseWeights: ['fp16', 'bf16', 'q4_k_m', 'q5_k_m', 'q6_k', 'q8_0'],
   attention: ['flash', 'sdpa'],
+  defaults: [
+    {
+      flag: 'pp',
+      why: 'llama-server splits consecutive layers and their KV over every GPU it sees (--split-mode layer, the default)',
+      // common/arg.cpp at 145b6280: split_mode defaults to LLAMA_SPLIT_MODE_LAYER over the visible devices.
+      apply: (o) => {
+        if (o.gpus > 1 && o.tp === 1 && o.pp === 1) o.pp = o.gpus;
+      },
+    },
+  ],
   rules: LLAMA_CPP_RULES,
   docs: ['https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md'],
 };

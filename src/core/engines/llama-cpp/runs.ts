@@ -1,16 +1,35 @@
-/** What llama.cpp runs beyond what vramplan writes for it (runs.ts): MXFP4 GGUF weights (gpt-oss). */
+/**
+ * What llama.cpp runs beyond what vramplan writes for it (runs.ts): MXFP4 GGUF weights (gpt-oss), and --split-mode
+ * row over several GPUs (`--tp N`).
+ */
+import type { EstimateOptions } from '../../../schema/estimate.js';
 import type { EngineRuns } from '../runs.js';
 import { LLAMA_CPP_PROFILE } from './profile.js';
 
 const C = 'https://github.com/ggml-org/llama.cpp/blob/25d5b0c53f9a146f3d7a99a18610d9d623b5041e';
 
+/** `--tp N` on llama.cpp: --split-mode row; `--pp N`: its default layer split (with their sources). */
+const rowSplit = (o: EstimateOptions): string | null =>
+  o.pp > 1 && o.tp === 1
+    ? `--pp ${o.pp} on llama.cpp is llama-server's default --split-mode layer over ${o.pp} GPUs: consecutive layers and their KV on each (${C}/common/arg.cpp)`
+    : o.tp > 1
+      ? `--tp ${o.tp} on llama.cpp is llama-server --split-mode row over ${o.tp} GPUs: each weight matrix split by rows across them (LLAMA_SPLIT_MODE_ROW: ${C}/include/llama.h; --split-mode in ${C}/common/arg.cpp), the KV cache and intermediate results whole on the main GPU (-mg: ${C}/tools/server/README.md), the worst rank estimated; vramplan writes layer split only (--pp)`
+      : null;
+
 export const LLAMA_CPP_RUNS: EngineRuns = {
   // GGML_TYPE_MXFP4 (gpt-oss GGUF files), with CUDA kernels for it (ggml/src/ggml-cuda/mmq.cu).
-  widen: { baseWeights: [...LLAMA_CPP_PROFILE.baseWeights, 'mxfp4'] },
+  widen: { baseWeights: [...LLAMA_CPP_PROFILE.baseWeights, 'mxfp4'], tp: true },
   sources: {
     methods: `${C}/tools/server/README.md`,
     weights: `${C}/ggml/include/ggml.h`,
     parallel: `${C}/common/arg.cpp`,
     other: `${C}/tools/server/README.md`,
   },
+  limits: {
+    seq: `llama-server caps each slot's context at the model's training context ("the slot context exceeds the training context of the model - capping", ${C}/tools/server/server.cpp)`,
+  },
+  parallelNote: rowSplit,
+  // ggml_backend_cuda_split_buffer splits each matrix's rows in proportion to --tensor-split, rounded to the
+  // quantization block (ggml/src/ggml-cuda/ggml-cuda.cu get_row_split): no head count enters.
+  tpAnyDegree: `llama.cpp's row split divides each matrix's rows in proportion to --tensor-split (${C}/ggml/src/ggml-cuda/ggml-cuda.cu get_row_split)`,
 };

@@ -35,6 +35,14 @@ export const SGLANG_KERNELS: EngineKernels = {
     mxfp4: { targets: ['gfx950'], why: 'MXFP4 MoE through AITER on MI355X (gfx950)' },
     // The 0.5.23 wheel converts ModelOpt NVFP4 checkpoints to the Petit kernels on ROCm (petit.py
     // is_petit_nvfp4_compatible; get_min_capability: "Petit supports the gfx90a and gfx942 GPUs").
+    // AWQ int4 dense layers: on HIP the 0.5.23 wheel dequantizes through its Triton kernel and multiplies
+    // (hardware_backend/gpu/quantization/awq_kernels.py: is_hip() -> awq_dequantize_triton; AWQLinearKernel.apply);
+    // its AWQ MoE path is Marlin, which HIP lacks (awq/awq.py: "HIP does not support fused_marlin_moe").
+    int4: {
+      targets: ['gfx942', 'gfx950'],
+      why: 'AWQ int4 dense layers through a Triton dequantize on gfx942 and gfx950',
+      searched: false, // no ROCm AWQ measurement: not offered by the search
+    },
     nvfp4: {
       targets: ['gfx90a', 'gfx942'],
       why: 'NVFP4 through Petit on gfx90a and gfx942',

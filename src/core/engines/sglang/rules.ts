@@ -1,5 +1,4 @@
 /** What SGLang rejects for a serving plan, as data (rules.ts); the launcher refuses the first match. */
-import { isGguf } from '../../../schema/estimate.js';
 import type { Rule } from '../rules.js';
 import { SGLANG_ARCH_RULE } from './architectures.js';
 
@@ -51,15 +50,6 @@ export const SGLANG_RULES: readonly Rule[] = [
       'https://github.com/sgl-project/sglang/blob/469c63e54e7d94591617ef9590c6aa26d54dc1bb/python/sglang/srt/configs/model_config.py',
     effect: 'forbid',
     applies: (x) => x.options.tp > 1 && heads(x) % x.options.tp !== 0,
-  },
-  {
-    id: 'sglang-no-gguf-tp',
-    says: 'SGLang loads GGUF only without tensor parallelism',
-    library: 'sglang',
-    versions: '>=0.4',
-    source: 'https://docs.sglang.ai/advanced_features/quantization.html',
-    effect: 'forbid',
-    applies: (x) => isGguf(x.options.weights) && x.options.tp > 1,
   },
 ];
 

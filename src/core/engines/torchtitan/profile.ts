@@ -46,6 +46,15 @@ export const TORCHTITAN_PROFILE: EngineProfile = {
   loraTargets: TORCHTITAN_LORA,
   defaults: [
     {
+      flag: 'rollout',
+      why: 'GRPO (experiments/rl) generates with vLLM on GPUs of its own (actors/generator.py)',
+      apply: (o) => {
+        if (o.objective !== 'grpo' || o.rollout === 'vllm-server') return;
+        o.rollout = 'vllm-server';
+        o.rolloutGpus = 1;
+      },
+    },
+    {
       flag: 'weights',
       why: 'fp32 sharded parameters under FSDP2 mixed precision (training.dtype float32, mixed_precision_param bfloat16)',
       apply: (o) => {

@@ -1,5 +1,5 @@
 /** torchtitan's behaviour rules (profile data: the planner and `launch` check them), each at a source line. */
-import type { EstimateOptions } from '../../../schema/estimate.js';
+import { trainingGpus, type EstimateOptions } from '../../../schema/estimate.js';
 import type { Arch } from '../../model/arch.js';
 import type { Rule } from '../rules.js';
 import { TORCHTITAN_ARCH_RULE } from './architectures.js';
@@ -81,5 +81,20 @@ export const TORCHTITAN_RULES: readonly Rule[] = [
     source: `${TT}/torchtitan/models/common/config_utils.py#L97-L100`,
     effect: 'change',
     applies: ({ options: o }) => o.attention !== 'eager',
+  },
+  {
+    id: 'torchtitan-grpo-vllm-server',
+    says: 'torchtitan 0.3.0 runs GRPO only as experiments/rl: a full fine-tune with GRPOLoss (no KL term, no reference model), generating with vLLM on GPUs of its own (--rollout vllm-server)',
+    library: 'torchtitan',
+    versions: TT_VERSIONS,
+    source:
+      'https://github.com/pytorch/torchtitan/blob/v0.3.0/torchtitan/experiments/rl/actors/generator.py',
+    effect: 'forbid',
+    applies: ({ options: o }) =>
+      o.objective === 'grpo' &&
+      (o.method !== 'full' ||
+        o.rollout !== 'vllm-server' ||
+        o.reference === 'model' ||
+        trainingGpus(o) < 1),
   },
 ];

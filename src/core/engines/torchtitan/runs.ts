@@ -15,10 +15,15 @@ export const TORCHTITAN_RUNS: EngineRuns = {
     methods: ['full', 'lora'],
     fullWeights: ['fp32', 'bf16'],
     baseWeights: ['fp32', 'bf16'],
+    // GRPO: experiments/rl trains the policy with torchtitan (GRPOLoss: DAPO's clipped surrogate, no KL term, no
+    // reference model) and generates with a vLLM LLMEngine on its own Monarch proc mesh (actors/generator.py):
+    // the vllm-server layout; rules.ts keeps it there.
+    objectives: ['sft', 'grpo'],
   },
   sources: {
     methods: `${R}/components/lora.py`,
     weights: `${R}/config/configs.py`,
+    objectives: `${R}/experiments/rl/losses/grpo.py`,
     other: `${T}/train.py`,
   },
   // ModelArgs.update_from_config sets max_seq_len to training.seq_len (a warning past the original maximum) and

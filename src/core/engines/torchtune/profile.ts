@@ -52,8 +52,8 @@ export const TORCHTUNE_PROFILE: EngineProfile = {
   // (https://github.com/pytorch/ao/blob/v0.10.0/torchao/optim/README.md); plain AdamW stays torch's fused one.
   stochasticRounding: TUNE_SR_OPTIMIZERS,
   // Attention modules call F.scaled_dot_product_attention (flash kernels where available); no switch.
-  // enable_activation_checkpointing and enable_activation_offloading; the 0.6.1 recipes have no selective mode
-  // (the launcher would write full checkpointing: engines/torchtune/launch.ts).
+  // enable_activation_checkpointing and enable_activation_offloading; only full_finetune_distributed has a selective
+  // mode (ac_mode, runs.ts), which the launcher does not write (engines/torchtune/launch.ts).
   checkpointing: ['none', 'full', 'offload'],
   // Meta-device init, then each rank loads its shard of the state dict (torchtune's distributed recipes).
   hostLoading: { onePerNode: 'always', streamed: false },
@@ -74,6 +74,14 @@ export const TORCHTUNE_PROFILE: EngineProfile = {
       // full_finetune_distributed.py: cfg.get("fsdp_reshard_after_forward", True) (v0.6.1); rule torchtune-distributed-shards.
       apply: (o) => {
         if (o.gpus / (o.tp * o.pp * o.cp) > 1 && o.zero < 2) o.zero = 3;
+      },
+    },
+    {
+      flag: 'reference',
+      why: 'GRPO (dev/grpo_full_finetune_distributed.py _setup_model) always builds a frozen reference model',
+      // pytorch/torchtune v0.6.1 recipes/dev/grpo_full_finetune_distributed.py: ref_model = config.instantiate(cfg_model).
+      apply: (o) => {
+        if (o.objective === 'grpo') o.reference = 'model';
       },
     },
     {

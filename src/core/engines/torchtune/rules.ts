@@ -107,4 +107,47 @@ export const TORCHTUNE_RULES: readonly Rule[] = [
     effect: 'forbid',
     applies: (x) => x.options.objective === 'dpo' && x.options.method === 'full' && x.dp === 1,
   },
+  {
+    id: 'torchtune-ppo-full-single-device',
+    says: 'torchtune 0.6.1 runs PPO only as ppo_full_finetune_single_device: a full fine-tune of the policy and value model on one GPU, generating with its own KV-cache decoding (no vLLM)',
+    library: 'torchtune',
+    versions: '==0.6.1',
+    source: `${T}/ppo_full_finetune_single_device.py`,
+    effect: 'forbid',
+    applies: (x) =>
+      x.options.objective === 'ppo' &&
+      (x.options.method !== 'full' || x.dp > 1 || (x.options.rollout ?? 'hf') !== 'hf'),
+  },
+  {
+    id: 'torchtune-grpo-full',
+    says: 'torchtune 0.6.1 runs GRPO only as dev/grpo_full_finetune_distributed: a full fine-tune beside a reference model, generating with its own KV-cache decoding (no vLLM)',
+    library: 'torchtune',
+    versions: '==0.6.1',
+    source: `${T}/dev/grpo_full_finetune_distributed.py`,
+    effect: 'forbid',
+    applies: (x) =>
+      x.options.objective === 'grpo' &&
+      (x.options.method !== 'full' || (x.options.rollout ?? 'hf') !== 'hf'),
+  },
+  {
+    id: 'torchtune-tp-full-distributed',
+    says: 'torchtune 0.6.1 runs tensor parallelism only in full_finetune_distributed (tensor_parallel_dim with a tensor_parallel_plan): the LoRA, DPO, PPO and GRPO recipes have none',
+    library: 'torchtune',
+    versions: '==0.6.1',
+    source: `${T}/full_finetune_distributed.py`,
+    effect: 'forbid',
+    applies: (x) =>
+      x.options.tp > 1 && (x.options.method !== 'full' || (x.options.objective ?? 'sft') !== 'sft'),
+  },
+  {
+    id: 'torchtune-selective-ac-full-distributed',
+    says: 'torchtune 0.6.1 checkpoints selectively (ac_mode "selective") only in full_finetune_distributed: the other recipes checkpoint every layer or none',
+    library: 'torchtune',
+    versions: '==0.6.1',
+    source: `${T}/full_finetune_distributed.py`,
+    effect: 'forbid',
+    applies: (x) =>
+      x.options.checkpointing === 'selective' &&
+      (x.options.method !== 'full' || (x.options.objective ?? 'sft') !== 'sft'),
+  },
 ];

@@ -1,4 +1,9 @@
-/** What torchtune 0.6.1 runs beyond what vramplan writes for it (runs.ts): generation, any --attention. */
+/**
+ * What torchtune 0.6.1 runs beyond what vramplan writes for it (runs.ts): generation, any --attention, PPO
+ * (recipes/ppo_full_finetune_single_device.py: policy, reference policy, value and reward models, its own
+ * KV-cache generation) and GRPO (recipes/dev/grpo_full_finetune_distributed.py: FSDP2-sharded policy and
+ * reference model, its own generation); rules.ts holds what those two recipes refuse.
+ */
 import type { EngineRuns } from '../runs.js';
 import { TORCHTUNE_PROFILE } from './profile.js';
 
@@ -8,16 +13,28 @@ export const TORCHTUNE_RUNS: EngineRuns = {
   // `tune run generate`: recipes/generate.py builds the model, loads the checkpoint and decodes with a KV cache.
   widen: {
     methods: [...TORCHTUNE_PROFILE.methods, 'inference'],
-    optimizers: [...TORCHTUNE_PROFILE.optimizers, 'none'],
+    // The recipes instantiate any optimizer `_component_` (config.instantiate(cfg_optimizer, params)):
+    // bitsandbytes.optim.Lion runs as the 8-bit classes do (one GPU; rule torchtune-bnb-optimizer-fsdp2).
+    optimizers: [...TORCHTUNE_PROFILE.optimizers, 'none', 'lion'],
     // dtype: fp32 is the recipes' other dtype (training.get_dtype), for a frozen base as for generation.
     baseWeights: [...TORCHTUNE_PROFILE.baseWeights, 'fp32'],
+    objectives: [...TORCHTUNE_PROFILE.objectives, 'ppo', 'grpo'],
+    // full_finetune_distributed also runs tensor parallelism (tensor_parallel_dim over a (dp, tp) mesh with a
+    // tensor_parallel_plan, e.g. torchtune.models.llama3.base_llama_tp_plan: q/k/v/w1/w3 colwise, output_proj/w2
+    // rowwise, output colwise gathered: no sequence or loss parallel) and selective activation checkpointing
+    // (ac_mode "selective", ac_option "op" or every Nth layer: training/activations.py); rules.ts keeps both to
+    // that recipe. vramplan writes neither.
+    tp: true,
+    checkpointing: [...TORCHTUNE_PROFILE.checkpointing, 'selective'],
   },
   sources: {
     methods: `${T}/recipes/generate.py`,
+    objectives: 'https://github.com/pytorch/torchtune/tree/v0.6.1/recipes',
     // training.get_dtype: bf16 or fp32; fp16 raises in the recipes.
     weights: `${T}/torchtune/training/precision.py`,
     parallel: `${T}/recipes/full_finetune_distributed.py`,
-    checkpointing: `${T}/recipes/full_finetune_single_device.py`,
+    checkpointing: `${T}/torchtune/training/activations.py`,
+    optimizers: `${T}/recipes/full_finetune_single_device.py`,
     other: `https://github.com/pytorch/torchtune/tree/v0.6.1/recipes`,
   },
   attention: {

@@ -37,11 +37,14 @@ export const VLLM_RULES: readonly Rule[] = [
   {
     id: 'vllm-expert-parallel-needs-moe',
     says: 'vLLM\'s expert parallelism and data-parallel MoE layers act on MoE layers only (ParallelConfig.enable_expert_parallel: "for MoE layers"); a dense model has none: serve it as replicas',
+    // vLLM itself runs --data-parallel-size N on a dense model as N engine cores behind one server (replicas, which
+    // estimate models them as) and ignores --enable-expert-parallel there: what vramplan writes, not what vLLM refuses.
     library: 'vllm',
     versions: '>=0.11',
     source:
       'https://github.com/vllm-project/vllm/blob/00193b82b0e2d4faea5d3b4ea4f6c4c2bd9d057a/vllm/config/parallel.py',
     effect: 'forbid',
+    scope: 'writer',
     applies: (x) =>
       ((x.options.ep ?? 1) > 1 || x.options.dpAttention === true) &&
       !x.arch.groups.some((g) => g.experts > 1),

@@ -14,4 +14,8 @@ export const VLLM_RUNS: EngineRuns = {
     weights: `${V}/model_executor/layers/quantization/gguf.py`,
     other: `${V}/engine/arg_utils.py`,
   },
+  limits: {
+    tp: `vLLM raises "Total number of attention heads must be divisible by tensor parallel size" (${V}/config/model.py verify_with_parallel_config)`,
+    seq: `vLLM raises on a --max-model-len past the model's derived length unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 (${V}/config/model.py _get_and_verify_max_len)`,
+  },
 };
