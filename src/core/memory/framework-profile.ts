@@ -40,6 +40,26 @@ export interface CacheLayoutProfile {
   fp8KvType?: string;
 }
 
+/**
+ * What a row-split matrix multiplication costs beyond its share of the weights: the main GPU sends each other GPU
+ * the activation and gathers its rows of the result back, peer copies on the step's critical path.
+ */
+export interface RowSplitProfile {
+  /** Peer copies in series per split matmul and other GPU: the activation out, its rows of the result back. */
+  copiesPerMatmul: number;
+  /** Seconds one small copy takes, submitted from the host (a copy staged through host memory takes two). */
+  copySeconds: number;
+  /** Bytes per activation element sent (quantized input) and per result element returned. */
+  inBytesPerElement: number;
+  outBytesPerElement: number;
+  /** Tokens a split matmul moves per round of copies: a larger batch takes ceil(tokens / this) rounds. */
+  tokensPerRound: number;
+  /** Tokens above which the engine turns peer access off: its copies are staged through host memory. */
+  peerMaxTokens: number;
+  /** GPU idle added to each kernel gap when the split disables CUDA-graph replay (launched one by one). */
+  ungraphedKernelSeconds: number;
+}
+
 export interface FrameworkProfile {
   id: Framework;
   name: string;
@@ -260,9 +280,11 @@ export interface FrameworkProfile {
   layerOffload?: boolean;
   /**
    * `--tp N` runs as a row split (llama.cpp --split-mode row): each weight matrix's rows are spread over the GPUs,
-   * while the KV cache and the intermediate results stay whole on the main GPU (the worst rank).
+   * while the KV cache and the intermediate results stay whole on the main GPU (the worst rank). Its figures price
+   * what each split matrix multiplication adds to a step in place of tensor parallelism's all-reduces
+   * (time/row-split.ts).
    */
-  tpRowSplit?: boolean;
+  tpRowSplit?: RowSplitProfile;
   /**
    * The engine's physical batch (llama.cpp's n_ubatch): the prefill chunk, the fp32 logit rows its output
    * buffer reserves, the cells a sliding-window layer keeps beyond its window, and the host round trips of a

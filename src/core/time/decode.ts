@@ -10,6 +10,7 @@ import { bnbTreeDequantSlowdown } from './bnb-dequant.js';
 import { moeCallLatency, moeCallSeconds } from './moe-call.js';
 import { piecewiseAttentionSeconds } from './piecewise.js';
 import { blockFp8Seconds } from './block-fp8.js';
+import { rowSplitSeconds } from './row-split.js';
 import type { Gpu } from '../../schema/gpu.js';
 import { meanContextOf, promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
 import { QUANT_FORMATS_FOR, type QuantFormat, type TimeOptions } from '../../schema/time.js';
@@ -199,14 +200,18 @@ function decodeHost(
   const routing = m.moeLayers * (fw.moeRoutingKernels ?? 0);
   // A build before the engine fused ops (TimeOptions.unfusedGraph): its own kernels per layer, each quantized linear
   // with its activation-quantizing kernel (engines/<engine>/memory.ts unfusedDecodeKernels).
-  const unfused = t.unfusedGraph ? fw.unfusedDecodeKernels : undefined;
+  // A row split turns the matmul fusions off too ("TODO: add support for fusion for split buffers") and the graph's
+  // replay: each gap grows by a launched kernel's (FrameworkProfile.tpRowSplit).
+  const rowSplit = o.tp > 1 ? fw.tpRowSplit : undefined;
+  const unfused = t.unfusedGraph || rowSplit ? fw.unfusedDecodeKernels : undefined;
+  const gap = GRAPH_KERNEL_SECONDS + (rowSplit?.ungraphedKernelSeconds ?? 0);
   const quantK = unfused && q === 'gguf' ? unfused.perQuantizedLinear : 0;
   const perLayer = unfused ? unfused.perLayer + quantK * m.linearsPerLayer : OPS_PER_LAYER_COMPILED;
   const perSlot = t.mulMatIdSync ? perSlotMoeKernels(m, fw, o.batch, quantK) : 0;
   if (compiled)
     return {
       dispatch: 0,
-      gaps: (m.layers * perLayer + routing + perSlot) * GRAPH_KERNEL_SECONDS + bnb,
+      gaps: (m.layers * perLayer + routing + perSlot) * gap + bnb,
       fixed: 0,
     };
   return {
@@ -228,6 +233,9 @@ function decodeHost(
 function decodeTpSeconds(m: ModelFacts, o: EstimateOptions, B: number, r: GpuRates): number {
   const tp = o.tp;
   if (tp <= 1) return 0;
+  // A row split gathers each split matrix's result on the main GPU instead (row-split.ts).
+  const rows = FRAMEWORKS[o.framework].tpRowSplit;
+  if (rows) return rowSplitSeconds(rows, stepMatVecs(m), o, B, r);
   const tpLink = tp > r.gpusPerNode ? r.interNode : tp <= 2 ? r.intraPair : r.intraMany;
   const own = FRAMEWORKS[o.framework].allReduceSeconds;
   const latency =

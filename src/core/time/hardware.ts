@@ -51,6 +51,8 @@ export interface GpuRates {
   intraMany: number;
   /** Host link (PCIe) per GPU, B/s. */
   host: number;
+  /** Whether a copy between two GPUs of a pair / of a larger group is staged through host memory (no P2P). */
+  peerStaged: { pair: boolean; many: boolean };
   interNode: number;
   gpusPerNode: number;
   hopper: boolean;
@@ -290,6 +292,10 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
     // Consumer/workstation NVLink bridges join pairs: a ring over 3+ cards crosses PCIe.
     intraMany: useNvlink && nvSwitched(g) ? nvBus : pcieBus,
     host: pcie * PCIE_EFF,
+    peerStaged: {
+      pair: !useNvlink && !pcieP2p,
+      many: !(useNvlink && nvSwitched(g)) && !pcieP2p,
+    },
     interNode: t.interNodeGBps * 1e9 * NET_EFF,
     gpusPerNode: t.gpusPerNode,
     hopper,

@@ -1,5 +1,9 @@
 /** What the llama.cpp engine really allocates: llama-server's memory profile (core/memory reads it). */
-import type { CacheLayoutProfile, FrameworkProfile } from '../../memory/framework-profile.js';
+import type {
+  CacheLayoutProfile,
+  FrameworkProfile,
+  RowSplitProfile,
+} from '../../memory/framework-profile.js';
 import { VLLM_MEMORY } from '../vllm/memory.js';
 
 // The CUDA runtime and cuBLAS handle of a process without PyTorch (no caching allocator, no NCCL): ~300 MiB
@@ -26,6 +30,31 @@ const LLAMA_CPP_CACHE_LAYOUT: CacheLayoutProfile = {
   fp8KvType: 'q8_0', // -ctk/-ctv q8_0 (tools/server/README.md --cache-type-k)
 };
 
+/**
+ * What ggml's CUDA backend does for a matrix in a split buffer (ggml_cuda_op_mul_mat, ggml-org/llama.cpp
+ * ggml/src/ggml-cuda/ggml-cuda.cu @f6d77a1ba0ac794e950bd3abb630b904bdcd8fb8): the main GPU quantizes the activation
+ * to q8_1 and records an event; each other GPU's stream waits on it, copies the quantized activation over
+ * (cudaMemcpyPeerAsync), multiplies its rows and copies its rows of the fp32 result back into the main GPU's
+ * (cudaMemcpy3DPeerAsync) before the main stream waits on its event: two copies in series per matrix and GPU, each
+ * submitted from the host in the op loop. Without peer access (GeForce cards over PCIe; or above
+ * GGML_CUDA_PEER_MAX_BATCH_SIZE tokens, ggml_cuda_set_peer_access) the driver stages a peer copy through host memory.
+ * Split buffers turn off the matmul fusions ("TODO: add support for fusion for split buffers", @f6d77a1b) and CUDA-graph
+ * capture (the graph compatibility check, "Split buffers are not supported by CUDA graph capture", in every
+ * ggml-cuda.cu revision read since graphs came with ggml-org/llama.cpp#6766).
+ */
+const LLAMA_CPP_ROW_SPLIT: RowSplitProfile = {
+  copiesPerMatmul: 2, // src1 out, dst rows back (ggml_cuda_op_mul_mat, ggml-cuda.cu @f6d77a1b)
+  // A small cudaMemcpyAsync costs 5-7 µs to submit (arXiv:2602.21548 §5.2): 6 µs a copy.
+  copySeconds: 6e-6,
+  inBytesPerElement: 36 / 32, // block_q8_1: 32 int8 and a half2 (ggml/src/ggml-common.h)
+  outBytesPerElement: 4, // dst is fp32 (ggml_cuda_op_mul_mat, ggml-cuda.cu @f6d77a1b)
+  tokensPerRound: 128, // MUL_MAT_SRC1_COL_STRIDE (ggml-cuda.cu @f6d77a1b; common.cuh later)
+  peerMaxTokens: 128, // GGML_CUDA_PEER_MAX_BATCH_SIZE default (ggml-cuda.cu @f6d77a1b)
+  // Kernels launched back to back take 3.8 µs each against 3.4 µs replayed from a graph, for 2.9 µs kernels
+  // (https://developer.nvidia.com/blog/cuda-graphs/): 0.4 µs more GPU idle a kernel.
+  ungraphedKernelSeconds: 0.4e-6,
+};
+
 export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   ...VLLM_MEMORY,
   id: 'llama.cpp',
@@ -36,7 +65,7 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   layerOffload: true,
   // --split-mode row: -mg is "the GPU to use for ... intermediate results and KV (with split-mode = row)"
   // (tools/server/README.md at 25d5b0c5): the matrices split over --tp GPUs, the cache whole on the main one.
-  tpRowSplit: true,
+  tpRowSplit: LLAMA_CPP_ROW_SPLIT,
   ubatch: LLAMA_CPP_UBATCH,
   cacheLayout: LLAMA_CPP_CACHE_LAYOUT,
   // llama-server: -c tokens of KV split evenly over -np slots (tools/server/README.md).
