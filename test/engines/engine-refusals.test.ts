@@ -230,6 +230,15 @@ describe('still refused: the message cites the engine source', () => {
     );
   });
 
+  it('llama.cpp --tp (row split) on a MoE model: mul_mat_id does not take split buffers', () => {
+    const flags = serve('llama.cpp', { weights: 'q4_k_m', gpu: 'rtx-3090', tp: 2, gpus: 2 });
+    expect(refusal('qwen3-30b-a3b', flags)).toMatch(
+      /rule llama-cpp-row-split-moe: .*ggml-cuda\/ggml-cuda\.cu/,
+    );
+    // Layer split (--gpus N) runs it.
+    expectFinite(estimate('qwen3-30b-a3b', { ...flags, tp: undefined }).result);
+  });
+
   it('a --tp that does not split the attention heads', () => {
     const tp = { tp: 8, gpus: 8 };
     expect(refusal('qwen2.5-7b', serve('vllm', tp))).toMatch(/vllm: .*config\/model\.py/);

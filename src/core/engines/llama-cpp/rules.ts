@@ -21,6 +21,16 @@ export const LLAMA_CPP_RULES: readonly Rule[] = [
     effect: 'change',
     applies: (x) => x.options.kvCacheDtype === 'fp8',
   },
+  {
+    id: 'llama-cpp-row-split-moe',
+    says: 'llama.cpp does not put MoE expert tensors in its row-split buffers (ggml_cuda_mul_mat_id asserts "mul_mat_id does not support split buffers"), so under --split-mode row the experts are not split over the GPUs as --tp assumes: serve a MoE model over several GPUs with --gpus N (layer split)',
+    library: 'llama.cpp',
+    versions: '>=b3000',
+    source:
+      'https://github.com/ggml-org/llama.cpp/blob/25d5b0c53f9a146f3d7a99a18610d9d623b5041e/ggml/src/ggml-cuda/ggml-cuda.cu',
+    effect: 'forbid',
+    applies: (x) => x.options.tp > 1 && x.arch.groups.some((g) => g.experts > 1),
+  },
 ];
 
 /** The llama-server flags the launch line writes (tools/server/README.md at 25d5b0c5). */
