@@ -230,11 +230,15 @@ describe('still refused: the message cites the engine source', () => {
     );
   });
 
-  it('llama.cpp --tp (row split) on a MoE model: mul_mat_id does not take split buffers', () => {
+  it("llama.cpp --tp (row split) on a MoE model: the experts stay whole on their layer's GPU", () => {
     const flags = serve('llama.cpp', { weights: 'q4_k_m', gpu: 'rtx-3090', tp: 2, gpus: 2 });
-    expect(refusal('qwen3-30b-a3b', flags)).toMatch(
-      /rule llama-cpp-row-split-moe: .*ggml-cuda\/ggml-cuda\.cu/,
+    const why = refusal('qwen3-30b-a3b', flags);
+    expect(why).toMatch(/experts \(ffn_\*_exps, GGML_OP_MUL_MAT_ID\).*ggml-cuda\.cu @f6d77a1b/);
+    expect(why).toMatch(
+      /rule llama-cpp-row-split-moe: .*blob\/[0-9a-f]{40}\/src\/llama-model\.cpp/,
     );
+    // A dense model is estimated under --tp (row split).
+    expectFinite(estimate('qwen2.5-7b', { ...flags, weights: 'q4_k_m' }).result);
     // Layer split (--gpus N) runs it.
     expectFinite(estimate('qwen3-30b-a3b', { ...flags, tp: undefined }).result);
   });
