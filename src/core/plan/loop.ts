@@ -9,7 +9,8 @@ import { trainStep, trainWork, type GpuRates, type TrainWork } from '../time/ind
 import { withExpertGroup } from './expert-parallel.js';
 import { searchedMinCapability } from './candidates.js';
 import { FLOAT8_MIN_CC } from '../kernels/float8.js';
-import { replicaServingTime, replicaTokensPerSecond } from '../time/serving-step.js';
+import { replicaServingTime } from '../time/serving-step.js';
+import { memoTokensPerSecond, tpsTableOf } from './tps-memo.js';
 import { jobCostUsd, overheadHours } from '../time/cost.js';
 import { circuitOverWatts, planWallWatts, type NodeWatts } from '../hardware/power.js';
 import { minComputeCapability, minKvCapability, runsOnRocm } from '../engines/kernels.js';
@@ -63,6 +64,8 @@ interface RowFacts {
 interface RowTiming {
   /** The engine's options of the row (master weights, optimizer-in-backward) as memory has them. */
   options: EstimateOptions;
+  /** Serving rows: their tokens/s by GPU rates, shared with rows of the same content (tps-memo.ts). */
+  tps: Map<string, number> | null;
   /** The time model's GPU-independent work (training), or null (inference). */
   work: TrainWork | null;
   /** Preference / RL rows: the objective's work (time/objective.ts), timed instead of `work`. */
@@ -138,6 +141,7 @@ function rowTimingOf(
   const rl = lim.training && isPreferenceOrRl(options);
   return (f.timed = {
     options,
+    tps: lim.training ? null : tpsTableOf(ctx.facts, options),
     work: lim.training && !rl ? trainWork(ctx.facts, options, tOpts) : null,
     objective: rl
       ? objectiveWork(
@@ -256,7 +260,7 @@ function timeAt(
   }
   const job = ctx.s.job;
   // Per data-parallel rank (a replica, or a DP-attention engine's rank: time/expert-parallel.ts).
-  out.tps = replicaTokensPerSecond(ctx.facts, ft.options, PLAN_DECODE_TIME, rate) * f.dp;
+  out.tps = memoTokensPerSecond(ft.tps!, ctx.facts, ft.options, PLAN_DECODE_TIME, rate) * f.dp;
   out.hours = job.kind === 'inference' ? job.outputTokens / out.tps / 3600 : 0;
 }
 
