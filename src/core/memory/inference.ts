@@ -6,6 +6,7 @@ import { isFourBitFloat } from '../model/dtypes.js';
 import { MiB } from '../units.js';
 import {
   cacheFigures,
+  cacheTpOf,
   cacheShapeOf,
   kvElementBytes,
   recurrentLayerBytes,
@@ -58,8 +59,8 @@ function pagedTokensPerSeq(s: Setup): number {
   return Math.max(o.batch * meanContextOf(o), o.seq) / o.batch;
 }
 
-/** The TP degree the cache and a layer's intermediates split over: none under a row split (tpRowSplit). */
-const cacheTp = (s: Setup): number => (s.fw.tpRowSplit ? 1 : s.tp);
+/** The TP degree the cache and a layer's intermediates split over (kv-layout.ts cacheTpOf). */
+const cacheTp = (s: Setup): number => cacheTpOf(s.fw, s.tp);
 
 /** One sequence's cache per GPU on the busiest pipeline stage (MemoryEstimate.cache), whole bytes. */
 export function cacheOf(s: Setup): CacheFigures {

@@ -254,6 +254,13 @@ function cacheReads(
 }
 
 /**
+ * The TP degree one GPU's cache (and a layer's intermediates) splits over: none under a row split
+ * (FrameworkProfile.tpRowSplit: the cache stays whole on the main GPU), else the KV heads over `tp`. Memory stores
+ * and decode time reads the same layout through it.
+ */
+export const cacheTpOf = (fw: FrameworkProfile, tp: number): number => (fw.tpRowSplit ? 1 : tp);
+
+/**
  * Bytes one decode step moves through one sequence's cache on one GPU at context `ctx`, from the per-layer
  * figures the memory model stores (attentionTokenBytes, recurrentLayerBytes in the engine's state dtypes):
  * a full-attention layer reads every token's cell (the MLA latent, or the KV heads this TP rank holds), a

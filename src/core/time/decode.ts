@@ -2,7 +2,7 @@
 import type { Arch } from '../model/arch.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import type { FrameworkProfile } from '../memory/framework-profile.js';
-import { decodeCacheBytes, kvElementBytes } from '../memory/kv-layout.js';
+import { cacheTpOf, decodeCacheBytes, kvElementBytes } from '../memory/kv-layout.js';
 import { FLOAT_BYTES } from '../model/dtypes.js';
 import { shapeFactor } from './shape.js';
 import { dmmvTailSeconds, type MatVec } from './matvec-tail.js';
@@ -351,8 +351,8 @@ export function decodeTraffic(
   const fw = FRAMEWORKS[o.framework];
   const c = FLOAT_BYTES[floatCompute(o.compute)];
   const kvElem = kvElementBytes(fw, o.kvCacheDtype, c);
-  // A row split (FrameworkProfile.tpRowSplit) keeps the whole cache on the main GPU, which reads all of it.
-  const kv = B * decodeCacheBytes(m.arch, fw, { c, tp: fw.tpRowSplit ? 1 : o.tp, kvElem }, ctx);
+  // The layout memory stores (cacheTpOf: a row split keeps the whole cache on the main GPU, which reads all of it).
+  const kv = B * decodeCacheBytes(m.arch, fw, { c, tp: cacheTpOf(fw, o.tp), kvElem }, ctx);
   const h = hostShare(m, o);
   const weightGpu = (linearBytes * (1 - h.layers) + (h.head ? 0 : headBytes)) / o.tp;
   const host = linearRead * wbStored * h.layers + (h.head ? headBytes : 0) + kv * h.layers;
