@@ -10,6 +10,7 @@
  */
 import '../src/core/engines/registry.js';
 import { runEstimate } from '../src/commands/estimate-run.js';
+import { ENGINE_PROFILES } from '../src/core/engines/engines.js';
 import { resolveModel } from '../src/io/load-model.js';
 import type { Arch } from '../src/core/model/arch.js';
 import type { RawFlags } from '../src/schema/flags.js';
@@ -67,16 +68,15 @@ const SERVE_WEIGHTS: Flags[] = [
   { weights: 'q4_k_m' },
   { weights: 'q8_0' },
 ];
+// Every registered engine that fine-tunes, after the contract's framework-only stacks they run on (`hf`,
+// `deepspeed`): a new engine's registration puts it in the grid.
+const TRAINING_PROFILES = Object.values(ENGINE_PROFILES).filter((p) =>
+  p.methods.some((m) => m !== 'inference'),
+);
+const TRAINING_ENGINES = new Set<string>(TRAINING_PROFILES.map((p) => p.id));
 const TRAINERS = [
-  'hf',
-  'deepspeed',
-  'hf-trainer',
-  'hf-fsdp',
-  'hf-deepspeed',
-  'torchtune',
-  'torchtitan',
-  'litgpt',
-  'unsloth',
+  ...new Set(TRAINING_PROFILES.map((p) => p.framework).filter((f) => !TRAINING_ENGINES.has(f))),
+  ...TRAINING_ENGINES,
 ];
 const TRAIN_MODELS = [
   'llama-3.1-8b',
