@@ -71,7 +71,7 @@ describe("torch._grouped_mm's per-group fallback", () => {
     );
   });
 
-  it("prices a group at what transformers#42697's A100 grouped_mm forward leaves after the layers' other ops", () => {
+  it("prices a group at what huggingface/transformers#42697's A100 grouped_mm forward leaves after the layers' other ops", () => {
     // 24 MoE layers x 2 calls x 60 experts of Qwen1.5-MoE-A2.7B in a 75.23 ms forward, less the layers' eager ops
     // and the calls' synced offsets copies: 19.0 µs a group, nearly four times the 5.12 µs of one square 128 matmul
     // issued from Python (ROCm/triton#343), and above a synced op of a Python loop.

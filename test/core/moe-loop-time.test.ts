@@ -46,7 +46,7 @@ describe('MoE experts as a per-expert loop (moeLoop)', () => {
     expect(trainWork(m, full, defaultTimeOptions(1)).moeLoopBwdBytes).toBe(0);
   });
 
-  it("prices the loop's forward ops at the synced rate a loop benchmark measures (transformers#42697)", () => {
+  it("prices the loop's forward ops at the synced rate a loop benchmark measures (huggingface/transformers#42697)", () => {
     // Qwen1.5-MoE-A2.7B on an A100 at batch 4 x 16 tokens: the loop's forward 431.87 ms less the layers' other ops
     // (24 x 62 at 10 µs), over 24 layers x 59.3 hit experts x 16 ops a hit expert. (The grouped_mm run is not the
     // layers without experts: on an A100 it is torch's per-group fallback, time/grouped-mm-cost.ts.)

@@ -675,7 +675,7 @@ describe('time model on the Unsloth MoE and GRPO notebook rows', () => {
 
   // +1,599% first scored (17x the estimate); with torch._grouped_mm's per-group fallback off sm90/sm100 timed
   // (time/grouped-mm.ts) +319% at 5.12 µs a group (a square 128 matmul from Python); +25.8% with a group priced from
-  // transformers#42697's A100 forward through the same fallback, 19.0 µs (time/grouped-mm-cost.ts), +25.9% with
+  // huggingface/transformers#42697's A100 forward through the same fallback, 19.0 µs (time/grouped-mm-cost.ts), +25.9% with
   // that benchmark's loop op re-read alike (2.68 s of 3.38 s). Still too fast; what is left is open
   // (docs/time-model.md).
   it('Qwen3-30B-A3B LoRA on an A100: within 26%, still too fast', () => {

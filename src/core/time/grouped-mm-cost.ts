@@ -33,7 +33,7 @@ const BENCH_LAYERS = 24;
 const BENCH_EXPERTS = 60;
 const BENCH_CALLS = 2 * BENCH_LAYERS;
 
-/** Seconds one group of the fallback loop takes on an A100: 19.0 µs (transformers#42697, above). */
+/** Seconds one group of the fallback loop takes on an A100: 19.0 µs (huggingface/transformers#42697, above). */
 export const GROUPED_MM_GROUP_SECONDS =
   (BENCH_GROUPED_FORWARD_SECONDS -
     BENCH_LAYERS *
