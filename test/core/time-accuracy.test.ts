@@ -21,7 +21,7 @@ const rows = throughputRows('throughput.json');
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -124,8 +124,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (258: 244 out of sample, 14 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(258);
+  it('scores every scorable case (262: 248 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(262);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -255,9 +255,11 @@ const SGLANG_2025_FIELD_ROW = /^(sglcookbook-|lmsys-)/;
 // vLLM of 2026 from a source new to the set (cssnoeasy/a100-vllm-benchmark-blog): vllm bench serve closed loops of
 // Qwen2.5-7B fp16 on A100 80GB PCIe cards, TP 1 and 2 over PCIe, vLLM 0.19.0.
 const VLLM_2026_FIELD_ROW = /^a100pcie-/;
-// SGLang from a source new to the set (GPUStack's performance lab): Qwen3-8B bf16 on one H100 SXM, SGLang
-// v0.5.3.post3, ShareGPT at most 4 in flight, vllm bench serve's mean TPOT.
-const GPUSTACK_FIELD_ROW = /^gpustack-/;
+// SGLang from two sources new to the set: GPUStack's performance lab (Qwen3-8B bf16 on one H100 SXM, SGLang
+// v0.5.3.post3, ShareGPT at most 4 in flight, vllm bench serve's mean TPOT) and AccelMark's interactive scenario
+// (SGLang 0.5.6 on A100-SXM4-40GB, one request at a time: Llama-3-70B over TP 8, Llama-3-8B, Llama-3.1-8B at 28.7k
+// tokens, Qwen2.5-0.5B).
+const GPUSTACK_FIELD_ROW = /^(gpustack-|accelmark-)/;
 const eraOf = (id: string) =>
   OLDER_FIELD_ROW.test(id)
     ? 'older'
@@ -321,14 +323,15 @@ const FIELD_BARS = {
   // 43.0%. Read again from the harness's code (the seeded prompts replayed from vLLM's prefix cache, and the closed
   // loop's rounds: the rows' prefix-cache and num_prompts): +10.2%, -4.6%, -7.1%, -10.1%, +12.1%, -2.7%. No model change.
   'vllm2026 kind:serving engine:vllm': { count: 6, median: 0.087, p90: 0.122 },
-  // GPUStack's Qwen3-8B on one H100 (SGLang v0.5.3.post3, ShareGPT, 4 in flight), scored before any model change:
-  // +7.5% (7.19 ms measured, 6.69 ms estimated).
-  'gpustack kind:serving engine:sglang': { count: 1, median: 0.075, p90: 0.075 },
+  // GPUStack's Qwen3-8B on one H100 (SGLang v0.5.3.post3, ShareGPT, 4 in flight) and AccelMark's SGLang 0.5.6 rows on
+  // A100-SXM4-40GB at one request, scored before any model change: +7.5%; Llama-3-70B TP 8 +8.8%, Llama-3-8B +4.7%,
+  // Llama-3.1-8B at 28.7k tokens +3.2%, Qwen2.5-0.5B +28.7%: 7.5% / 28.7%.
+  'gpustack kind:serving engine:sglang': { count: 5, median: 0.075, p90: 0.287 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 74 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack and TensorRT-LLM MoE rows are carried', () => {
-    expect(fieldRows.length).toBe(74);
+  it('scores the 78 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack and TensorRT-LLM MoE rows are carried', () => {
+    expect(fieldRows.length).toBe(78);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([
       'sglang8552-dsr1-nvfp4-b200-cutlass',
     ]);
@@ -484,8 +487,9 @@ const ENGINE_BARS = {
   // With the SGLang cookbook's and the LMSYS gpt-oss blog's 20 rows (SGLang 0.5.1-0.5.6, scored before any change:
   // 33.3% / 54.4% alone), 27 rows, 24.3% / 54.4%: past the target, the mechanism not found (docs/time-model.md);
   // 27.4% / 55.2% with a request's own prefill left out of its TPOT. With GPUStack's Qwen3-8B row on one H100 (+7.5%,
-  // scored before any change), 28 rows, 25.3% / 55.2%.
-  'serving engine:sglang': { count: 28, median: 0.253, p90: 0.552 },
+  // scored before any change), 28 rows, 25.3% / 55.2%; with AccelMark's four SGLang 0.5.6 rows on A100-SXM4-40GB
+  // (+3.2..+28.7%), 32 rows, 19.9% / 51.0%.
+  'serving engine:sglang': { count: 32, median: 0.199, p90: 0.511 },
 } as const;
 
 describe('decode and serving accuracy per engine (out of sample)', () => {
