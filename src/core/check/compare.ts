@@ -27,9 +27,10 @@ import type { RunPlan } from '../../schema/measured.js';
  * cookbook: Llama-3.1-70B on 8x A100 and Qwen3-235B-A22B on 8x B200, timed 24-93% too fast) widened serving from
  * 0.228 to 0.460. Six vLLM 0.19.0 closed-loop rows on A100 80GB PCIe (Qwen2.5-7B fp16, TP 1 and 2: -10..+12% with the
  * harness's prefix cache and rounds read from its code) brought serving's p90 to 0.415, the band to 0.42. Time to
- * first token has no calibration rows: it takes the serving band.
+ * first token has no calibration rows: it takes the serving band. Three LoRA-over-ZeRO-3 rows of one harness on 8 H100
+ * (QwenLM/Qwen3#736: Qwen2 7B, 72B and 57B-A14B, 82-298% too fast when first scored) widened training from 0.30 to 0.38.
  */
-export const TIME_UNCERTAINTY = { training: 0.3, decode: 0.22, serving: 0.42, rl: 0.61 } as const;
+export const TIME_UNCERTAINTY = { training: 0.38, decode: 0.22, serving: 0.42, rl: 0.61 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of
