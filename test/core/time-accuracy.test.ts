@@ -695,8 +695,8 @@ describe('time model on the Unsloth MoE and GRPO notebook rows', () => {
 
 // QwenLM/Qwen3#736: LoRA r 64 on every linear (the MoE's experts included), ZeRO-3, 8 H100, one padded 512-token row a
 // micro-batch, 8 a step; seconds per step = train_runtime / 10. First scored (H100 SXM read): 7B +161%, 72B +298%,
-// 57B-A14B +82%, all too fast; the harness's H100s may be PCIe cards (calibration/README.md), which reads them +40%,
-// -23% and +6%.
+// 57B-A14B +82%, all too fast; with the ZeRO-3 hooks of the layers' parameter-less modules and PEFT's wrapper and
+// dropout modules (time/zero-hooks.ts): +137%, +263%, +68%.
 describe('time model on the QwenLM/Qwen3#736 LoRA rows over ZeRO-3', () => {
   const err = Object.fromEntries(qwenIssueRows.map((r) => [r.id, r.error]));
   it('holds the three rows, out of sample, timed too fast and no worse than first scored', () => {
@@ -707,11 +707,11 @@ describe('time model on the QwenLM/Qwen3#736 LoRA rows over ZeRO-3', () => {
     ]);
     expect(qwenIssueRows.every((r) => !r.inSample)).toBe(true);
     for (const e of Object.values(err)) expect(e).toBeGreaterThan(0);
-    expect(err['qwen3-736-qwen2-7b-lora-8xh100-zero3']).toBeLessThanOrEqual(1.62);
-    expect(err['qwen3-736-qwen2-72b-lora-8xh100-zero3']).toBeLessThanOrEqual(2.98);
-    expect(err['qwen3-736-qwen2-57b-a14b-lora-8xh100-zero3']).toBeLessThanOrEqual(0.82);
+    expect(err['qwen3-736-qwen2-7b-lora-8xh100-zero3']).toBeLessThanOrEqual(1.37);
+    expect(err['qwen3-736-qwen2-72b-lora-8xh100-zero3']).toBeLessThanOrEqual(2.64);
+    expect(err['qwen3-736-qwen2-57b-a14b-lora-8xh100-zero3']).toBeLessThanOrEqual(0.68);
   });
-  // The MoE run over the dense 72B: measured 5.6x a step, estimated 12.3x (the looped experts' hooks bind the host).
+  // The MoE run over the dense 72B: measured 5.6x a step, estimated 12.1x (the looped experts' hooks bind the host).
   it('times the looped MoE far slower than the dense 72B, as measured', () => {
     const est = Object.fromEntries(qwenIssueRows.map((r) => [r.id, r.estimated]));
     const ratio =
