@@ -46,12 +46,14 @@ describe('DeepSpeed ZeRO hooks', () => {
     const hit = w.expertsHit;
     expect(hit).toBeGreaterThan(127.9);
     expect(w.zeroHookLoopOps).toBeCloseTo(16 * 48 * hit * 3 + 3 * 48 * hit * 2, 0);
-    // q, k, v, o and the router are the dense modules (5); gradients: those, 2 norms and every expert linear,
-    // each 6 ops into the bucket, 7 to reduce-scatter and file it and one per rank (8).
-    expect(w.zeroHookFwdOps).toBe(16 * 48 * 5);
+    // q, k, v, o and the router are the dense modules (5); the layer, its attention, its sparse MoE block and its
+    // 2 norms are hooked and gather nothing (5, 3 ops each); gradients: the dense modules, 2 norms and every expert
+    // linear, each 6 ops into the bucket, 7 to reduce-scatter and file it and one per rank (8).
+    const layerBare = 3 * 48 * 5;
+    expect(w.zeroHookFwdOps).toBe(16 * 48 * 5 + layerBare);
     const gradOps = 6 + 7 + 8;
     expect(w.zeroHookBwdOps).toBeCloseTo(
-      16 * 48 * (5 + hit * 3) + 3 * 48 * hit * 2 + gradOps * 48 * (5 + 2 + hit * 3),
+      16 * 48 * (5 + hit * 3) + layerBare + 3 * 48 * hit * 2 + gradOps * 48 * (5 + 2 + hit * 3),
       6,
     );
     // The experts' share, which ZeRO-3's event windows keep in step with the GPU.
@@ -60,6 +62,26 @@ describe('DeepSpeed ZeRO hooks', () => {
       6,
     );
     expect(work(full(2, 'deepspeed')).zeroHookLoopBwdOps).toBe(0);
+  });
+
+  it('ZeRO-3 under PEFT LoRA: each adapted linear is 3 modules with a parameter and 2 without', () => {
+    const lora = (targets: EstimateOptions['loraTargets']): EstimateOptions => ({
+      ...full(3, 'deepspeed'),
+      method: 'lora',
+      loraRank: 64,
+      loraTargets: targets,
+    });
+    const qv = work(lora(['q', 'v']));
+    const q = work(lora(['q']));
+    // One more adapted linear a layer: lora_A and lora_B (16 ops each) and PEFT's wrapper and dropout (3 each).
+    expect(qv.zeroHookFwdOps - q.zeroHookFwdOps).toBe(48 * (2 * 16 + 2 * 3));
+    // Adapted experts in the loop: the same two parameter-less modules per expert linear.
+    const experts = work(lora(['q', 'gate', 'up', 'down']));
+    const hit = experts.expertsHit;
+    expect(experts.zeroHookLoopOps - q.zeroHookLoopOps).toBeCloseTo(
+      48 * hit * 3 * (2 * 16 + 2 * 3),
+      6,
+    );
   });
 
   it('ZeRO-3 reduce ops grow with the data-parallel ranks', () => {

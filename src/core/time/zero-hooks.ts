@@ -39,6 +39,18 @@ const GROUPED_EXPERT_PARAMS = 2;
 // https://github.com/deepspeedai/DeepSpeed/blob/20f988eade5217ab0045ba1681030f3d255d67e3/deepspeed/runtime/zero/parameter_offload.py
 const BARE_EXPERT_MODULES = 2;
 const BARE_MODULE_OPS = 3;
+// The same hooks fire on a decoder layer's own modules that gather nothing: the layer, its attention module, its MLP
+// (or sparse MoE) block and its norms (their weights sit under stage3_param_persistence_threshold, so the fetch only
+// waits) (https://github.com/huggingface/transformers/blob/v4.51.3/src/transformers/models/qwen2_moe/modeling_qwen2_moe.py
+// Qwen2MoeDecoderLayer; the Llama-style layers alike), and on a dense MLP's activation module (ACT2FN).
+const LAYER_BARE_MODULES = 3;
+const DENSE_MLP_ROLES = new Set(['gate', 'up', 'down']);
+// PEFT's LoRA wraps each adapted linear in a module of its own (lora.Linear, whose forward calls base_layer, then
+// lora_dropout[adapter], lora_A[adapter] and lora_B[adapter]); the wrapper holds no parameter of its own and the
+// dropout module (nn.Dropout, or nn.Identity at lora_dropout 0) none at all: two more hooked modules per adapted
+// linear (https://github.com/huggingface/peft/blob/v0.11.1/src/peft/tuners/lora/layer.py LoraLayer.update_layer,
+// Linear.forward).
+const LORA_BARE_MODULES = 2;
 
 /**
  * The ZeRO hooks' eager ops of one micro-batch on this rank's `layersHere` layers; `loop` with `hit` experts
@@ -58,6 +70,7 @@ export function zeroHookOps(
   const targets = new Set<LoraTarget>(o.loraTargets);
   const scale = m.layers > 0 ? layersHere / m.layers : 0;
   let modules = 0;
+  let bareModules = 0;
   let loopModules = 0;
   let bareLoopModules = 0;
   let loopGrads = 0;
@@ -73,11 +86,14 @@ export function zeroHookOps(
     const layers = g.count * scale;
     // A PEFT-adapted linear adds its lora_A and lora_B modules, each one parameter with a gradient.
     modules += layers * (dense.length + 2 * adaptedDense);
+    const denseMlp = dense.some((l) => DENSE_MLP_ROLES.has(l.role)) ? 1 : 0;
+    bareModules +=
+      layers * (LAYER_BARE_MODULES + g.normsPerLayer + denseMlp + LORA_BARE_MODULES * adaptedDense);
     grads += layers * (lora ? 2 * adaptedDense : dense.length + NORMS_PER_LAYER);
     if (experts.length === 0) continue;
     if (loop) {
       loopModules += layers * hit * (experts.length + 2 * adaptedExperts);
-      bareLoopModules += layers * hit * BARE_EXPERT_MODULES;
+      bareLoopModules += layers * hit * (BARE_EXPERT_MODULES + LORA_BARE_MODULES * adaptedExperts);
       loopGrads += layers * hit * (lora ? 2 * adaptedExperts : experts.length);
     } else {
       modules += layers;
@@ -91,11 +107,12 @@ export function zeroHookOps(
       ? hooks.gradOps[3] + hooks.reduceOps3.perParam + hooks.reduceOps3.perRank * dp
       : hooks.gradOps[2];
   const bareOps = o.zero === 3 ? BARE_MODULE_OPS * bareLoopModules : 0;
+  const layerBareOps = o.zero === 3 ? BARE_MODULE_OPS * bareModules : 0;
   const loopBwdOps = moduleOps * loopModules + bareOps + gradOps * loopGrads;
   return {
-    fwdOps: moduleOps * modules,
+    fwdOps: moduleOps * modules + layerBareOps,
     loopFwdOps: moduleOps * loopModules + bareOps,
-    bwdOps: moduleOps * modules + gradOps * grads + loopBwdOps,
+    bwdOps: moduleOps * modules + layerBareOps + gradOps * grads + loopBwdOps,
     loopBwdOps: o.zero === 3 ? loopBwdOps : 0,
   };
 }
