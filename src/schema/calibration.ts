@@ -102,6 +102,12 @@ export const throughputCaseSchema = z.looseObject({
   /** bitsandbytes' NF4/FP4 dequantization kernel in the measured build: 'tree' (before 0.48.0) sets TimeOptions.bnbTreeDequant. */
   bnb_dequant: z.enum(['tree']).optional(),
   /**
+   * The dtype the measured rollout's captured decode steps dequantized bitsandbytes 4-bit weights to: 'fp32' (an
+   * fp32-stored checkpoint quantized by vLLM while loading, graphs captured before Unsloth reset the QuantStates'
+   * dtype) sets TimeOptions.bnbDecodeFp32.
+   */
+  bnb_decode_dtype: z.enum(['fp32']).optional(),
+  /**
    * The LoRA adapters' dtype in the measured run: 'weights' (created in the frozen weights' 16-bit dtype and never
    * cast to fp32: PEFT before 0.12.0 in pure bf16) sets TimeOptions.adaptersInWeightDtype.
    */

@@ -128,6 +128,15 @@ export interface TimeOptions {
    */
   bnbTreeDequant?: boolean;
   /**
+   * The rollout's decode steps ran bitsandbytes' 4-bit path in fp32: vLLM quantized an fp32-stored checkpoint while
+   * loading (`quantize_4bit` records the tensor's dtype in its QuantState), unsloth_zoo's patched
+   * `_apply_4bit_weight` computes in the QuantState's dtype, and vLLM captured its decode CUDA graphs inside
+   * `load_vllm`, before Unsloth's `post_patch` set the shared QuantStates to the 16-bit dtype: each replayed step
+   * dequantizes to fp32 and multiplies in fp32 (time/decode.ts `copyBytes`). No flag sets it (vramplan does not know
+   * a checkpoint's stored dtype); `validate --throughput` does for rows of such runs (their `bnb_decode_dtype`).
+   */
+  bnbDecodeFp32?: boolean;
+  /**
    * The run's LoRA adapters were created in the frozen weights' dtype and never cast to fp32: PEFT before 0.12.0
    * (LoraLayer.update_layer moves the adapters to the base weight's floating dtype, peft v0.10.0
    * tuners/lora/layer.py; get_peft_model's autocast_adapter_dtype, which keeps bf16/fp16 adapters in fp32, came in

@@ -299,6 +299,8 @@ interface Traffic {
   q: QuantFormat | null;
   /** Routed-expert bytes a step reads on one GPU, at the kernel's efficiency (0 for a dense model). */
   expertGpu: number;
+  /** The step's linears multiply an fp32 dequantized copy (TimeOptions.bnbDecodeFp32): fp32 GEMMs. */
+  fp32Gemm: boolean;
 }
 
 /** What one decode step of B sequences at context `ctx` reads, per GPU and on the host. */
@@ -341,9 +343,14 @@ export function decodeTraffic(
   const dequantizes = k !== null && B > k.crossover;
   const tree =
     q === 'bnb' && wb < 1 && t.bnbTreeDequant === true ? bnbTreeDequantSlowdown(r.cc) : 1;
+  // Bytes per element of the dequantized copy: the compute dtype's 2, or 4 where the captured step dequantizes
+  // bitsandbytes weights to fp32 (TimeOptions.bnbDecodeFp32).
+  const cb = copyBytes(q, t);
   const linearBytes =
     (bf16Read * dense.bytes) / dense.eff +
-    (dequantizes ? qRead * ((wb + 2) * tree + 2) - 2 * l2HeldElements(m, r) : (qRead * wb) / eff);
+    (dequantizes
+      ? qRead * ((wb + cb) * tree + cb) - cb * l2HeldElements(m, r, cb)
+      : (qRead * wb) / eff);
   // Bytes per linear weight element as stored (prefill reads each once; host layers at this size).
   const wbStored = (bf16Read * dense.bytes + qRead * wb) / linearRead;
   // The cache each step reads, per GPU, from the layout the memory model stores (kv-layout.ts): the MLA
@@ -357,8 +364,27 @@ export function decodeTraffic(
   const weightGpu = (linearBytes * (1 - h.layers) + (h.head ? 0 : headBytes)) / o.tp;
   const host = linearRead * wbStored * h.layers + (h.head ? headBytes : 0) + kv * h.layers;
   const expertGpu = (expertRead * (1 - h.layers) * wb) / eff / o.tp;
-  return { weightGpu, kvGpu: kv * (1 - h.layers), host, linearRead, wb: wbStored, q, expertGpu };
+  return {
+    weightGpu,
+    kvGpu: kv * (1 - h.layers),
+    host,
+    linearRead,
+    wb: wbStored,
+    q,
+    expertGpu,
+    fp32Gemm: dequantizes && cb === 4,
+  };
 }
+
+/**
+ * Bytes per element of a dequantizing kernel's copy. 4 where the step runs bitsandbytes' 4-bit path in fp32
+ * (TimeOptions.bnbDecodeFp32): unsloth_zoo's `_apply_4bit_weight` casts the input to the QuantState's dtype and
+ * `MatMul4Bit.forward` dequantizes to that dtype, then `F.linear` multiplies in it (unsloth_zoo 2025.5.11
+ * vllm_utils.py; bitsandbytes 0.45.5 autograd/_functions.py, functional.py `dequantize_4bit`:
+ * `cdequantize_blockwise_fp32_nf4` for an fp32 state). 2 (the 16-bit compute dtype) otherwise.
+ */
+const copyBytes = (q: QuantFormat | null, t: TimeOptions): number =>
+  q === 'bnb' && t.bnbDecodeFp32 === true ? 4 : 2;
 
 /**
  * Bytes per element of an MXFP4 MoE model's non-expert linears and lm_head as the engine stores them, and the
@@ -377,19 +403,19 @@ function mxfp4DenseRead(
 }
 
 /**
- * Weight elements of a dense model's step whose 16-bit copy fits in the GPU's L2: a kernel that dequantizes a
+ * Weight elements of a dense model's step whose dequantized copy (`copyBytes` per element) fits in the GPU's L2: a kernel that dequantizes a
  * matrix to memory and then multiplies it reads the copy back from L2 when it fits (bitsandbytes' 4-bit path
  * dequantizes each shard, then F.linear: bitsandbytes autograd/_functions.py MatMul4Bit.forward; vLLM's
  * `_apply_4bit_weight` as unsloth_zoo 7b78d53 vllm_utils.py patches it calls matmul_4bit once per shard).
  * L2 sizes: the catalog's l2CacheMiB (vendor whitepapers).
  */
-function l2HeldElements(m: ModelFacts, r: GpuRates): number {
+function l2HeldElements(m: ModelFacts, r: GpuRates, copyBytes: number): number {
   const l2 = r.l2Bytes ?? 0;
   if (l2 <= 0 || m.experts > 1) return 0;
   // The layers' matrices (the output head stays 16-bit and is not dequantized).
   let held = 0;
   for (const v of stepMatVecs(m).slice(0, -1))
-    if (v.rows * v.cols * 2 <= l2) held += v.rows * v.cols * v.count;
+    if (v.rows * v.cols * copyBytes <= l2) held += v.rows * v.cols * v.count;
   return held;
 }
 
@@ -488,7 +514,7 @@ export function decodeStep(
   const flops =
     (2 * (m.active - embedOnly(m)) * B) / tp +
     (4 * m.attnLayers * ctx * m.attnWidth * B + m.recurrentFlopsPerToken * B) / tp;
-  const computeT = flops / gemmRate(tr.q, r);
+  const computeT = flops / (tr.fp32Gemm ? r.gemm32 : gemmRate(tr.q, r));
   const memT = weightT + kvT;
   const core = Math.max(memT, computeT);
   const host = decodeHost(m, o, t, tr.q);
