@@ -1,6 +1,12 @@
 /** The comparison and its reasons on hand-built records: bands from uncertainty.ts and TIME_UNCERTAINTY. */
 import { describe, expect, it } from 'vitest';
-import { checkRun, observe, versionDrift, type Observed } from '../../src/core/check/index.js';
+import {
+  checkRun,
+  observe,
+  TIME_UNCERTAINTY,
+  versionDrift,
+  type Observed,
+} from '../../src/core/check/index.js';
 import { UNCERTAINTY } from '../../src/core/memory/uncertainty.js';
 import type { Measured, RunPlan } from '../../src/schema/measured.js';
 
@@ -60,6 +66,22 @@ describe('checkRun', () => {
     // Training speed band: measured step within planned / (1 ± 0.35).
     expect(r.rows[0]!.band.low).toBeCloseTo(1 / 1.35, 12);
     expect(r.rows[0]!.band.high).toBeCloseTo(1 / (1 - 0.35), 12);
+  });
+
+  it("a GRPO plan's step takes the RL steps' band, not training's", () => {
+    const grpo: RunPlan = { ...plan, flags: { ...plan.flags, objective: 'grpo' } };
+    const r = checkRun(grpo, seen({ stepSeconds: 1.2 }), 'H100 SXM5 80GB');
+    expect(r.rows[0]!.band.low).toBeCloseTo(1 / (1 + TIME_UNCERTAINTY.rl), 12);
+    expect(r.rows[0]!.band.high).toBeCloseTo(1 / (1 - TIME_UNCERTAINTY.rl), 12);
+    expect(TIME_UNCERTAINTY.rl).toBeLessThan(TIME_UNCERTAINTY.training);
+    // 25% slower than planned: inside training's band, outside the GRPO steps' narrower one.
+    const planned = r.rows[0]!.planned;
+    expect(checkRun(plan, seen({ stepSeconds: planned * 1.25 }), 'H100 SXM5 80GB').inside).toBe(
+      true,
+    );
+    expect(checkRun(grpo, seen({ stepSeconds: planned * 1.25 }), 'H100 SXM5 80GB').inside).toBe(
+      false,
+    );
   });
 
   it('names the GPU, the versions, other processes, a fallback and the exit code when over the band', () => {

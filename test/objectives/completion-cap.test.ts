@@ -1,7 +1,12 @@
 // --max-completion-tokens: TRL's max_completion_length, the cap a generation batch decodes to at most.
 import { describe, expect, it } from 'vitest';
 import { FlagError, optionsFromFlags } from '../../src/schema/flags.js';
-import { completionLimit, longestCompletion } from '../../src/core/time/completion-length.js';
+import {
+  completionLimit,
+  longestCompletion,
+  longestToMean,
+  LONGEST_TO_MEAN_COMPLETION,
+} from '../../src/core/time/completion-length.js';
 
 const GRPO = { objective: 'grpo', method: 'lora', 'completion-tokens': 183, 'prompt-tokens': 256 };
 
@@ -32,5 +37,18 @@ describe('--max-completion-tokens', () => {
     expect(longestCompletion(183, 768)).toBe(270);
     expect(completionLimit(183)).toBe(270);
     expect(completionLimit(183, 768)).toBe(768);
+  });
+
+  it('grows the longest with the generation batch, up to the cap', () => {
+    // The logged batches' ratio at their 8; one completion's expected length is the mean.
+    expect(longestToMean(8)).toBe(LONGEST_TO_MEAN_COMPLETION);
+    expect(longestToMean(1)).toBe(1);
+    for (let n = 2; n < 512; n++) expect(longestToMean(n + 1)).toBeGreaterThan(longestToMean(n));
+    // Fewer than 8 completions stop sooner; more reach further, up to the cap the run set.
+    expect(longestCompletion(183, 768, 4)).toBeLessThan(longestCompletion(183, 768));
+    expect(longestCompletion(183, 768, 128)).toBeGreaterThan(longestCompletion(183, 768));
+    expect(longestCompletion(183, 300, 128)).toBe(300);
+    // Without a cap, the one the launchers write (the logged batches' longest) bounds a larger batch.
+    expect(longestCompletion(183, undefined, 128)).toBe(completionLimit(183));
   });
 });

@@ -19,7 +19,9 @@ import type { RunPlan } from '../../schema/measured.js';
  * per-group fallback off sm90/sm100, not timed) widened training again to 0.370, and three GRPO notebook rows widened
  * rl to 0.281 (DeepSeek-R1-0528-Qwen3-8B on a T4, +28.1%), and that row read as its log has it (every completion
  * stopped at vLLM's 256-token max_model_len: 4 completions of 157 tokens decoded together, 100-token prompts) widened
- * rl to 0.601 (+60.0%, not explained); transformers' eager RMSNorm, rotary and SDPA copies
+ * rl to 0.601 (+60.0%), and came back to 0.177 once its captured decode steps ran bitsandbytes' 4-bit path in fp32 as
+ * its build did (time/decode.ts copyBytes: -5.6%) and a generation batch's longest completion followed its size
+ * (time/completion-length.ts longestToMean: the RTX 4090 row -21.1% -> -17.7%); transformers' eager RMSNorm, rotary and SDPA copies
  * counted as read took training to 0.343 (0.299 without the Qwen3-30B-A3B notebook row, +319%), and to 0.299 with it
  * once each group of the fallback was priced from an A100 benchmark of it (time/grouped-mm-cost.ts: +25.9%). The
  * serving field rows (MI300X FP8 static batches up to 256, MoE serving, llama.cpp MoE on HBM cards) widened decode
@@ -33,7 +35,7 @@ import type { RunPlan } from '../../schema/measured.js';
  * to 0.38; LLaMA-Factory's two HF rows read as the eager attention their torch 2.1.0 rig ran (+52%, +40% -> +16%, +9%)
  * brought it to 0.35. Time to first token has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.35, decode: 0.22, serving: 0.38, rl: 0.61 } as const;
+export const TIME_UNCERTAINTY = { training: 0.35, decode: 0.22, serving: 0.38, rl: 0.19 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of

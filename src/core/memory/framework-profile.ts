@@ -386,6 +386,16 @@ export interface FrameworkProfile {
    * fast_inference) instead of vLLM loading its own; absent = a separate copy (TRL).
    */
   rolloutSharesWeights?: boolean;
+  /**
+   * GRPO: the trainer scores each generation batch with the policy before training on it, a no-grad forward for
+   * the old per-token log-probs, whenever it generates with vLLM (its importance-sampling correction of the vLLM /
+   * trainer mismatch, on by default) or generation does not line up with the optimizer step
+   * (gradient_accumulation_steps not a multiple of steps_per_generation): TRL from v0.23.0
+   * (huggingface/trl@35def3ee000a87f6839e66f4b7749b06274ed1b3 trl/trainer/grpo_trainer.py
+   * `_generate_and_score_completions`, grpo_config.py `vllm_importance_sampling_correction=True`). Absent: no such
+   * pass (time/objective.ts).
+   */
+  grpoOldLogprobs?: boolean;
   /** vLLM's share of each GPU where the engine sets it (gpu_memory_utilization); absent = TRL's 0.3. */
   rolloutMemory?: number;
 }

@@ -15,12 +15,14 @@
 export const LONGEST_TO_MEAN_COMPLETION = 1.47;
 
 /**
- * Decode steps of a generation batch whose completions average `mean` tokens: its longest completion, or the
- * cap when one is set (TRL max_completion_length: generation stops there, grpo_trainer.py at v0.14.0 passes it as
- * vLLM's SamplingParams max_tokens and as generate's max_new_tokens).
+ * Decode steps of a generation batch of `n` completions that average `mean` tokens: its expected longest
+ * completion (longestToMean), at most the cap (TRL max_completion_length: generation stops there, grpo_trainer.py
+ * at v0.14.0 passes it as vLLM's SamplingParams max_tokens and as generate's max_new_tokens). Without a cap, the
+ * one the launchers write (completionLimit: the logged batches' longest), so a batch larger than theirs does not
+ * outrun the configuration vramplan launches. `n` defaults to the logged batches' 8.
  */
-export const longestCompletion = (mean: number, cap?: number): number =>
-  Math.min(Math.ceil(LONGEST_TO_MEAN_COMPLETION * mean), cap ?? Number.POSITIVE_INFINITY);
+export const longestCompletion = (mean: number, cap?: number, n = LOGGED_BATCH): number =>
+  Math.min(Math.ceil(longestToMean(n) * mean), cap ?? completionLimit(mean));
 
 /** The max_completion_length a launcher writes: the cap when one is set, else the batch's longest. */
 export const completionLimit = (mean: number, cap?: number): number =>
@@ -42,6 +44,20 @@ export const SHORTEST_TO_MEAN_COMPLETION = 0.605;
 // up to a common factor, which cancels in a ratio). 8: 4 per device x 2 accumulation steps in that notebook
 // (https://github.com/unslothai/notebooks/blob/8081c7e480275013fa38cf2bfbaf902af5ccf589/nb/Qwen2_5_7B_VL_GRPO.ipynb).
 const LOGGED_BATCH = 8;
+
+/**
+ * Expected longest of `n` completions over their mean: the logged batches' ratio at their 8, moved along the
+ * log-normal's expected order statistics to `n` (the largest of n draws lies at Blom's z(n:n)); 1 for a single
+ * completion, whose expected length is the mean.
+ */
+export function longestToMean(n: number): number {
+  if (n <= 1) return 1;
+  if (n === LOGGED_BATCH) return LONGEST_TO_MEAN_COMPLETION;
+  return (
+    LONGEST_TO_MEAN_COMPLETION *
+    Math.exp(LOG_SPREAD * (normalOrderStat(n, n) - normalOrderStat(LOGGED_BATCH, LOGGED_BATCH)))
+  );
+}
 
 /**
  * Expected r-th smallest of n standard normal draws, Blom's approximation Φ⁻¹((r − 3/8)/(n + 1/4)) (G. Blom,
@@ -102,12 +118,9 @@ const LOG_SPREAD =
  */
 export function loneCompletionSteps(mean: number, n: number, cap?: number): number {
   if (n < 2) return 0;
-  const longest = longestCompletion(mean, cap);
+  const longest = longestCompletion(mean, cap, n);
   const ratio = secondToLongest(n);
-  const second = Math.min(
-    ratio * LONGEST_TO_MEAN_COMPLETION * mean,
-    cap ?? Number.POSITIVE_INFINITY,
-  );
+  const second = Math.min(ratio * longestToMean(n) * mean, cap ?? completionLimit(mean));
   return Math.max(0, Math.floor(longest - second));
 }
 

@@ -203,6 +203,11 @@ export interface ObjectiveWork {
   /** The rollout serves the trained adapter unmerged (one LoRA in vLLM's punica kernels), or null. */
   rolloutLora: EstimateOptions | null;
   reference: boolean;
+  /**
+   * The trainer's no-grad forward for the old per-token log-probs over each generation batch
+   * (FrameworkProfile.grpoOldLogprobs: with a vLLM rollout, or generation out of step with the optimizer).
+   */
+  oldLogprobs: boolean;
   /** Bytes sent to vLLM after each step, and how: 1 copied on the GPU (colocated), 2 over NCCL (server). */
   syncBytes: number;
   sync: 0 | 1 | 2;
@@ -375,11 +380,24 @@ export function objectiveWork(
     // The reference forward (no grad) over the same sequences, every micro-batch (dpo_trainer.py
     // _compute_loss; grpo_trainer.py _generate_and_score_completions when beta > 0).
     reference: o.reference === 'model',
+    oldLogprobs: grpo && oldLogprobsPass(p, t, o),
     syncBytes: sync === 0 ? 0 : params * weightBytes(floatCompute(o.compute)),
     sync,
     tokensPerStep: (train.tokensPerStep * o.batch) / p.batch,
     critic,
   };
+}
+
+/**
+ * Whether the engine's GRPO trainer scores each generation batch with the policy before training on it
+ * (FrameworkProfile.grpoOldLogprobs): with a vLLM rollout (its importance-sampling correction, on by default), or
+ * when gradient_accumulation_steps is not a multiple of steps_per_generation (grpo_trainer.py at TRL v1.9.0,
+ * `_generate_and_score_completions`).
+ */
+function oldLogprobsPass(p: EstimateOptions, t: TimeOptions, o: EstimateOptions): boolean {
+  if (FRAMEWORKS[p.framework].grpoOldLogprobs !== true) return false;
+  const spg = o.stepsPerGeneration ?? t.gradAccum;
+  return !generatesInTrainer(o.rollout) || t.gradAccum % spg !== 0;
 }
 
 /**
@@ -405,12 +423,15 @@ export function objectiveStep(
     out.criticScoring = w.critic.phases[FORWARD]! + ps.phases[FORWARD]!;
     out.policyTraining = w.critic.epochs * (out.policyTraining + value);
   }
+  // The old log-probs' forward (no grad) over the step's sequences: the trainer's own pass, in policy training.
+  if (w.oldLogprobs) out.policyTraining += ps.phases[FORWARD]!;
   out.rollout = 0;
   if (w.rollout) {
     // The decode's step at these rates, once for every objective work that shares it.
     const d = rolloutStepAt(w.rollout, m, t, r);
     const prefill = d.prefill * (w.prompt / (w.prompt + w.completion / 2));
-    const steps = longestCompletion(w.completion, w.maxCompletion);
+    // A generation batch decodes until its longest completion ends (or the cap): the longest of its chunk.
+    const steps = longestCompletion(w.completion, w.maxCompletion, w.rollout.shape.chunk);
     const a = w.rolloutAlone ? rolloutStepAt(w.rolloutAlone, m, t, r) : null;
     const lone = a ? w.loneSteps * (a.step + a.lora) : 0;
     out.rollout = w.rounds * (prefill + (steps - (a ? w.loneSteps : 0)) * (d.step + d.lora) + lone);

@@ -12,6 +12,9 @@ import {
 const LLAMA4_TEXT_MOE = ['llama4', 'llama4_text'] as const;
 
 export const HF_MEMORY: FrameworkProfile = {
+  // TRL v1.9.0's GRPOTrainer: the old log-probs' forward with a vLLM rollout (FrameworkProfile.grpoOldLogprobs;
+  // huggingface/trl@35def3ee000a87f6839e66f4b7749b06274ed1b3 trl/trainer/grpo_trainer.py).
+  grpoOldLogprobs: true,
   id: 'hf',
   // PEFT / TRL call transformers' enable_input_require_grads under gradient checkpointing (modeling_utils.py).
   inputRequireGrads: true,
@@ -92,6 +95,9 @@ const DEEPSPEED_HOOKS = {
 } as const;
 
 export const DEEPSPEED_MEMORY: FrameworkProfile = {
+  // TRL v1.9.0's GRPOTrainer: the old log-probs' forward with a vLLM rollout (FrameworkProfile.grpoOldLogprobs;
+  // huggingface/trl@35def3ee000a87f6839e66f4b7749b06274ed1b3 trl/trainer/grpo_trainer.py).
+  grpoOldLogprobs: true,
   id: 'deepspeed',
   // PEFT / TRL call transformers' enable_input_require_grads under gradient checkpointing (modeling_utils.py).
   inputRequireGrads: true,

@@ -1,0 +1,64 @@
+/**
+ * TRL's GRPOTrainer (from v0.23.0, the pinned v1.9.0) scores each generation batch with the policy before training on
+ * it when it generates with vLLM (the importance-sampling correction, on by default) or when generation does not line
+ * up with the optimizer step: one more no-grad forward over the step's sequences, in policy training
+ * (FrameworkProfile.grpoOldLogprobs). Engines whose profile does not say so pay none.
+ */
+import { describe, expect, it } from 'vitest';
+import { paramCounts } from '../../src/core/model/params.js';
+import { estimateObjectiveTime } from '../../src/core/time/objective.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { optionsFromFlags, type RawFlags } from '../../src/schema/flags.js';
+import { timeOptionsFromFlags } from '../../src/schema/time.js';
+
+const arch = resolveModel('qwen2.5-1.5b');
+
+function phases(flags: RawFlags) {
+  const f: RawFlags = {
+    model: 'qwen2.5-1.5b',
+    gpu: 'h100-sxm',
+    method: 'lora',
+    objective: 'grpo',
+    generations: 8,
+    batch: 8,
+    'completion-tokens': 256,
+    'prompt-tokens': 128,
+    ...flags,
+  };
+  const o = optionsFromFlags(f);
+  const t = timeOptionsFromFlags(f, o);
+  const r = estimateObjectiveTime(arch, o, findGpu('h100-sxm'), t, paramCounts(arch).total);
+  const forward = r.phases.find((p) => p.phase === 'forward')!.seconds;
+  return { training: r.objectivePhases.policyTraining, forward };
+}
+
+describe("GRPO's old log-probs forward", () => {
+  it('TRL with a vLLM rollout: one forward more than with generate(), in policy training', () => {
+    // Server mode trains on the GPU vLLM leaves (--gpus 2, one for vLLM): the same one-GPU policy as generate()'s.
+    const server: RawFlags = { rollout: 'vllm-server', gpus: 2, 'rollout-gpus': 1 };
+    for (const rollout of [{ rollout: 'vllm-colocate' }, server]) {
+      const v = phases({ framework: 'hf', ...rollout });
+      const hf = phases({ framework: 'hf', rollout: 'hf' });
+      expect(v.forward).toBeGreaterThan(0);
+      expect(v.training - hf.training).toBeCloseTo(v.forward, 3);
+    }
+  });
+
+  it('generate() pays it too when generation does not line up with the optimizer step', () => {
+    const aligned = phases({ framework: 'hf', rollout: 'hf', 'grad-accum': 4 });
+    const offset = phases({
+      framework: 'hf',
+      rollout: 'hf',
+      'grad-accum': 4,
+      'steps-per-generation': 8,
+    });
+    expect(offset.training - aligned.training).toBeCloseTo(aligned.forward, 3);
+  });
+
+  it('an engine whose profile has no such pass (Unsloth) pays none', () => {
+    const v = phases({ framework: 'unsloth', rollout: 'vllm-colocate' });
+    const hf = phases({ framework: 'unsloth', rollout: 'hf' });
+    expect(v.training).toBeCloseTo(hf.training, 6);
+  });
+});
