@@ -74,6 +74,9 @@ export const UNSLOTH_MEMORY: FrameworkProfile = {
   // models/llama.py from_pretrained(fast_inference=True): load_vllm, then convert_vllm_to_huggingface builds the
   // trained model on vLLM's own tensors and sets `llm.shared_weights = True`: one copy of the weights.
   rolloutSharesWeights: true,
+  // No grpoOldLogprobs: Unsloth's GRPOConfig turns TRL's vllm_importance_sampling_correction off by default ("forcing
+  // it on for vLLM is a wasted forward"; unsloth 2026.10.9 wheel models/rl.py, models/rl_replacements.py), so a
+  // vLLM rollout runs no old log-probs forward.
   // FastLanguageModel.from_pretrained(gpu_memory_utilization = 0.5),
   // https://github.com/unslothai/unsloth/blob/main/unsloth/models/loader.py
   rolloutMemory: 0.5,
