@@ -403,19 +403,20 @@ function mxfp4DenseRead(
 }
 
 /**
- * Weight elements of a dense model's step whose dequantized copy (`copyBytes` per element) fits in the GPU's L2: a kernel that dequantizes a
- * matrix to memory and then multiplies it reads the copy back from L2 when it fits (bitsandbytes' 4-bit path
- * dequantizes each shard, then F.linear: bitsandbytes autograd/_functions.py MatMul4Bit.forward; vLLM's
- * `_apply_4bit_weight` as unsloth_zoo 7b78d53 vllm_utils.py patches it calls matmul_4bit once per shard).
+ * Weight elements of a dense model's step whose dequantized copy (`bytes` per element, copyBytes) fits in the GPU's
+ * L2: a kernel that dequantizes a matrix to memory and then multiplies it reads the copy back from L2 when it fits
+ * (bitsandbytes' 4-bit path dequantizes each shard, then F.linear: bitsandbytes autograd/_functions.py
+ * MatMul4Bit.forward; vLLM's `_apply_4bit_weight` as unsloth_zoo 7b78d53 vllm_utils.py patches it calls matmul_4bit
+ * once per shard).
  * L2 sizes: the catalog's l2CacheMiB (vendor whitepapers).
  */
-function l2HeldElements(m: ModelFacts, r: GpuRates, copyBytes: number): number {
+function l2HeldElements(m: ModelFacts, r: GpuRates, bytes: number): number {
   const l2 = r.l2Bytes ?? 0;
   if (l2 <= 0 || m.experts > 1) return 0;
   // The layers' matrices (the output head stays 16-bit and is not dequantized).
   let held = 0;
   for (const v of stepMatVecs(m).slice(0, -1))
-    if (v.rows * v.cols * copyBytes <= l2) held += v.rows * v.cols * v.count;
+    if (v.rows * v.cols * bytes <= l2) held += v.rows * v.cols * v.count;
   return held;
 }
 
