@@ -21,7 +21,7 @@ const rows = throughputRows('throughput.json');
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|pavlokhmel-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -124,8 +124,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (257: 243 out of sample, 14 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(257);
+  it('scores every scorable case (269: 255 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(269);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -255,6 +255,10 @@ const SGLANG_2025_FIELD_ROW = /^(sglcookbook-|lmsys-)/;
 // vLLM of 2026 from a source new to the set (cssnoeasy/a100-vllm-benchmark-blog): vllm bench serve closed loops of
 // Qwen2.5-7B fp16 on A100 80GB PCIe cards, TP 1 and 2 over PCIe, vLLM 0.19.0.
 const VLLM_2026_FIELD_ROW = /^a100pcie-/;
+// Two sources new to the set, scored before any model change: GPUStack's performance lab (vLLM 0.11.0: Qwen3-8B bf16
+// TPOT at 1-8 in flight on one H100, and gpt-oss-20b bursts of 500 requests on one H100 and one A100) and
+// pavlokhmel/llm_throughput_benchmark (llama-server, gpt-oss-20b Q4_K_M at one request on six GPUs).
+const GPU_LAB_FIELD_ROW = /^(gpustack-|pavlokhmel-)/;
 const eraOf = (id: string) =>
   OLDER_FIELD_ROW.test(id)
     ? 'older'
@@ -264,7 +268,9 @@ const eraOf = (id: string) =>
         ? 'sglang2025'
         : VLLM_2026_FIELD_ROW.test(id)
           ? 'vllm2026'
-          : 'newer';
+          : GPU_LAB_FIELD_ROW.test(id)
+            ? 'gpulab'
+            : 'newer';
 // The older and newer vLLM field rows at today's figures (each line's comment says how they got there).
 const OLDER_BAR = { count: 31, median: 0.099, p90: 0.23 };
 const NEWER_BAR = { count: 4, median: 0.039, p90: 0.06 };
@@ -316,11 +322,20 @@ const FIELD_BARS = {
   // 43.0%. Read again from the harness's code (the seeded prompts replayed from vLLM's prefix cache, and the closed
   // loop's rounds: the rows' prefix-cache and num_prompts): +10.2%, -4.6%, -7.1%, -10.1%, +12.1%, -2.7%. No model change.
   'vllm2026 kind:serving engine:vllm': { count: 6, median: 0.087, p90: 0.122 },
+  // GPUStack's vLLM 0.11.0 rows, scored before any model change and unchanged: Qwen3-8B bf16 TPOT on one H100 at 1, 2,
+  // 4 and 8 in flight +3.5..+7.2%; the gpt-oss-20b bursts of 500 two-thousand-token prompts +117.0% (H100) and +58.1%
+  // (A100), their prefill timed at twice the rate the runs reached (docs/time-model.md "GPUStack and a llama-server
+  // sweep").
+  'gpulab kind:serving engine:vllm': { count: 6, median: 0.072, p90: 1.171 },
+  // llama-server decoding gpt-oss-20b Q4_K_M one request at a time, scored before any model change and unchanged:
+  // +42..+71% on the A100, H100, H200 and B300 hosts (a per-token cost of about 2.7 ms that the cards' bandwidth does
+  // not move), -21.3% on the RTX 4090 desktop.
+  'gpulab kind:decode engine:llama.cpp': { count: 6, median: 0.564, p90: 0.708 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 73 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack and TensorRT-LLM MoE rows are carried', () => {
-    expect(fieldRows.length).toBe(73);
+  it('scores the 85 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack and TensorRT-LLM MoE rows are carried', () => {
+    expect(fieldRows.length).toBe(85);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([
       'sglang8552-dsr1-nvfp4-b200-cutlass',
     ]);
@@ -457,7 +472,9 @@ const ENGINE_BARS = {
   // With ggml-org/llama.cpp#19053's two gpt-oss-20b MXFP4 GGUF rows scored (-28.5%, -16.5%), llama.cpp 33 rows 13.8% /
   // 24.1%; 9.5% / 23.3% with the file's non-expert tensors read as Q8_0 (-19.7%, -7.7%; engines/llama-cpp/memory.ts
   // mxfp4Dense).
-  'decode engine:llama.cpp': { count: 33, median: 0.096, p90: 0.234 },
+  // With pavlokhmel/llm_throughput_benchmark's six llama-server gpt-oss-20b rows (scored before any change: +42..+71% on
+  // HBM cards, -21.3% on an RTX 4090), 39 rows, 14.6% / 53.9%.
+  'decode engine:llama.cpp': { count: 39, median: 0.146, p90: 0.539 },
   // 44 rows of the earlier sources: 10.4% / 29.1% before FlashInfer's CUTLASS NVFP4 MoE call (engines/moe-call.ts),
   // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tt-inference-server issue #356 (scored
   // before any change, +17..+147%), 48 rows, 11.7% / 43.9%; 10.4% / 26.7% with the attention layers' eager calls
@@ -468,7 +485,9 @@ const ENGINE_BARS = {
   // 21.2% with the TP all-reduces of prefill timed (time/decode.ts prefillTime). With the six vLLM 0.19.0 rows on A100
   // 80GB PCIe (-43..+12% as first read, -10..+12% read again with the harness's prefix cache and rounds), 58 rows,
   // 6.0% / 21.2%.
-  'serving engine:vllm': { count: 58, median: 0.06, p90: 0.213 },
+  // With GPUStack's six vLLM 0.11.0 rows (Qwen3-8B TPOT +3.5..+7.2%, the gpt-oss-20b bursts +117.0% and +58.1%), 64
+  // rows, 6.1% / 22.8%.
+  'serving engine:vllm': { count: 64, median: 0.061, p90: 0.228 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With InferenceX issue #870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
@@ -496,7 +515,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
   // 10.4% / 26.7%; 7.0% / 25.7% with the FP8 linears on ROCm timed as hipBLASLt's; 6.6% / 22.8% with RCCL's measured
   // all-reduce on MI300X.
   it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 7%, p90 <= 22.8%', () => {
-    const later = /^(amd-rocm-|tt356-|vllm25444-|a100pcie-)/;
+    const later = /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-)/;
     const s = summarizeThroughput(
       'vllm earlier',
       outOfSample.filter((r) => r.kind === 'serving' && r.engine === 'vllm' && !later.test(r.id)),
@@ -517,7 +536,8 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
           r.kind === 'serving' &&
           !NEWEST_FIELD_ROW.test(r.id) &&
           !SGLANG_2025_FIELD_ROW.test(r.id) &&
-          !VLLM_2026_FIELD_ROW.test(r.id),
+          !VLLM_2026_FIELD_ROW.test(r.id) &&
+          !GPU_LAB_FIELD_ROW.test(r.id),
       ),
     );
     expect(s.count).toBe(51);

@@ -26,10 +26,13 @@ import type { RunPlan } from '../../schema/measured.js';
  * and serving from 0.215 and 0.124 (decode came back from 0.290 with llama.cpp's unfused graph kernels). SGLang 0.5.x rows of 2025 (the SGLang
  * cookbook: Llama-3.1-70B on 8x A100 and Qwen3-235B-A22B on 8x B200, timed 24-93% too fast) widened serving from
  * 0.228 to 0.460. Six vLLM 0.19.0 closed-loop rows on A100 80GB PCIe (Qwen2.5-7B fp16, TP 1 and 2: -10..+12% with the
- * harness's prefix cache and rounds read from its code) brought serving's p90 to 0.415, the band to 0.42. Time to
- * first token has no calibration rows: it takes the serving band.
+ * harness's prefix cache and rounds read from its code) brought serving's p90 to 0.415, the band to 0.42. GPUStack's
+ * vLLM 0.11.0 bursts of 500 gpt-oss-20b prompts (+117%, +58%: prefill timed at twice the rate the runs reached) and a
+ * llama-server sweep of gpt-oss-20b on HBM cards (+42..+71%) widened serving to 0.460 and decode to 0.244 (bands 0.46,
+ * 0.25; docs/time-model.md "GPUStack and a llama-server sweep"). Time to first token has no calibration rows: it takes
+ * the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.3, decode: 0.22, serving: 0.42, rl: 0.61 } as const;
+export const TIME_UNCERTAINTY = { training: 0.3, decode: 0.25, serving: 0.46, rl: 0.61 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of
