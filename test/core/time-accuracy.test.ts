@@ -124,8 +124,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (269: 255 out of sample, 14 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(269);
+  it('scores every scorable case (270: 256 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(270);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -256,7 +256,8 @@ const SGLANG_2025_FIELD_ROW = /^(sglcookbook-|lmsys-)/;
 // Qwen2.5-7B fp16 on A100 80GB PCIe cards, TP 1 and 2 over PCIe, vLLM 0.19.0.
 const VLLM_2026_FIELD_ROW = /^a100pcie-/;
 // Two sources new to the set, scored before any model change: GPUStack's performance lab (vLLM 0.11.0: Qwen3-8B bf16
-// TPOT at 1-8 in flight on one H100, and gpt-oss-20b bursts of 500 requests on one H100 and one A100) and
+// TPOT at 1-8 in flight on one H100, gpt-oss-20b bursts of 500 requests on one H100 and one A100, and a Qwen3-32B
+// burst of 500 on one H100) and
 // pavlokhmel/llm_throughput_benchmark (llama-server, gpt-oss-20b Q4_K_M at one request on six GPUs).
 const GPU_LAB_FIELD_ROW = /^(gpustack-|pavlokhmel-)/;
 const eraOf = (id: string) =>
@@ -322,11 +323,12 @@ const FIELD_BARS = {
   // 43.0%. Read again from the harness's code (the seeded prompts replayed from vLLM's prefix cache, and the closed
   // loop's rounds: the rows' prefix-cache and num_prompts): +10.2%, -4.6%, -7.1%, -10.1%, +12.1%, -2.7%. No model change.
   'vllm2026 kind:serving engine:vllm': { count: 6, median: 0.087, p90: 0.122 },
-  // GPUStack's vLLM 0.11.0 rows, scored before any model change and unchanged: Qwen3-8B bf16 TPOT on one H100 at 1, 2,
-  // 4 and 8 in flight +3.5..+7.2%; the gpt-oss-20b bursts of 500 two-thousand-token prompts +117.0% (H100) and +58.1%
-  // (A100), their prefill timed at twice the rate the runs reached (docs/time-model.md "GPUStack and a llama-server
-  // sweep").
-  'gpulab kind:serving engine:vllm': { count: 6, median: 0.072, p90: 1.171 },
+  // GPUStack's vLLM 0.11.0 rows, scored before any model change: Qwen3-8B bf16 TPOT on one H100 at 1, 2, 4 and 8 in
+  // flight +3.5..+7.2%; the gpt-oss-20b bursts of 500 two-thousand-token prompts +117.0% (H100) and +58.1% (A100),
+  // their prefill timed at twice the rate the runs reached (docs/time-model.md "GPUStack and a llama-server sweep");
+  // the Qwen3-32B burst of 500 on one H100, whose KV pool holds a dozen, +173.4% with all 500 timed at once and
+  // +48.7% with the pool's queue (time/pool-queue.ts).
+  'gpulab kind:serving engine:vllm': { count: 7, median: 0.072, p90: 1.171 },
   // llama-server decoding gpt-oss-20b Q4_K_M one request at a time, scored before any model change and unchanged:
   // +42..+71% on the A100, H100, H200 and B300 hosts (a per-token cost of about 2.7 ms that the cards' bandwidth does
   // not move), -21.3% on the RTX 4090 desktop.
@@ -334,8 +336,8 @@ const FIELD_BARS = {
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 85 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack and TensorRT-LLM MoE rows are carried', () => {
-    expect(fieldRows.length).toBe(85);
+  it('scores the 86 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack and TensorRT-LLM MoE rows are carried', () => {
+    expect(fieldRows.length).toBe(86);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([
       'sglang8552-dsr1-nvfp4-b200-cutlass',
     ]);
@@ -485,9 +487,9 @@ const ENGINE_BARS = {
   // 21.2% with the TP all-reduces of prefill timed (time/decode.ts prefillTime). With the six vLLM 0.19.0 rows on A100
   // 80GB PCIe (-43..+12% as first read, -10..+12% read again with the harness's prefix cache and rounds), 58 rows,
   // 6.0% / 21.2%.
-  // With GPUStack's six vLLM 0.11.0 rows (Qwen3-8B TPOT +3.5..+7.2%, the gpt-oss-20b bursts +117.0% and +58.1%), 64
-  // rows, 6.1% / 22.8%.
-  'serving engine:vllm': { count: 64, median: 0.061, p90: 0.228 },
+  // With GPUStack's seven vLLM 0.11.0 rows (Qwen3-8B TPOT +3.5..+7.2%, the gpt-oss-20b bursts +117.0% and +58.1%, the
+  // Qwen3-32B burst +48.7% with the KV pool's queue), 65 rows, 6.2% / 23.0%.
+  'serving engine:vllm': { count: 65, median: 0.062, p90: 0.23 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With InferenceX issue #870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
