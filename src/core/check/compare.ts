@@ -30,10 +30,11 @@ import type { RunPlan } from '../../schema/measured.js';
  * vLLM 0.11.0 bursts of 500 gpt-oss-20b prompts (+117%, +58%: prefill timed at twice the rate the runs reached) and a
  * llama-server sweep of gpt-oss-20b on HBM cards (+42..+71%) widened serving to 0.460 and decode to 0.244 (bands 0.46,
  * 0.25; docs/time-model.md "GPUStack and a llama-server sweep"); the lab's Qwen3-32B burst, whose KV pool runs a dozen
- * of 500 at a time (+48.7% with the pool's queue, time/pool-queue.ts), took serving to 0.476 (band 0.48). Time to first token has no calibration rows: it takes
+ * of 500 at a time (+48.7% with the pool's queue, time/pool-queue.ts), took serving to 0.476, and vllm-project/vllm#43232's
+ * 30,000-token prompts on four B200s (+54.6%, prefill again) to 0.487 (band 0.49). Time to first token has no calibration rows: it takes
  * the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.3, decode: 0.25, serving: 0.48, rl: 0.61 } as const;
+export const TIME_UNCERTAINTY = { training: 0.3, decode: 0.25, serving: 0.49, rl: 0.61 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of
