@@ -21,7 +21,7 @@ const rows = throughputRows('throughput.json');
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|pavlokhmel-|vllm43232-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|pavlokhmel-|vllm43232-|jmusgrave-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -124,8 +124,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (271: 257 out of sample, 14 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(271);
+  it('scores every scorable case (272: 258 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(272);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -259,8 +259,8 @@ const VLLM_2026_FIELD_ROW = /^a100pcie-/;
 // TPOT at 1-8 in flight on one H100, gpt-oss-20b bursts of 500 requests on one H100 and one A100, and a Qwen3-32B
 // burst of 500 on one H100) and pavlokhmel/llm_throughput_benchmark (llama-server, gpt-oss-20b Q4_K_M at one request
 // on six GPUs); with them vllm-project/vllm#43232's prefill-heavy closed loop (Qwen3-235B-A22B FP8 over TP 4 on B200,
-// 30,000-token prompts).
-const GPU_LAB_FIELD_ROW = /^(gpustack-|pavlokhmel-|vllm43232-)/;
+// 30,000-token prompts) and a blog's batch-1 decode of Llama-3.1-8B on an A100 40GB (vLLM 0.23.0, johnmusgrave.com).
+const GPU_LAB_FIELD_ROW = /^(gpustack-|pavlokhmel-|vllm43232-|jmusgrave-)/;
 const eraOf = (id: string) =>
   OLDER_FIELD_ROW.test(id)
     ? 'older'
@@ -329,8 +329,9 @@ const FIELD_BARS = {
   // their prefill timed at twice the rate the runs reached (docs/time-model.md "GPUStack and a llama-server sweep");
   // the Qwen3-32B burst of 500 on one H100, whose KV pool holds a dozen, +173.4% with all 500 timed at once and
   // +48.7% with the pool's queue (time/pool-queue.ts); vllm-project/vllm#43232's Qwen3-235B-A22B FP8 closed loop of
-  // 30,000-token prompts on four B200s +54.6% (prefill again).
-  'gpulab kind:serving engine:vllm': { count: 8, median: 0.28, p90: 1.171 },
+  // 30,000-token prompts on four B200s +54.6% (prefill again); Llama-3.1-8B batch-1 decode on an A100 40GB with vLLM
+  // 0.23.0 +7.3%.
+  'gpulab kind:serving engine:vllm': { count: 9, median: 0.074, p90: 1.171 },
   // llama-server decoding gpt-oss-20b Q4_K_M one request at a time, scored before any model change and unchanged:
   // +42..+71% on the A100, H100, H200 and B300 hosts (a per-token cost of about 2.7 ms that the cards' bandwidth does
   // not move), -21.3% on the RTX 4090 desktop.
@@ -338,8 +339,8 @@ const FIELD_BARS = {
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 87 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack and TensorRT-LLM MoE rows are carried', () => {
-    expect(fieldRows.length).toBe(87);
+  it('scores the 88 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack and TensorRT-LLM MoE rows are carried', () => {
+    expect(fieldRows.length).toBe(88);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([
       'sglang8552-dsr1-nvfp4-b200-cutlass',
     ]);
@@ -491,8 +492,8 @@ const ENGINE_BARS = {
   // 6.0% / 21.2%.
   // With GPUStack's seven vLLM 0.11.0 rows (Qwen3-8B TPOT +3.5..+7.2%, the gpt-oss-20b bursts +117.0% and +58.1%, the
   // Qwen3-32B burst +48.7% with the KV pool's queue), 65 rows, 6.2% / 23.0%; with vllm-project/vllm#43232's B200 row
-  // (+54.6%), 66 rows, 6.5% / 25.8%.
-  'serving engine:vllm': { count: 66, median: 0.066, p90: 0.259 },
+  // (+54.6%), 66 rows, 6.5% / 25.8%; with the A100 40GB blog row (+7.3%), 67 rows, 6.9% / 25.8%.
+  'serving engine:vllm': { count: 67, median: 0.07, p90: 0.259 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With InferenceX issue #870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
@@ -520,7 +521,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
   // 10.4% / 26.7%; 7.0% / 25.7% with the FP8 linears on ROCm timed as hipBLASLt's; 6.6% / 22.8% with RCCL's measured
   // all-reduce on MI300X.
   it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 7%, p90 <= 22.8%', () => {
-    const later = /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-)/;
+    const later = /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-)/;
     const s = summarizeThroughput(
       'vllm earlier',
       outOfSample.filter((r) => r.kind === 'serving' && r.engine === 'vllm' && !later.test(r.id)),
