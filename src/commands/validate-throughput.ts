@@ -1,5 +1,8 @@
 /** Body of `validate --throughput`: time every scorable published speed and summarize the errors. */
 import { estimateTime, staticBatchSeconds } from '../core/time/index.js';
+import { poolRunning } from '../core/time/pool-queue.js';
+import { gpuCapacityBytes, servingOf } from '../core/estimate.js';
+import { estimateMemory } from '../core/memory/index.js';
 import { estimateObjectiveTime } from '../core/time/objective.js';
 import { paramCounts } from '../core/model/params.js';
 import { isPreferenceOrRl, promptTokensOf, type EstimateOptions } from '../schema/estimate.js';
@@ -41,14 +44,35 @@ function closedLoopOutputRate(
   time: TimeOptions,
   out: number,
   prompts: number,
+  pool?: number,
 ): number {
   const round = (batch: number): number => {
-    const t = estimateTime(arch, { ...options, batch }, gpu, time);
+    const t = estimateTime(arch, { ...options, batch }, gpu, time, pool);
     return (t.ttftSeconds ?? 0) + (out - 1) * (t.tpotSeconds ?? 0);
   };
   const full = Math.floor(prompts / options.batch);
   const rest = prompts - full * options.batch;
   return (prompts * out) / (full * round(options.batch) + (rest > 0 ? round(rest) : 0));
+}
+
+/** A serving row's KV pool, the sequences it holds at the mean context, as `estimate` reads it (estimate.ts servingOf). */
+function poolOf(arch: Arch, options: EstimateOptions, gpu: Gpu): number | undefined {
+  if (options.method !== 'inference') return undefined;
+  const m = estimateMemory(arch, options, { gpuCapacityBytes: gpuCapacityBytes(gpu) });
+  return servingOf(m, options)?.sequencesAtMeanContext;
+}
+
+/** A static batch the pool cannot hold at once runs as --batch / c batches of the c it holds (time/pool-queue.ts). */
+function staticSeconds(
+  arch: Arch,
+  options: EstimateOptions,
+  gpu: Gpu,
+  time: TimeOptions,
+  pool: number | undefined,
+): number {
+  const c = poolRunning(options, pool);
+  if (c === undefined) return staticBatchSeconds(arch, options, gpu, time);
+  return (options.batch / c) * staticBatchSeconds(arch, { ...options, batch: c }, gpu, time);
 }
 
 export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
@@ -100,10 +124,11 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.lora_dropout !== undefined && c.lora_dropout > 0) time.loraDropout = true;
     const gpu = findGpu(String(flags.gpu));
     const arch = caseArch(c);
+    const pool = poolOf(arch, options, gpu);
     // A preference / RL row is timed as `estimate` times it: the objective's phases on the policy's step.
     const t = isPreferenceOrRl(options)
       ? estimateObjectiveTime(arch, options, gpu, time, paramCounts(arch).total)
-      : estimateTime(arch, options, gpu, time);
+      : estimateTime(arch, options, gpu, time, pool);
     // A latency (a static batch, or an RL step) is scored as the speed it implies.
     const seconds =
       c.metric === 'batch_latency_s' || c.metric === 'step_seconds' || c.metric === 'tpot_s';
@@ -112,7 +137,7 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     const out = Math.max(1, options.seq - promptTokensOf(options));
     const est =
       c.metric === 'batch_latency_s'
-        ? staticBatchSeconds(arch, options, gpu, time)
+        ? staticSeconds(arch, options, gpu, time, pool)
         : c.metric === 'step_seconds'
           ? t.stepSeconds
           : // A serving run's mean time per output token at a steady concurrency of --batch.
@@ -120,7 +145,7 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
             ? (t.tpotSeconds ?? t.stepSeconds)
             : c.metric === 'output_tokens_per_s'
               ? c.num_prompts !== undefined
-                ? closedLoopOutputRate(arch, options, gpu, time, out, c.num_prompts)
+                ? closedLoopOutputRate(arch, options, gpu, time, out, c.num_prompts, pool)
                 : (options.batch * out) / ((t.ttftSeconds ?? 0) + (out - 1) * (t.tpotSeconds ?? 0))
               : c.kind === 'decode'
                 ? (t.decodeTokensPerSecond ?? 0)

@@ -158,11 +158,12 @@ export function buildEstimate(
       headroomBytes: capacity - fit,
     };
     const t = time ?? defaultTimeOptions(options.gpus);
-    // Preference / RL: rollout, reference log-probs, policy training and weight sync (time/objective.ts).
+    const serving = servingOf(m, options);
+    // Preference / RL: rollout, reference log-probs, policy training and weight sync (time/objective.ts). Serving:
+    // the sequences the KV pool holds run, the rest queue (time/pool-queue.ts).
     result.time = isPreferenceOrRl(options)
       ? estimateObjectiveTime(arch, options, gpu, t, m.params.total)
-      : estimateTime(arch, options, gpu, t);
-    const serving = servingOf(m, options);
+      : estimateTime(arch, options, gpu, t, serving?.sequencesAtMeanContext);
     if (serving) result.serving = serving;
   }
   return result;

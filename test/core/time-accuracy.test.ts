@@ -21,7 +21,7 @@ const rows = throughputRows('throughput.json');
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -134,8 +134,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (265: 251 out of sample, 14 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(265);
+  it('scores every scorable case (280: 266 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(280);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -266,11 +266,15 @@ const SGLANG_2025_FIELD_ROW = /^(sglcookbook-|lmsys-)/;
 // vLLM of 2026 from a source new to the set (cssnoeasy/a100-vllm-benchmark-blog): vllm bench serve closed loops of
 // Qwen2.5-7B fp16 on A100 80GB PCIe cards, TP 1 and 2 over PCIe, vLLM 0.19.0.
 const VLLM_2026_FIELD_ROW = /^a100pcie-/;
-// SGLang from two sources new to the set: GPUStack's performance lab (Qwen3-8B bf16 on one H100 SXM, SGLang
-// v0.5.3.post3, ShareGPT at most 4 in flight, vllm bench serve's mean TPOT) and AccelMark's interactive scenario
-// (SGLang 0.5.6 on A100-SXM4-40GB, one request at a time: Llama-3-70B over TP 8, Llama-3-8B, Llama-3.1-8B at 28.7k
-// tokens, Qwen2.5-0.5B).
-const GPUSTACK_FIELD_ROW = /^(gpustack-|accelmark-)/;
+// Sources new to the set, scored before any model change: GPUStack's performance lab (SGLang v0.5.3.post3: Qwen3-8B
+// bf16 on one H100 SXM, ShareGPT at most 4 in flight; vLLM 0.11.0: Qwen3-8B bf16 TPOT at 1-8 in flight on one H100,
+// gpt-oss-20b bursts of 500 requests on one H100 and one A100, and a Qwen3-32B burst of 500 on one H100), AccelMark's
+// interactive scenario (SGLang 0.5.6 on A100-SXM4-40GB, one request at a time: Llama-3-70B over TP 8, Llama-3-8B,
+// Llama-3.1-8B at 28.7k tokens, Qwen2.5-0.5B) and pavlokhmel/llm_throughput_benchmark (llama-server, gpt-oss-20b
+// Q4_K_M at one request on six GPUs); with them vllm-project/vllm#43232's prefill-heavy closed loop (Qwen3-235B-A22B
+// FP8 over TP 4 on B200, 30,000-token prompts) and a blog's batch-1 decode of Llama-3.1-8B on an A100 40GB (vLLM
+// 0.23.0, johnmusgrave.com).
+const GPU_LAB_FIELD_ROW = /^(gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-)/;
 const eraOf = (id: string) =>
   OLDER_FIELD_ROW.test(id)
     ? 'older'
@@ -280,8 +284,8 @@ const eraOf = (id: string) =>
         ? 'sglang2025'
         : VLLM_2026_FIELD_ROW.test(id)
           ? 'vllm2026'
-          : GPUSTACK_FIELD_ROW.test(id)
-            ? 'gpustack'
+          : GPU_LAB_FIELD_ROW.test(id)
+            ? 'gpulab'
             : 'newer';
 // The older and newer vLLM field rows at today's figures (each line's comment says how they got there).
 const OLDER_BAR = { count: 31, median: 0.099, p90: 0.23 };
@@ -337,12 +341,24 @@ const FIELD_BARS = {
   // GPUStack's Qwen3-8B on one H100 (SGLang v0.5.3.post3, ShareGPT, 4 in flight) and AccelMark's SGLang 0.5.6 rows on
   // A100-SXM4-40GB at one request, scored before any model change: +7.5%; Llama-3-70B TP 8 +8.8%, Llama-3-8B +4.7%,
   // Llama-3.1-8B at 28.7k tokens +3.2%, Qwen2.5-0.5B +28.7%: 7.5% / 28.7%.
-  'gpustack kind:serving engine:sglang': { count: 5, median: 0.075, p90: 0.287 },
+  'gpulab kind:serving engine:sglang': { count: 5, median: 0.075, p90: 0.287 },
+  // GPUStack's vLLM 0.11.0 rows, scored before any model change: Qwen3-8B bf16 TPOT on one H100 at 1, 2, 4 and 8 in
+  // flight +3.5..+7.2%; the gpt-oss-20b bursts of 500 two-thousand-token prompts +117.0% (H100) and +58.1% (A100),
+  // their prefill timed at twice the rate the runs reached (docs/time-model.md "GPUStack and a llama-server sweep");
+  // the Qwen3-32B burst of 500 on one H100, whose KV pool holds a dozen, +173.4% with all 500 timed at once and
+  // +48.7% with the pool's queue (time/pool-queue.ts); vllm-project/vllm#43232's Qwen3-235B-A22B FP8 closed loop of
+  // 30,000-token prompts on four B200s +54.6% (prefill again); Llama-3.1-8B batch-1 decode on an A100 40GB with vLLM
+  // 0.23.0 +7.3%.
+  'gpulab kind:serving engine:vllm': { count: 9, median: 0.074, p90: 1.171 },
+  // llama-server decoding gpt-oss-20b Q4_K_M one request at a time, scored before any model change and unchanged:
+  // +42..+71% on the A100, H100, H200 and B300 hosts (a per-token cost of about 2.7 ms that the cards' bandwidth does
+  // not move), -21.3% on the RTX 4090 desktop.
+  'gpulab kind:decode engine:llama.cpp': { count: 6, median: 0.564, p90: 0.708 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 78 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack and TensorRT-LLM MoE rows are carried', () => {
-    expect(fieldRows.length).toBe(78);
+  it('scores the 93 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack and TensorRT-LLM MoE rows are carried', () => {
+    expect(fieldRows.length).toBe(93);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([
       'sglang8552-dsr1-nvfp4-b200-cutlass',
     ]);
@@ -479,7 +495,9 @@ const ENGINE_BARS = {
   // With ggml-org/llama.cpp#19053's two gpt-oss-20b MXFP4 GGUF rows scored (-28.5%, -16.5%), llama.cpp 33 rows 13.8% /
   // 24.1%; 9.5% / 23.3% with the file's non-expert tensors read as Q8_0 (-19.7%, -7.7%; engines/llama-cpp/memory.ts
   // mxfp4Dense).
-  'decode engine:llama.cpp': { count: 33, median: 0.096, p90: 0.234 },
+  // With pavlokhmel/llm_throughput_benchmark's six llama-server gpt-oss-20b rows (scored before any change: +42..+71% on
+  // HBM cards, -21.3% on an RTX 4090), 39 rows, 14.6% / 53.9%.
+  'decode engine:llama.cpp': { count: 39, median: 0.146, p90: 0.539 },
   // 44 rows of the earlier sources: 10.4% / 29.1% before FlashInfer's CUTLASS NVFP4 MoE call (engines/moe-call.ts),
   // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tt-inference-server issue #356 (scored
   // before any change, +17..+147%), 48 rows, 11.7% / 43.9%; 10.4% / 26.7% with the attention layers' eager calls
@@ -490,7 +508,10 @@ const ENGINE_BARS = {
   // 21.2% with the TP all-reduces of prefill timed (time/decode.ts prefillTime). With the six vLLM 0.19.0 rows on A100
   // 80GB PCIe (-43..+12% as first read, -10..+12% read again with the harness's prefix cache and rounds), 58 rows,
   // 6.0% / 21.2%.
-  'serving engine:vllm': { count: 58, median: 0.06, p90: 0.213 },
+  // With GPUStack's seven vLLM 0.11.0 rows (Qwen3-8B TPOT +3.5..+7.2%, the gpt-oss-20b bursts +117.0% and +58.1%, the
+  // Qwen3-32B burst +48.7% with the KV pool's queue), 65 rows, 6.2% / 23.0%; with vllm-project/vllm#43232's B200 row
+  // (+54.6%), 66 rows, 6.5% / 25.8%; with the A100 40GB blog row (+7.3%), 67 rows, 6.9% / 25.8%.
+  'serving engine:vllm': { count: 67, median: 0.07, p90: 0.259 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With InferenceX issue #870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
@@ -520,7 +541,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
   // 10.4% / 26.7%; 7.0% / 25.7% with the FP8 linears on ROCm timed as hipBLASLt's; 6.6% / 22.8% with RCCL's measured
   // all-reduce on MI300X.
   it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 7%, p90 <= 22.8%', () => {
-    const later = /^(amd-rocm-|tt356-|vllm25444-|a100pcie-)/;
+    const later = /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-)/;
     const s = summarizeThroughput(
       'vllm earlier',
       outOfSample.filter((r) => r.kind === 'serving' && r.engine === 'vllm' && !later.test(r.id)),
@@ -542,7 +563,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
           !NEWEST_FIELD_ROW.test(r.id) &&
           !SGLANG_2025_FIELD_ROW.test(r.id) &&
           !VLLM_2026_FIELD_ROW.test(r.id) &&
-          !GPUSTACK_FIELD_ROW.test(r.id),
+          !GPU_LAB_FIELD_ROW.test(r.id),
       ),
     );
     expect(s.count).toBe(51);

@@ -33,9 +33,16 @@ import type { RunPlan } from '../../schema/measured.js';
  * A100-SXM4-40GB: +3..+29%) brought it to 0.370, the band to 0.38. Three LoRA-over-ZeRO-3 rows of one harness on 8
  * H100 (QwenLM/Qwen3#736: Qwen2 7B, 72B and 57B-A14B, 82-298% too fast when first scored) widened training from 0.30
  * to 0.38; LLaMA-Factory's two HF rows read as the eager attention their torch 2.1.0 rig ran (+52%, +40% -> +16%, +9%)
- * brought it to 0.35. Time to first token has no calibration rows: it takes the serving band.
+ * brought it to 0.35. GPUStack's vLLM 0.11.0 bursts of 500 gpt-oss-20b prompts (+117%, +58%: prefill timed at twice
+ * the rate the runs reached), a llama-server sweep of gpt-oss-20b on HBM cards (+42..+71%), the lab's Qwen3-32B
+ * burst whose KV pool runs a dozen of 500 at a time (+48.7% with the pool's queue, time/pool-queue.ts) and
+ * vllm-project/vllm#43232's 30,000-token prompts on four B200s (+54.6%, prefill again) widened serving to 0.487 and
+ * decode to 0.244 (docs/time-model.md "GPUStack and a llama-server sweep"). GRPO steps: the DeepSeek-R1-0528-Qwen3-8B
+ * T4 rollout decoding its bitsandbytes weights in fp32 (+60% -> -6%) and a batch's longest completion taken from
+ * its size brought RL's p90 to 0.177, the band to 0.19. Time to first token has no calibration rows: it takes the
+ * serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.35, decode: 0.22, serving: 0.38, rl: 0.19 } as const;
+export const TIME_UNCERTAINTY = { training: 0.35, decode: 0.25, serving: 0.49, rl: 0.19 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of

@@ -12,6 +12,7 @@ import type { GpuRates } from './hardware.js';
 import { type Interconnect, type QuantFormat, type TimeOptions } from '../../schema/time.js';
 import { decodeStep, kernelOn } from './decode.js';
 import { burstTime, type BurstTime } from './burst.js';
+import { poolRunning, queuedBurst, queuedLatency } from './pool-queue.js';
 import { defaultInterconnect, defaultQuantFormat, gpuCapacityBytes, gpuRates } from './hardware.js';
 import { DECODE_PHASES, TRAIN_PHASES, modelFacts } from './model-facts.js';
 import type { Bound } from './model-facts.js';
@@ -235,8 +236,40 @@ function inferenceTime(
   };
 }
 
-/** Time of one configuration on one GPU type: the same trainWork/trainStep/decodeStep the planner calls. */
-export function estimateTime(arch: Arch, o: EstimateOptions, gpu: Gpu, t: TimeOptions): TimeResult {
+/**
+ * Serving where the KV pool holds fewer sequences than --batch (time/pool-queue.ts): the step, rates and burst of the
+ * c sequences that run, the queue in the steady TTFT and in the burst. Plain decoding only (one replica, no
+ * speculation or adapters).
+ */
+function queuedInferenceTime(run: TimeResult, o: EstimateOptions, c: number): TimeResult {
+  const lat = { ttftSeconds: run.ttftSeconds ?? 0, tpotSeconds: run.tpotSeconds ?? 0 };
+  const q = queuedLatency(lat, o, c);
+  const b = queuedBurst(run.burst, lat, o, c);
+  return {
+    ...run,
+    ttftSeconds: round(q.ttftSeconds),
+    tpotSeconds: round(q.tpotSeconds),
+    burst: {
+      ...b,
+      ttftMeanSeconds: round(b.ttftMeanSeconds),
+      ttftMaxSeconds: round(b.ttftMaxSeconds),
+      outputTokensPerSecond: round(b.outputTokensPerSecond),
+    },
+  };
+}
+
+/**
+ * Time of one configuration on one GPU type: the same trainWork/trainStep/decodeStep the planner calls.
+ * `poolSequences`: a serving estimate's KV pool, the sequences it holds at the mean context (the memory model's
+ * `serving.sequencesAtMeanContext`); where fewer than --batch, that many run and the rest queue (time/pool-queue.ts).
+ */
+export function estimateTime(
+  arch: Arch,
+  o: EstimateOptions,
+  gpu: Gpu,
+  t: TimeOptions,
+  poolSequences?: number,
+): TimeResult {
   const m = modelFacts(arch);
   const r = gpuRates(gpu, t);
   const settings = {
@@ -245,8 +278,23 @@ export function estimateTime(arch: Arch, o: EstimateOptions, gpu: Gpu, t: TimeOp
     interconnect: t.interconnect ?? defaultInterconnect(gpu),
   } as TimeResult['settings'];
   const tensorTflops = { spec: r.spec16, sustained: round(r.sustained16) };
-  if (o.method === 'inference')
-    return inferenceTime(arch, m, o, t, r, settings, tensorTflops, gpuCapacityBytes(gpu));
+  if (o.method === 'inference') {
+    const c = poolRunning(o, poolSequences);
+    const plain = !dpAttentionTimed(m, o) && !speculates(o) && o.maxLoras === undefined;
+    if (c === undefined || !plain)
+      return inferenceTime(arch, m, o, t, r, settings, tensorTflops, gpuCapacityBytes(gpu));
+    const run = inferenceTime(
+      arch,
+      m,
+      { ...o, batch: c },
+      t,
+      r,
+      settings,
+      tensorTflops,
+      gpuCapacityBytes(gpu),
+    );
+    return queuedInferenceTime(run, o, c);
+  }
   const w = trainWork(m, o, t);
   const phases = new Float64Array(TRAIN_PHASES.length);
   const bound = { value: 'compute' as Bound };

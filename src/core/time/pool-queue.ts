@@ -1,0 +1,77 @@
+/**
+ * A serving engine with a paged KV pool runs only the requests its pool holds. vLLM's scheduler admits a waiting
+ * request when the KV cache manager finds blocks for its next tokens and leaves it waiting otherwise
+ * (`Scheduler.schedule`: `allocate_slots` returning None, "The request cannot be scheduled";
+ * vllm-project/vllm@b4622cf924bc72504aed99e486062d6633fde39e vllm/v1/core/sched/scheduler.py). Where the memory
+ * model's pool holds fewer sequences at the mean context (`serving.sequencesAtMeanContext`) than `--batch`, that many
+ * decode together and the rest queue:
+ * - in steady state (`--batch` clients, each sending its next request when the last one ends: `vllm bench serve
+ *   --max-concurrency`), a request's service time is S = TTFT + (out - 1) x TPOT at the pool's count c, so by
+ *   Little's law a request takes B x S / c from its send to its last token: its TTFT carries (B / c - 1) x S of
+ *   waiting, its TPOT is the running batch's;
+ * - a burst of B sent at once runs as B / c bursts of c back to back (a finished request's slot taken by the next),
+ *   at the output rate of one burst of c.
+ * The steady figures and the step are those of the c sequences that run.
+ */
+import { promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
+import type { BurstTime } from './burst.js';
+
+/**
+ * The sequences that run at once where the pool holds fewer than --batch (undefined: all of them run, or the pool
+ * holds none: the weights leave it nothing and the estimate's fit verdict says so; the time is then --batch's).
+ */
+export function poolRunning(
+  o: EstimateOptions,
+  poolSequences: number | undefined,
+): number | undefined {
+  if (poolSequences === undefined || !Number.isFinite(poolSequences)) return undefined;
+  const c = Math.floor(poolSequences);
+  return c >= 1 && c < o.batch ? c : undefined;
+}
+
+const outputTokens = (o: EstimateOptions): number => Math.max(1, o.seq - promptTokensOf(o));
+
+/** A request's TTFT and TPOT in a closed loop of --batch clients served c at a time. */
+export function queuedLatency(
+  lat: { ttftSeconds: number; tpotSeconds: number },
+  o: EstimateOptions,
+  c: number,
+): { ttftSeconds: number; tpotSeconds: number } {
+  const service = lat.ttftSeconds + (outputTokens(o) - 1) * lat.tpotSeconds;
+  return {
+    ttftSeconds: lat.ttftSeconds + (o.batch / c - 1) * service,
+    tpotSeconds: lat.tpotSeconds,
+  };
+}
+
+/**
+ * A burst of --batch requests served c at a time, from one burst of c (`b`; undefined for c = 1, whose burst is
+ * one request's TTFT and its decode, `single`).
+ */
+export function queuedBurst(
+  b: BurstTime | undefined,
+  single: { ttftSeconds: number; tpotSeconds: number },
+  o: EstimateOptions,
+  c: number,
+): BurstTime {
+  const out = outputTokens(o);
+  const prompt = promptTokensOf(o);
+  const one: BurstTime = b ?? {
+    requests: 1,
+    chunkTokens: prompt,
+    prefillSteps: 1,
+    ttftMeanSeconds: single.ttftSeconds,
+    ttftMaxSeconds: single.ttftSeconds,
+    outputTokensPerSecond: out / (single.ttftSeconds + (out - 1) * single.tpotSeconds),
+  };
+  const waves = o.batch / c;
+  const wave = (c * out) / one.outputTokensPerSecond;
+  return {
+    requests: o.batch,
+    chunkTokens: one.chunkTokens,
+    prefillSteps: Math.ceil((o.batch * prompt) / one.chunkTokens),
+    ttftMeanSeconds: one.ttftMeanSeconds + ((waves - 1) / 2) * wave,
+    ttftMaxSeconds: one.ttftMaxSeconds + (waves - 1) * wave,
+    outputTokensPerSecond: one.outputTokensPerSecond,
+  };
+}

@@ -1,0 +1,68 @@
+// A paged KV pool that holds fewer sequences than --batch (time/pool-queue.ts): the sequences it holds run, the rest
+// queue. Qwen3-32B bf16 on one H100 leaves a pool of about 26,000 tokens: a dozen requests of 2,100.
+import { describe, expect, it } from 'vitest';
+import { buildEstimate } from '../../src/core/estimate.js';
+import { withEngineDefaults } from '../../src/core/engines/defaults.js';
+import { estimateTime } from '../../src/core/time/index.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { optionsFromFlags } from '../../src/schema/flags.js';
+import { defaultTimeOptions } from '../../src/schema/time.js';
+
+const MODEL = 'calibration/configs/Qwen__Qwen3-32B.json';
+const run = (flags: Record<string, unknown>, model = MODEL, gpu = 'h100-sxm') => {
+  const f = { method: 'inference', framework: 'vllm', ...flags };
+  const o = withEngineDefaults(optionsFromFlags(f), f);
+  const arch = resolveModel(model);
+  const t = defaultTimeOptions(o.gpus);
+  return { o, arch, t, gpu: findGpu(gpu), e: buildEstimate(arch, o, findGpu(gpu), t) };
+};
+
+describe('a batch the KV pool cannot hold', () => {
+  const flags = { batch: 500, seq: 2100, 'prompt-tokens': 2000 };
+  const { o, arch, t, gpu, e } = run(flags);
+  const c = e.serving!.sequencesAtMeanContext;
+  const atPool = estimateTime(arch, { ...o, batch: c }, gpu, t);
+  const time = e.time!;
+  const out = 100;
+
+  it('runs the sequences the pool holds: their step, rates and TPOT', () => {
+    expect(e.fits).toBe(false);
+    expect(c).toBeGreaterThanOrEqual(1);
+    expect(c).toBeLessThan(500);
+    expect(time.stepSeconds).toBe(atPool.stepSeconds);
+    expect(time.decodeTokensPerSecond).toBe(atPool.decodeTokensPerSecond);
+    expect(time.tpotSeconds).toBe(atPool.tpotSeconds);
+  });
+
+  it('queues the rest: a closed loop of 500 clients waits (500 / c - 1) services before its first token', () => {
+    const service = atPool.ttftSeconds! + (out - 1) * atPool.tpotSeconds!;
+    // Reported to four significant figures.
+    expect(time.ttftSeconds! / (atPool.ttftSeconds! + (500 / c - 1) * service)).toBeCloseTo(1, 3);
+    // Without the pool every request would decode at once, 500 to a step.
+    const uncapped = estimateTime(arch, o, gpu, t);
+    expect(uncapped.tpotSeconds!).toBeGreaterThan(5 * time.tpotSeconds!);
+  });
+
+  it("runs a burst of 500 as 500 / c bursts of c at one burst of c's output rate", () => {
+    const b = time.burst!;
+    const one = atPool.burst!;
+    expect(b.requests).toBe(500);
+    expect(b.outputTokensPerSecond).toBe(one.outputTokensPerSecond);
+    const wave = (c * out) / one.outputTokensPerSecond;
+    expect(b.ttftMaxSeconds / (one.ttftMaxSeconds + (500 / c - 1) * wave)).toBeCloseTo(1, 3);
+    expect(b.prefillSteps).toBe(Math.ceil((500 * 2000) / b.chunkTokens));
+  });
+
+  it('leaves a batch the pool holds as it was', () => {
+    const small = run({ ...flags, batch: 8 });
+    expect(small.e.serving!.sequencesAtMeanContext).toBe(8);
+    expect(small.e.time).toEqual(estimateTime(small.arch, small.o, small.gpu, small.t));
+  });
+
+  it("keeps --batch's time where the weights leave the pool nothing (the fit verdict says so)", () => {
+    const big = run({ batch: 4, seq: 4096 }, 'deepseek-v3');
+    expect(big.e.serving!.sequencesAtMeanContext).toBeLessThan(1);
+    expect(big.e.time).toEqual(estimateTime(big.arch, big.o, big.gpu, big.t));
+  });
+});
