@@ -48,4 +48,23 @@ describe('the distinct plan count', () => {
       { numRuns: 30 },
     );
   });
+
+  it('keeps every plan through the table growing past 100,000 entries', () => {
+    const set = new DistinctPlans();
+    const key = (i: number): [number, number, number, number] => [
+      i % 97,
+      (i % 1013) * 0.25,
+      Math.floor(i / 97) + 0.5,
+      100 + (i % 7),
+    ];
+    const expected = new Set<string>();
+    for (let i = 0; i < 120_000; i++) {
+      const k = key(i);
+      expect(set.add(...k)).toBe(!expected.has(k.join('|')));
+      expected.add(k.join('|'));
+    }
+    expect(set.size).toBe(expected.size);
+    for (let i = 0; i < 120_000; i += 7) expect(set.add(...key(i))).toBe(false);
+    expect(set.size).toBe(expected.size);
+  });
 });

@@ -3,8 +3,10 @@
  * hardware option, power level, cost, hours and wall watts (foldedIntoKept in context.ts), so the plans a
  * search would rank with no --top limit are the distinct (option × level, cost, hours, watts) tuples. They
  * are counted exactly in an open-addressing hash set over typed arrays: no allocation per candidate, so the
- * count costs the hot loop a hash and a probe or two per feasible candidate. The table starts at 4,096 slots
- * and quadruples when half full (a large search's 100,000-odd plans are re-inserted over four growths, not eight).
+ * count costs the hot loop a hash and a probe or two per feasible candidate. Each slot keeps its entry's hash,
+ * so a probe reads the entry itself only when the hashes match, and growing re-places entries without hashing
+ * or comparing them. The table starts at 4,096 slots and quadruples when three quarters full (the benchmark
+ * space's 183,145 plans fit 262,144 slots, 9 MB, where half full took 1,048,576 slots, 28 MB).
  */
 
 const F64 = new Float64Array(1);
@@ -17,56 +19,72 @@ function mix(h: number, x: number): number {
   return Math.imul(h ^ U32[1]!, 16777619);
 }
 
-// Table sizing, not a model constant: a power of two (the hash is masked) and the factor it grows by.
+// Table sizing, not a model constant: a power of two (the hash is masked), the factor it grows by, and how full it
+// may get (entries per slot; linear probing reads the hashes side by side, 16 to a 64-byte cache line).
 const INITIAL_SLOTS = 4096;
 const GROWTH = 4;
+const MAX_LOAD = 0.75;
 
 export class DistinctPlans {
   /** Entries so far: the distinct plans. */
   size = 0;
   private mask = INITIAL_SLOTS - 1;
-  /** Per slot: option × level + 1 (0 = empty). */
-  private slot = new Int32Array(INITIAL_SLOTS);
-  /** Per slot: cost, hours, watts. */
-  private obj = new Float64Array(INITIAL_SLOTS * 3);
+  /** Per slot: the entry's 32-bit hash with its lowest bit set (0 = empty), so most probes read nothing else. */
+  private hash = new Int32Array(INITIAL_SLOTS);
+  /** Per slot: option × level, cost, hours, watts. */
+  private obj = new Float64Array(INITIAL_SLOTS * 4);
 
   /** Adds one feasible candidate's plan key; returns whether it was new. */
   add(hwLevel: number, cost: number, hours: number, watts: number): boolean {
-    const tag = hwLevel + 1;
     // -0 and 0 are the same objective (=== says so) but not the same bits.
     cost += 0;
     hours += 0;
     watts += 0;
-    let i = mix(mix(mix(Math.imul(tag, 2654435761), cost), hours), watts) & this.mask;
+    const h = mix(mix(mix(Math.imul(hwLevel + 1, 2654435761), cost), hours), watts) | 1;
+    const { hash, obj, mask } = this;
+    let i = h & mask;
     for (;;) {
-      const t = this.slot[i]!;
+      const t = hash[i]!;
       if (t === 0) break;
-      const o = i * 3;
-      if (
-        t === tag &&
-        this.obj[o] === cost &&
-        this.obj[o + 1] === hours &&
-        this.obj[o + 2] === watts
-      )
-        return false;
-      i = (i + 1) & this.mask;
+      if (t === h) {
+        const o = i * 4;
+        if (
+          obj[o] === hwLevel &&
+          obj[o + 2] === hours &&
+          obj[o + 1] === cost &&
+          obj[o + 3] === watts
+        )
+          return false;
+      }
+      i = (i + 1) & mask;
     }
-    this.slot[i] = tag;
-    this.obj[i * 3] = cost;
-    this.obj[i * 3 + 1] = hours;
-    this.obj[i * 3 + 2] = watts;
-    if (++this.size * 2 > this.mask) this.grow();
+    this.put(i, h, hwLevel, cost, hours, watts);
+    if (++this.size > (this.mask + 1) * MAX_LOAD) this.grow();
     return true;
   }
 
-  /** Quadruples the table (kept at most half full) and re-inserts every entry. */
+  private put(i: number, h: number, hwLevel: number, cost: number, hours: number, watts: number) {
+    const o = i * 4;
+    this.hash[i] = h;
+    this.obj[o] = hwLevel;
+    this.obj[o + 1] = cost;
+    this.obj[o + 2] = hours;
+    this.obj[o + 3] = watts;
+  }
+
+  /** Quadruples the table and re-places every entry by its kept hash (entries are distinct: no comparing). */
   private grow(): void {
-    const { slot, obj } = this;
+    const { hash, obj } = this;
     this.mask = this.mask * GROWTH + GROWTH - 1;
-    this.slot = new Int32Array(this.mask + 1);
-    this.obj = new Float64Array((this.mask + 1) * 3);
-    this.size = 0;
-    for (let i = 0; i < slot.length; i++)
-      if (slot[i] !== 0) this.add(slot[i]! - 1, obj[i * 3]!, obj[i * 3 + 1]!, obj[i * 3 + 2]!);
+    this.hash = new Int32Array(this.mask + 1);
+    this.obj = new Float64Array((this.mask + 1) * 4);
+    for (let j = 0; j < hash.length; j++) {
+      const h = hash[j]!;
+      if (h === 0) continue;
+      let i = h & this.mask;
+      while (this.hash[i] !== 0) i = (i + 1) & this.mask;
+      const o = j * 4;
+      this.put(i, h, obj[o]!, obj[o + 1]!, obj[o + 2]!, obj[o + 3]!);
+    }
   }
 }

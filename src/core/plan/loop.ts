@@ -439,14 +439,19 @@ export function addFront(
   f.push({ row, hw, level, cost, hours, watts, tokensPerSecond: c.tps, seq, variants: 0 });
 }
 
-/** A feasible candidate: onto the Pareto front, and into the ranked top `keep` if it belongs there. */
+/**
+ * A feasible candidate: onto the Pareto front, and into the ranked top `keep` if it belongs there. A candidate
+ * whose plan the distinct-plan count already holds repeats an earlier candidate's objectives, which the front
+ * met: a point leaves the front only for one that dominates or equals it, so the front has one at least as good
+ * and this one would not join it (most of a large search's feasible candidates are such repeats).
+ */
 export function keepCandidate(L: Loop, row: number, h: number, l: number): void {
   const { st, lim, keys, cand: c } = L;
   st.feasible++;
   if (lim.keep === 0) return;
-  st.distinct.add(h * MAX_LEVELS + l, c.cost, c.hours, c.watts);
   const seq = st.seq;
-  addFront(st, row, h, l, c, seq);
+  if (st.distinct.add(h * MAX_LEVELS + l, c.cost, c.hours, c.watts))
+    addFront(st, row, h, l, c, seq);
   rankKeysInto(lim, c, keys);
   const top = st.top;
   if (top.length >= lim.keep && notBetterThanWorst(lim, top, keys)) return;
