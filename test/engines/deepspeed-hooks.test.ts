@@ -188,9 +188,9 @@ describe('DeepSpeed ZeRO hooks', () => {
       const leaf = trainWork(qwen2Moe, o, defaultTimeOptions(2));
       const hooked = trainWork(qwen2Moe, o, { ...defaultTimeOptions(2), zeroMoeHooked: true });
       // Hooked: q, k, v, o, the router, the shared expert's 3 linears, its gate and the experts (10 modules), and
-      // the layer, attention, block, 2 norms and the shared expert's activation (6, gathering nothing). Leaf: q, k,
-      // v, o and the block (5); the layer, attention and 2 norms (4).
-      expect(hooked.zeroHookFwdOps).toBe(16 * 24 * 10 + 3 * 24 * 6);
+      // the layer, attention, block, 2 norms, the shared expert's MLP module and its activation (7, gathering
+      // nothing). Leaf: q, k, v, o and the block (5); the layer, attention and 2 norms (4).
+      expect(hooked.zeroHookFwdOps).toBe(16 * 24 * 10 + 3 * 24 * 7);
       expect(leaf.zeroHookFwdOps).toBe(16 * 24 * 5 + 3 * 24 * 4);
       const olmoe = modelFacts(resolveModel('olmoe-1b-7b-0924'));
       const olmoeLeaf = trainWork(olmoe, o, defaultTimeOptions(2));

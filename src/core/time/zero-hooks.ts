@@ -91,10 +91,13 @@ function groupHooks(
   // A PEFT-adapted linear adds its lora_A and lora_B modules, each one parameter with a gradient; a leaf block
   // gathers its parameters as one more module, and is no longer one that gathers nothing.
   c.modules += layers * (hooked.length + 2 * adaptedHooked + (leaf ? 1 : 0));
+  // A dense MLP's activation module; beside routed experts, the shared expert is an MLP module of its own too.
   const denseMlp = hooked.some((l) => DENSE_MLP_ROLES.has(l.role)) ? 1 : 0;
+  const sharedMlp = experts.length > 0 ? denseMlp : 0;
   const layerBare = LAYER_BARE_MODULES - (leaf ? 1 : 0);
   c.bareModules +=
-    layers * (layerBare + g.normsPerLayer + denseMlp + LORA_BARE_MODULES * adaptedHooked);
+    layers *
+    (layerBare + g.normsPerLayer + denseMlp + sharedMlp + LORA_BARE_MODULES * adaptedHooked);
   c.grads += layers * (lora ? 2 * adapted(dense) : dense.length + NORMS_PER_LAYER);
   if (experts.length === 0) return;
   const expertGrads = lora ? 2 * adaptedExperts : experts.length;
