@@ -92,6 +92,11 @@ export const throughputCaseSchema = z.looseObject({
    * axolotl's llama4_linearized_experts) sets TimeOptions.denseMoeLoop.
    */
   moe_dispatch: z.enum(['loop', 'dense-loop']).optional(),
+  /**
+   * The run's DeepSpeed marked no sparse MoE block a ZeRO-3 leaf module (a DeepSpeed before v0.18.0 under a harness
+   * that called no set_z3_leaf_modules): false sets TimeOptions.zeroMoeHooked.
+   */
+  deepspeed_moe_leaf: z.literal(false).optional(),
   /** The run's batches were padded to their longest sample under SDPA attention: 'padding' sets TimeOptions.sdpaPaddingMask. */
   sdpa_mask: z.enum(['padding']).optional(),
   /**

@@ -86,6 +86,13 @@ export interface TimeOptions {
    */
   moeLoop?: boolean;
   /**
+   * The run's DeepSpeed hooked every module inside the sparse MoE blocks that the engine's DeepSpeed marks as ZeRO-3
+   * leaf modules by default (a DeepSpeed before v0.18.0, deepspeedai/DeepSpeed#7604, under a harness that set no leaf
+   * module): each expert's modules are gathered, released and hooked one by one (time/zero-hooks.ts). No flag sets
+   * it; `validate --throughput` does for rows of such runs (their `deepspeed_moe_leaf`).
+   */
+  zeroMoeHooked?: boolean;
+  /**
    * A dense MoE block (the engine's moeDense: Llama4TextMoe) whose experts the run replaced with one nn.Linear set per
    * expert, run one after another (axolotl's llama4_linearized_experts, monkeypatch/models/llama4/modeling.py): each
    * expert reads its slice of the repeated tokens and writes its slice of the output, whose gradients autograd

@@ -7,6 +7,7 @@ import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
 import { defaultTimeOptions, type TimeOptions } from '../../src/schema/time.js';
+import { archFromHfConfig } from '../../src/core/model/index.js';
 
 const gpu = findGpu('a100-80gb-sxm');
 // The engines' memory frameworks: hf-deepspeed runs 'deepspeed', hf-fsdp runs 'hf' (their profiles).
@@ -24,7 +25,8 @@ const full = (zero: 0 | 1 | 2 | 3, framework: 'deepspeed' | 'hf'): EstimateOptio
 });
 const arch = resolveModel('qwen3-30b-a3b');
 const m = modelFacts(arch);
-const t: TimeOptions = { ...defaultTimeOptions(2), moeLoop: true };
+// transformers 4.x's per-expert loop under a DeepSpeed before v0.18.0: every module inside the MoE block is hooked.
+const t: TimeOptions = { ...defaultTimeOptions(2), moeLoop: true, zeroMoeHooked: true };
 const work = (o: EstimateOptions, time = t) => trainWork(m, o, time);
 const seconds = (o: EstimateOptions, time = t) => trainStep(work(o, time), gpuRates(gpu, time));
 
@@ -34,6 +36,7 @@ describe('DeepSpeed ZeRO hooks', () => {
       moduleOps: 16,
       gradOps: { 2: 5, 3: 6 },
       reduceOps3: { perParam: 7, perRank: 1 },
+      leafMoe: ['mixtral', 'qwen2_moe', 'qwen3_moe'],
     });
     expect(FRAMEWORKS.hf.zeroHooks).toBeUndefined();
     expect(FRAMEWORKS.torchtitan.zeroHooks).toBeUndefined();
@@ -101,7 +104,7 @@ describe('DeepSpeed ZeRO hooks', () => {
   });
 
   it('grouped experts (transformers 5) are one module of two 3-D parameters per layer', () => {
-    const grouped = work(full(3, 'deepspeed'), defaultTimeOptions(2));
+    const grouped = work(full(3, 'deepspeed'), { ...defaultTimeOptions(2), zeroMoeHooked: true });
     const looped = work(full(3, 'deepspeed'));
     expect(grouped.zeroHookLoopOps).toBe(0);
     expect(grouped.zeroHookFwdOps).toBe(looped.zeroHookFwdOps + 16 * 48);
@@ -135,5 +138,64 @@ describe('DeepSpeed ZeRO hooks', () => {
     expect(serial).toBeGreaterThan(overlapped);
     // Two micro-batches, each at most its reduced bytes over the data-parallel link (the gathers unchanged).
     expect(serial - overlapped).toBeLessThanOrEqual((2 * w.gradReduceBytes) / r.intraMany + 1e-9);
+  });
+
+  describe('a sparse MoE block DeepSpeed marks a ZeRO-3 leaf module (v0.18.0 on)', () => {
+    it('grouped experts: the block gathers the router and the experts as one module and hooks nothing inside', () => {
+      const leaf = work(full(3, 'deepspeed'), defaultTimeOptions(2));
+      const hooked = work(full(3, 'deepspeed'), { ...defaultTimeOptions(2), zeroMoeHooked: true });
+      // A layer: q, k, v, o and the block gather (5 modules, was q, k, v, o, router and experts: 6); the layer, its
+      // attention and its 2 norms gather nothing (4, was 5 with the block). The gradients are the same.
+      expect(leaf.zeroHookFwdOps).toBe(16 * 48 * 5 + 3 * 48 * 4);
+      expect(hooked.zeroHookFwdOps - leaf.zeroHookFwdOps).toBe(48 * (16 + 3));
+      expect(hooked.zeroHookBwdOps - leaf.zeroHookBwdOps).toBe(48 * (16 + 3));
+    });
+
+    it('a per-expert loop: no expert hooked, and every expert’s gradients reduced from the block', () => {
+      const leaf = work(full(3, 'deepspeed'), { ...defaultTimeOptions(2), moeLoop: true });
+      expect(leaf.zeroHookLoopOps).toBe(0);
+      expect(leaf.zeroHookLoopBwdOps).toBe(0);
+      expect(leaf.zeroHookFwdOps).toBe(16 * 48 * 5 + 3 * 48 * 4);
+      // q, k, v, o, the router, 2 norms and all 128 experts' 3 linears, each 6 + 7 + 8 ops.
+      expect(leaf.zeroHookBwdOps).toBe(16 * 48 * 5 + 3 * 48 * 4 + (6 + 7 + 8) * 48 * (7 + 128 * 3));
+    });
+
+    it('a shared expert and its gate sit inside the block; model types not listed keep their hooks', () => {
+      // Qwen/Qwen1.5-MoE-A2.7B config.json (24 layers, 60 experts top 4, a shared expert of 5632 with a sigmoid gate).
+      const qwen2Moe = modelFacts(
+        archFromHfConfig(
+          {
+            model_type: 'qwen2_moe',
+            hidden_size: 2048,
+            intermediate_size: 5632,
+            moe_intermediate_size: 1408,
+            shared_expert_intermediate_size: 5632,
+            num_experts: 60,
+            num_experts_per_tok: 4,
+            decoder_sparse_step: 1,
+            num_hidden_layers: 24,
+            num_attention_heads: 16,
+            num_key_value_heads: 16,
+            vocab_size: 151936,
+            max_position_embeddings: 8192,
+            rms_norm_eps: 1e-6,
+            tie_word_embeddings: false,
+          },
+          { id: 'qwen1.5-moe-a2.7b', hfId: 'Qwen/Qwen1.5-MoE-A2.7B' },
+        ),
+      );
+      const o = full(3, 'deepspeed');
+      const leaf = trainWork(qwen2Moe, o, defaultTimeOptions(2));
+      const hooked = trainWork(qwen2Moe, o, { ...defaultTimeOptions(2), zeroMoeHooked: true });
+      // Hooked: q, k, v, o, the router, the shared expert's 3 linears, its gate and the experts (10 modules), and
+      // the layer, attention, block, 2 norms, the shared expert's MLP module and its activation (7, gathering
+      // nothing). Leaf: q, k, v, o and the block (5); the layer, attention and 2 norms (4).
+      expect(hooked.zeroHookFwdOps).toBe(16 * 24 * 10 + 3 * 24 * 7);
+      expect(leaf.zeroHookFwdOps).toBe(16 * 24 * 5 + 3 * 24 * 4);
+      const olmoe = modelFacts(resolveModel('olmoe-1b-7b-0924'));
+      const olmoeLeaf = trainWork(olmoe, o, defaultTimeOptions(2));
+      const olmoeHooked = trainWork(olmoe, o, { ...defaultTimeOptions(2), zeroMoeHooked: true });
+      expect(olmoeLeaf.zeroHookFwdOps).toBe(olmoeHooked.zeroHookFwdOps);
+    });
   });
 });

@@ -191,11 +191,15 @@ export interface FrameworkProfile {
    * into the reduce bucket from its autograd hook (per parameter tensor per micro-batch). Absent: none
    * (FSDP gathers a whole wrapped unit at a time). `reduceOps3`: ZeRO-3 then reduce-scatters each bucket and files
    * each gradient's partition, per parameter tensor `perParam` ops plus `perRank` per data-parallel rank.
+   * `leafMoe`: model types whose sparse MoE block ZeRO-3 marks a leaf module by default: the block gathers every
+   * parameter beneath it at once and no module beneath it is hooked, and its parameters' gradients reduce from one
+   * backward hook on the block, every expert's (a zero gradient for an expert no token reached).
    */
   zeroHooks?: {
     moduleOps: number;
     gradOps: { 2: number; 3: number };
     reduceOps3: { perParam: number; perRank: number };
+    leafMoe?: readonly string[];
   };
   /** Serving: the engine serves many LoRA adapters on one base (preallocated adapter slots). */
   multiLora?: boolean;

@@ -569,7 +569,8 @@ export function trainWork(
   const nw = commWork(m, o, w, trainable);
   const ew = expertWork(m, o, w, dispatch, paramWrapper, t.denseMoeLoop === true);
   const aw = adapterPathWork(m, o, w, t);
-  const zh = zeroHookOps(m, o, w.layersHere, ew.dispatch === 'loop', ew.hit, w.dp);
+  const moeHooked = t.zeroMoeHooked === true;
+  const zh = zeroHookOps(m, o, w.layersHere, ew.dispatch === 'loop', ew.hit, w.dp, moeHooked);
   // Written out field by field, not spread: the planner makes one per row, and spreads built each of the
   // first few hundred with a different V8 hidden class (deoptimizing the step-time functions that read them).
   return {

@@ -4,11 +4,14 @@
  * forward (and the recompute of full checkpointing) and again in backward; ZeRO-2 and ZeRO-3 move every trainable
  * parameter's gradient into the reduce bucket from its hook. A submodule is what holds the parameter: each
  * linear (and, under LoRA, its lora_A and lora_B), each expert of a per-expert loop (transformers 4.x experts are
- * nn.Linear modules of their own), and one module of 3-D expert weights where the experts are grouped.
+ * nn.Linear modules of their own), and one module of 3-D expert weights where the experts are grouped. A sparse MoE
+ * block the engine's DeepSpeed marks as a leaf module (zeroHooks.leafMoe) is one submodule holding all its experts,
+ * its router and its shared expert, none of them hooked.
  */
 import type { EstimateOptions, LoraTarget } from '../../schema/estimate.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import type { ModelFacts } from './model-facts.js';
+import type { LayerGroup, Linear } from '../model/arch.js';
 
 export interface ZeroHookOps {
   /** Forward ops outside a per-expert loop (the host runs ahead of the GPU there). */
@@ -52,9 +55,72 @@ const DENSE_MLP_ROLES = new Set(['gate', 'up', 'down']);
 // Linear.forward).
 const LORA_BARE_MODULES = 2;
 
+/** Hooked modules, gradients and what a per-expert loop holds of them, summed over the groups. */
+interface HookCounts {
+  modules: number;
+  bareModules: number;
+  loopModules: number;
+  bareLoopModules: number;
+  grads: number;
+  loopGrads: number;
+}
+
+/**
+ * One group's hooked modules and gradients over `layers` layers: `lora` with its adapted roles `targets`; `loop` with
+ * `hit` experts a layer when the experts run in a per-expert loop; `leaf` when ZeRO-3 treats the sparse MoE block as
+ * a leaf module (the engine's zeroHooks.leafMoe).
+ */
+function groupHooks(
+  c: HookCounts,
+  g: LayerGroup,
+  layers: number,
+  lora: boolean,
+  targets: ReadonlySet<LoraTarget>,
+  run: { loop: boolean; hit: number; leaf: boolean },
+): void {
+  const adapted = (ls: readonly Linear[]) =>
+    lora ? ls.filter((l) => targets.has(l.role as LoraTarget)).length : 0;
+  const dense = g.linears.filter((l) => l.copies <= 1);
+  const experts = g.linears.filter((l) => l.copies > 1);
+  const adaptedExperts = adapted(experts);
+  // A leaf MoE block: the router and the shared expert sit inside it, gathered with the block and not hooked.
+  const leaf = run.leaf && experts.length > 0;
+  const inBlock = (l: Linear) => l.role === 'router' || DENSE_MLP_ROLES.has(l.role);
+  const hooked = leaf ? dense.filter((l) => !inBlock(l)) : dense;
+  const adaptedHooked = adapted(hooked);
+  // A PEFT-adapted linear adds its lora_A and lora_B modules, each one parameter with a gradient; a leaf block
+  // gathers its parameters as one more module, and is no longer one that gathers nothing.
+  c.modules += layers * (hooked.length + 2 * adaptedHooked + (leaf ? 1 : 0));
+  // A dense MLP's activation module; beside routed experts, the shared expert is an MLP module of its own too.
+  const denseMlp = hooked.some((l) => DENSE_MLP_ROLES.has(l.role)) ? 1 : 0;
+  const sharedMlp = experts.length > 0 ? denseMlp : 0;
+  const layerBare = LAYER_BARE_MODULES - (leaf ? 1 : 0);
+  c.bareModules +=
+    layers *
+    (layerBare + g.normsPerLayer + denseMlp + sharedMlp + LORA_BARE_MODULES * adaptedHooked);
+  c.grads += layers * (lora ? 2 * adapted(dense) : dense.length + NORMS_PER_LAYER);
+  if (experts.length === 0) return;
+  const expertGrads = lora ? 2 * adaptedExperts : experts.length;
+  if (leaf && run.loop) {
+    // The block's backward hook reduces every expert's gradients (a zero one for an expert no token reached).
+    c.grads += layers * experts[0]!.copies * expertGrads;
+  } else if (run.loop) {
+    c.loopModules += layers * run.hit * (experts.length + 2 * adaptedExperts);
+    c.bareLoopModules +=
+      layers * run.hit * (BARE_EXPERT_MODULES + LORA_BARE_MODULES * adaptedExperts);
+    c.loopGrads += layers * run.hit * expertGrads;
+  } else {
+    // The grouped experts' module, hooked unless it sits inside a leaf block.
+    if (!leaf) c.modules += layers;
+    const adaptedParams = Math.min(GROUPED_EXPERT_PARAMS, adaptedExperts);
+    c.grads += layers * (lora ? 2 * adaptedParams : GROUPED_EXPERT_PARAMS);
+  }
+}
+
 /**
  * The ZeRO hooks' eager ops of one micro-batch on this rank's `layersHere` layers; `loop` with `hit` experts
- * per MoE layer when the experts run in a per-expert loop; `dp` data-parallel ranks share the gradients.
+ * per MoE layer when the experts run in a per-expert loop; `dp` data-parallel ranks share the gradients;
+ * `moeHooked` when the run's DeepSpeed hooked the modules inside the MoE blocks its engine marks as leaves.
  */
 export function zeroHookOps(
   m: ModelFacts,
@@ -63,56 +129,38 @@ export function zeroHookOps(
   loop: boolean,
   hit: number,
   dp = 1,
+  moeHooked = false,
 ): ZeroHookOps {
   const hooks = FRAMEWORKS[o.framework].zeroHooks;
   if (!hooks || o.zero < 2 || o.method === 'inference') return NONE;
   const lora = o.method === 'lora' || o.method === 'qlora';
   const targets = new Set<LoraTarget>(o.loraTargets);
   const scale = m.layers > 0 ? layersHere / m.layers : 0;
-  let modules = 0;
-  let bareModules = 0;
-  let loopModules = 0;
-  let bareLoopModules = 0;
-  let loopGrads = 0;
-  let grads = 0;
+  const leaf = o.zero === 3 && !moeHooked && (hooks.leafMoe?.includes(m.modelType) ?? false);
+  const c: HookCounts = {
+    modules: 0,
+    bareModules: 0,
+    loopModules: 0,
+    bareLoopModules: 0,
+    grads: 0,
+    loopGrads: 0,
+  };
   for (const g of m.arch.groups) {
     if (g.name === 'vision') continue;
-    const dense = g.linears.filter((l) => l.copies <= 1);
-    const experts = g.linears.filter((l) => l.copies > 1);
-    const adaptedDense = lora ? dense.filter((l) => targets.has(l.role as LoraTarget)).length : 0;
-    const adaptedExperts = lora
-      ? experts.filter((l) => targets.has(l.role as LoraTarget)).length
-      : 0;
-    const layers = g.count * scale;
-    // A PEFT-adapted linear adds its lora_A and lora_B modules, each one parameter with a gradient.
-    modules += layers * (dense.length + 2 * adaptedDense);
-    const denseMlp = dense.some((l) => DENSE_MLP_ROLES.has(l.role)) ? 1 : 0;
-    bareModules +=
-      layers * (LAYER_BARE_MODULES + g.normsPerLayer + denseMlp + LORA_BARE_MODULES * adaptedDense);
-    grads += layers * (lora ? 2 * adaptedDense : dense.length + NORMS_PER_LAYER);
-    if (experts.length === 0) continue;
-    if (loop) {
-      loopModules += layers * hit * (experts.length + 2 * adaptedExperts);
-      bareLoopModules += layers * hit * (BARE_EXPERT_MODULES + LORA_BARE_MODULES * adaptedExperts);
-      loopGrads += layers * hit * (lora ? 2 * adaptedExperts : experts.length);
-    } else {
-      modules += layers;
-      const adaptedParams = Math.min(GROUPED_EXPERT_PARAMS, adaptedExperts);
-      grads += layers * (lora ? 2 * adaptedParams : GROUPED_EXPERT_PARAMS);
-    }
+    groupHooks(c, g, g.count * scale, lora, targets, { loop, hit, leaf });
   }
   const moduleOps = o.zero === 3 ? hooks.moduleOps : 0;
   const gradOps =
     o.zero === 3
       ? hooks.gradOps[3] + hooks.reduceOps3.perParam + hooks.reduceOps3.perRank * dp
       : hooks.gradOps[2];
-  const bareOps = o.zero === 3 ? BARE_MODULE_OPS * bareLoopModules : 0;
-  const layerBareOps = o.zero === 3 ? BARE_MODULE_OPS * bareModules : 0;
-  const loopBwdOps = moduleOps * loopModules + bareOps + gradOps * loopGrads;
+  const bareOps = o.zero === 3 ? BARE_MODULE_OPS * c.bareLoopModules : 0;
+  const layerBareOps = o.zero === 3 ? BARE_MODULE_OPS * c.bareModules : 0;
+  const loopBwdOps = moduleOps * c.loopModules + bareOps + gradOps * c.loopGrads;
   return {
-    fwdOps: moduleOps * modules + layerBareOps,
-    loopFwdOps: moduleOps * loopModules + bareOps,
-    bwdOps: moduleOps * modules + layerBareOps + gradOps * grads + loopBwdOps,
+    fwdOps: moduleOps * c.modules + layerBareOps,
+    loopFwdOps: moduleOps * c.loopModules + bareOps,
+    bwdOps: moduleOps * c.modules + layerBareOps + gradOps * c.grads + loopBwdOps,
     loopBwdOps: o.zero === 3 ? loopBwdOps : 0,
   };
 }

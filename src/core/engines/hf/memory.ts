@@ -92,6 +92,11 @@ const DEEPSPEED_HOOKS = {
   moduleOps: 16, // DeepSpeed @20f988eade5217ab0045ba1681030f3d255d67e3 (v0.16.5), counted above
   gradOps: { 2: 5, 3: 6 },
   reduceOps3: { perParam: 7, perRank: 1 }, // DeepSpeed @20f988eade5217ab0045ba1681030f3d255d67e3 (v0.16.5)
+  // zero_optimization.leaf_module's default classes from v0.18.0 (deepspeedai/DeepSpeed#7604), applied to the model
+  // before ZeRO-3 registers its hooks (engine.py _configure_distributed_model): MixtralSparseMoeBlock,
+  // Qwen2MoeSparseMoeBlock, Qwen3MoeSparseMoeBlock (DeepSpeed @cf44300453eb0af79ed84ed8f1cb49d57478bd76 (v0.19.5)
+  // deepspeed/runtime/zero/leaf_module_config.py DEFAULT_LEAF_MODULE_CLASSES).
+  leafMoe: ['mixtral', 'qwen2_moe', 'qwen3_moe'],
 } as const;
 
 export const DEEPSPEED_MEMORY: FrameworkProfile = {
