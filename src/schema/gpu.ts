@@ -77,6 +77,12 @@ export const gpuSchema = z
     supportsBf16: z.boolean(),
     supportsFp8: z.boolean(),
     supportsFlashAttention2: z.boolean(),
+    /**
+     * 16-bit torch matmul TFLOPS measured on this card at shape factor 1 (square matmuls of 4096-10240, each divided
+     * by time/shape.ts shapeFactor; the source is in `sources`). Where present the time model holds the card's GEMMs at
+     * this rate instead of the power-wall estimate (time/hardware.ts).
+     */
+    gemm16MeasuredTflops: z.number().positive().optional(),
     /** Board power (TDP/TBP) in W; null where the vendor publishes none (Apple SoCs). */
     boardPowerW: z.number().positive().nullable(),
     interconnect: interconnectSchema,

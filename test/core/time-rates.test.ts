@@ -46,8 +46,19 @@ describe('tensor rate per card', () => {
     // RTX 6000 Ada (364 TFLOPS spec, 300 W) is slower than a 4090 (165 TFLOPS, 450 W), as fsdp_qlora measured.
     expect(rate('rtx-6000-ada')).toBeLessThan(rate('rtx-4090'));
     expect(rate('rtx-6000-ada') / rate('rtx-4090')).toBeCloseTo(300 / 450 / 0.85 / geforce, 6);
-    // A low-power part is held far below its spec: an L4 (121 TFLOPS, 72 W) to about a quarter of it.
-    expect(rate('l4') / rate('rtx-4090')).toBeCloseTo(72 / 450 / 0.85 / geforce, 6);
+    // A low-power part without a measured rate is held far below its spec: an RTX A4000 (76.7 TFLOPS, 140 W).
+    expect(rate('rtx-a4000') / rate('rtx-3090')).toBeCloseTo(((71 / 350) * 140) / 0.85 / 71 / geforce, 6);
+  });
+
+  it('a card with a measured 16-bit matmul rate runs its GEMMs at that rate, not at the power wall', () => {
+    // L4 (121 TFLOPS spec, 72 W): torch bf16 matmuls at 58.35 TFLOPS at shape factor 1 (catalog
+    // gemm16MeasuredTflops, zzc0721/torch-performance-test-data#120), where the 4090's watts would allow 31.
+    const l4 = findGpu('l4');
+    expect(l4.gemm16MeasuredTflops).toBeDefined();
+    expect(rate('l4') / 1e12).toBeCloseTo(l4.gemm16MeasuredTflops!, 6);
+    expect(rate('l4')).toBeGreaterThan(((165.2 / 450) * 72 * 0.8 * 1e12) / 0.85);
+    // Under a power limit it still loses in proportion (the wall binds at any fraction of 72 W).
+    expect(rate('l4', 0.5) / rate('l4')).toBeCloseTo(0.5, 6);
   });
 
   it('datacenter flagships keep their spec, and lose in proportion below 85% of board power', () => {

@@ -248,7 +248,14 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
   const tf = g.tflops;
   // Apple catalog entries carry no TFLOPS: ~27 fp32 TFLOPS class (M2 Ultra GPU spec), assumed for all.
   const spec16 = tf.bf16 ?? tf.fp16 ?? tf.fp32 ?? 27;
-  const p16 = sustainedTflops(g, spec16) * 1e12;
+  const eff16 = volta ? GEMM_EFF_VOLTA_16 : eff;
+  // A card whose 16-bit matmuls were measured (catalog gemm16MeasuredTflops) is held at that rate, the power wall's
+  // linear watts-to-FLOPs scaling aside: a low-clock part runs at a better point of its voltage curve than the flagship.
+  const held16 =
+    g.gemm16MeasuredTflops !== undefined
+      ? Math.min(spec16, g.gemm16MeasuredTflops / eff16)
+      : sustainedTflops(g, spec16);
+  const p16 = held16 * 1e12;
   const p32 = (tf.fp32 ?? tf.bf16 ?? 27) * 1e12;
   // Under a power limit a card keeps the share of its throughput the published curve gives, and never more
   // than its power wall allows: a flagship that needs its board power for spec clocks (sustainedTflops) loses
@@ -268,7 +275,7 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
   const pcieBus = (pcieP2p ? pcie : pcie / 2) * PCIE_EFF;
   const nvBus = nvlink * NVLINK_EFF;
   return {
-    gemm16: p16 * (volta ? GEMM_EFF_VOLTA_16 : eff) * kc,
+    gemm16: p16 * eff16 * kc,
     ...(g.vendor === 'amd' && tf.fp8 ? { gemm8: tf.fp8 * 1e12 * FP8_GEMM_EFF_AMD * kc } : {}),
     gemm32: p32 * (volta ? GEMM_EFF_VOLTA_32 : eff) * kc,
     attn:
