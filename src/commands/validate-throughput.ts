@@ -108,6 +108,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.moe_dispatch === 'loop') time.moeLoop = true;
     // A run that replaced a dense MoE block's experts with per-expert linears run one by one (the case says so).
     if (c.moe_dispatch === 'dense-loop') time.denseMoeLoop = true;
+    // A transformers generate that ran every routed expert on every token (gpt-oss before transformers 5; the case says so).
+    if (c.generate_experts === 'all') time.generateAllExperts = true;
     // A DeepSpeed build that hooked the modules inside the sparse MoE blocks (before v0.18.0; the case says so).
     if (c.deepspeed_moe_leaf === false) time.zeroMoeHooked = true;
     // A run whose padded batches handed SDPA the padding mask (the case says so).

@@ -93,6 +93,11 @@ export const throughputCaseSchema = z.looseObject({
    */
   moe_dispatch: z.enum(['loop', 'dense-loop']).optional(),
   /**
+   * The rollout's transformers `generate` ran every routed expert on every token (transformers 4.55-4.57 GptOssExperts
+   * outside training): sets TimeOptions.generateAllExperts.
+   */
+  generate_experts: z.enum(['all']).optional(),
+  /**
    * The run's DeepSpeed marked no sparse MoE block a ZeRO-3 leaf module (a DeepSpeed before v0.18.0 under a harness
    * that called no set_z3_leaf_modules): false sets TimeOptions.zeroMoeHooked.
    */

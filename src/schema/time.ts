@@ -101,6 +101,15 @@ export interface TimeOptions {
    */
   denseMoeLoop?: boolean;
   /**
+   * Decode runs every routed expert on every token: transformers 4.55-4.57's GptOssExperts.forward outside training
+   * repeats the hidden states once per expert and multiplies them by all experts' weights with torch.bmm, then weights
+   * the outputs by the router (huggingface/transformers@00d4b3d2142cb4ced2f51b90614b5d26bc045015
+   * src/transformers/models/gpt_oss/modeling_gpt_oss.py), so a decode step reads every expert, not the distinct ones
+   * its tokens route to. No flag sets it; `validate --throughput` does for rows of such rollouts (their
+   * `generate_experts`).
+   */
+  generateAllExperts?: boolean;
+  /**
    * The measured run padded each batch to its longest sample and ran transformers' SDPA attention, which then passes
    * the padding mask to scaled_dot_product_attention with is_causal=False (LlamaSdpaAttention, transformers 4.36):
    * every key block is computed and the mask read (time/train-work.ts SDPA_MASK_BYTES). No flag sets it (the

@@ -47,7 +47,10 @@ describe('tensor rate per card', () => {
     expect(rate('rtx-6000-ada')).toBeLessThan(rate('rtx-4090'));
     expect(rate('rtx-6000-ada') / rate('rtx-4090')).toBeCloseTo(300 / 450 / 0.85 / geforce, 6);
     // A low-power part without a measured rate is held far below its spec: an RTX A4000 (76.7 TFLOPS, 140 W).
-    expect(rate('rtx-a4000') / rate('rtx-3090')).toBeCloseTo(((71 / 350) * 140) / 0.85 / 71 / geforce, 6);
+    expect(rate('rtx-a4000') / rate('rtx-3090')).toBeCloseTo(
+      ((71 / 350) * 140) / 0.85 / 71 / geforce,
+      6,
+    );
   });
 
   it('a card with a measured 16-bit matmul rate runs its GEMMs at that rate, not at the power wall', () => {

@@ -319,7 +319,10 @@ export function decodeTraffic(
   let expertRead = 0;
   if (m.experts > 1) {
     const dense = m.linearTotal - m.expertWeightsPerLayer * m.experts * m.moeLayers;
-    const distinct = m.experts * (1 - Math.pow(1 - m.topK / m.experts, B));
+    // Every expert where the step runs them all (TimeOptions.generateAllExperts), else the distinct ones routed to.
+    const distinct = t.generateAllExperts
+      ? m.experts
+      : m.experts * (1 - Math.pow(1 - m.topK / m.experts, B));
     expertRead = m.expertWeightsPerLayer * distinct * m.moeLayers;
     linearRead = dense + expertRead;
   }
