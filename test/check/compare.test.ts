@@ -73,14 +73,15 @@ describe('checkRun', () => {
     const r = checkRun(grpo, seen({ stepSeconds: 1.2 }), 'H100 SXM5 80GB');
     expect(r.rows[0]!.band.low).toBeCloseTo(1 / (1 + TIME_UNCERTAINTY.rl), 12);
     expect(r.rows[0]!.band.high).toBeCloseTo(1 / (1 - TIME_UNCERTAINTY.rl), 12);
-    expect(TIME_UNCERTAINTY.rl).toBeLessThan(TIME_UNCERTAINTY.training);
-    // 25% slower than planned: inside training's band, outside the GRPO steps' narrower one.
+    expect(TIME_UNCERTAINTY.rl).toBeGreaterThan(TIME_UNCERTAINTY.training);
+    // 60% slower than planned: outside training's band, inside the GRPO steps' wider one (its transformers rollouts
+    // of gpt-oss are timed too fast).
     const planned = r.rows[0]!.planned;
-    expect(checkRun(plan, seen({ stepSeconds: planned * 1.25 }), 'H100 SXM5 80GB').inside).toBe(
-      true,
-    );
-    expect(checkRun(grpo, seen({ stepSeconds: planned * 1.25 }), 'H100 SXM5 80GB').inside).toBe(
+    expect(checkRun(plan, seen({ stepSeconds: planned * 1.6 }), 'H100 SXM5 80GB').inside).toBe(
       false,
+    );
+    expect(checkRun(grpo, seen({ stepSeconds: planned * 1.6 }), 'H100 SXM5 80GB').inside).toBe(
+      true,
     );
   });
 

@@ -39,10 +39,13 @@ import type { RunPlan } from '../../schema/measured.js';
  * vllm-project/vllm#43232's 30,000-token prompts on four B200s (+54.6%, prefill again) widened serving to 0.487 and
  * decode to 0.244 (docs/time-model.md "GPUStack and a llama-server sweep"). GRPO steps: the DeepSeek-R1-0528-Qwen3-8B
  * T4 rollout decoding its bitsandbytes weights in fp32 (+60% -> -6%) and a batch's longest completion taken from
- * its size brought RL's p90 to 0.177, the band to 0.19. Time to first token has no calibration rows: it takes the
+ * its size brought RL's p90 to 0.177, the band to 0.19. Four Unsloth GRPO notebooks new to the set (FP8 LoRA on an L4
+ * with vLLM, -10% and +43% with the L4's measured matmul rate; gpt-oss-20b with a transformers rollout on a T4 and an
+ * A100, +57% and +207% with every expert read a decode step) widened RL's p90 to 0.570, the band to 0.57
+ * (docs/time-model.md "FP8 on an L4 and gpt-oss rollouts"). Time to first token has no calibration rows: it takes the
  * serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.35, decode: 0.25, serving: 0.49, rl: 0.19 } as const;
+export const TIME_UNCERTAINTY = { training: 0.35, decode: 0.25, serving: 0.49, rl: 0.57 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of
