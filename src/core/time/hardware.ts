@@ -208,6 +208,16 @@ function sustainedTflops(g: Gpu, spec: number, fraction = 1): number {
   return spec;
 }
 
+/**
+ * The 16-bit tensor peak a card is held at. A card whose 16-bit matmuls were measured (catalog gemm16MeasuredTflops,
+ * the rate at shape factor 1) is held where its GEMMs at efficiency `eff16` reach that rate, the power wall's linear
+ * watts-to-FLOPs scaling aside: a low-clock part runs at a better point of its voltage curve than the flagship.
+ */
+function held16Tflops(g: Gpu, spec16: number, eff16: number): number {
+  if (g.gemm16MeasuredTflops !== undefined) return Math.min(spec16, g.gemm16MeasuredTflops / eff16);
+  return sustainedTflops(g, spec16);
+}
+
 /** A GeForce die whose catalog 16-bit rate is its fp32-accumulate rate, half its fp16-accumulate one. */
 function isGeforceHalfRateAccumulate(g: Gpu): boolean {
   return (
@@ -249,13 +259,7 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
   // Apple catalog entries carry no TFLOPS: ~27 fp32 TFLOPS class (M2 Ultra GPU spec), assumed for all.
   const spec16 = tf.bf16 ?? tf.fp16 ?? tf.fp32 ?? 27;
   const eff16 = volta ? GEMM_EFF_VOLTA_16 : eff;
-  // A card whose 16-bit matmuls were measured (catalog gemm16MeasuredTflops) is held at that rate, the power wall's
-  // linear watts-to-FLOPs scaling aside: a low-clock part runs at a better point of its voltage curve than the flagship.
-  const held16 =
-    g.gemm16MeasuredTflops !== undefined
-      ? Math.min(spec16, g.gemm16MeasuredTflops / eff16)
-      : sustainedTflops(g, spec16);
-  const p16 = held16 * 1e12;
+  const p16 = held16Tflops(g, spec16, eff16) * 1e12;
   const p32 = (tf.fp32 ?? tf.bf16 ?? 27) * 1e12;
   // Under a power limit a card keeps the share of its throughput the published curve gives, and never more
   // than its power wall allows: a flagship that needs its board power for spec clocks (sustainedTflops) loses
