@@ -141,7 +141,7 @@ export function inferencePhases(
   h: Holdings,
   base: Parts,
   tower: TowerBytes | null,
-): { phases: PhaseParts[]; kvPool?: KvPool; host: number } {
+): { phases: PhaseParts[]; kvPool?: KvPool; host: number; poolStart: number } {
   const { o, fw, tp, tokens } = s;
   const full = kvAndPrefill(s);
   const split = fw.layerOffload ? layerSplit(s, h) : null;
@@ -195,8 +195,9 @@ export function inferencePhases(
   // its encoder with the most multimodal items a batch admits, gpu_model_runner.py profile_run).
   const phases = tower ? withTower(listed, tower, 1) : listed;
   const host = split ? split.host + (cache - kv) + slots * (1 - split.gpuShare) : 0;
+  const poolStart = poolStartCapacity(s, phases, full.kv, full.state);
   const kvPool = poolFill(s, phases, full.kv, full.state);
-  return kvPool ? { phases, kvPool, host } : { phases, host };
+  return kvPool ? { phases, kvPool, host, poolStart } : { phases, host, poolStart };
 }
 
 /** A serving engine's CUDA-graph buffers outside its pool's budget (its profile's sizing). */
@@ -232,6 +233,22 @@ function poolFill(s: Setup, phases: PhaseParts[], kv: number, state: number): Kv
     bytesPerToken: perToken,
     tokens: perToken > 0 ? Math.floor(Math.max(0, pool) / perToken) : 0,
   };
+}
+
+/**
+ * The least GPU memory an engine that must hold one full-context request in its pool (poolHoldsMaxLen) starts on:
+ * the capacity whose pool fraction covers the profiled peak without its KV plus one sequence of o.seq tokens,
+ * (context + peak - KV + o.seq x bytes per token) / fraction over the phases; 0 for other engines.
+ */
+function poolStartCapacity(s: Setup, phases: PhaseParts[], kv: number, state: number): number {
+  const { o, fw, ctx } = s;
+  if (fw.kvCache !== 'paged-pool' || !fw.server?.poolHoldsMaxLen || fw.poolBudget === 'static')
+    return 0;
+  const fraction = fw.server.sizing(ctx.gpuCapacityBytes, s.tp, s.pp).poolFraction;
+  const seqKv = (o.seq * (kv + state)) / (o.batch * pagedTokensPerSeq(s));
+  let need = 0;
+  for (const p of phases) need = Math.max(need, sumParts(p.parts) - p.parts.kvCache);
+  return (fw.cudaContextMiB * MiB + need + seqKv) / fraction;
 }
 
 /**

@@ -67,6 +67,11 @@ export interface MemoryEstimate {
    */
   kvPool?: { poolBytes: number; bytesPerToken: number; tokens: number };
   /**
+   * Serving engines that refuse to start unless their pool holds one full-context request (vLLM): the least GPU
+   * memory they start on at their pool fraction (a smaller GPU's deviceBytes is raised to it).
+   */
+  poolStartBytes?: number;
+  /**
    * Inference: one sequence's cache per GPU as the engine lays it out (kv-layout.ts): KV bytes per token of
    * context (full-attention layers), the bytes sliding-window layers hold once the context passes their
    * window, and the fixed recurrent state of linear-attention / SSM layers.

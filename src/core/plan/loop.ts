@@ -48,6 +48,8 @@ interface RowFacts {
   /** GRPO vllm-colocate: vLLM's share of each GPU and the least it holds (0, 0 otherwise). */
   share: number;
   floor: number;
+  /** The least GPU memory the serving engine starts on (0: none). */
+  start: number;
   engine: Engine;
   flash: boolean;
   fp8: boolean;
@@ -89,6 +91,7 @@ function rowFactsOf(ctx: Ctx, r: number): RowFacts {
     host: mem.host[mi]!,
     share: mem.share[mi]!,
     floor: mem.floor[mi]!,
+    start: mem.start[mi]!,
     engine: ctx.variants[vi]!.engine,
     flash: (bits & FLASH) !== 0,
     fp8: (bits & FP8) !== 0,
@@ -212,6 +215,7 @@ function deferredInto(ctx: Ctx, r: number, f: RowFacts): void {
   f.host = mem.host[mi]!;
   f.share = mem.share[mi]!;
   f.floor = mem.floor[mi]!;
+  f.start = mem.start[mi]!;
 }
 
 /** Whether the row fits the GPU option's memory and the node's host RAM; prunes it otherwise. */
@@ -224,6 +228,12 @@ function fitsMemory(L: Loop, f: RowFacts, r: number, h: number): boolean {
   if (device > capacity) {
     const score = device / capacity + f.count * 1e-6;
     prune(st, REASON.oom, nl, r, h, 0, device - capacity, capacity, score);
+    return false;
+  }
+  // A serving engine whose pool must hold one full-context request does not start on a smaller GPU.
+  const gpu = t.gpuBytes[h]!;
+  if (f.start > gpu) {
+    prune(st, REASON.oom, nl, r, h, 0, f.start - gpu, gpu, f.start / gpu + f.count * 1e-6);
     return false;
   }
   const nodeSize = t.nodeSizeOf[h]!;
