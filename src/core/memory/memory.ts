@@ -10,7 +10,7 @@ import { MiB } from '../units.js';
 import { policyOptions, withObjective, type PolicyMemory } from './objective.js';
 import { ZERO_PARTS } from './parts.js';
 import { withPagedResidency, type PagedStates } from './paged.js';
-import { cacheOf, inferencePhases, largestTransient } from './inference.js';
+import { cacheOf, inferencePhases, largestTransient, poolStartShort } from './inference.js';
 import type { KvPool } from './inference.js';
 import { deviceBytesOf, setupOf, sumParts } from './setup.js';
 import type { Parts, Setup } from './setup.js';
@@ -36,7 +36,7 @@ type StageResult = {
   pagedAll: number;
   transient: number;
   kvPool?: KvPool;
-  /** The least GPU memory the serving engine starts on (inference.ts poolStartCapacity; 0: no such floor). */
+  /** What a paged-pool server's budget must hold to start (inference.ts poolStartBudget; 0: not one). */
   poolStart: number;
 };
 
@@ -254,10 +254,10 @@ function policyMemory(model: Arch, o: EstimateOptions, ctx: EstimateContext): Me
   const context = fw.cudaContextMiB * MiB;
   const reserved = allocated + slack;
   const profiled = deviceBytesOf(fw, allocated, r.transient, r.pagedBytes);
-  // A pool short of one full-context request: the engine does not start below poolStartBytes (its KV counted).
+  // A pool short of what the engine starts with: the GPU memory it would start on (its KV counted).
   const cap = s.ctx.gpuCapacityBytes;
-  const device =
-    cap !== undefined && r.poolStart > cap ? Math.max(profiled, r.poolStart) : profiled;
+  const short = cap === undefined ? 0 : poolStartShort(fw, r.poolStart, cap, tp, pp);
+  const device = Math.max(profiled, short);
   const breakdown = withOverhead(
     { ...peak.parts, kvCache: peak.parts.kvCache + device - profiled },
     slack + context + r.pagedBytes,
@@ -283,7 +283,7 @@ function policyMemory(model: Arch, o: EstimateOptions, ctx: EstimateContext): Me
           parts: roundParts(p.parts),
         })),
     hostBytesPerGpu: Math.round(r.host),
-    ...(r.poolStart > 0 ? { poolStartBytes: Math.round(r.poolStart) } : {}),
+    ...(r.poolStart > 0 ? { poolStartBudget: Math.round(r.poolStart) } : {}),
     ...(r.pagedAll > 0 ? { paged: pagedOf(r) } : {}),
     ...(kvPool
       ? {

@@ -67,10 +67,11 @@ export interface MemoryEstimate {
    */
   kvPool?: { poolBytes: number; bytesPerToken: number; tokens: number };
   /**
-   * Serving engines that refuse to start unless their pool holds one full-context request (vLLM): the least GPU
-   * memory they start on at their pool fraction (a smaller GPU's deviceBytes is raised to it).
+   * Paged-pool servers: the bytes their budget (pool fraction x GPU memory) must hold to start, the least pool
+   * included (vLLM: one request of the full context; SGLang: a non-empty pool). On a GPU short of it deviceBytes
+   * is the GPU memory it would start on (inference.ts poolStartShort).
    */
-  poolStartBytes?: number;
+  poolStartBudget?: number;
   /**
    * Inference: one sequence's cache per GPU as the engine lays it out (kv-layout.ts): KV bytes per token of
    * context (full-attention layers), the bytes sliding-window layers hold once the context passes their

@@ -353,7 +353,7 @@ export interface MemTable {
   /** GRPO vllm-colocate rows: vLLM's share and the least it holds (memory/surface.ts onCapacity). */
   share: Float64Array;
   floor: Float64Array;
-  /** Serving rows: the least GPU memory the engine starts on (memory/inference.ts poolStartCapacity; 0: none). */
+  /** Serving rows: what the engine's pool budget must hold to start (memory/inference.ts poolStartBudget; 0: none). */
   start: Float64Array;
   /** Rows written on first read (MemorySurface.defer; device NaN until then): their surfaces. */
   deferred: (MemorySurface | undefined)[];

@@ -3,6 +3,8 @@ import { engineFieldsInto } from '../engines/engines.js';
 import { hostRamPerNode } from '../memory/host-ram.js';
 import { type Engine } from '../../schema/engine.js';
 import { onCapacity } from '../memory/surface.js';
+import { poolStartShort } from '../memory/inference.js';
+import { ENGINE_PROFILES, FRAMEWORKS } from '../engines/store.js';
 import { objectiveStep, objectiveWork, type ObjectiveWork } from '../time/objective.js';
 import { isPreferenceOrRl } from '../../schema/estimate.js';
 import { trainStep, trainWork, type GpuRates, type TrainWork } from '../time/index.js';
@@ -48,7 +50,7 @@ interface RowFacts {
   /** GRPO vllm-colocate: vLLM's share of each GPU and the least it holds (0, 0 otherwise). */
   share: number;
   floor: number;
-  /** The least GPU memory the serving engine starts on (0: none). */
+  /** Serving rows: what the engine's pool budget must hold to start (0: none). */
   start: number;
   engine: Engine;
   flash: boolean;
@@ -230,10 +232,11 @@ function fitsMemory(L: Loop, f: RowFacts, r: number, h: number): boolean {
     prune(st, REASON.oom, nl, r, h, 0, device - capacity, capacity, score);
     return false;
   }
-  // A serving engine whose pool must hold one full-context request does not start on a smaller GPU.
+  // A paged-pool server starts only where its pool fraction of the GPU holds its start budget.
   const gpu = t.gpuBytes[h]!;
-  if (f.start > gpu) {
-    prune(st, REASON.oom, nl, r, h, 0, f.start - gpu, gpu, f.start / gpu + f.count * 1e-6);
+  const short = f.start > 0 ? startShort(L, f, r, gpu) : 0;
+  if (short > 0) {
+    prune(st, REASON.oom, nl, r, h, 0, short - gpu, gpu, short / gpu + f.count * 1e-6);
     return false;
   }
   const nodeSize = t.nodeSizeOf[h]!;
@@ -246,6 +249,12 @@ function fitsMemory(L: Loop, f: RowFacts, r: number, h: number): boolean {
     return false;
   }
   return true;
+}
+
+/** The GPU memory a serving row would start on where a GPU of `gpu` bytes is short of it (0: it starts). */
+function startShort(L: Loop, f: RowFacts, r: number, gpu: number): number {
+  const fw = FRAMEWORKS[ENGINE_PROFILES[f.engine].framework];
+  return poolStartShort(fw, f.start, gpu, L.ctx.rows.tp[r]!, L.ctx.rows.pp[r]!);
 }
 
 /** Hours and tokens/s of a row on one GPU option at one power level (scratch: no allocation). */

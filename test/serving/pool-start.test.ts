@@ -1,5 +1,6 @@
 // vLLM refuses to start when its KV pool holds less than one request of max_model_len (V1
-// check_enough_kv_cache_memory): such a configuration does not fit, and the planner prunes it.
+// check_enough_kv_cache_memory), SGLang when its pool is empty (MemoryPoolConfig: "Not enough memory"): such a
+// configuration does not fit, and the planner prunes it.
 import { describe, expect, it } from 'vitest';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { plan } from '../../src/core/plan/index.js';
@@ -31,7 +32,12 @@ describe('a vLLM pool that holds one max_model_len request', () => {
     expect(e.serving!.kvTokens).toBeGreaterThanOrEqual(4096);
     expect(e.fits).toBe(true);
   });
-  it('the planner ranks no vLLM plan whose pool cannot hold the context', () => {
+  it('SGLang whose mem_fraction_static leaves no pool beside the weights does not fit', () => {
+    const e = buildEstimate(arch, { ...served(8192), framework: 'sglang' }, gpu);
+    expect(e.serving!.kvTokens).toBe(0);
+    expect(e.fits).toBe(false);
+  });
+  it('the planner ranks no paged-pool plan whose pool cannot start it', () => {
     const s = parseScenario(
       'laptop-8gb.yaml',
       `name: laptop-8gb
@@ -45,6 +51,8 @@ hardware: { owned: [{ gpu: rtx-4060, count: 1 }], counts: { min: 1, max: 1 }, ho
     expect(r.fits).toBe(true);
     const vllm = r.plans.filter((p) => p.choices.engine === 'vllm');
     for (const p of vllm) expect(p.serving!.kvTokens).toBeGreaterThanOrEqual(8192);
-    expect(r.plans[0]!.choices.engine).not.toBe('vllm');
+    const sglang = r.plans.filter((p) => p.choices.engine === 'sglang');
+    for (const p of sglang) expect(p.serving!.kvTokens).toBeGreaterThan(0);
+    expect(r.plans[0]!.choices.engine).toBe('llama.cpp');
   });
 });
