@@ -48,6 +48,12 @@ interface KernelFamily {
   hopper?: { eff8: number; eff4: number };
   /** Efficiencies on AMD GPUs (ROCm), where the engine runs another library's kernel (absent: as on CUDA). */
   rocm?: { eff8: number; eff4: number };
+  /**
+   * A mat-vec that dequantizes and dots in its threads' registers is bound by its arithmetic where the card's SMs
+   * issue too few instructions for its bandwidth: weight bytes per SM cycle for one batch column, and the most
+   * columns the kernel takes (each column repeats the dot products; more run another kernel). Absent: bandwidth only.
+   */
+  issue?: { bytesPerSmCycle: number; maxColumns: number };
 }
 const KERNELS: Record<QuantFormat, KernelFamily> = {
   // gpt-fast blog: Llama-2-7B A100 bf16 107 -> int8 157 -> int4 202 tok/s at 1/2 and ~1/3.6 of the bytes.
@@ -100,6 +106,12 @@ const KERNELS: Record<QuantFormat, KernelFamily> = {
     eff4: 0.75,
     crossover: Infinity,
     src: 'https://github.com/ggml-org/llama.cpp/tree/master/ggml/src/ggml-cuda',
+    // mul_mat_vec_q unpacks each block and dots it with the q8_1 activation per batch column (vec_dot_*_q8_1 inside
+    // the column loop), up to MMVQ_MAX_BATCH_SIZE 8 (ggml-org/llama.cpp ggml/src/ggml-cuda/mmvq.cuh). 5.6 B a cycle:
+    // gemma-4-31B Q4_K_M (18.3 GB) under llama-server at 68, 71 and 75 tok/s on H100 SXM, H200 and B300
+    // (pavlokhmel/llm_throughput_benchmark@03a00c53 results.md, columns not scored), less 2.3 ms of graph gaps and
+    // server loop: the same tok/s on an H100 and an H200, same SMs and clock, 1.43x the bandwidth (assumed.json).
+    issue: { bytesPerSmCycle: 5.6, maxColumns: 8 },
   },
   // ExLlamaV2 matmul kernels for batch <= ~16, dequant + cuBLAS above (turboderp/exllamav2 README, assumed 0.75).
   exl2: { eff8: 0.75, eff4: 0.75, crossover: 16, src: 'turboderp/exllamav2' },
@@ -301,6 +313,8 @@ interface Traffic {
   expertGpu: number;
   /** The step's linears multiply an fp32 dequantized copy (TimeOptions.bnbDecodeFp32): fp32 GEMMs. */
   fp32Gemm: boolean;
+  /** Stored weight bytes x batch columns an arithmetic-bound mat-vec works through on one GPU (KernelFamily.issue). */
+  issueBytes: number;
 }
 
 /** What one decode step of B sequences at context `ctx` reads, per GPU and on the host. */
@@ -364,6 +378,14 @@ export function decodeTraffic(
   const weightGpu = (linearBytes * (1 - h.layers) + (h.head ? 0 : headBytes)) / o.tp;
   const host = linearRead * wbStored * h.layers + (h.head ? headBytes : 0) + kv * h.layers;
   const expertGpu = (expertRead * (1 - h.layers) * wb) / eff / o.tp;
+  // Each batch column's dot products run over the experts its own token routes to (topK a layer).
+  const perToken = m.experts > 1 ? m.expertWeightsPerLayer * m.topK * m.moeLayers : 0;
+  const columnBytes =
+    (bf16Read * dense.bytes + (qRead - expertRead + perToken) * wb) * (1 - h.layers);
+  const issueBytes =
+    k?.issue && !dequantizes && B <= k.issue.maxColumns
+      ? ((columnBytes + (h.head ? 0 : headBytes)) * B) / o.tp
+      : 0;
   return {
     weightGpu,
     kvGpu: kv * (1 - h.layers),
@@ -373,6 +395,7 @@ export function decodeTraffic(
     q,
     expertGpu,
     fp32Gemm: dequantizes && cb === 4,
+    issueBytes,
   };
 }
 
@@ -510,7 +533,10 @@ export function decodeStep(
   const B = o.batch;
   const tp = o.tp;
   const tr = decodeTraffic(m, o, t, r, B, ctx);
-  const weightT = tr.weightGpu / r.mem + dmmvTail(m, o, t, r, tr);
+  // An arithmetic-bound mat-vec (KernelFamily.issue) takes the longer of its bytes and its SMs' work.
+  const iss = tr.q ? KERNELS[tr.q].issue : undefined;
+  const issueT = iss && r.smCycles ? tr.issueBytes / (r.smCycles * iss.bytesPerSmCycle) : 0;
+  const weightT = Math.max(tr.weightGpu / r.mem, issueT) + dmmvTail(m, o, t, r, tr);
   const kvT = tr.kvGpu / r.mem;
   const flops =
     (2 * (m.active - embedOnly(m)) * B) / tp +
