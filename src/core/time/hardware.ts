@@ -128,8 +128,8 @@ const MEM_EFF_AMD = 0.81;
 // https://exafunction.com/blog/ecc-gpu for the T4's 15 GB). Chaos measured 15% lower performance with ECC on,
 // on an RTX 4090 and an A40 (https://support.chaos.com/hc/en-us/articles/24886637113617): taken as the stream rate lost.
 const INLINE_ECC_KEEP = 0.85;
-// FP32 results per clock per SM: 64 on compute capability 7.x and 8.0, 128 on 8.6, 8.9, 9.0 and later (NVIDIA CUDA
-// C++ Programming Guide, "Arithmetic Instructions", throughput of 32-bit floating-point add, multiply, multiply-add).
+// FP32 results per clock per SM: 64 on compute capability 7.x and 8.0, 128 on 8.6, 8.9, 9.0 and later (32-bit
+// floating-point add, multiply, multiply-add: https://docs.nvidia.com/cuda/cuda-c-programming-guide/#arithmetic-instructions).
 const fp32LanesPerSm = (cc: number): number => (cc < 8.6 && cc !== 0 ? 64 : 128);
 /**
  * SM cycles a second of an NVIDIA card from its catalog FP32 rate (SMs x 2 x lanes x clock), or undefined where the
