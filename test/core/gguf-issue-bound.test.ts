@@ -1,4 +1,4 @@
-// llama.cpp's quantized mat-vec (mul_mat_vec_q) unpacks and dots each block in registers, once per batch column: on
+// llama.cpp's quantized mat-vec (mul_mat_vec_q) unpacks and dots each block in registers: on
 // cards whose SMs issue too few instructions for their bandwidth it is bound by the SMs' work, not the bytes
 // (KernelFamily.issue, GpuRates.smCycles).
 import { describe, expect, it } from 'vitest';
@@ -55,10 +55,10 @@ describe('GGUF mat-vec bound by the SMs', () => {
     expect(step('rtx-4090', 'q4_k_m')).toBe(step('rtx-4090', 'q4_k_m', 1, false));
   });
 
-  it('each batch column repeats the dot products up to 8 columns; above, another kernel (no ceiling)', () => {
-    const one = step('h100-sxm', 'q4_k_m', 1) - step('h100-sxm', 'q4_k_m', 1, false);
-    const four = step('h100-sxm', 'q4_k_m', 4) - step('h100-sxm', 'q4_k_m', 4, false);
-    expect(four).toBeGreaterThan(3 * one);
+  it('up to 8 batch columns; above, another kernel (no ceiling)', () => {
+    expect(step('h100-sxm', 'q4_k_m', 8)).toBeGreaterThan(
+      1.1 * step('h100-sxm', 'q4_k_m', 8, false),
+    );
     expect(step('h100-sxm', 'q4_k_m', 9)).toBe(step('h100-sxm', 'q4_k_m', 9, false));
   });
 });

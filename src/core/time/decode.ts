@@ -50,8 +50,9 @@ interface KernelFamily {
   rocm?: { eff8: number; eff4: number };
   /**
    * A mat-vec that dequantizes and dots in its threads' registers is bound by its arithmetic where the card's SMs
-   * issue too few instructions for its bandwidth: weight bytes per SM cycle for one batch column, and the most
-   * columns the kernel takes (each column repeats the dot products; more run another kernel). Absent: bandwidth only.
+   * issue too few instructions for its bandwidth: weight bytes per SM cycle, and the most batch columns the kernel
+   * takes (more run another kernel). The weights' unpacking is counted once a step whatever the columns (the extra
+   * columns' dot products are not priced: no per-column figure). Absent: bandwidth only.
    */
   issue?: { bytesPerSmCycle: number; maxColumns: number };
 }
@@ -106,8 +107,8 @@ const KERNELS: Record<QuantFormat, KernelFamily> = {
     eff4: 0.75,
     crossover: Infinity,
     src: 'https://github.com/ggml-org/llama.cpp/tree/master/ggml/src/ggml-cuda',
-    // mul_mat_vec_q unpacks each block and dots it with the q8_1 activation per batch column (vec_dot_*_q8_1 inside
-    // the column loop), up to MMVQ_MAX_BATCH_SIZE 8 (ggml-org/llama.cpp ggml/src/ggml-cuda/mmvq.cuh). 5.6 B a cycle:
+    // mul_mat_vec_q unpacks each block and dots it with the q8_1 activation in registers, for up to
+    // MMVQ_MAX_BATCH_SIZE 8 columns (ggml-org/llama.cpp ggml/src/ggml-cuda/mmvq.cuh, mmvq.cu). 5.6 B a cycle:
     // gemma-4-31B Q4_K_M (18.3 GB) under llama-server at 68, 71 and 75 tok/s on H100 SXM, H200 and B300
     // (pavlokhmel/llm_throughput_benchmark@03a00c53 results.md, columns not scored), less 2.3 ms of graph gaps and
     // server loop: the same tok/s on an H100 and an H200, same SMs and clock, 1.43x the bandwidth (assumed.json).
@@ -313,7 +314,7 @@ interface Traffic {
   expertGpu: number;
   /** The step's linears multiply an fp32 dequantized copy (TimeOptions.bnbDecodeFp32): fp32 GEMMs. */
   fp32Gemm: boolean;
-  /** Stored weight bytes x batch columns an arithmetic-bound mat-vec works through on one GPU (KernelFamily.issue). */
+  /** Stored weight bytes an arithmetic-bound mat-vec works through on one GPU in a step (KernelFamily.issue). */
   issueBytes: number;
 }
 
@@ -378,13 +379,10 @@ export function decodeTraffic(
   const weightGpu = (linearBytes * (1 - h.layers) + (h.head ? 0 : headBytes)) / o.tp;
   const host = linearRead * wbStored * h.layers + (h.head ? headBytes : 0) + kv * h.layers;
   const expertGpu = (expertRead * (1 - h.layers) * wb) / eff / o.tp;
-  // Each batch column's dot products run over the experts its own token routes to (topK a layer).
-  const perToken = m.experts > 1 ? m.expertWeightsPerLayer * m.topK * m.moeLayers : 0;
-  const columnBytes =
-    (bf16Read * dense.bytes + (qRead - expertRead + perToken) * wb) * (1 - h.layers);
+  // The weights the step's mat-vecs unpack: every one read, the distinct experts of an MoE layer included.
   const issueBytes =
     k?.issue && !dequantizes && B <= k.issue.maxColumns
-      ? ((columnBytes + (h.head ? 0 : headBytes)) * B) / o.tp
+      ? ((bf16Read * dense.bytes + qRead * wb) * (1 - h.layers) + (h.head ? 0 : headBytes)) / o.tp
       : 0;
   return {
     weightGpu,
