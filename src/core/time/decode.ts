@@ -497,6 +497,14 @@ function stepMatVecs(m: ModelFacts): MatVec[] {
   ];
 }
 
+/** A step's weight read on the GPU: its bytes at the family's rate, or an arithmetic-bound mat-vec's SM work
+ * (KernelFamily.issue), whichever takes longer. */
+function weightSeconds(tr: Traffic, r: GpuRates): number {
+  const iss = tr.q ? KERNELS[tr.q].issue : undefined;
+  const issueT = iss && r.smCycles ? tr.issueBytes / (r.smCycles * iss.bytesPerSmCycle) : 0;
+  return Math.max(tr.weightGpu / r.mem, issueT);
+}
+
 /**
  * A llama.cpp build before PR #10318 multiplies F16 weights at batch 1 in dmmv, whose last wave of rows per
  * matrix is latency-bound (matvec-tail.ts). Only where the timing says so (TimeOptions.f16MatVec), on one GPU
@@ -531,10 +539,7 @@ export function decodeStep(
   const B = o.batch;
   const tp = o.tp;
   const tr = decodeTraffic(m, o, t, r, B, ctx);
-  // An arithmetic-bound mat-vec (KernelFamily.issue) takes the longer of its bytes and its SMs' work.
-  const iss = tr.q ? KERNELS[tr.q].issue : undefined;
-  const issueT = iss && r.smCycles ? tr.issueBytes / (r.smCycles * iss.bytesPerSmCycle) : 0;
-  const weightT = Math.max(tr.weightGpu / r.mem, issueT) + dmmvTail(m, o, t, r, tr);
+  const weightT = weightSeconds(tr, r) + dmmvTail(m, o, t, r, tr);
   const kvT = tr.kvGpu / r.mem;
   const flops =
     (2 * (m.active - embedOnly(m)) * B) / tp +
