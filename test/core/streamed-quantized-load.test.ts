@@ -2,9 +2,7 @@
 // holds no whole copy, so a 70B QLoRA on one 48 GB card needs no 131 GiB of host RAM.
 import { describe, expect, it } from 'vitest';
 import { hostRamOf } from '../../src/core/memory/host-ram.js';
-import { plan } from '../../src/core/plan/index.js';
-import { resolveModel } from '../../src/io/load-model.js';
-import { parseScenario, resolveHardware } from '../../src/io/load-scenario.js';
+import { planYaml } from '../helpers/plan.js';
 import { GiB } from '../../src/core/units.js';
 
 const CKPT = 70.55e9 * 2; // Llama-3.1-70B in bf16
@@ -25,7 +23,7 @@ describe('loading peak of device_map loads', () => {
       expect(hostRamOf('unsloth', 0, 1, 0, CKPT, w).loadingBytes).toBe(0);
   });
   it('a 70B QLoRA fits one RTX A6000 with the default host RAM', () => {
-    const s = parseScenario(
+    const r = planYaml(
       'qlora-70b-a6000.yaml',
       `name: qlora-70b-a6000
 model: llama-3.1-70b
@@ -33,15 +31,8 @@ job: { kind: fine-tune, methods: [qlora], seq: 2048, globalBatch: 16, datasetTok
 hardware: { owned: [{ gpu: rtx-a6000, count: 1 }], counts: { min: 1, max: 1 } }
 rank: time
 `,
+      1,
     );
-    const hw = resolveHardware(s);
-    const r = plan({
-      scenario: s,
-      arch: resolveModel(s.model),
-      hardware: hw.options,
-      circuits: hw.circuits,
-      top: 1,
-    });
     expect(r.fits).toBe(true);
     const best = r.plans[0]!;
     expect(best.choices.method).toBe('qlora');

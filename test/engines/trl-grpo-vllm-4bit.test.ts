@@ -4,9 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { launchBlocker } from '../../src/core/launch/index.js';
 import { TRL_GRPO_VLLM_4BIT, ruleInputOf } from '../../src/core/engines/hf/rules.js';
 import { ENGINE_PROFILES } from '../../src/core/engines/engines.js';
-import { plan } from '../../src/core/plan/index.js';
-import { resolveModel } from '../../src/io/load-model.js';
-import { parseScenario, resolveHardware } from '../../src/io/load-scenario.js';
+import { planYaml } from '../helpers/plan.js';
 import { launchInputOf } from '../helpers/launch.js';
 
 const grpo = {
@@ -36,7 +34,7 @@ describe('trl-grpo-vllm-4bit', () => {
     );
   });
   it('a QLoRA GRPO plan with a vLLM rollout is never on a Hugging Face engine', () => {
-    const s = parseScenario(
+    const r = planYaml(
       'grpo-3b-4090.yaml',
       `name: grpo-3b-4090
 model: qwen2.5-3b
@@ -44,15 +42,8 @@ job: { kind: fine-tune, objective: grpo, methods: [full, lora, qlora], globalBat
 hardware: { owned: [{ gpu: rtx-4090, count: 1 }], counts: { min: 1, max: 1 } }
 rank: time
 `,
+      40,
     );
-    const hw = resolveHardware(s);
-    const r = plan({
-      scenario: s,
-      arch: resolveModel(s.model),
-      hardware: hw.options,
-      circuits: hw.circuits,
-      top: 40,
-    });
     expect(r.fits).toBe(true);
     const hfQloraVllm = r.plans.filter(
       (p) =>
