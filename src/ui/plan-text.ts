@@ -107,9 +107,11 @@ export function renderHostRam(p: Plan): string {
   const parts = [];
   if (h.offloadBytes > 0) parts.push(`offloaded ${formatGiB(h.offloadBytes)}`);
   if (h.pinnedBytes > 0) parts.push(`pinned buffers ${formatGiB(h.pinnedBytes)}`);
-  parts.push(
-    `loading peak ${formatGiB(h.loadingBytes)}${h.efficientLoading ? ' (one process loads the checkpoint)' : ' (every process loads the checkpoint)'}`,
-  );
+  if (h.loadingBytes === 0) parts.push('checkpoint streamed to the GPU as it loads');
+  else
+    parts.push(
+      `loading peak ${formatGiB(h.loadingBytes)}${h.efficientLoading ? ' (one process loads the checkpoint)' : ' (every process loads the checkpoint)'}`,
+    );
   return `${HOST_RAM_LABEL}: ${hostRamFigure(h)} of ${formatGiB(h.limitBytes, 1)} (${parts.join(', ')})`;
 }
 

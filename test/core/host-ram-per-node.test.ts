@@ -8,11 +8,12 @@ describe('hostRamPerNode', () => {
       for (const zero of [0, 1, 2, 3])
         for (const gpus of [1, 2, 8])
           for (const host of [0, 3e9])
-            for (const ckpt of [0, 1.4e10]) {
-              const r = hostRamOf(engine, zero, gpus, host, ckpt);
-              const perNode = hostRamPerNode(engine, zero, gpus, host, ckpt);
-              expect(perNode).toBe(r.perNodeBytes);
-              expect(perNode).toBe(Math.max(r.loadingBytes, r.offloadBytes + r.pinnedBytes));
-            }
+            for (const ckpt of [0, 1.4e10])
+              for (const weights of [undefined, 'bf16', 'nf4'] as const) {
+                const r = hostRamOf(engine, zero, gpus, host, ckpt, weights);
+                const perNode = hostRamPerNode(engine, zero, gpus, host, ckpt, weights);
+                expect(perNode).toBe(r.perNodeBytes);
+                expect(perNode).toBe(Math.max(r.loadingBytes, r.offloadBytes + r.pinnedBytes));
+              }
   });
 });

@@ -127,9 +127,12 @@ const OUT_OF_SAMPLE_BARS = {
   // engine took MXFP4: -28.5%, -16.5% (llama.cpp 31 rows 9.5% / 23.3%, decode 64 rows 8.0% / 21.7%); with the file's
   // non-expert tensors read as Q8_0 through the GGUF kernels (llama-quant.cpp MXFP4_MOE), -19.7%, -7.7%: llama.cpp
   // 8.0% / 22.9%, decode 8.0% / 21.5%, GGUF 16 rows 15.8% / 24.1%.
-  'kind:decode': { count: 64, median: 0.08, p90: 0.217 },
-  'engine:llama.cpp': { count: 31, median: 0.08, p90: 0.234 },
-  'kernel:gguf': { count: 16, median: 0.159, p90: 0.242 },
+  // llama.cpp's quantized mat-vec bound by the SMs' work where they issue too few instructions for the bandwidth
+  // (time/decode.ts KERNELS.gguf.issue; ggml-org/llama.cpp#6763's H100 PCIe rows +7.9% -> -0.3%, +23.3% -> +13.9%):
+  // llama.cpp 8.0% / 23.4% -> 8.0% / 21.7%, decode 8.0% / 21.7% -> 8.0% / 20.6%, GGUF 15.9% / 24.2% -> 14.6% / 24.1%.
+  'kind:decode': { count: 64, median: 0.08, p90: 0.206 },
+  'engine:llama.cpp': { count: 31, median: 0.08, p90: 0.217 },
+  'kernel:gguf': { count: 16, median: 0.147, p90: 0.242 },
   // vLLM static-batch latencies (benchmark_latency, H100: bf16 TP 1 and 4, Marlin int8 / int4) and
   // SGLang v0.2 decode steps (TP 8 bs 1, and bs 128 at +46%: reported, not explained).
   'kind:serving': { count: 15, median: 0.064, p90: 0.124 },
@@ -331,8 +334,8 @@ const FIELD_BARS = {
   // Mixtral Q5_K_M on an A100 and an H100 with a llama.cpp of December 2023 (+96%, +141%; +55%, +91% with the
   // build's host round trip per expert slot, engines/llama-cpp/memory.ts expertIdsSyncSeconds; +34%, +66% with
   // the unfused graph's kernels; +20%, +49% with the per-slot MoE layer's own kernels, engines/llama-cpp/memory.ts
-  // perSlotMoeKernels).
-  'older kind:decode engine:llama.cpp': { count: 2, median: 0.347, p90: 0.491 },
+  // perSlotMoeKernels; +12%, +21% with the quantized mat-vec bound by the SMs' work, time/decode.ts KERNELS.gguf.issue).
+  'older kind:decode engine:llama.cpp': { count: 2, median: 0.162, p90: 0.206 },
   // The SGLang cookbook's 16 rows and the LMSYS blog's 4, scored before any model change and unchanged: the cookbook's
   // Llama-3.1-70B (8x A100) and Qwen3-235B-A22B (8x B200) rows +24..+36% at one request in flight and +4..+93% at 13-91,
   // its gpt-oss-120b row -13.7%; the blog's gpt-oss-120b rows -13.1..+16.7%: 33.3% / 54.4%. With a request's own
@@ -358,8 +361,9 @@ const FIELD_BARS = {
   'gpulab kind:serving engine:vllm': { count: 9, median: 0.074, p90: 1.171 },
   // llama-server decoding gpt-oss-20b Q4_K_M one request at a time, scored before any model change and unchanged:
   // +42..+71% on the A100, H100, H200 and B300 hosts (a per-token cost of about 2.7 ms that the cards' bandwidth does
-  // not move), -21.3% on the RTX 4090 desktop.
-  'gpulab kind:decode engine:llama.cpp': { count: 6, median: 0.564, p90: 0.708 },
+  // not move), -21.3% on the RTX 4090 desktop. With the quantized mat-vec bound by the SMs' work on the datacenter
+  // cards (time/decode.ts KERNELS.gguf.issue): +36.8%, +30.4%, +17.7%, +15.3%, +8.9%; the RTX 4090 unchanged.
+  'gpulab kind:decode engine:llama.cpp': { count: 6, median: 0.195, p90: 0.369 },
 } as const;
 
 describe('time model on the serving field rows', () => {

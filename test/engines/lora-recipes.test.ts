@@ -6,10 +6,9 @@ import { buildEstimate } from '../../src/core/estimate.js';
 import { ENGINE_PROFILES, withEngineDefaults } from '../../src/core/engines/index.js';
 import { loraTargetsNote } from '../../src/core/engines/engines-runs.js';
 import { buildLaunch, launchBlocker } from '../../src/core/launch/index.js';
-import { plan } from '../../src/core/plan/index.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
-import { parseScenario, resolveHardware } from '../../src/io/load-scenario.js';
+import { planYaml } from '../helpers/plan.js';
 import { ENGINES, type Engine } from '../../src/schema/engine.js';
 import type { EstimateOptions } from '../../src/schema/estimate.js';
 import { flagsFromOptions, optionsFromFlags } from '../../src/schema/flags.js';
@@ -28,7 +27,7 @@ const RECIPES: Partial<Record<Engine, string>> = {
 const targets = (o: EstimateOptions) => (o.loraAllLinear ? 'all-linear' : o.loraTargets.join(','));
 
 function planOn(engine: Engine, method: string, loraTargets = '') {
-  const s = parseScenario(
+  return planYaml(
     'lora-recipes.yaml',
     `name: lora-recipes
 model: llama-3.1-8b
@@ -37,10 +36,8 @@ hardware: { owned: [{ gpu: h100-sxm, count: 1 }], counts: { min: 1, max: 1 } }
 search: { engines: [${engine}] }
 rank: cost
 `,
+    1,
   );
-  const hw = resolveHardware(s);
-  const arch = resolveModel(s.model);
-  return plan({ scenario: s, arch, hardware: hw.options, circuits: hw.circuits, top: 1 });
 }
 
 describe("each training engine's recipe targets", () => {

@@ -87,13 +87,16 @@ export interface EngineProfile {
    * How a node's processes load the checkpoint into host RAM (memory/host-ram.ts). `onePerNode`: one process
    * materialises it and the others receive shards ('zero3': only under ZeRO-3); otherwise each process loads the
    * whole model. `streamed`: the checkpoint is read tensor by tensor from an mmap (page cache, no held copy).
-   * `offloadBufferFactor`: host staging buffers as a factor of the offloaded states. Absent: each process loads
+   * `offloadBufferFactor`: host staging buffers as a factor of the offloaded states. `streamedWeights`: base
+   * weights the launcher loads with a per-rank device_map (bitsandbytes quantization on load) where ZeRO-3 does not
+   * place the shards: each tensor goes from the mmap straight to the GPU, no held copy. Absent: each process loads
    * and holds a copy, no buffers.
    */
   hostLoading?: {
     onePerNode: 'always' | 'zero3' | 'never';
     streamed: boolean;
     offloadBufferFactor?: number;
+    streamedWeights?: readonly WeightDtype[];
   };
   /** The docs each rule above comes from. */
   docs: readonly string[];

@@ -250,7 +250,8 @@ export interface FrameworkProfile {
    * no GPU is given): `poolFraction`, the share of GPU memory its budget holds (vLLM gpu_memory_utilization, SGLang
    * mem_fraction_static); `chunkTokens`, the prompt tokens one scheduler step prefills; `cudaGraphBytes`, CUDA-graph
    * buffers outside the budget. `samplerBytesPerLogit`: bytes per sequence slot and vocabulary entry its
-   * start-up profiling sampler holds.
+   * start-up profiling sampler holds. `poolHoldsMaxLen`: the engine refuses to start unless its pool holds one
+   * request of the full context (max_model_len).
    */
   server?: {
     sizing: (
@@ -259,6 +260,7 @@ export interface FrameworkProfile {
       pp: number,
     ) => { poolFraction: number; chunkTokens: number; cudaGraphBytes: number };
     samplerBytesPerLogit: number;
+    poolHoldsMaxLen?: boolean;
   };
   /**
    * A server whose KV cache is `-c` tokens split evenly over `-np` slots, allocated at start (llama-server): its

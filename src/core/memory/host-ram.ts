@@ -4,7 +4,7 @@
  * plans over `hardware.hostRamGiB` (reason host-ram); without it, DEFAULT_HOST_RAM applies.
  */
 import type { Engine } from '../../schema/engine.js';
-import type { EstimateOptions } from '../../schema/estimate.js';
+import type { EstimateOptions, WeightDtype } from '../../schema/estimate.js';
 import { engineOf } from '../engines/engine.js';
 import { ENGINE_PROFILES } from '../engines/store.js';
 import { GiB } from '../units.js';
@@ -49,11 +49,14 @@ export function hostRamOf(
   gpusOnNode: number,
   hostBytesPerGpu: number,
   checkpointBytes: number,
+  weights?: WeightDtype,
 ): HostRam {
   const offloadBytes = hostBytesPerGpu * gpusOnNode;
   const pinnedBytes = offloadBytes * pinnedShare(engine);
   const efficient = efficientLoading(engine, zero, gpusOnNode);
-  const loadingBytes = heldWhileLoading(engine, checkpointBytes, gpusOnNode, efficient);
+  const loadingBytes = streamedLoad(engine, zero, weights)
+    ? 0
+    : heldWhileLoading(engine, checkpointBytes, gpusOnNode, efficient);
   return {
     perNodeBytes: Math.max(loadingBytes, offloadBytes + pinnedBytes),
     offloadBytes,
@@ -70,13 +73,25 @@ export function hostRamPerNode(
   gpusOnNode: number,
   hostBytesPerGpu: number,
   checkpointBytes: number,
+  weights?: WeightDtype,
 ): number {
   const efficient = efficientLoading(engine, zero, gpusOnNode);
   const offloadBytes = hostBytesPerGpu * gpusOnNode;
-  return Math.max(
-    heldWhileLoading(engine, checkpointBytes, gpusOnNode, efficient),
-    offloadBytes + offloadBytes * pinnedShare(engine),
-  );
+  const loading = streamedLoad(engine, zero, weights)
+    ? 0
+    : heldWhileLoading(engine, checkpointBytes, gpusOnNode, efficient);
+  return Math.max(loading, offloadBytes + offloadBytes * pinnedShare(engine));
+}
+
+/**
+ * Whether the base weights are loaded with a per-rank device_map (the profile's streamedWeights, and no ZeRO-3
+ * placing the shards): transformers materialises each checkpoint tensor straight onto the device_map's device,
+ * the CPU only where none is given (convert_and_load_state_dict_in_model's spawn_materialize, src/transformers/
+ * core_model_loading.py @0086c243), so no whole copy is held on the host.
+ */
+function streamedLoad(engine: Engine, zero: number, weights: WeightDtype | undefined): boolean {
+  if (weights === undefined || zero >= 3) return false;
+  return ENGINE_PROFILES[engine].hostLoading?.streamedWeights?.includes(weights) ?? false;
 }
 
 /** Pinned staging buffers as a share of the offloaded states (the engine's offloadBufferFactor less one). */
@@ -126,5 +141,12 @@ export function hostRamOfOptions(
   gpusPerNode: number = DEFAULT_GPUS_PER_NODE,
 ): HostRam {
   const onNode = Math.max(1, Math.min(o.gpus, gpusPerNode));
-  return hostRamOf(engineOf(o), o.zero, onNode, hostBytesPerGpu, checkpointBytes(arch, params));
+  return hostRamOf(
+    engineOf(o),
+    o.zero,
+    onNode,
+    hostBytesPerGpu,
+    checkpointBytes(arch, params),
+    o.weights,
+  );
 }

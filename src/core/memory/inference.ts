@@ -141,7 +141,7 @@ export function inferencePhases(
   h: Holdings,
   base: Parts,
   tower: TowerBytes | null,
-): { phases: PhaseParts[]; kvPool?: KvPool; host: number } {
+): { phases: PhaseParts[]; kvPool?: KvPool; host: number; poolStart: number } {
   const { o, fw, tp, tokens } = s;
   const full = kvAndPrefill(s);
   const split = fw.layerOffload ? layerSplit(s, h) : null;
@@ -195,8 +195,9 @@ export function inferencePhases(
   // its encoder with the most multimodal items a batch admits, gpu_model_runner.py profile_run).
   const phases = tower ? withTower(listed, tower, 1) : listed;
   const host = split ? split.host + (cache - kv) + slots * (1 - split.gpuShare) : 0;
+  const poolStart = poolStartBudget(s, phases, full.kv, full.state);
   const kvPool = poolFill(s, phases, full.kv, full.state);
-  return kvPool ? { phases, kvPool, host } : { phases, host };
+  return kvPool ? { phases, kvPool, host, poolStart } : { phases, host, poolStart };
 }
 
 /** A serving engine's CUDA-graph buffers outside its pool's budget (its profile's sizing). */
@@ -232,6 +233,44 @@ function poolFill(s: Setup, phases: PhaseParts[], kv: number, state: number): Kv
     bytesPerToken: perToken,
     tokens: perToken > 0 ? Math.floor(Math.max(0, pool) / perToken) : 0,
   };
+}
+
+/**
+ * What a paged-pool server's budget must hold for it to start (0 for other engines): what it holds beside the
+ * pool (vLLM: the CUDA context and the profiled peak without KV; SGLang: the context, weights and their
+ * constants) plus the least pool it starts with: one request of o.seq tokens where the engine checks for one
+ * (poolHoldsMaxLen), else one token (SGLang raises on an empty pool).
+ */
+function poolStartBudget(s: Setup, phases: PhaseParts[], kv: number, state: number): number {
+  const { o, fw } = s;
+  if (fw.kvCache !== 'paged-pool' || !fw.server) return 0;
+  const perToken = (kv + state) / (o.batch * pagedTokensPerSeq(s));
+  const least = (fw.server.poolHoldsMaxLen ? o.seq : 1) * perToken;
+  let beside = 0;
+  for (const p of phases)
+    beside = Math.max(
+      beside,
+      fw.poolBudget === 'static'
+        ? p.parts.weights + p.parts.quantConstants
+        : sumParts(p.parts) - p.parts.kvCache,
+    );
+  return fw.cudaContextMiB * MiB + beside + least;
+}
+
+/**
+ * The least GPU memory a server whose budget must hold `budget` bytes starts on (poolStartBudget), when a GPU of
+ * `capacity` bytes is short of it: budget / its pool fraction on that GPU; 0 when the GPU suffices.
+ */
+export function poolStartShort(
+  fw: FrameworkProfile,
+  budget: number,
+  capacity: number,
+  tp: number,
+  pp: number,
+): number {
+  if (budget <= 0 || !fw.server) return 0;
+  const fraction = fw.server.sizing(capacity, tp, pp).poolFraction;
+  return fraction * capacity >= budget ? 0 : budget / fraction;
 }
 
 /**

@@ -10,7 +10,7 @@ import { MiB } from '../units.js';
 import { policyOptions, withObjective, type PolicyMemory } from './objective.js';
 import { ZERO_PARTS } from './parts.js';
 import { withPagedResidency, type PagedStates } from './paged.js';
-import { cacheOf, inferencePhases, largestTransient } from './inference.js';
+import { cacheOf, inferencePhases, largestTransient, poolStartShort } from './inference.js';
 import type { KvPool } from './inference.js';
 import { deviceBytesOf, setupOf, sumParts } from './setup.js';
 import type { Parts, Setup } from './setup.js';
@@ -36,6 +36,8 @@ type StageResult = {
   pagedAll: number;
   transient: number;
   kvPool?: KvPool;
+  /** What a paged-pool server's budget must hold to start (inference.ts poolStartBudget; 0: not one). */
+  poolStart: number;
 };
 
 /** Every phase of one pipeline stage, with its host bytes, paged states and largest transient. */
@@ -73,6 +75,7 @@ function evalStage(s: Setup, stage: Stage): StageResult {
           : trainingPhases(s, h, a, base),
         kvPool: undefined,
         host: 0,
+        poolStart: 0,
       }
     : inferencePhases(s, h, base, tower);
   // llama.cpp loads only its GPU layers onto the GPU (the rest stays in host RAM: layerSplit).
@@ -102,6 +105,7 @@ function evalStage(s: Setup, stage: Stage): StageResult {
     pagedBytes,
     pagedAll,
     transient: largestTransient(s, h.hasHead),
+    poolStart: rest.poolStart,
     ...(rest.kvPool ? { kvPool: rest.kvPool } : {}),
   };
 }
@@ -249,8 +253,15 @@ function policyMemory(model: Arch, o: EstimateOptions, ctx: EstimateContext): Me
   const slack = allocated * fw.allocatorSlack + r.transient;
   const context = fw.cudaContextMiB * MiB;
   const reserved = allocated + slack;
-  const device = deviceBytesOf(fw, allocated, r.transient, r.pagedBytes);
-  const breakdown = withOverhead(peak.parts, slack + context + r.pagedBytes);
+  const profiled = deviceBytesOf(fw, allocated, r.transient, r.pagedBytes);
+  // A pool short of what the engine starts with: the GPU memory it would start on (its KV counted).
+  const cap = s.ctx.gpuCapacityBytes;
+  const short = cap === undefined ? 0 : poolStartShort(fw, r.poolStart, cap, tp, pp);
+  const device = Math.max(profiled, short);
+  const breakdown = withOverhead(
+    { ...peak.parts, kvCache: peak.parts.kvCache + device - profiled },
+    slack + context + r.pagedBytes,
+  );
   if (r.pagedBytes > 0) {
     breakdown.optimizer += r.pagedBytes;
     breakdown.overhead -= r.pagedBytes;
@@ -272,6 +283,7 @@ function policyMemory(model: Arch, o: EstimateOptions, ctx: EstimateContext): Me
           parts: roundParts(p.parts),
         })),
     hostBytesPerGpu: Math.round(r.host),
+    ...(r.poolStart > 0 ? { poolStartBudget: Math.round(r.poolStart) } : {}),
     ...(r.pagedAll > 0 ? { paged: pagedOf(r) } : {}),
     ...(kvPool
       ? {

@@ -326,6 +326,7 @@ function exactInto(e: MemoryEstimate, out: SurfaceColumns, i: number): void {
   out.host[i] = fitHostBytes(e);
   out.weights[i] = Math.round(st.weights);
   out.kv[i] = Math.round(st.kv);
+  if (out.start) out.start[i] = e.poolStartBudget ?? 0;
   // estimateMemory returns withObjective's estimate, with its extras, for preference / RL options.
   if (out.floor) out.floor[i] = (e as { objective?: ObjectiveExtras }).objective?.rolloutFloor ?? 0;
 }
@@ -351,6 +352,8 @@ export interface MemorySurface {
       /** GRPO vllm-colocate: vLLM's share of the GPU and the least it holds (rolloutDeviceBytes). */
       share?: Float64Array;
       floor?: Float64Array;
+      /** Serving: what the engine's pool budget must hold to start (MemoryEstimate.poolStartBudget; 0: none). */
+      start?: Float64Array;
     },
     i: number,
   ): void;

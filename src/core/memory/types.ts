@@ -67,6 +67,12 @@ export interface MemoryEstimate {
    */
   kvPool?: { poolBytes: number; bytesPerToken: number; tokens: number };
   /**
+   * Paged-pool servers: the bytes their budget (pool fraction x GPU memory) must hold to start, the least pool
+   * included (vLLM: one request of the full context; SGLang: a non-empty pool). On a GPU short of it deviceBytes
+   * is the GPU memory it would start on (inference.ts poolStartShort).
+   */
+  poolStartBudget?: number;
+  /**
    * Inference: one sequence's cache per GPU as the engine lays it out (kv-layout.ts): KV bytes per token of
    * context (full-attention layers), the bytes sliding-window layers hold once the context passes their
    * window, and the fixed recurrent state of linear-attention / SSM layers.

@@ -353,6 +353,8 @@ export interface MemTable {
   /** GRPO vllm-colocate rows: vLLM's share and the least it holds (memory/surface.ts onCapacity). */
   share: Float64Array;
   floor: Float64Array;
+  /** Serving rows: what the engine's pool budget must hold to start (memory/inference.ts poolStartBudget; 0: none). */
+  start: Float64Array;
   /** Rows written on first read (MemorySurface.defer; device NaN until then): their surfaces. */
   deferred: (MemorySurface | undefined)[];
 }
@@ -371,6 +373,7 @@ export function growMem(m: MemTable, size: number): MemTable {
     kv: g(m.kv),
     share: g(m.share),
     floor: g(m.floor),
+    start: g(m.start),
     deferred: m.deferred,
   };
 }

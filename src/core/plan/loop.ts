@@ -3,6 +3,8 @@ import { engineFieldsInto } from '../engines/engines.js';
 import { hostRamPerNode } from '../memory/host-ram.js';
 import { type Engine } from '../../schema/engine.js';
 import { onCapacity } from '../memory/surface.js';
+import { poolStartShort } from '../memory/inference.js';
+import { ENGINE_PROFILES, FRAMEWORKS } from '../engines/store.js';
 import { objectiveStep, objectiveWork, type ObjectiveWork } from '../time/objective.js';
 import { isPreferenceOrRl } from '../../schema/estimate.js';
 import { trainStep, trainWork, type GpuRates, type TrainWork } from '../time/index.js';
@@ -48,6 +50,8 @@ interface RowFacts {
   /** GRPO vllm-colocate: vLLM's share of each GPU and the least it holds (0, 0 otherwise). */
   share: number;
   floor: number;
+  /** Serving rows: what the engine's pool budget must hold to start (0: none). */
+  start: number;
   engine: Engine;
   flash: boolean;
   fp8: boolean;
@@ -89,6 +93,7 @@ function rowFactsOf(ctx: Ctx, r: number): RowFacts {
     host: mem.host[mi]!,
     share: mem.share[mi]!,
     floor: mem.floor[mi]!,
+    start: mem.start[mi]!,
     engine: ctx.variants[vi]!.engine,
     flash: (bits & FLASH) !== 0,
     fp8: (bits & FP8) !== 0,
@@ -212,6 +217,7 @@ function deferredInto(ctx: Ctx, r: number, f: RowFacts): void {
   f.host = mem.host[mi]!;
   f.share = mem.share[mi]!;
   f.floor = mem.floor[mi]!;
+  f.start = mem.start[mi]!;
 }
 
 /** Whether the row fits the GPU option's memory and the node's host RAM; prunes it otherwise. */
@@ -226,9 +232,16 @@ function fitsMemory(L: Loop, f: RowFacts, r: number, h: number): boolean {
     prune(st, REASON.oom, nl, r, h, 0, device - capacity, capacity, score);
     return false;
   }
+  // A paged-pool server starts only where its pool fraction of the GPU holds its start budget.
+  const gpu = t.gpuBytes[h]!;
+  const short = f.start > 0 ? startShort(L, f, r, gpu) : 0;
+  if (short > 0) {
+    prune(st, REASON.oom, nl, r, h, 0, short - gpu, gpu, short / gpu + f.count * 1e-6);
+    return false;
+  }
   const nodeSize = t.nodeSizeOf[h]!;
   const perNode = f.count < nodeSize ? f.count : nodeSize;
-  const hostNeed = hostRamPerNode(f.engine, f.zero, perNode, f.host, lim.ckptBytes);
+  const hostNeed = hostRamPerNode(f.engine, f.zero, perNode, f.host, lim.ckptBytes, f.o.weights);
   const hostLimit = hostRamLimit(lim.hostRamGiven, t.gpuBytes[h]!, perNode);
   if (hostNeed > hostLimit) {
     const score = hostNeed / hostLimit;
@@ -236,6 +249,12 @@ function fitsMemory(L: Loop, f: RowFacts, r: number, h: number): boolean {
     return false;
   }
   return true;
+}
+
+/** The GPU memory a serving row would start on where a GPU of `gpu` bytes is short of it (0: it starts). */
+function startShort(L: Loop, f: RowFacts, r: number, gpu: number): number {
+  const fw = FRAMEWORKS[ENGINE_PROFILES[f.engine].framework];
+  return poolStartShort(fw, f.start, gpu, L.ctx.rows.tp[r]!, L.ctx.rows.pp[r]!);
 }
 
 /** Hours and tokens/s of a row on one GPU option at one power level (scratch: no allocation). */

@@ -50,6 +50,7 @@ function rowTable(size: number, arch: Arch, globalBatch?: number): RowTable {
     kv: empty,
     share: empty,
     floor: empty,
+    start: empty,
     deferred: [],
   };
   return {

@@ -48,6 +48,13 @@ interface KernelFamily {
   hopper?: { eff8: number; eff4: number };
   /** Efficiencies on AMD GPUs (ROCm), where the engine runs another library's kernel (absent: as on CUDA). */
   rocm?: { eff8: number; eff4: number };
+  /**
+   * A mat-vec that dequantizes and dots in its threads' registers is bound by its arithmetic where the card's SMs
+   * issue too few instructions for its bandwidth: weight bytes per SM cycle, and the most batch columns the kernel
+   * takes (more run another kernel). The weights' unpacking is counted once a step whatever the columns (the extra
+   * columns' dot products are not priced: no per-column figure). Absent: bandwidth only.
+   */
+  issue?: { bytesPerSmCycle: number; maxColumns: number };
 }
 const KERNELS: Record<QuantFormat, KernelFamily> = {
   // gpt-fast blog: Llama-2-7B A100 bf16 107 -> int8 157 -> int4 202 tok/s at 1/2 and ~1/3.6 of the bytes.
@@ -100,6 +107,12 @@ const KERNELS: Record<QuantFormat, KernelFamily> = {
     eff4: 0.75,
     crossover: Infinity,
     src: 'https://github.com/ggml-org/llama.cpp/tree/master/ggml/src/ggml-cuda',
+    // mul_mat_vec_q unpacks each block and dots it with the q8_1 activation in registers, for up to
+    // MMVQ_MAX_BATCH_SIZE 8 columns (ggml-org/llama.cpp ggml/src/ggml-cuda/mmvq.cuh, mmvq.cu). 5.6 B a cycle:
+    // gemma-4-31B Q4_K_M (18.3 GB) under llama-server at 68, 71 and 75 tok/s on H100 SXM, H200 and B300
+    // (pavlokhmel/llm_throughput_benchmark@03a00c53 results.md, columns not scored), less 2.3 ms of graph gaps and
+    // server loop: the same tok/s on an H100 and an H200, same SMs and clock, 1.43x the bandwidth (assumed.json).
+    issue: { bytesPerSmCycle: 5.6, maxColumns: 8 },
   },
   // ExLlamaV2 matmul kernels for batch <= ~16, dequant + cuBLAS above (turboderp/exllamav2 README, assumed 0.75).
   exl2: { eff8: 0.75, eff4: 0.75, crossover: 16, src: 'turboderp/exllamav2' },
@@ -301,6 +314,8 @@ interface Traffic {
   expertGpu: number;
   /** The step's linears multiply an fp32 dequantized copy (TimeOptions.bnbDecodeFp32): fp32 GEMMs. */
   fp32Gemm: boolean;
+  /** Stored weight bytes an arithmetic-bound mat-vec works through on one GPU in a step (KernelFamily.issue). */
+  issueBytes: number;
 }
 
 /** What one decode step of B sequences at context `ctx` reads, per GPU and on the host. */
@@ -367,6 +382,11 @@ export function decodeTraffic(
   const weightGpu = (linearBytes * (1 - h.layers) + (h.head ? 0 : headBytes)) / o.tp;
   const host = linearRead * wbStored * h.layers + (h.head ? headBytes : 0) + kv * h.layers;
   const expertGpu = (expertRead * (1 - h.layers) * wb) / eff / o.tp;
+  // The weights the step's mat-vecs unpack: every one read, the distinct experts of an MoE layer included.
+  const issueBytes =
+    k?.issue && !dequantizes && B <= k.issue.maxColumns
+      ? ((bf16Read * dense.bytes + qRead * wb) * (1 - h.layers) + (h.head ? 0 : headBytes)) / o.tp
+      : 0;
   return {
     weightGpu,
     kvGpu: kv * (1 - h.layers),
@@ -376,6 +396,7 @@ export function decodeTraffic(
     q,
     expertGpu,
     fp32Gemm: dequantizes && cb === 4,
+    issueBytes,
   };
 }
 
@@ -479,6 +500,14 @@ function stepMatVecs(m: ModelFacts): MatVec[] {
   ];
 }
 
+/** A step's weight read on the GPU: its bytes at the family's rate, or an arithmetic-bound mat-vec's SM work
+ * (KernelFamily.issue), whichever takes longer. */
+function weightSeconds(tr: Traffic, r: GpuRates): number {
+  const iss = tr.q ? KERNELS[tr.q].issue : undefined;
+  const issueT = iss && r.smCycles ? tr.issueBytes / (r.smCycles * iss.bytesPerSmCycle) : 0;
+  return Math.max(tr.weightGpu / r.mem, issueT);
+}
+
 /**
  * A llama.cpp build before PR #10318 multiplies F16 weights at batch 1 in dmmv, whose last wave of rows per
  * matrix is latency-bound (matvec-tail.ts). Only where the timing says so (TimeOptions.f16MatVec), on one GPU
@@ -513,7 +542,7 @@ export function decodeStep(
   const B = o.batch;
   const tp = o.tp;
   const tr = decodeTraffic(m, o, t, r, B, ctx);
-  const weightT = tr.weightGpu / r.mem + dmmvTail(m, o, t, r, tr);
+  const weightT = weightSeconds(tr, r) + dmmvTail(m, o, t, r, tr);
   const kvT = tr.kvGpu / r.mem;
   const flops =
     (2 * (m.active - embedOnly(m)) * B) / tp +

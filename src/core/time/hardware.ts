@@ -69,6 +69,8 @@ export interface GpuRates {
   dmmv: { slots: number; latency: number } | null;
   /** L2 cache bytes (0 where the catalog does not give it). */
   l2Bytes?: number;
+  /** SM cycles a second (SMs x clock), NVIDIA only: the issue rate a mat-vec bound by its arithmetic meets. */
+  smCycles?: number;
   /**
    * The catalog's measured all-reduce over `ranks` GPUs of a node on its fabric (GpuInterconnect.allReduce), seconds
    * by message bytes; absent where the catalog has none or the GPUs are not joined by that fabric.
@@ -126,6 +128,18 @@ const MEM_EFF_AMD = 0.81;
 // https://exafunction.com/blog/ecc-gpu for the T4's 15 GB). Chaos measured 15% lower performance with ECC on,
 // on an RTX 4090 and an A40 (https://support.chaos.com/hc/en-us/articles/24886637113617): taken as the stream rate lost.
 const INLINE_ECC_KEEP = 0.85;
+// FP32 results per clock per SM: 64 on compute capability 7.x and 8.0, 128 on 8.6, 8.9, 9.0 and later (32-bit
+// floating-point add, multiply, multiply-add: https://docs.nvidia.com/cuda/cuda-c-programming-guide/#arithmetic-instructions).
+const fp32LanesPerSm = (cc: number): number => (cc < 8.6 && cc !== 0 ? 64 : 128);
+/**
+ * SM cycles a second of an NVIDIA card from its catalog FP32 rate (SMs x 2 x lanes x clock), or undefined where the
+ * card is not NVIDIA or the catalog gives no FP32 rate.
+ */
+function smCyclesOf(g: Gpu): number | undefined {
+  const cc = Number(g.computeCapability ?? 0) || 0;
+  if (g.vendor !== 'nvidia' || g.tflops.fp32 === null || cc === 0) return undefined;
+  return (g.tflops.fp32 * 1e12) / (2 * fp32LanesPerSm(cc));
+}
 /** The card runs GDDR with inline ECC on: its nvidia-smi capacity is at most 15/16 of its physical memory. */
 const inlineEcc = (g: Gpu): boolean =>
   g.memoryType.startsWith('GDDR') &&
@@ -278,6 +292,7 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
   const pcieP2p = g.interconnect.p2p && g.category !== 'consumer';
   const pcieBus = (pcieP2p ? pcie : pcie / 2) * PCIE_EFF;
   const nvBus = nvlink * NVLINK_EFF;
+  const sm = smCyclesOf(g);
   return {
     gemm16: p16 * eff16 * kc,
     ...(g.vendor === 'amd' && tf.fp8 ? { gemm8: tf.fp8 * 1e12 * FP8_GEMM_EFF_AMD * kc } : {}),
@@ -315,6 +330,7 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
     rocm: g.vendor === 'amd',
     dmmv: dmmvResidency(g),
     l2Bytes: (g.l2CacheMiB ?? 0) * 2 ** 20,
+    ...(sm !== undefined ? { smCycles: sm * kc } : {}),
     ...(useNvlink && g.interconnect.allReduce
       ? {
           allReduce: {

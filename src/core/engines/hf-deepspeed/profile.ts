@@ -44,7 +44,13 @@ export const HF_DEEPSPEED_PROFILE: EngineProfile = {
   // DeepSpeed ZeRO accepts a client optimizer outside ZERO_SUPPORTED_OPTIMIZERS (bitsandbytes' included) only with
   // zero_allow_untested_optimizer (deepspeed/runtime/engine.py _configure_zero_optimizer).
   bnbOptimizersUntested: true,
-  hostLoading: { onePerNode: 'zero3', streamed: false, offloadBufferFactor: 1.5 },
+  // bitsandbytes weights below ZeRO-3 load with device_map {"": local rank} (hf/trainer.ts device_map_per_rank).
+  hostLoading: {
+    onePerNode: 'zero3',
+    streamed: false,
+    offloadBufferFactor: 1.5,
+    streamedWeights: ['int8', 'nf4', 'fp4'],
+  },
   attention: ATTENTION,
   defaults: [loraRecipeDefault(HF_LORA)],
   loraTargets: HF_LORA,

@@ -30,6 +30,8 @@ export const HF_TRAINER_PROFILE: EngineProfile = {
   stochasticRounding: [],
   // gradient_checkpointing checkpoints whole layers; TRL activation_offloading moves saved activations to the host.
   checkpointing: ['none', 'full', 'offload'],
+  // bitsandbytes weights load with device_map {"": local rank} (hf/trainer.ts device_map_per_rank): streamed.
+  hostLoading: { onePerNode: 'never', streamed: false, streamedWeights: ['int8', 'nf4', 'fp4'] },
   attention: ATTENTION,
   defaults: [loraRecipeDefault(HF_LORA)],
   loraTargets: HF_LORA,

@@ -137,8 +137,31 @@ export const ZERO3_QUANT_STORAGE: Rule = {
   applies: (x) => is4bit(x.options) && (onFsdp(x.options) || onZero3(x.options)),
 };
 
+/**
+ * TRL GRPO with a vLLM rollout on bitsandbytes 4-bit weights: the weight sync merges the adapters
+ * (merge_adapter re-quantizes the base) and pushes the packed uint8 Params4bit to vLLM, whose loader expects the
+ * bf16 shape (AssertionError in weight_loader); reproduced on TRL main with transformers 5.11 (trl#4973).
+ */
+export const TRL_GRPO_VLLM_4BIT: Rule = {
+  id: 'trl-grpo-vllm-4bit',
+  says: "TRL's GRPO pushes packed 4-bit (QLoRA) weights to vLLM at each weight sync and vLLM's loader rejects their shape: a QLoRA GRPO runs its rollout with transformers generate (--rollout hf), or trains LoRA on 16-bit weights",
+  library: 'trl',
+  versions: '>=0.14,<=1.9.0',
+  // v1.9.0 trl/generation/vllm_generation.py L345 (colocated vLLM loads in-flight bitsandbytes), L464-L483 (merge, push).
+  source: 'https://github.com/huggingface/trl/issues/4973',
+  effect: 'forbid',
+  applies: (x) =>
+    x.options.objective === 'grpo' &&
+    (x.options.rollout === 'vllm-colocate' || x.options.rollout === 'vllm-server') &&
+    is4bit(x.options),
+};
+
 /** hf-trainer (DDP / one process): only the attention-kernel rule applies. */
-export const HF_TRAINER_RULES: readonly Rule[] = [HF_ARCH_RULE, FLASH_ATTN_WHEEL];
+export const HF_TRAINER_RULES: readonly Rule[] = [
+  HF_ARCH_RULE,
+  FLASH_ATTN_WHEEL,
+  TRL_GRPO_VLLM_4BIT,
+];
 export const HF_FSDP_RULES: readonly Rule[] = [
   HF_ARCH_RULE,
   INT8_SHARDED,
@@ -148,6 +171,7 @@ export const HF_FSDP_RULES: readonly Rule[] = [
   FSDP_OFFLOAD_SHARDED_SAVE,
   ZERO3_QUANT_STORAGE,
   FLASH_ATTN_WHEEL,
+  TRL_GRPO_VLLM_4BIT,
 ];
 export const HF_DEEPSPEED_RULES: readonly Rule[] = [
   HF_ARCH_RULE,
@@ -156,6 +180,7 @@ export const HF_DEEPSPEED_RULES: readonly Rule[] = [
   PEFT_ZERO3_REENTRANT,
   ZERO3_QUANT_STORAGE,
   FLASH_ATTN_WHEEL,
+  TRL_GRPO_VLLM_4BIT,
 ];
 
 const HF_RULES: Partial<Record<Engine, readonly Rule[]>> = {

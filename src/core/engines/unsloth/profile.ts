@@ -49,6 +49,9 @@ export const UNSLOTH_PROFILE: EngineProfile = {
   stochasticRounding: [],
   // use_gradient_checkpointing True, or "unsloth" (layer inputs offloaded to the host).
   checkpointing: ['none', 'full', 'offload'],
+  // from_pretrained places the model on the GPU as it loads (device_map "sequential", or {"": LOCAL_RANK} under
+  // torchrun: launch-multi.ts): every tensor streams from the checkpoint's mmap, none held on the host.
+  hostLoading: { onePerNode: 'never', streamed: true },
   // get_peft_model: embed_tokens / lm_head in target_modules train fully as modules_to_save (llama.py#L3318).
   modulesToSave: true,
   // from_pretrained(unsloth_tiled_mlp=True) -> unsloth_zoo patch_tiled_mlp (unsloth/models/loader.py @015bdef0).

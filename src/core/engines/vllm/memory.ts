@@ -116,6 +116,9 @@ export const VLLM_MEMORY: FrameworkProfile = {
       cudaGraphBytes: 0,
     }),
     samplerBytesPerLogit: VLLM_SAMPLER_BYTES_PER_LOGIT,
+    // V1 start-up raises "To serve at least one request with the models's max seq len ..." when the KV memory left
+    // holds less than one max_model_len request (check_enough_kv_cache_memory, vllm/v1/core/kv_cache_utils.py).
+    poolHoldsMaxLen: true,
   },
   fusedKernels: true,
   // vllm/model_executor/layers/fused_moe: one fused Triton/CUTLASS MoE kernel per projection over all experts.

@@ -1,0 +1,41 @@
+// Quantized-on-load weights placed by a per-rank device_map stream from the checkpoint to the GPU: the host
+// holds no whole copy, so a 70B QLoRA on one 48 GB card needs no 131 GiB of host RAM.
+import { describe, expect, it } from 'vitest';
+import { hostRamOf } from '../../src/core/memory/host-ram.js';
+import { planYaml } from '../helpers/plan.js';
+import { GiB } from '../../src/core/units.js';
+
+const CKPT = 70.55e9 * 2; // Llama-3.1-70B in bf16
+
+describe('loading peak of device_map loads', () => {
+  it('bitsandbytes weights on the HF trainer stream; 16-bit weights are held on the host', () => {
+    expect(hostRamOf('hf-trainer', 0, 1, 0, CKPT, 'nf4').loadingBytes).toBe(0);
+    expect(hostRamOf('hf-trainer', 0, 2, 0, CKPT, 'int8').loadingBytes).toBe(0);
+    expect(hostRamOf('hf-trainer', 0, 1, 0, CKPT, 'bf16').loadingBytes).toBe(CKPT);
+  });
+  it('ZeRO-3 places the shards itself: its load is not a device_map stream', () => {
+    expect(hostRamOf('hf-deepspeed', 2, 1, 0, CKPT, 'nf4').loadingBytes).toBe(0);
+    expect(hostRamOf('hf-deepspeed', 3, 1, 0, CKPT, 'nf4').loadingBytes).toBe(CKPT);
+    expect(hostRamOf('hf-fsdp', 3, 1, 0, CKPT, 'nf4').loadingBytes).toBe(CKPT);
+  });
+  it('Unsloth loads onto the GPU whatever the weights', () => {
+    for (const w of ['nf4', 'bf16'] as const)
+      expect(hostRamOf('unsloth', 0, 1, 0, CKPT, w).loadingBytes).toBe(0);
+  });
+  it('a 70B QLoRA fits one RTX A6000 with the default host RAM', () => {
+    const r = planYaml(
+      'qlora-70b-a6000.yaml',
+      `name: qlora-70b-a6000
+model: llama-3.1-70b
+job: { kind: fine-tune, methods: [qlora], seq: 2048, globalBatch: 16, datasetTokens: 5000000 }
+hardware: { owned: [{ gpu: rtx-a6000, count: 1 }], counts: { min: 1, max: 1 } }
+rank: time
+`,
+      1,
+    );
+    expect(r.fits).toBe(true);
+    const best = r.plans[0]!;
+    expect(best.choices.method).toBe('qlora');
+    expect(best.hostRam.perNodeBytes).toBeLessThan(64 * GiB);
+  });
+});
