@@ -345,6 +345,7 @@ const FIELD_BARS = {
   // GPUStack's vLLM 0.11.0 rows, scored before any model change: Qwen3-8B bf16 TPOT on one H100 at 1, 2, 4 and 8 in
   // flight +3.5..+7.2%; the gpt-oss-20b bursts of 500 two-thousand-token prompts +117.0% (H100) and +58.1% (A100),
   // their prefill timed at twice the rate the runs reached (docs/time-model.md "GPUStack and a llama-server sweep");
+  // the A100's +54.4% with vLLM's default of 256 running sequences there (the row's max_num_seqs);
   // the Qwen3-32B burst of 500 on one H100, whose KV pool holds a dozen, +173.4% with all 500 timed at once and
   // +48.7% with the pool's queue (time/pool-queue.ts); vllm-project/vllm#43232's Qwen3-235B-A22B FP8 closed loop of
   // 30,000-token prompts on four B200s +54.6% (prefill again); Llama-3.1-8B batch-1 decode on an A100 40GB with vLLM
