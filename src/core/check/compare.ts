@@ -37,12 +37,14 @@ import type { RunPlan } from '../../schema/measured.js';
  * the rate the runs reached), a llama-server sweep of gpt-oss-20b on HBM cards (+42..+71%), the lab's Qwen3-32B
  * burst whose KV pool runs a dozen of 500 at a time (+48.7% with the pool's queue, time/pool-queue.ts) and
  * vllm-project/vllm#43232's 30,000-token prompts on four B200s (+54.6%, prefill again) widened serving to 0.487 and
- * decode to 0.244 (docs/time-model.md "GPUStack and a llama-server sweep"). GRPO steps: the DeepSeek-R1-0528-Qwen3-8B
+ * decode to 0.244 (docs/time-model.md "GPUStack and a llama-server sweep"); a prefill's routed experts priced at one
+ * expert's width on the GPU (its TP share: Qwen3-235B-A22B's 384 of 1536 over TP 4) brought serving back to 0.474,
+ * the band to 0.48 (docs/time-model.md "vLLM's prefill-heavy bursts"). GRPO steps: the DeepSeek-R1-0528-Qwen3-8B
  * T4 rollout decoding its bitsandbytes weights in fp32 (+60% -> -6%) and a batch's longest completion taken from
  * its size brought RL's p90 to 0.177, the band to 0.19. Time to first token has no calibration rows: it takes the
  * serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.35, decode: 0.25, serving: 0.49, rl: 0.19 } as const;
+export const TIME_UNCERTAINTY = { training: 0.35, decode: 0.25, serving: 0.48, rl: 0.19 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of
