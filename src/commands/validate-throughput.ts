@@ -3,6 +3,7 @@ import { estimateTime, staticBatchSeconds } from '../core/time/index.js';
 import { poolRunning } from '../core/time/pool-queue.js';
 import { gpuCapacityBytes, servingOf } from '../core/estimate.js';
 import { estimateMemory } from '../core/memory/index.js';
+import { gpuDeviceName } from '../core/time/hardware.js';
 import { estimateObjectiveTime } from '../core/time/objective.js';
 import { paramCounts } from '../core/model/params.js';
 import { isPreferenceOrRl, promptTokensOf, type EstimateOptions } from '../schema/estimate.js';
@@ -58,7 +59,10 @@ function closedLoopOutputRate(
 /** A serving row's KV pool, the sequences it holds at the mean context, as `estimate` reads it (estimate.ts servingOf). */
 function poolOf(arch: Arch, options: EstimateOptions, gpu: Gpu): number | undefined {
   if (options.method !== 'inference') return undefined;
-  const m = estimateMemory(arch, options, { gpuCapacityBytes: gpuCapacityBytes(gpu) });
+  const m = estimateMemory(arch, options, {
+    gpuCapacityBytes: gpuCapacityBytes(gpu),
+    gpuDeviceName: gpuDeviceName(gpu),
+  });
   return servingOf(m, options)?.sequencesAtMeanContext;
 }
 
@@ -128,7 +132,9 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.lora_dropout !== undefined && c.lora_dropout > 0) time.loraDropout = true;
     const gpu = findGpu(String(flags.gpu));
     const arch = caseArch(c);
-    const pool = poolOf(arch, options, gpu);
+    // A run whose engine capped its running sequences below --batch (the case says so): they queue as for the pool.
+    const held = poolOf(arch, options, gpu);
+    const pool = c.max_num_seqs === undefined ? held : Math.min(held ?? Infinity, c.max_num_seqs);
     // A preference / RL row is timed as `estimate` times it: the objective's phases on the policy's step.
     const t = isPreferenceOrRl(options)
       ? estimateObjectiveTime(arch, options, gpu, time, paramCounts(arch).total)

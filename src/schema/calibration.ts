@@ -134,6 +134,12 @@ export const throughputCaseSchema = z.looseObject({
    * with --max-concurrency --batch): scored as whole rounds of --batch and a last round of the rest, not a steady --batch.
    */
   num_prompts: z.number().int().positive().optional(),
+  /**
+   * The engine's own cap on running sequences where the run left it at its default below the requests in flight
+   * (vLLM's max_num_seqs, 256 on an A100: engines/vllm/memory.ts): the requests run that many at a time, the rest
+   * queue, as where the KV pool holds fewer (time/pool-queue.ts).
+   */
+  max_num_seqs: z.number().int().positive().optional(),
 });
 export const throughputFileSchema = z.array(throughputCaseSchema);
 export type ThroughputCase = z.infer<typeof throughputCaseSchema>;

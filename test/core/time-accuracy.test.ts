@@ -340,7 +340,8 @@ const FIELD_BARS = {
   // Llama-3.1-70B (8x A100) and Qwen3-235B-A22B (8x B200) rows +24..+36% at one request in flight and +4..+93% at 13-91,
   // its gpt-oss-120b row -13.7%; the blog's gpt-oss-120b rows -13.1..+16.7%: 33.3% / 54.4%. With a request's own
   // prefill left out of its TPOT (time/decode.ts servingTime: the others' B - 1), 34.7% / 55.2% (the one-request rows
-  // +34..+37%; docs/time-model.md "SGLang of 2025").
+  // +34..+37%; docs/time-model.md "SGLang of 2025"). With a prefill's experts at one expert's TP width (time/decode.ts
+  // prefillExpertFlops) the Qwen3-235B rows at 16-64 in flight move 1.8-5.9 points toward their runs.
   'sglang2025 kind:serving engine:sglang': { count: 20, median: 0.347, p90: 0.552 },
   // vLLM 0.19.0 on A100 80GB PCIe (Qwen2.5-7B fp16, TP 1 and 2, 8-32 in flight, 100 prompts), scored before any model
   // change as first read (no prefix cache, a steady cap in flight): +4.1%, -8.9%, -42.1%, -43.0%, -17.2%, -25.9%, 21.6% /
@@ -354,9 +355,10 @@ const FIELD_BARS = {
   // GPUStack's vLLM 0.11.0 rows, scored before any model change: Qwen3-8B bf16 TPOT on one H100 at 1, 2, 4 and 8 in
   // flight +3.5..+7.2%; the gpt-oss-20b bursts of 500 two-thousand-token prompts +117.0% (H100) and +58.1% (A100),
   // their prefill timed at twice the rate the runs reached (docs/time-model.md "GPUStack and a llama-server sweep");
+  // the A100's +54.4% with vLLM's default of 256 running sequences there (the row's max_num_seqs);
   // the Qwen3-32B burst of 500 on one H100, whose KV pool holds a dozen, +173.4% with all 500 timed at once and
   // +48.7% with the pool's queue (time/pool-queue.ts); vllm-project/vllm#43232's Qwen3-235B-A22B FP8 closed loop of
-  // 30,000-token prompts on four B200s +54.6% (prefill again); Llama-3.1-8B batch-1 decode on an A100 40GB with vLLM
+  // 30,000-token prompts on four B200s +54.6% (prefill again; +48.7% with the experts at their TP width); Llama-3.1-8B batch-1 decode on an A100 40GB with vLLM
   // 0.23.0 +7.3%.
   'gpulab kind:serving engine:vllm': { count: 9, median: 0.074, p90: 1.171 },
   // llama-server decoding gpt-oss-20b Q4_K_M one request at a time, scored before any model change and unchanged:

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { VLLM_MEMORY } from '../../src/core/engines/vllm/memory.js';
+import { estimateMemory } from '../../src/core/memory/index.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
@@ -34,6 +35,34 @@ describe('a burst of requests sent at once', () => {
     expect(b.ttftMeanSeconds).toBeGreaterThan(t.ttftSeconds!);
     expect(b.outputTokensPerSecond).toBeLessThan(t.decodeTokensPerSecond!);
     expect(b.outputTokensPerSecond).toBeGreaterThan(0.5 * t.decodeTokensPerSecond!);
+  });
+
+  it("vLLM's chunk is its API server's default for the GPU: 8192 at 70 GiB or more, 2048 on an A100 or a smaller card", () => {
+    const sizing = VLLM_MEMORY.server!.sizing;
+    const gib80 = 80 * 2 ** 30;
+    expect(sizing(gib80, 1, 1, 'NVIDIA H100 80GB HBM3').chunkTokens).toBe(8192);
+    expect(sizing(gib80, 1, 1, 'NVIDIA A100-SXM4-80GB').chunkTokens).toBe(2048);
+    expect(sizing(24 * 2 ** 30, 1, 1, 'NVIDIA GeForce RTX 4090').chunkTokens).toBe(2048);
+    expect(sizing(undefined, 1, 1).chunkTokens).toBe(8192);
+    expect(time(base, 'llama-3.1-8b', 'a100-80gb-sxm').burst!.chunkTokens).toBe(2048);
+    expect(time(base, 'llama-3.1-8b', 'h100-sxm').burst!.chunkTokens).toBe(8192);
+  });
+
+  it("vLLM's pool on an A100 is what a 2048-token profile leaves: larger than an 8192-token one on the same memory", () => {
+    const f = {
+      method: 'inference',
+      framework: 'vllm',
+      batch: 64,
+      seq: 4096,
+      'prompt-tokens': 2048,
+    };
+    const o = withEngineDefaults(optionsFromFlags(f), f);
+    const pool = (gpuDeviceName: string) =>
+      estimateMemory(resolveModel('llama-3.1-8b'), o, {
+        gpuCapacityBytes: 80 * 2 ** 30,
+        gpuDeviceName,
+      }).kvPool!.poolBytes;
+    expect(pool('NVIDIA A100-SXM4-80GB')).toBeGreaterThan(pool('NVIDIA H100 80GB HBM3'));
   });
 
   it("SGLang's chunk follows its chunked_prefill_size for the GPU's memory (2,048 under 35 GiB)", () => {

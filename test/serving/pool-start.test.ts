@@ -22,14 +22,14 @@ const served = (seq: number): EstimateOptions => ({
 });
 
 describe('a vLLM pool that holds one max_model_len request', () => {
-  it('an 8k context on an 8 GB card leaves a pool short of one request: it does not fit', () => {
-    const e = buildEstimate(arch, served(8192), gpu);
-    expect(e.serving!.kvTokens).toBeLessThan(8192);
+  it('a 32k context on an 8 GB card leaves a pool short of one request: it does not fit', () => {
+    const e = buildEstimate(arch, served(32768), gpu);
+    expect(e.serving!.kvTokens).toBeLessThan(32768);
     expect(e.fits).toBe(false);
   });
-  it('a 4k context on the same card fits, its pool holding the request', () => {
-    const e = buildEstimate(arch, served(4096), gpu);
-    expect(e.serving!.kvTokens).toBeGreaterThanOrEqual(4096);
+  it('a 16k context on the same card fits, its pool holding the request', () => {
+    const e = buildEstimate(arch, served(16384), gpu);
+    expect(e.serving!.kvTokens).toBeGreaterThanOrEqual(16384);
     expect(e.fits).toBe(true);
   });
   it('SGLang whose mem_fraction_static leaves no pool beside the weights does not fit', () => {

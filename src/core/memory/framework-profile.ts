@@ -247,7 +247,7 @@ export interface FrameworkProfile {
   poolBudget?: 'utilization' | 'static';
   /**
    * A serving engine's own sizing (absent: not a server with a paged pool). `sizing` by GPU memory (undefined when
-   * no GPU is given): `poolFraction`, the share of GPU memory its budget holds (vLLM gpu_memory_utilization, SGLang
+   * no GPU is given) and the driver's name for the GPU (`deviceName`, where known): `poolFraction`, the share of GPU memory its budget holds (vLLM gpu_memory_utilization, SGLang
    * mem_fraction_static); `chunkTokens`, the prompt tokens one scheduler step prefills; `cudaGraphBytes`, CUDA-graph
    * buffers outside the budget. `samplerBytesPerLogit`: bytes per sequence slot and vocabulary entry its
    * start-up profiling sampler holds. `poolHoldsMaxLen`: the engine refuses to start unless its pool holds one
@@ -258,6 +258,7 @@ export interface FrameworkProfile {
       capacityBytes: number | undefined,
       tp: number,
       pp: number,
+      deviceName?: string,
     ) => { poolFraction: number; chunkTokens: number; cudaGraphBytes: number };
     samplerBytesPerLogit: number;
     poolHoldsMaxLen?: boolean;

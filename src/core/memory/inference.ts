@@ -49,7 +49,10 @@ function prefillChunk(s: Setup): number {
   const { fw, tokens, ctx } = s;
   if (fw.ubatch !== undefined) return Math.min(tokens, fw.ubatch);
   if (fw.kvCache !== 'paged-pool' || !fw.server) return tokens;
-  return Math.min(tokens, fw.server.sizing(ctx.gpuCapacityBytes, s.tp, s.pp).chunkTokens);
+  return Math.min(
+    tokens,
+    fw.server.sizing(ctx.gpuCapacityBytes, s.tp, s.pp, ctx.gpuDeviceName).chunkTokens,
+  );
 }
 
 /** KV tokens per sequence the cache holds: the full context, or a paged pool's share at the mean context. */
@@ -203,7 +206,7 @@ export function inferencePhases(
 /** A serving engine's CUDA-graph buffers outside its pool's budget (its profile's sizing). */
 function cudaGraphBytes(s: Setup): number {
   if (!s.fw.server || !s.ctx.gpuCapacityBytes) return 0;
-  return s.fw.server.sizing(s.ctx.gpuCapacityBytes, s.tp, s.pp).cudaGraphBytes;
+  return s.fw.server.sizing(s.ctx.gpuCapacityBytes, s.tp, s.pp, s.ctx.gpuDeviceName).cudaGraphBytes;
 }
 
 /**
@@ -215,7 +218,12 @@ function poolFill(s: Setup, phases: PhaseParts[], kv: number, state: number): Kv
   if (fw.kvCache !== 'paged-pool' || !fw.server || !ctx.gpuCapacityBytes) return undefined;
   const context = fw.cudaContextMiB * MiB;
   const staticBudget = fw.poolBudget === 'static';
-  const fraction = fw.server.sizing(ctx.gpuCapacityBytes, s.tp, s.pp).poolFraction;
+  const fraction = fw.server.sizing(
+    ctx.gpuCapacityBytes,
+    s.tp,
+    s.pp,
+    ctx.gpuDeviceName,
+  ).poolFraction;
   const budget = fraction * ctx.gpuCapacityBytes - context;
   let pool = Infinity;
   for (const p of phases) {

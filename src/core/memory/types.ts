@@ -111,6 +111,8 @@ export interface StageSummary {
 /** Context needed beyond the options: the GPU's capacity (vLLM sizes its pool from it). */
 export interface EstimateContext {
   gpuCapacityBytes?: number;
+  /** The GPU's name as the driver reports it (hardware.ts gpuDeviceName): a server's defaults may read it. */
+  gpuDeviceName?: string;
   /**
    * Skip rounding the breakdown and listing the phases (`phases` is empty): for callers that read only
    * totals and stage summaries, e.g. memorySurface, which makes thousands of estimates per search.

@@ -16,6 +16,8 @@ import { estimateTime, servingLatency } from '../time/index.js';
 import { jobCostUsd, type CostParts } from '../time/cost.js';
 import { firstFit, nodeWallWatts, reportedOrder } from '../hardware/power.js';
 import { MiB } from '../units.js';
+import { gpuDeviceName } from '../time/hardware.js';
+import type { Gpu } from '../../schema/gpu.js';
 import { servingOf } from '../estimate.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
 import { OFFLOADS, RANK_KEYS, boardWatts, givenHostRamBytes, hostRamLimit } from './configs.js';
@@ -202,9 +204,10 @@ function planCost(ctx: Ctx, h: HardwareOption, k: Kept, count: number): Plan['co
 }
 
 /** vLLM plans: a paged-KV engine fills the GPU up to its utilization; the pool it leaves is the answer. */
-function planServing(arch: Arch, o: EstimateOptions, capacity: number): Plan['serving'] {
+function planServing(arch: Arch, o: EstimateOptions, gpu: Gpu): Plan['serving'] {
   if (o.method !== 'inference') return undefined;
-  return servingOf(estimateMemory(arch, o, { gpuCapacityBytes: capacity }), o);
+  const ctx = { gpuCapacityBytes: gpu.memoryMiB * MiB, gpuDeviceName: gpuDeviceName(gpu) };
+  return servingOf(estimateMemory(arch, o, ctx), o);
 }
 
 /** A kept candidate as a full Plan: the search's figures plus the estimates it did not need. */
@@ -221,9 +224,11 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
   const m = estimateMemory(
     ctx.arch,
     options,
-    options.rollout || options.optimizer.startsWith('paged-') ? { gpuCapacityBytes: capacity } : {},
+    options.rollout || options.optimizer.startsWith('paged-')
+      ? { gpuCapacityBytes: capacity, gpuDeviceName: gpuDeviceName(h.gpu) }
+      : {},
   );
-  const serving = planServing(ctx.arch, options, capacity);
+  const serving = planServing(ctx.arch, options, h.gpu);
   const t = isPreferenceOrRl(options)
     ? estimateObjectiveTime(ctx.arch, options, h.gpu, tOpts, ctx.P.total)
     : estimateTime(ctx.arch, options, h.gpu, tOpts);

@@ -457,6 +457,12 @@ export function stepKernel(o: EstimateOptions, t: TimeOptions, r: GpuRates): Qua
 export const gemmRate = (q: QuantFormat | null, r: GpuRates): number =>
   q === 'cutlass' ? (r.gemm8 ?? r.gemm16 * W8A8_SPEEDUP) : r.gemm16;
 
+/** FLOPs per GPU of a prefill's routed experts: each token through its topK experts' linears (0 for dense). */
+function prefillExpertFlops(m: ModelFacts, o: EstimateOptions, rows: number): number {
+  if (m.experts <= 1 || m.moeLayers === 0) return 0;
+  return (2 * rows * m.topK * m.expertWeightsPerLayer * m.moeLayers) / o.tp;
+}
+
 /**
  * Prefill of `seqs` prompts of `tokens` tokens each: compute-bound GEMMs and attention at the prompt's shape,
  * one read of the weights, (llama.cpp) the host layers' weights copied over PCIe once per ubatch, and under TP the
@@ -479,8 +485,16 @@ export function prefillTime(
   // A prefill with layers in host RAM round-trips them once per ubatch (FrameworkProfile.ubatch).
   const ub = FRAMEWORKS[o.framework].ubatch;
   const ubatches = ub !== undefined ? Math.ceil((tokens * seqs) / ub) : 0;
+  const rate = gemmRate(tr.q, r);
+  // The routed experts' grouped GEMMs tile the routed rows against one expert's width on this GPU (its share
+  // under TP), as a training step's do (train-work.ts moeWork); the rest at the model's width.
+  const expertFlops = prefillExpertFlops(m, o, tokens * seqs);
+  const expertWidth = m.expertFfn / ((o.ep ?? 1) > 1 ? 1 : o.tp);
   return (
-    flops / (gemmRate(tr.q, r) * shapeFactor(tokens * seqs, m.hidden / o.tp)) +
+    (flops - expertFlops) / (rate * shapeFactor(tokens * seqs, m.hidden / o.tp)) +
+    (expertFlops > 0
+      ? expertFlops / (rate * shapeFactor(tokens * seqs * m.topK, expertWidth))
+      : 0) +
     (tr.linearRead * tr.wb) / o.tp / r.mem +
     (ubatches * tr.host) / r.host +
     decodeTpSeconds(m, o, tokens * seqs, r)

@@ -11,9 +11,9 @@ import type { ModelFacts } from './model-facts.js';
 import type { GpuRates } from './hardware.js';
 import { type Interconnect, type QuantFormat, type TimeOptions } from '../../schema/time.js';
 import { decodeStep, kernelOn } from './decode.js';
-import { burstTime, type BurstTime } from './burst.js';
+import { burstTime, serverDevice, type BurstTime, type ServerDevice } from './burst.js';
 import { poolRunning, queuedBurst, queuedLatency } from './pool-queue.js';
-import { defaultInterconnect, defaultQuantFormat, gpuCapacityBytes, gpuRates } from './hardware.js';
+import { defaultInterconnect, defaultQuantFormat, gpuRates } from './hardware.js';
 import { DECODE_PHASES, TRAIN_PHASES, modelFacts } from './model-facts.js';
 import type { Bound } from './model-facts.js';
 import { trainStep } from './train-step.js';
@@ -178,7 +178,7 @@ function inferenceTime(
   r: GpuRates,
   settings: TimeResult['settings'],
   tensorTflops: TimeResult['tensorTflops'],
-  capacityBytes: number,
+  device: ServerDevice,
 ): TimeResult {
   // DP attention: one rank's step of the engine whose MoE layers span every rank (time/expert-parallel.ts).
   const dpa = dpAttentionTimed(m, o) ? dpAttentionTime(m, o, t, r) : null;
@@ -207,7 +207,7 @@ function inferenceTime(
       : d.tokensPerSecond;
   if (lora) phases.push({ phase: 'lora', seconds: round(lora.seconds) });
   // A burst from a cold start (time/burst.ts), for plain decoding (one replica, no speculation or adapters).
-  const b = dpa || spec || lora ? undefined : burstTime(m, o, t, r, capacityBytes);
+  const b = dpa || spec || lora ? undefined : burstTime(m, o, t, r, device);
   return {
     stepSeconds: round(step),
     tokensPerSecondPerGpu: round(tps / o.tp),
@@ -282,7 +282,7 @@ export function estimateTime(
     const c = poolRunning(o, poolSequences);
     const plain = !dpAttentionTimed(m, o) && !speculates(o) && o.maxLoras === undefined;
     if (c === undefined || !plain)
-      return inferenceTime(arch, m, o, t, r, settings, tensorTflops, gpuCapacityBytes(gpu));
+      return inferenceTime(arch, m, o, t, r, settings, tensorTflops, serverDevice(gpu));
     const run = inferenceTime(
       arch,
       m,
@@ -291,7 +291,7 @@ export function estimateTime(
       r,
       settings,
       tensorTflops,
-      gpuCapacityBytes(gpu),
+      serverDevice(gpu),
     );
     return queuedInferenceTime(run, o, c);
   }

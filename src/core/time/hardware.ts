@@ -14,6 +14,9 @@ import {
 /** Capacity of a GPU as nvidia-smi reports its total (the device-level budget). */
 export const gpuCapacityBytes = (gpu: Gpu): number => gpu.memoryMiB * MiB;
 
+/** The GPU's name as the driver reports it (torch.cuda.get_device_name, nvidia-smi), else the catalog's. */
+export const gpuDeviceName = (gpu: Gpu): string => gpu.nvidiaSmiNames?.[0] ?? gpu.name;
+
 // ---------------------------------------------------------------------------------------------
 // Options the time model reads beside the estimate contract (docs/DESIGN.md "Time").
 

@@ -11,10 +11,21 @@ import { VLLM_PIECEWISE_ATTENTION_CALLS } from './piecewise.js';
 // vLLM EngineArgs gpu_memory_utilization default ("defaults to 0.9",
 // https://docs.vllm.ai/en/latest/configuration/engine_args.html).
 export const VLLM_GPU_UTILIZATION = 0.9;
-// vLLM V1 always chunks prefill: one scheduler step runs at most max_num_batched_tokens (8192 assumed, the
-// engine's default outside small-GPU online serving), so its profiled activation peak is one such chunk
-// (https://docs.vllm.ai/en/latest/configuration/optimization.html, "Chunked Prefill").
+// vLLM V1 always chunks prefill: one scheduler step runs at most max_num_batched_tokens, so its profiled activation
+// peak is one such chunk (https://docs.vllm.ai/en/latest/configuration/optimization.html, "Chunked Prefill"). The
+// OpenAI server's default is 8192 on a device of 70 GiB or more whose name lacks "a100", 2048 otherwise (the A100
+// exception of vllm-project/vllm#17885; vllm-project/vllm@f71952c1c vllm/engine/arg_utils.py
+// EngineArgs._set_default_args, v0.11.0). 8192 where the GPU is not known.
 export const VLLM_MAX_BATCHED_TOKENS = 8192;
+export const VLLM_SMALL_GPU_BATCHED_TOKENS = 2048; // the same _set_default_args (vllm-project/vllm@f71952c1c)
+const VLLM_LARGE_GPU_BYTES = 70 * 2 ** 30; // "device_memory >= 70 * GiB_bytes" (vllm-project/vllm@f71952c1c arg_utils.py)
+
+/** The OpenAI server's default max_num_batched_tokens on this GPU (VLLM_MAX_BATCHED_TOKENS above). */
+export function vllmBatchedTokens(capacityBytes: number | undefined, deviceName?: string): number {
+  if (capacityBytes === undefined) return VLLM_MAX_BATCHED_TOKENS;
+  const large = capacityBytes >= VLLM_LARGE_GPU_BYTES && !/a100/i.test(deviceName ?? '');
+  return large ? VLLM_MAX_BATCHED_TOKENS : VLLM_SMALL_GPU_BATCHED_TOKENS;
+}
 // vLLM v1 profile_run ends with _dummy_sampler_run over one row per sequence slot, top_p 0.9 and top_k
 // vocab-1 (vllm/v1/worker/gpu_model_runner.py), so apply_top_k_top_p sorts the whole vocabulary: fp32 logits
 // (4 B), sort values (4) and int64 indices (8), the two masks (1 + 1), softmax of the sorted logits (4),
@@ -110,9 +121,9 @@ export const VLLM_MEMORY: FrameworkProfile = {
   poolBudget: 'utilization',
   // Its CUDA graphs are captured inside the profiled budget (no buffers outside it).
   server: {
-    sizing: () => ({
+    sizing: (capacityBytes, _tp, _pp, deviceName) => ({
       poolFraction: VLLM_GPU_UTILIZATION,
-      chunkTokens: VLLM_MAX_BATCHED_TOKENS,
+      chunkTokens: vllmBatchedTokens(capacityBytes, deviceName),
       cudaGraphBytes: 0,
     }),
     samplerBytesPerLogit: VLLM_SAMPLER_BYTES_PER_LOGIT,
