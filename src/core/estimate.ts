@@ -15,7 +15,7 @@ import {
   type MemoryEstimate,
 } from './memory/memory.js';
 import { UNCERTAINTY, bandOf } from './memory/uncertainty.js';
-import { fitDeviceBytes, type PagedStates } from './memory/paged.js';
+import { fitDeviceBytes, pagedStatesSpill, type PagedStates } from './memory/paged.js';
 import { FRAMEWORKS } from './memory/frameworks.js';
 import { estimateTime, type TimeResult } from './time/index.js';
 import { gpuCapacityBytes } from './time/hardware.js';
@@ -163,7 +163,7 @@ export function buildEstimate(
     // the sequences the KV pool holds run, the rest queue (time/pool-queue.ts).
     result.time = isPreferenceOrRl(options)
       ? estimateObjectiveTime(arch, options, gpu, t, m.params.total)
-      : estimateTime(arch, options, gpu, t, serving?.sequencesAtMeanContext);
+      : estimateTime(arch, options, gpu, t, serving?.sequencesAtMeanContext, pagedStatesSpill(m));
     if (serving) result.serving = serving;
   }
   return result;

@@ -8,7 +8,7 @@ import { hostRamOfOptions } from '../memory/host-ram.js';
 import { qualityOf, tierRank } from './quality.js';
 import { sloNearestOf, type SloNearest } from './slo.js';
 import { estimateMemory, type MemoryEstimate } from '../memory/memory.js';
-import { fitDeviceBytes } from '../memory/paged.js';
+import { fitDeviceBytes, pagedStatesSpill } from '../memory/paged.js';
 import { estimateObjectiveTime } from '../time/objective.js';
 import { isPreferenceOrRl } from '../../schema/estimate.js';
 import { moeDispatchFactor, slowdownFactors } from '../time/slowdown.js';
@@ -226,7 +226,7 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
   const serving = planServing(ctx.arch, options, capacity);
   const t = isPreferenceOrRl(options)
     ? estimateObjectiveTime(ctx.arch, options, h.gpu, tOpts, ctx.P.total)
-    : estimateTime(ctx.arch, options, h.gpu, tOpts);
+    : estimateTime(ctx.arch, options, h.gpu, tOpts, undefined, pagedStatesSpill(m));
   return {
     id: planId(ctx, k),
     rank: 0,
