@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { engineOf, onEngine } from '../../src/core/engines/index.js';
 import { OPTIMIZER_PROFILES } from '../../src/core/engines/optimizers.js';
-import { estimateTime, gpuRates, modelFacts, trainWork } from '../../src/core/time/index.js';
+import { estimateTime, modelFacts, pcieGBps, trainWork } from '../../src/core/time/index.js';
 import { pagedSpills, pagedWork } from '../../src/core/time/paged-migration.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
@@ -62,7 +62,9 @@ describe('paged optimizer migration', () => {
     expect(e.paged!.hostBytes).toBeGreaterThan(GiB);
     const t = defaultTimeOptions(1);
     const resident = estimateTime(arch, o, gpu, t).stepSeconds;
-    const migration = e.paged!.statesBytes / gpuRates(gpu, t).host;
+    // Half the x16 link's rate (bitsandbytes' docs): PCIe 4.0 x16, 32 GB/s, on an RTX 4090.
+    expect(pcieGBps(gpu.interconnect.pcie)).toBe(32);
+    const migration = e.paged!.statesBytes / 16e9;
     expect(e.time!.stepSeconds).toBeCloseTo(resident + migration, 2);
     // It is part of the optimizer phase.
     const opt = e.time!.phases.find((p) => p.phase === 'optimizer')!.seconds;

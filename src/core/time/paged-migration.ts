@@ -15,19 +15,18 @@
  * thrashing under LRU; Park, Kim, Han, "Page Reuse in Cyclic Thrashing of GPU Under Oversubscription", CASES
  * 2020, https://openreview.net/forum?id=uOEK9wCIY3). So a step that spills migrates all its paged states in and
  * as many bytes out (they were written, and migration moves pages rather than copying them); one that does not
- * spill moves nothing ("a paged optimizer has zero overhead if all the memory fits onto the device", bitsandbytes
+ * spill moves nothing (no overhead while all of it fits on the device, bitsandbytes
  * docs/source/explanations/optimizers.mdx at the same tag).
- * Rate: a prefetch runs "nearly as fast as" cudaMemcpy between pinned host memory and the device
- * (https://developer.nvidia.com/blog/maximizing-unified-memory-performance-cuda/, as kokkos/kokkos#2915 reads
- * it): the host link's DMA rate (hardware.ts `host`). The driver copies each direction on its own channel type
- * (uvm_channel.h UVM_CHANNEL_TYPE_CPU_TO_GPU, UVM_CHANNEL_TYPE_GPU_TO_CPU, each given its own copy engine where
- * the GPU has them), so evictions and migrations share the two directions of the link: a step pays the longer
- * direction, the states' bytes once (assumed: serialized, it would be twice that).
+ * Rate: bitsandbytes' docs (docs/source/explanations/optimizers.mdx at the same tag) put a manual prefetch at
+ * about half the full PCIe bandwidth or less (measured on PCIe 3.0 x16) and price a step that evicts 1 GB at
+ * 1/(16 x 0.5) s, 125 ms, on that link: the evicted bytes at half the link's x16 rate, here all the states once
+ * a step (the migrations in run on a copy channel of their own, uvm_channel.h UVM_CHANNEL_TYPE_CPU_TO_GPU
+ * beside UVM_CHANNEL_TYPE_GPU_TO_CPU).
  */
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { OPTIMIZER_PROFILES } from '../engines/optimizers.js';
 import { largestTensor, optimizerStateBytes } from '../memory/optimizer-states.js';
-import type { GpuRates } from './hardware.js';
+import { PCIE_EFF, type GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
 
 /** A GPU's paged optimizer states and the working set one parameter's step needs on the device, bytes. */
@@ -64,6 +63,9 @@ export function pagedWork(
 export const pagedSpills = (w: PagedWork, fitDeviceBytes: number, capacity: number): boolean =>
   w.pagedStateBytes > 0 && fitDeviceBytes - w.pagedWorkingBytes + w.pagedStateBytes > capacity;
 
-/** Seconds a spilled step spends migrating its paged states (in and out, one direction each). */
+// Share of the x16 link a bitsandbytes prefetch reaches: bitsandbytes-foundation/bitsandbytes@37d2a9387f7146ccb85517ff45c665d345bfda79 docs/source/explanations/optimizers.mdx.
+export const UVM_PREFETCH_SHARE = 0.5;
+
+/** Seconds a spilled step spends migrating its paged states: all of them, at half the link's x16 rate. */
 export const pagedMigrationSeconds = (w: PagedWork, r: GpuRates): number =>
-  w.pagedStateBytes / r.host;
+  w.pagedStateBytes / ((r.host / PCIE_EFF) * UVM_PREFETCH_SHARE);
