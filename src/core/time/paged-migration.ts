@@ -9,7 +9,7 @@
  * (GlobalPageManager.prefetch_all is commented out of step()). A prefetch into a full card makes the UVM driver
  * evict a root chunk (2 MB) to host RAM first: the head of its LRU list, where a chunk goes to the tail when it
  * is allocated, not when it is read (NVIDIA/open-gpu-kernel-modules@448d5cc65624d3aa69015efa0d3fb50fd9729f41
- * kernel-open/nvidia-uvm/uvm_pmm_gpu.c, "When a memory allocation from PMA fails and eviction is requested" and
+ * kernel-open/nvidia-uvm/uvm_pmm_gpu.c: the header comment on eviction, root_chunk_update_eviction_list and
  * pick_root_chunk_to_evict). A pass in a fixed order over more states than the card holds therefore always
  * evicts the chunk migrated longest ago, the one needed next: every state misses once per step (cyclic
  * thrashing under LRU; Park, Kim, Han, "Page Reuse in Cyclic Thrashing of GPU Under Oversubscription", CASES
@@ -20,8 +20,9 @@
  * Rate: bitsandbytes' docs (docs/source/explanations/optimizers.mdx at the same tag) put a manual prefetch at
  * about half the full PCIe bandwidth or less (measured on PCIe 3.0 x16) and price a step that evicts 1 GB at
  * 1/(16 x 0.5) s, 125 ms, on that link: the evicted bytes at half the link's x16 rate, here all the states once
- * a step (the migrations in run on a copy channel of their own, uvm_channel.h UVM_CHANNEL_TYPE_CPU_TO_GPU
- * beside UVM_CHANNEL_TYPE_GPU_TO_CPU).
+ * a step (the migrations in run on a copy channel of their own: UVM_CHANNEL_TYPE_CPU_TO_GPU beside
+ * UVM_CHANNEL_TYPE_GPU_TO_CPU, NVIDIA/open-gpu-kernel-modules@54d69484da940413ba6017df9cf43bed8b75da46
+ * kernel-open/nvidia-uvm/uvm_channel.h).
  */
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { OPTIMIZER_PROFILES } from '../engines/optimizers.js';
