@@ -138,7 +138,14 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     const pool = poolOf(arch, options, gpu);
     // A preference / RL row is timed as `estimate` times it: the objective's phases on the policy's step.
     const t = isPreferenceOrRl(options)
-      ? estimateObjectiveTime(arch, options, gpu, time, paramCounts(arch).total)
+      ? estimateObjectiveTime(
+          arch,
+          options,
+          gpu,
+          time,
+          paramCounts(arch).total,
+          pagedSpillOf(arch, options, gpu),
+        )
       : estimateTime(arch, options, gpu, time, pool, pagedSpillOf(arch, options, gpu));
     // A latency (a static batch, or an RL step) is scored as the speed it implies.
     const seconds =

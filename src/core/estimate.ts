@@ -162,7 +162,7 @@ export function buildEstimate(
     // Preference / RL: rollout, reference log-probs, policy training and weight sync (time/objective.ts). Serving:
     // the sequences the KV pool holds run, the rest queue (time/pool-queue.ts).
     result.time = isPreferenceOrRl(options)
-      ? estimateObjectiveTime(arch, options, gpu, t, m.params.total)
+      ? estimateObjectiveTime(arch, options, gpu, t, m.params.total, pagedStatesSpill(m))
       : estimateTime(arch, options, gpu, t, serving?.sequencesAtMeanContext, pagedStatesSpill(m));
     if (serving) result.serving = serving;
   }

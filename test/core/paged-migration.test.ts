@@ -5,6 +5,7 @@ import { buildEstimate } from '../../src/core/estimate.js';
 import { engineOf, onEngine } from '../../src/core/engines/index.js';
 import { OPTIMIZER_PROFILES } from '../../src/core/engines/optimizers.js';
 import { estimateTime, modelFacts, pcieGBps, trainWork } from '../../src/core/time/index.js';
+import { estimateObjectiveTime } from '../../src/core/time/objective.js';
 import { pagedSpills, pagedWork } from '../../src/core/time/paged-migration.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
@@ -52,6 +53,25 @@ describe('paged optimizer migration', () => {
       ),
       { numRuns: 40 },
     );
+  });
+
+  it("a preference objective's policy step pays it too", () => {
+    const arch = resolveModel('llama-3.2-1b');
+    const o = optionsOf({
+      model: 'llama-3.2-1b',
+      optimizer: 'paged-adamw-8bit',
+      objective: 'dpo',
+      framework: 'hf',
+    });
+    const gpu = findGpu('rtx-4090');
+    const t = defaultTimeOptions(1);
+    const total = 1.24e9;
+    const resident = estimateObjectiveTime(arch, o, gpu, t, total, false);
+    const spilled = estimateObjectiveTime(arch, o, gpu, t, total, true);
+    expect(spilled.objectivePhases.policyTraining).toBeGreaterThan(
+      resident.objectivePhases.policyTraining,
+    );
+    expect(spilled.stepSeconds).toBeGreaterThan(resident.stepSeconds);
   });
 
   it('times every paged state in and out over the host link when the card cannot hold them all', () => {

@@ -273,9 +273,11 @@ function timeAt(
   gpuBytes: number,
 ): void {
   if (ft.work || ft.objective) {
+    const w = ft.objective ? ft.objective.policy.train : ft.work!;
+    const spilled = pagedSpills(w, onCapacity(f.device, f.share, f.floor, gpuBytes), gpuBytes);
     const step = ft.objective
-      ? objectiveStep(ctx.facts, ft.objective, PLAN_DECODE_TIME, rate, OBJECTIVE_SCRATCH)
-      : trainStep(ft.work!, rate, undefined, undefined, pagedSpills(ft.work!, f.device, gpuBytes));
+      ? objectiveStep(ctx.facts, ft.objective, PLAN_DECODE_TIME, rate, OBJECTIVE_SCRATCH, spilled)
+      : trainStep(ft.work!, rate, undefined, undefined, spilled);
     const perStep = ft.objective ? ft.objective.tokensPerStep : ft.work!.tokensPerStep;
     const hours = ((lim.totalTokens / perStep) * step) / 3600;
     out.tps = lim.totalTokens / (hours * 3600);

@@ -225,7 +225,7 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
   );
   const serving = planServing(ctx.arch, options, capacity);
   const t = isPreferenceOrRl(options)
-    ? estimateObjectiveTime(ctx.arch, options, h.gpu, tOpts, ctx.P.total)
+    ? estimateObjectiveTime(ctx.arch, options, h.gpu, tOpts, ctx.P.total, pagedStatesSpill(m))
     : estimateTime(ctx.arch, options, h.gpu, tOpts, undefined, pagedStatesSpill(m));
   return {
     id: planId(ctx, k),
