@@ -9,6 +9,7 @@ import { qualityOf, tierRank } from './quality.js';
 import { sloNearestOf, type SloNearest } from './slo.js';
 import { estimateMemory, type MemoryEstimate } from '../memory/memory.js';
 import { fitDeviceBytes, pagedStatesSpill } from '../memory/paged.js';
+import { OPTIMIZER_PROFILES } from '../engines/optimizers.js';
 import { estimateObjectiveTime } from '../time/objective.js';
 import { isPreferenceOrRl } from '../../schema/estimate.js';
 import { moeDispatchFactor, slowdownFactors } from '../time/slowdown.js';
@@ -221,7 +222,9 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
   const m = estimateMemory(
     ctx.arch,
     options,
-    options.rollout || options.optimizer.startsWith('paged-') ? { gpuCapacityBytes: capacity } : {},
+    options.rollout || OPTIMIZER_PROFILES[options.optimizer].paged
+      ? { gpuCapacityBytes: capacity }
+      : {},
   );
   const serving = planServing(ctx.arch, options, capacity);
   const t = isPreferenceOrRl(options)
