@@ -2,7 +2,8 @@
 import { estimateTime, staticBatchSeconds } from '../core/time/index.js';
 import { poolRunning } from '../core/time/pool-queue.js';
 import { gpuCapacityBytes, servingOf } from '../core/estimate.js';
-import { estimateMemory } from '../core/memory/index.js';
+import { estimateMemory, pagedStatesSpill } from '../core/memory/index.js';
+import { OPTIMIZER_PROFILES } from '../core/engines/optimizers.js';
 import { gpuDeviceName } from '../core/time/hardware.js';
 import { estimateObjectiveTime } from '../core/time/objective.js';
 import { paramCounts } from '../core/model/params.js';
@@ -64,6 +65,14 @@ function poolOf(arch: Arch, options: EstimateOptions, gpu: Gpu): number | undefi
     gpuDeviceName: gpuDeviceName(gpu),
   });
   return servingOf(m, options)?.sequencesAtMeanContext;
+}
+
+/** A training row's paged optimizer states do not all fit on the card, as `estimate` places them (memory/paged.ts). */
+function pagedSpillOf(arch: Arch, options: EstimateOptions, gpu: Gpu): boolean {
+  if (options.method === 'inference' || !OPTIMIZER_PROFILES[options.optimizer].paged) return false;
+  return pagedStatesSpill(
+    estimateMemory(arch, options, { gpuCapacityBytes: gpuCapacityBytes(gpu) }),
+  );
 }
 
 /** A static batch the pool cannot hold at once runs as --batch / c batches of the c it holds (time/pool-queue.ts). */
@@ -137,8 +146,15 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     const pool = c.max_num_seqs === undefined ? held : Math.min(held ?? Infinity, c.max_num_seqs);
     // A preference / RL row is timed as `estimate` times it: the objective's phases on the policy's step.
     const t = isPreferenceOrRl(options)
-      ? estimateObjectiveTime(arch, options, gpu, time, paramCounts(arch).total)
-      : estimateTime(arch, options, gpu, time, pool);
+      ? estimateObjectiveTime(
+          arch,
+          options,
+          gpu,
+          time,
+          paramCounts(arch).total,
+          pagedSpillOf(arch, options, gpu),
+        )
+      : estimateTime(arch, options, gpu, time, pool, pagedSpillOf(arch, options, gpu));
     // A latency (a static batch, or an RL step) is scored as the speed it implies.
     const seconds =
       c.metric === 'batch_latency_s' || c.metric === 'step_seconds' || c.metric === 'tpot_s';

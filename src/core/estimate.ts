@@ -15,7 +15,7 @@ import {
   type MemoryEstimate,
 } from './memory/memory.js';
 import { UNCERTAINTY, bandOf } from './memory/uncertainty.js';
-import { fitDeviceBytes, type PagedStates } from './memory/paged.js';
+import { fitDeviceBytes, pagedStatesSpill, type PagedStates } from './memory/paged.js';
 import { FRAMEWORKS } from './memory/frameworks.js';
 import { estimateTime, type TimeResult } from './time/index.js';
 import { gpuCapacityBytes, gpuDeviceName } from './time/hardware.js';
@@ -164,8 +164,8 @@ export function buildEstimate(
     // Preference / RL: rollout, reference log-probs, policy training and weight sync (time/objective.ts). Serving:
     // the sequences the KV pool holds run, the rest queue (time/pool-queue.ts).
     result.time = isPreferenceOrRl(options)
-      ? estimateObjectiveTime(arch, options, gpu, t, m.params.total)
-      : estimateTime(arch, options, gpu, t, serving?.sequencesAtMeanContext);
+      ? estimateObjectiveTime(arch, options, gpu, t, m.params.total, pagedStatesSpill(m))
+      : estimateTime(arch, options, gpu, t, serving?.sequencesAtMeanContext, pagedStatesSpill(m));
     if (serving) result.serving = serving;
   }
   return result;

@@ -65,6 +65,11 @@ export function renderEstimateText(r: EstimateResult): string {
     lines.push(
       `  paged optimizer states ${formatGiB(r.paged.statesBytes)}: ${formatGiB(r.paged.deviceBytes)} on the device, ${formatGiB(r.paged.hostBytes)} in host RAM`,
       `    (a step needs ${formatGiB(r.paged.workingSetBytes)} of them on the device, ${formatDeviceMemory(r.paged.fitDeviceBytes)} in all for fits; the rest pages out only when the card is full)`,
+      ...(r.paged.hostBytes > 0
+        ? [
+            `    they do not all fit: every step migrates all ${formatGiB(r.paged.statesBytes)} in and out over PCIe (timed in the optimizer phase)`,
+          ]
+        : []),
       `    source: ${PAGED_SOURCE}`,
     );
   if (r.serving)

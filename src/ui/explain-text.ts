@@ -36,11 +36,19 @@ export function timeVerdictLine(v: Explanation['time']): string {
   return `time: ${v.stepSeconds.toPrecision(3)} s per step, ${rate}, MFU ${(v.mfu * 100).toFixed(1)}%, bound: ${v.bound}; ${v.dominant.phase} dominates (${Math.round(v.dominant.share * 100)}% of the step); to lift it: ${v.lift}`;
 }
 
-/** Paged optimizer states on the device are spare room too: they page out to host RAM when it is needed. */
-const pagedNote = (e: Explanation): string =>
-  e.paged && e.paged.deviceBytes > e.paged.workingSetBytes
-    ? `, counting ${formatDeviceMemory(e.paged.deviceBytes - e.paged.workingSetBytes)} of paged optimizer states that page out to host RAM when needed`
+/**
+ * Paged optimizer states on the device are spare room too: they page out to host RAM when it is needed, and
+ * once any have, every step migrates all of them over PCIe (time/paged-migration.ts; timed).
+ */
+const pagedNote = (e: Explanation): string => {
+  const p = e.paged;
+  if (!p) return '';
+  if (p.hostBytes > 0)
+    return `; ${formatDeviceMemory(p.hostBytes)} of its ${formatDeviceMemory(p.statesBytes)} of paged optimizer states sit in host RAM, so every step migrates all of them over PCIe (timed)`;
+  return p.deviceBytes > p.workingSetBytes
+    ? `, counting ${formatDeviceMemory(p.deviceBytes - p.workingSetBytes)} of paged optimizer states that page out to host RAM when needed (then every step migrates all of them over PCIe)`
     : '';
+};
 
 export function renderExplainText(e: Explanation): string {
   const lines: string[] = [];

@@ -44,6 +44,11 @@ export interface OptimizerProfile {
   quality: OptimizerQuality | null;
   /** Offered by the planner when a scenario does not list optimizers. */
   searched: boolean;
+  /**
+   * States in CUDA unified memory (bitsandbytes get_paged: cudaMallocManaged), prefetched to the GPU per
+   * parameter each step and evicted to host RAM when the card is full (memory/paged.ts, time/paged-migration.ts).
+   */
+  paged?: true;
 }
 
 /** Every 2-D parameter matrix as [rows, cols, count]: what Adafactor factors and ZeRO-3 gathers. */
@@ -102,6 +107,7 @@ export const OPTIMIZER_PROFILES: Record<Optimizer, OptimizerProfile> = {
     stepTraffic: ADAM_TRAFFIC,
     quality: null,
     searched: true,
+    paged: true,
   },
   'paged-adamw-8bit': {
     stateBytes: (_, x) => EIGHT_BIT_STATES * x.n,
@@ -109,6 +115,7 @@ export const OPTIMIZER_PROFILES: Record<Optimizer, OptimizerProfile> = {
     stepTraffic: () => 16,
     quality: EIGHT_BIT,
     searched: true,
+    paged: true,
   },
   'adam-mini': {
     // Adam-mini keeps m in full and one v per block, but full AdamW v for embedding and output layers (README).

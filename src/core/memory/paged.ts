@@ -53,3 +53,6 @@ export const fitDeviceBytes = (m: MemoryEstimate): number =>
 /** Host RAM per GPU when every paged state beyond the working set is paged out (the most it can take). */
 export const fitHostBytes = (m: MemoryEstimate): number =>
   m.paged ? m.hostBytesPerGpu + m.paged.deviceBytes - m.paged.workingSetBytes : m.hostBytesPerGpu;
+
+/** Whether paged states were placed on a card too small for all of them (some sit in host RAM). */
+export const pagedStatesSpill = (m: MemoryEstimate): boolean => (m.paged?.hostBytes ?? 0) > 0;

@@ -20,6 +20,7 @@ import { ligerPatches, ligerProfile } from '../kernels/liger.js';
 import type { Breakdown, EstimateContext } from './types.js';
 import { expertShareOf, routedExperts, splitsExperts } from './expert-parallel.js';
 import { floatCompute } from '../../schema/estimate.js';
+import { OPTIMIZER_PROFILES } from '../engines/optimizers.js';
 
 export type Parts = Omit<Breakdown, 'overhead'>;
 export const sumParts = (p: Parts): number =>
@@ -294,7 +295,7 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
     // DeepSpeed keeps an fp32 copy of the gradient partition for the update (memory.rst: 16 B/param sharded).
     fp32GradPerParam: needsMaster && fw.deepspeedOptimizer ? 4 : 0,
     states: optimizerStateBytes(o, nTrain, arch, t.full),
-    paged: o.optimizer === 'paged-adamw' || o.optimizer === 'paged-adamw-8bit',
+    paged: OPTIMIZER_PROFILES[o.optimizer].paged === true,
     largest: t.full ? facts.largestTensor : 0,
     shardStates: o.zero >= 1 ? dp : 1,
     shardGrads: o.zero >= 2 ? dp : 1,

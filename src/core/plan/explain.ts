@@ -114,6 +114,9 @@ const TRADEOFF = {
     '4-bit NF4 base weights: QLoRA matches 16-bit LoRA on MMLU (Dettmers et al. 2023, Table 4)',
   int8: 'LLM.int8 base weights: no measured quality loss up to 175B (Dettmers et al. 2022)',
   opt8: '8-bit optimizer states: matches 32-bit Adam (Dettmers et al. 2022, "8-bit Optimizers")',
+  // time/paged-migration.ts: a step that cannot hold every paged state migrates all of them in and out.
+  paged:
+    'states page to CPU memory under pressure; when they do not all fit, every step migrates all of them over PCIe (timed)',
   adafactor: 'factored second moments: may need learning-rate tuning (Shazeer & Stern 2018)',
   sgd: 'no adaptive moments: usually converges worse than AdamW on transformers',
   batch: 'keep the global batch with more gradient accumulation; lower GPU utilisation',
@@ -187,8 +190,8 @@ function trainingMoves(o: EstimateOptions, add: AddMove): void {
   if (!training(o)) return;
   const opts: [EstimateOptions['optimizer'], string, string | null][] = [
     ['adamw-8bit', '8-bit AdamW', TRADEOFF.opt8],
-    ['paged-adamw-8bit', 'paged 8-bit AdamW', TRADEOFF.opt8],
-    ['paged-adamw', 'paged AdamW', 'states page to CPU memory under pressure (slow when they do)'],
+    ['paged-adamw-8bit', 'paged 8-bit AdamW', `${TRADEOFF.opt8}; ${TRADEOFF.paged}`],
+    ['paged-adamw', 'paged AdamW', TRADEOFF.paged],
     ['adafactor', 'Adafactor', TRADEOFF.adafactor],
     ['sgd', 'SGD', TRADEOFF.sgd],
   ];

@@ -8,6 +8,7 @@ import { ENGINE_PROFILES, FRAMEWORKS } from '../engines/store.js';
 import { objectiveStep, objectiveWork, type ObjectiveWork } from '../time/objective.js';
 import { isPreferenceOrRl } from '../../schema/estimate.js';
 import { trainStep, trainWork, type GpuRates, type TrainWork } from '../time/index.js';
+import { pagedSpills } from '../time/paged-migration.js';
 import { withExpertGroup } from './expert-parallel.js';
 import { searchedMinCapability } from './candidates.js';
 import { FLOAT8_MIN_CC } from '../kernels/float8.js';
@@ -257,7 +258,10 @@ function startShort(L: Loop, f: RowFacts, r: number, gpu: number): number {
   return poolStartShort(fw, f.start, gpu, L.ctx.rows.tp[r]!, L.ctx.rows.pp[r]!);
 }
 
-/** Hours and tokens/s of a row on one GPU option at one power level (scratch: no allocation). */
+/**
+ * Hours and tokens/s of a row on one GPU option of `gpuBytes` per card at one power level (scratch: no
+ * allocation). Paged optimizer states that do not all fit on the card migrate every step (paged-migration.ts).
+ */
 function timeAt(
   ctx: Ctx,
   lim: Limits,
@@ -266,11 +270,14 @@ function timeAt(
   rate: GpuRates,
   rented: boolean,
   out: Timing,
+  gpuBytes: number,
 ): void {
   if (ft.work || ft.objective) {
+    const w = ft.objective ? ft.objective.policy.train : ft.work!;
+    const spilled = pagedSpills(w, onCapacity(f.device, f.share, f.floor, gpuBytes), gpuBytes);
     const step = ft.objective
-      ? objectiveStep(ctx.facts, ft.objective, PLAN_DECODE_TIME, rate, OBJECTIVE_SCRATCH)
-      : trainStep(ft.work!, rate);
+      ? objectiveStep(ctx.facts, ft.objective, PLAN_DECODE_TIME, rate, OBJECTIVE_SCRATCH, spilled)
+      : trainStep(ft.work!, rate, undefined, undefined, spilled);
     const perStep = ft.objective ? ft.objective.tokensPerStep : ft.work!.tokensPerStep;
     const hours = ((lim.totalTokens / perStep) * step) / 3600;
     out.tps = lim.totalTokens / (hours * 3600);
@@ -321,7 +328,7 @@ function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
   const ft = rowTimingOf(ctx, lim, r, f, L.policies);
   for (let l = 0; l < lv.length; l++) {
     st.seq++;
-    timeAt(ctx, lim, f, ft, t.rates[h * MAX_LEVELS + l]!, rented, tm);
+    timeAt(ctx, lim, f, ft, t.rates[h * MAX_LEVELS + l]!, rented, tm, t.gpuBytes[h]!);
     const hours = tm.hours;
     const miss = sloMiss(ctx, f, ft, t.rates[h * MAX_LEVELS + l]!);
     if (miss > 0) {

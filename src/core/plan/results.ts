@@ -8,7 +8,8 @@ import { hostRamOfOptions } from '../memory/host-ram.js';
 import { qualityOf, tierRank } from './quality.js';
 import { sloNearestOf, type SloNearest } from './slo.js';
 import { estimateMemory, type MemoryEstimate } from '../memory/memory.js';
-import { fitDeviceBytes } from '../memory/paged.js';
+import { fitDeviceBytes, pagedStatesSpill } from '../memory/paged.js';
+import { OPTIMIZER_PROFILES } from '../engines/optimizers.js';
 import { estimateObjectiveTime } from '../time/objective.js';
 import { isPreferenceOrRl } from '../../schema/estimate.js';
 import { moeDispatchFactor, slowdownFactors } from '../time/slowdown.js';
@@ -224,14 +225,14 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
   const m = estimateMemory(
     ctx.arch,
     options,
-    options.rollout || options.optimizer.startsWith('paged-')
+    options.rollout || OPTIMIZER_PROFILES[options.optimizer].paged
       ? { gpuCapacityBytes: capacity, gpuDeviceName: gpuDeviceName(h.gpu) }
       : {},
   );
   const serving = planServing(ctx.arch, options, h.gpu);
   const t = isPreferenceOrRl(options)
-    ? estimateObjectiveTime(ctx.arch, options, h.gpu, tOpts, ctx.P.total)
-    : estimateTime(ctx.arch, options, h.gpu, tOpts);
+    ? estimateObjectiveTime(ctx.arch, options, h.gpu, tOpts, ctx.P.total, pagedStatesSpill(m))
+    : estimateTime(ctx.arch, options, h.gpu, tOpts, undefined, pagedStatesSpill(m));
   return {
     id: planId(ctx, k),
     rank: 0,

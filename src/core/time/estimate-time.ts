@@ -262,6 +262,8 @@ function queuedInferenceTime(run: TimeResult, o: EstimateOptions, c: number): Ti
  * Time of one configuration on one GPU type: the same trainWork/trainStep/decodeStep the planner calls.
  * `poolSequences`: a serving estimate's KV pool, the sequences it holds at the mean context (the memory model's
  * `serving.sequencesAtMeanContext`); where fewer than --batch, that many run and the rest queue (time/pool-queue.ts).
+ * `pagedSpilled`: training whose paged optimizer states do not all fit on the card (memory/paged.ts
+ * pagedStatesSpill): each step migrates them (time/paged-migration.ts).
  */
 export function estimateTime(
   arch: Arch,
@@ -269,6 +271,7 @@ export function estimateTime(
   gpu: Gpu,
   t: TimeOptions,
   poolSequences?: number,
+  pagedSpilled = false,
 ): TimeResult {
   const m = modelFacts(arch);
   const r = gpuRates(gpu, t);
@@ -298,7 +301,7 @@ export function estimateTime(
   const w = trainWork(m, o, t);
   const phases = new Float64Array(TRAIN_PHASES.length);
   const bound = { value: 'compute' as Bound };
-  const lmStep = trainStep(w, r, phases, bound);
+  const lmStep = trainStep(w, r, phases, bound, pagedSpilled);
   // The vision tower's forward (and backward when it takes part) per micro-batch (time/vision.ts).
   const tower = towerTime(arch, o, r);
   const step = lmStep + (tower ? tower.seconds * w.microBatches : 0);
@@ -312,11 +315,23 @@ export function estimateTime(
           expertsHitPerLayer: round(w.expertsHit, 3),
           loopSeconds:
             w.moeDispatch === 'loop'
-              ? round(lmStep - trainStep(trainWork(m, o, t, 'grouped'), r))
+              ? round(
+                  lmStep -
+                    trainStep(trainWork(m, o, t, 'grouped'), r, undefined, undefined, pagedSpilled),
+                )
               : 0,
           adapterDeltaSeconds:
             w.deltaFwdBytes > 0
-              ? round(lmStep - trainStep(trainWork(m, o, t, w.moeDispatch, false), r))
+              ? round(
+                  lmStep -
+                    trainStep(
+                      trainWork(m, o, t, w.moeDispatch, false),
+                      r,
+                      undefined,
+                      undefined,
+                      pagedSpilled,
+                    ),
+                )
               : 0,
         }
       : undefined;

@@ -153,7 +153,7 @@ const inlineEcc = (g: Gpu): boolean =>
 const NVLINK_EFF = 0.75;
 const NET_EFF = 0.9;
 // PCIe DMA reaches ~80% of the x16 link rate (25-26 of 32 GB/s on Gen4, bandwidthTest): assumed 0.8.
-const PCIE_EFF = 0.8;
+export const PCIE_EFF = 0.8;
 
 /** PCIe x16 GB/s per direction by generation. */
 export function pcieGBps(pcie: string): number {

@@ -5,6 +5,7 @@
  * to vLLM). Reuses the planner's trainWork/trainStep and decodeStep. Sources: TRL v1.9.0 grpo_trainer.py,
  * dpo_trainer.py.
  */
+import { pagedMigrationSeconds } from './paged-migration.js';
 import {
   generatesInTrainer,
   hasCritic,
@@ -403,7 +404,8 @@ function oldLogprobsPass(p: EstimateOptions, t: TimeOptions, o: EstimateOptions)
 /**
  * Seconds per optimizer step by phase at rates `r` into `out`; returns the step. Colocated sync copies the
  * weights in device memory (read + write); server sync is an NCCL broadcast from rank 0 (vllm_client.py
- * update_named_param) over the node's link.
+ * update_named_param) over the node's link. `pagedSpilled`: the policy's paged optimizer states do not all fit
+ * on the card, so its step migrates them (paged-migration.ts).
  */
 export function objectiveStep(
   m: ModelFacts,
@@ -411,10 +413,11 @@ export function objectiveStep(
   t: TimeOptions,
   r: GpuRates,
   out: ObjectivePhases,
+  pagedSpilled = false,
 ): number {
   // The policy's step at these rates, once for every objective work that shares it.
   const ps = policyStepAt(w.policy, r);
-  out.policyTraining = ps.step;
+  out.policyTraining = ps.step + (pagedSpilled ? pagedMigrationSeconds(w.policy.train, r) : 0);
   out.referenceLogprobs = w.reference ? ps.phases[FORWARD]! : 0;
   if (w.critic) {
     // PPO (ppo_trainer.py train): after the rollout, the reference, value and reward forwards over the batch
@@ -485,9 +488,10 @@ export function estimateObjectiveTime(
   gpu: Gpu,
   t: TimeOptions,
   params: number,
+  pagedSpilled = false,
 ): TimeResult & { objectivePhases: ObjectivePhases } {
   const p = policyOptions(o);
-  const train = estimateTime(arch, p, gpu, t);
+  const train = estimateTime(arch, p, gpu, t, undefined, pagedSpilled);
   const m = modelFacts(arch);
   const phases: ObjectivePhases = {
     rollout: 0,
@@ -499,7 +503,8 @@ export function estimateObjectiveTime(
   // reference forward's own tower pass is not added.
   const tower = train.phases.find((x) => x.phase === 'vision-encoder')?.seconds ?? 0;
   const step =
-    objectiveStep(m, objectiveWork(m, o, t, params), t, gpuRates(gpu, t), phases) + tower;
+    objectiveStep(m, objectiveWork(m, o, t, params), t, gpuRates(gpu, t), phases, pagedSpilled) +
+    tower;
   const scale = train.stepSeconds / step;
   return {
     ...train,

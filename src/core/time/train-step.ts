@@ -21,6 +21,7 @@ import { FLOAT8_GEMM_SPEEDUP } from '../kernels/float8.js';
 import { bnbTreeDequantSlowdown } from './bnb-dequant.js';
 import { groupedMmFallback } from './grouped-mm.js';
 import { GROUPED_MM_GROUP_SECONDS } from './grouped-mm-cost.js';
+import { pagedMigrationSeconds } from './paged-migration.js';
 
 /** Result of one step: seconds by phase and the bound. */
 export interface StepTime {
@@ -59,6 +60,8 @@ interface StepTimes {
   bubble: number;
   opt: number;
   hostOpt: number;
+  /** Spilled paged optimizer states migrated over the host link (paged-migration.ts). */
+  paged: number;
   /** torch._grouped_mm's per-group fallback beyond the experts' GPU work, forward and backward (grouped-mm.ts). */
   fallbackF: number;
   fallbackB: number;
@@ -86,6 +89,7 @@ const scratch: StepTimes = {
   bubble: 0,
   opt: 0,
   hostOpt: 0,
+  paged: 0,
   fallbackF: 0,
   fallbackB: 0,
 };
@@ -258,7 +262,7 @@ function fillPhases(phases: Float64Array, w: TrainWork, s: StepTimes): void {
   phases[PH.backward] = m * s.bwd;
   phases[PH.recompute] = m * s.rec;
   phases[PH.dequantize] = m * s.deq;
-  phases[PH.optimizer] = s.opt + s.hostOpt;
+  phases[PH.optimizer] = s.opt + s.hostOpt + s.paged;
   phases[PH['gradient-reduce']] =
     s.exposedStep +
     s.zeroGather +
@@ -286,6 +290,7 @@ function boundOfStep(w: TrainWork, s: StepTimes, total: number): Bound {
   const hookF = w.zeroHookFwdOps * EAGER_OP_SECONDS;
   const hostT =
     s.hostOpt +
+    s.paged +
     m * s.offExposed +
     m *
       Math.max(0, (w.fwdOps + w.adapterFwdOps) * s.hostPerOp + hookF - s.fwdGpu) *
@@ -299,11 +304,16 @@ function boundOfStep(w: TrainWork, s: StepTimes, total: number): Bound {
   return argmaxBound(computeT, memT, commT, hostT);
 }
 
+/**
+ * `pagedSpilled`: the paged optimizer states do not all fit on this GPU, so each step migrates them
+ * (paged-migration.ts; the caller knows the card and the device figure).
+ */
 export function trainStep(
   w: TrainWork,
   r: GpuRates,
   phases?: Float64Array,
   bound?: { value: Bound },
+  pagedSpilled = false,
 ): number {
   const s = scratch;
   computeTimes(w, r, s);
@@ -315,11 +325,13 @@ export function trainStep(
   s.opt = w.optimizerBytes / r.mem;
   const ranksPerNode = Math.min(w.gpus, r.gpusPerNode);
   s.hostOpt = w.optimizerOnHost ? (w.hostOptimizerBytes * ranksPerNode) / HOST_ADAM_BYTES_PER_S : 0;
+  s.paged = pagedSpilled ? pagedMigrationSeconds(w, r) : 0;
   const total =
     m * perMicro +
     s.bubble +
     s.opt +
     s.hostOpt +
+    s.paged +
     s.exposedStep +
     s.zeroGather +
     STEP_OVERHEAD_SECONDS;

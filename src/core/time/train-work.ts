@@ -15,6 +15,7 @@ import { autocastCastOps } from './autocast.js';
 import { denseLoopBwdBytes, denseMoeElemBytes } from './dense-moe.js';
 import { groupedMmWork, type GroupedMmWork } from './grouped-mm.js';
 import type { ModelFacts } from './model-facts.js';
+import { pagedWork } from './paged-migration.js';
 
 // HF eager decoder layer: ~45 PyTorch ops in forward (RMSNorm alone is 7: upcast, pow, mean, add, rsqrt,
 // mul, downcast; rotary ~10); backward launches about twice as many (assumed from the modeling_llama.py code).
@@ -250,6 +251,8 @@ export interface TrainWork {
   optimizerBytes: number; // per step per GPU
   optimizerOnHost: boolean;
   hostOptimizerBytes: number; // per step per GPU (shares the node's host bandwidth)
+  pagedStateBytes: number; // paged (unified-memory) optimizer states per GPU (paged-migration.ts)
+  pagedWorkingBytes: number; // of them, the largest parameter's: all the fit counts on the device
   gradReduceBytes: number; // per step (DDP) or per micro-batch (ZeRO-2/3) per GPU, on the wire
   gradReducePerMicro: boolean;
   /** ZeRO's gradient reduces run in series with backward (TimeOptions.serialComm). */
@@ -563,6 +566,7 @@ export function trainWork(
   const optBytes = (optimizerBytes(o) * trainable) / shard / shardOpt;
   const onHost = o.offload !== 'none';
   const hostOpt = onHost ? (28 * trainable) / shard / shardOpt : 0;
+  const pw = pagedWork(m, o, trainable, w.lora, shard * shardOpt);
   const mfuAttn = 12 * m.layers * o.seq * m.attnWidth; // PaLM App. B: 6N + 12·L·H·Q·T
   const cw = computeWork(m, o, w, t);
   const qw = quantWork(m, o, t, w);
@@ -600,6 +604,8 @@ export function trainWork(
     optimizerOnHost: onHost,
     // DeepSpeed steps offloaded states with DeepSpeedCPUAdam, AdamW runs fused; other torch optimizers loop.
     hostOptimizerBytes: fusedOnHost(o) ? hostOpt : hostOpt * TORCH_CPU_ADAM_SLOWDOWN,
+    pagedStateBytes: pw.pagedStateBytes,
+    pagedWorkingBytes: pw.pagedWorkingBytes,
     gatherBytes: nw.gatherBytes,
     gradReduceBytes: nw.gradReduceBytes,
     gradReducePerMicro: nw.gradReducePerMicro,
