@@ -190,9 +190,9 @@ export function renderLaunchReadme(x: LaunchInput<EstimateResult>, bundle: Launc
     ...(serving
       ? []
       : [
-          o.objective === 'grpo'
-            ? `- The learning rate is a starting point (${formatLr(learningRate(o))}: TRL's GRPOConfig default for full runs, Unsloth's GRPO recipe for adapters); LoRA alpha = 2r, dropout 0.05.`
-            : '- Learning rates are starting points (2e-5 full fine-tuning, 2e-4 LoRA/QLoRA); LoRA alpha = 2r, dropout 0.05.',
+          o.objective !== undefined && o.objective !== 'sft'
+            ? `- The learning rate is the engine's own starting point for ${o.objective.toUpperCase()}, not the SFT rate: the engine's note under Files names it and its source; LoRA alpha = 2r, dropout 0.05.`
+            : `- Learning rates are starting points (${formatLr(learningRate({ ...o, method: 'full' }))} full fine-tuning, ${formatLr(learningRate({ ...o, method: 'lora' }))} LoRA/QLoRA); LoRA alpha = 2r, dropout 0.05.`,
           '- Dataset, tokenizer paths and checkpoint paths are placeholders to replace.',
         ]),
     "- Key names follow each engine's current documentation (DeepSpeed config-json, Accelerate CLI, Transformers TrainingArguments, TRL SFTConfig, PEFT LoraConfig, torchtune recipes, axolotl config reference); older releases may name some keys differently (e.g. TRL max_seq_length before max_length).",
