@@ -47,15 +47,19 @@ describe('preference objectives write the trainers own learning rates', () => {
     const f = filesOf(input('sft', 'lora', 'hf-trainer'));
     expect(f['hf-args.json']).toContain('0.0002');
   });
-  it('the README names no SFT rate for an objective whose files write another', () => {
-    for (const [objective, framework] of [
-      ['dpo', 'hf-trainer'],
-      ['grpo', 'unsloth'],
+  it('the README states the learning rate and LoRA dropout the files write', () => {
+    for (const [objective, framework, lr, dropout] of [
+      ['dpo', 'hf-trainer', '5e-6', '0.05'],
+      ['grpo', 'unsloth', '5e-6', '0'],
+      ['sft', 'unsloth', '2e-4', '0'],
+      ['sft', 'torchtune', '3e-4', '0.05'],
     ] as const) {
       const x = input(objective, 'lora', framework);
-      const readme = renderLaunchReadme(x, buildLaunch(x));
-      expect(readme).not.toContain('2e-4');
-      expect(readme).toMatch(/note: learning_rate [0-9e-]+: /);
+      const line = renderLaunchReadme(x, buildLaunch(x))
+        .split('\n')
+        .find((l) => l.startsWith('- Starting points'));
+      expect(line, `${objective} ${framework}`).toContain(`learning rate ${lr},`);
+      expect(line, `${objective} ${framework}`).toContain(`LoRA dropout ${dropout})`);
     }
   });
 });
