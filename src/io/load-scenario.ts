@@ -227,11 +227,13 @@ export function resolveHardware(
     for (const o of offers.sort((a, b) => (a.id < b.id ? -1 : 1))) {
       const g = byId.get(o.gpuId);
       if (!g) continue;
+      const machine = o.gpusPerNode > 1 ? o.gpusPerNode : nodeSize;
       options.push({
         kind: 'rent',
         gpu: g,
-        maxCount: Infinity,
-        nodeSize: o.gpusPerNode > 1 ? o.gpusPerNode : nodeSize,
+        // One machine unless the offer's machines share a scale-out network (Offer.clusterNetwork).
+        maxCount: o.clusterNetwork ? Infinity : machine,
+        nodeSize: machine,
         usdPerGpuHour: o.usdPerGpuHour,
         purchaseUsd: 0,
         offer: o,

@@ -23,6 +23,12 @@ export const offerSchema = z
       .regex(/^\d{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?$/, 'expected YYYY-MM or YYYY-MM-DD'),
     source: z.url({ protocol: /^https?$/ }),
     notes: z.string().optional(),
+    /**
+     * Where the provider says its machines of this offer share a scale-out network (EFA, InfiniBand, RoCE), so
+     * one job may span several. Absent: each machine stands alone (a marketplace host, a single pod), and a
+     * rented plan stays within one node.
+     */
+    clusterNetwork: z.url({ protocol: /^https?$/ }).optional(),
   })
   .strict();
 

@@ -2,7 +2,7 @@
 import type { LaunchBundle, LaunchInput } from '../core/launch/index.js';
 import type { EstimateResult } from '../core/estimate.js';
 import { planSummary } from '../core/launch/index.js';
-import { learningRate, shardingOf } from '../core/launch/common.js';
+import { shardingOf } from '../core/launch/common.js';
 import type { Breakdown } from '../core/memory/index.js';
 import { slowingTechniques } from '../core/time/slowdown.js';
 import { formatCount, formatDeviceMemory, formatGiB, formatInt } from './format.js';
@@ -13,6 +13,30 @@ import { skyRunLines } from './sky-readme.js';
 
 /** A learning rate as the README writes it (1e-6). */
 const formatLr = (lr: number): string => lr.toExponential(0);
+
+/** A key's first number in the written files (JSON `"key": v`, YAML `key: v`, Python `key=v`), or null. */
+function writtenNumber(bundle: LaunchBundle, key: string): number | null {
+  const re = new RegExp(`(?<![\\w.])["']?${key}["']?\\s*[:=]\\s*(-?[0-9][0-9.eE+-]*)`);
+  for (const f of bundle.files) {
+    const m = re.exec(f.content);
+    const v = m ? Number(m[1]) : NaN;
+    if (Number.isFinite(v)) return v;
+  }
+  return null;
+}
+
+/** The README's line on the starting hyperparameters: what the files write, read back from them. */
+function startingPoints(bundle: LaunchBundle, adapter: boolean): string {
+  const lr = writtenNumber(bundle, 'learning_rate') ?? writtenNumber(bundle, 'lr');
+  const alpha = adapter ? writtenNumber(bundle, 'lora_alpha') : null;
+  const dropout = adapter ? writtenNumber(bundle, 'lora_dropout') : null;
+  const parts = [
+    lr !== null ? `learning rate ${formatLr(lr)}` : null,
+    alpha !== null ? `LoRA alpha ${alpha}` : null,
+    dropout !== null ? `LoRA dropout ${dropout}` : null,
+  ].filter((p): p is string => p !== null);
+  return `- Starting points as the files write them${parts.length > 0 ? ` (${parts.join(', ')})` : ''}: the engine's recipe where a note under Files names one, else 2e-5 full fine-tuning and 2e-4 LoRA/QLoRA, LoRA alpha = 2r.`;
+}
 
 export function renderLaunchReadme(x: LaunchInput<EstimateResult>, bundle: LaunchBundle): string {
   const o = x.options;
@@ -190,9 +214,7 @@ export function renderLaunchReadme(x: LaunchInput<EstimateResult>, bundle: Launc
     ...(serving
       ? []
       : [
-          o.objective === 'grpo'
-            ? `- The learning rate is a starting point (${formatLr(learningRate(o))}: TRL's GRPOConfig default for full runs, Unsloth's GRPO recipe for adapters); LoRA alpha = 2r, dropout 0.05.`
-            : '- Learning rates are starting points (2e-5 full fine-tuning, 2e-4 LoRA/QLoRA); LoRA alpha = 2r, dropout 0.05.',
+          startingPoints(bundle, o.method === 'lora' || o.method === 'qlora'),
           '- Dataset, tokenizer paths and checkpoint paths are placeholders to replace.',
         ]),
     "- Key names follow each engine's current documentation (DeepSpeed config-json, Accelerate CLI, Transformers TrainingArguments, TRL SFTConfig, PEFT LoraConfig, torchtune recipes, axolotl config reference); older releases may name some keys differently (e.g. TRL max_seq_length before max_length).",

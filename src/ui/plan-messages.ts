@@ -5,7 +5,8 @@ import { formatDeviceMemory, formatGiB, formatUsd, formatDuration } from './form
 export const REASON_LABEL: Record<ReasonCode, string> = {
   oom: 'out of GPU memory',
   'host-ram': 'needs more host RAM per node than hardware.hostRamGiB',
-  'not-enough-gpus': 'more GPUs than owned',
+  'not-enough-gpus':
+    'more GPUs than owned, or than one machine of an offer without a cluster network',
   'over-max-gpus': 'more GPUs than limits.maxGpus',
   'partial-node': 'GPU count is not whole rented nodes',
   'no-flash-attention': 'GPU has no FlashAttention-2 kernels',

@@ -399,7 +399,8 @@ describe('folders a practitioner starts as written', () => {
       model: 'llama-2-70b',
       job: { kind: 'fine-tune', methods: ['full'], seq: 2048, globalBatch: 64 },
       hardware: {
-        rent: { offers: ['lambda-h100-sxm-on-demand-8x'] },
+        // An offer whose machines share a scale-out network (catalogs/offers clusterNetwork: EFA on p5).
+        rent: { offers: ['aws-h100-sxm-reserved-8x'] },
         counts: { min: 16, max: 16 },
       },
       search: { framework: 'hf' },

@@ -39,9 +39,34 @@ export const is4bit = (o: EstimateOptions): boolean => isFourBitFloat(o.weights)
 /**
  * Starting learning rates: full FT 2e-5 (Llama-2 paper §3.1 SFT), LoRA/QLoRA 2e-4 (QLoRA paper App. B.2). GRPO
  * plans take their engine's own recipe instead (engines/hf/trl-objective.ts trlLearningRate, the Unsloth
- * launcher's GRPO notebooks rate): an SFT rate would swamp the policy-gradient updates.
+ * launcher's GRPO notebooks rate): an SFT rate would swamp the policy-gradient updates. Preference plans take
+ * preferenceLearningRate.
  */
 export const learningRate = (o: EstimateOptions): number => (isAdapter(o) ? 2e-4 : 2e-5);
+
+/** Preference objectives: trained on pairs or labelled completions against a reference, at far lower rates. */
+const PREFERENCE_OBJECTIVES: ReadonlySet<string> = new Set(['dpo', 'orpo', 'kto', 'simpo']);
+
+/**
+ * A preference objective's starting learning rate, or null for SFT and GRPO. Full: 1e-6, the default of TRL
+ * v1.9.0's DPOConfig, KTOConfig, ORPOConfig and CPOConfig ("Defaults to 1e-6 instead of 5e-5", dpo_config.py,
+ * kto_config.py, experimental/orpo/orpo_config.py, experimental/cpo/cpo_config.py). Adapters: 5e-6, the LoRA
+ * example of TRL v1.9.0 trl/scripts/dpo.py, the QLoRA DPO recipe of huggingface/alignment-handbook
+ * (recipes/zephyr-7b-beta/dpo/config_qlora.yaml) and Unsloth's DPO notebook (unslothai/notebooks@bdda2efc
+ * nb/Zephyr_(7B)-DPO.ipynb); TRL v1.9.0 docs/source/kto_trainer.md keeps KTO between 5e-7 and 5e-6.
+ */
+export const preferenceLearningRate = (o: EstimateOptions): number | null =>
+  !PREFERENCE_OBJECTIVES.has(o.objective ?? 'sft') ? null : isAdapter(o) ? 5e-6 : 1e-6;
+
+/** The launch README's note on a preference objective's learning rate (preferenceLearningRate). */
+export const preferenceLrNote = (o: EstimateOptions): string | null => {
+  const lr = preferenceLearningRate(o);
+  if (lr === null) return null;
+  const which = isAdapter(o)
+    ? "the LoRA example of TRL's trl/scripts/dpo.py (v1.9.0) and Unsloth's DPO notebook"
+    : "TRL's preference configs' own default (dpo_config.py, kto_config.py at v1.9.0)";
+  return `learning_rate ${lr.toExponential(0)}: ${which}, not the SFT rate (TRL's kto_trainer.md keeps 5e-7 to 5e-6)`;
+};
 
 /** LoRA alpha = 2r, the common convention (Raschka, "Practical Tips for Finetuning LLMs Using LoRA"). */
 export const loraAlpha = (r: number): number => 2 * r;

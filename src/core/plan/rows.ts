@@ -256,7 +256,7 @@ function forEachRunnable(
     // GRPO server mode: the layout is the trainers'; the vLLM server's GPUs come on top (at most half).
     const server = serverGpus(o);
     const maxCount = maxSearchedGpus(s);
-    runs.base = at.group = groups[bi]!;
+    runs.base = verdictKey((at.group = groups[bi]!), o.batch);
     at.bi = bi;
     const accept = (vi: number) => judge(bi, vi);
     if (visit.length < layouts.length) visit = new Int32Array(layouts.length);
@@ -454,9 +454,11 @@ function layoutRunners(
 }
 
 /**
- * layoutVariants' answers for the current configuration group (`base`: configurations that differ only in
- * micro-batch, which neither engineRejects, launchBlocker nor qualityOf reads) by layout shape: `stamp`
- * says which group an entry belongs to, so moving to the next one needs no clearing. A group's
+ * layoutVariants' answers for the current configuration group by layout shape (`base`: the group, twice,
+ * and whether the micro-batch is above 1: configurations that differ only in micro-batch share them, since
+ * engineRejects, launchBlocker and qualityOf read the micro-batch only as "more than 1", as TRL's
+ * KTOTrainer does: kto_trainer.py refuses a batch of 1, its KL term pairing completions within it).
+ * `stamp` says which entry belongs to which, so moving to the next one needs no clearing. A group's
  * configurations are consecutive (baseConfigs varies the micro-batch innermost).
  */
 interface EngineVerdicts {
@@ -474,6 +476,9 @@ interface EngineVerdicts {
   lastMethod: Method | null;
   lastObjective: EstimateOptions['objective'] | null;
 }
+
+/** EngineVerdicts.base of a configuration group at a micro-batch: a micro-batch of 1 gets its own verdicts. */
+const verdictKey = (group: number, batch: number): number => group * 2 + (batch > 1 ? 1 : 0);
 
 const engineVerdicts = (arch: Arch): EngineVerdicts => ({
   arch,

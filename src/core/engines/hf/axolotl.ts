@@ -5,7 +5,7 @@ import { TRL_GRPO_LR_NOTE, trlLearningRate } from './trl-objective.js';
 import { DEEPSPEED_FILE } from './deepspeed.js';
 import { distributionOf, flattens4bit, quantStorageNote } from './distribution.js';
 import { KERNELS_FLASH_ATTN, expertZero3Blocker, trainerOptim } from './trainer.js';
-import { LORA_DROPOUT, loraAlpha } from '../../launch/common.js';
+import { LORA_DROPOUT, loraAlpha, preferenceLrNote } from '../../launch/common.js';
 import {
   FLASH_ATTN_WHEEL,
   FSDP2_BNB_4BIT,
@@ -130,6 +130,8 @@ export function emitAxolotl(x: LaunchInput): EngineOutput {
     notes.push(...loraTargetKeys(x, c));
   }
   if (o.objective === 'grpo') notes.push(TRL_GRPO_LR_NOTE);
+  const preferenceNote = preferenceLrNote(o);
+  if (preferenceNote) notes.push(preferenceNote);
   if (o.checkpointing === 'offload') c.activation_offloading = true;
   if (o.checkpointing === 'selective')
     notes.push('axolotl has no selective recompute: full gradient checkpointing is used');

@@ -11,6 +11,7 @@ import {
   is4bit,
   isAdapter,
   loadDtype,
+  preferenceLrNote,
 } from '../../launch/common.js';
 import { DEEPSPEED_FILE } from './deepspeed.js';
 import { LIGER_PIN } from '../../kernels/liger.js';
@@ -195,6 +196,8 @@ export function emitHfArgs(x: LaunchInput): EngineOutput {
   const lora = loraConfig(x);
   if (lora) notes.push(...lora.notes);
   if (o.objective === 'grpo') notes.push(TRL_GRPO_LR_NOTE);
+  const preferenceNote = preferenceLrNote(o);
+  if (preferenceNote) notes.push(preferenceNote);
   const bnb = bnbConfig(x);
   if (flattens4bit(d, o)) notes.push(quantStorageNote(o, TORCH_DTYPE[floatCompute(o.compute)]));
   const args = {

@@ -8,7 +8,7 @@
 import { trainingGpus, type EstimateOptions, type Objective } from '../../../schema/estimate.js';
 import { stepsPerGeneration } from '../../memory/objective.js';
 import { completionLimit } from '../../time/completion-length.js';
-import { learningRate, nodesOf } from '../../launch/common.js';
+import { learningRate, nodesOf, preferenceLearningRate } from '../../launch/common.js';
 import type { LaunchFile, LaunchInput, LaunchPlan } from '../../launch/types.js';
 import { ATTACH_PROBE_PY } from '../../launch/probe-py.js';
 
@@ -93,10 +93,11 @@ const GRPO_BETA = 0.04;
 
 /**
  * The starting learning rate the TRL launchers write: GRPOConfig's own default for GRPO (1e-6, grpo_config.py
- * learning_rate at v1.9.0 L418 and v1.8.0 L416, "Defaults to 1e-6 instead of 5e-5"), else the SFT one.
+ * learning_rate at v1.9.0 L418 and v1.8.0 L416, "Defaults to 1e-6 instead of 5e-5"), the preference
+ * objectives' (launch/common.ts preferenceLearningRate), else the SFT one.
  */
 export const trlLearningRate = (o: EstimateOptions): number =>
-  o.objective === 'grpo' ? 1e-6 : learningRate(o);
+  o.objective === 'grpo' ? 1e-6 : (preferenceLearningRate(o) ?? learningRate(o));
 
 /** The launch README's line for GRPO's learning rate. */
 export const TRL_GRPO_LR_NOTE =

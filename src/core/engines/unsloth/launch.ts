@@ -12,7 +12,14 @@
  *   warmup_steps int-or-float; no warmup_ratio).
  */
 import type { EstimateOptions } from '../../../schema/estimate.js';
-import { isAdapter, learningRate, loadDtype, MAX_GRAD_NORM } from '../../launch/common.js';
+import {
+  isAdapter,
+  learningRate,
+  loadDtype,
+  MAX_GRAD_NORM,
+  preferenceLearningRate,
+  preferenceLrNote,
+} from '../../launch/common.js';
 import { loraAlpha } from '../../launch/common.js';
 import { trainerOptim } from '../hf/trainer.js';
 import { loraTargetModules } from '../../launch/modules.js';
@@ -169,6 +176,8 @@ export function emitUnsloth(x: LaunchInput): EngineOutput {
     notes.push(
       "learning_rate 5e-6: Unsloth's GRPO notebooks (unslothai/notebooks nb/Llama3.1_(8B)-GRPO.ipynb), not the SFT rate",
     );
+  const preferenceNote = preferenceLrNote(o);
+  if (preferenceNote) notes.push(preferenceNote);
   const sft = sftConfig(x, opt.optim, gc);
   // DPO / GRPO: TRL's trainer and its config block instead of SFTConfig (objective.ts).
   const rl = unslothObjectiveArgs(o, sft);
@@ -245,8 +254,9 @@ function sftConfig(
     per_device_train_batch_size: o.batch,
     gradient_accumulation_steps: x.gradAccum,
     // GRPO: Unsloth's GRPO notebooks' 5e-6 (unslothai/notebooks bdda2efc nb/Llama3.1_(8B)-GRPO.ipynb,
-    // nb/Qwen2.5_(3B)-GRPO.ipynb, nb/Gemma3_(1B)-GRPO.ipynb); the SFT rate otherwise.
-    learning_rate: o.objective === 'grpo' ? 5e-6 : learningRate(o),
+    // nb/Qwen2.5_(3B)-GRPO.ipynb, nb/Gemma3_(1B)-GRPO.ipynb); DPO, ORPO, KTO: preferenceLearningRate (its
+    // DPO notebook's 5e-6 for adapters); the SFT rate otherwise.
+    learning_rate: o.objective === 'grpo' ? 5e-6 : (preferenceLearningRate(o) ?? learningRate(o)),
     lr_scheduler_type: 'cosine',
     // warmup_steps 5: Unsloth Studio's default (studio/backend/core/training/trainer.py#L673); v5 has no warmup_ratio.
     warmup_steps: 5,
