@@ -14,6 +14,11 @@ function onEngine(model: string, flags: Record<string, unknown>) {
 }
 
 describe('estimate what the engine runs', () => {
+  it('unsloth: LoRA over FP8 base weights (load_in_fp8) is estimated; the launcher still writes none', () => {
+    const flags = { framework: 'unsloth', method: 'lora', weights: 'fp8', gpu: 'l4' };
+    expect(onEngine('qwen3-8b', flags).refusal).toBeNull();
+    expect(ENGINE_PROFILES.unsloth.baseWeights).not.toContain('fp8');
+  });
   it('torchtune: a family it builds (qwen2_5 at v0.6.1) is estimated though the launcher maps no builder', () => {
     const flags = { framework: 'torchtune', method: 'lora', model: 'qwen2.5-7b' };
     const { arch, options, refusal } = onEngine('qwen2.5-7b', flags);

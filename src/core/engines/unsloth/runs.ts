@@ -29,6 +29,9 @@ export const UNSLOTH_RUNS: EngineRuns = {
     // FastModel.from_pretrained(full_finetuning=True, float8_training=True): torchao Float8Linear, the tensorwise
     // recipe (unsloth 2026.10.9 models/float8_training.py; lm_head and routers stay in 16-bit).
     float8: ['fp8'],
+    // FastLanguageModel.from_pretrained(load_in_fp8=True): LoRA over FP8 (e4m3, 128x128 block) base weights, the
+    // checkpoint vLLM shares for GRPO rollouts (unslothai/notebooks@8081c7e4 nb/Qwen3_8B_FP8_GRPO.ipynb, Unsloth 2025.11.3).
+    baseWeights: [...UNSLOTH_PROFILE.baseWeights, 'fp8'],
   },
   sources: {
     methods: `${U}/models/loader.py`,
