@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { archFromHfConfig } from '../../src/core/model/index.js';
 import { linearParams, paramCounts } from '../../src/core/model/index.js';
+import { QWEN15_MOE_CONFIG } from '../helpers/model-configs.js';
 
 const countsOf = (config: unknown) =>
   paramCounts(archFromHfConfig(config, { id: 'test', hfId: null }));
@@ -164,22 +165,7 @@ describe('exact totals against published counts', () => {
 // Model types without a catalog entry, checked on inline copies of their HF config dims.
 describe('exact totals for qwen2_moe, stablelm and gemma3_text', () => {
   it('Qwen1.5-MoE-A2.7B: 14,315,784,192 total, 2,689,173,504 active (Qwen: "14.3B, 2.7B activated")', () => {
-    // Qwen/Qwen1.5-MoE-A2.7B config.json: 60 experts top-4 of 1408, shared expert 5632 with a sigmoid gate.
-    const counts = countsOf({
-      model_type: 'qwen2_moe',
-      hidden_size: 2048,
-      intermediate_size: 5632,
-      moe_intermediate_size: 1408,
-      shared_expert_intermediate_size: 5632,
-      num_experts: 60,
-      num_experts_per_tok: 4,
-      decoder_sparse_step: 1,
-      num_hidden_layers: 24,
-      num_attention_heads: 16,
-      num_key_value_heads: 16,
-      tie_word_embeddings: false,
-      vocab_size: 151936,
-    });
+    const counts = countsOf(QWEN15_MOE_CONFIG);
     expect([counts.total, counts.active]).toEqual([14_315_784_192, 2_689_173_504]);
   });
 

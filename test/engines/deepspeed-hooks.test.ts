@@ -8,6 +8,7 @@ import { findGpu } from '../../src/io/load-catalog.js';
 import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
 import { defaultTimeOptions, type TimeOptions } from '../../src/schema/time.js';
 import { archFromHfConfig } from '../../src/core/model/index.js';
+import { QWEN15_MOE_CONFIG } from '../helpers/model-configs.js';
 
 const gpu = findGpu('a100-80gb-sxm');
 // The engines' memory frameworks: hf-deepspeed runs 'deepspeed', hf-fsdp runs 'hf' (their profiles).
@@ -161,28 +162,11 @@ describe('DeepSpeed ZeRO hooks', () => {
     });
 
     it('a shared expert and its gate sit inside the block; model types not listed keep their hooks', () => {
-      // Qwen/Qwen1.5-MoE-A2.7B config.json (24 layers, 60 experts top 4, a shared expert of 5632 with a sigmoid gate).
       const qwen2Moe = modelFacts(
-        archFromHfConfig(
-          {
-            model_type: 'qwen2_moe',
-            hidden_size: 2048,
-            intermediate_size: 5632,
-            moe_intermediate_size: 1408,
-            shared_expert_intermediate_size: 5632,
-            num_experts: 60,
-            num_experts_per_tok: 4,
-            decoder_sparse_step: 1,
-            num_hidden_layers: 24,
-            num_attention_heads: 16,
-            num_key_value_heads: 16,
-            vocab_size: 151936,
-            max_position_embeddings: 8192,
-            rms_norm_eps: 1e-6,
-            tie_word_embeddings: false,
-          },
-          { id: 'qwen1.5-moe-a2.7b', hfId: 'Qwen/Qwen1.5-MoE-A2.7B' },
-        ),
+        archFromHfConfig(QWEN15_MOE_CONFIG, {
+          id: 'qwen1.5-moe-a2.7b',
+          hfId: 'Qwen/Qwen1.5-MoE-A2.7B',
+        }),
       );
       const o = full(3, 'deepspeed');
       const leaf = trainWork(qwen2Moe, o, defaultTimeOptions(2));
