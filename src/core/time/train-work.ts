@@ -29,7 +29,7 @@ export const OPS_PER_LAYER_COMPILED = 12;
 const OPS_PER_LAYER_LIGER = 23;
 // PyTorch eager dispatch costs ~10 µs of CPU per op (python + dispatcher + launch); HF generate of
 // Llama-7B fp16 on an RTX 3090 takes 32.9 ms/token where 13.5 GB at 936 GB/s is ~17 ms
-// (bitsandbytes issue #347, https://github.com/bitsandbytes-foundation/bitsandbytes/issues/347).
+// (bitsandbytes-foundation/bitsandbytes#347, https://github.com/bitsandbytes-foundation/bitsandbytes/issues/347).
 export const EAGER_OP_SECONDS = 10e-6;
 // A CUDA kernel launch inside a CUDA graph still leaves ~2-3 µs of GPU idle between small kernels
 // (Llama-3.1-8B decode step on H100: 8.4 ms eager vs 5.1 ms as a CUDA graph, https://cloudai.pt/tag/cuda-graphs/).

@@ -140,7 +140,7 @@ export const ZERO3_QUANT_STORAGE: Rule = {
 /**
  * TRL GRPO with a vLLM rollout on bitsandbytes 4-bit weights: the weight sync merges the adapters
  * (merge_adapter re-quantizes the base) and pushes the packed uint8 Params4bit to vLLM, whose loader expects the
- * bf16 shape (AssertionError in weight_loader); reproduced on TRL main with transformers 5.11 (trl#4973).
+ * bf16 shape (AssertionError in weight_loader); reproduced on TRL main with transformers 5.11 (huggingface/trl#4973).
  */
 export const TRL_GRPO_VLLM_4BIT: Rule = {
   id: 'trl-grpo-vllm-4bit',
