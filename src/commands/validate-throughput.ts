@@ -1,10 +1,10 @@
 /** Body of `validate --throughput`: time every scorable published speed and summarize the errors. */
 import { estimateTime, staticBatchSeconds } from '../core/time/index.js';
 import { poolRunning } from '../core/time/pool-queue.js';
-import { gpuCapacityBytes, servingOf } from '../core/estimate.js';
+import { servingOf } from '../core/estimate.js';
 import { estimateMemory, pagedStatesSpill } from '../core/memory/index.js';
 import { OPTIMIZER_PROFILES } from '../core/engines/optimizers.js';
-import { gpuDeviceName } from '../core/time/hardware.js';
+import { gpuContext } from '../core/time/hardware.js';
 import { estimateObjectiveTime } from '../core/time/objective.js';
 import { paramCounts } from '../core/model/params.js';
 import { isPreferenceOrRl, promptTokensOf, type EstimateOptions } from '../schema/estimate.js';
@@ -57,22 +57,23 @@ function closedLoopOutputRate(
   return (prompts * out) / (full * round(options.batch) + (rest > 0 ? round(rest) : 0));
 }
 
-/** A serving row's KV pool, the sequences it holds at the mean context, as `estimate` reads it (estimate.ts servingOf). */
-function poolOf(arch: Arch, options: EstimateOptions, gpu: Gpu): number | undefined {
-  if (options.method !== 'inference') return undefined;
-  const m = estimateMemory(arch, options, {
-    gpuCapacityBytes: gpuCapacityBytes(gpu),
-    gpuDeviceName: gpuDeviceName(gpu),
-  });
-  return servingOf(m, options)?.sequencesAtMeanContext;
-}
-
-/** A training row's paged optimizer states do not all fit on the card, as `estimate` places them (memory/paged.ts). */
-function pagedSpillOf(arch: Arch, options: EstimateOptions, gpu: Gpu): boolean {
-  if (options.method === 'inference' || !OPTIMIZER_PROFILES[options.optimizer].paged) return false;
-  return pagedStatesSpill(
-    estimateMemory(arch, options, { gpuCapacityBytes: gpuCapacityBytes(gpu) }),
-  );
+/**
+ * What the memory model tells the time model about a row, as `estimate` reads it on that GPU: a serving row's KV
+ * pool (the sequences it holds at the mean context, estimate.ts servingOf), and whether a training row's paged
+ * optimizer states do not all fit on the card (memory/paged.ts).
+ */
+function memoryFactsOf(
+  arch: Arch,
+  options: EstimateOptions,
+  gpu: Gpu,
+): { pool: number | undefined; pagedSpilled: boolean } {
+  const serving = options.method === 'inference';
+  if (!serving && !OPTIMIZER_PROFILES[options.optimizer].paged)
+    return { pool: undefined, pagedSpilled: false };
+  const m = estimateMemory(arch, options, gpuContext(gpu));
+  return serving
+    ? { pool: servingOf(m, options)?.sequencesAtMeanContext, pagedSpilled: false }
+    : { pool: undefined, pagedSpilled: pagedStatesSpill(m) };
 }
 
 /** A static batch the pool cannot hold at once runs as --batch / c batches of the c it holds (time/pool-queue.ts). */
@@ -142,19 +143,12 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     const gpu = findGpu(String(flags.gpu));
     const arch = caseArch(c);
     // A run whose engine capped its running sequences below --batch (the case says so): they queue as for the pool.
-    const held = poolOf(arch, options, gpu);
+    const { pool: held, pagedSpilled } = memoryFactsOf(arch, options, gpu);
     const pool = c.max_num_seqs === undefined ? held : Math.min(held ?? Infinity, c.max_num_seqs);
     // A preference / RL row is timed as `estimate` times it: the objective's phases on the policy's step.
     const t = isPreferenceOrRl(options)
-      ? estimateObjectiveTime(
-          arch,
-          options,
-          gpu,
-          time,
-          paramCounts(arch).total,
-          pagedSpillOf(arch, options, gpu),
-        )
-      : estimateTime(arch, options, gpu, time, pool, pagedSpillOf(arch, options, gpu));
+      ? estimateObjectiveTime(arch, options, gpu, time, paramCounts(arch).total, pagedSpilled)
+      : estimateTime(arch, options, gpu, time, pool, pagedSpilled);
     // A latency (a static batch, or an RL step) is scored as the speed it implies.
     const seconds =
       c.metric === 'batch_latency_s' || c.metric === 'step_seconds' || c.metric === 'tpot_s';

@@ -18,7 +18,7 @@ import { UNCERTAINTY, bandOf } from './memory/uncertainty.js';
 import { fitDeviceBytes, pagedStatesSpill, type PagedStates } from './memory/paged.js';
 import { FRAMEWORKS } from './memory/frameworks.js';
 import { estimateTime, type TimeResult } from './time/index.js';
-import { gpuCapacityBytes, gpuDeviceName } from './time/hardware.js';
+import { gpuCapacityBytes, gpuContext } from './time/hardware.js';
 import { compareNames } from './compare-names.js';
 import { defaultTimeOptions, type TimeOptions } from '../schema/time.js';
 import { estimateObjectiveTime } from './time/objective.js';
@@ -124,9 +124,7 @@ export function buildEstimate(
 ): EstimateResult {
   const capacity = gpu ? gpuCapacityBytes(gpu) : undefined;
   const m = estimateMemory(arch, options, {
-    ...(capacity === undefined || !gpu
-      ? {}
-      : { gpuCapacityBytes: capacity, gpuDeviceName: gpuDeviceName(gpu) }),
+    ...(gpu ? gpuContext(gpu) : {}),
     ...build,
   });
   const device = m.perGpu.deviceBytes;

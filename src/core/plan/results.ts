@@ -17,7 +17,7 @@ import { estimateTime, servingLatency } from '../time/index.js';
 import { jobCostUsd, type CostParts } from '../time/cost.js';
 import { firstFit, nodeWallWatts, reportedOrder } from '../hardware/power.js';
 import { MiB } from '../units.js';
-import { gpuDeviceName } from '../time/hardware.js';
+import { gpuContext } from '../time/hardware.js';
 import type { Gpu } from '../../schema/gpu.js';
 import { servingOf } from '../estimate.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
@@ -207,8 +207,7 @@ function planCost(ctx: Ctx, h: HardwareOption, k: Kept, count: number): Plan['co
 /** vLLM plans: a paged-KV engine fills the GPU up to its utilization; the pool it leaves is the answer. */
 function planServing(arch: Arch, o: EstimateOptions, gpu: Gpu): Plan['serving'] {
   if (o.method !== 'inference') return undefined;
-  const ctx = { gpuCapacityBytes: gpu.memoryMiB * MiB, gpuDeviceName: gpuDeviceName(gpu) };
-  return servingOf(estimateMemory(arch, o, ctx), o);
+  return servingOf(estimateMemory(arch, o, gpuContext(gpu)), o);
 }
 
 /** A kept candidate as a full Plan: the search's figures plus the estimates it did not need. */
@@ -225,9 +224,7 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
   const m = estimateMemory(
     ctx.arch,
     options,
-    options.rollout || OPTIMIZER_PROFILES[options.optimizer].paged
-      ? { gpuCapacityBytes: capacity, gpuDeviceName: gpuDeviceName(h.gpu) }
-      : {},
+    options.rollout || OPTIMIZER_PROFILES[options.optimizer].paged ? gpuContext(h.gpu) : {},
   );
   const serving = planServing(ctx.arch, options, h.gpu);
   const t = isPreferenceOrRl(options)
