@@ -14,8 +14,7 @@ import { meanContextOf, promptTokensOf } from '../../schema/estimate.js';
 import type { TimeOptions } from '../../schema/time.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { decodeStep, decodeTraffic, prefillTime } from './decode.js';
-import { gpuCapacityBytes, gpuDeviceName, type GpuRates } from './hardware.js';
-import type { Gpu } from '../../schema/gpu.js';
+import type { GpuContext, GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
 
 export interface BurstTime {
@@ -31,26 +30,15 @@ export interface BurstTime {
   outputTokensPerSecond: number;
 }
 
-/** What a server's own sizing reads of the GPU: its memory and the driver's name for it. */
-export interface ServerDevice {
-  capacityBytes: number;
-  name: string;
-}
-
-export const serverDevice = (gpu: Gpu): ServerDevice => ({
-  capacityBytes: gpuCapacityBytes(gpu),
-  name: gpuDeviceName(gpu),
-});
-
 export function burstTime(
   m: ModelFacts,
   o: EstimateOptions,
   t: TimeOptions,
   r: GpuRates,
-  device: ServerDevice,
+  device: GpuContext,
 ): BurstTime | undefined {
   const sizing = FRAMEWORKS[o.framework].server?.sizing;
-  const budget = sizing?.(device.capacityBytes, o.tp, o.pp, device.name).chunkTokens;
+  const budget = sizing?.(device.gpuCapacityBytes, o.tp, o.pp, device.gpuDeviceName).chunkTokens;
   const N = o.batch;
   if (budget === undefined || N <= 1) return undefined;
   const prompt = promptTokensOf(o);

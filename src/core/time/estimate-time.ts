@@ -11,9 +11,15 @@ import type { ModelFacts } from './model-facts.js';
 import type { GpuRates } from './hardware.js';
 import { type Interconnect, type QuantFormat, type TimeOptions } from '../../schema/time.js';
 import { decodeStep, kernelOn } from './decode.js';
-import { burstTime, serverDevice, type BurstTime, type ServerDevice } from './burst.js';
+import { burstTime, type BurstTime } from './burst.js';
 import { poolRunning, queuedBurst, queuedLatency } from './pool-queue.js';
-import { defaultInterconnect, defaultQuantFormat, gpuRates } from './hardware.js';
+import {
+  defaultInterconnect,
+  defaultQuantFormat,
+  gpuContext,
+  gpuRates,
+  type GpuContext,
+} from './hardware.js';
 import { DECODE_PHASES, TRAIN_PHASES, modelFacts } from './model-facts.js';
 import type { Bound } from './model-facts.js';
 import { trainStep } from './train-step.js';
@@ -178,7 +184,7 @@ function inferenceTime(
   r: GpuRates,
   settings: TimeResult['settings'],
   tensorTflops: TimeResult['tensorTflops'],
-  device: ServerDevice,
+  device: GpuContext,
 ): TimeResult {
   // DP attention: one rank's step of the engine whose MoE layers span every rank (time/expert-parallel.ts).
   const dpa = dpAttentionTimed(m, o) ? dpAttentionTime(m, o, t, r) : null;
@@ -285,7 +291,7 @@ export function estimateTime(
     const c = poolRunning(o, poolSequences);
     const plain = !dpAttentionTimed(m, o) && !speculates(o) && o.maxLoras === undefined;
     if (c === undefined || !plain)
-      return inferenceTime(arch, m, o, t, r, settings, tensorTflops, serverDevice(gpu));
+      return inferenceTime(arch, m, o, t, r, settings, tensorTflops, gpuContext(gpu));
     const run = inferenceTime(
       arch,
       m,
@@ -294,7 +300,7 @@ export function estimateTime(
       r,
       settings,
       tensorTflops,
-      serverDevice(gpu),
+      gpuContext(gpu),
     );
     return queuedInferenceTime(run, o, c);
   }

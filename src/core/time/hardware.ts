@@ -17,8 +17,13 @@ export const gpuCapacityBytes = (gpu: Gpu): number => gpu.memoryMiB * MiB;
 /** The GPU's name as the driver reports it (torch.cuda.get_device_name, nvidia-smi), else the catalog's. */
 export const gpuDeviceName = (gpu: Gpu): string => gpu.nvidiaSmiNames?.[0] ?? gpu.name;
 
-/** What a memory estimate reads of the GPU it runs on: its capacity and the name its server's defaults may read. */
-export const gpuContext = (gpu: Gpu): { gpuCapacityBytes: number; gpuDeviceName: string } => ({
+/** What a memory estimate and a server's own sizing read of the GPU: its memory and the driver's name for it. */
+export interface GpuContext {
+  gpuCapacityBytes: number;
+  gpuDeviceName: string;
+}
+
+export const gpuContext = (gpu: Gpu): GpuContext => ({
   gpuCapacityBytes: gpuCapacityBytes(gpu),
   gpuDeviceName: gpuDeviceName(gpu),
 });
