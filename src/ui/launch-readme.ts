@@ -2,7 +2,7 @@
 import type { LaunchBundle, LaunchInput } from '../core/launch/index.js';
 import type { EstimateResult } from '../core/estimate.js';
 import { planSummary } from '../core/launch/index.js';
-import { shardingOf } from '../core/launch/common.js';
+import { isAdapter, shardingOf } from '../core/launch/common.js';
 import type { Breakdown } from '../core/memory/index.js';
 import { slowingTechniques } from '../core/time/slowdown.js';
 import { formatCount, formatDeviceMemory, formatGiB, formatInt } from './format.js';
@@ -214,7 +214,7 @@ export function renderLaunchReadme(x: LaunchInput<EstimateResult>, bundle: Launc
     ...(serving
       ? []
       : [
-          startingPoints(bundle, o.method === 'lora' || o.method === 'qlora'),
+          startingPoints(bundle, isAdapter(o)),
           '- Dataset, tokenizer paths and checkpoint paths are placeholders to replace.',
         ]),
     "- Key names follow each engine's current documentation (DeepSpeed config-json, Accelerate CLI, Transformers TrainingArguments, TRL SFTConfig, PEFT LoraConfig, torchtune recipes, axolotl config reference); older releases may name some keys differently (e.g. TRL max_seq_length before max_length).",

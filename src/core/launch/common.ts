@@ -6,6 +6,7 @@ import { shardingKind } from '../engines/profile.js';
 import { isFourBitFloat } from '../model/dtypes.js';
 import type { Scenario } from '../../schema/scenario.js';
 import type { LaunchInput, Sharding } from './types.js';
+import { OBJECTIVE_PROFILES } from '../../schema/objectives.js';
 import { floatCompute, type FloatDtype } from '../../schema/estimate.js';
 
 /** Data-parallel degree (docs/DESIGN.md: dp = gpus / (tp * pp)). */
@@ -44,9 +45,6 @@ export const is4bit = (o: EstimateOptions): boolean => isFourBitFloat(o.weights)
  */
 export const learningRate = (o: EstimateOptions): number => (isAdapter(o) ? 2e-4 : 2e-5);
 
-/** Preference objectives: trained on pairs or labelled completions against a reference, at far lower rates. */
-const PREFERENCE_OBJECTIVES: ReadonlySet<string> = new Set(['dpo', 'orpo', 'kto', 'simpo']);
-
 /**
  * A preference objective's starting learning rate, or null for SFT and GRPO. Full: 1e-6, the default of TRL
  * v1.9.0's DPOConfig, KTOConfig, ORPOConfig and CPOConfig ("Defaults to 1e-6 instead of 5e-5", dpo_config.py,
@@ -56,7 +54,11 @@ const PREFERENCE_OBJECTIVES: ReadonlySet<string> = new Set(['dpo', 'orpo', 'kto'
  * nb/Zephyr_(7B)-DPO.ipynb); TRL v1.9.0 docs/source/kto_trainer.md keeps KTO between 5e-7 and 5e-6.
  */
 export const preferenceLearningRate = (o: EstimateOptions): number | null =>
-  !PREFERENCE_OBJECTIVES.has(o.objective ?? 'sft') ? null : isAdapter(o) ? 5e-6 : 1e-6;
+  isPreference(o) ? (isAdapter(o) ? 5e-6 : 1e-6) : null;
+
+/** A preference objective (DPO, KTO, ORPO, SimPO): neither supervised nor generating while it trains. */
+const isPreference = (o: EstimateOptions): boolean =>
+  o.objective !== undefined && o.objective !== 'sft' && !OBJECTIVE_PROFILES[o.objective].rollout;
 
 /** The launch README's note on a preference objective's learning rate (preferenceLearningRate). */
 export const preferenceLrNote = (o: EstimateOptions): string | null => {

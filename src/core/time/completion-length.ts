@@ -52,7 +52,6 @@ const LOGGED_BATCH = 8;
  */
 export function longestToMean(n: number): number {
   if (n <= 1) return 1;
-  if (n === LOGGED_BATCH) return LONGEST_TO_MEAN_COMPLETION;
   return (
     LONGEST_TO_MEAN_COMPLETION *
     Math.exp(LOG_SPREAD * (normalOrderStat(n, n) - normalOrderStat(LOGGED_BATCH, LOGGED_BATCH)))

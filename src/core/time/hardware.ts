@@ -144,7 +144,7 @@ const MEM_EFF_AMD = 0.81;
 const INLINE_ECC_KEEP = 0.85;
 // FP32 results per clock per SM: 64 on compute capability 7.x and 8.0, 128 on 8.6, 8.9, 9.0 and later (32-bit
 // floating-point add, multiply, multiply-add: https://docs.nvidia.com/cuda/cuda-c-programming-guide/#arithmetic-instructions).
-const fp32LanesPerSm = (cc: number): number => (cc < 8.6 && cc !== 0 ? 64 : 128);
+const fp32LanesPerSm = (cc: number): number => (cc < 8.6 ? 64 : 128);
 /**
  * SM cycles a second of an NVIDIA card from its catalog FP32 rate (SMs x 2 x lanes x clock), or undefined where the
  * card is not NVIDIA or the catalog gives no FP32 rate.
