@@ -7,7 +7,7 @@ import { OPTIMIZER_PROFILES } from '../core/engines/optimizers.js';
 import { gpuContext } from '../core/time/hardware.js';
 import { estimateObjectiveTime } from '../core/time/objective.js';
 import { paramCounts } from '../core/model/params.js';
-import { isPreferenceOrRl, promptTokensOf, type EstimateOptions } from '../schema/estimate.js';
+import { isPreferenceOrRl, outputTokensOf, type EstimateOptions } from '../schema/estimate.js';
 import {
   sourceName,
   throughputKind,
@@ -154,7 +154,7 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
       c.metric === 'batch_latency_s' || c.metric === 'step_seconds' || c.metric === 'tpot_s';
     // A serving run at a steady concurrency of --batch: each slot serves requests one after another, a request
     // taking its time to first token and a time per output token for each further token.
-    const out = Math.max(1, options.seq - promptTokensOf(options));
+    const out = outputTokensOf(options);
     const est =
       c.metric === 'batch_latency_s'
         ? staticSeconds(arch, options, gpu, time, pool)

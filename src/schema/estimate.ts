@@ -316,6 +316,10 @@ export function defaultOptions(method: Method = 'full'): EstimateOptions {
 export const promptTokensOf = (o: Pick<EstimateOptions, 'seq' | 'promptTokens'>): number =>
   Math.max(1, Math.min(o.seq - 1, o.promptTokens ?? Math.floor(o.seq / 2)));
 
+/** Output tokens of a serving request: the context past its prompt, at least one. */
+export const outputTokensOf = (o: Pick<EstimateOptions, 'seq' | 'promptTokens'>): number =>
+  Math.max(1, o.seq - promptTokensOf(o));
+
 /** A request's mean context over its life: its prompt plus half its output (tokens held in the KV cache). */
 export const meanContextOf = (o: Pick<EstimateOptions, 'seq' | 'promptTokens'>): number => {
   const prompt = promptTokensOf(o);

@@ -7,7 +7,7 @@ import type { Arch } from '../model/arch.js';
 import type { Gpu } from '../../schema/gpu.js';
 import type { Engine } from '../../schema/engine.js';
 import {
-  promptTokensOf,
+  outputTokensOf,
   type EstimateOptions,
   type KvCacheDtype,
   type WeightDtype,
@@ -108,6 +108,6 @@ export function sloNearestOf(
  * output × TPOT (Little's law: throughput = concurrency / latency).
  */
 export function replicaRequestsPerSecond(o: EstimateOptions, ttft: number, tpot: number): number {
-  const out = Math.max(1, o.seq - promptTokensOf(o));
+  const out = outputTokensOf(o);
   return o.batch / (ttft + out * tpot);
 }

@@ -10,7 +10,7 @@
  * requests their tokens earlier, not the run more throughput).
  */
 import type { EstimateOptions } from '../../schema/estimate.js';
-import { meanContextOf, promptTokensOf } from '../../schema/estimate.js';
+import { meanContextOf, outputTokensOf, promptTokensOf } from '../../schema/estimate.js';
 import type { TimeOptions } from '../../schema/time.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { decodeStep, decodeTraffic, prefillTime } from './decode.js';
@@ -42,7 +42,7 @@ export function burstTime(
   const N = o.batch;
   if (budget === undefined || N <= 1) return undefined;
   const prompt = promptTokensOf(o);
-  const out = Math.max(1, o.seq - prompt);
+  const out = outputTokensOf(o);
   const chunk = Math.max(prompt, budget);
   const total = N * prompt;
   const steps = Math.ceil(total / chunk);

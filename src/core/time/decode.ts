@@ -12,7 +12,12 @@ import { piecewiseAttentionSeconds } from './piecewise.js';
 import { blockFp8Seconds } from './block-fp8.js';
 import { rowSplitSeconds } from './row-split.js';
 import type { Gpu } from '../../schema/gpu.js';
-import { meanContextOf, promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
+import {
+  meanContextOf,
+  outputTokensOf,
+  promptTokensOf,
+  type EstimateOptions,
+} from '../../schema/estimate.js';
 import { QUANT_FORMATS_FOR, type QuantFormat, type TimeOptions } from '../../schema/time.js';
 import { defaultQuantFormat, gpuRates, measuredAllReduceSeconds } from './hardware.js';
 import type { GpuRates } from './hardware.js';
@@ -648,7 +653,7 @@ export function servingTime(
   r: GpuRates,
 ): { ttft: number; tpot: number } {
   const prompt = promptTokensOf(o);
-  const out = Math.max(1, o.seq - prompt);
+  const out = outputTokensOf(o);
   const meanCtx = meanContextOf(o);
   const step = decodeStep(m, o, t, r, false, meanCtx).stepSeconds;
   // Prefix caching: the cached share of the prompt is not prefilled again (its attention reads not counted).
@@ -675,7 +680,7 @@ export function staticBatchSeconds(
   const m = modelFacts(arch);
   const r = gpuRates(gpu, t);
   const prompt = promptTokensOf(o);
-  const out = Math.max(1, o.seq - prompt);
+  const out = outputTokensOf(o);
   const tr = decodeTraffic(m, o, t, r, o.batch, prompt);
   const step = decodeStep(m, o, t, r, false, meanContextOf(o)).stepSeconds;
   return prefillTime(m, o, r, tr, prompt, o.batch) + (out - 1) * step;

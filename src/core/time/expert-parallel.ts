@@ -7,6 +7,7 @@
 import {
   meanContextOf,
   moeGroupOf,
+  outputTokensOf,
   promptTokensOf,
   type EstimateOptions,
 } from '../../schema/estimate.js';
@@ -159,7 +160,7 @@ export function dpAttentionTime(
   const sv = servingTime(dense, ro, t, r);
   const rankPrefill = sv.ttft - decodeStep(dense, ro, t, r, false, mean).stepSeconds;
   const meanStep = dpAttentionStep(m, o, t, r, mean);
-  const out = Math.max(1, o.seq - promptTokensOf(o));
+  const out = outputTokensOf(o);
   // A request's TPOT carries the prefills of the others (servingTime, time/decode.ts): its rank's B - 1, and the
   // expert layers of every rank's but its own.
   const stall = rankPrefill * (o.batch - 1) + ex.prefillPerPrompt * (ranks * o.batch - 1);

@@ -13,7 +13,7 @@
  *   at the output rate of one burst of c.
  * The steady figures and the step are those of the c sequences that run.
  */
-import { promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
+import { outputTokensOf, promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
 import type { BurstTime } from './burst.js';
 
 /**
@@ -29,15 +29,13 @@ export function poolRunning(
   return c >= 1 && c < o.batch ? c : undefined;
 }
 
-const outputTokens = (o: EstimateOptions): number => Math.max(1, o.seq - promptTokensOf(o));
-
 /** A request's TTFT and TPOT in a closed loop of --batch clients served c at a time. */
 export function queuedLatency(
   lat: { ttftSeconds: number; tpotSeconds: number },
   o: EstimateOptions,
   c: number,
 ): { ttftSeconds: number; tpotSeconds: number } {
-  const service = lat.ttftSeconds + (outputTokens(o) - 1) * lat.tpotSeconds;
+  const service = lat.ttftSeconds + (outputTokensOf(o) - 1) * lat.tpotSeconds;
   return {
     ttftSeconds: lat.ttftSeconds + (o.batch / c - 1) * service,
     tpotSeconds: lat.tpotSeconds,
@@ -54,7 +52,7 @@ export function queuedBurst(
   o: EstimateOptions,
   c: number,
 ): BurstTime {
-  const out = outputTokens(o);
+  const out = outputTokensOf(o);
   const prompt = promptTokensOf(o);
   const one: BurstTime = b ?? {
     requests: 1,
