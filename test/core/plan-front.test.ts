@@ -3,28 +3,12 @@
 // offered point no other point dominates, the earliest of equal points, whatever the order and repeats.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_LEVELS, type Kept, type LoopState } from '../../src/core/plan/context.js';
-import { DistinctPlans } from '../../src/core/plan/distinct.js';
-import { keepCandidate, type Loop } from '../../src/core/plan/loop.js';
-import { REASONS } from '../../src/core/plan/types.js';
+import { emptyLoopState, keepCandidate, type Loop } from '../../src/core/plan/loop.js';
 
 /** The loop state and the fields of a search pass keepCandidate reads. */
 function loopOf(keep: number): Loop {
-  const st: LoopState = {
-    reasons: new Float64Array(REASONS.length),
-    candidates: 0,
-    feasible: 0,
-    fastest: Infinity,
-    top: [],
-    front: [],
-    near: REASONS.map(() => null),
-    lastDominator: 0,
-    dominators: new Array<Kept | null>(4 * MAX_LEVELS).fill(null),
-    seq: 0,
-    distinct: new DistinctPlans(),
-  };
   return {
-    st,
+    st: emptyLoopState(4),
     lim: { keep, rankIdx: [0, 1, 2] },
     keys: { k0: 0, k1: 0, k2: 0 },
     cand: { cost: 0, hours: 0, watts: 0, tps: 0 },

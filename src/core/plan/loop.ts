@@ -370,24 +370,27 @@ function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
   }
 }
 
+/** A search's empty state over `gpuOptions` GPU options. */
+export const emptyLoopState = (gpuOptions: number): LoopState => ({
+  reasons: new Float64Array(REASONS.length),
+  candidates: 0,
+  feasible: 0,
+  fastest: Infinity,
+  top: [],
+  front: [],
+  near: REASONS.map(() => null),
+  lastDominator: 0,
+  dominators: new Array<Kept | null>(gpuOptions * MAX_LEVELS).fill(null),
+  seq: 0,
+  distinct: new DistinctPlans(),
+});
+
 /**
  * The search loop: every row (configuration x layout) on every GPU option and power level. Gates and
  * memory prune whole GPU options; time, power, circuits and limits prune single candidates.
  */
 export function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
-  const st: LoopState = {
-    reasons: new Float64Array(REASONS.length),
-    candidates: 0,
-    feasible: 0,
-    fastest: Infinity,
-    top: [],
-    front: [],
-    near: REASONS.map(() => null),
-    lastDominator: 0,
-    dominators: new Array<Kept | null>(ctx.hw.length * MAX_LEVELS).fill(null),
-    seq: 0,
-    distinct: new DistinctPlans(),
-  };
+  const st = emptyLoopState(ctx.hw.length);
   const lim = limitsOf(ctx, fastestKnown, keep);
   const t = hwTableOf(ctx);
   const L: Loop = {
