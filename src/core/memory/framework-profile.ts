@@ -341,6 +341,12 @@ export interface FrameworkProfile {
    */
   moeRoutingKernels?: number;
   /**
+   * Time: the engine runs a prefill (extend) forward without CUDA graphs, launching each kernel from Python, so a
+   * prefill takes at least the host's launches (time/decode.ts eagerPrefillHostSeconds). Absent: its prefills are
+   * captured or compiled and take their GPU work.
+   */
+  eagerPrefill?: boolean;
+  /**
    * Time: the kernels a decode layer launched in the engine's builds before it fused ops on the GPU
    * (TimeOptions.unfusedGraph): `perLayer` for the layer's ops, plus `perQuantizedLinear` for each linear layer
    * of quantized weights (an activation-quantizing kernel before it); each costs a graph kernel's gap in place of

@@ -162,7 +162,7 @@ const DPH = Object.fromEntries(DECODE_PHASES.map((p, i) => [p, i])) as Record<De
 // https://github.com/bitsandbytes-foundation/bitsandbytes/issues/347): dispatch-bound, so (32.9 - 2) ms over
 // 32 layers x 45 ops is ~21 µs per op of eager decoding (Python module calls on one-token tensors, where a
 // training op on large tensors costs ~10 µs of CPU).
-const EAGER_DECODE_OP_SECONDS = 21e-6;
+export const EAGER_DECODE_OP_SECONDS = 21e-6;
 
 /**
  * A build whose expert matmul op runs one expert slot per op (TimeOptions.mulMatIdSync): the kernels its MoE layers
@@ -469,12 +469,42 @@ function prefillExpertFlops(m: ModelFacts, o: EstimateOptions, rows: number): nu
 }
 
 /**
+ * The host's launches of one prefill forward where the engine runs it without CUDA graphs (FrameworkProfile.
+ * eagerPrefill): each of the layers' kernels (the count a graph-captured decode layer launches, OPS_PER_LAYER_COMPILED,
+ * its two tensor-parallel all-reduces and an MoE layer's routing kernels) issued from Python at an eager op's price.
+ * 0 where the engine captures its prefills (vLLM V1's piecewise graphs).
+ */
+export function eagerPrefillHostSeconds(m: ModelFacts, o: EstimateOptions): number {
+  const fw = FRAMEWORKS[o.framework];
+  if (fw.eagerPrefill !== true) return 0;
+  const allReduces = o.tp > 1 ? 2 : 0;
+  const kernels =
+    m.layers * (OPS_PER_LAYER_COMPILED + allReduces) + m.moeLayers * (fw.moeRoutingKernels ?? 0);
+  return kernels * EAGER_DECODE_OP_SECONDS;
+}
+
+/**
+ * A prefill forward: its GPU work (prefillGpuSeconds), or the host's launches of it where the engine runs prefills
+ * eagerly and those take longer (eagerPrefillHostSeconds): the GPU runs each kernel as the host issues it.
+ */
+export function prefillTime(
+  m: ModelFacts,
+  o: EstimateOptions,
+  r: GpuRates,
+  tr: Traffic,
+  tokens: number,
+  seqs: number,
+): number {
+  return Math.max(prefillGpuSeconds(m, o, r, tr, tokens, seqs), eagerPrefillHostSeconds(m, o));
+}
+
+/**
  * Prefill of `seqs` prompts of `tokens` tokens each: compute-bound GEMMs and attention at the prompt's shape,
  * one read of the weights, (llama.cpp) the host layers' weights copied over PCIe once per ubatch, and under TP the
  * same 2 all-reduces per layer as a decode step, of every prompt token x hidden (Megatron-LM, Shoeybi et al. 2019
  * §3, arXiv 1909.08053: one after attention, one after the MLP, in forward), on the compute stream, not overlapped.
  */
-export function prefillTime(
+function prefillGpuSeconds(
   m: ModelFacts,
   o: EstimateOptions,
   r: GpuRates,
@@ -658,8 +688,16 @@ export function servingTime(
   const step = decodeStep(m, o, t, r, false, meanCtx).stepSeconds;
   // Prefix caching: the cached share of the prompt is not prefilled again (its attention reads not counted).
   const fresh = Math.max(1, Math.round(prompt * (1 - (o.prefixCacheFraction ?? 0))));
-  const prefill = prefillTime(m, o, r, decodeTraffic(m, o, t, r, 1, prompt), fresh, 1);
-  return { ttft: prefill + step, tpot: step + (prefill * (o.batch - 1)) / out };
+  const gpuPrefill = prefillGpuSeconds(m, o, r, decodeTraffic(m, o, t, r, 1, prompt), fresh, 1);
+  const host = eagerPrefillHostSeconds(m, o);
+  // An overlapped scheduler launches a neighbour's prefill while the GPU still runs the decode step before it, so
+  // the decoding requests wait for the prefill's GPU work, or for the host's launches beyond that step.
+  const overlap = t.serialScheduler || t.v0Scheduler ? 0 : step;
+  const stall = Math.max(gpuPrefill, host - overlap);
+  return {
+    ttft: Math.max(gpuPrefill, host) + step,
+    tpot: step + (stall * (o.batch - 1)) / out,
+  };
 }
 
 /**
