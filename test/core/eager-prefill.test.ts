@@ -83,4 +83,18 @@ describe('an eagerly launched prefill (SGLang)', () => {
     expect(gpuPrefill()).toBeGreaterThan(eagerPrefillHostSeconds(m, o));
     expect(servingTime(m, o, t, r).ttft).toBeCloseTo(gpuPrefill() + step(), 9);
   });
+
+  it("vLLM's chunked prefill shares the decode step's weight read: a neighbour's prefill costs its work alone", () => {
+    const B = 16;
+    const { m, o, t, r, gpuPrefill } = setup('llama-3.1-70b', 'vllm', B, 'h100-sxm');
+    const out = 500;
+    const stall = (time: typeof t) => {
+      const step = decodeStep(m, o, time, r, false, meanContextOf(o)).stepSeconds;
+      return ((servingTime(m, o, time, r).tpot - step) * out) / (B - 1);
+    };
+    // 70B over TP 8: 17.6 GB of weights a GPU, about 5 ms at the H100's modelled read rate.
+    expect(gpuPrefill() - stall(t)).toBeGreaterThan(3e-3);
+    // The V0 engine prefilled in a step of its own: the whole prefill.
+    expect(stall({ ...t, v0Scheduler: true })).toBeCloseTo(gpuPrefill(), 9);
+  });
 });

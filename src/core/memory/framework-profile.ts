@@ -347,6 +347,12 @@ export interface FrameworkProfile {
    */
   eagerPrefill?: boolean;
   /**
+   * Time: the engine schedules a prompt's prefill chunks into the running decode steps (chunked prefill mixing
+   * prefill and decode tokens in one forward), so a neighbour's prefill shares the step's read of the weights
+   * (time/decode.ts servingTime). Absent: a prefill runs as a batch of its own.
+   */
+  prefillInDecodeStep?: boolean;
+  /**
    * Time: the kernels a decode layer launched in the engine's builds before it fused ops on the GPU
    * (TimeOptions.unfusedGraph): `perLayer` for the layer's ops, plus `perQuantizedLinear` for each linear layer
    * of quantized weights (an activation-quantizing kernel before it); each costs a graph kernel's gap in place of

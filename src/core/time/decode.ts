@@ -530,10 +530,15 @@ function prefillGpuSeconds(
     (expertFlops > 0
       ? expertFlops / (rate * shapeFactor(tokens * seqs * m.topK, expertWidth))
       : 0) +
-    (tr.linearRead * tr.wb) / o.tp / r.mem +
+    prefillWeightSeconds(o, r, tr) +
     (ubatches * tr.host) / r.host +
     decodeTpSeconds(m, o, tokens * seqs, r)
   );
+}
+
+/** A prefill's one read of the linear weights on a GPU. */
+function prefillWeightSeconds(o: EstimateOptions, r: GpuRates, tr: Traffic): number {
+  return (tr.linearRead * tr.wb) / o.tp / r.mem;
 }
 
 /** The mat-vecs of one decode step, per layer and the output head (rows x cols, counted per step). */
@@ -667,14 +672,16 @@ export function decodeStep(
 }
 
 /**
- * Per request under continuous batching (vLLM/SGLang chunked prefill mixes prompts into decode steps:
- * https://docs.vllm.ai/en/latest/configuration/optimization.html): time to first token = its prompt's prefill
- * (compute-bound) plus the decode step it rides with; time per output token = a decode step of the batch at
- * its mean context (prompt + half the output), plus the prefills that interrupt it: while one request decodes its
- * output, each of the other B - 1 sequences is replaced, and its successor prefilled, once. Its own prefill is in
- * its TTFT, not its TPOT: the serving benchmarks' TPOT is (E2E latency - TTFT) / (output tokens - 1)
- * (vllm-project/vllm benchmarks/serve.py calculate_metrics; sgl-project/sglang bench_serving.py), so one request
- * in flight decodes without interruption.
+ * Per request under continuous batching: time to first token = its prompt's prefill (compute-bound) plus a decode
+ * step; time per output token = a decode step of the batch at its mean context (prompt + half the output), plus
+ * the prefills that interrupt it: while one request decodes its output, each of the other B - 1 sequences is
+ * replaced, and its successor prefilled, once. Its own prefill is in its TTFT, not its TPOT: the serving
+ * benchmarks' TPOT is (E2E latency - TTFT) / (output tokens - 1) (vllm-project/vllm benchmarks/serve.py
+ * calculate_metrics; sgl-project/sglang bench_serving.py), so one request in flight decodes without interruption.
+ * An engine that schedules a prompt's chunks into the decode steps (vLLM's chunked prefill,
+ * https://docs.vllm.ai/en/latest/configuration/optimization.html; FrameworkProfile.prefillInDecodeStep) reads the
+ * weights once for both, so a neighbour's prefill adds its work but not its own read of the weights; one that runs
+ * prefills as batches of their own (SGLang, enable_mixed_chunk off) adds the whole prefill.
  */
 export function servingTime(
   m: ModelFacts,
@@ -688,12 +695,16 @@ export function servingTime(
   const step = decodeStep(m, o, t, r, false, meanCtx).stepSeconds;
   // Prefix caching: the cached share of the prompt is not prefilled again (its attention reads not counted).
   const fresh = Math.max(1, Math.round(prompt * (1 - (o.prefixCacheFraction ?? 0))));
-  const gpuPrefill = prefillGpuSeconds(m, o, r, decodeTraffic(m, o, t, r, 1, prompt), fresh, 1);
+  const tr = decodeTraffic(m, o, t, r, 1, prompt);
+  const gpuPrefill = prefillGpuSeconds(m, o, r, tr, fresh, 1);
   const host = eagerPrefillHostSeconds(m, o);
+  // A prompt chunked into the decode steps shares their weight read (V0 rows: a prefill step of its own).
+  const inStep = FRAMEWORKS[o.framework].prefillInDecodeStep === true && !t.v0Scheduler;
+  const neighbour = gpuPrefill - (inStep ? prefillWeightSeconds(o, r, tr) : 0);
   // An overlapped scheduler launches a neighbour's prefill while the GPU still runs the decode step before it, so
   // the decoding requests wait for the prefill's GPU work, or for the host's launches beyond that step.
   const overlap = t.serialScheduler || t.v0Scheduler ? 0 : step;
-  const stall = Math.max(gpuPrefill, host - overlap);
+  const stall = Math.max(neighbour, host - overlap);
   return {
     ttft: Math.max(gpuPrefill, host) + step,
     tpot: step + (stall * (o.batch - 1)) / out,

@@ -83,6 +83,9 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // Prefill (extend) batches run eagerly: 0.5.6 captures only decode steps (cuda_graph_runner.py), its piecewise
   // graphs for extend are off by default (server_args.py enable_piecewise_cuda_graph False; sglang==0.5.6 wheel).
   eagerPrefill: true,
+  // A prefill runs as a batch of its own while the decodes wait: enable_mixed_chunk defaults to False
+  // (server_args.py, sglang==0.5.6 wheel; scheduler.py get_next_batch_to_run returns the new prefill batch alone).
+  prefillInDecodeStep: false,
   // Block-scaled FP8 linears (weight_block_size) at decode on Hopper: DeepGEMM's fp8_gemm_nt (engines/sglang/block-fp8.ts).
   blockFp8Linear: SGLANG_BLOCK_FP8_LINEAR,
   expertParallel: true,

@@ -98,6 +98,9 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // 28 layers x 8 eager attention calls x 10 µs (time/piecewise.ts) leave 1.40 ms of step work on the host
   // (https://github.com/vllm-project/vllm/issues/47089, median TPOT table; not a calibration row).
   asyncStepHostSeconds: 1.4e-3, // vLLM async scheduling, per step (vllm-project/vllm#47089)
+  // V1 fills each step's token budget with the running decodes first, then prefill chunks, in one forward
+  // (https://docs.vllm.ai/en/latest/configuration/optimization.html, "Chunked Prefill").
+  prefillInDecodeStep: true,
   // The V0 engine (before V1 became the default in v0.8) did more per step in series with the GPU: ~4 ms of GPU
   // bubble per decode step in the multi-step scheduling RFC's trace (Llama-3-8B, H100;
   // https://github.com/vllm-project/vllm/issues/6854 "Each highlighted redbox is about 4ms of GPU bubble"), and
