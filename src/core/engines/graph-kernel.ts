@@ -24,5 +24,5 @@
  * kernel table), about the gap. Over a layer's 12 kernels that is 0.6-1 µs a kernel above 2.5.
  */
 
-// Per kernel of a vLLM/SGLang CUDA-graph decode step (Hazy Research, no-bubbles post, H100 Llama-3.2-1B at <= 50% of bandwidth).
+// Per kernel, vLLM/SGLang CUDA-graph decode: https://hazyresearch.stanford.edu/blog/2025-05-27-no-bubbles (H100)
 export const SERVING_GRAPH_KERNEL_SECONDS = 3.15e-6;
