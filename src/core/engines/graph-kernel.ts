@@ -9,7 +9,7 @@
  * on an H100, 2.1 µs outside one).
  *
  * Sized from that post's batch-1 Llama-3.2-1B decode on an H100: vLLM and SGLang "use at most 50% of available GPU
- * bandwidth" (its megakernel 78%, within 2% of an independent H100 timing of the same kernel, 972.78 µs a step,
+ * bandwidth" (its megakernel 78%, within 3% of an independent H100 timing of the same kernel, 972.78 µs a step,
  * msaroufim/megakernels-vs-cuda-graphs@e7b1b5eb llama/docs/RESULTS.md). 50% of 3.35 TB/s over the step's 2.47 GB
  * (the layers and the tied 128,256 x 2,048 head in bf16) is 1.475 ms; the model's step without kernel costs is 0.870
  * ms (the bytes at 0.85 of peak), and its 16 layers launch 12 kernels each: (1.475 - 0.870) ms / 192 = 3.15 µs. "At
