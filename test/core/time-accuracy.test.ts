@@ -358,7 +358,7 @@ const FIELD_BARS = {
   // GPUStack's Qwen3-8B on one H100 (SGLang v0.5.3.post3, ShareGPT, 4 in flight) and AccelMark's SGLang 0.5.6 rows on
   // A100-SXM4-40GB at one request, scored before any model change: +7.5%; Llama-3-70B TP 8 +8.8%, Llama-3-8B +4.7%,
   // Llama-3.1-8B at 28.7k tokens +3.2%, Qwen2.5-0.5B +28.7%: 7.5% / 28.7%. With the graph's kernels at 3.15 µs
-  // (engines/graph-kernel.ts): +3.1%; +5.0%, +2.6%, +1.0%, +14.1%: 3.1% / 14.1%.
+  // (engines/graph-kernel.ts): +3.1%; +5.0%, +2.6%, +1.5%, +14.1%: 3.1% / 14.1%.
   'gpulab kind:serving engine:sglang': { count: 5, median: 0.032, p90: 0.141 },
   // GPUStack's vLLM 0.11.0 rows, scored before any model change: Qwen3-8B bf16 TPOT on one H100 at 1, 2, 4 and 8 in
   // flight +3.5..+7.2%; the gpt-oss-20b bursts of 500 two-thousand-token prompts +117.0% (H100) and +58.1% (A100),
