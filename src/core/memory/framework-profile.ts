@@ -336,6 +336,12 @@ export interface FrameworkProfile {
    */
   allReduceSeconds?: number;
   /**
+   * Time: GPU seconds each kernel of a CUDA-graph decode step costs beyond its bytes (engines/graph-kernel.ts: the
+   * kernel boundary's setup, teardown and memory-pipeline bubble, which the graph does not remove). Absent:
+   * time/train-work.ts GRAPH_KERNEL_SECONDS.
+   */
+  graphKernelSeconds?: number;
+  /**
    * Kernels an MoE layer's decode step launches beyond a dense MLP's (router GEMM, top-k, token alignment by
    * expert, the weighted sum of the experts' outputs); each costs a graph kernel's gap. Absent: 0.
    */

@@ -197,12 +197,15 @@ function decodeHost(
   t: TimeOptions,
   q: QuantFormat | null,
 ): { dispatch: number; gaps: number; fixed: number } {
-  const compiled = o.compile || FRAMEWORKS[o.framework].fusedKernels;
+  const fw = FRAMEWORKS[o.framework];
+  const compiled = o.compile || fw.fusedKernels;
+  // A graph kernel's cost beyond its bytes: the engine's own where it gives one (FrameworkProfile.graphKernelSeconds).
+  const graphKernel = fw.graphKernelSeconds ?? GRAPH_KERNEL_SECONDS;
   const linears = m.layers * m.linearsPerLayer;
   // A CUDA-graph replay (vLLM registers bitsandbytes' 4-bit matmul as a custom op, captured with the rest:
   // vllm/model_executor/layers/quantization/bitsandbytes.py _apply_bnb_4bit + direct_register_custom_op)
   // launches its kernels without the Python around them: each op costs a graph kernel's gap, not a dispatch.
-  const bnb4Op = compiled ? GRAPH_KERNEL_SECONDS : EAGER_DECODE_OP_SECONDS;
+  const bnb4Op = compiled ? graphKernel : EAGER_DECODE_OP_SECONDS;
   // Eager, one token a call (batch 1) runs bitsandbytes' gemv_4bit, which adds each linear's bias in ops of its own
   // (a graph-captured engine adds the bias its own way).
   const gemvBias =
@@ -214,7 +217,6 @@ function decodeHost(
         ? linears * INT8_LINEAR_SECONDS
         : (linears * bnb4Ops(o) + gemvBias) * bnb4Op;
   // An MoE layer's routing kernels beyond a dense MLP's (the engine's count, engines/<engine>/memory.ts).
-  const fw = FRAMEWORKS[o.framework];
   const routing = m.moeLayers * (fw.moeRoutingKernels ?? 0);
   // A build before the engine fused ops (TimeOptions.unfusedGraph): its own kernels per layer, each quantized linear
   // with its activation-quantizing kernel (engines/<engine>/memory.ts unfusedDecodeKernels).
@@ -222,7 +224,7 @@ function decodeHost(
   // replay: each gap grows by a launched kernel's (FrameworkProfile.tpRowSplit).
   const rowSplit = o.tp > 1 ? fw.tpRowSplit : undefined;
   const unfused = t.unfusedGraph || rowSplit ? fw.unfusedDecodeKernels : undefined;
-  const gap = GRAPH_KERNEL_SECONDS + (rowSplit?.ungraphedKernelSeconds ?? 0);
+  const gap = graphKernel + (rowSplit?.ungraphedKernelSeconds ?? 0);
   const quantK = unfused && q === 'gguf' ? unfused.perQuantizedLinear : 0;
   const perLayer = unfused ? unfused.perLayer + quantK * m.linearsPerLayer : OPS_PER_LAYER_COMPILED;
   const perSlot = t.mulMatIdSync ? perSlotMoeKernels(m, fw, o.batch, quantK) : 0;
