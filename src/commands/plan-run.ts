@@ -10,6 +10,7 @@ import { planCountText } from '../ui/plan-count.js';
 import { planJson } from '../ui/plan-json.js';
 import { openTui, wantsTui } from './explore.js';
 import { parseTop } from './top.js';
+import { cliSplit } from './split-search.js';
 
 /** Load, resolve and plan one scenario file (the one pipeline, io/plan-scenario.ts). */
 export async function planScenario(
@@ -18,7 +19,7 @@ export async function planScenario(
 ): Promise<PlanResult> {
   const progress = stderrProgress(file);
   try {
-    return await planScenarioFile(file, { ...opts, onProgress: progress?.update });
+    return await planScenarioFile(file, { ...opts, onProgress: progress?.update, split: cliSplit });
   } finally {
     progress?.done();
   }
