@@ -10,7 +10,6 @@ import { planCountText } from '../ui/plan-count.js';
 import { planJson } from '../ui/plan-json.js';
 import { openTui, wantsTui } from './explore.js';
 import { parseTop } from './top.js';
-import { cliSplit } from './split-search.js';
 
 /** Load, resolve and plan one scenario file (the one pipeline, io/plan-scenario.ts). */
 export async function planScenario(
@@ -19,7 +18,7 @@ export async function planScenario(
 ): Promise<PlanResult> {
   const progress = stderrProgress(file);
   try {
-    return await planScenarioFile(file, { ...opts, onProgress: progress?.update, split: cliSplit });
+    return await planScenarioFile(file, { ...opts, onProgress: progress?.update });
   } finally {
     progress?.done();
   }

@@ -51,8 +51,3 @@ export async function runProgram(argv: readonly string[]): Promise<void> {
     }
   }
 }
-
-/** A worker thread's part of a split `plan` search (split-search.ts), loaded when a worker asks for it. */
-export async function runSearchPart(job: import('./search-part.js').SearchPartJob): Promise<void> {
-  await (await import('./search-part.js')).runSearchPart(job);
-}

@@ -4,13 +4,7 @@
  * scenario file, the circuit-assignment MIP refines owned multi-circuit plans, and serving scenarios get
  * their fleet.
  */
-import {
-  plan,
-  type PlanInput,
-  type PlanProgress,
-  type PlanResult,
-  type SearchSplit,
-} from '../core/plan/index.js';
+import { plan, type PlanInput, type PlanProgress, type PlanResult } from '../core/plan/index.js';
 import { refineCircuits } from '../core/plan/index.js';
 import { planFleet } from '../core/plan/index.js';
 import { modelSidesFor } from '../core/plan/index.js';
@@ -41,19 +35,13 @@ export interface PipelineOptions {
   onProgress?: (p: PlanProgress) => void;
   /** Called between small slices of the search: a background host may wait there (PlanInput.pause). */
   pause?: () => void;
-  /** A host that may search parts of the search elsewhere (the CLI's worker threads: core/plan SearchSplit). */
-  split?: (
-    file: string,
-    scenario: Scenario,
-    opts: { top?: number; detected?: readonly string[] },
-  ) => SearchSplit | undefined;
 }
 
 /** The PlanInput of a parsed scenario; `file` is where it came from (relative model paths resolve beside it). */
 export function planInputOf(
   file: string,
   scenario: Scenario,
-  opts: Omit<PipelineOptions, 'onProgress' | 'pause' | 'split'> = {},
+  opts: Omit<PipelineOptions, 'onProgress' | 'pause'> = {},
 ): PlanInput {
   const { arch, hw } = inScenario(file, () => {
     const arch = resolveModel(modelSpecOf(file, scenario), { flag: 'model' });
@@ -99,10 +87,7 @@ export async function planScenarioObject(
   if (scenario.job.kind === 'inference') prewarmSolver();
   // The search is greedy and sync; the MIPs (HiGHS, bounded by node and solve counts) refine what it reports.
   const hooks = { onProgress: opts.onProgress, pause: opts.pause };
-  const split = opts.split?.(file, scenario, opts);
-  const searched = plan(
-    opts.onProgress || opts.pause || split ? { ...input, ...hooks, split } : input,
-  );
+  const searched = plan(opts.onProgress || opts.pause ? { ...input, ...hooks } : input);
   const result = await refineCircuits(searched, input);
   const fleet = await planFleet(input);
   return fleet ? { ...result, fleet } : result;

@@ -42,7 +42,7 @@ export interface Kept {
   variants: number;
 }
 
-export interface Near {
+interface Near {
   row: number;
   hw: number;
   level: number;
@@ -70,17 +70,6 @@ export interface LoopState {
   seq: number;
   /** The distinct plans among the feasible candidates, ranked or not. */
   distinct: DistinctPlans;
-  /** A part of a split search (split.ts), else null. */
-  part: PartLog | null;
-}
-
-/** What a part of a split search keeps for the merge (split.ts): its log, and per block of rows its seq. */
-export interface PartLog {
-  /** The candidates that passed the part's own ranked top list's worst, in order. */
-  log: Kept[];
-  /** Per block of rows: the part's seq when the block began, and how many candidates it timed. */
-  start: Float64Array;
-  seqs: Float64Array;
 }
 
 /**

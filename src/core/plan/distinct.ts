@@ -63,23 +63,6 @@ export class DistinctPlans {
     return true;
   }
 
-  /** Every entry (option × level, cost, hours, watts, four numbers each), in slot order. */
-  entries(): Float64Array {
-    const out = new Float64Array(this.size * 4);
-    let n = 0;
-    for (let i = 0; i < this.hash.length; i++)
-      if (this.hash[i] !== 0) {
-        out.set(this.obj.subarray(i * 4, i * 4 + 4), n);
-        n += 4;
-      }
-    return out;
-  }
-
-  /** Adds the entries of another count (entries()). */
-  addAll(e: Float64Array): void {
-    for (let i = 0; i < e.length; i += 4) this.add(e[i]!, e[i + 1]!, e[i + 2]!, e[i + 3]!);
-  }
-
   private put(i: number, h: number, hwLevel: number, cost: number, hours: number, watts: number) {
     const o = i * 4;
     this.hash[i] = h;

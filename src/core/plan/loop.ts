@@ -383,26 +383,17 @@ export const emptyLoopState = (gpuOptions: number): LoopState => ({
   dominators: new Array<Kept | null>(gpuOptions * MAX_LEVELS).fill(null),
   seq: 0,
   distinct: new DistinctPlans(),
-  part: null,
 });
 
-/** Rows per block of a split search: part i of n searches blocks i, i + n, i + 2n, ... (split.ts). */
-// Not a model constant: small enough that the parts' shares of a search come out even, large enough that a
-// part's per-block bookkeeping (two numbers) is nothing beside its rows.
-export const BLOCK_ROWS = 64;
-
-/** Which part of a split search a loop runs (split.ts): `index` of `parts`. */
-export interface PartOf {
-  index: number;
-  parts: number;
-}
-
-/** A search pass's loop over `ctx`: its state, limits, hardware table and reused scratch. */
-function loopOf(ctx: Ctx, fastestKnown: number, keep: number): Loop {
+/**
+ * The search loop: every row (configuration x layout) on every GPU option and power level. Gates and
+ * memory prune whole GPU options; time, power, circuits and limits prune single candidates.
+ */
+export function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
   const st = emptyLoopState(ctx.hw.length);
   const lim = limitsOf(ctx, fastestKnown, keep);
   const t = hwTableOf(ctx);
-  return {
+  const L: Loop = {
     st,
     ctx,
     lim,
@@ -414,52 +405,23 @@ function loopOf(ctx: Ctx, fastestKnown: number, keep: number): Loop {
     cand: { cost: 0.5, hours: 0.5, watts: 0.5, tps: 0.5 }, // fractions: double fields from the start
     policies: new PolicyWorks(ctx.bases),
   };
-}
-
-/** One row (configuration x layout) on every GPU option and power level. */
-function visitRow(L: Loop, r: number): void {
-  const { st, ctx, t } = L;
   const { onProgress, pause } = ctx.input;
-  if (onProgress && (r & 2047) === 0) onProgress({ done: r, total: ctx.rows.n });
-  if (pause && (r & 63) === 0) pause();
-  const f = rowFactsOf(ctx, r);
-  for (let h = 0; h < t.H; h++) {
-    const nl = t.nLevels[h]!;
-    st.candidates += nl;
-    const gate = hardwareGate(t, f, h);
-    if (gate >= 0) {
-      st.reasons[gate] = st.reasons[gate]! + nl;
-      continue;
+  const rows = ctx.rows;
+  for (let r = 0; r < rows.n; r++) {
+    if (onProgress && (r & 2047) === 0) onProgress({ done: r, total: rows.n });
+    if (pause && (r & 63) === 0) pause();
+    const f = rowFactsOf(ctx, r);
+    for (let h = 0; h < t.H; h++) {
+      const nl = t.nLevels[h]!;
+      st.candidates += nl;
+      const gate = hardwareGate(t, f, h);
+      if (gate >= 0) {
+        st.reasons[gate] = st.reasons[gate]! + nl;
+        continue;
+      }
+      if (!fitsMemory(L, f, r, h)) continue;
+      evalLevels(L, f, r, h);
     }
-    if (!fitsMemory(L, f, r, h)) continue;
-    evalLevels(L, f, r, h);
-  }
-}
-
-/**
- * The search loop: every row (configuration x layout) on every GPU option and power level. Gates and
- * memory prune whole GPU options; time, power, circuits and limits prune single candidates. With `part`,
- * only that part's blocks of rows, logging what the merge replays (split.ts).
- */
-export function runLoop(ctx: Ctx, fastestKnown: number, keep: number, part?: PartOf): LoopState {
-  const L = loopOf(ctx, fastestKnown, keep);
-  const { st } = L;
-  const n = ctx.rows.n;
-  if (!part) {
-    for (let r = 0; r < n; r++) visitRow(L, r);
-    return st;
-  }
-  const blocks = Math.ceil(n / BLOCK_ROWS);
-  const p = (st.part = {
-    log: [],
-    start: new Float64Array(blocks),
-    seqs: new Float64Array(blocks),
-  });
-  for (let b = part.index; b < blocks; b += part.parts) {
-    p.start[b] = st.seq;
-    const end = Math.min(n, (b + 1) * BLOCK_ROWS);
-    for (let r = b * BLOCK_ROWS; r < end; r++) visitRow(L, r);
-    p.seqs[b] = st.seq - p.start[b]!;
   }
   return st;
 }
@@ -522,31 +484,18 @@ export function keepCandidate(L: Loop, row: number, h: number, l: number): void 
   rankKeysInto(lim, c, keys);
   const top = st.top;
   if (top.length >= lim.keep && notBetterThanWorst(lim, top, keys)) return;
-  // A part of a split search logs every candidate that could enter a top list begun before its rows.
-  if (st.part) st.part.log.push(keptOf(row, h, l, c, seq));
   if (foldedIntoKept(top, h, l, c)) return;
-  top.splice(rankedSlot(lim, top, keys), 0, keptOf(row, h, l, c, seq));
-  if (top.length > lim.keep) top.pop();
-}
-
-const keptOf = (row: number, hw: number, level: number, c: Objectives, seq: number): Kept => ({
-  row,
-  hw,
-  level,
-  cost: c.cost,
-  hours: c.hours,
-  watts: c.watts,
-  tokensPerSecond: c.tps,
-  seq,
-  variants: 0,
-});
-
-/** A logged candidate (split.ts) into the ranked top list `top`, as keepCandidate puts one there. */
-export function intoTop(lim: Limits, top: Kept[], keys: RankKeys, k: Kept): void {
-  const c: Objectives = { cost: k.cost, hours: k.hours, watts: k.watts, tps: k.tokensPerSecond };
-  rankKeysInto(lim, c, keys);
-  if (top.length >= lim.keep && notBetterThanWorst(lim, top, keys)) return;
-  if (foldedIntoKept(top, k.hw, k.level, c)) return;
-  top.splice(rankedSlot(lim, top, keys), 0, keptOf(k.row, k.hw, k.level, c, k.seq));
+  const kept: Kept = {
+    row,
+    hw: h,
+    level: l,
+    cost: c.cost,
+    hours: c.hours,
+    watts: c.watts,
+    tokensPerSecond: c.tps,
+    seq,
+    variants: 0,
+  };
+  top.splice(rankedSlot(lim, top, keys), 0, kept);
   if (top.length > lim.keep) top.pop();
 }

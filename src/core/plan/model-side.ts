@@ -70,7 +70,6 @@ export function modelSideOf(
   pause: (() => void) | undefined,
   memo: ModelSides | undefined,
   fp8Cores = false,
-  sized?: (configs: number) => void,
 ): ModelSide {
   // The configurations read FP8 cores only through the FP8 training formats searched (configs.ts
   // float8Searched): hardware that differs in FP8 cores alone (a serving fleet's sources) shares a model side.
@@ -86,8 +85,6 @@ export function modelSideOf(
   const maxGpus = s.limits.maxGpus ?? Infinity;
   const counts = all.filter((c) => c <= maxGpus);
   const variants = variantsOf(s, arch);
-  // Before the rows: a host that splits the search starts its other parts now (types.ts SearchSplit).
-  sized?.(bases.length * counts.length * variants.length);
   const side = {
     bases,
     all,

@@ -9,12 +9,11 @@
  */
 import { hasFp4Cores } from './candidates.js';
 import { modelSideOf } from './model-side.js';
-import { REASON, idleReason, limitsOf, makeContext, type Ctx, type LoopState } from './context.js';
-import { loopPartOf, mergeParts, type LoopPart } from './split.js';
+import { REASON, idleReason, makeContext } from './context.js';
 import { runLoop } from './loop.js';
 import { finish, replicaPlans } from './results.js';
 import { countRows } from './rows.js';
-import type { PlanInput, PlanResult, ReplicaPlan, SearchSplit } from './types.js';
+import type { PlanInput, PlanResult, ReplicaPlan } from './types.js';
 export { REASONS } from './types.js';
 export type {
   CircuitSolve,
@@ -30,61 +29,23 @@ export type {
   PrunedCount,
   ReasonCode,
   ReplicaPlan,
-  SearchSplit,
 } from './types.js';
-export type { LoopPart } from './split.js';
 export { DEFAULT_GPU_WATTS, boardWatts, searchedEngines, variantsOf } from './configs.js';
 export { largestThatFits } from './results.js';
 export { modelSidesFor, type ModelSides } from './model-side.js';
 
-/** The search of `input` (in parts where `split` says so): its model side, context and loop state, and the fastest hours found. */
-function search(input: PlanInput, split?: SearchSplit) {
+/** The search of `input`: its model side, context and loop state, and the fastest hours found. */
+function search(input: PlanInput) {
   const { scenario: s, arch } = input;
   const top = input.top ?? 10;
   const fp4Cores = input.hardware.some((h) => hasFp4Cores(h.gpu.computeCapability));
   const fp8Cores = input.hardware.some((h) => h.gpu.supportsFp8 === true);
-  // A slowdown limit needs the fastest hours before the search: that search is not split.
-  let parts = 1;
-  const sized =
-    split && s.limits.maxSlowdown === undefined
-      ? (configs: number) => (parts = split.parts(configs * levelsOf(input)))
-      : undefined;
-  const side = modelSideOf(s, arch, fp4Cores, input.pause, input.modelSides, fp8Cores, sized);
+  const side = modelSideOf(s, arch, fp4Cores, input.pause, input.modelSides, fp8Cores);
   const ctx = makeContext(input, side.bases, side.built.rows, side.built.mem, side.variants);
   let fastest = Infinity;
   if (s.limits.maxSlowdown !== undefined) fastest = runLoop(ctx, Infinity, 0).fastest;
-  const keep = Math.max(top, 20);
-  const st = parts > 1 ? splitLoop(ctx, keep, parts, split!) : runLoop(ctx, fastest, keep);
+  const st = runLoop(ctx, fastest, Math.max(top, 20));
   return { side, ctx, st, fastest, top };
-}
-
-/** Every GPU option's power levels (a rented GPU runs at its own: one). */
-const levelsOf = (input: PlanInput): number =>
-  input.hardware.reduce(
-    (a, h) => a + (h.kind === 'rent' ? 1 : input.scenario.power.powerLimits.length),
-    0,
-  );
-
-/** The loop in `parts` parts: part 0 here, the others from `split` (or here, where they failed), merged. */
-function splitLoop(ctx: Ctx, keep: number, parts: number, split: SearchSplit): LoopState {
-  const own = loopPartOf(runLoop(ctx, Infinity, keep, { index: 0, parts }));
-  const others =
-    split.collect() ??
-    Array.from({ length: parts - 1 }, (_, i) =>
-      loopPartOf(runLoop(ctx, Infinity, keep, { index: i + 1, parts })),
-    );
-  return mergeParts(limitsOf(ctx, Infinity, keep), ctx.hw.length, [own, ...others]);
-}
-
-/** Part `index` of `parts` of plan(input)'s search (SearchSplit): what another thread hands to its merge. */
-export function searchPart(input: PlanInput, index: number, parts: number): LoopPart {
-  const { scenario: s, arch } = input;
-  const fp4Cores = input.hardware.some((h) => hasFp4Cores(h.gpu.computeCapability));
-  const fp8Cores = input.hardware.some((h) => h.gpu.supportsFp8 === true);
-  const side = modelSideOf(s, arch, fp4Cores, undefined, undefined, fp8Cores);
-  const ctx = makeContext(input, side.bases, side.built.rows, side.built.mem, side.variants);
-  const keep = Math.max(input.top ?? 10, 20);
-  return loopPartOf(runLoop(ctx, Infinity, keep, { index, parts }));
 }
 
 /**
@@ -99,7 +60,7 @@ export function planReplicas(input: PlanInput): ReplicaPlan[] {
 /** The search; returns a PlanResult (call-site does I/O). */
 export function plan(input: PlanInput): PlanResult {
   const { scenario: s, arch } = input;
-  const found = search(input, input.split);
+  const found = search(input);
   const { side, ctx, st, top } = found;
   let fastest = found.fastest;
   const { bases, all, variants } = side;

@@ -1,7 +1,6 @@
 /** The planner's inputs and outputs: hardware options, plans, fleets, prune reasons, the result. */
 import type { Arch } from '../model/arch.js';
 import type { ModelSides } from './model-side.js';
-import type { LoopPart } from './split.js';
 import { type HostRam } from '../memory/host-ram.js';
 import { type Quality } from './quality.js';
 import { type SloNearest } from './slo.js';
@@ -64,23 +63,6 @@ export interface PlanInput {
   pause?: () => void;
   /** Model sides shared with other searches of this scenario object and model (model-side.ts). */
   modelSides?: ModelSides;
-  /** Where plan() may search parts of a large search at the same time (split.ts); plan() alone reads it. */
-  split?: SearchSplit;
-}
-
-/**
- * A host that searches parts of one search elsewhere (the CLI: worker threads). plan() runs part 0 itself,
- * then merges every part's state (split.ts): the result is the serial search's.
- */
-export interface SearchSplit {
-  /**
-   * Asked once before the rows are built, with the search's size (configurations x GPU counts x engine
-   * variants x GPU options' power levels): how many parts (1: none). A host starts parts 1 to n - 1 of the
-   * same input then (searchPart), and plan() waits for them after its own.
-   */
-  parts(size: number): number;
-  /** Parts 1 to n - 1 (searchPart's answers), waited for; null: they failed, and plan() searches them itself. */
-  collect(): LoopPart[] | null;
 }
 
 /** How far the search is: `done` of `total` configuration rows in this pass. */
