@@ -130,6 +130,7 @@ export function estimateChecks(
       ? float8Refusal(options.compute, gpu.computeCapability)
       : null;
   if (f8) throw badValue('--compute', options.compute, `a dtype this GPU trains in: ${f8}`);
+  if (options.cpuMoeLayers !== undefined) notes.unshift(cpuMoeNote(arch, options.cpuMoeLayers));
   if (!isEngine(flags.framework)) return notes;
   const picked = [
     attentionNote(flags.framework, flags.attention),
@@ -138,6 +139,14 @@ export function estimateChecks(
     loraTargetsNote(flags.framework, flags['lora-targets'], options),
   ];
   return [...picked.filter((n): n is string => n !== null), ...notes];
+}
+
+/** What `--n-cpu-moe N` moves (llama.cpp's CPU buffer override of blk.<i>.ffn_*_exps, i < N: common/arg.cpp). */
+function cpuMoeNote(arch: Arch, n: number): string {
+  const layers = arch.groups.reduce((a, g) => (g.name === 'vision' ? a : a + g.count), 0);
+  if (!arch.groups.some((g) => g.experts > 1))
+    return `--n-cpu-moe ${n}: ${arch.id} has no MoE expert tensors (blk.N.ffn_*_exps), so llama.cpp's override matches none and nothing moves`;
+  return `--n-cpu-moe ${n}: the routed experts of the first ${Math.min(n, layers)} of ${layers} layers in host RAM; decode steps below 32 tokens multiply them on the CPU at host memory bandwidth, larger steps and each prefill ubatch copy the experts they use to the GPU over the host link (ggml op offload)`;
 }
 
 /** A positive integer flag of the image options (estimate only). */

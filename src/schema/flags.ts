@@ -395,6 +395,7 @@ function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
   if (flags['kv-cache-dtype'] !== undefined)
     o.kvCacheDtype = pick(flags, 'kv-cache-dtype', KV_CACHE_DTYPES, 'auto');
   if (flags['gpu-layers'] !== undefined) o.gpuLayers = int(flags, 'gpu-layers', 0, 0, 100_000);
+  if (flags['n-cpu-moe'] !== undefined) o.cpuMoeLayers = int(flags, 'n-cpu-moe', 0, 0, 100_000);
   if (flags['prefix-cache'] !== undefined) o.prefixCacheFraction = prefixFraction(flags);
   if (flags.ep !== undefined) o.ep = int(flags, 'ep', 1, 1, 4096);
   speculativeInto(o, flags);
@@ -407,6 +408,7 @@ function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
   for (const [flag, set] of [
     ['kv-cache-dtype', o.kvCacheDtype !== undefined],
     ['gpu-layers', o.gpuLayers !== undefined],
+    ['n-cpu-moe', o.cpuMoeLayers !== undefined],
     ['prefix-cache', o.prefixCacheFraction !== undefined],
     ['ep', o.ep !== undefined],
     ['dp-attention', o.dpAttention === true],
@@ -434,6 +436,12 @@ function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
       'gpu-layers',
       o.gpuLayers,
       `only with --framework ${offload.join(' or ')} (its -ngl)`,
+    );
+  if (o.cpuMoeLayers !== undefined && !offload.includes(o.framework))
+    throw new FlagError(
+      'n-cpu-moe',
+      o.cpuMoeLayers,
+      `only with --framework ${offload.join(' or ')} (its --n-cpu-moe: the experts of the first N layers in host RAM)`,
     );
   expertParallelCheck(o);
   const gguf = frameworksWith('ggufWeights');
@@ -685,6 +693,7 @@ const FLAG_OF: Record<keyof EstimateOptions, string> = {
   kvCacheDtype: 'kv-cache-dtype',
   prefixCacheFraction: 'prefix-cache',
   gpuLayers: 'gpu-layers',
+  cpuMoeLayers: 'n-cpu-moe',
   ep: 'ep',
   dpAttention: 'dp-attention',
   speculative: 'speculative',

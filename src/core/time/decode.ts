@@ -275,6 +275,20 @@ function decodeTpSeconds(m: ModelFacts, o: EstimateOptions, B: number, r: GpuRat
 // llama.cpp layers left in host RAM decode at host memory bandwidth: dual-channel DDR5-5600 peaks at 89.6 GB/s
 // and CPU token generation reaches ~60% of it (llama.cpp discussion #3847 CPU tables; assumed 55 GB/s).
 const HOST_DECODE_BYTES_PER_S = 55e9;
+// ggml's scheduler runs an op whose weight is in host memory on the GPU, copying the weight over, once the op's
+// batch reaches the CUDA backend's offload threshold: GGML_OP_OFFLOAD_MIN_BATCH, default 32 tokens (MUL_MAT_ID's
+// batch is its ne[2], the tokens; ggml_backend_cuda_device_offload_op and get_op_batch_size,
+// ggml-org/llama.cpp@00108827d87949b538ad1821f81a6b111827fcda ggml/src/ggml-cuda/ggml-cuda.cu).
+const OP_OFFLOAD_MIN_BATCH = 32;
+
+/**
+ * A decode step's host-held experts (`--n-cpu-moe`): below the offload threshold the CPU multiplies the experts
+ * its tokens route to, at host memory bandwidth; from it the scheduler copies those experts to the GPU over the
+ * host link (ggml_backend_sched_compute_splits copies only the used ones, ggml-backend.cpp @0054c013).
+ */
+const hostExpertSeconds = (tr: Traffic, B: number, r: GpuRates): number =>
+  tr.hostExperts / (B >= OP_OFFLOAD_MIN_BATCH ? r.host : HOST_DECODE_BYTES_PER_S);
+
 // Low-precision tensor cores (FP8/INT8 W8A8) run dense GEMMs at twice the 16-bit rate (H100/L40S/RTX 4090
 // datasheets: FP8 and INT8 dense TFLOPS = 2x BF16;
 // https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet).
@@ -298,12 +312,20 @@ export function kernelOn(
   return q;
 }
 
-/** The layers llama.cpp runs on the host (`--gpu-layers`), as a share; 0 for every other engine. */
-function hostShare(m: ModelFacts, o: EstimateOptions): { layers: number; head: boolean } {
-  if (!FRAMEWORKS[o.framework].layerOffload || o.gpuLayers === undefined)
-    return { layers: 0, head: false };
-  const ngl = Math.min(o.gpuLayers, m.layers + 1);
-  return { layers: (m.layers - Math.min(ngl, m.layers)) / m.layers, head: ngl <= m.layers };
+/**
+ * What llama.cpp keeps on the host, as shares of the layers: whole layers past `--gpu-layers` (the first
+ * L - ngl), and with `--n-cpu-moe N` the routed experts of the first max(N, L - ngl) layers (memory/inference.ts
+ * layerSplit); 0 for every other engine.
+ */
+function hostShare(
+  m: ModelFacts,
+  o: EstimateOptions,
+): { layers: number; experts: number; head: boolean } {
+  if (!FRAMEWORKS[o.framework].layerOffload) return { layers: 0, experts: 0, head: false };
+  const ngl = Math.min(o.gpuLayers ?? m.layers + 1, m.layers + 1);
+  const layers = (m.layers - Math.min(ngl, m.layers)) / m.layers;
+  const cpuMoe = Math.min(o.cpuMoeLayers ?? 0, m.layers) / m.layers;
+  return { layers, experts: Math.max(layers, cpuMoe), head: ngl <= m.layers };
 }
 
 interface Traffic {
@@ -311,6 +333,12 @@ interface Traffic {
   weightGpu: number;
   kvGpu: number;
   host: number;
+  /**
+   * llama.cpp `--n-cpu-moe`: stored bytes of the host-held experts a step routes to (beyond whole host layers),
+   * and of all of them (a prefill ubatch routes to nearly every expert).
+   */
+  hostExperts: number;
+  hostExpertsAll: number;
   /** Linear weight elements a step reads, and bytes per weight element. */
   linearRead: number;
   wb: number;
@@ -384,18 +412,28 @@ export function decodeTraffic(
   // The layout memory stores (cacheTpOf: a row split keeps the whole cache on the main GPU, which reads all of it).
   const kv = B * decodeCacheBytes(m.arch, fw, { c, tp: cacheTpOf(fw, o.tp), kvElem }, ctx);
   const h = hostShare(m, o);
-  const weightGpu = (linearBytes * (1 - h.layers) + (h.head ? 0 : headBytes)) / o.tp;
+  // The experts --n-cpu-moe moves to the host beyond whole host layers: their share of the GPU's bytes (the
+  // expert elements sit in qRead; a 16-bit model reads them at 2 B).
+  const moved = h.experts - h.layers;
+  const expertBytes = expertRead * (dequantizes ? (wb + cb) * tree + cb : wb / eff);
+  const weightGpu =
+    (linearBytes * (1 - h.layers) - expertBytes * moved + (h.head ? 0 : headBytes)) / o.tp;
   const host = linearRead * wbStored * h.layers + (h.head ? headBytes : 0) + kv * h.layers;
-  const expertGpu = (expertRead * (1 - h.layers) * wb) / eff / o.tp;
+  const expertGpu = (expertRead * (1 - h.experts) * wb) / eff / o.tp;
   // The weights the step's mat-vecs unpack: every one read, the distinct experts of an MoE layer included.
   const issueBytes =
     k?.issue && !dequantizes && B <= k.issue.maxColumns
-      ? ((bf16Read * dense.bytes + qRead * wb) * (1 - h.layers) + (h.head ? 0 : headBytes)) / o.tp
+      ? ((bf16Read * dense.bytes + qRead * wb) * (1 - h.layers) -
+          expertRead * wb * moved +
+          (h.head ? 0 : headBytes)) /
+        o.tp
       : 0;
   return {
     weightGpu,
     kvGpu: kv * (1 - h.layers),
     host,
+    hostExperts: expertRead * wb * moved,
+    hostExpertsAll: m.expertWeightsPerLayer * m.experts * m.moeLayers * wb * moved,
     linearRead,
     wb: wbStored,
     q,
@@ -501,9 +539,21 @@ export function prefillTime(
       ? expertFlops / (rate * shapeFactor(tokens * seqs * m.topK, expertWidth))
       : 0) +
     (tr.linearRead * tr.wb) / o.tp / r.mem +
-    (ubatches * tr.host) / r.host +
+    (ubatches * (tr.host + tr.hostExpertsAll * usedExperts(m, ub, tokens * seqs))) / r.host +
     decodeTpSeconds(m, o, tokens * seqs, r)
   );
+}
+
+/**
+ * The share of a layer's experts one prefill ubatch routes to, E(1-(1-k/E)^n) of E for its n tokens: what
+ * ggml's scheduler copies of host-held experts to the GPU per ubatch, "copying only the experts that are used"
+ * (ggml_backend_sched_compute_splits, ggml-org/llama.cpp@0054c01370c2105fa7ba68c16c5e8ff5f55e430d
+ * ggml/src/ggml-backend.cpp).
+ */
+function usedExperts(m: ModelFacts, ub: number | undefined, tokens: number): number {
+  if (m.experts <= 1) return 1;
+  const n = Math.min(ub ?? tokens, tokens);
+  return 1 - Math.pow(1 - m.topK / m.experts, n);
 }
 
 /** The mat-vecs of one decode step, per layer and the output head (rows x cols, counted per step). */
@@ -577,6 +627,7 @@ export function decodeStep(
   const loop = t.decodeOnly ? 0 : 1;
   const hostT =
     tr.host / HOST_DECODE_BYTES_PER_S +
+    hostExpertSeconds(tr, B, r) +
     loop * (fw.stepHostSeconds ?? 0) +
     (t.serialScheduler ? (fw.serialStepHostSeconds ?? 0) : 0) +
     (t.v0Scheduler ? (fw.v0StepHostSeconds ?? 0) + (fw.v0SeqHostSeconds ?? 0) * B : 0) +
