@@ -131,6 +131,10 @@ export function estimateChecks(
       : null;
   if (f8) throw badValue('--compute', options.compute, `a dtype this GPU trains in: ${f8}`);
   if (options.cpuMoeLayers !== undefined) notes.unshift(cpuMoeNote(arch, options.cpuMoeLayers));
+  if (flags['dp-attention'] === true && !options.dpAttention)
+    notes.unshift(
+      `--dp-attention with one data-parallel rank (--gpus ${options.gpus} / --tp ${options.tp}) is attention DP of width 1, which the engines run as plain tensor parallelism (sglang 0.5.23 srt/server_args.py: attention DP only above width 1; vLLM --data-parallel-size 1): estimated without it`,
+    );
   if (!isEngine(flags.framework)) return notes;
   const picked = [
     attentionNote(flags.framework, flags.attention),

@@ -508,6 +508,10 @@ function unit(flags: RawFlags, flag: string): number {
  */
 function expertParallelCheck(o: EstimateOptions): void {
   const dp = Math.floor(o.gpus / (o.tp * o.pp));
+  // One data-parallel rank: attention DP of width 1 is plain tensor parallelism, which the engines run (SGLang
+  // turns attention DP on only above width 1: attn_dp_size > 1 in sglang 0.5.23 srt/server_args.py
+  // resolved_dict; vLLM's --data-parallel-size defaults to 1): estimated without it (estimate-run.ts notes it).
+  if (o.dpAttention && dp === 1 && o.pp === 1) delete o.dpAttention;
   if (o.dpAttention && (dp < 2 || o.pp > 1))
     throw new FlagError(
       'dp-attention',

@@ -29,6 +29,8 @@ export function runsRefusal(
   const p = engineRuns(engine);
   const why = engineRejects(engine, o, dp, accum, true, p);
   if (!why) return null;
+  const own = ENGINE_RUNS[engine].refusal?.(o);
+  if (own) return `${engine}: ${own}`;
   return `${engine} ${why} (${runsSource(ENGINE_RUNS[engine], refusedSet(p, o, dp))})`;
 }
 
