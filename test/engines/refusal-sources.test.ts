@@ -1,5 +1,6 @@
-// hf-generate (transformers generate): NVFP4 through FP-Quant on Blackwell is estimated; multi-LoRA serving
-// stays refused with transformers' own source and what to do instead.
+// What the engines run and how a refusal that stands reads: hf-generate (transformers generate) runs NVFP4
+// through FP-Quant on Blackwell; its multi-LoRA refusal, and a ZeRO stage on the wrong Hugging Face engine, name
+// the field, the value, the engine's source and what runs it instead, in one line.
 import { describe, expect, it } from 'vitest';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { engineRefusal, withEngineDefaults } from '../../src/core/engines/defaults.js';
@@ -74,5 +75,39 @@ describe('--dp-attention with one data-parallel rank', () => {
       const e = buildEstimate(qwen, o, findGpu('h200-sxm'));
       expect(Number.isFinite(e.time!.decodeTokensPerSecond!)).toBe(true);
     }
+  });
+});
+
+describe('a ZeRO stage on the wrong Hugging Face engine', () => {
+  const refusalOf = (framework: string, zero: number) => {
+    const flags = { framework, method: 'full', gpus: 8, zero };
+    // A stage that resolves to another engine is refused as the engine defaults are applied.
+    try {
+      const o = withEngineDefaults(optionsFromFlags(flags), flags);
+      return engineRefusal(llama, o, flags);
+    } catch (e) {
+      return (e as Error).message;
+    }
+  };
+  it('names the stage, what the engine runs, its source and the engine that runs the stage', () => {
+    const cases: [string, number, RegExp][] = [
+      [
+        'hf-trainer',
+        3,
+        /--zero: got 3; expected 0: .*--framework hf-deepspeed.*--framework hf-fsdp/,
+      ],
+      ['hf-fsdp', 1, /--zero: got 1; expected 2 or 3: .*ZeRO-1 hf-deepspeed/],
+      ['hf-deepspeed', 0, /--zero: got 0; expected 1, 2 or 3: .*--framework hf-trainer/],
+    ];
+    for (const [framework, zero, message] of cases) {
+      const why = refusalOf(framework, zero)!;
+      expect(why, framework).toMatch(message);
+      expect(why, framework).toMatch(
+        /https:\/\/github\.com\/huggingface\/\w+\/blob\/[0-9a-f]{40}\//,
+      );
+    }
+    // The stages each engine runs are not refused.
+    expect(refusalOf('hf-fsdp', 3)).toBeNull();
+    expect(refusalOf('hf-deepspeed', 3)).toBeNull();
   });
 });
