@@ -111,3 +111,42 @@ describe('a ZeRO stage on the wrong Hugging Face engine', () => {
     expect(refusalOf('hf-deepspeed', 3)).toBeNull();
   });
 });
+
+describe('llama.cpp weights', () => {
+  const onLlamaCpp = (weights: string, gpu = 'rtx-5090') => {
+    const flags = { method: 'inference', framework: 'llama.cpp', weights, batch: 1, seq: 4096 };
+    const o = withEngineDefaults(optionsFromFlags(flags), flags);
+    return {
+      refusal: engineRefusal(llama, o, flags),
+      e: () => buildEstimate(llama, o, findGpu(gpu)),
+    };
+  };
+  it('NVFP4 GGUF (GGML_TYPE_NVFP4) is estimated: 4.5-bit linears, the output layer kept 16-bit', () => {
+    const nv = onLlamaCpp('nvfp4');
+    expect(nv.refusal).toBeNull();
+    const e = nv.e();
+    const q4 = onLlamaCpp('q4_k_m').e();
+    const bf16 = onLlamaCpp('bf16').e();
+    const held = (x: typeof e) => x.perGpu.breakdown.weights + x.perGpu.breakdown.quantConstants;
+    expect(held(e)).toBeGreaterThan(held(q4));
+    expect(held(e)).toBeLessThan(0.4 * held(bf16));
+    expect(Number.isFinite(e.time!.decodeTokensPerSecond!)).toBe(true);
+    expect(e.time!.decodeTokensPerSecond!).toBeGreaterThan(bf16.time!.decodeTokensPerSecond!);
+    // Estimated, not written.
+    expect(ENGINE_PROFILES['llama.cpp'].baseWeights).not.toContain('nvfp4');
+  });
+  it('a safetensors format is refused naming the field, what llama.cpp loads and its GGUF counterpart', () => {
+    for (const [w, to] of [
+      ['int4', 'q4_k_m'],
+      ['fp8', 'q8_0'],
+      ['int8', 'q8_0'],
+    ]) {
+      const why = onLlamaCpp(w!).refusal!;
+      expect(why, w).toMatch(
+        new RegExp(`^llama\\.cpp: --weights: got '${w}'; expected one of .*nvfp4`),
+      );
+      expect(why, w).toMatch(/https:\/\/github\.com\/ggml-org\/llama\.cpp\/blob\/[0-9a-f]{40}\//);
+      expect(why, w).toMatch(new RegExp(`--weights ${to}\\b`));
+    }
+  });
+});

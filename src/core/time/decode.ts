@@ -13,6 +13,7 @@ import { blockFp8Seconds } from './block-fp8.js';
 import { rowSplitSeconds } from './row-split.js';
 import type { Gpu } from '../../schema/gpu.js';
 import {
+  isGguf,
   meanContextOf,
   outputTokensOf,
   promptTokensOf,
@@ -386,7 +387,12 @@ export function decodeTraffic(
   // lm_head stays 16-bit in bitsandbytes/GPTQ/AWQ checkpoints (llm_int8_skip_modules default; AutoGPTQ); GGUF
   // and torchao quantize it with the rest; an MXFP4 MoE checkpoint keeps it with its other dense linears.
   const headBytes =
-    m.lmHead * (o.weights === 'mxfp4' ? dense.bytes : q === 'torchao' || q === 'gguf' ? wb : 2);
+    m.lmHead *
+    (o.weights === 'mxfp4'
+      ? dense.bytes
+      : q === 'torchao' || (q === 'gguf' && isGguf(o.weights))
+        ? wb
+        : 2);
   // Above the crossover: dequantize (write 2 B) then a 16-bit GEMM reads it back (2 B), from L2 where the 16-bit
   // copy of the matrix fits in it (l2HeldElements). A pre-0.48 bitsandbytes build's 4-bit dequantization runs its
   // tree kernel, slower than the memory rate on some GPUs (bnb-dequant.ts).
