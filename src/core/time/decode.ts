@@ -352,6 +352,24 @@ interface Traffic {
   issueBytes: number;
 }
 
+/**
+ * Linear weight elements a step of B sequences reads: an MoE layer reads the distinct experts its tokens route
+ * to, E(1-(1-k/E)^B) on average, or every expert where the step runs them all (TimeOptions.generateAllExperts).
+ */
+function linearReadOf(
+  m: ModelFacts,
+  t: TimeOptions,
+  B: number,
+): { linearRead: number; expertRead: number } {
+  if (m.experts <= 1) return { linearRead: m.linearTotal, expertRead: 0 };
+  const dense = m.linearTotal - m.expertWeightsPerLayer * m.experts * m.moeLayers;
+  const distinct = t.generateAllExperts
+    ? m.experts
+    : m.experts * (1 - Math.pow(1 - m.topK / m.experts, B));
+  const expertRead = m.expertWeightsPerLayer * distinct * m.moeLayers;
+  return { linearRead: dense + expertRead, expertRead };
+}
+
 /** What one decode step of B sequences at context `ctx` reads, per GPU and on the host. */
 export function decodeTraffic(
   m: ModelFacts,
@@ -363,18 +381,7 @@ export function decodeTraffic(
 ): Traffic {
   const q = stepKernel(o, t, r);
   const wb = o.weights === 'fp32' ? 4 : weightBytes(o.weights);
-  // MoE: at batch B a layer reads the distinct experts its tokens route to, E(1-(1-k/E)^B) on average.
-  let linearRead = m.linearTotal;
-  let expertRead = 0;
-  if (m.experts > 1) {
-    const dense = m.linearTotal - m.expertWeightsPerLayer * m.experts * m.moeLayers;
-    // Every expert where the step runs them all (TimeOptions.generateAllExperts), else the distinct ones routed to.
-    const distinct = t.generateAllExperts
-      ? m.experts
-      : m.experts * (1 - Math.pow(1 - m.topK / m.experts, B));
-    expertRead = m.expertWeightsPerLayer * distinct * m.moeLayers;
-    linearRead = dense + expertRead;
-  }
+  const { linearRead, expertRead } = linearReadOf(m, t, B);
   // MXFP4 MoE checkpoints (gpt-oss) quantize the experts only; the rest (attention, router, lm_head) is read at
   // the engine's dtype for it (mxfp4Dense).
   const bf16Read = o.weights === 'mxfp4' && expertRead > 0 ? linearRead - expertRead : 0;
@@ -384,15 +391,11 @@ export function decodeTraffic(
   const e = k && r.rocm && k.rocm ? k.rocm : k && r.hopper && k.hopper ? k.hopper : k;
   const eff = e ? (o.weights === 'int8' || o.weights === 'fp8' ? e.eff8 : e.eff4) : 1;
   const dense = mxfp4DenseRead(o, e);
-  // lm_head stays 16-bit in bitsandbytes/GPTQ/AWQ checkpoints (llm_int8_skip_modules default; AutoGPTQ); GGUF
-  // and torchao quantize it with the rest; an MXFP4 MoE checkpoint keeps it with its other dense linears.
-  const headBytes =
-    m.lmHead *
-    (o.weights === 'mxfp4'
-      ? dense.bytes
-      : q === 'torchao' || (q === 'gguf' && isGguf(o.weights))
-        ? wb
-        : 2);
+  // lm_head stays 16-bit in bitsandbytes/GPTQ/AWQ checkpoints (llm_int8_skip_modules default; AutoGPTQ) and in
+  // NVFP4 GGUF files; GGUF types and torchao quantize it with the rest; an MXFP4 MoE checkpoint keeps it with its
+  // other dense linears.
+  const quantizedHead = q === 'torchao' || (q === 'gguf' && isGguf(o.weights));
+  const headBytes = m.lmHead * (o.weights === 'mxfp4' ? dense.bytes : quantizedHead ? wb : 2);
   // Above the crossover: dequantize (write 2 B) then a 16-bit GEMM reads it back (2 B), from L2 where the 16-bit
   // copy of the matrix fits in it (l2HeldElements). A pre-0.48 bitsandbytes build's 4-bit dequantization runs its
   // tree kernel, slower than the memory rate on some GPUs (bnb-dequant.ts).
