@@ -176,7 +176,14 @@ function imagesInto(arch: Arch, options: EstimateOptions, flags: RawFlags): stri
     throw new FlagError('image-pixels', pixels, 'only with --images N (N > 0)');
   if (images === 0) return [];
   const v = visionTokens(arch, images, pixels);
-  if (!v) throw new FlagError('images', images, `0: ${arch.id} has no vision tower`);
+  if (!v)
+    throw new FlagError(
+      'images',
+      images,
+      arch.groups.some((g) => g.crossAttention === true)
+        ? `0: ${arch.id}'s images enter through its cross-attention layers, not as tokens of the sequence; its vision tower's weights are estimated, its per-image activations are not modelled`
+        : `0: ${arch.id} has no vision tower`,
+    );
   options.seq += v.tokens;
   // The tower's own forward (activations, FLOPs) reads the images and their size (core/model/vision.ts).
   options.images = images;

@@ -9,7 +9,7 @@ import { kernelRefusal } from '../../src/core/engines/kernels.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
-import { estimateChecks } from '../../src/commands/estimate-run.js';
+import { estimateChecks, runEstimate } from '../../src/commands/estimate-run.js';
 
 const llama = resolveModel('llama-3.1-8b');
 const SOURCE = /https:\/\/github\.com\/huggingface\/transformers\/(blob|tree)\/[0-9a-f]{40}\//;
@@ -148,5 +148,14 @@ describe('llama.cpp weights', () => {
       expect(why, w).toMatch(/https:\/\/github\.com\/ggml-org\/llama\.cpp\/blob\/[0-9a-f]{40}\//);
       expect(why, w).toMatch(new RegExp(`--weights ${to}\\b`));
     }
+  });
+});
+
+describe('--images on a model whose images enter by cross-attention', () => {
+  it('says why, not that the model has no vision tower', () => {
+    const run = (model: string) => () =>
+      runEstimate(resolveModel(model), { method: 'lora', images: 1 }, true);
+    expect(run('llama-3.2-11b-vision')).toThrow(/cross-attention layers, not as tokens/);
+    expect(run('llama-3.1-8b')).toThrow(/has no vision tower/);
   });
 });
