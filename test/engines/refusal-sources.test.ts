@@ -79,8 +79,8 @@ describe('--dp-attention with one data-parallel rank', () => {
 });
 
 describe('a ZeRO stage on the wrong Hugging Face engine', () => {
-  const refusalOf = (framework: string, zero: number) => {
-    const flags = { framework, method: 'full', gpus: 8, zero };
+  const refusalOf = (framework: string, zero: number, more: Record<string, unknown> = {}) => {
+    const flags = { framework, method: 'full', gpus: 8, zero, ...more };
     // A stage that resolves to another engine is refused as the engine defaults are applied.
     try {
       const o = withEngineDefaults(optionsFromFlags(flags), flags);
@@ -106,6 +106,9 @@ describe('a ZeRO stage on the wrong Hugging Face engine', () => {
         /https:\/\/github\.com\/huggingface\/\w+\/blob\/[0-9a-f]{40}\//,
       );
     }
+    expect(refusalOf('hf-trainer', 0, { tp: 2 })).toMatch(
+      /--tp: got 2; expected 1: .*--framework hf-fsdp/,
+    );
     // The stages each engine runs are not refused.
     expect(refusalOf('hf-fsdp', 3)).toBeNull();
     expect(refusalOf('hf-deepspeed', 3)).toBeNull();

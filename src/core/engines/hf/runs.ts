@@ -50,6 +50,8 @@ const A =
 export const hfZeroRefusal =
   (engine: 'hf-trainer' | 'hf-fsdp' | 'hf-deepspeed') =>
   (o: EstimateOptions): string | null => {
+    if (engine === 'hf-trainer' && (o.tp > 1 || o.cp > 1))
+      return `--${o.tp > 1 ? 'tp' : 'cp'}: got ${o.tp > 1 ? o.tp : o.cp}; expected 1: the Trainer without an fsdp argument runs DDP; tensor and context parallelism come through Accelerate's ParallelismConfig over FSDP2 (TrainingArguments.parallelism_config, ${H}/trainer.py): --framework hf-fsdp`;
     if (engine === 'hf-trainer' && o.zero > 0)
       return `--zero: got ${o.zero}; expected 0: the Trainer without a deepspeed or fsdp argument runs DDP (${H}/trainer.py); it shards through DeepSpeed (--framework hf-deepspeed, ZeRO 1-3) or FSDP (--framework hf-fsdp, ZeRO 2-3)`;
     if (engine === 'hf-fsdp' && o.zero < 2)
