@@ -162,3 +162,19 @@ describe('--images on a model whose images enter by cross-attention', () => {
     expect(run('llama-3.1-8b')).toThrow(/has no vision tower/);
   });
 });
+
+describe('torchtitan ZeRO stages', () => {
+  it('a stage other than 3 is refused naming FSDP2 at any degree, its source and --zero 3', () => {
+    for (const zero of [0, 2]) {
+      const flags = { framework: 'torchtitan', method: 'full', gpus: 8, zero };
+      const o = withEngineDefaults(optionsFromFlags(flags), flags);
+      const why = engineRefusal(llama, o, flags)!;
+      expect(why).toMatch(new RegExp(`^torchtitan: --zero: got ${zero}; expected 3: `));
+      expect(why).toMatch(/https:\/\/github\.com\/pytorch\/torchtitan\/blob\/v0\.3\.0\//);
+    }
+    // Another refused set keeps its own line.
+    const q = { framework: 'torchtitan', method: 'qlora', gpus: 8 };
+    const oq = withEngineDefaults(optionsFromFlags(q), q);
+    expect(engineRefusal(llama, oq, q)).toMatch(/torchtitan runs full\/lora only/);
+  });
+});

@@ -6,7 +6,7 @@
  * (quantizers/quantizer_fp_quant.py); vramplan writes none of them.
  */
 import type { EstimateOptions } from '../../../schema/estimate.js';
-import type { EngineRuns } from '../runs.js';
+import type { EngineRuns, RunsSet } from '../runs.js';
 import { HF_GENERATE_PROFILE } from './profile.js';
 
 const H =
@@ -22,8 +22,8 @@ function hfGenerateParallel(o: EstimateOptions): string | null {
 }
 
 /** Multi-LoRA serving on transformers: one adapter set for the whole batch, with its source. */
-function hfGenerateRefusal(o: EstimateOptions): string | null {
-  if (o.maxLoras === undefined) return null;
+function hfGenerateRefusal(o: EstimateOptions, set: RunsSet | 'other'): string | null {
+  if (set !== 'other' || o.maxLoras === undefined) return null;
   return `--max-loras: got ${o.maxLoras}; transformers generate runs the adapters set_adapter makes active on every sequence of the batch, one set for all (PeftAdapterMixin.set_adapter, ${H}/integrations/peft.py); per-request adapters are PEFT's mixed-batch inference (PeftModel.generate adapter_names), outside transformers: estimate one adapter merged into the weights (no --max-loras), or serve several with vllm, sglang or llama.cpp`;
 }
 

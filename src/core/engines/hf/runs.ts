@@ -3,7 +3,7 @@
  * Trainer trains only (generation is hf-generate); each set's source is a transformers file at one commit.
  */
 import type { EstimateOptions } from '../../../schema/estimate.js';
-import type { EngineRuns } from '../runs.js';
+import type { EngineRuns, RunsSet } from '../runs.js';
 import { TRL_OBJECTIVES } from './profile.js';
 
 const H =
@@ -49,7 +49,8 @@ const A =
  */
 export const hfZeroRefusal =
   (engine: 'hf-trainer' | 'hf-fsdp' | 'hf-deepspeed') =>
-  (o: EstimateOptions): string | null => {
+  (o: EstimateOptions, set: RunsSet | 'other'): string | null => {
+    if (set !== 'parallel') return null;
     if (engine === 'hf-trainer' && (o.tp > 1 || o.cp > 1))
       return `--${o.tp > 1 ? 'tp' : 'cp'}: got ${o.tp > 1 ? o.tp : o.cp}; expected 1: the Trainer without an fsdp argument runs DDP; tensor and context parallelism come through Accelerate's ParallelismConfig over FSDP2 (TrainingArguments.parallelism_config, ${H}/trainer.py): --framework hf-fsdp`;
     if (engine === 'hf-trainer' && o.zero > 0)

@@ -3,7 +3,7 @@
  * weights, and --split-mode row over several GPUs (`--tp N`).
  */
 import type { EstimateOptions } from '../../../schema/estimate.js';
-import type { EngineRuns } from '../runs.js';
+import type { EngineRuns, RunsSet } from '../runs.js';
 import { LLAMA_CPP_PROFILE } from './profile.js';
 
 const C = 'https://github.com/ggml-org/llama.cpp/blob/25d5b0c53f9a146f3d7a99a18610d9d623b5041e';
@@ -20,7 +20,8 @@ const rowSplit = (o: EstimateOptions): string | null =>
 const LOADS = `GGUF files, whose tensors are ggml types (${C}/ggml/include/ggml.h; NVFP4 since ggml-org/llama.cpp#19769)`;
 
 /** A checkpoint format llama.cpp has no ggml type for: the field, what it loads, and the GGUF counterpart. */
-function weightsRefusal(o: EstimateOptions): string | null {
+function weightsRefusal(o: EstimateOptions, set: RunsSet | 'other'): string | null {
+  if (set !== 'weights') return null;
   const counterpart: Partial<Record<string, string>> = {
     int4: 'q4_k_m',
     nf4: 'q4_k_m',
