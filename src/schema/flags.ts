@@ -453,6 +453,9 @@ function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
     );
 }
 
+/** transformers 5.14.1: Mxfp4HfQuantizer.is_trainable returns False and asks for Mxfp4Config(dequantize=True). */
+const MXFP4_QUANTIZER =
+  'https://github.com/huggingface/transformers/blob/001002320fa01a489bb9b93976a7e4cd1a46291c/src/transformers/quantizers/quantizer_mxfp4.py';
 /** transformers' GGUF loader: every tensor through gguf.dequantize, then cast to torch_dtype. */
 const GGUF_DEQUANT =
   'https://github.com/huggingface/transformers/blob/001002320fa01a489bb9b93976a7e4cd1a46291c/src/transformers/modeling_gguf_pytorch_utils.py';
@@ -555,7 +558,9 @@ export function checkCombination(o: EstimateOptions): void {
     throw new FlagError(
       'weights',
       o.weights,
-      'a training dtype: mxfp4, nvfp4 and GGUF types serve only (--method inference)',
+      o.weights === 'mxfp4'
+        ? `a training dtype: transformers trains no MXFP4 weights ("please consider dequantizing the model first", Mxfp4HfQuantizer.is_trainable, ${MXFP4_QUANTIZER}), so gpt-oss fine-tunes dequantized: --weights bf16, or nf4 with --method qlora`
+        : 'a training dtype: nvfp4 and GGUF types serve only (--method inference)',
     );
   if (train % (o.tp * o.pp * o.cp) !== 0)
     throw new FlagError(

@@ -178,3 +178,11 @@ describe('torchtitan ZeRO stages', () => {
     expect(engineRefusal(llama, oq, q)).toMatch(/torchtitan runs full\/lora only/);
   });
 });
+
+describe('MXFP4 weights in training', () => {
+  it('is refused citing the MXFP4 quantizer, naming what gpt-oss trains in instead', () => {
+    expect(() =>
+      optionsFromFlags({ framework: 'unsloth', method: 'lora', weights: 'mxfp4' }),
+    ).toThrow(/quantizer_mxfp4\.py.*--weights bf16, or nf4 with --method qlora/);
+  });
+});
