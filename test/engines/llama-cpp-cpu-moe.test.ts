@@ -67,6 +67,15 @@ describe('llama.cpp --n-cpu-moe', () => {
     const more = estimate({ 'gpu-layers': layers / 2, 'n-cpu-moe': (3 * layers) / 4 }).e;
     expect(more.perGpu.breakdown.weights).toBeLessThan(ngl.perGpu.breakdown.weights);
   });
+  it('over a layer split the last GPU, whose layers come last, keeps its experts; host RAM holds the rest', () => {
+    const split = estimate({ gpus: 2, pp: 2 }).e;
+    const half = estimate({ gpus: 2, pp: 2, 'n-cpu-moe': layers / 2 }).e;
+    expect(half.perGpu.breakdown.weights).toBe(split.perGpu.breakdown.weights);
+    const x = expertStorageOf(oss, half.options);
+    const experts = x.values + x.bias + x.constants;
+    // Per GPU times the GPUs: the one process's host-held experts (half of them).
+    expect(2 * (half.hostBytesPerGpu - split.hostBytesPerGpu)).toBeCloseTo(experts / 2, -3);
+  });
   it('on a dense model moves nothing and says so', () => {
     const llama = resolveModel('llama-3.1-8b');
     const a = estimate({ weights: 'q4_k_m' }, llama).e;

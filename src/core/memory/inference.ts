@@ -148,19 +148,31 @@ function layerSplit(
   }
   // The experts this GPU's layers hold (the layout holdingsOf gives them: lf of them over tp).
   const x = expertStorageOf(s.arch, s.o);
-  const expertWeights = Math.min(layers, ((x.values + x.bias) * s.lf) / s.tp);
+  const expertWeights = Math.min(h.weights, ((x.values + x.bias) * s.lf) / s.tp);
   const expertConstants = Math.min(h.quantConstants, (x.constants * s.lf) / s.tp);
-  const expertsOnGpu = 1 - Math.max(Math.min(cpuMoe, L), L - Math.min(ngl, L)) / L;
+  // The host holds the experts of the first max(N, L - ngl) layers; over a layer split (--gpus N) the busiest GPU
+  // is the last stage, whose layers come last: the share of its layers whose experts stay on it.
+  const hostExpertLayers = Math.max(Math.min(cpuMoe, L), L - Math.min(ngl, L));
+  const stageLayers = s.lf * L;
+  const expertsOnGpu = Math.min(
+    1,
+    Math.max(0, L - Math.max(hostExpertLayers, L - stageLayers)) / stageLayers,
+  );
   const weights = Math.min(
     h.weights,
     (layers - expertWeights) * share + expertWeights * expertsOnGpu + (ngl > L ? head : 0),
   );
   const constants = h.quantConstants - expertConstants * (1 - expertsOnGpu);
+  // Host RAM per GPU: the one llama-server process's host-held experts spread over its GPUs (times the GPUs, the
+  // whole), the rest of the layers past -ngl and the token embeddings as before.
+  const hostExperts = ((expertWeights + expertConstants) * hostExpertLayers) / L;
+  const hostLayers =
+    Math.max(0, layers - expertWeights) * (1 - share) + (ngl > L ? 0 : head) + embed;
   return {
     gpuShare: share,
     weights,
     constants,
-    host: Math.max(0, h.weights - weights) + (h.quantConstants - constants),
+    host: Math.max(0, Math.min(h.weights + h.quantConstants, hostExperts + hostLayers)),
   };
 }
 
