@@ -28,12 +28,13 @@ function modelFiles(): string[] {
         return false;
       }
     });
-  // Kernel figures several engines' profiles share (engines/moe-call.ts).
+  // Kernel figures several engines' profiles share (engines/moe-call.ts, engines/graph-kernel.ts).
   return [
     ...ts('src/core/time'),
     ...ts('src/core/memory'),
     ...engines,
     'src/core/engines/moe-call.ts',
+    'src/core/engines/graph-kernel.ts',
   ];
 }
 

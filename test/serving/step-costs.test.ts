@@ -12,6 +12,8 @@ import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
 import { inputOf } from './plan-input.js';
+import { SERVING_GRAPH_KERNEL_SECONDS } from '../../src/core/engines/graph-kernel.js';
+import { GRAPH_KERNEL_SECONDS, OPS_PER_LAYER_COMPILED } from '../../src/core/time/train-work.js';
 
 const step = (model: string, framework: string): number => {
   const f = { method: 'inference', framework, batch: 1, seq: 2048 };
@@ -43,9 +45,33 @@ describe('MoE routing kernels per decode step', () => {
     };
     const oss = perLayer('gpt-oss-20b', 'vllm');
     expect(oss).toBeGreaterThan(0);
-    expect(perLayer('deepseek-v2-lite', 'vllm')).toBeCloseTo(oss, 9);
-    expect(perLayer('gpt-oss-20b', 'sglang')).toBeCloseTo(oss, 9);
+    // stepSeconds carries four significant figures: per MoE layer that is a few hundredths of a µs.
+    expect(perLayer('deepseek-v2-lite', 'vllm')).toBeCloseTo(oss, 7);
+    expect(perLayer('gpt-oss-20b', 'sglang')).toBeCloseTo(oss, 7);
     expect(step('llama-3.1-8b', 'vllm')).toBe(withoutRouting('llama-3.1-8b', 'vllm'));
+  });
+});
+
+describe("graph kernels' cost per decode step (engines/graph-kernel.ts)", () => {
+  const saved = FRAMEWORKS.vllm.graphKernelSeconds;
+  afterEach(() => {
+    FRAMEWORKS.vllm.graphKernelSeconds = saved;
+  });
+  it("vLLM's and SGLang's graph kernels cost the serving price, each kernel of every layer; llama.cpp keeps the gap", () => {
+    expect(FRAMEWORKS.vllm.graphKernelSeconds).toBe(SERVING_GRAPH_KERNEL_SECONDS);
+    expect(FRAMEWORKS.sglang.graphKernelSeconds).toBe(SERVING_GRAPH_KERNEL_SECONDS);
+    expect(SERVING_GRAPH_KERNEL_SECONDS).toBeGreaterThan(GRAPH_KERNEL_SECONDS);
+    // llama.cpp's profile spreads vLLM's but its own kernels keep the shared gap.
+    expect(FRAMEWORKS['llama.cpp'].graphKernelSeconds).toBeUndefined();
+    const priced = step('llama-3.1-8b', 'vllm');
+    FRAMEWORKS.vllm.graphKernelSeconds = undefined;
+    const gap = step('llama-3.1-8b', 'vllm');
+    const kernels = modelFacts(resolveModel('llama-3.1-8b')).layers * OPS_PER_LAYER_COMPILED;
+    // stepSeconds carries four significant figures.
+    expect(priced - gap).toBeCloseTo(
+      kernels * (SERVING_GRAPH_KERNEL_SECONDS - GRAPH_KERNEL_SECONDS),
+      5,
+    );
   });
 });
 

@@ -41,7 +41,11 @@ import type { RunPlan } from '../../schema/measured.js';
  * bound by the SMs' work on datacenter cards (+9..+37% on that sweep) brought decode back to 0.215, the band to 0.22
  * (docs/time-model.md "llama.cpp's mat-vec on datacenter cards"); a prefill's routed experts priced at one expert's
  * width on the GPU (its TP share: Qwen3-235B-A22B's 384 of 1536 over TP 4) brought serving back to 0.474, the band to
- * 0.48 (docs/time-model.md "vLLM's prefill-heavy bursts"). GRPO steps: the DeepSeek-R1-0528-Qwen3-8B
+ * 0.48 (docs/time-model.md "vLLM's prefill-heavy bursts"); SGLang's prefills launched eagerly (Qwen3-235B-A22B on
+ * B200s at 91 in flight +91.5% -> +71.3%) brought serving to 0.461, the band to 0.47 (docs/time-model.md "SGLang at
+ * concurrency"); vLLM's and SGLang's CUDA-graph decode kernels priced at 3.15 µs each beyond their bytes
+ * (engines/graph-kernel.ts) brought it to 0.456, the band to 0.46 (docs/time-model.md "The GPU's cost per graph
+ * kernel"). GRPO steps: the DeepSeek-R1-0528-Qwen3-8B
  * T4 rollout decoding its bitsandbytes weights in fp32 (+60% -> -6%) and a batch's longest completion taken from
  * its size brought RL's p90 to 0.177, the band to 0.19. Four Unsloth GRPO notebooks new to the set (FP8 LoRA on an L4
  * with vLLM, -10% and +43% with the L4's measured matmul rate; gpt-oss-20b with a transformers rollout on a T4 and an
@@ -49,7 +53,7 @@ import type { RunPlan } from '../../schema/measured.js';
  * (docs/time-model.md "FP8 on an L4 and gpt-oss rollouts"). Time to first token has no calibration rows: it takes the
  * serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.35, decode: 0.22, serving: 0.48, rl: 0.57 } as const;
+export const TIME_UNCERTAINTY = { training: 0.35, decode: 0.22, serving: 0.46, rl: 0.57 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of

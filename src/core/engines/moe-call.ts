@@ -17,22 +17,23 @@ import type { FrameworkProfile } from '../memory/framework-profile.js';
 // (E=128, N=192, hidden 4096: 18.9 MB) 31.70 µs on an H200 (https://github.com/sgl-project/sglang/pull/11730).
 // All three time the engines' default tiles (get_default_config: no tuned JSON for that shape and GPU), what the
 // engine runs where its wheel ships no file (docs/time-model.md, "Tuned or default fused_moe tiles").
-// Less the bytes at 0.85 of peak (57.1, 11.1, 5.7 µs at FP8's 0.81) and the 6 kernels' graph gaps (15 µs):
+// Less the bytes at 0.85 of peak (57.1, 11.1, 5.7 µs at FP8's 0.81) and the 6 kernels' costs in the engines' graph
+// (engines/graph-kernel.ts, 6 x 3.15 = 18.9 µs):
 const TRITON_FUSED_MOE: { ampere: number; hopper: number; blackwell: number } = {
-  ampere: 37e-6, // A100, vllm-project/vllm#19049
-  hopper: 11e-6, // H200, sgl-project/sglang#11730
-  blackwell: 13.5e-6, // B200, vllm-project/vllm#31448
+  ampere: 33.2e-6, // A100, vllm-project/vllm#19049: 109.21 - 57.1 - 18.9 µs
+  hopper: 7.1e-6, // H200, sgl-project/sglang#11730: 31.70 - 5.7 - 18.9 µs
+  blackwell: 9.6e-6, // B200, vllm-project/vllm#31448: 39.61 - 11.1 - 18.9 µs
 };
 
 // FlashInfer's CUTLASS FP4 fused MoE at batch 1 on Blackwell: its activation FP4 quantization into the 128x4
 // scale layout, expert permutation and finalize kernels run latency-bound around two grouped GEMMs of one row
 // (flashinfer-ai/flashinfer issue #1734 names them; no kernel benchmark of this backend at one token was found).
-// 143 µs a call was worked out from calibration row sglang8552-dsr1-nvfp4-b200-cutlass (in sample: DeepSeek-R1
-// NVFP4 over TP 4 with SGLang, TPOT 12.66 ms measured against 4.42 ms estimated without an MoE call latency, over
-// 58 MoE layers; listed in calibration/assumed.json). For scale: the TensorRT-LLM backend's NVFP4 MoE takes
+// 132 µs a call was worked out from calibration row sglang8552-dsr1-nvfp4-b200-cutlass (in sample: DeepSeek-R1
+// NVFP4 over TP 4 with SGLang, TPOT 12.66 ms measured against 5.04 ms estimated without an MoE call latency, over
+// 58 MoE layers, the graph's kernels at engines/graph-kernel.ts's cost; listed in calibration/assumed.json). For scale: the TensorRT-LLM backend's NVFP4 MoE takes
 // 60 µs at one token on a B200 at DeepSeek's shape, ~31 µs beyond its bytes (flashinfer-ai/flashinfer PR #3976,
 // CUPTI in a CUDA graph).
-const FLASHINFER_CUTLASS_NVFP4_MOE = 143e-6; // FlashInfer CUTLASS NVFP4 MoE call, batch 1, B200
+const FLASHINFER_CUTLASS_NVFP4_MOE = 132e-6; // FlashInfer CUTLASS NVFP4 MoE call, batch 1, B200
 
 /** The MoE call latencies of an engine that runs the Triton fused_moe chain and FlashInfer's CUTLASS FP4 MoE. */
 export const FUSED_MOE_CALL_SECONDS: NonNullable<FrameworkProfile['moeCallSeconds']> = {

@@ -336,10 +336,28 @@ export interface FrameworkProfile {
    */
   allReduceSeconds?: number;
   /**
+   * Time: GPU seconds each kernel of a CUDA-graph decode step costs beyond its bytes (engines/graph-kernel.ts: the
+   * kernel boundary's setup, teardown and memory-pipeline bubble, which the graph does not remove). Absent:
+   * time/train-work.ts GRAPH_KERNEL_SECONDS.
+   */
+  graphKernelSeconds?: number;
+  /**
    * Kernels an MoE layer's decode step launches beyond a dense MLP's (router GEMM, top-k, token alignment by
    * expert, the weighted sum of the experts' outputs); each costs a graph kernel's gap. Absent: 0.
    */
   moeRoutingKernels?: number;
+  /**
+   * Time: the engine runs a prefill (extend) forward without CUDA graphs, launching each kernel from Python, so a
+   * prefill takes at least the host's launches (time/decode.ts eagerPrefillHostSeconds). Absent: its prefills are
+   * captured or compiled and take their GPU work.
+   */
+  eagerPrefill?: boolean;
+  /**
+   * Time: the engine schedules a prompt's prefill chunks into the running decode steps (chunked prefill mixing
+   * prefill and decode tokens in one forward), so a neighbour's prefill shares the step's read of the weights
+   * (time/decode.ts servingTime). Absent: a prefill runs as a batch of its own.
+   */
+  prefillInDecodeStep?: boolean;
   /**
    * Time: the kernels a decode layer launched in the engine's builds before it fused ops on the GPU
    * (TimeOptions.unfusedGraph): `perLayer` for the layer's ops, plus `perQuantizedLinear` for each linear layer

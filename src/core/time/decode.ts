@@ -163,7 +163,7 @@ const DPH = Object.fromEntries(DECODE_PHASES.map((p, i) => [p, i])) as Record<De
 // https://github.com/bitsandbytes-foundation/bitsandbytes/issues/347): dispatch-bound, so (32.9 - 2) ms over
 // 32 layers x 45 ops is ~21 µs per op of eager decoding (Python module calls on one-token tensors, where a
 // training op on large tensors costs ~10 µs of CPU).
-const EAGER_DECODE_OP_SECONDS = 21e-6;
+export const EAGER_DECODE_OP_SECONDS = 21e-6;
 
 /**
  * A build whose expert matmul op runs one expert slot per op (TimeOptions.mulMatIdSync): the kernels its MoE layers
@@ -198,12 +198,15 @@ function decodeHost(
   t: TimeOptions,
   q: QuantFormat | null,
 ): { dispatch: number; gaps: number; fixed: number } {
-  const compiled = o.compile || FRAMEWORKS[o.framework].fusedKernels;
+  const fw = FRAMEWORKS[o.framework];
+  const compiled = o.compile || fw.fusedKernels;
+  // A graph kernel's cost beyond its bytes: the engine's own where it gives one (FrameworkProfile.graphKernelSeconds).
+  const graphKernel = fw.graphKernelSeconds ?? GRAPH_KERNEL_SECONDS;
   const linears = m.layers * m.linearsPerLayer;
   // A CUDA-graph replay (vLLM registers bitsandbytes' 4-bit matmul as a custom op, captured with the rest:
   // vllm/model_executor/layers/quantization/bitsandbytes.py _apply_bnb_4bit + direct_register_custom_op)
   // launches its kernels without the Python around them: each op costs a graph kernel's gap, not a dispatch.
-  const bnb4Op = compiled ? GRAPH_KERNEL_SECONDS : EAGER_DECODE_OP_SECONDS;
+  const bnb4Op = compiled ? graphKernel : EAGER_DECODE_OP_SECONDS;
   // Eager, one token a call (batch 1) runs bitsandbytes' gemv_4bit, which adds each linear's bias in ops of its own
   // (a graph-captured engine adds the bias its own way).
   const gemvBias =
@@ -215,7 +218,6 @@ function decodeHost(
         ? linears * INT8_LINEAR_SECONDS
         : (linears * bnb4Ops(o) + gemvBias) * bnb4Op;
   // An MoE layer's routing kernels beyond a dense MLP's (the engine's count, engines/<engine>/memory.ts).
-  const fw = FRAMEWORKS[o.framework];
   const routing = m.moeLayers * (fw.moeRoutingKernels ?? 0);
   // A build before the engine fused ops (TimeOptions.unfusedGraph): its own kernels per layer, each quantized linear
   // with its activation-quantizing kernel (engines/<engine>/memory.ts unfusedDecodeKernels).
@@ -223,7 +225,7 @@ function decodeHost(
   // replay: each gap grows by a launched kernel's (FrameworkProfile.tpRowSplit).
   const rowSplit = o.tp > 1 ? fw.tpRowSplit : undefined;
   const unfused = t.unfusedGraph || rowSplit ? fw.unfusedDecodeKernels : undefined;
-  const gap = GRAPH_KERNEL_SECONDS + (rowSplit?.ungraphedKernelSeconds ?? 0);
+  const gap = graphKernel + (rowSplit?.ungraphedKernelSeconds ?? 0);
   const quantK = unfused && q === 'gguf' ? unfused.perQuantizedLinear : 0;
   const perLayer = unfused ? unfused.perLayer + quantK * m.linearsPerLayer : OPS_PER_LAYER_COMPILED;
   const perSlot = t.mulMatIdSync ? perSlotMoeKernels(m, fw, o.batch, quantK) : 0;
@@ -516,12 +518,42 @@ function prefillExpertFlops(m: ModelFacts, o: EstimateOptions, rows: number): nu
 }
 
 /**
+ * The host's launches of one prefill forward where the engine runs it without CUDA graphs (FrameworkProfile.
+ * eagerPrefill): each of the layers' kernels (the count a graph-captured decode layer launches, OPS_PER_LAYER_COMPILED,
+ * its two tensor-parallel all-reduces and an MoE layer's routing kernels) issued from Python at an eager op's price.
+ * 0 where the engine captures its prefills (vLLM V1's piecewise graphs).
+ */
+export function eagerPrefillHostSeconds(m: ModelFacts, o: EstimateOptions): number {
+  const fw = FRAMEWORKS[o.framework];
+  if (fw.eagerPrefill !== true) return 0;
+  const allReduces = o.tp > 1 ? 2 : 0;
+  const kernels =
+    m.layers * (OPS_PER_LAYER_COMPILED + allReduces) + m.moeLayers * (fw.moeRoutingKernels ?? 0);
+  return kernels * EAGER_DECODE_OP_SECONDS;
+}
+
+/**
+ * A prefill forward: its GPU work (prefillGpuSeconds), or the host's launches of it where the engine runs prefills
+ * eagerly and those take longer (eagerPrefillHostSeconds): the GPU runs each kernel as the host issues it.
+ */
+export function prefillTime(
+  m: ModelFacts,
+  o: EstimateOptions,
+  r: GpuRates,
+  tr: Traffic,
+  tokens: number,
+  seqs: number,
+): number {
+  return Math.max(prefillGpuSeconds(m, o, r, tr, tokens, seqs), eagerPrefillHostSeconds(m, o));
+}
+
+/**
  * Prefill of `seqs` prompts of `tokens` tokens each: compute-bound GEMMs and attention at the prompt's shape,
  * one read of the weights, (llama.cpp) the host layers' weights copied over PCIe once per ubatch, and under TP the
  * same 2 all-reduces per layer as a decode step, of every prompt token x hidden (Megatron-LM, Shoeybi et al. 2019
  * §3, arXiv 1909.08053: one after attention, one after the MLP, in forward), on the compute stream, not overlapped.
  */
-export function prefillTime(
+function prefillGpuSeconds(
   m: ModelFacts,
   o: EstimateOptions,
   r: GpuRates,
@@ -547,7 +579,7 @@ export function prefillTime(
     (expertFlops > 0
       ? expertFlops / (rate * shapeFactor(tokens * seqs * m.topK, expertWidth))
       : 0) +
-    (tr.linearRead * tr.wb) / o.tp / r.mem +
+    prefillWeightSeconds(o, r, tr) +
     (ubatches * (tr.host + tr.hostExpertsAll * usedExperts(m, ub, tokens * seqs))) / r.host +
     decodeTpSeconds(m, o, tokens * seqs, r)
   );
@@ -563,6 +595,11 @@ function usedExperts(m: ModelFacts, ub: number | undefined, tokens: number): num
   if (m.experts <= 1) return 1;
   const n = Math.min(ub ?? tokens, tokens);
   return 1 - Math.pow(1 - m.topK / m.experts, n);
+}
+
+/** A prefill's one read of the linear weights on a GPU. */
+function prefillWeightSeconds(o: EstimateOptions, r: GpuRates, tr: Traffic): number {
+  return (tr.linearRead * tr.wb) / o.tp / r.mem;
 }
 
 /** The mat-vecs of one decode step, per layer and the output head (rows x cols, counted per step). */
@@ -697,14 +734,16 @@ export function decodeStep(
 }
 
 /**
- * Per request under continuous batching (vLLM/SGLang chunked prefill mixes prompts into decode steps:
- * https://docs.vllm.ai/en/latest/configuration/optimization.html): time to first token = its prompt's prefill
- * (compute-bound) plus the decode step it rides with; time per output token = a decode step of the batch at
- * its mean context (prompt + half the output), plus the prefills that interrupt it: while one request decodes its
- * output, each of the other B - 1 sequences is replaced, and its successor prefilled, once. Its own prefill is in
- * its TTFT, not its TPOT: the serving benchmarks' TPOT is (E2E latency - TTFT) / (output tokens - 1)
- * (vllm-project/vllm benchmarks/serve.py calculate_metrics; sgl-project/sglang bench_serving.py), so one request
- * in flight decodes without interruption.
+ * Per request under continuous batching: time to first token = its prompt's prefill (compute-bound) plus a decode
+ * step; time per output token = a decode step of the batch at its mean context (prompt + half the output), plus
+ * the prefills that interrupt it: while one request decodes its output, each of the other B - 1 sequences is
+ * replaced, and its successor prefilled, once. Its own prefill is in its TTFT, not its TPOT: the serving
+ * benchmarks' TPOT is (E2E latency - TTFT) / (output tokens - 1) (vllm-project/vllm benchmarks/serve.py
+ * calculate_metrics; sgl-project/sglang bench_serving.py), so one request in flight decodes without interruption.
+ * An engine that schedules a prompt's chunks into the decode steps (vLLM's chunked prefill,
+ * https://docs.vllm.ai/en/latest/configuration/optimization.html; FrameworkProfile.prefillInDecodeStep) reads the
+ * weights once for both, so a neighbour's prefill adds its work but not its own read of the weights; one that runs
+ * prefills as batches of their own (SGLang, enable_mixed_chunk off) adds the whole prefill.
  */
 export function servingTime(
   m: ModelFacts,
@@ -718,8 +757,20 @@ export function servingTime(
   const step = decodeStep(m, o, t, r, false, meanCtx).stepSeconds;
   // Prefix caching: the cached share of the prompt is not prefilled again (its attention reads not counted).
   const fresh = Math.max(1, Math.round(prompt * (1 - (o.prefixCacheFraction ?? 0))));
-  const prefill = prefillTime(m, o, r, decodeTraffic(m, o, t, r, 1, prompt), fresh, 1);
-  return { ttft: prefill + step, tpot: step + (prefill * (o.batch - 1)) / out };
+  const tr = decodeTraffic(m, o, t, r, 1, prompt);
+  const gpuPrefill = prefillGpuSeconds(m, o, r, tr, fresh, 1);
+  const host = eagerPrefillHostSeconds(m, o);
+  // A prompt chunked into the decode steps shares their weight read (V0 rows: a prefill step of its own).
+  const inStep = FRAMEWORKS[o.framework].prefillInDecodeStep === true && !t.v0Scheduler;
+  const neighbour = gpuPrefill - (inStep ? prefillWeightSeconds(o, r, tr) : 0);
+  // An overlapped scheduler launches a neighbour's prefill while the GPU still runs the decode step before it, so
+  // the decoding requests wait for the prefill's GPU work, or for the host's launches beyond that step.
+  const overlap = t.serialScheduler || t.v0Scheduler ? 0 : step;
+  const stall = Math.max(neighbour, host - overlap);
+  return {
+    ttft: Math.max(gpuPrefill, host) + step,
+    tpot: step + (stall * (o.batch - 1)) / out,
+  };
 }
 
 /**

@@ -40,11 +40,12 @@ export function loraStepTime(
   const c = FLOAT_BYTES[floatCompute(o.compute)];
   const one = adapterBytesPerGpu(m.arch, o.loraRank, o.tp, c, loraExpertGpus(o));
   const kernels = 2 * m.layers * m.linearsPerLayer;
-  const perAdapter = one / r.mem + kernels * GRAPH_KERNEL_SECONDS;
+  const gap = FRAMEWORKS[o.framework].graphKernelSeconds ?? GRAPH_KERNEL_SECONDS;
+  const perAdapter = one / r.mem + kernels * gap;
   if (!t || !FRAMEWORKS[o.framework].loraBatchesApart || adapters <= 1)
     return {
       adaptersPerStep: adapters,
-      seconds: adapters * (one / r.mem) + kernels * GRAPH_KERNEL_SECONDS,
+      seconds: adapters * (one / r.mem) + kernels * gap,
     };
   const plain = { ...o, maxLoras: undefined };
   const small = Math.floor(batch / adapters);

@@ -88,6 +88,9 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   mxfp4Dense: 'q8_0',
   // ggml-cuda replays the decode graph as a CUDA graph (ggml-cuda.cu, GGML_CUDA_USE_GRAPHS).
   fusedKernels: true,
+  // Its own kernels (mul_mat_vec_q, fused norms) keep the shared graph gap: vLLM's per-kernel cost was sized from
+  // cuBLAS/FlashInfer chains (engines/graph-kernel.ts), and llama.cpp's decode rows are timed slow, not fast.
+  graphKernelSeconds: undefined,
   // Builds before ggml-cuda fused ops (its first fusion, of RMS norm and multiply, came with
   // https://github.com/ggml-org/llama.cpp/pull/14800, July 2025) launched every op of the graph: build_llama's
   // decode layer is 24 kernels, counted in ggerganov/llama.cpp src/llama.cpp

@@ -11,6 +11,7 @@ import {
 } from '../vllm/memory.js';
 import { MiB } from '../../units.js';
 import { SGLANG_BLOCK_FP8_LINEAR } from './block-fp8.js';
+import { SERVING_GRAPH_KERNEL_SECONDS } from '../graph-kernel.js';
 
 /**
  * SGLang's sizing by GPU memory (sglangDefaults below). Without a GPU the chunk is vLLM's default (8192, that of
@@ -67,11 +68,13 @@ export const SGLANG_MEMORY: FrameworkProfile = {
     nvfp4: 'cutlass',
   },
   fusedKernels: true, // CUDA graphs for decode batches up to cuda_graph_max_bs
+  // Its graph replays the same unfused chain of library kernels as vLLM's (engines/graph-kernel.ts, sized from SGLang).
+  graphKernelSeconds: SERVING_GRAPH_KERNEL_SECONDS,
   // The overlap scheduler runs the CPU's scheduling of step n+1 during step n (SGLang v0.4 blog, "zero-overhead batch scheduler").
   stepHostSeconds: 0,
   // Before v0.4 that work ran in series with the GPU: 1.1 ms a step, worked out from calibration row
   // sglang-1008-l3-8b-bs1 (in sample; listed in calibration/assumed.json).
-  serialStepHostSeconds: 1.1e-3, // SGLang serial scheduler
+  serialStepHostSeconds: 0.87e-3, // SGLang serial scheduler
   // vLLM's V0 engine costs are vLLM's own.
   v0StepHostSeconds: undefined,
   v0SeqHostSeconds: undefined,
@@ -80,6 +83,12 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // with the activation between, moe_sum_reduce (python/sglang/srt/layers/moe/fused_moe_triton/fused_moe.py,
   // https://github.com/sgl-project/sglang, read 2026-12-02): 4 kernels over a dense MLP's 3.
   moeRoutingKernels: 4,
+  // Prefill (extend) batches run eagerly: 0.5.6 captures only decode steps (cuda_graph_runner.py), its piecewise
+  // graphs for extend are off by default (server_args.py enable_piecewise_cuda_graph False; sglang==0.5.6 wheel).
+  eagerPrefill: true,
+  // A prefill runs as a batch of its own while the decodes wait: enable_mixed_chunk defaults to False
+  // (server_args.py, sglang==0.5.6 wheel; scheduler.py get_next_batch_to_run returns the new prefill batch alone).
+  prefillInDecodeStep: false,
   // Block-scaled FP8 linears (weight_block_size) at decode on Hopper: DeepGEMM's fp8_gemm_nt (engines/sglang/block-fp8.ts).
   blockFp8Linear: SGLANG_BLOCK_FP8_LINEAR,
   expertParallel: true,

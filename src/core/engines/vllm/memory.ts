@@ -5,6 +5,7 @@ import {
   type FrameworkProfile,
 } from '../../memory/framework-profile.js';
 import { FUSED_MOE_CALL_SECONDS } from '../moe-call.js';
+import { SERVING_GRAPH_KERNEL_SECONDS } from '../graph-kernel.js';
 import { VLLM_BLOCK_FP8_LINEAR } from './block-fp8.js';
 import { VLLM_PIECEWISE_ATTENTION_CALLS } from './piecewise.js';
 
@@ -92,12 +93,15 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // engine core applied the sampled tokens, scheduled and prepared inputs while the GPU waited: 0.38 ms a step,
   // worked out from calibration row vllm-rtn-8b-bf16-b1 (in sample; listed in calibration/assumed.json) once its
   // piecewise graphs' GPU gaps are timed (32 layers x 14 µs, engines/vllm/piecewise.ts).
-  serialStepHostSeconds: 3.8e-4, // vLLM serial scheduler
+  serialStepHostSeconds: 1.3e-4, // vLLM serial scheduler
   // With async scheduling the host's step still bounds a model whose GPU work is shorter: vLLM v0.23.0 on a B200
   // decodes Qwen3-0.6B at batch 1 in 1.53 ms a token with full CUDA graphs and 3.64 ms with piecewise graphs, whose
   // 28 layers x 8 eager attention calls x 10 µs (time/piecewise.ts) leave 1.40 ms of step work on the host
   // (https://github.com/vllm-project/vllm/issues/47089, median TPOT table; not a calibration row).
   asyncStepHostSeconds: 1.4e-3, // vLLM async scheduling, per step (vllm-project/vllm#47089)
+  // V1 fills each step's token budget with the running decodes first, then prefill chunks, in one forward
+  // (https://docs.vllm.ai/en/latest/configuration/optimization.html, "Chunked Prefill").
+  prefillInDecodeStep: true,
   // The V0 engine (before V1 became the default in v0.8) did more per step in series with the GPU: ~4 ms of GPU
   // bubble per decode step in the multi-step scheduling RFC's trace (Llama-3-8B, H100;
   // https://github.com/vllm-project/vllm/issues/6854 "Each highlighted redbox is about 4ms of GPU bubble"), and
@@ -132,6 +136,8 @@ export const VLLM_MEMORY: FrameworkProfile = {
     poolHoldsMaxLen: true,
   },
   fusedKernels: true,
+  // Each kernel of its CUDA-graph decode step: the boundary's GPU cost beyond the bytes (engines/graph-kernel.ts).
+  graphKernelSeconds: SERVING_GRAPH_KERNEL_SECONDS,
   // vllm/model_executor/layers/fused_moe: one fused Triton/CUTLASS MoE kernel per projection over all experts.
   moeDispatch: 'grouped',
   // An MoE layer's decode runs the router GEMM, fused_topk (topk_softmax), moe_align_block_size, the w13 and w2
