@@ -4,7 +4,7 @@
  * the refusals grouped by message, so each group can be checked against the engine's own source. A memory
  * verdict ("does not fit") is not a refusal; an estimate with a non-finite figure is reported as one.
  *
- *   npx tsx scripts/refusal-sweep.ts [--only serve|moe|spec|lora-serve|train|objective|features] [--examples N] [--json]
+ *   npx tsx scripts/refusal-sweep.ts [--only serve|moe|spec|lora-serve|offload|train|objective|features] [--examples N] [--json]
  *
  * A tool, not a test: the grid is wide and its count moves as engines and models are added.
  */
@@ -245,6 +245,29 @@ function* loraServe(): Generator<Case> {
               };
 }
 
+/** llama.cpp's host offload on consumer GPUs: -ngl and --n-cpu-moe over MoE models (and one dense model). */
+function* offload(): Generator<Case> {
+  for (const model of [...MOE, 'llama-3.1-70b'])
+    for (const weights of ['q4_k_m', 'q8_0', 'mxfp4', 'nvfp4', 'bf16'])
+      for (const gpu of ['rtx-3090', 'rtx-4090', 'rtx-5090', 'l4'])
+        for (const cpuMoe of [undefined, 8, 1000])
+          for (const ngl of [undefined, 16])
+            yield {
+              grid: 'offload',
+              model,
+              flags: {
+                framework: 'llama.cpp',
+                method: 'inference',
+                weights,
+                gpu,
+                ...(cpuMoe === undefined ? {} : { 'n-cpu-moe': cpuMoe }),
+                ...(ngl === undefined ? {} : { 'gpu-layers': ngl }),
+                batch: 1,
+                seq: 8192,
+              },
+            };
+}
+
 const ZERO: Flags[] = [
   { zero: 0, gpus: 1 },
   { zero: 0, gpus: 2 },
@@ -386,6 +409,7 @@ const GRIDS: Record<string, () => Generator<Case>> = {
   moe,
   spec,
   'lora-serve': loraServe,
+  offload,
   train,
   objective,
   features,

@@ -130,6 +130,11 @@ export function estimateChecks(
       ? float8Refusal(options.compute, gpu.computeCapability)
       : null;
   if (f8) throw badValue('--compute', options.compute, `a dtype this GPU trains in: ${f8}`);
+  if (options.cpuMoeLayers !== undefined) notes.unshift(cpuMoeNote(arch, options.cpuMoeLayers));
+  if (flags['dp-attention'] === true && !options.dpAttention)
+    notes.unshift(
+      `--dp-attention with one data-parallel rank (--gpus ${options.gpus} / --tp ${options.tp}) is attention DP of width 1, which the engines run as plain tensor parallelism (sglang 0.5.23 srt/server_args.py: attention DP only above width 1; vLLM --data-parallel-size 1): estimated without it`,
+    );
   if (!isEngine(flags.framework)) return notes;
   const picked = [
     attentionNote(flags.framework, flags.attention),
@@ -138,6 +143,14 @@ export function estimateChecks(
     loraTargetsNote(flags.framework, flags['lora-targets'], options),
   ];
   return [...picked.filter((n): n is string => n !== null), ...notes];
+}
+
+/** What `--n-cpu-moe N` moves (llama.cpp's CPU buffer override of blk.<i>.ffn_*_exps, i < N: common/arg.cpp). */
+function cpuMoeNote(arch: Arch, n: number): string {
+  const layers = arch.groups.reduce((a, g) => (g.name === 'vision' ? a : a + g.count), 0);
+  if (!arch.groups.some((g) => g.experts > 1))
+    return `--n-cpu-moe ${n}: ${arch.id} has no MoE expert tensors (blk.N.ffn_*_exps), so llama.cpp's override matches none and nothing moves`;
+  return `--n-cpu-moe ${n}: the routed experts of the first ${Math.min(n, layers)} of ${layers} layers in host RAM; decode steps below 32 tokens multiply them on the CPU at host memory bandwidth, larger steps and each prefill ubatch copy the experts they use to the GPU over the host link (ggml op offload)`;
 }
 
 /** A positive integer flag of the image options (estimate only). */
@@ -163,7 +176,14 @@ function imagesInto(arch: Arch, options: EstimateOptions, flags: RawFlags): stri
     throw new FlagError('image-pixels', pixels, 'only with --images N (N > 0)');
   if (images === 0) return [];
   const v = visionTokens(arch, images, pixels);
-  if (!v) throw new FlagError('images', images, `0: ${arch.id} has no vision tower`);
+  if (!v)
+    throw new FlagError(
+      'images',
+      images,
+      arch.groups.some((g) => g.crossAttention === true)
+        ? `0: ${arch.id}'s images enter through its cross-attention layers, not as tokens of the sequence; its vision tower's weights are estimated, its per-image activations are not modelled`
+        : `0: ${arch.id} has no vision tower`,
+    );
   options.seq += v.tokens;
   // The tower's own forward (activations, FLOPs) reads the images and their size (core/model/vision.ts).
   options.images = images;

@@ -116,6 +116,7 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
     'serving KV cache: auto (the compute dtype), fp8 (llama.cpp: q8_0)',
   ],
   ['gpu-layers', '<n>', 'llama.cpp -ngl: layers on the GPU, the rest in host RAM (default all)'],
+  ['n-cpu-moe', '<n>', 'llama.cpp --n-cpu-moe: MoE experts of the first n layers in host RAM'],
   [
     'prompt-tokens',
     '<n>',

@@ -238,6 +238,11 @@ export const EstimateOptionsSchema = z
     /** llama.cpp `-ngl`: layers on the GPU, the rest in host RAM (absent = all). */
     gpuLayers: z.number().int().min(0).max(100_000).optional(),
     /**
+     * llama.cpp `--n-cpu-moe N`: the routed-expert weights of the first N layers in host RAM, the rest of those
+     * layers and their KV on the GPU (absent = none; `--cpu-moe` is every layer).
+     */
+    cpuMoeLayers: z.number().int().min(0).max(100_000).optional(),
+    /**
      * Serving MoE models: the expert-parallel degree, whole experts per rank over the GPUs the MoE layers span
      * (tp, or tp x dp with dpAttention); absent = 1, each expert tensor-parallel (docs/estimate.md).
      */

@@ -395,6 +395,7 @@ function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
   if (flags['kv-cache-dtype'] !== undefined)
     o.kvCacheDtype = pick(flags, 'kv-cache-dtype', KV_CACHE_DTYPES, 'auto');
   if (flags['gpu-layers'] !== undefined) o.gpuLayers = int(flags, 'gpu-layers', 0, 0, 100_000);
+  if (flags['n-cpu-moe'] !== undefined) o.cpuMoeLayers = int(flags, 'n-cpu-moe', 0, 0, 100_000);
   if (flags['prefix-cache'] !== undefined) o.prefixCacheFraction = prefixFraction(flags);
   if (flags.ep !== undefined) o.ep = int(flags, 'ep', 1, 1, 4096);
   speculativeInto(o, flags);
@@ -407,6 +408,7 @@ function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
   for (const [flag, set] of [
     ['kv-cache-dtype', o.kvCacheDtype !== undefined],
     ['gpu-layers', o.gpuLayers !== undefined],
+    ['n-cpu-moe', o.cpuMoeLayers !== undefined],
     ['prefix-cache', o.prefixCacheFraction !== undefined],
     ['ep', o.ep !== undefined],
     ['dp-attention', o.dpAttention === true],
@@ -435,6 +437,12 @@ function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
       o.gpuLayers,
       `only with --framework ${offload.join(' or ')} (its -ngl)`,
     );
+  if (o.cpuMoeLayers !== undefined && !offload.includes(o.framework))
+    throw new FlagError(
+      'n-cpu-moe',
+      o.cpuMoeLayers,
+      `only with --framework ${offload.join(' or ')} (its --n-cpu-moe: the experts of the first N layers in host RAM)`,
+    );
   expertParallelCheck(o);
   const gguf = frameworksWith('ggufWeights');
   if (isGguf(o.weights) && !gguf.includes(o.framework))
@@ -445,6 +453,9 @@ function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
     );
 }
 
+/** transformers 5.14.1: Mxfp4HfQuantizer.is_trainable returns False and asks for Mxfp4Config(dequantize=True). */
+const MXFP4_QUANTIZER =
+  'https://github.com/huggingface/transformers/blob/001002320fa01a489bb9b93976a7e4cd1a46291c/src/transformers/quantizers/quantizer_mxfp4.py';
 /** transformers' GGUF loader: every tensor through gguf.dequantize, then cast to torch_dtype. */
 const GGUF_DEQUANT =
   'https://github.com/huggingface/transformers/blob/001002320fa01a489bb9b93976a7e4cd1a46291c/src/transformers/modeling_gguf_pytorch_utils.py';
@@ -500,6 +511,10 @@ function unit(flags: RawFlags, flag: string): number {
  */
 function expertParallelCheck(o: EstimateOptions): void {
   const dp = Math.floor(o.gpus / (o.tp * o.pp));
+  // One data-parallel rank: attention DP of width 1 is plain tensor parallelism, which the engines run (SGLang
+  // turns attention DP on only above width 1: attn_dp_size > 1 in sglang 0.5.23 srt/server_args.py
+  // resolved_dict; vLLM's --data-parallel-size defaults to 1): estimated without it (estimate-run.ts notes it).
+  if (o.dpAttention && dp === 1 && o.pp === 1) delete o.dpAttention;
   if (o.dpAttention && (dp < 2 || o.pp > 1))
     throw new FlagError(
       'dp-attention',
@@ -543,7 +558,9 @@ export function checkCombination(o: EstimateOptions): void {
     throw new FlagError(
       'weights',
       o.weights,
-      'a training dtype: mxfp4, nvfp4 and GGUF types serve only (--method inference)',
+      o.weights === 'mxfp4'
+        ? `a training dtype: transformers trains no MXFP4 weights ("please consider dequantizing the model first", Mxfp4HfQuantizer.is_trainable, ${MXFP4_QUANTIZER}), so gpt-oss fine-tunes dequantized: --weights bf16, or nf4 with --method qlora`
+        : 'a training dtype: nvfp4 and GGUF types serve only (--method inference)',
     );
   if (train % (o.tp * o.pp * o.cp) !== 0)
     throw new FlagError(
@@ -685,6 +702,7 @@ const FLAG_OF: Record<keyof EstimateOptions, string> = {
   kvCacheDtype: 'kv-cache-dtype',
   prefixCacheFraction: 'prefix-cache',
   gpuLayers: 'gpu-layers',
+  cpuMoeLayers: 'n-cpu-moe',
   ep: 'ep',
   dpAttention: 'dp-attention',
   speculative: 'speculative',

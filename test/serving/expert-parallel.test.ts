@@ -117,8 +117,11 @@ describe('expert parallelism and DP attention: flags and engines', () => {
     // Experts over the data-parallel ranks without --dp-attention: the message names the flag, not "1 or 1".
     expect(bad({ gpus: 2, tp: 1, ep: 2 })).toThrow(/expected 1, .*need --dp-attention$/);
   });
-  it('refuses DP attention with one data-parallel rank, and both outside serving', () => {
-    expect(bad({ gpus: 2, tp: 2, 'dp-attention': true })).toThrow(/--dp-attention/);
+  it('runs DP attention with one data-parallel rank as plain TP, refuses it with a pipeline and both outside serving', () => {
+    // Attention DP of width 1 is tensor parallelism (sglang 0.5.23 server_args.py; vLLM --data-parallel-size 1).
+    expect(bad({ gpus: 2, tp: 2, 'dp-attention': true })()).not.toHaveProperty('dpAttention');
+    expect(bad({ gpus: 8, tp: 8, ep: 8, 'dp-attention': true })()).toMatchObject({ ep: 8 });
+    expect(bad({ gpus: 4, tp: 2, pp: 2, 'dp-attention': true })).toThrow(/--dp-attention/);
     expect(() => optionsFromFlags({ method: 'lora', ep: 2, gpus: 2, tp: 2 })).toThrow(
       /only with --method inference/,
     );

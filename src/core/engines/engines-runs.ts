@@ -29,7 +29,10 @@ export function runsRefusal(
   const p = engineRuns(engine);
   const why = engineRejects(engine, o, dp, accum, true, p);
   if (!why) return null;
-  return `${engine} ${why} (${runsSource(ENGINE_RUNS[engine], refusedSet(p, o, dp))})`;
+  const set = refusedSet(p, o, dp);
+  const own = ENGINE_RUNS[engine].refusal?.(o, set);
+  if (own) return `${engine}: ${own}`;
+  return `${engine} ${why} (${runsSource(ENGINE_RUNS[engine], set)})`;
 }
 
 /**

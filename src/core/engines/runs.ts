@@ -79,6 +79,11 @@ export interface EngineRuns {
    * with its source, or null; absent: nothing to say.
    */
   parallelNote?: (o: EstimateOptions, dp: number) => string | null;
+  /**
+   * The engine's own account of a refusal of `set` where the set's line says less: what it runs instead, with
+   * its source (a file at a tag or commit), or null for the set's line.
+   */
+  refusal?: (o: EstimateOptions, set: RunsSet | 'other') => string | null;
 }
 
 /** The profile `estimate` checks a configuration against: what vramplan writes, widened to what the engine runs. */

@@ -17,7 +17,7 @@ import { type TowerBytes } from './vision.js';
 import { draftGroups, draftWeightBytes } from './speculative.js';
 import { loraSlotBytes } from './multi-lora.js';
 import { ligerChunkRows } from '../kernels/liger.js';
-import { sumParts } from './setup.js';
+import { expertStorageOf, sumParts } from './setup.js';
 import type { Parts, Setup } from './setup.js';
 import { compiledUpcastLoss, fusedLossChunk, withTower } from './training.js';
 import type { Holdings, PhaseParts } from './training.js';
@@ -126,16 +126,54 @@ function kvAndPrefill(s: Setup): { kv: number; prefill: number; state: number } 
 /**
  * llama.cpp `-ngl`: the first layers' weights and KV on the GPU, the output layer too once every layer is
  * there (n_gpu_layers > n_layer, llama-model.cpp), token embeddings always on the host; the rest in host RAM.
+ * `--n-cpu-moe N` puts the routed-expert tensors of the first N layers in host RAM besides (common/arg.cpp at
+ * 25d5b0c5: a CPU buffer override for `blk.<i>.ffn_(up|down|gate)_exps`, i < N); -ngl leaves the first layers on
+ * the host too, so the host holds the experts of the first max(N, L - ngl) layers, taken as that share of the
+ * MoE layers' experts (every layer is MoE in Qwen3-MoE, gpt-oss, Mixtral; DeepSeek-V3's first 3 are dense).
  */
-function layerSplit(s: Setup, h: Holdings): { gpuShare: number; weights: number; host: number } {
+function layerSplit(
+  s: Setup,
+  h: Holdings,
+): { gpuShare: number; weights: number; constants?: number; host: number } {
   const L = s.facts.totalLayers;
   const ngl = Math.min(s.o.gpuLayers ?? L + 1, L + 1);
   const share = Math.min(ngl, L) / L;
   const embed = s.arch.embedParams * s.floatBytes;
   const head = h.hasHead ? s.arch.lmHeadParams * s.floatBytes : 0;
   const layers = Math.max(0, h.weights - embed - head);
-  const weights = Math.min(h.weights, layers * share + (ngl > L ? head : 0));
-  return { gpuShare: share, weights, host: Math.max(0, h.weights - weights) };
+  const cpuMoe = s.o.cpuMoeLayers ?? 0;
+  if (cpuMoe === 0) {
+    const weights = Math.min(h.weights, layers * share + (ngl > L ? head : 0));
+    return { gpuShare: share, weights, host: Math.max(0, h.weights - weights) };
+  }
+  // The experts this GPU's layers hold (the layout holdingsOf gives them: lf of them over tp).
+  const x = expertStorageOf(s.arch, s.o);
+  const expertWeights = Math.min(h.weights, ((x.values + x.bias) * s.lf) / s.tp);
+  const expertConstants = Math.min(h.quantConstants, (x.constants * s.lf) / s.tp);
+  // The host holds the experts of the first max(N, L - ngl) layers; over a layer split (--gpus N) the busiest GPU
+  // is the last stage, whose layers come last: the share of its layers whose experts stay on it.
+  const hostExpertLayers = Math.max(Math.min(cpuMoe, L), L - Math.min(ngl, L));
+  const stageLayers = s.lf * L;
+  const expertsOnGpu = Math.min(
+    1,
+    Math.max(0, L - Math.max(hostExpertLayers, L - stageLayers)) / stageLayers,
+  );
+  const weights = Math.min(
+    h.weights,
+    (layers - expertWeights) * share + expertWeights * expertsOnGpu + (ngl > L ? head : 0),
+  );
+  const constants = h.quantConstants - expertConstants * (1 - expertsOnGpu);
+  // Host RAM per GPU: the one llama-server process's host-held experts spread over its GPUs (times the GPUs, the
+  // whole), the rest of the layers past -ngl and the token embeddings as before.
+  const hostExperts = ((expertWeights + expertConstants) * hostExpertLayers) / L;
+  const hostLayers =
+    Math.max(0, layers - expertWeights) * (1 - share) + (ngl > L ? 0 : head) + embed;
+  return {
+    gpuShare: share,
+    weights,
+    constants,
+    host: Math.max(0, Math.min(h.weights + h.quantConstants, hostExperts + hostLayers)),
+  };
 }
 
 /** Inference: KV cache, prefill activations and logits; a serving engine's paged pool fills the rest. */
@@ -175,7 +213,12 @@ export function inferencePhases(
   // llama.cpp allocates each adapter's A and B in the buffer type of the weight they adapt
   // (llama_adapter_lora_init_impl, src/llama-adapter.cpp at 25d5b0c5): they follow the -ngl split.
   const onGpu = split
-    ? { ...base, weights: split.weights, adapters: base.adapters + slots * split.gpuShare }
+    ? {
+        ...base,
+        weights: split.weights,
+        quantConstants: split.constants ?? base.quantConstants,
+        adapters: base.adapters + slots * split.gpuShare,
+      }
     : draft > 0 || slots > 0
       ? { ...base, weights: base.weights + draft, adapters: base.adapters + slots }
       : base;

@@ -79,7 +79,10 @@ function evalStage(s: Setup, stage: Stage): StageResult {
       }
     : inferencePhases(s, h, base, tower);
   // llama.cpp loads only its GPU layers onto the GPU (the rest stays in host RAM: layerSplit).
-  if (s.fw.layerOffload && rest.phases[0]) load.parts.weights = rest.phases[0].parts.weights;
+  if (s.fw.layerOffload && rest.phases[0]) {
+    load.parts.weights = rest.phases[0].parts.weights;
+    load.parts.quantConstants = rest.phases[0].parts.quantConstants;
+  }
   const phases = [load, ...rest.phases];
   const host =
     (s.offloadOpt

@@ -92,7 +92,7 @@ function storageOf(arch: Arch, facts: ArchFacts, o: EstimateOptions) {
 }
 
 /** The routed experts' storage (linears with copies > 1) and the share of it one GPU holds. */
-function expertStorageOf(arch: Arch, o: EstimateOptions): NonNullable<Setup['experts']> {
+export function expertStorageOf(arch: Arch, o: EstimateOptions): NonNullable<Setup['experts']> {
   const out = { values: 0, constants: 0, bias: 0, share: expertShareOf(o, routedExperts(arch)) };
   for (const g of arch.groups)
     for (const l of g.linears)

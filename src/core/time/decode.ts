@@ -13,6 +13,7 @@ import { blockFp8Seconds } from './block-fp8.js';
 import { rowSplitSeconds } from './row-split.js';
 import type { Gpu } from '../../schema/gpu.js';
 import {
+  isGguf,
   meanContextOf,
   outputTokensOf,
   promptTokensOf,
@@ -277,6 +278,20 @@ function decodeTpSeconds(m: ModelFacts, o: EstimateOptions, B: number, r: GpuRat
 // llama.cpp layers left in host RAM decode at host memory bandwidth: dual-channel DDR5-5600 peaks at 89.6 GB/s
 // and CPU token generation reaches ~60% of it (llama.cpp discussion #3847 CPU tables; assumed 55 GB/s).
 const HOST_DECODE_BYTES_PER_S = 55e9;
+// ggml's scheduler runs an op whose weight is in host memory on the GPU, copying the weight over, once the op's
+// batch reaches the CUDA backend's offload threshold: GGML_OP_OFFLOAD_MIN_BATCH, default 32 tokens (MUL_MAT_ID's
+// batch is its ne[2], the tokens; ggml_backend_cuda_device_offload_op and get_op_batch_size,
+// ggml-org/llama.cpp@00108827d87949b538ad1821f81a6b111827fcda ggml/src/ggml-cuda/ggml-cuda.cu).
+const OP_OFFLOAD_MIN_BATCH = 32;
+
+/**
+ * A decode step's host-held experts (`--n-cpu-moe`): below the offload threshold the CPU multiplies the experts
+ * its tokens route to, at host memory bandwidth; from it the scheduler copies those experts to the GPU over the
+ * host link (ggml_backend_sched_compute_splits copies only the used ones, ggml-backend.cpp @0054c013).
+ */
+const hostExpertSeconds = (tr: Traffic, B: number, r: GpuRates): number =>
+  tr.hostExperts / (B >= OP_OFFLOAD_MIN_BATCH ? r.host : HOST_DECODE_BYTES_PER_S);
+
 // Low-precision tensor cores (FP8/INT8 W8A8) run dense GEMMs at twice the 16-bit rate (H100/L40S/RTX 4090
 // datasheets: FP8 and INT8 dense TFLOPS = 2x BF16;
 // https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet).
@@ -300,12 +315,20 @@ export function kernelOn(
   return q;
 }
 
-/** The layers llama.cpp runs on the host (`--gpu-layers`), as a share; 0 for every other engine. */
-function hostShare(m: ModelFacts, o: EstimateOptions): { layers: number; head: boolean } {
-  if (!FRAMEWORKS[o.framework].layerOffload || o.gpuLayers === undefined)
-    return { layers: 0, head: false };
-  const ngl = Math.min(o.gpuLayers, m.layers + 1);
-  return { layers: (m.layers - Math.min(ngl, m.layers)) / m.layers, head: ngl <= m.layers };
+/**
+ * What llama.cpp keeps on the host, as shares of the layers: whole layers past `--gpu-layers` (the first
+ * L - ngl), and with `--n-cpu-moe N` the routed experts of the first max(N, L - ngl) layers (memory/inference.ts
+ * layerSplit); 0 for every other engine.
+ */
+function hostShare(
+  m: ModelFacts,
+  o: EstimateOptions,
+): { layers: number; experts: number; head: boolean } {
+  if (!FRAMEWORKS[o.framework].layerOffload) return { layers: 0, experts: 0, head: false };
+  const ngl = Math.min(o.gpuLayers ?? m.layers + 1, m.layers + 1);
+  const layers = (m.layers - Math.min(ngl, m.layers)) / m.layers;
+  const cpuMoe = Math.min(o.cpuMoeLayers ?? 0, m.layers) / m.layers;
+  return { layers, experts: Math.max(layers, cpuMoe), head: ngl <= m.layers };
 }
 
 interface Traffic {
@@ -313,6 +336,12 @@ interface Traffic {
   weightGpu: number;
   kvGpu: number;
   host: number;
+  /**
+   * llama.cpp `--n-cpu-moe`: stored bytes of the host-held experts a step routes to (beyond whole host layers),
+   * and of all of them (a prefill ubatch routes to nearly every expert).
+   */
+  hostExperts: number;
+  hostExpertsAll: number;
   /** Linear weight elements a step reads, and bytes per weight element. */
   linearRead: number;
   wb: number;
@@ -323,6 +352,24 @@ interface Traffic {
   fp32Gemm: boolean;
   /** Stored weight bytes an arithmetic-bound mat-vec works through on one GPU in a step (KernelFamily.issue). */
   issueBytes: number;
+}
+
+/**
+ * Linear weight elements a step of B sequences reads: an MoE layer reads the distinct experts its tokens route
+ * to, E(1-(1-k/E)^B) on average, or every expert where the step runs them all (TimeOptions.generateAllExperts).
+ */
+function linearReadOf(
+  m: ModelFacts,
+  t: TimeOptions,
+  B: number,
+): { linearRead: number; expertRead: number } {
+  if (m.experts <= 1) return { linearRead: m.linearTotal, expertRead: 0 };
+  const dense = m.linearTotal - m.expertWeightsPerLayer * m.experts * m.moeLayers;
+  const distinct = t.generateAllExperts
+    ? m.experts
+    : m.experts * (1 - Math.pow(1 - m.topK / m.experts, B));
+  const expertRead = m.expertWeightsPerLayer * distinct * m.moeLayers;
+  return { linearRead: dense + expertRead, expertRead };
 }
 
 /** What one decode step of B sequences at context `ctx` reads, per GPU and on the host. */
@@ -336,18 +383,7 @@ export function decodeTraffic(
 ): Traffic {
   const q = stepKernel(o, t, r);
   const wb = o.weights === 'fp32' ? 4 : weightBytes(o.weights);
-  // MoE: at batch B a layer reads the distinct experts its tokens route to, E(1-(1-k/E)^B) on average.
-  let linearRead = m.linearTotal;
-  let expertRead = 0;
-  if (m.experts > 1) {
-    const dense = m.linearTotal - m.expertWeightsPerLayer * m.experts * m.moeLayers;
-    // Every expert where the step runs them all (TimeOptions.generateAllExperts), else the distinct ones routed to.
-    const distinct = t.generateAllExperts
-      ? m.experts
-      : m.experts * (1 - Math.pow(1 - m.topK / m.experts, B));
-    expertRead = m.expertWeightsPerLayer * distinct * m.moeLayers;
-    linearRead = dense + expertRead;
-  }
+  const { linearRead, expertRead } = linearReadOf(m, t, B);
   // MXFP4 MoE checkpoints (gpt-oss) quantize the experts only; the rest (attention, router, lm_head) is read at
   // the engine's dtype for it (mxfp4Dense).
   const bf16Read = o.weights === 'mxfp4' && expertRead > 0 ? linearRead - expertRead : 0;
@@ -357,10 +393,11 @@ export function decodeTraffic(
   const e = k && r.rocm && k.rocm ? k.rocm : k && r.hopper && k.hopper ? k.hopper : k;
   const eff = e ? (o.weights === 'int8' || o.weights === 'fp8' ? e.eff8 : e.eff4) : 1;
   const dense = mxfp4DenseRead(o, e);
-  // lm_head stays 16-bit in bitsandbytes/GPTQ/AWQ checkpoints (llm_int8_skip_modules default; AutoGPTQ); GGUF
-  // and torchao quantize it with the rest; an MXFP4 MoE checkpoint keeps it with its other dense linears.
-  const headBytes =
-    m.lmHead * (o.weights === 'mxfp4' ? dense.bytes : q === 'torchao' || q === 'gguf' ? wb : 2);
+  // lm_head stays 16-bit in bitsandbytes/GPTQ/AWQ checkpoints (llm_int8_skip_modules default; AutoGPTQ) and in
+  // NVFP4 GGUF files; GGUF types and torchao quantize it with the rest; an MXFP4 MoE checkpoint keeps it with its
+  // other dense linears.
+  const quantizedHead = q === 'torchao' || (q === 'gguf' && isGguf(o.weights));
+  const headBytes = m.lmHead * (o.weights === 'mxfp4' ? dense.bytes : quantizedHead ? wb : 2);
   // Above the crossover: dequantize (write 2 B) then a 16-bit GEMM reads it back (2 B), from L2 where the 16-bit
   // copy of the matrix fits in it (l2HeldElements). A pre-0.48 bitsandbytes build's 4-bit dequantization runs its
   // tree kernel, slower than the memory rate on some GPUs (bnb-dequant.ts).
@@ -386,18 +423,28 @@ export function decodeTraffic(
   // The layout memory stores (cacheTpOf: a row split keeps the whole cache on the main GPU, which reads all of it).
   const kv = B * decodeCacheBytes(m.arch, fw, { c, tp: cacheTpOf(fw, o.tp), kvElem }, ctx);
   const h = hostShare(m, o);
-  const weightGpu = (linearBytes * (1 - h.layers) + (h.head ? 0 : headBytes)) / o.tp;
+  // The experts --n-cpu-moe moves to the host beyond whole host layers: their share of the GPU's bytes (the
+  // expert elements sit in qRead; a 16-bit model reads them at 2 B).
+  const moved = h.experts - h.layers;
+  const expertBytes = expertRead * (dequantizes ? (wb + cb) * tree + cb : wb / eff);
+  const weightGpu =
+    (linearBytes * (1 - h.layers) - expertBytes * moved + (h.head ? 0 : headBytes)) / o.tp;
   const host = linearRead * wbStored * h.layers + (h.head ? headBytes : 0) + kv * h.layers;
-  const expertGpu = (expertRead * (1 - h.layers) * wb) / eff / o.tp;
+  const expertGpu = (expertRead * (1 - h.experts) * wb) / eff / o.tp;
   // The weights the step's mat-vecs unpack: every one read, the distinct experts of an MoE layer included.
   const issueBytes =
     k?.issue && !dequantizes && B <= k.issue.maxColumns
-      ? ((bf16Read * dense.bytes + qRead * wb) * (1 - h.layers) + (h.head ? 0 : headBytes)) / o.tp
+      ? ((bf16Read * dense.bytes + qRead * wb) * (1 - h.layers) -
+          expertRead * wb * moved +
+          (h.head ? 0 : headBytes)) /
+        o.tp
       : 0;
   return {
     weightGpu,
     kvGpu: kv * (1 - h.layers),
     host,
+    hostExperts: expertRead * wb * moved,
+    hostExpertsAll: m.expertWeightsPerLayer * m.experts * m.moeLayers * wb * moved,
     linearRead,
     wb: wbStored,
     q,
@@ -533,9 +580,21 @@ function prefillGpuSeconds(
       ? expertFlops / (rate * shapeFactor(tokens * seqs * m.topK, expertWidth))
       : 0) +
     prefillWeightSeconds(o, r, tr) +
-    (ubatches * tr.host) / r.host +
+    (ubatches * (tr.host + tr.hostExpertsAll * usedExperts(m, ub, tokens * seqs))) / r.host +
     decodeTpSeconds(m, o, tokens * seqs, r)
   );
+}
+
+/**
+ * The share of a layer's experts one prefill ubatch routes to, E(1-(1-k/E)^n) of E for its n tokens: what
+ * ggml's scheduler copies of host-held experts to the GPU per ubatch, "copying only the experts that are used"
+ * (ggml_backend_sched_compute_splits, ggml-org/llama.cpp@0054c01370c2105fa7ba68c16c5e8ff5f55e430d
+ * ggml/src/ggml-backend.cpp).
+ */
+function usedExperts(m: ModelFacts, ub: number | undefined, tokens: number): number {
+  if (m.experts <= 1) return 1;
+  const n = Math.min(ub ?? tokens, tokens);
+  return 1 - Math.pow(1 - m.topK / m.experts, n);
 }
 
 /** A prefill's one read of the linear weights on a GPU. */
@@ -614,6 +673,7 @@ export function decodeStep(
   const loop = t.decodeOnly ? 0 : 1;
   const hostT =
     tr.host / HOST_DECODE_BYTES_PER_S +
+    hostExpertSeconds(tr, B, r) +
     loop * (fw.stepHostSeconds ?? 0) +
     (t.serialScheduler ? (fw.serialStepHostSeconds ?? 0) : 0) +
     (t.v0Scheduler ? (fw.v0StepHostSeconds ?? 0) + (fw.v0SeqHostSeconds ?? 0) * B : 0) +

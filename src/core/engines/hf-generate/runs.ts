@@ -2,10 +2,11 @@
  * What the hf-generate engine runs beyond what vramplan writes for it (runs.ts): GenerationMixin.generate, no
  * training entry point. transformers 5.14.1 also loads a model over several GPUs (from_pretrained tp_plan="auto"
  * under torchrun: tensor parallel; device_map="auto": consecutive layers per GPU, a pipeline without overlap) and
- * gpt-oss's MXFP4 checkpoints (quantizers/quantizer_mxfp4.py); vramplan writes none of them.
+ * gpt-oss's MXFP4 checkpoints (quantizers/quantizer_mxfp4.py) and NVFP4 through FP-Quant on Blackwell GPUs
+ * (quantizers/quantizer_fp_quant.py); vramplan writes none of them.
  */
 import type { EstimateOptions } from '../../../schema/estimate.js';
-import type { EngineRuns } from '../runs.js';
+import type { EngineRuns, RunsSet } from '../runs.js';
 import { HF_GENERATE_PROFILE } from './profile.js';
 
 const H =
@@ -20,11 +21,24 @@ function hfGenerateParallel(o: EstimateOptions): string | null {
   return null;
 }
 
+/** Multi-LoRA serving on transformers: one adapter set for the whole batch, with its source. */
+function hfGenerateRefusal(o: EstimateOptions, set: RunsSet | 'other'): string | null {
+  if (set !== 'other' || o.maxLoras === undefined) return null;
+  return `--max-loras: got ${o.maxLoras}; transformers generate runs the adapters set_adapter makes active on every sequence of the batch, one set for all (PeftAdapterMixin.set_adapter, ${H}/integrations/peft.py); per-request adapters are PEFT's mixed-batch inference (PeftModel.generate adapter_names), outside transformers: estimate one adapter merged into the weights (no --max-loras), or serve several with vllm, sglang or llama.cpp`;
+}
+
 export const HF_GENERATE_RUNS: EngineRuns = {
   // MXFP4 runs through the gpt-oss Triton kernels (kernels-community/gpt-oss-triton-kernels) on compute
   // capability 7.5 and above with triton and kernels installed; otherwise the quantizer dequantizes to bf16
-  // (quantizer_mxfp4.py validate_environment), which --weights bf16 estimates.
-  widen: { tp: true, pp: true, baseWeights: [...HF_GENERATE_PROFILE.baseWeights, 'mxfp4'] },
+  // (quantizer_mxfp4.py validate_environment), which --weights bf16 estimates. NVFP4 runs through FP-Quant
+  // (FPQuantConfig(forward_dtype="nvfp4"), quantizer_fp_quant.py): real quantization with QuTLASS's GEMMs on
+  // Blackwell GPUs, the checkpoint's bf16 linears quantized as they load (FP-Quant keeps lm_head 16-bit).
+  widen: {
+    tp: true,
+    pp: true,
+    baseWeights: [...HF_GENERATE_PROFILE.baseWeights, 'mxfp4', 'nvfp4'],
+  },
+  refusal: hfGenerateRefusal,
   sources: {
     methods: `${H}/generation/utils.py`,
     weights: `${H}/quantizers/auto.py`,

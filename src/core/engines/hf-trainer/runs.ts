@@ -5,7 +5,7 @@
  * (trainer_utils.py validate_quantization_for_training; GptqHfQuantizer.is_trainable True, AwqQuantizer with
  * gptqmodel >= 5), and PEFT wraps the GPTQ/AWQ QuantLinear in its LoRA layer (peft tuners/lora/gptq.py, awq.py).
  */
-import { HF_ACCELERATE_RUNS } from '../hf/runs.js';
+import { HF_ACCELERATE_RUNS, hfZeroRefusal } from '../hf/runs.js';
 import type { EngineRuns } from '../runs.js';
 import { HF_TRAINER_PROFILE } from './profile.js';
 
@@ -17,4 +17,5 @@ export const HF_TRAINER_RUNS: EngineRuns = {
     weights:
       'https://github.com/huggingface/transformers/blob/001002320fa01a489bb9b93976a7e4cd1a46291c/src/transformers/quantizers/quantizer_gptq.py',
   },
+  refusal: hfZeroRefusal('hf-trainer'),
 };

@@ -2,7 +2,8 @@
  * What the Hugging Face training engines (hf-trainer, hf-fsdp, hf-deepspeed) run, as vramplan writes it: the
  * Trainer trains only (generation is hf-generate); each set's source is a transformers file at one commit.
  */
-import type { EngineRuns } from '../runs.js';
+import type { EstimateOptions } from '../../../schema/estimate.js';
+import type { EngineRuns, RunsSet } from '../runs.js';
 import { TRL_OBJECTIVES } from './profile.js';
 
 const H =
@@ -38,3 +39,25 @@ export const HF_ACCELERATE_RUNS: EngineRuns = {
     float8: 'https://docs.axolotl.ai/docs/mixed_precision.html',
   },
 };
+
+const A =
+  'https://github.com/huggingface/accelerate/blob/09228237b95789ea2ad87e669e7b885855b97f97/src/accelerate/utils';
+
+/**
+ * A ZeRO stage outside the engine's own: the Trainer shards only through DeepSpeed or FSDP, each its own engine
+ * here, so the refusal names the engine that runs the stage.
+ */
+export const hfZeroRefusal =
+  (engine: 'hf-trainer' | 'hf-fsdp' | 'hf-deepspeed') =>
+  (o: EstimateOptions, set: RunsSet | 'other'): string | null => {
+    if (set !== 'parallel') return null;
+    if (engine === 'hf-trainer' && (o.tp > 1 || o.cp > 1))
+      return `--${o.tp > 1 ? 'tp' : 'cp'}: got ${o.tp > 1 ? o.tp : o.cp}; expected 1: the Trainer without an fsdp argument runs DDP; tensor and context parallelism come through Accelerate's ParallelismConfig over FSDP2 (TrainingArguments.parallelism_config, ${H}/trainer.py): --framework hf-fsdp`;
+    if (engine === 'hf-trainer' && o.zero > 0)
+      return `--zero: got ${o.zero}; expected 0: the Trainer without a deepspeed or fsdp argument runs DDP (${H}/trainer.py); it shards through DeepSpeed (--framework hf-deepspeed, ZeRO 1-3) or FSDP (--framework hf-fsdp, ZeRO 2-3)`;
+    if (engine === 'hf-fsdp' && o.zero < 2)
+      return `--zero: got ${o.zero}; expected 2 or 3: FSDP shards as SHARD_GRAD_OP (ZeRO-2) or FULL_SHARD (ZeRO-3), and its NO_SHARD is DDP (FSDP_SHARDING_STRATEGY, ${A}/constants.py): ZeRO-0 is --framework hf-trainer, ZeRO-1 hf-deepspeed`;
+    if (engine === 'hf-deepspeed' && o.zero === 0)
+      return `--zero: got 0; expected 1, 2 or 3: DeepSpeed's stage 0 partitions nothing, data parallelism as the Trainer's DDP (${H}/integrations/deepspeed.py): estimate it with --framework hf-trainer`;
+    return null;
+  };

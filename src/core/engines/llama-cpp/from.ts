@@ -25,6 +25,8 @@ export const LLAMA_SERVER_FROM_FLAGS: Record<string, FlagSpec> = {
   model: v('-m', '--model'),
   hf: v('-hf', '-hfr', '--hf-repo'),
   ngl: v('-ngl', '--gpu-layers', '--n-gpu-layers'),
+  'cpu-moe': b('-cmoe', '--cpu-moe'),
+  'n-cpu-moe': v('-ncmoe', '--n-cpu-moe'),
   ctx: v('-c', '--ctx-size'),
   parallel: v('-np', '--parallel'),
   'cache-type-k': v('-ctk', '--cache-type-k'),
@@ -118,6 +120,9 @@ export function readLlamaServerCommand(
     );
   const ngl = a.str('ngl');
   if (ngl !== undefined && !/^(all|auto|-1)$/.test(ngl)) flags['gpu-layers'] = a.int('ngl', 0)!;
+  // --cpu-moe keeps every layer's experts on the host, --n-cpu-moe N the first N layers' (common/arg.cpp).
+  if (a.has('cpu-moe')) flags['n-cpu-moe'] = 100_000;
+  else if (a.has('n-cpu-moe')) flags['n-cpu-moe'] = a.int('n-cpu-moe', 0)!;
   const k = a.choice('cache-type-k', KV_TYPES);
   const vt = a.choice('cache-type-v', KV_TYPES);
   if ([k, vt].some((t) => (t !== undefined && t.startsWith('q')) || t === 'iq4_nl')) {

@@ -33,6 +33,8 @@ export function llamaCppBlocker(x: LaunchPlan): string | null {
   // llama-server loads each adapter from its own GGUF file at start (--lora FNAME, repeated): no slots to write.
   if (o.maxLoras !== undefined)
     return 'llama-server loads LoRA adapters from files (--lora FNAME each)';
+  // Estimated, not launched: no launched --n-cpu-moe run has checked the estimate yet.
+  if (o.cpuMoeLayers !== undefined) return 'vramplan writes no --n-cpu-moe (estimate only)';
   return null;
 }
 

@@ -79,7 +79,8 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   int4QuantFormat: 'gguf',
   // MXFP4 GGUF experts run through the same mul_mat_vec_q / MMQ kernels as the other GGUF types (vec_dot_mxfp4_q8_1;
   // ggml-org/llama.cpp ggml/src/ggml-cuda/mmvq.cu @000f4625abc4efd46ee160e4473ffe0da004082e).
-  quantFormatFor: { mxfp4: 'gguf' },
+  // NVFP4 GGUF tensors likewise (vec_dot_nvfp4_q8_1 beside the MXFP4 one, ggml-org/llama.cpp#19769).
+  quantFormatFor: { mxfp4: 'gguf', nvfp4: 'gguf' },
   // An MXFP4 MoE GGUF ("MXFP4 MoE" file type) stores the experts in MXFP4 and every other tensor, output included,
   // in Q8_0 (llama_tensor_get_type, LLAMA_FTYPE_MOSTLY_MXFP4_MOE: "MoE tensors -> MXFP4, other tensors -> Q8_0";
   // ggml-org/llama.cpp src/llama-quant.cpp @8784689fee07c6daabf3487d24e1535534ef6e6b). gpt-oss-20b's file is

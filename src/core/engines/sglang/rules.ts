@@ -32,10 +32,12 @@ export const SGLANG_RULES: readonly Rule[] = [
   },
   {
     id: 'sglang-expert-parallel-needs-moe',
-    says: "SGLang's --ep-size shards MoE experts and DP attention shares MoE layers between ranks; a dense model has none: serve it as replicas",
+    // Read in the 0.5.23 wheel: Qwen3Attention takes attn_tp_size (models/qwen3.py:164) where LlamaAttention and
+    // Qwen2Attention take the whole tp_size (models/llama.py, models/qwen2.py).
+    says: "SGLang's --ep-size shards MoE experts, which a dense model has none of; DP attention on a dense model runs only where its attention takes the attention-TP group (Qwen3Attention: attn_tp_size; LlamaAttention and Qwen2Attention shard heads over the whole --tp-size), with the MLP tensor-parallel over every GPU, a layout not modelled: serve it as replicas",
     library: 'sglang',
     versions: '>=0.5',
-    source: 'https://docs.sglang.io/docs/advanced_features/dp_dpa_smg_guide.md',
+    source: 'https://pypi.org/project/sglang/0.5.23/ (wheel) sglang/srt/models/qwen3.py:164',
     effect: 'forbid',
     applies: (x) =>
       ((x.options.ep ?? 1) > 1 || x.options.dpAttention === true) &&

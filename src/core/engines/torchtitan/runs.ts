@@ -1,5 +1,6 @@
 /** What torchtitan runs beyond what vramplan writes for it (runs.ts): sequences past the HF config's positions. */
-import type { EngineRuns } from '../runs.js';
+import type { EstimateOptions } from '../../../schema/estimate.js';
+import type { EngineRuns, RunsSet } from '../runs.js';
 
 const T =
   'https://github.com/pytorch/torchtitan/blob/b5bcd76c66d0acb1a08b176d9639425bc55e0b2a/torchtitan';
@@ -7,7 +8,19 @@ const T =
 // The 0.3.0 release (its PyPI wheel read) for what it runs beyond what vramplan writes.
 const R = 'https://github.com/pytorch/torchtitan/blob/v0.3.0/torchtitan';
 
+/**
+ * A ZeRO stage other than 3: torchtitan wraps every model in FSDP2 whatever the degrees (apply_fsdp_to_decoder in
+ * models/llama3/parallelize.py; a replicate degree with a shard degree of 1 is its DDP, config/configs.py), so
+ * its replicated and reshard-never layouts hold fp32 shards beside bf16 unsharded copies: neither the DDP nor the
+ * DeepSpeed layout the ZeRO-0/2 estimates model.
+ */
+function zeroRefusal(o: EstimateOptions, set: RunsSet | 'other'): string | null {
+  if (set !== 'parallel' || o.zero === 3) return null;
+  return `--zero: got ${o.zero}; expected 3: torchtitan wraps the model in FSDP2 at any degree (apply_fsdp_to_decoder, ${R}/models/llama3/parallelize.py); its DDP (data_parallel_replicate_degree with data_parallel_shard_degree 1) and fsdp_reshard_after_forward "never" (${R}/config/configs.py) keep FSDP2's fp32 shards beside bf16 unsharded copies, a layout the ZeRO-0/2 estimates (DDP, DeepSpeed) do not model: estimate --zero 3`;
+}
+
 export const TORCHTITAN_RUNS: EngineRuns = {
+  refusal: zeroRefusal,
   // LoRA: model_registry(converters=[LoRAConverter.Config(rank, alpha, target_modules)]) freezes the base and
   // trains adapters (torchtitan 0.3.0 components/lora.py). Base weights in training.dtype: float32 (default) or
   // bfloat16, which "put all parameters, gradients, and optimizer states in bfloat16" (config/configs.py).
