@@ -114,9 +114,10 @@ export const throughputCaseSchema = z.looseObject({
   /**
    * The dtype the measured rollout's captured decode steps dequantized bitsandbytes 4-bit weights to: 'fp32' (an
    * fp32-stored checkpoint quantized by vLLM while loading, graphs captured before Unsloth reset the QuantStates'
-   * dtype) sets TimeOptions.bnbDecodeFp32.
+   * dtype) sets TimeOptions.bnbDecodeFp32; 'fp32-moe-down' (the routed experts' down projections alone in fp32, the
+   * rest in 16 bits: Unsloth's gpt-oss on a GPU without bf16) sets TimeOptions.bnbDecodeFp32MoeDown.
    */
-  bnb_decode_dtype: z.enum(['fp32']).optional(),
+  bnb_decode_dtype: z.enum(['fp32', 'fp32-moe-down']).optional(),
   /**
    * The LoRA adapters' dtype in the measured run: 'weights' (created in the frozen weights' 16-bit dtype and never
    * cast to fp32: PEFT before 0.12.0 in pure bf16) sets TimeOptions.adaptersInWeightDtype.

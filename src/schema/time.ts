@@ -153,6 +153,16 @@ export interface TimeOptions {
    */
   bnbDecodeFp32?: boolean;
   /**
+   * The rollout's decode steps dequantized the routed experts' bitsandbytes 4-bit down projections to fp32 and the
+   * other linears to 16 bits: Unsloth's gpt-oss load on a GPU without bf16 (forced float32) marks the experts'
+   * `down_projs` for an fp32 QuantState (loader.py UNSLOTH_FORCE_CUSTOM_DTYPE, `_pre_set_compute_dtype`; unsloth_zoo
+   * patching_utils `patch_model_and_tokenizer` sets `quant_state.dtype`), and unsloth_zoo's decode MoE
+   * (temporary_patches/gpt_oss.py `moe_forward_inference`) runs them with autocast off on an fp32 input, which sets
+   * bitsandbytes' Linear4bit compute dtype to fp32 (`set_compute_type`) (time/decode.ts `copyBytes`). No flag sets it;
+   * `validate --throughput` does for rows of such runs (their `bnb_decode_dtype`).
+   */
+  bnbDecodeFp32MoeDown?: boolean;
+  /**
    * The run's LoRA adapters were created in the frozen weights' dtype and never cast to fp32: PEFT before 0.12.0
    * (LoraLayer.update_layer moves the adapters to the base weight's floating dtype, peft v0.10.0
    * tuners/lora/layer.py; get_peft_model's autocast_adapter_dtype, which keeps bf16/fp16 adapters in fp32, came in

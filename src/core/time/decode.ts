@@ -369,8 +369,9 @@ export function decodeTraffic(
   const tree =
     q === 'bnb' && wb < 1 && t.bnbTreeDequant === true ? bnbTreeDequantSlowdown(r.cc) : 1;
   // Bytes per element of the dequantized copy: the compute dtype's 2, or 4 where the captured step dequantizes
-  // bitsandbytes weights to fp32 (TimeOptions.bnbDecodeFp32).
-  const cb = copyBytes(q, t);
+  // bitsandbytes weights to fp32 (TimeOptions.bnbDecodeFp32), or, averaged, 4 for the routed experts' down
+  // projections alone (TimeOptions.bnbDecodeFp32MoeDown).
+  const cb = copyBytes(q, t, qRead > 0 ? (expertRead * expertDownShare(m)) / qRead : 0);
   const linearBytes =
     (bf16Read * dense.bytes) / dense.eff +
     (dequantizes
@@ -412,10 +413,22 @@ export function decodeTraffic(
  * (TimeOptions.bnbDecodeFp32): unsloth_zoo's `_apply_4bit_weight` casts the input to the QuantState's dtype and
  * `MatMul4Bit.forward` dequantizes to that dtype, then `F.linear` multiplies in it (unsloth_zoo 2025.5.11
  * vllm_utils.py; bitsandbytes 0.45.5 autograd/_functions.py, functional.py `dequantize_4bit`:
- * `cdequantize_blockwise_fp32_nf4` for an fp32 state). 2 (the 16-bit compute dtype) otherwise.
+ * `cdequantize_blockwise_fp32_nf4` for an fp32 state). Where only the routed experts' down projections run in fp32
+ * (TimeOptions.bnbDecodeFp32MoeDown), their share of the step's quantized elements (`downShare`) at 4 and the rest
+ * at 2. 2 (the 16-bit compute dtype) otherwise.
  */
-const copyBytes = (q: QuantFormat | null, t: TimeOptions): number =>
-  q === 'bnb' && t.bnbDecodeFp32 === true ? 4 : 2;
+function copyBytes(q: QuantFormat | null, t: TimeOptions, downShare: number): number {
+  if (q !== 'bnb') return 2;
+  if (t.bnbDecodeFp32 === true) return 4;
+  return t.bnbDecodeFp32MoeDown === true ? 2 + 2 * downShare : 2;
+}
+
+/**
+ * The share of a routed expert's weights in its down projection (hidden x expert width, of the 2 or 3 matrices
+ * the expert holds): the down projections' share of the experts a step reads.
+ */
+const expertDownShare = (m: ModelFacts): number =>
+  m.expertWeightsPerLayer > 0 ? Math.min(1, (m.hidden * m.expertFfn) / m.expertWeightsPerLayer) : 0;
 
 /**
  * Bytes per element of an MXFP4 MoE model's non-expert linears and lm_head as the engine stores them, and the
