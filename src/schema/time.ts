@@ -110,6 +110,13 @@ export interface TimeOptions {
    */
   generateAllExperts?: boolean;
   /**
+   * The decode runs a LoRA policy's adapters unmerged, eagerly: the trainer's own `generate` of a GRPO rollout
+   * (`--rollout hf`) of a LoRA or QLoRA policy. The ops each adapted linear of a layer issues beside its base matmul
+   * (the policy engine's FrameworkProfile.loraForwardOps, PEFT's otherwise; time/decode.ts `decodeHost`). Set by the
+   * objective's rollout (time/objective.ts), not by a flag.
+   */
+  unmergedAdapterOps?: number;
+  /**
    * The measured run padded each batch to its longest sample and ran transformers' SDPA attention, which then passes
    * the padding mask to scaled_dot_product_attention with is_causal=False (LlamaSdpaAttention, transformers 4.36):
    * every key block is computed and the mask read (time/train-work.ts SDPA_MASK_BYTES). No flag sets it (the

@@ -187,6 +187,24 @@ function perSlotMoeKernels(
 }
 
 /**
+ * The ops a decode step's unmerged adapters add (TimeOptions.unmergedAdapterOps: `perLinear` for each adapted
+ * linear, beside its base matmul), on every layer's adapted attention projections and, in a dense model, its adapted
+ * MLP projections. A routed expert's adapters run in the engine's own expert path and are not counted here.
+ */
+function unmergedAdapterOps(m: ModelFacts, o: EstimateOptions, perLinear: number): number {
+  if (perLinear <= 0) return 0;
+  const attn = o.loraTargets.filter((x) => x === 'q' || x === 'k' || x === 'v' || x === 'o').length;
+  const mlp =
+    m.moeLayers > 0
+      ? 0
+      : Math.min(
+          o.loraTargets.filter((x) => x === 'gate' || x === 'up' || x === 'down').length,
+          m.gated ? 3 : 2,
+        );
+  return m.layers * (attn + mlp) * perLinear;
+}
+
+/**
  * Per-token host cost of decoding: eager dispatch (overlaps the GPU's work), CUDA-graph replay gaps (add to
  * it: the GPU idles between graph kernels) and fixed per-token work (generate()'s loop and its sync).
  * bitsandbytes layers add Python and ctypes calls per linear; LLM.int8's small kernels per linear.
@@ -228,14 +246,15 @@ function decodeHost(
   const quantK = unfused && q === 'gguf' ? unfused.perQuantizedLinear : 0;
   const perLayer = unfused ? unfused.perLayer + quantK * m.linearsPerLayer : OPS_PER_LAYER_COMPILED;
   const perSlot = t.mulMatIdSync ? perSlotMoeKernels(m, fw, o.batch, quantK) : 0;
+  const adapter = unmergedAdapterOps(m, o, t.unmergedAdapterOps ?? 0);
   if (compiled)
     return {
       dispatch: 0,
-      gaps: (m.layers * perLayer + routing + perSlot) * gap + bnb,
+      gaps: (m.layers * perLayer + routing + perSlot + adapter) * gap + bnb,
       fixed: 0,
     };
   return {
-    dispatch: (m.layers * OPS_PER_LAYER_EAGER + routing) * EAGER_DECODE_OP_SECONDS + bnb,
+    dispatch: (m.layers * OPS_PER_LAYER_EAGER + routing + adapter) * EAGER_DECODE_OP_SECONDS + bnb,
     gaps: 0,
     fixed: GENERATE_TOKEN_SECONDS,
   };
