@@ -119,6 +119,12 @@ export const throughputCaseSchema = z.looseObject({
    */
   bnb_decode_dtype: z.enum(['fp32', 'fp32-moe-down']).optional(),
   /**
+   * The ops each adapted linear's LoRA issued beside its base matmul in the measured build's own eager generate, read
+   * in that build's code where it differs from the engine profile's (FrameworkProfile.loraForwardOps): sets
+   * TimeOptions.loraForwardOps.
+   */
+  lora_forward_ops: z.number().int().nonnegative().optional(),
+  /**
    * The LoRA adapters' dtype in the measured run: 'weights' (created in the frozen weights' 16-bit dtype and never
    * cast to fp32: PEFT before 0.12.0 in pure bf16) sets TimeOptions.adaptersInWeightDtype.
    */

@@ -117,6 +117,12 @@ export interface TimeOptions {
    */
   unmergedAdapterOps?: number;
   /**
+   * The ops each adapted linear's LoRA issued in the measured build's own generate, where that build differs from the
+   * engine's profile (FrameworkProfile.loraForwardOps); time/objective.ts hands it to the rollout's decode. No flag sets
+   * it; `validate --throughput` does for rows of such builds (their `lora_forward_ops`).
+   */
+  loraForwardOps?: number;
+  /**
    * The measured run padded each batch to its longest sample and ran transformers' SDPA attention, which then passes
    * the padding mask to scaled_dot_product_attention with is_causal=False (LlamaSdpaAttention, transformers 4.36):
    * every key block is computed and the mask read (time/train-work.ts SDPA_MASK_BYTES). No flag sets it (the

@@ -835,19 +835,22 @@ describe('time model on the Unsloth FP8 L4 and gpt-oss rollout notebook rows', (
   it('the open misses stay too fast and no worse than now', () => {
     expect(err['unsloth-fp8grpo-llama3.2-1b-l4']).toBeGreaterThan(0);
     expect(err['unsloth-fp8grpo-llama3.2-1b-l4']).toBeLessThanOrEqual(0.43);
+    // The T4 row with its experts' down projections dequantized to fp32 (bnb_decode_dtype fp32-moe-down): +57.0% ->
+    // +23.6%; the A100 row with q,k,v,o adapted (its logged trainable count) and the adapters run unmerged in the
+    // trainer's generate (2 ops each in that build, lora_forward_ops): +206.9% -> +211.9% -> +177.0% (docs/time-model.md).
     expect(err['unsloth-gptoss-grpo-20b-t4-hf']).toBeGreaterThan(0);
-    expect(err['unsloth-gptoss-grpo-20b-t4-hf']).toBeLessThanOrEqual(0.58);
+    expect(err['unsloth-gptoss-grpo-20b-t4-hf']).toBeLessThanOrEqual(0.24);
     expect(err['unsloth-gptoss-grpo-20b-bf16-a100-hf']).toBeGreaterThan(0);
-    expect(err['unsloth-gptoss-grpo-20b-bf16-a100-hf']).toBeLessThanOrEqual(2.07);
+    expect(err['unsloth-gptoss-grpo-20b-bf16-a100-hf']).toBeLessThanOrEqual(1.78);
   });
 
-  it('every RL row together (12, out of sample): median <= 11.2%, p90 <= 57%', () => {
+  it('every RL row together (12, out of sample): median <= 11.2%, p90 <= 43%', () => {
     const s = summarizeThroughput(
       'rl',
       rows.filter((r) => !r.inSample && r.kind === 'rl'),
     );
     expect(s.count).toBe(12);
     expect(s.medianAbsError).toBeLessThanOrEqual(0.112);
-    expect(s.p90AbsError).toBeLessThanOrEqual(0.57);
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.43);
   });
 });

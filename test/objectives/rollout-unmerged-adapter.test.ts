@@ -31,10 +31,10 @@ const base: RawFlags = {
   'lora-rank': 16,
 };
 
-function rollout(flags: RawFlags): number {
+function rollout(flags: RawFlags, loraForwardOps?: number): number {
   const f = { ...base, ...flags };
   const o = optionsFromFlags(f);
-  const t = timeOptionsFromFlags(f, o);
+  const t = { ...timeOptionsFromFlags(f, o), loraForwardOps };
   return estimateObjectiveTime(arch, o, h100, t, paramCounts(arch).total).objectivePhases.rollout;
 }
 
@@ -53,6 +53,14 @@ describe('GRPO rollout by the trainer’s generate with the adapter unmerged', (
   it('a full fine-tune decodes no adapter, so it is faster than any LoRA policy', () => {
     const full = rollout({ framework: 'hf', method: 'full', 'lora-targets': 'q,v' });
     expect(rollout({ framework: 'hf', 'lora-targets': 'q,v' })).toBeGreaterThan(full);
+  });
+
+  it("a measured build's own count (TimeOptions.loraForwardOps) replaces the engine's: none decodes as a full fine-tune", () => {
+    const full = rollout({ framework: 'unsloth', method: 'full', 'lora-targets': 'q,v' });
+    expect(rollout({ framework: 'unsloth', 'lora-targets': 'all-linear' }, 0)).toBe(full);
+    const two = rollout({ framework: 'unsloth', 'lora-targets': 'all-linear' }, 2);
+    expect(two).toBeGreaterThan(full);
+    expect(two).toBeLessThan(rollout({ framework: 'unsloth', 'lora-targets': 'all-linear' }));
   });
 
   it("Unsloth's replaced LoRA forward issues fewer ops than PEFT's: a shorter rollout at the same targets", () => {

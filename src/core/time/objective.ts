@@ -315,7 +315,8 @@ function rolloutDecode(policy: PolicyWork, x: RolloutShape): RolloutDecode {
 }
 
 /**
- * The objective's GPU-independent work (time options at one power level: only gradAccum is read). `policy`:
+ * The objective's GPU-independent work (time options at one power level: only gradAccum, and a measured build's
+ * loraForwardOps, are read). `policy`:
  * policyWork(m, o, t), or one made for options whose policyOptions are the same at the same gradAccum.
  */
 export function objectiveWork(
@@ -345,7 +346,7 @@ export function objectiveWork(
     lora: shared && adapter,
     peft:
       generatesInTrainer(o.rollout) && adapter
-        ? (FRAMEWORKS[p.framework].loraForwardOps ?? LORA_OPS_PER_LINEAR)
+        ? (t.loraForwardOps ?? FRAMEWORKS[p.framework].loraForwardOps ?? LORA_OPS_PER_LINEAR)
         : 0,
   });
   const rollout = grpo ? rolloutDecode(policy, rolloutShapeOf(shape.chunk)) : null;
