@@ -125,6 +125,17 @@ export const throughputCaseSchema = z.looseObject({
    */
   lora_forward_ops: z.number().int().nonnegative().optional(),
   /**
+   * The measured build's eager generate per decoder layer, read in its code: the eager ops outside compiled functions,
+   * the torch.compile'd calls, and those of them that replay a CUDA-graph tree: sets TimeOptions.generateLayer.
+   */
+  generate_layer: z
+    .object({
+      eager_ops: z.number().int().nonnegative(),
+      compiled_calls: z.number().int().nonnegative(),
+      cudagraph_calls: z.number().int().nonnegative(),
+    })
+    .optional(),
+  /**
    * The LoRA adapters' dtype in the measured run: 'weights' (created in the frozen weights' 16-bit dtype and never
    * cast to fp32: PEFT before 0.12.0 in pure bf16) sets TimeOptions.adaptersInWeightDtype.
    */

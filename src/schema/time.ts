@@ -123,6 +123,13 @@ export interface TimeOptions {
    */
   loraForwardOps?: number;
   /**
+   * The measured build's eager generate ran each decoder layer partly through torch.compile'd functions: the layer's
+   * own eager ops outside them (routing included), its compiled calls, and how many of those replay a CUDA-graph tree
+   * (unsloth_zoo's gpt-oss decode path; time/decode.ts `compiledLayerHost`). No flag sets it; `validate --throughput`
+   * does for rows of such builds (their `generate_layer`).
+   */
+  generateLayer?: { eagerOps: number; compiledCalls: number; cudagraphCalls: number };
+  /**
    * The measured run padded each batch to its longest sample and ran transformers' SDPA attention, which then passes
    * the padding mask to scaled_dot_product_attention with is_causal=False (LlamaSdpaAttention, transformers 4.36):
    * every key block is computed and the mask read (time/train-work.ts SDPA_MASK_BYTES). No flag sets it (the

@@ -163,6 +163,24 @@ const DPH = Object.fromEntries(DECODE_PHASES.map((p, i) => [p, i])) as Record<De
 // 32 layers x 45 ops is ~21 µs per op of eager decoding (Python module calls on one-token tensors, where a
 // training op on large tensors costs ~10 µs of CPU).
 export const EAGER_DECODE_OP_SECONDS = 21e-6;
+// A torch.compile'd function's call from eager code, by its parts (pytorch/pytorch#150488, a fullgraph function with one
+// CUDA graph): TorchDynamo's cache lookup and the rest of torch.compile's wrapper 176 µs, the CUDA-graph tree's
+// runtime checks 128 µs, cudaGraphLaunch 41 µs.
+const COMPILED_CALL_SECONDS = 176e-6;
+const CUDAGRAPH_TREE_CALL_SECONDS = 128e-6 + 41e-6;
+
+/**
+ * Host seconds of a decode step's layers where the measured build's generate ran part of each layer through
+ * torch.compile'd functions (TimeOptions.generateLayer): its own eager ops, each compiled call's wrapper and each
+ * CUDA-graph tree replay's. Null for the default eager layer (OPS_PER_LAYER_EAGER and the engine's routing kernels).
+ */
+function compiledLayerHost(m: ModelFacts, t: TimeOptions): number | null {
+  const g = t.generateLayer;
+  if (g === undefined) return null;
+  const call =
+    g.compiledCalls * COMPILED_CALL_SECONDS + g.cudagraphCalls * CUDAGRAPH_TREE_CALL_SECONDS;
+  return m.layers * (g.eagerOps * EAGER_DECODE_OP_SECONDS + call);
+}
 
 /**
  * A build whose expert matmul op runs one expert slot per op (TimeOptions.mulMatIdSync): the kernels its MoE layers
@@ -253,8 +271,15 @@ function decodeHost(
       gaps: (m.layers * perLayer + routing + perSlot + adapter) * gap + bnb,
       fixed: 0,
     };
+  // A build whose layer ran partly compiled (TimeOptions.generateLayer): its count covers the layer, routing included.
+  const layered = compiledLayerHost(m, t);
   return {
-    dispatch: (m.layers * OPS_PER_LAYER_EAGER + routing + adapter) * EAGER_DECODE_OP_SECONDS + bnb,
+    dispatch:
+      (layered === null
+        ? (m.layers * OPS_PER_LAYER_EAGER + routing) * EAGER_DECODE_OP_SECONDS
+        : layered) +
+      adapter * EAGER_DECODE_OP_SECONDS +
+      bnb,
     gaps: 0,
     fixed: GENERATE_TOKEN_SECONDS,
   };
