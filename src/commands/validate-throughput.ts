@@ -136,6 +136,18 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.bnb_dequant === 'tree') time.bnbTreeDequant = true;
     // A rollout whose captured decode steps dequantized bitsandbytes weights to fp32 (the case says so).
     if (c.bnb_decode_dtype === 'fp32') time.bnbDecodeFp32 = true;
+    // A rollout whose decode steps dequantized the experts' down projections alone to fp32 (the case says so).
+    if (c.bnb_decode_dtype === 'fp32-moe-down') time.bnbDecodeFp32MoeDown = true;
+    // A build whose LoRA forward issued another count of ops than the engine's profile says (the case says so).
+    if (c.lora_forward_ops !== undefined) time.loraForwardOps = c.lora_forward_ops;
+    // A generate whose layers ran partly compiled (the case says so, counted in its build's code).
+    const gl = c.generate_layer;
+    if (gl !== undefined)
+      time.generateLayer = {
+        eagerOps: gl.eager_ops,
+        compiledCalls: gl.compiled_calls,
+        cudagraphCalls: gl.cudagraph_calls,
+      };
     // A PEFT build that kept the adapters in the weights' 16-bit dtype (before 0.12.0; the case says so).
     if (c.lora_adapter_dtype === 'weights') time.adaptersInWeightDtype = true;
     // A run with LoRA dropout on (the case says so).

@@ -114,9 +114,27 @@ export const throughputCaseSchema = z.looseObject({
   /**
    * The dtype the measured rollout's captured decode steps dequantized bitsandbytes 4-bit weights to: 'fp32' (an
    * fp32-stored checkpoint quantized by vLLM while loading, graphs captured before Unsloth reset the QuantStates'
-   * dtype) sets TimeOptions.bnbDecodeFp32.
+   * dtype) sets TimeOptions.bnbDecodeFp32; 'fp32-moe-down' (the routed experts' down projections alone in fp32, the
+   * rest in 16 bits: Unsloth's gpt-oss on a GPU without bf16) sets TimeOptions.bnbDecodeFp32MoeDown.
    */
-  bnb_decode_dtype: z.enum(['fp32']).optional(),
+  bnb_decode_dtype: z.enum(['fp32', 'fp32-moe-down']).optional(),
+  /**
+   * The ops each adapted linear's LoRA issued beside its base matmul in the measured build's own eager generate, read
+   * in that build's code where it differs from the engine profile's (FrameworkProfile.loraForwardOps): sets
+   * TimeOptions.loraForwardOps.
+   */
+  lora_forward_ops: z.number().int().nonnegative().optional(),
+  /**
+   * The measured build's eager generate per decoder layer, read in its code: the eager ops outside compiled functions,
+   * the torch.compile'd calls, and those of them that replay a CUDA-graph tree: sets TimeOptions.generateLayer.
+   */
+  generate_layer: z
+    .object({
+      eager_ops: z.number().int().nonnegative(),
+      compiled_calls: z.number().int().nonnegative(),
+      cudagraph_calls: z.number().int().nonnegative(),
+    })
+    .optional(),
   /**
    * The LoRA adapters' dtype in the measured run: 'weights' (created in the frozen weights' 16-bit dtype and never
    * cast to fp32: PEFT before 0.12.0 in pure bf16) sets TimeOptions.adaptersInWeightDtype.

@@ -110,6 +110,26 @@ export interface TimeOptions {
    */
   generateAllExperts?: boolean;
   /**
+   * The decode runs a LoRA policy's adapters unmerged, eagerly: the trainer's own `generate` of a GRPO rollout
+   * (`--rollout hf`) of a LoRA or QLoRA policy. The ops each adapted linear of a layer issues beside its base matmul
+   * (the policy engine's FrameworkProfile.loraForwardOps, PEFT's otherwise; time/decode.ts `decodeHost`). Set by the
+   * objective's rollout (time/objective.ts), not by a flag.
+   */
+  unmergedAdapterOps?: number;
+  /**
+   * The ops each adapted linear's LoRA issued in the measured build's own generate, where that build differs from the
+   * engine's profile (FrameworkProfile.loraForwardOps); time/objective.ts hands it to the rollout's decode. No flag sets
+   * it; `validate --throughput` does for rows of such builds (their `lora_forward_ops`).
+   */
+  loraForwardOps?: number;
+  /**
+   * The measured build's eager generate ran each decoder layer partly through torch.compile'd functions: the layer's
+   * own eager ops outside them (routing included), its compiled calls, and how many of those replay a CUDA-graph tree
+   * (unsloth_zoo's gpt-oss decode path; time/decode.ts `compiledLayerHost`). No flag sets it; `validate --throughput`
+   * does for rows of such builds (their `generate_layer`).
+   */
+  generateLayer?: { eagerOps: number; compiledCalls: number; cudagraphCalls: number };
+  /**
    * The measured run padded each batch to its longest sample and ran transformers' SDPA attention, which then passes
    * the padding mask to scaled_dot_product_attention with is_causal=False (LlamaSdpaAttention, transformers 4.36):
    * every key block is computed and the mask read (time/train-work.ts SDPA_MASK_BYTES). No flag sets it (the
@@ -152,6 +172,16 @@ export interface TimeOptions {
    * a checkpoint's stored dtype); `validate --throughput` does for rows of such runs (their `bnb_decode_dtype`).
    */
   bnbDecodeFp32?: boolean;
+  /**
+   * The rollout's decode steps dequantized the routed experts' bitsandbytes 4-bit down projections to fp32 and the
+   * other linears to 16 bits: Unsloth's gpt-oss load on a GPU without bf16 (forced float32) marks the experts'
+   * `down_projs` for an fp32 QuantState (loader.py UNSLOTH_FORCE_CUSTOM_DTYPE, `_pre_set_compute_dtype`; unsloth_zoo
+   * patching_utils `patch_model_and_tokenizer` sets `quant_state.dtype`), and unsloth_zoo's decode MoE
+   * (temporary_patches/gpt_oss.py `moe_forward_inference`) runs them with autocast off on an fp32 input, which sets
+   * bitsandbytes' Linear4bit compute dtype to fp32 (`set_compute_type`) (time/decode.ts `copyBytes`). No flag sets it;
+   * `validate --throughput` does for rows of such runs (their `bnb_decode_dtype`).
+   */
+  bnbDecodeFp32MoeDown?: boolean;
   /**
    * The run's LoRA adapters were created in the frozen weights' dtype and never cast to fp32: PEFT before 0.12.0
    * (LoraLayer.update_layer moves the adapters to the base weight's floating dtype, peft v0.10.0

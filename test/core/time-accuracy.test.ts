@@ -145,8 +145,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (286: 272 out of sample, 14 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(286);
+  it('scores every scorable case (287: 273 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(287);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -808,15 +808,18 @@ describe('time model on the QwenLM/Qwen3#736 LoRA rows over ZeRO-3', () => {
 // With the L4's measured matmul rate (catalog gemm16MeasuredTflops, zzc0721/torch-performance-test-data#120; the
 // 4090's watts scaled to 72 W held it at 31 TFLOPS): SFT +0.5%, -14.0%, GRPO -9.8%, +42.9%. With transformers 4.5x's
 // gpt-oss generate running every expert on every token (the rows' generate_experts): +57.0%, +206.9%. The Llama-3.2-1B
-// GRPO row and both gpt-oss rows stay too fast: docs/time-model.md "FP8 on an L4 and gpt-oss rollouts".
+// GRPO row and both gpt-oss rows stay too fast: docs/time-model.md "FP8 on an L4 and gpt-oss rollouts". A seventh, new to
+// the set, was scored before the gpt-oss decode path was read: the same stack's 2048-game GRPO run on the A100 (its
+// reward's 5-s time limits taken out of the measured step), +204.0%.
 describe('time model on the Unsloth FP8 L4 and gpt-oss rollout notebook rows', () => {
   const err = Object.fromEntries(l4NotebookRows.map((r) => [r.id, r.error]));
-  it('holds the six rows, out of sample', () => {
+  it('holds the seven rows, out of sample', () => {
     expect(Object.keys(err).sort()).toEqual([
       'unsloth-fp8grpo-llama3.2-1b-l4',
       'unsloth-fp8grpo-qwen3-8b-l4',
       'unsloth-fp8sft-llama3.2-1b-l4',
       'unsloth-fp8sft-qwen3-8b-l4',
+      'unsloth-gptoss-grpo-2048-20b-bf16-a100-hf',
       'unsloth-gptoss-grpo-20b-bf16-a100-hf',
       'unsloth-gptoss-grpo-20b-t4-hf',
     ]);
@@ -835,19 +838,30 @@ describe('time model on the Unsloth FP8 L4 and gpt-oss rollout notebook rows', (
   it('the open misses stay too fast and no worse than now', () => {
     expect(err['unsloth-fp8grpo-llama3.2-1b-l4']).toBeGreaterThan(0);
     expect(err['unsloth-fp8grpo-llama3.2-1b-l4']).toBeLessThanOrEqual(0.43);
+    // The T4 row with its experts' down projections dequantized to fp32 (bnb_decode_dtype fp32-moe-down): +57.0% ->
+    // +23.6%. The A100 rows with q,k,v,o adapted (their logged trainable count), the adapters run unmerged in the
+    // trainer's generate (2 ops each in that build, lora_forward_ops) and each layer's eager ops and torch.compile'd calls
+    // as the build ran them (generate_layer; pytorch/pytorch#150488's per-call costs): +206.9% -> +211.9% -> +177.0% ->
+    // +60.6%, and the 2048-game row +204.0% -> +57.3%; with the training passes' per-expert loop (moe_dispatch) the
+    // three rows +21.5%, +56.6%, +50.8% (docs/time-model.md).
     expect(err['unsloth-gptoss-grpo-20b-t4-hf']).toBeGreaterThan(0);
-    expect(err['unsloth-gptoss-grpo-20b-t4-hf']).toBeLessThanOrEqual(0.58);
-    expect(err['unsloth-gptoss-grpo-20b-bf16-a100-hf']).toBeGreaterThan(0);
-    expect(err['unsloth-gptoss-grpo-20b-bf16-a100-hf']).toBeLessThanOrEqual(2.07);
+    expect(err['unsloth-gptoss-grpo-20b-t4-hf']).toBeLessThanOrEqual(0.22);
+    for (const id of [
+      'unsloth-gptoss-grpo-20b-bf16-a100-hf',
+      'unsloth-gptoss-grpo-2048-20b-bf16-a100-hf',
+    ]) {
+      expect(err[id], id).toBeGreaterThan(0);
+      expect(err[id], id).toBeLessThanOrEqual(0.57);
+    }
   });
 
-  it('every RL row together (12, out of sample): median <= 11.2%, p90 <= 57%', () => {
+  it('every RL row together (13, out of sample): median <= 11.2%, p90 <= 51%', () => {
     const s = summarizeThroughput(
       'rl',
       rows.filter((r) => !r.inSample && r.kind === 'rl'),
     );
-    expect(s.count).toBe(12);
+    expect(s.count).toBe(13);
     expect(s.medianAbsError).toBeLessThanOrEqual(0.112);
-    expect(s.p90AbsError).toBeLessThanOrEqual(0.57);
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.51);
   });
 });

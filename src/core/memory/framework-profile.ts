@@ -423,6 +423,12 @@ export interface FrameworkProfile {
   grpoOldLogprobs?: boolean;
   /** vLLM's share of each GPU where the engine sets it (gpu_memory_utilization); absent = TRL's 0.3. */
   rolloutMemory?: number;
+  /**
+   * Ops an adapted linear's LoRA issues beside its base matmul when the engine runs the adapter unmerged in its own
+   * eager `generate` (TimeOptions.unmergedAdapter; time/decode.ts). Absent: PEFT's lora.Linear.forward
+   * (train-work.ts LORA_OPS_PER_LINEAR).
+   */
+  loraForwardOps?: number;
 }
 
 // Upcast loss (HF ForCausalLMLoss `logits.float()`, torchtune/torchtitan `.float()` before cross_entropy):

@@ -164,6 +164,24 @@ const DPH = Object.fromEntries(DECODE_PHASES.map((p, i) => [p, i])) as Record<De
 // 32 layers x 45 ops is ~21 µs per op of eager decoding (Python module calls on one-token tensors, where a
 // training op on large tensors costs ~10 µs of CPU).
 export const EAGER_DECODE_OP_SECONDS = 21e-6;
+// A torch.compile'd function's call from eager code, by its parts (pytorch/pytorch#150488, a fullgraph function with one
+// CUDA graph): TorchDynamo's cache lookup and the rest of torch.compile's wrapper 176 µs, the CUDA-graph tree's
+// runtime checks 128 µs, cudaGraphLaunch 41 µs.
+const COMPILED_CALL_SECONDS = 176e-6;
+const CUDAGRAPH_TREE_CALL_SECONDS = 128e-6 + 41e-6;
+
+/**
+ * Host seconds of a decode step's layers where the measured build's generate ran part of each layer through
+ * torch.compile'd functions (TimeOptions.generateLayer): its own eager ops, each compiled call's wrapper and each
+ * CUDA-graph tree replay's. Null for the default eager layer (OPS_PER_LAYER_EAGER and the engine's routing kernels).
+ */
+function compiledLayerHost(m: ModelFacts, t: TimeOptions): number | null {
+  const g = t.generateLayer;
+  if (g === undefined) return null;
+  const call =
+    g.compiledCalls * COMPILED_CALL_SECONDS + g.cudagraphCalls * CUDAGRAPH_TREE_CALL_SECONDS;
+  return m.layers * (g.eagerOps * EAGER_DECODE_OP_SECONDS + call);
+}
 
 /**
  * A build whose expert matmul op runs one expert slot per op (TimeOptions.mulMatIdSync): the kernels its MoE layers
@@ -185,6 +203,24 @@ function perSlotMoeKernels(
   const slot = rows * projections * (1 + quantK) + activation + k.perSlot;
   const dense = projections * (1 + quantK) + activation + quantK;
   return m.moeLayers * (k.routing + m.topK * slot - 1 - dense);
+}
+
+/**
+ * The ops a decode step's unmerged adapters add (TimeOptions.unmergedAdapterOps: `perLinear` for each adapted
+ * linear, beside its base matmul), on every layer's adapted attention projections and, in a dense model, its adapted
+ * MLP projections. A routed expert's adapters run in the engine's own expert path and are not counted here.
+ */
+function unmergedAdapterOps(m: ModelFacts, o: EstimateOptions, perLinear: number): number {
+  if (perLinear <= 0) return 0;
+  const attn = o.loraTargets.filter((x) => x === 'q' || x === 'k' || x === 'v' || x === 'o').length;
+  const mlp =
+    m.moeLayers > 0
+      ? 0
+      : Math.min(
+          o.loraTargets.filter((x) => x === 'gate' || x === 'up' || x === 'down').length,
+          m.gated ? 3 : 2,
+        );
+  return m.layers * (attn + mlp) * perLinear;
 }
 
 /**
@@ -229,14 +265,22 @@ function decodeHost(
   const quantK = unfused && q === 'gguf' ? unfused.perQuantizedLinear : 0;
   const perLayer = unfused ? unfused.perLayer + quantK * m.linearsPerLayer : OPS_PER_LAYER_COMPILED;
   const perSlot = t.mulMatIdSync ? perSlotMoeKernels(m, fw, o.batch, quantK) : 0;
+  const adapter = unmergedAdapterOps(m, o, t.unmergedAdapterOps ?? 0);
   if (compiled)
     return {
       dispatch: 0,
-      gaps: (m.layers * perLayer + routing + perSlot) * gap + bnb,
+      gaps: (m.layers * perLayer + routing + perSlot + adapter) * gap + bnb,
       fixed: 0,
     };
+  // A build whose layer ran partly compiled (TimeOptions.generateLayer): its count covers the layer, routing included.
+  const layered = compiledLayerHost(m, t);
   return {
-    dispatch: (m.layers * OPS_PER_LAYER_EAGER + routing) * EAGER_DECODE_OP_SECONDS + bnb,
+    dispatch:
+      (layered === null
+        ? (m.layers * OPS_PER_LAYER_EAGER + routing) * EAGER_DECODE_OP_SECONDS
+        : layered) +
+      adapter * EAGER_DECODE_OP_SECONDS +
+      bnb,
     gaps: 0,
     fixed: GENERATE_TOKEN_SECONDS,
   };
@@ -406,8 +450,9 @@ export function decodeTraffic(
   const tree =
     q === 'bnb' && wb < 1 && t.bnbTreeDequant === true ? bnbTreeDequantSlowdown(r.cc) : 1;
   // Bytes per element of the dequantized copy: the compute dtype's 2, or 4 where the captured step dequantizes
-  // bitsandbytes weights to fp32 (TimeOptions.bnbDecodeFp32).
-  const cb = copyBytes(q, t);
+  // bitsandbytes weights to fp32 (TimeOptions.bnbDecodeFp32), or, averaged, 4 for the routed experts' down
+  // projections alone (TimeOptions.bnbDecodeFp32MoeDown).
+  const cb = copyBytes(q, t, qRead > 0 ? (expertRead * expertDownShare(m)) / qRead : 0);
   const linearBytes =
     (bf16Read * dense.bytes) / dense.eff +
     (dequantizes
@@ -459,10 +504,22 @@ export function decodeTraffic(
  * (TimeOptions.bnbDecodeFp32): unsloth_zoo's `_apply_4bit_weight` casts the input to the QuantState's dtype and
  * `MatMul4Bit.forward` dequantizes to that dtype, then `F.linear` multiplies in it (unsloth_zoo 2025.5.11
  * vllm_utils.py; bitsandbytes 0.45.5 autograd/_functions.py, functional.py `dequantize_4bit`:
- * `cdequantize_blockwise_fp32_nf4` for an fp32 state). 2 (the 16-bit compute dtype) otherwise.
+ * `cdequantize_blockwise_fp32_nf4` for an fp32 state). Where only the routed experts' down projections run in fp32
+ * (TimeOptions.bnbDecodeFp32MoeDown), their share of the step's quantized elements (`downShare`) at 4 and the rest
+ * at 2. 2 (the 16-bit compute dtype) otherwise.
  */
-const copyBytes = (q: QuantFormat | null, t: TimeOptions): number =>
-  q === 'bnb' && t.bnbDecodeFp32 === true ? 4 : 2;
+function copyBytes(q: QuantFormat | null, t: TimeOptions, downShare: number): number {
+  if (q !== 'bnb') return 2;
+  if (t.bnbDecodeFp32 === true) return 4;
+  return t.bnbDecodeFp32MoeDown === true ? 2 + 2 * downShare : 2;
+}
+
+/**
+ * The share of a routed expert's weights in its down projection (hidden x expert width, of the 2 or 3 matrices
+ * the expert holds): the down projections' share of the experts a step reads.
+ */
+const expertDownShare = (m: ModelFacts): number =>
+  m.expertWeightsPerLayer > 0 ? Math.min(1, (m.hidden * m.expertFfn) / m.expertWeightsPerLayer) : 0;
 
 /**
  * Bytes per element of an MXFP4 MoE model's non-expert linears and lm_head as the engine stores them, and the

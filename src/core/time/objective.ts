@@ -36,6 +36,7 @@ import { FRAMEWORKS } from '../memory/frameworks.js';
 import { loneCompletionSteps, longestCompletion } from './completion-length.js';
 import { loraStepTime } from './multi-lora.js';
 import { floatCompute } from '../../schema/estimate.js';
+import { LORA_OPS_PER_LINEAR } from './train-work.js';
 
 const round = (x: number) => Number(x.toPrecision(4));
 
@@ -255,6 +256,11 @@ export interface RolloutShape {
   seq: number;
   /** The adapter served unmerged (one LoRA in vLLM's punica kernels). */
   lora: boolean;
+  /**
+   * The trainer's own generate runs the policy's LoRA unmerged: the ops each adapted linear adds (the policy
+   * engine's loraForwardOps; TimeOptions.unmergedAdapterOps), 0 otherwise.
+   */
+  peft: number;
 }
 
 /** A rollout decode of shape `x` on the policy options `p`, with no step timed yet. */
@@ -298,7 +304,8 @@ function rolloutDecode(policy: PolicyWork, x: RolloutShape): RolloutDecode {
       y.framework === x.framework &&
       y.chunk === x.chunk &&
       y.seq === x.seq &&
-      y.lora === x.lora
+      y.lora === x.lora &&
+      y.peft === x.peft
     )
       return d;
   }
@@ -308,7 +315,8 @@ function rolloutDecode(policy: PolicyWork, x: RolloutShape): RolloutDecode {
 }
 
 /**
- * The objective's GPU-independent work (time options at one power level: only gradAccum is read). `policy`:
+ * The objective's GPU-independent work (time options at one power level: only gradAccum, and a measured build's
+ * loraForwardOps, are read). `policy`:
  * policyWork(m, o, t), or one made for options whose policyOptions are the same at the same gradAccum.
  */
 export function objectiveWork(
@@ -336,6 +344,10 @@ export function objectiveWork(
     chunk,
     seq: prompt + Math.ceil(completion / 2),
     lora: shared && adapter,
+    peft:
+      generatesInTrainer(o.rollout) && adapter
+        ? (t.loraForwardOps ?? FRAMEWORKS[p.framework].loraForwardOps ?? LORA_OPS_PER_LINEAR)
+        : 0,
   });
   const rollout = grpo ? rolloutDecode(policy, rolloutShapeOf(shape.chunk)) : null;
   // vLLM's scheduler drops a finished request from the running batch, so the longest completion's last steps run
@@ -476,7 +488,9 @@ function rolloutStepAt(ro: RolloutDecode, m: ModelFacts, t: TimeOptions, r: GpuR
 }
 
 function decodeSeconds(ro: RolloutDecode, m: ModelFacts, t: TimeOptions, r: GpuRates): RolloutStep {
-  const d = decodeStep(m, ro.decode, t, r);
+  // The trainer's generate of a LoRA policy runs its adapters unmerged, eagerly (TimeOptions.unmergedAdapter).
+  const peft = ro.shape.peft;
+  const d = decodeStep(m, ro.decode, peft > 0 ? { ...t, unmergedAdapterOps: peft } : t, r);
   const lora = ro.lora ? (loraStepTime(m, ro.lora, r)?.seconds ?? 0) : 0;
   return { rates: r, prefill: d.prefillSeconds, step: d.stepSeconds, lora };
 }

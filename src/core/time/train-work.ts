@@ -191,7 +191,7 @@ export const SYNCED_LOOP_OP_SECONDS =
 // PEFT lora.Linear.forward per adapted linear: cast x to the adapter dtype, lora_A, lora_B, x scaling, add to
 // the base output (Linear.forward, https://github.com/huggingface/peft/blob/main/src/peft/tuners/lora/layer.py):
 // 5 ops per adapted expert linear.
-const LORA_OPS_PER_LINEAR = 5;
+export const LORA_OPS_PER_LINEAR = 5;
 // The loop's torch.where(mask) is torch.nonzero(as_tuple=True), which on CUDA "causes host-device
 // synchronization" (https://pytorch.org/docs/stable/generated/torch.nonzero.html): the CPU cannot run ahead, so
 // each expert's dispatch (EAGER_OP_SECONDS per op) adds to its GPU work in forward. Autograd's backward replays

@@ -80,4 +80,9 @@ export const UNSLOTH_MEMORY: FrameworkProfile = {
   // FastLanguageModel.from_pretrained(gpu_memory_utilization = 0.5),
   // https://github.com/unslothai/unsloth/blob/main/unsloth/models/loader.py
   rolloutMemory: 0.5,
+  // unsloth_zoo's compiler replaces PEFT's lora.Linear.forward (patch_lora_forwards, COMPILED_LORA_FORWARD): each
+  // adapter casts its two fp32 factors to the base output's dtype, multiplies x by A and folds the scaled B product
+  // into the base output with one addmm: 4 ops (unslothai/unsloth-zoo@ce232d6c unsloth_zoo/compiler.py). Builds
+  // before unslothai/unsloth-zoo@ad72ed54 (2025-12-07) left the casts to autocast's cache: 2.
+  loraForwardOps: 4,
 };

@@ -1,0 +1,72 @@
+/**
+ * The trainer's own generate (`--rollout hf`) of a LoRA policy runs the adapters unmerged, eagerly: every adapted
+ * linear issues its adapter's ops beside the base matmul (PEFT's lora.Linear.forward, or the engine's replacement:
+ * FrameworkProfile.loraForwardOps). Where the eager decode step is bound by its dispatch, more adapted projections
+ * never shorten the rollout; a full fine-tune and a vLLM rollout carry no such ops.
+ */
+import { describe, expect, it } from 'vitest';
+import '../../src/core/engines/index.js';
+import { paramCounts } from '../../src/core/model/params.js';
+import { estimateObjectiveTime } from '../../src/core/time/objective.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { optionsFromFlags, type RawFlags } from '../../src/schema/flags.js';
+import { timeOptionsFromFlags } from '../../src/schema/time.js';
+
+const arch = resolveModel('qwen2.5-0.5b');
+const h100 = findGpu('h100-sxm');
+
+// A small model on a fast card: the eager step is host-bound, so the adapter's ops show.
+const base: RawFlags = {
+  model: 'qwen2.5-0.5b',
+  gpu: 'h100-sxm',
+  compute: 'bf16',
+  objective: 'grpo',
+  generations: 4,
+  batch: 4,
+  'prompt-tokens': 128,
+  'completion-tokens': 256,
+  rollout: 'hf',
+  method: 'lora',
+  'lora-rank': 16,
+};
+
+function rollout(flags: RawFlags, loraForwardOps?: number): number {
+  const f = { ...base, ...flags };
+  const o = optionsFromFlags(f);
+  const t = { ...timeOptionsFromFlags(f, o), loraForwardOps };
+  return estimateObjectiveTime(arch, o, h100, t, paramCounts(arch).total).objectivePhases.rollout;
+}
+
+describe('GRPO rollout by the trainer’s generate with the adapter unmerged', () => {
+  it('more adapted projections never shorten it, and all seven cost more than q,v', () => {
+    for (const framework of ['hf', 'unsloth']) {
+      const qv = rollout({ framework, 'lora-targets': 'q,v' });
+      const qkvo = rollout({ framework, 'lora-targets': 'q,k,v,o' });
+      const all = rollout({ framework, 'lora-targets': 'all-linear' });
+      expect(qkvo).toBeGreaterThanOrEqual(qv);
+      expect(all).toBeGreaterThanOrEqual(qkvo);
+      expect(all).toBeGreaterThan(qv);
+    }
+  });
+
+  it('a full fine-tune decodes no adapter, so it is faster than any LoRA policy', () => {
+    const full = rollout({ framework: 'hf', method: 'full', 'lora-targets': 'q,v' });
+    expect(rollout({ framework: 'hf', 'lora-targets': 'q,v' })).toBeGreaterThan(full);
+  });
+
+  it("a measured build's own count (TimeOptions.loraForwardOps) replaces the engine's: none decodes as a full fine-tune", () => {
+    const full = rollout({ framework: 'unsloth', method: 'full', 'lora-targets': 'q,v' });
+    expect(rollout({ framework: 'unsloth', 'lora-targets': 'all-linear' }, 0)).toBe(full);
+    const two = rollout({ framework: 'unsloth', 'lora-targets': 'all-linear' }, 2);
+    expect(two).toBeGreaterThan(full);
+    expect(two).toBeLessThan(rollout({ framework: 'unsloth', 'lora-targets': 'all-linear' }));
+  });
+
+  it("Unsloth's replaced LoRA forward issues fewer ops than PEFT's: a shorter rollout at the same targets", () => {
+    const t = { 'lora-targets': 'all-linear' };
+    expect(rollout({ ...t, framework: 'unsloth' })).toBeLessThan(
+      rollout({ ...t, framework: 'hf' }),
+    );
+  });
+});
