@@ -112,7 +112,7 @@ export interface TimeOptions {
   /**
    * The decode runs a LoRA policy's adapters unmerged, eagerly: the trainer's own `generate` of a GRPO rollout
    * (`--rollout hf`) of a LoRA or QLoRA policy. The ops each adapted linear of a layer issues beside its base matmul
-   * (the policy engine's FrameworkProfile.loraForwardOps, PEFT's otherwise; time/decode.ts `decodeHost`). Set by the
+   * (the policy engine's FrameworkProfile.loraForwardOps, PEFT's otherwise; time/decode-host.ts `decodeHost`). Set by the
    * objective's rollout (time/objective.ts), not by a flag.
    */
   unmergedAdapterOps?: number;
@@ -125,7 +125,7 @@ export interface TimeOptions {
   /**
    * The measured build's eager generate ran each decoder layer partly through torch.compile'd functions: the layer's
    * own eager ops outside them (routing included), its compiled calls, and how many of those replay a CUDA-graph tree
-   * (unsloth_zoo's gpt-oss decode path; time/decode.ts `compiledLayerHost`). No flag sets it; `validate --throughput`
+   * (unsloth_zoo's gpt-oss decode path; time/decode-host.ts `compiledLayerHost`). No flag sets it; `validate --throughput`
    * does for rows of such builds (their `generate_layer`).
    */
   generateLayer?: { eagerOps: number; compiledCalls: number; cudagraphCalls: number };

@@ -5,8 +5,8 @@
 // wait only for the launches beyond that step (servingTime).
 import { describe, expect, it } from 'vitest';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
+import { EAGER_DECODE_OP_SECONDS } from '../../src/core/time/decode-host.js';
 import {
-  EAGER_DECODE_OP_SECONDS,
   decodeStep,
   decodeTraffic,
   eagerPrefillHostSeconds,

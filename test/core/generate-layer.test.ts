@@ -1,7 +1,7 @@
 /**
  * A generate whose decoder layers ran partly through torch.compile'd functions (TimeOptions.generateLayer): the layer's
  * host work is its own eager ops plus each compiled call's wrapper and each CUDA-graph tree replay
- * (time/decode.ts compiledLayerHost). Where the eager step is bound by its dispatch, more eager ops or more compiled
+ * (time/decode-host.ts compiledLayerHost). Where the eager step is bound by its dispatch, more eager ops or more compiled
  * calls never shorten it, and a CUDA-graph call costs more than a plain compiled one; where the GPU binds, the host's
  * count does not show.
  */

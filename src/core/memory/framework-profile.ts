@@ -394,7 +394,7 @@ export interface FrameworkProfile {
    * weight normalization (router mat-vec included), and `perSlot` for each expert slot's ops beside its projections
    * and activation (the routing-weight multiply and the add into the sum; the first slot starts the sum); each
    * slot's projections launch their own mat-vec (and activation-quantizing kernel) per batch row. Each costs a
-   * graph kernel's gap (time/decode.ts perSlotMoeKernels). Absent: 0.
+   * graph kernel's gap (time/decode-host.ts perSlotMoeKernels). Absent: 0.
    */
   perSlotMoeKernels?: { routing: number; perSlot: number };
   /**

@@ -1,7 +1,6 @@
 /** Decode and prefill: bytes and FLOPs per step by kernel family, host dispatch, TP all-reduces. */
 import type { Arch } from '../model/arch.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
-import type { FrameworkProfile } from '../memory/framework-profile.js';
 import { cacheTpOf, decodeCacheBytes, kvElementBytes } from '../memory/kv-layout.js';
 import { FLOAT_BYTES } from '../model/dtypes.js';
 import { shapeFactor } from './shape.js';
@@ -25,15 +24,11 @@ import type { GpuRates } from './hardware.js';
 import { DECODE_PHASES, modelFacts, weightBytes } from './model-facts.js';
 import type { Bound, DecodePhase, ModelFacts } from './model-facts.js';
 import { argmaxBound } from './train-step.js';
+import { decodeHost, EAGER_DECODE_OP_SECONDS } from './decode-host.js';
 import {
   ALLREDUCE_LATENCY_NVLINK,
   ALLREDUCE_LATENCY_PCIE,
-  GRAPH_KERNEL_SECONDS,
-  INT8_LINEAR_SECONDS,
   OPS_PER_LAYER_COMPILED,
-  OPS_PER_LAYER_EAGER,
-  bnb4Ops,
-  BNB4_GEMV_BIAS_OPS,
   embedOnly,
 } from './train-work.js';
 import { floatCompute } from '../../schema/estimate.js';
@@ -137,10 +132,6 @@ const KERNELS: Record<QuantFormat, KernelFamily> = {
   // dequantizes to fp16 per call. LLM.int8 cost is per linear (INT8_LINEAR_SECONDS).
   bnb: { eff8: 0.5, eff4: 0.5, crossover: 1, src: 'bitsandbytes 0.40.0 release notes' },
 };
-// HF generate adds per-token Python work outside the layers (logits processors, stopping criteria, cache
-// update, .item() sync): ~2 ms (assumed; transformers generation/utils.py loop).
-const GENERATE_TOKEN_SECONDS = 2e-3;
-
 export interface DecodeTime {
   /** Seconds per decode step (one token for each of the batch's sequences). */
   stepSeconds: number;
@@ -156,135 +147,6 @@ export interface DecodeTime {
 
 const EMPTY = new Float64Array(0);
 const DPH = Object.fromEntries(DECODE_PHASES.map((p, i) => [p, i])) as Record<DecodePhase, number>;
-
-// Eager decoding launches its kernels asynchronously: a token takes the longer of the GPU's work and the
-// CPU's dispatch of it, then the per-token loop and sync. HF generate of Llama-7B fp16 on an RTX 3090 takes
-// 32.9 ms/token where its 13.5 GB weight read is ~17 ms (bitsandbytes issue #347,
-// https://github.com/bitsandbytes-foundation/bitsandbytes/issues/347): dispatch-bound, so (32.9 - 2) ms over
-// 32 layers x 45 ops is ~21 µs per op of eager decoding (Python module calls on one-token tensors, where a
-// training op on large tensors costs ~10 µs of CPU).
-export const EAGER_DECODE_OP_SECONDS = 21e-6;
-// A torch.compile'd function's call from eager code, by its parts (pytorch/pytorch#150488, a fullgraph function with one
-// CUDA graph): TorchDynamo's cache lookup and the rest of torch.compile's wrapper 176 µs, the CUDA-graph tree's
-// runtime checks 128 µs, cudaGraphLaunch 41 µs.
-const COMPILED_CALL_SECONDS = 176e-6;
-const CUDAGRAPH_TREE_CALL_SECONDS = 128e-6 + 41e-6;
-
-/**
- * Host seconds of a decode step's layers where the measured build's generate ran part of each layer through
- * torch.compile'd functions (TimeOptions.generateLayer): its own eager ops, each compiled call's wrapper and each
- * CUDA-graph tree replay's. Null for the default eager layer (OPS_PER_LAYER_EAGER and the engine's routing kernels).
- */
-function compiledLayerHost(m: ModelFacts, t: TimeOptions): number | null {
-  const g = t.generateLayer;
-  if (g === undefined) return null;
-  const call =
-    g.compiledCalls * COMPILED_CALL_SECONDS + g.cudagraphCalls * CUDAGRAPH_TREE_CALL_SECONDS;
-  return m.layers * (g.eagerOps * EAGER_DECODE_OP_SECONDS + call);
-}
-
-/**
- * A build whose expert matmul op runs one expert slot per op (TimeOptions.mulMatIdSync): the kernels its MoE layers
- * launch in a decode step beyond the dense count the layer is timed with (the engine's perSlotMoeKernels). Each
- * slot's projections launch a mat-vec, after its activation-quantizing kernel (`quantK`), per batch row; the dense
- * count holds one of each per projection, the activation chain once, and a quantizing kernel for the router, which
- * that build leaves unquantized (its own kernels are in `routing`).
- */
-function perSlotMoeKernels(
-  m: ModelFacts,
-  fw: FrameworkProfile,
-  rows: number,
-  quantK: number,
-): number {
-  const k = fw.perSlotMoeKernels;
-  if (k === undefined || m.moeLayers === 0) return 0;
-  const projections = m.gated ? 3 : 2;
-  const activation = m.gated ? 2 : 1;
-  const slot = rows * projections * (1 + quantK) + activation + k.perSlot;
-  const dense = projections * (1 + quantK) + activation + quantK;
-  return m.moeLayers * (k.routing + m.topK * slot - 1 - dense);
-}
-
-/**
- * The ops a decode step's unmerged adapters add (TimeOptions.unmergedAdapterOps: `perLinear` for each adapted
- * linear, beside its base matmul), on every layer's adapted attention projections and, in a dense model, its adapted
- * MLP projections. A routed expert's adapters run in the engine's own expert path and are not counted here.
- */
-function unmergedAdapterOps(m: ModelFacts, o: EstimateOptions, perLinear: number): number {
-  if (perLinear <= 0) return 0;
-  const attn = o.loraTargets.filter((x) => x === 'q' || x === 'k' || x === 'v' || x === 'o').length;
-  const mlp =
-    m.moeLayers > 0
-      ? 0
-      : Math.min(
-          o.loraTargets.filter((x) => x === 'gate' || x === 'up' || x === 'down').length,
-          m.gated ? 3 : 2,
-        );
-  return m.layers * (attn + mlp) * perLinear;
-}
-
-/**
- * Per-token host cost of decoding: eager dispatch (overlaps the GPU's work), CUDA-graph replay gaps (add to
- * it: the GPU idles between graph kernels) and fixed per-token work (generate()'s loop and its sync).
- * bitsandbytes layers add Python and ctypes calls per linear; LLM.int8's small kernels per linear.
- */
-function decodeHost(
-  m: ModelFacts,
-  o: EstimateOptions,
-  t: TimeOptions,
-  q: QuantFormat | null,
-): { dispatch: number; gaps: number; fixed: number } {
-  const fw = FRAMEWORKS[o.framework];
-  const compiled = o.compile || fw.fusedKernels;
-  // A graph kernel's cost beyond its bytes: the engine's own where it gives one (FrameworkProfile.graphKernelSeconds).
-  const graphKernel = fw.graphKernelSeconds ?? GRAPH_KERNEL_SECONDS;
-  const linears = m.layers * m.linearsPerLayer;
-  // A CUDA-graph replay (vLLM registers bitsandbytes' 4-bit matmul as a custom op, captured with the rest:
-  // vllm/model_executor/layers/quantization/bitsandbytes.py _apply_bnb_4bit + direct_register_custom_op)
-  // launches its kernels without the Python around them: each op costs a graph kernel's gap, not a dispatch.
-  const bnb4Op = compiled ? graphKernel : EAGER_DECODE_OP_SECONDS;
-  // Eager, one token a call (batch 1) runs bitsandbytes' gemv_4bit, which adds each linear's bias in ops of its own
-  // (a graph-captured engine adds the bias its own way).
-  const gemvBias =
-    o.batch === 1 && !compiled ? m.layers * m.biasedLinearsPerLayer * BNB4_GEMV_BIAS_OPS : 0;
-  const bnb =
-    q !== 'bnb'
-      ? 0
-      : o.weights === 'int8'
-        ? linears * INT8_LINEAR_SECONDS
-        : (linears * bnb4Ops(o) + gemvBias) * bnb4Op;
-  // An MoE layer's routing kernels beyond a dense MLP's (the engine's count, engines/<engine>/memory.ts).
-  const routing = m.moeLayers * (fw.moeRoutingKernels ?? 0);
-  // A build before the engine fused ops (TimeOptions.unfusedGraph): its own kernels per layer, each quantized linear
-  // with its activation-quantizing kernel (engines/<engine>/memory.ts unfusedDecodeKernels).
-  // A row split turns the matmul fusions off too ("TODO: add support for fusion for split buffers") and the graph's
-  // replay: each gap grows by a launched kernel's (FrameworkProfile.tpRowSplit).
-  const rowSplit = o.tp > 1 ? fw.tpRowSplit : undefined;
-  const unfused = t.unfusedGraph || rowSplit ? fw.unfusedDecodeKernels : undefined;
-  const gap = graphKernel + (rowSplit?.ungraphedKernelSeconds ?? 0);
-  const quantK = unfused && q === 'gguf' ? unfused.perQuantizedLinear : 0;
-  const perLayer = unfused ? unfused.perLayer + quantK * m.linearsPerLayer : OPS_PER_LAYER_COMPILED;
-  const perSlot = t.mulMatIdSync ? perSlotMoeKernels(m, fw, o.batch, quantK) : 0;
-  const adapter = unmergedAdapterOps(m, o, t.unmergedAdapterOps ?? 0);
-  if (compiled)
-    return {
-      dispatch: 0,
-      gaps: (m.layers * perLayer + routing + perSlot + adapter) * gap + bnb,
-      fixed: 0,
-    };
-  // A build whose layer ran partly compiled (TimeOptions.generateLayer): its count covers the layer, routing included.
-  const layered = compiledLayerHost(m, t);
-  return {
-    dispatch:
-      (layered === null
-        ? (m.layers * OPS_PER_LAYER_EAGER + routing) * EAGER_DECODE_OP_SECONDS
-        : layered) +
-      adapter * EAGER_DECODE_OP_SECONDS +
-      bnb,
-    gaps: 0,
-    fixed: GENERATE_TOKEN_SECONDS,
-  };
-}
 
 /**
  * Megatron TP decode: 2 all-reduces per layer of batch x hidden, each paying the collective's latency: NCCL's,
