@@ -126,6 +126,9 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.generate_experts === 'all') time.generateAllExperts = true;
     // A DeepSpeed build that hooked the modules inside the sparse MoE blocks (before v0.18.0; the case says so).
     if (c.deepspeed_moe_leaf === false) time.zeroMoeHooked = true;
+    // A step time averaged over a run that saved the model inside its timed span (the case says so).
+    if (c.timed_saves !== undefined && c.timed_steps !== undefined)
+      time.savesPerStep = c.timed_saves / c.timed_steps;
     // A run whose padded batches handed SDPA the padding mask (the case says so).
     if (c.sdpa_mask === 'padding') time.sdpaPaddingMask = true;
     // A vLLM build that captured decode in piecewise CUDA graphs, attention run eagerly (the case says so).

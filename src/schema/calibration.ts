@@ -102,6 +102,12 @@ export const throughputCaseSchema = z.looseObject({
    * that called no set_z3_leaf_modules): false sets TimeOptions.zeroMoeHooked.
    */
   deepspeed_moe_leaf: z.literal(false).optional(),
+  /**
+   * The optimizer steps a step_seconds figure is the mean of (a run's whole timed span divided by its steps), and
+   * the trainer's model saves inside that span: timed_saves / timed_steps sets TimeOptions.savesPerStep.
+   */
+  timed_steps: z.number().int().positive().optional(),
+  timed_saves: z.number().int().nonnegative().optional(),
   /** The run's batches were padded to their longest sample under SDPA attention: 'padding' sets TimeOptions.sdpaPaddingMask. */
   sdpa_mask: z.enum(['padding']).optional(),
   /**

@@ -93,6 +93,13 @@ export interface TimeOptions {
    */
   zeroMoeHooked?: boolean;
   /**
+   * Model saves a measured step time holds, per optimizer step: a trainer's own checkpoints inside a run timed from
+   * its first step to its last (transformers' `train_runtime`), each one under ZeRO-3 a consolidated 16-bit state
+   * dict gathered to rank 0's host (time/model-save.ts). No flag sets it; `validate --throughput` does for rows whose
+   * figure includes saves (their `timed_saves` over `timed_steps`).
+   */
+  savesPerStep?: number;
+  /**
    * A dense MoE block (the engine's moeDense: Llama4TextMoe) whose experts the run replaced with one nn.Linear set per
    * expert, run one after another (axolotl's llama4_linearized_experts, monkeypatch/models/llama4/modeling.py): each
    * expert reads its slice of the repeated tokens and writes its slice of the output, whose gradients autograd

@@ -777,7 +777,9 @@ describe('time model on the Unsloth MoE and GRPO notebook rows', () => {
 // QwenLM/Qwen3#736: LoRA r 64 on every linear (the MoE's experts included), ZeRO-3, 8 H100, one padded 512-token row a
 // micro-batch, 8 a step; seconds per step = train_runtime / 10. First scored (H100 SXM read): 7B +161%, 72B +298%,
 // 57B-A14B +82%, all too fast; with the ZeRO-3 hooks of the layers' parameter-less modules and PEFT's wrapper and
-// dropout modules (time/zero-hooks.ts): +137%, +263%, +68%.
+// dropout modules (time/zero-hooks.ts): +137%, +263%, +68%. With the step-10 checkpoint inside train_runtime (the rows'
+// timed_saves over timed_steps: the whole 16-bit model gathered to rank 0's host, time/model-save.ts): +134%, +253%,
+// +67.5%.
 describe('time model on the QwenLM/Qwen3#736 LoRA rows over ZeRO-3', () => {
   const err = Object.fromEntries(qwenIssueRows.map((r) => [r.id, r.error]));
   it('holds the three rows, out of sample, timed too fast and no worse than first scored', () => {
@@ -788,8 +790,8 @@ describe('time model on the QwenLM/Qwen3#736 LoRA rows over ZeRO-3', () => {
     ]);
     expect(qwenIssueRows.every((r) => !r.inSample)).toBe(true);
     for (const e of Object.values(err)) expect(e).toBeGreaterThan(0);
-    expect(err['qwen3-736-qwen2-7b-lora-8xh100-zero3']).toBeLessThanOrEqual(1.37);
-    expect(err['qwen3-736-qwen2-72b-lora-8xh100-zero3']).toBeLessThanOrEqual(2.64);
+    expect(err['qwen3-736-qwen2-7b-lora-8xh100-zero3']).toBeLessThanOrEqual(1.35);
+    expect(err['qwen3-736-qwen2-72b-lora-8xh100-zero3']).toBeLessThanOrEqual(2.54);
     expect(err['qwen3-736-qwen2-57b-a14b-lora-8xh100-zero3']).toBeLessThanOrEqual(0.68);
   });
   // The MoE run over the dense 72B: measured 5.6x a step, estimated 12.1x (the looped experts' hooks bind the host).

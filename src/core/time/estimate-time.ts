@@ -23,6 +23,7 @@ import {
 import { DECODE_PHASES, TRAIN_PHASES, modelFacts } from './model-facts.js';
 import type { Bound } from './model-facts.js';
 import { trainStep } from './train-step.js';
+import { consolidatedSaveSeconds } from './model-save.js';
 import { trainWork } from './train-work.js';
 import type { MoeDispatch } from './train-work.js';
 
@@ -307,10 +308,13 @@ export function estimateTime(
   const w = trainWork(m, o, t);
   const phases = new Float64Array(TRAIN_PHASES.length);
   const bound = { value: 'compute' as Bound };
+  // The share of the run's model saves a measured step holds (TimeOptions.savesPerStep), with the step's overhead.
+  const save = (t.savesPerStep ?? 0) * consolidatedSaveSeconds(m, o, w, r);
   const lmStep = trainStep(w, r, phases, bound, pagedSpilled);
+  phases[TRAIN_PHASES.indexOf('overhead')]! += save;
   // The vision tower's forward (and backward when it takes part) per micro-batch (time/vision.ts).
   const tower = towerTime(arch, o, r);
-  const step = lmStep + (tower ? tower.seconds * w.microBatches : 0);
+  const step = lmStep + save + (tower ? tower.seconds * w.microBatches : 0);
   const tps = w.tokensPerStep / step / o.gpus;
   const towerFlopsPerSecond = tower ? (tower.modelFlops * w.microBatches) / step : 0;
   const moe =

@@ -187,8 +187,11 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   s.fallbackB = Math.max(0, fbB - expertB);
 }
 
-/** Communication and host transfers of a step, and what of them compute does not hide. */
-function commTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
+/** The data-parallel group's bus bandwidth (bytes/s) and a small collective's latency (s). */
+export function dataParallelLink(
+  w: Pick<TrainWork, 'gpus' | 'dp' | 'tp' | 'pp'>,
+  r: GpuRates,
+): { link: number; latency: number } {
   const multiNode = w.gpus > r.gpusPerNode;
   const dpGroupInNode = Math.min(w.dp, Math.max(1, Math.floor(r.gpusPerNode / (w.tp * w.pp))));
   const intra = dpGroupInNode <= 2 ? r.intraPair : r.intraMany;
@@ -196,9 +199,15 @@ function commTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   // of the node carries 1/k of the crossing traffic, so the group's bus bandwidth is the node's k NICs
   // together, capped by the intra-node links (nccl-tests bus bandwidth,
   // https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md; DGX A100 8x HDR ~ 180 GB/s busbw).
-  const dpLink = multiNode ? Math.min(intra, r.interNode * dpGroupInNode) : intra;
+  const link = multiNode ? Math.min(intra, r.interNode * dpGroupInNode) : intra;
   const latency =
-    intra === r.host || dpLink === r.interNode ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK;
+    intra === r.host || link === r.interNode ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK;
+  return { link, latency };
+}
+
+/** Communication and host transfers of a step, and what of them compute does not hide. */
+function commTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
+  const { link: dpLink, latency } = dataParallelLink(w, r);
   // ZeRO-3 gathers: prefetched one unit ahead, hidden behind that micro-batch's compute except what exceeds it.
   const gatherT = w.gatherBytes / dpLink;
   const gradT = w.gradReduceBytes / dpLink;

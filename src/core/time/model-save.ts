@@ -1,0 +1,64 @@
+/**
+ * A model save inside a timed training run (TimeOptions.savesPerStep). Under ZeRO-3 with the 16-bit gather on save,
+ * the consolidated state dict walks the model module by module (`_zero3_consolidated_16bit_state_dict`,
+ * https://github.com/deepspeedai/DeepSpeed/blob/v0.14.4/deepspeed/runtime/engine.py): each module's own parameters
+ * are all-gathered in one collective (`GatheredParameters(..., modifier_rank=0)`), rank 0 copies each gathered
+ * parameter to its host memory (`param.detach().cpu()`), and on leaving the context rank 0 broadcasts every parameter
+ * back before the ranks re-partition it (`GatheredParameters.__exit__`,
+ * https://github.com/deepspeedai/DeepSpeed/blob/v0.14.4/deepspeed/runtime/zero/partition_parameters.py). The trainer
+ * asks for that state dict whenever it saves, adapters or not (accelerate `get_state_dict`,
+ * https://github.com/huggingface/accelerate/blob/v0.31.0/src/accelerate/accelerator.py; PEFT filters the adapter
+ * weights out only afterwards on rank 0), so every frozen weight crosses the links and PCIe once per save.
+ */
+import type { EstimateOptions, LoraTarget } from '../../schema/estimate.js';
+import type { GpuRates } from './hardware.js';
+import type { ModelFacts } from './model-facts.js';
+import { dataParallelLink } from './train-step.js';
+
+// The 16-bit gather hands every parameter over in the dtype ZeRO-3 holds it in: 2 bytes (bf16 or fp16).
+const SAVE_BYTES = 2;
+// Modules holding parameters outside the decoder layers: the input embedding, the final norm and the output head.
+const OUTER_MODULES = 3;
+
+/** Parameter-holding modules the walk gathers, and the adapters' parameters, over the model's layer groups. */
+function savedModules(m: ModelFacts, o: EstimateOptions): { modules: number; adapterParams: number } {
+  const lora = o.method === 'lora' || o.method === 'qlora';
+  const targets = new Set<LoraTarget>(o.loraTargets);
+  let modules = OUTER_MODULES;
+  let adapterParams = 0;
+  for (const g of m.arch.groups) {
+    let perLayer = g.normsPerLayer;
+    for (const l of g.linears) {
+      const adapted = lora && targets.has(l.role as LoraTarget);
+      // An adapted linear is its base layer plus its lora_A and lora_B modules.
+      perLayer += l.copies * (adapted ? 3 : 1);
+      if (adapted) adapterParams += g.count * l.copies * o.loraRank * (l.inFeatures + l.outFeatures);
+    }
+    modules += g.count * perLayer;
+  }
+  return { modules, adapterParams };
+}
+
+/**
+ * Seconds of one consolidated 16-bit save of a ZeRO-3 model on `dp` ranks (0 below ZeRO-3): the all-gathers at the
+ * data-parallel bus rate ((n-1)/n of the bytes on the wire), the broadcasts back at the same rate (a ring broadcast's
+ * bus bandwidth is its algorithm bandwidth: nccl-tests doc/PERFORMANCE.md,
+ * https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md), one collective latency for each module's
+ * gather and each parameter's broadcast, and rank 0's copies to the host at the PCIe DMA rate. `.cpu()` copies into
+ * pageable memory, which the driver stages through pinned buffers (CUDA C++ Best Practices Guide, "Pinned Memory"),
+ * so the host rate is a floor on that copy's time.
+ */
+export function consolidatedSaveSeconds(
+  m: ModelFacts,
+  o: EstimateOptions,
+  w: { gpus: number; dp: number; tp: number; pp: number },
+  r: GpuRates,
+): number {
+  if (o.zero < 3 || w.dp <= 1) return 0;
+  const { link, latency } = dataParallelLink(w, r);
+  const { modules, adapterParams } = savedModules(m, o);
+  const bytes = (m.total + adapterParams) * SAVE_BYTES;
+  const gather = (bytes * (w.dp - 1)) / w.dp / link;
+  const broadcast = bytes / link;
+  return gather + broadcast + 2 * modules * latency + bytes / r.host;
+}
