@@ -308,8 +308,7 @@ export function estimateTime(
   const w = trainWork(m, o, t);
   const phases = new Float64Array(TRAIN_PHASES.length);
   const bound = { value: 'compute' as Bound };
-  // The share of the run's model saves a measured step holds (TimeOptions.savesPerStep), with the step's overhead.
-  const save = (t.savesPerStep ?? 0) * consolidatedSaveSeconds(m, o, w, r);
+  const save = (t.savesPerStep ?? 0) * consolidatedSaveSeconds(m, o, w, r); // a timed run's saves
   const lmStep = trainStep(w, r, phases, bound, pagedSpilled);
   phases[TRAIN_PHASES.indexOf('overhead')]! += save;
   // The vision tower's forward (and backward when it takes part) per micro-batch (time/vision.ts).

@@ -15,13 +15,20 @@ import type { GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
 import { dataParallelLink } from './train-step.js';
 
-// The 16-bit gather hands every parameter over in the dtype ZeRO-3 holds it in: 2 bytes (bf16 or fp16).
+// The 16-bit gather hands every parameter over in the dtype ZeRO-3 holds it in, 2 bytes (bf16 or fp16), and rank 0
+// copies it as it is (`param.detach().cpu()`,
+// https://github.com/deepspeedai/DeepSpeed/blob/v0.14.4/deepspeed/runtime/engine.py _zero3_consolidated_16bit_state_dict).
 const SAVE_BYTES = 2;
-// Modules holding parameters outside the decoder layers: the input embedding, the final norm and the output head.
+// Modules holding parameters outside the decoder layers: the input embedding, the final norm and the output head
+// (https://github.com/huggingface/transformers/blob/v4.41.2/src/transformers/models/qwen2/modeling_qwen2.py
+// Qwen2Model, Qwen2ForCausalLM; the Llama-style models alike).
 const OUTER_MODULES = 3;
 
 /** Parameter-holding modules the walk gathers, and the adapters' parameters, over the model's layer groups. */
-function savedModules(m: ModelFacts, o: EstimateOptions): { modules: number; adapterParams: number } {
+function savedModules(
+  m: ModelFacts,
+  o: EstimateOptions,
+): { modules: number; adapterParams: number } {
   const lora = o.method === 'lora' || o.method === 'qlora';
   const targets = new Set<LoraTarget>(o.loraTargets);
   let modules = OUTER_MODULES;
@@ -32,7 +39,8 @@ function savedModules(m: ModelFacts, o: EstimateOptions): { modules: number; ada
       const adapted = lora && targets.has(l.role as LoraTarget);
       // An adapted linear is its base layer plus its lora_A and lora_B modules.
       perLayer += l.copies * (adapted ? 3 : 1);
-      if (adapted) adapterParams += g.count * l.copies * o.loraRank * (l.inFeatures + l.outFeatures);
+      if (adapted)
+        adapterParams += g.count * l.copies * o.loraRank * (l.inFeatures + l.outFeatures);
     }
     modules += g.count * perLayer;
   }
