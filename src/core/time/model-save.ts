@@ -53,7 +53,8 @@ function savedModules(
  * bus bandwidth is its algorithm bandwidth: nccl-tests doc/PERFORMANCE.md,
  * https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md), one collective latency for each module's
  * gather and each parameter's broadcast, and rank 0's copies to the host at the PCIe DMA rate. `.cpu()` copies into
- * pageable memory, which the driver stages through pinned buffers (CUDA C++ Best Practices Guide, "Pinned Memory"),
+ * pageable memory, which the driver stages through a pinned buffer
+ * (https://developer.nvidia.com/blog/how-optimize-data-transfers-cuda-cc/),
  * so the host rate is a floor on that copy's time.
  */
 export function consolidatedSaveSeconds(
