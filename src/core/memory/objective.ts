@@ -39,6 +39,11 @@ export interface ObjectiveExtras {
   rolloutFloor: number;
   /** vllm-colocate: weights vLLM shares with the trainer (Unsloth's fast_inference) yet counts in its share. */
   rolloutSharedWeights: number;
+  /**
+   * vllm-colocate: what vLLM's share (rolloutMemory x the GPU) must hold for it to start: the weights it loads
+   * or shares and one request of the prompt and completion in its KV pool; 0 for other rollouts.
+   */
+  rolloutStart: number;
   /** PPO: the value model's weights, master copy and optimizer states (every phase) and its step-only bytes. */
   valueModel: number;
   valueStep: number;
@@ -173,9 +178,9 @@ function rolloutBytes(
   policy: PolicyMemory,
   seqs: number,
   gen?: EstimateOptions,
-): { weights: number; kv: number; generate: number; floor: number; shared: number } {
+): { weights: number; kv: number; generate: number; floor: number; shared: number; start: number } {
   if (!rollsOut(o) || o.rollout === 'vllm-server')
-    return { weights: 0, kv: 0, generate: 0, floor: 0, shared: 0 };
+    return { weights: 0, kv: 0, generate: 0, floor: 0, shared: 0, start: 0 };
   // vLLM loads the checkpoint in the model dtype (grpo_trainer.py LLM(model=model.name_or_path)); Unsloth's
   // shares the trained (possibly 4-bit) weights; transformers generate runs the policy itself.
   const vllmOwn = o.rollout === 'vllm-colocate' && !fw.rolloutSharesWeights;
@@ -202,6 +207,7 @@ function rolloutBytes(
       generate: est.perGpu.allocatedBytes - st.weights,
       floor: 0,
       shared: 0,
+      start: 0,
     };
   // vLLM colocated (grpo_trainer.py: LLM(..., gpu_memory_utilization=vllm_gpu_memory_utilization), sleep
   // mode off by default): its weights and a KV pool filling its share of the card (vLLM sizes the pool as
@@ -216,6 +222,11 @@ function rolloutBytes(
     generate: 0,
     floor: kv + st.weights,
     shared: vllmOwn ? 0 : st.weights,
+    // vLLM sizes its KV pool as the share less what it loaded (shared weights count: Unsloth's vLLM loads them)
+    // and refuses to start on a pool short of one max_model_len request (check_enough_kv_cache_memory,
+    // vllm/v1/core/kv_cache_utils.py; as engines/vllm/memory.ts poolHoldsMaxLen); Unsloth finds no KV room
+    // (unsloth_zoo vllm_utils.py approximate_vllm_memory_usage floors memory_left_for_kv_cache at 0).
+    start: st.weights + (seqs > 0 ? kv / seqs : 0),
   };
 }
 
@@ -260,6 +271,7 @@ export function objectiveExtras(
     generationBatch: seqs,
     rolloutFloor: r.floor,
     rolloutSharedWeights: r.shared,
+    rolloutStart: r.start,
     valueModel: critic.value,
     valueStep: critic.step,
     rewardModel: critic.reward,
@@ -348,14 +360,18 @@ export function withObjective(
   const m = policy(arch, po, ctx);
   const x = objectiveExtras(arch, o, ctx, fw, policy, m, po);
   const t = objectiveTotals(o, fw, m, x);
-  const { rolloutPeak, device } = t;
+  const { rolloutPeak } = t;
+  // A share short of vLLM's start: the GPU memory it would start on, its KV pool counted (allocated too).
+  const device = Math.max(t.device, colocateStartShort(o, ctx, fw, x));
   const b = m.perGpu.breakdown;
   const vllmHeld = !t.sleeps || rolloutPeak;
   const named = {
     referenceModel: x.referenceModel,
     rolloutWeights: vllmHeld ? x.rolloutWeights : 0,
     rolloutKvCache:
-      (generatesInTrainer(o.rollout) && !rolloutPeak) || !vllmHeld ? 0 : x.rolloutKvCache,
+      (generatesInTrainer(o.rollout) && !rolloutPeak) || !vllmHeld
+        ? 0
+        : x.rolloutKvCache + device - t.device,
     ...criticParts(x, !rolloutPeak),
   };
   const breakdown = rolloutPeak
@@ -372,8 +388,9 @@ export function withObjective(
   return {
     ...m,
     perGpu: {
-      allocatedBytes: Math.round(t.allocated),
-      reservedBytes: Math.round(m.perGpu.reservedBytes + t.slacked),
+      // The pool vLLM would allocate on the card it starts on, as the breakdown counts it.
+      allocatedBytes: Math.round(t.allocated + device - t.device),
+      reservedBytes: Math.round(m.perGpu.reservedBytes + t.slacked + device - t.device),
       deviceBytes: device,
       // Lean (the planner's surface, max-context): unrounded, as memory.ts leaves a lean breakdown.
       breakdown: ctx.lean ? breakdown : roundTo(breakdown, device),
@@ -399,10 +416,29 @@ export function objectiveFigures(
   policy: PolicyMemory,
   po: EstimateOptions = policyOptions(o),
   gen?: EstimateOptions,
-): { policy: MemoryEstimate; deviceBytes: number; rolloutFloor: number } {
+): { policy: MemoryEstimate; deviceBytes: number; rolloutFloor: number; rolloutStart: number } {
   const m = policy(arch, po, ctx);
-  const t = objectiveTotals(o, fw, m, objectiveExtras(arch, o, ctx, fw, policy, m, po, gen));
-  return { policy: m, deviceBytes: t.device, rolloutFloor: t.floor };
+  const x = objectiveExtras(arch, o, ctx, fw, policy, m, po, gen);
+  const t = objectiveTotals(o, fw, m, x);
+  const deviceBytes = Math.max(t.device, colocateStartShort(o, ctx, fw, x));
+  return { policy: m, deviceBytes, rolloutFloor: t.floor, rolloutStart: x.rolloutStart };
+}
+
+/**
+ * The GPU memory a colocated vLLM would start on where its share of a GPU of ctx.gpuCapacityBytes is short of
+ * what it must hold to start (ObjectiveExtras.rolloutStart): that over the share; 0 where it starts or
+ * without a GPU (the planner checks each GPU option: plan/loop.ts startShort).
+ */
+function colocateStartShort(
+  o: EstimateOptions,
+  ctx: EstimateContext,
+  fw: FrameworkProfile,
+  x: ObjectiveExtras,
+): number {
+  const cap = ctx.gpuCapacityBytes;
+  if (cap === undefined || o.rollout !== 'vllm-colocate') return 0;
+  const share = o.rolloutMemory ?? fw.rolloutMemory ?? 0.3;
+  return share * cap >= x.rolloutStart ? 0 : x.rolloutStart / share;
 }
 
 /** PPO's breakdown keys (absent for the other objectives): the value model (with its step bytes) and the reward model. */

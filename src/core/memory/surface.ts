@@ -29,6 +29,8 @@ interface Point {
   weights: number;
   kv: number;
   floor: number;
+  /** vllm-colocate: what vLLM's share must hold to start (ObjectiveExtras.rolloutStart). */
+  start: number;
 }
 
 /** The columns `into` writes. */
@@ -175,6 +177,7 @@ function grpoPoint(
     weights: Math.round(st.weights),
     kv: Math.round(st.kv),
     floor: f.rolloutFloor,
+    start: f.rolloutStart,
   };
 }
 
@@ -316,6 +319,7 @@ function pointInto(p: Point, out: SurfaceColumns, i: number): void {
   out.weights[i] = p.weights;
   out.kv[i] = p.kv;
   if (out.floor) out.floor[i] = p.floor;
+  if (out.start) out.start[i] = p.start;
 }
 
 /** One estimate's figures into row `i` (its worst stage's weights and KV). */
@@ -326,9 +330,10 @@ function exactInto(e: MemoryEstimate, out: SurfaceColumns, i: number): void {
   out.host[i] = fitHostBytes(e);
   out.weights[i] = Math.round(st.weights);
   out.kv[i] = Math.round(st.kv);
-  if (out.start) out.start[i] = e.poolStartBudget ?? 0;
   // estimateMemory returns withObjective's estimate, with its extras, for preference / RL options.
-  if (out.floor) out.floor[i] = (e as { objective?: ObjectiveExtras }).objective?.rolloutFloor ?? 0;
+  const x = (e as { objective?: ObjectiveExtras }).objective;
+  if (out.start) out.start[i] = e.poolStartBudget ?? x?.rolloutStart ?? 0;
+  if (out.floor) out.floor[i] = x?.rolloutFloor ?? 0;
 }
 
 /** Per-GPU memory of one configuration (sequence fixed) at any micro-batch and data-parallel degree. */
@@ -352,7 +357,10 @@ export interface MemorySurface {
       /** GRPO vllm-colocate: vLLM's share of the GPU and the least it holds (rolloutDeviceBytes). */
       share?: Float64Array;
       floor?: Float64Array;
-      /** Serving: what the engine's pool budget must hold to start (MemoryEstimate.poolStartBudget; 0: none). */
+      /**
+       * Serving: what the engine's pool budget must hold to start (MemoryEstimate.poolStartBudget); GRPO
+       * vllm-colocate: what vLLM's share must hold (ObjectiveExtras.rolloutStart); 0: none.
+       */
       start?: Float64Array;
     },
     i: number,

@@ -51,7 +51,7 @@ interface RowFacts {
   /** GRPO vllm-colocate: vLLM's share of each GPU and the least it holds (0, 0 otherwise). */
   share: number;
   floor: number;
-  /** Serving rows: what the engine's pool budget must hold to start (0: none). */
+  /** Serving rows: what the engine's pool budget must hold to start; GRPO vllm-colocate: vLLM's share (0: none). */
   start: number;
   engine: Engine;
   flash: boolean;
@@ -233,7 +233,8 @@ function fitsMemory(L: Loop, f: RowFacts, r: number, h: number): boolean {
     prune(st, REASON.oom, nl, r, h, 0, device - capacity, capacity, score);
     return false;
   }
-  // A paged-pool server starts only where its pool fraction of the GPU holds its start budget.
+  // A paged-pool server starts only where its pool fraction of the GPU holds its start budget, a colocated
+  // vLLM only where its share holds its weights and one request.
   const gpu = t.gpuBytes[h]!;
   const short = f.start > 0 ? startShort(L, f, r, gpu) : 0;
   if (short > 0) {
@@ -254,6 +255,8 @@ function fitsMemory(L: Loop, f: RowFacts, r: number, h: number): boolean {
 
 /** The GPU memory a serving row would start on where a GPU of `gpu` bytes is short of it (0: it starts). */
 function startShort(L: Loop, f: RowFacts, r: number, gpu: number): number {
+  // A colocated vLLM starts within its share of the card (gpu_memory_utilization x the GPU).
+  if (f.share > 0) return f.share * gpu >= f.start ? 0 : f.start / f.share;
   const fw = FRAMEWORKS[ENGINE_PROFILES[f.engine].framework];
   return poolStartShort(fw, f.start, gpu, L.ctx.rows.tp[r]!, L.ctx.rows.pp[r]!);
 }

@@ -1,0 +1,79 @@
+/**
+ * A colocated vLLM starts only where its share of the card (gpu_memory_utilization x the GPU) holds the
+ * weights it loads (its own copy, or Unsloth's shared one) and one request of the prompt and completion
+ * (vLLM's check_enough_kv_cache_memory): a 14B model's bf16 weights (27.5 GiB) overflow 30 % of an H100.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildEstimate, gpuCapacityBytes } from '../../src/core/estimate.js';
+import { estimateMemory } from '../../src/core/memory/index.js';
+import type { ObjectiveExtras } from '../../src/core/memory/objective.js';
+import { plan } from '../../src/core/plan/index.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { parseScenario } from '../../src/io/load-scenario.js';
+import { planInputOf } from '../../src/io/plan-scenario.js';
+import { objectiveInto, optionsFromFlags } from '../../src/schema/flags.js';
+
+const SCENARIO = `
+name: GRPO Qwen2.5-14B on one H100
+model: qwen2.5-14b
+job:
+  kind: fine-tune
+  objective: grpo
+  methods: [lora]
+  globalBatch: 64
+  datasetTokens: 2000000
+  rl: { generations: 8, promptTokens: 512, completionTokens: 2048 }
+hardware:
+  owned: [{ gpu: h100-sxm, count: 1 }]
+  counts: { min: 1, max: 1 }
+rank: cost
+`;
+
+const h100 = findGpu('h100-sxm');
+
+describe('colocated vLLM start', () => {
+  it('plans no Unsloth colocated share smaller than the weights vLLM shares', () => {
+    const file = '/tmp/colocate-start.yaml';
+    const r = plan(planInputOf(file, parseScenario(file, SCENARIO)));
+    const capacity = gpuCapacityBytes(h100);
+    const colocated = r.plans.filter(
+      (p) => p.options.rollout === 'vllm-colocate' && p.choices.engine === 'unsloth',
+    );
+    expect(colocated.length).toBeGreaterThan(0);
+    for (const p of colocated) {
+      const e = estimateMemory(resolveModel('qwen2.5-14b'), p.options) as {
+        objective?: ObjectiveExtras;
+      };
+      // The weights vLLM loads into its share: its own copy or the one it shares with the trainer.
+      const held = e.objective!.rolloutWeights + e.objective!.rolloutSharedWeights;
+      expect(held).toBeGreaterThan(27 * 2 ** 30);
+      expect(p.options.rolloutMemory! * capacity).toBeGreaterThanOrEqual(held);
+    }
+  });
+
+  it('the estimate on an H100 does not fit at a 30 % share and fits at 50 %', () => {
+    const fits = (share: number): boolean => {
+      const o = optionsFromFlags({
+        model: 'qwen2.5-14b',
+        method: 'lora',
+        'lora-targets': 'all-linear',
+        framework: 'unsloth',
+        batch: '2',
+        'grad-accum': '32',
+        checkpointing: 'full',
+      });
+      objectiveInto(o, {
+        objective: 'grpo',
+        generations: '8',
+        'prompt-tokens': '512',
+        'completion-tokens': '2048',
+        rollout: 'vllm-colocate',
+        'rollout-memory': String(share),
+      });
+      return buildEstimate(resolveModel('qwen2.5-14b'), o, h100).fits === true;
+    };
+    expect(fits(0.3)).toBe(false);
+    expect(fits(0.5)).toBe(true);
+  });
+});
