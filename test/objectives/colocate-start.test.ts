@@ -52,6 +52,51 @@ describe('colocated vLLM start', () => {
     }
   });
 
+  it("vLLM's own copy stays whole on the GPU when the trainer shards and offloads its parameters", () => {
+    const arch = resolveModel('qwen2.5-14b');
+    const rolloutWeights = (zero: string, offload: string): number => {
+      const o = optionsFromFlags({
+        model: 'qwen2.5-14b',
+        method: 'lora',
+        framework: 'hf',
+        zero,
+        offload,
+        batch: '2',
+        'grad-accum': '32',
+      });
+      objectiveInto(o, {
+        objective: 'grpo',
+        generations: '8',
+        'prompt-tokens': '512',
+        'completion-tokens': '2048',
+        rollout: 'vllm-colocate',
+        'rollout-memory': '0.5',
+      });
+      const e = estimateMemory(arch, o) as { objective?: ObjectiveExtras };
+      return e.objective!.rolloutWeights;
+    };
+    const whole = rolloutWeights('0', 'none');
+    expect(whole).toBeGreaterThan(27 * 2 ** 30);
+    expect(rolloutWeights('3', 'optimizer+params')).toBe(whole);
+    expect(rolloutWeights('3', 'none')).toBe(whole);
+  });
+
+  it('plans no colocated share (TRL or Unsloth) smaller than the weights vLLM loads', () => {
+    const file = '/tmp/colocate-start.yaml';
+    const r = plan(planInputOf(file, parseScenario(file, SCENARIO)));
+    const capacity = gpuCapacityBytes(h100);
+    const colocated = r.plans.filter((p) => p.options.rollout === 'vllm-colocate');
+    expect(colocated.some((p) => p.choices.engine !== 'unsloth')).toBe(true);
+    for (const p of colocated) {
+      const e = estimateMemory(resolveModel('qwen2.5-14b'), p.options) as {
+        objective?: ObjectiveExtras;
+      };
+      const held = e.objective!.rolloutWeights + e.objective!.rolloutSharedWeights;
+      expect(held).toBeGreaterThan(27 * 2 ** 30);
+      expect(p.options.rolloutMemory! * capacity).toBeGreaterThanOrEqual(held);
+    }
+  });
+
   it('the estimate on an H100 does not fit at a 30 % share and fits at 50 %', () => {
     const fits = (share: number): boolean => {
       const o = optionsFromFlags({

@@ -166,8 +166,9 @@ export function estimateMemory(
  * withObjective only reads it, so sharing it changes nothing. Scopes are keyed by the policy's options
  * (JSON.stringify: plain data, an absent field reading as one set to undefined) less micro-batch and GPUs;
  * within one, by the fields withObjective sets on the policy's options (objective.ts rolloutBytes:
- * method, optimizer, weights, batch, gpus) and the context. The rollout's generation (method 'inference') sets
- * all five, so its options are the scope's less the policy's own method, optimizer and weights: its heads are
+ * method, optimizer, weights, batch, gpus, zero, offload) and the context. The rollout's generation (method
+ * 'inference') sets all seven, so its options are the scope's less the policy's own method, optimizer and weights
+ * (its heads also compare zero and offload: vLLM's own copy is neither sharded nor offloaded): its heads are
  * kept by that shorter key, shared by scopes that differ only in those three (full and LoRA, the optimizers).
  */
 export function policyMemo(model: Arch): (o: EstimateOptions) => PolicyMemory {
@@ -201,7 +202,9 @@ export function policyMemo(model: Arch): (o: EstimateOptions) => PolicyMemory {
           h.cap === cap &&
           h.method === p.method &&
           h.optimizer === p.optimizer &&
-          h.weights === p.weights
+          h.weights === p.weights &&
+          h.zero === p.zero &&
+          h.offload === p.offload
         ) {
           head = h;
           break;
@@ -214,6 +217,8 @@ export function policyMemo(model: Arch): (o: EstimateOptions) => PolicyMemory {
           method: p.method,
           optimizer: p.optimizer,
           weights: p.weights,
+          zero: p.zero,
+          offload: p.offload,
           points: new Map(),
         };
         heads.push(head);
@@ -236,6 +241,8 @@ interface ScopeHead {
   method: EstimateOptions['method'];
   optimizer: EstimateOptions['optimizer'];
   weights: EstimateOptions['weights'];
+  zero: EstimateOptions['zero'];
+  offload: EstimateOptions['offload'];
   /** By batch x POINT_GPUS + gpus (whole numbers below their bounds: exact in a double), else `${batch}|${gpus}`. */
   points: Map<number | string, MemoryEstimate>;
 }

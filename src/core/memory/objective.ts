@@ -184,10 +184,15 @@ function rolloutBytes(
   // vLLM loads the checkpoint in the model dtype (grpo_trainer.py LLM(model=model.name_or_path)); Unsloth's
   // shares the trained (possibly 4-bit) weights; transformers generate runs the policy itself.
   const vllmOwn = o.rollout === 'vllm-colocate' && !fw.rolloutSharesWeights;
-  // The planner's memo (memory.ts policyMemo) tells these options from the policy's by the five fields set
-  // here: a field set beyond them must join its key. `gen`: options alike `po` but for these five, to write
+  // The planner's memo (memory.ts policyMemo) tells these options from the policy's by the seven fields set
+  // here: a field set beyond them must join its key. `gen`: options alike `po` but for these seven, to write
   // them into (the planner's scratch: memory/surface.ts), else a new copy.
   const weights = vllmOwn ? floatCompute(o.compute) : o.weights;
+  // vLLM's own copy is whole on each of its tensor-parallel GPUs (LLM(model=..., tensor_parallel_size=...)),
+  // whatever the trainer shards or offloads (ZeRO-3 / FSDP parameters are gathered to sync it: TRL v1.9.0
+  // vllm_generation.py sync_weights); the trainer's own generate runs under its sharding.
+  const zero = vllmOwn ? 0 : po.zero;
+  const offload = vllmOwn ? 'none' : po.offload;
   let g: EstimateOptions;
   if (gen) {
     g = gen;
@@ -196,7 +201,19 @@ function rolloutBytes(
     g.weights = weights;
     g.batch = seqs;
     g.gpus = o.tp;
-  } else g = { ...po, method: 'inference', optimizer: 'none', weights, batch: seqs, gpus: o.tp };
+    g.zero = zero;
+    g.offload = offload;
+  } else
+    g = {
+      ...po,
+      method: 'inference',
+      optimizer: 'none',
+      weights,
+      batch: seqs,
+      gpus: o.tp,
+      zero,
+      offload,
+    };
   const est = policy(arch, g, { lean: true });
   const st = est.stages[0]!;
   const kv = st.kv;
