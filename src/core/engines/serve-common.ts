@@ -1,5 +1,6 @@
 /** What the serving launchers share: shell quoting, the checkpoint line and the one-request check script. */
 import type { LaunchInput } from '../launch/types.js';
+import type { Rule } from './rules.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { checkpointFor, type Checkpoint } from '../launch/checkpoints.js';
 import { EAGLE3_HEADS } from '../model/speculative.js';
@@ -95,3 +96,25 @@ export function draftLines(x: LaunchInput): string[] {
     `DRAFT=\${DRAFT:-${sq(head ?? './eagle3-head')}}`,
   ];
 }
+
+/**
+ * MTP speculative decoding drafts with the MTP layers of the checkpoint served. The checkpoints serve.sh has the
+ * user make (servedCheckpoint's steps: llm-compressor, or a GGUF conversion) are written from the model transformers
+ * loads, which never builds those layers and drops their weights on load (Qwen3.5 and Qwen3-Next
+ * `_keys_to_ignore_on_load_unexpected = [r"^mtp.*"]`, DeepSeek-V3 `model.layers.61`): the draft would have no
+ * trained weights. The model's own checkpoint, or one published in the format, keeps them.
+ */
+export const mtpCheckpointRule = (library: string, versions: string): Rule => ({
+  id: `${library}-mtp-needs-checkpoint-mtp`,
+  says: "MTP speculative decoding drafts with the served checkpoint's MTP layers, and the quantized checkpoint serve.sh has you make is written from the model transformers loads, which drops them: serve the model's own checkpoint with MTP, or the quantized one without",
+  library,
+  versions,
+  source:
+    'https://github.com/huggingface/transformers/blob/009e78d6e89fd6f3e68cf81ba95ccc682c8cdda9/src/transformers/models/qwen3_5/modeling_qwen3_5.py',
+  effect: 'forbid',
+  scope: 'writer',
+  applies: (x) =>
+    x.options.speculative === 'mtp' &&
+    checkpointFor(x.arch.hfId, x.arch.id, x.options.weights, nativeWeights(x.arch)).steps.length >
+      0,
+});
