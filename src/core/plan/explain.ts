@@ -524,7 +524,7 @@ function fixEvaluator(
       freedBytes: device - r.perGpu.deviceBytes,
       headroomBytes: r.gpu?.headroomBytes ?? capacity - r.perGpu.deviceBytes,
       slowdown: baseThroughput / Math.max(1e-9, throughputOf(o, r.time!)),
-      quality: qualityOf(o).tier,
+      quality: qualityOf(o, arch.modelType).tier,
       engine: engineOf(o),
       hostBytesPerGpu: r.hostBytesPerGpu,
       hostRam: hostRamOfOptions(arch, o, r.params.total, r.hostBytesPerGpu),

@@ -85,12 +85,26 @@ const FP4_BLOCK =
 const FP8_KV = 'https://docs.vllm.ai/en/latest/features/quantization/quantized_kvcache/';
 const FP8_TRAINING = 'https://github.com/pytorch/ao/blob/main/torchao/float8/README.md';
 
-/** What quantized frozen weights cost (adapters and inference). */
-function weightQuality(o: EstimateOptions, add: AddItem): void {
+// Unsloth's Qwen3.5 fine-tuning guide: "It is not recommended to do QLoRA (4-bit) training on the Qwen3.5 models, no
+// matter MoE or dense, due to higher than normal quantization differences".
+const QWEN35_QLORA = 'https://unsloth.ai/docs/models/qwen3.5/fine-tune';
+/** config.json model_type of the models whose adapters train poorly on an NF4 base (QWEN35_QLORA). */
+const NF4_TRAINS_POORLY = new Set(['qwen3_5', 'qwen3_5_moe']);
+
+/** What quantized frozen weights cost (adapters and inference); `modelType`: the model's config.json model_type. */
+function weightQuality(o: EstimateOptions, add: AddItem, modelType?: string): void {
   if (o.method === 'lora' || o.method === 'qlora' || o.method === 'inference') {
     switch (o.weights) {
       case 'nf4':
-        add(`${o.weights} weights`, 'near', 'NF4 (+double quant) matches 16-bit weights', QLORA);
+        if (o.method !== 'inference' && modelType !== undefined && NF4_TRAINS_POORLY.has(modelType))
+          add(
+            `${o.weights} weights`,
+            'lossy',
+            "4-bit QLoRA on Qwen3.5 is not recommended: its quantization differences are larger than other models'",
+            QWEN35_QLORA,
+          );
+        else
+          add(`${o.weights} weights`, 'near', 'NF4 (+double quant) matches 16-bit weights', QLORA);
         break;
       case 'int4':
         add('int4 weights', 'near', '4-bit weights keep most zero-shot accuracy', K4);
@@ -131,13 +145,16 @@ function optimizerQuality(o: EstimateOptions, add: AddItem): void {
   }
 }
 
-/** The tier and reasons of one configuration. Pure; the planner caches it per configuration. */
-export function qualityOf(o: EstimateOptions): Quality {
+/**
+ * The tier and reasons of one configuration of the model whose config.json model_type is `modelType` (some
+ * techniques cost some models more). Pure; the planner caches it per configuration.
+ */
+export function qualityOf(o: EstimateOptions, modelType?: string): Quality {
   const items: QualityItem[] = [];
   const add: AddItem = (technique, tier, reason, source) =>
     items.push({ technique, tier, reason, source });
   methodQuality(o, add);
-  weightQuality(o, add);
+  weightQuality(o, add, modelType);
   optimizerQuality(o, add);
   // https://docs.vllm.ai/en/latest/features/quantization/quantized_kvcache/ (fp8 KV: "only minimally degrades")
   if (o.kvCacheDtype === 'fp8')

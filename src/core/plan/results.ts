@@ -242,7 +242,7 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
     hardware: planHardware(h, count, level, gpuW),
     memory: planMemory(m, capacity),
     hostRam: planHostRam(ctx, h, options, m),
-    quality: qualityOf(options),
+    quality: qualityOf(options, ctx.arch.modelType),
     power: planPower(ctx, h, count, gpuW, k.watts),
     time: planTime(k, t),
     cost: planCost(ctx, h, k, count),
@@ -331,7 +331,7 @@ function simplerFirstAmongTies(ctx: Ctx, ranked: Kept[]): Kept[] {
   const ties = ranked.slice(0, n).map((k, i) => ({
     k,
     i,
-    tier: tierRank(qualityOf(choicesOf(ctx, k.row, k.hw).options).tier),
+    tier: tierRank(qualityOf(choicesOf(ctx, k.row, k.hw).options, ctx.arch.modelType).tier),
     risk: riskOf(ctx, k),
   }));
   ties.sort((a, b) => a.tier - b.tier || a.risk - b.risk || a.i - b.i);

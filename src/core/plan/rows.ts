@@ -227,7 +227,7 @@ function forEachRunnable(
 ): ModelPruned {
   const pruned: ModelPruned = { noEngine: 0, quality: 0 };
   const groups = surfaceGroupsOf(bases);
-  const judge = qualityJudge(s, bases, variants, groups);
+  const judge = qualityJudge(s, arch, bases, variants, groups);
   const runs = engineVerdicts(arch);
   const layoutsByMethod = new Map<Method, Layout[]>();
   const tables = new Map<Method, Map<number, ShapeTable>>(); // by method, then micro-batch
@@ -530,6 +530,7 @@ const variantOptions = (o: EstimateOptions, tp: number, pp: number, sh: Sharding
  */
 function qualityJudge(
   s: Scenario,
+  arch: Arch,
   bases: readonly BaseConfig[],
   variants: readonly Variant[],
   groups: readonly number[],
@@ -549,7 +550,7 @@ function qualityJudge(
         },
         variants[vi]!.engine,
       );
-      ok = tierRank(qualityOf(vo).tier) <= accepted;
+      ok = tierRank(qualityOf(vo, arch.modelType).tier) <= accepted;
       cache.set(k, ok);
     }
     return ok;
