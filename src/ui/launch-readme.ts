@@ -10,6 +10,7 @@ import { COMPONENT_LABEL, PHASE_LABEL } from './messages.js';
 import { HOST_RAM_LABEL, hostRamFigure } from './host-ram-text.js';
 import { hostRamOfOptions } from '../core/memory/host-ram.js';
 import { skyRunLines } from './sky-readme.js';
+import { MiB } from '../core/units.js';
 
 /** A learning rate as the README writes it (1e-6). */
 const formatLr = (lr: number): string => lr.toExponential(0);
@@ -115,10 +116,15 @@ export function renderLaunchReadme(x: LaunchInput<EstimateResult>, bundle: Launc
   out.push('| component | memory |', '|---|---:|');
   // A serving engine's KV row is the pool it pre-allocates, not the KV its planned sequences hold (the plan
   // table's "KV cache in use"): labelled so.
-  const label = (key: keyof Breakdown): string =>
-    key === 'kvCache' && r.serving ? 'KV cache pool (pre-allocated)' : COMPONENT_LABEL[key];
+  // A pool short of the plan's sequences (a static fraction: SGLang) pre-allocates less than the row counts.
+  const label = (key: keyof Breakdown, bytes: number): string =>
+    key !== 'kvCache' || !r.serving
+      ? COMPONENT_LABEL[key]
+      : r.serving.kvPoolBytes < bytes - MiB
+        ? `KV cache of the plan's ${o.batch} sequences (the pool pre-allocates ${formatGiB(r.serving.kvPoolBytes)})`
+        : 'KV cache pool (pre-allocated)';
   for (const [key, bytes] of Object.entries(r.perGpu.breakdown) as [keyof Breakdown, number][])
-    if (bytes > 0) out.push(`| ${label(key)} | ${formatGiB(bytes)} |`);
+    if (bytes > 0) out.push(`| ${label(key, bytes)} | ${formatGiB(bytes)} |`);
   out.push(`| **allocated (torch peak)** | ${formatGiB(r.perGpu.allocatedBytes)} |`);
   out.push(`| **reserved (caching allocator)** | ${formatGiB(r.perGpu.reservedBytes)} |`);
   out.push(`| **device (nvidia-smi)** | ${formatDeviceMemory(r.perGpu.deviceBytes)} |`);
@@ -126,11 +132,7 @@ export function renderLaunchReadme(x: LaunchInput<EstimateResult>, bundle: Launc
   const host = hostRamOfOptions(x.arch, o, r.params.total, r.hostBytesPerGpu, x.gpusPerNode);
   out.push(`| ${HOST_RAM_LABEL} | ${hostRamFigure(host)} |`);
   out.push('');
-  if (r.serving)
-    out.push(
-      `The KV cache pool holds ${r.serving.kvTokens.toLocaleString('en-US')} tokens; the plan's ${o.batch} sequences at their mean context (${r.serving.meanContext.toLocaleString('en-US')} tokens) use part of it (the plan table's "KV cache in use").`,
-      '',
-    );
+  if (r.serving) out.push(poolSentence(r.serving, o.batch), '');
   if (r.gpu)
     out.push(
       r.fits
@@ -221,4 +223,16 @@ export function renderLaunchReadme(x: LaunchInput<EstimateResult>, bundle: Launc
     '- Slowdown factors multiply: each is a published or measured ratio, not a benchmark of this machine.',
   );
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * What the KV pool holds against the plan's sequences at their mean context: all of them (part of the pool), or
+ * only some, the rest waiting for blocks (time/pool-queue.ts; the expected speed below is at that many).
+ */
+function poolSentence(v: NonNullable<EstimateResult['serving']>, batch: number): string {
+  const held = `The KV cache pool holds ${v.kvTokens.toLocaleString('en-US')} tokens`;
+  const mean = `at their mean context (${v.meanContext.toLocaleString('en-US')} tokens)`;
+  if (v.sequencesAtMeanContext >= batch)
+    return `${held}; the plan's ${batch} sequences ${mean} use part of it (the plan table's "KV cache in use").`;
+  return `${held}: ${v.sequencesAtMeanContext} of the plan's ${batch} sequences ${mean} fit in it at once, and the engine keeps the rest waiting until blocks free up (the expected speed below is at ${v.sequencesAtMeanContext}).`;
 }
