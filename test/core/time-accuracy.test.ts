@@ -392,9 +392,10 @@ const FIELD_BARS = {
   // tokens, where that build's flash-decoding kernel ran at low occupancy (the PR's own finding).
   'adacdna kind:decode engine:llama.cpp': { count: 8, median: 0.189, p90: 0.281 },
   // SemiAnalysisAI/InferenceX#1061, gpt-oss-120b MXFP4 on one MI300X with vLLM 0.17.0 (median TPOT, 1k/1k), scored before
-  // any model change and unchanged: +67.7%, +74.6%, +84.3%, +118.8% at 64, 96, 128 and 256 in flight. The MoE is timed
-  // as FP4 Marlin's, a CUDA kernel vLLM does not build for ROCm (docs/time-model.md "Left open").
-  'adacdna kind:serving engine:vllm': { count: 4, median: 0.795, p90: 1.189 },
+  // any model change: +67.7%, +74.6%, +84.3%, +118.8% at 64, 96, 128 and 256 in flight, the experts timed as FP4
+  // Marlin's read. With the experts' FP4 unpacked in the CUs' registers by triton_kernels' matmul_ogs, 2.5 B a CU cycle
+  // (time/decode.ts KERNELS.marlin.rocmMoeIssue, ROCm/triton#970): -17.8%, -13.5%, -7.0%, +18.9%.
+  'adacdna kind:serving engine:vllm': { count: 4, median: 0.157, p90: 0.189 },
 } as const;
 
 describe('time model on the serving field rows', () => {
@@ -561,8 +562,9 @@ const ENGINE_BARS = {
   // 3.15 µs beyond their bytes (engines/graph-kernel.ts) as well, 6.0% / 27.0%: the p90 row is InferenceX's gpt-oss at
   // TP 2, already slow (-25.8% -> -27.0%).
   // With SemiAnalysisAI/InferenceX#1061's four gpt-oss-120b rows on one MI300X (scored before any change: +67.7..+118.8%),
-  // 71 rows, 6.5% / 48.1%.
-  'serving engine:vllm': { count: 71, median: 0.065, p90: 0.481 },
+  // 71 rows, 6.5% / 48.1%; 6.5% / 22.0% with the MXFP4 experts on gfx942 bound by the CUs' work (time/decode.ts
+  // KERNELS.marlin.rocmMoeIssue: -17.8..+18.9%).
+  'serving engine:vllm': { count: 71, median: 0.065, p90: 0.221 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With InferenceX issue #870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;

@@ -56,6 +56,13 @@ interface KernelFamily {
    * columns' dot products are not priced: no per-column figure). Absent: bandwidth only.
    */
   issue?: { bytesPerSmCycle: number; maxColumns: number };
+  /**
+   * The routed experts of an MXFP4 MoE on the AMD targets listed, which have no FP4 matrix cores: the weight-only
+   * kernel there unpacks each FP4 tile to 16 bits in registers before its matrix instructions, bound by the CUs' work
+   * where that outlasts the read: weight bytes (scales included) per CU cycle, while a tile's rows (the step's tokens
+   * per routed expert) fit one block. Absent: bandwidth only.
+   */
+  rocmMoeIssue?: { targets: readonly string[]; bytesPerCuCycle: number; maxRowsPerExpert: number };
 }
 const KERNELS: Record<QuantFormat, KernelFamily> = {
   // gpt-fast blog: Llama-2-7B A100 bf16 107 -> int8 157 -> int4 202 tok/s at 1/2 and ~1/3.6 of the bytes.
@@ -81,6 +88,13 @@ const KERNELS: Record<QuantFormat, KernelFamily> = {
       eff8: 0.72, // Marlin on Hopper, 8-bit
       eff4: 0.57, // Marlin on Hopper, 4-bit
     },
+    // AMD GPUs have no Marlin: the weight-only MXFP4 MoE path on gfx942 is triton_kernels' matmul_ogs (vLLM's ROCm
+    // MXFP4 MoE backend without AITER's CK kernels, which need gfx950: vllm/model_executor/layers/quantization/
+    // mxfp4.py get_mxfp4_backend). Its decode GEMM of gpt-oss-20b's experts (E 32, K 3072, N 6144, top-4, M 1) takes
+    // 79 µs on an MI300X with Triton before 3.7.1 (119 µs with 3.7.1's amdgpu trackers flag): 4 x 3072 x 6144 x
+    // (0.5 + 1/32) B = 40.1 MB through its 32x256x128 tile, 4 experts x 24 column tiles = 96 programs on 96 of the
+    // 304 CUs at 2.1 GHz: 40.1e6 / (96 x 2.1e9 x 79e-6) = 2.5 B a CU cycle (ROCm/triton#970).
+    rocmMoeIssue: { targets: ['gfx942'], bytesPerCuCycle: 2.5, maxRowsPerExpert: 32 },
   },
   // CUTLASS W8A8 FP8/INT8 (and FP4 on Blackwell) GEMMs read the low-precision weight once per step like a
   // 16-bit GEMM; compute-bound batches run at the FP8 rate (time/index.ts decode). At batch 1 on H100 vLLM's
@@ -258,6 +272,8 @@ interface Traffic {
   fp32Gemm: boolean;
   /** Stored weight bytes an arithmetic-bound mat-vec works through on one GPU in a step (KernelFamily.issue). */
   issueBytes: number;
+  /** Stored routed-expert bytes an arithmetic-bound MoE kernel works through on one GPU (KernelFamily.rocmMoeIssue). */
+  moeIssueBytes: number;
 }
 
 /**
@@ -276,6 +292,25 @@ function linearReadOf(
     : m.experts * (1 - Math.pow(1 - m.topK / m.experts, B));
   const expertRead = m.expertWeightsPerLayer * distinct * m.moeLayers;
   return { linearRead: dense + expertRead, expertRead };
+}
+
+/**
+ * The routed-expert weight elements of an MXFP4 MoE step that the AMD target unpacks in its CUs' registers
+ * (KernelFamily.rocmMoeIssue), while the step's tokens per routed expert fit one tile; 0 elsewhere.
+ */
+function rocmMoeIssueElements(
+  m: ModelFacts,
+  o: EstimateOptions,
+  r: GpuRates,
+  k: KernelFamily | null,
+  B: number,
+  expertRead: number,
+): number {
+  const mi = k?.rocmMoeIssue;
+  if (!mi || !r.gfx || !mi.targets.includes(r.gfx) || o.weights !== 'mxfp4' || expertRead <= 0)
+    return 0;
+  const perExpert = (B * m.topK * m.expertWeightsPerLayer * m.moeLayers) / expertRead;
+  return perExpert <= mi.maxRowsPerExpert ? expertRead : 0;
 }
 
 /** What one decode step of B sequences at context `ctx` reads, per GPU and on the host. */
@@ -346,6 +381,8 @@ export function decodeTraffic(
           (h.head ? 0 : headBytes)) /
         o.tp
       : 0;
+  const moeIssueBytes =
+    (rocmMoeIssueElements(m, o, r, k, B, expertRead) * (1 - h.experts) * wb) / o.tp;
   return {
     weightGpu,
     kvGpu: kv * (1 - h.layers),
@@ -358,6 +395,7 @@ export function decodeTraffic(
     expertGpu,
     fp32Gemm: dequantizes && cb === 4,
     issueBytes,
+    moeIssueBytes,
   };
 }
 
@@ -535,11 +573,18 @@ function stepMatVecs(m: ModelFacts): MatVec[] {
 }
 
 /** A step's weight read on the GPU: its bytes at the family's rate, or an arithmetic-bound mat-vec's SM work
- * (KernelFamily.issue), whichever takes longer. */
+ * (KernelFamily.issue), or the rest's read and an arithmetic-bound MoE's CU work (KernelFamily.rocmMoeIssue),
+ * whichever takes longer. */
 function weightSeconds(tr: Traffic, r: GpuRates): number {
-  const iss = tr.q ? KERNELS[tr.q].issue : undefined;
+  const k = tr.q ? KERNELS[tr.q] : undefined;
+  const iss = k?.issue;
   const issueT = iss && r.smCycles ? tr.issueBytes / (r.smCycles * iss.bytesPerSmCycle) : 0;
-  return Math.max(tr.weightGpu / r.mem, issueT);
+  const mi = k?.rocmMoeIssue;
+  const moeT =
+    mi && r.cuCycles && tr.moeIssueBytes > 0
+      ? (tr.weightGpu - tr.expertGpu) / r.mem + tr.moeIssueBytes / (r.cuCycles * mi.bytesPerCuCycle)
+      : 0;
+  return Math.max(tr.weightGpu / r.mem, issueT, moeT);
 }
 
 /**

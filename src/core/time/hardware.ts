@@ -85,6 +85,9 @@ export interface GpuRates {
   l2Bytes?: number;
   /** SM cycles a second (SMs x clock), NVIDIA only: the issue rate a mat-vec bound by its arithmetic meets. */
   smCycles?: number;
+  /** CU cycles a second (CUs x clock), AMD only, and the card's gfx target: which ROCm kernels it runs. */
+  cuCycles?: number;
+  gfx?: string;
   /**
    * The catalog's measured all-reduce over `ranks` GPUs of a node on its fabric (GpuInterconnect.allReduce), seconds
    * by message bytes; absent where the catalog has none or the GPUs are not joined by that fabric.
@@ -153,6 +156,20 @@ function smCyclesOf(g: Gpu): number | undefined {
   const cc = Number(g.computeCapability ?? 0) || 0;
   if (g.vendor !== 'nvidia' || g.tflops.fp32 === null || cc === 0) return undefined;
   return (g.tflops.fp32 * 1e12) / (2 * fp32LanesPerSm(cc));
+}
+/**
+ * CU cycles a second of an AMD card from its catalog FP32 rate: a CDNA or RDNA 3 CU retires 256 FP32 operations a
+ * clock (128 lanes' multiply-adds, packed or dual-issued: MI300X 304 CUs x 2.1 GHz x 256 = 163.4 TFLOPS, AMD Instinct
+ * MI300X data sheet, https://www.amd.com/content/dam/amd/en/documents/instinct-tech-docs/data-sheets/amd-instinct-mi300x-data-sheet.pdf).
+ */
+function cuCyclesOf(g: Gpu, kc: number): { cuCycles: number; gfx: string } | Record<string, never> {
+  if (g.vendor !== 'amd' || g.tflops.fp32 === null) return {};
+  return { cuCycles: ((g.tflops.fp32 * 1e12) / 256) * kc, gfx: String(g.computeCapability ?? '') };
+}
+/** The card's SM cycles (NVIDIA) or CU cycles and gfx target (AMD) a second at the power limit's clock share. */
+function cyclesOf(g: Gpu, kc: number): Pick<GpuRates, 'smCycles' | 'cuCycles' | 'gfx'> {
+  const sm = smCyclesOf(g);
+  return { ...(sm !== undefined ? { smCycles: sm * kc } : {}), ...cuCyclesOf(g, kc) };
 }
 /** The card runs GDDR with inline ECC on: its nvidia-smi capacity is at most 15/16 of its physical memory. */
 const inlineEcc = (g: Gpu): boolean =>
@@ -306,7 +323,6 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
   const pcieP2p = g.interconnect.p2p && g.category !== 'consumer';
   const pcieBus = (pcieP2p ? pcie : pcie / 2) * PCIE_EFF;
   const nvBus = nvlink * NVLINK_EFF;
-  const sm = smCyclesOf(g);
   return {
     gemm16: p16 * eff16 * kc,
     ...(g.vendor === 'amd' && tf.fp8 ? { gemm8: tf.fp8 * 1e12 * FP8_GEMM_EFF_AMD * kc } : {}),
@@ -344,7 +360,7 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
     rocm: g.vendor === 'amd',
     dmmv: dmmvResidency(g),
     l2Bytes: (g.l2CacheMiB ?? 0) * 2 ** 20,
-    ...(sm !== undefined ? { smCycles: sm * kc } : {}),
+    ...cyclesOf(g, kc),
     ...(useNvlink && g.interconnect.allReduce
       ? {
           allReduce: {
