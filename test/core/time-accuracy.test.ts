@@ -21,7 +21,7 @@ const rows = throughputRows('throughput.json');
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|inferencex1061-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -145,8 +145,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (299: 285 out of sample, 14 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(299);
+  it('scores every scorable case (303: 289 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(303);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -288,9 +288,10 @@ const VLLM_2026_FIELD_ROW = /^a100pcie-/;
 const GPU_LAB_FIELD_ROW = /^(gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-)/;
 // Two sources new to the set, scored before any model change (docs/time-model.md "llama.cpp on an RTX 4090 and gpt-oss
 // on one MI300X"): ggml-org/llama.cpp#12183's RTX 4090 decode (Llama-3.2-3B and Qwen2.5-1.5B Q4_K_M, a llama.cpp of
-// March 2025, 10 to 10,000 prompt tokens) and SemiAnalysisAI/InferenceX#1061 (gpt-oss-120b MXFP4 on one MI300X, vLLM
+// March 2025, 10 to 10,000 prompt tokens), ggml-org/llama.cpp#17621's unfused tg128 on an RTX 4090 and an RTX 5090
+// (Qwen3-30B-A3B Q4_K_M and gpt-oss-20b MXFP4, late 2025) and SemiAnalysisAI/InferenceX#1061 (gpt-oss-120b MXFP4 on one MI300X, vLLM
 // 0.17.0, 64 to 256 in flight).
-const ADA_CDNA_FIELD_ROW = /^(llamacpp-12183-|inferencex1061-)/;
+const ADA_CDNA_FIELD_ROW = /^(llamacpp-12183-|llamacpp-17621-|inferencex1061-)/;
 const eraOf = (id: string) =>
   OLDER_FIELD_ROW.test(id)
     ? 'older'
@@ -389,8 +390,11 @@ const FIELD_BARS = {
   // ggml-org/llama.cpp#12183's master column on an RTX 4090, scored before any model change and unchanged: Llama-3.2-3B
   // Q4_K_M -28.0%, -27.9%, -25.0%, -9.6% and Qwen2.5-1.5B -19.1%, -18.6%, -17.7%, -3.7% at 10, 100, 1,000 and 10,000
   // prompt tokens: too slow where the weights dominate (the Q4_K_M rows of Ada cards all are), less so at 10,000
-  // tokens, where that build's flash-decoding kernel ran at low occupancy (the PR's own finding).
-  'adacdna kind:decode engine:llama.cpp': { count: 8, median: 0.189, p90: 0.281 },
+  // tokens, where that build's flash-decoding kernel ran at low occupancy (the PR's own finding). ggml-org/llama.cpp#17621's
+  // tg128 with the CUDA backend's fusion off, scored before any model change and unchanged: Qwen3-30B-A3B Q4_K_M -31.6%
+  // (RTX 5090), -29.6% (RTX 4090), gpt-oss-20b MXFP4 -28.9%, -27.2%; the unfused graph's kernels at 2.5 µs each alone
+  // take longer than the RTX 5090's measured Qwen3 step (docs/time-model.md "Left open"). 12 rows: 26.1% / 29.6%.
+  'adacdna kind:decode engine:llama.cpp': { count: 12, median: 0.261, p90: 0.296 },
   // SemiAnalysisAI/InferenceX#1061, gpt-oss-120b MXFP4 on one MI300X with vLLM 0.17.0 (median TPOT, 1k/1k), scored before
   // any model change: +67.7%, +74.6%, +84.3%, +118.8% at 64, 96, 128 and 256 in flight, the experts timed as FP4
   // Marlin's read. With the experts' FP4 unpacked in the CUs' registers by triton_kernels' matmul_ogs, 2.5 B a CU cycle
@@ -399,8 +403,8 @@ const FIELD_BARS = {
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 105 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack and TensorRT-LLM MoE rows are carried', () => {
-    expect(fieldRows.length).toBe(105);
+  it('scores the 109 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack and TensorRT-LLM MoE rows are carried', () => {
+    expect(fieldRows.length).toBe(109);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([
       'sglang8552-dsr1-nvfp4-b200-cutlass',
     ]);
@@ -543,8 +547,9 @@ const ENGINE_BARS = {
   // With pavlokhmel/llm_throughput_benchmark's six llama-server gpt-oss-20b rows (scored before any change: +42..+71% on
   // HBM cards, -21.3% on an RTX 4090), 39 rows, 14.6% / 53.9%.
   // With ggml-org/llama.cpp#12183's eight RTX 4090 rows (scored before any change: -28.0..-3.7%), 47 rows, 14.1% / 25.1%
-  // (39 rows 13.8% / 23.2% without them).
-  'decode engine:llama.cpp': { count: 47, median: 0.141, p90: 0.251 },
+  // (39 rows 13.8% / 23.2% without them); with ggml-org/llama.cpp#17621's four unfused tg128 rows on an RTX 4090 and an
+  // RTX 5090 (-31.6..-27.2%), 51 rows, 14.7% / 28.0%.
+  'decode engine:llama.cpp': { count: 51, median: 0.147, p90: 0.281 },
   // 44 rows of the earlier sources: 10.4% / 29.1% before FlashInfer's CUTLASS NVFP4 MoE call (engines/moe-call.ts),
   // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tt-inference-server issue #356 (scored
   // before any change, +17..+147%), 48 rows, 11.7% / 43.9%; 10.4% / 26.7% with the attention layers' eager calls
