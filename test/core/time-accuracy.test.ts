@@ -387,14 +387,16 @@ const FIELD_BARS = {
   // not move), -21.3% on the RTX 4090 desktop. With the quantized mat-vec bound by the SMs' work on the datacenter
   // cards (time/decode.ts KERNELS.gguf.issue): +36.8%, +30.4%, +17.7%, +15.3%, +8.9%; the RTX 4090 unchanged.
   'gpulab kind:decode engine:llama.cpp': { count: 6, median: 0.195, p90: 0.369 },
-  // ggml-org/llama.cpp#12183's master column on an RTX 4090, scored before any model change and unchanged: Llama-3.2-3B
-  // Q4_K_M -28.0%, -27.9%, -25.0%, -9.6% and Qwen2.5-1.5B -19.1%, -18.6%, -17.7%, -3.7% at 10, 100, 1,000 and 10,000
-  // prompt tokens: too slow where the weights dominate (the Q4_K_M rows of Ada cards all are), less so at 10,000
-  // tokens, where that build's flash-decoding kernel ran at low occupancy (the PR's own finding). ggml-org/llama.cpp#17621's
-  // tg128 with the CUDA backend's fusion off, scored before any model change and unchanged: Qwen3-30B-A3B Q4_K_M -31.6%
-  // (RTX 5090), -29.6% (RTX 4090), gpt-oss-20b MXFP4 -28.9%, -27.2%; the unfused graph's kernels at 2.5 µs each alone
-  // take longer than the RTX 5090's measured Qwen3 step (docs/time-model.md "Left open"). 12 rows: 26.1% / 29.6%.
-  'adacdna kind:decode engine:llama.cpp': { count: 12, median: 0.261, p90: 0.296 },
+  // ggml-org/llama.cpp#12183's master column on an RTX 4090, scored before any model change: Llama-3.2-3B Q4_K_M -28.0%,
+  // -27.9%, -25.0%, -9.6% and Qwen2.5-1.5B -19.1%, -18.6%, -17.7%, -3.7% at 10, 100, 1,000 and 10,000 prompt tokens: too
+  // slow where the weights dominate (the Q4_K_M rows of GeForce cards all are), less so at 10,000 tokens, where that
+  // build's flash-decoding kernel ran at low occupancy (the PR's own finding). ggml-org/llama.cpp#17621's tg128 with the
+  // CUDA backend's fusion off, scored before any model change: Qwen3-30B-A3B Q4_K_M -31.6% (RTX 5090), -29.6% (RTX
+  // 4090), gpt-oss-20b MXFP4 -28.9%, -27.2%: 12 rows 26.1% / 29.6%. With flash attention's one kernel for a layer's
+  // attention in the unfused graph (both sources ran -fa; engines/llama-cpp/memory.ts unfusedDecodeKernels
+  // .flashAttentionFewer): -25.0..+1.8%, 23.3% / 25.9%. The unfused graph's kernels at 2.5 µs each still take nearly all
+  // of the RTX 5090's measured Qwen3 step (docs/time-model.md "Left open").
+  'adacdna kind:decode engine:llama.cpp': { count: 12, median: 0.234, p90: 0.259 },
   // SemiAnalysisAI/InferenceX#1061, gpt-oss-120b MXFP4 on one MI300X with vLLM 0.17.0 (median TPOT, 1k/1k), scored before
   // any model change: +67.7%, +74.6%, +84.3%, +118.8% at 64, 96, 128 and 256 in flight, the experts timed as FP4
   // Marlin's read. With the experts' FP4 unpacked in the CUs' registers by triton_kernels' matmul_ogs, 2.5 B a CU cycle
@@ -548,8 +550,9 @@ const ENGINE_BARS = {
   // HBM cards, -21.3% on an RTX 4090), 39 rows, 14.6% / 53.9%.
   // With ggml-org/llama.cpp#12183's eight RTX 4090 rows (scored before any change: -28.0..-3.7%), 47 rows, 14.1% / 25.1%
   // (39 rows 13.8% / 23.2% without them); with ggml-org/llama.cpp#17621's four unfused tg128 rows on an RTX 4090 and an
-  // RTX 5090 (-31.6..-27.2%), 51 rows, 14.7% / 28.0%.
-  'decode engine:llama.cpp': { count: 51, median: 0.147, p90: 0.281 },
+  // RTX 5090 (-31.6..-27.2%), 51 rows, 14.7% / 28.0%; 14.0% / 25.0% with flash attention's one kernel a layer in the
+  // unfused graph (engines/llama-cpp/memory.ts unfusedDecodeKernels.flashAttentionFewer).
+  'decode engine:llama.cpp': { count: 51, median: 0.141, p90: 0.25 },
   // 44 rows of the earlier sources: 10.4% / 29.1% before FlashInfer's CUTLASS NVFP4 MoE call (engines/moe-call.ts),
   // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tt-inference-server issue #356 (scored
   // before any change, +17..+147%), 48 rows, 11.7% / 43.9%; 10.4% / 26.7% with the attention layers' eager calls

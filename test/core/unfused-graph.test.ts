@@ -36,6 +36,15 @@ describe('unfused ggml decode graph', () => {
     );
   });
 
+  it("flash attention: a layer's attention one kernel, 32 x 3 x 2.5 us less a step", () => {
+    const fa = { attention: 'flash' };
+    expect(
+      (step({ unfusedGraph: true }) - step({ unfusedGraph: true }, fa)) / (32 * 3 * 2.5e-6),
+    ).toBeCloseTo(1, 1);
+    // a fused build's count does not depend on it
+    expect(step({}, fa)).toBe(step());
+  });
+
   it('an engine without an unfused graph is unchanged', () => {
     const vllm = { framework: 'vllm', weights: 'bf16' };
     expect(step({ unfusedGraph: true }, vllm)).toBe(step({}, vllm));

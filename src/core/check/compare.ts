@@ -58,13 +58,14 @@ import type { RunPlan } from '../../schema/measured.js';
  * set, scored before any model change (docs/time-model.md "llama.cpp on an RTX 4090 and gpt-oss on one MI300X"): eight
  * llama.cpp decode rows on an RTX 4090 (-28.0..-3.7%) widened decode to 0.229, the band to 0.23, and four more on an RTX
  * 4090 and an RTX 5090 with the CUDA backend's fusion off (ggml-org/llama.cpp#17621, -31.6..-27.2%) to 0.272, the band to
- * 0.28; four vLLM gpt-oss-120b
+ * 0.28, and flash attention's one kernel a layer in their unfused graphs (engines/llama-cpp/memory.ts) to 0.248, the
+ * band to 0.25; four vLLM gpt-oss-120b
  * rows on one MI300X (+67.7..+118.8%) widened serving to 0.481, the band to 0.49; their experts' FP4 unpacked in the
  * CUs' registers (time/decode.ts KERNELS.marlin.rocmMoeIssue: -17.8..+18.9%) brought serving to 0.412, the band to 0.42.
  * Time to first token
  * has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.35, decode: 0.28, serving: 0.42, rl: 0.51 } as const;
+export const TIME_UNCERTAINTY = { training: 0.35, decode: 0.25, serving: 0.42, rl: 0.51 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of

@@ -364,7 +364,12 @@ export interface FrameworkProfile {
    * of quantized weights (an activation-quantizing kernel before it); each costs a graph kernel's gap in place of
    * time/train-work.ts OPS_PER_LAYER_COMPILED. Absent: that count.
    */
-  unfusedDecodeKernels?: { perLayer: number; perQuantizedLinear: number };
+  unfusedDecodeKernels?: {
+    perLayer: number;
+    perQuantizedLinear: number;
+    /** Kernels a layer launches fewer with flash attention (--attention flash): its attention as one kernel. */
+    flashAttentionFewer?: number;
+  };
   /**
    * Time: an MoE layer's fused-expert call at batch 1 beyond its weight bytes and kernel gaps, by GPU generation
    * (time/moe-call.ts), seconds. Absent: 0.

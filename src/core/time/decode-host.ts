@@ -123,7 +123,11 @@ export function decodeHost(
   const unfused = t.unfusedGraph || rowSplit ? fw.unfusedDecodeKernels : undefined;
   const gap = graphKernel + (rowSplit?.ungraphedKernelSeconds ?? 0);
   const quantK = unfused && q === 'gguf' ? unfused.perQuantizedLinear : 0;
-  const perLayer = unfused ? unfused.perLayer + quantK * m.linearsPerLayer : OPS_PER_LAYER_COMPILED;
+  // Flash attention runs a layer's attention as one kernel (FrameworkProfile.unfusedDecodeKernels.flashAttentionFewer).
+  const fa = unfused && o.attention === 'flash' ? (unfused.flashAttentionFewer ?? 0) : 0;
+  const perLayer = unfused
+    ? unfused.perLayer - fa + quantK * m.linearsPerLayer
+    : OPS_PER_LAYER_COMPILED;
   const perSlot = t.mulMatIdSync ? perSlotMoeKernels(m, fw, o.batch, quantK) : 0;
   const adapter = unmergedAdapterOps(m, o, t.unmergedAdapterOps ?? 0);
   if (compiled)

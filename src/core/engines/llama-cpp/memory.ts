@@ -100,7 +100,10 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   // adds (2); views, reshapes and permutes launch nothing. A quantized matmul first quantizes its input to q8_1 in
   // a kernel of its own (ggml_cuda_op_mul_mat -> quantize_row_q8_1_cuda, ggerganov/llama.cpp ggml-cuda.cu
   // @005de593ad4aa2c8db115cbb41a37bda2fb20b77).
-  unfusedDecodeKernels: { perLayer: 24, perQuantizedLinear: 1 }, // ggml build_llama, unfused
+  // With -fa the attention is one kernel: ggml_flash_attn_ext and a reshape that launches nothing, where the count above
+  // has KQ, soft_max_ext, KQV and the contiguous copy of the merged heads (llm_build_kqv, ggerganov/llama.cpp src/llama.cpp
+  // @0026c810d7c18743baa71198409734178df7769a): 3 fewer a layer; the K and V stores stay 2 copies either way.
+  unfusedDecodeKernels: { perLayer: 24, perQuantizedLinear: 1, flashAttentionFewer: 3 }, // ggml build_llama, unfused
   // llama-server runs its HTTP/slot loop between steps (~0.3 ms) and samples each slot on the CPU over the whole
   // vocabulary (common_sampler: logits copy, top-k/top-p/temperature chain): ~0.2 ms per slot (assumed).
   stepHostSeconds: 3e-4,
