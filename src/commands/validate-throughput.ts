@@ -128,6 +128,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.deepspeed_moe_leaf === false) time.zeroMoeHooked = true;
     // A run whose padded batches handed SDPA the padding mask (the case says so).
     if (c.sdpa_mask === 'padding') time.sdpaPaddingMask = true;
+    // A run that stepped torch AdamW foreach where the stack's default is fused (the case says so).
+    if (c.adam_impl === 'foreach') time.adamForeach = true;
     // A vLLM build that captured decode in piecewise CUDA graphs, attention run eagerly (the case says so).
     if (c.cuda_graphs === 'piecewise') time.piecewiseGraphs = true;
     // A DeepSpeed config with overlap_comm false: ZeRO's collectives on the compute stream (the case says so).

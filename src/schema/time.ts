@@ -137,6 +137,12 @@ export interface TimeOptions {
    */
   sdpaPaddingMask?: boolean;
   /**
+   * The measured run stepped torch.optim.AdamW with its defaults (foreach=None, fused=None: the foreach step on CUDA),
+   * where the engine profile's stack launches it fused: the step's traffic is the foreach ops' passes
+   * (time/optimizer-step.ts). No flag sets it; `validate --throughput` does for rows of such runs (their `adam_impl`).
+   */
+  adamForeach?: boolean;
+  /**
    * The engine build captured its decode step in piecewise CUDA graphs, each layer's attention run eagerly from
    * Python between the captured pieces (vLLM V1 before FULL_AND_PIECEWISE became its default): the host issues each
    * layer's attention calls, and the step waits for the host where those take longer than the GPU's work (the
