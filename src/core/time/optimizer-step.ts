@@ -5,10 +5,11 @@ import { FLOAT_BYTES } from '../model/dtypes.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
 import { type TimeOptions } from '../../schema/time.js';
 
-// torch.optim.AdamW's foreach step (_multi_tensor_adamw, capturable False; pytorch/pytorch@v2.4.0
-// torch/optim/adamw.py, the same ops in torch/optim/adam.py _multi_tensor_adam with decoupled_weight_decay from
-// v2.6) runs one tensor-wide kernel per op, each reading its operands and writing its result in the parameter's
-// width (p: params and grads) or the states' (s: exp_avg, exp_avg_sq and the sqrt temporary, made like them):
+// torch.optim.AdamW with foreach and fused unset steps foreach on CUDA ("we default to foreach and pass False to
+// use_fused"), and its foreach step (_multi_tensor_adamw, capturable False; pytorch/pytorch@002d2f0bb40cf08beb74bce80f52ce4f2eda46a0
+// torch/optim/adamw.py) runs one tensor-wide kernel per op, each reading its operands and writing its result in the
+// parameter's width (p: params and grads) or the states' (s: exp_avg, exp_avg_sq and the sqrt temporary, made like
+// them):
 //   _foreach_mul_(params, 1 - lr * weight_decay)              2p (weight_decay 0.01 by default)
 //   _foreach_lerp_(exp_avgs, grads, 1 - beta1)                p + 2s
 //   _foreach_mul_(exp_avg_sqs, beta2)                         2s
