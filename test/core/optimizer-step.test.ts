@@ -1,5 +1,5 @@
 // Optimizer step traffic (src/core/time/optimizer-step.ts): the fused AdamW kernel's passes, or torch's foreach ops
-// where the stack (engine profile adamImpl) or the run (TimeOptions.adamForeach) steps AdamW foreach.
+// where the run stepped torch.optim.AdamW with its defaults (TimeOptions.adamForeach).
 import { describe, expect, it } from 'vitest';
 import { OPTIMIZER_PROFILES } from '../../src/core/engines/optimizers.js';
 import { optimizerStepBytes } from '../../src/core/time/optimizer-step.js';
@@ -32,9 +32,11 @@ describe('optimizer step traffic', () => {
     );
   });
 
-  it('a stack whose profile steps AdamW foreach takes the foreach traffic without the field', () => {
-    const unsloth = { ...full16, framework: 'unsloth' as const };
-    expect(optimizerStepBytes(unsloth, t)).toBe(6 * 2 + 14 * 2);
+  it("without the run's field every stack keeps the fused row (the launchers write AdamW fused)", () => {
+    for (const framework of ['hf', 'unsloth', 'torchtune', 'litgpt'] as const)
+      expect(optimizerStepBytes({ ...full16, framework }, t)).toBe(
+        OPTIMIZER_PROFILES.adamw.stepTraffic(2),
+      );
   });
 
   it('other optimizers keep their fused rows whatever the AdamW implementation', () => {

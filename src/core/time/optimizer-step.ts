@@ -31,12 +31,12 @@ function trainableBytes(o: EstimateOptions, t: TimeOptions): number {
 
 /**
  * Bytes the optimizer step moves per trainable parameter on the GPU: the optimizer's row (engines/optimizers.ts
- * stepTraffic, a fused kernel's passes), or the foreach ops' where the stack steps AdamW foreach (the engine
- * profile's adamImpl, or the run's own torch.optim.AdamW defaults: TimeOptions.adamForeach).
+ * stepTraffic, a fused kernel's passes: the launchers write AdamW fused, e.g. TrainingArguments adamw_torch_fused), or
+ * the foreach ops' where the run stepped torch.optim.AdamW with its defaults (TimeOptions.adamForeach).
  */
 export function optimizerStepBytes(o: EstimateOptions, t: TimeOptions): number {
   const s = FLOAT_BYTES[o.optimizerStates];
-  const foreach = t.adamForeach === true || FRAMEWORKS[o.framework].adamImpl === 'foreach';
-  if (o.optimizer !== 'adamw' || !foreach) return OPTIMIZER_PROFILES[o.optimizer].stepTraffic(s);
+  if (o.optimizer !== 'adamw' || t.adamForeach !== true)
+    return OPTIMIZER_PROFILES[o.optimizer].stepTraffic(s);
   return FOREACH_ADAMW_PARAM_PASSES * trainableBytes(o, t) + FOREACH_ADAMW_STATE_PASSES * s;
 }
