@@ -170,6 +170,13 @@ export interface TimeOptions {
    */
   bnbTreeDequant?: boolean;
   /**
+   * The measured build multiplied GPTQ int4 weights through auto-gptq's "cuda-old" QuantLinear, which for training-sized
+   * inputs dequantizes the whole weight in torch ops before torch.matmul (time/gptq-dequant.ts). No flag sets it (the
+   * pinned transformers loads GPTQ through gptqmodel's kernels); `validate --throughput` does for rows of such builds
+   * (their `gptq_dequant`).
+   */
+  gptqTorchDequant?: boolean;
+  /**
    * The rollout's decode steps ran bitsandbytes' 4-bit path in fp32: vLLM quantized an fp32-stored checkpoint while
    * loading (`quantize_4bit` records the tensor's dtype in its QuantState), unsloth_zoo's patched
    * `_apply_4bit_weight` computes in the QuantState's dtype, and vLLM captured its decode CUDA graphs inside

@@ -720,7 +720,8 @@ describe('time model on the training rows at scale and on MoE', () => {
   // Unsloth's two FP8 SFT passes on an L4 (+0.5%, -14.0% with the L4's measured matmul rate) make 86 rows here, 89 in all
   // (9.7% / 34.2%). PEFT's four MetaMathQA rows on an L40S and Unsloth's packed TinyLlama QLoRA on a T4 make 91 here
   // (9.7% / 27.4%), 94 in all (9.9% / 34.2%); QwenLM/Qwen's six Qwen-7B LoRA rows make 97 here (9.6% / 27.4%), 100 in all
-  // (9.7% / 29.9%), and its six GPTQ Q-LoRA rows 103 here (9.6% / 29.8%), 106 in all (9.7% / 34.3%).
+  // (9.7% / 29.9%), and its six GPTQ Q-LoRA rows 103 here (9.6% / 27.4% with auto-gptq's torch dequantization timed),
+  // 106 in all (9.65% / 34.2%).
   it('training rows out of sample (all sources but QwenLM/Qwen3#736): median <= 10%, p90 <= 30%', () => {
     const training = rows.filter(
       (r) => !r.inSample && r.kind === 'training' && !QWEN_ISSUE_ROW.test(r.id),
@@ -930,7 +931,8 @@ describe('time model on the PEFT MetaMathQA and packed TinyLlama rows', () => {
 // +3.9%, +1.6%, -2.0%, -5.1% (the 256-token step, 1.2 s printed to 0.1 s, is the host-bound end of the sweep).
 // Its Q-LoRA column (GPTQ int4 through auto-gptq under DeepSpeed ZeRO-2 on one GPU, fp16), first scored once the
 // hf-deepspeed engine took int4 below ZeRO-3 (engines/hf-deepspeed/runs.ts): +116.5%, +69.3%, +18.0%, +28.6%, +8.0%,
-// -3.4%, too fast at short lengths by about 0.2 s a micro-batch (docs/time-model.md).
+// -3.4%; with auto-gptq's cuda-old QuantLinear dequantizing each weight in torch ops (time/gptq-dequant.ts, the rows'
+// gptq_dequant): +39.6%, +18.3%, -6.1%, +12.8%, +0.9%, -6.5%.
 describe("time model on QwenLM/Qwen's Qwen-7B LoRA length sweep", () => {
   const err = Object.fromEntries(qwen1Rows.map((r) => [r.id, r.error]));
   const L = [256, 512, 1024, 2048, 4096, 8192];
@@ -944,13 +946,13 @@ describe("time model on QwenLM/Qwen's Qwen-7B LoRA length sweep", () => {
     expect(qwen1Rows.every((r) => !r.inSample)).toBe(true);
   });
 
-  it('the GPTQ Q-LoRA steps: 4,096 and 8,192 tokens within 10%, the shorter ones too fast and no worse than first scored', () => {
-    for (const n of [4096, 8192])
+  it('the GPTQ Q-LoRA steps: 1,024 to 8,192 tokens within 13%, 256 and 512 too fast and no worse than now', () => {
+    for (const n of [1024, 2048, 4096, 8192])
       expect(Math.abs(err[`qwen1-readme-7b-qlora-gptq-a100-${n}`]!), String(n)).toBeLessThanOrEqual(
-        0.1,
+        0.13,
       );
-    const first: Record<number, number> = { 256: 1.166, 512: 0.694, 1024: 0.181, 2048: 0.287 };
-    for (const [n, e] of Object.entries(first)) {
+    const now: Record<number, number> = { 256: 0.397, 512: 0.184 };
+    for (const [n, e] of Object.entries(now)) {
       expect(err[`qwen1-readme-7b-qlora-gptq-a100-${n}`], n).toBeGreaterThan(0);
       expect(err[`qwen1-readme-7b-qlora-gptq-a100-${n}`], n).toBeLessThanOrEqual(e);
     }

@@ -57,9 +57,9 @@ import type { RunPlan } from '../../schema/measured.js';
  * p90 to 0.508, the band to 0.51 (docs/time-model.md "gpt-oss rollouts: the decode path read"). Seventeen training rows
  * of three sources new to the time set (PEFT's MetaMathQA runs on an L40S, -20..-1% with the L40S's measured matmul rate
  * and torch AdamW's foreach step; Unsloth's packed TinyLlama QLoRA on a T4, +45%; QwenLM/Qwen's README sweep of Qwen-7B
- * LoRA and GPTQ Q-LoRA on an A100 from 256 to 8192 tokens, -5..+23% and -3..+117%) left training's p90 at 0.343, the
- * band at 0.35 (docs/time-model.md "PEFT's method comparison and a packed T4 QLoRA"). Time to first token has no
- * calibration rows: it takes the serving band.
+ * LoRA and GPTQ Q-LoRA on an A100 from 256 to 8192 tokens, -5..+23% and -7..+40% with auto-gptq's torch
+ * dequantization) left training's p90 at 0.342, the band at 0.35 (docs/time-model.md "PEFT's method comparison and a
+ * packed T4 QLoRA"). Time to first token has no calibration rows: it takes the serving band.
  */
 export const TIME_UNCERTAINTY = { training: 0.35, decode: 0.22, serving: 0.46, rl: 0.51 } as const;
 

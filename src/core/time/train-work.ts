@@ -15,6 +15,7 @@ import { groupedMmWork, type GroupedMmWork } from './grouped-mm.js';
 import type { ModelFacts } from './model-facts.js';
 import { pagedWork } from './paged-migration.js';
 import { optimizerStepBytes } from './optimizer-step.js';
+import { gptqTorchDequantBytes } from './gptq-dequant.js';
 
 // HF eager decoder layer: ~45 PyTorch ops in forward (RMSNorm alone is 7: upcast, pow, mean, add, rsqrt,
 // mul, downcast; rotary ~10); backward launches about twice as many (assumed from the modeling_llama.py code).
@@ -452,6 +453,8 @@ function quantWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions, w: WorkLay
     const perElem =
       q === 'torchao' && !w.compiled ? DEQUANT_BYTES_EAGER_TORCHAO : DEQUANT_BYTES_FUSED;
     dequantBytes = (passes * perElem * m.linearTotal) / w.shard;
+    if (q === 'gptq' && t.gptqTorchDequant === true)
+      dequantBytes = gptqTorchDequantBytes(m, w.recompute, w.shard);
     if (o.weights === 'int8' && q === 'bnb') {
       dequantSeconds = passes * INT8_LINEAR_SECONDS * m.linearsPerLayer * w.layersHere;
       int8ForwardFlops = (1 + w.recompute) * 2 * w.tokens * (m.linearActive / w.shard);
