@@ -227,9 +227,11 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
     options.rollout || OPTIMIZER_PROFILES[options.optimizer].paged ? gpuContext(h.gpu) : {},
   );
   const serving = planServing(ctx.arch, options, h.gpu);
+  // Serving: the sequences the KV pool holds run, the rest queue (time/pool-queue.ts), as the search timed them.
+  const pool = serving?.sequencesAtMeanContext;
   const t = isPreferenceOrRl(options)
     ? estimateObjectiveTime(ctx.arch, options, h.gpu, tOpts, ctx.P.total, pagedStatesSpill(m))
-    : estimateTime(ctx.arch, options, h.gpu, tOpts, undefined, pagedStatesSpill(m));
+    : estimateTime(ctx.arch, options, h.gpu, tOpts, pool, pagedStatesSpill(m));
   return {
     id: planId(ctx, k),
     rank: 0,

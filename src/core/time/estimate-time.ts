@@ -12,7 +12,7 @@ import type { GpuRates } from './hardware.js';
 import { type Interconnect, type QuantFormat, type TimeOptions } from '../../schema/time.js';
 import { decodeStep, kernelOn } from './decode.js';
 import { burstTime, type BurstTime } from './burst.js';
-import { poolRunning, queuedBurst, queuedLatency } from './pool-queue.js';
+import { poolRunning, queuedBurst, queuedLatency, queuesOnPool } from './pool-queue.js';
 import {
   defaultInterconnect,
   defaultQuantFormat,
@@ -290,8 +290,7 @@ export function estimateTime(
   const tensorTflops = { spec: r.spec16, sustained: round(r.sustained16) };
   if (o.method === 'inference') {
     const c = poolRunning(o, poolSequences);
-    const plain = !dpAttentionTimed(m, o) && !speculates(o) && o.maxLoras === undefined;
-    if (c === undefined || !plain)
+    if (c === undefined || !queuesOnPool(m, o))
       return inferenceTime(arch, m, o, t, r, settings, tensorTflops, gpuContext(gpu));
     const run = inferenceTime(
       arch,
