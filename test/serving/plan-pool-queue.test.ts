@@ -2,7 +2,7 @@
 // (time/pool-queue.ts): the sequences the pool holds run, the rest queue. Llama-4-Scout int4 on one H100 leaves
 // SGLang a pool of about 135,000 tokens: 21 of 32 sequences at the mean context of 6,144.
 import { afterAll, describe, expect, it } from 'vitest';
-import { plan } from '../../src/core/plan/index.js';
+import { plan, planReplicas } from '../../src/core/plan/index.js';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
@@ -59,5 +59,14 @@ describe('a serving plan whose KV pool is short of its batch', () => {
     ).time!;
     close(p.time.tokensPerSecond, atPool.decodeTokensPerSecond! * p.choices.dp);
     expect(p.time.ttftSeconds!).toBeGreaterThan(10 * atPool.ttftSeconds!);
+  });
+
+  it("gives the fleet's per-source plans the same queued latency", () => {
+    const light = planReplicas({ ...input, top: 40 });
+    expect(light.map((p) => p.id)).toEqual(r.plans.map((p) => p.id));
+    light.forEach((p, i) => {
+      expect(p.time.ttftSeconds).toBe(r.plans[i]!.time.ttftSeconds);
+      expect(p.time.tpotSeconds).toBe(r.plans[i]!.time.tpotSeconds);
+    });
   });
 });

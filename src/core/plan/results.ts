@@ -366,6 +366,7 @@ export function replicaPlans(ctx: Ctx, st: LoopState, top: number): ReplicaPlan[
             options,
             h.gpu,
             timeOptionsOf(ctx, k.hw, level, choices.gradAccum),
+            planServing(ctx.arch, options, h.gpu)?.sequencesAtMeanContext,
           )
         : {};
     return {
