@@ -13,6 +13,7 @@ import type { Gpu } from '../../schema/gpu.js';
 import type { Arch } from '../model/arch.js';
 import { servingOf } from '../estimate.js';
 import { estimateMemory } from '../memory/memory.js';
+import { FRAMEWORKS } from '../memory/frameworks.js';
 import { gpuContext, type GpuRates } from '../time/hardware.js';
 import type { ModelFacts } from '../time/model-facts.js';
 import { poolRunning, queuesOnPool } from '../time/pool-queue.js';
@@ -66,7 +67,10 @@ export function tpsTableOf(m: ModelFacts, o: EstimateOptions): ServingMemo {
  */
 export function runningOn(memo: ServingMemo, arch: Arch, m: ModelFacts, gpu: Gpu): ServingMemo {
   const o = memo.options;
-  if (!queuesOnPool(m, o)) return memo;
+  // Only a paged pool can hold fewer than the batch (llama.cpp's slots hold each sequence whole), and a batch of
+  // one runs whole or not at all (pool-queue.ts poolRunning).
+  if (o.batch < 2 || FRAMEWORKS[o.framework].kvCache !== 'paged-pool' || !queuesOnPool(m, o))
+    return memo;
   const ctx = gpuContext(gpu);
   const key = `${ctx.gpuCapacityBytes}|${ctx.gpuDeviceName}`;
   let run = memo.running.get(key);
