@@ -235,8 +235,9 @@ export function renderCircuits(p: Plan): string {
   return `circuits, ${by}: ${loads}`;
 }
 
+/** "2× rtx-3090 (owned) replicas of 4 users": the kind, its count and each replica's share of the concurrency. */
 const replicaName = (c: FleetReplica): string =>
-  `${c.count}× ${c.gpusPerReplica > 1 ? `${c.gpusPerReplica}×` : ''}${c.gpuId}${c.kind === 'rent' ? ` (rent ${c.offerId ?? ''})` : ' (owned)'} replica${c.count === 1 ? '' : 's'}`;
+  `${c.count}× ${c.gpusPerReplica > 1 ? `${c.gpusPerReplica}×` : ''}${c.gpuId}${c.kind === 'rent' ? ` (rent ${c.offerId ?? ''})` : ' (owned)'} replica${c.count === 1 ? '' : 's'} of ${c.concurrency} user${c.concurrency === 1 ? '' : 's'}`;
 
 /** The serving fleet line: "fleet: 2× rtx-3090 (owned) replicas + 1× … → N tok/s at $X/h". */
 export function renderFleet(f: Fleet): string {

@@ -29,6 +29,7 @@ const cand = (
   gpuId,
   offerId: kind === 'rent' ? `${gpuId}-offer` : null,
   gpusPerReplica: gpus,
+  concurrency: 1,
   powerLimitFraction: 1,
   tokensPerSecond: tps,
   usdPerHour: usd,
@@ -129,15 +130,18 @@ describe('the shipped serve-mixed-fleet example', () => {
     );
     let best = 0;
     const n = new Array<number>(cands.length).fill(0);
+    // The replicas' shares of the concurrency add up to the job's (replicas.ts).
+    const users = limits.concurrency!;
     const walk = (
       i: number,
       usd: number,
       gpus: number,
       tps: number,
       used: Record<string, number>,
+      shares: number,
     ) => {
       if (i === cands.length) {
-        best = Math.max(best, tps);
+        if (shares === users) best = Math.max(best, tps);
         return;
       }
       const c = cands[i]!;
@@ -148,6 +152,7 @@ describe('the shipped serve-mixed-fleet example', () => {
         if (
           u > limits.budgetUsdPerHour! + 1e-9 ||
           g > limits.maxGpus! ||
+          shares + k * c.concurrency > users ||
           (c.kind === 'owned' && own > limits.owned[c.gpuId]!)
         )
           break;
@@ -158,21 +163,16 @@ describe('the shipped serve-mixed-fleet example', () => {
           g,
           tps + k * c.tokensPerSecond,
           c.kind === 'owned' ? { ...used, [c.gpuId]: own } : used,
+          shares + k * c.concurrency,
         );
       }
     };
-    walk(0, 0, 0, 0, {});
+    walk(0, 0, 0, 0, {}, 0);
     expect(f!.tokensPerSecond).toBeCloseTo(best, 6);
     expect(f!.usdPerHour).toBeLessThanOrEqual(5 + 1e-9);
     expect(f!.gpus).toBeLessThanOrEqual(8);
-    // The owned GPUs are all used (they cost cents per hour) and rentals fill the rest of the budget.
-    const ownedUsed = (id: string) =>
-      f!.replicas
-        .filter((r) => r.gpuId === id && r.kind === 'owned')
-        .reduce((a, r) => a + r.count * r.gpusPerReplica, 0);
-    expect(ownedUsed('rtx-3090')).toBe(2);
-    expect(ownedUsed('rtx-4090')).toBe(1);
-    expect(f!.replicas.some((r) => r.kind === 'rent')).toBe(true);
+    // The replicas serve the job's 8 users between them, as the ranked plans' replicas do (replicas.ts).
+    expect(f!.replicas.reduce((a, r) => a + r.count * r.concurrency, 0)).toBe(users);
   });
 
   it("reads each GPU source's ranked plans as plan() ranks and reports them", () => {
@@ -209,5 +209,40 @@ describe('the shipped serve-mixed-fleet example', () => {
       });
     }
     expect(serving).toBeGreaterThan(10);
+  });
+});
+
+describe("the fleet splits the job's concurrency over its replicas", () => {
+  // gpt-oss-120b for 32 users on two owned RTX PRO 6000: one TP2 server of 32, two servers of 16 or one of 32.
+  const s = loadScenario(
+    join(import.meta.dirname, '..', '..', 'scenarios', 'serve-70b-awq-2x48gb.yaml'),
+  );
+  s.model = 'gpt-oss-120b';
+  s.job = { kind: 'inference', context: 16384, concurrency: 32, outputTokens: 100_000_000 };
+  s.hardware = {
+    ...s.hardware,
+    owned: [{ gpu: 'rtx-pro-6000-blackwell', count: 2 }],
+    counts: { min: 1, max: 2 },
+  };
+  s.power = { ...s.power, circuits: [] };
+  s.rank = 'time';
+  s.expect = undefined;
+  const hw = resolveHardware(s);
+  const input = {
+    scenario: s,
+    arch: resolveModel(s.model),
+    hardware: hw.options,
+    circuits: hw.circuits,
+  };
+
+  it('serves 32 users in all, as fast as the fastest ranked plan on the same two GPUs', async () => {
+    const f = (await planFleet(input))!;
+    expect(f.status).toBe('optimal');
+    expect(f.replicas.reduce((a, r) => a + r.count * r.concurrency, 0)).toBe(32);
+    // Every fleet of these two GPUs is one of the ranked layouts (TP2, two replicas of 16, one of 32).
+    const fastest = Math.max(
+      ...plan({ ...input, top: 40 }).plans.map((p) => p.time.tokensPerSecond),
+    );
+    expect(f.tokensPerSecond / fastest).toBeCloseTo(1, 9);
   });
 });

@@ -19,7 +19,7 @@ const options = (flags: Record<string, unknown>) => {
 };
 const rates = (gpu: string) => gpuRates(findGpu(gpu), t);
 const memo = (o: ReturnType<typeof options>, r: ReturnType<typeof rates>) =>
-  memoTokensPerSecond(tpsTableOf(facts, o), facts, o, t, r);
+  memoTokensPerSecond(tpsTableOf(facts, o), facts, t, r);
 
 describe('tokens/s memo', () => {
   it('returns what replicaTokensPerSecond returns, for equal objects made apart too', () => {

@@ -63,6 +63,7 @@ const replica = (
   gpuId: `gpu-${planId}`,
   offerId: kind === 'rent' ? `offer-${planId}` : null,
   gpusPerReplica: 1,
+  concurrency: 1,
   powerLimitFraction: 1,
   tokensPerSecond: rps * 500,
   requestsPerSecond: rps,

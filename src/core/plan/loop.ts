@@ -13,7 +13,8 @@ import { withExpertGroup } from './expert-parallel.js';
 import { searchedMinCapability } from './candidates.js';
 import { FLOAT8_MIN_CC } from '../kernels/float8.js';
 import { replicaServingTime } from '../time/serving-step.js';
-import { memoTokensPerSecond, tpsTableOf } from './tps-memo.js';
+import { memoTokensPerSecond, runningOn, tpsTableOf, type ServingMemo } from './tps-memo.js';
+import { queuedLatency } from '../time/pool-queue.js';
 import { jobCostUsd, overheadHours } from '../time/cost.js';
 import { circuitOverWatts, planWallWatts, type NodeWatts } from '../hardware/power.js';
 import { minComputeCapability, minKvCapability, runsOnRocm } from '../engines/kernels.js';
@@ -70,7 +71,7 @@ interface RowTiming {
   /** The engine's options of the row (master weights, optimizer-in-backward) as memory has them. */
   options: EstimateOptions;
   /** Serving rows: their tokens/s by GPU rates, shared with rows of the same content (tps-memo.ts). */
-  tps: Map<string, number> | null;
+  tps: ServingMemo | null;
   /** The time model's GPU-independent work (training), or null (inference). */
   work: TrainWork | null;
   /** Preference / RL rows: the objective's work (time/objective.ts), timed instead of `work`. */
@@ -274,6 +275,7 @@ function timeAt(
   rented: boolean,
   out: Timing,
   gpuBytes: number,
+  run: ServingMemo | null,
 ): void {
   if (ft.work || ft.objective) {
     const w = ft.objective ? ft.objective.policy.train : ft.work!;
@@ -289,7 +291,8 @@ function timeAt(
   }
   const job = ctx.s.job;
   // Per data-parallel rank (a replica, or a DP-attention engine's rank: time/expert-parallel.ts).
-  out.tps = memoTokensPerSecond(ft.tps!, ctx.facts, ft.options, PLAN_DECODE_TIME, rate) * f.dp;
+  // `run`: the sequences the GPU's KV pool holds, where fewer than the batch (the rest queue: tps-memo.ts runningOn).
+  out.tps = memoTokensPerSecond(run!, ctx.facts, PLAN_DECODE_TIME, rate) * f.dp;
   out.hours = job.kind === 'inference' ? job.outputTokens / out.tps / 3600 : 0;
 }
 
@@ -306,10 +309,16 @@ const OBJECTIVE_SCRATCH = { rollout: 0, referenceLogprobs: 0, policyTraining: 0,
  * it meets them): time to first token and per output token (servingTime), and the requests per second the
  * replicas complete (each replica finishes `batch` requests per request latency: TTFT + output x TPOT).
  */
-function sloMiss(ctx: Ctx, f: RowFacts, ft: RowTiming, rate: GpuRates): number {
+function sloMiss(
+  ctx: Ctx,
+  f: RowFacts,
+  ft: RowTiming,
+  rate: GpuRates,
+  run: ServingMemo | null,
+): number {
   const job = ctx.s.job;
   if (job.kind !== 'inference' || (!job.slo && job.requestsPerSecond === undefined)) return 0;
-  const sv = replicaServingTime(ctx.facts, ft.options, PLAN_DECODE_TIME, rate);
+  const sv = servingTimeOf(ctx, ft, rate, run!);
   let miss = 0;
   if (job.slo?.ttftMs !== undefined) miss = Math.max(miss, (sv.ttft * 1000) / job.slo.ttftMs - 1);
   if (job.slo?.tpotMs !== undefined) miss = Math.max(miss, (sv.tpot * 1000) / job.slo.tpotMs - 1);
@@ -321,6 +330,27 @@ function sloMiss(ctx: Ctx, f: RowFacts, ft: RowTiming, rate: GpuRates): number {
   return miss;
 }
 
+/**
+ * A request's TTFT and TPOT as `estimate` gives them: where the KV pool runs fewer sequences than the batch
+ * (`run` is not the row's own memo), those of the sequences that run, the wait of the queued ones in the TTFT
+ * (time/pool-queue.ts queuedLatency).
+ */
+function servingTimeOf(
+  ctx: Ctx,
+  ft: RowTiming,
+  rate: GpuRates,
+  run: ServingMemo,
+): { ttft: number; tpot: number } {
+  const sv = replicaServingTime(ctx.facts, run.options, PLAN_DECODE_TIME, rate);
+  if (run === ft.tps) return sv;
+  const q = queuedLatency(
+    { ttftSeconds: sv.ttft, tpotSeconds: sv.tpot },
+    ft.options,
+    run.options.batch,
+  );
+  return { ttft: q.ttftSeconds, tpot: q.tpotSeconds };
+}
+
 /** Every power level of a row on one GPU option: time, wall power, circuits, limits, then keep. */
 function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
   const { st, ctx, lim, t, overCache, tm, wall } = L;
@@ -329,11 +359,12 @@ function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
   const rented = t.isRent[h] === 1;
   const nodeSize = t.nodeSizeOf[h]!;
   const ft = rowTimingOf(ctx, lim, r, f, L.policies);
+  const run = ft.tps ? runningOn(ft.tps, ctx.arch, ctx.facts, ctx.hw[h]!.gpu) : null;
   for (let l = 0; l < lv.length; l++) {
     st.seq++;
-    timeAt(ctx, lim, f, ft, t.rates[h * MAX_LEVELS + l]!, rented, tm, t.gpuBytes[h]!);
+    timeAt(ctx, lim, f, ft, t.rates[h * MAX_LEVELS + l]!, rented, tm, t.gpuBytes[h]!, run);
     const hours = tm.hours;
-    const miss = sloMiss(ctx, f, ft, t.rates[h * MAX_LEVELS + l]!);
+    const miss = sloMiss(ctx, f, ft, t.rates[h * MAX_LEVELS + l]!, run);
     if (miss > 0) {
       prune(st, REASON.slo, 1, r, h, l, miss, 1, 1 + miss);
       continue;

@@ -1,8 +1,10 @@
 /**
  * Serving fleets: from the feasible serving plans' per-replica figures, choose integer replica
  * counts per GPU source (owned GPU type or rent offer) that maximise total tokens/s within a budget per hour,
- * the owned counts and limits.maxGpus. One integer variable per replica kind; rows for the budget, each owned
- * GPU type's inventory and the GPU cap; solved and re-checked by solveMip. Pure apart from awaiting solveMip.
+ * the owned counts and limits.maxGpus. The replicas share the job's concurrency as the ranked plans' replicas do
+ * (replicas.ts): each kind is one replica of a plan at its share, and the shares add up to the concurrency. One
+ * integer variable per replica kind; rows for the budget, each owned GPU type's inventory, the GPU cap and the
+ * concurrency; solved and re-checked by solveMip. Pure apart from awaiting solveMip.
  */
 import {
   planReplicas,
@@ -26,6 +28,8 @@ export interface FleetLimits {
   owned: Readonly<Record<string, number>>;
   /** job.requestsPerSecond: requests/s the fleet must sustain at the SLO (null: maximise tokens/s). */
   requestsPerSecond?: number | null;
+  /** job.concurrency: the replicas' shares add up to it (undefined: no such row). */
+  concurrency?: number;
 }
 
 /** Most replica kinds offered to the MIP (one integer variable each). */
@@ -35,7 +39,11 @@ const PER_SOURCE = 4;
 const sourceOf = (c: Pick<FleetReplica, 'kind' | 'gpuId' | 'offerId'>) =>
   c.kind === 'rent' ? `rent:${c.offerId ?? c.gpuId}` : `owned:${c.gpuId}`;
 
-/** Per-replica figures of one serving plan: a plan with dp replicas of tp × pp GPUs each. */
+/**
+ * Per-replica figures of one serving plan: a plan with dp replicas of tp × pp GPUs each, each serving its
+ * options.batch of the job's concurrency. A DP-attention plan's dp ranks are one engine (its experts span them
+ * all): one replica of all its GPUs, serving every rank's share.
+ */
 export function replicaOf(p: ReplicaPlan): FleetCandidate | null {
   const h = p.hardware;
   if (
@@ -44,17 +52,20 @@ export function replicaOf(p: ReplicaPlan): FleetCandidate | null {
     !(p.time.hours > 0)
   )
     return null;
-  const dp = p.choices.dp;
+  // Replicas in the plan, and data-parallel ranks per replica (a DP-attention engine's).
+  const ranks = p.options.dpAttention === true ? p.choices.dp : 1;
+  const dp = p.choices.dp / ranks;
   return {
     kind: h.kind,
     gpuId: h.gpuId,
     offerId: h.offerId,
-    gpusPerReplica: p.choices.tp * p.choices.pp,
+    gpusPerReplica: p.choices.tp * p.choices.pp * ranks,
+    concurrency: p.options.batch * ranks,
     powerLimitFraction: h.powerLimitFraction,
     tokensPerSecond: p.time.tokensPerSecond / dp,
     requestsPerSecond:
       p.time.ttftSeconds !== undefined && p.time.tpotSeconds !== undefined
-        ? replicaRequestsPerSecond(p.options, p.time.ttftSeconds, p.time.tpotSeconds)
+        ? replicaRequestsPerSecond(p.options, p.time.ttftSeconds, p.time.tpotSeconds) * ranks
         : null,
     usdPerHour: p.cost.usd / p.time.hours / dp,
     planId: p.id,
@@ -62,13 +73,14 @@ export function replicaOf(p: ReplicaPlan): FleetCandidate | null {
 }
 
 /**
- * Keep, per source and replica size, the replicas no other beats on both tokens/s and $/h (fastest first, at
- * most PER_SOURCE), then at most MAX_FLEET_VARIABLES in all (best tokens per dollar first). Deterministic.
+ * Keep, per source, replica size and share of the concurrency, the replicas no other beats on both tokens/s and
+ * $/h (fastest first, at most PER_SOURCE), then at most MAX_FLEET_VARIABLES in all (best tokens per dollar
+ * first). Deterministic.
  */
 export function pruneCandidates(all: readonly FleetCandidate[]): FleetCandidate[] {
   const groups = new Map<string, FleetCandidate[]>();
   for (const c of all) {
-    const k = `${sourceOf(c)}|${c.gpusPerReplica}`;
+    const k = `${sourceOf(c)}|${c.gpusPerReplica}|${c.concurrency}`;
     const g = groups.get(k) ?? [];
     g.push(c);
     groups.set(k, g);
@@ -125,9 +137,9 @@ export function fleetCandidates(input: PlanInput): FleetCandidate[] {
   for (const h of options) {
     // The ranked plans' figures the fleet reads, as plan() would rank them (its memory, power and front unmade).
     for (const p of planReplicas({ ...input, scenario, hardware: [h], top: 60, modelSides })) {
-      // One server at the job's concurrency: a plan of dp replicas serves a share of it each
-      // (replicas.ts), and the fleet sets its own replica counts.
-      const c = p.choices.dp === 1 ? replicaOf(p) : null;
+      // One replica of the plan at its share of the concurrency (replicas.ts: a plan of dp replicas serves
+      // concurrency / dp each); the fleet sets its own replica counts, whose shares add up to the concurrency.
+      const c = replicaOf(p);
       if (c) all.push(c);
     }
   }
@@ -147,12 +159,19 @@ export function fleetLimits(input: PlanInput): FleetLimits {
     if (h.kind === 'owned') owned[h.gpu.id] = (owned[h.gpu.id] ?? 0) + h.maxCount;
   const job = input.scenario.job;
   const requestsPerSecond = job.kind === 'inference' ? (job.requestsPerSecond ?? null) : null;
-  return { budgetUsdPerHour: perHour, maxGpus: l.maxGpus ?? null, owned, requestsPerSecond };
+  return {
+    budgetUsdPerHour: perHour,
+    maxGpus: l.maxGpus ?? null,
+    owned,
+    requestsPerSecond,
+    ...(job.kind === 'inference' ? { concurrency: job.concurrency } : {}),
+  };
 }
 
 /**
  * The fleet MIP: maximise Σ tokens/s · n_i (minus a tie-break of 1e-6 × $/h) subject to Σ $/h · n_i ≤ budget,
- * Σ gpus · n_i ≤ owned count per owned GPU type, Σ gpus · n_i ≤ maxGpus; n_i integer ≥ 0.
+ * Σ gpus · n_i ≤ owned count per owned GPU type, Σ gpus · n_i ≤ maxGpus, Σ share · n_i = concurrency; n_i
+ * integer ≥ 0.
  */
 const replicaVar = (i: number) => `n_${String(i).padStart(2, '0')}`;
 
@@ -170,6 +189,8 @@ function fleetModel(
   const inventory = new Map<string, Record<string, number>>();
   const demand = limits.requestsPerSecond ?? null;
   const demandRow: Record<string, number> = {};
+  const shareRow: Record<string, number> = {};
+  const users = limits.concurrency;
   for (const [i, c] of candidates.entries()) {
     const name = replicaVar(i);
     const rps = c.requestsPerSecond ?? 0;
@@ -179,6 +200,7 @@ function fleetModel(
         ? c.usdPerHour + 1e-6 * c.gpusPerReplica
         : c.tokensPerSecond - 1e-6 * c.usdPerHour;
     demandRow[name] = rps;
+    shareRow[name] = c.concurrency;
     budgetRow[name] = c.usdPerHour;
     gpuRow[name] = c.gpusPerReplica;
     let hi = Infinity;
@@ -189,6 +211,7 @@ function fleetModel(
       hi = Math.floor((limits.owned[c.gpuId] ?? 0) / c.gpusPerReplica);
     }
     if (limits.maxGpus !== null) hi = Math.min(hi, Math.floor(limits.maxGpus / c.gpusPerReplica));
+    if (users !== undefined) hi = Math.min(hi, Math.floor(users / c.concurrency));
     if (budget !== null && c.usdPerHour > 0)
       hi = Math.min(hi, Math.floor(budget / c.usdPerHour + 1e-9));
     // More replicas of one kind than the demand needs on its own never help a least-cost fleet.
@@ -200,6 +223,8 @@ function fleetModel(
     constraints.push({ name: 'budget', terms: budgetRow, op: '<=', rhs: budget });
   if (demand !== null)
     constraints.push({ name: 'demand', terms: demandRow, op: '>=', rhs: demand });
+  if (users !== undefined)
+    constraints.push({ name: 'concurrency', terms: shareRow, op: '=', rhs: users });
   if (limits.maxGpus !== null)
     constraints.push({ name: 'max_gpus', terms: gpuRow, op: '<=', rhs: limits.maxGpus });
   for (const [gpu, row] of [...inventory].sort((a, b) => (a[0] < b[0] ? -1 : 1)))

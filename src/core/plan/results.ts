@@ -20,6 +20,7 @@ import { MiB } from '../units.js';
 import { gpuContext } from '../time/hardware.js';
 import type { Gpu } from '../../schema/gpu.js';
 import { servingOf } from '../estimate.js';
+import { runningOn, tpsTableOf } from './tps-memo.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
 import { OFFLOADS, RANK_KEYS, boardWatts, givenHostRamBytes, hostRamLimit } from './configs.js';
 import { REASON, timeOptionsOf } from './context.js';
@@ -210,6 +211,16 @@ function planServing(arch: Arch, o: EstimateOptions, gpu: Gpu): Plan['serving'] 
   return servingOf(estimateMemory(arch, o, gpuContext(gpu)), o);
 }
 
+/**
+ * The sequences a serving plan's KV pool runs where it holds fewer than the batch (undefined: all run), from the
+ * search's memo of the row on that GPU (tps-memo.ts runningOn), as its ranking timed it.
+ */
+function queuedAt(ctx: Ctx, o: EstimateOptions, gpu: Gpu): number | undefined {
+  const memo = tpsTableOf(ctx.facts, o);
+  const run = runningOn(memo, ctx.arch, ctx.facts, gpu);
+  return run === memo ? undefined : run.options.batch;
+}
+
 /** A kept candidate as a full Plan: the search's figures plus the estimates it did not need. */
 function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan {
   const { choices, options } = choicesOf(ctx, k.row, k.hw);
@@ -227,9 +238,11 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
     options.rollout || OPTIMIZER_PROFILES[options.optimizer].paged ? gpuContext(h.gpu) : {},
   );
   const serving = planServing(ctx.arch, options, h.gpu);
+  // Serving: the sequences the KV pool holds run, the rest queue (time/pool-queue.ts), as the search timed them.
+  const pool = serving?.sequencesAtMeanContext;
   const t = isPreferenceOrRl(options)
     ? estimateObjectiveTime(ctx.arch, options, h.gpu, tOpts, ctx.P.total, pagedStatesSpill(m))
-    : estimateTime(ctx.arch, options, h.gpu, tOpts, undefined, pagedStatesSpill(m));
+    : estimateTime(ctx.arch, options, h.gpu, tOpts, pool, pagedStatesSpill(m));
   return {
     id: planId(ctx, k),
     rank: 0,
@@ -364,6 +377,7 @@ export function replicaPlans(ctx: Ctx, st: LoopState, top: number): ReplicaPlan[
             options,
             h.gpu,
             timeOptionsOf(ctx, k.hw, level, choices.gradAccum),
+            queuedAt(ctx, options, h.gpu),
           )
         : {};
     return {

@@ -12,7 +12,8 @@ import {
   type KvCacheDtype,
   type WeightDtype,
 } from '../../schema/estimate.js';
-import { estimateTime, type TimeOptions } from '../time/index.js';
+import type { TimeOptions } from '../time/index.js';
+import { buildEstimate } from '../estimate.js';
 
 export interface Slo {
   ttftMs?: number;
@@ -77,7 +78,8 @@ export function sloNearestOf(
   engine: Engine,
 ): SloNearest {
   const at = (batch: number): Times => {
-    const r = estimateTime(arch, { ...o, batch }, gpu, t);
+    // As `estimate` times it: a KV pool that holds fewer sequences than the batch queues the rest (pool-queue.ts).
+    const r = buildEstimate(arch, { ...o, batch }, gpu, t).time!;
     return { ttft: r.ttftSeconds ?? 0, tpot: r.tpotSeconds ?? 0 };
   };
   const now = at(o.batch);

@@ -4,18 +4,35 @@
  * option's rates at one power level. A serving scenario's fleet runs one search per owned GPU type and rent offer
  * (fleet.ts fleetCandidates) after the search over all of them, and those searches time the same rows on the same
  * rates again (`serve-mixed-fleet`: 4,484 calls, 2,242 distinct), each with its own row and rate objects, so the
- * key is their content (JSON); the value is the same number the call returns.
+ * key is their content (JSON); the value is the same number the call returns. A row whose KV pool holds fewer
+ * sequences than its batch runs that many (runningOn), timed as the row at that batch.
  */
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { TimeOptions } from '../../schema/time.js';
-import type { GpuRates } from '../time/hardware.js';
+import type { Gpu } from '../../schema/gpu.js';
+import type { Arch } from '../model/arch.js';
+import { servingOf } from '../estimate.js';
+import { estimateMemory } from '../memory/memory.js';
+import { FRAMEWORKS } from '../memory/frameworks.js';
+import { gpuContext, type GpuRates } from '../time/hardware.js';
 import type { ModelFacts } from '../time/model-facts.js';
+import { poolRunning, queuesOnPool } from '../time/pool-queue.js';
 import { replicaTokensPerSecond } from '../time/serving-step.js';
 
 /** Rows kept per model before the table starts over (a long-lived explorer re-plans many scenarios). */
 const MAX_ROWS = 20_000;
 
-const byFacts = new WeakMap<ModelFacts, Map<string, Map<string, number>>>();
+/**
+ * A serving row's remembered figures: its options (the first object of that content), its tokens/s by rates
+ * key, and by GPU the row that runs where the KV pool holds fewer of its sequences than its batch (null: all run).
+ */
+export interface ServingMemo {
+  options: EstimateOptions;
+  tps: Map<string, number>;
+  running: Map<string, ServingMemo | null>;
+}
+
+const byFacts = new WeakMap<ModelFacts, Map<string, ServingMemo>>();
 const rateKeys = new WeakMap<GpuRates, string>();
 
 function rateKey(r: GpuRates): string {
@@ -25,35 +42,59 @@ function rateKey(r: GpuRates): string {
 }
 
 /**
- * A row's table of tokens/s by rates (made once per row: plan/loop.ts rowTimingOf), shared by every row with
- * the same model and the same options' content. Its keys are one string per rates object, made once, so a
- * lookup hashes a string V8 has already hashed.
+ * A row's memo (made once per row: plan/loop.ts rowTimingOf), shared by every row with the same model and the
+ * same options' content. Its rate keys are one string per rates object, made once, so a lookup hashes a
+ * string V8 has already hashed.
  */
-export function tpsTableOf(m: ModelFacts, o: EstimateOptions): Map<string, number> {
+export function tpsTableOf(m: ModelFacts, o: EstimateOptions): ServingMemo {
   let rows = byFacts.get(m);
   if (rows === undefined) byFacts.set(m, (rows = new Map()));
   const key = JSON.stringify(o);
-  let table = rows.get(key);
-  if (table === undefined) {
+  let memo = rows.get(key);
+  if (memo === undefined) {
     if (rows.size >= MAX_ROWS) rows.clear();
-    rows.set(key, (table = new Map()));
+    rows.set(key, (memo = { options: o, tps: new Map(), running: new Map() }));
   }
-  return table;
+  return memo;
 }
 
 /**
- * replicaTokensPerSecond(m, o, t, r), remembered in `table` (tpsTableOf(m, o)); `t` is one fixed object per
- * caller (the planner's PLAN_DECODE_TIME), so it is not part of the key.
+ * The row a GPU runs (time/pool-queue.ts), as `estimate` times it: where the memory model's KV pool on `gpu`
+ * (estimate.ts servingOf: the sequences it holds at the mean context) holds fewer than the row's batch, the
+ * memo of the row at that many sequences, whose step, rates and latency the queued requests get; the row's own
+ * memo otherwise, and for the rows the time model does not queue (speculative, DP attention, adapter slots).
+ * The pool is the GPU's (its capacity and device name), not the power level's: one estimate per row and GPU.
+ */
+export function runningOn(memo: ServingMemo, arch: Arch, m: ModelFacts, gpu: Gpu): ServingMemo {
+  const o = memo.options;
+  // Only a paged pool can hold fewer than the batch (llama.cpp's slots hold each sequence whole), and a batch of
+  // one runs whole or not at all (pool-queue.ts poolRunning).
+  if (o.batch < 2 || FRAMEWORKS[o.framework].kvCache !== 'paged-pool' || !queuesOnPool(m, o))
+    return memo;
+  const ctx = gpuContext(gpu);
+  const key = `${ctx.gpuCapacityBytes}|${ctx.gpuDeviceName}`;
+  let run = memo.running.get(key);
+  if (run === undefined) {
+    const pool = servingOf(estimateMemory(arch, o, ctx), o)?.sequencesAtMeanContext;
+    const c = poolRunning(o, pool);
+    run = c === undefined ? null : tpsTableOf(m, { ...o, batch: c });
+    memo.running.set(key, run);
+  }
+  return run ?? memo;
+}
+
+/**
+ * replicaTokensPerSecond(m, memo.options, t, r), remembered in `memo` (tpsTableOf(m, o)); `t` is one fixed
+ * object per caller (the planner's PLAN_DECODE_TIME), so it is not part of the key.
  */
 export function memoTokensPerSecond(
-  table: Map<string, number>,
+  memo: ServingMemo,
   m: ModelFacts,
-  o: EstimateOptions,
   t: TimeOptions,
   r: GpuRates,
 ): number {
   const k = rateKey(r);
-  let tps = table.get(k);
-  if (tps === undefined) table.set(k, (tps = replicaTokensPerSecond(m, o, t, r)));
+  let tps = memo.tps.get(k);
+  if (tps === undefined) memo.tps.set(k, (tps = replicaTokensPerSecond(m, memo.options, t, r)));
   return tps;
 }

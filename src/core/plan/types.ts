@@ -234,6 +234,8 @@ export interface FleetReplica {
   offerId: string | null;
   /** GPUs one replica occupies (tp × pp). */
   gpusPerReplica: number;
+  /** Sequences one replica serves: its share of the job's concurrency (replicas.ts), as its plan timed it. */
+  concurrency: number;
   powerLimitFraction: number;
   /** Decode tokens/s of one replica. */
   tokensPerSecond: number;

@@ -12,7 +12,7 @@ import type { GpuRates } from './hardware.js';
 import { type Interconnect, type QuantFormat, type TimeOptions } from '../../schema/time.js';
 import { decodeStep, kernelOn } from './decode.js';
 import { burstTime, type BurstTime } from './burst.js';
-import { poolRunning, queuedBurst, queuedLatency } from './pool-queue.js';
+import { poolRunning, queuedBurst, queuedLatency, queuesOnPool } from './pool-queue.js';
 import {
   defaultInterconnect,
   defaultQuantFormat,
@@ -163,16 +163,23 @@ function latencyOf(
 
 /**
  * estimateTime's `ttftSeconds` and `tpotSeconds` of a serving configuration (method inference), without the
- * rest of its result (a serving fleet reads only these of each candidate replica: plan/plan-fleet.ts).
+ * rest of its result (a serving fleet reads only these of each candidate replica: plan/plan-fleet.ts);
+ * `poolSequences` as estimateTime's (a short pool runs that many, the rest queue).
  */
 export function servingLatency(
   arch: Arch,
   o: EstimateOptions,
   gpu: Gpu,
   t: TimeOptions,
+  poolSequences?: number,
 ): { ttftSeconds: number; tpotSeconds: number } {
   const m = modelFacts(arch);
   const r = gpuRates(gpu, t);
+  const c = poolRunning(o, poolSequences);
+  if (c !== undefined && queuesOnPool(m, o)) {
+    const q = queuedLatency(latencyOf(arch, m, { ...o, batch: c }, t, r, null), o, c);
+    return { ttftSeconds: round(q.ttftSeconds), tpotSeconds: round(q.tpotSeconds) };
+  }
   return latencyOf(arch, m, o, t, r, dpAttentionTimed(m, o) ? dpAttentionTime(m, o, t, r) : null);
 }
 
@@ -290,8 +297,7 @@ export function estimateTime(
   const tensorTflops = { spec: r.spec16, sustained: round(r.sustained16) };
   if (o.method === 'inference') {
     const c = poolRunning(o, poolSequences);
-    const plain = !dpAttentionTimed(m, o) && !speculates(o) && o.maxLoras === undefined;
-    if (c === undefined || !plain)
+    if (c === undefined || !queuesOnPool(m, o))
       return inferenceTime(arch, m, o, t, r, settings, tensorTflops, gpuContext(gpu));
     const run = inferenceTime(
       arch,

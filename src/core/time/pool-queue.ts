@@ -16,6 +16,16 @@
  */
 import { outputTokensOf, promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
 import type { BurstTime } from './burst.js';
+import { dpAttentionTimed } from './expert-parallel.js';
+import type { ModelFacts } from './model-facts.js';
+import { speculates } from './speculative.js';
+
+/**
+ * Whether a short pool queues the row's requests in the time model: plain decoding only (one replica's step, no
+ * speculation, DP attention or adapter slots), as estimateTime times it; the planner asks the same.
+ */
+export const queuesOnPool = (m: ModelFacts, o: EstimateOptions): boolean =>
+  !dpAttentionTimed(m, o) && !speculates(o) && o.maxLoras === undefined;
 
 /**
  * The sequences that run at once where the pool holds fewer than --batch (undefined: all of them run, or the pool
