@@ -62,10 +62,12 @@ import type { RunPlan } from '../../schema/measured.js';
  * band to 0.25; four vLLM gpt-oss-120b
  * rows on one MI300X (+67.7..+118.8%) widened serving to 0.481, the band to 0.49; their experts' FP4 unpacked in the
  * CUs' registers (time/decode.ts KERNELS.marlin.rocmMoeIssue: -17.8..+18.9%) brought serving to 0.412, the band to 0.42.
+ * llama.cpp's graph kernels priced in SM cycles (engines/llama-cpp/memory.ts graphKernelCycles: GeForce rows 2-12
+ * points faster, A100 rows 4-12 points slower) brought decode to 0.190, the band to 0.20.
  * Time to first token
  * has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.35, decode: 0.25, serving: 0.42, rl: 0.51 } as const;
+export const TIME_UNCERTAINTY = { training: 0.35, decode: 0.2, serving: 0.42, rl: 0.51 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of

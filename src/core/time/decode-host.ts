@@ -93,11 +93,16 @@ export function decodeHost(
   o: EstimateOptions,
   t: TimeOptions,
   q: QuantFormat | null,
+  smClock?: number,
 ): { dispatch: number; gaps: number; fixed: number } {
   const fw = FRAMEWORKS[o.framework];
   const compiled = o.compile || fw.fusedKernels;
-  // A graph kernel's cost beyond its bytes: the engine's own where it gives one (FrameworkProfile.graphKernelSeconds).
-  const graphKernel = fw.graphKernelSeconds ?? GRAPH_KERNEL_SECONDS;
+  // A graph kernel's cost beyond its bytes: the engine's own where it gives one, in SM cycles where the engine counts
+  // it so and the card's clock is known (FrameworkProfile.graphKernelCycles, graphKernelSeconds).
+  const graphKernel =
+    fw.graphKernelCycles !== undefined && smClock !== undefined
+      ? fw.graphKernelCycles / smClock
+      : (fw.graphKernelSeconds ?? GRAPH_KERNEL_SECONDS);
   const linears = m.layers * m.linearsPerLayer;
   // A CUDA-graph replay (vLLM registers bitsandbytes' 4-bit matmul as a custom op, captured with the rest:
   // vllm/model_executor/layers/quantization/bitsandbytes.py _apply_bnb_4bit + direct_register_custom_op)
