@@ -131,6 +131,10 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
       time.savesPerStep = c.timed_saves / c.timed_steps;
     // A run whose padded batches handed SDPA the padding mask (the case says so).
     if (c.sdpa_mask === 'padding') time.sdpaPaddingMask = true;
+    // A run that stepped torch AdamW foreach where the stack's default is fused (the case says so).
+    if (c.adam_impl === 'foreach') time.adamForeach = true;
+    // A build that dequantized GPTQ weights in torch ops (auto-gptq's cuda-old QuantLinear; the case says so).
+    if (c.gptq_dequant === 'torch') time.gptqTorchDequant = true;
     // A vLLM build that captured decode in piecewise CUDA graphs, attention run eagerly (the case says so).
     if (c.cuda_graphs === 'piecewise') time.piecewiseGraphs = true;
     // A DeepSpeed config with overlap_comm false: ZeRO's collectives on the compute stream (the case says so).

@@ -110,6 +110,10 @@ export const throughputCaseSchema = z.looseObject({
   timed_saves: z.number().int().nonnegative().optional(),
   /** The run's batches were padded to their longest sample under SDPA attention: 'padding' sets TimeOptions.sdpaPaddingMask. */
   sdpa_mask: z.enum(['padding']).optional(),
+  /** The run's torch AdamW implementation where it differs from the engine profile's: 'foreach' sets TimeOptions.adamForeach. */
+  adam_impl: z.enum(['foreach']).optional(),
+  /** How the measured build dequantized GPTQ weights: 'torch' (auto-gptq's cuda-old QuantLinear) sets TimeOptions.gptqTorchDequant. */
+  gptq_dequant: z.enum(['torch']).optional(),
   /**
    * vLLM's CUDA graphs in the measured build: 'piecewise' (the V1 default before vllm PR #25444 made decode steps replay
    * one full graph: attention runs eagerly between the captured pieces) sets TimeOptions.piecewiseGraphs.

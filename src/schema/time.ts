@@ -144,6 +144,12 @@ export interface TimeOptions {
    */
   sdpaPaddingMask?: boolean;
   /**
+   * The measured run stepped torch.optim.AdamW with its defaults (foreach=None, fused=None: the foreach step on CUDA),
+   * where the engine profile's stack launches it fused: the step's traffic is the foreach ops' passes
+   * (time/optimizer-step.ts). No flag sets it; `validate --throughput` does for rows of such runs (their `adam_impl`).
+   */
+  adamForeach?: boolean;
+  /**
    * The engine build captured its decode step in piecewise CUDA graphs, each layer's attention run eagerly from
    * Python between the captured pieces (vLLM V1 before FULL_AND_PIECEWISE became its default): the host issues each
    * layer's attention calls, and the step waits for the host where those take longer than the GPU's work (the
@@ -170,6 +176,13 @@ export interface TimeOptions {
    * kernel); `validate --throughput` does for rows of such builds (their `bnb_dequant`).
    */
   bnbTreeDequant?: boolean;
+  /**
+   * The measured build multiplied GPTQ int4 weights through auto-gptq's "cuda-old" QuantLinear, which for training-sized
+   * inputs dequantizes the whole weight in torch ops before torch.matmul (time/gptq-dequant.ts). No flag sets it (the
+   * pinned transformers loads GPTQ through gptqmodel's kernels); `validate --throughput` does for rows of such builds
+   * (their `gptq_dequant`).
+   */
+  gptqTorchDequant?: boolean;
   /**
    * The rollout's decode steps ran bitsandbytes' 4-bit path in fp32: vLLM quantized an fp32-stored checkpoint while
    * loading (`quantize_4bit` records the tensor's dtype in its QuantState), unsloth_zoo's patched

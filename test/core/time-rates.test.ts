@@ -64,6 +64,16 @@ describe('tensor rate per card', () => {
     expect(rate('l4', 0.5) / rate('l4')).toBeCloseTo(0.5, 6);
   });
 
+  it('the L40S runs its GEMMs at its measured bf16 matmul rate, not at the 4090 power wall', () => {
+    // L40S (362 TFLOPS spec, full-rate fp32 accumulation, 350 W): torch bf16 matmuls at best 269.15 TFLOPS
+    // (catalog gemm16MeasuredTflops, zzc0721/torch-performance-test-data#43), where the 4090's fp32-accumulate
+    // rate per watt would hold it at 151 TFLOPS sustained, 121 at the GEMM efficiency.
+    const l40s = findGpu('l40s');
+    expect(l40s.gemm16MeasuredTflops).toBeDefined();
+    expect(rate('l40s') / 1e12).toBeCloseTo(l40s.gemm16MeasuredTflops!, 6);
+    expect(rate('l40s')).toBeGreaterThan((2 * ((165.2 / 450) * 350 * 0.8 * 1e12)) / 0.85);
+  });
+
   it('datacenter flagships keep their spec, and lose in proportion below 85% of board power', () => {
     expect(rate('h100-sxm', 500 / 700) / rate('h100-sxm')).toBeCloseTo(500 / 700 / 0.85, 6);
     // Above the knee only the published curve applies.

@@ -62,10 +62,14 @@ import type { RunPlan } from '../../schema/measured.js';
  * band to 0.25; four vLLM gpt-oss-120b
  * rows on one MI300X (+67.7..+118.8%) widened serving to 0.481, the band to 0.49; their experts' FP4 unpacked in the
  * CUs' registers (time/decode.ts KERNELS.marlin.rocmMoeIssue: -17.8..+18.9%) brought serving to 0.412, the band to 0.42.
- * llama.cpp's graph kernels priced in SM cycles (engines/llama-cpp/memory.ts graphKernelCycles: GeForce rows 2-12
- * points faster, A100 rows 4-12 points slower) brought decode to 0.190, the band to 0.20.
- * Time to first token
- * has no calibration rows: it takes the serving band.
+ * Seventeen training rows
+ * of three sources new to the time set (PEFT's MetaMathQA runs on an L40S, -20..-1% with the L40S's measured matmul rate
+ * and torch AdamW's foreach step; Unsloth's packed TinyLlama QLoRA on a T4, +45%; QwenLM/Qwen's README sweep of Qwen-7B
+ * LoRA and GPTQ Q-LoRA on an A100 from 256 to 8192 tokens, -5..+23% and -7..+40% with auto-gptq's torch
+ * dequantization) left training's p90 at 0.342, the band at 0.35 (docs/time-model.md "PEFT's method comparison and a
+ * packed T4 QLoRA"). llama.cpp's graph kernels priced in SM cycles (engines/llama-cpp/memory.ts graphKernelCycles:
+ * GeForce rows 2-12 points faster, A100 rows 4-12 points slower) brought decode to 0.190, the band to 0.20. Time to
+ * first token has no calibration rows: it takes the serving band.
  */
 export const TIME_UNCERTAINTY = { training: 0.35, decode: 0.2, serving: 0.42, rl: 0.51 } as const;
 

@@ -10,7 +10,8 @@
  *   Little's law a request takes B x S / c from its send to its last token: its TTFT carries (B / c - 1) x S of
  *   waiting, its TPOT is the running batch's;
  * - a burst of B sent at once runs as B / c bursts of c back to back (a finished request's slot taken by the next),
- *   at the output rate of one burst of c.
+ *   at the output rate of one burst of c; the last request's first token comes after every prompt's chunks and
+ *   the decodes of the waves before it (a pool that shrinks as --batch grows never brings it earlier).
  * The steady figures and the step are those of the c sequences that run.
  */
 import { outputTokensOf, promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
@@ -64,12 +65,22 @@ export function queuedBurst(
   };
   const waves = o.batch / c;
   const wave = (c * out) / one.outputTokensPerSecond;
+  const prefillSteps = Math.ceil((o.batch * prompt) / one.chunkTokens);
+  // The last request's first token: every prompt's chunks (the scheduler fills each step's budget with whatever
+  // prompts are waiting, so later waves' prompts pack into whole chunks), after the decodes of the waves before it,
+  // each freeing the slots the next wave takes.
+  const chunkSeconds = one.ttftMaxSeconds / one.prefillSteps;
+  const decodePerWave = Math.max(0, wave - one.ttftMaxSeconds);
+  const ttftMeanSeconds = one.ttftMeanSeconds + ((waves - 1) / 2) * wave;
   return {
     requests: o.batch,
     chunkTokens: one.chunkTokens,
-    prefillSteps: Math.ceil((o.batch * prompt) / one.chunkTokens),
-    ttftMeanSeconds: one.ttftMeanSeconds + ((waves - 1) / 2) * wave,
-    ttftMaxSeconds: one.ttftMaxSeconds + (waves - 1) * wave,
+    prefillSteps,
+    ttftMeanSeconds,
+    ttftMaxSeconds: Math.max(
+      ttftMeanSeconds,
+      prefillSteps * chunkSeconds + (waves - 1) * decodePerWave,
+    ),
     outputTokensPerSecond: one.outputTokensPerSecond,
   };
 }

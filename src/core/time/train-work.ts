@@ -1,8 +1,6 @@
 /** A training step's work by phase: FLOPs, bytes, kernels and collectives, per mechanism. */
-import { OPTIMIZER_PROFILES } from '../engines/optimizers.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { zeroHookOps } from './zero-hooks.js';
-import { FLOAT_BYTES } from '../model/dtypes.js';
 import { ligerChunkRows } from '../kernels/liger.js';
 import { shapeFactor } from './shape.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
@@ -16,6 +14,8 @@ import { denseLoopBwdBytes, denseMoeElemBytes } from './dense-moe.js';
 import { groupedMmWork, type GroupedMmWork } from './grouped-mm.js';
 import type { ModelFacts } from './model-facts.js';
 import { pagedWork } from './paged-migration.js';
+import { optimizerStepBytes } from './optimizer-step.js';
+import { gptqTorchDequantBytes } from './gptq-dequant.js';
 
 // HF eager decoder layer: ~45 PyTorch ops in forward (RMSNorm alone is 7: upcast, pow, mean, add, rsqrt,
 // mul, downcast; rotary ~10); backward launches about twice as many (assumed from the modeling_llama.py code).
@@ -131,9 +131,6 @@ export const BNB4_GEMV_BIAS_OPS = 2;
 export const bnb4Ops = (o: EstimateOptions): number =>
   BNB4_EXTRA_OPS + (o.doubleQuant ? BNB4_DQ_EXTRA_OPS : 0);
 
-// Optimizer step traffic per trainable parameter: each optimizer's row (engines/optimizers.ts stepTraffic).
-export const optimizerBytes = (o: EstimateOptions): number =>
-  OPTIMIZER_PROFILES[o.optimizer].stepTraffic(FLOAT_BYTES[o.optimizerStates]);
 // DeepSpeedCPUAdam / torch fused CPU AdamW stream ~28 B per parameter through host memory; a server node
 // sustains ~100 GB/s for it (ZeRO-Offload, arXiv:2101.06840 §5: CPU-Adam 5-7x over PyTorch, ~1 s per
 // billion-scale step on a DGX-2 node), shared by the node's ranks: assumed 100 GB/s per node.
@@ -456,6 +453,8 @@ function quantWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions, w: WorkLay
     const perElem =
       q === 'torchao' && !w.compiled ? DEQUANT_BYTES_EAGER_TORCHAO : DEQUANT_BYTES_FUSED;
     dequantBytes = (passes * perElem * m.linearTotal) / w.shard;
+    if (q === 'gptq' && t.gptqTorchDequant === true)
+      dequantBytes = gptqTorchDequantBytes(m, w.recompute, w.shard);
     if (o.weights === 'int8' && q === 'bnb') {
       dequantSeconds = passes * INT8_LINEAR_SECONDS * m.linearsPerLayer * w.layersHere;
       int8ForwardFlops = (1 + w.recompute) * 2 * w.tokens * (m.linearActive / w.shard);
@@ -563,7 +562,7 @@ export function trainWork(
   // Trainable parameters: the optimizer's states, on the GPU or stepped on the host.
   const trainable = w.lora ? adapterWeights(m, o) : m.total;
   const shardOpt = o.zero >= 1 ? w.dp : 1;
-  const optBytes = (optimizerBytes(o) * trainable) / shard / shardOpt;
+  const optBytes = (optimizerStepBytes(o, t) * trainable) / shard / shardOpt;
   const onHost = o.offload !== 'none';
   const hostOpt = onHost ? (28 * trainable) / shard / shardOpt : 0;
   const pw = pagedWork(m, o, trainable, w.lora, shard * shardOpt);

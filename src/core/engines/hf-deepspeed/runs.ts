@@ -1,8 +1,22 @@
-/** What the hf-deepspeed engine runs, as vramplan writes it (runs.ts): Trainer with a DeepSpeed config (integrations/deepspeed.py). */
+/**
+ * What the hf-deepspeed engine runs, as vramplan writes it (runs.ts): Trainer with a DeepSpeed config
+ * (integrations/deepspeed.py), and beyond it LoRA over a GPTQ or AWQ int4 checkpoint below ZeRO-3, as the Trainer
+ * alone does (hf-trainer/runs.ts): the quantizer is trainable once adapters are attached (trainer_utils.py
+ * validate_quantization_for_training; GptqHfQuantizer.is_trainable True), ZeRO-1/2 leave the frozen packed weights
+ * whole on each rank, and the profile's shardedQuantized (nf4, fp4) keeps int4 out of ZeRO-3. QwenLM/Qwen's
+ * finetune/finetune_qlora_single_gpu.sh (QwenLM/Qwen@e6f2a7a) trains Qwen-7B-Chat-Int4 (GPTQ) under DeepSpeed ZeRO-2.
+ */
 import type { EngineRuns } from '../runs.js';
 import { HF_TRAINING_RUNS, hfZeroRefusal } from '../hf/runs.js';
+import { HF_DEEPSPEED_PROFILE } from './profile.js';
 
 export const HF_DEEPSPEED_RUNS: EngineRuns = {
   ...HF_TRAINING_RUNS,
+  widen: { ...HF_TRAINING_RUNS.widen, baseWeights: [...HF_DEEPSPEED_PROFILE.baseWeights, 'int4'] },
+  sources: {
+    ...HF_TRAINING_RUNS.sources,
+    weights:
+      'https://github.com/huggingface/transformers/blob/001002320fa01a489bb9b93976a7e4cd1a46291c/src/transformers/quantizers/quantizer_gptq.py',
+  },
   refusal: hfZeroRefusal('hf-deepspeed'),
 };

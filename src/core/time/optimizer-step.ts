@@ -1,0 +1,42 @@
+/** Optimizer step traffic per trainable parameter: the optimizer's fused row, or torch AdamW's foreach ops. */
+import { OPTIMIZER_PROFILES } from '../engines/optimizers.js';
+import { FRAMEWORKS } from '../memory/frameworks.js';
+import { FLOAT_BYTES } from '../model/dtypes.js';
+import { type EstimateOptions } from '../../schema/estimate.js';
+import { type TimeOptions } from '../../schema/time.js';
+
+// torch.optim.AdamW with foreach and fused unset steps foreach on CUDA ("we default to foreach and pass False to
+// use_fused"), and its foreach step (_multi_tensor_adamw, capturable False; pytorch/pytorch@002d2f0bb40cf08beb74bce80f52ce4f2eda46a0
+// torch/optim/adamw.py) runs one tensor-wide kernel per op, each reading its operands and writing its result in the
+// parameter's width (p: params and grads) or the states' (s: exp_avg, exp_avg_sq and the sqrt temporary, made like
+// them):
+//   _foreach_mul_(params, 1 - lr * weight_decay)              2p (weight_decay 0.01 by default)
+//   _foreach_lerp_(exp_avgs, grads, 1 - beta1)                p + 2s
+//   _foreach_mul_(exp_avg_sqs, beta2)                         2s
+//   _foreach_addcmul_(exp_avg_sqs, grads, grads, 1 - beta2)   p + 2s (one gradient read)
+//   exp_avg_sq_sqrt = _foreach_sqrt(exp_avg_sqs)              2s
+//   _foreach_div_(exp_avg_sq_sqrt, bias_correction2_sqrt)     2s
+//   _foreach_add_(exp_avg_sq_sqrt, eps)                       2s
+//   _foreach_addcdiv_(params, exp_avgs, exp_avg_sq_sqrt, ...) 2p + 2s
+// 6p + 14s a parameter, against the fused kernel's one read of p, g, m, v and one write of p, m, v.
+const FOREACH_ADAMW_PARAM_PASSES = 6;
+const FOREACH_ADAMW_STATE_PASSES = 14;
+
+/** Width of a trainable parameter and its gradient: fp32 adapters or masters, else the 16-bit weights. */
+function trainableBytes(o: EstimateOptions, t: TimeOptions): number {
+  if (o.method === 'lora' || o.method === 'qlora')
+    return FRAMEWORKS[o.framework].fp32Adapters && !t.adaptersInWeightDtype ? 4 : 2;
+  return o.weights === 'fp32' || o.masterWeights ? 4 : 2;
+}
+
+/**
+ * Bytes the optimizer step moves per trainable parameter on the GPU: the optimizer's row (engines/optimizers.ts
+ * stepTraffic, a fused kernel's passes: the launchers write AdamW fused, e.g. TrainingArguments adamw_torch_fused), or
+ * the foreach ops' where the run stepped torch.optim.AdamW with its defaults (TimeOptions.adamForeach).
+ */
+export function optimizerStepBytes(o: EstimateOptions, t: TimeOptions): number {
+  const s = FLOAT_BYTES[o.optimizerStates];
+  if (o.optimizer !== 'adamw' || t.adamForeach !== true)
+    return OPTIMIZER_PROFILES[o.optimizer].stepTraffic(s);
+  return FOREACH_ADAMW_PARAM_PASSES * trainableBytes(o, t) + FOREACH_ADAMW_STATE_PASSES * s;
+}

@@ -1,0 +1,58 @@
+// Optimizer step traffic (src/core/time/optimizer-step.ts): the fused AdamW kernel's passes, or torch's foreach ops
+// where the run stepped torch.optim.AdamW with its defaults (TimeOptions.adamForeach).
+import { describe, expect, it } from 'vitest';
+import { OPTIMIZER_PROFILES } from '../../src/core/engines/optimizers.js';
+import { optimizerStepBytes } from '../../src/core/time/optimizer-step.js';
+import { estimateTime } from '../../src/core/time/index.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { defaultOptions } from '../../src/schema/estimate.js';
+import { defaultTimeOptions } from '../../src/schema/time.js';
+
+const t = defaultTimeOptions(1);
+const full16 = { ...defaultOptions('full'), optimizerStates: 'bf16' as const };
+
+describe('optimizer step traffic', () => {
+  it("the hf stack's fused AdamW keeps the optimizer row's bytes", () => {
+    expect(optimizerStepBytes(full16, t)).toBe(OPTIMIZER_PROFILES.adamw.stepTraffic(2));
+  });
+
+  it("torch AdamW foreach moves each parameter's tensors once per op: 6p + 14s", () => {
+    // Pure bf16 full fine-tune: bf16 params, grads and states.
+    expect(optimizerStepBytes(full16, { ...t, adamForeach: true })).toBe(6 * 2 + 14 * 2);
+    // fp32 masters and states: 80 B where the fused kernel moves 28.
+    const masters = { ...defaultOptions('full'), masterWeights: true };
+    expect(optimizerStepBytes(masters, { ...t, adamForeach: true })).toBe(6 * 4 + 14 * 4);
+    expect(optimizerStepBytes(masters, t)).toBe(28);
+    // LoRA on the hf stack: fp32 adapters (PEFT autocast_adapter_dtype), unless kept in the weights' dtype.
+    const lora = { ...defaultOptions('lora') };
+    expect(optimizerStepBytes(lora, { ...t, adamForeach: true })).toBe(6 * 4 + 14 * 4);
+    expect(optimizerStepBytes(lora, { ...t, adamForeach: true, adaptersInWeightDtype: true })).toBe(
+      6 * 2 + 14 * 4,
+    );
+  });
+
+  it("without the run's field every stack keeps the fused row (the launchers write AdamW fused)", () => {
+    for (const framework of ['hf', 'unsloth', 'torchtune', 'litgpt'] as const)
+      expect(optimizerStepBytes({ ...full16, framework }, t)).toBe(
+        OPTIMIZER_PROFILES.adamw.stepTraffic(2),
+      );
+  });
+
+  it('other optimizers keep their fused rows whatever the AdamW implementation', () => {
+    const eight = { ...full16, optimizer: 'adamw-8bit' as const };
+    expect(optimizerStepBytes(eight, { ...t, adamForeach: true })).toBe(
+      OPTIMIZER_PROFILES['adamw-8bit'].stepTraffic(2),
+    );
+  });
+
+  it("a full fine-tune's optimizer phase grows by the foreach bytes at the card's memory rate", () => {
+    const arch = resolveModel('llama-3.2-3b');
+    const o = { ...full16, batch: 4, seq: 210 };
+    const gpu = findGpu('l40s');
+    const phase = (adamForeach: boolean) =>
+      estimateTime(arch, o, gpu, { ...t, adamForeach }).phases.find((p) => p.phase === 'optimizer')!
+        .seconds;
+    expect(phase(true) / phase(false)).toBeCloseTo((6 * 2 + 14 * 2) / (12 + 4 * 2), 2);
+  });
+});
