@@ -73,6 +73,11 @@ export const gpuSchema = z
     memoryBandwidthGBps: z.number().positive(),
     /** L2 cache in MiB, from the vendor's whitepaper (optional: read where a kernel's reuse depends on it). */
     l2CacheMiB: z.number().positive().optional(),
+    /**
+     * Streaming multiprocessors (NVIDIA; the spec's CUDA cores over the FP32 lanes of an SM), with its source in
+     * `sources`: with the FP32 rate it gives the SM clock (time/hardware.ts GpuRates.smClock). Absent: not known.
+     */
+    sms: z.number().int().positive().optional(),
     tflops: tflopsSchema,
     supportsBf16: z.boolean(),
     supportsFp8: z.boolean(),

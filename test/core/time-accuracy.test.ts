@@ -143,9 +143,12 @@ const OUT_OF_SAMPLE_BARS = {
   // llama.cpp's quantized mat-vec bound by the SMs' work where they issue too few instructions for the bandwidth
   // (time/decode.ts KERNELS.gguf.issue; ggml-org/llama.cpp#6763's H100 PCIe rows +7.9% -> -0.3%, +23.3% -> +13.9%):
   // llama.cpp 8.0% / 23.4% -> 8.0% / 21.7%, decode 8.0% / 21.7% -> 8.0% / 20.6%, GGUF 15.9% / 24.2% -> 14.6% / 24.1%.
-  'kind:decode': { count: 64, median: 0.08, p90: 0.206 },
-  'engine:llama.cpp': { count: 31, median: 0.08, p90: 0.217 },
-  'kernel:gguf': { count: 16, median: 0.147, p90: 0.242 },
+  'kind:decode': { count: 64, median: 0.08, p90: 0.192 },
+  // A graph kernel's cost in SM cycles (engines/llama-cpp/memory.ts graphKernelCycles: 2.5 µs at the H100 SXM's
+  // 1.98 GHz): the Ada and A100 rows move in, the Ampere GeForce Q4_K_M rows (1.7 GHz) 2.4-3.8 points further slow:
+  // llama.cpp 8.0% / 21.7% -> 8.1% / 19.6%, GGUF 14.6% / 24.1% -> 15.3% / 25.4%, decode 8.0% / 20.6% -> 8.0% / 19.2%.
+  'engine:llama.cpp': { count: 31, median: 0.081, p90: 0.196 },
+  'kernel:gguf': { count: 16, median: 0.154, p90: 0.254 },
   // vLLM static-batch latencies (benchmark_latency, H100: bf16 TP 1 and 4, Marlin int8 / int4) and
   // SGLang v0.2 decode steps (TP 8 bs 1, and bs 128 at +46%: reported, not explained).
   'kind:serving': { count: 15, median: 0.064, p90: 0.124 },
@@ -359,7 +362,8 @@ const FIELD_BARS = {
   // build's host round trip per expert slot, engines/llama-cpp/memory.ts expertIdsSyncSeconds; +34%, +66% with
   // the unfused graph's kernels; +20%, +49% with the per-slot MoE layer's own kernels, engines/llama-cpp/memory.ts
   // perSlotMoeKernels; +12%, +21% with the quantized mat-vec bound by the SMs' work, time/decode.ts KERNELS.gguf.issue).
-  'older kind:decode engine:llama.cpp': { count: 2, median: 0.162, p90: 0.206 },
+  // +9.5%, +7.6% with a graph kernel's cost in SM cycles (engines/llama-cpp/memory.ts graphKernelCycles).
+  'older kind:decode engine:llama.cpp': { count: 2, median: 0.086, p90: 0.095 },
   // The SGLang cookbook's 16 rows and the LMSYS blog's 4, scored before any model change and unchanged: the cookbook's
   // Llama-3.1-70B (8x A100) and Qwen3-235B-A22B (8x B200) rows +24..+36% at one request in flight and +4..+93% at 13-91,
   // its gpt-oss-120b row -13.7%; the blog's gpt-oss-120b rows -13.1..+16.7%: 33.3% / 54.4%. With a request's own
@@ -397,7 +401,9 @@ const FIELD_BARS = {
   // +42..+71% on the A100, H100, H200 and B300 hosts (a per-token cost of about 2.7 ms that the cards' bandwidth does
   // not move), -21.3% on the RTX 4090 desktop. With the quantized mat-vec bound by the SMs' work on the datacenter
   // cards (time/decode.ts KERNELS.gguf.issue): +36.8%, +30.4%, +17.7%, +15.3%, +8.9%; the RTX 4090 unchanged.
-  'gpulab kind:decode engine:llama.cpp': { count: 6, median: 0.195, p90: 0.369 },
+  // With a graph kernel's cost in SM cycles (engines/llama-cpp/memory.ts graphKernelCycles): the A100 rows +24.9%,
+  // +19.0%, the RTX 4090 -17.7%, the H100, H200 and B300 unchanged.
+  'gpulab kind:decode engine:llama.cpp': { count: 6, median: 0.178, p90: 0.249 },
   // ggml-org/llama.cpp#12183's master column on an RTX 4090, scored before any model change: Llama-3.2-3B Q4_K_M -28.0%,
   // -27.9%, -25.0%, -9.6% and Qwen2.5-1.5B -19.1%, -18.6%, -17.7%, -3.7% at 10, 100, 1,000 and 10,000 prompt tokens: too
   // slow where the weights dominate (the Q4_K_M rows of GeForce cards all are), less so at 10,000 tokens, where that
@@ -406,8 +412,10 @@ const FIELD_BARS = {
   // 4090), gpt-oss-20b MXFP4 -28.9%, -27.2%: 12 rows 26.1% / 29.6%. With flash attention's one kernel for a layer's
   // attention in the unfused graph (both sources ran -fa; engines/llama-cpp/memory.ts unfusedDecodeKernels
   // .flashAttentionFewer): -25.0..+1.8%, 23.3% / 25.9%. The unfused graph's kernels at 2.5 µs each still take nearly all
-  // of the RTX 5090's measured Qwen3 step (docs/time-model.md "Left open").
-  'adacdna kind:decode engine:llama.cpp': { count: 12, median: 0.234, p90: 0.259 },
+  // of the RTX 5090's measured Qwen3 step (docs/time-model.md "Left open"). With that cost in SM cycles (2.5 µs at the
+  // H100 SXM's 1.98 GHz: 1.96 µs on an RTX 4090, 2.05 on an RTX 5090; engines/llama-cpp/memory.ts graphKernelCycles):
+  // -18.9..+14.8%, 15.0% / 18.8%.
+  'adacdna kind:decode engine:llama.cpp': { count: 12, median: 0.151, p90: 0.189 },
   // SemiAnalysisAI/InferenceX#1061, gpt-oss-120b MXFP4 on one MI300X with vLLM 0.17.0 (median TPOT, 1k/1k), scored before
   // any model change: +67.7%, +74.6%, +84.3%, +118.8% at 64, 96, 128 and 256 in flight, the experts timed as FP4
   // Marlin's read. With the experts' FP4 unpacked in the CUs' registers by triton_kernels' matmul_ogs, 2.5 B a CU cycle
@@ -562,8 +570,9 @@ const ENGINE_BARS = {
   // With ggml-org/llama.cpp#12183's eight RTX 4090 rows (scored before any change: -28.0..-3.7%), 47 rows, 14.1% / 25.1%
   // (39 rows 13.8% / 23.2% without them); with ggml-org/llama.cpp#17621's four unfused tg128 rows on an RTX 4090 and an
   // RTX 5090 (-31.6..-27.2%), 51 rows, 14.7% / 28.0%; 14.0% / 25.0% with flash attention's one kernel a layer in the
-  // unfused graph (engines/llama-cpp/memory.ts unfusedDecodeKernels.flashAttentionFewer).
-  'decode engine:llama.cpp': { count: 51, median: 0.141, p90: 0.25 },
+  // unfused graph (engines/llama-cpp/memory.ts unfusedDecodeKernels.flashAttentionFewer); 9.8% / 19.0% with a graph
+  // kernel's cost in SM cycles (engines/llama-cpp/memory.ts graphKernelCycles).
+  'decode engine:llama.cpp': { count: 51, median: 0.099, p90: 0.191 },
   // 44 rows of the earlier sources: 10.4% / 29.1% before FlashInfer's CUTLASS NVFP4 MoE call (engines/moe-call.ts),
   // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tt-inference-server issue #356 (scored
   // before any change, +17..+147%), 48 rows, 11.7% / 43.9%; 10.4% / 26.7% with the attention layers' eager calls

@@ -342,6 +342,12 @@ export interface FrameworkProfile {
    */
   graphKernelSeconds?: number;
   /**
+   * Time: the same cost in SM cycles, for an engine whose graph kernels' boundary runs at the SM clock: on an NVIDIA
+   * card whose SM clock the catalog gives (GpuRates.smClock) a kernel costs this over the clock, in place of
+   * graphKernelSeconds. Absent: seconds as above.
+   */
+  graphKernelCycles?: number;
+  /**
    * Kernels an MoE layer's decode step launches beyond a dense MLP's (router GEMM, top-k, token alignment by
    * expert, the weighted sum of the experts' outputs); each costs a graph kernel's gap. Absent: 0.
    */

@@ -84,6 +84,16 @@ function unmergedAdapterOps(m: ModelFacts, o: EstimateOptions, perLinear: number
 }
 
 /**
+ * A graph kernel's cost beyond its bytes: the engine's own where it gives one, in SM cycles where the engine counts it
+ * so and the card's SM clock is known (FrameworkProfile.graphKernelCycles, graphKernelSeconds; GpuRates.smClock).
+ */
+export function graphKernelSecondsOf(fw: FrameworkProfile, smClock: number | undefined): number {
+  return fw.graphKernelCycles !== undefined && smClock !== undefined
+    ? fw.graphKernelCycles / smClock
+    : (fw.graphKernelSeconds ?? GRAPH_KERNEL_SECONDS);
+}
+
+/**
  * Per-token host cost of decoding: eager dispatch (overlaps the GPU's work), CUDA-graph replay gaps (add to
  * it: the GPU idles between graph kernels) and fixed per-token work (generate()'s loop and its sync).
  * bitsandbytes layers add Python and ctypes calls per linear; LLM.int8's small kernels per linear.
@@ -93,11 +103,11 @@ export function decodeHost(
   o: EstimateOptions,
   t: TimeOptions,
   q: QuantFormat | null,
+  smClock?: number,
 ): { dispatch: number; gaps: number; fixed: number } {
   const fw = FRAMEWORKS[o.framework];
   const compiled = o.compile || fw.fusedKernels;
-  // A graph kernel's cost beyond its bytes: the engine's own where it gives one (FrameworkProfile.graphKernelSeconds).
-  const graphKernel = fw.graphKernelSeconds ?? GRAPH_KERNEL_SECONDS;
+  const graphKernel = graphKernelSecondsOf(fw, smClock);
   const linears = m.layers * m.linearsPerLayer;
   // A CUDA-graph replay (vLLM registers bitsandbytes' 4-bit matmul as a custom op, captured with the rest:
   // vllm/model_executor/layers/quantization/bitsandbytes.py _apply_bnb_4bit + direct_register_custom_op)

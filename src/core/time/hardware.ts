@@ -85,6 +85,8 @@ export interface GpuRates {
   l2Bytes?: number;
   /** SM cycles a second (SMs x clock), NVIDIA only: the issue rate a mat-vec bound by its arithmetic meets. */
   smCycles?: number;
+  /** One SM's cycles a second (smCycles over the catalog's SM count), NVIDIA cards whose SM count the catalog gives. */
+  smClock?: number;
   /** CU cycles a second (CUs x clock), AMD only, and the card's gfx target: which ROCm kernels it runs. */
   cuCycles?: number;
   gfx?: string;
@@ -167,9 +169,13 @@ function cuCyclesOf(g: Gpu, kc: number): { cuCycles: number; gfx: string } | Rec
   return { cuCycles: ((g.tflops.fp32 * 1e12) / 256) * kc, gfx: String(g.computeCapability ?? '') };
 }
 /** The card's SM cycles (NVIDIA) or CU cycles and gfx target (AMD) a second at the power limit's clock share. */
-function cyclesOf(g: Gpu, kc: number): Pick<GpuRates, 'smCycles' | 'cuCycles' | 'gfx'> {
+function cyclesOf(g: Gpu, kc: number): Pick<GpuRates, 'smCycles' | 'smClock' | 'cuCycles' | 'gfx'> {
   const sm = smCyclesOf(g);
-  return { ...(sm !== undefined ? { smCycles: sm * kc } : {}), ...cuCyclesOf(g, kc) };
+  return {
+    ...(sm !== undefined ? { smCycles: sm * kc } : {}),
+    ...(sm !== undefined && g.sms !== undefined ? { smClock: (sm * kc) / g.sms } : {}),
+    ...cuCyclesOf(g, kc),
+  };
 }
 /** The card runs GDDR with inline ECC on: its nvidia-smi capacity is at most 15/16 of its physical memory. */
 const inlineEcc = (g: Gpu): boolean =>

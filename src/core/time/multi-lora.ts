@@ -13,7 +13,7 @@ import { adapterBytesPerGpu, loraExpertGpus } from '../memory/multi-lora.js';
 import { decodeStep } from './decode.js';
 import type { GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
-import { GRAPH_KERNEL_SECONDS } from './train-work.js';
+import { graphKernelSecondsOf } from './decode-host.js';
 import { floatCompute } from '../../schema/estimate.js';
 
 export interface LoraTime {
@@ -40,7 +40,7 @@ export function loraStepTime(
   const c = FLOAT_BYTES[floatCompute(o.compute)];
   const one = adapterBytesPerGpu(m.arch, o.loraRank, o.tp, c, loraExpertGpus(o));
   const kernels = 2 * m.layers * m.linearsPerLayer;
-  const gap = FRAMEWORKS[o.framework].graphKernelSeconds ?? GRAPH_KERNEL_SECONDS;
+  const gap = graphKernelSecondsOf(FRAMEWORKS[o.framework], r.smClock);
   const perAdapter = one / r.mem + kernels * gap;
   if (!t || !FRAMEWORKS[o.framework].loraBatchesApart || adapters <= 1)
     return {

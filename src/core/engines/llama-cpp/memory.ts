@@ -91,6 +91,12 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   // Its own kernels (mul_mat_vec_q, fused norms) keep the shared graph gap: vLLM's per-kernel cost was sized from
   // cuBLAS/FlashInfer chains (engines/graph-kernel.ts), and llama.cpp's decode rows are timed slow, not fast.
   graphKernelSeconds: undefined,
+  // The shared gap in SM cycles: 2.5 µs at the H100 SXM's 1.98 GHz (time/train-work.ts GRAPH_KERNEL_SECONDS, from an
+  // H100 SXM5 step, https://cloudai.pt/tag/cuda-graphs/), so a kernel boundary costs 1.96 µs on an RTX 4090 and 3.5
+  // on an A100. One tester, two cards (ggml-org/llama.cpp#6766: LLaMA 2 7B q4_0 with CUDA graphs, 128.27 tok/s on an
+  // RTX 3090, 146.81 on an RTX 4090; about 1,000 unfused kernels and 3.75 GB a token) fit a per-kernel cost in cycles
+  // with a read at 0.65 of peak (the family's 0.64); a cost in seconds would need 0.29. calibration/assumed.json.
+  graphKernelCycles: 2.5e-6 * 1.98e9,
   // Builds before ggml-cuda fused ops (its first fusion, of RMS norm and multiply, came with
   // https://github.com/ggml-org/llama.cpp/pull/14800, July 2025) launched every op of the graph: build_llama's
   // decode layer is 24 kernels, counted in ggerganov/llama.cpp src/llama.cpp
