@@ -1,7 +1,11 @@
 // A graph kernel's boundary priced in SM cycles where the engine counts it so (FrameworkProfile.graphKernelCycles)
 // and the catalog gives the card's SM count (GpuRates.smClock); seconds otherwise.
 import { describe, expect, it } from 'vitest';
-import { decodeHost } from '../../src/core/time/decode-host.js';
+import { decodeHost, graphKernelSecondsOf } from '../../src/core/time/decode-host.js';
+import {
+  SERVING_GRAPH_KERNEL_CYCLES,
+  SERVING_GRAPH_KERNEL_SECONDS,
+} from '../../src/core/engines/graph-kernel.js';
 import { GRAPH_KERNEL_SECONDS } from '../../src/core/time/train-work.js';
 import { gpuRates } from '../../src/core/time/hardware.js';
 import { modelFacts } from '../../src/core/time/model-facts.js';
@@ -53,7 +57,13 @@ describe("llama.cpp's graph kernel in SM cycles", () => {
   it('seconds where the clock is not known, and for engines that count none in cycles', () => {
     const kernels = decodeHost(m, opts('llama.cpp'), t, 'gguf').gaps / GRAPH_KERNEL_SECONDS;
     expect(kernels).toBeGreaterThan(m.layers * 10);
-    expect(FRAMEWORKS.vllm.graphKernelCycles).toBeUndefined();
-    expect(gaps('vllm', 'rtx-4090')).toBe(gaps('vllm', 'a100-80gb-sxm'));
+  });
+
+  it("vLLM's and SGLang's kernels at their H100 price in cycles: the same seconds on an H100 SXM, more on an A100", () => {
+    expect(FRAMEWORKS.vllm.graphKernelCycles).toBe(SERVING_GRAPH_KERNEL_CYCLES);
+    expect(FRAMEWORKS.sglang.graphKernelCycles).toBe(SERVING_GRAPH_KERNEL_CYCLES);
+    const onH100 = graphKernelSecondsOf(FRAMEWORKS.vllm, clock('h100-sxm'));
+    expect(onH100).toBeCloseTo(SERVING_GRAPH_KERNEL_SECONDS, 7);
+    expect(gaps('vllm', 'a100-80gb-sxm') / gaps('vllm', 'rtx-4090')).toBeCloseTo(2.52 / 1.41, 1);
   });
 });

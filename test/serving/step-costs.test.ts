@@ -54,8 +54,10 @@ describe('MoE routing kernels per decode step', () => {
 
 describe("graph kernels' cost per decode step (engines/graph-kernel.ts)", () => {
   const saved = FRAMEWORKS.vllm.graphKernelSeconds;
+  const savedCycles = FRAMEWORKS.vllm.graphKernelCycles;
   afterEach(() => {
     FRAMEWORKS.vllm.graphKernelSeconds = saved;
+    FRAMEWORKS.vllm.graphKernelCycles = savedCycles;
   });
   it("vLLM's and SGLang's graph kernels cost the serving price, each kernel of every layer; llama.cpp keeps the gap", () => {
     expect(FRAMEWORKS.vllm.graphKernelSeconds).toBe(SERVING_GRAPH_KERNEL_SECONDS);
@@ -65,6 +67,7 @@ describe("graph kernels' cost per decode step (engines/graph-kernel.ts)", () => 
     expect(FRAMEWORKS['llama.cpp'].graphKernelSeconds).toBeUndefined();
     const priced = step('llama-3.1-8b', 'vllm');
     FRAMEWORKS.vllm.graphKernelSeconds = undefined;
+    FRAMEWORKS.vllm.graphKernelCycles = undefined;
     const gap = step('llama-3.1-8b', 'vllm');
     const kernels = modelFacts(resolveModel('llama-3.1-8b')).layers * OPS_PER_LAYER_COMPILED;
     // stepSeconds carries four significant figures.

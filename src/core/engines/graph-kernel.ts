@@ -26,3 +26,14 @@
 
 // Per kernel, vLLM/SGLang CUDA-graph decode: https://hazyresearch.stanford.edu/blog/2025-05-27-no-bubbles (H100)
 export const SERVING_GRAPH_KERNEL_SECONDS = 3.15e-6;
+
+/**
+ * The same cost in SM cycles (FrameworkProfile.graphKernelCycles): 3.15 µs at the H100 SXM's 1.98 GHz SM clock, so
+ * H100 SXM and H200 rows keep 3.15 µs and a card of known SM count pays it at its own clock (A100 1.41 GHz: 4.4 µs;
+ * RTX 4090 2.52 GHz: 2.5 µs). A kernel boundary inside a graph is the GPU's own work (the setup, the teardown, the
+ * memory pipeline's bubble), as the llama.cpp profile prices it (engines/llama-cpp/memory.ts graphKernelCycles, whose
+ * sources compare one build across cards: ggml-org/llama.cpp#6766, ahrefs/ocannl#488). Assumed, listed in
+ * calibration/assumed.json; cards without an SM count keep the time.
+ */
+export const SERVING_GRAPH_KERNEL_CYCLES: number | undefined =
+  SERVING_GRAPH_KERNEL_SECONDS * 1.98e9;

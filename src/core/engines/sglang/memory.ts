@@ -11,7 +11,7 @@ import {
 } from '../vllm/memory.js';
 import { MiB } from '../../units.js';
 import { SGLANG_BLOCK_FP8_LINEAR } from './block-fp8.js';
-import { SERVING_GRAPH_KERNEL_SECONDS } from '../graph-kernel.js';
+import { SERVING_GRAPH_KERNEL_CYCLES, SERVING_GRAPH_KERNEL_SECONDS } from '../graph-kernel.js';
 
 /**
  * SGLang's sizing by GPU memory (sglangDefaults below). Without a GPU the chunk is vLLM's default (8192, that of
@@ -70,6 +70,7 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   fusedKernels: true, // CUDA graphs for decode batches up to cuda_graph_max_bs
   // Its graph replays the same unfused chain of library kernels as vLLM's (engines/graph-kernel.ts, sized from SGLang).
   graphKernelSeconds: SERVING_GRAPH_KERNEL_SECONDS,
+  graphKernelCycles: SERVING_GRAPH_KERNEL_CYCLES,
   // The overlap scheduler runs the CPU's scheduling of step n+1 during step n (SGLang v0.4 blog, "zero-overhead batch scheduler").
   stepHostSeconds: 0,
   // Before v0.4 that work ran in series with the GPU: 1.1 ms a step, worked out from calibration row

@@ -5,7 +5,7 @@ import {
   type FrameworkProfile,
 } from '../../memory/framework-profile.js';
 import { FUSED_MOE_CALL_SECONDS } from '../moe-call.js';
-import { SERVING_GRAPH_KERNEL_SECONDS } from '../graph-kernel.js';
+import { SERVING_GRAPH_KERNEL_CYCLES, SERVING_GRAPH_KERNEL_SECONDS } from '../graph-kernel.js';
 import { VLLM_BLOCK_FP8_LINEAR } from './block-fp8.js';
 import { VLLM_PIECEWISE_ATTENTION_CALLS } from './piecewise.js';
 
@@ -138,6 +138,7 @@ export const VLLM_MEMORY: FrameworkProfile = {
   fusedKernels: true,
   // Each kernel of its CUDA-graph decode step: the boundary's GPU cost beyond the bytes (engines/graph-kernel.ts).
   graphKernelSeconds: SERVING_GRAPH_KERNEL_SECONDS,
+  graphKernelCycles: SERVING_GRAPH_KERNEL_CYCLES,
   // vllm/model_executor/layers/fused_moe: one fused Triton/CUTLASS MoE kernel per projection over all experts.
   moeDispatch: 'grouped',
   // An MoE layer's decode runs the router GEMM, fused_topk (topk_softmax), moe_align_block_size, the w13 and w2
