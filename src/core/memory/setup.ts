@@ -240,7 +240,11 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
       : null;
   // k-bit matmuls dequantize one weight at a time (bitsandbytes MatMul4Bit: dequantize_4bit(B).to(A.dtype)),
   // into the dtype it was quantized from; from an fp16 copy that is fp16, then cast: both alive at once.
-  const largestQuantized = Math.max(facts.largestLinear, head ? arch.lmHeadParams : 0);
+  const largestQuantized = Math.max(
+    facts.largestLinear,
+    head ? arch.lmHeadParams : 0,
+    isFourBitFloat(o.weights) ? expertStackElements(arch, fw) : 0,
+  );
   // LLM.int8's backward casts its int8 weight straight to the input's dtype (MatMul8bitLt.backward).
   const fromFp16 = fw.bnbQuantizesAll && isFourBitFloat(o.weights) && o.compute !== 'fp16';
   const dequantBytes = fromFp16
@@ -314,6 +318,26 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
     V: arch.kind === 'causal-lm' || arch.kind === 'encoder-decoder' ? arch.vocab : 0,
     fusedLinearLoss: liger || (o.chunkedLoss && fw.loss.fusedLinear === true),
   };
+}
+
+/**
+ * Elements of the largest fused expert projection of a layer (gate and up together, or down, over every routed
+ * expert) where the engine dequantizes 4-bit experts a whole stack at a time (kbitExpertStacks); else 0.
+ */
+function expertStackElements(arch: Arch, fw: FrameworkProfile): number {
+  const stacks = fw.kbitExpertStacks;
+  if (!stacks || stacks.except.includes(arch.modelType)) return 0;
+  let m = 0;
+  for (const g of arch.groups) {
+    if (g.experts <= 1) continue;
+    const routed = g.linears.filter((l) => l.copies > 1);
+    const size = (roles: readonly string[]) =>
+      routed
+        .filter((l) => roles.includes(l.role))
+        .reduce((a, l) => a + l.copies * l.inFeatures * l.outFeatures, 0);
+    m = Math.max(m, size(['gate', 'up']), size(['down']));
+  }
+  return m;
 }
 
 /** Largest single linear weight of the layers (elements): what quantize-on-load and dequantize hold. */
