@@ -57,3 +57,32 @@ describe('whole-stack dequantization of 4-bit fused experts', () => {
     expect(forwardBuffers(other, opts({ framework: stacked.id }))).toBeLessThan(bytes / 4);
   });
 });
+
+describe('fused experts a Linear-only quantizer leaves unquantized (unquantizedExperts)', () => {
+  const qwen = resolveModel('qwen3-30b-a3b');
+  const routed = qwen.groups.reduce(
+    (a, g) =>
+      a +
+      g.count *
+        g.linears
+          .filter((l) => l.copies > 1)
+          .reduce((b, l) => b + l.copies * l.inFeatures * l.outFeatures, 0),
+    0,
+  );
+  const weights = (o: EstimateOptions) => estimateMemory(qwen, o).phases[0]!.parts.weights;
+  const leaves = Object.values(FRAMEWORKS).find((f) => f.unquantizedExperts?.includes('nf4'))!;
+  const quantizes = Object.values(FRAMEWORKS).find((f) => f.kbitExpertStacks)!;
+
+  it('keeps the routed experts in the float dtype: fp32 after the k-bit upcast, bf16 when serving', () => {
+    expect(leaves).toBeDefined();
+    const train = weights(opts({ framework: leaves.id }));
+    expect(train).toBeGreaterThanOrEqual(routed * (leaves.kbitUpcastsToFp32 ? 4 : 2));
+    const serve = weights(opts({ method: 'inference', weights: 'nf4', framework: leaves.id }));
+    expect(serve).toBeGreaterThanOrEqual(routed * 2);
+    expect(serve).toBeLessThan(routed * 2.5);
+  });
+
+  it('an engine that quantizes the fused experts itself stores them at 4 bits', () => {
+    expect(weights(opts({ framework: quantizes.id }))).toBeLessThan(routed * 0.75);
+  });
+});

@@ -225,6 +225,12 @@ export interface FrameworkProfile {
    */
   kbitExpertStacks?: { except: readonly string[] };
   /**
+   * Weight dtypes whose quantizer replaces only nn.Linear modules, so routed experts stored as fused 3-D parameters
+   * stay unquantized: they take the float dtype of the other non-linear parameters (upcast to fp32 for k-bit
+   * training where kbitUpcastsToFp32). Absent: the routed experts are quantized like every other linear.
+   */
+  unquantizedExperts?: readonly WeightDtype[];
+  /**
    * Time: the 'grouped' routed experts of a training run are torch._grouped_mm calls (transformers 5's grouped_mm
    * experts, unsloth_zoo's grouped_mm backend, torchtitan's GroupedExperts), which PyTorch runs as one grouped
    * kernel only on some GPUs (time/grouped-mm.ts). `loraCalls`: grouped matmuls each adapted expert projection adds

@@ -73,15 +73,21 @@ function factsOf(arch: Arch): ArchFacts {
   return f;
 }
 
-/** Bytes of every layer linear in its storage format: values, quantization constants, biases. */
-function storageOf(arch: Arch, facts: ArchFacts, o: EstimateOptions) {
-  const key = `${o.weights}|${o.compute}|${o.sparsity}|${o.sparseFormat}|${o.doubleQuant}`;
+/**
+ * Bytes of every layer linear in its storage format: values, quantization constants, biases. `expertBytes`: bytes
+ * per value of routed experts the quantizer leaves unquantized (FrameworkProfile.unquantizedExperts), else null.
+ */
+function storageOf(arch: Arch, facts: ArchFacts, o: EstimateOptions, expertBytes: number | null) {
+  const key = `${o.weights}|${o.compute}|${o.sparsity}|${o.sparseFormat}|${o.doubleQuant}|${expertBytes}`;
   let sum = facts.storage.get(key);
   if (!sum) {
     sum = { values: 0, constants: 0, bias: 0 };
     for (const g of arch.groups)
       for (const l of g.linears) {
-        const st = linearStorage(l, g.count, o);
+        const st =
+          expertBytes !== null && g.experts > 1 && l.copies > 1
+            ? floatStorage(l, g.count, expertBytes)
+            : linearStorage(l, g.count, o);
         sum.values += st.values;
         sum.constants += st.constants;
         sum.bias += st.bias;
@@ -103,6 +109,20 @@ export function expertStorageOf(arch: Arch, o: EstimateOptions): NonNullable<Set
         out.bias += st.bias;
       }
   return out;
+}
+
+/** A linear kept in a float dtype of `bytes` per value (no quantization constants). */
+function floatStorage(
+  l: Linear,
+  count: number,
+  bytes: number,
+): { values: number; constants: number; bias: number } {
+  const n = linearWeights(l) * count;
+  return {
+    values: n * bytes,
+    constants: 0,
+    bias: (l.bias ? l.outFeatures * l.copies * count : 0) * bytes,
+  };
 }
 
 /** Bytes of the linear weights in storage format, and of their quantization constants. */
@@ -168,6 +188,8 @@ export interface Setup {
   head: { values: number; constants: number } | null;
   /** Bytes a k-bit matmul holds while it dequantizes its weight (the largest one), per GPU. */
   dequant: number;
+  /** Bytes per value of routed experts the quantizer leaves unquantized (unquantizedExperts), else null. */
+  expertBytes: number | null;
   linValues: number;
   linConstants: number;
   linBias: number;
@@ -229,7 +251,12 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
       : training && fw.kbitUpcastsToFp32
         ? 4
         : FLOAT_BYTES[floatCompute(o.compute)];
-  const { values: linValues, constants: linConstants, bias: linBias } = storageOf(arch, facts, o);
+  const expertBytes = fw.unquantizedExperts?.includes(o.weights) ? floatBytes : null;
+  const {
+    values: linValues,
+    constants: linConstants,
+    bias: linBias,
+  } = storageOf(arch, facts, o, expertBytes);
   const experts = splitsExperts(o) ? expertStorageOf(arch, o) : null;
   const head =
     quantized && fw.bnbQuantizesAll && arch.lmHeadParams > 0
@@ -287,6 +314,7 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
     floatBytes,
     head,
     dequant,
+    expertBytes,
     linValues,
     linConstants,
     linBias,
