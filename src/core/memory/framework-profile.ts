@@ -218,6 +218,19 @@ export interface FrameworkProfile {
    */
   expertAdapters?: 'param-wrapper';
   /**
+   * k-bit routed experts kept as fused 3-D parameters (gate_up_proj, down_proj over every expert of a layer), which
+   * the engine dequantizes one whole projection at a time for its grouped matmul, in forward and again in backward:
+   * that dense stack is the k-bit temporary (Setup.dequant). `except`: model types whose k-bit experts the engine
+   * keeps as per-expert linears instead. Absent: each expert's linear is dequantized on its own.
+   */
+  kbitExpertStacks?: { except: readonly string[] };
+  /**
+   * Weight dtypes whose quantizer replaces only nn.Linear modules, so routed experts stored as fused 3-D parameters
+   * stay unquantized: they take the float dtype of the other non-linear parameters (upcast to fp32 for k-bit
+   * training where kbitUpcastsToFp32). Absent: the routed experts are quantized like every other linear.
+   */
+  unquantizedExperts?: readonly WeightDtype[];
+  /**
    * Time: the 'grouped' routed experts of a training run are torch._grouped_mm calls (transformers 5's grouped_mm
    * experts, unsloth_zoo's grouped_mm backend, torchtitan's GroupedExperts), which PyTorch runs as one grouped
    * kernel only on some GPUs (time/grouped-mm.ts). `loraCalls`: grouped matmuls each adapted expert projection adds

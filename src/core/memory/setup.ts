@@ -73,15 +73,21 @@ function factsOf(arch: Arch): ArchFacts {
   return f;
 }
 
-/** Bytes of every layer linear in its storage format: values, quantization constants, biases. */
-function storageOf(arch: Arch, facts: ArchFacts, o: EstimateOptions) {
-  const key = `${o.weights}|${o.compute}|${o.sparsity}|${o.sparseFormat}|${o.doubleQuant}`;
+/**
+ * Bytes of every layer linear in its storage format: values, quantization constants, biases. `expertBytes`: bytes
+ * per value of routed experts the quantizer leaves unquantized (FrameworkProfile.unquantizedExperts), else null.
+ */
+function storageOf(arch: Arch, facts: ArchFacts, o: EstimateOptions, expertBytes: number | null) {
+  const key = `${o.weights}|${o.compute}|${o.sparsity}|${o.sparseFormat}|${o.doubleQuant}|${expertBytes}`;
   let sum = facts.storage.get(key);
   if (!sum) {
     sum = { values: 0, constants: 0, bias: 0 };
     for (const g of arch.groups)
       for (const l of g.linears) {
-        const st = linearStorage(l, g.count, o);
+        const st =
+          expertBytes !== null && g.experts > 1 && l.copies > 1
+            ? floatStorage(l, g.count, expertBytes)
+            : linearStorage(l, g.count, o);
         sum.values += st.values;
         sum.constants += st.constants;
         sum.bias += st.bias;
@@ -103,6 +109,20 @@ export function expertStorageOf(arch: Arch, o: EstimateOptions): NonNullable<Set
         out.bias += st.bias;
       }
   return out;
+}
+
+/** A linear kept in a float dtype of `bytes` per value (no quantization constants). */
+function floatStorage(
+  l: Linear,
+  count: number,
+  bytes: number,
+): { values: number; constants: number; bias: number } {
+  const n = linearWeights(l) * count;
+  return {
+    values: n * bytes,
+    constants: 0,
+    bias: (l.bias ? l.outFeatures * l.copies * count : 0) * bytes,
+  };
 }
 
 /** Bytes of the linear weights in storage format, and of their quantization constants. */
@@ -168,6 +188,8 @@ export interface Setup {
   head: { values: number; constants: number } | null;
   /** Bytes a k-bit matmul holds while it dequantizes its weight (the largest one), per GPU. */
   dequant: number;
+  /** Bytes per value of routed experts the quantizer leaves unquantized (unquantizedExperts), else null. */
+  expertBytes: number | null;
   linValues: number;
   linConstants: number;
   linBias: number;
@@ -229,7 +251,12 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
       : training && fw.kbitUpcastsToFp32
         ? 4
         : FLOAT_BYTES[floatCompute(o.compute)];
-  const { values: linValues, constants: linConstants, bias: linBias } = storageOf(arch, facts, o);
+  const expertBytes = fw.unquantizedExperts?.includes(o.weights) ? floatBytes : null;
+  const {
+    values: linValues,
+    constants: linConstants,
+    bias: linBias,
+  } = storageOf(arch, facts, o, expertBytes);
   const experts = splitsExperts(o) ? expertStorageOf(arch, o) : null;
   const head =
     quantized && fw.bnbQuantizesAll && arch.lmHeadParams > 0
@@ -240,7 +267,11 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
       : null;
   // k-bit matmuls dequantize one weight at a time (bitsandbytes MatMul4Bit: dequantize_4bit(B).to(A.dtype)),
   // into the dtype it was quantized from; from an fp16 copy that is fp16, then cast: both alive at once.
-  const largestQuantized = Math.max(facts.largestLinear, head ? arch.lmHeadParams : 0);
+  const largestQuantized = Math.max(
+    facts.largestLinear,
+    head ? arch.lmHeadParams : 0,
+    isFourBitFloat(o.weights) ? expertStackElements(arch, fw) : 0,
+  );
   // LLM.int8's backward casts its int8 weight straight to the input's dtype (MatMul8bitLt.backward).
   const fromFp16 = fw.bnbQuantizesAll && isFourBitFloat(o.weights) && o.compute !== 'fp16';
   const dequantBytes = fromFp16
@@ -283,6 +314,7 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
     floatBytes,
     head,
     dequant,
+    expertBytes,
     linValues,
     linConstants,
     linBias,
@@ -314,6 +346,26 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
     V: arch.kind === 'causal-lm' || arch.kind === 'encoder-decoder' ? arch.vocab : 0,
     fusedLinearLoss: liger || (o.chunkedLoss && fw.loss.fusedLinear === true),
   };
+}
+
+/**
+ * Elements of the largest fused expert projection of a layer (gate and up together, or down, over every routed
+ * expert) where the engine dequantizes 4-bit experts a whole stack at a time (kbitExpertStacks); else 0.
+ */
+function expertStackElements(arch: Arch, fw: FrameworkProfile): number {
+  const stacks = fw.kbitExpertStacks;
+  if (!stacks || stacks.except.includes(arch.modelType)) return 0;
+  let m = 0;
+  for (const g of arch.groups) {
+    if (g.experts <= 1) continue;
+    const routed = g.linears.filter((l) => l.copies > 1);
+    const size = (roles: readonly string[]) =>
+      routed
+        .filter((l) => roles.includes(l.role))
+        .reduce((a, l) => a + l.copies * l.inFeatures * l.outFeatures, 0);
+    m = Math.max(m, size(['gate', 'up']), size(['down']));
+  }
+  return m;
 }
 
 /** Largest single linear weight of the layers (elements): what quantize-on-load and dequantize hold. */

@@ -212,7 +212,7 @@ function paramWrapperBytes(s: Setup): { perLayer: number; largest: number; layer
     if (g.experts <= 1) continue;
     const experts = g.linears.filter((l) => l.copies > 1);
     const size = (l: (typeof experts)[number]) =>
-      (l.copies * l.inFeatures * l.outFeatures * c) / tp;
+      (l.copies * l.inFeatures * l.outFeatures * (s.expertBytes ?? c)) / tp;
     // gate_up_proj is one parameter: adapting gate or up materialises both.
     const gateUp = experts.filter((l) => l.role === 'gate' || l.role === 'up');
     const down = experts.filter((l) => l.role === 'down');

@@ -10,6 +10,8 @@ import {
 
 /** Model types whose MoE block transformers runs densely (Llama4TextMoe). */
 const LLAMA4_TEXT_MOE = ['llama4', 'llama4_text'] as const;
+// The weight dtypes transformers loads through BitsAndBytesConfig (4-bit NF4/FP4, LLM.int8).
+const HF_BNB_WEIGHTS = ['nf4', 'fp4', 'int8'] as const;
 
 export const HF_MEMORY: FrameworkProfile = {
   // TRL v1.9.0's GRPOTrainer: the old log-probs' forward with a vLLM rollout (FrameworkProfile.grpoOldLogprobs;
@@ -62,6 +64,12 @@ export const HF_MEMORY: FrameworkProfile = {
   moeDense: LLAMA4_TEXT_MOE,
   // PEFT 0.20 adapts those parameters with target_parameters only: lora.ParamWrapper (tuners/lora/layer.py @a5526d27).
   expertAdapters: 'param-wrapper',
+  // transformers 5.14.1's bitsandbytes integration swaps only nn.Linear / Conv1D for Linear4bit / Linear8bitLt
+  // (integrations/bitsandbytes.py replace_with_bnb_linear; quantizer_bnb_4bit.py param_needs_quantization); the fused
+  // 3-D expert parameters stay in the load dtype (bitsandbytes-foundation/bitsandbytes#1849), and PEFT's
+  // prepare_model_for_kbit_training upcasts them to fp32 with the other non-Params4bit parameters
+  // (huggingface/peft@5d602fdb src/peft/utils/other.py).
+  unquantizedExperts: HF_BNB_WEIGHTS,
   // integrations/moe.py @8b584a67 _grouped_mm: torch.nn.functional.grouped_mm / torch._grouped_mm whenever torch is
   // 2.9 or later (is_grouped_mm_available); ParamWrapper folds ΔW into the weight, so no grouped call of its own.
   torchGroupedMm: { loraCalls: 0 },
@@ -140,6 +148,7 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   moeDispatch: 'grouped',
   moeDense: LLAMA4_TEXT_MOE,
   expertAdapters: 'param-wrapper',
+  unquantizedExperts: HF_BNB_WEIGHTS, // as HF_MEMORY: transformers 5's bnb integration quantizes nn.Linear only
   torchGroupedMm: { loraCalls: 0 }, // as HF_MEMORY: transformers 5's torch._grouped_mm experts
   loraPath: PEFT_LORA_PATH, // as HF_MEMORY: PEFT's adapters
   eagerPasses: HF_EAGER_PASSES, // as HF_MEMORY: transformers' eager modules

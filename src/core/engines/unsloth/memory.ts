@@ -57,6 +57,13 @@ export const UNSLOTH_MEMORY: FrameworkProfile = {
   // does wherever PyTorch has its fallback) runs each adapted projection's LoRA as two grouped matmuls of its own,
   // X·A then ·B (_apply_lora_grouped_mm, native_moe_grouped_mm).
   torchGroupedMm: { loraCalls: 2 },
+  // transformers 5's bnb integration quantizes only nn.Linear; unsloth_zoo quantizes the fused expert parameters to
+  // Params4bit and, on the grouped_mm backend, rebuilds one projection's bf16 stack on demand for each grouped matmul
+  // and again in backward (_GroupedMMRecompute) (unslothai/unsloth-zoo@ce232d6c unsloth_zoo/temporary_patches/
+  // moe_utils_bnb4bit.py forward_moe_backend_bnb4bit, moe_utils.py _gate_up_provider). gpt-oss's 4-bit checkpoints
+  // keep per-expert Linear4bit (gate_up_projs.<i>: unslothai/unsloth@015bdef unsloth/models/_utils.py
+  // get_moe_target_modules).
+  kbitExpertStacks: { except: ['gpt_oss'] },
   // Unsloth's fused LoRA matmuls (lora-path.ts).
   loraPath: UNSLOTH_LORA_PATH,
   // Data parallel only (DDP, FSDP2: multi-gpu.ts); no expert parallelism.
