@@ -45,6 +45,12 @@ const C = cand('c', 'rent', 'gpu-c', 1, 500, 2.4);
 const counts = (f: { replicas: { planId: string; count: number }[] }) =>
   Object.fromEntries(f.replicas.map((r) => [r.planId, r.count]));
 
+/** The fleet search's input for a scenario: its model and its resolved hardware and circuits. */
+const fleetInputOf = (s: ReturnType<typeof loadScenario>) => {
+  const hw = resolveHardware(s);
+  return { scenario: s, arch: resolveModel(s.model), hardware: hw.options, circuits: hw.circuits };
+};
+
 describe('chooseFleet', () => {
   it('beats tokens-per-dollar greedy under a budget', async () => {
     // Budget $3.10/h. Greedy by tok/$: A (owned) first, then C ($2.40) → $0.6 left, nothing else: 210 + 500 = 710.
@@ -105,13 +111,7 @@ describe('pruneCandidates', () => {
 describe('the shipped serve-mixed-fleet example', () => {
   const file = join(import.meta.dirname, '..', '..', 'scenarios', 'serve-mixed-fleet.yaml');
   const s = loadScenario(file);
-  const hw = resolveHardware(s);
-  const input = {
-    scenario: s,
-    arch: resolveModel(s.model),
-    hardware: hw.options,
-    circuits: hw.circuits,
-  };
+  const input = fleetInputOf(s);
 
   it('matches a brute-force search over the same candidates', async () => {
     const cands = fleetCandidates(input);
@@ -227,13 +227,7 @@ describe("the fleet splits the job's concurrency over its replicas", () => {
   s.power = { ...s.power, circuits: [] };
   s.rank = 'time';
   s.expect = undefined;
-  const hw = resolveHardware(s);
-  const input = {
-    scenario: s,
-    arch: resolveModel(s.model),
-    hardware: hw.options,
-    circuits: hw.circuits,
-  };
+  const input = fleetInputOf(s);
 
   it('serves 32 users in all, as fast as the fastest ranked plan on the same two GPUs', async () => {
     const f = (await planFleet(input))!;

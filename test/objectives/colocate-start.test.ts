@@ -13,6 +13,7 @@ import { resolveModel } from '../../src/io/load-model.js';
 import { parseScenario } from '../../src/io/load-scenario.js';
 import { planInputOf } from '../../src/io/plan-scenario.js';
 import { objectiveInto, optionsFromFlags } from '../../src/schema/flags.js';
+import type { EstimateOptions } from '../../src/schema/estimate.js';
 
 const SCENARIO = `
 name: GRPO Qwen2.5-14B on one H100
@@ -32,25 +33,29 @@ rank: cost
 
 const h100 = findGpu('h100-sxm');
 
+/** Each colocated plan's vLLM share holds the weights vLLM loads: its own copy or the one it shares with the trainer. */
+const expectSharesHoldWeights = (colocated: readonly { options: EstimateOptions }[]): void => {
+  const capacity = gpuCapacityBytes(h100);
+  for (const p of colocated) {
+    const e = estimateMemory(resolveModel('qwen2.5-14b'), p.options) as {
+      objective?: ObjectiveExtras;
+    };
+    const held = e.objective!.rolloutWeights + e.objective!.rolloutSharedWeights;
+    // 14.8B parameters: above 27 GiB in 16 bits, above 13 GiB in 8 bits or fewer (int8, nf4 bases).
+    expect(held).toBeGreaterThan((p.options.weights === 'bf16' ? 27 : 13) * 2 ** 30);
+    expect(p.options.rolloutMemory! * capacity).toBeGreaterThanOrEqual(held);
+  }
+};
+
 describe('colocated vLLM start', () => {
   it('plans no Unsloth colocated share smaller than the weights vLLM shares', () => {
     const file = '/tmp/colocate-start.yaml';
     const r = plan(planInputOf(file, parseScenario(file, SCENARIO)));
-    const capacity = gpuCapacityBytes(h100);
     const colocated = r.plans.filter(
       (p) => p.options.rollout === 'vllm-colocate' && p.choices.engine === 'unsloth',
     );
     expect(colocated.length).toBeGreaterThan(0);
-    for (const p of colocated) {
-      const e = estimateMemory(resolveModel('qwen2.5-14b'), p.options) as {
-        objective?: ObjectiveExtras;
-      };
-      // The weights vLLM loads into its share: its own copy or the one it shares with the trainer.
-      const held = e.objective!.rolloutWeights + e.objective!.rolloutSharedWeights;
-      // 14.8B parameters: above 27 GiB in 16 bits, above 13 GiB in 8 bits or fewer (int8, nf4 bases).
-      expect(held).toBeGreaterThan((p.options.weights === 'bf16' ? 27 : 13) * 2 ** 30);
-      expect(p.options.rolloutMemory! * capacity).toBeGreaterThanOrEqual(held);
-    }
+    expectSharesHoldWeights(colocated);
   });
 
   it("vLLM's own copy stays whole on the GPU when the trainer shards and offloads its parameters", () => {
@@ -86,18 +91,9 @@ describe('colocated vLLM start', () => {
     const file = '/tmp/colocate-start.yaml';
     // Beyond the first ten, where TRL's colocated plans rank among Unsloth's.
     const r = plan({ ...planInputOf(file, parseScenario(file, SCENARIO)), top: 100 });
-    const capacity = gpuCapacityBytes(h100);
     const colocated = r.plans.filter((p) => p.options.rollout === 'vllm-colocate');
     expect(colocated.some((p) => p.choices.engine !== 'unsloth')).toBe(true);
-    for (const p of colocated) {
-      const e = estimateMemory(resolveModel('qwen2.5-14b'), p.options) as {
-        objective?: ObjectiveExtras;
-      };
-      const held = e.objective!.rolloutWeights + e.objective!.rolloutSharedWeights;
-      // 14.8B parameters: above 27 GiB in 16 bits, above 13 GiB in 8 bits or fewer (int8, nf4 bases).
-      expect(held).toBeGreaterThan((p.options.weights === 'bf16' ? 27 : 13) * 2 ** 30);
-      expect(p.options.rolloutMemory! * capacity).toBeGreaterThanOrEqual(held);
-    }
+    expectSharesHoldWeights(colocated);
   });
 
   it('the estimate on an H100 does not fit at a 30 % share and fits at 50 %', () => {
