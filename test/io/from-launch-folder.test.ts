@@ -128,6 +128,32 @@ describe('power-limit.sh beside the engine files', () => {
 });
 
 describe('DeepSpeed named by a config', () => {
+  it('train_batch_size over micro-batch x accumulation gives the GPU count DeepSpeed asserts', () => {
+    const ds = (total: unknown) =>
+      JSON.stringify({
+        train_batch_size: total,
+        train_micro_batch_size_per_gpu: 2,
+        gradient_accumulation_steps: 2,
+        zero_optimization: { stage: 3 },
+      });
+    expect(readFromConfig(scratch.file('ds-16.json', ds(16))).flags).toMatchObject({
+      gpus: 4,
+      batch: 2,
+      'grad-accum': 2,
+      zero: 3,
+    });
+    expect(readFromConfig(scratch.file('ds-auto.json', ds('auto'))).flags.gpus).toBeUndefined();
+    expect(readFromConfig(scratch.file('ds-odd.json', ds(6))).flags.gpus).toBeUndefined();
+    const axolotl = [
+      'base_model: meta-llama/Llama-3.1-8B',
+      'micro_batch_size: 2',
+      'gradient_accumulation_steps: 2',
+      'deepspeed: ds-16.json',
+      '',
+    ].join('\n');
+    expect(readFromConfig(scratch.file('axolotl-ds.yaml', axolotl)).flags.gpus).toBe(4);
+  });
+
   it("TrainingArguments' inline deepspeed dict: mapped, its keys named under 'deepspeed'", () => {
     const f = scratch.file(
       'inline-ds.json',
