@@ -197,9 +197,10 @@ export function renderLaunchReadme(x: LaunchInput<EstimateResult>, bundle: Launc
     out.push(
       '- axolotl: `axolotl train axolotl.yaml`, in the axolotl environment (`pip install -r requirements-axolotl.txt` in a virtualenv of its own: axolotl pins its own transformers, TRL and PEFT).',
     );
-  if (has('serve.sh'))
+  const server = bundle.outputs.find((e) => e.ok && e.files.some((f) => f.path === 'serve.sh'));
+  if (server?.ok)
     out.push(
-      '- vLLM: `bash serve.sh`, then `bash check.sh` asks each replica for a few tokens; both in the vLLM environment (`pip install -r requirements.txt` in a virtualenv of its own: vllm brings the torch it pins).',
+      `- ${server.engine}: \`bash serve.sh\`, then \`bash check.sh\` asks each replica for a few tokens; both in the ${server.engine} environment (\`pip install -r requirements.txt\` in a virtualenv of its own${server.environment ? `: ${server.environment}` : ''}).`,
     );
   if (has('generate.py'))
     out.push(

@@ -141,4 +141,14 @@ describe('an --attention the engine picks for itself', () => {
     const lora = { ...flags, method: 'lora' };
     expect(withEngineDefaults(optionsFromFlags(lora), lora).chunkedLoss).toBe(true);
   });
+
+  it('a LitGPT LoRA fine-tune always runs its loss chunked (finetune_lora has no switch), noted when asked otherwise', () => {
+    const flags: RawFlags = { framework: 'litgpt', method: 'lora' };
+    expect(withEngineDefaults(optionsFromFlags(flags), flags).chunkedLoss).toBe(true);
+    const off: RawFlags = { ...flags, 'chunked-loss': false };
+    const o = withEngineDefaults(optionsFromFlags(off), off);
+    expect(o.chunkedLoss).toBe(true);
+    expect(lossNote('litgpt', false, o)).toMatch(/runs chunked on litgpt.*finetune\/lora\.py/);
+    expect(lossNote('litgpt', true, o)).toBeNull();
+  });
 });

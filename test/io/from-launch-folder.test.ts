@@ -91,7 +91,69 @@ describe('launch folders, by the registered engines', () => {
   });
 });
 
+describe('power-limit.sh beside the engine files', () => {
+  const serve =
+    '#!/usr/bin/env bash\nvllm serve org/model --port 8000 --max-model-len 4096 --max-num-seqs 8\n';
+  const cap = (w: number, gpus: number) =>
+    [
+      '#!/usr/bin/env bash',
+      'set -euo pipefail',
+      'sudo nvidia-smi -pm 1',
+      ...Array.from({ length: gpus }, (_, i) => `sudo nvidia-smi -i ${i} -pl ${w}`),
+      '',
+    ].join('\n');
+
+  it("gives the folder the plan's power limit (nvidia-smi -pl), as estimate's --power-limit takes it", () => {
+    const alone = readFromConfig(folder('serve-uncapped', { 'serve.sh': serve }));
+    expect(alone.flags['power-limit']).toBeUndefined();
+    const capped = readFromConfig(
+      folder('serve-capped', { 'serve.sh': serve, 'power-limit.sh': cap(315, 2) }),
+    );
+    expect(capped.flags['power-limit']).toBe('315W');
+    const args = JSON.stringify({
+      model_name_or_path: 'org/model',
+      per_device_train_batch_size: 2,
+    });
+    const trained = readFromConfig(
+      folder('hf-capped', { 'hf-args.json': args, 'power-limit.sh': cap(262.5, 1) }),
+    );
+    expect(trained.flags['power-limit']).toBe('262.5W');
+  });
+
+  it('GPUs capped at different limits: not read (one limit per plan)', () => {
+    const mixed = cap(300, 1) + 'sudo nvidia-smi -i 1 -pl 250\n';
+    const c = readFromConfig(folder('serve-mixed', { 'serve.sh': serve, 'power-limit.sh': mixed }));
+    expect(c.flags['power-limit']).toBeUndefined();
+  });
+});
+
 describe('DeepSpeed named by a config', () => {
+  it('train_batch_size over micro-batch x accumulation gives the GPU count DeepSpeed asserts', () => {
+    const ds = (total: unknown) =>
+      JSON.stringify({
+        train_batch_size: total,
+        train_micro_batch_size_per_gpu: 2,
+        gradient_accumulation_steps: 2,
+        zero_optimization: { stage: 3 },
+      });
+    expect(readFromConfig(scratch.file('ds-16.json', ds(16))).flags).toMatchObject({
+      gpus: 4,
+      batch: 2,
+      'grad-accum': 2,
+      zero: 3,
+    });
+    expect(readFromConfig(scratch.file('ds-auto.json', ds('auto'))).flags.gpus).toBeUndefined();
+    expect(readFromConfig(scratch.file('ds-odd.json', ds(6))).flags.gpus).toBeUndefined();
+    const axolotl = [
+      'base_model: meta-llama/Llama-3.1-8B',
+      'micro_batch_size: 2',
+      'gradient_accumulation_steps: 2',
+      'deepspeed: ds-16.json',
+      '',
+    ].join('\n');
+    expect(readFromConfig(scratch.file('axolotl-ds.yaml', axolotl)).flags.gpus).toBe(4);
+  });
+
   it("TrainingArguments' inline deepspeed dict: mapped, its keys named under 'deepspeed'", () => {
     const f = scratch.file(
       'inline-ds.json',

@@ -99,6 +99,9 @@ const CASES: Record<string, unknown>[] = [
     zero: 3,
     'lora-targets': 'q,k,v,o',
   },
+  // LitGPT LoRA always chunks lm_head and the loss (finetune/lora.py), its full fine-tune never does.
+  { method: 'lora', framework: 'litgpt', batch: 2 },
+  { method: 'full', framework: 'litgpt', gpus: 2, zero: 3, checkpointing: 'full' },
 ];
 
 describe('launch folder → --from → the same options', () => {

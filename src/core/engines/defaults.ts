@@ -29,8 +29,6 @@ export function withEngineDefaults(o: EstimateOptions, flags: Flags): EstimateOp
   // An --attention the engine picks for itself runs as what it picks (attentionNote says so).
   const picks = ENGINE_RUNS[engine].attention?.map[out.attention];
   if (picks) out.attention = picks;
-  const loss = ENGINE_RUNS[engine].loss;
-  if (loss && given('chunked-loss')) out.chunkedLoss = out.chunkedLoss && loss.chunked(out);
   engineFieldsInto(out, engine);
   if (given('master-weights')) out.masterWeights = o.masterWeights;
   if (engineOf(out) !== engine) {

@@ -51,11 +51,12 @@ export function notWritten(
     : null;
 }
 
-/** The note for a given `--chunked-loss` the engine runs without (it has no switch), or null. */
+/** The note for a given `--chunked-loss` the engine runs otherwise (it has no switch), or null. */
 export function lossNote(engine: Engine, given: unknown, o: EstimateOptions): string | null {
   const loss = ENGINE_RUNS[engine].loss;
-  if (!loss || given === undefined || given === false || o.chunkedLoss) return null;
-  return `--chunked-loss runs unchunked on ${engine} here: ${loss.why}`;
+  if (!loss || given === undefined || Boolean(given) === o.chunkedLoss) return null;
+  const asked = given ? '--chunked-loss' : '--chunked-loss false';
+  return `${asked} runs ${o.chunkedLoss ? 'chunked' : 'unchunked'} on ${engine} here: ${loss.why}`;
 }
 
 /** The note for an `--attention` the engine maps to the kernel it picks itself, or null. */

@@ -7,7 +7,7 @@
  */
 import type { Engine } from '../../schema/engine.js';
 import { roundsStochastically, type EngineProfile, type LoraRecipe } from './profile.js';
-import { ENGINE_FAMILY, ENGINE_PROFILES, FRAMEWORKS } from './store.js';
+import { ENGINE_FAMILY, ENGINE_PROFILES, ENGINE_RUNS, FRAMEWORKS } from './store.js';
 import { engineOf } from './engine.js';
 import {
   isFloat8Compute,
@@ -153,6 +153,9 @@ export function engineFieldsInto(
   out.masterWeights = p.masterWeights && base.method === 'full' && sixteen;
   out.sequenceParallel = sequenceParallel;
   out.lossParallel = lossParallel;
+  // An engine with no loss switch runs its own loss kernel (runs.ts `loss`): the plan counts that one.
+  const loss = ENGINE_RUNS[engine].loss;
+  if (loss) out.chunkedLoss = loss.chunked(base);
   // A planner configuration whose scenario names no LoRA targets carries an empty list (plan/configs.ts):
   // each engine trains its own recipes' targets (profile `loraTargets`).
   if (base.loraTargets.length === 0) {

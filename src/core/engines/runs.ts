@@ -54,8 +54,9 @@ export interface EngineRuns {
    */
   attention?: { map: Partial<Record<Attention, Attention>>; why: string };
   /**
-   * The loss kernel where the engine has no switch for it: a given `--chunked-loss` runs as `chunked(o)`, `why`
-   * says how, with its source (noted in the estimate).
+   * The loss kernel where the engine has no switch for it: the engine always runs `chunked(o)` (the planner and
+   * `--framework` count that one: engines.ts engineFieldsInto); `why` says how, with its source (noted in the
+   * estimate where `--chunked-loss` asks otherwise).
    */
   loss?: { chunked: (o: EstimateOptions) => boolean; why: string };
   /**

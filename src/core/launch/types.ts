@@ -64,6 +64,8 @@ export type EngineOutput =
       ports?: number[];
       /** The command that starts the run on each machine, where the folder has no launch.sh or serve.sh. */
       command?: string;
+      /** What its requirements.txt installs, as the README's "How to run" says it (serving engines). */
+      environment?: string;
     }
   | { engine: string; ok: false; reason: string };
 

@@ -23,6 +23,7 @@ import type { LaunchFolder } from '../../core/engines/def.js';
 import { launchConfigFiles, launchFolderReaderOf } from '../../core/from/launch-folder.js';
 import { upstreamKeys } from '../load-upstream-keys.js';
 import { SKY_FILE } from '../../core/launch/skypilot.js';
+import { POWER_FILE } from '../../core/launch/power.js';
 import { UserError, shownValue } from '../errors.js';
 import { FlagError } from '../../schema/flags.js';
 import { MAX_NESTING, bracketDepth, nestingOf, readInputText, tooDeep } from '../read-input.js';
@@ -216,7 +217,20 @@ function readLaunchFolder(dir: string): FromConfig {
     },
   };
   const flags = reader?.read ? reader.read({ ...c.flags }, folder) : { ...c.flags };
-  return { ...c, flags: withSkyTask(dir, flags) };
+  return { ...c, flags: withPowerLimit(dir, withSkyTask(dir, flags)) };
+}
+
+/**
+ * The plan's power cap beside the engine's files (power-limit.sh, one `nvidia-smi -i <gpu> -pl <W>` a GPU, as
+ * launch/power.ts writes it): the limit as `--power-limit` takes it, where every GPU has the same one.
+ */
+function withPowerLimit(dir: string, flags: FromConfig['flags']): FromConfig['flags'] {
+  const file = join(dir, POWER_FILE);
+  if (!existsSync(file)) return flags;
+  const watts = new Set(
+    [...readText(file).matchAll(/\s-pl\s+(\d+(?:\.\d+)?)\b/g)].map((m) => m[1]),
+  );
+  return watts.size === 1 ? { ...flags, 'power-limit': `${[...watts][0]}W` } : flags;
 }
 
 /**

@@ -24,9 +24,10 @@ export const LITGPT_RUNS: EngineRuns = {
     other: `${L}/model.py`,
   },
   // finetune_full calls model(input_ids) for the whole lm_head and the plain loss; nothing chunks it there.
+  // finetune_lora calls model(input_ids, lm_head_chunk_size=128) and chunked_cross_entropy, with no switch.
   loss: {
     chunked: (o) => o.method !== 'full',
-    why: `LitGPT's finetune_full projects the whole lm_head at once and has no chunked-loss switch (${L}/finetune/full.py)`,
+    why: `LitGPT has no chunked-loss switch: finetune_lora applies lm_head in 128-token chunks and the loss chunk by chunk (${L}/finetune/lora.py#L355), finetune_full projects the whole lm_head at once (${L}/finetune/full.py)`,
   },
   attention: {
     map: { flash: 'sdpa', eager: 'sdpa' },

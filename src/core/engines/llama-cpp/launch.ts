@@ -101,6 +101,7 @@ export function emitLlamaCpp(x: LaunchInput): EngineOutput {
     engine,
     ok: true,
     ports,
+    environment: `the Python tools around llama-server (download, convert_hf_to_gguf.py); llama-server itself is ${LLAMA_CPP_IMAGE} or a build with -DGGML_CUDA=ON`,
     files: [
       { path: 'serve.sh', content: `${lines.join('\n')}\n` },
       { path: 'check.sh', content: checkScript(ports, ck.ref) },

@@ -107,6 +107,7 @@ export function emitSglang(x: LaunchInput): EngineOutput {
     engine,
     ok: true,
     ports,
+    environment: 'sglang[all] brings the torch, sgl-kernel and flashinfer it pins',
     files: [
       { path: 'serve.sh', content: `${lines.join('\n')}\n` },
       { path: 'check.sh', content: checkScript(ports, ck.ref) },

@@ -148,6 +148,7 @@ export function emitVllm(x: LaunchInput): EngineOutput {
     engine,
     ok: true,
     ports,
+    environment: 'vllm brings the torch it pins',
     files: [
       { path: SERVE_SCRIPT, content: `${lines.join('\n')}\n` },
       { path: CHECK_SCRIPT, content: checkScript(ports, ck.ref) },

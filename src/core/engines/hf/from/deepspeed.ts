@@ -98,6 +98,16 @@ export function mapDeepSpeed(doc: Record<string, unknown>): DeepSpeedMapping {
   if (micro !== undefined) flags.batch = micro;
   const accum = r.intOrAuto('gradient_accumulation_steps');
   if (accum !== undefined) flags['grad-accum'] = accum;
+  // train_batch_size = micro-batch x accumulation x GPUs, which DeepSpeed asserts at start-up
+  // (https://www.deepspeed.ai/docs/config-json/#batch-size-related-parameters): the world size.
+  const total = r.intOrAuto('train_batch_size');
+  if (
+    total !== undefined &&
+    micro !== undefined &&
+    accum !== undefined &&
+    total % (micro * accum) === 0
+  )
+    flags.gpus = total / (micro * accum);
   const optimizer = r.record('optimizer');
   if (optimizer) {
     const type = typeof optimizer.type === 'string' ? optimizer.type.toLowerCase() : '';
