@@ -345,7 +345,7 @@ export function decodeTraffic(
   // tree kernel, slower than the memory rate on some GPUs (bnb-dequant.ts).
   // Routed experts the quantizer left in floating point (time/float-experts.ts): read at that width, never
   // dequantized nor unpacked.
-  const fe = floatExperts(m, o);
+  const fe = floatExperts(m, o, t);
   const feRead = fe ? expertRead : 0;
   const qRead = linearRead - bf16Read - feRead;
   const dequantizes = k !== null && B > k.crossover;

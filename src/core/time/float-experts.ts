@@ -12,6 +12,8 @@ import { FRAMEWORKS } from '../memory/frameworks.js';
 import { FLOAT_BYTES } from '../model/dtypes.js';
 import { floatCompute, type EstimateOptions } from '../../schema/estimate.js';
 import type { ModelFacts } from './model-facts.js';
+import { type TimeOptions } from '../../schema/time.js';
+import { defaultQuantFormat } from './hardware.js';
 
 /** Routed-expert weight elements stored unquantized (all, and the topK a token passes through) and their width. */
 export interface FloatExperts {
@@ -23,13 +25,21 @@ export interface FloatExperts {
 }
 
 /** The routed experts this engine leaves unquantized for these weights, or null (all quantized, or dense). */
-export function floatExperts(m: ModelFacts, o: EstimateOptions): FloatExperts | null {
-  const fw = FRAMEWORKS[o.framework];
+export function floatExperts(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+): FloatExperts | null {
+  const fw = FRAMEWORKS[t.expertsOf ?? o.framework];
   if (m.experts <= 1 || m.moeLayers === 0 || fw.unquantizedExperts?.includes(o.weights) !== true)
     return null;
-  // The float width memory/setup.ts gives the non-linear parameters of a bitsandbytes model.
-  const bytes =
-    o.method !== 'inference' && fw.kbitUpcastsToFp32 ? 4 : FLOAT_BYTES[floatCompute(o.compute)];
+  // Only bitsandbytes' module swap leaves them (a torchao or GPTQ run quantizes its experts), and not where the run
+  // replaced the fused experts with per-expert nn.Linear modules (TimeOptions.denseMoeLoop), which it quantizes.
+  if ((t.quantFormat ?? defaultQuantFormat(o)) !== 'bnb' || t.denseMoeLoop === true) return null;
+  // The float width memory/setup.ts gives the non-linear parameters of a bitsandbytes model: fp32 where the model
+  // trains (or a rollout generates with the trained model: TimeOptions.expertsOf) after PEFT's k-bit upcast.
+  const trained = o.method !== 'inference' || t.expertsOf !== undefined;
+  const bytes = trained && fw.kbitUpcastsToFp32 ? 4 : FLOAT_BYTES[floatCompute(o.compute)];
   return {
     elements: m.expertWeightsPerLayer * m.experts * m.moeLayers,
     active: m.expertWeightsPerLayer * m.topK * m.moeLayers,

@@ -16,7 +16,7 @@ import type { ModelFacts } from './model-facts.js';
 import { pagedWork } from './paged-migration.js';
 import { optimizerStepBytes } from './optimizer-step.js';
 import { gptqTorchDequantBytes } from './gptq-dequant.js';
-import { floatExperts } from './float-experts.js';
+import { floatExperts, type FloatExperts } from './float-experts.js';
 import { deltaWork, NO_DELTA } from './param-wrapper.js';
 
 // HF eager decoder layer: ~45 PyTorch ops in forward (RMSNorm alone is 7: upcast, pow, mean, add, rsqrt,
@@ -449,7 +449,7 @@ function quantWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions, w: WorkLay
     const perElem =
       q === 'torchao' && !w.compiled ? DEQUANT_BYTES_EAGER_TORCHAO : DEQUANT_BYTES_FUSED;
     // Routed experts the quantizer left in floating point take no dequantization (time/float-experts.ts).
-    const fe = floatExperts(m, o);
+    const fe = floatExperts(m, o, t);
     const linears = m.linearsPerLayer - (fe?.linearsPerLayer ?? 0);
     dequantBytes = (passes * perElem * (m.linearTotal - (fe?.elements ?? 0))) / w.shard;
     if (q === 'gptq' && t.gptqTorchDequant === true)
@@ -570,7 +570,8 @@ export function trainWork(
   const cw = computeWork(m, o, w, t);
   const qw = quantWork(m, o, t, w);
   const nw = commWork(m, o, w, trainable);
-  const ew = expertWork(m, o, w, dispatch, paramWrapper, t.denseMoeLoop === true);
+  const fe = w.lora ? floatExperts(m, o, t) : null;
+  const ew = expertWork(m, o, w, dispatch, paramWrapper, t.denseMoeLoop === true, fe);
   const aw = adapterPathWork(m, o, w, t);
   const moeHooked = t.zeroMoeHooked === true;
   const zh = zeroHookOps(m, o, w.layersHere, ew.dispatch === 'loop', ew.hit, w.dp, moeHooked);
@@ -676,6 +677,7 @@ function expertWork(
   dispatch: MoeDispatch,
   paramWrapper = false,
   linearized = false,
+  fe: FloatExperts | null = null,
 ) {
   if (m.experts <= 1 || m.moeLayers === 0)
     return {
@@ -711,7 +713,6 @@ function expertWork(
   // A dense block's experts as per-expert linears, one after another (TimeOptions.denseMoeLoop).
   const denseLoop = dense && linearized;
   // Experts left in floating point are read at their own width (fp32 after PEFT's k-bit upcast).
-  const fe = w.lora ? floatExperts(m, o) : null;
   const eb = fe?.bytes ?? 2;
   const delta = paramWrapper ? deltaWork(m, o, w.lora, w.tp, layers, eb) : NO_DELTA;
   return {
