@@ -31,6 +31,7 @@ import {
 import {
   FLASH_ATTN_WHEEL,
   PEFT_ZERO3_REENTRANT,
+  BNB_FUSED_EXPERTS,
   changes,
   ruleBlocker,
   ruleNotes,
@@ -153,7 +154,10 @@ export function emitHfArgs(x: LaunchInput): EngineOutput {
   if ('reason' in opt) return { engine, ok: false, reason: opt.reason };
   const expertBlock = expertZero3Blocker(x, d) ?? trlObjectiveBlocker(x);
   if (expertBlock) return { engine, ok: false, reason: expertBlock };
-  const notes = [...d.notes, ...ruleNotes(x, [FLASH_ATTN_WHEEL, PEFT_ZERO3_REENTRANT])];
+  const notes = [
+    ...d.notes,
+    ...ruleNotes(x, [FLASH_ATTN_WHEEL, PEFT_ZERO3_REENTRANT, BNB_FUSED_EXPERTS]),
+  ];
   const sft: Record<string, unknown> = {
     output_dir: 'outputs',
     per_device_train_batch_size: o.batch,
