@@ -19,8 +19,11 @@ import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
+import type { Framework } from '../../src/schema/estimate.js';
 
-const floatFw = Object.entries(FRAMEWORKS).find(([, f]) => f.unquantizedExperts?.includes('nf4'))!;
+const floatFw = Object.entries(FRAMEWORKS).find(([, f]) =>
+  f.unquantizedExperts?.includes('nf4'),
+) as [Framework, unknown];
 const quantFw = Object.entries(FRAMEWORKS).find(
   ([, f]) => !f.unquantizedExperts && f.torchGroupedMm && f.kbitUpcastsToFp32,
 );

@@ -6,7 +6,7 @@ import { FLOAT_BYTES } from '../model/dtypes.js';
 import { shapeFactor } from './shape.js';
 import { dmmvTailSeconds, type MatVec } from './matvec-tail.js';
 import { bnbTreeDequantSlowdown } from './bnb-dequant.js';
-import { floatExperts } from './float-experts.js';
+import { floatExpertRead } from './float-experts.js';
 import { moeCallLatency, moeCallSeconds } from './moe-call.js';
 import { piecewiseAttentionSeconds } from './piecewise.js';
 import { blockFp8Seconds } from './block-fp8.js';
@@ -343,10 +343,7 @@ export function decodeTraffic(
   // Above the crossover: dequantize (write 2 B) then a 16-bit GEMM reads it back (2 B), from L2 where the 16-bit
   // copy of the matrix fits in it (l2HeldElements). A pre-0.48 bitsandbytes build's 4-bit dequantization runs its
   // tree kernel, slower than the memory rate on some GPUs (bnb-dequant.ts).
-  // Routed experts the quantizer left in floating point (time/float-experts.ts): read at that width, never
-  // dequantized nor unpacked.
-  const fe = floatExperts(m, o, t);
-  const feRead = fe ? expertRead : 0;
+  const [feRead, feBytes] = floatExpertRead(m, o, t, expertRead); // never dequantized
   const qRead = linearRead - bf16Read - feRead;
   const dequantizes = k !== null && B > k.crossover;
   const tree =
@@ -355,7 +352,6 @@ export function decodeTraffic(
   // bitsandbytes weights to fp32 (TimeOptions.bnbDecodeFp32), or, averaged, 4 for the routed experts' down
   // projections alone (TimeOptions.bnbDecodeFp32MoeDown).
   const cb = copyBytes(q, t, qRead > 0 ? ((expertRead - feRead) * expertDownShare(m)) / qRead : 0);
-  const feBytes = feRead * (fe?.bytes ?? 0);
   const linearBytes =
     (bf16Read * dense.bytes) / dense.eff +
     feBytes +
@@ -375,11 +371,11 @@ export function decodeTraffic(
   // The experts --n-cpu-moe moves to the host beyond whole host layers: their share of the GPU's bytes (the
   // expert elements sit in qRead; a 16-bit model reads them at 2 B).
   const moved = h.experts - h.layers;
-  const expertBytes = fe ? feBytes : expertRead * (dequantizes ? (wb + cb) * tree + cb : wb / eff);
+  const expertBytes = feBytes || expertRead * (dequantizes ? (wb + cb) * tree + cb : wb / eff);
   const weightGpu =
     (linearBytes * (1 - h.layers) - expertBytes * moved + (h.head ? 0 : headBytes)) / o.tp;
   const host = linearRead * wbStored * h.layers + (h.head ? headBytes : 0) + kv * h.layers;
-  const expertGpu = ((fe ? feBytes : (expertRead * wb) / eff) * (1 - h.experts)) / o.tp;
+  const expertGpu = ((feBytes || (expertRead * wb) / eff) * (1 - h.experts)) / o.tp;
   // The weights the step's mat-vecs unpack: every one read, the distinct experts of an MoE layer included.
   const issueBytes =
     k?.issue && !dequantizes && B <= k.issue.maxColumns

@@ -47,3 +47,17 @@ export function floatExperts(
     bytes,
   };
 }
+
+/**
+ * A decode step's routed-expert elements read from unquantized experts and their bytes ([0, 0] where the quantizer
+ * took them): `expertRead` elements at the experts' float width, never dequantized nor unpacked.
+ */
+export function floatExpertRead(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  expertRead: number,
+): [number, number] {
+  const fe = floatExperts(m, o, t);
+  return fe ? [expertRead, expertRead * fe.bytes] : [0, 0];
+}
