@@ -2,7 +2,7 @@
  * Time flags of the estimate contract (docs/DESIGN.md "Time"): parsed beside EstimateOptions, with the same
  * one-line FlagError for a bad value.
  */
-import type { EstimateOptions } from './estimate.js';
+import type { EstimateOptions, Framework } from './estimate.js';
 import { FlagError, type RawFlags } from './flags.js';
 
 export const QUANT_FORMATS = [
@@ -123,6 +123,12 @@ export interface TimeOptions {
    * objective's rollout (time/objective.ts), not by a flag.
    */
   unmergedAdapterOps?: number;
+  /**
+   * The decode generates with a training engine's own model (the trainer's `generate` of a GRPO rollout): that
+   * engine's expert storage applies, after its k-bit training preparation (time/float-experts.ts), not the storage of
+   * the engine whose decode kernels time the step. Set by the objective's rollout (time/objective.ts), not by a flag.
+   */
+  expertsOf?: Framework;
   /**
    * The ops each adapted linear's LoRA issued in the measured build's own generate, where that build differs from the
    * engine's profile (FrameworkProfile.loraForwardOps); time/objective.ts hands it to the rollout's decode. No flag sets

@@ -162,6 +162,20 @@ describe('hf launch files at the pinned releases', () => {
     expect(hf?.ok && hf.notes.join('\n')).toContain('rule fsdp2-bnb-4bit');
   });
 
+  it('bitsandbytes weights on a fused-expert MoE: the Trainer and axolotl notes say the experts stay unquantized', () => {
+    const moe = (flags: Record<string, unknown>) =>
+      buildLaunch(launchInputOf('qwen3-30b-a3b', 'h100-sxm', { 'lora-rank': 16, ...flags }))
+        .outputs.filter((o) => o.ok && /Trainer|axolotl/.test(o.engine))
+        .map((o) => (o.ok ? o.notes.join('\n') : ''));
+    const noted = moe({ method: 'qlora' });
+    expect(noted.length).toBeGreaterThan(0);
+    for (const n of noted) expect(n).toContain('rule bnb-fused-experts-unquantized');
+    for (const n of moe({ method: 'lora', weights: 'bf16' }))
+      expect(n).not.toContain('bnb-fused-experts-unquantized');
+    const dense = buildLaunch(input({ method: 'qlora' })).outputs.filter((o) => o.ok);
+    for (const o of dense) expect(o.ok && o.notes.join('\n')).not.toContain('bnb-fused-experts');
+  });
+
   it('FSDP full fine-tune: FSDP2, no peft import, no peft requirement', () => {
     const f = files(input({ zero: '3', gpus: '4' }));
     const acc = accelerateSchema.parse(parse(f('accelerate.yaml')));

@@ -6,6 +6,7 @@ import { FLOAT_BYTES } from '../model/dtypes.js';
 import { shapeFactor } from './shape.js';
 import { dmmvTailSeconds, type MatVec } from './matvec-tail.js';
 import { bnbTreeDequantSlowdown } from './bnb-dequant.js';
+import { floatExpertRead } from './float-experts.js';
 import { moeCallLatency, moeCallSeconds } from './moe-call.js';
 import { piecewiseAttentionSeconds } from './piecewise.js';
 import { blockFp8Seconds } from './block-fp8.js';
@@ -342,21 +343,23 @@ export function decodeTraffic(
   // Above the crossover: dequantize (write 2 B) then a 16-bit GEMM reads it back (2 B), from L2 where the 16-bit
   // copy of the matrix fits in it (l2HeldElements). A pre-0.48 bitsandbytes build's 4-bit dequantization runs its
   // tree kernel, slower than the memory rate on some GPUs (bnb-dequant.ts).
-  const qRead = linearRead - bf16Read;
+  const [feRead, feBytes] = floatExpertRead(m, o, t, expertRead); // never dequantized
+  const qRead = linearRead - bf16Read - feRead;
   const dequantizes = k !== null && B > k.crossover;
   const tree =
     q === 'bnb' && wb < 1 && t.bnbTreeDequant === true ? bnbTreeDequantSlowdown(r.cc) : 1;
   // Bytes per element of the dequantized copy: the compute dtype's 2, or 4 where the captured step dequantizes
   // bitsandbytes weights to fp32 (TimeOptions.bnbDecodeFp32), or, averaged, 4 for the routed experts' down
   // projections alone (TimeOptions.bnbDecodeFp32MoeDown).
-  const cb = copyBytes(q, t, qRead > 0 ? (expertRead * expertDownShare(m)) / qRead : 0);
+  const cb = copyBytes(q, t, qRead > 0 ? ((expertRead - feRead) * expertDownShare(m)) / qRead : 0);
   const linearBytes =
     (bf16Read * dense.bytes) / dense.eff +
+    feBytes +
     (dequantizes
       ? qRead * ((wb + cb) * tree + cb) - cb * l2HeldElements(m, r, cb)
       : (qRead * wb) / eff);
   // Bytes per linear weight element as stored (prefill reads each once; host layers at this size).
-  const wbStored = (bf16Read * dense.bytes + qRead * wb) / linearRead;
+  const wbStored = (bf16Read * dense.bytes + qRead * wb + feBytes) / linearRead;
   // The cache each step reads, per GPU, from the layout the memory model stores (kv-layout.ts): the MLA
   // latent, this rank's KV heads, a sliding window's cells, a recurrent layer's state read and written.
   const fw = FRAMEWORKS[o.framework];
@@ -368,11 +371,11 @@ export function decodeTraffic(
   // The experts --n-cpu-moe moves to the host beyond whole host layers: their share of the GPU's bytes (the
   // expert elements sit in qRead; a 16-bit model reads them at 2 B).
   const moved = h.experts - h.layers;
-  const expertBytes = expertRead * (dequantizes ? (wb + cb) * tree + cb : wb / eff);
+  const expertBytes = feBytes || expertRead * (dequantizes ? (wb + cb) * tree + cb : wb / eff);
   const weightGpu =
     (linearBytes * (1 - h.layers) - expertBytes * moved + (h.head ? 0 : headBytes)) / o.tp;
   const host = linearRead * wbStored * h.layers + (h.head ? headBytes : 0) + kv * h.layers;
-  const expertGpu = (expertRead * (1 - h.experts) * wb) / eff / o.tp;
+  const expertGpu = ((feBytes || (expertRead * wb) / eff) * (1 - h.experts)) / o.tp;
   // The weights the step's mat-vecs unpack: every one read, the distinct experts of an MoE layer included.
   const issueBytes =
     k?.issue && !dequantizes && B <= k.issue.maxColumns

@@ -95,6 +95,8 @@ export interface RolloutDecode {
   m: ModelFacts | null;
   t: TimeOptions | null;
   steps: RolloutStep[];
+  /** The policy's engine where the rollout decodes the policy's own weights (TimeOptions.expertsOf), else null. */
+  expertsOf: EstimateOptions['framework'] | null;
 }
 
 /**
@@ -292,6 +294,7 @@ function newRolloutDecode(p: EstimateOptions, x: RolloutShape): RolloutDecode {
     m: null,
     t: null,
     steps: [],
+    expertsOf: x.weights === p.weights ? p.framework : null,
   };
 }
 
@@ -490,7 +493,10 @@ function rolloutStepAt(ro: RolloutDecode, m: ModelFacts, t: TimeOptions, r: GpuR
 function decodeSeconds(ro: RolloutDecode, m: ModelFacts, t: TimeOptions, r: GpuRates): RolloutStep {
   // The trainer's generate of a LoRA policy runs its adapters unmerged, eagerly (TimeOptions.unmergedAdapter).
   const peft = ro.shape.peft;
-  const d = decodeStep(m, ro.decode, peft > 0 ? { ...t, unmergedAdapterOps: peft } : t, r);
+  const e = ro.expertsOf;
+  const tt = peft > 0 || e ? { ...t, ...(peft > 0 ? { unmergedAdapterOps: peft } : {}) } : t;
+  if (e) tt.expertsOf = e;
+  const d = decodeStep(m, ro.decode, tt, r);
   const lora = ro.lora ? (loraStepTime(m, ro.lora, r)?.seconds ?? 0) : 0;
   return { rates: r, prefill: d.prefillSeconds, step: d.stepSeconds, lora };
 }

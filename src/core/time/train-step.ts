@@ -112,7 +112,7 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const gemm = base * w.shape;
   const attnRate = w.fp32 ? r.gemm32 * FP32_ATTN_SHARE : r.attn;
   // Routed-expert GEMMs at their own shape, never faster than reading the hit experts' weights.
-  const expertRate = base * w.expertShape;
+  const expertRate = (w.expertFp32 ? r.gemm32 : base) * w.expertShape;
   const expertF = Math.max(w.expertFwdFlops / expertRate, w.expertWeightBytes / r.mem);
   const expertB = Math.max(w.expertBwdFlops / expertRate, w.expertWeightBytes / r.mem);
   // ParamWrapper's ΔW (an einsum over the rank: low arithmetic intensity) and W + ΔW: FLOPs or bytes.

@@ -16,6 +16,8 @@ import type { ModelFacts } from './model-facts.js';
 import { pagedWork } from './paged-migration.js';
 import { optimizerStepBytes } from './optimizer-step.js';
 import { gptqTorchDequantBytes } from './gptq-dequant.js';
+import { floatExperts, type FloatExperts } from './float-experts.js';
+import { deltaWork, NO_DELTA } from './param-wrapper.js';
 
 // HF eager decoder layer: ~45 PyTorch ops in forward (RMSNorm alone is 7: upcast, pow, mean, add, rsqrt,
 // mul, downcast; rotary ~10); backward launches about twice as many (assumed from the modeling_llama.py code).
@@ -200,14 +202,6 @@ export const LORA_OPS_PER_LINEAR = 5;
 // expert per backward: write the zeros, read both and write the sum: 4 passes over tokens x hidden.
 const LOOP_INDEX_GRAD_PASSES = 4;
 
-// PEFT lora.ParamWrapper (target_parameters on fused 3-D experts; peft v0.20.0 tuners/lora/layer.py @a5526d27):
-// each forward builds ΔW = einsum(B, A) for every expert (2·r FLOPs per weight, written once) and the
-// parametrized W + ΔW (reads W and ΔW, writes W'), so 4 weight-sized passes in the compute dtype; W' needs a
-// gradient, so the grouped GEMM's backward also computes its weight gradient (the frozen-weight GEMM FLOPs
-// again), written once and read by the einsum's two gradients (4·r FLOPs per weight): 3 passes.
-const PARAM_WRAPPER_FWD_PASSES = 4;
-const PARAM_WRAPPER_BWD_PASSES = 3;
-
 // Fixed per optimizer step: data loader hand-off, logging, zero_grad, scheduler (~20 ms, assumed from
 // HF Trainer step overheads).
 export const STEP_OVERHEAD_SECONDS = 0.02;
@@ -278,6 +272,8 @@ export interface TrainWork {
   expertShape: number;
   /** Bytes of the hit experts' weights one pass reads (the floor of an under-filled expert GEMM). */
   expertWeightBytes: number;
+  /** The routed experts' matmuls run in fp32 (experts left unquantized and upcast: time/float-experts.ts). */
+  expertFp32: boolean;
   /** Host ops of the per-expert loop in one forward (0 when grouped); each forward syncs per expert. */
   moeLoopOps: number;
   /** Eager host ops of the engine's ZeRO hooks per micro-batch (time/zero-hooks.ts). */
@@ -452,14 +448,18 @@ function quantWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions, w: WorkLay
   ) {
     const perElem =
       q === 'torchao' && !w.compiled ? DEQUANT_BYTES_EAGER_TORCHAO : DEQUANT_BYTES_FUSED;
-    dequantBytes = (passes * perElem * m.linearTotal) / w.shard;
+    // Routed experts the quantizer left in floating point take no dequantization (time/float-experts.ts).
+    const fe = floatExperts(m, o, t);
+    const linears = m.linearsPerLayer - (fe?.linearsPerLayer ?? 0);
+    dequantBytes = (passes * perElem * (m.linearTotal - (fe?.elements ?? 0))) / w.shard;
     if (q === 'gptq' && t.gptqTorchDequant === true)
       dequantBytes = gptqTorchDequantBytes(m, w.recompute, w.shard);
     if (o.weights === 'int8' && q === 'bnb') {
-      dequantSeconds = passes * INT8_LINEAR_SECONDS * m.linearsPerLayer * w.layersHere;
-      int8ForwardFlops = (1 + w.recompute) * 2 * w.tokens * (m.linearActive / w.shard);
+      dequantSeconds = passes * INT8_LINEAR_SECONDS * linears * w.layersHere;
+      int8ForwardFlops =
+        (1 + w.recompute) * 2 * w.tokens * ((m.linearActive - (fe?.active ?? 0)) / w.shard);
     } else if (q === 'bnb') {
-      dequantSeconds = passes * bnb4Ops(o) * EAGER_OP_SECONDS * m.linearsPerLayer * w.layersHere;
+      dequantSeconds = passes * bnb4Ops(o) * EAGER_OP_SECONDS * linears * w.layersHere;
       if (t.bnbTreeDequant === true) treeDequantBytes = dequantBytes;
     }
   }
@@ -570,7 +570,8 @@ export function trainWork(
   const cw = computeWork(m, o, w, t);
   const qw = quantWork(m, o, t, w);
   const nw = commWork(m, o, w, trainable);
-  const ew = expertWork(m, o, w, dispatch, paramWrapper, t.denseMoeLoop === true);
+  const fe = w.lora ? floatExperts(m, o, t) : null;
+  const ew = expertWork(m, o, w, dispatch, paramWrapper, t.denseMoeLoop === true, fe);
   const aw = adapterPathWork(m, o, w, t);
   const moeHooked = t.zeroMoeHooked === true;
   const zh = zeroHookOps(m, o, w.layersHere, ew.dispatch === 'loop', ew.hit, w.dp, moeHooked);
@@ -629,6 +630,7 @@ export function trainWork(
     expertBwdFlops: ew.bwdFlops,
     expertShape: ew.shape,
     expertWeightBytes: ew.weightBytes,
+    expertFp32: ew.fp32,
     moeLoopOps: ew.loopOps,
     moeLoopBwdBytes: ew.loopBwdBytes,
     zeroHookFwdOps: zh.fwdOps,
@@ -649,7 +651,7 @@ export function trainWork(
     groupedMm: groupedMmWork(m, o, w.layersHere, w.lora, ew.dispatch === 'grouped', paramWrapper),
     // torch.autocast over fp32 weights: transformers casts the input to the weight's dtype (fp32) for the call. FP8
     // compute swaps nn.Linear modules (torchao convert_to_float8_training); 3-D grouped experts are none, so stay bf16.
-    groupedMmBf16: o.compute !== 'fp16' && o.compute !== 'fp32' && !w.autocast,
+    groupedMmBf16: o.compute !== 'fp16' && o.compute !== 'fp32' && !w.autocast && !ew.fp32,
   };
 }
 
@@ -675,6 +677,7 @@ function expertWork(
   dispatch: MoeDispatch,
   paramWrapper = false,
   linearized = false,
+  fe: FloatExperts | null = null,
 ) {
   if (m.experts <= 1 || m.moeLayers === 0)
     return {
@@ -682,6 +685,7 @@ function expertWork(
       bwdFlops: 0,
       shape: 1,
       weightBytes: 0,
+      fp32: false,
       loopOps: 0,
       loopBwdBytes: 0,
       denseElemBytes: 0,
@@ -708,7 +712,9 @@ function expertWork(
   const loop = dispatch === 'loop';
   // A dense block's experts as per-expert linears, one after another (TimeOptions.denseMoeLoop).
   const denseLoop = dense && linearized;
-  const delta = paramWrapper ? deltaWork(m, o, w, layers) : NO_DELTA;
+  // Experts left in floating point are read at their own width (fp32 after PEFT's k-bit upcast).
+  const eb = fe?.bytes ?? 2;
+  const delta = paramWrapper ? deltaWork(m, o, w.lora, w.tp, layers, eb) : NO_DELTA;
   return {
     fwdFlops,
     // LoRA: input gradients only (frozen experts); full fine-tuning adds the weight gradients, and so does
@@ -716,7 +722,8 @@ function expertWork(
     bwdFlops: w.lora ? fwdFlops * (1 + delta.share) : 2 * fwdFlops,
     // One expert's GEMM is (its rows) x (expert width); grouped, the kernel tiles all routed rows at once.
     shape: shapeFactor(loop || dense ? rows : w.tokens * m.topK, m.expertFfn / w.tp),
-    weightBytes: (hit * m.expertWeightsPerLayer * layers * 2) / w.tp,
+    weightBytes: (hit * m.expertWeightsPerLayer * layers * eb) / w.tp,
+    fp32: eb === 4,
     loopOps: loop
       ? layers *
         hit *
@@ -742,30 +749,6 @@ function expertWork(
     extraFwdFlops: denseExtra,
     // Counted in bwdGemmFlops too (computeWork counts input gradients only for LoRA).
     extraBwdFlops: (w.lora ? fwdFlops * delta.share : 0) + (w.lora ? 1 : 2) * denseExtra,
-  };
-}
-
-const NO_DELTA = { share: 0, fwdFlops: 0, fwdBytes: 0, bwdFlops: 0, bwdBytes: 0 };
-
-/**
- * ParamWrapper's per-micro-batch work on the adapted expert weights of this rank's MoE layers: the share of
- * each expert's weights adapted (gate_up_proj holds gate and up: one is enough to adapt both), ΔW's einsum
- * and W + ΔW in forward, the weight gradient and the einsum's gradients in backward (PARAM_WRAPPER_* above).
- */
-function deltaWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, layers: number) {
-  if (!w.lora || m.expertLinears === 0) return NO_DELTA;
-  const gateUp = o.loraTargets.some((r) => r === 'gate' || r === 'up') ? 2 : 0;
-  const down = o.loraTargets.includes('down') ? 1 : 0;
-  const share = Math.min(1, (gateUp + down) / m.expertLinears);
-  if (share === 0) return NO_DELTA;
-  const weights = (m.experts * m.expertWeightsPerLayer * share * layers) / w.tp;
-  const bytes = o.compute === 'fp32' ? 4 : 2;
-  return {
-    share,
-    fwdFlops: 2 * o.loraRank * weights,
-    fwdBytes: PARAM_WRAPPER_FWD_PASSES * bytes * weights,
-    bwdFlops: 4 * o.loraRank * weights,
-    bwdBytes: PARAM_WRAPPER_BWD_PASSES * bytes * weights,
   };
 }
 

@@ -10,6 +10,7 @@ import {
   FLASH_ATTN_WHEEL,
   FSDP2_BNB_4BIT,
   FSDP_SHARDED_SAVE,
+  BNB_FUSED_EXPERTS,
   changes,
   ruleBlocker,
   ruleNotes,
@@ -82,7 +83,7 @@ export function emitAxolotl(x: LaunchInput): EngineOutput {
     };
   const notes = [
     ...d.notes,
-    ...ruleNotes(x, [FLASH_ATTN_WHEEL, FSDP2_BNB_4BIT, FSDP_SHARDED_SAVE]),
+    ...ruleNotes(x, [FLASH_ATTN_WHEEL, FSDP2_BNB_4BIT, FSDP_SHARDED_SAVE, BNB_FUSED_EXPERTS]),
   ];
   const c: Record<string, unknown> = {
     base_model: x.modelRef,

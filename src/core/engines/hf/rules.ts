@@ -11,6 +11,7 @@ import { is4bit, isAdapter } from '../../launch/common.js';
 import type { LaunchPlan } from '../../launch/types.js';
 import { changesFor, forbiddenBy, ruleReason, type Rule, type RuleInput } from '../rules.js';
 import { HF_ARCH_RULE } from './architectures.js';
+import { FRAMEWORKS } from '../../memory/frameworks.js';
 
 /** Sharded by FSDP (hf-fsdp with a ZeRO stage: FSDP wraps parameters even at dp 1). */
 const onFsdp = (o: EstimateOptions): boolean => engineOf(o) === 'hf-fsdp' && o.zero > 0;
@@ -156,14 +157,39 @@ export const TRL_GRPO_VLLM_4BIT: Rule = {
     is4bit(x.options),
 };
 
+/** A MoE whose routed experts are fused 3-D parameters (linears held once per expert: Arch `copies` > 1). */
+const fusedExperts = (x: RuleInput): boolean =>
+  x.arch.groups.some((g) => g.experts > 1 && g.linears.some((l) => l.copies > 1));
+
+/**
+ * bitsandbytes weights on a transformers 5 MoE: the integration swaps nn.Linear / Conv1D only, so the fused expert
+ * parameters keep the load dtype and PEFT's k-bit preparation upcasts them to fp32 (the engine profile's
+ * unquantizedExperts, which memory and time read). Nothing to write differently; the launch notes say so.
+ */
+export const BNB_FUSED_EXPERTS: Rule = {
+  id: 'bnb-fused-experts-unquantized',
+  says: "transformers' bitsandbytes integration quantizes nn.Linear modules only: this MoE's fused routed experts stay unquantized, upcast to fp32 by PEFT's prepare_model_for_kbit_training for training, and the memory and time estimates count them so (nothing is written differently)",
+  library: 'transformers',
+  // integrations/bitsandbytes.py replace_with_bnb_linear at 5.14.1 (nn.Linear / Conv1D); fused experts since 5.0.
+  versions: '>=5.0,<=5.14.1',
+  source: 'https://github.com/bitsandbytes-foundation/bitsandbytes/issues/1849',
+  effect: 'change',
+  applies: (x) =>
+    isAdapter(x.options) &&
+    FRAMEWORKS[x.options.framework].unquantizedExperts?.includes(x.options.weights) === true &&
+    fusedExperts(x),
+};
+
 /** hf-trainer (DDP / one process): only the attention-kernel rule applies. */
 export const HF_TRAINER_RULES: readonly Rule[] = [
   HF_ARCH_RULE,
+  BNB_FUSED_EXPERTS,
   FLASH_ATTN_WHEEL,
   TRL_GRPO_VLLM_4BIT,
 ];
 export const HF_FSDP_RULES: readonly Rule[] = [
   HF_ARCH_RULE,
+  BNB_FUSED_EXPERTS,
   INT8_SHARDED,
   BNB_OPTIMIZER_FSDP,
   FSDP2_BNB_4BIT,
@@ -175,6 +201,7 @@ export const HF_FSDP_RULES: readonly Rule[] = [
 ];
 export const HF_DEEPSPEED_RULES: readonly Rule[] = [
   HF_ARCH_RULE,
+  BNB_FUSED_EXPERTS,
   INT8_SHARDED,
   DEEPSPEED_NO_LOCAL_RANK,
   PEFT_ZERO3_REENTRANT,

@@ -31,6 +31,7 @@ import {
 import {
   FLASH_ATTN_WHEEL,
   PEFT_ZERO3_REENTRANT,
+  BNB_FUSED_EXPERTS,
   changes,
   ruleBlocker,
   ruleNotes,
@@ -142,6 +143,9 @@ export function expertZero3Blocker(
   return `PEFT ${HF_PINS.peft} cannot build LoRA on fused expert weights under DeepSpeed ZeRO-3 (ParamWrapper reads the partitioned, empty shape; fixed after the release, peft #3576): use FSDP or ZeRO-2`;
 }
 
+/** The change rules whose notes the Trainer's launch writes. */
+const TRAINER_NOTE_RULES = [FLASH_ATTN_WHEEL, PEFT_ZERO3_REENTRANT, BNB_FUSED_EXPERTS];
+
 export function emitHfArgs(x: LaunchInput): EngineOutput {
   const engine = HF_ENGINE;
   const o = x.options;
@@ -153,7 +157,7 @@ export function emitHfArgs(x: LaunchInput): EngineOutput {
   if ('reason' in opt) return { engine, ok: false, reason: opt.reason };
   const expertBlock = expertZero3Blocker(x, d) ?? trlObjectiveBlocker(x);
   if (expertBlock) return { engine, ok: false, reason: expertBlock };
-  const notes = [...d.notes, ...ruleNotes(x, [FLASH_ATTN_WHEEL, PEFT_ZERO3_REENTRANT])];
+  const notes = [...d.notes, ...ruleNotes(x, TRAINER_NOTE_RULES)];
   const sft: Record<string, unknown> = {
     output_dir: 'outputs',
     per_device_train_batch_size: o.batch,

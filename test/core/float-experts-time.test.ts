@@ -1,0 +1,100 @@
+/**
+ * Routed experts an engine's quantizer leaves in floating point (profile unquantizedExperts: transformers 5's
+ * bitsandbytes integration swaps nn.Linear only) are timed as memory stores them: no dequantization, read at their
+ * width (fp32 after PEFT's k-bit upcast when training, the compute dtype when serving), their grouped matmuls in
+ * fp32 through torch._grouped_mm's per-group fallback (time/float-experts.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import '../../src/core/engines/index.js';
+import {
+  decodeStep,
+  gpuRates,
+  modelFacts,
+  trainStep,
+  trainWork,
+} from '../../src/core/time/index.js';
+import { floatExperts } from '../../src/core/time/float-experts.js';
+import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { optionsFromFlags } from '../../src/schema/flags.js';
+import { defaultTimeOptions } from '../../src/schema/time.js';
+import type { Framework } from '../../src/schema/estimate.js';
+
+const floatFw = Object.entries(FRAMEWORKS).find(([, f]) =>
+  f.unquantizedExperts?.includes('nf4'),
+) as [Framework, unknown];
+const quantFw = Object.entries(FRAMEWORKS).find(
+  ([, f]) => !f.unquantizedExperts && f.torchGroupedMm && f.kbitUpcastsToFp32,
+);
+const qlora = (framework: string, extra: Record<string, unknown> = {}) =>
+  optionsFromFlags({
+    method: 'qlora',
+    'lora-rank': 16,
+    'lora-targets': 'q,k,v,o',
+    batch: 1,
+    seq: 2048,
+    checkpointing: 'full',
+    framework,
+    gpu: 'h100-sxm',
+    ...extra,
+  });
+
+describe('routed experts left unquantized by the quantizer', () => {
+  const m = modelFacts(resolveModel('qwen3-30b-a3b'));
+  const t = defaultTimeOptions(1);
+  const expertElems = m.expertWeightsPerLayer * m.experts * m.moeLayers;
+
+  it('are read at fp32 under QLoRA, with no dequantization, their grouped matmuls fp32 off the grouped kernel', () => {
+    const o = qlora(floatFw[0]);
+    const fe = floatExperts(m, o, t)!;
+    expect(fe.bytes).toBe(4);
+    expect(fe.elements).toBe(expertElems);
+    const w = trainWork(m, o, t);
+    expect(w.expertFp32).toBe(true);
+    expect(w.groupedMmBf16).toBe(false);
+    expect(w.expertWeightBytes / w.expertsHit).toBeCloseTo(
+      (4 * m.expertWeightsPerLayer * m.moeLayers) / o.tp,
+      0,
+    );
+    // Dequantization covers the other linears only: far below what all of them would take.
+    const other = m.linearTotal - expertElems;
+    expect(w.dequantBytes).toBeLessThan((3 * 2.5 * m.linearTotal) / 2);
+    expect(w.dequantBytes).toBeGreaterThan(0);
+    expect(other).toBeLessThan(m.linearTotal / 10);
+  });
+
+  it('make the QLoRA step slower than timing them as 4-bit weights would (fp32 GEMMs and reads)', () => {
+    const o = qlora(floatFw[0]);
+    const r = gpuRates(findGpu('h100-sxm')!, t);
+    const asFloat = trainStep(trainWork(m, o, t), r);
+    // The same options timed as if bitsandbytes had quantized the experts (a torchao format leaves none).
+    const asQuant = trainStep(trainWork(m, o, { ...t, quantFormat: 'torchao' }), r);
+    expect(asFloat).toBeGreaterThan(asQuant);
+  });
+
+  it('do not apply to a torchao format, to linearized experts, to 16-bit weights nor to an engine that quantizes them', () => {
+    expect(floatExperts(m, qlora(floatFw[0]), { ...t, quantFormat: 'torchao' })).toBeNull();
+    expect(floatExperts(m, qlora(floatFw[0]), { ...t, denseMoeLoop: true })).toBeNull();
+    expect(floatExperts(m, qlora(floatFw[0], { method: 'lora', weights: 'bf16' }), t)).toBeNull();
+    if (quantFw) expect(floatExperts(m, qlora(quantFw[0]), t)).toBeNull();
+    expect(floatExperts(modelFacts(resolveModel('qwen3-8b')), qlora(floatFw[0]), t)).toBeNull();
+  });
+
+  it('are read in the compute dtype when serving 4-bit weights, and at fp32 by a rollout of the trained model', () => {
+    const inf = optionsFromFlags({
+      method: 'inference',
+      weights: 'nf4',
+      batch: 1,
+      seq: 512,
+      framework: floatFw[0],
+      gpu: 'h100-sxm',
+    });
+    expect(floatExperts(m, inf, t)!.bytes).toBe(2);
+    expect(floatExperts(m, inf, { ...t, expertsOf: floatFw[0] })!.bytes).toBe(4);
+    const r = gpuRates(findGpu('h100-sxm')!, t);
+    const float = decodeStep(m, inf, t, r).stepSeconds;
+    const quant = decodeStep(m, inf, { ...t, quantFormat: 'torchao' }, r).stepSeconds;
+    expect(float).toBeGreaterThan(quant);
+  });
+});
