@@ -110,7 +110,7 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.scheduler === 'v0') time.v0Scheduler = true;
     // A row timed around llama_decode alone (llama-bench): no server loop or sampling (the case says so).
     if (c.harness === 'llama-bench') time.decodeOnly = true;
-    // A llama.cpp build whose F16 mat-vec was dmmv (before PR #10318; the case says so).
+    // A llama.cpp build whose F16 mat-vec was dmmv (before ggml-org/llama.cpp#10318; the case says so).
     if (c.f16_matvec !== undefined) time.f16MatVec = c.f16_matvec;
     // A rig whose PCIe lanes the source describes (a consumer board's x8/x8 split; the case says so).
     if (c.pcie !== undefined) time.pcieLink = c.pcie;

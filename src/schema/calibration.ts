@@ -70,7 +70,7 @@ export const throughputCaseSchema = z.looseObject({
    * server loop and no sampling in the timed part; sets TimeOptions.decodeOnly.
    */
   harness: z.enum(['llama-bench']).optional(),
-  /** llama.cpp's F16 batch-1 kernel in the measured build: 'dmmv' (before PR #10318) sets TimeOptions.f16MatVec. */
+  /** llama.cpp's F16 batch-1 kernel in the measured build: 'dmmv' (before ggml-org/llama.cpp#10318) sets TimeOptions.f16MatVec. */
   f16_matvec: z.enum(['dmmv']).optional(),
   /** The rig's PCIe link per GPU where the source describes it apart from the card's ('PCIe 4.0 x8'): TimeOptions.pcieLink. */
   pcie: z
@@ -115,7 +115,7 @@ export const throughputCaseSchema = z.looseObject({
   /** How the measured build dequantized GPTQ weights: 'torch' (auto-gptq's cuda-old QuantLinear) sets TimeOptions.gptqTorchDequant. */
   gptq_dequant: z.enum(['torch']).optional(),
   /**
-   * vLLM's CUDA graphs in the measured build: 'piecewise' (the V1 default before vllm PR #25444 made decode steps replay
+   * vLLM's CUDA graphs in the measured build: 'piecewise' (the V1 default before vllm-project/vllm#25444 made decode steps replay
    * one full graph: attention runs eagerly between the captured pieces) sets TimeOptions.piecewiseGraphs.
    */
   cuda_graphs: z.enum(['piecewise']).optional(),

@@ -124,7 +124,7 @@ export const OBJECTIVE_PROFILES: Readonly<Record<Objective, ObjectiveProfile>> =
     defaultReference: 'none',
     rollout: true,
     // TRL v1.9.0 grpo_config.py: num_generations=8 (__post_init__: "GRPO requires at least 2 generations per
-    // prompt"), max_completion_length=256; max_prompt_length 512 until its removal (huggingface/trl #4847);
+    // prompt"), max_completion_length=256; max_prompt_length 512 until its removal (huggingface/trl#4847);
     // per_device_train_batch_size 8 (TrainingArguments); use_vllm=False (transformers generate by default).
     sampling: {
       generations: {

@@ -54,8 +54,8 @@ export interface TimeOptions {
    */
   decodeOnly?: boolean;
   /**
-   * The llama.cpp build multiplied F16 weights at batch 1 in dequantize_mul_mat_vec ('dmmv': builds before PR
-   * #10318, November 2024), not today's mul_mat_vec: decode pays dmmv's latency-bound last wave of rows
+   * The llama.cpp build multiplied F16 weights at batch 1 in dequantize_mul_mat_vec ('dmmv': builds before
+   * ggml-org/llama.cpp#10318, November 2024), not today's mul_mat_vec: decode pays dmmv's latency-bound last wave of rows
    * (core/time/matvec-tail.ts). No flag sets it; `validate --throughput` does for rows of such builds.
    */
   f16MatVec?: 'dmmv';

@@ -129,7 +129,7 @@ const OUT_OF_SAMPLE_BARS = {
   'kind:rl': { count: 5, median: 0.099, p90: 0.205 },
   // llama.cpp decode: 26 rows (llama-bench / main eval timings on nine GPUs, Llama 2-3.2, F16 and
   // Q4_K_M GGUF), most of them outside every GPU and kernel the earlier rows used.
-  // The F16 rows of llama.cpp builds before PR #10318 pay dmmv's latency-bound last wave of rows
+  // The F16 rows of llama.cpp builds before ggml-org/llama.cpp#10318 pay dmmv's latency-bound last wave of rows
   // (core/time/matvec-tail.ts): decode p90 27.6% -> 21.6%, llama.cpp 10.8% / 46.5% -> 6.3% / 33.2%.
   // Builds before ggml-cuda's op fusion launch every op of build_llama's graph, 24 kernels a layer and a q8_1
   // kernel before each quantized matmul, each a graph gap (engines/llama-cpp/memory.ts unfusedDecodeKernels):
@@ -282,7 +282,7 @@ describe('time model accuracy on the shipped throughput set', () => {
 // 10%, p90 25% per engine): the bars are today's figures, so a change that makes them worse fails here.
 const OLDER_FIELD_ROW =
   /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-)/;
-// The latest sources' rows: InferenceX issue #870 (SGLang) and vllm PR #25444 (vLLM, piecewise and full graphs).
+// The latest sources' rows: SemiAnalysisAI/InferenceX#870 (SGLang) and vllm-project/vllm#25444 (vLLM, piecewise and full graphs).
 const NEWEST_FIELD_ROW = /^(inferencex870-|vllm25444-)/;
 // SGLang of 2025 from two sources new to the set, scored before any model change: the SGLang cookbook's speed
 // benchmarks (sglang 0.5.6: Llama-3.1-70B on 8x A100, Qwen3-235B-A22B and gpt-oss-120b on 8x B200) and the LMSYS
@@ -327,7 +327,7 @@ const FIELD_BARS = {
   // OCI Llama-3.1-405B FP8 on 8x MI300X (vLLM 0.6 V0 benchmark_latency, batch 1-256: +41..+148% before,
   // +11..+75% after), Qwen2.5-72B on 2x H100 at batch 1 (TPOT, +4%), Qwen3-30B-A3B on an A100 at batch 1
   // (TPOT, +54..+59% before, +21..+27% after the fused-MoE call latency), gpt-oss-120b MXFP4 on H100 (SemiAnalysis
-  // InferenceX issue #828: 9.8% / 25.4% alone) and Llama 4 Scout NVFP4 on a B200 at batch 1 (flashinfer issue #1734,
+  // SemiAnalysisAI/InferenceX#828: 9.8% / 25.4% alone) and Llama 4 Scout NVFP4 on a B200 at batch 1 (flashinfer-ai/flashinfer#1734,
   // CUTLASS MoE: +178%; +18.6% with FlashInfer's CUTLASS NVFP4 MoE call, engines/moe-call.ts): 31 rows, 16.8% /
   // 43.9% before that call, 16.8% / 29.2% with it. With vLLM's FP8 linears on ROCm timed as hipBLASLt's (torch._scaled_mm:
   // its read rate at decode M and its FP8 GEMM rate, time/decode.ts KERNELS.cutlass.rocm, time/hardware.ts
@@ -337,12 +337,12 @@ const FIELD_BARS = {
   // +10..+37% -> +8..+27%): OLDER_BAR.
   'older kind:serving engine:vllm': OLDER_BAR,
   // Rows from sources added later, scored before any change: AMD's MI300X results page (Llama 3.1 70B FP8 over TP 8,
-  // vLLM 0.9.1, batch 1 and 2: +17.2%, +22.4%) and tt-inference-server issue #356 (DeepSeek-R1-0528 AWQ over TP 8 on
+  // vLLM 0.9.1, batch 1 and 2: +17.2%, +22.4%) and tenstorrent/tt-inference-server#356 (DeepSeek-R1-0528 AWQ over TP 8 on
   // H100 at batch 1: +146%, +147%; -6.8%, -5.6% with the attention layers' eager calls under vLLM's piecewise CUDA
   // graphs, time/piecewise.ts): 84.3% / 147.3% -> 11.8% / 22.4%; with hipBLASLt's FP8 read rate on ROCm and the GPU's
   // gap at each piecewise split: NEWER_BAR.
   'newer kind:serving engine:vllm': NEWER_BAR,
-  // The latest sources, scored before any change: vllm PR #25444 (Qwen3-Coder-30B-A3B FP8 on one H100, a burst of
+  // The latest sources, scored before any change: vllm-project/vllm#25444 (Qwen3-Coder-30B-A3B FP8 on one H100, a burst of
   // 10: piecewise graphs +85.7%, +90.9%, full graphs +26.4%, +32.1%; the piecewise cost of a K/V-head MoE layer is
   // not modelled). With the block-scaled FP8 linears timed by their kernels (time/block-fp8.ts): +59.1%, +61.5%;
   // +8.3%, +11.8%. With the GPU's gap at each split of the piecewise graphs (48 x 14 µs) and vLLM's serial step gap
@@ -350,7 +350,7 @@ const FIELD_BARS = {
   // graph's kernels at 3.15 µs (engines/graph-kernel.ts; the serial gap worked out again, 0.13 ms): 29.6% / 54.5%;
   // with those kernels in SM cycles (the H100 PCIe's 1.75 GHz against the SXM's 1.98): 29.7% / 54.5%.
   'newest kind:serving engine:vllm': { count: 4, median: 0.297, p90: 0.546 },
-  // InferenceX issue #870 (DeepSeek-R1 FP8 on 8x H200, SGLang v0.5.7, 8-64 in flight: +15.6..+22.8%; -9.1%, -7.2%,
+  // SemiAnalysisAI/InferenceX#870 (DeepSeek-R1 FP8 on 8x H200, SGLang v0.5.7, 8-64 in flight: +15.6..+22.8%; -9.1%, -7.2%,
   // +2.2%, +7.3% with the block-scaled FP8 linears timed by DeepGEMM's kernel figures, time/block-fp8.ts; -9.6%,
   // -8.0%, +0.9%, +5.2% with the TP all-reduces of prefill timed, time/decode.ts prefillTime; -12.1%, -10.4%, -1.8%,
   // +2.7% with the graph's kernels at 3.15 µs, engines/graph-kernel.ts: MLA's decode chain is not counted apart).
@@ -576,9 +576,9 @@ const ENGINE_BARS = {
   // kernel's cost in SM cycles (engines/llama-cpp/memory.ts graphKernelCycles).
   'decode engine:llama.cpp': { count: 51, median: 0.099, p90: 0.191 },
   // 44 rows of the earlier sources: 10.4% / 29.1% before FlashInfer's CUTLASS NVFP4 MoE call (engines/moe-call.ts),
-  // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tt-inference-server issue #356 (scored
+  // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tenstorrent/tt-inference-server#356 (scored
   // before any change, +17..+147%), 48 rows, 11.7% / 43.9%; 10.4% / 26.7% with the attention layers' eager calls
-  // under piecewise graphs (time/piecewise.ts); with vllm PR #25444's four rows (+26..+91%), 52 rows, 11.7% / 32.1%;
+  // under piecewise graphs (time/piecewise.ts); with vllm-project/vllm#25444's four rows (+26..+91%), 52 rows, 11.7% / 32.1%;
   // 11.3% / 29.1% with the block-scaled FP8 linears timed by their kernels (time/block-fp8.ts); 8.0% / 26.6% with
   // the FP8 linears on ROCm timed as hipBLASLt's (time/decode.ts KERNELS.cutlass.rocm, time/hardware.ts); 6.6% /
   // 25.4% later, 6.6% / 23.0% with RCCL's measured all-reduce on MI300X (catalog interconnect.allReduce); 5.9% /
@@ -596,7 +596,7 @@ const ENGINE_BARS = {
   // KERNELS.marlin.rocmMoeIssue: -17.8..+18.9%).
   'serving engine:vllm': { count: 71, median: 0.065, p90: 0.221 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
-  // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With InferenceX issue #870's DeepSeek-R1 FP8 rows
+  // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
   // 8.0% / 46.0% with the TP all-reduces of prefill timed (the DeepSeek-R1 c8 and c16 rows 0.5 and 0.8 point slower).
   // With the SGLang cookbook's and the LMSYS gpt-oss blog's 20 rows (SGLang 0.5.1-0.5.6, scored before any change:
@@ -637,7 +637,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
     expect(s.p90AbsError).toBeLessThanOrEqual(0.228);
   });
 
-  // The serving rows of every source before the latest two (InferenceX issue #870, vllm PR #25444): 11.5% / 43.9%
+  // The serving rows of every source before the latest two (SemiAnalysisAI/InferenceX#870, vllm-project/vllm#25444): 11.5% / 43.9%
   // before the attention layers' eager calls under piecewise graphs, 9.8% / 26.7% with them; 7.3% / 25.7% with the
   // FP8 linears on ROCm timed as hipBLASLt's; 6.2% / 22.8% with RCCL's measured all-reduce on MI300X.
   it('serving rows before the latest sources (out of sample): 51 rows, median <= 7.4%, p90 <= 22.8%', () => {

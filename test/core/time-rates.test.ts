@@ -106,7 +106,7 @@ describe('bitsandbytes 4-bit decode', () => {
       compute: 'fp16' as const,
     };
     const eager = estimateTime(arch, o, findGpu('rtx-3090'), defaultTimeOptions(1));
-    // 32.9 ms/token measured (bitsandbytes issue #347); the weight read alone is ~17 ms.
+    // 32.9 ms/token measured (bitsandbytes-foundation/bitsandbytes#347); the weight read alone is ~17 ms.
     expect(1 / eager.decodeTokensPerSecond!).toBeCloseTo(0.0329, 2);
     // Compiled (CUDA graphs): the weight read plus graph gaps, far below the eager dispatch.
     const compiled = estimateTime(

@@ -1,6 +1,6 @@
 // LoRA on a transformers 5.x MoE model's fused 3-D experts: the HF launchers write PEFT target_parameters
 // (axolotl lora_target_parameters) with lora_dropout 0 (ParamWrapper refuses dropout), --from reads them back,
-// and DeepSpeed ZeRO-3 is refused (PEFT 0.20.0 ParamWrapper reads the partitioned, empty shape: peft #3576).
+// and DeepSpeed ZeRO-3 is refused (PEFT 0.20.0 ParamWrapper reads the partitioned, empty shape: huggingface/peft#3576).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';

@@ -76,7 +76,7 @@ describe('GRPO configs as users write them for TRL', () => {
       'grad-accum': 32,
     });
     expect(c.flags.reference).toBeUndefined();
-    // vllm_device left GRPOConfig in huggingface/trl #3364; `trl grpo` v1.9.0 drops it.
+    // vllm_device left GRPOConfig in huggingface/trl#3364; `trl grpo` v1.9.0 drops it.
     expect(c.unknown).toEqual(['vllm_device']);
     expect(c.ignored).toEqual(
       expect.arrayContaining(['scale_rewards', 'mask_truncated_completions']),

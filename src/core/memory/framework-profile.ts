@@ -458,11 +458,11 @@ export interface FrameworkProfile {
 // Upcast loss (HF ForCausalLMLoss `logits.float()`, torchtune/torchtitan `.float()` before cross_entropy):
 // forward holds the 16-bit logits, an fp32 copy and the fp32 log_softmax output; backward holds
 // log_softmax's saved output, the incoming gradient and the input gradient, all fp32 (memory.ts
-// UPCAST_BACKWARD_PER_VOCAB; transformers issue #30860 shows the upcast dominating).
+// UPCAST_BACKWARD_PER_VOCAB; huggingface/transformers#30860 shows the upcast dominating).
 export const UPCAST_LOSS = { upcast: true };
 
 // PyTorch CUDA context with lazy module loading: ~300 MB + cuBLAS/cuDNN handles and kernels
-// (pytorch/pytorch#86509: 287 MB lazy; #107667 ~300 MB); a training process also loads NCCL/cuBLASLt: 500 MiB.
+// (pytorch/pytorch#86509: 287 MB lazy; pytorch/pytorch#107667 ~300 MB); a training process also loads NCCL/cuBLASLt: 500 MiB.
 export const TORCH_CONTEXT_MIB = 500;
 // HF "Model training anatomy" measures 1343 MiB occupied after the first CUDA op of a Transformers process
 // (https://huggingface.co/docs/transformers/model_memory_anatomy).

@@ -326,7 +326,7 @@ export function poolStartShort(
 
 /**
  * The largest one-off tensor of a step: its cached block stays reserved when smaller requests reuse the
- * pool (PyTorch caching allocator keeps freed blocks; ZeRO §3.2 on fragmentation; torchtune #1185).
+ * pool (PyTorch caching allocator keeps freed blocks; ZeRO §3.2 on fragmentation; meta-pytorch/torchtune#1185).
  */
 export function largestTransient(s: Setup, hasHead: boolean): number {
   const { o, fw, arch, c, tp, tokens, V } = s;

@@ -165,7 +165,7 @@ export function activationsOf(s: Setup, h: Holdings): Activations {
       case 'offload':
         // Layer inputs live in host memory; two are on the GPU: the buffer the recomputed layer's input is
         // copied back into, and the last layer's input, never offloaded (unsloth_zoo gradient_checkpointing.py
-        // at ce232d6c: GPU_BUFFERS, "Don't offload the last layer", LAST_GC_INDEX; torchtune #1443).
+        // at ce232d6c: GPU_BUFFERS, "Don't offload the last layer", LAST_GC_INDEX; meta-pytorch/torchtune#1443).
         working = Math.max(working, full * tokens + 2 * streamBytes * g.hidden * tokens);
         break;
     }

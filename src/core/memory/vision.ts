@@ -23,7 +23,7 @@ import {
  * - `input-grad`: the tower is frozen but records a graph, because transformers' enable_input_require_grads
  *   (called by PEFT / TRL under gradient checkpointing) hooks the input embeddings of every sub-model, and
  *   this tower's get_input_embeddings is its patch embedding (transformers modeling_utils.py
- *   enable_input_require_grads, PR #41993; SiglipVisionModel / PixtralVisionModel get_input_embeddings);
+ *   enable_input_require_grads, huggingface/transformers#41993; SiglipVisionModel / PixtralVisionModel get_input_embeddings);
  * - `frozen`: no parameter of the tower needs a gradient and its input none: autograd saves nothing.
  */
 export type TowerMode = 'trained' | 'adapters' | 'input-grad' | 'frozen';

@@ -3,7 +3,7 @@
  * weight blocks, activations quantized per token group of 128). At decode M the engines' blockwise GEMMs launch one
  * tile per 128 outputs, fewer than the GPU's SMs, and each tile walks K serially: a linear takes a fixed cost and a
  * cost per 128 of K beyond its weight bytes (the engine's FrameworkProfile.blockFp8Linear, from kernel
- * benchmarks). The time stays flat while M grows until the GEMM's FLOPs take longer (sglang PR #5207's tables:
+ * benchmarks). The time stays flat while M grows until the GEMM's FLOPs take longer (sgl-project/sglang#5207's tables:
  * flat to M = 128-256), so the extra is what the kernel's time exceeds the longer of its bytes and its FLOPs by,
  * and it fades as the batch makes the GEMM compute-bound.
  *

@@ -19,7 +19,7 @@ const GENERATE_TOKEN_SECONDS = 2e-3;
 
 // Eager decoding launches its kernels asynchronously: a token takes the longer of the GPU's work and the
 // CPU's dispatch of it, then the per-token loop and sync. HF generate of Llama-7B fp16 on an RTX 3090 takes
-// 32.9 ms/token where its 13.5 GB weight read is ~17 ms (bitsandbytes issue #347,
+// 32.9 ms/token where its 13.5 GB weight read is ~17 ms (bitsandbytes-foundation/bitsandbytes#347,
 // https://github.com/bitsandbytes-foundation/bitsandbytes/issues/347): dispatch-bound, so (32.9 - 2) ms over
 // 32 layers x 45 ops is ~21 µs per op of eager decoding (Python module calls on one-token tensors, where a
 // training op on large tensors costs ~10 µs of CPU).

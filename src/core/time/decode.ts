@@ -134,7 +134,7 @@ const KERNELS: Record<QuantFormat, KernelFamily> = {
   exl2: { eff8: 0.75, eff4: 0.75, crossover: 16, src: 'turboderp/exllamav2' },
   // AutoAWQ: GEMV kernel fastest at batch 1, GEMM kernel up to batch 8-16 (casper-hansen/AutoAWQ README).
   awq: { eff8: 0.65, eff4: 0.65, crossover: 16, src: 'casper-hansen/AutoAWQ README' },
-  // GPTQ through transformers/optimum exllama kernels: ~20-35% faster than fp16 at 13B (mit-han-lab/llm-awq #79).
+  // GPTQ through transformers/optimum exllama kernels: ~20-35% faster than fp16 at 13B (mit-han-lab/llm-awq#79).
   gptq: {
     eff8: 0.55,
     eff4: 0.55,
@@ -197,7 +197,7 @@ function decodeTpSeconds(m: ModelFacts, o: EstimateOptions, B: number, r: GpuRat
 }
 
 // llama.cpp layers left in host RAM decode at host memory bandwidth: dual-channel DDR5-5600 peaks at 89.6 GB/s
-// and CPU token generation reaches ~60% of it (llama.cpp discussion #3847 CPU tables; assumed 55 GB/s).
+// and CPU token generation reaches ~60% of it (ggml-org/llama.cpp discussion 3847's CPU tables; assumed 55 GB/s).
 const HOST_DECODE_BYTES_PER_S = 55e9;
 // ggml's scheduler runs an op whose weight is in host memory on the GPU, copying the weight over, once the op's
 // batch reaches the CUDA backend's offload threshold: GGML_OP_OFFLOAD_MIN_BATCH, default 32 tokens (MUL_MAT_ID's
@@ -591,7 +591,7 @@ function weightSeconds(tr: Traffic, r: GpuRates): number {
 }
 
 /**
- * A llama.cpp build before PR #10318 multiplies F16 weights at batch 1 in dmmv, whose last wave of rows per
+ * A llama.cpp build before ggml-org/llama.cpp#10318 multiplies F16 weights at batch 1 in dmmv, whose last wave of rows per
  * matrix is latency-bound (matvec-tail.ts). Only where the timing says so (TimeOptions.f16MatVec), on one GPU
  * holding every layer, for a dense model.
  */

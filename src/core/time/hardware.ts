@@ -104,16 +104,17 @@ const GEMM_EFF_AMPERE = 0.8;
 const GEMM_EFF_HOPPER = 0.65;
 // GeForce dies (GA10x, AD10x, GB20x) run 16-bit matmuls with fp32 accumulation at half their fp16-accumulate
 // rate (the catalog's spec), so the tensor pipe binds, not memory or issue: an RTX 4060 kernel with fp32
-// accumulation holds 95.7% tensor-pipe utilisation at 47% SM throughput (triton-lang/triton issue #10851), and
+// accumulation holds 95.7% tensor-pipe utilisation at 47% SM throughput (triton-lang/triton#10851), and
 // torch bf16/fp16 matmuls of 4096-10240 reach a median 0.955 of that spec on an RTX 4090, 3070 and 5070 (18 runs,
-// 0.86-1.09; zzc0721/torch-performance-test-data issues #78, #171, #100), where the same harness gives an A40 0.72-0.82
+// 0.86-1.09; zzc0721/torch-performance-test-data#78, zzc0721/torch-performance-test-data#171,
+// zzc0721/torch-performance-test-data#100), where the same harness gives an A40 0.72-0.82
 // and an H100 SXM 0.73-0.81 of theirs (zzc0721/torch-performance-test-data#185, zzc0721/torch-performance-test-data#79).
 // Those are square n x n matmuls whose rate already carries the shape loss that shapeFactor (time/shape.ts) applies
 // to every GEMM again (0.941 at n = 4096, 0.970 at 8192, 0.976 at 10240): each run divided by shapeFactor(n, n), the
 // median of the 18 is 0.979 (0.91-1.14): 0.98 at shape factor 1.
 const GEMM_EFF_GEFORCE = 0.98;
 // Volta (V100 SXM2) in the same harness: fp16 tensor-core matmuls of 4096-10240 at 89-97 of 125 TFLOPS (median
-// 0.76), fp32 at 13.9-14.5 of 15.7 (median 0.91) (zzc0721/torch-performance-test-data issue #140, and issue #52).
+// 0.76), fp32 at 13.9-14.5 of 15.7 (median 0.91) (zzc0721/torch-performance-test-data#140 and zzc0721/torch-performance-test-data#52).
 const GEMM_EFF_VOLTA_16 = 0.76;
 const GEMM_EFF_VOLTA_32 = 0.91;
 // ROCm hipBLASLt reaches about half of MI300X's dense peak in practice (SemiAnalysis MI300X vs H100, 2024): assumed 0.55.
@@ -323,7 +324,7 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
   const pcie = pcieGBps(t.pcieLink ?? g.interconnect.pcie) * 1e9;
   const nvlink = (g.interconnect.nvlinkGBps ?? 0) * 0.5e9; // spec totals are bidirectional
   const useNvlink = (t.interconnect ?? defaultInterconnect(g)) === 'nvlink' && nvlink > 0;
-  // Without P2P NCCL bounces through host memory: about half the PCIe rate (NVIDIA/nccl issue #1127,
+  // Without P2P NCCL bounces through host memory: about half the PCIe rate (NVIDIA/nccl#1127,
   // https://github.com/NVIDIA/nccl/issues/1127). GeForce cards have no PCIe P2P in the stock driver; a
   // GeForce `p2p` is the NVLink bridge's (catalog rtx-3090 notes), so it does not apply over PCIe.
   const pcieP2p = g.interconnect.p2p && g.category !== 'consumer';

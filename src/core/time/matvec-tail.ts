@@ -5,7 +5,7 @@
  * 2 * GGML_CUDA_DMMV_X = 64). A matrix of R rows fills the GPU's resident block slots in waves; full waves read at
  * the bandwidth, but the last, partial wave has too few rows in flight to hide DRAM latency: each of its rows takes
  * its chain of dependent trips, trips x latency (Little's law: rate <= bytes in flight / latency). HBM cards read a
- * wave fastest, so the tail weighs most there. Builds from PR #10318 on use mmv.cu's 256-thread rows: no such tail.
+ * wave fastest, so the tail weighs most there. Builds from ggml-org/llama.cpp#10318 on use mmv.cu's 256-thread rows: no such tail.
  */
 import type { Gpu } from '../../schema/gpu.js';
 

@@ -4,7 +4,7 @@
  * latency-bound, one short wave after another. The engine's figure (FrameworkProfile.moeCallSeconds) is the
  * kernel benchmark's batch-1 time less the bytes at the modelled bandwidth and less the kernels' launch gaps the
  * step already counts; it fades as the call's bytes grow, gone once they take 20x that latency at the modelled
- * bandwidth (vLLM PR #19049's A100 table: 37 µs unexplained at batch 1, 31 / 29 / 20 / 8 µs at batch 2 / 4 / 8 / 16,
+ * bandwidth (vllm-project/vllm#19049's A100 table: 37 µs unexplained at batch 1, 31 / 29 / 20 / 8 µs at batch 2 / 4 / 8 / 16,
  * none from 32).
  */
 import type { FrameworkProfile } from '../memory/framework-profile.js';

@@ -109,8 +109,8 @@ const DEQUANT_BYTES_FUSED = 2.5;
 const DEQUANT_BYTES_EAGER_TORCHAO = 10;
 // LLM.int8 (bitsandbytes int8): per linear call, activation quantization, outlier split, int8 GEMM and fp16
 // outlier GEMM add ~8 small kernels; measured 3.7-6.7x slower than fp16 at 7-13B (T5-11B 43.5 vs 11.7 ms/token,
-// https://huggingface.co/blog/hf-bitsandbytes-integration; Llama-7B 154.6 vs 32.9 ms, bitsandbytes issue
-// #347; Baichuan2-13B 9.5 vs 35 tok/s, github.com/baichuan-inc/Baichuan2/issues/272): ~250 µs per linear call.
+// https://huggingface.co/blog/hf-bitsandbytes-integration; Llama-7B 154.6 vs 32.9 ms, bitsandbytes-foundation/bitsandbytes#347;
+// Baichuan2-13B 9.5 vs 35 tok/s, github.com/baichuan-inc/Baichuan2/issues/272): ~250 µs per linear call.
 export const INT8_LINEAR_SECONDS = 250e-6;
 // LLM.int8 training: the forward (and recompute) matmuls of frozen int8 weights run through the int8 path
 // (activation quantization, outlier split, igemmlt with layout transforms, fp16 outlier GEMM) while the

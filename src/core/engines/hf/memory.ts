@@ -47,7 +47,7 @@ export const HF_MEMORY: FrameworkProfile = {
   prefillLogits: 'last', // generate(): logits_to_keep=1 since transformers 4.45
   kvCache: 'dynamic', // DynamicCache: torch.cat per step
   cudaContextMiB: HF_CONTEXT_MIB,
-  allocatorSlack: 0.06, // caching allocator without expandable segments: a few % (vllm compressed-tensors #587: 2.3%; ZeRO §3.2)
+  allocatorSlack: 0.06, // caching allocator without expandable segments: a few % (vllm-project/compressed-tensors#587: 2.3%; ZeRO §3.2)
   deepspeedOptimizer: false,
   gatheredLayers: 2, // FSDP forward_prefetch/backward_prefetch: current + next unit
   // transformers/PEFT load 4/8-bit weights through bitsandbytes.

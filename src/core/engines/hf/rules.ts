@@ -57,7 +57,7 @@ export const INT8_SHARDED: Rule = {
   says: 'bitsandbytes LLM.int8 weights (Int8Params, int8 storage with a separate SCB scale) cannot be flattened by FSDP nor partitioned by ZeRO-3; only 4-bit has a float quant_storage (use --weights nf4)',
   library: 'bitsandbytes',
   versions: '>=0.43,<=0.50.2',
-  // quant_storage exists for Params4bit only (bitsandbytes PR #970; Int8Params still lacks it in the 0.50.2 wheel); PEFT v0.20.0 docs/source/accelerate/fsdp.md and deepspeed.md cover 4-bit only.
+  // quant_storage exists for Params4bit only (bitsandbytes-foundation/bitsandbytes#970; Int8Params still lacks it in the 0.50.2 wheel); PEFT v0.20.0 docs/source/accelerate/fsdp.md and deepspeed.md cover 4-bit only.
   source: 'https://github.com/bitsandbytes-foundation/bitsandbytes/pull/970',
   effect: 'forbid',
   applies: (x) => x.options.weights === 'int8' && (onFsdp(x.options) || onZero3(x.options)),

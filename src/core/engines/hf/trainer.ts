@@ -132,7 +132,7 @@ export const HF_ENGINE = 'Hugging Face Trainer / TRL + PEFT + bitsandbytes';
 
 /**
  * LoRA on fused experts under DeepSpeed ZeRO-3: PEFT 0.20.0's ParamWrapper reads the targeted parameter's
- * shape, which ZeRO-3 has already partitioned to an empty one (fixed after the release: peft 5d602fdb, #3576).
+ * shape, which ZeRO-3 has already partitioned to an empty one (fixed after the release: huggingface/peft@5d602fdb, huggingface/peft#3576).
  */
 export function expertZero3Blocker(
   x: Pick<LaunchInput, 'arch' | 'options'>,
@@ -140,7 +140,7 @@ export function expertZero3Blocker(
 ): string | null {
   if (!isAdapter(x.options) || d.kind !== 'deepspeed' || x.options.zero !== 3) return null;
   if (expertTargetParameters(x.arch, x.options).params.length === 0) return null;
-  return `PEFT ${HF_PINS.peft} cannot build LoRA on fused expert weights under DeepSpeed ZeRO-3 (ParamWrapper reads the partitioned, empty shape; fixed after the release, peft #3576): use FSDP or ZeRO-2`;
+  return `PEFT ${HF_PINS.peft} cannot build LoRA on fused expert weights under DeepSpeed ZeRO-3 (ParamWrapper reads the partitioned, empty shape; fixed after the release, huggingface/peft#3576): use FSDP or ZeRO-2`;
 }
 
 /** The change rules whose notes the Trainer's launch writes. */

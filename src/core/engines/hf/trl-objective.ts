@@ -178,7 +178,7 @@ function grpoKeys(o: EstimateOptions, config: Record<string, unknown>): Record<s
     });
   if (o.rollout === 'vllm-server')
     Object.assign(config, { vllm_mode: 'server', vllm_max_model_length: o.seq });
-  // GRPOConfig has no prompt limit since TRL #4847: train.py drops longer prompts with this.
+  // GRPOConfig has no prompt limit since huggingface/trl#4847: train.py drops longer prompts with this.
   const top: Record<string, unknown> = { max_prompt_length: o.promptTokens };
   if (o.rollout === 'vllm-server')
     top.vllm_serve = {
@@ -234,9 +234,9 @@ export function serverLaunchScript(x: LaunchInput, trainCommand: string): Launch
 export const TRL_VLLM_PIN = '0.25.1';
 /**
  * The torch vllm 0.25.1 pins: 2.11.0 (vLLM's torch pin by release, 0.20.0 .. 0.26.0 → torch==2.11.0:
- * unslothai/unsloth .github/scripts/kaggle_t4_ci/legs.py#L271-L276 at 015bdef; vllm-project/vllm #45082, the
+ * unslothai/unsloth .github/scripts/kaggle_t4_ci/legs.py#L271-L276 at 015bdef; vllm-project/vllm#45082, the
  * closed 2.11.0 → 2.12.1 bump). Inside axolotl v0.18.0's torch>=2.11.0,<=2.12.1, so the same environment
- * holds the trainers and `trl vllm-serve`; vLLM takes transformers v5 since 0.19.1 (vllm-project/vllm #40146, #30566).
+ * holds the trainers and `trl vllm-serve`; vLLM takes transformers v5 since 0.19.1 (vllm-project/vllm#40146, vllm-project/vllm#30566).
  */
 export const TRL_VLLM_TORCH = '2.11.0';
 

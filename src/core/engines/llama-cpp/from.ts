@@ -62,7 +62,7 @@ const NO_EFFECT = [
 
 /** KV cache types llama.cpp takes (common/arg.cpp kv_cache_types): 16-bit ones are auto, 8-bit and below fp8. */
 const KV_TYPES = ['f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q4_1', 'iq4_nl', 'q5_0', 'q5_1'] as const;
-// --split-mode: none, layer (default), row (deprecated) and tensor (newer builds: docs/multi-gpu.md, llama.cpp PR #22729).
+// --split-mode: none, layer (default), row (deprecated) and tensor (newer builds: docs/multi-gpu.md, ggml-org/llama.cpp#22729).
 const SPLIT_MODES = ['none', 'layer', 'row', 'tensor'] as const;
 
 /**

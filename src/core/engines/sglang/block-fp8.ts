@@ -5,7 +5,7 @@
  * default on SM90; python/sglang/srt/layers/quantization/fp8_utils.py and deep_gemm_wrapper), else sgl-kernel's
  * CUTLASS blockwise GEMM.
  *
- * sglang PR #5820's blockwise-GEMM benchmark (https://github.com/sgl-project/sglang/pull/5820, and PR #5207's
+ * sgl-project/sglang#5820's blockwise-GEMM benchmark (https://github.com/sgl-project/sglang/pull/5820, and sgl-project/sglang#5207's
  * earlier run for N=7168 K=16384, N=4608 / 3072 K=7168) times DeepGEMM at DeepSeek-V3's shapes, flat from M = 1 to
  * 64-128 (mean over M = 1-64, µs): N=24576 K=7168 58.6; N=32768 K=512 13.0; N=3072 K=1536 9.8; N=512 K=7168 13.5;
  * N=7168 K=2304 14.2; N=7168 K=16384 59.7; N=4608 K=7168 34.5; N=3072 K=7168 34.0 (an H200: 176 MB in 58.6 µs is
@@ -16,7 +16,7 @@ import type { FrameworkProfile } from '../../memory/framework-profile.js';
 
 export const SGLANG_BLOCK_FP8_LINEAR: NonNullable<FrameworkProfile['blockFp8Linear']> = {
   hopper: {
-    baseSeconds: 8.0e-6, // DeepGEMM fp8_gemm_nt, sglang PR #5820 / #5207 tables (fit above)
+    baseSeconds: 8.0e-6, // DeepGEMM fp8_gemm_nt, sgl-project/sglang#5820 / sgl-project/sglang#5207 tables (fit above)
     perKBlockSeconds: 0.14e-6, // per 128 of K, same fit
   },
 };

@@ -1,7 +1,7 @@
 /**
  * torchtitan launcher: a Python config function (the recipe torchtitan.train loads with --module/--config),
  * launch.sh with the torchrun line, and pinned requirements. torchtitan 0.3.0 reads no TOML: the TOML job
- * config was removed by "[BC Breaking] Config System Refactor: TOML to Python Dataclass Registry" (#2386,
+ * config was removed by "[BC Breaking] Config System Refactor: TOML to Python Dataclass Registry" (pytorch/torchtitan#2386,
  * commit 9810191bb, 2026-02-23, after v0.2.2). Sources read at pytorch/torchtitan main b5bcd76c66d0 (2026-08-21,
  * the newest commit before 0.3.0 in the mirror; assets/version.txt there still says 0.2.2): cited as TT below.
  * The 0.3.0 wheel on PyPI differs from that commit in TrainingConfig's batch fields (local_batch_size,

@@ -267,8 +267,8 @@ export function tuneSchedule(o: LaunchInput['options']): {
  * stable torch and torchao of that day (.github/workflows/gpu_test.yaml: pip install torch torchvision
  * torchao), i.e. torch 2.6.0 and torchao 0.10.0 (tag v0.10.0, 2025-04-02), and it pins torchdata==0.11.0
  * (pyproject.toml). Today's torchao breaks it: torchao 0.16.0 removed int4_weight_only (pytorch/ao
- * commit 10ad5bd5, #3308), which torchtune/training/quantization.py imports when torchtune.training loads,
- * and torchao 0.18.0 moved torchao.dtypes.nf4tensor (commit 60b42ac6, #4256) that LoRA/QLoRA import.
+ * commit 10ad5bd5, pytorch/ao#3308), which torchtune/training/quantization.py imports when torchtune.training loads,
+ * and torchao 0.18.0 moved torchao.dtypes.nf4tensor (commit 60b42ac6, pytorch/ao#4256) that LoRA/QLoRA import.
  */
 export const TORCHTUNE_PINS = [
   'torch==2.6.0',

@@ -280,7 +280,7 @@ function sftConfig(
 /**
  * fast_inference's vLLM: 0.19.1, the version Unsloth's own GRPO CI leg installs (unslothai/unsloth
  * .github/scripts/kaggle_t4_ci/legs.py#L299 at 015bdef), not TRL 0.24.0's vllm==0.10.2 extra: 0.10.2 pins
- * torch 2.8.0 and predates vLLM's transformers v5 support (0.19.1: vllm-project/vllm #40146), against the transformers
+ * torch 2.8.0 and predates vLLM's transformers v5 support (0.19.1: vllm-project/vllm#40146), against the transformers
  * 5.5.0 pinned here. TRL 0.24.0 only warns on another vLLM (trl/import_utils.py#L89-L96), and Unsloth's
  * shared-weights rollout calls the engine itself.
  */

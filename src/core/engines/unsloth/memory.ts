@@ -43,7 +43,7 @@ export const UNSLOTH_MEMORY: FrameworkProfile = {
   prefillLogits: 'last',
   kvCache: 'dynamic',
   cudaContextMiB: TORCH_CONTEXT_MIB,
-  allocatorSlack: 0.03, // sets PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (torchtune #1185 for the effect)
+  allocatorSlack: 0.03, // sets PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (meta-pytorch/torchtune#1185 for the effect)
   deepspeedOptimizer: false,
   gatheredLayers: 2,
   // Unsloth loads 4/8-bit weights through bitsandbytes; its Triton kernels are fused whatever --compile says.

@@ -6,7 +6,7 @@
  * CUTLASS since https://github.com/vllm-project/vllm/pull/23280), else Triton. `pip install vllm` ships no
  * deep_gemm: the CUTLASS kernel is taken.
  *
- * sglang PR #5820's blockwise-GEMM benchmark (https://github.com/sgl-project/sglang/pull/5820, and PR #5207's
+ * sgl-project/sglang#5820's blockwise-GEMM benchmark (https://github.com/sgl-project/sglang/pull/5820, and sgl-project/sglang#5207's
  * earlier run for N=7168 K=16384, N=4608 / 3072 K=7168) times vLLM's CUTLASS kernel at DeepSeek-V3's shapes: flat
  * from M = 1 to 64-128 (mean over M = 1-64, µs): N=24576 K=7168 82.0; N=32768 K=512 16.3; N=3072 K=1536 14.6;
  * N=512 K=7168 20.7; N=7168 K=2304 18.6; N=7168 K=16384 90.8; N=4608 K=7168 45.9; N=3072 K=7168 45.6. The GPU is
@@ -14,14 +14,14 @@
  * so an H200 (4.8 TB/s). Least squares of (time - the weight bytes at the modelled FP8 rate, 0.81 x 0.85 x
  * 4.8 TB/s) over those eight shapes against the K blocks: 9.3 µs + 0.37 µs per 128 of K. The K term is the GEMM's
  * serial main loop over K: at small M the grid has N/128 tiles, fewer than the SMs, so no split hides it.
- * For scale, vllm PR #23280 runs the CUTLASS kernel at N=2112 K=7168 on an H100 at 0.89 TFLOP/s at batch 1
+ * For scale, vllm-project/vllm#23280 runs the CUTLASS kernel at N=2112 K=7168 on an H100 at 0.89 TFLOP/s at batch 1
  * (34 µs; the fit gives 9.3 + 20.7 + 6.6 = 36.6 µs with the bytes at the H100's modelled rate).
  */
 import type { FrameworkProfile } from '../../memory/framework-profile.js';
 
 export const VLLM_BLOCK_FP8_LINEAR: NonNullable<FrameworkProfile['blockFp8Linear']> = {
   hopper: {
-    baseSeconds: 9.3e-6, // CUTLASS SM90 blockwise GEMM, sglang PR #5820 / #5207 tables (fit above)
+    baseSeconds: 9.3e-6, // CUTLASS SM90 blockwise GEMM, sgl-project/sglang#5820 / sgl-project/sglang#5207 tables (fit above)
     perKBlockSeconds: 0.37e-6, // per 128 of K, same fit
   },
 };

@@ -1,5 +1,5 @@
 /**
- * vLLM V1's piecewise CUDA graphs (its default until vllm PR #25444, 2025-09-23, made decode steps replay one full
+ * vLLM V1's piecewise CUDA graphs (its default until vllm-project/vllm#25444, 2025-09-23, made decode steps replay one full
  * graph, FULL_AND_PIECEWISE): torch.compile splits each layer's graph at the attention op
  * (CompilationConfig.splitting_ops, vllm.unified_attention_with_output), captures the pieces between, and runs the
  * attention op eagerly from Python (https://github.com/vllm-project/vllm/pull/14437, docs/design/v1/torch_compile.md:

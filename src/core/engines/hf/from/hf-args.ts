@@ -145,7 +145,7 @@ export function flattenLaunchArgs(doc: Record<string, unknown>): Record<string, 
   if (typeof doc.trainer === 'string') flat.trainer = doc.trainer;
   // launch.sh starts `trl vllm-serve` on these GPUs (server mode); the trainer runs on the rest.
   if (isRecord(doc.vllm_serve)) flat.vllm_serve = doc.vllm_serve;
-  // GRPO: the prompt limit train.py applies (GRPOConfig has none since TRL #4847).
+  // GRPO: the prompt limit train.py applies (GRPOConfig has none since huggingface/trl#4847).
   if (doc.max_prompt_length !== undefined) flat.max_prompt_length = doc.max_prompt_length;
   if (init.dtype !== undefined) flat.dtype = init.dtype;
   if (init.attn_implementation !== undefined) flat.attn_implementation = init.attn_implementation;
@@ -189,7 +189,7 @@ export function mapHfArgs(
   if (rl) mapTrlObjective(r, objective, flags, launched ? undefined : { warnings });
   if (rl && !launched && r.has('torch_dtype') && !r.has('dtype'))
     warnings.push(
-      `torch_dtype: TRL v1.9.0's ModelConfig calls it dtype (huggingface/trl #4000; torch_dtype removed in v0.27.0, #4651) and \`trl\` drops the old name, loading float32; estimated with ${String(r.raw('torch_dtype'))}, what the config asks for`,
+      `torch_dtype: TRL v1.9.0's ModelConfig calls it dtype (huggingface/trl#4000; torch_dtype removed in v0.27.0, huggingface/trl#4651) and \`trl\` drops the old name, loading float32; estimated with ${String(r.raw('torch_dtype'))}, what the config asks for`,
     );
   const serve = r.record('vllm_serve');
   if (serve && typeof serve.gpus === 'number') {

@@ -26,7 +26,7 @@ const GRPO_KEYS = [
 ];
 /** GRPOConfig loss_type values (grpo_config.py v1.9.0 docstring). */
 const GRPO_LOSSES = ['grpo', 'dr_grpo', 'dapo', 'bnpo', 'cispo', 'sapo', 'luspo', 'vespo'];
-/** Keys of DPOConfig (dpo_config.py v1.9.0, and rpo_alpha before the #3906 refactor) that name DPO. */
+/** Keys of DPOConfig (dpo_config.py v1.9.0, and rpo_alpha before the huggingface/trl#3906 refactor) that name DPO. */
 const DPO_KEYS = [
   'precompute_ref_log_probs',
   'rpo_alpha',
@@ -186,10 +186,10 @@ export interface TrlReadContext {
  * preference config, all before v0.29.0 (CPO and ORPO keep max_completion_length for encoder-decoders).
  */
 const PROMPT_LIMIT_REMOVED: Record<string, string> = {
-  dpo: 'huggingface/trl #3906',
-  kto: 'huggingface/trl #4792, #4808',
-  orpo: 'huggingface/trl #4966',
-  simpo: 'huggingface/trl #4965',
+  dpo: 'huggingface/trl#3906',
+  kto: 'huggingface/trl#4792, huggingface/trl#4808',
+  orpo: 'huggingface/trl#4966',
+  simpo: 'huggingface/trl#4965',
 };
 
 /** Preference configs: the reference, and the length limits TRL v1.9.0 no longer has. */
@@ -236,20 +236,20 @@ function mapGrpo(r: FieldReader, flags: FromFlags, user?: TrlReadContext): void 
   if (prompt !== undefined && user)
     // The prompt length the config plans for; TRL v1.9.0 no longer truncates prompts to it.
     user.warnings.push(
-      `max_prompt_length: not a GRPOConfig field since TRL v0.28.0 (huggingface/trl #4847); v1.9.0 drops it and does not truncate prompts; read as --prompt-tokens ${prompt}, the longest prompt this config expects`,
+      `max_prompt_length: not a GRPOConfig field since TRL v0.28.0 (huggingface/trl#4847); v1.9.0 drops it and does not truncate prompts; read as --prompt-tokens ${prompt}, the longest prompt this config expects`,
     );
   // grpo_trainer.py: beta 0.0 (the v1.9.0 default) loads no reference model.
   const beta = r.raw('beta');
   if (typeof beta === 'number' && beta > 0) flags.reference = 'model';
   if (r.bool('use_vllm')) {
-    // grpo_config.py vllm_mode default "colocate" since v1.0.0 (huggingface/trl #5255; "server" in v0.18–v0.29).
+    // grpo_config.py vllm_mode default "colocate" since v1.0.0 (huggingface/trl#5255; "server" in v0.18–v0.29).
     const given = r.str('vllm_mode');
     const mode = given ?? 'colocate';
     if (mode !== 'colocate' && mode !== 'server')
       throw new FromError('vllm_mode', mode, 'colocate or server');
     if (given === undefined && user)
       user.warnings.push(
-        "vllm_mode: not set; TRL v1.9.0 colocates vLLM on the training GPUs (default 'colocate' since v1.0.0, huggingface/trl #5255; 'server' in v0.18–v0.29): give --rollout vllm-server --rollout-gpus N if `trl vllm-serve` runs beside it",
+        "vllm_mode: not set; TRL v1.9.0 colocates vLLM on the training GPUs (default 'colocate' since v1.0.0, huggingface/trl#5255; 'server' in v0.18–v0.29): give --rollout vllm-server --rollout-gpus N if `trl vllm-serve` runs beside it",
       );
     flags.rollout = `vllm-${mode}`;
     const share = r.raw('vllm_gpu_memory_utilization');
