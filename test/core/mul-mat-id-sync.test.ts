@@ -6,6 +6,9 @@ import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { defaultOptions } from '../../src/schema/estimate.js';
 import { defaultTimeOptions, type TimeOptions } from '../../src/schema/time.js';
+import { graphKernelSecondsOf } from '../../src/core/time/decode-host.js';
+import { gpuRates } from '../../src/core/time/hardware.js';
+import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
 
 const base = {
   ...defaultOptions('inference'),
@@ -21,14 +24,20 @@ const step = (model: string, time: Partial<TimeOptions> = {}, o: object = {}) =>
     ...time,
   }).stepSeconds;
 
+// llama.cpp's graph gap on this card: its cycles at the card's SM clock (FrameworkProfile.graphKernelCycles).
+const GAP = graphKernelSecondsOf(
+  FRAMEWORKS['llama.cpp'],
+  gpuRates(findGpu('a100-80gb-pcie'), defaultTimeOptions(1)).smClock,
+);
+
 describe('MUL_MAT_ID host round trip per expert slot', () => {
   it('adds 3 projections x top-k slots x MoE layers round trips of 11.8 us to a Mixtral step', () => {
     // Mixtral-8x7B: 32 MoE layers, top-2, gated experts: 32 x 3 x 2 = 192 ops x 11.8 us = 2.2656 ms; and the
-    // per-slot layer's own kernels at a graph gap (2.5 us) each: routing 8 + 2 slots x (3 mat-vecs + SiLU and the
+    // per-slot layer's own kernels at a graph gap each (the card's, GAP): routing 8 + 2 slots x (3 mat-vecs + SiLU and the
     // gate product + weight multiply and add) - 1 - the dense count (3 mat-vecs + 2) = 16 a layer, 512 a step.
     const extra = step('mixtral-8x7b-v0.1', { mulMatIdSync: true }) - step('mixtral-8x7b-v0.1');
     // (stepSeconds is rounded to three significant figures: within 1%.)
-    expect(extra / (192 * 11.8e-6 + 512 * 2.5e-6)).toBeCloseTo(1, 2);
+    expect(extra / (192 * 11.8e-6 + 512 * GAP)).toBeCloseTo(1, 2);
   });
 
   it('counts each slot projection its activation-quantizing kernel in an unfused GGUF build', () => {
@@ -39,7 +48,7 @@ describe('MUL_MAT_ID host round trip per expert slot', () => {
     const extra =
       step('mixtral-8x7b-v0.1', { ...unfused, mulMatIdSync: true }) -
       step('mixtral-8x7b-v0.1', unfused);
-    expect(extra / (192 * 11.8e-6 + 576 * 2.5e-6)).toBeCloseTo(1, 2);
+    expect(extra / (192 * 11.8e-6 + 576 * GAP)).toBeCloseTo(1, 2);
   });
 
   it('leaves a dense model and an engine without the round trip unchanged', () => {

@@ -83,7 +83,12 @@ describe('a plug-in engine registered from outside src/', () => {
     expect(c.format).toBe('toyserve');
     expect(c.model).toBe(back.model); // the checkpoint the plan serves
     expect(c.model).toMatch(/Llama-3\.1-8B/);
-    expect(c.flags).toEqual({ ...back.flags, gpus: 1 });
+    // and the folder's power-limit.sh, where the plan caps the GPU, its --power-limit.
+    const { 'power-limit': limit, ...rest } = c.flags as Record<string, unknown>;
+    expect(rest).toEqual({ ...back.flags, gpus: 1 });
+    const capped = bundle.files.some((f) => f.path === 'power-limit.sh');
+    if (capped) expect(limit).toMatch(/^\d+W$/);
+    else expect(limit).toBeUndefined();
   });
 
   it('--from <folder> runs its launch-folder reader: toyserve.json gives the GPUs, for toyserve scripts only', () => {
