@@ -33,6 +33,18 @@ rank: cost
 
 const h100 = findGpu('h100-sxm');
 
+/** GRPO of 8 completions of 2048 tokens for 512-token prompts, vLLM colocated on `share` of each GPU. */
+const colocatedGrpoInto = (o: EstimateOptions, share: number): void => {
+  objectiveInto(o, {
+    objective: 'grpo',
+    generations: '8',
+    'prompt-tokens': '512',
+    'completion-tokens': '2048',
+    rollout: 'vllm-colocate',
+    'rollout-memory': String(share),
+  });
+};
+
 /** Each colocated plan's vLLM share holds the weights vLLM loads: its own copy or the one it shares with the trainer. */
 const expectSharesHoldWeights = (colocated: readonly { options: EstimateOptions }[]): void => {
   const capacity = gpuCapacityBytes(h100);
@@ -70,14 +82,7 @@ describe('colocated vLLM start', () => {
         batch: '2',
         'grad-accum': '32',
       });
-      objectiveInto(o, {
-        objective: 'grpo',
-        generations: '8',
-        'prompt-tokens': '512',
-        'completion-tokens': '2048',
-        rollout: 'vllm-colocate',
-        'rollout-memory': '0.5',
-      });
+      colocatedGrpoInto(o, 0.5);
       const e = estimateMemory(arch, o) as { objective?: ObjectiveExtras };
       return e.objective!.rolloutWeights;
     };
@@ -107,14 +112,7 @@ describe('colocated vLLM start', () => {
         'grad-accum': '32',
         checkpointing: 'full',
       });
-      objectiveInto(o, {
-        objective: 'grpo',
-        generations: '8',
-        'prompt-tokens': '512',
-        'completion-tokens': '2048',
-        rollout: 'vllm-colocate',
-        'rollout-memory': String(share),
-      });
+      colocatedGrpoInto(o, share);
       return buildEstimate(resolveModel('qwen2.5-14b'), o, h100).fits === true;
     };
     expect(fits(0.3)).toBe(false);
