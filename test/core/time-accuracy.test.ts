@@ -930,7 +930,7 @@ describe('time model on the Unsloth FP8 L4 and gpt-oss rollout notebook rows', (
 // Llama-3.2-3B on an L40S through its own loop, batch 4 of 210 tokens): LoRA r 32 and r 64 on q,v and r 10 on the MLP,
 // and a full fine-tune in pure bf16; Unsloth's TinyLlama Alpaca notebook (QLoRA, 4,096-token packed rows, a T4). First
 // scored: -44.6%, -43.7%, -42.9%, +0.9% and +44.9%. With the L40S at its measured bf16 matmul rate (catalog
-// gemm16MeasuredTflops, zzc0721/torch-performance-test-data#43; the 4090's watts held it at 121 TFLOPS) and torch
+// gemm16MeasuredTflops, https://github.com/zzc0721/torch-performance-test-data/issues/43; the 4090's watts held it at 121 TFLOPS) and torch
 // AdamW's foreach step timed by its ops (time/optimizer-step.ts, the rows' adam_impl): -19.9%, -18.9%, -20.9%, -0.6%;
 // the T4 row unchanged (docs/time-model.md "PEFT's method comparison and a packed T4 QLoRA").
 describe('time model on the PEFT MetaMathQA and packed TinyLlama rows', () => {

@@ -66,7 +66,7 @@ describe('tensor rate per card', () => {
 
   it('the L40S runs its GEMMs at its measured bf16 matmul rate, not at the 4090 power wall', () => {
     // L40S (362 TFLOPS spec, full-rate fp32 accumulation, 350 W): torch bf16 matmuls at best 269.15 TFLOPS
-    // (catalog gemm16MeasuredTflops, zzc0721/torch-performance-test-data#43), where the 4090's fp32-accumulate
+    // (catalog gemm16MeasuredTflops, https://github.com/zzc0721/torch-performance-test-data/issues/43), where the 4090's fp32-accumulate
     // rate per watt would hold it at 151 TFLOPS sustained, 121 at the GEMM efficiency.
     const l40s = findGpu('l40s');
     expect(l40s.gemm16MeasuredTflops).toBeDefined();

@@ -134,7 +134,7 @@ const KERNELS: Record<QuantFormat, KernelFamily> = {
   exl2: { eff8: 0.75, eff4: 0.75, crossover: 16, src: 'turboderp/exllamav2' },
   // AutoAWQ: GEMV kernel fastest at batch 1, GEMM kernel up to batch 8-16 (casper-hansen/AutoAWQ README).
   awq: { eff8: 0.65, eff4: 0.65, crossover: 16, src: 'casper-hansen/AutoAWQ README' },
-  // GPTQ through transformers/optimum exllama kernels: ~20-35% faster than fp16 at 13B (mit-han-lab/llm-awq#79).
+  // GPTQ through transformers/optimum exllama kernels: ~20-35% faster than fp16 at 13B (https://github.com/mit-han-lab/llm-awq/issues/79).
   gptq: {
     eff8: 0.55,
     eff4: 0.55,

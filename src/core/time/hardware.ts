@@ -106,15 +106,15 @@ const GEMM_EFF_HOPPER = 0.65;
 // rate (the catalog's spec), so the tensor pipe binds, not memory or issue: an RTX 4060 kernel with fp32
 // accumulation holds 95.7% tensor-pipe utilisation at 47% SM throughput (triton-lang/triton#10851), and
 // torch bf16/fp16 matmuls of 4096-10240 reach a median 0.955 of that spec on an RTX 4090, 3070 and 5070 (18 runs,
-// 0.86-1.09; zzc0721/torch-performance-test-data#78, zzc0721/torch-performance-test-data#171,
+// 0.86-1.09; https://github.com/zzc0721/torch-performance-test-data/issues/78, zzc0721/torch-performance-test-data#171,
 // zzc0721/torch-performance-test-data#100), where the same harness gives an A40 0.72-0.82
-// and an H100 SXM 0.73-0.81 of theirs (zzc0721/torch-performance-test-data#185, zzc0721/torch-performance-test-data#79).
+// and an H100 SXM 0.73-0.81 of theirs (zzc0721/torch-performance-test-data#185, https://github.com/zzc0721/torch-performance-test-data/issues/79).
 // Those are square n x n matmuls whose rate already carries the shape loss that shapeFactor (time/shape.ts) applies
 // to every GEMM again (0.941 at n = 4096, 0.970 at 8192, 0.976 at 10240): each run divided by shapeFactor(n, n), the
 // median of the 18 is 0.979 (0.91-1.14): 0.98 at shape factor 1.
 const GEMM_EFF_GEFORCE = 0.98;
 // Volta (V100 SXM2) in the same harness: fp16 tensor-core matmuls of 4096-10240 at 89-97 of 125 TFLOPS (median
-// 0.76), fp32 at 13.9-14.5 of 15.7 (median 0.91) (zzc0721/torch-performance-test-data#140 and zzc0721/torch-performance-test-data#52).
+// 0.76), fp32 at 13.9-14.5 of 15.7 (median 0.91) (zzc0721/torch-performance-test-data#140 and https://github.com/zzc0721/torch-performance-test-data/issues/52).
 const GEMM_EFF_VOLTA_16 = 0.76;
 const GEMM_EFF_VOLTA_32 = 0.91;
 // ROCm hipBLASLt reaches about half of MI300X's dense peak in practice (SemiAnalysis MI300X vs H100, 2024): assumed 0.55.
@@ -133,7 +133,7 @@ const ATTN_EFF_HOPPER = 0.35;
 // On a GeForce die FlashAttention-2's matmuls run at the halved fp32-accumulate tensor rate (the catalog spec) while
 // softmax's exponentials and rescales run on FP32 units that are not halved (RTX 4090: 82.6 FP32 TFLOPS against 165
 // tensor, A100: 19.5 against 312), so the non-matmul work that holds FA2 below its GEMMs on an A100 hides behind
-// them: FA2's forward on an RTX 4090 runs 150.9-173.0 TFLOPS, 172 at seqlen 2048 (headdim 64, fp16; ROCm/flash-attention#27),
+// them: FA2's forward on an RTX 4090 runs 150.9-173.0 TFLOPS, 172 at seqlen 2048 (headdim 64, fp16; https://github.com/ROCm/flash-attention/issues/27),
 // 0.91-1.05 of the 165.2 spec. Its backward has no GeForce figure: attention is taken at the GEMM efficiency.
 const ATTN_EFF_GEFORCE = GEMM_EFF_GEFORCE;
 // Streaming kernels reach ~80-90% of peak DRAM bandwidth (STREAM-like copies; Databricks MBU 0.5-0.8 end to end
