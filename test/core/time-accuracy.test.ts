@@ -21,7 +21,7 @@ const rows = throughputRows('throughput.json');
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -159,8 +159,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (339: 325 out of sample, 14 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(339);
+  it('scores every scorable case (342: 328 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(342);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -309,8 +309,10 @@ const ADA_CDNA_FIELD_ROW = /^(llamacpp-12183-|llamacpp-17621-|inferencex1061-)/;
 // Four sources new to the set, scored before any model change (docs/time-model.md "gpt-oss serving of August 2025 and
 // llama.cpp's PR tables"): sariekr/gpu_conc (gpt-oss-20b on one H100 PCIe, H200, B200 and MI300X, vLLM of August 2025,
 // closed loops of 1 to 16 streamed chat requests) and the master columns of ggml-org/llama.cpp#16649, ggml-org/llama.cpp#16834 (RTX
-// 4090) and ggml-org/llama.cpp#15451 (two RTX A5000 in a layer split): gpt-oss-20b MXFP4 tg128.
-const GPTOSS_2025_FIELD_ROW = /^(gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-)/;
+// 4090) and ggml-org/llama.cpp#15451 (two RTX A5000 in a layer split): gpt-oss-20b MXFP4 tg128; with them the October 2025
+// edition of AMD's MI300X results page (Llama 3.1 70B FP8 over TP 8, vLLM 0.10.2, batch 1, 2 and 4).
+const LATE_2025_FIELD_ROW =
+  /^(gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-)/;
 const eraOf = (id: string) =>
   OLDER_FIELD_ROW.test(id)
     ? 'older'
@@ -324,8 +326,8 @@ const eraOf = (id: string) =>
             ? 'gpulab'
             : ADA_CDNA_FIELD_ROW.test(id)
               ? 'adacdna'
-              : GPTOSS_2025_FIELD_ROW.test(id)
-                ? 'gptoss2025'
+              : LATE_2025_FIELD_ROW.test(id)
+                ? 'late2025'
                 : 'newer';
 // The older and newer vLLM field rows at today's figures (each line's comment says how they got there).
 const OLDER_BAR = { count: 31, median: 0.099, p90: 0.23 };
@@ -435,16 +437,18 @@ const FIELD_BARS = {
   // scored before any model change and unchanged: H100 PCIe +42.5%, -1.5%, -16.3%, -15.9%; H200 +52.5%, +27.6%,
   // +15.5%, +39.1%; B200 +84.4%, +95.8%, +111.8%, +176.8%; MI300X +89.9%, +117.1%, +61.2%, +74.8% (docs/time-model.md:
   // the batch-1 step the H200 and B200 share, 4.5 ms, and the B200's MoE backend of that build are not modelled).
-  'gptoss2025 kind:serving engine:vllm': { count: 16, median: 0.569, p90: 1.172 },
+  // With AMD's October 2025 edition (Llama 3.1 70B FP8 over TP 8 on MI300X, vLLM 0.10.2, batch 1, 2, 4: -10.7%, +0.6%,
+  // +3.2%), 19 rows.
+  'late2025 kind:serving engine:vllm': { count: 19, median: 0.425, p90: 1.172 },
   // gpt-oss-20b MXFP4 tg128 of llama.cpp master (fused graph), scored before any model change and unchanged: RTX 4090
   // +32.7% (ggml-org/llama.cpp#16649, October 2025) and +19.1% (ggml-org/llama.cpp#16834); two RTX A5000 in a layer split +19.5%
   // (ggml-org/llama.cpp#15451, build 6263).
-  'gptoss2025 kind:decode engine:llama.cpp': { count: 3, median: 0.195, p90: 0.328 },
+  'late2025 kind:decode engine:llama.cpp': { count: 3, median: 0.195, p90: 0.328 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 128 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack and TensorRT-LLM MoE rows are carried', () => {
-    expect(fieldRows.length).toBe(128);
+  it('scores the 131 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack and TensorRT-LLM MoE rows are carried', () => {
+    expect(fieldRows.length).toBe(131);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([
       'sglang8552-dsr1-nvfp4-b200-cutlass',
     ]);
@@ -615,8 +619,9 @@ const ENGINE_BARS = {
   // KERNELS.marlin.rocmMoeIssue: -17.8..+18.9%).
   // With sariekr/gpu_conc's sixteen gpt-oss-20b rows (vLLM of August 2025 on an H100 PCIe, H200, B200 and MI300X, 1-16
   // in flight; scored before any change: -16.3..+176.8%), 87 rows, 6.9% / 61.2%: past the target (docs/time-model.md
-  // "gpt-oss serving of August 2025 and llama.cpp's PR tables").
-  'serving engine:vllm': { count: 87, median: 0.07, p90: 0.612 },
+  // "gpt-oss serving of August 2025 and llama.cpp's PR tables"); with AMD's October 2025 MI300X rows (-10.7..+3.2%), 90
+  // rows, 6.9% / 54.5%.
+  'serving engine:vllm': { count: 90, median: 0.07, p90: 0.546 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
@@ -649,7 +654,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
   // all-reduce on MI300X.
   it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 7%, p90 <= 22.8%', () => {
     const later =
-      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-)/;
+      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-)/;
     const s = summarizeThroughput(
       'vllm earlier',
       outOfSample.filter((r) => r.kind === 'serving' && r.engine === 'vllm' && !later.test(r.id)),
@@ -673,7 +678,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
           !VLLM_2026_FIELD_ROW.test(r.id) &&
           !GPU_LAB_FIELD_ROW.test(r.id) &&
           !ADA_CDNA_FIELD_ROW.test(r.id) &&
-          !GPTOSS_2025_FIELD_ROW.test(r.id),
+          !LATE_2025_FIELD_ROW.test(r.id),
       ),
     );
     expect(s.count).toBe(51);
