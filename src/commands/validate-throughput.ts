@@ -141,6 +141,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.deepspeed_overlap_comm === false) time.serialComm = true;
     // A bitsandbytes build whose 4-bit dequantization ran the branch-tree kernel (before 0.48.0; the case says so).
     if (c.bnb_dequant === 'tree') time.bnbTreeDequant = true;
+    // A k-bit run whose residual stream was fp32 (TRL's k-bit preparation with fp32 norms; the case says so).
+    if (c.kbit_stream === 'fp32') time.kbitFp32Stream = true;
     // A rollout whose captured decode steps dequantized bitsandbytes weights to fp32 (the case says so).
     if (c.bnb_decode_dtype === 'fp32') time.bnbDecodeFp32 = true;
     // A rollout whose decode steps dequantized the experts' down projections alone to fp32 (the case says so).

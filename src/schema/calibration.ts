@@ -121,6 +121,8 @@ export const throughputCaseSchema = z.looseObject({
   cuda_graphs: z.enum(['piecewise']).optional(),
   /** bitsandbytes' NF4/FP4 dequantization kernel in the measured build: 'tree' (before 0.48.0) sets TimeOptions.bnbTreeDequant. */
   bnb_dequant: z.enum(['tree']).optional(),
+  /** The measured k-bit run's residual stream: 'fp32' (TRL's k-bit preparation with fp32 norms) sets TimeOptions.kbitFp32Stream. */
+  kbit_stream: z.enum(['fp32']).optional(),
   /**
    * The dtype the measured rollout's captured decode steps dequantized bitsandbytes 4-bit weights to: 'fp32' (an
    * fp32-stored checkpoint quantized by vLLM while loading, graphs captured before Unsloth reset the QuantStates'

@@ -183,6 +183,16 @@ export interface TimeOptions {
    */
   bnbTreeDequant?: boolean;
   /**
+   * A k-bit training run's residual stream was fp32: TRL before v0.22's SFTTrainer ran PEFT's
+   * prepare_model_for_kbit_training and then, under bf16, peft_module_casting_to_bf16, which keeps every norm in fp32
+   * (huggingface/trl@v0.13.0 trl/trainer/sft_trainer.py, trl/trainer/utils.py); the norm's fp32 output reaches
+   * bitsandbytes' Linear4bit, which returns its output in its input's dtype (bitsandbytes/nn/modules.py
+   * Linear4bit.forward, `out.to(inp_dtype)`), so the MLP output and every residual sum after it are fp32
+   * (time/kbit-stream.ts). No flag sets it (the pinned TRL runs neither); `validate --throughput` does for rows of such
+   * builds (their `kbit_stream`).
+   */
+  kbitFp32Stream?: boolean;
+  /**
    * The measured build multiplied GPTQ int4 weights through auto-gptq's "cuda-old" QuantLinear, which for training-sized
    * inputs dequantizes the whole weight in torch ops before torch.matmul (time/gptq-dequant.ts). No flag sets it (the
    * pinned transformers loads GPTQ through gptqmodel's kernels); `validate --throughput` does for rows of such builds

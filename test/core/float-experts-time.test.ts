@@ -81,6 +81,16 @@ describe('routed experts left unquantized by the quantizer', () => {
     expect(floatExperts(modelFacts(resolveModel('qwen3-8b')), qlora(floatFw[0]), t)).toBeNull();
   });
 
+  it('do not apply to a transformers 4.x build whose MoE blocks loop over per-expert nn.Linear modules (moeLoop)', () => {
+    const o = qlora(floatFw[0]);
+    expect(floatExperts(m, o, t)).not.toBeNull();
+    expect(floatExperts(m, o, { ...t, moeLoop: true })).toBeNull();
+    // Quantized by bitsandbytes there, the looped experts are dequantized like the other linears, not read at fp32.
+    const looped = trainWork(m, o, { ...t, moeLoop: true });
+    expect(looped.expertFp32).toBe(false);
+    expect(looped.dequantBytes).toBeGreaterThan(trainWork(m, o, t).dequantBytes + expertElems);
+  });
+
   it('are read in the compute dtype when serving 4-bit weights, and at fp32 by a rollout of the trained model', () => {
     const inf = optionsFromFlags({
       method: 'inference',

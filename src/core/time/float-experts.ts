@@ -33,9 +33,18 @@ export function floatExperts(
   const fw = FRAMEWORKS[t.expertsOf ?? o.framework];
   if (m.experts <= 1 || m.moeLayers === 0 || fw.unquantizedExperts?.includes(o.weights) !== true)
     return null;
-  // Only bitsandbytes' module swap leaves them (a torchao or GPTQ run quantizes its experts), and not where the run
-  // replaced the fused experts with per-expert nn.Linear modules (TimeOptions.denseMoeLoop), which it quantizes.
-  if ((t.quantFormat ?? defaultQuantFormat(o)) !== 'bnb' || t.denseMoeLoop === true) return null;
+  // Only bitsandbytes' module swap leaves them (a torchao or GPTQ run quantizes its experts), and not where the
+  // experts are per-expert nn.Linear modules, which it quantizes: a run that replaced the fused experts so
+  // (TimeOptions.denseMoeLoop), or a transformers 4.x build whose sparse MoE blocks loop over such modules
+  // (TimeOptions.moeLoop: MixtralBlockSparseTop2MLP's w1, w2, w3 are nn.Linear, huggingface/transformers@v4.48.1
+  // src/transformers/models/mixtral/modeling_mixtral.py; replace_with_bnb_linear swaps every nn.Linear but
+  // llm_int8_skip_modules, src/transformers/integrations/bitsandbytes.py).
+  if (
+    (t.quantFormat ?? defaultQuantFormat(o)) !== 'bnb' ||
+    t.denseMoeLoop === true ||
+    t.moeLoop === true
+  )
+    return null;
   // The float width memory/setup.ts gives the non-linear parameters of a bitsandbytes model: fp32 where the model
   // trains (or a rollout generates with the trained model: TimeOptions.expertsOf) after PEFT's k-bit upcast.
   const trained = o.method !== 'inference' || t.expertsOf !== undefined;

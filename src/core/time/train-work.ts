@@ -10,6 +10,7 @@ import { weightBytes } from './model-facts.js';
 import { float8Work, type Float8Work } from './float8.js';
 import { adapterPathWork } from './adapter-path.js';
 import { autocastCastOps } from './autocast.js';
+import { kbitStreamCastOps } from './kbit-stream.js';
 import { denseLoopBwdBytes, denseMoeElemBytes } from './dense-moe.js';
 import { groupedMmWork, type GroupedMmWork } from './grouped-mm.js';
 import type { ModelFacts } from './model-facts.js';
@@ -365,7 +366,8 @@ function workLayout(m: ModelFacts, o: EstimateOptions): WorkLayout {
 /** Matmul FLOPs, attention FLOPs, elementwise bytes and kernel launches of one micro-batch. */
 function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, t: TimeOptions) {
   const { tokens, shard, tp, cp, layersHere, lmHead, compiled } = w;
-  const elemSize = o.compute === 'fp32' ? 4 : w.autocast ? 3 : 2;
+  const fp32Stream = t.kbitFp32Stream === true && o.method === 'qlora' && !compiled;
+  const elemSize = o.compute === 'fp32' ? 4 : w.autocast || fp32Stream ? 3 : 2;
   const fwdGemmFlops = 2 * tokens * (m.linearActive / shard + lmHead);
   // SDPA handed a padding mask (TimeOptions.sdpaPaddingMask) runs with is_causal=False and the 4-D mask.
   const masked = o.attention === 'sdpa' && t.sdpaPaddingMask === true;
@@ -416,7 +418,8 @@ function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, t: TimeOp
     fwdOps:
       layersHere *
       ((compiled ? OPS_PER_LAYER_COMPILED : w.liger ? OPS_PER_LAYER_LIGER : OPS_PER_LAYER_EAGER) +
-        (w.autocast ? autocastCastOps(m.arch, o.attention === 'eager') : 0)),
+        (w.autocast ? autocastCastOps(m.arch, o.attention === 'eager') : 0) +
+        (fp32Stream ? kbitStreamCastOps(m.arch) : 0)),
     // Backward: input gradients (2 FLOPs/weight/token) always; weight gradients only when trained.
     // FlashAttention backward is 2.5x its forward matmul FLOPs (5 GEMMs vs 2, arXiv:2205.14135 §B).
     bwdGemmFlops:
