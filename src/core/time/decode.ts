@@ -542,11 +542,17 @@ function prefillGpuSeconds(
   tokens: number,
   seqs: number,
 ): number {
+  const attnFlops = (2 * m.attnLayers * tokens * tokens * m.attnWidth * seqs) / o.tp;
+  // An engine whose fp8-KV prefill attention runs its own kernel on this GPU (FrameworkProfile.fp8KvPrefillAttention).
+  const fa = FRAMEWORKS[o.framework].fp8KvPrefillAttention;
+  const attnRate =
+    fa !== undefined && o.kvCacheDtype === 'fp8' && r.cc === fa.cc
+      ? fa.peakShare * 2 * r.peak16
+      : 0;
   const flops =
-    (2 * (m.active - embedOnly(m)) * tokens * seqs +
-      2 * m.attnLayers * tokens * tokens * m.attnWidth * seqs +
-      m.recurrentFlopsPerToken * tokens * seqs) /
-    o.tp;
+    (2 * (m.active - embedOnly(m)) * tokens * seqs + m.recurrentFlopsPerToken * tokens * seqs) /
+      o.tp +
+    (attnRate > 0 ? 0 : attnFlops);
   // A prefill with layers in host RAM round-trips them once per ubatch (FrameworkProfile.ubatch).
   const ub = FRAMEWORKS[o.framework].ubatch;
   const ubatches = ub !== undefined ? Math.ceil((tokens * seqs) / ub) : 0;
@@ -560,6 +566,7 @@ function prefillGpuSeconds(
     (expertFlops > 0
       ? expertFlops / (rate * shapeFactor(tokens * seqs * m.topK, expertWidth))
       : 0) +
+    (attnRate > 0 ? attnFlops / attnRate : 0) +
     prefillWeightSeconds(o, r, tr) +
     (ubatches * (tr.host + tr.hostExpertsAll * usedExperts(m, ub, tokens * seqs))) / r.host +
     decodeTpSeconds(m, o, tokens * seqs, r)
