@@ -412,8 +412,10 @@ const FIELD_BARS = {
   // the Qwen3-32B burst of 500 on one H100, whose KV pool holds a dozen, +173.4% with all 500 timed at once and
   // +48.7% with the pool's queue (time/pool-queue.ts); vllm-project/vllm#43232's Qwen3-235B-A22B FP8 closed loop of
   // 30,000-token prompts on four B200s +54.6% (prefill again; +48.7% with the experts at their TP width); Llama-3.1-8B batch-1 decode on an A100 40GB with vLLM
-  // 0.23.0 +7.3%.
-  'gpulab kind:serving engine:vllm': { count: 9, median: 0.074, p90: 1.171 },
+  // 0.23.0 +7.3%. With Marlin's GEMMs on Hopper at 0.54 of the 16-bit peak (the H100 gpt-oss burst names Marlin, the
+  // kernel v0.11.0 ran there) +83.8%; with the fp8-KV prefill attention on SM100 at TRT-LLM FMHA's rate the B200 row
+  // +27.0% (docs/time-model.md "Marlin's GEMMs on Hopper", "vLLM's fp8-KV prefill attention on SM100"): 6.9% / 83.8%.
+  'gpulab kind:serving engine:vllm': { count: 9, median: 0.07, p90: 0.839 },
   // llama-server decoding gpt-oss-20b Q4_K_M one request at a time, scored before any model change and unchanged:
   // +42..+71% on the A100, H100, H200 and B300 hosts (a per-token cost of about 2.7 ms that the cards' bandwidth does
   // not move), -21.3% on the RTX 4090 desktop. With the quantized mat-vec bound by the SMs' work on the datacenter

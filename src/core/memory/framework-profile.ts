@@ -429,6 +429,12 @@ export interface FrameworkProfile {
    * engine captures attention in its graphs.
    */
   piecewiseAttentionCalls?: { kv: number; mla: number; gapSeconds: number };
+  /**
+   * Time: a prefill's attention with an fp8 KV cache on GPUs of compute capability `cc`, where the engine quantizes the
+   * query to FP8 and runs its own attention kernel: the share of the card's 8-bit tensor peak (twice the 16-bit) that
+   * kernel reaches (time/decode.ts prefillGpuSeconds). Absent: attention at the prefill's GEMM rate.
+   */
+  fp8KvPrefillAttention?: { cc: number; peakShare: number };
   source: string;
   /**
    * GRPO with vLLM colocated: the trainer's model and vLLM share one copy of the weights (Unsloth's

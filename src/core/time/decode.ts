@@ -64,6 +64,13 @@ interface KernelFamily {
    * per routed expert) fit one block. Absent: bandwidth only.
    */
   rocmMoeIssue?: { targets: readonly string[]; bytesPerCuCycle: number; maxRowsPerExpert: number };
+  /**
+   * A kernel whose only tensor-core instruction is Ampere's mma.sync, on Hopper (compute capability 9.x, where wgmma
+   * GEMMs set the 16-bit rate): the share of the card's 16-bit peak its large-M GEMMs reach. Applied where the run
+   * names the kernel (TimeOptions.quantFormat): the format a weight dtype defaults to stands for a weight-only family
+   * whose Hopper kernel differs by engine and version. Absent: the 16-bit GEMM rate.
+   */
+  hopperPeakShare?: number;
 }
 const KERNELS: Record<QuantFormat, KernelFamily> = {
   // gpt-fast blog: Llama-2-7B A100 bf16 107 -> int8 157 -> int4 202 tok/s at 1/2 and ~1/3.6 of the bytes.
@@ -89,6 +96,12 @@ const KERNELS: Record<QuantFormat, KernelFamily> = {
       eff8: 0.72, // Marlin on Hopper, 8-bit
       eff4: 0.57, // Marlin on Hopper, 4-bit
     },
+    // vLLM's Marlin issues mma.sync m16n8k16 only, no wgmma (vllm-project/vllm@55f7192cdc0229becba6188d7ae198f93f524cf1
+    // csrc/quantization/gptq_marlin/marlin_mma.h), so a prefill's GEMMs stay below Hopper's wgmma rate: vLLM's
+    // fused_marlin_moe on an H20 (BF16 activations, MXFP4 experts of Mixtral's shape, E 8, H 4096, I 14336, top-2) runs
+    // 16,384 tokens in 144.58 ms, 1.154e13 FLOP at 79.8 TFLOPS, 0.54 of the H20's 148 dense BF16 TFLOPS, where a
+    // wgmma Triton kernel on the same card runs them in 87.31 ms (https://github.com/flagos-ai/FlagGems/pull/4483).
+    hopperPeakShare: 0.54, // Marlin's large-M GEMMs on Hopper, flagos-ai/FlagGems#4483
     // AMD GPUs have no Marlin: the weight-only MXFP4 MoE path on gfx942 is triton_kernels' matmul_ogs (vLLM's ROCm
     // MXFP4 MoE backend without AITER's CK kernels, which need gfx950: vllm/model_executor/layers/quantization/
     // mxfp4.py get_mxfp4_backend). Its decode GEMM of gpt-oss-20b's experts (E 32, K 3072, N 6144, top-4, M 1) takes
@@ -275,6 +288,8 @@ interface Traffic {
   issueBytes: number;
   /** Stored routed-expert bytes an arithmetic-bound MoE kernel works through on one GPU (KernelFamily.rocmMoeIssue). */
   moeIssueBytes: number;
+  /** FLOP/s of the step's GEMMs (gemmRate). */
+  rate: number;
 }
 
 /**
@@ -326,8 +341,7 @@ export function decodeTraffic(
   const q = stepKernel(o, t, r);
   const wb = o.weights === 'fp32' ? 4 : weightBytes(o.weights);
   const { linearRead, expertRead } = linearReadOf(m, t, B);
-  // MXFP4 MoE checkpoints (gpt-oss) quantize the experts only; the rest (attention, router, lm_head) is read at
-  // the engine's dtype for it (mxfp4Dense).
+  // MXFP4 MoE checkpoints (gpt-oss) quantize the experts only; the rest is read at the engine's dtype (mxfp4Dense).
   const bf16Read = o.weights === 'mxfp4' && expertRead > 0 ? linearRead - expertRead : 0;
   const k = q ? KERNELS[q] : null;
   // A kernel without a Hopper path reads at its Hopper efficiency there (KernelFamily.hopper); on ROCm the engine's
@@ -399,6 +413,7 @@ export function decodeTraffic(
     fp32Gemm: dequantizes && cb === 4,
     issueBytes,
     moeIssueBytes,
+    rate: gemmRate(q, r, t.quantFormat),
   };
 }
 
@@ -468,8 +483,14 @@ export function stepKernel(o: EstimateOptions, t: TimeOptions, r: GpuRates): Qua
  * FLOP/s of the step's GEMMs: the W8A8 tensor-core rate where the kernel multiplies in 8 bits (the GPU's own
  * achieved 8-bit rate where the time model has one, GpuRates.gemm8).
  */
-export const gemmRate = (q: QuantFormat | null, r: GpuRates): number =>
-  q === 'cutlass' ? (r.gemm8 ?? r.gemm16 * W8A8_SPEEDUP) : r.gemm16;
+export function gemmRate(q: QuantFormat | null, r: GpuRates, named: QuantFormat | null): number {
+  if (q === 'cutlass') return r.gemm8 ?? r.gemm16 * W8A8_SPEEDUP;
+  // The named kernel without Hopper's wgmma (KernelFamily.hopperPeakShare) on a compute capability 9.x card.
+  const share = q !== null && q === named ? KERNELS[q].hopperPeakShare : undefined;
+  return share !== undefined && r.cc >= 9 && r.cc < 10
+    ? Math.min(r.gemm16, share * r.peak16)
+    : r.gemm16;
+}
 
 /** FLOPs per GPU of a prefill's routed experts: each token through its topK experts' linears (0 for dense). */
 function prefillExpertFlops(m: ModelFacts, o: EstimateOptions, rows: number): number {
@@ -521,15 +542,21 @@ function prefillGpuSeconds(
   tokens: number,
   seqs: number,
 ): number {
+  const attnFlops = (2 * m.attnLayers * tokens * tokens * m.attnWidth * seqs) / o.tp;
+  // An engine whose fp8-KV prefill attention runs its own kernel on this GPU (FrameworkProfile.fp8KvPrefillAttention).
+  const fa = FRAMEWORKS[o.framework].fp8KvPrefillAttention;
+  const attnRate =
+    fa !== undefined && o.kvCacheDtype === 'fp8' && r.cc === fa.cc
+      ? fa.peakShare * 2 * r.peak16
+      : 0;
   const flops =
-    (2 * (m.active - embedOnly(m)) * tokens * seqs +
-      2 * m.attnLayers * tokens * tokens * m.attnWidth * seqs +
-      m.recurrentFlopsPerToken * tokens * seqs) /
-    o.tp;
+    (2 * (m.active - embedOnly(m)) * tokens * seqs + m.recurrentFlopsPerToken * tokens * seqs) /
+      o.tp +
+    (attnRate > 0 ? 0 : attnFlops);
   // A prefill with layers in host RAM round-trips them once per ubatch (FrameworkProfile.ubatch).
   const ub = FRAMEWORKS[o.framework].ubatch;
   const ubatches = ub !== undefined ? Math.ceil((tokens * seqs) / ub) : 0;
-  const rate = gemmRate(tr.q, r);
+  const rate = tr.rate;
   // The routed experts' grouped GEMMs tile the routed rows against one expert's width on this GPU (its share
   // under TP), as a training step's do (train-work.ts moeWork); the rest at the model's width.
   const expertFlops = prefillExpertFlops(m, o, tokens * seqs);
@@ -539,6 +566,7 @@ function prefillGpuSeconds(
     (expertFlops > 0
       ? expertFlops / (rate * shapeFactor(tokens * seqs * m.topK, expertWidth))
       : 0) +
+    (attnRate > 0 ? attnFlops / attnRate : 0) +
     prefillWeightSeconds(o, r, tr) +
     (ubatches * (tr.host + tr.hostExpertsAll * usedExperts(m, ub, tokens * seqs))) / r.host +
     decodeTpSeconds(m, o, tokens * seqs, r)
@@ -629,7 +657,7 @@ export function decodeStep(
   const flops =
     (2 * (m.active - embedOnly(m)) * B) / tp +
     (4 * m.attnLayers * ctx * m.attnWidth * B + m.recurrentFlopsPerToken * B) / tp;
-  const computeT = flops / (tr.fp32Gemm ? r.gemm32 : gemmRate(tr.q, r));
+  const computeT = flops / (tr.fp32Gemm ? r.gemm32 : tr.rate);
   const memT = weightT + kvT;
   const core = Math.max(memT, computeT);
   const host = decodeHost(m, o, t, tr.q, r.smClock);
@@ -659,7 +687,7 @@ export function decodeStep(
     w8a8: tr.q === 'cutlass',
     cc: r.cc,
     readRate: r.mem * KERNELS.cutlass.eff8,
-    flopRate: gemmRate(tr.q, r),
+    flopRate: tr.rate,
   });
   // A build whose MUL_MAT_ID synchronized once per expert slot and projection (TimeOptions.mulMatIdSync): each op's
   // host round trip, in series with the GPU (the engine's expertIdsSyncSeconds).

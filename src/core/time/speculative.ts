@@ -63,7 +63,10 @@ function verifySeconds(
   const narrow = decodeStep(m, { ...base, batch }, t, r, true, ctx);
   // The narrow step's core is its memory read or its compute, whichever is longer (decodeStep's max).
   const core = narrow.phases[W]! + narrow.phases[KV]!;
-  const verifyCore = Math.max(core, wide.flopsPerGpu / gemmRate(stepKernel(o, t, r), r));
+  const verifyCore = Math.max(
+    core,
+    wide.flopsPerGpu / gemmRate(stepKernel(o, t, r), r, t.quantFormat),
+  );
   return narrow.stepSeconds - core - narrow.phases[TP]! + wide.phases[TP]! + verifyCore;
 }
 

@@ -153,6 +153,13 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // Piecewise CUDA graphs (builds before FULL_AND_PIECEWISE became the default): attention's eager torch calls per
   // layer (engines/vllm/piecewise.ts).
   piecewiseAttentionCalls: VLLM_PIECEWISE_ATTENTION_CALLS,
+  // On compute capability 10.0 with an fp8 KV cache the FlashInfer backend quantizes the query to FP8, which must then
+  // prefill through TRT-LLM's FMHA (vllm/v1/attention/backends/flashinfer.py q_data_type; vllm/utils/flashinfer.py
+  // use_trtllm_attention, "Must use TRTLLM attention if query is FP8 quantized", and supports_trtllm_attention, SM100
+  // only; the v0.11.0 wheel). That kernel on a B200, 64 query and 8 KV heads of 128, one sequence of 131,072 new tokens
+  // over a 262,144-token cache: 8.44e14 FLOP in 666.3 ms, 1.27 PFLOPS, 0.28 of the 4.5 PFLOPS 8-bit peak
+  // (benchmarks/kernels/benchmark_trtllm_prefill_attention.py output in vllm-project/vllm#25998).
+  fp8KvPrefillAttention: { cc: 10, peakShare: 0.28 }, // vllm-project/vllm#25998
   expertParallel: true, // --enable-expert-parallel
   // SpeculativeConfig.method: ngram, eagle3, mtp (vllm/config/speculative.py at 002e77c1f0ef9b19cff8b9e21cfbd6feb3d6b443).
   speculative: ['eagle3', 'mtp', 'ngram'],

@@ -1,0 +1,63 @@
+/**
+ * vLLM's Marlin kernels multiply with Ampere's mma.sync alone, so on a Hopper card their compute-bound GEMMs (a
+ * prefill) run at KernelFamily.hopperPeakShare of the 16-bit peak, below the wgmma rate the time model gives other
+ * kernels there. Only where the run names the kernel (--quant-format marlin); Ampere keeps its native rate, and a
+ * memory-bound decode step is unaffected.
+ */
+import { describe, expect, it } from 'vitest';
+import { decodeStep, gpuRates, modelFacts } from '../../src/core/time/index.js';
+import { staticBatchSeconds } from '../../src/core/time/decode.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { optionsFromFlags, type RawFlags } from '../../src/schema/flags.js';
+import { timeOptionsFromFlags } from '../../src/schema/time.js';
+
+const MODEL = 'llama-3.1-8b';
+
+function options(gpu: string, flags: RawFlags) {
+  const f: RawFlags = { model: MODEL, gpu, method: 'inference', framework: 'vllm', ...flags };
+  const o = optionsFromFlags(f);
+  return { o, t: timeOptionsFromFlags(f, o), g: findGpu(gpu) };
+}
+
+/** A static batch's seconds: one prefill of every prompt, then the decode steps. */
+function batchSeconds(gpu: string, flags: RawFlags): number {
+  const { o, t, g } = options(gpu, flags);
+  return staticBatchSeconds(resolveModel(MODEL), o, g, t);
+}
+
+function stepSeconds(gpu: string, flags: RawFlags): number {
+  const { o, t, g } = options(gpu, flags);
+  return decodeStep(modelFacts(resolveModel(MODEL)), o, t, gpuRates(g, t)).stepSeconds;
+}
+
+const prefillHeavy: RawFlags = { weights: 'int4', batch: 64, seq: 2080, 'prompt-tokens': 2048 };
+const named: RawFlags = { ...prefillHeavy, 'quant-format': 'marlin' };
+
+describe("Marlin's GEMMs on Hopper", () => {
+  it('a prefill-heavy batch through named Marlin takes longer on an H100 than the same batch unnamed', () => {
+    const unnamed = batchSeconds('h100-sxm', prefillHeavy);
+    const marlin = batchSeconds('h100-sxm', named);
+    expect(marlin).toBeGreaterThan(unnamed * 1.05);
+    // At most the full gap between the peak share and the 16-bit GEMM rate (the decode steps do not grow).
+    expect(marlin).toBeLessThan(unnamed / 0.7);
+  });
+
+  it('an A100 (mma.sync is its own tensor path) keeps the 16-bit rate', () => {
+    expect(batchSeconds('a100-80gb-sxm', named)).toBe(batchSeconds('a100-80gb-sxm', prefillHeavy));
+  });
+
+  it('a memory-bound decode step at batch 1 is unchanged', () => {
+    const one: RawFlags = { weights: 'int4', batch: 1, seq: 512 };
+    expect(stepSeconds('h100-sxm', { ...one, 'quant-format': 'marlin' })).toBe(
+      stepSeconds('h100-sxm', one),
+    );
+  });
+
+  it('FP8 W8A8 (CUTLASS, wgmma) on an H100 is not capped', () => {
+    const fp8: RawFlags = { weights: 'fp8', batch: 64, seq: 2080, 'prompt-tokens': 2048 };
+    expect(batchSeconds('h100-sxm', { ...fp8, 'quant-format': 'cutlass' })).toBe(
+      batchSeconds('h100-sxm', fp8),
+    );
+  });
+});
