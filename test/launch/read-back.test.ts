@@ -86,3 +86,32 @@ describe('serving folder: the prompt length of the plan beside serve.sh', () => 
     );
   });
 });
+
+describe('a capped plan: timed at the whole watts power-limit.sh writes', () => {
+  // DPO on Llama-3.1-8B, one RTX 4090 (450 W board): plan 1 runs at the 0.85 level, 382.5 W before rounding.
+  const { dir, plan } = launch('dpo', ['scenarios/dpo-llama-3.1-8b.yaml', '--plan', '1']);
+
+  it('power-limit.sh, vramplan-plan.json and the read-back agree on the cap and the step time', () => {
+    const written = /-pl (\S+)/.exec(readFileSync(join(dir, 'power-limit.sh'), 'utf8'))?.[1];
+    expect(written).toBe(String(plan.powerLimitW));
+    expect(Number.isInteger(plan.powerLimitW)).toBe(true);
+    const e = readBack(dir, ['--gpu', 'rtx-4090']);
+    expect(e.time.stepSeconds).toBe(plan.estimate.stepSeconds);
+  });
+
+  it("the ranked plan's own time is the one its folder promises", () => {
+    const r = runCli(['plan', 'scenarios/dpo-llama-3.1-8b.yaml', '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    const first = (
+      JSON.parse(r.stdout) as {
+        plans: {
+          hardware: { powerLimitW: number; powerLimitFraction: number };
+          time: { stepSeconds: number };
+        }[];
+      }
+    ).plans[0]!;
+    expect(first.hardware.powerLimitW).toBe(plan.powerLimitW);
+    expect(first.hardware.powerLimitFraction * 450).toBeCloseTo(first.hardware.powerLimitW, 9);
+    expect(first.time.stepSeconds).toBe(plan.estimate.stepSeconds);
+  });
+});
