@@ -65,7 +65,7 @@ describe('serving folder: the prompt length of the plan beside serve.sh', () => 
     for (const from of [dir, join(dir, 'serve.sh')]) {
       const e = readBack(from, gpu);
       expect(e.time.ttftSeconds).toBe(plan.estimate.ttftSeconds);
-      expect(e.warnings.find((w) => w.startsWith('prompt tokens: 1,024 a request'))).toContain(
+      expect(e.warnings.find((w) => w.startsWith("prompt tokens: 1,024, the plan's"))).toContain(
         'vramplan-plan.json',
       );
     }

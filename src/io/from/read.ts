@@ -241,7 +241,7 @@ function withPlanPrompt(dir: string, c: FromConfig): FromConfig {
   }
   const tokens = plan.success ? plan.data.flags['prompt-tokens'] : undefined;
   if (typeof tokens !== 'number' || !Number.isSafeInteger(tokens) || tokens < 1) return c;
-  const note = `prompt tokens: ${tokens.toLocaleString('en-US')} a request, from ${RUN_PLAN_FILE}'s flags (the plan's; ${c.file} names no prompt length); --prompt-tokens overrides`;
+  const note = `prompt tokens: ${tokens.toLocaleString('en-US')}, the plan's, from ${RUN_PLAN_FILE}'s flags (${c.file} names no prompt length); --prompt-tokens overrides`;
   return {
     ...c,
     flags: { ...c.flags, 'prompt-tokens': tokens },
