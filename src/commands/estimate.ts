@@ -161,7 +161,10 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
   ],
 ];
 
-/** Time flags (docs/DESIGN.md "Time"): only `estimate` takes them; `plan` reads the same from the scenario. */
+/**
+ * Time flags (docs/DESIGN.md "Time"): `estimate` and `explain` take them (addTimeOptions); `plan` reads the
+ * same from the scenario.
+ */
 export const TIME_FLAGS: readonly [string, string | null, string][] = [
   ['grad-accum', '<n>', 'micro-batches per optimizer step (default 1)'],
   [
@@ -205,6 +208,13 @@ export function addContractOptions(cmd: Command): Command {
   return cmd;
 }
 
+/** The time flags, defined once: `estimate` and `explain` time a configuration on the same settings. */
+export function addTimeOptions(cmd: Command): Command {
+  for (const [flag, value, description] of TIME_FLAGS)
+    cmd.option(`--${flag} ${value}`, description);
+  return cmd;
+}
+
 export function registerEstimate(program: Command): void {
   const cmd = program
     .command('estimate')
@@ -217,8 +227,8 @@ export function registerEstimate(program: Command): void {
       '--from <file>',
       'read a training or serving config (axolotl, LLaMA-Factory, torchtune, TrainingArguments/TRL JSON or YAML, DeepSpeed JSON, Accelerate YAML, Unsloth, LitGPT, torchtitan; a vLLM, SGLang or llama-server command line or serve.sh, vLLM --config YAML); flags given beside it win',
     );
-  addContractOptions(cmd);
-  for (const [flag, value, description] of [...TIME_FLAGS, ...VISION_FLAGS])
+  addTimeOptions(addContractOptions(cmd));
+  for (const [flag, value, description] of VISION_FLAGS)
     cmd.option(`--${flag} ${value}`, description);
   cmd
     .option('--json', 'print one JSON object (the estimate contract)')

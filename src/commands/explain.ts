@@ -1,6 +1,6 @@
 /** `vramplan explain`: why a configuration does not fit, and the cheapest changes that make it fit. */
 import type { Command } from 'commander';
-import { addContractOptions, rawFlagsOf } from './estimate.js';
+import { addContractOptions, addTimeOptions, rawFlagsOf } from './estimate.js';
 
 export function registerExplain(program: Command): void {
   const cmd = program
@@ -10,7 +10,7 @@ export function registerExplain(program: Command): void {
       '--model <model>',
       'catalog id, Hugging Face repo id, or path to config.json / a checkpoint folder',
     );
-  addContractOptions(cmd)
+  addTimeOptions(addContractOptions(cmd))
     .option('--json', 'print the explanation as one JSON object')
     .action(async (opts: Record<string, unknown>) => {
       const { runExplain } = await import('./explain-run.js');

@@ -171,12 +171,19 @@ export function renderLaunchReadme(x: LaunchInput<EstimateResult>, bundle: Launc
   }
   out.push('', '## How to run', '');
   const has = (p: string) => bundle.files.some((f) => f.path === p);
+  const machines = x.options.gpus > (x.gpusPerNode ?? x.options.gpus);
+  let step = 1;
   if (has('power-limit.sh'))
     out.push(
-      x.options.gpus > (x.gpusPerNode ?? x.options.gpus)
-        ? '1. `bash power-limit.sh` (root) on every machine to cap its GPUs.'
-        : '1. `bash power-limit.sh` (root) to cap the GPUs.',
+      machines
+        ? `${step++}. \`bash power-limit.sh\` (root) on every machine to cap its GPUs.`
+        : `${step++}. \`bash power-limit.sh\` (root) to cap the GPUs.`,
     );
+  for (const e of bundle.outputs)
+    for (const p of e.ok ? (e.prepare ?? []) : [])
+      out.push(
+        `${step++}. \`${p.command}\` from this folder${machines ? ' on every machine (or once on a file system they share)' : ''}: ${p.what}.`,
+      );
   if (has('train_unsloth.py'))
     out.push('- Unsloth: `bash launch.sh` (edit the dataset line of `train_unsloth.py` first).');
   else if (has('train.py') && has('launch.sh'))

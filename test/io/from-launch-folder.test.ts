@@ -127,6 +127,61 @@ describe('power-limit.sh beside the engine files', () => {
   });
 });
 
+describe('vramplan-plan.json beside serve.sh: the prompt length', () => {
+  const serve =
+    '#!/usr/bin/env bash\nvllm serve org/model --port 8000 --max-model-len 4096 --max-num-seqs 8\n';
+  const plan = (flags: Record<string, unknown>) =>
+    JSON.stringify({
+      schema: 'vramplan-plan/1',
+      model: {
+        id: 'llama-3.1-8b',
+        hfId: 'meta-llama/Llama-3.1-8B',
+        ref: 'meta-llama/Llama-3.1-8B',
+      },
+      engine: 'vllm',
+      flags,
+      gradAccum: 1,
+      gpusPerNode: 1,
+      powerLimitW: null,
+      pins: {},
+      estimate: {
+        allocatedBytes: 1,
+        reservedBytes: 1,
+        deviceBytes: 1,
+        tokensPerStep: 4096,
+        stepSeconds: null,
+        tokensPerSecondPerGpu: null,
+        ttftSeconds: 0.1,
+        tpotSeconds: 0.01,
+        concurrency: 8,
+      },
+    });
+
+  it("the folder and its serve.sh take the plan's prompt tokens, with a note", () => {
+    const dir = folder('serve-planned', {
+      'serve.sh': serve,
+      'vramplan-plan.json': plan({ method: 'inference', 'prompt-tokens': 1024 }),
+    });
+    for (const c of [readFromConfig(dir), readFromConfig(`${dir}/serve.sh`)]) {
+      expect(c.flags['prompt-tokens']).toBe(1024);
+      expect(c.warnings.filter((w) => w.startsWith('prompt tokens: 1,024'))).toHaveLength(1);
+    }
+  });
+
+  it('a plan at the default prompt, one that is not the schema, or not JSON: nothing taken', () => {
+    const at = (name: string, text: string) =>
+      readFromConfig(folder(name, { 'serve.sh': serve, 'vramplan-plan.json': text }));
+    expect(
+      at('serve-default', plan({ method: 'inference' })).flags['prompt-tokens'],
+    ).toBeUndefined();
+    const other = at('serve-other', JSON.stringify({ flags: { 'prompt-tokens': 1024 } }));
+    expect(other.flags['prompt-tokens']).toBeUndefined();
+    const broken = at('serve-broken', '{ not json');
+    expect(broken.flags['prompt-tokens']).toBeUndefined();
+    expect(broken.warnings).toContain('vramplan-plan.json: not JSON; its prompt length not read');
+  });
+});
+
 describe('DeepSpeed named by a config', () => {
   it('train_batch_size over micro-batch x accumulation gives the GPU count DeepSpeed asserts', () => {
     const ds = (total: unknown) =>

@@ -53,6 +53,13 @@ export interface LaunchFile {
   content: string;
 }
 
+/** One step before the run: a shell command run from the folder, and what it fetches. */
+export interface PrepareStep {
+  command: string;
+  /** "the tokenizer and checkpoint files torchtune.yaml names": what the command leaves in the folder. */
+  what: string;
+}
+
 /** Outcome of one emitter: the file it wrote, or why the plan cannot be expressed in that engine. */
 export type EngineOutput =
   | {
@@ -66,6 +73,8 @@ export type EngineOutput =
       command?: string;
       /** What its requirements.txt installs, as the README's "How to run" says it (serving engines). */
       environment?: string;
+      /** Steps before the run (downloads of what the files read), numbered in the README's "How to run". */
+      prepare?: PrepareStep[];
     }
   | { engine: string; ok: false; reason: string };
 

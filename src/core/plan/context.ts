@@ -138,9 +138,7 @@ export function makeContext(
     mem,
     variants,
     hw: input.hardware,
-    levels: input.hardware.map((h) =>
-      h.kind === 'rent' ? [1] : [...s.power.powerLimits].sort((a, b) => b - a),
-    ),
+    levels: input.hardware.map((h) => (h.kind === 'rent' ? [1] : wattLevels(s, h.gpu))),
     caps,
     eff: psuEfficiency(s.power.psu, volts),
     P: paramCounts(input.arch),
@@ -150,6 +148,19 @@ export function makeContext(
     baseBits: baseBitsOf(bases),
     noFp16Variant: Uint8Array.from(variants, (v) => (ENGINE_PROFILES[v.engine].fp16 ? 0 : 1)),
   };
+}
+
+/**
+ * The scenario's power levels of a GPU as the caps `launch` writes them: whole watts of its board power (0.85 of
+ * 450 W is 383 W in power-limit.sh, the plan table and an exported plan's powerLimitW, as `launch --power-limit
+ * 0.85` rounds it), so the plan times the cap its folder sets. nvidia-smi -pl takes the limit in watts
+ * (https://docs.nvidia.com/deploy/nvidia-smi/index.html); the whole watt is vramplan's unit for it. Highest first,
+ * levels that round to one cap once.
+ */
+function wattLevels(s: Scenario, gpu: Gpu): number[] {
+  const board = gpu.boardPowerW;
+  const levels = s.power.powerLimits.map((l) => (board ? Math.round(l * board) / board : l));
+  return [...new Set(levels)].sort((a, b) => b - a);
 }
 
 export const MAX_LEVELS = 16;

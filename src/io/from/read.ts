@@ -24,6 +24,7 @@ import { launchConfigFiles, launchFolderReaderOf } from '../../core/from/launch-
 import { upstreamKeys } from '../load-upstream-keys.js';
 import { SKY_FILE } from '../../core/launch/skypilot.js';
 import { POWER_FILE } from '../../core/launch/power.js';
+import { RUN_PLAN_FILE, runPlanSchema } from '../../schema/measured.js';
 import { UserError, shownValue } from '../errors.js';
 import { FlagError } from '../../schema/flags.js';
 import { MAX_NESTING, bracketDepth, nestingOf, readInputText, tooDeep } from '../read-input.js';
@@ -217,7 +218,36 @@ function readLaunchFolder(dir: string): FromConfig {
     },
   };
   const flags = reader?.read ? reader.read({ ...c.flags }, folder) : { ...c.flags };
-  return { ...c, flags: withPowerLimit(dir, withSkyTask(dir, flags)) };
+  return withPlanPrompt(dir, { ...c, flags: withPowerLimit(dir, withSkyTask(dir, flags)) });
+}
+
+/**
+ * The prompt length of the plan a launch folder was written from (vramplan-plan.json's flags), where the
+ * engine's files name none: a server's command holds the context and the concurrency but not the load, so
+ * without it the read-back takes the default prompt (half the context). Said in the notes; a --prompt-tokens
+ * given beside --from wins as every flag does.
+ */
+function withPlanPrompt(dir: string, c: FromConfig): FromConfig {
+  const file = join(dir, RUN_PLAN_FILE);
+  if (c.flags['prompt-tokens'] !== undefined || !existsSync(file)) return c;
+  let plan: ReturnType<typeof runPlanSchema.safeParse>;
+  try {
+    plan = runPlanSchema.safeParse(JSON.parse(readText(file)));
+  } catch {
+    return {
+      ...c,
+      warnings: [...c.warnings, `${RUN_PLAN_FILE}: not JSON; its prompt length not read`],
+    };
+  }
+  const tokens = plan.success ? plan.data.flags['prompt-tokens'] : undefined;
+  if (typeof tokens !== 'number' || !Number.isSafeInteger(tokens) || tokens < 1) return c;
+  const note = `prompt tokens: ${tokens.toLocaleString('en-US')}, the plan's, from ${RUN_PLAN_FILE}'s flags (${c.file} names no prompt length); --prompt-tokens overrides`;
+  return {
+    ...c,
+    flags: { ...c.flags, 'prompt-tokens': tokens },
+    warnings: [...c.warnings, note],
+    sourceKeys: { ...c.sourceKeys, 'prompt-tokens': `${RUN_PLAN_FILE}: flags.prompt-tokens` },
+  };
 }
 
 /**
@@ -250,7 +280,10 @@ function withSkyTask(dir: string, flags: FromConfig['flags']): FromConfig['flags
   };
 }
 
-/** Reads and maps one config file (and the DeepSpeed JSON it names), or a `vramplan launch` folder. */
+/**
+ * Reads and maps one config file (and the DeepSpeed JSON it names), or a `vramplan launch` folder; a server
+ * script written into a launch folder (serve.sh beside vramplan-plan.json) takes the plan's prompt length too.
+ */
 export function readFromConfig(file: string): FromConfig {
   return isFolder(file) ? readLaunchFolder(file) : readFile(file);
 }
@@ -329,7 +362,13 @@ function readServeScript(file: string, text: string): FromConfig {
   const warnings = [...m.warnings];
   if (m.ignored.length > 0)
     warnings.push(`not used (no effect on per-GPU memory): ${m.ignored.join(', ')}`);
-  return { ...m, warnings, file, deepspeedFile: null, sourceKeys: {} };
+  return withPlanPrompt(dirname(file), {
+    ...m,
+    warnings,
+    file,
+    deepspeedFile: null,
+    sourceKeys: {},
+  });
 }
 
 /** The memory key a mistyped key most likely meant: two edits away, or a longer/shorter spelling of it. */

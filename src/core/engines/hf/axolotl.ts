@@ -3,7 +3,7 @@ import { Document } from 'yaml';
 import { isAdapter, is4bit, TORCH_DTYPE } from '../../launch/common.js';
 import { TRL_GRPO_LR_NOTE, trlLearningRate } from './trl-objective.js';
 import { DEEPSPEED_FILE } from './deepspeed.js';
-import { distributionOf, flattens4bit, quantStorageNote } from './distribution.js';
+import { distributionOf, flattens4bit, quantStorageNote, type DistKind } from './distribution.js';
 import { KERNELS_FLASH_ATTN, expertZero3Blocker, trainerOptim } from './trainer.js';
 import { LORA_DROPOUT, loraAlpha, preferenceLrNote } from '../../launch/common.js';
 import {
@@ -62,6 +62,20 @@ function loraTargetKeys(x: LaunchInput, c: Record<string, unknown>): string[] {
   return m.notes;
 }
 
+/**
+ * fp32 weights under 16-bit compute (the Trainer's dtype float32 with bf16/fp16 autocast) are not expressible in
+ * axolotl: it loads the model in bf16/fp16 whenever that flag is on (resolve_dtype), and its FSDP2 preparation,
+ * which replaces Accelerate's, drops Accelerate's fp32 upcast, so the run would hold 16-bit weights and optimizer
+ * states. DeepSpeed keeps its own fp32 master partition, so that layout is written.
+ */
+function fp32WeightsBlocker(o: LaunchInput['options'], kind: DistKind): string | null {
+  if (o.weights !== 'fp32' || floatCompute(o.compute) === 'fp32' || kind === 'deepspeed')
+    return null;
+  // axolotl-ai-cloud/axolotl@067b021c8b87 src/axolotl/utils/config/__init__.py L156-L196 (resolve_dtype) and
+  // src/axolotl/monkeypatch/accelerate/fsdp2.py L539-L802 (fsdp2_prepare_model, no fp32 upcast).
+  return `axolotl cannot load fp32 weights with ${floatCompute(o.compute)} compute: it loads the model in ${floatCompute(o.compute)} whenever ${floatCompute(o.compute)}: true (resolve_dtype in src/axolotl/utils/config/__init__.py) and its FSDP2 preparation keeps no fp32 upcast (fsdp2_prepare_model in src/axolotl/monkeypatch/accelerate/fsdp2.py, axolotl-ai-cloud/axolotl@067b021); run hf-args.json with train.py`;
+}
+
 // Config reference: https://docs.axolotl.ai/docs/config-reference.html
 // Long on purpose: it writes one axolotl config, key by key in the file's own order.
 export function emitAxolotl(x: LaunchInput): EngineOutput {
@@ -75,6 +89,8 @@ export function emitAxolotl(x: LaunchInput): EngineOutput {
   if ('reason' in opt) return { engine, ok: false, reason: opt.reason };
   const expertBlock = expertZero3Blocker(x, d) ?? axolotlRlBlocker(o);
   if (expertBlock) return { engine, ok: false, reason: expertBlock };
+  const fp32Weights = fp32WeightsBlocker(o, d.kind);
+  if (fp32Weights) return { engine, ok: false, reason: fp32Weights };
   if (o.method === 'lora' && is4bit(o))
     return {
       engine,

@@ -33,6 +33,14 @@ export const TORCHTITAN_PINS = {
 } as const;
 
 /**
+ * torchtitan's asset downloader (scripts/download_hf_assets.py: --repo_id, --local_dir, --assets; it imports only
+ * tqdm and huggingface_hub), not in the wheel: fetched from the commit the files were read at
+ * (pytorch/torchtitan@b5bcd76c66d0acb1a08b176d9639425bc55e0b2a scripts/download_hf_assets.py).
+ */
+const ASSETS_SCRIPT_URL =
+  'https://raw.githubusercontent.com/pytorch/torchtitan/b5bcd76c66d0acb1a08b176d9639425bc55e0b2a/scripts/download_hf_assets.py';
+
+/**
  * Training steps written when the job's token count is unknown (flags, not a scenario): the recipe's own
  * (TT torchtitan/models/llama3/config_registry.py llama3_8b: steps=1000).
  */
@@ -200,7 +208,7 @@ export function emitTorchtitan(x: LaunchInput): EngineOutput {
       'loss parallel is always on under TP in torchtitan 0.3.0 (rule torchtitan-tp-loss-parallel)',
     );
   notes.push(
-    `hf_assets_path is ${assets} beside ${TORCHTITAN_FILE} (made absolute there): download into it from this folder with 'python <torchtitan checkout>/scripts/download_hf_assets.py --repo_id ${x.modelRef} --local_dir ./assets/hf --assets tokenizer safetensors'`,
+    `hf_assets_path is ${assets} beside ${TORCHTITAN_FILE} (made absolute there; "How to run" downloads the tokenizer and safetensors into it)`,
     `dataloader, metrics and profiler come from torchtitan's ${m.base} recipe (c4 dataset): replace config.dataloader for your data`,
   );
   if (x.trainTokens === undefined)
@@ -272,5 +280,11 @@ export function emitTorchtitan(x: LaunchInput): EngineOutput {
       },
     ],
     notes,
+    prepare: [
+      {
+        command: `curl -fsSLO ${ASSETS_SCRIPT_URL} && python download_hf_assets.py --repo_id ${x.modelRef} --local_dir ./assets/hf --assets tokenizer safetensors`,
+        what: `the tokenizer and safetensors hf_assets_path points at (${assets}; torchtitan environment; HF_TOKEN set for a gated repository)`,
+      },
+    ],
   };
 }

@@ -194,8 +194,11 @@ export function emitTorchtune(x: LaunchInput): EngineOutput {
   shardingKeys(config, o, notes);
   notes.push(...planNotes(o));
   notes.push(
-    `tokenizer and checkpoint files are where torchtune's own ${TORCHTUNE_VERSION} recipe for ${x.arch.id} reads them: download with 'tune download ${x.modelRef} --output-dir ${dir}'`,
+    `tokenizer and checkpoint files are where torchtune's own ${TORCHTUNE_VERSION} recipe for ${x.arch.id} reads them, under ${dir} ("How to run" downloads them)`,
   );
+  // tune download <repo> --output-dir --ignore-patterns (torchtune v0.6.1 torchtune/_cli/download.py; no default
+  // pattern there); the pattern is the recipe's own (checkpoints.ts).
+  const download = `tune download ${x.modelRef} --output-dir ${dir}${ck.ignore ? ` --ignore-patterns "${ck.ignore}"` : ''}`;
   // YAML 1.1 mode quotes no/on/yes, which PyYAML (Accelerate, axolotl, torchtune readers) would read as booleans.
   // DPO: the lora_dpo_* / full_dpo_distributed recipe's keys (dpo.ts).
   if (isTuneDpo(o) && !isAdapter(o) && o.zero < 3)
@@ -222,6 +225,12 @@ export function emitTorchtune(x: LaunchInput): EngineOutput {
     ],
     notes,
     command: launch,
+    prepare: [
+      {
+        command: download,
+        what: `the tokenizer and checkpoint files ${TORCHTUNE_FILE} names (torchtune environment; HF_TOKEN set for a gated repository)`,
+      },
+    ],
   };
 }
 
