@@ -178,7 +178,7 @@ describe('vramplan-plan.json beside serve.sh: the prompt length', () => {
     expect(other.flags['prompt-tokens']).toBeUndefined();
     const broken = at('serve-broken', '{ not json');
     expect(broken.flags['prompt-tokens']).toBeUndefined();
-    expect(broken.warnings).toContain('vramplan-plan.json: not JSON; its prompt length not read');
+    expect(broken.warnings).toContain("vramplan-plan.json: not JSON; the plan's flags not read");
   });
 });
 

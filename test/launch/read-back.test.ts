@@ -99,6 +99,12 @@ describe('a capped plan: timed at the whole watts power-limit.sh writes', () => 
     expect(e.time.stepSeconds).toBe(plan.estimate.stepSeconds);
   });
 
+  it("without --gpu the folder reads back on the plan's GPU (its watts need one), and says so", () => {
+    const e = readBack(dir, []);
+    expect(e.time.stepSeconds).toBe(plan.estimate.stepSeconds);
+    expect(e.warnings.filter((w) => w.startsWith("GPU: rtx-4090, the plan's"))).toHaveLength(1);
+  });
+
   it("the ranked plan's own time is the one its folder promises", () => {
     const r = runCli(['plan', 'scenarios/dpo-llama-3.1-8b.yaml', '--json']);
     expect(r.status, r.stderr).toBe(0);

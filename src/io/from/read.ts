@@ -218,36 +218,55 @@ function readLaunchFolder(dir: string): FromConfig {
     },
   };
   const flags = reader?.read ? reader.read({ ...c.flags }, folder) : { ...c.flags };
-  return withPlanPrompt(dir, { ...c, flags: withPowerLimit(dir, withSkyTask(dir, flags)) });
+  return withPlanFlags(dir, { ...c, flags: withPowerLimit(dir, withSkyTask(dir, flags)) });
 }
 
 /**
- * The prompt length of the plan a launch folder was written from (vramplan-plan.json's flags), where the
- * engine's files name none: a server's command holds the context and the concurrency but not the load, so
- * without it the read-back takes the default prompt (half the context). Said in the notes; a --prompt-tokens
- * given beside --from wins as every flag does.
+ * What the engine's files leave out, from the plan a launch folder was written from (vramplan-plan.json's
+ * flags): the prompt length (a server's command holds the context and the concurrency but not the load, so
+ * without it the read-back takes the default prompt, half the context) and the GPU (most engine files name
+ * none; a power cap in watts cannot be read without it). Said in the notes; a flag given beside --from wins
+ * as every flag does.
  */
-function withPlanPrompt(dir: string, c: FromConfig): FromConfig {
+const PLAN_FLAGS = [
+  ['prompt-tokens', 'prompt tokens', 'names no prompt length'],
+  ['gpu', 'GPU', 'names no GPU'],
+] as const;
+
+function withPlanFlags(dir: string, c: FromConfig): FromConfig {
   const file = join(dir, RUN_PLAN_FILE);
-  if (c.flags['prompt-tokens'] !== undefined || !existsSync(file)) return c;
+  const missing = PLAN_FLAGS.filter(([k]) => c.flags[k] === undefined);
+  if (missing.length === 0 || !existsSync(file)) return c;
   let plan: ReturnType<typeof runPlanSchema.safeParse>;
   try {
     plan = runPlanSchema.safeParse(JSON.parse(readText(file)));
   } catch {
     return {
       ...c,
-      warnings: [...c.warnings, `${RUN_PLAN_FILE}: not JSON; its prompt length not read`],
+      warnings: [...c.warnings, `${RUN_PLAN_FILE}: not JSON; the plan's flags not read`],
     };
   }
-  const tokens = plan.success ? plan.data.flags['prompt-tokens'] : undefined;
-  if (typeof tokens !== 'number' || !Number.isSafeInteger(tokens) || tokens < 1) return c;
-  const note = `prompt tokens: ${tokens.toLocaleString('en-US')}, the plan's, from ${RUN_PLAN_FILE}'s flags (${c.file} names no prompt length); --prompt-tokens overrides`;
-  return {
-    ...c,
-    flags: { ...c.flags, 'prompt-tokens': tokens },
-    warnings: [...c.warnings, note],
-    sourceKeys: { ...c.sourceKeys, 'prompt-tokens': `${RUN_PLAN_FILE}: flags.prompt-tokens` },
-  };
+  if (!plan.success) return c;
+  let out = c;
+  for (const [key, what, why] of missing) {
+    const v = plan.data.flags[key];
+    const ok =
+      key === 'gpu'
+        ? typeof v === 'string' && v.length > 0
+        : typeof v === 'number' && Number.isSafeInteger(v) && v >= 1;
+    if (!ok || v === undefined) continue;
+    const shown = typeof v === 'number' ? v.toLocaleString('en-US') : v;
+    out = {
+      ...out,
+      flags: { ...out.flags, [key]: v },
+      warnings: [
+        ...out.warnings,
+        `${what}: ${shown}, the plan's, from ${RUN_PLAN_FILE}'s flags (${c.file} ${why}); --${key} overrides`,
+      ],
+      sourceKeys: { ...out.sourceKeys, [key]: `${RUN_PLAN_FILE}: flags.${key}` },
+    };
+  }
+  return out;
 }
 
 /**
@@ -362,7 +381,7 @@ function readServeScript(file: string, text: string): FromConfig {
   const warnings = [...m.warnings];
   if (m.ignored.length > 0)
     warnings.push(`not used (no effect on per-GPU memory): ${m.ignored.join(', ')}`);
-  return withPlanPrompt(dirname(file), {
+  return withPlanFlags(dirname(file), {
     ...m,
     warnings,
     file,
