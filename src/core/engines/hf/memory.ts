@@ -96,7 +96,8 @@ export const HF_MEMORY: FrameworkProfile = {
 // (runtime/comm/coalesced_collectives.py: a view and one slice per rank of every gradient to interleave, a narrow of
 // the result) and files each partition in partition_grads (stage3.py: narrow, copy_, .to, record_stream,
 // grad = None): 7 ops per gradient and one per rank.
-// The measuring CPU's single-thread speed over the rows' hosts' (their CPUs are not named): taken as equal.
+// The rows' hosts' host time per unit of the measuring CPU's (a 2.6 GHz virtualized Xeon; the rows name no CPU):
+// taken as equal (calibration/assumed.json).
 const ZERO3_HOST_CPU_SCALE = 1;
 const DEEPSPEED_HOOKS = {
   moduleOps: 16, // DeepSpeed @20f988eade5217ab0045ba1681030f3d255d67e3 (v0.16.5), counted above
@@ -119,6 +120,8 @@ const DEEPSPEED_HOOKS = {
     gathering: 158e-6 * ZERO3_HOST_CPU_SCALE,
     bare: 127e-6 * ZERO3_HOST_CPU_SCALE,
     gradient: 142e-6 * ZERO3_HOST_CPU_SCALE,
+    // Two ranks: on one, all_gather_coalesced skips the gather (NoGatherCoalescedHandle when num_partitions == 1,
+    // https://github.com/deepspeedai/DeepSpeed/blob/v0.14.4/deepspeed/runtime/zero/partition_parameters.py).
     ranks: 2,
     streamOps: { gathering: 4, bare: 1, gradient: 3 },
   },
