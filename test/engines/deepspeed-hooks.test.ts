@@ -1,5 +1,6 @@
 // DeepSpeed's ZeRO hooks on the host (engines/hf/memory.ts DEEPSPEED_HOOKS, time/zero-hooks.ts) and ZeRO's
 // collectives on the compute stream under overlap_comm false (TimeOptions.serialComm).
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { modelFacts, trainStep, trainWork, gpuRates } from '../../src/core/time/index.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
@@ -29,41 +30,79 @@ const m = modelFacts(arch);
 // transformers 4.x's per-expert loop under a DeepSpeed before v0.18.0: every module inside the MoE block is hooked.
 const t: TimeOptions = { ...defaultTimeOptions(2), moeLoop: true, zeroMoeHooked: true };
 const work = (o: EstimateOptions, time = t) => trainWork(m, o, time);
+// ZeRO-3's measured price: host seconds per module pass that gathers a parameter (g) or none (b), the stream and
+// event calls the measurement skipped as ops, and per gradient.
+const h = FRAMEWORKS.deepspeed.zeroHooks!.host3!;
+const ops = (g: number, b: number) => h.streamOps.gathering * g + h.streamOps.bare * b;
+const sec = (g: number, b: number) => h.gathering * g + h.bare * b;
+// A ZeRO-3 gradient on 8 ranks: its stream calls and the reduce's slicing for the ranks beyond the measurement's.
+const gradOps8 = h.streamOps.gradient + (8 - h.ranks);
 const seconds = (o: EstimateOptions, time = t) => trainStep(work(o, time), gpuRates(gpu, time));
 
 describe('DeepSpeed ZeRO hooks', () => {
   it('are DeepSpeed’s: FSDP and the other engines gather whole wrapped units', () => {
-    expect(FRAMEWORKS.deepspeed.zeroHooks).toEqual({
+    expect(FRAMEWORKS.deepspeed.zeroHooks).toMatchObject({
       moduleOps: 16,
       gradOps: { 2: 5, 3: 6 },
       reduceOps3: { perParam: 7, perRank: 1 },
       leafMoe: ['mixtral', 'qwen2_moe', 'qwen3_moe'],
     });
+    expect(h.streamOps).toEqual({ gathering: 4, bare: 1, gradient: 3 });
     expect(FRAMEWORKS.hf.zeroHooks).toBeUndefined();
     expect(FRAMEWORKS.torchtitan.zeroHooks).toBeUndefined();
   });
 
-  it('ZeRO-3 over a per-expert loop: 16 ops per expert linear module and 3 per parameter-less one a pass', () => {
+  it('ZeRO-3’s host price is the measurement’s (scripts/measure/zero3-host.py), unscaled', () => {
+    const fixture = JSON.parse(
+      readFileSync(
+        new URL('../../calibration/measured/zero3-host-cpu.json', import.meta.url),
+        'utf8',
+      ),
+    ) as {
+      versions: { deepspeed: string };
+      setup: { zero3_ranks: number };
+      summary_us: Record<string, number>;
+    };
+    expect(fixture.versions.deepspeed).toBe('0.14.4');
+    expect(h.ranks).toBe(fixture.setup.zero3_ranks);
+    for (const k of ['gathering', 'bare', 'gradient'] as const)
+      expect(Math.abs(h[k] * 1e6 - fixture.summary_us[k]!), k).toBeLessThanOrEqual(0.5);
+  });
+
+  it('ZeRO-2 carries no measured seconds', () => {
+    const z2 = work(full(2, 'deepspeed'));
+    expect(z2.zeroHookFwdSeconds + z2.zeroHookBwdSeconds + z2.zeroHookLoopSeconds).toBe(0);
+  });
+
+  it('ZeRO-3 over a per-expert loop: the measured price per expert linear module and parameter-less one', () => {
     const w = work(full(3, 'deepspeed'));
     // Qwen3-30B-A3B: 48 layers, 128 experts x 3 linears, all hit at 8,192 tokens x top 8; each expert also is
     // its MLP module and its activation module (hooked, no parameters).
     const hit = w.expertsHit;
     expect(hit).toBeGreaterThan(127.9);
-    expect(w.zeroHookLoopOps).toBeCloseTo(16 * 48 * hit * 3 + 3 * 48 * hit * 2, 0);
+    expect(w.zeroHookLoopOps).toBeCloseTo(ops(48 * hit * 3, 48 * hit * 2), 0);
+    expect(w.zeroHookLoopSeconds).toBeCloseTo(sec(48 * hit * 3, 48 * hit * 2), 9);
     // q, k, v, o and the router are the dense modules (5); the layer, its attention, its sparse MoE block and its
-    // 2 norms are hooked and gather nothing (5, 3 ops each); gradients: the dense modules, 2 norms and every expert
-    // linear, each 6 ops into the bucket, 7 to reduce-scatter and file it and one per rank (8).
-    const layerBare = 3 * 48 * 5;
-    expect(w.zeroHookFwdOps).toBe(16 * 48 * 5 + layerBare);
-    const gradOps = 6 + 7 + 8;
+    // 2 norms are hooked and gather nothing (5); gradients: the dense modules, 2 norms and every expert linear.
+    expect(w.zeroHookFwdOps).toBe(ops(48 * 5, 48 * 5));
+    expect(w.zeroHookFwdSeconds).toBeCloseTo(sec(48 * 5, 48 * 5), 9);
+    const grads = 48 * (5 + 2 + hit * 3);
     expect(w.zeroHookBwdOps).toBeCloseTo(
-      16 * 48 * (5 + hit * 3) + layerBare + 3 * 48 * hit * 2 + gradOps * 48 * (5 + 2 + hit * 3),
+      ops(48 * (5 + hit * 3), 48 * 5 + 48 * hit * 2) + gradOps8 * grads,
       6,
+    );
+    expect(w.zeroHookBwdSeconds).toBeCloseTo(
+      sec(48 * (5 + hit * 3), 48 * 5 + 48 * hit * 2) + h.gradient * grads,
+      9,
     );
     // The experts' share, which ZeRO-3's event windows keep in step with the GPU.
     expect(w.zeroHookLoopBwdOps).toBeCloseTo(
-      16 * 48 * hit * 3 + 3 * 48 * hit * 2 + gradOps * 48 * hit * 3,
+      ops(48 * hit * 3, 48 * hit * 2) + gradOps8 * 48 * hit * 3,
       6,
+    );
+    expect(w.zeroHookLoopBwdSeconds).toBeCloseTo(
+      sec(48 * hit * 3, 48 * hit * 2) + h.gradient * 48 * hit * 3,
+      9,
     );
     expect(work(full(2, 'deepspeed')).zeroHookLoopBwdOps).toBe(0);
   });
@@ -77,13 +116,14 @@ describe('DeepSpeed ZeRO hooks', () => {
     });
     const qv = work(lora(['q', 'v']));
     const q = work(lora(['q']));
-    // One more adapted linear a layer: lora_A and lora_B (16 ops each) and PEFT's wrapper and dropout (3 each).
-    expect(qv.zeroHookFwdOps - q.zeroHookFwdOps).toBe(48 * (2 * 16 + 2 * 3));
+    // One more adapted linear a layer: lora_A and lora_B (gathering) and PEFT's wrapper and dropout (not).
+    expect(qv.zeroHookFwdOps - q.zeroHookFwdOps).toBe(ops(48 * 2, 48 * 2));
+    expect(qv.zeroHookFwdSeconds - q.zeroHookFwdSeconds).toBeCloseTo(sec(48 * 2, 48 * 2), 9);
     // Adapted experts in the loop: the same two parameter-less modules per expert linear.
     const experts = work(lora(['q', 'gate', 'up', 'down']));
     const hit = experts.expertsHit;
     expect(experts.zeroHookLoopOps - q.zeroHookLoopOps).toBeCloseTo(
-      48 * hit * 3 * (2 * 16 + 2 * 3),
+      ops(48 * hit * 3 * 2, 48 * hit * 3 * 2),
       6,
     );
   });
@@ -108,7 +148,8 @@ describe('DeepSpeed ZeRO hooks', () => {
     const grouped = work(full(3, 'deepspeed'), { ...defaultTimeOptions(2), zeroMoeHooked: true });
     const looped = work(full(3, 'deepspeed'));
     expect(grouped.zeroHookLoopOps).toBe(0);
-    expect(grouped.zeroHookFwdOps).toBe(looped.zeroHookFwdOps + 16 * 48);
+    expect(grouped.zeroHookFwdOps).toBe(looped.zeroHookFwdOps + ops(48, 0));
+    expect(grouped.zeroHookFwdSeconds).toBeCloseTo(looped.zeroHookFwdSeconds + sec(48, 0), 9);
   });
 
   it('the hooks never make a step faster, and a looped ZeRO-3 step pays them in series', () => {
@@ -119,9 +160,10 @@ describe('DeepSpeed ZeRO hooks', () => {
     try {
       delete (FRAMEWORKS.deepspeed as { zeroHooks?: unknown }).zeroHooks;
       const without = seconds(o);
-      // The loop syncs per expert: at least the forward's and the recompute's hook ops add up.
+      // The loop syncs per expert: at least the forward's and the recompute's hooks add up.
+      const loop = work(o);
       expect(withHooks - without).toBeGreaterThanOrEqual(
-        2 * 2 * work(o).zeroHookLoopOps * 10e-6 * 0.999,
+        2 * 2 * (loop.zeroHookLoopOps * 10e-6 + loop.zeroHookLoopSeconds) * 0.999,
       );
     } finally {
       (FRAMEWORKS.deepspeed as { zeroHooks?: unknown }).zeroHooks = hooks;
@@ -147,18 +189,24 @@ describe('DeepSpeed ZeRO hooks', () => {
       const hooked = work(full(3, 'deepspeed'), { ...defaultTimeOptions(2), zeroMoeHooked: true });
       // A layer: q, k, v, o and the block gather (5 modules, was q, k, v, o, router and experts: 6); the layer, its
       // attention and its 2 norms gather nothing (4, was 5 with the block). The gradients are the same.
-      expect(leaf.zeroHookFwdOps).toBe(16 * 48 * 5 + 3 * 48 * 4);
-      expect(hooked.zeroHookFwdOps - leaf.zeroHookFwdOps).toBe(48 * (16 + 3));
-      expect(hooked.zeroHookBwdOps - leaf.zeroHookBwdOps).toBe(48 * (16 + 3));
+      expect(leaf.zeroHookFwdOps).toBe(ops(48 * 5, 48 * 4));
+      expect(hooked.zeroHookFwdOps - leaf.zeroHookFwdOps).toBe(ops(48, 48));
+      expect(hooked.zeroHookBwdOps - leaf.zeroHookBwdOps).toBe(ops(48, 48));
+      expect(hooked.zeroHookBwdSeconds - leaf.zeroHookBwdSeconds).toBeCloseTo(sec(48, 48), 9);
     });
 
     it('a per-expert loop: no expert hooked, and every expert’s gradients reduced from the block', () => {
       const leaf = work(full(3, 'deepspeed'), { ...defaultTimeOptions(2), moeLoop: true });
       expect(leaf.zeroHookLoopOps).toBe(0);
       expect(leaf.zeroHookLoopBwdOps).toBe(0);
-      expect(leaf.zeroHookFwdOps).toBe(16 * 48 * 5 + 3 * 48 * 4);
-      // q, k, v, o, the router, 2 norms and all 128 experts' 3 linears, each 6 + 7 + 8 ops.
-      expect(leaf.zeroHookBwdOps).toBe(16 * 48 * 5 + 3 * 48 * 4 + (6 + 7 + 8) * 48 * (7 + 128 * 3));
+      expect(leaf.zeroHookLoopSeconds).toBe(0);
+      expect(leaf.zeroHookFwdOps).toBe(ops(48 * 5, 48 * 4));
+      // q, k, v, o, the router, 2 norms and all 128 experts' 3 linears.
+      expect(leaf.zeroHookBwdOps).toBe(ops(48 * 5, 48 * 4) + gradOps8 * 48 * (7 + 128 * 3));
+      expect(leaf.zeroHookBwdSeconds).toBeCloseTo(
+        sec(48 * 5, 48 * 4) + h.gradient * 48 * (7 + 128 * 3),
+        9,
+      );
     });
 
     it('a shared expert and its gate sit inside the block; model types not listed keep their hooks', () => {
@@ -174,8 +222,8 @@ describe('DeepSpeed ZeRO hooks', () => {
       // Hooked: q, k, v, o, the router, the shared expert's 3 linears, its gate and the experts (10 modules), and
       // the layer, attention, block, 2 norms, the shared expert's MLP module and its activation (7, gathering
       // nothing). Leaf: q, k, v, o and the block (5); the layer, attention and 2 norms (4).
-      expect(hooked.zeroHookFwdOps).toBe(16 * 24 * 10 + 3 * 24 * 7);
-      expect(leaf.zeroHookFwdOps).toBe(16 * 24 * 5 + 3 * 24 * 4);
+      expect(hooked.zeroHookFwdOps).toBe(ops(24 * 10, 24 * 7));
+      expect(leaf.zeroHookFwdOps).toBe(ops(24 * 5, 24 * 4));
       const olmoe = modelFacts(resolveModel('olmoe-1b-7b-0924'));
       const olmoeLeaf = trainWork(olmoe, o, defaultTimeOptions(2));
       const olmoeHooked = trainWork(olmoe, o, { ...defaultTimeOptions(2), zeroMoeHooked: true });

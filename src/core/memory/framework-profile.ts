@@ -200,6 +200,20 @@ export interface FrameworkProfile {
     gradOps: { 2: number; 3: number };
     reduceOps3: { perParam: number; perRank: number };
     leafMoe?: readonly string[];
+    /**
+     * ZeRO-3's host price measured by running the engine's own hooks (in place of moduleOps, gradOps[3] and
+     * reduceOps3.perParam): host seconds per hooked module pass, for a module that gathers a parameter of its own
+     * and one that gathers none, and per gradient (its bucket copy, reduce-scatter and partition filing), on
+     * `ranks` ranks of a device without streams; `streamOps`: the stream and event calls that device skipped, per
+     * module pass and per gradient, counted as eager ops on top.
+     */
+    host3?: {
+      gathering: number;
+      bare: number;
+      gradient: number;
+      ranks: number;
+      streamOps: { gathering: number; bare: number; gradient: number };
+    };
   };
   /** Serving: the engine serves many LoRA adapters on one base (preallocated adapter slots). */
   multiLora?: boolean;

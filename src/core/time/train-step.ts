@@ -139,8 +139,8 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   // expert in forward (torch.nonzero): its dispatch adds to the expert work instead of hiding behind it, and so
   // do the ZeRO hooks of the experts' own modules. ZeRO hooks run eager whatever compiles (time/zero-hooks.ts).
   const loopOpsF = w.moeLoopOps * SYNCED_LOOP_OP_SECONDS;
-  const loopF = loopOpsF + w.zeroHookLoopOps * SYNCED_LOOP_OP_SECONDS;
-  const hookF = w.zeroHookFwdOps * EAGER_OP_SECONDS;
+  const loopF = loopOpsF + w.zeroHookLoopOps * SYNCED_LOOP_OP_SECONDS + w.zeroHookLoopSeconds;
+  const hookF = w.zeroHookFwdOps * EAGER_OP_SECONDS + w.zeroHookFwdSeconds;
   const [fbF, fbB] = fallbackSeconds(w, r);
   const fwd =
     w.moeLoopOps > 0 || fbF > 0
@@ -153,8 +153,12 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
     deltaB +
     w.bwdAttnFlops / attnRate +
     (2 * w.fwdElemBytes + w.adapterBwdBytes + w.moeLoopBwdBytes) / r.mem;
-  const loopHostB = (2 * w.moeLoopOps + w.zeroHookLoopBwdOps) * EAGER_OP_SECONDS;
-  const bwdHost = bwdOps * hostPerOp + (2 * w.moeLoopOps + w.zeroHookBwdOps) * EAGER_OP_SECONDS;
+  const loopHostB =
+    (2 * w.moeLoopOps + w.zeroHookLoopBwdOps) * EAGER_OP_SECONDS + w.zeroHookLoopBwdSeconds;
+  const bwdHost =
+    bwdOps * hostPerOp +
+    (2 * w.moeLoopOps + w.zeroHookBwdOps) * EAGER_OP_SECONDS +
+    w.zeroHookBwdSeconds;
   // ZeRO-3 keeps few collectives in flight: fetch_sub_module waits on its oldest fetch event past
   // __max_ongoing_fetch_events (2) and the gradient path on its oldest reduce event past max_param_reduce_events
   // (2) (partitioned_param_coordinator.py, stage3.py; DeepSpeed v0.16.5). The host runs at most a few modules
@@ -295,8 +299,8 @@ function boundOfStep(w: TrainWork, s: StepTimes, total: number): Bound {
       (w.recomputeAttnOnly ? s.rec : w.recompute * fwdCompute) +
       (w.int8ForwardFlops * (INT8_FORWARD_GEMM_SLOWDOWN - 1)) / s.gemm);
   const loopOpsF = w.moeLoopOps * SYNCED_LOOP_OP_SECONDS;
-  const loopF = loopOpsF + w.zeroHookLoopOps * SYNCED_LOOP_OP_SECONDS;
-  const hookF = w.zeroHookFwdOps * EAGER_OP_SECONDS;
+  const loopF = loopOpsF + w.zeroHookLoopOps * SYNCED_LOOP_OP_SECONDS + w.zeroHookLoopSeconds;
+  const hookF = w.zeroHookFwdOps * EAGER_OP_SECONDS + w.zeroHookFwdSeconds;
   const hostT =
     s.hostOpt +
     s.paged +

@@ -283,6 +283,11 @@ export interface TrainWork {
   zeroHookBwdOps: number;
   /** ZeRO-3 with a per-expert loop: the experts' share of zeroHookBwdOps (its windows hold backward in step). */
   zeroHookLoopBwdOps: number;
+  /** Host seconds of the ZeRO-3 hooks besides their ops, split alike (a measured price: time/zero-hooks.ts). */
+  zeroHookFwdSeconds: number;
+  zeroHookLoopSeconds: number;
+  zeroHookBwdSeconds: number;
+  zeroHookLoopBwdSeconds: number;
   /** Bytes the per-expert loop's gather gradients move in one backward (0 when grouped). */
   moeLoopBwdBytes: number;
   moeDispatch: MoeDispatch;
@@ -640,6 +645,10 @@ export function trainWork(
     zeroHookLoopOps: zh.loopFwdOps,
     zeroHookBwdOps: zh.bwdOps,
     zeroHookLoopBwdOps: zh.loopBwdOps,
+    zeroHookFwdSeconds: zh.fwdSeconds,
+    zeroHookLoopSeconds: zh.loopFwdSeconds,
+    zeroHookBwdSeconds: zh.bwdSeconds,
+    zeroHookLoopBwdSeconds: zh.loopBwdSeconds,
     moeDispatch: ew.dispatch,
     expertsHit: ew.hit,
     deltaFwdFlops: ew.delta.fwdFlops,

@@ -22,9 +22,29 @@ export interface ZeroHookOps {
   bwdOps: number;
   /** ZeRO-3: the share of bwdOps that belongs to the experts of a per-expert loop (0 otherwise). */
   loopBwdOps: number;
+  /**
+   * ZeRO-3 with a measured host price (the profile's zeroHooks.host3): the hooks' host seconds besides the ops
+   * above, split as they are (forward, in a loop, backward, the loop's share of backward).
+   */
+  fwdSeconds: number;
+  loopFwdSeconds: number;
+  bwdSeconds: number;
+  loopBwdSeconds: number;
 }
 
-const NONE: ZeroHookOps = { fwdOps: 0, loopFwdOps: 0, bwdOps: 0, loopBwdOps: 0 };
+const NONE: ZeroHookOps = {
+  fwdOps: 0,
+  loopFwdOps: 0,
+  bwdOps: 0,
+  loopBwdOps: 0,
+  fwdSeconds: 0,
+  loopFwdSeconds: 0,
+  bwdSeconds: 0,
+  loopBwdSeconds: 0,
+};
+type Host3 = NonNullable<
+  NonNullable<(typeof FRAMEWORKS)[keyof typeof FRAMEWORKS]['zeroHooks']>['host3']
+>;
 // Norm weights per decoder layer, trained by a full fine-tune: input_layernorm and post_attention_layernorm
 // (https://github.com/huggingface/transformers/blob/v5.14.1/src/transformers/models/qwen2_moe/modeling_qwen2_moe.py
 // Qwen2MoeDecoderLayer; the Llama-style layers alike).
@@ -149,6 +169,7 @@ export function zeroHookOps(
     if (g.name === 'vision') continue;
     groupHooks(c, g, g.count * scale, lora, targets, { loop, hit, leaf });
   }
+  if (o.zero === 3 && hooks.host3) return measured3(hooks.host3, hooks.reduceOps3.perRank, c, dp);
   const moduleOps = o.zero === 3 ? hooks.moduleOps : 0;
   const gradOps =
     o.zero === 3
@@ -162,5 +183,35 @@ export function zeroHookOps(
     loopFwdOps: moduleOps * c.loopModules + bareOps,
     bwdOps: moduleOps * c.modules + layerBareOps + gradOps * c.grads + loopBwdOps,
     loopBwdOps: o.zero === 3 ? loopBwdOps : 0,
+    fwdSeconds: 0,
+    loopFwdSeconds: 0,
+    bwdSeconds: 0,
+    loopBwdSeconds: 0,
+  };
+}
+
+/**
+ * ZeRO-3's hooks at a measured host price: each hooked module pass (gathering a parameter or not) and each gradient
+ * costs its measured host seconds, plus the stream and event calls the measurement's device skipped as ops of their
+ * own, and the reduce's slicing for the ranks beyond the measurement's.
+ */
+function measured3(h: Host3, perRank: number, c: HookCounts, dp: number): ZeroHookOps {
+  const s = h.streamOps;
+  const gradOps = s.gradient + perRank * Math.max(0, dp - h.ranks);
+  const fwdOps = s.gathering * c.modules + s.bare * c.bareModules;
+  const loopOps = s.gathering * c.loopModules + s.bare * c.bareLoopModules;
+  const fwdSeconds = h.gathering * c.modules + h.bare * c.bareModules;
+  const loopSeconds = h.gathering * c.loopModules + h.bare * c.bareLoopModules;
+  const loopBwdOps = loopOps + gradOps * c.loopGrads;
+  const loopBwdSeconds = loopSeconds + h.gradient * c.loopGrads;
+  return {
+    fwdOps,
+    loopFwdOps: loopOps,
+    bwdOps: fwdOps + gradOps * c.grads + loopBwdOps,
+    loopBwdOps,
+    fwdSeconds,
+    loopFwdSeconds: loopSeconds,
+    bwdSeconds: fwdSeconds + h.gradient * c.grads + loopBwdSeconds,
+    loopBwdSeconds,
   };
 }

@@ -96,6 +96,9 @@ export const HF_MEMORY: FrameworkProfile = {
 // (runtime/comm/coalesced_collectives.py: a view and one slice per rank of every gradient to interleave, a narrow of
 // the result) and files each partition in partition_grads (stage3.py: narrow, copy_, .to, record_stream,
 // grad = None): 7 ops per gradient and one per rank.
+// The rows' hosts' host time per unit of the measuring CPU's (a 2.6 GHz virtualized Xeon; the rows name no CPU):
+// taken as equal (calibration/assumed.json).
+const ZERO3_HOST_CPU_SCALE = 1;
 const DEEPSPEED_HOOKS = {
   moduleOps: 16, // DeepSpeed @20f988eade5217ab0045ba1681030f3d255d67e3 (v0.16.5), counted above
   gradOps: { 2: 5, 3: 6 },
@@ -105,6 +108,23 @@ const DEEPSPEED_HOOKS = {
   // Qwen2MoeSparseMoeBlock, Qwen3MoeSparseMoeBlock (DeepSpeed @cf44300453eb0af79ed84ed8f1cb49d57478bd76 (v0.19.5)
   // deepspeed/runtime/zero/leaf_module_config.py DEFAULT_LEAF_MODULE_CLASSES).
   leafMoe: ['mixtral', 'qwen2_moe', 'qwen3_moe'],
+  // ZeRO-3's hooks run as DeepSpeed v0.14.4's own code on two gloo ranks of a CPU (its accelerator skips streams and
+  // events), Qwen2 and Qwen2-MoE decoder layers at toy width, with and without PEFT LoRA, checkpointed: this
+  // thread's CPU seconds per hooked module pass and per gradient, the same model without DeepSpeed subtracted
+  // (scripts/measure/zero3-host.py; calibration/measured/zero3-host-cpu.json `summary_us`;
+  // https://github.com/deepspeedai/DeepSpeed/blob/v0.14.4/deepspeed/runtime/zero/parameter_offload.py). Skipped
+  // there: per gathering module the fetch's event query and record, its wait_stream and the release's
+  // record_stream (4); per other module its wait_stream (1); per gradient the bucket's wait_stream and
+  // record_stream and the partition's record_stream (3). Unscaled to the rows' hosts (ZERO3_HOST_CPU_SCALE).
+  host3: {
+    gathering: 158e-6 * ZERO3_HOST_CPU_SCALE,
+    bare: 127e-6 * ZERO3_HOST_CPU_SCALE,
+    gradient: 142e-6 * ZERO3_HOST_CPU_SCALE,
+    // Two ranks: on one, all_gather_coalesced skips the gather (NoGatherCoalescedHandle when num_partitions == 1,
+    // https://github.com/deepspeedai/DeepSpeed/blob/v0.14.4/deepspeed/runtime/zero/partition_parameters.py).
+    ranks: 2,
+    streamOps: { gathering: 4, bare: 1, gradient: 3 },
+  },
 } as const;
 
 export const DEEPSPEED_MEMORY: FrameworkProfile = {
