@@ -155,6 +155,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
         compiledCalls: gl.compiled_calls,
         cudagraphCalls: gl.cudagraph_calls,
       };
+    // A generate that built its attention masks through torch.vmap every decode step (the case says so).
+    if (c.generate_masks !== undefined) time.generateMasks = c.generate_masks;
     // A PEFT build that kept the adapters in the weights' 16-bit dtype (before 0.12.0; the case says so).
     if (c.lora_adapter_dtype === 'weights') time.adaptersInWeightDtype = true;
     // A run with LoRA dropout on (the case says so).

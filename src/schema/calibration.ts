@@ -146,6 +146,11 @@ export const throughputCaseSchema = z.looseObject({
     })
     .optional(),
   /**
+   * The 4-D attention masks the measured build's generate made for every decode step through torch.vmap, read in its
+   * code (transformers' create_masks_for_generate on a static cache): sets TimeOptions.generateMasks.
+   */
+  generate_masks: z.number().int().nonnegative().optional(),
+  /**
    * The LoRA adapters' dtype in the measured run: 'weights' (created in the frozen weights' 16-bit dtype and never
    * cast to fp32: PEFT before 0.12.0 in pure bf16) sets TimeOptions.adaptersInWeightDtype.
    */

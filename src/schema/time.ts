@@ -143,6 +143,13 @@ export interface TimeOptions {
    */
   generateLayer?: { eagerOps: number; compiledCalls: number; cudagraphCalls: number };
   /**
+   * The 4-D attention masks the measured build's generate made for every decode step through torch.vmap
+   * (transformers' create_masks_for_generate on a static cache: one per distinct layer type, two for gpt-oss), host
+   * work before the step's first layer while the GPU idles (time/decode-host.ts GENERATE_MASK_LAYERS). No flag sets
+   * it; `validate --throughput` does for rows of such builds (their `generate_masks`).
+   */
+  generateMasks?: number;
+  /**
    * The measured run padded each batch to its longest sample and ran transformers' SDPA attention, which then passes
    * the padding mask to scaled_dot_product_attention with is_causal=False (LlamaSdpaAttention, transformers 4.36):
    * every key block is computed and the mask read (time/train-work.ts SDPA_MASK_BYTES). No flag sets it (the

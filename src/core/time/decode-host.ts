@@ -17,6 +17,15 @@ import {
 // update, .item() sync): ~2 ms (assumed; transformers generation/utils.py loop).
 const GENERATE_TOKEN_SECONDS = 2e-3;
 
+// transformers' generate on a static cache builds each decode step's 4-D attention masks in prepare_inputs_for_generation
+// (create_masks_for_generate, one per distinct layer type) through sdpa_mask_recent_torch's four nested torch.vmap
+// levels and an autograd.Function index per padding lookup: Python-bound host work, before the step's first layer.
+// Measured with scripts/generate-mask-host.py on the wheel of https://pypi.org/project/transformers/4.56.2/ (masking_utils.py)
+// and torch 2.8.0, CPU tensors, two runs (4.7-5.0 and 5.7-6.4): one gpt-oss mask, full or sliding, takes as long as
+// 4.7-6.4 Llama decoder layers' eager decode calls; the low end is taken, as a layer on a GPU also pays its kernel
+// launches, which the mask's Python work mostly lacks.
+export const GENERATE_MASK_LAYERS = 4.7;
+
 // Eager decoding launches its kernels asynchronously: a token takes the longer of the GPU's work and the
 // CPU's dispatch of it, then the per-token loop and sync. HF generate of Llama-7B fp16 on an RTX 3090 takes
 // 32.9 ms/token where its 13.5 GB weight read is ~17 ms (bitsandbytes-foundation/bitsandbytes#347,
@@ -156,6 +165,9 @@ export function decodeHost(
       adapter * EAGER_DECODE_OP_SECONDS +
       bnb,
     gaps: 0,
-    fixed: GENERATE_TOKEN_SECONDS,
+    // The step's vmap'd masks run on the host before its first layer, the GPU idle (TimeOptions.generateMasks).
+    fixed:
+      GENERATE_TOKEN_SECONDS +
+      (t.generateMasks ?? 0) * GENERATE_MASK_LAYERS * OPS_PER_LAYER_EAGER * EAGER_DECODE_OP_SECONDS,
   };
 }
