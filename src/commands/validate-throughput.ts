@@ -154,6 +154,15 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
         eagerOps: gl.eager_ops,
         compiledCalls: gl.compiled_calls,
         cudagraphCalls: gl.cudagraph_calls,
+        ...(gl.sync === undefined
+          ? {}
+          : {
+              sync: {
+                layers: gl.sync.layers,
+                eagerOps: gl.sync.eager_ops,
+                compiledCalls: gl.sync.compiled_calls,
+              },
+            }),
       };
     // A generate that built its attention masks through torch.vmap every decode step (the case says so).
     if (c.generate_masks !== undefined) time.generateMasks = c.generate_masks;

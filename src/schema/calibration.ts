@@ -143,6 +143,17 @@ export const throughputCaseSchema = z.looseObject({
       eager_ops: z.number().int().nonnegative(),
       compiled_calls: z.number().int().nonnegative(),
       cudagraph_calls: z.number().int().nonnegative(),
+      /**
+       * The layers whose KV-cache update blocked the host on the stream each decode step, and the eager ops and
+       * compiled calls the host issued between the previous layer's MoE call and that sync.
+       */
+      sync: z
+        .object({
+          layers: z.number().int().nonnegative(),
+          eager_ops: z.number().int().nonnegative(),
+          compiled_calls: z.number().int().nonnegative(),
+        })
+        .optional(),
     })
     .optional(),
   /**

@@ -72,4 +72,19 @@ describe('decode layers run partly compiled', () => {
     const gpuBound = step('t4', 'nf4', layer, 1) - step('t4', 'nf4', layer);
     expect(host).toBeCloseTo(gpuBound, 9);
   });
+
+  // A sliding layer's cache update blocks the host (generateLayer.sync): it waits for what is left of the previous
+  // layer's MoE call on the GPU.
+  it('a sync after the MoE call stalls the host by what the ops issued since do not cover', () => {
+    const a100 = (sync?: { layers: number; eagerOps: number; compiledCalls: number }) =>
+      step('a100-80gb-sxm', 'bf16', { ...layer, sync });
+    const none = a100();
+    const sync = { layers: 12, eagerOps: 29, compiledCalls: 1 };
+    expect(a100(sync)).toBeGreaterThan(none);
+    // Fewer ops before the sync leave more of the MoE call to wait for; enough of them cover it.
+    expect(a100({ ...sync, eagerOps: 10 })).toBeGreaterThan(a100(sync));
+    expect(a100({ ...sync, eagerOps: 1000 })).toBe(none);
+    // Each syncing layer stalls alike.
+    expect(a100({ ...sync, layers: 24 }) - none).toBeCloseTo(2 * (a100(sync) - none), 9);
+  });
 });

@@ -53,6 +53,21 @@ function compiledLayerHost(m: ModelFacts, t: TimeOptions): number | null {
 }
 
 /**
+ * Host seconds a decode step's host stalls on the stream where the measured build's layers block it (TimeOptions
+ * generateLayer.sync: transformers 4.56's SlidingWindowLayer.update, once its window is full, builds its index with
+ * `torch.tensor([-1], device=...)`, a blocking copy). At each such layer the host waits for what the GPU still has of
+ * the previous layer's MoE call (one layer's share of `expertSeconds`, the step's expert reads on the GPU), less the
+ * host time of the ops it issued since. Zero where the build does not sync or the model has no MoE layer.
+ */
+export function layerSyncStall(m: ModelFacts, t: TimeOptions, expertSeconds: number): number {
+  const s = t.generateLayer?.sync;
+  if (s === undefined || m.moeLayers === 0) return 0;
+  const moeCallSeconds = expertSeconds / m.moeLayers;
+  const issued = s.eagerOps * EAGER_DECODE_OP_SECONDS + s.compiledCalls * COMPILED_CALL_SECONDS;
+  return s.layers * Math.max(0, moeCallSeconds - issued);
+}
+
+/**
  * A build whose expert matmul op runs one expert slot per op (TimeOptions.mulMatIdSync): the kernels its MoE layers
  * launch in a decode step beyond the dense count the layer is timed with (the engine's perSlotMoeKernels). Each
  * slot's projections launch a mat-vec, after its activation-quantizing kernel (`quantK`), per batch row; the dense
@@ -105,7 +120,8 @@ export function graphKernelSecondsOf(fw: FrameworkProfile, smClock: number | und
 /**
  * Per-token host cost of decoding: eager dispatch (overlaps the GPU's work), CUDA-graph replay gaps (add to
  * it: the GPU idles between graph kernels) and fixed per-token work (generate()'s loop and its sync).
- * bitsandbytes layers add Python and ctypes calls per linear; LLM.int8's small kernels per linear.
+ * bitsandbytes layers add Python and ctypes calls per linear; LLM.int8's small kernels per linear. `expertSeconds`:
+ * the step's expert reads on the GPU, for the host's stalls where the build's layers block it (layerSyncStall).
  */
 export function decodeHost(
   m: ModelFacts,
@@ -113,6 +129,7 @@ export function decodeHost(
   t: TimeOptions,
   q: QuantFormat | null,
   smClock?: number,
+  expertSeconds = 0,
 ): { dispatch: number; gaps: number; fixed: number } {
   const fw = FRAMEWORKS[o.framework];
   const compiled = o.compile || fw.fusedKernels;
@@ -163,7 +180,8 @@ export function decodeHost(
         ? (m.layers * OPS_PER_LAYER_EAGER + routing) * EAGER_DECODE_OP_SECONDS
         : layered) +
       adapter * EAGER_DECODE_OP_SECONDS +
-      bnb,
+      bnb +
+      layerSyncStall(m, t, expertSeconds),
     gaps: 0,
     // The step's vmap'd masks run on the host before its first layer, the GPU idle (TimeOptions.generateMasks).
     fixed:
