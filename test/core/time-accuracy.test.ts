@@ -905,7 +905,7 @@ describe('time model on the Unsloth FP8 L4 and gpt-oss rollout notebook rows', (
     // +60.6%, and the 2048-game row +204.0% -> +57.3%; with the training passes' per-expert loop (moe_dispatch) the
     // three rows +21.5%, +56.6%, +50.8%; with the two attention masks generate builds through torch.vmap every decode
     // step (generate_masks) +19.5%, +33.5%, +29.0%, and the A100 rows with their sliding layers' stream syncs
-    // (generate_layer.sync) +30.1%, +25.7% (docs/time-model.md "gpt-oss rollouts: generate's masks").
+    // (generate_layer.sync) +30.3%, +25.9% (docs/time-model.md "gpt-oss rollouts: generate's masks").
     expect(err['unsloth-gptoss-grpo-20b-t4-hf']).toBeGreaterThan(0);
     expect(err['unsloth-gptoss-grpo-20b-t4-hf']).toBeLessThanOrEqual(0.2);
     for (const id of [

@@ -56,7 +56,7 @@ import type { RunPlan } from '../../schema/measured.js';
  * +212% -> +57%) and a thirteenth row new to the set (the same stack's 2048-game GRPO run, +204% -> +51%) brought RL's
  * p90 to 0.508, the band to 0.51 (docs/time-model.md "gpt-oss rollouts: the decode path read"); the two attention masks
  * transformers' generate builds through torch.vmap every decode step on those rows and their sliding layers' stream
- * syncs (+57% -> +30%, +51% -> +26%) brought it to 0.301, the band to 0.31 (docs/time-model.md "gpt-oss rollouts:
+ * syncs (+57% -> +30%, +51% -> +26%) brought it to 0.303, the band to 0.31 (docs/time-model.md "gpt-oss rollouts:
  * generate's masks"). Two sources new to the
  * set, scored before any model change (docs/time-model.md "llama.cpp on an RTX 4090 and gpt-oss on one MI300X"): eight
  * llama.cpp decode rows on an RTX 4090 (-28.0..-3.7%) widened decode to 0.229, the band to 0.23, and four more on an RTX
