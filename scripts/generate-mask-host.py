@@ -9,8 +9,9 @@
 #
 # Run (about a minute on one core): a venv with torch==2.8.0 and transformers==4.56.2, then
 #   python scripts/generate-mask-host.py
-# It prints, per window of 100 calls, each mask's minimum host time in Llama-layer calls (the minimum: the machine
-# may be shared). On 2026-12-03, 2 cores shared with other jobs: full 4.70-4.98, sliding 4.66-4.97 (4 windows).
+# It prints, per window of 100 rounds, each mask's minimum host time in Llama-layer calls (the minimum: the machine
+# may be shared). On 2026-12-03, 2 cores shared with other jobs, three runs of 4 windows: 4.7-5.0, 5.7-6.4 (a variant
+# timing each kind in a block of its own) and 4.4-5.5 (full 5.2-5.5, sliding 4.4-4.7).
 import time
 
 import torch
@@ -69,9 +70,13 @@ with torch.inference_mode():
         layer(hidden, attention_mask=llama_mask, position_ids=position_ids, past_key_values=llama_cache,
               use_cache=True, cache_position=cache_position, position_embeddings=rotary)
 
+    # Interleaved, so that each round's three timings share the machine's load; the minimum of each over a window.
     for window in range(4):
-        full = min(timed(lambda: create_causal_mask(**kw)) for _ in range(100))
-        sliding = min(timed(lambda: create_sliding_window_causal_mask(**kw)) for _ in range(100))
-        unit = min(timed(llama_layer, 4) for _ in range(100))
-        print(f"window {window}: full {full / unit:.2f}, sliding {sliding / unit:.2f} Llama-layer calls "
-              f"(layer {unit * 1e6:.0f} us, full {full * 1e6:.0f} us, sliding {sliding * 1e6:.0f} us)", flush=True)
+        full, sliding, unit = [], [], []
+        for _ in range(100):
+            full.append(timed(lambda: create_causal_mask(**kw)))
+            sliding.append(timed(lambda: create_sliding_window_causal_mask(**kw)))
+            unit.append(timed(llama_layer, 4))
+        f, s, u = min(full), min(sliding), min(unit)
+        print(f"window {window}: full {f / u:.2f}, sliding {s / u:.2f} Llama-layer calls "
+              f"(layer {u * 1e6:.0f} us, full {f * 1e6:.0f} us, sliding {s * 1e6:.0f} us)", flush=True)

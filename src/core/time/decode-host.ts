@@ -21,9 +21,9 @@ const GENERATE_TOKEN_SECONDS = 2e-3;
 // (create_masks_for_generate, one per distinct layer type) through sdpa_mask_recent_torch's four nested torch.vmap
 // levels and an autograd.Function index per padding lookup: Python-bound host work, before the step's first layer.
 // Measured with scripts/generate-mask-host.py on the wheel of https://pypi.org/project/transformers/4.56.2/ (masking_utils.py)
-// and torch 2.8.0, CPU tensors, two runs (4.7-5.0 and 5.7-6.4): one gpt-oss mask, full or sliding, takes as long as
-// 4.7-6.4 Llama decoder layers' eager decode calls; the low end is taken, as a layer on a GPU also pays its kernel
-// launches, which the mask's Python work mostly lacks.
+// and torch 2.8.0, CPU tensors, three runs (4.7-5.0, 5.7-6.4, 4.4-5.5): one gpt-oss mask, full or sliding, takes as
+// long as 4.4-6.4 Llama decoder layers' eager decode calls; the lower part is taken, as a layer on a GPU also pays its
+// kernel launches, which the mask's Python work mostly lacks.
 export const GENERATE_MASK_LAYERS = 4.7;
 
 // Eager decoding launches its kernels asynchronously: a token takes the longer of the GPU's work and the
