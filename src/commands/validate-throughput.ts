@@ -156,7 +156,18 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
         eagerOps: gl.eager_ops,
         compiledCalls: gl.compiled_calls,
         cudagraphCalls: gl.cudagraph_calls,
+        ...(gl.sync === undefined
+          ? {}
+          : {
+              sync: {
+                layers: gl.sync.layers,
+                eagerOps: gl.sync.eager_ops,
+                compiledCalls: gl.sync.compiled_calls,
+              },
+            }),
       };
+    // A generate that built its attention masks through torch.vmap every decode step (the case says so).
+    if (c.generate_masks !== undefined) time.generateMasks = c.generate_masks;
     // A PEFT build that kept the adapters in the weights' 16-bit dtype (before 0.12.0; the case says so).
     if (c.lora_adapter_dtype === 'weights') time.adaptersInWeightDtype = true;
     // A run with LoRA dropout on (the case says so).

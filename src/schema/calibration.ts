@@ -145,8 +145,24 @@ export const throughputCaseSchema = z.looseObject({
       eager_ops: z.number().int().nonnegative(),
       compiled_calls: z.number().int().nonnegative(),
       cudagraph_calls: z.number().int().nonnegative(),
+      /**
+       * The layers whose KV-cache update blocked the host on the stream each decode step, and the eager ops and
+       * compiled calls the host issued between the previous layer's MoE call and that sync.
+       */
+      sync: z
+        .object({
+          layers: z.number().int().nonnegative(),
+          eager_ops: z.number().int().nonnegative(),
+          compiled_calls: z.number().int().nonnegative(),
+        })
+        .optional(),
     })
     .optional(),
+  /**
+   * The 4-D attention masks the measured build's generate made for every decode step through torch.vmap, read in its
+   * code (transformers' create_masks_for_generate on a static cache): sets TimeOptions.generateMasks.
+   */
+  generate_masks: z.number().int().nonnegative().optional(),
   /**
    * The LoRA adapters' dtype in the measured run: 'weights' (created in the frozen weights' 16-bit dtype and never
    * cast to fp32: PEFT before 0.12.0 in pure bf16) sets TimeOptions.adaptersInWeightDtype.

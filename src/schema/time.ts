@@ -138,10 +138,24 @@ export interface TimeOptions {
   /**
    * The measured build's eager generate ran each decoder layer partly through torch.compile'd functions: the layer's
    * own eager ops outside them (routing included), its compiled calls, and how many of those replay a CUDA-graph tree
-   * (unsloth_zoo's gpt-oss decode path; time/decode-host.ts `compiledLayerHost`). No flag sets it; `validate --throughput`
+   * (unsloth_zoo's gpt-oss decode path; time/decode-host.ts `compiledLayerHost`). `sync`: the layers whose cache
+   * update blocks the host on the stream, and the eager ops and compiled calls the host issues between the previous
+   * layer's MoE call and that sync (time/decode-host.ts `layerSyncStall`). No flag sets it; `validate --throughput`
    * does for rows of such builds (their `generate_layer`).
    */
-  generateLayer?: { eagerOps: number; compiledCalls: number; cudagraphCalls: number };
+  generateLayer?: {
+    eagerOps: number;
+    compiledCalls: number;
+    cudagraphCalls: number;
+    sync?: { layers: number; eagerOps: number; compiledCalls: number };
+  };
+  /**
+   * The 4-D attention masks the measured build's generate made for every decode step through torch.vmap
+   * (transformers' create_masks_for_generate on a static cache: one per distinct layer type, two for gpt-oss), host
+   * work before the step's first layer while the GPU idles (time/decode-host.ts GENERATE_MASK_LAYERS). No flag sets
+   * it; `validate --throughput` does for rows of such builds (their `generate_masks`).
+   */
+  generateMasks?: number;
   /**
    * The measured run padded each batch to its longest sample and ran transformers' SDPA attention, which then passes
    * the padding mask to scaled_dot_product_attention with is_causal=False (LlamaSdpaAttention, transformers 4.36):

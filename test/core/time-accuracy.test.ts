@@ -942,26 +942,28 @@ describe('time model on the Unsloth FP8 L4 and gpt-oss rollout notebook rows', (
     // trainer's generate (2 ops each in that build, lora_forward_ops) and each layer's eager ops and torch.compile'd calls
     // as the build ran them (generate_layer; pytorch/pytorch#150488's per-call costs): +206.9% -> +211.9% -> +177.0% ->
     // +60.6%, and the 2048-game row +204.0% -> +57.3%; with the training passes' per-expert loop (moe_dispatch) the
-    // three rows +21.5%, +56.6%, +50.8% (docs/time-model.md).
+    // three rows +21.5%, +56.6%, +50.8%; with the two attention masks generate builds through torch.vmap every decode
+    // step (generate_masks) +19.5%, +33.5%, +29.0%, and the A100 rows with their sliding layers' stream syncs
+    // (generate_layer.sync) +30.3%, +25.9% (docs/time-model.md "gpt-oss rollouts: generate's masks").
     expect(err['unsloth-gptoss-grpo-20b-t4-hf']).toBeGreaterThan(0);
-    expect(err['unsloth-gptoss-grpo-20b-t4-hf']).toBeLessThanOrEqual(0.22);
+    expect(err['unsloth-gptoss-grpo-20b-t4-hf']).toBeLessThanOrEqual(0.2);
     for (const id of [
       'unsloth-gptoss-grpo-20b-bf16-a100-hf',
       'unsloth-gptoss-grpo-2048-20b-bf16-a100-hf',
     ]) {
       expect(err[id], id).toBeGreaterThan(0);
-      expect(err[id], id).toBeLessThanOrEqual(0.57);
+      expect(err[id], id).toBeLessThanOrEqual(0.31);
     }
   });
 
-  it('every RL row together (13, out of sample): median <= 11.2%, p90 <= 51%', () => {
+  it('every RL row together (13, out of sample): median <= 11.2%, p90 <= 31%', () => {
     const s = summarizeThroughput(
       'rl',
       rows.filter((r) => !r.inSample && r.kind === 'rl'),
     );
     expect(s.count).toBe(13);
     expect(s.medianAbsError).toBeLessThanOrEqual(0.112);
-    expect(s.p90AbsError).toBeLessThanOrEqual(0.51);
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.31);
   });
 });
 

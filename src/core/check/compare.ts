@@ -54,7 +54,10 @@ import type { RunPlan } from '../../schema/measured.js';
  * installed (the T4's experts' 4-bit down projections dequantized to fp32, +57% -> +24%; the A100's adapters run
  * unmerged, each layer's eager ops and torch.compile'd calls timed and the training passes' per-expert loop read,
  * +212% -> +57%) and a thirteenth row new to the set (the same stack's 2048-game GRPO run, +204% -> +51%) brought RL's
- * p90 to 0.508, the band to 0.51 (docs/time-model.md "gpt-oss rollouts: the decode path read"). Two sources new to the
+ * p90 to 0.508, the band to 0.51 (docs/time-model.md "gpt-oss rollouts: the decode path read"); the two attention masks
+ * transformers' generate builds through torch.vmap every decode step on those rows and their sliding layers' stream
+ * syncs (+57% -> +30%, +51% -> +26%) brought it to 0.303, the band to 0.31 (docs/time-model.md "gpt-oss rollouts:
+ * generate's masks"). Two sources new to the
  * set, scored before any model change (docs/time-model.md "llama.cpp on an RTX 4090 and gpt-oss on one MI300X"): eight
  * llama.cpp decode rows on an RTX 4090 (-28.0..-3.7%) widened decode to 0.229, the band to 0.23, and four more on an RTX
  * 4090 and an RTX 5090 with the CUDA backend's fusion off (ggml-org/llama.cpp#17621, -31.6..-27.2%) to 0.272, the band to
@@ -79,7 +82,7 @@ import type { RunPlan } from '../../schema/measured.js';
  * QLoRA rows' fp32 residual stream (time/kbit-stream.ts): the band to 0.30 (docs/time-model.md "fms-acceleration's
  * reference benchmarks"). Time to first token has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.3, decode: 0.2, serving: 0.53, rl: 0.51 } as const;
+export const TIME_UNCERTAINTY = { training: 0.3, decode: 0.2, serving: 0.53, rl: 0.31 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of

@@ -17,6 +17,15 @@ import {
 // update, .item() sync): ~2 ms (assumed; transformers generation/utils.py loop).
 const GENERATE_TOKEN_SECONDS = 2e-3;
 
+// transformers' generate on a static cache builds each decode step's 4-D attention masks in prepare_inputs_for_generation
+// (create_masks_for_generate, one per distinct layer type) through sdpa_mask_recent_torch's four nested torch.vmap
+// levels and an autograd.Function index per padding lookup: Python-bound host work, before the step's first layer.
+// Measured with scripts/generate-mask-host.py on the wheel of https://pypi.org/project/transformers/4.56.2/ (masking_utils.py)
+// and torch 2.8.0, CPU tensors, three runs (4.7-5.0, 5.7-6.4, 4.4-5.5): one gpt-oss mask, full or sliding, takes as
+// long as 4.4-6.4 Llama decoder layers' eager decode calls; the lower part is taken, as a layer on a GPU also pays its
+// kernel launches, which the mask's Python work mostly lacks.
+export const GENERATE_MASK_LAYERS = 4.7;
+
 // Eager decoding launches its kernels asynchronously: a token takes the longer of the GPU's work and the
 // CPU's dispatch of it, then the per-token loop and sync. HF generate of Llama-7B fp16 on an RTX 3090 takes
 // 32.9 ms/token where its 13.5 GB weight read is ~17 ms (bitsandbytes-foundation/bitsandbytes#347,
@@ -41,6 +50,21 @@ function compiledLayerHost(m: ModelFacts, t: TimeOptions): number | null {
   const call =
     g.compiledCalls * COMPILED_CALL_SECONDS + g.cudagraphCalls * CUDAGRAPH_TREE_CALL_SECONDS;
   return m.layers * (g.eagerOps * EAGER_DECODE_OP_SECONDS + call);
+}
+
+/**
+ * Host seconds a decode step's host stalls on the stream where the measured build's layers block it (TimeOptions
+ * generateLayer.sync: transformers 4.56's SlidingWindowLayer.update, once its window is full, builds its index with
+ * `torch.tensor([-1], device=...)`, a blocking copy). At each such layer the host waits for what the GPU still has of
+ * the previous layer's MoE call (one layer's share of `expertSeconds`, the step's expert reads on the GPU), less the
+ * host time of the ops it issued since. Zero where the build does not sync or the model has no MoE layer.
+ */
+export function layerSyncStall(m: ModelFacts, t: TimeOptions, expertSeconds: number): number {
+  const s = t.generateLayer?.sync;
+  if (s === undefined || m.moeLayers === 0) return 0;
+  const moeCallSeconds = expertSeconds / m.moeLayers;
+  const issued = s.eagerOps * EAGER_DECODE_OP_SECONDS + s.compiledCalls * COMPILED_CALL_SECONDS;
+  return s.layers * Math.max(0, moeCallSeconds - issued);
 }
 
 /**
@@ -96,7 +120,8 @@ export function graphKernelSecondsOf(fw: FrameworkProfile, smClock: number | und
 /**
  * Per-token host cost of decoding: eager dispatch (overlaps the GPU's work), CUDA-graph replay gaps (add to
  * it: the GPU idles between graph kernels) and fixed per-token work (generate()'s loop and its sync).
- * bitsandbytes layers add Python and ctypes calls per linear; LLM.int8's small kernels per linear.
+ * bitsandbytes layers add Python and ctypes calls per linear; LLM.int8's small kernels per linear. `expertSeconds`:
+ * the step's expert reads on the GPU, for the host's stalls where the build's layers block it (layerSyncStall).
  */
 export function decodeHost(
   m: ModelFacts,
@@ -104,6 +129,7 @@ export function decodeHost(
   t: TimeOptions,
   q: QuantFormat | null,
   smClock?: number,
+  expertSeconds = 0,
 ): { dispatch: number; gaps: number; fixed: number } {
   const fw = FRAMEWORKS[o.framework];
   const compiled = o.compile || fw.fusedKernels;
@@ -154,8 +180,12 @@ export function decodeHost(
         ? (m.layers * OPS_PER_LAYER_EAGER + routing) * EAGER_DECODE_OP_SECONDS
         : layered) +
       adapter * EAGER_DECODE_OP_SECONDS +
-      bnb,
+      bnb +
+      layerSyncStall(m, t, expertSeconds),
     gaps: 0,
-    fixed: GENERATE_TOKEN_SECONDS,
+    // The step's vmap'd masks run on the host before its first layer, the GPU idle (TimeOptions.generateMasks).
+    fixed:
+      GENERATE_TOKEN_SECONDS +
+      (t.generateMasks ?? 0) * GENERATE_MASK_LAYERS * OPS_PER_LAYER_EAGER * EAGER_DECODE_OP_SECONDS,
   };
 }
