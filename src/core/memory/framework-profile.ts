@@ -366,6 +366,13 @@ export interface FrameworkProfile {
    */
   moeRoutingKernels?: number;
   /**
+   * Time: the batch a CUDA-graph decode step of `batch` sequences runs, padded up to the next captured batch size
+   * (or `batch` itself above the largest). The padded rows go through every layer with the real ones, so an MoE
+   * layer routes them too: the distinct experts a step reads count the padded batch (`ep`: the expert-parallel
+   * degree, under which an engine may mask them). Absent: no padding.
+   */
+  graphBatch?: (batch: number, ep: number) => number;
+  /**
    * Time: the engine runs a prefill (extend) forward without CUDA graphs, launching each kernel from Python, so a
    * prefill takes at least the host's launches (time/decode.ts eagerPrefillHostSeconds). Absent: its prefills are
    * captured or compiled and take their GPU work.

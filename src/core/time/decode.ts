@@ -314,6 +314,13 @@ function rocmMoeIssueElements(
   return perExpert <= mi.maxRowsPerExpert ? expertRead : 0;
 }
 
+/**
+ * The tokens a decode step of B sequences routes: a graph-captured step runs its batch padded to the captured size,
+ * the padded rows routed too (FrameworkProfile.graphBatch).
+ */
+const routedBatch = (o: EstimateOptions, B: number): number =>
+  FRAMEWORKS[o.framework].graphBatch?.(B, o.ep ?? 1) ?? B;
+
 /** What one decode step of B sequences at context `ctx` reads, per GPU and on the host. */
 export function decodeTraffic(
   m: ModelFacts,
@@ -325,7 +332,7 @@ export function decodeTraffic(
 ): Traffic {
   const q = stepKernel(o, t, r);
   const wb = o.weights === 'fp32' ? 4 : weightBytes(o.weights);
-  const { linearRead, expertRead } = linearReadOf(m, t, B);
+  const { linearRead, expertRead } = linearReadOf(m, t, routedBatch(o, B));
   // MXFP4 MoE checkpoints (gpt-oss) quantize the experts only; the rest (attention, router, lm_head) is read at
   // the engine's dtype for it (mxfp4Dense).
   const bf16Read = o.weights === 'mxfp4' && expertRead > 0 ? linearRead - expertRead : 0;

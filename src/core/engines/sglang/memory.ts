@@ -11,6 +11,7 @@ import {
 } from '../vllm/memory.js';
 import { MiB } from '../../units.js';
 import { SGLANG_BLOCK_FP8_LINEAR } from './block-fp8.js';
+import { sglangGraphBatch } from './graph-batch.js';
 import { SERVING_GRAPH_KERNEL_CYCLES, SERVING_GRAPH_KERNEL_SECONDS } from '../graph-kernel.js';
 
 /**
@@ -84,6 +85,8 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // with the activation between, moe_sum_reduce (python/sglang/srt/layers/moe/fused_moe_triton/fused_moe.py,
   // https://github.com/sgl-project/sglang, read 2026-12-02): 4 kernels over a dense MLP's 3.
   moeRoutingKernels: 4,
+  // Its decode step replays the next captured CUDA-graph batch size, padded rows routed too (engines/sglang/graph-batch.ts).
+  graphBatch: sglangGraphBatch,
   // Prefill (extend) batches run eagerly: 0.5.6 captures only decode steps (cuda_graph_runner.py), its piecewise
   // graphs for extend are off by default (server_args.py enable_piecewise_cuda_graph False; sglang==0.5.6 wheel).
   eagerPrefill: true,
