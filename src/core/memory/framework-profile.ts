@@ -366,6 +366,11 @@ export interface FrameworkProfile {
    */
   moeRoutingKernels?: number;
   /**
+   * Kernels a decode layer whose attention normalizes q and k per head (ModelFacts.qkNormLayers) launches on the
+   * step's critical path for those norms, at one sequence and above one; each costs a graph kernel's gap. Absent: 0.
+   */
+  qkNormKernels?: { one: number; more: number };
+  /**
    * Time: the batch a CUDA-graph decode step of `batch` sequences runs, padded up to the next captured batch size
    * (or `batch` itself above the largest). The padded rows go through every layer with the real ones, so an MoE
    * layer routes them too: the distinct experts a step reads count the padded batch (`ep`: the expert-parallel

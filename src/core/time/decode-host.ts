@@ -98,6 +98,10 @@ export function graphKernelSecondsOf(fw: FrameworkProfile, smClock: number | und
  * it: the GPU idles between graph kernels) and fixed per-token work (generate()'s loop and its sync).
  * bitsandbytes layers add Python and ctypes calls per linear; LLM.int8's small kernels per linear.
  */
+/** The per-head q and k norms' kernels of a decode step (FrameworkProfile.qkNormKernels; ModelFacts.qkNormLayers). */
+const qkNormKernelCount = (m: ModelFacts, fw: FrameworkProfile, batch: number): number =>
+  m.qkNormLayers * ((batch > 1 ? fw.qkNormKernels?.more : fw.qkNormKernels?.one) ?? 0);
+
 export function decodeHost(
   m: ModelFacts,
   o: EstimateOptions,
@@ -124,7 +128,7 @@ export function decodeHost(
         ? linears * INT8_LINEAR_SECONDS
         : (linears * bnb4Ops(o) + gemvBias) * bnb4Op;
   // An MoE layer's routing kernels beyond a dense MLP's (the engine's count, engines/<engine>/memory.ts).
-  const routing = m.moeLayers * (fw.moeRoutingKernels ?? 0);
+  const routing = m.moeLayers * (fw.moeRoutingKernels ?? 0) + qkNormKernelCount(m, fw, o.batch);
   // A build before the engine fused ops (TimeOptions.unfusedGraph): its own kernels per layer, each quantized linear
   // with its activation-quantizing kernel (engines/<engine>/memory.ts unfusedDecodeKernels).
   // A row split turns the matmul fusions off too ("TODO: add support for fusion for split buffers") and the graph's

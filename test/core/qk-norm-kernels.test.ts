@@ -1,0 +1,31 @@
+// Qwen3's attention normalizes q and k per head before the rotary (LayerGroup.qkNorm); SGLang's decode graph runs
+// those norms as kernels of their own beside the layer's usual chain (FrameworkProfile.qkNormKernels): one on the
+// critical path at one sequence, two above it (q's strided view copied first).
+import { describe, expect, it } from 'vitest';
+import { withEngineDefaults } from '../../src/core/engines/defaults.js';
+import { decodeHost, graphKernelSecondsOf } from '../../src/core/time/decode-host.js';
+import { modelFacts } from '../../src/core/time/model-facts.js';
+import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { optionsFromFlags } from '../../src/schema/flags.js';
+import { defaultTimeOptions } from '../../src/schema/time.js';
+
+const gaps = (model: string, framework: string, batch: number) => {
+  const f = { method: 'inference', framework, batch, seq: 1000, 'prompt-tokens': 500 };
+  const o = withEngineDefaults(optionsFromFlags(f), f);
+  return decodeHost(modelFacts(resolveModel(model)), o, defaultTimeOptions(1), null).gaps;
+};
+
+describe('per-head q/k norm kernels', () => {
+  it("Qwen3's layers carry per-head q/k norms; Llama's do not", () => {
+    expect(modelFacts(resolveModel('qwen3-8b')).qkNormLayers).toBe(36);
+    expect(modelFacts(resolveModel('llama-3-8b')).qkNormLayers).toBe(0);
+  });
+
+  it('SGLang pays one more kernel a layer at one sequence and two above; vLLM none', () => {
+    const k = graphKernelSecondsOf(FRAMEWORKS.sglang, undefined);
+    expect(gaps('qwen3-8b', 'sglang', 1) - gaps('qwen3-8b', 'vllm', 1)).toBeCloseTo(36 * k, 9);
+    expect(gaps('qwen3-8b', 'sglang', 4) - gaps('qwen3-8b', 'vllm', 4)).toBeCloseTo(72 * k, 9);
+    expect(gaps('llama-3-8b', 'sglang', 4)).toBeCloseTo(gaps('llama-3-8b', 'vllm', 4), 9);
+  });
+});
