@@ -1,6 +1,7 @@
 // Qwen3's attention normalizes q and k per head before the rotary (LayerGroup.qkNorm); SGLang's decode graph runs
 // those norms as kernels of their own beside the layer's usual chain (FrameworkProfile.qkNormKernels): one on the
-// critical path at one sequence, two above it (q's strided view copied first).
+// critical path at one sequence, two above it (q's strided view copied first). A plain attention layer copies its
+// strided q above one sequence before the attention kernel (FrameworkProfile.stridedQCopyKernels).
 import { describe, expect, it } from 'vitest';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { decodeHost, graphKernelSecondsOf } from '../../src/core/time/decode-host.js';
@@ -26,6 +27,13 @@ describe('per-head q/k norm kernels', () => {
     const k = graphKernelSecondsOf(FRAMEWORKS.sglang, undefined);
     expect(gaps('qwen3-8b', 'sglang', 1) - gaps('qwen3-8b', 'vllm', 1)).toBeCloseTo(36 * k, 9);
     expect(gaps('qwen3-8b', 'sglang', 4) - gaps('qwen3-8b', 'vllm', 4)).toBeCloseTo(72 * k, 9);
-    expect(gaps('llama-3-8b', 'sglang', 4)).toBeCloseTo(gaps('llama-3-8b', 'vllm', 4), 9);
+  });
+
+  it("above one sequence SGLang copies a plain attention layer's strided q once; with q/k norms it already has", () => {
+    const k = graphKernelSecondsOf(FRAMEWORKS.sglang, undefined);
+    expect(gaps('llama-3-8b', 'sglang', 1)).toBeCloseTo(gaps('llama-3-8b', 'vllm', 1), 9);
+    expect(gaps('llama-3-8b', 'sglang', 4) - gaps('llama-3-8b', 'vllm', 4)).toBeCloseTo(32 * k, 9);
+    expect(modelFacts(resolveModel('qwen3-8b')).plainAttnLayers).toBe(0);
+    expect(modelFacts(resolveModel('llama-3-8b')).plainAttnLayers).toBe(32);
   });
 });

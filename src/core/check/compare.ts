@@ -68,10 +68,14 @@ import type { RunPlan } from '../../schema/measured.js';
  * LoRA and GPTQ Q-LoRA on an A100 from 256 to 8192 tokens, -5..+23% and -7..+40% with auto-gptq's torch
  * dequantization) left training's p90 at 0.342, the band at 0.35 (docs/time-model.md "PEFT's method comparison and a
  * packed T4 QLoRA"). llama.cpp's graph kernels priced in SM cycles (engines/llama-cpp/memory.ts graphKernelCycles:
- * GeForce rows 2-12 points faster, A100 rows 4-12 points slower) brought decode to 0.190, the band to 0.20. Time to
- * first token has no calibration rows: it takes the serving band.
+ * GeForce rows 2-12 points faster, A100 rows 4-12 points slower) brought decode to 0.190, the band to 0.20. SGLang's
+ * decode step read again in its code (the batch padded to the captured graph size routed through the MoE layers,
+ * Qwen3's per-head q/k norms' kernels, a plain layer's strided q copied above one sequence: the SGLang cookbook's
+ * Qwen3-235B-A22B rows 2.5-8.5 points nearer their runs) brought serving to 0.374, the band to 0.38
+ * (docs/time-model.md "SGLang's decode step read again"). Time to first token has no calibration rows: it takes the
+ * serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.35, decode: 0.2, serving: 0.42, rl: 0.51 } as const;
+export const TIME_UNCERTAINTY = { training: 0.35, decode: 0.2, serving: 0.38, rl: 0.51 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of

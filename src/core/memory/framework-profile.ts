@@ -371,6 +371,12 @@ export interface FrameworkProfile {
    */
   qkNormKernels?: { one: number; more: number };
   /**
+   * Kernels a decode layer of plain attention (ModelFacts.plainAttnLayers) launches above one sequence to copy its q,
+   * a strided view of the fused qkv output, into a contiguous tensor for the attention kernel; each costs a graph
+   * kernel's gap. Absent: 0.
+   */
+  stridedQCopyKernels?: number;
+  /**
    * Time: the batch a CUDA-graph decode step of `batch` sequences runs, padded up to the next captured batch size
    * (or `batch` itself above the largest). The padded rows go through every layer with the real ones, so an MoE
    * layer routes them too: the distinct experts a step reads count the padded batch (`ep`: the expert-parallel

@@ -98,9 +98,14 @@ export function graphKernelSecondsOf(fw: FrameworkProfile, smClock: number | und
  * it: the GPU idles between graph kernels) and fixed per-token work (generate()'s loop and its sync).
  * bitsandbytes layers add Python and ctypes calls per linear; LLM.int8's small kernels per linear.
  */
-/** The per-head q and k norms' kernels of a decode step (FrameworkProfile.qkNormKernels; ModelFacts.qkNormLayers). */
+/**
+ * The kernels a decode step's attention layers launch to prepare q beyond the layer's usual chain: per-head q and k
+ * norms (FrameworkProfile.qkNormKernels) and, above one sequence, a plain layer's copy of its strided q
+ * (FrameworkProfile.stridedQCopyKernels).
+ */
 const qkNormKernelCount = (m: ModelFacts, fw: FrameworkProfile, batch: number): number =>
-  m.qkNormLayers * ((batch > 1 ? fw.qkNormKernels?.more : fw.qkNormKernels?.one) ?? 0);
+  m.qkNormLayers * ((batch > 1 ? fw.qkNormKernels?.more : fw.qkNormKernels?.one) ?? 0) +
+  (batch > 1 ? m.plainAttnLayers * (fw.stridedQCopyKernels ?? 0) : 0);
 
 export function decodeHost(
   m: ModelFacts,

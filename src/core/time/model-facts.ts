@@ -55,6 +55,8 @@ export interface ModelFacts {
   attnLayers: number;
   /** Of those, the layers that normalize q and k per head before the rotary (LayerGroup.qkNorm). */
   qkNormLayers: number;
+  /** Of those, the layers of plain multi-head attention: no per-head q/k norm, no MLA latent (LayerGroup.mlaCacheWidth). */
+  plainAttnLayers: number;
   /** Linear-attention layers: FLOPs per token (all of them). */
   recurrentFlopsPerToken: number;
   /** The architecture whose cache layout decode reads (kv-layout.ts decodeCacheBytes). */
@@ -124,6 +126,7 @@ function factsOf(arch: Arch): ModelFacts {
   let recurrentLayers = 0;
   let recurrentFlops = 0;
   let qkNormLayers = 0;
+  let plainAttnLayers = 0;
   for (const g of arch.groups) {
     otherTotal += g.count * g.otherParamsPerLayer;
     if (g.name === 'vision') {
@@ -133,6 +136,7 @@ function factsOf(arch: Arch): ModelFacts {
     }
     layers += g.count;
     if (g.qkNorm === 'head') qkNormLayers += g.count;
+    else if (!g.recurrent && g.mlaCacheWidth === null) plainAttnLayers += g.count;
     const r = g.recurrent;
     if (r) {
       recurrentLayers += g.count;
@@ -185,6 +189,7 @@ function factsOf(arch: Arch): ModelFacts {
     modelType: arch.modelType,
     attnLayers: layers - recurrentLayers,
     qkNormLayers,
+    plainAttnLayers,
     recurrentFlopsPerToken: recurrentFlops,
     arch,
   };

@@ -90,6 +90,11 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // at one sequence; above one, q.reshape(-1, head_dim) of the split qkv view copies it first (its rows are strided),
   // two (k's copy and norm run beside them).
   qkNormKernels: { one: 1, more: 2 },
+  // Every decode attention backend it picks for MHA/GQA models calls q.contiguous() before its kernel
+  // (layers/attention/flashinfer_backend.py, flashattention_backend.py, trtllm_mha_backend.py `forward_decode`,
+  // sglang==0.5.6 wheel): q is the rotary's in-place output on a split of the fused qkv (models/llama.py), strided
+  // above one sequence, so one copy kernel; a per-head q norm has already copied it (above).
+  stridedQCopyKernels: 1,
   // Its decode step replays the next captured CUDA-graph batch size, padded rows routed too (engines/sglang/graph-batch.ts).
   graphBatch: sglangGraphBatch,
   // Prefill (extend) batches run eagerly: 0.5.6 captures only decode steps (cuda_graph_runner.py), its piecewise
