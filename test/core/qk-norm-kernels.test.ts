@@ -4,7 +4,12 @@
 // strided q above one sequence before the attention kernel (FrameworkProfile.stridedQCopyKernels).
 import { describe, expect, it } from 'vitest';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
-import { decodeHost, graphKernelSecondsOf } from '../../src/core/time/decode-host.js';
+import {
+  decodeHost,
+  EAGER_DECODE_OP_SECONDS,
+  graphKernelSecondsOf,
+} from '../../src/core/time/decode-host.js';
+import { eagerPrefillHostSeconds } from '../../src/core/time/decode.js';
 import { modelFacts } from '../../src/core/time/model-facts.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
 import { resolveModel } from '../../src/io/load-model.js';
@@ -35,5 +40,21 @@ describe('per-head q/k norm kernels', () => {
     expect(gaps('llama-3-8b', 'sglang', 4) - gaps('llama-3-8b', 'vllm', 4)).toBeCloseTo(32 * k, 9);
     expect(modelFacts(resolveModel('qwen3-8b')).plainAttnLayers).toBe(0);
     expect(modelFacts(resolveModel('llama-3-8b')).plainAttnLayers).toBe(32);
+  });
+
+  it("an eager SGLang prefill launches Qwen3's q/k copies and norms (4 a layer), a plain layer's q copy (1)", () => {
+    const launches = (model: string) => {
+      const f = {
+        method: 'inference',
+        framework: 'sglang',
+        batch: 4,
+        seq: 1000,
+        'prompt-tokens': 500,
+      };
+      const o = withEngineDefaults(optionsFromFlags(f), f);
+      return eagerPrefillHostSeconds(modelFacts(resolveModel(model)), o) / EAGER_DECODE_OP_SECONDS;
+    };
+    expect(launches('qwen3-8b')).toBeCloseTo(36 * (12 + 4), 6);
+    expect(launches('llama-3-8b')).toBeCloseTo(32 * (12 + 1), 6);
   });
 });

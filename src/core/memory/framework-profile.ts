@@ -367,13 +367,14 @@ export interface FrameworkProfile {
   moeRoutingKernels?: number;
   /**
    * Kernels a decode layer whose attention normalizes q and k per head (ModelFacts.qkNormLayers) launches on the
-   * step's critical path for those norms, at one sequence and above one; each costs a graph kernel's gap. Absent: 0.
+   * step's critical path for those norms, at one sequence and above one; each costs a graph kernel's gap. `eager`:
+   * the kernels an eagerly launched prefill layer issues for them (FrameworkProfile.eagerPrefill). Absent: 0.
    */
-  qkNormKernels?: { one: number; more: number };
+  qkNormKernels?: { one: number; more: number; eager: number };
   /**
    * Kernels a decode layer of plain attention (ModelFacts.plainAttnLayers) launches above one sequence to copy its q,
    * a strided view of the fused qkv output, into a contiguous tensor for the attention kernel; each costs a graph
-   * kernel's gap. Absent: 0.
+   * kernel's gap (a prefill's, an eager launch where the engine launches prefills eagerly). Absent: 0.
    */
   stridedQCopyKernels?: number;
   /**

@@ -103,9 +103,18 @@ export function graphKernelSecondsOf(fw: FrameworkProfile, smClock: number | und
  * norms (FrameworkProfile.qkNormKernels) and, above one sequence, a plain layer's copy of its strided q
  * (FrameworkProfile.stridedQCopyKernels).
  */
-const qkNormKernelCount = (m: ModelFacts, fw: FrameworkProfile, batch: number): number =>
-  m.qkNormLayers * ((batch > 1 ? fw.qkNormKernels?.more : fw.qkNormKernels?.one) ?? 0) +
-  (batch > 1 ? m.plainAttnLayers * (fw.stridedQCopyKernels ?? 0) : 0);
+export const qkNormKernelCount = (
+  m: ModelFacts,
+  fw: FrameworkProfile,
+  batch: number,
+  eager = false,
+): number => {
+  const k = fw.qkNormKernels;
+  return (
+    m.qkNormLayers * ((eager ? k?.eager : batch > 1 ? k?.more : k?.one) ?? 0) +
+    (batch > 1 ? m.plainAttnLayers * (fw.stridedQCopyKernels ?? 0) : 0)
+  );
+};
 
 export function decodeHost(
   m: ModelFacts,

@@ -25,7 +25,7 @@ import type { GpuRates } from './hardware.js';
 import { DECODE_PHASES, modelFacts, weightBytes } from './model-facts.js';
 import type { Bound, DecodePhase, ModelFacts } from './model-facts.js';
 import { argmaxBound } from './train-step.js';
-import { decodeHost, EAGER_DECODE_OP_SECONDS } from './decode-host.js';
+import { decodeHost, EAGER_DECODE_OP_SECONDS, qkNormKernelCount } from './decode-host.js';
 import {
   ALLREDUCE_LATENCY_NVLINK,
   ALLREDUCE_LATENCY_PCIE,
@@ -487,7 +487,8 @@ function prefillExpertFlops(m: ModelFacts, o: EstimateOptions, rows: number): nu
 /**
  * The host's launches of one prefill forward where the engine runs it without CUDA graphs (FrameworkProfile.
  * eagerPrefill): each of the layers' kernels (the count a graph-captured decode layer launches, OPS_PER_LAYER_COMPILED,
- * its two tensor-parallel all-reduces and an MoE layer's routing kernels) issued from Python at an eager op's price.
+ * its two tensor-parallel all-reduces, an MoE layer's routing kernels, the kernels preparing q: per-head q/k norms or
+ * a strided q's copy) issued from Python at an eager op's price.
  * 0 where the engine captures its prefills (vLLM V1's piecewise graphs).
  */
 export function eagerPrefillHostSeconds(m: ModelFacts, o: EstimateOptions): number {
@@ -495,7 +496,9 @@ export function eagerPrefillHostSeconds(m: ModelFacts, o: EstimateOptions): numb
   if (fw.eagerPrefill !== true) return 0;
   const allReduces = o.tp > 1 ? 2 : 0;
   const kernels =
-    m.layers * (OPS_PER_LAYER_COMPILED + allReduces) + m.moeLayers * (fw.moeRoutingKernels ?? 0);
+    m.layers * (OPS_PER_LAYER_COMPILED + allReduces) +
+    m.moeLayers * (fw.moeRoutingKernels ?? 0) +
+    qkNormKernelCount(m, fw, 2, true);
   return kernels * EAGER_DECODE_OP_SECONDS;
 }
 

@@ -88,12 +88,13 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // Qwen3's q_norm and k_norm (models/qwen3.py, qwen3_moe.py `_apply_qk_norm`, sglang==0.5.6 wheel): under graph
   // capture q's norm runs on the step's stream and k's on a second one beside it, so one kernel on the critical path
   // at one sequence; above one, q.reshape(-1, head_dim) of the split qkv view copies it first (its rows are strided),
-  // two (k's copy and norm run beside them).
-  qkNormKernels: { one: 1, more: 2 },
+  // two (k's copy and norm run beside them); an eager prefill launches all four (both copies, both norms) in series.
+  qkNormKernels: { one: 1, more: 2, eager: 4 },
   // Every decode attention backend it picks for MHA/GQA models calls q.contiguous() before its kernel
   // (layers/attention/flashinfer_backend.py, flashattention_backend.py, trtllm_mha_backend.py `forward_decode`,
   // sglang==0.5.6 wheel): q is the rotary's in-place output on a split of the fused qkv (models/llama.py), strided
-  // above one sequence, so one copy kernel; a per-head q norm has already copied it (above).
+  // above one sequence, so one copy kernel; a per-head q norm has already copied it (above). The extend path copies
+  // it the same way (flashinfer_backend.py `forward_extend`).
   stridedQCopyKernels: 1,
   // Its decode step replays the next captured CUDA-graph batch size, padded rows routed too (engines/sglang/graph-batch.ts).
   graphBatch: sglangGraphBatch,
