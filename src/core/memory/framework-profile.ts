@@ -385,6 +385,11 @@ export interface FrameworkProfile {
    */
   graphBatch?: (batch: number, ep: number) => number;
   /**
+   * Time: the largest decode batch the engine captures in CUDA graphs by default on a card of `capacityBytes` at this
+   * TP and PP; a larger step runs eagerly, each kernel launched from the host. Absent: every batch is captured.
+   */
+  graphMaxBatch?: (capacityBytes: number, tp: number, pp: number) => number;
+  /**
    * Time: the engine runs a prefill (extend) forward without CUDA graphs, launching each kernel from Python, so a
    * prefill takes at least the host's launches (time/decode.ts eagerPrefillHostSeconds). Absent: its prefills are
    * captured or compiled and take their GPU work.

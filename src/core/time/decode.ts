@@ -25,13 +25,11 @@ import type { GpuRates } from './hardware.js';
 import { DECODE_PHASES, modelFacts, weightBytes } from './model-facts.js';
 import type { Bound, DecodePhase, ModelFacts } from './model-facts.js';
 import { argmaxBound } from './train-step.js';
-import { decodeHost, EAGER_DECODE_OP_SECONDS, qkNormKernelCount } from './decode-host.js';
-import {
-  ALLREDUCE_LATENCY_NVLINK,
-  ALLREDUCE_LATENCY_PCIE,
-  OPS_PER_LAYER_COMPILED,
-  embedOnly,
-} from './train-work.js';
+import { decodeHost } from './decode-host.js';
+import { eagerPrefillHostSeconds, overlappedHostSeconds, routedBatch } from './graph-step.js';
+
+export { eagerPrefillHostSeconds } from './graph-step.js';
+import { ALLREDUCE_LATENCY_NVLINK, ALLREDUCE_LATENCY_PCIE, embedOnly } from './train-work.js';
 import { floatCompute } from '../../schema/estimate.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -314,13 +312,6 @@ function rocmMoeIssueElements(
   return perExpert <= mi.maxRowsPerExpert ? expertRead : 0;
 }
 
-/**
- * The tokens a decode step of B sequences routes: a graph-captured step runs its batch padded to the captured size,
- * the padded rows routed too (FrameworkProfile.graphBatch).
- */
-const routedBatch = (o: EstimateOptions, B: number): number =>
-  FRAMEWORKS[o.framework].graphBatch?.(B, o.ep ?? 1) ?? B;
-
 /** What one decode step of B sequences at context `ctx` reads, per GPU and on the host. */
 export function decodeTraffic(
   m: ModelFacts,
@@ -332,7 +323,7 @@ export function decodeTraffic(
 ): Traffic {
   const q = stepKernel(o, t, r);
   const wb = o.weights === 'fp32' ? 4 : weightBytes(o.weights);
-  const { linearRead, expertRead } = linearReadOf(m, t, routedBatch(o, B));
+  const { linearRead, expertRead } = linearReadOf(m, t, routedBatch(o, r, B));
   // MXFP4 MoE checkpoints (gpt-oss) quantize the experts only; the rest (attention, router, lm_head) is read at
   // the engine's dtype for it (mxfp4Dense).
   const bf16Read = o.weights === 'mxfp4' && expertRead > 0 ? linearRead - expertRead : 0;
@@ -482,24 +473,6 @@ export const gemmRate = (q: QuantFormat | null, r: GpuRates): number =>
 function prefillExpertFlops(m: ModelFacts, o: EstimateOptions, rows: number): number {
   if (m.experts <= 1 || m.moeLayers === 0) return 0;
   return (2 * rows * m.topK * m.expertWeightsPerLayer * m.moeLayers) / o.tp;
-}
-
-/**
- * The host's launches of one prefill forward where the engine runs it without CUDA graphs (FrameworkProfile.
- * eagerPrefill): each of the layers' kernels (the count a graph-captured decode layer launches, OPS_PER_LAYER_COMPILED,
- * its two tensor-parallel all-reduces, an MoE layer's routing kernels, the kernels preparing q: per-head q/k norms or
- * a strided q's copy) issued from Python at an eager op's price.
- * 0 where the engine captures its prefills (vLLM V1's piecewise graphs).
- */
-export function eagerPrefillHostSeconds(m: ModelFacts, o: EstimateOptions): number {
-  const fw = FRAMEWORKS[o.framework];
-  if (fw.eagerPrefill !== true) return 0;
-  const allReduces = o.tp > 1 ? 2 : 0;
-  const kernels =
-    m.layers * (OPS_PER_LAYER_COMPILED + allReduces) +
-    m.moeLayers * (fw.moeRoutingKernels ?? 0) +
-    qkNormKernelCount(m, fw, 2, true);
-  return kernels * EAGER_DECODE_OP_SECONDS;
 }
 
 /**
@@ -680,8 +653,8 @@ export function decodeStep(
   // GPU runs, and the step takes the longer of the two; the GPU idles at each split besides (piecewise.ts).
   const pw = piecewiseAttentionSeconds(m, fw, t);
   const gpuT = Math.max(core, host.dispatch) + host.gaps + moeT + blockT + idsSyncT + tpT + pw.gpu;
-  // An overlapped scheduler's own step work bounds the step from below (FrameworkProfile.asyncStepHostSeconds).
-  const loopHost = t.serialScheduler || t.v0Scheduler ? 0 : loop * (fw.asyncStepHostSeconds ?? 0);
+  // An overlapped scheduler's own step work, or an eager step's launches, bound the step from below.
+  const loopHost = overlappedHostSeconds(m, o, t, r, loop);
   const step = Math.max(gpuT, pw.host + loopHost) + host.fixed + hostT;
   const overhead = step - core - tpT; // the host's share the GPU's work does not hide
   if (!detail)

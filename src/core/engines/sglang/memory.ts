@@ -98,6 +98,9 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   stridedQCopyKernels: 1,
   // Its decode step replays the next captured CUDA-graph batch size, padded rows routed too (engines/sglang/graph-batch.ts).
   graphBatch: sglangGraphBatch,
+  // Above cuda_graph_max_bs (its default by GPU memory and TP, sglangDefaults below) a decode step runs without its
+  // graph: CudaGraphRunner.can_run needs the batch <= max(capture_bs) (model_executor/cuda_graph_runner.py, sglang==0.5.6).
+  graphMaxBatch: (capacityBytes, tp, pp) => sglangDefaults(capacityBytes, tp, pp).graphMaxBs,
   // Prefill (extend) batches run eagerly: 0.5.6 captures only decode steps (cuda_graph_runner.py), its piecewise
   // graphs for extend are off by default (server_args.py enable_piecewise_cuda_graph False; sglang==0.5.6 wheel).
   eagerPrefill: true,
