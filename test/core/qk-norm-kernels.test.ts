@@ -58,3 +58,19 @@ describe('per-head q/k norm kernels', () => {
     expect(launches('llama-3-8b')).toBeCloseTo(32 * (12 + 1), 6);
   });
 });
+
+describe("gpt-oss's all-reduce fused with its norm on Blackwell (FrameworkProfile.allReduceNormFusion)", () => {
+  const gapsAt = (cc: number, tp: number) => {
+    const f = { method: 'inference', framework: 'sglang', batch: 1, gpus: tp, tp, seq: 1000 };
+    const o = withEngineDefaults(optionsFromFlags(f), f);
+    const m = modelFacts(resolveModel('gpt-oss-120b'));
+    return { m, gaps: decodeHost(m, o, defaultTimeOptions(tp), null, undefined, cc).gaps };
+  };
+
+  it('takes one norm kernel into each all-reduce on compute capability 10, none on Hopper or at TP 1', () => {
+    const k = graphKernelSecondsOf(FRAMEWORKS.sglang, undefined);
+    const { m, gaps } = gapsAt(10, 8);
+    expect(gapsAt(9, 8).gaps - gaps).toBeCloseTo((2 * m.layers - 1) * k, 9);
+    expect(gapsAt(10, 1).gaps).toBeCloseTo(gapsAt(9, 1).gaps, 9);
+  });
+});

@@ -378,6 +378,13 @@ export interface FrameworkProfile {
    */
   stridedQCopyKernels?: number;
   /**
+   * Time: the model types (config model_type) whose tensor-parallel all-reduces the engine fuses with the residual add
+   * and RMSNorm after them on cards of compute capability `minCc` and up, without DP attention: each decode layer's two
+   * all-reduces take their norms' kernels with them (one kernel fewer each; the last layer's second has no norm to
+   * take). Absent: none.
+   */
+  allReduceNormFusion?: { modelTypes: readonly string[]; minCc: number };
+  /**
    * Time: the batch a CUDA-graph decode step of `batch` sequences runs, padded up to the next captured batch size
    * (or `batch` itself above the largest). The padded rows go through every layer with the real ones, so an MoE
    * layer routes them too: the distinct experts a step reads count the padded batch (`ep`: the expert-parallel

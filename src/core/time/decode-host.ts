@@ -116,12 +116,25 @@ export const qkNormKernelCount = (
   );
 };
 
+/** The norms a decode step's all-reduces take into their kernels (FrameworkProfile.allReduceNormFusion). */
+const fusedNormKernels = (m: ModelFacts, o: EstimateOptions, cc: number | undefined): number => {
+  const f = FRAMEWORKS[o.framework].allReduceNormFusion;
+  const on =
+    f !== undefined &&
+    o.tp > 1 &&
+    o.dpAttention !== true &&
+    (cc ?? 0) >= f.minCc &&
+    f.modelTypes.includes(m.modelType);
+  return on ? 2 * m.layers - 1 : 0;
+};
+
 export function decodeHost(
   m: ModelFacts,
   o: EstimateOptions,
   t: TimeOptions,
   q: QuantFormat | null,
   smClock?: number,
+  cc?: number,
 ): { dispatch: number; gaps: number; fixed: number } {
   const fw = FRAMEWORKS[o.framework];
   const compiled = o.compile || fw.fusedKernels;
@@ -142,7 +155,10 @@ export function decodeHost(
         ? linears * INT8_LINEAR_SECONDS
         : (linears * bnb4Ops(o) + gemvBias) * bnb4Op;
   // An MoE layer's routing kernels beyond a dense MLP's (the engine's count, engines/<engine>/memory.ts).
-  const routing = m.moeLayers * (fw.moeRoutingKernels ?? 0) + qkNormKernelCount(m, fw, o.batch);
+  const routing =
+    m.moeLayers * (fw.moeRoutingKernels ?? 0) +
+    qkNormKernelCount(m, fw, o.batch) -
+    fusedNormKernels(m, o, cc);
   // A build before the engine fused ops (TimeOptions.unfusedGraph): its own kernels per layer, each quantized linear
   // with its activation-quantizing kernel (engines/<engine>/memory.ts unfusedDecodeKernels).
   // A row split turns the matmul fusions off too ("TODO: add support for fusion for split buffers") and the graph's

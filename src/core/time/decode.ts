@@ -615,7 +615,7 @@ export function decodeStep(
   const computeT = flops / (tr.fp32Gemm ? r.gemm32 : gemmRate(tr.q, r));
   const memT = weightT + kvT;
   const core = Math.max(memT, computeT);
-  const host = decodeHost(m, o, t, tr.q, r.smClock);
+  const host = decodeHost(m, o, t, tr.q, r.smClock, r.cc);
   const tpT = decodeTpSeconds(m, o, B, r);
   // Host-RAM layers run after the GPU's, at host bandwidth; the engine's per-step scheduling/sampling adds on.
   const fw = FRAMEWORKS[o.framework];

@@ -96,6 +96,12 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // above one sequence, so one copy kernel; a per-head q norm has already copied it (above). The extend path copies
   // it the same way (flashinfer_backend.py `forward_extend`).
   stridedQCopyKernels: 1,
+  // gpt-oss on Blackwell turns on FlashInfer's all-reduce + residual + RMSNorm fusion inside a node without DP
+  // attention (server_args.py `_handle_model_specific_adjustments`, `GptOssForCausalLM`: is_blackwell_supported, major
+  // 10 or 12), used at up to 2048 tokens on every layer but the last (layers/communicator.py, sglang==0.5.6). 0.5.6
+  // turns it on for the DeepSeek-V3 family on SM100 too; not listed, the build of the one such row (in sample, NVFP4
+  // over TP 4 on B200s, August 2025) not read.
+  allReduceNormFusion: { modelTypes: ['gpt_oss'], minCc: 10 },
   // Its decode step replays the next captured CUDA-graph batch size, padded rows routed too (engines/sglang/graph-batch.ts).
   graphBatch: sglangGraphBatch,
   // Above cuda_graph_max_bs (its default by GPU memory and TP, sglangDefaults below) a decode step runs without its
