@@ -44,12 +44,13 @@ const setup = (model: string, framework: string, batch: number, gpu = 'b200') =>
 };
 
 describe('an eagerly launched prefill (SGLang)', () => {
-  it("counts each layer's kernels, its two all-reduces and an MoE layer's routing kernels at an eager op's price", () => {
+  it("counts each layer's kernels, its two all-reduces, an MoE layer's routing kernels and Qwen3's q/k norms at an eager op's price", () => {
     const { m, o } = setup('qwen3-235b-a22b', 'sglang', 1);
     expect(m.moeLayers).toBeGreaterThan(0);
     const kernels =
       m.layers * (OPS_PER_LAYER_COMPILED + 2) +
-      m.moeLayers * (SGLANG_MEMORY.moeRoutingKernels ?? 0);
+      m.moeLayers * (SGLANG_MEMORY.moeRoutingKernels ?? 0) +
+      m.qkNormLayers * (SGLANG_MEMORY.qkNormKernels?.eager ?? 0);
     expect(eagerPrefillHostSeconds(m, o)).toBeCloseTo(kernels * EAGER_DECODE_OP_SECONDS, 9);
   });
 

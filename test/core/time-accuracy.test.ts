@@ -372,8 +372,9 @@ const FIELD_BARS = {
   'newest kind:serving engine:sglang': { count: 4, median: 0.066, p90: 0.121 },
   // gpt-oss-20b MXFP4 on one H100, 32 requests in flight: +34% on the output tokens/s the PR prints, whose wall time
   // carries a TTFT outside the engine (2.7 s at 4 in flight); scored by its TPOT, -8.6%; -10.6% with the graph's
-  // kernels at 3.15 µs (engines/graph-kernel.ts).
-  'older kind:serving engine:sglang': { count: 1, median: 0.107, p90: 0.107 },
+  // kernels at 3.15 µs (engines/graph-kernel.ts); -11.4% with its strided q copied before the attention kernel above
+  // one sequence (engines/sglang/memory.ts stridedQCopyKernels).
+  'older kind:serving engine:sglang': { count: 1, median: 0.114, p90: 0.114 },
   // Mixtral Q5_K_M on an A100 and an H100 with a llama.cpp of December 2023 (+96%, +141%; +55%, +91% with the
   // build's host round trip per expert slot, engines/llama-cpp/memory.ts expertIdsSyncSeconds; +34%, +66% with
   // the unfused graph's kernels; +20%, +49% with the per-slot MoE layer's own kernels, engines/llama-cpp/memory.ts
@@ -389,8 +390,13 @@ const FIELD_BARS = {
   // prefills launched eagerly (time/decode.ts eagerPrefillHostSeconds; Qwen3-235B at 91 in flight +91.5% -> +71.3%,
   // at 13 +35.8% -> +31.4%): 34.2% / 55.2%. With the graph's kernels at 3.15 µs (engines/graph-kernel.ts) as well,
   // 25.7% / 52.1%: the one-request rows +24.8..+28.7%, the gpt-oss rows -20.4%, -19.8% (MXFP4 on B200) and +8.0%,
-  // +4.7% (H100).
-  'sglang2025 kind:serving engine:sglang': { count: 20, median: 0.257, p90: 0.521 },
+  // +4.7% (H100). At today's figures (the later kernel changes) 22.6% / 45.4%; with SGLang's decode step routing its
+  // batch padded to the captured graph size, Qwen3's per-head q/k norms' kernels and a plain layer's strided q copied
+  // above one sequence (engines/sglang/memory.ts graphBatch, qkNormKernels, stridedQCopyKernels), and those kernels
+  // among an eager prefill's launches (Qwen3-235B at 91 in flight +62.8% -> +52.3%): 20.1% / 42.6%. With gpt-oss's
+  // all-reduces fused with their norms on Blackwell (engines/sglang/memory.ts allReduceNormFusion; the B200 gpt-oss
+  // rows -20.4%, -19.8%, -0.2% -> -13.8%, -13.4%, +7.3%): 18.5% / 42.6%.
+  'sglang2025 kind:serving engine:sglang': { count: 20, median: 0.186, p90: 0.426 },
   // vLLM 0.19.0 on A100 80GB PCIe (Qwen2.5-7B fp16, TP 1 and 2, 8-32 in flight, 100 prompts), scored before any model
   // change as first read (no prefix cache, a steady cap in flight): +4.1%, -8.9%, -42.1%, -43.0%, -17.2%, -25.9%, 21.6% /
   // 43.0%. Read again from the harness's code (the seeded prompts replayed from vLLM's prefix cache, and the closed
@@ -403,8 +409,10 @@ const FIELD_BARS = {
   // GPUStack's Qwen3-8B on one H100 (SGLang v0.5.3.post3, ShareGPT, 4 in flight) and AccelMark's SGLang 0.5.6 rows on
   // A100-SXM4-40GB at one request, scored before any model change: +7.5%; Llama-3-70B TP 8 +8.8%, Llama-3-8B +4.7%,
   // Llama-3.1-8B at 28.7k tokens +3.2%, Qwen2.5-0.5B +28.7%: 7.5% / 28.7%. With the graph's kernels at 3.15 µs
-  // (engines/graph-kernel.ts): +3.1%; +5.0%, +2.6%, +1.5%, +14.1%: 3.1% / 14.1%.
-  'gpulab kind:serving engine:sglang': { count: 5, median: 0.032, p90: 0.141 },
+  // (engines/graph-kernel.ts): +3.1%; +5.0%, +2.6%, +1.5%, +14.1%: 3.1% / 14.1%. At today's figures (the graph
+  // kernels in SM cycles) 1.8% / 6.6%; with Qwen3's per-head q/k norms' kernels (engines/sglang/memory.ts
+  // qkNormKernels) GPUStack's row +3.2% -> -0.1%: 1.6% / 6.6%.
+  'gpulab kind:serving engine:sglang': { count: 5, median: 0.017, p90: 0.066 },
   // GPUStack's vLLM 0.11.0 rows, scored before any model change: Qwen3-8B bf16 TPOT on one H100 at 1, 2, 4 and 8 in
   // flight +3.5..+7.2%; the gpt-oss-20b bursts of 500 two-thousand-token prompts +117.0% (H100) and +58.1% (A100),
   // their prefill timed at twice the rate the runs reached (docs/time-model.md "GPUStack and a llama-server sweep");

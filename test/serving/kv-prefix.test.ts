@@ -43,7 +43,8 @@ describe('fp8 KV cache', () => {
     ] as const;
     for (const [file, flag] of cases) {
       const input = inputOf(file);
-      const r = plan(input);
+      // Twenty plans: SGLang's and vLLM's plans of the same choices rank apart, so the first ten can all hold fp8 KV.
+      const r = plan({ ...input, top: 20 });
       const fp8 = r.plans.find((p) => p.options.kvCacheDtype === 'fp8');
       expect(fp8, file).toBeDefined();
       expect(fp8!.id).toContain('/kv-fp8/');

@@ -80,7 +80,11 @@ import type { RunPlan } from '../../schema/measured.js';
  * Mixtral-8x7B and Llama-2-70B full, LoRA and QLoRA over one and two GPUs) took training's p90 to 0.370 when first
  * scored, 0.342 with transformers 4.x's looped experts quantized (time/float-experts.ts) and 0.299 with the one-GPU
  * QLoRA rows' fp32 residual stream (time/kbit-stream.ts): the band to 0.30 (docs/time-model.md "fms-acceleration's
- * reference benchmarks"). Time to first token has no calibration rows: it takes the serving band.
+ * reference benchmarks"). SGLang's decode step read again in its code (the batch padded to the captured graph size
+ * routed through the MoE layers, Qwen3's per-head q/k norms' kernels, a plain layer's strided q copied above one
+ * sequence: the SGLang cookbook's Qwen3-235B-A22B rows 2.5-8.5 points nearer their runs; docs/time-model.md "SGLang's
+ * decode step read again") and the burst and fp8-KV prefill kernels (docs/time-model.md) brought serving to 0.523, the
+ * band to 0.53. Time to first token has no calibration rows: it takes the serving band.
  */
 export const TIME_UNCERTAINTY = { training: 0.3, decode: 0.2, serving: 0.53, rl: 0.31 } as const;
 

@@ -380,6 +380,37 @@ export interface FrameworkProfile {
    */
   moeRoutingKernels?: number;
   /**
+   * Kernels a decode layer whose attention normalizes q and k per head (ModelFacts.qkNormLayers) launches on the
+   * step's critical path for those norms, at one sequence and above one; each costs a graph kernel's gap. `eager`:
+   * the kernels an eagerly launched prefill layer issues for them (FrameworkProfile.eagerPrefill). Absent: 0.
+   */
+  qkNormKernels?: { one: number; more: number; eager: number };
+  /**
+   * Kernels a decode layer of plain attention (ModelFacts.plainAttnLayers) launches above one sequence to copy its q,
+   * a strided view of the fused qkv output, into a contiguous tensor for the attention kernel; each costs a graph
+   * kernel's gap (a prefill's, an eager launch where the engine launches prefills eagerly). Absent: 0.
+   */
+  stridedQCopyKernels?: number;
+  /**
+   * Time: the model types (config model_type) whose tensor-parallel all-reduces the engine fuses with the residual add
+   * and RMSNorm after them on cards of compute capability `minCc` and up, without DP attention: each decode layer's two
+   * all-reduces take their norms' kernels with them (one kernel fewer each; the last layer's second has no norm to
+   * take). Absent: none.
+   */
+  allReduceNormFusion?: { modelTypes: readonly string[]; minCc: number };
+  /**
+   * Time: the batch a CUDA-graph decode step of `batch` sequences runs, padded up to the next captured batch size
+   * (or `batch` itself above the largest). The padded rows go through every layer with the real ones, so an MoE
+   * layer routes them too: the distinct experts a step reads count the padded batch (`ep`: the expert-parallel
+   * degree, under which an engine may mask them). Absent: no padding.
+   */
+  graphBatch?: (batch: number, ep: number) => number;
+  /**
+   * Time: the largest decode batch the engine captures in CUDA graphs by default on a card of `capacityBytes` at this
+   * TP and PP; a larger step runs eagerly, each kernel launched from the host. Absent: every batch is captured.
+   */
+  graphMaxBatch?: (capacityBytes: number, tp: number, pp: number) => number;
+  /**
    * Time: the engine runs a prefill (extend) forward without CUDA graphs, launching each kernel from Python, so a
    * prefill takes at least the host's launches (time/decode.ts eagerPrefillHostSeconds). Absent: its prefills are
    * captured or compiled and take their GPU work.

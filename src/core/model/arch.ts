@@ -67,6 +67,8 @@ export interface LayerGroup {
   linears: Linear[];
   /** Parameters per layer that are not in `linears` (norm weights, qk-norm, sinks, biases of fused parts). */
   otherParamsPerLayer: number;
+  /** The attention normalizes q and k per head (an RMSNorm over head_dim) before the rotary (Qwen3's q_norm, k_norm). */
+  qkNorm?: 'head';
   /**
    * Linear-attention (Gated DeltaNet) or Mamba mixer in place of softmax attention: the layer keeps this fixed
    * state per sequence instead of a KV cache. Absent on attention layers.

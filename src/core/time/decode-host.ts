@@ -118,6 +118,36 @@ export function graphKernelSecondsOf(fw: FrameworkProfile, smClock: number | und
 }
 
 /**
+ * The kernels a decode step's attention layers launch to prepare q beyond the layer's usual chain: per-head q and k
+ * norms (FrameworkProfile.qkNormKernels) and, above one sequence, a plain layer's copy of its strided q
+ * (FrameworkProfile.stridedQCopyKernels).
+ */
+export const qkNormKernelCount = (
+  m: ModelFacts,
+  fw: FrameworkProfile,
+  batch: number,
+  eager = false,
+): number => {
+  const k = fw.qkNormKernels;
+  return (
+    m.qkNormLayers * ((eager ? k?.eager : batch > 1 ? k?.more : k?.one) ?? 0) +
+    (batch > 1 ? m.plainAttnLayers * (fw.stridedQCopyKernels ?? 0) : 0)
+  );
+};
+
+/** The norms a decode step's all-reduces take into their kernels (FrameworkProfile.allReduceNormFusion). */
+const fusedNormKernels = (m: ModelFacts, o: EstimateOptions, cc: number | undefined): number => {
+  const f = FRAMEWORKS[o.framework].allReduceNormFusion;
+  const on =
+    f !== undefined &&
+    o.tp > 1 &&
+    o.dpAttention !== true &&
+    (cc ?? 0) >= f.minCc &&
+    f.modelTypes.includes(m.modelType);
+  return on ? 2 * m.layers - 1 : 0;
+};
+
+/**
  * Per-token host cost of decoding: eager dispatch (overlaps the GPU's work), CUDA-graph replay gaps (add to
  * it: the GPU idles between graph kernels) and fixed per-token work (generate()'s loop and its sync).
  * bitsandbytes layers add Python and ctypes calls per linear; LLM.int8's small kernels per linear. `expertSeconds`:
@@ -130,6 +160,7 @@ export function decodeHost(
   q: QuantFormat | null,
   smClock?: number,
   expertSeconds = 0,
+  cc?: number,
 ): { dispatch: number; gaps: number; fixed: number } {
   const fw = FRAMEWORKS[o.framework];
   const compiled = o.compile || fw.fusedKernels;
@@ -150,7 +181,10 @@ export function decodeHost(
         ? linears * INT8_LINEAR_SECONDS
         : (linears * bnb4Ops(o) + gemvBias) * bnb4Op;
   // An MoE layer's routing kernels beyond a dense MLP's (the engine's count, engines/<engine>/memory.ts).
-  const routing = m.moeLayers * (fw.moeRoutingKernels ?? 0);
+  const routing =
+    m.moeLayers * (fw.moeRoutingKernels ?? 0) +
+    qkNormKernelCount(m, fw, o.batch) -
+    fusedNormKernels(m, o, cc);
   // A build before the engine fused ops (TimeOptions.unfusedGraph): its own kernels per layer, each quantized linear
   // with its activation-quantizing kernel (engines/<engine>/memory.ts unfusedDecodeKernels).
   // A row split turns the matmul fusions off too ("TODO: add support for fusion for split buffers") and the graph's

@@ -25,13 +25,11 @@ import type { GpuRates } from './hardware.js';
 import { DECODE_PHASES, modelFacts, weightBytes } from './model-facts.js';
 import type { Bound, DecodePhase, ModelFacts } from './model-facts.js';
 import { argmaxBound } from './train-step.js';
-import { decodeHost, EAGER_DECODE_OP_SECONDS } from './decode-host.js';
-import {
-  ALLREDUCE_LATENCY_NVLINK,
-  ALLREDUCE_LATENCY_PCIE,
-  OPS_PER_LAYER_COMPILED,
-  embedOnly,
-} from './train-work.js';
+import { decodeHost } from './decode-host.js';
+import { eagerPrefillHostSeconds, overlappedHostSeconds, routedBatch } from './graph-step.js';
+
+export { eagerPrefillHostSeconds } from './graph-step.js';
+import { ALLREDUCE_LATENCY_NVLINK, ALLREDUCE_LATENCY_PCIE, embedOnly } from './train-work.js';
 import { floatCompute } from '../../schema/estimate.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -340,8 +338,9 @@ export function decodeTraffic(
 ): Traffic {
   const q = stepKernel(o, t, r);
   const wb = o.weights === 'fp32' ? 4 : weightBytes(o.weights);
-  const { linearRead, expertRead } = linearReadOf(m, t, B);
-  // MXFP4 MoE checkpoints (gpt-oss) quantize the experts only; the rest is read at the engine's dtype (mxfp4Dense).
+  const { linearRead, expertRead } = linearReadOf(m, t, routedBatch(o, r, B));
+  // MXFP4 MoE checkpoints (gpt-oss) quantize the experts only; the rest (attention, router, lm_head) is read at
+  // the engine's dtype for it (mxfp4Dense).
   const bf16Read = o.weights === 'mxfp4' && expertRead > 0 ? linearRead - expertRead : 0;
   const k = q ? KERNELS[q] : null;
   // A kernel without a Hopper path reads at its Hopper efficiency there (KernelFamily.hopper); on ROCm the engine's
@@ -499,21 +498,6 @@ function prefillExpertFlops(m: ModelFacts, o: EstimateOptions, rows: number): nu
 }
 
 /**
- * The host's launches of one prefill forward where the engine runs it without CUDA graphs (FrameworkProfile.
- * eagerPrefill): each of the layers' kernels (the count a graph-captured decode layer launches, OPS_PER_LAYER_COMPILED,
- * its two tensor-parallel all-reduces and an MoE layer's routing kernels) issued from Python at an eager op's price.
- * 0 where the engine captures its prefills (vLLM V1's piecewise graphs).
- */
-export function eagerPrefillHostSeconds(m: ModelFacts, o: EstimateOptions): number {
-  const fw = FRAMEWORKS[o.framework];
-  if (fw.eagerPrefill !== true) return 0;
-  const allReduces = o.tp > 1 ? 2 : 0;
-  const kernels =
-    m.layers * (OPS_PER_LAYER_COMPILED + allReduces) + m.moeLayers * (fw.moeRoutingKernels ?? 0);
-  return kernels * EAGER_DECODE_OP_SECONDS;
-}
-
-/**
  * A prefill forward: its GPU work (prefillGpuSeconds), or the host's launches of it where the engine runs prefills
  * eagerly and those take longer (eagerPrefillHostSeconds): the GPU runs each kernel as the host issues it.
  */
@@ -660,7 +644,7 @@ export function decodeStep(
   const computeT = flops / (tr.fp32Gemm ? r.gemm32 : tr.rate);
   const memT = weightT + kvT;
   const core = Math.max(memT, computeT);
-  const host = decodeHost(m, o, t, tr.q, r.smClock, tr.expertGpu / r.mem);
+  const host = decodeHost(m, o, t, tr.q, r.smClock, tr.expertGpu / r.mem, r.cc);
   const tpT = decodeTpSeconds(m, o, B, r);
   // Host-RAM layers run after the GPU's, at host bandwidth; the engine's per-step scheduling/sampling adds on.
   const fw = FRAMEWORKS[o.framework];
@@ -698,8 +682,8 @@ export function decodeStep(
   // GPU runs, and the step takes the longer of the two; the GPU idles at each split besides (piecewise.ts).
   const pw = piecewiseAttentionSeconds(m, fw, t);
   const gpuT = Math.max(core, host.dispatch) + host.gaps + moeT + blockT + idsSyncT + tpT + pw.gpu;
-  // An overlapped scheduler's own step work bounds the step from below (FrameworkProfile.asyncStepHostSeconds).
-  const loopHost = t.serialScheduler || t.v0Scheduler ? 0 : loop * (fw.asyncStepHostSeconds ?? 0);
+  // An overlapped scheduler's own step work, or an eager step's launches, bound the step from below.
+  const loopHost = overlappedHostSeconds(m, o, t, r, loop);
   const step = Math.max(gpuT, pw.host + loopHost) + host.fixed + hostT;
   const overhead = step - core - tpT; // the host's share the GPU's work does not hide
   if (!detail)

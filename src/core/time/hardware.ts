@@ -48,6 +48,8 @@ export function defaultQuantFormat(o: EstimateOptions): QuantFormat | null {
 
 /** Per-GPU rates the phases need, already scaled by the power limit. */
 export interface GpuRates {
+  /** The card's memory, bytes (gpuCapacityBytes): what an engine sizes its defaults by. */
+  capacityBytes?: number;
   /** Achievable dense 16-bit tensor FLOP/s on large GEMMs. */
   gemm16: number;
   /** Achievable 8-bit (FP8 W8A8) FLOP/s where measured apart from the 16-bit rate (absent: twice gemm16). */
@@ -331,6 +333,7 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
   const pcieBus = (pcieP2p ? pcie : pcie / 2) * PCIE_EFF;
   const nvBus = nvlink * NVLINK_EFF;
   return {
+    capacityBytes: gpuCapacityBytes(g),
     gemm16: p16 * eff16 * kc,
     ...(g.vendor === 'amd' && tf.fp8 ? { gemm8: tf.fp8 * 1e12 * FP8_GEMM_EFF_AMD * kc } : {}),
     gemm32: p32 * (volta ? GEMM_EFF_VOLTA_32 : eff) * kc,

@@ -53,6 +53,10 @@ export interface ModelFacts {
   liger: boolean;
   /** Layers with softmax attention (all but linear-attention / SSM layers). */
   attnLayers: number;
+  /** Of those, the layers that normalize q and k per head before the rotary (LayerGroup.qkNorm). */
+  qkNormLayers: number;
+  /** Of those, the layers of plain multi-head attention: no per-head q/k norm, no MLA latent (LayerGroup.mlaCacheWidth). */
+  plainAttnLayers: number;
   /** Linear-attention layers: FLOPs per token (all of them). */
   recurrentFlopsPerToken: number;
   /** The architecture whose cache layout decode reads (kv-layout.ts decodeCacheBytes). */
@@ -91,6 +95,21 @@ export function modelFacts(arch: Arch): ModelFacts {
   return m;
 }
 
+/** The shape facts read from the first layer group (attention widths, the MLP, the norms). */
+function firstGroupFacts(arch: Arch) {
+  const g0 = arch.groups[0];
+  return {
+    attnWidth: g0 ? g0.heads * g0.headDim : arch.hidden,
+    kvWidth: g0 ? g0.kvHeads * g0.headDim : arch.hidden,
+    heads: g0?.heads ?? 1,
+    ffn: g0?.ffn ?? 4 * arch.hidden,
+    gated: g0?.gated ?? false,
+    causal: g0?.causal ?? true,
+    rms: g0?.norm === 'rms',
+    norms: g0?.normsPerLayer ?? 2,
+  };
+}
+
 function factsOf(arch: Arch): ModelFacts {
   let layers = 0;
   let linearActive = 0;
@@ -106,6 +125,8 @@ function factsOf(arch: Arch): ModelFacts {
   let expertFfn = 0;
   let recurrentLayers = 0;
   let recurrentFlops = 0;
+  let qkNormLayers = 0;
+  let plainAttnLayers = 0;
   for (const g of arch.groups) {
     otherTotal += g.count * g.otherParamsPerLayer;
     if (g.name === 'vision') {
@@ -114,6 +135,8 @@ function factsOf(arch: Arch): ModelFacts {
       continue;
     }
     layers += g.count;
+    if (g.qkNorm === 'head') qkNormLayers += g.count;
+    else if (!g.recurrent && g.mlaCacheWidth === null) plainAttnLayers += g.count;
     const r = g.recurrent;
     if (r) {
       recurrentLayers += g.count;
@@ -139,20 +162,12 @@ function factsOf(arch: Arch): ModelFacts {
       expertFfn = g.ffn;
     }
   }
-  const g0 = arch.groups[0];
   const lmHead = arch.kind === 'encoder' ? 0 : arch.vocab * arch.hidden;
   const total = arch.embedParams + arch.lmHeadParams + linearTotal + otherTotal + arch.otherParams;
   return {
     layers,
     hidden: arch.hidden,
-    attnWidth: g0 ? g0.heads * g0.headDim : arch.hidden,
-    kvWidth: g0 ? g0.kvHeads * g0.headDim : arch.hidden,
-    heads: g0?.heads ?? 1,
-    ffn: g0?.ffn ?? 4 * arch.hidden,
-    gated: g0?.gated ?? false,
-    causal: g0?.causal ?? true,
-    rms: g0?.norm === 'rms',
-    norms: g0?.normsPerLayer ?? 2,
+    ...firstGroupFacts(arch),
     vocab: arch.vocab,
     linearActive,
     linearTotal,
@@ -173,6 +188,8 @@ function factsOf(arch: Arch): ModelFacts {
     liger: ligerPatches(arch.modelType),
     modelType: arch.modelType,
     attnLayers: layers - recurrentLayers,
+    qkNormLayers,
+    plainAttnLayers,
     recurrentFlopsPerToken: recurrentFlops,
     arch,
   };

@@ -11,6 +11,7 @@ import {
 } from '../vllm/memory.js';
 import { MiB } from '../../units.js';
 import { SGLANG_BLOCK_FP8_LINEAR } from './block-fp8.js';
+import { sglangGraphBatch } from './graph-batch.js';
 import { SERVING_GRAPH_KERNEL_CYCLES, SERVING_GRAPH_KERNEL_SECONDS } from '../graph-kernel.js';
 
 /**
@@ -84,6 +85,28 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // with the activation between, moe_sum_reduce (python/sglang/srt/layers/moe/fused_moe_triton/fused_moe.py,
   // https://github.com/sgl-project/sglang, read 2026-12-02): 4 kernels over a dense MLP's 3.
   moeRoutingKernels: 4,
+  // Qwen3's q_norm and k_norm (models/qwen3.py, qwen3_moe.py `_apply_qk_norm`, sglang==0.5.6 wheel): under graph
+  // capture q's norm runs on the step's stream and k's on a second one beside it, so one kernel on the critical path
+  // at one sequence; above one, q.reshape(-1, head_dim) of the split qkv view copies it first (its rows are strided),
+  // two (k's copy and norm run beside them); an eager prefill launches all four (both copies, both norms) in series.
+  qkNormKernels: { one: 1, more: 2, eager: 4 },
+  // Every decode attention backend it picks for MHA/GQA models calls q.contiguous() before its kernel
+  // (layers/attention/flashinfer_backend.py, flashattention_backend.py, trtllm_mha_backend.py `forward_decode`,
+  // sglang==0.5.6 wheel): q is the rotary's in-place output on a split of the fused qkv (models/llama.py), strided
+  // above one sequence, so one copy kernel; a per-head q norm has already copied it (above). The extend path copies
+  // it the same way (flashinfer_backend.py `forward_extend`).
+  stridedQCopyKernels: 1,
+  // gpt-oss on Blackwell turns on FlashInfer's all-reduce + residual + RMSNorm fusion inside a node without DP
+  // attention (server_args.py `_handle_model_specific_adjustments`, `GptOssForCausalLM`: is_blackwell_supported, major
+  // 10 or 12), used at up to 2048 tokens on every layer but the last (layers/communicator.py, sglang==0.5.6). 0.5.6
+  // turns it on for the DeepSeek-V3 family on SM100 too; not listed, the build of the one such row (in sample, NVFP4
+  // over TP 4 on B200s, August 2025) not read.
+  allReduceNormFusion: { modelTypes: ['gpt_oss'], minCc: 10 },
+  // Its decode step replays the next captured CUDA-graph batch size, padded rows routed too (engines/sglang/graph-batch.ts).
+  graphBatch: sglangGraphBatch,
+  // Above cuda_graph_max_bs (its default by GPU memory and TP, sglangDefaults below) a decode step runs without its
+  // graph: CudaGraphRunner.can_run needs the batch <= max(capture_bs) (model_executor/cuda_graph_runner.py, sglang==0.5.6).
+  graphMaxBatch: (capacityBytes, tp, pp) => sglangDefaults(capacityBytes, tp, pp).graphMaxBs,
   // Prefill (extend) batches run eagerly: 0.5.6 captures only decode steps (cuda_graph_runner.py), its piecewise
   // graphs for extend are off by default (server_args.py enable_piecewise_cuda_graph False; sglang==0.5.6 wheel).
   eagerPrefill: true,

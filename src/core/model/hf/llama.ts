@@ -222,7 +222,8 @@ function llamaLayer(c: Fields, f: LlamaFlavor, s: LayerShared, i: number): Layer
     linears,
     s.normsPerLayer * s.normParams + extra + (moe?.extraParams ?? 0),
   );
-  return mixer ? { ...layer, recurrent: mixer.state } : layer;
+  if (mixer) return { ...layer, recurrent: mixer.state };
+  return f.extraPerLayer === qkNorm ? { ...layer, qkNorm: 'head' } : layer;
 }
 
 /** A token is routed to topK distinct experts, so topK cannot exceed the expert count. */

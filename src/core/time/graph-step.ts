@@ -1,0 +1,66 @@
+/**
+ * A serving engine's step outside its CUDA graphs: the host's eager launches of a forward (a prefill the engine never
+ * captures, a decode batch above the largest it captures), and the batch a captured decode step runs.
+ */
+import { FRAMEWORKS } from '../memory/frameworks.js';
+import type { EstimateOptions } from '../../schema/estimate.js';
+import type { TimeOptions } from '../../schema/time.js';
+import { EAGER_DECODE_OP_SECONDS, qkNormKernelCount } from './decode-host.js';
+import type { GpuRates } from './hardware.js';
+import type { ModelFacts } from './model-facts.js';
+import { OPS_PER_LAYER_COMPILED } from './train-work.js';
+
+/**
+ * The host's launches of one prefill forward where the engine runs it without CUDA graphs (FrameworkProfile.
+ * eagerPrefill): each of the layers' kernels (the count a graph-captured decode layer launches, OPS_PER_LAYER_COMPILED,
+ * its two tensor-parallel all-reduces, an MoE layer's routing kernels, the kernels preparing q: per-head q/k norms or
+ * a strided q's copy) issued from Python at an eager op's price.
+ * 0 where the engine captures its prefills (vLLM V1's piecewise graphs).
+ */
+export function eagerPrefillHostSeconds(m: ModelFacts, o: EstimateOptions): number {
+  return FRAMEWORKS[o.framework].eagerPrefill === true ? eagerForwardHostSeconds(m, o) : 0;
+}
+
+/** The host's launches of one forward of several tokens issued eagerly (the count eagerPrefillHostSeconds names). */
+function eagerForwardHostSeconds(m: ModelFacts, o: EstimateOptions): number {
+  const fw = FRAMEWORKS[o.framework];
+  const allReduces = o.tp > 1 ? 2 : 0;
+  const kernels =
+    m.layers * (OPS_PER_LAYER_COMPILED + allReduces) +
+    m.moeLayers * (fw.moeRoutingKernels ?? 0) +
+    qkNormKernelCount(m, fw, 2, true);
+  return kernels * EAGER_DECODE_OP_SECONDS;
+}
+
+/**
+ * Whether a decode step of B sequences runs outside the engine's CUDA graphs: above the largest batch it captures by
+ * default on this card (FrameworkProfile.graphMaxBatch).
+ */
+export function aboveGraphs(o: EstimateOptions, r: GpuRates, B: number): boolean {
+  const cap = FRAMEWORKS[o.framework].graphMaxBatch;
+  return cap !== undefined && r.capacityBytes !== undefined && B > cap(r.capacityBytes, o.tp, o.pp);
+}
+
+/**
+ * The tokens a decode step of B sequences routes: a graph-captured step runs its batch padded to the captured size,
+ * the padded rows routed too (FrameworkProfile.graphBatch); an eager one, its batch.
+ */
+export const routedBatch = (o: EstimateOptions, r: GpuRates, B: number): number =>
+  aboveGraphs(o, r, B) ? B : (FRAMEWORKS[o.framework].graphBatch?.(B, o.ep ?? 1) ?? B);
+
+/**
+ * The host's work an overlapped scheduler leaves bounding a decode step from below: its own step work
+ * (FrameworkProfile.asyncStepHostSeconds), or, where the step runs outside the engine's CUDA graphs, the launches of
+ * its kernels (eagerForwardHostSeconds), which the GPU runs as the host issues them. 0 under a serial scheduler.
+ */
+export function overlappedHostSeconds(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  loop: number,
+): number {
+  if (t.serialScheduler || t.v0Scheduler) return 0;
+  const own = loop * (FRAMEWORKS[o.framework].asyncStepHostSeconds ?? 0);
+  return Math.max(own, aboveGraphs(o, r, o.batch) ? eagerForwardHostSeconds(m, o) : 0);
+}
