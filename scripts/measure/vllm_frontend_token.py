@@ -12,7 +12,10 @@ What it times, calling the classes of the vllm 0.10.1 wheel (unpacked, pure-Pyth
   together      N asyncio consumer tasks awaiting their RequestOutputCollector (AsyncLLM.generate's
                 get_nowait() or await get()) while one producer runs process_outputs per step and yields to the
                 loop: wall time per step / N.
-Not timed: the ZMQ receive and msgpack decode of EngineCoreOutputs, uvicorn's ASGI send and socket write.
+  http send     a FastAPI StreamingResponse under uvicorn (uvloop, httptools), as `vllm serve` runs its app, sending a
+                chat chunk's SSE line per token to N concurrent HTTP clients: the server process's CPU time
+                (/proc/<pid>/stat) per chunk.
+Not timed: the ZMQ receive and msgpack decode of EngineCoreOutputs.
 
 The wheel needs torch at import; only type names and dtype tables are touched on these paths, so a stand-in
 module is put on sys.path. The gpt-oss tokenizer is rebuilt from o200k_base.tiktoken with the harmony special
@@ -185,6 +188,20 @@ def chunk_for(output, parser, request_id, created):
     return f"data: {chunk.model_dump_json(exclude_unset=True)}\n\n"
 
 
+def chunk_line(tokens, tokenizer):
+    """A mid-stream chat chunk's SSE line, as the harmony branch builds it."""
+    from vllm.entrypoints.harmony_utils import get_streamable_parser_for_assistant
+    from vllm.v1.metrics.stats import IterationStats
+
+    proc, queues = make_world(1, tokens, tokenizer)
+    parser = get_streamable_parser_for_assistant()
+    line = ""
+    for k in range(40):
+        proc.process_outputs(step_outputs(1, tokens[k]), time.monotonic(), IterationStats())
+        line = chunk_for(queues[0].get_nowait(), parser, "chatcmpl-0123456789abcdef0123456789abcdef", int(time.time()))
+    return line
+
+
 def step_outputs(n_req, token):
     from vllm.v1.engine import EngineCoreOutput
 
@@ -244,10 +261,86 @@ async def run_together(n_req, tokens, tokenizer):
     return (time.process_time() - c0) / n, (time.perf_counter() - t0) / n
 
 
+SERVER = """
+import sys, uvicorn
+from fastapi import FastAPI
+from fastapi.responses import StreamingResponse
+app = FastAPI()
+LINE = sys.argv[2]
+@app.get("/s")
+async def stream(n: int):
+    async def gen():
+        for _ in range(n):
+            yield LINE
+    return StreamingResponse(gen(), media_type="text/event-stream")
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), loop="uvloop", http="httptools",
+            log_level="warning", access_log=False)
+"""
+
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def fetch_stream(port, n):
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"GET /s?n={n} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+    await writer.drain()
+    while await reader.read(65536):
+        pass
+    writer.close()
+
+
+def http_send(line, streams_list, chunks):
+    """Server CPU seconds per SSE chunk sent, for each count of concurrent streams."""
+    import socket
+    import subprocess
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-c", SERVER, str(port), line])
+    try:
+        for _ in range(200):
+            try:
+                asyncio.run(fetch_stream(port, 10))
+                break
+            except OSError:
+                time.sleep(0.1)
+        out = {}
+        for n in streams_list:
+            c0 = cpu_seconds(proc.pid)
+
+            async def all_streams():
+                await asyncio.gather(*(fetch_stream(port, chunks) for _ in range(n)))
+
+            asyncio.run(all_streams())
+            out[n] = (cpu_seconds(proc.pid) - c0) / (n * chunks)
+        return out
+    finally:
+        proc.terminate()
+        proc.wait()
+
+
 def versions():
     from importlib.metadata import version
 
-    names = ("openai-harmony", "tokenizers", "transformers", "pydantic", "pydantic_core", "msgspec", "openai")
+    names = (
+        "openai-harmony",
+        "tokenizers",
+        "transformers",
+        "pydantic",
+        "pydantic_core",
+        "msgspec",
+        "openai",
+        "fastapi",
+        "starlette",
+        "uvicorn",
+        "uvloop",
+        "httptools",
+    )
     return {n: version(n) for n in names}
 
 
@@ -267,6 +360,8 @@ def main():
     tokenizer = gpt_oss_tokenizer(enc)
     tokens = completion_tokens(enc, int(os.environ.get("TOKENS", "600")))
     repeats = int(os.environ.get("REPEATS", "3"))
+    line = chunk_line(tokens, tokenizer)
+    sends = [http_send(line, (1, 4, 8, 16), int(os.environ.get("CHUNKS", "4000"))) for _ in range(repeats)]
     rows = []
     for n_req in (1, 4, 8, 16):
         split = [run_split(n_req, tokens, tokenizer) for _ in range(repeats)]
@@ -278,6 +373,7 @@ def main():
                 "server_side_us": round(statistics.median(s[1] for s in split) * 1e6, 2),
                 "together_cpu_us": round(statistics.median(t[0] for t in together) * 1e6, 2),
                 "together_wall_us": round(statistics.median(t[1] for t in together) * 1e6, 2),
+                "http_send_cpu_us": round(statistics.median(x[n_req] for x in sends) * 1e6, 2),
             }
         )
     print(
