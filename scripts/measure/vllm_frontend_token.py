@@ -21,8 +21,12 @@ The wheel needs torch at import; only type names and dtype tables are touched on
 module is put on sys.path. The gpt-oss tokenizer is rebuilt from o200k_base.tiktoken with the harmony special
 tokens at their ids (transformers' TikTokenConverter); decoding cost does not depend on the split regex.
 
+Setup (a venv, CPU only): pip install openai-harmony==0.0.4 tokenizers==0.21.4 transformers==4.55.2 pydantic==2.11.7
+tiktoken==0.11.0 fastapi==0.116.1 uvicorn==0.35.0 uvloop httptools openai==1.99.1 msgspec regex cachetools psutil pyzmq
+cloudpickle prometheus_client blake3 pyyaml jinja2 pillow cbor2 setproctitle pybase64 aiohttp; `pip download
+vllm==0.10.1 --no-deps` and unzip the wheel; o200k_base.tiktoken from the tiktoken-rs 0.7.0 crate's assets/ (cargo fetch).
 Usage: VLLM_WHEEL_DIR=<unpacked wheel> TIKTOKEN_ENCODINGS_BASE=<dir with o200k_base.tiktoken> \
-       python vllm_frontend_token.py > out.json
+       [TOKENS=600 REPEATS=5 CHUNKS=20000] python vllm_frontend_token.py > out.json
 """
 
 import asyncio
