@@ -64,7 +64,7 @@ describe("gpt-oss's all-reduce fused with its norm on Blackwell (FrameworkProfil
     const f = { method: 'inference', framework: 'sglang', batch: 1, gpus: tp, tp, seq: 1000 };
     const o = withEngineDefaults(optionsFromFlags(f), f);
     const m = modelFacts(resolveModel('gpt-oss-120b'));
-    return { m, gaps: decodeHost(m, o, defaultTimeOptions(tp), null, undefined, cc).gaps };
+    return { m, gaps: decodeHost(m, o, defaultTimeOptions(tp), null, undefined, 0, cc).gaps };
   };
 
   it('takes one norm kernel into each all-reduce on compute capability 10, none on Hopper or at TP 1', () => {
