@@ -215,8 +215,11 @@ function checkPlan(plan: Plan, files: Record<string, unknown>): void {
         );
         expect(acc.fsdp_config?.fsdp_offload_params).toBe(c.offload === 'optimizer+params');
       }
-      // axolotl.yaml beside TRL's files (rl: keys for preference / RL), except GRPO server mode.
-      if (o.rollout === 'vllm-server') expect(files['axolotl.yaml']).toBeUndefined();
+      // axolotl.yaml beside TRL's files (rl: keys for preference / RL), except GRPO server mode and fp32 weights
+      // under 16-bit compute outside DeepSpeed, which axolotl cannot load (engines/hf/axolotl.ts fp32WeightsBlocker).
+      const fp32Under16 =
+        o.weights === 'fp32' && o.compute !== 'fp32' && c.engine !== 'hf-deepspeed';
+      if (o.rollout === 'vllm-server' || fp32Under16) expect(files['axolotl.yaml']).toBeUndefined();
       else {
         const axo = axolotlSchema.parse(files['axolotl.yaml']);
         expect(axo.rl).toBe(args.trainer === 'sft' ? undefined : o.objective);
