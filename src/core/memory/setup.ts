@@ -229,9 +229,10 @@ export interface Setup {
 export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): Setup {
   // --liger swaps in Liger's kernels where use_liger_kernel patches the model type (else it is a no-op).
   const liger = o.liger && ligerPatches(model.modelType);
-  const fw = liger
-    ? ligerProfile(FRAMEWORKS[o.framework], model.modelType)
-    : FRAMEWORKS[o.framework];
+  const fw = builtProfile(
+    liger ? ligerProfile(FRAMEWORKS[o.framework], model.modelType) : FRAMEWORKS[o.framework],
+    ctx,
+  );
   const arch = fw.untiesEmbeddings ? untied(model) : model;
   const facts = factsOf(arch);
   const P = facts.P;
@@ -335,7 +336,7 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
     offloadOpt: o.offload !== 'none',
     offloadParams: o.offload === 'optimizer+params',
     actCtx: { c, t, fw, o, seq: o.seq, tp, sp, saves, fused, amp },
-    streamBytes: amp ? 4 : c,
+    streamBytes: amp || kbitFp32Stream(o, fw, ctx) ? 4 : c,
     // Context parallelism: each rank of the cp group runs seq/cp of every sequence (ring attention keeps no
     // s² terms), so every per-token activation is per rank of the group (torchtitan context_parallel docs).
     tokens: (o.batch * o.seq) / (training ? o.cp : 1),
@@ -346,6 +347,25 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
     V: arch.kind === 'causal-lm' || arch.kind === 'encoder-decoder' ? arch.vocab : 0,
     fusedLinearLoss: liger || (o.chunkedLoss && fw.loss.fusedLinear === true),
   };
+}
+
+/** The engine profile as the measured build ran it (EstimateContext: foreach AdamW, gradients freed each step). */
+function builtProfile(fw: FrameworkProfile, ctx: EstimateContext): FrameworkProfile {
+  if (!ctx.adamForeach && !ctx.gradsFreedEachStep) return fw;
+  return {
+    ...fw,
+    ...(ctx.adamForeach ? { adamImpl: 'foreach' as const } : {}),
+    ...(ctx.gradsFreedEachStep ? { gradsPersist: false } : {}),
+  };
+}
+
+/**
+ * The residual stream is fp32 under TRL's k-bit preparation (EstimateContext.kbitFp32Stream, time/kbit-stream.ts):
+ * fp32 norm weights make every norm's output fp32, bitsandbytes' Linear4bit returns its input's dtype, and the
+ * residual sum is fp32 from the first MLP on, so each checkpointed layer input is fp32.
+ */
+function kbitFp32Stream(o: EstimateOptions, fw: FrameworkProfile, ctx: EstimateContext): boolean {
+  return ctx.kbitFp32Stream === true && o.method === 'qlora' && fw.kbitUpcastsToFp32 && !o.compile;
 }
 
 /**

@@ -276,7 +276,7 @@ function lossHoldings(
     : compiledLoss
       ? c
       : fw.loss.upcast
-        ? c + (c < 4 ? 4 : 0) + 4
+        ? c + (c < 4 ? 4 : 0) + 4 + (s.ctx.shiftedLogitsCopy ? 4 : 0)
         : c;
   const bwdPerV = o.chunkedLoss
     ? fw.loss.chunkedBackward
