@@ -251,7 +251,8 @@ function lossHoldings(
       logits: { logitsFwd: loss.forward, logitsBwd: loss.backward },
     };
   }
-  const finalNorm = c * arch.hidden * tokens * (fullTrain || lmHeadTrained ? 2 : 1);
+  const eagerNorm = fw.eagerFp32RmsNorm && !s.actCtx.fused && c < 4 ? 4 * arch.hidden * tokens : 0;
+  const finalNorm = c * arch.hidden * tokens * (fullTrain || lmHeadTrained ? 2 : 1) + eagerNorm;
   const fused = fusedLossChunk(s);
   if (fused !== null) {
     // A fused loss (forward and backward chunk by chunk) holds one chunk's vocabulary-sized tensors, its
