@@ -36,7 +36,14 @@ function memoryKind(o: EstimateOptions): 'training' | 'decode' | 'serving' {
 }
 
 /** What a case says of the measured build beyond its flags (the loss uncompiled, foreach AdamW, no accumulation, fp32 k-bit stream, shifted logits). */
-function buildContextOf(c: CalibrationCase): Parameters<typeof buildEstimate>[4] {
+export function buildContextOf(
+  c: Partial<
+    Pick<
+      CalibrationCase,
+      'loss_compile' | 'adam_impl' | 'grad_accum' | 'kbit_stream' | 'causal_loss'
+    >
+  >,
+): Parameters<typeof buildEstimate>[4] {
   const b: NonNullable<Parameters<typeof buildEstimate>[4]> = {};
   if (c.loss_compile === 'off') b.eagerLoss = true;
   if (c.adam_impl === 'foreach') b.adamForeach = true;
