@@ -362,7 +362,8 @@ function builtProfile(fw: FrameworkProfile, ctx: EstimateContext): FrameworkProf
   return {
     ...fw,
     ...(ctx.adamForeach ? { adamImpl: 'foreach' as const } : {}),
-    ...(ctx.gradsFreedEachStep ? { gradsPersist: false } : {}),
+    // DeepSpeed's ZeRO keeps its gradient partitions allocated whatever zero_grad does.
+    ...(ctx.gradsFreedEachStep && !fw.deepspeedOptimizer ? { gradsPersist: false } : {}),
   };
 }
 
