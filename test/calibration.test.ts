@@ -11,15 +11,16 @@ const get = (group: string) => summary.find((s) => s.group === group)!;
 
 describe('calibration set', () => {
   it('scores every scorable case', () => {
-    expect(rows.length).toBe(56);
+    expect(rows.length).toBe(64);
     for (const r of rows) expect(Number.isFinite(r.error)).toBe(true);
   });
 
   // per kind, out of sample (no memory row is in sample); bars = the figures when the split was made.
   // training: 39 rows 3.5% / 7.1% when the split was made; ms-swift's packed Qwen2.5-7B full fine-tune over DeepSpeed
-  // ZeRO-3 on four GPUs (+4.0%, first scored) makes 40 (3.6% / 6.7%).
+  // ZeRO-3 on four GPUs (+4.0%, first scored) makes 40 (3.6% / 6.7%); fms-acceleration's eight one-GPU and full
+  // fine-tune A100 peaks, scored after their build's mechanisms were modelled, make 48 (2.7% / 6.7%).
   for (const [kind, count, med, p90] of [
-    ['training', 40, 0.037, 0.071],
+    ['training', 48, 0.037, 0.071],
     ['decode', 16, 0.005, 0.007],
   ] as const)
     it(`kind:${kind}: ${count} rows, median <= ${med * 100}%, p90 <= ${p90 * 100}%`, () => {

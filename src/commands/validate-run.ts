@@ -19,6 +19,7 @@ import {
 } from '../io/load-calibration.js';
 import { optionsFromFlags } from '../schema/flags.js';
 import type { EstimateOptions } from '../schema/estimate.js';
+import type { CalibrationCase } from '../schema/calibration.js';
 import { isServingFramework, sourceName } from '../core/time/accuracy.js';
 import { renderValidateText } from '../ui/validate-text.js';
 import { renderRlSection } from '../ui/validate-rl-text.js';
@@ -34,6 +35,24 @@ function memoryKind(o: EstimateOptions): 'training' | 'decode' | 'serving' {
   return isServingFramework(o.framework) ? 'serving' : 'decode';
 }
 
+/** What a case says of the measured build beyond its flags (the loss uncompiled, foreach AdamW, no accumulation, fp32 k-bit stream, shifted logits). */
+export function buildContextOf(
+  c: Partial<
+    Pick<
+      CalibrationCase,
+      'loss_compile' | 'adam_impl' | 'grad_accum' | 'kbit_stream' | 'causal_loss'
+    >
+  >,
+): Parameters<typeof buildEstimate>[4] {
+  const b: NonNullable<Parameters<typeof buildEstimate>[4]> = {};
+  if (c.loss_compile === 'off') b.eagerLoss = true;
+  if (c.adam_impl === 'foreach') b.adamForeach = true;
+  if (c.grad_accum === 1) b.gradsFreedEachStep = true;
+  if (c.kbit_stream === 'fp32') b.kbitFp32Stream = true;
+  if (c.causal_loss === 'shift-logits') b.shiftedLogitsCopy = true;
+  return Object.keys(b).length > 0 ? b : undefined;
+}
+
 export function calibrationRows(file: string): CaseResult[] {
   const rows: CaseResult[] = [];
   const { dir, name } = casesLocation(file);
@@ -46,13 +65,7 @@ export function calibrationRows(file: string): CaseResult[] {
         ? findGpu(c.flags.gpu)
         : undefined;
     // A build that ran its loss uncompiled whatever --compile said (the case says so).
-    const r = buildEstimate(
-      caseArchIn(c, dir),
-      options,
-      gpu,
-      undefined,
-      c.loss_compile === 'off' ? { eagerLoss: true } : undefined,
-    );
+    const r = buildEstimate(caseArchIn(c, dir), options, gpu, undefined, buildContextOf(c));
     const metric = c.metric as Metric;
     const est =
       metric === 'allocated'

@@ -120,7 +120,10 @@ export function buildEstimate(
   options: EstimateOptions,
   gpu?: Gpu,
   time?: TimeOptions,
-  build?: Pick<EstimateContext, 'eagerLoss'>,
+  build?: Pick<
+    EstimateContext,
+    'eagerLoss' | 'adamForeach' | 'gradsFreedEachStep' | 'kbitFp32Stream' | 'shiftedLogitsCopy'
+  >,
 ): EstimateResult {
   const capacity = gpu ? gpuCapacityBytes(gpu) : undefined;
   const m = estimateMemory(arch, options, {

@@ -14,6 +14,14 @@ export const calibrationCaseSchema = z.looseObject({
   notes: z.string().optional(),
   /** The engine build ran its loss uncompiled whatever --compile said ('off'): sets EstimateContext.eagerLoss. */
   loss_compile: z.enum(['off']).optional(),
+  /** The run's torch AdamW stepped foreach where the engine profile's is fused: sets EstimateContext.adamForeach. */
+  adam_impl: z.enum(['foreach']).optional(),
+  /** Micro-batches per optimizer step; 1 (gradients freed after each step) sets EstimateContext.gradsFreedEachStep. */
+  grad_accum: z.number().int().positive().optional(),
+  /** The k-bit run's residual stream: 'fp32' (TRL's k-bit preparation with fp32 norms) sets EstimateContext.kbitFp32Stream. */
+  kbit_stream: z.enum(['fp32']).optional(),
+  /** The build's causal-LM loss shifted the fp32 logits (a contiguous copy): sets EstimateContext.shiftedLogitsCopy. */
+  causal_loss: z.enum(['shift-logits']).optional(),
   /** A model constant was worked out from this row's own number: reported apart, out of the headline figures. */
   inSample: z.literal(true).optional(),
   /** Which constant, and how it came from this row (required with inSample). */

@@ -9,7 +9,7 @@ import { estimateChecks } from '../../src/commands/estimate-run.js';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { CALIBRATION_DIR, caseArch } from '../../src/io/load-calibration.js';
-import { calibrationRows } from '../../src/commands/validate-run.js';
+import { buildContextOf, calibrationRows } from '../../src/commands/validate-run.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { optionsFromFlags, type RawFlags } from '../../src/schema/flags.js';
 
@@ -21,8 +21,12 @@ interface Row {
   flags?: RawFlags;
   scorable?: boolean;
   why_not?: string | null;
-  /** A build that ran its loss uncompiled under --compile: estimated with that build's context, as validate does. */
+  /** What the measured build ran beyond its flags: estimated with that build's context, as validate does. */
   loss_compile?: 'off';
+  adam_impl?: 'foreach';
+  grad_accum?: number;
+  kbit_stream?: 'fp32';
+  causal_loss?: 'shift-logits';
 }
 
 const rowsOf = (file: string): Row[] =>
@@ -46,7 +50,7 @@ function estimateRow(row: Row, metric: 'allocated' | 'reserved' | 'device' = 'al
   const gpu = typeof flags.gpu === 'string' ? findGpu(flags.gpu) : undefined;
   const arch = caseArch({ config_file: row.config_file, model_hf_id: row.model_hf_id ?? null });
   estimateChecks(arch, options, flags, gpu);
-  const build = row.loss_compile === 'off' ? { eagerLoss: true } : undefined;
+  const build = buildContextOf(row);
   const g = buildEstimate(arch, options, gpu, undefined, build).perGpu;
   return metric === 'allocated'
     ? g.allocatedBytes

@@ -184,6 +184,8 @@ export interface Setup {
   quantized: boolean;
   /** Bytes per non-linear parameter (embeddings, lm_head, norms). */
   floatBytes: number;
+  /** Bytes per embedding and lm_head parameter: floatBytes unless a k-bit preparation cast them back to bf16. */
+  embedBytes: number;
   /** lm_head is k-bit too (bnbQuantizesAll): its values and quantization constants, bytes. */
   head: { values: number; constants: number } | null;
   /** Bytes a k-bit matmul holds while it dequantizes its weight (the largest one), per GPU. */
@@ -229,9 +231,10 @@ export interface Setup {
 export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): Setup {
   // --liger swaps in Liger's kernels where use_liger_kernel patches the model type (else it is a no-op).
   const liger = o.liger && ligerPatches(model.modelType);
-  const fw = liger
-    ? ligerProfile(FRAMEWORKS[o.framework], model.modelType)
-    : FRAMEWORKS[o.framework];
+  const fw = builtProfile(
+    liger ? ligerProfile(FRAMEWORKS[o.framework], model.modelType) : FRAMEWORKS[o.framework],
+    ctx,
+  );
   const arch = fw.untiesEmbeddings ? untied(model) : model;
   const facts = factsOf(arch);
   const P = facts.P;
@@ -248,9 +251,13 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
   const floatBytes =
     isFloatDtype(o.weights) || isGguf(o.weights)
       ? valueBytes(o.weights)
-      : training && fw.kbitUpcastsToFp32
+      : training && (fw.kbitUpcastsToFp32 || ctx.kbitFp32Stream === true)
         ? 4
         : FLOAT_BYTES[floatCompute(o.compute)];
+  // TRL before v0.22 then ran peft_module_casting_to_bf16 under bf16: embed_tokens and lm_head back to bf16, the
+  // norms left fp32 (huggingface/trl@v0.13.0 trl/trainer/utils.py; time/kbit-stream.ts).
+  const embedBytes =
+    training && quantized && ctx.kbitFp32Stream === true && o.compute === 'bf16' ? 2 : floatBytes;
   const expertBytes = fw.unquantizedExperts?.includes(o.weights) ? floatBytes : null;
   const {
     values: linValues,
@@ -312,6 +319,7 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
     training,
     quantized,
     floatBytes,
+    embedBytes,
     head,
     dequant,
     expertBytes,
@@ -335,7 +343,7 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
     offloadOpt: o.offload !== 'none',
     offloadParams: o.offload === 'optimizer+params',
     actCtx: { c, t, fw, o, seq: o.seq, tp, sp, saves, fused, amp },
-    streamBytes: amp ? 4 : c,
+    streamBytes: amp || kbitFp32Stream(o, ctx) ? 4 : c,
     // Context parallelism: each rank of the cp group runs seq/cp of every sequence (ring attention keeps no
     // s² terms), so every per-token activation is per rank of the group (torchtitan context_parallel docs).
     tokens: (o.batch * o.seq) / (training ? o.cp : 1),
@@ -346,6 +354,26 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
     V: arch.kind === 'causal-lm' || arch.kind === 'encoder-decoder' ? arch.vocab : 0,
     fusedLinearLoss: liger || (o.chunkedLoss && fw.loss.fusedLinear === true),
   };
+}
+
+/** The engine profile as the measured build ran it (EstimateContext: foreach AdamW, gradients freed each step). */
+function builtProfile(fw: FrameworkProfile, ctx: EstimateContext): FrameworkProfile {
+  if (!ctx.adamForeach && !ctx.gradsFreedEachStep) return fw;
+  return {
+    ...fw,
+    ...(ctx.adamForeach ? { adamImpl: 'foreach' as const } : {}),
+    // DeepSpeed's ZeRO keeps its gradient partitions allocated whatever zero_grad does.
+    ...(ctx.gradsFreedEachStep && !fw.deepspeedOptimizer ? { gradsPersist: false } : {}),
+  };
+}
+
+/**
+ * The residual stream is fp32 under TRL's k-bit preparation (EstimateContext.kbitFp32Stream, time/kbit-stream.ts):
+ * fp32 norm weights make every norm's output fp32, bitsandbytes' Linear4bit returns its input's dtype, and the
+ * residual sum is fp32 from the first MLP on, so each checkpointed layer input is fp32.
+ */
+function kbitFp32Stream(o: EstimateOptions, ctx: EstimateContext): boolean {
+  return ctx.kbitFp32Stream === true && o.method === 'qlora' && !o.compile;
 }
 
 /**

@@ -59,7 +59,8 @@ export function holdingsOf(s: Setup, stage: Stage): Holdings {
     : ((s.linValues + s.linBias) * lf) / tp;
   const weightsFull =
     linearHeld +
-    (floatShare / tp + P.other * lf) * s.floatBytes +
+    (floatShare / tp) * s.embedBytes +
+    P.other * lf * s.floatBytes +
     (kbitHead ? kbitHead.values / tp : 0);
   const constantsFull =
     (x
@@ -76,7 +77,7 @@ export function holdingsOf(s: Setup, stage: Stage): Holdings {
     (s.linValues + s.linBias + s.linConstants) / Math.max(1, P.linear + P.linearBias);
   const layerParamsUnsharded = (P.largestLayer / tp) * Math.min(c, storagePerParam);
   const sharded3 = o.zero >= 3 && (dp > 1 || s.offloadParams);
-  const rootUnit = sharded3 && fw.fsdpRootUnit ? (embedShare / tp) * Math.min(c, s.floatBytes) : 0;
+  const rootUnit = sharded3 && fw.fsdpRootUnit ? (embedShare / tp) * Math.min(c, s.embedBytes) : 0;
   const layersOnStage = Math.ceil(facts.totalLayers / s.pp);
   // While one layer runs backward its gradients exist unsharded, whatever the ZeRO stage: in the
   // gradient buffers (ZeRO 0/1) or in the reduce-scatter bucket (ZeRO-2/3).
@@ -250,7 +251,8 @@ function lossHoldings(
       logits: { logitsFwd: loss.forward, logitsBwd: loss.backward },
     };
   }
-  const finalNorm = c * arch.hidden * tokens * (fullTrain || lmHeadTrained ? 2 : 1);
+  const eagerNorm = fw.eagerFp32RmsNorm && !s.actCtx.fused && c < 4 ? 4 * arch.hidden * tokens : 0;
+  const finalNorm = c * arch.hidden * tokens * (fullTrain || lmHeadTrained ? 2 : 1) + eagerNorm;
   const fused = fusedLossChunk(s);
   if (fused !== null) {
     // A fused loss (forward and backward chunk by chunk) holds one chunk's vocabulary-sized tensors, its
@@ -276,7 +278,7 @@ function lossHoldings(
     : compiledLoss
       ? c
       : fw.loss.upcast
-        ? c + (c < 4 ? 4 : 0) + 4
+        ? c + (c < 4 ? 4 : 0) + 4 + (s.ctx.shiftedLogitsCopy ? 4 : 0)
         : c;
   const bwdPerV = o.chunkedLoss
     ? fw.loss.chunkedBackward

@@ -125,6 +125,32 @@ export interface EstimateContext {
    * `loss_compile: "off"`).
    */
   eagerLoss?: boolean;
+  /**
+   * The run stepped torch AdamW with its foreach default where the engine profile's optimizer is fused
+   * (FrameworkProfile.adamImpl): the step holds `_foreach_sqrt(exp_avg_sqs)`, a copy of v over the parameter group.
+   * No flag sets it; `validate` does for rows of such runs (their `adam_impl: "foreach"`).
+   */
+  adamForeach?: boolean;
+  /**
+   * The run did not accumulate gradients (one micro-batch an optimizer step) and its trainer freed them after each
+   * step (torch >= 2.0 `zero_grad(set_to_none=True)`): they live from backward to the step only, not through the
+   * next forward (FrameworkProfile.gradsPersist). No flag sets it; `validate` does for rows whose `grad_accum` is 1.
+   */
+  gradsFreedEachStep?: boolean;
+  /**
+   * A k-bit run whose residual stream is fp32 (TRL before v0.22 ran prepare_model_for_kbit_training and kept the
+   * norms fp32: time/kbit-stream.ts): checkpointed layer inputs and the recomputed layer's stream tensors are
+   * fp32. No flag sets it; `validate` does for rows of such runs (their `kbit_stream: "fp32"`).
+   */
+  kbitFp32Stream?: boolean;
+  /**
+   * The measured transformers shifted the logits, not the labels, for the causal-LM loss (4.48.1
+   * `loss/loss_utils.py` ForCausalLMLoss: `logits[..., :-1, :].contiguous()` of the fp32 upcast): one more fp32
+   * copy of the logits is alive while cross_entropy runs forward. The pinned transformers pads the labels instead
+   * (`nn.functional.pad(labels, (0, 1))`, huggingface/transformers@0114da07). No flag sets it; `validate` does for
+   * rows of such builds (their `causal_loss: "shift-logits"`).
+   */
+  shiftedLogitsCopy?: boolean;
 }
 
 /** Paged optimizer states (bitsandbytes paged optimizers in unified memory) and where they sit. */
