@@ -717,7 +717,7 @@ function expertWork(
   const loop = dispatch === 'loop';
   // A dense block's experts as per-expert linears, one after another (TimeOptions.denseMoeLoop).
   const denseLoop = dense && linearized;
-  // Experts left in floating point are read at their own width (fp32 after PEFT's k-bit upcast).
+  // Experts left in floating point are read at their own width (fp32 where the engine runs PEFT's k-bit upcast).
   const eb = fe?.bytes ?? 2;
   const delta = paramWrapper ? deltaWork(m, o, w.lora, w.tp, layers, eb) : NO_DELTA;
   return {
