@@ -7,7 +7,8 @@ Run in a venv with the HF_PINS versions (src/core/engines/hf/trainer.ts):
 import json, os, sys, warnings, collections
 warnings.filterwarnings("ignore")
 import torch, transformers, trl, peft, bitsandbytes, accelerate, datasets
-from transformers import AutoModelForCausalLM, BitsAndBytesConfig, LlamaConfig, Qwen2Config, PreTrainedTokenizerFast
+from transformers import AutoModelForCausalLM, BitsAndBytesConfig, LlamaConfig, Qwen2Config, Qwen3MoeConfig
+from transformers import PreTrainedTokenizerFast
 from tokenizers import Tokenizer, models, pre_tokenizers
 from peft import LoraConfig
 
@@ -21,9 +22,10 @@ tok.chat_template = "{% for m in messages %}{{ m['content'] }} {% endfor %}"
 def save(kind):
     d = f"/tmp/trl-kbit-probe/{kind}"
     if not os.path.isdir(d):
-        C = LlamaConfig if kind == "llama" else Qwen2Config
+        C = {"llama": LlamaConfig, "qwen2": Qwen2Config, "qwen3_moe": Qwen3MoeConfig}[kind]
+        moe = dict(moe_intermediate_size=32, num_experts=4, num_experts_per_tok=2, head_dim=16) if kind == "qwen3_moe" else {}
         cfg = C(vocab_size=128, hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
-                num_key_value_heads=2, tie_word_embeddings=False, pad_token_id=120, eos_token_id=121)
+                num_key_value_heads=2, tie_word_embeddings=False, pad_token_id=120, eos_token_id=121, **moe)
         torch.manual_seed(0)
         AutoModelForCausalLM.from_config(cfg, dtype=torch.bfloat16).save_pretrained(d)
         tok.save_pretrained(d)
@@ -42,6 +44,8 @@ def classify(name, p):
     if "lm_head" in name: return "lm_head"
     if "norm" in name: return "norm"
     if name.endswith(".bias"): return "bias"
+    if ".experts." in name: return "experts"  # transformers 5's fused 3-D expert parameters
+    if ".gate." in name: return "router"
     return "other"
 
 def dtypes(model):
@@ -77,10 +81,10 @@ def build(trainer, model):
 
 res = {"about": "Parameter dtypes, by class, after TRL's trainers are constructed with a LoraConfig on a "
        "bitsandbytes 4-bit model, and after one SFT/DPO step (scripts/probe-trl-kbit-dtypes.py; tiny untied "
-       "Llama/Qwen2 saved bf16, loaded with BitsAndBytesConfig nf4, compute bf16, on CPU).",
+       "Llama/Qwen2/Qwen3-MoE saved bf16, loaded with BitsAndBytesConfig nf4, compute bf16, on CPU).",
        "versions": {m.__name__: m.__version__ for m in (torch, transformers, trl, peft, bitsandbytes, accelerate)},
        "cases": []}
-for kind in ("llama", "qwen2"):
+for kind in ("llama", "qwen2", "qwen3_moe"):
     for load_dtype in (torch.bfloat16, None):
         for trainer in ("SFTTrainer", "DPOTrainer", "GRPOTrainer", "ORPOTrainer", "CPOTrainer"):
             m = load(kind, load_dtype)

@@ -33,6 +33,8 @@ describe('TRL k-bit dtypes at the pinned versions', () => {
     for (const lib of ['transformers', 'trl', 'peft', 'bitsandbytes', 'accelerate'] as const)
       expect(fixture.versions[lib], lib).toBe(HF_PINS[lib]);
     expect(new Set(cases.map((c) => c.trainer))).toEqual(new Set(STABLE));
+    // A fused-expert MoE among them: transformers 5's unquantized 3-D experts (profile unquantizedExperts).
+    expect(cases.some((c) => c.after_init.experts !== undefined)).toBe(true);
   });
 
   it.each(['hf', 'deepspeed'] as const)(
