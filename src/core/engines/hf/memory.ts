@@ -37,8 +37,9 @@ export const HF_MEMORY: FrameworkProfile = {
   fusedQkvView: false,
   loraDropout: false, // peft LoraConfig lora_dropout default 0.0 -> nn.Identity
   fp32Adapters: true, // peft get_peft_model(autocast_adapter_dtype=True) casts bf16/fp16 adapters to fp32
-  // TRL's trainers never call prepare_model_for_kbit_training: embeddings, norms, lm_head and unquantized experts keep
-  // the load dtype (huggingface/trl@v1.9.0 trl/trainer/sft_trainer.py:1127; test/fixtures/trl-kbit-dtypes.json).
+  // TRL's SFT/DPO/KTO/GRPO trainers never call prepare_model_for_kbit_training: embeddings, norms, lm_head and
+  // unquantized experts keep the load dtype (huggingface/trl@v1.9.0 trl/trainer/sft_trainer.py:1127; the fixture
+  // test/fixtures/trl-kbit-dtypes.json). trl.experimental's ORPO/CPO still do (fp32 experts, norms, adapters): not modelled.
   kbitUpcastsToFp32: false,
   // On a 4/8-bit model they cast every trainable parameter to bf16 after get_peft_model (huggingface/trl@v1.9.0
   // trl/trainer/sft_trainer.py:1127-1130, dpo_trainer.py:700-703, grpo_trainer.py:500-503).
