@@ -1,8 +1,9 @@
 /**
  * Routed experts an engine's quantizer leaves in floating point (profile unquantizedExperts: transformers 5's
  * bitsandbytes integration swaps nn.Linear only) are timed as memory stores them: no dequantization, read at their
- * width (fp32 after PEFT's k-bit upcast when training, the compute dtype when serving), their grouped matmuls in
- * fp32 through torch._grouped_mm's per-group fallback (time/float-experts.ts).
+ * width (fp32 where the engine runs PEFT's k-bit upcast when training, else and when serving the compute dtype), fp32
+ * grouped matmuls through torch._grouped_mm's per-group fallback (time/float-experts.ts). The hf engines' TRL runs no
+ * upcast (kbitUpcastsToFp32 false); the fp32 path is checked on a copy of their profile with the flag set.
  */
 import { describe, expect, it } from 'vitest';
 import '../../src/core/engines/index.js';
@@ -27,6 +28,17 @@ const floatFw = Object.entries(FRAMEWORKS).find(([, f]) =>
 const quantFw = Object.entries(FRAMEWORKS).find(
   ([, f]) => !f.unquantizedExperts && f.torchGroupedMm && f.kbitUpcastsToFp32,
 );
+/** Runs `fn` with the float-experts engine's profile upcasting k-bit models (restored afterwards). */
+function withUpcast<T>(fn: () => T): T {
+  const id = floatFw[0];
+  const saved = FRAMEWORKS[id];
+  FRAMEWORKS[id] = { ...saved, kbitUpcastsToFp32: true };
+  try {
+    return fn();
+  } finally {
+    FRAMEWORKS[id] = saved;
+  }
+}
 const qlora = (framework: string, extra: Record<string, unknown> = {}) =>
   optionsFromFlags({
     method: 'qlora',
@@ -45,12 +57,21 @@ describe('routed experts left unquantized by the quantizer', () => {
   const t = defaultTimeOptions(1);
   const expertElems = m.expertWeightsPerLayer * m.experts * m.moeLayers;
 
-  it('are read at fp32 under QLoRA, with no dequantization, their grouped matmuls fp32 off the grouped kernel', () => {
+  it('are read at the width the profile trains them at under QLoRA (bf16 on the hf engines), with no dequantization', () => {
     const o = qlora(floatFw[0]);
     const fe = floatExperts(m, o, t)!;
-    expect(fe.bytes).toBe(4);
+    expect(fe.bytes).toBe(FRAMEWORKS[floatFw[0]].kbitUpcastsToFp32 ? 4 : 2);
     expect(fe.elements).toBe(expertElems);
     const w = trainWork(m, o, t);
+    expect(w.expertFp32).toBe(fe.bytes === 4);
+    expect(w.groupedMmBf16).toBe(fe.bytes === 2);
+  });
+
+  it('are read at fp32 where the engine upcasts, their grouped matmuls fp32 off the grouped kernel', () => {
+    const o = qlora(floatFw[0]);
+    const [fe, w] = withUpcast(() => [floatExperts(m, o, t)!, trainWork(m, o, t)] as const);
+    expect(fe.bytes).toBe(4);
+    expect(fe.elements).toBe(expertElems);
     expect(w.expertFp32).toBe(true);
     expect(w.groupedMmBf16).toBe(false);
     expect(w.expertWeightBytes / w.expertsHit).toBeCloseTo(
@@ -64,13 +85,16 @@ describe('routed experts left unquantized by the quantizer', () => {
     expect(other).toBeLessThan(m.linearTotal / 10);
   });
 
-  it('make the QLoRA step slower than timing them as 4-bit weights would (fp32 GEMMs and reads)', () => {
+  it('make the QLoRA step slower than timing them as 4-bit weights would at fp32, faster at bf16', () => {
     const o = qlora(floatFw[0]);
     const r = gpuRates(findGpu('h100-sxm')!, t);
-    const asFloat = trainStep(trainWork(m, o, t), r);
     // The same options timed as if bitsandbytes had quantized the experts (a torchao format leaves none).
     const asQuant = trainStep(trainWork(m, o, { ...t, quantFormat: 'torchao' }), r);
-    expect(asFloat).toBeGreaterThan(asQuant);
+    const asFp32 = withUpcast(() => trainStep(trainWork(m, o, t), r));
+    expect(asFp32).toBeGreaterThan(asQuant);
+    // bf16 experts on an H100: one read of 2 B an element on the grouped kernel, against dequantizing each pass.
+    if (!FRAMEWORKS[floatFw[0]].kbitUpcastsToFp32)
+      expect(trainStep(trainWork(m, o, t), r)).toBeLessThan(asQuant);
   });
 
   it('do not apply to a torchao format, to linearized experts, to 16-bit weights nor to an engine that quantizes them', () => {
@@ -91,7 +115,7 @@ describe('routed experts left unquantized by the quantizer', () => {
     expect(looped.dequantBytes).toBeGreaterThan(trainWork(m, o, t).dequantBytes + expertElems);
   });
 
-  it('are read in the compute dtype when serving 4-bit weights, and at fp32 by a rollout of the trained model', () => {
+  it('are read in the compute dtype when serving 4-bit weights, and at the trained width by a rollout', () => {
     const inf = optionsFromFlags({
       method: 'inference',
       weights: 'nf4',
@@ -101,7 +125,11 @@ describe('routed experts left unquantized by the quantizer', () => {
       gpu: 'h100-sxm',
     });
     expect(floatExperts(m, inf, t)!.bytes).toBe(2);
-    expect(floatExperts(m, inf, { ...t, expertsOf: floatFw[0] })!.bytes).toBe(4);
+    const rollout = { ...t, expertsOf: floatFw[0] };
+    expect(floatExperts(m, inf, rollout)!.bytes).toBe(
+      FRAMEWORKS[floatFw[0]].kbitUpcastsToFp32 ? 4 : 2,
+    );
+    expect(withUpcast(() => floatExperts(m, inf, rollout)!.bytes)).toBe(4);
     const r = gpuRates(findGpu('h100-sxm')!, t);
     const float = decodeStep(m, inf, t, r).stepSeconds;
     const quant = decodeStep(m, inf, { ...t, quantFormat: 'torchao' }, r).stepSeconds;

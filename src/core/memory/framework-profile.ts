@@ -88,6 +88,11 @@ export interface FrameworkProfile {
   fp32Adapters: boolean;
   /** Non-quantized parameters of a k-bit model are upcast to fp32 before training. */
   kbitUpcastsToFp32: boolean;
+  /**
+   * On a k-bit base model the trainer casts every trainable parameter (the LoRA adapters) to bf16 after wrapping
+   * it, overriding fp32Adapters: the adapters, their gradients and the Adam states are 16-bit.
+   */
+  kbitTrainableBf16?: boolean;
   /** k-bit linears run through bitsandbytes MatMul4Bit/8bitLt, which save their input (ctx.tensors = (A, B)). */
   bnbSavesInput: boolean;
   /**
@@ -553,4 +558,10 @@ export interface LoraPathCost {
    * where every linear of the group is adapted; an adapted linear of an incomplete group runs this path instead.
    */
   partialGroup?: LoraPathCost;
+}
+
+/** Bytes of one trainable adapter element as the engine keeps it (kbitTrainableBf16, then fp32Adapters). */
+export function adapterBytes(fw: FrameworkProfile, quantized: boolean): 2 | 4 | null {
+  if (quantized && fw.kbitTrainableBf16 === true) return 2;
+  return fw.fp32Adapters ? 4 : null;
 }

@@ -3,6 +3,7 @@ import type { Arch, Linear, LinearRole } from '../model/arch.js';
 import { linearWeights, paramCounts } from '../model/params.js';
 import { isGguf, type EstimateOptions } from '../../schema/estimate.js';
 import { FRAMEWORKS, type FrameworkProfile } from './frameworks.js';
+import { adapterBytes } from './framework-profile.js';
 import { isTrained, loraParams, trainableSet } from '../model/trainable.js';
 import { largestTensor, optimizerStateBytes } from './optimizer-states.js';
 import { type ActCtx } from './activations.js';
@@ -246,7 +247,7 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
   const training = o.method !== 'inference';
   const quantized = !isFloatDtype(o.weights);
   // Non-linear parameters (embeddings, lm_head, norms) stay in the float dtype; under bitsandbytes they
-  // take the compute dtype, and PEFT's prepare_model_for_kbit_training upcasts them to fp32 for training.
+  // take the compute dtype, upcast to fp32 for training where the engine runs PEFT's prepare_model_for_kbit_training.
   // GGUF stores the embeddings and the output layer quantized too (GGUF_BPW averages the whole file).
   const floatBytes =
     isFloatDtype(o.weights) || isGguf(o.weights)
@@ -288,11 +289,8 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
   const adapters = loraParams(arch, t, o.loraRank, fw.embedTargetsTrainFully);
   const trainBytes = t.full
     ? valueBytes(o.weights)
-    : fw.fp32Adapters
-      ? 4
-      : floatBytes === 4
-        ? 4
-        : FLOAT_BYTES[floatCompute(o.compute)];
+    : (adapterBytes(fw, quantized && training) ??
+      (floatBytes === 4 ? 4 : FLOAT_BYTES[floatCompute(o.compute)]));
   const needsMaster = trainBytes < 4 && (o.masterWeights || fw.deepspeedOptimizer);
   const nTrain = t.full ? P.total : adapters;
   // torch.compile fuses norms and SwiGLU (Inductor), dropping the eager intermediates they save; torchtune

@@ -1,6 +1,7 @@
 /** Optimizer step traffic per trainable parameter: the optimizer's fused row, or torch AdamW's foreach ops. */
 import { OPTIMIZER_PROFILES } from '../engines/optimizers.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
+import { adapterBytes } from '../memory/framework-profile.js';
 import { FLOAT_BYTES } from '../model/dtypes.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
 import { type TimeOptions } from '../../schema/time.js';
@@ -24,8 +25,12 @@ const FOREACH_ADAMW_STATE_PASSES = 14;
 
 /** Width of a trainable parameter and its gradient: fp32 adapters or masters, else the 16-bit weights. */
 function trainableBytes(o: EstimateOptions, t: TimeOptions): number {
-  if (o.method === 'lora' || o.method === 'qlora')
-    return FRAMEWORKS[o.framework].fp32Adapters && !t.adaptersInWeightDtype ? 4 : 2;
+  if (o.method === 'lora' || o.method === 'qlora') {
+    const quantized = !['fp32', 'bf16', 'fp16'].includes(o.weights);
+    return adapterBytes(FRAMEWORKS[o.framework], quantized) === 4 && !t.adaptersInWeightDtype
+      ? 4
+      : 2;
+  }
   return o.weights === 'fp32' || o.masterWeights ? 4 : 2;
 }
 

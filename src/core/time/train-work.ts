@@ -1,5 +1,6 @@
 /** A training step's work by phase: FLOPs, bytes, kernels and collectives, per mechanism. */
 import { FRAMEWORKS } from '../memory/frameworks.js';
+import { adapterBytes } from '../memory/framework-profile.js';
 import { zeroHookOps } from './zero-hooks.js';
 import { ligerChunkRows } from '../kernels/liger.js';
 import { shapeFactor } from './shape.js';
@@ -543,7 +544,8 @@ function offloadWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, trainable
   const otherBytes = quantized ? (fw.kbitUpcastsToFp32 ? 4 : 2) : FLOAT_BYTES_OF(o.weights);
   const stored = m.linearTotal * weightBytes(o.weights) + (m.total - m.linearTotal) * otherBytes;
   const gradBytes =
-    (w.lora ? (fw.fp32Adapters ? 4 : 2) : o.weights === 'fp32' ? 4 : 2) * (trainable / w.shard);
+    (w.lora ? (adapterBytes(fw, quantized) ?? 2) : o.weights === 'fp32' ? 4 : 2) *
+    (trainable / w.shard);
   const params = o.offload === 'optimizer+params';
   const optimizerOnly = o.offload === 'optimizer';
   const shardOpt = o.zero >= 1 ? w.dp : 1;
@@ -724,7 +726,7 @@ function expertWork(
   const loop = dispatch === 'loop';
   // A dense block's experts as per-expert linears, one after another (TimeOptions.denseMoeLoop).
   const denseLoop = dense && linearized;
-  // Experts left in floating point are read at their own width (fp32 after PEFT's k-bit upcast).
+  // Experts left in floating point are read at their own width (fp32 where the engine runs PEFT's k-bit upcast).
   const eb = fe?.bytes ?? 2;
   const delta = paramWrapper ? deltaWork(m, o, w.lora, w.tp, layers, eb) : NO_DELTA;
   return {

@@ -37,7 +37,13 @@ export const HF_MEMORY: FrameworkProfile = {
   fusedQkvView: false,
   loraDropout: false, // peft LoraConfig lora_dropout default 0.0 -> nn.Identity
   fp32Adapters: true, // peft get_peft_model(autocast_adapter_dtype=True) casts bf16/fp16 adapters to fp32
-  kbitUpcastsToFp32: true, // peft prepare_model_for_kbit_training casts non-4/8-bit params to fp32 (TRL calls it)
+  // TRL's SFT/DPO/KTO/GRPO trainers never call prepare_model_for_kbit_training: embeddings, norms, lm_head and
+  // unquantized experts keep the load dtype (huggingface/trl@v1.9.0 trl/trainer/sft_trainer.py:1127; the fixture
+  // test/fixtures/trl-kbit-dtypes.json). trl.experimental's ORPO/CPO still do (fp32 experts, norms, adapters): not modelled.
+  kbitUpcastsToFp32: false,
+  // On a 4/8-bit model they cast every trainable parameter to bf16 after get_peft_model (huggingface/trl@v1.9.0
+  // trl/trainer/sft_trainer.py:1127-1130, dpo_trainer.py:700-703, grpo_trainer.py:500-503).
+  kbitTrainableBf16: true,
   // chunked-loss on HF means Liger's fused linear+CE kernel (use_liger_kernel with only that kernel on):
   // one chunk of logits and the hidden-state gradient (kernels/liger.ts ligerLossBytes).
   loss: { ...UPCAST_LOSS, chunkedForward: 0, chunkedBackward: 0, fusedLinear: true },
@@ -66,9 +72,8 @@ export const HF_MEMORY: FrameworkProfile = {
   expertAdapters: 'param-wrapper',
   // transformers 5.14.1's bitsandbytes integration swaps only nn.Linear / Conv1D for Linear4bit / Linear8bitLt
   // (integrations/bitsandbytes.py replace_with_bnb_linear; quantizer_bnb_4bit.py param_needs_quantization); the fused
-  // 3-D expert parameters stay in the load dtype (bitsandbytes-foundation/bitsandbytes#1849), and PEFT's
-  // prepare_model_for_kbit_training upcasts them to fp32 with the other non-Params4bit parameters
-  // (huggingface/peft@5d602fdb src/peft/utils/other.py).
+  // 3-D expert parameters stay in the load dtype (bitsandbytes-foundation/bitsandbytes#1849), and TRL leaves them
+  // there (kbitUpcastsToFp32 false: no prepare_model_for_kbit_training).
   unquantizedExperts: HF_BNB_WEIGHTS,
   // integrations/moe.py @8b584a67 _grouped_mm: torch.nn.functional.grouped_mm / torch._grouped_mm whenever torch is
   // 2.9 or later (is_grouped_mm_available); ParamWrapper folds ΔW into the weight, so no grouped call of its own.
@@ -149,7 +154,8 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   fusedQkvView: false,
   loraDropout: false,
   fp32Adapters: true,
-  kbitUpcastsToFp32: true,
+  kbitUpcastsToFp32: false, // as HF_MEMORY: TRL's trainers under DeepSpeed (huggingface/trl@v1.9.0 trl/trainer/sft_trainer.py:1127)
+  kbitTrainableBf16: true, // as HF_MEMORY (huggingface/trl@v1.9.0 trl/trainer/sft_trainer.py:1127-1130)
   loss: { ...UPCAST_LOSS, chunkedForward: 0, chunkedBackward: 0, fusedLinear: true }, // as HF_MEMORY
   adamImpl: 'fused', // FusedAdam / DeepSpeedCPUAdam
   prefillLogits: 'last',

@@ -31,8 +31,10 @@ export const UNSLOTH_MEMORY: FrameworkProfile = {
   loraMlpInPlace: true,
   fusedQkvView: false,
   loraDropout: false, // examples use lora_dropout = 0 (required for the fast path)
-  fp32Adapters: true, // adapters fp32 under fp16/bf16 autocast
-  kbitUpcastsToFp32: false, // keeps embeddings / lm_head in fp16/bf16
+  // unsloth_zoo prepare_model_for_training casts lora_A/lora_B to fp32 and leaves frozen parameters (embeddings,
+  // lm_head, norms) in the load dtype (https://pypi.org/project/unsloth-zoo/2026.10.9/ training_utils.py:404-455).
+  fp32Adapters: true,
+  kbitUpcastsToFp32: false,
   // models/llama.py CausalLM_fast_forward calls unsloth_fused_ce_loss unless UNSLOTH_RETURN_LOGITS=1; it
   // (unsloth_zoo fused_losses/cross_entropy_loss.py UnslothFusedLoss) runs torch.func.grad_and_value chunk by
   // chunk, compiled, and writes grad_inputs (hidden-sized) in forward; get_chunk_size caps a chunk's fp32
