@@ -32,7 +32,7 @@ const base: RawFlags = {
   'lora-rank': 16,
 };
 
-function rollout(framework: string, extra: TimeOptions = {}): number {
+function rollout(framework: string, extra: Partial<TimeOptions> = {}): number {
   const f = { ...base, framework };
   const o = optionsFromFlags(f);
   const t = { ...timeOptionsFromFlags(f, o), ...extra };
