@@ -92,7 +92,9 @@ export function calibrationRows(file: string): CaseResult[] {
 export function maxContextRows(): MaxContextRow[] {
   return loadMaxContextCases().map((c) => {
     const options = optionsFromFlags(c.flags);
-    const estimated = longestFittingSeq(caseArch(c), options, c.gpu_memory_gib * GiB);
+    // The run's stack, as a memory case's (buildContextOf): its estimate is of that build.
+    const gib = c.gpu_memory_gib * GiB;
+    const estimated = longestFittingSeq(caseArch(c), options, gib, buildContextOf(c) ?? {});
     return {
       id: c.id,
       model: c.model_hf_id ?? c.config_file,

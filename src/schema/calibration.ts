@@ -1,6 +1,23 @@
 /** On-disk format of calibration/cases.json (published measured peaks in the contract's vocabulary). */
 import { z } from 'zod';
 
+/**
+ * What a memory row says of the measured build beyond its flags (validate's buildContextOf reads them): cases.json
+ * and max-context.json rows carry the same fields.
+ */
+const MEMORY_BUILD_CONTEXT = {
+  /** The engine build ran its loss uncompiled whatever --compile said ('off'): sets EstimateContext.eagerLoss. */
+  loss_compile: z.enum(['off']).optional(),
+  /** The run's torch AdamW stepped foreach where the engine profile's is fused: sets EstimateContext.adamForeach. */
+  adam_impl: z.enum(['foreach']).optional(),
+  /** Micro-batches per optimizer step; 1 (gradients freed after each step) sets EstimateContext.gradsFreedEachStep. */
+  grad_accum: z.number().int().positive().optional(),
+  /** The k-bit run's residual stream: 'fp32' (TRL's k-bit preparation with fp32 norms) sets EstimateContext.kbitFp32Stream. */
+  kbit_stream: z.enum(['fp32']).optional(),
+  /** The build's causal-LM loss shifted the fp32 logits (a contiguous copy): sets EstimateContext.shiftedLogitsCopy. */
+  causal_loss: z.enum(['shift-logits']).optional(),
+};
+
 export const calibrationCaseSchema = z.looseObject({
   id: z.string().min(1),
   source: z.string().min(1),
@@ -12,16 +29,7 @@ export const calibrationCaseSchema = z.looseObject({
   measured_bytes: z.number().positive(),
   scorable: z.boolean().optional(),
   notes: z.string().optional(),
-  /** The engine build ran its loss uncompiled whatever --compile said ('off'): sets EstimateContext.eagerLoss. */
-  loss_compile: z.enum(['off']).optional(),
-  /** The run's torch AdamW stepped foreach where the engine profile's is fused: sets EstimateContext.adamForeach. */
-  adam_impl: z.enum(['foreach']).optional(),
-  /** Micro-batches per optimizer step; 1 (gradients freed after each step) sets EstimateContext.gradsFreedEachStep. */
-  grad_accum: z.number().int().positive().optional(),
-  /** The k-bit run's residual stream: 'fp32' (TRL's k-bit preparation with fp32 norms) sets EstimateContext.kbitFp32Stream. */
-  kbit_stream: z.enum(['fp32']).optional(),
-  /** The build's causal-LM loss shifted the fp32 logits (a contiguous copy): sets EstimateContext.shiftedLogitsCopy. */
-  causal_loss: z.enum(['shift-logits']).optional(),
+  ...MEMORY_BUILD_CONTEXT,
   /** A model constant was worked out from this row's own number: reported apart, out of the headline figures. */
   inSample: z.literal(true).optional(),
   /** Which constant, and how it came from this row (required with inSample). */
@@ -219,6 +227,7 @@ export const maxContextCaseSchema = z.looseObject({
   flags: CONTRACT_FLAGS,
   published_max_tokens: z.number().int().positive(),
   notes: z.string().optional(),
+  ...MEMORY_BUILD_CONTEXT,
   /** Reported beside the others, not scored: why the mechanism does not reach it (no constant fitted). */
   reportedApart: z.string().min(1).optional(),
 });

@@ -94,6 +94,19 @@ describe("TRL 0.13's fp32 k-bit stream", () => {
     const layers = arch.groups.reduce((a, g) => a + g.count, 0);
     expect(cast - base).toBe(2 * (2 * layers + 1) * arch.hidden);
   });
+
+  it("keeps PEFT's fp32 adapters, where the pinned TRL casts them to bf16", () => {
+    const base = est({ ...QLORA, batch: 4 }).perGpu.breakdown;
+    const kept = est({ ...QLORA, batch: 4 }, { kbitFp32Stream: true }).perGpu.breakdown;
+    // Rank 16 on q, k, v, o: A (r x in) and B (out x r) of each linear, in every layer.
+    const g = arch.groups[0]!;
+    const q = g.heads * g.headDim;
+    const kv = g.kvHeads * g.headDim;
+    const inOut = [arch.hidden + q, arch.hidden + kv, arch.hidden + kv, q + arch.hidden];
+    const elements = layers * 16 * inOut.reduce((a, b) => a + b, 0);
+    expect(base.adapters).toBe(2 * elements);
+    expect(kept.adapters).toBe(4 * elements);
+  });
 });
 
 describe('the final norm', () => {

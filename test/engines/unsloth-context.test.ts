@@ -1,7 +1,7 @@
 // Unsloth's long-context path by mechanism: the published longest sequences (calibration/max-context.json,
 // unsloth README "Context length benchmarks") reproduced within 20%, and the search behind them.
 import { describe, expect, it } from 'vitest';
-import { maxContextRows } from '../../src/commands/validate-run.js';
+import { buildContextOf, maxContextRows } from '../../src/commands/validate-run.js';
 import { longestFittingSeq, estimateMemory } from '../../src/core/memory/index.js';
 import { GiB } from '../../src/core/units.js';
 import { caseArch, loadMaxContextCases } from '../../src/io/load-calibration.js';
@@ -26,6 +26,20 @@ describe('published max context (unsloth and HF + FA2)', () => {
     it(`${r.id}: within 20% of ${r.publishedMaxTokens} tokens`, () => {
       expect(Math.abs(r.error)).toBeLessThanOrEqual(0.2);
     });
+
+  it('estimates a row with its build context, as validate does a memory case (buildContextOf)', () => {
+    const built = loadMaxContextCases().filter((c) => buildContextOf(c) !== undefined);
+    expect(built.length).toBeGreaterThan(0);
+    for (const c of built) {
+      const arch = caseArch(c);
+      const o = optionsFromFlags(c.flags);
+      const gpu = c.gpu_memory_gib * GiB;
+      const row = rows.find((r) => r.id === c.id)!;
+      expect(row.estimatedMaxTokens).toBe(longestFittingSeq(arch, o, gpu, buildContextOf(c)));
+      // The older stack's fp32 stream and shifted fp32 logits hold more a token: a shorter sequence fits.
+      expect(row.estimatedMaxTokens).toBeLessThan(longestFittingSeq(arch, o, gpu));
+    }
+  });
 
   it('every row reported apart says why', () => {
     for (const r of rows.filter((x) => x.reportedApart !== undefined))

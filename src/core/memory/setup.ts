@@ -354,14 +354,17 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
   };
 }
 
-/** The engine profile as the measured build ran it (EstimateContext: foreach AdamW, gradients freed each step). */
+/** The engine profile as the measured build ran it (EstimateContext: foreach AdamW, gradients freed each step, fp32 k-bit adapters). */
 function builtProfile(fw: FrameworkProfile, ctx: EstimateContext): FrameworkProfile {
-  if (!ctx.adamForeach && !ctx.gradsFreedEachStep) return fw;
+  if (!ctx.adamForeach && !ctx.gradsFreedEachStep && !ctx.kbitFp32Stream) return fw;
   return {
     ...fw,
     ...(ctx.adamForeach ? { adamImpl: 'foreach' as const } : {}),
     // DeepSpeed's ZeRO keeps its gradient partitions allocated whatever zero_grad does.
     ...(ctx.gradsFreedEachStep && !fw.deepspeedOptimizer ? { gradsPersist: false } : {}),
+    // TRL's k-bit path before v0.22 kept PEFT's fp32 adapters: get_peft_model's autocast_adapter_dtype default, and
+    // peft_module_casting_to_bf16 casts only norms, embeddings and head (huggingface/trl@v0.13.0 trl/trainer/sft_trainer.py:219-233).
+    ...(ctx.kbitFp32Stream ? { kbitTrainableBf16: false } : {}),
   };
 }
 
