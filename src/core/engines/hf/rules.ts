@@ -42,7 +42,7 @@ export const FSDP2_BNB_4BIT: Rule = {
 };
 
 /**
- * FSDP1 at world size 1: `_init_core_state` turns FULL_SHARD into NO_SHARD (torch v2.8.0
+ * FSDP1 at world size 1: `_init_core_state` turns FULL_SHARD into NO_SHARD (pytorch/pytorch@a1cb3cc0 = v2.8.0
  * torch/distributed/fsdp/_init_utils.py:428-435, the same at 2.3.1 and 2.6.0), and `_post_forward_reshard` frees
  * the gathered parameter only for FULL_SHARD / HYBRID_SHARD (_runtime_utils.py:482-496, _flat_param.py:112-115).
  * With CPU offload NO_SHARD copies each unit's flat parameter to the GPU before forward (pre_unshard,
