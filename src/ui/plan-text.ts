@@ -208,10 +208,19 @@ export function renderIdleEngines(r: PlanResult): string {
 }
 
 export function renderFixes(r: PlanResult): string {
-  if (r.nearestFixes.length === 0) return '';
+  const lossier = r.plans.length > 0 ? 0 : (r.pruned.find((p) => p.code === 'quality')?.count ?? 0);
+  if (r.nearestFixes.length === 0 && lossier === 0) return '';
+  // The quality filter runs before memory: a lossier tier widens the search, it does not promise a fit.
+  const quality =
+    lossier > 0
+      ? [
+          `  - ${lossier.toLocaleString('en-US')} configurations are lossier than the scenario's quality accepts: a lossier quality (exact, then near, then lossy) widens the search`,
+        ]
+      : [];
   return [
     'Nothing fits. Nearest fixes (one change each):',
     ...r.nearestFixes.map((f) => `  - ${fixSentence(f)}`),
+    ...quality,
   ].join('\n');
 }
 

@@ -36,6 +36,39 @@ describe('quality by model', () => {
     expect(qualityOf(served, 'qwen3_5').tier).toBe('near');
   });
 
+  it('gpt-oss served in MXFP4, the format it was trained and released in, is exact; elsewhere MXFP4 is near', () => {
+    const mxfp4 = optionsFromFlags({ method: 'inference', weights: 'mxfp4' });
+    expect(qualityOf(mxfp4, 'gpt_oss').tier).toBe('exact');
+    expect(qualityOf(mxfp4, 'llama').tier).toBe('near');
+    expect(
+      qualityOf(optionsFromFlags({ method: 'inference', weights: 'nvfp4' }), 'gpt_oss').tier,
+    ).toBe('near');
+    // An FP8 KV cache still costs what it costs on the released weights.
+    const kv = optionsFromFlags({ method: 'inference', weights: 'mxfp4', 'kv-cache-dtype': 'fp8' });
+    expect(qualityOf(kv, 'gpt_oss').tier).toBe('near');
+  });
+
+  it('gpt-oss-120b under quality exact is served from its MXFP4 checkpoint, not a bf16 upcast', () => {
+    const file = '/tmp/quality-model-gpt-oss.yaml';
+    const input = planInputOf(
+      file,
+      parseScenario(
+        file,
+        `name: gpt-oss-120b on 8 H100
+model: gpt-oss-120b
+job: { kind: inference, context: 8192, promptTokens: 4096, concurrency: 64, outputTokens: 500000000 }
+hardware:
+  owned: [{ gpu: h100-sxm, count: 8 }]
+  counts: { min: 8, max: 8 }
+rank: time
+quality: exact
+`,
+      ),
+    );
+    const best = plan(input).plans[0];
+    expect(best?.options.weights).toBe('mxfp4');
+  });
+
   it('the default search plans Qwen3.5-27B on one RTX 5090 without QLoRA, and says why', () => {
     const file = '/tmp/quality-model.yaml';
     const r = plan(planInputOf(file, parseScenario(file, SCENARIO)));

@@ -8,6 +8,7 @@ import {
   BNB_OPTIMIZER_FSDP,
   DEEPSPEED_NO_LOCAL_RANK,
   FLASH_ATTN_WHEEL,
+  FSDP1_ONE_GPU_OFFLOAD,
   FSDP2_BNB_4BIT,
   FSDP_SHARDED_SAVE,
   HF_DEEPSPEED_RULES,
@@ -68,6 +69,12 @@ describe('hf rules: each fires on the configuration it names and not on a neighb
       { ...ds, zero: '2' },
       { zero: '2', gpus: '4' },
     ],
+    [
+      'fsdp1-one-gpu-offload',
+      FSDP1_ONE_GPU_OFFLOAD,
+      { zero: '3', gpus: '1', method: 'qlora', offload: 'optimizer+params' },
+      { zero: '3', gpus: '2', method: 'qlora', offload: 'optimizer+params' },
+    ],
     ['fsdp-sharded-save', FSDP_SHARDED_SAVE, { zero: '2', gpus: '4' }, { gpus: '4' }],
     ['flash-attn-wheel', FLASH_ATTN_WHEEL, { attention: 'flash' }, { attention: 'sdpa' }],
     [
@@ -110,6 +117,19 @@ describe('hf rules: forbid rules block the launch (and so the planner)', () => {
     expect(buildLaunch(x).files.map((f) => f.path)).not.toContain('accelerate.yaml');
     // The neighbour: the same optimizer under DDP launches.
     expect(launchBlocker(input({ gpus: '4', optimizer: 'paged-adamw-8bit' }))).toBeNull();
+  });
+
+  it('a 4-bit FSDP1 plan on one GPU offloading its parameters is refused (NO_SHARD keeps them on the GPU)', () => {
+    const x = input({ zero: '3', gpus: '1', method: 'qlora', offload: 'optimizer+params' });
+    expect(engineOf(x.options)).toBe('hf-fsdp');
+    expect(launchBlocker(x)).toContain('rule fsdp1-one-gpu-offload');
+    // The neighbours: the same plan on two GPUs (FULL_SHARD frees after forward), and bf16 LoRA (FSDP2).
+    expect(
+      launchBlocker(input({ zero: '3', gpus: '2', method: 'qlora', offload: 'optimizer+params' })),
+    ).toBeNull();
+    expect(
+      launchBlocker(input({ zero: '3', gpus: '1', method: 'lora', offload: 'optimizer+params' })),
+    ).toBeNull();
   });
 
   it('LLM.int8 weights under ZeRO-3 are refused with the rule', () => {

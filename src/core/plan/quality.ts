@@ -91,6 +91,13 @@ const QWEN35_QLORA = 'https://unsloth.ai/docs/models/qwen3.5/fine-tune';
 /** config.json model_type of the models whose adapters train poorly on an NF4 base (QWEN35_QLORA). */
 const NF4_TRAINS_POORLY = new Set(['qwen3_5', 'qwen3_5_moe']);
 
+// gpt-oss model card: "trained with native MXFP4 precision for the MoE layer"; OpenAI released no 16-bit weights.
+const GPT_OSS_CARD = 'https://huggingface.co/openai/gpt-oss-120b';
+/** config.json model_type of the models whose only release is in a 4-bit format they were trained in. */
+const RELEASED_IN: Readonly<Record<string, { weights: string; source: string }>> = {
+  gpt_oss: { weights: 'mxfp4', source: GPT_OSS_CARD },
+};
+
 /** What quantized frozen weights cost (adapters and inference); `modelType`: the model's config.json model_type. */
 function weightQuality(o: EstimateOptions, add: AddItem, modelType?: string): void {
   if (o.method === 'lora' || o.method === 'qlora' || o.method === 'inference') {
@@ -120,6 +127,18 @@ function weightQuality(o: EstimateOptions, add: AddItem, modelType?: string): vo
         break;
       case 'mxfp4':
       case 'nvfp4':
+        {
+          const released = modelType === undefined ? undefined : RELEASED_IN[modelType];
+          if (released?.weights === o.weights) {
+            add(
+              `${o.weights} weights`,
+              'exact',
+              'the format the model was trained and released in',
+              released.source,
+            );
+            break;
+          }
+        }
         // gpt-oss ships its MoE weights in MXFP4 (model card); NVFP4 within ~1% of FP8 on DeepSeek-R1 (NVIDIA blog).
         add(`${o.weights} weights`, 'near', 'block-scaled FP4 keeps 16-bit accuracy', FP4_BLOCK);
         break;

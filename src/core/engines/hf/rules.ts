@@ -41,6 +41,26 @@ export const FSDP2_BNB_4BIT: Rule = {
   applies: (x) => onFsdp(x.options) && is4bit(x.options),
 };
 
+/**
+ * FSDP1 at world size 1: `_init_core_state` turns FULL_SHARD into NO_SHARD (pytorch/pytorch@a1cb3cc0 = v2.8.0
+ * torch/distributed/fsdp/_init_utils.py:428-435, the same at 2.3.1 and 2.6.0), and `_post_forward_reshard` frees
+ * the gathered parameter only for FULL_SHARD / HYBRID_SHARD (_runtime_utils.py:482-496, _flat_param.py:112-115).
+ * With CPU offload NO_SHARD copies each unit's flat parameter to the GPU before forward (pre_unshard,
+ * _flat_param.py:1299-1301) and only repoints `.data` at the CPU shard after it: the module's views and the
+ * autograd-saved weights keep every GPU copy alive until backward, so the offload frees no GPU memory.
+ */
+export const FSDP1_ONE_GPU_OFFLOAD: Rule = {
+  id: 'fsdp1-one-gpu-offload',
+  says: 'FSDP1 (written for 4-bit weights) runs NO_SHARD on one GPU and keeps every parameter it copied to the GPU until backward: parameter offload saves no GPU memory there; use DeepSpeed ZeRO-3 offload or plain Trainer',
+  library: 'torch',
+  versions: '>=2.3.1',
+  source:
+    'https://github.com/pytorch/pytorch/blob/v2.8.0/torch/distributed/fsdp/_runtime_utils.py#L482-L496',
+  effect: 'forbid',
+  applies: (x) =>
+    FSDP2_BNB_4BIT.applies(x) && x.dp === 1 && x.options.offload === 'optimizer+params',
+};
+
 export const BNB_OPTIMIZER_FSDP: Rule = {
   id: 'bnb-optimizer-fsdp',
   says: 'bitsandbytes optimizers (8-bit, paged, Lion) allocate state with zeros_like(p) and pass DTensor / flat FSDP parameters to their CUDA kernels (illegal memory access); use adamw or DeepSpeed ZeRO',
@@ -193,6 +213,7 @@ export const HF_FSDP_RULES: readonly Rule[] = [
   INT8_SHARDED,
   BNB_OPTIMIZER_FSDP,
   FSDP2_BNB_4BIT,
+  FSDP1_ONE_GPU_OFFLOAD,
   FSDP_SHARDED_SAVE,
   FSDP_OFFLOAD_SHARDED_SAVE,
   ZERO3_QUANT_STORAGE,
