@@ -49,6 +49,8 @@ export interface OptimizerProfile {
    * parameter each step and evicted to host RAM when the card is full (memory/paged.ts, time/paged-migration.ts).
    */
   paged?: true;
+  /** Its states are made like each parameter, in the parameter's dtype whatever --optimizer-states says. */
+  statesLikeParams?: true;
 }
 
 /** Every 2-D parameter matrix as [rows, cols, count]: what Adafactor factors and ZeRO-3 gathers. */
@@ -89,6 +91,9 @@ const SGD: OptimizerQuality = {
 export const OPTIMIZER_PROFILES: Record<Optimizer, OptimizerProfile> = {
   adamw: {
     stateBytes: (s, x) => 2 * s * x.n, // m and v (ZeRO §3.1)
+    // torch AdamW: exp_avg / exp_avg_sq = torch.zeros_like(param) (init_state_per_param,
+    // pytorch/pytorch@002d2f0bb40cf08beb74bce80f52ce4f2eda46a0 torch/optim/adamw.py).
+    statesLikeParams: true,
     stepTemporaries: adamTemporaries,
     stepTraffic: ADAM_TRAFFIC,
     quality: null,

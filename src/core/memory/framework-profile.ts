@@ -93,6 +93,11 @@ export interface FrameworkProfile {
    * it, overriding fp32Adapters: the adapters, their gradients and the Adam states are 16-bit.
    */
   kbitTrainableBf16?: boolean;
+  /**
+   * Under ZeRO-3 on a non-quantized base the trainer builds the LoRA adapters in the weights' dtype, overriding
+   * fp32Adapters: no fp32 upcast of the adapters, no cast of each adapted linear's input to them.
+   */
+  zero3AdaptersInWeightDtype?: boolean;
   /** k-bit linears run through bitsandbytes MatMul4Bit/8bitLt, which save their input (ctx.tensors = (A, B)). */
   bnbSavesInput: boolean;
   /**
@@ -560,8 +565,12 @@ export interface LoraPathCost {
   partialGroup?: LoraPathCost;
 }
 
-/** Bytes of one trainable adapter element as the engine keeps it (kbitTrainableBf16, then fp32Adapters). */
-export function adapterBytes(fw: FrameworkProfile, quantized: boolean): 2 | 4 | null {
+/**
+ * Bytes of one trainable adapter element as the engine keeps it (kbitTrainableBf16, zero3AdaptersInWeightDtype,
+ * then fp32Adapters); null: the weights' own float dtype.
+ */
+export function adapterBytes(fw: FrameworkProfile, quantized: boolean, zero: number): 2 | 4 | null {
   if (quantized && fw.kbitTrainableBf16 === true) return 2;
+  if (!quantized && zero >= 3 && fw.zero3AdaptersInWeightDtype === true) return null;
   return fw.fp32Adapters ? 4 : null;
 }

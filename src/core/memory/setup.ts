@@ -5,7 +5,7 @@ import { isGguf, type EstimateOptions } from '../../schema/estimate.js';
 import { FRAMEWORKS, type FrameworkProfile } from './frameworks.js';
 import { adapterBytes } from './framework-profile.js';
 import { isTrained, loraParams, trainableSet } from '../model/trainable.js';
-import { largestTensor, optimizerStateBytes } from './optimizer-states.js';
+import { largestTensor, optimizerStateBytes, stateValueBytes } from './optimizer-states.js';
 import { type ActCtx } from './activations.js';
 import {
   CSR_INDEX_BYTES,
@@ -208,6 +208,8 @@ export interface Setup {
   trainBytes: number;
   masterPerParam: number;
   fp32GradPerParam: number;
+  /** Bytes of one optimizer state value (optimizer-states.ts stateValueBytes). */
+  stateValueBytes: number;
   states: number;
   paged: boolean;
   largest: number;
@@ -289,9 +291,10 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
   const adapters = loraParams(arch, t, o.loraRank, fw.embedTargetsTrainFully);
   const trainBytes = t.full
     ? valueBytes(o.weights)
-    : (adapterBytes(fw, quantized && training) ??
+    : (adapterBytes(fw, quantized && training, o.zero) ??
       (floatBytes === 4 ? 4 : FLOAT_BYTES[floatCompute(o.compute)]));
   const needsMaster = trainBytes < 4 && (o.masterWeights || fw.deepspeedOptimizer);
+  const stateBytes = stateValueBytes(o, fw, quantized && training, t.full);
   const nTrain = t.full ? P.total : adapters;
   // torch.compile fuses norms and SwiGLU (Inductor), dropping the eager intermediates they save; torchtune
   // compiles whenever it chunks the loss (torchtune memory_optimizations: compile + CEWithChunkedOutputLoss).
@@ -332,7 +335,8 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
     masterPerParam: needsMaster ? 4 : 0,
     // DeepSpeed keeps an fp32 copy of the gradient partition for the update (memory.rst: 16 B/param sharded).
     fp32GradPerParam: needsMaster && fw.deepspeedOptimizer ? 4 : 0,
-    states: optimizerStateBytes(o, nTrain, arch, t.full),
+    stateValueBytes: stateBytes,
+    states: optimizerStateBytes(o, nTrain, arch, t.full, stateBytes),
     paged: OPTIMIZER_PROFILES[o.optimizer].paged === true,
     largest: t.full ? facts.largestTensor : 0,
     shardStates: o.zero >= 1 ? dp : 1,

@@ -396,8 +396,13 @@ export function trainingPhases(s: Setup, h: Holdings, a: Activations, base: Part
   ];
   if (!o.optimizerInBackward && !s.offloadOpt) {
     const temp =
-      stepTemporaryBytes(o, fw, h.trainShare, Math.min(s.largest, h.trainShare) || h.trainShare) /
-      s.shardStates;
+      stepTemporaryBytes(
+        o,
+        fw,
+        h.trainShare,
+        Math.min(s.largest, h.trainShare) || h.trainShare,
+        s.stateValueBytes,
+      ) / s.shardStates;
     phases.push({
       phase: 'optimizer-step',
       parts: { ...base, gradients: h.gradsAll, buffers: h.ddpBuckets + temp },
@@ -409,7 +414,7 @@ export function trainingPhases(s: Setup, h: Holdings, a: Activations, base: Part
 /** Temporaries of the optimizer step fused into backward: one parameter's, the largest (per rank). */
 function inBackwardStep(s: Setup, h: Holdings): number {
   const one = Math.min(s.largest, h.trainShare) || h.trainShare;
-  return stepTemporaryBytes(s.o, s.fw, one, one) / s.shardStates;
+  return stepTemporaryBytes(s.o, s.fw, one, one, s.stateValueBytes) / s.shardStates;
 }
 
 /**

@@ -1,6 +1,6 @@
 /** The engine's LoRA path beside each adapted dense linear: passes over the activations and kernels per micro-batch. */
 import { FRAMEWORKS } from '../memory/frameworks.js';
-import type { LoraPathCost } from '../memory/framework-profile.js';
+import { adapterBytes, type LoraPathCost } from '../memory/framework-profile.js';
 import type { EstimateOptions, LoraTarget } from '../../schema/estimate.js';
 import type { TimeOptions } from '../../schema/time.js';
 import type { ModelFacts } from './model-facts.js';
@@ -67,10 +67,11 @@ function linearPathCost(
 ) {
   const quantized = o.method === 'qlora' || !['bf16', 'fp16', 'fp32'].includes(o.weights);
   const fw = FRAMEWORKS[o.framework];
-  // fp32 adapters (the memory profile's fp32Adapters, at every ZeRO stage as memory counts them) take the cast, unless
-  // the run's PEFT kept them in the weights' dtype (TimeOptions.adaptersInWeightDtype). FSDP mixed precision gathers
-  // parameters in param_dtype, adapters included, which would skip it: not modelled.
-  const cast = !quantized && o.compute !== 'fp32' && fw.fp32Adapters && !t.adaptersInWeightDtype;
+  // fp32 adapters (the memory profile's adapterBytes: fp32Adapters, but not under zero3AdaptersInWeightDtype) take the
+  // cast, unless the run's PEFT kept them in the weights' dtype (TimeOptions.adaptersInWeightDtype). FSDP mixed
+  // precision gathers parameters in param_dtype, adapters included, which would skip it: not modelled.
+  const fp32 = adapterBytes(fw, quantized, o.zero) === 4;
+  const cast = !quantized && o.compute !== 'fp32' && fp32 && !t.adaptersInWeightDtype;
   // LoRA dropout: the engine's default, or a run that set it (TimeOptions.loraDropout).
   const drop = fw.loraDropout || t.loraDropout === true ? path.dropoutIn : 0;
   const fused = o.compile ? path.compiledSavesOut : 0;

@@ -2,7 +2,7 @@
 import { OPTIMIZER_PROFILES } from '../engines/optimizers.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { adapterBytes } from '../memory/framework-profile.js';
-import { FLOAT_BYTES } from '../model/dtypes.js';
+import { stateValueBytes } from '../memory/optimizer-states.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
 import { type TimeOptions } from '../../schema/time.js';
 
@@ -27,7 +27,8 @@ const FOREACH_ADAMW_STATE_PASSES = 14;
 function trainableBytes(o: EstimateOptions, t: TimeOptions): number {
   if (o.method === 'lora' || o.method === 'qlora') {
     const quantized = !['fp32', 'bf16', 'fp16'].includes(o.weights);
-    return adapterBytes(FRAMEWORKS[o.framework], quantized) === 4 && !t.adaptersInWeightDtype
+    return adapterBytes(FRAMEWORKS[o.framework], quantized, o.zero) === 4 &&
+      !t.adaptersInWeightDtype
       ? 4
       : 2;
   }
@@ -40,7 +41,9 @@ function trainableBytes(o: EstimateOptions, t: TimeOptions): number {
  * the foreach ops' where the run stepped torch.optim.AdamW with its defaults (TimeOptions.adamForeach).
  */
 export function optimizerStepBytes(o: EstimateOptions, t: TimeOptions): number {
-  const s = FLOAT_BYTES[o.optimizerStates];
+  const quantized = !['fp32', 'bf16', 'fp16'].includes(o.weights);
+  const full = o.method !== 'lora' && o.method !== 'qlora';
+  const s = stateValueBytes(o, FRAMEWORKS[o.framework], quantized, full);
   if (o.optimizer !== 'adamw' || t.adamForeach !== true)
     return OPTIMIZER_PROFILES[o.optimizer].stepTraffic(s);
   return FOREACH_ADAMW_PARAM_PASSES * trainableBytes(o, t) + FOREACH_ADAMW_STATE_PASSES * s;

@@ -544,7 +544,7 @@ function offloadWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, trainable
   const otherBytes = quantized ? (fw.kbitUpcastsToFp32 ? 4 : 2) : FLOAT_BYTES_OF(o.weights);
   const stored = m.linearTotal * weightBytes(o.weights) + (m.total - m.linearTotal) * otherBytes;
   const gradBytes =
-    (w.lora ? (adapterBytes(fw, quantized) ?? 2) : o.weights === 'fp32' ? 4 : 2) *
+    (w.lora ? (adapterBytes(fw, quantized, o.zero) ?? 2) : o.weights === 'fp32' ? 4 : 2) *
     (trainable / w.shard);
   const params = o.offload === 'optimizer+params';
   const optimizerOnly = o.offload === 'optimizer';

@@ -154,6 +154,9 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   fusedQkvView: false,
   loraDropout: false,
   fp32Adapters: true,
+  // Under ZeRO-3 on a non-quantized model TRL's trainers pass get_peft_model(autocast_adapter_dtype=False): adapters in
+  // the weights' dtype (huggingface/trl@v1.9.0 trl/trainer/sft_trainer.py:1089-1097, since huggingface/trl#6091, v1.7.0).
+  zero3AdaptersInWeightDtype: true,
   kbitUpcastsToFp32: false, // as HF_MEMORY: TRL's trainers under DeepSpeed (huggingface/trl@v1.9.0 trl/trainer/sft_trainer.py:1127)
   kbitTrainableBf16: true, // as HF_MEMORY (huggingface/trl@v1.9.0 trl/trainer/sft_trainer.py:1127-1130)
   loss: { ...UPCAST_LOSS, chunkedForward: 0, chunkedBackward: 0, fusedLinear: true }, // as HF_MEMORY
