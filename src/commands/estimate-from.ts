@@ -28,6 +28,7 @@ export async function runEstimateFrom(
     runEstimate(arch, flags, json, {
       from: { file, format: config.format, deepspeed: config.deepspeedFile },
       warnings: config.warnings,
+      ...(config.build ? { build: config.build } : {}),
     }),
   );
 }

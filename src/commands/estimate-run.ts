@@ -1,5 +1,6 @@
 /** The estimate command's body: parse flags → load model and GPU → estimate → print. */
 import { buildEstimate } from '../core/estimate.js';
+import type { FromMapping } from '../core/from/common.js';
 // Direct module: the engines/ entry would load every launcher.
 import { engineRefusal, withEngineDefaults } from '../core/engines/defaults.js';
 import { engineOf } from '../core/engines/engine.js';
@@ -40,6 +41,8 @@ const FIXES_IN_REPORT = 3;
 export interface FromReport {
   from: { file: string; format: string; deepspeed: string | null };
   warnings: string[];
+  /** How the tool keeps a k-bit model's parameters (FromMapping.build): not part of the report. */
+  build?: FromMapping['build'];
 }
 
 export function runEstimate(
@@ -72,7 +75,7 @@ export function runEstimate(
     fromReport.warnings.push(`Liger kernels: ${why}; estimated without them`);
     options.liger = false;
   }
-  const result = buildEstimate(arch, options, gpu, time);
+  const result = buildEstimate(arch, options, gpu, time, fromReport?.build);
   if ((options.method === 'lora' || options.method === 'qlora') && result.params.trainable === 0) {
     // PEFT raises "Target modules ... not found in the base model" rather than training nothing.
     const allowed = `targets ${arch.modelType} has: ${availableLoraTargets(arch).join(', ')}, or all-linear`;
@@ -80,7 +83,11 @@ export function runEstimate(
   }
   if (fromReport) fromReport.warnings.push(...notes);
   if (json) {
-    const extra = fromReport ?? (notes.length > 0 ? { warnings: notes } : {});
+    const extra = fromReport
+      ? { from: fromReport.from, warnings: fromReport.warnings }
+      : notes.length > 0
+        ? { warnings: notes }
+        : {};
     process.stdout.write(`${JSON.stringify({ ...result, ...extra }, null, 2)}\n`);
     return 0;
   }

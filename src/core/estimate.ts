@@ -122,7 +122,13 @@ export function buildEstimate(
   time?: TimeOptions,
   build?: Pick<
     EstimateContext,
-    'eagerLoss' | 'adamForeach' | 'gradsFreedEachStep' | 'kbitFp32Stream' | 'shiftedLogitsCopy'
+    | 'eagerLoss'
+    | 'adamForeach'
+    | 'gradsFreedEachStep'
+    | 'kbitFp32Stream'
+    | 'shiftedLogitsCopy'
+    | 'kbitNormsCastBack'
+    | 'kbitFp32Adapters'
   >,
 ): EstimateResult {
   const capacity = gpu ? gpuCapacityBytes(gpu) : undefined;
@@ -160,7 +166,9 @@ export function buildEstimate(
       capacityBytes: capacity,
       headroomBytes: capacity - fit,
     };
-    const t = time ?? defaultTimeOptions(options.gpus);
+    const t0 = time ?? defaultTimeOptions(options.gpus);
+    // A loader that prepared the k-bit model and cast its norms back keeps a 16-bit stream (EstimateContext).
+    const t = build?.kbitNormsCastBack ? { ...t0, kbitFp32Stream: false } : t0;
     const serving = servingOf(m, options);
     // Preference / RL: rollout, reference log-probs, policy training and weight sync (time/objective.ts). Serving:
     // the sequences the KV pool holds run, the rest queue (time/pool-queue.ts).

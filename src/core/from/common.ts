@@ -56,6 +56,8 @@ export interface FromMapping {
    * config.json's quantization_config): the weights then follow the model (from/index.ts checkpointWeightsInto).
    */
   checkpointWeights?: boolean;
+  /** How the tool's loader and trainer keep a k-bit model's parameters (memory/types.ts EstimateContext). */
+  build?: { kbitNormsCastBack?: boolean; kbitFp32Adapters?: boolean };
 }
 
 /** A DeepSpeed JSON's mapping (engines/hf/from/deepspeed.ts), merged into the config that names it (withDeepSpeed). */

@@ -2,7 +2,7 @@
  * What each software stack really allocates, kept as data. Every field is a mechanism (which tensors a
  * kernel saves for backward, which copies a loss makes), not a fudge factor; each cites its source.
  */
-import type { Framework, WeightDtype } from '../../schema/estimate.js';
+import type { Framework, Objective, WeightDtype } from '../../schema/estimate.js';
 import type { QuantFormat } from '../../schema/time.js';
 
 /**
@@ -93,6 +93,12 @@ export interface FrameworkProfile {
    * it, overriding fp32Adapters: the adapters, their gradients and the Adam states are 16-bit.
    */
   kbitTrainableBf16?: boolean;
+  /**
+   * Objectives whose trainer runs PEFT's prepare_model_for_kbit_training on a k-bit model and then casts only the
+   * embeddings and head back to bf16: fp32 norms (so an fp32 residual stream), experts and adapters, as
+   * EstimateContext.kbitFp32Stream.
+   */
+  kbitPreparingObjectives?: readonly Objective[];
   /**
    * Under ZeRO-3 on a non-quantized base the trainer builds the LoRA adapters in the weights' dtype, overriding
    * fp32Adapters: no fp32 upcast of the adapters, no cast of each adapted linear's input to them.

@@ -7,7 +7,7 @@ import type { Arch } from '../model/arch.js';
 import { isPreferenceOrRl, type EstimateOptions } from '../../schema/estimate.js';
 import { FRAMEWORKS } from './frameworks.js';
 import { MiB } from '../units.js';
-import { policyOptions, withObjective, type PolicyMemory } from './objective.js';
+import { policyOptions, preparedContext, withObjective, type PolicyMemory } from './objective.js';
 import { ZERO_PARTS } from './parts.js';
 import { withPagedResidency, type PagedStates } from './paged.js';
 import { cacheOf, inferencePhases, largestTransient, poolStartShort } from './inference.js';
@@ -153,7 +153,7 @@ export function estimateMemory(
   // Preference / RL objectives: the policy's SFT step plus the reference and rollout engine (objective.ts).
   // Paged states fill what the card has free once everything else (the objective's extras too) is placed.
   const m = isPreferenceOrRl(o)
-    ? withObjective(model, o, ctx, FRAMEWORKS[o.framework], policy)
+    ? withObjective(model, o, preparedContext(o, ctx), FRAMEWORKS[o.framework], policy)
     : policyMemory(model, o, ctx);
   return withPagedResidency(m, ctx.gpuCapacityBytes);
 }

@@ -12,6 +12,7 @@ import type { Arch } from '../model/arch.js';
 import { trainingGpus, type EstimateOptions } from '../../schema/estimate.js';
 import type { EstimateContext, MemoryEstimate, StageSummary } from './types.js';
 import type { FrameworkProfile } from './framework-profile.js';
+import { FRAMEWORKS } from './frameworks.js';
 import { FLOAT_BYTES } from '../model/dtypes.js';
 import { ZERO_PARTS } from './parts.js';
 import { floatCompute } from '../../schema/estimate.js';
@@ -525,4 +526,15 @@ function roundTo<T extends Record<string, number>>(b: T, total: number): T {
   }
   out.overhead = total - sum;
   return out as T;
+}
+
+/**
+ * The objective's trainer prepares a k-bit model itself (FrameworkProfile.kbitPreparingObjectives): fp32 norms, so
+ * an fp32 residual stream, and fp32 experts and adapters (EstimateContext.kbitFp32Stream), unless the loader already
+ * prepared and wrapped the model (EstimateContext.kbitNormsCastBack).
+ */
+export function preparedContext(o: EstimateOptions, ctx: EstimateContext): EstimateContext {
+  const prepares =
+    o.objective && FRAMEWORKS[o.framework].kbitPreparingObjectives?.includes(o.objective);
+  return prepares && !ctx.kbitNormsCastBack ? { ...ctx, kbitFp32Stream: true } : ctx;
 }

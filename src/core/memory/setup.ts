@@ -257,11 +257,17 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
       : training && (fw.kbitUpcastsToFp32 || ctx.kbitFp32Stream === true)
         ? 4
         : FLOAT_BYTES[floatCompute(o.compute)];
+  // axolotl's loader keeps PEFT's fp32 upcast outside ZeRO-3 / FSDP for what it does not cast back: the experts.
+  const castBack = training && quantized && ctx.kbitNormsCastBack === true && o.zero < 3;
   // TRL before v0.22 then ran peft_module_casting_to_bf16 under bf16: embed_tokens and lm_head back to bf16, the
   // norms left fp32 (huggingface/trl@v0.13.0 trl/trainer/utils.py; time/kbit-stream.ts).
   const embedBytes =
     training && quantized && ctx.kbitFp32Stream === true && o.compute === 'bf16' ? 2 : floatBytes;
-  const expertBytes = fw.unquantizedExperts?.includes(o.weights) ? floatBytes : null;
+  const expertBytes = fw.unquantizedExperts?.includes(o.weights)
+    ? castBack
+      ? 4
+      : floatBytes
+    : null;
   const {
     values: linValues,
     constants: linConstants,
@@ -360,7 +366,8 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
 
 /** The engine profile as the measured build ran it (EstimateContext: foreach AdamW, gradients freed each step, fp32 k-bit adapters). */
 function builtProfile(fw: FrameworkProfile, ctx: EstimateContext): FrameworkProfile {
-  if (!ctx.adamForeach && !ctx.gradsFreedEachStep && !ctx.kbitFp32Stream) return fw;
+  const fp32Adapters = ctx.kbitFp32Stream === true || ctx.kbitFp32Adapters === true;
+  if (!ctx.adamForeach && !ctx.gradsFreedEachStep && !fp32Adapters) return fw;
   return {
     ...fw,
     ...(ctx.adamForeach ? { adamImpl: 'foreach' as const } : {}),
@@ -368,7 +375,8 @@ function builtProfile(fw: FrameworkProfile, ctx: EstimateContext): FrameworkProf
     ...(ctx.gradsFreedEachStep && !fw.deepspeedOptimizer ? { gradsPersist: false } : {}),
     // TRL's k-bit path before v0.22 kept PEFT's fp32 adapters: get_peft_model's autocast_adapter_dtype default, and
     // peft_module_casting_to_bf16 casts only norms, embeddings and head (huggingface/trl@v0.13.0 trl/trainer/sft_trainer.py:219-233).
-    ...(ctx.kbitFp32Stream ? { kbitTrainableBf16: false } : {}),
+    // axolotl's SFT (transformers' Trainer) and TRL's experimental ORPO / CPO leave them fp32 too.
+    ...(fp32Adapters ? { kbitTrainableBf16: false } : {}),
   };
 }
 

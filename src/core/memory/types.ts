@@ -144,6 +144,20 @@ export interface EstimateContext {
    */
   kbitFp32Stream?: boolean;
   /**
+   * A k-bit run whose loader ran PEFT's prepare_model_for_kbit_training (every non-quantized parameter to fp32) and
+   * then cast the norms, embeddings and lm_head back to the compute dtype (axolotl 0.19.0 loaders/model.py
+   * _configure_embedding_dtypes, _prepare_model_for_quantization): the residual stream stays 16-bit, the
+   * unquantized experts stay fp32. It skips the preparation under ZeRO-3 and FSDP. No flag sets it; the axolotl
+   * reader does for its QLoRA configs.
+   */
+  kbitNormsCastBack?: boolean;
+  /**
+   * The k-bit run's LoRA adapters stay fp32 as get_peft_model makes them (PEFT's autocast_adapter_dtype default):
+   * the trainer does not cast them to bf16 (FrameworkProfile.kbitTrainableBf16 does not apply). No flag sets it;
+   * the axolotl reader does where its trainer is transformers' Trainer or TRL's experimental ORPO / CPO.
+   */
+  kbitFp32Adapters?: boolean;
+  /**
    * The measured transformers shifted the logits, not the labels, for the causal-LM loss (4.48.1
    * `loss/loss_utils.py` ForCausalLMLoss: `logits[..., :-1, :].contiguous()` of the fp32 upcast): one more fp32
    * copy of the logits is alive while cross_entropy runs forward. The pinned transformers pads the labels instead

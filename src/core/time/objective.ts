@@ -31,7 +31,7 @@ import {
   type TimeResult,
   type TrainWork,
 } from './index.js';
-import { policyOptions } from '../memory/objective.js';
+import { policyOptions, preparedContext } from '../memory/objective.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { loneCompletionSteps, longestCompletion } from './completion-length.js';
 import { loraStepTime } from './multi-lora.js';
@@ -511,7 +511,12 @@ export function estimateObjectiveTime(
   pagedSpilled = false,
 ): TimeResult & { objectivePhases: ObjectivePhases } {
   const p = policyOptions(o);
-  const train = estimateTime(arch, p, gpu, t, undefined, pagedSpilled);
+  // A trainer that prepares the k-bit model itself runs an fp32 residual stream (memory/objective.ts preparedContext).
+  const tk =
+    t.kbitFp32Stream === undefined && preparedContext(o, {}).kbitFp32Stream
+      ? { ...t, kbitFp32Stream: true }
+      : t;
+  const train = estimateTime(arch, p, gpu, tk, undefined, pagedSpilled);
   const m = modelFacts(arch);
   const phases: ObjectivePhases = {
     rollout: 0,
@@ -523,7 +528,7 @@ export function estimateObjectiveTime(
   // reference forward's own tower pass is not added.
   const tower = train.phases.find((x) => x.phase === 'vision-encoder')?.seconds ?? 0;
   const step =
-    objectiveStep(m, objectiveWork(m, o, t, params), t, gpuRates(gpu, t), phases, pagedSpilled) +
+    objectiveStep(m, objectiveWork(m, o, tk, params), tk, gpuRates(gpu, tk), phases, pagedSpilled) +
     tower;
   const scale = train.stepSeconds / step;
   return {

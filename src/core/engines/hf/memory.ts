@@ -39,8 +39,11 @@ export const HF_MEMORY: FrameworkProfile = {
   fp32Adapters: true, // peft get_peft_model(autocast_adapter_dtype=True) casts bf16/fp16 adapters to fp32
   // TRL's SFT/DPO/KTO/GRPO trainers never call prepare_model_for_kbit_training: embeddings, norms, lm_head and
   // unquantized experts keep the load dtype (huggingface/trl@v1.9.0 trl/trainer/sft_trainer.py:1127; the fixture
-  // test/fixtures/trl-kbit-dtypes.json). trl.experimental's ORPO/CPO still do (fp32 experts, norms, adapters): not modelled.
+  // test/fixtures/trl-kbit-dtypes.json).
   kbitUpcastsToFp32: false,
+  // trl.experimental's ORPO and CPO (SimPO) still do, then peft_module_casting_to_bf16 under bf16 (huggingface/trl@v1.9.0
+  // trl/experimental/orpo/orpo_trainer.py:215-264, trl/experimental/cpo/cpo_trainer.py:205-254).
+  kbitPreparingObjectives: ['orpo', 'simpo'],
   // On a 4/8-bit model they cast every trainable parameter to bf16 after get_peft_model (huggingface/trl@v1.9.0
   // trl/trainer/sft_trainer.py:1127-1130, dpo_trainer.py:700-703, grpo_trainer.py:500-503).
   kbitTrainableBf16: true,
@@ -159,6 +162,7 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   zero3AdaptersInWeightDtype: true,
   kbitUpcastsToFp32: false, // as HF_MEMORY: TRL's trainers under DeepSpeed (huggingface/trl@v1.9.0 trl/trainer/sft_trainer.py:1127)
   kbitTrainableBf16: true, // as HF_MEMORY (huggingface/trl@v1.9.0 trl/trainer/sft_trainer.py:1127-1130)
+  kbitPreparingObjectives: ['orpo', 'simpo'], // as HF_MEMORY (trl/experimental/orpo/orpo_trainer.py:215-264)
   loss: { ...UPCAST_LOSS, chunkedForward: 0, chunkedBackward: 0, fusedLinear: true }, // as HF_MEMORY
   adamImpl: 'fused', // FusedAdam / DeepSpeedCPUAdam
   prefillLogits: 'last',

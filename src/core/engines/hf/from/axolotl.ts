@@ -66,6 +66,8 @@ const NOT_MODELLED: Record<string, string> = {
   sequence_parallel_degree: 'sequence parallelism (see context_parallel_size)',
   fp8: 'FP8 training beside an adapter (estimated in bf16: --compute fp8 is full fine-tuning)',
   qat: 'quantization-aware training (not modelled)',
+  quantize_moe_experts:
+    'MoE experts quantized at load (estimated unquantized, as transformers loads them, with no k-bit preparation)',
 };
 
 /**
@@ -212,6 +214,7 @@ export function mapAxolotl(
   if (ds !== undefined && typeof ds !== 'string')
     throw new FromError('deepspeed', ds, 'a path to a DeepSpeed JSON file');
   warnings.push(...notModelled(r, flags));
+  const build = kbitBuildOf(flags, r.bool('quantize_moe_experts') === true);
   const rest = r.unused();
   return {
     format: 'axolotl',
@@ -223,6 +226,26 @@ export function mapAxolotl(
     deepspeedRef: typeof ds === 'string' ? ds : null,
     deepspeedInline: null,
     memoryKeys: MEMORY_KEYS,
+    ...build,
+  };
+}
+
+// axolotl 0.19.0 (axolotl-0.19.0-py3-none-any.whl) loaders/model.py _prepare_model_for_quantization runs PEFT's
+// prepare_model_for_kbit_training outside FSDP and ZeRO-3 (setup.ts drops it under ZeRO-3), then
+// _configure_embedding_dtypes casts every "norm" module and the embeddings back to torch_dtype. Its SFT trainer is
+// transformers' Trainer and its ORPO / CPO trainers get the wrapped model (no cast of the adapters); its DPO, KTO and
+// GRPO trainers subclass TRL's, which cast the trainable parameters of a k-bit model to bf16
+// (huggingface/trl@v1.9.0 trl/trainer/dpo_trainer.py:700-703, kto_trainer.py, grpo_trainer.py:500-503).
+const AXOLOTL_BF16_ADAPTER_OBJECTIVES: readonly unknown[] = ['dpo', 'kto', 'grpo'];
+
+/** `quantizedExperts`: quantize_moe_experts, under which the loader skips the preparation (model.py:1139-1141). */
+function kbitBuildOf(flags: FromFlags, quantizedExperts: boolean): Pick<FromMapping, 'build'> {
+  const kbit = flags.weights === 'nf4' || flags.weights === 'fp4' || flags.weights === 'int8';
+  // flags.zero comes from fsdp here (the DeepSpeed file is merged later; setup.ts drops the cast-back under ZeRO-3).
+  if (!kbit || quantizedExperts || flags.method === 'full' || flags.zero !== undefined) return {};
+  const fp32Adapters = !AXOLOTL_BF16_ADAPTER_OBJECTIVES.includes(flags.objective);
+  return {
+    build: { kbitNormsCastBack: true, ...(fp32Adapters ? { kbitFp32Adapters: true } : {}) },
   };
 }
 
