@@ -213,20 +213,18 @@ export function mapAxolotl(
   const ds = r.raw('deepspeed');
   if (ds !== undefined && typeof ds !== 'string')
     throw new FromError('deepspeed', ds, 'a path to a DeepSpeed JSON file');
-  warnings.push(...notModelled(r, flags));
-  const build = kbitBuildOf(flags, r.bool('quantize_moe_experts') === true);
   const rest = r.unused();
   return {
     format: 'axolotl',
     model,
     flags,
-    warnings,
+    warnings: [...warnings, ...notModelled(r, flags)],
     ignored: rest.filter((k) => keys('axolotl').has(k)),
     unknown: rest.filter((k) => !keys('axolotl').has(k)),
     deepspeedRef: typeof ds === 'string' ? ds : null,
     deepspeedInline: null,
     memoryKeys: MEMORY_KEYS,
-    ...build,
+    ...kbitBuildOf(flags, doc.quantize_moe_experts === true),
   };
 }
 
