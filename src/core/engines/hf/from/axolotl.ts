@@ -233,7 +233,7 @@ export function mapAxolotl(
 // _configure_embedding_dtypes casts every "norm" module and the embeddings back to torch_dtype. Its SFT trainer is
 // transformers' Trainer and its ORPO / CPO trainers get the wrapped model (no cast of the adapters); its DPO, KTO and
 // GRPO trainers subclass TRL's, which cast the trainable parameters of a k-bit model to bf16
-// (huggingface/trl@v1.9.0 trl/trainer/dpo_trainer.py:700-703, kto_trainer.py, grpo_trainer.py:500-503).
+// (huggingface/trl@v1.9.0 trl/trainer/dpo_trainer.py:700-703, kto_trainer.py:749-752, grpo_trainer.py:500-503).
 const AXOLOTL_BF16_ADAPTER_OBJECTIVES: readonly unknown[] = ['dpo', 'kto', 'grpo'];
 
 /** `quantizedExperts`: quantize_moe_experts, under which the loader skips the preparation (model.py:1139-1141). */
