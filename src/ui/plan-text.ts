@@ -310,6 +310,7 @@ export function renderPlanText(r: PlanResult): string {
       out.push(
         `global batch ${c.globalBatch} samples per step (micro-batch ${c.microBatch} x accumulation ${c.gradAccum} x ${c.dp} data-parallel)`,
       );
+    for (const n of best.notes ?? []) out.push(`note: ${n}`);
     out.push(renderMemory(best));
     out.push(renderHostRam(best));
     out.push(renderQuality(best));
