@@ -24,7 +24,11 @@ function fixSlowdownText(f: Fix): string {
 /** One fix on one line: "QLoRA r16 (nf4): −19.80 GiB, about 1.40× slower". */
 export function fixLine(f: Fix): string {
   const host = f.hostBytesPerGpu > 0 ? `, ${HOST_RAM_LABEL} ${hostRamFigure(f.hostRam)}` : '';
-  return `${f.changes.map((c) => c.label).join(' + ')}: −${formatGiB(f.freedBytes, 1)} (${formatDeviceMemory(f.deviceBytes)} per GPU, ${formatDeviceMemory(f.headroomBytes)} spare), ${fixSlowdownText(f)}, quality ${f.quality}, on ${f.engine}${host}`;
+  const batch =
+    f.globalBatch !== undefined
+      ? `, global batch ${f.globalBatch.runs}, rounded up from ${f.globalBatch.given} (micro-batch x data-parallel ranks do not divide it)`
+      : '';
+  return `${f.changes.map((c) => c.label).join(' + ')}: −${formatGiB(f.freedBytes, 1)} (${formatDeviceMemory(f.deviceBytes)} per GPU, ${formatDeviceMemory(f.headroomBytes)} spare), ${fixSlowdownText(f)}, quality ${f.quality}, on ${f.engine}${host}${batch}`;
 }
 
 /** "time: 1.2 s per step, 2,300 tokens/s per GPU, bound: compute; backward dominates (45%): ...". */

@@ -1,11 +1,11 @@
 /** Plan exports as strings: JSON, CSV, Markdown and SVG (hand-written; memory bars and the cost/slowdown front). */
 import type { PlanResult } from '../core/plan/index.js';
-import { formatDeviceMemory, formatDuration, formatGiB, formatUsd, formatInt } from './format.js';
+import { formatDuration, formatUsd, formatInt } from './format.js';
 import { REASON_LABEL, fixSentence } from './plan-messages.js';
 import { planCountText, shownText } from './plan-count.js';
 import { planJson } from './plan-json.js';
 import { planSvg } from './export-svg.js';
-import { hardwareOf, renderTable, techniqueOf } from './plan-text.js';
+import { gpuMemoryCell, hardwareOf, renderTable, techniqueOf } from './plan-text.js';
 
 export { planSvg };
 
@@ -95,7 +95,7 @@ export function planMarkdown(r: PlanResult): string {
     );
     for (const p of r.plans)
       out.push(
-        `| ${p.rank} | ${hardwareOf(p)} | ${techniqueOf(p)} | ${formatDeviceMemory(p.memory.deviceBytes)} / ${formatGiB(p.memory.capacityBytes, 0)} | ${formatDuration(p.time.hours)} | ${formatUsd(p.cost.usd)} | ${formatInt(p.power.wallWatts)} | ${p.slowdown.toFixed(2)}× |`,
+        `| ${p.rank} | ${hardwareOf(p)} | ${techniqueOf(p)} | ${gpuMemoryCell(p, ' / ')} | ${formatDuration(p.time.hours)} | ${formatUsd(p.cost.usd)} | ${formatInt(p.power.wallWatts)} | ${p.slowdown.toFixed(2)}× |`,
       );
   } else {
     out.push(

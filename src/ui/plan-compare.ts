@@ -1,28 +1,15 @@
 /** Side-by-side text of several scenarios' best plans. */
 import type { PlanResult } from '../core/plan/index.js';
-import {
-  formatDeviceMemory,
-  formatDuration,
-  formatGiB,
-  formatInt,
-  formatUsd,
-  padRight,
-} from './format.js';
+import { formatDuration, formatInt, formatUsd, padRight } from './format.js';
 import { COUNT_LABEL, countCell } from './plan-count.js';
-import { hardwareOf, techniqueOf } from './plan-text.js';
+import { gpuMemoryCell, hardwareOf, techniqueOf } from './plan-text.js';
 
 const ROWS: [string, (r: PlanResult) => string][] = [
   ['model', (r) => r.model.id],
   ['fits', (r) => (r.fits ? 'yes' : 'no')],
   ['best hardware', (r) => (r.plans[0] ? hardwareOf(r.plans[0]) : '—')],
   ['technique', (r) => (r.plans[0] ? techniqueOf(r.plans[0]) : '—')],
-  [
-    'GPU memory',
-    (r) =>
-      r.plans[0]
-        ? `${formatDeviceMemory(r.plans[0].memory.deviceBytes)} / ${formatGiB(r.plans[0].memory.capacityBytes, 0)}`
-        : '—',
-  ],
+  ['GPU memory', (r) => (r.plans[0] ? gpuMemoryCell(r.plans[0], ' / ') : '—')],
   ['time', (r) => (r.plans[0] ? formatDuration(r.plans[0].time.hours) : '—')],
   ['cost', (r) => (r.plans[0] ? formatUsd(r.plans[0].cost.usd) : '—')],
   ['wall power', (r) => (r.plans[0] ? `${formatInt(r.plans[0].power.wallWatts)} W` : '—')],

@@ -4,6 +4,7 @@ import type { Fleet, FleetReplica, Plan, PlanResult } from '../core/plan/index.j
 import {
   bar,
   formatDuration,
+  deviceMemoryValue,
   formatDeviceMemory,
   formatGiB,
   formatUsd,
@@ -57,6 +58,27 @@ export function hardwareOf(p: Plan): string {
   return `${h.gpus}× ${h.gpuId}${pl} (${src})`;
 }
 
+/** The device bytes a plan needs to fit: capacity less headroom (paged optimizer states only at their working set). */
+const fitBytes = (p: Plan): number => p.memory.capacityBytes - p.memory.headroomBytes;
+
+/**
+ * Paged optimizer states resident beyond their working set (core/memory/paged.ts): they fill the card's free
+ * memory and page out to host RAM when it is needed, so a plan showing them is not at its limit; 0 for others.
+ */
+const pagedFillBytes = (p: Plan): number => Math.max(0, p.memory.deviceBytes - fitBytes(p));
+
+/**
+ * "21.1 GiB/24 GiB": a plan's device memory against the card; with paged optimizer states, the bytes the plan
+ * needs and the states beside them ("64.1 GiB/80 GiB +14.2 paged"), not a card that looks full.
+ */
+export function gpuMemoryCell(p: Plan, sep = '/'): string {
+  const paged = pagedFillBytes(p);
+  const cap = formatGiB(p.memory.capacityBytes, 0);
+  return paged > 0
+    ? `${formatDeviceMemory(fitBytes(p))}${sep}${cap} +${deviceMemoryValue(paged)} paged`
+    : `${formatDeviceMemory(p.memory.deviceBytes)}${sep}${cap}`;
+}
+
 export interface Column {
   title: string;
   right: boolean;
@@ -71,8 +93,7 @@ export const PLAN_COLUMNS: readonly Column[] = [
   {
     title: 'GPU mem',
     right: true,
-    cell: (p) =>
-      `${formatDeviceMemory(p.memory.deviceBytes)}/${formatGiB(p.memory.capacityBytes, 0)}`,
+    cell: (p) => gpuMemoryCell(p),
   },
   {
     title: 'tok/s',
@@ -176,7 +197,12 @@ export function renderMemory(p: Plan, width = 40): string {
   const parts = (Object.entries(m.breakdown) as [keyof typeof m.breakdown, number][])
     .filter(([, b]) => b > 0)
     .sort((a, b) => b[1] - a[1]);
-  const head = `${bar(m.deviceBytes / m.capacityBytes, width)} ${formatDeviceMemory(m.deviceBytes)} of ${formatDeviceMemory(m.capacityBytes)} per GPU (peak: ${m.peakPhase})`;
+  const paged = pagedFillBytes(p);
+  const head =
+    `${bar(m.deviceBytes / m.capacityBytes, width)} ${formatDeviceMemory(m.deviceBytes)} of ${formatDeviceMemory(m.capacityBytes)} per GPU (peak: ${m.peakPhase})` +
+    (paged > 0
+      ? `\n  incl. ${formatGiB(paged)} of paged optimizer states that fill free memory and page out when it is needed: the plan needs ${formatDeviceMemory(fitBytes(p))}`
+      : '');
   return [
     head,
     ...parts
@@ -310,6 +336,7 @@ export function renderPlanText(r: PlanResult): string {
       out.push(
         `global batch ${c.globalBatch} samples per step (micro-batch ${c.microBatch} x accumulation ${c.gradAccum} x ${c.dp} data-parallel)`,
       );
+    for (const n of best.notes ?? []) out.push(`note: ${n}`);
     out.push(renderMemory(best));
     out.push(renderHostRam(best));
     out.push(renderQuality(best));

@@ -48,6 +48,39 @@ describe('quality by model', () => {
     expect(qualityOf(kv, 'gpt_oss').tier).toBe('near');
   });
 
+  it('DeepSeek-V3/R1 served in FP8, the format it was trained and released in, is exact; elsewhere FP8 is near', () => {
+    const fp8 = optionsFromFlags({ method: 'inference', weights: 'fp8' });
+    expect(qualityOf(fp8, 'deepseek_v3').tier).toBe('exact');
+    expect(qualityOf(fp8, 'llama').tier).toBe('near');
+    expect(qualityOf(fp8).tier).toBe('near');
+    // Another low-bit format of the FP8 release is still a quantization of it.
+    expect(
+      qualityOf(optionsFromFlags({ method: 'inference', weights: 'nvfp4' }), 'deepseek_v3').tier,
+    ).toBe('near');
+  });
+
+  it('DeepSeek-V3 under quality exact is served from its FP8 checkpoint (a bf16 upcast does not fit 8 H200)', () => {
+    const file = '/tmp/quality-model-deepseek-v3.yaml';
+    const input = planInputOf(
+      file,
+      parseScenario(
+        file,
+        `name: DeepSeek-V3 on 8 H200
+model: deepseek-v3
+job: { kind: inference, context: 8192, promptTokens: 4096, concurrency: 64, outputTokens: 100000000 }
+hardware:
+  owned: [{ gpu: h200-sxm, count: 8 }]
+  counts: { min: 8, max: 8 }
+rank: time
+quality: exact
+`,
+      ),
+    );
+    const best = plan(input).plans[0];
+    expect(best?.options.weights).toBe('fp8');
+    expect(best?.quality.tier).toBe('exact');
+  });
+
   it('gpt-oss-120b under quality exact is served from its MXFP4 checkpoint, not a bf16 upcast', () => {
     const file = '/tmp/quality-model-gpt-oss.yaml';
     const input = planInputOf(

@@ -159,6 +159,11 @@ export interface FrameworkProfile {
   /** Optimizer states, master weights and fp32 gradient partitions follow DeepSpeed's layout. */
   deepspeedOptimizer: boolean;
   /**
+   * Base weight types whose ZeRO-3 parameter offload runs FSDP1 CPUOffload: each offloaded flat parameter gets a
+   * pinned host gradient buffer of its own size and dtype, frozen ones too (the base weights' host bytes twice).
+   */
+  offloadGradBufferWeights?: readonly WeightDtype[];
+  /**
    * Full fine-tunes under DDP: the gradients are views into DDP's all-reduce buckets (DistributedDataParallel
    * gradient_as_bucket_view=True), one copy instead of two. Absent: torch's default, a bucket copy of them.
    */

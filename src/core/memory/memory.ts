@@ -89,6 +89,9 @@ function evalStage(s: Setup, stage: Stage): StageResult {
       ? (h.stateBytesFull + h.trainShare * (s.masterPerParam + s.fp32GradPerParam)) / s.shardStates
       : 0) +
     (s.offloadParams ? (h.weightsFull + h.constantsFull) / s.shardParams : 0) +
+    (s.offloadParams && s.fw.offloadGradBufferWeights?.includes(s.o.weights) === true
+      ? h.weightsFull / s.shardParams
+      : 0) +
     a.hostCheckpoints +
     rest.host;
   // Paged optimizers (paged-adamw, paged-adamw-8bit) keep their states in CUDA unified memory, "which

@@ -62,6 +62,11 @@ export interface Fix {
    * behind compute (its offload phase is 0): its slowdown rests on that overlap, which is not measured.
    */
   overlapAssumed?: true;
+  /**
+   * Set when the fix's micro-batch x data-parallel ranks do not divide the given samples per step: the larger
+   * global batch it runs (accumulation rounded up, as it is timed) and the given one.
+   */
+  globalBatch?: { runs: number; given: number };
 }
 
 export interface Explanation {
@@ -530,6 +535,9 @@ function fixEvaluator(
       hostRam: hostRamOfOptions(arch, o, r.params.total, r.hostBytesPerGpu),
       gpus: o.gpus,
       ...(hidesHostCopies(o, r.time!) ? { overlapAssumed: true as const } : {}),
+      ...(o.batch * dpOf(o) * accum > samples
+        ? { globalBatch: { runs: o.batch * dpOf(o) * accum, given: samples } }
+        : {}),
     };
   };
 }

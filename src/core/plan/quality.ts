@@ -93,14 +93,28 @@ const NF4_TRAINS_POORLY = new Set(['qwen3_5', 'qwen3_5_moe']);
 
 // gpt-oss model card: "trained with native MXFP4 precision for the MoE layer"; OpenAI released no 16-bit weights.
 const GPT_OSS_CARD = 'https://huggingface.co/openai/gpt-oss-120b';
-/** config.json model_type of the models whose only release is in a 4-bit format they were trained in. */
+// DeepSeek-V3 technical report §3.3 (FP8 training: block-scaled E4M3 weights); its README, "How to Run Locally":
+// "Since FP8 training is natively adopted in our framework, we only provide FP8 weights" (R1 shares the format).
+const DEEPSEEK_V3_FP8 = 'https://arxiv.org/abs/2412.19437';
+/** config.json model_type of the models whose only release is in a low-bit format they were trained in. */
 const RELEASED_IN: Readonly<Record<string, { weights: string; source: string }>> = {
   gpt_oss: { weights: 'mxfp4', source: GPT_OSS_CARD },
+  deepseek_v3: { weights: 'fp8', source: DEEPSEEK_V3_FP8 },
 };
 
 /** What quantized frozen weights cost (adapters and inference); `modelType`: the model's config.json model_type. */
 function weightQuality(o: EstimateOptions, add: AddItem, modelType?: string): void {
   if (o.method === 'lora' || o.method === 'qlora' || o.method === 'inference') {
+    const released = modelType === undefined ? undefined : RELEASED_IN[modelType];
+    if (released?.weights === o.weights) {
+      add(
+        `${o.weights} weights`,
+        'exact',
+        'the format the model was trained and released in',
+        released.source,
+      );
+      return;
+    }
     switch (o.weights) {
       case 'nf4':
         if (o.method !== 'inference' && modelType !== undefined && NF4_TRAINS_POORLY.has(modelType))
@@ -127,18 +141,6 @@ function weightQuality(o: EstimateOptions, add: AddItem, modelType?: string): vo
         break;
       case 'mxfp4':
       case 'nvfp4':
-        {
-          const released = modelType === undefined ? undefined : RELEASED_IN[modelType];
-          if (released?.weights === o.weights) {
-            add(
-              `${o.weights} weights`,
-              'exact',
-              'the format the model was trained and released in',
-              released.source,
-            );
-            break;
-          }
-        }
         // gpt-oss ships its MoE weights in MXFP4 (model card); NVFP4 within ~1% of FP8 on DeepSeek-R1 (NVIDIA blog).
         add(`${o.weights} weights`, 'near', 'block-scaled FP4 keeps 16-bit accuracy', FP4_BLOCK);
         break;

@@ -19,6 +19,7 @@ import { firstFit, nodeWallWatts, reportedOrder } from '../hardware/power.js';
 import { MiB } from '../units.js';
 import { gpuContext } from '../time/hardware.js';
 import type { Gpu } from '../../schema/gpu.js';
+import type { Scenario } from '../../schema/scenario.js';
 import { servingOf } from '../estimate.js';
 import { runningOn, tpsTableOf } from './tps-memo.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
@@ -265,7 +266,18 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
       ...moeDispatchFactor(t),
     ],
     ...(serving ? { serving } : {}),
+    ...planNotes(ctx.s.job, choices),
     options,
+  };
+}
+
+/** The plan's `notes`: a global batch rounded up because its data-parallel ranks do not divide the scenario's. */
+function planNotes(job: Scenario['job'], c: PlanChoices): { notes?: string[] } {
+  if (job.kind !== 'fine-tune' || c.globalBatch === job.globalBatch) return {};
+  return {
+    notes: [
+      `global batch ${c.globalBatch}, rounded up from the scenario's ${job.globalBatch}: ${c.dp} data-parallel ranks do not divide ${job.globalBatch} (micro-batch ${c.microBatch} x accumulation ${c.gradAccum} x ${c.dp})`,
+    ],
   };
 }
 

@@ -212,6 +212,11 @@ export interface Plan {
   /** vLLM plans: the KV pool gpu_memory_utilization leaves per GPU, its tokens and the sequences that fit. */
   serving?: Serving;
   /**
+   * What the plan runs differently from the scenario's job, in sentences (absent when nothing): a global batch
+   * rounded up to the next multiple of the data-parallel ranks that do not divide it.
+   */
+  notes?: string[];
+  /**
    * The estimate-contract configuration of this plan (what `vramplan estimate` takes): it encodes the engine
    * (`framework`, `zero`; engineOf(options) === choices.engine), its fp32 master copy (`masterWeights`) and
    * optimizer-in-backward, so estimating these options gives this plan's memory bytes exactly.

@@ -58,6 +58,10 @@ export const HF_MEMORY: FrameworkProfile = {
   cudaContextMiB: HF_CONTEXT_MIB,
   allocatorSlack: 0.06, // caching allocator without expandable segments: a few % (vllm-project/compressed-tensors#587: 2.3%; ZeRO §3.2)
   deepspeedOptimizer: false,
+  // 4-bit weights run FSDP1 (rule fsdp2-bnb-4bit), whose CPUOffload pins a zeros_like gradient buffer beside every
+  // offloaded flat parameter, frozen or not (pytorch/pytorch@01caf79e047fd15e1f75ba3825f789130efa476a
+  // torch/distributed/fsdp/_flat_param.py init_flat_param_attributes: flat_param._cpu_grad).
+  offloadGradBufferWeights: ['nf4', 'fp4'],
   gatheredLayers: 2, // FSDP forward_prefetch/backward_prefetch: current + next unit
   // transformers/PEFT load 4/8-bit weights through bitsandbytes.
   quantFormat: 'bnb',
