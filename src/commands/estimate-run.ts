@@ -99,7 +99,10 @@ export function runEstimate(
     text = `from ${fromReport.from.file} (${fromReport.from.format})\n${text}${w ? `\n\nnot mapped from ${fromReport.from.file}:\n${w}` : ''}`;
   }
   if (gpu && result.fits === false) {
-    const fixes = explainFit(arch, options, gpu, time).fixes.slice(0, FIXES_IN_REPORT);
+    const fixes = explainFit(arch, options, gpu, time, fromReport?.build).fixes.slice(
+      0,
+      FIXES_IN_REPORT,
+    );
     if (fixes.length > 0)
       text += `\n\ncheapest fixes ('vramplan explain' for all, with trade-offs):\n${fixes.map((f, i) => `  ${i + 1}. ${fixLine(f)}`).join('\n')}`;
   }

@@ -57,7 +57,8 @@ export async function runPlanFrom(
   const time = inFromConfig(config, cli, () =>
     timeOptionsFromFlags(flags, options, gpu.boardPowerW),
   );
-  const e = explainFit(arch, options, gpu, time);
+  // What the config's own tool keeps (axolotl's k-bit preparation), as `estimate --from` counts it.
+  const e = explainFit(arch, options, gpu, time, config.build);
   const from = { file, format: config.format, deepspeed: config.deepspeedFile };
   // Each change as the `vramplan launch` command that writes its engine's configs (flag form).
   const accum =

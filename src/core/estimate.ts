@@ -115,21 +115,24 @@ export function servingOf(m: MemoryEstimate, o: EstimateOptions): Serving | unde
 
 export { gpuCapacityBytes };
 
+/** What a measured or read build ran that the contract's flags do not say (memory's EstimateContext fields). */
+export type BuildContext = Pick<
+  EstimateContext,
+  | 'eagerLoss'
+  | 'adamForeach'
+  | 'gradsFreedEachStep'
+  | 'kbitFp32Stream'
+  | 'shiftedLogitsCopy'
+  | 'kbitNormsCastBack'
+  | 'kbitFp32Adapters'
+>;
+
 export function buildEstimate(
   arch: Arch,
   options: EstimateOptions,
   gpu?: Gpu,
   time?: TimeOptions,
-  build?: Pick<
-    EstimateContext,
-    | 'eagerLoss'
-    | 'adamForeach'
-    | 'gradsFreedEachStep'
-    | 'kbitFp32Stream'
-    | 'shiftedLogitsCopy'
-    | 'kbitNormsCastBack'
-    | 'kbitFp32Adapters'
-  >,
+  build?: BuildContext,
 ): EstimateResult {
   const capacity = gpu ? gpuCapacityBytes(gpu) : undefined;
   const m = estimateMemory(arch, options, {

@@ -101,6 +101,30 @@ describe('axolotl QLoRA: the loader prepares the k-bit model', () => {
     }
   });
 
+  it('plan --from judges the config as estimate --from counts it (the loader kept its experts fp32)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vramplan-axolotl-plan-'));
+    try {
+      const file = join(dir, 'axolotl.yaml');
+      const moe = { ...QLORA, base_model: 'Qwen/Qwen3-30B-A3B', gradient_checkpointing: true };
+      writeFileSync(
+        file,
+        Object.entries(moe)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join('\n'),
+      );
+      const args = ['--from', file, '--model', 'qwen3-30b-a3b', '--gpu', 'b200', '--json'];
+      const e = runCli(['estimate', ...args]);
+      const p = runCli(['plan', ...args]);
+      expect(e.status, e.stderr).toBe(0);
+      expect(p.status, p.stderr).toBe(0);
+      const est = JSON.parse(e.stdout) as { perGpu: { deviceBytes: number } };
+      const given = JSON.parse(p.stdout) as { deviceBytes: number };
+      expect(given.deviceBytes).toBe(est.perGpu.deviceBytes);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('keeps the unquantized MoE experts fp32, except under ZeRO-3', () => {
     const arch = resolveModel('qwen3-30b-a3b');
     let experts = 0;

@@ -8,7 +8,7 @@ import { rollsOut } from '../../schema/objectives.js';
 import type { Arch } from '../model/arch.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { isFourBitFloat } from '../model/dtypes.js';
-import { buildEstimate, gpuCapacityBytes } from '../estimate.js';
+import { buildEstimate, gpuCapacityBytes, type BuildContext } from '../estimate.js';
 import type { Breakdown } from '../memory/memory.js';
 import type { PagedStates } from '../memory/paged.js';
 import { engineOf } from '../engines/engine.js';
@@ -421,9 +421,10 @@ function asGiven(
   options: EstimateOptions,
   gpu: Gpu,
   time: TimeOptions,
+  build?: BuildContext,
 ): Explanation & { throughput: number } {
   const capacity = gpuCapacityBytes(gpu);
-  const base = buildEstimate(arch, options, gpu, time);
+  const base = buildEstimate(arch, options, gpu, time, build);
   const device = base.perGpu.deviceBytes;
   // Paged optimizer states fill what is free and page out under pressure: over / spare count without them.
   const over = -(base.gpu?.headroomBytes ?? capacity - device);
@@ -546,13 +547,19 @@ function fixEvaluator(
  * Why a configuration does (not) fit `gpu` and the nearest changes that fit. `time`: the run's accumulation,
  * power limit and links, as `estimate` reads them (default: estimate's defaults).
  */
+/**
+ * `build`: what the configuration's own tool keeps that vramplan's launch would not (a `--from` reader's
+ * FromMapping.build, e.g. axolotl's k-bit preparation): the configuration as given is judged with it, the fixes
+ * without it, since each fix is the config `vramplan launch` writes.
+ */
 export function explainFit(
   arch: Arch,
   options: EstimateOptions,
   gpu: Gpu,
   time: TimeOptions = defaultTimeOptions(options.gpus),
+  build?: BuildContext,
 ): Explanation {
-  const { throughput, ...result } = asGiven(arch, options, gpu, time);
+  const { throughput, ...result } = asGiven(arch, options, gpu, time, build);
   if (result.fits) return result;
   const all = moves(arch, options, gpu);
   const evaluate = fixEvaluator(arch, options, gpu, result, time, throughput);
