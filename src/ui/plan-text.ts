@@ -59,13 +59,13 @@ export function hardwareOf(p: Plan): string {
 }
 
 /** The device bytes a plan needs to fit: capacity less headroom (paged optimizer states only at their working set). */
-const fitBytes = (p: Plan): number => p.memory.capacityBytes - p.memory.headroomBytes;
+export const fitBytes = (p: Plan): number => p.memory.capacityBytes - p.memory.headroomBytes;
 
 /**
  * Paged optimizer states resident beyond their working set (core/memory/paged.ts): they fill the card's free
  * memory and page out to host RAM when it is needed, so a plan showing them is not at its limit; 0 for others.
  */
-const pagedFillBytes = (p: Plan): number => Math.max(0, p.memory.deviceBytes - fitBytes(p));
+export const pagedFillBytes = (p: Plan): number => Math.max(0, p.memory.deviceBytes - fitBytes(p));
 
 /**
  * "21.1 GiB/24 GiB": a plan's device memory against the card; with paged optimizer states, the bytes the plan

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Plan } from '../../src/core/plan/index.js';
 import { gpuMemoryCell, renderMemory } from '../../src/ui/plan-text.js';
+import { tableColumns } from '../../src/ui/tui/cells.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -57,5 +58,18 @@ describe('plan: paged optimizer states are labelled', () => {
       );
       expect(renderMemory(p)).not.toMatch(/paged/);
     }
+  });
+
+  it('the explorer table shows the bytes a paged plan needs (marked p), wide and narrow', () => {
+    const cell = (width: number, title: string, p: Plan) =>
+      tableColumns(width)
+        .find((c) => c.title === title)!
+        .cell(p);
+    const p = paged[0]!;
+    const cap = (p.memory.capacityBytes / GiB).toFixed(0);
+    expect(cell(200, 'mem/GPU', p)).toBe(`${(fit(p) / GiB).toFixed(1)}p/${cap} GiB`);
+    expect(cell(100, 'mem', p)).toBe(`${(fit(p) / GiB).toFixed(0)}/${cap}`);
+    const q = plain[0]!;
+    expect(cell(200, 'mem/GPU', q)).toBe(`${(q.memory.deviceBytes / GiB).toFixed(1)}/${cap} GiB`);
   });
 });

@@ -14,6 +14,7 @@ import {
   padRight,
 } from '../format.js';
 import { kvText } from '../kv-text.js';
+import { fitBytes, pagedFillBytes } from '../plan-text.js';
 
 /** Cut to `n` characters with an ellipsis, then pad. */
 export function fit(s: string, n: number, right = false): string {
@@ -129,8 +130,11 @@ const WIDE_FIXED: Col[] = [
     'mem/GPU',
     13,
     true,
+    // With paged optimizer states: the bytes the plan needs, marked p (the states fill the rest and page out).
     (p) =>
-      `${deviceMemoryValue(p.memory.deviceBytes)}/${(p.memory.capacityBytes / 2 ** 30).toFixed(0)} GiB`,
+      pagedFillBytes(p) > 0
+        ? `${deviceMemoryValue(fitBytes(p))}p/${(p.memory.capacityBytes / 2 ** 30).toFixed(0)} GiB`
+        : `${deviceMemoryValue(p.memory.deviceBytes)}/${(p.memory.capacityBytes / 2 ** 30).toFixed(0)} GiB`,
   ),
   col('time', 9, true, (p) => formatDuration(p.time.hours)),
   col('cost', 9, true, (p) => formatUsd(p.cost.usd)),
@@ -148,7 +152,8 @@ const NARROW_FIXED: Col[] = [
     'mem',
     5,
     true,
-    (p) => `${gibShort(p.memory.deviceBytes)}/${gibShort(p.memory.capacityBytes)}`,
+    (p) =>
+      `${gibShort(pagedFillBytes(p) > 0 ? fitBytes(p) : p.memory.deviceBytes)}/${gibShort(p.memory.capacityBytes)}`,
   ),
   col('time', 5, true, (p) => hoursShort(p.time.hours)),
   col('cost', 6, true, (p) => formatUsd(p.cost.usd)),
