@@ -171,6 +171,10 @@ export const OPTIMIZER_PROFILES: Record<Optimizer, OptimizerProfile> = {
   },
   'sgd-momentum': {
     stateBytes: (s, x) => s * x.n, // one momentum buffer
+    // torch SGD: momentum_buffer = torch.clone(grad).detach() (_single_tensor_sgd, _multi_tensor_sgd) or
+    // torch.empty_like(grad) (_fused_sgd); the gradient takes its parameter's dtype
+    // (pytorch/pytorch@2236df1770800ffea5697b11b0bb0d910b2e59e1 torch/optim/sgd.py, v2.6.0; the same at v2.8.0).
+    statesLikeParams: true,
     stepTemporaries: none, // in-place foreach
     stepTraffic: (s) => 12 + 2 * s,
     quality: SGD,

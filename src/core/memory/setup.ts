@@ -3,7 +3,7 @@ import type { Arch, Linear, LinearRole } from '../model/arch.js';
 import { linearWeights, paramCounts } from '../model/params.js';
 import { isGguf, type EstimateOptions } from '../../schema/estimate.js';
 import { FRAMEWORKS, type FrameworkProfile } from './frameworks.js';
-import { adapterBytes } from './framework-profile.js';
+import { adapterElementBytes } from './framework-profile.js';
 import { isTrained, loraParams, trainableSet } from '../model/trainable.js';
 import { largestTensor, optimizerStateBytes, stateValueBytes } from './optimizer-states.js';
 import { type ActCtx } from './activations.js';
@@ -297,10 +297,9 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
   const adapters = loraParams(arch, t, o.loraRank, fw.embedTargetsTrainFully);
   const trainBytes = t.full
     ? valueBytes(o.weights)
-    : (adapterBytes(fw, quantized && training, o.zero) ??
-      (floatBytes === 4 ? 4 : FLOAT_BYTES[floatCompute(o.compute)]));
+    : adapterElementBytes(o, fw, quantized && training, floatBytes);
   const needsMaster = trainBytes < 4 && (o.masterWeights || fw.deepspeedOptimizer);
-  const stateBytes = stateValueBytes(o, fw, quantized && training, t.full);
+  const stateBytes = stateValueBytes(o, fw, quantized && training, t.full, floatBytes);
   const nTrain = t.full ? P.total : adapters;
   // torch.compile fuses norms and SwiGLU (Inductor), dropping the eager intermediates they save; torchtune
   // compiles whenever it chunks the loss (torchtune memory_optimizations: compile + CEWithChunkedOutputLoss).

@@ -27,7 +27,9 @@ export const LITGPT_MEMORY: FrameworkProfile = {
   // expand happens (n_query_groups == n_head or 1), and SDPA saves it (commit 8641822, the resource tables').
   fusedQkvView: true,
   loraDropout: true, // finetune/lora.py lora_dropout = 0.05
-  fp32Adapters: false, // bf16-true precision: everything bf16
+  // bf16-true precision: everything bf16, the adapters built under fabric.init_module (litgpt/finetune/lora.py:210
+  // at v0.5.13), so torch AdamW's states are bf16 too (:231 instantiate_torch_optimizer without --quantize).
+  fp32Adapters: false,
   kbitUpcastsToFp32: false,
   // lm_head applied in 128-token chunks (finetune/lora.py lm_head_chunk_size=128), then Fabric's bf16-true
   // HalfPrecision.convert_output casts the returned chunks to the default dtype, fp32 (lightning

@@ -22,7 +22,9 @@ export const TORCHTUNE_MEMORY: FrameworkProfile = {
   attnOutputCopy: true, // output.transpose(1, 2).contiguous().view(b, s, -1)
   fusedQkvView: false,
   loraDropout: false, // lora_dropout 0.0 in the llama3_2 LoRA configs
-  fp32Adapters: false, // adapters created in the model dtype (bf16)
+  // Adapters created in the model dtype (bf16): the model is built under training.set_default_dtype(self._dtype)
+  // (recipes/lora_finetune_single_device.py:431 at v0.6.1), so torch AdamW's states are bf16 too.
+  fp32Adapters: false,
   kbitUpcastsToFp32: false, // torchao NF4Tensor base, bf16 everything else
   // CEWithChunkedOutputLoss (8 chunks): the bf16 logit chunks stay alive until backward. Chunked loss comes
   // with compile (chunkedLossCompiles), and the recipes compile the loss per chunk (training.compile_loss):
