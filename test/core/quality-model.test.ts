@@ -59,47 +59,31 @@ describe('quality by model', () => {
     ).toBe('near');
   });
 
-  it('DeepSeek-V3 under quality exact is served from its FP8 checkpoint (a bf16 upcast does not fit 8 H200)', () => {
-    const file = '/tmp/quality-model-deepseek-v3.yaml';
-    const input = planInputOf(
-      file,
-      parseScenario(
-        file,
-        `name: DeepSeek-V3 on 8 H200
-model: deepseek-v3
-job: { kind: inference, context: 8192, promptTokens: 4096, concurrency: 64, outputTokens: 100000000 }
+  /** The first plan serving `model` on 8 `gpu`s for 64 users under quality: exact. */
+  const firstExactServing = (model: string, gpu: string, outputTokens: number) => {
+    const file = `/tmp/quality-model-${model}.yaml`;
+    const text = `name: ${model} on 8 ${gpu}
+model: ${model}
+job: { kind: inference, context: 8192, promptTokens: 4096, concurrency: 64, outputTokens: ${outputTokens} }
 hardware:
-  owned: [{ gpu: h200-sxm, count: 8 }]
+  owned: [{ gpu: ${gpu}, count: 8 }]
   counts: { min: 8, max: 8 }
 rank: time
 quality: exact
-`,
-      ),
-    );
-    const best = plan(input).plans[0];
+`;
+    return plan(planInputOf(file, parseScenario(file, text))).plans[0];
+  };
+
+  it('DeepSeek-V3 under quality exact is served from its FP8 checkpoint (a bf16 upcast does not fit 8 H200)', () => {
+    const best = firstExactServing('deepseek-v3', 'h200-sxm', 100_000_000);
     expect(best?.options.weights).toBe('fp8');
     expect(best?.quality.tier).toBe('exact');
   });
 
   it('gpt-oss-120b under quality exact is served from its MXFP4 checkpoint, not a bf16 upcast', () => {
-    const file = '/tmp/quality-model-gpt-oss.yaml';
-    const input = planInputOf(
-      file,
-      parseScenario(
-        file,
-        `name: gpt-oss-120b on 8 H100
-model: gpt-oss-120b
-job: { kind: inference, context: 8192, promptTokens: 4096, concurrency: 64, outputTokens: 500000000 }
-hardware:
-  owned: [{ gpu: h100-sxm, count: 8 }]
-  counts: { min: 8, max: 8 }
-rank: time
-quality: exact
-`,
-      ),
+    expect(firstExactServing('gpt-oss-120b', 'h100-sxm', 500_000_000)?.options.weights).toBe(
+      'mxfp4',
     );
-    const best = plan(input).plans[0];
-    expect(best?.options.weights).toBe('mxfp4');
   });
 
   it('the default search plans Qwen3.5-27B on one RTX 5090 without QLoRA, and says why', () => {
