@@ -170,14 +170,14 @@ const MOE_LOOP_OPS_PER_EXPERT = 15;
 // Qwen2MoeSparseMoeBlock.forward's torch calls besides the experts (a view, the shared expert's gate/up/act/mul/down,
 // the router's reshape, linear, softmax, topk and cast, shared_expert_gate's linear, sigmoid and mul, the add and
 // the reshape: 16) less a dense MLP's 5 (https://github.com/huggingface/transformers/blob/v5.1.0/src/transformers/
-// models/qwen2_moe/modeling_qwen2_moe.py). Qwen2MoeExperts.forward issues 6 before its loop (zeros_like, one_hot,
+// models/qwen2_moe/modeling_qwen2_moe.py). Qwen2MoeExperts.forward launches 6 before its loop (zeros_like, one_hot,
 // permute, sum, greater, nonzero).
 export const QWEN2_MOE_BLOCK_EXTRA_OPS = 16 - 5;
 const QWEN2_MOE_LOOP_PREAMBLE_OPS = 6;
 // What one op of such a loop costs the host in forward, where it syncs once per expert and the CPU cannot run
 // ahead: huggingface/transformers#42697 times Qwen1.5-MoE-A2.7B's forward on an A100 at batch 4 x 16 tokens with the
 // eager per-expert loop at 431.87 ms: 24 MoE layers, 59.3 of 60 experts hit (about 4 rows each, the GPU's share
-// small). That loop (Qwen2MoeExperts.forward, transformers 5.x) issues 16 ops per hit expert (the index select and
+// small). That loop (Qwen2MoeExperts.forward, transformers 5.x) launches 16 ops per hit expert (the index select and
 // its == test, the mask select, torch.where, the row gather, two weight slices, two linears, chunk, act, mul, the
 // routing-weight gather and mul, .to, index_add_), two of them syncs. Less the layers' other ops at EAGER_OP_SECONDS
 // (OPS_PER_LAYER_EAGER, the MoE block's and the loop's own above): 18.3 µs an op. (It was the loop's run less the
