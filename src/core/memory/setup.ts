@@ -53,7 +53,7 @@ function untied(arch: Arch): Arch {
 interface ArchFacts {
   P: ReturnType<typeof paramCounts>;
   /** Linear storage per (weights, compute, sparsity, format, double quant). */
-  storage: Map<string, { values: number; constants: number; bias: number }>;
+  storage: Map<string, LinearBytes>;
   largestTensor: number;
   largestLinear: number;
   totalLayers: number;
@@ -112,12 +112,11 @@ export function expertStorageOf(arch: Arch, o: EstimateOptions): NonNullable<Set
   return out;
 }
 
+/** Bytes of linear weights as stored: the values, their quantization constants, and the biases. */
+type LinearBytes = { values: number; constants: number; bias: number };
+
 /** A linear kept in a float dtype of `bytes` per value (no quantization constants). */
-function floatStorage(
-  l: Linear,
-  count: number,
-  bytes: number,
-): { values: number; constants: number; bias: number } {
+function floatStorage(l: Linear, count: number, bytes: number): LinearBytes {
   const n = linearWeights(l) * count;
   return {
     values: n * bytes,
@@ -127,11 +126,7 @@ function floatStorage(
 }
 
 /** Bytes of the linear weights in storage format, and of their quantization constants. */
-function linearStorage(
-  l: Linear,
-  count: number,
-  o: EstimateOptions,
-): { values: number; constants: number; bias: number } {
+function linearStorage(l: Linear, count: number, o: EstimateOptions): LinearBytes {
   const n = linearWeights(l) * count;
   const rows = l.outFeatures * l.copies * count;
   let values = n * valueBytes(o.weights);
@@ -200,7 +195,7 @@ export interface Setup {
    * Serving with expert parallelism or DP attention (memory/expert-parallel.ts): the routed experts' share of
    * linValues / linConstants / linBias and the share of them one GPU holds; null when TP splits them as the rest.
    */
-  experts: { values: number; constants: number; bias: number; share: number } | null;
+  experts: (LinearBytes & { share: number }) | null;
   /** Fraction of the layers on the busiest pipeline stage. */
   lf: number;
   adapters: number;

@@ -228,14 +228,31 @@ function readLaunchFolder(dir: string): FromConfig {
  * none; a power cap in watts cannot be read without it). Said in the notes; a flag given beside --from wins
  * as every flag does.
  */
-const PLAN_FLAGS = [
-  ['prompt-tokens', 'prompt tokens', 'names no prompt length'],
-  ['gpu', 'GPU', 'names no GPU'],
-] as const;
+const PLAN_FLAGS: readonly {
+  key: 'prompt-tokens' | 'gpu';
+  what: string;
+  why: string;
+  /** The value as the note shows it, or null where the plan's value is not one the flag takes. */
+  shown: (v: unknown) => string | null;
+}[] = [
+  {
+    key: 'prompt-tokens',
+    what: 'prompt tokens',
+    why: 'names no prompt length',
+    shown: (v) =>
+      typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 ? v.toLocaleString('en-US') : null,
+  },
+  {
+    key: 'gpu',
+    what: 'GPU',
+    why: 'names no GPU',
+    shown: (v) => (typeof v === 'string' && v.length > 0 ? v : null),
+  },
+];
 
 function withPlanFlags(dir: string, c: FromConfig): FromConfig {
   const file = join(dir, RUN_PLAN_FILE);
-  const missing = PLAN_FLAGS.filter(([k]) => c.flags[k] === undefined);
+  const missing = PLAN_FLAGS.filter((f) => c.flags[f.key] === undefined);
   if (missing.length === 0 || !existsSync(file)) return c;
   let plan: ReturnType<typeof runPlanSchema.safeParse>;
   try {
@@ -247,26 +264,20 @@ function withPlanFlags(dir: string, c: FromConfig): FromConfig {
     };
   }
   if (!plan.success) return c;
-  let out = c;
-  for (const [key, what, why] of missing) {
+  const flags = { ...c.flags };
+  const warnings = [...c.warnings];
+  const sourceKeys = { ...c.sourceKeys };
+  for (const { key, what, why, shown } of missing) {
     const v = plan.data.flags[key];
-    const ok =
-      key === 'gpu'
-        ? typeof v === 'string' && v.length > 0
-        : typeof v === 'number' && Number.isSafeInteger(v) && v >= 1;
-    if (!ok || v === undefined) continue;
-    const shown = typeof v === 'number' ? v.toLocaleString('en-US') : v;
-    out = {
-      ...out,
-      flags: { ...out.flags, [key]: v },
-      warnings: [
-        ...out.warnings,
-        `${what}: ${shown}, the plan's, from ${RUN_PLAN_FILE}'s flags (${c.file} ${why}); --${key} overrides`,
-      ],
-      sourceKeys: { ...out.sourceKeys, [key]: `${RUN_PLAN_FILE}: flags.${key}` },
-    };
+    const text = shown(v);
+    if (text === null) continue;
+    flags[key] = v as string | number;
+    warnings.push(
+      `${what}: ${text}, the plan's, from ${RUN_PLAN_FILE}'s flags (${c.file} ${why}); --${key} overrides`,
+    );
+    sourceKeys[key] = `${RUN_PLAN_FILE}: flags.${key}`;
   }
-  return out;
+  return { ...c, flags, warnings, sourceKeys };
 }
 
 /**
