@@ -67,6 +67,9 @@ export const fitBytes = (p: Plan): number => p.memory.capacityBytes - p.memory.h
  */
 export const pagedFillBytes = (p: Plan): number => Math.max(0, p.memory.deviceBytes - fitBytes(p));
 
+/** The device bytes a plan needs: its device figure less any paged states that only fill free memory. */
+export const neededBytes = (p: Plan): number => p.memory.deviceBytes - pagedFillBytes(p);
+
 /**
  * "21.1 GiB/24 GiB": a plan's device memory against the card; with paged optimizer states, the bytes the plan
  * needs and the states beside them ("64.1 GiB/80 GiB +14.2 paged"), not a card that looks full.
@@ -74,9 +77,8 @@ export const pagedFillBytes = (p: Plan): number => Math.max(0, p.memory.deviceBy
 export function gpuMemoryCell(p: Plan, sep = '/'): string {
   const paged = pagedFillBytes(p);
   const cap = formatGiB(p.memory.capacityBytes, 0);
-  return paged > 0
-    ? `${formatDeviceMemory(fitBytes(p))}${sep}${cap} +${deviceMemoryValue(paged)} paged`
-    : `${formatDeviceMemory(p.memory.deviceBytes)}${sep}${cap}`;
+  const beside = paged > 0 ? ` +${deviceMemoryValue(paged)} paged` : '';
+  return `${formatDeviceMemory(neededBytes(p))}${sep}${cap}${beside}`;
 }
 
 export interface Column {

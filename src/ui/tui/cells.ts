@@ -14,7 +14,7 @@ import {
   padRight,
 } from '../format.js';
 import { kvText } from '../kv-text.js';
-import { fitBytes, pagedFillBytes } from '../plan-text.js';
+import { neededBytes, pagedFillBytes } from '../plan-text.js';
 
 /** Cut to `n` characters with an ellipsis, then pad. */
 export function fit(s: string, n: number, right = false): string {
@@ -132,9 +132,7 @@ const WIDE_FIXED: Col[] = [
     true,
     // With paged optimizer states: the bytes the plan needs, marked p (the states fill the rest and page out).
     (p) =>
-      pagedFillBytes(p) > 0
-        ? `${deviceMemoryValue(fitBytes(p))}p/${(p.memory.capacityBytes / 2 ** 30).toFixed(0)} GiB`
-        : `${deviceMemoryValue(p.memory.deviceBytes)}/${(p.memory.capacityBytes / 2 ** 30).toFixed(0)} GiB`,
+      `${deviceMemoryValue(neededBytes(p))}${pagedFillBytes(p) > 0 ? 'p' : ''}/${(p.memory.capacityBytes / 2 ** 30).toFixed(0)} GiB`,
   ),
   col('time', 9, true, (p) => formatDuration(p.time.hours)),
   col('cost', 9, true, (p) => formatUsd(p.cost.usd)),
@@ -148,13 +146,7 @@ const NARROW_FIXED: Col[] = [
   col('opt', 5, false, (p) => OPT_ABBR[optimizerOf(p)] ?? optimizerOf(p)),
   col('eng', 5, false, (p) => engineAbbr(p.choices.engine)),
   col('PL', 4, true, (p) => `${Math.round(p.hardware.powerLimitW)}W`),
-  col(
-    'mem',
-    5,
-    true,
-    (p) =>
-      `${gibShort(pagedFillBytes(p) > 0 ? fitBytes(p) : p.memory.deviceBytes)}/${gibShort(p.memory.capacityBytes)}`,
-  ),
+  col('mem', 5, true, (p) => `${gibShort(neededBytes(p))}/${gibShort(p.memory.capacityBytes)}`),
   col('time', 5, true, (p) => hoursShort(p.time.hours)),
   col('cost', 6, true, (p) => formatUsd(p.cost.usd)),
 ];
