@@ -3,6 +3,7 @@ import { OPTIMIZER_PROFILES } from '../engines/optimizers.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { adapterBytes } from '../memory/framework-profile.js';
 import { stateValueBytes } from '../memory/optimizer-states.js';
+import { isFloatDtype } from '../model/dtypes.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
 import { type TimeOptions } from '../../schema/time.js';
 
@@ -26,7 +27,7 @@ const FOREACH_ADAMW_STATE_PASSES = 14;
 /** Width of a trainable parameter and its gradient: fp32 adapters or masters, else the 16-bit weights. */
 function trainableBytes(o: EstimateOptions, t: TimeOptions): number {
   if (o.method === 'lora' || o.method === 'qlora') {
-    const quantized = !['fp32', 'bf16', 'fp16'].includes(o.weights);
+    const quantized = !isFloatDtype(o.weights);
     return adapterBytes(FRAMEWORKS[o.framework], quantized, o.zero) === 4 &&
       !t.adaptersInWeightDtype
       ? 4
@@ -41,7 +42,7 @@ function trainableBytes(o: EstimateOptions, t: TimeOptions): number {
  * the foreach ops' where the run stepped torch.optim.AdamW with its defaults (TimeOptions.adamForeach).
  */
 export function optimizerStepBytes(o: EstimateOptions, t: TimeOptions): number {
-  const quantized = !['fp32', 'bf16', 'fp16'].includes(o.weights);
+  const quantized = !isFloatDtype(o.weights);
   const full = o.method !== 'lora' && o.method !== 'qlora';
   const s = stateValueBytes(o, FRAMEWORKS[o.framework], quantized, full);
   if (o.optimizer !== 'adamw' || t.adamForeach !== true)

@@ -1,4 +1,5 @@
 /** A training step's work by phase: FLOPs, bytes, kernels and collectives, per mechanism. */
+import { isFloatDtype } from '../model/dtypes.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { adapterBytes } from '../memory/framework-profile.js';
 import { zeroHookOps } from './zero-hooks.js';
@@ -540,7 +541,7 @@ function commWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, trainable: n
  */
 function offloadWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, trainable: number) {
   const fw = FRAMEWORKS[o.framework];
-  const quantized = !['fp32', 'bf16', 'fp16'].includes(o.weights);
+  const quantized = !isFloatDtype(o.weights);
   const otherBytes = quantized ? (fw.kbitUpcastsToFp32 ? 4 : 2) : FLOAT_BYTES_OF(o.weights);
   const stored = m.linearTotal * weightBytes(o.weights) + (m.total - m.linearTotal) * otherBytes;
   const gradBytes =
