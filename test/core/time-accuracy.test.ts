@@ -521,15 +521,17 @@ describe('time model on the serving field rows', () => {
 
   // Most field rows are timed too fast: the estimate misses fixed per-step and per-sequence costs.
   // The InferenceX rows alone: 7 rows, scored before the model changed (no constant came from them).
-  it('gpt-oss-120b MXFP4 serving on H100 (InferenceX): 7 rows, median <= 10%, p90 <= 27.1%', () => {
+  it('gpt-oss-120b MXFP4 serving on H100 (InferenceX): 7 rows, median <= 10%, p90 <= 27.4%', () => {
     const s = summarizeThroughput(
       'inferencex',
       fieldRows.filter((r) => r.id.startsWith('inferencex-')),
     );
     expect(s.count).toBe(7);
     expect(s.medianAbsError).toBeLessThanOrEqual(0.1);
-    // 26% before the graph's kernels were priced at 3.15 µs (engines/graph-kernel.ts): TP 2 at 64 in flight -27.1%.
-    expect(s.p90AbsError).toBeLessThanOrEqual(0.271);
+    // 26% before the graph's kernels were priced at 3.15 µs (engines/graph-kernel.ts): TP 2 at 64 in flight -27.1%;
+    // -27.4% since the rows name Marlin, which InferenceX's recipe sets (VLLM_MXFP4_USE_MARLIN=1): its prefill GEMMs
+    // run at Marlin's Hopper share of the peak (time/decode.ts hopperPeakShare).
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.274);
   });
 
   // A tpot_s row is scored as the speed it implies, from the estimate's per-request TPOT.
