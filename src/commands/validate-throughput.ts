@@ -137,6 +137,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.gptq_dequant === 'torch') time.gptqTorchDequant = true;
     // A vLLM build that captured decode in piecewise CUDA graphs, attention run eagerly (the case says so).
     if (c.cuda_graphs === 'piecewise') time.piecewiseGraphs = true;
+    // A build whose largest graph-replayed decode batch differs from the engine's default (the case says so).
+    if (c.graph_max_batch !== undefined) time.graphMaxBatch = c.graph_max_batch;
     // A DeepSpeed config with overlap_comm false: ZeRO's collectives on the compute stream (the case says so).
     if (c.deepspeed_overlap_comm === false) time.serialComm = true;
     // A bitsandbytes build whose 4-bit dequantization ran the branch-tree kernel (before 0.48.0; the case says so).

@@ -135,6 +135,11 @@ export const throughputCaseSchema = z.looseObject({
    * one full graph: attention runs eagerly between the captured pieces) sets TimeOptions.piecewiseGraphs.
    */
   cuda_graphs: z.enum(['piecewise']).optional(),
+  /**
+   * The largest decode batch the measured build replays in CUDA graphs, where it differs from the engine profile's
+   * default (a larger step runs eagerly): sets TimeOptions.graphMaxBatch.
+   */
+  graph_max_batch: z.number().int().nonnegative().optional(),
   /** bitsandbytes' NF4/FP4 dequantization kernel in the measured build: 'tree' (before 0.48.0) sets TimeOptions.bnbTreeDequant. */
   bnb_dequant: z.enum(['tree']).optional(),
   /** The measured k-bit run's residual stream: 'fp32' (TRL's k-bit preparation with fp32 norms) sets TimeOptions.kbitFp32Stream. */

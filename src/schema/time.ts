@@ -178,6 +178,12 @@ export interface TimeOptions {
    */
   piecewiseGraphs?: boolean;
   /**
+   * The largest decode batch the engine build replays in CUDA graphs, in place of the engine's default
+   * (FrameworkProfile.graphMaxBatch); a larger decode step runs eagerly, each kernel launched from the host. No flag
+   * sets it; `validate --throughput` does for rows of builds whose limit differs (their `graph_max_batch`).
+   */
+  graphMaxBatch?: number;
+  /**
    * The run's DeepSpeed config set `overlap_comm: false`: ZeRO-2 and ZeRO-3 reduce each gradient bucket from
    * the compute stream and wait for it there before backward goes on (stage_1_and_2.py average_tensor: `stream =
    * current_stream()` unless overlap_comm, then each handle's wait; stage3.py `reduce_and_partition_stream` is the

@@ -38,3 +38,25 @@ describe("SGLang's largest captured decode batch", () => {
     expect(step('h100-sxm', 25)).toBeLessThan(launches * EAGER_DECODE_OP_SECONDS);
   });
 });
+
+// sglang 0.2.9-0.2.13 captured decode graphs for batches up to 128 and replayed one only below the largest
+// (cuda_graph_runner.py can_run: batch_size < max_bs), so a measured build's limit can sit under the profile's
+// default (TimeOptions.graphMaxBatch); its step above it takes the eager launches under the serial scheduler too.
+describe("A measured build's largest graph-replayed decode batch", () => {
+  const m8 = modelFacts(resolveModel('meta-llama/Meta-Llama-3-8B'));
+  const eager = m8.layers * (OPS_PER_LAYER_COMPILED + (SGLANG_MEMORY.stridedQCopyKernels ?? 0));
+  const serialStep = (batch: number, graphMaxBatch?: number) => {
+    const f = { method: 'inference', framework: 'sglang', batch, seq: 132, 'prompt-tokens': 128 };
+    const o = withEngineDefaults(optionsFromFlags(f), f);
+    const t = { ...defaultTimeOptions(1), serialScheduler: true, graphMaxBatch };
+    return decodeStep(m8, o, t, gpuRates(findGpu('h100-sxm'), t), false).stepSeconds;
+  };
+
+  it('runs a batch above it eagerly, bounded by its launches, where the default would replay a graph', () => {
+    expect(serialStep(128, 127)).toBeGreaterThanOrEqual(
+      eager * EAGER_DECODE_OP_SECONDS + (SGLANG_MEMORY.serialStepHostSeconds ?? 0),
+    );
+    expect(serialStep(128)).toBeLessThan(eager * EAGER_DECODE_OP_SECONDS);
+    expect(serialStep(127, 127)).toBeLessThan(eager * EAGER_DECODE_OP_SECONDS);
+  });
+});

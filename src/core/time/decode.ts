@@ -338,7 +338,7 @@ export function decodeTraffic(
 ): Traffic {
   const q = stepKernel(o, t, r);
   const wb = o.weights === 'fp32' ? 4 : weightBytes(o.weights);
-  const { linearRead, expertRead } = linearReadOf(m, t, routedBatch(o, r, B));
+  const { linearRead, expertRead } = linearReadOf(m, t, routedBatch(o, t, r, B));
   // MXFP4 MoE checkpoints (gpt-oss) quantize the experts only; the rest is read at the engine's dtype (mxfp4Dense).
   const bf16Read = o.weights === 'mxfp4' && expertRead > 0 ? linearRead - expertRead : 0;
   const k = q ? KERNELS[q] : null;

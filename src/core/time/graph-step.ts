@@ -33,10 +33,12 @@ function eagerForwardHostSeconds(m: ModelFacts, o: EstimateOptions): number {
 }
 
 /**
- * Whether a decode step of B sequences runs outside the engine's CUDA graphs: above the largest batch it captures by
- * default on this card (FrameworkProfile.graphMaxBatch).
+ * Whether a decode step of B sequences runs outside the engine's CUDA graphs: above the largest batch the measured
+ * build replays (TimeOptions.graphMaxBatch) or, by default, the largest the engine captures on this card
+ * (FrameworkProfile.graphMaxBatch).
  */
-export function aboveGraphs(o: EstimateOptions, r: GpuRates, B: number): boolean {
+export function aboveGraphs(o: EstimateOptions, t: TimeOptions, r: GpuRates, B: number): boolean {
+  if (t.graphMaxBatch !== undefined) return B > t.graphMaxBatch;
   const cap = FRAMEWORKS[o.framework].graphMaxBatch;
   return cap !== undefined && r.capacityBytes !== undefined && B > cap(r.capacityBytes, o.tp, o.pp);
 }
@@ -45,13 +47,14 @@ export function aboveGraphs(o: EstimateOptions, r: GpuRates, B: number): boolean
  * The tokens a decode step of B sequences routes: a graph-captured step runs its batch padded to the captured size,
  * the padded rows routed too (FrameworkProfile.graphBatch); an eager one, its batch.
  */
-export const routedBatch = (o: EstimateOptions, r: GpuRates, B: number): number =>
-  aboveGraphs(o, r, B) ? B : (FRAMEWORKS[o.framework].graphBatch?.(B, o.ep ?? 1) ?? B);
+export const routedBatch = (o: EstimateOptions, t: TimeOptions, r: GpuRates, B: number): number =>
+  aboveGraphs(o, t, r, B) ? B : (FRAMEWORKS[o.framework].graphBatch?.(B, o.ep ?? 1) ?? B);
 
 /**
- * The host's work an overlapped scheduler leaves bounding a decode step from below: its own step work
- * (FrameworkProfile.asyncStepHostSeconds), or, where the step runs outside the engine's CUDA graphs, the launches of
- * its kernels (eagerForwardHostSeconds), which the GPU runs as the host issues them. 0 under a serial scheduler.
+ * The host's work that bounds a decode step from below: an overlapped scheduler's own step work
+ * (FrameworkProfile.asyncStepHostSeconds; none under a serial scheduler, which adds its work in series instead), or,
+ * where the step runs outside the engine's CUDA graphs, the launches of its kernels (eagerForwardHostSeconds), which
+ * the GPU runs as the host issues them, under any scheduler.
  */
 export function overlappedHostSeconds(
   m: ModelFacts,
@@ -60,7 +63,7 @@ export function overlappedHostSeconds(
   r: GpuRates,
   loop: number,
 ): number {
-  if (t.serialScheduler || t.v0Scheduler) return 0;
-  const own = loop * (FRAMEWORKS[o.framework].asyncStepHostSeconds ?? 0);
-  return Math.max(own, aboveGraphs(o, r, o.batch) ? eagerForwardHostSeconds(m, o) : 0);
+  const serial = t.serialScheduler === true || t.v0Scheduler === true;
+  const own = serial ? 0 : loop * (FRAMEWORKS[o.framework].asyncStepHostSeconds ?? 0);
+  return Math.max(own, aboveGraphs(o, t, r, o.batch) ? eagerForwardHostSeconds(m, o) : 0);
 }
