@@ -37,7 +37,14 @@ describe('NVL72 racks are NVLink-switched', () => {
   it('70B TP 4 decode on GB200 spends what B200 (same NVLink 5 rate) spends on all-reduces', () => {
     const arch = resolveModel('meta-llama/Llama-3.3-70B-Instruct');
     const at = (gpu: string) =>
-      tpSeconds(estimateTime(arch, infer({ batch: 1, gpus: 4, tp: 4 }), findGpu(gpu), defaultTimeOptions(4)));
+      tpSeconds(
+        estimateTime(
+          arch,
+          infer({ batch: 1, gpus: 4, tp: 4 }),
+          findGpu(gpu),
+          defaultTimeOptions(4),
+        ),
+      );
     expect(at('gb200')).toBeGreaterThan(0);
     expect(at('gb200')).toBeCloseTo(at('b200'), 9);
   });
