@@ -21,7 +21,7 @@ const rows = throughputRows('throughput.json');
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -166,8 +166,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (361: 347 out of sample, 14 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(361);
+  it('scores every scorable case (376: 362 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(376);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -320,6 +320,12 @@ const ADA_CDNA_FIELD_ROW = /^(llamacpp-12183-|llamacpp-17621-|inferencex1061-)/;
 // edition of AMD's MI300X results page (Llama 3.1 70B FP8 over TP 8, vLLM 0.10.2, batch 1, 2 and 4).
 const LATE_2025_FIELD_ROW =
   /^(gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-)/;
+// Four sources new to the set for quantized serving, scored before any model change (calibration/README.md "Quantized
+// serving rows: AWQ Marlin, NVFP4 and GGUF on ROCm"): DeutscheKI/llm-performance-tests (QwQ-32B AWQ on vLLM of March 2025,
+// one request at a time, on eight single- and multi-GPU rigs), vllm-project/vllm#49723 (Mistral Small 24B BF16 and NVFP4 on
+// one B200, vLLM 0.25.1, 64 in flight; its FP8 rows carried), sgl-project/sglang#28224 (Llama 3.3 70B NVFP4 over TP 4 on
+// GB200, one request) and ggml-org/llama.cpp#26284 (Llama 3 8B Q4_K_M and Q5_K_M tg64 on an RX 7900 XTX).
+const QUANT_FIELD_ROW = /^(dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-)/;
 const eraOf = (id: string) =>
   OLDER_FIELD_ROW.test(id)
     ? 'older'
@@ -335,7 +341,9 @@ const eraOf = (id: string) =>
               ? 'adacdna'
               : LATE_2025_FIELD_ROW.test(id)
                 ? 'late2025'
-                : 'newer';
+                : QUANT_FIELD_ROW.test(id)
+                  ? 'quant'
+                  : 'newer';
 // The older and newer vLLM field rows at today's figures (each line's comment says how they got there).
 const OLDER_BAR = { count: 31, median: 0.099, p90: 0.23 };
 const NEWER_BAR = { count: 4, median: 0.039, p90: 0.06 };
@@ -461,11 +469,23 @@ const FIELD_BARS = {
   // +32.7% (ggml-org/llama.cpp#16649, October 2025) and +19.1% (ggml-org/llama.cpp#16834); two RTX A5000 in a layer split +19.5%
   // (ggml-org/llama.cpp#15451, build 6263).
   'late2025 kind:decode engine:llama.cpp': { count: 3, median: 0.195, p90: 0.328 },
+  // QwQ-32B AWQ (awq_marlin) on vLLM of March 2025, one request at a time, median TPOT, scored before any model change
+  // and unchanged: RTX 3090 Ti -13.3%, RTX 6000 Ada -18.5%, RTX 4090 -16.5%, RTX 5090 -9.3%, H100 SXM -14.3%, two RTX
+  // 5090s over PCIe +12.7%, four RTX 4090s +7.7%, two RTX 4070 Ti SUPERs -4.1%; vllm-project/vllm#49723's Mistral Small 24B
+  // closed loop of 64 on one B200 (output tokens/s): BF16 -14.2%, NVFP4 -8.3% (its FP8 rows carried: why_not).
+  'quant kind:serving engine:vllm': { count: 10, median: 0.13, p90: 0.168 },
+  // Llama 3.3 70B NVFP4 over TP 4 on GB200, one request (AIPerf output tokens/s): -54.9% (SGLang main of July 2026) and
+  // -34.9% (its June parent) before any model change, the TP all-reduces at the host link's latency; -6.3% and +35.2%
+  // with an NVL72 rack read as NVLink-switched (time/hardware.ts nvSwitched). The two builds differ by 44%.
+  'quant kind:serving engine:sglang': { count: 2, median: 0.208, p90: 0.352 },
+  // Llama 3 8B tg64 on an RX 7900 XTX (llama.cpp master of 2026, HIP), scored before any model change and unchanged:
+  // Q4_K_M +8.7% (empty context) and +7.9% (4096 tokens), Q5_K_M -0.4%.
+  'quant kind:decode engine:llama.cpp': { count: 3, median: 0.08, p90: 0.087 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 131 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack and TensorRT-LLM MoE rows are carried', () => {
-    expect(fieldRows.length).toBe(131);
+  it('scores the 146 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack, TensorRT-LLM MoE and FP8-fault rows are carried', () => {
+    expect(fieldRows.length).toBe(146);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([
       'sglang8552-dsr1-nvfp4-b200-cutlass',
     ]);
@@ -491,6 +511,14 @@ describe('time model on the serving field rows', () => {
       'sglang8552-dsr1-nvfp4-b200-trtllm',
     ]) {
       expect(cases.find((c) => c.id === id)!.scorable, id).toBe(false);
+      expect(rows.some((r) => r.id === id)).toBe(false);
+    }
+    // vllm-project/vllm#49723's per-tensor FP8 runs, which the source reports as a kernel fault on sm100.
+    for (const id of [
+      'vllm49723-mistral24b-fp8-fp8kv-b200-c64',
+      'vllm49723-mistral24b-fp8-b200-c64',
+    ]) {
+      expect(cases.find((c) => c.id === id)!.why_not, id).toMatch(/kernel-selection fault/);
       expect(rows.some((r) => r.id === id)).toBe(false);
     }
   });
@@ -616,7 +644,9 @@ const ENGINE_BARS = {
   // kernel's cost in SM cycles (engines/llama-cpp/memory.ts graphKernelCycles). With the master columns of
   // ggml-org/llama.cpp#16649, ggml-org/llama.cpp#16834 and ggml-org/llama.cpp#15451 (gpt-oss-20b MXFP4 tg128, fused builds of August-October
   // 2025, scored before any change: +19.1..+32.7%), 54 rows, 11.9% / 19.6%.
-  'decode engine:llama.cpp': { count: 54, median: 0.119, p90: 0.196 },
+  // With ggml-org/llama.cpp#26284's three RX 7900 XTX rows (HIP, scored before any change: +8.7%, +7.9%, -0.4%), 57 rows,
+  // 9.9% / 19.6%.
+  'decode engine:llama.cpp': { count: 57, median: 0.099, p90: 0.196 },
   // 44 rows of the earlier sources: 10.4% / 29.1% before FlashInfer's CUTLASS NVFP4 MoE call (engines/moe-call.ts),
   // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tenstorrent/tt-inference-server#356 (scored
   // before any change, +17..+147%), 48 rows, 11.7% / 43.9%; 10.4% / 26.7% with the attention layers' eager calls
@@ -640,7 +670,9 @@ const ENGINE_BARS = {
   // in flight; scored before any change: -16.3..+176.8%), 87 rows, 6.9% / 61.2%: past the target (docs/time-model.md
   // "gpt-oss serving of August 2025 and llama.cpp's PR tables"); with AMD's October 2025 MI300X rows (-10.7..+3.2%), 90
   // rows, 6.9% / 54.5%.
-  'serving engine:vllm': { count: 90, median: 0.07, p90: 0.546 },
+  // With DeutscheKI/llm-performance-tests' eight QwQ-32B AWQ rows (-18.5..+12.7%) and vllm-project/vllm#49723's BF16 and
+  // NVFP4 rows on B200 (-14.2%, -8.3%), all scored before any change, 100 rows, 7.2% / 54.1%.
+  'serving engine:vllm': { count: 100, median: 0.072, p90: 0.542 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
@@ -652,7 +684,10 @@ const ENGINE_BARS = {
   // (+3.2..+28.7%), 32 rows, 19.9% / 51.0%; 19.6% / 46.0% with its prefills launched eagerly (time/decode.ts
   // eagerPrefillHostSeconds); 18.3% / 45.6% with the graph's kernels at 3.15 µs beyond their bytes as well
   // (engines/graph-kernel.ts).
-  'serving engine:sglang': { count: 32, median: 0.183, p90: 0.457 },
+  // With sgl-project/sglang#28224's two Llama 3.3 70B NVFP4 rows on 4x GB200 (-54.9%, -34.9% before any change; -6.3%,
+  // +35.2% with an NVL72 rack read as NVLink-switched, time/hardware.ts nvSwitched), 34 rows; 12.2% / 42.6% at today's
+  // figures (the SGLang rows' earlier changes).
+  'serving engine:sglang': { count: 34, median: 0.183, p90: 0.457 },
 } as const;
 
 describe('decode and serving accuracy per engine (out of sample)', () => {
@@ -673,7 +708,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
   // all-reduce on MI300X.
   it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 7%, p90 <= 22.8%', () => {
     const later =
-      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-)/;
+      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-)/;
     const s = summarizeThroughput(
       'vllm earlier',
       outOfSample.filter((r) => r.kind === 'serving' && r.engine === 'vllm' && !later.test(r.id)),
@@ -697,7 +732,8 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
           !VLLM_2026_FIELD_ROW.test(r.id) &&
           !GPU_LAB_FIELD_ROW.test(r.id) &&
           !ADA_CDNA_FIELD_ROW.test(r.id) &&
-          !LATE_2025_FIELD_ROW.test(r.id),
+          !LATE_2025_FIELD_ROW.test(r.id) &&
+          !QUANT_FIELD_ROW.test(r.id),
       ),
     );
     expect(s.count).toBe(51);

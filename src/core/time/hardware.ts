@@ -200,8 +200,11 @@ export function pcieGBps(pcie: string): number {
   return (gen >= 6 ? 128 : gen === 5 ? 64 : gen === 4 ? 32 : gen === 3 ? 16 : 8) * lanes;
 }
 
-/** NVLink through NVSwitch joins the whole node (SXM / OAM boards); bridges join pairs of cards. */
-export const nvSwitched = (g: Gpu): boolean => /SXM|OAM|superchip/i.test(g.formFactor ?? '');
+/** NVLink through NVSwitch joins the whole node (SXM / OAM boards); bridges join pairs of cards. An NVL72 rack
+ * (GB200 NVL72, NVL36 the half rack) joins its GPUs in one NVLink domain through nine NVLink Switch trays
+ * (https://setloop.io/blog/gb200-nvl72-architecture, "72 GPUs as one NVLink domain"), so its TP ring is switched. */
+export const nvSwitched = (g: Gpu): boolean =>
+  /SXM|OAM|superchip|NVL(?:36|72)\b/i.test(g.formFactor ?? '');
 
 /**
  * Throughput kept under a GPU power limit (fraction of board power), by what bounds the work.
