@@ -34,4 +34,24 @@ export const VLLM_PIECEWISE_ATTENTION_CALLS: NonNullable<
   // layer, where the model's eager calls (28 x 80 µs) stay under the GPU's step. vllm-project/vllm#47089's
   // Qwen3-235B-A22B FP8 on B200s, whose layers keep the GPU busier still, gives 0.67 ms over 94 layers (7 µs) at batch 1.
   gapSeconds: 14e-6, // GPU idle per piecewise attention layer, vllm-project/vllm#20059
+  // A model with attention sinks (gpt-oss): vLLM v0.10.1 gives its V1 engine FlashAttention only on compute capability
+  // 9.x, FA3 taking the sinks as s_aux ("if has_sink and not cls.is_device_capability(90): ... Using Triton backend",
+  // CudaPlatform.get_attn_backend_cls, https://github.com/vllm-project/vllm/blob/v0.10.1/vllm/platforms/cuda.py),
+  // and TritonAttentionBackend on ROCm unless VLLM_ROCM_USE_AITER is set (off by default; vllm/platforms/rocm.py,
+  // vllm/envs.py of the v0.10.1 wheel). Blackwell tries FlashInfer first, only where it is installed: an optional
+  // extra (`vllm[flashinfer]`, vllm-project/vllm#21959) until vllm-project/vllm#26443 made it a default dependency
+  // (2025-10-08), after the piecewise-graph default had ended (vllm-project/vllm#25444); a pip or source install of
+  // that era runs Triton there too.
+  sinks: {
+    kvCc: [9],
+    // TritonAttentionImpl.forward (vllm/v1/attention/backends/triton_attn.py, v0.10.1): kv_cache.unbind,
+    // reshape_and_cache_flash, the query and output slices, the k and v descale expands (6), then unified_attention
+    // (vllm/attention/ops/triton_unified_attention.py): BLOCK_M 16 rows, BLOCK_Q = 16 / (query heads per K/V head);
+    // a decode step with (rows // BLOCK_Q + sequences) x K/V heads <= 128 splits the keys into 16 segments
+    // (three torch.empty buffers, kernel_unified_attention_3d and reduce_segments), else one kernel_unified_attention_2d.
+    blockQueries: 16,
+    splitGrid: 128,
+    split: { torch: 9, triton: 2 },
+    single: { torch: 6, triton: 1 },
+  },
 };
