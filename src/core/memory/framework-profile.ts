@@ -500,10 +500,10 @@ export interface FrameworkProfile {
    * and `gapSeconds`, the GPU's idle time per such layer where the eager attention sits between two captured
    * pieces (its kernels launched outside the graphs, the next piece's graph launch); time/piecewise.ts. `sinks`: a
    * model with attention sinks (Arch.attentionSinks) runs `kv`'s backend only on GPUs of the compute capabilities
-   * `kvCc` lists (their major version), and elsewhere a Triton backend whose layer issues `torch` calls and `triton`
-   * JIT launches: `split` on a decode step whose query blocks (rows / `blockQueries` query heads per K/V head, plus
-   * one per sequence) times the K/V heads stay within `splitGrid`, `single` otherwise. Absent: the engine captures
-   * attention in its graphs.
+   * `kvCc` lists (their major version), a FlashInfer backend of `flashinfer.torch` calls on those of `flashinfer.cc`,
+   * and elsewhere a Triton backend whose layer issues `torch` calls and `triton` JIT launches: `split` on a decode
+   * step whose query blocks (rows / `blockQueries` query heads per K/V head, plus one per sequence) times the K/V
+   * heads stay within `splitGrid`, `single` otherwise. Absent: the engine captures attention in its graphs.
    */
   piecewiseAttentionCalls?: {
     kv: number;
@@ -511,6 +511,7 @@ export interface FrameworkProfile {
     gapSeconds: number;
     sinks?: {
       kvCc: readonly number[];
+      flashinfer: { cc: readonly number[]; torch: number };
       blockQueries: number;
       splitGrid: number;
       split: { torch: number; triton: number };

@@ -6,8 +6,8 @@
  * grows too: at each split it idles between the last piece and the eager kernels and the next piece's graph launch
  * (the engine's gapSeconds per attention layer). Pricing a view or slice as a whole dispatch is an assumption, listed
  * in calibration/assumed.json. A model with attention sinks runs the engine's sink-capable backend where the GPU
- * lacks the usual one (the engine's piecewiseAttentionCalls.sinks): a Triton backend whose JIT launches cost
- * TRITON_LAUNCH_SECONDS each on the host besides its torch calls.
+ * lacks the usual one (the engine's piecewiseAttentionCalls.sinks): FlashInfer's, or a Triton backend whose JIT
+ * launches cost TRITON_LAUNCH_SECONDS each on the host besides its torch calls.
  */
 import type { FrameworkProfile } from '../memory/framework-profile.js';
 import type { TimeOptions } from '../../schema/time.js';
@@ -31,7 +31,9 @@ function kvLayerSeconds(
   kvHeads: number,
 ): number {
   const s = calls.sinks;
-  if (!sinks || !s || s.kvCc.includes(Math.floor(cc))) return calls.kv * EAGER_OP_SECONDS;
+  const major = Math.floor(cc);
+  if (!sinks || !s || s.kvCc.includes(major)) return calls.kv * EAGER_OP_SECONDS;
+  if (s.flashinfer.cc.includes(major)) return s.flashinfer.torch * EAGER_OP_SECONDS;
   const blockQ = Math.max(1, Math.floor(s.blockQueries / Math.max(1, heads / kvHeads)));
   const blocks = Math.floor(rows / blockQ) + rows;
   const k = blocks * kvHeads <= s.splitGrid ? s.split : s.single;
