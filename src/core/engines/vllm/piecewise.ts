@@ -45,12 +45,12 @@ export const VLLM_PIECEWISE_ATTENTION_CALLS: NonNullable<
   // 10.0 need OpenAI's triton_kernels, which no vLLM wheel required then.
   sinks: {
     kvCc: [9],
-    // FlashInferImpl.forward (vllm/v1/attention/backends/flashinfer.py, v0.10.1) on a decode step: the two cache
-    // slices, reshape_and_cache_flash, the query and output slices, the cache permute, the decode query slice and its
-    // .contiguous(), the block-table and sequence-length slices (10); flashinfer 0.2.11's
-    // trtllm_batch_decode_with_kv_cache (flashinfer/decode.py, the version vllm[flashinfer] pins): unbind, unsqueeze
-    // and the kernel's op (3).
-    flashinfer: { cc: [10], torch: 13 },
+    // FlashInferImpl.forward (vllm/v1/attention/backends/flashinfer.py, v0.10.1) on a decode step: the cache's two K/V
+    // slices, reshape_and_cache_flash, the query and output slices, the cache permute, the decode query's slice and
+    // .contiguous(), the block-table and sequence-length slices, the output slice passed as `out` (11); flashinfer
+    // 0.2.11's trtllm_batch_decode_with_kv_cache (flashinfer/decode.py, the version vllm[flashinfer] pins): the cache
+    // unbind, the query unsqueeze and the kernel's op (3).
+    flashinfer: { cc: [10], torch: 14 },
     // TritonAttentionImpl.forward (vllm/v1/attention/backends/triton_attn.py, v0.10.1): kv_cache.unbind,
     // reshape_and_cache_flash, the query and output slices, the k and v descale expands (6), then unified_attention
     // (vllm/attention/ops/triton_unified_attention.py): BLOCK_M 16 rows, BLOCK_Q = 16 / (query heads per K/V head);
