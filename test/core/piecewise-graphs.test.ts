@@ -10,6 +10,8 @@ import { defaultOptions } from '../../src/schema/estimate.js';
 import { defaultTimeOptions, type TimeOptions } from '../../src/schema/time.js';
 import { VLLM_PIECEWISE_ATTENTION_CALLS } from '../../src/core/engines/vllm/piecewise.js';
 import { VLLM_MEMORY } from '../../src/core/engines/vllm/memory.js';
+import { piecewiseAttentionSeconds, TRITON_LAUNCH_SECONDS } from '../../src/core/time/piecewise.js';
+import { modelFacts } from '../../src/core/time/model-facts.js';
 
 const EAGER_OP = 10e-6; // time/train-work.ts EAGER_OP_SECONDS
 // The async scheduler's own step work, which the eager attention calls add to (FrameworkProfile.asyncStepHostSeconds).
@@ -82,5 +84,63 @@ describe("an overlapped scheduler's step work bounds the step (vLLM async schedu
   it('an 8B model on an H100 steps longer than the loop: the floor does not bind', () => {
     const o = { weights: 'bf16' };
     expect(step('llama-3.1-8b', o)).toBeGreaterThan(LOOP);
+  });
+});
+
+describe('attention sinks pick the backend whose eager calls the host issues (vLLM v0.10.1)', () => {
+  const gptoss = resolveModel('gpt-oss-20b');
+  const { attentionSinks: _dropped, ...noSinks } = gptoss;
+  const pwOn = { ...defaultTimeOptions(8), piecewiseGraphs: true };
+  const host = (arch: typeof gptoss, cc: number, rows: number) =>
+    piecewiseAttentionSeconds(modelFacts(arch), VLLM_MEMORY, pwOn, { cc, rows, tp: 1 }).host;
+  const sinks = VLLM_PIECEWISE_ATTENTION_CALLS.sinks;
+  const layers = gptoss.groups.reduce((n, g) => n + (g.name === 'decoder' ? g.count : 0), 0);
+
+  it('gpt-oss declares its sinks; a model without them does not', () => {
+    expect(gptoss.attentionSinks).toBe(true);
+    expect(resolveModel('llama-3.1-8b').attentionSinks).toBeUndefined();
+  });
+
+  it('Hopper keeps FlashAttention (FA3 takes the sinks): the same calls as a sink-free model', () => {
+    expect(host(gptoss, 9, 1)).toBeCloseTo(host(noSinks, 9, 1), 12);
+    expect(host(gptoss, 9, 1)).toBeCloseTo(
+      layers * VLLM_PIECEWISE_ATTENTION_CALLS.kv * EAGER_OP,
+      12,
+    );
+  });
+
+  it('Blackwell 10.0 runs FlashInfer (its TRT-LLM decode kernel takes the sinks): its torch calls, no Triton launch', () => {
+    expect(host(gptoss, 10, 1)).toBeCloseTo(layers * sinks!.flashinfer.torch * EAGER_OP, 12);
+    expect(host(gptoss, 10, 16)).toBeCloseTo(host(gptoss, 10, 1), 12);
+    expect(host(gptoss, 10, 1)).toBeGreaterThan(host(noSinks, 10, 1));
+  });
+
+  it("Ampere and ROCm run Triton: at few sequences the split path's torch calls and two Triton launches", () => {
+    const split = sinks!.split;
+    const perLayer = split.torch * EAGER_OP + split.triton * TRITON_LAUNCH_SECONDS;
+    for (const cc of [8, 0]) {
+      expect(host(gptoss, cc, 1)).toBeCloseTo(layers * perLayer, 12);
+      expect(host(gptoss, cc, 1)).toBeGreaterThan(host(noSinks, cc, 1));
+    }
+  });
+
+  it('16 sequences of 64 query heads over 8 K/V heads fill the grid: one Triton kernel a layer', () => {
+    // BLOCK_Q = 16 / 8 = 2: (16 // 2 + 16) x 8 = 192 > 128; at 8 sequences (4 + 8) x 8 = 96 <= 128 still splits.
+    const single = sinks!.single;
+    expect(host(gptoss, 8, 16)).toBeCloseTo(
+      layers * (single.torch * EAGER_OP + single.triton * TRITON_LAUNCH_SECONDS),
+      12,
+    );
+    expect(host(gptoss, 8, 8)).toBeCloseTo(host(gptoss, 8, 1), 12);
+  });
+
+  it('full decode graphs capture attention: no eager calls with or without sinks', () => {
+    const off = { ...pwOn, piecewiseGraphs: false };
+    expect(
+      piecewiseAttentionSeconds(modelFacts(gptoss), VLLM_MEMORY, off, { cc: 10, rows: 1, tp: 1 }),
+    ).toEqual({
+      host: 0,
+      gpu: 0,
+    });
   });
 });

@@ -498,10 +498,26 @@ export interface FrameworkProfile {
    * Time: torch calls the engine's attention op issues from Python per layer in a decode step when its CUDA graphs
    * are piecewise (TimeOptions.piecewiseGraphs): for a layer of K/V heads (`kv`) and of an MLA latent (`mla`);
    * and `gapSeconds`, the GPU's idle time per such layer where the eager attention sits between two captured
-   * pieces (its kernels launched outside the graphs, the next piece's graph launch); time/piecewise.ts. Absent: the
-   * engine captures attention in its graphs.
+   * pieces (its kernels launched outside the graphs, the next piece's graph launch); time/piecewise.ts. `sinks`: a
+   * model with attention sinks (Arch.attentionSinks) runs `kv`'s backend only on GPUs of the compute capabilities
+   * `kvCc` lists (their major version), a FlashInfer backend of `flashinfer.torch` calls on those of `flashinfer.cc`,
+   * and elsewhere a Triton backend whose layer issues `torch` calls and `triton` JIT launches: `split` on a decode
+   * step whose query blocks (rows / `blockQueries` query heads per K/V head, plus one per sequence) times the K/V
+   * heads stay within `splitGrid`, `single` otherwise. Absent: the engine captures attention in its graphs.
    */
-  piecewiseAttentionCalls?: { kv: number; mla: number; gapSeconds: number };
+  piecewiseAttentionCalls?: {
+    kv: number;
+    mla: number;
+    gapSeconds: number;
+    sinks?: {
+      kvCc: readonly number[];
+      flashinfer: { cc: readonly number[]; torch: number };
+      blockQueries: number;
+      splitGrid: number;
+      split: { torch: number; triton: number };
+      single: { torch: number; triton: number };
+    };
+  };
   /**
    * Time: a prefill's attention with an fp8 KV cache on GPUs of compute capability `cc`, where the engine quantizes the
    * query to FP8 and runs its own attention kernel: the share of the card's 8-bit tensor peak (twice the 16-bit) that

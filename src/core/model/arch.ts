@@ -185,6 +185,12 @@ export interface Arch {
   mtpLayers?: number;
   /** Parameters of those MTP layers (in the checkpoint's files only: ParamCounts.checkpoint). */
   mtpParams?: number;
+  /**
+   * Each attention layer adds a learned per-head logit to the softmax's denominator (gpt-oss's `sinks`,
+   * transformers GptOssAttention): an engine runs such a model only on attention kernels that take the sink term,
+   * which picks its attention backend (time/piecewise.ts).
+   */
+  attentionSinks?: true;
   /** What was assumed to read this config (unknown model_type read as the closest known layout). */
   assumptions?: string[];
 }

@@ -679,7 +679,7 @@ export function decodeStep(
     : 0;
   // The GPU's share of the step; under piecewise CUDA graphs the host issues each layer's attention calls while the
   // GPU runs, and the step takes the longer of the two; the GPU idles at each split besides (piecewise.ts).
-  const pw = piecewiseAttentionSeconds(m, fw, t);
+  const pw = piecewiseAttentionSeconds(m, fw, t, { cc: r.cc, rows: B, tp });
   const gpuT = Math.max(core, host.dispatch) + host.gaps + moeT + blockT + idsSyncT + tpT + pw.gpu;
   // An overlapped scheduler's own step work, or an eager step's launches, bound the step from below.
   const loopHost = overlappedHostSeconds(m, o, t, r, loop);

@@ -34,4 +34,31 @@ export const VLLM_PIECEWISE_ATTENTION_CALLS: NonNullable<
   // layer, where the model's eager calls (28 x 80 µs) stay under the GPU's step. vllm-project/vllm#47089's
   // Qwen3-235B-A22B FP8 on B200s, whose layers keep the GPU busier still, gives 0.67 ms over 94 layers (7 µs) at batch 1.
   gapSeconds: 14e-6, // GPU idle per piecewise attention layer, vllm-project/vllm#20059
+  // A model with attention sinks (gpt-oss): vLLM v0.10.1 gives its V1 engine FlashAttention only on compute capability
+  // 9.x, FA3 taking the sinks as s_aux; on 10.0 FlashInfer where it is installed, its TRT-LLM decode kernel forced by
+  // the sinks ("If sinks are being used, we must use TRTLLM attention", vllm/utils/flashinfer.py use_trtllm_attention);
+  // elsewhere TritonAttentionBackend ("if has_sink and not cls.is_device_capability(90): ... Using Triton backend",
+  // CudaPlatform.get_attn_backend_cls, https://github.com/vllm-project/vllm/blob/v0.10.1/vllm/platforms/cuda.py), as on
+  // ROCm unless VLLM_ROCM_USE_AITER is set (off by default; vllm/platforms/rocm.py, vllm/envs.py of the v0.10.1 wheel).
+  // Blackwell is taken to have FlashInfer: gpt-oss's guide of August 2025 says "NVIDIA Blackwell requires installation
+  // of FlashInfer library" (vllm-project/recipes@0012db8 OpenAI/GPT-OSS.md), and without it v0.10.1's MXFP4 experts on
+  // 10.0 need OpenAI's triton_kernels, which no vLLM wheel required then.
+  sinks: {
+    kvCc: [9],
+    // FlashInferImpl.forward (vllm/v1/attention/backends/flashinfer.py, v0.10.1) on a decode step: the cache's two K/V
+    // slices, reshape_and_cache_flash, the query and output slices, the cache permute, the decode query's slice and
+    // .contiguous(), the block-table and sequence-length slices, the output slice passed as `out` (11); flashinfer
+    // 0.2.11's trtllm_batch_decode_with_kv_cache (flashinfer/decode.py, the version vllm[flashinfer] pins): the cache
+    // unbind, the query unsqueeze and the kernel's op (3).
+    flashinfer: { cc: [10], torch: 14 },
+    // TritonAttentionImpl.forward (vllm/v1/attention/backends/triton_attn.py, v0.10.1): kv_cache.unbind,
+    // reshape_and_cache_flash, the query and output slices, the k and v descale expands (6), then unified_attention
+    // (vllm/attention/ops/triton_unified_attention.py): BLOCK_M 16 rows, BLOCK_Q = 16 / (query heads per K/V head);
+    // a decode step with (rows // BLOCK_Q + sequences) x K/V heads <= 128 splits the keys into 16 segments
+    // (three torch.empty buffers, kernel_unified_attention_3d and reduce_segments), else one kernel_unified_attention_2d.
+    blockQueries: 16,
+    splitGrid: 128,
+    split: { torch: 9, triton: 2 },
+    single: { torch: 6, triton: 1 },
+  },
 };

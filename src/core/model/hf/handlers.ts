@@ -74,6 +74,15 @@ const ERNIE = {
   lmHeadBias: useBias(false),
 };
 
+// HF GptOssConfig default attention_bias=True; each layer has per-head attention sinks (its extra parameters).
+const GPT_OSS_BODY = llamaLike({
+  tiedDefault: false,
+  qkvBias: attentionBias(true),
+  moe: gptOssMoe,
+  extraPerLayer: (_c, d) => d.heads,
+  slidingLayer: patternSliding(GEMMA2_PATTERN),
+});
+
 export const HANDLERS: Record<string, Handler> = {
   // HF LlamaConfig default tie_word_embeddings=False, attention_bias=False, mlp_bias=False.
   llama: { architecture: 'LlamaForCausalLM', build: llamaLike({ tiedDefault: false }) },
@@ -160,16 +169,9 @@ export const HANDLERS: Record<string, Handler> = {
       parallel: (c) => c.bool('use_parallel_residual', false),
     }),
   },
-  // HF GptOssConfig default attention_bias=True; each layer has per-head attention sinks.
   gpt_oss: {
     architecture: 'GptOssForCausalLM',
-    build: llamaLike({
-      tiedDefault: false,
-      qkvBias: attentionBias(true),
-      moe: gptOssMoe,
-      extraPerLayer: (_c, d) => d.heads,
-      slidingLayer: patternSliding(GEMMA2_PATTERN),
-    }),
+    build: (c) => ({ ...GPT_OSS_BODY(c), attentionSinks: true }),
   },
   deepseek_v2: { architecture: 'DeepseekV2ForCausalLM', build: deepseek(false) },
   // The MTP layer (model.layers.61) as GLM's: DeepSeek-R1's Hub total 684,489,845,504 as ParamCounts.checkpoint.
