@@ -450,8 +450,9 @@ const FIELD_BARS = {
   // .flashAttentionFewer): -25.0..+1.8%, 23.3% / 25.9%. The unfused graph's kernels at 2.5 µs each still take nearly all
   // of the RTX 5090's measured Qwen3 step (docs/time-model.md "Left open"). With that cost in SM cycles (2.5 µs at the
   // H100 SXM's 1.98 GHz: 1.96 µs on an RTX 4090, 2.05 on an RTX 5090; engines/llama-cpp/memory.ts graphKernelCycles):
-  // -18.9..+14.8%, 15.0% / 18.8%.
-  'adacdna kind:decode engine:llama.cpp': { count: 12, median: 0.151, p90: 0.189 },
+  // -18.9..+14.8%, 15.0% / 18.8%. With the GGUF family's read rate worked out from ggml-org/llama.cpp#6766's pair
+  // (time/decode.ts KERNELS.gguf, 0.75 -> 0.93): -11.4..+23.9%, 8.0% / 11.4%.
+  'adacdna kind:decode engine:llama.cpp': { count: 12, median: 0.08, p90: 0.114 },
   // SemiAnalysisAI/InferenceX#1061, gpt-oss-120b MXFP4 on one MI300X with vLLM 0.17.0 (median TPOT, 1k/1k), scored before
   // any model change: +67.7%, +74.6%, +84.3%, +118.8% at 64, 96, 128 and 256 in flight, the experts timed as FP4
   // Marlin's read. With the experts' FP4 unpacked in the CUs' registers by triton_kernels' matmul_ogs, 2.5 B a CU cycle
@@ -467,8 +468,11 @@ const FIELD_BARS = {
   'late2025 kind:serving engine:vllm': { count: 19, median: 0.425, p90: 1.172 },
   // gpt-oss-20b MXFP4 tg128 of llama.cpp master (fused graph), scored before any model change and unchanged: RTX 4090
   // +32.7% (ggml-org/llama.cpp#16649, October 2025) and +19.1% (ggml-org/llama.cpp#16834); two RTX A5000 in a layer split +19.5%
-  // (ggml-org/llama.cpp#15451, build 6263).
-  'late2025 kind:decode engine:llama.cpp': { count: 3, median: 0.195, p90: 0.328 },
+  // (ggml-org/llama.cpp#15451, build 6263). With the GGUF family's read rate worked out from ggml-org/llama.cpp#6766's
+  // pair (time/decode.ts KERNELS.gguf, 0.75 -> 0.93): +52.6%, +36.9%, +35.3%, where the same author's RTX 4090 at
+  // 232.05 tok/s on a December build (ggml-org/llama.cpp#17621) goes -18.9% -> -8.8%: the card's figure moved 39% across
+  // builds of two months, which the model does not tell apart.
+  'late2025 kind:decode engine:llama.cpp': { count: 3, median: 0.37, p90: 0.527 },
   // QwQ-32B AWQ (awq_marlin) on vLLM of March 2025, one request at a time, median TPOT, scored before any model change
   // and unchanged: RTX 3090 Ti -13.3%, RTX 6000 Ada -18.5%, RTX 4090 -16.5%, RTX 5090 -9.3%, H100 SXM -14.3%, two RTX
   // 5090s over PCIe +12.7%, four RTX 4090s +7.7%, two RTX 4070 Ti SUPERs -4.1%; vllm-project/vllm#49723's Mistral Small 24B

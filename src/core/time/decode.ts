@@ -128,10 +128,14 @@ const KERNELS: Record<QuantFormat, KernelFamily> = {
     rocm: { eff8: 0.69, eff4: 0.9 },
   },
   // llama.cpp CUDA: mul_mat_vec_q for up to 8 rows, then MMQ (int8 tensor cores on the quantized blocks, no
-  // dequantized copy): ggml/src/ggml-cuda/mmvq.cu, mmq.cu. Assumed 0.75 of the bandwidth bound.
+  // dequantized copy): ggml/src/ggml-cuda/mmvq.cu, mmq.cu. Read rate 0.93 of the stream rate: ggml-org/llama.cpp#6766
+  // decodes LLaMA 2 7B q4_0 (about 3.75 GB a token, 992 unfused graph kernels) at 128.27 tok/s on an RTX 3090 and
+  // 146.81 on an RTX 4090; less the kernels at llama.cpp's graph-kernel cost (LLAMA_CPP_MEMORY.graphKernelCycles:
+  // 2.90 and 1.95 ms) the reads run at 0.82 and 0.77 of peak, 0.96 and 0.90 of MEM_EFF's stream rate (assumed.json).
+  // The 8-bit types are taken alike. HBM cards are bound by the kernel's SM work instead (issue, below).
   gguf: {
-    eff8: 0.75,
-    eff4: 0.75,
+    eff8: 0.93,
+    eff4: 0.93,
     crossover: Infinity,
     src: 'https://github.com/ggml-org/llama.cpp/tree/master/ggml/src/ggml-cuda',
     // mul_mat_vec_q unpacks each block and dots it with the q8_1 activation in registers, for up to
@@ -140,6 +144,9 @@ const KERNELS: Record<QuantFormat, KernelFamily> = {
     // (pavlokhmel/llm_throughput_benchmark@03a00c53 results.md, columns not scored), less 2.3 ms of graph gaps and
     // server loop: the same tok/s on an H100 and an H200, same SMs and clock, 1.43x the bandwidth (assumed.json).
     issue: { bytesPerSmCycle: 5.6, maxColumns: 8 },
+    // The HIP build (ROCm) compiles the same mmvq.cu for wave64/wave32 AMD GPUs; ggml-org/llama.cpp#6766's pair is
+    // CUDA on GeForce cards, and no HIP pair was found: AMD GPUs keep the assumed 0.75 (assumed.json).
+    rocm: { eff8: 0.75, eff4: 0.75 },
   },
   // ExLlamaV2 matmul kernels for batch <= ~16, dequant + cuBLAS above (turboderp/exllamav2 README, assumed 0.75).
   exl2: { eff8: 0.75, eff4: 0.75, crossover: 16, src: 'turboderp/exllamav2' },

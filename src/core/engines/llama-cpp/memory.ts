@@ -95,7 +95,8 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   // H100 SXM5 step, https://cloudai.pt/tag/cuda-graphs/), so a kernel boundary costs 1.96 µs on an RTX 4090 and 3.5
   // on an A100. One tester, two cards (ggml-org/llama.cpp#6766: LLaMA 2 7B q4_0 with CUDA graphs, 128.27 tok/s on an
   // RTX 3090, 146.81 on an RTX 4090; about 1,000 unfused kernels and 3.75 GB a token) fit a per-kernel cost in cycles
-  // with a read at 0.65 of peak (the family's 0.64); a cost in seconds would need 0.29. calibration/assumed.json.
+  // with a read at 0.65 of peak; a cost in seconds would need 0.29. At this level the pair reads at 0.77-0.82 of peak,
+  // the GGUF family's read rate (time/decode.ts KERNELS.gguf). calibration/assumed.json.
   graphKernelCycles: 2.5e-6 * 1.98e9,
   // Builds before ggml-cuda fused ops (its first fusion, of RMS norm and multiply, came with
   // https://github.com/ggml-org/llama.cpp/pull/14800, July 2025) launched every op of the graph: build_llama's
