@@ -36,7 +36,9 @@ const training = (Object.keys(FRAMEWORKS) as Framework[]).filter(
 );
 const cases = training.flatMap((framework) =>
   (['lora', 'qlora', 'full'] as const).flatMap((method: Method) =>
-    [0, 2, 3].flatMap((zero) => CONTEXTS.map((ctx) => ({ framework, method, zero, ctx }))),
+    ([0, 2, 3] as const).flatMap((zero) =>
+      CONTEXTS.map((ctx) => ({ framework, method, zero, ctx })),
+    ),
   ),
 );
 

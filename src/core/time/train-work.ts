@@ -1,5 +1,4 @@
 /** A training step's work by phase: FLOPs, bytes, kernels and collectives, per mechanism. */
-import { isFloatDtype } from '../model/dtypes.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { offloadWork } from './offload-work.js';
 import { zeroHookOps } from './zero-hooks.js';
