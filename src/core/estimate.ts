@@ -125,6 +125,7 @@ export type BuildContext = Pick<
   | 'shiftedLogitsCopy'
   | 'kbitNormsCastBack'
   | 'kbitFp32Adapters'
+  | 'adaptersInWeightDtype'
 >;
 
 export function buildEstimate(
@@ -169,9 +170,7 @@ export function buildEstimate(
       capacityBytes: capacity,
       headroomBytes: capacity - fit,
     };
-    const t0 = time ?? defaultTimeOptions(options.gpus);
-    // A loader that prepared the k-bit model and cast its norms back keeps a 16-bit stream (EstimateContext).
-    const t = build?.kbitNormsCastBack ? { ...t0, kbitFp32Stream: false } : t0;
+    const t = timeOfBuild(time ?? defaultTimeOptions(options.gpus), build);
     const serving = servingOf(m, options);
     // Preference / RL: rollout, reference log-probs, policy training and weight sync (time/objective.ts). Serving:
     // the sequences the KV pool holds run, the rest queue (time/pool-queue.ts).
@@ -181,6 +180,23 @@ export function buildEstimate(
     if (serving) result.serving = serving;
   }
   return result;
+}
+
+/**
+ * The time options with what the build ran that memory reads too (BuildContext): foreach AdamW, the k-bit stream and
+ * adapters' widths (memory/trainable-width.ts). A loader that prepared the k-bit model and cast its norms back keeps
+ * a 16-bit stream (EstimateContext.kbitNormsCastBack).
+ */
+export function timeOfBuild(t: TimeOptions, build?: BuildContext): TimeOptions {
+  if (!build) return t;
+  const stream = build.kbitNormsCastBack ? false : build.kbitFp32Stream ? true : t.kbitFp32Stream;
+  return {
+    ...t,
+    ...(build.adamForeach ? { adamForeach: true } : {}),
+    ...(build.kbitFp32Adapters ? { kbitFp32Adapters: true } : {}),
+    ...(build.adaptersInWeightDtype ? { adaptersInWeightDtype: true } : {}),
+    ...(stream === undefined ? {} : { kbitFp32Stream: stream }),
+  };
 }
 
 function withCheckpoint(arch: Arch, p: MemoryEstimate['params']): EstimateResult['params'] {

@@ -213,6 +213,13 @@ export interface TimeOptions {
    */
   kbitFp32Stream?: boolean;
   /**
+   * The k-bit run's LoRA adapters stayed fp32 as get_peft_model makes them (EstimateContext.kbitFp32Adapters): the
+   * optimizer step and the offloaded gradients move them at 4 bytes where the engine's profile keeps them 16-bit
+   * (core/memory/trainable-width.ts, the width memory counts). No flag sets it; `estimate` passes a `--from` reader's
+   * build context (the axolotl reader sets it where its trainer is transformers' Trainer or TRL's ORPO / CPO).
+   */
+  kbitFp32Adapters?: boolean;
+  /**
    * The measured build multiplied GPTQ int4 weights through auto-gptq's "cuda-old" QuantLinear, which for training-sized
    * inputs dequantizes the whole weight in torch ops before torch.matmul (time/gptq-dequant.ts). No flag sets it (the
    * pinned transformers loads GPTQ through gptqmodel's kernels); `validate --throughput` does for rows of such builds

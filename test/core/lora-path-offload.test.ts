@@ -1,6 +1,6 @@
 /**
  * The LoRA path beside each adapted linear (engines/<engine>/lora-path.ts), parameter offload by pass and
- * direction (time/train-work.ts offloadWork), and the Unsloth rollout on its shared 4-bit weights
+ * direction (time/offload-work.ts offloadWork), and the Unsloth rollout on its shared 4-bit weights
  * (time/objective.ts): hand-computed bytes for Llama-2-7B (hidden 4096, FFN 11008, 32 layers) and what each
  * mechanism changes in a step.
  */

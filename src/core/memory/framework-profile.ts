@@ -2,14 +2,7 @@
  * What each software stack really allocates, kept as data. Every field is a mechanism (which tensors a
  * kernel saves for backward, which copies a loss makes), not a fudge factor; each cites its source.
  */
-import {
-  floatCompute,
-  type EstimateOptions,
-  type Framework,
-  type Objective,
-  type WeightDtype,
-} from '../../schema/estimate.js';
-import { FLOAT_BYTES } from '../model/dtypes.js';
+import { type Framework, type Objective, type WeightDtype } from '../../schema/estimate.js';
 import type { QuantFormat } from '../../schema/time.js';
 
 /**
@@ -607,20 +600,4 @@ export function adapterBytes(fw: FrameworkProfile, quantized: boolean, zero: num
   if (quantized && fw.kbitTrainableBf16 === true) return 2;
   if (!quantized && zero >= 3 && fw.zero3AdaptersInWeightDtype === true) return null;
   return fw.fp32Adapters ? 4 : null;
-}
-
-/**
- * Bytes of one trainable adapter element: adapterBytes, else (the weights' own float dtype) fp32 where the
- * non-linear parameters are fp32 (`floatBytes`), else the compute dtype the engine builds the model in.
- */
-export function adapterElementBytes(
-  o: EstimateOptions,
-  fw: FrameworkProfile,
-  quantized: boolean,
-  floatBytes: number,
-): number {
-  return (
-    adapterBytes(fw, quantized, o.zero) ??
-    (floatBytes === 4 ? 4 : FLOAT_BYTES[floatCompute(o.compute)])
-  );
 }

@@ -2,34 +2,32 @@
 import type { Arch } from '../model/arch.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { FrameworkProfile } from './frameworks.js';
-import { FLOAT_BYTES, isFloatDtype, valueBytes } from '../model/dtypes.js';
-import { adapterElementBytes } from './framework-profile.js';
+import { FLOAT_BYTES } from '../model/dtypes.js';
+import { stepsFp32Master, trainableElementBytes, type WidthContext } from './trainable-width.js';
 import { stochasticallyRounded } from '../engines/engines.js';
 import { matrices, OPTIMIZER_PROFILES } from '../engines/optimizers.js';
 
 /**
  * Bytes of one optimizer state value: --optimizer-states, except for adapters stepped with no fp32 master by an
  * optimizer that makes its states like the parameter (statesLikeParams): those states take the adapters' width
- * (adapterElementBytes), 16-bit where the engine keeps them so (kbitTrainableBf16:
+ * (trainable-width.ts trainableElementBytes), 16-bit where the engine keeps them so (kbitTrainableBf16:
  * test/fixtures/trl-kbit-dtypes.json after_one_step; adapters built in the bf16 model dtype, fp32Adapters false).
- * `floatBytes`: the non-linear parameters' width (memory/setup.ts), by default the weights' float dtype.
+ * `ctx`: what the build ran that sets that width (memory's EstimateContext, time's TimeOptions).
  */
 export function stateValueBytes(
   o: EstimateOptions,
   fw: FrameworkProfile,
-  quantized: boolean,
   fullModel: boolean,
-  floatBytes: number = isFloatDtype(o.weights)
-    ? valueBytes(o.weights)
-    : fw.kbitUpcastsToFp32
-      ? 4
-      : 2,
+  ctx: WidthContext = {},
 ): number {
   const s = FLOAT_BYTES[o.optimizerStates];
-  const stepsMaster = o.masterWeights || fw.deepspeedOptimizer;
-  if (fullModel || stepsMaster || OPTIMIZER_PROFILES[o.optimizer].statesLikeParams !== true)
+  if (
+    fullModel ||
+    stepsFp32Master(o, fw) ||
+    OPTIMIZER_PROFILES[o.optimizer].statesLikeParams !== true
+  )
     return s;
-  return Math.min(s, adapterElementBytes(o, fw, quantized, floatBytes));
+  return Math.min(s, trainableElementBytes(o, fw, ctx));
 }
 
 /** Optimizer state bytes for `n` trainable params (and the arch for shape-aware optimizers); `s`: one value's bytes. */

@@ -1,9 +1,14 @@
 /** Per-configuration facts the memory model reads: storage of each linear, the engine's profile, sizes. */
 import type { Arch, Linear, LinearRole } from '../model/arch.js';
 import { linearWeights, paramCounts } from '../model/params.js';
-import { isGguf, type EstimateOptions } from '../../schema/estimate.js';
+import { type EstimateOptions } from '../../schema/estimate.js';
 import { FRAMEWORKS, type FrameworkProfile } from './frameworks.js';
-import { adapterElementBytes } from './framework-profile.js';
+import {
+  adapterProfile,
+  floatParamBytes,
+  steppedElementBytes,
+  trainableElementBytes,
+} from './trainable-width.js';
 import { isTrained, loraParams, trainableSet } from '../model/trainable.js';
 import { largestTensor, optimizerStateBytes, stateValueBytes } from './optimizer-states.js';
 import { type ActCtx } from './activations.js';
@@ -245,13 +250,7 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
   const quantized = !isFloatDtype(o.weights);
   // Non-linear parameters (embeddings, lm_head, norms) stay in the float dtype; under bitsandbytes they
   // take the compute dtype, upcast to fp32 for training where the engine runs PEFT's prepare_model_for_kbit_training.
-  // GGUF stores the embeddings and the output layer quantized too (GGUF_BPW averages the whole file).
-  const floatBytes =
-    isFloatDtype(o.weights) || isGguf(o.weights)
-      ? valueBytes(o.weights)
-      : training && (fw.kbitUpcastsToFp32 || ctx.kbitFp32Stream === true)
-        ? 4
-        : FLOAT_BYTES[floatCompute(o.compute)];
+  const floatBytes = floatParamBytes(o, fw, ctx);
   // axolotl's loader keeps PEFT's fp32 upcast outside ZeRO-3 / FSDP for what it does not cast back: the experts.
   const castBack = training && quantized && ctx.kbitNormsCastBack === true && o.zero < 3;
   // TRL before v0.22 then ran peft_module_casting_to_bf16 under bf16: embed_tokens and lm_head back to bf16, the
@@ -290,11 +289,10 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
     : FLOAT_BYTES[floatCompute(o.compute)];
   const dequant = quantized ? (largestQuantized * dequantBytes) / o.tp : 0;
   const adapters = loraParams(arch, t, o.loraRank, fw.embedTargetsTrainFully);
-  const trainBytes = t.full
-    ? valueBytes(o.weights)
-    : adapterElementBytes(o, fw, quantized && training, floatBytes);
-  const needsMaster = trainBytes < 4 && (o.masterWeights || fw.deepspeedOptimizer);
-  const stateBytes = stateValueBytes(o, fw, quantized && training, t.full, floatBytes);
+  // One width for memory and time (trainable-width.ts): adapters or weights, their gradients, the stepped master.
+  const trainBytes = trainableElementBytes(o, fw, ctx);
+  const needsMaster = steppedElementBytes(o, fw, ctx) > trainBytes;
+  const stateBytes = stateValueBytes(o, fw, t.full, ctx);
   const nTrain = t.full ? P.total : adapters;
   // torch.compile fuses norms and SwiGLU (Inductor), dropping the eager intermediates they save; torchtune
   // compiles whenever it chunks the loss (torchtune memory_optimizations: compile + CEWithChunkedOutputLoss).
@@ -360,17 +358,14 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
 
 /** The engine profile as the measured build ran it (EstimateContext: foreach AdamW, gradients freed each step, fp32 k-bit adapters). */
 function builtProfile(fw: FrameworkProfile, ctx: EstimateContext): FrameworkProfile {
-  const fp32Adapters = ctx.kbitFp32Stream === true || ctx.kbitFp32Adapters === true;
-  if (!ctx.adamForeach && !ctx.gradsFreedEachStep && !fp32Adapters) return fw;
+  // fp32 k-bit adapters where the build kept them (trainable-width.ts adapterProfile, time reads the same).
+  const kept = adapterProfile(fw, ctx);
+  if (!ctx.adamForeach && !ctx.gradsFreedEachStep) return kept;
   return {
-    ...fw,
+    ...kept,
     ...(ctx.adamForeach ? { adamImpl: 'foreach' as const } : {}),
     // DeepSpeed's ZeRO keeps its gradient partitions allocated whatever zero_grad does.
     ...(ctx.gradsFreedEachStep && !fw.deepspeedOptimizer ? { gradsPersist: false } : {}),
-    // TRL's k-bit path before v0.22 kept PEFT's fp32 adapters: get_peft_model's autocast_adapter_dtype default, and
-    // peft_module_casting_to_bf16 casts only norms, embeddings and head (huggingface/trl@v0.13.0 trl/trainer/sft_trainer.py:219-233).
-    // axolotl's SFT (transformers' Trainer) and TRL's experimental ORPO / CPO leave them fp32 too.
-    ...(fp32Adapters ? { kbitTrainableBf16: false } : {}),
   };
 }
 

@@ -158,6 +158,12 @@ export interface EstimateContext {
    */
   kbitFp32Adapters?: boolean;
   /**
+   * The run's LoRA adapters were built in the frozen weights' dtype and never cast to fp32 (PEFT before 0.12.0:
+   * TimeOptions.adaptersInWeightDtype): the adapters, their gradients and like-parameter optimizer states take that
+   * width (memory/trainable-width.ts). No flag sets it.
+   */
+  adaptersInWeightDtype?: boolean;
+  /**
    * The measured transformers shifted the logits, not the labels, for the causal-LM loss (4.48.1
    * `loss/loss_utils.py` ForCausalLMLoss: `logits[..., :-1, :].contiguous()` of the fp32 upcast): one more fp32
    * copy of the logits is alive while cross_entropy runs forward. The pinned transformers pads the labels instead

@@ -1,6 +1,7 @@
 /** The engine's LoRA path beside each adapted dense linear: passes over the activations and kernels per micro-batch. */
 import { FRAMEWORKS } from '../memory/frameworks.js';
-import { adapterBytes, type LoraPathCost } from '../memory/framework-profile.js';
+import { type LoraPathCost } from '../memory/framework-profile.js';
+import { builtAdapterBytes } from '../memory/trainable-width.js';
 import type { EstimateOptions, LoraTarget } from '../../schema/estimate.js';
 import type { TimeOptions } from '../../schema/time.js';
 import type { ModelFacts } from './model-facts.js';
@@ -67,11 +68,12 @@ function linearPathCost(
 ) {
   const quantized = o.method === 'qlora' || !['bf16', 'fp16', 'fp32'].includes(o.weights);
   const fw = FRAMEWORKS[o.framework];
-  // fp32 adapters (the memory profile's adapterBytes: fp32Adapters, but not under zero3AdaptersInWeightDtype) take the
-  // cast, unless the run's PEFT kept them in the weights' dtype (TimeOptions.adaptersInWeightDtype). FSDP mixed
-  // precision gathers parameters in param_dtype, adapters included, which would skip it: not modelled.
-  const fp32 = adapterBytes(fw, quantized, o.zero) === 4;
-  const cast = !quantized && o.compute !== 'fp32' && fp32 && !t.adaptersInWeightDtype;
+  // fp32 adapters (the width memory counts, memory/trainable-width.ts builtAdapterBytes: fp32Adapters, but not under
+  // zero3AdaptersInWeightDtype, nor where the run's PEFT kept them in the weights' dtype: adaptersInWeightDtype) take
+  // the cast. FSDP mixed precision gathers parameters in param_dtype, adapters included, which would skip it: not
+  // modelled.
+  const fp32 = builtAdapterBytes(o, fw, t) === 4;
+  const cast = !quantized && o.compute !== 'fp32' && fp32;
   // LoRA dropout: the engine's default, or a run that set it (TimeOptions.loraDropout).
   const drop = fw.loraDropout || t.loraDropout === true ? path.dropoutIn : 0;
   const fused = o.compile ? path.compiledSavesOut : 0;

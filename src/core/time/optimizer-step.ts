@@ -1,9 +1,8 @@
 /** Optimizer step traffic per trainable parameter: the optimizer's fused row, or torch AdamW's foreach ops. */
 import { OPTIMIZER_PROFILES } from '../engines/optimizers.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
-import { adapterBytes } from '../memory/framework-profile.js';
 import { stateValueBytes } from '../memory/optimizer-states.js';
-import { isFloatDtype } from '../model/dtypes.js';
+import { steppedElementBytes } from '../memory/trainable-width.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
 import { type TimeOptions } from '../../schema/time.js';
 
@@ -24,28 +23,18 @@ import { type TimeOptions } from '../../schema/time.js';
 const FOREACH_ADAMW_PARAM_PASSES = 6;
 const FOREACH_ADAMW_STATE_PASSES = 14;
 
-/** Width of a trainable parameter and its gradient: fp32 adapters or masters, else the 16-bit weights. */
-function trainableBytes(o: EstimateOptions, t: TimeOptions): number {
-  if (o.method === 'lora' || o.method === 'qlora') {
-    const quantized = !isFloatDtype(o.weights);
-    return adapterBytes(FRAMEWORKS[o.framework], quantized, o.zero) === 4 &&
-      !t.adaptersInWeightDtype
-      ? 4
-      : 2;
-  }
-  return o.weights === 'fp32' || o.masterWeights ? 4 : 2;
-}
-
 /**
  * Bytes the optimizer step moves per trainable parameter on the GPU: the optimizer's row (engines/optimizers.ts
  * stepTraffic, a fused kernel's passes: the launchers write AdamW fused, e.g. TrainingArguments adamw_torch_fused), or
  * the foreach ops' where the run stepped torch.optim.AdamW with its defaults (TimeOptions.adamForeach).
  */
 export function optimizerStepBytes(o: EstimateOptions, t: TimeOptions): number {
-  const quantized = !isFloatDtype(o.weights);
-  const full = o.method !== 'lora' && o.method !== 'qlora';
-  const s = stateValueBytes(o, FRAMEWORKS[o.framework], quantized, full);
+  const fw = FRAMEWORKS[o.framework];
+  // The states' and the stepped parameter's widths as memory counts them, with the build's (trainable-width.ts).
+  const s = stateValueBytes(o, fw, o.method === 'full', t);
   if (o.optimizer !== 'adamw' || t.adamForeach !== true)
     return OPTIMIZER_PROFILES[o.optimizer].stepTraffic(s);
-  return FOREACH_ADAMW_PARAM_PASSES * trainableBytes(o, t) + FOREACH_ADAMW_STATE_PASSES * s;
+  return (
+    FOREACH_ADAMW_PARAM_PASSES * steppedElementBytes(o, fw, t) + FOREACH_ADAMW_STATE_PASSES * s
+  );
 }

@@ -1,7 +1,6 @@
 /** A training step's work by phase: FLOPs, bytes, kernels and collectives, per mechanism. */
-import { isFloatDtype } from '../model/dtypes.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
-import { adapterBytes } from '../memory/framework-profile.js';
+import { offloadWork } from './offload-work.js';
 import { zeroHookOps } from './zero-hooks.js';
 import { ligerChunkRows } from '../kernels/liger.js';
 import { shapeFactor } from './shape.js';
@@ -315,7 +314,7 @@ export interface TrainWork {
 
 /** Work of one training step (GPU-independent); `t` supplies grad-accum and the quant format. */
 /** The layout facts every part of a step's work reads. */
-interface WorkLayout {
+export interface WorkLayout {
   tp: number;
   pp: number;
   cp: number;
@@ -478,7 +477,13 @@ function quantWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions, w: WorkLay
 }
 
 /** Bytes each rank moves over links per step: gathers, gradient reduces, offload copies, TP all-reduces. */
-function commWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, trainable: number) {
+function commWork(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  w: WorkLayout,
+  trainable: number,
+) {
   const { dp, tp, shard, tokens, layersHere, recompute } = w;
   const zero = o.zero;
   const weightGrad = o.weights === 'fp32' || o.masterWeights ? 4 : 2;
@@ -498,7 +503,7 @@ function commWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, trainable: n
   const gathersPerMicro = 2 + recompute;
   // DDP all-reduce moves 2(n-1)/n of the buffer; reduce-scatter (ZeRO-2/3) (n-1)/n (ZeRO §7).
   const gradBuf = (trainable / shard) * gradDtype;
-  const off = offloadWork(m, o, w, trainable);
+  const off = offloadWork(m, o, t, w, trainable);
   const offloadBytes = off.passes * off.paramPassBytes + off.gradBytes + 2 * off.actBytes;
   // Megatron TP: 2 all-reduces per layer forward, 2 backward, 2 more when recomputing, of tokens x hidden.
   const tpCalls = tp > 1 ? (4 + 2 * recompute) * layersHere : 0;
@@ -518,47 +523,6 @@ function commWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, trainable: n
     tpBytes: tp > 1 ? tpCalls * tokens * m.hidden * 2 * 2 * wire(tp) : 0,
   };
 }
-
-/**
- * Host<->device copies of CPU offload, per micro-batch per rank (train-step.ts times them against compute):
- * - Parameter offload (FSDP CPUOffload(offload_params=True), ZeRO-3 offload_param): each pass that runs a
- *   unit (forward, backward, and the recompute of full checkpointing, as the gathers in commWork) copies its
- *   shard to the device in the dtype it is stored in on the host: FSDP's pre-unshard runs
- *   `flat_param._local_shard.to(self.device)` and only then casts into the low-precision shard
- *   (FlatParamHandle._use_low_precision_shard, pytorch/pytorch torch/distributed/fsdp/_flat_param.py at
- *   01caf79e047fd15e1f75ba3825f789130efa476a), so an fp32 master copy crosses PCIe as fp32. Quantized linears
- *   travel packed; embeddings, output layer and norms at their own dtype (16-bit, or fp32 where the engine
- *   upcasts the non-quantized parameters of a k-bit model: kbitUpcastsToFp32).
- * - Gradients of the trainable parameters go back each backward into a pinned host buffer of the shard's
- *   dtype (`flat_param._cpu_grad = torch.zeros_like(flat_param._local_shard).pin_memory()`, same file,
- *   init_flat_param_attributes; the optimizer steps on the host).
- * - Optimizer-only offload (ZeRO-Offload): 16-bit gradients go to the host each backward (arXiv:2101.06840
- *   §4.1); the updated 16-bit parameters come back during the host step, which the host step outlasts (28 B per
- *   parameter through host memory against 2 B over the link: HOST_ADAM_BYTES_PER_S): not timed apart.
- * - Activation offload: one hidden state per layer per token out in forward, back in backward.
- * FSDP pins the host shard ("Pin the memory for faster H2D transfer", same function) and the DeepSpeed configs
- * vramplan writes set pin_memory: true (engines/hf/deepspeed.ts): copies run at the pinned rate.
- */
-function offloadWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, trainable: number) {
-  const fw = FRAMEWORKS[o.framework];
-  const quantized = !isFloatDtype(o.weights);
-  const otherBytes = quantized ? (fw.kbitUpcastsToFp32 ? 4 : 2) : FLOAT_BYTES_OF(o.weights);
-  const stored = m.linearTotal * weightBytes(o.weights) + (m.total - m.linearTotal) * otherBytes;
-  const gradBytes =
-    (w.lora ? (adapterBytes(fw, quantized, o.zero) ?? 2) : o.weights === 'fp32' ? 4 : 2) *
-    (trainable / w.shard);
-  const params = o.offload === 'optimizer+params';
-  const optimizerOnly = o.offload === 'optimizer';
-  const shardOpt = o.zero >= 1 ? w.dp : 1;
-  return {
-    passes: params ? 2 + w.recompute : 0,
-    paramPassBytes: params ? stored / w.shard / w.dp : 0,
-    gradBytes: params ? gradBytes / w.dp : optimizerOnly ? gradBytes / shardOpt : 0,
-    actBytes: o.checkpointing === 'offload' ? w.tokens * w.layersHere * m.hidden * 2 : 0,
-  };
-}
-/** Bytes of a 16/32-bit storage dtype. */
-const FLOAT_BYTES_OF = (d: EstimateOptions['weights']): number => (d === 'fp32' ? 4 : 2);
 
 // Long on purpose: it returns one flat TrainWork record, one line per field (written out, not spread: see below).
 export function trainWork(
@@ -580,7 +544,7 @@ export function trainWork(
   const mfuAttn = 12 * m.layers * o.seq * m.attnWidth; // PaLM App. B: 6N + 12·L·H·Q·T
   const cw = computeWork(m, o, w, t);
   const qw = quantWork(m, o, t, w);
-  const nw = commWork(m, o, w, trainable);
+  const nw = commWork(m, o, t, w, trainable);
   const fe = w.lora ? floatExperts(m, o, t) : null;
   const ew = expertWork(m, o, w, dispatch, paramWrapper, t.denseMoeLoop === true, fe);
   const aw = adapterPathWork(m, o, w, t);

@@ -1,0 +1,53 @@
+/** Host<->device copies of CPU offload in a training step: parameter, gradient and activation offload. */
+import { isFloatDtype } from '../model/dtypes.js';
+import { FRAMEWORKS } from '../memory/frameworks.js';
+import { trainableElementBytes } from '../memory/trainable-width.js';
+import { type EstimateOptions } from '../../schema/estimate.js';
+import { type TimeOptions } from '../../schema/time.js';
+import { weightBytes, type ModelFacts } from './model-facts.js';
+import type { WorkLayout } from './train-work.js';
+
+/**
+ * Host<->device copies of CPU offload, per micro-batch per rank (train-step.ts times them against compute):
+ * - Parameter offload (FSDP CPUOffload(offload_params=True), ZeRO-3 offload_param): each pass that runs a unit
+ *   (forward, backward, and the recompute of full checkpointing, as the gathers in commWork) copies its shard to the
+ *   device in the dtype it is stored in on the host: FSDP's pre-unshard runs `flat_param._local_shard.to(self.device)`
+ *   and only then casts into the low-precision shard (FlatParamHandle._use_low_precision_shard, pytorch/pytorch
+ *   torch/distributed/fsdp/_flat_param.py at 01caf79e047fd15e1f75ba3825f789130efa476a), so an fp32 master copy
+ *   crosses PCIe as fp32. Quantized linears travel packed; embeddings, output layer and norms at their own dtype
+ *   (16-bit, or fp32 where the engine upcasts the non-quantized parameters of a k-bit model: kbitUpcastsToFp32).
+ * - Gradients of the trainable parameters go back each backward into a pinned host buffer of the shard's dtype
+ *   (`flat_param._cpu_grad = torch.zeros_like(flat_param._local_shard).pin_memory()`, same file,
+ *   init_flat_param_attributes; the optimizer steps on the host): the trainable elements' width as memory counts
+ *   it, the build's included (memory/trainable-width.ts).
+ * - Optimizer-only offload (ZeRO-Offload): the gradients go to the host each backward (arXiv:2101.06840 §4.1); the
+ *   updated 16-bit parameters come back during the host step, which the host step outlasts (28 B per parameter
+ *   through host memory against 2 B over the link: HOST_ADAM_BYTES_PER_S): not timed apart.
+ * - Activation offload: one hidden state per layer per token out in forward, back in backward.
+ * FSDP pins the host shard ("Pin the memory for faster H2D transfer", same function) and the DeepSpeed configs
+ * vramplan writes set pin_memory: true (engines/hf/deepspeed.ts): copies run at the pinned rate.
+ */
+export function offloadWork(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  w: WorkLayout,
+  trainable: number,
+) {
+  const fw = FRAMEWORKS[o.framework];
+  const quantized = !isFloatDtype(o.weights);
+  const otherBytes = quantized ? (fw.kbitUpcastsToFp32 ? 4 : 2) : FLOAT_BYTES_OF(o.weights);
+  const stored = m.linearTotal * weightBytes(o.weights) + (m.total - m.linearTotal) * otherBytes;
+  const gradBytes = trainableElementBytes(o, fw, t) * (trainable / w.shard);
+  const params = o.offload === 'optimizer+params';
+  const optimizerOnly = o.offload === 'optimizer';
+  const shardOpt = o.zero >= 1 ? w.dp : 1;
+  return {
+    passes: params ? 2 + w.recompute : 0,
+    paramPassBytes: params ? stored / w.shard / w.dp : 0,
+    gradBytes: params ? gradBytes / w.dp : optimizerOnly ? gradBytes / shardOpt : 0,
+    actBytes: o.checkpointing === 'offload' ? w.tokens * w.layersHere * m.hidden * 2 : 0,
+  };
+}
+/** Bytes of a 16/32-bit storage dtype. */
+const FLOAT_BYTES_OF = (d: EstimateOptions['weights']): number => (d === 'fp32' ? 4 : 2);
