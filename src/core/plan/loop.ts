@@ -433,10 +433,12 @@ export function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState
     lim,
     t,
     overCache: new Float64Array(t.H * MAX_LEVELS * (lim.maxCount + 1)).fill(NaN),
-    tm: { hours: 0, tps: 0 },
-    wall: { full: 0, fullW: 0, lastW: 0, total: 0 },
-    keys: { k0: 0, k1: 0, k2: 0 },
-    cand: { cost: 0.5, hours: 0.5, watts: 0.5, tps: 0.5 }, // fractions: double fields from the start
+    // Scratch, written before it is read. Fractions: V8 makes those fields doubles from the start (a whole
+    // number makes a small-integer field, which the first fraction moves to a new map, deoptimizing the loop).
+    tm: { hours: 0.5, tps: 0.5 },
+    wall: { full: 0, fullW: 0.5, lastW: 0.5, total: 0.5 },
+    keys: { k0: 0.5, k1: 0.5, k2: 0.5 },
+    cand: { cost: 0.5, hours: 0.5, watts: 0.5, tps: 0.5 },
     policies: new PolicyWorks(ctx.bases),
   };
   const { onProgress, pause } = ctx.input;

@@ -1,5 +1,6 @@
 /** A training step's work by phase: FLOPs, bytes, kernels and collectives, per mechanism. */
 import { isFloatDtype } from '../model/dtypes.js';
+import './train-work-seed.js'; // first: TrainWork's number fields are doubles from the start
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { adapterBytes } from '../memory/framework-profile.js';
 import { zeroHookOps } from './zero-hooks.js';
