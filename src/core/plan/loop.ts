@@ -39,6 +39,7 @@ import {
 import type { Ctx, HwTable, Kept, Limits, LoopState, Objectives, RankKeys } from './context.js';
 import { CountedPlans, DistinctPlans, type PlanCount } from './distinct.js';
 import { PolicyWorks } from './policy-works.js';
+import { DOUBLE_FIELD } from '../double-field.js';
 import { REASONS } from './types.js';
 
 /** What one row (configuration x layout) brings to every GPU option it is tried on. */
@@ -428,7 +429,7 @@ export const emptyLoopState = (
  * distinct plans can be counted by (option × level, GPU count, hours) (distinct.ts CountedPlans).
  */
 function wattsTellCounts(ctx: Ctx, t: HwTable, maxCount: number): boolean {
-  const w: NodeWatts = { full: 0, fullW: 0.5, lastW: 0.5, total: 0.5 };
+  const w: NodeWatts = { full: 0, fullW: DOUBLE_FIELD, lastW: DOUBLE_FIELD, total: DOUBLE_FIELD };
   const seen = new Set<number>();
   for (let h = 0; h < t.H; h++)
     for (const lv of ctx.levels[h]!) {
@@ -459,12 +460,11 @@ export function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState
     lim,
     t,
     overCache: new Float64Array(t.H * MAX_LEVELS * (lim.maxCount + 1)).fill(NaN),
-    // Scratch, written before it is read. Fractions: V8 makes those fields doubles from the start (a whole
-    // number makes a small-integer field, which the first fraction moves to a new map, deoptimizing the loop).
-    tm: { hours: 0.5, tps: 0.5 },
-    wall: { full: 0, fullW: 0.5, lastW: 0.5, total: 0.5 },
-    keys: { k0: 0.5, k1: 0.5, k2: 0.5 },
-    cand: { cost: 0.5, hours: 0.5, watts: 0.5, tps: 0.5 },
+    // Scratch, written before it is read: double fields from the start (core/double-field.ts).
+    tm: { hours: DOUBLE_FIELD, tps: DOUBLE_FIELD },
+    wall: { full: 0, fullW: DOUBLE_FIELD, lastW: DOUBLE_FIELD, total: DOUBLE_FIELD },
+    keys: { k0: DOUBLE_FIELD, k1: DOUBLE_FIELD, k2: DOUBLE_FIELD },
+    cand: { cost: DOUBLE_FIELD, hours: DOUBLE_FIELD, watts: DOUBLE_FIELD, tps: DOUBLE_FIELD },
     policies: new PolicyWorks(ctx.bases),
   };
   const { onProgress, pause } = ctx.input;

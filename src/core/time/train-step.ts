@@ -22,6 +22,7 @@ import { bnbTreeDequantSlowdown } from './bnb-dequant.js';
 import { groupedMmFallback } from './grouped-mm.js';
 import { GROUPED_MM_GROUP_SECONDS } from './grouped-mm-cost.js';
 import { pagedMigrationSeconds } from './paged-migration.js';
+import { DOUBLE_FIELD } from '../double-field.js';
 
 /** Result of one step: seconds by phase and the bound. */
 export interface StepTime {
@@ -67,33 +68,32 @@ interface StepTimes {
   fallbackB: number;
 }
 
-// Every field is written before it is read. Fractions: V8 makes the fields doubles from the start (whole numbers
-// would make small-integer fields, each moved to a new map by its first fraction, deoptimizing the step's functions).
+// Every field is written before it is read; DOUBLE_FIELD makes them double fields from the start.
 const scratch: StepTimes = {
-  gemm: 0.5,
-  attnRate: 0.5,
-  hostPerOp: 0.5,
-  fwdGpu: 0.5,
-  fwd: 0.5,
-  bwdGpu: 0.5,
-  bwd: 0.5,
-  rec: 0.5,
-  deq: 0.5,
-  compute: 0.5,
-  dpLink: 0.5,
-  gatherT: 0.5,
-  perMicroComm: 0.5,
-  exposedMicro: 0.5,
-  exposedStep: 0.5,
-  tpT: 0.5,
-  offExposed: 0.5,
-  zeroGather: 0.5,
-  bubble: 0.5,
-  opt: 0.5,
-  hostOpt: 0.5,
-  paged: 0.5,
-  fallbackF: 0.5,
-  fallbackB: 0.5,
+  gemm: DOUBLE_FIELD,
+  attnRate: DOUBLE_FIELD,
+  hostPerOp: DOUBLE_FIELD,
+  fwdGpu: DOUBLE_FIELD,
+  fwd: DOUBLE_FIELD,
+  bwdGpu: DOUBLE_FIELD,
+  bwd: DOUBLE_FIELD,
+  rec: DOUBLE_FIELD,
+  deq: DOUBLE_FIELD,
+  compute: DOUBLE_FIELD,
+  dpLink: DOUBLE_FIELD,
+  gatherT: DOUBLE_FIELD,
+  perMicroComm: DOUBLE_FIELD,
+  exposedMicro: DOUBLE_FIELD,
+  exposedStep: DOUBLE_FIELD,
+  tpT: DOUBLE_FIELD,
+  offExposed: DOUBLE_FIELD,
+  zeroGather: DOUBLE_FIELD,
+  bubble: DOUBLE_FIELD,
+  opt: DOUBLE_FIELD,
+  hostOpt: DOUBLE_FIELD,
+  paged: DOUBLE_FIELD,
+  fallbackF: DOUBLE_FIELD,
+  fallbackB: DOUBLE_FIELD,
 };
 
 /**
