@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DistinctPlans } from '../../src/core/plan/distinct.js';
+import { CountedPlans, DistinctPlans } from '../../src/core/plan/distinct.js';
 import { plan } from '../../src/core/plan/index.js';
 import { planInputOf } from '../../src/io/plan-scenario.js';
 import { loadScenario } from '../../src/io/load-scenario.js';
@@ -39,10 +39,10 @@ describe('the distinct plan count', () => {
         ),
         (keys) => {
           const set = new DistinctPlans();
-          for (const k of keys) set.add(...k);
+          for (const [a, b, c, d] of keys) set.add(a, 0, b, c, d);
           const expected = new Set(keys.map(([a, b, c, d]) => `${a}|${b + 0}|${c}|${d}`));
           expect(set.size).toBe(expected.size);
-          for (const k of keys) expect(set.add(...k)).toBe(false);
+          for (const [a, b, c, d] of keys) expect(set.add(a, 0, b, c, d)).toBe(false);
         },
       ),
       { numRuns: 30 },
@@ -51,6 +51,7 @@ describe('the distinct plan count', () => {
 
   it('keeps every plan through the table growing past 100,000 entries', () => {
     const set = new DistinctPlans();
+    const add = (k: [number, number, number, number]) => set.add(k[0], 0, k[1], k[2], k[3]);
     const key = (i: number): [number, number, number, number] => [
       i % 97,
       (i % 1013) * 0.25,
@@ -60,11 +61,57 @@ describe('the distinct plan count', () => {
     const expected = new Set<string>();
     for (let i = 0; i < 120_000; i++) {
       const k = key(i);
-      expect(set.add(...k)).toBe(!expected.has(k.join('|')));
+      expect(add(k)).toBe(!expected.has(k.join('|')));
       expected.add(k.join('|'));
     }
     expect(set.size).toBe(expected.size);
-    for (let i = 0; i < 120_000; i += 7) expect(set.add(...key(i))).toBe(false);
+    for (let i = 0; i < 120_000; i += 7) expect(add(key(i))).toBe(false);
     expect(set.size).toBe(expected.size);
+  });
+
+  // A search's candidates: watts from the option, level and GPU count (a different number at each count, as
+  // loop.ts wattsTellCounts requires), cost from those and the hours (NaN where the hours make it so).
+  const tupleOf = (hl: number, count: number, hours: number): [number, number, number] => {
+    const watts = 300 * count + 7 * hl + 50;
+    return [hours === 4 ? NaN : (hours * watts) / 1000 + count, hours, watts];
+  };
+
+  it('by (option × level, GPU count, hours) answers as the whole tuple does, through growth', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.integer({ min: 0, max: 40 }),
+            fc.integer({ min: 1, max: 8 }),
+            fc.constantFrom(0, -0, 1.5, 2, 1e-9, 3.25, 4),
+          ),
+          { maxLength: 3000 },
+        ),
+        (keys) => {
+          const whole = new DistinctPlans();
+          const counted = new CountedPlans(8);
+          for (const [hl, count, hours] of keys) {
+            const [cost, h, watts] = tupleOf(hl, count, hours);
+            expect(counted.add(hl, count, cost, h, watts)).toBe(
+              whole.add(hl, count, cost, h, watts),
+            );
+          }
+          expect(counted.size).toBe(whole.size);
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+
+  it('by (option × level, GPU count, hours) keeps every plan past 100,000 entries', () => {
+    const whole = new DistinctPlans();
+    const counted = new CountedPlans(64);
+    for (let i = 0; i < 150_000; i++) {
+      const [hl, count, hours] = [i % 89, 1 + (i % 64), Math.floor(i / 3) * 0.125];
+      const [cost, h, watts] = tupleOf(hl, count, hours);
+      expect(counted.add(hl, count, cost, h, watts)).toBe(whole.add(hl, count, cost, h, watts));
+    }
+    expect(counted.size).toBe(whole.size);
+    expect(counted.size).toBeGreaterThan(100_000);
   });
 });

@@ -21,7 +21,7 @@ import type { Scenario } from '../../schema/scenario.js';
 import type { Gpu } from '../../schema/gpu.js';
 import { BNB_WEIGHTS, RANK_KEYS, boardWatts, givenHostRamBytes } from './configs.js';
 import type { BaseConfig, MemTable, Rows, Variant } from './configs.js';
-import type { DistinctPlans } from './distinct.js';
+import type { PlanCount } from './distinct.js';
 import { REASONS, costBasisOf } from './types.js';
 import type { HardwareOption, PlanInput, ReasonCode } from './types.js';
 
@@ -69,7 +69,7 @@ export interface LoopState {
   /** Candidates timed so far: orders kept plans found with equal objectives (earlier wins). */
   seq: number;
   /** The distinct plans among the feasible candidates, ranked or not. */
-  distinct: DistinctPlans;
+  distinct: PlanCount;
 }
 
 /**

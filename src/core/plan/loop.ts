@@ -37,8 +37,9 @@ import {
   timeOptionsOf,
 } from './context.js';
 import type { Ctx, HwTable, Kept, Limits, LoopState, Objectives, RankKeys } from './context.js';
-import { DistinctPlans } from './distinct.js';
+import { CountedPlans, DistinctPlans, type PlanCount } from './distinct.js';
 import { PolicyWorks } from './policy-works.js';
+import { DOUBLE_FIELD } from '../double-field.js';
 import { REASONS } from './types.js';
 
 /** What one row (configuration x layout) brings to every GPU option it is tried on. */
@@ -400,12 +401,15 @@ function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
     c.hours = hours;
     c.watts = wall.total;
     c.tps = tm.tps;
-    keepCandidate(L, r, h, l);
+    keepCandidate(L, r, h, l, f.count);
   }
 }
 
-/** A search's empty state over `gpuOptions` GPU options. */
-export const emptyLoopState = (gpuOptions: number): LoopState => ({
+/** A search's empty state over `gpuOptions` GPU options, counting distinct plans in `plans`. */
+export const emptyLoopState = (
+  gpuOptions: number,
+  plans: PlanCount = new DistinctPlans(),
+): LoopState => ({
   reasons: new Float64Array(REASONS.length),
   candidates: 0,
   feasible: 0,
@@ -416,27 +420,51 @@ export const emptyLoopState = (gpuOptions: number): LoopState => ({
   lastDominator: 0,
   dominators: new Array<Kept | null>(gpuOptions * MAX_LEVELS).fill(null),
   seq: 0,
-  distinct: new DistinctPlans(),
+  distinct: plans,
 });
+
+/**
+ * Whether every GPU option and power level draws different wall watts at each GPU count up to `maxCount`, as
+ * evalLevels computes them: then a candidate's (option × level, cost, hours, watts) tells its GPU count, and the
+ * distinct plans can be counted by (option × level, GPU count, hours) (distinct.ts CountedPlans).
+ */
+function wattsTellCounts(ctx: Ctx, t: HwTable, maxCount: number): boolean {
+  const w: NodeWatts = { full: 0, fullW: DOUBLE_FIELD, lastW: DOUBLE_FIELD, total: DOUBLE_FIELD };
+  const seen = new Set<number>();
+  for (let h = 0; h < t.H; h++)
+    for (const lv of ctx.levels[h]!) {
+      seen.clear();
+      for (let c = 1; c <= maxCount; c++) {
+        planWallWatts(c, t.nodeSizeOf[h]!, t.boardW[h]! * lv, ctx.s.power.systemDrawW, ctx.eff, w);
+        if (!Number.isFinite(w.total) || seen.has(w.total)) return false;
+        seen.add(w.total);
+      }
+    }
+  return true;
+}
 
 /**
  * The search loop: every row (configuration x layout) on every GPU option and power level. Gates and
  * memory prune whole GPU options; time, power, circuits and limits prune single candidates.
  */
 export function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState {
-  const st = emptyLoopState(ctx.hw.length);
   const lim = limitsOf(ctx, fastestKnown, keep);
   const t = hwTableOf(ctx);
+  const st = emptyLoopState(
+    ctx.hw.length,
+    wattsTellCounts(ctx, t, lim.maxCount) ? new CountedPlans(lim.maxCount) : new DistinctPlans(),
+  );
   const L: Loop = {
     st,
     ctx,
     lim,
     t,
     overCache: new Float64Array(t.H * MAX_LEVELS * (lim.maxCount + 1)).fill(NaN),
-    tm: { hours: 0, tps: 0 },
-    wall: { full: 0, fullW: 0, lastW: 0, total: 0 },
-    keys: { k0: 0, k1: 0, k2: 0 },
-    cand: { cost: 0.5, hours: 0.5, watts: 0.5, tps: 0.5 }, // fractions: double fields from the start
+    // Scratch, written before it is read: double fields from the start (core/double-field.ts).
+    tm: { hours: DOUBLE_FIELD, tps: DOUBLE_FIELD },
+    wall: { full: 0, fullW: DOUBLE_FIELD, lastW: DOUBLE_FIELD, total: DOUBLE_FIELD },
+    keys: { k0: DOUBLE_FIELD, k1: DOUBLE_FIELD, k2: DOUBLE_FIELD },
+    cand: { cost: DOUBLE_FIELD, hours: DOUBLE_FIELD, watts: DOUBLE_FIELD, tps: DOUBLE_FIELD },
     policies: new PolicyWorks(ctx.bases),
   };
   const { onProgress, pause } = ctx.input;
@@ -508,12 +536,12 @@ export function addFront(
  * met: a point leaves the front only for one that dominates or equals it, so the front has one at least as good
  * and this one would not join it (most of a large search's feasible candidates are such repeats).
  */
-export function keepCandidate(L: Loop, row: number, h: number, l: number): void {
+export function keepCandidate(L: Loop, row: number, h: number, l: number, count = 0): void {
   const { st, lim, keys, cand: c } = L;
   st.feasible++;
   if (lim.keep === 0) return;
   const seq = st.seq;
-  if (st.distinct.add(h * MAX_LEVELS + l, c.cost, c.hours, c.watts))
+  if (st.distinct.add(h * MAX_LEVELS + l, count, c.cost, c.hours, c.watts))
     addFront(st, row, h, l, c, seq);
   rankKeysInto(lim, c, keys);
   const top = st.top;

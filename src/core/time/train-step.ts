@@ -22,6 +22,7 @@ import { bnbTreeDequantSlowdown } from './bnb-dequant.js';
 import { groupedMmFallback } from './grouped-mm.js';
 import { GROUPED_MM_GROUP_SECONDS } from './grouped-mm-cost.js';
 import { pagedMigrationSeconds } from './paged-migration.js';
+import { DOUBLE_FIELD } from '../double-field.js';
 
 /** Result of one step: seconds by phase and the bound. */
 export interface StepTime {
@@ -67,31 +68,32 @@ interface StepTimes {
   fallbackB: number;
 }
 
+// Every field is written before it is read; DOUBLE_FIELD makes them double fields from the start.
 const scratch: StepTimes = {
-  gemm: 0,
-  attnRate: 0,
-  hostPerOp: 0,
-  fwdGpu: 0,
-  fwd: 0,
-  bwdGpu: 0,
-  bwd: 0,
-  rec: 0,
-  deq: 0,
-  compute: 0,
-  dpLink: 0,
-  gatherT: 0,
-  perMicroComm: 0,
-  exposedMicro: 0,
-  exposedStep: 0,
-  tpT: 0,
-  offExposed: 0,
-  zeroGather: 0,
-  bubble: 0,
-  opt: 0,
-  hostOpt: 0,
-  paged: 0,
-  fallbackF: 0,
-  fallbackB: 0,
+  gemm: DOUBLE_FIELD,
+  attnRate: DOUBLE_FIELD,
+  hostPerOp: DOUBLE_FIELD,
+  fwdGpu: DOUBLE_FIELD,
+  fwd: DOUBLE_FIELD,
+  bwdGpu: DOUBLE_FIELD,
+  bwd: DOUBLE_FIELD,
+  rec: DOUBLE_FIELD,
+  deq: DOUBLE_FIELD,
+  compute: DOUBLE_FIELD,
+  dpLink: DOUBLE_FIELD,
+  gatherT: DOUBLE_FIELD,
+  perMicroComm: DOUBLE_FIELD,
+  exposedMicro: DOUBLE_FIELD,
+  exposedStep: DOUBLE_FIELD,
+  tpT: DOUBLE_FIELD,
+  offExposed: DOUBLE_FIELD,
+  zeroGather: DOUBLE_FIELD,
+  bubble: DOUBLE_FIELD,
+  opt: DOUBLE_FIELD,
+  hostOpt: DOUBLE_FIELD,
+  paged: DOUBLE_FIELD,
+  fallbackF: DOUBLE_FIELD,
+  fallbackB: DOUBLE_FIELD,
 };
 
 /**

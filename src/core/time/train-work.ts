@@ -1,4 +1,5 @@
 /** A training step's work by phase: FLOPs, bytes, kernels and collectives, per mechanism. */
+import './train-work-seed.js'; // first: TrainWork's number fields are doubles from the start
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { offloadWork } from './offload-work.js';
 import { zeroHookOps } from './zero-hooks.js';
