@@ -33,7 +33,9 @@ const work = (o: EstimateOptions, time = t) => trainWork(m, o, time);
 // ZeRO-3's measured price: host seconds per module pass that gathers a parameter (g) or none (b), the stream and
 // event calls the measurement skipped as ops, and per gradient.
 const h = FRAMEWORKS.deepspeed.zeroHooks!.host3!;
-const ops = (g: number, b: number) => h.streamOps.gathering * g + h.streamOps.bare * b;
+// A gathering module pass on 8 ranks also issues one all-gather, whose CUDA calls the measurement skipped.
+const ops = (g: number, b: number) =>
+  (h.streamOps.gathering + h.collectiveOps) * g + h.streamOps.bare * b;
 const sec = (g: number, b: number) => h.gathering * g + h.bare * b;
 // A ZeRO-3 gradient on 8 ranks: its stream calls and the reduce's slicing for the ranks beyond the measurement's.
 const gradOps8 = h.streamOps.gradient + (8 - h.ranks);
@@ -67,6 +69,24 @@ describe('DeepSpeed ZeRO hooks', () => {
     expect(h.ranks).toBe(fixture.setup.zero3_ranks);
     for (const k of ['gathering', 'bare', 'gradient'] as const)
       expect(Math.abs(h[k] * 1e6 - fixture.summary_us[k]!), k).toBeLessThanOrEqual(0.5);
+  });
+
+  it('a gathering module pass issues one all-gather: ProcessGroupNCCL’s CUDA calls, none on one rank', () => {
+    expect(h.collectiveOps).toBe(8);
+    const eight = work(full(3, 'deepspeed'));
+    const one = work({ ...full(3, 'deepspeed'), gpus: 1 });
+    const hit = eight.expertsHit;
+    // q, k, v, o and the router gather outside the loop; every hit expert's 3 linears inside it, a pass each.
+    expect(eight.zeroHookFwdOps - one.zeroHookFwdOps).toBe(h.collectiveOps * 48 * 5);
+    expect(eight.zeroHookLoopOps - one.zeroHookLoopOps).toBeCloseTo(
+      h.collectiveOps * 48 * hit * 3,
+      6,
+    );
+    expect(eight.zeroHookLoopBwdOps - one.zeroHookLoopBwdOps).toBeGreaterThanOrEqual(
+      h.collectiveOps * 48 * hit * 3 - 1e-6,
+    );
+    // Their seconds are the measurement's, whatever the rank count.
+    expect(eight.zeroHookFwdSeconds).toBeCloseTo(one.zeroHookFwdSeconds, 12);
   });
 
   it('ZeRO-2 carries no measured seconds', () => {

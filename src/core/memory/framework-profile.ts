@@ -233,7 +233,9 @@ export interface FrameworkProfile {
      * reduceOps3.perParam): host seconds per hooked module pass, for a module that gathers a parameter of its own
      * and one that gathers none, and per gradient (its bucket copy, reduce-scatter and partition filing), on
      * `ranks` ranks of a device without streams; `streamOps`: the stream and event calls that device skipped, per
-     * module pass and per gradient, counted as eager ops on top.
+     * module pass and per gradient, counted as eager ops on top. `collectiveOps`: the CUDA calls the GPU backend's
+     * collective makes on the issuing thread (a host backend's enqueue makes none), counted as eager ops per
+     * all-gather; a module that gathers a parameter of its own issues about one a pass (none on one rank).
      */
     host3?: {
       gathering: number;
@@ -241,6 +243,7 @@ export interface FrameworkProfile {
       gradient: number;
       ranks: number;
       streamOps: { gathering: number; bare: number; gradient: number };
+      collectiveOps: number;
     };
   };
   /** Serving: the engine serves many LoRA adapters on one base (preallocated adapter slots). */

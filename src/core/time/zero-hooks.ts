@@ -193,13 +193,15 @@ export function zeroHookOps(
 /**
  * ZeRO-3's hooks at a measured host price: each hooked module pass (gathering a parameter or not) and each gradient
  * costs its measured host seconds, plus the stream and event calls the measurement's device skipped as ops of their
- * own, and the reduce's slicing for the ranks beyond the measurement's.
+ * own, a gathering module's all-gather's CUDA calls, and the reduce's slicing for the ranks beyond the measurement's.
  */
 function measured3(h: Host3, perRank: number, c: HookCounts, dp: number): ZeroHookOps {
   const s = h.streamOps;
   const gradOps = s.gradient + perRank * Math.max(0, dp - h.ranks);
-  const fwdOps = s.gathering * c.modules + s.bare * c.bareModules;
-  const loopOps = s.gathering * c.loopModules + s.bare * c.bareLoopModules;
+  // A gathering module's all-gather through the GPU backend (none on one rank: nothing to gather).
+  const gathering = s.gathering + (dp > 1 ? h.collectiveOps : 0);
+  const fwdOps = gathering * c.modules + s.bare * c.bareModules;
+  const loopOps = gathering * c.loopModules + s.bare * c.bareLoopModules;
   const fwdSeconds = h.gathering * c.modules + h.bare * c.bareModules;
   const loopSeconds = h.gathering * c.loopModules + h.bare * c.bareLoopModules;
   const loopBwdOps = loopOps + gradOps * c.loopGrads;

@@ -136,6 +136,14 @@ const DEEPSPEED_HOOKS = {
     // https://github.com/deepspeedai/DeepSpeed/blob/v0.14.4/deepspeed/runtime/zero/partition_parameters.py).
     ranks: 2,
     streamOps: { gathering: 4, bare: 1, gradient: 3 },
+    // Each all-gather through ProcessGroupNCCL makes CUDA calls on the issuing thread that the measurement's gloo
+    // enqueue does not: syncStreams' event record and stream wait, the work's end event (created on its first record)
+    // and its record, the NCCL kernel launch, the CUDA future's event create and record in markCompleted, and the
+    // stream wait of WorkNCCL::wait (pytorch/pytorch@0007e752d518810f0f8942a830dbbbfc69f34577
+    // torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp collective, synchronizeStreams): 8. ZeRO-3 issues one a
+    // module pass: past stage3_max_live_parameters each fetch prefetches what the last release freed, a parameter at
+    // a time (partitioned_param_coordinator.py fetch_sub_module, DeepSpeed v0.14.4).
+    collectiveOps: 8,
   },
 } as const;
 
