@@ -190,6 +190,14 @@ export interface TimeOptions {
    */
   serialComm?: boolean;
   /**
+   * The run's DeepSpeed config left `reduce_bucket_size` 'auto', which transformers' Trainer fills with the model's
+   * hidden size squared (integrations/deepspeed.py trainer_config_finalize): ZeRO-3 then reduce-scatters a bucket of
+   * that many gradient elements at a time, each its own collective (time/zero-hooks.ts). No flag sets it
+   * (vramplan's launcher leaves the key out: DeepSpeed's default); `validate --throughput` does for rows whose config
+   * says so (their `deepspeed_buckets`).
+   */
+  zeroAutoBuckets?: boolean;
+  /**
    * The bitsandbytes build dequantized NF4/FP4 weights through its branch-tree kernel (releases before 0.48.0,
    * bitsandbytes-foundation/bitsandbytes#1746): each 4-bit dequantization pass takes core/time/bnb-dequant.ts's factor longer than a pass
    * at the memory rate on the GPUs it was measured slow on. No flag sets it (the pinned bitsandbytes has the lookup

@@ -777,7 +777,7 @@ describe('time model on the training rows at scale and on MoE', () => {
     for (const r of f8) expect(Math.abs(r.error), r.id).toBeLessThanOrEqual(0.16);
   });
 
-  it('times the MoE rows too fast, and no worse than today (+35% ZeRO-2, +34% and +143% ZeRO-3)', () => {
+  it('times the MoE rows too fast, and no worse than today (+35% ZeRO-2, +30% and +139% ZeRO-3)', () => {
     const moe = Object.fromEntries(
       scaleRows.filter((r) => r.id.includes('-moe-')).map((r) => [r.id, r.error]),
     );
@@ -788,14 +788,15 @@ describe('time model on the training rows at scale and on MoE', () => {
     ]);
     for (const e of Object.values(moe)) expect(e).toBeGreaterThan(0);
     expect(moe['msswift-qwen1.5-moe-8xa800-zero2']).toBeLessThanOrEqual(0.35);
-    expect(moe['msswift-qwen1.5-moe-8xa800-zero3']).toBeLessThanOrEqual(0.34);
-    expect(moe['msswift-qwen3-moe-30b-a3b-16xa800-zero3']).toBeLessThanOrEqual(1.43);
+    expect(moe['msswift-qwen1.5-moe-8xa800-zero3']).toBeLessThanOrEqual(0.3);
+    expect(moe['msswift-qwen3-moe-30b-a3b-16xa800-zero3']).toBeLessThanOrEqual(1.39);
     // ZeRO-3 over ZeRO-2: measured 4.04x; the estimate's hooks over 4,320 looped expert linears, with each gathering
-    // module's all-gather through ProcessGroupNCCL, give 4.07x (the ZeRO-2 step itself is timed 34% too fast).
+    // module's all-gather and each bucket's reduce-scatter through ProcessGroupNCCL, give 4.18x (the ZeRO-2 step
+    // itself is timed 34% too fast).
     const z2 = scaleRows.find((r) => r.id.endsWith('moe-8xa800-zero2'))!;
     const z3 = scaleRows.find((r) => r.id.endsWith('moe-8xa800-zero3'))!;
     expect(z3.estimated / z2.estimated).toBeGreaterThan(3);
-    expect(z3.estimated / z2.estimated).toBeLessThan(4.2);
+    expect(z3.estimated / z2.estimated).toBeLessThan(4.25);
   });
 
   // Training out of sample, every training row (the ms-swift MoE rows above included): median <= 10%, p90 <= 30%
@@ -885,8 +886,8 @@ describe('time model on the Unsloth MoE and GRPO notebook rows', () => {
 // dropout modules (time/zero-hooks.ts): +137%, +263%, +68%. With the step-10 checkpoint inside train_runtime (the rows'
 // timed_saves over timed_steps: the whole 16-bit model gathered to rank 0's host, time/model-save.ts): +134%, +253%,
 // +67.5%. With ZeRO-3's measured host price (calibration/measured/zero3-host-cpu.json): +61.2%, +151.1%, +44.7%; with
-// each gathering module's all-gather through ProcessGroupNCCL (its CUDA calls, DEEPSPEED_HOOKS.host3.collectiveOps):
-// +36.6%, +115.1%, +14.5%.
+// each gathering module's all-gather and each gradient bucket's reduce-scatter through ProcessGroupNCCL (their CUDA
+// calls, DEEPSPEED_HOOKS.host3.collectiveOps): +36.4%, +115.0%, +14.5%.
 describe('time model on the QwenLM/Qwen3#736 LoRA rows over ZeRO-3', () => {
   const err = Object.fromEntries(qwenIssueRows.map((r) => [r.id, r.error]));
   it('holds the three rows, out of sample, timed too fast and no worse than first scored', () => {

@@ -39,6 +39,8 @@ const ops = (g: number, b: number) =>
 const sec = (g: number, b: number) => h.gathering * g + h.bare * b;
 // A ZeRO-3 gradient on 8 ranks: its stream calls and the reduce's slicing for the ranks beyond the measurement's.
 const gradOps8 = h.streamOps.gradient + (8 - h.ranks);
+// A full fine-tune's gradients reduce-scatter a bucket at a time, DeepSpeed's default bucket unless 'auto'.
+const reduceOps = h.collectiveOps * Math.ceil(m.total / h.reduceBucket.elements);
 const seconds = (o: EstimateOptions, time = t) => trainStep(work(o, time), gpuRates(gpu, time));
 
 describe('DeepSpeed ZeRO hooks', () => {
@@ -89,6 +91,26 @@ describe('DeepSpeed ZeRO hooks', () => {
     expect(eight.zeroHookFwdSeconds).toBeCloseTo(one.zeroHookFwdSeconds, 12);
   });
 
+  it('ZeRO-3 reduce-scatters a bucket at a time: an ‘auto’ bucket is the hidden size squared', () => {
+    expect(h.reduceBucket).toEqual({ elements: 5e8, autoPerHidden2: 1 });
+    const o = full(3, 'deepspeed');
+    const dflt = work(o);
+    const auto = work(o, { ...t, zeroAutoBuckets: true });
+    const buckets = (b: number) => Math.ceil(m.total / b);
+    // Qwen3-30B-A3B: 30.5B gradients in buckets of 2048^2 = 4.2M elements, not 5e8.
+    expect(auto.zeroHookBwdOps - dflt.zeroHookBwdOps).toBeCloseTo(
+      h.collectiveOps * (buckets(m.hidden * m.hidden) - buckets(5e8)),
+      6,
+    );
+    expect(auto.zeroHookFwdOps).toBe(dflt.zeroHookFwdOps);
+    expect(auto.zeroHookLoopBwdOps).toBeGreaterThan(dflt.zeroHookLoopBwdOps);
+    // One rank reduces nothing.
+    const one = { ...o, gpus: 1 };
+    expect(work(one, { ...t, zeroAutoBuckets: true }).zeroHookBwdOps).toBe(
+      work(one).zeroHookBwdOps,
+    );
+  });
+
   it('ZeRO-2 carries no measured seconds', () => {
     const z2 = work(full(2, 'deepspeed'));
     expect(z2.zeroHookFwdSeconds + z2.zeroHookBwdSeconds + z2.zeroHookLoopSeconds).toBe(0);
@@ -108,7 +130,7 @@ describe('DeepSpeed ZeRO hooks', () => {
     expect(w.zeroHookFwdSeconds).toBeCloseTo(sec(48 * 5, 48 * 5), 9);
     const grads = 48 * (5 + 2 + hit * 3);
     expect(w.zeroHookBwdOps).toBeCloseTo(
-      ops(48 * (5 + hit * 3), 48 * 5 + 48 * hit * 2) + gradOps8 * grads,
+      ops(48 * (5 + hit * 3), 48 * 5 + 48 * hit * 2) + gradOps8 * grads + reduceOps,
       6,
     );
     expect(w.zeroHookBwdSeconds).toBeCloseTo(
@@ -116,8 +138,11 @@ describe('DeepSpeed ZeRO hooks', () => {
       9,
     );
     // The experts' share, which ZeRO-3's event windows keep in step with the GPU.
+    // The reduce-scatters ride with the gradients that fill their buckets, the experts' most of them.
     expect(w.zeroHookLoopBwdOps).toBeCloseTo(
-      ops(48 * hit * 3, 48 * hit * 2) + gradOps8 * 48 * hit * 3,
+      ops(48 * hit * 3, 48 * hit * 2) +
+        gradOps8 * 48 * hit * 3 +
+        (reduceOps * (48 * hit * 3)) / (48 * (5 + 2) + 48 * hit * 3),
       6,
     );
     expect(w.zeroHookLoopBwdSeconds).toBeCloseTo(
@@ -222,7 +247,9 @@ describe('DeepSpeed ZeRO hooks', () => {
       expect(leaf.zeroHookLoopSeconds).toBe(0);
       expect(leaf.zeroHookFwdOps).toBe(ops(48 * 5, 48 * 4));
       // q, k, v, o, the router, 2 norms and all 128 experts' 3 linears.
-      expect(leaf.zeroHookBwdOps).toBe(ops(48 * 5, 48 * 4) + gradOps8 * 48 * (7 + 128 * 3));
+      expect(leaf.zeroHookBwdOps).toBe(
+        ops(48 * 5, 48 * 4) + gradOps8 * 48 * (7 + 128 * 3) + reduceOps,
+      );
       expect(leaf.zeroHookBwdSeconds).toBeCloseTo(
         sec(48 * 5, 48 * 4) + h.gradient * 48 * (7 + 128 * 3),
         9,

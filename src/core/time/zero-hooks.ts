@@ -150,6 +150,7 @@ export function zeroHookOps(
   hit: number,
   dp = 1,
   moeHooked = false,
+  grads?: { numel: number; autoBuckets: boolean },
 ): ZeroHookOps {
   const hooks = FRAMEWORKS[o.framework].zeroHooks;
   if (!hooks || o.zero < 2 || o.method === 'inference') return NONE;
@@ -169,7 +170,15 @@ export function zeroHookOps(
     if (g.name === 'vision') continue;
     groupHooks(c, g, g.count * scale, lora, targets, { loop, hit, leaf });
   }
-  if (o.zero === 3 && hooks.host3) return measured3(hooks.host3, hooks.reduceOps3.perRank, c, dp);
+  if (o.zero === 3 && hooks.host3) {
+    const h = hooks.host3;
+    const bucket = grads?.autoBuckets
+      ? h.reduceBucket.autoPerHidden2 * m.hidden * m.hidden
+      : h.reduceBucket.elements;
+    // This rank's layers' share of the trainable gradients, one reduce-scatter a bucket (none on one rank).
+    const reduces = grads && dp > 1 ? Math.ceil((grads.numel * scale) / bucket) : 0;
+    return measured3(h, hooks.reduceOps3.perRank, c, dp, reduces);
+  }
   const moduleOps = o.zero === 3 ? hooks.moduleOps : 0;
   const gradOps =
     o.zero === 3
@@ -195,7 +204,13 @@ export function zeroHookOps(
  * costs its measured host seconds, plus the stream and event calls the measurement's device skipped as ops of their
  * own, a gathering module's all-gather's CUDA calls, and the reduce's slicing for the ranks beyond the measurement's.
  */
-function measured3(h: Host3, perRank: number, c: HookCounts, dp: number): ZeroHookOps {
+function measured3(
+  h: Host3,
+  perRank: number,
+  c: HookCounts,
+  dp: number,
+  reduces: number,
+): ZeroHookOps {
   const s = h.streamOps;
   const gradOps = s.gradient + perRank * Math.max(0, dp - h.ranks);
   // A gathering module's all-gather through the GPU backend (none on one rank: nothing to gather).
@@ -204,12 +219,15 @@ function measured3(h: Host3, perRank: number, c: HookCounts, dp: number): ZeroHo
   const loopOps = gathering * c.loopModules + s.bare * c.bareLoopModules;
   const fwdSeconds = h.gathering * c.modules + h.bare * c.bareModules;
   const loopSeconds = h.gathering * c.loopModules + h.bare * c.bareLoopModules;
-  const loopBwdOps = loopOps + gradOps * c.loopGrads;
+  // Each reduce-scatter's CUDA calls, in backward with the gradients that filled its bucket.
+  const reduceOps = h.collectiveOps * reduces;
+  const loopShare = c.loopGrads > 0 ? c.loopGrads / (c.grads + c.loopGrads) : 0;
+  const loopBwdOps = loopOps + gradOps * c.loopGrads + reduceOps * loopShare;
   const loopBwdSeconds = loopSeconds + h.gradient * c.loopGrads;
   return {
     fwdOps,
     loopFwdOps: loopOps,
-    bwdOps: fwdOps + gradOps * c.grads + loopBwdOps,
+    bwdOps: fwdOps + gradOps * c.grads + reduceOps * (1 - loopShare) + loopBwdOps,
     loopBwdOps,
     fwdSeconds,
     loopFwdSeconds: loopSeconds,

@@ -144,6 +144,11 @@ const DEEPSPEED_HOOKS = {
     // module pass: past stage3_max_live_parameters each fetch prefetches what the last release freed, a parameter at
     // a time (partitioned_param_coordinator.py fetch_sub_module, DeepSpeed v0.14.4).
     collectiveOps: 8,
+    // One reduce-scatter a full bucket (stage3.py __reduce_and_partition_ipg_grads, reduce_scatter_coalesced's one
+    // batched call: runtime/comm/coalesced_collectives.py, DeepSpeed v0.14.4): reduce_bucket_size defaults to 5e8
+    // elements (runtime/zero/config.py); 'auto' is the hidden size squared (transformers v4.41.2
+    // integrations/deepspeed.py trainer_config_finalize).
+    reduceBucket: { elements: 5e8, autoPerHidden2: 1 },
   },
 } as const;
 
