@@ -84,6 +84,12 @@ export function mapDeepSpeed(doc: Record<string, unknown>): DeepSpeedMapping {
       warnings.push(
         'zero_optimization.overlap_comm: false reduces each gradient bucket in series with backward; the time assumes the reduces overlap it',
       );
+    // transformers' Trainer fills an 'auto' reduce_bucket_size with the hidden size squared (integrations/deepspeed.py
+    // trainer_config_finalize): ZeRO-3 then issues one reduce-scatter per bucket of that size (time/zero-hooks.ts).
+    if (zero.reduce_bucket_size === 'auto' && stage === 3)
+      warnings.push(
+        "zero_optimization.reduce_bucket_size: 'auto' is the hidden size squared, a reduce-scatter per bucket; the time assumes DeepSpeed's 5e8",
+      );
   } else flags.zero = 0;
   const bf16 = r.record('bf16');
   const fp16 = r.record('fp16');
