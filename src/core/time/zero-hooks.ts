@@ -12,6 +12,7 @@ import type { EstimateOptions, LoraTarget } from '../../schema/estimate.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import type { ModelFacts } from './model-facts.js';
 import type { LayerGroup, Linear } from '../model/arch.js';
+import { gatherCollectives, type GatherCollectives } from './zero-collectives.js';
 
 export interface ZeroHookOps {
   /** Forward ops outside a per-expert loop (the host runs ahead of the GPU there). */
@@ -172,12 +173,22 @@ export function zeroHookOps(
   }
   if (o.zero === 3 && hooks.host3) {
     const h = hooks.host3;
-    const bucket = grads?.autoBuckets
-      ? h.reduceBucket.autoPerHidden2 * m.hidden * m.hidden
-      : h.reduceBucket.elements;
+    const auto = grads?.autoBuckets === true;
+    const h2 = m.hidden * m.hidden;
+    const bucket = auto ? h.reduceBucket.autoPerHidden2 * h2 : h.reduceBucket.elements;
     // This rank's layers' share of the trainable gradients, one reduce-scatter a bucket (none on one rank).
     const reduces = grads && dp > 1 ? Math.ceil((grads.numel * scale) / bucket) : 0;
-    return measured3(h, hooks.reduceOps3.perRank, c, dp, reduces);
+    const buckets = {
+      prefetch: auto ? h.prefetchBucket.autoPerHidden2 * h2 : h.prefetchBucket.elements,
+      persistence: auto ? h.persistence.autoPerHidden * m.hidden : h.persistence.elements,
+    };
+    const gathers =
+      dp > 1
+        ? gatherCollectives(m, o, layersHere, buckets, { loop: loop && !leaf, hit })
+        : { outside: 0, loop: 0 };
+    // Under full recompute backward reuses the recompute's gathers (measured: zero3-collectives-cpu.json).
+    const bwdGathers = o.checkpointing !== 'full' && o.checkpointing !== 'offload';
+    return measured3(h, hooks.reduceOps3.perRank, c, dp, { reduces, gathers, bwdGathers });
   }
   const moduleOps = o.zero === 3 ? hooks.moduleOps : 0;
   const gradOps =
@@ -209,25 +220,33 @@ function measured3(
   perRank: number,
   c: HookCounts,
   dp: number,
-  reduces: number,
+  coll: { reduces: number; gathers: GatherCollectives; bwdGathers: boolean },
 ): ZeroHookOps {
   const s = h.streamOps;
   const gradOps = s.gradient + perRank * Math.max(0, dp - h.ranks);
-  // A gathering module's all-gather through the GPU backend (none on one rank: nothing to gather).
-  const gathering = s.gathering + (dp > 1 ? h.collectiveOps : 0);
-  const fwdOps = gathering * c.modules + s.bare * c.bareModules;
-  const loopOps = gathering * c.loopModules + s.bare * c.bareLoopModules;
+  // The all-gathers' CUDA calls, in the passes that gather (forward and recompute; backward without recompute).
+  const gatherOps = h.collectiveOps * coll.gathers.outside;
+  const loopGatherOps = h.collectiveOps * coll.gathers.loop;
+  const hookOps = s.gathering * c.modules + s.bare * c.bareModules;
+  const loopOps = s.gathering * c.loopModules + s.bare * c.bareLoopModules;
+  const bwdGather = coll.bwdGathers ? 1 : 0;
   const fwdSeconds = h.gathering * c.modules + h.bare * c.bareModules;
   const loopSeconds = h.gathering * c.loopModules + h.bare * c.bareLoopModules;
   // Each reduce-scatter's CUDA calls, in backward with the gradients that filled its bucket.
-  const reduceOps = h.collectiveOps * reduces;
+  const reduceOps = h.collectiveOps * coll.reduces;
   const loopShare = c.loopGrads > 0 ? c.loopGrads / (c.grads + c.loopGrads) : 0;
-  const loopBwdOps = loopOps + gradOps * c.loopGrads + reduceOps * loopShare;
+  const loopBwdOps =
+    loopOps + bwdGather * loopGatherOps + gradOps * c.loopGrads + reduceOps * loopShare;
   const loopBwdSeconds = loopSeconds + h.gradient * c.loopGrads;
   return {
-    fwdOps,
-    loopFwdOps: loopOps,
-    bwdOps: fwdOps + gradOps * c.grads + reduceOps * (1 - loopShare) + loopBwdOps,
+    fwdOps: hookOps + gatherOps,
+    loopFwdOps: loopOps + loopGatherOps,
+    bwdOps:
+      hookOps +
+      bwdGather * gatherOps +
+      gradOps * c.grads +
+      reduceOps * (1 - loopShare) +
+      loopBwdOps,
     loopBwdOps,
     fwdSeconds,
     loopFwdSeconds: loopSeconds,
