@@ -190,11 +190,12 @@ export interface TimeOptions {
    */
   serialComm?: boolean;
   /**
-   * The run's DeepSpeed config left `reduce_bucket_size` 'auto', which transformers' Trainer fills with the model's
-   * hidden size squared (integrations/deepspeed.py trainer_config_finalize): ZeRO-3 then reduce-scatters a bucket of
-   * that many gradient elements at a time, each its own collective (time/zero-hooks.ts). No flag sets it
-   * (vramplan's launcher leaves the key out: DeepSpeed's default); `validate --throughput` does for rows whose config
-   * says so (their `deepspeed_buckets`).
+   * The run's DeepSpeed config left `reduce_bucket_size`, `stage3_prefetch_bucket_size` and
+   * `stage3_param_persistence_threshold` 'auto', which transformers' Trainer fills from the model's hidden size (its
+   * square, 0.9 of it, ten times it: integrations/deepspeed.py trainer_config_finalize): ZeRO-3's all-gathers and
+   * reduce-scatters come in groups of those sizes, each its own collective (time/zero-collectives.ts,
+   * time/zero-hooks.ts). No flag sets it (vramplan's launcher leaves the keys out: DeepSpeed's defaults);
+   * `validate --throughput` does for rows whose config says so (their `deepspeed_buckets`).
    */
   zeroAutoBuckets?: boolean;
   /**
