@@ -54,6 +54,8 @@ function repeated(b: GatherBuckets, layers: number, layer: (g: Grouper) => void)
   if (layers <= 0) return 0;
   const g = new Grouper(b);
   layer(g);
+  // Part of one layer on this rank (a pipeline stage's share): that share of one layer's groups.
+  if (layers <= 1) return layers * g.close();
   const first = g.groups;
   layer(g);
   // The second layer's groups are every later layer's (the carry repeats).
