@@ -196,6 +196,15 @@ export interface TimeOptions {
    */
   serialComm?: boolean;
   /**
+   * The run's DeepSpeed config left `reduce_bucket_size`, `stage3_prefetch_bucket_size` and
+   * `stage3_param_persistence_threshold` 'auto', which transformers' Trainer fills from the model's hidden size (its
+   * square, 0.9 of it, ten times it: integrations/deepspeed.py trainer_config_finalize): ZeRO-3's all-gathers and
+   * reduce-scatters come in groups of those sizes, each its own collective (time/zero-collectives.ts,
+   * time/zero-hooks.ts). No flag sets it (vramplan's launcher leaves the keys out: DeepSpeed's defaults);
+   * `validate --throughput` does for rows whose config says so (their `deepspeed_buckets`).
+   */
+  zeroAutoBuckets?: boolean;
+  /**
    * The bitsandbytes build dequantized NF4/FP4 weights through its branch-tree kernel (releases before 0.48.0,
    * bitsandbytes-foundation/bitsandbytes#1746): each 4-bit dequantization pass takes core/time/bnb-dequant.ts's factor longer than a pass
    * at the memory rate on the GPUs it was measured slow on. No flag sets it (the pinned bitsandbytes has the lookup

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { modelFacts, trainStep, trainWork, gpuRates } from '../../src/core/time/index.js';
+import { gatherCollectives } from '../../src/core/time/zero-collectives.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
@@ -37,7 +38,11 @@ const ops = (g: number, b: number) => h.streamOps.gathering * g + h.streamOps.ba
 const sec = (g: number, b: number) => h.gathering * g + h.bare * b;
 // A ZeRO-3 gradient on 8 ranks: its stream calls and the reduce's slicing for the ranks beyond the measurement's.
 const gradOps8 = h.streamOps.gradient + (8 - h.ranks);
+// A full fine-tune's gradients reduce-scatter a bucket at a time, DeepSpeed's default bucket unless 'auto'.
+const reduceOps = h.collectiveOps * Math.ceil(m.total / h.reduceBucket.elements);
 const seconds = (o: EstimateOptions, time = t) => trainStep(work(o, time), gpuRates(gpu, time));
+// One rank gathers nothing: its forward ops are the hooks' alone, without the collectives' CUDA calls.
+const hooks1 = (o: EstimateOptions, time = t, mm = m) => trainWork(mm, { ...o, gpus: 1 }, time);
 
 describe('DeepSpeed ZeRO hooks', () => {
   it('are DeepSpeed’s: FSDP and the other engines gather whole wrapped units', () => {
@@ -69,6 +74,117 @@ describe('DeepSpeed ZeRO hooks', () => {
       expect(Math.abs(h[k] * 1e6 - fixture.summary_us[k]!), k).toBeLessThanOrEqual(0.5);
   });
 
+  it('one all-gather per prefetch group, in forward and recompute: ProcessGroupNCCL’s CUDA calls', () => {
+    expect(h.collectiveOps).toBe(8);
+    expect(h.prefetchBucket).toEqual({ elements: 5e7, autoPerHidden2: 0.9 });
+    expect(h.persistence).toEqual({ elements: 1e5, autoPerHidden: 10 });
+    const o = full(3, 'deepspeed');
+    const auto: TimeOptions = { ...t, zeroAutoBuckets: true };
+    // Qwen3-30B-A3B's expert linears are 2048 x 768 = 1.57M elements: an 'auto' bucket of 0.9 x 2048^2 = 3.77M
+    // closes at an expert's third, so the loop issues one all-gather an expert, 128 a layer.
+    const buckets = { prefetch: 0.9 * 2048 * 2048, persistence: 10 * 2048 };
+    const g = gatherCollectives(m, o, 48, buckets, { loop: true, hit: 128 });
+    expect(g.loop).toBe(48 * 128);
+    // DeepSpeed's 5e7 default gathers 32 expert linears at a time.
+    const dflt = gatherCollectives(
+      m,
+      o,
+      48,
+      { prefetch: 5e7, persistence: 1e5 },
+      { loop: true, hit: 128 },
+    );
+    expect(dflt.loop).toBeLessThan(g.loop / 8);
+    const eight = work(o, auto);
+    const one = work({ ...o, gpus: 1 }, auto);
+    const hit = eight.expertsHit;
+    const g8 = gatherCollectives(m, o, 48, buckets, { loop: true, hit });
+    // The CUDA calls ride on the forward (and so the recompute), none on one rank: nothing is gathered there.
+    expect(eight.zeroHookFwdOps - one.zeroHookFwdOps).toBeCloseTo(h.collectiveOps * g8.outside, 6);
+    expect(eight.zeroHookLoopOps - one.zeroHookLoopOps).toBeCloseTo(h.collectiveOps * g8.loop, 6);
+    // Backward gathers again only without full recompute (it reuses the recompute's gathers otherwise).
+    const none = work({ ...o, checkpointing: 'none' }, auto);
+    expect(none.zeroHookLoopBwdOps - eight.zeroHookLoopBwdOps).toBeCloseTo(
+      h.collectiveOps * g8.loop,
+      6,
+    );
+  });
+
+  it('the grouping counts what DeepSpeed v0.14.4 issued on a CPU, two passes a micro-batch', () => {
+    // scripts/measure/zero3-collectives.py: a toy Qwen2 (hidden 64, 8 layers) with LoRA r 2 on every linear,
+    // reentrant checkpointing, two gloo ranks, the live budget spanning 1.1 and 4.3 layers (the 72B's and 7B's).
+    const fixture = JSON.parse(
+      readFileSync(
+        new URL('../../calibration/measured/zero3-collectives-cpu.json', import.meta.url),
+        'utf8',
+      ),
+    ) as {
+      versions: { deepspeed: string };
+      results: Record<string, { all_gathers: number; layers: number; lora_rank: number }>;
+    };
+    expect(fixture.versions.deepspeed).toBe('0.14.4');
+    const toy = modelFacts(
+      archFromHfConfig(
+        {
+          model_type: 'qwen2',
+          architectures: ['Qwen2ForCausalLM'],
+          hidden_size: 64,
+          intermediate_size: 128,
+          num_hidden_layers: 8,
+          num_attention_heads: 4,
+          num_key_value_heads: 2,
+          vocab_size: 256,
+          max_position_embeddings: 512,
+          tie_word_embeddings: false,
+          torch_dtype: 'bfloat16',
+        } as never,
+        { id: 'toy-qwen2', hfId: 'toy/qwen2' },
+      ),
+    );
+    const lora: EstimateOptions = {
+      ...full(3, 'deepspeed'),
+      method: 'lora',
+      loraRank: 2,
+      loraTargets: ['q', 'k', 'v', 'o', 'gate', 'up', 'down'],
+    };
+    const perPass = gatherCollectives(
+      toy,
+      lora,
+      8,
+      { prefetch: Math.floor(0.9 * 64 * 64), persistence: 64 },
+      {
+        loop: false,
+        hit: 0,
+      },
+    ).outside;
+    for (const key of ['live_layers_1.1', 'live_layers_4.3']) {
+      const measured = fixture.results[key]!.all_gathers;
+      // Forward and recompute (the embedding and output layer's few gathers left out): at least what DeepSpeed
+      // issued less a tenth, at most a third more (a longer live budget keeps more parameters between passes).
+      expect(2 * perPass, key).toBeGreaterThanOrEqual(0.9 * measured);
+      expect(2 * perPass, key).toBeLessThanOrEqual(1.35 * measured);
+    }
+  });
+
+  it('ZeRO-3 reduce-scatters a bucket at a time: an ‘auto’ bucket is the hidden size squared', () => {
+    expect(h.reduceBucket).toEqual({ elements: 5e8, autoPerHidden2: 1 });
+    const o = full(3, 'deepspeed');
+    const dflt = work(o);
+    const auto = work(o, { ...t, zeroAutoBuckets: true });
+    const buckets = (b: number) => Math.ceil(m.total / b);
+    // Qwen3-30B-A3B: 30.5B gradients in buckets of 2048^2 = 4.2M elements, not 5e8.
+    expect(auto.zeroHookBwdOps - dflt.zeroHookBwdOps).toBeCloseTo(
+      h.collectiveOps * (buckets(m.hidden * m.hidden) - buckets(5e8)),
+      6,
+    );
+    expect(auto.zeroHookFwdSeconds).toBe(dflt.zeroHookFwdSeconds);
+    expect(auto.zeroHookLoopBwdOps).toBeGreaterThan(dflt.zeroHookLoopBwdOps);
+    // One rank reduces nothing.
+    const one = { ...o, gpus: 1 };
+    expect(work(one, { ...t, zeroAutoBuckets: true }).zeroHookBwdOps).toBe(
+      work(one).zeroHookBwdOps,
+    );
+  });
+
   it('ZeRO-2 carries no measured seconds', () => {
     const z2 = work(full(2, 'deepspeed'));
     expect(z2.zeroHookFwdSeconds + z2.zeroHookBwdSeconds + z2.zeroHookLoopSeconds).toBe(0);
@@ -76,19 +192,20 @@ describe('DeepSpeed ZeRO hooks', () => {
 
   it('ZeRO-3 over a per-expert loop: the measured price per expert linear module and parameter-less one', () => {
     const w = work(full(3, 'deepspeed'));
+    const w1 = hooks1(full(3, 'deepspeed'));
     // Qwen3-30B-A3B: 48 layers, 128 experts x 3 linears, all hit at 8,192 tokens x top 8; each expert also is
     // its MLP module and its activation module (hooked, no parameters).
     const hit = w.expertsHit;
     expect(hit).toBeGreaterThan(127.9);
-    expect(w.zeroHookLoopOps).toBeCloseTo(ops(48 * hit * 3, 48 * hit * 2), 0);
+    expect(w1.zeroHookLoopOps).toBeCloseTo(ops(48 * hit * 3, 48 * hit * 2), 0);
     expect(w.zeroHookLoopSeconds).toBeCloseTo(sec(48 * hit * 3, 48 * hit * 2), 9);
     // q, k, v, o and the router are the dense modules (5); the layer, its attention, its sparse MoE block and its
     // 2 norms are hooked and gather nothing (5); gradients: the dense modules, 2 norms and every expert linear.
-    expect(w.zeroHookFwdOps).toBe(ops(48 * 5, 48 * 5));
+    expect(w1.zeroHookFwdOps).toBe(ops(48 * 5, 48 * 5));
     expect(w.zeroHookFwdSeconds).toBeCloseTo(sec(48 * 5, 48 * 5), 9);
     const grads = 48 * (5 + 2 + hit * 3);
     expect(w.zeroHookBwdOps).toBeCloseTo(
-      ops(48 * (5 + hit * 3), 48 * 5 + 48 * hit * 2) + gradOps8 * grads,
+      ops(48 * (5 + hit * 3), 48 * 5 + 48 * hit * 2) + gradOps8 * grads + reduceOps,
       6,
     );
     expect(w.zeroHookBwdSeconds).toBeCloseTo(
@@ -96,8 +213,11 @@ describe('DeepSpeed ZeRO hooks', () => {
       9,
     );
     // The experts' share, which ZeRO-3's event windows keep in step with the GPU.
+    // The reduce-scatters ride with the gradients that fill their buckets, the experts' most of them.
     expect(w.zeroHookLoopBwdOps).toBeCloseTo(
-      ops(48 * hit * 3, 48 * hit * 2) + gradOps8 * 48 * hit * 3,
+      ops(48 * hit * 3, 48 * hit * 2) +
+        gradOps8 * 48 * hit * 3 +
+        (reduceOps * (48 * hit * 3)) / (48 * (5 + 2) + 48 * hit * 3),
       6,
     );
     expect(w.zeroHookLoopBwdSeconds).toBeCloseTo(
@@ -114,13 +234,13 @@ describe('DeepSpeed ZeRO hooks', () => {
       loraRank: 64,
       loraTargets: targets,
     });
-    const qv = work(lora(['q', 'v']));
-    const q = work(lora(['q']));
+    const qv = hooks1(lora(['q', 'v']));
+    const q = hooks1(lora(['q']));
     // One more adapted linear a layer: lora_A and lora_B (gathering) and PEFT's wrapper and dropout (not).
     expect(qv.zeroHookFwdOps - q.zeroHookFwdOps).toBe(ops(48 * 2, 48 * 2));
     expect(qv.zeroHookFwdSeconds - q.zeroHookFwdSeconds).toBeCloseTo(sec(48 * 2, 48 * 2), 9);
     // Adapted experts in the loop: the same two parameter-less modules per expert linear.
-    const experts = work(lora(['q', 'gate', 'up', 'down']));
+    const experts = hooks1(lora(['q', 'gate', 'up', 'down']));
     const hit = experts.expertsHit;
     expect(experts.zeroHookLoopOps - q.zeroHookLoopOps).toBeCloseTo(
       ops(48 * hit * 3 * 2, 48 * hit * 3 * 2),
@@ -145,8 +265,8 @@ describe('DeepSpeed ZeRO hooks', () => {
   });
 
   it('grouped experts (transformers 5) are one module of two 3-D parameters per layer', () => {
-    const grouped = work(full(3, 'deepspeed'), { ...defaultTimeOptions(2), zeroMoeHooked: true });
-    const looped = work(full(3, 'deepspeed'));
+    const grouped = hooks1(full(3, 'deepspeed'), { ...defaultTimeOptions(2), zeroMoeHooked: true });
+    const looped = hooks1(full(3, 'deepspeed'));
     expect(grouped.zeroHookLoopOps).toBe(0);
     expect(grouped.zeroHookFwdOps).toBe(looped.zeroHookFwdOps + ops(48, 0));
     expect(grouped.zeroHookFwdSeconds).toBeCloseTo(looped.zeroHookFwdSeconds + sec(48, 0), 9);
@@ -187,10 +307,15 @@ describe('DeepSpeed ZeRO hooks', () => {
     it('grouped experts: the block gathers the router and the experts as one module and hooks nothing inside', () => {
       const leaf = work(full(3, 'deepspeed'), defaultTimeOptions(2));
       const hooked = work(full(3, 'deepspeed'), { ...defaultTimeOptions(2), zeroMoeHooked: true });
+      const leaf1 = hooks1(full(3, 'deepspeed'), defaultTimeOptions(2));
+      const hooked1 = hooks1(full(3, 'deepspeed'), {
+        ...defaultTimeOptions(2),
+        zeroMoeHooked: true,
+      });
       // A layer: q, k, v, o and the block gather (5 modules, was q, k, v, o, router and experts: 6); the layer, its
       // attention and its 2 norms gather nothing (4, was 5 with the block). The gradients are the same.
-      expect(leaf.zeroHookFwdOps).toBe(ops(48 * 5, 48 * 4));
-      expect(hooked.zeroHookFwdOps - leaf.zeroHookFwdOps).toBe(ops(48, 48));
+      expect(leaf1.zeroHookFwdOps).toBe(ops(48 * 5, 48 * 4));
+      expect(hooked1.zeroHookFwdOps - leaf1.zeroHookFwdOps).toBe(ops(48, 48));
       expect(hooked.zeroHookBwdOps - leaf.zeroHookBwdOps).toBe(ops(48, 48));
       expect(hooked.zeroHookBwdSeconds - leaf.zeroHookBwdSeconds).toBeCloseTo(sec(48, 48), 9);
     });
@@ -200,9 +325,13 @@ describe('DeepSpeed ZeRO hooks', () => {
       expect(leaf.zeroHookLoopOps).toBe(0);
       expect(leaf.zeroHookLoopBwdOps).toBe(0);
       expect(leaf.zeroHookLoopSeconds).toBe(0);
-      expect(leaf.zeroHookFwdOps).toBe(ops(48 * 5, 48 * 4));
+      expect(
+        hooks1(full(3, 'deepspeed'), { ...defaultTimeOptions(2), moeLoop: true }).zeroHookFwdOps,
+      ).toBe(ops(48 * 5, 48 * 4));
       // q, k, v, o, the router, 2 norms and all 128 experts' 3 linears.
-      expect(leaf.zeroHookBwdOps).toBe(ops(48 * 5, 48 * 4) + gradOps8 * 48 * (7 + 128 * 3));
+      expect(leaf.zeroHookBwdOps).toBe(
+        ops(48 * 5, 48 * 4) + gradOps8 * 48 * (7 + 128 * 3) + reduceOps,
+      );
       expect(leaf.zeroHookBwdSeconds).toBeCloseTo(
         sec(48 * 5, 48 * 4) + h.gradient * 48 * (7 + 128 * 3),
         9,
@@ -217,8 +346,8 @@ describe('DeepSpeed ZeRO hooks', () => {
         }),
       );
       const o = full(3, 'deepspeed');
-      const leaf = trainWork(qwen2Moe, o, defaultTimeOptions(2));
-      const hooked = trainWork(qwen2Moe, o, { ...defaultTimeOptions(2), zeroMoeHooked: true });
+      const leaf = hooks1(o, defaultTimeOptions(2), qwen2Moe);
+      const hooked = hooks1(o, { ...defaultTimeOptions(2), zeroMoeHooked: true }, qwen2Moe);
       // Hooked: q, k, v, o, the router, the shared expert's 3 linears, its gate and the experts (10 modules), and
       // the layer, attention, block, 2 norms, the shared expert's MLP module and its activation (7, gathering
       // nothing). Leaf: q, k, v, o and the block (5); the layer, attention and 2 norms (4).

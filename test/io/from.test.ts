@@ -86,6 +86,8 @@ describe('LLaMA-Factory (published examples)', () => {
     expect(flags['grad-accum']).toBe(2);
     // ds_z3_config.json sets overlap_comm false: its gradient reduces run in series with backward.
     expect(c.warnings.join('\n')).toMatch(/zero_optimization\.overlap_comm: false reduces/);
+    // Its reduce_bucket_size 'auto' is the hidden size squared: more, smaller reduce-scatters than DeepSpeed's 5e8.
+    expect(c.warnings.join('\n')).toMatch(/zero_optimization\.reduce_bucket_size: 'auto'/);
   });
   it('train_lora/qwen3_lora_sft.yaml: LoRA r8 on all linear layers, fp32 nowhere', () => {
     const { o } = optionsOf('llamafactory/examples/train_lora/qwen3_lora_sft.yaml');

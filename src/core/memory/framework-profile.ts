@@ -226,7 +226,12 @@ export interface FrameworkProfile {
      * reduceOps3.perParam): host seconds per hooked module pass, for a module that gathers a parameter of its own
      * and one that gathers none, and per gradient (its bucket copy, reduce-scatter and partition filing), on
      * `ranks` ranks of a device without streams; `streamOps`: the stream and event calls that device skipped, per
-     * module pass and per gradient, counted as eager ops on top.
+     * module pass and per gradient, counted as eager ops on top. `collectiveOps`: the CUDA calls the GPU backend's
+     * collective makes on the issuing thread (a host backend's enqueue makes none), counted as eager ops per
+     * collective (none on one rank): each all-gather of a prefetch group (parameters above `persistence`, grouped
+     * until they reach `prefetchBucket`: time/zero-collectives.ts) and each reduce-scatter of `reduceBucket`
+     * gradient elements. Each bucket is `elements` by default, a multiple of the hidden size (squared) where the
+     * run's config left it 'auto' for the trainer to fill.
      */
     host3?: {
       gathering: number;
@@ -234,6 +239,10 @@ export interface FrameworkProfile {
       gradient: number;
       ranks: number;
       streamOps: { gathering: number; bare: number; gradient: number };
+      collectiveOps: number;
+      reduceBucket: { elements: number; autoPerHidden2: number };
+      prefetchBucket: { elements: number; autoPerHidden2: number };
+      persistence: { elements: number; autoPerHidden: number };
     };
   };
   /** Serving: the engine serves many LoRA adapters on one base (preallocated adapter slots). */

@@ -550,7 +550,10 @@ export function trainWork(
   const ew = expertWork(m, o, w, dispatch, paramWrapper, t.denseMoeLoop === true, fe);
   const aw = adapterPathWork(m, o, w, t);
   const moeHooked = t.zeroMoeHooked === true;
-  const zh = zeroHookOps(m, o, w.layersHere, ew.dispatch === 'loop', ew.hit, w.dp, moeHooked);
+  const zh = zeroHookOps(m, o, w.layersHere, ew.dispatch === 'loop', ew.hit, w.dp, moeHooked, {
+    numel: trainable,
+    autoBuckets: t.zeroAutoBuckets === true,
+  });
   // Written out field by field, not spread: the planner makes one per row, and spreads built each of the
   // first few hundred with a different V8 hidden class (deoptimizing the step-time functions that read them).
   return {

@@ -12,6 +12,7 @@ import type { EstimateOptions, LoraTarget } from '../../schema/estimate.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import type { ModelFacts } from './model-facts.js';
 import type { LayerGroup, Linear } from '../model/arch.js';
+import { gatherCollectives, type GatherCollectives } from './zero-collectives.js';
 
 export interface ZeroHookOps {
   /** Forward ops outside a per-expert loop (the host runs ahead of the GPU there). */
@@ -150,6 +151,7 @@ export function zeroHookOps(
   hit: number,
   dp = 1,
   moeHooked = false,
+  grads?: { numel: number; autoBuckets: boolean },
 ): ZeroHookOps {
   const hooks = FRAMEWORKS[o.framework].zeroHooks;
   if (!hooks || o.zero < 2 || o.method === 'inference') return NONE;
@@ -169,7 +171,25 @@ export function zeroHookOps(
     if (g.name === 'vision') continue;
     groupHooks(c, g, g.count * scale, lora, targets, { loop, hit, leaf });
   }
-  if (o.zero === 3 && hooks.host3) return measured3(hooks.host3, hooks.reduceOps3.perRank, c, dp);
+  if (o.zero === 3 && hooks.host3) {
+    const h = hooks.host3;
+    const auto = grads?.autoBuckets === true;
+    const h2 = m.hidden * m.hidden;
+    const bucket = auto ? h.reduceBucket.autoPerHidden2 * h2 : h.reduceBucket.elements;
+    // This rank's layers' share of the trainable gradients, one reduce-scatter a bucket (none on one rank).
+    const reduces = grads && dp > 1 ? Math.ceil((grads.numel * scale) / bucket) : 0;
+    const buckets = {
+      prefetch: auto ? h.prefetchBucket.autoPerHidden2 * h2 : h.prefetchBucket.elements,
+      persistence: auto ? h.persistence.autoPerHidden * m.hidden : h.persistence.elements,
+    };
+    const gathers =
+      dp > 1
+        ? gatherCollectives(m, o, layersHere, buckets, { loop: loop && !leaf, hit })
+        : { outside: 0, loop: 0 };
+    // Under full recompute backward reuses the recompute's gathers (measured: zero3-collectives-cpu.json).
+    const bwdGathers = o.checkpointing !== 'full' && o.checkpointing !== 'offload';
+    return measured3(h, hooks.reduceOps3.perRank, c, dp, { reduces, gathers, bwdGathers });
+  }
   const moduleOps = o.zero === 3 ? hooks.moduleOps : 0;
   const gradOps =
     o.zero === 3
@@ -193,21 +213,40 @@ export function zeroHookOps(
 /**
  * ZeRO-3's hooks at a measured host price: each hooked module pass (gathering a parameter or not) and each gradient
  * costs its measured host seconds, plus the stream and event calls the measurement's device skipped as ops of their
- * own, and the reduce's slicing for the ranks beyond the measurement's.
+ * own, a gathering module's all-gather's CUDA calls, and the reduce's slicing for the ranks beyond the measurement's.
  */
-function measured3(h: Host3, perRank: number, c: HookCounts, dp: number): ZeroHookOps {
+function measured3(
+  h: Host3,
+  perRank: number,
+  c: HookCounts,
+  dp: number,
+  coll: { reduces: number; gathers: GatherCollectives; bwdGathers: boolean },
+): ZeroHookOps {
   const s = h.streamOps;
   const gradOps = s.gradient + perRank * Math.max(0, dp - h.ranks);
-  const fwdOps = s.gathering * c.modules + s.bare * c.bareModules;
+  // The all-gathers' CUDA calls, in the passes that gather (forward and recompute; backward without recompute).
+  const gatherOps = h.collectiveOps * coll.gathers.outside;
+  const loopGatherOps = h.collectiveOps * coll.gathers.loop;
+  const hookOps = s.gathering * c.modules + s.bare * c.bareModules;
   const loopOps = s.gathering * c.loopModules + s.bare * c.bareLoopModules;
+  const bwdGather = coll.bwdGathers ? 1 : 0;
   const fwdSeconds = h.gathering * c.modules + h.bare * c.bareModules;
   const loopSeconds = h.gathering * c.loopModules + h.bare * c.bareLoopModules;
-  const loopBwdOps = loopOps + gradOps * c.loopGrads;
+  // Each reduce-scatter's CUDA calls, in backward with the gradients that filled its bucket.
+  const reduceOps = h.collectiveOps * coll.reduces;
+  const loopShare = c.loopGrads > 0 ? c.loopGrads / (c.grads + c.loopGrads) : 0;
+  const loopBwdOps =
+    loopOps + bwdGather * loopGatherOps + gradOps * c.loopGrads + reduceOps * loopShare;
   const loopBwdSeconds = loopSeconds + h.gradient * c.loopGrads;
   return {
-    fwdOps,
-    loopFwdOps: loopOps,
-    bwdOps: fwdOps + gradOps * c.grads + loopBwdOps,
+    fwdOps: hookOps + gatherOps,
+    loopFwdOps: loopOps + loopGatherOps,
+    bwdOps:
+      hookOps +
+      bwdGather * gatherOps +
+      gradOps * c.grads +
+      reduceOps * (1 - loopShare) +
+      loopBwdOps,
     loopBwdOps,
     fwdSeconds,
     loopFwdSeconds: loopSeconds,

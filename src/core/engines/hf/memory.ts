@@ -136,6 +136,22 @@ const DEEPSPEED_HOOKS = {
     // https://github.com/deepspeedai/DeepSpeed/blob/v0.14.4/deepspeed/runtime/zero/partition_parameters.py).
     ranks: 2,
     streamOps: { gathering: 4, bare: 1, gradient: 3 },
+    // Each collective through ProcessGroupNCCL makes CUDA calls on the issuing thread that the measurement's gloo
+    // enqueue does not: syncStreams' event record and stream wait, the work's end event (created on its first record)
+    // and its record, the NCCL kernel launch, the CUDA future's event create and record in markCompleted, and the
+    // stream wait of WorkNCCL::wait (pytorch/pytorch@0007e752d518810f0f8942a830dbbbfc69f34577
+    // torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp collective, synchronizeStreams): 8.
+    collectiveOps: 8,
+    // One reduce-scatter a full bucket (stage3.py __reduce_and_partition_ipg_grads, reduce_scatter_coalesced's one
+    // batched call: runtime/comm/coalesced_collectives.py, DeepSpeed v0.14.4): reduce_bucket_size defaults to 5e8
+    // elements (runtime/zero/config.py); 'auto' is the hidden size squared (transformers v4.41.2
+    // integrations/deepspeed.py trainer_config_finalize).
+    reduceBucket: { elements: 5e8, autoPerHidden2: 1 },
+    // stage3_prefetch_bucket_size 5e7 and stage3_param_persistence_threshold 1e5 by default (runtime/zero/config.py,
+    // DeepSpeed v0.14.4); 'auto' is 0.9 times the hidden size squared and 10 times the hidden size (transformers
+    // v4.41.2 integrations/deepspeed.py trainer_config_finalize).
+    prefetchBucket: { elements: 5e7, autoPerHidden2: 0.9 },
+    persistence: { elements: 1e5, autoPerHidden: 10 },
   },
 } as const;
 

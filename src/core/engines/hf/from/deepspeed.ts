@@ -53,6 +53,24 @@ const offloadTarget = (v: unknown): boolean => {
   return device === 'cpu' || device === 'nvme';
 };
 
+/** What of a zero_optimization block the time does not follow. */
+function timeWarnings(zero: Record<string, unknown>, stage: number): string[] {
+  const out: string[] = [];
+  // DeepSpeed v0.16.5 stage_1_and_2.py average_tensor / stage3.py reduce_and_partition_stream: without
+  // overlap_comm the gradient reduces run on the compute stream, waited on there (time/train-step.ts serialComm).
+  if (zero.overlap_comm === false && stage >= 2)
+    out.push(
+      'zero_optimization.overlap_comm: false reduces each gradient bucket in series with backward; the time assumes the reduces overlap it',
+    );
+  // transformers' Trainer fills an 'auto' reduce_bucket_size with the hidden size squared (integrations/deepspeed.py
+  // trainer_config_finalize): ZeRO-3 then issues one reduce-scatter per bucket of that size (time/zero-hooks.ts).
+  if (zero.reduce_bucket_size === 'auto' && stage === 3)
+    out.push(
+      "zero_optimization.reduce_bucket_size: 'auto' is the hidden size squared, a reduce-scatter per bucket; the time assumes DeepSpeed's 5e8",
+    );
+  return out;
+}
+
 /** Maps one DeepSpeed config; `where` prefixes field names in messages (the JSON file). */
 export function mapDeepSpeed(doc: Record<string, unknown>): DeepSpeedMapping {
   const r = new FieldReader(doc);
@@ -78,12 +96,7 @@ export function mapDeepSpeed(doc: Record<string, unknown>): DeepSpeedMapping {
       warnings.push(
         'zero_optimization: NVMe offload estimated as CPU offload (GPU memory is the same)',
       );
-    // DeepSpeed v0.16.5 stage_1_and_2.py average_tensor / stage3.py reduce_and_partition_stream: without
-    // overlap_comm the gradient reduces run on the compute stream, waited on there (time/train-step.ts serialComm).
-    if (zero.overlap_comm === false && (stage ?? 0) >= 2)
-      warnings.push(
-        'zero_optimization.overlap_comm: false reduces each gradient bucket in series with backward; the time assumes the reduces overlap it',
-      );
+    warnings.push(...timeWarnings(zero, stage ?? 0));
   } else flags.zero = 0;
   const bf16 = r.record('bf16');
   const fp16 = r.record('fp16');
