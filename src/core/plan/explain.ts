@@ -16,6 +16,7 @@ import { hostRamOfOptions, type HostRam } from '../memory/host-ram.js';
 import { ENGINE_PROFILES, engineRejects } from '../engines/engines.js';
 import { forbiddenBy } from '../engines/rules.js';
 import { qualityOf, tierRank, type QualityTier } from './quality.js';
+import { restsOnHiddenCopies } from './overlap.js';
 import type { TimeResult } from '../time/index.js';
 import { timeVerdict, type TimeVerdict } from '../time/verdict.js';
 import { defaultTimeOptions, type TimeOptions } from '../../schema/time.js';
@@ -58,8 +59,9 @@ export interface Fix {
   /** GPUs the fix needs (more than given when it adds GPUs). */
   gpus: number;
   /**
-   * Set when the fix copies weights or activations to and from the host and the time model hides every copy
-   * behind compute (its offload phase is 0): its slowdown rests on that overlap, which is not measured.
+   * Set when the fix copies weights or activations to and from the host (parameter or checkpoint offload) and the
+   * time model hides part of those copies behind compute (overlap.ts): its slowdown rests on that overlap, which
+   * is not measured.
    */
   overlapAssumed?: true;
   /**
@@ -401,10 +403,6 @@ function atAccum(o: EstimateOptions, accum: number): EstimateOptions {
   return out;
 }
 
-/** Parameter or activation offload whose host copies the time model hides entirely behind compute. */
-const hidesHostCopies = (o: EstimateOptions, t: TimeResult): boolean =>
-  (o.offload === 'optimizer+params' || o.checkpointing === 'offload') &&
-  (t.phases.find((p) => p.phase === 'offload')?.seconds ?? 0) === 0;
 
 /** Throughput of all GPUs of a configuration (decode tokens/s for inference) from its step. */
 const throughputOf = (o: EstimateOptions, t: TimeResult): number =>
@@ -535,7 +533,7 @@ function fixEvaluator(
       hostBytesPerGpu: r.hostBytesPerGpu,
       hostRam: hostRamOfOptions(arch, o, r.params.total, r.hostBytesPerGpu),
       gpus: o.gpus,
-      ...(hidesHostCopies(o, r.time!) ? { overlapAssumed: true as const } : {}),
+      ...(restsOnHiddenCopies(o) ? { overlapAssumed: true as const } : {}),
       ...(o.batch * dpOf(o) * accum > samples
         ? { globalBatch: { runs: o.batch * dpOf(o) * accum, given: samples } }
         : {}),
