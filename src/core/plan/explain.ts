@@ -403,7 +403,6 @@ function atAccum(o: EstimateOptions, accum: number): EstimateOptions {
   return out;
 }
 
-
 /** Throughput of all GPUs of a configuration (decode tokens/s for inference) from its step. */
 const throughputOf = (o: EstimateOptions, t: TimeResult): number =>
   o.method === 'inference'
