@@ -67,9 +67,10 @@ function linearPathCost(
 ) {
   const quantized = o.method === 'qlora' || !['bf16', 'fp16', 'fp32'].includes(o.weights);
   const fw = FRAMEWORKS[o.framework];
-  // fp32 adapters (the memory profile's adapterBytes: fp32Adapters, but not under zero3AdaptersInWeightDtype) take the
-  // cast, unless the run's PEFT kept them in the weights' dtype (TimeOptions.adaptersInWeightDtype). FSDP mixed
-  // precision gathers parameters in param_dtype, adapters included, which would skip it: not modelled.
+  // fp32 adapters (the memory profile's adapterBytes: fp32Adapters, but not under castsParamsToComputeDtype or
+  // zero3AdaptersInWeightDtype) take the cast, unless the run's PEFT kept them in the weights' dtype
+  // (TimeOptions.adaptersInWeightDtype). FSDP mixed precision gathers parameters in param_dtype, adapters included,
+  // which would skip it: not modelled.
   const fp32 = adapterBytes(fw, quantized, o.zero) === 4;
   const cast = !quantized && o.compute !== 'fp32' && fp32 && !t.adaptersInWeightDtype;
   // LoRA dropout: the engine's default, or a run that set it (TimeOptions.loraDropout).
