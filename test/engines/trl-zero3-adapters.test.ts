@@ -23,7 +23,8 @@ const lora = (o: Partial<EstimateOptions>): EstimateOptions => ({
 
 describe('LoRA adapters under DeepSpeed', () => {
   it('are 16-bit on a bf16 base and on a k-bit base at every stage, fp32 where DeepSpeed trains in fp32', () => {
-    for (const zero of [0, 2, 3] as const) expect(setupOf(arch, lora({ zero }), {}).trainBytes).toBe(2);
+    for (const zero of [0, 2, 3] as const)
+      expect(setupOf(arch, lora({ zero }), {}).trainBytes).toBe(2);
     // Without bf16/fp16 enabled the engine casts nothing: PEFT's fp32 adapters stay.
     expect(setupOf(arch, lora({ zero: 2, compute: 'fp32' }), {}).trainBytes).toBe(4);
     const q = { ...defaultOptions('qlora'), framework: 'deepspeed' as const, gpus: 8 };
