@@ -202,16 +202,14 @@ function runsGlobalBatch(job: FineTuneJob, L: Layout, batch: number): number {
 /**
  * forEachRunnable's table for one method's layouts at micro-batch `batch` (idle ranks and unfilled pipelines
  * skipped). A layout whose data-parallel degree does not divide the global batch keeps only the micro-batches
- * (of `batches`, the searched ones) that reach the smallest batch it can run: a larger micro-batch's rounding
+ * (of the searched ones) that reach the smallest batch it can run: a larger micro-batch's rounding
  * (8 x 2 x 6 = 96 for 64 where 4 x 3 x 6 = 72 runs) is another job, whose larger rollouts and fewer steps would
  * win the ranking on what the scenario did not ask for.
  */
-function shapeTableOf(
-  job: Scenario['job'],
-  layouts: readonly Layout[],
-  batch: number,
-  batches: readonly number[],
-): ShapeTable {
+function shapeTableOf(s: Scenario, layouts: readonly Layout[], batch: number): ShapeTable {
+  const job = s.job;
+  const batches =
+    job.kind === 'fine-tune' ? microBatches(job.globalBatch, s.search.microBatches) : [];
   const accum = new Int32Array(layouts.length);
   const byShape = new Map<number, number[]>();
   for (let i = 0; i < layouts.length; i++) {
@@ -259,8 +257,6 @@ function forEachRunnable(
   const groups = surfaceGroupsOf(bases);
   const judge = qualityJudge(s, arch, bases, variants, groups);
   const runs = engineVerdicts(arch);
-  const batches =
-    s.job.kind === 'fine-tune' ? microBatches(s.job.globalBatch, s.search.microBatches) : [];
   const layoutsByMethod = new Map<Method, Layout[]>();
   const tables = new Map<Method, Map<number, ShapeTable>>(); // by method, then micro-batch
   const at: LayoutVisit = {
@@ -282,7 +278,7 @@ function forEachRunnable(
     let byBatch = tables.get(o.method);
     if (!byBatch) tables.set(o.method, (byBatch = new Map()));
     let table = byBatch.get(o.batch);
-    if (!table) byBatch.set(o.batch, (table = shapeTableOf(s.job, layouts, o.batch, batches)));
+    if (!table) byBatch.set(o.batch, (table = shapeTableOf(s, layouts, o.batch)));
     // layoutVariants' scratch copy (it may add tiledMlp), made only for a shape whose verdict is not cached yet.
     let probe: EstimateOptions | null = null;
     // GRPO server mode: the layout is the trainers'; the vLLM server's GPUs come on top (at most half).
