@@ -216,6 +216,8 @@ export const DECODE_PHASES = [
   'decode-weights',
   'decode-kv',
   'tensor-parallel',
+  // Layers and experts kept in host RAM (llama.cpp --gpu-layers, --n-cpu-moe): listed only where some are.
+  'decode-host',
   'overhead',
 ] as const;
 export type TrainPhase = (typeof TRAIN_PHASES)[number];
