@@ -330,7 +330,8 @@ export const NEAR_TIE = 0.01;
  * What a plan asks beyond a plain layout, which a near-tie should not be won by: pipeline parallelism (its
  * schedule and bubble), an optimizer stepped inside backward, a bitsandbytes optimizer under a ZeRO sharding that
  * takes it only as untested (the engine profile's bnbOptimizersUntested: DeepSpeed's zero_allow_untested_optimizer),
- * and CPU offload (its speed rests on host copies hidden behind compute over a PCIe link other processes share).
+ * and CPU offload of the optimizer, parameters or checkpoints (its speed rests on host copies hidden behind compute
+ * over a PCIe link other processes share), each counted.
  */
 function riskOf(ctx: Ctx, k: Kept): number {
   const r = ctx.rows;
@@ -341,8 +342,14 @@ function riskOf(ctx: Ctx, k: Kept): number {
     r.zero[k.row]! > 0 &&
     BNB_OPTIMIZERS.has(o.optimizer);
   const offloads = r.offload[k.row]! > 0 ? 1 : 0; // OFFLOADS[0] is 'none'
+  // Checkpoints offloaded to the host rest on their copies hiding behind compute as parameter offload does.
+  const ckptOffload = o.checkpointing === 'offload' ? 1 : 0;
   return (
-    (r.pp[k.row]! > 1 ? 1 : 0) + (v.optimizerInBackward ? 1 : 0) + (untested ? 1 : 0) + offloads
+    (r.pp[k.row]! > 1 ? 1 : 0) +
+    (v.optimizerInBackward ? 1 : 0) +
+    (untested ? 1 : 0) +
+    offloads +
+    ckptOffload
   );
 }
 
