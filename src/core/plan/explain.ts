@@ -140,31 +140,38 @@ function halvings(n: number): number[] {
 /** Every single change around `o` the search tries. */
 type AddMove = (axis: string, label: string, tradeoff: string | null, apply: Move['apply']) => void;
 
-/** Full fine-tune → LoRA / QLoRA. */
+/**
+ * A full fine-tune's adapters where the engine's own recipes put them (profile loraTargets, docs/engines.md: every
+ * linear on the HF engines and Unsloth), not the contract's q,v a full fine-tune carries unused; an engine
+ * without a recipe keeps them.
+ */
+function recipeTargets(x: EstimateOptions): EstimateOptions {
+  const r = ENGINE_PROFILES[engineOf(x)].loraTargets;
+  return r ? { ...x, loraTargets: [...r.targets], loraAllLinear: r.allLinear } : x;
+}
+
+/** Full fine-tune → LoRA / QLoRA, at the engine's recipe targets. */
 function methodMoves(o: EstimateOptions, add: AddMove): void {
   if (o.method === 'full') {
-    add('method', `LoRA r${o.loraRank} (${targets(o)})`, TRADEOFF.lora, (x) => ({
-      ...x,
-      method: 'lora',
-      masterWeights: false,
-    }));
-    add('method', `QLoRA r${o.loraRank} (nf4)`, `${TRADEOFF.lora}; ${TRADEOFF.qlora}`, (x) => ({
-      ...x,
-      method: 'qlora',
-      weights: 'nf4',
-      masterWeights: false,
-    }));
+    const lora = recipeTargets({ ...o, method: 'lora' });
+    add('method', `LoRA r${o.loraRank} (${targets(lora)})`, TRADEOFF.lora, (x) =>
+      recipeTargets({ ...x, method: 'lora', masterWeights: false }),
+    );
+    add('method', `QLoRA r${o.loraRank} (nf4)`, `${TRADEOFF.lora}; ${TRADEOFF.qlora}`, (x) =>
+      recipeTargets({ ...x, method: 'qlora', weights: 'nf4', masterWeights: false }),
+    );
     add(
       'method',
       `QLoRA r${o.loraRank} (nf4 + double quant)`,
       `${TRADEOFF.lora}; ${TRADEOFF.qlora}`,
-      (x) => ({
-        ...x,
-        method: 'qlora',
-        weights: 'nf4',
-        doubleQuant: true,
-        masterWeights: false,
-      }),
+      (x) =>
+        recipeTargets({
+          ...x,
+          method: 'qlora',
+          weights: 'nf4',
+          doubleQuant: true,
+          masterWeights: false,
+        }),
     );
   }
 }
