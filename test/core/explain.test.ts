@@ -92,3 +92,30 @@ describe('explain: Llama-2-13B full fine-tuning on an RTX 4090', () => {
     expect(explainFit(arch, base, gpu)).toEqual(e);
   });
 });
+
+describe("explain: a full fine-tune's adapter fixes train where the engine's recipes do", () => {
+  const o = { ...defaultOptions('full'), batch: 4, seq: 4096 };
+  const adapterFixes = (framework: typeof o.framework) =>
+    explainFit(
+      resolveModel('llama-3.1-8b'),
+      { ...o, framework },
+      findGpu('a100-80gb-sxm'),
+    ).fixes.filter((f) => f.options.method === 'lora' || f.options.method === 'qlora');
+
+  it('every linear on the HF engines (TRL, axolotl, LLaMA-Factory recipes), not the unused q,v', () => {
+    const fixes = adapterFixes('hf');
+    expect(fixes.length).toBeGreaterThan(0);
+    for (const f of fixes) {
+      expect(f.options.loraAllLinear).toBe(true);
+      expect(f.options.loraTargets).toEqual(['q', 'k', 'v', 'o', 'gate', 'up', 'down']);
+    }
+    const lora = fixes.find((f) => f.options.method === 'lora');
+    expect(lora?.changes.map((c) => c.label).join(' + ')).toContain('LoRA r16 (all-linear)');
+  });
+
+  it('q,v on LitGPT, whose Llama recipes adapt the query and value only', () => {
+    const fixes = adapterFixes('litgpt');
+    expect(fixes.length).toBeGreaterThan(0);
+    for (const f of fixes) expect(f.options.loraTargets).toEqual(['q', 'v']);
+  });
+});

@@ -64,6 +64,29 @@ describe('explain on offload fixes', () => {
     }
   });
 
+  it('flags parameter offload although the first unit of every pass waits for its copy (offload phase above 0)', () => {
+    const o = optionsFromFlags({
+      method: 'lora',
+      loraTargets: 'all-linear',
+      batch: 1,
+      seq: 8192,
+      checkpointing: 'none',
+    });
+    const e = explainFit(resolveModel('llama-3.1-8b'), o, findGpu('rtx-4090'));
+    const params = e.fixes.filter((f) => f.options.offload === 'optimizer+params');
+    expect(params.length).toBeGreaterThan(0);
+    for (const f of params) {
+      // The exposed share is not 0, yet the rest of the copies are hidden behind compute.
+      const t = buildEstimate(resolveModel('llama-3.1-8b'), f.options, findGpu('rtx-4090')).time!;
+      expect(t.phases.find((p) => p.phase === 'offload')!.seconds).toBeGreaterThan(0);
+      expect(f.overlapAssumed).toBe(true);
+      expect(fixLine(f)).toContain(caveat);
+    }
+    for (const f of e.fixes)
+      if (f.options.offload !== 'optimizer+params' && f.options.checkpointing !== 'offload')
+        expect(fixLine(f)).not.toContain(caveat);
+  });
+
   it('says "same speed" plainly where no copy is assumed hidden, and times spilled paged states', () => {
     expect(slowdownText(1.001)).toBe('same speed');
     const o = optionsFromFlags({ method: 'full', batch: 1, seq: 2048 });

@@ -125,6 +125,31 @@ describe('GRPO generation batch (properties)', () => {
       params,
     );
   });
+
+  it('a higher --max-completion-tokens cap (TRL max_completion_length) never shortens a step', () => {
+    fc.assert(
+      fc.property(
+        archArb,
+        optsArb,
+        grpoArb,
+        fc.integer({ min: 0, max: 4096 }),
+        fc.integer({ min: 1, max: 4096 }),
+        (arch, o, g, over, more) => {
+          const batch = g.generations;
+          // Caps at or above the mean (flags.ts refuses one below it), the second the higher.
+          const cap = g['completion-tokens'] + over;
+          const low = grpo(o, { ...g, 'max-completion-tokens': cap }, batch, 1);
+          const high = grpo(o, { ...g, 'max-completion-tokens': cap + more }, batch, 1);
+          fc.pre(low !== null && high !== null);
+          const t1 = timeOf(arch, low, 1);
+          const t2 = timeOf(arch, high, 1);
+          expect(t2.stepSeconds).toBeGreaterThanOrEqual(t1.stepSeconds);
+          expect(rollout(t2)).toBeGreaterThanOrEqual(rollout(t1));
+        },
+      ),
+      params,
+    );
+  });
 });
 
 describe('GRPO generation batch', () => {

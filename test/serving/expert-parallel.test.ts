@@ -200,3 +200,25 @@ describe('expert parallelism and DP attention: the serving search', () => {
     expect(at(32)).toMatchObject({ dpAttention: true, ep: 8, speculative: { method: 'mtp' } });
   });
 });
+
+describe('expert parallelism and DP attention: the step phases', () => {
+  it('the gathers around the MoE layers are the expert-parallel phase, not tensor-parallel (TP 1 has none)', () => {
+    const dpa = estimate(dsv3, {
+      weights: 'fp8',
+      gpus: 8,
+      tp: 1,
+      'dp-attention': true,
+      ep: 8,
+      batch: 64,
+    }).e.time!;
+    const seconds = (name: string) => dpa.phases.find((p) => p.phase === name)?.seconds ?? 0;
+    expect(seconds('expert-parallel')).toBeGreaterThan(0);
+    expect(seconds('tensor-parallel')).toBe(0);
+    const sum = dpa.phases.filter((p) => p.phase !== 'prefill').reduce((a, p) => a + p.seconds, 0);
+    expect(sum).toBeCloseTo(dpa.stepSeconds, 3);
+    // Plain TP 8 gathers nothing around its experts: no expert-parallel phase listed.
+    const tp8 = estimate(dsv3, { weights: 'fp8', gpus: 8, tp: 8, batch: 64 }).e.time!;
+    expect(tp8.phases.some((p) => p.phase === 'expert-parallel')).toBe(false);
+    expect(tp8.phases.find((p) => p.phase === 'tensor-parallel')!.seconds).toBeGreaterThan(0);
+  });
+});

@@ -104,6 +104,12 @@ export interface FrameworkProfile {
    * fp32Adapters: no fp32 upcast of the adapters, no cast of each adapted linear's input to them.
    */
   zero3AdaptersInWeightDtype?: boolean;
+  /**
+   * The engine casts every floating parameter of a model not built under ZeRO-Init to the 16-bit dtype it trains
+   * in, so on a non-quantized base the adapters PEFT made fp32 (fp32Adapters) train in the weights' dtype at every
+   * ZeRO stage: no fp32 upcast of the adapters, no cast of each adapted linear's input to them.
+   */
+  castsParamsToComputeDtype?: boolean;
   /** k-bit linears run through bitsandbytes MatMul4Bit/8bitLt, which save their input (ctx.tensors = (A, B)). */
   bnbSavesInput: boolean;
   /**
@@ -602,11 +608,12 @@ export interface LoraPathCost {
 }
 
 /**
- * Bytes of one trainable adapter element as the engine keeps it (kbitTrainableBf16, zero3AdaptersInWeightDtype,
- * then fp32Adapters); null: the weights' own float dtype.
+ * Bytes of one trainable adapter element as the engine keeps it (kbitTrainableBf16, castsParamsToComputeDtype,
+ * zero3AdaptersInWeightDtype, then fp32Adapters); null: the weights' own float dtype.
  */
 export function adapterBytes(fw: FrameworkProfile, quantized: boolean, zero: number): 2 | 4 | null {
   if (quantized && fw.kbitTrainableBf16 === true) return 2;
+  if (!quantized && fw.castsParamsToComputeDtype === true) return null;
   if (!quantized && zero >= 3 && fw.zero3AdaptersInWeightDtype === true) return null;
   return fw.fp32Adapters ? 4 : null;
 }

@@ -16,6 +16,7 @@ import { hostRamOfOptions, type HostRam } from '../memory/host-ram.js';
 import { ENGINE_PROFILES, engineRejects } from '../engines/engines.js';
 import { forbiddenBy } from '../engines/rules.js';
 import { qualityOf, tierRank, type QualityTier } from './quality.js';
+import { restsOnHiddenCopies } from './overlap.js';
 import type { TimeResult } from '../time/index.js';
 import { timeVerdict, type TimeVerdict } from '../time/verdict.js';
 import { defaultTimeOptions, type TimeOptions } from '../../schema/time.js';
@@ -58,8 +59,9 @@ export interface Fix {
   /** GPUs the fix needs (more than given when it adds GPUs). */
   gpus: number;
   /**
-   * Set when the fix copies weights or activations to and from the host and the time model hides every copy
-   * behind compute (its offload phase is 0): its slowdown rests on that overlap, which is not measured.
+   * Set when the fix copies weights or activations to and from the host (parameter or checkpoint offload) and the
+   * time model hides part of those copies behind compute (overlap.ts): its slowdown rests on that overlap, which
+   * is not measured.
    */
   overlapAssumed?: true;
   /**
@@ -138,31 +140,38 @@ function halvings(n: number): number[] {
 /** Every single change around `o` the search tries. */
 type AddMove = (axis: string, label: string, tradeoff: string | null, apply: Move['apply']) => void;
 
-/** Full fine-tune → LoRA / QLoRA. */
+/**
+ * A full fine-tune's adapters where the engine's own recipes put them (profile loraTargets, docs/engines.md: every
+ * linear on the HF engines and Unsloth), not the contract's q,v a full fine-tune carries unused; an engine
+ * without a recipe keeps them.
+ */
+function recipeTargets(x: EstimateOptions): EstimateOptions {
+  const r = ENGINE_PROFILES[engineOf(x)].loraTargets;
+  return r ? { ...x, loraTargets: [...r.targets], loraAllLinear: r.allLinear } : x;
+}
+
+/** Full fine-tune → LoRA / QLoRA, at the engine's recipe targets. */
 function methodMoves(o: EstimateOptions, add: AddMove): void {
   if (o.method === 'full') {
-    add('method', `LoRA r${o.loraRank} (${targets(o)})`, TRADEOFF.lora, (x) => ({
-      ...x,
-      method: 'lora',
-      masterWeights: false,
-    }));
-    add('method', `QLoRA r${o.loraRank} (nf4)`, `${TRADEOFF.lora}; ${TRADEOFF.qlora}`, (x) => ({
-      ...x,
-      method: 'qlora',
-      weights: 'nf4',
-      masterWeights: false,
-    }));
+    const lora = recipeTargets({ ...o, method: 'lora' });
+    add('method', `LoRA r${o.loraRank} (${targets(lora)})`, TRADEOFF.lora, (x) =>
+      recipeTargets({ ...x, method: 'lora', masterWeights: false }),
+    );
+    add('method', `QLoRA r${o.loraRank} (nf4)`, `${TRADEOFF.lora}; ${TRADEOFF.qlora}`, (x) =>
+      recipeTargets({ ...x, method: 'qlora', weights: 'nf4', masterWeights: false }),
+    );
     add(
       'method',
       `QLoRA r${o.loraRank} (nf4 + double quant)`,
       `${TRADEOFF.lora}; ${TRADEOFF.qlora}`,
-      (x) => ({
-        ...x,
-        method: 'qlora',
-        weights: 'nf4',
-        doubleQuant: true,
-        masterWeights: false,
-      }),
+      (x) =>
+        recipeTargets({
+          ...x,
+          method: 'qlora',
+          weights: 'nf4',
+          doubleQuant: true,
+          masterWeights: false,
+        }),
     );
   }
 }
@@ -401,11 +410,6 @@ function atAccum(o: EstimateOptions, accum: number): EstimateOptions {
   return out;
 }
 
-/** Parameter or activation offload whose host copies the time model hides entirely behind compute. */
-const hidesHostCopies = (o: EstimateOptions, t: TimeResult): boolean =>
-  (o.offload === 'optimizer+params' || o.checkpointing === 'offload') &&
-  (t.phases.find((p) => p.phase === 'offload')?.seconds ?? 0) === 0;
-
 /** Throughput of all GPUs of a configuration (decode tokens/s for inference) from its step. */
 const throughputOf = (o: EstimateOptions, t: TimeResult): number =>
   o.method === 'inference'
@@ -535,7 +539,7 @@ function fixEvaluator(
       hostBytesPerGpu: r.hostBytesPerGpu,
       hostRam: hostRamOfOptions(arch, o, r.params.total, r.hostBytesPerGpu),
       gpus: o.gpus,
-      ...(hidesHostCopies(o, r.time!) ? { overlapAssumed: true as const } : {}),
+      ...(restsOnHiddenCopies(o) ? { overlapAssumed: true as const } : {}),
       ...(o.batch * dpOf(o) * accum > samples
         ? { globalBatch: { runs: o.batch * dpOf(o) * accum, given: samples } }
         : {}),

@@ -6,6 +6,7 @@ import { engineOf } from '../engines/engine.js';
 import { BNB_OPTIMIZERS, ENGINE_PROFILES, onEngine } from '../engines/engines.js';
 import { hostRamOfOptions } from '../memory/host-ram.js';
 import { qualityOf, tierRank } from './quality.js';
+import { HIDDEN_COPIES_NOTE, restsOnHiddenCopies } from './overlap.js';
 import { sloNearestOf, type SloNearest } from './slo.js';
 import { estimateMemory, type MemoryEstimate } from '../memory/memory.js';
 import { fitDeviceBytes, pagedStatesSpill } from '../memory/paged.js';
@@ -266,19 +267,23 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
       ...moeDispatchFactor(t),
     ],
     ...(serving ? { serving } : {}),
-    ...planNotes(ctx.s.job, choices),
+    ...planNotes(ctx.s.job, choices, options),
     options,
   };
 }
 
-/** The plan's `notes`: a global batch rounded up because its data-parallel ranks do not divide the scenario's. */
-function planNotes(job: Scenario['job'], c: PlanChoices): { notes?: string[] } {
-  if (job.kind !== 'fine-tune' || c.globalBatch === job.globalBatch) return {};
-  return {
-    notes: [
+/**
+ * The plan's `notes`: a global batch rounded up because its data-parallel ranks do not divide the scenario's; a
+ * time that rests on host copies hidden behind compute (overlap.ts).
+ */
+function planNotes(job: Scenario['job'], c: PlanChoices, o: EstimateOptions): { notes?: string[] } {
+  const notes: string[] = [];
+  if (job.kind === 'fine-tune' && c.globalBatch !== job.globalBatch)
+    notes.push(
       `global batch ${c.globalBatch}, rounded up from the scenario's ${job.globalBatch}: ${c.dp} data-parallel ranks do not divide ${job.globalBatch} (micro-batch ${c.microBatch} x accumulation ${c.gradAccum} x ${c.dp})`,
-    ],
-  };
+    );
+  if (restsOnHiddenCopies(o)) notes.push(HIDDEN_COPIES_NOTE);
+  return notes.length > 0 ? { notes } : {};
 }
 
 /** Greedy placement of nodes on circuits (smallest first), as the search loop assumed. */
@@ -325,7 +330,8 @@ export const NEAR_TIE = 0.01;
  * What a plan asks beyond a plain layout, which a near-tie should not be won by: pipeline parallelism (its
  * schedule and bubble), an optimizer stepped inside backward, a bitsandbytes optimizer under a ZeRO sharding that
  * takes it only as untested (the engine profile's bnbOptimizersUntested: DeepSpeed's zero_allow_untested_optimizer),
- * and CPU offload (its speed rests on host copies hidden behind compute over a PCIe link other processes share).
+ * and CPU offload of the optimizer, parameters or checkpoints (its speed rests on host copies hidden behind compute
+ * over a PCIe link other processes share), each counted.
  */
 function riskOf(ctx: Ctx, k: Kept): number {
   const r = ctx.rows;
@@ -336,8 +342,14 @@ function riskOf(ctx: Ctx, k: Kept): number {
     r.zero[k.row]! > 0 &&
     BNB_OPTIMIZERS.has(o.optimizer);
   const offloads = r.offload[k.row]! > 0 ? 1 : 0; // OFFLOADS[0] is 'none'
+  // Checkpoints offloaded to the host rest on their copies hiding behind compute as parameter offload does.
+  const ckptOffload = o.checkpointing === 'offload' ? 1 : 0;
   return (
-    (r.pp[k.row]! > 1 ? 1 : 0) + (v.optimizerInBackward ? 1 : 0) + (untested ? 1 : 0) + offloads
+    (r.pp[k.row]! > 1 ? 1 : 0) +
+    (v.optimizerInBackward ? 1 : 0) +
+    (untested ? 1 : 0) +
+    offloads +
+    ckptOffload
   );
 }
 

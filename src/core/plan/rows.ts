@@ -12,10 +12,10 @@ import type { PolicyMemory } from '../memory/objective.js';
 import { maxSearchedGpus, serverGpus } from './objective.js';
 import { servesConcurrency } from './replicas.js';
 import { grpoTokens } from '../../schema/objective-job.js';
-import { pipelineParallelisms, shardings, tensorParallelisms } from './candidates.js';
+import { microBatches, pipelineParallelisms, shardings, tensorParallelisms } from './candidates.js';
 import { searchesFp8Kv } from '../engines/kernels.js';
 import { type EstimateOptions, type Method } from '../../schema/estimate.js';
-import type { Scenario } from '../../schema/scenario.js';
+import type { FineTuneJob, Scenario } from '../../schema/scenario.js';
 import { OFFLOADS, growMem, searchesLayerOffload } from './configs.js';
 import { growableCopy } from './grow-copy.js';
 import type { BaseConfig, MemTable, Rows, Variant } from './configs.js';
@@ -179,8 +179,37 @@ interface ShapeTable {
   accum: Int32Array;
 }
 
-/** forEachRunnable's table for one method's layouts at micro-batch `batch` (idle ranks and unfilled pipelines skipped). */
-function shapeTableOf(job: Scenario['job'], layouts: readonly Layout[], batch: number): ShapeTable {
+/**
+ * The global batch a fine-tune layout runs at micro-batch `batch` (micro-batch x accumulation x dp), or 0 where it
+ * cannot: idle ranks, a pipeline that never fills, a generation batch of partial groups. The scenario's batch is
+ * kept exactly where the data-parallel degree divides it; otherwise it runs the next larger one (choices.globalBatch
+ * says so, and time and cost use it).
+ */
+function runsGlobalBatch(job: FineTuneJob, L: Layout, batch: number): number {
+  if (batch * L.dp > job.globalBatch) return 0; // idle ranks
+  if (job.globalBatch % L.dp === 0 && job.globalBatch % (batch * L.dp) !== 0) return 0;
+  const a = Math.ceil(job.globalBatch / (batch * L.dp));
+  if (L.pp > 1 && a < L.pp) return 0; // pipeline never fills
+  // TRL GRPOConfig raises unless the generation batch holds whole groups (flags.ts generationBatchCheck).
+  if (
+    OBJECTIVE_PROFILES[job.objective].rollout &&
+    (batch * L.dp * a) % grpoTokens(job).generations !== 0
+  )
+    return 0;
+  return batch * L.dp * a;
+}
+
+/**
+ * forEachRunnable's table for one method's layouts at micro-batch `batch` (idle ranks and unfilled pipelines
+ * skipped). A layout whose data-parallel degree does not divide the global batch keeps only the micro-batches
+ * (of the searched ones) that reach the smallest batch it can run: a larger micro-batch's rounding
+ * (8 x 2 x 6 = 96 for 64 where 4 x 3 x 6 = 72 runs) is another job, whose larger rollouts and fewer steps would
+ * win the ranking on what the scenario did not ask for.
+ */
+function shapeTableOf(s: Scenario, layouts: readonly Layout[], batch: number): ShapeTable {
+  const job = s.job;
+  const batches =
+    job.kind === 'fine-tune' ? microBatches(job.globalBatch, s.search.microBatches) : [];
   const accum = new Int32Array(layouts.length);
   const byShape = new Map<number, number[]>();
   for (let i = 0; i < layouts.length; i++) {
@@ -189,18 +218,17 @@ function shapeTableOf(job: Scenario['job'], layouts: readonly Layout[], batch: n
     // Serving: each of the layout's replicas serves its share of the concurrency (replicas.ts).
     if (job.kind === 'inference' && !servesConcurrency(job.concurrency, batch, L.dp)) continue;
     if (job.kind === 'fine-tune') {
-      if (batch * L.dp > job.globalBatch) continue; // idle ranks
-      // The global batch is kept exactly (micro-batch x accumulation x dp); a data-parallel degree that does
-      // not divide it runs the next larger batch (choices.globalBatch says so, and time and cost use it).
-      if (job.globalBatch % L.dp === 0 && job.globalBatch % (batch * L.dp) !== 0) continue;
-      a = Math.ceil(job.globalBatch / (batch * L.dp));
-      if (L.pp > 1 && a < L.pp) continue; // pipeline never fills
-      // TRL GRPOConfig raises unless the generation batch holds whole groups (flags.ts generationBatchCheck).
-      if (
-        OBJECTIVE_PROFILES[job.objective].rollout &&
-        (batch * L.dp * a) % grpoTokens(job).generations !== 0
-      )
-        continue;
+      const runs = runsGlobalBatch(job, L, batch);
+      if (runs === 0) continue;
+      if (runs > job.globalBatch) {
+        let least = runs;
+        for (const b of batches) {
+          const r = runsGlobalBatch(job, L, b);
+          if (r > 0 && r < least) least = r;
+        }
+        if (runs > least) continue;
+      }
+      a = runs / (batch * L.dp);
     }
     accum[i] = a;
     const shape = L.shape + (a > 1 ? 16 : 0);
@@ -250,7 +278,7 @@ function forEachRunnable(
     let byBatch = tables.get(o.method);
     if (!byBatch) tables.set(o.method, (byBatch = new Map()));
     let table = byBatch.get(o.batch);
-    if (!table) byBatch.set(o.batch, (table = shapeTableOf(s.job, layouts, o.batch)));
+    if (!table) byBatch.set(o.batch, (table = shapeTableOf(s, layouts, o.batch)));
     // layoutVariants' scratch copy (it may add tiledMlp), made only for a shape whose verdict is not cached yet.
     let probe: EstimateOptions | null = null;
     // GRPO server mode: the layout is the trainers'; the vLLM server's GPUs come on top (at most half).

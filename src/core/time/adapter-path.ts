@@ -68,10 +68,10 @@ function linearPathCost(
 ) {
   const quantized = o.method === 'qlora' || !['bf16', 'fp16', 'fp32'].includes(o.weights);
   const fw = FRAMEWORKS[o.framework];
-  // fp32 adapters (the width memory counts, memory/trainable-width.ts builtAdapterBytes: fp32Adapters, but not under
-  // zero3AdaptersInWeightDtype, nor where the run's PEFT kept them in the weights' dtype: adaptersInWeightDtype) take
-  // the cast. FSDP mixed precision gathers parameters in param_dtype, adapters included, which would skip it: not
-  // modelled.
+  // fp32 adapters (the width memory counts, memory/trainable-width.ts builtAdapterBytes: fp32Adapters, but not
+  // under castsParamsToComputeDtype or zero3AdaptersInWeightDtype, nor where the run's PEFT kept them in the weights'
+  // dtype: adaptersInWeightDtype) take the cast. FSDP mixed precision gathers parameters in param_dtype, adapters
+  // included, which would skip it: not modelled.
   const fp32 = builtAdapterBytes(o, fw, t) === 4;
   const cast = !quantized && o.compute !== 'fp32' && fp32;
   // LoRA dropout: the engine's default, or a run that set it (TimeOptions.loraDropout).

@@ -608,6 +608,11 @@ function weightSeconds(tr: Traffic, r: GpuRates): number {
   return Math.max(tr.weightGpu / r.mem, issueT, moeT);
 }
 
+/** Layers and experts kept in host RAM, read at host bandwidth every step: the decode-host phase. */
+function hostLayerSeconds(tr: Traffic, B: number, r: GpuRates): number {
+  return tr.host / HOST_DECODE_BYTES_PER_S + hostExpertSeconds(tr, B, r);
+}
+
 /**
  * A llama.cpp build before ggml-org/llama.cpp#10318 multiplies F16 weights at batch 1 in dmmv, whose last wave of rows per
  * matrix is latency-bound (matvec-tail.ts). Only where the timing says so (TimeOptions.f16MatVec), on one GPU
@@ -657,8 +662,7 @@ export function decodeStep(
   // A forward-pass-only timing (llama-bench) leaves out the server loop and the sampling.
   const loop = t.decodeOnly ? 0 : 1;
   const hostT =
-    tr.host / HOST_DECODE_BYTES_PER_S +
-    hostExpertSeconds(tr, B, r) +
+    hostLayerSeconds(tr, B, r) +
     loop * (fw.stepHostSeconds ?? 0) +
     (t.serialScheduler ? (fw.serialStepHostSeconds ?? 0) : 0) +
     (t.v0Scheduler ? (fw.v0StepHostSeconds ?? 0) + (fw.v0SeqHostSeconds ?? 0) * B : 0) +
@@ -705,7 +709,8 @@ export function decodeStep(
   phases[DPH['decode-weights']] = memT >= computeT ? weightT : computeT * (weightT / memT);
   phases[DPH['decode-kv']] = memT >= computeT ? kvT : computeT * (kvT / memT);
   phases[DPH['tensor-parallel']] = tpT;
-  phases[DPH.overhead] = overhead;
+  phases[DPH['decode-host']] = hostLayerSeconds(tr, B, r);
+  phases[DPH.overhead] = overhead - phases[DPH['decode-host']]!;
   const prefill = prefillTime(m, o, r, tr, ctx, B);
   phases[DPH.prefill] = prefill;
   return {

@@ -207,7 +207,7 @@ function inferenceTime(
   const phases = DECODE_PHASES.map((p, i) => ({
     phase: p as string,
     seconds: round(d.phases[i]!),
-  }));
+  })).filter((p) => (p.phase !== 'decode-host' && p.phase !== 'expert-parallel') || p.seconds > 0);
   if (tower) phases.push({ phase: 'vision-encoder', seconds: round(tower.seconds) });
   // Multi-LoRA serving: the adapters' reads and kernels on every step (time/multi-lora.ts), a speculative
   // verify's and a DP-attention rank's too (the drafts run unadapted: vLLM's LoRAConfig, SGLang's lora_hook.py).

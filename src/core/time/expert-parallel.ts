@@ -20,7 +20,7 @@ import { ALLREDUCE_LATENCY_NVLINK, ALLREDUCE_LATENCY_PCIE } from './train-work.j
 
 const W = DECODE_PHASES.indexOf('decode-weights');
 const KV = DECODE_PHASES.indexOf('decode-kv');
-const TP = DECODE_PHASES.indexOf('tensor-parallel');
+const EP = DECODE_PHASES.indexOf('expert-parallel');
 
 /** Whether the engine runs the MoE layers over DP-attention ranks (the time model of this module). */
 export const dpAttentionTimed = (m: ModelFacts, o: EstimateOptions): boolean =>
@@ -146,7 +146,7 @@ export function dpAttentionTime(
   const stepSeconds = rank.stepSeconds + ex.decode + gather;
   const phases = Float64Array.from(rank.phases);
   phases[W] = phases[W]! + ex.decode;
-  phases[TP] = phases[TP]! + gather;
+  phases[EP] = gather;
   const step: DecodeTime = {
     ...rank,
     stepSeconds,

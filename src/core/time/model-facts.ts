@@ -216,6 +216,11 @@ export const DECODE_PHASES = [
   'decode-weights',
   'decode-kv',
   'tensor-parallel',
+  // The DP-attention engine's token gathers and scatters around each MoE layer (time/expert-parallel.ts):
+  // listed only for such an engine.
+  'expert-parallel',
+  // Layers and experts kept in host RAM (llama.cpp --gpu-layers, --n-cpu-moe): listed only where some are.
+  'decode-host',
   'overhead',
 ] as const;
 export type TrainPhase = (typeof TRAIN_PHASES)[number];

@@ -43,6 +43,10 @@ const LIFT: Record<string, (t: TimeResult) => string> = {
   'decode-weights': () =>
     'fewer weight bytes per token (--weights int8/int4 with a fast kernel) or a larger --batch',
   'decode-kv': () => 'a shorter context (--seq), an fp8 KV cache or a smaller --batch',
+  'expert-parallel': () =>
+    'fewer ranks in the expert group (a smaller --ep or --gpus with --dp-attention), or GPUs joined by NVLink',
+  'decode-host': () =>
+    'more layers on the GPU (--gpu-layers higher, --n-cpu-moe lower: a GPU with more memory or fewer weight bytes); host-RAM layers are read at host memory bandwidth every token',
 };
 
 function computeLift(t: TimeResult): string {

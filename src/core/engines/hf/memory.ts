@@ -180,6 +180,10 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   // Under ZeRO-3 on a non-quantized model TRL's trainers pass get_peft_model(autocast_adapter_dtype=False): adapters in
   // the weights' dtype (huggingface/trl@v1.9.0 trl/trainer/sft_trainer.py:1089-1097, since huggingface/trl#6091, v1.7.0).
   zero3AdaptersInWeightDtype: true,
+  // At ZeRO 0-2 (no ZeRO-Init) the engine casts every fp16/bf16/fp32 parameter to the bf16 it trains in, adapters
+  // included (deepspeedai/DeepSpeed@v0.19.8 deepspeed/runtime/engine.py L1851-L1862 _cast_module_mixed_precision,
+  // called from _configure_distributed_model L2077-L2088).
+  castsParamsToComputeDtype: true,
   kbitUpcastsToFp32: false, // as HF_MEMORY: TRL's trainers under DeepSpeed (huggingface/trl@v1.9.0 trl/trainer/sft_trainer.py:1127)
   kbitTrainableBf16: true, // as HF_MEMORY (huggingface/trl@v1.9.0 trl/trainer/sft_trainer.py:1127-1130)
   kbitPreparingObjectives: ['orpo', 'simpo'], // as HF_MEMORY (trl/experimental/orpo/orpo_trainer.py:215-264)
