@@ -5,7 +5,7 @@ import { trainableElementBytes } from '../memory/trainable-width.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
 import { type TimeOptions } from '../../schema/time.js';
 import { weightBytes, type ModelFacts } from './model-facts.js';
-import type { WorkLayout } from './train-work.js';
+import type { WorkLayout } from './train-work-types.js';
 
 /**
  * Host<->device copies of CPU offload, per micro-batch per rank (train-step.ts times them against compute):

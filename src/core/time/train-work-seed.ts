@@ -9,7 +9,7 @@
  * which also keeps the bundler from dropping it as unused).
  */
 import { DOUBLE_FIELD } from '../double-field.js';
-import type { TrainWork } from './train-work.js';
+import type { TrainWork } from './train-work-types.js';
 
 export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
   tokens: DOUBLE_FIELD,

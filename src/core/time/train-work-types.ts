@@ -1,0 +1,136 @@
+/** The records a training step's work is built into (time/train-work.ts builds them). */
+import type { Float8Work } from './float8.js';
+import type { GroupedMmWork } from './grouped-mm.js';
+
+/** Everything about one training configuration that does not depend on the GPU (precompute per row). */
+export interface TrainWork {
+  /** Tokens of one micro-batch on one GPU. */
+  tokens: number;
+  microBatches: number;
+  /** Tokens per optimizer step over all GPUs. */
+  tokensPerStep: number;
+  gpus: number;
+  tp: number;
+  pp: number;
+  dp: number;
+  /** Per micro-batch per GPU. */
+  fwdGemmFlops: number;
+  fwdAttnFlops: number;
+  fwdElemBytes: number;
+  fwdOps: number;
+  bwdGemmFlops: number;
+  bwdAttnFlops: number;
+  recompute: number; // fraction of the forward re-run (1 full, attention-only share for selective)
+  recomputeAttnOnly: boolean;
+  /**
+   * Unsloth's tiled MLP: TiledMLP.backward re-runs each tile's MLP forward with grad before its backward
+   * (unsloth_zoo tiled_mlp.py @ce232d6c), one more MLP forward per micro-batch: its GEMM FLOPs.
+   */
+  tiledMlpFlops: number;
+  /** GEMM shape factor (small matrices underuse the SMs). */
+  shape: number;
+  fp32: boolean;
+  dequantBytes: number; // per micro-batch per GPU
+  /** Of dequantBytes, the 4-bit passes of a pre-0.48 bitsandbytes tree kernel (TimeOptions.bnbTreeDequant). */
+  treeDequantBytes: number;
+  dequantSeconds: number; // fixed per micro-batch (LLM.int8 per-linear overhead)
+  int8ForwardFlops: number; // LLM.int8 forward/recompute GEMM FLOPs per micro-batch (slower int8 path)
+  optimizerBytes: number; // per step per GPU
+  optimizerOnHost: boolean;
+  hostOptimizerBytes: number; // per step per GPU (shares the node's host bandwidth)
+  pagedStateBytes: number; // paged (unified-memory) optimizer states per GPU (paged-migration.ts)
+  pagedWorkingBytes: number; // of them, the largest parameter's: all the fit counts on the device
+  gradReduceBytes: number; // per step (DDP) or per micro-batch (ZeRO-2/3) per GPU, on the wire
+  gradReducePerMicro: boolean;
+  /** ZeRO's gradient reduces run in series with backward (TimeOptions.serialComm). */
+  serialComm: boolean;
+  gatherBytes: number; // per micro-batch per GPU on the wire (ZeRO-3)
+  paramGatherAfterStep: number; // ZeRO-1/2 all-gather of updated params, per step
+  offloadBytes: number; // PCIe per micro-batch, both directions (parameter, gradient and activation offload)
+  /** Offloaded parameters copied host->device per pass (forward, backward, recompute), per micro-batch. */
+  offloadParamPassBytes: number;
+  /** Passes that fetch the offloaded parameters per micro-batch (2, or 3 with full recompute); 0 without. */
+  offloadPasses: number;
+  /** Offloaded gradients copied device->host per micro-batch (overlapping backward). */
+  offloadGradBytes: number;
+  /** Activation offload: checkpoints out in forward (device->host) and back in backward, each way. */
+  offloadActBytes: number;
+  tpBytes: number; // per micro-batch per GPU
+  tpCalls: number;
+  modelFlopsPerToken: number;
+  compiled: boolean;
+  /** Layers on one pipeline stage. */
+  layers: number;
+  /** MoE (0 / 'grouped' for dense): routed-expert GEMM FLOPs per micro-batch (inside fwd/bwdGemmFlops). */
+  expertFwdFlops: number;
+  expertBwdFlops: number;
+  /** Shape factor of one expert's GEMM: its share of the tokens in a loop, the whole batch when grouped. */
+  expertShape: number;
+  /** Bytes of the hit experts' weights one pass reads (the floor of an under-filled expert GEMM). */
+  expertWeightBytes: number;
+  /** The routed experts' matmuls run in fp32 (experts left unquantized and upcast: time/float-experts.ts). */
+  expertFp32: boolean;
+  /** Host ops of the per-expert loop in one forward (0 when grouped); each forward syncs per expert. */
+  moeLoopOps: number;
+  /** Eager host ops of the engine's ZeRO hooks per micro-batch (time/zero-hooks.ts). */
+  zeroHookFwdOps: number;
+  zeroHookLoopOps: number;
+  zeroHookBwdOps: number;
+  /** ZeRO-3 with a per-expert loop: the experts' share of zeroHookBwdOps (its windows hold backward in step). */
+  zeroHookLoopBwdOps: number;
+  /** Host seconds of the ZeRO-3 hooks besides their ops, split alike (a measured price: time/zero-hooks.ts). */
+  zeroHookFwdSeconds: number;
+  zeroHookLoopSeconds: number;
+  zeroHookBwdSeconds: number;
+  zeroHookLoopBwdSeconds: number;
+  /** Bytes the per-expert loop's gather gradients move in one backward (0 when grouped). */
+  moeLoopBwdBytes: number;
+  moeDispatch: MoeDispatch;
+  /** Experts holding at least one routed token, per MoE layer per micro-batch. */
+  expertsHit: number;
+  /** LoRA through PEFT's ParamWrapper: ΔW / W + ΔW FLOPs and bytes per forward and per backward (0 otherwise). */
+  deltaFwdFlops: number;
+  deltaFwdBytes: number;
+  deltaBwdFlops: number;
+  deltaBwdBytes: number;
+  /** The engine's LoRA path beside the adapted dense linears (loraPath): bytes and kernels per micro-batch. */
+  adapterFwdBytes: number;
+  adapterBwdBytes: number;
+  adapterFwdOps: number;
+  adapterBwdOps: number;
+  /** FP8 training (time/float8.ts): converted forward matmul FLOPs (inside fwdGemmFlops) and cast bytes. */
+  f8: Float8Work;
+  /** The experts' torch._grouped_mm calls (time/grouped-mm.ts; none unless the engine's profile says so). */
+  groupedMm: GroupedMmWork;
+  /** Every grouped_mm operand bf16 (PyTorch's grouped kernel takes no other dtype). */
+  groupedMmBf16: boolean;
+}
+
+/** The layout facts every part of a step's work reads. */
+export interface WorkLayout {
+  tp: number;
+  pp: number;
+  cp: number;
+  dp: number;
+  /** Tokens per rank in one micro-batch. */
+  tokens: number;
+  /** Model shards per rank (tp x pp). */
+  shard: number;
+  lora: boolean;
+  compiled: boolean;
+  /** Liger's kernels replace the eager norms, SwiGLU, RoPE and loss (--liger on a patched model type). */
+  liger: boolean;
+  layersHere: number;
+  lmHead: number;
+  /** 1 when full (or offloaded) activation checkpointing recomputes every layer's forward. */
+  recompute: number;
+  /** torch.autocast over fp32 weights (AMP without FSDP mixed precision). */
+  autocast: boolean;
+  /** LoRA adapter weights per rank. */
+  adapterW: number;
+  /** Adapter weights a token passes through per rank (MoE: its topK experts' adapters, not all E). */
+  adapterActive: number;
+}
+
+/** How the routed experts run: the engine's dispatch, or 'dense' for a model class its library runs densely. */
+export type MoeDispatch = 'loop' | 'grouped' | 'dense';
