@@ -88,9 +88,11 @@ import type { RunPlan } from '../../schema/measured.js';
  * Mistral Small 24B BF16 and NVFP4 on a B200, Llama 3.3 70B NVFP4 over TP 4 on GB200 with an NVL72 rack read as
  * NVLink-switched; calibration/README.md "Quantized serving rows") and vLLM's piecewise-graph attention for a model
  * with attention sinks (gpt-oss off Hopper runs the Triton backend's eager calls and JIT launches, time/piecewise.ts)
- * brought serving to 0.481, the band to 0.49. Time to first token has no calibration rows: it takes the serving band.
+ * brought serving to 0.481, the band to 0.49. llama.cpp's GGUF read rate worked out from ggml-org/llama.cpp#6766's CUDA
+ * pair (time/decode.ts KERNELS.gguf: GeForce rows 5-14 points faster) brought decode to 0.179, the band to 0.18. Time
+ * to first token has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.3, decode: 0.2, serving: 0.49, rl: 0.31 } as const;
+export const TIME_UNCERTAINTY = { training: 0.3, decode: 0.18, serving: 0.49, rl: 0.31 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of
