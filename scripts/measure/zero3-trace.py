@@ -6,11 +6,17 @@ and until it is COMPLETE again every fetch_sub_module gathers its own module's p
 DeepSpeed's own ZeRO-3 code on two gloo ranks of DeepSpeed's CPU accelerator over the toy Qwen2 of
 zero3-collectives.py, wraps the coordinator's methods (no DeepSpeed edit), and counts per step: the trace mode at the
 step's start, the invalidations, and the gathers (and gathered elements) issued for the module being fetched
-(on demand) versus for modules ahead of it (prefetch). Variants: with and without transformers' reentrant
-checkpointing, with and without PEFT LoRA, and with parameters offloaded to CPU (offload_param), on two ranks and
-on one.
+(on demand) versus for modules ahead of it (prefetch), and each gather's lead: the weight elements of the modules
+fetched between its issue and the fetch that waits for it, in layers (0: nothing ran to hide it behind). Variants:
+with and without transformers' reentrant checkpointing, with and without PEFT LoRA, and with parameters offloaded to
+CPU (offload_param), on two ranks and on one, and a control whose module order changes every step. --live-layers and
+--reuse-layers set stage3_max_live_parameters and stage3_max_reuse_distance in layers of the toy (1.1: as 1e9
+elements are of Qwen2-72B's layers); by default 1e9 live, never binding at toy width, and reuse distance 0.
 
   /tmp/z3venv/bin/python scripts/measure/zero3-trace.py --out calibration/measured/zero3-trace-cpu.json
+  /tmp/z3venv/bin/python scripts/measure/zero3-trace.py --variants \
+    lora_checkpointing,full_checkpointing,lora_checkpointing_offload_param_one_rank --live-layers 1.1 \
+    --reuse-layers 1.1 --out calibration/measured/zero3-trace-cpu-live-1.1-layers.json
   /tmp/z3venv16/bin/python scripts/measure/zero3-trace.py --out calibration/measured/zero3-trace-cpu-deepspeed-0.16.5.json
 """
 
@@ -69,29 +75,43 @@ def build(args, v):
     return Qwen2ForCausalLM(cfg), h
 
 
-def instrument(PPC, steps):
+def instrument(PPC, steps, layer_numel):
     """Wrap the coordinator's methods; steps[-1] is the step being counted."""
     from deepspeed.runtime.zero.partitioned_param_coordinator import iter_params
     from deepspeed.runtime.zero.partition_parameters import ZeroParamStatus
     from deepspeed.utils import z3_leaf_module
 
-    ctx = {"module": None}
+    # g: the gathered elements of the modules fetched so far (each then runs its matmuls over them); issued: the
+    # value of g when each in-flight parameter's gather was issued. A gather's lead is the weight elements that run
+    # between its issue and the fetch that waits for it, in layers: 0 leaves nothing to hide it behind.
+    ctx = {"module": None, "g": 0, "issued": {}}
     fetch, gather = PPC.fetch_sub_module, PPC._PartitionedParameterCoordinator__all_gather_params
     invalidate, reset = PPC._invalidate_trace, PPC.reset_step
 
+    def gathered_numel(ps):
+        return sum(p.ds_numel for p in ps if hasattr(p, "ds_id") and not getattr(p, "ds_persist", False))
+
     def counted_fetch(self, module, forward):
-        ctx["module"] = frozenset(iter_params(module, recurse=z3_leaf_module(module)))
+        own = frozenset(iter_params(module, recurse=z3_leaf_module(module)))
+        ctx["module"] = own
         s = steps[-1]
         s["fetches"] += 1
         if s["first_fetch_mode"] is None:
             s["first_fetch_mode"] = mode(self)
+        for p in own:
+            if p in ctx["issued"]:
+                lead = (ctx["g"] - ctx["issued"].pop(p)) / layer_numel
+                band = "0" if lead == 0 else ("under_1_layer" if lead < 1 else "1_layer_plus")
+                s[f"lead_{band}_elements"] += p.ds_numel
         try:
             return fetch(self, module, forward)
         finally:
             ctx["module"] = None
+            ctx["g"] += gathered_numel(own)
 
     def counted_gather(self, params, forward):
-        numel = sum(p.ds_numel for p in params if p.ds_status == ZeroParamStatus.NOT_AVAILABLE)
+        todo = [p for p in params if p.ds_status == ZeroParamStatus.NOT_AVAILABLE]
+        numel = sum(p.ds_numel for p in todo)
         if numel > 0:
             own = ctx["module"] is not None and frozenset(params) <= ctx["module"]
             kind = "demand" if own else ("prefetch" if ctx["module"] is not None else "other")
@@ -99,6 +119,11 @@ def instrument(PPC, steps):
             s[f"{kind}_gathers"] += 1
             s[f"{kind}_elements"] += numel
             s[f"{kind}_{'fwd' if forward else 'bwd'}_elements"] += numel
+            if kind == "demand":  # waited for in this same fetch: nothing runs in between
+                s["lead_0_elements"] += numel
+            else:
+                for p in todo:
+                    ctx["issued"][p] = ctx["g"]
         return gather(self, params, forward)
 
     def counted_invalidate(self):
@@ -138,6 +163,10 @@ def run_one(args):
         if v["lora"]:
             model.enable_input_require_grads()
     model.train()
+    layer = (model.base_model.model if v["lora"] else model).model.layers[0]
+    # Elements a layer gathers: its parameters above the persistence threshold (as zero3-collectives.py).
+    layer_numel = sum(p.numel() for p in layer.parameters() if p.numel() > hidden)
+    live = args.live_layers * layer_numel if args.live_layers > 0 else 1e9
     params = [p for p in model.parameters() if p.requires_grad]
     opt = torch.optim.AdamW(params, lr=1e-4)
     import deepspeed
@@ -152,8 +181,8 @@ def run_one(args):
         "reduce_bucket_size": hidden * hidden,
         "stage3_prefetch_bucket_size": int(0.9 * hidden * hidden),
         "stage3_param_persistence_threshold": hidden,
-        "stage3_max_live_parameters": int(1e9),
-        "stage3_max_reuse_distance": 0,
+        "stage3_max_live_parameters": int(live),
+        "stage3_max_reuse_distance": int(args.reuse_layers * layer_numel),
         "sub_group_size": 1e9,
     }
     if v["offload"]:
@@ -170,7 +199,7 @@ def run_one(args):
     from deepspeed.runtime.zero.partitioned_param_coordinator import PartitionedParameterCoordinator
 
     steps = []
-    instrument(PartitionedParameterCoordinator, steps)
+    instrument(PartitionedParameterCoordinator, steps, layer_numel)
     gen = torch.Generator().manual_seed(1)
     ids = torch.randint(0, 256, (1, args.seq), generator=gen)
     for i in range(args.steps):
@@ -181,7 +210,8 @@ def run_one(args):
         loss = engine(input_ids=ids, labels=ids).loss
         engine.backward(loss)
         engine.step()
-    print(json.dumps({"variant": args.variant, "world": 2, **v, "steps": steps}))
+    budget = {"layer_numel": layer_numel, "max_live": int(live), "max_reuse": int(args.reuse_layers * layer_numel)}
+    print(json.dumps({"variant": args.variant, "world": 2, **v, **budget, "steps": steps}))
 
 
 def summarize(steps, skip):
@@ -190,7 +220,7 @@ def summarize(steps, skip):
     for s in kept:
         tot.update({k: x for k, x in s.items() if isinstance(x, int)})
     gathered = tot["demand_elements"] + tot["prefetch_elements"]
-    return {
+    out = {
         "counted_steps": len(kept),
         "steps_complete_at_start": sum(s["first_fetch_mode"] == "COMPLETE" for s in kept),
         "steps_complete_at_end": sum(s.get("mode_at_reset") == "COMPLETE" for s in kept),
@@ -199,6 +229,10 @@ def summarize(steps, skip):
         "prefetch_gathers": tot["prefetch_gathers"],
         "demand_element_share": round(tot["demand_elements"] / gathered, 4) if gathered else None,
     }
+    waited = sum(tot[f"lead_{k}_elements"] for k in ("0", "under_1_layer", "1_layer_plus"))
+    for k in ("0", "under_1_layer", "1_layer_plus"):
+        out[f"lead_{k}_element_share"] = round(tot[f"lead_{k}_elements"] / waited, 4) if waited else None
+    return out
 
 
 def main():
@@ -211,6 +245,8 @@ def main():
     ap.add_argument("--seq", type=int, default=64)
     ap.add_argument("--steps", type=int, default=6)
     ap.add_argument("--skip", type=int, default=2, help="steps left out of the summary (record, first complete)")
+    ap.add_argument("--live-layers", type=float, default=0, help="stage3_max_live_parameters in layers (0: 1e9)")
+    ap.add_argument("--reuse-layers", type=float, default=0, help="stage3_max_reuse_distance in layers")
     ap.add_argument("--out", default="")
     args = ap.parse_args()
     if args.one:
@@ -227,6 +263,7 @@ def main():
         port += 1
         cmd = [sys.executable, __file__, "--one", "--variant", name, "--layers", str(args.layers)]
         cmd += ["--rank", str(args.rank), "--seq", str(args.seq), "--steps", str(args.steps)]
+        cmd += ["--live-layers", str(args.live_layers), "--reuse-layers", str(args.reuse_layers)]
         procs = []
         world = VARIANTS[name].get("world", 2)
         for r in range(world):

@@ -17,12 +17,21 @@ interface Summary {
   demand_gathers: number;
   prefetch_gathers: number;
   demand_element_share: number | null;
+  lead_0_element_share: number | null;
 }
 interface Fixture {
   versions: { deepspeed: string };
   results: Record<
     string,
-    { lora: boolean; ckpt: boolean; offload: boolean; world: number; summary: Summary }
+    {
+      lora: boolean;
+      ckpt: boolean;
+      offload: boolean;
+      world: number;
+      max_live: number;
+      layer_numel: number;
+      summary: Summary;
+    }
   >;
 }
 const read = (name: string): Fixture =>
@@ -30,7 +39,13 @@ const read = (name: string): Fixture =>
     readFileSync(new URL(`../../calibration/measured/${name}`, import.meta.url), 'utf8'),
   ) as Fixture;
 const fixtures = [read('zero3-trace-cpu.json'), read('zero3-trace-cpu-deepspeed-0.16.5.json')];
+// The live budget (stage3_max_live_parameters) at 1.1 of the toy's layers, as 1e9 elements are of Qwen2-72B's.
+const budget = read('zero3-trace-cpu-live-1.1-layers.json');
+const label = (f: Fixture) =>
+  `${f.versions.deepspeed}, ${Object.values(f.results)[0]!.max_live} live`;
+const all = [...fixtures, budget].map((f) => [label(f), f] as const);
 const CONTROL = 'control_order_changes';
+const runs = (f: Fixture) => Object.entries(f.results).filter(([k]) => k !== CONTROL);
 
 describe('DeepSpeed ZeRO-3 trace and prefetch (measured on a CPU)', () => {
   it.each(fixtures.map((f) => [f.versions.deepspeed, f] as const))(
@@ -39,18 +54,28 @@ describe('DeepSpeed ZeRO-3 trace and prefetch (measured on a CPU)', () => {
       const c = f.results[CONTROL]!.summary;
       expect(c.invalidations).toBeGreaterThan(0);
       expect(c.demand_element_share!).toBeGreaterThan(0.5);
+      expect(c.lead_0_element_share!).toBeGreaterThan(0.5);
     },
   );
 
   it.each(fixtures.map((f) => [f.versions.deepspeed, f] as const))(
-    'DeepSpeed %s: with and without reentrant recompute, LoRA and offload_param, every gather is a prefetch',
+    'DeepSpeed %s: both checkpointing settings, both methods, offload_param on two ranks and on one',
     (_v, f) => {
-      const runs = Object.entries(f.results).filter(([k]) => k !== CONTROL);
-      // Both checkpointing settings, both methods, parameters offloaded on two ranks and on one.
-      expect(new Set(runs.map(([, r]) => r.ckpt)).size).toBe(2);
-      expect(new Set(runs.map(([, r]) => r.lora)).size).toBe(2);
-      expect(runs.some(([, r]) => r.offload && r.world === 1)).toBe(true);
-      for (const [, r] of runs) {
+      expect(new Set(runs(f).map(([, r]) => r.ckpt)).size).toBe(2);
+      expect(new Set(runs(f).map(([, r]) => r.lora)).size).toBe(2);
+      expect(runs(f).some(([, r]) => r.offload && r.world === 1)).toBe(true);
+    },
+  );
+
+  it('the budget run binds: its live elements are about 1.1 layers of the toy', () => {
+    for (const r of Object.values(budget.results))
+      expect(r.max_live / r.layer_numel).toBeCloseTo(1.1, 2);
+  });
+
+  it.each(all)(
+    'DeepSpeed %s: the trace stays COMPLETE, every gather is a prefetch, almost none waited on with nothing run since',
+    (_v, f) => {
+      for (const [, r] of runs(f)) {
         const s = r.summary;
         expect(s.counted_steps).toBeGreaterThan(1);
         expect(s.steps_complete_at_start).toBe(s.counted_steps);
@@ -58,6 +83,7 @@ describe('DeepSpeed ZeRO-3 trace and prefetch (measured on a CPU)', () => {
         expect(s.invalidations).toBe(0);
         expect(s.demand_gathers).toBe(0);
         expect(s.prefetch_gathers).toBeGreaterThan(0);
+        expect(s.lead_0_element_share!).toBeLessThan(0.1);
       }
     },
   );
