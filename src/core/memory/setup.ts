@@ -1,7 +1,8 @@
 /** Per-configuration facts the memory model reads: storage of each linear, the engine's profile, sizes. */
 import type { Arch, Linear, LinearRole } from '../model/arch.js';
 import { linearWeights, paramCounts } from '../model/params.js';
-import { type EstimateOptions } from '../../schema/estimate.js';
+import { isGguf, type EstimateOptions } from '../../schema/estimate.js';
+import { ggufLinearBytes } from '../model/native-weights.js';
 import { FRAMEWORKS, type FrameworkProfile } from './frameworks.js';
 import {
   adapterProfile,
@@ -93,7 +94,7 @@ function storageOf(arch: Arch, facts: ArchFacts, o: EstimateOptions, expertBytes
         const st =
           expertBytes !== null && g.experts > 1 && l.copies > 1
             ? floatStorage(l, g.count, expertBytes)
-            : linearStorage(l, g.count, o);
+            : linearStorage(arch, l, g.count, o);
         sum.values += st.values;
         sum.constants += st.constants;
         sum.bias += st.bias;
@@ -109,7 +110,7 @@ export function expertStorageOf(arch: Arch, o: EstimateOptions): NonNullable<Set
   for (const g of arch.groups)
     for (const l of g.linears)
       if (l.copies > 1) {
-        const st = linearStorage(l, g.count, o);
+        const st = linearStorage(arch, l, g.count, o);
         out.values += st.values;
         out.constants += st.constants;
         out.bias += st.bias;
@@ -131,10 +132,12 @@ function floatStorage(l: Linear, count: number, bytes: number): LinearBytes {
 }
 
 /** Bytes of the linear weights in storage format, and of their quantization constants. */
-function linearStorage(l: Linear, count: number, o: EstimateOptions): LinearBytes {
+function linearStorage(arch: Arch, l: Linear, count: number, o: EstimateOptions): LinearBytes {
   const n = linearWeights(l) * count;
   const rows = l.outFeatures * l.copies * count;
-  let values = n * valueBytes(o.weights);
+  // GGUF: per linear (ggufLinearBytes: the k-quant fallback at row widths off 256, MXFP4 experts kept).
+  let values =
+    n * (isGguf(o.weights) ? ggufLinearBytes(arch, l, o.weights) : valueBytes(o.weights));
   if (o.sparsity > 0) {
     if (o.sparseFormat === '2:4') {
       values = (n / 2) * valueBytes(o.weights) + n * SEMI_STRUCTURED_META_BYTES_PER_ELEMENT;

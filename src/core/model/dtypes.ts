@@ -51,6 +51,40 @@ export const GGUF_BPW: Record<GgufDtype, number> = {
   q8_0: 8.5008,
 };
 
+// Bits per weight of one ggml block (ggml-org/llama.cpp@007dbbf3fd17eefe9b47fee45f48f7ba5e62b714
+// ggml/src/ggml-common.h: block_q4_K 144 B, block_q5_K 176 B, block_q6_K 210 B per 256; block_q5_0 22 B,
+// block_q5_1 24 B, block_q8_0 34 B per 32).
+const K_BLOCK = 256;
+const BLOCK_BPW = { q4_K: 4.5, q5_K: 5.5, q6_K: 6.5625, q5_0: 5.5, q5_1: 6, q8_0: 8.5 } as const;
+
+/**
+ * Each GGUF type's k-quant mix as stored at a row width that is a multiple of 256: the base k-type and the Q6_K
+ * it raises some tensors to (attn_v, ffn_down, output), and the bits per weight llama.cpp falls back to where the
+ * width is not a multiple of 256 (ggml-org/llama.cpp@007dbbf3fd17eefe9b47fee45f48f7ba5e62b714
+ * src/llama-quant.cpp tensor_type_fallback: Q4_K -> Q5_0, Q5_K -> Q5_1, Q6_K -> Q8_0). Q8_0 blocks are 32 wide:
+ * no fallback.
+ */
+const K_MIX: Partial<Record<GgufDtype, { base: number; fallback: number }>> = {
+  q4_k_m: { base: BLOCK_BPW.q4_K, fallback: BLOCK_BPW.q5_0 },
+  q5_k_m: { base: BLOCK_BPW.q5_K, fallback: BLOCK_BPW.q5_1 },
+  q6_k: { base: BLOCK_BPW.q6_K, fallback: BLOCK_BPW.q8_0 },
+};
+
+/**
+ * Bytes per weight element of a GGUF tensor whose rows are `width` elements long (its input features: the quant
+ * blocks run along them). A width that is a multiple of 256 stores the file's mix (GGUF_BPW); another stores each
+ * k-quant tensor in its fallback type, the mix's Q6_K share going to Q8_0; the output head goes straight to Q8_0
+ * (src/llama-quant.cpp llama_tensor_get_type_impl: `nx % qk_k != 0` -> GGML_TYPE_Q8_0). Other dtypes: valueBytes.
+ */
+export function ggufTensorBytes(w: WeightDtype, width: number, head = false): number {
+  const mix = (K_MIX as Partial<Record<WeightDtype, { base: number; fallback: number }>>)[w];
+  if (!mix || width % K_BLOCK === 0) return valueBytes(w);
+  if (head) return BLOCK_BPW.q8_0 / 8;
+  const bpw = GGUF_BPW[w as GgufDtype];
+  const q6Share = mix.base === BLOCK_BPW.q6_K ? 1 : (bpw - mix.base) / (BLOCK_BPW.q6_K - mix.base);
+  return ((1 - q6Share) * mix.fallback + q6Share * BLOCK_BPW.q8_0) / 8;
+}
+
 // OCP Microscaling spec v1.0 §5: MXFP4 = blocks of 32 E2M1 values sharing one 8-bit E8M0 scale.
 const MXFP4_BLOCK = 32;
 // NVFP4 (NVIDIA Blackwell): blocks of 16 E2M1 values with one FP8 E4M3 scale, plus one fp32 per tensor

@@ -2,7 +2,7 @@
 import type { Arch } from '../model/arch.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { cacheTpOf, decodeCacheBytes, kvElementBytes } from '../memory/kv-layout.js';
-import { FLOAT_BYTES } from '../model/dtypes.js';
+import { FLOAT_BYTES, ggufTensorBytes } from '../model/dtypes.js';
 import { shapeFactor } from './shape.js';
 import { dmmvTailSeconds, type MatVec } from './matvec-tail.js';
 import { bnbTreeDequantSlowdown } from './bnb-dequant.js';
@@ -22,7 +22,7 @@ import {
 import { QUANT_FORMATS_FOR, type QuantFormat, type TimeOptions } from '../../schema/time.js';
 import { defaultQuantFormat, gpuRates, measuredAllReduceSeconds } from './hardware.js';
 import type { GpuRates } from './hardware.js';
-import { DECODE_PHASES, modelFacts, weightBytes } from './model-facts.js';
+import { DECODE_PHASES, linearReadBytes, modelFacts, weightBytes } from './model-facts.js';
 import type { Bound, DecodePhase, ModelFacts } from './model-facts.js';
 import { argmaxBound } from './train-step.js';
 import { decodeHost } from './decode-host.js';
@@ -344,7 +344,7 @@ export function decodeTraffic(
   ctx: number,
 ): Traffic {
   const q = stepKernel(o, t, r);
-  const wb = o.weights === 'fp32' ? 4 : weightBytes(o.weights);
+  const wb = o.weights === 'fp32' ? 4 : linearReadBytes(m, o.weights);
   const { linearRead, expertRead } = linearReadOf(m, t, routedBatch(o, t, r, B));
   // MXFP4 MoE checkpoints (gpt-oss) quantize the experts only; the rest is read at the engine's dtype (mxfp4Dense).
   const bf16Read = o.weights === 'mxfp4' && expertRead > 0 ? linearRead - expertRead : 0;
@@ -354,11 +354,7 @@ export function decodeTraffic(
   const e = k && r.rocm && k.rocm ? k.rocm : k && r.hopper && k.hopper ? k.hopper : k;
   const eff = e ? (o.weights === 'int8' || o.weights === 'fp8' ? e.eff8 : e.eff4) : 1;
   const dense = mxfp4DenseRead(o, e);
-  // lm_head stays 16-bit in bitsandbytes/GPTQ/AWQ checkpoints (llm_int8_skip_modules default; AutoGPTQ) and in
-  // NVFP4 GGUF files; GGUF types and torchao quantize it with the rest; an MXFP4 MoE checkpoint keeps it with its
-  // other dense linears.
-  const quantizedHead = q === 'torchao' || (q === 'gguf' && isGguf(o.weights));
-  const headBytes = m.lmHead * (o.weights === 'mxfp4' ? dense.bytes : quantizedHead ? wb : 2);
+  const headBytes = m.lmHead * headElementBytes(m, o, q, wb, dense.bytes);
   // Above the crossover: dequantize (write 2 B) then a 16-bit GEMM reads it back (2 B), from L2 where the 16-bit
   // copy of the matrix fits in it (l2HeldElements). A pre-0.48 bitsandbytes build's 4-bit dequantization runs its
   // tree kernel, slower than the memory rate on some GPUs (bnb-dequant.ts).
@@ -435,6 +431,21 @@ function copyBytes(q: QuantFormat | null, t: TimeOptions, downShare: number): nu
   if (q !== 'bnb') return 2;
   if (t.bnbDecodeFp32 === true) return 4;
   return t.bnbDecodeFp32MoeDown === true ? 2 + 2 * downShare : 2;
+}
+
+/** Bytes per lm_head element a step reads: 16-bit in bitsandbytes/GPTQ/AWQ checkpoints (llm_int8_skip_modules default;
+ * AutoGPTQ) and NVFP4 GGUF files; torchao's with the rest; a GGUF type's output-head type at its width
+ * (ggufTensorBytes); an MXFP4 MoE checkpoint's with its other dense linears. */
+function headElementBytes(
+  m: ModelFacts,
+  o: EstimateOptions,
+  q: ReturnType<typeof stepKernel>,
+  wb: number,
+  denseBytes: number,
+): number {
+  if (o.weights === 'mxfp4') return denseBytes;
+  if (q === 'gguf' && isGguf(o.weights)) return ggufTensorBytes(o.weights, m.hidden, true);
+  return q === 'torchao' ? wb : 2;
 }
 
 /**

@@ -1,8 +1,9 @@
 /** Model facts the time model reads (GPU-independent, computed once per model), and the phase names. */
 import type { Arch } from '../model/arch.js';
 import { valueBytes } from '../model/dtypes.js';
+import { ggufLinearBytes } from '../model/native-weights.js';
 import { ligerPatches } from '../kernels/liger.js';
-import { type EstimateOptions } from '../../schema/estimate.js';
+import { isGguf, type EstimateOptions } from '../../schema/estimate.js';
 
 // ---------------------------------------------------------------------------------------------
 // Model facts (GPU-independent, computed once per model).
@@ -235,4 +236,24 @@ export function weightBytes(dtype: EstimateOptions['weights']): number {
   if (dtype === 'mxfp4') return v + 1 / 32;
   if (dtype === 'nvfp4') return v + 1 / 16;
   return v === 0.5 ? v + 4 / 64 : v;
+}
+
+/**
+ * Bytes per weight element of the linears a token reads: a GGUF file's priced per linear (ggufLinearBytes: the
+ * k-quant fallback at row widths off 256, MXFP4 experts kept); weightBytes for any other dtype.
+ */
+export function linearReadBytes(m: ModelFacts, dtype: EstimateOptions['weights']): number {
+  const flat = weightBytes(dtype);
+  if (!isGguf(dtype)) return flat;
+  let elems = 0;
+  let extra = 0; // bytes beyond the file's mix: exactly 0 where every width is a multiple of 256
+  for (const g of m.arch.groups) {
+    if (g.name === 'vision') continue;
+    for (const l of g.linears) {
+      const n = g.count * l.inFeatures * l.outFeatures * l.activeCopies;
+      elems += n;
+      extra += n * (ggufLinearBytes(m.arch, l, dtype) - flat);
+    }
+  }
+  return elems > 0 ? flat + extra / elems : flat;
 }
