@@ -21,6 +21,7 @@ import {
   isFourBitFloat,
   quantConstantBytes,
   valueBytes,
+  ggufTensorBytes,
 } from '../model/dtypes.js';
 import { MiB } from '../units.js';
 import { ligerPatches, ligerProfile } from '../kernels/liger.js';
@@ -116,6 +117,27 @@ export function expertStorageOf(arch: Arch, o: EstimateOptions): NonNullable<Set
         out.bias += st.bias;
       }
   return out;
+}
+
+/**
+ * lm_head held apart from the float parameters: k-bit where bitsandbytes quantizes it too (bnbQuantizesAll), and a
+ * GGUF file's output head where its width takes a type of its own (ggufTensorBytes: Q8_0 off a multiple of 256).
+ */
+function kbitHeadOf(
+  arch: Arch,
+  fw: FrameworkProfile,
+  o: EstimateOptions,
+  quantized: boolean,
+): { values: number; constants: number } | null {
+  if (!quantized || arch.lmHeadParams === 0) return null;
+  if (fw.bnbQuantizesAll)
+    return {
+      values: arch.lmHeadParams * valueBytes(o.weights),
+      constants: quantConstantBytes(o.weights, arch.vocab, arch.hidden, o.doubleQuant),
+    };
+  if (!isGguf(o.weights)) return null;
+  const b = ggufTensorBytes(o.weights, arch.hidden, true);
+  return b === valueBytes(o.weights) ? null : { values: arch.lmHeadParams * b, constants: 0 };
 }
 
 /** Bytes of linear weights as stored: the values, their quantization constants, and the biases. */
@@ -258,8 +280,12 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
   const castBack = training && quantized && ctx.kbitNormsCastBack === true && o.zero < 3;
   // TRL before v0.22 then ran peft_module_casting_to_bf16 under bf16: embed_tokens and lm_head back to bf16, the
   // norms left fp32 (huggingface/trl@v0.13.0 trl/trainer/utils.py; time/kbit-stream.ts).
-  const embedBytes =
-    training && quantized && ctx.kbitFp32Stream === true && o.compute === 'bf16' ? 2 : floatBytes;
+  // A GGUF file's token embedding at its row width (the hidden size; the output head's type where tied: ggufTensorBytes).
+  const embedBytes = isGguf(o.weights)
+    ? ggufTensorBytes(o.weights, arch.hidden, arch.tiedEmbeddings)
+    : training && quantized && ctx.kbitFp32Stream === true && o.compute === 'bf16'
+      ? 2
+      : floatBytes;
   const expertBytes = fw.unquantizedExperts?.includes(o.weights)
     ? castBack
       ? 4
@@ -271,18 +297,12 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
     bias: linBias,
   } = storageOf(arch, facts, o, expertBytes);
   const experts = splitsExperts(o) ? expertStorageOf(arch, o) : null;
-  const head =
-    quantized && fw.bnbQuantizesAll && arch.lmHeadParams > 0
-      ? {
-          values: arch.lmHeadParams * valueBytes(o.weights),
-          constants: quantConstantBytes(o.weights, arch.vocab, arch.hidden, o.doubleQuant),
-        }
-      : null;
+  const head = kbitHeadOf(arch, fw, o, quantized);
   // k-bit matmuls dequantize one weight at a time (bitsandbytes MatMul4Bit: dequantize_4bit(B).to(A.dtype)),
   // into the dtype it was quantized from; from an fp16 copy that is fp16, then cast: both alive at once.
   const largestQuantized = Math.max(
     facts.largestLinear,
-    head ? arch.lmHeadParams : 0,
+    head && fw.bnbQuantizesAll ? arch.lmHeadParams : 0,
     isFourBitFloat(o.weights) ? expertStackElements(arch, fw) : 0,
   );
   // LLM.int8's backward casts its int8 weight straight to the input's dtype (MatMul8bitLt.backward).
