@@ -2,6 +2,7 @@
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { type LoraPathCost } from '../memory/framework-profile.js';
 import { builtAdapterBytes } from '../memory/trainable-width.js';
+import { isFloatDtype } from '../model/dtypes.js';
 import type { EstimateOptions, LoraTarget } from '../../schema/estimate.js';
 import type { TimeOptions } from '../../schema/time.js';
 import type { ModelFacts } from './model-facts.js';
@@ -66,7 +67,7 @@ function linearPathCost(
   dIn: number,
   dOut: number,
 ) {
-  const quantized = o.method === 'qlora' || !['bf16', 'fp16', 'fp32'].includes(o.weights);
+  const quantized = o.method === 'qlora' || !isFloatDtype(o.weights);
   const fw = FRAMEWORKS[o.framework];
   // fp32 adapters (the width memory counts, memory/trainable-width.ts builtAdapterBytes: fp32Adapters, but not
   // under castsParamsToComputeDtype or zero3AdaptersInWeightDtype, nor where the run's PEFT kept them in the weights'

@@ -1,7 +1,6 @@
 /** Host<->device copies of CPU offload in a training step: parameter, gradient and activation offload. */
-import { isFloatDtype } from '../model/dtypes.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
-import { trainableElementBytes } from '../memory/trainable-width.js';
+import { floatParamBytes, trainableElementBytes } from '../memory/trainable-width.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
 import { type TimeOptions } from '../../schema/time.js';
 import { weightBytes, type ModelFacts } from './model-facts.js';
@@ -35,8 +34,8 @@ export function offloadWork(
   trainable: number,
 ) {
   const fw = FRAMEWORKS[o.framework];
-  const quantized = !isFloatDtype(o.weights);
-  const otherBytes = quantized ? (fw.kbitUpcastsToFp32 ? 4 : 2) : FLOAT_BYTES_OF(o.weights);
+  // Embeddings, head and norms at the width memory stores them (the build's fp32 k-bit stream included).
+  const otherBytes = floatParamBytes(o, fw, t);
   const stored = m.linearTotal * weightBytes(o.weights) + (m.total - m.linearTotal) * otherBytes;
   const gradBytes = trainableElementBytes(o, fw, t) * (trainable / w.shard);
   const params = o.offload === 'optimizer+params';
@@ -49,5 +48,3 @@ export function offloadWork(
     actBytes: o.checkpointing === 'offload' ? w.tokens * w.layersHere * m.hidden * 2 : 0,
   };
 }
-/** Bytes of a 16/32-bit storage dtype. */
-const FLOAT_BYTES_OF = (d: EstimateOptions['weights']): number => (d === 'fp32' ? 4 : 2);

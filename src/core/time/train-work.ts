@@ -1,6 +1,7 @@
 /** A training step's work by phase: FLOPs, bytes, kernels and collectives, per mechanism. */
 import './train-work-seed.js'; // first: TrainWork's number fields are doubles from the start
 import { FRAMEWORKS } from '../memory/frameworks.js';
+import { isFloatDtype } from '../model/dtypes.js';
 import { offloadWork } from './offload-work.js';
 import { zeroHookOps } from './zero-hooks.js';
 import { ligerChunkRows } from '../kernels/liger.js';
@@ -326,10 +327,7 @@ function quantWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions, w: WorkLay
   let treeDequantBytes = 0;
   let dequantSeconds = 0;
   let int8ForwardFlops = 0;
-  if (
-    o.method === 'qlora' ||
-    (o.method === 'lora' && !['bf16', 'fp16', 'fp32'].includes(o.weights))
-  ) {
+  if (o.method === 'qlora' || (o.method === 'lora' && !isFloatDtype(o.weights))) {
     const perElem =
       q === 'torchao' && !w.compiled ? DEQUANT_BYTES_EAGER_TORCHAO : DEQUANT_BYTES_FUSED;
     // Routed experts the quantizer left in floating point take no dequantization (time/float-experts.ts).
