@@ -14,9 +14,9 @@ which at toy width never binds. Buckets are the rows' 'auto' ones at toy width (
 
 import argparse
 import json
-import os
-import subprocess
 import sys
+
+from gloo_ranks import run_ranks, write_json
 
 HIDDEN = 64
 
@@ -149,34 +149,14 @@ def main():
         port += 1
         cmd = [sys.executable, __file__, "--one", "--layers", str(args.layers), "--rank", str(args.rank)]
         cmd += ["--seq", str(args.seq), "--warmup", str(args.warmup), "--live-layers", live]
-        procs = []
-        for r in range(2):
-            env = dict(os.environ, DS_ACCELERATOR="cpu", MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
-            env.update(RANK=str(r), LOCAL_RANK=str(r), WORLD_SIZE="2", OMP_NUM_THREADS="1")
-            procs.append(subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
-        outs = [p.communicate() for p in procs]
-        lines = [l for l in outs[0][0].splitlines() if l.startswith("{")]
-        if any(p.returncode != 0 for p in procs) or not lines:
-            sys.stderr.write(outs[0][1][-4000:])
-            raise SystemExit(f"live {live} failed")
-        results[f"live_layers_{live}"] = json.loads(lines[-1])
-    text = json.dumps(
-        {
-            "versions": {
-                "torch": torch.__version__,
-                "deepspeed": deepspeed.__version__,
-                "transformers": transformers.__version__,
-                "peft": peft.__version__,
-            },
-            "results": results,
-        },
-        indent=1,
-    )
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text + "\n")
-    else:
-        print(text)
+        results[f"live_layers_{live}"] = run_ranks(cmd, 2, port, f"live {live}")
+    versions = {
+        "torch": torch.__version__,
+        "deepspeed": deepspeed.__version__,
+        "transformers": transformers.__version__,
+        "peft": peft.__version__,
+    }
+    write_json({"versions": versions, "results": results}, args.out)
 
 
 if __name__ == "__main__":

@@ -23,9 +23,10 @@ import argparse
 import json
 import os
 import platform
-import subprocess
 import sys
 import time
+
+from gloo_ranks import run_ranks, write_json
 
 CONFIGS = [
     # name, model, lora, checkpointing, experts (MoE)
@@ -425,20 +426,9 @@ def main():
             # ZeRO-3 on two gloo ranks: with one, DeepSpeed skips the all-gather (partition_parameters.py
             # all_gather_coalesced returns a NoGatherCoalescedHandle when num_partitions == 1).
             world = args.ranks if zero == 3 else 1
-            procs = []
-            for rank in range(world):
-                env = dict(os.environ, DS_ACCELERATOR="cpu", MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
-                env.update(RANK=str(rank), LOCAL_RANK=str(rank), WORLD_SIZE=str(world), OMP_NUM_THREADS="1")
-                procs.append(subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
-            outs = [p.communicate() for p in procs]
-            out, err = outs[0]
-            lines = [l for l in out.splitlines() if l.startswith("{")]
-            if any(p.returncode != 0 for p in procs) or not lines:
-                sys.stderr.write(err[-4000:])
-                raise SystemExit(f"{name} {key} failed")
-            results[name][key] = json.loads(lines[-1])
+            results[name][key] = run_ranks(cmd, world, port, f"{name} {key}")
         results[name]["per_pass_us"] = per_pass(results[name])
-    text = json.dumps(
+    write_json(
             {
                 "versions": {
                     "python": platform.python_version(),
@@ -460,13 +450,8 @@ def main():
                 "results": results,
                 "summary_us": summary(results),
             },
-            indent=1,
+            args.out,
         )
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text + "\n")
-    else:
-        print(text)
 
 
 if __name__ == "__main__":

@@ -25,8 +25,9 @@ import collections
 import importlib.util
 import json
 import os
-import subprocess
 import sys
+
+from gloo_ranks import run_ranks, write_json
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 VARIANTS = {
@@ -264,18 +265,7 @@ def main():
         cmd = [sys.executable, __file__, "--one", "--variant", name, "--layers", str(args.layers)]
         cmd += ["--rank", str(args.rank), "--seq", str(args.seq), "--steps", str(args.steps)]
         cmd += ["--live-layers", str(args.live_layers), "--reuse-layers", str(args.reuse_layers)]
-        procs = []
-        world = VARIANTS[name].get("world", 2)
-        for r in range(world):
-            env = dict(os.environ, DS_ACCELERATOR="cpu", MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
-            env.update(RANK=str(r), LOCAL_RANK=str(r), WORLD_SIZE=str(world), OMP_NUM_THREADS="1")
-            procs.append(subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
-        outs = [p.communicate() for p in procs]
-        lines = [l for l in outs[0][0].splitlines() if l.startswith("{")]
-        if any(p.returncode != 0 for p in procs) or not lines:
-            sys.stderr.write(outs[0][1][-4000:])
-            raise SystemExit(f"{name} failed")
-        one = json.loads(lines[-1])
+        one = run_ranks(cmd, VARIANTS[name].get("world", 2), port, name)
         one["summary"] = summarize(one["steps"], args.skip)
         results[name] = one
         sys.stderr.write(f"{name}: {json.dumps(one['summary'])}\n")
@@ -285,12 +275,7 @@ def main():
         "transformers": transformers.__version__,
         "peft": peft.__version__,
     }
-    text = json.dumps({"versions": versions, "layers": args.layers, "results": results}, indent=1)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text + "\n")
-    else:
-        print(text)
+    write_json({"versions": versions, "layers": args.layers, "results": results}, args.out)
 
 
 if __name__ == "__main__":
