@@ -21,7 +21,7 @@ const rows = throughputRows('throughput.json');
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -166,8 +166,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (376: 362 out of sample, 14 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(376);
+  it('scores every scorable case (389: 375 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(389);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -326,6 +326,11 @@ const LATE_2025_FIELD_ROW =
 // one B200, vLLM 0.25.1, 64 in flight; its FP8 rows carried), sgl-project/sglang#28224 (Llama 3.3 70B NVFP4 over TP 4 on
 // GB200, one request) and ggml-org/llama.cpp#26284 (Llama 3 8B Q4_K_M and Q5_K_M tg64 on an RX 7900 XTX).
 const QUANT_FIELD_ROW = /^(dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-)/;
+// Three sources new to the set, scored before any model change (calibration/README.md "vLLM bursts on one A100 and
+// FP8 over TP 8 on MI355X"): dennislee22/vLLM-benchmarking (Qwen2-7B bf16 on one A100 80GB, vLLM of September 2025, one
+// request and bursts of 10 to 500), vllm-project/recipes#431 (Qwen3Guard-Gen-8B on one MI300X, 32 in flight) and
+// llm-d/llm-d#1233 with llm-d/llm-d#139 (Llama-3.3-70B FP8 over TP 8 on MI355X, 4 to 256 in flight).
+const SWEEP_FIELD_ROW = /^(dennislee-|recipes431-|llmd1233-|llmd139-)/;
 const eraOf = (id: string) =>
   OLDER_FIELD_ROW.test(id)
     ? 'older'
@@ -343,7 +348,9 @@ const eraOf = (id: string) =>
                 ? 'late2025'
                 : QUANT_FIELD_ROW.test(id)
                   ? 'quant'
-                  : 'newer';
+                  : SWEEP_FIELD_ROW.test(id)
+                    ? 'sweep'
+                    : 'newer';
 // The older and newer vLLM field rows at today's figures (each line's comment says how they got there).
 const OLDER_BAR = { count: 31, median: 0.099, p90: 0.23 };
 const NEWER_BAR = { count: 4, median: 0.039, p90: 0.06 };
@@ -485,11 +492,16 @@ const FIELD_BARS = {
   // Llama 3 8B tg64 on an RX 7900 XTX (llama.cpp master of 2026, HIP), scored before any model change and unchanged:
   // Q4_K_M +8.7% (empty context) and +7.9% (4096 tokens), Q5_K_M -0.4%.
   'quant kind:decode engine:llama.cpp': { count: 3, median: 0.08, p90: 0.087 },
+  // Scored before any model change and unchanged, all too fast: Qwen2-7B bf16 on one A100 80GB (vLLM 0.10.1 assumed)
+  // one request +15.0% (TPOT), bursts of 10, 30, 100, 200 and 500 +23.7%, +12.7%, +39.4%, +37.4%, +55.5% (duration);
+  // Qwen3Guard-Gen-8B on one MI300X at 32 in flight +34.5%; Llama-3.3-70B FP8 over TP 8 on MI355X (llm-d-rocm v0.6.0)
+  // +48.1% (8 in flight), +46.3% (16), +111.7% (256), +75.2% (4k/4k at 32), +89.8% (16k/2k at 32), +133.5% (32k/128 at 4).
+  'sweep kind:serving engine:vllm': { count: 13, median: 0.464, p90: 1.117 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 146 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack, TensorRT-LLM MoE and FP8-fault rows are carried', () => {
-    expect(fieldRows.length).toBe(146);
+  it('scores the 159 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack, TensorRT-LLM MoE and FP8-fault rows are carried', () => {
+    expect(fieldRows.length).toBe(159);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([
       'sglang8552-dsr1-nvfp4-b200-cutlass',
     ]);
@@ -676,7 +688,10 @@ const ENGINE_BARS = {
   // rows, 6.9% / 54.5%.
   // With DeutscheKI/llm-performance-tests' eight QwQ-32B AWQ rows (-18.5..+12.7%) and vllm-project/vllm#49723's BF16 and
   // NVFP4 rows on B200 (-14.2%, -8.3%), all scored before any change, 100 rows, 7.2% / 54.1%.
-  'serving engine:vllm': { count: 100, median: 0.072, p90: 0.542 },
+  // With dennislee22/vLLM-benchmarking's six Qwen2-7B rows on one A100 (+12.7..+55.5%), vllm-project/recipes#431's
+  // Qwen3Guard-8B on one MI300X (+34.5%) and llm-d/llm-d#1233 and llm-d/llm-d#139's six Llama-3.3-70B FP8 rows over TP 8
+  // on MI355X (+46.3..+133.5%), all scored before any change and too fast, 113 rows, 8.7% / 61.2%.
+  'serving engine:vllm': { count: 113, median: 0.088, p90: 0.612 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
@@ -712,7 +727,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
   // all-reduce on MI300X.
   it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 7%, p90 <= 22.8%', () => {
     const later =
-      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-)/;
+      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-)/;
     const s = summarizeThroughput(
       'vllm earlier',
       outOfSample.filter((r) => r.kind === 'serving' && r.engine === 'vllm' && !later.test(r.id)),
@@ -737,7 +752,8 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
           !GPU_LAB_FIELD_ROW.test(r.id) &&
           !ADA_CDNA_FIELD_ROW.test(r.id) &&
           !LATE_2025_FIELD_ROW.test(r.id) &&
-          !QUANT_FIELD_ROW.test(r.id),
+          !QUANT_FIELD_ROW.test(r.id) &&
+          !SWEEP_FIELD_ROW.test(r.id),
       ),
     );
     expect(s.count).toBe(51);
