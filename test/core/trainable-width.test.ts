@@ -119,7 +119,7 @@ describe('the gradient reduce reads the engine reduce dtype', () => {
   });
 
   it('DeepSpeed reduces in communication_data_type (the compute dtype) at every stage', () => {
-    for (const zero of [1, 2, 3]) {
+    for (const zero of [1, 2, 3] as const) {
       for (const ctx of CONTEXTS) {
         const o: EstimateOptions = { ...defaultOptions('qlora'), framework: 'deepspeed', zero };
         expect(reduceWidth(o, ctx)).toBeCloseTo(2, 9);
