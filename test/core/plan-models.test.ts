@@ -59,14 +59,21 @@ describe('candidate generators', () => {
   it('micro-batches never exceed the global batch', () => {
     expect(microBatches(4)).toEqual([1, 2, 4]);
   });
-  it('sharding predicates: no ZeRO without data parallelism unless offloading; LoRA only ZeRO-3', () => {
+  it('sharding predicates: one rank shards only to offload or as ZeRO-2; LoRA over ranks only ZeRO-3', () => {
     expect(shardings('full', 1, 1, 1)).toEqual([
       { zero: 0, offload: 'none' },
+      { zero: 2, offload: 'none' },
       { zero: 2, offload: 'optimizer' },
       { zero: 3, offload: 'optimizer' },
       { zero: 3, offload: 'optimizer+params' },
     ]);
     expect(shardings('qlora', 4, 1, 1).map((s) => s.zero)).toEqual([0, 3, 3, 3]);
+    expect(shardings('lora', 1, 1, 1)).toEqual([
+      { zero: 0, offload: 'none' },
+      { zero: 2, offload: 'none' },
+      { zero: 3, offload: 'optimizer' },
+      { zero: 3, offload: 'optimizer+params' },
+    ]);
     // With TP every stage is offered; which engine runs it is core/engines/engines.ts's rule (torchtitan: FSDP + TP).
     expect(shardings('full', 2, 2, 1).map((s) => s.zero)).toEqual([0, 1, 2, 3, 2, 3, 3]);
   });

@@ -85,3 +85,61 @@ describe('memory and time read one trainable width', () => {
     );
   });
 });
+
+/** Bytes per trainable element the data-parallel gradient reduce moves on two ranks (its wire share undone). */
+function reduceWidth(o: EstimateOptions, ctx: WidthContext): number {
+  const t = { ...t0, ...ctx };
+  const two = { ...o, gpus: 2 };
+  const w = trainWork(facts, two, t);
+  const shardOpt = o.zero >= 1 ? 2 : 1;
+  const trainable = (w.optimizerBytes / optimizerStepBytes(two, t)) * shardOpt;
+  // DDP's all-reduce moves 2(n-1)/n of the buffer, a reduce-scatter (n-1)/n: on two ranks 1 and 1/2.
+  return w.gradReduceBytes / trainable / (o.zero >= 2 ? 0.5 : 1);
+}
+
+describe('the gradient reduce reads the engine reduce dtype', () => {
+  const ddp = training.filter((f) => FRAMEWORKS[f].gradReduce?.unsharded !== 'compute');
+  it.each(
+    ddp.flatMap((framework) =>
+      (['lora', 'qlora', 'full'] as const).flatMap((method) =>
+        CONTEXTS.map((ctx) => ({ framework, method, ctx })),
+      ),
+    ),
+  )(
+    '$framework $method $ctx: DDP buckets take the gradients own width',
+    ({ framework, method, ctx }) => {
+      const o: EstimateOptions = { ...defaultOptions(method), framework, zero: 0 };
+      expect(reduceWidth(o, ctx)).toBeCloseTo(memoryWidths(o, ctx).trainable, 9);
+    },
+  );
+
+  it('PEFT fp32 adapters under DDP reduce 4 bytes; TRL bf16 k-bit adapters 2', () => {
+    expect(reduceWidth({ ...defaultOptions('lora'), framework: 'hf', zero: 0 }, {})).toBe(4);
+    expect(reduceWidth({ ...defaultOptions('qlora'), framework: 'hf', zero: 0 }, {})).toBe(2);
+  });
+
+  it('DeepSpeed reduces in communication_data_type (the compute dtype) at every stage', () => {
+    for (const zero of [1, 2, 3] as const) {
+      for (const ctx of CONTEXTS) {
+        const o: EstimateOptions = { ...defaultOptions('qlora'), framework: 'deepspeed', zero };
+        expect(reduceWidth(o, ctx)).toBeCloseTo(2, 9);
+        expect(reduceWidth({ ...o, compute: 'fp32' }, ctx)).toBeCloseTo(4, 9);
+      }
+    }
+  });
+
+  it("Accelerate's FSDP reduces in the mixed-precision dtype, fp32 master weights included", () => {
+    const o: EstimateOptions = {
+      ...defaultOptions('full'),
+      framework: 'hf',
+      weights: 'fp32',
+      zero: 3,
+    };
+    expect(reduceWidth(o, {})).toBeCloseTo(2, 9);
+    expect(reduceWidth({ ...o, zero: 0 }, {})).toBeCloseTo(4, 9);
+    expect(reduceWidth({ ...defaultOptions('lora'), framework: 'hf', zero: 3 }, {})).toBeCloseTo(
+      2,
+      9,
+    );
+  });
+});

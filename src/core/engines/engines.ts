@@ -96,6 +96,20 @@ export function engineRejects(
 }
 
 /**
+ * Whether the planner leaves a one-rank layout sharded without offload to the engine's ZeRO-0 (or to other
+ * engines): it runs, but partitions nothing over one rank. Everywhere but the stage an engine without ZeRO-0 trains
+ * one GPU at (EngineProfile.oneRankZero). A search choice, not a refusal: engineRejects runs it.
+ */
+export function searchSkipsOneRank(
+  engine: Engine,
+  dp: number,
+  zero: EstimateOptions['zero'],
+  offload: EstimateOptions['offload'],
+): boolean {
+  return dp === 1 && zero > 0 && offload === 'none' && ENGINE_PROFILES[engine].oneRankZero !== zero;
+}
+
+/**
  * Whether `engine` refuses every configuration of `method` and `objective` on a layout: the checks of
  * engineRejects that read only these, the data-parallel degree, TP, PP, ZeRO stage and offload (so true
  * implies engineRejects is not null; the planner asks once per layout shape instead of per configuration).

@@ -36,6 +36,11 @@ export interface EngineProfile {
   cp: boolean;
   /** ZeRO stages (FSDP: 2 = SHARD_GRAD_OP, 3 = FULL_SHARD). */
   zero: readonly (0 | 1 | 2 | 3)[];
+  /**
+   * The ZeRO stage it trains one GPU at without offload, where it runs no ZeRO-0: one rank partitions nothing, so the
+   * search offers that stage on one GPU for this engine alone (elsewhere the engine's own ZeRO-0 stands for it).
+   */
+  oneRankZero?: 2;
   /** Offload kinds, each with the ZeRO stages it runs under. */
   offload: Readonly<Partial<Record<Offload, readonly number[]>>>;
   /** Weight storage for full fine-tunes: bf16/fp16 = 16-bit parameters, fp32 = fp32 parameters under autocast / FSDP mixed precision. */

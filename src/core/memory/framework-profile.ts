@@ -60,6 +60,9 @@ export interface RowSplitProfile {
   ungraphedKernelSeconds: number;
 }
 
+/** How wide a data-parallel gradient reduce is (FrameworkProfile.gradReduce). */
+export type GradReduceWidth = 'grad' | 'compute' | number;
+
 export interface FrameworkProfile {
   id: Framework;
   name: string;
@@ -175,11 +178,17 @@ export interface FrameworkProfile {
    */
   ddpFullGradViews?: boolean;
   /**
-   * Time: bytes per element of the gradients its data-parallel collectives move where it differs from the
-   * weights' dtype: `adapters` for LoRA gradients (fp32 adapters), `sharded` under ZeRO-2/3 (an FSDP
-   * MixedPrecisionPolicy reduce_dtype). Absent: 4 for fp32 weights or master copies, else 2.
+   * Time: the width its data-parallel collectives reduce gradients in, unsharded (DDP all-reduce, ZeRO-1) and
+   * sharded (ZeRO-2/3, FSDP reduce-scatter): 'grad', each gradient's own dtype (the trainable element's width,
+   * memory/trainable-width.ts: torch DDP gives each bucket its parameters' dtype and splits mixed dtypes into
+   * buckets of their own, pytorch/pytorch@00413201d3d38d5b5bb039180220d5a0d6c74052
+   * torch/csrc/distributed/c10d/reducer.cpp initialize_buckets, compute_bucket_assignment_by_size; only DDP's
+   * private mixed_precision argument, which no engine passes, changes it: torch 2.8.0 nn/parallel/distributed.py
+   * L906; FSDP2 without a MixedPrecisionPolicy reduces in the parameters' dtype); 'compute', the compute dtype
+   * whatever the gradients' (a reduce dtype set from the mixed-precision mode); a number, that many bytes (a fixed
+   * reduce dtype). Absent: 'grad' for both.
    */
-  gradReduceBytes?: { adapters: number; sharded: number };
+  gradReduce?: { unsharded: GradReduceWidth; sharded: GradReduceWidth };
   /**
    * Under ZeRO-3 sharding each rank loads the whole model (and builds its adapters) on its GPU before it shards
    * them: the load phase holds all of it. Absent: ranks load their shards (or load on the host first).

@@ -7,7 +7,7 @@
  */
 import { floatCompute, isGguf, type EstimateOptions } from '../../schema/estimate.js';
 import { FLOAT_BYTES, isFloatDtype, valueBytes } from '../model/dtypes.js';
-import { adapterBytes, type FrameworkProfile } from './framework-profile.js';
+import { adapterBytes, type FrameworkProfile, type GradReduceWidth } from './framework-profile.js';
 import type { EstimateContext } from './types.js';
 
 /**
@@ -95,4 +95,19 @@ export function steppedElementBytes(
 ): number {
   const w = trainableElementBytes(o, fw, ctx);
   return w < 4 && stepsFp32Master(o, fw) ? 4 : w;
+}
+
+/**
+ * Bytes per element of the gradients a data-parallel reduce moves (FrameworkProfile.gradReduce): the trainable
+ * element's own width ('grad'), the compute dtype's ('compute') or the engine's fixed reduce dtype.
+ */
+export function gradReduceElementBytes(
+  o: EstimateOptions,
+  fw: FrameworkProfile,
+  ctx: WidthContext,
+): number {
+  const spec = fw.gradReduce;
+  const width: GradReduceWidth = spec ? (o.zero >= 2 ? spec.sharded : spec.unsharded) : 'grad';
+  if (width === 'grad') return trainableElementBytes(o, fw, ctx);
+  return width === 'compute' ? FLOAT_BYTES[floatCompute(o.compute)] : width;
 }

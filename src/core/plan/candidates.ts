@@ -127,8 +127,10 @@ export interface Sharding {
 
 /**
  * ZeRO stage and offload for a layout. Sharding needs data parallelism (dp > 1) except ZeRO-Offload/Infinity on
- * one rank; parameter offload needs ZeRO-3. Which engine runs which stage with TP/PP is the engine
- * profiles' business (core/engines/engines.ts: torchtitan pairs FSDP with TP/PP; the HF engines run neither). LoRA's few trainable parameters make
+ * one rank and ZeRO-2 on one rank, the plain run of an engine without ZeRO-0 (EngineProfile.oneRankZero: the
+ * planner offers it to that engine alone, engines.ts searchSkipsOneRank); parameter offload needs ZeRO-3. Which
+ * engine runs which stage with TP/PP is the engine profiles' business (core/engines/engines.ts: torchtitan pairs
+ * FSDP with TP/PP; the HF engines run neither). Over several ranks LoRA's few trainable parameters make
  * optimizer-state sharding (1/2) moot: only ZeRO-3 (sharding the frozen base, FSDP+QLoRA) is searched.
  */
 export function shardings(
@@ -152,7 +154,7 @@ export function shardings(
     if (allowedZero && !allowedZero.includes(s.zero)) return false;
     if (allowedOffload && !allowedOffload.includes(s.offload)) return false;
     if (method === 'inference') return s.zero === 0;
-    if (s.zero > 0 && dp === 1 && s.offload === 'none') return false;
+    if (dp === 1 && s.offload === 'none') return s.zero === 0 || s.zero === 2;
     // Without TP/PP, ZeRO-2 shards more than ZeRO-1 for the same traffic (2Ψ, ZeRO §7): ZeRO-1 is dominated.
     if (tp === 1 && pp === 1 && s.zero === 1) return false;
     if ((method === 'lora' || method === 'qlora') && (s.zero === 1 || s.zero === 2)) return false;

@@ -2,7 +2,13 @@
 import { OBJECTIVE_PROFILES } from '../../schema/objectives.js';
 import { dpAttentionLayout } from './expert-parallel.js';
 import type { Arch } from '../model/arch.js';
-import { engineFieldsInto, engineRejects, onEngine, rejectsLayout } from '../engines/engines.js';
+import {
+  engineFieldsInto,
+  engineRejects,
+  onEngine,
+  rejectsLayout,
+  searchSkipsOneRank,
+} from '../engines/engines.js';
 import { launchBlocker, type LaunchPlan } from '../launch/index.js';
 import { qualityOf, tierRank } from './quality.js';
 import { type Engine } from '../../schema/engine.js';
@@ -473,7 +479,8 @@ function layoutRunners(
           L.pp,
           L.sh.zero,
           L.sh.offload,
-        )
+        ) &&
+        !searchSkipsOneRank(variants[vi]!.engine, L.dp, L.sh.zero, L.sh.offload)
       )
         list.push(vi);
     byShape[shape] = list;

@@ -3,6 +3,7 @@ import './train-work-seed.js'; // first: TrainWork's number fields are doubles f
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { isFloatDtype } from '../model/dtypes.js';
 import { offloadWork } from './offload-work.js';
+import { gradReduceElementBytes } from '../memory/trainable-width.js';
 import { zeroHookOps } from './zero-hooks.js';
 import { ligerChunkRows } from '../kernels/liger.js';
 import { shapeFactor } from './shape.js';
@@ -359,12 +360,9 @@ function commWork(
 ) {
   const { dp, tp, shard, tokens, layersHere, recompute } = w;
   const zero = o.zero;
-  const weightGrad = o.weights === 'fp32' || o.masterWeights ? 4 : 2;
-  // The engine's own reduce dtype (FrameworkProfile.gradReduceBytes), where it has one.
-  const r = FRAMEWORKS[o.framework].gradReduceBytes;
-  const gradDtype = r
-    ? Math.max(weightGrad, w.lora ? r.adapters : 0, zero >= 2 ? r.sharded : 0)
-    : weightGrad;
+  // The width the engine reduces gradients in (FrameworkProfile.gradReduce): the adapters' or weights' own
+  // gradient dtype, the compute dtype, or a fixed reduce dtype.
+  const gradDtype = gradReduceElementBytes(o, FRAMEWORKS[o.framework], t);
   // ZeRO-3 / FSDP FULL_SHARD: all-gather the weights for forward, again for backward, and once more
   // for the recompute of full activation checkpointing (the checkpointed layer's forward re-enters the
   // FSDP unit after reshard_after_forward freed its parameters), every micro-batch (FSDP docs,

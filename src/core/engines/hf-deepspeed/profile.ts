@@ -17,6 +17,10 @@ export const HF_DEEPSPEED_PROFILE: EngineProfile = {
   pp: false, // the Trainer integration has no DeepSpeed pipeline engine
   cp: false,
   zero: [1, 2, 3],
+  // The Trainer runs DeepSpeed on one GPU (`deepspeed --num_gpus=1` with a ZeRO-2 config, "Deployment with one GPU",
+  // https://huggingface.co/docs/transformers/v4.30.0/main_classes/deepspeed#deployment-with-one-gpu): ZeRO-2 over one
+  // rank is the engine's plainest run (no gathers, no partitioned parameters), ZeRO-3 adds its hooks.
+  oneRankZero: 2,
   // offload_optimizer (ZeRO-Offload) for stages 1-3; offload_param needs stage 3.
   offload: { optimizer: [1, 2, 3], 'optimizer+params': [3] },
   // bf16/fp16 mode casts the model to 16 bits and keeps its own fp32 master partition: fp32 storage is the same run.

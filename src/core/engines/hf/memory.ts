@@ -58,6 +58,12 @@ export const HF_MEMORY: FrameworkProfile = {
   cudaContextMiB: HF_CONTEXT_MIB,
   allocatorSlack: 0.06, // caching allocator without expandable segments: a few % (vllm-project/compressed-tensors#587: 2.3%; ZeRO §3.2)
   deepspeedOptimizer: false,
+  // Trainer's DDP reduces each gradient in its own dtype (fp32 PEFT adapters, bf16 ones on a k-bit base); Accelerate's
+  // FSDP1 and FSDP2 reduce in the mixed-precision dtype: set_mixed_precision builds MixedPrecision(Policy) with
+  // reduce_dtype = param_dtype = the bf16/fp16 of mixed_precision (accelerate v1.15.0 utils/dataclasses.py
+  // FullyShardedDataParallelPlugin.set_mixed_precision L2109-L2143, called from state.py L1014-L1015), while FSDP2
+  // keeps fp32 trainable parameters (utils/fsdp_utils.py fsdp2_prepare_model L813-L820).
+  gradReduce: { unsharded: 'grad', sharded: 'compute' },
   // 4-bit weights run FSDP1 (rule fsdp2-bnb-4bit), whose CPUOffload pins a zeros_like gradient buffer beside every
   // offloaded flat parameter, frozen or not (pytorch/pytorch@01caf79e047fd15e1f75ba3825f789130efa476a
   // torch/distributed/fsdp/_flat_param.py init_flat_param_attributes: flat_param._cpu_grad).
@@ -196,6 +202,11 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   // DeepSpeedCPUAdam (ZeRO-Offload paper §5): vectorized whatever the optimizer named.
   vectorHostAdam: true,
   deepspeedOptimizer: true, // fp32 master + fp32 grad partition + m + v: 16 B/param sharded (memory.rst)
+  // ZeRO-1/2/3 reduce every gradient bucket in communication_data_type, which the configs vramplan writes leave
+  // unset: the engine's default is the bf16/fp16 it trains in, fp32 without either (deepspeedai/DeepSpeed v0.19.8
+  // deepspeed/runtime/engine.py communication_data_type L1719-L1730; zero/stage_1_and_2.py L614 and
+  // gradient_reduction_w_predivide L1485-L1494, zero/stage3.py L475 and __avg_scatter_contiguous_grads L1864-L1871).
+  gradReduce: { unsharded: 'compute', sharded: 'compute' },
   gatheredLayers: 2, // stage3_prefetch_bucket_size ~ one to two layers
   // transformers/PEFT load 4/8-bit weights through bitsandbytes.
   quantFormat: 'bnb',

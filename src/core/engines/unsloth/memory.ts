@@ -72,9 +72,9 @@ export const UNSLOTH_MEMORY: FrameworkProfile = {
   expertParallel: false,
   // unsloth 2026.10.9 wheel models/_ddp_defaults.py:298-306: full fine-tunes get gradient_as_bucket_view=True.
   ddpFullGradViews: true,
-  // LoRA adapters are fp32 (fp32Adapters), so are their gradients; native FSDP2 reduces in float32
-  // (MixedPrecisionPolicy reduce_dtype, unsloth 2026.10.9 wheel models/fsdp2_native.py:68-70, 1556).
-  gradReduceBytes: { adapters: 4, sharded: 4 },
+  // DDP reduces each gradient in its own dtype (fp32 adapters, 16-bit full weights: 'grad'); native FSDP2
+  // reduces in float32 (MixedPrecisionPolicy reduce_dtype, unsloth 2026.10.9 wheel models/fsdp2_native.py:68-70, 1556).
+  gradReduce: { unsharded: 'grad', sharded: 4 },
   // Native FSDP2 shards in Trainer.__init__ a model every rank loaded whole onto its GPU; per-rank chunked loading
   // is opt-in (UNSLOTH_FSDP2_SHARDED_LOAD=1, 16-bit checkpoints only): unsloth 2026.10.9 wheel
   // models/fsdp2_load.py:4-26.
