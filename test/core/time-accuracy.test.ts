@@ -1021,7 +1021,7 @@ describe('time model on the Unsloth FP8 L4 and gpt-oss rollout notebook rows', (
     }
   });
 
-  // With datawhalechina/self-llm's two A100 re-runs (+22.3%, +27.9%, too fast): 15 rows, 10.2% / 30.3%.
+  // With datawhalechina/self-llm's two A100 re-runs (+22.3%, +26.3%, too fast): 15 rows, 10.2% / 30.3%.
   it('every RL row together (15, out of sample): median <= 11.2%, p90 <= 31%', () => {
     const s = summarizeThroughput(
       'rl',
@@ -1181,7 +1181,7 @@ describe("time model on fms-acceleration's A100 reference benchmarks", () => {
 // the rest (FrameworkProfile.selectiveRecompute): +7.3%, +9.2%, +14.8%; the December 2024 H100 rows and Trainy's H200 rows,
 // selective too, move 3.9 to 10.8 points nearer (docs/time-model.md "torchtitan's selective policy and two GRPO
 // re-runs"). Two Unsloth GRPO notebooks re-run on an A100-SXM4-80GB (datawhalechina/self-llm@0932a89): Phi-4 +22.3%,
-// DeepSeek-R1-0528-Qwen3-8B +27.9%, too fast, not explained.
+// DeepSeek-R1-0528-Qwen3-8B +27.9% (+26.3% with its V1 build's piecewise graphs, cuda_graphs), too fast, not explained.
 describe("time model on torchtitan's performance page and the self-llm GRPO rows", () => {
   const all = [
     ...rows.filter((r) => TITAN_DOC_ROW.test(r.id)),
@@ -1226,7 +1226,7 @@ describe("time model on torchtitan's performance page and the self-llm GRPO rows
     expect(err['torchtitan-perfdoc-h100-l31-405b-2d-f8']).toBeGreaterThanOrEqual(-0.24);
     for (const id of ['selfllm-grpo-phi4-14b-a100', 'selfllm-grpo-dsr1-qwen3-8b-a100']) {
       expect(err[id], id).toBeGreaterThan(0);
-      expect(err[id], id).toBeLessThanOrEqual(0.28);
+      expect(err[id], id).toBeLessThanOrEqual(0.265);
     }
   });
 });

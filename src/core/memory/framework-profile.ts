@@ -305,7 +305,7 @@ export interface FrameworkProfile {
   /**
    * Time: what `--checkpointing selective` re-runs in backward, as shares of the forward's attention FLOPs, GEMM
    * FLOPs and elementwise traffic. Absent: attention alone (`{ attention: 1, gemm: 0, elementwise: 0 }`,
-   * selective activation recomputation, Korthikanti et al. 2022, arXiv:2205.05198 §4.2).
+   * selective activation recomputation, Korthikanti et al. 2022, arXiv:2205.05198 §5).
    */
   selectiveRecompute?: { attention: number; gemm: number; elementwise: number };
   /**

@@ -397,7 +397,7 @@ function commWork(
   };
 }
 
-// Selective recomputation re-runs each layer's attention core alone (arXiv:2205.05198 §4.2), where the engine's
+// Selective recomputation re-runs each layer's attention core alone (arXiv:2205.05198 §5), where the engine's
 // profile names no other policy (FrameworkProfile.selectiveRecompute).
 const SELECTIVE_ATTENTION_ONLY = { attention: 1, gemm: 0, elementwise: 0 };
 
