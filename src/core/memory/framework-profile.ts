@@ -312,6 +312,12 @@ export interface FrameworkProfile {
    */
   eagerPasses?: { norm: number; rotary: number; sdpaCopiesQkvOnMask?: boolean };
   /**
+   * Time: what `--checkpointing selective` re-runs in backward, as shares of the forward's attention FLOPs, GEMM
+   * FLOPs and elementwise traffic. Absent: attention alone (`{ attention: 1, gemm: 0, elementwise: 0 }`,
+   * selective activation recomputation, Korthikanti et al. 2022, arXiv:2205.05198 §5).
+   */
+  selectiveRecompute?: { attention: number; gemm: number; elementwise: number };
+  /**
    * Serving engines' KV pool budget: 'utilization' (vLLM: gpu_memory_utilization of total memory holds
    * everything, the pool takes what the profiled peak leaves), 'static' (SGLang: mem_fraction_static of total
    * memory holds weights and the pool; activations and CUDA graphs live outside it). Absent: 'utilization'.

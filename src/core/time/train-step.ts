@@ -108,6 +108,25 @@ function fallbackSeconds(w: TrainWork, r: GpuRates): [number, number] {
   return [g.fwdCalls * call, g.bwdCalls * call];
 }
 
+/**
+ * The recompute of one micro-batch: the whole forward again under full checkpointing; under selective, the engine's
+ * shares of the forward's attention, GEMMs (`fwdGemm`: their seconds) and elementwise traffic (TrainWork.selAttn...).
+ */
+function recomputeSeconds(
+  w: TrainWork,
+  fwd: number,
+  fwdGemm: number,
+  attnRate: number,
+  mem: number,
+): number {
+  if (!w.recomputeAttnOnly) return w.recompute * fwd;
+  return (
+    (w.selAttn * w.fwdAttnFlops) / attnRate +
+    w.selGemm * fwdGemm +
+    (w.selElem * w.fwdElemBytes) / mem
+  );
+}
+
 /** Forward, backward, recompute and dequantization of one micro-batch. */
 function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const base = w.fp32 ? r.gemm32 : r.gemm16;
@@ -125,13 +144,8 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const f8 = w.f8;
   const f8F = f8.fwdFlops / f8Gemm - f8.fwdFlops / gemm + f8.castFwdBytes / r.mem;
   const f8B = (2 * f8.fwdFlops) / f8Gemm - (2 * f8.fwdFlops) / gemm + f8.castBwdBytes / r.mem;
-  const fwdGpu =
-    (w.fwdGemmFlops - w.expertFwdFlops) / gemm +
-    f8F +
-    expertF +
-    deltaF +
-    w.fwdAttnFlops / attnRate +
-    (w.fwdElemBytes + w.adapterFwdBytes) / r.mem;
+  const fwdGemm = (w.fwdGemmFlops - w.expertFwdFlops) / gemm + f8F + expertF + deltaF;
+  const fwdGpu = fwdGemm + w.fwdAttnFlops / attnRate + (w.fwdElemBytes + w.adapterFwdBytes) / r.mem;
   const fwdOps = w.fwdOps + w.adapterFwdOps;
   const bwdOps = 2 * w.fwdOps + w.adapterBwdOps;
   const hostPerOp = w.compiled
@@ -172,8 +186,7 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
       : fbB > 0
         ? Math.max(bwdGpu - expertB, bwdHost) + Math.max(expertB, fbB)
         : Math.max(bwdGpu, bwdHost);
-  const rec =
-    (w.recomputeAttnOnly ? w.fwdAttnFlops / attnRate : w.recompute * fwd) + w.tiledMlpFlops / gemm;
+  const rec = recomputeSeconds(w, fwd, fwdGemm, attnRate, r.mem) + w.tiledMlpFlops / gemm;
   // A pre-0.48 bitsandbytes build's tree kernel runs its 4-bit passes slower than the memory rate (bnb-dequant.ts).
   const deq =
     (w.dequantBytes + w.treeDequantBytes * (bnbTreeDequantSlowdown(r.cc) - 1)) / r.mem +

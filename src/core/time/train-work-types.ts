@@ -22,6 +22,10 @@ export interface TrainWork {
   bwdAttnFlops: number;
   recompute: number; // fraction of the forward re-run (1 full, attention-only share for selective)
   recomputeAttnOnly: boolean;
+  /** Under selective recompute: the shares of the forward's attention, GEMMs and elementwise traffic re-run. */
+  selAttn: number;
+  selGemm: number;
+  selElem: number;
   /**
    * Unsloth's tiled MLP: TiledMLP.backward re-runs each tile's MLP forward with grad before its backward
    * (unsloth_zoo tiled_mlp.py @ce232d6c), one more MLP forward per micro-batch: its GEMM FLOPs.

@@ -395,6 +395,10 @@ function commWork(
   };
 }
 
+// Selective recomputation re-runs each layer's attention core alone (arXiv:2205.05198 §5), where the engine's
+// profile names no other policy (FrameworkProfile.selectiveRecompute).
+const SELECTIVE_ATTENTION_ONLY = { attention: 1, gemm: 0, elementwise: 0 };
+
 // Long on purpose: it returns one flat TrainWork record, one line per field (written out, not spread: see below).
 export function trainWork(
   m: ModelFacts,
@@ -419,6 +423,7 @@ export function trainWork(
   const fe = w.lora ? floatExperts(m, o, t) : null;
   const ew = expertWork(m, o, w, dispatch, paramWrapper, t.denseMoeLoop === true, fe);
   const aw = adapterPathWork(m, o, w, t);
+  const sel = FRAMEWORKS[o.framework].selectiveRecompute ?? SELECTIVE_ATTENTION_ONLY;
   const moeHooked = t.zeroMoeHooked === true;
   const zh = zeroHookOps(m, o, w.layersHere, ew.dispatch === 'loop', ew.hit, w.dp, moeHooked, {
     numel: trainable,
@@ -442,6 +447,9 @@ export function trainWork(
     bwdAttnFlops: cw.bwdAttnFlops,
     recompute: o.checkpointing === 'selective' ? 1 : w.recompute,
     recomputeAttnOnly: o.checkpointing === 'selective',
+    selAttn: sel.attention,
+    selGemm: sel.gemm,
+    selElem: sel.elementwise,
     tiledMlpFlops: o.tiledMlp ? (2 * tokens * mlpActive(m)) / w.shard : 0,
     shape: shapeFactor(tokens, m.hidden / w.tp),
     fp32: o.compute === 'fp32',

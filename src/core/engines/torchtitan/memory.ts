@@ -15,6 +15,10 @@ export const TORCHTITAN_MEMORY: FrameworkProfile = {
   chunkedLossCompiles: true,
   fsdpRootUnit: true, // fully_shard(model) root: tok_embeddings, norm, output; not resharded after forward
   name: 'torchtitan (FSDP2)',
+  // SelectiveAC's op policy saves the outputs of SDPA, reduce_scatter and every other mm/linear and recomputes
+  // every other op: the odd mm's, the norms, rotary, SwiGLU (pytorch/torchtitan@b5bcd76 distributed/
+  // activation_checkpoint.py _get_custom_policy; the same at 1ea476e9 parallelisms/parallelize_llama.py).
+  selectiveRecompute: { attention: 0, gemm: 0.5, elementwise: 1 },
   eagerFp32RmsNorm: false, // torch.nn.RMSNorm / fused rmsnorm, compiled in the benchmarks
   fusedSwiglu: false, // FeedForward w2(silu(w1(x)) * w3(x)) in eager
   sdpaExpandsKv: true, // repeat_kv before SDPA in models/llama/model.py
