@@ -2,7 +2,8 @@
 // for extend are off by default): a prefill takes at least the host's launches of its kernels
 // (FrameworkProfile.eagerPrefill, time/decode.ts eagerPrefillHostSeconds). Under the overlapped scheduler a
 // neighbour's prefill is launched while the GPU still runs the decode step before it, so the decoding requests
-// wait only for the launches beyond that step (servingTime).
+// wait only for the launches beyond that step (servingTime), unless the attention backend reads a device value back
+// before the prefill's first launch (FlashInfer's extend metadata: FrameworkProfile.prefillHostSync).
 import { describe, expect, it } from 'vitest';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { EAGER_DECODE_OP_SECONDS } from '../../src/core/time/decode-host.js';
@@ -66,9 +67,9 @@ describe('an eagerly launched prefill (SGLang)', () => {
     expect(servingTime(m, o, t, r).ttft).toBeCloseTo(host + step(), 9);
   });
 
-  it('a neighbour stalls a decoding request for the launches beyond one decode step (overlapped scheduler)', () => {
-    const B = 90;
-    const { m, o, t, r, gpuPrefill, step } = setup('qwen3-235b-a22b', 'sglang', B);
+  it('a neighbour stalls a decoding request for the launches beyond one decode step (overlapped scheduler, FA3 on Hopper)', () => {
+    const B = 16;
+    const { m, o, t, r, gpuPrefill, step } = setup('qwen3-235b-a22b', 'sglang', B, 'h100-sxm');
     const host = eagerPrefillHostSeconds(m, o);
     expect(host - step()).toBeGreaterThan(gpuPrefill());
     const out = 500;
@@ -77,6 +78,15 @@ describe('an eagerly launched prefill (SGLang)', () => {
     const serial = { ...t, serialScheduler: true };
     const serialStep = decodeStep(m, o, serial, r, false, meanContextOf(o)).stepSeconds;
     expect(servingTime(m, o, serial, r).tpot).toBeCloseTo(serialStep + (host * (B - 1)) / out, 9);
+  });
+
+  it("FlashInfer's prefill waits for the decode step before it: a neighbour stalls the batch for all its launches (B200)", () => {
+    const B = 90;
+    const { m, o, t, r, gpuPrefill, step } = setup('qwen3-235b-a22b', 'sglang', B);
+    const host = eagerPrefillHostSeconds(m, o);
+    expect(host).toBeGreaterThan(gpuPrefill());
+    const out = 500;
+    expect(servingTime(m, o, t, r).tpot).toBeCloseTo(step() + (host * (B - 1)) / out, 9);
   });
 
   it("a dense 70B's prefill on A100s outlasts its launches: unchanged", () => {

@@ -474,6 +474,14 @@ export interface FrameworkProfile {
    */
   prefillInDecodeStep?: boolean;
   /**
+   * Time: whether the engine's prefill forward reads a device value on the host before it launches its first kernel,
+   * for a model of this config model_type, MLA attention or not, on a GPU of compute capability `cc` (0 on AMD). Under
+   * an overlapped scheduler a neighbour's prefill then launches only once the decode step before it has finished, so
+   * the decoding requests wait for all of its launches or GPU work, not for what outlasts that step (time/decode.ts
+   * servingTime). Absent: the launches run beside the step before.
+   */
+  prefillHostSync?: (modelType: string, mla: boolean, cc: number) => boolean;
+  /**
    * Time: the kernels a decode layer launched in the engine's builds before it fused ops on the GPU
    * (TimeOptions.unfusedGraph): `perLayer` for the layer's ops, plus `perQuantizedLinear` for each linear layer
    * of quantized weights (an activation-quantizing kernel before it); each costs a graph kernel's gap in place of

@@ -223,3 +223,15 @@ export function decodeHost(
       (t.generateMasks ?? 0) * GENERATE_MASK_LAYERS * OPS_PER_LAYER_EAGER * EAGER_DECODE_OP_SECONDS,
   };
 }
+
+/**
+ * Whether a prefill's launches wait for the decode step queued before it: the engine's prefill forward reads a device
+ * value back before its first kernel (FrameworkProfile.prefillHostSync, by the model's type, its attention's MLA
+ * latent and the GPU).
+ */
+export function prefillWaitsForStep(m: ModelFacts, o: EstimateOptions, cc: number): boolean {
+  const sync = FRAMEWORKS[o.framework].prefillHostSync;
+  if (sync === undefined) return false;
+  const mla = m.arch.groups.some((g) => g.name !== 'vision' && g.mlaCacheWidth !== null);
+  return sync(m.modelType, mla, cc);
+}

@@ -25,7 +25,7 @@ import type { GpuRates } from './hardware.js';
 import { DECODE_PHASES, linearReadBytes, modelFacts, weightBytes } from './model-facts.js';
 import type { Bound, DecodePhase, ModelFacts } from './model-facts.js';
 import { argmaxBound } from './train-step.js';
-import { decodeHost } from './decode-host.js';
+import { decodeHost, prefillWaitsForStep } from './decode-host.js';
 import { eagerPrefillHostSeconds, overlappedHostSeconds, routedBatch } from './graph-step.js';
 
 export { eagerPrefillHostSeconds } from './graph-step.js';
@@ -764,9 +764,9 @@ export function servingTime(
   // A prompt chunked into the decode steps shares their weight read (V0 rows: a prefill step of its own).
   const inStep = FRAMEWORKS[o.framework].prefillInDecodeStep === true && !t.v0Scheduler;
   const neighbour = gpuPrefill - (inStep ? prefillWeightSeconds(o, r, tr) : 0);
-  // An overlapped scheduler launches a neighbour's prefill while the GPU still runs the decode step before it, so
-  // the decoding requests wait for the prefill's GPU work, or for the host's launches beyond that step.
-  const overlap = t.serialScheduler || t.v0Scheduler ? 0 : step;
+  // An overlapped scheduler launches a neighbour's prefill during the decode step before it (unless the prefill first
+  // reads a device value back: prefillWaitsForStep); the decoders wait for its GPU work or the launches beyond.
+  const overlap = t.serialScheduler || t.v0Scheduler || prefillWaitsForStep(m, o, r.cc) ? 0 : step;
   const stall = Math.max(neighbour, host - overlap);
   return {
     ttft: Math.max(gpuPrefill, host) + step,

@@ -12,6 +12,7 @@ import {
 import { MiB } from '../../units.js';
 import { SGLANG_BLOCK_FP8_LINEAR } from './block-fp8.js';
 import { sglangGraphBatch } from './graph-batch.js';
+import { sglangPrefillHostSync } from './attention-backend.js';
 import { SERVING_GRAPH_KERNEL_CYCLES, SERVING_GRAPH_KERNEL_SECONDS } from '../graph-kernel.js';
 
 /**
@@ -113,6 +114,9 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // A prefill runs as a batch of its own while the decodes wait: enable_mixed_chunk defaults to False
   // (server_args.py, sglang==0.5.6 wheel; scheduler.py get_next_batch_to_run returns the new prefill batch alone).
   prefillInDecodeStep: false,
+  // Its FlashInfer backend reads the prompts' prefix lengths back before each prefill's launches; the backend it
+  // picks by model and GPU (engines/sglang/attention-backend.ts).
+  prefillHostSync: sglangPrefillHostSync,
   // Block-scaled FP8 linears (weight_block_size) at decode on Hopper: DeepGEMM's fp8_gemm_nt (engines/sglang/block-fp8.ts).
   blockFp8Linear: SGLANG_BLOCK_FP8_LINEAR,
   expertParallel: true,
