@@ -20,6 +20,7 @@ describe("SGLang's default attention backend", () => {
     expect(sglangAttentionBackend('gpt_oss', false, 10.0)).toBe('trtllm_mha');
     expect(sglangAttentionBackend('gpt_oss', false, 9.0)).toBe('fa3');
     expect(sglangAttentionBackend('deepseek_v3', true, 10.0)).toBe('trtllm_mla');
+    expect(sglangAttentionBackend('kimi_k2', true, 10.0)).toBe('trtllm_mla');
     expect(sglangAttentionBackend('deepseek_v3', true, 9.0)).toBe('fa3');
     expect(sglangAttentionBackend('deepseek_v2', true, 8.0)).toBe('triton');
     expect(sglangAttentionBackend('llama', false, 0)).toBe('aiter');

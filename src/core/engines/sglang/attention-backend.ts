@@ -36,8 +36,9 @@ function modelSpecificBackend(modelType: string, cc: number): SglangAttentionBac
   if (modelType === 'llama4') return sm100(cc) ? 'trtllm_mha' : hopper(cc) ? 'fa3' : 'triton';
   // Olmo2ForCausalLM: trtllm_mha on SM100, fa3 from SM80.
   if (modelType === 'olmo2') return sm100(cc) ? 'trtllm_mha' : cc >= 8 ? 'fa3' : 'triton';
-  // DeepseekV3ForCausalLM on SM100: trtllm_mla; Qwen3NextForCausalLM on SM100: triton.
-  if (modelType === 'deepseek_v3' && sm100(cc)) return 'trtllm_mla';
+  // DeepseekV3ForCausalLM (DeepSeek-V3/R1's deepseek_v3 configs and Kimi K2's kimi_k2) on SM100: trtllm_mla;
+  // Qwen3NextForCausalLM on SM100: triton.
+  if ((modelType === 'deepseek_v3' || modelType === 'kimi_k2') && sm100(cc)) return 'trtllm_mla';
   if (modelType === 'qwen3_next' && sm100(cc)) return 'triton';
   return undefined;
 }
