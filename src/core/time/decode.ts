@@ -10,6 +10,7 @@ import { floatExpertRead } from './float-experts.js';
 import { moeCallLatency, moeCallSeconds } from './moe-call.js';
 import { piecewiseAttentionSeconds } from './piecewise.js';
 import { blockFp8Seconds } from './block-fp8.js';
+import { rocmLibraryGemmSeconds } from './rocm-gemm.js';
 import { rowSplitSeconds } from './row-split.js';
 import type { Gpu } from '../../schema/gpu.js';
 import {
@@ -153,12 +154,7 @@ const KERNELS: Record<QuantFormat, KernelFamily> = {
   // AutoAWQ: GEMV kernel fastest at batch 1, GEMM kernel up to batch 8-16 (casper-hansen/AutoAWQ README).
   awq: { eff8: 0.65, eff4: 0.65, crossover: 16, src: 'casper-hansen/AutoAWQ README' },
   // GPTQ through transformers/optimum exllama kernels: ~20-35% faster than fp16 at 13B (https://github.com/mit-han-lab/llm-awq/issues/79).
-  gptq: {
-    eff8: 0.55,
-    eff4: 0.55,
-    crossover: 16,
-    src: 'github.com/mit-han-lab/llm-awq/issues/79',
-  },
+  gptq: { eff8: 0.55, eff4: 0.55, crossover: 16, src: 'github.com/mit-han-lab/llm-awq/issues/79' },
   // HQQ 4-bit decodes through torchao's tinygemm int4 kernel (https://github.com/mobiusml/hqq): like torchao.
   hqq: { eff8: 0.6, eff4: 0.45, crossover: 8, src: 'https://github.com/mobiusml/hqq' },
   // bitsandbytes 0.40 4-bit inference kernel covers batch 1 only (release notes 0.40.0); above it
@@ -694,6 +690,8 @@ export function decodeStep(
     readRate: r.mem * KERNELS.cutlass.eff8,
     flopRate: tr.rate,
   });
+  // Linears on ROCm the engine hands to hipBLASLt, beyond their modelled bytes and gaps (rocm-gemm.ts).
+  const rocmT = rocmLibraryGemmSeconds(m.arch, o, fw, r, B, KERNELS.cutlass.rocm?.eff8 ?? 1);
   // A build whose MUL_MAT_ID synchronized once per expert slot and projection (TimeOptions.mulMatIdSync): each op's
   // host round trip, in series with the GPU (the engine's expertIdsSyncSeconds).
   const idsSyncT = t.mulMatIdSync
@@ -702,7 +700,8 @@ export function decodeStep(
   // The GPU's share of the step; under piecewise CUDA graphs the host issues each layer's attention calls while the
   // GPU runs, and the step takes the longer of the two; the GPU idles at each split besides (piecewise.ts).
   const pw = piecewiseAttentionSeconds(m, fw, t, { cc: r.cc, rows: B, tp });
-  const gpuT = Math.max(core, host.dispatch) + host.gaps + moeT + blockT + idsSyncT + tpT + pw.gpu;
+  const gpuT =
+    Math.max(core, host.dispatch) + host.gaps + moeT + blockT + rocmT + idsSyncT + tpT + pw.gpu;
   // An overlapped scheduler's own step work, or an eager step's launches, bound the step from below.
   const loopHost = overlappedHostSeconds(m, o, t, r, loop);
   const step = Math.max(gpuT, pw.host + loopHost) + host.fixed + hostT;
