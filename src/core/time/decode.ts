@@ -9,8 +9,7 @@ import { bnbTreeDequantSlowdown } from './bnb-dequant.js';
 import { floatExpertRead } from './float-experts.js';
 import { moeCallLatency, moeCallSeconds } from './moe-call.js';
 import { piecewiseAttentionSeconds } from './piecewise.js';
-import { blockFp8Seconds } from './block-fp8.js';
-import { rocmLibraryGemmSeconds } from './rocm-gemm.js';
+import { linearKernelSeconds } from './rocm-gemm.js';
 import { rowSplitSeconds } from './row-split.js';
 import type { Gpu } from '../../schema/gpu.js';
 import {
@@ -683,15 +682,10 @@ export function decodeStep(
           tr.expertGpu / m.moeLayers / r.mem,
         )
       : 0;
-  // Block-scaled FP8 linears' kernels at decode M beyond their bytes and FLOPs (block-fp8.ts).
-  const blockT = blockFp8Seconds(m.arch, o, fw, {
-    w8a8: tr.q === 'cutlass',
-    cc: r.cc,
-    readRate: r.mem * KERNELS.cutlass.eff8,
-    flopRate: tr.rate,
-  });
-  // Linears on ROCm the engine hands to hipBLASLt, beyond their modelled bytes and gaps (rocm-gemm.ts).
-  const rocmT = rocmLibraryGemmSeconds(m.arch, o, fw, r, B, KERNELS.cutlass.rocm?.eff8 ?? 1);
+  // Linears whose kernels at decode M outlast their bytes and FLOPs: block-scaled FP8 (block-fp8.ts) and, on ROCm, those
+  // the engine hands to hipBLASLt (rocm-gemm.ts).
+  const cut = KERNELS.cutlass;
+  const linT = linearKernelSeconds(m.arch, o, fw, r, tr, [cut.eff8, cut.rocm?.eff8 ?? 1]);
   // A build whose MUL_MAT_ID synchronized once per expert slot and projection (TimeOptions.mulMatIdSync): each op's
   // host round trip, in series with the GPU (the engine's expertIdsSyncSeconds).
   const idsSyncT = t.mulMatIdSync
@@ -700,8 +694,7 @@ export function decodeStep(
   // The GPU's share of the step; under piecewise CUDA graphs the host issues each layer's attention calls while the
   // GPU runs, and the step takes the longer of the two; the GPU idles at each split besides (piecewise.ts).
   const pw = piecewiseAttentionSeconds(m, fw, t, { cc: r.cc, rows: B, tp });
-  const gpuT =
-    Math.max(core, host.dispatch) + host.gaps + moeT + blockT + rocmT + idsSyncT + tpT + pw.gpu;
+  const gpuT = Math.max(core, host.dispatch) + host.gaps + moeT + linT + idsSyncT + tpT + pw.gpu;
   // An overlapped scheduler's own step work, or an eager step's launches, bound the step from below.
   const loopHost = overlappedHostSeconds(m, o, t, r, loop);
   const step = Math.max(gpuT, pw.host + loopHost) + host.fixed + hostT;

@@ -12,8 +12,9 @@
 import type { Arch } from '../model/arch.js';
 import type { FrameworkProfile } from '../memory/framework-profile.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
-import { blockFp8Gemms, isBlockScaledFp8 } from './block-fp8.js';
+import { blockFp8Gemms, blockFp8Seconds, isBlockScaledFp8 } from './block-fp8.js';
 import type { GpuRates } from './hardware.js';
+import type { QuantFormat } from '../../schema/time.js';
 import { graphKernelSecondsOf } from './decode-host.js';
 
 /** Whether the step's weights run the engine's 16-bit or per-tensor FP8 linears (others run other kernels). */
@@ -56,4 +57,26 @@ export function rocmLibraryGemmSeconds(
   // The LM head: 16-bit, split over the TP ranks, no bias.
   if (arch.kind !== 'encoder') total += extra(arch.hidden, arch.vocab / o.tp, 1, true, false);
   return total;
+}
+
+/**
+ * Seconds a decode step's linears add where their kernels at decode M outlast their bytes and FLOPs: block-scaled FP8
+ * GEMMs (block-fp8.ts) and the linears the engine hands to the BLAS library on ROCm (rocmLibraryGemmSeconds).
+ * `eff8`: the FP8 W8A8 family's read share on CUDA and on ROCm (time/decode.ts KERNELS.cutlass).
+ */
+export function linearKernelSeconds(
+  arch: Arch,
+  o: EstimateOptions,
+  fw: FrameworkProfile,
+  r: GpuRates,
+  step: { q: QuantFormat | null; rate: number },
+  eff8: readonly [cuda: number, rocm: number],
+): number {
+  const block = blockFp8Seconds(arch, o, fw, {
+    w8a8: step.q === 'cutlass',
+    cc: r.cc,
+    readRate: r.mem * eff8[0],
+    flopRate: step.rate,
+  });
+  return block + rocmLibraryGemmSeconds(arch, o, fw, r, o.batch, eff8[1]);
 }
