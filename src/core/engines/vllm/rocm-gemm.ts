@@ -22,7 +22,10 @@ import type { FrameworkProfile } from '../../memory/framework-profile.js';
 export const VLLM_ROCM_LIBRARY_GEMM: NonNullable<FrameworkProfile['rocmLibraryGemm']> = {
   floorSeconds: 9.7e-6, // hipBLASLt per call at decode M, MI300X, ROCm/rocm-libraries#12329 (fit above)
   readShare: 0.964, // hipBLASLt's read, 4.14 / (0.81 x 5.3) TB/s, same fit
-  // wvSplitK takes 1-4 rows of a bias-free 16-bit linear, wvSplitKQ one row of a per-tensor FP8 one (vllm 0.10.1).
+  // wvSplitK takes 1-4 rows of a bias-free 16-bit linear, wvSplitKQ one row of a per-tensor FP8 one (vllm 0.10.1 and
+  // 0.10.2). Later builds pass the bias to wvSplitK, take up to 4 FP8 rows (vllm-project/vllm@08386ee1df6efe25f38a6e6c888f2034ae19a43f
+  // quantization/kernels/scaled_mm/rocm.py) and 10-128 rows of a 16-bit linear on gfx950 (wvSplitKrc): not modelled,
+  // no version axis; no scored ROCm row of those builds runs such a batch.
   skinnyRows16: 4,
   skinnyRowsFp8: 1,
 };
