@@ -48,11 +48,11 @@ describe('block-scaled FP8 linears at decode', () => {
 
   it("DeepSeek-V3's GEMMs on one TP-8 rank: fused q_a/kv_a replicated, o_proj split on K, experts and kv_b left out", () => {
     const moe = blockFp8Gemms(block, 8).filter((g) => g.count === 58);
-    expect(moe).toContainEqual({ k: 7168, n: 2112, count: 58 }); // q_a + kv_a, replicated
-    expect(moe).toContainEqual({ k: 1536, n: 3072, count: 58 }); // q_b, 24576 / 8
-    expect(moe).toContainEqual({ k: 2048, n: 7168, count: 58 }); // o_proj, 16384 / 8
-    expect(moe).toContainEqual({ k: 7168, n: 512, count: 58 }); // shared expert gate + up, 4096 / 8
-    expect(moe).toContainEqual({ k: 256, n: 7168, count: 58 }); // shared expert down, 2048 / 8
+    expect(moe).toContainEqual({ k: 7168, n: 2112, count: 58, bias: false }); // q_a + kv_a, replicated
+    expect(moe).toContainEqual({ k: 1536, n: 3072, count: 58, bias: false }); // q_b, 24576 / 8
+    expect(moe).toContainEqual({ k: 2048, n: 7168, count: 58, bias: false }); // o_proj, 16384 / 8
+    expect(moe).toContainEqual({ k: 7168, n: 512, count: 58, bias: false }); // shared expert gate + up, 4096 / 8
+    expect(moe).toContainEqual({ k: 256, n: 7168, count: 58, bias: false }); // shared expert down, 2048 / 8
     expect(moe).toHaveLength(5);
   });
 

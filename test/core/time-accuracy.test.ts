@@ -360,7 +360,7 @@ const eraOf = (id: string) =>
                     : 'newer';
 // The older and newer vLLM field rows at today's figures (each line's comment says how they got there).
 const OLDER_BAR = { count: 31, median: 0.099, p90: 0.23 };
-const NEWER_BAR = { count: 4, median: 0.039, p90: 0.06 };
+const NEWER_BAR = { count: 4, median: 0.062, p90: 0.117 };
 const FIELD_BARS = {
   // OCI Llama-3.1-405B FP8 on 8x MI300X (vLLM 0.6 V0 benchmark_latency, batch 1-256: +41..+148% before,
   // +11..+75% after), Qwen2.5-72B on 2x H100 at batch 1 (TPOT, +4%), Qwen3-30B-A3B on an A100 at batch 1
@@ -372,13 +372,15 @@ const FIELD_BARS = {
   // FP8_GEMM_EFF_AMD), the OCI rows +0.4..+36.9%: 10.3% / 26.6%; with the GPU's gap at each split of vLLM's piecewise
   // graphs (14 µs a layer, vllm-project/vllm#20059; tt143 +4% -> +1.5%, tt340 +21..+27% -> +18..+23%): 10.3% / 25.5%;
   // with RCCL's measured all-reduce on MI300X as each TP call's floor (catalog interconnect.allReduce; OCI batch 16-256
-  // +10..+37% -> +8..+27%): OLDER_BAR.
+  // +10..+37% -> +8..+27%): 3.4% / 13.5%; with vLLM's decode linears on ROCm that its skinny kernels do not take timed
+  // as hipBLASLt calls (engines/vllm/rocm-gemm.ts; OCI batch 2-128 -5.5..+12.3%): 4.1% / 13.5% (OLDER_BAR).
   'older kind:serving engine:vllm': OLDER_BAR,
   // Rows from sources added later, scored before any change: AMD's MI300X results page (Llama 3.1 70B FP8 over TP 8,
   // vLLM 0.9.1, batch 1 and 2: +17.2%, +22.4%) and tenstorrent/tt-inference-server#356 (DeepSeek-R1-0528 AWQ over TP 8 on
   // H100 at batch 1: +146%, +147%; -6.8%, -5.6% with the attention layers' eager calls under vLLM's piecewise CUDA
   // graphs, time/piecewise.ts): 84.3% / 147.3% -> 11.8% / 22.4%; with hipBLASLt's FP8 read rate on ROCm and the GPU's
-  // gap at each piecewise split: NEWER_BAR.
+  // gap at each piecewise split: 3.9% / 6%; with the linears hipBLASLt runs at batch 2 on ROCm (AMD's batch 2 +1.3% ->
+  // -11.7%: the step grows by 1.3 ms from batch 1, the page's 0.4 ms; its batch 1 stays -3.1%): NEWER_BAR.
   'newer kind:serving engine:vllm': NEWER_BAR,
   // The latest sources, scored before any change: vllm-project/vllm#25444 (Qwen3-Coder-30B-A3B FP8 on one H100, a burst of
   // 10: piecewise graphs +85.7%, +90.9%, full graphs +26.4%, +32.1%; the piecewise cost of a K/V-head MoE layer is
@@ -470,16 +472,19 @@ const FIELD_BARS = {
   // SemiAnalysisAI/InferenceX#1061, gpt-oss-120b MXFP4 on one MI300X with vLLM 0.17.0 (median TPOT, 1k/1k), scored before
   // any model change: +67.7%, +74.6%, +84.3%, +118.8% at 64, 96, 128 and 256 in flight, the experts timed as FP4
   // Marlin's read. With the experts' FP4 unpacked in the CUs' registers by triton_kernels' matmul_ogs, 2.5 B a CU cycle
-  // (time/decode.ts KERNELS.marlin.rocmMoeIssue, ROCm/triton#970): -17.8%, -13.5%, -7.0%, +18.9%.
-  'adacdna kind:serving engine:vllm': { count: 4, median: 0.157, p90: 0.189 },
+  // (time/decode.ts KERNELS.marlin.rocmMoeIssue, ROCm/triton#970): -17.8%, -13.5%, -7.0%, +18.9%. With gpt-oss's
+  // biased attention linears and router on hipBLASLt (engines/vllm/rocm-gemm.ts): -19.3%, -15.0%, -8.6%, +17.7%.
+  'adacdna kind:serving engine:vllm': { count: 4, median: 0.164, p90: 0.194 },
   // sariekr/gpu_conc, gpt-oss-20b MXFP4 on one GPU with vLLM of August 2025 (0.10.1 assumed: piecewise graphs, serial
   // scheduler), the median per-request output speed of 1, 4, 8 and 16 streamed chat requests in flight read as 1 / TPOT,
   // scored before any model change and unchanged: H100 PCIe +42.5%, -1.5%, -16.3%, -15.9%; H200 +52.5%, +27.6%,
   // +15.5%, +39.1%; B200 +84.4%, +95.8%, +111.8%, +176.8%; MI300X +89.9%, +117.1%, +61.2%, +74.8% (docs/time-model.md:
   // the batch-1 step the H200 and B200 share, 4.5 ms, and the B200's MoE backend of that build are not modelled).
   // With AMD's October 2025 edition (Llama 3.1 70B FP8 over TP 8 on MI300X, vLLM 0.10.2, batch 1, 2, 4: -10.7%, +0.6%,
-  // +3.2%), 19 rows.
-  'late2025 kind:serving engine:vllm': { count: 19, median: 0.425, p90: 1.172 },
+  // +3.2%), 19 rows. With vLLM's decode linears on ROCm that its skinny kernels do not take timed as hipBLASLt calls
+  // (engines/vllm/rocm-gemm.ts; gpt-oss's biased attention linears and router at every batch): MI300X +68.6%, +100.2%,
+  // +50.9%, +65.5%; AMD's October edition -10.7%, -12.3%, -10.0% (batch 2 and 4 leave the FP8 skinny kernel).
+  'late2025 kind:serving engine:vllm': { count: 19, median: 0.391, p90: 1.032 },
   // gpt-oss-20b MXFP4 tg128 of llama.cpp master (fused graph), scored before any model change and unchanged: RTX 4090
   // +32.7% (ggml-org/llama.cpp#16649, October 2025) and +19.1% (ggml-org/llama.cpp#16834); two RTX A5000 in a layer split +19.5%
   // (ggml-org/llama.cpp#15451, build 6263). With the GGUF family's read rate worked out from ggml-org/llama.cpp#6766's
@@ -503,7 +508,9 @@ const FIELD_BARS = {
   // one request +15.0% (TPOT), bursts of 10, 30, 100, 200 and 500 +23.7%, +12.7%, +39.4%, +37.4%, +55.5% (duration);
   // Qwen3Guard-Gen-8B on one MI300X at 32 in flight +34.5%; Llama-3.3-70B FP8 over TP 8 on MI355X (llm-d-rocm v0.6.0)
   // +48.1% (8 in flight), +46.3% (16), +111.7% (256), +75.2% (4k/4k at 32), +89.8% (16k/2k at 32), +133.5% (32k/128 at 4).
-  'sweep kind:serving engine:vllm': { count: 13, median: 0.464, p90: 1.117 },
+  // With vLLM's decode linears on ROCm that its skinny kernels do not take timed as hipBLASLt calls (a fixed cost a
+  // call, engines/vllm/rocm-gemm.ts): Qwen3Guard +20.3%; MI355X +22.1%, +23.1%, +105.6%, +47.1%, +72.1%, +123.7%.
+  'sweep kind:serving engine:vllm': { count: 13, median: 0.375, p90: 1.057 },
 } as const;
 
 describe('time model on the serving field rows', () => {
@@ -597,18 +604,20 @@ describe('time model on the serving field rows', () => {
 
   // Batch 1-128 decode at the weight read (hipBLASLt's FP8 rate bounds the steps from about batch 160), so what grows
   // with the batch there is not modelled (docs/time-model.md "Left open"); batch 256 stays within a point of 128.
-  // With the graph's kernels at 3.15 µs (engines/graph-kernel.ts) batch 1-4 read -3.4..-0.9%, batch 8-256 +1.6..+13.5%.
-  it('the MI300X rows are within 4% at batch 1-4, too fast from 8, and more so as the batch grows to 128', () => {
+  // With the graph's kernels at 3.15 µs (engines/graph-kernel.ts) batch 1-4 read -3.4..-0.9%, batch 8-256 +1.6..+13.5%;
+  // with the linears hipBLASLt runs from batch 2 at a fixed cost a call (engines/vllm/rocm-gemm.ts), batch 1-16
+  // -5.5..-0.2%, 32-256 +1.3..+13.5% (batch 256 within 1.3 points of 128).
+  it('the MI300X rows are within 6% at batch 1-16, too fast from 32, and more so as the batch grows to 128', () => {
     const mi = fieldRows
       .filter((r) => r.id.startsWith('oci-mi300x-'))
       .sort((a, b) => a.measured - b.measured);
     expect(mi).toHaveLength(9);
     for (let i = 0; i < mi.length; i++) {
-      if (i < 3) expect(Math.abs(mi[i]!.error)).toBeLessThan(0.04);
+      if (i < 5) expect(Math.abs(mi[i]!.error)).toBeLessThan(0.06);
       else expect(mi[i]!.error).toBeGreaterThan(0);
-      if (i > 0 && i < 8) expect(mi[i]!.error).toBeGreaterThanOrEqual(mi[i - 1]!.error);
+      if (i > 1 && i < 8) expect(mi[i]!.error).toBeGreaterThanOrEqual(mi[i - 1]!.error);
     }
-    expect(Math.abs(mi[8]!.error - mi[7]!.error)).toBeLessThan(0.01);
+    expect(Math.abs(mi[8]!.error - mi[7]!.error)).toBeLessThan(0.015);
   });
 
   // The gpt-oss SGLang run's printed throughput carries a TTFT outside the engine (2.7 s mean at 4 in flight): its
@@ -697,8 +706,10 @@ const ENGINE_BARS = {
   // NVFP4 rows on B200 (-14.2%, -8.3%), all scored before any change, 100 rows, 7.2% / 54.1%.
   // With dennislee22/vLLM-benchmarking's six Qwen2-7B rows on one A100 (+12.7..+55.5%), vllm-project/recipes#431's
   // Qwen3Guard-8B on one MI300X (+34.5%) and llm-d/llm-d#1233 and llm-d/llm-d#139's six Llama-3.3-70B FP8 rows over TP 8
-  // on MI355X (+46.3..+133.5%), all scored before any change and too fast, 113 rows, 8.7% / 61.2%.
-  'serving engine:vllm': { count: 113, median: 0.088, p90: 0.612 },
+  // on MI355X (+46.3..+133.5%), all scored before any change and too fast, 113 rows, 8.7% / 61.2%. With vLLM's decode
+  // linears on ROCm that its skinny kernels do not take timed as hipBLASLt calls (engines/vllm/rocm-gemm.ts: the AMD
+  // rows at batch 2-4 and OCI batch 2-8 slower, the MI355X, MI300X Qwen3 and gpt-oss-20b rows nearer), 9.7% / 54.5%.
+  'serving engine:vllm': { count: 113, median: 0.098, p90: 0.546 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;

@@ -511,6 +511,18 @@ export interface FrameworkProfile {
    */
   blockFp8Linear?: { hopper: { baseSeconds: number; perKBlockSeconds: number } };
   /**
+   * Time: on an AMD GPU, a decode linear the engine hands to the vendor BLAS library (hipBLASLt, where its skinny
+   * kernels do not take the shape): a fixed cost per call plus the weight bytes at a share of the modelled stream
+   * rate (time/rocm-gemm.ts), and the most batch rows its skinny kernels take, for 16-bit and per-tensor FP8 weights
+   * (a linear with a bias always goes to the library). Absent: every linear at the modelled read rate.
+   */
+  rocmLibraryGemm?: {
+    floorSeconds: number;
+    readShare: number;
+    skinnyRows16: number;
+    skinnyRowsFp8: number;
+  };
+  /**
    * Time: a build whose expert matmul op copies the routing ids to the host and waits on the stream before it
    * launches the selected expert's mat-vec, one op per expert slot and projection (TimeOptions.mulMatIdSync): the
    * host round trip each such op adds to a decode step, seconds. Absent: 0.

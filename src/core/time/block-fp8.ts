@@ -33,8 +33,9 @@ const FUSED: readonly (readonly string[])[] = [
 ];
 // Row-parallel under TP: the input dimension is split (Megatron's o_proj and down_proj).
 const ROW_PARALLEL = new Set(['o', 'down']);
-// Replicated on every rank: DeepSeek's low-rank q_a / kv_a projections (vLLM's ReplicatedLinear / disable_tp).
-const REPLICATED = new Set(['q_a', 'kv_a']);
+// Replicated on every rank: DeepSeek's low-rank q_a / kv_a projections and the MoE router (vLLM's ReplicatedLinear /
+// disable_tp).
+const REPLICATED = new Set(['q_a', 'kv_a', 'router']);
 // Not run as block-FP8 GEMMs at decode: see the note above.
 const SKIPPED = new Set(['router', 'kv_b', 'other']);
 // The 128-wide K block the kernels' main loop steps by: weight_block_size [128, 128]
@@ -47,14 +48,22 @@ export interface BlockGemm {
   n: number;
   /** Layers that run it. */
   count: number;
+  /** Whether the GEMM adds a bias (any fused member's). */
+  bias: boolean;
+  /** The MoE router's GEMM (blockFp8Gemms with `router`). */
+  router?: true;
 }
 
-/** The block-FP8 GEMMs a decode step runs on one rank (non-expert linears of the decoder layers). */
-export function blockFp8Gemms(arch: Arch, tp: number): BlockGemm[] {
+/**
+ * The block-FP8 GEMMs a decode step runs on one rank (non-expert linears of the decoder layers); with `router`, the
+ * MoE router's GEMM too (a 16-bit linear in every checkpoint, which the block-FP8 path never runs).
+ */
+export function blockFp8Gemms(arch: Arch, tp: number, router = false): BlockGemm[] {
   const out: BlockGemm[] = [];
+  const skipped = (l: Linear): boolean => SKIPPED.has(l.role) && !(router && l.role === 'router');
   for (const g of arch.groups) {
     if (g.name !== 'decoder') continue;
-    const dense = g.linears.filter((l) => l.copies === 1 && !SKIPPED.has(l.role));
+    const dense = g.linears.filter((l) => l.copies === 1 && !skipped(l));
     const used = new Set<Linear>();
     for (const roles of FUSED) {
       const members = dense.filter((l) => roles.includes(l.role));
@@ -63,7 +72,12 @@ export function blockFp8Gemms(arch: Arch, tp: number): BlockGemm[] {
       // Fused members share the input; the shared expert's gate/up fuse apart from a dense MLP's only by layer.
       const n = members.reduce((a, l) => a + l.outFeatures, 0);
       const split = REPLICATED.has(first.role) ? 1 : tp;
-      out.push({ k: first.inFeatures, n: n / split, count: g.count });
+      out.push({
+        k: first.inFeatures,
+        n: n / split,
+        count: g.count,
+        bias: members.some((l) => l.bias),
+      });
       members.forEach((l) => used.add(l));
     }
     for (const l of dense) {
@@ -74,6 +88,8 @@ export function blockFp8Gemms(arch: Arch, tp: number): BlockGemm[] {
         k: row ? l.inFeatures / split : l.inFeatures,
         n: row ? l.outFeatures : l.outFeatures / split,
         count: g.count,
+        bias: l.bias,
+        ...(l.role === 'router' ? { router: true as const } : {}),
       });
     }
   }

@@ -9,7 +9,7 @@ import { bnbTreeDequantSlowdown } from './bnb-dequant.js';
 import { floatExpertRead } from './float-experts.js';
 import { moeCallLatency, moeCallSeconds } from './moe-call.js';
 import { piecewiseAttentionSeconds } from './piecewise.js';
-import { blockFp8Seconds } from './block-fp8.js';
+import { linearKernelSeconds } from './rocm-gemm.js';
 import { rowSplitSeconds } from './row-split.js';
 import type { Gpu } from '../../schema/gpu.js';
 import {
@@ -153,12 +153,7 @@ const KERNELS: Record<QuantFormat, KernelFamily> = {
   // AutoAWQ: GEMV kernel fastest at batch 1, GEMM kernel up to batch 8-16 (casper-hansen/AutoAWQ README).
   awq: { eff8: 0.65, eff4: 0.65, crossover: 16, src: 'casper-hansen/AutoAWQ README' },
   // GPTQ through transformers/optimum exllama kernels: ~20-35% faster than fp16 at 13B (https://github.com/mit-han-lab/llm-awq/issues/79).
-  gptq: {
-    eff8: 0.55,
-    eff4: 0.55,
-    crossover: 16,
-    src: 'github.com/mit-han-lab/llm-awq/issues/79',
-  },
+  gptq: { eff8: 0.55, eff4: 0.55, crossover: 16, src: 'github.com/mit-han-lab/llm-awq/issues/79' },
   // HQQ 4-bit decodes through torchao's tinygemm int4 kernel (https://github.com/mobiusml/hqq): like torchao.
   hqq: { eff8: 0.6, eff4: 0.45, crossover: 8, src: 'https://github.com/mobiusml/hqq' },
   // bitsandbytes 0.40 4-bit inference kernel covers batch 1 only (release notes 0.40.0); above it
@@ -687,13 +682,10 @@ export function decodeStep(
           tr.expertGpu / m.moeLayers / r.mem,
         )
       : 0;
-  // Block-scaled FP8 linears' kernels at decode M beyond their bytes and FLOPs (block-fp8.ts).
-  const blockT = blockFp8Seconds(m.arch, o, fw, {
-    w8a8: tr.q === 'cutlass',
-    cc: r.cc,
-    readRate: r.mem * KERNELS.cutlass.eff8,
-    flopRate: tr.rate,
-  });
+  // Linears whose kernels at decode M outlast their bytes and FLOPs: block-scaled FP8 (block-fp8.ts) and, on ROCm, those
+  // the engine hands to hipBLASLt (rocm-gemm.ts).
+  const cut = KERNELS.cutlass;
+  const linT = linearKernelSeconds(m.arch, o, fw, r, tr, [cut.eff8, cut.rocm?.eff8 ?? 1]);
   // A build whose MUL_MAT_ID synchronized once per expert slot and projection (TimeOptions.mulMatIdSync): each op's
   // host round trip, in series with the GPU (the engine's expertIdsSyncSeconds).
   const idsSyncT = t.mulMatIdSync
@@ -702,7 +694,7 @@ export function decodeStep(
   // The GPU's share of the step; under piecewise CUDA graphs the host issues each layer's attention calls while the
   // GPU runs, and the step takes the longer of the two; the GPU idles at each split besides (piecewise.ts).
   const pw = piecewiseAttentionSeconds(m, fw, t, { cc: r.cc, rows: B, tp });
-  const gpuT = Math.max(core, host.dispatch) + host.gaps + moeT + blockT + idsSyncT + tpT + pw.gpu;
+  const gpuT = Math.max(core, host.dispatch) + host.gaps + moeT + linT + idsSyncT + tpT + pw.gpu;
   // An overlapped scheduler's own step work, or an eager step's launches, bound the step from below.
   const loopHost = overlappedHostSeconds(m, o, t, r, loop);
   const step = Math.max(gpuT, pw.host + loopHost) + host.fixed + hostT;

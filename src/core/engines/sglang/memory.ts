@@ -58,6 +58,8 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   allocatorSlack: 0.02,
   // SGLang captures its whole decode step in one CUDA graph (cuda_graph_runner.py): no piecewise attention calls.
   piecewiseAttentionCalls: undefined,
+  // Its ROCm linears (AITER or hipBLASLt by shape) were not read: no library fixed cost (engines/vllm/rocm-gemm.ts).
+  rocmLibraryGemm: undefined,
   // SGLang serves AWQ/GPTQ int4 through Marlin, FP8 through CUTLASS W8A8 (or Marlin W8A16 without FP8 cores),
   // bitsandbytes NF4 through bitsandbytes (python/sglang/srt/layers/quantization/).
   quantFormat: 'gptq',

@@ -8,6 +8,7 @@ import { FUSED_MOE_CALL_SECONDS } from '../moe-call.js';
 import { SERVING_GRAPH_KERNEL_CYCLES, SERVING_GRAPH_KERNEL_SECONDS } from '../graph-kernel.js';
 import { VLLM_BLOCK_FP8_LINEAR } from './block-fp8.js';
 import { VLLM_PIECEWISE_ATTENTION_CALLS } from './piecewise.js';
+import { VLLM_ROCM_LIBRARY_GEMM } from './rocm-gemm.js';
 
 // vLLM EngineArgs gpu_memory_utilization default ("defaults to 0.9",
 // https://docs.vllm.ai/en/latest/configuration/engine_args.html).
@@ -150,6 +151,8 @@ export const VLLM_MEMORY: FrameworkProfile = {
   moeCallSeconds: FUSED_MOE_CALL_SECONDS,
   // Block-scaled FP8 linears (weight_block_size) at decode on Hopper: the CUTLASS blockwise GEMM (engines/vllm/block-fp8.ts).
   blockFp8Linear: VLLM_BLOCK_FP8_LINEAR,
+  // On ROCm, decode linears its skinny kernels do not take run hipBLASLt at a fixed cost a call (engines/vllm/rocm-gemm.ts).
+  rocmLibraryGemm: VLLM_ROCM_LIBRARY_GEMM,
   // Piecewise CUDA graphs (builds before FULL_AND_PIECEWISE became the default): attention's eager torch calls per
   // layer (engines/vllm/piecewise.ts).
   piecewiseAttentionCalls: VLLM_PIECEWISE_ATTENTION_CALLS,
