@@ -8,7 +8,7 @@ import { qualityOf, tierRank } from './quality.js';
 import { type Engine } from '../../schema/engine.js';
 import { policyMemo } from '../memory/memory.js';
 import { memorySurface, type GrpoPoints, type MemorySurface } from '../memory/surface.js';
-import type { PolicyMemory } from '../memory/objective.js';
+import { samePolicyOptions, type PolicyMemory } from '../memory/objective.js';
 import { maxSearchedGpus, serverGpus } from './objective.js';
 import { servesConcurrency } from './replicas.js';
 import { grpoTokens } from '../../schema/objective-job.js';
@@ -255,6 +255,7 @@ function forEachRunnable(
 ): ModelPruned {
   const pruned: ModelPruned = { noEngine: 0, quality: 0 };
   const groups = surfaceGroupsOf(bases);
+  const classes = engineClassesOf(bases, groups);
   const judge = qualityJudge(s, arch, bases, variants, groups);
   const runs = engineVerdicts(arch);
   const layoutsByMethod = new Map<Method, Layout[]>();
@@ -285,6 +286,7 @@ function forEachRunnable(
     const server = serverGpus(o);
     const maxCount = maxSearchedGpus(s);
     runs.base = verdictKey((at.group = groups[bi]!), o.batch);
+    runs.engineBase = classes[at.group]!;
     at.bi = bi;
     const accept = (vi: number) => judge(bi, vi);
     if (visit.length < layouts.length) visit = new Int32Array(layouts.length);
@@ -408,21 +410,17 @@ function layoutVariants(
   const out: number[] = [];
   let ran = false;
   let lossy = false;
-  const candidates = layoutRunners(runs, variants, base, L, shape);
+  const candidates = engineRunners(runs, variants, base, probe, L, shape, accum);
   for (let k = 0; k < candidates.length; k++) {
     const vi = candidates[k]!;
     const v = variants[vi]!;
-    if (base.kvCacheDtype === 'fp8' && !searchesFp8Kv(v.engine)) continue; // searched on vLLM/SGLang only
     probe.optimizerInBackward = v.optimizerInBackward;
     probe.liger = v.liger;
     probe.tiledMlp = v.tiledMlp;
-    // Runs on the engine, and vramplan's launcher for that engine can write it (launch/index.ts); its checks
-    // read the engine's fields (its LoRA targets too), written first.
-    const plan = blockerInput(runs, probe, v.engine, base, accum);
-    const runsIt =
-      engineRejects(v.engine, probe, L.dp, accum, false) === null &&
-      launchBlocker(plan, v.engine) === null;
-    if (!runsIt) continue;
+    // The engine runs it (engineRunners), and vramplan's launcher for that engine can write it
+    // (launch/index.ts); its checks read the engine's fields (its LoRA targets too), written first.
+    if (launchBlocker(blockerInput(runs, probe, v.engine, base, accum), v.engine) !== null)
+      continue;
     ran = true;
     if (!accept(vi)) {
       lossy = true;
@@ -436,6 +434,67 @@ function layoutVariants(
   runs.verdict[shape] = verdict;
   runs.runList[shape] = out;
   return verdict;
+}
+
+/**
+ * The engine variants whose engine runs `shape` (the first layout of it, `L`) for the configuration: those
+ * engineRejects accepts (searched on their kernels: an fp8 KV cache on vLLM/SGLang only), kept by shape for the
+ * configuration's engine class (engineClassesOf: engineRejects reads neither the objective's rollout keys,
+ * the micro-batch nor the GPU count, only the data-parallel degree and accumulation the shape fixes), so the
+ * rollout variants of one configuration share one check per variant and shape. `probe` as layoutVariants has it
+ * (the layout written); engineRejects reads none of the fields engineFieldsInto writes.
+ */
+function engineRunners(
+  runs: EngineVerdicts,
+  variants: readonly Variant[],
+  base: EstimateOptions,
+  probe: EstimateOptions,
+  L: Layout,
+  shape: number,
+  accum: number,
+): readonly number[] {
+  if (runs.engineStamp[shape] === runs.engineBase) return runs.engineRun[shape]!;
+  const out: number[] = [];
+  const candidates = layoutRunners(runs, variants, base, L, shape);
+  for (let k = 0; k < candidates.length; k++) {
+    const vi = candidates[k]!;
+    const v = variants[vi]!;
+    if (base.kvCacheDtype === 'fp8' && !searchesFp8Kv(v.engine)) continue; // searched on vLLM/SGLang only
+    probe.optimizerInBackward = v.optimizerInBackward;
+    probe.liger = v.liger;
+    probe.tiledMlp = v.tiledMlp;
+    if (engineRejects(v.engine, probe, L.dp, accum, false) === null) out.push(vi);
+  }
+  runs.engineStamp[shape] = runs.engineBase;
+  runs.engineRun[shape] = out;
+  return out;
+}
+
+/**
+ * Per configuration group (surfaceGroupsOf), its engine class: groups whose options agree but for the
+ * objective's keys (GRPO's rollout mode, vLLM share and server GPUs) and the micro-batch
+ * (memory/objective.ts samePolicyOptions) share one, in order of first appearance.
+ */
+function engineClassesOf(bases: readonly BaseConfig[], groups: readonly number[]): Int32Array {
+  const out = new Int32Array(groups.reduce((n, g) => Math.max(n, g + 1), 0)).fill(-1);
+  const first: number[] = []; // a member configuration of each class
+  const byFields = new Map<string, number[]>();
+  for (let bi = 0; bi < bases.length; bi++) {
+    const g = groups[bi]!;
+    if (out[g]! >= 0) continue;
+    const o = bases[bi]!.options;
+    const fields = `${o.method}|${o.weights}|${o.optimizer}|${o.checkpointing}|${o.attention}`;
+    let ids = byFields.get(fields);
+    if (!ids) byFields.set(fields, (ids = []));
+    let id = ids.find((c) => samePolicyOptions(bases[first[c]!]!.options, o, true));
+    if (id === undefined) {
+      id = first.length;
+      first.push(bi);
+      ids.push(id);
+    }
+    out[g] = id;
+  }
+  return out;
 }
 
 /**
@@ -497,6 +556,10 @@ interface EngineVerdicts {
   stamp: Int32Array;
   verdict: Int8Array;
   runList: number[][];
+  /** engineRunners' lists by shape, for the engine class `engineStamp` says (engineBase: the current one). */
+  engineBase: number;
+  engineStamp: Int32Array;
+  engineRun: number[][];
   /** layoutRunners' lists by method and objective, then shape. */
   runners: Map<string, (number[] | undefined)[]>;
   /** The lists of the method and objective layoutRunners read last (null: none yet). */
@@ -515,6 +578,9 @@ const engineVerdicts = (arch: Arch): EngineVerdicts => ({
   stamp: new Int32Array(256).fill(-1),
   verdict: new Int8Array(256),
   runList: new Array<number[]>(256).fill([]),
+  engineBase: -1,
+  engineStamp: new Int32Array(256).fill(-1),
+  engineRun: new Array<number[]>(256).fill([]),
   runners: new Map(),
   last: null,
   lastMethod: null,
