@@ -272,6 +272,7 @@ function forEachRunnable(
     run: [],
   };
   let visit = new Int32Array(0);
+  const scratch = scratchCopies();
   bases.forEach((b, bi) => {
     const o = b.options;
     let layouts = layoutsByMethod.get(o.method);
@@ -280,7 +281,7 @@ function forEachRunnable(
     if (!byBatch) tables.set(o.method, (byBatch = new Map()));
     let table = byBatch.get(o.batch);
     if (!table) byBatch.set(o.batch, (table = shapeTableOf(s, layouts, o.batch)));
-    // layoutVariants' scratch copy (it may add tiledMlp), made only for a shape whose verdict is not cached yet.
+    // layoutVariants' scratch copy, made only for a shape whose verdict is not cached yet.
     let probe: EstimateOptions | null = null;
     // GRPO server mode: the layout is the trainers'; the vLLM server's GPUs come on top (at most half).
     const server = serverGpus(o);
@@ -302,7 +303,7 @@ function forEachRunnable(
           : layoutVariants(
               variants,
               o,
-              (probe ??= growableCopy(o)),
+              (probe ??= scratch(at.group, o)),
               layouts[first]!,
               shape,
               table.accum[first]!,
@@ -335,6 +336,27 @@ function forEachRunnable(
 }
 
 type Sharding = ReturnType<typeof shardings>[number];
+
+/**
+ * layoutVariants' scratch copies of configurations' options (it writes the layout and engine fields and may add
+ * tiledMlp): a configuration of the group of the last one copied gets that copy back, set to its own options
+ * (the same keys in the same order: a group's configurations differ in micro-batch only), instead of a new one.
+ */
+function scratchCopies(): (group: number, o: EstimateOptions) => EstimateOptions {
+  let copy: EstimateOptions | null = null;
+  let of = -1;
+  return (group, o) => {
+    if (copy === null || of !== group) {
+      of = group;
+      return (copy = growableCopy(o));
+    }
+    const c = copy as unknown as Record<string, unknown>;
+    const from = o as unknown as Record<string, unknown>;
+    for (const k in c) if (!(k in from)) delete c[k]; // keys layoutVariants added (tiledMlp)
+    for (const k in from) c[k] = from[k];
+    return copy;
+  };
+}
 
 /** A (count, TP, PP, DP, sharding) layout, with the shape engineRejects reads (less the accumulation bit). */
 interface Layout {
