@@ -256,7 +256,7 @@ function forEachRunnable(
   const pruned: ModelPruned = { noEngine: 0, quality: 0 };
   const groups = surfaceGroupsOf(bases);
   const classes = engineClassesOf(bases, groups);
-  const judge = qualityJudge(s, arch, bases, variants, groups);
+  const judge = qualityJudge(s, arch, bases, variants, groups, classes);
   const runs = engineVerdicts(arch);
   const layoutsByMethod = new Map<Method, Layout[]>();
   const tables = new Map<Method, Map<number, ShapeTable>>(); // by method, then micro-batch
@@ -641,8 +641,9 @@ const variantOptions = (o: EstimateOptions, tp: number, pp: number, sh: Sharding
   );
 
 /**
- * Quality verdicts per (configuration group, engine variant): quality reads neither layout, count nor
- * micro-batch (the configurations of a group: surfaceGroupsOf).
+ * Quality verdicts per (engine class, engine variant): quality reads neither layout, count, micro-batch nor
+ * the objective's rollout keys (qualityOf reads the method, weights, optimizer, KV cache and compute formats,
+ * and the engine's fields), so the configuration groups of one engine class (engineClassesOf) share them.
  */
 function qualityJudge(
   s: Scenario,
@@ -650,11 +651,12 @@ function qualityJudge(
   bases: readonly BaseConfig[],
   variants: readonly Variant[],
   groups: readonly number[],
+  classes: Int32Array,
 ) {
   const accepted = tierRank(s.quality);
   const cache = new Map<number, boolean>();
   return (bi: number, vi: number): boolean => {
-    const k = groups[bi]! * 64 + vi;
+    const k = classes[groups[bi]!]! * 64 + vi;
     let ok = cache.get(k);
     if (ok === undefined) {
       const vo = onEngine(
