@@ -271,7 +271,6 @@ function forEachRunnable(
     accum: 1,
     run: [],
   };
-  let visit = new Int32Array(0);
   const scratch = scratchCopies();
   bases.forEach((b, bi) => {
     const o = b.options;
@@ -290,8 +289,6 @@ function forEachRunnable(
     runs.engineBase = classes[at.group]!;
     at.bi = bi;
     const accept = (vi: number) => judge(bi, vi);
-    if (visit.length < layouts.length) visit = new Int32Array(layouts.length);
-    let n = 0;
     for (let k = 0; k < table.shapes.length; k++) {
       const shape = table.shapes[k]!;
       const members = table.members[k]!;
@@ -312,14 +309,14 @@ function forEachRunnable(
             );
       if (verdict === LAYOUT_NO_ENGINE) pruned.noEngine += members.length;
       else if (verdict === LAYOUT_LOSSY) pruned.quality += members.length;
-      if (runs.runList[shape]!.length > 0)
-        for (let j = 0; j < members.length; j++) visit[n++] = members[j]!;
     }
-    const order = visit.subarray(0, n).sort(); // typed arrays sort by value, in search order
-    for (let j = 0; j < n; j++) {
-      const i = order[j]!;
-      const L = layouts[i]!;
+    // The layouts of runnable shapes in search order: every shape of the table has its verdict now.
+    for (let i = 0; i < layouts.length; i++) {
       const accum = table.accum[i]!;
+      if (accum === 0) continue; // the micro-batch skips it
+      const L = layouts[i]!;
+      const run = runs.runList[L.shape + (accum > 1 ? 16 : 0)]!;
+      if (run.length === 0) continue;
       if (server > 0 && (L.count < server || L.count + server > maxCount)) continue;
       if (o.dpAttention && !dpAttentionLayout(arch, L.tp, L.pp, L.dp)) continue;
       at.count = L.count + server;
@@ -328,7 +325,7 @@ function forEachRunnable(
       at.dp = L.dp;
       at.sh = L.sh;
       at.accum = accum;
-      at.run = runs.runList[L.shape + (accum > 1 ? 16 : 0)]!;
+      at.run = run;
       f(at);
     }
   });
