@@ -2,10 +2,18 @@
 // alike but for the objective's rollout keys (GRPO's rollout mode, vLLM share, server GPUs) and the micro-batch
 // share one answer. That holds only while engineRejects and qualityOf read none of those keys: here every
 // configuration of the shipped GRPO scenario gets, on every engine and a few layouts, the same engine verdict
-// and quality as the first configuration of its class, and the GRPO plan's rollout modes each keep their rows.
-import { describe, expect, it } from 'vitest';
+// and quality as the first configuration of its class. Launcher verdicts are shared only between vLLM's colocated
+// shares (plan/rows.ts launchGroupsOf): no launcher check may read the share.
+import { beforeAll, describe, expect, it } from 'vitest';
 import { baseConfigs } from '../../src/core/plan/configs.js';
-import { engineRejects, onEngine, ENGINE_PROFILES } from '../../src/core/engines/engines.js';
+import {
+  engineFieldsInto,
+  engineRejects,
+  onEngine,
+  ENGINE_PROFILES,
+} from '../../src/core/engines/engines.js';
+import { loadLaunchers } from '../../src/core/engines/registry.js';
+import { launchBlocker } from '../../src/core/launch/index.js';
 import { samePolicyOptions } from '../../src/core/memory/objective.js';
 import { qualityOf } from '../../src/core/plan/quality.js';
 import { resolveModel } from '../../src/io/load-model.js';
@@ -35,6 +43,8 @@ function answers(o: EstimateOptions): string[] {
   return out;
 }
 
+beforeAll(loadLaunchers);
+
 describe('engine classes of a GRPO search', () => {
   it('the configurations of one class get the same engine and quality answers', () => {
     const classes: { first: EstimateOptions; answers: string[]; members: number }[] = [];
@@ -59,5 +69,32 @@ describe('engine classes of a GRPO search', () => {
     expect(samePolicyOptions(o, { ...o, batch: o.batch * 2, rolloutGpus: 3 }, true)).toBe(true);
     expect(samePolicyOptions(o, { ...o, optimizer: 'sgd' }, true)).toBe(false);
     expect(samePolicyOptions(o, { ...o, batch: o.batch * 2 })).toBe(false);
+  });
+  it("a colocated vLLM share changes no launcher's verdict", () => {
+    // Two of every 12 colocated configurations: both methods, shares, optimizers, checkpointing, attention.
+    const colocated = bases
+      .filter((b) => b.options.rollout === 'vllm-colocate')
+      .filter((_, i) => i % 12 === 0 || i % 12 === 5);
+    expect(new Set(colocated.map((b) => b.options.rolloutMemory))).toEqual(new Set([0.3, 0.5]));
+    const seen = new Set<boolean>();
+    for (const b of colocated)
+      for (const engine of engines)
+        for (const [dp, accum, tp, zero] of LAYOUTS) {
+          const runs = (share: number) =>
+            launchBlocker(
+              {
+                arch,
+                options: engineFieldsInto(
+                  { ...b.options, rolloutMemory: share, gpus: dp * tp, tp, zero },
+                  engine,
+                ),
+                accum,
+              },
+              engine,
+            ) === null;
+          expect(runs(0.3)).toBe(runs(0.5));
+          seen.add(runs(0.3));
+        }
+    expect(seen).toEqual(new Set([true, false])); // some launch, some are refused
   });
 });

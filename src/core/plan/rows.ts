@@ -256,6 +256,7 @@ function forEachRunnable(
   const pruned: ModelPruned = { noEngine: 0, quality: 0 };
   const groups = surfaceGroupsOf(bases);
   const classes = engineClassesOf(bases, groups);
+  const launches = launchGroupsOf(bases, groups, classes);
   const judge = qualityJudge(s, arch, bases, variants, groups, classes);
   const runs = engineVerdicts(arch);
   const layoutsByMethod = new Map<Method, Layout[]>();
@@ -285,7 +286,9 @@ function forEachRunnable(
     // GRPO server mode: the layout is the trainers'; the vLLM server's GPUs come on top (at most half).
     const server = serverGpus(o);
     const maxCount = maxSearchedGpus(s);
-    runs.base = verdictKey((at.group = groups[bi]!), o.batch);
+    runs.base = launches[(at.group = groups[bi]!)]!;
+    // A micro-batch of 1 gets its own verdicts (EngineVerdicts).
+    const slot = o.batch > 1 ? SHAPES : 0;
     runs.engineBase = classes[at.group]!;
     at.bi = bi;
     const accept = (vi: number) => judge(bi, vi);
@@ -295,14 +298,15 @@ function forEachRunnable(
       // The shape's first layout answers for all of them (engineRejects reads the shape's bits only).
       const first = members[0]!;
       const verdict =
-        runs.stamp[shape] === runs.base
-          ? runs.verdict[shape]!
+        runs.stamp[slot + shape] === runs.base
+          ? runs.verdict[slot + shape]!
           : layoutVariants(
               variants,
               o,
               (probe ??= scratch(at.group, o)),
               layouts[first]!,
               shape,
+              slot,
               table.accum[first]!,
               accept,
               runs,
@@ -315,7 +319,7 @@ function forEachRunnable(
       const accum = table.accum[i]!;
       if (accum === 0) continue; // the micro-batch skips it
       const L = layouts[i]!;
-      const run = runs.runList[L.shape + (accum > 1 ? 16 : 0)]!;
+      const run = runs.runList[slot + L.shape + (accum > 1 ? 16 : 0)]!;
       if (run.length === 0) continue;
       if (server > 0 && (L.count < server || L.count + server > maxCount)) continue;
       if (o.dpAttention && !dpAttentionLayout(arch, L.tp, L.pp, L.dp)) continue;
@@ -415,6 +419,7 @@ function layoutVariants(
   probe: EstimateOptions,
   L: Layout,
   shape: number,
+  slot: number,
   accum: number,
   accept: (vi: number) => boolean,
   runs: EngineVerdicts,
@@ -449,9 +454,9 @@ function layoutVariants(
     out.push(vi);
   }
   const verdict = !ran ? LAYOUT_NO_ENGINE : lossy ? LAYOUT_LOSSY : LAYOUT_OK;
-  runs.stamp[shape] = runs.base;
-  runs.verdict[shape] = verdict;
-  runs.runList[shape] = out;
+  runs.stamp[slot + shape] = runs.base;
+  runs.verdict[slot + shape] = verdict;
+  runs.runList[slot + shape] = out;
   return verdict;
 }
 
@@ -516,6 +521,54 @@ function engineClassesOf(bases: readonly BaseConfig[], groups: readonly number[]
   return out;
 }
 
+/** Option keys no engine, launcher or quality check reads (launchGroupsOf); a group's micro-batches are its own. */
+const UNCHECKED = new Set(['rolloutMemory', 'batch']);
+
+/**
+ * Per configuration group, its launch group: groups of one engine class whose options agree but for vLLM's
+ * colocated share (`rolloutMemory`: the launchers write it into TRL's, Axolotl's and Unsloth's configs and
+ * check nothing of it), which share every engine, launcher and quality verdict (layoutVariants).
+ */
+function launchGroupsOf(
+  bases: readonly BaseConfig[],
+  groups: readonly number[],
+  classes: Int32Array,
+): Int32Array {
+  const out = new Int32Array(classes.length).fill(-1);
+  const byClass = new Map<number, number[]>(); // configurations that start a launch group, by engine class
+  for (let bi = 0; bi < bases.length; bi++) {
+    const g = groups[bi]!;
+    if (out[g]! >= 0) continue;
+    const o = bases[bi]!.options;
+    let firsts = byClass.get(classes[g]!);
+    if (!firsts) byClass.set(classes[g]!, (firsts = []));
+    const like = firsts.find((f) => alikeBut(bases[f]!.options, o, UNCHECKED));
+    out[g] = like === undefined ? g : groups[like]!;
+    if (like === undefined) firsts.push(bi);
+  }
+  return out;
+}
+
+const sameItems = (a: readonly unknown[], b: readonly unknown[]): boolean =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** Whether `a` and `b` have the same keys with like values (arrays element by element) but for `skip`. */
+function alikeBut(a: EstimateOptions, b: EstimateOptions, skip: ReadonlySet<string>): boolean {
+  const ra = a as unknown as Record<string, unknown>;
+  const rb = b as unknown as Record<string, unknown>;
+  let keys = 0;
+  for (const k in ra) {
+    if (skip.has(k)) continue;
+    const x = ra[k];
+    const y = rb[k];
+    if (!(k in rb)) return false;
+    if (x !== y && !(Array.isArray(x) && Array.isArray(y) && sameItems(x, y))) return false;
+    keys++;
+  }
+  for (const k in rb) if (!skip.has(k)) keys--;
+  return keys === 0;
+}
+
 /**
  * The engine variants that do not refuse `shape` (the first layout of it, `L`) for the configuration's
  * method and objective whatever its other options (engines.ts rejectsLayout), made once per search.
@@ -560,12 +613,13 @@ function layoutRunners(
 }
 
 /**
- * layoutVariants' answers for the current configuration group by layout shape (`base`: the group, twice,
- * and whether the micro-batch is above 1: configurations that differ only in micro-batch share them, since
+ * layoutVariants' answers for the current launch group (`base`: launchGroupsOf) by micro-batch slot (0 for a
+ * micro-batch of 1, SHAPES above: configurations that differ only in micro-batch share them, since
  * engineRejects, launchBlocker and qualityOf read the micro-batch only as "more than 1", as TRL's
- * KTOTrainer does: kto_trainer.py refuses a batch of 1, its KL term pairing completions within it).
- * `stamp` says which entry belongs to which, so moving to the next one needs no clearing. A group's
- * configurations are consecutive (baseConfigs varies the micro-batch innermost).
+ * KTOTrainer does: kto_trainer.py refuses a batch of 1, its KL term pairing completions within it) and layout
+ * shape. `stamp` says which entry belongs to which, so moving to the next one needs no clearing. A group's
+ * configurations are consecutive (baseConfigs varies the micro-batch innermost), and so are a launch group's
+ * groups (the objective configurations vary inside the policy's).
  */
 interface EngineVerdicts {
   arch: Arch;
@@ -587,16 +641,16 @@ interface EngineVerdicts {
   lastObjective: EstimateOptions['objective'] | null;
 }
 
-/** EngineVerdicts.base of a configuration group at a micro-batch: a micro-batch of 1 gets its own verdicts. */
-const verdictKey = (group: number, batch: number): number => group * 2 + (batch > 1 ? 1 : 0);
+/** Layout shapes (Layout.shape with the accumulation bit: below 256), the size of a micro-batch slot. */
+const SHAPES = 256;
 
 const engineVerdicts = (arch: Arch): EngineVerdicts => ({
   arch,
   plan: null,
   base: -1,
-  stamp: new Int32Array(256).fill(-1),
-  verdict: new Int8Array(256),
-  runList: new Array<number[]>(256).fill([]),
+  stamp: new Int32Array(2 * SHAPES).fill(-1),
+  verdict: new Int8Array(2 * SHAPES),
+  runList: new Array<number[]>(2 * SHAPES).fill([]),
   engineBase: -1,
   engineStamp: new Int32Array(256).fill(-1),
   engineRun: new Array<number[]>(256).fill([]),
