@@ -242,8 +242,8 @@ function shapeTableOf(s: Scenario, layouts: readonly Layout[], batch: number): S
 /**
  * Every layout of every configuration that some engine variant runs, with those variants (buildRows and
  * countRows), in search order; returns how many layouts no engine ran and how many lost a variant to
- * quality. Verdicts are per configuration group and layout shape (layoutVariants), so a configuration is
- * judged shape by shape and only the layouts of runnable shapes are visited.
+ * quality. Verdicts are per launch group and layout shape (layoutVariants), so a configuration is judged
+ * shape by shape and only the layouts of runnable shapes are visited.
  */
 function forEachRunnable(
   s: Scenario,
@@ -261,17 +261,7 @@ function forEachRunnable(
   const runs = engineVerdicts(arch);
   const layoutsByMethod = new Map<Method, Layout[]>();
   const tables = new Map<Method, Map<number, ShapeTable>>(); // by method, then micro-batch
-  const at: LayoutVisit = {
-    bi: 0,
-    group: 0,
-    count: 0,
-    tp: 1,
-    pp: 1,
-    dp: 1,
-    sh: { zero: 0, offload: 'none' },
-    accum: 1,
-    run: [],
-  };
+  const at = emptyVisit();
   const scratch = scratchCopies();
   bases.forEach((b, bi) => {
     const o = b.options;
@@ -337,6 +327,19 @@ function forEachRunnable(
 }
 
 type Sharding = ReturnType<typeof shardings>[number];
+
+/** forEachRunnable's scratch visit, before its first layout. */
+const emptyVisit = (): LayoutVisit => ({
+  bi: 0,
+  group: 0,
+  count: 0,
+  tp: 1,
+  pp: 1,
+  dp: 1,
+  sh: { zero: 0, offload: 'none' },
+  accum: 1,
+  run: [],
+});
 
 /**
  * layoutVariants' scratch copies of configurations' options (it writes the layout and engine fields and may add
