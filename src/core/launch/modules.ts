@@ -229,6 +229,9 @@ export function savedModuleNames(arch: Arch, o: EstimateOptions): string[] | nul
 const unknownNamesNote = (arch: Arch): string =>
   `no module-name table for model_type '${arch.modelType}': PEFT 'all-linear' (every linear layer), as the plan counts`;
 
+/** Whether a module-name table names this architecture's layers (loraTargetModules' `known`). */
+export const namesModules = (arch: Arch): boolean => BY_TYPE[arch.modelType] !== undefined;
+
 /**
  * The LoRA targets a plan has on this architecture: the job's own, or, where no module-name table names
  * them (the launchers then write PEFT 'all-linear', loraTargetModules), every linear layer, so that the
@@ -236,7 +239,7 @@ const unknownNamesNote = (arch: Arch): string =>
  */
 export function launchedLoraOptions(arch: Arch, o: EstimateOptions): EstimateOptions {
   if ((o.method !== 'lora' && o.method !== 'qlora') || o.loraAllLinear) return o;
-  if (BY_TYPE[arch.modelType] !== undefined) return o;
+  if (namesModules(arch)) return o;
   const extras = o.loraTargets.filter((t) => t === 'embed' || t === 'lm_head');
   return {
     ...o,

@@ -91,15 +91,20 @@ const sameValue = (a: unknown, b: unknown): boolean =>
 /**
  * Whether policyOptions(a) and policyOptions(b) are equal but for `gpus` (trainingGpus of each, which the caller
  * compares): the same objective and batch, and the same keys with like values outside the objective's keys.
+ * `anyBatch`: the micro-batch may differ too.
  */
-export function samePolicyOptions(a: EstimateOptions, b: EstimateOptions): boolean {
-  if (a.objective !== b.objective || a.batch !== b.batch) return false;
+export function samePolicyOptions(
+  a: EstimateOptions,
+  b: EstimateOptions,
+  anyBatch = false,
+): boolean {
+  if (a.objective !== b.objective || (!anyBatch && a.batch !== b.batch)) return false;
   const ra = a as unknown as Record<string, unknown>;
   const rb = b as unknown as Record<string, unknown>;
   let keys = 0;
   for (const k in ra) {
     if (RL_KEYS.has(k) || k === 'gpus') continue;
-    if (!(k in rb) || !sameValue(ra[k], rb[k])) return false;
+    if (!(k in rb) || (!(anyBatch && k === 'batch') && !sameValue(ra[k], rb[k]))) return false;
     keys++;
   }
   for (const k in rb) if (!RL_KEYS.has(k) && k !== 'gpus') keys--;

@@ -234,8 +234,19 @@ function baseConfigsAt(s: Scenario, native: WeightDtype | null, fp4Cores: boolea
             for (const objective of objectiveConfigs(s))
               for (const kv of kvCacheDtypesOf(s)) {
                 // Micro-batches differ in `batch` only: the first one's options (objective applied once)
-                // copied with each batch, the same keys in the same order.
+                // copied with each batch, the same keys in the same order; their ids share all but `mbN`.
                 let first: EstimateOptions | null = null;
+                const head = [
+                  method,
+                  w.weights + (w.doubleQuant ? '-dq' : ''),
+                  method === 'inference' ? '' : optimizer,
+                  method === 'inference' ? '' : `ckpt-${checkpointing}`,
+                  attention,
+                  objective.idPart,
+                  kv === 'fp8' ? 'kv-fp8' : '',
+                ]
+                  .filter((x) => x !== '')
+                  .join('/');
                 for (const batch of job.kind === 'inference'
                   ? replicaShares(job.concurrency, maxSearchedGpus(s))
                   : microBatches(job.globalBatch, search.microBatches)) {
@@ -248,19 +259,7 @@ function baseConfigsAt(s: Scenario, native: WeightDtype | null, fp4Cores: boolea
                     withObjectiveConfig(o, objective);
                     first = { ...o };
                   }
-                  const idPart = [
-                    method,
-                    w.weights + (w.doubleQuant ? '-dq' : ''),
-                    method === 'inference' ? '' : optimizer,
-                    method === 'inference' ? '' : `ckpt-${checkpointing}`,
-                    attention,
-                    objective.idPart,
-                    kv === 'fp8' ? 'kv-fp8' : '',
-                    `mb${batch}`,
-                  ]
-                    .filter((x) => x !== '')
-                    .join('/');
-                  out.push({ options: o, idPart });
+                  out.push({ options: o, idPart: `${head}/mb${batch}` });
                 }
               }
   }

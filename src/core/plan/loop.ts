@@ -126,21 +126,18 @@ function rowTimingOf(
   const { rows, P } = ctx;
   const o = f.o;
   const variant = ctx.variants[rows.variant[r]!]!;
-  // One options object per row (none per candidate), with the engine's options as memory has them.
-  const options: EstimateOptions = engineFieldsInto(
-    {
-      ...o,
-      gpus: f.count,
-      tp: rows.tp[r]!,
-      pp: rows.pp[r]!,
-      zero: f.zero as 0 | 1 | 2 | 3,
-      offload: OFFLOADS[rows.offload[r]!]!,
-      optimizerInBackward: variant.optimizerInBackward,
-      liger: variant.liger,
-      ...(variant.tiledMlp === true ? { tiledMlp: true } : {}),
-    },
-    f.engine,
-  );
+  // One options object per row (none per candidate), with the engine's options as memory has them: a copy
+  // written field by field (the keys of a spread literal beside the copied ones are slow: grow-copy.ts).
+  const options: EstimateOptions = { ...o };
+  options.gpus = f.count;
+  options.tp = rows.tp[r]!;
+  options.pp = rows.pp[r]!;
+  options.zero = f.zero as 0 | 1 | 2 | 3;
+  options.offload = OFFLOADS[rows.offload[r]!]!;
+  options.optimizerInBackward = variant.optimizerInBackward;
+  options.liger = variant.liger;
+  if (variant.tiledMlp === true) options.tiledMlp = true;
+  engineFieldsInto(options, f.engine);
   withExpertGroup(options); // DP attention: expert parallel over the row's GPUs
   // Per-job fixed time (cost.ts JOB_OVERHEAD): load the checkpoint, save the result (a full fine-tune
   // writes 16-bit weights; adapters are megabytes); rented machines also start up and download it.

@@ -14,7 +14,7 @@ import { qualityOf, tierRank } from './quality.js';
 import { type Engine } from '../../schema/engine.js';
 import { policyMemo } from '../memory/memory.js';
 import { memorySurface, type GrpoPoints, type MemorySurface } from '../memory/surface.js';
-import type { PolicyMemory } from '../memory/objective.js';
+import { samePolicyOptions, type PolicyMemory } from '../memory/objective.js';
 import { maxSearchedGpus, serverGpus } from './objective.js';
 import { servesConcurrency } from './replicas.js';
 import { grpoTokens } from '../../schema/objective-job.js';
@@ -248,8 +248,8 @@ function shapeTableOf(s: Scenario, layouts: readonly Layout[], batch: number): S
 /**
  * Every layout of every configuration that some engine variant runs, with those variants (buildRows and
  * countRows), in search order; returns how many layouts no engine ran and how many lost a variant to
- * quality. Verdicts are per configuration group and layout shape (layoutVariants), so a configuration is
- * judged shape by shape and only the layouts of runnable shapes are visited.
+ * quality. Verdicts are per launch group and layout shape (layoutVariants), so a configuration is judged
+ * shape by shape and only the layouts of runnable shapes are visited.
  */
 function forEachRunnable(
   s: Scenario,
@@ -261,22 +261,14 @@ function forEachRunnable(
 ): ModelPruned {
   const pruned: ModelPruned = { noEngine: 0, quality: 0 };
   const groups = surfaceGroupsOf(bases);
-  const judge = qualityJudge(s, arch, bases, variants, groups);
+  const classes = engineClassesOf(bases, groups);
+  const launches = launchGroupsOf(bases, groups, classes);
+  const judge = qualityJudge(s, arch, bases, variants, groups, classes);
   const runs = engineVerdicts(arch);
   const layoutsByMethod = new Map<Method, Layout[]>();
   const tables = new Map<Method, Map<number, ShapeTable>>(); // by method, then micro-batch
-  const at: LayoutVisit = {
-    bi: 0,
-    group: 0,
-    count: 0,
-    tp: 1,
-    pp: 1,
-    dp: 1,
-    sh: { zero: 0, offload: 'none' },
-    accum: 1,
-    run: [],
-  };
-  let visit = new Int32Array(0);
+  const at = emptyVisit();
+  const scratch = scratchCopies();
   bases.forEach((b, bi) => {
     const o = b.options;
     let layouts = layoutsByMethod.get(o.method);
@@ -285,44 +277,46 @@ function forEachRunnable(
     if (!byBatch) tables.set(o.method, (byBatch = new Map()));
     let table = byBatch.get(o.batch);
     if (!table) byBatch.set(o.batch, (table = shapeTableOf(s, layouts, o.batch)));
-    // layoutVariants' scratch copy (it may add tiledMlp), made only for a shape whose verdict is not cached yet.
+    // layoutVariants' scratch copy, made only for a shape whose verdict is not cached yet.
     let probe: EstimateOptions | null = null;
     // GRPO server mode: the layout is the trainers'; the vLLM server's GPUs come on top (at most half).
     const server = serverGpus(o);
     const maxCount = maxSearchedGpus(s);
-    runs.base = verdictKey((at.group = groups[bi]!), o.batch);
+    runs.base = launches[(at.group = groups[bi]!)]!;
+    // A micro-batch of 1 gets its own verdicts (EngineVerdicts).
+    const slot = o.batch > 1 ? SHAPES : 0;
+    runs.engineBase = classes[at.group]!;
     at.bi = bi;
     const accept = (vi: number) => judge(bi, vi);
-    if (visit.length < layouts.length) visit = new Int32Array(layouts.length);
-    let n = 0;
     for (let k = 0; k < table.shapes.length; k++) {
       const shape = table.shapes[k]!;
       const members = table.members[k]!;
       // The shape's first layout answers for all of them (engineRejects reads the shape's bits only).
       const first = members[0]!;
       const verdict =
-        runs.stamp[shape] === runs.base
-          ? runs.verdict[shape]!
+        runs.stamp[slot + shape] === runs.base
+          ? runs.verdict[slot + shape]!
           : layoutVariants(
               variants,
               o,
-              (probe ??= growableCopy(o)),
+              (probe ??= scratch(at.group, o)),
               layouts[first]!,
               shape,
+              slot,
               table.accum[first]!,
               accept,
               runs,
             );
       if (verdict === LAYOUT_NO_ENGINE) pruned.noEngine += members.length;
       else if (verdict === LAYOUT_LOSSY) pruned.quality += members.length;
-      if (runs.runList[shape]!.length > 0)
-        for (let j = 0; j < members.length; j++) visit[n++] = members[j]!;
     }
-    const order = visit.subarray(0, n).sort(); // typed arrays sort by value, in search order
-    for (let j = 0; j < n; j++) {
-      const i = order[j]!;
-      const L = layouts[i]!;
+    // The layouts of runnable shapes in search order: every shape of the table has its verdict now.
+    for (let i = 0; i < layouts.length; i++) {
       const accum = table.accum[i]!;
+      if (accum === 0) continue; // the micro-batch skips it
+      const L = layouts[i]!;
+      const run = runs.runList[slot + L.shape + (accum > 1 ? 16 : 0)]!;
+      if (run.length === 0) continue;
       if (server > 0 && (L.count < server || L.count + server > maxCount)) continue;
       if (o.dpAttention && !dpAttentionLayout(arch, L.tp, L.pp, L.dp)) continue;
       at.count = L.count + server;
@@ -331,7 +325,7 @@ function forEachRunnable(
       at.dp = L.dp;
       at.sh = L.sh;
       at.accum = accum;
-      at.run = runs.runList[L.shape + (accum > 1 ? 16 : 0)]!;
+      at.run = run;
       f(at);
     }
   });
@@ -339,6 +333,40 @@ function forEachRunnable(
 }
 
 type Sharding = ReturnType<typeof shardings>[number];
+
+/** forEachRunnable's scratch visit, before its first layout. */
+const emptyVisit = (): LayoutVisit => ({
+  bi: 0,
+  group: 0,
+  count: 0,
+  tp: 1,
+  pp: 1,
+  dp: 1,
+  sh: { zero: 0, offload: 'none' },
+  accum: 1,
+  run: [],
+});
+
+/**
+ * layoutVariants' scratch copies of configurations' options (it writes the layout and engine fields and may add
+ * tiledMlp): a configuration of the group of the last one copied gets that copy back, set to its own options
+ * (the same keys in the same order: a group's configurations differ in micro-batch only), instead of a new one.
+ */
+function scratchCopies(): (group: number, o: EstimateOptions) => EstimateOptions {
+  let copy: EstimateOptions | null = null;
+  let of = -1;
+  return (group, o) => {
+    if (copy === null || of !== group) {
+      of = group;
+      return (copy = growableCopy(o));
+    }
+    const c = copy as unknown as Record<string, unknown>;
+    const from = o as unknown as Record<string, unknown>;
+    for (const k in c) if (!(k in from)) delete c[k]; // keys layoutVariants added (tiledMlp)
+    for (const k in from) c[k] = from[k];
+    return copy;
+  };
+}
 
 /** A (count, TP, PP, DP, sharding) layout, with the shape engineRejects reads (less the accumulation bit). */
 interface Layout {
@@ -400,6 +428,7 @@ function layoutVariants(
   probe: EstimateOptions,
   L: Layout,
   shape: number,
+  slot: number,
   accum: number,
   accept: (vi: number) => boolean,
   runs: EngineVerdicts,
@@ -414,21 +443,17 @@ function layoutVariants(
   const out: number[] = [];
   let ran = false;
   let lossy = false;
-  const candidates = layoutRunners(runs, variants, base, L, shape);
+  const candidates = engineRunners(runs, variants, base, probe, L, shape, accum);
   for (let k = 0; k < candidates.length; k++) {
     const vi = candidates[k]!;
     const v = variants[vi]!;
-    if (base.kvCacheDtype === 'fp8' && !searchesFp8Kv(v.engine)) continue; // searched on vLLM/SGLang only
     probe.optimizerInBackward = v.optimizerInBackward;
     probe.liger = v.liger;
     probe.tiledMlp = v.tiledMlp;
-    // Runs on the engine, and vramplan's launcher for that engine can write it (launch/index.ts); its checks
-    // read the engine's fields (its LoRA targets too), written first.
-    const plan = blockerInput(runs, probe, v.engine, base, accum);
-    const runsIt =
-      engineRejects(v.engine, probe, L.dp, accum, false) === null &&
-      launchBlocker(plan, v.engine) === null;
-    if (!runsIt) continue;
+    // The engine runs it (engineRunners), and vramplan's launcher for that engine can write it
+    // (launch/index.ts); its checks read the engine's fields (its LoRA targets too), written first.
+    if (launchBlocker(blockerInput(runs, probe, v.engine, base, accum), v.engine) !== null)
+      continue;
     ran = true;
     if (!accept(vi)) {
       lossy = true;
@@ -438,10 +463,119 @@ function layoutVariants(
     out.push(vi);
   }
   const verdict = !ran ? LAYOUT_NO_ENGINE : lossy ? LAYOUT_LOSSY : LAYOUT_OK;
-  runs.stamp[shape] = runs.base;
-  runs.verdict[shape] = verdict;
-  runs.runList[shape] = out;
+  runs.stamp[slot + shape] = runs.base;
+  runs.verdict[slot + shape] = verdict;
+  runs.runList[slot + shape] = out;
   return verdict;
+}
+
+/**
+ * The engine variants whose engine runs `shape` (the first layout of it, `L`) for the configuration: those
+ * engineRejects accepts (searched on their kernels: an fp8 KV cache on vLLM/SGLang only), kept by shape for the
+ * configuration's engine class (engineClassesOf: engineRejects reads neither the objective's rollout keys,
+ * the micro-batch nor the GPU count, only the data-parallel degree and accumulation the shape fixes), so the
+ * rollout variants of one configuration share one check per variant and shape. `probe` as layoutVariants has it
+ * (the layout written); engineRejects reads none of the fields engineFieldsInto writes.
+ */
+function engineRunners(
+  runs: EngineVerdicts,
+  variants: readonly Variant[],
+  base: EstimateOptions,
+  probe: EstimateOptions,
+  L: Layout,
+  shape: number,
+  accum: number,
+): readonly number[] {
+  if (runs.engineStamp[shape] === runs.engineBase) return runs.engineRun[shape]!;
+  const out: number[] = [];
+  const candidates = layoutRunners(runs, variants, base, L, shape);
+  for (let k = 0; k < candidates.length; k++) {
+    const vi = candidates[k]!;
+    const v = variants[vi]!;
+    if (base.kvCacheDtype === 'fp8' && !searchesFp8Kv(v.engine)) continue; // searched on vLLM/SGLang only
+    probe.optimizerInBackward = v.optimizerInBackward;
+    probe.liger = v.liger;
+    probe.tiledMlp = v.tiledMlp;
+    if (engineRejects(v.engine, probe, L.dp, accum, false) === null) out.push(vi);
+  }
+  runs.engineStamp[shape] = runs.engineBase;
+  runs.engineRun[shape] = out;
+  return out;
+}
+
+/**
+ * Per configuration group (surfaceGroupsOf), its engine class: groups whose options agree but for the
+ * objective's keys (GRPO's rollout mode, vLLM share and server GPUs) and the micro-batch
+ * (memory/objective.ts samePolicyOptions) share one, in order of first appearance.
+ */
+function engineClassesOf(bases: readonly BaseConfig[], groups: readonly number[]): Int32Array {
+  const out = new Int32Array(groups.reduce((n, g) => Math.max(n, g + 1), 0)).fill(-1);
+  const first: number[] = []; // a member configuration of each class
+  const byFields = new Map<string, number[]>();
+  for (let bi = 0; bi < bases.length; bi++) {
+    const g = groups[bi]!;
+    if (out[g]! >= 0) continue;
+    const o = bases[bi]!.options;
+    const fields = `${o.method}|${o.weights}|${o.optimizer}|${o.checkpointing}|${o.attention}`;
+    let ids = byFields.get(fields);
+    if (!ids) byFields.set(fields, (ids = []));
+    let id = ids.find((c) => samePolicyOptions(bases[first[c]!]!.options, o, true));
+    if (id === undefined) {
+      id = first.length;
+      first.push(bi);
+      ids.push(id);
+    }
+    out[g] = id;
+  }
+  return out;
+}
+
+/** Option keys no engine, launcher or quality check reads (launchGroupsOf); a group's micro-batches are its own. */
+const UNCHECKED = new Set(['rolloutMemory', 'batch']);
+
+/**
+ * Per configuration group, its launch group: groups of one engine class whose options agree but for vLLM's
+ * colocated share (`rolloutMemory`: the launchers write it into TRL's, Axolotl's and Unsloth's configs and
+ * check nothing of it), which share every engine, launcher and quality verdict (layoutVariants).
+ */
+function launchGroupsOf(
+  bases: readonly BaseConfig[],
+  groups: readonly number[],
+  classes: Int32Array,
+): Int32Array {
+  const out = new Int32Array(classes.length).fill(-1);
+  const byClass = new Map<number, number[]>(); // configurations that start a launch group, by engine class
+  for (let bi = 0; bi < bases.length; bi++) {
+    const g = groups[bi]!;
+    if (out[g]! >= 0) continue;
+    const o = bases[bi]!.options;
+    let firsts = byClass.get(classes[g]!);
+    if (!firsts) byClass.set(classes[g]!, (firsts = []));
+    const like = firsts.find((f) => alikeBut(bases[f]!.options, o, UNCHECKED));
+    out[g] = like === undefined ? g : groups[like]!;
+    if (like === undefined) firsts.push(bi);
+  }
+  return out;
+}
+
+const sameItems = (a: readonly unknown[], b: readonly unknown[]): boolean =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** Whether `a` and `b` have the same keys with like values (arrays element by element) but for `skip`. */
+function alikeBut(a: EstimateOptions, b: EstimateOptions, skip: ReadonlySet<string>): boolean {
+  const ra = a as unknown as Record<string, unknown>;
+  const rb = b as unknown as Record<string, unknown>;
+  let keys = 0;
+  for (const k in ra) {
+    if (skip.has(k)) continue;
+    const x = ra[k];
+    const y = rb[k];
+    if (!(k in rb)) return false;
+    if (x !== y && !(Array.isArray(x) && Array.isArray(y) && sameItems(x, y))) return false;
+    keys++;
+  }
+  for (const k in rb) if (!skip.has(k)) keys--;
+  return keys === 0;
 }
 
 /**
@@ -489,12 +623,13 @@ function layoutRunners(
 }
 
 /**
- * layoutVariants' answers for the current configuration group by layout shape (`base`: the group, twice,
- * and whether the micro-batch is above 1: configurations that differ only in micro-batch share them, since
+ * layoutVariants' answers for the current launch group (`base`: launchGroupsOf) by micro-batch slot (0 for a
+ * micro-batch of 1, SHAPES above: configurations that differ only in micro-batch share them, since
  * engineRejects, launchBlocker and qualityOf read the micro-batch only as "more than 1", as TRL's
- * KTOTrainer does: kto_trainer.py refuses a batch of 1, its KL term pairing completions within it).
- * `stamp` says which entry belongs to which, so moving to the next one needs no clearing. A group's
- * configurations are consecutive (baseConfigs varies the micro-batch innermost).
+ * KTOTrainer does: kto_trainer.py refuses a batch of 1, its KL term pairing completions within it) and layout
+ * shape. `stamp` says which entry belongs to which, so moving to the next one needs no clearing. A group's
+ * configurations are consecutive (baseConfigs varies the micro-batch innermost), and so are a launch group's
+ * groups (the objective configurations vary inside the policy's).
  */
 interface EngineVerdicts {
   arch: Arch;
@@ -504,6 +639,10 @@ interface EngineVerdicts {
   stamp: Int32Array;
   verdict: Int8Array;
   runList: number[][];
+  /** engineRunners' lists by shape, for the engine class `engineStamp` says (engineBase: the current one). */
+  engineBase: number;
+  engineStamp: Int32Array;
+  engineRun: number[][];
   /** layoutRunners' lists by method and objective, then shape. */
   runners: Map<string, (number[] | undefined)[]>;
   /** The lists of the method and objective layoutRunners read last (null: none yet). */
@@ -512,16 +651,19 @@ interface EngineVerdicts {
   lastObjective: EstimateOptions['objective'] | null;
 }
 
-/** EngineVerdicts.base of a configuration group at a micro-batch: a micro-batch of 1 gets its own verdicts. */
-const verdictKey = (group: number, batch: number): number => group * 2 + (batch > 1 ? 1 : 0);
+/** Layout shapes (Layout.shape with the accumulation bit: below 256), the size of a micro-batch slot. */
+const SHAPES = 256;
 
 const engineVerdicts = (arch: Arch): EngineVerdicts => ({
   arch,
   plan: null,
   base: -1,
-  stamp: new Int32Array(256).fill(-1),
-  verdict: new Int8Array(256),
-  runList: new Array<number[]>(256).fill([]),
+  stamp: new Int32Array(2 * SHAPES).fill(-1),
+  verdict: new Int8Array(2 * SHAPES),
+  runList: new Array<number[]>(2 * SHAPES).fill([]),
+  engineBase: -1,
+  engineStamp: new Int32Array(256).fill(-1),
+  engineRun: new Array<number[]>(256).fill([]),
   runners: new Map(),
   last: null,
   lastMethod: null,
@@ -560,8 +702,9 @@ const variantOptions = (o: EstimateOptions, tp: number, pp: number, sh: Sharding
   );
 
 /**
- * Quality verdicts per (configuration group, engine variant): quality reads neither layout, count nor
- * micro-batch (the configurations of a group: surfaceGroupsOf).
+ * Quality verdicts per (engine class, engine variant): quality reads neither layout, count, micro-batch nor
+ * the objective's rollout keys (qualityOf reads the method, weights, optimizer, KV cache and compute formats,
+ * and the engine's fields), so the configuration groups of one engine class (engineClassesOf) share them.
  */
 function qualityJudge(
   s: Scenario,
@@ -569,11 +712,12 @@ function qualityJudge(
   bases: readonly BaseConfig[],
   variants: readonly Variant[],
   groups: readonly number[],
+  classes: Int32Array,
 ) {
   const accepted = tierRank(s.quality);
   const cache = new Map<number, boolean>();
   return (bi: number, vi: number): boolean => {
-    const k = groups[bi]! * 64 + vi;
+    const k = classes[groups[bi]!]! * 64 + vi;
     let ok = cache.get(k);
     if (ok === undefined) {
       const vo = onEngine(

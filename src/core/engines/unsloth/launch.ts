@@ -22,7 +22,7 @@ import {
 } from '../../launch/common.js';
 import { loraAlpha } from '../../launch/common.js';
 import { trainerOptim } from '../hf/trainer.js';
-import { loraTargetModules } from '../../launch/modules.js';
+import { loraTargetModules, namesModules } from '../../launch/modules.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
 import { ATTACH_PROBE_PY } from '../../launch/probe-py.js';
 import { changesFor, type RuleInput } from '../rules.js';
@@ -92,7 +92,7 @@ export function unslothBlocker(x: LaunchPlan): string | null {
     return 'Unsloth checkpoints whole layers (use_gradient_checkpointing True or "unsloth"): no selective recompute';
   const opt = trainerOptim(o);
   if ('reason' in opt) return opt.reason;
-  if (isAdapter(o) && !loraTargetModules(x.arch, { ...o, loraAllLinear: false }).known)
+  if (isAdapter(o) && !namesModules(x.arch))
     return `no module-name table for model_type '${x.arch.modelType}': Unsloth needs explicit target_modules`;
   return unslothObjectiveBlocker(x);
 }
