@@ -399,6 +399,45 @@ function commWork(
 // profile names no other policy (FrameworkProfile.selectiveRecompute).
 const SELECTIVE_ATTENTION_ONLY = { attention: 1, gemm: 0, elementwise: 0 };
 
+/**
+ * The part of a step's work that reads neither the GPU count, the data-parallel degree nor the grad-accum:
+ * one micro-batch's matmuls, attention, elementwise traffic and launches, dequantization, routed experts,
+ * the adapters' path and FP8 casts. computeWork, quantWork, expertWork, floatExperts, adapterPathWork and
+ * float8Work read the options' model, method, dtype, layout (TP, PP, CP), ZeRO stage and engine fields, the
+ * layout's per-GPU shapes (never `dp`) and the time options' library switches (never `gradAccum`), so rows that
+ * differ only in their GPU count and grad-accum share it (the planner's rows: plan/loop.ts rowTimingOf).
+ */
+export interface CountFreeWork {
+  cw: ReturnType<typeof computeWork>;
+  qw: ReturnType<typeof quantWork>;
+  ew: ReturnType<typeof expertWork>;
+  aw: ReturnType<typeof adapterPathWork>;
+  f8: ReturnType<typeof float8Work>;
+}
+
+/** A step's CountFreeWork (w: the options' layout; its `dp` is not read). */
+export function countFreeWork(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  dispatch: MoeDispatch = moeDispatchOf(m, o, t),
+  paramWrapper = FRAMEWORKS[o.framework].expertAdapters === 'param-wrapper',
+  w: WorkLayout = workLayout(m, o),
+): CountFreeWork {
+  const fe = w.lora ? floatExperts(m, o, t) : null;
+  return {
+    cw: computeWork(m, o, w, t),
+    qw: quantWork(m, o, t, w),
+    ew: expertWork(m, o, w, dispatch, paramWrapper, t.denseMoeLoop === true, fe),
+    aw: adapterPathWork(m, o, w, t),
+    f8: float8Work(m, o, w.tokens, w.shard),
+  };
+}
+
+/**
+ * `free`: the CountFreeWork of options that differ from `o` at most in the GPU count (and of time options that
+ * differ from `t` at most in grad-accum), made once for all of them; made here when not given.
+ */
 // Long on purpose: it returns one flat TrainWork record, one line per field (written out, not spread: see below).
 export function trainWork(
   m: ModelFacts,
@@ -406,6 +445,7 @@ export function trainWork(
   t: TimeOptions,
   dispatch: MoeDispatch = moeDispatchOf(m, o, t),
   paramWrapper = FRAMEWORKS[o.framework].expertAdapters === 'param-wrapper',
+  free?: CountFreeWork,
 ): TrainWork {
   const w = workLayout(m, o);
   const { tokens, shard } = w;
@@ -417,12 +457,8 @@ export function trainWork(
   const hostOpt = onHost ? (28 * trainable) / shard / shardOpt : 0;
   const pw = pagedWork(m, o, trainable, w.lora, shard * shardOpt);
   const mfuAttn = 12 * m.layers * o.seq * m.attnWidth; // PaLM App. B: 6N + 12·L·H·Q·T
-  const cw = computeWork(m, o, w, t);
-  const qw = quantWork(m, o, t, w);
+  const { cw, qw, ew, aw, f8 } = free ?? countFreeWork(m, o, t, dispatch, paramWrapper, w);
   const nw = commWork(m, o, t, w, trainable);
-  const fe = w.lora ? floatExperts(m, o, t) : null;
-  const ew = expertWork(m, o, w, dispatch, paramWrapper, t.denseMoeLoop === true, fe);
-  const aw = adapterPathWork(m, o, w, t);
   const sel = FRAMEWORKS[o.framework].selectiveRecompute ?? SELECTIVE_ATTENTION_ONLY;
   const moeHooked = t.zeroMoeHooked === true;
   const zh = zeroHookOps(m, o, w.layersHere, ew.dispatch === 'loop', ew.hit, w.dp, moeHooked, {
@@ -508,7 +544,7 @@ export function trainWork(
     adapterBwdBytes: aw.bwdBytes,
     adapterFwdOps: aw.fwdOps,
     adapterBwdOps: aw.bwdOps,
-    f8: float8Work(m, o, tokens, shard),
+    f8,
     groupedMm: groupedMmWork(m, o, w.layersHere, w.lora, ew.dispatch === 'grouped', paramWrapper),
     // torch.autocast over fp32 weights: transformers casts the input to the weight's dtype (fp32) for the call. FP8
     // compute swaps nn.Linear modules (torchao convert_to_float8_training); 3-D grouped experts are none, so stay bf16.
