@@ -4,7 +4,7 @@ import { FRAMEWORKS } from '../memory/frameworks.js';
 import { isFloatDtype } from '../model/dtypes.js';
 import { offloadWork } from './offload-work.js';
 import { gradReduceElementBytes } from '../memory/trainable-width.js';
-import { zeroHookOps } from './zero-hooks.js';
+import { zeroHookCounts, zeroHookOpsAt, type ZeroHookCounts } from './zero-hooks.js';
 import { ligerChunkRows } from '../kernels/liger.js';
 import { shapeFactor } from './shape.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
@@ -413,6 +413,8 @@ export interface CountFreeWork {
   ew: ReturnType<typeof expertWork>;
   aw: ReturnType<typeof adapterPathWork>;
   f8: ReturnType<typeof float8Work>;
+  /** The ZeRO hooks' modules, gradients, reduces and gathers (zero-hooks.ts zeroHookCounts; null: none). */
+  zh: ZeroHookCounts | null;
 }
 
 /** A step's CountFreeWork (w: the options' layout; its `dp` is not read). */
@@ -425,12 +427,19 @@ export function countFreeWork(
   w: WorkLayout = workLayout(m, o),
 ): CountFreeWork {
   const fe = w.lora ? floatExperts(m, o, t) : null;
+  const ew = expertWork(m, o, w, dispatch, paramWrapper, t.denseMoeLoop === true, fe);
+  const moeHooked = t.zeroMoeHooked === true;
+  const zh = zeroHookCounts(m, o, w.layersHere, ew.dispatch === 'loop', ew.hit, moeHooked, {
+    numel: w.lora ? adapterWeights(m, o) : m.total,
+    autoBuckets: t.zeroAutoBuckets === true,
+  });
   return {
     cw: computeWork(m, o, w, t),
     qw: quantWork(m, o, t, w),
-    ew: expertWork(m, o, w, dispatch, paramWrapper, t.denseMoeLoop === true, fe),
+    ew,
     aw: adapterPathWork(m, o, w, t),
     f8: float8Work(m, o, w.tokens, w.shard),
+    zh,
   };
 }
 
@@ -457,14 +466,11 @@ export function trainWork(
   const hostOpt = onHost ? (28 * trainable) / shard / shardOpt : 0;
   const pw = pagedWork(m, o, trainable, w.lora, shard * shardOpt);
   const mfuAttn = 12 * m.layers * o.seq * m.attnWidth; // PaLM App. B: 6N + 12·L·H·Q·T
-  const { cw, qw, ew, aw, f8 } = free ?? countFreeWork(m, o, t, dispatch, paramWrapper, w);
+  const shared = free ?? countFreeWork(m, o, t, dispatch, paramWrapper, w);
+  const { cw, qw, ew, aw, f8 } = shared;
   const nw = commWork(m, o, t, w, trainable);
   const sel = FRAMEWORKS[o.framework].selectiveRecompute ?? SELECTIVE_ATTENTION_ONLY;
-  const moeHooked = t.zeroMoeHooked === true;
-  const zh = zeroHookOps(m, o, w.layersHere, ew.dispatch === 'loop', ew.hit, w.dp, moeHooked, {
-    numel: trainable,
-    autoBuckets: t.zeroAutoBuckets === true,
-  });
+  const zh = zeroHookOpsAt(shared.zh, w.dp);
   // Written out field by field, not spread: the planner makes one per row, and spreads built each of the
   // first few hundred with a different V8 hidden class (deoptimizing the step-time functions that read them).
   return {
