@@ -15,7 +15,7 @@ const base = (o: Partial<EstimateOptions>): EstimateOptions => ({
   ...o,
 });
 
-// Dense and MoE models; full, LoRA and QLoRA; ZeRO stages with offload; TP and PP; engines whose frameworks set
+// Dense and MoE models; full, LoRA and QLoRA; ZeRO stages with offload; paged optimizers; TP and PP; engines whose frameworks set
 // different expert dispatch, fused kernels and reduce dtypes; a grouped-mm MoE with expert parallel.
 const CASES: [string, EstimateOptions, Partial<TimeOptions>][] = [
   [
@@ -31,6 +31,12 @@ const CASES: [string, EstimateOptions, Partial<TimeOptions>][] = [
     { bnbTreeDequant: true },
   ],
   ['llama-2-13b', base({ method: 'full', tp: 2, pp: 2, framework: 'hf', zero: 0 }), {}],
+  [
+    'llama-2-13b',
+    base({ method: 'full', optimizer: 'paged-adamw-8bit', zero: 1, framework: 'hf' }),
+    {},
+  ],
+  ['llama-2-13b', base({ method: 'lora', optimizer: 'paged-adamw', zero: 0, framework: 'hf' }), {}],
   ['qwen3-30b-a3b', base({ method: 'full', zero: 3, framework: 'deepspeed' }), { moeLoop: true }],
   ['qwen3-30b-a3b', base({ method: 'lora', zero: 3, framework: 'hf', ep: 2 }), {}],
   ['qwen3-30b-a3b', base({ method: 'qlora', weights: 'nf4', framework: 'hf' }), {}],

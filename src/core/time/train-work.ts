@@ -2,7 +2,7 @@
 import './train-work-seed.js'; // first: TrainWork's number fields are doubles from the start
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { isFloatDtype } from '../model/dtypes.js';
-import { offloadWork } from './offload-work.js';
+import { offloadSizes, offloadWork, type OffloadSizes } from './offload-work.js';
 import { gradReduceElementBytes } from '../memory/trainable-width.js';
 import { zeroHookCounts, zeroHookOpsAt, type ZeroHookCounts } from './zero-hooks.js';
 import { ligerChunkRows } from '../kernels/liger.js';
@@ -18,7 +18,7 @@ import { kbitStreamCastOps } from './kbit-stream.js';
 import { denseLoopBwdBytes, denseMoeElemBytes } from './dense-moe.js';
 import { groupedMmWork } from './grouped-mm.js';
 import type { ModelFacts } from './model-facts.js';
-import { pagedWork } from './paged-migration.js';
+import { pagedStates, pagedWorkAt, type PagedStates } from './paged-migration.js';
 import { optimizerStepBytes } from './optimizer-step.js';
 import { gptqTorchDequantBytes } from './gptq-dequant.js';
 import { floatExperts, type FloatExperts } from './float-experts.js';
@@ -357,6 +357,7 @@ function commWork(
   t: TimeOptions,
   w: WorkLayout,
   trainable: number,
+  sizes?: OffloadSizes,
 ) {
   const { dp, tp, shard, tokens, layersHere, recompute } = w;
   const zero = o.zero;
@@ -374,7 +375,7 @@ function commWork(
   const gathersPerMicro = 2 + recompute;
   // DDP all-reduce moves 2(n-1)/n of the buffer; reduce-scatter (ZeRO-2/3) (n-1)/n (ZeRO §7).
   const gradBuf = (trainable / shard) * gradDtype;
-  const off = offloadWork(m, o, t, w, trainable);
+  const off = offloadWork(m, o, t, w, trainable, sizes);
   const offloadBytes = off.passes * off.paramPassBytes + off.gradBytes + 2 * off.actBytes;
   // Megatron TP: 2 all-reduces per layer forward, 2 backward, 2 more when recomputing, of tokens x hidden.
   const tpCalls = tp > 1 ? (4 + 2 * recompute) * layersHere : 0;
@@ -415,6 +416,10 @@ export interface CountFreeWork {
   f8: ReturnType<typeof float8Work>;
   /** The ZeRO hooks' modules, gradients, reduces and gathers (zero-hooks.ts zeroHookCounts; null: none). */
   zh: ZeroHookCounts | null;
+  /** Paged optimizer states before the shards (paged-migration.ts pagedStates; null: none). */
+  paged: PagedStates | null;
+  /** CPU offload's copies before the data-parallel split (offload-work.ts offloadSizes). */
+  offload: OffloadSizes;
 }
 
 /** A step's CountFreeWork (w: the options' layout; its `dp` is not read). */
@@ -429,8 +434,9 @@ export function countFreeWork(
   const fe = w.lora ? floatExperts(m, o, t) : null;
   const ew = expertWork(m, o, w, dispatch, paramWrapper, t.denseMoeLoop === true, fe);
   const moeHooked = t.zeroMoeHooked === true;
+  const trainable = w.lora ? adapterWeights(m, o) : m.total;
   const zh = zeroHookCounts(m, o, w.layersHere, ew.dispatch === 'loop', ew.hit, moeHooked, {
-    numel: w.lora ? adapterWeights(m, o) : m.total,
+    numel: trainable,
     autoBuckets: t.zeroAutoBuckets === true,
   });
   return {
@@ -440,6 +446,8 @@ export function countFreeWork(
     aw: adapterPathWork(m, o, w, t),
     f8: float8Work(m, o, w.tokens, w.shard),
     zh,
+    paged: pagedStates(m, o, trainable, w.lora),
+    offload: offloadSizes(m, o, t, w, trainable),
   };
 }
 
@@ -464,11 +472,11 @@ export function trainWork(
   const optBytes = (optimizerStepBytes(o, t) * trainable) / shard / shardOpt;
   const onHost = o.offload !== 'none';
   const hostOpt = onHost ? (28 * trainable) / shard / shardOpt : 0;
-  const pw = pagedWork(m, o, trainable, w.lora, shard * shardOpt);
   const mfuAttn = 12 * m.layers * o.seq * m.attnWidth; // PaLM App. B: 6N + 12·L·H·Q·T
   const shared = free ?? countFreeWork(m, o, t, dispatch, paramWrapper, w);
+  const pw = pagedWorkAt(shared.paged, shard * shardOpt);
   const { cw, qw, ew, aw, f8 } = shared;
-  const nw = commWork(m, o, t, w, trainable);
+  const nw = commWork(m, o, t, w, trainable, shared.offload);
   const sel = FRAMEWORKS[o.framework].selectiveRecompute ?? SELECTIVE_ATTENTION_ONLY;
   const zh = zeroHookOpsAt(shared.zh, w.dp);
   // Written out field by field, not spread: the planner makes one per row, and spreads built each of the
