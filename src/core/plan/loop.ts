@@ -8,6 +8,8 @@ import { ENGINE_PROFILES, FRAMEWORKS } from '../engines/store.js';
 import { objectiveStep, objectiveWork, type ObjectiveWork } from '../time/objective.js';
 import { isPreferenceOrRl } from '../../schema/estimate.js';
 import { trainStep, trainWork, type GpuRates, type TrainWork } from '../time/index.js';
+import { countFreeWork, type CountFreeWork } from '../time/train-work.js';
+import type { TimeOptions } from '../../schema/time.js';
 import { pagedSpills } from '../time/paged-migration.js';
 import { withExpertGroup } from './expert-parallel.js';
 import { searchedMinCapability } from './candidates.js';
@@ -114,15 +116,40 @@ function rowFactsOf(ctx: Ctx, r: number): RowFacts {
   };
 }
 
-/** The row's timing facts (made once, on its first fitting GPU option). */
-function rowTimingOf(
+/**
+ * The rows whose options differ only in the GPU count (and whose time options only in grad-accum): same
+ * configuration, engine variant, TP, PP, ZeRO stage and offload. A number, or -1 outside the packed ranges.
+ */
+function countFreeKey(rows: Ctx['rows'], r: number): number {
+  const tp = rows.tp[r]!;
+  const pp = rows.pp[r]!;
+  const v = rows.variant[r]!;
+  if (tp >= 1024 || pp >= 1024 || v < 0 || v >= 128 || rows.offload[r]! >= 8) return -1;
+  return (
+    ((((rows.base[r]! * 128 + v) * 1024 + tp) * 1024 + pp) * 4 + rows.zero[r]!) * 8 +
+    rows.offload[r]!
+  );
+}
+
+/** The row's training work, its CountFreeWork shared with the rows of the same countFreeKey (`frees`). */
+function rowWork(
   ctx: Ctx,
-  lim: Limits,
   r: number,
-  f: RowFacts,
-  policies: PolicyWorks,
-): RowTiming {
+  options: EstimateOptions,
+  tOpts: TimeOptions,
+  frees: Map<number, CountFreeWork>,
+): TrainWork {
+  const key = countFreeKey(ctx.rows, r);
+  if (key < 0) return trainWork(ctx.facts, options, tOpts);
+  let free = frees.get(key);
+  if (!free) frees.set(key, (free = countFreeWork(ctx.facts, options, tOpts)));
+  return trainWork(ctx.facts, options, tOpts, undefined, undefined, free);
+}
+
+/** The row's timing facts (made once, on its first fitting GPU option). */
+function rowTimingOf(L: Loop, r: number, f: RowFacts): RowTiming {
   if (f.timed) return f.timed;
+  const { ctx, lim, policies } = L;
   const { rows, P } = ctx;
   const o = f.o;
   const variant = ctx.variants[rows.variant[r]!]!;
@@ -147,7 +174,7 @@ function rowTimingOf(
   return (f.timed = {
     options,
     tps: lim.training ? null : tpsTableOf(ctx.facts, options),
-    work: lim.training && !rl ? trainWork(ctx.facts, options, tOpts) : null,
+    work: lim.training && !rl ? rowWork(ctx, r, options, tOpts, L.frees) : null,
     objective: rl
       ? objectiveWork(
           ctx.facts,
@@ -206,6 +233,8 @@ export interface Loop {
   cand: Objectives;
   /** Preference / RL rows: the policy's work, shared by rows that differ only in the rollout. */
   policies: PolicyWorks;
+  /** Training rows: the CountFreeWork of each countFreeKey met (rowWork). */
+  frees: Map<number, CountFreeWork>;
 }
 
 /** A deferred row's memory (MemTable.deferred), written now into the table and its facts. */
@@ -356,7 +385,7 @@ function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
   const lv = ctx.levels[h]!;
   const rented = t.isRent[h] === 1;
   const nodeSize = t.nodeSizeOf[h]!;
-  const ft = rowTimingOf(ctx, lim, r, f, L.policies);
+  const ft = rowTimingOf(L, r, f);
   const run = ft.tps ? runningOn(ft.tps, ctx.arch, ctx.facts, ctx.hw[h]!.gpu) : null;
   for (let l = 0; l < lv.length; l++) {
     st.seq++;
@@ -463,6 +492,7 @@ export function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState
     keys: { k0: DOUBLE_FIELD, k1: DOUBLE_FIELD, k2: DOUBLE_FIELD },
     cand: { cost: DOUBLE_FIELD, hours: DOUBLE_FIELD, watts: DOUBLE_FIELD, tps: DOUBLE_FIELD },
     policies: new PolicyWorks(ctx.bases),
+    frees: new Map(),
   };
   const { onProgress, pause } = ctx.input;
   const rows = ctx.rows;

@@ -32,19 +32,38 @@ export function offloadWork(
   t: TimeOptions,
   w: WorkLayout,
   trainable: number,
+  sizes: OffloadSizes = offloadSizes(m, o, t, w, trainable),
 ) {
-  const fw = FRAMEWORKS[o.framework];
-  // Embeddings, head and norms at the width memory stores them (the build's fp32 k-bit stream included).
-  const otherBytes = floatParamBytes(o, fw, t);
-  const stored = m.linearTotal * weightBytes(o.weights) + (m.total - m.linearTotal) * otherBytes;
-  const gradBytes = trainableElementBytes(o, fw, t) * (trainable / w.shard);
   const params = o.offload === 'optimizer+params';
   const optimizerOnly = o.offload === 'optimizer';
   const shardOpt = o.zero >= 1 ? w.dp : 1;
   return {
     passes: params ? 2 + w.recompute : 0,
-    paramPassBytes: params ? stored / w.shard / w.dp : 0,
-    gradBytes: params ? gradBytes / w.dp : optimizerOnly ? gradBytes / shardOpt : 0,
+    paramPassBytes: params ? sizes.stored / w.shard / w.dp : 0,
+    gradBytes: params ? sizes.gradBytes / w.dp : optimizerOnly ? sizes.gradBytes / shardOpt : 0,
     actBytes: o.checkpointing === 'offload' ? w.tokens * w.layersHere * m.hidden * 2 : 0,
+  };
+}
+
+/** What offloadWork copies before the data-parallel split: the stored model and a TP/PP shard's gradients, bytes. */
+export interface OffloadSizes {
+  stored: number;
+  gradBytes: number;
+}
+
+/** OffloadSizes: the options' dtypes and engine and the layout's TP/PP shard (never the GPU count). */
+export function offloadSizes(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  w: WorkLayout,
+  trainable: number,
+): OffloadSizes {
+  const fw = FRAMEWORKS[o.framework];
+  // Embeddings, head and norms at the width memory stores them (the build's fp32 k-bit stream included).
+  const otherBytes = floatParamBytes(o, fw, t);
+  return {
+    stored: m.linearTotal * weightBytes(o.weights) + (m.total - m.linearTotal) * otherBytes,
+    gradBytes: trainableElementBytes(o, fw, t) * (trainable / w.shard),
   };
 }

@@ -48,12 +48,38 @@ export function pagedWork(
   lora: boolean,
   shards: number,
 ): PagedWork {
+  return pagedWorkAt(pagedStates(m, o, trainable, lora), shards);
+}
+
+/**
+ * pagedWork before the shards: the trainable states of all GPUs and, in a full fine-tune, the largest tensor's
+ * states (null: none paged). It reads the options' optimizer, offload and dtypes, never the GPU count.
+ */
+export interface PagedStates {
+  total: number;
+  /** The largest tensor's states; null for adapters, whose working set is all of their states. */
+  largest: number | null;
+}
+
+export function pagedStates(
+  m: ModelFacts,
+  o: EstimateOptions,
+  trainable: number,
+  lora: boolean,
+): PagedStates | null {
   if (OPTIMIZER_PROFILES[o.optimizer].paged !== true || o.offload !== 'none' || trainable <= 0)
-    return { pagedStateBytes: 0, pagedWorkingBytes: 0 };
-  const bytes = optimizerStateBytes(o, trainable, m.arch, !lora) / shards;
-  const working = lora
-    ? bytes
-    : Math.min(bytes, optimizerStateBytes(o, largestTensor(m.arch), m.arch, true));
+    return null;
+  return {
+    total: optimizerStateBytes(o, trainable, m.arch, !lora),
+    largest: lora ? null : optimizerStateBytes(o, largestTensor(m.arch), m.arch, true),
+  };
+}
+
+/** pagedWork of `states` (pagedStates) over `shards` parameter and optimizer shards. */
+export function pagedWorkAt(states: PagedStates | null, shards: number): PagedWork {
+  if (!states) return { pagedStateBytes: 0, pagedWorkingBytes: 0 };
+  const bytes = states.total / shards;
+  const working = states.largest === null ? bytes : Math.min(bytes, states.largest);
   return { pagedStateBytes: bytes, pagedWorkingBytes: working };
 }
 

@@ -97,15 +97,15 @@ const scratch: StepTimes = {
 };
 
 /**
- * Seconds of torch._grouped_mm's per-group fallback in one forward and one backward on this GPU (0 where PyTorch
- * runs its grouped kernel): each call's offsets copy (the stream drains first: a synced op) and one matmul per
- * group issued in turn. The experts' GPU work runs under it, so each pass's expert part takes the longer of the two.
+ * Seconds of one call of torch._grouped_mm's per-group fallback on this GPU (0 where PyTorch runs its grouped
+ * kernel): the offsets copy (the stream drains first: a synced op) and one matmul per group issued in turn. The
+ * experts' GPU work runs under a pass's calls, so each pass's expert part takes the longer of the two. A number,
+ * not a pair: the search times every candidate through here.
  */
-function fallbackSeconds(w: TrainWork, r: GpuRates): [number, number] {
+function fallbackCallSeconds(w: TrainWork, r: GpuRates): number {
   const g = w.groupedMm;
-  if (g.fwdCalls === 0 || !groupedMmFallback(r.cc, w.groupedMmBf16)) return [0, 0];
-  const call = SYNCED_LOOP_OP_SECONDS + g.groups * GROUPED_MM_GROUP_SECONDS;
-  return [g.fwdCalls * call, g.bwdCalls * call];
+  if (g.fwdCalls === 0 || !groupedMmFallback(r.cc, w.groupedMmBf16)) return 0;
+  return SYNCED_LOOP_OP_SECONDS + g.groups * GROUPED_MM_GROUP_SECONDS;
 }
 
 /**
@@ -157,7 +157,9 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const loopOpsF = w.moeLoopOps * SYNCED_LOOP_OP_SECONDS;
   const loopF = loopOpsF + w.zeroHookLoopOps * SYNCED_LOOP_OP_SECONDS + w.zeroHookLoopSeconds;
   const hookF = w.zeroHookFwdOps * EAGER_OP_SECONDS + w.zeroHookFwdSeconds;
-  const [fbF, fbB] = fallbackSeconds(w, r);
+  const call = fallbackCallSeconds(w, r);
+  const fbF = call === 0 ? 0 : w.groupedMm.fwdCalls * call;
+  const fbB = call === 0 ? 0 : w.groupedMm.bwdCalls * call;
   const fwd =
     w.moeLoopOps > 0 || fbF > 0
       ? Math.max(fwdGpu - expertF, fwdOps * hostPerOp + hookF) + Math.max(expertF, fbF) + loopF

@@ -2,9 +2,9 @@
 import './train-work-seed.js'; // first: TrainWork's number fields are doubles from the start
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { isFloatDtype } from '../model/dtypes.js';
-import { offloadWork } from './offload-work.js';
+import { offloadSizes, offloadWork, type OffloadSizes } from './offload-work.js';
 import { gradReduceElementBytes } from '../memory/trainable-width.js';
-import { zeroHookOps } from './zero-hooks.js';
+import { zeroHookCounts, zeroHookOpsAt, type ZeroHookCounts } from './zero-hooks.js';
 import { ligerChunkRows } from '../kernels/liger.js';
 import { shapeFactor } from './shape.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
@@ -18,7 +18,7 @@ import { kbitStreamCastOps } from './kbit-stream.js';
 import { denseLoopBwdBytes, denseMoeElemBytes } from './dense-moe.js';
 import { groupedMmWork } from './grouped-mm.js';
 import type { ModelFacts } from './model-facts.js';
-import { pagedWork } from './paged-migration.js';
+import { pagedStates, pagedWorkAt, type PagedStates } from './paged-migration.js';
 import { optimizerStepBytes } from './optimizer-step.js';
 import { gptqTorchDequantBytes } from './gptq-dequant.js';
 import { floatExperts, type FloatExperts } from './float-experts.js';
@@ -357,6 +357,7 @@ function commWork(
   t: TimeOptions,
   w: WorkLayout,
   trainable: number,
+  sizes?: OffloadSizes,
 ) {
   const { dp, tp, shard, tokens, layersHere, recompute } = w;
   const zero = o.zero;
@@ -374,7 +375,7 @@ function commWork(
   const gathersPerMicro = 2 + recompute;
   // DDP all-reduce moves 2(n-1)/n of the buffer; reduce-scatter (ZeRO-2/3) (n-1)/n (ZeRO §7).
   const gradBuf = (trainable / shard) * gradDtype;
-  const off = offloadWork(m, o, t, w, trainable);
+  const off = offloadWork(m, o, t, w, trainable, sizes);
   const offloadBytes = off.passes * off.paramPassBytes + off.gradBytes + 2 * off.actBytes;
   // Megatron TP: 2 all-reduces per layer forward, 2 backward, 2 more when recomputing, of tokens x hidden.
   const tpCalls = tp > 1 ? (4 + 2 * recompute) * layersHere : 0;
@@ -399,6 +400,61 @@ function commWork(
 // profile names no other policy (FrameworkProfile.selectiveRecompute).
 const SELECTIVE_ATTENTION_ONLY = { attention: 1, gemm: 0, elementwise: 0 };
 
+/**
+ * The part of a step's work that reads neither the GPU count, the data-parallel degree nor the grad-accum:
+ * one micro-batch's matmuls, attention, elementwise traffic and launches, dequantization, routed experts,
+ * the adapters' path and FP8 casts. computeWork, quantWork, expertWork, floatExperts, adapterPathWork and
+ * float8Work read the options' model, method, dtype, layout (TP, PP, CP), ZeRO stage and engine fields, the
+ * layout's per-GPU shapes (never `dp`) and the time options' library switches (never `gradAccum`), so rows that
+ * differ only in their GPU count and grad-accum share it (the planner's rows: plan/loop.ts rowTimingOf).
+ */
+export interface CountFreeWork {
+  cw: ReturnType<typeof computeWork>;
+  qw: ReturnType<typeof quantWork>;
+  ew: ReturnType<typeof expertWork>;
+  aw: ReturnType<typeof adapterPathWork>;
+  f8: ReturnType<typeof float8Work>;
+  /** The ZeRO hooks' modules, gradients, reduces and gathers (zero-hooks.ts zeroHookCounts; null: none). */
+  zh: ZeroHookCounts | null;
+  /** Paged optimizer states before the shards (paged-migration.ts pagedStates; null: none). */
+  paged: PagedStates | null;
+  /** CPU offload's copies before the data-parallel split (offload-work.ts offloadSizes). */
+  offload: OffloadSizes;
+}
+
+/** A step's CountFreeWork (w: the options' layout; its `dp` is not read). */
+export function countFreeWork(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  dispatch: MoeDispatch = moeDispatchOf(m, o, t),
+  paramWrapper = FRAMEWORKS[o.framework].expertAdapters === 'param-wrapper',
+  w: WorkLayout = workLayout(m, o),
+): CountFreeWork {
+  const fe = w.lora ? floatExperts(m, o, t) : null;
+  const ew = expertWork(m, o, w, dispatch, paramWrapper, t.denseMoeLoop === true, fe);
+  const moeHooked = t.zeroMoeHooked === true;
+  const trainable = w.lora ? adapterWeights(m, o) : m.total;
+  const zh = zeroHookCounts(m, o, w.layersHere, ew.dispatch === 'loop', ew.hit, moeHooked, {
+    numel: trainable,
+    autoBuckets: t.zeroAutoBuckets === true,
+  });
+  return {
+    cw: computeWork(m, o, w, t),
+    qw: quantWork(m, o, t, w),
+    ew,
+    aw: adapterPathWork(m, o, w, t),
+    f8: float8Work(m, o, w.tokens, w.shard),
+    zh,
+    paged: pagedStates(m, o, trainable, w.lora),
+    offload: offloadSizes(m, o, t, w, trainable),
+  };
+}
+
+/**
+ * `free`: the CountFreeWork of options that differ from `o` at most in the GPU count (and of time options that
+ * differ from `t` at most in grad-accum), made once for all of them; made here when not given.
+ */
 // Long on purpose: it returns one flat TrainWork record, one line per field (written out, not spread: see below).
 export function trainWork(
   m: ModelFacts,
@@ -406,6 +462,7 @@ export function trainWork(
   t: TimeOptions,
   dispatch: MoeDispatch = moeDispatchOf(m, o, t),
   paramWrapper = FRAMEWORKS[o.framework].expertAdapters === 'param-wrapper',
+  free?: CountFreeWork,
 ): TrainWork {
   const w = workLayout(m, o);
   const { tokens, shard } = w;
@@ -415,20 +472,13 @@ export function trainWork(
   const optBytes = (optimizerStepBytes(o, t) * trainable) / shard / shardOpt;
   const onHost = o.offload !== 'none';
   const hostOpt = onHost ? (28 * trainable) / shard / shardOpt : 0;
-  const pw = pagedWork(m, o, trainable, w.lora, shard * shardOpt);
   const mfuAttn = 12 * m.layers * o.seq * m.attnWidth; // PaLM App. B: 6N + 12·L·H·Q·T
-  const cw = computeWork(m, o, w, t);
-  const qw = quantWork(m, o, t, w);
-  const nw = commWork(m, o, t, w, trainable);
-  const fe = w.lora ? floatExperts(m, o, t) : null;
-  const ew = expertWork(m, o, w, dispatch, paramWrapper, t.denseMoeLoop === true, fe);
-  const aw = adapterPathWork(m, o, w, t);
+  const shared = free ?? countFreeWork(m, o, t, dispatch, paramWrapper, w);
+  const pw = pagedWorkAt(shared.paged, shard * shardOpt);
+  const { cw, qw, ew, aw, f8 } = shared;
+  const nw = commWork(m, o, t, w, trainable, shared.offload);
   const sel = FRAMEWORKS[o.framework].selectiveRecompute ?? SELECTIVE_ATTENTION_ONLY;
-  const moeHooked = t.zeroMoeHooked === true;
-  const zh = zeroHookOps(m, o, w.layersHere, ew.dispatch === 'loop', ew.hit, w.dp, moeHooked, {
-    numel: trainable,
-    autoBuckets: t.zeroAutoBuckets === true,
-  });
+  const zh = zeroHookOpsAt(shared.zh, w.dp);
   // Written out field by field, not spread: the planner makes one per row, and spreads built each of the
   // first few hundred with a different V8 hidden class (deoptimizing the step-time functions that read them).
   return {
@@ -508,7 +558,7 @@ export function trainWork(
     adapterBwdBytes: aw.bwdBytes,
     adapterFwdOps: aw.fwdOps,
     adapterBwdOps: aw.bwdOps,
-    f8: float8Work(m, o, tokens, shard),
+    f8,
     groupedMm: groupedMmWork(m, o, w.layersHere, w.lora, ew.dispatch === 'grouped', paramWrapper),
     // torch.autocast over fp32 weights: transformers casts the input to the weight's dtype (fp32) for the call. FP8
     // compute swaps nn.Linear modules (torchao convert_to_float8_training); 3-D grouped experts are none, so stay bf16.

@@ -77,7 +77,7 @@ const DENSE_MLP_ROLES = new Set(['gate', 'up', 'down']);
 const LORA_BARE_MODULES = 2;
 
 /** Hooked modules, gradients and what a per-expert loop holds of them, summed over the groups. */
-interface HookCounts {
+export interface HookCounts {
   modules: number;
   bareModules: number;
   loopModules: number;
@@ -153,8 +153,32 @@ export function zeroHookOps(
   moeHooked = false,
   grads?: { numel: number; autoBuckets: boolean },
 ): ZeroHookOps {
+  return zeroHookOpsAt(zeroHookCounts(m, o, layersHere, loop, hit, moeHooked, grads), dp);
+}
+
+/**
+ * What zeroHookOps counts before the data-parallel degree: the hooked modules and gradients, and ZeRO-3's reduces
+ * and gathers where more than one rank shares the gradients (null: no hooks). It reads the options' framework,
+ * ZeRO stage, method, LoRA targets and rank and checkpointing, never the GPU count.
+ */
+export interface ZeroHookCounts {
+  o: EstimateOptions;
+  c: HookCounts;
+  /** ZeRO-3 at a measured host price: its reduces and gathers on more than one rank. */
+  host3: { reduces: number; gathers: GatherCollectives; bwdGathers: boolean } | null;
+}
+
+export function zeroHookCounts(
+  m: ModelFacts,
+  o: EstimateOptions,
+  layersHere: number,
+  loop: boolean,
+  hit: number,
+  moeHooked = false,
+  grads?: { numel: number; autoBuckets: boolean },
+): ZeroHookCounts | null {
   const hooks = FRAMEWORKS[o.framework].zeroHooks;
-  if (!hooks || o.zero < 2 || o.method === 'inference') return NONE;
+  if (!hooks || o.zero < 2 || o.method === 'inference') return null;
   const lora = o.method === 'lora' || o.method === 'qlora';
   const targets = new Set<LoraTarget>(o.loraTargets);
   const scale = m.layers > 0 ? layersHere / m.layers : 0;
@@ -171,24 +195,42 @@ export function zeroHookOps(
     if (g.name === 'vision') continue;
     groupHooks(c, g, g.count * scale, lora, targets, { loop, hit, leaf });
   }
-  if (o.zero === 3 && hooks.host3) {
-    const h = hooks.host3;
-    const auto = grads?.autoBuckets === true;
-    const h2 = m.hidden * m.hidden;
-    const bucket = auto ? h.reduceBucket.autoPerHidden2 * h2 : h.reduceBucket.elements;
-    // This rank's layers' share of the trainable gradients, one reduce-scatter a bucket (none on one rank).
-    const reduces = grads && dp > 1 ? Math.ceil((grads.numel * scale) / bucket) : 0;
-    const buckets = {
-      prefetch: auto ? h.prefetchBucket.autoPerHidden2 * h2 : h.prefetchBucket.elements,
-      persistence: auto ? h.persistence.autoPerHidden * m.hidden : h.persistence.elements,
-    };
-    const gathers =
-      dp > 1
-        ? gatherCollectives(m, o, layersHere, buckets, { loop: loop && !leaf, hit })
-        : { outside: 0, loop: 0 };
-    // Under full recompute backward reuses the recompute's gathers (measured: zero3-collectives-cpu.json).
-    const bwdGathers = o.checkpointing !== 'full' && o.checkpointing !== 'offload';
-    return measured3(h, hooks.reduceOps3.perRank, c, dp, { reduces, gathers, bwdGathers });
+  if (o.zero !== 3 || !hooks.host3) return { o, c, host3: null };
+  const h = hooks.host3;
+  const auto = grads?.autoBuckets === true;
+  const h2 = m.hidden * m.hidden;
+  const bucket = auto ? h.reduceBucket.autoPerHidden2 * h2 : h.reduceBucket.elements;
+  const buckets = {
+    prefetch: auto ? h.prefetchBucket.autoPerHidden2 * h2 : h.prefetchBucket.elements,
+    persistence: auto ? h.persistence.autoPerHidden * m.hidden : h.persistence.elements,
+  };
+  return {
+    o,
+    c,
+    host3: {
+      // This rank's layers' share of the trainable gradients, one reduce-scatter a bucket (none on one rank).
+      reduces: grads ? Math.ceil((grads.numel * scale) / bucket) : 0,
+      gathers: gatherCollectives(m, o, layersHere, buckets, { loop: loop && !leaf, hit }),
+      // Under full recompute backward reuses the recompute's gathers (measured: zero3-collectives-cpu.json).
+      bwdGathers: o.checkpointing !== 'full' && o.checkpointing !== 'offload',
+    },
+  };
+}
+
+const NO_GATHERS: GatherCollectives = { outside: 0, loop: 0 };
+
+/** zeroHookOps of `counts` (zeroHookCounts) on `dp` data-parallel ranks. */
+export function zeroHookOpsAt(counts: ZeroHookCounts | null, dp: number): ZeroHookOps {
+  if (!counts) return NONE;
+  const { o, c, host3 } = counts;
+  const hooks = FRAMEWORKS[o.framework].zeroHooks!;
+  if (host3) {
+    const multi = dp > 1;
+    return measured3(hooks.host3!, hooks.reduceOps3.perRank, c, dp, {
+      reduces: multi ? host3.reduces : 0,
+      gathers: multi ? host3.gathers : NO_GATHERS,
+      bwdGathers: host3.bwdGathers,
+    });
   }
   const moduleOps = o.zero === 3 ? hooks.moduleOps : 0;
   const gradOps =
