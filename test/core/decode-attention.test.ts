@@ -13,6 +13,7 @@ const t = defaultTimeOptions(1);
 const a100 = gpuRates(findGpu('a100-80gb-sxm'), t);
 const h100 = gpuRates(findGpu('h100-sxm'), t);
 const mi300x = gpuRates(findGpu('mi300x'), t);
+const b200 = gpuRates(findGpu('b200'), t);
 const m = modelFacts(resolveModel('qwen2.5-7b'));
 const fi: FrameworkProfile = { ...FRAMEWORKS.sglang, decodeAttention: () => 'flashinfer' };
 const none: FrameworkProfile = { ...FRAMEWORKS.sglang, decodeAttention: undefined };
@@ -27,13 +28,15 @@ describe('decode-attention KV read rate', () => {
     expect(onH100).toBeGreaterThan(onA100);
   });
 
-  it('keeps the stream rate without a named backend, where the profile names none, and on AMD GPUs', () => {
+  it('keeps the stream rate without a named backend, where the profile names none, on Blackwell and AMD', () => {
     expect(kvReadRate(m, none, a100)).toBe(a100.mem);
     expect(kvReadRate(m, { ...fi, decodeAttention: () => undefined }, a100)).toBe(a100.mem);
     expect(kvReadRate(m, fi, mi300x)).toBe(mi300x.mem);
+    // No Blackwell figure: the stream rate.
+    expect(kvReadRate(m, fi, b200)).toBe(b200.mem);
   });
 
-  it('follows the engines: vLLM FA2 on Ampere only, SGLang FlashInfer where its backend choice is FlashInfer', () => {
+  it('follows the engines: vLLM FA2 on Ampere, SGLang FlashInfer where it picks FlashInfer, llama.cpp none', () => {
     const vllm = FRAMEWORKS.vllm.decodeAttention!;
     expect(vllm('qwen2', false, 8.0)).toBe('flash-attn-2');
     expect(vllm('qwen2', false, 9.0)).toBeUndefined(); // FA3
@@ -42,6 +45,8 @@ describe('decode-attention KV read rate', () => {
     expect(sglang('llama', false, 8.0)).toBe('flashinfer');
     expect(sglang('llama', false, 9.0)).toBeUndefined(); // FA3 on Hopper for Llama
     expect(sglang('mistral', false, 9.0)).toBe('flashinfer'); // not on 0.5.6's FA3 list
+    // llama.cpp inherits vLLM's profile but runs its own kernels.
+    expect(FRAMEWORKS['llama.cpp'].decodeAttention).toBeUndefined();
   });
 });
 
