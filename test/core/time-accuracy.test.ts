@@ -438,7 +438,7 @@ const FIELD_BARS = {
   // (engines/graph-kernel.ts): +3.1%; +5.0%, +2.6%, +1.5%, +14.1%: 3.1% / 14.1%. At today's figures (the graph
   // kernels in SM cycles) 1.8% / 6.6%; with Qwen3's per-head q/k norms' kernels (engines/sglang/memory.ts
   // qkNormKernels) GPUStack's row +3.2% -> -0.1%: 1.6% / 6.6%. With FlashInfer's KV read at 0.82 of an A100's peak
-  // (time/decode-attention.ts, flashinfer.ai blog Figure 9) the 28.7k-token row -1.6% -> -2.3%: 1.8% / 6.6%.
+  // (time/decode-attention.ts, flashinfer.ai blog Figure 9) the 28.7k-token row -1.6% -> -2.2%: 1.8% / 6.6%.
   'gpulab kind:serving engine:sglang': { count: 5, median: 0.019, p90: 0.066 },
   // GPUStack's vLLM 0.11.0 rows, scored before any model change: Qwen3-8B bf16 TPOT on one H100 at 1, 2, 4 and 8 in
   // flight +3.5..+7.2%; the gpt-oss-20b bursts of 500 two-thousand-token prompts +117.0% (H100) and +58.1% (A100),
@@ -512,7 +512,9 @@ const FIELD_BARS = {
   // +48.1% (8 in flight), +46.3% (16), +111.7% (256), +75.2% (4k/4k at 32), +89.8% (16k/2k at 32), +133.5% (32k/128 at 4).
   // With vLLM's decode linears on ROCm that its skinny kernels do not take timed as hipBLASLt calls (a fixed cost a
   // call, engines/vllm/rocm-gemm.ts): Qwen3Guard +20.3%; MI355X +22.1%, +23.1%, +105.6%, +47.1%, +72.1%, +123.7%.
-  'sweep kind:serving engine:vllm': { count: 13, median: 0.375, p90: 1.057 },
+  // With the attention kernels after the GEMMs (time/decode-attention.ts) and FA2's KV rate: the A100 bursts +23.8%,
+  // +13.0%, +40.1%, +26.1%, +34.6%; MI355X at 256 in flight +102.4%: 26.1% / 102.4%.
+  'sweep kind:serving engine:vllm': { count: 13, median: 0.262, p90: 1.025 },
 } as const;
 
 describe('time model on the serving field rows', () => {
@@ -711,7 +713,9 @@ const ENGINE_BARS = {
   // on MI355X (+46.3..+133.5%), all scored before any change and too fast, 113 rows, 8.7% / 61.2%. With vLLM's decode
   // linears on ROCm that its skinny kernels do not take timed as hipBLASLt calls (engines/vllm/rocm-gemm.ts: the AMD
   // rows at batch 2-4 and OCI batch 2-8 slower, the MI355X, MI300X Qwen3 and gpt-oss-20b rows nearer), 9.7% / 54.5%.
-  'serving engine:vllm': { count: 113, median: 0.098, p90: 0.546 },
+  // With the decode step's attention after its GEMMs and FA2's KV rate on Ampere (time/decode-attention.ts: the A100
+  // bursts of 200 and 500 +26.1%, +34.6%; the median row, a100pcie tp1 o512 c32, +9.8% -> +10.2%), 9.8% / 54.1%.
+  'serving engine:vllm': { count: 113, median: 0.099, p90: 0.542 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
