@@ -63,6 +63,9 @@ export interface RowSplitProfile {
 /** How wide a data-parallel gradient reduce is (FrameworkProfile.gradReduce). */
 export type GradReduceWidth = 'grad' | 'compute' | number;
 
+/** Decode-attention kernel families whose KV read rate a kernel benchmark gives (time/decode-attention.ts). */
+export type DecodeAttentionFamily = 'flashinfer' | 'flash-attn-2';
+
 export interface FrameworkProfile {
   id: Framework;
   name: string;
@@ -567,6 +570,16 @@ export interface FrameworkProfile {
    * kernel reaches (time/decode.ts prefillGpuSeconds). Absent: attention at the prefill's GEMM rate.
    */
   fp8KvPrefillAttention?: { cc: number; peakShare: number };
+  /**
+   * Time: the decode-attention kernel family the engine runs for a model (its config's model_type, whether its
+   * attention is an MLA latent) on an NVIDIA GPU of compute capability `cc`, where a kernel benchmark gives that
+   * family's sustained KV read rate (time/decode-attention.ts). Absent, or undefined: the card's stream rate.
+   */
+  decodeAttention?: (
+    modelType: string,
+    mla: boolean,
+    cc: number,
+  ) => DecodeAttentionFamily | undefined;
   source: string;
   /**
    * GRPO with vLLM colocated: the trainer's model and vLLM share one copy of the weights (Unsloth's

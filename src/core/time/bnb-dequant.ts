@@ -9,6 +9,7 @@
  * rate: where the lookup kernel streams at the memory rate, the tree kernel's passes take the factor longer, and on
  * sm86/sm89 at weight-matrix sizes both stream at it. The factor is the middle (geometric mean) of each quoted range.
  */
+import type { QuantFormat, TimeOptions } from '../../schema/time.js';
 
 // P100, A100, H100 (sm60, sm80, sm90): sqrt(1.36 x 2.07), bitsandbytes-foundation/bitsandbytes#1747.
 const TREE_SLOWDOWN_DATACENTER = 1.68;
@@ -26,4 +27,19 @@ export function bnbTreeDequantSlowdown(cc: number): number {
   if (DATACENTER_CC.includes(cc)) return TREE_SLOWDOWN_DATACENTER;
   if (cc === TURING_CC) return TREE_SLOWDOWN_TURING;
   return 1;
+}
+
+/**
+ * Bytes per element of a dequantizing kernel's copy. 4 where the step runs bitsandbytes' 4-bit path in fp32
+ * (TimeOptions.bnbDecodeFp32): unsloth_zoo's `_apply_4bit_weight` casts the input to the QuantState's dtype and
+ * `MatMul4Bit.forward` dequantizes to that dtype, then `F.linear` multiplies in it (unsloth_zoo 2025.5.11
+ * vllm_utils.py; bitsandbytes 0.45.5 autograd/_functions.py, functional.py `dequantize_4bit`:
+ * `cdequantize_blockwise_fp32_nf4` for an fp32 state). Where only the routed experts' down projections run in fp32
+ * (TimeOptions.bnbDecodeFp32MoeDown), their share of the step's quantized elements (`downShare`) at 4 and the rest
+ * at 2. 2 (the 16-bit compute dtype) otherwise.
+ */
+export function copyBytes(q: QuantFormat | null, t: TimeOptions, downShare: number): number {
+  if (q !== 'bnb') return 2;
+  if (t.bnbDecodeFp32 === true) return 4;
+  return t.bnbDecodeFp32MoeDown === true ? 2 + 2 * downShare : 2;
 }

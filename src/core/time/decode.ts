@@ -5,11 +5,12 @@ import { cacheTpOf, decodeCacheBytes, kvElementBytes } from '../memory/kv-layout
 import { FLOAT_BYTES, ggufTensorBytes } from '../model/dtypes.js';
 import { shapeFactor } from './shape.js';
 import { dmmvTailSeconds, type MatVec } from './matvec-tail.js';
-import { bnbTreeDequantSlowdown } from './bnb-dequant.js';
+import { bnbTreeDequantSlowdown, copyBytes } from './bnb-dequant.js';
 import { floatExpertRead } from './float-experts.js';
 import { moeCallLatency, moeCallSeconds } from './moe-call.js';
 import { piecewiseAttentionSeconds } from './piecewise.js';
 import { linearKernelSeconds } from './rocm-gemm.js';
+import { stepCore } from './decode-attention.js';
 import { rowSplitSeconds } from './row-split.js';
 import type { Gpu } from '../../schema/gpu.js';
 import {
@@ -413,21 +414,6 @@ export function decodeTraffic(
   };
 }
 
-/**
- * Bytes per element of a dequantizing kernel's copy. 4 where the step runs bitsandbytes' 4-bit path in fp32
- * (TimeOptions.bnbDecodeFp32): unsloth_zoo's `_apply_4bit_weight` casts the input to the QuantState's dtype and
- * `MatMul4Bit.forward` dequantizes to that dtype, then `F.linear` multiplies in it (unsloth_zoo 2025.5.11
- * vllm_utils.py; bitsandbytes 0.45.5 autograd/_functions.py, functional.py `dequantize_4bit`:
- * `cdequantize_blockwise_fp32_nf4` for an fp32 state). Where only the routed experts' down projections run in fp32
- * (TimeOptions.bnbDecodeFp32MoeDown), their share of the step's quantized elements (`downShare`) at 4 and the rest
- * at 2. 2 (the 16-bit compute dtype) otherwise.
- */
-function copyBytes(q: QuantFormat | null, t: TimeOptions, downShare: number): number {
-  if (q !== 'bnb') return 2;
-  if (t.bnbDecodeFp32 === true) return 4;
-  return t.bnbDecodeFp32MoeDown === true ? 2 + 2 * downShare : 2;
-}
-
 /** Bytes per lm_head element a step reads: 16-bit in bitsandbytes/GPTQ/AWQ checkpoints (llm_int8_skip_modules default;
  * AutoGPTQ) and NVFP4 GGUF files; torchao's with the rest; a GGUF type's output-head type at its width
  * (ggufTensorBytes); an MXFP4 MoE checkpoint's with its other dense linears. */
@@ -654,17 +640,13 @@ export function decodeStep(
   const tp = o.tp;
   const tr = decodeTraffic(m, o, t, r, B, ctx);
   const weightT = weightSeconds(tr, r) + dmmvTail(m, o, t, r, tr);
-  const kvT = tr.kvGpu / r.mem;
-  const flops =
-    (2 * (m.active - embedOnly(m)) * B) / tp +
-    (4 * m.attnLayers * ctx * m.attnWidth * B + m.recurrentFlopsPerToken * B) / tp;
-  const computeT = flops / (tr.fp32Gemm ? r.gemm32 : tr.rate);
-  const memT = weightT + kvT;
-  const core = Math.max(memT, computeT);
+  const fw = FRAMEWORKS[o.framework];
+  // The linears' kernels, then each layer's attention kernel at its backend's KV read rate (decode-attention.ts).
+  const sc = stepCore(m, fw, r, tr, { batch: B, tp, ctx, weightSeconds: weightT });
+  const { core, flops } = sc;
   const host = decodeHost(m, o, t, tr.q, r.smClock, tr.expertGpu / r.mem, r.cc);
   const tpT = decodeTpSeconds(m, o, B, r);
   // Host-RAM layers run after the GPU's, at host bandwidth; the engine's per-step scheduling/sampling adds on.
-  const fw = FRAMEWORKS[o.framework];
   // A forward-pass-only timing (llama-bench) leaves out the server loop and the sampling.
   const loop = t.decodeOnly ? 0 : 1;
   const hostT =
@@ -709,8 +691,8 @@ export function decodeStep(
       flopsPerGpu: flops,
     };
   const phases = new Float64Array(DECODE_PHASES.length);
-  phases[DPH['decode-weights']] = memT >= computeT ? weightT : computeT * (weightT / memT);
-  phases[DPH['decode-kv']] = memT >= computeT ? kvT : computeT * (kvT / memT);
+  phases[DPH['decode-weights']] = sc.linear;
+  phases[DPH['decode-kv']] = sc.attention;
   phases[DPH['tensor-parallel']] = tpT;
   phases[DPH['decode-host']] = hostLayerSeconds(tr, B, r);
   phases[DPH.overhead] = overhead - phases[DPH['decode-host']]!;
@@ -721,7 +703,7 @@ export function decodeStep(
     tokensPerSecond: B / step,
     prefillSeconds: prefill,
     phases,
-    bound: argmaxBound(computeT > memT ? computeT : 0, computeT > memT ? 0 : memT, tpT, overhead),
+    bound: argmaxBound(sc.compute, sc.memory, tpT, overhead),
     flopsPerGpu: flops,
   };
 }

@@ -140,7 +140,7 @@ const ATTN_EFF_HOPPER = 0.35;
 const ATTN_EFF_GEFORCE = GEMM_EFF_GEFORCE;
 // Streaming kernels reach ~80-90% of peak DRAM bandwidth (STREAM-like copies; Databricks MBU 0.5-0.8 end to end
 // for decode, https://www.databricks.com/blog/llm-inference-performance-engineering-best-practices): assumed 0.85.
-const MEM_EFF = 0.85;
+export const MEM_EFF = 0.85;
 // MI300X sustains 81% of its 5.3 TB/s peak in BabelStream where NVIDIA GPUs reach up to 90% (Ambati et al., "AMD
 // MI300X GPU Performance Analysis", arXiv:2510.27583, memory bandwidth section): AMD Instinct GPUs stream at 0.81.
 const MEM_EFF_AMD = 0.81;

@@ -71,6 +71,8 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   // llama-server: -c tokens of KV split evenly over -np slots (tools/server/README.md).
   kvSlots: true,
   dmmvF16: true,
+  // Its own CUDA attention kernels (ggml-cuda/fattn*.cu), not vLLM's FlashAttention 2: no KV-rate figure, stream rate.
+  decodeAttention: undefined,
   prefillLogits: 'last',
   cudaContextMiB: GGML_CUDA_CONTEXT_MIB,
   // ggml-alloc plans each buffer exactly (ggml_gallocr): no caching-allocator slack.

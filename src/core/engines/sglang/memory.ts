@@ -12,7 +12,7 @@ import {
 import { MiB } from '../../units.js';
 import { SGLANG_BLOCK_FP8_LINEAR } from './block-fp8.js';
 import { sglangGraphBatch } from './graph-batch.js';
-import { sglangPrefillHostSync } from './attention-backend.js';
+import { sglangAttentionBackend, sglangPrefillHostSync } from './attention-backend.js';
 import { SERVING_GRAPH_KERNEL_CYCLES, SERVING_GRAPH_KERNEL_SECONDS } from '../graph-kernel.js';
 
 /**
@@ -60,6 +60,10 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   piecewiseAttentionCalls: undefined,
   // Its ROCm linears (AITER or hipBLASLt by shape) were not read: no library fixed cost (engines/vllm/rocm-gemm.ts).
   rocmLibraryGemm: undefined,
+  // Its decode reads the KV through the backend it picks by model and GPU (engines/sglang/attention-backend.ts):
+  // FlashInfer's batch decode where that is FlashInfer, for K/V heads (not an MLA latent).
+  decodeAttention: (modelType, mla, cc) =>
+    !mla && sglangAttentionBackend(modelType, mla, cc) === 'flashinfer' ? 'flashinfer' : undefined,
   // SGLang serves AWQ/GPTQ int4 through Marlin, FP8 through CUTLASS W8A8 (or Marlin W8A16 without FP8 cores),
   // bitsandbytes NF4 through bitsandbytes (python/sglang/srt/layers/quantization/).
   quantFormat: 'gptq',

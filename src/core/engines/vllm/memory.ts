@@ -156,6 +156,11 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // Piecewise CUDA graphs (builds before FULL_AND_PIECEWISE became the default): attention's eager torch calls per
   // layer (engines/vllm/piecewise.ts).
   piecewiseAttentionCalls: VLLM_PIECEWISE_ATTENTION_CALLS,
+  // On Ampere and Ada the FLASH_ATTN backend runs FlashAttention 2 (vllm/attention/utils/fa_utils.py
+  // get_flash_attn_version: FA3 only on compute capability 9.x); Hopper's FA3 has no KV-rate figure (stream rate), an
+  // MLA model runs vLLM's MLA backends and gpt-oss's sinks the Triton backend off Hopper (engines/vllm/piecewise.ts).
+  decodeAttention: (modelType, mla, cc) =>
+    Math.floor(cc) === 8 && !mla && modelType !== 'gpt_oss' ? 'flash-attn-2' : undefined,
   // On compute capability 10.0 with an fp8 KV cache the FlashInfer backend quantizes the query to FP8, which must then
   // prefill through TRT-LLM's FMHA (vllm/v1/attention/backends/flashinfer.py q_data_type; vllm/utils/flashinfer.py
   // use_trtllm_attention, "Must use TRTLLM attention if query is FP8 quantized", and supports_trtllm_attention, SM100

@@ -1,0 +1,109 @@
+/**
+ * A decode step's attention: its KV read at the rate the engine's decode-attention backend sustains on the GPU
+ * (FrameworkProfile.decodeAttention), and the step's GPU work with the attention kernels apart from the GEMMs.
+ *
+ * Each layer runs its attention kernel between its QKV and output projections on the one stream, so the KV read
+ * cannot hide under the GEMMs' arithmetic: a step whose GEMMs are bound by their FLOPs (large batches) takes the
+ * GEMMs' time and then the attention's, not the longer of all FLOPs and all bytes. The attention's own FLOPs (q.K
+ * and p.V, 4 x context x query width a token and layer) stay at the step's GEMM rate as before; they fall below the
+ * KV bytes' time at decode but for an MLA latent read at 8 bits (a query group's 4 x heads / KV heads FLOPs per
+ * cached element).
+ *
+ * Kernel benchmarks time a decode-attention call as a fixed part plus its bytes at a sustained rate: FlashInfer's
+ * batch decode reads at a share of the peak that depends on the call's bytes alone, whatever the batch and the
+ * context (its blog's Figures 6 and 9: batch 1, 16 and 64 at equal bytes give equal bandwidth). The sustained rate
+ * (the slope) is what this module prices; the fixed part of an isolated call (22-26 µs in FlashInfer's cold-L2
+ * nvbench runs, 12 µs in vllm-project/flash-attention#63's batch-1 table, launch included) is taken to be the launch
+ * and gap the graph-kernel cost already charges each kernel (engines/graph-kernel.ts; docs/time-model.md "Decode
+ * attention kernels").
+ */
+import type { DecodeAttentionFamily, FrameworkProfile } from '../memory/framework-profile.js';
+import { MEM_EFF, type GpuRates } from './hardware.js';
+import type { ModelFacts } from './model-facts.js';
+import { embedOnly } from './train-work.js';
+
+/** A decode-attention backend's sustained KV read, as a share of the card's peak bandwidth, on Ampere and Hopper. */
+interface AttentionFamily {
+  share: number;
+  hopperShare: number;
+}
+
+const FAMILIES: Record<DecodeAttentionFamily, AttentionFamily> = {
+  // FlashInfer's tensor-core batch decode, Llama-2-70B at TP 2 (32 query and 4 KV heads of 128, fp16), batch 64, 32 to
+  // 8192 tokens a request: A100 PCIe 80GB 77% of its 1,935 GB/s at 4096 tokens, 79.5% at 8192; H100 SXM 82.5% and
+  // 88.5% of 3,352 GB/s. Between those two points (537 and 1,074 MB a call) a call takes 0.63 µs (A100) and 0.31 µs
+  // (H100) more a MB: 0.82 and 0.95 of the peak (https://flashinfer.ai/2024/02/02/introduce-flashinfer.html Figure 9).
+  flashinfer: {
+    share: 0.82, // on A100, https://flashinfer.ai/2024/02/02/introduce-flashinfer.html Figure 9
+    hopperShare: 0.95, // on H100, https://flashinfer.ai/2024/02/02/introduce-flashinfer.html Figure 9
+  },
+  // FlashAttention-2's split-KV paged decode (vllm_flash_attn, 16-token blocks): Llama-3.1-8B on one H100 SXM, 64
+  // sequences of 1024 tokens in and 1024 out, flash_fwd_splitkv_kernel averages 138.797 µs over 32,768 calls (1024
+  // steps x 32 layers; vllm-project/vllm#9471, FLASH_ATTN). A call reads 64 x 1536.5 mean tokens x 8 KV heads x 128 x
+  // 2 (K, V) x 2 B = 402.8 MB: 2.90 TB/s, 0.87 of 3.35. FA2 has no Hopper-specific path; Ampere is taken alike.
+  'flash-attn-2': {
+    share: 0.87, // FA2 split-KV decode in vLLM on H100, vllm-project/vllm#9471
+    hopperShare: 0.87, // FA2 split-KV decode in vLLM on H100, vllm-project/vllm#9471
+  },
+};
+
+/**
+ * The KV read's rate (bytes a second) of a decode step of model `m` on GPU `r`: the sustained share of the peak of
+ * the decode-attention family the engine runs for the model there (FrameworkProfile.decodeAttention), else the
+ * card's stream rate (GpuRates.mem). The share scales the same derated rate (ECC, power limit) as the stream rate.
+ */
+export function kvReadRate(m: ModelFacts, fw: FrameworkProfile, r: GpuRates): number {
+  if (r.rocm || r.cc <= 0 || fw.decodeAttention === undefined) return r.mem;
+  const mla = m.arch.groups.some((g) => g.name !== 'vision' && g.mlaCacheWidth !== null);
+  const family = fw.decodeAttention(m.modelType, mla, r.cc);
+  if (family === undefined) return r.mem;
+  // The figures are of Ampere (8.x) and Hopper (9.x) cards; others keep the stream rate.
+  const major = Math.floor(r.cc);
+  const share =
+    major === 8 ? FAMILIES[family].share : major === 9 ? FAMILIES[family].hopperShare : 0;
+  return share > 0 ? r.mem * (share / MEM_EFF) : r.mem;
+}
+
+/** A decode step's GPU core: the GEMMs' read or arithmetic, then the attention's KV read or arithmetic. */
+export interface StepCore {
+  /** Seconds of the step's GPU core (before host, all-reduce and per-kernel costs). */
+  core: number;
+  /** Its linear layers' share (weights read, or their FLOPs where those take longer). */
+  linear: number;
+  /** Its attention's share (the KV read, or its FLOPs where those take longer). */
+  attention: number;
+  /** The core's seconds bound by arithmetic (the GEMMs', where they outlast their read) and by memory. */
+  compute: number;
+  memory: number;
+  /** Model FLOPs of the step per GPU (linears and attention). */
+  flops: number;
+}
+
+/**
+ * The GPU core of a decode step of `batch` sequences at context `ctx` over `tp` ranks: the linears' kernels (their
+ * weight read, `weightSeconds`, or their FLOPs at the traffic's GEMM rate), then each layer's attention kernel (the
+ * step's KV bytes a GPU at the backend's read rate, or its FLOPs at the same GEMM rate).
+ */
+export function stepCore(
+  m: ModelFacts,
+  fw: FrameworkProfile,
+  r: GpuRates,
+  tr: { kvGpu: number; fp32Gemm: boolean; rate: number },
+  s: { batch: number; tp: number; ctx: number; weightSeconds: number },
+): StepCore {
+  const attnFlops = (4 * m.attnLayers * s.ctx * m.attnWidth * s.batch) / s.tp;
+  const gemmFlops = ((2 * (m.active - embedOnly(m)) + m.recurrentFlopsPerToken) * s.batch) / s.tp;
+  const rate = tr.fp32Gemm ? r.gemm32 : tr.rate;
+  const gemm = gemmFlops / rate;
+  const linear = Math.max(s.weightSeconds, gemm);
+  const attention = Math.max(tr.kvGpu / kvReadRate(m, fw, r), attnFlops / rate);
+  const bound = gemm > s.weightSeconds;
+  return {
+    core: linear + attention,
+    linear,
+    attention,
+    compute: bound ? linear : 0,
+    memory: bound ? attention : linear + attention,
+    flops: gemmFlops + attnFlops,
+  };
+}

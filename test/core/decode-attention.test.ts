@@ -1,0 +1,86 @@
+/** The decode step's attention: the backend's KV read rate and the attention kernels after the GEMMs. */
+import { describe, expect, it } from 'vitest';
+import { kvReadRate, stepCore } from '../../src/core/time/decode-attention.js';
+import { DECODE_PHASES, decodeStep, gpuRates, modelFacts } from '../../src/core/time/index.js';
+import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
+import type { FrameworkProfile } from '../../src/core/memory/framework-profile.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { defaultOptions } from '../../src/schema/estimate.js';
+import { defaultTimeOptions } from '../../src/schema/time.js';
+
+const t = defaultTimeOptions(1);
+const a100 = gpuRates(findGpu('a100-80gb-sxm'), t);
+const h100 = gpuRates(findGpu('h100-sxm'), t);
+const mi300x = gpuRates(findGpu('mi300x'), t);
+const b200 = gpuRates(findGpu('b200'), t);
+const m = modelFacts(resolveModel('qwen2.5-7b'));
+const fi: FrameworkProfile = { ...FRAMEWORKS.sglang, decodeAttention: () => 'flashinfer' };
+const none: FrameworkProfile = { ...FRAMEWORKS.sglang, decodeAttention: undefined };
+
+describe('decode-attention KV read rate', () => {
+  it('reads at the backend family share of the peak where the profile names one for the GPU', () => {
+    // FlashInfer's batch decode sustains less of an A100's peak than of an H100's (flashinfer.ai blog Figure 9).
+    const onA100 = kvReadRate(m, fi, a100) / a100.mem;
+    const onH100 = kvReadRate(m, fi, h100) / h100.mem;
+    expect(onA100).toBeLessThan(1);
+    expect(onH100).toBeGreaterThan(1);
+    expect(onH100).toBeGreaterThan(onA100);
+  });
+
+  it('keeps the stream rate without a named backend, where the profile names none, on Blackwell and AMD', () => {
+    expect(kvReadRate(m, none, a100)).toBe(a100.mem);
+    expect(kvReadRate(m, { ...fi, decodeAttention: () => undefined }, a100)).toBe(a100.mem);
+    expect(kvReadRate(m, fi, mi300x)).toBe(mi300x.mem);
+    // No Blackwell figure: the stream rate.
+    expect(kvReadRate(m, fi, b200)).toBe(b200.mem);
+  });
+
+  it('follows the engines: vLLM FA2 on Ampere, SGLang FlashInfer where it picks FlashInfer, llama.cpp none', () => {
+    const vllm = FRAMEWORKS.vllm.decodeAttention!;
+    expect(vllm('qwen2', false, 8.0)).toBe('flash-attn-2');
+    expect(vllm('qwen2', false, 9.0)).toBeUndefined(); // FA3
+    expect(vllm('deepseek_v3', true, 8.0)).toBeUndefined(); // MLA backends
+    const sglang = FRAMEWORKS.sglang.decodeAttention!;
+    expect(sglang('llama', false, 8.0)).toBe('flashinfer');
+    expect(sglang('llama', false, 9.0)).toBeUndefined(); // FA3 on Hopper for Llama
+    expect(sglang('mistral', false, 9.0)).toBe('flashinfer'); // not on 0.5.6's FA3 list
+    // llama.cpp inherits vLLM's profile but runs its own kernels.
+    expect(FRAMEWORKS['llama.cpp'].decodeAttention).toBeUndefined();
+  });
+});
+
+describe('decode step core', () => {
+  it('adds the attention after GEMMs bound by their arithmetic instead of hiding it under them', () => {
+    const tr = { kvGpu: 10e9, fp32Gemm: false, rate: a100.gemm16 };
+    const s = { batch: 256, tp: 1, ctx: 1536, weightSeconds: 1e-3 };
+    const c = stepCore(m, none, a100, tr, s);
+    expect(c.compute).toBeGreaterThan(s.weightSeconds);
+    expect(c.core).toBeCloseTo(c.linear + c.attention, 12);
+    expect(c.attention).toBeCloseTo(tr.kvGpu / a100.mem, 9);
+    // The old roofline's max(weights + KV, all FLOPs) is shorter: the KV read overlapped the GEMMs.
+    expect(c.core).toBeGreaterThan(Math.max(s.weightSeconds + c.attention, c.flops / tr.rate));
+  });
+
+  it('keeps a memory-bound step at its weight and KV reads', () => {
+    const tr = { kvGpu: 1e9, fp32Gemm: false, rate: a100.gemm16 };
+    const c = stepCore(m, none, a100, tr, { batch: 1, tp: 1, ctx: 1536, weightSeconds: 8e-3 });
+    expect(c.compute).toBe(0);
+    expect(c.core).toBeCloseTo(8e-3 + 1e9 / a100.mem, 12);
+  });
+
+  it('grows a large vLLM batch on an A100 by more than its KV read once the GEMMs are compute-bound', () => {
+    const o = { ...defaultOptions(), method: 'inference' as const, framework: 'vllm' as const };
+    const arch = resolveModel('qwen2.5-7b');
+    const at = (batch: number) =>
+      decodeStep(modelFacts(arch), { ...o, batch }, t, a100, true, 1536).phases;
+    const w = DECODE_PHASES.indexOf('decode-weights');
+    const kv = DECODE_PHASES.indexOf('decode-kv');
+    const small = at(16);
+    const large = at(256);
+    // The linears' share grows past the (equal) weight read once their FLOPs outlast it; the KV share stays apart,
+    // growing with the sequences.
+    expect(large[w]!).toBeGreaterThan(small[w]! * 1.2);
+    expect(large[kv]! / small[kv]!).toBeCloseTo(16, 1);
+  });
+});
