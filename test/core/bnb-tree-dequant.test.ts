@@ -26,7 +26,7 @@ function step(batch: number, tree: boolean): number {
     weights: 'nf4',
     'quant-format': 'bnb',
     batch: String(batch),
-    seq: '300',
+    seq: '96',
   };
   const o = optionsFromFlags(f);
   const t = { ...timeOptionsFromFlags(f, o), bnbTreeDequant: tree };
