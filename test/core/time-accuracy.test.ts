@@ -1057,14 +1057,15 @@ describe('time model on the Unsloth FP8 L4 and gpt-oss rollout notebook rows', (
     }
   });
 
-  // With datawhalechina/self-llm's two A100 re-runs (+22.3%, +26.3%, too fast): 15 rows, 10.2% / 30.3%.
-  it('every RL row together (15, out of sample): median <= 11.2%, p90 <= 31%', () => {
+  // With datawhalechina/self-llm's two A100 re-runs (+22.3%, +26.3%, too fast): 15 rows, 10.2% / 30.3%; 9.2% / 30.3%
+  // with the tree kernel's datacenter pass from bitsandbytes' H100 table (the re-runs -9.2%, -5.5%).
+  it('every RL row together (15, out of sample): median <= 9.5%, p90 <= 31%', () => {
     const s = summarizeThroughput(
       'rl',
       rows.filter((r) => !r.inSample && r.kind === 'rl'),
     );
     expect(s.count).toBe(15);
-    expect(s.medianAbsError).toBeLessThanOrEqual(0.112);
+    expect(s.medianAbsError).toBeLessThanOrEqual(0.095);
     expect(s.p90AbsError).toBeLessThanOrEqual(0.31);
   });
 });
@@ -1274,12 +1275,15 @@ describe("time model on torchtitan's performance and async TP pages and the self
       expect(Math.abs(err[id]!), id).toBeLessThanOrEqual(0.19);
   });
 
-  it('the 405B rows and the GRPO re-runs stay within their first-scored errors', () => {
+  it('the 405B rows stay within their first-scored errors', () => {
     expect(Math.abs(err['torchtitan-perfdoc-h100-l31-405b-2d']!)).toBeLessThanOrEqual(0.06);
     expect(err['torchtitan-perfdoc-h100-l31-405b-2d-f8']).toBeGreaterThanOrEqual(-0.24);
-    for (const id of ['selfllm-grpo-phi4-14b-a100', 'selfllm-grpo-dsr1-qwen3-8b-a100']) {
-      expect(err[id], id).toBeGreaterThan(0);
-      expect(err[id], id).toBeLessThanOrEqual(0.265);
-    }
+  });
+
+  // The GRPO re-runs: +22.3%, +26.3% first scored; -9.2%, -5.5% with the pre-0.48 bitsandbytes tree kernel's pass on
+  // sm60/80/90 read off bitsandbytes' own H100 timing of a 0.45 build (time/bnb-dequant.ts), not off these rows.
+  it('the GRPO re-runs within 10%', () => {
+    for (const id of ['selfllm-grpo-phi4-14b-a100', 'selfllm-grpo-dsr1-qwen3-8b-a100'])
+      expect(Math.abs(err[id]!), id).toBeLessThanOrEqual(0.1);
   });
 });

@@ -1,0 +1,55 @@
+/**
+ * The pre-0.48 bitsandbytes tree kernel's dequantization pass on the P100, A100 and H100 (time/bnb-dequant.ts) is
+ * read off bitsandbytes' own timing of a 0.45.0.dev build (bitsandbytes-foundation/bitsandbytes@1b7b9bb4
+ * benchmarking/README.md, "Results (as of v0.45.0)", H100 80GB SXM): NF4 Llama 3.1 70B decodes at 234.8 ms a token at
+ * batch 8, where each linear dequantizes its weight and then multiplies it. The estimate of that run with the tree
+ * build must land on it. The pass's factor is tied to the build (TimeOptions.bnbTreeDequant), so the same run on the
+ * lookup-table kernel is faster, and batch 1 (gemv_4bit, no dequantized copy) does not move.
+ */
+import { describe, expect, it } from 'vitest';
+import { bnbTreeDequantSlowdown } from '../../src/core/time/bnb-dequant.js';
+import { decodeStep, gpuRates, modelFacts } from '../../src/core/time/index.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { optionsFromFlags, type RawFlags } from '../../src/schema/flags.js';
+import { timeOptionsFromFlags } from '../../src/schema/time.js';
+
+// bitsandbytes-foundation/bitsandbytes@1b7b9bb4 benchmarking/README.md: H100, Llama 3.1 70B, NF4, batch 8.
+const MEASURED_70B_B8_SECONDS = 0.2348;
+
+function step(batch: number, tree: boolean): number {
+  const f: RawFlags = {
+    model: 'llama-3.1-70b',
+    gpu: 'h100-sxm',
+    method: 'inference',
+    framework: 'hf',
+    weights: 'nf4',
+    'quant-format': 'bnb',
+    batch: String(batch),
+    seq: '96',
+  };
+  const o = optionsFromFlags(f);
+  const t = { ...timeOptionsFromFlags(f, o), bnbTreeDequant: tree };
+  const gpu = findGpu('h100-sxm');
+  return decodeStep(modelFacts(resolveModel('llama-3.1-70b')), o, t, gpuRates(gpu, t)).stepSeconds;
+}
+
+describe('bitsandbytes tree-kernel dequantization on sm90', () => {
+  it("reproduces bitsandbytes' H100 timing of NF4 Llama 3.1 70B at batch 8 within 3%", () => {
+    const s = step(8, true);
+    expect(Math.abs(s / MEASURED_70B_B8_SECONDS - 1)).toBeLessThanOrEqual(0.03);
+  });
+
+  it('the lookup-table build (no tree) is faster; batch 1 (gemv_4bit) does not move', () => {
+    expect(step(8, false)).toBeLessThan(0.8 * step(8, true));
+    expect(step(1, true)).toBe(step(1, false));
+  });
+
+  it('one factor for sm60/80/90, the T4 its own, none on sm86/sm89', () => {
+    expect(bnbTreeDequantSlowdown(8.0)).toBe(bnbTreeDequantSlowdown(9.0));
+    expect(bnbTreeDequantSlowdown(6.0)).toBe(bnbTreeDequantSlowdown(9.0));
+    expect(bnbTreeDequantSlowdown(7.5)).toBeGreaterThan(1);
+    expect(bnbTreeDequantSlowdown(8.6)).toBe(1);
+    expect(bnbTreeDequantSlowdown(8.9)).toBe(1);
+  });
+});
