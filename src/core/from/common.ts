@@ -57,7 +57,7 @@ export interface FromMapping {
    */
   checkpointWeights?: boolean;
   /** How the tool's loader and trainer keep a k-bit model's parameters (memory/types.ts EstimateContext). */
-  build?: { kbitNormsCastBack?: boolean; kbitFp32Adapters?: boolean };
+  build?: { kbitNormsCastBack?: boolean; kbitFp32Adapters?: boolean; linearizedExperts?: boolean };
 }
 
 /** A DeepSpeed JSON's mapping (engines/hf/from/deepspeed.ts), merged into the config that names it (withDeepSpeed). */

@@ -213,7 +213,9 @@ export function mapAxolotl(
   const ds = r.raw('deepspeed');
   if (ds !== undefined && typeof ds !== 'string')
     throw new FromError('deepspeed', ds, 'a path to a DeepSpeed JSON file');
+  const linearized = r.bool('llama4_linearized_experts') === true;
   const rest = r.unused();
+  const kbit = kbitBuildOf(flags, doc.quantize_moe_experts === true);
   return {
     format: 'axolotl',
     model,
@@ -224,7 +226,11 @@ export function mapAxolotl(
     deepspeedRef: typeof ds === 'string' ? ds : null,
     deepspeedInline: null,
     memoryKeys: MEMORY_KEYS,
-    ...kbitBuildOf(flags, doc.quantize_moe_experts === true),
+    // llama4_linearized_experts: the routed experts are one nn.Linear per expert (monkeypatch/models/llama4/
+    // modeling.py), which bitsandbytes quantizes like every nn.Linear (EstimateContext.linearizedExperts).
+    ...(linearized || kbit.build
+      ? { build: { ...kbit.build, ...(linearized ? { linearizedExperts: true } : {}) } }
+      : {}),
   };
 }
 
