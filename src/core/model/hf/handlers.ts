@@ -194,9 +194,12 @@ export const HANDLERS: Record<string, Handler> = {
   t5: { architecture: 'T5ForConditionalGeneration', build: t5(true) },
   mt5: { architecture: 'MT5ForConditionalGeneration', build: t5(false) },
   mllama: { architecture: 'MllamaForConditionalGeneration', build: mllama },
+  // The released checkpoints ship one MTP layer (mtp.*) their config.json does not count; vLLM builds
+  // `getattr(config, "num_nextn_predict_layers", 1)` of them (vllm-project/vllm@055e47c2
+  // vllm/model_executor/models/qwen3_next_mtp.py), so an absent count is one.
   qwen3_next: {
     architecture: 'Qwen3NextForCausalLM',
-    build: (c) => withMtp(c, llamaLike(qwenHybrid(true))(c)),
+    build: (c) => withMtp(c, llamaLike(qwenHybrid(true))(c), { absent: 1 }),
   },
   qwen3_5_text: {
     architecture: 'Qwen3_5ForCausalLM',
