@@ -13,9 +13,20 @@ const outcomeText = (o: ReturnType<typeof runPublished>): string =>
   o.refusal === null
     ? `${o.deviceGiB!.toFixed(1)} GiB/GPU${o.fits === false ? ' (does not fit)' : ''}`
     : `refused: ${o.refusal}`;
-if (argv.includes('--json')) console.log(JSON.stringify(outcomes.map((x) => x.o), null, 2));
+if (argv.includes('--json'))
+  console.log(
+    JSON.stringify(
+      outcomes.map((x) => x.o),
+      null,
+      2,
+    ),
+  );
 else
   for (const { c, o } of outcomes)
-    console.log(argv.includes('--md') ? `| ${c.id} | ${c.source} | ${outcomeText(o)} |` : `${c.id}\t${outcomeText(o)}`);
+    console.log(
+      argv.includes('--md')
+        ? `| ${c.id} | ${c.source} | ${outcomeText(o)} |`
+        : `${c.id}\t${outcomeText(o)}`,
+    );
 const refused = outcomes.filter((x) => x.o.refusal !== null).length;
 console.error(`${refused} refused of ${cases.length}`);
