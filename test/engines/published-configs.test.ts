@@ -21,13 +21,9 @@ const PUBLISHED_AT =
 
 /**
  * The configurations the estimate still refuses, each for a reason its refusal cites: torchtune's Llama 4 recipes
- * are on its main branch after 0.6.1, the release its rules pin (pytorch/torchtune#2570); ERNIE-4.5's MTP layer
- * is not in the catalog's transcribed config.
+ * are on its main branch after 0.6.1, the release its rules pin (pytorch/torchtune#2570).
  */
-const STILL_REFUSED = new Set([
-  'torchtune llama-4-scout full 8 gpus (main, after 0.6.1)',
-  'vllm ernie-4.5-21b mtp',
-]);
+const STILL_REFUSED = new Set(['torchtune llama-4-scout full 8 gpus (main, after 0.6.1)']);
 
 const cases = publishedCases();
 const outcomes = new Map<string, PublishedOutcome>(cases.map((c) => [c.id, runPublished(c)]));
@@ -108,8 +104,9 @@ describe('what the published files say, read', () => {
     expect(q4.deviceGiB!).toBeLessThan(q8.deviceGiB! - 2.5);
   });
 
-  it('Qwen3-Next MTP and a LLaVA context past its config are estimated', () => {
+  it('Qwen3-Next and ERNIE-4.5 MTP and a LLaVA context past its config are estimated', () => {
     expect(out('vllm qwen3-next mtp 2 tokens').refusal).toBeNull();
+    expect(out('vllm ernie-4.5-21b mtp').refusal).toBeNull();
     expect(out('axolotl llava-1.5-7b lora 8k').refusal).toBeNull();
   });
 });
