@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { targetsOf } from '../../src/core/from/common.js';
 import { readFromConfig } from '../../src/io/from/read.js';
 import {
   PUBLISHED,
@@ -83,6 +84,18 @@ describe('what the published files say, read', () => {
       rollout: 'hf',
       'max-completion-tokens': 512,
     });
+  });
+
+  it('a regular expression as LoRA targets maps to the projections it matches (PEFT re.fullmatch)', () => {
+    expect(flagsOf('axolotl/examples/llava/lora-7b.yaml')['lora-targets']).toBe(
+      'q,k,v,o,gate,up,down',
+    );
+    const warnings: string[] = [];
+    expect(targetsOf(['model.layers.[0-9]+.self_attn.(q|v)_proj'], 't', warnings)).toEqual([
+      'q',
+      'v',
+    ]);
+    expect(warnings).toEqual([]);
   });
 
   it("SGLang's --speculative-algo NEXTN is MTP decoding", () => {
