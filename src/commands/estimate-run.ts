@@ -122,7 +122,7 @@ export function estimateChecks(
   gpu: Gpu | undefined,
 ): string[] {
   const engine = engineOf(options);
-  const notes = assertEngineStructure(arch, options, engine);
+  const notes = assertEngineStructure(arch, options, engine, true);
   const refusal = engineRefusal(arch, options, flags);
   if (refusal)
     throw badValue(

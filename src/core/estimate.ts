@@ -124,6 +124,7 @@ export type BuildContext = Pick<
   | 'kbitFp32Stream'
   | 'shiftedLogitsCopy'
   | 'kbitNormsCastBack'
+  | 'linearizedExperts'
   | 'kbitFp32Adapters'
   | 'adaptersInWeightDtype'
 >;
@@ -195,6 +196,7 @@ export function timeOfBuild(t: TimeOptions, build?: BuildContext): TimeOptions {
     ...(build.adamForeach ? { adamForeach: true } : {}),
     ...(build.kbitFp32Adapters ? { kbitFp32Adapters: true } : {}),
     ...(build.adaptersInWeightDtype ? { adaptersInWeightDtype: true } : {}),
+    ...(build.linearizedExperts ? { denseMoeLoop: true } : {}),
     ...(stream === undefined ? {} : { kbitFp32Stream: stream }),
   };
 }

@@ -19,13 +19,14 @@ export const WEIGHT_DTYPES = [
   /** NVIDIA FP4 (E2M1, one FP8 scale per 16, fp32 per tensor): Blackwell tensor cores. */
   'nvfp4',
   /** GGUF quantization types of llama.cpp (tools/quantize): llama.cpp only. */
+  'q4_0',
   'q4_k_m',
   'q5_k_m',
   'q6_k',
   'q8_0',
 ] as const;
 /** The GGUF weight types (llama.cpp). */
-export const GGUF_DTYPES = ['q4_k_m', 'q5_k_m', 'q6_k', 'q8_0'] as const;
+export const GGUF_DTYPES = ['q4_0', 'q4_k_m', 'q5_k_m', 'q6_k', 'q8_0'] as const;
 /** KV cache dtype of the serving engines: auto = the compute dtype; fp8 (llama.cpp: q8_0). */
 export const KV_CACHE_DTYPES = ['auto', 'fp8'] as const;
 export type KvCacheDtype = (typeof KV_CACHE_DTYPES)[number];

@@ -290,6 +290,7 @@ export const QUANT_FORMATS_FOR: Readonly<Record<string, readonly QuantFormat[]>>
   // llama.cpp's MXFP4 GGUF runs through its GGUF kernels (mmvq.cu vec_dot_mxfp4_q8_1).
   mxfp4: ['cutlass', 'marlin', 'gguf'],
   nvfp4: ['cutlass', 'marlin'],
+  q4_0: ['gguf'],
   q4_k_m: ['gguf'],
   q5_k_m: ['gguf'],
   q6_k: ['gguf'],

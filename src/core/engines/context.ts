@@ -12,11 +12,20 @@ import { ENGINE_RUNS } from './engines-runs.js';
 
 /**
  * assertStructure on `engine` (flag errors as it throws them, citing where the engine itself raises on the
- * limit: runs.ts `limits`); returns the warnings for the context.
+ * limit: runs.ts `limits`); returns the warnings for the context. `estimate`: the estimate's own check, which
+ * also runs past the config's positions where the engine computes them for any index (runs.ts positionsPastConfig);
+ * plan and explain keep the config's bound there.
  */
-export function assertEngineStructure(arch: Arch, o: EstimateOptions, engine: Engine): string[] {
+export function assertEngineStructure(
+  arch: Arch,
+  o: EstimateOptions,
+  engine: Engine,
+  estimate = false,
+): string[] {
   const limit = maxContext(arch);
-  const extends_ = ENGINE_RUNS[engine].extendsContext;
+  const runs = ENGINE_RUNS[engine];
+  const extends_ =
+    runs.extendsContext ?? (estimate ? runs.positionsPastConfig?.(arch.modelType) : null);
   if (extends_ && o.seq > limit) {
     citedStructure(arch, { ...o, seq: limit }, engine);
     return [

@@ -65,6 +65,13 @@ export interface EngineRuns {
    */
   extendsContext?: string;
   /**
+   * The engine computes rotary positions for any index, so a sequence past the config's positions runs
+   * (untrained): why, with its source, for a model of this type, or null where its positions come from a table.
+   * The estimate runs past the bound with a warning; the planner keeps the config's bound (only extendsContext
+   * widens it).
+   */
+  positionsPastConfig?: (modelType: string) => string | null;
+  /**
    * Where the engine itself raises (or caps) on the model's structural limits (model/structure.ts): `tp`, a
    * tensor-parallel degree that does not split the attention heads; `seq`, a context past the positions the
    * model declares. The refusal cites it (a file at a tag or commit); absent: the limit is the model's alone.

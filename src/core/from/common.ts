@@ -57,7 +57,7 @@ export interface FromMapping {
    */
   checkpointWeights?: boolean;
   /** How the tool's loader and trainer keep a k-bit model's parameters (memory/types.ts EstimateContext). */
-  build?: { kbitNormsCastBack?: boolean; kbitFp32Adapters?: boolean };
+  build?: { kbitNormsCastBack?: boolean; kbitFp32Adapters?: boolean; linearizedExperts?: boolean };
 }
 
 /** A DeepSpeed JSON's mapping (engines/hf/from/deepspeed.ts), merged into the config that names it (withDeepSpeed). */
@@ -289,15 +289,46 @@ export function targetsOf(names: readonly string[], field: string, warnings: str
   const unmapped: string[] = [];
   for (const name of names) {
     const leaf = name.split('.').at(-1)!.toLowerCase();
-    const t = MODULE_TARGETS[leaf];
-    if (t) {
-      if (!out.includes(t)) out.push(t);
-    } else unmapped.push(name);
+    const found = MODULE_TARGETS[leaf] ? [MODULE_TARGETS[leaf]] : regexTargets(name);
+    for (const t of found) if (!out.includes(t)) out.push(t);
+    if (found.length === 0) unmapped.push(name);
   }
   if (unmapped.length > 0)
     warnings.push(
       `${field}: ${unmapped.join(', ')} not mapped to a LoRA target (known: ${Object.keys(MODULE_TARGETS).join(', ')})`,
     );
+  return out;
+}
+
+/** Where a decoder layer's linears sit in transformers' module trees (text model, or a VLM's language model). */
+const LAYER_PATHS = [
+  'model.layers.0',
+  'model.language_model.layers.0',
+  'language_model.model.layers.0',
+];
+const BLOCKS = ['self_attn', 'mlp', 'attn', 'self_attention', 'feed_forward'];
+
+/**
+ * A target given as one regular expression: PEFT matches a string target_modules with re.fullmatch against each
+ * module's full name (huggingface/peft@v0.17.0 src/peft/tuners/tuners_utils.py check_target_module_exists). The
+ * targets whose module, at a decoder layer's usual paths, it matches; none for a plain name or a pattern
+ * JavaScript does not parse.
+ */
+function regexTargets(pattern: string): string[] {
+  if (!/[()[\]|*+?\\]/.test(pattern)) return [];
+  let re: RegExp;
+  try {
+    re = new RegExp(`^(?:${pattern})$`);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const [leaf, t] of Object.entries(MODULE_TARGETS))
+    if (
+      LAYER_PATHS.some((p) => BLOCKS.some((b) => re.test(`${p}.${b}.${leaf}`))) &&
+      !out.includes(t)
+    )
+      out.push(t);
   return out;
 }
 

@@ -144,7 +144,7 @@ export function servedWeightsInto(
 /** The weight format a checkpoint's name says (AWQ/GPTQ int4, FP8, W8A8 int8, NVFP4, GGUF quant), or null. */
 export function weightsFromName(ref: string): string | null {
   const n = ref.toLowerCase();
-  const gguf = /(q4_k_m|q5_k_m|q6_k|q8_0)/.exec(n);
+  const gguf = /(q4_0|q4_k_m|q5_k_m|q6_k|q8_0)/.exec(n);
   if (gguf) return gguf[1]!;
   if (/nvfp4/.test(n)) return 'nvfp4';
   if (/mxfp4|gpt-oss/.test(n)) return 'mxfp4';

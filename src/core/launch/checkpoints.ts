@@ -51,6 +51,7 @@ const PUBLISHED: Readonly<Record<string, Partial<Record<WeightDtype, string>>>> 
 };
 
 export const GGUF_TYPE: Partial<Record<WeightDtype, string>> = {
+  q4_0: 'Q4_0',
   q4_k_m: 'Q4_K_M',
   q5_k_m: 'Q5_K_M',
   q6_k: 'Q6_K',

@@ -286,11 +286,12 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
     : training && quantized && ctx.kbitFp32Stream === true && o.compute === 'bf16'
       ? 2
       : floatBytes;
-  const expertBytes = fw.unquantizedExperts?.includes(o.weights)
-    ? castBack
-      ? 4
-      : floatBytes
-    : null;
+  const expertBytes =
+    fw.unquantizedExperts?.includes(o.weights) && ctx.linearizedExperts !== true
+      ? castBack
+        ? 4
+        : floatBytes
+      : null;
   const {
     values: linValues,
     constants: linConstants,

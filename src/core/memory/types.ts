@@ -152,6 +152,13 @@ export interface EstimateContext {
    */
   kbitNormsCastBack?: boolean;
   /**
+   * The run replaced a MoE's fused routed experts with one nn.Linear per expert (axolotl's llama4_linearized_experts,
+   * axolotl-ai-cloud/axolotl@067b021c src/axolotl/monkeypatch/models/llama4/modeling.py): bitsandbytes quantizes them
+   * as it does every nn.Linear, so the engine's unquantizedExperts does not apply; time runs them as a dense loop
+   * (TimeOptions.denseMoeLoop). No flag sets it; the axolotl reader does for configs with the key.
+   */
+  linearizedExperts?: boolean;
+  /**
    * The k-bit run's LoRA adapters stay fp32 as get_peft_model makes them (PEFT's autocast_adapter_dtype default):
    * the trainer does not cast them to bf16 (FrameworkProfile.kbitTrainableBf16 does not apply). No flag sets it;
    * the axolotl reader does where its trainer is transformers' Trainer or TRL's experimental ORPO / CPO.

@@ -45,6 +45,11 @@ export function valueBytes(w: WeightDtype): number {
  * attn_v / ffn_down included): llama.cpp tools/quantize/README.md "Quantization" table (commit 311c2c9f).
  */
 export const GGUF_BPW: Record<GgufDtype, number> = {
+  // Q4_0 (not in that table): block_q4_0 18 B per 32 weights (ggml/src/ggml-common.h), the output head Q6_K
+  // (src/llama-quant.cpp llama_tensor_get_type_impl: output.weight to Q6_K unless Q8_0; both at
+  // ggml-org/llama.cpp@007dbbf3fd17eefe9b47fee45f48f7ba5e62b714), the norms f32, over Llama-3.1-8B's tensors;
+  // the same count for Llama-2-7B gives 3.562 GiB, llama-bench's "llama 7B Q4_0 3.56 GiB" (ggml-org/llama.cpp#10435).
+  q4_0: 4.6358,
   q4_k_m: 4.8944,
   q5_k_m: 5.7036,
   q6_k: 6.5633,

@@ -144,6 +144,7 @@ function weightQuality(o: EstimateOptions, add: AddItem, modelType?: string): vo
         // gpt-oss ships its MoE weights in MXFP4 (model card); NVFP4 within ~1% of FP8 on DeepSeek-R1 (NVIDIA blog).
         add(`${o.weights} weights`, 'near', 'block-scaled FP4 keeps 16-bit accuracy', FP4_BLOCK);
         break;
+      case 'q4_0':
       case 'q4_k_m':
       case 'q5_k_m':
       case 'q6_k':

@@ -10,11 +10,28 @@ const H =
   'https://github.com/huggingface/transformers/blob/001002320fa01a489bb9b93976a7e4cd1a46291c/src/transformers';
 
 /**
+ * Model types whose positions are rows of a learned table (an index past it raises): GPT-2 and GPT-BigCode
+ * (`wpe`), OPT (OPTLearnedPositionalEmbedding), BERT (`position_embeddings`).
+ */
+const POSITION_TABLES = ['gpt2', 'gpt_bigcode', 'opt', 'bert'];
+
+/**
+ * transformers builds rotary embeddings from the position ids it is given (LlamaRotaryEmbedding.forward: inv_freq
+ * times position_ids, no table and no cap at max_position_embeddings), so the Trainer runs a longer sequence; a
+ * learned position table (POSITION_TABLES) caps it.
+ */
+const positionsPastConfig = (modelType: string): string | null =>
+  POSITION_TABLES.includes(modelType)
+    ? null
+    : `transformers computes rotary positions from the position ids, with no table capping them (LlamaRotaryEmbedding.forward, ${H}/models/llama/modeling_llama.py)`;
+
+/**
  * TRL v1.9.0 also trains PPO (trl/experimental/ppo/ppo_trainer.py: a value model beside the policy, a frozen
  * reward model, transformers generate), which vramplan estimates and does not write.
  */
 export const HF_TRAINING_RUNS: EngineRuns = {
   widen: { objectives: [...TRL_OBJECTIVES, 'ppo'] },
+  positionsPastConfig,
   sources: {
     objectives:
       'https://github.com/huggingface/trl/blob/v1.9.0/trl/experimental/ppo/ppo_trainer.py',

@@ -32,7 +32,9 @@ export const SGLANG_FROM_FLAGS: Record<string, FlagSpec> = {
   dp: v('--dp-size', '--data-parallel-size', '--dp'),
   'enable-dp-attention': b('--enable-dp-attention'),
   ep: v('--ep-size', '--expert-parallel-size', '--ep'),
-  'speculative-algorithm': v('--speculative-algorithm'),
+  // argparse takes a unique prefix of a long option (ArgumentParser allow_abbrev, on in SGLang's server_args.py):
+  // SGLang's own Qwen3-Next page writes --speculative-algo NEXTN (sgl-project/sglang@104ef15a docs/basic_usage/qwen3.md).
+  'speculative-algorithm': v('--speculative-algorithm', '--speculative-algo'),
   'enable-lora': b('--enable-lora'),
   'max-loras-per-batch': v('--max-loras-per-batch'),
   'max-lora-rank': v('--max-lora-rank'),

@@ -194,9 +194,12 @@ export const HANDLERS: Record<string, Handler> = {
   t5: { architecture: 'T5ForConditionalGeneration', build: t5(true) },
   mt5: { architecture: 'MT5ForConditionalGeneration', build: t5(false) },
   mllama: { architecture: 'MllamaForConditionalGeneration', build: mllama },
+  // The released checkpoints ship one MTP layer (mtp.*) their config.json does not count; vLLM builds
+  // `getattr(config, "num_nextn_predict_layers", 1)` of them (vllm-project/vllm@055e47c2
+  // vllm/model_executor/models/qwen3_next_mtp.py), so an absent count is one.
   qwen3_next: {
     architecture: 'Qwen3NextForCausalLM',
-    build: (c) => withMtp(c, llamaLike(qwenHybrid(true))(c)),
+    build: (c) => withMtp(c, llamaLike(qwenHybrid(true))(c), { absent: 1 }),
   },
   qwen3_5_text: {
     architecture: 'Qwen3_5ForCausalLM',
@@ -367,9 +370,11 @@ export const HANDLERS: Record<string, Handler> = {
   },
   // HF Ernie4_5: every linear and lm_head with bias use_bias (default False); tie_word_embeddings default True.
   ernie4_5: { architecture: 'Ernie4_5ForCausalLM', build: llamaLike(ERNIE) },
+  // num_nextn_predict_layers MTP layers, each a dense decoder layer (the first group) with its fc and norms
+  // (vllm-project/vllm@028aedf6 vllm/model_executor/models/ernie_mtp.py: LlamaDecoderLayer, mtp_linear_proj).
   ernie4_5_moe: {
     architecture: 'Ernie4_5_MoeForCausalLM',
-    build: llamaLike({ ...ERNIE, moe: ernieMoe }),
+    build: (c) => withMtp(c, llamaLike({ ...ERNIE, moe: ernieMoe })(c)),
   },
   // HF HunYuanDenseV1 / HunYuanMoEV1Attention (modular_hunyuan_v1_moe.py @05bf8f64): query_layernorm and
   // key_layernorm (RMSNorm(head_dim)) on every layer, q/k/v/o bias attention_bias; HunYuanDenseV1Config

@@ -444,7 +444,7 @@ function nemotronMtp(c: Fields, d: AttnDims, mixer: Mixer): { params: number; la
  * modular_<name>.py), so they are kept apart in mtpParams, out of otherParams.
  */
 export function withMtp(c: Fields, body: ArchBody, layout: MtpLayout = {}): ArchBody {
-  const n = c.count(['mtp_num_hidden_layers', 'num_nextn_predict_layers'], 0);
+  const n = c.count(['mtp_num_hidden_layers', 'num_nextn_predict_layers'], layout.absent ?? 0);
   const layer =
     layout.pick?.(body.groups) ?? body.groups.find((g) => g.name === 'decoder' && !g.recurrent);
   if (n === 0 || !layer) return body;
@@ -458,6 +458,8 @@ export function withMtp(c: Fields, body: ArchBody, layout: MtpLayout = {}): Arch
 export interface MtpLayout {
   pick?: (groups: LayerGroup[]) => LayerGroup | undefined;
   ownVocab?: boolean;
+  /** MTP layers where the config counts none (the checkpoint ships them regardless). */
+  absent?: number;
 }
 
 const layerParamsOf = (g: LayerGroup): number =>

@@ -213,7 +213,7 @@ export function mapAxolotl(
   const ds = r.raw('deepspeed');
   if (ds !== undefined && typeof ds !== 'string')
     throw new FromError('deepspeed', ds, 'a path to a DeepSpeed JSON file');
-  const rest = r.unused();
+  const [build, rest] = [buildOf(r, flags, doc.quantize_moe_experts === true), r.unused()];
   return {
     format: 'axolotl',
     model,
@@ -224,7 +224,7 @@ export function mapAxolotl(
     deepspeedRef: typeof ds === 'string' ? ds : null,
     deepspeedInline: null,
     memoryKeys: MEMORY_KEYS,
-    ...kbitBuildOf(flags, doc.quantize_moe_experts === true),
+    ...build,
   };
 }
 
@@ -235,6 +235,21 @@ export function mapAxolotl(
 // GRPO trainers subclass TRL's, which cast the trainable parameters of a k-bit model to bf16
 // (huggingface/trl@v1.9.0 trl/trainer/dpo_trainer.py:700-703, kto_trainer.py:749-752, grpo_trainer.py:500-503).
 const AXOLOTL_BF16_ADAPTER_OBJECTIVES: readonly unknown[] = ['dpo', 'kto', 'grpo'];
+
+/**
+ * The build the loader makes: kbitBuildOf, and `llama4_linearized_experts`, under which the routed experts are one
+ * nn.Linear per expert (monkeypatch/models/llama4/modeling.py at axolotl-ai-cloud/axolotl@067b021c), which
+ * bitsandbytes quantizes like every nn.Linear (EstimateContext.linearizedExperts).
+ */
+function buildOf(
+  r: FieldReader,
+  flags: FromFlags,
+  quantizedExperts: boolean,
+): Pick<FromMapping, 'build'> {
+  const kbit = kbitBuildOf(flags, quantizedExperts);
+  if (r.bool('llama4_linearized_experts') !== true) return kbit;
+  return { build: { ...kbit.build, linearizedExperts: true } };
+}
 
 /** `quantizedExperts`: quantize_moe_experts, under which the loader skips the preparation (model.py:1139-1141). */
 function kbitBuildOf(flags: FromFlags, quantizedExperts: boolean): Pick<FromMapping, 'build'> {

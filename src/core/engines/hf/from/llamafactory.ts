@@ -31,6 +31,9 @@ const MEMORY_KEYS = [
   'flash_attn',
   'enable_liger_kernel',
   'use_unsloth',
+  'use_adam_mini',
+  'fp8',
+  'fp8_backend',
 ] as const;
 
 const NOT_MODELLED: Record<string, string> = {
@@ -114,6 +117,7 @@ export function mapLlamaFactory(
   // cutoff_len defaults to 2048 in data_args.py.
   flags.seq = seq ?? 2048;
   const trainer = mapTrainerArgs(r, flags, warnings);
+  optimizerAndFp8(r, flags, warnings);
   // Gradient checkpointing is on unless disable_gradient_checkpointing (model_args.py).
   if (r.bool('disable_gradient_checkpointing') !== true) flags.checkpointing = 'full';
   const pureBf16 = r.bool('pure_bf16') === true;
@@ -145,6 +149,24 @@ export function mapLlamaFactory(
     deepspeedInline: trainer.deepspeedInline,
     memoryKeys: MEMORY_KEYS,
   };
+}
+
+/**
+ * The optimizer and FP8 switches LLaMA-Factory adds to the Trainer's: `use_adam_mini` replaces the optimizer with
+ * Adam-mini (src/llamafactory/train/trainer_utils.py create_custom_optimizer); `fp8` hands Accelerate torchao's
+ * float8 recipe (fp8_backend auto or torchao; `te` is Transformer Engine) for the linears of a full fine-tune
+ * (src/llamafactory/train/fp8_utils.py create_fp8_kwargs). hiyouga/LLaMA-Factory@ff6d4d12eeb035d6ce06805a5733dd7b29f2ac30
+ */
+function optimizerAndFp8(r: FieldReader, flags: FromFlags, warnings: string[]): void {
+  if (r.bool('use_adam_mini')) flags.optimizer = 'adam-mini';
+  if (!r.bool('fp8')) return;
+  const backend = (r.str('fp8_backend') ?? 'auto').toLowerCase();
+  if (backend !== 'auto' && backend !== 'torchao')
+    warnings.push(
+      `fp8_backend: ${backend} (Transformer Engine / MS-AMP FP8) is not modelled; estimated in ${String(flags.compute ?? 'bf16')}`,
+    );
+  else if (flags.method === 'full') flags.compute = 'fp8';
+  else warnings.push('fp8: FP8 training is modelled for full fine-tunes only; estimated in bf16');
 }
 
 // LLaMA-Factory v1 configs (examples/v1: model, peft_config, quant_config, dist_config, kernel_config...):

@@ -1,0 +1,111 @@
+/**
+ * Configurations that engines' own recipes and published benchmarks run (test/fixtures/published/cases.json),
+ * each estimated the way `vramplan estimate` does: flags, or `--from <the recipe's own file>` with the flags
+ * given beside it. A case is estimated (finite figures) or refused with the message the user sees.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import '../../src/core/engines/registry.js';
+import { runEstimate } from '../../src/commands/estimate-run.js';
+import { checkpointWeightsInto, mergeFlags } from '../../src/core/from/index.js';
+import { inFromConfig, readFromConfig } from '../../src/io/from/read.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import type { RawFlags } from '../../src/schema/flags.js';
+
+export const PUBLISHED = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  'fixtures',
+  'published',
+);
+
+export interface PublishedCase {
+  id: string;
+  /** Where the configuration is published: a URL at a commit, or an issue/discussion. */
+  source: string;
+  /** The recipe's own file, relative to test/fixtures/published. */
+  from?: string;
+  /** A catalog id: the model the recipe runs, where the file names none or a checkpoint the catalog lacks. */
+  model?: string;
+  /** `estimate` flags (beside `from`, they win as on the command line). */
+  flags: Record<string, string | number | boolean>;
+  /** What the recipe runs that the flags cannot say, or why a refusal stands. */
+  note?: string;
+}
+
+export interface PublishedOutcome {
+  id: string;
+  /** null when estimated with finite figures. */
+  refusal: string | null;
+  /** Peak device memory per GPU (GiB) and the fit verdict, when estimated. */
+  deviceGiB?: number;
+  fits?: boolean | null;
+  tokensPerSecondPerGpu?: number;
+}
+
+export const publishedCases = (): PublishedCase[] =>
+  JSON.parse(readFileSync(join(PUBLISHED, 'cases.json'), 'utf8')) as PublishedCase[];
+
+const finite = (v: unknown): boolean => {
+  if (typeof v === 'number') return Number.isFinite(v);
+  if (Array.isArray(v)) return v.every(finite);
+  if (v && typeof v === 'object') return Object.values(v).every(finite);
+  return true;
+};
+
+function estimateJson(c: PublishedCase): string {
+  let out = '';
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((s: string) => {
+    out += s;
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    const cli = c.flags as RawFlags;
+    if (!c.from) {
+      runEstimate(resolveModel(c.model!), cli, true);
+      return out;
+    }
+    const file = join(PUBLISHED, c.from);
+    const config = readFromConfig(file);
+    const flags = mergeFlags(config, cli);
+    const arch = resolveModel(c.model ?? config.model!);
+    checkpointWeightsInto(config, cli, flags, arch);
+    inFromConfig(config, cli, () =>
+      runEstimate(arch, flags as RawFlags, true, {
+        from: { file, format: config.format, deepspeed: config.deepspeedFile },
+        warnings: config.warnings,
+        ...(config.build ? { build: config.build } : {}),
+      }),
+    );
+    return out;
+  } finally {
+    process.stdout.write = write;
+  }
+}
+
+export function runPublished(c: PublishedCase): PublishedOutcome {
+  let text: string;
+  try {
+    text = estimateJson(c);
+  } catch (e) {
+    return { id: c.id, refusal: (e as Error).message };
+  }
+  const r = JSON.parse(text) as {
+    perGpu: { deviceBytes: number };
+    fits?: boolean | null;
+    time?: { tokensPerSecondPerGpu?: number };
+  };
+  if (!finite(r.perGpu) || !finite(r.time ?? {}))
+    return { id: c.id, refusal: 'non-finite figure in the estimate' };
+  return {
+    id: c.id,
+    refusal: null,
+    deviceGiB: r.perGpu.deviceBytes / 2 ** 30,
+    fits: r.fits ?? null,
+    ...(r.time?.tokensPerSecondPerGpu !== undefined
+      ? { tokensPerSecondPerGpu: r.time.tokensPerSecondPerGpu }
+      : {}),
+  };
+}
