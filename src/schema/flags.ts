@@ -10,6 +10,7 @@ import {
   frameworkNames,
   isFramework,
   KV_CACHE_DTYPES,
+  GGUF_DTYPES,
   isGguf,
   isFloat8Compute,
   LORA_TARGETS,
@@ -145,15 +146,7 @@ function targets(flags: RawFlags): { list: LoraTarget[]; allLinear: boolean } {
   return { list, allLinear };
 }
 
-const SERVING_ONLY = new Set<string>([
-  'mxfp4',
-  'nvfp4',
-  'q4_0',
-  'q4_k_m',
-  'q5_k_m',
-  'q6_k',
-  'q8_0',
-]);
+const SERVING_ONLY = new Set<string>(['mxfp4', 'nvfp4', ...GGUF_DTYPES]);
 
 /** --framework values: the stacks of the contract and every engine name (DESIGN.md "Engines"). */
 export const frameworkFlagNames = (): readonly (Framework | Engine)[] => {
