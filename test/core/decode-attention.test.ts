@@ -1,6 +1,6 @@
 /** The decode step's attention: the backend's KV read rate and the attention kernels after the GEMMs. */
 import { describe, expect, it } from 'vitest';
-import { kvReadRate, stepCore } from '../../src/core/time/decode-attention.js';
+import { kvReadRate, ridgeBlend, stepCore } from '../../src/core/time/decode-attention.js';
 import { DECODE_PHASES, decodeStep, gpuRates, modelFacts } from '../../src/core/time/index.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
 import type { FrameworkProfile } from '../../src/core/memory/framework-profile.js';
@@ -66,7 +66,32 @@ describe('decode step core', () => {
     const tr = { kvGpu: 1e9, fp32Gemm: false, rate: a100.gemm16 };
     const c = stepCore(m, none, a100, tr, { batch: 1, tp: 1, ctx: 1536, weightSeconds: 8e-3 });
     expect(c.compute).toBe(0);
-    expect(c.core).toBeCloseTo(8e-3 + 1e9 / a100.mem, 12);
+    // A batch-1 step's FLOPs are under 1% of its read: the ridge blend adds under a millionth.
+    expect(c.core).toBeCloseTo(8e-3 + 1e9 / a100.mem, 8);
+  });
+
+  it('slows the linears near the ridge and leaves them at the longer bound away from it', () => {
+    // Equal read and arithmetic: 2^(1/3) of either, between the old max and their sum.
+    expect(ridgeBlend(1e-3, 1e-3)).toBeCloseTo(Math.cbrt(2) * 1e-3, 12);
+    expect(ridgeBlend(1e-3, 1e-3)).toBeLessThan(2e-3);
+    // Symmetric, and within 0.1% of the longer bound at a tenth.
+    expect(ridgeBlend(2e-3, 5e-3)).toBeCloseTo(ridgeBlend(5e-3, 2e-3), 15);
+    expect(ridgeBlend(1e-3, 1e-4) / 1e-3).toBeLessThan(1.001);
+    expect(ridgeBlend(1e-3, 1e-4)).toBeGreaterThan(1e-3);
+    expect(ridgeBlend(0, 0)).toBe(0);
+    // torch bf16 N=6144 K=4096 on H100 (vllm-project/vllm#19627): 19.7 us read, 18.3 us of FLOPs at 706 TFLOPS,
+    // 23.8 us measured at M=256; the blend lies within 3% of it where the max is 17% short.
+    const blend = ridgeBlend(19.66e-6, 18.25e-6);
+    expect(Math.abs(blend / 23.79e-6 - 1)).toBeLessThan(0.03);
+    expect(Math.max(19.66e-6, 18.25e-6) / 23.79e-6).toBeLessThan(0.85);
+  });
+
+  it('charges a step at the ridge more than the longer of its weight read and GEMM FLOPs', () => {
+    const tr = { kvGpu: 1e9, fp32Gemm: false, rate: a100.gemm16 };
+    const s = { batch: 64, tp: 1, ctx: 1536, weightSeconds: 0 };
+    const gemm = stepCore(m, none, a100, tr, s).linear;
+    const c = stepCore(m, none, a100, tr, { ...s, weightSeconds: gemm });
+    expect(c.linear).toBeCloseTo(Math.cbrt(2) * gemm, 12);
   });
 
   it('grows a large vLLM batch on an A100 by more than its KV read once the GEMMs are compute-bound', () => {

@@ -610,8 +610,9 @@ describe('time model on the serving field rows', () => {
   // with the batch there is not modelled (docs/time-model.md "Left open"); batch 256 stays within a point of 128.
   // With the graph's kernels at 3.15 µs (engines/graph-kernel.ts) batch 1-4 read -3.4..-0.9%, batch 8-256 +1.6..+13.5%;
   // with the linears hipBLASLt runs from batch 2 at a fixed cost a call (engines/vllm/rocm-gemm.ts), batch 1-16
-  // -5.5..-0.2%, 32-256 +1.3..+13.5% (batch 256 within 1.3 points of 128).
-  it('the MI300X rows are within 6% at batch 1-16, too fast from 32, and more so as the batch grows to 128', () => {
+  // -5.5..-0.2%, 32-256 +1.3..+13.5% (batch 256 within 1.3 points of 128). With the linears' ridge blend
+  // (time/decode-attention.ts ridgeBlend) batch 128 and 256, nearest the ridge, read +8.1% and +11.2%.
+  it('the MI300X rows are within 6% at batch 1-16, too fast from 32, and more so as the batch grows to 256', () => {
     const mi = fieldRows
       .filter((r) => r.id.startsWith('oci-mi300x-'))
       .sort((a, b) => a.measured - b.measured);
@@ -619,9 +620,9 @@ describe('time model on the serving field rows', () => {
     for (let i = 0; i < mi.length; i++) {
       if (i < 5) expect(Math.abs(mi[i]!.error)).toBeLessThan(0.06);
       else expect(mi[i]!.error).toBeGreaterThan(0);
-      if (i > 1 && i < 8) expect(mi[i]!.error).toBeGreaterThanOrEqual(mi[i - 1]!.error);
+      if (i > 1) expect(mi[i]!.error).toBeGreaterThanOrEqual(mi[i - 1]!.error);
     }
-    expect(Math.abs(mi[8]!.error - mi[7]!.error)).toBeLessThan(0.015);
+    expect(mi[8]!.error - mi[7]!.error).toBeLessThan(0.05);
   });
 
   // The gpt-oss SGLang run's printed throughput carries a TTFT outside the engine (2.7 s mean at 4 in flight): its

@@ -64,6 +64,24 @@ export function kvReadRate(m: ModelFacts, fw: FrameworkProfile, r: GpuRates): nu
   return share > 0 ? r.mem * (share / MEM_EFF) : r.mem;
 }
 
+// Near the ridge a GEMM runs slower than the longer of its weight read and its arithmetic: its time is the cube-norm
+// of the two. torch bf16 (cuBLAS) N=6144 K=4096 on H100: 19.7 µs at M=1, 23.8 at 256 where 706 TFLOPS (M=2048) gives
+// 18.3, 39.8 at 512 (vllm-project/vllm#19627); on B200: 8.5 µs at M=1, 11.6 at 256, 19.3 at 512 against 1433 TFLOPS
+// (vllm-project/vllm#18778). A norm of 3 gives 24.2, 38.3 (H100) and 10.9, 18.6 µs (B200); 2 gives 26.8 at H100's 256.
+const RIDGE_NORM = 3; // vllm-project/vllm#19627 and vllm-project/vllm#18778 torch-bf16 tables, M = 1-2048
+
+/**
+ * The linears' time from their weight read `read` and their arithmetic `math` (seconds): the cube-norm of the two,
+ * which is the longer of them away from the ridge and up to 2^(1/3) = 1.26 times it where they are equal. Every linear
+ * of a decode step has the same FLOPs a weight byte (2 x batch over the weight's bytes an element), so the blend of the
+ * step's sums is the sum of its GEMMs' blends.
+ */
+export function ridgeBlend(read: number, math: number): number {
+  const hi = Math.max(read, math);
+  if (hi <= 0) return 0;
+  return hi * Math.cbrt(1 + (Math.min(read, math) / hi) ** RIDGE_NORM);
+}
+
 /** A decode step's GPU core: the GEMMs' read or arithmetic, then the attention's KV read or arithmetic. */
 export interface StepCore {
   /** Seconds of the step's GPU core (before host, all-reduce and per-kernel costs). */
@@ -95,7 +113,7 @@ export function stepCore(
   const gemmFlops = ((2 * (m.active - embedOnly(m)) + m.recurrentFlopsPerToken) * s.batch) / s.tp;
   const rate = tr.fp32Gemm ? r.gemm32 : tr.rate;
   const gemm = gemmFlops / rate;
-  const linear = Math.max(s.weightSeconds, gemm);
+  const linear = ridgeBlend(s.weightSeconds, gemm);
   const attention = Math.max(tr.kvGpu / kvReadRate(m, fw, r), attnFlops / rate);
   const bound = gemm > s.weightSeconds;
   return {
