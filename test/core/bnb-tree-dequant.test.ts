@@ -4,10 +4,15 @@
  * benchmarking/README.md, "Results (as of v0.45.0)", H100 80GB SXM): NF4 Llama 3.1 70B decodes at 234.8 ms a token at
  * batch 8, where each linear dequantizes its weight and then multiplies it. The estimate of that run with the tree
  * build must land on it. The pass's factor is tied to the build (TimeOptions.bnbTreeDequant), so the same run on the
- * lookup-table kernel is faster, and batch 1 (gemv_4bit, no dequantized copy) does not move.
+ * lookup-table kernel is faster, and batch 1 (gemv_4bit, no dequantized copy) does not move. The lookup kernel's
+ * own pass is the tree factor over the middle of bitsandbytes-foundation/bitsandbytes#1747's gain on sm60/80/90.
  */
 import { describe, expect, it } from 'vitest';
-import { bnbTreeDequantSlowdown } from '../../src/core/time/bnb-dequant.js';
+import {
+  bnbDequantSlowdown,
+  bnbLookupDequantSlowdown,
+  bnbTreeDequantSlowdown,
+} from '../../src/core/time/bnb-dequant.js';
 import { decodeStep, gpuRates, modelFacts } from '../../src/core/time/index.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
@@ -51,5 +56,16 @@ describe('bitsandbytes tree-kernel dequantization on sm90', () => {
     expect(bnbTreeDequantSlowdown(7.5)).toBeGreaterThan(1);
     expect(bnbTreeDequantSlowdown(8.6)).toBe(1);
     expect(bnbTreeDequantSlowdown(8.9)).toBe(1);
+  });
+
+  it("prices the lookup kernel at the tree factor over bitsandbytes-foundation/bitsandbytes#1747's middle gain", () => {
+    const gain = Math.sqrt(1.36 * 2.07); // bitsandbytes-foundation/bitsandbytes#1747, P100/A100/H100
+    for (const cc of [6.0, 8.0, 9.0]) {
+      expect(bnbLookupDequantSlowdown(cc)).toBeCloseTo(bnbTreeDequantSlowdown(cc) / gain, 9);
+      expect(bnbLookupDequantSlowdown(cc)).toBeGreaterThan(1);
+      expect(bnbDequantSlowdown(cc, false)).toBe(bnbLookupDequantSlowdown(cc));
+      expect(bnbDequantSlowdown(cc, true)).toBe(bnbTreeDequantSlowdown(cc));
+    }
+    for (const cc of [7.5, 8.6, 8.9]) expect(bnbLookupDequantSlowdown(cc)).toBe(1);
   });
 });
