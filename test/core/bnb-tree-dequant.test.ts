@@ -13,11 +13,18 @@ import {
   bnbLookupDequantSlowdown,
   bnbTreeDequantSlowdown,
 } from '../../src/core/time/bnb-dequant.js';
-import { decodeStep, gpuRates, modelFacts } from '../../src/core/time/index.js';
+import {
+  decodeStep,
+  gpuRates,
+  modelFacts,
+  trainStep,
+  trainWork,
+} from '../../src/core/time/index.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
+import { defaultOptions } from '../../src/schema/estimate.js';
 import { optionsFromFlags, type RawFlags } from '../../src/schema/flags.js';
-import { timeOptionsFromFlags } from '../../src/schema/time.js';
+import { defaultTimeOptions, timeOptionsFromFlags } from '../../src/schema/time.js';
 
 // bitsandbytes-foundation/bitsandbytes@1b7b9bb4 benchmarking/README.md: H100, Llama 3.1 70B, NF4, batch 8.
 const MEASURED_70B_B8_SECONDS = 0.2348;
@@ -67,5 +74,26 @@ describe('bitsandbytes tree-kernel dequantization on sm90', () => {
       expect(bnbDequantSlowdown(cc, true)).toBe(bnbTreeDequantSlowdown(cc));
     }
     for (const cc of [7.5, 8.6, 8.9]) expect(bnbLookupDequantSlowdown(cc)).toBe(1);
+  });
+
+  it("a QLoRA step's 4-bit passes on an A100 take the lookup factor, not the memory rate", () => {
+    const m = modelFacts(resolveModel('llama-2-13b'));
+    const o = { ...defaultOptions('qlora'), weights: 'nf4' as const, batch: 2, seq: 2048 };
+    const gpu = findGpu('a100-80gb-sxm');
+    const run = (tree: boolean) => {
+      const t = { ...defaultTimeOptions(8), bnbTreeDequant: tree };
+      const w = trainWork(m, o, t);
+      return { w, s: trainStep(w, gpuRates(gpu, t)), mem: gpuRates(gpu, t).mem };
+    };
+    const lookup = run(false);
+    const tree = run(true);
+    expect(lookup.w.lookupDequantBytes).toBeGreaterThan(0);
+    expect(lookup.w.lookupDequantBytes).toBe(tree.w.treeDequantBytes);
+    // The two builds differ only in the factor on the same bytes: tree minus lookup.
+    const gap = (bnbTreeDequantSlowdown(8.0) - bnbLookupDequantSlowdown(8.0)) / lookup.mem;
+    expect(tree.s - lookup.s).toBeCloseTo(
+      lookup.w.microBatches * lookup.w.lookupDequantBytes * gap,
+      6,
+    );
   });
 });
