@@ -13,7 +13,10 @@
  * GEMM's read of the copy, which the bf16 decode rows time as modelled, that run takes 2.98 dequantization passes at
  * the memory rate. The factor thus holds the tree kernel and anything else the path loses at that batch. Set
  * against bitsandbytes-foundation/bitsandbytes#1747's 1.36-2.07x, it says the lookup kernel too runs below the
- * memory rate; the pinned bitsandbytes runs it at factor 1 (not priced: no timing of it was found).
+ * memory rate. The lookup kernel (0.48.0 on, what the pinned bitsandbytes runs) is priced from the two together:
+ * the tree factor over the middle of bitsandbytes-foundation/bitsandbytes#1747's range on sm60/80/90, 1 on the T4 (its
+ * tree factor is itself that ratio against a memory-rate pass) and on sm86/sm89. Dividing the whole 3.0 by the kernel
+ * ratio is the lowest reading: any part of it lost outside the kernel would not speed up with the lookup table.
  */
 import type { QuantFormat, TimeOptions } from '../../schema/time.js';
 
@@ -22,6 +25,8 @@ import type { QuantFormat, TimeOptions } from '../../schema/time.js';
 // that run (its batch-32 and double-quant cells read 3.1-3.35); one value for the three, as
 // bitsandbytes-foundation/bitsandbytes#1747 groups them.
 const TREE_SLOWDOWN_DATACENTER = 3.0;
+// Lookup kernel on sm60/80/90: 3.0 / sqrt(1.36 x 2.07) = 3.0 / 1.68 = 1.79, bitsandbytes-foundation/bitsandbytes#1747.
+const LOOKUP_SLOWDOWN_DATACENTER = TREE_SLOWDOWN_DATACENTER / Math.sqrt(1.36 * 2.07);
 // T4 (sm75): sqrt(1.25 x 1.80), bitsandbytes-foundation/bitsandbytes#1747.
 const TREE_SLOWDOWN_TURING = 1.5;
 // Compute capabilities of the GPUs each range was measured on (bitsandbytes-foundation/bitsandbytes#1747's list).
@@ -36,6 +41,21 @@ export function bnbTreeDequantSlowdown(cc: number): number {
   if (DATACENTER_CC.includes(cc)) return TREE_SLOWDOWN_DATACENTER;
   if (cc === TURING_CC) return TREE_SLOWDOWN_TURING;
   return 1;
+}
+
+/**
+ * How much longer the lookup-table kernel (bitsandbytes 0.48.0 on) takes than a pass at the memory rate: the tree
+ * kernel's factor over bitsandbytes-foundation/bitsandbytes#1747's gain on sm60/80/90; 1 on the T4 (whose tree factor
+ * is that gain against a memory-rate pass), on sm86/sm89 (both kernels stream at the memory rate at weight sizes) and
+ * where it was not measured.
+ */
+export function bnbLookupDequantSlowdown(cc: number): number {
+  return DATACENTER_CC.includes(cc) ? LOOKUP_SLOWDOWN_DATACENTER : 1;
+}
+
+/** The factor of a 4-bit bitsandbytes dequantization pass for the build's kernel (TimeOptions.bnbTreeDequant). */
+export function bnbDequantSlowdown(cc: number, tree: boolean): number {
+  return tree ? bnbTreeDequantSlowdown(cc) : bnbLookupDequantSlowdown(cc);
 }
 
 /**

@@ -5,7 +5,7 @@ import { cacheTpOf, decodeCacheBytes, kvElementBytes } from '../memory/kv-layout
 import { FLOAT_BYTES, ggufTensorBytes } from '../model/dtypes.js';
 import { shapeFactor } from './shape.js';
 import { dmmvTailSeconds, type MatVec } from './matvec-tail.js';
-import { bnbTreeDequantSlowdown, copyBytes } from './bnb-dequant.js';
+import { bnbDequantSlowdown, copyBytes } from './bnb-dequant.js';
 import { floatExpertRead } from './float-experts.js';
 import { moeCallLatency, moeCallSeconds } from './moe-call.js';
 import { piecewiseAttentionSeconds } from './piecewise.js';
@@ -352,13 +352,12 @@ export function decodeTraffic(
   const dense = mxfp4DenseRead(o, e);
   const headBytes = m.lmHead * headElementBytes(m, o, q, wb, dense.bytes);
   // Above the crossover: dequantize (write 2 B) then a 16-bit GEMM reads it back (2 B), from L2 where the 16-bit
-  // copy of the matrix fits in it (l2HeldElements). A pre-0.48 bitsandbytes build's 4-bit dequantization runs its
-  // tree kernel, slower than the memory rate on some GPUs (bnb-dequant.ts).
+  // copy of the matrix fits in it (l2HeldElements). bitsandbytes' 4-bit dequantization runs its tree kernel (before
+  // 0.48) or its lookup kernel, each slower than the memory rate on some GPUs (bnb-dequant.ts).
   const [feRead, feBytes] = floatExpertRead(m, o, t, expertRead); // never dequantized
   const qRead = linearRead - bf16Read - feRead;
   const dequantizes = k !== null && B > k.crossover;
-  const tree =
-    q === 'bnb' && wb < 1 && t.bnbTreeDequant === true ? bnbTreeDequantSlowdown(r.cc) : 1;
+  const tree = q === 'bnb' && wb < 1 ? bnbDequantSlowdown(r.cc, t.bnbTreeDequant === true) : 1;
   // Bytes per element of the dequantized copy: the compute dtype's 2, or 4 where the captured step dequantizes
   // bitsandbytes weights to fp32 (TimeOptions.bnbDecodeFp32), or, averaged, 4 for the routed experts' down
   // projections alone (TimeOptions.bnbDecodeFp32MoeDown).

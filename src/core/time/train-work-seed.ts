@@ -35,6 +35,7 @@ export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
   fp32: false,
   dequantBytes: DOUBLE_FIELD,
   treeDequantBytes: DOUBLE_FIELD,
+  lookupDequantBytes: DOUBLE_FIELD,
   dequantSeconds: DOUBLE_FIELD,
   int8ForwardFlops: DOUBLE_FIELD,
   optimizerBytes: DOUBLE_FIELD,

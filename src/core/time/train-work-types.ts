@@ -37,6 +37,8 @@ export interface TrainWork {
   dequantBytes: number; // per micro-batch per GPU
   /** Of dequantBytes, the 4-bit passes of a pre-0.48 bitsandbytes tree kernel (TimeOptions.bnbTreeDequant). */
   treeDequantBytes: number;
+  /** Of dequantBytes, the 4-bit passes of bitsandbytes' lookup-table kernel (0.48.0 on). */
+  lookupDequantBytes: number;
   dequantSeconds: number; // fixed per micro-batch (LLM.int8 per-linear overhead)
   int8ForwardFlops: number; // LLM.int8 forward/recompute GEMM FLOPs per micro-batch (slower int8 path)
   optimizerBytes: number; // per step per GPU

@@ -326,6 +326,7 @@ function quantWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions, w: WorkLay
   const q = t.quantFormat ?? defaultQuantFormat(o);
   let dequantBytes = 0;
   let treeDequantBytes = 0;
+  let lookupDequantBytes = 0;
   let dequantSeconds = 0;
   let int8ForwardFlops = 0;
   if (o.method === 'qlora' || (o.method === 'lora' && !isFloatDtype(o.weights))) {
@@ -344,10 +345,11 @@ function quantWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions, w: WorkLay
     } else if (q === 'bnb') {
       dequantSeconds = passes * bnb4Ops(o) * EAGER_OP_SECONDS * linears * w.layersHere;
       if (t.bnbTreeDequant === true) treeDequantBytes = dequantBytes;
+      else lookupDequantBytes = dequantBytes;
     }
   }
   if (w.autocast) dequantBytes += (1 + w.recompute) * 6 * (m.linearTotal / w.shard);
-  return { dequantBytes, treeDequantBytes, dequantSeconds, int8ForwardFlops };
+  return { dequantBytes, treeDequantBytes, lookupDequantBytes, dequantSeconds, int8ForwardFlops };
 }
 
 /** Bytes each rank moves over links per step: gathers, gradient reduces, offload copies, TP all-reduces. */
@@ -505,6 +507,7 @@ export function trainWork(
     fp32: o.compute === 'fp32',
     dequantBytes: qw.dequantBytes,
     treeDequantBytes: qw.treeDequantBytes,
+    lookupDequantBytes: qw.lookupDequantBytes,
     dequantSeconds: qw.dequantSeconds,
     int8ForwardFlops: qw.int8ForwardFlops,
     optimizerBytes: onHost ? 0 : optBytes,
