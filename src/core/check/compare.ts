@@ -9,95 +9,24 @@ import { isEngine } from '../../schema/engine.js';
 import type { RunPlan } from '../../schema/measured.js';
 
 /**
- * The time model's p90 absolute error per kind of figure on the shipped speed set (`vramplan validate
- * --throughput`, out-of-sample summary groups kind:training 0.343, kind:decode 0.233, kind:serving 0.439, kind:rl
- * 0.214: GRPO steps; 0.283 before the rollout's lone last steps, 0.326 before old bitsandbytes builds' tree
- * dequantization, 0.454 before the rollout's LoRA kernels and inline-ECC GDDR bandwidth), rounded up; test/check/time-band.test.ts keeps them in step. The MoE full
- * fine-tunes of ms-swift's DeepSpeed benchmarks widened training from 0.343 (0.419 before the per-expert loop's
- * synced ops, the ZeRO-3 hook counts and the autocast casts), and came back to it with the dense MoE block's
- * per-expert loop (0.370 before). Unsloth's Qwen3-30B-A3B LoRA notebook on an A100 (+1,599%: torch._grouped_mm's
- * per-group fallback off sm90/sm100, not timed) widened training again to 0.370, and three GRPO notebook rows widened
- * rl to 0.281 (DeepSeek-R1-0528-Qwen3-8B on a T4, +28.1%), and that row read as its log has it (every completion
- * stopped at vLLM's 256-token max_model_len: 4 completions of 157 tokens decoded together, 100-token prompts) widened
- * rl to 0.601 (+60.0%), and came back to 0.177 once its captured decode steps ran bitsandbytes' 4-bit path in fp32 as
- * its build did (time/decode.ts copyBytes: -5.6%) and a generation batch's longest completion followed its size
- * (time/completion-length.ts longestToMean: the RTX 4090 row -21.1% -> -17.7%); transformers' eager RMSNorm, rotary and SDPA copies
- * counted as read took training to 0.343 (0.299 without the Qwen3-30B-A3B notebook row, +319%), and to 0.299 with it
- * once each group of the fallback was priced from an A100 benchmark of it (time/grouped-mm-cost.ts: +25.9%). The
- * serving field rows (MI300X FP8 static batches up to 256, MoE serving, llama.cpp MoE on HBM cards) widened decode
- * and serving from 0.215 and 0.124 (decode came back from 0.290 with llama.cpp's unfused graph kernels). SGLang 0.5.x rows of 2025 (the SGLang
- * cookbook: Llama-3.1-70B on 8x A100 and Qwen3-235B-A22B on 8x B200, timed 24-93% too fast) widened serving from
- * 0.228 to 0.460. Six vLLM 0.19.0 closed-loop rows on A100 80GB PCIe (Qwen2.5-7B fp16, TP 1 and 2: -10..+12% with the
- * harness's prefix cache and rounds read from its code) brought serving's p90 to 0.415, the band to 0.42. Five
- * SGLang rows of two sources new to the set (GPUStack's Qwen3-8B on an H100, AccelMark's SGLang 0.5.6 runs on
- * A100-SXM4-40GB: +3..+29%) brought it to 0.370, the band to 0.38. Three LoRA-over-ZeRO-3 rows of one harness on 8
- * H100 (QwenLM/Qwen3#736: Qwen2 7B, 72B and 57B-A14B, 82-298% too fast when first scored) widened training from 0.30
- * to 0.38; LLaMA-Factory's two HF rows read as the eager attention their torch 2.1.0 rig ran (+52%, +40% -> +16%, +9%)
- * brought it to 0.35. GPUStack's vLLM 0.11.0 bursts of 500 gpt-oss-20b prompts (+117%, +58%: prefill timed at twice
- * the rate the runs reached), a llama-server sweep of gpt-oss-20b on HBM cards (+42..+71%), the lab's Qwen3-32B
- * burst whose KV pool runs a dozen of 500 at a time (+48.7% with the pool's queue, time/pool-queue.ts) and
- * vllm-project/vllm#43232's 30,000-token prompts on four B200s (+54.6%, prefill again) widened serving to 0.487 and
- * decode to 0.244 (docs/time-model.md "GPUStack and a llama-server sweep"); llama.cpp's quantized mat-vec timed as
- * bound by the SMs' work on datacenter cards (+9..+37% on that sweep) brought decode back to 0.215, the band to 0.22
- * (docs/time-model.md "llama.cpp's mat-vec on datacenter cards"); a prefill's routed experts priced at one expert's
- * width on the GPU (its TP share: Qwen3-235B-A22B's 384 of 1536 over TP 4) brought serving back to 0.474, the band to
- * 0.48 (docs/time-model.md "vLLM's prefill-heavy bursts"); SGLang's prefills launched eagerly (Qwen3-235B-A22B on
- * B200s at 91 in flight +91.5% -> +71.3%) brought serving to 0.461, the band to 0.47 (docs/time-model.md "SGLang at
- * concurrency"); vLLM's and SGLang's CUDA-graph decode kernels priced at 3.15 µs each beyond their bytes
- * (engines/graph-kernel.ts) brought it to 0.456, the band to 0.46 (docs/time-model.md "The GPU's cost per graph
- * kernel"). GRPO steps: the DeepSeek-R1-0528-Qwen3-8B
- * T4 rollout decoding its bitsandbytes weights in fp32 (+60% -> -6%) and a batch's longest completion taken from
- * its size brought RL's p90 to 0.177, the band to 0.19. Four Unsloth GRPO notebooks new to the set (FP8 LoRA on an L4
- * with vLLM, -10% and +43% with the L4's measured matmul rate; gpt-oss-20b with a transformers rollout on a T4 and an
- * A100, +57% and +207% with every expert read a decode step) widened RL's p90 to 0.570, the band to 0.57
- * (docs/time-model.md "FP8 on an L4 and gpt-oss rollouts"). The gpt-oss decode path read in the code those runs
- * installed (the T4's experts' 4-bit down projections dequantized to fp32, +57% -> +24%; the A100's adapters run
- * unmerged, each layer's eager ops and torch.compile'd calls timed and the training passes' per-expert loop read,
- * +212% -> +57%) and a thirteenth row new to the set (the same stack's 2048-game GRPO run, +204% -> +51%) brought RL's
- * p90 to 0.508, the band to 0.51 (docs/time-model.md "gpt-oss rollouts: the decode path read"); the two attention masks
- * transformers' generate builds through torch.vmap every decode step on those rows and their sliding layers' stream
- * syncs (+57% -> +30%, +51% -> +26%) brought it to 0.303, the band to 0.31 (docs/time-model.md "gpt-oss rollouts:
- * generate's masks"). Two sources new to the
- * set, scored before any model change (docs/time-model.md "llama.cpp on an RTX 4090 and gpt-oss on one MI300X"): eight
- * llama.cpp decode rows on an RTX 4090 (-28.0..-3.7%) widened decode to 0.229, the band to 0.23, and four more on an RTX
- * 4090 and an RTX 5090 with the CUDA backend's fusion off (ggml-org/llama.cpp#17621, -31.6..-27.2%) to 0.272, the band to
- * 0.28, and flash attention's one kernel a layer in their unfused graphs (engines/llama-cpp/memory.ts) to 0.248, the
- * band to 0.25; four vLLM gpt-oss-120b
- * rows on one MI300X (+67.7..+118.8%) widened serving to 0.481, the band to 0.49; their experts' FP4 unpacked in the
- * CUs' registers (time/decode.ts KERNELS.marlin.rocmMoeIssue: -17.8..+18.9%) brought serving to 0.412, the band to 0.42.
- * Seventeen training rows
- * of three sources new to the time set (PEFT's MetaMathQA runs on an L40S, -20..-1% with the L40S's measured matmul rate
- * and torch AdamW's foreach step; Unsloth's packed TinyLlama QLoRA on a T4, +45%; QwenLM/Qwen's README sweep of Qwen-7B
- * LoRA and GPTQ Q-LoRA on an A100 from 256 to 8192 tokens, -5..+23% and -7..+40% with auto-gptq's torch
- * dequantization) left training's p90 at 0.342, the band at 0.35 (docs/time-model.md "PEFT's method comparison and a
- * packed T4 QLoRA"). llama.cpp's graph kernels priced in SM cycles (engines/llama-cpp/memory.ts graphKernelCycles:
- * GeForce rows 2-12 points faster, A100 rows 4-12 points slower) brought decode to 0.190, the band to 0.20. Four
- * sources new to the set, scored before any model change (docs/time-model.md "gpt-oss serving of August 2025 and
- * llama.cpp's PR tables"): sixteen vLLM gpt-oss-20b rows of August 2025 on an H100 PCIe, H200, B200 and MI300X
- * (-16.3..+176.8%) and three of the October 2025 edition of AMD's MI300X page (-10.7..+3.2%) widened serving to 0.525,
- * the band to 0.53; three llama.cpp gpt-oss-20b tg128 rows (+19.1..+32.7%) left decode at 0.195, the band at 0.20.
- * fms-acceleration's nineteen A100 rows (foundation-model-stack/fms-acceleration@9122a76 refs/a100_80gb.csv: Mistral-7B,
- * Mixtral-8x7B and Llama-2-70B full, LoRA and QLoRA over one and two GPUs) took training's p90 to 0.370 when first
- * scored, 0.342 with transformers 4.x's looped experts quantized (time/float-experts.ts) and 0.299 with the one-GPU
- * QLoRA rows' fp32 residual stream (time/kbit-stream.ts): the band to 0.30 (docs/time-model.md "fms-acceleration's
- * reference benchmarks"). SGLang's decode step read again in its code (the batch padded to the captured graph size
- * routed through the MoE layers, Qwen3's per-head q/k norms' kernels, a plain layer's strided q copied above one
- * sequence: the SGLang cookbook's Qwen3-235B-A22B rows 2.5-8.5 points nearer their runs; docs/time-model.md "SGLang's
- * decode step read again") and the burst and fp8-KV prefill kernels (docs/time-model.md) brought serving to 0.523, the
- * band to 0.53. Twelve quantized serving rows from three sources new to the set (QwQ-32B AWQ on vLLM on eight rigs,
- * Mistral Small 24B BF16 and NVFP4 on a B200, Llama 3.3 70B NVFP4 over TP 4 on GB200 with an NVL72 rack read as
- * NVLink-switched; calibration/README.md "Quantized serving rows") and vLLM's piecewise-graph attention for a model
- * with attention sinks (gpt-oss off Hopper runs the Triton backend's eager calls and JIT launches, time/piecewise.ts)
- * brought serving to 0.481, the band to 0.49. llama.cpp's GGUF read rate worked out from ggml-org/llama.cpp#6766's CUDA
- * pair (time/decode.ts KERNELS.gguf: GeForce rows 5-14 points faster) brought decode to 0.179, the band to 0.18.
- * Thirteen vLLM rows from three sources new to the set, scored before any model change (Qwen2-7B bursts on one A100,
- * +12.7..+55.5%; Qwen3Guard-8B on one MI300X, +34.5%; Llama-3.3-70B FP8 over TP 8 on MI355X, +46.3..+133.5%;
- * calibration/README.md "vLLM bursts on one A100 and FP8 over TP 8 on MI355X") widened serving to 0.541, the band to
- * 0.55. vLLM's decode linears on ROCm that its skinny kernels do not take timed as hipBLASLt calls (a fixed cost a call,
- * engines/vllm/rocm-gemm.ts: the MI355X rows +22.1..+123.7%, Qwen3Guard-8B +20.3%) and SGLang's FlashInfer prefill
- * waiting for the step before it (engines/sglang/attention-backend.ts) brought serving to 0.509, the band to 0.51. The
- * decode step's attention kernels timed after its GEMMs instead of under their arithmetic (time/decode-attention.ts:
- * the A100 bursts of 200 and 500, +37.4% -> +26.1%, +55.5% -> +34.6%) brought serving to 0.481, the band to 0.49.
+ * The check's time band per kind of figure: the time model's out-of-sample p90 absolute error of that kind on the
+ * shipped speed set (`vramplan validate --throughput`, summary groups kind:training, kind:decode, kind:serving and
+ * kind:rl; nearest-rank p90), rounded up to 0.01. test/check/time-band.test.ts fails when a band is below its p90 or
+ * 0.02 or more above it, so a change that moves a p90 moves its band. How each band got here: CHANGELOG.md.
+ * Where each p90 stands on the shipped set (error = estimate / run - 1 in speed; + is a plan faster than its run):
+ * - training: 137 rows, p90 0.282 (fmsacc-a100-mixtral8x7b-qlora-1gpu-b4, +28.2%). The largest above it are ZeRO-3 and
+ *   FSDP fine-tunes over several GPUs: ms-swift's Qwen3-30B-A3B on 16 A800 (+176%), QwenLM/Qwen3#736's Qwen2 72B, 7B
+ *   and 57B-A14B LoRA on 8 H100 (+145%, +57%, +40%), axolotl's Llama 4 Scout QLoRA on 4 H100 (+116%); then Unsloth's
+ *   packed TinyLlama QLoRA on a T4 (+45%).
+ * - decode: 90 rows, p90 0.164 (litgpt-dec-cl34-dq, -16.4%). The largest above it are llama.cpp's gpt-oss-20b tg128
+ *   rows of ggml-org/llama.cpp#16649 and ggml-org/llama.cpp#16834 on an RTX 4090 and ggml-org/llama.cpp#15451 on two
+ *   A5000 (+35..+53%), and gpt-fast's Llama 3.1 405B int8 over TP 8 (+27.5%).
+ * - serving: 147 rows, p90 0.481 (vllm25444-qwen3coder30b-fp8-h100-piecewise-async, +48.1%). The largest above it are
+ *   vLLM rows: gpt-oss-20b in sariekr/gpu_conc on B200, MI300X and H200 (+51..+177%) and in GPUStack's bursts of 500 on
+ *   an H100 and an A100 (+84%, +54%), llm-d/llm-d#1233's Llama-3.3-70B FP8 over TP 8 on MI355X (+47..+124%), and
+ *   vllm-project/vllm#25444's piecewise-graph Qwen3-Coder-30B FP8 on an H100 (+55%).
+ * - rl: 15 rows, p90 0.303 (unsloth-gptoss-grpo-20b-bf16-a100-hf, +30.3%). The one above it: Unsloth's FP8 GRPO of
+ *   Llama-3.2-1B on an L4 with a vLLM rollout (+43.3%).
  * Time to first token has no calibration rows: it takes the serving band.
  */
 export const TIME_UNCERTAINTY = { training: 0.3, decode: 0.18, serving: 0.49, rl: 0.31 } as const;
