@@ -49,9 +49,10 @@ describe("Marlin's GEMMs on Hopper", () => {
 
   it('a memory-bound decode step at batch 1 is unchanged', () => {
     const one: RawFlags = { weights: 'int4', batch: 1, seq: 512 };
-    expect(stepSeconds('h100-sxm', { ...one, 'quant-format': 'marlin' })).toBe(
-      stepSeconds('h100-sxm', one),
-    );
+    // Unchanged up to the ridge blend's tail: a memory-bound step's FLOPs add (FLOPs / read)^3 / 3 of it, ~1e-7.
+    const ratio =
+      stepSeconds('h100-sxm', { ...one, 'quant-format': 'marlin' }) / stepSeconds('h100-sxm', one);
+    expect(ratio).toBeCloseTo(1, 6);
   });
 
   it('FP8 W8A8 (CUTLASS, wgmma) on an H100 is not capped', () => {

@@ -105,7 +105,9 @@ describe('multi-LoRA serving with speculative decoding and DP attention', () => 
     // Two rank-16 adapters: the experts' 1/8 of them on each GPU, far below the unsplit adapters.
     const whole = 2 * adapterBytesPerGpu(dsv3, 16, 1, 2);
     expect(e.perGpu.breakdown.adapters).toBeLessThan(0.2 * whole);
-    expect(e.time!.stepSeconds).toBeCloseTo(plain.stepSeconds + e.time!.lora!.seconds, 5);
+    // The adapters' kernels add on; their read also joins the step's blended weight read (decode-attention.ts
+    // ridgeBlend), a few µs of a 50 ms step.
+    expect(e.time!.stepSeconds / (plain.stepSeconds + e.time!.lora!.seconds)).toBeCloseTo(1, 3);
     const sh = serveShOf(dsv3, o, gpu, e);
     // SGLang's default csgmv LoRA backend refuses DP attention; its triton backend runs it.
     expect(sh).toContain('--enable-dp-attention');
