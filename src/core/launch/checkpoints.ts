@@ -44,10 +44,17 @@ const PUBLISHED: Readonly<Record<string, Partial<Record<WeightDtype, string>>>> 
   'Qwen/Qwen2.5-14B': { int4: 'Qwen/Qwen2.5-14B-Instruct-AWQ' },
   'Qwen/Qwen2.5-32B': { int4: 'Qwen/Qwen2.5-32B-Instruct-AWQ' },
   'Qwen/Qwen2.5-72B': { int4: 'Qwen/Qwen2.5-72B-Instruct-AWQ' },
-  // Qwen's own AWQ releases of the Qwen3 dense models (huggingface.co/Qwen, "Qwen3" collection).
-  'Qwen/Qwen3-4B': { int4: 'Qwen/Qwen3-4B-AWQ' },
-  'Qwen/Qwen3-8B': { int4: 'Qwen/Qwen3-8B-AWQ' },
-  'Qwen/Qwen3-32B': { int4: 'Qwen/Qwen3-32B-AWQ' },
+  // Qwen's own releases of the Qwen3 models (huggingface.co/Qwen, "Qwen3" collection): AWQ for the dense models,
+  // GPTQ-Int4 for the MoE ones, and "-FP8" for every size, "fine-grained fp8 quantization with block size of 128"
+  // read from config.json's quantization_config (Qwen3-8B-FP8 model card, "Note on FP8").
+  'Qwen/Qwen3-0.6B': { fp8: 'Qwen/Qwen3-0.6B-FP8' },
+  'Qwen/Qwen3-1.7B': { fp8: 'Qwen/Qwen3-1.7B-FP8' },
+  'Qwen/Qwen3-4B': { int4: 'Qwen/Qwen3-4B-AWQ', fp8: 'Qwen/Qwen3-4B-FP8' },
+  'Qwen/Qwen3-8B': { int4: 'Qwen/Qwen3-8B-AWQ', fp8: 'Qwen/Qwen3-8B-FP8' },
+  'Qwen/Qwen3-14B': { int4: 'Qwen/Qwen3-14B-AWQ', fp8: 'Qwen/Qwen3-14B-FP8' },
+  'Qwen/Qwen3-32B': { int4: 'Qwen/Qwen3-32B-AWQ', fp8: 'Qwen/Qwen3-32B-FP8' },
+  'Qwen/Qwen3-30B-A3B': { int4: 'Qwen/Qwen3-30B-A3B-GPTQ-Int4', fp8: 'Qwen/Qwen3-30B-A3B-FP8' },
+  'Qwen/Qwen3-235B-A22B': { int4: 'Qwen/Qwen3-235B-A22B-GPTQ-Int4', fp8: 'Qwen/Qwen3-235B-A22B-FP8' },
 };
 
 export const GGUF_TYPE: Partial<Record<WeightDtype, string>> = {
