@@ -54,7 +54,10 @@ const PUBLISHED: Readonly<Record<string, Partial<Record<WeightDtype, string>>>> 
   'Qwen/Qwen3-14B': { int4: 'Qwen/Qwen3-14B-AWQ', fp8: 'Qwen/Qwen3-14B-FP8' },
   'Qwen/Qwen3-32B': { int4: 'Qwen/Qwen3-32B-AWQ', fp8: 'Qwen/Qwen3-32B-FP8' },
   'Qwen/Qwen3-30B-A3B': { int4: 'Qwen/Qwen3-30B-A3B-GPTQ-Int4', fp8: 'Qwen/Qwen3-30B-A3B-FP8' },
-  'Qwen/Qwen3-235B-A22B': { int4: 'Qwen/Qwen3-235B-A22B-GPTQ-Int4', fp8: 'Qwen/Qwen3-235B-A22B-FP8' },
+  'Qwen/Qwen3-235B-A22B': {
+    int4: 'Qwen/Qwen3-235B-A22B-GPTQ-Int4',
+    fp8: 'Qwen/Qwen3-235B-A22B-FP8',
+  },
 };
 
 export const GGUF_TYPE: Partial<Record<WeightDtype, string>> = {

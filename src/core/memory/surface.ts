@@ -221,6 +221,32 @@ function classPoints(shared: GrpoPoints, key: string): Map<number, Point> {
 }
 
 /**
+ * A surface's fits, each made on first use: by the micro-batch b0 it starts from and dp = 1 or not. b0 = 1
+ * unless a fused loss's knee lies above one sample and the batch is at or past it (lossKnee).
+ */
+function fitCache(
+  knee: () => number,
+  at: (batch: number, dp: number) => MemoryEstimate,
+): (batch: number, dp: number) => Fit {
+  const fits = new Map<number, Fit>();
+  let k = 0;
+  return (batch, dp) => {
+    if (k === 0) k = knee();
+    const b0 = batch >= k ? Math.ceil(k) : 1;
+    const key = b0 * 2 + (dp <= 1 ? 1 : 0);
+    let f = fits.get(key);
+    if (!f) {
+      f =
+        dp <= 1
+          ? fitOf([at(b0, 1), at(b0 + 1, 1)], lineAt(b0))
+          : fitOf([at(b0, 2), at(b0, 4), at(b0 + 1, 2)], planeAt(b0));
+      fits.set(key, f);
+    }
+    return f;
+  };
+}
+
+/**
  * Memory against micro-batch and data-parallel degree from five estimates. With the sequence fixed, each
  * phase's allocation is A + B/dp + C·batch (saved activations, loss tensors and the largest transient
  * block grow with the tokens of a micro-batch; sharded states divide by dp; the two never multiply), so
@@ -278,24 +304,7 @@ export function memorySurface(
       );
     return e;
   };
-  // Fits by the micro-batch they start from (b0) and dp = 1 or not; b0 = 1 unless a fused loss's knee
-  // lies above one sample and the batch at or past it (lossKnee).
-  const fits = new Map<number, Fit>();
-  let knee = 0;
-  const fitFor = (batch: number, dp: number): Fit => {
-    if (knee === 0) knee = lossKnee(arch, o, leanCtx);
-    const b0 = batch >= knee ? Math.ceil(knee) : 1;
-    const key = b0 * 2 + (dp <= 1 ? 1 : 0);
-    let f = fits.get(key);
-    if (!f) {
-      f =
-        dp <= 1
-          ? fitOf([at(b0, 1), at(b0 + 1, 1)], lineAt(b0))
-          : fitOf([at(b0, 2), at(b0, 4), at(b0 + 1, 2)], planeAt(b0));
-      fits.set(key, f);
-    }
-    return f;
-  };
+  const fitFor = fitCache(() => lossKnee(arch, o, leanCtx), at);
   return {
     get evaluations() {
       return evaluations + asked.size;
