@@ -85,10 +85,10 @@ describe('vLLM serve.sh', () => {
       expect(sh).not.toMatch(/llm-compressor/);
     }
   });
-  it("a Qwen3 plan loads Qwen's own FP8 or GPTQ-Int4 release, with no --quantization and no quantize step", () => {
+  it('a Qwen3 plan loads a published FP8-dynamic or GPTQ-Int4 checkpoint, with no --quantization or quantize step', () => {
     const cases: [string, 'fp8' | 'int4', string, number][] = [
-      ['qwen3-32b', 'fp8', 'Qwen/Qwen3-32B-FP8', 2],
-      ['qwen3-30b-a3b', 'fp8', 'Qwen/Qwen3-30B-A3B-FP8', 1],
+      ['qwen3-32b', 'fp8', 'RedHatAI/Qwen3-32B-FP8-dynamic', 2],
+      ['qwen3-30b-a3b', 'fp8', 'RedHatAI/Qwen3-30B-A3B-FP8-dynamic', 1],
       ['qwen3-30b-a3b', 'int4', 'Qwen/Qwen3-30B-A3B-GPTQ-Int4', 1],
       ['qwen3-235b-a22b', 'int4', 'Qwen/Qwen3-235B-A22B-GPTQ-Int4', 8],
     ];

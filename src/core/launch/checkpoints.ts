@@ -44,19 +44,23 @@ const PUBLISHED: Readonly<Record<string, Partial<Record<WeightDtype, string>>>> 
   'Qwen/Qwen2.5-14B': { int4: 'Qwen/Qwen2.5-14B-Instruct-AWQ' },
   'Qwen/Qwen2.5-32B': { int4: 'Qwen/Qwen2.5-32B-Instruct-AWQ' },
   'Qwen/Qwen2.5-72B': { int4: 'Qwen/Qwen2.5-72B-Instruct-AWQ' },
-  // Qwen's own releases of the Qwen3 models (huggingface.co/Qwen, "Qwen3" collection): AWQ for the dense models,
-  // GPTQ-Int4 for the MoE ones, and "-FP8" for every size, "fine-grained fp8 quantization with block size of 128"
-  // read from config.json's quantization_config (Qwen3-8B-FP8 model card, "Note on FP8").
-  'Qwen/Qwen3-0.6B': { fp8: 'Qwen/Qwen3-0.6B-FP8' },
-  'Qwen/Qwen3-1.7B': { fp8: 'Qwen/Qwen3-1.7B-FP8' },
-  'Qwen/Qwen3-4B': { int4: 'Qwen/Qwen3-4B-AWQ', fp8: 'Qwen/Qwen3-4B-FP8' },
-  'Qwen/Qwen3-8B': { int4: 'Qwen/Qwen3-8B-AWQ', fp8: 'Qwen/Qwen3-8B-FP8' },
-  'Qwen/Qwen3-14B': { int4: 'Qwen/Qwen3-14B-AWQ', fp8: 'Qwen/Qwen3-14B-FP8' },
-  'Qwen/Qwen3-32B': { int4: 'Qwen/Qwen3-32B-AWQ', fp8: 'Qwen/Qwen3-32B-FP8' },
-  'Qwen/Qwen3-30B-A3B': { int4: 'Qwen/Qwen3-30B-A3B-GPTQ-Int4', fp8: 'Qwen/Qwen3-30B-A3B-FP8' },
+  // Qwen3: Qwen's own AWQ (dense) and GPTQ-Int4 (MoE) releases (huggingface.co/Qwen, "Qwen3" collection), and
+  // RedHatAI's FP8-dynamic ones (huggingface.co/RedHatAI: llm-compressor FP8_DYNAMIC, one scale per output row,
+  // per-token activation scales: the fp8 the plan prices). Qwen's own "-FP8" repositories are block-128 FP8,
+  // other kernels.
+  'Qwen/Qwen3-0.6B': { fp8: 'RedHatAI/Qwen3-0.6B-FP8-dynamic' },
+  'Qwen/Qwen3-1.7B': { fp8: 'RedHatAI/Qwen3-1.7B-FP8-dynamic' },
+  'Qwen/Qwen3-4B': { int4: 'Qwen/Qwen3-4B-AWQ', fp8: 'RedHatAI/Qwen3-4B-FP8-dynamic' },
+  'Qwen/Qwen3-8B': { int4: 'Qwen/Qwen3-8B-AWQ', fp8: 'RedHatAI/Qwen3-8B-FP8-dynamic' },
+  'Qwen/Qwen3-14B': { int4: 'Qwen/Qwen3-14B-AWQ', fp8: 'RedHatAI/Qwen3-14B-FP8-dynamic' },
+  'Qwen/Qwen3-32B': { int4: 'Qwen/Qwen3-32B-AWQ', fp8: 'RedHatAI/Qwen3-32B-FP8-dynamic' },
+  'Qwen/Qwen3-30B-A3B': {
+    int4: 'Qwen/Qwen3-30B-A3B-GPTQ-Int4',
+    fp8: 'RedHatAI/Qwen3-30B-A3B-FP8-dynamic',
+  },
   'Qwen/Qwen3-235B-A22B': {
     int4: 'Qwen/Qwen3-235B-A22B-GPTQ-Int4',
-    fp8: 'Qwen/Qwen3-235B-A22B-FP8',
+    fp8: 'RedHatAI/Qwen3-235B-A22B-FP8-dynamic',
   },
 };
 
