@@ -290,6 +290,10 @@ describe('memorySurface', () => {
       { zero: 1, pp: 2, checkpointing: 'offload' },
       { method: 'qlora', zero: 3, offload: 'optimizer+params', tp: 2 },
       { method: 'inference', framework: 'vllm' },
+      // Unsloth's fused loss caps its fp32 chunk at 4 GiB: 33,554 rows of a 32,000 vocabulary, crossed at
+      // micro-batch 4.1 of 8,192-token samples, where the loss chunk stops growing.
+      { method: 'lora', framework: 'unsloth', seq: 8192, checkpointing: 'full' },
+      { method: 'lora', framework: 'unsloth', seq: 8192, zero: 3 },
     ];
     for (const c of cases) {
       const o = opts(c);

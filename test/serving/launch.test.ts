@@ -85,6 +85,23 @@ describe('vLLM serve.sh', () => {
       expect(sh).not.toMatch(/llm-compressor/);
     }
   });
+  it('a Qwen3 plan loads a published FP8-dynamic or GPTQ-Int4 checkpoint, with no --quantization or quantize step', () => {
+    const cases: [string, 'fp8' | 'int4', string, number][] = [
+      ['qwen3-32b', 'fp8', 'RedHatAI/Qwen3-32B-FP8-dynamic', 2],
+      ['qwen3-30b-a3b', 'fp8', 'RedHatAI/Qwen3-30B-A3B-FP8-dynamic', 1],
+      ['qwen3-30b-a3b', 'int4', 'Qwen/Qwen3-30B-A3B-GPTQ-Int4', 1],
+      ['qwen3-235b-a22b', 'int4', 'Qwen/Qwen3-235B-A22B-GPTQ-Int4', 8],
+    ];
+    for (const [model, weights, published, tp] of cases) {
+      for (const framework of ['vllm', 'sglang']) {
+        const { files } = launch(model, 'h200-sxm', { framework, weights, tp, gpus: tp });
+        const sh = String(files['serve.sh']);
+        expect(modelOf(sh)).toBe(published);
+        expect(serveCommands(sh)[0]!['--quantization']).toBeUndefined();
+        expect(sh).not.toMatch(/llm-compressor/);
+      }
+    }
+  });
   it('--quantization bitsandbytes folders install the bitsandbytes plugin and bitsandbytes', () => {
     const { files } = launch('llama-3.1-8b', 'rtx-4090', { framework: 'vllm', weights: 'nf4' });
     expect(serveCommands(String(files['serve.sh']))[0]!['--quantization']).toBe('bitsandbytes');

@@ -44,10 +44,24 @@ const PUBLISHED: Readonly<Record<string, Partial<Record<WeightDtype, string>>>> 
   'Qwen/Qwen2.5-14B': { int4: 'Qwen/Qwen2.5-14B-Instruct-AWQ' },
   'Qwen/Qwen2.5-32B': { int4: 'Qwen/Qwen2.5-32B-Instruct-AWQ' },
   'Qwen/Qwen2.5-72B': { int4: 'Qwen/Qwen2.5-72B-Instruct-AWQ' },
-  // Qwen's own AWQ releases of the Qwen3 dense models (huggingface.co/Qwen, "Qwen3" collection).
-  'Qwen/Qwen3-4B': { int4: 'Qwen/Qwen3-4B-AWQ' },
-  'Qwen/Qwen3-8B': { int4: 'Qwen/Qwen3-8B-AWQ' },
-  'Qwen/Qwen3-32B': { int4: 'Qwen/Qwen3-32B-AWQ' },
+  // Qwen3: Qwen's own AWQ (dense) and GPTQ-Int4 (MoE) releases (huggingface.co/Qwen, "Qwen3" collection), and
+  // RedHatAI's FP8-dynamic ones (huggingface.co/RedHatAI: llm-compressor FP8_DYNAMIC, one scale per output row,
+  // per-token activation scales: the fp8 the plan prices). Qwen's own "-FP8" repositories are block-128 FP8,
+  // other kernels.
+  'Qwen/Qwen3-0.6B': { fp8: 'RedHatAI/Qwen3-0.6B-FP8-dynamic' },
+  'Qwen/Qwen3-1.7B': { fp8: 'RedHatAI/Qwen3-1.7B-FP8-dynamic' },
+  'Qwen/Qwen3-4B': { int4: 'Qwen/Qwen3-4B-AWQ', fp8: 'RedHatAI/Qwen3-4B-FP8-dynamic' },
+  'Qwen/Qwen3-8B': { int4: 'Qwen/Qwen3-8B-AWQ', fp8: 'RedHatAI/Qwen3-8B-FP8-dynamic' },
+  'Qwen/Qwen3-14B': { int4: 'Qwen/Qwen3-14B-AWQ', fp8: 'RedHatAI/Qwen3-14B-FP8-dynamic' },
+  'Qwen/Qwen3-32B': { int4: 'Qwen/Qwen3-32B-AWQ', fp8: 'RedHatAI/Qwen3-32B-FP8-dynamic' },
+  'Qwen/Qwen3-30B-A3B': {
+    int4: 'Qwen/Qwen3-30B-A3B-GPTQ-Int4',
+    fp8: 'RedHatAI/Qwen3-30B-A3B-FP8-dynamic',
+  },
+  'Qwen/Qwen3-235B-A22B': {
+    int4: 'Qwen/Qwen3-235B-A22B-GPTQ-Int4',
+    fp8: 'RedHatAI/Qwen3-235B-A22B-FP8-dynamic',
+  },
 };
 
 export const GGUF_TYPE: Partial<Record<WeightDtype, string>> = {

@@ -21,6 +21,8 @@ import {
   type StageSummary,
 } from './memory.js';
 import { fitDeviceBytes, fitHostBytes } from './paged.js';
+import { setupOf } from './setup.js';
+import { fusedLossRows } from './training.js';
 
 /** A GRPO surface's figures at one (batch, dp) point (what exactInto writes). */
 interface Point {
@@ -47,21 +49,37 @@ type Fit = Float64Array;
 /** A fitted component's three coefficients from its values at the sample points. */
 type Fitter = (values: readonly number[], out: Fit, k: number) => void;
 
-// f(1,2) = A + B/2 + C, f(1,4) = A + B/4 + C, f(2,2) = A + B/2 + 2C
-const plane: Fitter = ([f12, f14, f22], out, k) => {
-  const b = 4 * (f12! - f14!);
-  const c = f22! - f12!;
-  out[k] = f12! - b / 2 - c;
-  out[k + 1] = b;
-  out[k + 2] = c;
-};
+// From micro-batch b0: f(b0,2) = A + B/2 + C·b0, f(b0,4) = A + B/4 + C·b0, f(b0+1,2) = A + B/2 + C·(b0+1)
+const planeAt =
+  (b0: number): Fitter =>
+  ([f12, f14, f22], out, k) => {
+    const b = 4 * (f12! - f14!);
+    const c = f22! - f12!;
+    out[k] = f12! - b / 2 - c * b0;
+    out[k + 1] = b;
+    out[k + 2] = c;
+  };
 
-// f(1,1) = A + C, f(2,1) = A + 2C
-const line: Fitter = ([f11, f21], out, k) => {
-  out[k] = 2 * f11! - f21!;
-  out[k + 1] = 0;
-  out[k + 2] = f21! - f11!;
-};
+// From micro-batch b0: f(b0,1) = A + C·b0, f(b0+1,1) = A + C·(b0+1)
+const lineAt =
+  (b0: number): Fitter =>
+  ([f11, f21], out, k) => {
+    out[k] = f11! - (f21! - f11!) * b0;
+    out[k + 1] = 0;
+    out[k + 2] = f21! - f11!;
+  };
+
+/**
+ * The micro-batch from which a fused loss's chunk stops growing: its fp32 logits chunk is min(tokens, rows)
+ * (training.ts fusedLossChunk), linear below the knee and constant above it, so one fit holds on each side and
+ * none across. 1 (one fit) where the engine fuses no capped loss or one sample already fills the chunk.
+ */
+function lossKnee(arch: Arch, o: EstimateOptions, ctx: EstimateContext): number {
+  if (FRAMEWORKS[o.framework].loss.fusedChunkFp32Bytes === undefined) return 1;
+  const s = setupOf(arch, { ...o, batch: 1, gpus: o.tp * o.pp }, ctx);
+  const rows = fusedLossRows(s);
+  return rows === null ? 1 : Math.max(1, rows / s.tokens);
+}
 
 /** The component at offset `k` of a fit, at (batch, dp). */
 const ev = (f: Fit, k: number, batch: number, dp: number) =>
@@ -203,10 +221,38 @@ function classPoints(shared: GrpoPoints, key: string): Map<number, Point> {
 }
 
 /**
+ * A surface's fits, each made on first use: by the micro-batch b0 it starts from and dp = 1 or not. b0 = 1
+ * unless a fused loss's knee lies above one sample and the batch is at or past it (lossKnee).
+ */
+function fitCache(
+  knee: () => number,
+  at: (batch: number, dp: number) => MemoryEstimate,
+): (batch: number, dp: number) => Fit {
+  const fits = new Map<number, Fit>();
+  let k = 0;
+  return (batch, dp) => {
+    if (k === 0) k = knee();
+    const b0 = batch >= k ? Math.ceil(k) : 1;
+    const key = b0 * 2 + (dp <= 1 ? 1 : 0);
+    let f = fits.get(key);
+    if (!f) {
+      f =
+        dp <= 1
+          ? fitOf([at(b0, 1), at(b0 + 1, 1)], lineAt(b0))
+          : fitOf([at(b0, 2), at(b0, 4), at(b0 + 1, 2)], planeAt(b0));
+      fits.set(key, f);
+    }
+    return f;
+  };
+}
+
+/**
  * Memory against micro-batch and data-parallel degree from five estimates. With the sequence fixed, each
  * phase's allocation is A + B/dp + C·batch (saved activations, loss tensors and the largest transient
  * block grow with the tokens of a micro-batch; sharded states divide by dp; the two never multiply), so
- * (batch, dp) = (1,2), (1,4), (2,2) give the dp >= 2 plane and (1,1), (2,1) the dp = 1 line. `policy`:
+ * (batch, dp) = (1,2), (1,4), (2,2) give the dp >= 2 plane and (1,1), (2,1) the dp = 1 line. A fused loss
+ * whose chunk stops growing above one sample (lossKnee) bends that line: batches from its knee b0 take a
+ * second fit from (b0,2), (b0,4), (b0+1,2) and (b0,1), (b0+1,1), up to five estimates more. `policy`:
  * the preference / RL policy estimates, shared between surfaces (memory.ts policyMemo). `globalBatch`: a
  * fine-tune's samples per optimizer step (GRPO generates batch x accumulation completions per process).
  * `shared`: GRPO points of the search's other surfaces (on `arch` with this `globalBatch`), so that rollout
@@ -258,12 +304,7 @@ export function memorySurface(
       );
     return e;
   };
-  let manyFit: Fit | null = null;
-  let oneFit: Fit | null = null;
-  const fitFor = (dp: number): Fit =>
-    dp <= 1
-      ? (oneFit ??= fitOf([at(1, 1), at(2, 1)], line))
-      : (manyFit ??= fitOf([at(1, 2), at(1, 4), at(2, 2)], plane));
+  const fitFor = fitCache(() => lossKnee(arch, o, leanCtx), at);
   return {
     get evaluations() {
       return evaluations + asked.size;
@@ -287,7 +328,7 @@ export function memorySurface(
         exactInto(at(batch, dp), out, i);
         return;
       }
-      worstInto(fw, fitFor(dp), batch, dp, out, i);
+      worstInto(fw, fitFor(batch, dp), batch, dp, out, i);
     },
     at(batch, dp) {
       return oneAt(this, batch, dp);

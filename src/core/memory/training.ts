@@ -434,7 +434,13 @@ export function compiledUpcastLoss(s: Setup): boolean {
 }
 
 export function fusedLossChunk(s: Setup): number | null {
+  const rows = fusedLossRows(s);
+  return rows === null ? null : Math.min(s.tokens, rows);
+}
+
+/** The rows one chunk of a fused loss holds at most (the profile's fp32 cap over the vocabulary), or null. */
+export function fusedLossRows(s: Setup): number | null {
   const cap = s.fw.loss.fusedChunkFp32Bytes;
   if (cap === undefined || !s.training || s.V === 0) return null;
-  return Math.min(s.tokens, Math.max(1, Math.floor(cap / (4 * s.V))));
+  return Math.max(1, Math.floor(cap / (4 * s.V)));
 }
