@@ -1,5 +1,6 @@
-// Near-ties (within 1% of the best plan's first rank key) go to the better quality tier, then to the plan that
-// asks least beyond a plain layout (plan/results.ts simplerFirstAmongTies).
+// Near-ties (plans within 1% of the first rank key of the first plan not yet placed, down the whole ranking) go to
+// the better quality tier, then to the plan that asks least beyond a plain layout (plan/results.ts
+// simplerFirstAmongTies).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,6 +15,7 @@ type Plans = {
       optimizer: string;
       engine: string;
       pp: number;
+      zero: number;
       offload: string;
       checkpointing: string;
     };
@@ -68,6 +70,51 @@ describe('near-ties', () => {
     const tied = p.filter((x) => x.cost.usd <= p[0]!.cost.usd * 1.01);
     expect(tied.some((x) => x.choices.checkpointing === 'offload')).toBe(true);
     expect(Math.min(...tied.map((x) => x.cost.usd))).toBeLessThan(p[0]!.cost.usd);
+  });
+
+  it('a pipeline-parallel layout does not win a tie with plain sharding below the best plan', () => {
+    // Llama-3.1-8B full fine-tune on 8 rented H100s at seq 8192: Unsloth ranks first; among the torchtitan plans
+    // on the next offer, PP4 is 0.4% cheaper than plain FSDP2, outside the best plan's own 1% window.
+    const text = [
+      'name: ties',
+      'model: llama-3.1-8b',
+      'job: { kind: fine-tune, methods: [full], seq: 8192, globalBatch: 64, datasetTokens: 20000000 }',
+      'hardware:',
+      '  rent: { gpus: [h100-sxm] }',
+      '  counts: { min: 8, max: 8 }',
+      'rank: cost',
+    ].join('\n');
+    const p = plans(scratch.file('pp.yaml', text));
+    const i = p.findIndex((x) => x.choices.engine === 'torchtitan');
+    expect(i).toBeGreaterThan(0);
+    const lead = p[i]!;
+    expect(lead.choices.pp).toBe(1);
+    // A pipeline-parallel torchtitan plan within the tie, cheaper, is still ranked after it.
+    const pp = p.slice(i + 1).filter((x) => x.choices.pp > 1 && x.cost.usd <= lead.cost.usd * 1.01);
+    expect(pp.length).toBeGreaterThan(0);
+    expect(Math.min(...pp.map((x) => x.cost.usd))).toBeLessThan(lead.cost.usd);
+  });
+
+  it("Unsloth's undocumented native FSDP2 does not win a tie with its documented DDP", () => {
+    // Llama-3.1-8B LoRA on two owned H100s: the FSDP2 sharded layout at 70% power is 0.1% cheaper than DDP at 85%.
+    const text = [
+      'name: ties',
+      'model: llama-3.1-8b',
+      'job: { kind: fine-tune, methods: [lora], seq: 2048, globalBatch: 32, datasetTokens: 20000000 }',
+      'hardware:',
+      '  owned: [{ gpu: h100-sxm, count: 2 }]',
+      '  counts: { min: 2, max: 2 }',
+      'rank: cost',
+    ].join('\n');
+    const p = plans(scratch.file('fsdp2.yaml', text)).filter((x) => x.choices.engine === 'unsloth');
+    const fsdp2 = p.findIndex((x) => x.choices.zero > 0);
+    expect(fsdp2).toBeGreaterThan(0);
+    const ddp = p.slice(0, fsdp2).filter((x) => x.choices.zero === 0);
+    const tiedDdp = ddp.filter((x) => x.cost.usd > p[fsdp2]!.cost.usd);
+    expect(tiedDdp.length).toBeGreaterThan(0);
+    expect(Math.max(...tiedDdp.map((x) => x.cost.usd))).toBeLessThanOrEqual(
+      p[fsdp2]!.cost.usd * 1.01,
+    );
   });
 
   it('with quality: lossy, plain SGD does not win a tie with AdamW', () => {

@@ -89,6 +89,11 @@ export interface EngineProfile {
    */
   bnbOptimizersUntested?: boolean;
   /**
+   * ZeRO stages it runs only through a path its documentation does not describe (an opt-in the code reads but no
+   * guide sets): a plan on one loses a near-tie (plan/results.ts riskOf).
+   */
+  zeroUndocumented?: readonly number[];
+  /**
    * How a node's processes load the checkpoint into host RAM (memory/host-ram.ts). `onePerNode`: one process
    * materialises it and the others receive shards ('zero3': only under ZeRO-3); otherwise each process loads the
    * whole model. `streamed`: the checkpoint is read tensor by tensor from an mmap (page cache, no held copy).

@@ -330,17 +330,18 @@ export const NEAR_TIE = 0.01;
  * What a plan asks beyond a plain layout, which a near-tie should not be won by: pipeline parallelism (its
  * schedule and bubble), an optimizer stepped inside backward, a bitsandbytes optimizer under a ZeRO sharding that
  * takes it only as untested (the engine profile's bnbOptimizersUntested: DeepSpeed's zero_allow_untested_optimizer),
- * and CPU offload of the optimizer, parameters or checkpoints (its speed rests on host copies hidden behind compute
- * over a PCIe link other processes share), each counted.
+ * a ZeRO stage the engine's documentation does not describe (the profile's zeroUndocumented), and CPU offload of
+ * the optimizer, parameters or checkpoints (its speed rests on host copies hidden behind compute over a PCIe link
+ * other processes share), each counted.
  */
 function riskOf(ctx: Ctx, k: Kept): number {
   const r = ctx.rows;
   const v = ctx.variants[r.variant[k.row]!]!;
   const o = ctx.bases[r.base[k.row]!]!.options;
+  const profile = ENGINE_PROFILES[v.engine];
+  const undocumented = profile.zeroUndocumented?.includes(r.zero[k.row]!) === true ? 1 : 0;
   const untested =
-    ENGINE_PROFILES[v.engine].bnbOptimizersUntested === true &&
-    r.zero[k.row]! > 0 &&
-    BNB_OPTIMIZERS.has(o.optimizer);
+    profile.bnbOptimizersUntested === true && r.zero[k.row]! > 0 && BNB_OPTIMIZERS.has(o.optimizer);
   const offloads = r.offload[k.row]! > 0 ? 1 : 0; // OFFLOADS[0] is 'none'
   // Checkpoints offloaded to the host rest on their copies hiding behind compute as parameter offload does.
   const ckptOffload = o.checkpointing === 'offload' ? 1 : 0;
@@ -348,31 +349,43 @@ function riskOf(ctx: Ctx, k: Kept): number {
     (r.pp[k.row]! > 1 ? 1 : 0) +
     (v.optimizerInBackward ? 1 : 0) +
     (untested ? 1 : 0) +
+    undocumented +
     offloads +
     ckptOffload
   );
 }
 
 /**
- * The ranked plans with the best plan's near-ties (first rank key within NEAR_TIE of the best) ordered by quality
- * tier (plain SGD does not win a tie with AdamW), then by how little they ask beyond a plain layout (riskOf), the
- * rank order kept among equals and after the ties.
+ * The ranked plans with their near-ties ordered by quality tier (plain SGD does not win a tie with AdamW), then by
+ * how little they ask beyond a plain layout (riskOf), the rank order kept among equals. Ties are windows down the
+ * ranking: the first unplaced plan and those after it within NEAR_TIE of its first rank key, so a tie below the
+ * best plan (a pipeline-parallel layout 0.4% cheaper than plain sharding on the same engine) is called as the best
+ * plan's is.
  */
 function simplerFirstAmongTies(ctx: Ctx, ranked: Kept[]): Kept[] {
-  if (ranked.length < 2) return ranked;
   const key = RANK_KEYS[ctx.s.rank][0]!;
   const first = (k: Kept) => (key === 0 ? k.cost : key === 1 ? k.hours : k.watts);
-  const bound = first(ranked[0]!) * (1 + NEAR_TIE);
-  let n = 0;
-  while (n < ranked.length && first(ranked[n]!) <= bound) n++;
-  const ties = ranked.slice(0, n).map((k, i) => ({
-    k,
-    i,
-    tier: tierRank(qualityOf(choicesOf(ctx, k.row, k.hw).options, ctx.arch.modelType).tier),
-    risk: riskOf(ctx, k),
-  }));
-  ties.sort((a, b) => a.tier - b.tier || a.risk - b.risk || a.i - b.i);
-  return [...ties.map((t) => t.k), ...ranked.slice(n)];
+  const out: Kept[] = [];
+  for (let start = 0; start < ranked.length;) {
+    const bound = first(ranked[start]!) * (1 + NEAR_TIE);
+    let end = start + 1;
+    while (end < ranked.length && first(ranked[end]!) <= bound) end++;
+    if (end - start < 2) {
+      out.push(ranked[start]!);
+      start = end;
+      continue;
+    }
+    const ties = ranked.slice(start, end).map((k, i) => ({
+      k,
+      i,
+      tier: tierRank(qualityOf(choicesOf(ctx, k.row, k.hw).options, ctx.arch.modelType).tier),
+      risk: riskOf(ctx, k),
+    }));
+    ties.sort((a, b) => a.tier - b.tier || a.risk - b.risk || a.i - b.i);
+    out.push(...ties.map((t) => t.k));
+    start = end;
+  }
+  return out;
 }
 
 /** The best `top` kept candidates in rank order (the plans finish makes of them), `ids` their plan ids. */

@@ -41,6 +41,10 @@ export const UNSLOTH_MULTI_GPU_RUNS = {
   shardedQuantized: ['nf4'] as const,
   // fsdp2_bnb_optim.py: bitsandbytes Adam / AdamW step each rank's local shard.
   bnbOptimizersSharded: true,
+  // Native FSDP2 (UNSLOTH_FSDP2=1) is an opt-in the 2026.10.9 wheel reads (fsdp2_launch.py:41-70) but no Unsloth
+  // guide describes: its multi-GPU page documents Accelerate / DeepSpeed and DDP and calls official multi-GPU
+  // support upcoming (https://unsloth.ai/docs/basics/multi-gpu-training-with-unsloth.md). DDP is its guide's path.
+  zeroUndocumented: [2, 3] as const,
 };
 
 /**

@@ -44,6 +44,7 @@ export const UNSLOTH_PROFILE: EngineProfile = {
   optimizers: HF_OPTIMIZERS,
   offloadOptimizers: [],
   bnbOptimizersSharded: UNSLOTH_MULTI_GPU_RUNS.bnbOptimizersSharded,
+  zeroUndocumented: UNSLOTH_MULTI_GPU_RUNS.zeroUndocumented,
   optimizerInBackward: false,
   masterWeights: false,
   stochasticRounding: [],
