@@ -22,6 +22,21 @@ def run_ranks(cmd, world, port, label):
     return json.loads(lines[-1])
 
 
+def library_versions():
+    """The versions of the libraries the measurements run (torch, DeepSpeed, transformers, PEFT)."""
+    import deepspeed
+    import peft
+    import torch
+    import transformers
+
+    return {
+        "torch": torch.__version__,
+        "deepspeed": deepspeed.__version__,
+        "transformers": transformers.__version__,
+        "peft": peft.__version__,
+    }
+
+
 def write_json(doc, out):
     """The result as indented JSON: into `out` with a final newline, or on stdout."""
     text = json.dumps(doc, indent=1)

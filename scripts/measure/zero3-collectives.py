@@ -16,7 +16,7 @@ import argparse
 import json
 import sys
 
-from gloo_ranks import run_ranks, write_json
+from gloo_ranks import library_versions, run_ranks, write_json
 
 HIDDEN = 64
 
@@ -138,10 +138,7 @@ def main():
     if args.one:
         run_one(args)
         return
-    import deepspeed
-    import torch
-    import transformers
-    import peft
+    versions = library_versions()
 
     results = {}
     port = 29711
@@ -150,12 +147,6 @@ def main():
         cmd = [sys.executable, __file__, "--one", "--layers", str(args.layers), "--rank", str(args.rank)]
         cmd += ["--seq", str(args.seq), "--warmup", str(args.warmup), "--live-layers", live]
         results[f"live_layers_{live}"] = run_ranks(cmd, 2, port, f"live {live}")
-    versions = {
-        "torch": torch.__version__,
-        "deepspeed": deepspeed.__version__,
-        "transformers": transformers.__version__,
-        "peft": peft.__version__,
-    }
     write_json({"versions": versions, "results": results}, args.out)
 
 

@@ -26,7 +26,7 @@ import platform
 import sys
 import time
 
-from gloo_ranks import run_ranks, write_json
+from gloo_ranks import library_versions, run_ranks, write_json
 
 CONFIGS = [
     # name, model, lora, checkpointing, experts (MoE)
@@ -403,10 +403,7 @@ def main():
     if args.one:
         run_one(args)
         return
-    import deepspeed
-    import peft
-    import torch
-    import transformers
+    versions = library_versions()
 
     results = {}
     port = 29611
@@ -432,10 +429,7 @@ def main():
             {
                 "versions": {
                     "python": platform.python_version(),
-                    "torch": torch.__version__,
-                    "deepspeed": deepspeed.__version__,
-                    "transformers": transformers.__version__,
-                    "peft": peft.__version__,
+                    **versions,
                 },
                 "cpu": cpu_model(),
                 "method": METHOD,

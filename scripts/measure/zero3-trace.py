@@ -27,7 +27,7 @@ import json
 import os
 import sys
 
-from gloo_ranks import run_ranks, write_json
+from gloo_ranks import library_versions, run_ranks, write_json
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 VARIANTS = {
@@ -253,10 +253,7 @@ def main():
     if args.one:
         run_one(args)
         return
-    import deepspeed
-    import torch
-    import transformers
-    import peft
+    versions = library_versions()
 
     results = {}
     port = 29811
@@ -269,12 +266,6 @@ def main():
         one["summary"] = summarize(one["steps"], args.skip)
         results[name] = one
         sys.stderr.write(f"{name}: {json.dumps(one['summary'])}\n")
-    versions = {
-        "torch": torch.__version__,
-        "deepspeed": deepspeed.__version__,
-        "transformers": transformers.__version__,
-        "peft": peft.__version__,
-    }
     write_json({"versions": versions, "layers": args.layers, "results": results}, args.out)
 
 
