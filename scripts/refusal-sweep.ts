@@ -14,6 +14,7 @@ import { ENGINE_PROFILES } from '../src/core/engines/engines.js';
 import { resolveModel } from '../src/io/load-model.js';
 import type { Arch } from '../src/core/model/arch.js';
 import type { RawFlags } from '../src/schema/flags.js';
+import { finiteEstimate, stdoutOf } from '../test/helpers/published-configs.js';
 
 type Flags = Record<string, string | number | boolean>;
 
@@ -422,30 +423,16 @@ const archOf = (id: string): Arch => {
   return structuredClone(a);
 };
 
-const finite = (v: unknown): boolean => {
-  if (typeof v === 'number') return Number.isFinite(v);
-  if (Array.isArray(v)) return v.every(finite);
-  if (v && typeof v === 'object') return Object.values(v).every(finite);
-  return true;
-};
-
 /** One case: null when estimated with finite figures, else the refusal's message. */
 function run(c: Case): string | null {
-  let out = '';
-  const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((s: string) => {
-    out += s;
-    return true;
-  }) as typeof process.stdout.write;
+  let out: string;
   try {
-    runEstimate(archOf(c.model), c.flags as RawFlags, true);
+    out = stdoutOf(() => runEstimate(archOf(c.model), c.flags as RawFlags, true));
   } catch (e) {
     return (e as Error).message;
-  } finally {
-    process.stdout.write = write;
   }
   const r = JSON.parse(out) as { perGpu: unknown; time?: unknown };
-  return finite(r.perGpu) && finite(r.time ?? {}) ? null : 'non-finite figure in the estimate';
+  return finiteEstimate(r) ? null : 'non-finite figure in the estimate';
 }
 
 /** The message with numbers and the model's id generalised, so one cause is one group. */

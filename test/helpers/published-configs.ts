@@ -54,7 +54,12 @@ const finite = (v: unknown): boolean => {
   return true;
 };
 
-function estimateJson(c: PublishedCase): string {
+/** Whether an `estimate --json` result's per-GPU figures and time are all finite numbers. */
+export const finiteEstimate = (r: { perGpu: unknown; time?: unknown }): boolean =>
+  finite(r.perGpu) && finite(r.time ?? {});
+
+/** What `run` writes to stdout (an in-process `estimate --json`); stdout is restored after, also when it throws. */
+export function stdoutOf(run: () => void): string {
   let out = '';
   const write = process.stdout.write.bind(process.stdout);
   process.stdout.write = ((s: string) => {
@@ -62,10 +67,19 @@ function estimateJson(c: PublishedCase): string {
     return true;
   }) as typeof process.stdout.write;
   try {
+    run();
+    return out;
+  } finally {
+    process.stdout.write = write;
+  }
+}
+
+function estimateJson(c: PublishedCase): string {
+  return stdoutOf(() => {
     const cli = c.flags as RawFlags;
     if (!c.from) {
       runEstimate(resolveModel(c.model!), cli, true);
-      return out;
+      return;
     }
     const file = join(PUBLISHED, c.from);
     const config = readFromConfig(file);
@@ -79,10 +93,7 @@ function estimateJson(c: PublishedCase): string {
         ...(config.build ? { build: config.build } : {}),
       }),
     );
-    return out;
-  } finally {
-    process.stdout.write = write;
-  }
+  });
 }
 
 export function runPublished(c: PublishedCase): PublishedOutcome {
@@ -97,8 +108,7 @@ export function runPublished(c: PublishedCase): PublishedOutcome {
     fits?: boolean | null;
     time?: { tokensPerSecondPerGpu?: number };
   };
-  if (!finite(r.perGpu) || !finite(r.time ?? {}))
-    return { id: c.id, refusal: 'non-finite figure in the estimate' };
+  if (!finiteEstimate(r)) return { id: c.id, refusal: 'non-finite figure in the estimate' };
   return {
     id: c.id,
     refusal: null,
