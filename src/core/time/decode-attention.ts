@@ -54,8 +54,7 @@ const FAMILIES: Record<DecodeAttentionFamily, AttentionFamily> = {
  */
 export function kvReadRate(m: ModelFacts, fw: FrameworkProfile, r: GpuRates): number {
   if (r.rocm || r.cc <= 0 || fw.decodeAttention === undefined) return r.mem;
-  const mla = m.arch.groups.some((g) => g.name !== 'vision' && g.mlaCacheWidth !== null);
-  const family = fw.decodeAttention(m.modelType, mla, r.cc);
+  const family = fw.decodeAttention(m.modelType, m.mla, r.cc);
   if (family === undefined) return r.mem;
   // The figures are of Ampere (8.x) and Hopper (9.x) cards; others keep the stream rate.
   const major = Math.floor(r.cc);

@@ -232,6 +232,5 @@ export function decodeHost(
 export function prefillWaitsForStep(m: ModelFacts, o: EstimateOptions, cc: number): boolean {
   const sync = FRAMEWORKS[o.framework].prefillHostSync;
   if (sync === undefined) return false;
-  const mla = m.arch.groups.some((g) => g.name !== 'vision' && g.mlaCacheWidth !== null);
-  return sync(m.modelType, mla, cc);
+  return sync(m.modelType, m.mla, cc);
 }

@@ -58,6 +58,8 @@ export interface ModelFacts {
   qkNormLayers: number;
   /** Of those, the layers of plain multi-head attention: no per-head q/k norm, no MLA latent (LayerGroup.mlaCacheWidth). */
   plainAttnLayers: number;
+  /** Some text layer caches an MLA latent (LayerGroup.mlaCacheWidth): the engine's attention backend may differ. */
+  mla: boolean;
   /** Linear-attention layers: FLOPs per token (all of them). */
   recurrentFlopsPerToken: number;
   /** The architecture whose cache layout decode reads (kv-layout.ts decodeCacheBytes). */
@@ -128,6 +130,7 @@ function factsOf(arch: Arch): ModelFacts {
   let recurrentFlops = 0;
   let qkNormLayers = 0;
   let plainAttnLayers = 0;
+  let mla = false;
   for (const g of arch.groups) {
     otherTotal += g.count * g.otherParamsPerLayer;
     if (g.name === 'vision') {
@@ -138,6 +141,7 @@ function factsOf(arch: Arch): ModelFacts {
     layers += g.count;
     if (g.qkNorm === 'head') qkNormLayers += g.count;
     else if (!g.recurrent && g.mlaCacheWidth === null) plainAttnLayers += g.count;
+    if (g.mlaCacheWidth !== null) mla = true;
     const r = g.recurrent;
     if (r) {
       recurrentLayers += g.count;
@@ -191,6 +195,7 @@ function factsOf(arch: Arch): ModelFacts {
     attnLayers: layers - recurrentLayers,
     qkNormLayers,
     plainAttnLayers,
+    mla,
     recurrentFlopsPerToken: recurrentFlops,
     arch,
   };
