@@ -87,12 +87,13 @@ describe('bitsandbytes tree-kernel dequantization on sm90', () => {
     };
     const lookup = run(false);
     const tree = run(true);
-    expect(lookup.w.lookupDequantBytes).toBeGreaterThan(0);
-    expect(lookup.w.lookupDequantBytes).toBe(tree.w.treeDequantBytes);
+    expect(lookup.w.bnb4DequantBytes).toBeGreaterThan(0);
+    expect(lookup.w.bnb4DequantBytes).toBe(tree.w.bnb4DequantBytes);
+    expect([lookup.w.bnbTreeDequant, tree.w.bnbTreeDequant]).toEqual([false, true]);
     // The two builds differ only in the factor on the same bytes: tree minus lookup.
     const gap = (bnbTreeDequantSlowdown(8.0) - bnbLookupDequantSlowdown(8.0)) / lookup.mem;
     expect(tree.s - lookup.s).toBeCloseTo(
-      lookup.w.microBatches * lookup.w.lookupDequantBytes * gap,
+      lookup.w.microBatches * lookup.w.bnb4DequantBytes * gap,
       6,
     );
   });

@@ -18,7 +18,7 @@ import {
 } from './train-work.js';
 import type { TrainWork } from './train-work.js';
 import { FLOAT8_GEMM_SPEEDUP } from '../kernels/float8.js';
-import { bnbLookupDequantSlowdown, bnbTreeDequantSlowdown } from './bnb-dequant.js';
+import { bnbDequantSlowdown } from './bnb-dequant.js';
 import { groupedMmFallback } from './grouped-mm.js';
 import { GROUPED_MM_GROUP_SECONDS } from './grouped-mm-cost.js';
 import { pagedMigrationSeconds } from './paged-migration.js';
@@ -192,9 +192,7 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   // bitsandbytes' tree kernel (before 0.48) and its lookup kernel run 4-bit passes slower than the memory rate on
   // some GPUs (bnb-dequant.ts).
   const deq =
-    (w.dequantBytes +
-      w.treeDequantBytes * (bnbTreeDequantSlowdown(r.cc) - 1) +
-      w.lookupDequantBytes * (bnbLookupDequantSlowdown(r.cc) - 1)) /
+    (w.dequantBytes + w.bnb4DequantBytes * (bnbDequantSlowdown(r.cc, w.bnbTreeDequant) - 1)) /
       r.mem +
     w.dequantSeconds +
     (w.int8ForwardFlops * (INT8_FORWARD_GEMM_SLOWDOWN - 1)) / gemm;

@@ -35,10 +35,10 @@ export interface TrainWork {
   shape: number;
   fp32: boolean;
   dequantBytes: number; // per micro-batch per GPU
-  /** Of dequantBytes, the 4-bit passes of a pre-0.48 bitsandbytes tree kernel (TimeOptions.bnbTreeDequant). */
-  treeDequantBytes: number;
-  /** Of dequantBytes, the 4-bit passes of bitsandbytes' lookup-table kernel (0.48.0 on). */
-  lookupDequantBytes: number;
+  /** Of dequantBytes, the 4-bit passes of bitsandbytes' dequantization kernel. */
+  bnb4DequantBytes: number;
+  /** That kernel is the pre-0.48 tree kernel (TimeOptions.bnbTreeDequant), else the lookup-table kernel (0.48.0 on). */
+  bnbTreeDequant: boolean;
   dequantSeconds: number; // fixed per micro-batch (LLM.int8 per-linear overhead)
   int8ForwardFlops: number; // LLM.int8 forward/recompute GEMM FLOPs per micro-batch (slower int8 path)
   optimizerBytes: number; // per step per GPU

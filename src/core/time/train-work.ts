@@ -325,8 +325,7 @@ function quantWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions, w: WorkLay
   const passes = 2 + w.recompute;
   const q = t.quantFormat ?? defaultQuantFormat(o);
   let dequantBytes = 0;
-  let treeDequantBytes = 0;
-  let lookupDequantBytes = 0;
+  let bnb4DequantBytes = 0;
   let dequantSeconds = 0;
   let int8ForwardFlops = 0;
   if (o.method === 'qlora' || (o.method === 'lora' && !isFloatDtype(o.weights))) {
@@ -344,12 +343,17 @@ function quantWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions, w: WorkLay
         (1 + w.recompute) * 2 * w.tokens * ((m.linearActive - (fe?.active ?? 0)) / w.shard);
     } else if (q === 'bnb') {
       dequantSeconds = passes * bnb4Ops(o) * EAGER_OP_SECONDS * linears * w.layersHere;
-      if (t.bnbTreeDequant === true) treeDequantBytes = dequantBytes;
-      else lookupDequantBytes = dequantBytes;
+      bnb4DequantBytes = dequantBytes;
     }
   }
   if (w.autocast) dequantBytes += (1 + w.recompute) * 6 * (m.linearTotal / w.shard);
-  return { dequantBytes, treeDequantBytes, lookupDequantBytes, dequantSeconds, int8ForwardFlops };
+  return {
+    dequantBytes,
+    bnb4DequantBytes,
+    bnbTreeDequant: t.bnbTreeDequant === true,
+    dequantSeconds,
+    int8ForwardFlops,
+  };
 }
 
 /** Bytes each rank moves over links per step: gathers, gradient reduces, offload copies, TP all-reduces. */
@@ -422,6 +426,8 @@ export interface CountFreeWork {
   paged: PagedStates | null;
   /** CPU offload's copies before the data-parallel split (offload-work.ts offloadSizes). */
   offload: OffloadSizes;
+  /** Trainable parameters (the adapters, or the whole model): what the optimizer steps. */
+  trainable: number;
 }
 
 /** A step's CountFreeWork (w: the options' layout; its `dp` is not read). */
@@ -450,6 +456,7 @@ export function countFreeWork(
     zh,
     paged: pagedStates(m, o, trainable, w.lora),
     offload: offloadSizes(m, o, t, w, trainable),
+    trainable,
   };
 }
 
@@ -468,14 +475,14 @@ export function trainWork(
 ): TrainWork {
   const w = workLayout(m, o);
   const { tokens, shard } = w;
+  const shared = free ?? countFreeWork(m, o, t, dispatch, paramWrapper, w);
   // Trainable parameters: the optimizer's states, on the GPU or stepped on the host.
-  const trainable = w.lora ? adapterWeights(m, o) : m.total;
+  const trainable = shared.trainable;
   const shardOpt = o.zero >= 1 ? w.dp : 1;
   const optBytes = (optimizerStepBytes(o, t) * trainable) / shard / shardOpt;
   const onHost = o.offload !== 'none';
   const hostOpt = onHost ? (28 * trainable) / shard / shardOpt : 0;
   const mfuAttn = 12 * m.layers * o.seq * m.attnWidth; // PaLM App. B: 6N + 12·L·H·Q·T
-  const shared = free ?? countFreeWork(m, o, t, dispatch, paramWrapper, w);
   const pw = pagedWorkAt(shared.paged, shard * shardOpt);
   const { cw, qw, ew, aw, f8 } = shared;
   const nw = commWork(m, o, t, w, trainable, shared.offload);
@@ -506,8 +513,8 @@ export function trainWork(
     shape: shapeFactor(tokens, m.hidden / w.tp),
     fp32: o.compute === 'fp32',
     dequantBytes: qw.dequantBytes,
-    treeDequantBytes: qw.treeDequantBytes,
-    lookupDequantBytes: qw.lookupDequantBytes,
+    bnb4DequantBytes: qw.bnb4DequantBytes,
+    bnbTreeDequant: qw.bnbTreeDequant,
     dequantSeconds: qw.dequantSeconds,
     int8ForwardFlops: qw.int8ForwardFlops,
     optimizerBytes: onHost ? 0 : optBytes,
