@@ -130,7 +130,6 @@ function factsOf(arch: Arch): ModelFacts {
   let recurrentFlops = 0;
   let qkNormLayers = 0;
   let plainAttnLayers = 0;
-  let mla = false;
   for (const g of arch.groups) {
     otherTotal += g.count * g.otherParamsPerLayer;
     if (g.name === 'vision') {
@@ -141,7 +140,6 @@ function factsOf(arch: Arch): ModelFacts {
     layers += g.count;
     if (g.qkNorm === 'head') qkNormLayers += g.count;
     else if (!g.recurrent && g.mlaCacheWidth === null) plainAttnLayers += g.count;
-    if (g.mlaCacheWidth !== null) mla = true;
     const r = g.recurrent;
     if (r) {
       recurrentLayers += g.count;
@@ -195,7 +193,7 @@ function factsOf(arch: Arch): ModelFacts {
     attnLayers: layers - recurrentLayers,
     qkNormLayers,
     plainAttnLayers,
-    mla,
+    mla: arch.groups.some((g) => g.name !== 'vision' && g.mlaCacheWidth !== null),
     recurrentFlopsPerToken: recurrentFlops,
     arch,
   };
