@@ -21,7 +21,7 @@ const rows = throughputRows('throughput.json');
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -173,8 +173,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (403: 389 out of sample, 14 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(403);
+  it('scores every scorable case (429: 415 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(429);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -338,6 +338,13 @@ const QUANT_FIELD_ROW = /^(dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-)/;
 // request and bursts of 10 to 500), vllm-project/recipes#431 (Qwen3Guard-Gen-8B on one MI300X, 32 in flight) and
 // llm-d/llm-d#1233 with llm-d/llm-d#139 (Llama-3.3-70B FP8 over TP 8 on MI355X, 4 to 256 in flight).
 const SWEEP_FIELD_ROW = /^(dennislee-|recipes431-|llmd1233-|llmd139-)/;
+// Three sources new to the set, scored before any model change (calibration/README.md "Batch-1 and burst rows of 2026"):
+// cloudrift-ai/emmy (Qwen3-30B-A3B on one H200 with vLLM 0.17.0, Qwen3-8B on one A100 with vLLM 0.23.0, one request),
+// a gist's SGLang v0.5.8.post1 sweep on 8x B200 (Qwen3-235B-A22B, gpt-oss-120b and GLM-4.6 at one request) and three
+// GPUStack lab pages not read as rows before (DeepSeek-R1-0528 FP8 over TP 8 on H200 and Qwen3-235B-A22B bf16 over TP 8
+// and FP8 over TP 4 on H100 with vLLM v0.11.0; Qwen3-14B on one H100 with vLLM v0.11.0 and its FP8 checkpoint with
+// SGLang v0.5.5.post1): saturated bursts of 100 to 1000 requests and one closed loop of 4.
+const SRV2026_FIELD_ROW = /^(emmy-|benhamm-|gpslab-)/;
 const eraOf = (id: string) =>
   OLDER_FIELD_ROW.test(id)
     ? 'older'
@@ -357,7 +364,9 @@ const eraOf = (id: string) =>
                   ? 'quant'
                   : SWEEP_FIELD_ROW.test(id)
                     ? 'sweep'
-                    : 'newer';
+                    : SRV2026_FIELD_ROW.test(id)
+                      ? 'srv2026'
+                      : 'newer';
 // The older and newer vLLM field rows at today's figures (each line's comment says how they got there).
 const OLDER_BAR = { count: 31, median: 0.099, p90: 0.23 };
 const NEWER_BAR = { count: 4, median: 0.062, p90: 0.117 };
@@ -515,11 +524,20 @@ const FIELD_BARS = {
   // With the attention kernels after the GEMMs (time/decode-attention.ts) and FA2's KV rate: the A100 bursts +23.8%,
   // +13.0%, +40.1%, +26.1%, +34.6%; MI355X at 256 in flight +102.4%: 26.1% / 102.4%.
   'sweep kind:serving engine:vllm': { count: 13, median: 0.262, p90: 1.025 },
+  // Scored before any model change and unchanged (each row's notes give its figure): the two batch-1 rows of today's
+  // vLLM +6.2% (Qwen3-30B-A3B, H200) and +0.7% (Qwen3-8B, A100); DeepSeek-R1 FP8 over TP 8 on H200 at 4 in flight
+  // +35.2% and its bursts +69.7..+102.5% (+650.5% for 1000 prompts of 128 tokens); Qwen3-235B-A22B bf16 over TP 8 on
+  // H100 bursts -2.2..+18.2% (+149.8% at 984 x 128), FP8 over TP 4 +36.3..+68.0% (+118.0%); Qwen3-14B bf16 on one
+  // H100 +56.6..+71.5% (+252.8%). All too fast but the one Qwen3-235B 32K burst.
+  'srv2026 kind:serving engine:vllm': { count: 19, median: 0.645, p90: 2.528 },
+  // SGLang v0.5.8.post1 on 8x B200 at one request: Qwen3-235B-A22B -20.3%, gpt-oss-120b -10.1%, GLM-4.6 +79.9%;
+  // SGLang v0.5.5.post1 with Qwen3-14B-FP8 on one H100, bursts +100.8..+135.1% (+141.1% at 1000 x 128).
+  'srv2026 kind:serving engine:sglang': { count: 7, median: 1.009, p90: 1.411 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 159 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack, TensorRT-LLM MoE and FP8-fault rows are carried', () => {
-    expect(fieldRows.length).toBe(159);
+  it('scores the 185 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack, TensorRT-LLM MoE and FP8-fault rows are carried', () => {
+    expect(fieldRows.length).toBe(185);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([
       'sglang8552-dsr1-nvfp4-b200-cutlass',
     ]);
@@ -543,6 +561,7 @@ describe('time model on the serving field rows', () => {
     for (const id of [
       'flashinfer1734-l4scout-nvfp4-b200-trtllm',
       'sglang8552-dsr1-nvfp4-b200-trtllm',
+      'benhamm-dsr1-nvfp4-8xb200-sglang-c1',
     ]) {
       expect(cases.find((c) => c.id === id)!.scorable, id).toBe(false);
       expect(rows.some((r) => r.id === id)).toBe(false);
@@ -716,7 +735,9 @@ const ENGINE_BARS = {
   // rows at batch 2-4 and OCI batch 2-8 slower, the MI355X, MI300X Qwen3 and gpt-oss-20b rows nearer), 9.7% / 54.5%.
   // With the decode step's attention after its GEMMs and FA2's KV rate on Ampere (time/decode-attention.ts: the A100
   // bursts of 200 and 500 +26.1%, +34.6%; the median row, a100pcie tp1 o512 c32, +9.8% -> +10.2%), 9.8% / 54.1%.
-  'serving engine:vllm': { count: 113, median: 0.099, p90: 0.542 },
+  // With the batch-1 and burst rows of 2026 (calibration/README.md "Batch-1 and burst rows of 2026": 19 rows, scored
+  // before any change: -2.2..+650.5%, 64.5% / 252.8%), 132 rows, 10.9% / 71.5%.
+  'serving engine:vllm': { count: 132, median: 0.11, p90: 0.715 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
@@ -731,7 +752,9 @@ const ENGINE_BARS = {
   // With sgl-project/sglang#28224's two Llama 3.3 70B NVFP4 rows on 4x GB200 (-54.9%, -34.9% before any change; -6.3%,
   // +35.2% with an NVL72 rack read as NVLink-switched, time/hardware.ts nvSwitched), 34 rows; 12.2% / 42.6% at today's
   // figures (the SGLang rows' earlier changes).
-  'serving engine:sglang': { count: 34, median: 0.183, p90: 0.457 },
+  // With the SGLang rows of 2026 (a gist's SGLang v0.5.8.post1 sweep on 8x B200 at one request and GPUStack's Qwen3-14B-FP8
+  // bursts on one H100 with v0.5.5.post1: 7 rows, -20.3..+141.1%, scored before any change), 41 rows, 13.4% / 79.9%.
+  'serving engine:sglang': { count: 41, median: 0.134, p90: 0.8 },
 } as const;
 
 describe('decode and serving accuracy per engine (out of sample)', () => {
@@ -752,7 +775,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
   // all-reduce on MI300X.
   it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 7%, p90 <= 22.8%', () => {
     const later =
-      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-)/;
+      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-)/;
     const s = summarizeThroughput(
       'vllm earlier',
       outOfSample.filter((r) => r.kind === 'serving' && r.engine === 'vllm' && !later.test(r.id)),
@@ -778,7 +801,8 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
           !ADA_CDNA_FIELD_ROW.test(r.id) &&
           !LATE_2025_FIELD_ROW.test(r.id) &&
           !QUANT_FIELD_ROW.test(r.id) &&
-          !SWEEP_FIELD_ROW.test(r.id),
+          !SWEEP_FIELD_ROW.test(r.id) &&
+          !SRV2026_FIELD_ROW.test(r.id),
       ),
     );
     expect(s.count).toBe(51);
