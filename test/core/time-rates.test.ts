@@ -74,6 +74,16 @@ describe('tensor rate per card', () => {
     expect(rate('l40s')).toBeGreaterThan((2 * ((165.2 / 450) * 350 * 0.8 * 1e12)) / 0.85);
   });
 
+  it('the T4 runs its GEMMs at its power-capped continuous matmul rate, below the Titan RTX power wall', () => {
+    // T4 (65 TFLOPS spec, 70 W): cuBLAS fp16 4096^3 matmuls back to back at about 24 TFLOPS, the power cap's clock
+    // (https://forums.developer.nvidia.com/t/about-gpu-peak-performance/264462), 25.5 at shape factor 1 (catalog
+    // gemm16MeasuredTflops), where the Titan RTX's TFLOPS per watt would allow 38.2 x 0.8 = 30.6.
+    const t4 = findGpu('t4');
+    expect(t4.gemm16MeasuredTflops).toBeDefined();
+    expect(rate('t4') / 1e12).toBeCloseTo(t4.gemm16MeasuredTflops!, 6);
+    expect(rate('t4')).toBeLessThan(((130 / 280) * 70 * 0.8 * 1e12) / 0.85);
+  });
+
   it('datacenter flagships keep their spec, and lose in proportion below 85% of board power', () => {
     expect(rate('h100-sxm', 500 / 700) / rate('h100-sxm')).toBeCloseTo(500 / 700 / 0.85, 6);
     // Above the knee only the published curve applies.
