@@ -9,6 +9,7 @@ import { modelFacts } from '../../src/core/time/model-facts.js';
 import { fusedMoeChainSeconds } from '../../src/core/time/moe-call.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
+import type { Framework } from '../../src/schema/estimate.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
 
 /** One MoE layer's 16-bit routed-expert bytes on one GPU at `tokens` tokens (uniform routing) over `tp` GPUs. */
@@ -18,7 +19,13 @@ function layerBytes(id: string, tokens: number, tp: number): number {
   return (used * m.expertWeightsPerLayer * 2) / tp;
 }
 
-function chain(id: string, gpu: string, tokens: number, tp: number, framework = 'sglang'): number {
+function chain(
+  id: string,
+  gpu: string,
+  tokens: number,
+  tp: number,
+  framework: Framework = 'sglang',
+): number {
   const m = modelFacts(resolveModel(id));
   const r = gpuRates(findGpu(gpu), defaultTimeOptions(tp));
   return fusedMoeChainSeconds(
