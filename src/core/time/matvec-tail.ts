@@ -53,7 +53,8 @@ const BLOCKS_PER_SM: Readonly<Record<string, number>> = {
 // 5ff059f8625a1e14148f1c909f513625232c41aa). GA102 (8.6) has no CUDA figure found: Ampere's, the A100's.
 // Blackwell from a pointer chase over 1.5 GB on a B200 (markdewing/AI_kernels latency/data/b200.dat at
 // b6bc56340285903591486f199cf7b257358719a0: 859 cycles; the same suite reads an H100 SXM at 703, near the 658 above)
-// at the B200's clock from its catalog FP32 rate, 80 TFLOPS over 148 SMs x 128 lanes x 2 = 2.11 GHz: 407 ns.
+// at the B200's clock from its catalog FP32 rate, 80 TFLOPS over 148 SMs x 128 lanes x 2 = 2.11 GHz: 407 ns (148 SMs:
+// https://chipsandcheese.com/p/nvidias-b200-keeping-the-cuda-juggernaut).
 const DRAM_LATENCY_S: Readonly<Record<string, number>> = {
   '8.0': 406e-9,
   '8.6': 406e-9,
