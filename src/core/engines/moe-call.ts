@@ -40,3 +40,12 @@ export const FUSED_MOE_CALL_SECONDS: NonNullable<FrameworkProfile['moeCallSecond
   ...TRITON_FUSED_MOE,
   blackwellNvfp4: FLASHINFER_CUTLASS_NVFP4_MOE,
 };
+
+// get_default_config for 16-bit experts when no tuned file is shipped and the tokens are at most E:
+// {BLOCK_SIZE_M 16, BLOCK_SIZE_N 32, BLOCK_SIZE_K 64, GROUP_SIZE_M 1}, no num_stages, so Triton's default 3
+// (vllm/model_executor/layers/fused_moe/fused_moe.py, the dict vllm-project/vllm#31448 and vllm-project/vllm#19049 print;
+// SGLang 0.5.6's copy the same: docs/time-model.md, "Tuned or default fused_moe tiles").
+export const FUSED_MOE_TILE_16: NonNullable<FrameworkProfile['fusedMoeTile16']> = {
+  blockK: 64, // BLOCK_SIZE_K of the default dict, as vllm-project/vllm#31448 prints it
+  stages: 3, // triton-lang/triton@2b43145c third_party/nvidia/backend/compiler.py CUDAOptions.num_stages
+};

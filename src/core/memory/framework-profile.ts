@@ -508,6 +508,12 @@ export interface FrameworkProfile {
     blackwellNvfp4?: number;
   };
   /**
+   * Time: the fused-expert GEMM kernel's tile along K and its software-pipeline depth for 16-bit experts at decode
+   * batches (time/moe-call.ts fusedMoeChainSeconds): a program walks K in blockK steps with stages - 1 loads in
+   * flight. Absent: no K-loop chain is timed.
+   */
+  fusedMoeTile16?: { blockK: number; stages: number };
+  /**
    * Time: a block-scaled FP8 linear (128x128 weight blocks, per-token-group activations) at decode on Hopper, beyond
    * its weight bytes at the modelled FP8 read rate: a fixed cost plus a cost per 128-wide block of its input
    * dimension K (time/block-fp8.ts), seconds. Absent: 0.

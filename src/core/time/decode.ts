@@ -7,7 +7,7 @@ import { shapeFactor } from './shape.js';
 import { dmmvTailSeconds, type MatVec } from './matvec-tail.js';
 import { bnbDequantSlowdown, copyBytes } from './bnb-dequant.js';
 import { floatExpertRead } from './float-experts.js';
-import { moeCallLatency, moeCallSeconds } from './moe-call.js';
+import { fusedMoeChainSeconds, moeCallLatency, moeCallSeconds } from './moe-call.js';
 import { piecewiseAttentionSeconds } from './piecewise.js';
 import { linearKernelSeconds } from './rocm-gemm.js';
 import { stepCore } from './decode-attention.js';
@@ -627,6 +627,23 @@ function dmmvTail(
   return on && r.dmmv ? dmmvTailSeconds(stepMatVecs(m), r.mem, r.dmmv.slots, r.dmmv.latency) : 0;
 }
 
+/**
+ * A step's MoE layers beyond their bytes and kernel gaps: the fused-expert call's fixed latency at small batch
+ * (moeCallSeconds) and, for 16-bit experts, the GEMMs' K-loop chains where they outlast the bytes
+ * (fusedMoeChainSeconds).
+ */
+function moeLayersSeconds(m: ModelFacts, o: EstimateOptions, r: GpuRates, tr: Traffic): number {
+  const fw = FRAMEWORKS[o.framework];
+  const layerBytes = tr.expertGpu / m.moeLayers;
+  const call = moeCallSeconds(
+    moeCallLatency(fw, r.cc, o.weights === 'nvfp4' && tr.q === 'cutlass'),
+    m.moeLayers,
+    layerBytes / r.mem,
+  );
+  const width = m.expertFfn / ((o.ep ?? 1) > 1 ? 1 : o.tp);
+  return call + (tr.q === null ? fusedMoeChainSeconds(m, fw, r, layerBytes, width) : 0);
+}
+
 export function decodeStep(
   m: ModelFacts,
   o: EstimateOptions,
@@ -655,14 +672,7 @@ export function decodeStep(
     (t.v0Scheduler ? (fw.v0StepHostSeconds ?? 0) + (fw.v0SeqHostSeconds ?? 0) * B : 0) +
     loop * (fw.seqHostSeconds ?? 0) * B;
   // The MoE layers' fused-expert calls at small batch, beyond their bytes and gaps (moe-call.ts).
-  const moeT =
-    m.moeLayers > 0
-      ? moeCallSeconds(
-          moeCallLatency(fw, r.cc, o.weights === 'nvfp4' && tr.q === 'cutlass'),
-          m.moeLayers,
-          tr.expertGpu / m.moeLayers / r.mem,
-        )
-      : 0;
+  const moeT = m.moeLayers > 0 ? moeLayersSeconds(m, o, r, tr) : 0;
   // Linears whose kernels at decode M outlast their bytes and FLOPs: block-scaled FP8 (block-fp8.ts) and, on ROCm, those
   // the engine hands to hipBLASLt (rocm-gemm.ts).
   const cut = KERNELS.cutlass;

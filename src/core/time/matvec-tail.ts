@@ -51,12 +51,22 @@ const BLOCKS_PER_SM: Readonly<Record<string, number>> = {
 // 658 cycles at 1755 MHz = 375 ns (gpu-latency/h100_pcie.txt at a7dc559cc5a1d09e62b6b0fbb99ee165039acba4); Ada
 // from the L40 (AD102): 632 cycles at 2490 MHz = 254 ns (gpu-latency/l40.txt at
 // 5ff059f8625a1e14148f1c909f513625232c41aa). GA102 (8.6) has no CUDA figure found: Ampere's, the A100's.
+// Blackwell from a pointer chase over 1.5 GB on a B200 (markdewing/AI_kernels latency/data/b200.dat at
+// b6bc56340285903591486f199cf7b257358719a0: 859 cycles; the same suite reads an H100 SXM at 703, near the 658 above)
+// at the B200's clock from its catalog FP32 rate, 80 TFLOPS over 148 SMs x 128 lanes x 2 = 2.11 GHz: 407 ns (148 SMs:
+// https://chipsandcheese.com/p/nvidias-b200-keeping-the-cuda-juggernaut).
 const DRAM_LATENCY_S: Readonly<Record<string, number>> = {
   '8.0': 406e-9,
   '8.6': 406e-9,
   '8.9': 254e-9,
   '9.0': 375e-9,
+  '10.0': 407e-9,
 };
+
+/** DRAM latency of a compute capability (GpuRates.cc) this covers, seconds; undefined elsewhere. */
+export function dramLatencySeconds(cc: number): number | undefined {
+  return DRAM_LATENCY_S[cc.toFixed(1)];
+}
 
 // One trip covers 2 * GGML_CUDA_DMMV_X = 64 columns (ggerganov/llama.cpp ggml-cuda/dmmv.cu @08d8a6b5).
 const DMMV_COLS_PER_TRIP = 64;

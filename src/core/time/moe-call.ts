@@ -8,6 +8,8 @@
  * none from 32).
  */
 import type { FrameworkProfile } from '../memory/framework-profile.js';
+import { dramLatencySeconds } from './matvec-tail.js';
+import type { ModelFacts } from './model-facts.js';
 
 /**
  * GPUs by the generation the engine's figure was measured on: compute capability 10+, 9.x, else Ampere's; NVFP4
@@ -33,4 +35,39 @@ export function moeCallSeconds(
   // Fades linearly with the call's bytes (the A100 table above), zero at 20x the latency.
   const FADE = 20;
   return moeLayers * latency * Math.max(0, 1 - layerBytesSeconds / (FADE * latency));
+}
+
+/**
+ * Seconds a decode step's 16-bit fused-expert GEMMs take beyond their bytes where a program's K loop is longer than
+ * the bytes take. Each program of the Triton fused_moe kernel (`fused_moe_kernel`: one BLOCK_M row block of one
+ * expert against one BLOCK_N column block) walks K in blockK steps, its pipeline keeping stages - 1 tiles' loads
+ * in flight, so at a few rows a step it takes K / blockK x DRAM latency / (stages - 1) however few bytes it reads
+ * (Little's law: rate <= bytes in flight / latency, as matvec-tail.ts's rows). At small batch a GEMM takes the
+ * longer of that chain and its bytes at the modelled bandwidth: w13 (K = hidden) and w2 (K = one expert's width
+ * on this GPU). A wide-hidden, narrow-expert shard (Qwen3-235B-A22B over TP 8: 64 steps of w13, 3 of w2) is
+ * chain-bound at one token; the shape the engine's batch-1 figure was timed at (moeCallSeconds, E=128, N=768,
+ * hidden 2048: 32 and 12 steps) is not, on any generation covered.
+ * `layerBytes`: one MoE layer's routed-expert bytes on one GPU this step; `expertWidth`: its experts' width here.
+ */
+export function fusedMoeChainSeconds(
+  m: ModelFacts,
+  fw: FrameworkProfile,
+  r: { cc: number; mem: number },
+  layerBytes: number,
+  expertWidth: number,
+): number {
+  const tile = fw.fusedMoeTile16;
+  const latency = dramLatencySeconds(r.cc);
+  if (tile === undefined || latency === undefined || m.moeLayers <= 0 || tile.stages < 2) return 0;
+  const stepSeconds = latency / (tile.stages - 1);
+  // w13 holds the gate and up projections of a gated expert (two of its three matrices), w2 the down projection.
+  const w13Share = m.gated ? 2 / 3 : 1 / 2;
+  const gemms: readonly [number, number][] = [
+    [m.hidden, layerBytes * w13Share],
+    [expertWidth, layerBytes * (1 - w13Share)],
+  ];
+  let extra = 0;
+  for (const [k, bytes] of gemms)
+    extra += Math.max(0, Math.ceil(k / tile.blockK) * stepSeconds - bytes / r.mem);
+  return m.moeLayers * extra;
 }

@@ -122,6 +122,8 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   moeDispatch: 'grouped',
   // vLLM's fused_moe call latency is its Triton kernel's; llama.cpp's MUL_MAT_ID is another kernel.
   moeCallSeconds: undefined,
+  // Nor does the fused_moe kernel's tile and pipeline depth (its K-loop chain) describe MUL_MAT_ID's mat-vecs.
+  fusedMoeTile16: undefined,
   // vLLM's blockwise FP8 GEMM figures are its kernels'; llama.cpp runs no block-scaled FP8 checkpoint.
   blockFp8Linear: undefined,
   // The Mixtral-era MUL_MAT_ID ran one expert slot per op (op_params[0] = the slot) and, before launching that

@@ -4,7 +4,7 @@ import {
   type CacheLayoutProfile,
   type FrameworkProfile,
 } from '../../memory/framework-profile.js';
-import { FUSED_MOE_CALL_SECONDS } from '../moe-call.js';
+import { FUSED_MOE_CALL_SECONDS, FUSED_MOE_TILE_16 } from '../moe-call.js';
 import { SERVING_GRAPH_KERNEL_CYCLES, SERVING_GRAPH_KERNEL_SECONDS } from '../graph-kernel.js';
 import { VLLM_BLOCK_FP8_LINEAR } from './block-fp8.js';
 import { VLLM_PIECEWISE_ATTENTION_CALLS } from './piecewise.js';
@@ -149,6 +149,10 @@ export const VLLM_MEMORY: FrameworkProfile = {
   moeRoutingKernels: 4,
   // The Triton fused_moe call, and FlashInfer's CUTLASS MoE for NVFP4 experts on Blackwell (engines/moe-call.ts).
   moeCallSeconds: FUSED_MOE_CALL_SECONDS,
+  // 16-bit experts on the Triton fused_moe with no tuned file: get_default_config's tiles up to E tokens, BLOCK_K 64
+  // (engines/moe-call.ts), at Triton's default pipeline depth, num_stages 3 (triton-lang/triton@2b43145c
+  // third_party/nvidia/backend/compiler.py CUDAOptions), which the dict leaves unset.
+  fusedMoeTile16: FUSED_MOE_TILE_16,
   // Block-scaled FP8 linears (weight_block_size) at decode on Hopper: the CUTLASS blockwise GEMM (engines/vllm/block-fp8.ts).
   blockFp8Linear: VLLM_BLOCK_FP8_LINEAR,
   // On ROCm, decode linears its skinny kernels do not take run hipBLASLt at a fixed cost a call (engines/vllm/rocm-gemm.ts).
