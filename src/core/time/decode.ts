@@ -205,7 +205,7 @@ function decodeTpSeconds(m: ModelFacts, o: EstimateOptions, B: number, r: GpuRat
   const measured = r.allReduce;
   const floor =
     measured !== undefined && measured.ranks === tp && tp <= r.gpusPerNode
-      ? measuredAllReduceSeconds(measured, bytes)
+      ? measuredAllReduceSeconds(measured, bytes, tpLink)
       : 0;
   return 2 * m.layers * Math.max(call, floor);
 }
