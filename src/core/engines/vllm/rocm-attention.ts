@@ -2,9 +2,10 @@
  * vLLM's prefill attention on ROCm (FrameworkProfile.rocmPrefillAttention; time/decode.ts prefillGpuSeconds). Without
  * AITER (`VLLM_ROCM_USE_AITER` off unless set, vllm/envs.py) vLLM's ROCm attention backends run Triton kernels over
  * the paged cache for a prompt's tokens: ROCM_ATTN's `chunked_prefill_paged_decode`, whose prefill half is the Triton
- * prefix-prefill kernel, ranked first for a non-MLA model in 2026 builds (vllm/platforms/rocm.py
- * `_get_backend_priorities`: ROCM_ATTN, then ROCM_AITER_FA where AITER's MHA is on, ROCM_AITER_UNIFIED_ATTN, then
- * TRITON_ATTN; ROCM_ATTN takes any block size a multiple of 16 and an fp8 cache), or TRITON_ATTN's unified attention.
+ * prefix-prefill kernel, ranked first for a non-MLA model since vllm-project/vllm#36702 (March 2026; the default from
+ * v0.19: vllm/platforms/rocm.py `_get_backend_priorities`, ROCM_ATTN, then ROCM_AITER_FA where AITER's MHA is on,
+ * ROCM_AITER_UNIFIED_ATTN, then TRITON_ATTN; ROCM_ATTN takes any block size a multiple of 16 and an fp8 cache), or
+ * TRITON_ATTN's unified attention before it.
  * Neither is a CK or assembly flash-attention kernel, and neither reaches the GEMMs' rate the model gives a prefill's
  * attention elsewhere.
  *
