@@ -30,8 +30,9 @@ export const interconnectSchema = z
     p2p: z.boolean(),
     /**
      * A measured all-reduce over `ranks` GPUs of one node on this fabric (the collective library's all_reduce_perf with
-     * graphs): the time of one all-reduce, microseconds, at each message size, bytes (ascending), and where it was
-     * measured. Absent: the time model's latency plus the fabric's bus rate.
+     * graphs, or the serving engines' own all-reduce kernel where that is what they run at these sizes): the time of
+     * one all-reduce, microseconds, at each message size, bytes (ascending), and where it was measured. Absent: the
+     * time model's latency plus the fabric's bus rate.
      */
     allReduce: z
       .object({

@@ -29,6 +29,23 @@ describe('measured all-reduce (catalog interconnect.allReduce)', () => {
     expect(measuredAllReduceSeconds(table, 2 * 8388608 - 1048576)).toBeCloseTo(149e-6, 10);
   });
 
+  it('above the largest measured size, the extra bytes go at the bus rate where one is given', () => {
+    const bus = 400e9;
+    const over = 2 * 8388608;
+    expect(measuredAllReduceSeconds(table, over, bus)).toBeCloseTo(
+      84e-6 + (8388608 * 2 * 7) / 8 / bus,
+      12,
+    );
+    // Within the table the bus rate does not enter.
+    expect(measuredAllReduceSeconds(table, 1048576, bus)).toBeCloseTo(19e-6, 12);
+  });
+
+  it("MI355X carries vLLM's custom all-reduce over 8 GPUs, to 1.5 MB", () => {
+    const a = gpuRates(findGpu('mi355x'), defaultTimeOptions(8)).allReduce;
+    expect(a?.ranks).toBe(8);
+    expect(a?.bytes.at(-1)).toBe(1572864);
+  });
+
   it("MI300X carries RCCL's 8-GPU table; the fabric must join the GPUs for it to apply", () => {
     const t = defaultTimeOptions(8);
     const gpu = findGpu('mi300x');

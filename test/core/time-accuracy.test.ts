@@ -491,8 +491,10 @@ const FIELD_BARS = {
   // any model change: +67.7%, +74.6%, +84.3%, +118.8% at 64, 96, 128 and 256 in flight, the experts timed as FP4
   // Marlin's read. With the experts' FP4 unpacked in the CUs' registers by triton_kernels' matmul_ogs, 2.5 B a CU cycle
   // (time/decode.ts KERNELS.marlin.rocmMoeIssue, ROCm/triton#970): -17.8%, -13.5%, -7.0%, +18.9%. With gpt-oss's
-  // biased attention linears and router on hipBLASLt (engines/vllm/rocm-gemm.ts): -19.3%, -15.0%, -8.6%, +17.7%.
-  'adacdna kind:serving engine:vllm': { count: 4, median: 0.164, p90: 0.194 },
+  // biased attention linears and router on hipBLASLt (engines/vllm/rocm-gemm.ts): -19.3%, -15.0%, -8.6%, +17.7%. With
+  // vLLM's ROCm prefill attention at the Triton kernel's rate (engines/vllm/rocm-attention.ts): -19.4%, -15.1%, -8.7%,
+  // +17.4%.
+  'adacdna kind:serving engine:vllm': { count: 4, median: 0.164, p90: 0.195 },
   // sariekr/gpu_conc, gpt-oss-20b MXFP4 on one GPU with vLLM of August 2025 (0.10.1 assumed: piecewise graphs, serial
   // scheduler), the median per-request output speed of 1, 4, 8 and 16 streamed chat requests in flight read as 1 / TPOT,
   // scored before any model change and unchanged: H100 PCIe +42.5%, -1.5%, -16.3%, -15.9%; H200 +52.5%, +27.6%,
@@ -529,8 +531,11 @@ const FIELD_BARS = {
   // With vLLM's decode linears on ROCm that its skinny kernels do not take timed as hipBLASLt calls (a fixed cost a
   // call, engines/vllm/rocm-gemm.ts): Qwen3Guard +20.3%; MI355X +22.1%, +23.1%, +105.6%, +47.1%, +72.1%, +123.7%.
   // With the attention kernels after the GEMMs (time/decode-attention.ts) and FA2's KV rate: the A100 bursts +23.8%,
-  // +13.0%, +40.1%, +26.1%, +34.6%; MI355X at 256 in flight +102.4%: 26.1% / 102.4%.
-  'sweep kind:serving engine:vllm': { count: 13, median: 0.262, p90: 1.025 },
+  // +13.0%, +40.1%, +26.1%, +34.6%; MI355X at 256 in flight +102.4%: 26.1% / 102.4%. With vLLM's ROCm prefill
+  // attention at the Triton kernel's rate (engines/vllm/rocm-attention.ts) and MI355X's measured all-reduce
+  // (vllm-project/vllm#39080, catalog interconnect.allReduce): MI355X +21.5%, +20.2%, +86.6%, +40.2%, +60.0%, +90.6%;
+  // Qwen3Guard +20.0%: 23.8% / 86.6%.
+  'sweep kind:serving engine:vllm': { count: 13, median: 0.239, p90: 0.867 },
   // Scored before any model change and unchanged (each row's notes give its figure): the two batch-1 rows of today's
   // vLLM +6.2% (Qwen3-30B-A3B, H200) and +0.7% (Qwen3-8B, A100); DeepSeek-R1 FP8 over TP 8 on H200 at 4 in flight
   // +35.2% and its bursts +69.7..+102.5% (+650.5% for 1000 prompts of 128 tokens); Qwen3-235B-A22B bf16 over TP 8 on

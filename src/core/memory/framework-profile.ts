@@ -577,6 +577,12 @@ export interface FrameworkProfile {
    */
   fp8KvPrefillAttention?: { cc: number; peakShare: number };
   /**
+   * Time: a prefill's attention on an AMD GPU (ROCm), where the engine runs a Triton attention kernel over its paged
+   * cache: the share of the card's 16-bit peak that kernel reaches (time/decode.ts prefillGpuSeconds). Absent:
+   * attention at the prefill's GEMM rate.
+   */
+  rocmPrefillAttention?: { peakShare: number };
+  /**
    * Time: the decode-attention kernel family the engine runs for a model (its config's model_type, whether its
    * attention is an MLA latent) on an NVIDIA GPU of compute capability `cc`, where a kernel benchmark gives that
    * family's sustained KV read rate (time/decode-attention.ts). Absent, or undefined: the card's stream rate.

@@ -205,7 +205,7 @@ function decodeTpSeconds(m: ModelFacts, o: EstimateOptions, B: number, r: GpuRat
   const measured = r.allReduce;
   const floor =
     measured !== undefined && measured.ranks === tp && tp <= r.gpusPerNode
-      ? measuredAllReduceSeconds(measured, bytes)
+      ? measuredAllReduceSeconds(measured, bytes, tpLink)
       : 0;
   return 2 * m.layers * Math.max(call, floor);
 }
@@ -510,6 +510,20 @@ export function prefillTime(
 }
 
 /**
+ * The rate (FLOP/s) of a prefill's attention where the engine runs a kernel of its own for it, or 0 (the prefill's
+ * GEMM rate): with an fp8 KV cache on the GPUs FrameworkProfile.fp8KvPrefillAttention names, a share of the 8-bit
+ * peak; on an AMD GPU, the share of the 16-bit peak its ROCm Triton attention reaches (rocmPrefillAttention).
+ */
+function prefillAttentionRate(o: EstimateOptions, r: GpuRates): number {
+  const fw = FRAMEWORKS[o.framework];
+  const fa = fw.fp8KvPrefillAttention;
+  if (fa !== undefined && o.kvCacheDtype === 'fp8' && r.cc === fa.cc)
+    return fa.peakShare * 2 * r.peak16;
+  const ra = fw.rocmPrefillAttention;
+  return ra !== undefined && r.rocm ? ra.peakShare * r.peak16 : 0;
+}
+
+/**
  * Prefill of `seqs` prompts of `tokens` tokens each: compute-bound GEMMs and attention at the prompt's shape,
  * one read of the weights, (llama.cpp) the host layers' weights copied over PCIe once per ubatch, and under TP the
  * same 2 all-reduces per layer as a decode step, of every prompt token x hidden (Megatron-LM, Shoeybi et al. 2019
@@ -524,12 +538,7 @@ function prefillGpuSeconds(
   seqs: number,
 ): number {
   const attnFlops = (2 * m.attnLayers * tokens * tokens * m.attnWidth * seqs) / o.tp;
-  // An engine whose fp8-KV prefill attention runs its own kernel on this GPU (FrameworkProfile.fp8KvPrefillAttention).
-  const fa = FRAMEWORKS[o.framework].fp8KvPrefillAttention;
-  const attnRate =
-    fa !== undefined && o.kvCacheDtype === 'fp8' && r.cc === fa.cc
-      ? fa.peakShare * 2 * r.peak16
-      : 0;
+  const attnRate = prefillAttentionRate(o, r);
   const flops =
     (2 * (m.active - embedOnly(m)) * tokens * seqs + m.recurrentFlopsPerToken * tokens * seqs) /
       o.tp +

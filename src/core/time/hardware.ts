@@ -388,14 +388,23 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
 
 /**
  * Seconds of one all-reduce of `bytes` over the catalog's measured group (GpuRates.allReduce): linear between the
- * measured sizes, the first size's time below them, the last two sizes' slope above them.
+ * measured sizes, the first size's time below them; above them the last size's time plus the extra bytes at the
+ * fabric's bus rate (`busBytesPerSecond`, a ring's 2 x (ranks - 1) / ranks of them), or, without one, the last two
+ * sizes' slope. A table that stops at a size its kernel handles (MI355X's: vLLM's custom all-reduce to 1.5 MB) says
+ * nothing of the library that takes larger messages.
  */
 export function measuredAllReduceSeconds(
   a: NonNullable<GpuRates['allReduce']>,
   bytes: number,
+  busBytesPerSecond?: number,
 ): number {
   const n = a.bytes.length;
   if (bytes <= a.bytes[0]!) return a.seconds[0]!;
+  if (busBytesPerSecond !== undefined && bytes > a.bytes[n - 1]!)
+    return (
+      a.seconds[n - 1]! +
+      ((bytes - a.bytes[n - 1]!) * 2 * (a.ranks - 1)) / a.ranks / busBytesPerSecond
+    );
   let i = 1;
   while (i < n - 1 && bytes > a.bytes[i]!) i++;
   const x0 = a.bytes[i - 1]!;

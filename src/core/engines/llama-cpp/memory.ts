@@ -95,6 +95,8 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   graphKernelSeconds: undefined,
   // The HIP build runs its own mat-vec and MMQ kernels on ROCm, not vLLM's hipBLASLt linears.
   rocmLibraryGemm: undefined,
+  // Its HIP build's own flash-attention kernel prefills on ROCm, not vLLM's Triton attention.
+  rocmPrefillAttention: undefined,
   // The shared gap in SM cycles: 2.5 µs at the H100 SXM's 1.98 GHz (time/train-work.ts GRAPH_KERNEL_SECONDS, from an
   // H100 SXM5 step, https://cloudai.pt/tag/cuda-graphs/), so a kernel boundary costs 1.96 µs on an RTX 4090 and 3.5
   // on an A100. One tester, two cards (ggml-org/llama.cpp#6766: LLaMA 2 7B q4_0 with CUDA graphs, 128.27 tok/s on an

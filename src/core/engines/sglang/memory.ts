@@ -60,6 +60,8 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   piecewiseAttentionCalls: undefined,
   // Its ROCm linears (AITER or hipBLASLt by shape) were not read: no library fixed cost (engines/vllm/rocm-gemm.ts).
   rocmLibraryGemm: undefined,
+  // Its ROCm prefill backends (AITER, Triton) were not read: attention at the prefill's GEMM rate.
+  rocmPrefillAttention: undefined,
   // Its decode reads the KV through the backend it picks by model and GPU (engines/sglang/attention-backend.ts):
   // FlashInfer's batch decode where that is FlashInfer, for K/V heads (not an MLA latent).
   decodeAttention: (modelType, mla, cc) =>
