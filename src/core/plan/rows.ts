@@ -269,6 +269,7 @@ function forEachRunnable(
   const tables = new Map<Method, Map<number, ShapeTable>>(); // by method, then micro-batch
   const at = emptyVisit();
   const scratch = scratchCopies();
+  const order: LayoutOrder = { at: new Int32Array(0) };
   bases.forEach((b, bi) => {
     const o = b.options;
     let layouts = layoutsByMethod.get(o.method);
@@ -311,12 +312,12 @@ function forEachRunnable(
       else if (verdict === LAYOUT_LOSSY) pruned.quality += members.length;
     }
     // The layouts of runnable shapes in search order: every shape of the table has its verdict now.
-    for (let i = 0; i < layouts.length; i++) {
+    const n = runnableLayouts(table, runs.runList, slot, order);
+    for (let j = 0; j < n; j++) {
+      const i = order.at[j]!;
       const accum = table.accum[i]!;
-      if (accum === 0) continue; // the micro-batch skips it
       const L = layouts[i]!;
       const run = runs.runList[slot + L.shape + (accum > 1 ? 16 : 0)]!;
-      if (run.length === 0) continue;
       if (server > 0 && (L.count < server || L.count + server > maxCount)) continue;
       if (o.dpAttention && !dpAttentionLayout(arch, L.tp, L.pp, L.dp)) continue;
       at.count = L.count + server;
@@ -333,6 +334,40 @@ function forEachRunnable(
 }
 
 type Sharding = ReturnType<typeof shardings>[number];
+
+/** forEachRunnable's scratch list of layout indices (runnableLayouts), grown as needed. */
+interface LayoutOrder {
+  at: Int32Array;
+}
+
+/**
+ * The layouts of `table` whose shape some engine variant runs (`runList` at `slot`: every shape's verdict made),
+ * into `order.at` in search order; returns how many. A search runs a few percent of its layouts (GRPO on
+ * Qwen2.5-7B: 24,248 of 1,021,104 a micro-batch keeps), so the shapes' member lists (each in search order) are
+ * merged instead of every layout visited.
+ */
+function runnableLayouts(
+  table: ShapeTable,
+  runList: readonly (readonly number[])[],
+  slot: number,
+  order: LayoutOrder,
+): number {
+  let n = 0;
+  let shapes = 0;
+  for (let k = 0; k < table.shapes.length; k++) {
+    if (runList[slot + table.shapes[k]!]!.length === 0) continue;
+    const m = table.members[k]!;
+    if (order.at.length < n + m.length) {
+      const grown = new Int32Array(Math.max(2 * order.at.length, n + m.length));
+      grown.set(order.at.subarray(0, n));
+      order.at = grown;
+    }
+    for (let j = 0; j < m.length; j++) order.at[n++] = m[j]!;
+    shapes++;
+  }
+  if (shapes > 1) order.at.subarray(0, n).sort(); // a typed array sorts by value
+  return n;
+}
 
 /** forEachRunnable's scratch visit, before its first layout. */
 const emptyVisit = (): LayoutVisit => ({
