@@ -69,6 +69,30 @@ describe('PolicyWorks', () => {
     expect(a.train).toEqual(policyWork(m, hf, t).train);
   });
 
+  it('works of one class at other GPU counts, accumulations, ZeRO stages, offloads and TP are each their own', () => {
+    // They share a count-free part where only the GPU count and accumulation differ (train-work.ts
+    // countFreeWork), and none across the rest: each must equal the work made alone, whichever came first.
+    const full = grpo({ method: 'full', gpus: 2, batch: 4 }, { rollout: 'hf' });
+    const works = new PolicyWorks([{ options: full, idPart: '0' }]);
+    const layouts: [Partial<typeof full>, number, number][] = [
+      [{ gpus: 2, zero: 0 }, 0, 2],
+      [{ gpus: 4, zero: 0 }, 0, 1],
+      [{ gpus: 8, zero: 3 }, 0, 4],
+      [{ gpus: 2, zero: 3 }, 0, 2],
+      [{ gpus: 4, zero: 3, offload: 'optimizer' }, 1, 1],
+      [{ gpus: 8, zero: 3, offload: 'optimizer' }, 1, 2],
+      [{ gpus: 4, zero: 3, tp: 2 }, 0, 1],
+      [{ gpus: 8, zero: 1 }, 0, 1],
+      [{ gpus: 4, zero: 3 }, 0, 1],
+    ];
+    for (const [over, offload, accum] of layouts) {
+      const o = { ...full, ...over };
+      expect(works.of(m, o, time(accum), 0, 0, offload, accum).train).toEqual(
+        policyWork(m, o, time(accum)).train,
+      );
+    }
+  });
+
   it('does not share across configurations, engine variants, layouts or accumulation', () => {
     const works = new PolicyWorks(bases);
     const a = works.of(m, hf, time(2), 0, 0, 0, 2);

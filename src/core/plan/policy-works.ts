@@ -11,6 +11,7 @@ import type { TimeOptions } from '../../schema/time.js';
 import { samePolicyOptions } from '../memory/objective.js';
 import { RolloutDecodes, policyWork, type PolicyWork } from '../time/objective.js';
 import type { ModelFacts } from '../time/model-facts.js';
+import { countFreeWork, type CountFreeWork } from '../time/train-work.js';
 import type { BaseConfig } from './configs.js';
 
 /** Layout fields packed into one number: trainer GPUs, TP, PP below these bounds (larger ones share nothing). */
@@ -26,6 +27,11 @@ export class PolicyWorks {
   private readonly byFields = new Map<string, number[]>();
   /** By class and engine variant, then layout: the accumulation the work was made at, and the work. */
   private readonly works = new Map<number, Map<number, { accum: number; work: PolicyWork }>>();
+  /**
+   * The policy works' CountFreeWork (time/train-work.ts), shared by the works of one class and engine variant
+   * that differ only in GPU count and grad-accum (as the loop's rowWork shares them between training rows).
+   */
+  private readonly frees = new Map<number, CountFreeWork>();
   /** The rollout decodes every policy work of the search shares (time/objective.ts RolloutDecodes). */
   private readonly decodes = new RolloutDecodes();
 
@@ -72,7 +78,14 @@ export class PolicyWorks {
       (((gpus * MAX_TP + options.tp) * MAX_PP + options.pp) * 4 + options.zero) * 4 + offload;
     const known = byLayout.get(layout);
     if (known && known.accum === accum) return known.work;
-    const work = policyWork(m, options, t, this.decodes);
+    // The count-free part: by class, variant, TP, PP, ZeRO stage and offload (the layout less its GPU count).
+    const freeKey =
+      (((outer * MAX_TP + options.tp) * MAX_PP + options.pp) * 4 + options.zero) * 4 + offload;
+    const work = policyWork(m, options, t, this.decodes, (p) => {
+      let free = this.frees.get(freeKey);
+      if (!free) this.frees.set(freeKey, (free = countFreeWork(m, p, t)));
+      return free;
+    });
     if (!known) byLayout.set(layout, { accum, work });
     return work;
   }

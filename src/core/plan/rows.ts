@@ -1,5 +1,4 @@
 /** Rows of the model side: (configuration, layout) pairs with their memory, each checked against engines and quality. */
-import { OBJECTIVE_PROFILES } from '../../schema/objectives.js';
 import { dpAttentionLayout } from './expert-parallel.js';
 import type { Arch } from '../model/arch.js';
 import {
@@ -16,15 +15,21 @@ import { policyMemo } from '../memory/memory.js';
 import { memorySurface, type GrpoPoints, type MemorySurface } from '../memory/surface.js';
 import { samePolicyOptions, type PolicyMemory } from '../memory/objective.js';
 import { maxSearchedGpus, serverGpus } from './objective.js';
-import { servesConcurrency } from './replicas.js';
-import { grpoTokens } from '../../schema/objective-job.js';
-import { microBatches, pipelineParallelisms, shardings, tensorParallelisms } from './candidates.js';
+import { pipelineParallelisms, shardings, tensorParallelisms } from './candidates.js';
 import { searchesFp8Kv } from '../engines/kernels.js';
 import { type EstimateOptions, type Method } from '../../schema/estimate.js';
-import type { FineTuneJob, Scenario } from '../../schema/scenario.js';
+import type { Scenario } from '../../schema/scenario.js';
 import { OFFLOADS, growMem, searchesLayerOffload } from './configs.js';
 import { growableCopy } from './grow-copy.js';
 import type { BaseConfig, MemTable, Rows, Variant } from './configs.js';
+import {
+  runnableLayouts,
+  shapeTableOf,
+  type Layout,
+  type LayoutOrder,
+  type Sharding,
+  type ShapeTable,
+} from './shape-table.js';
 
 /** Model-side combinations pruned before the hardware loop (each stands for every GPU option and level). */
 interface ModelPruned {
@@ -175,77 +180,6 @@ interface LayoutVisit {
 }
 
 /**
- * The layouts a micro-batch keeps, grouped by shape (with the accumulation bit): `shapes` lists the shapes
- * present, `members[k]` the layout indices of `shapes[k]` in search order, `accum[i]` layout i's
- * accumulation steps (0: the micro-batch skips it).
- */
-interface ShapeTable {
-  shapes: number[];
-  members: number[][];
-  accum: Int32Array;
-}
-
-/**
- * The global batch a fine-tune layout runs at micro-batch `batch` (micro-batch x accumulation x dp), or 0 where it
- * cannot: idle ranks, a pipeline that never fills, a generation batch of partial groups. The scenario's batch is
- * kept exactly where the data-parallel degree divides it; otherwise it runs the next larger one (choices.globalBatch
- * says so, and time and cost use it).
- */
-function runsGlobalBatch(job: FineTuneJob, L: Layout, batch: number): number {
-  if (batch * L.dp > job.globalBatch) return 0; // idle ranks
-  if (job.globalBatch % L.dp === 0 && job.globalBatch % (batch * L.dp) !== 0) return 0;
-  const a = Math.ceil(job.globalBatch / (batch * L.dp));
-  if (L.pp > 1 && a < L.pp) return 0; // pipeline never fills
-  // TRL GRPOConfig raises unless the generation batch holds whole groups (flags.ts generationBatchCheck).
-  if (
-    OBJECTIVE_PROFILES[job.objective].rollout &&
-    (batch * L.dp * a) % grpoTokens(job).generations !== 0
-  )
-    return 0;
-  return batch * L.dp * a;
-}
-
-/**
- * forEachRunnable's table for one method's layouts at micro-batch `batch` (idle ranks and unfilled pipelines
- * skipped). A layout whose data-parallel degree does not divide the global batch keeps only the micro-batches
- * (of the searched ones) that reach the smallest batch it can run: a larger micro-batch's rounding
- * (8 x 2 x 6 = 96 for 64 where 4 x 3 x 6 = 72 runs) is another job, whose larger rollouts and fewer steps would
- * win the ranking on what the scenario did not ask for.
- */
-function shapeTableOf(s: Scenario, layouts: readonly Layout[], batch: number): ShapeTable {
-  const job = s.job;
-  const batches =
-    job.kind === 'fine-tune' ? microBatches(job.globalBatch, s.search.microBatches) : [];
-  const accum = new Int32Array(layouts.length);
-  const byShape = new Map<number, number[]>();
-  for (let i = 0; i < layouts.length; i++) {
-    const L = layouts[i]!;
-    let a = 1;
-    // Serving: each of the layout's replicas serves its share of the concurrency (replicas.ts).
-    if (job.kind === 'inference' && !servesConcurrency(job.concurrency, batch, L.dp)) continue;
-    if (job.kind === 'fine-tune') {
-      const runs = runsGlobalBatch(job, L, batch);
-      if (runs === 0) continue;
-      if (runs > job.globalBatch) {
-        let least = runs;
-        for (const b of batches) {
-          const r = runsGlobalBatch(job, L, b);
-          if (r > 0 && r < least) least = r;
-        }
-        if (runs > least) continue;
-      }
-      a = runs / (batch * L.dp);
-    }
-    accum[i] = a;
-    const shape = L.shape + (a > 1 ? 16 : 0);
-    let m = byShape.get(shape);
-    if (!m) byShape.set(shape, (m = []));
-    m.push(i);
-  }
-  return { shapes: [...byShape.keys()], members: [...byShape.values()], accum };
-}
-
-/**
  * Every layout of every configuration that some engine variant runs, with those variants (buildRows and
  * countRows), in search order; returns how many layouts no engine ran and how many lost a variant to
  * quality. Verdicts are per launch group and layout shape (layoutVariants), so a configuration is judged
@@ -269,6 +203,7 @@ function forEachRunnable(
   const tables = new Map<Method, Map<number, ShapeTable>>(); // by method, then micro-batch
   const at = emptyVisit();
   const scratch = scratchCopies();
+  const order: LayoutOrder = { at: new Int32Array(0) };
   bases.forEach((b, bi) => {
     const o = b.options;
     let layouts = layoutsByMethod.get(o.method);
@@ -311,12 +246,12 @@ function forEachRunnable(
       else if (verdict === LAYOUT_LOSSY) pruned.quality += members.length;
     }
     // The layouts of runnable shapes in search order: every shape of the table has its verdict now.
-    for (let i = 0; i < layouts.length; i++) {
+    const n = runnableLayouts(table, runs.runList, slot, order);
+    for (let j = 0; j < n; j++) {
+      const i = order.at[j]!;
       const accum = table.accum[i]!;
-      if (accum === 0) continue; // the micro-batch skips it
       const L = layouts[i]!;
       const run = runs.runList[slot + L.shape + (accum > 1 ? 16 : 0)]!;
-      if (run.length === 0) continue;
       if (server > 0 && (L.count < server || L.count + server > maxCount)) continue;
       if (o.dpAttention && !dpAttentionLayout(arch, L.tp, L.pp, L.dp)) continue;
       at.count = L.count + server;
@@ -331,8 +266,6 @@ function forEachRunnable(
   });
   return pruned;
 }
-
-type Sharding = ReturnType<typeof shardings>[number];
 
 /** forEachRunnable's scratch visit, before its first layout. */
 const emptyVisit = (): LayoutVisit => ({
@@ -366,17 +299,6 @@ function scratchCopies(): (group: number, o: EstimateOptions) => EstimateOptions
     for (const k in from) c[k] = from[k];
     return copy;
   };
-}
-
-/** A (count, TP, PP, DP, sharding) layout, with the shape engineRejects reads (less the accumulation bit). */
-interface Layout {
-  count: number;
-  tp: number;
-  pp: number;
-  dp: number;
-  sh: Sharding;
-  /** tp > 1, pp > 1, dp > 1 (bits 7..5), ZeRO stage and offload (bits 3..0); bit 4 is accum > 1. */
-  shape: number;
 }
 
 /** Every layout searched for a method, in search order (the micro-batch filters apply per configuration). */

@@ -36,7 +36,7 @@ import { FRAMEWORKS } from '../memory/frameworks.js';
 import { loneCompletionSteps, longestCompletion } from './completion-length.js';
 import { loraStepTime } from './multi-lora.js';
 import { floatCompute } from '../../schema/estimate.js';
-import { LORA_OPS_PER_LINEAR } from './train-work.js';
+import { LORA_OPS_PER_LINEAR, type CountFreeWork } from './train-work.js';
 
 const round = (x: number) => Number(x.toPrecision(4));
 
@@ -101,18 +101,21 @@ export interface RolloutDecode {
 
 /**
  * The policy's work of `o` at time options `t` (only gradAccum is read). `decodes`: the rollout decodes of the
- * search's other policy works, shared with this one's where their options are alike (RolloutDecodes).
+ * search's other policy works, shared with this one's where their options are alike (RolloutDecodes). `freeOf`:
+ * the training work's CountFreeWork for the policy's options (shared by policies that differ only in GPU count
+ * and grad-accum: train-work.ts), else made with it.
  */
 export function policyWork(
   m: ModelFacts,
   o: EstimateOptions,
   t: TimeOptions,
   decodes: RolloutDecodes | null = null,
+  freeOf: ((p: EstimateOptions) => CountFreeWork) | null = null,
 ): PolicyWork {
   const p = policyOptions(o);
   return {
     options: p,
-    train: trainWork(m, p, t),
+    train: freeOf ? trainWork(m, p, t, undefined, undefined, freeOf(p)) : trainWork(m, p, t),
     steps: [],
     rollouts: decodes ? decodes.rolloutsOf(p) : [],
   };

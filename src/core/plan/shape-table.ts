@@ -1,0 +1,127 @@
+/**
+ * The layouts a configuration's micro-batch keeps, by layout shape (plan/rows.ts forEachRunnable): which run the
+ * job's global batch and at what accumulation, and which of them have a shape some engine variant runs.
+ */
+import { OBJECTIVE_PROFILES } from '../../schema/objectives.js';
+import { grpoTokens } from '../../schema/objective-job.js';
+import type { FineTuneJob, Scenario } from '../../schema/scenario.js';
+import { microBatches, type shardings } from './candidates.js';
+import { servesConcurrency } from './replicas.js';
+
+export type Sharding = ReturnType<typeof shardings>[number];
+
+/** A (count, TP, PP, DP, sharding) layout, with the shape engineRejects reads (less the accumulation bit). */
+export interface Layout {
+  count: number;
+  tp: number;
+  pp: number;
+  dp: number;
+  sh: Sharding;
+  /** tp > 1, pp > 1, dp > 1 (bits 7..5), ZeRO stage and offload (bits 3..0); bit 4 is accum > 1. */
+  shape: number;
+}
+
+/**
+ * The layouts a micro-batch keeps, grouped by shape (with the accumulation bit): `shapes` lists the shapes
+ * present, `members[k]` the layout indices of `shapes[k]` in search order, `accum[i]` layout i's
+ * accumulation steps (0: the micro-batch skips it).
+ */
+export interface ShapeTable {
+  shapes: number[];
+  members: number[][];
+  accum: Int32Array;
+}
+
+/**
+ * The global batch a fine-tune layout runs at micro-batch `batch` (micro-batch x accumulation x dp), or 0 where it
+ * cannot: idle ranks, a pipeline that never fills, a generation batch of partial groups. The scenario's batch is
+ * kept exactly where the data-parallel degree divides it; otherwise it runs the next larger one (choices.globalBatch
+ * says so, and time and cost use it).
+ */
+function runsGlobalBatch(job: FineTuneJob, L: Layout, batch: number): number {
+  if (batch * L.dp > job.globalBatch) return 0; // idle ranks
+  if (job.globalBatch % L.dp === 0 && job.globalBatch % (batch * L.dp) !== 0) return 0;
+  const a = Math.ceil(job.globalBatch / (batch * L.dp));
+  if (L.pp > 1 && a < L.pp) return 0; // pipeline never fills
+  // TRL GRPOConfig raises unless the generation batch holds whole groups (flags.ts generationBatchCheck).
+  if (
+    OBJECTIVE_PROFILES[job.objective].rollout &&
+    (batch * L.dp * a) % grpoTokens(job).generations !== 0
+  )
+    return 0;
+  return batch * L.dp * a;
+}
+
+/**
+ * forEachRunnable's table for one method's layouts at micro-batch `batch` (idle ranks and unfilled pipelines
+ * skipped). A layout whose data-parallel degree does not divide the global batch keeps only the micro-batches
+ * (of the searched ones) that reach the smallest batch it can run: a larger micro-batch's rounding
+ * (8 x 2 x 6 = 96 for 64 where 4 x 3 x 6 = 72 runs) is another job, whose larger rollouts and fewer steps would
+ * win the ranking on what the scenario did not ask for.
+ */
+export function shapeTableOf(s: Scenario, layouts: readonly Layout[], batch: number): ShapeTable {
+  const job = s.job;
+  const batches =
+    job.kind === 'fine-tune' ? microBatches(job.globalBatch, s.search.microBatches) : [];
+  const accum = new Int32Array(layouts.length);
+  const byShape = new Map<number, number[]>();
+  for (let i = 0; i < layouts.length; i++) {
+    const L = layouts[i]!;
+    let a = 1;
+    // Serving: each of the layout's replicas serves its share of the concurrency (replicas.ts).
+    if (job.kind === 'inference' && !servesConcurrency(job.concurrency, batch, L.dp)) continue;
+    if (job.kind === 'fine-tune') {
+      const runs = runsGlobalBatch(job, L, batch);
+      if (runs === 0) continue;
+      if (runs > job.globalBatch) {
+        let least = runs;
+        for (const b of batches) {
+          const r = runsGlobalBatch(job, L, b);
+          if (r > 0 && r < least) least = r;
+        }
+        if (runs > least) continue;
+      }
+      a = runs / (batch * L.dp);
+    }
+    accum[i] = a;
+    const shape = L.shape + (a > 1 ? 16 : 0);
+    let m = byShape.get(shape);
+    if (!m) byShape.set(shape, (m = []));
+    m.push(i);
+  }
+  return { shapes: [...byShape.keys()], members: [...byShape.values()], accum };
+}
+
+/** forEachRunnable's scratch list of layout indices (runnableLayouts), grown as needed. */
+export interface LayoutOrder {
+  at: Int32Array;
+}
+
+/**
+ * The layouts of `table` whose shape some engine variant runs (`runList` at `slot`: every shape's verdict made),
+ * into `order.at` in search order; returns how many. A search runs a few percent of its layouts (GRPO on
+ * Qwen2.5-7B: 24,248 of 1,021,104 a micro-batch keeps), so the shapes' member lists (each in search order) are
+ * merged instead of every layout visited.
+ */
+export function runnableLayouts(
+  table: ShapeTable,
+  runList: readonly (readonly number[])[],
+  slot: number,
+  order: LayoutOrder,
+): number {
+  let n = 0;
+  let shapes = 0;
+  for (let k = 0; k < table.shapes.length; k++) {
+    if (runList[slot + table.shapes[k]!]!.length === 0) continue;
+    const m = table.members[k]!;
+    if (order.at.length < n + m.length) {
+      const grown = new Int32Array(Math.max(2 * order.at.length, n + m.length));
+      grown.set(order.at.subarray(0, n));
+      order.at = grown;
+    }
+    for (let j = 0; j < m.length; j++) order.at[n++] = m[j]!;
+    shapes++;
+  }
+  if (shapes > 1) order.at.subarray(0, n).sort(); // a typed array sorts by value
+  return n;
+}
