@@ -770,7 +770,8 @@ export function staticBatchSeconds(
   const tr = decodeTraffic(m, o, t, r, o.batch, prompt);
   const step = decodeStep(m, o, t, r, false, meanContextOf(o)).stepSeconds;
   const gpuSeconds = prefillTime(m, o, r, tr, prompt, o.batch) + (out - 1) * step;
-  // A served batch also passes every request and streamed token through the frontend, which overlaps the GPU
-  // (time/frontend.ts); an offline batch's smaller per-request work never reaches the GPU's at these sizes.
+  // A served batch (a burst of `vllm bench serve`) also passes every request and streamed token through the
+  // frontend, which overlaps the GPU (time/frontend.ts). An offline batch (LLM.generate: no HTTP, no chat template)
+  // takes the same bound, which at its sizes (up to a few hundred requests) stays under the GPU's work.
   return Math.max(gpuSeconds, frontendSeconds(o, t, o.batch, out));
 }
