@@ -137,6 +137,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.gptq_dequant === 'torch') time.gptqTorchDequant = true;
     // A vLLM build that captured decode in piecewise CUDA graphs, attention run eagerly (the case says so).
     if (c.cuda_graphs === 'piecewise') time.piecewiseGraphs = true;
+    // A server build that parsed the chat template on every chat request (the case says so).
+    if (c.chat_template_parse === 'per-request') time.chatTemplateParse = true;
     // A build whose largest graph-replayed decode batch differs from the engine's default (the case says so).
     if (c.graph_max_batch !== undefined) time.graphMaxBatch = c.graph_max_batch;
     // A DeepSpeed config with overlap_comm false: ZeRO's collectives on the compute stream (the case says so).

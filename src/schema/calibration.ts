@@ -138,6 +138,11 @@ export const throughputCaseSchema = z.looseObject({
    */
   cuda_graphs: z.enum(['piecewise']).optional(),
   /**
+   * How the measured server build treated the chat template: 'per-request' (vLLM v0.11's
+   * resolve_chat_template_kwargs parsed its Jinja source on every chat request) sets TimeOptions.chatTemplateParse.
+   */
+  chat_template_parse: z.enum(['per-request']).optional(),
+  /**
    * The largest decode batch the measured build replays in CUDA graphs, where it differs from the engine profile's
    * default (a larger step runs eagerly): sets TimeOptions.graphMaxBatch.
    */

@@ -184,6 +184,13 @@ export interface TimeOptions {
    */
   graphMaxBatch?: number;
   /**
+   * The serving engine build parsed the model's chat template (its Jinja source) on every chat request, where the
+   * engine's current release parses it once: each request costs the frontend the engine profile's
+   * servingFrontend.templateParseSeconds more. No flag sets it; `validate --throughput` does for rows of such builds
+   * (their `chat_template_parse`).
+   */
+  chatTemplateParse?: boolean;
+  /**
    * The run's DeepSpeed config set `overlap_comm: false`: ZeRO-2 and ZeRO-3 reduce each gradient bucket from
    * the compute stream and wait for it there before backward goes on (stage_1_and_2.py average_tensor: `stream =
    * current_stream()` unless overlap_comm, then each handle's wait; stage3.py `reduce_and_partition_stream` is the

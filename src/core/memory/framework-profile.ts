@@ -345,6 +345,15 @@ export interface FrameworkProfile {
     poolHoldsMaxLen?: boolean;
   };
   /**
+   * A serving engine's frontend: the host process that takes the HTTP requests and streams the answers, apart from
+   * the process that steps the model (time/frontend.ts). `requestSeconds`: its work per chat request (HTTP
+   * handling, request validation, chat template, tokenization, request bookkeeping, the final chunks);
+   * `tokenSeconds`: per streamed output token of a request (one SSE chunk); `templateParseSeconds`: per request
+   * more where the build parses the chat template's Jinja source on every request (TimeOptions.chatTemplateParse).
+   * Absent: no frontend cost modelled.
+   */
+  servingFrontend?: ServingFrontend;
+  /**
    * A server whose KV cache is `-c` tokens split evenly over `-np` slots, allocated at start (llama-server): its
    * serving figures are the slots'.
    */
@@ -636,6 +645,13 @@ export const HF_CONTEXT_MIB = 1343;
  * micro-batch of T tokens: the forward reads and writes (fwdIn·d_in + fwdOut·d_out)·T elements of the compute
  * dtype and launches fwdOps kernels; the backward (bwdIn·d_in + bwdOut·d_out)·T elements and bwdOps kernels.
  */
+/** A serving engine's frontend costs (FrameworkProfile.servingFrontend). */
+export interface ServingFrontend {
+  requestSeconds: number;
+  tokenSeconds: number;
+  templateParseSeconds: number;
+}
+
 export interface LoraPathCost {
   fwdIn: number;
   fwdOut: number;

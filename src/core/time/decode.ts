@@ -27,6 +27,7 @@ import { DECODE_PHASES, linearReadBytes, modelFacts, weightBytes } from './model
 import type { Bound, DecodePhase, ModelFacts } from './model-facts.js';
 import { argmaxBound } from './train-step.js';
 import { decodeHost, prefillWaitsForStep } from './decode-host.js';
+import { frontendSeconds } from './frontend.js';
 import { eagerPrefillHostSeconds, overlappedHostSeconds, routedBatch } from './graph-step.js';
 
 export { eagerPrefillHostSeconds } from './graph-step.js';
@@ -787,5 +788,9 @@ export function staticBatchSeconds(
   const out = outputTokensOf(o);
   const tr = decodeTraffic(m, o, t, r, o.batch, prompt);
   const step = decodeStep(m, o, t, r, false, meanContextOf(o)).stepSeconds;
-  return prefillTime(m, o, r, tr, prompt, o.batch) + (out - 1) * step;
+  const gpuSeconds = prefillTime(m, o, r, tr, prompt, o.batch) + (out - 1) * step;
+  // A served batch (a burst of `vllm bench serve`) also passes every request and streamed token through the
+  // frontend, which overlaps the GPU (time/frontend.ts). An offline batch (LLM.generate: no HTTP, no chat template)
+  // takes the same bound, which at its sizes (up to a few hundred requests) stays under the GPU's work.
+  return Math.max(gpuSeconds, frontendSeconds(o, t, o.batch, out));
 }

@@ -2,10 +2,11 @@
  * The serving figures the planner ranks by, per data-parallel rank: a speculative engine (speculative.ts, a
  * DP-attention rank's too), a DP-attention engine's rank (expert-parallel.ts), or the plain decode step (decode.ts).
  */
-import { meanContextOf, type EstimateOptions } from '../../schema/estimate.js';
+import { meanContextOf, outputTokensOf, type EstimateOptions } from '../../schema/estimate.js';
 import type { TimeOptions } from '../../schema/time.js';
 import { decodeStep, servingTime } from './decode.js';
 import { dpAttentionStep, dpAttentionTime, dpAttentionTimed } from './expert-parallel.js';
+import { frontendStepSeconds } from './frontend.js';
 import type { GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
 import { loraStepTime } from './multi-lora.js';
@@ -31,7 +32,10 @@ export function replicaTokensPerSecond(
   }
   if (dpAttentionTimed(m, o)) return o.batch / (dpAttentionStep(m, o, t, r) + lora);
   const step = decodeStep(m, o, t, r, false);
-  return lora ? o.batch / (step.stepSeconds + lora) : step.tokensPerSecond;
+  const tps = lora ? o.batch / (step.stepSeconds + lora) : step.tokensPerSecond;
+  // The frontend streams every token and admits the requests that replace finished ones (time/frontend.ts).
+  const front = frontendStepSeconds(o, t, o.batch, outputTokensOf(o));
+  return front > 0 ? Math.min(tps, o.batch / front) : tps;
 }
 
 /** A request's TTFT and TPOT. */
@@ -45,9 +49,12 @@ export function replicaServingTime(
   // spreads it over the tokens it keeps.
   const lora = loraStepTime(m, o, r, o.batch, t)?.seconds ?? 0;
   const sv = servingOf(m, o, t, r);
-  if (!lora) return sv;
   const perStep = speculates(o) ? tokensPerStep(o.specAcceptance ?? 0, o.specTokens ?? 0) : 1;
-  return { ttft: sv.ttft + lora, tpot: sv.tpot + lora / perStep };
+  const tpot = lora ? sv.tpot + lora / perStep : sv.tpot;
+  // A token of each request per step through the frontend, which overlaps the step and bounds it where its own
+  // work per step is longer (time/frontend.ts).
+  const front = frontendStepSeconds(o, t, o.batch, outputTokensOf(o));
+  return { ttft: sv.ttft + lora, tpot: Math.max(tpot, front) };
 }
 
 function servingOf(

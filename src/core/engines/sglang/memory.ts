@@ -48,6 +48,10 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   ...VLLM_MEMORY,
   id: 'sglang',
   name: 'SGLang',
+  // Its TokenizerManager and DetokenizerManager processes (managers/tokenizer_manager.py,
+  // detokenizer_manager.py): their costs per request and per token were not found measured, so none is modelled
+  // (vLLM's API server costs are not taken for them).
+  servingFrontend: undefined,
   // Token-level paged pool (page size 1) under a radix tree of cached prefixes (mem_cache/radix_cache.py).
   kvCache: 'paged-pool',
   // mem_fraction_static = (weights + KV pool) / GPU memory (server_args.py _handle_gpu_memory_settings).

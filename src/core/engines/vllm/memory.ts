@@ -3,6 +3,7 @@ import {
   TORCH_CONTEXT_MIB,
   type CacheLayoutProfile,
   type FrameworkProfile,
+  type ServingFrontend,
 } from '../../memory/framework-profile.js';
 import { FUSED_MOE_CALL_SECONDS, FUSED_MOE_TILE_16 } from '../moe-call.js';
 import { SERVING_GRAPH_KERNEL_CYCLES, SERVING_GRAPH_KERNEL_SECONDS } from '../graph-kernel.js';
@@ -56,6 +57,23 @@ export const VLLM_CACHE_LAYOUT: CacheLayoutProfile = {
   temporalStateBytes: 'config',
   sliding: { kind: 'blocks', blockTokens: VLLM_BLOCK_TOKENS },
   hybridPages: { blockTokens: VLLM_BLOCK_TOKENS },
+};
+
+// One parse of the chat template's Jinja source per chat request costs 6-8 ms: 1000 chat requests spent 6-8 s in
+// _detect_content_format before it was cached (vllm-project/vllm#20065, a Llama chat template); 7 ms taken.
+const VLLM_TEMPLATE_PARSE_SECONDS = 7e-3;
+/**
+ * vLLM's API server (time/frontend.ts). A chat request's other work is half that parse: skipping the parse raised
+ * the requests/s of one-token chat requests to a small model threefold (vllm-project/vllm#19735, Qwen3-0.6B on an
+ * L20). A streamed token's chunk: its pydantic frame render alone, 7.5 µs (vllm-project/vllm#52875); detokenizing
+ * and writing it are not counted. The parse on every request came back with the request-kwargs filter of v0.11
+ * (vllm-project/vllm#25794: resolve_chat_template_kwargs, vllm/entrypoints/chat_utils.py of the v0.11.0 wheel) and is cached today
+ * (vllm-project/vllm@02e64f581de43218449b3c3450896c43a89f40e0 vllm/renderers/hf.py): a TimeOptions flag.
+ */
+const VLLM_FRONTEND: ServingFrontend = {
+  requestSeconds: VLLM_TEMPLATE_PARSE_SECONDS / 2, // vllm-project/vllm#19735
+  tokenSeconds: 7.5e-6, // vllm-project/vllm#52875
+  templateParseSeconds: VLLM_TEMPLATE_PARSE_SECONDS, // vllm-project/vllm#20065
 };
 
 export const VLLM_MEMORY: FrameworkProfile = {
@@ -137,6 +155,9 @@ export const VLLM_MEMORY: FrameworkProfile = {
     // holds less than one max_model_len request (check_enough_kv_cache_memory, vllm/v1/core/kv_cache_utils.py).
     poolHoldsMaxLen: true,
   },
+  // The V1 API server: one process (--api-server-count 1 unless data-parallel) apart from EngineCore
+  // (https://docs.vllm.ai/en/latest/design/arch_overview/), its costs per chat request and per streamed token.
+  servingFrontend: VLLM_FRONTEND,
   fusedKernels: true,
   // Each kernel of its CUDA-graph decode step: the boundary's GPU cost beyond the bytes (engines/graph-kernel.ts).
   graphKernelSeconds: SERVING_GRAPH_KERNEL_SECONDS,
