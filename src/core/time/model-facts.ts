@@ -60,6 +60,10 @@ export interface ModelFacts {
   plainAttnLayers: number;
   /** Some text layer caches an MLA latent (LayerGroup.mlaCacheWidth): the engine's attention backend may differ. */
   mla: boolean;
+  /** Text layers whose attention caches an MLA latent (LayerGroup.mlaCacheWidth). */
+  mlaLayers: number;
+  /** MoE layers with a shared expert: a down projection outside the routed experts (copies 1). */
+  sharedExpertLayers: number;
   /** Linear-attention layers: FLOPs per token (all of them). */
   recurrentFlopsPerToken: number;
   /** The architecture whose cache layout decode reads (kv-layout.ts decodeCacheBytes). */
@@ -130,6 +134,8 @@ function factsOf(arch: Arch): ModelFacts {
   let recurrentFlops = 0;
   let qkNormLayers = 0;
   let plainAttnLayers = 0;
+  let mlaLayers = 0;
+  let sharedExpertLayers = 0;
   for (const g of arch.groups) {
     otherTotal += g.count * g.otherParamsPerLayer;
     if (g.name === 'vision') {
@@ -140,6 +146,7 @@ function factsOf(arch: Arch): ModelFacts {
     layers += g.count;
     if (g.qkNorm === 'head') qkNormLayers += g.count;
     else if (!g.recurrent && g.mlaCacheWidth === null) plainAttnLayers += g.count;
+    if (g.mlaCacheWidth !== null) mlaLayers += g.count;
     const r = g.recurrent;
     if (r) {
       recurrentLayers += g.count;
@@ -163,6 +170,7 @@ function factsOf(arch: Arch): ModelFacts {
       moeLayers += g.count;
       expertLinears = g.linears.filter((l) => l.copies > 1).length;
       expertFfn = g.ffn;
+      if (g.linears.some((l) => l.role === 'down' && l.copies === 1)) sharedExpertLayers += g.count;
     }
   }
   const lmHead = arch.kind === 'encoder' ? 0 : arch.vocab * arch.hidden;
@@ -193,6 +201,8 @@ function factsOf(arch: Arch): ModelFacts {
     attnLayers: layers - recurrentLayers,
     qkNormLayers,
     plainAttnLayers,
+    mlaLayers,
+    sharedExpertLayers,
     mla: arch.groups.some((g) => g.name !== 'vision' && g.mlaCacheWidth !== null),
     recurrentFlopsPerToken: recurrentFlops,
     arch,
