@@ -89,6 +89,19 @@ function denseLinears(arch: Arch): { denseLinear: number; denseIn: number; dense
   return { denseLinear, denseIn, denseOut };
 }
 
+/** The text layers of MLA attention, and the MoE layers with a shared expert (a down projection outside the experts). */
+function mlaAndSharedLayers(arch: Arch): { mlaLayers: number; sharedExpertLayers: number } {
+  let mlaLayers = 0;
+  let sharedExpertLayers = 0;
+  for (const g of arch.groups) {
+    if (g.name === 'vision') continue;
+    if (g.mlaCacheWidth !== null) mlaLayers += g.count;
+    const shared = g.linears.some((l) => l.role === 'down' && l.copies === 1);
+    if (g.experts > 1 && shared) sharedExpertLayers += g.count;
+  }
+  return { mlaLayers, sharedExpertLayers };
+}
+
 /** Facts by architecture object: modelFacts is a pure function of it, and no caller writes to the facts. */
 const FACTS = new WeakMap<Arch, ModelFacts>();
 
@@ -134,8 +147,6 @@ function factsOf(arch: Arch): ModelFacts {
   let recurrentFlops = 0;
   let qkNormLayers = 0;
   let plainAttnLayers = 0;
-  let mlaLayers = 0;
-  let sharedExpertLayers = 0;
   for (const g of arch.groups) {
     otherTotal += g.count * g.otherParamsPerLayer;
     if (g.name === 'vision') {
@@ -146,7 +157,6 @@ function factsOf(arch: Arch): ModelFacts {
     layers += g.count;
     if (g.qkNorm === 'head') qkNormLayers += g.count;
     else if (!g.recurrent && g.mlaCacheWidth === null) plainAttnLayers += g.count;
-    if (g.mlaCacheWidth !== null) mlaLayers += g.count;
     const r = g.recurrent;
     if (r) {
       recurrentLayers += g.count;
@@ -170,7 +180,6 @@ function factsOf(arch: Arch): ModelFacts {
       moeLayers += g.count;
       expertLinears = g.linears.filter((l) => l.copies > 1).length;
       expertFfn = g.ffn;
-      if (g.linears.some((l) => l.role === 'down' && l.copies === 1)) sharedExpertLayers += g.count;
     }
   }
   const lmHead = arch.kind === 'encoder' ? 0 : arch.vocab * arch.hidden;
@@ -201,8 +210,7 @@ function factsOf(arch: Arch): ModelFacts {
     attnLayers: layers - recurrentLayers,
     qkNormLayers,
     plainAttnLayers,
-    mlaLayers,
-    sharedExpertLayers,
+    ...mlaAndSharedLayers(arch),
     mla: arch.groups.some((g) => g.name !== 'vision' && g.mlaCacheWidth !== null),
     recurrentFlopsPerToken: recurrentFlops,
     arch,
