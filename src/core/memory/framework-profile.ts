@@ -449,6 +449,23 @@ export interface FrameworkProfile {
    */
   qkNormKernels?: { one: number; more: number; eager: number };
   /**
+   * Time: kernels a decode step launches beyond the counted chain (OPS_PER_LAYER_COMPILED, moeRoutingKernels) where the
+   * model has parts the engine runs as kernels of their own, each at a graph kernel's gap
+   * (time/decode-host.ts decodeFeatureKernels; the engine's count: engines/vllm/decode-kernels.ts). `mlaLayer`: per
+   * layer of MLA attention (ModelFacts.mlaLayers); `sharedExpert`: per MoE layer with a shared expert
+   * (ModelFacts.sharedExpertLayers); `biasedRouter`: per MoE layer of the model types whose router adds a score
+   * correction bias before a grouped top-k; `blockFp8Linear` and `blockFp8Moe`: on Hopper, per block-scaled FP8 linear
+   * (time/block-fp8.ts blockFp8Gemms) and per MoE layer of block-scaled FP8 experts, the kernels that prepare their
+   * activations. Absent: none.
+   */
+  decodeFeatureKernels?: {
+    mlaLayer: number;
+    sharedExpert: number;
+    biasedRouter: { modelTypes: readonly string[]; kernels: number };
+    blockFp8Linear: number;
+    blockFp8Moe: number;
+  };
+  /**
    * Kernels a decode layer of plain attention (ModelFacts.plainAttnLayers) launches above one sequence to copy its q,
    * a strided view of the fused qkv output, into a contiguous tensor for the attention kernel; each costs a graph
    * kernel's gap (a prefill's, an eager launch where the engine launches prefills eagerly). Absent: 0.

@@ -7,9 +7,9 @@
  * flat to M = 128-256), so the extra is what the kernel's time exceeds the longer of its bytes and its FLOPs by,
  * and it fades as the batch makes the GEMM compute-bound.
  *
- * The kernel figures are GEMM calls timed back to back, each with its own launch gap; the per-token-group
- * quantization kernel before each GEMM (a few KB of activations at decode M) is not among the step's counted kernels
- * (time/train-work.ts OPS_PER_LAYER_COMPILED), and is taken as that gap: no further term.
+ * The kernel figures are GEMM calls timed back to back on quantized inputs; the kernels that prepare each GEMM's
+ * activations (the per-token-group quantization, vLLM's row padding) run apart from it and are counted where the
+ * engine's profile gives them (FrameworkProfile.decodeFeatureKernels, a graph kernel's gap each; time/decode-host.ts).
  *
  * The routed experts run in the fused-MoE call (time/moe-call.ts) and are not counted here; the router and
  * lm_head stay 16-bit (DeepSeek-V3's and Qwen3's modules_to_not_convert), and MLA's kv_b is absorbed into

@@ -4,6 +4,7 @@ import type { FrameworkProfile } from '../memory/framework-profile.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { QuantFormat, TimeOptions } from '../../schema/time.js';
 import type { ModelFacts } from './model-facts.js';
+import { blockFp8Gemms, isBlockScaledFp8 } from './block-fp8.js';
 import {
   GRAPH_KERNEL_SECONDS,
   INT8_LINEAR_SECONDS,
@@ -135,6 +136,33 @@ export const qkNormKernelCount = (
   );
 };
 
+/**
+ * Kernels a decode step launches for the model's MLA layers, shared experts, biased grouped router and block-FP8
+ * activations beyond the counted chain (FrameworkProfile.decodeFeatureKernels). The block-FP8 kernels where the
+ * step runs block-scaled FP8 weights on Hopper (as time/block-fp8.ts times their GEMMs): one set per linear of
+ * blockFp8Gemms and per MoE layer.
+ */
+export function decodeFeatureKernels(
+  m: ModelFacts,
+  o: EstimateOptions,
+  cc: number | undefined,
+): number {
+  const k = FRAMEWORKS[o.framework].decodeFeatureKernels;
+  if (k === undefined) return 0;
+  const router = k.biasedRouter.modelTypes.includes(m.modelType)
+    ? m.moeLayers * k.biasedRouter.kernels
+    : 0;
+  const c = cc ?? 0;
+  const fp8 = o.weights === 'fp8' && c >= 9 && c < 10 && isBlockScaledFp8(m.arch);
+  const linears = fp8 ? blockFp8Gemms(m.arch, o.tp).reduce((a, g) => a + g.count, 0) : 0;
+  return (
+    m.mlaLayers * k.mlaLayer +
+    m.sharedExpertLayers * k.sharedExpert +
+    router +
+    (fp8 ? linears * k.blockFp8Linear + m.moeLayers * k.blockFp8Moe : 0)
+  );
+}
+
 /** The norms a decode step's all-reduces take into their kernels (FrameworkProfile.allReduceNormFusion). */
 const fusedNormKernels = (m: ModelFacts, o: EstimateOptions, cc: number | undefined): number => {
   const f = FRAMEWORKS[o.framework].allReduceNormFusion;
@@ -183,7 +211,8 @@ export function decodeHost(
   // An MoE layer's routing kernels beyond a dense MLP's (the engine's count, engines/<engine>/memory.ts).
   const routing =
     m.moeLayers * (fw.moeRoutingKernels ?? 0) +
-    qkNormKernelCount(m, fw, o.batch) -
+    qkNormKernelCount(m, fw, o.batch) +
+    decodeFeatureKernels(m, o, cc) -
     fusedNormKernels(m, o, cc);
   // A build before the engine fused ops (TimeOptions.unfusedGraph): its own kernels per layer, each quantized linear
   // with its activation-quantizing kernel (engines/<engine>/memory.ts unfusedDecodeKernels).

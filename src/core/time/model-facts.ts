@@ -60,6 +60,10 @@ export interface ModelFacts {
   plainAttnLayers: number;
   /** Some text layer caches an MLA latent (LayerGroup.mlaCacheWidth): the engine's attention backend may differ. */
   mla: boolean;
+  /** Text layers whose attention caches an MLA latent (LayerGroup.mlaCacheWidth). */
+  mlaLayers: number;
+  /** MoE layers with a shared expert: a down projection outside the routed experts (copies 1). */
+  sharedExpertLayers: number;
   /** Linear-attention layers: FLOPs per token (all of them). */
   recurrentFlopsPerToken: number;
   /** The architecture whose cache layout decode reads (kv-layout.ts decodeCacheBytes). */
@@ -83,6 +87,19 @@ function denseLinears(arch: Arch): { denseLinear: number; denseIn: number; dense
     }
   }
   return { denseLinear, denseIn, denseOut };
+}
+
+/** The text layers of MLA attention, and the MoE layers with a shared expert (a down projection outside the experts). */
+function mlaAndSharedLayers(arch: Arch): { mlaLayers: number; sharedExpertLayers: number } {
+  let mlaLayers = 0;
+  let sharedExpertLayers = 0;
+  for (const g of arch.groups) {
+    if (g.name === 'vision') continue;
+    if (g.mlaCacheWidth !== null) mlaLayers += g.count;
+    const shared = g.linears.some((l) => l.role === 'down' && l.copies === 1);
+    if (g.experts > 1 && shared) sharedExpertLayers += g.count;
+  }
+  return { mlaLayers, sharedExpertLayers };
 }
 
 /** Facts by architecture object: modelFacts is a pure function of it, and no caller writes to the facts. */
@@ -193,6 +210,7 @@ function factsOf(arch: Arch): ModelFacts {
     attnLayers: layers - recurrentLayers,
     qkNormLayers,
     plainAttnLayers,
+    ...mlaAndSharedLayers(arch),
     mla: arch.groups.some((g) => g.name !== 'vision' && g.mlaCacheWidth !== null),
     recurrentFlopsPerToken: recurrentFlops,
     arch,

@@ -93,6 +93,10 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // vLLM's V0 engine costs are vLLM's own.
   v0StepHostSeconds: undefined,
   v0SeqHostSeconds: undefined,
+  // vLLM's count of the kernels its MLA layers, shared experts, biased router and block-FP8 activations add
+  // (engines/vllm/decode-kernels.ts) is vLLM's own: SGLang's DeepSeek path runs DeepGEMM without the pad, and folds
+  // the shared expert into the routed MoE where it can; not counted.
+  decodeFeatureKernels: undefined,
   moeDispatch: 'grouped',
   // Its Triton MoE runs the same chain as vLLM's: router GEMM, top-k, moe_align_block_size, two fused_moe GEMMs
   // with the activation between, moe_sum_reduce (python/sglang/srt/layers/moe/fused_moe_triton/fused_moe.py,

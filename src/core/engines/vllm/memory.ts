@@ -8,6 +8,7 @@ import {
 import { FUSED_MOE_CALL_SECONDS, FUSED_MOE_TILE_16 } from '../moe-call.js';
 import { SERVING_GRAPH_KERNEL_CYCLES, SERVING_GRAPH_KERNEL_SECONDS } from '../graph-kernel.js';
 import { VLLM_BLOCK_FP8_LINEAR } from './block-fp8.js';
+import { VLLM_DECODE_FEATURE_KERNELS } from './decode-kernels.js';
 import { VLLM_PIECEWISE_ATTENTION_CALLS } from './piecewise.js';
 import { VLLM_ROCM_PREFILL_ATTENTION } from './rocm-attention.js';
 import { VLLM_ROCM_LIBRARY_GEMM } from './rocm-gemm.js';
@@ -169,6 +170,9 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // silu_and_mul, down GEMM) (fused_experts_impl and fused_moe in
   // https://github.com/vllm-project/vllm/blob/000d1458098ebf47491dad470d164d443ab18a9c/vllm/model_executor/layers/fused_moe/fused_moe.py).
   moeRoutingKernels: 4,
+  // MLA layers, shared experts, DeepSeek's biased grouped router and block-FP8 activations: their own kernels in the
+  // v0.11.0 decode graph (engines/vllm/decode-kernels.ts).
+  decodeFeatureKernels: VLLM_DECODE_FEATURE_KERNELS,
   // The Triton fused_moe call, and FlashInfer's CUTLASS MoE for NVFP4 experts on Blackwell (engines/moe-call.ts).
   moeCallSeconds: FUSED_MOE_CALL_SECONDS,
   // 16-bit experts on the Triton fused_moe with no tuned file: get_default_config's tiles up to E tokens, BLOCK_K 64

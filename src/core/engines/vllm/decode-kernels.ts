@@ -1,0 +1,33 @@
+/**
+ * Kernels vLLM's CUDA-graph decode step launches for DeepSeek-style parts of a model beyond the counted chain
+ * (FrameworkProfile.decodeFeatureKernels; time/decode-host.ts), counted in the v0.11.0 wheel
+ * (https://pypi.org/project/vllm/0.11.0/). The model forward is compiled by Inductor, but the attention layer, the
+ * fused-MoE layer and each block-FP8 linear are custom ops it cannot see into: the torch calls inside them launch one
+ * kernel each in the graph.
+ *
+ * - MLA (vllm/model_executor/layers/mla.py forward_native; v1/attention/backends/mla/common.py forward and
+ *   _v_up_proj; backends/mla/flashmla.py _forward_decode): beyond a plain layer's qkv and o GEMMs, norms, KV store
+ *   and attention kernel, a third projection (q_b_proj), the two latent RMSNorms (q_a_layernorm, kv_a_layernorm), the
+ *   absorbed W_UK bmm, the torch.cat of the query halves, FlashMLA's split-KV combine kernel after its decode kernel,
+ *   the W_UV bmm and the copy of its output: 8.
+ * - A shared expert (deepseek_v2.py DeepseekV2MLP run by SharedFusedMoE): gate_up GEMM, SiluAndMul, down GEMM, and
+ *   the routed output's scaling and sum with it after the op: 4.
+ * - A router with DeepSeek-V3's score correction bias (fused_moe.py fused_grouped_topk, VLLM_USE_FUSED_MOE_GROUPED_TOPK
+ *   on by default): sigmoid, the bias add and the cast before `ops.grouped_topk`, where the counted chain has one
+ *   top-k kernel: 3. GLM-4.5's MoE builds the same gate (glm4_moe.py: e_score_correction_bias, use_grouped_topk).
+ * - A block-FP8 linear on Hopper through the CUTLASS blockwise GEMM (quantization/utils/fp8_utils.py
+ *   apply_w8a8_block_fp8_linear): the input padded to a multiple of 4 rows (`4 - M % 4` rows, so a batch of 4 pads
+ *   too), which torch's constant_pad_nd runs as a fill and a copy (pytorch/pytorch aten/src/ATen/native/PadNd.cpp), then
+ *   per_token_group_quant_fp8: 3 before the GEMM.
+ * - Block-FP8 experts (fused_moe.py fused_experts_impl): moe_kernel_quantize_input before the w13 and the w2
+ *   fused_moe kernels: 2.
+ */
+import type { FrameworkProfile } from '../../memory/framework-profile.js';
+
+export const VLLM_DECODE_FEATURE_KERNELS: NonNullable<FrameworkProfile['decodeFeatureKernels']> = {
+  mlaLayer: 8, // vLLM v0.11.0 MLA decode (FlashMLA), beyond a plain layer
+  sharedExpert: 4, // DeepseekV2MLP in SharedFusedMoE, and the sum
+  biasedRouter: { modelTypes: ['deepseek_v3', 'glm4_moe'], kernels: 3 }, // fused_grouped_topk's torch ops
+  blockFp8Linear: 3, // pad (fill, copy) and per_token_group_quant_fp8, CUTLASS SM90 path
+  blockFp8Moe: 2, // moe_kernel_quantize_input twice
+};

@@ -1,0 +1,76 @@
+// vLLM's decode graph runs an MLA layer's extra projection, norms and absorbed bmm's, a shared expert's MLP, DeepSeek's
+// biased grouped top-k and each block-FP8 linear's activation pad and quantization as kernels of their own
+// (FrameworkProfile.decodeFeatureKernels, engines/vllm/decode-kernels.ts); each costs a graph kernel's gap.
+import { describe, expect, it } from 'vitest';
+import { withEngineDefaults } from '../../src/core/engines/defaults.js';
+import { VLLM_DECODE_FEATURE_KERNELS as K } from '../../src/core/engines/vllm/decode-kernels.js';
+import { blockFp8Gemms } from '../../src/core/time/block-fp8.js';
+import {
+  decodeFeatureKernels,
+  decodeHost,
+  graphKernelSecondsOf,
+} from '../../src/core/time/decode-host.js';
+import { modelFacts } from '../../src/core/time/model-facts.js';
+import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { optionsFromFlags } from '../../src/schema/flags.js';
+import { defaultTimeOptions } from '../../src/schema/time.js';
+
+const optionsOf = (framework: string, weights?: string) => {
+  const f = {
+    method: 'inference',
+    framework,
+    batch: 4,
+    seq: 1000,
+    'prompt-tokens': 500,
+    gpus: 8,
+    tp: 8,
+    ...(weights ? { weights } : {}),
+  };
+  return withEngineDefaults(optionsFromFlags(f), f);
+};
+
+describe('decode kernels of MLA, shared experts, biased routers and block-FP8 activations', () => {
+  const dsv3 = resolveModel('deepseek-v3');
+  const m = modelFacts(dsv3);
+
+  it('DeepSeek-V3 has 61 MLA layers and 58 MoE layers, each with a shared expert; Qwen3-30B-A3B none', () => {
+    expect([m.mlaLayers, m.moeLayers, m.sharedExpertLayers]).toEqual([61, 58, 58]);
+    const q = modelFacts(resolveModel('qwen3-30b-a3b'));
+    expect([q.mlaLayers, q.sharedExpertLayers]).toEqual([0, 0]);
+  });
+
+  it("counts vLLM's kernels for DeepSeek-V3 in block FP8 on Hopper, without the FP8 ones on Ampere", () => {
+    const o = optionsOf('vllm', 'fp8');
+    const linears = blockFp8Gemms(dsv3, 8).reduce((a, g) => a + g.count, 0);
+    // 3 dense layers and 58 MoE layers, five block-FP8 GEMMs each (fused q_a/kv_a, q_b, o, the MLP's gate_up, down).
+    expect(linears).toBe(61 * 5);
+    const common = 61 * K.mlaLayer + 58 * K.sharedExpert + 58 * K.biasedRouter.kernels;
+    expect(decodeFeatureKernels(m, o, 9.0)).toBe(
+      common + linears * K.blockFp8Linear + 58 * K.blockFp8Moe,
+    );
+    expect(decodeFeatureKernels(m, o, 8.0)).toBe(common);
+    expect(decodeFeatureKernels(m, optionsOf('vllm'), 9.0)).toBe(common);
+  });
+
+  it('GLM-4.5 pays its shared experts and biased router; Llama-3-8B and Qwen3-30B-A3B nothing', () => {
+    const g = modelFacts(resolveModel('glm-4.5'));
+    expect(decodeFeatureKernels(g, optionsOf('vllm'), 9.0)).toBe(
+      g.moeLayers * (K.sharedExpert + K.biasedRouter.kernels),
+    );
+    for (const id of ['llama-3-8b', 'qwen3-30b-a3b'])
+      expect(decodeFeatureKernels(modelFacts(resolveModel(id)), optionsOf('vllm'), 9.0)).toBe(0);
+  });
+
+  it("adds them to vLLM's graph gaps, not SGLang's", () => {
+    const o = optionsOf('vllm', 'fp8');
+    const gaps = (opts: typeof o) =>
+      decodeHost(m, opts, defaultTimeOptions(8), null, undefined, 0, 9.0).gaps;
+    const k = graphKernelSecondsOf(FRAMEWORKS.vllm, undefined);
+    expect(decodeFeatureKernels(m, optionsOf('sglang', 'fp8'), 9.0)).toBe(0);
+    expect(gaps(o) - gaps(optionsOf('sglang', 'fp8'))).toBeCloseTo(
+      decodeFeatureKernels(m, o, 9.0) * k,
+      9,
+    );
+  });
+});
