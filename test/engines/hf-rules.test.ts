@@ -16,6 +16,7 @@ import {
   HF_TRAINER_RULES,
   INT8_SHARDED,
   PEFT_ZERO3_REENTRANT,
+  ZERO3_4BIT_OFFLOAD,
   ZERO3_QUANT_STORAGE,
   ruleInputOf,
 } from '../../src/core/engines/hf/rules.js';
@@ -89,6 +90,12 @@ describe('hf rules: each fires on the configuration it names and not on a neighb
       { ...ds, zero: '3', method: 'qlora' },
       { ...ds, zero: '2', method: 'qlora' },
     ],
+    [
+      'deepspeed-zero3-4bit-offload',
+      ZERO3_4BIT_OFFLOAD,
+      { ...ds, gpus: '1', zero: '3', method: 'qlora', offload: 'optimizer+params' },
+      { ...ds, gpus: '1', zero: '3', method: 'lora', offload: 'optimizer+params' },
+    ],
   ])('%s', (_id, rule, on, off) => {
     expect(fires(rule, on)).toBe(true);
     expect(fires(rule, off)).toBe(false);
@@ -130,6 +137,16 @@ describe('hf rules: forbid rules block the launch (and so the planner)', () => {
     expect(
       launchBlocker(input({ zero: '3', gpus: '1', method: 'lora', offload: 'optimizer+params' })),
     ).toBeNull();
+  });
+
+  it('4-bit weights under ZeRO-3 with CPU offload are refused; without offload, or bf16 LoRA offloaded, they run', () => {
+    const z3 = { framework: 'deepspeed', zero: '3', gpus: '1' };
+    for (const offload of ['optimizer', 'optimizer+params'])
+      expect(launchBlocker(input({ ...z3, method: 'qlora', offload }))).toContain(
+        'rule deepspeed-zero3-4bit-offload',
+      );
+    expect(launchBlocker(input({ ...z3, method: 'qlora', offload: 'none' }))).toBeNull();
+    expect(launchBlocker(input({ ...z3, method: 'lora', offload: 'optimizer+params' }))).toBeNull();
   });
 
   it('LLM.int8 weights under ZeRO-3 are refused with the rule', () => {

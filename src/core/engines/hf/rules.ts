@@ -51,7 +51,7 @@ export const FSDP2_BNB_4BIT: Rule = {
  */
 export const FSDP1_ONE_GPU_OFFLOAD: Rule = {
   id: 'fsdp1-one-gpu-offload',
-  says: 'FSDP1 (written for 4-bit weights) runs NO_SHARD on one GPU and keeps every parameter it copied to the GPU until backward: parameter offload saves no GPU memory there; use DeepSpeed ZeRO-3 offload or plain Trainer',
+  says: 'FSDP1 (written for 4-bit weights) runs NO_SHARD on one GPU and keeps every parameter it copied to the GPU until backward: parameter offload saves no GPU memory there; use the plain Trainer (DeepSpeed ZeRO-3 offload of 4-bit weights is refused too: rule deepspeed-zero3-4bit-offload)',
   library: 'torch',
   versions: '>=2.3.1',
   source:
@@ -159,6 +159,25 @@ export const ZERO3_QUANT_STORAGE: Rule = {
 };
 
 /**
+ * DeepSpeed ZeRO-3 with CPU offload on bitsandbytes 4-bit weights: PEFT's DeepSpeed guide lists it among its
+ * caveats as using more GPU memory than the same run without offload, and its own QLoRA ZeRO-3 config
+ * (examples/sft/configs/deepspeed_config_z3_qlora.yaml) writes offload_optimizer_device and
+ * offload_param_device none. The memory model's offload saving is the opposite of what the engine reports, so
+ * such a plan is neither ranked nor launched.
+ */
+export const ZERO3_4BIT_OFFLOAD: Rule = {
+  id: 'deepspeed-zero3-4bit-offload',
+  says: "PEFT's DeepSpeed guide: ZeRO-3 with QLoRA and CPU offloading uses more GPU memory than without offloading, and its QLoRA ZeRO-3 config offloads nothing: plan 4-bit ZeRO-3 without offload, or bf16 LoRA with ZeRO-3 offload (the guide's one-GPU recipe)",
+  library: 'peft',
+  versions: '>=0.10,<=0.21.2',
+  // docs/source/accelerate/deepspeed.md "Caveats" item 3 (the same text in the v0.20.0 guide the quant-storage rule cites).
+  source:
+    'https://github.com/huggingface/peft/blob/09802c1b43fff9b087be42e149d70e5350ff407a/docs/source/accelerate/deepspeed.md',
+  effect: 'forbid',
+  applies: (x) => onZero3(x.options) && is4bit(x.options) && x.options.offload !== 'none',
+};
+
+/**
  * TRL GRPO with a vLLM rollout on bitsandbytes 4-bit weights: the weight sync merges the adapters
  * (merge_adapter re-quantizes the base) and pushes the packed uint8 Params4bit to vLLM, whose loader expects the
  * bf16 shape (AssertionError in weight_loader); reproduced on TRL main with transformers 5.11 (huggingface/trl#4973).
@@ -227,6 +246,7 @@ export const HF_DEEPSPEED_RULES: readonly Rule[] = [
   DEEPSPEED_NO_LOCAL_RANK,
   PEFT_ZERO3_REENTRANT,
   ZERO3_QUANT_STORAGE,
+  ZERO3_4BIT_OFFLOAD,
   FLASH_ATTN_WHEEL,
   TRL_GRPO_VLLM_4BIT,
 ];
