@@ -163,7 +163,7 @@ export const ZERO3_QUANT_STORAGE: Rule = {
  * caveats as using more GPU memory than the same run without offload, and its own QLoRA ZeRO-3 config
  * (examples/sft/configs/deepspeed_config_z3_qlora.yaml) writes offload_optimizer_device and
  * offload_param_device none. The memory model's offload saving is the opposite of what the engine reports, so
- * such a plan is neither ranked nor launched.
+ * such a plan is neither ranked nor launched; `estimate` still models it (DeepSpeed runs it).
  */
 export const ZERO3_4BIT_OFFLOAD: Rule = {
   id: 'deepspeed-zero3-4bit-offload',
@@ -174,6 +174,9 @@ export const ZERO3_4BIT_OFFLOAD: Rule = {
   source:
     'https://github.com/huggingface/peft/blob/09802c1b43fff9b087be42e149d70e5350ff407a/docs/source/accelerate/deepspeed.md',
   effect: 'forbid',
+  // DeepSpeed runs it: `estimate` models it (with the memory model's offload saving, which the guide contradicts);
+  // the planner does not rank it and `launch` does not write it.
+  scope: 'writer',
   applies: (x) => onZero3(x.options) && is4bit(x.options) && x.options.offload !== 'none',
 };
 
