@@ -18,7 +18,7 @@ const MODEL = 'llama-3.1-8b';
 const profile = FRAMEWORKS.vllm.rocmPagedDecode!;
 
 function flags(gpu: string, ctx: number, block?: number): RawFlags {
-  const f: RawFlags = {
+  return {
     model: MODEL,
     gpu,
     method: 'inference',
@@ -26,9 +26,8 @@ function flags(gpu: string, ctx: number, block?: number): RawFlags {
     framework: 'vllm',
     seq: ctx,
     'kv-cache-dtype': 'fp8',
+    ...(block === undefined ? {} : { 'kv-block-size': block }),
   };
-  if (block !== undefined) f['kv-block-size'] = block;
-  return f;
 }
 
 function stepSeconds(gpu: string, ctx: number, block?: number): number {
@@ -87,9 +86,9 @@ describe("vLLM's decode attention on ROCm", () => {
 describe('--kv-block-size', () => {
   it('reads as the estimate option, serving only', () => {
     expect(optionsFromFlags(flags('mi355x', 4096, 128)).kvBlockSize).toBe(128);
-    expect(() =>
-      optionsFromFlags({ model: MODEL, method: 'lora', 'kv-block-size': 128 }),
-    ).toThrow(FlagError);
+    expect(() => optionsFromFlags({ model: MODEL, method: 'lora', 'kv-block-size': 128 })).toThrow(
+      FlagError,
+    );
   });
 
   it("vllm serve's --block-size reads back as it", () => {
