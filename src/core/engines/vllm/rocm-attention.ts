@@ -23,7 +23,10 @@ export const VLLM_ROCM_PREFILL_ATTENTION: NonNullable<FrameworkProfile['rocmPref
 };
 
 /**
- * vLLM's decode attention on ROCm under ROCM_ATTN (FrameworkProfile.rocmPagedDecode; time/decode-attention.ts). A
+ * vLLM's decode attention on ROCm under ROCM_ATTN (FrameworkProfile.rocmPagedDecode; time/decode-attention.ts), the
+ * first backend `_get_backend_priorities` lists for a non-MLA model whether or not VLLM_ROCM_USE_AITER is set (AITER's
+ * backends rank after it; vllm-project/vllm@001eda31 vllm/platforms/rocm.py), and valid at any block size a multiple
+ * of 16 (vllm-project/vllm#35923). A
  * decode token runs AMD's HIP paged-attention kernel (`ops.paged_attention_rocm`, split over 256-token partitions)
  * only where `use_rocm_custom_paged_attention` allows it: on gfx9 (MI200/MI300/MI350) a 16-bit query, head size 64
  * or 128, block size 16 or 32, 1-16 query heads a KV head, no sliding window and no sinks (vllm-project/vllm@001eda31
