@@ -115,6 +115,11 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
     '<dtype>',
     'serving KV cache: auto (the compute dtype), fp8 (llama.cpp: q8_0)',
   ],
+  [
+    'kv-block-size',
+    '<n>',
+    'serving: tokens a KV-cache block (vLLM --block-size; picks its ROCm decode-attention kernel)',
+  ],
   ['gpu-layers', '<n>', 'llama.cpp -ngl: layers on the GPU, the rest in host RAM (default all)'],
   ['n-cpu-moe', '<n>', 'llama.cpp --n-cpu-moe: MoE experts of the first n layers in host RAM'],
   [

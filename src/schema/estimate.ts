@@ -226,6 +226,11 @@ export const EstimateOptionsSchema = z
     /** Serving: KV cache dtype (absent = auto, the compute dtype). */
     kvCacheDtype: z.enum(KV_CACHE_DTYPES).optional(),
     /**
+     * Serving: tokens a block of the paged KV cache (vLLM --block-size; absent = the engine's default). It picks the
+     * engine's decode-attention kernel where that depends on it (vLLM on ROCm: docs/time-model.md).
+     */
+    kvBlockSize: count(4096).optional(),
+    /**
      * Serving with prefix caching (vLLM automatic prefix caching, SGLang's radix cache; both on by default):
      * the share of each prompt that is a shared prefix already in the cache, not prefilled again (absent = 0).
      */

@@ -395,6 +395,8 @@ function generationBatchCheck(o: EstimateOptions): void {
 function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
   if (flags['kv-cache-dtype'] !== undefined)
     o.kvCacheDtype = pick(flags, 'kv-cache-dtype', KV_CACHE_DTYPES, 'auto');
+  if (flags['kv-block-size'] !== undefined)
+    o.kvBlockSize = int(flags, 'kv-block-size', 16, 1, 4096);
   if (flags['gpu-layers'] !== undefined) o.gpuLayers = int(flags, 'gpu-layers', 0, 0, 100_000);
   if (flags['n-cpu-moe'] !== undefined) o.cpuMoeLayers = int(flags, 'n-cpu-moe', 0, 0, 100_000);
   if (flags['prefix-cache'] !== undefined) o.prefixCacheFraction = prefixFraction(flags);
@@ -408,6 +410,7 @@ function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
   const serving = o.method === 'inference';
   for (const [flag, set] of [
     ['kv-cache-dtype', o.kvCacheDtype !== undefined],
+    ['kv-block-size', o.kvBlockSize !== undefined],
     ['gpu-layers', o.gpuLayers !== undefined],
     ['n-cpu-moe', o.cpuMoeLayers !== undefined],
     ['prefix-cache', o.prefixCacheFraction !== undefined],
@@ -701,6 +704,7 @@ const FLAG_OF: Record<keyof EstimateOptions, string> = {
   rolloutGpus: 'rollout-gpus',
   stepsPerGeneration: 'grad-accum',
   kvCacheDtype: 'kv-cache-dtype',
+  kvBlockSize: 'kv-block-size',
   prefixCacheFraction: 'prefix-cache',
   gpuLayers: 'gpu-layers',
   cpuMoeLayers: 'n-cpu-moe',

@@ -609,6 +609,19 @@ export interface FrameworkProfile {
    */
   rocmPrefillAttention?: { peakShare: number };
   /**
+   * Time: a decode step's attention on an AMD GPU (ROCm): the paged cache's block sizes, head sizes and query heads a
+   * KV head (at most) the engine's split-context HIP kernel takes, the cache's block size where none is given, and the
+   * most tokens a tile of the fallback Triton kernel, which runs one program a sequence and KV head and walks its
+   * context one tile at a time (time/decode-attention.ts unsplitChainSeconds). Absent: no such fallback.
+   */
+  rocmPagedDecode?: {
+    blockSizes: readonly number[];
+    headSizes: readonly number[];
+    maxQueriesPerKv: number;
+    defaultBlockSize: number;
+    maxTileTokens: number;
+  };
+  /**
    * Time: the decode-attention kernel family the engine runs for a model (its config's model_type, whether its
    * attention is an MLA latent) on an NVIDIA GPU of compute capability `cc`, where a kernel benchmark gives that
    * family's sustained KV read rate (time/decode-attention.ts). Absent, or undefined: the card's stream rate.

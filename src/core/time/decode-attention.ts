@@ -81,6 +81,39 @@ export function ridgeBlend(read: number, math: number): number {
   return hi * Math.cbrt(1 + (Math.min(read, math) / hi) ** RIDGE_NORM);
 }
 
+// An AMD GPU's HBM round trip, one load's latency from issue to use: about 0.5 µs on an MI300X (Kog AI's measurements
+// for its MI300X decode kernel, https://blog.kog.ai/building-a-single-kernel-latency-optimized-llm-inference-engine-on-amd-mi300x-gpus,
+// tabulated at https://dev.to/creeta/kog-hits-3k-ts-on-mi300x-no-kernel-switches-test-it-now-55dh). No MI355X figure was
+// found: CDNA 4 keeps CDNA 3's XCD, Infinity Cache and HBM layout, and the same latency is taken.
+const CDNA_HBM_LATENCY_S = 0.5e-6; // MI300X, Kog AI (blog.kog.ai, May 2026)
+
+/**
+ * The longest program's time over a step's layers where the engine decodes an AMD GPU's attention with a kernel that
+ * walks each sequence's context in one program (FrameworkProfile.rocmPagedDecode, outside its split kernel's block
+ * and head sizes): each tile's K and V loads wait one HBM round trip before the tile's dot products, and the next
+ * tile's loads issue after them, so a program of `ctx` tokens takes ceil(ctx / tile) round trips a layer whatever
+ * the card's bandwidth. 0 where the split kernel runs, or on other GPUs.
+ */
+export function unsplitChainSeconds(
+  m: ModelFacts,
+  fw: FrameworkProfile,
+  r: GpuRates,
+  s: { ctx: number; kvBlock?: number },
+): number {
+  const pd = fw.rocmPagedDecode;
+  if (!r.rocm || pd === undefined || m.mla || m.attnLayers <= 0 || m.heads <= 0) return 0;
+  const headDim = m.attnWidth / m.heads;
+  const kvHeads = m.kvWidth / headDim;
+  const block = s.kvBlock ?? pd.defaultBlockSize;
+  const split =
+    pd.blockSizes.includes(block) &&
+    pd.headSizes.includes(headDim) &&
+    m.heads / kvHeads <= pd.maxQueriesPerKv;
+  if (split) return 0;
+  const tile = Math.min(block, pd.maxTileTokens);
+  return m.attnLayers * Math.ceil(s.ctx / tile) * CDNA_HBM_LATENCY_S;
+}
+
 /** A decode step's GPU core: the GEMMs' read or arithmetic, then the attention's KV read or arithmetic. */
 export interface StepCore {
   /** Seconds of the step's GPU core (before host, all-reduce and per-kernel costs). */
@@ -99,21 +132,26 @@ export interface StepCore {
 /**
  * The GPU core of a decode step of `batch` sequences at context `ctx` over `tp` ranks: the linears' kernels (their
  * weight read, `weightSeconds`, or their FLOPs at the traffic's GEMM rate), then each layer's attention kernel (the
- * step's KV bytes a GPU at the backend's read rate, or its FLOPs at the same GEMM rate).
+ * step's KV bytes a GPU at the backend's read rate, or its FLOPs at the same GEMM rate, or on ROCm the longest
+ * program's HBM round trips where the engine's decode kernel does not split the context: unsplitChainSeconds).
  */
 export function stepCore(
   m: ModelFacts,
   fw: FrameworkProfile,
   r: GpuRates,
   tr: { kvGpu: number; fp32Gemm: boolean; rate: number },
-  s: { batch: number; tp: number; ctx: number; weightSeconds: number },
+  s: { batch: number; tp: number; ctx: number; weightSeconds: number; kvBlock?: number },
 ): StepCore {
   const attnFlops = (4 * m.attnLayers * s.ctx * m.attnWidth * s.batch) / s.tp;
   const gemmFlops = ((2 * (m.active - embedOnly(m)) + m.recurrentFlopsPerToken) * s.batch) / s.tp;
   const rate = tr.fp32Gemm ? r.gemm32 : tr.rate;
   const gemm = gemmFlops / rate;
   const linear = ridgeBlend(s.weightSeconds, gemm);
-  const attention = Math.max(tr.kvGpu / kvReadRate(m, fw, r), attnFlops / rate);
+  const attention = Math.max(
+    tr.kvGpu / kvReadRate(m, fw, r),
+    attnFlops / rate,
+    unsplitChainSeconds(m, fw, r, s),
+  );
   const bound = gemm > s.weightSeconds;
   return {
     core: linear + attention,

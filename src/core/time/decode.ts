@@ -668,7 +668,13 @@ export function decodeStep(
   const weightT = weightSeconds(tr, r) + dmmvTail(m, o, t, r, tr);
   const fw = FRAMEWORKS[o.framework];
   // The linears' kernels, then each layer's attention kernel at its backend's KV read rate (decode-attention.ts).
-  const sc = stepCore(m, fw, r, tr, { batch: B, tp, ctx, weightSeconds: weightT });
+  const sc = stepCore(m, fw, r, tr, {
+    batch: B,
+    tp,
+    ctx,
+    weightSeconds: weightT,
+    kvBlock: o.kvBlockSize,
+  });
   const { core, flops } = sc;
   const host = decodeHost(m, o, t, tr.q, r.smClock, tr.expertGpu / r.mem, r.cc);
   const tpT = decodeTpSeconds(m, o, B, r);

@@ -42,6 +42,7 @@ export const VLLM_FROM_FLAGS: Record<string, FlagSpec> = {
   'max-num-seqs': v('--max-num-seqs'),
   dtype: v('--dtype'),
   'kv-cache-dtype': v('--kv-cache-dtype'),
+  'block-size': v('--block-size'),
   quantization: v('--quantization', '-q'),
   'gpu-memory-utilization': v('--gpu-memory-utilization'),
   'enable-prefix-caching': b('--enable-prefix-caching'),
@@ -155,6 +156,8 @@ export function readVllmCommand(
   servedWeightsInto(a, ref, flags, warnings, 'vLLM');
   const kv = a.choice('kv-cache-dtype', KV_DTYPES);
   if (kv?.startsWith('fp8')) flags['kv-cache-dtype'] = 'fp8';
+  const block = a.int('block-size');
+  if (block !== undefined) flags['kv-block-size'] = block;
   const util = a.fraction('gpu-memory-utilization');
   if (util !== undefined && util !== VLLM_GPU_UTILIZATION)
     warnings.push(

@@ -97,6 +97,8 @@ export function vllmArgs(
   // --lora-modules name=path, or at run time (VLLM_ALLOW_RUNTIME_LORA_UPDATING): https://docs.vllm.ai/en/latest/features/lora.html
   if (o.maxLoras !== undefined)
     args.push('--enable-lora', `--max-loras ${o.maxLoras}`, `--max-lora-rank ${o.loraRank}`);
+  // A KV block size the estimate was given (CacheConfig.block_size, EngineArgs --block-size): the decode kernel it picks.
+  if (o.kvBlockSize !== undefined) args.push(`--block-size ${o.kvBlockSize}`);
   // vLLM pre-allocates KV blocks up to this fraction of the GPU: the very fraction the memory model filled the
   // plan's pool to (memory.ts VLLM_GPU_UTILIZATION), so the launched pool is the planned one.
   const util = VLLM_GPU_UTILIZATION;

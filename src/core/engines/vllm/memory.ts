@@ -10,7 +10,7 @@ import { SERVING_GRAPH_KERNEL_CYCLES, SERVING_GRAPH_KERNEL_SECONDS } from '../gr
 import { VLLM_BLOCK_FP8_LINEAR } from './block-fp8.js';
 import { VLLM_DECODE_FEATURE_KERNELS } from './decode-kernels.js';
 import { VLLM_PIECEWISE_ATTENTION_CALLS } from './piecewise.js';
-import { VLLM_ROCM_PREFILL_ATTENTION } from './rocm-attention.js';
+import { VLLM_ROCM_PAGED_DECODE, VLLM_ROCM_PREFILL_ATTENTION } from './rocm-attention.js';
 import { VLLM_ROCM_LIBRARY_GEMM } from './rocm-gemm.js';
 
 // vLLM EngineArgs gpu_memory_utilization default ("defaults to 0.9",
@@ -200,6 +200,9 @@ export const VLLM_MEMORY: FrameworkProfile = {
   fp8KvPrefillAttention: { cc: 10, peakShare: 0.28 }, // vllm-project/vllm#25998
   // On ROCm a prompt's attention runs a Triton kernel over the paged cache (engines/vllm/rocm-attention.ts).
   rocmPrefillAttention: VLLM_ROCM_PREFILL_ATTENTION,
+  // On ROCm a decode token's attention runs the HIP paged-attention kernel or, outside its block and head sizes, the
+  // Triton kernel that walks each sequence in one program (engines/vllm/rocm-attention.ts).
+  rocmPagedDecode: VLLM_ROCM_PAGED_DECODE,
   expertParallel: true, // --enable-expert-parallel
   // SpeculativeConfig.method: ngram, eagle3, mtp (vllm/config/speculative.py at 002e77c1f0ef9b19cff8b9e21cfbd6feb3d6b443).
   speculative: ['eagle3', 'mtp', 'ngram'],

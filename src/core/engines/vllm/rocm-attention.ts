@@ -21,3 +21,25 @@ import type { FrameworkProfile } from '../../memory/framework-profile.js';
 export const VLLM_ROCM_PREFILL_ATTENTION: NonNullable<FrameworkProfile['rocmPrefillAttention']> = {
   peakShare: 490.3 / 2306.9, // Triton unified attention, 32K causal prefill on an MI350, ROCm/aiter#1336
 };
+
+/**
+ * vLLM's decode attention on ROCm under ROCM_ATTN (FrameworkProfile.rocmPagedDecode; time/decode-attention.ts), the
+ * first backend `_get_backend_priorities` lists for a non-MLA model whether or not VLLM_ROCM_USE_AITER is set (AITER's
+ * backends rank after it; vllm-project/vllm@001eda31 vllm/platforms/rocm.py), and valid at any block size a multiple
+ * of 16 (vllm-project/vllm#35923). A
+ * decode token runs AMD's HIP paged-attention kernel (`ops.paged_attention_rocm`, split over 256-token partitions)
+ * only where `use_rocm_custom_paged_attention` allows it: on gfx9 (MI200/MI300/MI350) a 16-bit query, head size 64
+ * or 128, block size 16 or 32, 1-16 query heads a KV head, no sliding window and no sinks (vllm-project/vllm@001eda31
+ * vllm/platforms/rocm.py). Otherwise `chunked_prefill_paged_decode` launches the Triton `kernel_paged_attention_2d`
+ * over a grid of (sequences, KV heads), one program walking its sequence's whole context one tile of
+ * min(block size, 128) tokens at a time (vllm-project/vllm@01551e98 vllm/v1/attention/ops/chunked_prefill_paged_decode.py,
+ * MAX_TRITON_BLOCK_SIZE). Sliding windows and sinks are not modelled here: the builds that ran such models on an AMD
+ * GPU ranked TRITON_ATTN first (ROCM_ATTN leads from vllm-project/vllm#36702), whose unified kernel splits the context.
+ */
+export const VLLM_ROCM_PAGED_DECODE: NonNullable<FrameworkProfile['rocmPagedDecode']> = {
+  blockSizes: [16, 32], // use_rocm_custom_paged_attention, vllm-project/vllm@001eda31 vllm/platforms/rocm.py
+  headSizes: [64, 128], // use_rocm_custom_paged_attention, vllm-project/vllm@001eda31 vllm/platforms/rocm.py
+  maxQueriesPerKv: 16, // gqa_ratio <= 16, vllm-project/vllm@001eda31 vllm/platforms/rocm.py
+  defaultBlockSize: 16, // CacheConfig.block_size's default (engines/vllm/memory.ts VLLM_BLOCK_TOKENS)
+  maxTileTokens: 128, // MAX_TRITON_BLOCK_SIZE, vllm-project/vllm@01551e98 chunked_prefill_paged_decode.py
+};

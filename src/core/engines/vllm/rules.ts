@@ -98,6 +98,7 @@ export const VLLM_SERVE_FLAGS = [
   '--max-num-seqs', // EngineArgs.max_num_seqs
   '--dtype', // EngineArgs.dtype (ModelDType: auto, half, float16, bfloat16, float, float32)
   '--kv-cache-dtype', // EngineArgs.kv_cache_dtype (CacheDType: auto, fp8, …)
+  '--block-size', // EngineArgs.block_size (CacheConfig.block_size)
   '--quantization', // EngineArgs.quantization (QuantizationMethods)
   '--gpu-memory-utilization', // EngineArgs.gpu_memory_utilization
   '--speculative-config', // EngineArgs.speculative_config (SpeculativeConfig as JSON)
