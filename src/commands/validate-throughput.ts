@@ -178,6 +178,10 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.lora_adapter_dtype === 'weights') time.adaptersInWeightDtype = true;
     // A run with LoRA dropout on (the case says so).
     if (c.lora_dropout !== undefined && c.lora_dropout > 0) time.loraDropout = true;
+    // A run without torch.autocast over its 16-bit model (the case says so).
+    if (c.autocast === false) time.noAutocast = true;
+    // A run under torch.use_deterministic_algorithms(True) (the case says so).
+    if (c.deterministic === true) time.deterministicFill = true;
     const gpu = findGpu(String(flags.gpu));
     const arch = caseArch(c);
     // A run whose engine capped its running sequences below --batch (the case says so): they queue as for the pool.

@@ -203,6 +203,10 @@ export const throughputCaseSchema = z.looseObject({
   trl_generation: z.enum(['per-micro-batch']).optional(),
   /** The run's LoRA dropout probability: above 0 sets TimeOptions.loraDropout. */
   lora_dropout: z.number().min(0).max(1).optional(),
+  /** false: the run trained its 16-bit model without torch.autocast (no AMP): sets TimeOptions.noAutocast. */
+  autocast: z.literal(false).optional(),
+  /** true: the run called torch.use_deterministic_algorithms(True): sets TimeOptions.deterministicFill. */
+  deterministic: z.literal(true).optional(),
   /**
    * output_tokens_per_s of a closed-loop run of this many requests of equal lengths (vllm bench serve --num-prompts
    * with --max-concurrency --batch): scored as whole rounds of --batch and a last round of the rest, not a steady --batch.

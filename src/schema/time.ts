@@ -275,6 +275,19 @@ export interface TimeOptions {
    * whose run set it (their `lora_dropout`).
    */
   loraDropout?: boolean;
+  /**
+   * The run trained its 16-bit model without torch.autocast (no AMP): fp32 adapters then compute their branch in fp32
+   * and the 16-bit base output is promoted to fp32 by the add and cast back (LoraPathCost.fp32Branch). No flag sets
+   * it (the engines' trainers run autocast); `validate --throughput` does for rows of such runs (their `autocast`).
+   */
+  noAutocast?: boolean;
+  /**
+   * The run called torch.use_deterministic_algorithms(True) (warn_only or not) with fill_uninitialized_memory at its
+   * default: every tensor allocated through the empty factories is filled with NaN first (LoraPathCost
+   * deterministicFill on the LoRA path). No flag sets it; `validate --throughput` does for rows of such runs (their
+   * `deterministic`).
+   */
+  deterministicFill?: boolean;
 }
 
 // DGX A100: eight 200 Gb/s HDR InfiniBand ports, one per GPU = 25 GB/s per GPU

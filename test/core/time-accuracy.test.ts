@@ -1132,14 +1132,14 @@ describe('time model on the PEFT MetaMathQA and packed TinyLlama rows', () => {
     expect(peftRows.every((r) => !r.inSample)).toBe(true);
   });
 
-  it('the full fine-tune within 5%, the LoRA rows within 22%', () => {
+  // The LoRA rows ran without AMP over fp32 adapters: PEFT's branch computes in fp32 (engines/hf/lora-path.ts
+  // fp32Branch), its passes timed at the DRAM rate although at 840 tokens its fp32 tensors (at most 27.5 MB) fit in
+  // the L40S's 96 MB L2 (not modelled): q,v -19.9/-18.9% -> -22.1/-21.2%, the MLP row -20.9% -> -30.5%.
+  it('the full fine-tune within 5%, the q,v LoRA rows within 23%, the MLP row within 31%', () => {
     expect(Math.abs(err['peft-mmqa-l32-3b-l40s-full']!)).toBeLessThanOrEqual(0.05);
-    for (const id of [
-      'peft-mmqa-l32-3b-l40s-lora-r32-qv',
-      'peft-mmqa-l32-3b-l40s-lora-r64-qv',
-      'peft-mmqa-l32-3b-l40s-lora-r10-mlp',
-    ])
-      expect(Math.abs(err[id]!), id).toBeLessThanOrEqual(0.22);
+    for (const id of ['peft-mmqa-l32-3b-l40s-lora-r32-qv', 'peft-mmqa-l32-3b-l40s-lora-r64-qv'])
+      expect(Math.abs(err[id]!), id).toBeLessThanOrEqual(0.23);
+    expect(Math.abs(err['peft-mmqa-l32-3b-l40s-lora-r10-mlp']!)).toBeLessThanOrEqual(0.31);
   });
 
   // LoRA over full: measured 3.1x the tokens a second (7,194 against 2,315); the full step's extra is its weight
@@ -1364,14 +1364,27 @@ describe('time model on the blog, GB200 torchtitan and universal-llm-trainer row
     expect(Math.abs(err['torchtitan-nvfp4doc-gb200-l3-8b-mxfp8']!)).toBeLessThanOrEqual(0.341);
   });
 
+  // Measured, full over LoRA tokens a second: 1.36 (H100), 1.15 (RTX PRO 6000), 1.19 (A100); the estimate had
+  // 1.07, 0.98 and 0.99 before PEFT's fp32 branch and the deterministic fill, 1.32, 1.15 and 1.17 with them.
+  it('the universal-llm-trainer LoRA rows run at least 10% slower than the full ones on every card', () => {
+    const est = Object.fromEntries(newsrcRows.map((r) => [r.id, r.estimated]));
+    for (const card of ['h100', 'pro6000', 'a100'])
+      expect(
+        est[`ult-${card}-l31-8b-full`]! / est[`ult-${card}-l31-8b-lora`]!,
+        card,
+      ).toBeGreaterThan(1.1);
+  });
+
+  // The LoRA rows with PEFT's fp32 branch (no autocast) and the deterministic fill of its casts and dropout
+  // (engines/hf/lora-path.ts): +122.1/+73.9/+90.1% -> +79.8/+47.9/+60.6%.
   it('the universal-llm-trainer rows: too fast, no further off than now', () => {
     const now: Record<string, number> = {
       'ult-h100-l31-8b-full': 0.744,
       'ult-pro6000-l31-8b-full': 0.488,
       'ult-a100-l31-8b-full': 0.589,
-      'ult-h100-l31-8b-lora': 1.222,
-      'ult-pro6000-l31-8b-lora': 0.74,
-      'ult-a100-l31-8b-lora': 0.902,
+      'ult-h100-l31-8b-lora': 0.799,
+      'ult-pro6000-l31-8b-lora': 0.48,
+      'ult-a100-l31-8b-lora': 0.607,
     };
     for (const [id, e] of Object.entries(now)) {
       expect(err[id]!, id).toBeGreaterThan(0);

@@ -707,10 +707,53 @@ export interface LoraPathCost {
   compiledSavesOut: number;
   compiledSavesOps: number;
   /**
+   * fp32 adapters on a 16-bit model trained without torch.autocast (TimeOptions.noAutocast): the branch computes in
+   * fp32, so its passes (16-bit units, the cast and the fp32 dropout included) replace the autocast path's
+   * fwdIn..bwdOps, fp32Cast* and dropoutIn. Absent: the autocast path's counts.
+   */
+  fp32Branch?: LoraBranchPasses;
+  /**
+   * Under torch.use_deterministic_algorithms (TimeOptions.deterministicFill): the NaN fill of each allocation the
+   * path's unstructured ops make (casts, dropout), one write pass of each, on the autocast path (`autocast`) and
+   * the fp32 branch (`fp32`); absent: none counted.
+   */
+  deterministicFill?: { autocast: LoraFillPasses; fp32: LoraFillPasses };
+  /**
    * A path that fuses a layer's projections by group (q/k/v together, gate/up/down together, o alone) runs only
    * where every linear of the group is adapted; an adapted linear of an incomplete group runs this path instead.
    */
   partialGroup?: LoraPathCost;
+}
+
+/**
+ * One adapted linear's LoRA branch in 16-bit passes over its input (`In`) and output (`Out`) widths and kernels,
+ * forward and backward; `dropoutIn`: the dropout's input passes each way where the run sets one.
+ */
+export interface LoraBranchPasses {
+  fwdIn: number;
+  fwdOut: number;
+  fwdOps: number;
+  bwdIn: number;
+  bwdOut: number;
+  bwdOps: number;
+  dropoutIn: number;
+}
+
+/**
+ * The deterministic NaN fill on one adapted linear's LoRA branch: write passes (16-bit units) over its input and
+ * output widths and fill kernels, forward and backward; the dropout's own (its output and mask forward, its
+ * gradient backward) where the run sets one, on the fp32 x of cast adapters (`dropout`) or the 16-bit x
+ * (`dropout16`).
+ */
+export interface LoraFillPasses {
+  fwdIn: number;
+  fwdOut: number;
+  fwdOps: number;
+  bwdIn: number;
+  bwdOut: number;
+  bwdOps: number;
+  dropout: { fwdIn: number; bwdIn: number };
+  dropout16: { fwdIn: number; bwdIn: number };
 }
 
 /**

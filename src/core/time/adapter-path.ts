@@ -76,20 +76,57 @@ function linearPathCost(
   const fp32 = builtAdapterBytes(o, fw, t) === 4;
   const cast = !quantized && o.compute !== 'fp32' && fp32;
   // LoRA dropout: the engine's default, or a run that set it (TimeOptions.loraDropout).
-  const drop = fw.loraDropout || t.loraDropout === true ? path.dropoutIn : 0;
+  const dropped = fw.loraDropout || t.loraDropout === true;
+  // Without autocast the fp32 adapters' branch computes in fp32 (LoraPathCost.fp32Branch).
+  const branch = cast && t.noAutocast === true ? path.fp32Branch : undefined;
+  const fill =
+    t.deterministicFill === true ? fillCost(path, branch !== undefined, cast, dropped) : NO_FILL;
+  const drop = dropped ? (branch?.dropoutIn ?? path.dropoutIn) : 0;
+  const dropOps = drop > 0 ? 1 : 0;
   const fused = o.compile ? path.compiledSavesOut : 0;
-  const fwdIn = path.fwdIn + (cast ? path.fp32CastIn : 0) + drop;
-  const fwdOut = path.fwdOut + (quantized ? path.quantFwdOut : 0) - fused;
-  const bwdIn = path.bwdIn + (cast ? path.fp32CastIn : 0) + drop;
+  const castIn = cast ? path.fp32CastIn : 0;
+  const castOps = cast ? path.fp32CastOps : 0;
+  const fwdIn = (branch ? branch.fwdIn : path.fwdIn + castIn) + drop + fill.fwdIn;
+  const fwdOut =
+    (branch ? branch.fwdOut : path.fwdOut) +
+    (quantized ? path.quantFwdOut : 0) -
+    fused +
+    fill.fwdOut;
+  const bwdIn = (branch ? branch.bwdIn : path.bwdIn + castIn) + drop + fill.bwdIn;
+  const bwdOut = (branch ? branch.bwdOut : path.bwdOut) + fill.bwdOut;
   return {
     fwd: fwdIn * dIn + fwdOut * dOut,
-    bwd: bwdIn * dIn + path.bwdOut * dOut,
+    bwd: bwdIn * dIn + bwdOut * dOut,
     fwdOps:
-      path.fwdOps +
+      (branch ? branch.fwdOps : path.fwdOps + castOps) +
       (quantized ? path.quantFwdOps : 0) +
-      (cast ? path.fp32CastOps : 0) +
-      (drop > 0 ? 1 : 0) -
+      dropOps +
+      fill.fwdOps -
       (o.compile ? path.compiledSavesOps : 0),
-    bwdOps: path.bwdOps + (cast ? path.fp32CastOps : 0) + (drop > 0 ? 1 : 0),
+    bwdOps: (branch ? branch.bwdOps : path.bwdOps + castOps) + dropOps + fill.bwdOps,
+  };
+}
+
+const NO_FILL = { fwdIn: 0, fwdOut: 0, fwdOps: 0, bwdIn: 0, bwdOut: 0, bwdOps: 0 };
+
+/**
+ * The deterministic NaN fill of the path's allocations (LoraPathCost.deterministicFill): the fp32 branch's or the
+ * autocast path's casts, where the adapters are cast at all, and the dropout's outputs where the run sets one (its
+ * output and mask: two fills forward, one backward).
+ */
+function fillCost(path: LoraPathCost, fp32Branch: boolean, cast: boolean, dropped: boolean) {
+  const f = path.deterministicFill;
+  if (!f) return NO_FILL;
+  const c = fp32Branch ? f.fp32 : f.autocast;
+  const casts = cast ? 1 : 0;
+  const drops = dropped ? 1 : 0;
+  const d = cast ? c.dropout : c.dropout16;
+  return {
+    fwdIn: casts * c.fwdIn + drops * d.fwdIn,
+    fwdOut: casts * c.fwdOut,
+    fwdOps: casts * c.fwdOps + drops * 2,
+    bwdIn: casts * c.bwdIn + drops * d.bwdIn,
+    bwdOut: casts * c.bwdOut,
+    bwdOps: casts * c.bwdOps + drops,
   };
 }
