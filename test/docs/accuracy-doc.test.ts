@@ -1,0 +1,45 @@
+/**
+ * docs/accuracy.md's generated tables (between its marker comments) are what `npm run docs:accuracy` writes now:
+ * the summaries of `validate` and `validate --throughput`, computed in-process by scripts/accuracy-doc.ts. After a
+ * change that moves a figure, rewrite them with `npm run docs:accuracy` or
+ * `UPDATE_DOCS=1 npx vitest run test/docs/accuracy-doc.test.ts`.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  BEGIN,
+  DOC,
+  END,
+  accuracyTables,
+  generatedPart,
+  spliceGenerated,
+} from '../../scripts/accuracy-doc.js';
+
+const update = process.env.UPDATE_DOCS === '1';
+
+describe('docs/accuracy.md generated tables', () => {
+  it('hold what npm run docs:accuracy writes now', () => {
+    const doc = readFileSync(DOC, 'utf8');
+    const tables = accuracyTables();
+    if (update) writeFileSync(DOC, spliceGenerated(doc, tables));
+    else
+      expect(
+        generatedPart(doc),
+        'docs/accuracy.md is stale: run npm run docs:accuracy (or UPDATE_DOCS=1 npx vitest run test/docs/accuracy-doc.test.ts)',
+      ).toBe(tables);
+  });
+
+  it('rewrites only the text between the markers, and reads back what it wrote', () => {
+    const doc = `# t\n\nbefore\n\n${BEGIN}\n\nold | table\n\n${END}\n\nafter\n`;
+    const out = spliceGenerated(doc, 'new\n\ntable');
+    expect(out).toBe(`# t\n\nbefore\n\n${BEGIN}\n\nnew\n\ntable\n\n${END}\n\nafter\n`);
+    expect(generatedPart(out)).toBe('new\n\ntable');
+    expect(spliceGenerated(out, 'new\n\ntable')).toBe(out);
+  });
+
+  it('refuses a page without the markers, with them out of order, or with a marker twice', () => {
+    expect(() => spliceGenerated('no markers', 'x')).toThrow(/needs one/);
+    expect(() => spliceGenerated(`${END}\n${BEGIN}`, 'x')).toThrow(/needs one/);
+    expect(() => spliceGenerated(`${BEGIN}\n${BEGIN}\n${END}`, 'x')).toThrow(/needs one/);
+  });
+});
