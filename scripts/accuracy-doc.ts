@@ -116,7 +116,9 @@ function kindTable(out: readonly ThroughputSummary[]): string[] {
 }
 
 function inSampleRows(rows: readonly ThroughputRow[]): string[] {
-  const ins = rows.filter((r) => r.inSample).sort((a, b) => a.id.localeCompare(b.id));
+  const ins = rows
+    .filter((r) => r.inSample)
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return table(
     ['in-sample row', 'kind', 'error'],
     ins.map((r) => [r.id, r.kind, signedPct(r.error)]),
