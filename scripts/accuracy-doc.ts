@@ -76,7 +76,7 @@ function memorySection(): string[] {
     '',
     `${all.count} scorable measured peaks out of sample; ${inSample.length > 0 ? `the in-sample rows are in the last table` : 'none is in sample'}. Mean error is signed (negative: under-estimated).`,
     '',
-    ...table(MEMORY_HEAD, [memoryRow('all', all), ...rowsBy('metric:')]),
+    ...table(['metric', ...MEMORY_HEAD.slice(1)], [memoryRow('all', all), ...rowsBy('metric:')]),
     '',
     ...table(['kind', ...MEMORY_HEAD.slice(1)], rowsBy('kind:')),
     '',
