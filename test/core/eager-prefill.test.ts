@@ -12,8 +12,8 @@ import {
   decodeTraffic,
   eagerPrefillHostSeconds,
   prefillTime,
-  servingTime,
 } from '../../src/core/time/decode.js';
+import { servingTime } from '../../src/core/time/serving-request.js';
 import { gpuRates } from '../../src/core/time/hardware.js';
 import { modelFacts } from '../../src/core/time/model-facts.js';
 import { OPS_PER_LAYER_COMPILED } from '../../src/core/time/train-work.js';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decodeStep, gpuRates, modelFacts } from '../../src/core/time/index.js';
-import { staticBatchSeconds } from '../../src/core/time/decode.js';
+import { staticBatchSeconds } from '../../src/core/time/serving-request.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags, type RawFlags } from '../../src/schema/flags.js';

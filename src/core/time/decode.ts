@@ -1,5 +1,4 @@
 /** Decode and prefill: bytes and FLOPs per step by kernel family, host dispatch, TP all-reduces. */
-import type { Arch } from '../model/arch.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { cacheTpOf, decodeCacheBytes, kvElementBytes } from '../memory/kv-layout.js';
 import { FLOAT_BYTES, ggufTensorBytes } from '../model/dtypes.js';
@@ -12,22 +11,14 @@ import { piecewiseAttentionSeconds } from './piecewise.js';
 import { linearKernelSeconds } from './rocm-gemm.js';
 import { stepCore } from './decode-attention.js';
 import { rowSplitSeconds } from './row-split.js';
-import type { Gpu } from '../../schema/gpu.js';
-import {
-  isGguf,
-  meanContextOf,
-  outputTokensOf,
-  promptTokensOf,
-  type EstimateOptions,
-} from '../../schema/estimate.js';
+import { isGguf, type EstimateOptions } from '../../schema/estimate.js';
 import { QUANT_FORMATS_FOR, type QuantFormat, type TimeOptions } from '../../schema/time.js';
-import { defaultQuantFormat, gpuRates, measuredAllReduceSeconds } from './hardware.js';
+import { defaultQuantFormat, measuredAllReduceSeconds } from './hardware.js';
 import type { GpuRates } from './hardware.js';
-import { DECODE_PHASES, linearReadBytes, modelFacts, weightBytes } from './model-facts.js';
+import { DECODE_PHASES, linearReadBytes, weightBytes } from './model-facts.js';
 import type { Bound, DecodePhase, ModelFacts } from './model-facts.js';
 import { argmaxBound } from './train-step.js';
-import { decodeHost, prefillWaitsForStep } from './decode-host.js';
-import { frontendSeconds } from './frontend.js';
+import { decodeHost } from './decode-host.js';
 import { eagerPrefillHostSeconds, overlappedHostSeconds, routedBatch } from './graph-step.js';
 
 export { eagerPrefillHostSeconds } from './graph-step.js';
@@ -530,7 +521,7 @@ function prefillAttentionRate(o: EstimateOptions, r: GpuRates): number {
  * same 2 all-reduces per layer as a decode step, of every prompt token x hidden (Megatron-LM, Shoeybi et al. 2019
  * §3, arXiv 1909.08053: one after attention, one after the MLP, in forward), on the compute stream, not overlapped.
  */
-function prefillGpuSeconds(
+export function prefillGpuSeconds(
   m: ModelFacts,
   o: EstimateOptions,
   r: GpuRates,
@@ -577,7 +568,7 @@ function usedExperts(m: ModelFacts, ub: number | undefined, tokens: number): num
 }
 
 /** A prefill's one read of the linear weights on a GPU. */
-function prefillWeightSeconds(o: EstimateOptions, r: GpuRates, tr: Traffic): number {
+export function prefillWeightSeconds(o: EstimateOptions, r: GpuRates, tr: Traffic): number {
   return (tr.linearRead * tr.wb) / o.tp / r.mem;
 }
 
@@ -731,72 +722,4 @@ export function decodeStep(
     bound: argmaxBound(sc.compute, sc.memory, tpT, overhead),
     flopsPerGpu: flops,
   };
-}
-
-/**
- * Per request under continuous batching: time to first token = its prompt's prefill (compute-bound) plus a decode
- * step; time per output token = a decode step of the batch at its mean context (prompt + half the output), plus
- * the prefills that interrupt it: while one request decodes its output, each of the other B - 1 sequences is
- * replaced, and its successor prefilled, once. Its own prefill is in its TTFT, not its TPOT: the serving
- * benchmarks' TPOT is (E2E latency - TTFT) / (output tokens - 1) (vllm-project/vllm benchmarks/serve.py
- * calculate_metrics; sgl-project/sglang bench_serving.py), so one request in flight decodes without interruption.
- * An engine that schedules a prompt's chunks into the decode steps (vLLM's chunked prefill,
- * https://docs.vllm.ai/en/latest/configuration/optimization.html; FrameworkProfile.prefillInDecodeStep) reads the
- * weights once for both, so a neighbour's prefill adds its work but not its own read of the weights; one that runs
- * prefills as batches of their own (SGLang, enable_mixed_chunk off) adds the whole prefill.
- */
-export function servingTime(
-  m: ModelFacts,
-  o: EstimateOptions,
-  t: TimeOptions,
-  r: GpuRates,
-): { ttft: number; tpot: number } {
-  const prompt = promptTokensOf(o);
-  const out = outputTokensOf(o);
-  const meanCtx = meanContextOf(o);
-  const step = decodeStep(m, o, t, r, false, meanCtx).stepSeconds;
-  // Prefix caching: the cached share of the prompt is not prefilled again (its attention reads not counted).
-  const fresh = Math.max(1, Math.round(prompt * (1 - (o.prefixCacheFraction ?? 0))));
-  const tr = decodeTraffic(m, o, t, r, 1, prompt);
-  const gpuPrefill = prefillGpuSeconds(m, o, r, tr, fresh, 1);
-  const host = eagerPrefillHostSeconds(m, o);
-  // A prompt chunked into the decode steps shares their weight read (V0 rows: a prefill step of its own).
-  const inStep = FRAMEWORKS[o.framework].prefillInDecodeStep === true && !t.v0Scheduler;
-  const neighbour = gpuPrefill - (inStep ? prefillWeightSeconds(o, r, tr) : 0);
-  // An overlapped scheduler launches a neighbour's prefill during the decode step before it (unless the prefill first
-  // reads a device value back: prefillWaitsForStep); the decoders wait for its GPU work or the launches beyond.
-  const overlap = t.serialScheduler || t.v0Scheduler || prefillWaitsForStep(m, o, r.cc) ? 0 : step;
-  const stall = Math.max(neighbour, host - overlap);
-  return {
-    ttft: Math.max(gpuPrefill, host) + step,
-    tpot: step + (stall * (o.batch - 1)) / out,
-  };
-}
-
-/**
- * A static batch, as vLLM's benchmark_latency and SGLang's bench_one_batch time it: the batch's prompts are
- * prefilled in one step, which samples each sequence's first token, then the other output tokens take one
- * decode step each at the batch's mean context (benchmarks/benchmark_latency.py: llm.generate of `batch`
- * prompts with ignore_eos, max_tokens = output_len). One prefill on V0 too, long-context models included: V0 chunks
- * by default above a 32K max_model_len only while enable_chunked_prefill is None (vllm/engine/arg_utils.py @v0.6.3),
- * and benchmark_latency.py @v0.6.3 passed it False from a store_true flag; unchunked, the step's budget is
- * max(max_model_len, 2048) tokens (vllm/config.py @v0.6.3 SchedulerConfig).
- */
-export function staticBatchSeconds(
-  arch: Arch,
-  o: EstimateOptions,
-  gpu: Gpu,
-  t: TimeOptions,
-): number {
-  const m = modelFacts(arch);
-  const r = gpuRates(gpu, t);
-  const prompt = promptTokensOf(o);
-  const out = outputTokensOf(o);
-  const tr = decodeTraffic(m, o, t, r, o.batch, prompt);
-  const step = decodeStep(m, o, t, r, false, meanContextOf(o)).stepSeconds;
-  const gpuSeconds = prefillTime(m, o, r, tr, prompt, o.batch) + (out - 1) * step;
-  // A served batch (a burst of `vllm bench serve`) also passes every request and streamed token through the
-  // frontend, which overlaps the GPU (time/frontend.ts). An offline batch (LLM.generate: no HTTP, no chat template)
-  // takes the same bound, which at its sizes (up to a few hundred requests) stays under the GPU's work.
-  return Math.max(gpuSeconds, frontendSeconds(o, t, o.batch, out));
 }

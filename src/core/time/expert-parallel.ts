@@ -13,7 +13,8 @@ import {
 } from '../../schema/estimate.js';
 import type { TimeOptions } from '../../schema/time.js';
 import { splitsExperts } from '../memory/expert-parallel.js';
-import { decodeStep, servingTime, type DecodeTime } from './decode.js';
+import { decodeStep, type DecodeTime } from './decode.js';
+import { servingTime } from './serving-request.js';
 import type { GpuRates } from './hardware.js';
 import { DECODE_PHASES, type ModelFacts } from './model-facts.js';
 import { ALLREDUCE_LATENCY_NVLINK, ALLREDUCE_LATENCY_PCIE } from './train-work.js';

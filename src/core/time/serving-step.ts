@@ -4,7 +4,8 @@
  */
 import { meanContextOf, outputTokensOf, type EstimateOptions } from '../../schema/estimate.js';
 import type { TimeOptions } from '../../schema/time.js';
-import { decodeStep, servingTime } from './decode.js';
+import { decodeStep } from './decode.js';
+import { servingTime } from './serving-request.js';
 import { dpAttentionStep, dpAttentionTime, dpAttentionTimed } from './expert-parallel.js';
 import { frontendStepSeconds } from './frontend.js';
 import type { GpuRates } from './hardware.js';

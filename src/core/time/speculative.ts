@@ -8,7 +8,8 @@
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { TimeOptions } from '../../schema/time.js';
 import { draftArch } from '../model/speculative.js';
-import { decodeStep, gemmRate, servingTime, stepKernel } from './decode.js';
+import { decodeStep, gemmRate, stepKernel } from './decode.js';
+import { servingTime } from './serving-request.js';
 import {
   denseFacts,
   dpAttentionStep,
