@@ -241,6 +241,11 @@ export const searchSchema = z
     ).optional(),
     /** Engines to consider; default: every engine vramplan launches for the job's kind. */
     engines: z.array(registeredName(engineNames, ENGINES)).min(1).optional(),
+    /**
+     * Also search the paths an engine's release runs but none of its guides describes (an engine profile's
+     * zeroUndocumented: Unsloth's native FSDP2); default: left out, pruned as `undocumented`.
+     */
+    undocumented: z.boolean().optional(),
   })
   .strict();
 

@@ -19,6 +19,8 @@ export const REASON_LABEL: Record<ReasonCode, string> = {
   'no-engine': 'no engine runs this combination',
   quality: "lossier than the scenario's quality accepts",
   slo: "misses the scenario's service level (job.slo, job.requestsPerSecond)",
+  undocumented:
+    "runs only on a path the engine's guides do not describe (search.undocumented: true searches it)",
 };
 
 /** One sentence saying what single change would make the nearest candidate feasible. */

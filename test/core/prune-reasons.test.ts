@@ -81,6 +81,11 @@ const CASES: Record<ReasonCode, (s: ScenarioInput) => ScenarioInput> = {
   'over-deadline': (s) => ({ ...s, limits: { deadlineHours: 1e-6 } }),
   quality: (s) => ({ ...s, job: { ...s.job, methods: ['qlora'] } as never, quality: 'exact' }),
   'no-engine': (s) => ({ ...s, search: { ...s.search, engines: ['hf-trainer'], zero: [3] } }),
+  // Unsloth's native FSDP2 (its profile's zeroUndocumented) on two GPUs, without search.undocumented.
+  undocumented: (s) => ({
+    ...hw(s, { owned: [{ gpu: 'rtx-4090', count: 2 }], counts: { min: 2, max: 2 } }),
+    search: { ...s.search, engines: ['unsloth'], zero: [3] },
+  }),
   slo: (s) => ({
     ...s,
     job: { kind: 'inference', context: 2048, concurrency: 8, slo: { tpotMs: 1 } },

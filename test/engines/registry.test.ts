@@ -34,10 +34,11 @@ describe('the engine registry', () => {
       for (const r of ENGINE_PROFILES[e].rules) {
         expect(r.library, r.id).toMatch(/\w/);
         expect(r.versions, r.id).toMatch(/\d/);
-        // An issue or pull request, a file at a tag or commit, a library's documentation page, or a file of a
-        // release's PyPI wheel (where the release's source is not on GitHub).
+        // An issue or pull request, a file at a tag or commit, a library's documentation page (a docs. host, or
+        // Unsloth's guides under unsloth.ai/docs), or a file of a release's PyPI wheel (where the release's source
+        // is not on GitHub).
         expect(r.source, r.id).toMatch(
-          /^https:\/\/(\S+\/(issues|pull)\/\d+|\S+\/(blob|tree)\/(v?[\d.]+\w*|[0-9a-f]{7,40})\/|docs\.\S+|pypi\.org\/project\/[\w.-]+\/[\d.]+\/ \(wheel\) \S+\.py:\d)/,
+          /^https:\/\/(\S+\/(issues|pull)\/\d+|\S+\/(blob|tree)\/(v?[\d.]+\w*|[0-9a-f]{7,40})\/|docs\.\S+|unsloth\.ai\/docs\/\S+|pypi\.org\/project\/[\w.-]+\/[\d.]+\/ \(wheel\) \S+\.py:\d)/,
         );
         expect(r.source, r.id).not.toMatch(/\/(blob|tree)\/main\//);
         expect(r.says, r.id).not.toMatch(/\.$/);

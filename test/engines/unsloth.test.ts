@@ -140,10 +140,13 @@ describe('unsloth blocker and rules', () => {
     expect(launchBlocker(input({ method: 'inference' }))).toContain('inference');
   });
   it('every rule cites a source at a commit or tag', () => {
-    // At a commit or tag, or in the pinned release's wheel (its source past 2026.8.19 is not on GitHub here).
+    // At a commit or tag, or in the pinned release's wheel (its source past 2026.8.19 is not on GitHub here), or
+    // for advice (what vramplan writes, scope writer) the Unsloth guide that gives it.
     for (const r of UNSLOTH_RULES)
       expect(r.source).toMatch(
-        /\/blob\/(v[\d.]+|[0-9a-f]{40})\/|^https:\/\/pypi\.org\/project\/unsloth\/2026\.10\.9\/ \(wheel\) unsloth\//,
+        r.scope === 'writer'
+          ? /^https:\/\/unsloth\.ai\/docs\/\S+/
+          : /\/blob\/(v[\d.]+|[0-9a-f]{40})\/|^https:\/\/pypi\.org\/project\/unsloth\/2026\.10\.9\/ \(wheel\) unsloth\//,
       );
   });
 });

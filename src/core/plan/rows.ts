@@ -2,6 +2,7 @@
 import { dpAttentionLayout } from './expert-parallel.js';
 import type { Arch } from '../model/arch.js';
 import {
+  ENGINE_PROFILES,
   engineFieldsInto,
   engineRejects,
   onEngine,
@@ -35,6 +36,8 @@ import {
 interface ModelPruned {
   noEngine: number;
   quality: number;
+  /** Layouts whose engines run them only on a path their guides do not describe (undocumentedPath). */
+  undocumented: number;
 }
 
 /** The row table while buildRows fills it: rows, their memory, and the memory surfaces made so far. */
@@ -193,12 +196,12 @@ function forEachRunnable(
   variants: readonly Variant[],
   f: (at: LayoutVisit) => void,
 ): ModelPruned {
-  const pruned: ModelPruned = { noEngine: 0, quality: 0 };
+  const pruned: ModelPruned = { noEngine: 0, quality: 0, undocumented: 0 };
   const groups = surfaceGroupsOf(bases);
   const classes = engineClassesOf(bases, groups);
   const launches = launchGroupsOf(bases, groups, classes);
   const judge = qualityJudge(s, arch, bases, variants, groups, classes);
-  const runs = engineVerdicts(arch);
+  const runs = engineVerdicts(arch, s.search.undocumented === true);
   const layoutsByMethod = new Map<Method, Layout[]>();
   const tables = new Map<Method, Map<number, ShapeTable>>(); // by method, then micro-batch
   const at = emptyVisit();
@@ -244,6 +247,7 @@ function forEachRunnable(
             );
       if (verdict === LAYOUT_NO_ENGINE) pruned.noEngine += members.length;
       else if (verdict === LAYOUT_LOSSY) pruned.quality += members.length;
+      else if (verdict === LAYOUT_UNDOCUMENTED) pruned.undocumented += members.length;
     }
     // The layouts of runnable shapes in search order: every shape of the table has its verdict now.
     const n = runnableLayouts(table, runs.runList, slot, order);
@@ -335,6 +339,14 @@ function layoutsOf(s: Scenario, arch: Arch, method: Method, counts: readonly num
 const LAYOUT_OK = 0;
 const LAYOUT_NO_ENGINE = 1;
 const LAYOUT_LOSSY = 2;
+const LAYOUT_UNDOCUMENTED = 3;
+
+/**
+ * Whether `engine` runs a layout only on a path its own guides do not describe (the profile's zeroUndocumented:
+ * a ZeRO / FSDP stage the pinned release reads but no guide of the engine documents), on several GPUs.
+ */
+const undocumentedPath = (engine: Engine, probe: EstimateOptions, dp: number): boolean =>
+  dp > 1 && ENGINE_PROFILES[engine].zeroUndocumented?.includes(probe.zero) === true;
 
 /**
  * The engine variants that run one layout of `shape` (layoutsOf, with the accumulation bit), into
@@ -342,7 +354,8 @@ const LAYOUT_LOSSY = 2;
  * engine only), cached for the current configuration group (the caller reads the cache first). `probe` is
  * a scratch copy of the configuration's options, mutated here so the hot loop allocates nothing. Returns
  * LAYOUT_NO_ENGINE when no engine runs the layout, LAYOUT_LOSSY when some engine's run was refused on
- * quality, else LAYOUT_OK.
+ * quality, LAYOUT_UNDOCUMENTED when some engine runs it only on an undocumented path the scenario did not opt
+ * into (search.undocumented), else LAYOUT_OK.
  */
 function layoutVariants(
   variants: readonly Variant[],
@@ -365,6 +378,7 @@ function layoutVariants(
   const out: number[] = [];
   let ran = false;
   let lossy = false;
+  let undocumented = false;
   const candidates = engineRunners(runs, variants, base, probe, L, shape, accum);
   for (let k = 0; k < candidates.length; k++) {
     const vi = candidates[k]!;
@@ -377,6 +391,10 @@ function layoutVariants(
     if (launchBlocker(blockerInput(runs, probe, v.engine, base, accum), v.engine) !== null)
       continue;
     ran = true;
+    if (!runs.undocumented && undocumentedPath(v.engine, probe, L.dp)) {
+      undocumented = true;
+      continue;
+    }
     if (!accept(vi)) {
       lossy = true;
       continue;
@@ -384,7 +402,13 @@ function layoutVariants(
     if (v.ligerTwin && base.method !== 'full') continue; // dominated by its Liger twin
     out.push(vi);
   }
-  const verdict = !ran ? LAYOUT_NO_ENGINE : lossy ? LAYOUT_LOSSY : LAYOUT_OK;
+  const verdict = !ran
+    ? LAYOUT_NO_ENGINE
+    : lossy
+      ? LAYOUT_LOSSY
+      : undocumented
+        ? LAYOUT_UNDOCUMENTED
+        : LAYOUT_OK;
   runs.stamp[slot + shape] = runs.base;
   runs.verdict[slot + shape] = verdict;
   runs.runList[slot + shape] = out;
@@ -555,6 +579,8 @@ function layoutRunners(
  */
 interface EngineVerdicts {
   arch: Arch;
+  /** The scenario's search.undocumented: engines' undocumented paths are searched too. */
+  undocumented: boolean;
   /** launchBlocker's argument, made once and reused (blockerInput). */
   plan: LaunchPlan | null;
   base: number;
@@ -576,8 +602,9 @@ interface EngineVerdicts {
 /** Layout shapes (Layout.shape with the accumulation bit: below 256), the size of a micro-batch slot. */
 const SHAPES = 256;
 
-const engineVerdicts = (arch: Arch): EngineVerdicts => ({
+const engineVerdicts = (arch: Arch, undocumented: boolean): EngineVerdicts => ({
   arch,
+  undocumented,
   plan: null,
   base: -1,
   stamp: new Int32Array(2 * SHAPES).fill(-1),
@@ -673,7 +700,7 @@ export function countRows(
   const pruned = forEachRunnable(s, arch, bases, counts, variants, (at) => {
     n += at.run.length;
   });
-  return n + pruned.noEngine + pruned.quality;
+  return n + pruned.noEngine + pruned.quality + pruned.undocumented;
 }
 
 function alloc(size: number): Rows {

@@ -91,6 +91,11 @@ export const REASONS = [
   'quality',
   /** Misses the scenario's service level (job.slo time to first token / per output token, job.requestsPerSecond). */
   'slo',
+  /**
+   * Runs only on a path the engine's own guides do not describe (its profile's zeroUndocumented); the scenario's
+   * search.undocumented puts such paths back.
+   */
+  'undocumented',
 ] as const;
 export type ReasonCode = (typeof REASONS)[number];
 

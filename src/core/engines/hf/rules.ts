@@ -200,7 +200,7 @@ export const TRL_GRPO_VLLM_4BIT: Rule = {
 };
 
 /** A MoE whose routed experts are fused 3-D parameters (linears held once per expert: Arch `copies` > 1). */
-const fusedExperts = (x: RuleInput): boolean =>
+export const fusedExperts = (x: RuleInput): boolean =>
   x.arch.groups.some((g) => g.experts > 1 && g.linears.some((l) => l.copies > 1));
 
 /**

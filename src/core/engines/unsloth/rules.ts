@@ -1,6 +1,8 @@
 /** Unsloth's behaviour rules (profile data: the planner and `launch` check them), each at a source line. */
 import { isAdapter } from '../../launch/common.js';
-import type { Rule } from '../rules.js';
+import type { Rule, RuleInput } from '../rules.js';
+import { fusedExperts } from '../hf/rules.js';
+import { UNSLOTH_MEMORY } from './memory.js';
 import { UNSLOTH_ARCH_RULE } from './architectures.js';
 import { UNSLOTH_DDP_VERSIONS, UNSLOTH_FSDP2_VERSIONS, UNSLOTH_WHEEL } from './multi-gpu.js';
 
@@ -13,9 +15,34 @@ export const UNSLOTH_VERSIONS = '>=2026.8.19,<=2026.10.9';
 /** Below this max_seq_length get_peft_model swaps "unsloth" checkpointing for plain (_utils.py). */
 export const OFFLOAD_MIN_SEQ = 512;
 
+// Unsloth's Qwen3.5 fine-tuning guide, "MoE fine-tuning": "For MoE models like Qwen3.5-35B-A3B / 122B-A10B /
+// 397B-A17B: Best to use bf16 setups (e.g. LoRA or full fine-tuning) (MoE QLoRA 4-bit is not recommended due to
+// BitsandBytes limitations)."
+const MOE_QLORA_ADVICE = 'https://unsloth.ai/docs/models/qwen3.5/fine-tune';
+
+/**
+ * The MoE models the advice reaches: fused 3-D expert stacks, which bitsandbytes' transformers integration leaves
+ * unquantized and unsloth_zoo re-quantizes itself (memory.ts kbitExpertStacks); not the models whose 4-bit
+ * checkpoints keep per-expert Linear4bit modules (gpt-oss: the profile's `except`).
+ */
+const fusedMoe4bit = (x: RuleInput): boolean =>
+  x.options.weights === 'nf4' &&
+  fusedExperts(x) &&
+  !(UNSLOTH_MEMORY.kbitExpertStacks?.except ?? []).includes(x.arch.modelType);
+
 /** Behaviour rules of Unsloth (and the TRL it drives) at the pinned versions. */
 export const UNSLOTH_RULES: readonly Rule[] = [
   UNSLOTH_ARCH_RULE,
+  {
+    id: 'unsloth-moe-no-4bit',
+    says: "Unsloth's guide advises bf16 LoRA or full fine-tuning for MoE models and against 4-bit MoE QLoRA (bitsandbytes' limits on fused expert weights): the planner and launch leave it out; estimate still models it",
+    library: 'unsloth',
+    versions: UNSLOTH_VERSIONS,
+    source: MOE_QLORA_ADVICE,
+    effect: 'forbid',
+    scope: 'writer',
+    applies: fusedMoe4bit,
+  },
   {
     id: 'unsloth-fast-inference-no-fsdp2',
     says: "Unsloth raises on fast_inference=True (GRPO's shared-weights vLLM rollout) under native FSDP2: train GRPO with vLLM under DDP (--zero 0), or FSDP2 without fast_inference",
