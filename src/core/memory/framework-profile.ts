@@ -682,13 +682,26 @@ export interface ServingFrontend {
   templateParseSeconds: number;
 }
 
-export interface LoraPathCost {
+/**
+ * One adapted linear's LoRA branch in 16-bit passes over its input (`In`) and output (`Out`) widths and kernels,
+ * forward and backward; `dropoutIn`: the dropout's input passes each way where the run sets one.
+ */
+export interface LoraBranchPasses {
   fwdIn: number;
   fwdOut: number;
   fwdOps: number;
   bwdIn: number;
   bwdOut: number;
   bwdOps: number;
+  /**
+   * With LoRA dropout on (loraDropout): nn.Dropout reads x and writes its output and a 1-byte mask, and its
+   * backward reads the gradient and the mask and writes the result: input passes each way (one kernel each).
+   */
+  dropoutIn: number;
+}
+
+/** A LoRA path's passes (LoraBranchPasses, the autocast path's) and what the base layer and compile add or save. */
+export interface LoraPathCost extends LoraBranchPasses {
   /** On a quantized (bitsandbytes 4-bit) base layer: extra output passes and kernels in forward. */
   quantFwdOut: number;
   quantFwdOps: number;
@@ -698,11 +711,6 @@ export interface LoraPathCost {
    */
   fp32CastIn: number;
   fp32CastOps: number;
-  /**
-   * With LoRA dropout on (loraDropout): nn.Dropout reads x and writes its output and a 1-byte mask, and its
-   * backward reads the gradient and the mask and writes the result: input passes each way (one kernel each).
-   */
-  dropoutIn: number;
   /** Under torch.compile (--compile): output passes and kernels saved in forward by fusing the pointwise ops. */
   compiledSavesOut: number;
   compiledSavesOps: number;
@@ -723,20 +731,6 @@ export interface LoraPathCost {
    * where every linear of the group is adapted; an adapted linear of an incomplete group runs this path instead.
    */
   partialGroup?: LoraPathCost;
-}
-
-/**
- * One adapted linear's LoRA branch in 16-bit passes over its input (`In`) and output (`Out`) widths and kernels,
- * forward and backward; `dropoutIn`: the dropout's input passes each way where the run sets one.
- */
-export interface LoraBranchPasses {
-  fwdIn: number;
-  fwdOut: number;
-  fwdOps: number;
-  bwdIn: number;
-  bwdOut: number;
-  bwdOps: number;
-  dropoutIn: number;
 }
 
 /**
