@@ -23,5 +23,6 @@ export const VLLM_BLOCK_FP8_LINEAR: NonNullable<FrameworkProfile['blockFp8Linear
   hopper: {
     baseSeconds: 9.3e-6, // CUTLASS SM90 blockwise GEMM, sgl-project/sglang#5820 / sgl-project/sglang#5207 tables (fit above)
     perKBlockSeconds: 0.37e-6, // per 128 of K, same fit
+    peakShare8: 0.247, // 489.7 of 1978.9 TFLOPS at M = 8192 on an H100, vllm-project/vllm#23280 (note above)
   },
 };
