@@ -291,8 +291,9 @@ interface Traffic {
   issueBytes: number;
   /** Stored routed-expert bytes an arithmetic-bound MoE kernel works through on one GPU (KernelFamily.rocmMoeIssue). */
   moeIssueBytes: number;
-  /** FLOP/s of the step's GEMMs (gemmRate). */
+  /** FLOP/s of the step's GEMMs (gemmRate; a block-scaled checkpoint's capped, blockFp8GemmRate), and uncapped. */
   rate: number;
+  w8a8Rate: number;
 }
 
 /**
@@ -412,6 +413,7 @@ export function decodeTraffic(
     issueBytes,
     moeIssueBytes,
     rate: blockFp8GemmRate(m.arch, o, fw, { q, ...r }, gemmRate(q, r, t.quantFormat)),
+    w8a8Rate: gemmRate(q, r, t.quantFormat),
   };
 }
 
