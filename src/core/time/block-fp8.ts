@@ -122,11 +122,13 @@ export function blockFp8Seconds(
 }
 
 /**
- * FLOP/s of a step's GEMMs on a block-scaled FP8 checkpoint run W8A8 (`q` cutlass) on Hopper: `rate` (the W8A8 rate) capped
+ * FLOP/s of a prefill's GEMMs on a block-scaled FP8 checkpoint run W8A8 (`q` cutlass) on Hopper: `rate` (the W8A8 rate) capped
  * at the share of the 8-bit peak the engine's blockwise kernel reaches at prefill M
  * (FrameworkProfile.blockFp8Linear.hopper.peakShare8). The per-128 scales of both operands are applied in the
  * kernel's main loop, outside the tensor cores' accumulation, which holds these kernels below a per-tensor FP8 GEMM.
  * `rate` unchanged where the engine gives no share, the checkpoint is not block-scaled or the card is not cc 9.x.
+ * A decode step keeps the W8A8 rate: its blockwise kernels are timed by blockFp8Seconds, whose fade was measured against
+ * it, and DP attention's expert share is a difference of two such steps (expert-parallel.ts expertSeconds).
  */
 export function blockFp8GemmRate(
   arch: Arch,

@@ -291,9 +291,9 @@ interface Traffic {
   issueBytes: number;
   /** Stored routed-expert bytes an arithmetic-bound MoE kernel works through on one GPU (KernelFamily.rocmMoeIssue). */
   moeIssueBytes: number;
-  /** FLOP/s of the step's GEMMs (gemmRate; a block-scaled checkpoint's capped, blockFp8GemmRate), and uncapped. */
+  /** FLOP/s of the step's GEMMs (gemmRate), and of a prefill's (a block-scaled checkpoint's capped, blockFp8GemmRate). */
   rate: number;
-  w8a8Rate: number;
+  prefillRate: number;
 }
 
 /**
@@ -412,8 +412,8 @@ export function decodeTraffic(
     fp32Gemm: dequantizes && cb === 4,
     issueBytes,
     moeIssueBytes,
-    rate: blockFp8GemmRate(m.arch, o, fw, { q, ...r }, gemmRate(q, r, t.quantFormat)),
-    w8a8Rate: gemmRate(q, r, t.quantFormat),
+    rate: gemmRate(q, r, t.quantFormat),
+    prefillRate: blockFp8GemmRate(m.arch, o, fw, { q, ...r }, gemmRate(q, r, t.quantFormat)),
   };
 }
 
@@ -553,7 +553,7 @@ function prefillGpuSeconds(
   // A prefill with layers in host RAM round-trips them once per ubatch (FrameworkProfile.ubatch).
   const ub = FRAMEWORKS[o.framework].ubatch;
   const ubatches = ub !== undefined ? Math.ceil((tokens * seqs) / ub) : 0;
-  const rate = tr.rate;
+  const rate = tr.prefillRate;
   // The routed experts' grouped GEMMs tile the routed rows against one expert's width on this GPU (its share
   // under TP), as a training step's do (train-work.ts moeWork); the rest at the model's width.
   const expertFlops = prefillExpertFlops(m, o, tokens * seqs);

@@ -69,15 +69,14 @@ export function linearKernelSeconds(
   o: EstimateOptions,
   fw: FrameworkProfile,
   r: GpuRates,
-  step: { q: QuantFormat | null; w8a8Rate: number },
+  step: { q: QuantFormat | null; rate: number },
   eff8: readonly [cuda: number, rocm: number],
 ): number {
   const block = blockFp8Seconds(arch, o, fw, {
     w8a8: step.q === 'cutlass',
     cc: r.cc,
     readRate: r.mem * eff8[0],
-    // The decode kernels' fade (block-fp8.ts) is timed against the W8A8 rate, not the large-M cap.
-    flopRate: step.w8a8Rate,
+    flopRate: step.rate,
   });
   return block + rocmLibraryGemmSeconds(arch, o, fw, r, o.batch, eff8[1]);
 }
