@@ -3,7 +3,12 @@
 // decode M (the engine's FrameworkProfile.blockFp8Linear, time/block-fp8.ts). The cost applies only to block-scaled
 // checkpoints run as FP8 W8A8 on Hopper, and it fades as the batch makes each GEMM compute-bound.
 import { describe, expect, it } from 'vitest';
-import { blockFp8Gemms, blockFp8Seconds, isBlockScaledFp8 } from '../../src/core/time/block-fp8.js';
+import {
+  blockFp8GemmRate,
+  blockFp8Gemms,
+  blockFp8Seconds,
+  isBlockScaledFp8,
+} from '../../src/core/time/block-fp8.js';
 import { estimateTime } from '../../src/core/time/index.js';
 import { gpuRates } from '../../src/core/time/hardware.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
@@ -103,5 +108,64 @@ describe('block-scaled FP8 linears at decode', () => {
     const a100 = (arch: Arch) =>
       estimateTime(arch, opts(), findGpu('a100-80gb-sxm'), defaultTimeOptions(8)).stepSeconds;
     expect(a100(block)).toBe(a100(perChannel));
+  });
+});
+
+describe('block-scaled FP8 GEMMs at prefill M on Hopper', () => {
+  const w8a8 = 2 * h200.gemm16;
+  const rate = (arch: Arch, o: Partial<EstimateOptions> = {}, w = { q: 'cutlass', ...h200 }) =>
+    blockFp8GemmRate(arch, opts(o), FRAMEWORKS[opts(o).framework], w, w8a8);
+
+  it("caps the W8A8 rate at the engine kernel's share of the 8-bit peak", () => {
+    for (const fw of ['vllm', 'sglang'] as const) {
+      const share = FRAMEWORKS[fw].blockFp8Linear!.hopper.peakShare8!;
+      expect(rate(block, { framework: fw })).toBeCloseTo(
+        Math.min(w8a8, share * 2 * h200.peak16),
+        0,
+      );
+    }
+    // vLLM's CUTLASS kernel below SGLang's DeepGEMM, and both below the W8A8 rate.
+    expect(rate(block, { framework: 'vllm' })).toBeLessThan(rate(block));
+    expect(rate(block)).toBeLessThan(w8a8);
+  });
+
+  it('leaves per-channel checkpoints, other kernels and other GPUs at the given rate', () => {
+    expect(rate(perChannel)).toBe(w8a8);
+    expect(rate(plain)).toBe(w8a8);
+    expect(rate(block, {}, { q: 'marlin', ...h200 })).toBe(w8a8);
+    expect(rate(block, {}, { ...h200, q: 'cutlass', cc: 10 })).toBe(w8a8);
+    expect(rate(block, { weights: 'bf16' })).toBe(w8a8);
+  });
+
+  it("a block-scaled checkpoint's prefill takes longer than the per-channel one's on Hopper", () => {
+    const ttft = (arch: Arch, framework: 'vllm' | 'sglang') =>
+      estimateTime(
+        arch,
+        opts({ framework, seq: 8192, promptTokens: 8000 }),
+        findGpu('h200-sxm'),
+        defaultTimeOptions(8),
+      ).ttftSeconds!;
+    for (const fw of ['vllm', 'sglang'] as const)
+      expect(ttft(block, fw)).toBeGreaterThan(ttft(perChannel, fw) * 1.05);
+    expect(ttft(block, 'vllm')).toBeGreaterThan(ttft(block, 'sglang'));
+  });
+});
+
+describe("a W8A8 prefill's attention", () => {
+  it('runs at the 16-bit rate beside a 16-bit cache, the 8-bit one with an fp8 cache', () => {
+    const llama = resolveModel('llama-3.1-8b');
+    const ttft = (weights: 'fp8' | 'bf16', kvCacheDtype: 'auto' | 'fp8') =>
+      estimateTime(
+        llama,
+        {
+          ...opts({ framework: 'vllm', weights, gpus: 1, tp: 1, seq: 32768, promptTokens: 32000 }),
+          kvCacheDtype,
+        },
+        findGpu('h100-sxm'),
+        defaultTimeOptions(1),
+      ).ttftSeconds!;
+    // At 32K the attention is about a third of the prefill's FLOPs: at half the linears' rate it adds a sixth.
+    expect(ttft('fp8', 'auto')).toBeGreaterThan(ttft('fp8', 'fp8') * 1.1);
+    expect(ttft('fp8', 'auto')).toBeLessThan(ttft('bf16', 'auto'));
   });
 });

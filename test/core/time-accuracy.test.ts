@@ -404,13 +404,16 @@ const FIELD_BARS = {
   // +8.3%, +11.8%. With the GPU's gap at each split of the piecewise graphs (48 x 14 µs) and vLLM's serial step gap
   // worked out again with it (0.8 -> 0.38 ms, engines/vllm/memory.ts): +55.8%, +52.5%; +12.1%, +11.8%. With the
   // graph's kernels at 3.15 µs (engines/graph-kernel.ts; the serial gap worked out again, 0.13 ms): 29.6% / 54.5%;
-  // with those kernels in SM cycles (the H100 PCIe's 1.75 GHz against the SXM's 1.98): 29.7% / 54.5%.
-  'newest kind:serving engine:vllm': { count: 4, median: 0.297, p90: 0.546 },
+  // with those kernels in SM cycles (the H100 PCIe's 1.75 GHz against the SXM's 1.98): 29.7% / 54.5%. With the
+  // prefill's GEMMs at vLLM's block-FP8 CUTLASS rate on Hopper (engines/vllm/block-fp8.ts peakShare8), from +40.9%,
+  // +35.0%; +0.9%, -1.8% (the frontend bound and DeepSeek's decode kernels in): +33.2%, +27.5%; -5.0%, -7.5%: 17.5% / 33.2%.
+  'newest kind:serving engine:vllm': { count: 4, median: 0.175, p90: 0.332 },
   // SemiAnalysisAI/InferenceX#870 (DeepSeek-R1 FP8 on 8x H200, SGLang v0.5.7, 8-64 in flight: +15.6..+22.8%; -9.1%, -7.2%,
   // +2.2%, +7.3% with the block-scaled FP8 linears timed by DeepGEMM's kernel figures, time/block-fp8.ts; -9.6%,
   // -8.0%, +0.9%, +5.2% with the TP all-reduces of prefill timed, time/decode.ts prefillTime; -12.1%, -10.4%, -1.8%,
-  // +2.7% with the graph's kernels at 3.15 µs, engines/graph-kernel.ts: MLA's decode chain is not counted apart).
-  'newest kind:serving engine:sglang': { count: 4, median: 0.066, p90: 0.121 },
+  // +2.7% with the graph's kernels at 3.15 µs, engines/graph-kernel.ts: MLA's decode chain is not counted apart;
+  // -12.1%, -10.5%, -2.0%, +2.4% with the prefill's GEMMs at DeepGEMM's large-M rate, engines/sglang/block-fp8.ts).
+  'newest kind:serving engine:sglang': { count: 4, median: 0.066, p90: 0.122 },
   // gpt-oss-20b MXFP4 on one H100, 32 requests in flight: +34% on the output tokens/s the PR prints, whose wall time
   // carries a TTFT outside the engine (2.7 s at 4 in flight); scored by its TPOT, -8.6%; -10.6% with the graph's
   // kernels at 3.15 µs (engines/graph-kernel.ts); -11.4% with its strided q copied before the attention kernel above
@@ -540,11 +543,14 @@ const FIELD_BARS = {
   // vLLM +6.2% (Qwen3-30B-A3B, H200) and +0.7% (Qwen3-8B, A100); DeepSeek-R1 FP8 over TP 8 on H200 at 4 in flight
   // +35.2% and its bursts +69.7..+102.5% (+650.5% for 1000 prompts of 128 tokens); Qwen3-235B-A22B bf16 over TP 8 on
   // H100 bursts -2.2..+18.2% (+149.8% at 984 x 128), FP8 over TP 4 +36.3..+68.0% (+118.0%); Qwen3-14B bf16 on one
-  // H100 +56.6..+71.5% (+252.8%). All too fast but the one Qwen3-235B 32K burst.
-  'srv2026 kind:serving engine:vllm': { count: 19, median: 0.645, p90: 2.528 },
+  // H100 +56.6..+71.5% (+252.8%). All too fast but the one Qwen3-235B 32K burst. With the block-scaled FP8 GEMMs at
+  // vLLM's CUTLASS rate on Hopper (engines/vllm/block-fp8.ts peakShare8), with the API server's bound in: DeepSeek-R1
+  // +66.0..+96.5% -> -0.8..+18.1%, Qwen3-235B FP8 +32.2..+65.4% -> -9.1..-2.4%: 11.8% / 109.6%.
+  'srv2026 kind:serving engine:vllm': { count: 19, median: 0.118, p90: 1.096 },
   // SGLang v0.5.8.post1 on 8x B200 at one request: Qwen3-235B-A22B -20.3%, gpt-oss-120b -10.1%, GLM-4.6 +79.9%;
-  // SGLang v0.5.5.post1 with Qwen3-14B-FP8 on one H100, bursts +100.8..+135.1% (+141.1% at 1000 x 128).
-  'srv2026 kind:serving engine:sglang': { count: 7, median: 1.009, p90: 1.411 },
+  // SGLang v0.5.5.post1 with Qwen3-14B-FP8 on one H100, bursts +100.8..+135.1% (+141.1% at 1000 x 128); +82.0..+96.1%
+  // (+115.6%) with the GEMMs at DeepGEMM's large-M rate and the attention at the 16-bit one (engines/sglang/block-fp8.ts).
+  'srv2026 kind:serving engine:sglang': { count: 7, median: 0.82, p90: 1.156 },
 } as const;
 
 describe('time model on the serving field rows', () => {
@@ -748,8 +754,10 @@ const ENGINE_BARS = {
   // With the decode step's attention after its GEMMs and FA2's KV rate on Ampere (time/decode-attention.ts: the A100
   // bursts of 200 and 500 +26.1%, +34.6%; the median row, a100pcie tp1 o512 c32, +9.8% -> +10.2%), 9.8% / 54.1%.
   // With the batch-1 and burst rows of 2026 (calibration/README.md "Batch-1 and burst rows of 2026": 19 rows, scored
-  // before any change: -2.2..+650.5%, 64.5% / 252.8%), 132 rows, 10.9% / 71.5%.
-  'serving engine:vllm': { count: 132, median: 0.11, p90: 0.715 },
+  // before any change: -2.2..+650.5%, 64.5% / 252.8%), 132 rows, 10.9% / 71.5%. With the block-scaled FP8 GEMMs at vLLM's
+  // CUTLASS rate on Hopper and a W8A8 prefill's attention at the 16-bit rate (engines/vllm/block-fp8.ts), with the API
+  // server's bound and DeepSeek's decode kernels in: 9.95% / 65.4% -> 9.2% / 55.1%.
+  'serving engine:vllm': { count: 132, median: 0.092, p90: 0.551 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;

@@ -542,9 +542,13 @@ export interface FrameworkProfile {
   /**
    * Time: a block-scaled FP8 linear (128x128 weight blocks, per-token-group activations) at decode on Hopper, beyond
    * its weight bytes at the modelled FP8 read rate: a fixed cost plus a cost per 128-wide block of its input
-   * dimension K (time/block-fp8.ts), seconds. Absent: 0.
+   * dimension K (time/block-fp8.ts), seconds. Absent: 0. `peakShare8`: the share of the 8-bit tensor peak the same
+   * kernel reaches at prefill M (thousands of rows), where it is compute-bound: a prefill's GEMMs on a block-scaled
+   * checkpoint run at no more than that (time/block-fp8.ts blockFp8GemmRate). Absent: the W8A8 GEMM rate.
    */
-  blockFp8Linear?: { hopper: { baseSeconds: number; perKBlockSeconds: number } };
+  blockFp8Linear?: {
+    hopper: { baseSeconds: number; perKBlockSeconds: number; peakShare8?: number };
+  };
   /**
    * Time: on an AMD GPU, a decode linear the engine hands to the vendor BLAS library (hipBLASLt, where its skinny
    * kernels do not take the shape): a fixed cost per call plus the weight bytes at a share of the modelled stream

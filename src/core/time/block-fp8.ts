@@ -120,3 +120,26 @@ export function blockFp8Seconds(
   }
   return extra;
 }
+
+/**
+ * FLOP/s of a prefill's GEMMs on a block-scaled FP8 checkpoint run W8A8 (`q` cutlass) on Hopper: `rate` (the W8A8 rate) capped
+ * at the share of the 8-bit peak the engine's blockwise kernel reaches at prefill M
+ * (FrameworkProfile.blockFp8Linear.hopper.peakShare8). The per-128 scales of both operands are applied in the
+ * kernel's main loop, outside the tensor cores' accumulation, which holds these kernels below a per-tensor FP8 GEMM.
+ * `rate` unchanged where the engine gives no share, the checkpoint is not block-scaled or the card is not cc 9.x.
+ * A decode step keeps the W8A8 rate: its blockwise kernels are timed by blockFp8Seconds, whose fade was measured against
+ * it, and DP attention's expert share is a difference of two such steps (expert-parallel.ts expertSeconds).
+ */
+export function blockFp8GemmRate(
+  arch: Arch,
+  o: EstimateOptions,
+  fw: FrameworkProfile,
+  w: { q: string | null; cc: number; peak16: number },
+  rate: number,
+): number {
+  const share = fw.blockFp8Linear?.hopper.peakShare8;
+  if (share === undefined || w.q !== 'cutlass' || o.weights !== 'fp8' || !isBlockScaledFp8(arch))
+    return rate;
+  // Hopper's 8-bit tensor peak is twice its 16-bit one (H100 SXM: 1978.9 against 989.4 TFLOPS dense).
+  return w.cc >= 9 && w.cc < 10 ? Math.min(rate, share * 2 * w.peak16) : rate;
+}

@@ -10,6 +10,8 @@ import { fusedMoeChainSeconds, moeCallLatency, moeCallSeconds } from './moe-call
 import { piecewiseAttentionSeconds } from './piecewise.js';
 import { linearKernelSeconds } from './rocm-gemm.js';
 import { stepCore } from './decode-attention.js';
+import { blockFp8GemmRate } from './block-fp8.js';
+import { prefillAttentionRate } from './prefill-attention.js';
 import { rowSplitSeconds } from './row-split.js';
 import { isGguf, type EstimateOptions } from '../../schema/estimate.js';
 import { QUANT_FORMATS_FOR, type QuantFormat, type TimeOptions } from '../../schema/time.js';
@@ -281,8 +283,9 @@ interface Traffic {
   issueBytes: number;
   /** Stored routed-expert bytes an arithmetic-bound MoE kernel works through on one GPU (KernelFamily.rocmMoeIssue). */
   moeIssueBytes: number;
-  /** FLOP/s of the step's GEMMs (gemmRate). */
+  /** FLOP/s of the step's GEMMs (gemmRate), and of a prefill's (a block-scaled checkpoint's capped, blockFp8GemmRate). */
   rate: number;
+  prefillRate: number;
 }
 
 /**
@@ -402,6 +405,7 @@ export function decodeTraffic(
     issueBytes,
     moeIssueBytes,
     rate: gemmRate(q, r, t.quantFormat),
+    prefillRate: blockFp8GemmRate(m.arch, o, fw, { q, ...r }, gemmRate(q, r, t.quantFormat)),
   };
 }
 
@@ -502,20 +506,6 @@ export function prefillTime(
 }
 
 /**
- * The rate (FLOP/s) of a prefill's attention where the engine runs a kernel of its own for it, or 0 (the prefill's
- * GEMM rate): with an fp8 KV cache on the GPUs FrameworkProfile.fp8KvPrefillAttention names, a share of the 8-bit
- * peak; on an AMD GPU, the share of the 16-bit peak its ROCm Triton attention reaches (rocmPrefillAttention).
- */
-function prefillAttentionRate(o: EstimateOptions, r: GpuRates): number {
-  const fw = FRAMEWORKS[o.framework];
-  const fa = fw.fp8KvPrefillAttention;
-  if (fa !== undefined && o.kvCacheDtype === 'fp8' && r.cc === fa.cc)
-    return fa.peakShare * 2 * r.peak16;
-  const ra = fw.rocmPrefillAttention;
-  return ra !== undefined && r.rocm ? ra.peakShare * r.peak16 : 0;
-}
-
-/**
  * Prefill of `seqs` prompts of `tokens` tokens each: compute-bound GEMMs and attention at the prompt's shape,
  * one read of the weights, (llama.cpp) the host layers' weights copied over PCIe once per ubatch, and under TP the
  * same 2 all-reduces per layer as a decode step, of every prompt token x hidden (Megatron-LM, Shoeybi et al. 2019
@@ -530,7 +520,7 @@ export function prefillGpuSeconds(
   seqs: number,
 ): number {
   const attnFlops = (2 * m.attnLayers * tokens * tokens * m.attnWidth * seqs) / o.tp;
-  const attnRate = prefillAttentionRate(o, r);
+  const attnRate = prefillAttentionRate(o, r, tr.q);
   const flops =
     (2 * (m.active - embedOnly(m)) * tokens * seqs + m.recurrentFlopsPerToken * tokens * seqs) /
       o.tp +
@@ -538,7 +528,7 @@ export function prefillGpuSeconds(
   // A prefill with layers in host RAM round-trips them once per ubatch (FrameworkProfile.ubatch).
   const ub = FRAMEWORKS[o.framework].ubatch;
   const ubatches = ub !== undefined ? Math.ceil((tokens * seqs) / ub) : 0;
-  const rate = tr.rate;
+  const rate = tr.prefillRate;
   // The routed experts' grouped GEMMs tile the routed rows against one expert's width on this GPU (its share
   // under TP), as a training step's do (train-work.ts moeWork); the rest at the model's width.
   const expertFlops = prefillExpertFlops(m, o, tokens * seqs);

@@ -11,6 +11,12 @@
  * N=7168 K=2304 14.2; N=7168 K=16384 59.7; N=4608 K=7168 34.5; N=3072 K=7168 34.0 (an H200: 176 MB in 58.6 µs is
  * above an H100's peak). Least squares of (time - the weight bytes at the modelled FP8 rate, 0.81 x 0.85 x
  * 4.8 TB/s) over those eight shapes against the K blocks: 8.0 µs + 0.14 µs per 128 of K.
+ *
+ * At prefill M: DeepGEMM's README at deepseek-ai/DeepGEMM@55ab91f72f76e8a6db0e86282c3169a88d93df1b ("Normal GEMMs for
+ * dense models", H800 SXM5, whose 8-bit tensor rate is the H100 SXM's 1978.9 TFLOPS) reads 1009, 1125, 751, 1426, 1265
+ * and 1168 TFLOPS for its six DeepSeek-V3 shapes at M = 4096: median 1146.5, 0.58 of the peak (`peakShare8`).
+ * sgl-project/sglang#5207's tables at M = 4096 agree (N=7168 K=16384 717 µs, 1342 TFLOPS; N=7168 K=18432 857 µs, 1263;
+ * N=4608 K=7168 271 µs, 1000).
  */
 import type { FrameworkProfile } from '../../memory/framework-profile.js';
 
@@ -18,5 +24,6 @@ export const SGLANG_BLOCK_FP8_LINEAR: NonNullable<FrameworkProfile['blockFp8Line
   hopper: {
     baseSeconds: 8.0e-6, // DeepGEMM fp8_gemm_nt, sgl-project/sglang#5820 / sgl-project/sglang#5207 tables (fit above)
     perKBlockSeconds: 0.14e-6, // per 128 of K, same fit
+    peakShare8: 0.58, // DeepGEMM at M = 4096 on an H800, deepseek-ai/DeepGEMM@55ab91f README (note above)
   },
 };

@@ -16,6 +16,13 @@
  * serial main loop over K: at small M the grid has N/128 tiles, fewer than the SMs, so no split hides it.
  * For scale, vllm-project/vllm#23280 runs the CUTLASS kernel at N=2112 K=7168 on an H100 at 0.89 TFLOP/s at batch 1
  * (34 µs; the fit gives 9.3 + 20.7 + 6.6 = 36.6 µs with the bytes at the H100's modelled rate).
+ *
+ * At prefill M the kernel is compute-bound and slower than a 16-bit GEMM of the same shape: vllm-project/vllm#23280's
+ * table for N=2112 K=7168 on an "NVIDIA H100 80GB HBM3" (the upstream CUTLASS kernel, as v0.11.0 ships it) reads
+ * 456.9 TFLOP/s at M = 4096 and 489.7 at M = 8192 (the H100 chunk: 8192 batched tokens), where torch's bf16 GEMM reads
+ * 715.8 and 666.4 and vLLM's Triton block-FP8 kernel, the path of the fused-MoE experts, 403.0 and 406.5. 489.7 of
+ * the H100's 1978.9 dense 8-bit TFLOPS is 0.247 (`peakShare8`): every GEMM of the step runs at no more than that, the
+ * routed experts' Triton kernel included (its 406.5 is below it).
  */
 import type { FrameworkProfile } from '../../memory/framework-profile.js';
 
@@ -23,5 +30,6 @@ export const VLLM_BLOCK_FP8_LINEAR: NonNullable<FrameworkProfile['blockFp8Linear
   hopper: {
     baseSeconds: 9.3e-6, // CUTLASS SM90 blockwise GEMM, sgl-project/sglang#5820 / sgl-project/sglang#5207 tables (fit above)
     perKBlockSeconds: 0.37e-6, // per 128 of K, same fit
+    peakShare8: 0.247, // 489.7 of 1978.9 TFLOPS at M = 8192 on an H100, vllm-project/vllm#23280 (note above)
   },
 };
