@@ -69,9 +69,10 @@ describe('MLA decode reads the latent the memory model stores', () => {
       'kv-cache-dtype': 'fp8',
     });
     // Weights dominate once the cache is the 576-wide latent (full K/V made decode-kv 67% of the step, 894 tok/s;
-    // the latent alone 2,083; the block-scaled FP8 linears' kernels, time/block-fp8.ts, add 6.1 ms a step: 1,740).
+    // the latent alone 2,083; the block-scaled FP8 linears' kernels, time/block-fp8.ts, add 6.1 ms a step: 1,740;
+    // the MLA, shared-expert and router kernels vLLM's decode graph runs, engines/vllm/decode-kernels.ts: 1,472).
     expect(phase(e, 'decode-kv')).toBeLessThan(phase(e, 'decode-weights') / 2);
-    expect(e.time!.decodeTokensPerSecond!).toBeGreaterThan(1600);
+    expect(e.time!.decodeTokensPerSecond!).toBeGreaterThan(1400);
   });
 });
 
