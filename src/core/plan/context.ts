@@ -348,6 +348,28 @@ export function rankKeysInto(lim: Limits, c: Objectives, out: RankKeys) {
   out.k2 = j2 === 0 ? c.cost : j2 === 1 ? c.hours : c.watts;
 }
 
+/**
+ * Plans within this share of the best plan's first rank key are a tie the model cannot call: its time figures are
+ * within a median 10% of published runs (docs/time-model.md), far more than 1%.
+ */
+export const NEAR_TIE = 0.01;
+
+/**
+ * The first rank key up to which the top list holds every candidate: NEAR_TIE past its `keep`-th plan. The ranking
+ * reorders near-ties in windows (results.ts), and a window that starts at or before the last plan shown reaches
+ * NEAR_TIE past it, so plan N is the same whatever --top asks for.
+ */
+export function tieEdge(lim: Limits, top: readonly Kept[]): number {
+  return keyOf(lim, top[lim.keep - 1]!, 0) * (1 + NEAR_TIE);
+}
+
+/** Drop the plans past the `keep`-th whose first rank key lies beyond the tie edge. */
+export function trimPastTies(lim: Limits, top: Kept[]): void {
+  if (top.length <= lim.keep) return;
+  const edge = tieEdge(lim, top);
+  while (top.length > lim.keep && keyOf(lim, top[top.length - 1]!, 0) > edge) top.pop();
+}
+
 /** Whether a full top list's last plan ranks at or before the candidate (so it stays out). */
 export function notBetterThanWorst(lim: Limits, top: readonly Kept[], c: RankKeys): boolean {
   const w = top[top.length - 1]!;

@@ -33,6 +33,8 @@ import {
   rankKeysInto,
   rankedSlot,
   REASON,
+  tieEdge,
+  trimPastTies,
   hwTableOf,
   limitsOf,
   prune,
@@ -572,7 +574,8 @@ export function keepCandidate(L: Loop, row: number, h: number, l: number, count 
     addFront(st, row, h, l, c, seq);
   rankKeysInto(lim, c, keys);
   const top = st.top;
-  if (top.length >= lim.keep && notBetterThanWorst(lim, top, keys)) return;
+  if (top.length >= lim.keep && notBetterThanWorst(lim, top, keys) && keys.k0 > tieEdge(lim, top))
+    return;
   if (foldedIntoKept(top, h, l, c)) return;
   const kept: Kept = {
     row,
@@ -586,5 +589,5 @@ export function keepCandidate(L: Loop, row: number, h: number, l: number, count 
     variants: 0,
   };
   top.splice(rankedSlot(lim, top, keys), 0, kept);
-  if (top.length > lim.keep) top.pop();
+  trimPastTies(lim, top);
 }

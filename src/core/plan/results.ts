@@ -1,5 +1,6 @@
 /** Turning kept candidates into plans: choices, hardware, memory, power, time, cost, the front and fixes. */
 import { rollsOut } from '../../schema/objectives.js';
+import { NEAR_TIE } from './context.js';
 import { withExpertGroup } from './expert-parallel.js';
 import type { Arch } from '../model/arch.js';
 import { engineOf } from '../engines/engine.js';
@@ -320,11 +321,7 @@ function compareKept(ctx: Ctx, a: Kept, b: Kept, ids: Map<Kept, string>): number
   return ia < ib ? -1 : ia > ib ? 1 : 0;
 }
 
-/**
- * Plans within this share of the best plan's first rank key are a tie the model cannot call: its time figures are
- * within a median 10% of published runs (docs/time-model.md), far more than 1%.
- */
-export const NEAR_TIE = 0.01;
+export { NEAR_TIE } from './context.js';
 
 /**
  * What a plan asks beyond a plain layout, which a near-tie should not be won by: pipeline parallelism (its
