@@ -247,8 +247,8 @@ export interface TimeOptions {
    * loading (`quantize_4bit` records the tensor's dtype in its QuantState), unsloth_zoo's patched
    * `_apply_4bit_weight` computes in the QuantState's dtype, and vLLM captured its decode CUDA graphs inside
    * `load_vllm`, before Unsloth's `post_patch` set the shared QuantStates to the 16-bit dtype: each replayed step
-   * dequantizes to fp32 and multiplies in fp32 (time/decode.ts `copyBytes`). No flag sets it (vramplan does not know
-   * a checkpoint's stored dtype); `validate --throughput` does for rows of such runs (their `bnb_decode_dtype`).
+   * dequantizes to fp32 and multiplies in fp32 (time/bnb-dequant.ts `copyBytes`). No flag sets it (vramplan does not
+   * know a checkpoint's stored dtype); `validate --throughput` does for rows of such runs (their `bnb_decode_dtype`).
    */
   bnbDecodeFp32?: boolean;
   /**
@@ -257,8 +257,8 @@ export interface TimeOptions {
    * `down_projs` for an fp32 QuantState (loader.py UNSLOTH_FORCE_CUSTOM_DTYPE, `_pre_set_compute_dtype`; unsloth_zoo
    * patching_utils `patch_model_and_tokenizer` sets `quant_state.dtype`), and unsloth_zoo's decode MoE
    * (temporary_patches/gpt_oss.py `moe_forward_inference`) runs them with autocast off on an fp32 input, which sets
-   * bitsandbytes' Linear4bit compute dtype to fp32 (`set_compute_type`) (time/decode.ts `copyBytes`). No flag sets it;
-   * `validate --throughput` does for rows of such runs (their `bnb_decode_dtype`).
+   * bitsandbytes' Linear4bit compute dtype to fp32 (`set_compute_type`) (time/bnb-dequant.ts `copyBytes`). No flag
+   * sets it; `validate --throughput` does for rows of such runs (their `bnb_decode_dtype`).
    */
   bnbDecodeFp32MoeDown?: boolean;
   /**

@@ -492,22 +492,22 @@ export interface FrameworkProfile {
   graphMaxBatch?: (capacityBytes: number, tp: number, pp: number) => number;
   /**
    * Time: the engine runs a prefill (extend) forward without CUDA graphs, launching each kernel from Python, so a
-   * prefill takes at least the host's launches (time/decode.ts eagerPrefillHostSeconds). Absent: its prefills are
+   * prefill takes at least the host's launches (time/graph-step.ts eagerPrefillHostSeconds). Absent: its prefills are
    * captured or compiled and take their GPU work.
    */
   eagerPrefill?: boolean;
   /**
    * Time: the engine schedules a prompt's prefill chunks into the running decode steps (chunked prefill mixing
    * prefill and decode tokens in one forward), so a neighbour's prefill shares the step's read of the weights
-   * (time/decode.ts servingTime). Absent: a prefill runs as a batch of its own.
+   * (time/serving-request.ts servingTime). Absent: a prefill runs as a batch of its own.
    */
   prefillInDecodeStep?: boolean;
   /**
    * Time: whether the engine's prefill forward reads a device value on the host before it launches its first kernel,
    * for a model of this config model_type, MLA attention or not, on a GPU of compute capability `cc` (0 on AMD). Under
    * an overlapped scheduler a neighbour's prefill then launches only once the decode step before it has finished, so
-   * the decoding requests wait for all of its launches or GPU work, not for what outlasts that step (time/decode.ts
-   * servingTime). Absent: the launches run beside the step before.
+   * the decoding requests wait for all of its launches or GPU work, not for what outlasts that step
+   * (time/serving-request.ts servingTime). Absent: the launches run beside the step before.
    */
   prefillHostSync?: (modelType: string, mla: boolean, cc: number) => boolean;
   /**

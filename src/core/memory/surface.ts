@@ -179,7 +179,8 @@ function grpoPoint(
   globalBatch: number | undefined,
 ): Point {
   const gpus = dp * o.tp * o.pp + serverGpus(o);
-  // The accumulation that keeps the job's global batch (plan.ts shapeTableOf) is TRL's steps_per_generation.
+  // The accumulation that keeps the job's global batch (plan/shape-table.ts shapeTableOf) is TRL's
+  // steps_per_generation.
   const spg = globalBatch === undefined ? 1 : Math.max(1, Math.ceil(globalBatch / (batch * dp)));
   const op = sc.op;
   op.batch = batch;

@@ -162,8 +162,8 @@ export function dpAttentionTime(
   const rankPrefill = sv.ttft - decodeStep(dense, ro, t, r, false, mean).stepSeconds;
   const meanStep = dpAttentionStep(m, o, t, r, mean);
   const out = outputTokensOf(o);
-  // A request's TPOT carries the prefills of the others (servingTime, time/decode.ts): its rank's B - 1, and the
-  // expert layers of every rank's but its own.
+  // A request's TPOT carries the prefills of the others (servingTime, time/serving-request.ts): its rank's B - 1,
+  // and the expert layers of every rank's but its own.
   const stall = rankPrefill * (o.batch - 1) + ex.prefillPerPrompt * (ranks * o.batch - 1);
   return {
     step,

@@ -58,7 +58,7 @@ export function slowdownFactors(
 
 /**
  * MoE experts run in a per-expert Python loop (the engine's moeDispatch, engines/<engine>/memory.ts): the step
- * over the same step with one grouped GEMM per layer, from the time model (time/index.ts expertWork), so the
+ * over the same step with one grouped GEMM per layer, from the time model (time/train-work.ts expertWork), so the
  * factor is the mechanism's own figure for this configuration, not a constant.
  */
 export function moeDispatchFactor(t: {

@@ -135,7 +135,7 @@ export const VLLM_MEMORY: FrameworkProfile = {
   quantFormat: 'gptq',
   int4QuantFormat: 'marlin',
   // --quantization bitsandbytes runs bitsandbytes' own kernels (https://docs.vllm.ai/en/latest/features/quantization/bnb.html);
-  // int8/fp8 checkpoints run CUTLASS W8A8 (Marlin W8A16 where the GPU lacks FP8: time/index.ts kernelOn).
+  // int8/fp8 checkpoints run CUTLASS W8A8 (Marlin W8A16 where the GPU lacks FP8: time/decode.ts kernelOn).
   quantFormatFor: {
     nf4: 'bnb',
     int8: 'cutlass',
