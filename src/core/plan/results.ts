@@ -321,8 +321,6 @@ function compareKept(ctx: Ctx, a: Kept, b: Kept, ids: Map<Kept, string>): number
   return ia < ib ? -1 : ia > ib ? 1 : 0;
 }
 
-export { NEAR_TIE } from './context.js';
-
 /**
  * What a plan asks beyond a plain layout, which a near-tie should not be won by: pipeline parallelism (its
  * schedule and bubble), an optimizer stepped inside backward, a bitsandbytes optimizer under a ZeRO sharding that
