@@ -743,13 +743,7 @@ export interface LoraPathCost extends LoraBranchPasses {
  * gradient backward) where the run sets one, on the fp32 x of cast adapters (`dropout`) or the 16-bit x
  * (`dropout16`).
  */
-export interface LoraFillPasses {
-  fwdIn: number;
-  fwdOut: number;
-  fwdOps: number;
-  bwdIn: number;
-  bwdOut: number;
-  bwdOps: number;
+export interface LoraFillPasses extends Omit<LoraBranchPasses, 'dropoutIn'> {
   dropout: { fwdIn: number; bwdIn: number };
   dropout16: { fwdIn: number; bwdIn: number };
 }
