@@ -117,7 +117,7 @@ export function towerBytes(
 
 /**
  * One block's forward transients over `patches` patches, as the language model's prefill layer is counted
- * (memory.ts kvAndPrefill: fp32 norm copy, q/k/v or the MLP intermediates, whichever is wider), plus the
+ * (inference.ts kvAndPrefill: fp32 norm copy, q/k/v or the MLP intermediates, whichever is wider), plus the
  * span² scores per head of eager attention for every span.
  */
 function forwardBytes(run: TowerRun, o: EstimateOptions, c: number, patches: number): number {

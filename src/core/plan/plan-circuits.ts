@@ -1,6 +1,6 @@
 /**
  * The circuit MIP for the reported plans. The search places nodes on circuits greedily
- * (power.ts circuitOverWatts, plan.ts perCircuit); after plan() this re-places each reported owned/bought
+ * (hardware/power.ts circuitOverWatts, results.ts perCircuit); after plan() this re-places each reported owned/bought
  * plan: first-fit when it fits (optimal, see refineOne), else assignCircuits proves that nothing fits.
  * Pure apart from awaiting solveMip: no I/O.
  *
