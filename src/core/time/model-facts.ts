@@ -58,7 +58,7 @@ export interface ModelFacts {
   qkNormLayers: number;
   /** Of those, the layers of plain multi-head attention: no per-head q/k norm, no MLA latent (LayerGroup.mlaCacheWidth). */
   plainAttnLayers: number;
-  /** Some text layer caches an MLA latent (LayerGroup.mlaCacheWidth): the engine's attention backend may differ. */
+  /** Some text layer caches an MLA latent (mlaLayers > 0): the engine's attention backend may differ. */
   mla: boolean;
   /** Text layers whose attention caches an MLA latent (LayerGroup.mlaCacheWidth). */
   mlaLayers: number;
@@ -89,8 +89,13 @@ function denseLinears(arch: Arch): { denseLinear: number; denseIn: number; dense
   return { denseLinear, denseIn, denseOut };
 }
 
-/** The text layers of MLA attention, and the MoE layers with a shared expert (a down projection outside the experts). */
-function mlaAndSharedLayers(arch: Arch): { mlaLayers: number; sharedExpertLayers: number } {
+/**
+ * The text layers of MLA attention (any of them: `mla`), and the MoE layers with a shared expert (a down projection
+ * outside the experts).
+ */
+function mlaAndSharedLayers(
+  arch: Arch,
+): Pick<ModelFacts, 'mla' | 'mlaLayers' | 'sharedExpertLayers'> {
   let mlaLayers = 0;
   let sharedExpertLayers = 0;
   for (const g of arch.groups) {
@@ -99,7 +104,7 @@ function mlaAndSharedLayers(arch: Arch): { mlaLayers: number; sharedExpertLayers
     const shared = g.linears.some((l) => l.role === 'down' && l.copies === 1);
     if (g.experts > 1 && shared) sharedExpertLayers += g.count;
   }
-  return { mlaLayers, sharedExpertLayers };
+  return { mla: mlaLayers > 0, mlaLayers, sharedExpertLayers };
 }
 
 /** Facts by architecture object: modelFacts is a pure function of it, and no caller writes to the facts. */
@@ -211,7 +216,6 @@ function factsOf(arch: Arch): ModelFacts {
     qkNormLayers,
     plainAttnLayers,
     ...mlaAndSharedLayers(arch),
-    mla: arch.groups.some((g) => g.name !== 'vision' && g.mlaCacheWidth !== null),
     recurrentFlopsPerToken: recurrentFlops,
     arch,
   };
