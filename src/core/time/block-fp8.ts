@@ -24,6 +24,15 @@ export function isBlockScaledFp8(arch: Arch): boolean {
   return arch.quant?.method === 'fp8' && arch.quant.groupSize !== null;
 }
 
+/**
+ * A block-scaled FP8 checkpoint run with its FP8 weights on Hopper (compute capability 9.x), where the engines' blockwise
+ * kernels were timed: the scope of blockFp8Seconds, blockFp8GemmRate and the kernels that prepare their activations
+ * (time/decode-host.ts decodeFeatureKernels).
+ */
+export function blockFp8OnHopper(arch: Arch, o: EstimateOptions, cc: number): boolean {
+  return o.weights === 'fp8' && isBlockScaledFp8(arch) && cc >= 9 && cc < 10;
+}
+
 // The engines fuse these projections into one GEMM of the summed N over the same input (vLLM's QKVParallelLinear,
 // MergedColumnParallelLinear gate_up_proj and DeepSeek's fused_qkv_a_proj; SGLang alike).
 const FUSED: readonly (readonly string[])[] = [
@@ -108,8 +117,7 @@ export function blockFp8Seconds(
   w: { w8a8: boolean; cc: number; readRate: number; flopRate: number },
 ): number {
   const k = fw.blockFp8Linear;
-  if (!k || !w.w8a8 || o.weights !== 'fp8' || !isBlockScaledFp8(arch)) return 0;
-  if (!(w.cc >= 9 && w.cc < 10)) return 0;
+  if (!k || !w.w8a8 || !blockFp8OnHopper(arch, o, w.cc)) return 0;
   const { baseSeconds, perKBlockSeconds } = k.hopper;
   let extra = 0;
   for (const gm of blockFp8Gemms(arch, o.tp)) {
@@ -138,8 +146,7 @@ export function blockFp8GemmRate(
   rate: number,
 ): number {
   const share = fw.blockFp8Linear?.hopper.peakShare8;
-  if (share === undefined || w.q !== 'cutlass' || o.weights !== 'fp8' || !isBlockScaledFp8(arch))
-    return rate;
+  if (share === undefined || w.q !== 'cutlass' || !blockFp8OnHopper(arch, o, w.cc)) return rate;
   // Hopper's 8-bit tensor peak is twice its 16-bit one (H100 SXM: 1978.9 against 989.4 TFLOPS dense).
-  return w.cc >= 9 && w.cc < 10 ? Math.min(rate, share * 2 * w.peak16) : rate;
+  return Math.min(rate, share * 2 * w.peak16);
 }

@@ -4,7 +4,7 @@ import type { FrameworkProfile } from '../memory/framework-profile.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { QuantFormat, TimeOptions } from '../../schema/time.js';
 import type { ModelFacts } from './model-facts.js';
-import { blockFp8Gemms, isBlockScaledFp8 } from './block-fp8.js';
+import { blockFp8Gemms, blockFp8OnHopper } from './block-fp8.js';
 import {
   GRAPH_KERNEL_SECONDS,
   INT8_LINEAR_SECONDS,
@@ -152,8 +152,7 @@ export function decodeFeatureKernels(
   const router = k.biasedRouter.modelTypes.includes(m.modelType)
     ? m.moeLayers * k.biasedRouter.kernels
     : 0;
-  const c = cc ?? 0;
-  const fp8 = o.weights === 'fp8' && c >= 9 && c < 10 && isBlockScaledFp8(m.arch);
+  const fp8 = blockFp8OnHopper(m.arch, o, cc ?? 0);
   const linears = fp8 ? blockFp8Gemms(m.arch, o.tp).reduce((a, g) => a + g.count, 0) : 0;
   return (
     m.mlaLayers * k.mlaLayer +
