@@ -180,8 +180,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (439: 425 out of sample, 14 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(439);
+  it('scores every scorable case (450: 436 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(450);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -352,28 +352,35 @@ const SWEEP_FIELD_ROW = /^(dennislee-|recipes431-|llmd1233-|llmd139-)/;
 // and FP8 over TP 4 on H100 with vLLM v0.11.0; Qwen3-14B on one H100 with vLLM v0.11.0 and its FP8 checkpoint with
 // SGLang v0.5.5.post1): saturated bursts of 100 to 1000 requests and one closed loop of 4.
 const SRV2026_FIELD_ROW = /^(emmy-|benhamm-|gpslab-)/;
+// Two SGLang cookbook pages not read as rows before (calibration/README.md "DeepSeek on the SGLang cookbook: B200 and
+// MI300X"), scored before any model change: DeepSeek-R1-0528 FP8 over TP 8 on 8x B200 (SGLang 0.5.6.post1, 1 to 100 in
+// flight, 1K/1K, 1K/8K and 8K/1K) and DeepSeek-V3 FP8 on 8x MI300X (sglang 0.5.7: MTP with DP attention at one request,
+// expert parallelism with DP attention at 88 in flight).
+const DS_COOKBOOK_FIELD_ROW = /^sglcookbook-ds(r1|v3)-/;
 const eraOf = (id: string) =>
   OLDER_FIELD_ROW.test(id)
     ? 'older'
     : NEWEST_FIELD_ROW.test(id)
       ? 'newest'
-      : SGLANG_2025_FIELD_ROW.test(id)
-        ? 'sglang2025'
-        : VLLM_2026_FIELD_ROW.test(id)
-          ? 'vllm2026'
-          : GPU_LAB_FIELD_ROW.test(id)
-            ? 'gpulab'
-            : ADA_CDNA_FIELD_ROW.test(id)
-              ? 'adacdna'
-              : LATE_2025_FIELD_ROW.test(id)
-                ? 'late2025'
-                : QUANT_FIELD_ROW.test(id)
-                  ? 'quant'
-                  : SWEEP_FIELD_ROW.test(id)
-                    ? 'sweep'
-                    : SRV2026_FIELD_ROW.test(id)
-                      ? 'srv2026'
-                      : 'newer';
+      : DS_COOKBOOK_FIELD_ROW.test(id)
+        ? 'dscookbook'
+        : SGLANG_2025_FIELD_ROW.test(id)
+          ? 'sglang2025'
+          : VLLM_2026_FIELD_ROW.test(id)
+            ? 'vllm2026'
+            : GPU_LAB_FIELD_ROW.test(id)
+              ? 'gpulab'
+              : ADA_CDNA_FIELD_ROW.test(id)
+                ? 'adacdna'
+                : LATE_2025_FIELD_ROW.test(id)
+                  ? 'late2025'
+                  : QUANT_FIELD_ROW.test(id)
+                    ? 'quant'
+                    : SWEEP_FIELD_ROW.test(id)
+                      ? 'sweep'
+                      : SRV2026_FIELD_ROW.test(id)
+                        ? 'srv2026'
+                        : 'newer';
 // The older and newer vLLM field rows at today's figures (each line's comment says how they got there).
 const OLDER_BAR = { count: 31, median: 0.099, p90: 0.23 };
 const NEWER_BAR = { count: 4, median: 0.062, p90: 0.117 };
@@ -551,11 +558,16 @@ const FIELD_BARS = {
   // SGLang v0.5.5.post1 with Qwen3-14B-FP8 on one H100, bursts +100.8..+135.1% (+141.1% at 1000 x 128); +82.0..+96.1%
   // (+115.6%) with the GEMMs at DeepGEMM's large-M rate and the attention at the 16-bit one (engines/sglang/block-fp8.ts).
   'srv2026 kind:serving engine:sglang': { count: 7, median: 0.82, p90: 1.156 },
+  // Scored before any model change, all too fast (each row's notes give its figure): DeepSeek-R1-0528 FP8 over TP 8 on
+  // 8x B200 with SGLang 0.5.6.post1, one request +65.8..+66.5% (1K/1K, 1K/8K, 8K/1K), 14 in flight +38.3..+57.3%,
+  // 57-92 in flight +34.8..+90.8%; DeepSeek-V3 FP8 on 8x MI300X with sglang 0.5.7, MTP (3 drafts, accept length 2.61)
+  // with DP attention at one request +701%, EP 8 with DP attention at 88 in flight (ShareGPT) +449%.
+  'dscookbook kind:serving engine:sglang': { count: 11, median: 0.658, p90: 4.49 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 185 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack, TensorRT-LLM MoE and FP8-fault rows are carried', () => {
-    expect(fieldRows.length).toBe(185);
+  it('scores the 196 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack, TensorRT-LLM MoE and FP8-fault rows are carried', () => {
+    expect(fieldRows.length).toBe(196);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([
       'sglang8552-dsr1-nvfp4-b200-cutlass',
     ]);
@@ -774,7 +786,9 @@ const ENGINE_BARS = {
   // figures (the SGLang rows' earlier changes).
   // With the SGLang rows of 2026 (a gist's SGLang v0.5.8.post1 sweep on 8x B200 at one request and GPUStack's Qwen3-14B-FP8
   // bursts on one H100 with v0.5.5.post1: 7 rows, -20.3..+141.1%, scored before any change), 41 rows, 13.4% / 79.9%.
-  'serving engine:sglang': { count: 41, median: 0.134, p90: 0.8 },
+  // With the SGLang cookbook's DeepSeek rows (R1 FP8 on 8x B200, V3 FP8 on 8x MI300X with MTP, EP and DP attention: 11 rows,
+  // +34.8..+701%, scored before any change), 52 rows, 18.5% / 83.7%.
+  'serving engine:sglang': { count: 52, median: 0.185, p90: 0.838 },
 } as const;
 
 describe('decode and serving accuracy per engine (out of sample)', () => {
