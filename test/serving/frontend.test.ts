@@ -49,10 +49,23 @@ describe('a burst of many short requests', () => {
       staticBatchSeconds(withParse.arch, withParse.o, withParse.g, withParse.t),
     );
   });
-  it('an engine without a frontend profile keeps the GPU time', () => {
-    expect(FRAMEWORKS.sglang.servingFrontend).toBeUndefined();
+  it("SGLang's TokenizerManager takes every request and streamed token, with no template parse", () => {
+    const sg = FRAMEWORKS.sglang.servingFrontend!;
+    expect(sg.templateParseSeconds).toBe(0);
+    expect(sg.requestSeconds).toBeGreaterThan(0);
     const a = setup({ ...burst, framework: 'sglang' });
     const b = setup({ ...burst, framework: 'sglang' }, { chatTemplateParse: true });
+    const frontend = 1000 * (sg.requestSeconds + 4 * sg.tokenSeconds);
+    expect(staticBatchSeconds(a.arch, a.o, a.g, a.t)).toBeGreaterThanOrEqual(frontend * (1 - 1e-9));
+    expect(staticBatchSeconds(a.arch, a.o, a.g, a.t)).toBe(
+      staticBatchSeconds(b.arch, b.o, b.g, b.t),
+    );
+  });
+  it('an engine without a frontend profile keeps the GPU time', () => {
+    expect(FRAMEWORKS.hf.servingFrontend).toBeUndefined();
+    const flags = { ...burst, framework: 'hf', batch: 64 };
+    const a = setup(flags);
+    const b = setup(flags, { chatTemplateParse: true });
     expect(staticBatchSeconds(a.arch, a.o, a.g, a.t)).toBe(
       staticBatchSeconds(b.arch, b.o, b.g, b.t),
     );

@@ -3,10 +3,12 @@ import {
   TORCH_CONTEXT_MIB,
   type CacheLayoutProfile,
   type FrameworkProfile,
+  type ServingFrontend,
 } from '../../memory/framework-profile.js';
 import {
   VLLM_MAX_BATCHED_TOKENS,
   VLLM_MEMORY,
+  VLLM_FRONTEND,
   VLLM_SAMPLER_BYTES_PER_LOGIT,
 } from '../vllm/memory.js';
 import { MiB } from '../../units.js';
@@ -44,14 +46,31 @@ const SGLANG_CACHE_LAYOUT: CacheLayoutProfile = {
   sliding: { kind: 'pool-share', ratio: 0.8 },
 };
 
+/**
+ * SGLang's TokenizerManager (time/frontend.ts): one asyncio process (FastAPI/uvicorn; `--tokenizer-worker-num` 1 by
+ * default) takes each chat request, renders the template and tokenizes it in its event loop (HF
+ * apply_chat_template, entrypoints/openai/serving_chat.py), keeps its ReqState and pickles it to the scheduler, then
+ * turns every streamed token into an OpenAI chunk (`model_dump_json`), all at sglang==0.5.5.post1. A token: 30 µs for
+ * that OpenAI output conversion, timed on a Kunpeng host (sgl-project/sglang#10186). A request: no SGLang figure was
+ * found, so vLLM's API server's, measured for the same work in the same libraries (FastAPI, pydantic, the HF
+ * template and tokenizer), is taken; approximate. No parse of the template per request: SGLang detects its content
+ * format once at start (managers/template_manager.py) and transformers==4.57.1 compiles a template once
+ * (`_compile_jinja_template` is lru_cached, utils/chat_template_utils.py). The DetokenizerManager detokenizes in a
+ * process of its own, in parallel, and is not modelled: 50-100 µs a token in a multi-node DP-attention run
+ * (https://www.jmyjmy.top/2025-09-02_sglang-multi-process-tokenizer), yet one detokenizer carried 38.5k output
+ * tokens/s in sgl-project/sglang#9970's benchmark: no one figure holds.
+ */
+const SGLANG_FRONTEND: ServingFrontend = {
+  requestSeconds: VLLM_FRONTEND.requestSeconds, // vLLM's, vllm-project/vllm#19735 (engines/vllm/memory.ts)
+  tokenSeconds: 30e-6, // sgl-project/sglang#10186: the OpenAI chunk conversion, Kunpeng host
+  templateParseSeconds: 0, // managers/template_manager.py: the content format detected once, sglang==0.5.5.post1
+};
+
 export const SGLANG_MEMORY: FrameworkProfile = {
   ...VLLM_MEMORY,
   id: 'sglang',
   name: 'SGLang',
-  // Its TokenizerManager and DetokenizerManager processes (managers/tokenizer_manager.py,
-  // detokenizer_manager.py): their costs per request and per token were not found measured, so none is modelled
-  // (vLLM's API server costs are not taken for them).
-  servingFrontend: undefined,
+  servingFrontend: SGLANG_FRONTEND,
   // Token-level paged pool (page size 1) under a radix tree of cached prefixes (mem_cache/radix_cache.py).
   kvCache: 'paged-pool',
   // mem_fraction_static = (weights + KV pool) / GPU memory (server_args.py _handle_gpu_memory_settings).

@@ -71,7 +71,7 @@ const VLLM_TEMPLATE_PARSE_SECONDS = 7e-3;
  * (vllm-project/vllm#25794: resolve_chat_template_kwargs, vllm/entrypoints/chat_utils.py of the v0.11.0 wheel) and is cached today
  * (vllm-project/vllm@02e64f581de43218449b3c3450896c43a89f40e0 vllm/renderers/hf.py): a TimeOptions flag.
  */
-const VLLM_FRONTEND: ServingFrontend = {
+export const VLLM_FRONTEND: ServingFrontend = {
   requestSeconds: VLLM_TEMPLATE_PARSE_SECONDS / 2, // vllm-project/vllm#19735
   tokenSeconds: 7.5e-6, // vllm-project/vllm#52875
   templateParseSeconds: VLLM_TEMPLATE_PARSE_SECONDS, // vllm-project/vllm#20065
