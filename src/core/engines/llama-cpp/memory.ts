@@ -70,6 +70,8 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   cacheLayout: LLAMA_CPP_CACHE_LAYOUT,
   // llama-server: -c tokens of KV split evenly over -np slots (tools/server/README.md).
   kvSlots: true,
+  // llama-server is one C++ process (tools/server/server.cpp): no Python API-server profile is sourced for it.
+  servingFrontend: undefined,
   dmmvF16: true,
   // Its own CUDA attention kernels (ggml-cuda/fattn*.cu), not vLLM's FlashAttention 2: no KV-rate figure, stream rate.
   decodeAttention: undefined,
