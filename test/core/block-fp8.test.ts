@@ -1,13 +1,16 @@
 // Block-scaled FP8 checkpoints (quantization_config.weight_block_size: DeepSeek-V3/R1, Qwen3 FP8) decode their
 // non-expert linears through blockwise GEMMs that cost a fixed time and a time per 128 of K beyond their bytes at
 // decode M (the engine's FrameworkProfile.blockFp8Linear, time/block-fp8.ts). The cost applies only to block-scaled
-// checkpoints run as FP8 W8A8 on Hopper, and it fades as the batch makes each GEMM compute-bound.
+// checkpoints run as FP8 W8A8 on Hopper (the one generation whose kernels were timed), and it fades as the batch makes
+// each GEMM compute-bound.
 import { describe, expect, it } from 'vitest';
 import {
   blockFp8GemmRate,
   blockFp8Gemms,
+  blockFp8LinearFigures,
   blockFp8Seconds,
   isBlockScaledFp8,
+  runsBlockFp8Path,
 } from '../../src/core/time/block-fp8.js';
 import { estimateTime } from '../../src/core/time/index.js';
 import { gpuRates } from '../../src/core/time/hardware.js';
@@ -49,6 +52,17 @@ describe('block-scaled FP8 linears at decode', () => {
     expect(isBlockScaledFp8(perChannel)).toBe(false);
     expect(isBlockScaledFp8(plain)).toBe(false);
     expect(isBlockScaledFp8(resolveModel('llama-3.1-8b'))).toBe(false);
+  });
+
+  it('runs the blockwise path from cc 8.9 on NVIDIA GPUs; the GEMM figures are Hopper-only', () => {
+    for (const cc of [8.9, 9, 10, 12]) expect(runsBlockFp8Path(block, opts(), cc)).toBe(true);
+    // Marlin below 8.9; AMD GPUs (cc 0) run their own ROCm path.
+    for (const cc of [0, 8, 8.6]) expect(runsBlockFp8Path(block, opts(), cc)).toBe(false);
+    expect(runsBlockFp8Path(perChannel, opts(), 10)).toBe(false);
+    expect(runsBlockFp8Path(block, opts({ weights: 'bf16' }), 10)).toBe(false);
+    const fw = FRAMEWORKS.vllm;
+    expect(blockFp8LinearFigures(fw, 9)).toBe(fw.blockFp8Linear?.hopper);
+    for (const cc of [8.9, 10, 12]) expect(blockFp8LinearFigures(fw, cc)).toBeUndefined();
   });
 
   it("DeepSeek-V3's GEMMs on one TP-8 rank: fused q_a/kv_a replicated, o_proj split on K, experts and kv_b left out", () => {

@@ -47,10 +47,27 @@ describe('decode kernels of MLA, shared experts, biased routers and block-FP8 ac
     expect(linears).toBe(61 * 5);
     const common = 61 * K.mlaLayer + 58 * K.sharedExpert + 58 * K.biasedRouter.kernels;
     expect(decodeFeatureKernels(m, o, 9.0)).toBe(
-      common + linears * K.blockFp8Linear + 58 * K.blockFp8Moe,
+      common + linears * (K.blockFp8Linear + K.blockFp8PadSm90) + 58 * K.blockFp8Moe,
     );
     expect(decodeFeatureKernels(m, o, 8.0)).toBe(common);
     expect(decodeFeatureKernels(m, optionsOf('vllm'), 9.0)).toBe(common);
+  });
+
+  it('counts the activation quantization on Blackwell and Ada too, the SM90 row pad only on cc 9.0', () => {
+    const o = optionsOf('vllm', 'fp8');
+    const linears = blockFp8Gemms(dsv3, 8).reduce((a, g) => a + g.count, 0);
+    const common = decodeFeatureKernels(m, optionsOf('vllm'), 10.0);
+    expect(K.blockFp8Linear).toBe(1);
+    expect(K.blockFp8PadSm90).toBe(2);
+    for (const cc of [10.0, 8.9])
+      expect(decodeFeatureKernels(m, o, cc)).toBe(
+        common + linears * K.blockFp8Linear + 58 * K.blockFp8Moe,
+      );
+    expect(decodeFeatureKernels(m, o, 9.0) - decodeFeatureKernels(m, o, 10.0)).toBe(
+      linears * K.blockFp8PadSm90,
+    );
+    // AMD GPUs (cc 0) take their own ROCm path.
+    expect(decodeFeatureKernels(m, o, 0)).toBe(common);
   });
 
   it('GLM-4.5 pays its shared experts and biased router; Llama-3-8B and Qwen3-30B-A3B nothing', () => {

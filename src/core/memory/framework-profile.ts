@@ -454,15 +454,17 @@ export interface FrameworkProfile {
    * (time/decode-host.ts decodeFeatureKernels; the engine's count: engines/vllm/decode-kernels.ts). `mlaLayer`: per
    * layer of MLA attention (ModelFacts.mlaLayers); `sharedExpert`: per MoE layer with a shared expert
    * (ModelFacts.sharedExpertLayers); `biasedRouter`: per MoE layer of the model types whose router adds a score
-   * correction bias before a grouped top-k; `blockFp8Linear` and `blockFp8Moe`: on Hopper, per block-scaled FP8 linear
-   * (time/block-fp8.ts blockFp8Gemms) and per MoE layer of block-scaled FP8 experts, the kernels that prepare their
-   * activations. Absent: none.
+   * correction bias before a grouped top-k; `blockFp8Linear` and `blockFp8Moe`: where the blockwise FP8 path runs
+   * (time/block-fp8.ts runsBlockFp8Path), per block-scaled FP8 linear (blockFp8Gemms) and per MoE layer of
+   * block-scaled FP8 experts, the kernels that prepare their activations; `blockFp8PadSm90`: those a linear adds on
+   * compute capability 9.0 only (a row pad the SM90 GEMM needs). Absent: none.
    */
   decodeFeatureKernels?: {
     mlaLayer: number;
     sharedExpert: number;
     biasedRouter: { modelTypes: readonly string[]; kernels: number };
     blockFp8Linear: number;
+    blockFp8PadSm90: number;
     blockFp8Moe: number;
   };
   /**
@@ -540,7 +542,8 @@ export interface FrameworkProfile {
    */
   fusedMoeTile16?: { blockK: number; stages: number };
   /**
-   * Time: a block-scaled FP8 linear (128x128 weight blocks, per-token-group activations) at decode on Hopper, beyond
+   * Time: a block-scaled FP8 linear (128x128 weight blocks, per-token-group activations) at decode, per GPU generation
+   * where the engine's blockwise GEMM was timed (`hopper`: cc 9.x; time/block-fp8.ts blockFp8LinearFigures), beyond
    * its weight bytes at the modelled FP8 read rate: a fixed cost plus a cost per 128-wide block of its input
    * dimension K (time/block-fp8.ts), seconds. Absent: 0. `peakShare8`: the share of the 8-bit tensor peak the same
    * kernel reaches at prefill M (thousands of rows), where it is compute-bound: a prefill's GEMMs on a block-scaled

@@ -25,12 +25,32 @@ export function isBlockScaledFp8(arch: Arch): boolean {
 }
 
 /**
- * A block-scaled FP8 checkpoint run with its FP8 weights on Hopper (compute capability 9.x), where the engines' blockwise
- * kernels were timed: the scope of blockFp8Seconds, blockFp8GemmRate and the kernels that prepare their activations
- * (time/decode-host.ts decodeFeatureKernels).
+ * A block-scaled FP8 checkpoint run with its FP8 weights where the engines' blockwise W8A8 path runs: an NVIDIA GPU
+ * with FP8 tensor cores (compute capability 8.9 and up). Each of its linears quantizes the activations per token group
+ * of 128 before a blockwise GEMM, on every such generation: vLLM's apply_w8a8_block_fp8_linear
+ * (model_executor/layers/quantization/utils/fp8_utils.py @v0.11.0: CUTLASS on SM90 and SM100, Triton elsewhere) and
+ * SGLang's dispatch_w8a8_block_fp8_linear (srt/layers/quantization/fp8_utils.py @v0.5.6.post1: DeepGEMM on SM90 and
+ * SM100, its scales requantized to UE8M0 on Blackwell). Below 8.9 the engines run FP8 weight-only through Marlin; AMD
+ * GPUs (cc 0 here) take their own ROCm path. The scope of the activation kernels (time/decode-host.ts
+ * decodeFeatureKernels); the GEMMs' figures are the generation's (blockFp8LinearFigures).
  */
-export function blockFp8OnHopper(arch: Arch, o: EstimateOptions, cc: number): boolean {
-  return o.weights === 'fp8' && isBlockScaledFp8(arch) && cc >= 9 && cc < 10;
+export function runsBlockFp8Path(arch: Arch, o: EstimateOptions, cc: number): boolean {
+  return o.weights === 'fp8' && isBlockScaledFp8(arch) && cc >= 8.9;
+}
+
+/**
+ * The engine's blockwise GEMM figures for the GPU generation of compute capability `cc`: Hopper's (cc 9.x), where the
+ * kernels were timed (engines/<engine>/block-fp8.ts). None elsewhere, so a Blackwell GEMM is timed at its bytes: the
+ * B200 tables found do not time the engines' SM100 kernels at DeepSeek's shapes as kernels (sgl-project/sglang#13528
+ * reads DeepGEMM at 58-72 µs flat from a 4 MB to a 176 MB weight, host-timed; vllm-project/vllm#31185 and
+ * flashinfer-ai/flashinfer#2146 time CUTLASS and FlashInfer at other shapes), and Hopper's do not carry over (the
+ * SM100 kernels are other kernels: UE8M0 scales applied by the tensor cores, tcgen05).
+ */
+export function blockFp8LinearFigures(
+  fw: FrameworkProfile,
+  cc: number,
+): NonNullable<FrameworkProfile['blockFp8Linear']>['hopper'] | undefined {
+  return cc >= 9 && cc < 10 ? fw.blockFp8Linear?.hopper : undefined;
 }
 
 // The engines fuse these projections into one GEMM of the summed N over the same input (vLLM's QKVParallelLinear,
@@ -108,7 +128,8 @@ export function blockFp8Gemms(arch: Arch, tp: number, router = false): BlockGemm
 /**
  * Seconds a decode step of `batch` sequences spends in its block-FP8 linears beyond the longer of their bytes at
  * `readRate` (the modelled FP8 weight read, B/s) and their FLOPs at `flopRate`. Zero unless the checkpoint is
- * block-scaled, the weights run as FP8 W8A8 (`w8a8`) and the engine has a figure for this GPU generation (Hopper).
+ * block-scaled, the weights run as FP8 W8A8 (`w8a8`) and the engine has a figure for this GPU generation
+ * (blockFp8LinearFigures: Hopper).
  */
 export function blockFp8Seconds(
   arch: Arch,
@@ -116,9 +137,9 @@ export function blockFp8Seconds(
   fw: FrameworkProfile,
   w: { w8a8: boolean; cc: number; readRate: number; flopRate: number },
 ): number {
-  const k = fw.blockFp8Linear;
-  if (!k || !w.w8a8 || !blockFp8OnHopper(arch, o, w.cc)) return 0;
-  const { baseSeconds, perKBlockSeconds } = k.hopper;
+  const k = blockFp8LinearFigures(fw, w.cc);
+  if (!k || !w.w8a8 || !runsBlockFp8Path(arch, o, w.cc)) return 0;
+  const { baseSeconds, perKBlockSeconds } = k;
   let extra = 0;
   for (const gm of blockFp8Gemms(arch, o.tp)) {
     const bytesT = (gm.k * gm.n) / w.readRate;
@@ -134,7 +155,8 @@ export function blockFp8Seconds(
  * at the share of the 8-bit peak the engine's blockwise kernel reaches at prefill M
  * (FrameworkProfile.blockFp8Linear.hopper.peakShare8). The per-128 scales of both operands are applied in the
  * kernel's main loop, outside the tensor cores' accumulation, which holds these kernels below a per-tensor FP8 GEMM.
- * `rate` unchanged where the engine gives no share, the checkpoint is not block-scaled or the card is not cc 9.x.
+ * `rate` unchanged where the engine gives no share for the card's generation (blockFp8LinearFigures: Hopper only) or
+ * the checkpoint is not block-scaled.
  * A decode step keeps the W8A8 rate: its blockwise kernels are timed by blockFp8Seconds, whose fade was measured against
  * it, and DP attention's expert share is a difference of two such steps (expert-parallel.ts expertSeconds).
  */
@@ -145,8 +167,8 @@ export function blockFp8GemmRate(
   w: { q: string | null; cc: number; peak16: number },
   rate: number,
 ): number {
-  const share = fw.blockFp8Linear?.hopper.peakShare8;
-  if (share === undefined || w.q !== 'cutlass' || !blockFp8OnHopper(arch, o, w.cc)) return rate;
+  const share = blockFp8LinearFigures(fw, w.cc)?.peakShare8;
+  if (share === undefined || w.q !== 'cutlass' || !runsBlockFp8Path(arch, o, w.cc)) return rate;
   // Hopper's 8-bit tensor peak is twice its 16-bit one (H100 SXM: 1978.9 against 989.4 TFLOPS dense).
   return Math.min(rate, share * 2 * w.peak16);
 }

@@ -4,7 +4,7 @@ import type { FrameworkProfile } from '../memory/framework-profile.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { QuantFormat, TimeOptions } from '../../schema/time.js';
 import type { ModelFacts } from './model-facts.js';
-import { blockFp8Gemms, blockFp8OnHopper } from './block-fp8.js';
+import { blockFp8Gemms, runsBlockFp8Path } from './block-fp8.js';
 import {
   GRAPH_KERNEL_SECONDS,
   INT8_LINEAR_SECONDS,
@@ -139,8 +139,8 @@ export const qkNormKernelCount = (
 /**
  * Kernels a decode step launches for the model's MLA layers, shared experts, biased grouped router and block-FP8
  * activations beyond the counted chain (FrameworkProfile.decodeFeatureKernels). The block-FP8 kernels where the
- * step runs block-scaled FP8 weights on Hopper (as time/block-fp8.ts times their GEMMs): one set per linear of
- * blockFp8Gemms and per MoE layer.
+ * step runs block-scaled FP8 weights through the engine's blockwise path (time/block-fp8.ts runsBlockFp8Path, any
+ * generation from cc 8.9): one set per linear of blockFp8Gemms, with the row pad on cc 9.0, and per MoE layer.
  */
 export function decodeFeatureKernels(
   m: ModelFacts,
@@ -152,13 +152,14 @@ export function decodeFeatureKernels(
   const router = k.biasedRouter.modelTypes.includes(m.modelType)
     ? m.moeLayers * k.biasedRouter.kernels
     : 0;
-  const fp8 = blockFp8OnHopper(m.arch, o, cc ?? 0);
+  const fp8 = runsBlockFp8Path(m.arch, o, cc ?? 0);
   const linears = fp8 ? blockFp8Gemms(m.arch, o.tp).reduce((a, g) => a + g.count, 0) : 0;
+  const perLinear = k.blockFp8Linear + (cc === 9 ? k.blockFp8PadSm90 : 0);
   return (
     m.mlaLayers * k.mlaLayer +
     m.sharedExpertLayers * k.sharedExpert +
     router +
-    (fp8 ? linears * k.blockFp8Linear + m.moeLayers * k.blockFp8Moe : 0)
+    (fp8 ? linears * perLinear + m.moeLayers * k.blockFp8Moe : 0)
   );
 }
 

@@ -3,7 +3,9 @@
  * `apply_w8a8_block_fp8_linear` quantizes the activations per token group (`per_token_group_quant_fp8`, 1x128) and
  * runs DeepGEMM's JIT `fp8_gemm_nt` on Hopper where the weight's N and K allow it (SGL_ENABLE_JIT_DEEPGEMM, on by
  * default on SM90; python/sglang/srt/layers/quantization/fp8_utils.py and deep_gemm_wrapper), else sgl-kernel's
- * CUTLASS blockwise GEMM.
+ * CUTLASS blockwise GEMM. On Blackwell the same dispatch (v0.5.6.post1) runs DeepGEMM's SM100 kernel with the weight
+ * scales requantized to UE8M0 (deep_gemm_wrapper DEEPGEMM_SCALE_UE8M0): no `blackwell` entry, for want of a kernel
+ * table at DeepSeek's shapes (time/block-fp8.ts blockFp8LinearFigures).
  *
  * sgl-project/sglang#5820's blockwise-GEMM benchmark (https://github.com/sgl-project/sglang/pull/5820, and sgl-project/sglang#5207's
  * earlier run for N=7168 K=16384, N=4608 / 3072 K=7168) times DeepGEMM at DeepSeek-V3's shapes, flat from M = 1 to

@@ -4,7 +4,9 @@
  * quantization, then DeepGEMM's `fp8_gemm_nt` where the deep_gemm package is installed
  * (`should_use_deepgemm_for_fp8_linear`, vllm/utils/deep_gemm.py), else the CUTLASS SM90 blockwise GEMM (upstream
  * CUTLASS since https://github.com/vllm-project/vllm/pull/23280), else Triton. `pip install vllm` ships no
- * deep_gemm: the CUTLASS kernel is taken.
+ * deep_gemm: the CUTLASS kernel is taken. On SM100 v0.11.0 takes CUTLASS's SM100 blockwise kernel
+ * (cutlass_scaled_mm_supports_block_fp8): no `blackwell` entry, for want of a kernel table at DeepSeek's shapes
+ * (time/block-fp8.ts blockFp8LinearFigures).
  *
  * sgl-project/sglang#5820's blockwise-GEMM benchmark (https://github.com/sgl-project/sglang/pull/5820, and sgl-project/sglang#5207's
  * earlier run for N=7168 K=16384, N=4608 / 3072 K=7168) times vLLM's CUTLASS kernel at DeepSeek-V3's shapes: flat

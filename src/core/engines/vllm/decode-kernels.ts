@@ -15,10 +15,11 @@
  * - A router with DeepSeek-V3's score correction bias (fused_moe.py fused_grouped_topk, VLLM_USE_FUSED_MOE_GROUPED_TOPK
  *   on by default): sigmoid, the bias add and the cast before `ops.grouped_topk`, where the counted chain has one
  *   top-k kernel: 3. GLM-4.5's MoE builds the same gate (glm4_moe.py: e_score_correction_bias, use_grouped_topk).
- * - A block-FP8 linear on Hopper through the CUTLASS blockwise GEMM (quantization/utils/fp8_utils.py
- *   apply_w8a8_block_fp8_linear): the input padded to a multiple of 4 rows (`4 - M % 4` rows, so a batch of 4 pads
- *   too), which torch's constant_pad_nd runs as a fill and a copy (pytorch/pytorch aten/src/ATen/native/PadNd.cpp), then
- *   per_token_group_quant_fp8: 3 before the GEMM.
+ * - A block-FP8 linear (quantization/utils/fp8_utils.py apply_w8a8_block_fp8_linear): per_token_group_quant_fp8
+ *   before the GEMM on every generation that runs the blockwise path (CUTLASS on SM90 and SM100, Triton elsewhere): 1.
+ *   On compute capability 9.0 only (`current_platform.is_device_capability(90)`, the CUTLASS SM90 kernel's limit) the
+ *   input is first padded to a multiple of 4 rows (`4 - M % 4` rows, so a batch of 4 pads too), which torch's
+ *   constant_pad_nd runs as a fill and a copy (pytorch/pytorch aten/src/ATen/native/PadNd.cpp): 2 more.
  * - Block-FP8 experts (fused_moe.py fused_experts_impl): moe_kernel_quantize_input before the w13 and the w2
  *   fused_moe kernels: 2.
  */
@@ -28,6 +29,7 @@ export const VLLM_DECODE_FEATURE_KERNELS: NonNullable<FrameworkProfile['decodeFe
   mlaLayer: 8, // vLLM v0.11.0 MLA decode (FlashMLA), beyond a plain layer
   sharedExpert: 4, // DeepseekV2MLP in SharedFusedMoE, and the sum
   biasedRouter: { modelTypes: ['deepseek_v3', 'glm4_moe'], kernels: 3 }, // fused_grouped_topk's torch ops
-  blockFp8Linear: 3, // pad (fill, copy) and per_token_group_quant_fp8, CUTLASS SM90 path
+  blockFp8Linear: 1, // per_token_group_quant_fp8, any generation's blockwise path
+  blockFp8PadSm90: 2, // the row pad's fill and copy, CUTLASS SM90 path (cc 9.0)
   blockFp8Moe: 2, // moe_kernel_quantize_input twice
 };
