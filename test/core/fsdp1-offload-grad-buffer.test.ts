@@ -21,10 +21,15 @@ const flags = (method: string, framework: string, offload: string) =>
     seq: '2048',
   });
 
-/** Host bytes per GPU with parameter offload, and what the same run holds on the GPU without it. */
+/**
+ * Host bytes per GPU with parameter offload, and what the same run holds on the GPU without it at its optimizer step
+ * (a 4-bit load holds the whole model first: the load phase, not the sharded step, can be the peak).
+ */
 function split(method: string, framework: string) {
   const off = estimateMemory(arch, flags(method, framework, 'optimizer+params'));
-  const on = estimateMemory(arch, flags(method, framework, 'none')).perGpu.breakdown;
+  const on = estimateMemory(arch, flags(method, framework, 'none')).phases.find(
+    (p) => p.phase === 'optimizer-step',
+  )!.parts;
   const states = on.optimizer + on.masterWeights;
   return { host: off.hostBytesPerGpu, weights: on.weights, constants: on.quantConstants, states };
 }

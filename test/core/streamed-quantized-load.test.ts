@@ -13,10 +13,12 @@ describe('loading peak of device_map loads', () => {
     expect(hostRamOf('hf-trainer', 0, 2, 0, CKPT, 'int8').loadingBytes).toBe(0);
     expect(hostRamOf('hf-trainer', 0, 1, 0, CKPT, 'bf16').loadingBytes).toBe(CKPT);
   });
-  it('ZeRO-3 places the shards itself: its load is not a device_map stream', () => {
+  it('4-bit weights stream under ZeRO-3 too (the quantizer sets the device_map); 16-bit ones are held', () => {
     expect(hostRamOf('hf-deepspeed', 2, 1, 0, CKPT, 'nf4').loadingBytes).toBe(0);
-    expect(hostRamOf('hf-deepspeed', 3, 1, 0, CKPT, 'nf4').loadingBytes).toBe(CKPT);
-    expect(hostRamOf('hf-fsdp', 3, 1, 0, CKPT, 'nf4').loadingBytes).toBe(CKPT);
+    expect(hostRamOf('hf-deepspeed', 3, 8, 0, CKPT, 'nf4').loadingBytes).toBe(0);
+    expect(hostRamOf('hf-fsdp', 3, 8, 0, CKPT, 'nf4').loadingBytes).toBe(0);
+    expect(hostRamOf('hf-deepspeed', 3, 8, 0, CKPT, 'bf16').loadingBytes).toBe(CKPT);
+    expect(hostRamOf('hf-fsdp', 3, 8, 0, CKPT, 'bf16').loadingBytes).toBe(CKPT);
   });
   it('Unsloth loads onto the GPU whatever the weights', () => {
     for (const w of ['nf4', 'bf16'] as const)

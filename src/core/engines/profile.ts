@@ -98,9 +98,9 @@ export interface EngineProfile {
    * materialises it and the others receive shards ('zero3': only under ZeRO-3); otherwise each process loads the
    * whole model. `streamed`: the checkpoint is read tensor by tensor from an mmap (page cache, no held copy).
    * `offloadBufferFactor`: host staging buffers as a factor of the offloaded states. `streamedWeights`: base
-   * weights the launcher loads with a per-rank device_map (bitsandbytes quantization on load) where ZeRO-3 does not
-   * place the shards: each tensor goes from the mmap straight to the GPU, no held copy. Absent: each process loads
-   * and holds a copy, no buffers.
+   * weights loaded with a per-rank device_map (bitsandbytes quantization on load), the launcher's or, under FSDP /
+   * ZeRO-3, the 4-bit quantizer's own: each tensor goes from the mmap straight to the GPU, no held copy. Absent:
+   * each process loads and holds a copy, no buffers.
    */
   hostLoading?: {
     onePerNode: 'always' | 'zero3' | 'never';

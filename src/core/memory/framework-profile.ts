@@ -194,9 +194,11 @@ export interface FrameworkProfile {
   gradReduce?: { unsharded: GradReduceWidth; sharded: GradReduceWidth };
   /**
    * Under ZeRO-3 sharding each rank loads the whole model (and builds its adapters) on its GPU before it shards
-   * them: the load phase holds all of it. Absent: ranks load their shards (or load on the host first).
+   * them: the load phase holds all of it. true: whatever the base weights; a list: only base weights of those
+   * dtypes (quantized on load onto the GPU, while 16-bit weights load on the host or meta device). Absent: ranks
+   * load their shards (or load on the host first).
    */
-  loadsWholeBeforeSharding?: boolean;
+  loadsWholeBeforeSharding?: boolean | readonly WeightDtype[];
   /** FSDP/ZeRO-3 keeps this many unsharded layers gathered at once (current + prefetched). */
   gatheredLayers: number;
   /** Time: the kernel family of its quantized weights (int4 checkpoints may use another: `int4QuantFormat`). */

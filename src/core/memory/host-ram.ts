@@ -54,7 +54,7 @@ export function hostRamOf(
   const offloadBytes = hostBytesPerGpu * gpusOnNode;
   const pinnedBytes = offloadBytes * pinnedShare(engine);
   const efficient = efficientLoading(engine, zero, gpusOnNode);
-  const loadingBytes = streamedLoad(engine, zero, weights)
+  const loadingBytes = streamedLoad(weights, engine)
     ? 0
     : heldWhileLoading(engine, checkpointBytes, gpusOnNode, efficient);
   return {
@@ -77,20 +77,21 @@ export function hostRamPerNode(
 ): number {
   const efficient = efficientLoading(engine, zero, gpusOnNode);
   const offloadBytes = hostBytesPerGpu * gpusOnNode;
-  const loading = streamedLoad(engine, zero, weights)
+  const loading = streamedLoad(weights, engine)
     ? 0
     : heldWhileLoading(engine, checkpointBytes, gpusOnNode, efficient);
   return Math.max(loading, offloadBytes + offloadBytes * pinnedShare(engine));
 }
 
 /**
- * Whether the base weights are loaded with a per-rank device_map (the profile's streamedWeights, and no ZeRO-3
- * placing the shards): transformers materialises each checkpoint tensor straight onto the device_map's device,
- * the CPU only where none is given (convert_and_load_state_dict_in_model's spawn_materialize, src/transformers/
- * core_model_loading.py @0086c243), so no whole copy is held on the host.
+ * Whether the base weights are loaded with a per-rank device_map (the profile's streamedWeights, at any ZeRO stage:
+ * under FSDP / ZeRO-3 the 4-bit quantizer sets it itself, engines/hf/memory.ts BNB_4BIT_LOADS_WHOLE): transformers
+ * materialises each checkpoint tensor straight onto the device_map's device, the CPU only where none is given
+ * (convert_and_load_state_dict_in_model's spawn_materialize, src/transformers/core_model_loading.py @0086c243), so
+ * no whole copy is held on the host.
  */
-function streamedLoad(engine: Engine, zero: number, weights: WeightDtype | undefined): boolean {
-  if (weights === undefined || zero >= 3) return false;
+function streamedLoad(weights: WeightDtype | undefined, engine: Engine): boolean {
+  if (weights === undefined) return false;
   return ENGINE_PROFILES[engine].hostLoading?.streamedWeights?.includes(weights) ?? false;
 }
 

@@ -4,8 +4,9 @@
  * decode) sets the peak. Pure: data in, data out.
  */
 import type { Arch } from '../model/arch.js';
-import { isPreferenceOrRl, type EstimateOptions } from '../../schema/estimate.js';
+import { isPreferenceOrRl, type EstimateOptions, type WeightDtype } from '../../schema/estimate.js';
 import { FRAMEWORKS } from './frameworks.js';
+import type { FrameworkProfile } from './framework-profile.js';
 import { MiB } from '../units.js';
 import { policyOptions, preparedContext, withObjective, type PolicyMemory } from './objective.js';
 import { ZERO_PARTS } from './parts.js';
@@ -40,6 +41,12 @@ type StageResult = {
   poolStart: number;
 };
 
+/** Whether an engine's ranks load these base weights whole onto each GPU (FrameworkProfile.loadsWholeBeforeSharding). */
+const loadsWhole = (
+  rule: FrameworkProfile['loadsWholeBeforeSharding'],
+  weights: WeightDtype,
+): boolean => rule === true || (Array.isArray(rule) && rule.includes(weights));
+
 /** Every phase of one pipeline stage, with its host bytes, paged states and largest transient. */
 function evalStage(s: Setup, stage: Stage): StageResult {
   const h = holdingsOf(s, stage);
@@ -55,7 +62,7 @@ function evalStage(s: Setup, stage: Stage): StageResult {
   };
   // Load: weights materialize tensor by tensor; quantize-on-load holds one 16-bit tensor transiently. An engine
   // that shards after loading (loadsWholeBeforeSharding) holds the whole model and adapters on each GPU first.
-  const whole = s.fw.loadsWholeBeforeSharding === true && s.o.zero >= 3 && s.dp > 1;
+  const whole = loadsWhole(s.fw.loadsWholeBeforeSharding, s.o.weights) && s.o.zero >= 3 && s.dp > 1;
   const load: PhaseParts = {
     phase: 'load',
     parts: {

@@ -48,7 +48,8 @@ export const HF_DEEPSPEED_PROFILE: EngineProfile = {
   // DeepSpeed ZeRO accepts a client optimizer outside ZERO_SUPPORTED_OPTIMIZERS (bitsandbytes' included) only with
   // zero_allow_untested_optimizer (deepspeed/runtime/engine.py _configure_zero_optimizer).
   bnbOptimizersUntested: true,
-  // bitsandbytes weights below ZeRO-3 load with device_map {"": local rank} (hf/trainer.ts device_map_per_rank).
+  // bitsandbytes weights below ZeRO-3 load with device_map {"": local rank} (hf/trainer.ts device_map_per_rank); at
+  // ZeRO-3 the 4-bit quantizer sets the same device_map itself (hf/memory.ts BNB_4BIT_LOADS_WHOLE).
   hostLoading: {
     onePerNode: 'zero3',
     streamed: false,

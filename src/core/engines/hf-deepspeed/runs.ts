@@ -7,7 +7,7 @@
  * finetune/finetune_qlora_single_gpu.sh (QwenLM/Qwen@e6f2a7a) trains Qwen-7B-Chat-Int4 (GPTQ) under DeepSpeed ZeRO-2.
  */
 import type { EngineRuns } from '../runs.js';
-import { HF_TRAINING_RUNS, hfZeroRefusal } from '../hf/runs.js';
+import { HF_TRAINING_RUNS, hfZeroRefusal, bnb4bitLoadNote } from '../hf/runs.js';
 import { HF_DEEPSPEED_PROFILE } from './profile.js';
 
 export const HF_DEEPSPEED_RUNS: EngineRuns = {
@@ -19,4 +19,5 @@ export const HF_DEEPSPEED_RUNS: EngineRuns = {
       'https://github.com/huggingface/transformers/blob/001002320fa01a489bb9b93976a7e4cd1a46291c/src/transformers/quantizers/quantizer_gptq.py',
   },
   refusal: hfZeroRefusal('hf-deepspeed'),
+  parallelNote: bnb4bitLoadNote('hf-deepspeed'),
 };

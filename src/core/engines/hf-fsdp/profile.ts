@@ -34,7 +34,8 @@ export const HF_FSDP_PROFILE: EngineProfile = {
   // gradient_checkpointing checkpoints whole layers; TRL activation_offloading moves saved activations to the host.
   checkpointing: ['none', 'full', 'offload'],
   // Accelerate FSDP with cpu_ram_efficient_loading (the plan sets it; https://huggingface.co/docs/accelerate/usage_guides/fsdp).
-  hostLoading: { onePerNode: 'always', streamed: false },
+  // 4-bit weights stream onto every rank's GPU instead: the quantizer's device_map (hf/memory.ts BNB_4BIT_LOADS_WHOLE).
+  hostLoading: { onePerNode: 'always', streamed: false, streamedWeights: ['nf4', 'fp4'] },
   // `launch --sharding fsdp` names it (Trainer + Accelerate FSDP, https://huggingface.co/docs/accelerate/usage_guides/fsdp).
   shardingFlag: true,
   attention: ATTENTION,

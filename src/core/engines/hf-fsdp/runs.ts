@@ -1,6 +1,6 @@
 /** What the hf-fsdp engine runs, as vramplan writes it (runs.ts): Trainer under Accelerate FSDP (fsdp_config). */
 import type { EngineRuns } from '../runs.js';
-import { HF_ACCELERATE_RUNS, hfZeroRefusal } from '../hf/runs.js';
+import { HF_ACCELERATE_RUNS, hfZeroRefusal, bnb4bitLoadNote } from '../hf/runs.js';
 
 /**
  * The Trainer also runs tensor and context parallelism over FSDP2 through Accelerate's ParallelismConfig
@@ -18,4 +18,5 @@ export const HF_FSDP_RUNS: EngineRuns = {
       'https://github.com/huggingface/transformers/blob/001002320fa01a489bb9b93976a7e4cd1a46291c/src/transformers/trainer.py',
   },
   refusal: hfZeroRefusal('hf-fsdp'),
+  parallelNote: bnb4bitLoadNote('hf-fsdp'),
 };

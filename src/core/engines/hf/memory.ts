@@ -12,6 +12,17 @@ import {
 const LLAMA4_TEXT_MOE = ['llama4', 'llama4_text'] as const;
 // The weight dtypes transformers loads through BitsAndBytesConfig (4-bit NF4/FP4, LLM.int8).
 const HF_BNB_WEIGHTS = ['nf4', 'fp4', 'int8'] as const;
+// bitsandbytes 4-bit base weights load whole onto every rank's GPU before FSDP / ZeRO-3 shards them. With no
+// device_map (the launch folder passes none under sharding) the 4-bit quantizer sets {"": torch.cuda.current_device()}
+// on every rank (transformers 5.14.1 wheel quantizers/quantizer_bnb_4bit.py update_device_map L102-L105, called from
+// quantizers/auto.py get_hf_quantizer L358); each checkpoint tensor is materialised on that device and quantized there
+// (core_model_loading.py convert_and_load_state_dict_in_model L1658, integrations/bitsandbytes.py Bnb4bitQuantize
+// L58) and stays. FSDP's rank-0-only load covers unquantized models alone (modeling_utils.py
+// _move_missing_keys_from_meta_to_device L4852: `not is_quantized`), and ZeRO-3 builds a quantized model on the meta
+// device without zero.Init (get_init_context L3893-L3894). The 4.x path that quantized each tensor on the GPU and
+// moved it to the CPU (rank 0) or meta (others) (huggingface/transformers#29587) is gone. 16-bit weights still load
+// on rank 0's host (FSDP cpu_ram_efficient_loading) or partitioned by zero.Init.
+export const BNB_4BIT_LOADS_WHOLE = ['nf4', 'fp4'] as const;
 
 export const HF_MEMORY: FrameworkProfile = {
   // TRL v1.9.0's GRPOTrainer: the old log-probs' forward with a vLLM rollout (FrameworkProfile.grpoOldLogprobs;
@@ -69,6 +80,8 @@ export const HF_MEMORY: FrameworkProfile = {
   // torch/distributed/fsdp/_flat_param.py init_flat_param_attributes: flat_param._cpu_grad).
   offloadGradBufferWeights: ['nf4', 'fp4'],
   gatheredLayers: 2, // FSDP forward_prefetch/backward_prefetch: current + next unit
+  // Accelerate FSDP wraps a 4-bit model every rank loaded whole onto its GPU (BNB_4BIT_LOADS_WHOLE).
+  loadsWholeBeforeSharding: BNB_4BIT_LOADS_WHOLE,
   // transformers/PEFT load 4/8-bit weights through bitsandbytes.
   quantFormat: 'bnb',
   int4QuantFormat: 'bnb',
@@ -208,6 +221,8 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   // gradient_reduction_w_predivide L1485-L1494, zero/stage3.py L475 and __avg_scatter_contiguous_grads L1864-L1871).
   gradReduce: { unsharded: 'compute', sharded: 'compute' },
   gatheredLayers: 2, // stage3_prefetch_bucket_size ~ one to two layers
+  // deepspeed.initialize partitions a 4-bit model every rank loaded whole onto its GPU (BNB_4BIT_LOADS_WHOLE).
+  loadsWholeBeforeSharding: BNB_4BIT_LOADS_WHOLE,
   // transformers/PEFT load 4/8-bit weights through bitsandbytes.
   quantFormat: 'bnb',
   int4QuantFormat: 'bnb',

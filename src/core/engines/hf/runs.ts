@@ -5,6 +5,7 @@
 import type { EstimateOptions } from '../../../schema/estimate.js';
 import type { EngineRuns, RunsSet } from '../runs.js';
 import { TRL_OBJECTIVES } from './profile.js';
+import { BNB_4BIT_LOADS_WHOLE } from './memory.js';
 
 const H =
   'https://github.com/huggingface/transformers/blob/001002320fa01a489bb9b93976a7e4cd1a46291c/src/transformers';
@@ -78,3 +79,14 @@ export const hfZeroRefusal =
       return `--zero: got 0; expected 1, 2 or 3: DeepSpeed's stage 0 partitions nothing, data parallelism as the Trainer's DDP (${H}/integrations/deepspeed.py): estimate it with --framework hf-trainer`;
     return null;
   };
+
+/**
+ * Under FSDP / ZeRO-3 each rank loads a 4-bit base whole onto its GPU before it is sharded (memory.ts
+ * BNB_4BIT_LOADS_WHOLE): the note says why the estimate's load phase holds the whole model.
+ */
+export const bnb4bitLoadNote =
+  (engine: 'hf-fsdp' | 'hf-deepspeed') =>
+  (o: EstimateOptions, dp: number): string | null =>
+    dp > 1 && o.zero === 3 && (BNB_4BIT_LOADS_WHOLE as readonly string[]).includes(o.weights)
+      ? `${engine} on ${dp} GPUs: each rank loads the whole 4-bit model onto its GPU before ${engine === 'hf-fsdp' ? 'FSDP' : 'DeepSpeed ZeRO-3'} shards it (transformers 5.14.1: with no device_map the 4-bit quantizer sets {"": current device}, quantizers/quantizer_bnb_4bit.py update_device_map; FSDP's rank-0 loading and zero.Init take 16-bit models only): the load phase holds it`
+      : null;

@@ -208,8 +208,8 @@ export function emitHfArgs(x: LaunchInput): EngineOutput {
     model_name_or_path: x.modelRef,
     model_init_kwargs: { dtype: loadDtype(o), attn_implementation: ATTN[o.attention] },
     bnb_config: bnb,
-    // bitsandbytes weights under DDP or one process: each rank loads the whole model onto its own GPU
-    // (device_map {"": local rank}); under FSDP / ZeRO-3 the engine places the shards instead.
+    // bitsandbytes weights: each rank loads the whole model onto its GPU, device_map {"": local rank}; under FSDP /
+    // ZeRO-3 none is passed and the 4-bit quantizer sets the same (hf/memory.ts BNB_4BIT_LOADS_WHOLE).
     device_map_per_rank: bnb !== null && !shardsWeights(d, o),
     lora_config: lora?.config ?? null,
   };
