@@ -24,16 +24,17 @@ import type { RunPlan } from '../../schema/measured.js';
  * - decode: 90 rows, p90 0.164 (litgpt-dec-cl34-dq, -16.4%). The largest above it are llama.cpp's gpt-oss-20b tg128
  *   rows of ggml-org/llama.cpp#16649 and ggml-org/llama.cpp#16834 on an RTX 4090 and ggml-org/llama.cpp#15451 on two
  *   A5000 (+35..+53%), and gpt-fast's Llama 3.1 405B int8 over TP 8 (+27.5%).
- * - serving: 172 rows, p90 0.551 (llmd1233-l33-70b-fp8-mi355x-tp8-i32k-o128-c4, +55.1%). The largest above it are
- *   sariekr/gpu_conc's gpt-oss-20b on B200 and MI300X (+65..+177%), GPUStack's 1000 prompts of 128 tokens past the
- *   API server's cost per request (vLLM +110%, +116%, SGLang +116%), its 2K-32K bursts on one H100 (SGLang's
- *   Qwen3-14B FP8 +82..+96%, vLLM's Qwen3-14B bf16 +57%, +65%, +72%, gpt-oss-20b +82%) and a gist's GLM-4.6 on 8 B200
- *   at one request (+60%).
+ * - serving: 184 rows, p90 0.654 (gpuconc-gptoss20b-mi300x-vllm-c16, +65.4%). The largest above it are the SGLang
+ *   cookbook's DeepSeek-V3 EP 8 DP-attention run on 8 MI300X at 88 in flight (+257%) and DeepSeek-R1 FP8 on 8 B200
+ *   (+66..+91%), sariekr/gpu_conc's gpt-oss-20b on B200 and MI300X (+65..+177%), GPUStack's 1000 prompts of 128 tokens
+ *   past the API server's cost per request (vLLM +110%, +116%, SGLang +116%), its 2K-32K bursts on one H100 (SGLang's
+ *   Qwen3-14B FP8 +82..+96%, vLLM's Qwen3-14B bf16 +72%) and llm-d/llm-d#1233's Llama-3.3-70B FP8 on MI355X at 256 in
+ *   flight (+87%).
  * - rl: 15 rows, p90 0.303 (unsloth-gptoss-grpo-20b-bf16-a100-hf, +30.3%). The one above it: Unsloth's FP8 GRPO of
  *   Llama-3.2-1B on an L4 with a vLLM rollout (+43.3%).
  * Time to first token has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.3, decode: 0.18, serving: 0.57, rl: 0.31 } as const;
+export const TIME_UNCERTAINTY = { training: 0.3, decode: 0.18, serving: 0.66, rl: 0.31 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of

@@ -549,10 +549,18 @@ export interface FrameworkProfile {
    * its weight bytes at the modelled FP8 read rate: a fixed cost plus a cost per 128-wide block of its input
    * dimension K (time/block-fp8.ts), seconds. Absent: 0. `peakShare8`: the share of the 8-bit tensor peak the same
    * kernel reaches at prefill M (thousands of rows), where it is compute-bound: a prefill's GEMMs on a block-scaled
-   * checkpoint run at no more than that (time/block-fp8.ts blockFp8GemmRate). Absent: the W8A8 GEMM rate.
+   * checkpoint run at no more than that (time/block-fp8.ts blockFp8GemmRate). Absent: the W8A8 GEMM rate. `rocm`: the
+   * same decode cost on the AMD gfx targets listed, where the engine runs its ROCm blockwise kernel; with
+   * `sharedExpertsFused` the MoE layers' shared expert runs inside the fused-MoE call there, not as linears.
    */
   blockFp8Linear?: {
     hopper: { baseSeconds: number; perKBlockSeconds: number; peakShare8?: number };
+    rocm?: {
+      targets: readonly string[];
+      baseSeconds: number;
+      perKBlockSeconds: number;
+      sharedExpertsFused: boolean;
+    };
   };
   /**
    * Time: on an AMD GPU, a decode linear the engine hands to the vendor BLAS library (hipBLASLt, where its skinny

@@ -83,16 +83,26 @@ export interface BlockGemm {
   router?: true;
 }
 
+// The MLP's linears: in an MoE layer, those of copies 1 are its shared expert.
+const MLP = new Set(['gate', 'up', 'down']);
+
 /**
  * The block-FP8 GEMMs a decode step runs on one rank (non-expert linears of the decoder layers); with `router`, the
- * MoE router's GEMM too (a 16-bit linear in every checkpoint, which the block-FP8 path never runs).
+ * MoE router's GEMM too (a 16-bit linear in every checkpoint, which the block-FP8 path never runs); with
+ * `sharedFused`, without the MoE layers' shared expert (run inside the fused-MoE call).
  */
-export function blockFp8Gemms(arch: Arch, tp: number, router = false): BlockGemm[] {
+export function blockFp8Gemms(
+  arch: Arch,
+  tp: number,
+  router = false,
+  sharedFused = false,
+): BlockGemm[] {
   const out: BlockGemm[] = [];
   const skipped = (l: Linear): boolean => SKIPPED.has(l.role) && !(router && l.role === 'router');
   for (const g of arch.groups) {
     if (g.name !== 'decoder') continue;
-    const dense = g.linears.filter((l) => l.copies === 1 && !skipped(l));
+    const shared = (l: Linear): boolean => sharedFused && g.experts > 1 && MLP.has(l.role);
+    const dense = g.linears.filter((l) => l.copies === 1 && !skipped(l) && !shared(l));
     const used = new Set<Linear>();
     for (const roles of FUSED) {
       const members = dense.filter((l) => roles.includes(l.role));
@@ -126,22 +136,44 @@ export function blockFp8Gemms(arch: Arch, tp: number, router = false): BlockGemm
 }
 
 /**
+ * The engine's decode figure for this card (FrameworkProfile.blockFp8Linear): Hopper's on cc 9.x, the ROCm one on
+ * the gfx targets it lists; undefined elsewhere or where the weights are not block-scaled FP8.
+ */
+function blockFp8Figure(
+  arch: Arch,
+  o: EstimateOptions,
+  fw: FrameworkProfile,
+  w: { cc: number; gfx?: string | undefined },
+): { baseSeconds: number; perKBlockSeconds: number; sharedFused: boolean } | undefined {
+  const k = fw.blockFp8Linear;
+  if (k === undefined) return undefined;
+  if (runsBlockFp8Path(arch, o, w.cc)) {
+    const h = blockFp8LinearFigures(fw, w.cc);
+    return h === undefined ? undefined : { ...h, sharedFused: false };
+  }
+  const rocm = k.rocm;
+  if (rocm === undefined || w.gfx === undefined || !rocm.targets.includes(w.gfx)) return undefined;
+  if (o.weights !== 'fp8' || !isBlockScaledFp8(arch)) return undefined;
+  return { ...rocm, sharedFused: rocm.sharedExpertsFused };
+}
+
+/**
  * Seconds a decode step of `batch` sequences spends in its block-FP8 linears beyond the longer of their bytes at
  * `readRate` (the modelled FP8 weight read, B/s) and their FLOPs at `flopRate`. Zero unless the checkpoint is
- * block-scaled, the weights run as FP8 W8A8 (`w8a8`) and the engine has a figure for this GPU generation
- * (blockFp8LinearFigures: Hopper).
+ * block-scaled, the weights run as FP8 W8A8 (`w8a8`) and the engine has a figure for this GPU (Hopper, or the
+ * AMD gfx target `gfx`).
  */
 export function blockFp8Seconds(
   arch: Arch,
   o: EstimateOptions,
   fw: FrameworkProfile,
-  w: { w8a8: boolean; cc: number; readRate: number; flopRate: number },
+  w: { w8a8: boolean; cc: number; gfx?: string | undefined; readRate: number; flopRate: number },
 ): number {
-  const k = blockFp8LinearFigures(fw, w.cc);
-  if (!k || !w.w8a8 || !runsBlockFp8Path(arch, o, w.cc)) return 0;
-  const { baseSeconds, perKBlockSeconds } = k;
+  const fig = w.w8a8 ? blockFp8Figure(arch, o, fw, w) : undefined;
+  if (fig === undefined) return 0;
+  const { baseSeconds, perKBlockSeconds } = fig;
   let extra = 0;
-  for (const gm of blockFp8Gemms(arch, o.tp)) {
+  for (const gm of blockFp8Gemms(arch, o.tp, false, fig.sharedFused)) {
     const bytesT = (gm.k * gm.n) / w.readRate;
     const flopsT = (2 * o.batch * gm.k * gm.n) / w.flopRate;
     const kernelT = baseSeconds + perKBlockSeconds * Math.ceil(gm.k / K_BLOCK) + bytesT;

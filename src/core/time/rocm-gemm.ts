@@ -75,7 +75,8 @@ export function linearKernelSeconds(
   const block = blockFp8Seconds(arch, o, fw, {
     w8a8: step.q === 'cutlass',
     cc: r.cc,
-    readRate: r.mem * eff8[0],
+    gfx: r.rocm ? r.gfx : undefined,
+    readRate: r.mem * (r.rocm ? eff8[1] : eff8[0]),
     flopRate: step.rate,
   });
   return block + rocmLibraryGemmSeconds(arch, o, fw, r, o.batch, eff8[1]);

@@ -1,5 +1,5 @@
 /**
- * SGLang's block-scaled FP8 linear at decode on Hopper (FrameworkProfile.blockFp8Linear; time/block-fp8.ts).
+ * SGLang's block-scaled FP8 linear at decode on Hopper and on gfx942 (FrameworkProfile.blockFp8Linear; time/block-fp8.ts).
  * `apply_w8a8_block_fp8_linear` quantizes the activations per token group (`per_token_group_quant_fp8`, 1x128) and
  * runs DeepGEMM's JIT `fp8_gemm_nt` on Hopper where the weight's N and K allow it (SGL_ENABLE_JIT_DEEPGEMM, on by
  * default on SM90; python/sglang/srt/layers/quantization/fp8_utils.py and deep_gemm_wrapper), else sgl-kernel's
@@ -19,6 +19,20 @@
  * and 1168 TFLOPS for its six DeepSeek-V3 shapes at M = 4096: median 1146.5, 0.58 of the peak (`peakShare8`).
  * sgl-project/sglang#5207's tables at M = 4096 agree (N=7168 K=16384 717 µs, 1342 TFLOPS; N=7168 K=18432 857 µs, 1263;
  * N=4608 K=7168 271 µs, 1000).
+ *
+ * On ROCm (sglang==0.5.7 wheel, python/sglang/srt/layers/quantization/fp8_utils.py `_dispatch_auto_backend`): no
+ * DeepGEMM or CUTLASS, so with SGLANG_USE_AITER=1 AITER's `gemm_a8w8_blockscale` after `aiter_per1x128_quant`
+ * (`aiter_w8a8_block_fp8_linear`), else the Triton `w8a8_block_fp8_matmul`; both take the FP8 weights and their block
+ * scales as stored (no dequantization to 16 bits). SemiAnalysisAI/InferenceX#863 profiles DeepSeek-R1 FP8 decode
+ * with SGLang's ROCm image on an MI325X (gfx942, the MI300X's die) at M = 64 over TP 8 and times AITER's blockscale
+ * GEMMs: q_a (N=1536 K=7168) ~123 µs, kv_a (N=576 K=7168) ~30 µs, the dense layers' gate_up (N=4608 K=7168) ~122 µs,
+ * o_proj ~34 µs and the dense down ~39 µs (at TP 8 their K are 2048 and 2304), each far above its weight bytes.
+ * Least squares of (time - the weight bytes at the modelled FP8 rate, 0.69 x 0.81 x 6.0 TB/s) over those five
+ * against the K blocks: 7.8 µs + 1.41 µs per 128 of K. ROCm/aiter#1930 agrees in size: tuning the one untuned
+ * gfx942 shape N=2112 K=7168 (DeepSeek's fused q_a/kv_a) cut SGLang's median TPOT for DeepSeek-R1 on 8x MI300X at 4
+ * in flight from 28.76 to 22.05 ms, 6.7 ms over 61 layers (the fit gives that GEMM 7.8 + 56 x 1.41 = 87 µs a layer).
+ * On gfx942 DeepSeek-V3/R1's shared expert runs inside the fused MoE (models/deepseek_v2.py
+ * `determine_num_fused_shared_experts`: HIP from capability 9.4, with or without expert parallelism).
  */
 import type { FrameworkProfile } from '../../memory/framework-profile.js';
 
@@ -27,5 +41,11 @@ export const SGLANG_BLOCK_FP8_LINEAR: NonNullable<FrameworkProfile['blockFp8Line
     baseSeconds: 8.0e-6, // DeepGEMM fp8_gemm_nt, sgl-project/sglang#5820 / sgl-project/sglang#5207 tables (fit above)
     perKBlockSeconds: 0.14e-6, // per 128 of K, same fit
     peakShare8: 0.58, // DeepGEMM at M = 4096 on an H800, deepseek-ai/DeepGEMM@55ab91f README (note above)
+  },
+  rocm: {
+    targets: ['gfx942'], // MI300X / MI325X; SemiAnalysisAI/InferenceX#863 profiled the gfx942 die
+    baseSeconds: 7.8e-6, // AITER gemm_a8w8_blockscale, SemiAnalysisAI/InferenceX#863 table (fit above)
+    perKBlockSeconds: 1.41e-6, // per 128 of K, same fit
+    sharedExpertsFused: true, // deepseek_v2.py determine_num_fused_shared_experts, sglang==0.5.7
   },
 };
