@@ -2,7 +2,8 @@
  * Routed experts a quantizer leaves in floating point (the engine profile's unquantizedExperts, as the memory model
  * stores them in memory/setup.ts): transformers 5's bitsandbytes integration swaps nn.Linear modules only, so fused
  * 3-D expert parameters keep the load dtype (bitsandbytes-foundation/bitsandbytes#1849), upcast to fp32 for k-bit
- * training by PEFT's prepare_model_for_kbit_training. Time reads them at that width, with no dequantization; the
+ * training only where the engine runs PEFT's prepare_model_for_kbit_training (kbitUpcastsToFp32; TRL 1.9.0's
+ * trainers do not). Time reads them at that width, with no dequantization; the
  * experts' grouped matmuls run in that dtype: transformers' _grouped_mm casts the input to the weight's dtype
  * (`input.to(weight.dtype)`, huggingface/transformers@8b584a67 src/transformers/integrations/moe.py), and PyTorch
  * accepts fp32 operands there (`_grouped_mm_validate_inputs`: Float32, BFloat16 or Float16, pytorch/pytorch@00d4eaf

@@ -12,6 +12,7 @@ import type { LaunchPlan } from '../../launch/types.js';
 import { changesFor, forbiddenBy, ruleReason, type Rule, type RuleInput } from '../rules.js';
 import { HF_ARCH_RULE } from './architectures.js';
 import { FRAMEWORKS } from '../../memory/frameworks.js';
+import { expertTargetParameters } from '../../launch/modules.js';
 
 /** Sharded by FSDP (hf-fsdp with a ZeRO stage: FSDP wraps parameters even at dp 1). */
 const onFsdp = (o: EstimateOptions): boolean => engineOf(o) === 'hf-fsdp' && o.zero > 0;
@@ -39,6 +40,34 @@ export const FSDP2_BNB_4BIT: Rule = {
   source: 'https://github.com/bitsandbytes-foundation/bitsandbytes/issues/1945',
   effect: 'change',
   applies: (x) => onFsdp(x.options) && is4bit(x.options),
+};
+
+/**
+ * LoRA on fused 3-D experts (PEFT target_parameters: lora.ParamWrapper) under FSDP1, which 4-bit plans are written
+ * with (FSDP2_BNB_4BIT). ParamWrapper reads lora_A / lora_B `.weight` itself (get_delta_factors, get_delta_weight)
+ * and never calls their forward, and registers a torch parametrization on the wrapped parameter each forward
+ * (_activate_lora; peft 0.21.2 wheel tuners/lora/layer.py L2525-L2601). The Trainer installs PEFT's
+ * fsdp_auto_wrap_policy for FSDP1 only (transformers 5.14.1 trainer.py L1570-L1601, distributed/fsdp.py
+ * update_fsdp_plugin_peft), which makes every trainable leaf nn.Linear, lora_A / lora_B included, an FSDP unit
+ * gathered only in its own forward (peft utils/other.py L1294-L1299). Run on CPU (gloo) with a two-layer
+ * Qwen3-MoE as the launch folder builds it: at 2 ranks (FULL_SHARD) ParamWrapper reads the sharded flat views
+ * (use_orig_params false: RuntimeError on an in-place-modified view; true: 32 vs 512 elements); at 1 rank
+ * register_parametrization finds no parameter (false) or an attribute already there (true). FSDP2 runs it with
+ * the same gradients as no FSDP (test/fixtures/launch-libs/fsdp-param-wrapper.json).
+ */
+export const FSDP1_PARAM_WRAPPER: Rule = {
+  id: 'fsdp1-peft-param-wrapper',
+  says: "PEFT's ParamWrapper (LoRA on fused MoE experts through target_parameters) fails at the first forward under FSDP1, which 4-bit weights are written with (rule fsdp2-bnb-4bit): it reads lora_A/lora_B weights outside their forward, which PEFT's FSDP wrap policy shards as units of their own, and parametrizes a flat-parameter view; adapt the experts with 16-bit LoRA (FSDP2), under the plain Trainer, or leave them out of the LoRA targets",
+  library: 'peft',
+  // ParamWrapper since 0.17; the same reads in the 0.21.2 wheel (PyPI's newest, trainer.ts HF_PINS).
+  versions: '>=0.17,<=0.21.2',
+  source:
+    'https://github.com/huggingface/peft/blob/v0.21.2/src/peft/tuners/lora/layer.py#L2525-L2601',
+  effect: 'forbid',
+  applies: (x) =>
+    FSDP2_BNB_4BIT.applies(x) &&
+    isAdapter(x.options) &&
+    expertTargetParameters(x.arch, x.options).params.length > 0,
 };
 
 /**
@@ -205,12 +234,15 @@ export const fusedExperts = (x: RuleInput): boolean =>
 
 /**
  * bitsandbytes weights on a transformers 5 MoE: the integration swaps nn.Linear / Conv1D only, so the fused expert
- * parameters keep the load dtype and PEFT's k-bit preparation upcasts them to fp32 (the engine profile's
- * unquantizedExperts, which memory and time read). Nothing to write differently; the launch notes say so.
+ * parameters keep the load dtype; TRL 1.9.0's SFTTrainer calls get_peft_model and casts only the trainable
+ * parameters to bf16 (sft_trainer.py L1097-L1130), no prepare_model_for_kbit_training (the engine profile's
+ * unquantizedExperts with kbitUpcastsToFp32 false, which memory and time read). Seen on CPU: Params4bit for the
+ * attention linears, bf16 nn.Parameter for experts.gate_up_proj / down_proj
+ * (test/fixtures/launch-libs/fsdp-param-wrapper.json). Nothing to write differently; the launch notes say so.
  */
 export const BNB_FUSED_EXPERTS: Rule = {
   id: 'bnb-fused-experts-unquantized',
-  says: "transformers' bitsandbytes integration quantizes nn.Linear modules only: this MoE's fused routed experts stay unquantized, upcast to fp32 by PEFT's prepare_model_for_kbit_training for training, and the memory and time estimates count them so (nothing is written differently)",
+  says: "transformers' bitsandbytes integration quantizes nn.Linear modules only: this MoE's fused routed experts stay unquantized in the load dtype (bf16; TRL's trainers run no k-bit preparation that would upcast them), and the memory and time estimates count them so (nothing is written differently)",
   library: 'transformers',
   // integrations/bitsandbytes.py replace_with_bnb_linear at 5.14.1 (nn.Linear / Conv1D); fused experts since 5.0.
   versions: '>=5.0,<=5.14.1',
@@ -235,6 +267,7 @@ export const HF_FSDP_RULES: readonly Rule[] = [
   INT8_SHARDED,
   BNB_OPTIMIZER_FSDP,
   FSDP2_BNB_4BIT,
+  FSDP1_PARAM_WRAPPER,
   FSDP1_ONE_GPU_OFFLOAD,
   FSDP_SHARDED_SAVE,
   FSDP_OFFLOAD_SHARDED_SAVE,
