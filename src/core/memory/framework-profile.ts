@@ -176,6 +176,18 @@ export interface FrameworkProfile {
    */
   offloadGradBufferWeights?: readonly WeightDtype[];
   /**
+   * Offload modes and ZeRO stages under which each sharded gradient is copied to the host as its reduce-scatter
+   * lands and its device copy dropped: the gradients live in host RAM, none on the GPU.
+   */
+  hostGrads?: { offload: readonly ('optimizer' | 'optimizer+params')[]; zero: readonly number[] };
+  /**
+   * DeepSpeed layout only (deepspeedOptimizer): the fp32 gradient partition is built in the optimizer step and freed
+   * after it, one piece at a time. ZeRO-3 steps sub-groups of `subGroupElements` partition elements (closed by the
+   * parameter that reaches it), each cast from a flattened 16-bit copy of its gradients; ZeRO-1/2 cast a parameter
+   * group's pre-flattened partition. Absent: an fp32 gradient partition held from step to step.
+   */
+  fp32GradsInStep?: { subGroupElements: number };
+  /**
    * Full fine-tunes under DDP: the gradients are views into DDP's all-reduce buckets (DistributedDataParallel
    * gradient_as_bucket_view=True), one copy instead of two. Absent: torch's default, a bucket copy of them.
    */

@@ -15,7 +15,14 @@ import { cacheOf, inferencePhases, largestTransient, poolStartShort } from './in
 import type { KvPool } from './inference.js';
 import { deviceBytesOf, setupOf, sumParts } from './setup.js';
 import type { Parts, Setup } from './setup.js';
-import { activationsOf, holdingsOf, towerOf, trainingPhases, withTower } from './training.js';
+import {
+  activationsOf,
+  fp32GradStepTensor,
+  holdingsOf,
+  towerOf,
+  trainingPhases,
+  withTower,
+} from './training.js';
 import type { PhaseParts, Stage } from './training.js';
 import type { Breakdown, EstimateContext, MemoryEstimate, StageSummary } from './types.js';
 export type {
@@ -98,7 +105,9 @@ function evalStage(s: Setup, stage: Stage): StageResult {
     (s.offloadParams ? (h.weightsFull + h.constantsFull) / s.shardParams : 0) +
     (s.offloadParams && s.fw.offloadGradBufferWeights?.includes(s.o.weights) === true
       ? h.weightsFull / s.shardParams
-      : 0) +
+      : s.hostGrads
+        ? (h.trainShare * s.trainBytes) / s.shardGrads
+        : 0) +
     a.hostCheckpoints +
     rest.host;
   // Paged optimizers (paged-adamw, paged-adamw-8bit) keep their states in CUDA unified memory, "which
@@ -117,7 +126,8 @@ function evalStage(s: Setup, stage: Stage): StageResult {
     host: host + (pagedAll - pagedBytes),
     pagedBytes,
     pagedAll,
-    transient: largestTransient(s, h.hasHead),
+    // The fp32 gradient piece a DeepSpeed step builds is one such one-off tensor (training.ts fp32GradStepTensor).
+    transient: Math.max(largestTransient(s, h.hasHead), s.training ? fp32GradStepTensor(s, h) : 0),
     poolStart: rest.poolStart,
     ...(rest.kvPool ? { kvPool: rest.kvPool } : {}),
   };

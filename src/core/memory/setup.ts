@@ -243,6 +243,8 @@ export interface Setup {
   shardParams: number;
   offloadOpt: boolean;
   offloadParams: boolean;
+  /** The sharded gradients live in host RAM (FrameworkProfile.hostGrads: this offload at this ZeRO stage). */
+  hostGrads: boolean;
   actCtx: ActCtx;
   /** Width of the residual stream (what checkpointing keeps per layer): fp32 under autocast. */
   streamBytes: number;
@@ -355,7 +357,7 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
     nTrain,
     trainBytes,
     masterPerParam: needsMaster ? 4 : 0,
-    // DeepSpeed keeps an fp32 copy of the gradient partition for the update (memory.rst: 16 B/param sharded).
+    // DeepSpeed casts the gradient partition to fp32 for the update (held on the GPU unless fw.fp32GradsInStep).
     fp32GradPerParam: needsMaster && fw.deepspeedOptimizer ? 4 : 0,
     stateValueBytes: stateBytes,
     states: optimizerStateBytes(o, nTrain, arch, t.full, stateBytes),
@@ -366,6 +368,12 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
     shardParams: o.zero >= 3 ? dp : 1,
     offloadOpt: o.offload !== 'none',
     offloadParams: o.offload === 'optimizer+params',
+    hostGrads:
+      training &&
+      o.offload !== 'none' &&
+      fw.hostGrads !== undefined &&
+      fw.hostGrads.offload.includes(o.offload) &&
+      fw.hostGrads.zero.includes(o.zero),
     actCtx: { c, t, fw, o, seq: o.seq, tp, sp, saves, fused, amp },
     streamBytes: amp || kbitFp32Stream(o, ctx) ? 4 : c,
     // Context parallelism: each rank of the cp group runs seq/cp of every sequence (ring attention keeps no

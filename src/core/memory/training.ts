@@ -94,9 +94,11 @@ export function holdingsOf(s: Setup, stage: Stage): Holdings {
     stateBytesFull,
     optimizer: s.offloadOpt ? 0 : stateBytesFull / s.shardStates,
     master: s.offloadOpt ? 0 : (trainShare * s.masterPerParam) / s.shardStates,
+    // Sharded gradients in host RAM where the engine offloads them (hostGrads); the fp32 partition only in the step
+    // where the engine builds it there (fp32GradsInStep: fp32GradStepBytes).
     gradsAll:
-      (trainShare * s.trainBytes) / s.shardGrads +
-      (s.offloadOpt ? 0 : (trainShare * s.fp32GradPerParam) / s.shardStates),
+      (s.hostGrads ? 0 : (trainShare * s.trainBytes) / s.shardGrads) +
+      (s.offloadOpt || fw.fp32GradsInStep ? 0 : (trainShare * s.fp32GradPerParam) / s.shardStates),
     largestGrad: t.full ? Math.min(s.largest, trainShare) * s.trainBytes : 0,
     gathered: sharded3
       ? Math.min(fw.gatheredLayers, layersOnStage) * layerParamsUnsharded + rootUnit
@@ -339,7 +341,7 @@ export function withTower(phases: PhaseParts[], tb: TowerBytes, inflight: number
 export function trainingPhases(s: Setup, h: Holdings, a: Activations, base: Parts): PhaseParts[] {
   const { o, fw, arch, t, tp, facts, dequant } = s;
   const lmHeadGrad =
-    h.hasHead && t.full
+    h.hasHead && t.full && !s.hostGrads
       ? (((arch.lmHeadParams || arch.embedParams) / tp) * s.trainBytes) / s.shardGrads
       : 0;
   // Gradients that stay allocated through forward and backward (accumulation across micro-batches).
@@ -405,10 +407,42 @@ export function trainingPhases(s: Setup, h: Holdings, a: Activations, base: Part
       ) / s.shardStates;
     phases.push({
       phase: 'optimizer-step',
-      parts: { ...base, gradients: h.gradsAll, buffers: h.ddpBuckets + temp },
+      parts: {
+        ...base,
+        gradients: h.gradsAll + fp32GradStepBytes(s, h),
+        buffers: h.ddpBuckets + temp,
+      },
     });
   }
   return phases;
+}
+
+/**
+ * Elements of the fp32 gradient piece a step builds at once where the engine makes it in the step
+ * (fp32GradsInStep): under ZeRO-3 one sub-group (up to its closing parameter's partition), below it the whole
+ * partition; 0 where the engine holds no such piece on the GPU.
+ */
+function fp32GradStepElements(s: Setup, h: Holdings): number {
+  const g = s.fw.fp32GradsInStep;
+  if (!g || s.fp32GradPerParam === 0 || s.offloadOpt) return 0;
+  const partition = h.trainShare / s.shardStates;
+  return s.o.zero < 3
+    ? partition
+    : Math.min(partition, g.subGroupElements + s.largest / s.shardStates);
+}
+
+/** The fp32 gradient piece itself: the step's largest one-off tensor (memory.ts transient). */
+export function fp32GradStepTensor(s: Setup, h: Holdings): number {
+  return fp32GradStepElements(s, h) * s.fp32GradPerParam;
+}
+
+/**
+ * What the piece holds at its cast: under ZeRO-3 with the flattened 16-bit copy it is cast from, below it from the
+ * pre-flattened partition (no copy).
+ */
+function fp32GradStepBytes(s: Setup, h: Holdings): number {
+  const n = fp32GradStepElements(s, h);
+  return n * (s.fp32GradPerParam + (s.o.zero >= 3 ? s.trainBytes : 0));
 }
 
 /** Temporaries of the optimizer step fused into backward: one parameter's, the largest (per rank). */

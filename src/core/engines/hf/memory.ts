@@ -79,6 +79,12 @@ export const HF_MEMORY: FrameworkProfile = {
   // offloaded flat parameter, frozen or not (pytorch/pytorch@01caf79e047fd15e1f75ba3825f789130efa476a
   // torch/distributed/fsdp/_flat_param.py init_flat_param_attributes: flat_param._cpu_grad).
   offloadGradBufferWeights: ['nf4', 'fp4'],
+  // FSDP's parameter offload also copies each gradient shard to the host (FSDP2 CPUOffloadPolicy: foreach_reduce's
+  // `if fsdp_param.offload_to_cpu: new_sharded_grad = new_sharded_grad.to(torch.device("cpu"), ...)`,
+  // pytorch/pytorch@010ae4a89516fa3be548ab16dff711414ec12d0b torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py;
+  // FSDP1 CPUOffload: _runtime_utils.py _offload_grad), yet hostGrads is not set here: without the shard the two
+  // published FSDP2-offload peaks (axolotl's gpt-oss) fall about half under, so the shard stands in for a GPU holding
+  // of those runs no mechanism names yet (docs/memory-model.md, "Where gradients live").
   gatheredLayers: 2, // FSDP forward_prefetch/backward_prefetch: current + next unit
   // Accelerate FSDP wraps a 4-bit model every rank loaded whole onto its GPU (BNB_4BIT_LOADS_WHOLE).
   loadsWholeBeforeSharding: BNB_4BIT_LOADS_WHOLE,
@@ -214,7 +220,19 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   allocatorSlack: 0.08, // bucketed reduce/gather buffers churn the cache (ZeRO §3.2 fragmentation)
   // DeepSpeedCPUAdam (ZeRO-Offload paper §5): vectorized whatever the optimizer named.
   vectorHostAdam: true,
-  deepspeedOptimizer: true, // fp32 master + fp32 grad partition + m + v: 16 B/param sharded (memory.rst)
+  deepspeedOptimizer: true, // fp32 master + m + v, and an fp32 gradient partition for the update
+  // The fp32 gradients exist only in the step (deepspeedai/DeepSpeed v0.19.8, the HF_PINS release, from its PyPI
+  // sdist): ZeRO-3 keeps the gradient partitions in grads_in_partition's grad_partitions_flat_buffer in the
+  // gradient_accumulation_dtype, which is the bf16/fp16 model dtype unless data_types.grad_accum_dtype is set
+  // (runtime/engine.py get_data_types), and casts one sub-group at a time in _prepare_fp32_grad_for_sub_group
+  // (self.flatten(...).to(fp32)), freeing it after that sub-group's step (zero/stage3.py); sub_group_size defaults
+  // to 1e9 (zero/config.py). ZeRO-1/2 cast each group's flat partition in step() and set .grad = None after
+  // _optimizer_step (zero/stage_1_and_2.py).
+  fp32GradsInStep: { subGroupElements: 1e9 },
+  // ZeRO-3 with offload_optimizer allocates grad_partitions_flat_buffer on self.device, the CPU when the optimizer is
+  // offloaded (pinned), and partition_grads copies each reduced partition into it (zero/stage3.py, v0.19.8).
+  // ZeRO-1/2's offload path is not read here: their gradients stay counted on the GPU.
+  hostGrads: { offload: ['optimizer', 'optimizer+params'], zero: [3] },
   // ZeRO-1/2/3 reduce every gradient bucket in communication_data_type, which the configs vramplan writes leave
   // unset: the engine's default is the bf16/fp16 it trains in, fp32 without either (deepspeedai/DeepSpeed v0.19.8
   // deepspeed/runtime/engine.py communication_data_type L1719-L1730; zero/stage_1_and_2.py L614 and
