@@ -676,6 +676,13 @@ export interface FrameworkProfile {
    * pass (time/objective.ts).
    */
   grpoOldLogprobs?: boolean;
+  /**
+   * GRPO with vLLM colocated and put to sleep while the trainer trains (--rollout-sleep): the host housekeeping
+   * the engine's sleep and wake-up run once each around every generation batch, as full Python garbage
+   * collections (gc.collect) and caching-allocator flushes (torch.cuda.empty_cache), timed in
+   * time/sleep-cycle.ts. Absent: none counted.
+   */
+  rolloutSleepCycle?: { gcCollects: number; emptyCaches: number };
   /** vLLM's share of each GPU where the engine sets it (gpu_memory_utilization); absent = TRL's 0.3. */
   rolloutMemory?: number;
   /**

@@ -37,6 +37,7 @@ import { loneCompletionSteps, longestCompletion } from './completion-length.js';
 import { loraStepTime } from './multi-lora.js';
 import { floatCompute } from '../../schema/estimate.js';
 import { LORA_OPS_PER_LINEAR, type CountFreeWork } from './train-work.js';
+import { sleepCycleSeconds } from './sleep-cycle.js';
 
 const round = (x: number) => Number(x.toPrecision(4));
 
@@ -218,6 +219,11 @@ export interface ObjectiveWork {
   /** Bytes sent to vLLM after each step, and how: 1 copied on the GPU (colocated), 2 over NCCL (server). */
   syncBytes: number;
   sync: 0 | 1 | 2;
+  /**
+   * Host seconds of the colocated vLLM's sleep / wake-up cycle around each generation batch (--rollout-sleep,
+   * FrameworkProfile.rolloutSleepCycle; time/sleep-cycle.ts), 0 otherwise.
+   */
+  sleepCycle: number;
   /** Tokens of the objective's own rows per optimizer step (a pair counts once; GRPO: completions). */
   tokensPerStep: number;
   /** PPO: the value model's training work and the optimisation epochs over each generation batch; null otherwise. */
@@ -402,6 +408,10 @@ export function objectiveWork(
     oldLogprobs: grpo && oldLogprobsPass(p, t, o),
     syncBytes: sync === 0 ? 0 : params * weightBytes(floatCompute(o.compute)),
     sync,
+    sleepCycle:
+      grpo && o.rollout === 'vllm-colocate' && o.rolloutSleep === true
+        ? sleepCycleSeconds(FRAMEWORKS[p.framework])
+        : 0,
     tokensPerStep: (train.tokensPerStep * o.batch) / p.batch,
     critic,
   };
@@ -455,7 +465,10 @@ export function objectiveStep(
     const steps = longestCompletion(w.completion, w.maxCompletion, w.rollout.shape.chunk);
     const a = w.rolloutAlone ? rolloutStepAt(w.rolloutAlone, m, t, r) : null;
     const lone = a ? w.loneSteps * (a.step + a.lora) : 0;
-    out.rollout = w.rounds * (prefill + (steps - (a ? w.loneSteps : 0)) * (d.step + d.lora) + lone);
+    // A sleeping colocated vLLM wakes before each generation batch and sleeps after it: host work in series.
+    out.rollout =
+      w.rounds *
+      (prefill + (steps - (a ? w.loneSteps : 0)) * (d.step + d.lora) + lone + w.sleepCycle);
   }
   out.weightSync =
     w.sync === 0 ? 0 : w.sync === 1 ? (2 * w.syncBytes) / r.mem : w.syncBytes / r.intraPair;

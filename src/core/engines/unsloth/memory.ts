@@ -83,6 +83,11 @@ export const UNSLOTH_MEMORY: FrameworkProfile = {
   // models/llama.py from_pretrained(fast_inference=True): load_vllm, then convert_vllm_to_huggingface builds the
   // trained model on vLLM's own tensors and sets `llm.shared_weights = True`: one copy of the weights.
   rolloutSharesWeights: true,
+  // UNSLOTH_VLLM_STANDBY (--rollout-sleep): unsloth 7cdad0c (tag November-2025) models/rl_replacements.py wraps each
+  // self.llm.generate in llm.wake_up() and llm.sleep(); unsloth-zoo 128054c unsloth_zoo/vllm_utils.py patches
+  // vLLM's CuMemAllocator so that sleep ends with gc.collect() and torch.cuda.empty_cache(), and wake_up starts
+  // with delete_memory() (torch.cuda.empty_cache(), gc.collect()): two of each per generation batch.
+  rolloutSleepCycle: { gcCollects: 2, emptyCaches: 2 },
   // No grpoOldLogprobs: Unsloth's GRPOConfig turns TRL's vllm_importance_sampling_correction off by default ("forcing
   // it on for vLLM is a wasted forward"; unsloth 2026.10.9 wheel models/rl.py, models/rl_replacements.py), so a
   // vLLM rollout runs no old log-probs forward.
