@@ -6,7 +6,7 @@ import { weightDtypes } from '../../src/core/plan/candidates.js';
 import { buildLaunch } from '../../src/core/launch/index.js';
 import { launchInputOfPlan } from '../../src/commands/launch-run.js';
 import { inputOf } from './plan-input.js';
-import { serveCommands, modelOf } from './serve-line.js';
+import { serveCommands, modelOf, readBack } from './serve-line.js';
 
 const gptOss120bOnH100 = (engines?: string[]) =>
   inputOf('serve-8b-64-users-24gb.yaml', (s) => {
@@ -42,6 +42,8 @@ describe('MXFP4 checkpoints on llama.cpp', () => {
     expect(modelOf(sh)).toBe('ggml-org/gpt-oss-120b-GGUF');
     expect(serveCommands(sh)[0]!['-hf']).toBe('ggml-org/gpt-oss-120b-GGUF');
     expect(sh).not.toMatch(/llama-quantize/);
+    // --from reads the MXFP4 GGUF back as the plan's weights.
+    expect(readBack(sh).flags.weights).toBe('mxfp4');
   });
   it('converts an MXFP4 checkpoint without a published GGUF, its experts kept MXFP4', () => {
     const input = gptOss120bOnH100(['llama.cpp']);
@@ -51,5 +53,6 @@ describe('MXFP4 checkpoints on llama.cpp', () => {
     expect(sh).toMatch(/convert_hf_to_gguf\.py base --outfile model-mxfp4\.gguf --outtype q8_0/);
     expect(sh).not.toMatch(/llama-quantize/);
     expect(serveCommands(sh)[0]!['-m']).toBe('model-mxfp4.gguf');
+    expect(readBack(sh).flags.weights).toBe('mxfp4');
   });
 });
