@@ -39,7 +39,12 @@ export function weightDtypes(
   // is searched first, so it wins ties with a format that would need another checkpoint.
   // A checkpoint that ships in MXFP4 (gpt-oss: the MoE weights were released in MXFP4 only, model card) has no
   // 16-bit original to make an AWQ/GPTQ or NF4 copy from: those 4-bit formats are not offered beside it.
-  const requantized = (w: WeightDtype) => native === 'mxfp4' && (w === 'int4' || w === 'nf4');
+  // Nor a 4-bit GGUF: convert_hf_to_gguf.py writes gpt-oss's experts as they ship, GGML MXFP4 (GptOssModel.repack_mxfp4,
+  // ggml-org/llama.cpp@a458664fc83b6513baea7adafcb0ef0626b006f8), and llama-quantize refuses to turn those into
+  // Q4_K or Q4_0 ("requantizing from type mxfp4 is disabled" without --allow-requantize, src/llama-quant.cpp
+  // @8784689fee07c6daabf3487d24e1535534ef6e6b): llama.cpp serves the MXFP4 GGUF itself (ggml-org/gpt-oss-120b-GGUF).
+  const requantized = (w: WeightDtype) =>
+    native === 'mxfp4' && (w === 'int4' || w === 'nf4' || w === 'q4_k_m' || w === 'q4_0');
   // Serving on Blackwell (FP4 tensor cores): NVFP4 beside the rest (searchedMinCapability keeps it there).
   if (fp4Cores) defaults.inference.push('nvfp4');
   const base =

@@ -98,7 +98,8 @@ export function readLlamaServerCommand(
   // -hf <repo>[:quant] (common/arg.cpp): the quant after the colon names the GGUF file.
   const ref = hf ?? file ?? null;
   const weights = ref ? weightsFromName(ref) : null;
-  if (weights?.startsWith('q')) flags.weights = weights;
+  // A GGUF type in the name, or an MXFP4 GGUF (gpt-oss: ggml-org/gpt-oss-*-GGUF, launch.ts MXFP4_GGUF).
+  if (weights?.startsWith('q') || weights === 'mxfp4') flags.weights = weights;
   else if (ref && /f16|fp16/i.test(ref)) flags.weights = 'fp16';
   else if (ref && /bf16/i.test(ref)) flags.weights = 'bf16';
   else

@@ -1,6 +1,7 @@
 /** llama.cpp serving plans: one `llama-server` per replica, its layers split over the replica's GPUs (serve.sh), and check.sh. */
 import { dataParallel } from '../../launch/common.js';
 import { GGUF_TYPE } from '../../launch/checkpoints.js';
+import type { Checkpoint } from '../../launch/checkpoints.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
 import {
   checkScript,
@@ -24,6 +25,33 @@ export const LLAMA_CPP_PY_PINS = [
   'gguf==0.19.0',
   '',
 ].join('\n');
+
+// The MXFP4 GGUF files of the checkpoints that ship MXFP4 experts, from llama.cpp's gpt-oss guide
+// (ggml-org/llama.cpp discussion 15396: `llama-server -hf ggml-org/gpt-oss-120b-GGUF`; huggingface.co/ggml-org).
+const MXFP4_GGUF: Readonly<Record<string, string>> = {
+  'openai/gpt-oss-20b': 'ggml-org/gpt-oss-20b-GGUF',
+  'openai/gpt-oss-120b': 'ggml-org/gpt-oss-120b-GGUF',
+};
+
+/**
+ * The GGUF an MXFP4 plan loads: the published one, or the converter's output, whose experts stay MXFP4
+ * (convert_hf_to_gguf.py GptOssModel.repack_mxfp4 writes them as GGML_TYPE_MXFP4) and the rest Q8_0 (--outtype
+ * q8_0), the "MXFP4 MoE" layout the memory model prices (memory.ts mxfp4Dense). Null for any other format.
+ */
+function mxfp4Gguf(x: LaunchInput): Checkpoint | null {
+  if (x.options.weights !== 'mxfp4') return null;
+  const repo = x.arch.hfId ? MXFP4_GGUF[x.arch.hfId] : undefined;
+  if (repo) return { ref: repo, published: true, steps: [] };
+  const file = 'model-mxfp4.gguf';
+  return {
+    ref: file,
+    published: false,
+    steps: [
+      `huggingface-cli download ${x.modelRef} --local-dir base`,
+      `python convert_hf_to_gguf.py base --outfile ${file} --outtype q8_0`,
+    ],
+  };
+}
 
 /** Why llama-server cannot serve the plan as written here, or null. */
 export function llamaCppBlocker(x: LaunchPlan): string | null {
@@ -75,10 +103,13 @@ export function emitLlamaCpp(x: LaunchInput): EngineOutput {
   const engine = 'llama.cpp';
   const blocked = llamaCppBlocker(x);
   if (blocked) return { engine, ok: false, reason: blocked };
-  const ck = servedCheckpoint(x);
+  const mx = mxfp4Gguf(x);
+  const ck = mx ?? servedCheckpoint(x);
   const type = GGUF_TYPE[x.options.weights];
-  // A published GGUF repository is fetched by llama-server itself (-hf repo:QUANT); a local file by -m.
-  const source = ck.published && type ? `-hf "$MODEL:${type}"` : '-m "$MODEL"';
+  // A published GGUF repository is fetched by llama-server itself (-hf repo:QUANT, or -hf repo for a repository of
+  // one type); a local file by -m.
+  const source =
+    ck.published && type ? `-hf "$MODEL:${type}"` : mx?.published ? '-hf "$MODEL"' : '-m "$MODEL"';
   const replicas = dataParallel(x.options);
   const per = x.options.pp;
   const lines = [
