@@ -294,6 +294,13 @@ export interface FrameworkProfile {
    */
   expertAdapters?: 'param-wrapper';
   /**
+   * With expertAdapters: the engine's PEFT remaps a v4-style LoRA config on the transformers 5 MoE model types whose
+   * layout changed (model/peft-moe.ts PEFT_V5_REMAPPED): gate/up/down names and 'all-linear' become
+   * target_parameters, gate_up_proj at rank 2r, the router adapted under 'all-linear', dense MLPs and shared experts
+   * left unadapted. Absent: target_parameters as written, gate_up_proj at rank r.
+   */
+  peftV5Remap?: true;
+  /**
    * k-bit routed experts kept as fused 3-D parameters (gate_up_proj, down_proj over every expert of a layer), which
    * the engine dequantizes one whole projection at a time for its grouped matmul, in forward and again in backward:
    * that dense stack is the k-bit temporary (Setup.dequant). `except`: model types whose k-bit experts the engine

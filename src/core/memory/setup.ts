@@ -11,6 +11,7 @@ import {
   trainableElementBytes,
 } from './trainable-width.js';
 import { isTrained, loraParams, trainableSet } from '../model/trainable.js';
+import { PEFT_V5_REMAPPED } from '../model/peft-moe.js';
 import { largestTensor, optimizerStateBytes, stateValueBytes } from './optimizer-states.js';
 import { type ActCtx } from './activations.js';
 import {
@@ -314,7 +315,13 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
     ? 2 + FLOAT_BYTES[floatCompute(o.compute)]
     : FLOAT_BYTES[floatCompute(o.compute)];
   const dequant = quantized ? (largestQuantized * dequantBytes) / o.tp : 0;
-  const adapters = loraParams(arch, t, o.loraRank, fw.embedTargetsTrainFully);
+  const adapters = loraParams(
+    arch,
+    t,
+    o.loraRank,
+    fw.embedTargetsTrainFully,
+    fusedExpertLora(fw, arch),
+  );
   // One width for memory and time (trainable-width.ts): adapters or weights, their gradients, the stepped master.
   const trainBytes = trainableElementBytes(o, fw, ctx);
   const needsMaster = steppedElementBytes(o, fw, ctx) > trainBytes;
@@ -436,4 +443,10 @@ export function largestLinear(arch: Arch): number {
   for (const g of arch.groups)
     for (const l of g.linears) m = Math.max(m, l.inFeatures * l.outFeatures);
   return m;
+}
+
+/** How the engine adapts fused routed experts (model/peft-moe.ts): PEFT's ParamWrapper, remapped or not; else null. */
+export function fusedExpertLora(fw: FrameworkProfile, arch: Arch): { remapped: boolean } | null {
+  if (fw.expertAdapters !== 'param-wrapper') return null;
+  return { remapped: fw.peftV5Remap === true && PEFT_V5_REMAPPED.has(arch.modelType) };
 }

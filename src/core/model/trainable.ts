@@ -1,6 +1,7 @@
 /** The trainable set of a configuration: full fine-tuning, or which linears LoRA adapts (PEFT semantics). */
 import type { Arch, LinearRole } from './arch.js';
 import type { EstimateOptions, LoraTarget } from '../../schema/estimate.js';
+import { type FusedExpertLora, fusedExpertLoraParams, keepsLinearLora } from './peft-moe.js';
 
 export const ATTN_ROLES: readonly LinearRole[] = ['q', 'k', 'v', 'q_a', 'q_b', 'kv_a', 'kv_b'];
 export const MLP_IN_ROLES: readonly LinearRole[] = ['gate', 'up'];
@@ -22,6 +23,8 @@ export interface Trainable {
   roles: ReadonlySet<LinearRole>;
   embed: boolean;
   lmHead: boolean;
+  /** LoRA target_modules is PEFT's 'all-linear' shorthand. */
+  allLinear?: true;
   /** Trained fully beside LoRA (PEFT modules_to_save: a trained copy of the module). */
   saveEmbed?: boolean;
   saveLmHead?: boolean;
@@ -70,6 +73,7 @@ function buildTrainableSet(o: EstimateOptions): Trainable {
     embed: o.loraTargets.includes('embed'),
     lmHead: o.loraTargets.includes('lm_head'),
   };
+  if (o.loraAllLinear) t.allLinear = true;
   if (o.modulesToSave?.includes('embed')) t.saveEmbed = true;
   if (o.modulesToSave?.includes('lm_head')) t.saveLmHead = true;
   return t;
@@ -79,13 +83,30 @@ export const isTrained = (t: Trainable, role: LinearRole): boolean => t.full || 
 export const anyTrained = (t: Trainable, roles: readonly LinearRole[]): boolean =>
   t.full || roles.some((r) => t.roles.has(r));
 
-/** LoRA adds r x (in + out) parameters per adapted linear (LoRA §4, arXiv:2106.09685). */
-export function loraParams(arch: Arch, t: Trainable, rank: number, fullEmbeds: boolean): number {
+/**
+ * LoRA adds r x (in + out) parameters per adapted linear (LoRA §4, arXiv:2106.09685). `fused`: the engine adapts
+ * routed experts as fused 3-D parameters through PEFT's ParamWrapper (model/peft-moe.ts), given how PEFT remaps
+ * the targets on this model type; null: every expert is a linear of its own.
+ */
+export function loraParams(
+  arch: Arch,
+  t: Trainable,
+  rank: number,
+  fullEmbeds: boolean,
+  fused: Omit<FusedExpertLora, 'allLinear'> | null = null,
+): number {
   if (t.full) return 0;
   let n = 0;
-  for (const g of arch.groups)
-    for (const l of g.linears)
-      if (t.roles.has(l.role)) n += g.count * l.copies * rank * (l.inFeatures + l.outFeatures);
+  const f = fused ? { ...fused, allLinear: t.allLinear === true } : null;
+  for (const g of arch.groups) {
+    const moe = f !== null && g.experts > 1;
+    for (const l of g.linears) {
+      const keep = f !== null && (moe || f.remapped) ? keepsLinearLora(g, l, f) : null;
+      if (keep ?? t.roles.has(l.role))
+        n += g.count * l.copies * rank * (l.inFeatures + l.outFeatures);
+    }
+    if (moe) n += g.count * fusedExpertLoraParams(g, t.roles, rank, f);
+  }
   // Unsloth turns embed_tokens / lm_head targets into fully trained fp32 copies (modules_to_save); PEFT's
   // modules_to_save (--modules-to-save) trains a full copy beside the frozen module (peft utils/other.py
   // ModulesToSaveWrapper).

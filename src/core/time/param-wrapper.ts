@@ -1,6 +1,8 @@
 /** PEFT's lora.ParamWrapper on fused 3-D experts: the work of building and applying ΔW per micro-batch. */
 import { type EstimateOptions } from '../../schema/estimate.js';
 import type { ModelFacts } from './model-facts.js';
+import { FRAMEWORKS } from '../memory/frameworks.js';
+import { gateUpRank, PEFT_V5_REMAPPED } from '../model/peft-moe.js';
 
 // PEFT lora.ParamWrapper (target_parameters on fused 3-D experts; peft v0.20.0 tuners/lora/layer.py @a5526d27):
 // each forward builds ΔW = einsum(B, A) for every expert (2·r FLOPs per weight, written once) and the
@@ -31,13 +33,25 @@ export function deltaWork(
   const down = o.loraTargets.includes('down') ? 1 : 0;
   const share = Math.min(1, (gateUp + down) / m.expertLinears);
   if (share === 0) return NO_DELTA;
-  const weights = (m.experts * m.expertWeightsPerLayer * share * layers) / tp;
+  const all = (m.experts * m.expertWeightsPerLayer * layers) / tp;
+  const weights = all * share;
   const bytes = o.compute === 'fp32' ? 4 : eb;
+  // gate_up_proj's ParamWrapper at rank 2r where PEFT remaps the targets (model/peft-moe.ts gateUpRank).
+  const remapped =
+    FRAMEWORKS[o.framework].peftV5Remap === true && PEFT_V5_REMAPPED.has(m.modelType);
+  const rGu = gateUpRank(
+    o.loraRank,
+    remapped,
+    o.loraTargets.includes('gate'),
+    o.loraTargets.includes('up'),
+  );
+  const gateUpWeights = gateUp > 0 ? Math.min(weights, (all * gateUp) / m.expertLinears) : 0;
+  const rankWeights = o.loraRank * weights + (rGu - o.loraRank) * gateUpWeights;
   return {
     share,
-    fwdFlops: 2 * o.loraRank * weights,
+    fwdFlops: 2 * rankWeights,
     fwdBytes: PARAM_WRAPPER_FWD_PASSES * bytes * weights,
-    bwdFlops: 4 * o.loraRank * weights,
+    bwdFlops: 4 * rankWeights,
     bwdBytes: PARAM_WRAPPER_BWD_PASSES * bytes * weights,
   };
 }

@@ -102,6 +102,9 @@ export const HF_MEMORY: FrameworkProfile = {
   moeDense: LLAMA4_TEXT_MOE,
   // PEFT 0.20 adapts those parameters with target_parameters only: lora.ParamWrapper (tuners/lora/layer.py @a5526d27).
   expertAdapters: 'param-wrapper',
+  // PEFT 0.21.2 (HF_PINS) remaps v4-style targets on transformers 5 MoE models (utils/transformers_weight_conversion.py
+  // _convert_peft_config_moe, run by BaseTuner.inject_adapter): counted in model/peft-moe.ts.
+  peftV5Remap: true,
   // transformers 5.14.1's bitsandbytes integration swaps only nn.Linear / Conv1D for Linear4bit / Linear8bitLt
   // (integrations/bitsandbytes.py replace_with_bnb_linear; quantizer_bnb_4bit.py param_needs_quantization); the fused
   // 3-D expert parameters stay in the load dtype (bitsandbytes-foundation/bitsandbytes#1849), and TRL leaves them
@@ -249,6 +252,7 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   moeDispatch: 'grouped',
   moeDense: LLAMA4_TEXT_MOE,
   expertAdapters: 'param-wrapper',
+  peftV5Remap: true, // as HF_MEMORY: PEFT 0.21.2's remap of v4-style targets on transformers 5 MoE models
   unquantizedExperts: HF_BNB_WEIGHTS, // as HF_MEMORY: transformers 5's bnb integration quantizes nn.Linear only
   torchGroupedMm: { loraCalls: 0 }, // as HF_MEMORY: transformers 5's torch._grouped_mm experts
   loraPath: PEFT_LORA_PATH, // as HF_MEMORY: PEFT's adapters
