@@ -13,6 +13,7 @@ import { changesFor, forbiddenBy, ruleReason, type Rule, type RuleInput } from '
 import { HF_ARCH_RULE } from './architectures.js';
 import { FRAMEWORKS } from '../../memory/frameworks.js';
 import { expertTargetParameters } from '../../launch/modules.js';
+import { PEFT_V5_REMAPPED } from '../../model/peft-moe.js';
 
 /** Sharded by FSDP (hf-fsdp with a ZeRO stage: FSDP wraps parameters even at dp 1). */
 const onFsdp = (o: EstimateOptions): boolean => engineOf(o) === 'hf-fsdp' && o.zero > 0;
@@ -254,16 +255,40 @@ export const BNB_FUSED_EXPERTS: Rule = {
     fusedExperts(x),
 };
 
-/** hf-trainer (DDP / one process): only the attention-kernel rule applies. */
+/**
+ * PEFT's remap of a v4-style LoRA config on a transformers 5 MoE (model/peft-moe.ts PEFT_V5_REMAPPED) fuses gate_proj
+ * and up_proj (Mixtral: w1 and w3) into the experts' gate_up_proj and raises a ValueError when only one of the pair is
+ * targeted (peft 0.21.2 utils/transformers_weight_conversion.py L461-L469, `_convert_peft_config_moe`; run with a
+ * two-layer Qwen3-MoE and `target_modules: [q_proj, v_proj, gate_proj]`).
+ */
+export const PEFT_MOE_GATE_UP_PAIR: Rule = {
+  id: 'peft-moe-gate-up-pair',
+  says: "PEFT fuses gate and up into this MoE's experts.gate_up_proj and raises 'Cannot convert PEFT target(s) ... without also targeting ...' when only one of the two is a LoRA target: target both or neither",
+  library: 'peft',
+  // The remap since 0.18 (transformers 5 support); the same check in the 0.21.2 wheel (trainer.ts HF_PINS).
+  versions: '>=0.18,<=0.21.2',
+  source:
+    'https://github.com/huggingface/peft/blob/v0.21.2/src/peft/utils/transformers_weight_conversion.py#L461-L469',
+  effect: 'forbid',
+  applies: (x) =>
+    isAdapter(x.options) &&
+    FRAMEWORKS[x.options.framework].peftV5Remap === true &&
+    PEFT_V5_REMAPPED.has(x.arch.modelType) &&
+    x.options.loraTargets.includes('gate') !== x.options.loraTargets.includes('up'),
+};
+
+/** hf-trainer (DDP / one process): the attention-kernel, fused-expert and GRPO rules apply. */
 export const HF_TRAINER_RULES: readonly Rule[] = [
   HF_ARCH_RULE,
   BNB_FUSED_EXPERTS,
+  PEFT_MOE_GATE_UP_PAIR,
   FLASH_ATTN_WHEEL,
   TRL_GRPO_VLLM_4BIT,
 ];
 export const HF_FSDP_RULES: readonly Rule[] = [
   HF_ARCH_RULE,
   BNB_FUSED_EXPERTS,
+  PEFT_MOE_GATE_UP_PAIR,
   INT8_SHARDED,
   BNB_OPTIMIZER_FSDP,
   FSDP2_BNB_4BIT,
@@ -278,6 +303,7 @@ export const HF_FSDP_RULES: readonly Rule[] = [
 export const HF_DEEPSPEED_RULES: readonly Rule[] = [
   HF_ARCH_RULE,
   BNB_FUSED_EXPERTS,
+  PEFT_MOE_GATE_UP_PAIR,
   INT8_SHARDED,
   DEEPSPEED_NO_LOCAL_RANK,
   PEFT_ZERO3_REENTRANT,
