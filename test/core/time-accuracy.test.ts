@@ -21,7 +21,7 @@ const rows = throughputRows('throughput.json');
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -183,8 +183,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (450: 436 out of sample, 14 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(450);
+  it('scores every scorable case (464: 450 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(464);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -360,6 +360,11 @@ const SRV2026_FIELD_ROW = /^(emmy-|benhamm-|gpslab-)/;
 // flight, 1K/1K, 1K/8K and 8K/1K) and DeepSeek-V3 FP8 on 8x MI300X (sglang 0.5.7: MTP with DP attention at one request,
 // expert parallelism with DP attention at 88 in flight).
 const DS_COOKBOOK_FIELD_ROW = /^sglcookbook-ds(r1|v3)-/;
+// Three llama.cpp PRs' microbatch tables, the first batched llama.cpp rows (docs/time-model.md "llama.cpp's MoE at a
+// decode batch"), scored before any model change: ggml-org/llama.cpp#15131 (Llama 3.1 8B BF16 on an RTX 4090, 1-8
+// tokens), ggml-org/llama.cpp#24216 (Llama 3.2 1B F16 on an RTX 3090, 1-16) and ggml-org/llama.cpp#20586 (gpt-oss-20b
+// MXFP4 on an RTX 3090, 1-64).
+const MICROBATCH_FIELD_ROW = /^(llamacpp-15131-|llamacpp-24216-|llamacpp-20586-)/;
 const eraOf = (id: string) =>
   OLDER_FIELD_ROW.test(id)
     ? 'older'
@@ -383,7 +388,9 @@ const eraOf = (id: string) =>
                       ? 'sweep'
                       : SRV2026_FIELD_ROW.test(id)
                         ? 'srv2026'
-                        : 'newer';
+                        : MICROBATCH_FIELD_ROW.test(id)
+                          ? 'microbatch'
+                          : 'newer';
 // The older and newer vLLM field rows at today's figures (each line's comment says how they got there).
 const OLDER_BAR = { count: 31, median: 0.099, p90: 0.23 };
 const NEWER_BAR = { count: 4, median: 0.062, p90: 0.117 };
@@ -567,11 +574,17 @@ const FIELD_BARS = {
   // 57-92 in flight +34.8..+90.8%; DeepSeek-V3 FP8 on 8x MI300X with sglang 0.5.7, MTP (3 drafts, accept length 2.61)
   // with DP attention at one request +701%, EP 8 with DP attention at 88 in flight (ShareGPT) +449%.
   'dscookbook kind:serving engine:sglang': { count: 11, median: 0.658, p90: 4.49 },
+  // Scored before any model change: Llama 3.1 8B BF16 -16.2%, -12.2%, -11.4%, -9.9% at 1, 2, 4, 8 tokens; Llama 3.2 1B
+  // F16 -28.3%, -16.4%, -5.3% at 1, 8, 16; gpt-oss-20b -7.2%, +15.6%, +39.2%, +31.3%, +31.3%, +58.8%, +127.1% at 1-64
+  // (16.3% / 39.2%). With llama.cpp's MUL_MAT_ID at a batch (per-slot reads up to 4 tokens, MMQ tiles as wide as the
+  // step's tokens for every routed expert above; engines/llama-cpp/memory.ts moeBatchKernel, time/moe-tile.ts) the
+  // gpt-oss-20b rows -7.2%, +11.6%, +22.2%, +30.3%, +23.5%, +15.6%, -2.3%: 13.9% / 28.3%.
+  'microbatch kind:decode engine:llama.cpp': { count: 14, median: 0.139, p90: 0.283 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 195 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack, TensorRT-LLM MoE, FP8-fault and MI355X 1k/256 c256 rows are carried', () => {
-    expect(fieldRows.length).toBe(195);
+  it('scores the 209 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack, TensorRT-LLM MoE, FP8-fault and MI355X 1k/256 c256 rows are carried', () => {
+    expect(fieldRows.length).toBe(209);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([
       'sglang8552-dsr1-nvfp4-b200-cutlass',
     ]);
@@ -739,8 +752,10 @@ const ENGINE_BARS = {
   // ggml-org/llama.cpp#16649, ggml-org/llama.cpp#16834 and ggml-org/llama.cpp#15451 (gpt-oss-20b MXFP4 tg128, fused builds of August-October
   // 2025, scored before any change: +19.1..+32.7%), 54 rows, 11.9% / 19.6%.
   // With ggml-org/llama.cpp#26284's three RX 7900 XTX rows (HIP, scored before any change: +8.7%, +7.9%, -0.4%), 57 rows,
-  // 9.9% / 19.6%.
-  'decode engine:llama.cpp': { count: 57, median: 0.099, p90: 0.196 },
+  // 9.9% / 19.6%. With the first batched rows, three PRs' microbatch tables (scored before any change: 16.3% / 39.2%),
+  // 71 rows, 8.1% / 31.3%; 8.0% / 22.2% with llama.cpp's MUL_MAT_ID at a batch (engines/llama-cpp/memory.ts
+  // moeBatchKernel, time/moe-tile.ts): past the p90 target, the gpt-oss-20b rows at 4-16 tokens +22..+30%.
+  'decode engine:llama.cpp': { count: 71, median: 0.08, p90: 0.222 },
   // 44 rows of the earlier sources: 10.4% / 29.1% before FlashInfer's CUTLASS NVFP4 MoE call (engines/moe-call.ts),
   // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tenstorrent/tt-inference-server#356 (scored
   // before any change, +17..+147%), 48 rows, 11.7% / 43.9%; 10.4% / 26.7% with the attention layers' eager calls

@@ -608,6 +608,13 @@ export interface FrameworkProfile {
    * graph kernel's gap (time/decode-host.ts perSlotMoeKernels). Absent: 0.
    */
   perSlotMoeKernels?: { routing: number; perSlot: number };
+  /** Time: the routed-expert matmul at a decode batch (time/moe-tile.ts): per-(token, slot) mat-vecs up to
+   * `perSlotMaxTokens` tokens, above them (from compute capability `tile.minCc`) a tile kernel whose column tiles,
+   * `granularity` wide steps (`wide` from `wideFrom`) up to `maxColumns`, cover the step's tokens. Absent: routed FLOPs. */
+  moeBatchKernel?: {
+    perSlotMaxTokens: number;
+    tile: Record<'minCc' | 'granularity' | 'wideFrom' | 'wide' | 'maxColumns', number>;
+  };
   /**
    * Time: torch calls the engine's attention op issues from Python per layer in a decode step when its CUDA graphs
    * are piecewise (TimeOptions.piecewiseGraphs): for a layer of K/V heads (`kv`) and of an MLA latent (`mla`);

@@ -139,13 +139,14 @@ export function stepCore(
   m: ModelFacts,
   fw: FrameworkProfile,
   r: GpuRates,
-  tr: { kvGpu: number; fp32Gemm: boolean; rate: number },
+  tr: { kvGpu: number; fp32Gemm: boolean; rate: number; paddedFlops?: number },
   s: { batch: number; tp: number; ctx: number; weightSeconds: number; kvBlock?: number },
 ): StepCore {
   const attnFlops = (4 * m.attnLayers * s.ctx * m.attnWidth * s.batch) / s.tp;
   const gemmFlops = ((2 * (m.active - embedOnly(m)) + m.recurrentFlopsPerToken) * s.batch) / s.tp;
   const rate = tr.fp32Gemm ? r.gemm32 : tr.rate;
-  const gemm = gemmFlops / rate;
+  // The GEMMs' arithmetic includes the tiles an MoE tile kernel pads (time/moe-tile.ts); the model FLOPs do not.
+  const gemm = (gemmFlops + (tr.paddedFlops ?? 0)) / rate;
   const linear = ridgeBlend(s.weightSeconds, gemm);
   const attention = Math.max(
     tr.kvGpu / kvReadRate(m, fw, r),

@@ -13,6 +13,7 @@ import { stepCore } from './decode-attention.js';
 import { blockFp8GemmRate } from './block-fp8.js';
 import { prefillAttentionRate } from './prefill-attention.js';
 import { rowSplitSeconds } from './row-split.js';
+import { paddedExpertFlops, perSlotExpertRead } from './moe-tile.js';
 import { isGguf, type EstimateOptions } from '../../schema/estimate.js';
 import { QUANT_FORMATS_FOR, type QuantFormat, type TimeOptions } from '../../schema/time.js';
 import { defaultQuantFormat, measuredAllReduceSeconds } from './hardware.js';
@@ -283,6 +284,8 @@ interface Traffic {
   issueBytes: number;
   /** Stored routed-expert bytes an arithmetic-bound MoE kernel works through on one GPU (KernelFamily.rocmMoeIssue). */
   moeIssueBytes: number;
+  /** GEMM FLOPs per GPU beyond the routed tokens' where the engine's MoE tile kernel pads its tiles (moe-tile.ts). */
+  paddedFlops: number;
   /** FLOP/s of the step's GEMMs (gemmRate), and of a prefill's (a block-scaled checkpoint's capped, blockFp8GemmRate). */
   rate: number;
   prefillRate: number;
@@ -290,19 +293,21 @@ interface Traffic {
 
 /**
  * Linear weight elements a step of B sequences reads: an MoE layer reads the distinct experts its tokens route
- * to, E(1-(1-k/E)^B) on average, or every expert where the step runs them all (TimeOptions.generateAllExperts).
+ * to, E(1-(1-k/E)^B) on average, or every expert where the step runs them all (TimeOptions.generateAllExperts), or
+ * `slotRead` expert elements where the engine's per-slot mat-vecs read an expert per token and slot (moe-tile.ts).
  */
 function linearReadOf(
   m: ModelFacts,
   t: TimeOptions,
   B: number,
+  slotRead: number | null = null,
 ): { linearRead: number; expertRead: number } {
   if (m.experts <= 1) return { linearRead: m.linearTotal, expertRead: 0 };
   const dense = m.linearTotal - m.expertWeightsPerLayer * m.experts * m.moeLayers;
   const distinct = t.generateAllExperts
     ? m.experts
     : m.experts * (1 - Math.pow(1 - m.topK / m.experts, B));
-  const expertRead = m.expertWeightsPerLayer * distinct * m.moeLayers;
+  const expertRead = slotRead ?? m.expertWeightsPerLayer * distinct * m.moeLayers;
   return { linearRead: dense + expertRead, expertRead };
 }
 
@@ -336,7 +341,9 @@ export function decodeTraffic(
 ): Traffic {
   const q = stepKernel(o, t, r);
   const wb = o.weights === 'fp32' ? 4 : linearReadBytes(m, o.weights);
-  const { linearRead, expertRead } = linearReadOf(m, t, routedBatch(o, t, r, B));
+  // Per-(token, slot) expert reads where the engine's quantized MoE matmul runs so at B (moe-tile.ts).
+  const slot = q !== null ? perSlotExpertRead(m, FRAMEWORKS[o.framework], B, r.cc) : null;
+  const { linearRead, expertRead } = linearReadOf(m, t, routedBatch(o, t, r, B), slot);
   // MXFP4 MoE checkpoints (gpt-oss) quantize the experts only; the rest is read at the engine's dtype (mxfp4Dense).
   const bf16Read = o.weights === 'mxfp4' && expertRead > 0 ? linearRead - expertRead : 0;
   const k = q ? KERNELS[q] : null;
@@ -391,6 +398,7 @@ export function decodeTraffic(
       : 0;
   const moeIssueBytes =
     (rocmMoeIssueElements(m, o, r, k, B, expertRead) * (1 - h.experts) * wb) / o.tp;
+  const pad = paddedExpertFlops(m, fw, { batch: q ? B : 0, cc: r.cc, expertRead, tp: o.tp });
   return {
     weightGpu,
     kvGpu: kv * (1 - h.layers),
@@ -404,6 +412,7 @@ export function decodeTraffic(
     fp32Gemm: dequantizes && cb === 4,
     issueBytes,
     moeIssueBytes,
+    paddedFlops: pad * (1 - h.experts),
     rate: gemmRate(q, r, t.quantFormat),
     prefillRate: blockFp8GemmRate(m.arch, o, fw, { q, ...r }, gemmRate(q, r, t.quantFormat)),
   };

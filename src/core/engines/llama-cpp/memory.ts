@@ -146,6 +146,17 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   // over the batch rows, one quantize_row_q8_1 + mul_mat_vec_q pair a row) and SiLU and the gate product, the
   // routing-weight ggml_mul and the ggml_add into moe_out (none for the first slot): 2.
   perSlotMoeKernels: { routing: 8, perSlot: 2 }, // ggml build_llama MoE branch, December 2023
+  // MUL_MAT_ID at a decode batch: up to MMVQ_MMID_MAX_BATCH_SIZE 4 tokens mul_mat_vec_q's multi-token path gives each
+  // (expert slot, token) its own blocks, which read that slot's expert rows for the one token (ggml/src/ggml-cuda/
+  // mmvq.cuh @26fa8d07a55c30f7e26238d866aa746c3cd15a47; mmvq.cu @000f4625abc4efd46ee160e4473ffe0da004082e, token_idx =
+  // blockIdx.z, channel_x = ids[...]). Above it MMQ runs the experts with ncols_max = ne12, the step's tokens (mmq.cu
+  // ggml_cuda_mul_mat_q @027ef8769913a5f665e287c5e1f13d9d633a9d57): mul_mat_q_case picks the mmq_x that covers them in
+  // the fewest column tiles, in steps of 8, of 16 from 48 on Turing-class mma, up to 128 (mmq.cuh get_mmq_x_max_host,
+  // mmq_get_granularity_host @6b8ed41f2be77c67e893b506d2693aa8c68c62d2), and every routed expert multiplies a whole tile.
+  moeBatchKernel: {
+    perSlotMaxTokens: 4, // MMVQ_MMID_MAX_BATCH_SIZE, mmvq.cuh
+    tile: { minCc: 7.5, granularity: 8, wideFrom: 48, wide: 16, maxColumns: 128 }, // mmq.cuh, turing_mma_available
+  },
   // llama-server sizes no paged pool: -c tokens over -np slots (kvSlots), and its slots are not timed as a burst.
   server: undefined,
   // vLLM's V0 engine costs are vLLM's own.
