@@ -14,7 +14,7 @@ import type { RunPlan } from '../../schema/measured.js';
  * kind:rl; nearest-rank p90), rounded up to 0.01. test/check/time-band.test.ts fails when a band is below its p90 or
  * 0.02 or more above it, so a change that moves a p90 moves its band. How each band got here: CHANGELOG.md.
  * Where each p90 stands on the shipped set (error = estimate / run - 1 in speed; + is a plan faster than its run):
- * - training: 147 rows, p90 0.299 (fsdpqlora-70b-a5000x4, -29.9%). The largest above it are ZeRO-3 and FSDP
+ * - training: 148 rows, p90 0.299 (fsdpqlora-70b-a5000x4, -29.9%). The largest above it are ZeRO-3 and FSDP
  *   fine-tunes over several GPUs (ms-swift's Qwen3-30B-A3B on 16 A800 +176%, QwenLM/Qwen3#736's Qwen2 72B, 7B and
  *   57B-A14B LoRA on 8 H100 +145%, +57%, +40%, axolotl's Llama 4 Scout QLoRA on 4 H100 +116%, ms-swift's Qwen1.5-MoE
  *   on 8 A800 +45%, +34%), universal-llm-trainer's 8,192-token Llama 3.1 8B loop (bf16 without autocast, SDPA handed
@@ -26,14 +26,13 @@ import type { RunPlan } from '../../schema/measured.js';
  *   ggml-org/llama.cpp#15451 on two A5000 (+35..+53%), its gpt-oss-20b microbatch rows of ggml-org/llama.cpp#20586 on
  *   an RTX 3090 at 4, 8 and 16 tokens (+22..+30%), Llama 3.2 1B F16 at one token on an RTX 3090 (-28.3%), gpt-fast's
  *   Llama 3.1 405B int8 over TP 8 (+27.5%) and Qwen2.5 1.5B Q4_K_M at a 10,000-token context on an RTX 4090 (+23.9%).
- * - serving: 184 rows, p90 0.654 (gpuconc-gptoss20b-mi300x-vllm-c16, +65.4%). The largest above it are the SGLang
+ * - serving: 183 rows, p90 0.650 (gpuconc-gptoss20b-b200-vllm-c4, +65.0%). The largest above it are the SGLang
  *   cookbook's DeepSeek-V3 EP 8 DP-attention run on 8 MI300X at 88 in flight (+257%) and DeepSeek-R1 FP8 on 8 B200
  *   (+66..+91%), sariekr/gpu_conc's gpt-oss-20b on B200 and MI300X (+65..+177%), GPUStack's 1000 prompts of 128 tokens
- *   past the API server's cost per request (vLLM +110%, +116%, SGLang +116%), its 2K-32K bursts on one H100 (SGLang's
- *   Qwen3-14B FP8 +82..+96%, vLLM's Qwen3-14B bf16 +72%) and llm-d/llm-d#1233's Llama-3.3-70B FP8 on MI355X at 256 in
- *   flight (+87%).
+ *   past the API server's cost per request (vLLM +110%, +116%, SGLang +116%) and its 2K-32K bursts on one H100
+ *   (SGLang's Qwen3-14B FP8 +82..+96%, vLLM's Qwen3-14B bf16 +72%, gpt-oss-20b +82%).
  * - rl: 15 rows, p90 0.303 (unsloth-gptoss-grpo-20b-bf16-a100-hf, +30.3%). The one above it: Unsloth's FP8 GRPO of
- *   Llama-3.2-1B on an L4 with a vLLM rollout (+43.3%).
+ *   Llama-3.2-1B on an L4 with a vLLM rollout (+40.0%).
  * Time to first token has no calibration rows: it takes the serving band.
  */
 export const TIME_UNCERTAINTY = { training: 0.3, decode: 0.22, serving: 0.66, rl: 0.31 } as const;
