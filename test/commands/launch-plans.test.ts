@@ -143,13 +143,29 @@ function checkTrainer(
   return cfg;
 }
 
+/**
+ * NF4 FSDP-QLoRA loads through axolotl's qlora_sharded_model_loading, so the folder writes axolotl.yaml and no
+ * train.py args (engines/hf/distribution.ts axolotlShardedLoad).
+ */
+function checkAxolotlSharded(plan: Plan, files: Record<string, unknown>): void {
+  const c = plan.choices;
+  expect(c.method).toBe('qlora');
+  expect(c.zero).toBe(3);
+  const axo = axolotlSchema.parse(files['axolotl.yaml']);
+  expect(axo.qlora_sharded_model_loading).toBe(true);
+  expect(axo.fsdp_version).toBe(1);
+  expect(axo.micro_batch_size).toBe(c.microBatch);
+  expect(axo.gradient_accumulation_steps).toBe(c.gradAccum);
+}
+
 function checkPlan(plan: Plan, files: Record<string, unknown>): void {
   const c = plan.choices;
   const o = plan.options;
   const engineFiles = Object.keys(files).filter((f) => f !== 'power-limit.sh');
   expect(engineFiles.length, `${plan.id}: no engine file`).toBeGreaterThan(0);
   // Every folder pins the exact versions its keys were written for.
-  const pins = String(files['requirements.txt'] ?? '')
+  // An NF4 FSDP-QLoRA folder runs axolotl alone (its sharded loader): its own requirements file.
+  const pins = String(files['requirements.txt'] ?? files['requirements-axolotl.txt'] ?? '')
     .split('\n')
     .filter((l) => l !== '' && !l.startsWith('#'));
   expect(pins.length, `${plan.id}: no requirements.txt`).toBeGreaterThan(0);
@@ -173,6 +189,10 @@ function checkPlan(plan: Plan, files: Record<string, unknown>): void {
     case 'hf-trainer':
     case 'hf-fsdp':
     case 'hf-deepspeed': {
+      if (files['hf-args.json'] === undefined && c.engine === 'hf-fsdp') {
+        checkAxolotlSharded(plan, files);
+        break;
+      }
       const rl = o.objective !== undefined && o.objective !== 'sft';
       const args: Record<string, unknown> & { trainer: string; bnb_config: unknown } = (
         rl ? hfTrlArgsSchema : hfArgsSchema

@@ -162,7 +162,11 @@ describe('launch: FSDP', () => {
   });
 
   it('stores 4-bit weights in the compute dtype so FSDP can flatten them', () => {
-    expect(get<HfArgs>(m, 'hf-args.json').bnb_config).toMatchObject({
+    // NF4 loads through axolotl's qlora_sharded_model_loading (no train.py args): the Trainer's file is fp4's.
+    expect(m['hf-args.json']).toBeUndefined();
+    const fp4 = (compute: string) =>
+      parsed({ ...x, options: { ...x.options, weights: 'fp4', compute } as typeof x.options });
+    expect(get<HfArgs>(fp4('bf16'), 'hf-args.json').bnb_config).toMatchObject({
       bnb_4bit_quant_storage: 'bfloat16',
     });
     // axolotl too: its own default would be bfloat16 whatever the compute dtype.
@@ -171,7 +175,7 @@ describe('launch: FSDP', () => {
     expect(get<Axo>(fp16, 'axolotl.yaml').bnb_config_kwargs?.bnb_4bit_quant_storage).toBe(
       'float16',
     );
-    expect(get<HfArgs>(fp16, 'hf-args.json').bnb_config).toMatchObject({
+    expect(get<HfArgs>(fp4('fp16'), 'hf-args.json').bnb_config).toMatchObject({
       bnb_4bit_quant_storage: 'float16',
     });
   });

@@ -188,9 +188,15 @@ describe('hf launch files at the pinned releases', () => {
       fsdp_state_dict_type: 'FULL_STATE_DICT',
       fsdp_use_orig_params: false,
     });
-    const a = hfArgsSchema.parse(JSON.parse(f('hf-args.json')));
+    // NF4 loads through axolotl's qlora_sharded_model_loading, so train.py's args are written for fp4 only.
+    expect(f('hf-args.json')).toBe('');
+    const fp4 = files(input({ zero: '3', gpus: '4', method: 'qlora', weights: 'fp4' }));
+    const a = hfArgsSchema.parse(JSON.parse(fp4('hf-args.json')));
     expect(a.bnb_config).toMatchObject({ bnb_4bit_quant_storage: 'bfloat16' });
     const axo = axolotlSchema.parse(parse(f('axolotl.yaml')));
+    expect((parse(f('axolotl.yaml')) as Record<string, unknown>).qlora_sharded_model_loading).toBe(
+      true,
+    );
     expect(axo.fsdp_version).toBe(1);
     expect(axo.fsdp_config?.state_dict_type).toBe('FULL_STATE_DICT');
     const hf = buildLaunch(input({ zero: '3', gpus: '4', method: 'qlora' })).outputs.find(

@@ -61,7 +61,8 @@ describe('axolotl QLoRA: the loader prepares the k-bit model', () => {
     const { load_in_4bit: _, ...bf16 } = QLORA;
     expect(mapAxolotl({ ...bf16, adapter: 'lora' }, undefined, upstreamKeys).build).toBeUndefined();
     const fsdp = { ...QLORA, fsdp_config: { fsdp_version: 2, reshard_after_forward: true } };
-    expect(mapAxolotl(fsdp, undefined, upstreamKeys).build).toBeUndefined();
+    // Under FSDP without qlora_sharded_model_loading the 4-bit model loads whole (axolotl-sharded-load.test.ts).
+    expect(mapAxolotl(fsdp, undefined, upstreamKeys).build).toEqual({ quantizerLoadsWhole: true });
     const moe = mapAxolotl({ ...QLORA, quantize_moe_experts: true }, undefined, upstreamKeys);
     expect(moe.build).toBeUndefined();
     expect(moe.warnings.join('\n')).toMatch(/quantize_moe_experts/);

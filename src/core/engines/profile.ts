@@ -99,14 +99,17 @@ export interface EngineProfile {
    * whole model. `streamed`: the checkpoint is read tensor by tensor from an mmap (page cache, no held copy).
    * `offloadBufferFactor`: host staging buffers as a factor of the offloaded states. `streamedWeights`: base
    * weights loaded with a per-rank device_map (bitsandbytes quantization on load), the launcher's or, under FSDP /
-   * ZeRO-3, the 4-bit quantizer's own: each tensor goes from the mmap straight to the GPU, no held copy. Absent:
-   * each process loads and holds a copy, no buffers.
+   * ZeRO-3, the 4-bit quantizer's own: each tensor goes from the mmap straight to the GPU, no held copy.
+   * `shardedQuantWeights`: under ZeRO-3, base weights the launch loads layer by layer, quantized on the GPU and
+   * kept on local rank 0's host (FrameworkProfile.shardedQuantLoad): the node holds one copy while loading.
+   * Absent: each process loads and holds a copy, no buffers.
    */
   hostLoading?: {
     onePerNode: 'always' | 'zero3' | 'never';
     streamed: boolean;
     offloadBufferFactor?: number;
     streamedWeights?: readonly WeightDtype[];
+    shardedQuantWeights?: readonly WeightDtype[];
   };
   /** The docs each rule above comes from. */
   docs: readonly string[];

@@ -57,8 +57,23 @@ export interface FromMapping {
    */
   checkpointWeights?: boolean;
   /** How the tool's loader and trainer keep a k-bit model's parameters (memory/types.ts EstimateContext). */
-  build?: { kbitNormsCastBack?: boolean; kbitFp32Adapters?: boolean; linearizedExperts?: boolean };
+  build?: {
+    kbitNormsCastBack?: boolean;
+    kbitFp32Adapters?: boolean;
+    linearizedExperts?: boolean;
+    quantizerLoadsWhole?: boolean;
+  };
 }
+
+/**
+ * A 4-bit config sharded at FSDP FULL_SHARD / ZeRO-3 (flags.zero 3) whose tool loads through transformers' own
+ * from_pretrained: every rank loads the whole model onto its GPU first (EstimateContext.quantizerLoadsWhole), not
+ * through an engine's layer-by-layer loader. A sharding config read apart (accelerate.yaml) is not seen here.
+ */
+export const transformersLoadOf = (flags: FromFlags): Pick<FromMapping, 'build'> =>
+  (flags.weights === 'nf4' || flags.weights === 'fp4') && flags.zero === 3
+    ? { build: { quantizerLoadsWhole: true } }
+    : {};
 
 /** A DeepSpeed JSON's mapping (engines/hf/from/deepspeed.ts), merged into the config that names it (withDeepSpeed). */
 export interface DeepSpeedMapping {

@@ -211,6 +211,7 @@ export interface FrameworkProfile {
    * load their shards (or load on the host first).
    */
   loadsWholeBeforeSharding?: boolean | readonly WeightDtype[];
+  shardedQuantLoad?: { weights: readonly WeightDtype[]; workers: number; denseOnly: boolean }; // memory.ts
   /** FSDP/ZeRO-3 keeps this many unsharded layers gathered at once (current + prefetched). */
   gatheredLayers: number;
   /** Time: the kernel family of its quantized weights (int4 checkpoints may use another: `int4QuantFormat`). */
@@ -786,8 +787,7 @@ export interface LoraPathCost extends LoraBranchPasses {
 /**
  * The deterministic NaN fill on one adapted linear's LoRA branch: write passes (16-bit units) over its input and
  * output widths and fill kernels, forward and backward; the dropout's own (its output and mask forward, its
- * gradient backward) where the run sets one, on the fp32 x of cast adapters (`dropout`) or the 16-bit x
- * (`dropout16`).
+ * gradient backward) where the run sets one, on the fp32 x of cast adapters (`dropout`) or the 16-bit x (`dropout16`).
  */
 export interface LoraFillPasses extends Omit<LoraBranchPasses, 'dropoutIn'> {
   dropout: { fwdIn: number; bwdIn: number };

@@ -50,11 +50,12 @@ export function hostRamOf(
   hostBytesPerGpu: number,
   checkpointBytes: number,
   weights?: WeightDtype,
+  routedExperts = false,
 ): HostRam {
   const offloadBytes = hostBytesPerGpu * gpusOnNode;
   const pinnedBytes = offloadBytes * pinnedShare(engine);
   const efficient = efficientLoading(engine, zero, gpusOnNode);
-  const loadingBytes = streamedLoad(weights, engine)
+  const loadingBytes = streamedLoad(weights, engine, zero, routedExperts)
     ? 0
     : heldWhileLoading(engine, checkpointBytes, gpusOnNode, efficient);
   return {
@@ -74,10 +75,11 @@ export function hostRamPerNode(
   hostBytesPerGpu: number,
   checkpointBytes: number,
   weights?: WeightDtype,
+  routedExperts = false,
 ): number {
   const efficient = efficientLoading(engine, zero, gpusOnNode);
   const offloadBytes = hostBytesPerGpu * gpusOnNode;
-  const loading = streamedLoad(weights, engine)
+  const loading = streamedLoad(weights, engine, zero, routedExperts)
     ? 0
     : heldWhileLoading(engine, checkpointBytes, gpusOnNode, efficient);
   return Math.max(loading, offloadBytes + offloadBytes * pinnedShare(engine));
@@ -90,9 +92,20 @@ export function hostRamPerNode(
  * (convert_and_load_state_dict_in_model's spawn_materialize, src/transformers/core_model_loading.py @0086c243), so
  * no whole copy is held on the host.
  */
-function streamedLoad(weights: WeightDtype | undefined, engine: Engine): boolean {
+function streamedLoad(
+  weights: WeightDtype | undefined,
+  engine: Engine,
+  zero: number,
+  routedExperts: boolean,
+): boolean {
   if (weights === undefined) return false;
-  return ENGINE_PROFILES[engine].hostLoading?.streamedWeights?.includes(weights) ?? false;
+  const h = ENGINE_PROFILES[engine].hostLoading;
+  // A layer-by-layer loader keeps the quantized model on rank 0's host (shardedQuantWeights, dense models only), and
+  // each rank holds the safetensors file it reads (safetensors.torch.load_file): the one-16-bit-copy-per-node
+  // figure stands in for both.
+  if (zero >= 3 && !routedExperts && h?.shardedQuantWeights?.includes(weights) === true)
+    return false;
+  return h?.streamedWeights?.includes(weights) ?? false;
 }
 
 /** Pinned staging buffers as a share of the offloaded states (the engine's offloadBufferFactor less one). */
@@ -135,7 +148,7 @@ export const DEFAULT_GPUS_PER_NODE = 8;
  * launch README all call this, so the table, explain, the explorer, --json and the README show one number.
  */
 export function hostRamOfOptions(
-  arch: { dtype: string },
+  arch: { dtype: string; groups?: readonly { experts: number }[] },
   o: EstimateOptions,
   params: number,
   hostBytesPerGpu: number,
@@ -149,5 +162,6 @@ export function hostRamOfOptions(
     hostBytesPerGpu,
     checkpointBytes(arch, params),
     o.weights,
+    arch.groups?.some((g) => g.experts > 1) ?? false,
   );
 }

@@ -54,6 +54,21 @@ const loadsWhole = (
   weights: WeightDtype,
 ): boolean => rule === true || (Array.isArray(rule) && rule.includes(weights));
 
+/**
+ * FrameworkProfile.shardedQuantLoad: base weights the launch loads layer by layer where loadsWholeBeforeSharding
+ * would hold them whole, each tensor quantized on the GPU (`workers` at once), then kept on rank 0's host
+ * (EngineProfile.hostLoading), meta elsewhere. `denseOnly`: a model with routed experts loads whole. Not for a run
+ * that loaded whole (EstimateContext.quantizerLoadsWhole).
+ */
+const shardedLoadOf = (s: Setup): FrameworkProfile['shardedQuantLoad'] | undefined =>
+  s.fw.shardedQuantLoad?.weights.includes(s.o.weights) === true &&
+  s.ctx.quantizerLoadsWhole !== true &&
+  !(s.fw.shardedQuantLoad.denseOnly && s.arch.groups.some((g) => g.experts > 1)) &&
+  s.o.zero >= 3 &&
+  s.dp > 1
+    ? s.fw.shardedQuantLoad
+    : undefined;
+
 /** Every phase of one pipeline stage, with its host bytes, paged states and largest transient. */
 function evalStage(s: Setup, stage: Stage): StageResult {
   const h = holdingsOf(s, stage);
@@ -68,8 +83,11 @@ function evalStage(s: Setup, stage: Stage): StageResult {
     buffers: h.ddpBuckets,
   };
   // Load: weights materialize tensor by tensor; quantize-on-load holds one 16-bit tensor transiently. An engine
-  // that shards after loading (loadsWholeBeforeSharding) holds the whole model and adapters on each GPU first.
-  const whole = loadsWhole(s.fw.loadsWholeBeforeSharding, s.o.weights) && s.o.zero >= 3 && s.dp > 1;
+  // that shards after loading (loadsWholeBeforeSharding) holds the whole model and adapters on each GPU first,
+  // unless its launch loads layer by layer (shardedQuantLoad: `workers` quantize-on-load transients at once).
+  const sharded = shardedLoadOf(s);
+  const whole =
+    !sharded && loadsWhole(s.fw.loadsWholeBeforeSharding, s.o.weights) && s.o.zero >= 3 && s.dp > 1;
   const load: PhaseParts = {
     phase: 'load',
     parts: {
@@ -77,7 +95,7 @@ function evalStage(s: Setup, stage: Stage): StageResult {
       weights: whole ? h.weightsFull : h.weights,
       quantConstants: whole ? h.constantsFull : h.quantConstants,
       adapters: whole ? h.adapterBytes * s.dp : h.adapterBytes,
-      buffers: s.dequant,
+      buffers: s.dequant * (sharded?.workers ?? 1),
     },
   };
   // The vision tower runs on the stage holding the embeddings (memory/vision.ts).

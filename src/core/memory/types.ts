@@ -152,6 +152,13 @@ export interface EstimateContext {
    */
   kbitNormsCastBack?: boolean;
   /**
+   * The run loaded its 4-bit base whole onto every rank's GPU before sharding (transformers' own load: the
+   * Trainer, or axolotl without qlora_sharded_model_loading), not through the engine's layer-by-layer loader
+   * (FrameworkProfile.shardedQuantLoad). No flag sets it; the Trainer-stack readers (hf-args, Accelerate,
+   * LLaMA-Factory) and the axolotl reader, for configs without that key, do.
+   */
+  quantizerLoadsWhole?: boolean;
+  /**
    * The run replaced a MoE's fused routed experts with one nn.Linear per expert (axolotl's llama4_linearized_experts,
    * axolotl-ai-cloud/axolotl@067b021c src/axolotl/monkeypatch/models/llama4/modeling.py): bitsandbytes quantizes them
    * as it does every nn.Linear, so the engine's unquantizedExperts does not apply; time runs them as a dense loop

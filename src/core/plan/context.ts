@@ -289,6 +289,8 @@ export interface Limits {
   deadline: number;
   hostRamGiven: number | null;
   ckptBytes: number;
+  /** The model has routed experts (host-ram.ts: engines' layer-by-layer 4-bit loaders take dense models only). */
+  routedExperts: boolean;
   rankIdx: readonly number[];
   keep: number;
   fastestKnown: number;
@@ -310,6 +312,7 @@ export function limitsOf(ctx: Ctx, fastestKnown: number, keep: number): Limits {
     deadline: s.limits.deadlineHours ?? Infinity,
     hostRamGiven: givenHostRamBytes(s),
     ckptBytes: checkpointBytes(ctx.arch, ctx.P.total),
+    routedExperts: ctx.arch.groups.some((g) => g.experts > 1),
     rankIdx: RANK_KEYS[s.rank],
     keep,
     fastestKnown,

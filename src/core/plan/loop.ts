@@ -273,7 +273,15 @@ function fitsMemory(L: Loop, f: RowFacts, r: number, h: number): boolean {
   }
   const nodeSize = t.nodeSizeOf[h]!;
   const perNode = f.count < nodeSize ? f.count : nodeSize;
-  const hostNeed = hostRamPerNode(f.engine, f.zero, perNode, f.host, lim.ckptBytes, f.o.weights);
+  const hostNeed = hostRamPerNode(
+    f.engine,
+    f.zero,
+    perNode,
+    f.host,
+    lim.ckptBytes,
+    f.o.weights,
+    lim.routedExperts,
+  );
   const hostLimit = hostRamLimit(lim.hostRamGiven, t.gpuBytes[h]!, perNode);
   if (hostNeed > hostLimit) {
     const score = hostNeed / hostLimit;

@@ -3,6 +3,7 @@ import { ATTENTION } from '../../../schema/estimate.js';
 import { HF_LORA, HF_OPTIMIZERS, TRL_OBJECTIVES } from '../hf/profile.js';
 import { loraRecipeDefault, type EngineProfile } from '../profile.js';
 import { HF_FSDP_RULES } from '../hf/rules.js';
+import { AXOLOTL_SHARDED_QUANT_LOAD } from '../hf/memory.js';
 
 export const HF_FSDP_PROFILE: EngineProfile = {
   id: 'hf-fsdp',
@@ -34,8 +35,14 @@ export const HF_FSDP_PROFILE: EngineProfile = {
   // gradient_checkpointing checkpoints whole layers; TRL activation_offloading moves saved activations to the host.
   checkpointing: ['none', 'full', 'offload'],
   // Accelerate FSDP with cpu_ram_efficient_loading (the plan sets it; https://huggingface.co/docs/accelerate/usage_guides/fsdp).
-  // 4-bit weights stream onto every rank's GPU instead: the quantizer's device_map (hf/memory.ts BNB_4BIT_LOADS_WHOLE).
-  hostLoading: { onePerNode: 'always', streamed: false, streamedWeights: ['nf4', 'fp4'] },
+  // 4-bit weights stream onto every rank's GPU instead: the quantizer's device_map (hf/memory.ts BNB_4BIT_LOADS_WHOLE);
+  // NF4 under FSDP FULL_SHARD loads through axolotl's sharded loader onto rank 0's host (AXOLOTL_SHARDED_QUANT_LOAD).
+  hostLoading: {
+    onePerNode: 'always',
+    streamed: false,
+    streamedWeights: ['nf4', 'fp4'],
+    shardedQuantWeights: AXOLOTL_SHARDED_QUANT_LOAD.weights,
+  },
   // `launch --sharding fsdp` names it (Trainer + Accelerate FSDP, https://huggingface.co/docs/accelerate/usage_guides/fsdp).
   shardingFlag: true,
   attention: ATTENTION,

@@ -3,7 +3,13 @@ import { Document } from 'yaml';
 import { isAdapter, is4bit, TORCH_DTYPE } from '../../launch/common.js';
 import { TRL_GRPO_LR_NOTE, trlLearningRate } from './trl-objective.js';
 import { DEEPSPEED_FILE } from './deepspeed.js';
-import { distributionOf, flattens4bit, quantStorageNote, type DistKind } from './distribution.js';
+import {
+  axolotlShardedLoad,
+  distributionOf,
+  flattens4bit,
+  quantStorageNote,
+  type DistKind,
+} from './distribution.js';
 import { KERNELS_FLASH_ATTN, expertZero3Blocker, trainerOptim } from './trainer.js';
 import { LORA_DROPOUT, loraAlpha, preferenceLrNote } from '../../launch/common.js';
 import {
@@ -146,6 +152,7 @@ export function emitAxolotl(x: LaunchInput): EngineOutput {
     c.lora_alpha = loraAlpha(o.loraRank);
     notes.push(...loraTargetKeys(x, c));
   }
+  if (axolotlShardedLoad(x, d)) notes.push(...shardedLoadKey(o, c));
   if (o.objective === 'grpo') notes.push(TRL_GRPO_LR_NOTE);
   const preferenceNote = preferenceLrNote(o);
   if (preferenceNote) notes.push(preferenceNote);
@@ -199,6 +206,25 @@ export function emitAxolotl(x: LaunchInput): EngineOutput {
   ];
   if (o.objective === 'grpo') files.push(AXOLOTL_REWARDS);
   return { engine, ok: true, files, notes };
+}
+
+/**
+ * qlora_sharded_model_loading (axolotl 0.19.0 schemas/peft.py): with adapter qlora, fsdp_config and
+ * fsdp_config.cpu_ram_efficient_loading (written for FSDP1) the loader quantizes layer by layer onto rank 0's host
+ * instead of loading the whole model onto every GPU (loaders/model.py _build_model -> utils/model_shard_quant.py
+ * load_sharded_model_quant; hf/memory.ts AXOLOTL_SHARDED_QUANT_LOAD). Its Linear4bit are NF4 with double
+ * quantization whatever bnb_config_kwargs says. Returns the notes.
+ */
+function shardedLoadKey(o: LaunchInput['options'], c: Record<string, unknown>): string[] {
+  c.qlora_sharded_model_loading = true;
+  const notes = [
+    "qlora_sharded_model_loading: the 4-bit model is quantized layer by layer onto local rank 0's host (meta on the other ranks) and FSDP shards it from there; run axolotl.yaml, not train.py, which loads the whole model onto every GPU",
+  ];
+  if (!o.doubleQuant)
+    notes.push(
+      'qlora_sharded_model_loading double-quantizes the 4-bit constants whatever bnb_4bit_use_double_quant says (model_shard_quant.py compress_statistics=True): slightly less memory than planned',
+    );
+  return notes;
 }
 
 /** The config with the rl keys inserted before `datasets`, whose one entry becomes `dataset`. */

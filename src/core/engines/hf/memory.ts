@@ -23,6 +23,20 @@ const HF_BNB_WEIGHTS = ['nf4', 'fp4', 'int8'] as const;
 // moved it to the CPU (rank 0) or meta (others) (huggingface/transformers#29587) is gone. 16-bit weights still load
 // on rank 0's host (FSDP cpu_ram_efficient_loading) or partitioned by zero.Init.
 export const BNB_4BIT_LOADS_WHOLE = ['nf4', 'fp4'] as const;
+// axolotl 0.19.0's FSDP-QLoRA loader (qlora_sharded_model_loading with fsdp_config.cpu_ram_efficient_loading, the
+// Answer.AI technique; axolotl-0.19.0 wheel loaders/model.py _build_model L1008-L1034 -> utils/model_shard_quant.py
+// load_sharded_model_quant): the model is built on the meta device with bitsandbytes Linear4bit (quant_type
+// "nf4" and compress_statistics=True hard-coded, so NF4 only), each checkpoint tensor is quantized on the rank's
+// GPU and moved to the CPU on local rank 0, to meta elsewhere (load_and_quantize), two tensors at once
+// (loading_workers=2, a fastcore thread pool); FSDP1's sync_module_states then broadcasts rank 0's copy. It sets
+// each checkpoint tensor by its file name (module.get_submodule, skipping names it cannot find), with none of
+// transformers 5's checkpoint conversion (per-expert files into fused expert parameters), so dense models only.
+export const AXOLOTL_SHARDED_QUANT_LOAD = {
+  weights: ['nf4'],
+  // loading_workers=2: https://github.com/axolotl-ai-cloud/axolotl/blob/v0.19.0/src/axolotl/utils/model_shard_quant.py
+  workers: 2,
+  denseOnly: true,
+} as const;
 
 export const HF_MEMORY: FrameworkProfile = {
   // TRL v1.9.0's GRPOTrainer: the old log-probs' forward with a vLLM rollout (FrameworkProfile.grpoOldLogprobs;
@@ -88,6 +102,8 @@ export const HF_MEMORY: FrameworkProfile = {
   gatheredLayers: 2, // FSDP forward_prefetch/backward_prefetch: current + next unit
   // Accelerate FSDP wraps a 4-bit model every rank loaded whole onto its GPU (BNB_4BIT_LOADS_WHOLE).
   loadsWholeBeforeSharding: BNB_4BIT_LOADS_WHOLE,
+  // NF4 FSDP-QLoRA launches through axolotl's layer-by-layer loader instead (AXOLOTL_SHARDED_QUANT_LOAD).
+  shardedQuantLoad: AXOLOTL_SHARDED_QUANT_LOAD,
   // transformers/PEFT load 4/8-bit weights through bitsandbytes.
   quantFormat: 'bnb',
   int4QuantFormat: 'bnb',

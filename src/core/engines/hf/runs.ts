@@ -5,7 +5,7 @@
 import type { EstimateOptions } from '../../../schema/estimate.js';
 import type { EngineRuns, RunsSet } from '../runs.js';
 import { TRL_OBJECTIVES } from './profile.js';
-import { BNB_4BIT_LOADS_WHOLE } from './memory.js';
+import { AXOLOTL_SHARDED_QUANT_LOAD, BNB_4BIT_LOADS_WHOLE } from './memory.js';
 
 const H =
   'https://github.com/huggingface/transformers/blob/001002320fa01a489bb9b93976a7e4cd1a46291c/src/transformers';
@@ -86,7 +86,16 @@ export const hfZeroRefusal =
  */
 export const bnb4bitLoadNote =
   (engine: 'hf-fsdp' | 'hf-deepspeed') =>
-  (o: EstimateOptions, dp: number): string | null =>
-    dp > 1 && o.zero === 3 && (BNB_4BIT_LOADS_WHOLE as readonly string[]).includes(o.weights)
+  (o: EstimateOptions, dp: number): string | null => {
+    if (dp <= 1 || o.zero !== 3) return null;
+    // hf-fsdp's NF4 QLoRA loads through axolotl's layer-by-layer loader (memory.ts AXOLOTL_SHARDED_QUANT_LOAD).
+    if (
+      engine === 'hf-fsdp' &&
+      o.method === 'qlora' &&
+      (AXOLOTL_SHARDED_QUANT_LOAD.weights as readonly string[]).includes(o.weights)
+    )
+      return `hf-fsdp on ${dp} GPUs: a dense 4-bit model loads layer by layer through axolotl's qlora_sharded_model_loading (quantized on each GPU, kept on local rank 0's host, meta elsewhere; utils/model_shard_quant.py load_sharded_model_quant, axolotl 0.19.0) before FSDP shards it: launch writes axolotl.yaml for it, not train.py, which would load the whole model onto every GPU; a model with routed experts loads whole (that loader does not convert fused-expert checkpoints)`;
+    return (BNB_4BIT_LOADS_WHOLE as readonly string[]).includes(o.weights)
       ? `${engine} on ${dp} GPUs: each rank loads the whole 4-bit model onto its GPU before ${engine === 'hf-fsdp' ? 'FSDP' : 'DeepSpeed ZeRO-3'} shards it (transformers 5.14.1: with no device_map the 4-bit quantizer sets {"": current device}, quantizers/quantizer_bnb_4bit.py update_device_map; FSDP's rank-0 loading and zero.Init take 16-bit models only): the load phase holds it`
       : null;
+  };

@@ -21,6 +21,7 @@ import {
   flattens4bit,
   quantStorageNote,
   shardsWeights,
+  axolotlShardedLoad,
   type Distribution,
 } from './distribution.js';
 import {
@@ -146,6 +147,13 @@ export function expertZero3Blocker(
 /** The change rules whose notes the Trainer's launch writes. */
 const TRAINER_NOTE_RULES = [FLASH_ATTN_WHEEL, PEFT_ZERO3_REENTRANT, BNB_FUSED_EXPERTS];
 
+// The plan's load is axolotl's layer-by-layer one (distribution.ts axolotlShardedLoad); the Trainer's is whole.
+const WHOLE_4BIT_LOAD =
+  'train.py loads the whole 4-bit model onto every GPU before FSDP shards it (transformers 5.14.1: the 4-bit quantizer sets device_map {"": current device}); the plan counts axolotl\'s layer-by-layer load: run axolotl.yaml (qlora_sharded_model_loading)';
+
+const wholeLoadBlocker = (x: LaunchInput, d: Distribution): string | null =>
+  axolotlShardedLoad(x, d) ? WHOLE_4BIT_LOAD : null;
+
 export function emitHfArgs(x: LaunchInput): EngineOutput {
   const engine = HF_ENGINE;
   const o = x.options;
@@ -155,7 +163,7 @@ export function emitHfArgs(x: LaunchInput): EngineOutput {
   if (forbidden) return { engine, ok: false, reason: forbidden };
   const opt = trainerOptim(o);
   if ('reason' in opt) return { engine, ok: false, reason: opt.reason };
-  const expertBlock = expertZero3Blocker(x, d) ?? trlObjectiveBlocker(x);
+  const expertBlock = expertZero3Blocker(x, d) ?? trlObjectiveBlocker(x) ?? wholeLoadBlocker(x, d);
   if (expertBlock) return { engine, ok: false, reason: expertBlock };
   const notes = [...d.notes, ...ruleNotes(x, TRAINER_NOTE_RULES)];
   const sft: Record<string, unknown> = {

@@ -13,6 +13,7 @@ import {
   parameterTargetsOf,
   targetsOf,
   type UpstreamKeys,
+  transformersLoadOf,
 } from '../../../from/common.js';
 import { mapFsdp } from './fsdp.js';
 import { attentionOf } from './hf-args.js';
@@ -53,6 +54,7 @@ const MEMORY_KEYS = [
   'bnb_config_kwargs',
   'context_parallel_size',
   'tensor_parallel_size',
+  'qlora_sharded_model_loading',
 ] as const;
 
 /** Keys axolotl has that change memory and vramplan does not model (each becomes a warning). */
@@ -213,7 +215,7 @@ export function mapAxolotl(
   const ds = r.raw('deepspeed');
   if (ds !== undefined && typeof ds !== 'string')
     throw new FromError('deepspeed', ds, 'a path to a DeepSpeed JSON file');
-  const [build, rest] = [buildOf(r, flags, doc.quantize_moe_experts === true), r.unused()];
+  const [build, rest] = [loadBuildOf(r, flags, fsdpConfig, doc), r.unused()];
   return {
     format: 'axolotl',
     model,
@@ -249,6 +251,42 @@ function buildOf(
   const kbit = kbitBuildOf(flags, quantizedExperts);
   if (r.bool('llama4_linearized_experts') !== true) return kbit;
   return { build: { ...kbit.build, linearizedExperts: true } };
+}
+
+/**
+ * Whether the loader quantizes layer by layer (axolotl 0.19.0 loaders/model.py _build_model L1008-L1034:
+ * adapter qlora, fsdp_config with cpu_ram_efficient_loading, qlora_sharded_model_loading; its validator
+ * check_fsdp2_cpu_ram_efficient_loading_w_4bit refuses cpu_ram_efficient_loading with 4-bit under fsdp_version 2).
+ */
+function shardedLoadOf(
+  r: FieldReader,
+  flags: FromFlags,
+  fsdpConfig: Record<string, unknown> | undefined,
+): boolean {
+  const key = r.bool('qlora_sharded_model_loading') === true;
+  const version = String(r.raw('fsdp_version') ?? fsdpConfig?.fsdp_version ?? '1');
+  return (
+    key &&
+    flags.method === 'qlora' &&
+    fsdpConfig !== undefined &&
+    fsdpConfig.cpu_ram_efficient_loading === true &&
+    version !== '2'
+  );
+}
+
+/**
+ * buildOf, and where the sharded loader does not apply a 4-bit model loads through from_pretrained, whole onto
+ * every GPU (loaders/model.py _set_device_map_config: device_map {"": LOCAL_RANK} for QLoRA under FSDP).
+ */
+function loadBuildOf(
+  r: FieldReader,
+  flags: FromFlags,
+  fsdpConfig: Record<string, unknown> | undefined,
+  doc: Record<string, unknown>,
+): Pick<FromMapping, 'build'> {
+  const b = buildOf(r, flags, doc.quantize_moe_experts === true);
+  const whole = shardedLoadOf(r, flags, fsdpConfig) ? undefined : transformersLoadOf(flags).build;
+  return whole ? { build: { ...b.build, ...whole } } : b;
 }
 
 /** `quantizedExperts`: quantize_moe_experts, under which the loader skips the preparation (model.py:1139-1141). */

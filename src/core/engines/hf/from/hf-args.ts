@@ -14,6 +14,7 @@ import {
   parameterTargetsOf,
   targetsOf,
   type UpstreamKeys,
+  transformersLoadOf,
 } from '../../../from/common.js';
 import { mapFsdp } from './fsdp.js';
 import { mapTrlObjective, trlObjectiveOf } from './trl-objective.js';
@@ -252,6 +253,7 @@ export function mapHfArgs(
     deepspeedRef: trainer.deepspeedRef,
     deepspeedInline: trainer.deepspeedInline,
     memoryKeys: HF_MEMORY_KEYS,
+    ...transformersLoadOf(flags),
   };
 }
 

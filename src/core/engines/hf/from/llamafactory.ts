@@ -10,6 +10,7 @@ import {
   modulesToSave,
   targetsOf,
   type UpstreamKeys,
+  transformersLoadOf,
 } from '../../../from/common.js';
 import { TRAINER_MEMORY_KEYS, attentionOf, mapTrainerArgs } from './hf-args.js';
 
@@ -148,6 +149,7 @@ export function mapLlamaFactory(
     deepspeedRef: trainer.deepspeedRef,
     deepspeedInline: trainer.deepspeedInline,
     memoryKeys: MEMORY_KEYS,
+    ...transformersLoadOf(flags),
   };
 }
 
@@ -289,5 +291,6 @@ export function mapLlamaFactoryV1(doc: Record<string, unknown>): FromMapping {
     deepspeedRef,
     deepspeedInline: null,
     memoryKeys: V1_MEMORY_KEYS,
+    ...transformersLoadOf(flags),
   };
 }
