@@ -3,9 +3,9 @@
  * scaling` as separate ops under autograd (PEFT peft v0.20.0 src/peft/tuners/lora/layer.py Linear.forward;
  * torchtune 1142f3a torchtune/modules/peft/lora.py LoRALinear.forward; LitGPT 2685705 litgpt/lora.py
  * LoRALinear.forward). Each engine's lora-path.ts adds what its own path does beside it (memory/framework-profile.ts
- * LoraPathCost).
+ * LoraPathCost, memory/lora-path-profile.ts).
  */
-import type { LoraPathCost } from '../memory/framework-profile.js';
+import type { LoraPathCost } from '../memory/lora-path-profile.js';
 
 export const UNFUSED_LORA_GRAPH: Pick<
   LoraPathCost,

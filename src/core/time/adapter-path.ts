@@ -1,6 +1,6 @@
 /** The engine's LoRA path beside each adapted dense linear: passes over the activations and kernels per micro-batch. */
 import { FRAMEWORKS } from '../memory/frameworks.js';
-import { type LoraPathCost } from '../memory/framework-profile.js';
+import { type LoraPathCost } from '../memory/lora-path-profile.js';
 import { builtAdapterBytes } from '../memory/trainable-width.js';
 import { isFloatDtype } from '../model/dtypes.js';
 import type { EstimateOptions, LoraTarget } from '../../schema/estimate.js';

@@ -5,7 +5,7 @@
  * src/peft/tuners/lora/bnb.py Linear4bit.forward; v0.14.0 (de88c703065fdd3a05521da1054c0463d16ea33c) runs the same
  * branch (`x.to(lora_A.weight.dtype)`, `result + lora_B(lora_A(dropout(x))) * scaling`, `result.to(torch_result_dtype)`).
  */
-import type { LoraPathCost } from '../../memory/framework-profile.js';
+import type { LoraPathCost } from '../../memory/lora-path-profile.js';
 import { UNFUSED_LORA_GRAPH } from '../lora-graph.js';
 
 export const PEFT_LORA_PATH: LoraPathCost = {

@@ -5,7 +5,7 @@
  * self.lora_B.transpose(0, 1)) * self.scaling`, `return pretrained + lora`. LoRAQKVLinear also zero-pads the
  * adapted slices to the fused qkv width (zero_pad): not timed apart.
  */
-import type { LoraPathCost } from '../../memory/framework-profile.js';
+import type { LoraPathCost } from '../../memory/lora-path-profile.js';
 import { UNFUSED_LORA_GRAPH } from '../lora-graph.js';
 
 export const LITGPT_LORA_PATH: LoraPathCost = {

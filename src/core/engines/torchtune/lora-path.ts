@@ -4,7 +4,7 @@
  * LoRALinear.forward: `out = F.linear(x, ...)` (or `linear_nf4`), `lora_out = self.lora_a(self.dropout(x))`,
  * `lora_out = (self.alpha / self.rank) * self.lora_b(lora_out)`, `return out + lora_out`.
  */
-import type { LoraPathCost } from '../../memory/framework-profile.js';
+import type { LoraPathCost } from '../../memory/lora-path-profile.js';
 import { UNFUSED_LORA_GRAPH } from '../lora-graph.js';
 
 export const TORCHTUNE_LORA_PATH: LoraPathCost = {

@@ -3,7 +3,7 @@
  * LoraPathCost). Read in unslothai/unsloth at 015bdef0d94a241bcd94eec7a405b1700632180d:
  * unsloth/kernels/utils.py matmul_lora and unsloth/kernels/fast_lora.py LoRA_W / LoRA_MLP / LoRA_QKV.
  */
-import type { LoraPathCost } from '../../memory/framework-profile.js';
+import type { LoraPathCost } from '../../memory/lora-path-profile.js';
 import { PEFT_LORA_PATH } from '../hf/lora-path.js';
 
 export const UNSLOTH_LORA_PATH: LoraPathCost = {
