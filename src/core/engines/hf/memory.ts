@@ -119,7 +119,9 @@ export const HF_MEMORY: FrameworkProfile = {
   // PEFT 0.20 adapts those parameters with target_parameters only: lora.ParamWrapper (tuners/lora/layer.py @a5526d27).
   expertAdapters: 'param-wrapper',
   // PEFT 0.21.2 (HF_PINS) remaps v4-style targets on transformers 5 MoE models (utils/transformers_weight_conversion.py
-  // _convert_peft_config_moe, run by BaseTuner.inject_adapter): counted in model/peft-moe.ts.
+  // _convert_peft_config_moe, run by BaseTuner.inject_adapter): counted in model/peft-moe.ts. Axolotl 0.19.0's peft
+  // 0.20.0 runs the same: that file is byte-identical in the two wheels, inject_adapter calls it (tuners_utils.py
+  // L787-L803), transformers 5.16.1 maps the same model types as 5.14.1, and axolotl leaves it unpatched.
   peftV5Remap: true,
   // transformers 5.14.1's bitsandbytes integration swaps only nn.Linear / Conv1D for Linear4bit / Linear8bitLt
   // (integrations/bitsandbytes.py replace_with_bnb_linear; quantizer_bnb_4bit.py param_needs_quantization); the fused

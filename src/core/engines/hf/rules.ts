@@ -265,7 +265,8 @@ export const PEFT_MOE_GATE_UP_PAIR: Rule = {
   id: 'peft-moe-gate-up-pair',
   says: "PEFT fuses gate and up into this MoE's experts.gate_up_proj and raises 'Cannot convert PEFT target(s) ... without also targeting ...' when only one of the two is a LoRA target: target both or neither",
   library: 'peft',
-  // The remap since 0.18 (transformers 5 support); the same check in the 0.21.2 wheel (trainer.ts HF_PINS).
+  // The remap since 0.18 (transformers 5 support); the same check in the 0.21.2 wheel (trainer.ts HF_PINS) and in
+  // axolotl 0.19.0's peft 0.20.0 (transformers_weight_conversion.py byte-identical).
   versions: '>=0.18,<=0.21.2',
   source:
     'https://github.com/huggingface/peft/blob/v0.21.2/src/peft/utils/transformers_weight_conversion.py#L461-L469',

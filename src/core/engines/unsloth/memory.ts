@@ -66,6 +66,10 @@ export const UNSLOTH_MEMORY: FrameworkProfile = {
   // keep per-expert Linear4bit (gate_up_projs.<i>: unslothai/unsloth@015bdef unsloth/models/_utils.py
   // get_moe_target_modules).
   kbitExpertStacks: { except: ['gpt_oss'] },
+  // No peftV5Remap: peft 0.21.2 on transformers 5.5.0 (launch.ts UNSLOTH_PINS) calls PEFT's remap, but Unsloth
+  // wraps it at import to return when target_parameters is set (unsloth 2026.10.9 wheel import_fixes.py:9466-9504),
+  // which get_moe_target_parameters sets for any gate/up/down target on fused experts (models/_utils.py:11023-11109):
+  // gate_up_proj at rank r, no router adapter, dense and shared MLP linears keep theirs, gate or up alone allowed.
   // Unsloth's fused LoRA matmuls (lora-path.ts).
   loraPath: UNSLOTH_LORA_PATH,
   // Data parallel only (DDP, FSDP2: multi-gpu.ts); no expert parallelism.
