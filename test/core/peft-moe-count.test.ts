@@ -1,7 +1,8 @@
 // LoRA on a transformers 5 MoE's fused experts under PEFT (lora.ParamWrapper through target_parameters): the
 // trainable count follows what PEFT 0.21.2 builds on transformers 5.14.1 (per-expert rank-r pairs, gate_up_proj at
 // rank 2r and the router adapted where PEFT remaps a v4-style config), as get_nb_trainable_parameters() reported it
-// for the catalog configs (test/fixtures/launch-libs/peft-moe-count.json, scripts/check-launch-libs/peft_moe_count.py).
+// for the catalog configs (test/fixtures/launch-libs/peft-moe-count.json, scripts/check-launch-libs/peft_moe_count.py);
+// Unsloth, whose kernels run the adapters ParamWrapper creates, is counted the same way without remap.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { estimateMemory } from '../../src/core/memory/index.js';
@@ -76,10 +77,60 @@ describe('LoRA parameters on fused experts under PEFT ParamWrapper', () => {
     const router = r * (H + E);
     const attn = r * (H + 4096) * 2 + r * (H + 512) * 2;
     expect(count('qwen3-30b-a3b', 'hf', true)).toBe(L * (gateUp + down + router + attn));
-    // Each expert as a rank-r linear of its own (no ParamWrapper): gate and up apart, no router.
-    const perExpert = L * (2 * E * r * (H + I) + down + attn);
-    const unsloth = count('qwen3-30b-a3b', 'unsloth', false);
-    expect(unsloth).toBe(perExpert);
+  });
+
+  // Unsloth 2026.10.9 sets target_parameters on fused experts (models/_utils.py get_moe_target_parameters:11023-11109)
+  // and skips PEFT's remap, so PEFT's ParamWrapper creates gate_up_proj and down_proj adapters at rank r: E·r·(in + out)
+  // each, gate_up_proj one parameter (in = hidden, out = 2I); no router adapter. Its kernels skip the ΔW term.
+  it('Unsloth Qwen3-30B-A3B LoRA: gate_up_proj one rank-r ParamWrapper per expert, not gate and up apart', () => {
+    const L = 48,
+      H = 2048,
+      I = 768,
+      E = 128,
+      r = 16;
+    const gateUp = E * r * (H + 2 * I);
+    const down = E * r * (I + H);
+    const attn = r * (H + 4096) * 2 + r * (H + 512) * 2;
+    expect(count('qwen3-30b-a3b', 'unsloth', false)).toBe(L * (gateUp + down + attn));
+    // Gate and up as two adapters would add E·r·H per MoE layer.
+    expect(L * (2 * E * r * (H + I) + down + attn) - count('qwen3-30b-a3b', 'unsloth', false)).toBe(
+      L * E * r * H,
+    );
+  });
+
+  it("Unsloth Qwen3-30B-A3B at rank 32: the 1,285,029,888 trainable its notebook's log prints", () => {
+    // unslothai/notebooks@8081c7e4 nb/Qwen3_MoE.ipynb, get_peft_model r 32 on q,k,v,o,gate,up,down (Unsloth 2026.2.1).
+    const arch = resolveModel('qwen3-30b-a3b');
+    const o = { ...opts('unsloth', false), loraRank: 32 };
+    const fw = FRAMEWORKS.unsloth;
+    const n = loraParams(
+      arch,
+      trainableSet(o),
+      32,
+      fw.embedTargetsTrainFully,
+      fusedExpertLora(fw, arch),
+    );
+    expect(n).toBe(1_285_029_888);
+  });
+
+  it('Unsloth gpt-oss-20b LoRA: 24 layers of 32 experts, hidden = I = 2880, q 4096 and k/v 512 wide', () => {
+    const L = 24,
+      H = 2880,
+      I = 2880,
+      E = 32,
+      r = 16;
+    const gateUp = E * r * (H + 2 * I);
+    const down = E * r * (I + H);
+    const attn = r * (H + 4096) * 2 + r * (H + 512) * 2;
+    expect(count('gpt-oss-20b', 'unsloth', false)).toBe(L * (gateUp + down + attn));
+  });
+
+  it("Unsloth's expert adapters hold no ParamWrapper ΔW memory or time", () => {
+    expect(FRAMEWORKS.unsloth.expertAdapters).toBeUndefined();
+    expect(FRAMEWORKS.unsloth.expertLoraCount).toBe('param-wrapper');
+    const arch = resolveModel('qwen3-30b-a3b');
+    const b = estimateMemory(arch, opts('unsloth', false)).perGpu.breakdown;
+    expect(b.adapters).toBe(4 * count('qwen3-30b-a3b', 'unsloth', false));
   });
 
   it('the estimate holds the adapters, their gradients and AdamW states at that count', () => {

@@ -68,6 +68,16 @@ describe('LoRA on Qwen3-30B-A3B experts (HF engines)', () => {
     expect([...back.loraTargets].sort()).toEqual([...options.loraTargets].sort());
   });
 
+  // axolotl 0.19.0 lets ParamWrapper take a dropout only where PEFT's remap creates target_parameters itself
+  // (loaders/adapter.py load_lora, _patch_peft_param_wrapper_dropout): with lora_target_parameters written the
+  // patch is skipped, so the expert config keeps 0 and an attention-only one keeps its dropout.
+  it('axolotl: attention-only LoRA on the MoE keeps lora_dropout 0.05 and writes no lora_target_parameters', () => {
+    const { bundle } = launch({ method: 'lora', framework: 'hf', 'lora-targets': 'q,k,v,o' });
+    const y = parse(file(bundle, 'axolotl.yaml') ?? '');
+    expect(y.lora_target_parameters).toBeUndefined();
+    expect(y.lora_dropout).toBe(0.05);
+  });
+
   it('attention-only LoRA and dense models write no target_parameters', () => {
     const o = optionsFromFlags({ method: 'lora', 'lora-targets': 'q,k,v,o' });
     expect(loraTargetModules(arch, o, true).targetParameters).toEqual([]);

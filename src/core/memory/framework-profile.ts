@@ -296,6 +296,13 @@ export interface FrameworkProfile {
    */
   expertAdapters?: 'param-wrapper';
   /**
+   * The trainable count only: the routed experts' adapters are the parameters PEFT's ParamWrapper creates for a
+   * fused 3-D expert weight (model/peft-moe.ts fusedExpertLoraParams: one rank-r pair per expert per parameter,
+   * gate_up_proj one parameter), though the engine's own kernels run them, so without expertAdapters' ΔW memory and
+   * time. Absent (and no expertAdapters): each expert's gate, up and down are counted as linears of their own.
+   */
+  expertLoraCount?: 'param-wrapper';
+  /**
    * With expertAdapters: the engine's PEFT remaps a v4-style LoRA config on the transformers 5 MoE model types whose
    * layout changed (model/peft-moe.ts PEFT_V5_REMAPPED): gate/up/down names and 'all-linear' become
    * target_parameters, gate_up_proj at rank 2r, the router adapted under 'all-linear', dense MLPs and shared experts

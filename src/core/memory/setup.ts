@@ -445,8 +445,11 @@ export function largestLinear(arch: Arch): number {
   return m;
 }
 
-/** How the engine adapts fused routed experts (model/peft-moe.ts): PEFT's ParamWrapper, remapped or not; else null. */
+/**
+ * How the engine's adapters on fused routed experts are counted (model/peft-moe.ts): PEFT's ParamWrapper, remapped or
+ * not, whether ParamWrapper runs them (expertAdapters) or only creates them (expertLoraCount); else null.
+ */
 export function fusedExpertLora(fw: FrameworkProfile, arch: Arch): { remapped: boolean } | null {
-  if (fw.expertAdapters !== 'param-wrapper') return null;
+  if (fw.expertAdapters !== 'param-wrapper' && fw.expertLoraCount !== 'param-wrapper') return null;
   return { remapped: fw.peftV5Remap === true && PEFT_V5_REMAPPED.has(arch.modelType) };
 }

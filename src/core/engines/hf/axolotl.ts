@@ -56,7 +56,11 @@ export function axolotlRequirements(deepspeed: boolean): string {
 /** lora_dropout and the target keys; returns the target notes. */
 function loraTargetKeys(x: LaunchInput, c: Record<string, unknown>): string[] {
   const m = loraTargetModules(x.arch, x.options, true);
-  // lora.ParamWrapper raises on lora_dropout != 0 (peft v0.20.0 tuners/lora/layer.py, a5526d27).
+  // lora.ParamWrapper raises on lora_dropout != 0 (peft 0.20.0 tuners/lora/layer.py ParamWrapper.__init__ L2264).
+  // axolotl 0.19.0 patches it to take dropout 0 for the experts only (loaders/adapter.py
+  // _patch_peft_param_wrapper_dropout L243), but load_lora applies that patch only where
+  // _peft_will_auto_convert_target_params holds, which returns False once lora_target_parameters is set (L205-L218,
+  // L343-L355): with the key written here, a dropout would still raise.
   c.lora_dropout = m.targetParameters.length > 0 ? 0 : LORA_DROPOUT;
   if (m.targetModules === 'all-linear') c.lora_target_linear = true;
   else c.lora_target_modules = m.targetModules;

@@ -70,6 +70,14 @@ export const UNSLOTH_MEMORY: FrameworkProfile = {
   // wraps it at import to return when target_parameters is set (unsloth 2026.10.9 wheel import_fixes.py:9466-9504),
   // which get_moe_target_parameters sets for any gate/up/down target on fused experts (models/_utils.py:11023-11109):
   // gate_up_proj at rank r, no router adapter, dense and shared MLP linears keep theirs, gate or up alone allowed.
+  // PEFT's ParamWrapper creates those target_parameters adapters (peft 0.21.2 tuners/lora/layer.py
+  // ParamWrapper.update_layer: one rank-r pair per expert, E·r·(in + out), gate_up_proj one parameter), which
+  // unsloth_zoo's patched ParamWrapper.forward hands the experts' grouped matmuls as lora_A (E·r, in) / lora_B
+  // (out, E·r) instead of building ΔW (unsloth_zoo 2026.10.9 wheel temporary_patches/moe_utils.py
+  // _extract_lora_from_wrapper:2957): no expertAdapters.
+  // gpt-oss's 4-bit per-expert gate_up_projs.<i> Linear4bit (get_moe_target_modules) get lora.Linear(hidden, 2I)
+  // each: the same count.
+  expertLoraCount: 'param-wrapper',
   // Unsloth's fused LoRA matmuls (lora-path.ts).
   loraPath: UNSLOTH_LORA_PATH,
   // Data parallel only (DDP, FSDP2: multi-gpu.ts); no expert parallelism.
