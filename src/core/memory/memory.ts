@@ -6,6 +6,7 @@
 import type { Arch } from '../model/arch.js';
 import { isPreferenceOrRl, type EstimateOptions, type WeightDtype } from '../../schema/estimate.js';
 import { FRAMEWORKS } from './frameworks.js';
+import { shardedQuantLoadOf } from './sharded-load.js';
 import type { FrameworkProfile } from './framework-profile.js';
 import { MiB } from '../units.js';
 import { policyOptions, preparedContext, withObjective, type PolicyMemory } from './objective.js';
@@ -57,17 +58,11 @@ const loadsWhole = (
 /**
  * FrameworkProfile.shardedQuantLoad: base weights the launch loads layer by layer where loadsWholeBeforeSharding
  * would hold them whole, each tensor quantized on the GPU (`workers` at once), then kept on rank 0's host
- * (EngineProfile.hostLoading), meta elsewhere. `denseOnly`: a model with routed experts loads whole. Not for a run
- * that loaded whole (EstimateContext.quantizerLoadsWhole).
+ * (EngineProfile.hostLoading), meta elsewhere (sharded-load.ts). Not for a run that loaded whole
+ * (EstimateContext.quantizerLoadsWhole).
  */
-const shardedLoadOf = (s: Setup): FrameworkProfile['shardedQuantLoad'] | undefined =>
-  s.fw.shardedQuantLoad?.weights.includes(s.o.weights) === true &&
-  s.ctx.quantizerLoadsWhole !== true &&
-  !(s.fw.shardedQuantLoad.denseOnly && s.arch.groups.some((g) => g.experts > 1)) &&
-  s.o.zero >= 3 &&
-  s.dp > 1
-    ? s.fw.shardedQuantLoad
-    : undefined;
+const shardedLoadOf = (s: Setup): FrameworkProfile['shardedQuantLoad'] =>
+  s.ctx.quantizerLoadsWhole === true ? undefined : shardedQuantLoadOf(s.fw, s.o, s.arch, s.dp);
 
 /** Every phase of one pipeline stage, with its host bytes, paged states and largest transient. */
 function evalStage(s: Setup, stage: Stage): StageResult {

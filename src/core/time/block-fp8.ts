@@ -146,14 +146,13 @@ function blockFp8Figure(
   w: { cc: number; gfx?: string | undefined },
 ): { baseSeconds: number; perKBlockSeconds: number; sharedFused: boolean } | undefined {
   const k = fw.blockFp8Linear;
-  if (k === undefined) return undefined;
+  if (k === undefined || o.weights !== 'fp8' || !isBlockScaledFp8(arch)) return undefined;
   if (runsBlockFp8Path(arch, o, w.cc)) {
     const h = blockFp8LinearFigures(fw, w.cc);
     return h === undefined ? undefined : { ...h, sharedFused: false };
   }
   const rocm = k.rocm;
   if (rocm === undefined || w.gfx === undefined || !rocm.targets.includes(w.gfx)) return undefined;
-  if (o.weights !== 'fp8' || !isBlockScaledFp8(arch)) return undefined;
   return { ...rocm, sharedFused: rocm.sharedExpertsFused };
 }
 

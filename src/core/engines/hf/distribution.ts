@@ -2,7 +2,8 @@
 import type { EstimateOptions, Optimizer } from '../../../schema/estimate.js';
 import { dataParallel, hfStackBlocker, is4bit, shardingOf } from '../../launch/common.js';
 import type { LaunchInput } from '../../launch/types.js';
-import { AXOLOTL_SHARDED_QUANT_LOAD } from './memory.js';
+import { shardedQuantLoadOf } from '../../memory/sharded-load.js';
+import { HF_MEMORY } from './memory.js';
 
 export type DistKind = 'single' | 'ddp' | 'deepspeed' | 'fsdp';
 
@@ -82,17 +83,14 @@ export const shardsWeights = (d: Distribution, o: EstimateOptions): boolean =>
 
 /**
  * The plan loads its 4-bit base through axolotl's layer-by-layer loader (hf/memory.ts AXOLOTL_SHARDED_QUANT_LOAD,
- * FrameworkProfile.shardedQuantLoad): QLoRA of a dense model with NF4 weights under FSDP FULL_SHARD over more
- * than one rank.
+ * FrameworkProfile.shardedQuantLoad, as the memory model reads it: memory/sharded-load.ts): QLoRA of a dense model
+ * with NF4 weights under FSDP FULL_SHARD over more than one rank.
  * axolotl.yaml sets qlora_sharded_model_loading for it; the Trainer's train.py would load the model whole.
  */
 export const axolotlShardedLoad = (x: LaunchInput, d: Distribution): boolean =>
   d.kind === 'fsdp' &&
   x.options.method === 'qlora' &&
-  x.options.zero === 3 &&
-  dataParallel(x.options) > 1 &&
-  (AXOLOTL_SHARDED_QUANT_LOAD.weights as readonly string[]).includes(x.options.weights) &&
-  !x.arch.groups.some((g) => g.experts > 1);
+  shardedQuantLoadOf(HF_MEMORY, x.options, x.arch, dataParallel(x.options)) !== undefined;
 
 /** The note of an emitter that sets bnb_4bit_quant_storage (flattens4bit). */
 export const quantStorageNote = (o: EstimateOptions, storage: string): string =>
