@@ -11,7 +11,7 @@ import {
   trainableElementBytes,
 } from './trainable-width.js';
 import { isTrained, loraParams, trainableSet } from '../model/trainable.js';
-import { PEFT_V5_REMAPPED } from '../model/peft-moe.js';
+import { peftRemaps } from '../model/peft-moe.js';
 import { largestTensor, optimizerStateBytes, stateValueBytes } from './optimizer-states.js';
 import { type ActCtx } from './activations.js';
 import {
@@ -451,5 +451,5 @@ export function largestLinear(arch: Arch): number {
  */
 export function fusedExpertLora(fw: FrameworkProfile, arch: Arch): { remapped: boolean } | null {
   if (fw.expertAdapters !== 'param-wrapper' && fw.expertLoraCount !== 'param-wrapper') return null;
-  return { remapped: fw.peftV5Remap === true && PEFT_V5_REMAPPED.has(arch.modelType) };
+  return { remapped: peftRemaps(fw, arch.modelType) };
 }

@@ -39,6 +39,13 @@ export const PEFT_V5_REMAPPED: ReadonlySet<string> = new Set([
   'cohere2_moe',
 ]);
 
+/**
+ * Whether PEFT remaps this model type's LoRA targets under the engine: its profile runs the remap
+ * (FrameworkProfile.peftV5Remap) and the type is one PEFT converts (PEFT_V5_REMAPPED).
+ */
+export const peftRemaps = (fw: { peftV5Remap?: true }, modelType: string): boolean =>
+  fw.peftV5Remap === true && PEFT_V5_REMAPPED.has(modelType);
+
 /** How the engine adapts fused experts, as the trainable count needs it. */
 export interface FusedExpertLora {
   /** PEFT remaps the v4 names on this model type (PEFT_V5_REMAPPED) under an engine that runs the remap. */

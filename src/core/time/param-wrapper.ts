@@ -2,7 +2,7 @@
 import { type EstimateOptions } from '../../schema/estimate.js';
 import type { ModelFacts } from './model-facts.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
-import { gateUpRank, PEFT_V5_REMAPPED } from '../model/peft-moe.js';
+import { gateUpRank, peftRemaps } from '../model/peft-moe.js';
 
 // PEFT lora.ParamWrapper (target_parameters on fused 3-D experts; peft v0.20.0 tuners/lora/layer.py @a5526d27):
 // each forward builds ΔW = einsum(B, A) for every expert (2·r FLOPs per weight, written once) and the
@@ -37,11 +37,9 @@ export function deltaWork(
   const weights = all * share;
   const bytes = o.compute === 'fp32' ? 4 : eb;
   // gate_up_proj's ParamWrapper at rank 2r where PEFT remaps the targets (model/peft-moe.ts gateUpRank).
-  const remapped =
-    FRAMEWORKS[o.framework].peftV5Remap === true && PEFT_V5_REMAPPED.has(m.modelType);
   const rGu = gateUpRank(
     o.loraRank,
-    remapped,
+    peftRemaps(FRAMEWORKS[o.framework], m.modelType),
     o.loraTargets.includes('gate'),
     o.loraTargets.includes('up'),
   );

@@ -13,7 +13,7 @@ import { changesFor, forbiddenBy, ruleReason, type Rule, type RuleInput } from '
 import { HF_ARCH_RULE } from './architectures.js';
 import { FRAMEWORKS } from '../../memory/frameworks.js';
 import { expertTargetParameters } from '../../launch/modules.js';
-import { PEFT_V5_REMAPPED } from '../../model/peft-moe.js';
+import { peftRemaps } from '../../model/peft-moe.js';
 
 /** Sharded by FSDP (hf-fsdp with a ZeRO stage: FSDP wraps parameters even at dp 1). */
 const onFsdp = (o: EstimateOptions): boolean => engineOf(o) === 'hf-fsdp' && o.zero > 0;
@@ -273,8 +273,7 @@ export const PEFT_MOE_GATE_UP_PAIR: Rule = {
   effect: 'forbid',
   applies: (x) =>
     isAdapter(x.options) &&
-    FRAMEWORKS[x.options.framework].peftV5Remap === true &&
-    PEFT_V5_REMAPPED.has(x.arch.modelType) &&
+    peftRemaps(FRAMEWORKS[x.options.framework], x.arch.modelType) &&
     x.options.loraTargets.includes('gate') !== x.options.loraTargets.includes('up'),
 };
 
