@@ -91,7 +91,8 @@ describe('block-scaled FP8 linears at decode', () => {
   it('costs the fixed and per-K-block latency of each GEMM at batch 1 (SGLang: DeepGEMM, vLLM: CUTLASS)', () => {
     for (const fw of ['sglang', 'vllm'] as const) {
       const k = FRAMEWORKS[fw].blockFp8Linear!.hopper;
-      const want = blockFp8Gemms(block, 8).reduce(
+      // SGLang runs DeepSeek-V3's shared expert inside the routed fused MoE on Hopper (below); vLLM as linears.
+      const want = blockFp8Gemms(block, 8, false, fw === 'sglang').reduce(
         (a, g) => a + g.count * (k.baseSeconds + k.perKBlockSeconds * Math.ceil(g.k / 128)),
         0,
       );
@@ -99,6 +100,33 @@ describe('block-scaled FP8 linears at decode', () => {
     }
     // vLLM's CUTLASS kernel is the slower of the two in the same benchmark tables.
     expect(extra(block, { framework: 'vllm' })).toBeGreaterThan(extra(block));
+  });
+
+  it("SGLang on Hopper folds DeepSeek-V3's shared expert into the routed fused MoE: not timed as linears", () => {
+    // deepseek_v2.py determine_num_fused_shared_experts (sglang 0.5.6.post1, 0.5.7): DeepseekV3ForCausalLM, 256 routed
+    // experts, no expert parallelism. Its two GEMMs a MoE layer, 58 x (2 x 8.0 µs + (56 + 2) x 0.14 µs), drop out.
+    const k = FRAMEWORKS.sglang.blockFp8Linear!.hopper;
+    const shared = 58 * (2 * k.baseSeconds + (56 + 2) * k.perKBlockSeconds);
+    expect(extra(block, { ep: 1 })).toBeCloseTo(
+      blockFp8Gemms(block, 8).reduce(
+        (a, g) => a + g.count * (k.baseSeconds + k.perKBlockSeconds * Math.ceil(g.k / 128)),
+        0,
+      ) - shared,
+      9,
+    );
+    // Under expert parallelism (0.5.7 refuses the fusion on CUDA) and for other routed-expert counts (Kimi K2's 384
+    // under the same architecture) the shared expert stays two linears; vLLM never folds it.
+    const kimiLike: Arch = {
+      ...block,
+      groups: block.groups.map((g) => (g.experts > 1 ? { ...g, experts: 384 } : g)),
+    };
+    expect(extra(block, { ep: 8 }) - extra(block)).toBeCloseTo(shared, 9);
+    // A DP-attention rank's dense part (time/expert-parallel.ts denseFacts: no routed experts) keeps it too.
+    const rank = blockFp8Seconds(block, opts(), FRAMEWORKS.sglang, { ...hopper(), experts: 1 });
+    expect(rank - extra(block)).toBeCloseTo(shared, 9);
+    expect(extra(kimiLike) - extra(block)).toBeCloseTo(shared, 9);
+    const v = FRAMEWORKS.vllm.blockFp8Linear!.hopper;
+    expect(v.sharedExpertsFused).toBeUndefined();
   });
 
   it('fades with the batch as the GEMMs become compute-bound', () => {

@@ -579,10 +579,19 @@ export interface FrameworkProfile {
    * kernel reaches at prefill M (thousands of rows), where it is compute-bound: a prefill's GEMMs on a block-scaled
    * checkpoint run at no more than that (time/block-fp8.ts blockFp8GemmRate). Absent: the W8A8 GEMM rate. `rocm`: the
    * same decode cost on the AMD gfx targets listed, where the engine runs its ROCm blockwise kernel; with
-   * `sharedExpertsFused` the MoE layers' shared expert runs inside the fused-MoE call there, not as linears.
+   * `sharedExpertsFused` the MoE layers' shared expert runs inside the fused-MoE call there, not as linears. On Hopper
+   * `sharedExpertsFused` says for which models (by architecture and routed experts) and expert-parallel degree it does.
    */
   blockFp8Linear?: {
-    hopper: { baseSeconds: number; perKBlockSeconds: number; peakShare8?: number };
+    hopper: {
+      baseSeconds: number;
+      perKBlockSeconds: number;
+      peakShare8?: number;
+      sharedExpertsFused?: (
+        model: { architecture: string; routedExperts: number },
+        ep: number,
+      ) => boolean;
+    };
     rocm?: {
       targets: readonly string[];
       baseSeconds: number;

@@ -18,6 +18,7 @@
 import type { Arch, Linear } from '../model/arch.js';
 import type { FrameworkProfile } from '../memory/framework-profile.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
+import { routedExperts } from '../memory/expert-parallel.js';
 
 /** True when the checkpoint's FP8 weights are block-scaled (quantization_config.weight_block_size). */
 export function isBlockScaledFp8(arch: Arch): boolean {
@@ -137,19 +138,28 @@ export function blockFp8Gemms(
 
 /**
  * The engine's decode figure for this card (FrameworkProfile.blockFp8Linear): Hopper's on cc 9.x, the ROCm one on
- * the gfx targets it lists; undefined elsewhere or where the weights are not block-scaled FP8.
+ * the gfx targets it lists; undefined elsewhere or where the weights are not block-scaled FP8. `sharedFused`: the MoE
+ * layers' shared expert runs inside the fused-MoE call (the engine's `sharedExpertsFused`), not as linears. `experts`:
+ * the routed experts the step runs (1 for a DP-attention rank's dense part, time/expert-parallel.ts denseFacts; the
+ * checkpoint's by default).
  */
 function blockFp8Figure(
   arch: Arch,
   o: EstimateOptions,
   fw: FrameworkProfile,
-  w: { cc: number; gfx?: string | undefined },
+  w: { cc: number; gfx?: string | undefined; experts?: number },
 ): { baseSeconds: number; perKBlockSeconds: number; sharedFused: boolean } | undefined {
   const k = fw.blockFp8Linear;
   if (k === undefined || o.weights !== 'fp8' || !isBlockScaledFp8(arch)) return undefined;
   if (runsBlockFp8Path(arch, o, w.cc)) {
     const h = blockFp8LinearFigures(fw, w.cc);
-    return h === undefined ? undefined : { ...h, sharedFused: false };
+    if (h === undefined) return undefined;
+    const model = {
+      architecture: arch.architecture,
+      routedExperts: w.experts ?? routedExperts(arch),
+    };
+    const sharedFused = h.sharedExpertsFused?.(model, o.ep ?? 1) ?? false;
+    return { baseSeconds: h.baseSeconds, perKBlockSeconds: h.perKBlockSeconds, sharedFused };
   }
   const rocm = k.rocm;
   if (rocm === undefined || w.gfx === undefined || !rocm.targets.includes(w.gfx)) return undefined;
@@ -166,7 +176,14 @@ export function blockFp8Seconds(
   arch: Arch,
   o: EstimateOptions,
   fw: FrameworkProfile,
-  w: { w8a8: boolean; cc: number; gfx?: string | undefined; readRate: number; flopRate: number },
+  w: {
+    w8a8: boolean;
+    cc: number;
+    gfx?: string | undefined;
+    readRate: number;
+    flopRate: number;
+    experts?: number;
+  },
 ): number {
   const fig = w.w8a8 ? blockFp8Figure(arch, o, fw, w) : undefined;
   if (fig === undefined) return 0;

@@ -682,7 +682,8 @@ export function decodeStep(
   // Linears whose kernels at decode M outlast their bytes and FLOPs: block-scaled FP8 (block-fp8.ts) and, on ROCm, those
   // the engine hands to hipBLASLt (rocm-gemm.ts).
   const cut = KERNELS.cutlass;
-  const linT = linearKernelSeconds(m.arch, o, fw, r, tr, [cut.eff8, cut.rocm?.eff8 ?? 1]);
+  const eff8 = [cut.eff8, cut.rocm?.eff8 ?? 1] as const;
+  const linT = linearKernelSeconds(m.arch, o, fw, r, tr, eff8, m.experts);
   // A build whose MUL_MAT_ID synchronized once per expert slot and projection (TimeOptions.mulMatIdSync): each op's
   // host round trip, in series with the GPU (the engine's expertIdsSyncSeconds).
   const idsSyncT = t.mulMatIdSync

@@ -62,7 +62,8 @@ export function rocmLibraryGemmSeconds(
 /**
  * Seconds a decode step's linears add where their kernels at decode M outlast their bytes and FLOPs: block-scaled FP8
  * GEMMs (block-fp8.ts) and the linears the engine hands to the BLAS library on ROCm (rocmLibraryGemmSeconds).
- * `eff8`: the FP8 W8A8 family's read share on CUDA and on ROCm (time/decode.ts KERNELS.cutlass).
+ * `eff8`: the FP8 W8A8 family's read share on CUDA and on ROCm (time/decode.ts KERNELS.cutlass); `experts`: the
+ * routed experts the step runs (block-fp8.ts blockFp8Seconds).
  */
 export function linearKernelSeconds(
   arch: Arch,
@@ -71,6 +72,7 @@ export function linearKernelSeconds(
   r: GpuRates,
   step: { q: QuantFormat | null; rate: number },
   eff8: readonly [cuda: number, rocm: number],
+  experts?: number,
 ): number {
   const block = blockFp8Seconds(arch, o, fw, {
     w8a8: step.q === 'cutlass',
@@ -78,6 +80,7 @@ export function linearKernelSeconds(
     gfx: r.rocm ? r.gfx : undefined,
     readRate: r.mem * (r.rocm ? eff8[1] : eff8[0]),
     flopRate: step.rate,
+    ...(experts !== undefined ? { experts } : {}),
   });
   return block + rocmLibraryGemmSeconds(arch, o, fw, r, o.batch, eff8[1]);
 }

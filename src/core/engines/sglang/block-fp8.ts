@@ -33,14 +33,36 @@
  * in flight from 28.76 to 22.05 ms, 6.7 ms over 61 layers (the fit gives that GEMM 7.8 + 56 x 1.41 = 87 µs a layer).
  * On gfx942 DeepSeek-V3/R1's shared expert runs inside the fused MoE (models/deepseek_v2.py
  * `determine_num_fused_shared_experts`: HIP from capability 9.4, with or without expert parallelism).
+ *
+ * On CUDA the same function (models/deepseek_v2.py `determine_num_fused_shared_experts`, sglang==0.5.6.post1 and
+ * 0.5.7 wheels) fuses DeepSeek-V3/R1's one shared expert into the routed fused MoE from capability 8.0 when the config
+ * is DeepseekV3ForCausalLM with 256 routed experts and `--disable-shared-experts-fusion` is off; 0.5.7 refuses it
+ * under expert parallelism on CUDA ("Only Deepseek V3/R1 on AMD-platform ... under expert parallelism"), both refuse
+ * it with DeepEP. On Hopper the default MoE runner is the Triton fused_moe, so the shared expert's gate_up and down
+ * run there, not as two DeepGEMM linears. On SM100 server_args.py `_handle_model_specific_adjustments` picks the
+ * `flashinfer_trtllm` MoE runner for DeepseekV3ForCausalLM's FP8 checkpoint (no a2a backend, runner `auto`) and
+ * `_handle_moe_kernel_config` then sets `disable_shared_experts_fusion`: the shared expert runs as its own block-FP8
+ * linears (on a second stream beside the routed experts under graph capture, `forward_normal_dual_stream`), which has
+ * no figure here (no `blackwell` entry, above).
  */
 import type { FrameworkProfile } from '../../memory/framework-profile.js';
+
+/**
+ * Whether SGLang runs the MoE layers' shared expert inside the routed fused MoE on Hopper (note above): DeepSeek-V3/R1's
+ * architecture with 256 routed experts, without expert parallelism.
+ */
+const sglangSharedExpertsFused = (
+  model: { architecture: string; routedExperts: number },
+  ep: number,
+): boolean =>
+  model.architecture === 'DeepseekV3ForCausalLM' && model.routedExperts === 256 && ep <= 1;
 
 export const SGLANG_BLOCK_FP8_LINEAR: NonNullable<FrameworkProfile['blockFp8Linear']> = {
   hopper: {
     baseSeconds: 8.0e-6, // DeepGEMM fp8_gemm_nt, sgl-project/sglang#5820 / sgl-project/sglang#5207 tables (fit above)
     perKBlockSeconds: 0.14e-6, // per 128 of K, same fit
     peakShare8: 0.58, // DeepGEMM at M = 4096 on an H800, deepseek-ai/DeepGEMM@55ab91f README (note above)
+    sharedExpertsFused: sglangSharedExpertsFused, // deepseek_v2.py determine_num_fused_shared_experts, 0.5.6.post1/0.5.7
   },
   rocm: {
     targets: ['gfx942'], // MI300X / MI325X; SemiAnalysisAI/InferenceX#863 profiled the gfx942 die
