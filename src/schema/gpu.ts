@@ -79,6 +79,11 @@ export const gpuSchema = z
      * `sources`: with the FP32 rate it gives the SM clock (time/hardware.ts GpuRates.smClock). Absent: not known.
      */
     sms: z.number().int().positive().optional(),
+    /**
+     * Compute units (AMD), with their source in `sources`: how many of a kernel's programs run at once
+     * (time/hardware.ts GpuRates.cus). Absent: not known.
+     */
+    computeUnits: z.number().int().positive().optional(),
     tflops: tflopsSchema,
     supportsBf16: z.boolean(),
     supportsFp8: z.boolean(),

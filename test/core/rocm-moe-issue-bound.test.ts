@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeStep } from '../../src/core/time/decode.js';
 import { gpuRates } from '../../src/core/time/hardware.js';
 import { modelFacts } from '../../src/core/time/model-facts.js';
+import { rocmMoeIdleFactor } from '../../src/core/time/rocm-moe-programs.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
@@ -46,5 +47,38 @@ describe('MXFP4 experts on gfx942 bound by the CUs', () => {
   it('only for MXFP4 on gfx942: not on gfx950 (MI355X), not for a 16-bit model', () => {
     expect(step('mi355x', 'mxfp4', 64)).toBe(step('mi355x', 'mxfp4', 64, false));
     expect(step('mi300x', 'bf16', 64)).toBe(step('mi300x', 'bf16', 64, false));
+  });
+});
+
+describe('programs of the MXFP4 MoE kernel on gfx942: one a routed expert and 256-column tile', () => {
+  const m20 = modelFacts(resolveModel('gpt-oss-20b'));
+
+  it('the catalog gives an MI300X 304 CUs', () => {
+    expect(gpuRates(findGpu('mi300x'), t).cus).toBe(304);
+  });
+
+  it('four routed experts leave most CUs idle: gate_up 4 x 23 = 92 programs, down 4 x 12 = 48', () => {
+    // gpt-oss-20b: hidden 2880, expert width 2880. gate_up 2 x 2880 x 2880 (2/3 of an expert's elements), N 5760:
+    // 23 tiles; down 2880 x 2880 (1/3), N 2880: 12 tiles. 2/3 x 304/92 + 1/3 x 304/48 = 2.203 + 2.111 = 4.314.
+    expect(rocmMoeIdleFactor(m20, 1, 304, 256, 4)).toBeCloseTo(
+      (2 / 3) * (304 / 92) + (1 / 3) * (304 / 48),
+      6,
+    );
+  });
+
+  it('every CU busy once the programs outnumber them, and no factor where the CU count is unknown', () => {
+    // 32 experts: gate_up 736 programs, down 384, both above 304.
+    expect(rocmMoeIdleFactor(m20, 1, 304, 256, 32)).toBe(1);
+    expect(rocmMoeIdleFactor(m20, 1, undefined, 256, 4)).toBe(1);
+  });
+
+  it("one request's step on an MI300X takes the 92 and 48 programs' time, not all 304 CUs'", () => {
+    const r = gpuRates(findGpu('mi300x'), t);
+    const one = (rates: typeof r) => decodeStep(m20, opts('mxfp4', 1), t, rates, false).stepSeconds;
+    // 24 layers x 4 experts x 24.9M elements x 0.53125 B = 1.27 GB: at 304 CUs x 2.1 GHz x 2.5 B 0.80 ms, idle
+    // CUs counted 4.314 x that, 3.44 ms: the step grows by about 2.6 ms.
+    const gap = one(r) - one({ ...r, cus: undefined });
+    expect(gap).toBeGreaterThan(2.3e-3);
+    expect(gap).toBeLessThan(2.9e-3);
   });
 });

@@ -14,6 +14,7 @@ import { blockFp8GemmRate } from './block-fp8.js';
 import { prefillAttentionRate } from './prefill-attention.js';
 import { rowSplitSeconds } from './row-split.js';
 import { paddedExpertFlops, perSlotExpertRead } from './moe-tile.js';
+import { rocmMoeIdleFactor } from './rocm-moe-programs.js';
 import { isGguf, type EstimateOptions } from '../../schema/estimate.js';
 import { QUANT_FORMATS_FOR, type QuantFormat, type TimeOptions } from '../../schema/time.js';
 import { defaultQuantFormat, measuredAllReduceSeconds } from './hardware.js';
@@ -57,7 +58,13 @@ interface KernelFamily {
    * where that outlasts the read: weight bytes (scales included) per CU cycle, while a tile's rows (the step's tokens
    * per routed expert) fit one block. Absent: bandwidth only.
    */
-  rocmMoeIssue?: { targets: readonly string[]; bytesPerCuCycle: number; maxRowsPerExpert: number };
+  rocmMoeIssue?: {
+    targets: readonly string[];
+    bytesPerCuCycle: number;
+    maxRowsPerExpert: number;
+    /** Output columns of one program's tile: a step's programs are its routed experts' column tiles (rocm-moe-programs.ts). */
+    tileColumns: number;
+  };
   /**
    * A kernel whose only tensor-core instruction is Ampere's mma.sync, on Hopper (compute capability 9.x, where wgmma
    * GEMMs set the 16-bit rate): the share of the card's 16-bit peak its large-M GEMMs reach. Applied where the run
@@ -102,7 +109,15 @@ const KERNELS: Record<QuantFormat, KernelFamily> = {
     // 79 µs on an MI300X with Triton before 3.7.1 (119 µs with 3.7.1's amdgpu trackers flag): 4 x 3072 x 6144 x
     // (0.5 + 1/32) B = 40.1 MB through its 32x256x128 tile, 4 experts x 24 column tiles = 96 programs on 96 of the
     // 304 CUs at 2.1 GHz: 40.1e6 / (96 x 2.1e9 x 79e-6) = 2.5 B a CU cycle (ROCm/triton#970).
-    rocmMoeIssue: { targets: ['gfx942'], bytesPerCuCycle: 2.5, maxRowsPerExpert: 32 },
+    // The tile's 256 columns: triton_kernels' AMD `compute_block_nk` takes min(256, next power of 2 of routed blocks x N
+    // x XCDs / CUs), 256 for gpt-oss's shapes from 2 routed rows on (triton-lang/triton@3c9779a6
+    // python/triton_kernels/triton_kernels/matmul_ogs_details/opt_flags_amd.py), ROCm/triton#970's 32x256x128.
+    rocmMoeIssue: {
+      targets: ['gfx942'],
+      bytesPerCuCycle: 2.5, // one program's CU, ROCm/triton#970 (above)
+      maxRowsPerExpert: 32, // the tile's 32 rows, ROCm/triton#970
+      tileColumns: 256, // compute_block_nk, triton-lang/triton@3c9779a6 opt_flags_amd.py
+    },
   },
   // CUTLASS W8A8 FP8/INT8 (and FP4 on Blackwell) GEMMs read the low-precision weight once per step like a
   // 16-bit GEMM; compute-bound batches run at the FP8 rate (time/index.ts decode). At batch 1 on H100 vLLM's
@@ -313,7 +328,8 @@ function linearReadOf(
 
 /**
  * The routed-expert weight elements of an MXFP4 MoE step that the AMD target unpacks in its CUs' registers
- * (KernelFamily.rocmMoeIssue), while the step's tokens per routed expert fit one tile; 0 elsewhere.
+ * (KernelFamily.rocmMoeIssue), while the step's tokens per routed expert fit one tile, each GEMM's scaled by the CUs
+ * its programs leave idle (rocm-moe-programs.ts); 0 elsewhere.
  */
 function rocmMoeIssueElements(
   m: ModelFacts,
@@ -326,8 +342,9 @@ function rocmMoeIssueElements(
   const mi = k?.rocmMoeIssue;
   if (!mi || !r.gfx || !mi.targets.includes(r.gfx) || o.weights !== 'mxfp4' || expertRead <= 0)
     return 0;
-  const perExpert = (B * m.topK * m.expertWeightsPerLayer * m.moeLayers) / expertRead;
-  return perExpert <= mi.maxRowsPerExpert ? expertRead : 0;
+  const distinct = expertRead / (m.expertWeightsPerLayer * m.moeLayers);
+  if ((B * m.topK) / distinct > mi.maxRowsPerExpert) return 0;
+  return expertRead * rocmMoeIdleFactor(m, o.tp, r.cus, mi.tileColumns, distinct);
 }
 
 /** What one decode step of B sequences at context `ctx` reads, per GPU and on the host. */

@@ -92,6 +92,8 @@ export interface GpuRates {
   /** CU cycles a second (CUs x clock), AMD only, and the card's gfx target: which ROCm kernels it runs. */
   cuCycles?: number;
   gfx?: string;
+  /** Compute units (AMD, where the catalog gives them): how many of a kernel's programs run at once. */
+  cus?: number;
   /**
    * The catalog's measured all-reduce over `ranks` GPUs of a node on its fabric (GpuInterconnect.allReduce), seconds
    * by message bytes; absent where the catalog has none or the GPUs are not joined by that fabric.
@@ -167,12 +169,19 @@ function smCyclesOf(g: Gpu): number | undefined {
  * clock (128 lanes' multiply-adds, packed or dual-issued: MI300X 304 CUs x 2.1 GHz x 256 = 163.4 TFLOPS, AMD Instinct
  * MI300X data sheet, https://www.amd.com/content/dam/amd/en/documents/instinct-tech-docs/data-sheets/amd-instinct-mi300x-data-sheet.pdf).
  */
-function cuCyclesOf(g: Gpu, kc: number): { cuCycles: number; gfx: string } | Record<string, never> {
+function cuCyclesOf(g: Gpu, kc: number): Pick<GpuRates, 'cuCycles' | 'gfx' | 'cus'> {
   if (g.vendor !== 'amd' || g.tflops.fp32 === null) return {};
-  return { cuCycles: ((g.tflops.fp32 * 1e12) / 256) * kc, gfx: String(g.computeCapability ?? '') };
+  return {
+    cuCycles: ((g.tflops.fp32 * 1e12) / 256) * kc,
+    gfx: String(g.computeCapability ?? ''),
+    ...(g.computeUnits !== undefined ? { cus: g.computeUnits } : {}),
+  };
 }
 /** The card's SM cycles (NVIDIA) or CU cycles and gfx target (AMD) a second at the power limit's clock share. */
-function cyclesOf(g: Gpu, kc: number): Pick<GpuRates, 'smCycles' | 'smClock' | 'cuCycles' | 'gfx'> {
+function cyclesOf(
+  g: Gpu,
+  kc: number,
+): Pick<GpuRates, 'smCycles' | 'smClock' | 'cuCycles' | 'gfx' | 'cus'> {
   const sm = smCyclesOf(g);
   return {
     ...(sm !== undefined ? { smCycles: sm * kc } : {}),
