@@ -37,7 +37,7 @@ export interface TimeOptions {
   quantFormat: QuantFormat | null;
   /**
    * The serving engine's scheduler runs in series with the GPU (vLLM before async scheduling became its default,
-   * SGLang before v0.4's overlap scheduler): each decode step adds the engine's serialStepHostSeconds. No flag
+   * SGLang before v0.4's overlap scheduler): each decode step adds the engine's serialStepHostSeconds and serialSeqHostSeconds per running sequence. No flag
    * sets it; `validate --throughput` does for published rows measured on such versions (their `scheduler`).
    */
   serialScheduler?: boolean;

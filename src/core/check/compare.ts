@@ -26,16 +26,16 @@ import type { RunPlan } from '../../schema/measured.js';
  *   ggml-org/llama.cpp#15451 on two A5000 (+35..+53%), its gpt-oss-20b microbatch rows of ggml-org/llama.cpp#20586 on
  *   an RTX 3090 at 4, 8 and 16 tokens (+22..+30%), Llama 3.2 1B F16 at one token on an RTX 3090 (-28.3%), gpt-fast's
  *   Llama 3.1 405B int8 over TP 8 (+27.5%) and Qwen2.5 1.5B Q4_K_M at a 10,000-token context on an RTX 4090 (+23.9%).
- * - serving: 183 rows, p90 0.650 (gpuconc-gptoss20b-b200-vllm-c4, +65.0%). The largest above it are the SGLang
+ * - serving: 183 rows, p90 0.632 (gpuconc-gptoss20b-b200-vllm-c4, +63.2%). The largest above it are the SGLang
  *   cookbook's DeepSeek-V3 EP 8 DP-attention run on 8 MI300X at 88 in flight (+257%) and DeepSeek-R1 FP8 on 8 B200
- *   (+66..+91%), sariekr/gpu_conc's gpt-oss-20b on B200 and MI300X (+65..+177%), GPUStack's 1000 prompts of 128 tokens
+ *   (+66..+91%), sariekr/gpu_conc's gpt-oss-20b on B200 and MI300X (+68..+166%), GPUStack's 1000 prompts of 128 tokens
  *   past the API server's cost per request (vLLM +110%, +116%, SGLang +116%) and its 2K-32K bursts on one H100
- *   (SGLang's Qwen3-14B FP8 +82..+96%, vLLM's Qwen3-14B bf16 +72%, gpt-oss-20b +82%).
+ *   (SGLang's Qwen3-14B FP8 +82..+96%, vLLM's Qwen3-14B bf16 +70%, gpt-oss-20b +78%).
  * - rl: 15 rows, p90 0.303 (unsloth-gptoss-grpo-20b-bf16-a100-hf, +30.3%). The one above it: Unsloth's FP8 GRPO of
  *   Llama-3.2-1B on an L4 with a vLLM rollout (+40.0%).
  * Time to first token has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.3, decode: 0.22, serving: 0.66, rl: 0.31 } as const;
+export const TIME_UNCERTAINTY = { training: 0.3, decode: 0.22, serving: 0.64, rl: 0.31 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of

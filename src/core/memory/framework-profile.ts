@@ -437,6 +437,11 @@ export interface FrameworkProfile {
    */
   serialStepHostSeconds?: number;
   /**
+   * The same serial scheduler's host work per running sequence per decode step (scheduling, applying the sampled
+   * tokens, the model runner's input preparation), seconds; added with serialStepHostSeconds. Absent: 0.
+   */
+  serialSeqHostSeconds?: number;
+  /**
    * Host work per decode step that an engine overlapping its scheduler with the GPU (async scheduling) still has
    * to finish before the next step can launch: scheduling, input preparation, the sampled tokens' output. The
    * step takes the longer of the GPU's work and this (with the eager attention calls of piecewise graphs on top of

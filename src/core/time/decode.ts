@@ -691,7 +691,7 @@ export function decodeStep(
   const hostT =
     hostLayerSeconds(tr, B, r) +
     loop * (fw.stepHostSeconds ?? 0) +
-    (t.serialScheduler ? (fw.serialStepHostSeconds ?? 0) : 0) +
+    (t.serialScheduler ? (fw.serialStepHostSeconds ?? 0) + (fw.serialSeqHostSeconds ?? 0) * B : 0) +
     (t.v0Scheduler ? (fw.v0StepHostSeconds ?? 0) + (fw.v0SeqHostSeconds ?? 0) * B : 0) +
     loop * (fw.seqHostSeconds ?? 0) * B;
   // The MoE layers' fused-expert calls at small batch, beyond their bytes and gaps (moe-call.ts).

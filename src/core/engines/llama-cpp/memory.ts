@@ -159,6 +159,8 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   },
   // llama-server sizes no paged pool: -c tokens over -np slots (kvSlots), and its slots are not timed as a burst.
   server: undefined,
+  // vLLM V1's per-request host cost is vLLM's own (none measured for this engine).
+  serialSeqHostSeconds: undefined,
   // vLLM's V0 engine costs are vLLM's own.
   v0StepHostSeconds: undefined,
   v0SeqHostSeconds: undefined,

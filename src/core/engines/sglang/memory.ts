@@ -109,6 +109,8 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // Before v0.4 that work ran in series with the GPU: 1.1 ms a step, worked out from calibration row
   // sglang-1008-l3-8b-bs1 (in sample; listed in calibration/assumed.json).
   serialStepHostSeconds: 0.87e-3, // SGLang serial scheduler
+  // vLLM V1's per-request host cost is vLLM's own (none measured for this engine).
+  serialSeqHostSeconds: undefined,
   // vLLM's V0 engine costs are vLLM's own.
   v0StepHostSeconds: undefined,
   v0SeqHostSeconds: undefined,

@@ -115,6 +115,12 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // worked out from calibration row vllm-rtn-8b-bf16-b1 (in sample; listed in calibration/assumed.json) once its
   // piecewise graphs' GPU gaps are timed (32 layers x 14 µs, engines/vllm/piecewise.ts).
   serialStepHostSeconds: 1.3e-4, // vLLM serial scheduler
+  // Its work grows with the running requests. The v0.11.0 wheel's own code (commit f71952c1c) driven on a CPU with N
+  // fake decoding requests (scripts/measure/vllm_v1_engine_host.py, test/fixtures/measure/vllm-v1-engine-host.json):
+  // Scheduler.schedule 5.6 µs a request at N = 1024, update_from_output 2.9, the model runner's _update_states and
+  // _prepare_inputs 1.2, the outputs' msgpack 0.15: 9.9 µs a request, 9.7 for each request added from 128 to 1024
+  // (docs/time-model.md "vLLM V1's host work per running request").
+  serialSeqHostSeconds: 1e-5, // per running sequence: vllm-project/vllm@f71952c1c (v0.11.0) timed on a CPU
   // With async scheduling the host's step still bounds a model whose GPU work is shorter: vLLM v0.23.0 on a B200
   // decodes Qwen3-0.6B at batch 1 in 1.53 ms a token with full CUDA graphs and 3.64 ms with piecewise graphs, whose
   // 28 layers x 8 eager attention calls x 10 µs (time/piecewise.ts) leave 1.40 ms of step work on the host
