@@ -948,7 +948,7 @@ describe('time model on the training rows at scale and on MoE', () => {
     for (const r of f8) expect(Math.abs(r.error), r.id).toBeLessThanOrEqual(0.16);
   });
 
-  it('times the MoE rows too fast, and no worse than today (+35% ZeRO-2, +45% and +176% ZeRO-3)', () => {
+  it('times the MoE rows too fast, and no worse than today (+35% ZeRO-2, +32% and +126% ZeRO-3)', () => {
     const moe = Object.fromEntries(
       scaleRows.filter((r) => r.id.includes('-moe-')).map((r) => [r.id, r.error]),
     );
@@ -959,14 +959,16 @@ describe('time model on the training rows at scale and on MoE', () => {
     ]);
     for (const e of Object.values(moe)) expect(e).toBeGreaterThan(0);
     expect(moe['msswift-qwen1.5-moe-8xa800-zero2']).toBeLessThanOrEqual(0.35);
-    expect(moe['msswift-qwen1.5-moe-8xa800-zero3']).toBeLessThanOrEqual(0.45);
-    expect(moe['msswift-qwen3-moe-30b-a3b-16xa800-zero3']).toBeLessThanOrEqual(1.76);
+    expect(moe['msswift-qwen1.5-moe-8xa800-zero3']).toBeLessThanOrEqual(0.32);
+    expect(moe['msswift-qwen3-moe-30b-a3b-16xa800-zero3']).toBeLessThanOrEqual(1.26);
     // ZeRO-3 over ZeRO-2: measured 4.04x; the estimate's hooks over 4,320 looped expert linears, with each prefetch
-    // group's all-gather and each bucket's reduce-scatter through ProcessGroupNCCL, give 3.75x.
+    // group's all-gather and each bucket's reduce-scatter through ProcessGroupNCCL, give 3.75x, and with each
+    // coalesced gather's per-rank slices and stream records 4.13x, within 5% of the measured ratio (the ZeRO-2 row
+    // is itself timed 34% too fast).
     const z2 = scaleRows.find((r) => r.id.endsWith('moe-8xa800-zero2'))!;
     const z3 = scaleRows.find((r) => r.id.endsWith('moe-8xa800-zero3'))!;
     expect(z3.estimated / z2.estimated).toBeGreaterThan(3);
-    expect(z3.estimated / z2.estimated).toBeLessThan(4.04);
+    expect(Math.abs(z3.estimated / z2.estimated / 4.04 - 1)).toBeLessThan(0.05);
   });
 
   // Training out of sample, every training row (the ms-swift MoE rows above included): median <= 10%, p90 <= 30%
@@ -1069,7 +1071,8 @@ describe('time model on the Unsloth MoE and GRPO notebook rows', () => {
 // timed_saves over timed_steps: the whole 16-bit model gathered to rank 0's host, time/model-save.ts): +134%, +253%,
 // +67.5%. With ZeRO-3's measured host price (calibration/measured/zero3-host-cpu.json): +61.2%, +151.1%, +44.7%; with
 // each prefetch group's all-gather and each gradient bucket's reduce-scatter through ProcessGroupNCCL (their CUDA
-// calls, DEEPSPEED_HOOKS.host3.collectiveOps): +56.5%, +144.5%, +39.7%.
+// calls, DEEPSPEED_HOOKS.host3.collectiveOps): +56.5%, +144.5%, +39.7%; with each coalesced all-gather's per-rank
+// slices and stream records (DEEPSPEED_HOOKS.host3.coalescedPerRank): +38.9%, +118.7%, +23.6%.
 describe('time model on the QwenLM/Qwen3#736 LoRA rows over ZeRO-3', () => {
   const err = Object.fromEntries(qwenIssueRows.map((r) => [r.id, r.error]));
   it('holds the three rows, out of sample, timed too fast and no worse than first scored', () => {
@@ -1080,11 +1083,11 @@ describe('time model on the QwenLM/Qwen3#736 LoRA rows over ZeRO-3', () => {
     ]);
     expect(qwenIssueRows.every((r) => !r.inSample)).toBe(true);
     for (const e of Object.values(err)) expect(e).toBeGreaterThan(0);
-    expect(err['qwen3-736-qwen2-7b-lora-8xh100-zero3']).toBeLessThanOrEqual(0.57);
-    expect(err['qwen3-736-qwen2-72b-lora-8xh100-zero3']).toBeLessThanOrEqual(1.45);
-    expect(err['qwen3-736-qwen2-57b-a14b-lora-8xh100-zero3']).toBeLessThanOrEqual(0.4);
+    expect(err['qwen3-736-qwen2-7b-lora-8xh100-zero3']).toBeLessThanOrEqual(0.4);
+    expect(err['qwen3-736-qwen2-72b-lora-8xh100-zero3']).toBeLessThanOrEqual(1.19);
+    expect(err['qwen3-736-qwen2-57b-a14b-lora-8xh100-zero3']).toBeLessThanOrEqual(0.24);
   });
-  // The MoE run over the dense 72B: measured 5.6x a step, estimated 9.8x (the looped experts' hooks bind the host).
+  // The MoE run over the dense 72B: measured 5.6x a step, estimated 9.9x (the looped experts' hooks bind the host).
   it('times the looped MoE far slower than the dense 72B, as measured', () => {
     const est = Object.fromEntries(qwenIssueRows.map((r) => [r.id, r.estimated]));
     const ratio =

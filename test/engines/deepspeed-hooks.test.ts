@@ -40,6 +40,13 @@ const sec = (g: number, b: number) => h.gathering * g + h.bare * b;
 const gradOps8 = h.streamOps.gradient + (8 - h.ranks);
 // A full fine-tune's gradients reduce-scatter a bucket at a time, DeepSpeed's default bucket unless 'auto'.
 const reduceOps = h.collectiveOps * Math.ceil(m.total / h.reduceBucket.elements);
+// A coalesced all-gather's per-rank host seconds on `dp` ranks: its slices beyond the measurement's ranks and each
+// parameter's stream record per rank (DeepSpeed v0.14.4 _all_gather_dtype, AllGatherCoalescedHandle.wait).
+const pr = h.coalescedPerRank;
+const coal = (c: { groups: number; params: number }, dp: number) =>
+  (dp - h.ranks) * (pr.bufferSlices * c.groups + pr.paramSlices * c.params) * pr.sliceSeconds +
+  dp * c.params * pr.recordStreamSeconds;
+const DEFAULT_BUCKETS = { prefetch: 5e7, persistence: 1e5 };
 const seconds = (o: EstimateOptions, time = t) => trainStep(work(o, time), gpuRates(gpu, time));
 // One rank gathers nothing: its forward ops are the hooks' alone, without the collectives' CUDA calls.
 const hooks1 = (o: EstimateOptions, time = t, mm = m) => trainWork(mm, { ...o, gpus: 1 }, time);
@@ -165,6 +172,85 @@ describe('DeepSpeed ZeRO hooks', () => {
     }
   });
 
+  it('a coalesced all-gather slices and records each parameter once per rank; a lone weight does neither', () => {
+    // The toy Qwen2 of the grouping fixture (hidden 64, kv 32, MLP 128) at its 'auto' buckets: a bucket of 3,686
+    // elements, a persistence threshold of 640.
+    const toy = modelFacts(
+      archFromHfConfig(
+        {
+          model_type: 'qwen2',
+          architectures: ['Qwen2ForCausalLM'],
+          hidden_size: 64,
+          intermediate_size: 128,
+          num_hidden_layers: 8,
+          num_attention_heads: 4,
+          num_key_value_heads: 2,
+          vocab_size: 256,
+          max_position_embeddings: 512,
+          tie_word_embeddings: false,
+          torch_dtype: 'bfloat16',
+        } as never,
+        { id: 'toy-qwen2', hfId: 'toy/qwen2' },
+      ),
+    );
+    const b = { prefetch: Math.floor(0.9 * 64 * 64), persistence: 640 };
+    const perLayer = (o: EstimateOptions) => {
+      const at = (n: number) => gatherCollectives(toy, o, n, b, { loop: false, hit: 0 });
+      const [a, c] = [at(4), at(5)];
+      return {
+        groups: c.outside - a.outside,
+        coalesced: c.coalesced.outside.groups - a.coalesced.outside.groups,
+        params: c.coalesced.outside.params - a.coalesced.outside.params,
+      };
+    };
+    // Full fine-tune: q (4,096) and o alone, k and v (2,048 each) together, the MLP's 8,192-element weights alone.
+    const f = full(3, 'deepspeed');
+    expect(perLayer(f)).toEqual({ groups: 6, coalesced: 1, params: 2 });
+    // LoRA r 16 on every linear: the adapters over 640 elements (all but k's and v's lora_B, 512) ride along until a
+    // group reaches the bucket: [dA dB q] (the last layer's down adapters carried), [qA qB k], [kA v vA], [o],
+    // [oA oB gate], [gA gB up], [uA uB down]: seven groups, six coalesced, of 18 parameters.
+    const lora: EstimateOptions = {
+      ...f,
+      method: 'lora',
+      loraRank: 16,
+      loraTargets: ['q', 'k', 'v', 'o', 'gate', 'up', 'down'],
+    };
+    expect(perLayer(lora)).toEqual({ groups: 7, coalesced: 6, params: 18 });
+    // Every parameter a collective of its own: nothing coalesced, no per-rank work.
+    const lone = gatherCollectives(
+      toy,
+      lora,
+      8,
+      { prefetch: 1, persistence: 640 },
+      { loop: false, hit: 0 },
+    );
+    expect(lone.coalesced.outside).toEqual({ groups: 0, params: 0 });
+    // On 16 ranks over 8, each coalesced parameter records 8 more slices and slices 8 more times, each group's
+    // buffer 8 more: the hooks' forward seconds grow by that alone (Qwen3-30B-A3B's loop, DeepSpeed's buckets).
+    const w8 = work(f);
+    const w16 = work({ ...f, gpus: 16 });
+    const g = gatherCollectives(m, f, 48, DEFAULT_BUCKETS, { loop: true, hit: w8.expertsHit });
+    expect(w16.zeroHookLoopSeconds - w8.zeroHookLoopSeconds).toBeCloseTo(
+      coal(g.coalesced.loop, 16) - coal(g.coalesced.loop, 8),
+      9,
+    );
+    expect(w16.zeroHookLoopSeconds - w8.zeroHookLoopSeconds).toBeCloseTo(
+      8 * g.coalesced.loop.params * (pr.sliceSeconds + pr.recordStreamSeconds) +
+        8 * g.coalesced.loop.groups * pr.sliceSeconds,
+      9,
+    );
+    expect(pr).toMatchObject({ bufferSlices: 1, paramSlices: 1 });
+    // A slice's price is the measured one (scripts/measure/zero3-slices.py), to the hundredth of a microsecond.
+    const slices = JSON.parse(
+      readFileSync(
+        new URL('../../calibration/measured/zero3-slices-cpu.json', import.meta.url),
+        'utf8',
+      ),
+    ) as { versions: { torch: string }; per_slice_us: number };
+    expect(slices.versions.torch).toMatch(/^2\.3\.1/);
+    expect(pr.sliceSeconds).toBeCloseTo(Math.round(slices.per_slice_us * 100) / 100 / 1e6, 12);
+  });
+
   it('ZeRO-3 reduce-scatters a bucket at a time: an ‘auto’ bucket is the hidden size squared', () => {
     expect(h.reduceBucket).toEqual({ elements: 5e8, autoPerHidden2: 1 });
     const o = full(3, 'deepspeed');
@@ -176,7 +262,14 @@ describe('DeepSpeed ZeRO hooks', () => {
       h.collectiveOps * (buckets(m.hidden * m.hidden) - buckets(5e8)),
       6,
     );
-    expect(auto.zeroHookFwdSeconds).toBe(dflt.zeroHookFwdSeconds);
+    // The hooks' measured seconds are the same; the coalesced gathers' per-rank work follows the grouping.
+    const groups = (b: { prefetch: number; persistence: number }) =>
+      gatherCollectives(m, o, 48, b, { loop: true, hit: dflt.expertsHit }).coalesced.outside;
+    const autoBuckets = { prefetch: 0.9 * m.hidden * m.hidden, persistence: 10 * m.hidden };
+    expect(auto.zeroHookFwdSeconds - dflt.zeroHookFwdSeconds).toBeCloseTo(
+      coal(groups(autoBuckets), 8) - coal(groups(DEFAULT_BUCKETS), 8),
+      9,
+    );
     expect(auto.zeroHookLoopBwdOps).toBeGreaterThan(dflt.zeroHookLoopBwdOps);
     // One rank reduces nothing.
     const one = { ...o, gpus: 1 };
@@ -198,11 +291,18 @@ describe('DeepSpeed ZeRO hooks', () => {
     const hit = w.expertsHit;
     expect(hit).toBeGreaterThan(127.9);
     expect(w1.zeroHookLoopOps).toBeCloseTo(ops(48 * hit * 3, 48 * hit * 2), 0);
-    expect(w.zeroHookLoopSeconds).toBeCloseTo(sec(48 * hit * 3, 48 * hit * 2), 9);
+    // DeepSpeed's 5e7 prefetch bucket gathers 32 expert linears at a time: each one's slices and stream records.
+    const g = gatherCollectives(m, full(3, 'deepspeed'), 48, DEFAULT_BUCKETS, { loop: true, hit });
+    expect(g.coalesced.loop.params).toBe(48 * Math.round(hit) * 3);
+    expect(w.zeroHookLoopSeconds).toBeCloseTo(
+      sec(48 * hit * 3, 48 * hit * 2) + coal(g.coalesced.loop, 8),
+      9,
+    );
+    expect(w1.zeroHookLoopSeconds).toBeCloseTo(sec(48 * hit * 3, 48 * hit * 2), 9);
     // q, k, v, o and the router are the dense modules (5); the layer, its attention, its sparse MoE block and its
     // 2 norms are hooked and gather nothing (5); gradients: the dense modules, 2 norms and every expert linear.
     expect(w1.zeroHookFwdOps).toBe(ops(48 * 5, 48 * 5));
-    expect(w.zeroHookFwdSeconds).toBeCloseTo(sec(48 * 5, 48 * 5), 9);
+    expect(w.zeroHookFwdSeconds).toBeCloseTo(sec(48 * 5, 48 * 5) + coal(g.coalesced.outside, 8), 9);
     const grads = 48 * (5 + 2 + hit * 3);
     expect(w.zeroHookBwdOps).toBeCloseTo(
       ops(48 * (5 + hit * 3), 48 * 5 + 48 * hit * 2) + gradOps8 * grads + reduceOps,

@@ -274,6 +274,17 @@ export interface FrameworkProfile {
       ranks: number;
       streamOps: { gathering: number; bare: number; gradient: number };
       collectiveOps: number;
+      /**
+       * A coalesced all-gather's (more than one parameter) per-rank host work: slices of its flat buffer per group
+       * and of each parameter's partitions per parameter, for the ranks beyond `ranks`, at `sliceSeconds` each; and
+       * each parameter's stream record per rank (which a device without streams skipped), at `recordStreamSeconds`.
+       */
+      coalescedPerRank: {
+        bufferSlices: number;
+        paramSlices: number;
+        sliceSeconds: number;
+        recordStreamSeconds: number;
+      };
       reduceBucket: { elements: number; autoPerHidden2: number };
       prefetchBucket: { elements: number; autoPerHidden2: number };
       persistence: { elements: number; autoPerHidden: number };

@@ -4,7 +4,10 @@
  * stage3_prefetch_bucket_size)` elements a call, at least one parameter, in one collective
  * (partitioned_param_coordinator.py, DeepSpeed v0.14.4): the parameters above the persistence threshold, in the
  * order the modules run, grouped greedily until a group reaches the bucket. A weight larger than the bucket is a
- * collective of its own; small LoRA parameters ride with the next weight.
+ * collective of its own; small LoRA parameters ride with the next weight. A group of more than one parameter goes
+ * through `_all_gather_dtype` and `AllGatherCoalescedHandle` (one flat buffer sliced once per rank, and in `wait` each
+ * parameter's partitions sliced and recorded on the compute stream once per rank: partition_parameters.py, DeepSpeed
+ * v0.14.4 and v0.19.8 alike); a lone parameter gathers into its own buffer (`AllGatherHandle`), with no per-rank work.
  */
 import type { EstimateOptions, LoraTarget } from '../../schema/estimate.js';
 import type { ModelFacts } from './model-facts.js';
@@ -16,24 +19,47 @@ export interface GatherBuckets {
   persistence: number;
 }
 
+/** Coalesced collectives (more than one parameter) and the parameters they gather, per pass. */
+export interface Coalesced {
+  groups: number;
+  params: number;
+}
+
 /** Collectives per pass: outside a per-expert loop, and inside it (the experts' own parameters). */
 export interface GatherCollectives {
   outside: number;
   loop: number;
+  /** Of those, the coalesced ones, outside the loop and in it. */
+  coalesced: { outside: Coalesced; loop: Coalesced };
+}
+
+/** A group sequence's counts: all groups, and the coalesced groups and their parameters. */
+interface Counts {
+  groups: number;
+  multi: number;
+  multiParams: number;
 }
 
 /** Greedy groups of a parameter sequence: a group closes once its elements reach the bucket. */
 class Grouper {
-  groups = 0;
+  readonly c: Counts = { groups: 0, multi: 0, multiParams: 0 };
   private acc = 0;
+  private n = 0;
   constructor(private readonly b: GatherBuckets) {}
   add(numel: number): void {
     if (numel <= this.b.persistence) return;
     this.acc += numel;
-    if (this.acc >= this.b.prefetch) {
-      this.groups++;
-      this.acc = 0;
+    this.n++;
+    if (this.acc >= this.b.prefetch) this.shut();
+  }
+  private shut(): void {
+    this.c.groups++;
+    if (this.n > 1) {
+      this.c.multi++;
+      this.c.multiParams += this.n;
     }
+    this.acc = 0;
+    this.n = 0;
   }
   /** The parameters of one linear: its weight, then PEFT's lora_A and lora_B where adapted. */
   linear(l: Linear, rank: number): void {
@@ -43,24 +69,42 @@ class Grouper {
       this.add(l.outFeatures * rank);
     }
   }
-  /** A trailing partial group is a collective too. */
-  close(): number {
-    return this.groups + (this.acc > 0 ? 1 : 0);
+  /** The counts with a trailing partial group closed: it is a collective too. */
+  closed(): Counts {
+    const c = { ...this.c };
+    if (this.n > 0) c.groups++;
+    if (this.n > 1) {
+      c.multi++;
+      c.multiParams += this.n;
+    }
+    return c;
   }
 }
 
+const COUNT_KEYS = ['groups', 'multi', 'multiParams'] as const;
+
 /** Groups over `layers` repeats of a layer's parameters, the partial group carried from one layer to the next. */
-function repeated(b: GatherBuckets, layers: number, layer: (g: Grouper) => void): number {
-  if (layers <= 0) return 0;
+function repeated(b: GatherBuckets, layers: number, layer: (g: Grouper) => void): Counts {
+  const out: Counts = { groups: 0, multi: 0, multiParams: 0 };
+  if (layers <= 0) return out;
   const g = new Grouper(b);
   layer(g);
   // Part of one layer on this rank (a pipeline stage's share): that share of one layer's groups.
-  if (layers <= 1) return layers * g.close();
-  const first = g.groups;
+  if (layers <= 1) {
+    const c = g.closed();
+    for (const k of COUNT_KEYS) out[k] = layers * c[k];
+    return out;
+  }
+  const first = { ...g.c };
   layer(g);
-  // The second layer's groups are every later layer's (the carry repeats).
-  return first + (layers - 1) * (g.groups - first) + (g.close() > g.groups ? 1 : 0);
+  // The second layer's groups are every later layer's (the carry repeats); the trailing partial group once.
+  const end = g.closed();
+  for (const k of COUNT_KEYS)
+    out[k] = first[k] + (layers - 1) * (g.c[k] - first[k]) + (end[k] - g.c[k]);
+  return out;
 }
+
+const coalesced = (c: Counts): Coalesced => ({ groups: c.multi, params: c.multiParams });
 
 /** The `layers` layers of `g`: the dense linears, then the experts (one by one in a loop, as their module otherwise). */
 function layerGroups(
@@ -85,8 +129,12 @@ function layerGroups(
     ? repeated(b, layers, (gr) => {
         for (let e = 0; e < hit; e++) for (const l of experts) gr.linear(l, rankOf(l));
       })
-    : 0;
-  return { outside, loop };
+    : { groups: 0, multi: 0, multiParams: 0 };
+  return {
+    outside: outside.groups,
+    loop: loop.groups,
+    coalesced: { outside: coalesced(outside), loop: coalesced(loop) },
+  };
 }
 
 /** All-gathers of one pass over `layersHere` layers; `loop` with `hit` experts a layer in a per-expert loop. */
@@ -101,12 +149,25 @@ export function gatherCollectives(
   const targets = new Set<LoraTarget>(o.loraTargets);
   const rankOf = (l: Linear) => (lora && targets.has(l.role as LoraTarget) ? o.loraRank : 0);
   const scale = m.layers > 0 ? layersHere / m.layers : 0;
-  const out: GatherCollectives = { outside: 0, loop: 0 };
+  const out = noGathers();
   for (const g of m.arch.groups) {
     if (g.name === 'vision') continue;
     const per = layerGroups(g, g.count * scale, b, rankOf, run);
     out.outside += per.outside;
     out.loop += per.loop;
+    for (const k of ['outside', 'loop'] as const) {
+      out.coalesced[k].groups += per.coalesced[k].groups;
+      out.coalesced[k].params += per.coalesced[k].params;
+    }
   }
   return out;
+}
+
+/** No collectives (one rank, or no ZeRO-3). */
+export function noGathers(): GatherCollectives {
+  return {
+    outside: 0,
+    loop: 0,
+    coalesced: { outside: { groups: 0, params: 0 }, loop: { groups: 0, params: 0 } },
+  };
 }

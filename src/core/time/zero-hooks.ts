@@ -12,7 +12,7 @@ import type { EstimateOptions, LoraTarget } from '../../schema/estimate.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import type { ModelFacts } from './model-facts.js';
 import type { LayerGroup, Linear } from '../model/arch.js';
-import { gatherCollectives, type GatherCollectives } from './zero-collectives.js';
+import { gatherCollectives, noGathers, type GatherCollectives } from './zero-collectives.js';
 
 export interface ZeroHookOps {
   /** Forward ops outside a per-expert loop (the host runs ahead of the GPU there). */
@@ -217,8 +217,6 @@ export function zeroHookCounts(
   };
 }
 
-const NO_GATHERS: GatherCollectives = { outside: 0, loop: 0 };
-
 /** zeroHookOps of `counts` (zeroHookCounts) on `dp` data-parallel ranks. */
 export function zeroHookOpsAt(counts: ZeroHookCounts | null, dp: number): ZeroHookOps {
   if (!counts) return NONE;
@@ -228,7 +226,7 @@ export function zeroHookOpsAt(counts: ZeroHookCounts | null, dp: number): ZeroHo
     const multi = dp > 1;
     return measured3(hooks.host3!, hooks.reduceOps3.perRank, c, dp, {
       reduces: multi ? host3.reduces : 0,
-      gathers: multi ? host3.gathers : NO_GATHERS,
+      gathers: multi ? host3.gathers : noGathers(),
       bwdGathers: host3.bwdGathers,
     });
   }
@@ -253,9 +251,22 @@ export function zeroHookOpsAt(counts: ZeroHookCounts | null, dp: number): ZeroHo
 }
 
 /**
+ * A coalesced all-gather's per-rank host seconds on `dp` ranks: the slices beyond the measurement's `h.ranks` ranks
+ * (the flat buffer's per group, each parameter's in `wait`) and each parameter's `record_stream` per rank, which the
+ * measurement's device (synchronized, no streams) skipped. Neither launches a kernel, so inside a per-expert loop
+ * they cost their host time, not the synced loop's rate.
+ */
+function coalescedSeconds(h: Host3, dp: number, c: { groups: number; params: number }): number {
+  const p = h.coalescedPerRank;
+  const slices = Math.max(0, dp - h.ranks) * (p.bufferSlices * c.groups + p.paramSlices * c.params);
+  return slices * p.sliceSeconds + dp * c.params * p.recordStreamSeconds;
+}
+
+/**
  * ZeRO-3's hooks at a measured host price: each hooked module pass (gathering a parameter or not) and each gradient
  * costs its measured host seconds, plus the stream and event calls the measurement's device skipped as ops of their
- * own, a gathering module's all-gather's CUDA calls, and the reduce's slicing for the ranks beyond the measurement's.
+ * own, a gathering module's all-gather's CUDA calls and a coalesced gather's per-rank slicing and stream records,
+ * and the reduce's slicing for the ranks beyond the measurement's.
  */
 function measured3(
   h: Host3,
@@ -266,20 +277,24 @@ function measured3(
 ): ZeroHookOps {
   const s = h.streamOps;
   const gradOps = s.gradient + perRank * Math.max(0, dp - h.ranks);
-  // The all-gathers' CUDA calls, in the passes that gather (forward and recompute; backward without recompute).
-  const gatherOps = h.collectiveOps * coll.gathers.outside;
-  const loopGatherOps = h.collectiveOps * coll.gathers.loop;
+  // The all-gathers' CUDA calls and per-rank work, in the passes that gather (forward and recompute; backward
+  // without recompute).
+  const g = coll.gathers;
+  const gatherOps = h.collectiveOps * g.outside;
+  const loopGatherOps = h.collectiveOps * g.loop;
+  const gatherSeconds = coalescedSeconds(h, dp, g.coalesced.outside);
+  const loopGatherSeconds = coalescedSeconds(h, dp, g.coalesced.loop);
   const hookOps = s.gathering * c.modules + s.bare * c.bareModules;
   const loopOps = s.gathering * c.loopModules + s.bare * c.bareLoopModules;
   const bwdGather = coll.bwdGathers ? 1 : 0;
-  const fwdSeconds = h.gathering * c.modules + h.bare * c.bareModules;
-  const loopSeconds = h.gathering * c.loopModules + h.bare * c.bareLoopModules;
+  const hookSeconds = h.gathering * c.modules + h.bare * c.bareModules;
+  const loopHookSeconds = h.gathering * c.loopModules + h.bare * c.bareLoopModules;
   // Each reduce-scatter's CUDA calls, in backward with the gradients that filled its bucket.
   const reduceOps = h.collectiveOps * coll.reduces;
   const loopShare = c.loopGrads > 0 ? c.loopGrads / (c.grads + c.loopGrads) : 0;
   const loopBwdOps =
     loopOps + bwdGather * loopGatherOps + gradOps * c.loopGrads + reduceOps * loopShare;
-  const loopBwdSeconds = loopSeconds + h.gradient * c.loopGrads;
+  const loopBwdSeconds = loopHookSeconds + bwdGather * loopGatherSeconds + h.gradient * c.loopGrads;
   return {
     fwdOps: hookOps + gatherOps,
     loopFwdOps: loopOps + loopGatherOps,
@@ -290,9 +305,9 @@ function measured3(
       reduceOps * (1 - loopShare) +
       loopBwdOps,
     loopBwdOps,
-    fwdSeconds,
-    loopFwdSeconds: loopSeconds,
-    bwdSeconds: fwdSeconds + h.gradient * c.grads + loopBwdSeconds,
+    fwdSeconds: hookSeconds + gatherSeconds,
+    loopFwdSeconds: loopHookSeconds + loopGatherSeconds,
+    bwdSeconds: hookSeconds + bwdGather * gatherSeconds + h.gradient * c.grads + loopBwdSeconds,
     loopBwdSeconds,
   };
 }

@@ -188,6 +188,22 @@ const DEEPSPEED_HOOKS = {
     // stream wait of WorkNCCL::wait (pytorch/pytorch@0007e752d518810f0f8942a830dbbbfc69f34577
     // torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp collective, synchronizeStreams): 8.
     collectiveOps: 8,
+    // A group of more than one parameter gathers through _all_gather_dtype, which slices its flat buffer once per
+    // rank (flat_tensor.narrow), and AllGatherCoalescedHandle.wait, which slices each parameter's part of every
+    // rank's partition (partitions[rank].narrow) and records each slice on the compute stream
+    // (part_to_copy.record_stream, skipped on a synchronized device such as the CPU accelerator), per parameter
+    // per rank (https://github.com/deepspeedai/DeepSpeed/blob/v0.14.4/deepspeed/runtime/zero/partition_parameters.py;
+    // the same in v0.19.8). A lone parameter gathers through AllGatherHandle, with none of it. A slice's host time is
+    // those loops' as DeepSpeed writes them, torch 2.3.1 on this CPU (scripts/measure/zero3-slices.py,
+    // calibration/measured/zero3-slices-cpu.json `per_slice_us`); a stream record (current_stream() and
+    // record_stream, a torch call that launches nothing) is priced at an eager op's dispatch, 10 µs
+    // (bitsandbytes-foundation/bitsandbytes#347, as EAGER_OP_SECONDS in time/train-work.ts), in a loop too.
+    coalescedPerRank: {
+      bufferSlices: 1,
+      paramSlices: 1,
+      sliceSeconds: 2.1e-6 * ZERO3_HOST_CPU_SCALE,
+      recordStreamSeconds: 10e-6, // an eager op, bitsandbytes-foundation/bitsandbytes#347 (calibration/assumed.json)
+    },
     // One reduce-scatter a full bucket (stage3.py __reduce_and_partition_ipg_grads, reduce_scatter_coalesced's one
     // batched call: runtime/comm/coalesced_collectives.py, DeepSpeed v0.14.4): reduce_bucket_size defaults to 5e8
     // elements (runtime/zero/config.py); 'auto' is the hidden size squared (transformers v4.41.2
