@@ -159,7 +159,8 @@ export interface TimeOptions {
   /**
    * The measured run padded each batch to its longest sample and ran transformers' SDPA attention, which then passes
    * the padding mask to scaled_dot_product_attention with is_causal=False (LlamaSdpaAttention, transformers 4.36):
-   * every key block is computed and the mask read (time/train-work.ts SDPA_MASK_BYTES). No flag sets it (the
+   * every key block is computed and the mask read (time/train-work.ts SDPA_MASK_BYTES), by the memory-efficient
+   * kernel at SDPA_MEM_EFF_ATTN_SHARE of the flash rate. No flag sets it (the
    * estimate contract's samples fill --seq); `validate --throughput` does for rows of such runs (their `sdpa_mask`).
    */
   sdpaPaddingMask?: boolean;

@@ -1,10 +1,13 @@
 /**
  * A run whose padded batches hand transformers' SDPA attention the padding mask (TimeOptions.sdpaPaddingMask, set by
  * `validate --throughput` for rows whose `sdpa_mask` is 'padding'): SDPA runs with is_causal=False, so the kernel
- * computes every key block (no causal half skipped) and reads the 16-bit mask for every head.
+ * computes every key block (no causal half skipped) and reads the 16-bit mask for every head, and it is PyTorch's
+ * memory-efficient kernel that runs them, at SDPA_MEM_EFF_ATTN_SHARE of FlashAttention-2's rate.
  */
 import { describe, expect, it } from 'vitest';
-import { modelFacts, trainWork } from '../../src/core/time/index.js';
+import { gpuRates, modelFacts, trainStep, trainWork } from '../../src/core/time/index.js';
+import { SDPA_MEM_EFF_ATTN_SHARE } from '../../src/core/time/train-work.js';
+import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
@@ -46,6 +49,28 @@ describe('SDPA handed a padding mask (sdpaPaddingMask)', () => {
     for (const attention of ['flash', 'eager'] as const) {
       const o = optionsFromFlags({ ...flags, attention });
       expect(trainWork(m, o, { ...t, sdpaPaddingMask: true })).toEqual(trainWork(m, o, t));
+    }
+  });
+
+  it('times the masked kernel at the memory-efficient share of the flash rate, forward, recompute and backward', () => {
+    const o = optionsFromFlags({ ...flags, attention: 'sdpa', seq: 8192, batch: 2 });
+    const masked = trainWork(m, o, { ...t, sdpaPaddingMask: true });
+    expect(masked.attnShare).toBe(SDPA_MEM_EFF_ATTN_SHARE);
+    expect(SDPA_MEM_EFF_ATTN_SHARE).toBe(0.5);
+    expect(trainWork(m, o, t).attnShare).toBe(1);
+    const r = gpuRates(findGpu('h100-sxm'), t);
+    const atFlash = trainStep({ ...masked, attnShare: 1 }, r);
+    const attnAtFlash =
+      (masked.microBatches * ((1 + masked.recompute) * masked.fwdAttnFlops + masked.bwdAttnFlops)) /
+      r.attn;
+    // Half the rate: the attention's seconds at the flash rate come once more.
+    expect(trainStep(masked, r) - atFlash).toBeCloseTo(attnAtFlash, 6);
+  });
+
+  it('keeps flash and eager attention at the flash rate', () => {
+    for (const attention of ['flash', 'eager'] as const) {
+      const o = optionsFromFlags({ ...flags, attention });
+      expect(trainWork(m, o, { ...t, sdpaPaddingMask: true }).attnShare).toBe(1);
     }
   });
 });

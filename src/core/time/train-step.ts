@@ -131,7 +131,7 @@ function recomputeSeconds(
 function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const base = w.fp32 ? r.gemm32 : r.gemm16;
   const gemm = base * w.shape;
-  const attnRate = w.fp32 ? r.gemm32 * FP32_ATTN_SHARE : r.attn;
+  const attnRate = w.fp32 ? r.gemm32 * FP32_ATTN_SHARE : r.attn * w.attnShare;
   // Routed-expert GEMMs at their own shape, never faster than reading the hit experts' weights.
   const expertRate = (w.expertFp32 ? r.gemm32 : base) * w.expertShape;
   const expertF = Math.max(w.expertFwdFlops / expertRate, w.expertWeightBytes / r.mem);

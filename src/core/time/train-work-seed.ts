@@ -25,6 +25,7 @@ export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
   fwdOps: DOUBLE_FIELD,
   bwdGemmFlops: DOUBLE_FIELD,
   bwdAttnFlops: DOUBLE_FIELD,
+  attnShare: DOUBLE_FIELD,
   recompute: DOUBLE_FIELD,
   recomputeAttnOnly: false,
   selAttn: DOUBLE_FIELD,

@@ -20,6 +20,11 @@ export interface TrainWork {
   fwdOps: number;
   bwdGemmFlops: number;
   bwdAttnFlops: number;
+  /**
+   * The attention kernel's rate as a share of FlashAttention-2's (GpuRates.attn): 1, or SDPA's memory-efficient
+   * kernel under a padding mask (TimeOptions.sdpaPaddingMask; time/train-work.ts SDPA_MEM_EFF_ATTN_SHARE).
+   */
+  attnShare: number;
   recompute: number; // fraction of the forward re-run (1 full, attention-only share for selective)
   recomputeAttnOnly: boolean;
   /** Under selective recompute: the shares of the forward's attention, GEMMs and elementwise traffic re-run. */

@@ -99,6 +99,17 @@ function elemBytesPerTokenLayer(
 // is_causal=False: not the flash kernel (which takes no mask) but the memory-efficient one, over every key block.
 // The mask is built in the model's dtype: 2 bytes per score read.
 const SDPA_MASK_BYTES = 2;
+// That memory-efficient kernel (xFormers' CUTLASS kernels, which PyTorch vendors as its EFFICIENT_ATTENTION backend:
+// aten/src/ATen/native/transformers/cuda/mem_eff_attention) runs at about half FlashAttention-2's rate or less on
+// the same GPU and shape. flash-attention's benchmarks/benchmark_flash_attention.py (@60499abc: xformers is
+// memory_efficient_attention with cutlass.FwOp/BwOp, against Flash2) on one GPU: fwd + bwd 26.34 against 54.58
+// TFLOPS at 2 x 8,192, head dim 64, causal; 14.96 against 44.99 at 16 x 1,024, head dim 128
+// (Dao-AILab/flash-attention#416).
+// xFormers' cutlass.FwOp "almost 2x slower" than its flash.FwOp at 32 heads x 128, sequences 512-65,536 on an A40
+// (facebookresearch/xformers#1074); "Flashv2 ... faster than the xFormers reimplementation across all problem sizes"
+// (facebookresearch/xformers#791). The backward is the slower part (24.44 against 54.43 TFLOPS in #416's first
+// shape), so 0.5 is the upper end of those figures; it is taken for forward and backward alike.
+export const SDPA_MEM_EFF_ATTN_SHARE = 0.5;
 // The loss reads the logits in fp32 several times (upcast, log-softmax, gather, backward): ~16 B per
 // vocabulary entry per token unfused, ~8 B when chunked/compiled (assumed from the HF loss code).
 const LOSS_BYTES_EAGER = 16;
@@ -504,6 +515,7 @@ export function trainWork(
     fwdOps: cw.fwdOps,
     bwdGemmFlops: cw.bwdGemmFlops + ew.extraBwdFlops,
     bwdAttnFlops: cw.bwdAttnFlops,
+    attnShare: o.attention === 'sdpa' && t.sdpaPaddingMask === true ? SDPA_MEM_EFF_ATTN_SHARE : 1,
     recompute: o.checkpointing === 'selective' ? 1 : w.recompute,
     recomputeAttnOnly: o.checkpointing === 'selective',
     selAttn: sel.attention,
