@@ -118,6 +118,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.mul_mat_id === 'per-slot-sync') time.mulMatIdSync = true;
     // A llama.cpp build that launched every op of its graph (before ggml-cuda's op fusion; the case says so).
     if (c.ggml_graph === 'unfused') time.unfusedGraph = true;
+    // A llama.cpp build before ggml-cuda's GEMV fusion (ggml-org/llama.cpp#16715; the case says so).
+    if (c.ggml_graph === 'no-gemv-fusion') time.noGemvFusion = true;
     // A transformers build that ran the routed experts in a per-expert loop (4.x; the case says so).
     if (c.moe_dispatch === 'loop') time.moeLoop = true;
     // A run that replaced a dense MoE block's experts with per-expert linears run one by one (the case says so).

@@ -98,8 +98,11 @@ export const throughputCaseSchema = z.looseObject({
    * ids to the host and synchronizing the stream) sets TimeOptions.mulMatIdSync.
    */
   mul_mat_id: z.enum(['per-slot-sync']).optional(),
-  /** llama.cpp's decode graph in the measured build: 'unfused' (every op its own kernel) sets TimeOptions.unfusedGraph. */
-  ggml_graph: z.enum(['unfused']).optional(),
+  /**
+   * llama.cpp's decode graph in the measured build: 'unfused' (every op its own kernel) sets TimeOptions.unfusedGraph;
+   * 'no-gemv-fusion' (fused ops, but no mat-vec fusion yet) sets TimeOptions.noGemvFusion.
+   */
+  ggml_graph: z.enum(['unfused', 'no-gemv-fusion']).optional(),
   /** The run's DeepSpeed config set overlap_comm false: sets TimeOptions.serialComm. */
   deepspeed_overlap_comm: z.literal(false).optional(),
   /** The run's DeepSpeed config left its hidden-size buckets 'auto' for transformers to fill: sets TimeOptions.zeroAutoBuckets. */

@@ -79,6 +79,12 @@ export interface TimeOptions {
    */
   unfusedGraph?: boolean;
   /**
+   * The llama.cpp build predates ggml-cuda's GEMV fusion (ggml-org/llama.cpp#16715, October 2025): its mat-vecs take
+   * no bias add or gate/up GLU at any batch, so decode pays the engine's gemvFusion kernels at one row too. No flag
+   * sets it; `validate --throughput` does for rows of such builds (their `ggml_graph`).
+   */
+  noGemvFusion?: boolean;
+  /**
    * The library build ran a model's routed experts in a per-expert Python loop (transformers 4.x sparse MoE blocks,
    * e.g. Qwen2MoeSparseMoeBlock.forward: `for expert_idx in range(self.num_experts)`, before transformers 5's
    * experts_implementation="grouped_mm"): training times the experts with the 'loop' dispatch instead of the

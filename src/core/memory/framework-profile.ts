@@ -571,6 +571,20 @@ export interface FrameworkProfile {
     flashAttentionFewer?: number;
   };
   /**
+   * Time: ops the engine folds into a mat-vec up to `maxColumns` batch rows and launches apart above them, or in a
+   * build before the fusion (TimeOptions.noGemvFusion), each at a graph kernel's gap beyond the counted chain
+   * (time/decode-host.ts gemvApartKernels): `perBiasedLinear` per biased linear of a layer (its bias add), `gluPair`
+   * per gated layer (the second mat-vec of the gate/up pair and the GLU), `gluPairQuantized` more per gated layer on
+   * quantized weights (the second mat-vec's activation quantization). Not read for an unfused graph, which has its
+   * own count. Absent: no such fusion.
+   */
+  gemvFusion?: {
+    maxColumns: number;
+    perBiasedLinear: number;
+    gluPair: number;
+    gluPairQuantized: number;
+  };
+  /**
    * Time: an MoE layer's fused-expert call at batch 1 beyond its weight bytes and kernel gaps, by GPU generation
    * (time/moe-call.ts), seconds. Absent: 0.
    */

@@ -91,6 +91,25 @@ function perSlotMoeKernels(
 }
 
 /**
+ * Kernels a decode step's layers launch apart where the engine folds them into a mat-vec only up to a few batch rows
+ * (FrameworkProfile.gemvFusion): above them, or in a build before the fusion (TimeOptions.noGemvFusion), each biased
+ * linear's bias add, and per gated layer the gate/up pair's second mat-vec and its GLU (and, on quantized weights, the
+ * second activation quantization). Zero where the engine has no such fusion or the step's graph is unfused.
+ */
+export function gemvApartKernels(
+  m: ModelFacts,
+  fw: FrameworkProfile,
+  rows: number,
+  t: TimeOptions,
+  quantized: boolean,
+): number {
+  const f = fw.gemvFusion;
+  if (f === undefined || (rows <= f.maxColumns && t.noGemvFusion !== true)) return 0;
+  const glu = m.gated ? f.gluPair + (quantized ? f.gluPairQuantized : 0) : 0;
+  return m.layers * (m.biasedLinearsPerLayer * f.perBiasedLinear + glu);
+}
+
+/**
  * The ops a decode step's unmerged adapters add (TimeOptions.unmergedAdapterOps: `perLinear` for each adapted
  * linear, beside its base matmul), on every layer's adapted attention projections and, in a dense model, its adapted
  * MLP projections. A routed expert's adapters run in the engine's own expert path and are not counted here.
@@ -229,10 +248,12 @@ export function decodeHost(
     : OPS_PER_LAYER_COMPILED;
   const perSlot = t.mulMatIdSync ? perSlotMoeKernels(m, fw, o.batch, quantK) : 0;
   const adapter = unmergedAdapterOps(m, o, t.unmergedAdapterOps ?? 0);
+  // The mat-vec fusions' ops a fused graph launches apart above their batch (or before the build had them).
+  const gemv = unfused ? 0 : gemvApartKernels(m, fw, o.batch, t, q === 'gguf');
   if (compiled)
     return {
       dispatch: 0,
-      gaps: (m.layers * perLayer + routing + perSlot + adapter) * gap + bnb,
+      gaps: (m.layers * perLayer + routing + perSlot + adapter + gemv) * gap + bnb,
       fixed: 0,
     };
   // A build whose layer ran partly compiled (TimeOptions.generateLayer): its count covers the layer, routing included.

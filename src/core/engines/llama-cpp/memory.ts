@@ -119,6 +119,14 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   // has KQ, soft_max_ext, KQV and the contiguous copy of the merged heads (llm_build_kqv, ggerganov/llama.cpp src/llama.cpp
   // @0026c810d7c18743baa71198409734178df7769a): 3 fewer a layer; the K and V stores stay 2 copies either way.
   unfusedDecodeKernels: { perLayer: 24, perQuantizedLinear: 1, flashAttentionFewer: 3 }, // ggml build_llama, unfused
+  // ggml-cuda's GEMV fusion (ggml-org/llama.cpp#16715, October 2025) runs a linear's bias add (MUL_MAT + ADD, MUL_MAT_ID
+  // + ADD_ID) and a gate/up pair with its GLU (SWIGLU, GEGLU, SWIGLU_OAI; biases included) inside one mul_mat_vec_q /
+  // mul_mat_vec_f, and only at one column: ggml_cuda_should_fuse_mul_mat_vec_q and _f return false where dst->ne[1]
+  // != 1 (MUL_MAT) or dst->ne[2] != 1 (MUL_MAT_ID), "we only support fusion for ncols_dst = 1" (ggml/src/ggml-cuda/
+  // ggml-cuda.cu @49bfddeca18e62fa3d39114a23e9fcbdf8a22388, the tree llama-cpp-python 0.3.17 vendors, March 2026).
+  // Apart, a bias is an ADD kernel; a pair is two mat-vecs and the GLU, and on quantized weights each mat-vec
+  // quantizes its activation to q8_1 first (ggml_cuda_mul_mat_vec_q), where the fused pair quantizes once.
+  gemvFusion: { maxColumns: 1, perBiasedLinear: 1, gluPair: 2, gluPairQuantized: 1 },
   // llama-server runs its HTTP/slot loop between steps (~0.3 ms) and samples each slot on the CPU over the whole
   // vocabulary (common_sampler: logits copy, top-k/top-p/temperature chain): ~0.2 ms per slot (assumed).
   stepHostSeconds: 3e-4,
