@@ -10,7 +10,7 @@ import {
   loraTargetsNote,
   parallelNote,
 } from '../core/engines/engines-runs.js';
-import { assertEngineStructure } from '../core/engines/context.js';
+import { assertEngineStructure, estimatedAs } from '../core/engines/context.js';
 import { isEngine } from '../schema/engine.js';
 import type { Gpu } from '../schema/gpu.js';
 import { kernelRefusal } from '../core/engines/kernels.js';
@@ -122,7 +122,10 @@ export function estimateChecks(
   gpu: Gpu | undefined,
 ): string[] {
   const engine = engineOf(options);
+  // A layout the engine places as another (llama.cpp's row split of a MoE model: its layer split).
+  const as = estimatedAs(arch, options, engine);
   const notes = assertEngineStructure(arch, options, engine, true);
+  if (as) notes.unshift(as);
   const refusal = engineRefusal(arch, options, flags);
   if (refusal)
     throw badValue(
