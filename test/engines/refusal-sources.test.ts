@@ -218,3 +218,27 @@ describe('a TP degree that splits the attention heads but not the KV heads', () 
       }
   });
 });
+
+describe('vLLM int4 on Volta (SM 7.0)', () => {
+  // vLLM's supported-hardware table: GPTQ runs on Volta, AWQ and Marlin do not.
+  it('runs a GPTQ checkpoint (--quant-format gptq) and refuses AWQ, naming the GPTQ kernels', () => {
+    expect(kernelRefusal('vllm', 'int4', '7.0', 'gptq')).toBeNull();
+    const awq = kernelRefusal('vllm', 'int4', '7.0', 'awq');
+    expect(awq).toMatch(/GPTQ kernels on 7\.0 \(--quant-format gptq\).*supported_hardware\.md/);
+    expect(kernelRefusal('vllm', 'int4', '7.0')).toMatch(/--quant-format gptq/);
+    expect(kernelRefusal('vllm', 'int4', '7.5', 'awq')).toBeNull();
+    expect(kernelRefusal('vllm', 'int4', '6.1', 'gptq')).toMatch(/compute capability 6\.1/);
+  });
+  it('estimates it with finite figures on a V100', () => {
+    const flags = {
+      framework: 'vllm',
+      method: 'inference',
+      weights: 'int4',
+      'quant-format': 'gptq',
+      gpu: 'v100-32gb',
+    };
+    const out = stdoutOf(() => runEstimate(llama, flags, true));
+    const r = JSON.parse(out) as { time: { decodeTokensPerSecond: number } };
+    expect(Number.isFinite(r.time.decodeTokensPerSecond)).toBe(true);
+  });
+});
