@@ -10,7 +10,7 @@ import {
   loraTargetsNote,
   parallelNote,
 } from '../core/engines/engines-runs.js';
-import { assertEngineStructure } from '../core/engines/context.js';
+import { assertEngineStructure, estimatedAs } from '../core/engines/context.js';
 import { isEngine } from '../schema/engine.js';
 import type { Gpu } from '../schema/gpu.js';
 import { kernelRefusal } from '../core/engines/kernels.js';
@@ -30,7 +30,7 @@ import { nativeWeights } from '../core/model/native-weights.js';
 import { isFloat8Compute, type EstimateOptions } from '../schema/estimate.js';
 import { float8Refusal } from '../core/kernels/float8.js';
 import { FlagError, optionsFromFlags, type RawFlags } from '../schema/flags.js';
-import { timeOptionsFromFlags } from '../schema/time.js';
+import { timeOptionsFromFlags, type QuantFormat } from '../schema/time.js';
 import { renderEstimateText } from '../ui/estimate-text.js';
 import { fixLine } from '../ui/explain-text.js';
 
@@ -122,7 +122,10 @@ export function estimateChecks(
   gpu: Gpu | undefined,
 ): string[] {
   const engine = engineOf(options);
+  // A layout the engine places as another (llama.cpp's row split of a MoE model: its layer split).
+  const as = estimatedAs(arch, options, engine);
   const notes = assertEngineStructure(arch, options, engine, true);
+  if (as) notes.unshift(as);
   const refusal = engineRefusal(arch, options, flags);
   if (refusal)
     throw badValue(
@@ -131,7 +134,8 @@ export function estimateChecks(
       `a configuration the engine runs (${refusal})`,
     );
   // A serving engine without a kernel for the weights on this GPU (FP8 W8A8 on Ampere under SGLang, ...).
-  const kernel = gpu ? kernelRefusal(engine, options.weights, gpu.computeCapability) : null;
+  const format = flags['quant-format'] as QuantFormat | undefined;
+  const kernel = gpu ? kernelRefusal(engine, options.weights, gpu.computeCapability, format) : null;
   if (kernel)
     throw badValue('--weights', options.weights, `a format the engine runs here: ${kernel}`);
   // FP8 training on a GPU without the matmul kernels (torch._scaled_mm, MX GEMMs): kernels/float8.ts.

@@ -230,17 +230,23 @@ describe('still refused: the message cites the engine source', () => {
     );
   });
 
-  it("llama.cpp --tp (row split) on a MoE model: the experts stay whole on their layer's GPU", () => {
+  it('llama.cpp --tp (row split) on a MoE model: estimated as the layer split, which places its experts and cache so', () => {
     const flags = serve('llama.cpp', { weights: 'q4_k_m', gpu: 'rtx-3090', tp: 2, gpus: 2 });
-    const why = refusal('qwen3-30b-a3b', flags);
-    expect(why).toMatch(/experts \(ffn_\*_exps, GGML_OP_MUL_MAT_ID\).*ggml-cuda\.cu @f6d77a1b/);
-    expect(why).toMatch(
-      /rule llama-cpp-row-split-moe: .*blob\/[0-9a-f]{40}\/src\/llama-model\.cpp/,
-    );
-    // A dense model is estimated under --tp (row split).
-    expectFinite(estimate('qwen2.5-7b', { ...flags, weights: 'q4_k_m' }).result);
-    // Layer split (--gpus N) runs it.
-    expectFinite(estimate('qwen3-30b-a3b', { ...flags, tp: undefined }).result);
+    const row = estimate('qwen3-30b-a3b', flags);
+    expectFinite(row.result);
+    expect(row.options.tp).toBe(1);
+    expect(row.options.pp).toBe(2);
+    const why = row.notes.join('\n');
+    expect(why).toMatch(/experts \(ffn_\*_exps, GGML_OP_MUL_MAT_ID.*ggml-cuda\.cu @f6d77a1b/);
+    expect(why).toMatch(/blob\/[0-9a-f]{40}\/src\/llama-model\.cpp load_tensors/);
+    // The same bytes and time as the layer split (--gpus N) itself.
+    const layers = estimate('qwen3-30b-a3b', { ...flags, tp: undefined });
+    expect(row.result.perGpu).toEqual(layers.result.perGpu);
+    expect(row.result.time).toEqual(layers.result.time);
+    // A dense model stays under --tp (row split).
+    const dense = estimate('qwen2.5-7b', flags);
+    expectFinite(dense.result);
+    expect(dense.options.tp).toBe(2);
   });
 
   it('a --tp that does not split the attention heads', () => {

@@ -96,6 +96,9 @@ describe('FP8 training: where it runs', () => {
       ['--framework', 'torchtitan', '--compute', 'fp8', '--gpu', 'h100-sxm'],
       ['--framework', 'torchtitan', '--compute', 'mxfp8', '--gpu', 'b200'],
       ['--framework', 'hf-fsdp', '--zero', '3', '--compute', 'fp8', '--gpu', 'h100-sxm'],
+      // Accelerate converts the linears (torchao) before handing the model to DeepSpeed's bf16 engine.
+      ['--framework', 'hf-deepspeed', '--zero', '3', '--compute', 'fp8', '--gpu', 'h100-sxm'],
+      ['--framework', 'hf-deepspeed', '--zero', '1', '--compute', 'fp8', '--gpu', 'h100-sxm'],
     ]) {
       const r = runCli(['estimate', ...FULL, ...args, '--json']);
       expect(r.status, r.stderr).toBe(0);
@@ -105,7 +108,7 @@ describe('FP8 training: where it runs', () => {
 
 describe('FP8 training: time and memory', () => {
   it('is faster than bf16 on a large dense model and keeps the same memory (torchao saves bf16 inputs)', () => {
-    for (const framework of ['torchtitan', 'hf-fsdp']) {
+    for (const framework of ['torchtitan', 'hf-fsdp', 'hf-deepspeed']) {
       const bf16 = estimate({ framework, compile: true });
       const fp8 = estimate({ framework, compile: true, compute: 'fp8' });
       expect(fp8.time!.stepSeconds).toBeLessThan(bf16.time!.stepSeconds);

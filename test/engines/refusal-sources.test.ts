@@ -10,6 +10,7 @@ import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
 import { estimateChecks, runEstimate } from '../../src/commands/estimate-run.js';
+import { stdoutOf } from '../helpers/published-configs.js';
 
 const llama = resolveModel('llama-3.1-8b');
 const SOURCE = /https:\/\/github\.com\/huggingface\/transformers\/(blob|tree)\/[0-9a-f]{40}\//;
@@ -184,5 +185,60 @@ describe('MXFP4 weights in training', () => {
     expect(() =>
       optionsFromFlags({ framework: 'unsloth', method: 'lora', weights: 'mxfp4' }),
     ).toThrow(/quantizer_mxfp4\.py.*--weights bf16, or nf4 with --method qlora/);
+  });
+});
+
+describe('a TP degree that splits the attention heads but not the KV heads', () => {
+  // phi-4: 40 attention heads, 10 KV heads. --tp 4 divides the heads, so the refusal must cite where the engine
+  // fails on the KV heads (vLLM's QKVParallelLinear, SGLang's attention asserts), not the heads' check alone.
+  const phi4 = resolveModel('phi-4');
+  const refusalOf = (framework: string, tp: number) => {
+    const flags = { framework, method: 'inference', gpus: tp, tp };
+    try {
+      runEstimate(phi4, flags, true);
+      return null;
+    } catch (e) {
+      return (e as Error).message;
+    }
+  };
+  it('cites the KV-head split on vLLM and SGLang', () => {
+    expect(refusalOf('vllm', 4)).toMatch(
+      /expected one of 1, 2, 5, 10, 20, 40 .*QKVParallelLinear asserts .*divides the KV heads.*vllm\/model_executor\/layers\/linear\.py/,
+    );
+    expect(refusalOf('sglang', 8)).toMatch(
+      /total_num_kv_heads % tp_size == 0 .*tp_size % total_num_kv_heads == 0 .*models\/llama\.py:183-193/,
+    );
+  });
+  it('runs the degrees that split or replicate the KV heads', () => {
+    for (const framework of ['vllm', 'sglang'])
+      for (const tp of [2, 20]) {
+        let why: string | null = 'not run';
+        stdoutOf(() => (why = refusalOf(framework, tp)));
+        expect(why, `${framework} --tp ${tp}`).toBeNull();
+      }
+  });
+});
+
+describe('vLLM int4 on Volta (SM 7.0)', () => {
+  // vLLM's supported-hardware table: GPTQ runs on Volta, AWQ and Marlin do not.
+  it('runs a GPTQ checkpoint (--quant-format gptq) and refuses AWQ, naming the GPTQ kernels', () => {
+    expect(kernelRefusal('vllm', 'int4', '7.0', 'gptq')).toBeNull();
+    const awq = kernelRefusal('vllm', 'int4', '7.0', 'awq');
+    expect(awq).toMatch(/GPTQ kernels on 7\.0 \(--quant-format gptq\).*supported_hardware\.md/);
+    expect(kernelRefusal('vllm', 'int4', '7.0')).toMatch(/--quant-format gptq/);
+    expect(kernelRefusal('vllm', 'int4', '7.5', 'awq')).toBeNull();
+    expect(kernelRefusal('vllm', 'int4', '6.1', 'gptq')).toMatch(/compute capability 6\.1/);
+  });
+  it('estimates it with finite figures on a V100', () => {
+    const flags = {
+      framework: 'vllm',
+      method: 'inference',
+      weights: 'int4',
+      'quant-format': 'gptq',
+      gpu: 'v100-32gb',
+    };
+    const out = stdoutOf(() => runEstimate(llama, flags, true));
+    const r = JSON.parse(out) as { time: { decodeTokensPerSecond: number } };
+    expect(Number.isFinite(r.time.decodeTokensPerSecond)).toBe(true);
   });
 });

@@ -57,3 +57,8 @@ function citedStructure(arch: Arch, o: EstimateOptions, engine: Engine): void {
     throw new FlagError(e.flag, e.value, `${e.allowed}; ${engine}: ${cited}`);
   }
 }
+
+/** The layout `engine` places `o` as on this model (EngineRuns.estimatedAs): rewrites `o`, returns the note. */
+export function estimatedAs(arch: Arch, o: EstimateOptions, engine: Engine): string | null {
+  return ENGINE_RUNS[engine].estimatedAs?.(arch, o) ?? null;
+}

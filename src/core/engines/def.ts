@@ -18,6 +18,7 @@ import type { ArchitectureTable } from './architectures.js';
 import type { EngineProfile } from './profile.js';
 import type { EngineRuns } from './runs.js';
 import type { Engine } from '../../schema/engine.js';
+import type { QuantFormat } from '../../schema/time.js';
 import type { EstimateOptions, Framework, Objective, WeightDtype } from '../../schema/estimate.js';
 
 /** The launcher's code: loaded on demand (store.ts loadLaunchers), since an estimate never needs it. */
@@ -111,8 +112,13 @@ export interface ServeReader {
 
 /** The GPUs a serving engine has kernels for (engines/kernels.ts): by weight format, on ROCm, for an fp8 KV cache. */
 export interface EngineKernels {
-  /** Least compute capability per weight format, and what the engine runs there (cited by a refusal). */
-  needs: Partial<Record<WeightDtype, { cc: number; why: string }>>;
+  /**
+   * Least compute capability per weight format, and what the engine runs there (cited by a refusal); `formats`: a
+   * kernel family (`--quant-format`) that runs from a lower capability than the format's least.
+   */
+  needs: Partial<
+    Record<WeightDtype, { cc: number; why: string; formats?: Partial<Record<QuantFormat, number>> }>
+  >;
   /** Where `needs` comes from in the engine's source or docs. */
   source: string;
   /** On AMD GPUs: the gfx targets each format runs on (absent: the CUDA table holds on ROCm too). */

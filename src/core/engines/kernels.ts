@@ -6,6 +6,7 @@
  */
 import type { Engine } from '../../schema/engine.js';
 import type { KvCacheDtype, WeightDtype } from '../../schema/estimate.js';
+import type { QuantFormat } from '../../schema/time.js';
 import { engineDef } from './store.js';
 
 const kernelsOf = (engine: Engine) => engineDef(engine).kernels;
@@ -40,11 +41,15 @@ export function runsOnRocm(
 /** The gfx target of an AMD GPU's compute capability, or null (CUDA, Apple). */
 export const gfxOf = (cc: string | null | undefined): string | null => (isRocm(cc) ? cc! : null);
 
-/** Why `engine` cannot run `weights` on a GPU of compute capability `cc`, or null. */
+/**
+ * Why `engine` cannot run `weights` on a GPU of compute capability `cc`, or null; `format`: the kernel family asked
+ * for (`--quant-format`), where one runs below the format's least capability (needs `formats`).
+ */
 export function kernelRefusal(
   engine: Engine,
   weights: WeightDtype,
   cc: string | null | undefined,
+  format?: QuantFormat | null,
 ): string | null {
   const k = kernelsOf(engine);
   const need = k?.needs[weights];
@@ -56,7 +61,8 @@ export function kernelRefusal(
     const runs = Object.values(rocm).map((r) => r.why);
     return `${engine} has no ${weights} kernel for ${cc} (on AMD GPUs it runs ${runs.join(', ')}; ${source})`;
   }
-  if (ccOf(cc) >= need.cc) return null;
+  const least = (format ? need.formats?.[format] : undefined) ?? need.cc;
+  if (ccOf(cc) >= least) return null;
   return `${engine} has no ${weights} kernel for compute capability ${cc ?? 'none (not CUDA)'} (it runs ${need.why}; ${source})`;
 }
 

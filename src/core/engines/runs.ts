@@ -6,6 +6,7 @@
  * the kernel or has no such entry point.
  */
 import { isFloat8Compute, type Attention, type EstimateOptions } from '../../schema/estimate.js';
+import type { Arch } from '../model/arch.js';
 import type { EngineProfile } from './profile.js';
 
 /** The profile sets a refusal can come from (the source a refusal cites is the set's). */
@@ -77,6 +78,11 @@ export interface EngineRuns {
    * model declares. The refusal cites it (a file at a tag or commit); absent: the limit is the model's alone.
    */
   limits?: { tp?: string; seq?: string };
+  /**
+   * A layout the engine runs that places this model as another layout does: rewrites `o` to that layout and says
+   * what is estimated and why (with its source), or null where it does not apply. Estimate only.
+   */
+  estimatedAs?: (arch: Arch, o: EstimateOptions) => string | null;
   /**
    * The engine splits weight matrices by rows at any degree (llama.cpp --split-mode row): the attention heads do
    * not bound `--tp` on it. Why, with its source.

@@ -47,7 +47,7 @@ export const HF_TRAINING_RUNS: EngineRuns = {
  * The Trainer under Accelerate (hf-trainer, hf-fsdp) also trains in FP8: axolotl's `fp8: true` and
  * LLaMA-Factory's `fp8` hand Accelerate an AORecipeKwargs, which converts the linears with torchao.float8's
  * tensorwise recipe (https://docs.axolotl.ai/docs/mixed_precision.html "FP8 Mixed Precision"; accelerate
- * utils/ao.py). DeepSpeed keeps its own bf16/fp16 engine.
+ * utils/ao.py). hf-deepspeed widens its own set the same way (hf-deepspeed/runs.ts).
  */
 export const HF_ACCELERATE_RUNS: EngineRuns = {
   ...HF_TRAINING_RUNS,

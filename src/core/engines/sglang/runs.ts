@@ -22,7 +22,7 @@ export const SGLANG_RUNS: EngineRuns = {
     other: `${S}/server_args.py`,
   },
   limits: {
-    tp: `SGLang's attention layers assert total_num_heads % tp_size == 0 (${WHEEL} sglang/srt/models/llama.py:183, as in its other models)`,
+    tp: `SGLang's attention layers assert total_num_heads % tp_size == 0, and total_num_kv_heads % tp_size == 0 or, with fewer KV heads than tp_size, tp_size % total_num_kv_heads == 0 (replicated) (${WHEEL} sglang/srt/models/llama.py:183-193, as in its other models)`,
     seq: `SGLang raises on a --context-length past the derived one unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 (${WHEEL} sglang/srt/configs/model_config.py:1291-1316)`,
   },
 };

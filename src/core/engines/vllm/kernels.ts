@@ -10,7 +10,12 @@ export const VLLM_KERNELS: EngineKernels = {
     fp8: { cc: 8.0, why: 'FP8 W8A8 on 8.9+, FP8 Marlin (weight-only) on 8.0+' },
     mxfp4: { cc: 8.0, why: 'MXFP4 on Blackwell, FP4 Marlin on 8.0+' },
     nvfp4: { cc: 8.0, why: 'NVFP4 on Blackwell, FP4 Marlin on 8.0+' },
-    int4: { cc: 7.5, why: 'AWQ/GPTQ Marlin on 8.0+, AWQ/GPTQ kernels on 7.5' },
+    // The table's GPTQ row runs on Volta (SM 7.0), its AWQ row from Turing: GPTQ's own kernels (GPTQConfig, not Marlin).
+    int4: {
+      cc: 7.5,
+      why: 'AWQ/GPTQ Marlin on 8.0+, AWQ/GPTQ kernels on 7.5, GPTQ kernels on 7.0 (--quant-format gptq)',
+      formats: { gptq: 7.0 },
+    },
     int8: { cc: 7.5, why: 'int8 W8A8 CUTLASS on 7.5+' },
     nf4: { cc: 7.0, why: 'bitsandbytes on 7.0+' },
   },

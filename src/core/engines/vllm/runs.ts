@@ -4,6 +4,8 @@ import type { EngineRuns } from '../runs.js';
 import { VLLM_PROFILE } from './profile.js';
 
 const V = 'https://github.com/vllm-project/vllm/blob/0052a5b818980ce8a0477706aaf9f75bd5af72cd/vllm';
+const QKV =
+  'https://github.com/vllm-project/vllm/blob/0036d38de46c5d48fdedeb658dedc0fc0f95677d/vllm/model_executor/layers/linear.py QKVParallelLinear.__init__';
 
 export const VLLM_RUNS: EngineRuns = {
   // GGUF checkpoints load through its GGUF quantization method (ported from llama.cpp's kernels); vramplan writes none.
@@ -15,7 +17,9 @@ export const VLLM_RUNS: EngineRuns = {
     other: `${V}/engine/arg_utils.py`,
   },
   limits: {
-    tp: `vLLM raises "Total number of attention heads must be divisible by tensor parallel size" (${V}/config/model.py verify_with_parallel_config)`,
+    // QKVParallelLinear.__init__: num_heads = divide(total_num_heads, tp_size); KV heads divide(total, tp_size) or,
+    // at tp_size >= total_num_kv_heads, replicas = divide(tp_size, total) (divide asserts an exact division).
+    tp: `vLLM raises "Total number of attention heads must be divisible by tensor parallel size" (${V}/config/model.py verify_with_parallel_config), and QKVParallelLinear asserts that --tensor-parallel-size divides the KV heads or, when it is the larger, is a multiple of them (replicated) (${QKV})`,
     seq: `vLLM raises on a --max-model-len past the model's derived length unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 (${V}/config/model.py _get_and_verify_max_len)`,
   },
 };
