@@ -18,6 +18,7 @@ import { servingTime } from './serving-request.js';
 import type { GpuRates } from './hardware.js';
 import { DECODE_PHASES, type ModelFacts } from './model-facts.js';
 import { ALLREDUCE_LATENCY_NVLINK, ALLREDUCE_LATENCY_PCIE } from './train-work.js';
+import { FRAMEWORKS } from '../memory/frameworks.js';
 
 const W = DECODE_PHASES.indexOf('decode-weights');
 const KV = DECODE_PHASES.indexOf('decode-kv');
@@ -137,8 +138,7 @@ export function dpAttentionTime(
   ctx = o.seq,
   detail = true,
 ): DpAttentionTime {
-  const ranks = moeGroupOf(o) / o.tp;
-  const tokens = o.batch * ranks;
+  const tokens = o.batch * (moeGroupOf(o) / o.tp);
   const dense = denseFacts(m);
   const ro = rankOptions(o);
   const rank = decodeStep(dense, ro, t, r, true, ctx);
@@ -155,25 +155,68 @@ export function dpAttentionTime(
     phases: detail ? phases : rank.phases,
     bound: gather > rank.stepSeconds + ex.decode ? 'communication' : rank.bound,
   };
-  // A request's prefill: its rank's attention and dense layers, and the experts over the group. Every rank
-  // prefills its own requests at once, so a step carrying prefills runs all the ranks' expert work.
+  // A request's prefill: its rank's attention and dense layers, and its tokens through the experts over the group;
+  // the engine steps in lockstep around it (lockstepStalls).
   const mean = meanContextOf(o);
   const sv = servingTime(dense, ro, t, r);
   const rankPrefill = sv.ttft - decodeStep(dense, ro, t, r, false, mean).stepSeconds;
   const meanStep = dpAttentionStep(m, o, t, r, mean);
-  const out = outputTokensOf(o);
-  // A request's TPOT carries the prefills of the others (servingTime, time/serving-request.ts): its rank's B - 1,
-  // and the expert layers of every rank's but its own.
-  const stall = rankPrefill * (o.batch - 1) + ex.prefillPerPrompt * (ranks * o.batch - 1);
+  const prefill = {
+    whole: rankPrefill + ex.prefillPerPrompt,
+    inStep: sv.stall + ex.prefillPerPrompt,
+  };
+  const lock = lockstepStalls(m, o, t, r, prefill, meanStep);
   return {
     step,
     rankSeconds: rank.stepSeconds,
     expertSeconds: ex.decode,
     gatherSeconds: gather,
     engineTokensPerStep: tokens,
-    ttft: rankPrefill + ex.prefillPerPrompt + meanStep,
-    tpot: meanStep + stall / out,
+    ttft: lock.prefillStep + meanStep,
+    tpot: meanStep + lock.stall / outputTokensOf(o),
   };
+}
+
+/**
+ * DP attention's lockstep. The ranks step together: each MoE layer gathers every rank's tokens, and each step the
+ * ranks all-gather their token counts and forward modes, a rank without work running an idle batch (SGLang
+ * prepare_mlp_sync_batch_raw / get_idle_batch, managers/scheduler_dp_attn_mixin.py, sglang==0.5.7 wheel; vLLM: "forward
+ * passes must be aligned ... even when there are fewer requests to be processed than DP ranks",
+ * https://docs.vllm.ai/en/latest/serving/data_parallel_deployment.html). A step in which one rank prefills so lasts
+ * that rank's prefill on every rank, and a request's TPOT carries the prefills of the whole engine's arrivals: while it
+ * decodes its output each of the engine's other ranks x B - 1 sequences is replaced, and its successor prefilled, once
+ * (servingTime's count, time/serving-request.ts). `prefill`: a prompt's work on its rank and through the group's
+ * experts, whole and as it adds to a decode step it rides (servingTime's neighbour stall). Where the engine runs a prefill as a batch of its own (FrameworkProfile.prefillInDecodeStep off) the step
+ * also runs the MoE layers over the other ranks' decode tokens, and on the prompt's own rank it takes the place of a
+ * decode step (the whole step a stall); on the other ranks the request still decodes a token in it, and waits for the
+ * longer of the prefill and its own decode, launched eagerly where the engine drops its graphs for a step with a
+ * prefill (FrameworkProfile.dpPrefillStepEager). Where the prompt rides a decode step every rank's step grows by it.
+ */
+export function lockstepStalls(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  prefill: { whole: number; inStep: number },
+  step: number,
+): { prefillStep: number; stall: number } {
+  const fw = FRAMEWORKS[o.framework];
+  const engine = o.batch * (moeGroupOf(o) / o.tp);
+  if (fw.prefillInDecodeStep === true)
+    return { prefillStep: prefill.whole, stall: prefill.inStep * (engine - 1) };
+  const dense = denseFacts(m);
+  const ro = rankOptions(o);
+  const ctx = meanContextOf(o);
+  const graphRank = decodeStep(dense, ro, t, r, false, ctx).stepSeconds;
+  // The step's MoE layers (routed experts and gathers) beside the rank's own attention and dense layers.
+  const moe = step - graphRank;
+  const eager = { ...t, graphMaxBatch: 0 };
+  const rank = fw.dpPrefillStepEager
+    ? decodeStep(dense, ro, eager, r, false, ctx).stepSeconds
+    : graphRank;
+  const prefillStep = Math.max(prefill.whole, rank) + moe;
+  const others = Math.max(0, prefillStep - step) * (engine - o.batch);
+  return { prefillStep, stall: prefillStep * (o.batch - 1) + others };
 }
 
 /** The step seconds alone (the planner's hot path reads only this). */
