@@ -161,10 +161,7 @@ export function dpAttentionTime(
   const sv = servingTime(dense, ro, t, r);
   const rankPrefill = sv.ttft - decodeStep(dense, ro, t, r, false, mean).stepSeconds;
   const meanStep = dpAttentionStep(m, o, t, r, mean);
-  const prefill = {
-    whole: rankPrefill + ex.prefillPerPrompt,
-    inStep: sv.stall + ex.prefillPerPrompt,
-  };
+  const prefill = { rank: rankPrefill, rankInStep: sv.stall, experts: ex.prefillPerPrompt };
   const lock = lockstepStalls(m, o, t, r, prefill, meanStep);
   return {
     step,
@@ -178,32 +175,66 @@ export function dpAttentionTime(
 }
 
 /**
+ * The expected number of a request's `steps` decode steps that hold at least one other rank's prefill, with `own`
+ * arrivals on its own rank and `others` on the other ranks over its decode. The ranks prefill in parallel within a
+ * step, so a step holding k of them counts once. Arrivals are taken as independent over steps, so the count of
+ * prefills a step holds is Poisson (docs/assumptions.md, "DP attention's arrivals": the law of rare events over the
+ * engine's many sequences, each replaced once per request's decode at a phase of its own; the Palm-Khintchine
+ * theorem, https://en.wikipedia.org/wiki/Palm%E2%80%93Khintchine_theorem), and a step holds none with probability
+ * exp(-rate). `ownInserted`: the own rank's prefills are steps of their own in which the request does not decode
+ * (prefillInDecodeStep off), so the others' arrivals spread over steps + own steps and only those that fall in a decode
+ * step count; else the own rank's prompts ride decode steps, and a step that carries one already grows by it.
+ */
+export function lockstepSteps(
+  steps: number,
+  own: number,
+  others: number,
+  ownInserted: boolean,
+): number {
+  if (steps <= 0 || others <= 0) return 0;
+  // E[steps holding >= 1 of the others' prefills] = S (1 - exp(-A / S)) for A Poisson arrivals over S steps.
+  if (ownInserted) return steps * -Math.expm1(-others / (steps + Math.max(0, own)));
+  return steps * Math.exp(-Math.max(0, own) / steps) * -Math.expm1(-others / steps);
+}
+
+/**
  * DP attention's lockstep. The ranks step together: each MoE layer gathers every rank's tokens, and each step the
  * ranks all-gather their token counts and forward modes, a rank without work running an idle batch (SGLang
  * prepare_mlp_sync_batch_raw / get_idle_batch, managers/scheduler_dp_attn_mixin.py, sglang==0.5.7 wheel; vLLM: "forward
  * passes must be aligned ... even when there are fewer requests to be processed than DP ranks",
  * https://docs.vllm.ai/en/latest/serving/data_parallel_deployment.html). A step in which one rank prefills so lasts
- * that rank's prefill on every rank, and a request's TPOT carries the prefills of the whole engine's arrivals: while it
- * decodes its output each of the engine's other ranks x B - 1 sequences is replaced, and its successor prefilled, once
- * (servingTime's count, time/serving-request.ts). `prefill`: a prompt's work on its rank and through the group's
- * experts, whole and as it adds to a decode step it rides (servingTime's neighbour stall). Where the engine runs a prefill as a batch of its own (FrameworkProfile.prefillInDecodeStep off) the step
- * also runs the MoE layers over the other ranks' decode tokens, and on the prompt's own rank it takes the place of a
- * decode step (the whole step a stall); on the other ranks the request still decodes a token in it, and waits for the
- * longer of the prefill and its own decode, launched eagerly where the engine drops its graphs for a step with a
- * prefill (FrameworkProfile.dpPrefillStepEager). Where the prompt rides a decode step every rank's step grows by it.
+ * that rank's prefill on every rank. While a request decodes its output each of the engine's other ranks x B - 1
+ * sequences is replaced, and its successor prefilled, once (servingTime's count, time/serving-request.ts): B - 1 on
+ * its own rank, each a prefill of that rank, and the rest spread over the other ranks, which prefill in parallel, so
+ * they cost the distinct steps holding one (lockstepSteps), each the longest of its prompts' rank work: the same
+ * prompt length, one prompt's. Every prompt's tokens also run through the experts, spread over the whole group, so
+ * that work adds per prompt. `prefill`: one prompt's work on its rank, whole and as it adds to a decode step it rides
+ * (servingTime's neighbour stall), and through the group's experts. Where the engine runs a prefill as a batch of its
+ * own (FrameworkProfile.prefillInDecodeStep off) the step also runs the MoE layers over the other ranks' decode
+ * tokens, and on the prompt's own rank it takes the place of a decode step (the whole step a stall); on the other
+ * ranks the request still decodes a token in it, and waits for the longer of the prefill and its own decode, launched
+ * eagerly where the engine drops its graphs for a step with a prefill (FrameworkProfile.dpPrefillStepEager). Where
+ * the prompt rides a decode step (a token budget per rank) the step grows by one rank's prompt work.
  */
 export function lockstepStalls(
   m: ModelFacts,
   o: EstimateOptions,
   t: TimeOptions,
   r: GpuRates,
-  prefill: { whole: number; inStep: number },
+  prefill: { rank: number; rankInStep: number; experts: number },
   step: number,
-): { prefillStep: number; stall: number } {
+): { prefillStep: number; stall: number; lockSteps: number } {
   const fw = FRAMEWORKS[o.framework];
   const engine = o.batch * (moeGroupOf(o) / o.tp);
-  if (fw.prefillInDecodeStep === true)
-    return { prefillStep: prefill.whole, stall: prefill.inStep * (engine - 1) };
+  const own = o.batch - 1;
+  const others = engine - o.batch;
+  const out = outputTokensOf(o);
+  const experts = prefill.experts * (engine - 1);
+  if (fw.prefillInDecodeStep === true) {
+    const lockSteps = lockstepSteps(out, own, others, false);
+    const stall = prefill.rankInStep * (own + lockSteps) + experts;
+    return { prefillStep: prefill.rank + prefill.experts, stall, lockSteps };
+  }
   const dense = denseFacts(m);
   const ro = rankOptions(o);
   const ctx = meanContextOf(o);
@@ -214,9 +245,11 @@ export function lockstepStalls(
   const rank = fw.dpPrefillStepEager
     ? decodeStep(dense, ro, eager, r, false, ctx).stepSeconds
     : graphRank;
-  const prefillStep = Math.max(prefill.whole, rank) + moe;
-  const others = Math.max(0, prefillStep - step) * (engine - o.batch);
-  return { prefillStep, stall: prefillStep * (o.batch - 1) + others };
+  // A step holding a prefill, without its prompts' expert work: the longer of the prompt's rank work and the decode.
+  const base = Math.max(prefill.rank, rank) + moe;
+  const lockSteps = lockstepSteps(out, own, others, true);
+  const stall = base * own + Math.max(0, base - step) * lockSteps + experts;
+  return { prefillStep: base + prefill.experts, stall, lockSteps };
 }
 
 /** The step seconds alone (the planner's hot path reads only this). */
