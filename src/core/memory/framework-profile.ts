@@ -551,6 +551,12 @@ export interface FrameworkProfile {
    */
   prefillInDecodeStep?: boolean;
   /**
+   * Time, DP attention: a step in which any attention rank prefills runs every rank's forward without CUDA graphs (the
+   * ranks agree each step on whether all of them can replay a graph), so the other ranks' decode takes its eager
+   * launches while they wait for the prefill (time/expert-parallel.ts lockstepStalls). Absent: their graphs replay.
+   */
+  dpPrefillStepEager?: boolean;
+  /**
    * Time: whether the engine's prefill forward reads a device value on the host before it launches its first kernel,
    * for a model of this config model_type, MLA attention or not, on a GPU of compute capability `cc` (0 on AMD). Under
    * an overlapped scheduler a neighbour's prefill then launches only once the decode step before it has finished, so

@@ -18,6 +18,7 @@ import { servingTime } from './serving-request.js';
 import type { GpuRates } from './hardware.js';
 import { DECODE_PHASES, type ModelFacts } from './model-facts.js';
 import { ALLREDUCE_LATENCY_NVLINK, ALLREDUCE_LATENCY_PCIE } from './train-work.js';
+import { FRAMEWORKS } from '../memory/frameworks.js';
 
 const W = DECODE_PHASES.indexOf('decode-weights');
 const KV = DECODE_PHASES.indexOf('decode-kv');
@@ -137,8 +138,7 @@ export function dpAttentionTime(
   ctx = o.seq,
   detail = true,
 ): DpAttentionTime {
-  const ranks = moeGroupOf(o) / o.tp;
-  const tokens = o.batch * ranks;
+  const tokens = o.batch * (moeGroupOf(o) / o.tp);
   const dense = denseFacts(m);
   const ro = rankOptions(o);
   const rank = decodeStep(dense, ro, t, r, true, ctx);
@@ -155,25 +155,101 @@ export function dpAttentionTime(
     phases: detail ? phases : rank.phases,
     bound: gather > rank.stepSeconds + ex.decode ? 'communication' : rank.bound,
   };
-  // A request's prefill: its rank's attention and dense layers, and the experts over the group. Every rank
-  // prefills its own requests at once, so a step carrying prefills runs all the ranks' expert work.
+  // A request's prefill: its rank's attention and dense layers, and its tokens through the experts over the group;
+  // the engine steps in lockstep around it (lockstepStalls).
   const mean = meanContextOf(o);
   const sv = servingTime(dense, ro, t, r);
   const rankPrefill = sv.ttft - decodeStep(dense, ro, t, r, false, mean).stepSeconds;
   const meanStep = dpAttentionStep(m, o, t, r, mean);
-  const out = outputTokensOf(o);
-  // A request's TPOT carries the prefills of the others (servingTime, time/serving-request.ts): its rank's B - 1,
-  // and the expert layers of every rank's but its own.
-  const stall = rankPrefill * (o.batch - 1) + ex.prefillPerPrompt * (ranks * o.batch - 1);
+  const prefill = { rank: rankPrefill, rankInStep: sv.stall, experts: ex.prefillPerPrompt };
+  const lock = lockstepStalls(m, o, t, r, prefill, meanStep);
   return {
     step,
     rankSeconds: rank.stepSeconds,
     expertSeconds: ex.decode,
     gatherSeconds: gather,
     engineTokensPerStep: tokens,
-    ttft: rankPrefill + ex.prefillPerPrompt + meanStep,
-    tpot: meanStep + stall / out,
+    ttft: lock.prefillStep + meanStep,
+    tpot: meanStep + lock.stall / outputTokensOf(o),
   };
+}
+
+/**
+ * The expected number of a request's `steps` decode steps that hold at least one other rank's prefill, with `own`
+ * arrivals on its own rank and `others` on the other ranks over its decode. The ranks prefill in parallel within a
+ * step, so a step holding k of them counts once. Arrivals are taken as independent over steps, so the count of
+ * prefills a step holds is Poisson (docs/assumptions.md, "DP attention's arrivals": the law of rare events over the
+ * engine's many sequences, each replaced once per request's decode at a phase of its own; the Palm-Khintchine
+ * theorem, https://en.wikipedia.org/wiki/Palm%E2%80%93Khintchine_theorem), and a step holds none with probability
+ * exp(-rate). `ownInserted`: the own rank's prefills are steps of their own in which the request does not decode
+ * (prefillInDecodeStep off), so the others' arrivals spread over steps + own steps and only those that fall in a decode
+ * step count; else the own rank's prompts ride decode steps, and a step that carries one already grows by it.
+ */
+export function lockstepSteps(
+  steps: number,
+  own: number,
+  others: number,
+  ownInserted: boolean,
+): number {
+  if (steps <= 0 || others <= 0) return 0;
+  // E[steps holding >= 1 of the others' prefills] = S (1 - exp(-A / S)) for A Poisson arrivals over S steps.
+  if (ownInserted) return steps * -Math.expm1(-others / (steps + Math.max(0, own)));
+  return steps * Math.exp(-Math.max(0, own) / steps) * -Math.expm1(-others / steps);
+}
+
+/**
+ * DP attention's lockstep. The ranks step together: each MoE layer gathers every rank's tokens, and each step the
+ * ranks all-gather their token counts and forward modes, a rank without work running an idle batch (SGLang
+ * prepare_mlp_sync_batch_raw / get_idle_batch, managers/scheduler_dp_attn_mixin.py, sglang==0.5.7 wheel; vLLM: "forward
+ * passes must be aligned ... even when there are fewer requests to be processed than DP ranks",
+ * https://docs.vllm.ai/en/latest/serving/data_parallel_deployment.html). A step in which one rank prefills so lasts
+ * that rank's prefill on every rank. While a request decodes its output each of the engine's other ranks x B - 1
+ * sequences is replaced, and its successor prefilled, once (servingTime's count, time/serving-request.ts): B - 1 on
+ * its own rank, each a prefill of that rank, and the rest spread over the other ranks, which prefill in parallel, so
+ * they cost the distinct steps holding one (lockstepSteps), each the longest of its prompts' rank work: the same
+ * prompt length, one prompt's. Every prompt's tokens also run through the experts, spread over the whole group, so
+ * that work adds per prompt. `prefill`: one prompt's work on its rank, whole and as it adds to a decode step it rides
+ * (servingTime's neighbour stall), and through the group's experts. Where the engine runs a prefill as a batch of its
+ * own (FrameworkProfile.prefillInDecodeStep off) the step also runs the MoE layers over the other ranks' decode
+ * tokens, and on the prompt's own rank it takes the place of a decode step (the whole step a stall); on the other
+ * ranks the request still decodes a token in it, and waits for the longer of the prefill and its own decode, launched
+ * eagerly where the engine drops its graphs for a step with a prefill (FrameworkProfile.dpPrefillStepEager). Where
+ * the prompt rides a decode step (a token budget per rank) the step grows by one rank's prompt work.
+ */
+export function lockstepStalls(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  prefill: { rank: number; rankInStep: number; experts: number },
+  step: number,
+): { prefillStep: number; stall: number; lockSteps: number } {
+  const fw = FRAMEWORKS[o.framework];
+  const engine = o.batch * (moeGroupOf(o) / o.tp);
+  const own = o.batch - 1;
+  const others = engine - o.batch;
+  const out = outputTokensOf(o);
+  const experts = prefill.experts * (engine - 1);
+  if (fw.prefillInDecodeStep === true) {
+    const lockSteps = lockstepSteps(out, own, others, false);
+    const stall = prefill.rankInStep * (own + lockSteps) + experts;
+    return { prefillStep: prefill.rank + prefill.experts, stall, lockSteps };
+  }
+  const dense = denseFacts(m);
+  const ro = rankOptions(o);
+  const ctx = meanContextOf(o);
+  const graphRank = decodeStep(dense, ro, t, r, false, ctx).stepSeconds;
+  // The step's MoE layers (routed experts and gathers) beside the rank's own attention and dense layers.
+  const moe = step - graphRank;
+  const eager = { ...t, graphMaxBatch: 0 };
+  const rank = fw.dpPrefillStepEager
+    ? decodeStep(dense, ro, eager, r, false, ctx).stepSeconds
+    : graphRank;
+  // A step holding a prefill, without its prompts' expert work: the longer of the prompt's rank work and the decode.
+  const base = Math.max(prefill.rank, rank) + moe;
+  const lockSteps = lockstepSteps(out, own, others, true);
+  const stall = base * own + Math.max(0, base - step) * lockSteps + experts;
+  return { prefillStep: base + prefill.experts, stall, lockSteps };
 }
 
 /** The step seconds alone (the planner's hot path reads only this). */

@@ -35,14 +35,14 @@ import {
  * An engine that schedules a prompt's chunks into the decode steps (vLLM's chunked prefill,
  * https://docs.vllm.ai/en/latest/configuration/optimization.html; FrameworkProfile.prefillInDecodeStep) reads the
  * weights once for both, so a neighbour's prefill adds its work but not its own read of the weights; one that runs
- * prefills as batches of their own (SGLang, enable_mixed_chunk off) adds the whole prefill.
+ * prefills as batches of their own (SGLang, enable_mixed_chunk off) adds the whole prefill. `stall`: one neighbour's.
  */
 export function servingTime(
   m: ModelFacts,
   o: EstimateOptions,
   t: TimeOptions,
   r: GpuRates,
-): { ttft: number; tpot: number } {
+): { ttft: number; tpot: number; stall: number } {
   const prompt = promptTokensOf(o);
   const out = outputTokensOf(o);
   const meanCtx = meanContextOf(o);
@@ -62,6 +62,7 @@ export function servingTime(
   return {
     ttft: Math.max(gpuPrefill, host) + step,
     tpot: step + (stall * (o.batch - 1)) / out,
+    stall,
   };
 }
 
