@@ -51,6 +51,27 @@ const seconds = (o: EstimateOptions, time = t) => trainStep(work(o, time), gpuRa
 // One rank gathers nothing: its forward ops are the hooks' alone, without the collectives' CUDA calls.
 const hooks1 = (o: EstimateOptions, time = t, mm = m) => trainWork(mm, { ...o, gpus: 1 }, time);
 
+/** The toy Qwen2 of the grouping fixture (test/fixtures/measure): hidden 64, kv 32, MLP 128, 8 layers. */
+function toyQwen2() {
+  return modelFacts(
+    archFromHfConfig(
+      {
+        model_type: 'qwen2',
+        architectures: ['Qwen2ForCausalLM'],
+        hidden_size: 64,
+        intermediate_size: 128,
+        num_hidden_layers: 8,
+        num_attention_heads: 4,
+        num_key_value_heads: 2,
+        vocab_size: 256,
+        max_position_embeddings: 512,
+        tie_word_embeddings: false,
+        torch_dtype: 'bfloat16',
+      } as never,
+      { id: 'toy-qwen2', hfId: 'toy/qwen2' },
+    ),
+  );
+}
 describe('DeepSpeed ZeRO hooks', () => {
   it('are DeepSpeed’s: FSDP and the other engines gather whole wrapped units', () => {
     expect(FRAMEWORKS.deepspeed.zeroHooks).toMatchObject({
@@ -129,24 +150,7 @@ describe('DeepSpeed ZeRO hooks', () => {
       results: Record<string, { all_gathers: number; layers: number; lora_rank: number }>;
     };
     expect(fixture.versions.deepspeed).toBe('0.14.4');
-    const toy = modelFacts(
-      archFromHfConfig(
-        {
-          model_type: 'qwen2',
-          architectures: ['Qwen2ForCausalLM'],
-          hidden_size: 64,
-          intermediate_size: 128,
-          num_hidden_layers: 8,
-          num_attention_heads: 4,
-          num_key_value_heads: 2,
-          vocab_size: 256,
-          max_position_embeddings: 512,
-          tie_word_embeddings: false,
-          torch_dtype: 'bfloat16',
-        } as never,
-        { id: 'toy-qwen2', hfId: 'toy/qwen2' },
-      ),
-    );
+    const toy = toyQwen2();
     const lora: EstimateOptions = {
       ...full(3, 'deepspeed'),
       method: 'lora',
@@ -175,24 +179,7 @@ describe('DeepSpeed ZeRO hooks', () => {
   it('a coalesced all-gather slices and records each parameter once per rank; a lone weight does neither', () => {
     // The toy Qwen2 of the grouping fixture (hidden 64, kv 32, MLP 128) at its 'auto' buckets: a bucket of 3,686
     // elements, a persistence threshold of 640.
-    const toy = modelFacts(
-      archFromHfConfig(
-        {
-          model_type: 'qwen2',
-          architectures: ['Qwen2ForCausalLM'],
-          hidden_size: 64,
-          intermediate_size: 128,
-          num_hidden_layers: 8,
-          num_attention_heads: 4,
-          num_key_value_heads: 2,
-          vocab_size: 256,
-          max_position_embeddings: 512,
-          tie_word_embeddings: false,
-          torch_dtype: 'bfloat16',
-        } as never,
-        { id: 'toy-qwen2', hfId: 'toy/qwen2' },
-      ),
-    );
+    const toy = toyQwen2();
     const b = { prefetch: Math.floor(0.9 * 64 * 64), persistence: 640 };
     const perLayer = (o: EstimateOptions) => {
       const at = (n: number) => gatherCollectives(toy, o, n, b, { loop: false, hit: 0 });
