@@ -45,18 +45,13 @@ def param_slices(partitions, numels, part_numels, world_size):
 
 
 def cpu_model():
-    """The first CPU's model name and clock as /proc/cpuinfo gives them (as zero3-host.py records them)."""
-    want = {"model name": "name", "cpu family": "family", "model": "model", "cpu MHz": "mhz"}
-    out = {}
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if not line.strip():
-                break
-            key, _, value = line.partition(":")
-            if key.strip() in want:
-                out[want[key.strip()]] = value.strip()
-    out["threads"] = os.cpu_count()
-    return out
+    """The CPU record zero3-host.py writes, loaded from that script beside this one (its name has a hyphen)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("zero3_host", os.path.join(os.path.dirname(__file__), "zero3-host.py"))
+    host = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(host)
+    return host.cpu_model()
 
 
 def per_call(fn, reps):
