@@ -61,7 +61,7 @@ const SGLANG_CACHE_LAYOUT: CacheLayoutProfile = {
  * tokens/s in sgl-project/sglang#9970's benchmark: no one figure holds.
  */
 const SGLANG_FRONTEND: ServingFrontend = {
-  requestSeconds: VLLM_FRONTEND.requestSeconds, // vLLM's, vllm-project/vllm#19735 (engines/vllm/memory.ts)
+  requestSeconds: VLLM_FRONTEND.requestSeconds, // vLLM's, scripts/measure/vllm_api_server_request.py (engines/vllm)
   tokenSeconds: 30e-6, // sgl-project/sglang#10186: the OpenAI chunk conversion, Kunpeng host
   templateParseSeconds: 0, // managers/template_manager.py: the content format detected once, sglang==0.5.5.post1
 };

@@ -60,21 +60,26 @@ export const VLLM_CACHE_LAYOUT: CacheLayoutProfile = {
   hybridPages: { blockTokens: VLLM_BLOCK_TOKENS },
 };
 
-// One parse of the chat template's Jinja source per chat request costs 6-8 ms: 1000 chat requests spent 6-8 s in
-// _detect_content_format before it was cached (vllm-project/vllm#20065, a Llama chat template); 7 ms taken.
-const VLLM_TEMPLATE_PARSE_SECONDS = 7e-3;
+// vLLM 0.11.0's API server per chat request, CPU time measured on a 2-vCPU Xeon VM (scripts/measure/
+// vllm_api_server_request.py, test/fixtures/measure/vllm-api-server-request.json: 1000 serial Qwen3-14B requests
+// as `vllm bench serve --backend openai-chat` sends them, a fake engine core). A server's cores may be faster.
+// The per-request parse of the chat template (resolve_chat_template_kwargs: a new Jinja environment and env.parse
+// of Qwen3-14B's 4.2 KB template), median 11.9 ms.
+const VLLM_TEMPLATE_PARSE_SECONDS = 11.9e-3; // vllm-project/vllm@f71952c1c (v0.11.0) timed on a CPU
 /**
- * vLLM's API server (time/frontend.ts). A chat request's other work is half that parse: skipping the parse raised
- * the requests/s of one-token chat requests to a small model threefold (vllm-project/vllm#19735, Qwen3-0.6B on an
- * L20). A streamed token's chunk: its pydantic frame render alone, 7.5 µs (vllm-project/vllm#52875); detokenizing
- * and writing it are not counted. The parse on every request came back with the request-kwargs filter of v0.11
- * (vllm-project/vllm#25794: resolve_chat_template_kwargs, vllm/entrypoints/chat_utils.py of the v0.11.0 wheel) and is cached today
+ * vLLM's API server (time/frontend.ts). A chat request's other work, measured with the parse above: request
+ * validation 0.14 ms, the rest of the template render 0.19 ms, tokenization 1.03 ms, Processor.process_inputs
+ * 0.11 ms, AsyncLLM.generate with OutputProcessor and the SSE chunks 0.59 ms; median 2.07 ms less its 4 chunks'
+ * tokenSeconds. Not timed: uvicorn/HTTP and the ZMQ hop to EngineCore (a floor on that count). A streamed token's
+ * chunk: its pydantic frame render alone, 7.5 µs (vllm-project/vllm#52875); detokenizing and writing it are not
+ * counted. The parse on every request came with the request-kwargs filter of v0.11 (vllm-project/vllm#25794:
+ * resolve_chat_template_kwargs, vllm/entrypoints/chat_utils.py of the v0.11.0 wheel) and is cached today
  * (vllm-project/vllm@02e64f581de43218449b3c3450896c43a89f40e0 vllm/renderers/hf.py): a TimeOptions flag.
  */
 export const VLLM_FRONTEND: ServingFrontend = {
-  requestSeconds: VLLM_TEMPLATE_PARSE_SECONDS / 2, // vllm-project/vllm#19735
+  requestSeconds: 2.074e-3 - 4 * 7.5e-6, // vllm-project/vllm@f71952c1c (v0.11.0) timed on a CPU, the fixture above
   tokenSeconds: 7.5e-6, // vllm-project/vllm#52875
-  templateParseSeconds: VLLM_TEMPLATE_PARSE_SECONDS, // vllm-project/vllm#20065
+  templateParseSeconds: VLLM_TEMPLATE_PARSE_SECONDS, // test/fixtures/measure/vllm-api-server-request.json
 };
 
 export const VLLM_MEMORY: FrameworkProfile = {
