@@ -124,6 +124,35 @@ describe('near-ties', () => {
     );
   });
 
+  it('DP attention does not win a tie with tensor parallelism: its lockstep time rests on an arrival assumption', () => {
+    // Qwen3-235B-A22B to 64 users on one 8x H200 node: vLLM DP attention x8 with EP 8 is within 1% of, and cheaper
+    // than, two tensor-parallel (TP 4) replicas, the layout of vLLM's Qwen3 recipe.
+    const text = [
+      'name: ties',
+      'model: qwen3-235b-a22b',
+      'job: { kind: inference, context: 8192, promptTokens: 4096, concurrency: 64, outputTokens: 100000000 }',
+      'hardware:',
+      '  rent: { offers: [aws-h200-sxm-reserved-8x] }',
+      '  gpusPerNode: 8',
+      '  counts: { min: 8, max: 8 }',
+      'search: { engines: [vllm] }',
+      '',
+    ].join('\n');
+    const r = runCli(['plan', scratch.file('dpa.yaml', text), '--json', '--top', '5']);
+    expect(r.status, r.stderr).toBe(0);
+    const p = (
+      JSON.parse(r.stdout) as {
+        plans: { options: { dpAttention?: boolean; tp: number }; cost: { usd: number } }[];
+      }
+    ).plans;
+    expect(p[0]!.options.dpAttention).not.toBe(true);
+    expect(p[0]!.options.tp).toBe(4);
+    const dpa = p.find((x) => x.options.dpAttention === true);
+    expect(dpa).toBeDefined();
+    expect(dpa!.cost.usd).toBeLessThan(p[0]!.cost.usd);
+    expect(p[0]!.cost.usd).toBeLessThanOrEqual(dpa!.cost.usd * 1.01);
+  });
+
   it('with quality: lossy, plain SGD does not win a tie with AdamW', () => {
     const text = readFileSync(join(ROOT, 'scenarios/default.yaml'), 'utf8').replace(
       'rank: cost',

@@ -34,6 +34,11 @@ describe('fp8 KV cache', () => {
     expect(fp8KvFlag('vllm', '8.6')).toBe('fp8_e5m2');
     expect(fp8KvFlag('vllm', '9.0')).toBe('fp8');
     expect(fp8KvFlag('sglang', '8.9')).toBe('fp8_e4m3');
+    // AMD: MI300-class (gfx942, gfx950) converts FP8 in hardware: E4M3 as on Hopper; RDNA3 (gfx1100) E5M2.
+    expect(fp8KvFlag('vllm', 'gfx942')).toBe('fp8');
+    expect(fp8KvFlag('vllm', 'gfx950')).toBe('fp8');
+    expect(fp8KvFlag('vllm', 'gfx1100')).toBe('fp8_e5m2');
+    expect(fp8KvFlag('vllm', 'gfx90a')).toBe('fp8_e5m2');
   });
 
   it('is searched beside the model dtype; plans on it launch with the flag and read it back', () => {

@@ -77,9 +77,17 @@ export function minKvCapability(engine: Engine, kv: KvCacheDtype | undefined): n
   return kernelsOf(engine)?.kvFp8?.cc ?? Infinity;
 }
 
-/** The engine's --kv-cache-dtype value for an fp8 KV cache on a GPU of compute capability `cc`. */
+/**
+ * The engine's --kv-cache-dtype value for an fp8 KV cache on a GPU of compute capability `cc`. An AMD GPU whose
+ * gfx target the engine runs FP8 on (MI300-class: its `rocm` fp8 row) converts FP8 in hardware as Hopper does
+ * ("AMD MI300, NVIDIA Hopper or later support native hardware conversion", vLLM quantized_kvcache.md at v0.11.2:
+ * https://docs.vllm.ai/en/v0.11.2/features/quantization/quantized_kvcache/), so it takes the native value;
+ * other gfx targets (RDNA) the software one.
+ */
 export function fp8KvFlag(engine: Engine, cc: string | null | undefined): string {
   const k = kernelsOf(engine)?.kvFp8;
   if (!k) return 'fp8';
+  const gfx = gfxOf(cc);
+  if (gfx !== null) return kernelsOf(engine)?.rocm?.fp8?.targets.includes(gfx) ? k.native : k.below;
   return ccOf(cc) >= NATIVE_FP8_CC ? k.native : k.below;
 }

@@ -106,6 +106,8 @@ const BY_TYPE: Record<string, Names> = {
   gemma: LLAMA,
   gemma2: LLAMA,
   gemma3_text: LLAMA,
+  // modeling_gemma3.py Gemma3ForConditionalGeneration: the language model's layers are Gemma3DecoderLayer's.
+  gemma3: LLAMA,
   stablelm: LLAMA,
   gpt_oss: LLAMA,
   mllama: LLAMA,

@@ -1,17 +1,21 @@
 /** nvidia-smi power-limit commands, one per GPU, when the plan caps board power. */
 import { nodesOf } from './common.js';
 import type { EngineOutput, LaunchInput } from './types.js';
+import type { Gpu } from '../../schema/gpu.js';
 
 export const POWER_FILE = 'power-limit.sh';
 /** The name of the power-limit output in a bundle (written beside every engine's files). */
 export const POWER_ENGINE = 'nvidia-smi power limit';
+
+/** Whether the launch folder can cap this GPU's board power: nvidia-smi -pl, NVIDIA GPUs only. */
+export const capsPower = (gpu: Pick<Gpu, 'vendor'>): boolean => gpu.vendor === 'nvidia';
 
 // nvidia-smi -pm 1 (persistence) then -i <idx> -pl <W>; root only, reset at reboot: https://docs.nvidia.com/deploy/nvidia-smi/index.html
 export function emitPowerLimit(x: LaunchInput): EngineOutput {
   const engine = POWER_ENGINE;
   const w = x.powerLimitW;
   if (w === null) return { engine, ok: false, reason: 'the plan does not limit power' };
-  if (x.gpu.vendor !== 'nvidia')
+  if (!capsPower(x.gpu))
     return {
       engine,
       ok: false,

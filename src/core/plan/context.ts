@@ -2,6 +2,7 @@
 import type { Arch } from '../model/arch.js';
 import { ENGINE_PROFILES, engineFieldsInto, engineRejects } from '../engines/engines.js';
 import { launchBlocker } from '../launch/index.js';
+import { capsPower } from '../launch/power.js';
 import { checkpointBytes } from '../memory/host-ram.js';
 import { type Engine } from '../../schema/engine.js';
 import { paramCounts } from '../model/params.js';
@@ -158,6 +159,9 @@ export function makeContext(
  * levels that round to one cap once.
  */
 function wattLevels(s: Scenario, gpu: Gpu): number[] {
+  // A cap the launch folder cannot set is not planned (the planner ranks only what launch writes): nvidia-smi
+  // caps NVIDIA GPUs only (launch/power.ts), so an AMD or Apple GPU runs at its full power.
+  if (!capsPower(gpu)) return [1];
   const board = gpu.boardPowerW;
   const levels = s.power.powerLimits.map((l) => (board ? Math.round(l * board) / board : l));
   return [...new Set(levels)].sort((a, b) => b - a);

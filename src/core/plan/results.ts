@@ -325,9 +325,12 @@ function compareKept(ctx: Ctx, a: Kept, b: Kept, ids: Map<Kept, string>): number
  * What a plan asks beyond a plain layout, which a near-tie should not be won by: pipeline parallelism (its
  * schedule and bubble), an optimizer stepped inside backward, a bitsandbytes optimizer under a ZeRO sharding that
  * takes it only as untested (the engine profile's bnbOptimizersUntested: DeepSpeed's zero_allow_untested_optimizer),
- * a ZeRO stage the engine's documentation does not describe (the profile's zeroUndocumented), and CPU offload of
+ * a ZeRO stage the engine's documentation does not describe (the profile's zeroUndocumented), CPU offload of
  * the optimizer, parameters or checkpoints (its speed rests on host copies hidden behind compute over a PCIe link
- * other processes share), each counted.
+ * other processes share), and DP attention (its ranks step in lockstep, their time resting on the stated arrival
+ * assumption, docs/assumptions.md "DP attention's arrivals"; vLLM's data-parallel guide names it for MLA models such
+ * as DeepSeek, https://docs.vllm.ai/en/latest/serving/data_parallel_deployment.html, and vLLM's Qwen3 recipe
+ * serves Qwen3-235B-A22B with tensor parallelism, vllm-project/recipes Qwen/Qwen3.md), each counted.
  */
 function riskOf(ctx: Ctx, k: Kept): number {
   const r = ctx.rows;
@@ -346,7 +349,8 @@ function riskOf(ctx: Ctx, k: Kept): number {
     (untested ? 1 : 0) +
     undocumented +
     offloads +
-    ckptOffload
+    ckptOffload +
+    (o.dpAttention === true ? 1 : 0)
   );
 }
 
