@@ -25,7 +25,8 @@ Not timed: uvicorn/HTTP and the FastAPI middleware, the ZMQ sockets' own work, t
 
 Request, prompts, model and tokenizer: those of vllm_api_server_request.py (imported from it): the body of vLLM's
 `vllm bench serve --backend openai-chat` at v0.11.0 (the client of the SGLang rows), RandomDataset seed 42, input_len
-128, output_len 4 (and 64); Qwen3-14B's config.json; the Qwen tokenizer rebuilt from qwen.tiktoken with Qwen3-14B's template.
+128, output_len 4 (and 64); Qwen3-14B's config.json; the Qwen tokenizer rebuilt from qwen.tiktoken with Qwen3-14B's
+template.
 
 Times: process CPU time (time.process_time) per request, median and mean over the timed requests after WARMUP
 untimed ones.
@@ -33,8 +34,9 @@ untimed ones.
 Setup: a venv with `pip install --no-deps sglang==0.5.5.post1` plus orjson, uvloop and IPython, over the packages of
 vllm_api_server_request.py's venv (vllm 0.11.0, torch 2.8.0, transformers 4.57.1; vllm supplies the client's
 RandomDataset). sgl_kernel (CUDA kernels) is not installed: a stub module stands in for it, as nothing on this path
-calls it. Usage: QWEN_TIKTOKEN=<path to qwen.tiktoken> python sglang_api_server_request.py --n 200 500 1000 --tokens 4 64
---out out.json
+calls it.
+Usage: QWEN_TIKTOKEN=<path to qwen.tiktoken> python sglang_api_server_request.py --n 200 500 1000 --tokens 4 64 \
+    --out out.json
 """
 
 import argparse
@@ -176,7 +178,8 @@ async def one(chat, clock, body):
     async for _ in resp.body_iterator:
         chunks += 1
     total = time.process_time() - t0 - clock.t.get("fake", 0.0)
-    assert chunks == req.max_completion_tokens + 4, chunks  # role chunk, a chunk a token, finish chunk, usage chunk, [DONE]
+    # role chunk, a chunk a token, finish chunk, usage chunk, [DONE]
+    assert chunks == req.max_completion_tokens + 4, chunks
     return total, chunks
 
 
