@@ -8,7 +8,6 @@ import {
 import {
   VLLM_MAX_BATCHED_TOKENS,
   VLLM_MEMORY,
-  VLLM_FRONTEND,
   VLLM_SAMPLER_BYTES_PER_LOGIT,
 } from '../vllm/memory.js';
 import { MiB } from '../../units.js';
@@ -50,19 +49,22 @@ const SGLANG_CACHE_LAYOUT: CacheLayoutProfile = {
  * SGLang's TokenizerManager (time/frontend.ts): one asyncio process (FastAPI/uvicorn; `--tokenizer-worker-num` 1 by
  * default) takes each chat request, renders the template and tokenizes it in its event loop (HF
  * apply_chat_template, entrypoints/openai/serving_chat.py), keeps its ReqState and pickles it to the scheduler, then
- * turns every streamed token into an OpenAI chunk (`model_dump_json`), all at sglang==0.5.5.post1. A token: 30 µs for
- * that OpenAI output conversion, timed on a Kunpeng host (sgl-project/sglang#10186). A request: no SGLang figure was
- * found, so vLLM's API server's, measured for the same work in the same libraries (FastAPI, pydantic, the HF
- * template and tokenizer), is taken; approximate. No parse of the template per request: SGLang detects its content
- * format once at start (managers/template_manager.py) and transformers==4.57.1 compiles a template once
- * (`_compile_jinja_template` is lru_cached, utils/chat_template_utils.py). The DetokenizerManager detokenizes in a
- * process of its own, in parallel, and is not modelled: 50-100 µs a token in a multi-node DP-attention run
+ * turns every streamed token into an OpenAI chunk (`model_dump_json`), all at sglang==0.5.5.post1. Both costs are
+ * that wheel's own serving path timed on a 2-vCPU Xeon VM (scripts/measure/sglang_api_server_request.py,
+ * test/fixtures/measure/sglang-api-server-request.json: 1000 serial Qwen3-14B chat requests as `vllm bench serve
+ * --backend openai-chat` sends them, a fake scheduler and detokenizer): 4-token requests 1.038 ms, 64-token ones
+ * 3.403 ms (medians); a token the slope, 39.4 µs (its unpickling, `_handle_batch_output` and SSE chunk), a request
+ * the rest, 0.88 ms. Not timed: uvicorn/HTTP and the ZMQ sockets (a floor on that count). No parse of the template
+ * per request: SGLang detects its content format once at start (managers/template_manager.py) and
+ * transformers==4.57.1 compiles a template once (`_compile_jinja_template` is lru_cached,
+ * utils/chat_template_utils.py). The DetokenizerManager detokenizes in a process of its own, in parallel, and is not
+ * modelled: 50-100 µs a token in a multi-node DP-attention run
  * (https://www.jmyjmy.top/2025-09-02_sglang-multi-process-tokenizer), yet one detokenizer carried 38.5k output
  * tokens/s in sgl-project/sglang#9970's benchmark: no one figure holds.
  */
 const SGLANG_FRONTEND: ServingFrontend = {
-  requestSeconds: VLLM_FRONTEND.requestSeconds, // vLLM's, scripts/measure/vllm_api_server_request.py (engines/vllm)
-  tokenSeconds: 30e-6, // sgl-project/sglang#10186: the OpenAI chunk conversion, Kunpeng host
+  requestSeconds: 0.88e-3, // https://pypi.org/project/sglang/0.5.5.post1/ timed on a CPU, the fixture above
+  tokenSeconds: 39.4e-6, // https://pypi.org/project/sglang/0.5.5.post1/ timed on a CPU: 64- less 4-token requests
   templateParseSeconds: 0, // managers/template_manager.py: the content format detected once, sglang==0.5.5.post1
 };
 
