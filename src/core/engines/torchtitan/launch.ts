@@ -16,6 +16,7 @@ import {
 } from '../../launch/common.js';
 import { SLURM_FILE, slurmScript } from '../../launch/slurm.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
+import { withRocmTorch } from '../../launch/rocm-torch.js';
 import { dpShard } from './rules.js';
 import { floatCompute } from '../../../schema/estimate.js';
 import { TORCHTITAN_FILE } from './launch-folder.js';
@@ -266,7 +267,10 @@ export function emitTorchtitan(x: LaunchInput): EngineOutput {
   ].join('\n');
   // torchtitan's own dependencies (datasets, tokenizers, safetensors, grain, tyro...) come with it
   // (TT pyproject.toml); torch and torchao are not among them.
-  const pins = Object.entries(TORCHTITAN_PINS).map(([k, v]) => `${k}==${v}`);
+  const pins = withRocmTorch(
+    x.gpu,
+    Object.entries(TORCHTITAN_PINS).map(([k, v]) => `${k}==${v}`),
+  );
   return {
     engine,
     ok: true,
