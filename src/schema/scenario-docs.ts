@@ -97,7 +97,7 @@ export const SCENARIO_DOCS: Readonly<Record<string, string>> = {
     'Power supply efficiency tier (80 PLUS): 80plus, bronze, silver, gold, platinum, titanium.',
   'power.systemDrawW': 'Non-GPU draw per machine, W (CPU and platform); default 330.',
   'power.powerLimits':
-    'GPU power limits to try, as fractions of board power from 0.3 to 1 (nvidia-smi -pl: owned or bought NVIDIA GPUs; AMD and Apple GPUs, whose cap launch does not write, run at full power).',
+    'GPU power limits to try, as fractions of board power from 0.3 to 1 (nvidia-smi -pl on NVIDIA GPUs, amd-smi set --power-cap on AMD Instinct GPUs; Radeon and Apple GPUs, whose cap launch does not write, run at full power).',
   'power.pue': 'Data-centre overhead on energy (power usage effectiveness; 1 at home).',
   'power.amortizeYears': "Years over which owned and bought GPUs' prices are amortised.",
 

@@ -121,3 +121,31 @@ describe('a capped plan: timed at the whole watts power-limit.sh writes', () => 
     expect(first.time.stepSeconds).toBe(plan.estimate.stepSeconds);
   });
 });
+
+describe('an AMD Instinct cap: amd-smi set -o in power-limit.sh, read back as the plan time', () => {
+  // LoRA Llama-3.1-8B on one MI300X (750 W board) capped at 600 W.
+  const { dir, plan } = launch('mi300x-cap', [
+    '--model',
+    'llama-3.1-8b',
+    '--method',
+    'lora',
+    '--gpu',
+    'mi300x',
+    '--seq',
+    '2048',
+    '--batch',
+    '1',
+    '--power-limit',
+    '600W',
+  ]);
+
+  it('power-limit.sh caps with amd-smi and the folder reads back at that cap', () => {
+    const script = readFileSync(join(dir, 'power-limit.sh'), 'utf8');
+    expect(script).toMatch(/^sudo amd-smi set -g 0 -o 600$/m);
+    expect(plan.powerLimitW).toBe(600);
+    const e = readBack(dir, ['--gpu', 'mi300x']);
+    expect(e.time.stepSeconds).toBe(plan.estimate.stepSeconds);
+    const full = readBack(dir, ['--gpu', 'mi300x', '--power-limit', '1']);
+    expect(full.time.stepSeconds).toBeLessThan(plan.estimate.stepSeconds!);
+  });
+});

@@ -160,7 +160,7 @@ export function makeContext(
  */
 function wattLevels(s: Scenario, gpu: Gpu): number[] {
   // A cap the launch folder cannot set is not planned (the planner ranks only what launch writes): nvidia-smi
-  // caps NVIDIA GPUs only (launch/power.ts), so an AMD or Apple GPU runs at its full power.
+  // caps NVIDIA GPUs and amd-smi AMD Instinct GPUs (launch/power.ts), so a Radeon or Apple GPU runs at full power.
   if (!capsPower(gpu)) return [1];
   const board = gpu.boardPowerW;
   const levels = s.power.powerLimits.map((l) => (board ? Math.round(l * board) / board : l));

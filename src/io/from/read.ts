@@ -281,14 +281,14 @@ function withPlanFlags(dir: string, c: FromConfig): FromConfig {
 }
 
 /**
- * The plan's power cap beside the engine's files (power-limit.sh, one `nvidia-smi -i <gpu> -pl <W>` a GPU, as
- * launch/power.ts writes it): the limit as `--power-limit` takes it, where every GPU has the same one.
+ * The plan's power cap beside the engine's files (power-limit.sh, one `nvidia-smi -i <gpu> -pl <W>` or
+ * `amd-smi set -g <gpu> -o <W>` a GPU, as launch/power.ts writes it): the limit as `--power-limit` takes it, where every GPU has the same one.
  */
 function withPowerLimit(dir: string, flags: FromConfig['flags']): FromConfig['flags'] {
   const file = join(dir, POWER_FILE);
   if (!existsSync(file)) return flags;
   const watts = new Set(
-    [...readText(file).matchAll(/\s-pl\s+(\d+(?:\.\d+)?)\b/g)].map((m) => m[1]),
+    [...readText(file).matchAll(/\s(?:-pl|-o)\s+(\d+(?:\.\d+)?)\b/g)].map((m) => m[1]),
   );
   return watts.size === 1 ? { ...flags, 'power-limit': `${[...watts][0]}W` } : flags;
 }
