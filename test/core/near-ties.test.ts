@@ -1,6 +1,6 @@
 // Near-ties (plans within 1% of the first rank key of the first plan not yet placed, down the whole ranking) go to
-// the better quality tier, then to the plan that asks least beyond a plain layout (plan/results.ts
-// simplerFirstAmongTies).
+// the better quality tier, then to the plan that asks least beyond a plain layout, then to the plan that fits outside
+// the memory estimate's band (plan/results.ts simplerFirstAmongTies).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,7 +18,10 @@ type Plans = {
       zero: number;
       offload: string;
       checkpointing: string;
+      weights: string;
+      doubleQuant: boolean;
     };
+    memory: { deviceBytes: number; capacityBytes: number };
     quality: { tier: string };
     cost: { usd: number };
     time: { hours: number };
@@ -33,6 +36,33 @@ function plans(file: string, top = 20): Plans['plans'] {
 }
 
 describe('near-ties', () => {
+  it('a plan that fits only inside the memory band does not win a tie with one that fits outside it', () => {
+    // QLoRA of a 32B under ZeRO-3 on two RTX 3090: nf4 without double quant is 0.07% faster than nf4 + double
+    // quant (PEFT's QLoRA ZeRO-3 recipe sets --use_nested_quant), but 22.7 GiB of 24 is past the band's high edge
+    // (uncertainty.ts: an 11% under-estimate), 21.2 GiB is not.
+    const text = [
+      'name: band',
+      'model: qwen2.5-32b',
+      'job: { kind: fine-tune, methods: [qlora, lora], seq: 2048, globalBatch: 16, datasetTokens: 10000000 }',
+      'hardware: { owned: [ { gpu: rtx-3090, count: 2 } ], counts: { min: 2, max: 2 } }',
+      'rank: time',
+    ].join('\n');
+    const p = plans(scratch.file('band.yaml', text));
+    const best = p[0]!;
+    expect(best.choices.weights).toBe('nf4');
+    expect(best.choices.doubleQuant).toBe(true);
+    expect(best.memory.deviceBytes / 0.89).toBeLessThan(best.memory.capacityBytes);
+    const tight = p.find(
+      (x) =>
+        x.choices.weights === 'nf4' &&
+        !x.choices.doubleQuant &&
+        x.choices.engine === best.choices.engine &&
+        x.choices.checkpointing === best.choices.checkpointing,
+    )!;
+    expect(tight.time.hours).toBeLessThan(best.time.hours);
+    expect(tight.memory.deviceBytes / 0.89).toBeGreaterThan(tight.memory.capacityBytes);
+  });
+
   it('a bitsandbytes optimizer under DeepSpeed ZeRO does not win a tie with plain AdamW', () => {
     // The Hugging Face engines only: Unsloth DDP (no ZeRO) ranks first on the shipped scenario.
     const text = readFileSync(join(ROOT, 'scenarios/4x-rtx3090-one-circuit.yaml'), 'utf8').replace(

@@ -278,3 +278,35 @@ describe('torchtitan launch → --from round trip', () => {
     });
   });
 });
+
+describe('torchtitan pipeline stages under FSDP', () => {
+  // torchtitan turns reshard_after_forward off under PP and torch's PipelineStage skips resharding and gradient
+  // sync until the last micro-batch: the stage stays gathered and its fp32 gradients accumulate unsharded.
+  const est = (pp: number) => {
+    const arch = resolveModel('llama-3.1-8b');
+    const options = onEngine(
+      optionsFromFlags({ ...BASE, gpus: 8, pp, seq: 4096, batch: 1, checkpointing: 'none' }),
+      'torchtitan',
+    );
+    return buildEstimate(arch, options, findGpu('a100-40gb-sxm'));
+  };
+  const GiB = 1024 ** 3;
+
+  it('holds the whole stage gathered and its gradients unsharded all step', () => {
+    const pp2 = est(2);
+    const forward = pp2.phases.find((p) => p.phase === 'forward')!;
+    // Half of Llama-3.1-8B's 8.03B parameters per stage: about 7.5 GiB of bf16 weights and 15 GiB of fp32 gradients.
+    expect(forward.parts.buffers).toBeGreaterThan(7 * GiB);
+    expect(forward.parts.gradients).toBeGreaterThan(14 * GiB);
+    // The A100 40GB plan that fitted with two prefetched layers counted does not.
+    expect(pp2.perGpu.deviceBytes).toBeGreaterThan(40 * GiB);
+  });
+
+  it('prefetches two layers without pipeline parallelism', () => {
+    const forward = (pp: number) => est(pp).phases.find((p) => p.phase === 'forward')!.parts;
+    expect(forward(1).gradients).toBe(0);
+    // Two gathered layers (0.4 GiB each in bf16) and the root (embedding and head) against the first stage's
+    // sixteen layers and embedding: 6.5 + 1 - 0.8 - 2 GiB more.
+    expect(forward(2).buffers - forward(1).buffers).toBeGreaterThan(4 * GiB);
+  });
+});

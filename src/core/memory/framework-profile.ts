@@ -215,6 +215,8 @@ export interface FrameworkProfile {
   shardedQuantLoad?: { weights: readonly WeightDtype[]; workers: number; denseOnly: boolean }; // memory.ts
   /** FSDP/ZeRO-3 keeps this many unsharded layers gathered at once (current + prefetched). */
   gatheredLayers: number;
+  /** Under pipeline parallelism with sharded parameters: the stage stays gathered all step, its gradients accumulate unsharded (bytes each). */
+  pipelineStageUnsharded?: { accumulatedGradBytes: number };
   /** Time: the kernel family of its quantized weights (int4 checkpoints may use another: `int4QuantFormat`). */
   quantFormat: QuantFormat;
   int4QuantFormat: QuantFormat;

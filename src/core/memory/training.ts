@@ -33,6 +33,8 @@ export interface Holdings {
   gradsAll: number;
   largestGrad: number;
   gathered: number;
+  /** Unsharded gradients accumulated over the pipeline's micro-batches until the step (pipelineStageUnsharded). */
+  stageGrads: number;
   layerGrad: number;
   gradBucket: number;
   ddpBuckets: number;
@@ -82,6 +84,9 @@ export function holdingsOf(s: Setup, stage: Stage): Holdings {
   // While one layer runs backward its gradients exist unsharded, whatever the ZeRO stage: in the
   // gradient buffers (ZeRO 0/1) or in the reduce-scatter bucket (ZeRO-2/3).
   const layerGrad = training && t.full ? (P.largestLayer / tp) * s.trainBytes : 0;
+  // An engine that keeps a pipeline stage gathered all step holds every layer of it, not the prefetched ones.
+  const stageHeld = sharded3 && s.pp > 1 ? fw.pipelineStageUnsharded : undefined;
+  const gatheredLayers = stageHeld ? layersOnStage : Math.min(fw.gatheredLayers, layersOnStage);
   return {
     hasHead,
     inflight: stage === 'first' ? s.pp : 1,
@@ -100,9 +105,8 @@ export function holdingsOf(s: Setup, stage: Stage): Holdings {
       (s.hostGrads ? 0 : (trainShare * s.trainBytes) / s.shardGrads) +
       (s.offloadOpt || fw.fp32GradsInStep ? 0 : (trainShare * s.fp32GradPerParam) / s.shardStates),
     largestGrad: t.full ? Math.min(s.largest, trainShare) * s.trainBytes : 0,
-    gathered: sharded3
-      ? Math.min(fw.gatheredLayers, layersOnStage) * layerParamsUnsharded + rootUnit
-      : 0,
+    gathered: sharded3 ? gatheredLayers * layerParamsUnsharded + rootUnit : 0,
+    stageGrads: stageHeld && training ? trainShare * stageHeld.accumulatedGradBytes : 0,
     layerGrad,
     gradBucket: o.zero >= 2 ? layerGrad : 0,
     // ZeRO-2/3 reduce-scatter one layer's gradients at a time; plain DDP keeps flat bucket buffers as large
@@ -346,7 +350,7 @@ export function trainingPhases(s: Setup, h: Holdings, a: Activations, base: Part
       : 0;
   // Gradients that stay allocated through forward and backward (accumulation across micro-batches).
   const allGradsLive = fw.gradsPersist && !o.optimizerInBackward;
-  const liveGrads = allGradsLive ? h.gradsAll : lmHeadGrad;
+  const liveGrads = (allGradsLive ? h.gradsAll : lmHeadGrad) + h.stageGrads;
   const held = h.ddpBuckets + h.gathered + h.autocastCopies + dequant;
   const phases: PhaseParts[] = [
     {
@@ -355,7 +359,7 @@ export function trainingPhases(s: Setup, h: Holdings, a: Activations, base: Part
         ...base,
         activations: a.saved,
         logits: a.logitsFwd,
-        gradients: allGradsLive ? h.gradsAll : 0,
+        gradients: (allGradsLive ? h.gradsAll : 0) + h.stageGrads,
         buffers: held + a.deltaFwd,
       },
     },
@@ -385,7 +389,9 @@ export function trainingPhases(s: Setup, h: Holdings, a: Activations, base: Part
       phase: 'backward-end',
       parts: {
         ...base,
-        gradients: o.optimizerInBackward ? h.largestGrad + (t.full ? 0 : h.gradsAll) : h.gradsAll,
+        gradients:
+          (o.optimizerInBackward ? h.largestGrad + (t.full ? 0 : h.gradsAll) : h.gradsAll) +
+          h.stageGrads,
         // With optimizer-in-backward the in-flight layer gradients are the largestGrad already counted, and
         // the last parameter's step (the embedding's, stepped when its gradient completes) runs here.
         buffers:

@@ -11,6 +11,7 @@ import { HIDDEN_COPIES_NOTE, restsOnHiddenCopies } from './overlap.js';
 import { sloNearestOf, type SloNearest } from './slo.js';
 import { estimateMemory, type MemoryEstimate } from '../memory/memory.js';
 import { fitDeviceBytes, pagedStatesSpill } from '../memory/paged.js';
+import { bandOf } from '../memory/uncertainty.js';
 import { OPTIMIZER_PROFILES } from '../engines/optimizers.js';
 import { estimateObjectiveTime } from '../time/objective.js';
 import { isPreferenceOrRl } from '../../schema/estimate.js';
@@ -355,8 +356,22 @@ function riskOf(ctx: Ctx, k: Kept): number {
 }
 
 /**
+ * A fine-tune whose peak fits the GPU only if the memory estimate does not under-estimate it by as much as the
+ * calibration set's largest under-estimate (uncertainty.ts bandOf's high edge passes the GPU's memory). Serving
+ * engines size their pools to the memory they are given, so only training plans are asked.
+ */
+function fitsOnlyInsideBand(ctx: Ctx, k: Kept, options: EstimateOptions): boolean {
+  if (options.method === 'inference') return false;
+  const gpu = ctx.hw[k.hw]!.gpu;
+  const paged = options.rollout || OPTIMIZER_PROFILES[options.optimizer].paged;
+  const m = estimateMemory(ctx.arch, options, paged ? gpuContext(gpu) : {});
+  return bandOf(fitDeviceBytes(m)).highBytes > gpu.memoryMiB * MiB;
+}
+
+/**
  * The ranked plans with their near-ties ordered by quality tier (plain SGD does not win a tie with AdamW), then by
- * how little they ask beyond a plain layout (riskOf), the rank order kept among equals. Ties are windows down the
+ * how little they ask beyond a plain layout (riskOf), then fitting outside the memory estimate's band before
+ * fitting only inside it (fitsOnlyInsideBand), the rank order kept among equals. Ties are windows down the
  * ranking: the first unplaced plan and those after it within NEAR_TIE of its first rank key, so a tie below the
  * best plan (a pipeline-parallel layout 0.4% cheaper than plain sharding on the same engine) is called as the best
  * plan's is.
@@ -374,13 +389,17 @@ function simplerFirstAmongTies(ctx: Ctx, ranked: Kept[]): Kept[] {
       start = end;
       continue;
     }
-    const ties = ranked.slice(start, end).map((k, i) => ({
-      k,
-      i,
-      tier: tierRank(qualityOf(choicesOf(ctx, k.row, k.hw).options, ctx.arch.modelType).tier),
-      risk: riskOf(ctx, k),
-    }));
-    ties.sort((a, b) => a.tier - b.tier || a.risk - b.risk || a.i - b.i);
+    const ties = ranked.slice(start, end).map((k, i) => {
+      const { options } = choicesOf(ctx, k.row, k.hw);
+      return {
+        k,
+        i,
+        tier: tierRank(qualityOf(options, ctx.arch.modelType).tier),
+        risk: riskOf(ctx, k),
+        tight: fitsOnlyInsideBand(ctx, k, options) ? 1 : 0,
+      };
+    });
+    ties.sort((a, b) => a.tier - b.tier || a.risk - b.risk || a.tight - b.tight || a.i - b.i);
     out.push(...ties.map((t) => t.k));
     start = end;
   }

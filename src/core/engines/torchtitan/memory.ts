@@ -39,6 +39,14 @@ export const TORCHTITAN_MEMORY: FrameworkProfile = {
   allocatorSlack: 0.03, // run_train.sh exports PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True
   deepspeedOptimizer: false,
   gatheredLayers: 2, // FSDP2 implicit prefetch: current + next TransformerBlock
+  // Under PP, reshard_after_forward defaults to off (pytorch/torchtitan@b5bcd76c distributed/fsdp.py
+  // get_fsdp_reshard_after_forward_policy: `return not pp_enabled`) and torch's PipelineStage runs every micro-batch's
+  // backward with set_reshard_after_backward(False) and set_requires_gradient_sync(False), syncing after the last
+  // (pytorch/pytorch@01386103 torch/distributed/pipelining/stage.py backward_maybe_with_nosync, _post_backward):
+  // the stage's parameters stay gathered and FSDP2 accumulates its unsharded gradients in the reduce dtype
+  // (_fully_shard/_fsdp_param.py to_accumulated_grad_if_needed), float32 (torchtitan config/configs.py
+  // mixed_precision_reduce).
+  pipelineStageUnsharded: { accumulatedGradBytes: 4 },
   // torchtitan quantizes through torchao (float8/mx converters).
   quantFormat: 'torchao',
   int4QuantFormat: 'torchao',
