@@ -58,9 +58,10 @@ describe('hf-deepspeed: host-side optimizer steps under ZeRO-Offload', () => {
     }
     // Without offload the same optimizer runs on the GPU.
     expect(onDeepSpeed('paged-adamw-8bit', 'none').refusal).toBeNull();
-    // Adam-mini is no Trainer optimizer at all: the optimizer's own refusal, not the host step's.
-    expect(onDeepSpeed('adam-mini', 'none').refusal).toMatch(
-      /no adam-mini optimizer .*transformers\/training_args\.py/,
-    );
+    // Adam-mini is no Trainer optimizer at all: the optimizer's own refusal and source, offloaded or not.
+    for (const offload of ['none', 'optimizer'])
+      expect(onDeepSpeed('adam-mini', offload).refusal, offload).toMatch(
+        /no adam-mini optimizer .*transformers\/training_args\.py/,
+      );
   });
 });
