@@ -4,7 +4,8 @@
  * the refusals grouped by message, so each group can be checked against the engine's own source. A memory
  * verdict ("does not fit") is not a refusal; an estimate with a non-finite figure is reported as one.
  *
- *   npx tsx scripts/refusal-sweep.ts [--only serve|moe|spec|lora-serve|offload|train|objective|features] [--examples N] [--json]
+ *   npx tsx scripts/refusal-sweep.ts [--only serve|moe|spec|lora-serve|offload|train|objective|features|finetune]
+ *     [--examples N] [--json]
  *
  * A tool, not a test: the grid is wide and its count moves as engines and models are added.
  */
@@ -405,6 +406,92 @@ function* features(): Generator<Case> {
           }
 }
 
+const FT_GPUS = [
+  'a100-80gb-sxm',
+  'h100-sxm',
+  'h200-sxm',
+  'b200',
+  'l40s',
+  'rtx-4090',
+  'rtx-3090',
+  'rtx-5090',
+  'a10g',
+  't4',
+  'mi300x',
+];
+const FT_SHARDING: Flags[] = [
+  { zero: 0, gpus: 1 },
+  { zero: 0, gpus: 1, offload: 'optimizer' },
+  { zero: 0, gpus: 4 },
+  { zero: 2, gpus: 4 },
+  { zero: 3, gpus: 4 },
+  { zero: 2, gpus: 4, offload: 'optimizer' },
+  { zero: 3, gpus: 4, offload: 'optimizer' },
+  { zero: 3, gpus: 4, offload: 'optimizer+params' },
+];
+const FT_OPTIMIZERS = [
+  'adamw',
+  'adamw-8bit',
+  'paged-adamw-8bit',
+  'adafactor',
+  'lion',
+  'sgd',
+  'adam-mini',
+];
+const FT_MODELS = [
+  'llama-3.1-8b',
+  'llama-3.2-1b',
+  'qwen2.5-7b',
+  'qwen3-8b',
+  'mistral-7b-v0.3',
+  'qwen3-30b-a3b',
+];
+
+/** The extras one case carries, rotated: FP8 compute where the method trains the base, modules_to_save beside
+ *  LoRA, Unsloth's tiled MLP where the engine offers it, and a long sequence. */
+const ftExtra = (engine: string, method: string, i: number): Flags => {
+  const tiled = Object.values(ENGINE_PROFILES).some((p) => p.id === engine && p.tiledMlp);
+  const extras: Flags[] = [
+    {},
+    method === 'full' ? { compute: 'fp8' } : {},
+    method === 'qlora' ? {} : method === 'lora' ? { 'modules-to-save': 'embed,lm_head' } : {},
+    tiled ? { 'tiled-mlp': true } : {},
+    { seq: 32768, checkpointing: 'full' },
+  ];
+  return pickOf(extras, i);
+};
+
+/** Fine-tuning over every training engine x method x objective x GPU x sharding/offload x optimizer. */
+function* finetune(): Generator<Case> {
+  let i = 0;
+  for (const engine of TRAINERS)
+    for (const method of ['full', 'lora', 'qlora'])
+      for (const objective of ['sft', 'dpo', 'orpo', 'kto', 'simpo', 'grpo', 'ppo'])
+        for (const gpu of FT_GPUS)
+          for (const z of FT_SHARDING)
+            for (const optimizer of FT_OPTIMIZERS) {
+              i++;
+              yield {
+                grid: 'finetune',
+                model: pickOf(FT_MODELS, i),
+                flags: {
+                  framework: engine,
+                  method,
+                  objective,
+                  optimizer,
+                  ...z,
+                  gpu,
+                  batch: objective === 'kto' ? 2 : 1,
+                  // TRL's generation batch (batch x processes x grad-accum) divides by its 8 generations.
+                  ...(objective === 'grpo' ? { 'grad-accum': 8 } : {}),
+                  seq: 2048,
+                  checkpointing: pickOf(['full', 'none'], i),
+                  ...ftExtra(engine, method, i),
+                },
+              };
+            }
+}
+
 const GRIDS: Record<string, () => Generator<Case>> = {
   serve,
   moe,
@@ -414,6 +501,7 @@ const GRIDS: Record<string, () => Generator<Case>> = {
   train,
   objective,
   features,
+  finetune,
 };
 
 const archs = new Map<string, Arch>();

@@ -242,3 +242,18 @@ describe('vLLM int4 on Volta (SM 7.0)', () => {
     expect(Number.isFinite(r.time.decodeTokensPerSecond)).toBe(true);
   });
 });
+
+describe('a refusal cites the source of the check that refused it', () => {
+  it('an offloaded layout refused for its weights or its optimizer cites that set, not the layout', () => {
+    const refusal = (flags: Record<string, unknown>) => {
+      const all = { gpu: 'h100-sxm', zero: 3, gpus: 4, offload: 'optimizer+params', ...flags };
+      return engineRefusal(llama, withEngineDefaults(optionsFromFlags(all), all), all);
+    };
+    expect(refusal({ framework: 'torchtune', method: 'lora', weights: 'int8' })).toMatch(
+      /torchtune no int8 weights .*torchtune\/training\/precision\.py/,
+    );
+    expect(refusal({ framework: 'hf-fsdp', method: 'full', optimizer: 'adam-mini' })).toMatch(
+      /hf-fsdp no adam-mini optimizer .*transformers\/training_args\.py/,
+    );
+  });
+});

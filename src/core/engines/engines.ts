@@ -6,7 +6,12 @@
  * gives back the plan's engine. A combination no engine runs is pruned with reason `no-engine`.
  */
 import type { Engine } from '../../schema/engine.js';
-import { roundsStochastically, type EngineProfile, type LoraRecipe } from './profile.js';
+import {
+  refusesShardedQuantized,
+  roundsStochastically,
+  type EngineProfile,
+  type LoraRecipe,
+} from './profile.js';
 import { ENGINE_FAMILY, ENGINE_PROFILES, ENGINE_RUNS, FRAMEWORKS } from './store.js';
 import { engineOf } from './engine.js';
 import {
@@ -15,7 +20,6 @@ import {
   type Framework,
   type LoraTarget,
   type Optimizer,
-  type WeightDtype,
 } from '../../schema/estimate.js';
 
 export { ENGINE_FAMILY, ENGINE_PROFILES };
@@ -26,7 +30,6 @@ export const enginesNamed = (name: Framework | Engine): readonly Engine[] =>
 
 /** bitsandbytes optimizers (8-bit and paged states). */
 export const BNB_OPTIMIZERS = new Set<Optimizer>(['adamw-8bit', 'paged-adamw', 'paged-adamw-8bit']);
-const QUANTIZED = new Set<WeightDtype>(['fp8', 'int8', 'nf4', 'fp4', 'int4']);
 
 /** What engineRejects answers when asked not to explain (the planner only tests for null). */
 export const REJECTED = 'rejected';
@@ -58,14 +61,13 @@ export function engineRejects(
   if (!p.zero.includes(o.zero)) return explain ? `ZeRO stages ${p.zero.join('/')} only` : REJECTED;
   if (o.offload !== 'none' && !(p.offload[o.offload] ?? []).includes(o.zero))
     return explain ? `no ${o.offload} offload at ZeRO-${o.zero}` : REJECTED;
-  const sharded = o.zero >= 3 && (dp > 1 || o.offload === 'optimizer+params');
   if (o.method === 'full') {
     if (!p.fullWeights.includes(o.weights))
       return explain ? `full fine-tunes ${p.fullWeights.join('/')}` : REJECTED;
   } else {
     if (!p.baseWeights.includes(o.weights))
       return explain ? `no ${o.weights} weights (runs ${p.baseWeights.join(', ')})` : REJECTED;
-    if (sharded && QUANTIZED.has(o.weights) && !p.shardedQuantized.includes(o.weights))
+    if (refusesShardedQuantized(p, o, dp))
       return explain ? `no ${o.weights} weights under sharding` : REJECTED;
   }
   // --gpu-layers splits layers between GPU and host: llama.cpp's -ngl only.

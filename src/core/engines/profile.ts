@@ -167,3 +167,18 @@ export const loraRecipeDefault = (r: LoraRecipe): EngineDefault => ({
     o.loraAllLinear = r.allLinear;
   },
 });
+
+/** Quantized base weights an engine must name in shardedQuantized to shard them. */
+const QUANTIZED = new Set<WeightDtype>(['fp8', 'int8', 'nf4', 'fp4', 'int4']);
+
+/** Whether `p` refuses the quantized base weights of this LoRA/QLoRA layout because ZeRO-3 shards them. */
+export const refusesShardedQuantized = (
+  p: EngineProfile,
+  o: EstimateOptions,
+  dp: number,
+): boolean =>
+  o.method !== 'full' &&
+  o.zero >= 3 &&
+  (dp > 1 || o.offload === 'optimizer+params') &&
+  QUANTIZED.has(o.weights) &&
+  !p.shardedQuantized.includes(o.weights);

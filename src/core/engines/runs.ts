@@ -7,7 +7,7 @@
  */
 import { isFloat8Compute, type Attention, type EstimateOptions } from '../../schema/estimate.js';
 import type { Arch } from '../model/arch.js';
-import type { EngineProfile } from './profile.js';
+import { refusesShardedQuantized, type EngineProfile } from './profile.js';
 
 /** The profile sets a refusal can come from (the source a refusal cites is the set's). */
 export type RunsSet =
@@ -104,24 +104,31 @@ export interface EngineRuns {
 export const runsProfile = (p: EngineProfile, r: EngineRuns): EngineProfile =>
   Object.keys(r.widen).length === 0 ? p : { ...p, ...r.widen };
 
+/** The layout falls outside the engine's: its degrees, its ZeRO stage, an offload at a stage without it. */
 const PARALLEL_LIMITED = (p: EngineProfile, o: EstimateOptions, dp: number): boolean =>
   dp > p.maxDp ||
   (o.tp > 1 && !p.tp) ||
   (o.pp > 1 && !p.pp) ||
   (o.cp > 1 && !p.cp) ||
   !p.zero.includes(o.zero) ||
-  o.offload !== 'none';
+  (o.offload !== 'none' && !(p.offload[o.offload] ?? []).includes(o.zero));
 
-/** The set of `p` a refused configuration falls outside (for the source its refusal cites). */
+/**
+ * The set of `p` a refused configuration falls outside (for the source its refusal cites), in the order
+ * engineRejects (engines.ts) checks them, so the source is the one of the line it gives.
+ */
 export function refusedSet(p: EngineProfile, o: EstimateOptions, dp: number): RunsSet | 'other' {
   if (!p.methods.includes(o.method)) return 'methods';
   if (o.objective !== undefined && !p.objectives.includes(o.objective)) return 'objectives';
   if (PARALLEL_LIMITED(p, o, dp)) return 'parallel';
   const weights = o.method === 'full' ? p.fullWeights : p.baseWeights;
   if (!weights.includes(o.weights)) return 'weights';
+  if (refusesShardedQuantized(p, o, dp)) return 'other';
   if (!p.checkpointing.includes(o.checkpointing)) return 'checkpointing';
   if (!p.attention.includes(o.attention)) return 'attention';
   if (!p.optimizers.includes(o.optimizer)) return 'optimizers';
+  // A host step for an optimizer the engine runs on the GPU only is its offload layout's.
+  if (o.offload !== 'none' && !p.offloadOptimizers.includes(o.optimizer)) return 'parallel';
   if (isFloat8Compute(o.compute) && !(p.float8 ?? []).includes(o.compute)) return 'float8';
   return 'other';
 }

@@ -2,7 +2,12 @@
  * What each software stack really allocates, kept as data. Every field is a mechanism (which tensors a
  * kernel saves for backward, which copies a loss makes), not a fudge factor; each cites its source.
  */
-import { type Framework, type Objective, type WeightDtype } from '../../schema/estimate.js';
+import {
+  type Framework,
+  type Objective,
+  type Optimizer,
+  type WeightDtype,
+} from '../../schema/estimate.js';
 import type { QuantFormat } from '../../schema/time.js';
 import type { LoraPathCost } from './lora-path-profile.js';
 
@@ -407,10 +412,10 @@ export interface FrameworkProfile {
    */
   dmmvF16?: boolean;
   /**
-   * Time: an offloaded optimizer step runs the engine's vectorized host Adam whatever the optimizer (DeepSpeed's
-   * CPU-Adam); absent, only a fused torch AdamW runs vectorized on the host.
+   * Time: the optimizers whose offloaded step runs the engine's own vectorized host kernel (DeepSpeed's CPU-Adam and
+   * CPU-Lion); absent, only a fused torch AdamW runs vectorized on the host, other torch optimizers loop.
    */
-  vectorHostAdam?: boolean;
+  vectorHostOptimizers?: readonly Optimizer[];
   /**
    * LoRA training goes through transformers' enable_input_require_grads under gradient checkpointing (PEFT,
    * TRL, Unsloth): a frozen vision tower whose input embeddings it hooks records a graph (memory/vision.ts).

@@ -164,7 +164,8 @@ export const HOST_ADAM_BYTES_PER_S = 100e9;
 // 196 tokens/s per A100 (torchtune README), which a 6x slower step could not reach.
 const TORCH_CPU_ADAM_SLOWDOWN = 6;
 const fusedOnHost = (o: EstimateOptions) =>
-  FRAMEWORKS[o.framework].vectorHostAdam === true || o.optimizer === 'adamw';
+  o.optimizer === 'adamw' ||
+  (FRAMEWORKS[o.framework].vectorHostOptimizers ?? []).includes(o.optimizer);
 // DDP/FSDP overlap gradient communication with backward; the last bucket (25 MB, torch DDP
 // bucket_cap_mb default, https://pytorch.org/docs/stable/generated/torch.nn.parallel.DistributedDataParallel.html)
 // is exposed after the last layer's backward.
@@ -531,7 +532,7 @@ export function trainWork(
     int8ForwardFlops: qw.int8ForwardFlops,
     optimizerBytes: onHost ? 0 : optBytes,
     optimizerOnHost: onHost,
-    // DeepSpeed steps offloaded states with DeepSpeedCPUAdam, AdamW runs fused; other torch optimizers loop.
+    // DeepSpeed steps offloaded states with DeepSpeedCPUAdam/CPULion, AdamW runs fused; other torch optimizers loop.
     hostOptimizerBytes: fusedOnHost(o) ? hostOpt : hostOpt * TORCH_CPU_ADAM_SLOWDOWN,
     pagedStateBytes: pw.pagedStateBytes,
     pagedWorkingBytes: pw.pagedWorkingBytes,

@@ -9,10 +9,39 @@
  * linears (_prepare_ao) before _prepare_deepspeed, and DeepSpeedPlugin keeps DeepSpeed's bf16 engine for fp8
  * ("bf16.enabled": mixed_precision in ("bf16", "fp8")) (accelerate@09228237 accelerator.py, utils/dataclasses.py;
  * benchmarks/fp8/torchao/distrib_deepspeed.py trains it at ZeRO 1-3).
+ * Under ZeRO-Offload it steps Lion on the host as it does AdamW (a ds-config optimizer of type "lion" builds
+ * DeepSpeedCPULion when the optimizer is offloaded), and a client optimizer (SGD, Adafactor, bitsandbytes' 8-bit
+ * AdamW) on the host's fp32 partitions once the config sets zero_force_ds_cpu_optimizer false (deepspeed 0.19.8 runtime/engine.py
+ * _configure_basic_optimizer, _configure_optimizer; the Trainer hands its own optimizer over under offload,
+ * integrations/deepspeed.py deepspeed_optim_sched); bitsandbytes' 8-bit AdamW steps there through its CPU kernel.
+ * Paged optimizers keep their states in CUDA managed memory and stay refused.
  */
-import type { EngineRuns } from '../runs.js';
+import type { EstimateOptions, Optimizer } from '../../../schema/estimate.js';
+import type { EngineRuns, RunsSet } from '../runs.js';
 import { HF_TRAINING_RUNS, hfZeroRefusal, bnb4bitLoadNote } from '../hf/runs.js';
 import { HF_DEEPSPEED_PROFILE } from './profile.js';
+
+const DEEPSPEED_ENGINE =
+  'deepspeed 0.19.8 runtime/engine.py (https://pypi.org/project/deepspeed/0.19.8/ sdist)';
+const HF_DS =
+  'https://github.com/huggingface/transformers/blob/001002320fa01a489bb9b93976a7e4cd1a46291c/src/transformers/integrations/deepspeed.py';
+/**
+ * Client optimizers DeepSpeed steps on the host only with zero_force_ds_cpu_optimizer false: torch's SGD and
+ * Adafactor, and bitsandbytes' 8-bit AdamW through its CPU kernel (bitsandbytes 0.50.2, the Trainer's pin,
+ * backends/cpu/ops.py registers optimizer_update_8bit_blockwise for "cpu": dequantize, torch update, requantize).
+ */
+const CLIENT_HOST_OPTIMIZERS = ['sgd', 'sgd-momentum', 'adafactor', 'adamw-8bit'] as const;
+/** What ZeRO-Offload steps on the host: DeepSpeed's CPU Adam and Lion, and the client optimizers. */
+const HOST_OPTIMIZERS: readonly Optimizer[] = ['adamw', 'lion', ...CLIENT_HOST_OPTIMIZERS];
+const PAGED: readonly Optimizer[] = ['paged-adamw', 'paged-adamw-8bit'];
+const BNB_FUNCTIONAL =
+  'bitsandbytes 0.50.2 functional.py get_paged (https://pypi.org/project/bitsandbytes/0.50.2/)';
+
+/** A paged bitsandbytes optimizer under ZeRO-Offload: its states are CUDA managed memory, not a host step. */
+const hostStepRefusal = (o: EstimateOptions, set: RunsSet | 'other'): string | null =>
+  set === 'parallel' && o.offload !== 'none' && PAGED.includes(o.optimizer)
+    ? `--optimizer: got '${o.optimizer}'; expected one of ${HOST_OPTIMIZERS.join(', ')} with --offload ${o.offload}: ZeRO-Offload steps the optimizer on the host's fp32 partitions (DeepSpeedCPUAdam, DeepSpeedCPULion, or a client optimizer with zero_force_ds_cpu_optimizer false: ${DEEPSPEED_ENGINE} _configure_optimizer), while a paged optimizer keeps its states in CUDA managed memory that pages to the GPU for the step (${BNB_FUNCTIONAL}): not modelled`
+    : null;
 
 const ACCELERATE =
   'https://github.com/huggingface/accelerate/blob/09228237b95789ea2ad87e669e7b885855b97f97/src/accelerate';
@@ -23,6 +52,7 @@ export const HF_DEEPSPEED_RUNS: EngineRuns = {
     ...HF_TRAINING_RUNS.widen,
     baseWeights: [...HF_DEEPSPEED_PROFILE.baseWeights, 'int4'],
     float8: ['fp8'],
+    offloadOptimizers: HOST_OPTIMIZERS,
   },
   sources: {
     ...HF_TRAINING_RUNS.sources,
@@ -30,6 +60,13 @@ export const HF_DEEPSPEED_RUNS: EngineRuns = {
     weights:
       'https://github.com/huggingface/transformers/blob/001002320fa01a489bb9b93976a7e4cd1a46291c/src/transformers/quantizers/quantizer_gptq.py',
   },
-  refusal: hfZeroRefusal('hf-deepspeed'),
-  parallelNote: bnb4bitLoadNote('hf-deepspeed'),
+  refusal: (o, set) => hfZeroRefusal('hf-deepspeed')(o, set) ?? hostStepRefusal(o, set),
+  parallelNote: (o, dp) => {
+    const load = bnb4bitLoadNote('hf-deepspeed')(o, dp);
+    const client =
+      o.offload !== 'none' && (CLIENT_HOST_OPTIMIZERS as readonly string[]).includes(o.optimizer)
+        ? `hf-deepspeed steps ${o.optimizer} under ZeRO-Offload as the Trainer's client optimizer on the host (${o.optimizer === 'adamw-8bit' ? "bitsandbytes' CPU kernel, backends/cpu/ops.py" : 'torch'}; timed as a torch host step, not DeepSpeedCPUAdam's vectorized one), once the DeepSpeed config sets "zero_force_ds_cpu_optimizer": false (DeepSpeed raises otherwise: ${DEEPSPEED_ENGINE} _configure_optimizer; ${HF_DS} deepspeed_optim_sched); launch writes the AdamW offload only`
+        : null;
+    return load && client ? `${load}; ${client}` : (load ?? client);
+  },
 };

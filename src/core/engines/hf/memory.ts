@@ -255,8 +255,9 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   kvCache: 'dynamic',
   cudaContextMiB: TORCH_CONTEXT_MIB,
   allocatorSlack: 0.08, // bucketed reduce/gather buffers churn the cache (ZeRO §3.2 fragmentation)
-  // DeepSpeedCPUAdam (ZeRO-Offload paper §5): vectorized whatever the optimizer named.
-  vectorHostAdam: true,
+  // DeepSpeedCPUAdam (ZeRO-Offload paper §5) and DeepSpeedCPULion: the engine builds them under offload_optimizer
+  // (deepspeed 0.19.8 runtime/engine.py _configure_basic_optimizer); a client optimizer steps with torch on the host.
+  vectorHostOptimizers: ['adamw', 'lion'],
   deepspeedOptimizer: true, // fp32 master + m + v, and an fp32 gradient partition for the update
   // The fp32 gradients exist only in the step (deepspeedai/DeepSpeed v0.19.8, the HF_PINS release, from its PyPI
   // sdist): ZeRO-3 keeps the gradient partitions in grads_in_partition's grad_partitions_flat_buffer in the

@@ -39,6 +39,8 @@ export const HF_TRAINING_RUNS: EngineRuns = {
     methods: `${H}/trainer.py`,
     weights: `${H}/quantizers/auto.py`,
     attention: `${H}/modeling_utils.py`,
+    // TrainingArguments.optim takes OptimizerNames' values (no Adam-mini among them).
+    optimizers: `${H}/training_args.py`,
     other: `${H}/trainer.py`,
   },
 };
