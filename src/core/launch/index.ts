@@ -66,7 +66,8 @@ function rentedTask(x: LaunchInput, outputs: readonly EngineOutput[]): EngineOut
     : written.map((o) => (o.ok ? o.command : undefined)).find((c) => c !== undefined);
   if (!command) return null;
   const ports = written.flatMap((o) => (o.ok ? (o.ports ?? []) : []));
-  return emitSkyPilot(x, { offer: x.offer, ports, command, files });
+  const resumes = written.some((o) => o.ok && o.resumes === true);
+  return emitSkyPilot(x, { offer: x.offer, ports, command, files, resumes });
 }
 
 /** Why a bundle holds no engine's files (every engine output refused the plan), or null. */

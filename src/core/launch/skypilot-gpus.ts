@@ -14,6 +14,8 @@ export interface SkyCloud {
   multiNode: boolean;
   /** Spot instances (CloudImplementationFeatures.SPOT_INSTANCE). */
   spot: boolean;
+  /** Buckets mounted in file_mounts, MOUNT or MOUNT_CACHED (CloudImplementationFeatures.STORAGE_MOUNTING). */
+  bucketMounts: boolean;
 }
 
 /**
@@ -21,10 +23,13 @@ export interface SkyCloud {
  * (sky/clouds/ at v0.14.1 has no Modal or Replicate), so the task names none and SkyPilot picks one.
  */
 export const SKY_CLOUDS: Readonly<Record<string, SkyCloud | null>> = {
-  aws: { infra: 'aws', multiNode: true, spot: true }, // sky/clouds/aws.py
-  lambda: { infra: 'lambda', multiNode: true, spot: false }, // sky/clouds/lambda_cloud.py: SPOT_INSTANCE unsupported
-  runpod: { infra: 'runpod', multiNode: false, spot: true }, // sky/clouds/runpod.py: MULTI_NODE unsupported
-  vast: { infra: 'vast', multiNode: false, spot: true }, // sky/clouds/vast.py: MULTI_NODE unsupported
+  aws: { infra: 'aws', multiNode: true, spot: true, bucketMounts: true }, // sky/clouds/aws.py
+  // sky/clouds/lambda_cloud.py: SPOT_INSTANCE unsupported
+  lambda: { infra: 'lambda', multiNode: true, spot: false, bucketMounts: true },
+  // sky/clouds/runpod.py: MULTI_NODE and STORAGE_MOUNTING unsupported ("use `mode: COPY`")
+  runpod: { infra: 'runpod', multiNode: false, spot: true, bucketMounts: false },
+  // sky/clouds/vast.py: MULTI_NODE and STORAGE_MOUNTING unsupported
+  vast: { infra: 'vast', multiNode: false, spot: true, bucketMounts: false },
   modal: null,
   replicate: null,
 };

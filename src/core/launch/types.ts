@@ -20,6 +20,8 @@ export interface LaunchEstimate {
   gpu?: { capacityBytes: number };
   /** Parameter counts (the rented task sizes its disk from them). */
   params?: { total: number; trainable: number; checkpoint?: { total: number } };
+  /** The time model's step (a spot plan's save interval is counted in steps of it). */
+  time?: { stepSeconds: number };
 }
 
 export interface LaunchInput<E extends LaunchEstimate = LaunchEstimate> {
@@ -73,6 +75,8 @@ export type EngineOutput =
       command?: string;
       /** What its requirements.txt installs, as the README's "How to run" says it (serving engines). */
       environment?: string;
+      /** The run saves to the spot plan's mounted checkpoint folder and resumes from it (launch/spot-resume.ts). */
+      resumes?: boolean;
       /** Steps before the run (downloads of what the files read), numbered in the README's "How to run". */
       prepare?: PrepareStep[];
     }

@@ -2,6 +2,7 @@
 import type { Arch } from '../model/arch.js';
 import { ENGINE_PROFILES, engineFieldsInto, engineRejects } from '../engines/engines.js';
 import { launchBlocker } from '../launch/index.js';
+import { checkpointsOnSpot } from '../launch/spot-resume.js';
 import { capsPower } from '../launch/power.js';
 import { checkpointBytes } from '../memory/host-ram.js';
 import { type Engine } from '../../schema/engine.js';
@@ -202,6 +203,8 @@ export interface HwTable {
   maxCountOf: Float64Array;
   nodeSizeOf: Int32Array;
   isRent: Uint8Array;
+  /** Spot capacity where the launch saves periodically to survive a preemption (launch/spot-resume.ts, cost.ts spotSaveHours). */
+  isSpot: Uint8Array;
   basis: CostBasis[];
   noFlash: Uint8Array;
   noBf16: Uint8Array;
@@ -229,6 +232,7 @@ export function hwTableOf(ctx: Ctx): HwTable {
     maxCountOf: new Float64Array(H),
     nodeSizeOf: new Int32Array(H),
     isRent: new Uint8Array(H),
+    isSpot: new Uint8Array(H),
     basis: new Array<CostBasis>(H),
     noFlash: new Uint8Array(H),
     noBf16: new Uint8Array(H),
@@ -249,6 +253,7 @@ export function hwTableOf(ctx: Ctx): HwTable {
     t.maxCountOf[h] = opt.maxCount;
     t.nodeSizeOf[h] = opt.nodeSize;
     t.isRent[h] = opt.kind === 'rent' ? 1 : 0;
+    t.isSpot[h] = opt.kind === 'rent' && checkpointsOnSpot(opt.offer) ? 1 : 0;
     t.basis[h] = costBasisOf(opt);
     t.noFlash[h] = g.supportsFlashAttention2 ? 0 : 1;
     t.noBf16[h] = g.supportsBf16 ? 0 : 1;

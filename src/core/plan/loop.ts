@@ -17,7 +17,8 @@ import { FLOAT8_MIN_CC } from '../kernels/float8.js';
 import { replicaServingTime } from '../time/serving-step.js';
 import { memoTokensPerSecond, runningOn, tpsTableOf, type ServingMemo } from './tps-memo.js';
 import { queuedLatency } from '../time/pool-queue.js';
-import { jobCostUsd, overheadHours } from '../time/cost.js';
+import { jobCostUsd, overheadHours, spotSaveHours } from '../time/cost.js';
+import { loraParams, trainableSet } from '../model/trainable.js';
 import { circuitOverWatts, planWallWatts, type NodeWatts } from '../hardware/power.js';
 import { minComputeCapability, minKvCapability, runsOnRocm } from '../engines/kernels.js';
 import { promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
@@ -83,6 +84,8 @@ interface RowTiming {
   objective: ObjectiveWork | null;
   ownedOverhead: number;
   rentedOverhead: number;
+  /** Trainable parameters: a spot run saves their training state periodically (cost.ts spotSaveHours). */
+  trainable: number;
 }
 
 function rowFactsOf(ctx: Ctx, r: number): RowFacts {
@@ -148,6 +151,10 @@ function rowWork(
   return trainWork(ctx.facts, options, tOpts, undefined, undefined, free);
 }
 
+/** Trainable parameters of a training row: the whole model, or its adapters (LoRA §4, model/trainable.ts). */
+const trainableOf = (ctx: Ctx, o: EstimateOptions): number =>
+  o.method === 'full' ? ctx.P.total : loraParams(ctx.arch, trainableSet(o), o.loraRank, false);
+
 /** The row's timing facts (made once, on its first fitting GPU option). */
 function rowTimingOf(L: Loop, r: number, f: RowFacts): RowTiming {
   if (f.timed) return f.timed;
@@ -196,6 +203,7 @@ function rowTimingOf(L: Loop, r: number, f: RowFacts): RowTiming {
       : null,
     ownedOverhead: overheadHours(lim.ckptBytes, saved, false),
     rentedOverhead: overheadHours(lim.ckptBytes, saved, true),
+    trainable: lim.training ? trainableOf(ctx, options) : 0,
   });
 }
 
@@ -313,6 +321,7 @@ function timeAt(
   out: Timing,
   gpuBytes: number,
   run: ServingMemo | null,
+  spot = false,
 ): void {
   if (ft.work || ft.objective) {
     const w = ft.objective ? ft.objective.policy.train : ft.work!;
@@ -323,7 +332,8 @@ function timeAt(
     const perStep = ft.objective ? ft.objective.tokensPerStep : ft.work!.tokensPerStep;
     const hours = ((lim.totalTokens / perStep) * step) / 3600;
     out.tps = lim.totalTokens / (hours * 3600);
-    out.hours = hours + (rented ? ft.rentedOverhead : ft.ownedOverhead);
+    const saves = spot ? spotSaveHours(hours, ft.trainable) : 0;
+    out.hours = hours + saves + (rented ? ft.rentedOverhead : ft.ownedOverhead);
     return;
   }
   const job = ctx.s.job;
@@ -399,7 +409,8 @@ function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
   const run = ft.tps ? runningOn(ft.tps, ctx.arch, ctx.facts, ctx.hw[h]!.gpu) : null;
   for (let l = 0; l < lv.length; l++) {
     st.seq++;
-    timeAt(ctx, lim, f, ft, t.rates[h * MAX_LEVELS + l]!, rented, tm, t.gpuBytes[h]!, run);
+    const rate = t.rates[h * MAX_LEVELS + l]!;
+    timeAt(ctx, lim, f, ft, rate, rented, tm, t.gpuBytes[h]!, run, t.isSpot[h] === 1);
     const hours = tm.hours;
     const miss = sloMiss(ctx, f, ft, t.rates[h * MAX_LEVELS + l]!, run);
     if (miss > 0) {

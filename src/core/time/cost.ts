@@ -32,7 +32,29 @@ export const JOB_OVERHEAD = {
   loadBytesPerSecond: 2e9,
   /** Writing a checkpoint to local disk: 1 GB/s (assumption). */
   writeBytesPerSecond: 1e9,
+  /**
+   * Spot capacity: a run saves its training state every 30 minutes of steps so that a preemption loses at most
+   * that much (assumption, docs/assumptions.md; the launch writes it: core/launch/spot-resume.ts).
+   */
+  spotSaveIntervalSeconds: 1800,
+  /**
+   * Bytes per trainable parameter of one resumable save: fp32 weights with AdamW's two fp32 moments (4 + 8, ZeRO
+   * paper §3.1, https://arxiv.org/abs/1910.02054, the largest optimizer state vramplan plans) and 16-bit weights (2).
+   */
+  resumableBytesPerTrainable: 14,
 } as const;
+
+/**
+ * Hours a spot run spends writing its periodic saves over `runHours` of steps: one save of `trainable`
+ * parameters' training state every JOB_OVERHEAD.spotSaveIntervalSeconds, at the local-disk write rate (the
+ * bucket is mounted MOUNT_CACHED: writes land on the local disk and upload in the background,
+ * https://docs.skypilot.co/en/v0.14.1/reference/storage.html).
+ */
+export function spotSaveHours(runHours: number, trainable: number): number {
+  const o = JOB_OVERHEAD;
+  const saves = Math.floor((runHours * 3600) / o.spotSaveIntervalSeconds);
+  return (saves * trainable * o.resumableBytesPerTrainable) / o.writeBytesPerSecond / 3600;
+}
 
 /**
  * Fixed hours of one training job besides its steps: loading `modelBytes` from local disk and writing
