@@ -604,8 +604,8 @@ export function checkCombination(o: EstimateOptions): void {
       o.offload,
       "'none' or 'optimizer' unless --zero 3 (parameter offload needs ZeRO-3)",
     );
-  if (o.offload !== 'none' && o.zero === 0)
-    throw new FlagError('offload', o.offload, "'none' with --zero 0 (offload needs ZeRO 1-3)");
+  // Optimizer offload without ZeRO is an engine's question (torchtune steps torchao's CPUOffloadOptimizer on one
+  // GPU): each engine's profile and runs (engines/<engine>/runs.ts) accept or refuse it with its source.
   if (o.sparsity > 0 && !float && o.weights !== 'int8' && o.weights !== 'fp8')
     throw new FlagError(
       'sparsity',

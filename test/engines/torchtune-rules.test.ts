@@ -61,6 +61,7 @@ const OTHER = new Set([
   'bitsandbytes.optim.PagedAdamW',
   'bitsandbytes.optim.PagedAdamW8bit',
   'torchao.optim.AdamW8bit',
+  'torchao.prototype.low_bit_optim.CPUOffloadOptimizer', // torchao 0.10.0 prototype/low_bit_optim/__init__.py
 ]);
 
 function input(model: string, flags: Record<string, unknown>, gradAccum = 1): LaunchInput {
@@ -107,6 +108,10 @@ const CASES: Record<string, [LaunchInput, LaunchInput]> = {
   'torchtune-optimizer-in-bwd-accum': [
     input('llama-3.1-8b', { method: 'full', 'optimizer-in-backward': true }, 4),
     input('llama-3.1-8b', { method: 'full', 'optimizer-in-backward': true }, 1),
+  ],
+  'torchtune-cpu-offload-adamw': [
+    input('llama-3.1-8b', { method: 'full', optimizer: 'sgd', zero: 0, offload: 'optimizer' }),
+    input('llama-3.1-8b', { method: 'full', optimizer: 'adamw', zero: 0, offload: 'optimizer' }),
   ],
   'torchtune-optimizer-in-bwd-lora': [
     input('llama-3.1-8b', { method: 'lora', 'optimizer-in-backward': true }),

@@ -5,12 +5,13 @@
  * family names `hf` and `deepspeed` keep their meaning (the HF engine follows from --zero / --method).
  */
 import type { Arch } from '../model/arch.js';
-import { isEngine } from '../../schema/engine.js';
+import { ENGINES, isEngine, type Engine } from '../../schema/engine.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { FlagError } from '../../schema/flags.js';
 import { engineOf } from './engine.js';
 import { ENGINE_PROFILES, engineFieldsInto } from './engines.js';
-import { ENGINE_RUNS, runsRefusal } from './engines-runs.js';
+import { ENGINE_RUNS, engineRuns, runsRefusal } from './engines-runs.js';
+import { runsSource } from './runs.js';
 import { forbiddenBy, ruleReason } from './rules.js';
 import { architectureRule } from './architectures.js';
 import { architecturesOf } from './store.js';
@@ -51,13 +52,27 @@ export function withEngineDefaults(o: EstimateOptions, flags: Flags): EstimateOp
 export function engineRefusal(arch: Arch, o: EstimateOptions, flags: Flags): string | null {
   const engine = flags.framework;
   const dp = o.gpus / (o.tp * o.pp * o.cp);
-  if (!isEngine(engine)) return familyArchRefusal(arch, o, dp);
+  if (!isEngine(engine)) return familyOffloadRefusal(o) ?? familyArchRefusal(arch, o, dp);
   const accum = Number(flags['grad-accum'] ?? 1);
   const why = runsRefusal(engine, o, dp, accum);
   if (why) return why;
   const input = { arch, options: o, dp, accum };
   const rule = forbiddenBy(ENGINE_PROFILES[engine].rules, input, true);
   return rule ? ruleReason(rule, input) : null;
+}
+
+/**
+ * A family name estimates as its engine (engineOf): an offload without ZeRO that engine does not run is refused
+ * with the source of its layout, naming the engines whose runs.ts accepts it.
+ */
+function familyOffloadRefusal(o: EstimateOptions): string | null {
+  if (o.offload === 'none' || o.zero !== 0) return null;
+  const at0 = (e: Engine): boolean => (engineRuns(e).offload[o.offload] ?? []).includes(0);
+  const engine = engineOf(o);
+  if (at0(engine)) return null;
+  const others = ENGINES.filter(at0);
+  const instead = others.length > 0 ? `; estimate it with --framework ${others.join(' or ')}` : '';
+  return `${engine} no ${o.offload} offload at ZeRO-0 (${runsSource(ENGINE_RUNS[engine], 'parallel')})${instead}`;
 }
 
 /**

@@ -186,6 +186,7 @@ export interface FrameworkProfile {
    * lands and its device copy dropped: the gradients live in host RAM, none on the GPU.
    */
   hostGrads?: { offload: readonly ('optimizer' | 'optimizer+params')[]; zero: readonly number[] };
+  hostStepCopies?: readonly number[]; // ZeRO stages whose offload pins host copies of params and grads
   /**
    * DeepSpeed layout only (deepspeedOptimizer): the fp32 gradient partition is built in the optimizer step and freed
    * after it, one piece at a time. ZeRO-3 steps sub-groups of `subGroupElements` partition elements (closed by the
@@ -774,11 +775,9 @@ export interface FrameworkProfile {
 // UPCAST_BACKWARD_PER_VOCAB; huggingface/transformers#30860 shows the upcast dominating).
 export const UPCAST_LOSS = { upcast: true };
 
-// PyTorch CUDA context with lazy module loading: ~300 MB + cuBLAS/cuDNN handles and kernels
-// (pytorch/pytorch#86509: 287 MB lazy; pytorch/pytorch#107667 ~300 MB); a training process also loads NCCL/cuBLASLt: 500 MiB.
+// PyTorch CUDA context (lazy loading) + cuBLAS/cuDNN, pytorch/pytorch#86509 (287 MB), #107667 (~300 MB); + NCCL/cuBLASLt: 500 MiB.
 export const TORCH_CONTEXT_MIB = 500;
-// HF "Model training anatomy" measures 1343 MiB occupied after the first CUDA op of a Transformers process
-// (https://huggingface.co/docs/transformers/model_memory_anatomy).
+// HF "Model training anatomy": 1343 MiB after a process's first CUDA op (https://huggingface.co/docs/transformers/model_memory_anatomy).
 export const HF_CONTEXT_MIB = 1343;
 
 /** A serving engine's frontend costs (FrameworkProfile.servingFrontend). */

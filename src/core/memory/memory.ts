@@ -121,6 +121,7 @@ function evalStage(s: Setup, stage: Stage): StageResult {
       : s.hostGrads
         ? (h.trainShare * s.trainBytes) / s.shardGrads
         : 0) +
+    (s.hostStepCopies ? 2 * h.trainShare * s.trainBytes : 0) +
     a.hostCheckpoints +
     rest.host;
   // Paged optimizers (paged-adamw, paged-adamw-8bit) keep their states in CUDA unified memory, "which

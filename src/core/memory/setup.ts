@@ -246,6 +246,8 @@ export interface Setup {
   offloadParams: boolean;
   /** The sharded gradients live in host RAM (FrameworkProfile.hostGrads: this offload at this ZeRO stage). */
   hostGrads: boolean;
+  /** The host holds a copy of each trained parameter and its gradient for the step (FrameworkProfile.hostStepCopies). */
+  hostStepCopies: boolean;
   actCtx: ActCtx;
   /** Width of the residual stream (what checkpointing keeps per layer): fp32 under autocast. */
   streamBytes: number;
@@ -375,6 +377,8 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
     shardParams: o.zero >= 3 ? dp : 1,
     offloadOpt: o.offload !== 'none',
     offloadParams: o.offload === 'optimizer+params',
+    hostStepCopies:
+      training && o.offload === 'optimizer' && fw.hostStepCopies?.includes(o.zero) === true,
     hostGrads:
       training &&
       o.offload !== 'none' &&

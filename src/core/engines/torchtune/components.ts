@@ -114,6 +114,14 @@ export const TUNE_OPTIM: Partial<Record<Optimizer, Record<string, unknown>>> = {
 export const TUNE_OPTIM_SR: Partial<Record<Optimizer, Record<string, unknown>>> = {
   'adamw-8bit': { _component_: 'torchao.optim.AdamW8bit', bf16_stochastic_round: true },
 };
+// One-GPU optimizer offload: torchao v0.10.0 prototype/low_bit_optim/cpu_offload.py CPUOffloadOptimizer, its default
+// optimizer_class torch.optim.AdamW (fused on the host); extra keys go to AdamW. offload_gradients stays False
+// (the gradients stay on the GPU: the docstring marks it incompatible with gradient accumulation).
+export const TUNE_CPU_OFFLOAD: Record<string, unknown> = {
+  _component_: 'torchao.prototype.low_bit_optim.CPUOffloadOptimizer',
+  offload_gradients: false,
+  weight_decay: 0.0,
+};
 /** Optimizers written as torchao stochastic-rounding optimizers (the profile's stochasticRounding). */
 export const TUNE_SR_OPTIMIZERS: readonly Optimizer[] = ['adamw-8bit'];
 

@@ -133,6 +133,18 @@ function mapOptimizer(
   warnings: string[],
 ): void {
   const optName = componentOf(opt);
+  // torchao's one-GPU CPUOffloadOptimizer (prototype/low_bit_optim/cpu_offload.py at v0.10.0): its default
+  // optimizer_class, torch.optim.AdamW, stepped on the host.
+  if (opt && optName && /(^|\.)CPUOffloadOptimizer$/.test(optName)) {
+    flags.optimizer = 'adamw';
+    flags.offload = 'optimizer';
+    flags.zero = 0;
+    if (opt.offload_gradients === true)
+      warnings.push(
+        'optimizer.offload_gradients: the gradients are counted on the GPU (not modelled)',
+      );
+    return;
+  }
   if (opt && optName) {
     const o = OPTIMIZERS[optName];
     if (o === 'sgd' && typeof opt.momentum === 'number' && opt.momentum > 0)

@@ -12,6 +12,7 @@ import {
   builderOf,
   TORCHTUNE_VERSION,
   TUNE_COMPONENTS,
+  TUNE_CPU_OFFLOAD,
   TUNE_OPTIM,
   TUNE_OPTIM_SR,
   type TuneModel,
@@ -24,6 +25,7 @@ import { floatCompute } from '../../../schema/estimate.js';
 import { TORCHTUNE_FILE } from './launch-folder.js';
 
 function optimizerComponent(o: EstimateOptions): Record<string, unknown> | undefined {
+  if (o.offload === 'optimizer' && dataParallel(o) === 1) return TUNE_CPU_OFFLOAD;
   return (roundsStochastically(TORCHTUNE_PROFILE, o) ? TUNE_OPTIM_SR : TUNE_OPTIM)[o.optimizer];
 }
 
@@ -43,9 +45,11 @@ function blocker(x: LaunchPlan, m: TuneModel | undefined): string | null {
     return `torchtune LoRA needs bf16/fp32 base weights (plan has ${o.weights}; use qlora for NF4)`;
   if (o.tp > 1 || o.pp > 1)
     return 'tensor/pipeline parallel plans are out of scope for these torchtune recipes';
-  if (dataParallel(o) === 1 && o.offload !== 'none')
-    return 'single-device torchtune recipes do not offload optimizer states or parameters';
-  if (o.offload === 'optimizer')
+  if (dataParallel(o) === 1 && o.offload === 'optimizer+params')
+    return "single-device torchtune recipes do not offload parameters (fsdp_cpu_offload is the distributed recipes')";
+  if (dataParallel(o) === 1 && o.offload === 'optimizer' && o.optimizerInBackward)
+    return "optimizer_in_bwd steps one optimizer per parameter inside backward; CPUOffloadOptimizer's host step is modelled after backward only";
+  if (dataParallel(o) > 1 && o.offload === 'optimizer')
     return 'torchtune FSDP offloads parameters, gradients and optimizer together (fsdp_cpu_offload); optimizer-only offload is not available';
   if (!TUNE_OPTIM[o.optimizer])
     return `optimizer ${o.optimizer} has no torchtune component mapping`;

@@ -37,6 +37,10 @@ export const TORCHTUNE_MEMORY: FrameworkProfile = {
   cudaContextMiB: TORCH_CONTEXT_MIB,
   allocatorSlack: 0.06,
   deepspeedOptimizer: false,
+  // Optimizer offload on one GPU (https://github.com/pytorch/ao/blob/v0.10.0/torchao/prototype/low_bit_optim/cpu_offload.py): each trained parameter
+  // gets pinned host copies of itself and its gradient (torch.empty_like(p, device="cpu", pin_memory=True), and
+  // p_host.grad alike); the gradients stay on the GPU unless offload_gradients, which the launcher leaves False.
+  hostStepCopies: [0],
   gatheredLayers: 2,
   // torchtune QLoRA uses torchao NF4 (https://pytorch.org/torchtune/stable/tutorials/qlora_finetune.html).
   quantFormat: 'torchao',

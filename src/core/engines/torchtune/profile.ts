@@ -29,7 +29,11 @@ export const TORCHTUNE_PROFILE: EngineProfile = {
   cp: false,
   // Single-device recipes, or FSDP2 fully_shard in the distributed ones (fsdp_reshard_after_forward False = ZeRO-2).
   zero: [0, 2, 3],
-  offload: { 'optimizer+params': [3] }, // fsdp_cpu_offload
+  // fsdp_cpu_offload; on one GPU an optimizer `_component_` of torchao's CPUOffloadOptimizer keeps the states and
+  // the step on the host (torchao v0.10.0 prototype/low_bit_optim/cpu_offload.py: "Offload optimizer to CPU for
+  // single-GPU training"; named for the single-device recipes by the memory-optimizations page, docs below).
+  // More than one GPU shards with FSDP2 (rule torchtune-distributed-shards).
+  offload: { 'optimizer+params': [3], optimizer: [0] },
   // One dtype for the whole run (dtype: bf16), no autocast and no fp32 master copy.
   fullWeights: ['bf16'],
   baseWeights: ['bf16', 'nf4'], // torchao NF4Tensor for QLoRA

@@ -29,6 +29,16 @@ export const TORCHTUNE_RULES: readonly Rule[] = [
     applies: (x) => x.dp > 1 && x.options.zero < 2,
   },
   {
+    id: 'torchtune-cpu-offload-adamw',
+    says: "torchao's CPUOffloadOptimizer steps its optimizer_class, a Python class a recipe YAML cannot name (config.instantiate passes strings as strings): from a torchtune config it steps its default, torch.optim.AdamW (fused on the host)",
+    library: 'torchao',
+    versions: '==0.10.0',
+    source:
+      'https://github.com/pytorch/ao/blob/v0.10.0/torchao/prototype/low_bit_optim/cpu_offload.py',
+    effect: 'forbid',
+    applies: (x) => x.options.offload === 'optimizer' && x.options.optimizer !== 'adamw',
+  },
+  {
     id: 'torchtune-nf4-double-quant',
     says: 'torchtune QLoRA stores NF4Tensor weights, which always quantize their scalers (double quantization); nf4 without it is not a torchtune run',
     library: 'torchao',
