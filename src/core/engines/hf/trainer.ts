@@ -157,6 +157,26 @@ const WHOLE_4BIT_LOAD =
 const wholeLoadBlocker = (x: LaunchInput, d: Distribution): string | null =>
   axolotlShardedLoad(x, d) ? WHOLE_4BIT_LOAD : null;
 
+/** The notes on the optimizer states, the adapters, the objective's learning rate and the 4-bit storage dtype. */
+function trainingNotes(
+  x: LaunchInput,
+  d: Distribution,
+  lora: ReturnType<typeof loraConfig>,
+): string[] {
+  const o = x.options;
+  const out: string[] = [];
+  if (o.optimizerStates === 'bf16' && o.weights !== 'bf16')
+    out.push(
+      'torch optimizers keep states in the parameter dtype: bf16 states need bf16 parameters',
+    );
+  if (lora) out.push(...lora.notes);
+  if (o.objective === 'grpo') out.push(TRL_GRPO_LR_NOTE);
+  const preferenceNote = preferenceLrNote(o);
+  if (preferenceNote) out.push(preferenceNote);
+  if (flattens4bit(d, o)) out.push(quantStorageNote(o, TORCH_DTYPE[floatCompute(o.compute)]));
+  return out;
+}
+
 export function emitHfArgs(x: LaunchInput): EngineOutput {
   const engine = HF_ENGINE;
   const o = x.options;
@@ -204,17 +224,9 @@ export function emitHfArgs(x: LaunchInput): EngineOutput {
   if (o.liger || o.chunkedLoss) sft.use_liger_kernel = true;
   if (o.chunkedLoss && !o.liger) sft.liger_kernel_config = LIGER_LOSS_ONLY;
   if (d.kind === 'deepspeed') sft.deepspeed = DEEPSPEED_FILE;
-  if (o.optimizerStates === 'bf16' && o.weights !== 'bf16')
-    notes.push(
-      'torch optimizers keep states in the parameter dtype: bf16 states need bf16 parameters',
-    );
   const lora = loraConfig(x);
-  if (lora) notes.push(...lora.notes);
-  if (o.objective === 'grpo') notes.push(TRL_GRPO_LR_NOTE);
-  const preferenceNote = preferenceLrNote(o);
-  if (preferenceNote) notes.push(preferenceNote);
+  notes.push(...trainingNotes(x, d, lora));
   const bnb = bnbConfig(x);
-  if (flattens4bit(d, o)) notes.push(quantStorageNote(o, TORCH_DTYPE[floatCompute(o.compute)]));
   const args = {
     model_name_or_path: x.modelRef,
     model_init_kwargs: { dtype: loadDtype(o), attn_implementation: ATTN[o.attention] },
