@@ -52,22 +52,38 @@ export function buildLaunch(x: LaunchInput): LaunchBundle {
 }
 
 /**
- * A rented plan's SkyPilot task (skypilot.ts), once the engine wrote its files: serve.sh and its ports for
- * serving, launch.sh (or the engine's own command) for training; null for owned GPUs or when the engine
- * wrote nothing a machine can run unattended.
+ * What a rented plan's task runs and installs, once the engine wrote its files: serve.sh (serving) or launch.sh
+ * (training) with requirements.txt, else the first engine command with the requirements file it names; null when
+ * the engine wrote nothing a machine can run unattended.
+ */
+export function rentedRun(
+  outputs: readonly EngineOutput[],
+): { command: string; requirements: string | null } | null {
+  const written = outputs.filter(
+    (o) => o.ok && o.engine !== POWER_ENGINE && o.engine !== SKY_ENGINE,
+  );
+  const files = written.flatMap((o) => (o.ok ? o.files : []));
+  const has = (path: string): boolean => files.some((f) => f.path === path);
+  const plain = has('requirements.txt') ? 'requirements.txt' : null;
+  const script = ['serve.sh', 'launch.sh'].find(has);
+  if (script) return { command: `bash ${script}`, requirements: plain };
+  const out = written.find((o) => o.ok && o.command !== undefined);
+  if (!out?.ok || out.command === undefined) return null;
+  return { command: out.command, requirements: out.setup ?? plain };
+}
+
+/**
+ * A rented plan's SkyPilot task (skypilot.ts): rentedRun's command and requirements, the serving ports;
+ * null for owned GPUs or when the engine wrote nothing a machine can run unattended.
  */
 function rentedTask(x: LaunchInput, outputs: readonly EngineOutput[]): EngineOutput | null {
   if (!x.offer) return null;
+  const run = rentedRun(outputs);
+  if (!run) return null;
   const written = outputs.filter((o) => o.ok && o.engine !== POWER_ENGINE);
-  const files = written.flatMap((o) => (o.ok ? o.files : []));
-  const script = ['serve.sh', 'launch.sh'].find((f) => files.some((g) => g.path === f));
-  const command = script
-    ? `bash ${script}`
-    : written.map((o) => (o.ok ? o.command : undefined)).find((c) => c !== undefined);
-  if (!command) return null;
   const ports = written.flatMap((o) => (o.ok ? (o.ports ?? []) : []));
   const resumes = written.some((o) => o.ok && o.resumes === true);
-  return emitSkyPilot(x, { offer: x.offer, ports, command, files, resumes });
+  return emitSkyPilot(x, { offer: x.offer, ports, resumes, ...run });
 }
 
 /** Why a bundle holds no engine's files (every engine output refused the plan), or null. */

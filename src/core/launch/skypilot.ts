@@ -14,7 +14,7 @@ import { checkpointFor } from './checkpoints.js';
 import { isTraining, MASTER_PORT, nodesOf } from './common.js';
 import { checkpointBucket, CHECKPOINT_MOUNT, spotResume, spotWithoutMount } from './spot-resume.js';
 import { SKY_ACCELERATORS, SKY_CLOUDS, skyAcceleratorOf, type SkyCloud } from './skypilot-gpus.js';
-import type { EngineOutput, LaunchFile, LaunchInput } from './types.js';
+import type { EngineOutput, LaunchInput } from './types.js';
 
 export const SKY_FILE = 'sky.yaml';
 /** The name of the SkyPilot output in a bundle (written beside the engine's files for rented plans). */
@@ -52,8 +52,8 @@ export interface SkyInput {
   ports: number[];
   /** The command `run` ends with: `bash launch.sh` (training), `bash serve.sh` (serving) or the engine's own. */
   command: string;
-  /** The engine's own files (requirements.txt decides `setup`). */
-  files: readonly LaunchFile[];
+  /** The requirements file `setup` installs (index.ts rentedRun), or null for none. */
+  requirements: string | null;
   /** The engine saves to the spot plan's checkpoint mount and resumes from it (spot-resume.ts). */
   resumes?: boolean;
 }
@@ -169,7 +169,6 @@ export function emitSkyPilot(x: LaunchInput, s: SkyInput): EngineOutput {
     disk_size: skyDiskGb(x),
   };
   if (s.ports.length > 0) resources.ports = s.ports.length === 1 ? s.ports[0] : s.ports;
-  const hasRequirements = s.files.some((f) => f.path === 'requirements.txt');
   const task: Record<string, unknown> = {
     name: 'vramplan',
     workdir: '.',
@@ -177,7 +176,7 @@ export function emitSkyPilot(x: LaunchInput, s: SkyInput): EngineOutput {
     ...(nodes > 1 ? { num_nodes: nodes } : {}),
     ...checkpointMount(x, s.resumes === true),
     envs: { [SKY_GPU_ENV]: x.gpu.id },
-    ...(hasRequirements ? { setup: 'pip install -r requirements.txt\n' } : {}),
+    ...(s.requirements ? { setup: `pip install -r ${s.requirements}\n` } : {}),
     run: runScript(x, s.command),
   };
   const doc = new Document(task);

@@ -73,6 +73,8 @@ export type EngineOutput =
       ports?: number[];
       /** The command that starts the run on each machine, where the folder has no launch.sh or serve.sh. */
       command?: string;
+      /** The requirements file `command` runs in (sky.yaml's setup installs it), where not requirements.txt. */
+      setup?: string;
       /** What its requirements.txt installs, as the README's "How to run" says it (serving engines). */
       environment?: string;
       /** The run saves to the spot plan's mounted checkpoint folder and resumes from it (launch/spot-resume.ts). */

@@ -1,6 +1,6 @@
 /** axolotl YAML config (one file drives model loading, adapters, quantization and the trainer). */
 import { Document } from 'yaml';
-import { isAdapter, is4bit, TORCH_DTYPE } from '../../launch/common.js';
+import { isAdapter, is4bit, nodesOf, TORCH_DTYPE } from '../../launch/common.js';
 import { TRL_GRPO_LR_NOTE, trlLearningRate } from './trl-objective.js';
 import { DEEPSPEED_FILE } from './deepspeed.js';
 import {
@@ -211,7 +211,29 @@ export function emitAxolotl(x: LaunchInput): EngineOutput {
     { path: AXOLOTL_REQUIREMENTS, content: axolotlRequirements(x.gpu, d.kind === 'deepspeed') },
   ];
   if (o.objective === 'grpo') files.push(AXOLOTL_REWARDS);
-  return { engine, ok: true, files, notes };
+  return {
+    engine,
+    ok: true,
+    files,
+    notes,
+    command: axolotlCommand(x),
+    setup: AXOLOTL_REQUIREMENTS,
+  };
+}
+
+/**
+ * The run command on each machine: `axolotl train axolotl.yaml`, which execs `accelerate launch -m axolotl.cli.train
+ * axolotl.yaml` with the words after `--` as accelerate's (axolotl 0.19.0 cli/main.py train, cli/utils/train.py
+ * _launch_accelerate_training; https://docs.axolotl.ai/docs/multi-gpu.html). Without a config accelerate runs one
+ * process per visible GPU (accelerate 1.13 commands/launch.py _validate_launch_command); across machines the
+ * rendezvous comes from NODE_RANK / MASTER_ADDR / MASTER_PORT, as sky.yaml's run exports them.
+ */
+export function axolotlCommand(x: Pick<LaunchInput, 'options' | 'gpusPerNode'>): string {
+  const { nodes } = nodesOf(x);
+  const run = `axolotl train ${AXOLOTL_FILE}`;
+  if (nodes === 1) return run;
+  const machines = `--multi_gpu --num_machines ${nodes} --num_processes ${x.options.gpus}`;
+  return `${run} -- ${machines} --machine_rank "$NODE_RANK" --main_process_ip "$MASTER_ADDR" --main_process_port "$MASTER_PORT"`;
 }
 
 /**
