@@ -295,11 +295,7 @@ def main():
     }
     doc["per_token"] = per_token(results, args.tokens)
     text = json.dumps(doc, indent=2) + "\n"
-    if args.out == "-":
-        sys.stdout.write(text)
-    else:
-        with open(args.out, "w") as f:
-            f.write(text)
+    vreq.write_output(text, args.out)
 
 
 if __name__ == "__main__":

@@ -353,6 +353,15 @@ def cpu_info():
             f"bogomips {fields.get('bogomips')}{', a VM guest' if guest else ''})")
 
 
+def write_output(text, out):
+    """Write the fixture text to `out`, or to stdout for "-"."""
+    if out == "-":
+        sys.stdout.write(text)
+    else:
+        with open(out, "w") as f:
+            f.write(text)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, nargs="+", default=[200, 1000])
@@ -412,11 +421,7 @@ def main():
         "results": results,
     }
     text = json.dumps(doc, indent=2) + "\n"
-    if args.out == "-":
-        sys.stdout.write(text)
-    else:
-        with open(args.out, "w") as f:
-            f.write(text)
+    write_output(text, args.out)
 
 
 if __name__ == "__main__":
