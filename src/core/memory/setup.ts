@@ -317,18 +317,12 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
     ? 2 + FLOAT_BYTES[floatCompute(o.compute)]
     : FLOAT_BYTES[floatCompute(o.compute)];
   const dequant = quantized ? (largestQuantized * dequantBytes) / o.tp : 0;
-  const adapters = loraParams(
-    arch,
-    t,
-    o.loraRank,
-    fw.embedTargetsTrainFully,
-    fusedExpertLora(fw, arch),
-  );
   // One width for memory and time (trainable-width.ts): adapters or weights, their gradients, the stepped master.
   const trainBytes = trainableElementBytes(o, fw, ctx);
   const needsMaster = steppedElementBytes(o, fw, ctx) > trainBytes;
   const stateBytes = stateValueBytes(o, fw, t.full, ctx);
-  const nTrain = t.full ? P.total : adapters;
+  const nTrain = trainableParams(arch, o, fw, P.total);
+  const adapters = t.full ? 0 : nTrain; // loraParams counts no adapters on a full fine-tune
   // torch.compile fuses norms and SwiGLU (Inductor), dropping the eager intermediates they save; torchtune
   // compiles whenever it chunks the loss (torchtune memory_optimizations: compile + CEWithChunkedOutputLoss).
   const fused = o.compile || (o.chunkedLoss && fw.chunkedLossCompiles);
@@ -447,6 +441,22 @@ export function largestLinear(arch: Arch): number {
   for (const g of arch.groups)
     for (const l of g.linears) m = Math.max(m, l.inFeatures * l.outFeatures);
   return m;
+}
+
+/**
+ * Parameters a fine-tune trains under the engine: the whole model (`total`), or its adapters as the engine's PEFT
+ * builds them (loraParams: embeddings trained fully where the profile says, fused-expert adapters by fusedExpertLora).
+ * The memory model and the planner's periodic spot saves read this one count.
+ */
+export function trainableParams(
+  arch: Arch,
+  o: EstimateOptions,
+  fw: FrameworkProfile,
+  total: number,
+): number {
+  const t = trainableSet(o);
+  if (t.full) return total;
+  return loraParams(arch, t, o.loraRank, fw.embedTargetsTrainFully, fusedExpertLora(fw, arch));
 }
 
 /**

@@ -18,7 +18,7 @@ import { replicaServingTime } from '../time/serving-step.js';
 import { memoTokensPerSecond, runningOn, tpsTableOf, type ServingMemo } from './tps-memo.js';
 import { queuedLatency } from '../time/pool-queue.js';
 import { jobCostUsd, overheadHours, spotSaveHours } from '../time/cost.js';
-import { loraParams, trainableSet } from '../model/trainable.js';
+import { trainableParams } from '../memory/setup.js';
 import { circuitOverWatts, planWallWatts, type NodeWatts } from '../hardware/power.js';
 import { minComputeCapability, minKvCapability, runsOnRocm } from '../engines/kernels.js';
 import { promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
@@ -151,9 +151,9 @@ function rowWork(
   return trainWork(ctx.facts, options, tOpts, undefined, undefined, free);
 }
 
-/** Trainable parameters of a training row: the whole model, or its adapters (LoRA §4, model/trainable.ts). */
-const trainableOf = (ctx: Ctx, o: EstimateOptions): number =>
-  o.method === 'full' ? ctx.P.total : loraParams(ctx.arch, trainableSet(o), o.loraRank, false);
+/** Trainable parameters of a training row, as the memory model counts them (memory/setup.ts trainableParams). */
+const trainableOf = (ctx: Ctx, f: RowFacts, o: EstimateOptions): number =>
+  trainableParams(ctx.arch, o, FRAMEWORKS[ENGINE_PROFILES[f.engine].framework], ctx.P.total);
 
 /** The row's timing facts (made once, on its first fitting GPU option). */
 function rowTimingOf(L: Loop, r: number, f: RowFacts): RowTiming {
@@ -203,7 +203,7 @@ function rowTimingOf(L: Loop, r: number, f: RowFacts): RowTiming {
       : null,
     ownedOverhead: overheadHours(lim.ckptBytes, saved, false),
     rentedOverhead: overheadHours(lim.ckptBytes, saved, true),
-    trainable: lim.training ? trainableOf(ctx, options) : 0,
+    trainable: lim.training ? trainableOf(ctx, f, options) : 0,
   });
 }
 
