@@ -429,15 +429,6 @@ const FT_SHARDING: Flags[] = [
   { zero: 3, gpus: 4, offload: 'optimizer' },
   { zero: 3, gpus: 4, offload: 'optimizer+params' },
 ];
-const FT_OPTIMIZERS = [
-  'adamw',
-  'adamw-8bit',
-  'paged-adamw-8bit',
-  'adafactor',
-  'lion',
-  'sgd',
-  'adam-mini',
-];
 const FT_MODELS = [
   'llama-3.1-8b',
   'llama-3.2-1b',
@@ -469,7 +460,7 @@ function* finetune(): Generator<Case> {
       for (const objective of ['sft', 'dpo', 'orpo', 'kto', 'simpo', 'grpo', 'ppo'])
         for (const gpu of FT_GPUS)
           for (const z of FT_SHARDING)
-            for (const optimizer of FT_OPTIMIZERS) {
+            for (const optimizer of OPTIMIZERS) {
               i++;
               yield {
                 grid: 'finetune',
