@@ -159,9 +159,16 @@ export function dpAttentionTime(
   // the engine steps in lockstep around it (lockstepStalls).
   const mean = meanContextOf(o);
   const sv = servingTime(dense, ro, t, r);
-  const rankPrefill = sv.ttft - decodeStep(dense, ro, t, r, false, mean).stepSeconds;
+  // The rank's own decode step (graphs on) at the mean context: servingTime's TTFT holds one after the prefill.
+  const rankDecode = decodeStep(dense, ro, t, r, false, mean).stepSeconds;
+  const rankPrefill = sv.ttft - rankDecode;
   const meanStep = dpAttentionStep(m, o, t, r, mean);
-  const prefill = { rank: rankPrefill, rankInStep: sv.stall, experts: ex.prefillPerPrompt };
+  const prefill = {
+    rank: rankPrefill,
+    rankInStep: sv.stall,
+    experts: ex.prefillPerPrompt,
+    rankDecode,
+  };
   const lock = lockstepStalls(m, o, t, r, prefill, meanStep);
   return {
     step,
@@ -209,7 +216,8 @@ export function lockstepSteps(
  * they cost the distinct steps holding one (lockstepSteps), each the longest of its prompts' rank work: the same
  * prompt length, one prompt's. Every prompt's tokens also run through the experts, spread over the whole group, so
  * that work adds per prompt. `prefill`: one prompt's work on its rank, whole and as it adds to a decode step it rides
- * (servingTime's neighbour stall), and through the group's experts. Where the engine runs a prefill as a batch of its
+ * (servingTime's neighbour stall), and through the group's experts; `rankDecode`, where the caller has it, the rank's
+ * decode step at the mean context with its graphs. Where the engine runs a prefill as a batch of its
  * own (FrameworkProfile.prefillInDecodeStep off) the step also runs the MoE layers over the other ranks' decode
  * tokens, and on the prompt's own rank it takes the place of a decode step (the whole step a stall); on the other
  * ranks the request still decodes a token in it, and waits for the longer of the prefill and its own decode, launched
@@ -221,7 +229,7 @@ export function lockstepStalls(
   o: EstimateOptions,
   t: TimeOptions,
   r: GpuRates,
-  prefill: { rank: number; rankInStep: number; experts: number },
+  prefill: { rank: number; rankInStep: number; experts: number; rankDecode?: number },
   step: number,
 ): { prefillStep: number; stall: number; lockSteps: number } {
   const fw = FRAMEWORKS[o.framework];
@@ -238,7 +246,7 @@ export function lockstepStalls(
   const dense = denseFacts(m);
   const ro = rankOptions(o);
   const ctx = meanContextOf(o);
-  const graphRank = decodeStep(dense, ro, t, r, false, ctx).stepSeconds;
+  const graphRank = prefill.rankDecode ?? decodeStep(dense, ro, t, r, false, ctx).stepSeconds;
   // The step's MoE layers (routed experts and gathers) beside the rank's own attention and dense layers.
   const moe = step - graphRank;
   const eager = { ...t, graphMaxBatch: 0 };
