@@ -21,7 +21,7 @@ const rows = throughputRows('throughput.json');
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -184,8 +184,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (464: 450 out of sample, 14 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(464);
+  it('scores every scorable case (473: 459 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(473);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -366,6 +366,11 @@ const DS_COOKBOOK_FIELD_ROW = /^sglcookbook-ds(r1|v3)-/;
 // tokens), ggml-org/llama.cpp#24216 (Llama 3.2 1B F16 on an RTX 3090, 1-16) and ggml-org/llama.cpp#20586 (gpt-oss-20b
 // MXFP4 on an RTX 3090, 1-64).
 const MICROBATCH_FIELD_ROW = /^(llamacpp-15131-|llamacpp-24216-|llamacpp-20586-)/;
+// Three PR tables new to the set, scored before any model change (calibration/README.md "MXFP4 on MI355X, SGLang's
+// DeepSeek on MI300X and MMVQ's columns: three PR tables"): vllm-project/vllm#25135 (Llama 3.1 405B MXFP4 on one MI355X, vLLM of September 2025,
+// 64 in flight), ROCm/aiter#1930 (SGLang DeepSeek-R1 FP8 on 8x MI300X with aiter's tuned block-scaled FP8 GEMM, 4 to 32
+// in flight) and ggml-org/llama.cpp#15802 (Llama 3 8B Q4_0 on an RTX 3090, microbatch 1 to 8).
+const PR_TABLE_FIELD_ROW = /^(vllm25135-|aiter1930-|llamacpp-15802-)/;
 const eraOf = (id: string) =>
   OLDER_FIELD_ROW.test(id)
     ? 'older'
@@ -391,7 +396,9 @@ const eraOf = (id: string) =>
                         ? 'srv2026'
                         : MICROBATCH_FIELD_ROW.test(id)
                           ? 'microbatch'
-                          : 'newer';
+                          : PR_TABLE_FIELD_ROW.test(id)
+                            ? 'prtable'
+                            : 'newer';
 // The older and newer vLLM field rows at today's figures (each line's comment says how they got there).
 const OLDER_BAR = { count: 31, median: 0.099, p90: 0.23 };
 const NEWER_BAR = { count: 4, median: 0.062, p90: 0.119 };
@@ -582,11 +589,20 @@ const FIELD_BARS = {
   // step's tokens for every routed expert above; engines/llama-cpp/memory.ts moeBatchKernel, time/moe-tile.ts) the
   // gpt-oss-20b rows -7.2%, +11.6%, +22.2%, +30.3%, +23.5%, +15.6%, -2.3%: 13.9% / 28.3%.
   'microbatch kind:decode engine:llama.cpp': { count: 14, median: 0.139, p90: 0.283 },
+  // ggml-org/llama.cpp#15802's Llama 3 8B Q4_0 on an RTX 3090 at microbatch 1, 2, 4, 8 (scored before any change):
+  // -8.9%, -2.0%, +16.5%, +86.7%: the measured step grows with MMVQ's columns (6.4 ms at 1, 13.7 ms at 8), the
+  // estimate's stays at the weights' read (docs/time-model.md "MXFP4 on MI355X, SGLang's DeepSeek on MI300X and MMVQ's columns").
+  'prtable kind:decode engine:llama.cpp': { count: 4, median: 0.128, p90: 0.868 },
+  // ROCm/aiter#1930's SGLang DeepSeek-R1 FP8 on 8x MI300X at 4, 8, 16, 32 in flight: +15.2%, +15.3%, +13.1%, -1.7%.
+  'prtable kind:serving engine:sglang': { count: 4, median: 0.142, p90: 0.154 },
+  // vllm-project/vllm#25135's Llama 3.1 405B MXFP4 on one MI355X at 64 in flight: -15.8% (the estimate slow; MXFP4 timed
+  // weight-only at the 16-bit rate on AMD GPUs, docs/time-model.md, same section).
+  'prtable kind:serving engine:vllm': { count: 1, median: 0.158, p90: 0.158 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 209 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack, TensorRT-LLM MoE, FP8-fault and MI355X 1k/256 c256 rows are carried', () => {
-    expect(fieldRows.length).toBe(209);
+  it('scores the 218 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack, TensorRT-LLM MoE, FP8-fault and MI355X 1k/256 c256 rows are carried', () => {
+    expect(fieldRows.length).toBe(218);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([
       'sglang8552-dsr1-nvfp4-b200-cutlass',
     ]);
@@ -757,7 +773,9 @@ const ENGINE_BARS = {
   // 9.9% / 19.6%. With the first batched rows, three PRs' microbatch tables (scored before any change: 16.3% / 39.2%),
   // 71 rows, 8.1% / 31.3%; 8.0% / 22.2% with llama.cpp's MUL_MAT_ID at a batch (engines/llama-cpp/memory.ts
   // moeBatchKernel, time/moe-tile.ts): past the p90 target, the gpt-oss-20b rows at 4-16 tokens +22..+30%.
-  'decode engine:llama.cpp': { count: 71, median: 0.08, p90: 0.222 },
+  // With ggml-org/llama.cpp#15802's four Llama 3 8B Q4_0 microbatch rows on an RTX 3090 (-8.9..+86.7%, scored before
+  // any change), 75 rows, 8.0% / 18.5%.
+  'decode engine:llama.cpp': { count: 75, median: 0.08, p90: 0.222 },
   // 44 rows of the earlier sources: 10.4% / 29.1% before FlashInfer's CUTLASS NVFP4 MoE call (engines/moe-call.ts),
   // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tenstorrent/tt-inference-server#356 (scored
   // before any change, +17..+147%), 48 rows, 11.7% / 43.9%; 10.4% / 26.7% with the attention layers' eager calls
@@ -795,7 +813,9 @@ const ENGINE_BARS = {
   // CUTLASS rate on Hopper and a W8A8 prefill's attention at the 16-bit rate (engines/vllm/block-fp8.ts), with the API
   // server's bound and DeepSeek's decode kernels in: 9.95% / 65.4% -> 9.2% / 55.1%. With llm-d/llm-d#1233's 1k/256 row
   // at 256 in flight carried (its lengths not the heading's), 131 rows, 9.1% / 52.8%.
-  'serving engine:vllm': { count: 131, median: 0.092, p90: 0.529 },
+  // With vllm-project/vllm#25135's Llama 3.1 405B MXFP4 row on one MI355X (-15.8%, scored before any change), 132 rows,
+  // 9.0% / 52.0%.
+  'serving engine:vllm': { count: 132, median: 0.092, p90: 0.529 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
@@ -814,7 +834,9 @@ const ENGINE_BARS = {
   // bursts on one H100 with v0.5.5.post1: 7 rows, -20.3..+141.1%, scored before any change), 41 rows, 13.4% / 79.9%.
   // With the SGLang cookbook's DeepSeek rows (R1 FP8 on 8x B200, V3 FP8 on 8x MI300X with MTP, EP and DP attention: 11 rows,
   // +34.8..+701%, scored before any change), 52 rows, 18.5% / 83.7%.
-  'serving engine:sglang': { count: 52, median: 0.185, p90: 0.838 },
+  // With ROCm/aiter#1930's four SGLang DeepSeek-R1 FP8 rows on 8x MI300X (-1.7..+15.3%, scored before any change), 56
+  // rows, 15.3% / 82.0%.
+  'serving engine:sglang': { count: 56, median: 0.185, p90: 0.838 },
 } as const;
 
 describe('decode and serving accuracy per engine (out of sample)', () => {
@@ -835,7 +857,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
   // all-reduce on MI300X.
   it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 7%, p90 <= 22.8%', () => {
     const later =
-      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-)/;
+      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-)/;
     const s = summarizeThroughput(
       'vllm earlier',
       outOfSample.filter((r) => r.kind === 'serving' && r.engine === 'vllm' && !later.test(r.id)),
@@ -862,7 +884,8 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
           !LATE_2025_FIELD_ROW.test(r.id) &&
           !QUANT_FIELD_ROW.test(r.id) &&
           !SWEEP_FIELD_ROW.test(r.id) &&
-          !SRV2026_FIELD_ROW.test(r.id),
+          !SRV2026_FIELD_ROW.test(r.id) &&
+          !PR_TABLE_FIELD_ROW.test(r.id),
       ),
     );
     expect(s.count).toBe(51);
