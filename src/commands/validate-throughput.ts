@@ -141,6 +141,9 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.cuda_graphs === 'piecewise') time.piecewiseGraphs = true;
     // A server build that parsed the chat template on every chat request (the case says so).
     if (c.chat_template_parse === 'per-request') time.chatTemplateParse = true;
+    // That parse for a template other than the one the engine profile timed (the case says how it compares).
+    if (c.chat_template_parse_scale !== undefined)
+      time.chatTemplateParseScale = c.chat_template_parse_scale;
     // A build whose largest graph-replayed decode batch differs from the engine's default (the case says so).
     if (c.graph_max_batch !== undefined) time.graphMaxBatch = c.graph_max_batch;
     // A DeepSpeed config with overlap_comm false: ZeRO's collectives on the compute stream (the case says so).

@@ -146,6 +146,12 @@ export const throughputCaseSchema = z.looseObject({
    */
   chat_template_parse: z.enum(['per-request']).optional(),
   /**
+   * The row's chat template's per-request parse over Qwen3-14B's, both timed with vLLM 0.11.0's own
+   * resolve_chat_template_kwargs on one CPU (scripts/measure/vllm_template_parse.py): sets
+   * TimeOptions.chatTemplateParseScale.
+   */
+  chat_template_parse_scale: z.number().positive().optional(),
+  /**
    * The largest decode batch the measured build replays in CUDA graphs, where it differs from the engine profile's
    * default (a larger step runs eagerly): sets TimeOptions.graphMaxBatch.
    */

@@ -198,6 +198,12 @@ export interface TimeOptions {
    */
   chatTemplateParse?: boolean;
   /**
+   * The model's chat template's parse time over the template the engine profile's templateParseSeconds was timed on
+   * (the parse follows the template's Jinja source): scales that per-request parse. Default 1. No flag sets it;
+   * `validate --throughput` does for rows that say it (their `chat_template_parse_scale`).
+   */
+  chatTemplateParseScale?: number;
+  /**
    * The run's DeepSpeed config set `overlap_comm: false`: ZeRO-2 and ZeRO-3 reduce each gradient bucket from
    * the compute stream and wait for it there before backward goes on (stage_1_and_2.py average_tensor: `stream =
    * current_stream()` unless overlap_comm, then each handle's wait; stage3.py `reduce_and_partition_stream` is the

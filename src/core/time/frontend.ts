@@ -13,7 +13,9 @@ import { FRAMEWORKS } from '../memory/frameworks.js';
 export function frontendRequestSeconds(o: EstimateOptions, t: TimeOptions): number {
   const f = FRAMEWORKS[o.framework].servingFrontend;
   if (f === undefined) return 0;
-  return f.requestSeconds + (t.chatTemplateParse ? f.templateParseSeconds : 0);
+  // The parse follows the template's source (scripts/measure/vllm_template_parse.py, two Qwen3 templates).
+  const parse = f.templateParseSeconds * (t.chatTemplateParseScale ?? 1);
+  return f.requestSeconds + (t.chatTemplateParse ? parse : 0);
 }
 
 /** Frontend host seconds per streamed output token of a request. */
