@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { modelFacts, trainStep, trainWork, gpuRates } from '../../src/core/time/index.js';
 import { gatherCollectives } from '../../src/core/time/zero-collectives.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
+import { ALLREDUCE_LATENCY_NVLINK } from '../../src/core/time/train-work.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
@@ -386,8 +387,33 @@ describe('DeepSpeed ZeRO hooks', () => {
     const w = work(o, time);
     const r = gpuRates(gpu, time);
     expect(serial).toBeGreaterThan(overlapped);
-    // Two micro-batches, each at most its reduced bytes over the data-parallel link (the gathers unchanged).
-    expect(serial - overlapped).toBeLessThanOrEqual((2 * w.gradReduceBytes) / r.intraMany + 1e-9);
+    // Each micro-batch at most its reduced bytes over the data-parallel link and each reduce-scatter's fixed
+    // latency (the gathers unchanged).
+    expect(serial - overlapped).toBeLessThanOrEqual(
+      w.microBatches *
+        (w.gradReduceBytes / r.intraMany + w.zeroReduces * ALLREDUCE_LATENCY_NVLINK) +
+        1e-9,
+    );
+  });
+
+  it("overlap_comm false pays each ZeRO-3 reduce-scatter's fixed latency in series, once per bucket", () => {
+    const o = full(3, 'deepspeed');
+    // 'auto' buckets: the hidden size squared, one reduce-scatter a bucket of the model's gradients.
+    const time: TimeOptions = { ...defaultTimeOptions(2), gpusPerNode: 8, zeroAutoBuckets: true };
+    const r = gpuRates(gpu, time);
+    const serialWork = work(o, { ...time, serialComm: true });
+    expect(serialWork.zeroReduces).toBe(Math.ceil(m.total / (m.hidden * m.hidden)));
+    const noLatency = { ...serialWork, zeroReduces: 0 };
+    // Each micro-batch with one latency per reduce-scatter on the compute stream.
+    expect(trainStep(serialWork, r) - trainStep(noLatency, r)).toBeCloseTo(
+      serialWork.microBatches * serialWork.zeroReduces * ALLREDUCE_LATENCY_NVLINK,
+      9,
+    );
+    // Overlapped on their own stream (overlap_comm true), the calls' latency hides behind backward.
+    const overlapWork = work(o, time);
+    expect(trainStep(overlapWork, r)).toBe(trainStep({ ...overlapWork, zeroReduces: 0 }, r));
+    // One rank reduces nothing.
+    expect(work({ ...o, gpus: 1 }, { ...time, serialComm: true }).zeroReduces).toBe(0);
   });
 
   describe('a sparse MoE block DeepSpeed marks a ZeRO-3 leaf module (v0.18.0 on)', () => {

@@ -233,7 +233,12 @@ function commTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const { link: dpLink, latency } = dataParallelLink(w, r);
   // ZeRO-3 gathers: prefetched one unit ahead, hidden behind that micro-batch's compute except what exceeds it.
   const gatherT = w.gatherBytes / dpLink;
-  const gradT = w.gradReduceBytes / dpLink;
+  // Under overlap_comm false ZeRO-3 reduce-scatters each full bucket on the compute stream (stage3.py
+  // __reduce_and_partition_ipg_grads, DeepSpeed v0.14.4): each call's fixed NCCL latency (`latency`; NCCL's own
+  // tuner prices a 4-8 KB ring all-reduce at 25.9-26.5 µs, NVIDIA/nccl#1453) sits in series with backward besides its
+  // bytes.
+  const reduceLatency = w.serialComm ? w.zeroReduces * latency : 0;
+  const gradT = w.gradReduceBytes / dpLink + reduceLatency;
   const perMicroComm = gatherT + (w.gradReducePerMicro ? gradT : 0);
   // What compute does not hide, plus what hiding costs: NCCL kernels run on SMs, so while a collective
   // overlaps compute it slows that compute by the SMs it holds (NCCL_SM_SHARE).

@@ -48,6 +48,7 @@ export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
   gradReduceBytes: DOUBLE_FIELD,
   gradReducePerMicro: false,
   serialComm: false,
+  zeroReduces: DOUBLE_FIELD,
   paramGatherAfterStep: DOUBLE_FIELD,
   offloadBytes: DOUBLE_FIELD,
   offloadParamPassBytes: DOUBLE_FIELD,

@@ -55,6 +55,8 @@ export interface TrainWork {
   gradReducePerMicro: boolean;
   /** ZeRO's gradient reduces run in series with backward (TimeOptions.serialComm). */
   serialComm: boolean;
+  /** ZeRO-3's gradient reduce-scatters per micro-batch on this rank: one per full bucket (0 on one rank). */
+  zeroReduces: number;
   gatherBytes: number; // per micro-batch per GPU on the wire (ZeRO-3)
   paramGatherAfterStep: number; // ZeRO-1/2 all-gather of updated params, per step
   offloadBytes: number; // PCIe per micro-batch, both directions (parameter, gradient and activation offload)

@@ -540,6 +540,7 @@ export function trainWork(
     gradReduceBytes: nw.gradReduceBytes,
     gradReducePerMicro: nw.gradReducePerMicro,
     serialComm: t.serialComm === true && o.zero >= 2,
+    zeroReduces: w.dp > 1 ? (shared.zh?.host3?.reduces ?? 0) : 0,
     paramGatherAfterStep: nw.paramGatherAfterStep,
     offloadBytes: nw.offloadBytes,
     offloadParamPassBytes: nw.offloadParamPassBytes,
