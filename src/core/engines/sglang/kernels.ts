@@ -1,4 +1,5 @@
 /** Which GPUs SGLang has kernels for (engines/kernels.ts reads it through the engine's def). */
+import { GGUF_DTYPES } from '../../../schema/estimate.js';
 import type { EngineKernels } from '../def.js';
 
 /**
@@ -23,6 +24,17 @@ export const SGLANG_KERNELS: EngineKernels = {
     int4: { cc: 7.5, why: 'AWQ/GPTQ Marlin on 8.0+, the plain AWQ/GPTQ kernels on 7.5' },
     int8: { cc: 8.0, why: 'int8 W8A8 (compressed-tensors) on 8.0+' },
     nf4: { cc: 7.0, why: 'bitsandbytes on 7.0+' },
+    fp4: { cc: 7.0, why: 'bitsandbytes on 7.0+' },
+    // GGUF: GGUFConfig.get_min_capability 60; its matmuls are sgl_kernel's ggml ops, imported on CUDA (and MUSA)
+    // only: on HIP GGUFConfig warns "Only CUDA and MUSA support GGUF quantization currently" and
+    // fused_mul_mat_gguf calls names never imported (0.5.23 wheel, layers/quantization/gguf.py:47-76, 97, 209-238),
+    // so no `rocm` row below: refused on AMD GPUs.
+    ...Object.fromEntries(
+      GGUF_DTYPES.map((w) => [
+        w,
+        { cc: 6.0, why: "GGUF through sgl_kernel's ggml kernels on CUDA 6.0+" },
+      ]),
+    ),
   },
   source:
     'https://github.com/sgl-project/sglang/tree/469c63e54e7d94591617ef9590c6aa26d54dc1bb/python/sglang/srt/layers/quantization',

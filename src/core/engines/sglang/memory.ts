@@ -97,6 +97,7 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   int4QuantFormat: 'marlin',
   quantFormatFor: {
     nf4: 'bnb',
+    fp4: 'bnb', // a pre-quantized bitsandbytes FP4 checkpoint: the same bitsandbytes kernels
     int8: 'cutlass',
     fp8: 'cutlass',
     mxfp4: 'cutlass',

@@ -13,8 +13,10 @@ export const SGLANG_RUNS: EngineRuns = {
   // GGUF checkpoints load through its GGUF quantization method (ported from llama.cpp's kernels), sharded over
   // --tp-size like any linear (sglang 0.5.23 wheel, sglang/srt/layers/linear.py:733-744 and 1349-1361 narrow each
   // GGUF weight to the rank's shard), bitsandbytes NF4 through its bitsandbytes method
-  // (layers/quantization/bitsandbytes.py); vramplan writes neither.
-  widen: { baseWeights: [...SGLANG_PROFILE.baseWeights, 'nf4', ...GGUF_DTYPES] },
+  // (layers/quantization/bitsandbytes.py), and a pre-quantized bitsandbytes FP4 checkpoint, whose
+  // quant_state.bitsandbytes__fp4 its loader reads (sglang/srt/model_loader/loader.py:2802-2803; in flight it
+  // quantizes to NF4 only, :2855); vramplan writes none of them.
+  widen: { baseWeights: [...SGLANG_PROFILE.baseWeights, 'nf4', 'fp4', ...GGUF_DTYPES] },
   sources: {
     // The server and Engine generate; no training entry point.
     methods: `${S}/server_args.py`,

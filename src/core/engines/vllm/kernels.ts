@@ -18,6 +18,7 @@ export const VLLM_KERNELS: EngineKernels = {
     },
     int8: { cc: 7.5, why: 'int8 W8A8 CUTLASS on 7.5+' },
     nf4: { cc: 7.0, why: 'bitsandbytes on 7.0+' },
+    fp4: { cc: 7.0, why: 'bitsandbytes on 7.0+' },
   },
   source:
     'https://github.com/vllm-project/vllm/blob/5ee0c1f91ca310f2c3abef3c64dbf52bb6df0ab9/docs/features/quantization/supported_hardware.md',

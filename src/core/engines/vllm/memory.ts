@@ -149,6 +149,7 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // int8/fp8 checkpoints run CUTLASS W8A8 (Marlin W8A16 where the GPU lacks FP8: time/decode.ts kernelOn).
   quantFormatFor: {
     nf4: 'bnb',
+    fp4: 'bnb', // a pre-quantized bitsandbytes FP4 checkpoint: the same bitsandbytes kernels
     int8: 'cutlass',
     fp8: 'cutlass',
     mxfp4: 'cutlass',

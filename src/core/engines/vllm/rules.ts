@@ -64,11 +64,15 @@ export const VLLM_RULES: readonly Rule[] = [
   },
   {
     id: 'vllm-no-bnb-fp4',
-    says: 'vLLM has no in-flight bitsandbytes fp4 (--quantization bitsandbytes loads 4-bit NF4); use nf4 or an AWQ/GPTQ int4 checkpoint',
-    library: 'vllm',
-    versions: '>=0.5',
-    source: 'https://docs.vllm.ai/en/latest/features/quantization/bnb.html',
+    says: 'vLLM quantizes in flight to bitsandbytes NF4 only (--quantization bitsandbytes); an FP4 checkpoint must be pre-quantized, which vramplan does not write: use nf4 or an AWQ/GPTQ int4 checkpoint',
+    library: 'vllm-bnb-plugin',
+    versions: '==0.0.3',
+    // vllm_bnb_plugin/bitsandbytes_loader.py:373 quantize_4bit(..., quant_type="nf4") in flight; :348 loads a
+    // pre-quantized checkpoint's quant_state.bitsandbytes__fp4 (vllm-bnb-plugin 0.0.3 wheel): `estimate` models it.
+    source:
+      'https://pypi.org/project/vllm-bnb-plugin/0.0.3/ (wheel) vllm_bnb_plugin/bitsandbytes_loader.py:348-373',
     effect: 'forbid',
+    scope: 'writer',
     applies: (x) => x.options.weights === 'fp4',
   },
   {

@@ -9,7 +9,10 @@ const QKV =
 
 export const VLLM_RUNS: EngineRuns = {
   // GGUF checkpoints load through its GGUF quantization method (ported from llama.cpp's kernels); vramplan writes none.
-  widen: { baseWeights: [...VLLM_PROFILE.baseWeights, ...GGUF_DTYPES] },
+  // A pre-quantized bitsandbytes FP4 checkpoint loads through the bitsandbytes plugin, which reads its
+  // quant_state.bitsandbytes__fp4 (vllm-bnb-plugin 0.0.3 wheel, vllm_bnb_plugin/bitsandbytes_loader.py:348;
+  // config.py:100 takes bnb_4bit_quant_type); vramplan writes in-flight quantization only, which is NF4.
+  widen: { baseWeights: [...VLLM_PROFILE.baseWeights, 'fp4', ...GGUF_DTYPES] },
   sources: {
     // LLM.generate / the OpenAI server: no training entry point.
     methods: `${V}/entrypoints/llm.py`,
