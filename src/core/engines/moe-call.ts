@@ -28,12 +28,13 @@ const TRITON_FUSED_MOE: { ampere: number; hopper: number; blackwell: number } = 
 // FlashInfer's CUTLASS FP4 fused MoE at batch 1 on Blackwell: its activation FP4 quantization into the 128x4
 // scale layout, expert permutation and finalize kernels run latency-bound around two grouped GEMMs of one row
 // (flashinfer-ai/flashinfer#1734 names them; no kernel benchmark of this backend at one token was found).
-// 132 µs a call was worked out from calibration row sglang8552-dsr1-nvfp4-b200-cutlass (in sample: DeepSeek-R1
-// NVFP4 over TP 4 with SGLang, TPOT 12.66 ms measured against 5.04 ms estimated without an MoE call latency, over
-// 58 MoE layers, the graph's kernels at engines/graph-kernel.ts's cost; listed in calibration/assumed.json). For scale: the TensorRT-LLM backend's NVFP4 MoE takes
+// 118 µs a call was worked out from calibration row sglang8552-dsr1-nvfp4-b200-cutlass (in sample: DeepSeek-R1
+// NVFP4 over TP 4 with SGLang, TPOT 12.66 ms measured against 5.82 ms estimated without an MoE call latency, over
+// 58 MoE layers, the graph's kernels at engines/graph-kernel.ts's cost, SGLang's SM100 DeepSeek kernels counted
+// (engines/sglang/decode-kernels.ts); listed in calibration/assumed.json). For scale: the TensorRT-LLM backend's NVFP4 MoE takes
 // 60 µs at one token on a B200 at DeepSeek's shape, ~31 µs beyond its bytes (flashinfer-ai/flashinfer#3976,
 // CUPTI in a CUDA graph).
-const FLASHINFER_CUTLASS_NVFP4_MOE = 132e-6; // FlashInfer CUTLASS NVFP4 MoE call, batch 1, B200
+const FLASHINFER_CUTLASS_NVFP4_MOE = 118e-6; // FlashInfer CUTLASS NVFP4 MoE call, batch 1, B200
 
 /** The MoE call latencies of an engine that runs the Triton fused_moe chain and FlashInfer's CUTLASS FP4 MoE. */
 export const FUSED_MOE_CALL_SECONDS: NonNullable<FrameworkProfile['moeCallSeconds']> = {

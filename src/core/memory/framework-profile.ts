@@ -10,6 +10,7 @@ import {
 } from '../../schema/estimate.js';
 import type { QuantFormat } from '../../schema/time.js';
 import type { LoraPathCost } from './lora-path-profile.js';
+import type { DecodeFeatureKernels } from './decode-feature-kernels.js';
 
 /**
  * A serving engine's cache layout (memory/kv-layout.ts): the dtypes of the recurrent state, the cells a
@@ -504,23 +505,16 @@ export interface FrameworkProfile {
   qkNormKernels?: { one: number; more: number; eager: number };
   /**
    * Time: kernels a decode step launches beyond the counted chain (OPS_PER_LAYER_COMPILED, moeRoutingKernels) where the
-   * model has parts the engine runs as kernels of their own, each at a graph kernel's gap
-   * (time/decode-host.ts decodeFeatureKernels; the engine's count: engines/vllm/decode-kernels.ts). `mlaLayer`: per
-   * layer of MLA attention (ModelFacts.mlaLayers); `sharedExpert`: per MoE layer with a shared expert
+   * model has parts the engine runs as kernels of their own, each at a graph kernel's gap, by the config's model_type
+   * and the GPU's compute capability (time/decode-host.ts decodeFeatureKernels; engines/<engine>/decode-kernels.ts).
+   * `mlaLayer`: per MLA layer (ModelFacts.mlaLayers); `sharedExpert`: per MoE layer with a shared expert
    * (ModelFacts.sharedExpertLayers); `biasedRouter`: per MoE layer of the model types whose router adds a score
    * correction bias before a grouped top-k; `blockFp8Linear` and `blockFp8Moe`: where the blockwise FP8 path runs
    * (time/block-fp8.ts runsBlockFp8Path), per block-scaled FP8 linear (blockFp8Gemms) and per MoE layer of
    * block-scaled FP8 experts, the kernels that prepare their activations; `blockFp8PadSm90`: those a linear adds on
-   * compute capability 9.0 only (a row pad the SM90 GEMM needs). Absent: none.
+   * compute capability 9.0 only (a row pad the SM90 GEMM needs). Absent, or undefined for the model and GPU: none.
    */
-  decodeFeatureKernels?: {
-    mlaLayer: number;
-    sharedExpert: number;
-    biasedRouter: { modelTypes: readonly string[]; kernels: number };
-    blockFp8Linear: number;
-    blockFp8PadSm90: number;
-    blockFp8Moe: number;
-  };
+  decodeFeatureKernels?: (modelType: string, cc: number) => DecodeFeatureKernels | undefined;
   /**
    * Kernels a decode layer of plain attention (ModelFacts.plainAttnLayers) launches above one sequence to copy its q,
    * a strided view of the fused qkv output, into a contiguous tensor for the attention kernel; each costs a graph

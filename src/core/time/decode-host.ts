@@ -159,20 +159,24 @@ export const qkNormKernelCount = (
  * Kernels a decode step launches for the model's MLA layers, shared experts, biased grouped router and block-FP8
  * activations beyond the counted chain (FrameworkProfile.decodeFeatureKernels). The block-FP8 kernels where the
  * step runs block-scaled FP8 weights through the engine's blockwise path (time/block-fp8.ts runsBlockFp8Path, any
- * generation from cc 8.9): one set per linear of blockFp8Gemms, with the row pad on cc 9.0, and per MoE layer.
+ * generation from cc 8.9): one set per linear of blockFp8Gemms (without the shared expert's where it runs on a
+ * stream beside the routed experts), with the row pad on cc 9.0, and per MoE layer.
  */
 export function decodeFeatureKernels(
   m: ModelFacts,
   o: EstimateOptions,
   cc: number | undefined,
 ): number {
-  const k = FRAMEWORKS[o.framework].decodeFeatureKernels;
+  const k = FRAMEWORKS[o.framework].decodeFeatureKernels?.(m.modelType, cc ?? 0);
   if (k === undefined) return 0;
   const router = k.biasedRouter.modelTypes.includes(m.modelType)
     ? m.moeLayers * k.biasedRouter.kernels
     : 0;
   const fp8 = runsBlockFp8Path(m.arch, o, cc ?? 0);
-  const linears = fp8 ? blockFp8Gemms(m.arch, o.tp).reduce((a, g) => a + g.count, 0) : 0;
+  const beside = k.sharedExpertBeside === true;
+  const linears = fp8
+    ? blockFp8Gemms(m.arch, o.tp, false, beside).reduce((a, g) => a + g.count, 0)
+    : 0;
   const perLinear = k.blockFp8Linear + (cc === 9 ? k.blockFp8PadSm90 : 0);
   return (
     m.mlaLayers * k.mlaLayer +

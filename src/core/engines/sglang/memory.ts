@@ -12,6 +12,7 @@ import {
 } from '../vllm/memory.js';
 import { MiB } from '../../units.js';
 import { SGLANG_BLOCK_FP8_LINEAR } from './block-fp8.js';
+import { sglangDecodeFeatureKernels } from './decode-kernels.js';
 import { sglangGraphBatch } from './graph-batch.js';
 import { sglangAttentionBackend, sglangPrefillHostSync } from './attention-backend.js';
 import { SERVING_GRAPH_KERNEL_CYCLES, SERVING_GRAPH_KERNEL_SECONDS } from '../graph-kernel.js';
@@ -117,10 +118,9 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // vLLM's V0 engine costs are vLLM's own.
   v0StepHostSeconds: undefined,
   v0SeqHostSeconds: undefined,
-  // vLLM's count of the kernels its MLA layers, shared experts, biased router and block-FP8 activations add
-  // (engines/vllm/decode-kernels.ts) is vLLM's own: SGLang's DeepSeek path runs DeepGEMM without the pad, and folds
-  // the shared expert into the routed MoE where it can; not counted.
-  decodeFeatureKernels: undefined,
+  // DeepSeek-V3/R1's MLA layers, shared experts and block-FP8 activations as their own kernels, counted for the path
+  // SGLang takes on SM100 (engines/sglang/decode-kernels.ts); not counted elsewhere.
+  decodeFeatureKernels: sglangDecodeFeatureKernels,
   moeDispatch: 'grouped',
   // Its Triton MoE runs the same chain as vLLM's: router GEMM, top-k, moe_align_block_size, two fused_moe GEMMs
   // with the activation between, moe_sum_reduce (python/sglang/srt/layers/moe/fused_moe_triton/fused_moe.py,
@@ -139,10 +139,10 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   stridedQCopyKernels: 1,
   // gpt-oss on Blackwell turns on FlashInfer's all-reduce + residual + RMSNorm fusion inside a node without DP
   // attention (server_args.py `_handle_model_specific_adjustments`, `GptOssForCausalLM`: is_blackwell_supported, major
-  // 10 or 12), used at up to 2048 tokens on every layer but the last (layers/communicator.py, sglang==0.5.6). 0.5.6
-  // turns it on for the DeepSeek-V3 family on SM100 too; not listed, the build of the one such row (in sample, NVFP4
-  // over TP 4 on B200s, August 2025) not read.
-  allReduceNormFusion: { modelTypes: ['gpt_oss'], minCc: 10 },
+  // 10 or 12), used at up to 2048 tokens on every layer but the last (layers/communicator.py, sglang==0.5.6). The
+  // DeepSeek-V3 architecture (deepseek_v3, kimi_k2 configs) gets it on SM100 in one node without DP attention
+  // (server_args.py `_handle_model_specific_adjustments`, is_sm100_supported, sglang==0.5.6.post1).
+  allReduceNormFusion: { modelTypes: ['gpt_oss', 'deepseek_v3', 'kimi_k2'], minCc: 10 },
   // Its decode step replays the next captured CUDA-graph batch size, padded rows routed too (engines/sglang/graph-batch.ts).
   graphBatch: sglangGraphBatch,
   // Above cuda_graph_max_bs (its default by GPU memory and TP, sglangDefaults below) a decode step runs without its

@@ -23,9 +23,9 @@
  * - Block-FP8 experts (fused_moe.py fused_experts_impl): moe_kernel_quantize_input before the w13 and the w2
  *   fused_moe kernels: 2.
  */
-import type { FrameworkProfile } from '../../memory/framework-profile.js';
+import type { DecodeFeatureKernels } from '../../memory/decode-feature-kernels.js';
 
-export const VLLM_DECODE_FEATURE_KERNELS: NonNullable<FrameworkProfile['decodeFeatureKernels']> = {
+export const VLLM_DECODE_FEATURE_KERNELS: DecodeFeatureKernels = {
   mlaLayer: 8, // vLLM v0.11.0 MLA decode (FlashMLA), beyond a plain layer
   sharedExpert: 4, // DeepseekV2MLP in SharedFusedMoE, and the sum
   biasedRouter: { modelTypes: ['deepseek_v3', 'glm4_moe'], kernels: 3 }, // fused_grouped_topk's torch ops

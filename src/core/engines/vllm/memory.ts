@@ -183,8 +183,8 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // https://github.com/vllm-project/vllm/blob/000d1458098ebf47491dad470d164d443ab18a9c/vllm/model_executor/layers/fused_moe/fused_moe.py).
   moeRoutingKernels: 4,
   // MLA layers, shared experts, DeepSeek's biased grouped router and block-FP8 activations: their own kernels in the
-  // v0.11.0 decode graph (engines/vllm/decode-kernels.ts).
-  decodeFeatureKernels: VLLM_DECODE_FEATURE_KERNELS,
+  // v0.11.0 decode graph (engines/vllm/decode-kernels.ts), on every GPU.
+  decodeFeatureKernels: () => VLLM_DECODE_FEATURE_KERNELS,
   // The Triton fused_moe call, and FlashInfer's CUTLASS MoE for NVFP4 experts on Blackwell (engines/moe-call.ts).
   moeCallSeconds: FUSED_MOE_CALL_SECONDS,
   // 16-bit experts on the Triton fused_moe with no tuned file: get_default_config's tiles up to E tokens, BLOCK_K 64

@@ -1,0 +1,62 @@
+// SGLang's decode graph on SM100 runs DeepSeek-V3/R1's MLA extras, the add after its dual-stream shared expert, each
+// block-FP8 linear's activation quantization and the trtllm MoE's input preparation as kernels of their own
+// (engines/sglang/decode-kernels.ts), and fuses each all-reduce with the norm after it (allReduceNormFusion).
+import { describe, expect, it } from 'vitest';
+import { withEngineDefaults } from '../../src/core/engines/defaults.js';
+import { SGLANG_SM100_DEEPSEEK_KERNELS as K } from '../../src/core/engines/sglang/decode-kernels.js';
+import { blockFp8Gemms } from '../../src/core/time/block-fp8.js';
+import {
+  decodeFeatureKernels,
+  decodeHost,
+  graphKernelSecondsOf,
+} from '../../src/core/time/decode-host.js';
+import { modelFacts } from '../../src/core/time/model-facts.js';
+import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { optionsFromFlags } from '../../src/schema/flags.js';
+import { defaultTimeOptions } from '../../src/schema/time.js';
+
+const optionsOf = (weights?: string) => {
+  const f = {
+    method: 'inference',
+    framework: 'sglang',
+    batch: 1,
+    seq: 1000,
+    'prompt-tokens': 500,
+    gpus: 8,
+    tp: 8,
+    ...(weights ? { weights } : {}),
+  };
+  return withEngineDefaults(optionsFromFlags(f), f);
+};
+
+describe("SGLang's DeepSeek-V3 decode kernels on SM100", () => {
+  const dsv3 = resolveModel('deepseek-v3');
+  const m = modelFacts(dsv3);
+
+  it('counts the MLA extras, the shared-expert add and the FP8 kernels, without the shared expert linears', () => {
+    const all = blockFp8Gemms(dsv3, 8).reduce((a, g) => a + g.count, 0);
+    const beside = blockFp8Gemms(dsv3, 8, false, true).reduce((a, g) => a + g.count, 0);
+    // 61 layers of fused q_a/kv_a, q_b and o; the 3 dense layers' MLP (2); the 58 shared experts' 2 run beside.
+    expect([all, beside]).toEqual([61 * 5, 61 * 3 + 3 * 2]);
+    const common = 61 * K.mlaLayer + 58 * K.sharedExpert;
+    expect(decodeFeatureKernels(m, optionsOf('fp8'), 10.0)).toBe(
+      common + beside * K.blockFp8Linear + 58 * K.blockFp8Moe,
+    );
+    expect(decodeFeatureKernels(m, optionsOf(), 10.0)).toBe(common);
+  });
+
+  it('counts nothing where the path was not read: Hopper, ROCm, or a model off trtllm_mla', () => {
+    for (const cc of [9.0, 8.0, 0]) expect(decodeFeatureKernels(m, optionsOf('fp8'), cc)).toBe(0);
+    const g = modelFacts(resolveModel('glm-4.5'));
+    expect(decodeFeatureKernels(g, optionsOf(), 10.0)).toBe(0);
+  });
+
+  it('fuses the all-reduces with their norms on SM100 only, and adds the counted kernels to the graph gaps', () => {
+    const k = graphKernelSecondsOf(FRAMEWORKS.sglang, undefined);
+    const gaps = (cc: number) =>
+      decodeHost(m, optionsOf('fp8'), defaultTimeOptions(8), null, undefined, 0, cc).gaps;
+    const extra = decodeFeatureKernels(m, optionsOf('fp8'), 10.0);
+    expect(gaps(10.0) - gaps(9.0)).toBeCloseTo((extra - (2 * m.layers - 1)) * k, 9);
+  });
+});
