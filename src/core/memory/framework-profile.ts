@@ -462,12 +462,12 @@ export interface FrameworkProfile {
    */
   serialSeqHostSeconds?: number;
   /**
-   * Host work per decode step that an engine overlapping its scheduler with the GPU (async scheduling) still has
-   * to finish before the next step can launch: scheduling, input preparation, the sampled tokens' output. The
-   * step takes the longer of the GPU's work and this (with the eager attention calls of piecewise graphs on top of
-   * it), seconds. Absent: 0. Not applied with TimeOptions.serialScheduler or v0Scheduler, which time it in series.
+   * Host work a decode step (asyncSeqHostSeconds: per running request, added) of an engine overlapping its scheduler
+   * with the GPU (scheduling, input preparation, the tokens' output); the step takes the longer of the GPU's work and
+   * this (piecewise graphs' eager calls on top), seconds; absent 0; not with TimeOptions.serialScheduler/v0Scheduler.
    */
   asyncStepHostSeconds?: number;
+  asyncSeqHostSeconds?: number;
   /**
    * vLLM's V0 engine (the default before v0.8): host work per decode step the GPU waited for (scheduling, input
    * preparation, the sampled tokens' output processing), and its growth per running sequence, seconds

@@ -52,7 +52,8 @@ export const routedBatch = (o: EstimateOptions, t: TimeOptions, r: GpuRates, B: 
 
 /**
  * The host's work that bounds a decode step from below: an overlapped scheduler's own step work
- * (FrameworkProfile.asyncStepHostSeconds; none under a serial scheduler, which adds its work in series instead), or,
+ * (FrameworkProfile.asyncStepHostSeconds, with asyncSeqHostSeconds for each running request; none under a serial
+ * scheduler, which adds its work in series instead), or,
  * where the step runs outside the engine's CUDA graphs, the launches of its kernels (eagerForwardHostSeconds), which
  * the GPU runs as the host issues them, under any scheduler.
  */
@@ -64,6 +65,9 @@ export function overlappedHostSeconds(
   loop: number,
 ): number {
   const serial = t.serialScheduler === true || t.v0Scheduler === true;
-  const own = serial ? 0 : loop * (FRAMEWORKS[o.framework].asyncStepHostSeconds ?? 0);
+  const fw = FRAMEWORKS[o.framework];
+  const own = serial
+    ? 0
+    : loop * ((fw.asyncStepHostSeconds ?? 0) + (fw.asyncSeqHostSeconds ?? 0) * o.batch);
   return Math.max(own, aboveGraphs(o, t, r, o.batch) ? eagerForwardHostSeconds(m, o) : 0);
 }

@@ -1,0 +1,58 @@
+// SGLang's overlap scheduler (event_loop_overlap, managers/scheduler.py, sglang==0.5.6) schedules, launches and
+// processes each decode step's tokens while the GPU runs the step before: its host work per running request
+// (FrameworkProfile.asyncSeqHostSeconds; fixture test/fixtures/measure/sglang-scheduler-host.json,
+// scripts/measure/sglang_scheduler_host.py) bounds the step only where it outlasts the GPU's work.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { estimateTime } from '../../src/core/time/index.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { defaultOptions, type Framework } from '../../src/schema/estimate.js';
+import { defaultTimeOptions } from '../../src/schema/time.js';
+import { SGLANG_MEMORY } from '../../src/core/engines/sglang/memory.js';
+import { VLLM_MEMORY } from '../../src/core/engines/vllm/memory.js';
+
+const step = (model: string, framework: Framework, batch: number) =>
+  estimateTime(
+    resolveModel(model),
+    { ...defaultOptions('inference'), framework, batch, seq: 256, promptTokens: 128 },
+    findGpu('h100-sxm'),
+    { ...defaultTimeOptions(8), gpusPerNode: 1 },
+  ).stepSeconds;
+interface Row {
+  running_requests: number;
+  median_per_step: { scheduler_us: number; detokenize_us: number };
+}
+const measured = JSON.parse(
+  readFileSync(new URL('../fixtures/measure/sglang-scheduler-host.json', import.meta.url), 'utf8'),
+) as {
+  results: Row[];
+  slope_us_per_request: { scheduler_us: number };
+  versions: { sglang: string };
+};
+const perSeq = SGLANG_MEMORY.asyncSeqHostSeconds ?? 0;
+const perStep = SGLANG_MEMORY.asyncStepHostSeconds ?? 0;
+
+describe("SGLang's overlap scheduler: host work per running request", () => {
+  it("is the fixture's measured slope (sglang 0.5.6's scheduler, within 15%); vLLM carries none", () => {
+    expect(measured.versions.sglang).toBe('0.5.6');
+    const slope = measured.slope_us_per_request.scheduler_us * 1e-6;
+    expect(perSeq / slope).toBeGreaterThan(0.85);
+    expect(perSeq / slope).toBeLessThan(1.15);
+    expect(VLLM_MEMORY.asyncSeqHostSeconds).toBeUndefined();
+  });
+
+  it('is hidden behind the GPU where the step is longer: a 14B model at 64 running requests does not move', () => {
+    // 64 x 15.5 µs + the per-step part is about 2.4 ms, well under the GPU's step for 14B on one H100.
+    expect(perStep + 64 * perSeq).toBeLessThan(step('qwen3-14b', 'sglang', 64) / 4);
+    expect(step('qwen3-14b', 'sglang', 64)).toBeGreaterThan(0);
+  });
+
+  it("bounds the step where it outlasts the GPU's work: a 0.6B model at 256 requests", () => {
+    const host = perStep + 256 * perSeq;
+    const s = step('qwen3-0.6b', 'sglang', 256);
+    expect(s).toBeGreaterThanOrEqual(host * 0.99);
+    // 128 requests more (inside its CUDA graphs, at most 256 at TP 1 on an H100) add 128 x the per-request cost
+    expect((s - step('qwen3-0.6b', 'sglang', 128)) / (128 * perSeq)).toBeCloseTo(1, 1);
+  });
+});
