@@ -6,9 +6,9 @@ for the GPUStack lab's Qwen3-14B bursts on one H100 (docs/time-model.md "The lab
 
 What it replays, as vllm/v1/core/sched/scheduler.py `Scheduler.schedule` does at v0.11.0:
 - running requests first, each its next prefill chunk or one decode token, out of max_num_batched_tokens (8192);
-- a running request whose blocks cannot be allocated preempts the most recently admitted running request
-  (PreemptionMode.RECOMPUTE: its blocks freed, the request back at the front of the waiting queue), and no waiting
-  request is admitted in a step that preempted;
+- a running request whose blocks cannot be allocated preempts the most recently admitted running request, itself
+  last (its blocks freed, `num_computed_tokens` 0, the request back at the front of the waiting queue), and no
+  waiting request is admitted in a step that preempted;
 - then waiting requests in arrival order while the budget lasts and free blocks hold their next chunk
   (`allocate_slots` returning None stops admission);
 - 16-token blocks; prefix caching on (the v0.11.0 default): a preempted request finds its own full blocks cached on
@@ -69,16 +69,18 @@ def replay(n_req, prompt, out, chunk_s, fc=1.0, fd=1.0, cache=True, budget=8192,
             if n <= 0:
                 continue
             want = -(-(r["done"] + n) // blk) - r["blocks"]
-            while want > free and running[-1] is not r:
-                victim = running.pop()
+            while want > free:
+                victim = running.pop()  # FCFS: the last admitted, `self.running.pop()`
                 free += victim["blocks"]
                 preempted += 1
                 preempted_now = True
-                victim.update(cached=victim["blocks"] if cache else 0, blocks=0, done=0)
+                victim.update(cached=victim["blocks"] if cache else 0, lost=victim["done"], blocks=0, done=0)
                 sched = [s for s in sched if s[0] is not victim]
                 waiting.insert(0, victim)
-            if want > free:
-                continue
+                if victim is r:
+                    break
+            if r not in running:
+                break  # it preempted itself: no more running requests this step
             free -= want
             r["blocks"] += want
             sched.append((r, n))
@@ -91,9 +93,8 @@ def replay(n_req, prompt, out, chunk_s, fc=1.0, fd=1.0, cache=True, budget=8192,
             hit, n, want = got
             waiting.pop(0)
             free -= want
-            r.update(blocks=want, done=hit, cached=0)
-            if r["gen"] > 0:
-                recomputed += prompt + r["gen"] - hit
+            recomputed += max(0, r.get("lost", 0) - hit)  # tokens computed before a preemption, computed again
+            r.update(blocks=want, done=hit, cached=0, lost=0)
             running.append(r)
             sched.append((r, n))
             tokb -= n
