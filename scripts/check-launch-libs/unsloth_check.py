@@ -5,7 +5,7 @@ the TRL and PEFT classes under Unsloth's trainers build the blocks of every unsl
   <trainer>_config  TRL's SFTConfig / DPOConfig / GRPOConfig at the pinned TRL (UnslothSFTConfig and the other
                     trainers' configs subclass them: unsloth/models/rl.py), with use_cpu=True (no GPU here)
   get_peft_model    its LoRA keys as PEFT's LoraConfig (r, target_modules, lora_alpha, lora_dropout, bias);
-                    use_gradient_checkpointing and random_state are FastLanguageModel.get_peft_model's own
+                    use_gradient_checkpointing, random_state and finetune_vision_layers are FastLanguageModel.get_peft_model's own
   from_pretrained   not built (FastLanguageModel needs the CUDA device)
 
 Records the config classes' fields for the offline test. Usage: unsloth_check.py FOLDERS OUT.json
@@ -23,7 +23,8 @@ from pathlib import Path
 
 CLASSES = {"sft": "SFTConfig", "dpo": "DPOConfig", "grpo": "GRPOConfig"}
 # FastLanguageModel.get_peft_model's own keyword arguments, beside LoraConfig's.
-UNSLOTH_PEFT_ONLY = {"use_gradient_checkpointing", "random_state", "use_rslora_scaling", "max_seq_length"}
+UNSLOTH_PEFT_ONLY = {"use_gradient_checkpointing", "random_state", "use_rslora_scaling", "max_seq_length",
+                     "finetune_vision_layers"}
 
 
 def build(rows: list, folder: str, file: str, built_with: str, fn) -> None:

@@ -17,6 +17,7 @@ import { kernelRefusal } from '../core/engines/kernels.js';
 import { towerRun, visionTokens, type Arch } from '../core/model/index.js';
 // Direct modules: the memory/ entry would load more than the estimate needs.
 import { TOWER_MODE_NOTE, towerMode } from '../core/memory/vision.js';
+import { FRAMEWORKS } from '../core/memory/frameworks.js';
 import { trainableSet } from '../core/model/trainable.js';
 // Direct module: the engines/ entry would load every engine's launcher into every estimate.
 import { LIGER_MODEL_TYPES, LIGER_PIN, ligerPatches } from '../core/kernels/liger.js';
@@ -188,7 +189,13 @@ function imagesInto(arch: Arch, options: EstimateOptions, flags: RawFlags): stri
   const pixels = positiveInt(flags, 'image-pixels');
   if (pixels !== undefined && images === 0)
     throw new FlagError('image-pixels', pixels, 'only with --images N (N > 0)');
-  if (images === 0) return [];
+  if (images === 0) return textOnlyTower(arch, options);
+  if (arch.vision && FRAMEWORKS[options.framework].dropsVisionTower === true)
+    throw new FlagError(
+      'images',
+      images,
+      `0: ${FRAMEWORKS[options.framework].name} loads only the language model of ${arch.id}, not its vision tower`,
+    );
   const v = visionTokens(arch, images, pixels);
   if (!v)
     throw new FlagError(
@@ -218,4 +225,24 @@ function imagesInto(arch: Arch, options: EstimateOptions, flags: RawFlags): stri
     );
   }
   return lines;
+}
+
+/**
+ * A fine-tune of a multimodal checkpoint without --images: the wrapper class (Gemma3ForConditionalGeneration
+ * and the other *ForConditionalGeneration classes) builds and loads its vision tower whatever the data, so the
+ * tower's weights stay in `weights` though no image passes through it.
+ */
+function textOnlyTower(arch: Arch, options: EstimateOptions): string[] {
+  const g = arch.groups.find((x) => x.name === 'vision');
+  if (!g || options.method === 'inference') return [];
+  const fw = FRAMEWORKS[options.framework];
+  if (fw.dropsVisionTower === true && arch.vision)
+    return [
+      `${fw.name} loads only the language model of this multimodal checkpoint: its vision tower and projector are neither loaded nor counted`,
+    ];
+  const blocks =
+    g.count * g.linears.reduce((a, l) => a + l.inFeatures * l.outFeatures * l.copies, 0);
+  return [
+    `text-only fine-tune of a multimodal checkpoint: its ${g.count}-block vision tower (${(blocks / 1e6).toFixed(0)}M parameters in its blocks' linears, plus its embeddings and projector) is loaded and counted in weights although no image passes through it; give --images N to train on images`,
+  ];
 }

@@ -48,7 +48,9 @@ export const VLM_WRAPPERS = [
 /**
  * The decoder model_types transformers maps in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES (modeling_auto.py read at
  * 00100232; qwen3_5* added in v5.8.0 with its "VLM compatibility" entries, glm4_moe_lite in v5): gemma3,
- * llama4 and mllama load through AutoModelForCausalLM although their checkpoints are multimodal.
+ * llama4 and mllama load through AutoModelForCausalLM although their checkpoints are multimodal (gemma3 as
+ * Gemma3ForConditionalGeneration; mllama and llama4 as their text-only *ForCausalLM, auto_factory.py handing
+ * them get_text_config(), so train.py loads any config with a vision_config through AutoModelForImageTextToText).
  */
 export const HF_CAUSAL = [
   'llama', 'mistral', 'mixtral', 'qwen2', 'qwen2_moe', 'qwen3', 'qwen3_moe', 'gemma', 'gemma2',
@@ -86,7 +88,7 @@ export const HF_REFUSES = {
     'mt5',
   ),
   ...refused(
-    'train.py and generate.py load AutoModelForCausalLM; transformers maps this multimodal wrapper only to AutoModelForImageTextToText',
+    'generate.py loads AutoModelForCausalLM, which transformers does not map for this multimodal wrapper (only AutoModelForImageTextToText, which train.py picks for a config with a vision_config), and the HF engines share one model_type table',
     ...VLM_WRAPPERS,
   ),
 };

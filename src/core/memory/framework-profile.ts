@@ -2,15 +2,11 @@
  * What each software stack really allocates, kept as data. Every field is a mechanism (which tensors a
  * kernel saves for backward, which copies a loss makes), not a fudge factor; each cites its source.
  */
-import {
-  type Framework,
-  type Objective,
-  type Optimizer,
-  type WeightDtype,
-} from '../../schema/estimate.js';
+import type { Framework, Objective, Optimizer, WeightDtype } from '../../schema/estimate.js';
 import type { QuantFormat } from '../../schema/time.js';
 import type { LoraPathCost } from './lora-path-profile.js';
 import type { DecodeFeatureKernels } from './decode-feature-kernels.js';
+import type { LoraReach } from '../model/trainable.js';
 
 /**
  * A serving engine's cache layout (memory/kv-layout.ts): the dtypes of the recurrent state, the cells a
@@ -138,6 +134,8 @@ export interface FrameworkProfile {
   embedTargetsTrainFully: boolean;
   /** The output layer is a separate copy even when the checkpoint ties it to the embeddings. */
   untiesEmbeddings: boolean;
+  /** A multimodal checkpoint's vision tower and projector are not loaded (the engine converts the text model). */
+  dropsVisionTower?: true;
   /** Gradients stay allocated from one step to the next (gradient accumulation; zero_grad without set_to_none). */
   gradsPersist: boolean;
   /**
@@ -423,6 +421,8 @@ export interface FrameworkProfile {
    * TRL, Unsloth): a frozen vision tower whose input embeddings it hooks records a graph (memory/vision.ts).
    */
   inputRequireGrads?: boolean;
+  /** How far LoRA reaches on a multimodal checkpoint (model/trainable.ts LoraReach); absent: PEFT's. */
+  loraReach?: LoraReach;
   /** llama.cpp: `--gpu-layers` puts that many layers (and their KV) on the GPU, the rest in host RAM. */
   layerOffload?: boolean;
   /**

@@ -10,7 +10,7 @@ import {
   steppedElementBytes,
   trainableElementBytes,
 } from './trainable-width.js';
-import { isTrained, loraParams, trainableSet } from '../model/trainable.js';
+import { PEFT_REACH, isTrained, loraParams, scopeOf, trainableSet } from '../model/trainable.js';
 import { peftRemaps } from '../model/peft-moe.js';
 import { largestTensor, optimizerStateBytes, stateValueBytes } from './optimizer-states.js';
 import { type ActCtx } from './activations.js';
@@ -55,6 +55,23 @@ function untied(arch: Arch): Arch {
     UNTIED.set(arch, u);
   }
   return u;
+}
+
+const TEXT_ONLY = new WeakMap<Arch, Arch>();
+/** The language model of a multimodal checkpoint, as an engine that converts only its text weights loads it. */
+function textOnly(arch: Arch): Arch {
+  if (!arch.vision) return arch;
+  let t = TEXT_ONLY.get(arch);
+  if (!t) {
+    const { vision, outerLinears: _outer, ...rest } = arch;
+    t = {
+      ...rest,
+      groups: arch.groups.filter((g) => g.name !== 'vision'),
+      otherParams: arch.otherParams - (vision.params ?? 0),
+    };
+    TEXT_ONLY.set(arch, t);
+  }
+  return t;
 }
 
 /** Facts about an architecture that every estimate reads; computed once per Arch object. */
@@ -268,7 +285,8 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
     liger ? ligerProfile(FRAMEWORKS[o.framework], model.modelType) : FRAMEWORKS[o.framework],
     ctx,
   );
-  const arch = fw.untiesEmbeddings ? untied(model) : model;
+  const loaded = fw.dropsVisionTower === true ? textOnly(model) : model;
+  const arch = fw.untiesEmbeddings ? untied(loaded) : loaded;
   const facts = factsOf(arch);
   const P = facts.P;
   const t = trainableSet(o);
@@ -456,7 +474,14 @@ export function trainableParams(
 ): number {
   const t = trainableSet(o);
   if (t.full) return total;
-  return loraParams(arch, t, o.loraRank, fw.embedTargetsTrainFully, fusedExpertLora(fw, arch));
+  return loraParams(
+    fw.dropsVisionTower === true ? textOnly(arch) : arch,
+    t,
+    o.loraRank,
+    fw.embedTargetsTrainFully,
+    fusedExpertLora(fw, arch),
+    scopeOf(fw.loraReach ?? PEFT_REACH, o.images ?? 0),
+  );
 }
 
 /**

@@ -113,6 +113,8 @@ export interface VisionInput {
   maxPixels: number | null;
   /** The tower's own forward over the patches (vision.ts towerRun); absent where the reader does not say. */
   tower?: VisionTower;
+  /** The tower's parameters outside its blocks (embeddings, norms, merger, projector), within Arch.otherParams. */
+  params?: number;
 }
 
 /** What the vision tower runs per image before its patches are merged or pooled into tokens. */
@@ -131,6 +133,21 @@ export interface VisionTower {
   projectorParams: number;
   /** get_input_embeddings returns the patch embedding (transformers enable_input_require_grads hooks it). */
   inputGradHook: boolean;
+}
+
+/**
+ * An nn.Linear outside the layer groups: a vision projector, a patch merger, Llama 4's unfold patch embedding.
+ * PEFT's 'all-linear' adapts every nn.Linear but the output layer (peft 0.21.2 tuners/tuners_utils.py
+ * _maybe_include_all_linear_layers), these included; no contract target names them.
+ */
+export interface OuterLinear {
+  inFeatures: number;
+  outFeatures: number;
+  /**
+   * It sits under an attention / MLP module of the tower and its leaf name is also a linear's name inside the
+   * blocks (Llama 4's vision_adapter.mlp.fc1/fc2); false for one-off leaves (linear_1, merging_layer, mlp.0).
+   */
+  blockLeaf: boolean;
 }
 
 export type SourceDtype = 'float32' | 'float16' | 'bfloat16';
@@ -177,6 +194,8 @@ export interface Arch {
   measuredParams: number | null;
   /** Multimodal wrappers: how images become tokens of the language model's sequence. */
   vision?: VisionInput;
+  /** Linears outside the layer groups (counted in otherParams), which only 'all-linear' adapts. */
+  outerLinears?: OuterLinear[];
   /**
    * Multi-token-prediction layers the checkpoint stores. Kept apart from the model: transformers builds no
    * module for them and drops their keys on load (`_keys_to_ignore_on_load_unexpected`), vLLM/SGLang load

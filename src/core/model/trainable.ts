@@ -84,9 +84,45 @@ export const anyTrained = (t: Trainable, roles: readonly LinearRole[]): boolean 
   t.full || roles.some((r) => t.roles.has(r));
 
 /**
+ * What an engine's LoRA reaches on a multimodal checkpoint beyond the language model's linears:
+ * - `tower`: the vision tower's blocks take adapters wherever the targets match (PEFT matches module names in the
+ *   whole model), or only when the run trains on images (Unsloth: FastLanguageModel.get_peft_model on a model
+ *   FastModel loaded defaults finetune_vision_layers=False, unsloth 2026.10.9 models/llama.py get_peft_model;
+ *   its vision notebooks pass finetune_vision_layers=True);
+ * - `outer`: the linears outside the blocks 'all-linear' adapts: every one (peft 0.21.2 tuners_utils.py
+ *   _maybe_include_all_linear_layers) or only those under an attention / MLP module whose leaf name recurs
+ *   (unsloth_zoo 2026.10.9 peft_utils.py get_peft_regex drops leaves seen once outside a numbered stack).
+ */
+export interface LoraReach {
+  tower: 'always' | 'with-images';
+  outer: 'all' | 'block-leaf';
+}
+export const PEFT_REACH: LoraReach = { tower: 'always', outer: 'all' };
+
+/** The reach of one configuration: whether the tower takes adapters, and which outer linears 'all-linear' takes. */
+export interface LoraScope {
+  tower: boolean;
+  outer: LoraReach['outer'];
+}
+export const scopeOf = (reach: LoraReach, images: number): LoraScope => ({
+  tower: reach.tower === 'always' || images > 0,
+  outer: reach.outer,
+});
+
+/** Adapter parameters on the linears outside the blocks (PEFT 'all-linear' only). */
+function outerLoraParams(arch: Arch, t: Trainable, rank: number, scope: LoraScope): number {
+  if (t.allLinear !== true || !scope.tower) return 0;
+  let n = 0;
+  for (const l of arch.outerLinears ?? [])
+    if (scope.outer === 'all' || l.blockLeaf) n += rank * (l.inFeatures + l.outFeatures);
+  return n;
+}
+
+/**
  * LoRA adds r x (in + out) parameters per adapted linear (LoRA §4, arXiv:2106.09685). `fused`: the engine adapts
  * routed experts as fused 3-D parameters through PEFT's ParamWrapper (model/peft-moe.ts), given how PEFT remaps
- * the targets on this model type; null: every expert is a linear of its own.
+ * the targets on this model type; null: every expert is a linear of its own. `scope`: how far the adapters reach
+ * on a multimodal checkpoint (LoraReach).
  */
 export function loraParams(
   arch: Arch,
@@ -94,11 +130,13 @@ export function loraParams(
   rank: number,
   fullEmbeds: boolean,
   fused: Omit<FusedExpertLora, 'allLinear'> | null = null,
+  scope: LoraScope = scopeOf(PEFT_REACH, 0),
 ): number {
   if (t.full) return 0;
-  let n = 0;
+  let n = outerLoraParams(arch, t, rank, scope);
   const f = fused ? { ...fused, allLinear: t.allLinear === true } : null;
   for (const g of arch.groups) {
+    if (g.name === 'vision' && !scope.tower) continue;
     const moe = f !== null && g.experts > 1;
     for (const l of g.linears) {
       const keep = f !== null && (moe || f.remapped) ? keepsLinearLora(g, l, f) : null;

@@ -352,7 +352,11 @@ if args["device_map_per_rank"]:
     model_kwargs["device_map"] = {"": int(os.environ.get("LOCAL_RANK", "0"))}
 
 tokenizer = AutoTokenizer.from_pretrained(args["model_name_or_path"])
-model = AutoModelForCausalLM.from_pretrained(args["model_name_or_path"], **model_kwargs)
+# A multimodal checkpoint loads through its image-text-to-text class, vision tower included: AutoModelForCausalLM
+# maps mllama and llama4 to their text-only classes and the other wrappers to nothing.
+config = AutoConfig.from_pretrained(args["model_name_or_path"])
+auto = AutoModelForImageTextToText if hasattr(config, "vision_config") else AutoModelForCausalLM
+model = auto.from_pretrained(args["model_name_or_path"], **model_kwargs)
 `;
 
 /**
@@ -371,7 +375,13 @@ import sys
 
 import torch
 from datasets import load_dataset
-${adapter ? 'from peft import LoraConfig\n' : ''}from transformers import AutoModelForCausalLM, AutoTokenizer, BitsAndBytesConfig
+${adapter ? 'from peft import LoraConfig\n' : ''}from transformers import (
+    AutoConfig,
+    AutoModelForCausalLM,
+    AutoModelForImageTextToText,
+    AutoTokenizer,
+    BitsAndBytesConfig,
+)
 from trl import SFTConfig, SFTTrainer
 
 with open(sys.argv[1] if len(sys.argv) > 1 else "${HF_ARGS_FILE}") as f:

@@ -273,7 +273,13 @@ import sys
 
 import torch
 from datasets import load_dataset
-${adapter ? 'from peft import LoraConfig\n' : ''}from transformers import AutoModelForCausalLM, AutoTokenizer, BitsAndBytesConfig
+${adapter ? 'from peft import LoraConfig\n' : ''}from transformers import (
+    AutoConfig,
+    AutoModelForCausalLM,
+    AutoModelForImageTextToText,
+    AutoTokenizer,
+    BitsAndBytesConfig,
+)
 ${imports}
 
 with open(sys.argv[1] if len(sys.argv) > 1 else "hf-args.json") as f:

@@ -9,6 +9,9 @@ import {
 export const LITGPT_MEMORY: FrameworkProfile = {
   id: 'litgpt',
   untiesEmbeddings: true, // litgpt/model.py GPT: lm_head and transformer.wte are separate modules, never tied
+  // convert_hf_checkpoint.py copy_weights_gemma_3 (litgpt 0.5.13) skips vision_tower and multi_modal_projector
+  // weights ("For Gemma3 models only the text component is supported"): GPT is the text model alone.
+  dropsVisionTower: true,
   embedTargetsTrainFully: false,
   gradsPersist: false, // optimizer.zero_grad(set_to_none=True) after each step
   bnbSavesInput: true, // bitsandbytes autograd/_functions.py MatMul4Bit.forward

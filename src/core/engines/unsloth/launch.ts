@@ -168,6 +168,14 @@ export function emitUnsloth(x: LaunchInput): EngineOutput {
       use_gradient_checkpointing: gc,
       random_state: 3407, // get_peft_model's default seed (llama.py#L3080)
     };
+    // A multimodal checkpoint loads through FastModel, whose get_peft_model leaves the vision tower out unless
+    // finetune_vision_layers=True (unsloth 2026.10.9 models/llama.py get_peft_model): set when images are trained,
+    // as Unsloth's vision notebooks do; 'all-linear' then reaches the tower's every block linear (get_peft_regex).
+    if ((o.images ?? 0) > 0 && x.arch.groups.some((g) => g.name === 'vision')) {
+      peft.finetune_vision_layers = true;
+      if (o.loraAllLinear && t.names.every((n) => !/embed|lm_head/.test(n)))
+        peft.target_modules = 'all-linear';
+    }
     if (o.loraTargets.includes('embed') || o.loraTargets.includes('lm_head') || o.modulesToSave)
       notes.push(
         'Unsloth trains embed_tokens / lm_head fully (modules_to_save) when they are targets (llama.py#L3318)',

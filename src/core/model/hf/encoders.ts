@@ -153,6 +153,7 @@ export function mllama(c: Fields): ArchBody {
     groups: [{ ...self, count: layers - crossIdx.length }, cross, ...v.groups],
     embedParams: (vocab + MLLAMA_EXTRA_TOKENS) * hidden,
     otherParams: text.otherParams + v.otherParams + projector,
+    outerLinears: [{ inFeatures: v.outputDim, outFeatures: hidden, blockLeaf: false }],
     maxPositions: t.int('max_position_embeddings', DEFAULT_MAX_POSITIONS),
   };
 }
@@ -199,8 +200,12 @@ export function vision(v: Fields): {
     2 * (ratioRows * tiles * hidden + 1) + // pre/post tile positional embeddings + gates
     2 * normSize(hidden, true) + // layernorm_pre, layernorm_post
     2 * global; // gate_attn, gate_ffn of each global layer
+  // MllamaVisionMLP fc1 / fc2 (transformers 5.14.1 modeling_mllama.py): no contract target names them.
+  const linears = g.linears.map((l) =>
+    l.role === 'up' || l.role === 'down' ? { ...l, role: 'other' as const } : l,
+  );
   return {
-    groups: [{ ...g, name: 'vision', causal: false }],
+    groups: [{ ...g, linears, name: 'vision', causal: false }],
     otherParams: embeddings,
     outputDim: v.int('vision_output_dim'),
   };

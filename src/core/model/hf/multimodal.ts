@@ -1,5 +1,12 @@
 /** Multimodal wrappers: the language model under text_config, a vision tower under vision_config. */
-import type { VisionInput, VisionTower, LayerGroup, Linear, LinearRole } from '../arch.js';
+import type {
+  VisionInput,
+  VisionTower,
+  LayerGroup,
+  Linear,
+  LinearRole,
+  OuterLinear,
+} from '../arch.js';
 import { attention, group, mlp, normSize } from './blocks.js';
 import type { ArchBody, AttnDims, GroupBase } from './blocks.js';
 import { RGB_CHANNELS } from './encoders.js';
@@ -44,7 +51,13 @@ export interface Tower {
   /** Embeddings, final norms, mergers and the projector into the language model. */
   params: number;
   input: VisionInput;
+  /** The nn.Linear modules among `params` (projector, merger), which only 'all-linear' adapts. */
+  outer?: OuterLinear[];
 }
+
+/** One-off linears (a projector's or a merger's), each `[in, out]`. */
+export const oneOff = (...dims: [number, number][]): OuterLinear[] =>
+  dims.map(([inFeatures, outFeatures]) => ({ inFeatures, outFeatures, blockLeaf: false }));
 
 /** A bidirectional ViT block run: q/k/v/o and a 2- or 3-matrix MLP, two norms per layer. */
 export function visionGroup(k: {
@@ -147,9 +160,12 @@ export function qwenVision(v: Fields, textHidden: number): Tower {
     projectorParams: (1 + v.intList('deepstack_visual_indexes').length) * (m * m + m * out),
     inputGradHook: false,
   };
+  // Each merger's two linears (Qwen2.5-VL merger.mlp.0 / mlp.2, Qwen3-VL linear_fc1 / linear_fc2).
+  const mergers = 1 + v.intList('deepstack_visual_indexes').length;
   return {
     group: g,
     params,
+    outer: Array.from({ length: mergers }, () => oneOff([m, m], [m, out])).flat(),
     input: {
       patch,
       merge,
@@ -267,9 +283,24 @@ export function llama4Vision(v: Fields, textHidden: number): Tower {
     projectorParams: ffn * inDim + inDim * outDim + v.int('vision_output_dim') * textHidden,
     inputGradHook: false,
   };
+  // patch_embedding.linear and multi_modal_projector.linear_1 are one-off; vision_adapter.mlp.fc1/fc2 share
+  // the blocks' MLP leaf names (transformers 5.14.1 modeling_llama4.py Llama4UnfoldConvolution, Llama4VisionMLP2).
+  const adapter = (i: number, o: number): OuterLinear => ({
+    inFeatures: i,
+    outFeatures: o,
+    blockLeaf: true,
+  });
   return {
     group: g,
     params,
+    outer: [
+      ...oneOff(
+        [v.int('num_channels', RGB_CHANNELS) * patch * patch, hidden],
+        [v.int('vision_output_dim'), textHidden],
+      ),
+      adapter(ffn, inDim),
+      adapter(inDim, outDim),
+    ],
     input: {
       patch,
       merge,
@@ -325,6 +356,8 @@ export function pixtralVision(v: Fields, textHidden: number, top: Fields): Tower
   return {
     group: g,
     params,
+    // Mistral3PatchMerger.merging_layer, Mistral3MultiModalProjector linear_1 / linear_2.
+    outer: oneOff([hidden * merge * merge, hidden], [hidden, textHidden], [textHidden, textHidden]),
     input: {
       patch,
       merge,
@@ -348,7 +381,8 @@ export function multimodal(
       ...body,
       groups: [...body.groups, v.group],
       otherParams: body.otherParams + v.params,
-      vision: v.input,
+      vision: { ...v.input, params: v.params },
+      ...(v.outer && v.outer.length > 0 && { outerLinears: v.outer }),
     };
   };
 }

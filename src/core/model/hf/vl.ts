@@ -6,7 +6,7 @@ import { RGB_CHANNELS } from './encoders.js';
 import { ConfigError, Fields, isObject } from './fields.js';
 import type { Json } from './fields.js';
 import type { LlamaFlavor } from './llama.js';
-import { QWEN_DEFAULT_PIXELS, multimodal, visionGroup } from './multimodal.js';
+import { QWEN_DEFAULT_PIXELS, multimodal, oneOff, visionGroup } from './multimodal.js';
 import type { Tower } from './multimodal.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -34,6 +34,9 @@ export function qwen2Vision(v: Fields, textHidden: number): Tower {
     gated: false,
     bias: true,
     norm: 'layer',
+    // VisionAttention qkv / proj and VisionMlp fc1 / fc2 (transformers 5.14.1 modeling_qwen2_vl.py): no
+    // contract target names them.
+    unnamed: ['q', 'k', 'v', 'o', 'up', 'down'],
   });
   const m = embed * merge * merge;
   const params =
@@ -46,6 +49,8 @@ export function qwen2Vision(v: Fields, textHidden: number): Tower {
   return {
     group: g,
     params,
+    // PatchMerger mlp.0 and mlp.2.
+    outer: oneOff([m, m], [m, out]),
     input: { patch, merge, fixedTokens: null, defaultPixels: QWEN_DEFAULT_PIXELS, maxPixels: null },
   };
 }
@@ -102,7 +107,9 @@ function llavaVision(next: boolean) {
           maxPixels: null,
         }
       : { patch, merge: 1, fixedTokens: patches, defaultPixels: image * image, maxPixels: null };
-    return { group: g, params, input };
+    // LlavaMultiModalProjector linear_1 / linear_2.
+    const outer = oneOff([featureIn, textHidden], [textHidden, textHidden]);
+    return { group: g, params, input, outer };
   };
 }
 
