@@ -132,6 +132,17 @@ describe('unsloth blocker and rules', () => {
     expect(launchBlocker(grpo)).toContain('unsloth-fast-inference-no-fsdp2');
     expect(buildLaunch(grpo).outputs[0]).toMatchObject({ engine: 'unsloth', ok: false });
   });
+  it('refuse an int8 LoRA with the fast_inference vLLM rollout, not a 16-bit one', () => {
+    const at = (weights: string, rollout: string) => {
+      const x = input({ method: 'lora', weights, objective: 'grpo', rollout });
+      return forbiddenBy(UNSLOTH_RULES, { arch: x.arch, options: x.options, dp: 1, accum: 1 });
+    };
+    const rule = at('int8', 'vllm-colocate');
+    expect(rule?.id).toBe('unsloth-fast-inference-no-int8');
+    expect(rule?.source).toMatch(/loader_utils\.py:3945-3964/);
+    expect(at('bf16', 'vllm-colocate')).toBeNull();
+    expect(at('int8', 'hf')?.id).not.toBe('unsloth-fast-inference-no-int8');
+  });
   it('accept a 1-GPU QLoRA plan and refuse fp4 and inference', () => {
     expect(launchBlocker(input({ method: 'qlora' }))).toBeNull();
     expect(launchBlocker(input({ method: 'qlora', weights: 'fp4' }))).toContain(

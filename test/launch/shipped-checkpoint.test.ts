@@ -17,9 +17,29 @@ describe('the checkpoint a serving plan loads', () => {
     });
   });
   it('keeps the quantize steps for a format the repository does not ship', () => {
-    const ck = checkpointFor('meta-llama/Llama-2-13b-hf', 'llama-2-13b', 'fp8', null);
+    const ck = checkpointFor('meta-llama/Llama-2-13b-hf', 'llama-2-13b', 'int4', null);
     expect(ck.published).toBe(false);
     expect(ck.steps.length).toBeGreaterThan(0);
+  });
+  it('serves fp8 of a 16-bit repository from the repository itself, quantized while loading', () => {
+    // An llm-compressor copy carries quant_method compressed-tensors, which --quantization fp8 refuses.
+    const ck = checkpointFor('meta-llama/Llama-2-13b-hf', 'llama-2-13b', 'fp8', null);
+    expect(ck).toEqual({ ref: 'meta-llama/Llama-2-13b-hf', published: false, steps: [] });
+    for (const framework of ['vllm', 'sglang'] as const) {
+      const x = launchInputOf('glm-4.5-air', 'h100-sxm', {
+        method: 'inference',
+        weights: 'fp8',
+        framework,
+        gpus: 4,
+        tp: 4,
+        batch: 8,
+        seq: 4096,
+      });
+      const sh = serveShOf(x.arch, x.options, x.gpu, x.estimate);
+      expect(sh).toContain('MODEL=${MODEL:-zai-org/GLM-4.5-Air}');
+      expect(sh).toContain('--quantization fp8');
+      expect(sh).not.toMatch(/llm-compressor/);
+    }
   });
   it('serve.sh of an FP8 DeepSeek-V3 plan points MODEL at deepseek-ai/DeepSeek-V3 with nothing to make', () => {
     const x = launchInputOf('deepseek-v3', 'h200-sxm', {

@@ -102,7 +102,8 @@ export function draftLines(x: LaunchInput): string[] {
  * user make (servedCheckpoint's steps: llm-compressor, or a GGUF conversion) are written from the model transformers
  * loads, which never builds those layers and drops their weights on load (Qwen3.5 and Qwen3-Next
  * `_keys_to_ignore_on_load_unexpected = [r"^mtp.*"]`, DeepSeek-V3 `model.layers.61`): the draft would have no
- * trained weights. The model's own checkpoint, or one published in the format, keeps them.
+ * trained weights. The model's own checkpoint, or one published in the format, keeps them; an fp8 plan quantized
+ * while loading (no step) is kept off MTP too, its drafter's online quantization being unchecked.
  */
 export const mtpCheckpointRule = (library: string, versions: string): Rule => ({
   id: `${library}-mtp-needs-checkpoint-mtp`,
@@ -113,8 +114,9 @@ export const mtpCheckpointRule = (library: string, versions: string): Rule => ({
     'https://github.com/huggingface/transformers/blob/009e78d6e89fd6f3e68cf81ba95ccc682c8cdda9/src/transformers/models/qwen3_5/modeling_qwen3_5.py',
   effect: 'forbid',
   scope: 'writer',
-  applies: (x) =>
-    x.options.speculative === 'mtp' &&
-    checkpointFor(x.arch.hfId, x.arch.id, x.options.weights, nativeWeights(x.arch)).steps.length >
-      0,
+  applies: (x) => {
+    if (x.options.speculative !== 'mtp') return false;
+    const ck = checkpointFor(x.arch.hfId, x.arch.id, x.options.weights, nativeWeights(x.arch));
+    return ck.steps.length > 0 || (x.options.weights === 'fp8' && !ck.published);
+  },
 });

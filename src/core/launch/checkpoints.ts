@@ -100,6 +100,13 @@ export function checkpointFor(
       ],
     };
   }
+  // fp8 from a 16-bit checkpoint: the serving engines quantize it while loading (`--quantization fp8`,
+  // https://docs.vllm.ai/en/latest/features/quantization/fp8.html; sglang launch.ts passes the same flag), so
+  // MODEL is the base repository. An llm-compressor copy would carry quant_method compressed-tensors, which
+  // that flag refuses ("Quantization method specified in the model config (compressed-tensors) does not match
+  // ... (fp8)", ModelConfig._verify_quantization, sglang 0.5.23 python/sglang/srt/configs/model_config.py).
+  if (weights === 'fp8' && shipped === null)
+    return { ref: hfId ?? fallback, published: false, steps: [] };
   switch (weights) {
     case 'int4':
     case 'fp8':

@@ -43,8 +43,13 @@ export function weightDtypes(
   // ggml-org/llama.cpp@a458664fc83b6513baea7adafcb0ef0626b006f8), and llama-quantize refuses to turn those into
   // Q4_K or Q4_0 ("requantizing from type mxfp4 is disabled" without --allow-requantize, src/llama-quant.cpp
   // @8784689fee07c6daabf3487d24e1535534ef6e6b): llama.cpp serves the MXFP4 GGUF itself (ggml-org/gpt-oss-120b-GGUF).
+  // Nor fp8 or int8: the engines' online `--quantization fp8` over a checkpoint whose config names mxfp4 is refused
+  // ("Quantization method specified in the model config (mxfp4) does not match ... (fp8)": fp8 is no compatible
+  // or requantization method, ModelConfig._verify_quantization, sglang 0.5.23 python/sglang/srt/configs/model_config.py),
+  // and an llm-compressor FP8 or W8A8 copy would be made from the same missing 16-bit original.
   const requantized = (w: WeightDtype) =>
-    native === 'mxfp4' && (w === 'int4' || w === 'nf4' || w === 'q4_k_m' || w === 'q4_0');
+    native === 'mxfp4' &&
+    (w === 'int4' || w === 'nf4' || w === 'q4_k_m' || w === 'q4_0' || w === 'fp8' || w === 'int8');
   // Serving on Blackwell (FP4 tensor cores): NVFP4 beside the rest (searchedMinCapability keeps it there).
   if (fp4Cores) defaults.inference.push('nvfp4');
   const base =

@@ -277,9 +277,29 @@ export const PEFT_MOE_GATE_UP_PAIR: Rule = {
     x.options.loraTargets.includes('gate') !== x.options.loraTargets.includes('up'),
 };
 
+/**
+ * Model types whose transformers class sets `_supports_sdpa = False` (transformers 5.14.1: GptOssPreTrainedModel,
+ * its attention sinks; the catalog's other families support SDPA). An explicit attn_implementation "sdpa", what
+ * hf-args.json and axolotl.yaml write, raises instead of falling back to eager (PreTrainedModel
+ * get_correct_attn_implementation re-raises _sdpa_can_dispatch's ValueError when "sdpa" was asked for).
+ */
+const NO_SDPA_MODEL_TYPES: ReadonlySet<string> = new Set(['gpt_oss']);
+
+export const HF_NO_SDPA: Rule = {
+  id: 'transformers-no-sdpa',
+  says: 'transformers has no SDPA attention for this architecture (_supports_sdpa = False) and raises "does not support an attention implementation through torch.nn.functional.scaled_dot_product_attention" when attn_implementation sdpa is asked for: plan flash (its kernels-hub kernel) or eager attention',
+  library: 'transformers',
+  versions: '>=4.55,<=5.14.1',
+  source:
+    'https://github.com/huggingface/transformers/blob/v5.14.1/src/transformers/models/gpt_oss/modeling_gpt_oss.py',
+  effect: 'forbid',
+  applies: (x) => x.options.attention === 'sdpa' && NO_SDPA_MODEL_TYPES.has(x.arch.modelType),
+};
+
 /** hf-trainer (DDP / one process): the attention-kernel, fused-expert and GRPO rules apply. */
 export const HF_TRAINER_RULES: readonly Rule[] = [
   HF_ARCH_RULE,
+  HF_NO_SDPA,
   BNB_FUSED_EXPERTS,
   PEFT_MOE_GATE_UP_PAIR,
   FLASH_ATTN_WHEEL,
@@ -287,6 +307,7 @@ export const HF_TRAINER_RULES: readonly Rule[] = [
 ];
 export const HF_FSDP_RULES: readonly Rule[] = [
   HF_ARCH_RULE,
+  HF_NO_SDPA,
   BNB_FUSED_EXPERTS,
   PEFT_MOE_GATE_UP_PAIR,
   INT8_SHARDED,
@@ -302,6 +323,7 @@ export const HF_FSDP_RULES: readonly Rule[] = [
 ];
 export const HF_DEEPSPEED_RULES: readonly Rule[] = [
   HF_ARCH_RULE,
+  HF_NO_SDPA,
   BNB_FUSED_EXPERTS,
   PEFT_MOE_GATE_UP_PAIR,
   INT8_SHARDED,

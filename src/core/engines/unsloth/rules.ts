@@ -53,6 +53,17 @@ export const UNSLOTH_RULES: readonly Rule[] = [
     applies: (x) => x.options.rollout === 'vllm-colocate' && x.options.zero >= 2 && x.dp > 1,
   },
   {
+    id: 'unsloth-fast-inference-no-int8',
+    says: 'Unsloth raises on fast_inference=True (the shared-weights vLLM rollout) with load_in_8bit ("vLLM would not run in 8-bit"): a GRPO with the vLLM rollout loads in 4-bit or 16-bit, or an int8 LoRA generates without vLLM',
+    library: 'unsloth',
+    versions: '>=2026.10.9,<=2026.10.9',
+    // refuse_fast_inference_load_in_8bit, called by FastModel.from_pretrained (models/vision.py:4354-4360), to
+    // which FastLanguageModel hands every load_in_8bit load (models/loader.py:1330).
+    source: `${UNSLOTH_WHEEL}/models/loader_utils.py:3945-3964`,
+    effect: 'forbid',
+    applies: (x) => x.options.rollout === 'vllm-colocate' && x.options.weights === 'int8',
+  },
+  {
     id: 'unsloth-ddp-defaults',
     says: 'under DDP Unsloth sets ddp_find_unused_parameters False for a plain LoRA under checkpointing and gradient_as_bucket_view True for full fine-tunes (one gradient copy); the launcher leaves both to it',
     library: 'unsloth',
