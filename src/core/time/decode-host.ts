@@ -161,7 +161,9 @@ export const qkNormKernelCount = (
  * activations beyond the counted chain (FrameworkProfile.decodeFeatureKernels). The block-FP8 kernels where the
  * step runs block-scaled FP8 weights through the engine's blockwise path (time/block-fp8.ts runsBlockFp8Path, any
  * generation from cc 8.9): one set per linear of blockFp8Gemms (without the shared expert's where it runs on a
- * stream beside the routed experts), with the row pad on cc 9.0, and per MoE layer.
+ * stream beside the routed experts), with the row pad on cc 9.0, and per MoE layer. Where the engine runs the experts
+ * through TensorRT-LLM's MoE (16-bit unless the build ran Triton's, TimeOptions.tritonMoe16; MXFP4), its kernels'
+ * difference from the Triton chain per MoE layer; at NVFP4, each layer's activation quantizations.
  */
 export function decodeFeatureKernels(
   m: ModelFacts,
