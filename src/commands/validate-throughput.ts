@@ -120,6 +120,10 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.ggml_graph === 'unfused') time.unfusedGraph = true;
     // A llama.cpp build before ggml-cuda's GEMV fusion (ggml-org/llama.cpp#16715; the case says so).
     if (c.ggml_graph === 'no-gemv-fusion') time.noGemvFusion = true;
+    // An engine build that ran the model's 16-bit experts through Triton's fused_moe (the case says so).
+    if (c.moe_runner === 'triton') time.tritonMoe16 = true;
+    // An engine build that did not fuse the model's all-reduces with their norms (the case says so).
+    if (c.allreduce_norm_fusion === false) time.noAllReduceNormFusion = true;
     // A transformers build that ran the routed experts in a per-expert loop (4.x; the case says so).
     if (c.moe_dispatch === 'loop') time.moeLoop = true;
     // A run that replaced a dense MoE block's experts with per-expert linears run one by one (the case says so).

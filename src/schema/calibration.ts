@@ -103,6 +103,10 @@ export const throughputCaseSchema = z.looseObject({
    * 'no-gemv-fusion' (fused ops, but no mat-vec fusion yet) sets TimeOptions.noGemvFusion.
    */
   ggml_graph: z.enum(['unfused', 'no-gemv-fusion']).optional(),
+  /** The engine build ran the model's 16-bit experts through Triton's fused_moe: sets TimeOptions.tritonMoe16. */
+  moe_runner: z.literal('triton').optional(),
+  /** The engine build did not fuse the model's all-reduces with their norms: sets TimeOptions.noAllReduceNormFusion. */
+  allreduce_norm_fusion: z.literal(false).optional(),
   /** The run's DeepSpeed config set overlap_comm false: sets TimeOptions.serialComm. */
   deepspeed_overlap_comm: z.literal(false).optional(),
   /** The run's DeepSpeed config left its hidden-size buckets 'auto' for transformers to fill: sets TimeOptions.zeroAutoBuckets. */

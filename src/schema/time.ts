@@ -85,6 +85,19 @@ export interface TimeOptions {
    */
   noGemvFusion?: boolean;
   /**
+   * The engine build ran the model's 16-bit experts through Triton's fused_moe where the engine now runs them through
+   * TensorRT-LLM's MoE (FrameworkProfile.decodeFeatureKernels trtllmMoe16: SGLang 0.5.6 took flashinfer_trtllm for
+   * Qwen3-MoE's fp8 and modelopt_fp4 checkpoints only). No flag sets it; `validate --throughput` does for rows of such
+   * builds (their `moe_runner`).
+   */
+  tritonMoe16?: boolean;
+  /**
+   * The engine build did not fuse the model's all-reduces with the norm after them (FrameworkProfile
+   * allReduceNormFusion: SGLang 0.5.6 listed gpt-oss and the DeepSeek-V3 family only). No flag sets it; `validate
+   * --throughput` does for rows of such builds (their `allreduce_norm_fusion`).
+   */
+  noAllReduceNormFusion?: boolean;
+  /**
    * The library build ran a model's routed experts in a per-expert Python loop (transformers 4.x sparse MoE blocks,
    * e.g. Qwen2MoeSparseMoeBlock.forward: `for expert_idx in range(self.num_experts)`, before transformers 5's
    * experts_implementation="grouped_mm"): training times the experts with the 'loop' dispatch instead of the

@@ -3,12 +3,16 @@
 // (engines/sglang/decode-kernels.ts), and fuses each all-reduce with the norm after it (allReduceNormFusion).
 import { describe, expect, it } from 'vitest';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
-import { SGLANG_SM100_DEEPSEEK_KERNELS as K } from '../../src/core/engines/sglang/decode-kernels.js';
+import {
+  SGLANG_SM100_DEEPSEEK_KERNELS as K,
+  SGLANG_SM100_QWEN3_MOE_KERNELS as Q,
+} from '../../src/core/engines/sglang/decode-kernels.js';
 import { blockFp8Gemms } from '../../src/core/time/block-fp8.js';
 import {
   decodeFeatureKernels,
   decodeHost,
   graphKernelSecondsOf,
+  trtllmMoe16,
 } from '../../src/core/time/decode-host.js';
 import { modelFacts } from '../../src/core/time/model-facts.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
@@ -49,7 +53,7 @@ describe("SGLang's DeepSeek-V3 decode kernels on SM100", () => {
   it('counts nothing where the path was not read: Hopper, ROCm, or a model off trtllm_mla', () => {
     for (const cc of [9.0, 8.0, 0]) expect(decodeFeatureKernels(m, optionsOf('fp8'), cc)).toBe(0);
     const g = modelFacts(resolveModel('glm-4.5'));
-    expect(decodeFeatureKernels(g, optionsOf(), 10.0)).toBe(0);
+    expect(decodeFeatureKernels(g, optionsOf(), 9.0)).toBe(0);
   });
 
   it('fuses the all-reduces with their norms on SM100 only, and adds the counted kernels to the graph gaps', () => {
@@ -58,5 +62,58 @@ describe("SGLang's DeepSeek-V3 decode kernels on SM100", () => {
       decodeHost(m, optionsOf('fp8'), defaultTimeOptions(8), null, undefined, 0, cc).gaps;
     const extra = decodeFeatureKernels(m, optionsOf('fp8'), 10.0);
     expect(gaps(10.0) - gaps(9.0)).toBeCloseTo((extra - (2 * m.layers - 1)) * k, 9);
+  });
+});
+
+// SGLang 0.5.8.post1 runs Qwen3-MoE's 16-bit experts through FlashInfer's trtllm_bf16_moe on SM100 (2 kernels fewer an
+// MoE layer than the Triton chain, no Triton K-loop chain), GLM-4.5/4.6's shared expert beside its routed experts, and
+// fuses both models' all-reduces with their norms.
+describe("SGLang's Qwen3-MoE and GLM-4.5 decode kernels on SM100", () => {
+  const q = modelFacts(resolveModel('qwen3-235b-a22b'));
+  const g = modelFacts(resolveModel('glm-4.5'));
+
+  it('counts 2 fewer kernels a Qwen3-MoE layer for 16-bit experts on SM100 only', () => {
+    expect(Q.trtllmMoe16).toBe(-2);
+    expect(decodeFeatureKernels(q, optionsOf(), 10.0)).toBe(q.moeLayers * -2);
+    expect(decodeFeatureKernels(q, optionsOf('fp8'), 10.0)).toBe(0);
+    expect(decodeFeatureKernels(q, optionsOf(), 9.0)).toBe(0);
+    expect(trtllmMoe16(q, optionsOf(), 10.0)).toBe(true);
+    expect(trtllmMoe16(q, optionsOf(), 9.0)).toBe(false);
+  });
+
+  it('keeps the Triton chain for a build that ran it (TimeOptions.tritonMoe16)', () => {
+    const t = { ...defaultTimeOptions(8), tritonMoe16: true };
+    expect(decodeFeatureKernels(q, optionsOf(), 10.0, t)).toBe(0);
+    expect(trtllmMoe16(q, optionsOf(), 10.0, t)).toBe(false);
+  });
+
+  it("counts GLM-4.5's shared-expert add per MoE layer on SM100", () => {
+    expect(decodeFeatureKernels(g, optionsOf(), 10.0)).toBe(g.sharedExpertLayers);
+    expect(g.sharedExpertLayers).toBeGreaterThan(0);
+  });
+
+  it('fuses their all-reduces with the norms on SM100 unless the build did not', () => {
+    const k = graphKernelSecondsOf(FRAMEWORKS.sglang, undefined);
+    const gaps = (t = defaultTimeOptions(8)) =>
+      decodeHost(g, optionsOf(), t, null, undefined, 0, 10.0).gaps;
+    const off = gaps({ ...defaultTimeOptions(8), noAllReduceNormFusion: true });
+    expect(off - gaps()).toBeCloseTo((2 * g.layers - 1) * k, 9);
+  });
+});
+
+// gpt-oss's MXFP4 experts through trtllm_fp4_block_scale_moe (6 kernels an MoE layer against the Triton chain's 7) and
+// NVFP4 Llama's per-linear FP4 activation quantization (4 a layer), on SM100.
+describe("SGLang's gpt-oss and NVFP4 Llama decode kernels on SM100", () => {
+  it('counts one kernel fewer a gpt-oss MoE layer at MXFP4 on SM100 only', () => {
+    const g = modelFacts(resolveModel('gpt-oss-120b'));
+    expect(decodeFeatureKernels(g, optionsOf('mxfp4'), 10.0)).toBe(-g.moeLayers);
+    expect(decodeFeatureKernels(g, optionsOf('mxfp4'), 9.0)).toBe(0);
+  });
+
+  it("counts NVFP4 Llama's four activation quantizations a layer, and none at 16 bits", () => {
+    const l = modelFacts(resolveModel('llama-3.1-70b'));
+    expect(decodeFeatureKernels(l, optionsOf('nvfp4'), 10.0)).toBe(4 * l.layers);
+    expect(decodeFeatureKernels(l, optionsOf(), 10.0)).toBe(0);
+    expect(decodeFeatureKernels(l, optionsOf('nvfp4'), 12.0)).toBe(0);
   });
 });

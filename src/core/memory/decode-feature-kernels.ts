@@ -1,7 +1,12 @@
 /**
  * An engine's decode kernels beyond the counted chain (FrameworkProfile.decodeFeatureKernels). `sharedExpertBeside`:
  * the MoE layers' shared expert runs on a second stream beside the router and routed experts, so its linears'
- * activation kernels are off the step's critical path (not counted per block-FP8 linear).
+ * activation kernels are off the step's critical path (not counted per block-FP8 linear). `trtllmMoe16`: the MoE layers'
+ * 16-bit experts run through FlashInfer's TensorRT-LLM MoE instead of the Triton fused_moe chain the engine's routing
+ * count describes: the kernels an MoE layer launches beyond that count (negative: fewer), and the Triton kernel's
+ * K-loop chain (time/moe-call.ts fusedMoeChainSeconds) not paid. `trtllmMoeMxfp4`: the same for MXFP4 experts run
+ * through its FP4 block-scale MoE. `nvfp4Layer`: per decoder layer of NVFP4 weights, the kernels that quantize its dense
+ * linears' activations to FP4 before their GEMMs.
  */
 export interface DecodeFeatureKernels {
   mlaLayer: number;
@@ -11,4 +16,7 @@ export interface DecodeFeatureKernels {
   blockFp8PadSm90: number;
   blockFp8Moe: number;
   sharedExpertBeside?: boolean;
+  trtllmMoe16?: number;
+  trtllmMoeMxfp4?: number;
+  nvfp4Layer?: number;
 }

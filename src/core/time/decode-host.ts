@@ -1,6 +1,7 @@
 /** A decode step's host side: eager dispatch, CUDA-graph gaps and generate()'s per-token work. */
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import type { FrameworkProfile } from '../memory/framework-profile.js';
+import type { DecodeFeatureKernels } from '../memory/decode-feature-kernels.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { QuantFormat, TimeOptions } from '../../schema/time.js';
 import type { ModelFacts } from './model-facts.js';
@@ -160,12 +161,15 @@ export const qkNormKernelCount = (
  * activations beyond the counted chain (FrameworkProfile.decodeFeatureKernels). The block-FP8 kernels where the
  * step runs block-scaled FP8 weights through the engine's blockwise path (time/block-fp8.ts runsBlockFp8Path, any
  * generation from cc 8.9): one set per linear of blockFp8Gemms (without the shared expert's where it runs on a
- * stream beside the routed experts), with the row pad on cc 9.0, and per MoE layer.
+ * stream beside the routed experts), with the row pad on cc 9.0, and per MoE layer. Where the engine runs the experts
+ * through TensorRT-LLM's MoE (16-bit unless the build ran Triton's, TimeOptions.tritonMoe16; MXFP4), its kernels'
+ * difference from the Triton chain per MoE layer; at NVFP4, each layer's activation quantizations.
  */
 export function decodeFeatureKernels(
   m: ModelFacts,
   o: EstimateOptions,
   cc: number | undefined,
+  t?: TimeOptions,
 ): number {
   const k = FRAMEWORKS[o.framework].decodeFeatureKernels?.(m.modelType, cc ?? 0);
   if (k === undefined) return 0;
@@ -178,19 +182,50 @@ export function decodeFeatureKernels(
     ? blockFp8Gemms(m.arch, o.tp, false, beside).reduce((a, g) => a + g.count, 0)
     : 0;
   const perLinear = k.blockFp8Linear + (cc === 9 ? k.blockFp8PadSm90 : 0);
+  const moe16 = runsTrtllmMoe16(k, o, t) ? m.moeLayers * (k.trtllmMoe16 ?? 0) : 0;
+  const mxfp4 = o.weights === 'mxfp4' ? m.moeLayers * (k.trtllmMoeMxfp4 ?? 0) : 0;
+  const nvfp4 = o.weights === 'nvfp4' ? m.layers * (k.nvfp4Layer ?? 0) : 0;
   return (
     m.mlaLayers * k.mlaLayer +
     m.sharedExpertLayers * k.sharedExpert +
     router +
+    moe16 +
+    mxfp4 +
+    nvfp4 +
     (fp8 ? linears * perLinear + m.moeLayers * k.blockFp8Moe : 0)
   );
 }
 
+/** Whether the step's 16-bit experts run through the engine's TensorRT-LLM MoE (DecodeFeatureKernels.trtllmMoe16). */
+const runsTrtllmMoe16 = (
+  k: DecodeFeatureKernels | undefined,
+  o: EstimateOptions,
+  t: TimeOptions | undefined,
+): boolean =>
+  k?.trtllmMoe16 !== undefined &&
+  t?.tritonMoe16 !== true &&
+  (o.weights === 'bf16' || o.weights === 'fp16');
+
+/** Whether the engine runs this model's 16-bit experts through TensorRT-LLM's MoE on this GPU, not Triton's fused_moe. */
+export const trtllmMoe16 = (
+  m: ModelFacts,
+  o: EstimateOptions,
+  cc: number,
+  t?: TimeOptions,
+): boolean =>
+  runsTrtllmMoe16(FRAMEWORKS[o.framework].decodeFeatureKernels?.(m.modelType, cc), o, t);
+
 /** The norms a decode step's all-reduces take into their kernels (FrameworkProfile.allReduceNormFusion). */
-const fusedNormKernels = (m: ModelFacts, o: EstimateOptions, cc: number | undefined): number => {
+const fusedNormKernels = (
+  m: ModelFacts,
+  o: EstimateOptions,
+  cc: number | undefined,
+  t: TimeOptions,
+): number => {
   const f = FRAMEWORKS[o.framework].allReduceNormFusion;
   const on =
     f !== undefined &&
+    t.noAllReduceNormFusion !== true &&
     o.tp > 1 &&
     o.dpAttention !== true &&
     (cc ?? 0) >= f.minCc &&
@@ -235,8 +270,8 @@ export function decodeHost(
   const routing =
     m.moeLayers * (fw.moeRoutingKernels ?? 0) +
     qkNormKernelCount(m, fw, o.batch) +
-    decodeFeatureKernels(m, o, cc) -
-    fusedNormKernels(m, o, cc);
+    decodeFeatureKernels(m, o, cc, t) -
+    fusedNormKernels(m, o, cc, t);
   // A build before the engine fused ops (TimeOptions.unfusedGraph): its own kernels per layer, each quantized linear
   // with its activation-quantizing kernel (engines/<engine>/memory.ts unfusedDecodeKernels).
   // A row split turns the matmul fusions off too ("TODO: add support for fusion for split buffers") and the graph's

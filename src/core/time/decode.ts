@@ -22,7 +22,7 @@ import type { GpuRates } from './hardware.js';
 import { DECODE_PHASES, linearReadBytes, weightBytes } from './model-facts.js';
 import type { Bound, DecodePhase, ModelFacts } from './model-facts.js';
 import { argmaxBound } from './train-step.js';
-import { decodeHost } from './decode-host.js';
+import { decodeHost, trtllmMoe16 } from './decode-host.js';
 import { eagerPrefillHostSeconds, overlappedHostSeconds, routedBatch } from './graph-step.js';
 
 export { eagerPrefillHostSeconds } from './graph-step.js';
@@ -649,7 +649,13 @@ function dmmvTail(
  * (moeCallSeconds) and, for 16-bit experts, the GEMMs' K-loop chains where they outlast the bytes
  * (fusedMoeChainSeconds).
  */
-function moeLayersSeconds(m: ModelFacts, o: EstimateOptions, r: GpuRates, tr: Traffic): number {
+function moeLayersSeconds(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  tr: Traffic,
+): number {
   const fw = FRAMEWORKS[o.framework];
   const layerBytes = tr.expertGpu / m.moeLayers;
   const call = moeCallSeconds(
@@ -658,7 +664,9 @@ function moeLayersSeconds(m: ModelFacts, o: EstimateOptions, r: GpuRates, tr: Tr
     layerBytes / r.mem,
   );
   const width = m.expertFfn / ((o.ep ?? 1) > 1 ? 1 : o.tp);
-  return call + (tr.q === null ? fusedMoeChainSeconds(m, fw, r, layerBytes, width) : 0);
+  // The Triton fused_moe K-loop chain, where the engine runs its 16-bit experts through that kernel.
+  const triton = tr.q === null && !trtllmMoe16(m, o, r.cc, t);
+  return call + (triton ? fusedMoeChainSeconds(m, fw, r, layerBytes, width) : 0);
 }
 
 export function decodeStep(
@@ -695,7 +703,7 @@ export function decodeStep(
     (t.v0Scheduler ? (fw.v0StepHostSeconds ?? 0) + (fw.v0SeqHostSeconds ?? 0) * B : 0) +
     loop * (fw.seqHostSeconds ?? 0) * B;
   // The MoE layers' fused-expert calls at small batch, beyond their bytes and gaps (moe-call.ts).
-  const moeT = m.moeLayers > 0 ? moeLayersSeconds(m, o, r, tr) : 0;
+  const moeT = m.moeLayers > 0 ? moeLayersSeconds(m, o, t, r, tr) : 0;
   // Linears whose kernels at decode M outlast their bytes and FLOPs: block-scaled FP8 (block-fp8.ts) and, on ROCm, those
   // the engine hands to hipBLASLt (rocm-gemm.ts).
   const cut = KERNELS.cutlass;

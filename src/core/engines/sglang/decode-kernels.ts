@@ -5,6 +5,7 @@
  * trtllm_mla attention backend and, for DeepSeek's block-FP8 checkpoint, the flashinfer_trtllm MoE runner with the
  * shared expert kept out of the routed MoE (server_args.py `_handle_model_specific_adjustments`; block-fp8.ts here).
  * Elsewhere (Hopper's FA3 MLA and Triton MoE with the shared expert fused in, ROCm) the kernels were not counted.
+ * Qwen3-MoE's, GLM-4.5/4.6's, gpt-oss's and NVFP4 Llama's SM100 paths are counted below.
  *
  * - MLA (models/deepseek_v2.py `forward_absorb_prepare`, `forward_absorb_core`; layers/attention/trtllm_mla_backend.py
  *   `forward_decode`, BF16 KV cache): beyond a plain layer's qkv and o GEMMs, norms, rotary, KV store and attention
@@ -39,11 +40,100 @@ export const SGLANG_SM100_DEEPSEEK_KERNELS: DecodeFeatureKernels = {
   blockFp8Moe: 3, // fp8.py apply_with_router_logits: quantize, scale transpose, bias cast
 };
 
-/** SGLang's count where it was read: the DeepSeek-V3 family on the trtllm_mla backend it picks on SM100. */
-export const sglangDecodeFeatureKernels = (
+/**
+ * Qwen3-MoE (`Qwen3MoeForCausalLM`) on SM100, counted in the sglang==0.5.8.post1 wheel
+ * (https://pypi.org/project/sglang/0.5.8.post1/): server_args.py `_handle_model_specific_adjustments` sets the
+ * flashinfer_trtllm MoE runner for an unquantized checkpoint too (`self.quantization is None`; 0.5.6 did so for fp8
+ * and modelopt_fp4 only), so `get_moe_impl_class` builds FlashInferFusedMoE and its 16-bit experts run in one
+ * `trtllm_bf16_moe` call with the top-k bypassed (layers/moe/fused_moe_triton/layer.py `forward_impl`). In
+ * flashinfer_python==0.6.1 (the wheel's pin) that call launches, at one token, one routing kernel
+ * (trtllm_fused_moe_routing_renormalize.cu: `routingIndicesBlockKernel` up to its block's tokens), the permute + first
+ * GEMM with the SwiGLU fused in, the second GEMM and the finalize (trtllm_fused_moe_runner.cu `Runner::run`; the
+ * activation kernel only for DeepSeek FP8), no memset (trtllm_fused_moe_kernel_launcher.cu). With the router GEMM
+ * (qwen3_moe.py `forward_normal`) an MoE layer is 5 kernels where the Triton chain is 7 (router GEMM, top-k,
+ * moe_align_block_size, w13, activation, w2, sum): 2 fewer.
+ */
+export const SGLANG_SM100_QWEN3_MOE_KERNELS: DecodeFeatureKernels = {
+  mlaLayer: 0,
+  sharedExpert: 0,
+  biasedRouter: { modelTypes: [], kernels: 0 },
+  blockFp8Linear: 0, // the FP8 checkpoint's path not counted
+  blockFp8PadSm90: 0,
+  blockFp8Moe: 0,
+  trtllmMoe16: -2, // trtllm_bf16_moe: routing, gemm1 + SwiGLU, gemm2, finalize (flashinfer_python==0.6.1)
+};
+
+/**
+ * GLM-4.5/4.6 (`Glm4MoeForCausalLM`) on SM100 at 16 bits, sglang==0.5.8.post1: the MoE runner stays Triton's (the
+ * flashinfer_trtllm switch is for modelopt_fp4 only, server_args.py), and under graph capture the MoE layer takes
+ * `forward_normal_dual_stream` (models/glm4_moe.py): the shared expert on the step's stream, the router and routed
+ * experts on the alternate one, joined by `torch.add(..., out=)`: 1 kernel beyond the chain. Its router (sigmoid
+ * scores plus the correction bias, 160 experts) takes neither FlashInfer's `fused_topk_deepseek` nor `moe_fused_gate`
+ * (both need a power-of-two expert count, layers/moe/topk.py `biased_grouped_topk_gpu`) but the torch.compile'd
+ * `biased_grouped_topk_impl`, whose Inductor kernels were not counted (0 beyond the chain's top-k).
+ */
+export const SGLANG_SM100_GLM4_MOE_KERNELS: DecodeFeatureKernels = {
+  mlaLayer: 0,
+  sharedExpert: 1, // forward_normal_dual_stream: the add after the streams join
+  sharedExpertBeside: true,
+  biasedRouter: { modelTypes: [], kernels: 0 }, // biased_grouped_topk_impl's Inductor kernels not counted
+  blockFp8Linear: 0,
+  blockFp8PadSm90: 0,
+  blockFp8Moe: 0,
+};
+
+/**
+ * gpt-oss (`GptOssForCausalLM`) on SM100, sglang==0.5.6 and 0.5.8.post1 alike: server_args.py takes the
+ * flashinfer_mxfp4 MoE runner for its MXFP4 checkpoint on Blackwell, and layers/quantization/mxfp4.py `apply` (default
+ * `flashinfer_mxfp4_moe_precision`) quantizes the hidden states with `mxfp8_quantize` and hands the router's BF16
+ * logits (models/gpt_oss.py: a BF16 ReplicatedLinear with bias, so `.to(torch.bfloat16)` copies nothing) to
+ * `trtllm_fp4_block_scale_moe`, whose runner at one token launches one routing kernel, gemm1 with the SwiGLU fused,
+ * gemm2 and the finalize (flashinfer_python==0.5.3, 0.5.6's pin: trtllm_fused_moe_runner.cu `Runner::run`,
+ * trtllm_fused_moe_routing_renormalize.cu). With the router GEMM: 6 kernels an MoE layer where the Triton chain is 7.
+ */
+export const SGLANG_SM100_GPT_OSS_KERNELS: DecodeFeatureKernels = {
+  mlaLayer: 0,
+  sharedExpert: 0,
+  biasedRouter: { modelTypes: [], kernels: 0 },
+  blockFp8Linear: 0,
+  blockFp8PadSm90: 0,
+  blockFp8Moe: 0,
+  trtllmMoeMxfp4: -1, // mxfp8_quantize, routing, gemm1 + SwiGLU, gemm2, finalize (flashinfer_python==0.5.3)
+};
+
+/**
+ * Llama (`LlamaForCausalLM`) with a ModelOpt NVFP4 checkpoint (`modelopt_fp4`) on SM100, sglang==0.5.8.post1 and
+ * 0.5.23 alike: each dense linear's `ModelOptFp4LinearMethod.apply` (layers/quantization/modelopt_quant.py, w4a4)
+ * quantizes its activations with `fp4_quantize(x, layer.input_scale_inv)` in a kernel of its own before `fp4_gemm`
+ * (only DeepSeek's and Qwen3.5's layers take a pre-quantized input, `_accepts_prequantized_fp4`), and models/llama.py
+ * runs four linears a layer (qkv_proj, o_proj, gate_up_proj, down_proj): 4.
+ */
+export const SGLANG_SM100_LLAMA_KERNELS: DecodeFeatureKernels = {
+  mlaLayer: 0,
+  sharedExpert: 0,
+  biasedRouter: { modelTypes: [], kernels: 0 },
+  blockFp8Linear: 0,
+  blockFp8PadSm90: 0,
+  blockFp8Moe: 0,
+  nvfp4Layer: 4, // fp4_quantize before each of qkv_proj, o_proj, gate_up_proj, down_proj
+};
+
+const sm100 = (cc: number): boolean => cc >= 10 && cc < 11;
+
+/**
+ * SGLang's count where it was read, by model type and GPU: the DeepSeek-V3 family on the trtllm_mla backend it picks
+ * on SM100, Qwen3-MoE, GLM-4.5/4.6, gpt-oss and Llama on SM100.
+ */
+export function sglangDecodeFeatureKernels(
   modelType: string,
   cc: number,
-): DecodeFeatureKernels | undefined =>
-  sglangAttentionBackend(modelType, true, cc) === 'trtllm_mla'
-    ? SGLANG_SM100_DEEPSEEK_KERNELS
-    : undefined;
+): DecodeFeatureKernels | undefined {
+  if (sglangAttentionBackend(modelType, true, cc) === 'trtllm_mla')
+    return SGLANG_SM100_DEEPSEEK_KERNELS;
+  if (!sm100(cc)) return undefined;
+  if (modelType === 'qwen3_moe') return SGLANG_SM100_QWEN3_MOE_KERNELS;
+  if (modelType === 'glm4_moe') return SGLANG_SM100_GLM4_MOE_KERNELS;
+  if (modelType === 'gpt_oss') return SGLANG_SM100_GPT_OSS_KERNELS;
+  if (modelType === 'llama') return SGLANG_SM100_LLAMA_KERNELS;
+  return undefined;
+}

@@ -151,8 +151,13 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // attention (server_args.py `_handle_model_specific_adjustments`, `GptOssForCausalLM`: is_blackwell_supported, major
   // 10 or 12), used at up to 2048 tokens on every layer but the last (layers/communicator.py, sglang==0.5.6). The
   // DeepSeek-V3 architecture (deepseek_v3, kimi_k2 configs) gets it on SM100 in one node without DP attention
-  // (server_args.py `_handle_model_specific_adjustments`, is_sm100_supported, sglang==0.5.6.post1).
-  allReduceNormFusion: { modelTypes: ['gpt_oss', 'deepseek_v3', 'kimi_k2'], minCc: 10 },
+  // (server_args.py `_handle_model_specific_adjustments`, is_sm100_supported, sglang==0.5.6.post1). sglang==0.5.8.post1
+  // lists Glm4MoeForCausalLM and Qwen3MoeForCausalLM too (glm4_moe, qwen3_moe), on SM90 or SM100 for all of them; only
+  // SM100 is taken here, the Hopper rows' builds not read.
+  allReduceNormFusion: {
+    modelTypes: ['gpt_oss', 'deepseek_v3', 'kimi_k2', 'glm4_moe', 'qwen3_moe'],
+    minCc: 10, // is_sm100_supported, https://pypi.org/project/sglang/0.5.8.post1/ server_args.py
+  },
   // Its decode step replays the next captured CUDA-graph batch size, padded rows routed too (engines/sglang/graph-batch.ts).
   graphBatch: sglangGraphBatch,
   // Above cuda_graph_max_bs (its default by GPU memory and TP, sglangDefaults below) a decode step runs without its
