@@ -21,7 +21,7 @@ const rows = throughputRows('throughput.json');
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -184,8 +184,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (473: 459 out of sample, 14 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(473);
+  it('scores every scorable case (484: 470 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(484);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -371,6 +371,11 @@ const MICROBATCH_FIELD_ROW = /^(llamacpp-15131-|llamacpp-24216-|llamacpp-20586-)
 // 64 in flight), ROCm/aiter#1930 (SGLang DeepSeek-R1 FP8 on 8x MI300X with aiter's tuned block-scaled FP8 GEMM, 4 to 32
 // in flight) and ggml-org/llama.cpp#15802 (Llama 3 8B Q4_0 on an RTX 3090, microbatch 1 to 8).
 const PR_TABLE_FIELD_ROW = /^(vllm25135-|aiter1930-|llamacpp-15802-)/;
+// Three tables new to the set, scored before any model change (calibration/README.md "Qwen3-4B on an RTX 4090, an eager
+// AWQ run on an A100 and llama.cpp at a 32K depth: three tables"): tenstorrent/tt-inference-server#394 (Qwen3-4B bf16 on
+// an RTX 4090 at concurrency 1), vllm-project/vllm#20469 (Qwen3-14B-AWQ on an A100 under vLLM v0.9.1 with
+// --enforce-eager) and ggml-org/llama.cpp#17505 (Llama 3 8B Q4_0 after a 32,768-token depth, microbatch 1 to 16).
+const DEPTH_EAGER_FIELD_ROW = /^(tt394-|vllm20469-|llamacpp-17505-)/;
 const eraOf = (id: string) =>
   OLDER_FIELD_ROW.test(id)
     ? 'older'
@@ -398,7 +403,9 @@ const eraOf = (id: string) =>
                           ? 'microbatch'
                           : PR_TABLE_FIELD_ROW.test(id)
                             ? 'prtable'
-                            : 'newer';
+                            : DEPTH_EAGER_FIELD_ROW.test(id)
+                              ? 'deptheager'
+                              : 'newer';
 // The older and newer vLLM field rows at today's figures (each line's comment says how they got there).
 const OLDER_BAR = { count: 31, median: 0.099, p90: 0.23 };
 const NEWER_BAR = { count: 4, median: 0.062, p90: 0.119 };
@@ -598,11 +605,19 @@ const FIELD_BARS = {
   // vllm-project/vllm#25135's Llama 3.1 405B MXFP4 on one MI355X at 64 in flight: -15.8% (the estimate slow; MXFP4 timed
   // weight-only at the 16-bit rate on AMD GPUs, docs/time-model.md, same section).
   'prtable kind:serving engine:vllm': { count: 1, median: 0.158, p90: 0.158 },
+  // ggml-org/llama.cpp#17505's Llama 3 8B Q4_0 after a 32,768-token depth (scored before any change): -7.5%, +3.8%,
+  // +42.9%, +40.0% at 2, 4, 8, 16 tokens on an RTX 3090, -13.4% at one on an RTX 4090: MMVQ's column work at 8 and the
+  // harness reading's attention at 16 (docs/time-model.md "Qwen3-4B on an RTX 4090, an eager AWQ run and llama.cpp at a
+  // 32K depth").
+  'deptheager kind:decode engine:llama.cpp': { count: 5, median: 0.135, p90: 0.43 },
+  // tenstorrent/tt-inference-server#394's Qwen3-4B on an RTX 4090 at concurrency 1: -1.2%, -2.9%, -4.5%, -1.4%, -3.5%;
+  // vllm-project/vllm#20469's eager Qwen3-14B-AWQ on an A100: +101.9% (an eager vLLM layer's ops, same section).
+  'deptheager kind:serving engine:vllm': { count: 6, median: 0.035, p90: 1.019 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 218 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack, TensorRT-LLM MoE, FP8-fault and MI355X 1k/256 c256 rows are carried', () => {
-    expect(fieldRows.length).toBe(218);
+  it('scores the 229 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack, TensorRT-LLM MoE, FP8-fault and MI355X 1k/256 c256 rows are carried', () => {
+    expect(fieldRows.length).toBe(229);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([
       'sglang8552-dsr1-nvfp4-b200-cutlass',
     ]);
@@ -774,8 +789,9 @@ const ENGINE_BARS = {
   // 71 rows, 8.1% / 31.3%; 8.0% / 22.2% with llama.cpp's MUL_MAT_ID at a batch (engines/llama-cpp/memory.ts
   // moeBatchKernel, time/moe-tile.ts): past the p90 target, the gpt-oss-20b rows at 4-16 tokens +22..+30%.
   // With ggml-org/llama.cpp#15802's four Llama 3 8B Q4_0 microbatch rows on an RTX 3090 (-8.9..+86.7%, scored before
-  // any change), 75 rows, 8.0% / 18.5%.
-  'decode engine:llama.cpp': { count: 75, median: 0.08, p90: 0.222 },
+  // any change), 75 rows, 8.0% / 18.5%. With ggml-org/llama.cpp#17505's five rows after a 32,768-token depth
+  // (-13.4..+42.9%, scored before any change), 80 rows, 8.0% / 21.1%.
+  'decode engine:llama.cpp': { count: 80, median: 0.081, p90: 0.222 },
   // 44 rows of the earlier sources: 10.4% / 29.1% before FlashInfer's CUTLASS NVFP4 MoE call (engines/moe-call.ts),
   // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tenstorrent/tt-inference-server#356 (scored
   // before any change, +17..+147%), 48 rows, 11.7% / 43.9%; 10.4% / 26.7% with the attention layers' eager calls
@@ -814,8 +830,10 @@ const ENGINE_BARS = {
   // server's bound and DeepSeek's decode kernels in: 9.95% / 65.4% -> 9.2% / 55.1%. With llm-d/llm-d#1233's 1k/256 row
   // at 256 in flight carried (its lengths not the heading's), 131 rows, 9.1% / 52.8%.
   // With vllm-project/vllm#25135's Llama 3.1 405B MXFP4 row on one MI355X (-15.8%, scored before any change), 132 rows,
-  // 9.0% / 52.0%.
-  'serving engine:vllm': { count: 132, median: 0.092, p90: 0.529 },
+  // 9.0% / 52.0%. With tenstorrent/tt-inference-server#394's five Qwen3-4B rows on an RTX 4090 (-4.5..-1.2%) and
+  // vllm-project/vllm#20469's eager Qwen3-14B-AWQ row on an A100 (+101.9%), all scored before any change, 138 rows,
+  // 8.7% / 52.0%.
+  'serving engine:vllm': { count: 138, median: 0.092, p90: 0.529 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
@@ -857,7 +875,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
   // all-reduce on MI300X.
   it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 7%, p90 <= 22.8%', () => {
     const later =
-      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-)/;
+      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-)/;
     const s = summarizeThroughput(
       'vllm earlier',
       outOfSample.filter((r) => r.kind === 'serving' && r.engine === 'vllm' && !later.test(r.id)),
@@ -885,7 +903,8 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
           !QUANT_FIELD_ROW.test(r.id) &&
           !SWEEP_FIELD_ROW.test(r.id) &&
           !SRV2026_FIELD_ROW.test(r.id) &&
-          !PR_TABLE_FIELD_ROW.test(r.id),
+          !PR_TABLE_FIELD_ROW.test(r.id) &&
+          !DEPTH_EAGER_FIELD_ROW.test(r.id),
       ),
     );
     expect(s.count).toBe(51);

@@ -20,12 +20,13 @@ import type { RunPlan } from '../../schema/measured.js';
  *   +31%, +34%), QwenLM/Qwen's GPTQ Q-LoRA at 256 tokens (+40%), BERT-large AMP on a V100 (+27%, +37%), torchtitan's
  *   MXFP8 Llama 3 8B on four GB200 (+34%), PEFT's MetaMathQA MLP LoRA on an L40S (-31%), Answer.AI's FSDP QLoRA of
  *   a 70B on four A5000 (-30%), LLaMA-Factory's FA2 LoRA (+30%) and fms-acceleration's Mixtral QLoRA (+28%).
- * - decode: 104 rows, p90 0.183 (llamacpp-15451-2xa5000-gptoss-20b, +18.3%). The largest above it are llama.cpp's
- *   gpt-oss-20b tg128 rows of ggml-org/llama.cpp#16834 and ggml-org/llama.cpp#16649 on an RTX 4090 (+36.9%, +34.8%),
- *   Llama 3.2 1B F16 at one token on an RTX 3090 (-28.3%), gpt-fast's Llama 3.1 405B int8 over TP 8 (+27.5%), Qwen2.5
- *   1.5B Q4_K_M at a 10,000-token context on an RTX 4090 (+23.9%), gpt-oss-20b at 8 tokens on an RTX 3090
- *   (ggml-org/llama.cpp#20586, +22.4%), LitGPT's Llama 2 70B decode (-21.5%), pavlokhmel's gpt-oss-20b on an A100 40GB
- *   (+21.1%), LitGPT's small-model decode (+19.2%) and Llama 3.2 1B F16 at 8 tokens on an RTX 3090 (-18.5%).
+ * - decode: 113 rows, p90 0.192 (litgpt-dec-slm, +19.2%). The largest above it are llama.cpp's MMVQ at 8 columns on
+ *   an RTX 3090 (ggml-org/llama.cpp#15802, +86.7%), Llama 3 8B Q4_0 at 8 and 16 tokens after a 32,768-token depth on
+ *   an RTX 3090 (ggml-org/llama.cpp#17505, +42.9%, +40.0%), llama.cpp's gpt-oss-20b tg128 rows of
+ *   ggml-org/llama.cpp#16834 and ggml-org/llama.cpp#16649 on an RTX 4090 (+36.9%, +34.8%), Llama 3.2 1B F16 at one
+ *   token on an RTX 3090 (-28.3%), gpt-fast's Llama 3.1 405B int8 over TP 8 (+27.5%), Qwen2.5 1.5B Q4_K_M at a
+ *   10,000-token context on an RTX 4090 (+23.9%), gpt-oss-20b at 8 tokens on an RTX 3090 (ggml-org/llama.cpp#20586,
+ *   +22.4%), LitGPT's Llama 2 70B decode (-21.5%) and pavlokhmel's gpt-oss-20b on an A100 40GB (+21.1%).
  * - serving: 183 rows, p90 0.556 (gpslab-qwen3-235b-fp8-4xh100-vllm-burst984-i128, -55.6%). The largest above it are the
  *   SGLang cookbook's DeepSeek-V3 EP 8 DP-attention run on 8 MI300X at 88 in flight (+246%) and DeepSeek-R1 FP8 on 8
  *   B200 at 92 in flight (+75%), sariekr/gpu_conc's gpt-oss-20b on B200 and MI300X (+63..+166%), GPUStack's 1000
@@ -36,7 +37,7 @@ import type { RunPlan } from '../../schema/measured.js';
  *   Llama-3.2-1B on an L4 with a vLLM rollout (+40.0%).
  * Time to first token has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.28, decode: 0.19, serving: 0.56, rl: 0.31 } as const;
+export const TIME_UNCERTAINTY = { training: 0.28, decode: 0.2, serving: 0.56, rl: 0.31 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of
