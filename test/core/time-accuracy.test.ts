@@ -72,6 +72,9 @@ const newsrcRows = rows.filter((r) => NEWSRC_ROW.test(r.id));
 // ms-swift's example scripts (calibration/README.md, the packed 16K ZeRO-3 Qwen2.5-7B run with Liger on four A100),
 // a source new to the set, scored before any model change, with its own bar at the end.
 const SWIFT_EXAMPLE_ROW = /^msswift-(liger|fa2|nolgr)-/;
+// Unsloth's Gemma 3 1B GRPO notebook on a T4 (calibration/README.md "Fine-tuning and RL rows: a Gemma 3 GRPO
+// notebook"), a source new to the set, scored before any model change, with its own bar at the end.
+const GEMMA_GRPO_ROW = /^unsloth-grpo-gemma3-/;
 const earlierRows = rows.filter(
   (r) =>
     !FIELD_ROW.test(r.id) &&
@@ -85,7 +88,8 @@ const earlierRows = rows.filter(
     !FMSACC_ROW.test(r.id) &&
     !TITAN_DOC_ROW.test(r.id) &&
     !SELFLLM_ROW.test(r.id) &&
-    !NEWSRC_ROW.test(r.id),
+    !NEWSRC_ROW.test(r.id) &&
+    !GEMMA_GRPO_ROW.test(r.id),
 );
 const summary = Object.fromEntries(throughputSummaries(earlierRows).map((s) => [s.group, s]));
 
@@ -184,8 +188,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (473: 459 out of sample, 14 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(473);
+  it('scores every scorable case (474: 460 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(474);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -1067,7 +1071,11 @@ describe('time model on the Unsloth MoE and GRPO notebook rows', () => {
     expect(Math.abs(capped)).toBeLessThanOrEqual(0.075);
     const rl = rows.filter(
       (r) =>
-        !r.inSample && r.kind === 'rl' && !L4_NOTEBOOK_ROW.test(r.id) && !SELFLLM_ROW.test(r.id),
+        !r.inSample &&
+        r.kind === 'rl' &&
+        !L4_NOTEBOOK_ROW.test(r.id) &&
+        !SELFLLM_ROW.test(r.id) &&
+        !GEMMA_GRPO_ROW.test(r.id),
     );
     const s = summarizeThroughput('rl', rl);
     expect(s.count).toBe(8);
@@ -1179,14 +1187,15 @@ describe('time model on the Unsloth FP8 L4 and gpt-oss rollout notebook rows', (
 
   // With datawhalechina/self-llm's two A100 re-runs (+22.3%, +26.3%, too fast): 15 rows, 10.2% / 30.3%; 9.2% / 30.3%
   // with the tree kernel's datacenter pass from bitsandbytes' H100 table (the re-runs -9.2%, -5.5%).
-  it('every RL row together (15, out of sample): median <= 9.5%, p90 <= 31%', () => {
+  // With Unsloth's Gemma 3 1B T4 GRPO notebook (+70.3%, too fast): 16 rows, 8.3% / 39.6%.
+  it('every RL row together (16, out of sample): median <= 8.4%, p90 <= 40%', () => {
     const s = summarizeThroughput(
       'rl',
       rows.filter((r) => !r.inSample && r.kind === 'rl'),
     );
-    expect(s.count).toBe(15);
-    expect(s.medianAbsError).toBeLessThanOrEqual(0.095);
-    expect(s.p90AbsError).toBeLessThanOrEqual(0.31);
+    expect(s.count).toBe(16);
+    expect(s.medianAbsError).toBeLessThanOrEqual(0.084);
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.4);
   });
 });
 
@@ -1488,5 +1497,21 @@ describe("time model on ms-swift's example-script row", () => {
     expect(r.inSample).toBe(false);
     expect(r.error).toBeLessThan(0);
     expect(r.error).toBeGreaterThanOrEqual(-0.222);
+  });
+});
+
+// Unsloth's Gemma 3 1B GRPO notebook on a T4 (a transformers rollout of a float32 model, estimated with fp16 weights
+// since the unsloth profile runs none in fp32), scored before any model change: +70.3%, too fast (docs/time-model.md
+// "A Gemma 3 GRPO notebook on a T4: scored, not modelled"). datawhalechina/self-llm's Phi-3-mini LoRA notebook names no
+// card and is carried unscored.
+describe("time model on Unsloth's Gemma 3 GRPO notebook row", () => {
+  it('is scored out of sample, too fast and within a point of its first score', () => {
+    const gemma = rows.filter((r) => GEMMA_GRPO_ROW.test(r.id));
+    expect(gemma.map((r) => r.id)).toEqual(['unsloth-grpo-gemma3-1b-t4-hf']);
+    const r = gemma[0]!;
+    expect(r.inSample).toBe(false);
+    expect(r.error).toBeGreaterThan(0.69);
+    expect(r.error).toBeLessThanOrEqual(0.713);
+    expect(rows.some((x) => x.id === 'selfllm-lora-phi3-mini-3090')).toBe(false);
   });
 });
