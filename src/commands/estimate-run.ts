@@ -6,6 +6,7 @@ import { engineRefusal, withEngineDefaults } from '../core/engines/defaults.js';
 import { engineOf } from '../core/engines/engine.js';
 import {
   attentionNote,
+  float8LoraNote,
   lossNote,
   loraTargetsNote,
   parallelNote,
@@ -14,6 +15,7 @@ import { assertEngineStructure, estimatedAs } from '../core/engines/context.js';
 import { isEngine } from '../schema/engine.js';
 import type { Gpu } from '../schema/gpu.js';
 import { kernelRefusal } from '../core/engines/kernels.js';
+import { torchTargetRefusal } from '../core/engines/torch-targets.js';
 import { towerRun, visionTokens, type Arch } from '../core/model/index.js';
 // Direct modules: the memory/ entry would load more than the estimate needs.
 import { TOWER_MODE_NOTE, towerMode } from '../core/memory/vision.js';
@@ -134,6 +136,9 @@ export function estimateChecks(
       flags.framework ?? 'hf (the default)',
       `a configuration the engine runs (${refusal})`,
     );
+  // A training engine whose pinned torch has no ROCm kernels for this GPU (engines/torch-targets.ts).
+  const torchGfx = gpu ? torchTargetRefusal(engine, gpu.computeCapability) : null;
+  if (torchGfx) throw badValue('--gpu', gpu!.id, `a GPU the engine's torch runs on: ${torchGfx}`);
   // A serving engine without a kernel for the weights on this GPU (FP8 W8A8 on Ampere under SGLang, ...).
   const format = flags['quant-format'] as QuantFormat | undefined;
   const kernel = gpu ? kernelRefusal(engine, options.weights, gpu.computeCapability, format) : null;
@@ -155,6 +160,7 @@ export function estimateChecks(
     attentionNote(flags.framework, flags.attention),
     lossNote(flags.framework, flags['chunked-loss'], options),
     parallelNote(flags.framework, options),
+    float8LoraNote(flags.framework, options),
     loraTargetsNote(flags.framework, flags['lora-targets'], options),
   ];
   return [...picked.filter((n): n is string => n !== null), ...notes];

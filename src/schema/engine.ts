@@ -53,6 +53,8 @@ export interface EngineTraits {
   liger?: boolean;
   /** `--tiled-mlp`: it loads Unsloth's tiled MLP (its profile's tiledMlp). */
   tiledMlp?: boolean;
+  /** `--method lora --compute fp8`: it trains adapters over FP8 linears (its runs' float8Lora). */
+  float8Lora?: boolean;
 }
 const TRAITS = new Map<Engine, EngineTraits>();
 

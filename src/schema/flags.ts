@@ -621,12 +621,18 @@ export function checkCombination(o: EstimateOptions): void {
   if (o.method === 'inference' && o.optimizer !== 'none')
     throw new FlagError('optimizer', o.optimizer, "'none' with --method inference");
   // FP8 training swaps the trained model's nn.Linear modules for Float8Linear (torchao.float8
-  // convert_to_float8_training): frozen 4-bit/8-bit bases are not nn.Linear and inference has no backward.
-  if (isFloat8Compute(o.compute) && o.method !== 'full')
+  // convert_to_float8_training): frozen 4-bit/8-bit bases are not nn.Linear and inference has no backward. An
+  // engine whose runs set float8Lora wraps the FP8 linears in LoRA adapters (engines' runs.ts).
+  const f8Lora = frameworksWith('float8Lora');
+  if (
+    isFloat8Compute(o.compute) &&
+    o.method !== 'full' &&
+    !(o.method === 'lora' && f8Lora.includes(o.framework))
+  )
     throw new FlagError(
       'compute',
       o.compute,
-      `fp32, fp16 or bf16 with --method ${o.method} (FP8 training converts the linears of a full fine-tune; 8-bit frozen or served weights are --weights fp8)`,
+      `fp32, fp16 or bf16 with --method ${o.method} (FP8 training converts the linears of a full fine-tune${f8Lora.length > 0 ? `, or adapts them with LoRA on --framework ${f8Lora.join(' or ')}` : ''}; 8-bit frozen or served weights are --weights fp8)`,
     );
   // Liger patches the transformers model classes: only the Hugging Face Trainer stacks load them.
   const liger = frameworksWith('liger');

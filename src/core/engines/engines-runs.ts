@@ -4,7 +4,7 @@
  * for the estimate's cold path.
  */
 import type { Engine } from '../../schema/engine.js';
-import type { Attention, EstimateOptions } from '../../schema/estimate.js';
+import { isFloat8Compute, type Attention, type EstimateOptions } from '../../schema/estimate.js';
 import { ENGINE_PROFILES, engineRejects } from './engines.js';
 import type { EngineProfile } from './profile.js';
 import { refusedSet, runsProfile, runsSource } from './runs.js';
@@ -71,6 +71,12 @@ export function attentionNote(engine: Engine, given: unknown): string | null {
 export function parallelNote(engine: Engine, o: EstimateOptions): string | null {
   const dp = Math.floor(o.gpus / (o.tp * o.pp * o.cp));
   return ENGINE_RUNS[engine].parallelNote?.(o, dp) ?? null;
+}
+
+/** The note for LoRA over the engine's FP8 linears (`--method lora --compute fp8`/`mxfp8`), or null. */
+export function float8LoraNote(engine: Engine, o: EstimateOptions): string | null {
+  if (o.method !== 'lora' || !isFloat8Compute(o.compute)) return null;
+  return ENGINE_RUNS[engine].float8Lora ?? null;
 }
 
 /** The note for LoRA targets the engine's recipes chose (no --lora-targets given), or null. */

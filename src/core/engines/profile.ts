@@ -63,6 +63,11 @@ export interface EngineProfile {
    * fine-tunes: the fp32 update is rounded stochastically into the bf16 weight, so small updates are not lost.
    */
   stochasticRounding: readonly Optimizer[];
+  /**
+   * The torch release its launch folder pins (requirements.txt): its ROCm wheels carry kernels for some AMD gfx
+   * targets only (engines/torch-targets.ts); absent: no pin (a serving image brings its own torch).
+   */
+  torch?: string;
   /** FP8 training formats it converts the linears to (torchao: kernels/float8.ts); absent: none. */
   float8?: readonly Float8Compute[];
   /** Activation checkpointing modes the engine can be told to use. */

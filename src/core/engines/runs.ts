@@ -79,6 +79,13 @@ export interface EngineRuns {
    */
   limits?: { tp?: string; seq?: string };
   /**
+   * LoRA over the linears FP8 training converts (`--method lora --compute fp8`/`mxfp8`): the engine wraps its
+   * FP8 linear in an adapter class whose frozen base keeps its weight dtype, cast to 8 bits per forward and
+   * backward, and trains 16-bit adapters beside it. What it runs and what the estimate approximates, with its
+   * source; absent: FP8 training converts full fine-tunes only. Estimate only.
+   */
+  float8Lora?: string;
+  /**
    * A layout the engine runs that places this model as another layout does: rewrites `o` to that layout and says
    * what is estimated and why (with its source), or null where it does not apply. Estimate only.
    */

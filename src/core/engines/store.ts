@@ -46,6 +46,7 @@ export function registerEngine(def: EngineDef): void {
       def.memory.quantFormat === 'gguf' || (def.runs.widen.baseWeights ?? []).some(isGguf),
     liger: def.profile.liger === true,
     tiledMlp: def.profile.tiledMlp === true,
+    float8Lora: def.runs.float8Lora !== undefined,
   });
   for (const f of [fw, ...(def.claimsFor ?? [])]) {
     const list = CLAIMANTS.get(f) ?? [];

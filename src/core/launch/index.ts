@@ -8,6 +8,7 @@ import type { Engine } from '../../schema/engine.js';
 import { trainingGpus } from '../../schema/estimate.js';
 import { engineOf } from '../engines/engine.js';
 import { engineDef, launcherOf } from '../engines/store.js';
+import { torchTargetRefusal } from '../engines/torch-targets.js';
 import {
   changesFor,
   forbiddenBy,
@@ -142,5 +143,10 @@ export function launchBlocker(x: LaunchPlan, engine: Engine = engineOf(x.options
   const input = ruleInput(x);
   const rule = forbiddenBy(engineDef(engine).profile.rules, input);
   if (rule) return ruleReason(rule, input);
+  // The torch the folder pins has no ROCm kernels for this GPU (engines/torch-targets.ts); the planner's hardware
+  // gate asks the same where a plan has no GPU yet.
+  const gpu = 'gpu' in x ? (x as Partial<LaunchInput>).gpu : undefined;
+  const torch = torchTargetRefusal(engine, gpu?.computeCapability);
+  if (torch) return torch;
   return objectiveBlocker(x, engine) ?? launcher.blocker(x);
 }

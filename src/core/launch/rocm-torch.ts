@@ -62,3 +62,24 @@ export function withRocmTorch(gpu: Pick<Gpu, 'vendor'>, lines: readonly string[]
     return m ? torchRequirementLines(gpu, m[1]!) : [l];
   });
 }
+
+/**
+ * The first ROCm release with gfx950 (MI350X/MI355X) in its libraries: ROCm 7.0.0 (its component releases, e.g.
+ * https://github.com/ROCm/hipFFT/releases/tag/rocm-7.0.0 "Added gfx950 support"). PyTorch's wheel builder
+ * compiled gfx950 only against ROCm 7.0 and later until pytorch/pytorch#167299 (2025-11-07, "Removed the ROCm 7.0
+ * version check") made it unconditional for the variants built since (`.ci/docker/manywheel/build.sh`
+ * PYTORCH_ROCM_ARCH). gfx90a, gfx942 and gfx1100 are in every variant's list TORCH_ROCM_VARIANT holds
+ * (pytorch/pytorch#147394, 2025-02-18, keeps gfx942 and drops gfx940/gfx941 from it).
+ */
+const GFX950_ROCM: readonly [number, number] = [7, 0];
+const GFX950_SOURCE = 'https://github.com/ROCm/hipFFT/releases/tag/rocm-7.0.0';
+
+/** Why torch `version`'s ROCm wheels carry no kernels for gfx target `gfx`, or null (they do, or not ROCm). */
+export function torchRocmRefusal(version: string, gfx: string): string | null {
+  if (gfx !== 'gfx950') return null;
+  const variant = torchRocmVariant(version);
+  const [major = 0, minor = 0] = variant.replace('rocm', '').split('.').map(Number);
+  const [m0, m1] = GFX950_ROCM;
+  if (major > m0 || (major === m0 && minor >= m1)) return null;
+  return `torch ${version} installs from PyTorch's ${variant} wheels, built before ROCm ${m0}.${m1} added gfx950 (PyTorch compiled gfx950 into its ROCm ${m0}.${m1}+ wheels only: pytorch/pytorch#167299; ${GFX950_SOURCE})`;
+}

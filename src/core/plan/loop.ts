@@ -21,6 +21,7 @@ import { jobCostUsd, overheadHours, spotSaveHours } from '../time/cost.js';
 import { trainableParams } from '../memory/setup.js';
 import { circuitOverWatts, planWallWatts, type NodeWatts } from '../hardware/power.js';
 import { minComputeCapability, minKvCapability, runsOnRocm } from '../engines/kernels.js';
+import { torchRunsOn } from '../engines/torch-targets.js';
 import { promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
 import { OFFLOADS, hostRamLimit } from './configs.js';
 import {
@@ -215,6 +216,9 @@ function hardwareGate(t: HwTable, f: RowFacts, h: number): number {
   if (f.flash && t.noFlash[h] === 1) return REASON['no-flash-attention'];
   // bf16 plans fall back to fp16 on GPUs without bf16 (materialize); some engines have no fp16.
   if (f.noFp16Engine && t.noBf16[h] === 1 && f.o.compute === 'bf16') return REASON['no-engine'];
+  // Training engines whose pinned torch has no ROCm kernels for the GPU (engines/torch-targets.ts).
+  const gfxOfH = t.gfx[h] ?? null;
+  if (gfxOfH !== null && !torchRunsOn(f.engine, gfxOfH)) return REASON['no-engine'];
   // Serving engines with their own kernel table (engines/kernels.ts: vLLM runs FP8 weight-only on Ampere).
   if (f.minCc > 0) {
     // AMD GPUs: the engine's gfx-target table (engines/kernels.ts runsOnRocm), as `estimate --gpu` reads it.

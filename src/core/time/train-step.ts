@@ -143,7 +143,7 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const f8Gemm = gemm * (r.fp8 ? FLOAT8_GEMM_SPEEDUP : 1);
   const f8 = w.f8;
   const f8F = f8.fwdFlops / f8Gemm - f8.fwdFlops / gemm + f8.castFwdBytes / r.mem;
-  const f8B = (2 * f8.fwdFlops) / f8Gemm - (2 * f8.fwdFlops) / gemm + f8.castBwdBytes / r.mem;
+  const f8B = f8.bwdFlops / f8Gemm - f8.bwdCounted / gemm + f8.castBwdBytes / r.mem;
   const fwdGemm = (w.fwdGemmFlops - w.expertFwdFlops) / gemm + f8F + expertF + deltaF;
   const fwdGpu = fwdGemm + w.fwdAttnFlops / attnRate + (w.fwdElemBytes + w.adapterFwdBytes) / r.mem;
   const fwdOps = w.fwdOps + w.adapterFwdOps;

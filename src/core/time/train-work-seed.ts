@@ -85,7 +85,13 @@ export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
   adapterBwdBytes: DOUBLE_FIELD,
   adapterFwdOps: DOUBLE_FIELD,
   adapterBwdOps: DOUBLE_FIELD,
-  f8: { fwdFlops: DOUBLE_FIELD, castFwdBytes: DOUBLE_FIELD, castBwdBytes: DOUBLE_FIELD },
+  f8: {
+    fwdFlops: DOUBLE_FIELD,
+    bwdFlops: DOUBLE_FIELD,
+    bwdCounted: DOUBLE_FIELD,
+    castFwdBytes: DOUBLE_FIELD,
+    castBwdBytes: DOUBLE_FIELD,
+  },
   groupedMm: { fwdCalls: DOUBLE_FIELD, bwdCalls: DOUBLE_FIELD, groups: DOUBLE_FIELD },
   groupedMmBf16: false,
 });

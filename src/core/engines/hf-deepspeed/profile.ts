@@ -1,12 +1,13 @@
 /** The hf-deepspeed engine: what it runs, the defaults it applies, its rules (the planner's profile). */
 import { ATTENTION } from '../../../schema/estimate.js';
-import { FLOAT16, HF_LORA, HF_OPTIMIZERS, TRL_OBJECTIVES } from '../hf/profile.js';
+import { FLOAT16, HF_LORA, HF_OPTIMIZERS, HF_TORCH, TRL_OBJECTIVES } from '../hf/profile.js';
 import { loraRecipeDefault, type EngineProfile } from '../profile.js';
 import { HF_DEEPSPEED_RULES } from '../hf/rules.js';
 
 export const HF_DEEPSPEED_PROFILE: EngineProfile = {
   id: 'hf-deepspeed',
   framework: 'deepspeed',
+  torch: HF_TORCH,
   methods: ['full', 'lora', 'qlora'],
   // TRL v1.9.0 trainers (trl/trainer/{dpo,kto,grpo}_trainer.py; ORPO and CPO/SimPO in trl/experimental/).
   objectives: TRL_OBJECTIVES,

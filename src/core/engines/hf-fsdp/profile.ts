@@ -1,6 +1,6 @@
 /** The hf-fsdp engine: what it runs, the defaults it applies, its rules (the planner's profile). */
 import { ATTENTION } from '../../../schema/estimate.js';
-import { HF_LORA, HF_OPTIMIZERS, TRL_OBJECTIVES } from '../hf/profile.js';
+import { HF_LORA, HF_OPTIMIZERS, TRL_OBJECTIVES, HF_TORCH } from '../hf/profile.js';
 import { loraRecipeDefault, type EngineProfile } from '../profile.js';
 import { HF_FSDP_RULES } from '../hf/rules.js';
 import { AXOLOTL_SHARDED_QUANT_LOAD } from '../hf/memory.js';
@@ -8,6 +8,7 @@ import { AXOLOTL_SHARDED_QUANT_LOAD } from '../hf/memory.js';
 export const HF_FSDP_PROFILE: EngineProfile = {
   id: 'hf-fsdp',
   framework: 'hf',
+  torch: HF_TORCH,
   methods: ['full', 'lora', 'qlora'],
   // TRL v1.9.0 trainers (trl/trainer/{dpo,kto,grpo}_trainer.py; ORPO and CPO/SimPO in trl/experimental/).
   objectives: TRL_OBJECTIVES,

@@ -2,6 +2,9 @@
 import type { Objective, Optimizer, WeightDtype } from '../../../schema/estimate.js';
 import { LINEAR_TARGETS, type LoraRecipe } from '../profile.js';
 
+/** The torch the Hugging Face engines' launch folders pin (trainer.ts HF_PINS). */
+export const HF_TORCH = '2.12.1';
+
 export const FLOAT16: readonly WeightDtype[] = ['bf16', 'fp16'];
 export const HF_OPTIMIZERS: readonly Optimizer[] = [
   // TrainingArguments.optim: adamw_torch(_fused), adamw_bnb_8bit, paged_adamw_32bit, paged_adamw_8bit,

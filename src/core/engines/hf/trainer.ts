@@ -14,6 +14,7 @@ import {
   preferenceLrNote,
 } from '../../launch/common.js';
 import { DEEPSPEED_FILE } from './deepspeed.js';
+import { HF_TORCH } from './profile.js';
 import { LIGER_PIN } from '../../kernels/liger.js';
 import {
   deepspeedOwnsOptimizer,
@@ -279,7 +280,7 @@ const LIGER_LOSS_ONLY = {
 export const HF_PINS = {
   // The range axolotl requires (v0.18.0 pyproject.toml torch>=2.11.0,<=2.12.1; v0.19.0 <=2.13.0); the kernels-hub
   // FlashAttention builds stop at torch 2.12; no keys read.
-  torch: '2.12.1',
+  torch: HF_TORCH,
   // warmup_steps float ratio, dtype=, use_liger_kernel: training_args.py at 00349ae8; axolotl v0.18.0 pins 5.14.1.
   // Held: the trainer behaviour in hf/rules.ts and memory.ts was read at this tag.
   transformers: '5.14.1',

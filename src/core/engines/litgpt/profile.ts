@@ -1,6 +1,6 @@
 /** The litgpt engine: what it runs, the defaults it applies, its rules (the planner's profile). */
 import { loraRecipeDefault, type EngineProfile, type LoraRecipe } from '../profile.js';
-import { LITGPT_RULES, quantized } from './rules.js';
+import { LITGPT_RULES, LITGPT_TORCH, quantized } from './rules.js';
 
 /**
  * LitGPT's LoRA: finetune/lora.py setup() lora_query and lora_value True, lora_key, lora_projection, lora_mlp and
@@ -16,6 +16,7 @@ const LITGPT_LORA: LoraRecipe = {
 export const LITGPT_PROFILE: EngineProfile = {
   id: 'litgpt',
   framework: 'litgpt',
+  torch: LITGPT_TORCH,
   methods: ['full', 'lora', 'qlora'],
   objectives: ['sft'],
   maxDp: Infinity,

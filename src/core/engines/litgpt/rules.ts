@@ -19,9 +19,11 @@ export const LIGHTNING =
  * (requirements/fabric/base.txt at be98784); bitsandbytes 0.49.2 (tag f0e6ca3, 2026-02-16) is the newest
  * below litgpt's <0.50 bound.
  */
+/** The torch LitGPT's launch folder pins (its GPU CI's TORCH_VERSION, above). */
+export const LITGPT_TORCH = '2.8.0';
 export const LITGPT_PINS = [
   `litgpt[extra]==${LITGPT_VERSION}`,
-  'torch==2.8.0',
+  `torch==${LITGPT_TORCH}`,
   'lightning==2.6.5',
   'bitsandbytes==0.49.2',
 ] as const;

@@ -20,6 +20,7 @@ import { withRocmTorch } from '../../launch/rocm-torch.js';
 import { dpShard } from './rules.js';
 import { floatCompute } from '../../../schema/estimate.js';
 import { TORCHTITAN_FILE } from './launch-folder.js';
+import { TORCHTITAN_TORCH } from './profile.js';
 
 /** The recipe file (./launch-folder.ts) and the function in it (ConfigManager._load_config imports the module by name: TT torchtitan/config/manager.py). */
 export { TORCHTITAN_FILE };
@@ -29,7 +30,7 @@ export const TORCHTITAN_FUNCTION = 'vramplan';
 /** Versions the files are written for: torchtitan 0.3.0 (2026-09) and the torch/torchao current with it. */
 export const TORCHTITAN_PINS = {
   torchtitan: '0.3.0',
-  torch: '2.15.0',
+  torch: TORCHTITAN_TORCH,
   torchao: '0.18.0',
 } as const;
 

@@ -11,9 +11,13 @@ const TORCHTITAN_LORA: LoraRecipe = {
   source: 'torchtitan 0.3.0 components/lora.py',
 };
 
+/** The torch torchtitan 0.3.0's launch folder pins (launch.ts TORCHTITAN_PINS). */
+export const TORCHTITAN_TORCH = '2.15.0';
+
 export const TORCHTITAN_PROFILE: EngineProfile = {
   id: 'torchtitan',
   framework: 'torchtitan',
+  torch: TORCHTITAN_TORCH,
   methods: ['full'],
   objectives: ['sft'],
   maxDp: Infinity,

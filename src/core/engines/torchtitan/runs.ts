@@ -39,6 +39,11 @@ export const TORCHTITAN_RUNS: EngineRuns = {
     objectives: `${R}/experiments/rl/losses/grpo.py`,
     other: `${T}/train.py`,
   },
+  // LoRAConverter after Float8LinearConverter/MXFP8LinearConverter: _get_lora_cls(cfg._owner) subclasses the FP8
+  // linear, whose frozen weight stays in training.dtype (bf16 under FSDP2 mixed precision) and is cast to 8 bits
+  // per call with dynamic scales (no amax buffers); lora_a/lora_b are plain Linear (bf16). torchao's backward
+  // computes grad_weight for the frozen base too (time/float8.ts).
+  float8Lora: `LoRA over FP8 linears as torchtitan runs it (LoRAConverter after Float8LinearConverter: components/lora.py _get_lora_cls subclasses Float8Linear, as models/llama3/config_registry.py llama3_debugmodel_float8_emulate_lora does, ${R}): the frozen base stays fp32-sharded and bf16-gathered, cast to 8 bits per forward and backward with dynamic scales (no amax buffers), the adapters train in bf16; its matmuls run at the 8-bit rate, its weight gradient included (torchao 0.18.0 float8/float8_linear.py computes grad_weight whether or not the weight trains; autograd drops it). Approximate: memory is the bf16 LoRA estimate (the transient 8-bit copies and the dropped bf16 weight gradient of one linear are not added); the adapter matmuls stay at the 16-bit rate; estimate only (the torchtitan launcher writes full fine-tunes)`,
   // ModelArgs.update_from_config sets max_seq_len to training.seq_len (a warning past the original maximum) and
   // precomputes RoPE for it: torchtitan builds its own model, not the HF config's.
   extendsContext: `torchtitan sizes RoPE to training.seq_len itself (${T}/models/llama3/model/args.py update_from_config)`,

@@ -6,7 +6,7 @@ import { SLURM_FILE, slurmScript } from '../../launch/slurm.js';
 import { LORA_DROPOUT, loraAlpha } from '../../launch/common.js';
 import { withRocmTorch } from '../../launch/rocm-torch.js';
 import { roundsStochastically } from '../profile.js';
-import { TORCHTUNE_PROFILE } from './profile.js';
+import { TORCHTUNE_PROFILE, TORCHTUNE_TORCH } from './profile.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
 import {
   builderOf,
@@ -285,7 +285,7 @@ export function tuneSchedule(o: LaunchInput['options']): {
  * and torchao 0.18.0 moved torchao.dtypes.nf4tensor (commit 60b42ac6, pytorch/ao#4256) that LoRA/QLoRA import.
  */
 export const TORCHTUNE_PINS = [
-  'torch==2.6.0',
+  `torch==${TORCHTUNE_TORCH}`,
   'torchao==0.10.0',
   'torchdata==0.11.0',
   'torchtune==0.6.1',

@@ -14,9 +14,13 @@ const TORCHTUNE_LORA: LoraRecipe = {
   source: 'torchtune v0.6.1 recipes/configs/llama3_1/8B_lora.yaml',
 };
 
+/** The torch torchtune 0.6.1's launch folder pins (launch.ts TORCHTUNE_PINS: the stable torch of its last release). */
+export const TORCHTUNE_TORCH = '2.6.0';
+
 export const TORCHTUNE_PROFILE: EngineProfile = {
   id: 'torchtune',
   framework: 'torchtune',
+  torch: TORCHTUNE_TORCH,
   methods: ['full', 'lora', 'qlora'],
   // torchtune v0.6.1 recipes: lora_dpo_single_device.py, lora_dpo_distributed.py, full_dpo_distributed.py.
   objectives: ['sft', 'dpo'],

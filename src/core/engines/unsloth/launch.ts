@@ -24,6 +24,7 @@ import { loraAlpha } from '../../launch/common.js';
 import { needsRocmTorch, withRocmTorch } from '../../launch/rocm-torch.js';
 import { vllmRocmLines } from '../vllm/rocm-wheel.js';
 import { trainerOptim } from '../hf/trainer.js';
+import { UNSLOTH_TORCH } from './profile.js';
 import { loraTargetModules, namesModules } from '../../launch/modules.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
 import { ATTACH_PROBE_PY } from '../../launch/probe-py.js';
@@ -58,7 +59,7 @@ export const UNSLOTH_PINS = {
   unsloth: '2026.10.9',
   unsloth_zoo: '2026.10.9',
   // Newest under zoo's torch<2.13.0 that unsloth's own pyproject names (intelgputorch2120 wheel URLs).
-  torch: '2.12.0',
+  torch: UNSLOTH_TORCH,
   // The caps: transformers<=5.5.0 (excludes 5.0.0, 5.1.0), trl<=0.24.0.
   transformers: '5.5.0',
   trl: '0.24.0',

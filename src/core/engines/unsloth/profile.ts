@@ -21,9 +21,13 @@ const UNSLOTH_LORA: LoraRecipe = {
   source: 'unslothai/notebooks nb/Llama3.1_(8B)-Alpaca.ipynb',
 };
 
+/** The torch Unsloth's launch folder pins (launch.ts UNSLOTH_PINS: the newest under unsloth_zoo's torch<2.13.0). */
+export const UNSLOTH_TORCH = '2.12.0';
+
 export const UNSLOTH_PROFILE: EngineProfile = {
   id: 'unsloth',
   framework: 'unsloth',
+  torch: UNSLOTH_TORCH,
   methods: ['full', 'lora', 'qlora'],
   // unsloth 015bdef unsloth/models/rl.py patches every trl.trainer.<x>_trainer it finds (_patch_trl_rl_trainers),
   // with DPO / ORPO / GRPO replacements in rl_replacements.py; KTO runs as TRL's on FastLanguageModel.
