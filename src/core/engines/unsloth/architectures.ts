@@ -3,7 +3,7 @@ import {
   architectureRule,
   refused,
   HF_CAUSAL,
-  HF_REFUSES,
+  HF_TRAIN_REFUSES,
   VLM_WRAPPERS,
   type ArchitectureTable,
 } from '../architectures.js';
@@ -19,7 +19,14 @@ export const UNSLOTH_ARCHITECTURES: ArchitectureTable = {
     'https://github.com/unslothai/unsloth/blob/015bdef0d94a241bcd94eec7a405b1700632180d/unsloth/models/loader.py#L828-L907',
   runs: HF_CAUSAL.filter((t) => !t.startsWith('qwen3_5') && t !== 'bert'),
   refuses: {
-    ...HF_REFUSES,
+    ...HF_TRAIN_REFUSES,
+    // unsloth 2026.10.9 models/loader.py: FastLanguageModel.from_pretrained's else branch calls
+    // FastModel.from_pretrained, which loads a checkpoint with a vision_config through AutoModelForVision2Seq
+    // (= AutoModelForImageTextToText) and returns its processor; FastVisionModel is FastModel (class body `pass`).
+    ...refused(
+      "FastLanguageModel hands this multimodal wrapper to FastModel (FastVisionModel), which loads it through AutoModelForImageTextToText with its processor; Unsloth's vision notebooks train it on image data through UnslothVisionDataCollator, which the launcher does not write (it writes text SFT)",
+      ...VLM_WRAPPERS,
+    ),
     ...refused('the launcher writes causal-LM SFT runs; BERT is a masked-LM encoder', 'bert'),
     ...refused(
       'Qwen3.5 entered transformers in v5.8.0, above the transformers 5.5.0 Unsloth caps',
