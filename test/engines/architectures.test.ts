@@ -165,15 +165,58 @@ describe('the multimodal wrappers on the HF engines', () => {
     expect(tableOf('hf-trainer')!.runs).toContain('qwen2_vl');
   });
 
-  it("gives unsloth its own reason for the wrappers (FastModel / FastVisionModel), not generate.py's", () => {
-    const why = tableOf('unsloth')!.refuses['qwen2_vl'];
-    expect(why).toMatch(/FastModel \(FastVisionModel\)/);
-    expect(why).not.toContain('generate.py');
+  it("leaves unsloth idle on qwen2_vl with its own reason (FastVisionModel loads it; no module names), not generate.py's", () => {
+    const idle = lora('unsloth').engines.find((x) => x.engine === 'unsloth')?.idle ?? '';
+    expect(idle).toMatch(
+      /does not run model_type 'qwen2_vl': Unsloth loads it through FastVisionModel/,
+    );
+    expect(idle).toContain('module-name table');
+    expect(idle).not.toContain('generate.py');
+    expect(idle).toContain(tableOf('unsloth')!.source);
+  });
+
+  it('launches a multimodal checkpoint on unsloth with FastVisionModel, the tower written out of text SFT', () => {
+    const x = launchInputOf('gemma-3-4b-it', 'h100-sxm', {
+      method: 'lora',
+      framework: 'unsloth',
+      gpus: '1',
+    });
+    const b = buildLaunch(x);
+    const py = b.files.find((f) => f.path === 'train_unsloth.py')?.content ?? '';
+    expect(py).toContain('from unsloth import FastVisionModel');
+    expect(py).toContain('model, tokenizer = FastVisionModel.from_pretrained(**load)');
+    expect(py).toContain('FastVisionModel.get_peft_model(model, ');
+    expect(py).not.toContain('FastLanguageModel');
+    const args = JSON.parse(b.files.find((f) => f.path === 'unsloth-args.json')!.content);
+    // FastVisionModel.get_peft_model defaults finetune_vision_layers=True: written false for text SFT.
+    expect(args.get_peft_model.finetune_vision_layers).toBe(false);
+    // with images trained, the tower is adapted
+    const img = buildLaunch({ ...x, options: { ...x.options, images: 1 } });
+    const imgArgs = JSON.parse(img.files.find((f) => f.path === 'unsloth-args.json')!.content);
+    expect(imgArgs.get_peft_model.finetune_vision_layers).toBe(true);
+    // under torchrun each rank still loads onto its own GPU before FastVisionModel.from_pretrained
+    const two = buildLaunch({ ...x, options: { ...x.options, gpus: 2 } });
+    const multi = two.files.find((f) => f.path === 'train_unsloth.py')?.content ?? '';
+    expect(multi.indexOf('load["device_map"]')).toBeGreaterThan(-1);
+    expect(multi.indexOf('load["device_map"]')).toBeLessThan(
+      multi.indexOf('FastVisionModel.from_pretrained'),
+    );
+    // a text-only checkpoint keeps FastLanguageModel
+    const llama = buildLaunch(
+      launchInputOf('llama-3.1-8b', 'h100-sxm', {
+        method: 'lora',
+        framework: 'unsloth',
+        gpus: '1',
+      }),
+    );
+    expect(llama.files.find((f) => f.path === 'train_unsloth.py')?.content).toContain(
+      'model, tokenizer = FastLanguageModel.from_pretrained(**load)',
+    );
   });
 });
 
-// estimate models what the library runs: a refusal that is only about what the launcher writes (train.py loads
-// AutoModelForCausalLM; transformers trains the VLM wrappers through AutoModelForImageTextToText) binds the
+// estimate models what the library runs: a refusal that is only about what the launcher writes (generate.py loads
+// AutoModelForCausalLM; transformers runs the VLM wrappers through AutoModelForImageTextToText) binds the
 // planner and launch, not estimate; a family name (`hf`, or none) is held to its resolved engine's table.
 describe('estimate and the model_type tables', () => {
   const options = (framework?: string) => {
@@ -182,7 +225,7 @@ describe('estimate and the model_type tables', () => {
     return { o, flags: framework === undefined ? {} : { framework } };
   };
 
-  it('models qwen2_vl under hf-trainer and unsloth (refused only for what vramplan writes)', () => {
+  it('models qwen2_vl under hf-trainer (runs it) and unsloth (refused only for what vramplan writes)', () => {
     const arch = resolveModel('qwen2-vl-7b-instruct');
     for (const fw of ['hf-trainer', 'unsloth'] as const) {
       const { o, flags } = options(fw);

@@ -20,11 +20,18 @@ export const UNSLOTH_ARCHITECTURES: ArchitectureTable = {
   runs: HF_CAUSAL.filter((t) => !t.startsWith('qwen3_5') && t !== 'bert'),
   refuses: {
     ...HF_TRAIN_REFUSES,
-    // unsloth 2026.10.9 models/loader.py: FastLanguageModel.from_pretrained's else branch calls
-    // FastModel.from_pretrained, which loads a checkpoint with a vision_config through AutoModelForVision2Seq
-    // (= AutoModelForImageTextToText) and returns its processor; FastVisionModel is FastModel (class body `pass`).
+    // FastModel loads an encoder-decoder through AutoModelForSeq2SeqLM (loader.py at 2026.10.9).
     ...refused(
-      "FastLanguageModel hands this multimodal wrapper to FastModel (FastVisionModel), which loads it through AutoModelForImageTextToText with its processor; Unsloth's vision notebooks train it on image data through UnslothVisionDataCollator, which the launcher does not write (it writes text SFT)",
+      'the launcher writes causal-LM SFT runs; T5 is an encoder-decoder (FastModel loads it as a seq2seq class)',
+      't5',
+      'mt5',
+    ),
+    // unsloth 2026.10.9 models/loader.py: FastLanguageModel.from_pretrained hands a model_type past its fast paths
+    // to FastModel, which loads a config with a vision_config through AutoModelForVision2Seq
+    // (= AutoModelForImageTextToText; transformers 5.5.0 maps all nine wrappers) with its processor;
+    // FastVisionModel is FastModel (class body `pass`).
+    ...refused(
+      "Unsloth loads it through FastVisionModel (FastModel: AutoModelForImageTextToText), but its get_peft_model takes explicit target_modules and the launcher has no module-name table for this wrapper's layers",
       ...VLM_WRAPPERS,
     ),
     ...refused('the launcher writes causal-LM SFT runs; BERT is a masked-LM encoder', 'bert'),
@@ -36,8 +43,8 @@ export const UNSLOTH_ARCHITECTURES: ArchitectureTable = {
       'qwen3_5_moe',
     ),
   },
-  // FastVisionModel fine-tunes the VLM wrappers and FastModel loads BERT (loader.py L906 hands both to FastModel);
-  // the launcher writes causal-LM text SFT only.
+  // FastVisionModel (FastModel) fine-tunes the VLM wrappers and FastModel loads BERT (loader.py hands both on past
+  // the fast paths); the launcher writes neither.
   writerOnly: [...VLM_WRAPPERS, 'bert'],
 };
 
