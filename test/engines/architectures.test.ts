@@ -6,7 +6,9 @@ import { architectureTables, architecturesOf as tableOf } from '../../src/core/e
 import { ENGINE_PROFILES } from '../../src/core/engines/engines.js';
 import { engineRefusal } from '../../src/core/engines/defaults.js';
 import { archOf, catalogConfig } from '../helpers/model-configs.js';
-import { launchBlocker } from '../../src/core/launch/index.js';
+import { buildLaunch, launchBlocker } from '../../src/core/launch/index.js';
+import { HF_ENGINE } from '../../src/core/engines/hf/trainer.js';
+import { launchInputOf } from '../helpers/launch.js';
 import { SUPPORTED_ARCHITECTURES } from '../../src/core/model/hf-config.js';
 import { plan } from '../../src/core/plan/index.js';
 import { planInputOf } from '../../src/io/plan-scenario.js';
@@ -47,9 +49,9 @@ describe('architecture tables', () => {
 
 /** Per engine: a catalog model whose model_type it refuses (and the type). */
 const REFUSED: Record<BuiltInEngine, [string, string]> = {
-  'hf-trainer': ['qwen2-vl-7b-instruct', 'qwen2_vl'],
-  'hf-fsdp': ['qwen2-vl-7b-instruct', 'qwen2_vl'],
-  'hf-deepspeed': ['qwen2-vl-7b-instruct', 'qwen2_vl'],
+  'hf-trainer': ['t0-3b', 't5'],
+  'hf-fsdp': ['t0-3b', 't5'],
+  'hf-deepspeed': ['t0-3b', 't5'],
   'hf-generate': ['qwen2-vl-7b-instruct', 'qwen2_vl'],
   unsloth: ['qwen3.5-27b', 'qwen3_5'],
   torchtune: ['qwen3-8b', 'qwen3'],
@@ -100,8 +102,121 @@ describe.each(ENGINES)('%s and model_types', (engine) => {
   });
 });
 
-// estimate models what the library runs: a refusal that is only about what the launcher writes (train.py loads
-// AutoModelForCausalLM; transformers trains the VLM wrappers through AutoModelForImageTextToText) binds the
+// The multimodal wrappers transformers maps only to AutoModelForImageTextToText: train.py loads a config with a
+// vision_config through that class, so the training engines rank and launch them; generate.py loads
+// AutoModelForCausalLM, so hf-generate still refuses them.
+describe('the multimodal wrappers on the HF engines', () => {
+  const lora = (engine: Engine) =>
+    plan({
+      ...planInputOf(
+        'vl.yaml',
+        scenarioSchema.parse({
+          name: 'vl',
+          model: 'qwen2-vl-7b-instruct',
+          job: { kind: 'fine-tune', methods: ['lora'], seq: 2048, globalBatch: 16 },
+          hardware: { owned: [{ gpu: 'h100-sxm', count: 8 }], counts: { min: 1, max: 8 } },
+          search: { engines: [engine] },
+        }),
+      ),
+      top: 1,
+    });
+
+  it.each(['hf-trainer', 'hf-fsdp', 'hf-deepspeed'] as const)(
+    'ranks a Qwen2-VL-7B LoRA plan on %s',
+    (engine) => {
+      const r = lora(engine);
+      expect(r.plans.length, engine).toBeGreaterThan(0);
+      expect(r.plans[0]!.options.method).toBe('lora');
+      expect(
+        launchBlocker({ arch: resolveModel('qwen2-vl-7b-instruct'), options: r.plans[0]!.options }),
+      ).toBeNull();
+    },
+  );
+
+  it('launches the hf-trainer plan with train.py loading AutoModelForImageTextToText', () => {
+    const options = lora('hf-trainer').plans[0]!.options;
+    const x = launchInputOf('qwen2-vl-7b-instruct', 'h100-sxm', {
+      method: 'lora',
+      framework: 'hf-trainer',
+      gpus: '1',
+    });
+    const b = buildLaunch({ ...x, options: { ...x.options, ...options, gpus: 1, tp: 1, pp: 1 } });
+    const hf = b.outputs.find((e) => e.engine === HF_ENGINE);
+    expect(hf?.ok, hf && !hf.ok ? hf.reason : '').toBe(true);
+    const train = b.files.find((f) => f.path === 'train.py')?.content ?? '';
+    expect(train).toContain(
+      'auto = AutoModelForImageTextToText if hasattr(config, "vision_config") else AutoModelForCausalLM',
+    );
+    expect(JSON.parse(b.files.find((f) => f.path === 'hf-args.json')!.content)).toMatchObject({
+      model_name_or_path: 'Qwen/Qwen2-VL-7B-Instruct',
+      lora_config: { r: options.loraRank },
+    });
+  });
+
+  it('leaves hf-generate idle on qwen2_vl, naming generate.py and the registry', () => {
+    const r = best('hf-generate', 'qwen2-vl-7b-instruct');
+    expect(r.plans).toHaveLength(0);
+    const idle = r.engines.find((x) => x.engine === 'hf-generate')?.idle ?? '';
+    expect(idle).toMatch(
+      /does not run model_type 'qwen2_vl': generate\.py loads AutoModelForCausalLM/,
+    );
+    expect(idle).toContain(tableOf('hf-generate')!.source);
+    expect(tableOf('hf-generate')).not.toBe(tableOf('hf-trainer'));
+    expect(tableOf('hf-trainer')!.runs).toContain('qwen2_vl');
+  });
+
+  it("leaves unsloth idle on qwen2_vl with its own reason (FastVisionModel loads it; no module names), not generate.py's", () => {
+    const idle = lora('unsloth').engines.find((x) => x.engine === 'unsloth')?.idle ?? '';
+    expect(idle).toMatch(
+      /does not run model_type 'qwen2_vl': Unsloth loads it through FastVisionModel/,
+    );
+    expect(idle).toContain('module-name table');
+    expect(idle).not.toContain('generate.py');
+    expect(idle).toContain(tableOf('unsloth')!.source);
+  });
+
+  it('launches a multimodal checkpoint on unsloth with FastVisionModel, the tower written out of text SFT', () => {
+    const x = launchInputOf('gemma-3-4b-it', 'h100-sxm', {
+      method: 'lora',
+      framework: 'unsloth',
+      gpus: '1',
+    });
+    const b = buildLaunch(x);
+    const py = b.files.find((f) => f.path === 'train_unsloth.py')?.content ?? '';
+    expect(py).toContain('from unsloth import FastVisionModel');
+    expect(py).toContain('model, tokenizer = FastVisionModel.from_pretrained(**load)');
+    expect(py).toContain('FastVisionModel.get_peft_model(model, ');
+    expect(py).not.toContain('FastLanguageModel');
+    const args = JSON.parse(b.files.find((f) => f.path === 'unsloth-args.json')!.content);
+    // FastVisionModel.get_peft_model defaults finetune_vision_layers=True: written false for text SFT.
+    expect(args.get_peft_model.finetune_vision_layers).toBe(false);
+    // with images trained, the tower is adapted
+    const img = buildLaunch({ ...x, options: { ...x.options, images: 1 } });
+    const imgArgs = JSON.parse(img.files.find((f) => f.path === 'unsloth-args.json')!.content);
+    expect(imgArgs.get_peft_model.finetune_vision_layers).toBe(true);
+    // under torchrun each rank still loads onto its own GPU before FastVisionModel.from_pretrained
+    const two = buildLaunch({ ...x, options: { ...x.options, gpus: 2 } });
+    const multi = two.files.find((f) => f.path === 'train_unsloth.py')?.content ?? '';
+    expect(multi.indexOf('load["device_map"]')).toBeGreaterThan(-1);
+    expect(multi.indexOf('load["device_map"]')).toBeLessThan(
+      multi.indexOf('FastVisionModel.from_pretrained'),
+    );
+    // a text-only checkpoint keeps FastLanguageModel
+    const llama = buildLaunch(
+      launchInputOf('llama-3.1-8b', 'h100-sxm', {
+        method: 'lora',
+        framework: 'unsloth',
+        gpus: '1',
+      }),
+    );
+    expect(llama.files.find((f) => f.path === 'train_unsloth.py')?.content).toContain(
+      'model, tokenizer = FastLanguageModel.from_pretrained(**load)',
+    );
+  });
+});
+
+// estimate models what the library runs: a refusal that is only about what the launcher writes (generate.py loads
+// AutoModelForCausalLM; transformers runs the VLM wrappers through AutoModelForImageTextToText) binds the
 // planner and launch, not estimate; a family name (`hf`, or none) is held to its resolved engine's table.
 describe('estimate and the model_type tables', () => {
   const options = (framework?: string) => {
@@ -110,7 +225,7 @@ describe('estimate and the model_type tables', () => {
     return { o, flags: framework === undefined ? {} : { framework } };
   };
 
-  it('models qwen2_vl under hf-trainer and unsloth (refused only for what vramplan writes)', () => {
+  it('models qwen2_vl under hf-trainer (runs it) and unsloth (refused only for what vramplan writes)', () => {
     const arch = resolveModel('qwen2-vl-7b-instruct');
     for (const fw of ['hf-trainer', 'unsloth'] as const) {
       const { o, flags } = options(fw);

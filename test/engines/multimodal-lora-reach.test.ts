@@ -4,8 +4,8 @@
  *   the vision tower's blocks and the projector / merger linears included;
  * - the tower's module names decide what named targets reach (Qwen2-VL's qkv / proj / fc1 / fc2 and Mllama's
  *   fc1 / fc2 match no contract target);
- * - Unsloth 2026.10.9 leaves the tower out unless images are trained (FastLanguageModel.get_peft_model defaults
- *   finetune_vision_layers=False on a model FastModel loaded) and get_peft_regex drops one-off projector leaves.
+ * - Unsloth 2026.10.9 leaves the tower out unless images are trained (the launcher writes finetune_vision_layers
+ *   to FastVisionModel.get_peft_model, true only with images) and get_peft_regex drops one-off projector leaves.
  * LoRA parameters per linear: r x (in + out), r = 16.
  */
 import { describe, expect, it } from 'vitest';
@@ -118,7 +118,8 @@ describe('Unsloth on multimodal checkpoints', () => {
       return (JSON.parse(String(f?.content)) as { get_peft_model: Record<string, unknown> })
         .get_peft_model;
     };
-    expect(peftOf(0).finetune_vision_layers).toBeUndefined();
+    // FastVisionModel.get_peft_model defaults it to True (unsloth 2026.10.9 models/vision.py): written false.
+    expect(peftOf(0).finetune_vision_layers).toBe(false);
     expect(Array.isArray(peftOf(0).target_modules)).toBe(true);
     expect(peftOf(1).finetune_vision_layers).toBe(true);
     expect(peftOf(1).target_modules).toBe('all-linear');

@@ -72,23 +72,36 @@ export const REMOTE_CODE = ['kimi_k2'];
 
 /**
  * The model_types the HF refusals name for what vramplan's train.py and generate.py load, not for what the
- * libraries run: transformers maps the wrappers to AutoModelForImageTextToText and T5 to
- * AutoModelForSeq2SeqLM (modeling_auto.py at 00100232), which TRL's SFTTrainer and PEFT train.
+ * libraries run: transformers maps T5 to AutoModelForSeq2SeqLM (modeling_auto.py at 00100232), which TRL's
+ * SFTTrainer and PEFT train; generate.py also leaves out the wrappers, which transformers maps only to
+ * AutoModelForImageTextToText.
  */
-export const HF_WRITER_ONLY = ['t5', 'mt5', ...VLM_WRAPPERS];
+export const HF_TRAIN_WRITER_ONLY = ['t5', 'mt5'];
+export const HF_GENERATE_WRITER_ONLY = [...HF_TRAIN_WRITER_ONLY, ...VLM_WRAPPERS];
 
-export const HF_REFUSES = {
+/**
+ * What the three HF training engines refuse. train.py loads a config with a vision_config through
+ * AutoModelForImageTextToText (hf/trainer.ts MODEL_LOADING), which transformers 5.14.1 maps for every wrapper
+ * (MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES, modeling_auto.py at 00100232), and TRL's SFTTrainer trains the
+ * model on text with a tokenizer as processing_class (trl v1.9.0 trl/trainer/sft_trainer.py L985-L990).
+ */
+export const HF_TRAIN_REFUSES = {
   ...refused(
     'transformers maps no such model_type: the checkpoint loads its own modeling code (trust_remote_code), which vramplan neither models nor launches',
     ...REMOTE_CODE,
   ),
   ...refused(
-    'train.py and generate.py load AutoModelForCausalLM, which transformers maps only for decoders (an encoder-decoder is a seq2seq class)',
+    'train.py and generate.py load AutoModelForCausalLM or, for a config with a vision_config, AutoModelForImageTextToText, neither of which transformers maps for an encoder-decoder (a seq2seq class)',
     't5',
     'mt5',
   ),
+};
+
+/** What hf-generate refuses: the training refusals, and the wrappers generate.py's causal class does not load. */
+export const HF_GENERATE_REFUSES = {
+  ...HF_TRAIN_REFUSES,
   ...refused(
-    'generate.py loads AutoModelForCausalLM, which transformers does not map for this multimodal wrapper (only AutoModelForImageTextToText, which train.py picks for a config with a vision_config), and the HF engines share one model_type table',
+    'generate.py loads AutoModelForCausalLM, which transformers does not map for this multimodal wrapper (only AutoModelForImageTextToText)',
     ...VLM_WRAPPERS,
   ),
 };

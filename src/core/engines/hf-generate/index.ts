@@ -1,6 +1,6 @@
 /** The hf-generate engine (transformers generate()): its script is written beside vLLM's (engines/vllm/launch.ts). */
 import type { EngineDef } from '../def.js';
-import { HF_ARCHITECTURES } from '../hf/architectures.js';
+import { HF_GENERATE_ARCHITECTURES } from '../hf/architectures.js';
 import { HF_MEMORY } from '../hf/memory.js';
 import { HF_GENERATE_KERNELS } from './kernels.js';
 import { HF_GENERATE_PROFILE } from './profile.js';
@@ -16,7 +16,7 @@ export const HF_GENERATE: EngineDef = {
   claimsFor: ['deepspeed'],
   memory: HF_MEMORY,
   kernels: HF_GENERATE_KERNELS,
-  architectures: HF_ARCHITECTURES,
+  architectures: HF_GENERATE_ARCHITECTURES,
   launcher: {
     load: async () => {
       const { emitGenerate, generateBlocker } = await import('../vllm/launch.js');

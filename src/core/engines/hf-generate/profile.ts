@@ -1,7 +1,7 @@
 /** The hf-generate engine: what it runs, the defaults it applies, its rules (the planner's profile). */
 import { ATTENTION } from '../../../schema/estimate.js';
 import type { EngineProfile } from '../profile.js';
-import { HF_ARCH_RULE } from '../hf/architectures.js';
+import { HF_GENERATE_ARCH_RULE } from '../hf/architectures.js';
 
 export const HF_GENERATE_PROFILE: EngineProfile = {
   id: 'hf-generate',
@@ -29,6 +29,6 @@ export const HF_GENERATE_PROFILE: EngineProfile = {
   checkpointing: ['none'],
   attention: ATTENTION,
   defaults: [],
-  rules: [HF_ARCH_RULE],
+  rules: [HF_GENERATE_ARCH_RULE],
   docs: ['https://huggingface.co/docs/transformers/main/en/quantization/overview'],
 };

@@ -3,7 +3,7 @@ import {
   architectureRule,
   refused,
   HF_CAUSAL,
-  HF_REFUSES,
+  HF_TRAIN_REFUSES,
   VLM_WRAPPERS,
   type ArchitectureTable,
 } from '../architectures.js';
@@ -19,7 +19,21 @@ export const UNSLOTH_ARCHITECTURES: ArchitectureTable = {
     'https://github.com/unslothai/unsloth/blob/015bdef0d94a241bcd94eec7a405b1700632180d/unsloth/models/loader.py#L828-L907',
   runs: HF_CAUSAL.filter((t) => !t.startsWith('qwen3_5') && t !== 'bert'),
   refuses: {
-    ...HF_REFUSES,
+    ...HF_TRAIN_REFUSES,
+    // FastModel loads an encoder-decoder through AutoModelForSeq2SeqLM (loader.py at 2026.10.9).
+    ...refused(
+      'the launcher writes causal-LM SFT runs; T5 is an encoder-decoder (FastModel loads it as a seq2seq class)',
+      't5',
+      'mt5',
+    ),
+    // unsloth 2026.10.9 models/loader.py: FastLanguageModel.from_pretrained hands a model_type past its fast paths
+    // to FastModel, which loads a config with a vision_config through AutoModelForVision2Seq
+    // (= AutoModelForImageTextToText; transformers 5.5.0 maps all nine wrappers) with its processor;
+    // FastVisionModel is FastModel (class body `pass`).
+    ...refused(
+      "Unsloth loads it through FastVisionModel (FastModel: AutoModelForImageTextToText), but its get_peft_model takes explicit target_modules and the launcher has no module-name table for this wrapper's layers",
+      ...VLM_WRAPPERS,
+    ),
     ...refused('the launcher writes causal-LM SFT runs; BERT is a masked-LM encoder', 'bert'),
     ...refused(
       'Qwen3.5 entered transformers in v5.8.0, above the transformers 5.5.0 Unsloth caps',
@@ -29,8 +43,8 @@ export const UNSLOTH_ARCHITECTURES: ArchitectureTable = {
       'qwen3_5_moe',
     ),
   },
-  // FastVisionModel fine-tunes the VLM wrappers and FastModel loads BERT (loader.py L906 hands both to FastModel);
-  // the launcher writes causal-LM text SFT only.
+  // FastVisionModel (FastModel) fine-tunes the VLM wrappers and FastModel loads BERT (loader.py hands both on past
+  // the fast paths); the launcher writes neither.
   writerOnly: [...VLM_WRAPPERS, 'bert'],
 };
 

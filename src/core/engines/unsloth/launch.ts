@@ -169,12 +169,17 @@ export function emitUnsloth(x: LaunchInput): EngineOutput {
       use_gradient_checkpointing: gc,
       random_state: 3407, // get_peft_model's default seed (llama.py#L3080)
     };
-    // A multimodal checkpoint loads through FastModel, whose get_peft_model leaves the vision tower out unless
-    // finetune_vision_layers=True (unsloth 2026.10.9 models/llama.py get_peft_model): set when images are trained,
-    // as Unsloth's vision notebooks do; 'all-linear' then reaches the tower's every block linear (get_peft_regex).
-    if ((o.images ?? 0) > 0 && x.arch.groups.some((g) => g.name === 'vision')) {
-      peft.finetune_vision_layers = true;
-      if (o.loraAllLinear && t.names.every((n) => !/embed|lm_head/.test(n)))
+    // A multimodal checkpoint loads through FastVisionModel, whose get_peft_model (FastBaseModel's, unsloth
+    // 2026.10.9 models/vision.py) defaults finetune_vision_layers=True: written explicitly, true only when images
+    // are trained, as Unsloth's vision notebooks do; 'all-linear' then reaches the tower's every block linear
+    // (get_peft_regex), and vision.py turns the tower on for 'all-linear' itself.
+    if (isVision(x)) {
+      peft.finetune_vision_layers = (o.images ?? 0) > 0;
+      if (
+        peft.finetune_vision_layers &&
+        o.loraAllLinear &&
+        t.names.every((n) => !/embed|lm_head/.test(n))
+      )
         peft.target_modules = 'all-linear';
     }
     if (o.loraTargets.includes('embed') || o.loraTargets.includes('lm_head') || o.modulesToSave)
@@ -204,7 +209,7 @@ export function emitUnsloth(x: LaunchInput): EngineOutput {
   // Several GPUs: torchrun, its block in the args file (read back by --from), the per-rank device lines.
   const tr = torchrunBlock(x);
   if (tr) notes.push(...torchrunNotes(tr, o.zero));
-  const script = rl ? objectiveScript(rl.t) : TRAIN_UNSLOTH_PY;
+  const script = withLoaderClass(rl ? objectiveScript(rl.t) : TRAIN_UNSLOTH_PY, isVision(x));
   return {
     engine,
     ok: true,
@@ -229,10 +234,23 @@ function launchFile(tr: TorchrunBlock | null, cls: string | undefined): string {
 }
 
 /** The script with each torchrun rank loading onto its own GPU (before from_pretrained). */
-const perRankScript = (script: string): string => {
-  const at = 'model, tokenizer = FastLanguageModel.from_pretrained(**load)';
-  return script.replace(at, `${RANK_DEVICE_PY}${at}`);
-};
+const perRankScript = (script: string): string =>
+  script.replace(
+    /^model, tokenizer = Fast\w+Model\.from_pretrained\(\*\*load\)$/m,
+    (at) => `${RANK_DEVICE_PY}${at}`,
+  );
+
+/** A checkpoint with a vision tower (its config has a vision_config). */
+const isVision = (x: LaunchInput): boolean => x.arch.groups.some((g) => g.name === 'vision');
+
+/**
+ * The loader class: FastVisionModel for a multimodal checkpoint, as Unsloth's vision notebooks load one
+ * (unslothai/notebooks nb/Qwen2_VL_(7B)-Vision.ipynb, nb/Gemma3_(4B)-Vision.ipynb: FastVisionModel.from_pretrained
+ * and get_peft_model). At unsloth 2026.10.9 FastVisionModel is FastModel (models/loader.py), which
+ * FastLanguageModel.from_pretrained also hands such a checkpoint to, so the model loaded is the same.
+ */
+const withLoaderClass = (script: string, vision: boolean): string =>
+  vision ? script.replaceAll('FastLanguageModel', 'FastVisionModel') : script;
 
 /** What the plan asks that Unsloth does its own way (the launch README's notes). */
 function planNotes(o: EstimateOptions): string[] {

@@ -10,8 +10,8 @@ export const UNSLOTH_MEMORY: FrameworkProfile = {
   id: 'unsloth',
   // Unsloth trains LoRA through PEFT, which calls transformers' enable_input_require_grads under checkpointing.
   inputRequireGrads: true,
-  // FastLanguageModel.get_peft_model on a multimodal checkpoint (loaded through FastModel) defaults
-  // finetune_vision_layers=False; get_peft_regex keeps no one-off projector linear (model/trainable.ts LoraReach).
+  // The launcher writes finetune_vision_layers (true only when images are trained) to FastVisionModel.get_peft_model
+  // on a multimodal checkpoint; get_peft_regex keeps no one-off projector linear (model/trainable.ts LoraReach).
   loraReach: { tower: 'with-images', outer: 'block-leaf' },
   untiesEmbeddings: false,
   embedTargetsTrainFully: true, // unsloth get_peft_model: embed_tokens/lm_head -> modules_to_save in fp32 (continued-pretraining docs)
