@@ -17,8 +17,12 @@ describe('loading peak of device_map loads', () => {
     expect(hostRamOf('hf-deepspeed', 2, 1, 0, CKPT, 'nf4').loadingBytes).toBe(0);
     expect(hostRamOf('hf-deepspeed', 3, 8, 0, CKPT, 'nf4').loadingBytes).toBe(0);
     expect(hostRamOf('hf-fsdp', 3, 8, 0, CKPT, 'fp4').loadingBytes).toBe(0);
-    // hf-fsdp's NF4 loads through axolotl's layer-by-layer loader onto rank 0's host (dense models only).
-    expect(hostRamOf('hf-fsdp', 3, 8, 0, CKPT, 'nf4').loadingBytes).toBe(CKPT);
+    // hf-fsdp's NF4 loads through axolotl's layer-by-layer loader onto rank 0's host (dense models only): the
+    // quantized model there (given, or the 16-bit checkpoint where the caller passes none) and one file per process.
+    expect(hostRamOf('hf-fsdp', 3, 8, 0, CKPT, 'nf4').loadingBytes).toBe(CKPT + 8 * 10e9);
+    expect(hostRamOf('hf-fsdp', 3, 8, 0, CKPT, 'nf4', false, 40e9).loadingBytes).toBe(
+      40e9 + 8 * 10e9,
+    );
     expect(hostRamOf('hf-fsdp', 3, 8, 0, CKPT, 'nf4', true).loadingBytes).toBe(0);
     expect(hostRamOf('hf-deepspeed', 3, 8, 0, CKPT, 'bf16').loadingBytes).toBe(CKPT);
     expect(hostRamOf('hf-fsdp', 3, 8, 0, CKPT, 'bf16').loadingBytes).toBe(CKPT);

@@ -106,7 +106,8 @@ export interface EngineProfile {
    * weights loaded with a per-rank device_map (bitsandbytes quantization on load), the launcher's or, under FSDP /
    * ZeRO-3, the 4-bit quantizer's own: each tensor goes from the mmap straight to the GPU, no held copy.
    * `shardedQuantWeights`: under ZeRO-3, base weights the launch loads layer by layer, quantized on the GPU and
-   * kept on local rank 0's host (FrameworkProfile.shardedQuantLoad): the node holds one copy while loading.
+   * kept on local rank 0's host (FrameworkProfile.shardedQuantLoad): the node holds the quantized model and one
+   * safetensors file per process while loading (memory/host-ram.ts loadingPeak).
    * Absent: each process loads and holds a copy, no buffers.
    */
   hostLoading?: {

@@ -7,6 +7,9 @@ import type { Engine } from '../../schema/engine.js';
 import type { EstimateOptions, WeightDtype } from '../../schema/estimate.js';
 import { engineOf } from '../engines/engine.js';
 import { ENGINE_PROFILES } from '../engines/store.js';
+import type { Arch } from '../model/arch.js';
+import { quantConstantBytes, valueBytes } from '../model/dtypes.js';
+import { paramCounts } from '../model/params.js';
 import { GiB } from '../units.js';
 
 /**
@@ -51,13 +54,20 @@ export function hostRamOf(
   checkpointBytes: number,
   weights?: WeightDtype,
   routedExperts = false,
+  quantizedBytes = checkpointBytes,
 ): HostRam {
   const offloadBytes = hostBytesPerGpu * gpusOnNode;
   const pinnedBytes = offloadBytes * pinnedShare(engine);
   const efficient = efficientLoading(engine, zero, gpusOnNode);
-  const loadingBytes = streamedLoad(weights, engine, zero, routedExperts)
-    ? 0
-    : heldWhileLoading(engine, checkpointBytes, gpusOnNode, efficient);
+  const loadingBytes = loadingPeak(
+    engine,
+    zero,
+    gpusOnNode,
+    checkpointBytes,
+    weights,
+    routedExperts,
+    quantizedBytes,
+  );
   return {
     perNodeBytes: Math.max(loadingBytes, offloadBytes + pinnedBytes),
     offloadBytes,
@@ -76,13 +86,68 @@ export function hostRamPerNode(
   checkpointBytes: number,
   weights?: WeightDtype,
   routedExperts = false,
+  quantizedBytes = checkpointBytes,
 ): number {
-  const efficient = efficientLoading(engine, zero, gpusOnNode);
   const offloadBytes = hostBytesPerGpu * gpusOnNode;
-  const loading = streamedLoad(weights, engine, zero, routedExperts)
-    ? 0
-    : heldWhileLoading(engine, checkpointBytes, gpusOnNode, efficient);
+  const loading = loadingPeak(
+    engine,
+    zero,
+    gpusOnNode,
+    checkpointBytes,
+    weights,
+    routedExperts,
+    quantizedBytes,
+  );
   return Math.max(loading, offloadBytes + offloadBytes * pinnedShare(engine));
+}
+
+/**
+ * Checkpoint bytes the node holds while loading. A layer-by-layer 4-bit loader (shardedQuantWeights, ZeRO-3, dense
+ * models) keeps the quantized model on local rank 0's host, `quantizedBytes` (shardedQuantHostBytes; a caller that
+ * passes none gets the 16-bit checkpoint), while every process holds the one safetensors file it is quantizing:
+ * load_sharded_model_quant reads each file whole with safetensors.torch.load_file on every rank, quantizes its
+ * tensors on the rank's GPU and moves them to the CPU (local rank 0) or meta (axolotl-0.19.0 wheel
+ * utils/model_shard_quant.py L244-L264, load_and_quantize L111-L117; the loop of answerdotai/fsdp_qlora train.py).
+ * The whole 16-bit checkpoint is never held.
+ */
+function loadingPeak(
+  engine: Engine,
+  zero: number,
+  gpusOnNode: number,
+  checkpointBytes: number,
+  weights: WeightDtype | undefined,
+  routedExperts: boolean,
+  quantizedBytes: number,
+): number {
+  if (shardedQuantLoad(weights, engine, zero, routedExperts))
+    return quantizedBytes + gpusOnNode * Math.min(checkpointBytes, SAFETENSORS_FILE_BYTES);
+  if (streamedLoad(weights, engine)) return 0;
+  return heldWhileLoading(
+    engine,
+    checkpointBytes,
+    gpusOnNode,
+    efficientLoading(engine, zero, gpusOnNode),
+  );
+}
+
+/**
+ * Largest safetensors file of a sharded Hub checkpoint: save_pretrained's max_shard_size default, "10GB" in the
+ * transformers 4.x releases that saved Llama-2 (Llama-2-70b-hf: 15 files of about 9.2 GB,
+ * https://huggingface.co/meta-llama/Llama-2-70b-hf/tree/main), "5GB" in later 4.x (Llama-3.1-70B: 30 files,
+ * https://huggingface.co/meta-llama/Llama-3.1-70B/tree/main): the larger bound. transformers 5.14.1 defaults to
+ * "50GB" (modeling_utils.py save_pretrained L3418): a checkpoint it re-saved holds larger files.
+ */
+export const SAFETENSORS_FILE_BYTES = 10e9;
+
+/**
+ * Bytes of the model as a layer-by-layer NF4 loader keeps it on local rank 0's host: the layers' linear weights as
+ * double-quantized NF4 (axolotl's load_sharded_model_quant hard-codes quant_type "nf4", compress_statistics=True:
+ * utils/model_shard_quant.py L199-L210), everything else (embeddings, lm_head, norms, biases) cast to quant_storage,
+ * the run's 16-bit torch_dtype (loaders/model.py L1020; place_on_device L83-L88).
+ */
+export function shardedQuantHostBytes(params: { total: number; linear: number }): number {
+  const nf4 = params.linear * valueBytes('nf4') + quantConstantBytes('nf4', params.linear, 1, true);
+  return nf4 + (params.total - params.linear) * 2;
 }
 
 /**
@@ -92,20 +157,20 @@ export function hostRamPerNode(
  * (convert_and_load_state_dict_in_model's spawn_materialize, src/transformers/core_model_loading.py @0086c243), so
  * no whole copy is held on the host.
  */
-function streamedLoad(
+function streamedLoad(weights: WeightDtype | undefined, engine: Engine): boolean {
+  if (weights === undefined) return false;
+  return ENGINE_PROFILES[engine].hostLoading?.streamedWeights?.includes(weights) ?? false;
+}
+
+/** Whether the engine loads these base weights layer by layer onto local rank 0's host (dense models, ZeRO-3). */
+function shardedQuantLoad(
   weights: WeightDtype | undefined,
   engine: Engine,
   zero: number,
   routedExperts: boolean,
 ): boolean {
-  if (weights === undefined) return false;
-  const h = ENGINE_PROFILES[engine].hostLoading;
-  // A layer-by-layer loader keeps the quantized model on rank 0's host (shardedQuantWeights, dense models only), and
-  // each rank holds the safetensors file it reads (safetensors.torch.load_file): the one-16-bit-copy-per-node
-  // figure stands in for both.
-  if (zero >= 3 && !routedExperts && h?.shardedQuantWeights?.includes(weights) === true)
-    return false;
-  return h?.streamedWeights?.includes(weights) ?? false;
+  if (weights === undefined || zero < 3 || routedExperts) return false;
+  return ENGINE_PROFILES[engine].hostLoading?.shardedQuantWeights?.includes(weights) ?? false;
 }
 
 /** Pinned staging buffers as a share of the offloaded states (the engine's offloadBufferFactor less one). */
@@ -148,7 +213,7 @@ export const DEFAULT_GPUS_PER_NODE = 8;
  * launch README all call this, so the table, explain, the explorer, --json and the README show one number.
  */
 export function hostRamOfOptions(
-  arch: { dtype: string; groups?: readonly { experts: number }[] },
+  arch: Arch,
   o: EstimateOptions,
   params: number,
   hostBytesPerGpu: number,
@@ -162,6 +227,7 @@ export function hostRamOfOptions(
     hostBytesPerGpu,
     checkpointBytes(arch, params),
     o.weights,
-    arch.groups?.some((g) => g.experts > 1) ?? false,
+    arch.groups.some((g) => g.experts > 1),
+    shardedQuantHostBytes({ total: params, linear: paramCounts(arch).linear }),
   );
 }

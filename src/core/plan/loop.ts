@@ -293,6 +293,7 @@ function fitsMemory(L: Loop, f: RowFacts, r: number, h: number): boolean {
     lim.ckptBytes,
     f.o.weights,
     lim.routedExperts,
+    lim.quantHostBytes,
   );
   const hostLimit = hostRamLimit(lim.hostRamGiven, t.gpuBytes[h]!, perNode);
   if (hostNeed > hostLimit) {
