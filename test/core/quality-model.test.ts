@@ -10,6 +10,14 @@ import { parseScenario } from '../../src/io/load-scenario.js';
 import { planInputOf } from '../../src/io/plan-scenario.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
 
+const GEMMA2_DPO = `
+name: Gemma-2-9B DPO on one A10G
+model: gemma-2-9b
+job: { kind: fine-tune, objective: dpo, methods: [lora, qlora], seq: 1024, globalBatch: 32, datasetTokens: 10000000 }
+hardware: { rent: { gpus: [a10g], providers: [aws], kinds: [on-demand] }, counts: { min: 1, max: 1 } }
+rank: cost
+`;
+
 const SCENARIO = `
 name: Qwen3.5-27B adapters on one RTX 5090
 model: qwen3.5-27b
@@ -98,5 +106,41 @@ quality: exact
     expect(lossy?.quality.items[0]?.source).toBe(
       'https://unsloth.ai/docs/models/qwen3.5/fine-tune',
     );
+  });
+
+  it('Gemma 2 trained under transformers SDPA (no soft-cap) is lossy; flash, eager, Unsloth and serving are not', () => {
+    const sdpa = optionsFromFlags({ method: 'lora', attention: 'sdpa' });
+    expect(qualityOf(sdpa, 'gemma2').tier).toBe('lossy');
+    expect(
+      qualityOf(
+        optionsFromFlags({ method: 'lora', attention: 'sdpa', framework: 'deepspeed', zero: 3 }),
+        'gemma2',
+      ).tier,
+    ).toBe('lossy');
+    expect(qualityOf(sdpa, 'gemma3_text').tier).toBe('near');
+    expect(qualityOf(optionsFromFlags({ method: 'lora', attention: 'flash' }), 'gemma2').tier).toBe(
+      'near',
+    );
+    expect(qualityOf(optionsFromFlags({ method: 'lora', attention: 'eager' }), 'gemma2').tier).toBe(
+      'near',
+    );
+    expect(
+      qualityOf(
+        optionsFromFlags({ method: 'lora', attention: 'sdpa', framework: 'unsloth' }),
+        'gemma2',
+      ).tier,
+    ).toBe('near');
+    expect(
+      qualityOf(optionsFromFlags({ method: 'inference', attention: 'sdpa' }), 'gemma2').tier,
+    ).toBe('exact');
+  });
+
+  it('a Gemma-2-9B DPO on an A10G plans no transformers SDPA attention', () => {
+    const file = '/tmp/quality-gemma2.yaml';
+    const r = plan(planInputOf(file, parseScenario(file, GEMMA2_DPO)));
+    expect(r.plans.length).toBeGreaterThan(0);
+    for (const p of r.plans)
+      if (p.options.attention === 'sdpa') expect(p.options.framework).toBe('unsloth');
+    expect(r.plans[0]?.options.attention).toBe('flash');
   });
 });

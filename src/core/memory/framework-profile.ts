@@ -78,6 +78,11 @@ export interface FrameworkProfile {
   fusedSwiglu: boolean;
   /** GQA keys/values are expanded to all query heads before SDPA (repeat_kv) and saved so. */
   sdpaExpandsKv: boolean;
+  /**
+   * SDPA attention takes no logit soft-cap: a model whose attention is soft-capped (Gemma 2) trains without it
+   * under attention sdpa (plan/quality.ts).
+   */
+  sdpaDropsSoftcap?: boolean;
   /** The attention output is copied contiguous before o_proj (transpose(1,2).contiguous()). */
   attnOutputCopy: boolean;
   /**

@@ -44,6 +44,9 @@ type StageResult = {
   pagedBytes: number;
   pagedAll: number;
   transient: number;
+  /** `transient`'s parts (StageSummary.batchTransient, stepTransient). */
+  batchTransient: number;
+  stepTransient: number;
   kvPool?: KvPool;
   /** What a paged-pool server's budget must hold to start (inference.ts poolStartBudget; 0: not one). */
   poolStart: number;
@@ -135,13 +138,17 @@ function evalStage(s: Setup, stage: Stage): StageResult {
   const pagedBytes =
     h.trainShare > 0 ? Math.min(pagedAll, (pagedAll * one) / h.trainShare) : pagedAll;
   if (s.paged) for (const p of phases) p.parts.optimizer = 0; // unified memory: invisible to the torch allocator
+  const batchTransient = largestTransient(s, h.hasHead);
+  // The fp32 gradient piece a DeepSpeed step builds is one such one-off tensor (training.ts fp32GradStepTensor).
+  const stepTransient = s.training ? fp32GradStepTensor(s, h) : 0;
   return {
     phases,
     host: host + (pagedAll - pagedBytes),
     pagedBytes,
     pagedAll,
-    // The fp32 gradient piece a DeepSpeed step builds is one such one-off tensor (training.ts fp32GradStepTensor).
-    transient: Math.max(largestTransient(s, h.hasHead), s.training ? fp32GradStepTensor(s, h) : 0),
+    transient: Math.max(batchTransient, stepTransient),
+    batchTransient,
+    stepTransient,
     poolStart: rest.poolStart,
     ...(rest.kvPool ? { kvPool: rest.kvPool } : {}),
   };
@@ -164,6 +171,8 @@ export function worstStage(s: Setup): { best: Worst; summaries: StageSummary[] }
       stage,
       phaseAllocated: r.phases.map((p) => sumParts(p.parts)),
       transient: r.transient,
+      batchTransient: r.batchTransient,
+      stepTransient: r.stepTransient,
       paged: r.pagedBytes,
       host: r.host,
       weights: peak.parts.weights + peak.parts.quantConstants,

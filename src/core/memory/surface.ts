@@ -85,8 +85,13 @@ function lossKnee(arch: Arch, o: EstimateOptions, ctx: EstimateContext): number 
 const ev = (f: Fit, k: number, batch: number, dp: number) =>
   f[k]! + f[k + 1]! / dp + f[k + 2]! * batch;
 
-/** Components after a stage's phases: transient, paged, host, weights, KV. */
-const TAIL = 5;
+/**
+ * Components after a stage's phases: the batch-scaled transient, paged, host, weights, KV, the step's transient.
+ * The stage's transient is the larger of the first and the last (StageSummary.batchTransient, stepTransient):
+ * each is linear in batch and 1/dp, their max is not (a fit across the batch where one overtakes the other
+ * under-estimates every larger batch).
+ */
+const TAIL = 6;
 
 /** Every stage's components fitted from the estimates at the sample points (packed: see Fit). */
 function fitOf(es: readonly MemoryEstimate[], fit: Fitter): Fit {
@@ -107,11 +112,12 @@ function fitOf(es: readonly MemoryEstimate[], fit: Fitter): Fit {
     out[k++] = st.phaseAllocated.length;
     st.phaseAllocated.forEach((_, pi) => put((x) => x.phaseAllocated[pi]!, si));
     for (const get of [
-      (x: StageSummary) => x.transient,
+      (x: StageSummary) => x.batchTransient,
       (x: StageSummary) => x.paged,
       (x: StageSummary) => x.host,
       (x: StageSummary) => x.weights,
       (x: StageSummary) => x.kv,
+      (x: StageSummary) => x.stepTransient,
     ])
       put(get, si);
   });
@@ -134,7 +140,8 @@ function worstInto(
     const phases = fit[k++]!;
     let alloc = 0;
     for (let p = 0; p < phases; p++, k += 3) alloc = Math.max(alloc, ev(fit, k, batch, dp));
-    const device = deviceBytesOf(fw, alloc, ev(fit, k, batch, dp), ev(fit, k + 3, batch, dp));
+    const transient = Math.max(ev(fit, k, batch, dp), ev(fit, k + 15, batch, dp));
+    const device = deviceBytesOf(fw, alloc, transient, ev(fit, k + 3, batch, dp));
     if (device > bestDevice) {
       bestDevice = device;
       best = k + 6;

@@ -102,6 +102,13 @@ export interface StageSummary {
   stage: 'only' | 'first' | 'last';
   phaseAllocated: number[];
   transient: number;
+  /**
+   * `transient` is the larger of these two: the largest block that grows with a micro-batch's tokens
+   * (inference.ts largestTransient) and the optimizer step's one-off fp32 gradient piece, whatever the batch
+   * (training.ts fp32GradStepTensor). The planner's surface fits each on its own (a max is not linear in batch).
+   */
+  batchTransient: number;
+  stepTransient: number;
   paged: number;
   host: number;
   weights: number;

@@ -157,6 +157,30 @@ function weightQuality(o: EstimateOptions, add: AddItem, modelType?: string): vo
   }
 }
 
+// transformers v4.42.0 models/gemma2/modeling_gemma2.py warned "It is strongly recommended to train Gemma2 models with
+// the `eager` attention implementation" (its SDPA path has no soft-cap); 5.14.1 dropped the warning, not the gap.
+const GEMMA2_EAGER =
+  'https://github.com/huggingface/transformers/blob/v4.42.0/src/transformers/models/gemma2/modeling_gemma2.py#L1046';
+/** config.json model_type of the models whose attention logits are soft-capped (attn_logit_softcapping). */
+const SOFTCAPPED_ATTENTION = new Set(['gemma2']);
+
+/** Training a soft-capped model under an SDPA path that drops the cap (FrameworkProfile.sdpaDropsSoftcap). */
+function attentionQuality(o: EstimateOptions, add: AddItem, modelType?: string): void {
+  if (
+    o.method !== 'inference' &&
+    o.attention === 'sdpa' &&
+    modelType !== undefined &&
+    SOFTCAPPED_ATTENTION.has(modelType) &&
+    FRAMEWORKS[o.framework].sdpaDropsSoftcap === true
+  )
+    add(
+      'sdpa attention without soft-capping',
+      'lossy',
+      "SDPA drops the model's attention logit soft-cap, which it was trained with: train with flash or eager attention",
+      GEMMA2_EAGER,
+    );
+}
+
 /** What the optimizer and its state precision cost. */
 function optimizerQuality(o: EstimateOptions, add: AddItem): void {
   if (o.method !== 'inference') {
@@ -178,6 +202,7 @@ export function qualityOf(o: EstimateOptions, modelType?: string): Quality {
   methodQuality(o, add);
   weightQuality(o, add, modelType);
   optimizerQuality(o, add);
+  attentionQuality(o, add, modelType);
   // https://docs.vllm.ai/en/latest/features/quantization/quantized_kvcache/ (fp8 KV: "only minimally degrades")
   if (o.kvCacheDtype === 'fp8')
     add('fp8 KV cache', 'near', 'an FP8 KV cache only minimally degrades accuracy', FP8_KV);

@@ -58,6 +58,9 @@ export const HF_MEMORY: FrameworkProfile = {
   eagerFp32RmsNorm: true, // LlamaRMSNorm: hidden_states.to(torch.float32) ... weight * hs.to(input_dtype)
   fusedSwiglu: false, // LlamaMLP: down_proj(act_fn(gate_proj(x)) * up_proj(x))
   sdpaExpandsKv: true, // sdpa_attention_forward: repeat_kv(key, n_rep) before SDPA
+  // transformers 5.14.1 integrations/sdpa_attention.py sdpa_attention_forward takes no softcap (flash_attention_forward
+  // and gemma2's eager_attention_forward apply the softcap=attn_logit_softcapping that Gemma2Attention passes).
+  sdpaDropsSoftcap: true,
   attnOutputCopy: true, // attn_output.transpose(1, 2).contiguous()
   fusedQkvView: false,
   loraDropout: false, // peft LoraConfig lora_dropout default 0.0 -> nn.Identity
@@ -235,6 +238,7 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   eagerFp32RmsNorm: true,
   fusedSwiglu: false,
   sdpaExpandsKv: true,
+  sdpaDropsSoftcap: true, // the same transformers attention functions as HF_MEMORY
   attnOutputCopy: true,
   fusedQkvView: false,
   loraDropout: false,
