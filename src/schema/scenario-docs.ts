@@ -56,6 +56,8 @@ export const SCENARIO_DOCS: Readonly<Record<string, string>> = {
   'job.inference.lora.adapters':
     'Adapters served at once: the adapter slots each server preallocates.',
   'job.inference.lora.rank': "The largest adapter rank (the engine's max LoRA rank). Default 16.",
+  'job.inference.haveCheckpoints':
+    "Weight formats you already have a checkpoint in (e.g. [int4] for an AWQ copy you made): plans in them add no quantize cost and are not marked 'quantize first'. Default: only published checkpoints and the model's own format count as existing.",
 
   hardware: 'The GPUs the planner may use: owned, detected, rented or bought.',
   'hardware.owned': 'GPUs you already have.',

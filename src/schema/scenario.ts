@@ -109,6 +109,11 @@ export const inferenceJobSchema = z
       .object({ adapters: count(4096), rank: count(65_536).default(16) })
       .strict()
       .optional(),
+    /**
+     * Weight formats you already hold a checkpoint in (made earlier, or a repository vramplan does not list):
+     * plans in them count no quantize cost and are not marked as weights to make (core/plan/made-weights.ts).
+     */
+    haveCheckpoints: z.array(z.enum(WEIGHT_DTYPES)).min(1).optional(),
   })
   .strict();
 

@@ -23,7 +23,9 @@ import { fixSentence, REASON_LABEL, sloNearestSentence } from './plan-messages.j
 export function techniqueOf(p: Plan): string {
   const c = p.choices;
   const master = p.options.masterWeights ? '+fp32 master' : '';
-  const parts = [`${c.method} ${c.weights}${c.doubleQuant ? '+dq' : ''}${master}`];
+  // Weights no published checkpoint holds: the user quantizes them before serving (plan/made-weights.ts).
+  const make = c.weightsToMake ? ' (quantize first)' : '';
+  const parts = [`${c.method} ${c.weights}${c.doubleQuant ? '+dq' : ''}${master}${make}`];
   // The adapters' targets: the scenario's, else the engine's recipes' (profile `loraTargets`).
   if (c.method === 'lora' || c.method === 'qlora')
     parts[0] += ` ${p.options.loraAllLinear ? 'all-linear' : p.options.loraTargets.join(',')}`;
@@ -274,7 +276,7 @@ export function renderCircuits(p: Plan): string {
 
 /** "2× rtx-3090 (owned) replicas of 4 users": the kind, its count and each replica's share of the concurrency. */
 const replicaName = (c: FleetReplica): string =>
-  `${c.count}× ${c.gpusPerReplica > 1 ? `${c.gpusPerReplica}×` : ''}${c.gpuId}${c.kind === 'rent' ? ` (rent ${c.offerId ?? ''})` : ' (owned)'} replica${c.count === 1 ? '' : 's'} of ${c.concurrency} user${c.concurrency === 1 ? '' : 's'}`;
+  `${c.count}× ${c.gpusPerReplica > 1 ? `${c.gpusPerReplica}×` : ''}${c.gpuId}${c.kind === 'rent' ? ` (rent ${c.offerId ?? ''})` : ' (owned)'} replica${c.count === 1 ? '' : 's'} of ${c.concurrency} user${c.concurrency === 1 ? '' : 's'}${c.weightsToMake ? ' (weights to quantize first)' : ''}`;
 
 /** The serving fleet line: "fleet: 2× rtx-3090 (owned) replicas + 1× … → N tok/s at $X/h". */
 export function renderFleet(f: Fleet): string {

@@ -190,6 +190,7 @@ describe('the shipped serve-mixed-fleet example', () => {
           tp: q.choices.tp,
           pp: q.choices.pp,
           dp: q.choices.dp,
+          ...(q.choices.weightsToMake ? { weightsToMake: q.choices.weightsToMake } : {}),
         });
         expect(p.hardware).toEqual({
           kind: q.hardware.kind,
@@ -204,6 +205,7 @@ describe('the shipped serve-mixed-fleet example', () => {
           tpotSeconds: q.time.tpotSeconds,
         });
         expect(p.cost.usd).toBe(q.cost.usd);
+        expect(p.cost.quantizeUsd).toBe(q.cost.quantizeUsd);
         expect(p.options).toEqual(q.options);
         if (q.time.ttftSeconds !== undefined) serving++;
       });

@@ -24,6 +24,7 @@ import type { Gpu } from '../../schema/gpu.js';
 import { BNB_WEIGHTS, RANK_KEYS, boardWatts, givenHostRamBytes } from './configs.js';
 import type { BaseConfig, MemTable, Rows, Variant } from './configs.js';
 import type { PlanCount } from './distinct.js';
+import { madeWeightsOf, type MadeWeights } from './made-weights.js';
 import { REASONS, costBasisOf } from './types.js';
 import type { HardwareOption, PlanInput, ReasonCode } from './types.js';
 
@@ -119,6 +120,10 @@ export interface Ctx {
   baseBits: Uint8Array;
   /** Per engine variant: 1 when its engine has no fp16 path (ENGINE_PROFILES). */
   noFp16Variant: Uint8Array;
+  /** Per configuration: the weights a serving plan must make first (made-weights.ts), or null. */
+  made: (MadeWeights | null)[];
+  /** Per configuration: the one-off GPU-hours of making them (0: nothing to make, or made on the CPU). */
+  makeGpuHours: Float64Array;
 }
 
 export function makeContext(
@@ -131,6 +136,8 @@ export function makeContext(
   const s = input.scenario;
   const caps = input.circuits.map((c) => c.continuousWatts).sort((a, b) => a - b);
   const volts = input.circuits.length > 0 ? Math.min(...input.circuits.map((c) => c.volts)) : 120;
+  const P = paramCounts(input.arch);
+  const made = bases.map((b) => madeWeightsOf(input.arch, s, b.options.weights, P.total));
   return {
     input,
     s,
@@ -143,12 +150,14 @@ export function makeContext(
     levels: input.hardware.map((h) => (h.kind === 'rent' ? [1] : wattLevels(s, h.gpu))),
     caps,
     eff: psuEfficiency(s.power.psu, volts),
-    P: paramCounts(input.arch),
+    P,
     facts: modelFacts(input.arch),
     layers: input.arch.groups.reduce((a, g) => a + g.count, 0),
     memoryEvaluations: mem.evaluations ?? mem.device.length,
     baseBits: baseBitsOf(bases),
     noFp16Variant: Uint8Array.from(variants, (v) => (ENGINE_PROFILES[v.engine].fp16 ? 0 : 1)),
+    made,
+    makeGpuHours: Float64Array.from(made, (m) => m?.gpuHours ?? 0),
   };
 }
 

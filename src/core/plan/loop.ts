@@ -70,6 +70,8 @@ interface RowFacts {
   noFp16Engine: boolean;
   /** Least compute capability the engine's kernels for the weights need (engines/kernels.ts; 0: none). */
   minCc: number;
+  /** Serving rows: one-off GPU-hours of making the weights first (made-weights.ts; 0: nothing to make). */
+  makeGpuHours: number;
   /** What timing reads, made when the row first fits a GPU option (a third of rows never do). */
   timed: RowTiming | null;
 }
@@ -118,6 +120,7 @@ function rowFactsOf(ctx: Ctx, r: number): RowFacts {
       // MXFP8 training: MX block-scaled GEMMs from compute capability 10.0 (kernels/float8.ts).
       bases[bi]!.options.compute === 'mxfp8' ? FLOAT8_MIN_CC.mxfp8 : 0,
     ),
+    makeGpuHours: ctx.makeGpuHours[bi]!,
     timed: null,
   };
 }
@@ -434,7 +437,14 @@ function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
       }
     }
     if (hours < st.fastest) st.fastest = hours;
-    const cost = jobCostUsd(t.basis[h]!, hours, f.count, wall.total, s.power);
+    // Weights to make first: their GPU-hours on the plan's GPUs, billed as the job is (results.ts planCost).
+    const cost = jobCostUsd(
+      t.basis[h]!,
+      hours + f.makeGpuHours / f.count,
+      f.count,
+      wall.total,
+      s.power,
+    );
     if (hours > lim.deadline) {
       prune(st, REASON['over-deadline'], 1, r, h, l, hours - lim.deadline, lim.deadline, hours);
       continue;

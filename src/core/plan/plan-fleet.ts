@@ -67,8 +67,10 @@ export function replicaOf(p: ReplicaPlan): FleetCandidate | null {
       p.time.ttftSeconds !== undefined && p.time.tpotSeconds !== undefined
         ? replicaRequestsPerSecond(p.options, p.time.ttftSeconds, p.time.tpotSeconds) * ranks
         : null,
-    usdPerHour: p.cost.usd / p.time.hours / dp,
+    // A running cost: the one-off quantize of weights to make (cost.quantizeUsd) is not spread over the hours.
+    usdPerHour: (p.cost.usd - (p.cost.quantizeUsd ?? 0)) / p.time.hours / dp,
     planId: p.id,
+    ...(p.choices.weightsToMake ? { weightsToMake: true as const } : {}),
   };
 }
 

@@ -22,7 +22,6 @@ import { firstFit, nodeWallWatts, reportedOrder } from '../hardware/power.js';
 import { MiB } from '../units.js';
 import { gpuContext } from '../time/hardware.js';
 import type { Gpu } from '../../schema/gpu.js';
-import type { Scenario } from '../../schema/scenario.js';
 import { servingOf } from '../estimate.js';
 import { runningOn, tpsTableOf } from './tps-memo.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
@@ -202,11 +201,17 @@ function planTime(k: Kept, t: ReturnType<typeof estimateTime>): Plan['time'] {
   };
 }
 
-/** The searched cost split into its parts (rent, energy, purchase, amortisation) by the same function. */
+/**
+ * The searched cost split into its parts (rent, energy, purchase, amortisation) by the same function; with weights
+ * to make first, the share their GPU-hours add (loop.ts evalLevels charges them on the plan's GPUs).
+ */
 function planCost(ctx: Ctx, h: HardwareOption, k: Kept, count: number): Plan['cost'] {
   const parts: CostParts = { rentUsd: 0, energyUsd: 0, purchaseUsd: 0, amortisedUsd: 0 };
-  jobCostUsd(costBasisOf(h), k.hours, count, k.watts, ctx.s.power, parts);
-  return { usd: k.cost, ...parts };
+  const make = ctx.makeGpuHours[ctx.rows.base[k.row]!]!;
+  jobCostUsd(costBasisOf(h), k.hours + make / count, count, k.watts, ctx.s.power, parts);
+  if (make === 0) return { usd: k.cost, ...parts };
+  const serveOnly = jobCostUsd(costBasisOf(h), k.hours, count, k.watts, ctx.s.power);
+  return { usd: k.cost, ...parts, quantizeUsd: k.cost - serveOnly };
 }
 
 /** vLLM plans: a paged-KV engine fills the GPU up to its utilization; the pool it leaves is the answer. */
@@ -254,7 +259,7 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
     variants: k.variants,
     choices:
       options.method === 'inference'
-        ? { ...choices, quantFormat: t.settings.quantFormat }
+        ? { ...choices, quantFormat: t.settings.quantFormat, ...weightsToMake(ctx, k.row) }
         : choices,
     hardware: planHardware(h, count, level, gpuW),
     memory: planMemory(m, capacity),
@@ -269,22 +274,43 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
       ...moeDispatchFactor(t),
     ],
     ...(serving ? { serving } : {}),
-    ...planNotes(ctx.s.job, choices, options),
+    ...planNotes(ctx, k, choices, options),
     options,
   };
 }
 
+/** A serving plan's weights to make first (made-weights.ts), as `choices.weightsToMake`; nothing otherwise. */
+function weightsToMake(ctx: Ctx, row: number): Pick<PlanChoices, 'weightsToMake'> {
+  const m = ctx.made[ctx.rows.base[row]!];
+  return m ? { weightsToMake: { ...m } } : {};
+}
+
+/** The sentence that says a plan's weights are made first, by what, and what it costs. */
+function madeWeightsNote(ctx: Ctx, k: Kept, weights: string): string | null {
+  const m = ctx.made[ctx.rows.base[k.row]!];
+  if (!m) return null;
+  const model = ctx.arch.hfId ?? ctx.arch.id;
+  const how =
+    m.quantizer === 'llama.cpp'
+      ? "with llama.cpp's convert_hf_to_gguf.py and llama-quantize on the CPU"
+      : `with llm-compressor first: about ${Math.round(m.gpuHours)} GPU-hours (its guide's A100 rate, by parameters), counted in the cost`;
+  return `${weights} weights: no published checkpoint of ${model} in ${weights} is known, so ${m.ref} is made ${how}; check its quality before serving (job.haveCheckpoints: [${weights}] if you already have one)`;
+}
+
 /**
  * The plan's `notes`: a global batch rounded up because its data-parallel ranks do not divide the scenario's; a
- * time that rests on host copies hidden behind compute (overlap.ts).
+ * time that rests on host copies hidden behind compute (overlap.ts); weights to make first (made-weights.ts).
  */
-function planNotes(job: Scenario['job'], c: PlanChoices, o: EstimateOptions): { notes?: string[] } {
+function planNotes(ctx: Ctx, k: Kept, c: PlanChoices, o: EstimateOptions): { notes?: string[] } {
+  const job = ctx.s.job;
   const notes: string[] = [];
   if (job.kind === 'fine-tune' && c.globalBatch !== job.globalBatch)
     notes.push(
       `global batch ${c.globalBatch}, rounded up from the scenario's ${job.globalBatch}: ${c.dp} data-parallel ranks do not divide ${job.globalBatch} (micro-batch ${c.microBatch} x accumulation ${c.gradAccum} x ${c.dp})`,
     );
   if (restsOnHiddenCopies(o)) notes.push(HIDDEN_COPIES_NOTE);
+  const made = madeWeightsNote(ctx, k, c.weights);
+  if (made) notes.push(made);
   return notes.length > 0 ? { notes } : {};
 }
 
@@ -369,8 +395,9 @@ function fitsOnlyInsideBand(ctx: Ctx, k: Kept, options: EstimateOptions): boolea
 }
 
 /**
- * The ranked plans with their near-ties ordered by quality tier (plain SGD does not win a tie with AdamW), then by
- * how little they ask beyond a plain layout (riskOf), then fitting outside the memory estimate's band before
+ * The ranked plans with their near-ties ordered by quality tier (plain SGD does not win a tie with AdamW), then
+ * weights that exist before weights to make (made-weights.ts: a quantized copy nobody publishes is hours of GPU time
+ * and a quality the user must check), then by how little they ask beyond a plain layout (riskOf), then fitting outside the memory estimate's band before
  * fitting only inside it (fitsOnlyInsideBand), the rank order kept among equals. Ties are windows down the
  * ranking: the first unplaced plan and those after it within NEAR_TIE of its first rank key, so a tie below the
  * best plan (a pipeline-parallel layout 0.4% cheaper than plain sharding on the same engine) is called as the best
@@ -395,11 +422,15 @@ function simplerFirstAmongTies(ctx: Ctx, ranked: Kept[]): Kept[] {
         k,
         i,
         tier: tierRank(qualityOf(options, ctx.arch.modelType).tier),
+        made: ctx.made[ctx.rows.base[k.row]!] ? 1 : 0,
         risk: riskOf(ctx, k),
         tight: fitsOnlyInsideBand(ctx, k, options) ? 1 : 0,
       };
     });
-    ties.sort((a, b) => a.tier - b.tier || a.risk - b.risk || a.tight - b.tight || a.i - b.i);
+    ties.sort(
+      (a, b) =>
+        a.tier - b.tier || a.made - b.made || a.risk - b.risk || a.tight - b.tight || a.i - b.i,
+    );
     out.push(...ties.map((t) => t.k));
     start = end;
   }
@@ -435,9 +466,16 @@ export function replicaPlans(ctx: Ctx, st: LoopState, top: number): ReplicaPlan[
             queuedAt(ctx, options, h.gpu),
           )
         : {};
+    const quantizeUsd = planCost(ctx, h, k, options.gpus).quantizeUsd;
     return {
       id: ids.get(k)!,
-      choices: { method: choices.method, tp: choices.tp, pp: choices.pp, dp: choices.dp },
+      choices: {
+        method: choices.method,
+        tp: choices.tp,
+        pp: choices.pp,
+        dp: choices.dp,
+        ...weightsToMake(ctx, k.row),
+      },
       hardware: {
         kind: h.kind,
         gpuId: h.gpu.id,
@@ -445,7 +483,7 @@ export function replicaPlans(ctx: Ctx, st: LoopState, top: number): ReplicaPlan[
         powerLimitFraction: level,
       },
       time: { tokensPerSecond: k.tokensPerSecond, hours: k.hours, ...latency },
-      cost: { usd: k.cost },
+      cost: { usd: k.cost, ...(quantizeUsd !== undefined ? { quantizeUsd } : {}) },
       options,
     };
   });

@@ -1,6 +1,7 @@
 /** The planner's inputs and outputs: hardware options, plans, fleets, prune reasons, the result. */
 import type { Arch } from '../model/arch.js';
 import type { ModelSides } from './model-side.js';
+import type { MadeWeights } from './made-weights.js';
 import { type HostRam } from '../memory/host-ram.js';
 import { type Quality } from './quality.js';
 import { type SloNearest } from './slo.js';
@@ -135,6 +136,11 @@ export interface PlanChoices {
   ep?: number;
   /** Serving with speculative decoding: the method, draft tokens per step and the acceptance assumed. */
   speculative?: { method: SpeculativeMethod; tokens: number; acceptance: number };
+  /**
+   * Serving plans whose weights no published checkpoint holds (made-weights.ts): the copy made before serving, the
+   * tool that makes it and its one-off GPU-hours (in the cost as `cost.quantizeUsd`). Absent when the weights exist.
+   */
+  weightsToMake?: MadeWeights;
 }
 
 export interface Plan {
@@ -209,6 +215,8 @@ export interface Plan {
     energyUsd: number;
     purchaseUsd: number;
     amortisedUsd: number;
+    /** The share of `usd` that makes the weights first (choices.weightsToMake); absent when none are made. */
+    quantizeUsd?: number;
   };
   /** "x fastest": job hours over the fastest plan's hours among those considered (1 = fastest). */
   slowdown: number;
@@ -254,10 +262,12 @@ export interface FleetReplica {
    * × TPOT, core/plan/slo.ts); null when the plan has no serving times.
    */
   requestsPerSecond?: number | null;
-  /** Running cost of one replica: rent, or energy (+ amortisation) for owned GPUs. */
+  /** Running cost of one replica: rent, or energy (+ amortisation) for owned GPUs (a one-off quantize apart). */
   usdPerHour: number;
   /** The plan these per-replica figures come from. */
   planId: string;
+  /** The plan's weights are made before serving (its choices.weightsToMake). */
+  weightsToMake?: true;
   /** Replicas chosen (0 for candidates left out). */
   count: number;
 }
@@ -297,10 +307,10 @@ export interface PrunedCount {
  */
 export interface ReplicaPlan {
   id: string;
-  choices: Pick<PlanChoices, 'method' | 'tp' | 'pp' | 'dp'>;
+  choices: Pick<PlanChoices, 'method' | 'tp' | 'pp' | 'dp' | 'weightsToMake'>;
   hardware: Pick<Plan['hardware'], 'kind' | 'gpuId' | 'offerId' | 'powerLimitFraction'>;
   time: Pick<Plan['time'], 'tokensPerSecond' | 'hours' | 'ttftSeconds' | 'tpotSeconds'>;
-  cost: Pick<Plan['cost'], 'usd'>;
+  cost: Pick<Plan['cost'], 'usd' | 'quantizeUsd'>;
   options: EstimateOptions;
 }
 

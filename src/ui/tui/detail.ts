@@ -77,6 +77,8 @@ export function timeCostLine(p: Plan): string {
     c.energyUsd > 0 ? `energy ${usd(c.energyUsd)}` : '',
     c.purchaseUsd > 0 ? `purchase ${usd(c.purchaseUsd)}` : '',
     c.amortisedUsd > 0 ? `amortised ${usd(c.amortisedUsd)}` : '',
+    // The one-off quantize of weights to make is a share of the parts above (plan/made-weights.ts).
+    c.quantizeUsd !== undefined ? `of which quantize first ${usd(c.quantizeUsd)}` : '',
   ].filter((x) => x !== '');
   return `${formatDuration(p.time.hours)} at ${Math.round(p.time.tokensPerSecond).toLocaleString('en-US')} tok/s; ${usd(c.usd)}${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`;
 }

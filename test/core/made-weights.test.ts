@@ -1,0 +1,115 @@
+// Serving plans whose weights no published checkpoint holds (plan/made-weights.ts): marked as weights to make,
+// their one-off quantize GPU-hours in the cost, and behind existing weights in near-ties.
+import { describe, expect, it } from 'vitest';
+import { madeWeightsOf, quantizeGpuHours } from '../../src/core/plan/made-weights.js';
+import { plan, type Plan } from '../../src/core/plan/index.js';
+import { paramCounts } from '../../src/core/model/params.js';
+import { planInputOf } from '../../src/io/plan-scenario.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { scenarioSchema, type Scenario } from '../../src/schema/scenario.js';
+import { techniqueOf } from '../../src/ui/plan-text.js';
+
+const serve = (model: string, extra: Record<string, unknown> = {}): Scenario =>
+  scenarioSchema.parse({
+    name: 'made',
+    model,
+    job: { kind: 'inference', context: 8192, promptTokens: 4096, concurrency: 64, ...extra },
+    hardware: { owned: [{ gpu: 'h100-sxm', count: 4 }], counts: { min: 4, max: 4 } },
+  });
+
+describe('quantize GPU-hours', () => {
+  it("is llm-compressor's A100 guide figure for an 8B model, scaled by parameters", () => {
+    // docs/guides/runtime.md: Meta-Llama-3-8B-Instruct (8.03B) on one A100, AWQ ~30 min, RTN W+A ~20 min.
+    expect(quantizeGpuHours('int4', 8.03e9)).toBeCloseTo(0.5, 6);
+    expect(quantizeGpuHours('nvfp4', 8.03e9)).toBeCloseTo(20 / 60, 6);
+    // DeepSeek-V3's 671B: 671 / 8.03 x 0.5 = 41.8 h, under the 48 A100-hours llm-compressor's DeepSeek-R1 GPTQ
+    // example states (examples/quantizing_moe/deepseek_r1_example.py): the rule does not over-charge.
+    const h = quantizeGpuHours('int4', paramCounts(resolveModel('deepseek-v3')).total);
+    expect(h).toBeGreaterThan(48 * 0.8);
+    expect(h).toBeLessThan(48);
+  });
+});
+
+describe('which weights are made', () => {
+  const arch = (id: string) => resolveModel(id);
+  const made = (id: string, w: Parameters<typeof madeWeightsOf>[2], extra = {}) =>
+    madeWeightsOf(arch(id), serve(id, extra), w, paramCounts(arch(id)).total);
+
+  it('a published checkpoint, the native format or a format the engine makes as it loads is not made', () => {
+    expect(made('llama-3.1-8b', 'int4')).toBeNull(); // hugging-quants AWQ
+    expect(made('deepseek-v3', 'fp8')).toBeNull(); // ships block FP8
+    expect(made('glm-4.5-air', 'fp8')).toBeNull(); // --quantization fp8 on the 16-bit repository
+    expect(made('glm-4.5-air', 'bf16')).toBeNull();
+  });
+
+  it('an AWQ copy nobody publishes is made with llm-compressor, a GGUF with llama.cpp on the CPU', () => {
+    const m = made('deepseek-v3', 'int4')!;
+    expect(m.quantizer).toBe('llm-compressor');
+    expect(m.gpuHours).toBeGreaterThan(40);
+    expect(made('glm-4.5-air', 'q5_k_m')).toMatchObject({ quantizer: 'llama.cpp', gpuHours: 0 });
+  });
+
+  it('is not made when the scenario says the checkpoint exists', () => {
+    expect(made('deepseek-v3', 'int4', { haveCheckpoints: ['int4'] })).toBeNull();
+  });
+});
+
+describe('plans on weights to make', () => {
+  const b200 = (extra: Record<string, unknown> = {}) =>
+    scenarioSchema.parse({
+      name: 'DeepSeek-V3 on 8x B200 for 256 users',
+      model: 'deepseek-v3',
+      job: {
+        kind: 'inference',
+        context: 8192,
+        promptTokens: 4096,
+        concurrency: 256,
+        outputTokens: 100_000_000,
+        ...extra,
+      },
+      hardware: { owned: [{ gpu: 'b200', count: 8 }], gpusPerNode: 8, counts: { min: 8, max: 8 } },
+    });
+  const run = (s: Scenario, top = 60) => plan({ ...planInputOf('b200.yaml', s), top }).plans;
+  const isMade = (p: Plan) => p.choices.weightsToMake !== undefined;
+
+  it('DeepSeek-V3 by cost: the native FP8 plan ranks first once the AWQ copy is priced', () => {
+    const plans = run(b200());
+    expect(plans[0]!.choices.weights).toBe('fp8');
+    expect(isMade(plans[0]!)).toBe(false);
+    const made = plans.find(isMade)!;
+    // Its quantize share is in the cost and said in the notes and the table.
+    expect(made.cost.quantizeUsd!).toBeGreaterThan(0);
+    expect(made.cost.usd).toBeGreaterThan(made.cost.quantizeUsd!);
+    expect(
+      made.notes?.some((n) => /no published checkpoint of deepseek-ai\/DeepSeek-V3/.test(n)),
+    ).toBe(true);
+    expect(techniqueOf(made)).toMatch(/^inference \w+ \(quantize first\), /);
+  });
+
+  it('with the checkpoint said to exist, the int4 plan is ranked on its serving cost alone', () => {
+    const plans = run(b200({ haveCheckpoints: ['int4', 'nvfp4', 'int8'] }), 5);
+    expect(plans[0]!.choices.weights).toBe('int4');
+    expect(plans.some(isMade)).toBe(false);
+    expect(plans[0]!.cost.quantizeUsd).toBeUndefined();
+  });
+
+  it('a made plan does not win a near-tie with weights that exist, even where it is cheaper', () => {
+    // Ranked by wall power: every plan at one power cap draws the same watts, a tie; the int4 copy to make (its
+    // AWQ GPU-hours priced in) is cheaper than some FP8 plans at that cap, yet ranks after all of them.
+    const plans = plan({
+      ...planInputOf('glm.yaml', {
+        ...serve('glm-4.5-air'),
+        rank: 'power',
+        search: { weights: ['int4', 'fp8'] },
+      }),
+      top: 40,
+    }).plans;
+    const watts = plans[0]!.power.wallWatts;
+    const tie = plans.filter((p) => p.power.wallWatts <= watts * 1.01);
+    const firstMade = tie.findIndex(isMade);
+    expect(firstMade).toBeGreaterThan(0);
+    expect(tie.slice(firstMade).every(isMade)).toBe(true);
+    const cheapestMade = Math.min(...tie.filter(isMade).map((p) => p.cost.usd));
+    expect(tie.slice(0, firstMade).some((p) => p.cost.usd > cheapestMade)).toBe(true);
+  });
+});
