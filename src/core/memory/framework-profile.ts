@@ -7,6 +7,7 @@ import type { QuantFormat } from '../../schema/time.js';
 import type { LoraPathCost } from './lora-path-profile.js';
 import type { DecodeFeatureKernels } from './decode-feature-kernels.js';
 import type { LoraReach } from '../model/trainable.js';
+import type { VisionFile } from './vision-file.js';
 
 /**
  * A serving engine's cache layout (memory/kv-layout.ts): the dtypes of the recurrent state, the cells a
@@ -136,6 +137,8 @@ export interface FrameworkProfile {
   untiesEmbeddings: boolean;
   /** A multimodal checkpoint's vision tower and projector are not loaded (the engine converts the text model). */
   dropsVisionTower?: true;
+  /** The vision tower and projector are a file of their own, loaded only when images are served (vision-file.ts). */
+  visionFile?: VisionFile;
   /** Gradients stay allocated from one step to the next (gradient accumulation; zero_grad without set_to_none). */
   gradsPersist: boolean;
   /**
