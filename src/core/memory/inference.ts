@@ -210,11 +210,11 @@ export function inferencePhases(
   const draft = draftWeightBytes(s);
   // Multi-LoRA serving: the engine's preallocated adapter slots (memory/multi-lora.ts).
   const slots = loraSlotBytes(s.arch, o, s.c);
-  // llama.cpp allocates each adapter's A and B in the buffer type of the weight they adapt
-  // (llama_adapter_lora_init_impl, src/llama-adapter.cpp at 25d5b0c5): they follow the -ngl split.
   // A tower in its own file (llama.cpp's mmproj) sits whole on the GPU that runs it, outside the layer split
   // (FrameworkProfile.visionFile).
   const file = towerFileBytes(s, tower);
+  // llama.cpp allocates each adapter's A and B in the buffer type of the weight they adapt
+  // (llama_adapter_lora_init_impl, src/llama-adapter.cpp at 25d5b0c5): they follow the -ngl split.
   const onGpu = split
     ? {
         ...base,
