@@ -20,6 +20,9 @@ import { towerRun, visionTokens, type Arch } from '../core/model/index.js';
 // Direct modules: the memory/ entry would load more than the estimate needs.
 import { TOWER_MODE_NOTE, towerMode } from '../core/memory/vision.js';
 import { FRAMEWORKS } from '../core/memory/frameworks.js';
+import { visionFileBytes } from '../core/memory/vision-file.js';
+import { GiB } from '../core/units.js';
+import { loadedLayers } from '../core/memory/setup.js';
 import { trainableSet } from '../core/model/trainable.js';
 // Direct module: the engines/ entry would load every engine's launcher into every estimate.
 import { LIGER_MODEL_TYPES, LIGER_PIN, ligerPatches } from '../core/kernels/liger.js';
@@ -219,7 +222,12 @@ function imagesInto(arch: Arch, options: EstimateOptions, flags: RawFlags): stri
     `--images ${images}: ${v.perImage} tokens per image of ${v.pixels} pixels, ${v.tokens} in all, added to the sequence (now ${options.seq} tokens)`,
   ];
   const run = towerRun(arch, images, pixels);
-  if (run) {
+  const file = FRAMEWORKS[options.framework].visionFile;
+  if (run && file)
+    lines.push(
+      `vision tower: a GGUF of its own (mmproj, ${(visionFileBytes(arch, file) / GiB).toFixed(2)} GiB, ${8 * file.matrixBytes}-bit matrices) on the first GPU, outside -ngl; ${run.patchesPerImage} patches per image through ${run.group.count} blocks, ${file.imagesAtOnce} image at a time`,
+    );
+  else if (run) {
     const mode = towerMode(
       run.group,
       options,
@@ -240,8 +248,12 @@ function imagesInto(arch: Arch, options: EstimateOptions, flags: RawFlags): stri
  */
 function textOnlyTower(arch: Arch, options: EstimateOptions): string[] {
   const g = arch.groups.find((x) => x.name === 'vision');
-  if (!g || options.method === 'inference') return [];
   const fw = FRAMEWORKS[options.framework];
+  if (g && arch.vision && fw.visionFile)
+    return [
+      `${fw.name} loads the language model's GGUF alone: the vision tower and projector are a GGUF of their own (mmproj), loaded and counted only with --images N; -ngl counts the ${loadedLayers(arch, fw)} text layers`,
+    ];
+  if (!g || options.method === 'inference') return [];
   if (fw.dropsVisionTower === true && arch.vision)
     return [
       `${fw.name} loads only the language model of this multimodal checkpoint: its vision tower and projector are neither loaded nor counted`,

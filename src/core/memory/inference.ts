@@ -210,17 +210,20 @@ export function inferencePhases(
   const draft = draftWeightBytes(s);
   // Multi-LoRA serving: the engine's preallocated adapter slots (memory/multi-lora.ts).
   const slots = loraSlotBytes(s.arch, o, s.c);
+  // A tower in its own file (llama.cpp's mmproj) sits whole on the GPU that runs it, outside the layer split
+  // (FrameworkProfile.visionFile).
+  const file = towerFileBytes(s, tower);
   // llama.cpp allocates each adapter's A and B in the buffer type of the weight they adapt
   // (llama_adapter_lora_init_impl, src/llama-adapter.cpp at 25d5b0c5): they follow the -ngl split.
   const onGpu = split
     ? {
         ...base,
-        weights: split.weights,
+        weights: split.weights + file,
         quantConstants: split.constants ?? base.quantConstants,
         adapters: base.adapters + slots * split.gpuShare,
       }
-    : draft > 0 || slots > 0
-      ? { ...base, weights: base.weights + draft, adapters: base.adapters + slots }
+    : draft > 0 || slots > 0 || file > 0
+      ? { ...base, weights: base.weights + draft + file, adapters: base.adapters + slots }
       : base;
   const graphs = cudaGraphBytes(s);
   const listed: PhaseParts[] = [
@@ -245,6 +248,10 @@ export function inferencePhases(
   const kvPool = poolFill(s, phases, full.kv, full.state);
   return kvPool ? { phases, kvPool, host, poolStart } : { phases, host, poolStart };
 }
+
+/** Bytes of the tower's own file on this stage: where the tower runs (`tower` non-null) and the engine keeps one. */
+export const towerFileBytes = (s: Setup, tower: TowerBytes | null): number =>
+  tower && s.visionFile ? s.visionFile.bytes : 0;
 
 /** A serving engine's CUDA-graph buffers outside its pool's budget (its profile's sizing). */
 function cudaGraphBytes(s: Setup): number {

@@ -12,7 +12,13 @@ import { MiB } from '../units.js';
 import { policyOptions, preparedContext, withObjective, type PolicyMemory } from './objective.js';
 import { ZERO_PARTS } from './parts.js';
 import { withPagedResidency, type PagedStates } from './paged.js';
-import { cacheOf, inferencePhases, largestTransient, poolStartShort } from './inference.js';
+import {
+  cacheOf,
+  inferencePhases,
+  largestTransient,
+  poolStartShort,
+  towerFileBytes,
+} from './inference.js';
 import type { KvPool } from './inference.js';
 import { deviceBytesOf, setupOf, sumParts } from './setup.js';
 import type { Parts, Setup } from './setup.js';
@@ -83,6 +89,8 @@ function evalStage(s: Setup, stage: Stage): StageResult {
   // Load: weights materialize tensor by tensor; quantize-on-load holds one 16-bit tensor transiently. An engine
   // that shards after loading (loadsWholeBeforeSharding) holds the whole model and adapters on each GPU first,
   // unless its launch loads layer by layer (shardedQuantLoad: `workers` quantize-on-load transients at once).
+  // The vision tower runs on the stage holding the embeddings (memory/vision.ts).
+  const tower = stage === 'last' ? null : towerOf(s);
   const sharded = shardedLoadOf(s);
   const whole =
     !sharded && loadsWhole(s.fw.loadsWholeBeforeSharding, s.o.weights) && s.o.zero >= 3 && s.dp > 1;
@@ -90,14 +98,12 @@ function evalStage(s: Setup, stage: Stage): StageResult {
     phase: 'load',
     parts: {
       ...ZERO_PARTS,
-      weights: whole ? h.weightsFull : h.weights,
+      weights: (whole ? h.weightsFull : h.weights) + towerFileBytes(s, tower),
       quantConstants: whole ? h.constantsFull : h.quantConstants,
       adapters: whole ? h.adapterBytes * s.dp : h.adapterBytes,
       buffers: s.dequant * (sharded?.workers ?? 1),
     },
   };
-  // The vision tower runs on the stage holding the embeddings (memory/vision.ts).
-  const tower = stage === 'last' ? null : towerOf(s);
   const rest = s.training
     ? {
         phases: tower

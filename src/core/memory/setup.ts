@@ -25,6 +25,7 @@ import {
   ggufTensorBytes,
 } from '../model/dtypes.js';
 import { MiB } from '../units.js';
+import { visionFileBytes, type VisionFile } from './vision-file.js';
 import { ligerPatches, ligerProfile } from '../kernels/liger.js';
 import type { Breakdown, EstimateContext } from './types.js';
 import { expertShareOf, routedExperts, splitsExperts } from './expert-parallel.js';
@@ -72,6 +73,26 @@ function textOnly(arch: Arch): Arch {
     TEXT_ONLY.set(arch, t);
   }
   return t;
+}
+
+/**
+ * The model as the engine loads it: the language model alone where the engine converts only the text weights
+ * (dropsVisionTower) or keeps the tower in a file of its own (visionFile, added apart when images are served).
+ */
+export const loadedModel = (arch: Arch, fw: FrameworkProfile): Arch =>
+  fw.dropsVisionTower === true || fw.visionFile !== undefined ? textOnly(arch) : arch;
+
+/** Layers of the model as the engine loads it: what a layer split (llama.cpp -ngl) counts. */
+export const loadedLayers = (arch: Arch, fw: FrameworkProfile): number =>
+  loadedModel(arch, fw).groups.reduce((a, g) => a + g.count, 0);
+
+/**
+ * The tower's own file where the engine loads it beside the text model and the estimate serves images
+ * (FrameworkProfile.visionFile): its bytes, the whole model (whose tower runs), the profile's figures; else null.
+ */
+function visionFileOf(model: Arch, fw: FrameworkProfile, o: EstimateOptions): Setup['visionFile'] {
+  if (!fw.visionFile || !o.images || !model.vision) return null;
+  return { bytes: visionFileBytes(model, fw.visionFile), model, file: fw.visionFile };
 }
 
 /** Facts about an architecture that every estimate reads; computed once per Arch object. */
@@ -268,6 +289,8 @@ export interface Setup {
   actCtx: ActCtx;
   /** Width of the residual stream (what checkpointing keeps per layer): fp32 under autocast. */
   streamBytes: number;
+  /** The vision tower's own file, loaded with images (visionFileOf), else null. */
+  visionFile: { bytes: number; model: Arch; file: VisionFile } | null;
   /** Tokens per rank in one micro-batch. */
   tokens: number;
   vocabShards: number;
@@ -285,7 +308,7 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
     liger ? ligerProfile(FRAMEWORKS[o.framework], model.modelType) : FRAMEWORKS[o.framework],
     ctx,
   );
-  const loaded = fw.dropsVisionTower === true ? textOnly(model) : model;
+  const loaded = loadedModel(model, fw);
   const arch = fw.untiesEmbeddings ? untied(loaded) : loaded;
   const facts = factsOf(arch);
   const P = facts.P;
@@ -399,6 +422,7 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
       fw.hostGrads.zero.includes(o.zero),
     actCtx: { c, t, fw, o, seq: o.seq, tp, sp, saves, fused, amp },
     streamBytes: amp || kbitFp32Stream(o, ctx) ? 4 : c,
+    visionFile: visionFileOf(model, fw, o),
     // Context parallelism: each rank of the cp group runs seq/cp of every sequence (ring attention keeps no
     // s² terms), so every per-token activation is per rank of the group (torchtitan context_parallel docs).
     tokens: (o.batch * o.seq) / (training ? o.cp : 1),
@@ -475,7 +499,7 @@ export function trainableParams(
   const t = trainableSet(o);
   if (t.full) return total;
   return loraParams(
-    fw.dropsVisionTower === true ? textOnly(arch) : arch,
+    loadedModel(arch, fw),
     t,
     o.loraRank,
     fw.embedTargetsTrainFully,

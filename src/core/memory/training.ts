@@ -308,6 +308,13 @@ export type PhaseParts = { phase: Phase; parts: Parts };
 export function towerOf(s: Setup): TowerBytes | null {
   const { o, arch } = s;
   if (!o.images) return null;
+  // A tower in its own file runs beside the text model (s.arch has none): its compute buffer is one graph of
+  // imagesAtOnce images, whatever the batch (vision-file.ts), and nothing is kept for backward (inference).
+  const vf = s.visionFile;
+  if (vf) {
+    const one = towerRun(vf.model, Math.min(o.images, vf.file.imagesAtOnce), o.imagePixels);
+    return one ? towerBytes(one, { ...o, batch: 1 }, s.actCtx, 'frozen', s.streamBytes) : null;
+  }
   const run = towerRun(arch, o.images, o.imagePixels);
   if (!run) return null;
   const mode = towerMode(run.group, o, s.t, arch.vision?.tower?.inputGradHook === true);

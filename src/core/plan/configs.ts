@@ -9,6 +9,7 @@ import { mlpTileTokens } from '../memory/activations.js';
 import { launchable } from '../launch/index.js';
 import { launchedLoraOptions } from '../launch/modules.js';
 import { defaultHostRamBytes } from '../memory/host-ram.js';
+import { loadedLayers } from '../memory/setup.js';
 import { engineNames, type Engine } from '../../schema/engine.js';
 import { type MemorySurface } from '../memory/surface.js';
 import { maxSearchedGpus, objectiveConfigs, withObjectiveConfig } from './objective.js';
@@ -75,12 +76,19 @@ export const hostRamLimit = (given: number | null, gpuBytes: number, gpusOnNode:
 const GPU_LAYER_EIGHTHS = [7, 6, 5, 4, 3, 2, 1];
 
 /** Whether the search has an engine that splits layers between GPU and host (llama.cpp's -ngl). */
-export const searchesLayerOffload = (s: Scenario): boolean =>
-  searchedEngines(s).some((e) => FRAMEWORKS[ENGINE_PROFILES[e].framework].layerOffload === true);
+const layerOffloader = (s: Scenario): Engine | undefined =>
+  searchedEngines(s).find((e) => FRAMEWORKS[ENGINE_PROFILES[e].framework].layerOffload === true);
+export const searchesLayerOffload = (s: Scenario): boolean => layerOffloader(s) !== undefined;
 
-/** The `--gpu-layers` values a serving job searches: all layers (undefined), then eighths (layer offload only). */
-function gpuLayerChoices(s: Scenario, layers: number): (number | undefined)[] {
-  if (s.job.kind !== 'inference' || !searchesLayerOffload(s) || layers < 8) return [undefined];
+/**
+ * The `--gpu-layers` values a serving job searches: all layers (undefined), then eighths (layer offload only) of
+ * the layers of the model as the layer-offload engine loads it (a tower in a file of its own is no layer of it).
+ */
+function gpuLayerChoices(s: Scenario, arch: Arch): (number | undefined)[] {
+  const e = layerOffloader(s);
+  if (s.job.kind !== 'inference' || e === undefined) return [undefined];
+  const layers = loadedLayers(arch, FRAMEWORKS[ENGINE_PROFILES[e].framework]);
+  if (layers < 8) return [undefined];
   return [undefined, ...GPU_LAYER_EIGHTHS.map((k) => Math.round((layers * k) / 8))];
 }
 
@@ -100,9 +108,8 @@ export function baseConfigs(
   fp4Cores = false,
   fp8Cores = false,
 ): BaseConfig[] {
-  const layers = arch.groups.reduce((a, g) => a + g.count, 0);
   const out: BaseConfig[] = [];
-  for (const gpuLayers of gpuLayerChoices(s, layers))
+  for (const gpuLayers of gpuLayerChoices(s, arch))
     for (const b of baseConfigsAt(s, nativeWeights(arch), fp4Cores)) {
       if (gpuLayers === undefined) {
         out.push(b);

@@ -7,6 +7,7 @@
 import { rollsOut } from '../../schema/objectives.js';
 import type { Arch } from '../model/arch.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
+import { loadedLayers } from '../memory/setup.js';
 import { isFourBitFloat } from '../model/dtypes.js';
 import { buildEstimate, gpuCapacityBytes, type BuildContext } from '../estimate.js';
 import type { Breakdown } from '../memory/memory.js';
@@ -303,7 +304,8 @@ const GGUF_LADDER = ['q8_0', 'q6_k', 'q5_k_m', 'q4_k_m'] as const;
 /** llama.cpp: its layers split over more GPUs (one server), fewer of them on the GPU, or a smaller GGUF type. */
 function llamaCppMoves(arch: Arch, o: EstimateOptions, add: AddMove): void {
   if (!FRAMEWORKS[o.framework].layerOffload || o.method !== 'inference') return;
-  const layers = arch.groups.reduce((a, g) => a + g.count, 0);
+  // -ngl counts the layers of the model as the engine loads it (no tower kept in a file of its own).
+  const layers = loadedLayers(arch, FRAMEWORKS[o.framework]);
   if (o.gpus === o.pp)
     for (const g of [o.pp * 2, o.pp * 4])
       if (g <= layers)

@@ -47,6 +47,8 @@ export const LLAMA_SERVER_FROM_FLAGS: Record<string, FlagSpec> = {
   'api-key': v('--api-key'),
   jinja: b('--jinja'),
   metrics: b('--metrics'),
+  mmproj: v('-mm', '--mmproj'),
+  'no-mmproj': b('--no-mmproj', '--no-mmproj-auto'),
 };
 const NO_EFFECT = [
   'host',
@@ -58,6 +60,8 @@ const NO_EFFECT = [
   'main-gpu',
   'kv-unified',
   'metrics',
+  // The text model alone, as the estimate counts it without --images.
+  'no-mmproj',
 ];
 
 /** KV cache types llama.cpp takes (common/arg.cpp kv_cache_types): 16-bit ones are auto, 8-bit and below fp8. */
@@ -149,6 +153,12 @@ export function readLlamaServerCommand(
   a.str('lora-scaled');
   // Requests name their adapter; llama-server batches only slots whose adapters match (server.cpp can_batch_with).
   if (adapters > 0) flags['max-loras'] = adapters;
+  // The vision tower's own GGUF (memory.ts visionFile): counted, with its activations, where --images N says
+  // how many images a request carries.
+  if (a.str('mmproj') !== undefined)
+    warnings.push(
+      "--mmproj: the vision tower's GGUF is loaded on the GPU; estimated without it unless --images N is given",
+    );
   const reuse = a.int('cache-reuse', 0);
   prefixCacheFlag(
     reuse === undefined ? undefined : reuse > 0,

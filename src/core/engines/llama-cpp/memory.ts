@@ -63,6 +63,15 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   kvCache: 'static',
   poolBudget: undefined,
   layerOffload: true,
+  // The text GGUF holds the language model only: convert_hf_to_gguf.py's text classes drop the tower and projector
+  // (Gemma3Model: "skip vision tensors"; Llama4Model, Mistral3Model, Qwen2VLModel alike), which `--mmproj` writes to
+  // a GGUF of their own (MmprojModel), matrices at --outtype (f16 in the published mmproj-*-f16.gguf files) and 1-D
+  // tensors and norms at F32 (prepare_tensors). llama-server loads it with --mmproj (or beside a -hf repository that
+  // ships one) onto the GPU (mmproj_use_gpu = true, common/common.h; clip_ctx takes the first GPU backend) and
+  // encodes one image a graph (clip_image_batch_encode: "only support batch size of 1"). Read in the tree
+  // llama-cpp-python 0.3.17 vendors (ggml-org/llama.cpp @49bfddeca18e62fa3d39114a23e9fcbdf8a22388: convert_hf_to_gguf.py,
+  // tools/mtmd/clip.cpp, tools/server/server-context.cpp).
+  visionFile: { matrixBytes: 2, vectorBytes: 4, imagesAtOnce: 1 },
   // --split-mode row: -mg is "the GPU to use for ... intermediate results and KV (with split-mode = row)"
   // (tools/server/README.md at 25d5b0c5): the matrices split over --tp GPUs, the cache whole on the main one.
   tpRowSplit: LLAMA_CPP_ROW_SPLIT,

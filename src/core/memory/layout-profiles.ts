@@ -1,0 +1,56 @@
+/** Serving-engine layout profiles a FrameworkProfile carries: the cache layout and the row split. Pure types. */
+
+/**
+ * A serving engine's cache layout (memory/kv-layout.ts): the dtypes of the recurrent state, the cells a
+ * sliding-window layer holds, hybrid page unification and the fp8 KV element. Without one, an engine keeps a
+ * plain cache as transformers does: the window's cells, the state in the model dtype (a Gated DeltaNet's
+ * temporal state in fp32).
+ */
+export interface CacheLayoutProfile {
+  /** Bytes per element of a recurrent layer's conv state: the compute dtype's, or a fixed size. */
+  convStateBytes: 'compute' | number;
+  /**
+   * Bytes per element of the temporal (SSM / delta-rule) state: a fixed size, or 'config': the dtype the model's
+   * config names (RecurrentState.stateBytes), else the engine's per-model default (vllmStateBytes), else the
+   * compute dtype's.
+   */
+  temporalStateBytes: 'config' | number;
+  /**
+   * KV cells a sliding-window layer holds per sequence: 'blocks': whole blocks over the window plus one, freed
+   * as they leave it; 'padded': the window plus the ubatch, padded to `pad` cells; 'pool-share': a sliding pool
+   * sized at `ratio` x the full pool's tokens, so each token held costs `ratio` of a sliding token.
+   */
+  sliding:
+    | { kind: 'blocks'; blockTokens: number }
+    | { kind: 'padded'; pad: number }
+    | { kind: 'pool-share'; ratio: number };
+  /**
+   * Hybrid attention / recurrent models: layer groups of one size per kind, and recurrent pages padded to
+   * attention blocks, a multiple of `blockTokens` tokens (kv-layout.ts hybridPadding).
+   */
+  hybridPages?: { blockTokens: number };
+  /** Bytes per element of an fp8 KV cache when the engine writes another format for it (default 1). */
+  fp8KvElementBytes?: number;
+  /** The cache type an fp8 KV cache is written as where the engine has no fp8 one (absent: fp8). */
+  fp8KvType?: string;
+}
+
+/**
+ * What a row-split matrix multiplication costs beyond its share of the weights: the main GPU sends each other GPU
+ * the activation and gathers its rows of the result back, peer copies on the step's critical path.
+ */
+export interface RowSplitProfile {
+  /** Peer copies in series per split matmul and other GPU: the activation out, its rows of the result back. */
+  copiesPerMatmul: number;
+  /** Seconds one small copy takes, submitted from the host (a copy staged through host memory takes two). */
+  copySeconds: number;
+  /** Bytes per activation element sent (quantized input) and per result element returned. */
+  inBytesPerElement: number;
+  outBytesPerElement: number;
+  /** Tokens a split matmul moves per round of copies: a larger batch takes ceil(tokens / this) rounds. */
+  tokensPerRound: number;
+  /** Tokens above which the engine turns peer access off: its copies are staged through host memory. */
+  peerMaxTokens: number;
+  /** GPU idle added to each kernel gap when the split disables CUDA-graph replay (launched one by one). */
+  ungraphedKernelSeconds: number;
+}
