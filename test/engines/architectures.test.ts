@@ -121,7 +121,7 @@ describe('the multimodal wrappers on the HF engines', () => {
       top: 1,
     });
 
-  it.each(['hf-trainer', 'hf-fsdp', 'hf-deepspeed'] as const)(
+  it.each(['hf-trainer', 'hf-fsdp', 'hf-deepspeed', 'unsloth'] as const)(
     'ranks a Qwen2-VL-7B LoRA plan on %s',
     (engine) => {
       const r = lora(engine);
@@ -165,14 +165,11 @@ describe('the multimodal wrappers on the HF engines', () => {
     expect(tableOf('hf-trainer')!.runs).toContain('qwen2_vl');
   });
 
-  it("leaves unsloth idle on qwen2_vl with its own reason (FastVisionModel loads it; no module names), not generate.py's", () => {
-    const idle = lora('unsloth').engines.find((x) => x.engine === 'unsloth')?.idle ?? '';
-    expect(idle).toMatch(
-      /does not run model_type 'qwen2_vl': Unsloth loads it through FastVisionModel/,
-    );
-    expect(idle).toContain('module-name table');
-    expect(idle).not.toContain('generate.py');
-    expect(idle).toContain(tableOf('unsloth')!.source);
+  it("keeps unsloth's own refusal of the MoE wrappers (its expert targets are not modelled), not generate.py's", () => {
+    const why = tableOf('unsloth')!.refuses.qwen3_vl_moe ?? '';
+    expect(why).toMatch(/FastVisionModel, but what its get_peft_model adapts .* routed experts/);
+    expect(why).not.toContain('generate.py');
+    expect(tableOf('unsloth')!.runs).toContain('qwen2_vl');
   });
 
   it('launches a multimodal checkpoint on unsloth with FastVisionModel, the tower written out of text SFT', () => {

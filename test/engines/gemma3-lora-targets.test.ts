@@ -56,12 +56,14 @@ describe('Gemma 3 (multimodal checkpoint) LoRA targets', () => {
     ]);
   });
 
-  it('a model_type with no table still blocks Unsloth', () => {
+  it('a text-only model_type with no table still blocks Unsloth; with a tower it takes the finetune_* switches', () => {
     const x = launchInputOf('gemma-3-27b-it', 'rtx-4090', {
       method: 'qlora',
       framework: 'unsloth',
     });
-    const mystery = { ...x, arch: { ...x.arch, modelType: 'mystery_lm' } };
+    const groups = x.arch.groups.filter((g) => g.name !== 'vision');
+    const mystery = { ...x, arch: { ...x.arch, modelType: 'mystery_lm', groups } };
     expect(unslothBlocker(mystery)).toMatch(/no module-name table for model_type 'mystery_lm'/);
+    expect(unslothBlocker({ ...x, arch: { ...x.arch, modelType: 'mystery_lm' } })).toBeNull();
   });
 });

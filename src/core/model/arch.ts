@@ -33,6 +33,11 @@ export interface Linear {
   copies: number;
   /** Copies active per token (topK for routed experts, otherwise = copies). */
   activeCopies: number;
+  /**
+   * The checkpoint's one nn.Linear this role is a slice of, where it fuses several roles (Qwen-VL towers' `qkv`,
+   * GLM-4.1V's `gate_up_proj`): the roles sharing it share one input, so LoRA adapts them as one module.
+   */
+  module?: string;
 }
 
 /** A run of identical transformer layers (decoder, encoder, cross-attention layers, vision tower). */

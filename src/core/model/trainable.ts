@@ -119,6 +119,29 @@ function outerLoraParams(arch: Arch, t: Trainable, rank: number, scope: LoraScop
 }
 
 /**
+ * LoRA on the fused linears of one layer (Linear.module): PEFT matches module names, so a fused module is adapted
+ * whole when a role of it is targeted, r x (in + the summed out) for the one A/B pair (LoRA §4, arXiv:2106.09685).
+ */
+function fusedModuleLoraParams(g: Arch['groups'][number], t: Trainable, rank: number): number {
+  const modules = new Map<string, { in: number; out: number; copies: number; trained: boolean }>();
+  for (const l of g.linears) {
+    if (l.module === undefined) continue;
+    const m = modules.get(l.module) ?? {
+      in: l.inFeatures,
+      out: 0,
+      copies: l.copies,
+      trained: false,
+    };
+    m.out += l.outFeatures;
+    m.trained ||= t.roles.has(l.role);
+    modules.set(l.module, m);
+  }
+  let n = 0;
+  for (const m of modules.values()) if (m.trained) n += m.copies * rank * (m.in + m.out);
+  return n;
+}
+
+/**
  * LoRA adds r x (in + out) parameters per adapted linear (LoRA §4, arXiv:2106.09685). `fused`: the engine adapts
  * routed experts as fused 3-D parameters through PEFT's ParamWrapper (model/peft-moe.ts), given how PEFT remaps
  * the targets on this model type; null: every expert is a linear of its own. `scope`: how far the adapters reach
@@ -140,9 +163,11 @@ export function loraParams(
     const moe = f !== null && g.experts > 1;
     for (const l of g.linears) {
       const keep = f !== null && (moe || f.remapped) ? keepsLinearLora(g, l, f) : null;
+      if (l.module !== undefined && keep === null) continue;
       if (keep ?? t.roles.has(l.role))
         n += g.count * l.copies * rank * (l.inFeatures + l.outFeatures);
     }
+    n += g.count * fusedModuleLoraParams(g, t, rank);
     if (moe) n += g.count * fusedExpertLoraParams(g, t.roles, rank, f);
   }
   // Unsloth turns embed_tokens / lm_head targets into fully trained fp32 copies (modules_to_save); PEFT's

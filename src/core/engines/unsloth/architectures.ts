@@ -17,7 +17,10 @@ export const UNSLOTH_ARCHITECTURES: ArchitectureTable = {
   // loader.py: llama/mistral/gemma/gemma2/qwen2/qwen3 fast paths, else FastModel.from_pretrained (L906).
   source:
     'https://github.com/unslothai/unsloth/blob/015bdef0d94a241bcd94eec7a405b1700632180d/unsloth/models/loader.py#L828-L907',
-  runs: HF_CAUSAL.filter((t) => !t.startsWith('qwen3_5') && t !== 'bert'),
+  runs: [
+    ...HF_CAUSAL.filter((t) => !t.startsWith('qwen3_5') && t !== 'bert'),
+    ...VLM_WRAPPERS.filter((t) => !t.endsWith('_moe')),
+  ],
   refuses: {
     ...HF_TRAIN_REFUSES,
     // FastModel loads an encoder-decoder through AutoModelForSeq2SeqLM (loader.py at 2026.10.9).
@@ -26,13 +29,12 @@ export const UNSLOTH_ARCHITECTURES: ArchitectureTable = {
       't5',
       'mt5',
     ),
-    // unsloth 2026.10.9 models/loader.py: FastLanguageModel.from_pretrained hands a model_type past its fast paths
-    // to FastModel, which loads a config with a vision_config through AutoModelForVision2Seq
-    // (= AutoModelForImageTextToText; transformers 5.5.0 maps all nine wrappers) with its processor;
-    // FastVisionModel is FastModel (class body `pass`).
+    // The MoE wrappers: FastVisionModel.get_peft_model (unsloth 2026.10.9 models/vision.py) widens its regex to
+    // routed experts and adds target_parameters for fused ones by rules of its own that no count here reproduces.
     ...refused(
-      "Unsloth loads it through FastVisionModel (FastModel: AutoModelForImageTextToText), but its get_peft_model takes explicit target_modules and the launcher has no module-name table for this wrapper's layers",
-      ...VLM_WRAPPERS,
+      "Unsloth loads it through FastVisionModel, but what its get_peft_model adapts on this wrapper's routed experts is not modelled (the dense wrappers are)",
+      'qwen3_vl_moe',
+      'glm4v_moe',
     ),
     ...refused('the launcher writes causal-LM SFT runs; BERT is a masked-LM encoder', 'bert'),
     ...refused(
@@ -43,9 +45,11 @@ export const UNSLOTH_ARCHITECTURES: ArchitectureTable = {
       'qwen3_5_moe',
     ),
   },
-  // FastVisionModel (FastModel) fine-tunes the VLM wrappers and FastModel loads BERT (loader.py hands both on past
-  // the fast paths); the launcher writes neither.
-  writerOnly: [...VLM_WRAPPERS, 'bert'],
+  // FastVisionModel (FastModel) fine-tunes the MoE VLM wrappers and FastModel loads BERT (loader.py hands both on
+  // past the fast paths); the launcher writes neither. The dense wrappers run: unsloth 2026.10.9 models/loader.py
+  // FastLanguageModel.from_pretrained hands a config with a vision_config to FastModel (AutoModelForImageTextToText,
+  // which transformers 5.5.0 maps for all nine wrappers); FastVisionModel is FastModel.
+  writerOnly: ['qwen3_vl_moe', 'glm4v_moe', 'bert'],
 };
 
 /** The table as a `forbid` rule, made once (the planner asks per layout shape). */

@@ -95,8 +95,12 @@ export function unslothBlocker(x: LaunchPlan): string | null {
     return 'Unsloth checkpoints whole layers (use_gradient_checkpointing True or "unsloth"): no selective recompute';
   const opt = trainerOptim(o);
   if ('reason' in opt) return opt.reason;
-  if (isAdapter(o) && !namesModules(x.arch))
-    return `no module-name table for model_type '${x.arch.modelType}': Unsloth needs explicit target_modules`;
+  if (isAdapter(o) && !namesModules(x.arch)) {
+    if (!hasTower(x.arch))
+      return `no module-name table for model_type '${x.arch.modelType}': Unsloth needs explicit target_modules`;
+    if (o.modulesToSave || o.loraTargets.some((t) => t === 'embed' || t === 'lm_head'))
+      return `model_type '${x.arch.modelType}': the launcher writes FastVisionModel's finetune_* layer switches (no target_modules), which adapt attention and MLP linears only: no embed_tokens / lm_head target`;
+  }
   return unslothObjectiveBlocker(x);
 }
 
@@ -156,7 +160,10 @@ export function emitUnsloth(x: LaunchInput): EngineOutput {
   // from_pretrained(unsloth_tiled_mlp=True) patches every MLP with unsloth_zoo's TiledMLP (loader.py @015bdef0).
   if (o.tiledMlp) fromPretrained.unsloth_tiled_mlp = true;
   let peft: Record<string, unknown> | null = null;
-  if (isAdapter(o)) {
+  if (isAdapter(o) && !namesModules(x.arch)) {
+    peft = wrapperPeft(x, gc);
+    notes.push(...wrapperNotes(x));
+  } else if (isAdapter(o)) {
     const t = targetModules(x);
     notes.push(...t.notes);
     // FastLlamaModel.get_peft_model kwargs: llama.py#L3061-L3090.
@@ -241,7 +248,41 @@ const perRankScript = (script: string): string =>
   );
 
 /** A checkpoint with a vision tower (its config has a vision_config). */
-const isVision = (x: LaunchInput): boolean => x.arch.groups.some((g) => g.name === 'vision');
+const hasTower = (arch: LaunchPlan['arch']): boolean =>
+  arch.groups.some((g) => g.name === 'vision');
+const isVision = (x: LaunchInput): boolean => hasTower(x.arch);
+
+/**
+ * get_peft_model kwargs for a VLM wrapper without a module-name table, as Unsloth's vision notebooks write them
+ * (unslothai/notebooks@03b0cdad nb/Qwen2_VL_(7B)-Vision.ipynb: the four finetune_* switches, r, lora_alpha,
+ * lora_dropout 0, bias "none", random_state 3407, no target_modules). FastVisionModel.get_peft_model (unsloth
+ * 2026.10.9 models/vision.py) then builds the target regex with unsloth_zoo 2026.10.9 peft_utils.get_peft_regex:
+ * every nn.Linear whose leaf name recurs (or sits in a numbered stack) under an attention / MLP module of the
+ * language model, and of the tower when finetune_vision_layers, which is what the plan counts for 'all-linear'
+ * (LoraReach 'with-images' / 'block-leaf'; scripts/check-launch-libs/unsloth_vlm_regex.py checks it).
+ */
+function wrapperPeft(x: LaunchInput, gc: boolean | 'unsloth'): Record<string, unknown> {
+  const o = x.options;
+  return {
+    r: o.loraRank,
+    lora_alpha: loraAlpha(o.loraRank),
+    lora_dropout: 0, // rule unsloth-lora-dropout-zero
+    bias: 'none',
+    // FastVisionModel.get_peft_model defaults it to True: the tower is adapted only when images are trained.
+    finetune_vision_layers: (o.images ?? 0) > 0,
+    finetune_language_layers: true,
+    finetune_attention_modules: true,
+    finetune_mlp_modules: true,
+    use_gradient_checkpointing: gc,
+    random_state: 3407,
+  };
+}
+
+/** What the written switches adapt beyond the plan's own targets (the planner widens them to 'all-linear' first). */
+function wrapperNotes(x: LaunchInput): string[] {
+  const base = `no module-name table for model_type '${x.arch.modelType}': FastVisionModel.get_peft_model picks the linears from the finetune_* switches (unsloth_zoo get_peft_regex), every attention and MLP linear of the language model${(x.options.images ?? 0) > 0 ? ' and the vision tower' : ''}`;
+  return x.options.loraAllLinear ? [base] : [`${base}, more than the plan's targets`];
+}
 
 /**
  * The loader class: FastVisionModel for a multimodal checkpoint, as Unsloth's vision notebooks load one

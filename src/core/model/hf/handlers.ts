@@ -53,7 +53,14 @@ import {
   lfm2Moe,
   lfm2Tie,
 } from './recurrent.js';
-import { glm4vText, glm4vVision, llava, qwen2Vision, withoutHeadDim } from './vl.js';
+import {
+  glm4vText,
+  glm4vVision,
+  llava,
+  qwen2Vision,
+  withGateUpProj,
+  withoutHeadDim,
+} from './vl.js';
 
 // ---------------------------------------------------------------------------------------------
 // Dispatch table
@@ -450,7 +457,7 @@ export const HANDLERS: Record<string, Handler> = {
   llava_next: { architecture: 'LlavaNextForConditionalGeneration', build: llava(true, textBuild) },
   glm4v: {
     architecture: 'Glm4vForConditionalGeneration',
-    build: multimodal((t) => llamaLike(glm4vText)(withoutHeadDim(t)), glm4vVision),
+    build: multimodal((t) => withGateUpProj(llamaLike(glm4vText)(withoutHeadDim(t))), glm4vVision),
   },
   // GLM-4.5V: the GLM-4.5-Air language model (glm4v_moe_text: Glm4Moe layers) under the GLM-4.1V tower.
   glm4v_moe: {

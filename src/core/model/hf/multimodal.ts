@@ -60,6 +60,8 @@ export const oneOff = (...dims: [number, number][]): OuterLinear[] =>
   dims.map(([inFeatures, outFeatures]) => ({ inFeatures, outFeatures, blockLeaf: false }));
 
 /** A bidirectional ViT block run: q/k/v/o and a 2- or 3-matrix MLP, two norms per layer. */
+const QKV: ReadonlySet<LinearRole> = new Set(['q', 'k', 'v']);
+
 export function visionGroup(k: {
   hidden: number;
   heads: number;
@@ -74,6 +76,8 @@ export function visionGroup(k: {
    * `proj`, SigLIP's `out_proj`, `fc1`, `fc2`): read as 'other', which only 'all-linear' adapts.
    */
   unnamed?: readonly LinearRole[];
+  /** q, k and v are one nn.Linear in the checkpoint (Qwen-VL and GLM-4.1V towers' `attn.qkv`). */
+  fusedQkv?: boolean;
 }): LayerGroup {
   const headDim = k.headDim ?? k.hidden / k.heads;
   const d: AttnDims = { hidden: k.hidden, heads: k.heads, kvHeads: k.heads, headDim };
@@ -98,7 +102,10 @@ export function visionGroup(k: {
     mlaCacheWidth: null,
   };
   const linears = [...attention(d, k.bias, k.bias), ...mlp(k.hidden, k.ffn, k.gated, k.bias)].map(
-    (l): Linear => (k.unnamed?.includes(l.role) ? { ...l, role: 'other' } : l),
+    (l): Linear => {
+      const m = k.fusedQkv && QKV.has(l.role) ? { ...l, module: 'qkv' } : l;
+      return k.unnamed?.includes(l.role) ? { ...m, role: 'other' } : m;
+    },
   );
   return group(base, linears, 2 * normSize(k.hidden, k.norm === 'layer'), k.layers);
 }
@@ -133,6 +140,7 @@ export function qwenVision(v: Fields, textHidden: number): Tower {
     gated: v25,
     bias: true,
     norm: v25 ? 'rms' : 'layer',
+    fusedQkv: true,
     // Qwen2_5_VLVisionAttention qkv/proj, Qwen2_5_VLMLP gate_proj/up_proj/down_proj; Qwen3-VL linear_fc1/fc2.
     unnamed: v25 ? ['q', 'k', 'v', 'o'] : ['q', 'k', 'v', 'o', 'up', 'down'],
   });

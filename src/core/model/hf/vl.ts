@@ -34,6 +34,7 @@ export function qwen2Vision(v: Fields, textHidden: number): Tower {
     gated: false,
     bias: true,
     norm: 'layer',
+    fusedQkv: true,
     // VisionAttention qkv / proj and VisionMlp fc1 / fc2 (transformers 5.14.1 modeling_qwen2_vl.py): no
     // contract target names them.
     unnamed: ['q', 'k', 'v', 'o', 'up', 'down'],
@@ -158,6 +159,7 @@ export function glm4vVision(v: Fields): Tower {
     gated: true,
     bias: v.bool('attention_bias', false),
     norm: 'rms',
+    fusedQkv: true,
   });
   const noBias = new Set<LinearRole>(['o', 'gate', 'up', 'down']);
   const linears = g.linears.map((l) => (noBias.has(l.role) ? { ...l, bias: false } : l));
@@ -187,6 +189,17 @@ export const glm4vText: LlamaFlavor = {
   oBias: () => false,
   normsPerLayer: 4,
 };
+
+/** Glm4vTextMLP (modeling_glm4v.py @03eac6f6) holds gate and up in one gate_up_proj Linear. */
+export const withGateUpProj = (b: ArchBody): ArchBody => ({
+  ...b,
+  groups: b.groups.map((g) => ({
+    ...g,
+    linears: g.linears.map((l) =>
+      l.role === 'gate' || l.role === 'up' ? { ...l, module: 'gate_up_proj' } : l,
+    ),
+  })),
+});
 
 /** The text config with head_dim dropped: Glm4vTextAttention takes hidden_size / num_attention_heads. */
 export const withoutHeadDim = (t: Fields): Fields => {
