@@ -63,6 +63,7 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   kvCache: 'static',
   poolBudget: undefined,
   layerOffload: true,
+  eagerLayerExtraOps: undefined, // C++ graph nodes, no Python layer (vLLM's custom-op count does not apply)
   // --split-mode row: -mg is "the GPU to use for ... intermediate results and KV (with split-mode = row)"
   // (tools/server/README.md at 25d5b0c5): the matrices split over --tp GPUs, the cache whole on the main one.
   tpRowSplit: LLAMA_CPP_ROW_SPLIT,
