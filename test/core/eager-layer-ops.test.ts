@@ -24,7 +24,7 @@ describe("transformers' eager decoder layer by family", () => {
     expect(hfEagerLayerExtraOps('qwen3', false, 1)).toBe(16);
     expect(hfEagerLayerExtraOps('gemma2', false, 1)).toBe(24);
     expect(hfEagerLayerExtraOps('gemma3_text', false, 1)).toBe(44);
-    expect(hfEagerLayerExtraOps('phi3', false, 1)).toBe(-3);
+    expect(hfEagerLayerExtraOps('phi3', false, 1)).toBe(-1);
   });
 
   it("rebuilds a sliding layer's mask only where the build does so, and only on sliding layers", () => {

@@ -53,9 +53,10 @@ const HF_EAGER_LAYER_EXTRA: Readonly<Record<string, number>> = {
   // Gemma3DecoderLayer: Gemma 2's four, and Gemma3Attention's q_norm and k_norm.
   gemma3: 6 * GEMMA_RMSNORM_OPS - 2 * LLAMA_RMSNORM_OPS,
   gemma3_text: 6 * GEMMA_RMSNORM_OPS - 2 * LLAMA_RMSNORM_OPS,
-  // Phi3Attention's fused qkv_proj (one matmul for three, then slices) and Phi3MLP's gate_up_proj (one for two,
-  // then `chunk`); its resid dropouts are no-ops in eval.
-  phi3: -3,
+  // Phi3Attention's fused qkv_proj (one matmul for three, then slices) and Phi3MLP's gate_up_proj (one for two, then
+  // `chunk`): 3 fewer; its apply_rotary_pos_emb (partial rotary) cats each of q and k back to its pass-through part: 2
+  // more. Its resid dropouts are no-ops in eval.
+  phi3: -3 + 2,
 };
 const HF_SLIDING_MASK_TYPES: readonly string[] = ['gemma2', 'gemma3', 'gemma3_text'];
 
