@@ -183,6 +183,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
       };
     // A generate that built its attention masks through torch.vmap every decode step (the case says so).
     if (c.generate_masks !== undefined) time.generateMasks = c.generate_masks;
+    // A transformers build whose sliding layers rebuilt their masks every step (the case says so).
+    if (c.sliding_mask_in_layer !== undefined) time.slidingMaskInLayer = c.sliding_mask_in_layer;
     // A PEFT build that kept the adapters in the weights' 16-bit dtype (before 0.12.0; the case says so).
     if (c.lora_adapter_dtype === 'weights') time.adaptersInWeightDtype = true;
     // A run with LoRA dropout on (the case says so).

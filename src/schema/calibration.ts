@@ -204,6 +204,8 @@ export const throughputCaseSchema = z.looseObject({
    * code (transformers' create_masks_for_generate on a static cache): sets TimeOptions.generateMasks.
    */
   generate_masks: z.number().int().nonnegative().optional(),
+  /** The measured build's sliding decoder layers rebuild their mask each step, read in its code: sets TimeOptions.slidingMaskInLayer. */
+  sliding_mask_in_layer: z.enum(['slice', 'index']).optional(),
   /**
    * The LoRA adapters' dtype in the measured run: 'weights' (created in the frozen weights' 16-bit dtype and never
    * cast to fp32: PEFT before 0.12.0 in pure bf16) sets TimeOptions.adaptersInWeightDtype.

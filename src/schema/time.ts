@@ -18,6 +18,8 @@ export const QUANT_FORMATS = [
   /** llama.cpp's quantized kernels on GGUF blocks (MMVQ / MMQ). */
   'gguf',
 ] as const;
+/** How a transformers build's sliding decoder layer rebuilds its mask each step (TimeOptions.slidingMaskInLayer). */
+export type SlidingMask = 'slice' | 'index';
 export type QuantFormat = (typeof QUANT_FORMATS)[number];
 export const INTERCONNECTS = ['nvlink', 'pcie'] as const;
 export type Interconnect = (typeof INTERCONNECTS)[number];
@@ -175,6 +177,13 @@ export interface TimeOptions {
    * it; `validate --throughput` does for rows of such builds (their `generate_masks`).
    */
   generateMasks?: number;
+  /**
+   * The measured build's transformers (before 4.53) rebuilds the 4-D mask inside each sliding decoder layer (Gemma 2,
+   * Gemma 3): 'slice' (4.50.0: tril/where, then a slice at a host offset), 'index' (4.52.4: the offset as a tensor and
+   * an index by it); engines/hf/eager-modules.ts counts each. No flag sets it (the pinned transformers builds its masks
+   * once a step); `validate --throughput` does for rows of such builds (their `sliding_mask_in_layer`).
+   */
+  slidingMaskInLayer?: SlidingMask;
   /**
    * The measured run padded each batch to its longest sample and ran transformers' SDPA attention, which then passes
    * the padding mask to scaled_dot_product_attention with is_causal=False (LlamaSdpaAttention, transformers 4.36):

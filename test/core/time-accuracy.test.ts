@@ -616,8 +616,10 @@ const FIELD_BARS = {
   // 32K depth").
   'deptheager kind:decode engine:llama.cpp': { count: 5, median: 0.135, p90: 0.43 },
   // tenstorrent/tt-inference-server#394's Qwen3-4B on an RTX 4090 at concurrency 1: -1.2%, -2.9%, -4.5%, -1.4%, -3.5%;
-  // vllm-project/vllm#20469's eager Qwen3-14B-AWQ on an A100: +101.9% (an eager vLLM layer's ops, same section).
-  'deptheager kind:serving engine:vllm': { count: 6, median: 0.035, p90: 1.019 },
+  // vllm-project/vllm#20469's eager Qwen3-14B-AWQ on an A100: +101.9% at the compiled count a layer, +51.9% with
+  // v0.9.1's eager layer counted (its q/k norms' calls, engines/vllm/eager-ops.ts; docs/time-model.md "Eager decoder
+  // layers counted by family").
+  'deptheager kind:serving engine:vllm': { count: 6, median: 0.035, p90: 0.52 },
 } as const;
 
 describe('time model on the serving field rows', () => {
@@ -1523,23 +1525,24 @@ describe("time model on ms-swift's example-script row", () => {
 
 // Two Gemma 3 GRPO notebooks with a transformers rollout, scored before any model change, both too fast: Unsloth's 1B on a
 // T4 in float32 (estimated with fp16 weights, the unsloth profile running none in fp32) +70.3%, datawhalechina/self-llm's
-// 4B on an A800 in bf16 +79.2% (docs/time-model.md "Two Gemma 3 GRPO notebooks: scored, not modelled").
-// datawhalechina/self-llm's Phi-3-mini LoRA notebook names no card and is carried unscored.
+// 4B on an A800 in bf16 +79.2%. With Gemma 3's eager decoder layer counted from transformers' code (its six norms and
+// the sliding layers' per-step mask of 4.50.0 and 4.52.4; docs/time-model.md "Eager decoder layers counted by family")
+// +13.3% and +7.3%. datawhalechina/self-llm's Phi-3-mini LoRA notebook names no card and is carried unscored.
 describe('time model on the Gemma 3 GRPO notebook rows', () => {
-  it('are scored out of sample, too fast and within a point of their first scores', () => {
+  it("are scored out of sample, still too fast, within a point of their figures with Gemma 3's layer counted", () => {
     const gemma = rows.filter((r) => GEMMA_GRPO_ROW.test(r.id));
     expect(gemma.map((r) => r.id).sort()).toEqual([
       'selfllm-grpo-gemma3-4b-a800-hf',
       'unsloth-grpo-gemma3-1b-t4-hf',
     ]);
-    const first: Record<string, number> = {
-      'selfllm-grpo-gemma3-4b-a800-hf': 0.792,
-      'unsloth-grpo-gemma3-1b-t4-hf': 0.703,
+    const now: Record<string, number> = {
+      'selfllm-grpo-gemma3-4b-a800-hf': 0.073,
+      'unsloth-grpo-gemma3-1b-t4-hf': 0.133,
     };
     for (const r of gemma) {
       expect(r.inSample, r.id).toBe(false);
-      expect(r.error, r.id).toBeGreaterThan(first[r.id]! - 0.01);
-      expect(r.error, r.id).toBeLessThanOrEqual(first[r.id]! + 0.01);
+      expect(r.error, r.id).toBeGreaterThan(now[r.id]! - 0.01);
+      expect(r.error, r.id).toBeLessThanOrEqual(now[r.id]! + 0.01);
     }
     expect(rows.some((x) => x.id === 'selfllm-lora-phi3-mini-3090')).toBe(false);
   });

@@ -27,18 +27,18 @@ import type { RunPlan } from '../../schema/measured.js';
  *   token on an RTX 3090 (-28.3%), gpt-fast's Llama 3.1 405B int8 over TP 8 (+27.5%), Qwen2.5 1.5B Q4_K_M at a
  *   10,000-token context on an RTX 4090 (+23.9%), gpt-oss-20b at 8 tokens on an RTX 3090 (ggml-org/llama.cpp#20586,
  *   +22.4%), LitGPT's Llama 2 70B decode (-21.5%) and pavlokhmel's gpt-oss-20b on an A100 40GB (+21.1%).
- * - serving: 183 rows, p90 0.556 (gpslab-qwen3-235b-fp8-4xh100-vllm-burst984-i128, -55.6%). The largest above it are the
- *   SGLang cookbook's DeepSeek-V3 EP 8 DP-attention run on 8 MI300X at 88 in flight (+246%) and DeepSeek-R1 FP8 on 8
- *   B200 at 92 in flight (+75%), sariekr/gpu_conc's gpt-oss-20b on B200 and MI300X (+63..+166%), GPUStack's 1000
- *   prompts of 128 tokens past the API server's cost per request (vLLM's Qwen3-14B +63%, SGLang +116%, vLLM's
- *   DeepSeek-R1 +58%), its 2K-32K bursts on one H100 (SGLang's Qwen3-14B FP8 +82..+96%, vLLM's Qwen3-14B bf16
- *   +57..+70%, gpt-oss-20b +78%) and BenHamm's GLM-4.6 on 8 B200 (+60%).
- * - rl: 17 rows, p90 0.703 (Unsloth's Gemma 3 1B GRPO notebook on a T4, a transformers rollout in float32, +70.3%).
- *   The one above it: datawhalechina/self-llm's Gemma 3 4B GRPO notebook on an A800, a transformers rollout in bf16
- *   (+79.2%); below them Unsloth's FP8 GRPO of Llama-3.2-1B on an L4 (+40.0%).
+ * - serving: 194 rows, p90 0.520 (gpuconc-gptoss20b-h200-sxm-vllm-c1, +52.0%; vLLM v0.9.1's --enforce-eager
+ *   Qwen3-14B-AWQ on an A100 just under it, +51.9%). The largest above it are the SGLang cookbook's DeepSeek-V3 EP 8
+ *   DP-attention run on 8 MI300X at 88 in flight (+246%) and DeepSeek-R1 FP8 on 8 B200 at 92 in flight (+75%),
+ *   sariekr/gpu_conc's gpt-oss-20b on B200 and MI300X (+63..+166%), the 2K-32K and 128-token bursts on one H100
+ *   (SGLang's Qwen3-14B FP8 +82..+116%, vLLM's Qwen3-14B bf16 +57..+70%, gpt-oss-20b +78%), BenHamm's GLM-4.6 on 8
+ *   B200 (+65%), vLLM's DeepSeek-R1 on 8 H200 (+58%) and llm-d's Llama 3.3 70B FP8 on 8 MI355X at 32K tokens (+55%).
+ * - rl: 17 rows, p90 0.303 (Unsloth's gpt-oss-20b GRPO notebook on an A100, a transformers rollout in bf16, +30.3%).
+ *   The one above it: Unsloth's FP8 GRPO of Llama-3.2-1B on an L4 (+39.6%); the two Gemma 3 GRPO notebooks'
+ *   transformers rollouts, timed with Gemma 3's eager layer counted (+13.3%, +7.3%), are below.
  * Time to first token has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.28, decode: 0.2, serving: 0.56, rl: 0.71 } as const;
+export const TIME_UNCERTAINTY = { training: 0.28, decode: 0.2, serving: 0.52, rl: 0.31 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of

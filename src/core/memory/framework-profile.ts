@@ -3,7 +3,7 @@
  * kernel saves for backward, which copies a loss makes), not a fudge factor; each cites its source.
  */
 import type { Framework, Objective, Optimizer, WeightDtype } from '../../schema/estimate.js';
-import type { QuantFormat } from '../../schema/time.js';
+import type { QuantFormat, SlidingMask } from '../../schema/time.js';
 import type { LoraPathCost } from './lora-path-profile.js';
 import type { DecodeFeatureKernels } from './decode-feature-kernels.js';
 import type { LoraReach } from '../model/trainable.js';
@@ -522,6 +522,12 @@ export interface FrameworkProfile {
    * (time/serving-request.ts servingTime). Absent: the launches run beside the step before.
    */
   prefillHostSync?: (modelType: string, mla: boolean, cc: number) => boolean;
+  /**
+   * Time: ops a decoder layer issues from Python beyond the default count where the engine runs it eagerly (time/
+   * decode-host.ts eagerLayerOps), by model_type, sliding window or not, the step's sequences and the build's in-layer
+   * mask (TimeOptions.slidingMaskInLayer); each an eager op. Absent: 0.
+   */
+  eagerLayerExtraOps?: (type: string, sliding: boolean, rows: number, mask?: SlidingMask) => number;
   /**
    * Time: the kernels a decode layer launched in the engine's builds before it fused ops on the GPU
    * (TimeOptions.unfusedGraph): `perLayer` for the layer's ops, plus `perQuantizedLinear` for each linear layer

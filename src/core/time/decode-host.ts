@@ -3,7 +3,7 @@ import { FRAMEWORKS } from '../memory/frameworks.js';
 import type { FrameworkProfile } from '../memory/framework-profile.js';
 import type { DecodeFeatureKernels } from '../memory/decode-feature-kernels.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
-import type { QuantFormat, TimeOptions } from '../../schema/time.js';
+import type { QuantFormat, SlidingMask, TimeOptions } from '../../schema/time.js';
 import type { ModelFacts } from './model-facts.js';
 import { blockFp8Gemms, runsBlockFp8Path } from './block-fp8.js';
 import {
@@ -40,6 +40,28 @@ export const EAGER_DECODE_OP_SECONDS = 21e-6;
 // runtime checks 128 µs, cudaGraphLaunch 41 µs.
 const COMPILED_CALL_SECONDS = 176e-6;
 const CUDAGRAPH_TREE_CALL_SECONDS = 128e-6 + 41e-6;
+
+/**
+ * The ops a forward's decoder layers issue where the engine runs them eagerly: `base` a layer (OPS_PER_LAYER_EAGER for
+ * transformers' layer, OPS_PER_LAYER_COMPILED for a graph engine's custom ops) and the ops the engine's layer of this
+ * model_type issues beyond it on each group's layers, sliding or not, at `rows` sequences, with the build's in-layer
+ * sliding mask (FrameworkProfile.eagerLayerExtraOps); vision layers excluded, as ModelFacts.layers.
+ */
+export function eagerLayerOps(
+  m: ModelFacts,
+  fw: FrameworkProfile,
+  base: number,
+  rows: number,
+  mask?: SlidingMask,
+): number {
+  const extra = fw.eagerLayerExtraOps;
+  let ops = 0;
+  for (const g of m.arch.groups) {
+    if (g.name === 'vision') continue;
+    ops += g.count * (base + (extra?.(m.modelType, g.slidingWindow !== null, rows, mask) ?? 0));
+  }
+  return ops;
+}
 
 /**
  * Host seconds of a decode step's layers where the measured build's generate ran part of each layer through
@@ -300,7 +322,8 @@ export function decodeHost(
   return {
     dispatch:
       (layered === null
-        ? (m.layers * OPS_PER_LAYER_EAGER + routing) * EAGER_DECODE_OP_SECONDS
+        ? (eagerLayerOps(m, fw, OPS_PER_LAYER_EAGER, o.batch, t.slidingMaskInLayer) + routing) *
+          EAGER_DECODE_OP_SECONDS
         : layered) +
       adapter * EAGER_DECODE_OP_SECONDS +
       bnb +

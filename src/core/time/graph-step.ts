@@ -5,7 +5,7 @@
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { TimeOptions } from '../../schema/time.js';
-import { EAGER_DECODE_OP_SECONDS, qkNormKernelCount } from './decode-host.js';
+import { EAGER_DECODE_OP_SECONDS, eagerLayerOps, qkNormKernelCount } from './decode-host.js';
 import type { GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
 import { OPS_PER_LAYER_COMPILED } from './train-work.js';
@@ -13,20 +13,25 @@ import { OPS_PER_LAYER_COMPILED } from './train-work.js';
 /**
  * The host's launches of one prefill forward where the engine runs it without CUDA graphs (FrameworkProfile.
  * eagerPrefill): each of the layers' kernels (the count a graph-captured decode layer launches, OPS_PER_LAYER_COMPILED,
- * its two tensor-parallel all-reduces, an MoE layer's routing kernels, the kernels preparing q: per-head q/k norms or
+ * and the ops the engine's eager layer of the model's type issues beyond it, decode-host.ts eagerLayerOps), its two
+ * tensor-parallel all-reduces, an MoE layer's routing kernels, the kernels preparing q: per-head q/k norms or
  * a strided q's copy) issued from Python at an eager op's price.
  * 0 where the engine captures its prefills (vLLM V1's piecewise graphs).
  */
 export function eagerPrefillHostSeconds(m: ModelFacts, o: EstimateOptions): number {
-  return FRAMEWORKS[o.framework].eagerPrefill === true ? eagerForwardHostSeconds(m, o) : 0;
+  return FRAMEWORKS[o.framework].eagerPrefill === true ? eagerForwardHostSeconds(m, o, 2) : 0;
 }
 
-/** The host's launches of one forward of several tokens issued eagerly (the count eagerPrefillHostSeconds names). */
-function eagerForwardHostSeconds(m: ModelFacts, o: EstimateOptions): number {
+/**
+ * The host's launches of one forward issued eagerly (the count eagerPrefillHostSeconds names), of `rows` tokens a layer
+ * (a prefill's several, a decode step's sequences).
+ */
+function eagerForwardHostSeconds(m: ModelFacts, o: EstimateOptions, rows: number): number {
   const fw = FRAMEWORKS[o.framework];
   const allReduces = o.tp > 1 ? 2 : 0;
   const kernels =
-    m.layers * (OPS_PER_LAYER_COMPILED + allReduces) +
+    eagerLayerOps(m, fw, OPS_PER_LAYER_COMPILED, rows) +
+    m.layers * allReduces +
     m.moeLayers * (fw.moeRoutingKernels ?? 0) +
     qkNormKernelCount(m, fw, 2, true);
   return kernels * EAGER_DECODE_OP_SECONDS;
@@ -69,5 +74,5 @@ export function overlappedHostSeconds(
   const own = serial
     ? 0
     : loop * ((fw.asyncStepHostSeconds ?? 0) + (fw.asyncSeqHostSeconds ?? 0) * o.batch);
-  return Math.max(own, aboveGraphs(o, t, r, o.batch) ? eagerForwardHostSeconds(m, o) : 0);
+  return Math.max(own, aboveGraphs(o, t, r, o.batch) ? eagerForwardHostSeconds(m, o, o.batch) : 0);
 }

@@ -1,6 +1,6 @@
 /** What the hf engines really allocate: the Hugging Face stack and DeepSpeed's memory profile (core/memory reads it). */
 import { PEFT_LORA_PATH } from './lora-path.js';
-import { HF_EAGER_PASSES } from './eager-modules.js';
+import { HF_EAGER_PASSES, hfEagerLayerExtraOps } from './eager-modules.js';
 import {
   UPCAST_LOSS,
   TORCH_CONTEXT_MIB,
@@ -138,6 +138,8 @@ export const HF_MEMORY: FrameworkProfile = {
   loraPath: PEFT_LORA_PATH,
   // transformers' eager RMSNorm and rotary embedding (eager-modules.ts).
   eagerPasses: HF_EAGER_PASSES,
+  // transformers' eager decoder layer by family (eager-modules.ts).
+  eagerLayerExtraOps: hfEagerLayerExtraOps,
   expertParallel: false, // Trainer/Accelerate shard data (DDP/FSDP), never experts
   source:
     'https://github.com/huggingface/transformers/blob/main/src/transformers/models/llama/modeling_llama.py',

@@ -72,6 +72,7 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   // llama-cpp-python 0.3.17 vendors (ggml-org/llama.cpp @49bfddeca18e62fa3d39114a23e9fcbdf8a22388: convert_hf_to_gguf.py,
   // tools/mtmd/clip.cpp, tools/server/server-context.cpp).
   visionFile: { matrixBytes: 2, vectorBytes: 4, imagesAtOnce: 1 },
+  eagerLayerExtraOps: undefined, // C++ graph nodes, no Python layer (vLLM's custom-op count does not apply)
   // --split-mode row: -mg is "the GPU to use for ... intermediate results and KV (with split-mode = row)"
   // (tools/server/README.md at 25d5b0c5): the matrices split over --tp GPUs, the cache whole on the main one.
   tpRowSplit: LLAMA_CPP_ROW_SPLIT,

@@ -141,6 +141,8 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // at one sequence; above one, q.reshape(-1, head_dim) of the split qkv view copies it first (its rows are strided),
   // two (k's copy and norm run beside them); an eager prefill launches all four (both copies, both norms) in series.
   qkNormKernels: { one: 1, more: 2, eager: 4 },
+  // Its eager layer's q/k norms are counted there (`eager`), not by vLLM's custom-op count.
+  eagerLayerExtraOps: undefined,
   // Every decode attention backend it picks for MHA/GQA models calls q.contiguous() before its kernel
   // (layers/attention/flashinfer_backend.py, flashattention_backend.py, trtllm_mha_backend.py `forward_decode`,
   // sglang==0.5.6 wheel): q is the rotary's in-place output on a split of the fused qkv (models/llama.py), strided

@@ -10,6 +10,7 @@ import { SERVING_GRAPH_KERNEL_CYCLES, SERVING_GRAPH_KERNEL_SECONDS } from '../gr
 import { VLLM_BLOCK_FP8_LINEAR } from './block-fp8.js';
 import { VLLM_DECODE_FEATURE_KERNELS } from './decode-kernels.js';
 import { VLLM_PIECEWISE_ATTENTION_CALLS } from './piecewise.js';
+import { vllmEagerLayerExtraOps } from './eager-ops.js';
 import { VLLM_ROCM_PAGED_DECODE, VLLM_ROCM_PREFILL_ATTENTION } from './rocm-attention.js';
 import { VLLM_ROCM_LIBRARY_GEMM } from './rocm-gemm.js';
 
@@ -182,6 +183,8 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // silu_and_mul, down GEMM) (fused_experts_impl and fused_moe in
   // https://github.com/vllm-project/vllm/blob/000d1458098ebf47491dad470d164d443ab18a9c/vllm/model_executor/layers/fused_moe/fused_moe.py).
   moeRoutingKernels: 4,
+  // A layer run outside its CUDA graphs: its custom ops' Python calls (eager-ops.ts).
+  eagerLayerExtraOps: vllmEagerLayerExtraOps,
   // MLA layers, shared experts, DeepSeek's biased grouped router and block-FP8 activations: their own kernels in the
   // v0.11.0 decode graph (engines/vllm/decode-kernels.ts), on every GPU.
   decodeFeatureKernels: () => VLLM_DECODE_FEATURE_KERNELS,
