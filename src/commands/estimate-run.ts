@@ -14,7 +14,7 @@ import {
 import { assertEngineStructure, estimatedAs } from '../core/engines/context.js';
 import { isEngine } from '../schema/engine.js';
 import type { Gpu } from '../schema/gpu.js';
-import { kernelRefusal } from '../core/engines/kernels.js';
+import { flashRefusal, kernelRefusal } from '../core/engines/kernels.js';
 import { torchTargetRefusal } from '../core/engines/torch-targets.js';
 import { towerRun, visionTokens, type Arch } from '../core/model/index.js';
 // Direct modules: the memory/ entry would load more than the estimate needs.
@@ -147,6 +147,12 @@ export function estimateChecks(
   const kernel = gpu ? kernelRefusal(engine, options.weights, gpu.computeCapability, format) : null;
   if (kernel)
     throw badValue('--weights', options.weights, `a format the engine runs here: ${kernel}`);
+  // Flash attention the library swaps for a kernel built for some GPUs only (gpt-oss on the HF engines).
+  const flash =
+    gpu && options.attention === 'flash'
+      ? flashRefusal(engine, arch.modelType, gpu.computeCapability)
+      : null;
+  if (flash) throw badValue('--attention', 'flash', `an attention this GPU runs: ${flash}`);
   // FP8 training on a GPU without the matmul kernels (torch._scaled_mm, MX GEMMs): kernels/float8.ts.
   const f8 =
     gpu && isFloat8Compute(options.compute)

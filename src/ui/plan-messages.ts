@@ -21,6 +21,8 @@ export const REASON_LABEL: Record<ReasonCode, string> = {
   slo: "misses the scenario's service level (job.slo, job.requestsPerSecond)",
   undocumented:
     "runs only on a path the engine's guides do not describe (search.undocumented: true searches it)",
+  'no-model-flash':
+    "the engine runs this model's flash attention through a kernel built for other GPUs (gpt-oss: Hopper only); eager attention runs here",
 };
 
 /** One sentence saying what single change would make the nearest candidate feasible. */

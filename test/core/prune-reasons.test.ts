@@ -58,6 +58,12 @@ const CASES: Record<ReasonCode, (s: ScenarioInput) => ScenarioInput> = {
     ...hw(s, { owned: [{ gpu: 't4', count: 1 }] }),
     search: { ...s.search, attention: ['flash'] },
   }),
+  // gpt-oss's flash attention on the HF engines runs on Hopper only (engines/hf/flash-kernels.ts).
+  'no-model-flash': (s) => ({
+    ...hw(s, { owned: [{ gpu: 'a100-80gb-sxm', count: 1 }] }),
+    model: 'gpt-oss-20b',
+    search: { ...s.search, engines: ['hf-trainer'], attention: ['flash'] },
+  }),
   'no-fp8': (s) => ({
     ...hw(s, { owned: [{ gpu: 'rtx-3090', count: 1 }] }),
     // fp8 checkpoints are served (vLLM, transformers), not trained on by the engines here.

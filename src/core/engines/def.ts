@@ -137,6 +137,17 @@ export interface EngineKernels {
   kvFp8?: { cc: number; native: string; below: string };
 }
 
+/**
+ * Flash attention that the library swaps for a model-specific kernel (engines/kernels.ts flashRefusal): the model
+ * types, the compute capabilities the kernel runs on (exactly), what runs there and where it is read.
+ */
+export interface FlashOnly {
+  modelTypes: readonly string[];
+  cc: readonly number[];
+  why: string;
+  source: string;
+}
+
 export interface EngineDef {
   id: Engine;
   /** What vramplan writes for the engine: the planner ranks and `launch` writes only what it accepts. */
@@ -158,6 +169,8 @@ export interface EngineDef {
   architectures?: ArchitectureTable;
   /** The GPUs it has kernels for, by weight format (absent: no gate). */
   kernels?: EngineKernels;
+  /** Model types whose flash attention it runs through another kernel, on some GPUs only (absent: none). */
+  flashOnly?: FlashOnly;
   /** `--from` readers of the config files the engine's tools write. */
   readers?: readonly ConfigReader[];
   /** `--from` reader of the engine's server command lines. */

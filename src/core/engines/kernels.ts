@@ -91,3 +91,24 @@ export function fp8KvFlag(engine: Engine, cc: string | null | undefined): string
   if (gfx !== null) return kernelsOf(engine)?.rocm?.fp8?.targets.includes(gfx) ? k.native : k.below;
   return ccOf(cc) >= NATIVE_FP8_CC ? k.native : k.below;
 }
+
+/**
+ * The compute capabilities `engine` runs flash attention of `modelType` on (its def's `flashOnly`), or null where
+ * its flash kernel is the one the GPU catalog's supportsFlashAttention2 stands for.
+ */
+export function flashCapabilities(engine: Engine, modelType: string): readonly number[] | null {
+  const f = engineDef(engine).flashOnly;
+  return f?.modelTypes.includes(modelType) ? f.cc : null;
+}
+
+/** Why `engine` cannot run flash attention of `modelType` on a GPU of compute capability `cc`, or null. */
+export function flashRefusal(
+  engine: Engine,
+  modelType: string,
+  cc: string | null | undefined,
+): string | null {
+  const on = flashCapabilities(engine, modelType);
+  if (on === null || on.includes(ccOf(cc))) return null;
+  const f = engineDef(engine).flashOnly!;
+  return `${engine} has no flash attention for ${modelType} on compute capability ${cc ?? 'none (not CUDA)'} (${f.why}; ${f.source})`;
+}

@@ -120,3 +120,32 @@ export const mtpCheckpointRule = (library: string, versions: string): Rule => ({
     return ck.steps.length > 0 || (x.options.weights === 'fp8' && !ck.published);
   },
 });
+
+/** Formats serve.sh makes from the repository's 16-bit weights (llm-compressor, or fp8 quantized while loading). */
+const MADE_FROM_16BIT: ReadonlySet<string> = new Set(['fp8', 'int8', 'nvfp4']);
+
+/**
+ * A repository that ships AWQ/GPTQ int4 weights holds no 16-bit ones to make another format from: transformers loads
+ * it with each Linear replaced by a packed-int4 QuantLinear (v5.14.1 integrations/awq.py replace_with_awq_linear),
+ * which llm-compressor's oneshot schemes (targets "Linear") do not quantize again, and the engines refuse
+ * `--quantization fp8` over its config ("Quantization method specified in the model config (awq) does not match the
+ * quantization method specified in the `quantization` argument (fp8)", ModelConfig._verify_quantization).
+ */
+export const int4CheckpointRule = (library: string, versions: string): Rule => ({
+  id: `${library}-int4-checkpoint-no-requantize`,
+  says: "the model's repository ships AWQ/GPTQ int4 weights and no 16-bit ones, so no fp8, int8 or nvfp4 checkpoint can be made from it (llm-compressor quantizes 16-bit Linear layers; --quantization fp8 over an awq/gptq config is a quantization-method mismatch): serve its int4 weights, or plan the 16-bit model",
+  library,
+  versions,
+  source:
+    'https://github.com/huggingface/transformers/blob/v5.14.1/src/transformers/integrations/awq.py',
+  effect: 'forbid',
+  scope: 'writer',
+  applies: (x) =>
+    MADE_FROM_16BIT.has(x.options.weights) &&
+    nativeWeights(x.arch) === 'int4' &&
+    !checkpointFor(x.arch.hfId, x.arch.id, x.options.weights, 'int4').published,
+});
+
+/** Whether serve.sh quantizes the base checkpoint while loading (`--quantization fp8`): fp8, nothing published or made. */
+export const quantizedWhileLoading = (x: LaunchInput, ck: Checkpoint): boolean =>
+  x.options.weights === 'fp8' && !ck.published && ck.steps.length === 0;

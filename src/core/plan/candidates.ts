@@ -47,9 +47,17 @@ export function weightDtypes(
   // ("Quantization method specified in the model config (mxfp4) does not match ... (fp8)": fp8 is no compatible
   // or requantization method, ModelConfig._verify_quantization, sglang 0.5.23 python/sglang/srt/configs/model_config.py),
   // and an llm-compressor FP8 or W8A8 copy would be made from the same missing 16-bit original.
+  // A checkpoint that ships AWQ/GPTQ int4 has no 16-bit weights either: fp8, int8 and nvfp4 are not offered beside
+  // it (engines/serve-common.ts int4CheckpointRule).
   const requantized = (w: WeightDtype) =>
-    native === 'mxfp4' &&
-    (w === 'int4' || w === 'nf4' || w === 'q4_k_m' || w === 'q4_0' || w === 'fp8' || w === 'int8');
+    (native === 'mxfp4' &&
+      (w === 'int4' ||
+        w === 'nf4' ||
+        w === 'q4_k_m' ||
+        w === 'q4_0' ||
+        w === 'fp8' ||
+        w === 'int8')) ||
+    (native === 'int4' && (w === 'fp8' || w === 'int8' || w === 'nvfp4'));
   // Serving on Blackwell (FP4 tensor cores): NVFP4 beside the rest (searchedMinCapability keeps it there).
   if (fp4Cores) defaults.inference.push('nvfp4');
   const base =
@@ -95,9 +103,14 @@ export function checkpointings(
   return [...(allowed ?? CHECKPOINTING)];
 }
 
-/** Eager attention is never better than SDPA in memory or speed, so it is searched only when asked for. */
-export function attentions(allowed?: readonly Attention[]): Attention[] {
-  return [...(allowed ?? ['flash', 'sdpa'])];
+/**
+ * Eager attention is never better than SDPA in memory or speed, so it is searched only when asked for, or for a
+ * model with attention sinks (Arch.attentionSinks): transformers has no SDPA for it (GptOssPreTrainedModel
+ * _supports_sdpa = False at v5.14.1) and runs its flash attention on Hopper only (engines/hf/flash-kernels.ts),
+ * so eager is what the Hugging Face engines train it with elsewhere.
+ */
+export function attentions(allowed?: readonly Attention[], sinks = false): Attention[] {
+  return [...(allowed ?? (sinks ? ['flash', 'sdpa', 'eager'] : ['flash', 'sdpa']))];
 }
 
 /** Micro-batch sizes that divide the global batch per data-parallel rank (Calculon get_valid_microbatch_sizes). */

@@ -110,7 +110,7 @@ export function baseConfigs(
 ): BaseConfig[] {
   const out: BaseConfig[] = [];
   for (const gpuLayers of gpuLayerChoices(s, arch))
-    for (const b of baseConfigsAt(s, nativeWeights(arch), fp4Cores)) {
+    for (const b of baseConfigsAt(s, nativeWeights(arch), fp4Cores, arch.attentionSinks === true)) {
       if (gpuLayers === undefined) {
         out.push(b);
         continue;
@@ -227,7 +227,12 @@ function withDpAttention(bases: BaseConfig[]): BaseConfig[] {
   });
 }
 
-function baseConfigsAt(s: Scenario, native: WeightDtype | null, fp4Cores: boolean): BaseConfig[] {
+function baseConfigsAt(
+  s: Scenario,
+  native: WeightDtype | null,
+  fp4Cores: boolean,
+  sinks: boolean,
+): BaseConfig[] {
   const job = s.job;
   const search = s.search;
   const out: BaseConfig[] = [];
@@ -237,7 +242,7 @@ function baseConfigsAt(s: Scenario, native: WeightDtype | null, fp4Cores: boolea
     for (const w of weightDtypes(method, search.weights, native, fp4Cores))
       for (const optimizer of optimizers(method, search.optimizers))
         for (const checkpointing of checkpointings(method, search.checkpointing))
-          for (const attention of attentions(search.attention))
+          for (const attention of attentions(search.attention, sinks))
             for (const objective of objectiveConfigs(s))
               for (const kv of kvCacheDtypesOf(s)) {
                 // Micro-batches differ in `batch` only: the first one's options (objective applied once)

@@ -13,6 +13,7 @@ import { buildEstimate, gpuCapacityBytes, type BuildContext } from '../estimate.
 import type { Breakdown } from '../memory/memory.js';
 import type { PagedStates } from '../memory/paged.js';
 import { engineOf } from '../engines/engine.js';
+import { flashRefusal } from '../engines/kernels.js';
 import { hostRamOfOptions, type HostRam } from '../memory/host-ram.js';
 import { ENGINE_PROFILES, engineRejects } from '../engines/engines.js';
 import { forbiddenBy } from '../engines/rules.js';
@@ -234,8 +235,10 @@ function trainingMoves(o: EstimateOptions, add: AddMove): void {
 }
 
 /** Attention kernel, micro-batch and sequence length. */
-function shapeMoves(o: EstimateOptions, gpu: Gpu, add: AddMove): void {
-  if (o.attention !== 'flash' && gpu.supportsFlashAttention2)
+function shapeMoves(arch: Arch, o: EstimateOptions, gpu: Gpu, add: AddMove): void {
+  // Not where the engine swaps flash for a kernel the GPU has no build of (engines/kernels.ts flashRefusal).
+  const flashRuns = flashRefusal(engineOf(o), arch.modelType, gpu.computeCapability) === null;
+  if (o.attention !== 'flash' && gpu.supportsFlashAttention2 && flashRuns)
     add('attention', 'FlashAttention', null, (x) => ({ ...x, attention: 'flash' }));
   for (const b of halvings(o.batch))
     add(
@@ -359,7 +362,7 @@ function moves(arch: Arch, o: EstimateOptions, gpu: Gpu): Move[] {
       'each MLP forward runs again, tile by tile, in backward: slower',
       (x) => ({ ...x, tiledMlp: true }),
     );
-  shapeMoves(o, gpu, add);
+  shapeMoves(arch, o, gpu, add);
   parallelMoves(arch, o, add);
   llamaCppMoves(arch, o, add);
   return m.filter((mv) => mv.change.label !== '');

@@ -20,7 +20,12 @@ import { queuedLatency } from '../time/pool-queue.js';
 import { jobCostUsd, overheadHours, spotSaveHours } from '../time/cost.js';
 import { trainableParams } from '../memory/setup.js';
 import { circuitOverWatts, planWallWatts, type NodeWatts } from '../hardware/power.js';
-import { minComputeCapability, minKvCapability, runsOnRocm } from '../engines/kernels.js';
+import {
+  flashCapabilities,
+  minComputeCapability,
+  minKvCapability,
+  runsOnRocm,
+} from '../engines/kernels.js';
 import { torchRunsOn } from '../engines/torch-targets.js';
 import { promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
 import { OFFLOADS, hostRamLimit } from './configs.js';
@@ -63,6 +68,8 @@ interface RowFacts {
   start: number;
   engine: Engine;
   flash: boolean;
+  /** Flash attention the engine runs on these compute capabilities only (engines/kernels.ts; null: no such gate). */
+  flashCc: readonly number[] | null;
   fp8: boolean;
   bnb: boolean;
   /** An fp8 KV cache (engines/kernels.ts minKvCapability). */
@@ -109,6 +116,8 @@ function rowFactsOf(ctx: Ctx, r: number): RowFacts {
     start: mem.start[mi]!,
     engine: ctx.variants[vi]!.engine,
     flash: (bits & FLASH) !== 0,
+    flashCc:
+      (bits & FLASH) !== 0 ? flashCapabilities(ctx.variants[vi]!.engine, ctx.arch.modelType) : null,
     fp8: (bits & FP8) !== 0,
     bnb: (bits & BNB) !== 0,
     kvFp8: bases[bi]!.options.kvCacheDtype === 'fp8',
@@ -217,6 +226,8 @@ function hardwareGate(t: HwTable, f: RowFacts, h: number): number {
   const nodeSize = t.nodeSizeOf[h]!;
   if (t.isRent[h] === 1 && f.count % nodeSize !== 0 && f.count > 1) return REASON['partial-node'];
   if (f.flash && t.noFlash[h] === 1) return REASON['no-flash-attention'];
+  // A flash kernel the library swaps in for the model, built for some GPUs only (gpt-oss on the HF engines).
+  if (f.flashCc !== null && !f.flashCc.includes(t.cc[h]!)) return REASON['no-model-flash'];
   // bf16 plans fall back to fp16 on GPUs without bf16 (materialize); some engines have no fp16.
   if (f.noFp16Engine && t.noBf16[h] === 1 && f.o.compute === 'bf16') return REASON['no-engine'];
   // Training engines whose pinned torch has no ROCm kernels for the GPU (engines/torch-targets.ts).

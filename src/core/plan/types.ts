@@ -97,6 +97,11 @@ export const REASONS = [
    * search.undocumented puts such paths back.
    */
   'undocumented',
+  /**
+   * Flash attention the engine swaps for a model-specific kernel this GPU has no build of (engines/kernels.ts
+   * flashCapabilities: gpt-oss on the Hugging Face engines, Hopper only).
+   */
+  'no-model-flash',
 ] as const;
 export type ReasonCode = (typeof REASONS)[number];
 

@@ -24,8 +24,9 @@ const NONE: Float8Work = {
 };
 
 /**
- * The linears FP8 training converts: every nn.Linear of the layers but the output projection (torchtitan's
- * Float8LinearConverter filter_fqns default ["output"]; the routed experts run as grouped GEMMs, which
+ * The linears FP8 training converts: every nn.Linear of the layers but the output projection (the torchtitan
+ * launcher writes Float8LinearConverter filter_fqns=["lm_head"] / MXFP8LinearConverter fqns=["layers"],
+ * torchtitan/launch.ts float8Scope; the routed experts run as grouped GEMMs, which
  * torchao.float8 does not convert). Under TP a column-parallel linear sees its whole input and a row-parallel
  * one its whole grad output, so a rank casts (1 + 1/tp)/2 of each linear's features.
  *

@@ -3,6 +3,7 @@ import type { EngineDef } from '../def.js';
 import { HF_ARCHITECTURES } from '../hf/architectures.js';
 import { DEEPSPEED_READER } from '../hf/from/readers.js';
 import { DEEPSPEED_MEMORY } from '../hf/memory.js';
+import { HF_FLASH_ONLY } from '../hf/flash-kernels.js';
 import { HF_DEEPSPEED_PROFILE } from './profile.js';
 import { HF_DEEPSPEED_RUNS } from './runs.js';
 import { TRL_OBJECTIVES } from '../hf/profile.js';
@@ -19,6 +20,7 @@ export const HF_DEEPSPEED: EngineDef = {
   families: ['hf'],
   readers: [DEEPSPEED_READER],
   architectures: HF_ARCHITECTURES,
+  flashOnly: HF_FLASH_ONLY,
   logs: HF_TRAINER_LOG,
   launchFolder: HF_LAUNCH_FOLDER,
   launcher: {

@@ -3,6 +3,7 @@ import type { EngineDef } from '../def.js';
 import { HF_ARCHITECTURES } from '../hf/architectures.js';
 import { HF_TRAINER_READERS } from '../hf/from/readers.js';
 import { HF_MEMORY } from '../hf/memory.js';
+import { HF_FLASH_ONLY } from '../hf/flash-kernels.js';
 import { HF_TRAINER_PROFILE } from './profile.js';
 import { HF_TRAINER_RUNS } from './runs.js';
 import { TRL_OBJECTIVES } from '../hf/profile.js';
@@ -18,6 +19,7 @@ export const HF_TRAINER: EngineDef = {
   memory: HF_MEMORY,
   readers: HF_TRAINER_READERS,
   architectures: HF_ARCHITECTURES,
+  flashOnly: HF_FLASH_ONLY,
   logs: HF_TRAINER_LOG,
   launchFolder: HF_LAUNCH_FOLDER,
   launcher: {

@@ -8,6 +8,7 @@ import {
   prefixLine,
   shareLine,
   replicaLines,
+  quantizedWhileLoading,
   servedCheckpoint,
 } from '../serve-common.js';
 import { sglangDefaults } from './memory.js';
@@ -22,7 +23,7 @@ export function sglangBlocker(x: LaunchPlan): string | null {
 }
 
 /** The launch_server flags of one replica, in SGLANG_SERVE_FLAGS order. */
-export function sglangArgs(x: LaunchInput, published: boolean): string[] {
+export function sglangArgs(x: LaunchInput, online: boolean): string[] {
   const o = x.options;
   const d = sglangDefaults(x.gpu.memoryMiB * 2 ** 20, o.tp, o.pp);
   // DP attention: SGLang's --tp-size is every GPU of the engine, --dp-size its attention ranks, and
@@ -64,8 +65,8 @@ export function sglangArgs(x: LaunchInput, published: boolean): string[] {
       // ... does not support DP attention" unless supports_dp_attention, set on TritonLoRABackend; sglang 0.5.23).
       ...(o.dpAttention ? ['--lora-backend triton'] : []),
     );
-  // A 16-bit checkpoint quantized while loading (--quantization fp8); published checkpoints carry their config.
-  if (o.weights === 'fp8' && !published) args.push('--quantization fp8');
+  // A 16-bit checkpoint quantized while loading (--quantization fp8); published or made checkpoints carry their config.
+  if (o.weights === 'fp8' && online) args.push('--quantization fp8');
   // The fraction the memory model used (its own default for this card, written out so both agree).
   args.push(`--mem-fraction-static ${d.memFractionStatic.toFixed(3)}`);
   // The radix cache reuses cached prefixes by default; off where the plan's prefill counts no cached share.
@@ -81,7 +82,7 @@ export function emitSglang(x: LaunchInput): EngineOutput {
   if (blocked) return { engine, ok: false, reason: blocked };
   const o = x.options;
   const ck = servedCheckpoint(x);
-  const args = sglangArgs(x, ck.published);
+  const args = sglangArgs(x, quantizedWhileLoading(x, ck));
   const replicas = o.dpAttention ? 1 : dataParallel(o);
   const per = o.dpAttention ? o.gpus : o.tp * o.pp;
   const lines = [

@@ -1,6 +1,6 @@
 /** What SGLang rejects for a serving plan, as data (rules.ts); the launcher refuses the first match. */
 import type { Rule } from '../rules.js';
-import { mtpCheckpointRule } from '../serve-common.js';
+import { int4CheckpointRule, mtpCheckpointRule } from '../serve-common.js';
 import { SGLANG_ARCH_RULE } from './architectures.js';
 
 /** The SGLang release serve.sh is written for (PyPI sglang 0.5.23, 2026-10; server_args.py read at 469c63e5). */
@@ -21,6 +21,7 @@ export const SGLANG_RULES: readonly Rule[] = [
     applies: (x) => x.options.speculative === 'mtp' && !((x.arch.mtpLayers ?? 0) > 0),
   },
   mtpCheckpointRule('sglang', '>=0.5'),
+  int4CheckpointRule('sglang', '>=0.5'),
   {
     id: 'sglang-ngram-no-dp-attention',
     says: 'SGLang refuses n-gram speculative decoding with DP attention ("Currently ngram speculative decoding does not support dp attention"); EAGLE, EAGLE3 and NEXTN (MTP) run with it',

@@ -130,6 +130,16 @@ const float8Converter = (o: LaunchInput['options']): string | null =>
       ? 'MXFP8LinearConverter'
       : null;
 
+/**
+ * Which linears the converter swaps: those of the transformer blocks, not the output head, as the time model counts
+ * (time/float8.ts). Float8LinearConverter.Config.filter_fqns (skip list) defaults to [] and MXFP8LinearConverter's
+ * fqns (keep list) to [] = every Linear (TT 0.3.0 components/quantization/float8.py, mx.py; both match by substring),
+ * so the head is named: filter_fqns=["lm_head"] as the llama3_405b recipe writes it (TT 0.3.0 llama3/config_registry.py),
+ * and fqns=["layers"] (the blocks' FQNs, "layers.<i>.attention.wq", TT models/common/decoder.py) for MXFP8.
+ */
+const float8Scope = (o: LaunchInput['options']): string =>
+  o.compute === 'mxfp8' ? 'fqns=["layers"], ' : 'filter_fqns=["lm_head"], ';
+
 /** The activation_checkpoint value (TT activation_checkpoint.py: SelectiveAC.Config, FullAC.Config, None). */
 const AC: Record<'none' | 'selective' | 'full', string> = {
   none: 'None',
@@ -154,7 +164,7 @@ export function emitTorchtitan(x: LaunchInput): EngineOutput {
   // llama3_debugmodel_float8 does).
   const converter = float8Converter(o);
   const converters = converter
-    ? `, converters=[${converter}.Config(model_compile_enabled=${pyLiteral(o.compile)})]`
+    ? `, converters=[${converter}.Config(${float8Scope(o)}model_compile_enabled=${pyLiteral(o.compile)})]`
     : '';
   set.push([
     'model_spec',

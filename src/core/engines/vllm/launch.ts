@@ -11,6 +11,7 @@ import {
   prefixLine,
   shareLine,
   replicaLines,
+  quantizedWhileLoading,
   servedCheckpoint,
 } from '../serve-common.js';
 import { fp8KvFlag, gfxOf } from '../kernels.js';
@@ -41,6 +42,8 @@ export function generateBlocker(o: EstimateOptions): string | null {
 export function vllmArgs(
   x: LaunchInput,
   published = false,
+  // The base checkpoint quantized while loading (serve-common.ts quantizedWhileLoading); a made one carries its config.
+  online = !published,
 ): { args: string[]; notes: string[] } | { reason: string } {
   const o = x.options;
   const blocked = vllmBlocker(x);
@@ -69,7 +72,7 @@ export function vllmArgs(
     case 'fp8':
       // Dynamic fp8 weight quantization of a 16-bit checkpoint: https://docs.vllm.ai/en/latest/features/quantization/fp8.html
       // (a published FP8 checkpoint carries its quantization config instead).
-      if (!published) args.push('--quantization fp8');
+      if (online) args.push('--quantization fp8');
       // W8A8 needs FP8 tensor cores (compute capability 8.9+); Ampere runs FP8 weight-only (W8A16) Marlin kernels.
       if (Number(x.gpu.computeCapability ?? '0') < 8.9)
         notes.push(
@@ -124,7 +127,7 @@ export function emitVllm(x: LaunchInput): EngineOutput {
   const engine = 'vLLM';
   const o = x.options;
   const ck = servedCheckpoint(x);
-  const v = vllmArgs(x, ck.published);
+  const v = vllmArgs(x, ck.published, quantizedWhileLoading(x, ck));
   if ('reason' in v) return { engine, ok: false, reason: v.reason };
   // DP attention: the data-parallel ranks are one server (--data-parallel-size), not replicas.
   const replicas = o.dpAttention ? 1 : dataParallel(o);

@@ -1,6 +1,6 @@
 /** What vLLM rejects for a serving plan, as data (rules.ts); vllmBlocker returns the first match. */
 import type { Rule } from '../rules.js';
-import { mtpCheckpointRule } from '../serve-common.js';
+import { int4CheckpointRule, mtpCheckpointRule } from '../serve-common.js';
 import { VLLM_ARCH_RULE } from './architectures.js';
 
 /** The vLLM release serve.sh is written for (its own environment: vllm pins the torch it was built with). */
@@ -36,6 +36,7 @@ export const VLLM_RULES: readonly Rule[] = [
     applies: (x) => x.options.speculative === 'mtp' && !((x.arch.mtpLayers ?? 0) > 0),
   },
   mtpCheckpointRule('vllm', '>=0.11'),
+  int4CheckpointRule('vllm', '>=0.11'),
   {
     id: 'vllm-expert-parallel-needs-moe',
     says: 'vLLM\'s expert parallelism and data-parallel MoE layers act on MoE layers only (ParallelConfig.enable_expert_parallel: "for MoE layers"); a dense model has none: serve it as replicas',

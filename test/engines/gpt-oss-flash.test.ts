@@ -1,0 +1,83 @@
+// gpt-oss on the Hugging Face training engines: transformers 5.14.1 swaps a flash request for the kernels hub's
+// kernels-community/vllm-flash-attn3 (GptOssPreTrainedModel._compatible_flash_implementations), whose attention
+// sinks run on Hopper only ("S aux is currently only supported for Hopper GPUs", flash_api.cpp). Elsewhere the
+// planner trains it with eager attention (sdpa is refused for gpt_oss), and `estimate --gpu` refuses flash.
+import { describe, expect, it } from 'vitest';
+import { flashRefusal } from '../../src/core/engines/kernels.js';
+import { plan } from '../../src/core/plan/index.js';
+import { planInputOf } from '../../src/io/plan-scenario.js';
+import { scenarioSchema } from '../../src/schema/scenario.js';
+import { runCli } from '../helpers/run-cli.js';
+
+const HF = ['hf-trainer', 'hf-fsdp', 'hf-deepspeed'] as const;
+
+// One GPU per architecture class: Ampere (A100 8.0, RTX 3090 8.6), Ada (L40S, RTX 4090: 8.9), Hopper (9.0),
+// Blackwell (10.0: the kernel is built for 8.0 and 9.0a only).
+const CLASSES = [
+  { gpu: 'a100-80gb-sxm', cc: '8.0', flash: false },
+  { gpu: 'rtx-3090', cc: '8.6', flash: false },
+  { gpu: 'l40s', cc: '8.9', flash: false },
+  { gpu: 'rtx-4090', cc: '8.9', flash: false },
+  { gpu: 'h100-sxm', cc: '9.0', flash: true },
+  { gpu: 'b200', cc: '10.0', flash: false },
+] as const;
+
+describe('gpt-oss flash attention on the HF engines, by GPU architecture', () => {
+  it('runs on Hopper only; other models keep flash everywhere the GPU has it', () => {
+    for (const engine of HF)
+      for (const c of CLASSES) {
+        const why = flashRefusal(engine, 'gpt_oss', c.cc);
+        if (c.flash) expect(why).toBeNull();
+        else expect(why).toMatch(/vllm-flash-attn3.*Hopper.*eager/);
+        expect(flashRefusal(engine, 'llama', c.cc)).toBeNull();
+      }
+    // Not an HF engine: no such swap.
+    expect(flashRefusal('torchtune', 'gpt_oss', '8.0')).toBeNull();
+  });
+
+  const scenario = (gpu: string) =>
+    scenarioSchema.parse({
+      name: 'oss',
+      model: 'gpt-oss-20b',
+      job: { kind: 'fine-tune', methods: ['lora'], seq: 1024, globalBatch: 8 },
+      search: { engines: [...HF], optimizers: ['adamw'], checkpointing: ['full'] },
+      hardware: { owned: [{ gpu, count: 1 }], counts: { min: 1, max: 1 }, hostRamGiB: 256 },
+    });
+
+  for (const c of CLASSES.filter((x) => x.gpu !== 'rtx-3090' && x.gpu !== 'b200')) {
+    it(`a LoRA plan on ${c.gpu} trains with ${c.flash ? 'flash' : 'eager'} attention`, () => {
+      const r = plan({ ...planInputOf('oss.yaml', scenario(c.gpu)), top: 20 });
+      if (c.gpu === 'rtx-4090') {
+        // 24 GB: nothing fits, and no flash plan is counted against the GPU's memory either.
+        const noFlash = r.pruned.find((x) => x.code === 'no-model-flash');
+        expect(noFlash?.count ?? 0).toBeGreaterThan(0);
+        return;
+      }
+      expect(r.plans.length).toBeGreaterThan(0);
+      const attentions = new Set(r.plans.map((p) => p.options.attention));
+      expect(attentions.has('flash')).toBe(c.flash);
+      if (!c.flash) expect(attentions).toEqual(new Set(['eager']));
+    });
+  }
+
+  it('estimate --gpu refuses flash for gpt-oss off Hopper and accepts it on Hopper', () => {
+    const args = (gpu: string) => [
+      'estimate',
+      '--model',
+      'gpt-oss-20b',
+      '--method',
+      'lora',
+      '--framework',
+      'hf-trainer',
+      '--attention',
+      'flash',
+      '--gpu',
+      gpu,
+    ];
+    const off = runCli(args('a100-80gb-sxm'));
+    expect(off.status).not.toBe(0);
+    expect(off.stderr).toMatch(/--attention.*vllm-flash-attn3/s);
+    const on = runCli(args('h100-sxm'));
+    expect(on.status).toBe(0);
+  });
+});
