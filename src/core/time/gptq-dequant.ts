@@ -1,5 +1,6 @@
 /** auto-gptq's QuantLinear dequantizing a GPTQ int4 weight in torch ops, as its training path ran it. */
-import type { ModelFacts } from './model-facts.js';
+import type { EstimateOptions } from '../../schema/estimate.js';
+import { forwardLinears, type ModelFacts } from './model-facts.js';
 
 // auto-gptq's "cuda-old" QuantLinear (the one GPTQConfig(disable_exllama=True) loads for desc_act False checkpoints)
 // multiplies an input of at least kernel_switch_threshold (128) rows, or any input when built trainable, by
@@ -13,6 +14,11 @@ const GPTQ_TORCH_DEQUANT_BYTES = 16.5;
  * Bytes one micro-batch moves dequantizing every GPTQ linear that way: once per forward, again in the recompute of
  * checkpointing; the backward reuses the fp16 weight autograd saved for the input gradient.
  */
-export function gptqTorchDequantBytes(m: ModelFacts, recompute: number, shard: number): number {
-  return ((1 + recompute) * GPTQ_TORCH_DEQUANT_BYTES * m.linearTotal) / shard;
+export function gptqTorchDequantBytes(
+  m: ModelFacts,
+  o: EstimateOptions,
+  recompute: number,
+  shard: number,
+): number {
+  return ((1 + recompute) * GPTQ_TORCH_DEQUANT_BYTES * forwardLinears(m, o)) / shard;
 }

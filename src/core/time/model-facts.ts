@@ -24,8 +24,16 @@ export interface ModelFacts {
   vocab: number;
   /** Linear weight elements a token passes through (MoE: topK experts). */
   linearActive: number;
-  /** All linear weight elements (what is stored / gathered). */
+  /**
+   * All linear weight elements of the language model's layers (MoE: every expert): what a decode step or a forward
+   * over text tokens reads. A multimodal checkpoint's vision-tower linears are `towerLinear`.
+   */
   linearTotal: number;
+  /**
+   * The vision tower's block linears: stored, but run only over image patches in the encoder phase (time/vision.ts
+   * towerTime), never per text token or decode step; 0 without a tower.
+   */
+  towerLinear: number;
   /** Routed-expert weights per layer (one expert) and the expert counts; 0 for dense. */
   expertWeightsPerLayer: number;
   experts: number;
@@ -107,6 +115,16 @@ function mlaAndSharedLayers(
   return { mla: mlaLayers > 0, mlaLayers, sharedExpertLayers };
 }
 
+/** The vision tower's block linears (weight elements): it runs over image patches only (time/vision.ts). */
+function towerLinears(arch: Arch): number {
+  let n = 0;
+  for (const g of arch.groups) {
+    if (g.name !== 'vision') continue;
+    for (const l of g.linears) n += g.count * l.inFeatures * l.outFeatures * l.copies;
+  }
+  return n;
+}
+
 /** Facts by architecture object: modelFacts is a pure function of it, and no caller writes to the facts. */
 const FACTS = new WeakMap<Arch, ModelFacts>();
 
@@ -154,11 +172,7 @@ function factsOf(arch: Arch): ModelFacts {
   let plainAttnLayers = 0;
   for (const g of arch.groups) {
     otherTotal += g.count * g.otherParamsPerLayer;
-    if (g.name === 'vision') {
-      // The vision tower runs over image patches, not the tokens: stored, not per token (time/vision.ts).
-      for (const l of g.linears) linearTotal += g.count * l.inFeatures * l.outFeatures * l.copies;
-      continue;
-    }
+    if (g.name === 'vision') continue; // over image patches only, not the tokens: towerLinears
     layers += g.count;
     if (g.qkNorm === 'head') qkNormLayers += g.count;
     else if (!g.recurrent && g.mlaCacheWidth === null) plainAttnLayers += g.count;
@@ -188,7 +202,8 @@ function factsOf(arch: Arch): ModelFacts {
     }
   }
   const lmHead = arch.kind === 'encoder' ? 0 : arch.vocab * arch.hidden;
-  const total = arch.embedParams + arch.lmHeadParams + linearTotal + otherTotal + arch.otherParams;
+  const stored = linearTotal + towerLinears(arch); // the tower's are stored, never read per token
+  const total = arch.embedParams + arch.lmHeadParams + stored + otherTotal + arch.otherParams;
   return {
     layers,
     hidden: arch.hidden,
@@ -196,6 +211,7 @@ function factsOf(arch: Arch): ModelFacts {
     vocab: arch.vocab,
     linearActive,
     linearTotal,
+    towerLinear: stored - linearTotal,
     // Per MoE layer and expert: an architecture split into several layer groups (gpt-oss's sliding and full
     // attention layers) must not count each group's experts once per group.
     expertWeightsPerLayer: moeLayers > 0 ? expertW / moeLayers : 0,
@@ -209,7 +225,7 @@ function factsOf(arch: Arch): ModelFacts {
     biasedLinearsPerLayer,
     lmHead,
     total,
-    active: total - (linearTotal - linearActive),
+    active: total - (stored - linearActive),
     liger: ligerPatches(arch.modelType),
     modelType: arch.modelType,
     attnLayers: layers - recurrentLayers,
@@ -261,6 +277,15 @@ export function weightBytes(dtype: EstimateOptions['weights']): number {
   if (dtype === 'mxfp4') return v + 1 / 32;
   if (dtype === 'nvfp4') return v + 1 / 16;
   return v === 0.5 ? v + 4 / 64 : v;
+}
+
+/**
+ * Linear weight elements a training forward runs: the language model's, and the vision tower's only where images
+ * are given (without pixel_values the multimodal wrapper never calls its tower: transformers v4.56.0
+ * models/gemma3/modeling_gemma3.py Gemma3Model.forward, `if pixel_values is not None: get_image_features`).
+ */
+export function forwardLinears(m: ModelFacts, o: EstimateOptions): number {
+  return m.linearTotal + (o.images ? m.towerLinear : 0);
 }
 
 /**

@@ -62,8 +62,10 @@ export function offloadSizes(
   const fw = FRAMEWORKS[o.framework];
   // Embeddings, head and norms at the width memory stores them (the build's fp32 k-bit stream included).
   const otherBytes = floatParamBytes(o, fw, t);
+  // Every stored linear, the vision tower's included (offload moves the parameters whether or not they run).
+  const linears = m.linearTotal + m.towerLinear;
   return {
-    stored: m.linearTotal * weightBytes(o.weights) + (m.total - m.linearTotal) * otherBytes,
+    stored: linears * weightBytes(o.weights) + (m.total - linears) * otherBytes,
     gradBytes: trainableElementBytes(o, fw, t) * (trainable / w.shard),
   };
 }

@@ -10,7 +10,7 @@ import { shapeFactor } from './shape.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
 import { type TimeOptions } from '../../schema/time.js';
 import { defaultQuantFormat } from './hardware.js';
-import { weightBytes } from './model-facts.js';
+import { forwardLinears, weightBytes } from './model-facts.js';
 import { float8Work } from './float8.js';
 import { adapterPathWork } from './adapter-path.js';
 import { autocastCastOps } from './autocast.js';
@@ -346,9 +346,9 @@ function quantWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions, w: WorkLay
     // Routed experts the quantizer left in floating point take no dequantization (time/float-experts.ts).
     const fe = floatExperts(m, o, t);
     const linears = m.linearsPerLayer - (fe?.linearsPerLayer ?? 0);
-    dequantBytes = (passes * perElem * (m.linearTotal - (fe?.elements ?? 0))) / w.shard;
+    dequantBytes = (passes * perElem * (forwardLinears(m, o) - (fe?.elements ?? 0))) / w.shard;
     if (q === 'gptq' && t.gptqTorchDequant === true)
-      dequantBytes = gptqTorchDequantBytes(m, w.recompute, w.shard);
+      dequantBytes = gptqTorchDequantBytes(m, o, w.recompute, w.shard);
     if (o.weights === 'int8' && q === 'bnb') {
       dequantSeconds = passes * INT8_LINEAR_SECONDS * linears * w.layersHere;
       int8ForwardFlops =
@@ -358,7 +358,7 @@ function quantWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions, w: WorkLay
       bnb4DequantBytes = dequantBytes;
     }
   }
-  if (w.autocast) dequantBytes += (1 + w.recompute) * 6 * (m.linearTotal / w.shard);
+  if (w.autocast) dequantBytes += (1 + w.recompute) * 6 * (forwardLinears(m, o) / w.shard);
   return {
     dequantBytes,
     bnb4DequantBytes,
