@@ -13,7 +13,7 @@ export interface MadeWeights {
   /** What MODEL points at once it is made (launch/checkpoints.ts). */
   ref: string;
   /** The tool that makes it: llm-compressor oneshot (GPU calibration) or llama.cpp's llama-quantize (CPU). */
-  quantizer: 'llm-compressor' | 'llama.cpp';
+  quantizer: 'llm-compressor' | 'llama-quantize';
   /** GPU-hours of the quantize step (A100-hours from the quantizer's guide, scaled by parameters); 0 on the CPU. */
   gpuHours: number;
 }
@@ -70,6 +70,6 @@ export function madeWeightsOf(
   if (s.job.haveCheckpoints?.includes(weights) === true) return null;
   const ck = checkpointFor(arch.hfId, arch.id, weights, nativeWeights(arch));
   if (ck.published || ck.steps.length === 0) return null;
-  if (GGUF_TYPE[weights] !== undefined) return { ref: ck.ref, quantizer: 'llama.cpp', gpuHours: 0 };
+  if (GGUF_TYPE[weights] !== undefined) return { ref: ck.ref, quantizer: 'llama-quantize', gpuHours: 0 };
   return { ref: ck.ref, quantizer: 'llm-compressor', gpuHours: quantizeGpuHours(weights, params) };
 }

@@ -291,7 +291,7 @@ function madeWeightsNote(ctx: Ctx, k: Kept, weights: string): string | null {
   if (!m) return null;
   const model = ctx.arch.hfId ?? ctx.arch.id;
   const how =
-    m.quantizer === 'llama.cpp'
+    m.quantizer === 'llama-quantize'
       ? "with llama.cpp's convert_hf_to_gguf.py and llama-quantize on the CPU"
       : `with llm-compressor first: about ${Math.round(m.gpuHours)} GPU-hours (its guide's A100 rate, by parameters), counted in the cost`;
   return `${weights} weights: no published checkpoint of ${model} in ${weights} is known, so ${m.ref} is made ${how}; check its quality before serving (job.haveCheckpoints: [${weights}] if you already have one)`;
