@@ -8,7 +8,14 @@ import { describe, expect, it } from 'vitest';
 import { loraTargetModules } from '../../src/core/launch/modules.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
 import { trainableParams } from '../../src/core/memory/setup.js';
-import { loraParams, trainableSet } from '../../src/core/model/trainable.js';
+import { loraParams, trainableSet, withoutFusedModules } from '../../src/core/model/trainable.js';
+import { gpuRates } from '../../src/core/time/hardware.js';
+import { modelFacts } from '../../src/core/time/index.js';
+import { consolidatedSaveSeconds } from '../../src/core/time/model-save.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { timeOptionsFromFlags } from '../../src/schema/time.js';
+import { optionsFromFlags } from '../../src/schema/flags.js';
+import '../../src/core/engines/registry.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { defaultOptions, type EstimateOptions, type Framework } from '../../src/schema/estimate.js';
 
@@ -130,5 +137,28 @@ describe('LoRA on fused checkpoint linears counts one pair per module', () => {
     );
     for (const fw of ['torchtune', 'litgpt'] as const)
       expect(trainableParams(arch, { ...o, framework: fw }, FRAMEWORKS[fw], 0)).toBe(perRole);
+  });
+
+  it('a ZeRO-3 save walks a fused module as one module with one adapter pair', () => {
+    const flags = {
+      method: 'lora',
+      'lora-rank': R,
+      batch: 1,
+      seq: 512,
+      zero: 3,
+      gpus: 8,
+      gpu: 'h100-sxm',
+      framework: 'hf-deepspeed',
+    } as const;
+    const arch = resolveModel('phi-3-mini-4k-instruct');
+    const layout = { gpus: 8, dp: 8, tp: 1, pp: 1 };
+    const oq = optionsFromFlags({ ...flags, 'lora-targets': 'q' });
+    const oqkv = optionsFromFlags({ ...flags, 'lora-targets': 'q,k,v' });
+    const r = gpuRates(findGpu('h100-sxm'), timeOptionsFromFlags(flags, oq));
+    const save = (a: typeof arch, o: EstimateOptions) =>
+      consolidatedSaveSeconds(modelFacts(a), o, layout, r);
+    expect(save(arch, oq)).toBe(save(arch, oqkv));
+    // Split per role: three base modules and three pairs in place of one.
+    expect(save(withoutFusedModules(arch), oqkv)).toBeGreaterThan(save(arch, oqkv));
   });
 });
