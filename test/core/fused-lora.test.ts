@@ -4,6 +4,7 @@
 // c_attn (Conv1D, modeling_gpt2.py), GPTBigCodeAttention.c_attn (modeling_gpt_bigcode.py), query_key_value of
 // GPT-NeoX, Falcon and BLOOM (modeling_gpt_neox.py, modeling_falcon.py, modeling_bloom.py), GlmMLP / Glm4MLP
 // gate_up_proj (modeling_glm.py, modeling_glm4.py).
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loraTargetModules } from '../../src/core/launch/modules.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
@@ -161,4 +162,27 @@ describe('LoRA on fused checkpoint linears counts one pair per module', () => {
     // Split per role: three base modules and three pairs in place of one.
     expect(save(withoutFusedModules(arch), oqkv)).toBeGreaterThan(save(arch, oqkv));
   });
+});
+
+interface Probe {
+  versions: Record<string, string>;
+  rank: number;
+  models: Record<string, Record<'q,v' | 'all-linear', { trainable: number }>>;
+}
+const probe = JSON.parse(
+  readFileSync(new URL('../fixtures/launch-libs/peft-fused-count.json', import.meta.url), 'utf8'),
+) as Probe;
+
+// What PEFT 0.21.2 builds on transformers 5.14.1 for the catalog configs on the meta device
+// (scripts/check-launch-libs/peft_fused_count.py): q,v as the launcher names it, and 'all-linear'.
+describe("PEFT's own count on the fused families", () => {
+  it('the probe ran at the pinned versions and rank', () => {
+    expect(probe.versions).toMatchObject({ transformers: '5.14.1', peft: '0.21.2' });
+    expect(probe.rank).toBe(R);
+  });
+  for (const [id, m] of Object.entries(probe.models))
+    it(`${id}: q,v ${m['q,v'].trainable}, all-linear ${m['all-linear'].trainable}`, () => {
+      expect(count(id, ['q', 'v'])).toBe(m['q,v'].trainable);
+      expect(count(id, SEVEN, true)).toBe(m['all-linear'].trainable);
+    });
 });
