@@ -290,7 +290,7 @@ export function loraTargetModules(
   const qkv = o.loraTargets.filter((t) => t === 'q' || t === 'k' || t === 'v');
   if (fused.length > 0 && qkv.length < 3)
     notes.push(
-      `${fused[0]} is one fused module: adapting it adapts q, k and v together (the plan counted ${qkv.join(',')} only)`,
+      `${fused[0]} is one fused module: adapting it adapts q, k and v together (the plan counts its one adapter pair for ${qkv.join(',')})`,
     );
   const gateUp = o.loraTargets.filter((t) => t === 'gate' || t === 'up');
   if (
@@ -302,7 +302,9 @@ export function loraTargetModules(
   )
     notes.push(`${names.gate} is the MLP input projection (this model has no separate gate)`);
   if (names.up === 'gate_up_proj' && gateUp.length === 1)
-    notes.push('gate_up_proj is one fused module: adapting it adapts gate and up together');
+    notes.push(
+      'gate_up_proj is one fused module: adapting it adapts gate and up together (the plan counts its one adapter pair)',
+    );
   return {
     targetModules: out,
     targetParameters: experts.params,

@@ -379,6 +379,11 @@ export interface FrameworkProfile {
   inputRequireGrads?: boolean;
   /** How far LoRA reaches on a multimodal checkpoint (model/trainable.ts LoraReach); absent: PEFT's. */
   loraReach?: LoraReach;
+  /**
+   * The engine's own layers give each q/k/v or gate/up role its adapter rows, whatever the checkpoint fuses
+   * (Linear.module): LoRA counts a pair per role, not one per fused module (model/trainable.ts withoutFusedModules).
+   */
+  loraPerRole?: true;
   /** llama.cpp: `--gpu-layers` puts that many layers (and their KV) on the GPU, the rest in host RAM. */
   layerOffload?: boolean;
   /**

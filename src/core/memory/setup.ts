@@ -10,7 +10,14 @@ import {
   steppedElementBytes,
   trainableElementBytes,
 } from './trainable-width.js';
-import { PEFT_REACH, isTrained, loraParams, scopeOf, trainableSet } from '../model/trainable.js';
+import {
+  PEFT_REACH,
+  isTrained,
+  loraParams,
+  scopeOf,
+  trainableSet,
+  withoutFusedModules,
+} from '../model/trainable.js';
 import { peftRemaps } from '../model/peft-moe.js';
 import { largestTensor, optimizerStateBytes, stateValueBytes } from './optimizer-states.js';
 import { type ActCtx } from './activations.js';
@@ -498,8 +505,9 @@ export function trainableParams(
 ): number {
   const t = trainableSet(o);
   if (t.full) return total;
+  const loaded = loadedModel(arch, fw);
   return loraParams(
-    loadedModel(arch, fw),
+    fw.loraPerRole === true ? withoutFusedModules(loaded) : loaded,
     t,
     o.loraRank,
     fw.embedTargetsTrainFully,

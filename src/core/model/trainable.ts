@@ -142,6 +142,20 @@ function fusedModuleLoraParams(g: Arch['groups'][number], t: Trainable, rank: nu
 }
 
 /**
+ * The language model's linears without their fused-module marks (Linear.module), for an engine whose own layers
+ * adapt each role apart (FrameworkProfile.loraPerRole); the vision tower keeps its marks.
+ */
+export function withoutFusedModules(arch: Arch): Arch {
+  if (!arch.groups.some((g) => g.name !== 'vision' && g.linears.some((l) => l.module))) return arch;
+  return {
+    ...arch,
+    groups: arch.groups.map((g) =>
+      g.name === 'vision' ? g : { ...g, linears: g.linears.map(({ module: _fused, ...l }) => l) },
+    ),
+  };
+}
+
+/**
  * LoRA adds r x (in + out) parameters per adapted linear (LoRA §4, arXiv:2106.09685). `fused`: the engine adapts
  * routed experts as fused 3-D parameters through PEFT's ParamWrapper (model/peft-moe.ts), given how PEFT remaps
  * the targets on this model type; null: every expert is a linear of its own. `scope`: how far the adapters reach

@@ -35,12 +35,26 @@ function savedModules(
   let adapterParams = 0;
   for (const g of m.arch.groups) {
     let perLayer = g.normsPerLayer;
-    for (const l of g.linears) {
+    // A checkpoint linear fusing several roles (Linear.module) is one module, adapted whole by one pair when any
+    // of its roles is targeted (PEFT matches module names; model/trainable.ts fusedModuleLoraParams).
+    const linears = new Map<
+      string,
+      { adapted: boolean; dIn: number; dOut: number; copies: number }
+    >();
+    g.linears.forEach((l, i) => {
+      const key = l.module ?? `#${i}`;
+      const seen = linears.get(key);
       const adapted = lora && targets.has(l.role as LoraTarget);
+      if (seen) {
+        seen.adapted ||= adapted;
+        seen.dOut += l.outFeatures;
+      } else
+        linears.set(key, { adapted, dIn: l.inFeatures, dOut: l.outFeatures, copies: l.copies });
+    });
+    for (const l of linears.values()) {
       // An adapted linear is its base layer plus its lora_A and lora_B modules.
-      perLayer += l.copies * (adapted ? 3 : 1);
-      if (adapted)
-        adapterParams += g.count * l.copies * o.loraRank * (l.inFeatures + l.outFeatures);
+      perLayer += l.copies * (l.adapted ? 3 : 1);
+      if (l.adapted) adapterParams += g.count * l.copies * o.loraRank * (l.dIn + l.dOut);
     }
     modules += g.count * perLayer;
   }

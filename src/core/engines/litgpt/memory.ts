@@ -12,6 +12,9 @@ export const LITGPT_MEMORY: FrameworkProfile = {
   // convert_hf_checkpoint.py copy_weights_gemma_3 (litgpt 0.5.13) skips vision_tower and multi_modal_projector
   // weights ("For Gemma3 models only the text component is supported"): GPT is the text model alone.
   dropsVisionTower: true,
+  // LoRAQKVLinear gives each enabled role (lora_query/key/value) its own r rows of lora_A and its own slice of
+  // lora_B; the MLP's fc_1 / fc_2 are separate LoRALinears (Lightning-AI/litgpt v0.5.13 litgpt/lora.py).
+  loraPerRole: true,
   embedTargetsTrainFully: false,
   gradsPersist: false, // optimizer.zero_grad(set_to_none=True) after each step
   bnbSavesInput: true, // bitsandbytes autograd/_functions.py MatMul4Bit.forward

@@ -22,6 +22,9 @@ export const TORCHTUNE_MEMORY: FrameworkProfile = {
   attnOutputCopy: true, // output.transpose(1, 2).contiguous().view(b, s, -1)
   fusedQkvView: false,
   loraDropout: false, // lora_dropout 0.0 in the llama3_2 LoRA configs
+  // phi3_hf_to_tune splits qkv_proj into q/k/v_proj and gate_up_proj into w1/w3, each its own LoRALinear
+  // (torchtune v0.6.1 models/phi3/_convert_weights.py, _component_builders.py lora_phi3_self_attention).
+  loraPerRole: true,
   // Adapters created in the model dtype (bf16): the model is built under training.set_default_dtype(self._dtype)
   // (recipes/lora_finetune_single_device.py:431 at v0.6.1), so torch AdamW's states are bf16 too.
   fp32Adapters: false,

@@ -41,6 +41,29 @@ export function attention(
   ];
 }
 
+/**
+ * Marks the roles the checkpoint stores in one fused nn.Linear (Linear.module): `qkv` names the fused q/k/v
+ * module, `gateUp` the fused gate/up one. PEFT adapts such a module whole (one A/B pair), model/trainable.ts.
+ */
+export function fusedModules(b: ArchBody, names: { qkv?: string; gateUp?: string }): ArchBody {
+  const moduleOf = (role: LinearRole): string | undefined =>
+    role === 'q' || role === 'k' || role === 'v'
+      ? names.qkv
+      : role === 'gate' || role === 'up'
+        ? names.gateUp
+        : undefined;
+  return {
+    ...b,
+    groups: b.groups.map((g) => ({
+      ...g,
+      linears: g.linears.map((l) => {
+        const module = moduleOf(l.role);
+        return module === undefined ? l : { ...l, module };
+      }),
+    })),
+  };
+}
+
 /** Gated MLP (gate, up, down) or plain 2-matrix MLP (up = fc_in/fc1/c_fc/dense_h_to_4h, down). */
 export function mlp(
   hidden: number,

@@ -1,6 +1,15 @@
 /** Classic GPT-style decoders: LayerNorm with bias and 2-matrix MLPs (GPT-2, GPT-J, GPT-NeoX, Phi, Falcon, BLOOM, OPT). */
 import type { LayerGroup } from '../arch.js';
-import { attention, group, hasDropout, headDimOf, lmHead, mlp, normSize } from './blocks.js';
+import {
+  attention,
+  fusedModules,
+  group,
+  hasDropout,
+  headDimOf,
+  lmHead,
+  mlp,
+  normSize,
+} from './blocks.js';
 import type { ArchBody, GroupBase } from './blocks.js';
 import { Fields } from './fields.js';
 import { DEFAULT_MAX_POSITIONS } from './llama.js';
@@ -90,28 +99,33 @@ export function gpt2(bigcode: boolean) {
     const heads = c.int(['n_head', 'num_attention_heads']);
     const positions = c.int(['n_positions', 'max_position_embeddings'], 1024);
     const mqa = bigcode && c.bool('multi_query', true);
-    return classicArch({
-      g: {
-        hidden,
-        heads,
-        kvHeads: mqa ? 1 : heads,
-        headDim: headDimOf(c, hidden, heads),
-        layers: c.int(['n_layer', 'num_hidden_layers']),
-        ffn: c.int('n_inner', FFN_MULT * hidden),
-        qkvBias: true,
-        oBias: true,
-        mlpBias: true,
-        normsPerLayer: 2,
-        parallel: false,
-        // HF GPT2Config/GPTBigCodeConfig default resid_pdrop = embd_pdrop = attn_pdrop = 0.1.
-        dropout: hasDropout(c, { resid_pdrop: 0.1, attn_pdrop: 0.1, embd_pdrop: 0.1 }),
-      },
-      vocab: c.int('vocab_size'),
-      tied: c.bool('tie_word_embeddings', true),
-      positions,
-      positionRows: positions,
-      otherParams: normSize(hidden, true),
-    });
+    // GPT2Attention.c_attn (Conv1D, modeling_gpt2.py) / GPTBigCodeAttention.c_attn (nn.Linear to q + 2 x kv,
+    // modeling_gpt_bigcode.py), transformers 5.14.1: q, k and v are one module.
+    return fusedModules(
+      classicArch({
+        g: {
+          hidden,
+          heads,
+          kvHeads: mqa ? 1 : heads,
+          headDim: headDimOf(c, hidden, heads),
+          layers: c.int(['n_layer', 'num_hidden_layers']),
+          ffn: c.int('n_inner', FFN_MULT * hidden),
+          qkvBias: true,
+          oBias: true,
+          mlpBias: true,
+          normsPerLayer: 2,
+          parallel: false,
+          // HF GPT2Config/GPTBigCodeConfig default resid_pdrop = embd_pdrop = attn_pdrop = 0.1.
+          dropout: hasDropout(c, { resid_pdrop: 0.1, attn_pdrop: 0.1, embd_pdrop: 0.1 }),
+        },
+        vocab: c.int('vocab_size'),
+        tied: c.bool('tie_word_embeddings', true),
+        positions,
+        positionRows: positions,
+        otherParams: normSize(hidden, true),
+      }),
+      { qkv: 'c_attn' },
+    );
   };
 }
 
@@ -150,28 +164,32 @@ export function gptNeox(c: Fields): ArchBody {
   // HF GPTNeoXConfig defaults: attention_bias=True, use_parallel_residual=True, tie_word_embeddings=False.
   const parallel = c.bool('use_parallel_residual', true);
   const bias = c.bool('attention_bias', true);
-  return classicArch({
-    g: {
-      hidden,
-      heads,
-      kvHeads: heads,
-      headDim: headDimOf(c, hidden, heads),
-      layers: c.int('num_hidden_layers'),
-      ffn: c.int('intermediate_size'),
-      qkvBias: bias,
-      oBias: bias,
-      mlpBias: true,
-      // GPT-NeoX keeps input_layernorm and post_attention_layernorm even with the parallel residual.
-      normsPerLayer: 2,
-      parallel,
-      dropout: hasDropout(c, {}),
-    },
-    vocab: c.int('vocab_size'),
-    tied: c.bool('tie_word_embeddings', false),
-    positions: c.int('max_position_embeddings', DEFAULT_MAX_POSITIONS),
-    positionRows: 0,
-    otherParams: normSize(hidden, true),
-  });
+  // GPTNeoXAttention.query_key_value (modeling_gpt_neox.py, transformers 5.14.1): q, k and v are one nn.Linear.
+  return fusedModules(
+    classicArch({
+      g: {
+        hidden,
+        heads,
+        kvHeads: heads,
+        headDim: headDimOf(c, hidden, heads),
+        layers: c.int('num_hidden_layers'),
+        ffn: c.int('intermediate_size'),
+        qkvBias: bias,
+        oBias: bias,
+        mlpBias: true,
+        // GPT-NeoX keeps input_layernorm and post_attention_layernorm even with the parallel residual.
+        normsPerLayer: 2,
+        parallel,
+        dropout: hasDropout(c, {}),
+      },
+      vocab: c.int('vocab_size'),
+      tied: c.bool('tie_word_embeddings', false),
+      positions: c.int('max_position_embeddings', DEFAULT_MAX_POSITIONS),
+      positionRows: 0,
+      otherParams: normSize(hidden, true),
+    }),
+    { qkv: 'query_key_value' },
+  );
 }
 
 export function phi(c: Fields): ArchBody {
@@ -221,27 +239,32 @@ export function falcon(legacy40b: boolean) {
     // HF FalconDecoderLayer: new arch has ln_attn + ln_mlp (num_ln_in_parallel_attn default 2).
     const norms = newArch ? c.int('num_ln_in_parallel_attn', 2) : parallel ? 1 : 2;
     const bias = c.bool('bias', false);
-    return classicArch({
-      g: {
-        hidden,
-        heads,
-        kvHeads,
-        headDim: headDimOf(c, hidden, heads),
-        layers: c.int(['num_hidden_layers', 'n_layer']),
-        ffn: c.int('ffn_hidden_size', FFN_MULT * hidden),
-        qkvBias: bias,
-        oBias: bias,
-        mlpBias: bias,
-        normsPerLayer: norms,
-        parallel,
-        dropout: hasDropout(c, {}),
-      },
-      vocab: c.int('vocab_size'),
-      tied: c.bool('tie_word_embeddings', true),
-      positions: c.int('max_position_embeddings', DEFAULT_MAX_POSITIONS),
-      positionRows: 0,
-      otherParams: normSize(hidden, true),
-    });
+    // FalconAttention.query_key_value (modeling_falcon.py, transformers 5.14.1): q, k and v are one nn.Linear
+    // in every layout (multi-query, grouped new_decoder_architecture, multi-head).
+    return fusedModules(
+      classicArch({
+        g: {
+          hidden,
+          heads,
+          kvHeads,
+          headDim: headDimOf(c, hidden, heads),
+          layers: c.int(['num_hidden_layers', 'n_layer']),
+          ffn: c.int('ffn_hidden_size', FFN_MULT * hidden),
+          qkvBias: bias,
+          oBias: bias,
+          mlpBias: bias,
+          normsPerLayer: norms,
+          parallel,
+          dropout: hasDropout(c, {}),
+        },
+        vocab: c.int('vocab_size'),
+        tied: c.bool('tie_word_embeddings', true),
+        positions: c.int('max_position_embeddings', DEFAULT_MAX_POSITIONS),
+        positionRows: 0,
+        otherParams: normSize(hidden, true),
+      }),
+      { qkv: 'query_key_value' },
+    );
   };
 }
 
@@ -251,28 +274,32 @@ const BLOOM_TRAIN_SEQ = 2048;
 export function bloom(c: Fields): ArchBody {
   const hidden = c.int(['hidden_size', 'n_embed']);
   const heads = c.int(['n_head', 'num_attention_heads']);
-  const body = classicArch({
-    g: {
-      hidden,
-      heads,
-      kvHeads: heads,
-      headDim: headDimOf(c, hidden, heads),
-      layers: c.int(['n_layer', 'num_hidden_layers']),
-      ffn: FFN_MULT * hidden,
-      qkvBias: true,
-      oBias: true,
-      mlpBias: true,
-      normsPerLayer: 2,
-      parallel: false,
-      dropout: hasDropout(c, {}),
-    },
-    vocab: c.int('vocab_size'),
-    tied: c.bool('tie_word_embeddings', true),
-    positions: c.int('seq_length', BLOOM_TRAIN_SEQ),
-    positionRows: 0,
-    // word_embeddings_layernorm + ln_f.
-    otherParams: 2 * normSize(hidden, true),
-  });
+  // BloomAttention.query_key_value (modeling_bloom.py, transformers 5.14.1): q, k and v are one nn.Linear.
+  const body = fusedModules(
+    classicArch({
+      g: {
+        hidden,
+        heads,
+        kvHeads: heads,
+        headDim: headDimOf(c, hidden, heads),
+        layers: c.int(['n_layer', 'num_hidden_layers']),
+        ffn: FFN_MULT * hidden,
+        qkvBias: true,
+        oBias: true,
+        mlpBias: true,
+        normsPerLayer: 2,
+        parallel: false,
+        dropout: hasDropout(c, {}),
+      },
+      vocab: c.int('vocab_size'),
+      tied: c.bool('tie_word_embeddings', true),
+      positions: c.int('seq_length', BLOOM_TRAIN_SEQ),
+      positionRows: 0,
+      // word_embeddings_layernorm + ln_f.
+      otherParams: 2 * normSize(hidden, true),
+    }),
+    { qkv: 'query_key_value' },
+  );
   return { ...body, unboundedPositions: true };
 }
 

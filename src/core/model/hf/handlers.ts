@@ -1,6 +1,6 @@
 /** The dispatch table: one handler per model_type, each with the transformers class it is read as. */
 import type { Arch } from '../arch.js';
-import type { ArchBody } from './blocks.js';
+import { type ArchBody, fusedModules } from './blocks.js';
 import { bloom, falcon, gpt2, gptNeox, gptj, opt, phi } from './classic.js';
 import { deepseek } from './deepseek.js';
 import { bert, mllama, t5 } from './encoders.js';
@@ -159,10 +159,15 @@ export const HANDLERS: Record<string, Handler> = {
       slidingLayer: patternSliding(GEMMA3_PATTERN),
     }),
   },
-  // Phi-3 stores qkv_proj and gate_up_proj fused; split by role here. HF Phi3Config default tie=False.
+  // Phi3Attention.qkv_proj and Phi3MLP.gate_up_proj (modeling_phi3.py, transformers 5.14.1) are fused nn.Linears,
+  // split by role here and kept as one module each. HF Phi3Config default tie=False.
   phi3: {
     architecture: 'Phi3ForCausalLM',
-    build: llamaLike({ tiedDefault: false, slidingLayer: everyLayerIfSet }),
+    build: (c) =>
+      fusedModules(llamaLike({ tiedDefault: false, slidingLayer: everyLayerIfSet })(c), {
+        qkv: 'qkv_proj',
+        gateUp: 'gate_up_proj',
+      }),
   },
   // HF StableLmConfig: LayerNorm with bias, use_qkv_bias=False, use_parallel_residual=False, tie=False.
   stablelm: {
@@ -275,8 +280,15 @@ export const HANDLERS: Record<string, Handler> = {
   },
   nemotron_h: { architecture: 'NemotronHForCausalLM', build: nemotronH },
   granitemoehybrid: { architecture: 'GraniteMoeHybridForCausalLM', build: llamaLike(granite) },
-  glm: { architecture: 'GlmForCausalLM', build: llamaLike(glmFlavor(2)) },
-  glm4: { architecture: 'Glm4ForCausalLM', build: llamaLike(glmFlavor(4)) },
+  // GlmMLP / Glm4MLP.gate_up_proj (modeling_glm.py / modeling_glm4.py, transformers 5.14.1): one fused nn.Linear.
+  glm: {
+    architecture: 'GlmForCausalLM',
+    build: (c) => fusedModules(llamaLike(glmFlavor(2))(c), { gateUp: 'gate_up_proj' }),
+  },
+  glm4: {
+    architecture: 'Glm4ForCausalLM',
+    build: (c) => fusedModules(llamaLike(glmFlavor(4))(c), { gateUp: 'gate_up_proj' }),
+  },
   glm4_moe: {
     architecture: 'Glm4MoeForCausalLM',
     build: (c) => withMtp(c, llamaLike(glm4MoeFlavor)(c), GLM_MTP),
