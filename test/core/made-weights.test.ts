@@ -46,7 +46,10 @@ describe('which weights are made', () => {
     const m = made('deepseek-v3', 'int4')!;
     expect(m.quantizer).toBe('llm-compressor');
     expect(m.gpuHours).toBeGreaterThan(40);
-    expect(made('glm-4.5-air', 'q5_k_m')).toMatchObject({ quantizer: 'llama-quantize', gpuHours: 0 });
+    expect(made('glm-4.5-air', 'q5_k_m')).toMatchObject({
+      quantizer: 'llama-quantize',
+      gpuHours: 0,
+    });
   });
 
   it('is not made when the scenario says the checkpoint exists', () => {

@@ -70,6 +70,7 @@ export function madeWeightsOf(
   if (s.job.haveCheckpoints?.includes(weights) === true) return null;
   const ck = checkpointFor(arch.hfId, arch.id, weights, nativeWeights(arch));
   if (ck.published || ck.steps.length === 0) return null;
-  if (GGUF_TYPE[weights] !== undefined) return { ref: ck.ref, quantizer: 'llama-quantize', gpuHours: 0 };
+  if (GGUF_TYPE[weights] !== undefined)
+    return { ref: ck.ref, quantizer: 'llama-quantize', gpuHours: 0 };
   return { ref: ck.ref, quantizer: 'llm-compressor', gpuHours: quantizeGpuHours(weights, params) };
 }
