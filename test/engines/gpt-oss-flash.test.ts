@@ -1,7 +1,8 @@
 // gpt-oss on the Hugging Face training engines: transformers 5.14.1 swaps a flash request for the kernels hub's
 // kernels-community/vllm-flash-attn3 (GptOssPreTrainedModel._compatible_flash_implementations), whose attention
 // sinks run on Hopper only ("S aux is currently only supported for Hopper GPUs", flash_api.cpp). Elsewhere the
-// planner trains it with eager attention (sdpa is refused for gpt_oss), and `estimate --gpu` refuses flash.
+// planner trains it with eager attention (sdpa is refused for gpt_oss), and `estimate --gpu` estimates flash with a note naming the
+// Hopper-only kernel (published runs report those memory figures).
 import { describe, expect, it } from 'vitest';
 import { flashRefusal } from '../../src/core/engines/kernels.js';
 import { plan } from '../../src/core/plan/index.js';
@@ -60,7 +61,7 @@ describe('gpt-oss flash attention on the HF engines, by GPU architecture', () =>
     });
   }
 
-  it('estimate --gpu refuses flash for gpt-oss off Hopper and accepts it on Hopper', () => {
+  it('estimate --gpu notes that flash for gpt-oss runs on Hopper only, and estimates it', () => {
     const args = (gpu: string) => [
       'estimate',
       '--model',
@@ -75,9 +76,10 @@ describe('gpt-oss flash attention on the HF engines, by GPU architecture', () =>
       gpu,
     ];
     const off = runCli(args('a100-80gb-sxm'));
-    expect(off.status).not.toBe(0);
-    expect(off.stderr).toMatch(/--attention.*vllm-flash-attn3/s);
+    expect(off.status).toBe(0);
+    expect(off.stdout).toMatch(/--attention flash:.*vllm-flash-attn3/s);
     const on = runCli(args('h100-sxm'));
     expect(on.status).toBe(0);
+    expect(on.stdout).not.toMatch(/--attention flash:/);
   });
 });
