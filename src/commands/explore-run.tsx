@@ -18,7 +18,7 @@ import type { Scenario } from '../schema/scenario.js';
 import { exportPlan } from '../ui/export-plan.js';
 import { CompareApp } from '../ui/tui/CompareApp.js';
 import { Explorer } from '../ui/tui/Explorer.js';
-import { launchFolder, launchInputOfPlan } from './launch-run.js';
+import { haveCheckpointsOf, launchFolder, launchInputOfPlan } from './launch-run.js';
 import { plannedTokens } from '../core/launch/common.js';
 import { parseTop } from './top.js';
 
@@ -78,7 +78,14 @@ export async function openExplorer(
 export function launchTo(file: string, plan: Plan, scenario: Scenario, dir = '.'): string {
   const arch = planInputOf(file, scenario).arch;
   const tokens = plannedTokens(scenario.job);
-  const input = launchInputOfPlan(plan, arch, arch.hfId ?? scenario.model, undefined, tokens);
+  const input = launchInputOfPlan(
+    plan,
+    arch,
+    arch.hfId ?? scenario.model,
+    undefined,
+    tokens,
+    haveCheckpointsOf(scenario),
+  );
   const { files } = launchFolder(input);
   return writeLaunchFolder(files, resolve(dir, `launch-${plan.rank}`)).dir;
 }

@@ -29,7 +29,8 @@ import {
   optionsFromFlags,
   type RawFlags,
 } from '../schema/flags.js';
-import type { EstimateOptions } from '../schema/estimate.js';
+import type { EstimateOptions, WeightDtype } from '../schema/estimate.js';
+import type { Scenario } from '../schema/scenario.js';
 import type { Gpu } from '../schema/gpu.js';
 import { assertStructure } from '../core/model/index.js';
 import { withEngineDefaults } from '../core/engines/defaults.js';
@@ -222,6 +223,7 @@ export function launchInputOfPlan(
   modelRef: string,
   gpu: Gpu = findGpu(plan.hardware.gpuId),
   trainTokens?: number,
+  haveCheckpoints?: readonly WeightDtype[],
 ): LaunchInput<EstimateResult> {
   return {
     arch,
@@ -239,9 +241,14 @@ export function launchInputOfPlan(
     modelRef,
     gpusPerNode: plan.hardware.gpusPerNode,
     ...(trainTokens === undefined ? {} : { trainTokens }),
+    ...(haveCheckpoints === undefined ? {} : { haveCheckpoints }),
     ...offerOfPlan(plan),
   };
 }
+
+/** The weight formats a serving scenario says the user already holds checkpoints in (`job.haveCheckpoints`). */
+export const haveCheckpointsOf = (s: Scenario): readonly WeightDtype[] | undefined =>
+  s.job.kind === 'inference' ? s.job.haveCheckpoints : undefined;
 
 /** The offer a plan rents (its hardware.offerId in catalogs/offers/), as a LaunchInput field. */
 function offerOfPlan(plan: Plan): { offer?: Offer } {
@@ -283,7 +290,14 @@ export async function runLaunchScenario(
   const plan = result.plans[n - 1]!;
   const tokens = plannedTokens(scenario.job);
   return writeFolder(
-    launchInputOfPlan(plan, arch, arch.hfId ?? modelRefOf(spec), undefined, tokens),
+    launchInputOfPlan(
+      plan,
+      arch,
+      arch.hfId ?? modelRefOf(spec),
+      undefined,
+      tokens,
+      haveCheckpointsOf(scenario),
+    ),
     lf,
   );
 }

@@ -132,11 +132,28 @@ describe('hf rules: forbid rules block the launch (and so the planner)', () => {
     expect(launchBlocker(x)).toContain('rule fsdp1-one-gpu-offload');
     // The neighbours: the same plan on two GPUs (FULL_SHARD frees after forward), and bf16 LoRA (FSDP2).
     expect(
-      launchBlocker(input({ zero: '3', gpus: '2', method: 'qlora', offload: 'optimizer+params' })),
+      launchBlocker(
+        input({
+          zero: '3',
+          gpus: '2',
+          method: 'qlora',
+          offload: 'optimizer+params',
+          'double-quant': true,
+        }),
+      ),
     ).toBeNull();
     expect(
       launchBlocker(input({ zero: '3', gpus: '1', method: 'lora', offload: 'optimizer+params' })),
     ).toBeNull();
+  });
+
+  it("NF4 without double quantization on axolotl's sharded loader is refused; its dq twin, one GPU and fp4 run", () => {
+    const sharded = { zero: '3', gpus: '4', method: 'qlora' };
+    expect(launchBlocker(input(sharded))).toContain('rule axolotl-sharded-load-double-quant');
+    expect(launchBlocker(input({ ...sharded, 'double-quant': true }))).toBeNull();
+    // One rank loads whole (no sharded loader), and the loader takes NF4 only.
+    expect(launchBlocker(input({ ...sharded, gpus: '1' }))).toBeNull();
+    expect(launchBlocker(input({ ...sharded, weights: 'fp4' }))).toBeNull();
   });
 
   it('4-bit weights under ZeRO-3 with CPU offload are refused; without offload, or bf16 LoRA offloaded, they run', () => {
@@ -180,7 +197,7 @@ describe('hf launch files at the pinned releases', () => {
   });
 
   it('FSDP QLoRA: FSDP1 with FULL_STATE_DICT, bf16 quant storage', () => {
-    const f = files(input({ zero: '3', gpus: '4', method: 'qlora' }));
+    const f = files(input({ zero: '3', gpus: '4', method: 'qlora', 'double-quant': true }));
     const acc = accelerateSchema.parse(parse(f('accelerate.yaml')));
     expect(acc.fsdp_config).toMatchObject({
       fsdp_version: 1,
@@ -199,9 +216,9 @@ describe('hf launch files at the pinned releases', () => {
     );
     expect(axo.fsdp_version).toBe(1);
     expect(axo.fsdp_config?.state_dict_type).toBe('FULL_STATE_DICT');
-    const hf = buildLaunch(input({ zero: '3', gpus: '4', method: 'qlora' })).outputs.find(
-      (o) => o.engine === 'Hugging Face Accelerate',
-    );
+    const hf = buildLaunch(
+      input({ zero: '3', gpus: '4', method: 'qlora', 'double-quant': true }),
+    ).outputs.find((o) => o.engine === 'Hugging Face Accelerate');
     expect(hf?.ok && hf.notes.join('\n')).toContain('rule fsdp2-bnb-4bit');
   });
 

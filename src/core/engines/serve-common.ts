@@ -2,7 +2,7 @@
 import type { LaunchInput } from '../launch/types.js';
 import type { Rule } from './rules.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
-import { checkpointFor, type Checkpoint } from '../launch/checkpoints.js';
+import { checkpointFor, GGUF_TYPE, type Checkpoint } from '../launch/checkpoints.js';
 import { EAGLE3_HEADS } from '../model/speculative.js';
 import { nativeWeights } from '../model/native-weights.js';
 
@@ -10,15 +10,41 @@ import { nativeWeights } from '../model/native-weights.js';
 export const sq = (s: string): string =>
   /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** The checkpoint a serving plan loads (a published one in its format, else the base and the quantize steps). */
-export const servedCheckpoint = (x: LaunchInput): Checkpoint =>
-  checkpointFor(x.arch.hfId, x.modelRef, x.options.weights, nativeWeights(x.arch));
+/**
+ * The checkpoint a serving plan loads: a published one in its format, else the base and the quantize steps; a
+ * format the scenario says the user holds (`job.haveCheckpoints`, plan/made-weights.ts makes nothing then) is
+ * their own checkpoint, at a placeholder MODEL they set, with no step.
+ */
+export function servedCheckpoint(x: LaunchInput): Checkpoint {
+  const ck = checkpointFor(x.arch.hfId, x.modelRef, x.options.weights, nativeWeights(x.arch));
+  if (ck.steps.length === 0 || x.haveCheckpoints?.includes(x.options.weights) !== true) return ck;
+  return { ref: ownCheckpointRef(x.options.weights), published: false, steps: [], own: true };
+}
+
+/** The placeholder MODEL of the user's own checkpoint in `weights` (a .gguf file for llama.cpp's types). */
+export const ownCheckpointRef = (weights: string): string =>
+  GGUF_TYPE[weights as keyof typeof GGUF_TYPE] === undefined
+    ? `YOUR-${weights}-CHECKPOINT`
+    : `YOUR-${weights}-CHECKPOINT.gguf`;
+
+/** The README note of a checkpoint the user provides or makes, or none. */
+export function checkpointNotes(ck: Checkpoint, weights: string): string[] {
+  if (ck.own)
+    return [
+      `set MODEL in serve.sh to your own ${weights} checkpoint (job.haveCheckpoints): its repository id or local path`,
+    ];
+  return ck.steps.length ? ['make the checkpoint first: see serve.sh'] : [];
+}
 
 /** The head of a serve script: MODEL set to the checkpoint, and the quantize steps as comments. */
 export function modelLines(ck: Checkpoint): string[] {
   const steps = ck.steps.length
     ? ['# No published checkpoint in this format is known: make one first, then point MODEL at it:']
-    : [];
+    : ck.own
+      ? [
+          '# Your own checkpoint in this format (job.haveCheckpoints): set MODEL to its repository id or path.',
+        ]
+      : [];
   return [...steps, ...ck.steps.map((l) => `#   ${l}`), `MODEL=\${MODEL:-${sq(ck.ref)}}`];
 }
 
@@ -146,6 +172,6 @@ export const int4CheckpointRule = (library: string, versions: string): Rule => (
     !checkpointFor(x.arch.hfId, x.arch.id, x.options.weights, 'int4').published,
 });
 
-/** Whether serve.sh quantizes the base checkpoint while loading (`--quantization fp8`): fp8, nothing published or made. */
+/** Whether serve.sh quantizes the base checkpoint while loading (`--quantization fp8`): fp8, nothing published, made or owned. */
 export const quantizedWhileLoading = (x: LaunchInput, ck: Checkpoint): boolean =>
-  x.options.weights === 'fp8' && !ck.published && ck.steps.length === 0;
+  x.options.weights === 'fp8' && !ck.published && ck.steps.length === 0 && ck.own !== true;

@@ -10,6 +10,8 @@ export interface Checkpoint {
   /** Published: the repository exists in this format; otherwise `steps` make it from the base repository. */
   published: boolean;
   steps: string[];
+  /** The user's own checkpoint (`job.haveCheckpoints`): `ref` is a placeholder the README has them set. */
+  own?: boolean;
 }
 
 // Published quantized checkpoints, each from its Hugging Face model page.

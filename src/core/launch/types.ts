@@ -3,7 +3,7 @@
  * the launch-only knobs (gradient accumulation, power limit). The planner maps a ranked plan onto it.
  */
 import type { Arch } from '../model/arch.js';
-import type { EstimateOptions } from '../../schema/estimate.js';
+import type { EstimateOptions, WeightDtype } from '../../schema/estimate.js';
 import type { Gpu } from '../../schema/gpu.js';
 import type { Engine } from '../../schema/engine.js';
 import type { Offer } from '../../schema/offer.js';
@@ -41,6 +41,8 @@ export interface LaunchInput<E extends LaunchEstimate = LaunchEstimate> {
   trainTokens?: number;
   /** The catalog offer the GPUs are rented from (catalogs/offers/); absent for owned or bought GPUs. */
   offer?: Offer;
+  /** Weight formats the scenario says the user holds a checkpoint in (`job.haveCheckpoints`): nothing is made. */
+  haveCheckpoints?: readonly WeightDtype[];
 }
 
 /** What decides whether an engine can run a plan: the model and the configuration. */

@@ -158,7 +158,7 @@ export function emitAxolotl(x: LaunchInput): EngineOutput {
     c.lora_alpha = loraAlpha(o.loraRank);
     notes.push(...loraTargetKeys(x, c));
   }
-  if (axolotlShardedLoad(x, d)) notes.push(...shardedLoadKey(o, c));
+  if (axolotlShardedLoad(x, d)) notes.push(...shardedLoadKey(c));
   if (o.objective === 'grpo') notes.push(TRL_GRPO_LR_NOTE);
   const preferenceNote = preferenceLrNote(o);
   if (preferenceNote) notes.push(preferenceNote);
@@ -241,18 +241,13 @@ export function axolotlCommand(x: Pick<LaunchInput, 'options' | 'gpusPerNode'>):
  * fsdp_config.cpu_ram_efficient_loading (written for FSDP1) the loader quantizes layer by layer onto rank 0's host
  * instead of loading the whole model onto every GPU (loaders/model.py _build_model -> utils/model_shard_quant.py
  * load_sharded_model_quant; hf/memory.ts AXOLOTL_SHARDED_QUANT_LOAD). Its Linear4bit are NF4 with double
- * quantization whatever bnb_config_kwargs says. Returns the notes.
+ * quantization whatever bnb_config_kwargs says (rules.ts AXOLOTL_SHARDED_LOAD_DQ). Returns the notes.
  */
-function shardedLoadKey(o: LaunchInput['options'], c: Record<string, unknown>): string[] {
+function shardedLoadKey(c: Record<string, unknown>): string[] {
   c.qlora_sharded_model_loading = true;
-  const notes = [
+  return [
     "qlora_sharded_model_loading: the 4-bit model is quantized layer by layer onto local rank 0's host (meta on the other ranks) and FSDP shards it from there; run axolotl.yaml, not train.py, which loads the whole model onto every GPU",
   ];
-  if (!o.doubleQuant)
-    notes.push(
-      'qlora_sharded_model_loading double-quantizes the 4-bit constants whatever bnb_4bit_use_double_quant says (model_shard_quant.py compress_statistics=True): slightly less memory than planned',
-    );
-  return notes;
 }
 
 /** The config with the rl keys inserted before `datasets`, whose one entry becomes `dataset`. */

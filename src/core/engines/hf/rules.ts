@@ -14,6 +14,8 @@ import { HF_ARCH_RULE } from './architectures.js';
 import { FRAMEWORKS } from '../../memory/frameworks.js';
 import { expertTargetParameters } from '../../launch/modules.js';
 import { peftRemaps } from '../../model/peft-moe.js';
+import { shardedQuantLoadOf } from '../../memory/sharded-load.js';
+import { HF_MEMORY } from './memory.js';
 
 /** Sharded by FSDP (hf-fsdp with a ZeRO stage: FSDP wraps parameters even at dp 1). */
 const onFsdp = (o: EstimateOptions): boolean => engineOf(o) === 'hf-fsdp' && o.zero > 0;
@@ -211,6 +213,30 @@ export const ZERO3_4BIT_OFFLOAD: Rule = {
 };
 
 /**
+ * NF4 QLoRA without double quantization on axolotl's layer-by-layer loader (distribution.ts axolotlShardedLoad,
+ * the load the memory model counts for it: memory/sharded-load.ts): load_sharded_model_quant builds every
+ * Linear4bit with quant_type "nf4" and compress_statistics=True whatever bnb_4bit_use_double_quant says (axolotl
+ * 0.19.0 src/axolotl/utils/model_shard_quant.py, hf/memory.ts AXOLOTL_SHARDED_QUANT_LOAD), so the plan runs as its
+ * double-quantized twin: only that one is ranked and launched; `estimate` still models the flag as given.
+ */
+export const AXOLOTL_SHARDED_LOAD_DQ: Rule = {
+  id: 'axolotl-sharded-load-double-quant',
+  says: "axolotl's qlora_sharded_model_loading quantizes NF4 with double-quantized constants whatever bnb_4bit_use_double_quant says: plan it with --double-quant",
+  library: 'axolotl',
+  versions: '==0.19.0',
+  source:
+    'https://github.com/axolotl-ai-cloud/axolotl/blob/v0.19.0/src/axolotl/utils/model_shard_quant.py',
+  effect: 'forbid',
+  scope: 'writer',
+  applies: (x) =>
+    onFsdp(x.options) &&
+    x.options.method === 'qlora' &&
+    x.options.weights === 'nf4' &&
+    !x.options.doubleQuant &&
+    shardedQuantLoadOf(HF_MEMORY, x.options, x.arch, x.dp) !== undefined,
+};
+
+/**
  * TRL GRPO with a vLLM rollout on bitsandbytes 4-bit weights: the weight sync merges the adapters
  * (merge_adapter re-quantizes the base) and pushes the packed uint8 Params4bit to vLLM, whose loader expects the
  * bf16 shape (AssertionError in weight_loader); reproduced on TRL main with transformers 5.11 (huggingface/trl#4973).
@@ -318,6 +344,7 @@ export const HF_FSDP_RULES: readonly Rule[] = [
   FSDP_SHARDED_SAVE,
   FSDP_OFFLOAD_SHARDED_SAVE,
   ZERO3_QUANT_STORAGE,
+  AXOLOTL_SHARDED_LOAD_DQ,
   FLASH_ATTN_WHEEL,
   TRL_GRPO_VLLM_4BIT,
 ];

@@ -10,6 +10,7 @@ import {
   shareLine,
   replicaLines,
   servedCheckpoint,
+  checkpointNotes,
 } from '../serve-common.js';
 import { LLAMA_CPP_COMMIT, LLAMA_CPP_IMAGE } from './rules.js';
 import { LLAMA_CPP_MEMORY } from './memory.js';
@@ -178,6 +179,7 @@ export function emitLlamaCpp(x: LaunchInput): EngineOutput {
     ],
     notes: [
       `llama-server: build llama.cpp with -DGGML_CUDA=ON or run ${LLAMA_CPP_IMAGE}; host RAM holds the layers not on the GPU`,
+      ...(ck.own ? checkpointNotes(ck, x.options.weights) : []),
     ],
   };
 }

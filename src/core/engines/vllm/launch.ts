@@ -13,6 +13,7 @@ import {
   replicaLines,
   quantizedWhileLoading,
   servedCheckpoint,
+  checkpointNotes,
 } from '../serve-common.js';
 import { fp8KvFlag, gfxOf } from '../kernels.js';
 import { vllmRocmLines } from './rocm-wheel.js';
@@ -127,7 +128,8 @@ export function emitVllm(x: LaunchInput): EngineOutput {
   const engine = 'vLLM';
   const o = x.options;
   const ck = servedCheckpoint(x);
-  const v = vllmArgs(x, ck.published, quantizedWhileLoading(x, ck));
+  // The user's own checkpoint carries its quantization config, as a published one does.
+  const v = vllmArgs(x, ck.published || ck.own === true, quantizedWhileLoading(x, ck));
   if ('reason' in v) return { engine, ok: false, reason: v.reason };
   // DP attention: the data-parallel ranks are one server (--data-parallel-size), not replicas.
   const replicas = o.dpAttention ? 1 : dataParallel(o);
@@ -164,7 +166,7 @@ export function emitVllm(x: LaunchInput): EngineOutput {
       { path: CHECK_SCRIPT, content: checkScript(ports, ck.ref) },
       { path: 'requirements.txt', content: vllmRequirements(o.weights === 'nf4', rocm) },
     ],
-    notes: v.notes,
+    notes: [...v.notes, ...(ck.own ? checkpointNotes(ck, o.weights) : [])],
   };
 }
 
