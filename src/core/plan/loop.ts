@@ -525,7 +525,10 @@ export function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState
   const t = hwTableOf(ctx);
   const st = emptyLoopState(
     ctx.hw.length,
-    wattsTellCounts(ctx, t, lim.maxCount) ? new CountedPlans(lim.maxCount) : new DistinctPlans(),
+    // With weights to make first, cost also carries their GPU-hours, which (option x level, count, hours) does not tell.
+    wattsTellCounts(ctx, t, lim.maxCount) && ctx.makeGpuHours.every((g) => g === 0)
+      ? new CountedPlans(lim.maxCount)
+      : new DistinctPlans(),
   );
   const L: Loop = {
     st,
