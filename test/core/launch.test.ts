@@ -147,7 +147,13 @@ describe('launch: 8-GPU ZeRO-3 full fine-tuning with offload (llama-2-70b on A10
 
 describe('launch: FSDP', () => {
   // --framework hf with ZeRO is Accelerate FSDP (core/engines/engine.ts).
-  const x = input('llama-3-8b', 'a100-80gb-sxm', { zero: '3', gpus: '4', method: 'qlora' });
+  // axolotl's sharded 4-bit loader always double-quantizes (hf/rules.ts axolotl-sharded-load-double-quant).
+  const x = input('llama-3-8b', 'a100-80gb-sxm', {
+    zero: '3',
+    gpus: '4',
+    method: 'qlora',
+    'double-quant': true,
+  });
   const m = parsed(x);
 
   it('writes an FSDP Accelerate config with the decoder layer class and no DeepSpeed file', () => {
