@@ -20,3 +20,13 @@ export interface DecodeFeatureKernels {
   trtllmMoeMxfp4?: number;
   nvfp4Layer?: number;
 }
+
+/** No kernels beyond the counted chain: the base an engine's table for one model type overrides. */
+export const NO_FEATURE_KERNELS: DecodeFeatureKernels = {
+  mlaLayer: 0,
+  sharedExpert: 0,
+  biasedRouter: { modelTypes: [], kernels: 0 },
+  blockFp8Linear: 0,
+  blockFp8PadSm90: 0,
+  blockFp8Moe: 0,
+};

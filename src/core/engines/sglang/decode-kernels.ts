@@ -27,7 +27,10 @@
  *   parameter, MoEGate): 3. Above 16 tokens the router's BF16 logits are cast to float32 too (MoEGate takes
  *   `dsv3_router_gemm` with float32 output only up to 16): not counted.
  */
-import type { DecodeFeatureKernels } from '../../memory/decode-feature-kernels.js';
+import {
+  NO_FEATURE_KERNELS,
+  type DecodeFeatureKernels,
+} from '../../memory/decode-feature-kernels.js';
 import { sglangAttentionBackend } from './attention-backend.js';
 
 export const SGLANG_SM100_DEEPSEEK_KERNELS: DecodeFeatureKernels = {
@@ -54,12 +57,7 @@ export const SGLANG_SM100_DEEPSEEK_KERNELS: DecodeFeatureKernels = {
  * moe_align_block_size, w13, activation, w2, sum): 2 fewer.
  */
 export const SGLANG_SM100_QWEN3_MOE_KERNELS: DecodeFeatureKernels = {
-  mlaLayer: 0,
-  sharedExpert: 0,
-  biasedRouter: { modelTypes: [], kernels: 0 },
-  blockFp8Linear: 0, // the FP8 checkpoint's path not counted
-  blockFp8PadSm90: 0,
-  blockFp8Moe: 0,
+  ...NO_FEATURE_KERNELS, // the FP8 checkpoint's block-FP8 path not counted
   trtllmMoe16: -2, // trtllm_bf16_moe: routing, gemm1 + SwiGLU, gemm2, finalize (flashinfer_python==0.6.1)
 };
 
@@ -73,13 +71,9 @@ export const SGLANG_SM100_QWEN3_MOE_KERNELS: DecodeFeatureKernels = {
  * `biased_grouped_topk_impl`, whose Inductor kernels were not counted (0 beyond the chain's top-k).
  */
 export const SGLANG_SM100_GLM4_MOE_KERNELS: DecodeFeatureKernels = {
-  mlaLayer: 0,
+  ...NO_FEATURE_KERNELS, // biased_grouped_topk_impl's Inductor kernels not counted (no router kernels)
   sharedExpert: 1, // forward_normal_dual_stream: the add after the streams join
   sharedExpertBeside: true,
-  biasedRouter: { modelTypes: [], kernels: 0 }, // biased_grouped_topk_impl's Inductor kernels not counted
-  blockFp8Linear: 0,
-  blockFp8PadSm90: 0,
-  blockFp8Moe: 0,
 };
 
 /**
@@ -92,12 +86,7 @@ export const SGLANG_SM100_GLM4_MOE_KERNELS: DecodeFeatureKernels = {
  * trtllm_fused_moe_routing_renormalize.cu). With the router GEMM: 6 kernels an MoE layer where the Triton chain is 7.
  */
 export const SGLANG_SM100_GPT_OSS_KERNELS: DecodeFeatureKernels = {
-  mlaLayer: 0,
-  sharedExpert: 0,
-  biasedRouter: { modelTypes: [], kernels: 0 },
-  blockFp8Linear: 0,
-  blockFp8PadSm90: 0,
-  blockFp8Moe: 0,
+  ...NO_FEATURE_KERNELS,
   trtllmMoeMxfp4: -1, // mxfp8_quantize, routing, gemm1 + SwiGLU, gemm2, finalize (flashinfer_python==0.5.3)
 };
 
@@ -109,12 +98,7 @@ export const SGLANG_SM100_GPT_OSS_KERNELS: DecodeFeatureKernels = {
  * runs four linears a layer (qkv_proj, o_proj, gate_up_proj, down_proj): 4.
  */
 export const SGLANG_SM100_LLAMA_KERNELS: DecodeFeatureKernels = {
-  mlaLayer: 0,
-  sharedExpert: 0,
-  biasedRouter: { modelTypes: [], kernels: 0 },
-  blockFp8Linear: 0,
-  blockFp8PadSm90: 0,
-  blockFp8Moe: 0,
+  ...NO_FEATURE_KERNELS,
   nvfp4Layer: 4, // fp4_quantize before each of qkv_proj, o_proj, gate_up_proj, down_proj
 };
 
