@@ -7,14 +7,12 @@ init_empty_weights) and adapted with r 16 on the module names the HF launch fold
   python peft_fused_count.py --out test/fixtures/launch-libs/peft-fused-count.json   (a venv of trainer.ts HF_PINS)
 """
 import argparse
-import importlib.metadata as md
 import json
 import os
 
-import torch
-from accelerate import init_empty_weights
 from peft import LoraConfig, get_peft_model
-from transformers import AutoConfig, AutoModelForCausalLM
+
+from catalog_meta import catalog_config, meta_causal_lm, versions
 
 p = argparse.ArgumentParser()
 p.add_argument("--out", required=True)
@@ -28,17 +26,13 @@ QV = {"phi3": ["qkv_proj"], "gpt2": ["c_attn"], "gpt_bigcode": ["c_attn"], "gpt_
 R = 16
 
 out = {"what": "scripts/check-launch-libs/peft_fused_count.py, meta device",
-       "versions": {k: md.version(k).split("+")[0] for k in ("torch", "transformers", "peft")},
+       "versions": versions(),
        "rank": R, "models": {}}
 for mid in MODELS:
-    entry = json.load(open(os.path.join(a.catalog, mid + ".json")))
-    cfg_dict = dict(entry["config"])
-    mt = cfg_dict.pop("model_type")
-    cfg = AutoConfig.for_model(mt, **cfg_dict)
+    mt, cfg = catalog_config(a.catalog, mid)
     res = {"modelType": mt}
     for label, targets in (("q,v", QV[mt]), ("all-linear", "all-linear")):
-        with init_empty_weights():
-            model = AutoModelForCausalLM.from_config(cfg, dtype=torch.bfloat16)
+        model = meta_causal_lm(cfg)
         lc = LoraConfig(r=R, lora_alpha=2 * R, lora_dropout=0.0, target_modules=targets, bias="none",
                         task_type="CAUSAL_LM")
         trainable, _ = get_peft_model(model, lc).get_nb_trainable_parameters()
