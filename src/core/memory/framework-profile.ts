@@ -373,6 +373,12 @@ export interface FrameworkProfile {
    */
   vectorHostOptimizers?: readonly Optimizer[];
   /**
+   * Time: what the node's host does of an offloaded optimizer step per second, in the 28 bytes per trained parameter
+   * that an AdamW update streams (time/train-work.ts hostOpt), with everything else the engine's host step does
+   * (gradient unscale and norm, the copy of the updated parameters back) folded in; absent: HOST_ADAM_BYTES_PER_S.
+   */
+  hostStepBytesPerS?: number;
+  /**
    * LoRA training goes through transformers' enable_input_require_grads under gradient checkpointing (PEFT,
    * TRL, Unsloth): a frozen vision tower whose input embeddings it hooks records a graph (memory/vision.ts).
    */

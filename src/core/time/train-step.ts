@@ -10,7 +10,6 @@ import {
   FP32_ATTN_SHARE,
   GRAPH_KERNEL_SECONDS,
   GRAPH_TRAIN_KERNEL_FACTOR,
-  HOST_ADAM_BYTES_PER_S,
   INT8_FORWARD_GEMM_SLOWDOWN,
   LAST_BUCKET_BYTES,
   NCCL_SM_SHARE,
@@ -361,7 +360,7 @@ export function trainStep(
   s.bubble = w.pp > 1 ? ((w.pp - 1) / m) * (s.compute + s.tpT) : 0;
   s.opt = w.optimizerBytes / r.mem;
   const ranksPerNode = Math.min(w.gpus, r.gpusPerNode);
-  s.hostOpt = w.optimizerOnHost ? (w.hostOptimizerBytes * ranksPerNode) / HOST_ADAM_BYTES_PER_S : 0;
+  s.hostOpt = w.optimizerOnHost ? (w.hostOptimizerBytes * ranksPerNode) / w.hostStepBytesPerS : 0;
   s.paged = pagedSpilled ? pagedMigrationSeconds(w, r) : 0;
   const total =
     m * perMicro +

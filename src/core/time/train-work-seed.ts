@@ -42,6 +42,7 @@ export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
   optimizerBytes: DOUBLE_FIELD,
   optimizerOnHost: false,
   hostOptimizerBytes: DOUBLE_FIELD,
+  hostStepBytesPerS: DOUBLE_FIELD,
   pagedStateBytes: DOUBLE_FIELD,
   pagedWorkingBytes: DOUBLE_FIELD,
   gatherBytes: DOUBLE_FIELD,

@@ -49,6 +49,7 @@ export interface TrainWork {
   optimizerBytes: number; // per step per GPU
   optimizerOnHost: boolean;
   hostOptimizerBytes: number; // per step per GPU (shares the node's host bandwidth)
+  hostStepBytesPerS: number; // the node's rate for those bytes (FrameworkProfile.hostStepBytesPerS)
   pagedStateBytes: number; // paged (unified-memory) optimizer states per GPU (paged-migration.ts)
   pagedWorkingBytes: number; // of them, the largest parameter's: all the fit counts on the device
   gradReduceBytes: number; // per step (DDP) or per micro-batch (ZeRO-2/3) per GPU, on the wire

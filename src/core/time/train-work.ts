@@ -534,6 +534,7 @@ export function trainWork(
     optimizerOnHost: onHost,
     // DeepSpeed steps offloaded states with DeepSpeedCPUAdam/CPULion, AdamW runs fused; other torch optimizers loop.
     hostOptimizerBytes: fusedOnHost(o) ? hostOpt : hostOpt * TORCH_CPU_ADAM_SLOWDOWN,
+    hostStepBytesPerS: FRAMEWORKS[o.framework].hostStepBytesPerS ?? HOST_ADAM_BYTES_PER_S,
     pagedStateBytes: pw.pagedStateBytes,
     pagedWorkingBytes: pw.pagedWorkingBytes,
     gatherBytes: nw.gatherBytes,

@@ -264,6 +264,12 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   // DeepSpeedCPUAdam (ZeRO-Offload paper §5) and DeepSpeedCPULion: the engine builds them under offload_optimizer
   // (deepspeed 0.19.8 runtime/engine.py _configure_basic_optimizer); a client optimizer steps with torch on the host.
   vectorHostOptimizers: ['adamw', 'lion'],
+  // The offloaded step's host work beyond the update's 28 B a parameter: the fp32 gradient norm, unscale_and_clip_grads,
+  // then the fp32-to-16-bit copy of the updated partition (deepspeedai/DeepSpeed v0.17.6 runtime/zero/stage_1_and_2.py
+  // step). Measured whole on DeepSpeed's own ZeRO-Offload runs (blogs/zenflow-corebinding, deepspeedai/DeepSpeed@2b68bbc;
+  // 2x A100-40GB, 2x EPYC 7742, --bind_cores_to_rank): Qwen2.5-1.5B steps in 1,365 ms offloaded, 240 ms on the GPU, so
+  // the host takes 1.125 s for 1.54e9 x 28 B = 38 GB/s of AdamW traffic (100 GB/s is CPU-Adam alone, arXiv:2101.06840).
+  hostStepBytesPerS: 38e9,
   deepspeedOptimizer: true, // fp32 master + m + v, and an fp32 gradient partition for the update
   // The fp32 gradients exist only in the step (deepspeedai/DeepSpeed v0.19.8, the HF_PINS release, from its PyPI
   // sdist): ZeRO-3 keeps the gradient partitions in grads_in_partition's grad_partitions_flat_buffer in the
