@@ -19,7 +19,7 @@ import { resolveModel } from '../io/load-model.js';
 import { writeLaunchFolder, type FolderFile } from '../io/write-dir-atomic.js';
 import { planScenarioFile } from '../io/plan-scenario.js';
 import { loadScenario, modelSpecOf } from '../io/load-scenario.js';
-import { EstimateOptionsSchema } from '../schema/estimate.js';
+import { EstimateOptionsSchema, WEIGHT_DTYPES } from '../schema/estimate.js';
 import { defaultTimeOptions, parsePowerLimit } from '../schema/time.js';
 import {
   FlagError,
@@ -303,7 +303,10 @@ export async function runLaunchScenario(
 }
 
 const exportedPlanSchema = z.object({
-  scenario: z.object({ model: z.string() }),
+  scenario: z.object({
+    model: z.string(),
+    haveCheckpoints: z.array(z.enum(WEIGHT_DTYPES)).optional(),
+  }),
   plans: z.array(
     z.object({
       id: z.string(),
@@ -357,6 +360,8 @@ export function runLaunchFromPlan(file: string, planArg: unknown, lf: LaunchFlag
     arch,
     arch.hfId ?? modelRefOf(spec),
     gpus[n - 1],
+    undefined,
+    scenario.haveCheckpoints,
   );
   if (input.estimate.fits === false)
     throw new UserError(

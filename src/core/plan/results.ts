@@ -523,7 +523,15 @@ export function finish(ctx: Ctx, st: LoopState, fastest: number, top: number): P
   const best = plans[0];
   return {
     schemaVersion: 1,
-    scenario: { name: s.name, model: s.model, job: s.job.kind, rank: s.rank },
+    scenario: {
+      name: s.name,
+      model: s.model,
+      job: s.job.kind,
+      rank: s.rank,
+      ...(s.job.kind === 'inference' && s.job.haveCheckpoints
+        ? { haveCheckpoints: [...s.job.haveCheckpoints] }
+        : {}),
+    },
     model: { id: ctx.arch.id, params: ctx.P.total },
     fits: plans.length > 0,
     plans,
