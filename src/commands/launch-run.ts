@@ -45,6 +45,7 @@ import {
 import type { Arch } from '../core/model/index.js';
 import type { Plan } from '../core/plan/index.js';
 import { renderLaunchReadme } from '../ui/launch-readme.js';
+import { imagesInto } from './estimate-run.js';
 import { planCountText } from '../ui/plan-count.js';
 import { formatDeviceMemory } from '../ui/format.js';
 import { checkReadmeSection } from '../ui/check-readme.js';
@@ -163,13 +164,15 @@ export function launchInputFromFlags(
     );
   const gpu = findGpu(flags.gpu);
   const arch = resolveModel(model);
-  // The LoRA targets the files adapt are the ones the README's estimate counts (launchedLoraOptions).
+  // The LoRA targets the files adapt are the ones the README's estimate counts (launchedLoraOptions); --images
+  // as estimate takes it: the tokens join the context, the tower is counted and llama.cpp loads its mmproj.
   const options = launchedLoraOptions(
     arch,
     sharding === undefined
       ? parsed
       : { ...parsed, framework: shardingFramework(sharding as Sharding, parsed.framework)! },
   );
+  imagesInto(arch, options, flags);
   const gradAccum = positiveInt('grad-accum', lf.gradAccum, 1, 1_000_000) ?? 1;
   // What the engine runs but vramplan writes no files for (estimate models it): one line, no folder.
   const dp = options.gpus / (options.tp * options.pp * options.cp);
