@@ -200,9 +200,10 @@ const MAX_IMAGE_INT = 1_000_000_000;
 
 /**
  * --images N (and --image-pixels P): the images' tokens join each sample's sequence, in training and in
- * inference (core/model/vision.ts). Returns the line the report shows.
+ * inference (core/model/vision.ts); `launch`'s flag form applies them the same way. Returns the line the report
+ * shows.
  */
-function imagesInto(arch: Arch, options: EstimateOptions, flags: RawFlags): string[] {
+export function imagesInto(arch: Arch, options: EstimateOptions, flags: RawFlags): string[] {
   const images = positiveInt(flags, 'images') ?? 0;
   const pixels = positiveInt(flags, 'image-pixels');
   if (pixels !== undefined && images === 0)

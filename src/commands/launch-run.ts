@@ -19,7 +19,7 @@ import { resolveModel } from '../io/load-model.js';
 import { writeLaunchFolder, type FolderFile } from '../io/write-dir-atomic.js';
 import { planScenarioFile } from '../io/plan-scenario.js';
 import { loadScenario, modelSpecOf } from '../io/load-scenario.js';
-import { EstimateOptionsSchema } from '../schema/estimate.js';
+import { EstimateOptionsSchema, WEIGHT_DTYPES } from '../schema/estimate.js';
 import { defaultTimeOptions, parsePowerLimit } from '../schema/time.js';
 import {
   FlagError,
@@ -45,6 +45,7 @@ import {
 import type { Arch } from '../core/model/index.js';
 import type { Plan } from '../core/plan/index.js';
 import { renderLaunchReadme } from '../ui/launch-readme.js';
+import { imagesInto } from './estimate-run.js';
 import { planCountText } from '../ui/plan-count.js';
 import { formatDeviceMemory } from '../ui/format.js';
 import { checkReadmeSection } from '../ui/check-readme.js';
@@ -163,13 +164,15 @@ export function launchInputFromFlags(
     );
   const gpu = findGpu(flags.gpu);
   const arch = resolveModel(model);
-  // The LoRA targets the files adapt are the ones the README's estimate counts (launchedLoraOptions).
+  // The LoRA targets the files adapt are the ones the README's estimate counts (launchedLoraOptions); --images
+  // as estimate takes it: the tokens join the context, the tower is counted and llama.cpp loads its mmproj.
   const options = launchedLoraOptions(
     arch,
     sharding === undefined
       ? parsed
       : { ...parsed, framework: shardingFramework(sharding as Sharding, parsed.framework)! },
   );
+  imagesInto(arch, options, flags);
   const gradAccum = positiveInt('grad-accum', lf.gradAccum, 1, 1_000_000) ?? 1;
   // What the engine runs but vramplan writes no files for (estimate models it): one line, no folder.
   const dp = options.gpus / (options.tp * options.pp * options.cp);
@@ -303,7 +306,10 @@ export async function runLaunchScenario(
 }
 
 const exportedPlanSchema = z.object({
-  scenario: z.object({ model: z.string() }),
+  scenario: z.object({
+    model: z.string(),
+    haveCheckpoints: z.array(z.enum(WEIGHT_DTYPES)).optional(),
+  }),
   plans: z.array(
     z.object({
       id: z.string(),
@@ -357,6 +363,8 @@ export function runLaunchFromPlan(file: string, planArg: unknown, lf: LaunchFlag
     arch,
     arch.hfId ?? modelRefOf(spec),
     gpus[n - 1],
+    undefined,
+    scenario.haveCheckpoints,
   );
   if (input.estimate.fits === false)
     throw new UserError(

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { UserError } from '../io/errors.js';
-import { addContractOptions, rawFlagsOf } from './estimate.js';
+import { addContractOptions, rawFlagsOf, VISION_FLAGS } from './estimate.js';
 
 export function registerLaunch(program: Command): void {
   const cmd = program
@@ -35,7 +35,11 @@ export function registerLaunch(program: Command): void {
     .option(
       '--offer <id>',
       'flag form: the catalog offer (catalogs/offers/) the GPUs are rented from; also writes sky.yaml, a SkyPilot task',
-    )
+    );
+  // --images / --image-pixels as estimate takes them (flag form; a ranked plan carries its own options).
+  for (const [flag, value, description] of VISION_FLAGS)
+    cmd.option(`--${flag} ${value}`, `flag form, ${description}`);
+  cmd
     .requiredOption('--out <dir>', 'folder to create (written atomically)')
     .option(
       '--force',

@@ -237,7 +237,15 @@ function fromFolder(folder: string): Arch {
   const configFile = join(folder, 'config.json');
   if (!existsSync(configFile)) throw new UserError(`${folder}: no config.json in this folder`);
   const arch = fromConfigFile(configFile);
-  return { ...arch, id: basename(folder), measuredParams: measuredParams(folder, arch) };
+  const files = safetensorsFiles(folder);
+  const headers = files.map((f) => readHeader(join(folder, f)));
+  const largest = Math.max(0, ...headers.map(fileBytesOf));
+  return {
+    ...arch,
+    id: basename(folder),
+    measuredParams: measuredParams(folder, arch, headers),
+    ...(largest > 0 ? { safetensorsFileBytes: largest } : {}),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -258,14 +266,38 @@ interface TensorInfo {
   shape: number[];
 }
 
-function measuredParams(folder: string, arch: Arch): number | null {
-  const files = safetensorsFiles(folder);
-  if (files.length > 0) {
+function measuredParams(
+  folder: string,
+  arch: Arch,
+  headers: readonly SafetensorsHeader[],
+): number | null {
+  if (headers.length > 0) {
     let total = 0;
-    for (const file of files) total += paramsInHeader(readHeader(join(folder, file)), arch);
+    for (const h of headers) total += paramsInHeader(h.header, arch);
     return total;
   }
   return paramsFromIndexSize(folder, arch);
+}
+
+/** One file's parsed header and the bytes before its tensor data (the 8-byte length and the header). */
+interface SafetensorsHeader {
+  header: Record<string, unknown>;
+  dataStart: number;
+}
+
+/**
+ * The file's size as its header states it: the data starts after the header and each tensor's data_offsets
+ * are relative to that start (safetensors format, https://github.com/huggingface/safetensors#format), so a
+ * header-only copy (io/hub.ts) gives the Hub file's size too.
+ */
+function fileBytesOf({ header, dataStart }: SafetensorsHeader): number {
+  let end = 0;
+  for (const [name, info] of Object.entries(header)) {
+    if (name === '__metadata__' || !isObject(info) || !Array.isArray(info.data_offsets)) continue;
+    const e: unknown = info.data_offsets[1];
+    if (typeof e === 'number' && e > end) end = e;
+  }
+  return dataStart + end;
 }
 
 function safetensorsFiles(folder: string): string[] {
@@ -280,7 +312,7 @@ function safetensorsFiles(folder: string): string[] {
     : present.sort();
 }
 
-function readHeader(file: string): Record<string, unknown> {
+function readHeader(file: string): SafetensorsHeader {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -309,7 +341,7 @@ function readHeader(file: string): Record<string, unknown> {
     if (bracketDepth(text, false) > MAX_NESTING) throw tooDeep(file);
     const parsed: unknown = JSON.parse(text);
     if (!isObject(parsed)) throw new UserError(`${file}: safetensors header is not a JSON object`);
-    return parsed;
+    return { header: parsed, dataStart: HEADER_LENGTH_BYTES + length };
   } catch (e) {
     if (e instanceof UserError) throw e;
     throw new UserError(`${file}: unreadable safetensors header (${(e as Error).message})`);

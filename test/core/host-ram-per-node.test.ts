@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { modelLoad } from '../helpers/host-ram.js';
 import { hostRamOf, hostRamPerNode } from '../../src/core/memory/host-ram.js';
 import { ENGINES } from '../../src/schema/engine.js';
 
@@ -10,8 +11,8 @@ describe('hostRamPerNode', () => {
           for (const host of [0, 3e9])
             for (const ckpt of [0, 1.4e10])
               for (const weights of [undefined, 'bf16', 'nf4'] as const) {
-                const r = hostRamOf(engine, zero, gpus, host, ckpt, weights);
-                const perNode = hostRamPerNode(engine, zero, gpus, host, ckpt, weights);
+                const r = hostRamOf(engine, zero, gpus, host, weights, modelLoad(ckpt));
+                const perNode = hostRamPerNode(engine, zero, gpus, host, weights, modelLoad(ckpt));
                 expect(perNode).toBe(r.perNodeBytes);
                 expect(perNode).toBe(Math.max(r.loadingBytes, r.offloadBytes + r.pinnedBytes));
               }

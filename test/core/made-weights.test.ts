@@ -1,7 +1,11 @@
 // Serving plans whose weights no published checkpoint holds (plan/made-weights.ts): marked as weights to make,
 // their one-off quantize GPU-hours in the cost, and behind existing weights in near-ties.
 import { describe, expect, it } from 'vitest';
-import { madeWeightsOf, quantizeGpuHours } from '../../src/core/plan/made-weights.js';
+import {
+  madeWeightsOf,
+  quantizeGpuHours,
+  quantizerHostBytes,
+} from '../../src/core/plan/made-weights.js';
 import { plan, type Plan } from '../../src/core/plan/index.js';
 import { paramCounts } from '../../src/core/model/params.js';
 import { planInputOf } from '../../src/io/plan-scenario.js';
@@ -114,5 +118,39 @@ describe('plans on weights to make', () => {
     expect(tie.slice(firstMade).every(isMade)).toBe(true);
     const cheapestMade = Math.min(...tie.filter(isMade).map((p) => p.cost.usd));
     expect(tie.slice(0, firstMade).some((p) => p.cost.usd > cheapestMade)).toBe(true);
+  });
+});
+
+describe("the quantizer's host RAM", () => {
+  const glm = resolveModel('glm-4.5-air');
+  const params = paramCounts(glm).total;
+
+  it("is llm-compressor's whole 16-bit model on the CPU; llama.cpp's tools memory-map", () => {
+    // docs/guides/memory.md: CPU requirement = parameters x 2 bytes (Meta-Llama-3-8B ~16 GB).
+    const m = madeWeightsOf(glm, serve('glm-4.5-air'), 'int4', params)!;
+    expect(quantizerHostBytes(m, glm, params)).toBe(2 * params);
+    const gguf = madeWeightsOf(glm, serve('glm-4.5-air'), 'q5_k_m', params)!;
+    expect(quantizerHostBytes(gguf, glm, params)).toBe(0);
+  });
+
+  const ramNote = (hostRamGiB?: number) => {
+    const s = serve('glm-4.5-air');
+    const scenario = scenarioSchema.parse({
+      ...s,
+      hardware: { ...s.hardware, ...(hostRamGiB ? { hostRamGiB } : {}) },
+      search: { weights: ['int4'] },
+    });
+    const made = plan({ ...planInputOf('glm.yaml', scenario), top: 5 }).plans.find(
+      (p) => p.choices.weightsToMake !== undefined,
+    )!;
+    return made.notes!.find((n) => /no published checkpoint/.test(n))!;
+  };
+
+  it('a plan whose node has less host RAM than llm-compressor holds says to make the weights elsewhere', () => {
+    // GLM-4.5-Air's ~110B parameters in bf16: ~205 GiB, over a 128 GiB node, under 4 H100s' default 640 GiB.
+    expect(ramNote(128)).toMatch(
+      /llm-compressor holds the whole 16-bit model in host RAM \(20\d GiB, its memory guide\), more than the 128 GiB/,
+    );
+    expect(ramNote()).not.toMatch(/host RAM/);
   });
 });

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,6 +88,14 @@ describe('resolveModel', () => {
       JSON.stringify({ metadata: { total_size: 210 }, weight_map }),
     );
     expect(resolveModel(dir).measuredParams).toBe(105);
+    // The largest file as its header states it: 8-byte length + header + 10 x 10 BF16 (200 bytes of data).
+    const first = statSync(join(dir, 'model-00001-of-00002.safetensors')).size;
+    expect(resolveModel(dir).safetensorsFileBytes).toBe(first + 200);
+  });
+
+  it('states no file size without safetensors files', () => {
+    expect(resolveModel(tinyConfig).safetensorsFileBytes).toBeUndefined();
+    expect(resolveModel('llama-3.1-70b').safetensorsFileBytes).toBeUndefined();
   });
 
   it('falls back to index metadata.total_size (bytes) / dtype size without shards', () => {

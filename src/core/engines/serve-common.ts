@@ -13,10 +13,13 @@ export const sq = (s: string): string =>
 /**
  * The checkpoint a serving plan loads: a published one in its format, else the base and the quantize steps; a
  * format the scenario says the user holds (`job.haveCheckpoints`, plan/made-weights.ts makes nothing then) is
- * their own checkpoint, at a placeholder MODEL they set, with no step.
+ * their own checkpoint, at a placeholder MODEL they set, with no step. `ck`: an engine's own made checkpoint
+ * (llama.cpp's MXFP4 GGUF) in place of checkpointFor's.
  */
-export function servedCheckpoint(x: LaunchInput): Checkpoint {
-  const ck = checkpointFor(x.arch.hfId, x.modelRef, x.options.weights, nativeWeights(x.arch));
+export function servedCheckpoint(
+  x: LaunchInput,
+  ck: Checkpoint = checkpointFor(x.arch.hfId, x.modelRef, x.options.weights, nativeWeights(x.arch)),
+): Checkpoint {
   if (ck.steps.length === 0 || x.haveCheckpoints?.includes(x.options.weights) !== true) return ck;
   return { ref: ownCheckpointRef(x.options.weights), published: false, steps: [], own: true };
 }

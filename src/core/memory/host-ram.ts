@@ -45,35 +45,49 @@ export interface HostRam {
   efficientLoading: boolean;
 }
 
+/**
+ * What loading reads of one model, the same for every plan of it (the planner builds it once, so its per-row host
+ * check allocates nothing): see loadingPeak.
+ */
+export interface ModelLoad {
+  /** The checkpoint as loaded (checkpointBytes). */
+  checkpointBytes: number;
+  /** The model has routed experts: the layer-by-layer 4-bit loaders take dense models only. */
+  routedExperts: boolean;
+  /** The model as a layer-by-layer NF4 loader keeps it on local rank 0's host (shardedQuantHostBytes). */
+  quantizedBytes: number;
+  /** Its largest safetensors file: Arch.safetensorsFileBytes where the headers gave it, else SAFETENSORS_FILE_BYTES. */
+  fileBytes: number;
+}
+
+/** The ModelLoad of `arch` with `params` loaded parameters (ParamCounts.total). */
+export function modelLoadOf(arch: Arch, params: number): ModelLoad {
+  return {
+    checkpointBytes: checkpointBytes(arch, params),
+    routedExperts: arch.groups.some((g) => g.experts > 1),
+    quantizedBytes: shardedQuantHostBytes({ total: params, linear: paramCounts(arch).linear }),
+    fileBytes: arch.safetensorsFileBytes ?? SAFETENSORS_FILE_BYTES,
+  };
+}
+
 /** Host RAM of one node: max(loading peak, offloaded states + pinned buffers). */
 export function hostRamOf(
   engine: Engine,
   zero: number,
   gpusOnNode: number,
   hostBytesPerGpu: number,
-  checkpointBytes: number,
-  weights?: WeightDtype,
-  routedExperts = false,
-  quantizedBytes = checkpointBytes,
+  weights: WeightDtype | undefined,
+  load: ModelLoad,
 ): HostRam {
   const offloadBytes = hostBytesPerGpu * gpusOnNode;
   const pinnedBytes = offloadBytes * pinnedShare(engine);
-  const efficient = efficientLoading(engine, zero, gpusOnNode);
-  const loadingBytes = loadingPeak(
-    engine,
-    zero,
-    gpusOnNode,
-    checkpointBytes,
-    weights,
-    routedExperts,
-    quantizedBytes,
-  );
+  const loadingBytes = loadingPeak(engine, zero, gpusOnNode, weights, load);
   return {
     perNodeBytes: Math.max(loadingBytes, offloadBytes + pinnedBytes),
     offloadBytes,
     pinnedBytes,
     loadingBytes,
-    efficientLoading: efficient,
+    efficientLoading: efficientLoading(engine, zero, gpusOnNode),
   };
 }
 
@@ -83,28 +97,18 @@ export function hostRamPerNode(
   zero: number,
   gpusOnNode: number,
   hostBytesPerGpu: number,
-  checkpointBytes: number,
-  weights?: WeightDtype,
-  routedExperts = false,
-  quantizedBytes = checkpointBytes,
+  weights: WeightDtype | undefined,
+  load: ModelLoad,
 ): number {
   const offloadBytes = hostBytesPerGpu * gpusOnNode;
-  const loading = loadingPeak(
-    engine,
-    zero,
-    gpusOnNode,
-    checkpointBytes,
-    weights,
-    routedExperts,
-    quantizedBytes,
-  );
+  const loading = loadingPeak(engine, zero, gpusOnNode, weights, load);
   return Math.max(loading, offloadBytes + offloadBytes * pinnedShare(engine));
 }
 
 /**
  * Checkpoint bytes the node holds while loading. A layer-by-layer 4-bit loader (shardedQuantWeights, ZeRO-3, dense
- * models) keeps the quantized model on local rank 0's host, `quantizedBytes` (shardedQuantHostBytes; a caller that
- * passes none gets the 16-bit checkpoint), while every process holds the one safetensors file it is quantizing:
+ * models) keeps the quantized model on local rank 0's host, `load.quantizedBytes` (shardedQuantHostBytes), while
+ * every process holds the one safetensors file it is quantizing (at most `load.fileBytes`):
  * load_sharded_model_quant reads each file whole with safetensors.torch.load_file on every rank, quantizes its
  * tensors on the rank's GPU and moves them to the CPU (local rank 0) or meta (axolotl-0.19.0 wheel
  * utils/model_shard_quant.py L244-L264, load_and_quantize L111-L117; the loop of answerdotai/fsdp_qlora train.py).
@@ -114,24 +118,19 @@ function loadingPeak(
   engine: Engine,
   zero: number,
   gpusOnNode: number,
-  checkpointBytes: number,
   weights: WeightDtype | undefined,
-  routedExperts: boolean,
-  quantizedBytes: number,
+  load: ModelLoad,
 ): number {
-  if (shardedQuantLoad(weights, engine, zero, routedExperts))
-    return quantizedBytes + gpusOnNode * Math.min(checkpointBytes, SAFETENSORS_FILE_BYTES);
+  const ckpt = load.checkpointBytes;
+  if (shardedQuantLoad(weights, engine, zero, load.routedExperts))
+    return load.quantizedBytes + gpusOnNode * Math.min(ckpt, load.fileBytes);
   if (streamedLoad(weights, engine)) return 0;
-  return heldWhileLoading(
-    engine,
-    checkpointBytes,
-    gpusOnNode,
-    efficientLoading(engine, zero, gpusOnNode),
-  );
+  return heldWhileLoading(engine, ckpt, gpusOnNode, efficientLoading(engine, zero, gpusOnNode));
 }
 
 /**
- * Largest safetensors file of a sharded Hub checkpoint: save_pretrained's max_shard_size default, "10GB" in the
+ * Largest safetensors file of a sharded Hub checkpoint where its headers were not read (catalog models: the
+ * catalog stores no file sizes): save_pretrained's max_shard_size default, "10GB" in the
  * transformers 4.x releases that saved Llama-2 (Llama-2-70b-hf: 15 files of about 9.2 GB,
  * https://huggingface.co/meta-llama/Llama-2-70b-hf/tree/main), "5GB" in later 4.x (Llama-3.1-70B: 30 files,
  * https://huggingface.co/meta-llama/Llama-3.1-70B/tree/main): the larger bound. transformers 5.14.1 defaults to
@@ -225,9 +224,7 @@ export function hostRamOfOptions(
     o.zero,
     onNode,
     hostBytesPerGpu,
-    checkpointBytes(arch, params),
     o.weights,
-    arch.groups.some((g) => g.experts > 1),
-    shardedQuantHostBytes({ total: params, linear: paramCounts(arch).linear }),
+    modelLoadOf(arch, params),
   );
 }

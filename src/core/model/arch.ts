@@ -197,6 +197,11 @@ export interface Arch {
   quant: CheckpointQuant | null;
   /** Exact parameter count read from safetensors headers, when a local folder gave them. */
   measuredParams: number | null;
+  /**
+   * Bytes of the checkpoint's largest safetensors file (8-byte length + header + tensor data, from the headers),
+   * when a local folder or the Hub gave them; else loaders take memory/host-ram.ts SAFETENSORS_FILE_BYTES.
+   */
+  safetensorsFileBytes?: number;
   /** Multimodal wrappers: how images become tokens of the language model's sequence. */
   vision?: VisionInput;
   /** Linears outside the layer groups (counted in otherParams), which only 'all-linear' adapts. */

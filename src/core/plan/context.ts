@@ -4,7 +4,7 @@ import { ENGINE_PROFILES, engineFieldsInto, engineRejects } from '../engines/eng
 import { launchBlocker } from '../launch/index.js';
 import { checkpointsOnSpot } from '../launch/spot-resume.js';
 import { capsPower } from '../launch/power.js';
-import { checkpointBytes, shardedQuantHostBytes } from '../memory/host-ram.js';
+import { checkpointBytes, modelLoadOf, type ModelLoad } from '../memory/host-ram.js';
 import { type Engine } from '../../schema/engine.js';
 import { paramCounts } from '../model/params.js';
 import {
@@ -307,10 +307,8 @@ export interface Limits {
   deadline: number;
   hostRamGiven: number | null;
   ckptBytes: number;
-  /** The model as a layer-by-layer NF4 loader keeps it on local rank 0's host (host-ram.ts shardedQuantHostBytes). */
-  quantHostBytes: number;
-  /** The model has routed experts (host-ram.ts: engines' layer-by-layer 4-bit loaders take dense models only). */
-  routedExperts: boolean;
+  /** What loading the model reads (host-ram.ts ModelLoad): built once, so the per-row host check allocates nothing. */
+  load: ModelLoad;
   rankIdx: readonly number[];
   keep: number;
   fastestKnown: number;
@@ -332,8 +330,7 @@ export function limitsOf(ctx: Ctx, fastestKnown: number, keep: number): Limits {
     deadline: s.limits.deadlineHours ?? Infinity,
     hostRamGiven: givenHostRamBytes(s),
     ckptBytes: checkpointBytes(ctx.arch, ctx.P.total),
-    quantHostBytes: shardedQuantHostBytes(ctx.P),
-    routedExperts: ctx.arch.groups.some((g) => g.experts > 1),
+    load: modelLoadOf(ctx.arch, ctx.P.total),
     rankIdx: RANK_KEYS[s.rank],
     keep,
     fastestKnown,

@@ -299,16 +299,7 @@ function fitsMemory(L: Loop, f: RowFacts, r: number, h: number): boolean {
   }
   const nodeSize = t.nodeSizeOf[h]!;
   const perNode = f.count < nodeSize ? f.count : nodeSize;
-  const hostNeed = hostRamPerNode(
-    f.engine,
-    f.zero,
-    perNode,
-    f.host,
-    lim.ckptBytes,
-    f.o.weights,
-    lim.routedExperts,
-    lim.quantHostBytes,
-  );
+  const hostNeed = hostRamPerNode(f.engine, f.zero, perNode, f.host, f.o.weights, lim.load);
   const hostLimit = hostRamLimit(lim.hostRamGiven, t.gpuBytes[h]!, perNode);
   if (hostNeed > hostLimit) {
     const score = hostNeed / hostLimit;

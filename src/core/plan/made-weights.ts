@@ -7,6 +7,7 @@ import type { Scenario } from '../../schema/scenario.js';
 import { checkpointFor, GGUF_TYPE } from '../launch/checkpoints.js';
 import type { Arch } from '../model/arch.js';
 import { nativeWeights } from '../model/native-weights.js';
+import { checkpointBytes } from '../memory/host-ram.js';
 
 /** A plan's weights to make: the copy's name, the tool that makes it and the GPU-hours it takes. */
 export interface MadeWeights {
@@ -73,4 +74,21 @@ export function madeWeightsOf(
   if (GGUF_TYPE[weights] !== undefined)
     return { ref: ck.ref, quantizer: 'llama-quantize', gpuHours: 0 };
   return { ref: ck.ref, quantizer: 'llm-compressor', gpuHours: quantizeGpuHours(weights, params) };
+}
+
+/**
+ * Host RAM the quantize step holds: llm-compressor's oneshot takes the model as transformers loads it, whole on the
+ * CPU in its 16-bit dtype, and onloads one decoder layer at a time to the GPU (sequential onloading): its memory guide
+ * puts the CPU requirement at the whole model, 2 bytes a parameter (Meta-Llama-3-8B ~16 GB, DeepSeek-R1 684B
+ * ~1368 GB; docs/guides/memory.md, docs/guides/sequential_onloading.md @2ed86ac7). llama.cpp's converter writes
+ * lazily from memory-mapped safetensors (convert_hf_to_gguf.py: `--no-lazy` "use more RAM by computing all outputs
+ * before writing") and llama-quantize memory-maps its input (src/llama-quant.cpp `use_mmap = true` on Linux): the
+ * page cache, no held copy, so 0.
+ */
+export function quantizerHostBytes(
+  m: MadeWeights,
+  arch: { dtype: string },
+  params: number,
+): number {
+  return m.quantizer === 'llm-compressor' ? checkpointBytes(arch, params) : 0;
 }

@@ -19,7 +19,8 @@ import { moeDispatchFactor, slowdownFactors } from '../time/slowdown.js';
 import { estimateTime, servingLatency } from '../time/index.js';
 import { jobCostUsd, type CostParts } from '../time/cost.js';
 import { firstFit, nodeWallWatts, reportedOrder } from '../hardware/power.js';
-import { MiB } from '../units.js';
+import { GiB, MiB } from '../units.js';
+import { quantizerHostBytes } from './made-weights.js';
 import { gpuContext } from '../time/hardware.js';
 import type { Gpu } from '../../schema/gpu.js';
 import { servingOf } from '../estimate.js';
@@ -249,6 +250,7 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
   const serving = planServing(ctx.arch, options, h.gpu);
   // Serving: the sequences the KV pool holds run, the rest queue (time/pool-queue.ts), as the search timed them.
   const pool = serving?.sequencesAtMeanContext;
+  const hostRam = planHostRam(ctx, h, options, m);
   const t = isPreferenceOrRl(options)
     ? estimateObjectiveTime(ctx.arch, options, h.gpu, tOpts, ctx.P.total, pagedStatesSpill(m))
     : estimateTime(ctx.arch, options, h.gpu, tOpts, pool, pagedStatesSpill(m));
@@ -263,7 +265,7 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
         : choices,
     hardware: planHardware(h, count, level, gpuW),
     memory: planMemory(m, capacity),
-    hostRam: planHostRam(ctx, h, options, m),
+    hostRam,
     quality: qualityOf(options, ctx.arch.modelType),
     power: planPower(ctx, h, count, gpuW, k.watts),
     time: planTime(k, t),
@@ -274,7 +276,7 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
       ...moeDispatchFactor(t),
     ],
     ...(serving ? { serving } : {}),
-    ...planNotes(ctx, k, choices, options),
+    ...planNotes(ctx, k, choices, options, hostRam.limitBytes),
     options,
   };
 }
@@ -285,8 +287,11 @@ function weightsToMake(ctx: Ctx, row: number): Pick<PlanChoices, 'weightsToMake'
   return m ? { weightsToMake: { ...m } } : {};
 }
 
-/** The sentence that says a plan's weights are made first, by what, and what it costs. */
-function madeWeightsNote(ctx: Ctx, k: Kept, weights: string): string | null {
+/**
+ * The sentence that says a plan's weights are made first, by what, and what it costs; and where the quantizer holds
+ * more host RAM than the plan's node has (made-weights.ts quantizerHostBytes), that it is made elsewhere.
+ */
+function madeWeightsNote(ctx: Ctx, k: Kept, weights: string, hostLimit: number): string | null {
   const m = ctx.made[ctx.rows.base[k.row]!];
   if (!m) return null;
   const model = ctx.arch.hfId ?? ctx.arch.id;
@@ -294,14 +299,25 @@ function madeWeightsNote(ctx: Ctx, k: Kept, weights: string): string | null {
     m.quantizer === 'llama-quantize'
       ? "with llama.cpp's convert_hf_to_gguf.py and llama-quantize on the CPU"
       : `with llm-compressor first: about ${Math.round(m.gpuHours)} GPU-hours (its guide's A100 rate, by parameters), counted in the cost`;
-  return `${weights} weights: no published checkpoint of ${model} in ${weights} is known, so ${m.ref} is made ${how}; check its quality before serving (job.haveCheckpoints: [${weights}] if you already have one)`;
+  const host = quantizerHostBytes(m, ctx.arch, ctx.P.total);
+  const ram =
+    host > hostLimit
+      ? `; ${m.quantizer} holds the whole 16-bit model in host RAM (${Math.ceil(host / GiB)} GiB, its memory guide), more than the ${Math.floor(hostLimit / GiB)} GiB of this plan's node (hardware.hostRamGiB, or its default): make it on a machine with more`
+      : '';
+  return `${weights} weights: no published checkpoint of ${model} in ${weights} is known, so ${m.ref} is made ${how}${ram}; check its quality before serving (job.haveCheckpoints: [${weights}] if you already have one)`;
 }
 
 /**
  * The plan's `notes`: a global batch rounded up because its data-parallel ranks do not divide the scenario's; a
  * time that rests on host copies hidden behind compute (overlap.ts); weights to make first (made-weights.ts).
  */
-function planNotes(ctx: Ctx, k: Kept, c: PlanChoices, o: EstimateOptions): { notes?: string[] } {
+function planNotes(
+  ctx: Ctx,
+  k: Kept,
+  c: PlanChoices,
+  o: EstimateOptions,
+  hostLimit: number,
+): { notes?: string[] } {
   const job = ctx.s.job;
   const notes: string[] = [];
   if (job.kind === 'fine-tune' && c.globalBatch !== job.globalBatch)
@@ -309,7 +325,7 @@ function planNotes(ctx: Ctx, k: Kept, c: PlanChoices, o: EstimateOptions): { not
       `global batch ${c.globalBatch}, rounded up from the scenario's ${job.globalBatch}: ${c.dp} data-parallel ranks do not divide ${job.globalBatch} (micro-batch ${c.microBatch} x accumulation ${c.gradAccum} x ${c.dp})`,
     );
   if (restsOnHiddenCopies(o)) notes.push(HIDDEN_COPIES_NOTE);
-  const made = madeWeightsNote(ctx, k, c.weights);
+  const made = madeWeightsNote(ctx, k, c.weights, hostLimit);
   if (made) notes.push(made);
   return notes.length > 0 ? { notes } : {};
 }
@@ -523,7 +539,15 @@ export function finish(ctx: Ctx, st: LoopState, fastest: number, top: number): P
   const best = plans[0];
   return {
     schemaVersion: 1,
-    scenario: { name: s.name, model: s.model, job: s.job.kind, rank: s.rank },
+    scenario: {
+      name: s.name,
+      model: s.model,
+      job: s.job.kind,
+      rank: s.rank,
+      ...(s.job.kind === 'inference' && s.job.haveCheckpoints
+        ? { haveCheckpoints: [...s.job.haveCheckpoints] }
+        : {}),
+    },
     model: { id: ctx.arch.id, params: ctx.P.total },
     fits: plans.length > 0,
     plans,

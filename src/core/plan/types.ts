@@ -16,6 +16,7 @@ import {
   type EstimateOptions,
   type Method,
   type SpeculativeMethod,
+  type WeightDtype,
 } from '../../schema/estimate.js';
 import type { Gpu } from '../../schema/gpu.js';
 import type { Offer } from '../../schema/offer.js';
@@ -334,7 +335,14 @@ export interface NearestFix {
 
 export interface PlanResult {
   schemaVersion: 1;
-  scenario: { name: string; model: string; job: Scenario['job']['kind']; rank: RankBy };
+  scenario: {
+    name: string;
+    model: string;
+    job: Scenario['job']['kind'];
+    rank: RankBy;
+    /** The formats the scenario holds checkpoints in (`job.haveCheckpoints`): `launch --from-plan` makes none. */
+    haveCheckpoints?: WeightDtype[];
+  };
   model: { id: string; params: number };
   fits: boolean;
   plans: Plan[];

@@ -141,7 +141,7 @@ export function emitLlamaCpp(x: LaunchInput): EngineOutput {
   const blocked = llamaCppBlocker(x);
   if (blocked) return { engine, ok: false, reason: blocked };
   const mx = mxfp4Gguf(x);
-  const ck = mx ?? servedCheckpoint(x);
+  const ck = servedCheckpoint(x, mx ?? undefined);
   const type = GGUF_TYPE[x.options.weights];
   // A published GGUF repository is fetched by llama-server itself (-hf repo:QUANT, or -hf repo for a repository of
   // one type); a local file by -m.
