@@ -119,9 +119,10 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   graphKernelCycles: SERVING_GRAPH_KERNEL_CYCLES,
   // The overlap scheduler runs the CPU's scheduling of step n+1 during step n (SGLang v0.4 blog, "zero-overhead batch scheduler").
   stepHostSeconds: 0,
-  // The overlapped loop's own per-step floor: vLLM's async-scheduling figure (vllm-project/vllm#47089), assumed
-  // equal to vLLM's; no SGLang figure is measured and no calibration row moves with it.
-  asyncStepHostSeconds: VLLM_MEMORY.asyncStepHostSeconds,
+  // The overlapped loop's own per-step part (event_loop_overlap, managers/scheduler.py, sglang==0.5.6): the same
+  // timing of the wheel's scheduler (below) at one running request, 98.8 µs, less that request's 15.5 µs: 83 µs, a
+  // floor (the forward's host work, ForwardBatch.init_new and the graph's replay_prepare, not timed).
+  asyncStepHostSeconds: 83e-6, // https://pypi.org/project/sglang/0.5.6/ scheduler timed on a CPU (fixture below)
   // That overlapped loop (event_loop_overlap, managers/scheduler.py, sglang==0.5.6) launches step n+1, then processes
   // step n's tokens, then schedules n+2: its host work grows with the running requests and bounds the step where it
   // outlasts the GPU's. The wheel's own get_next_batch_to_run, get_model_worker_batch + batch.copy() and
@@ -129,8 +130,7 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // running requests, no model (scripts/measure/sglang_scheduler_host.py, test/fixtures/measure/sglang-scheduler-host
   // .json): 0.10 ms a step at 1 request, 4.0 ms at 256, 15.5 µs for each request added (8-16 µs over three runs on a
   // shared VM). Not timed: the forward's own host work (ForwardBatch.init_new, the graph's replay_prepare). The
-  // DetokenizerManager (17.5 µs a request a step) runs in its own process beside the scheduler and is not added. The
-  // per-step part is vLLM's figure (asyncStepHostSeconds above).
+  // DetokenizerManager (17.5 µs a request a step) runs in its own process beside the scheduler and is not added.
   asyncSeqHostSeconds: 15.5e-6, // https://pypi.org/project/sglang/0.5.6/ scheduler timed on a CPU (fixture above)
   // Before v0.4 that work ran in series with the GPU: 1.1 ms a step, worked out from calibration row
   // sglang-1008-l3-8b-bs1 (in sample; listed in calibration/assumed.json).
