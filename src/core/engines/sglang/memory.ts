@@ -84,9 +84,11 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   server: { sizing: sglangSizing, samplerBytesPerLogit: VLLM_SAMPLER_BYTES_PER_LOGIT },
   cudaContextMiB: TORCH_CONTEXT_MIB,
   allocatorSlack: 0.02,
-  // SGLang captures its whole decode step in one CUDA graph (cuda_graph_runner.py): no piecewise attention calls.
-  // Its ROCm linears (AITER or hipBLASLt by shape) were not read: no library fixed cost (engines/vllm/rocm-gemm.ts).
-  // Its ROCm prefill backends (AITER, Triton) were not read: attention at the prefill's GEMM rate.
+  // SGLang captures its whole decode step in one CUDA graph (cuda_graph_runner.py): no piecewise attention calls
+  // (piecewiseAttentionCalls). Its ROCm linears (AITER or hipBLASLt by shape) were not read: no library fixed cost
+  // (rocmLibraryGemm, engines/vllm/rocm-gemm.ts). Its ROCm prefill backends (AITER, Triton) were not read: attention
+  // at the prefill's GEMM rate (no rocmPrefillAttention). Nor its serial scheduler's per-request cost
+  // (serialSeqHostSeconds) or a V0 engine's (v0StepHostSeconds): vLLM's own, none measured for SGLang.
   // Its ROCm decode attention was not read either: vLLM's kernels' figures (engines/vllm/rocm-attention.ts), assumed;
   // no calibration row moves with it.
   rocmPagedDecode: VLLM_MEMORY.rocmPagedDecode,
