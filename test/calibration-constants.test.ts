@@ -28,13 +28,15 @@ function modelFiles(): string[] {
         return false;
       }
     });
-  // Kernel figures several engines' profiles share (engines/moe-call.ts, engines/graph-kernel.ts).
+  // Kernel figures several engines' profiles share (engines/moe-call.ts, engines/graph-kernel.ts) and the serving
+  // engines' base profile (engines/serving-base.ts).
   return [
     ...ts('src/core/time'),
     ...ts('src/core/memory'),
     ...engines,
     'src/core/engines/moe-call.ts',
     'src/core/engines/graph-kernel.ts',
+    'src/core/engines/serving-base.ts',
   ];
 }
 

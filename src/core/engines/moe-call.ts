@@ -1,7 +1,7 @@
 /**
  * The fixed latency of one MoE layer's fused-expert call at batch 1, beyond its weight bytes and kernel gaps
  * (FrameworkProfile.moeCallSeconds; time/moe-call.ts fades it as the bytes grow). vLLM and SGLang run the same
- * kernels for it (SGLang's profile spreads vLLM's): the Triton fused_moe chain (router GEMM, top-k,
+ * kernels for it (both profiles state these figures): the Triton fused_moe chain (router GEMM, top-k,
  * moe_align_block_size, the w13 and w2 GEMMs with the activation between, the sum;
  * vllm/model_executor/layers/fused_moe/fused_moe.py, and SGLang's copy in
  * python/sglang/srt/layers/moe/fused_moe_triton/fused_moe.py) and, for NVFP4 experts on Blackwell, FlashInfer's

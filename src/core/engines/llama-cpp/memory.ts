@@ -5,6 +5,7 @@ import type {
   RowSplitProfile,
 } from '../../memory/framework-profile.js';
 import { VLLM_MEMORY } from '../vllm/memory.js';
+import { SERVING_BASE } from '../serving-base.js';
 
 // The CUDA runtime and cuBLAS handle of a process without PyTorch (no caching allocator, no NCCL): ~300 MiB
 // (pytorch/pytorch#86509 measures 287 MB for the bare context with lazy loading; assumed alike).
@@ -56,12 +57,11 @@ const LLAMA_CPP_ROW_SPLIT: RowSplitProfile = {
 };
 
 export const LLAMA_CPP_MEMORY: FrameworkProfile = {
-  ...VLLM_MEMORY,
+  ...SERVING_BASE,
   id: 'llama.cpp',
   name: 'llama.cpp',
   // llama_kv_cache allocates K and V for all n_ctx cells of every layer at start (src/llama-kv-cache.cpp).
   kvCache: 'static',
-  poolBudget: undefined,
   layerOffload: true,
   // The text GGUF holds the language model only: convert_hf_to_gguf.py's text classes drop the tower and projector
   // (Gemma3Model: "skip vision tensors"; Llama4Model, Mistral3Model, Qwen2VLModel alike), which `--mmproj` writes to
@@ -72,7 +72,7 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   // llama-cpp-python 0.3.17 vendors (ggml-org/llama.cpp @49bfddeca18e62fa3d39114a23e9fcbdf8a22388: convert_hf_to_gguf.py,
   // tools/mtmd/clip.cpp, tools/server/server-context.cpp).
   visionFile: { matrixBytes: 2, vectorBytes: 4, imagesAtOnce: 1 },
-  eagerLayerExtraOps: undefined, // C++ graph nodes, no Python layer (vLLM's custom-op count does not apply)
+  // C++ graph nodes, no Python layer: no eager layer's custom-op count (eagerLayerExtraOps).
   // --split-mode row: -mg is "the GPU to use for ... intermediate results and KV (with split-mode = row)"
   // (tools/server/README.md at 25d5b0c5): the matrices split over --tp GPUs, the cache whole on the main one.
   tpRowSplit: LLAMA_CPP_ROW_SPLIT,
@@ -80,12 +80,10 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   cacheLayout: LLAMA_CPP_CACHE_LAYOUT,
   // llama-server: -c tokens of KV split evenly over -np slots (tools/server/README.md).
   kvSlots: true,
-  // llama-server is one C++ process (tools/server/server.cpp): no Python API-server profile is sourced for it.
-  servingFrontend: undefined,
+  // llama-server is one C++ process (tools/server/server.cpp): no Python API-server profile (servingFrontend) is
+  // sourced for it.
   dmmvF16: true,
-  // Its own CUDA attention kernels (ggml-cuda/fattn*.cu), not vLLM's FlashAttention 2: no KV-rate figure, stream rate.
-  decodeAttention: undefined,
-  prefillLogits: 'last',
+  // Its own CUDA attention kernels (ggml-cuda/fattn*.cu): no KV-rate figure (decodeAttention), stream rate.
   cudaContextMiB: GGML_CUDA_CONTEXT_MIB,
   // ggml-alloc plans each buffer exactly (ggml_gallocr): no caching-allocator slack.
   allocatorSlack: 0,
@@ -102,13 +100,13 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   mxfp4Dense: 'q8_0',
   // ggml-cuda replays the decode graph as a CUDA graph (ggml-cuda.cu, GGML_CUDA_USE_GRAPHS).
   fusedKernels: true,
-  // Its own kernels (mul_mat_vec_q, fused norms) keep the shared graph gap: vLLM's per-kernel cost was sized from
-  // cuBLAS/FlashInfer chains (engines/graph-kernel.ts), and llama.cpp's decode rows are timed slow, not fast.
-  graphKernelSeconds: undefined,
-  // The HIP build runs its own mat-vec and MMQ kernels on ROCm, not vLLM's hipBLASLt linears.
-  rocmLibraryGemm: undefined,
-  // Its HIP build's own flash-attention kernel prefills on ROCm, not vLLM's Triton attention.
-  rocmPrefillAttention: undefined,
+  // Its own kernels (mul_mat_vec_q, fused norms) keep the shared graph gap, not the serving engines' per-kernel cost
+  // sized from cuBLAS/FlashInfer chains (graphKernelSeconds, engines/graph-kernel.ts): llama.cpp's decode rows are
+  // timed slow, not fast.
+  // The HIP build runs its own mat-vec and MMQ kernels on ROCm (no hipBLASLt fixed cost, rocmLibraryGemm) and its own
+  // flash-attention kernel for a prefill (no rocmPrefillAttention). Its ROCm decode attention was not read: vLLM's
+  // kernels' figures (engines/vllm/rocm-attention.ts), assumed; no calibration row moves with them.
+  rocmPagedDecode: VLLM_MEMORY.rocmPagedDecode,
   // The shared gap in SM cycles: 2.5 µs at the H100 SXM's 1.98 GHz (time/train-work.ts GRAPH_KERNEL_SECONDS, from an
   // H100 SXM5 step, https://cloudai.pt/tag/cuda-graphs/), so a kernel boundary costs 1.96 µs on an RTX 4090 and 3.5
   // on an A100. One tester, two cards (ggml-org/llama.cpp#6766: LLaMA 2 7B q4_0 with CUDA graphs, 128.27 tok/s on an
@@ -141,13 +139,30 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   // vocabulary (common_sampler: logits copy, top-k/top-p/temperature chain): ~0.2 ms per slot (assumed).
   stepHostSeconds: 3e-4,
   seqHostSeconds: 2e-4,
+  // The serial-scheduler and overlapped-loop host figures are vLLM's (engines/vllm/memory.ts), assumed equal to
+  // vLLM's: none is measured for llama-server, and no calibration row moves with them.
+  serialStepHostSeconds: VLLM_MEMORY.serialStepHostSeconds,
+  asyncStepHostSeconds: VLLM_MEMORY.asyncStepHostSeconds,
+  // update_slots puts each generating slot's sampled token in the batch, then fills it with pending prompt tokens
+  // ("next, batch any pending prompts without exceeding n_batch", cont_batching on by default; tools/server/server.cpp
+  // at 25d5b0c5): a prompt's chunk runs in the decode step.
+  prefillInDecodeStep: true,
+  // -tp splits matrices by rows (tpRowSplit) and runs no custom all-reduce; vLLM's latency (engines/vllm/memory.ts)
+  // is kept, assumed, and no calibration row moves with it.
+  allReduceSeconds: VLLM_MEMORY.allReduceSeconds,
   moeDispatch: 'grouped',
-  // vLLM's fused_moe call latency is its Triton kernel's; llama.cpp's MUL_MAT_ID is another kernel.
-  moeCallSeconds: undefined,
-  // Nor does the fused_moe kernel's tile and pipeline depth (its K-loop chain) describe MUL_MAT_ID's mat-vecs.
-  fusedMoeTile16: undefined,
-  // vLLM's blockwise FP8 GEMM figures are its kernels'; llama.cpp runs no block-scaled FP8 checkpoint.
-  blockFp8Linear: undefined,
+  // vLLM's fused_moe call latency (moeCallSeconds) and its tiles (fusedMoeTile16) are its Triton kernel's; llama.cpp's
+  // MUL_MAT_ID is another kernel. llama.cpp runs no block-scaled FP8 checkpoint (blockFp8Linear).
+  // An MoE layer's kernels beyond a dense MLP's: vLLM's count (router GEMM, top-k, token alignment, the weighted
+  // sum; engines/vllm/memory.ts), assumed equal to vLLM's for ggml's graph (calibration/assumed.json).
+  moeRoutingKernels: VLLM_MEMORY.moeRoutingKernels,
+  // MLA, shared-expert and block-FP8 kernels: vLLM's v0.11.0 decode-graph counts (engines/vllm/decode-kernels.ts),
+  // assumed equal to vLLM's; no calibration row moves with them.
+  decodeFeatureKernels: VLLM_MEMORY.decodeFeatureKernels,
+  // vLLM's piecewise-graph attention calls and its fp8-KV prefill on compute capability 10.0, assumed equal to
+  // vLLM's (engines/vllm/piecewise.ts, vllm-project/vllm#25998); no calibration row moves with them.
+  piecewiseAttentionCalls: VLLM_MEMORY.piecewiseAttentionCalls,
+  fp8KvPrefillAttention: VLLM_MEMORY.fp8KvPrefillAttention,
   // The Mixtral-era MUL_MAT_ID ran one expert slot per op (op_params[0] = the slot) and, before launching that
   // expert's mat-vec, copied the routing ids to a host vector and waited on the stream (cudaMemcpyAsync then
   // cudaStreamSynchronize in ggml_cuda_mul_mat_id, ggerganov/llama.cpp ggml-cuda.cu
@@ -175,13 +190,8 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
     perSlotMaxTokens: 4, // MMVQ_MMID_MAX_BATCH_SIZE, mmvq.cuh
     tile: { minCc: 7.5, granularity: 8, wideFrom: 48, wide: 16, maxColumns: 128 }, // mmq.cuh, turing_mma_available
   },
-  // llama-server sizes no paged pool: -c tokens over -np slots (kvSlots), and its slots are not timed as a burst.
-  server: undefined,
-  // vLLM V1's per-request host cost is vLLM's own (none measured for this engine).
-  serialSeqHostSeconds: undefined,
-  // vLLM's V0 engine costs are vLLM's own.
-  v0StepHostSeconds: undefined,
-  v0SeqHostSeconds: undefined,
+  // llama-server sizes no paged pool (no server, no poolBudget): -c tokens over -np slots (kvSlots), and its slots
+  // are not timed as a burst.
   expertParallel: false,
   // llama-server drafts only with a separate draft model (-md/--model-draft, --draft-max 16, --draft-p-min 0.8 in
   // tools/server/README.md at 25d5b0c5; no EAGLE-3 head, MTP layers or n-gram lookup there): none of the methods.

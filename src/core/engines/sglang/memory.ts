@@ -10,6 +10,8 @@ import {
   VLLM_MEMORY,
   VLLM_SAMPLER_BYTES_PER_LOGIT,
 } from '../vllm/memory.js';
+import { SERVING_BASE } from '../serving-base.js';
+import { FUSED_MOE_CALL_SECONDS, FUSED_MOE_TILE_16 } from '../moe-call.js';
 import { MiB } from '../../units.js';
 import { SGLANG_BLOCK_FP8_LINEAR } from './block-fp8.js';
 import { sglangDecodeFeatureKernels } from './decode-kernels.js';
@@ -70,7 +72,7 @@ const SGLANG_FRONTEND: ServingFrontend = {
 };
 
 export const SGLANG_MEMORY: FrameworkProfile = {
-  ...VLLM_MEMORY,
+  ...SERVING_BASE,
   id: 'sglang',
   name: 'SGLang',
   servingFrontend: SGLANG_FRONTEND,
@@ -82,12 +84,21 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   server: { sizing: sglangSizing, samplerBytesPerLogit: VLLM_SAMPLER_BYTES_PER_LOGIT },
   cudaContextMiB: TORCH_CONTEXT_MIB,
   allocatorSlack: 0.02,
-  // SGLang captures its whole decode step in one CUDA graph (cuda_graph_runner.py): no piecewise attention calls.
-  piecewiseAttentionCalls: undefined,
-  // Its ROCm linears (AITER or hipBLASLt by shape) were not read: no library fixed cost (engines/vllm/rocm-gemm.ts).
-  rocmLibraryGemm: undefined,
-  // Its ROCm prefill backends (AITER, Triton) were not read: attention at the prefill's GEMM rate.
-  rocmPrefillAttention: undefined,
+  // SGLang captures its whole decode step in one CUDA graph (cuda_graph_runner.py): no piecewise attention calls
+  // (piecewiseAttentionCalls). Its ROCm linears (AITER or hipBLASLt by shape) were not read: no library fixed cost
+  // (rocmLibraryGemm, engines/vllm/rocm-gemm.ts). Its ROCm prefill backends (AITER, Triton) were not read: attention
+  // at the prefill's GEMM rate (no rocmPrefillAttention). Nor its serial scheduler's per-request cost
+  // (serialSeqHostSeconds) or a V0 engine's (v0StepHostSeconds): vLLM's own, none measured for SGLang.
+  // Its ROCm decode attention was not read either: vLLM's kernels' figures (engines/vllm/rocm-attention.ts), assumed;
+  // no calibration row moves with it.
+  rocmPagedDecode: VLLM_MEMORY.rocmPagedDecode,
+  // An fp8 KV cache on compute capability 10.0: vLLM's TRT-LLM FMHA prefill figure (vllm-project/vllm#25998), assumed
+  // for SGLang's trtllm_mha backend there; no calibration row moves with it.
+  fp8KvPrefillAttention: VLLM_MEMORY.fp8KvPrefillAttention,
+  // Custom all-reduce inside an NVLink node: SGLang runs vLLM's kernel, first through vllm.distributed
+  // (sgl-project/sglang#2511), since sgl-project/sglang#5079 through sgl-kernel's port of it (the TRT-LLM kernel of
+  // sgl-project/sglang#2904 ran between the two), so vLLM's latency (engines/vllm/memory.ts).
+  allReduceSeconds: VLLM_MEMORY.allReduceSeconds,
   // Its decode reads the KV through the backend it picks by model and GPU (engines/sglang/attention-backend.ts):
   // FlashInfer's batch decode where that is FlashInfer, for K/V heads (not an MLA latent).
   decodeAttention: (modelType, mla, cc) =>
@@ -110,6 +121,10 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   graphKernelCycles: SERVING_GRAPH_KERNEL_CYCLES,
   // The overlap scheduler runs the CPU's scheduling of step n+1 during step n (SGLang v0.4 blog, "zero-overhead batch scheduler").
   stepHostSeconds: 0,
+  // The overlapped loop's own per-step part (event_loop_overlap, managers/scheduler.py, sglang==0.5.6): the same
+  // timing of the wheel's scheduler (below) at one running request, 98.8 µs, less that request's 15.5 µs: 83 µs, a
+  // floor (the forward's host work, ForwardBatch.init_new and the graph's replay_prepare, not timed).
+  asyncStepHostSeconds: 83e-6, // https://pypi.org/project/sglang/0.5.6/ scheduler timed on a CPU (fixture below)
   // That overlapped loop (event_loop_overlap, managers/scheduler.py, sglang==0.5.6) launches step n+1, then processes
   // step n's tokens, then schedules n+2: its host work grows with the running requests and bounds the step where it
   // outlasts the GPU's. The wheel's own get_next_batch_to_run, get_model_worker_batch + batch.copy() and
@@ -117,17 +132,11 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // running requests, no model (scripts/measure/sglang_scheduler_host.py, test/fixtures/measure/sglang-scheduler-host
   // .json): 0.10 ms a step at 1 request, 4.0 ms at 256, 15.5 µs for each request added (8-16 µs over three runs on a
   // shared VM). Not timed: the forward's own host work (ForwardBatch.init_new, the graph's replay_prepare). The
-  // DetokenizerManager (17.5 µs a request a step) runs in its own process beside the scheduler and is not added. The
-  // per-step part stays vLLM's figure (above).
+  // DetokenizerManager (17.5 µs a request a step) runs in its own process beside the scheduler and is not added.
   asyncSeqHostSeconds: 15.5e-6, // https://pypi.org/project/sglang/0.5.6/ scheduler timed on a CPU (fixture above)
   // Before v0.4 that work ran in series with the GPU: 1.1 ms a step, worked out from calibration row
   // sglang-1008-l3-8b-bs1 (in sample; listed in calibration/assumed.json).
   serialStepHostSeconds: 0.87e-3, // SGLang serial scheduler
-  // vLLM V1's per-request host cost is vLLM's own (none measured for this engine).
-  serialSeqHostSeconds: undefined,
-  // vLLM's V0 engine costs are vLLM's own.
-  v0StepHostSeconds: undefined,
-  v0SeqHostSeconds: undefined,
   // DeepSeek-V3/R1's MLA layers, shared experts and block-FP8 activations as their own kernels, counted for the path
   // SGLang takes on SM100 (engines/sglang/decode-kernels.ts); not counted elsewhere.
   decodeFeatureKernels: sglangDecodeFeatureKernels,
@@ -136,13 +145,16 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // with the activation between, moe_sum_reduce (python/sglang/srt/layers/moe/fused_moe_triton/fused_moe.py,
   // https://github.com/sgl-project/sglang, read 2026-12-02): 4 kernels over a dense MLP's 3.
   moeRoutingKernels: 4,
+  // The same Triton fused_moe call and default tiles as vLLM's, and FlashInfer's CUTLASS MoE for NVFP4 experts on
+  // Blackwell (--moe-runner-backend flashinfer_cutlass): engines/moe-call.ts, sourced for both engines.
+  moeCallSeconds: FUSED_MOE_CALL_SECONDS,
+  fusedMoeTile16: FUSED_MOE_TILE_16,
   // Qwen3's q_norm and k_norm (models/qwen3.py, qwen3_moe.py `_apply_qk_norm`, sglang==0.5.6 wheel): under graph
   // capture q's norm runs on the step's stream and k's on a second one beside it, so one kernel on the critical path
   // at one sequence; above one, q.reshape(-1, head_dim) of the split qkv view copies it first (its rows are strided),
   // two (k's copy and norm run beside them); an eager prefill launches all four (both copies, both norms) in series.
   qkNormKernels: { one: 1, more: 2, eager: 4 },
-  // Its eager layer's q/k norms are counted there (`eager`), not by vLLM's custom-op count.
-  eagerLayerExtraOps: undefined,
+  // Its eager layer's q/k norms are counted there (`eager`), not by vLLM's custom-op count (eagerLayerExtraOps).
   // Every decode attention backend it picks for MHA/GQA models calls q.contiguous() before its kernel
   // (layers/attention/flashinfer_backend.py, flashattention_backend.py, trtllm_mha_backend.py `forward_decode`,
   // sglang==0.5.6 wheel): q is the rotary's in-place output on a split of the fused qkv (models/llama.py), strided

@@ -7,6 +7,7 @@ import {
 } from '../../memory/framework-profile.js';
 import { FUSED_MOE_CALL_SECONDS, FUSED_MOE_TILE_16 } from '../moe-call.js';
 import { SERVING_GRAPH_KERNEL_CYCLES, SERVING_GRAPH_KERNEL_SECONDS } from '../graph-kernel.js';
+import { SERVING_BASE } from '../serving-base.js';
 import { VLLM_BLOCK_FP8_LINEAR } from './block-fp8.js';
 import { VLLM_DECODE_FEATURE_KERNELS } from './decode-kernels.js';
 import { VLLM_PIECEWISE_ATTENTION_CALLS } from './piecewise.js';
@@ -84,32 +85,13 @@ export const VLLM_FRONTEND: ServingFrontend = {
 };
 
 export const VLLM_MEMORY: FrameworkProfile = {
+  ...SERVING_BASE,
   id: 'vllm',
-  untiesEmbeddings: false,
-  embedTargetsTrainFully: false,
-  gradsPersist: false, // optimizer.zero_grad(set_to_none=True) after each step
-  bnbSavesInput: false,
-  bnbQuantizesAll: false,
-  chunkedLossCompiles: false,
-  fsdpRootUnit: false,
   name: 'vLLM',
-  eagerFp32RmsNorm: false,
-  fusedSwiglu: true,
-  sdpaExpandsKv: false,
-  attnOutputCopy: false,
-  fusedQkvView: false,
-  loraDropout: false,
-  fp32Adapters: false,
-  kbitUpcastsToFp32: false,
-  loss: { upcast: false, chunkedForward: 0, chunkedBackward: 0 },
-  adamImpl: 'fused',
-  prefillLogits: 'last',
   kvCache: 'paged-pool', // preallocates gpu_memory_utilization x capacity minus weights and activations
   cacheLayout: VLLM_CACHE_LAYOUT,
   cudaContextMiB: TORCH_CONTEXT_MIB,
   allocatorSlack: 0.02,
-  deepspeedOptimizer: false,
-  gatheredLayers: 0,
   // Custom all-reduce (vllm/distributed/device_communicators/custom_all_reduce.py, on by default for TP within an
   // NVLink node): 8.5-11.8 µs at 4-32 KB over TP 2/4/8 on H100 (vLLM's kernel in the table of
   // https://github.com/sgl-project/sglang/pull/2904), where NCCL's small all-reduce takes ~25 µs.
