@@ -710,9 +710,12 @@ function adapterWeights(
       (active ? a.activeCopies : a.copies) *
       o.loraRank *
       (a.inFeatures + a.outFeatures);
-  // One rank-r pair per expert (peft-moe.ts fusedExpertLoraParams): a token runs topK of the experts' pairs.
+  // One rank-r pair per expert (peft-moe.ts fusedExpertLoraParams): a token runs topK of the experts' pairs where
+  // the engine multiplies by them (Unsloth's grouped X·A·B), none where PEFT's ParamWrapper forward folds them into
+  // W + ΔW (its einsum is deltaWork's, time/param-wrapper.ts).
+  const perToken = FRAMEWORKS[o.framework].expertAdapters === 'param-wrapper' ? 0 : 1;
   for (const e of lora.experts)
-    n += e.group.count * e.params * (active ? e.group.topK / e.group.experts : 1);
+    n += e.group.count * e.params * (active ? (perToken * e.group.topK) / e.group.experts : 1);
   return n;
 }
 
