@@ -1144,12 +1144,13 @@ describe('time model on the Unsloth MoE and GRPO notebook rows', () => {
   // +1,599% first scored (17x the estimate); with torch._grouped_mm's per-group fallback off sm90/sm100 timed
   // (time/grouped-mm.ts) +319% at 5.12 µs a group (a square 128 matmul from Python); +25.8% with a group priced from
   // huggingface/transformers#42697's A100 forward through the same fallback, 19.0 µs (time/grouped-mm-cost.ts), +25.9% with
-  // that benchmark's loop op re-read alike (2.68 s of 3.38 s). Still too fast; what is left is open
+  // that benchmark's loop op re-read alike (2.68 s of 3.38 s), +26.2% with the experts' adapters sized as memory
+  // counts them (one pair per expert on gate_up_proj whole: 2.679 s). Still too fast; what is left is open
   // (docs/time-model.md).
-  it('Qwen3-30B-A3B LoRA on an A100: within 26%, still too fast', () => {
+  it('Qwen3-30B-A3B LoRA on an A100: within 27%, still too fast', () => {
     const e = err['unsloth-moe-qwen3-30b-a3b-a100-lora']!;
     expect(e).toBeGreaterThan(0);
-    expect(e).toBeLessThanOrEqual(0.26);
+    expect(e).toBeLessThanOrEqual(0.265);
   });
 });
 

@@ -390,6 +390,12 @@ export interface FrameworkProfile {
    * (Linear.module): LoRA counts a pair per role, not one per fused module (model/trainable.ts withoutFusedModules).
    */
   loraPerRole?: true;
+  /**
+   * Hugging Face ids (lower case) the engine swaps for a re-export of its own whose fused linears are split per
+   * role (Unsloth's model mapper: microsoft/phi-4 -> unsloth/phi-4, a LlamaForCausalLM): LoRA counts a pair per
+   * role on them (memory/setup.ts loraModel).
+   */
+  perRoleReexports?: readonly string[];
   /** llama.cpp: `--gpu-layers` puts that many layers (and their KV) on the GPU, the rest in host RAM. */
   layerOffload?: boolean;
   /**

@@ -1,5 +1,5 @@
 /** Per-configuration facts the memory model reads: storage of each linear, the engine's profile, sizes. */
-import type { Arch, Linear, LinearRole } from '../model/arch.js';
+import type { Arch, LayerGroup, Linear, LinearRole } from '../model/arch.js';
 import { linearWeights, paramCounts } from '../model/params.js';
 import { isGguf, type EstimateOptions } from '../../schema/estimate.js';
 import { ggufLinearBytes } from '../model/native-weights.js';
@@ -13,12 +13,14 @@ import {
 import {
   PEFT_REACH,
   isTrained,
+  loraAdapters,
   loraParams,
   scopeOf,
+  type LoraAdapter,
   trainableSet,
   withoutFusedModules,
 } from '../model/trainable.js';
-import { peftRemaps } from '../model/peft-moe.js';
+import { fusedExpertLoraParams, peftRemaps } from '../model/peft-moe.js';
 import { largestTensor, optimizerStateBytes, stateValueBytes } from './optimizer-states.js';
 import { type ActCtx } from './activations.js';
 import {
@@ -505,15 +507,69 @@ export function trainableParams(
 ): number {
   const t = trainableSet(o);
   if (t.full) return total;
-  const loaded = loadedModel(arch, fw);
   return loraParams(
-    fw.loraPerRole === true ? withoutFusedModules(loaded) : loaded,
+    loraModel(arch, fw),
     t,
     o.loraRank,
     fw.embedTargetsTrainFully,
     fusedExpertLora(fw, arch),
     scopeOf(fw.loraReach ?? PEFT_REACH, o.images ?? 0),
   );
+}
+
+/**
+ * The model whose linears the engine's LoRA adapts: as the engine loads it, with the checkpoint's fused-module marks
+ * (Linear.module) dropped where the engine's own layers adapt each role (loraPerRole) or where it loads a re-export
+ * of this checkpoint with the roles split (perRoleReexports).
+ */
+export function loraModel(arch: Arch, fw: FrameworkProfile): Arch {
+  const loaded = loadedModel(arch, fw);
+  const reexport =
+    arch.hfId !== null && fw.perRoleReexports?.includes(arch.hfId.toLowerCase()) === true;
+  return fw.loraPerRole === true || reexport ? withoutFusedModules(loaded) : loaded;
+}
+
+/** The engine's LoRA on the layer groups: its adapters and, per MoE group, its fused experts' adapter parameters. */
+export interface EngineLora {
+  adapters: readonly LoraAdapter[];
+  /** Adapter parameters of one layer's fused routed experts (model/peft-moe.ts fusedExpertLoraParams), per group. */
+  experts: readonly { group: LayerGroup; params: number }[];
+}
+
+const ENGINE_LORA = new WeakMap<Arch, Map<string, EngineLora>>();
+/**
+ * The linears and fused modules the engine's LoRA adapts (model/trainable.ts loraAdapters over loraModel) and its
+ * fused experts' adapters: what the memory count (trainableParams, loraParams) sums, read by the time model's FLOPs,
+ * LoRA path and ZeRO-3 gathers. `expertLinears`: the build runs each routed expert as nn.Linear modules of its own
+ * (a per-expert loop), which PEFT adapts one by one. Memoized per architecture and trainable set.
+ */
+export function engineLora(
+  arch: Arch,
+  o: EstimateOptions,
+  fw: FrameworkProfile,
+  expertLinears = false,
+): EngineLora {
+  const scope = scopeOf(fw.loraReach ?? PEFT_REACH, o.images ?? 0);
+  const key = `${fw.id}|${o.method}|${o.loraAllLinear}|${o.loraTargets.join(',')}|${o.loraRank}|${scope.tower}|${expertLinears}`;
+  let byKey = ENGINE_LORA.get(arch);
+  if (!byKey) ENGINE_LORA.set(arch, (byKey = new Map()));
+  const hit = byKey.get(key);
+  if (hit) return hit;
+  const t = trainableSet(o);
+  const f = expertLinears ? null : fusedExpertLora(fw, arch);
+  const fused = f && !t.full ? { ...f, allLinear: t.allLinear === true } : null;
+  const model = loraModel(arch, fw);
+  const out: EngineLora = {
+    adapters: loraAdapters(model, t, fused, scope),
+    experts: model.groups
+      .filter((g) => fused !== null && g.experts > 1 && (g.name !== 'vision' || scope.tower))
+      .map((group) => ({
+        group,
+        params: fused ? fusedExpertLoraParams(group, t.roles, o.loraRank, fused) : 0,
+      })),
+  };
+  byKey.set(key, out);
+  return out;
 }
 
 /**

@@ -1,5 +1,5 @@
 /** The trainable set of a configuration: full fine-tuning, or which linears LoRA adapts (PEFT semantics). */
-import type { Arch, LinearRole } from './arch.js';
+import type { Arch, LayerGroup, Linear, LinearRole } from './arch.js';
 import type { EstimateOptions, LoraTarget } from '../../schema/estimate.js';
 import { type FusedExpertLora, fusedExpertLoraParams, keepsLinearLora } from './peft-moe.js';
 
@@ -119,26 +119,98 @@ function outerLoraParams(arch: Arch, t: Trainable, rank: number, scope: LoraScop
 }
 
 /**
- * LoRA on the fused linears of one layer (Linear.module): PEFT matches module names, so a fused module is adapted
- * whole when a role of it is targeted, r x (in + the summed out) for the one A/B pair (LoRA §4, arXiv:2106.09685).
+ * One nn.Linear of a layer as the checkpoint holds it: a role's own linear, or a fused module (Linear.module) whose
+ * roles share one input, their outputs summed (Phi-3's qkv_proj, GPT-NeoX's query_key_value).
  */
-function fusedModuleLoraParams(g: Arch['groups'][number], t: Trainable, rank: number): number {
-  const modules = new Map<string, { in: number; out: number; copies: number; trained: boolean }>();
+export interface LinearModule {
+  roles: readonly LinearRole[];
+  /** The group's linears it holds (one, or the fused module's roles). */
+  linears: readonly Linear[];
+  inFeatures: number;
+  outFeatures: number;
+  copies: number;
+  activeCopies: number;
+  /** The fused module's name; absent for a role's own linear. */
+  module?: string;
+}
+
+const MODULES = new WeakMap<LayerGroup, LinearModule[]>();
+/** A layer's linears as modules, in the group's order (a fused module where its first role sits); memoized. */
+export function linearModules(g: LayerGroup): readonly LinearModule[] {
+  let out = MODULES.get(g);
+  if (out) return out;
+  const list: LinearModule[] = [];
+  const byName = new Map<string, LinearModule & { roles: LinearRole[]; linears: Linear[] }>();
   for (const l of g.linears) {
-    if (l.module === undefined) continue;
-    const m = modules.get(l.module) ?? {
-      in: l.inFeatures,
-      out: 0,
+    const seen = l.module === undefined ? undefined : byName.get(l.module);
+    if (seen) {
+      seen.roles.push(l.role);
+      seen.linears.push(l);
+      seen.outFeatures += l.outFeatures;
+      continue;
+    }
+    const m = {
+      roles: [l.role],
+      linears: [l],
+      inFeatures: l.inFeatures,
+      outFeatures: l.outFeatures,
       copies: l.copies,
-      trained: false,
+      activeCopies: l.activeCopies,
+      ...(l.module === undefined ? {} : { module: l.module }),
     };
-    m.out += l.outFeatures;
-    m.trained ||= t.roles.has(l.role);
-    modules.set(l.module, m);
+    if (l.module !== undefined) byName.set(l.module, m);
+    list.push(m);
   }
-  let n = 0;
-  for (const m of modules.values()) if (m.trained) n += m.copies * rank * (m.in + m.out);
-  return n;
+  out = list;
+  MODULES.set(g, out);
+  return out;
+}
+
+/** One LoRA A/B pair of every layer of `group` (times the module's copies): r x (in + out) parameters. */
+export interface LoraAdapter extends LinearModule {
+  group: LayerGroup;
+}
+
+const asModule = (l: Linear): LinearModule => ({
+  roles: [l.role],
+  linears: [l],
+  inFeatures: l.inFeatures,
+  outFeatures: l.outFeatures,
+  copies: l.copies,
+  activeCopies: l.activeCopies,
+});
+
+/**
+ * The linears and fused modules LoRA adapts in the layer groups (PEFT matches module names: a fused module
+ * (Linear.module) is adapted whole, one pair over its summed outputs, when a role of it is targeted; LoRA §4,
+ * arXiv:2106.09685). `fused`: routed experts adapted as fused 3-D parameters (model/peft-moe.ts keepsLinearLora
+ * drops them here; fusedExpertLoraParams counts them). `scope`: whether the vision tower's blocks take adapters.
+ * The memory count (loraParams) and the time readers read this one list.
+ */
+export function loraAdapters(
+  arch: Arch,
+  t: Trainable,
+  fused: FusedExpertLora | null = null,
+  scope: LoraScope = scopeOf(PEFT_REACH, 0),
+): LoraAdapter[] {
+  if (t.full) return [];
+  const out: LoraAdapter[] = [];
+  for (const group of arch.groups) {
+    if (group.name === 'vision' && !scope.tower) continue;
+    const moe = fused !== null && group.experts > 1;
+    const keepOf = (l: Linear) =>
+      fused !== null && (moe || fused.remapped) ? keepsLinearLora(group, l, fused) : null;
+    for (const m of linearModules(group)) {
+      // A fused module whose roles the expert rules leave to the trainable set: adapted whole.
+      if (m.module !== undefined && m.linears.every((l) => keepOf(l) === null)) {
+        if (m.roles.some((r) => t.roles.has(r))) out.push({ ...m, group });
+        continue;
+      }
+      for (const l of m.linears)
+        if (keepOf(l) ?? t.roles.has(l.role)) out.push({ ...asModule(l), group });
+    }
+  }
+  return out;
 }
 
 /**
@@ -147,16 +219,22 @@ function fusedModuleLoraParams(g: Arch['groups'][number], t: Trainable, rank: nu
  */
 export function withoutFusedModules(arch: Arch): Arch {
   if (!arch.groups.some((g) => g.name !== 'vision' && g.linears.some((l) => l.module))) return arch;
-  return {
+  let out = PER_ROLE.get(arch);
+  if (out) return out;
+  out = {
     ...arch,
     groups: arch.groups.map((g) =>
       g.name === 'vision' ? g : { ...g, linears: g.linears.map(({ module: _fused, ...l }) => l) },
     ),
   };
+  PER_ROLE.set(arch, out);
+  return out;
 }
+/** withoutFusedModules, memoized: readers that match linears by identity see one copy per architecture. */
+const PER_ROLE = new WeakMap<Arch, Arch>();
 
 /**
- * LoRA adds r x (in + out) parameters per adapted linear (LoRA §4, arXiv:2106.09685). `fused`: the engine adapts
+ * LoRA adds r x (in + out) parameters per adapted linear or fused module (loraAdapters). `fused`: the engine adapts
  * routed experts as fused 3-D parameters through PEFT's ParamWrapper (model/peft-moe.ts), given how PEFT remaps
  * the targets on this model type; null: every expert is a linear of its own. `scope`: how far the adapters reach
  * on a multimodal checkpoint (LoraReach).
@@ -172,18 +250,13 @@ export function loraParams(
   if (t.full) return 0;
   let n = outerLoraParams(arch, t, rank, scope);
   const f = fused ? { ...fused, allLinear: t.allLinear === true } : null;
-  for (const g of arch.groups) {
-    if (g.name === 'vision' && !scope.tower) continue;
-    const moe = f !== null && g.experts > 1;
-    for (const l of g.linears) {
-      const keep = f !== null && (moe || f.remapped) ? keepsLinearLora(g, l, f) : null;
-      if (l.module !== undefined && keep === null) continue;
-      if (keep ?? t.roles.has(l.role))
-        n += g.count * l.copies * rank * (l.inFeatures + l.outFeatures);
+  for (const a of loraAdapters(arch, t, f, scope))
+    n += a.group.count * a.copies * rank * (a.inFeatures + a.outFeatures);
+  if (f !== null)
+    for (const g of arch.groups) {
+      if (g.name === 'vision' && !scope.tower) continue;
+      if (g.experts > 1) n += g.count * fusedExpertLoraParams(g, t.roles, rank, f);
     }
-    n += g.count * fusedModuleLoraParams(g, t, rank);
-    if (moe) n += g.count * fusedExpertLoraParams(g, t.roles, rank, f);
-  }
   // Unsloth turns embed_tokens / lm_head targets into fully trained fp32 copies (modules_to_save); PEFT's
   // modules_to_save (--modules-to-save) trains a full copy beside the frozen module (peft utils/other.py
   // ModulesToSaveWrapper).

@@ -1,9 +1,11 @@
 /** The engine's LoRA path beside each adapted dense linear: passes over the activations and kernels per micro-batch. */
 import { FRAMEWORKS } from '../memory/frameworks.js';
+import { engineLora, type EngineLora } from '../memory/setup.js';
 import { type LoraPathCost } from '../memory/lora-path-profile.js';
 import { builtAdapterBytes } from '../memory/trainable-width.js';
 import { isFloatDtype } from '../model/dtypes.js';
-import type { EstimateOptions, LoraTarget } from '../../schema/estimate.js';
+import type { EstimateOptions } from '../../schema/estimate.js';
+import type { LinearRole } from '../model/arch.js';
 import type { TimeOptions } from '../../schema/time.js';
 import type { ModelFacts } from './model-facts.js';
 
@@ -13,6 +15,23 @@ interface AdapterLayout {
   tp: number;
   tokens: number;
   layersHere: number;
+}
+
+const MLP_ROLES: ReadonlySet<LinearRole> = new Set(['gate', 'up', 'down']);
+const NO_LORA: EngineLora = { adapters: [], experts: [] };
+
+/**
+ * The engine's LoRA adapters on the language model (memory/setup.ts engineLora: the list the memory count sums),
+ * none without LoRA; the vision tower's are timed with the tower. `expertLinears`: the routed experts run in a
+ * per-expert loop of nn.Linear modules (the 'loop' dispatch), each adapted apart.
+ */
+export function textLora(m: ModelFacts, o: EstimateOptions, expertLinears = false): EngineLora {
+  if (o.method !== 'lora' && o.method !== 'qlora') return NO_LORA;
+  const all = engineLora(m.arch, o, FRAMEWORKS[o.framework], expertLinears);
+  return {
+    adapters: all.adapters.filter((a) => a.group.name !== 'vision'),
+    experts: all.experts.filter((e) => e.group.name !== 'vision'),
+  };
 }
 
 const NO_ADAPTER_PATH = { fwdBytes: 0, bwdBytes: 0, fwdOps: 0, bwdOps: 0 };
@@ -31,30 +50,48 @@ export function adapterPathWork(
 ) {
   const main = FRAMEWORKS[o.framework].loraPath;
   if (!w.lora || !main) return NO_ADAPTER_PATH;
-  const h = m.hidden;
   const tp = w.tp;
-  const targets = new Set(o.loraTargets);
-  // A path fused by group runs where the whole group is adapted (LoraPathCost.partialGroup).
-  const whole = (g: LoraTarget[]) => g.every((t) => targets.has(t));
-  const pathOf = (g: LoraTarget[]) => (main.partialGroup && !whole(g) ? main.partialGroup : main);
+  const adapters = textLora(m, o).adapters;
+  const adapted = new Set(adapters.filter((a) => !a.module).flatMap((a) => a.roles));
+  // A path fused by group runs where the group's linears are each adapted (LoraPathCost.partialGroup); a fused
+  // checkpoint module (Linear.module) is one linear to it: the unfused path.
+  const whole = (g: LinearRole[]) => g.every((r) => adapted.has(r));
+  const pathOf = (g: LinearRole[]) => (main.partialGroup && !whole(g) ? main.partialGroup : main);
   const qkv = pathOf(['q', 'k', 'v']);
   const mlpPath = pathOf(m.gated ? ['gate', 'up', 'down'] : ['up', 'down']);
+  const single = main.partialGroup ?? main;
   const sum = { fwdBytes: 0, bwdBytes: 0, fwdOps: 0, bwdOps: 0 };
-  const add = (path: LoraPathCost, dIn: number, dOut: number) => {
+  const add = (path: LoraPathCost, dIn: number, dOut: number, layers: number) => {
     const c = linearPathCost(path, o, t, dIn, dOut);
-    const perLayer = w.tokens * (o.compute === 'fp32' ? 4 : 2) * w.layersHere;
+    const perLayer = w.tokens * (o.compute === 'fp32' ? 4 : 2) * layers;
     sum.fwdBytes += c.fwd * perLayer;
     sum.bwdBytes += c.bwd * perLayer;
-    sum.fwdOps += c.fwdOps * w.layersHere;
-    sum.bwdOps += c.bwdOps * w.layersHere;
+    sum.fwdOps += c.fwdOps * layers;
+    sum.bwdOps += c.bwdOps * layers;
   };
+  // Routed experts' adapters are timed in expertWork, and so are an MoE model's MLP adapters.
   const mlp = m.experts <= 1;
-  for (const t of o.loraTargets) {
-    if (t === 'q') add(qkv, h, m.attnWidth / tp);
-    else if (t === 'k' || t === 'v') add(qkv, h, m.kvWidth / tp);
-    else if (t === 'o') add(main, m.attnWidth / tp, h);
-    else if (mlp && (t === 'up' || (t === 'gate' && m.gated))) add(mlpPath, h, m.ffn / tp);
-    else if (mlp && t === 'down') add(mlpPath, m.ffn / tp, h);
+  const share = m.layers > 0 ? w.layersHere / m.layers : 0;
+  for (const a of adapters) {
+    if (a.copies > 1) continue;
+    const layers = a.group.count * share;
+    const [r] = a.roles;
+    const mlpRole = a.roles.every((x) => MLP_ROLES.has(x));
+    if (mlpRole && !mlp) continue;
+    // Row-parallel projections (o, down) split their input over tp, the column-parallel others their output.
+    const rowParallel = r === 'o' || r === 'down' || r === 'cross_o';
+    const dIn = rowParallel ? a.inFeatures / tp : a.inFeatures;
+    const dOut = rowParallel ? a.outFeatures : a.outFeatures / tp;
+    const path = a.module
+      ? single
+      : r === 'q' || r === 'k' || r === 'v'
+        ? qkv
+        : mlpRole
+          ? mlpPath
+          : r === 'o'
+            ? main
+            : single;
+    add(path, dIn, dOut, layers);
   }
   return sum;
 }

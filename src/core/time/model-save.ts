@@ -10,9 +10,14 @@
  * https://github.com/huggingface/accelerate/blob/v0.31.0/src/accelerate/accelerator.py; PEFT filters the adapter
  * weights out only afterwards on rank 0), so every frozen weight crosses the links and PCIe once per save.
  */
-import type { EstimateOptions, LoraTarget } from '../../schema/estimate.js';
+import type { EstimateOptions } from '../../schema/estimate.js';
+import type { Linear } from '../model/arch.js';
+import { linearModules } from '../model/trainable.js';
+import { FRAMEWORKS } from '../memory/frameworks.js';
+import { engineLora, loraModel } from '../memory/setup.js';
 import type { GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
+import type { MoeDispatch } from './train-work-types.js';
 import { dataParallelLink } from './train-step.js';
 
 // The 16-bit gather hands every parameter over in the dtype ZeRO-3 holds it in, 2 bytes (bf16 or fp16), and rank 0
@@ -24,37 +29,31 @@ const SAVE_BYTES = 2;
 // Qwen2Model, Qwen2ForCausalLM; the Llama-style models alike).
 const OUTER_MODULES = 3;
 
-/** Parameter-holding modules the walk gathers, and the adapters' parameters, over the model's layer groups. */
+/**
+ * Parameter-holding modules the walk gathers, and the adapters' parameters, over the model's layer groups: the linears
+ * as the engine's LoRA sees them (memory/setup.ts loraModel: a fused checkpoint linear is one module, adapted whole by
+ * one pair), adapted where its adapter list says (engineLora, the list the memory count sums; `expertLinears`: the
+ * routed experts are nn.Linear modules run in a loop, each adapted apart).
+ */
 function savedModules(
   m: ModelFacts,
   o: EstimateOptions,
+  expertLinears: boolean,
 ): { modules: number; adapterParams: number } {
   const lora = o.method === 'lora' || o.method === 'qlora';
-  const targets = new Set<LoraTarget>(o.loraTargets);
+  const fw = FRAMEWORKS[o.framework];
+  const list = lora ? engineLora(m.arch, o, fw, expertLinears) : { adapters: [], experts: [] };
+  const adapted = new Set<Linear>(list.adapters.flatMap((a) => a.linears));
   let modules = OUTER_MODULES;
-  let adapterParams = 0;
-  for (const g of m.arch.groups) {
+  // Fused routed experts' adapters (PEFT's ParamWrapper: one rank-r pair per expert, model/peft-moe.ts).
+  let adapterParams = list.experts.reduce((a, e) => a + e.group.count * e.params, 0);
+  for (const g of loraModel(m.arch, fw).groups) {
     let perLayer = g.normsPerLayer;
-    // A checkpoint linear fusing several roles (Linear.module) is one module, adapted whole by one pair when any
-    // of its roles is targeted (PEFT matches module names; model/trainable.ts fusedModuleLoraParams).
-    const linears = new Map<
-      string,
-      { adapted: boolean; dIn: number; dOut: number; copies: number }
-    >();
-    g.linears.forEach((l, i) => {
-      const key = l.module ?? `#${i}`;
-      const seen = linears.get(key);
-      const adapted = lora && targets.has(l.role as LoraTarget);
-      if (seen) {
-        seen.adapted ||= adapted;
-        seen.dOut += l.outFeatures;
-      } else
-        linears.set(key, { adapted, dIn: l.inFeatures, dOut: l.outFeatures, copies: l.copies });
-    });
-    for (const l of linears.values()) {
+    for (const l of linearModules(g)) {
+      const on = l.linears.some((x) => adapted.has(x));
       // An adapted linear is its base layer plus its lora_A and lora_B modules.
-      perLayer += l.copies * (l.adapted ? 3 : 1);
-      if (l.adapted) adapterParams += g.count * l.copies * o.loraRank * (l.dIn + l.dOut);
+      perLayer += l.copies * (on ? 3 : 1);
+      if (on) adapterParams += g.count * l.copies * o.loraRank * (l.inFeatures + l.outFeatures);
     }
     modules += g.count * perLayer;
   }
@@ -74,12 +73,12 @@ function savedModules(
 export function consolidatedSaveSeconds(
   m: ModelFacts,
   o: EstimateOptions,
-  w: { gpus: number; dp: number; tp: number; pp: number },
+  w: { gpus: number; dp: number; tp: number; pp: number; moeDispatch?: MoeDispatch },
   r: GpuRates,
 ): number {
   if (o.zero < 3 || w.dp <= 1) return 0;
   const { link, latency } = dataParallelLink(w, r);
-  const { modules, adapterParams } = savedModules(m, o);
+  const { modules, adapterParams } = savedModules(m, o, w.moeDispatch === 'loop');
   const bytes = (m.total + adapterParams) * SAVE_BYTES;
   const gather = (bytes * (w.dp - 1)) / w.dp / link;
   const broadcast = bytes / link;

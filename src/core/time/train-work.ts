@@ -12,7 +12,7 @@ import { type TimeOptions } from '../../schema/time.js';
 import { defaultQuantFormat } from './hardware.js';
 import { forwardLinears, weightBytes } from './model-facts.js';
 import { float8Work } from './float8.js';
-import { adapterPathWork } from './adapter-path.js';
+import { adapterPathWork, textLora } from './adapter-path.js';
 import { autocastCastOps } from './autocast.js';
 import { kbitStreamCastOps } from './kbit-stream.js';
 import { denseLoopBwdBytes, denseMoeElemBytes } from './dense-moe.js';
@@ -228,7 +228,7 @@ export const STEP_OVERHEAD_SECONDS = 0.02;
 
 /** Work of one training step (GPU-independent); `t` supplies grad-accum and the quant format. */
 
-function workLayout(m: ModelFacts, o: EstimateOptions): WorkLayout {
+function workLayout(m: ModelFacts, o: EstimateOptions, dispatch: MoeDispatch): WorkLayout {
   const { tp, pp, cp } = o;
   const shard = tp * pp;
   const lora = o.method === 'lora' || o.method === 'qlora';
@@ -253,8 +253,8 @@ function workLayout(m: ModelFacts, o: EstimateOptions): WorkLayout {
     // 2 B) in each forward and recompute (autocast's cast cache lives for one forward).
     autocast: o.weights === 'fp32' && o.compute !== 'fp32' && o.zero < 3 && !compiled,
     // LoRA adapters: r x (in + out) per targeted linear; their FLOPs are 6 per weight per token.
-    adapterW: lora ? adapterWeights(m, o) / shard : 0,
-    adapterActive: lora ? adapterWeights(m, o, true) / shard : 0,
+    adapterW: lora ? adapterWeights(m, o, dispatch) / shard : 0,
+    adapterActive: lora ? adapterWeights(m, o, dispatch, true) / shard : 0,
   };
 }
 
@@ -449,12 +449,12 @@ export function countFreeWork(
   t: TimeOptions,
   dispatch: MoeDispatch = moeDispatchOf(m, o, t),
   paramWrapper = FRAMEWORKS[o.framework].expertAdapters === 'param-wrapper',
-  w: WorkLayout = workLayout(m, o),
+  w: WorkLayout = workLayout(m, o, dispatch),
 ): CountFreeWork {
   const fe = w.lora ? floatExperts(m, o, t) : null;
   const ew = expertWork(m, o, w, dispatch, paramWrapper, t.denseMoeLoop === true, fe);
   const moeHooked = t.zeroMoeHooked === true;
-  const trainable = w.lora ? adapterWeights(m, o) : m.total;
+  const trainable = w.lora ? adapterWeights(m, o, dispatch) : m.total;
   const zh = zeroHookCounts(m, o, w.layersHere, ew.dispatch === 'loop', ew.hit, moeHooked, {
     numel: trainable,
     autoBuckets: t.zeroAutoBuckets === true,
@@ -485,7 +485,7 @@ export function trainWork(
   paramWrapper = FRAMEWORKS[o.framework].expertAdapters === 'param-wrapper',
   free?: CountFreeWork,
 ): TrainWork {
-  const w = workLayout(m, o);
+  const w = workLayout(m, o, dispatch);
   const { tokens, shard } = w;
   const shared = free ?? countFreeWork(m, o, t, dispatch, paramWrapper, w);
   // Trainable parameters: the optimizer's states, on the GPU or stepped on the host.
@@ -691,20 +691,33 @@ export function embedOnly(m: ModelFacts): number {
   return Math.max(0, m.active - m.linearActive - m.lmHead - 0);
 }
 
-/** LoRA adapter weights: r x (in + out) for every targeted linear role of every layer. */
-function adapterWeights(m: ModelFacts, o: EstimateOptions, active = false): number {
-  // Targets are roles; approximate each by its share: q,o = hidden²; k,v = hidden x kvWidth; MLP = hidden x ffn.
-  const h = m.hidden;
-  const r = o.loraRank;
-  let per = 0;
-  for (const t of o.loraTargets) {
-    if (t === 'q') per += r * (h + m.attnWidth);
-    else if (t === 'o') per += r * (m.attnWidth + h);
-    else if (t === 'k' || t === 'v') per += r * (h + m.kvWidth);
-    else if (t === 'gate' || t === 'up' || t === 'down')
-      per += r * (h + m.ffn) * (m.experts > 1 ? (active ? m.topK : m.experts) : 1);
-  }
-  return per * m.layers;
+/**
+ * LoRA adapter weights: r x (in + out) for every adapter pair memory counts on the language model (textLora: a fused
+ * module's one pair, a pair per role where the engine adapts roles apart), the fused experts' adapter parameters
+ * included (per expert linear where the experts run in a loop); `active`: those a token runs through (its topK
+ * routed experts).
+ */
+function adapterWeights(
+  m: ModelFacts,
+  o: EstimateOptions,
+  dispatch: MoeDispatch,
+  active = false,
+): number {
+  const lora = textLora(m, o, dispatch === 'loop');
+  let n = 0;
+  for (const a of lora.adapters)
+    n +=
+      a.group.count *
+      (active ? a.activeCopies : a.copies) *
+      o.loraRank *
+      (a.inFeatures + a.outFeatures);
+  // One rank-r pair per expert (peft-moe.ts fusedExpertLoraParams): a token runs topK of the experts' pairs where
+  // the engine multiplies by them (Unsloth's grouped X·A·B), none where PEFT's ParamWrapper forward folds them into
+  // W + ΔW (its einsum is deltaWork's, time/param-wrapper.ts).
+  const perToken = FRAMEWORKS[o.framework].expertAdapters === 'param-wrapper' ? 0 : 1;
+  for (const e of lora.experts)
+    n += e.group.count * e.params * (active ? (perToken * e.group.topK) / e.group.experts : 1);
+  return n;
 }
 
 /** MLP weight elements a token passes through, all layers (MoE: its topK experts' gate, up and down). */

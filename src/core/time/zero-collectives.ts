@@ -9,9 +9,13 @@
  * parameter's partitions sliced and recorded on the compute stream once per rank: partition_parameters.py, DeepSpeed
  * v0.14.4 and v0.19.8 alike); a lone parameter gathers into its own buffer (`AllGatherHandle`), with no per-rank work.
  */
-import type { EstimateOptions, LoraTarget } from '../../schema/estimate.js';
+import type { EstimateOptions } from '../../schema/estimate.js';
 import type { ModelFacts } from './model-facts.js';
 import type { LayerGroup, Linear } from '../model/arch.js';
+import { linearModules, type LinearModule } from '../model/trainable.js';
+import { FRAMEWORKS } from '../memory/frameworks.js';
+import { loraModel } from '../memory/setup.js';
+import { textLora } from './adapter-path.js';
 
 /** The prefetch bucket and persistence threshold in elements (the run's config or the engine's defaults). */
 export interface GatherBuckets {
@@ -61,8 +65,8 @@ class Grouper {
     this.acc = 0;
     this.n = 0;
   }
-  /** The parameters of one linear: its weight, then PEFT's lora_A and lora_B where adapted. */
-  linear(l: Linear, rank: number): void {
+  /** The parameters of one linear (or fused module): its weight, then PEFT's lora_A and lora_B where adapted. */
+  linear(l: Pick<Linear, 'inFeatures' | 'outFeatures'>, rank: number): void {
     this.add(l.inFeatures * l.outFeatures);
     if (rank > 0) {
       this.add(rank * l.inFeatures);
@@ -106,16 +110,20 @@ function repeated(b: GatherBuckets, layers: number, layer: (g: Grouper) => void)
 
 const coalesced = (c: Counts): Coalesced => ({ groups: c.multi, params: c.multiParams });
 
-/** The `layers` layers of `g`: the dense linears, then the experts (one by one in a loop, as their module otherwise). */
+/**
+ * The `layers` layers of `g`: the dense linears, then the experts (one by one in a loop, as their module otherwise).
+ * A fused checkpoint module (Linear.module) is one weight and, adapted, one lora_A / lora_B pair.
+ */
 function layerGroups(
   g: LayerGroup,
   layers: number,
   b: GatherBuckets,
-  rankOf: (l: Linear) => number,
+  rankOf: (l: LinearModule) => number,
   run: { loop: boolean; hit: number },
 ): GatherCollectives {
-  const dense = g.linears.filter((l) => l.copies <= 1);
-  const experts = g.linears.filter((l) => l.copies > 1);
+  const modules = linearModules(g);
+  const dense = modules.filter((l) => l.copies <= 1);
+  const experts = modules.filter((l) => l.copies > 1);
   const looped = run.loop && experts.length > 0;
   const outside = repeated(b, layers, (gr) => {
     for (const l of dense) gr.linear(l, rankOf(l));
@@ -137,20 +145,24 @@ function layerGroups(
   };
 }
 
-/** All-gathers of one pass over `layersHere` layers; `loop` with `hit` experts a layer in a per-expert loop. */
+/**
+ * All-gathers of one pass over `layersHere` layers; `loop` with `hit` experts a layer in a per-expert loop
+ * (`expertLinears`: the experts are nn.Linear modules, looped whether or not DeepSpeed hooks each). The
+ * linears as the engine's LoRA sees them (memory/setup.ts loraModel), adapted where its adapter list says (textLora).
+ */
 export function gatherCollectives(
   m: ModelFacts,
   o: EstimateOptions,
   layersHere: number,
   b: GatherBuckets,
-  run: { loop: boolean; hit: number },
+  run: { loop: boolean; hit: number; expertLinears?: boolean },
 ): GatherCollectives {
-  const lora = o.method === 'lora' || o.method === 'qlora';
-  const targets = new Set<LoraTarget>(o.loraTargets);
-  const rankOf = (l: Linear) => (lora && targets.has(l.role as LoraTarget) ? o.loraRank : 0);
+  const lora = textLora(m, o, run.expertLinears ?? run.loop);
+  const adapted = new Set<Linear>(lora.adapters.flatMap((a) => a.linears));
+  const rankOf = (l: LinearModule) => (l.linears.some((x) => adapted.has(x)) ? o.loraRank : 0);
   const scale = m.layers > 0 ? layersHere / m.layers : 0;
   const out = noGathers();
-  for (const g of m.arch.groups) {
+  for (const g of loraModel(m.arch, FRAMEWORKS[o.framework]).groups) {
     if (g.name === 'vision') continue;
     const per = layerGroups(g, g.count * scale, b, rankOf, run);
     out.outside += per.outside;

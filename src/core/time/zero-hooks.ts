@@ -210,7 +210,11 @@ export function zeroHookCounts(
     host3: {
       // This rank's layers' share of the trainable gradients, one reduce-scatter a bucket (none on one rank).
       reduces: grads ? Math.ceil((grads.numel * scale) / bucket) : 0,
-      gathers: gatherCollectives(m, o, layersHere, buckets, { loop: loop && !leaf, hit }),
+      gathers: gatherCollectives(m, o, layersHere, buckets, {
+        loop: loop && !leaf,
+        hit,
+        expertLinears: loop,
+      }),
       // Under full recompute backward reuses the recompute's gathers (measured: zero3-collectives-cpu.json).
       bwdGathers: o.checkpointing !== 'full' && o.checkpointing !== 'offload',
     },

@@ -25,6 +25,7 @@ import { needsRocmTorch, withRocmTorch } from '../../launch/rocm-torch.js';
 import { vllmRocmLines } from '../vllm/rocm-wheel.js';
 import { trainerOptim } from '../hf/trainer.js';
 import { UNSLOTH_TORCH } from './profile.js';
+import { UNSLOTH_MEMORY } from './memory.js';
 import { loraTargetModules, namesModules } from '../../launch/modules.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
 import { ATTACH_PROBE_PY } from '../../launch/probe-py.js';
@@ -114,7 +115,12 @@ function targetModules(x: LaunchInput): { names: string[]; notes: string[] } {
     : o.loraTargets;
   // --modules-to-save: Unsloth trains embed_tokens / lm_head targets fully (modules_to_save, llama.py#L3318).
   const targets = [...listed, ...(o.modulesToSave ?? []).filter((m) => !listed.includes(m))];
-  const m = loraTargetModules(x.arch, { ...o, loraAllLinear: false, loraTargets: targets });
+  // A checkpoint from_pretrained swaps for Unsloth's per-role re-export (UNSLOTH_MEMORY.perRoleReexports: a
+  // LlamaForCausalLM or MistralForCausalLM) takes Llama's module names: q_proj, ..., gate_proj, up_proj.
+  const id = x.arch.hfId?.toLowerCase();
+  const reexport = id !== undefined && UNSLOTH_MEMORY.perRoleReexports?.includes(id) === true;
+  const arch = reexport ? { ...x.arch, modelType: 'llama' } : x.arch;
+  const m = loraTargetModules(arch, { ...o, loraAllLinear: false, loraTargets: targets });
   return { names: m.targetModules === 'all-linear' ? [] : m.targetModules, notes: m.notes };
 }
 

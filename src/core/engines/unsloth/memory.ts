@@ -13,6 +13,20 @@ export const UNSLOTH_MEMORY: FrameworkProfile = {
   // The launcher writes finetune_vision_layers (true only when images are trained) to FastVisionModel.get_peft_model
   // on a multimodal checkpoint; get_peft_regex keeps no one-off projector linear (model/trainable.ts LoraReach).
   loraReach: { tower: 'with-images', outer: 'block-leaf' },
+  // from_pretrained resolves the model name through models/mapper.py (loader_utils.py __get_model_name:
+  // MAP_TO_UNSLOTH_16bit, or FLOAT_TO_INT_MAPPER under load_in_4bit) to Unsloth's re-exports of these Phi
+  // checkpoints, whose attention and MLP keep q/k/v and gate/up apart: unsloth/Phi-3-medium-4k-instruct logs "Fast
+  // Mistral patching", unsloth/Phi-3.5-mini-instruct and unsloth/phi-4 "Fast Llama patching", each with trainable
+  // parameters a pair per role gives (65,536,000, 29,884,416 and 65,536,000 at r 16 on all seven roles;
+  // unslothai/notebooks@bdda2ef nb/Phi_3_Medium-Conversational, Phi_3.5_Mini-Conversational, Phi_4-Conversational).
+  // Phi-3-mini-4k is the same mapper block and release as the medium (assumed: no notebook log). Mapper entries at
+  // unslothai/unsloth@015bdef unsloth/models/mapper.py L187-L201, L322-L324, L636-L639.
+  perRoleReexports: [
+    'microsoft/phi-3-mini-4k-instruct',
+    'microsoft/phi-3-medium-4k-instruct',
+    'microsoft/phi-3.5-mini-instruct',
+    'microsoft/phi-4',
+  ],
   untiesEmbeddings: false,
   embedTargetsTrainFully: true, // unsloth get_peft_model: embed_tokens/lm_head -> modules_to_save in fp32 (continued-pretraining docs)
   gradsPersist: false, // optimizer.zero_grad(set_to_none=True) after each step
