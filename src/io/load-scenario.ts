@@ -224,6 +224,14 @@ export function resolveHardware(
         );
       }
     });
+    if (offers.length === 0) {
+      // A rent block no offer passes plans nothing to rent, which would read as "nothing fits" with nothing pruned.
+      const where = (id: string) =>
+        `${id}: ${[...new Set(all.filter((o) => o.gpuId === id).map((o) => o.provider))].sort().join(', ') || 'none'}`;
+      throw new UserError(
+        `hardware.rent: no offer in catalogs/offers passes its filters${rentGpus ? ` (providers of ${rentGpus.map(where).join('; ')})` : ''}; see 'vramplan catalog offers'`,
+      );
+    }
     for (const o of offers.sort((a, b) => (a.id < b.id ? -1 : 1))) {
       const g = byId.get(o.gpuId);
       if (!g) continue;

@@ -207,7 +207,7 @@ export function renderLaunchReadme(x: LaunchInput<EstimateResult>, bundle: Launc
   const server = bundle.outputs.find((e) => e.ok && e.files.some((f) => f.path === 'serve.sh'));
   if (server?.ok)
     out.push(
-      `- ${server.engine}: \`bash serve.sh\`, then \`bash check.sh\` asks each replica for a few tokens; both in the ${server.engine} environment (\`pip install -r requirements.txt\` in a virtualenv of its own${server.environment ? `: ${server.environment}` : ''}).`,
+      `- ${server.engine}: ${server.files.some((f) => f.path === 'serve.sh' && f.content.includes('NODE_RANK=')) ? "`NODE_RANK=<0 on the first machine, 1, ...> bash serve.sh` on every machine (with MASTER_ADDR=<the first machine's address> where serve.sh asks for it: one replica over several machines), then `bash check.sh` asks the replicas a machine answers for a few tokens" : '`bash serve.sh`, then `bash check.sh` asks each replica for a few tokens'}; both in the ${server.engine} environment (\`pip install -r requirements.txt\` in a virtualenv of its own${server.environment ? `: ${server.environment}` : ''}).`,
     );
   if (has('generate.py'))
     out.push(

@@ -245,6 +245,11 @@ describe('scenario ids that are not in the catalogs', () => {
       "provider.yaml: hardware.rent.providers.0: got 'no-provider'; expected one of",
       'runpod',
     ));
+  it('a provider that offers none of hardware.rent.gpus (was silently "nothing fits", nothing pruned)', () =>
+    rejects(
+      plan(scenario('no-offer.yaml', 'hardware: { rent: { providers: [aws], gpus: [l4] } }\n')),
+      'no-offer.yaml: hardware.rent: no offer in catalogs/offers passes its filters (providers of l4: modal, runpod)',
+    ));
   it('unknown GPU id in hardware.rent.gpus and hardware.buy', () => {
     rejects(
       plan(scenario('rent-gpu.yaml', 'hardware: { rent: { gpus: [gtx-9999] } }\n')),

@@ -8,7 +8,7 @@ import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
-import { serveCommands, modelOf } from './serve-line.js';
+import { serveCommands, modelOf, readBack } from './serve-line.js';
 import { launchInputOfPlan } from '../../src/commands/launch-run.js';
 import { plan } from '../../src/core/plan/index.js';
 import { inputOf } from './plan-input.js';
@@ -204,5 +204,68 @@ describe('explain for llama.cpp', () => {
     ).toBe(
       false, // 40 GiB of Q4_K_M still needs more than one 24 GiB card
     );
+  });
+});
+
+describe('serve.sh over several machines', () => {
+  function nodeLaunch(framework: string, flags: Record<string, unknown>) {
+    const arch = resolveModel('deepseek-v3');
+    const gpu = findGpu('h100-sxm');
+    const options = withEngineDefaults(
+      optionsFromFlags({ method: 'inference', framework, weights: 'fp8', ...flags }),
+      flags,
+    );
+    const out = buildLaunch({
+      arch,
+      options,
+      gpu,
+      gradAccum: 1,
+      powerLimitW: null,
+      estimate: buildEstimate(arch, options, gpu),
+      modelRef: arch.hfId ?? arch.id,
+      gpusPerNode: 8,
+    });
+    const server = out.outputs.find((e) => e.ok && e.files.some((f) => f.path === 'serve.sh'));
+    return server?.ok ? String(server.files.find((f) => f.path === 'serve.sh')!.content) : '';
+  }
+  const dpa = { gpus: 16, tp: 2, 'dp-attention': true, ep: 16, batch: 8, seq: 8192 };
+
+  it("SGLang starts one replica over two machines with its node flags, each machine's GPUs 0-7", () => {
+    const sh = nodeLaunch('sglang', dpa);
+    const [c, ...rest] = serveCommands(sh);
+    expect(rest).toEqual([]);
+    expect(sh).toContain('CUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7 python -m sglang.launch_server');
+    expect(c!['--tp-size']).toBe('16');
+    expect(c!['--nnodes']).toBe('2');
+    expect(c!['--node-rank']).toBe('$NODE_RANK');
+    expect(c!['--dist-init-addr']).toBe('$MASTER_ADDR:20000');
+    expect(readBack(sh).flags).toMatchObject({ tp: 2, 'dp-attention': true, ep: 16 });
+  });
+
+  it('vLLM splits DP attention ranks over the machines, headless on all but the first', () => {
+    const sh = nodeLaunch('vllm', dpa);
+    const [c, ...rest] = serveCommands(sh);
+    expect(rest).toEqual([]);
+    expect(c!['--data-parallel-size']).toBe('8');
+    expect(c!['--data-parallel-size-local']).toBe('4');
+    expect(c!['--data-parallel-start-rank']).toBe('$((NODE_RANK*4))');
+    expect(c!['--data-parallel-address']).toBe('$MASTER_ADDR');
+    expect(sh).toContain('[ "$NODE_RANK" = 0 ] || HEADLESS=--headless');
+    expect(sh).not.toContain('8,9');
+  });
+
+  it('vLLM tensor parallelism over two machines uses its multiprocessing node flags', () => {
+    const sh = nodeLaunch('vllm', { gpus: 16, tp: 16, batch: 8, seq: 8192 });
+    const [c] = serveCommands(sh);
+    expect(c!['--tensor-parallel-size']).toBe('16');
+    expect(c!['--nnodes']).toBe('2');
+    expect(c!['--master-addr']).toBe('$MASTER_ADDR');
+  });
+
+  it('replicas that each fit a machine are started machine by machine on GPU ids 0-7', () => {
+    const sh = nodeLaunch('vllm', { gpus: 16, tp: 4, batch: 8, seq: 8192 });
+    expect(serveCommands(sh)).toHaveLength(4);
+    expect(sh).toContain('case "$NODE_RANK" in');
+    expect(sh).not.toMatch(/CUDA_VISIBLE_DEVICES=\S*(8|9|1[0-5])\b/);
   });
 });

@@ -89,22 +89,88 @@ export const shareLine = (o: EstimateOptions, replicas: number): string[] =>
     : [];
 
 /**
+ * Machines one replica's `gpusPerReplica` GPUs span at the plan's GPUs per machine (`gpusPerNode`, every GPU on
+ * one machine when absent): 1 where the replica fits one machine.
+ */
+export function replicaNodes(x: LaunchInput, gpusPerReplica: number): number {
+  const node = x.gpusPerNode ?? gpusPerReplica;
+  return gpusPerReplica > node ? Math.ceil(gpusPerReplica / node) : 1;
+}
+
+/** Why a launch folder cannot start replicas spanning machines as planned, or null. */
+export function multiNodeBlocker(
+  replicas: number,
+  gpusPerReplica: number,
+  nodes: number,
+): string | null {
+  if (nodes === 1) return null;
+  if (replicas > 1)
+    return `${replicas} replicas of ${gpusPerReplica} GPUs each span ${nodes} machines: the launch folder starts one replica over several machines, not several`;
+  if (gpusPerReplica % nodes !== 0)
+    return `${gpusPerReplica} GPUs do not split evenly over ${nodes} machines`;
+  return null;
+}
+
+/**
+ * One replica over `nodes` machines: the same serve.sh run on each machine, on its first `gpusPerNode` GPUs, with
+ * NODE_RANK (0 on the first machine, whose server answers requests) and MASTER_ADDR (the first machine's address)
+ * from the environment; `command` is the replica's command line with the engine's node flags and, where `headless`,
+ * `$HEADLESS`: --headless on every machine but the first (vLLM's workers start no API server).
+ */
+export function nodeRankLines(
+  nodes: number,
+  gpusPerNode: number,
+  command: string,
+  headless: boolean,
+): string[] {
+  const gpus = Array.from({ length: gpusPerNode }, (_, i) => i).join(',');
+  return [
+    `# One replica over ${nodes} machines of ${gpusPerNode} GPUs: run this script on each, NODE_RANK=0 on the first`,
+    `# (it answers requests) and ${nodes === 2 ? '1 on the second' : `1..${nodes - 1} on the others`}, MASTER_ADDR the first machine's address on all.`,
+    'NODE_RANK=${NODE_RANK:?set NODE_RANK: 0 on the first machine}',
+    'MASTER_ADDR=${MASTER_ADDR:?set MASTER_ADDR: the address of the first machine}',
+    ...(headless ? ['HEADLESS=""', '[ "$NODE_RANK" = 0 ] || HEADLESS=--headless'] : []),
+    `CUDA_VISIBLE_DEVICES=${gpus} ${command}`,
+  ];
+}
+
+/**
  * One server per replica, each on its own GPUs (consecutive ids) and port: the launch lines (in the background
  * and waited for when there are several) and the ports check.sh asks. `command` is one replica's command line.
+ * Replicas over more GPUs than one machine holds (`gpusPerNode`) are started machine by machine: the same script
+ * on each with NODE_RANK, each machine's replicas on its own GPU ids and the same ports there.
  */
 export function replicaLines(
   replicas: number,
   gpusPerReplica: number,
   firstPort: number,
   command: (port: number) => string,
+  gpusPerNode = replicas * gpusPerReplica,
 ): { lines: string[]; ports: number[] } {
+  const perMachine = Math.max(1, Math.floor(gpusPerNode / gpusPerReplica));
+  const machines = Math.ceil(replicas / perMachine);
   const lines: string[] = [];
-  const ports = Array.from({ length: replicas }, (_, r) => firstPort + r);
-  for (let r = 0; r < replicas; r++) {
-    const gpus = Array.from({ length: gpusPerReplica }, (_, i) => r * gpusPerReplica + i).join(',');
-    lines.push(`CUDA_VISIBLE_DEVICES=${gpus} ${command(ports[r]!)}${replicas > 1 ? ' &' : ''}`);
+  const local = Math.min(replicas, perMachine);
+  const ports = Array.from({ length: local }, (_, r) => firstPort + r);
+  if (machines > 1)
+    lines.push(
+      `# ${replicas} replicas over ${machines} machines, ${perMachine} on each: run this script on every machine, NODE_RANK=0 on the first, 1.. on the others.`,
+      'NODE_RANK=${NODE_RANK:?set NODE_RANK: 0 on the first machine}',
+      'case "$NODE_RANK" in',
+    );
+  for (let m = 0; m < machines; m++) {
+    if (machines > 1) lines.push(`${m})`);
+    const here = Math.min(perMachine, replicas - m * perMachine);
+    for (let r = 0; r < here; r++) {
+      const gpus = Array.from({ length: gpusPerReplica }, (_, i) => r * gpusPerReplica + i).join(
+        ',',
+      );
+      lines.push(`CUDA_VISIBLE_DEVICES=${gpus} ${command(ports[r]!)}${local > 1 ? ' &' : ''}`);
+    }
+    if (machines > 1) lines.push(';;');
   }
-  if (replicas > 1) lines.push('wait');
+  if (machines > 1) lines.push('esac');
+  if (local > 1) lines.push('wait');
   return { lines, ports };
 }
 

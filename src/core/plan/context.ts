@@ -43,6 +43,11 @@ export interface Kept {
   seq: number; // enumeration order: deterministic tie-break before the id
   /** Other candidates with identical objectives on the same hardware, folded into this one. */
   variants: number;
+  /**
+   * Hours the plan's GPUs spend making its weights before serving (made-weights.ts GPU-hours over its GPUs; 0 or
+   * absent when none are made): ranked on with `hours`, as the cost already bills them.
+   */
+  makeHours?: number;
 }
 
 interface Near {
@@ -341,8 +346,15 @@ export function limitsOf(ctx: Ctx, fastestKnown: number, keep: number): Limits {
 /** Objective of a kept candidate by rank position (0 = primary key). */
 function keyOf(lim: Limits, k: Kept, i: number): number {
   const j = lim.rankIdx[i]!;
-  return j === 0 ? k.cost : j === 1 ? k.hours : k.watts;
+  return j === 0 ? k.cost : j === 1 ? rankHours(k) : k.watts;
 }
+
+/**
+ * The hours a plan ranks on: its job's hours and those its GPUs spend first making its weights (a quantized copy
+ * nobody publishes, made-weights.ts), which the job cannot start before.
+ */
+export const rankHours = (k: { hours: number; makeHours?: number }): number =>
+  k.hours + (k.makeHours ?? 0);
 
 /** The candidate's three objectives in rank order (scratch, rewritten per feasible candidate). */
 export interface RankKeys {
@@ -360,13 +372,16 @@ export interface Objectives {
   hours: number;
   watts: number;
   tps: number;
+  /** Kept.makeHours of the candidate. */
+  makeHours: number;
 }
 
 export function rankKeysInto(lim: Limits, c: Objectives, out: RankKeys) {
   const [j0, j1, j2] = lim.rankIdx as [number, number, number];
-  out.k0 = j0 === 0 ? c.cost : j0 === 1 ? c.hours : c.watts;
-  out.k1 = j1 === 0 ? c.cost : j1 === 1 ? c.hours : c.watts;
-  out.k2 = j2 === 0 ? c.cost : j2 === 1 ? c.hours : c.watts;
+  const hours = rankHours(c);
+  out.k0 = j0 === 0 ? c.cost : j0 === 1 ? hours : c.watts;
+  out.k1 = j1 === 0 ? c.cost : j1 === 1 ? hours : c.watts;
+  out.k2 = j2 === 0 ? c.cost : j2 === 1 ? hours : c.watts;
 }
 
 /**

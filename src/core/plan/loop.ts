@@ -463,6 +463,7 @@ function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
     const c = L.cand;
     c.cost = cost;
     c.hours = hours;
+    c.makeHours = f.makeGpuHours / f.count;
     c.watts = wall.total;
     c.tps = tm.tps;
     keepCandidate(L, r, h, l, f.count);
@@ -531,7 +532,13 @@ export function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState
     tm: { hours: DOUBLE_FIELD, tps: DOUBLE_FIELD },
     wall: { full: 0, fullW: DOUBLE_FIELD, lastW: DOUBLE_FIELD, total: DOUBLE_FIELD },
     keys: { k0: DOUBLE_FIELD, k1: DOUBLE_FIELD, k2: DOUBLE_FIELD },
-    cand: { cost: DOUBLE_FIELD, hours: DOUBLE_FIELD, watts: DOUBLE_FIELD, tps: DOUBLE_FIELD },
+    cand: {
+      cost: DOUBLE_FIELD,
+      hours: DOUBLE_FIELD,
+      watts: DOUBLE_FIELD,
+      tps: DOUBLE_FIELD,
+      makeHours: DOUBLE_FIELD,
+    },
     policies: new PolicyWorks(ctx.bases),
     frees: new Map(),
   };
@@ -626,6 +633,7 @@ export function keepCandidate(L: Loop, row: number, h: number, l: number, count 
     tokensPerSecond: c.tps,
     seq,
     variants: 0,
+    ...(c.makeHours > 0 ? { makeHours: c.makeHours } : {}),
   };
   top.splice(rankedSlot(lim, top, keys), 0, kept);
   trimPastTies(lim, top);

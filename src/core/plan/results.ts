@@ -1,6 +1,6 @@
 /** Turning kept candidates into plans: choices, hardware, memory, power, time, cost, the front and fixes. */
 import { rollsOut } from '../../schema/objectives.js';
-import { NEAR_TIE } from './context.js';
+import { NEAR_TIE, rankHours } from './context.js';
 import { withExpertGroup } from './expert-parallel.js';
 import type { Arch } from '../model/arch.js';
 import { engineOf } from '../engines/engine.js';
@@ -298,7 +298,7 @@ function madeWeightsNote(ctx: Ctx, k: Kept, weights: string, hostLimit: number):
   const how =
     m.quantizer === 'llama-quantize'
       ? "with llama.cpp's convert_hf_to_gguf.py and llama-quantize on the CPU"
-      : `with llm-compressor first: about ${Math.round(m.gpuHours)} GPU-hours (its guide's A100 rate, by parameters), counted in the cost`;
+      : `with llm-compressor first: about ${Math.round(m.gpuHours)} GPU-hours (its guide's A100 rate, by parameters), counted in the cost and in the hours it ranks on`;
   const host = quantizerHostBytes(m, ctx.arch, ctx.P.total);
   const ram =
     host > hostLimit
@@ -355,8 +355,8 @@ export function perCircuit(
 
 function compareKept(ctx: Ctx, a: Kept, b: Kept, ids: Map<Kept, string>): number {
   const idx = RANK_KEYS[ctx.s.rank];
-  const ao = [a.cost, a.hours, a.watts];
-  const bo = [b.cost, b.hours, b.watts];
+  const ao = [a.cost, rankHours(a), a.watts];
+  const bo = [b.cost, rankHours(b), b.watts];
   for (const i of idx) if (ao[i] !== bo[i]) return ao[i]! - bo[i]!;
   if (a.seq !== b.seq) return a.seq - b.seq;
   const ia = ids.get(a)!;
@@ -368,7 +368,8 @@ function compareKept(ctx: Ctx, a: Kept, b: Kept, ids: Map<Kept, string>): number
  * What a plan asks beyond a plain layout, which a near-tie should not be won by: pipeline parallelism (its
  * schedule and bubble), an optimizer stepped inside backward, a bitsandbytes optimizer under a ZeRO sharding that
  * takes it only as untested (the engine profile's bnbOptimizersUntested: DeepSpeed's zero_allow_untested_optimizer),
- * a ZeRO stage the engine's documentation does not describe (the profile's zeroUndocumented), CPU offload of
+ * a ZeRO stage the engine's documentation does not describe (the profile's zeroUndocumented), a ZeRO stage on one
+ * GPU without offload (nothing to partition), CPU offload of
  * the optimizer, parameters or checkpoints (its speed rests on host copies hidden behind compute over a PCIe link
  * other processes share), and DP attention (its ranks step in lockstep, their time resting on the stated arrival
  * assumption, docs/assumptions.md "DP attention's arrivals"; vLLM's data-parallel guide names it for MLA models such
@@ -384,6 +385,9 @@ function riskOf(ctx: Ctx, k: Kept): number {
   const untested =
     profile.bnbOptimizersUntested === true && r.zero[k.row]! > 0 && BNB_OPTIMIZERS.has(o.optimizer);
   const offloads = r.offload[k.row]! > 0 ? 1 : 0; // OFFLOADS[0] is 'none'
+  // A ZeRO stage over one GPU partitions nothing ("partitions the model states across data-parallel processes",
+  // https://deepspeed.readthedocs.io/en/latest/zero3.html): without offload, it is an engine layer on a plain layout.
+  const zeroAlone = r.zero[k.row]! > 0 && r.count[k.row]! === 1 && offloads === 0 ? 1 : 0;
   // Checkpoints offloaded to the host rest on their copies hiding behind compute as parameter offload does.
   const ckptOffload = o.checkpointing === 'offload' ? 1 : 0;
   return (
@@ -391,6 +395,7 @@ function riskOf(ctx: Ctx, k: Kept): number {
     (v.optimizerInBackward ? 1 : 0) +
     (untested ? 1 : 0) +
     undocumented +
+    zeroAlone +
     offloads +
     ckptOffload +
     (o.dpAttention === true ? 1 : 0)
@@ -414,14 +419,17 @@ function fitsOnlyInsideBand(ctx: Ctx, k: Kept, options: EstimateOptions): boolea
  * The ranked plans with their near-ties ordered by quality tier (plain SGD does not win a tie with AdamW), then
  * weights that exist before weights to make (made-weights.ts: a quantized copy nobody publishes is hours of GPU time
  * and a quality the user must check), then by how little they ask beyond a plain layout (riskOf), then fitting outside the memory estimate's band before
- * fitting only inside it (fitsOnlyInsideBand), the rank order kept among equals. Ties are windows down the
+ * fitting only inside it (fitsOnlyInsideBand), then by how many of its techniques are lossy (qualityOf's items:
+ * within the lossy tier, pure bf16 weights with SGD do not win a tie with pure bf16 weights and 8-bit AdamW), the
+ * rank order kept among equals. Near techniques are not counted: 8-bit AdamW is the optimizer Unsloth's notebooks
+ * write (`optim = "adamw_8bit"`), and a tie between it and AdamW keeps the rank order. Ties are windows down the
  * ranking: the first unplaced plan and those after it within NEAR_TIE of its first rank key, so a tie below the
  * best plan (a pipeline-parallel layout 0.4% cheaper than plain sharding on the same engine) is called as the best
  * plan's is.
  */
 function simplerFirstAmongTies(ctx: Ctx, ranked: Kept[]): Kept[] {
   const key = RANK_KEYS[ctx.s.rank][0]!;
-  const first = (k: Kept) => (key === 0 ? k.cost : key === 1 ? k.hours : k.watts);
+  const first = (k: Kept) => (key === 0 ? k.cost : key === 1 ? rankHours(k) : k.watts);
   const out: Kept[] = [];
   for (let start = 0; start < ranked.length;) {
     const bound = first(ranked[start]!) * (1 + NEAR_TIE);
@@ -434,18 +442,25 @@ function simplerFirstAmongTies(ctx: Ctx, ranked: Kept[]): Kept[] {
     }
     const ties = ranked.slice(start, end).map((k, i) => {
       const { options } = choicesOf(ctx, k.row, k.hw);
+      const quality = qualityOf(options, ctx.arch.modelType);
       return {
         k,
         i,
-        tier: tierRank(qualityOf(options, ctx.arch.modelType).tier),
+        tier: tierRank(quality.tier),
         made: ctx.made[ctx.rows.base[k.row]!] ? 1 : 0,
         risk: riskOf(ctx, k),
         tight: fitsOnlyInsideBand(ctx, k, options) ? 1 : 0,
+        lossy: quality.items.filter((q) => q.tier === 'lossy').length,
       };
     });
     ties.sort(
       (a, b) =>
-        a.tier - b.tier || a.made - b.made || a.risk - b.risk || a.tight - b.tight || a.i - b.i,
+        a.tier - b.tier ||
+        a.made - b.made ||
+        a.risk - b.risk ||
+        a.tight - b.tight ||
+        a.lossy - b.lossy ||
+        a.i - b.i,
     );
     out.push(...ties.map((t) => t.k));
     start = end;

@@ -164,6 +164,7 @@ export function emitLlamaCpp(x: LaunchInput): EngineOutput {
     per,
     PORT,
     (port) => `llama-server ${source} ${llamaServerArgs(x, port, fromHf).join(' ')}`,
+    x.gpusPerNode,
   );
   lines.push(...servers.lines);
   const ports = servers.ports;

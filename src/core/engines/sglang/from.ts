@@ -62,8 +62,15 @@ export const SGLANG_FROM_FLAGS: Record<string, FlagSpec> = {
   'log-level': v('--log-level'),
   'random-seed': v('--random-seed'),
   'enable-metrics': b('--enable-metrics'),
+  // One machine's share of a replica over several (launch.ts): where it starts, not what it holds.
+  nnodes: v('--nnodes'),
+  'node-rank': v('--node-rank'),
+  'dist-init-addr': v('--dist-init-addr'),
 };
 const NO_EFFECT = [
+  'nnodes',
+  'node-rank',
+  'dist-init-addr',
   'port',
   'host',
   'served-model-name',

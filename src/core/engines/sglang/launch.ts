@@ -11,12 +11,19 @@ import {
   quantizedWhileLoading,
   servedCheckpoint,
   checkpointNotes,
+  multiNodeBlocker,
+  nodeRankLines,
+  replicaNodes,
 } from '../serve-common.js';
 import { sglangDefaults } from './memory.js';
 import { SGLANG_VERSION } from './rules.js';
 import { floatCompute } from '../../../schema/estimate.js';
 
 const PORT = 30000; // ServerArgs.port default
+// A replica over several machines: --nnodes, --node-rank and --dist-init-addr (the first machine's address and
+// a free port) on each (https://docs.sglang.io/references/multi_node_deployment/multi_node.html, Llama 3.1 405B
+// over two nodes, whose example port this is).
+const DIST_INIT_PORT = 20000;
 
 /** Why SGLang cannot serve the plan (its own checks; forbid rules are checked first), or null. */
 export function sglangBlocker(x: LaunchPlan): string | null {
@@ -96,13 +103,23 @@ export function emitSglang(x: LaunchInput): EngineOutput {
     ...prefixLine(o),
     ...shareLine(o, replicas),
   ];
-  const servers = replicaLines(
-    replicas,
-    per,
-    PORT,
-    (port) =>
-      `python -m sglang.launch_server --model-path "$MODEL" --port ${port} \\\n  ${args.join(' \\\n  ')}`,
-  );
+  const nodes = replicaNodes(x, per);
+  const spans = multiNodeBlocker(replicas, per, nodes);
+  if (spans) return { engine, ok: false, reason: spans };
+  const command = (port: number, flags: string[]) =>
+    `python -m sglang.launch_server --model-path "$MODEL" --port ${port} \\\n  ${flags.join(' \\\n  ')}`;
+  const nodeFlags = [
+    `--nnodes ${nodes}`,
+    '--node-rank "$NODE_RANK"',
+    `--dist-init-addr "$MASTER_ADDR:${DIST_INIT_PORT}"`,
+  ];
+  const servers =
+    nodes > 1
+      ? {
+          lines: nodeRankLines(nodes, per / nodes, command(PORT, [...args, ...nodeFlags]), false),
+          ports: [PORT],
+        }
+      : replicaLines(replicas, per, PORT, (port) => command(port, args), x.gpusPerNode);
   lines.push(...servers.lines);
   const ports = servers.ports;
   return {

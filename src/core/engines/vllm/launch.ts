@@ -14,6 +14,9 @@ import {
   quantizedWhileLoading,
   servedCheckpoint,
   checkpointNotes,
+  multiNodeBlocker,
+  nodeRankLines,
+  replicaNodes,
 } from '../serve-common.js';
 import { fp8KvFlag, gfxOf } from '../kernels.js';
 import { vllmRocmLines } from './rocm-wheel.js';
@@ -25,6 +28,35 @@ import { SERVE_SCRIPT } from '../serve-folder.js';
 export const CHECK_SCRIPT = 'check.sh';
 export const GENERATE_SCRIPT = 'generate.py';
 const PORT = 8000;
+// The DP coordinator's port on the first machine (docs/serving/data_parallel_deployment.md's example, vllm-project/vllm).
+const DP_RPC_PORT = 13345;
+
+/**
+ * The flags that start one machine's share of a replica over `nodes` machines. DP attention: each machine runs its
+ * data-parallel ranks (--data-parallel-size-local), numbered from --data-parallel-start-rank, the first machine's
+ * address and RPC port on all, --headless on the others (vllm-project/vllm docs/serving/data_parallel_deployment.md,
+ * "Multi-node"). Tensor and pipeline parallelism: the multiprocessing executor over machines, --nnodes, --node-rank
+ * and --master-addr, --headless on the others (docs/serving/parallelism_scaling.md "Running vLLM with
+ * MultiProcessing" @096bd6a4).
+ */
+function vllmNodeFlags(o: EstimateOptions, nodes: number): string[] {
+  if (o.dpAttention) {
+    const local = dataParallel(o) / nodes;
+    return [
+      `--data-parallel-size-local ${local}`,
+      `--data-parallel-start-rank $((NODE_RANK*${local}))`,
+      '--data-parallel-address "$MASTER_ADDR"',
+      `--data-parallel-rpc-port ${DP_RPC_PORT}`,
+      '$HEADLESS',
+    ];
+  }
+  return [
+    `--nnodes ${nodes}`,
+    '--node-rank "$NODE_RANK"',
+    '--master-addr "$MASTER_ADDR"',
+    '$HEADLESS',
+  ];
+}
 
 /** Why vLLM cannot serve the plan (its rules, rules.ts), or null. */
 export function vllmBlocker(x: LaunchPlan): string | null {
@@ -144,12 +176,23 @@ export function emitVllm(x: LaunchInput): EngineOutput {
     ...prefixLine(o),
     ...shareLine(o, replicas),
   ];
-  const servers = replicaLines(
-    replicas,
-    perReplica,
-    PORT,
-    (port) => `vllm serve "$MODEL" --port ${port} \\\n  ${v.args.join(' \\\n  ')}`,
-  );
+  const nodes = replicaNodes(x, perReplica);
+  const spans = multiNodeBlocker(replicas, perReplica, nodes);
+  if (spans) return { engine, ok: false, reason: spans };
+  const command = (port: number, flags: string[]) =>
+    `vllm serve "$MODEL" --port ${port} \\\n  ${flags.join(' \\\n  ')}`;
+  const servers =
+    nodes > 1
+      ? {
+          lines: nodeRankLines(
+            nodes,
+            perReplica / nodes,
+            command(PORT, [...v.args, ...vllmNodeFlags(o, nodes)]),
+            true,
+          ),
+          ports: [PORT],
+        }
+      : replicaLines(replicas, perReplica, PORT, (port) => command(port, v.args), x.gpusPerNode);
   lines.push(...servers.lines);
   // OpenAI-compatible completions endpoint: https://docs.vllm.ai/en/latest/serving/openai_compatible_server.html
   const ports = servers.ports;
