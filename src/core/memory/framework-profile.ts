@@ -498,9 +498,9 @@ export interface FrameworkProfile {
    * Time: the model types (config model_type) whose tensor-parallel all-reduces the engine fuses with the residual add
    * and RMSNorm after them on cards of compute capability `minCc` and up, without DP attention: each decode layer's two
    * all-reduces take their norms' kernels with them (one kernel fewer each; the last layer's second has no norm to
-   * take). Absent: none.
+   * take), up to `maxTokens` tokens a forward where given. Absent: none.
    */
-  allReduceNormFusion?: { modelTypes: readonly string[]; minCc: number };
+  allReduceNormFusion?: { modelTypes: readonly string[]; minCc: number; maxTokens?: number };
   /**
    * Time: the batch a CUDA-graph decode step of `batch` sequences runs, padded up to the next captured batch size
    * (or `batch` itself above the largest). The padded rows go through every layer with the real ones, so an MoE
@@ -519,6 +519,18 @@ export interface FrameworkProfile {
    * captured or compiled and take their GPU work.
    */
   eagerPrefill?: boolean;
+  /**
+   * Time: the calls the engine's eager prefill forward issues from Python for each dense and each MoE decoder layer of
+   * the config's model_type on a GPU of compute capability `cc` (`blockFp8`: block-scaled FP8 weights), norms and
+   * linears' activation quantization included, the tensor-parallel all-reduces not (time/graph-step.ts
+   * eagerPrefillHostSeconds; engines/<engine>/extend-kernels.ts). Absent, or undefined there: a graph-captured decode
+   * layer's count with the engine's routing and q-norm kernels.
+   */
+  eagerPrefillLayerKernels?: (
+    modelType: string,
+    cc: number,
+    blockFp8: boolean,
+  ) => { dense: number; moe: number } | undefined;
   /**
    * Time: the engine schedules a prompt's prefill chunks into the running decode steps (chunked prefill mixing
    * prefill and decode tokens in one forward), so a neighbour's prefill shares the step's read of the weights

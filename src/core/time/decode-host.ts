@@ -237,17 +237,22 @@ export const trtllmMoe16 = (
 ): boolean =>
   runsTrtllmMoe16(FRAMEWORKS[o.framework].decodeFeatureKernels?.(m.modelType, cc), o, t);
 
-/** The norms a decode step's all-reduces take into their kernels (FrameworkProfile.allReduceNormFusion). */
-const fusedNormKernels = (
+/**
+ * The norms a forward's all-reduces take into their kernels (FrameworkProfile.allReduceNormFusion), at `tokens` tokens
+ * a forward (a decode step's sequences, a prefill's prompt tokens).
+ */
+export const fusedNormKernels = (
   m: ModelFacts,
   o: EstimateOptions,
   cc: number | undefined,
-  t: TimeOptions,
+  t: TimeOptions | undefined,
+  tokens: number,
 ): number => {
   const f = FRAMEWORKS[o.framework].allReduceNormFusion;
   const on =
     f !== undefined &&
-    t.noAllReduceNormFusion !== true &&
+    t?.noAllReduceNormFusion !== true &&
+    tokens <= (f.maxTokens ?? Infinity) &&
     o.tp > 1 &&
     o.dpAttention !== true &&
     (cc ?? 0) >= f.minCc &&
@@ -293,7 +298,7 @@ export function decodeHost(
     m.moeLayers * (fw.moeRoutingKernels ?? 0) +
     qkNormKernelCount(m, fw, o.batch) +
     decodeFeatureKernels(m, o, cc, t) -
-    fusedNormKernels(m, o, cc, t);
+    fusedNormKernels(m, o, cc, t, o.batch);
   // A build before the engine fused ops (TimeOptions.unfusedGraph): its own kernels per layer, each quantized linear
   // with its activation-quantizing kernel (engines/<engine>/memory.ts unfusedDecodeKernels).
   // A row split turns the matmul fusions off too ("TODO: add support for fusion for split buffers") and the graph's

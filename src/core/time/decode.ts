@@ -528,7 +528,10 @@ export function prefillTime(
   tokens: number,
   seqs: number,
 ): number {
-  return Math.max(prefillGpuSeconds(m, o, r, tr, tokens, seqs), eagerPrefillHostSeconds(m, o));
+  return Math.max(
+    prefillGpuSeconds(m, o, r, tr, tokens, seqs),
+    eagerPrefillHostSeconds(m, o, r.cc, tokens * seqs),
+  );
 }
 
 /**

@@ -5,21 +5,45 @@
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { TimeOptions } from '../../schema/time.js';
-import { EAGER_DECODE_OP_SECONDS, eagerLayerOps, qkNormKernelCount } from './decode-host.js';
+import { runsBlockFp8Path } from './block-fp8.js';
+import {
+  EAGER_DECODE_OP_SECONDS,
+  eagerLayerOps,
+  fusedNormKernels,
+  qkNormKernelCount,
+} from './decode-host.js';
 import type { GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
 import { OPS_PER_LAYER_COMPILED } from './train-work.js';
 
 /**
- * The host's launches of one prefill forward where the engine runs it without CUDA graphs (FrameworkProfile.
- * eagerPrefill): each of the layers' kernels (the count a graph-captured decode layer launches, OPS_PER_LAYER_COMPILED,
- * and the ops the engine's eager layer of the model's type issues beyond it, decode-host.ts eagerLayerOps), its two
- * tensor-parallel all-reduces, an MoE layer's routing kernels, the kernels preparing q: per-head q/k norms or
- * a strided q's copy) issued from Python at an eager op's price.
+ * The host's launches of one prefill forward of `tokens` tokens where the engine runs it without CUDA graphs
+ * (FrameworkProfile.eagerPrefill), on a GPU of compute capability `cc`, issued from Python at an eager op's price:
+ * where the engine's calls for the model's layers were counted (FrameworkProfile.eagerPrefillLayerKernels; not under
+ * DP attention, whose path was not read), each dense and MoE layer's, with the layer's two tensor-parallel all-reduces
+ * less the norms the engine fuses into them at that many tokens (decode-host.ts fusedNormKernels); elsewhere each of
+ * the layers' kernels (the count a graph-captured decode layer launches, OPS_PER_LAYER_COMPILED, and the ops the
+ * engine's eager layer of the model's type issues beyond it, decode-host.ts eagerLayerOps), its two all-reduces, an
+ * MoE layer's routing kernels, the kernels preparing q: per-head q/k norms or a strided q's copy.
  * 0 where the engine captures its prefills (vLLM V1's piecewise graphs).
  */
-export function eagerPrefillHostSeconds(m: ModelFacts, o: EstimateOptions): number {
-  return FRAMEWORKS[o.framework].eagerPrefill === true ? eagerForwardHostSeconds(m, o, 2) : 0;
+export function eagerPrefillHostSeconds(
+  m: ModelFacts,
+  o: EstimateOptions,
+  cc = 0,
+  tokens = 0,
+  t?: TimeOptions,
+): number {
+  const fw = FRAMEWORKS[o.framework];
+  if (fw.eagerPrefill !== true) return 0;
+  const counted =
+    o.dpAttention === true
+      ? undefined
+      : fw.eagerPrefillLayerKernels?.(m.modelType, cc, runsBlockFp8Path(m.arch, o, cc));
+  if (counted === undefined) return eagerForwardHostSeconds(m, o, 2);
+  const allReduces = o.tp > 1 ? 2 * m.layers - fusedNormKernels(m, o, cc, t, tokens) : 0;
+  const layers = (m.layers - m.moeLayers) * counted.dense + m.moeLayers * counted.moe;
+  return (layers + allReduces) * EAGER_DECODE_OP_SECONDS;
 }
 
 /**

@@ -51,7 +51,7 @@ export function servingTime(
   const fresh = Math.max(1, Math.round(prompt * (1 - (o.prefixCacheFraction ?? 0))));
   const tr = decodeTraffic(m, o, t, r, 1, prompt);
   const gpuPrefill = prefillGpuSeconds(m, o, r, tr, fresh, 1);
-  const host = eagerPrefillHostSeconds(m, o);
+  const host = eagerPrefillHostSeconds(m, o, r.cc, fresh, t);
   // A prompt chunked into the decode steps shares their weight read (V0 rows: a prefill step of its own).
   const inStep = FRAMEWORKS[o.framework].prefillInDecodeStep === true && !t.v0Scheduler;
   const neighbour = gpuPrefill - (inStep ? prefillWeightSeconds(o, r, tr) : 0);

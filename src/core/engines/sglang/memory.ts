@@ -15,6 +15,7 @@ import { FUSED_MOE_CALL_SECONDS, FUSED_MOE_TILE_16 } from '../moe-call.js';
 import { MiB } from '../../units.js';
 import { SGLANG_BLOCK_FP8_LINEAR } from './block-fp8.js';
 import { sglangDecodeFeatureKernels } from './decode-kernels.js';
+import { sglangEagerPrefillKernels } from './extend-kernels.js';
 import { sglangGraphBatch } from './graph-batch.js';
 import { sglangAttentionBackend, sglangPrefillHostSync } from './attention-backend.js';
 import { SERVING_GRAPH_KERNEL_CYCLES, SERVING_GRAPH_KERNEL_SECONDS } from '../graph-kernel.js';
@@ -171,6 +172,7 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   allReduceNormFusion: {
     modelTypes: ['gpt_oss', 'deepseek_v3', 'kimi_k2', 'glm4_moe', 'qwen3_moe'],
     minCc: 10, // is_sm100_supported, https://pypi.org/project/sglang/0.5.8.post1/ server_args.py
+    maxTokens: 2048, // FUSE_ALLREDUCE_MAX_BATCH_SIZE, https://pypi.org/project/sglang/0.5.6.post1/ layers/communicator.py
   },
   // Its decode step replays the next captured CUDA-graph batch size, padded rows routed too (engines/sglang/graph-batch.ts).
   graphBatch: sglangGraphBatch,
@@ -180,6 +182,9 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // Prefill (extend) batches run eagerly: 0.5.6 captures only decode steps (cuda_graph_runner.py), its piecewise
   // graphs for extend are off by default (server_args.py enable_piecewise_cuda_graph False; sglang==0.5.6 wheel).
   eagerPrefill: true,
+  // DeepSeek-V3/R1's extend forward, its calls counted layer by layer for block-FP8 weights on SM100 and Hopper in the
+  // sglang==0.5.6.post1 wheel (engines/sglang/extend-kernels.ts); other models take the graph layer's count.
+  eagerPrefillLayerKernels: sglangEagerPrefillKernels,
   // A prefill runs as a batch of its own while the decodes wait: enable_mixed_chunk defaults to False
   // (server_args.py, sglang==0.5.6 wheel; scheduler.py get_next_batch_to_run returns the new prefill batch alone).
   prefillInDecodeStep: false,
