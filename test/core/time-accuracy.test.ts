@@ -21,7 +21,7 @@ const rows = throughputRows('throughput.json');
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -204,8 +204,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (523: 509 out of sample, 14 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(523);
+  it('scores every scorable case (539: 525 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(539);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -403,6 +403,13 @@ const DEPTH_EAGER_FIELD_ROW = /^(tt394-|vllm20469-|llamacpp-17505-)/;
 // 250 W cap, one stream), vllm-project/vllm#17788 (Qwen3-32B bf16 on one H100 NVL, a ShareGPT burst of 1000 at 32 running) and
 // vllm-project/vllm#29217 (Qwen3-VL-32B block FP8 text-only on one L40S, a ShareGPT burst of 1000).
 const MAINSTREAM_FIELD_ROW = /^(tt125-|vsexp-|club3090-|vllm17788-|vllm29217-)/;
+// Three sources new to the set, one card each, scored before any model change (calibration/README.md "One card: Marlin at
+// batch 1 on an A100, an FP8 MoE burst on an L40S, GGUF on an RTX 3060"): the Qwen2.5 speed benchmark's vLLM tables
+// (vLLM 0.6.3 on one A100 80GB, batch 1, 2048 tokens: Qwen2.5-7B, 14B and 32B in BF16, GPTQ-Int8, GPTQ-Int4 and AWQ
+// through Marlin), lukaLLM/vLLM_vs_SGLang_benchmarks (Qwen3-Coder-30B-A3B block FP8 on one L40S, a ShareGPT burst of
+// 1000 under SGLang 0.5.8 and vLLM v0.10.2) and a blog's llama-bench tg512 on an RTX 3060 12GB (Llama 3.1 8B and
+// Qwen2.5-14B Q5_K_M, a llama.cpp of December 2024).
+const ONE_CARD_FIELD_ROW = /^(qwen25sb-|lukallm-|ywac-)/;
 const eraOf = (id: string) =>
   OLDER_FIELD_ROW.test(id)
     ? 'older'
@@ -434,7 +441,9 @@ const eraOf = (id: string) =>
                               ? 'deptheager'
                               : MAINSTREAM_FIELD_ROW.test(id)
                                 ? 'mainstream'
-                                : 'newer';
+                                : ONE_CARD_FIELD_ROW.test(id)
+                                  ? 'onecard'
+                                  : 'newer';
 // The older and newer vLLM field rows at today's figures (each line's comment says how they got there).
 const OLDER_BAR = { count: 31, median: 0.099, p90: 0.23 };
 const NEWER_BAR = { count: 4, median: 0.062, p90: 0.119 };
@@ -650,11 +659,23 @@ const FIELD_BARS = {
   // FP8 at one stream on a 250 W RTX 4090 -15.7%; vllm-project/vllm#17788's Qwen3-32B burst on one H100 NVL +65.0%;
   // vllm-project/vllm#29217's Qwen3-VL-32B FP8 burst on one L40S -15.1% (docs/time-model.md "Mainstream vLLM serving rows").
   'mainstream kind:serving engine:vllm': { count: 20, median: 0.085, p90: 0.158 },
+  // Scored before any model change and unchanged (each row's notes give its figure; docs/time-model.md "One-card rows:
+  // vLLM 0.6.3's V0 step, an FP8 MoE burst on an L40S, GGUF Q5_K_M on an RTX 3060"): the Qwen2.5 speed benchmark's batch-1
+  // generate of 2048 tokens on one A100 under vLLM 0.6.3 (V0 engine), BF16 -13.8%, -5.7%, +1.4% (7B, 14B, 32B eager),
+  // GPTQ-Int8 -21.3%, -11.9%, -6.8%, GPTQ-Int4 -24.4%, -17.8%, -9.6%, AWQ -21.3%, -13.1%, -2.8%: all but one slow, most
+  // for the smallest model, whose step the estimate bounds by the V0 engine's 4 ms host work; lukaLLM's
+  // Qwen3-Coder-30B-A3B FP8 burst of 1000 on one L40S under vLLM v0.10.2, +544.2%.
+  'onecard kind:serving engine:vllm': { count: 13, median: 0.131, p90: 0.244 },
+  // The same burst under SGLang 0.5.8: +1051.9% (790 s measured, 69 s estimated; docs/time-model.md, same section).
+  'onecard kind:serving engine:sglang': { count: 1, median: 10.519, p90: 10.519 },
+  // llama-bench tg512 on an RTX 3060 12GB (llama.cpp of December 2024, flash attention off): Llama 3.1 8B Q5_K_M -14.5%,
+  // Qwen2.5-14B Q5_K_M -13.6%, both slow.
+  'onecard kind:decode engine:llama.cpp': { count: 2, median: 0.141, p90: 0.146 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 249 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack, TensorRT-LLM MoE, FP8-fault and MI355X 1k/256 c256 rows are carried', () => {
-    expect(fieldRows.length).toBe(249);
+  it('scores the 265 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack, TensorRT-LLM MoE, FP8-fault and MI355X 1k/256 c256 rows are carried', () => {
+    expect(fieldRows.length).toBe(265);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([
       'sglang8552-dsr1-nvfp4-b200-cutlass',
     ]);
@@ -827,8 +848,9 @@ const ENGINE_BARS = {
   // moeBatchKernel, time/moe-tile.ts): past the p90 target, the gpt-oss-20b rows at 4-16 tokens +22..+30%.
   // With ggml-org/llama.cpp#15802's four Llama 3 8B Q4_0 microbatch rows on an RTX 3090 (-8.9..+86.7%, scored before
   // any change), 75 rows, 8.0% / 18.5%. With ggml-org/llama.cpp#17505's five rows after a 32,768-token depth
-  // (-13.4..+42.9%, scored before any change), 80 rows, 8.0% / 21.1%.
-  'decode engine:llama.cpp': { count: 80, median: 0.081, p90: 0.222 },
+  // (-13.4..+42.9%, scored before any change), 80 rows, 8.0% / 21.1%. With a blog's two RTX 3060 12GB Q5_K_M tg512 rows
+  // (-14.5%, -13.6%, scored before any change), 82 rows, 8.3% / 21.1%.
+  'decode engine:llama.cpp': { count: 82, median: 0.083, p90: 0.222 },
   // 44 rows of the earlier sources: 10.4% / 29.1% before FlashInfer's CUTLASS NVFP4 MoE call (engines/moe-call.ts),
   // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tenstorrent/tt-inference-server#356 (scored
   // before any change, +17..+147%), 48 rows, 11.7% / 43.9%; 10.4% / 26.7% with the attention layers' eager calls
@@ -871,8 +893,10 @@ const ENGINE_BARS = {
   // vllm-project/vllm#20469's eager Qwen3-14B-AWQ row on an A100 (+101.9%), all scored before any change, 138 rows,
   // 8.7% / 52.0%. With the mainstream rows (tenstorrent/tt-inference-server#125, violet-quartz/vllm-serving-experiments,
   // noonghunna/club-3090#697, vllm-project/vllm#17788, vllm-project/vllm#29217: 20 rows, -15.7..+65.0%, scored before any
-  // change), 158 rows, 8.7% / 51.0%.
-  'serving engine:vllm': { count: 158, median: 0.087, p90: 0.51 },
+  // change), 158 rows, 8.7% / 51.0%. With the one-card rows (the Qwen2.5 speed benchmark's twelve vLLM 0.6.3 batch-1 rows
+  // on an A100, -24.4..+1.4%, and lukaLLM/vLLM_vs_SGLang_benchmarks' vLLM v0.10.2 FP8 MoE burst on an L40S, +544.2%, all
+  // scored before any change), 171 rows, 8.8% / 47.7%.
+  'serving engine:vllm': { count: 171, median: 0.089, p90: 0.478 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
@@ -892,8 +916,9 @@ const ENGINE_BARS = {
   // With the SGLang cookbook's DeepSeek rows (R1 FP8 on 8x B200, V3 FP8 on 8x MI300X with MTP, EP and DP attention: 11 rows,
   // +34.8..+701%, scored before any change), 52 rows, 18.5% / 83.7%.
   // With ROCm/aiter#1930's four SGLang DeepSeek-R1 FP8 rows on 8x MI300X (-1.7..+15.3%, scored before any change), 56
-  // rows, 15.3% / 82.0%.
-  'serving engine:sglang': { count: 56, median: 0.185, p90: 0.838 },
+  // rows, 15.3% / 82.0%; 15.3% / 74.9% at today's figures. With lukaLLM/vLLM_vs_SGLang_benchmarks' SGLang 0.5.8 FP8 MoE
+  // burst on one L40S (+1051.9%, scored before any change), 57 rows, 15.3% / 82.0%.
+  'serving engine:sglang': { count: 57, median: 0.185, p90: 0.838 },
 } as const;
 
 describe('decode and serving accuracy per engine (out of sample)', () => {
@@ -914,7 +939,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
   // all-reduce on MI300X.
   it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 7%, p90 <= 22.8%', () => {
     const later =
-      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-)/;
+      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-)/;
     const s = summarizeThroughput(
       'vllm earlier',
       outOfSample.filter((r) => r.kind === 'serving' && r.engine === 'vllm' && !later.test(r.id)),
@@ -944,7 +969,8 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
           !SRV2026_FIELD_ROW.test(r.id) &&
           !PR_TABLE_FIELD_ROW.test(r.id) &&
           !DEPTH_EAGER_FIELD_ROW.test(r.id) &&
-          !MAINSTREAM_FIELD_ROW.test(r.id),
+          !MAINSTREAM_FIELD_ROW.test(r.id) &&
+          !ONE_CARD_FIELD_ROW.test(r.id),
       ),
     );
     expect(s.count).toBe(51);
