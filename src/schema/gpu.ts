@@ -94,6 +94,12 @@ export const gpuSchema = z
      * this rate instead of the power-wall estimate (time/hardware.ts).
      */
     gemm16MeasuredTflops: z.number().positive().optional(),
+    /**
+     * bf16 torch matmul TFLOPS measured on a card without bf16 tensor cores (supportsBf16 false), at shape factor 1
+     * where the shape is given (the source is in `sources`): cuBLAS runs bf16 there on CUDA cores. Absent: the time
+     * model takes the fp32 CUDA-core rate (time/hardware.ts bf16Rate).
+     */
+    gemmBf16EmulatedTflops: z.number().positive().optional(),
     /** Board power (TDP/TBP) in W; null where the vendor publishes none (Apple SoCs). */
     boardPowerW: z.number().positive().nullable(),
     interconnect: interconnectSchema,

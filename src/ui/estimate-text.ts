@@ -147,6 +147,11 @@ export function timeLines(t: TimeResult): string[] {
   }
   const held = powerHeldLine(t);
   if (held) out.push(`  ${held}`);
+  const emulated = t.tensorTflops.bf16Emulated;
+  if (emulated !== undefined)
+    out.push(
+      `  bf16 is emulated here: no bf16 tensor cores, so its matmuls run on CUDA cores at about ${emulated} TFLOPS (--compute fp16 uses the tensor cores)`,
+    );
   // Shares of one step (prefill is a one-off per request, shown apart).
   const steady = t.phases.filter((p) => p.phase !== 'prefill');
   const total = steady.reduce((a, p) => a + p.seconds, 0);

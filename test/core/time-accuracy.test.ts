@@ -1664,12 +1664,11 @@ describe('time model on the Qwen table, TRL GRPO notebook and 2025 PEFT rows', (
       expect(Math.abs(r.error), r.id).toBeLessThanOrEqual(0.18);
   });
 
-  it('the rsLoRA row within 18%, the T4 GRPO step too fast and no worse than first scored', () => {
+  it('the rsLoRA row within 18%, the T4 GRPO step (bf16 autocast, emulated on the T4) within 12%', () => {
     expect(Math.abs(err['peft-mmqa-l32-3b-l40s-lora-r64-qv-rslora-2025']!)).toBeLessThanOrEqual(
       0.18,
     );
-    expect(err['trl-nb-grpo-qlora-qwen2-7b-t4']).toBeGreaterThan(0);
-    expect(err['trl-nb-grpo-qlora-qwen2-7b-t4']).toBeLessThanOrEqual(1.16);
+    expect(Math.abs(err['trl-nb-grpo-qlora-qwen2-7b-t4']!)).toBeLessThanOrEqual(0.12);
   });
 
   it('the fourteen together: median <= 8%, p90 <= 18%', () => {

@@ -298,7 +298,9 @@ function ratesOf(
   const t = timeOptionsOf(ctx, h, lv, 1);
   const node = t.gpusPerNode;
   for (const m of made) if (m.g === g && m.node === node && m.lv === lv) return m.rates;
-  const rates = gpuRates(g, t);
+  // A plan never runs bf16 on a GPU without it (results.ts writes fp16 there, loop.ts drops engines that cannot):
+  // its rows are timed at the 16-bit tensor rate, not the emulated bf16 one.
+  const { gemmBf16Emulated: _, ...rates } = gpuRates(g, t);
   made.push({ g, node, lv, rates });
   return rates;
 }

@@ -82,8 +82,12 @@ export interface TimeResult {
   phases: { phase: string; seconds: number }[];
   /** The time settings used (flags or their defaults). */
   settings: TimeOptions & { quantFormat: QuantFormat | null; interconnect: Interconnect };
-  /** Dense 16-bit tensor TFLOPS: the GPU's spec and what it sustains at its board power and power limit. */
-  tensorTflops: { spec: number; sustained: number };
+  /**
+   * Dense 16-bit tensor TFLOPS: the GPU's spec and what it sustains at its board power and power limit; training in
+   * bf16 on a card without bf16 tensor cores adds `bf16Emulated`, the TFLOPS its bf16 matmuls run at on CUDA cores
+   * (time/hardware.ts bf16Rate).
+   */
+  tensorTflops: { spec: number; sustained: number; bf16Emulated?: number };
   /**
    * MoE models only: how the engine runs the routed experts (its profile's moeDispatch), the expert-parallel
    * degree used (1: the contract has no expert-parallel flag), the experts hit per layer per micro-batch, and
@@ -272,6 +276,17 @@ function queuedInferenceTime(run: TimeResult, o: EstimateOptions, c: number): Ti
   };
 }
 
+/** A bf16 training step on a card without bf16 tensor cores: the TFLOPS its matmuls run at there (bf16Rate). */
+function withEmulatedBf16(
+  tf: TimeResult['tensorTflops'],
+  bf16: boolean,
+  r: GpuRates,
+): TimeResult['tensorTflops'] {
+  return bf16 && r.gemmBf16Emulated !== undefined
+    ? { ...tf, bf16Emulated: round(r.gemmBf16Emulated / 1e12, 2) }
+    : tf;
+}
+
 /**
  * Time of one configuration on one GPU type: the same trainWork/trainStep/decodeStep the planner calls.
  * `poolSequences`: a serving estimate's KV pool, the sequences it holds at the mean context (the memory model's
@@ -360,7 +375,7 @@ export function estimateTime(
       { phase: 'vision-encoder', seconds: tower ? round(tower.seconds * w.microBatches) : 0 },
     ].filter((p) => p.seconds > 0),
     settings,
-    tensorTflops,
+    tensorTflops: withEmulatedBf16(tensorTflops, w.bf16, r),
     ...(moe ? { moe } : {}),
   };
 }

@@ -56,6 +56,11 @@ export interface GpuRates {
   gemm8?: number;
   /** Achievable fp32 FLOP/s (no TF32: PyTorch's default, torch.backends.cuda.matmul.allow_tf32=False). */
   gemm32: number;
+  /**
+   * FLOP/s of bf16 matmuls on a card without bf16 tensor cores (cuBLAS runs them on CUDA cores: bf16Rate); absent
+   * where bf16 runs at gemm16.
+   */
+  gemmBf16Emulated?: number;
   /** Achievable FLOP/s of fused (flash) attention. */
   attn: number;
   /** Achievable memory bandwidth, B/s. */
@@ -284,6 +289,31 @@ function held16Tflops(g: Gpu, spec16: number, eff16: number): number {
   return sustainedTflops(g, spec16);
 }
 
+/**
+ * bf16 matmul FLOP/s on an NVIDIA card without bf16 tensor cores (catalog supportsBf16 false: Volta, Turing), else
+ * nothing. PyTorch calls cublasGemmEx with CUDA_R_16BF operands and CUDA_R_32F compute on every arch
+ * (aten/src/ATen/cuda/CUDABlas.cpp gemm/bgemm_internal_cublas<at::BFloat16>: no compute-capability check since
+ * pytorch/pytorch#50442 dropped "BFloat16 gemm in CUDA requires Ampere or later GPU"), and sm_70/sm_75 tensor cores
+ * take fp16 operands only (bf16 MMA arrives with sm_80), so cuBLAS runs a CUDA-core kernel: the card's measured
+ * rate (catalog gemmBf16EmulatedTflops: T4 2.2 TFLOPS at 4096^3, V100 9.6 at M = 2048), else its fp32 CUDA-core
+ * rate, an upper bound (a CUDA-core GEMM runs no faster than the fp32 FMA pipe).
+ */
+function bf16Rate(g: Gpu, gemm32: number, kc: number): Pick<GpuRates, 'gemmBf16Emulated'> {
+  if (g.vendor !== 'nvidia' || g.supportsBf16) return {};
+  const measured = g.gemmBf16EmulatedTflops;
+  return {
+    gemmBf16Emulated: measured !== undefined ? Math.min(gemm32, measured * 1e12 * kc) : gemm32,
+  };
+}
+
+/** The share of a GPU's dense 16-bit (and fp32) spec its large GEMMs reach (the constants above). */
+function gemmEff(g: Gpu, hopper: boolean): number {
+  if (g.vendor === 'apple') return GEMM_EFF_APPLE;
+  if (g.vendor === 'amd') return GEMM_EFF_AMD;
+  if (hopper) return GEMM_EFF_HOPPER;
+  return isGeforceHalfRateAccumulate(g) ? GEMM_EFF_GEFORCE : GEMM_EFF_AMPERE;
+}
+
 /** A GeForce die whose catalog 16-bit rate is its fp32-accumulate rate, half its fp16-accumulate one. */
 function isGeforceHalfRateAccumulate(g: Gpu): boolean {
   return (
@@ -311,16 +341,7 @@ export function defaultInterconnect(g: Gpu): Interconnect {
 export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
   const hopper = isHopperClass(g);
   const volta = g.vendor === 'nvidia' && /Volta/.test(g.architecture);
-  const eff =
-    g.vendor === 'apple'
-      ? GEMM_EFF_APPLE
-      : g.vendor === 'amd'
-        ? GEMM_EFF_AMD
-        : hopper
-          ? GEMM_EFF_HOPPER
-          : isGeforceHalfRateAccumulate(g)
-            ? GEMM_EFF_GEFORCE
-            : GEMM_EFF_AMPERE;
+  const eff = gemmEff(g, hopper);
   const tf = g.tflops;
   // Apple catalog entries carry no TFLOPS: ~27 fp32 TFLOPS class (M2 Ultra GPU spec), assumed for all.
   const spec16 = tf.bf16 ?? tf.fp16 ?? tf.fp32 ?? 27;
@@ -344,11 +365,13 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
   const pcieP2p = g.interconnect.p2p && g.category !== 'consumer';
   const pcieBus = (pcieP2p ? pcie : pcie / 2) * PCIE_EFF;
   const nvBus = nvlink * NVLINK_EFF;
+  const gemm32 = p32 * (volta ? GEMM_EFF_VOLTA_32 : eff) * kc;
   return {
     capacityBytes: gpuCapacityBytes(g),
     gemm16: p16 * eff16 * kc,
     ...(g.vendor === 'amd' && tf.fp8 ? { gemm8: tf.fp8 * 1e12 * FP8_GEMM_EFF_AMD * kc } : {}),
-    gemm32: p32 * (volta ? GEMM_EFF_VOLTA_32 : eff) * kc,
+    gemm32,
+    ...bf16Rate(g, gemm32, kc),
     attn:
       p16 *
       (hopper

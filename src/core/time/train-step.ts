@@ -126,11 +126,28 @@ function recomputeSeconds(
   );
 }
 
+/** FLOP/s of the step's matmuls: fp32, bf16 on a card without bf16 tensor cores (emulated), else the 16-bit rate. */
+function gemmRate(w: TrainWork, r: GpuRates): number {
+  if (w.fp32) return r.gemm32;
+  return (w.bf16 ? r.gemmBf16Emulated : undefined) ?? r.gemm16;
+}
+
+/**
+ * FLOP/s of attention. Without bf16 tensor cores SDPA has no bf16 kernel (aten/src/ATen/native/transformers/cuda/
+ * sdp_utils.cpp can_use_mem_efficient_attention: less_than_sm80_mem_efficient_dtypes is half and float; flash needs
+ * sm_80): bf16 attention runs the math path, as fp32's does, at the emulated matmul rate.
+ */
+function attentionRate(w: TrainWork, r: GpuRates): number {
+  if (w.fp32) return r.gemm32 * FP32_ATTN_SHARE;
+  const emulated = w.bf16 ? r.gemmBf16Emulated : undefined;
+  return emulated !== undefined ? emulated * FP32_ATTN_SHARE : r.attn * w.attnShare;
+}
+
 /** Forward, backward, recompute and dequantization of one micro-batch. */
 function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
-  const base = w.fp32 ? r.gemm32 : r.gemm16;
+  const base = gemmRate(w, r);
   const gemm = base * w.shape;
-  const attnRate = w.fp32 ? r.gemm32 * FP32_ATTN_SHARE : r.attn * w.attnShare;
+  const attnRate = attentionRate(w, r);
   // Routed-expert GEMMs at their own shape, never faster than reading the hit experts' weights.
   const expertRate = (w.expertFp32 ? r.gemm32 : base) * w.expertShape;
   const expertF = Math.max(w.expertFwdFlops / expertRate, w.expertWeightBytes / r.mem);

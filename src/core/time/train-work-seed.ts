@@ -34,6 +34,7 @@ export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
   tiledMlpFlops: DOUBLE_FIELD,
   shape: DOUBLE_FIELD,
   fp32: false,
+  bf16: false,
   dequantBytes: DOUBLE_FIELD,
   bnb4DequantBytes: DOUBLE_FIELD,
   bnbTreeDequant: false,

@@ -39,6 +39,8 @@ export interface TrainWork {
   /** GEMM shape factor (small matrices underuse the SMs). */
   shape: number;
   fp32: boolean;
+  /** bf16 compute: its matmuls run at GpuRates.gemmBf16Emulated where the card has no bf16 tensor cores. */
+  bf16: boolean;
   dequantBytes: number; // per micro-batch per GPU
   /** Of dequantBytes, the 4-bit passes of bitsandbytes' dequantization kernel. */
   bnb4DequantBytes: number;

@@ -525,6 +525,7 @@ export function trainWork(
     tiledMlpFlops: o.tiledMlp ? (2 * tokens * mlpActive(m)) / w.shard : 0,
     shape: shapeFactor(tokens, m.hidden / w.tp),
     fp32: o.compute === 'fp32',
+    bf16: o.compute === 'bf16',
     dequantBytes: qw.dequantBytes,
     bnb4DequantBytes: qw.bnb4DequantBytes,
     bnbTreeDequant: qw.bnbTreeDequant,

@@ -53,6 +53,8 @@ function computeLift(t: TimeResult): string {
   if (t.bound === 'memory')
     return '--compile (fuses the elementwise passes) or a GPU with more memory bandwidth';
   if (t.bound === 'host') return '--compile (fewer kernel launches) or larger micro-batches';
+  if (t.tensorTflops.bf16Emulated !== undefined)
+    return '--compute fp16: this GPU has no bf16 tensor cores, so bf16 matmuls run emulated on CUDA cores';
   const held = powerHeld(t);
   if (held)
     return `a GPU with more tensor FLOP/s per watt (its board power holds this one to ${held.sustained} of ${held.spec} spec TFLOPS), or larger micro-batches to fill the GEMMs`;

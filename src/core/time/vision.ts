@@ -48,7 +48,10 @@ export function towerTime(
   const rec = mode !== 'frozen' && ckpt ? 1 : 0;
   const gemm = gemmFwd * (1 + gemmBwd + rec);
   const attn = attnFwd * (1 + attnBwd + rec);
-  const rate = o.compute === 'fp32' ? r.gemm32 : r.gemm16;
+  const rate =
+    o.compute === 'fp32'
+      ? r.gemm32
+      : ((o.compute === 'bf16' ? r.gemmBf16Emulated : undefined) ?? r.gemm16);
   const patches = images * run.patchesPerImage;
   return {
     seconds: gemm / (rate * shapeFactor(patches, run.group.hidden)) + attn / r.attn,
