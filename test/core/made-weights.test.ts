@@ -166,6 +166,21 @@ describe('"x fastest" of a plan on weights to make', () => {
   });
 });
 
+describe('a GGUF made on the CPU', () => {
+  it("counts no hours or cost, and its note says the CPU's wall time is not counted", () => {
+    const r = plan({
+      ...planInputOf('glm.yaml', { ...serve('glm-4.5-air'), search: { weights: ['q5_k_m'] } }),
+      top: 5,
+    });
+    const made = r.plans.find((p) => p.choices.weightsToMake?.quantizer === 'llama-quantize')!;
+    expect(made.choices.weightsToMake!.gpuHours).toBe(0);
+    expect(made.cost.quantizeUsd ?? 0).toBe(0);
+    expect(made.notes!.find((n) => /no published checkpoint/.test(n))).toMatch(
+      /llama-quantize on the CPU, whose wall time is not counted in the hours or the cost/,
+    );
+  });
+});
+
 describe("the quantizer's host RAM", () => {
   const glm = resolveModel('glm-4.5-air');
   const params = paramCounts(glm).total;

@@ -297,7 +297,7 @@ function madeWeightsNote(ctx: Ctx, k: Kept, weights: string, hostLimit: number):
   const model = ctx.arch.hfId ?? ctx.arch.id;
   const how =
     m.quantizer === 'llama-quantize'
-      ? "with llama.cpp's convert_hf_to_gguf.py and llama-quantize on the CPU"
+      ? "with llama.cpp's convert_hf_to_gguf.py and llama-quantize on the CPU, whose wall time is not counted in the hours or the cost (no published rate of llama-quantize on a CPU to count it by; docs/assumptions.md)"
       : `with llm-compressor first: about ${Math.round(m.gpuHours)} GPU-hours (its guide's A100 rate, by parameters), counted in the cost and in the hours it ranks on`;
   const host = quantizerHostBytes(m, ctx.arch, ctx.P.total);
   const ram =
