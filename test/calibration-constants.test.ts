@@ -47,7 +47,9 @@ const CONST_RE = new RegExp(
 );
 const FIELD_RE = new RegExp(String.raw`^\s+(\w+): (${NUMERIC}),?\s*(?://.*)?$`);
 const OWNER_RE = /^(?:export )?const (\w+)/;
-const SUBOWNER_RE = /^\s+(\w+): \{\s*$/;
+const SUBOWNER_RE = /^(\s+)(\w+|'[^']+'): \{\s*$/;
+/** A line that closes an object literal opened at its indentation (`},`, `};`, `} as const;`, `}),`). */
+const CLOSE_RE = /^(\s*)\}/;
 const COMMENT_RE = /^\s*(?:\/\/|\/\*|\*)/;
 /** What counts as a source: a URL, arXiv, a § reference, a commit, an owner/repo issue or pull number. */
 export const SOURCE_RE =
@@ -63,16 +65,28 @@ export interface Constant {
 
 /** Every numeric constant of one file, with the comment that documents it. */
 export function constantsOf(file: string): Constant[] {
-  const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
+  return constantsOfText(file, readFileSync(join(ROOT, file), 'utf8'));
+}
+
+/**
+ * Every numeric constant of `text` (the source of `file`): a field is named by the module-level const it sits in
+ * and the nested objects open around it (`OWNER.sub.field`); a nested object's name holds until the line that
+ * closes it at its own indentation.
+ */
+export function constantsOfText(file: string, text: string): Constant[] {
+  const lines = text.split('\n');
   const out: Constant[] = [];
   let owner = '';
-  let sub = '';
+  // The nested objects open at this line: their indentation and name, innermost last.
+  const subs: { indent: number; name: string }[] = [];
   const isConstLine = (l: string) => CONST_RE.test(l) || FIELD_RE.test(l) || SUBOWNER_RE.test(l);
   lines.forEach((l, i) => {
     const own = OWNER_RE.exec(l);
-    if (own) [owner, sub] = [own[1]!, ''];
+    if (own) [owner, subs.length] = [own[1]!, 0];
+    const close = CLOSE_RE.exec(l);
+    if (close) while (subs.length > 0 && subs.at(-1)!.indent >= close[1]!.length) subs.pop();
     const so = SUBOWNER_RE.exec(l);
-    if (so) sub = `${so[1]!}.`;
+    if (so) subs.push({ indent: so[1]!.length, name: so[2]!.replaceAll("'", '') });
     const c = CONST_RE.exec(l);
     const f = c ? null : FIELD_RE.exec(l);
     if (!c && !f) return;
@@ -86,7 +100,7 @@ export function constantsOf(file: string): Constant[] {
     for (; j >= 0 && COMMENT_RE.test(lines[j]!); j--) parts.push(lines[j]!);
     out.push({
       file,
-      name: c ? c[1]! : `${owner}.${sub}${f![1]!}`,
+      name: c ? c[1]! : [owner, ...subs.map((x) => x.name), f![1]!].join('.'),
       line: i + 1,
       value,
       comment: parts.join('\n'),
@@ -107,6 +121,40 @@ const { constants: assumed, definitions } = JSON.parse(
   readFileSync(join(ROOT, 'calibration/assumed.json'), 'utf8'),
 ) as { constants: Assumed[]; definitions: { file: string; name: string; why: string }[] };
 const constants = modelFiles().flatMap(constantsOf);
+
+describe('the constant scanner names a field by the objects open around it', () => {
+  const text = [
+    'export const PROFILE: Profile = {',
+    '  allocatorSlack: 0.02, // https://example.org',
+    '  quantFormatFor: {',
+    '    fp8: 2,',
+    '    inner: {',
+    '      depth: 3,',
+    '    },',
+    '    after: 4,',
+    '  },',
+    "  'dashed-key': {",
+    '    share: 0.87,',
+    '  },',
+    '  server: { sizing: f, bytes: 5 },',
+    '  serialStepHostSeconds: 0.87e-3, // a serial scheduler',
+    '};',
+    'const NEXT = {',
+    '  top: 6,',
+    '};',
+  ].join('\n');
+  it('closes a nested object at its own indentation, and a new owner starts afresh', () => {
+    expect(constantsOfText('x.ts', text).map((c) => `${c.line} ${c.name} = ${c.value}`)).toEqual([
+      '2 PROFILE.allocatorSlack = 0.02',
+      '4 PROFILE.quantFormatFor.fp8 = 2',
+      '6 PROFILE.quantFormatFor.inner.depth = 3',
+      '8 PROFILE.quantFormatFor.after = 4',
+      '11 PROFILE.dashed-key.share = 0.87',
+      '14 PROFILE.serialStepHostSeconds = 0.87e-3',
+      '17 NEXT.top = 6',
+    ]);
+  });
+});
 
 describe('every numeric constant of the time and memory models has a source or an assumed entry', () => {
   it('finds the constants (the scan itself works)', () => {

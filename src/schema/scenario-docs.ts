@@ -107,7 +107,8 @@ export const SCENARIO_DOCS: Readonly<Record<string, string>> = {
   'limits.budgetUsd': 'Most a fine-tune (or serving job) may cost, USD.',
   'limits.budgetUsdPerHour':
     'Serving fleets: most running cost per hour, USD (rent, energy, amortisation); default budgetUsd / deadlineHours.',
-  'limits.maxSlowdown': "Largest 'x fastest': a plan's hours over the fastest plan's hours.",
+  'limits.maxSlowdown':
+    "Largest 'x fastest': a plan's hours (with any weights it makes first) over the fastest plan's hours.",
   'limits.maxGpus': 'Most GPUs a plan may use.',
   'limits.deadlineHours': 'Most hours the job may take.',
   'limits.memoryMargin':

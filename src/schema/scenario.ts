@@ -202,7 +202,7 @@ export const limitsSchema = z
     budgetUsd: pos.optional(),
     /** Serving fleets: running cost per hour (rent, owned energy and amortisation); default budgetUsd / deadlineHours. */
     budgetUsdPerHour: pos.optional(),
-    /** Largest "x fastest" allowed: a plan's hours over the fastest plan's hours (same quality filter). */
+    /** Largest "x fastest" allowed: a plan's hours, weights made first included, over the fastest plan's (same quality filter). */
     maxSlowdown: z.number().min(1).optional(),
     maxGpus: count(100_000).optional(),
     deadlineHours: pos.optional(),

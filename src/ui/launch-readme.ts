@@ -11,6 +11,7 @@ import { HOST_RAM_LABEL, hostRamFigure } from './host-ram-text.js';
 import { hostRamOfOptions } from '../core/memory/host-ram.js';
 import { skyRunLines } from './sky-readme.js';
 import { MiB } from '../core/units.js';
+import { visionTokens } from '../core/model/vision.js';
 
 /** A learning rate as the README writes it (1e-6). */
 const formatLr = (lr: number): string => lr.toExponential(0);
@@ -37,6 +38,23 @@ function startingPoints(bundle: LaunchBundle, adapter: boolean): string {
     dropout !== null ? `LoRA dropout ${dropout}` : null,
   ].filter((p): p is string => p !== null);
   return `- Starting points as the files write them${parts.length > 0 ? ` (${parts.join(', ')})` : ''}: the engine's recipe where a note under Files names one, else 2e-5 full fine-tuning and 2e-4 LoRA/QLoRA, LoRA alpha = 2r.`;
+}
+
+/**
+ * The plan table's images row, where the plan carries images (launch's `--images` / `--image-pixels`, as estimate
+ * takes them): the flags, and the tokens they add to the context the row above shows (core/model/vision.ts).
+ */
+function imagesRows(x: LaunchInput<EstimateResult>): [string, string][] {
+  const o = x.options;
+  const v = o.images ? visionTokens(x.arch, o.images, o.imagePixels) : null;
+  if (!o.images || !v) return [];
+  const flags = `--images ${o.images}${o.imagePixels !== undefined ? ` --image-pixels ${o.imagePixels}` : ''}`;
+  return [
+    [
+      'images',
+      `${o.images} a sequence at ${formatInt(v.pixels)} pixels (\`${flags}\`): ${formatInt(v.tokens)} of its ${formatInt(o.seq)} tokens (${formatInt(v.perImage)} an image); the vision tower is in the memory and time below`,
+    ],
+  ];
 }
 
 export function renderLaunchReadme(x: LaunchInput<EstimateResult>, bundle: LaunchBundle): string {
@@ -75,6 +93,7 @@ export function renderLaunchReadme(x: LaunchInput<EstimateResult>, bundle: Launc
       `${o.optimizer} (states ${o.optimizerStates})${o.optimizerInBackward ? ', stepped in backward' : ''}`,
     ],
     ['micro-batch x sequence', `${o.batch} x ${o.seq} tokens`],
+    ...imagesRows(x),
     [
       'gradient accumulation',
       `${x.gradAccum} (global batch ${o.batch * x.gradAccum * dp} sequences)`,
@@ -87,6 +106,7 @@ export function renderLaunchReadme(x: LaunchInput<EstimateResult>, bundle: Launc
     ['weights / compute', `${o.weights}${o.doubleQuant ? ' (double quant)' : ''} / ${o.compute}`],
     ['KV cache', o.kvCacheDtype === 'fp8' ? 'fp8' : 'model dtype'],
     ['sequences at once x context', `${o.batch} x ${o.seq} tokens`],
+    ...imagesRows(x),
   ];
   const rows: [string, string][] = [
     model,

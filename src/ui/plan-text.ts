@@ -107,7 +107,7 @@ export const PLAN_COLUMNS: readonly Column[] = [
   { title: 'time', right: true, cell: (p) => formatDuration(p.time.hours) },
   { title: 'cost', right: true, cell: (p) => formatUsd(p.cost.usd) },
   { title: 'wall W', right: true, cell: (p) => formatInt(p.power.wallWatts) },
-  // Plan hours over the fastest plan's hours in this result: the meaning limits.maxSlowdown applies to.
+  // Plan hours (with weights made first) over the fastest plan's in this result: what limits.maxSlowdown caps.
   { title: 'x fastest', right: true, cell: (p) => `${p.slowdown.toFixed(2)}×` },
   { title: 'front', right: false, cell: (p) => (p.onFront ? '*' : '') },
 ];
@@ -330,7 +330,7 @@ export function renderPlanText(r: PlanResult): string {
   if (r.plans.length > 0) {
     out.push(renderTable(r.plans, planColumns(r.plans)));
     out.push(
-      `x fastest = plan hours / fastest plan's hours (${r.fastestHours !== null ? formatDuration(r.fastestHours) : 'n/a'}); quality: exact, near or lossy (least accepted: scenario quality)`,
+      `x fastest = plan hours${r.plans.some((p) => p.choices.weightsToMake) ? ' (with its weights made first)' : ''} / fastest plan's hours (${r.fastestHours !== null ? formatDuration(r.fastestHours) : 'n/a'}); quality: exact, near or lossy (least accepted: scenario quality)`,
     );
     out.push('');
     const best = r.plans[0]!;

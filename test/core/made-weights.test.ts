@@ -121,6 +121,66 @@ describe('plans on weights to make', () => {
   });
 });
 
+describe('"x fastest" of a plan on weights to make', () => {
+  // GLM-4.5-Air on 4x H100 in int4 (an AWQ copy to make, about 6.9 GPU-hours) or bf16 (its own weights), ranked by
+  // time: the int4 plans serve faster, but not once their making is counted, so they rank after the bf16 ones.
+  const result = (extra: Record<string, unknown> = {}) =>
+    plan({
+      ...planInputOf('glm.yaml', {
+        ...serve('glm-4.5-air'),
+        rank: 'time',
+        search: { weights: ['int4', 'bf16'] },
+        ...extra,
+      }),
+      top: 40,
+    });
+  // The hours a plan ranks on by time: serving hours plus its weights' making over its GPUs.
+  const rankedHours = (p: Plan) =>
+    p.time.hours + (p.choices.weightsToMake?.gpuHours ?? 0) / p.hardware.gpus;
+
+  it('divides the hours the ranking counts, making included, by the fastest of them', () => {
+    const r = result();
+    const made = r.plans.filter((p) => p.choices.weightsToMake !== undefined);
+    expect(made.length).toBeGreaterThan(0);
+    expect(made[0]!.choices.weightsToMake!.gpuHours).toBeGreaterThan(1);
+    expect(made[0]!.time.hours).toBeLessThan(r.plans[0]!.time.hours);
+    expect(r.plans[0]!.choices.weightsToMake).toBeUndefined();
+    expect(r.plans[0]!.slowdown).toBeCloseTo(1, 9);
+    for (const p of [...r.plans, ...r.front])
+      expect(
+        (p.slowdown * r.fastestHours!) / rankedHours(p),
+        `${p.id} ${p.slowdown} ${p.time.hours} ${p.hardware.gpus} ${JSON.stringify(p.choices.weightsToMake)}`,
+      ).toBeCloseTo(1, 9);
+    expect(Math.min(...r.plans.map((p) => p.slowdown))).toBeCloseTo(1, 9);
+    // Ranked by time, the column never falls by more than a near-tie (the tie-breaks reorder within 1%).
+    r.plans
+      .slice(1)
+      .forEach((p, i) => expect(p.slowdown).toBeGreaterThan(r.plans[i]!.slowdown * 0.99));
+  });
+
+  it('limits.maxSlowdown caps the same figure', () => {
+    const r = result({ limits: { maxSlowdown: 1.5 } });
+    expect(r.plans.length).toBeGreaterThan(0);
+    for (const p of r.plans)
+      expect(rankedHours(p) / r.fastestHours!).toBeLessThanOrEqual(1.5 + 1e-12);
+  });
+});
+
+describe('a GGUF made on the CPU', () => {
+  it("counts no hours or cost, and its note says the CPU's wall time is not counted", () => {
+    const r = plan({
+      ...planInputOf('glm.yaml', { ...serve('glm-4.5-air'), search: { weights: ['q5_k_m'] } }),
+      top: 5,
+    });
+    const made = r.plans.find((p) => p.choices.weightsToMake?.quantizer === 'llama-quantize')!;
+    expect(made.choices.weightsToMake!.gpuHours).toBe(0);
+    expect(made.cost.quantizeUsd ?? 0).toBe(0);
+    expect(made.notes!.find((n) => /no published checkpoint/.test(n))).toMatch(
+      /llama-quantize on the CPU, whose wall time is not counted in the hours or the cost/,
+    );
+  });
+});
+
 describe("the quantizer's host RAM", () => {
   const glm = resolveModel('glm-4.5-air');
   const params = paramCounts(glm).total;

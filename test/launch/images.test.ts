@@ -66,3 +66,21 @@ describe('launch --images on a multimodal model', () => {
     expect(help).toMatch(/--image-pixels <pixels>/);
   });
 });
+
+describe('the README of launch --images', () => {
+  const readme = (extra: Record<string, string> = {}) =>
+    launchFolder(launched(extra)).files.find((f) => f.path === 'README.md')!.content;
+
+  it('lists the flags it was built with beside the context they inflate', () => {
+    const tokens = visionTokens(resolveModel('gemma-3-27b-it'), 2, 1_000_000)!.tokens;
+    const text = readme({ images: '2', 'image-pixels': '1000000' });
+    expect(text).toContain(`| sequences at once x context | 1 x ${8192 + tokens} tokens |`);
+    expect(text).toMatch(
+      /\| images \| 2 a sequence at 1,000,000 pixels \(`--images 2 --image-pixels 1000000`\): 512 of its 8,704 tokens \(256 an image\)/,
+    );
+    expect(readme({ images: '1' })).toMatch(
+      /\| images \| 1 a sequence at [\d,]+ pixels \(`--images 1`\)/,
+    );
+    expect(readme()).not.toMatch(/\| images \|/);
+  });
+});

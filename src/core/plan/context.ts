@@ -63,6 +63,7 @@ export interface LoopState {
   reasons: Float64Array;
   candidates: number;
   feasible: number;
+  /** The fewest hours a timed candidate ranks on (rankHours: weights made first included), before the limits. */
   fastest: number;
   top: Kept[];
   front: Kept[];

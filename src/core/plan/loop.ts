@@ -39,6 +39,7 @@ import {
   notBetterThanWorst,
   rankKeysInto,
   rankedSlot,
+  rankHours,
   REASON,
   tieEdge,
   trimPastTies,
@@ -438,15 +439,12 @@ function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
         continue;
       }
     }
-    if (hours < st.fastest) st.fastest = hours;
-    // Weights to make first: their GPU-hours on the plan's GPUs, billed as the job is (results.ts planCost).
-    const cost = jobCostUsd(
-      t.basis[h]!,
-      hours + f.makeGpuHours / f.count,
-      f.count,
-      wall.total,
-      s.power,
-    );
+    // Weights to make first: their GPU-hours on the plan's GPUs, billed as the job is (results.ts planCost) and
+    // counted in the hours "x fastest" and limits.maxSlowdown read, as the ranking counts them (rankHours).
+    const makeHours = f.makeGpuHours / f.count;
+    const ranked = hours + makeHours;
+    if (ranked < st.fastest) st.fastest = ranked;
+    const cost = jobCostUsd(t.basis[h]!, ranked, f.count, wall.total, s.power);
     if (hours > lim.deadline) {
       prune(st, REASON['over-deadline'], 1, r, h, l, hours - lim.deadline, lim.deadline, hours);
       continue;
@@ -455,15 +453,15 @@ function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
       prune(st, REASON['over-budget'], 1, r, h, l, cost - lim.budget, lim.budget, cost);
       continue;
     }
-    if (hours > lim.maxSlow * lim.fastestKnown) {
-      const over = hours / lim.fastestKnown - lim.maxSlow;
-      prune(st, REASON['too-slow'], 1, r, h, l, over, lim.maxSlow, hours);
+    if (ranked > lim.maxSlow * lim.fastestKnown) {
+      const over = ranked / lim.fastestKnown - lim.maxSlow;
+      prune(st, REASON['too-slow'], 1, r, h, l, over, lim.maxSlow, ranked);
       continue;
     }
     const c = L.cand;
     c.cost = cost;
     c.hours = hours;
-    c.makeHours = f.makeGpuHours / f.count;
+    c.makeHours = makeHours;
     c.watts = wall.total;
     c.tps = tm.tps;
     keepCandidate(L, r, h, l, f.count);
@@ -563,7 +561,10 @@ export function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState
   return st;
 }
 
-/** Keep the Pareto front over (cost, hours, watts); hours stand in for slowdown (same order). */
+/**
+ * Keep the Pareto front over (cost, hours, watts); hours are those a plan ranks on (rankHours: weights made first
+ * included), which stand in for slowdown (same order).
+ */
 export function addFront(
   st: LoopState,
   row: number,
@@ -573,19 +574,20 @@ export function addFront(
   seq: number,
 ) {
   const f = st.front;
-  const { cost, hours, watts } = c;
+  const { cost, watts } = c;
+  const hours = c.hours + c.makeHours;
   // Consecutive candidates are alike: the point that dominated the last one usually dominates this one.
   const slot = hw * MAX_LEVELS + level;
   const d = st.dominators[slot];
-  if (d && d.cost <= cost && d.hours <= hours && d.watts <= watts) return;
+  if (d && d.cost <= cost && rankHours(d) <= hours && d.watts <= watts) return;
   const last = f[st.lastDominator];
-  if (last && last.cost <= cost && last.hours <= hours && last.watts <= watts) {
+  if (last && last.cost <= cost && rankHours(last) <= hours && last.watts <= watts) {
     st.dominators[slot] = last;
     return;
   }
   for (let i = 0; i < f.length; i++) {
     const p = f[i]!;
-    if (p.cost <= cost && p.hours <= hours && p.watts <= watts) {
+    if (p.cost <= cost && rankHours(p) <= hours && p.watts <= watts) {
       // Dominated or equal (earlier wins). The dominator moves up the list (halfway to the start) so
       // strong points are met first; the front is a set, sorted in finish(), so its order is free.
       const k = i >> 1;
@@ -599,10 +601,21 @@ export function addFront(
   let j = 0;
   for (let i = 0; i < f.length; i++) {
     const p = f[i]!;
-    if (!(cost <= p.cost && hours <= p.hours && watts <= p.watts)) f[j++] = p;
+    if (!(cost <= p.cost && hours <= rankHours(p) && watts <= p.watts)) f[j++] = p;
   }
   f.length = j;
-  f.push({ row, hw, level, cost, hours, watts, tokensPerSecond: c.tps, seq, variants: 0 });
+  f.push({
+    row,
+    hw,
+    level,
+    cost,
+    hours: c.hours,
+    watts,
+    tokensPerSecond: c.tps,
+    seq,
+    variants: 0,
+    ...(c.makeHours > 0 ? { makeHours: c.makeHours } : {}),
+  });
 }
 
 /**

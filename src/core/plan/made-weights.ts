@@ -15,7 +15,10 @@ export interface MadeWeights {
   ref: string;
   /** The tool that makes it: llm-compressor oneshot (GPU calibration) or llama.cpp's llama-quantize (CPU). */
   quantizer: 'llm-compressor' | 'llama-quantize';
-  /** GPU-hours of the quantize step (A100-hours from the quantizer's guide, scaled by parameters); 0 on the CPU. */
+  /**
+   * GPU-hours of the quantize step (A100-hours from the quantizer's guide, scaled by parameters); 0 on the CPU, whose
+   * wall time is not counted either (no published rate of llama-quantize on a CPU; docs/assumptions.md).
+   */
   gpuHours: number;
 }
 
@@ -59,7 +62,7 @@ export function quantizeGpuHours(weights: WeightDtype, params: number): number {
  * The weights a serving plan in `weights` must make first, or null: a published checkpoint, the model's own
  * format, a format the engine makes as it loads (fp8 from 16-bit, bitsandbytes) or one the scenario says it has
  * (`job.haveCheckpoints`) makes nothing. GGUF types are made by llama.cpp's convert and llama-quantize on the CPU
- * (tools/quantize/README.md), at no GPU-hours.
+ * (tools/quantize/README.md), at no GPU-hours; their CPU wall time is not counted (the plan's note says so).
  */
 export function madeWeightsOf(
   arch: Arch,

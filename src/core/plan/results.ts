@@ -270,7 +270,7 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
     power: planPower(ctx, h, count, gpuW, k.watts),
     time: planTime(k, t),
     cost: planCost(ctx, h, k, count),
-    slowdown: fastest > 0 && Number.isFinite(fastest) ? k.hours / fastest : 1,
+    slowdown: fastest > 0 && Number.isFinite(fastest) ? rankHours(k) / fastest : 1,
     slowdownFactors: [
       ...slowdownFactors(ctx.arch, options, h.gpu, tOpts, t.stepSeconds),
       ...moeDispatchFactor(t),
@@ -297,7 +297,7 @@ function madeWeightsNote(ctx: Ctx, k: Kept, weights: string, hostLimit: number):
   const model = ctx.arch.hfId ?? ctx.arch.id;
   const how =
     m.quantizer === 'llama-quantize'
-      ? "with llama.cpp's convert_hf_to_gguf.py and llama-quantize on the CPU"
+      ? "with llama.cpp's convert_hf_to_gguf.py and llama-quantize on the CPU, whose wall time is not counted in the hours or the cost (no published rate of llama-quantize on a CPU to count it by; docs/assumptions.md)"
       : `with llm-compressor first: about ${Math.round(m.gpuHours)} GPU-hours (its guide's A100 rate, by parameters), counted in the cost and in the hours it ranks on`;
   const host = quantizerHostBytes(m, ctx.arch, ctx.P.total);
   const ram =
@@ -526,7 +526,7 @@ export function finish(ctx: Ctx, st: LoopState, fastest: number, top: number): P
   const frontIds = new Set(st.front.map((k) => ids.get(k)!));
   // A plan with a front plan's very objectives is not dominated either (the front keeps one of equals; a near-tie
   // may rank another of them first).
-  const objectives = (k: Kept) => `${k.cost}|${k.hours}|${k.watts}`;
+  const objectives = (k: Kept) => `${k.cost}|${rankHours(k)}|${k.watts}`;
   const frontObjectives = new Set(st.front.map(objectives));
   const ranked = rankedKept(ctx, st, top, ids);
   const plans = ranked.map((k, i) => ({
@@ -542,7 +542,7 @@ export function finish(ctx: Ctx, st: LoopState, fastest: number, top: number): P
     .sort(
       (a, b) =>
         a.cost - b.cost ||
-        a.hours - b.hours ||
+        rankHours(a) - rankHours(b) ||
         a.watts - b.watts ||
         (ids.get(a)! < ids.get(b)! ? -1 : 1),
     )

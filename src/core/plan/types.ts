@@ -224,7 +224,10 @@ export interface Plan {
     /** The share of `usd` that makes the weights first (choices.weightsToMake); absent when none are made. */
     quantizeUsd?: number;
   };
-  /** "x fastest": job hours over the fastest plan's hours among those considered (1 = fastest). */
+  /**
+   * "x fastest": the hours the plan ranks on (its job's, plus those its GPUs spend first making its weights,
+   * choices.weightsToMake) over the fastest plan's among those considered (1 = fastest); limits.maxSlowdown caps it.
+   */
   slowdown: number;
   /** Step-time factors of the plan's techniques (slowdown.ts), listed apart from "x fastest". */
   slowdownFactors: SlowdownFactor[];
@@ -357,6 +360,7 @@ export interface PlanResult {
     configurations: number;
     memoryEvaluations: number;
   };
+  /** The fastest plan's hours among those considered, weights made first included: what `slowdown` divides by. */
   fastestHours: number | null;
   /** For the best plan: the largest micro-batch and sequence length that still fit its GPU. */
   largest: { microBatch: number; seq: number } | null;
