@@ -4,8 +4,8 @@
  *
  * ggml's MoE layer (src/llama-graph.cpp build_moe_ffn; ggml-org/llama.cpp @4227c9be4268ac844921b90f31595f81236bd317,
  * August 2025, and @49bfddeca18e62fa3d39114a23e9fcbdf8a22388, March 2026, the trees llama-cpp-python 0.3.16 and 0.3.17
- * vendor): the router's matmul (ffn_gate_inp, which the quantizer leaves unquantized, src/llama-quant.cpp "ffn_gate_inp.
- * weight", so a float mat-vec with no q8_1 kernel), the gating op, ggml_argsort_top_k (an argsort and a view), the
+ * vendor): the router's matmul (ffn_gate_inp, written F32 by convert_hf_to_gguf.py, "Some tensor types are always in float32",
+ * and left so by src/llama-quant.cpp, "do not quantize expert gating tensors": a float mat-vec with no q8_1 kernel), the gating op, ggml_argsort_top_k (an argsort and a view), the
  * selected weights' get_rows, with norm_w their sum_rows, clamp (ggml-org/llama.cpp#16655, October 2025) and div;
  * MUL_MAT_ID per projection and the GLU as a dense MLP's mat-vecs and GLU; then the routing weights' ggml_mul and
  * n_expert_used - 1 ggml_adds over views of the experts' outputs. Views, reshapes and permutes launch nothing.
