@@ -100,9 +100,10 @@ export const throughputCaseSchema = z.looseObject({
   mul_mat_id: z.enum(['per-slot-sync']).optional(),
   /**
    * llama.cpp's decode graph in the measured build: 'unfused' (every op its own kernel) sets TimeOptions.unfusedGraph;
-   * 'no-gemv-fusion' (fused ops, but no mat-vec fusion yet) sets TimeOptions.noGemvFusion.
+   * 'no-gemv-fusion' (fused ops, but no mat-vec fusion yet) sets TimeOptions.noGemvFusion; 'no-moe-fusion' (fused
+   * norms, but neither the MoE routing fusions nor the mat-vec fusion yet) sets noMoeFusion and noGemvFusion.
    */
-  ggml_graph: z.enum(['unfused', 'no-gemv-fusion']).optional(),
+  ggml_graph: z.enum(['unfused', 'no-moe-fusion', 'no-gemv-fusion']).optional(),
   /** The engine build ran the model's 16-bit experts through Triton's fused_moe: sets TimeOptions.tritonMoe16. */
   moe_runner: z.literal('triton').optional(),
   /** The engine build did not fuse the model's all-reduces with their norms: sets TimeOptions.noAllReduceNormFusion. */

@@ -87,6 +87,13 @@ export interface TimeOptions {
    */
   noGemvFusion?: boolean;
   /**
+   * The llama.cpp build predates ggml-cuda's MoE routing fusions as well (its chains of adds, ggml-org/llama.cpp#15631,
+   * opened 2025-08-28, and its top-k MoE kernel, #16130, September 2025): each routing op and each add of the experts' sum is its
+   * own kernel (FrameworkProfile.moeRoutingKernelsByGraph). No flag sets it; `validate --throughput` does, with
+   * noGemvFusion, for rows of such builds (their `ggml_graph`).
+   */
+  noMoeFusion?: boolean;
+  /**
    * The engine build ran the model's 16-bit experts through Triton's fused_moe where the engine now runs them through
    * TensorRT-LLM's MoE (FrameworkProfile.decodeFeatureKernels trtllmMoe16: SGLang 0.5.6 took flashinfer_trtllm for
    * Qwen3-MoE's fp8 and modelopt_fp4 checkpoints only). No flag sets it; `validate --throughput` does for rows of such

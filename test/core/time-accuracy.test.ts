@@ -495,7 +495,9 @@ const FIELD_BARS = {
   // the unfused graph's kernels; +20%, +49% with the per-slot MoE layer's own kernels, engines/llama-cpp/memory.ts
   // perSlotMoeKernels; +12%, +21% with the quantized mat-vec bound by the SMs' work, time/decode.ts KERNELS.gguf.issue).
   // +9.5%, +7.6% with a graph kernel's cost in SM cycles (engines/llama-cpp/memory.ts graphKernelCycles).
-  'older kind:decode engine:llama.cpp': { count: 2, median: 0.086, p90: 0.095 },
+  // +12.1%, +10.2% without a second count of the routing: that build's router and top-k ops are perSlotMoeKernels'
+  // (time/decode-host.ts moeRoutingKernelCount), not also a fused graph's 4.
+  'older kind:decode engine:llama.cpp': { count: 2, median: 0.112, p90: 0.121 },
   // The SGLang cookbook's 16 rows and the LMSYS blog's 4, scored before any model change and unchanged: the cookbook's
   // Llama-3.1-70B (8x A100) and Qwen3-235B-A22B (8x B200) rows +24..+36% at one request in flight and +4..+93% at 13-91,
   // its gpt-oss-120b row -13.7%; the blog's gpt-oss-120b rows -13.1..+16.7%: 33.3% / 54.4%. With a request's own
@@ -559,8 +561,12 @@ const FIELD_BARS = {
   // of the RTX 5090's measured Qwen3 step (docs/time-model.md "Left open"). With that cost in SM cycles (2.5 µs at the
   // H100 SXM's 1.98 GHz: 1.96 µs on an RTX 4090, 2.05 on an RTX 5090; engines/llama-cpp/memory.ts graphKernelCycles):
   // -18.9..+14.8%, 15.0% / 18.8%. With the GGUF family's read rate worked out from ggml-org/llama.cpp#6766's pair
-  // (time/decode.ts KERNELS.gguf, 0.75 -> 0.93): -11.4..+23.9%, 8.0% / 11.4%.
-  'adacdna kind:decode engine:llama.cpp': { count: 12, median: 0.08, p90: 0.114 },
+  // (time/decode.ts KERNELS.gguf, 0.75 -> 0.93): -11.4..+23.9%, 8.0% / 11.4%. With ggml's own MoE routing kernels in
+  // the unfused graph (engines/llama-cpp/moe-kernels.ts: 14 a Qwen3-30B-A3B layer and 11 a gpt-oss-20b one beyond a
+  // dense MLP, where vLLM's 4 stood): Qwen3 -11.4% -> -27.1% (RTX 5090), -7.4% -> -21.1%, gpt-oss -11.0% -> -19.1%,
+  // -8.8% -> -14.8%: 9.2% / 23.9%. The counted kernels are one-block softmax, argsort and add kernels, each at a
+  // mat-vec boundary's gap (graphKernelCycles), which these rows read as too dear for them.
+  'adacdna kind:decode engine:llama.cpp': { count: 12, median: 0.092, p90: 0.239 },
   // SemiAnalysisAI/InferenceX#1061, gpt-oss-120b MXFP4 on one MI300X with vLLM 0.17.0 (median TPOT, 1k/1k), scored before
   // any model change: +67.7%, +74.6%, +84.3%, +118.8% at 64, 96, 128 and 256 in flight, the experts timed as FP4
   // Marlin's read. With the experts' FP4 unpacked in the CUs' registers by triton_kernels' matmul_ogs, 2.5 B a CU cycle
@@ -584,8 +590,10 @@ const FIELD_BARS = {
   // (ggml-org/llama.cpp#15451, build 6263). With the GGUF family's read rate worked out from ggml-org/llama.cpp#6766's
   // pair (time/decode.ts KERNELS.gguf, 0.75 -> 0.93): +52.6%, +36.9%, +35.3%, where the same author's RTX 4090 at
   // 232.05 tok/s on a December build (ggml-org/llama.cpp#17621) goes -18.9% -> -8.8%: the card's figure moved 39% across
-  // builds of two months, which the model does not tell apart.
-  'late2025 kind:decode engine:llama.cpp': { count: 3, median: 0.37, p90: 0.527 },
+  // builds of two months, which the model does not tell apart. With ggml's own MoE routing kernels by build
+  // (engines/llama-cpp/moe-kernels.ts: 6 beyond a dense MLP for #16649's master, 8 for build 6263's, where vLLM's 4
+  // stood; #16834's fused graph keeps 4): +34.8% -> +32.0%, +36.9%, +18.3% -> +13.1%.
+  'late2025 kind:decode engine:llama.cpp': { count: 3, median: 0.32, p90: 0.37 },
   // QwQ-32B AWQ (awq_marlin) on vLLM of March 2025, one request at a time, median TPOT, scored before any model change
   // and unchanged: RTX 3090 Ti -13.3%, RTX 6000 Ada -18.5%, RTX 4090 -16.5%, RTX 5090 -9.3%, H100 SXM -14.3%, two RTX
   // 5090s over PCIe +12.7%, four RTX 4090s +7.7%, two RTX 4070 Ti SUPERs -4.1%; vllm-project/vllm#49723's Mistral Small 24B
@@ -850,7 +858,10 @@ const ENGINE_BARS = {
   // any change), 75 rows, 8.0% / 18.5%. With ggml-org/llama.cpp#17505's five rows after a 32,768-token depth
   // (-13.4..+42.9%, scored before any change), 80 rows, 8.0% / 21.1%. With a blog's two RTX 3060 12GB Q5_K_M tg512 rows
   // (-14.5%, -13.6%, scored before any change), 82 rows, 8.3% / 21.1%.
-  'decode engine:llama.cpp': { count: 82, median: 0.083, p90: 0.222 },
+  // ggml's own MoE routing kernels by build (engines/llama-cpp/moe-kernels.ts) in place of vLLM's 4: 8.3% / 21.1% ->
+  // 8.6% / 22.4% (the unfused ggml-org/llama.cpp#17621 rows 6-16 points slower, the gpt-oss rows of builds before the
+  // fusions 3-5 points closer, the December 2023 Mixtral rows 2.6 points faster without a second routing count).
+  'decode engine:llama.cpp': { count: 82, median: 0.086, p90: 0.225 },
   // 44 rows of the earlier sources: 10.4% / 29.1% before FlashInfer's CUTLASS NVFP4 MoE call (engines/moe-call.ts),
   // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tenstorrent/tt-inference-server#356 (scored
   // before any change, +17..+147%), 48 rows, 11.7% / 43.9%; 10.4% / 26.7% with the attention layers' eager calls

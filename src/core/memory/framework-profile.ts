@@ -15,6 +15,13 @@ import type { CacheLayoutProfile, RowSplitProfile } from './layout-profiles.js';
 /** How wide a data-parallel gradient reduce is (FrameworkProfile.gradReduce). */
 export type GradReduceWidth = 'grad' | 'compute' | number;
 
+/**
+ * A llama.cpp-style build's decode graph, oldest first: every op its own kernel (`unfused`); ops fused but not the MoE
+ * routing ops or the mat-vecs' epilogues (`no-moe-fusion`); MoE routing fused but not the mat-vecs' epilogues
+ * (`no-gemv-fusion`); everything the engine now fuses (`fused`). Read from TimeOptions (time/decode-host.ts).
+ */
+export type DecodeGraphBuild = 'unfused' | 'no-moe-fusion' | 'no-gemv-fusion' | 'fused';
+
 /** Decode-attention kernel families whose KV read rate a kernel benchmark gives (time/decode-attention.ts). */
 export type DecodeAttentionFamily = 'flashinfer' | 'flash-attn-2';
 
@@ -470,6 +477,14 @@ export interface FrameworkProfile {
    * expert, the weighted sum of the experts' outputs); each costs a graph kernel's gap. Absent: 0.
    */
   moeRoutingKernels?: number;
+  /**
+   * Time: the same count where the engine's depends on its build's decode graph (TimeOptions.unfusedGraph,
+   * noMoeFusion, noGemvFusion: DecodeGraphBuild) and on the model's routing (its config model_type and top-k), read in
+   * place of moeRoutingKernels (time/decode-host.ts moeRoutingKernelCount). Not read for a build whose expert matmul
+   * runs one expert slot per op (TimeOptions.mulMatIdSync), whose routing perSlotMoeKernels counts. Absent:
+   * moeRoutingKernels.
+   */
+  moeRoutingKernelsByGraph?: (modelType: string, topK: number, graph: DecodeGraphBuild) => number;
   /**
    * Kernels a decode layer whose attention normalizes q and k per head (ModelFacts.qkNormLayers) launches on the
    * step's critical path for those norms, at one sequence and above one; each costs a graph kernel's gap. `eager`:

@@ -1,6 +1,6 @@
 /** A decode step's host side: eager dispatch, CUDA-graph gaps and generate()'s per-token work. */
 import { FRAMEWORKS } from '../memory/frameworks.js';
-import type { FrameworkProfile } from '../memory/framework-profile.js';
+import type { DecodeGraphBuild, FrameworkProfile } from '../memory/framework-profile.js';
 import type { DecodeFeatureKernels } from '../memory/decode-feature-kernels.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { QuantFormat, SlidingMask, TimeOptions } from '../../schema/time.js';
@@ -111,6 +111,33 @@ function perSlotMoeKernels(
   const slot = rows * projections * (1 + quantK) + activation + k.perSlot;
   const dense = projections * (1 + quantK) + activation + quantK;
   return m.moeLayers * (k.routing + m.topK * slot - 1 - dense);
+}
+
+/**
+ * The kernels a decode step's MoE layers launch beyond a dense MLP's: the engine's count for the build's graph and the
+ * model's routing where it gives one (FrameworkProfile.moeRoutingKernelsByGraph), else its flat moeRoutingKernels.
+ * In an unfused graph the dense count gives every linear, the router included, an activation-quantizing kernel
+ * (`quantK`), which the router, a float matrix (a GGUF quantizer leaves it unquantized), does not launch. None where
+ * the build runs one expert slot per op (its perSlotMoeKernels count the routing).
+ */
+export function moeRoutingKernelCount(
+  m: ModelFacts,
+  fw: FrameworkProfile,
+  t: TimeOptions,
+  unfused: boolean,
+  quantK: number,
+): number {
+  const byGraph = fw.moeRoutingKernelsByGraph;
+  if (m.moeLayers === 0 || byGraph === undefined) return m.moeLayers * (fw.moeRoutingKernels ?? 0);
+  if (t.mulMatIdSync === true && fw.perSlotMoeKernels !== undefined) return 0;
+  const graph: DecodeGraphBuild = unfused
+    ? 'unfused'
+    : t.noMoeFusion === true
+      ? 'no-moe-fusion'
+      : t.noGemvFusion === true
+        ? 'no-gemv-fusion'
+        : 'fused';
+  return m.moeLayers * (byGraph(m.modelType, m.topK, graph) - (unfused ? quantK : 0));
 }
 
 /**
@@ -293,12 +320,6 @@ export function decodeHost(
       : o.weights === 'int8'
         ? linears * INT8_LINEAR_SECONDS
         : (linears * bnb4Ops(o) + gemvBias) * bnb4Op;
-  // An MoE layer's routing kernels beyond a dense MLP's (the engine's count, engines/<engine>/memory.ts).
-  const routing =
-    m.moeLayers * (fw.moeRoutingKernels ?? 0) +
-    qkNormKernelCount(m, fw, o.batch) +
-    decodeFeatureKernels(m, o, cc, t) -
-    fusedNormKernels(m, o, cc, t, o.batch);
   // A build before the engine fused ops (TimeOptions.unfusedGraph): its own kernels per layer, each quantized linear
   // with its activation-quantizing kernel (engines/<engine>/memory.ts unfusedDecodeKernels).
   // A row split turns the matmul fusions off too ("TODO: add support for fusion for split buffers") and the graph's
@@ -307,6 +328,12 @@ export function decodeHost(
   const unfused = t.unfusedGraph || rowSplit ? fw.unfusedDecodeKernels : undefined;
   const gap = graphKernel + (rowSplit?.ungraphedKernelSeconds ?? 0);
   const quantK = unfused && q === 'gguf' ? unfused.perQuantizedLinear : 0;
+  // An MoE layer's routing kernels beyond a dense MLP's (the engine's count, engines/<engine>/memory.ts).
+  const routing =
+    moeRoutingKernelCount(m, fw, t, unfused !== undefined, quantK) +
+    qkNormKernelCount(m, fw, o.batch) +
+    decodeFeatureKernels(m, o, cc, t) -
+    fusedNormKernels(m, o, cc, t, o.batch);
   // Flash attention runs a layer's attention as one kernel (FrameworkProfile.unfusedDecodeKernels.flashAttentionFewer).
   const fa = unfused && o.attention === 'flash' ? (unfused.flashAttentionFewer ?? 0) : 0;
   const perLayer = unfused

@@ -4,8 +4,8 @@ import type {
   FrameworkProfile,
   RowSplitProfile,
 } from '../../memory/framework-profile.js';
-import { VLLM_MEMORY } from '../vllm/memory.js';
 import { SERVING_BASE } from '../serving-base.js';
+import { ggmlMoeRoutingKernels } from './moe-kernels.js';
 
 // The CUDA runtime and cuBLAS handle of a process without PyTorch (no caching allocator, no NCCL): ~300 MiB
 // (pytorch/pytorch#86509 measures 287 MB for the bare context with lazy loading; assumed alike).
@@ -103,10 +103,9 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   // Its own kernels (mul_mat_vec_q, fused norms) keep the shared graph gap, not the serving engines' per-kernel cost
   // sized from cuBLAS/FlashInfer chains (graphKernelSeconds, engines/graph-kernel.ts): llama.cpp's decode rows are
   // timed slow, not fast.
-  // The HIP build runs its own mat-vec and MMQ kernels on ROCm (no hipBLASLt fixed cost, rocmLibraryGemm) and its own
-  // flash-attention kernel for a prefill (no rocmPrefillAttention). Its ROCm decode attention was not read: vLLM's
-  // kernels' figures (engines/vllm/rocm-attention.ts), assumed; no calibration row moves with them.
-  rocmPagedDecode: VLLM_MEMORY.rocmPagedDecode,
+  // The HIP build runs its own mat-vec and MMQ kernels on ROCm (no hipBLASLt fixed cost, rocmLibraryGemm), its own
+  // flash-attention kernel for a prefill (no rocmPrefillAttention) and ggml's own attention kernels at decode, not
+  // vLLM's paged ones (no rocmPagedDecode): the KV read at the stream rate.
   // The shared gap in SM cycles: 2.5 µs at the H100 SXM's 1.98 GHz (time/train-work.ts GRAPH_KERNEL_SECONDS, from an
   // H100 SXM5 step, https://cloudai.pt/tag/cuda-graphs/), so a kernel boundary costs 1.96 µs on an RTX 4090 and 3.5
   // on an A100. One tester, two cards (ggml-org/llama.cpp#6766: LLaMA 2 7B q4_0 with CUDA graphs, 128.27 tok/s on an
@@ -139,30 +138,24 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   // vocabulary (common_sampler: logits copy, top-k/top-p/temperature chain): ~0.2 ms per slot (assumed).
   stepHostSeconds: 3e-4,
   seqHostSeconds: 2e-4,
-  // The serial-scheduler and overlapped-loop host figures are vLLM's (engines/vllm/memory.ts), assumed equal to
-  // vLLM's: none is measured for llama-server, and no calibration row moves with them.
-  serialStepHostSeconds: VLLM_MEMORY.serialStepHostSeconds,
-  asyncStepHostSeconds: VLLM_MEMORY.asyncStepHostSeconds,
+  // Its host work between steps is the two figures above; vLLM's scheduler figures (serialStepHostSeconds,
+  // asyncStepHostSeconds, engines/vllm/memory.ts) are vLLM's Python engine core's, not llama-server's.
   // update_slots puts each generating slot's sampled token in the batch, then fills it with pending prompt tokens
   // ("next, batch any pending prompts without exceeding n_batch", cont_batching on by default; tools/server/server.cpp
   // at 25d5b0c5): a prompt's chunk runs in the decode step.
   prefillInDecodeStep: true,
-  // -tp splits matrices by rows (tpRowSplit) and runs no custom all-reduce; vLLM's latency (engines/vllm/memory.ts)
-  // is kept, assumed, and no calibration row moves with it.
-  allReduceSeconds: VLLM_MEMORY.allReduceSeconds,
+  // -tp splits matrices by rows (tpRowSplit): copies to and from the main GPU, no all-reduce kernel of its own
+  // (no allReduceSeconds).
   moeDispatch: 'grouped',
   // vLLM's fused_moe call latency (moeCallSeconds) and its tiles (fusedMoeTile16) are its Triton kernel's; llama.cpp's
   // MUL_MAT_ID is another kernel. llama.cpp runs no block-scaled FP8 checkpoint (blockFp8Linear).
-  // An MoE layer's kernels beyond a dense MLP's: vLLM's count (router GEMM, top-k, token alignment, the weighted
-  // sum; engines/vllm/memory.ts), assumed equal to vLLM's for ggml's graph (calibration/assumed.json).
-  moeRoutingKernels: VLLM_MEMORY.moeRoutingKernels,
-  // MLA, shared-expert and block-FP8 kernels: vLLM's v0.11.0 decode-graph counts (engines/vllm/decode-kernels.ts),
-  // assumed equal to vLLM's; no calibration row moves with them.
-  decodeFeatureKernels: VLLM_MEMORY.decodeFeatureKernels,
-  // vLLM's piecewise-graph attention calls and its fp8-KV prefill on compute capability 10.0, assumed equal to
-  // vLLM's (engines/vllm/piecewise.ts, vllm-project/vllm#25998); no calibration row moves with them.
-  piecewiseAttentionCalls: VLLM_MEMORY.piecewiseAttentionCalls,
-  fp8KvPrefillAttention: VLLM_MEMORY.fp8KvPrefillAttention,
+  // An MoE layer's kernels beyond a dense MLP's, counted in ggml's graph by build (engines/llama-cpp/moe-kernels.ts:
+  // router mat-vec, top-k routing ops, the weights' multiply and the experts' sum, fused or apart).
+  moeRoutingKernelsByGraph: ggmlMoeRoutingKernels,
+  // MLA, shared-expert and block-FP8 decode kernels (decodeFeatureKernels) were not counted in ggml's graph: none.
+  // CUDA graphs capture the whole decode graph (no piecewise attention calls), and the fp8 KV cache is q8_0 blocks
+  // read by ggml's own flash-attention kernel (no fp8KvPrefillAttention, which is vLLM's compute capability 10.0
+  // prefill path, vllm-project/vllm#25998).
   // The Mixtral-era MUL_MAT_ID ran one expert slot per op (op_params[0] = the slot) and, before launching that
   // expert's mat-vec, copied the routing ids to a host vector and waited on the stream (cudaMemcpyAsync then
   // cudaStreamSynchronize in ggml_cuda_mul_mat_id, ggerganov/llama.cpp ggml-cuda.cu
