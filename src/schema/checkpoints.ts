@@ -24,11 +24,12 @@ export type QuantMethod = (typeof QUANT_METHODS)[number];
 /**
  * The weight formats a published checkpoint can stand for, and the config.json methods that hold each: AWQ/GPTQ
  * (or llm-compressor's W4A16) int4 on the Marlin kernels, FP8 W8A8 with one scale per output channel or tensor
- * (llm-compressor, Meta's fbgemm), NVFP4 (ModelOpt or llm-compressor), MXFP4 (gpt-oss) and llama.cpp's GGUF types.
+ * (llm-compressor, Meta's fbgemm), llm-compressor's W8A8 int8, NVFP4 (ModelOpt or llm-compressor), MXFP4 (gpt-oss) and llama.cpp's GGUF types.
  */
 export const PUBLISHED_METHODS: Readonly<Partial<Record<WeightDtype, readonly QuantMethod[]>>> = {
   int4: ['awq', 'gptq', 'compressed-tensors'],
   fp8: ['compressed-tensors', 'fbgemm_fp8'],
+  int8: ['compressed-tensors'],
   nvfp4: ['modelopt', 'compressed-tensors'],
   mxfp4: ['mxfp4'],
   q4_0: ['gguf'],
