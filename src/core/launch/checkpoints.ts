@@ -1,6 +1,7 @@
 /**
  * Which checkpoint a serving plan loads: a published repository in the plan's weight format when one is known
- * (by the base model's Hugging Face id), else the base repository with the quantize step that makes one.
+ * (catalogs/checkpoints.json, by the base model's Hugging Face id), else the base repository with the quantize step
+ * that makes one.
  */
 import type { WeightDtype } from '../../schema/estimate.js';
 
