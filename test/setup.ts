@@ -1,6 +1,8 @@
 // Fail any test that writes to the console (as zod's test setup does): output belongs to commands.
 import { afterEach, vi } from 'vitest';
 import { loadLaunchers } from '../src/core/engines/registry.js';
+// The published checkpoints of catalogs/checkpoints.json, which launch and the planner look formats up in.
+import '../src/io/load-catalog.js';
 
 // The built-in engines, launchers included (commands load these on demand; tests call the core directly).
 await loadLaunchers();

@@ -1,8 +1,13 @@
-/** Reads catalogs/ (GPUs, offers, circuits), validates each file with its schema, and resolves ids and aliases. */
+/**
+ * Reads catalogs/ (GPUs, offers, circuits, published checkpoints), validates each file with its schema, and resolves
+ * ids and aliases.
+ */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
+import { usePublishedCheckpoints } from '../core/launch/checkpoints.js';
+import { checkpointCatalogSchema, type CheckpointCatalog } from '../schema/checkpoints.js';
 import { circuitSchema, type Circuit } from '../schema/circuit.js';
 import { gpuSchema, type Gpu } from '../schema/gpu.js';
 import { offerFileSchema, type Offer } from '../schema/offer.js';
@@ -154,6 +159,15 @@ export function loadOffers(opts?: CatalogOptions): Offer[] {
     return offers;
   });
 }
+
+/** The published quantized checkpoints of catalogs/checkpoints.json, by the base model's Hugging Face id. */
+export function loadCheckpoints(opts?: CatalogOptions): CheckpointCatalog {
+  return parseFile(join(rootOf(opts), 'checkpoints.json'), checkpointCatalogSchema);
+}
+
+// The core reads the published checkpoints through this (read on the first lookup; every command, the planner's
+// worker and the explorer's modules import this module through io/load-model.ts).
+usePublishedCheckpoints(() => loadCheckpoints());
 
 /** Every circuit preset in catalogs/circuits/, sorted by id. */
 export function loadCircuits(opts?: CatalogOptions): Circuit[] {

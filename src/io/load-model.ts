@@ -17,6 +17,8 @@ import type { Arch } from '../core/model/index.js';
 import { ConfigError, archFromHfConfig } from '../core/model/index.js';
 import { MODEL_ID_PATTERN, type ModelEntry, modelEntrySchema } from '../schema/model.js';
 import { UserError, badValue } from './errors.js';
+// The published checkpoints the core looks a model's formats up in (load-catalog.ts sets where they are read).
+import './load-catalog.js';
 import { packagePath } from './paths.js';
 import { didYouMean, editDistance } from './suggest.js';
 import { MAX_NESTING, bracketDepth, parseJsonInput, readInputText, tooDeep } from './read-input.js';

@@ -139,10 +139,12 @@ describe('llama.cpp: the vision tower is an mmproj GGUF of its own', () => {
   });
 
   it('serve.sh writes --mmproj only where images are planned', () => {
-    const text = estimate(gemma, {});
-    const one = estimate(gemma, {}, 1);
-    const plain = serveShOf(gemma, text.options, rtx, text);
-    const images = serveShOf(gemma, one.options, rtx, one);
+    // A GGUF made locally (no published Q4_K_M of gemma-3-12b-it, catalogs/checkpoints.json): llama-server -m.
+    const made = resolveModel('gemma-3-12b-it');
+    const text = estimate(made, {});
+    const one = estimate(made, {}, 1);
+    const plain = serveShOf(made, text.options, rtx, text);
+    const images = serveShOf(made, one.options, rtx, one);
     expect(plain).not.toContain('mmproj');
     expect(images).toContain('--mmproj "$MMPROJ"');
     expect(images).toContain(

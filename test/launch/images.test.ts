@@ -49,10 +49,11 @@ describe('launch --images on a multimodal model', () => {
   });
 
   it("writes llama-server's --mmproj with the tower's GGUF only when images are served", () => {
-    const withImages = serveSh({ images: '1' });
+    // Q5_K_M: a GGUF made locally (no published one of gemma-3-27b-it, catalogs/checkpoints.json), so -m and --mmproj.
+    const withImages = serveSh({ images: '1', weights: 'q5_k_m' });
     expect(withImages).toMatch(/--mmproj "\$MMPROJ"/);
     expect(withImages).toMatch(/convert_hf_to_gguf\.py base --mmproj/);
-    expect(serveSh()).not.toMatch(/--mmproj/);
+    expect(serveSh({ weights: 'q5_k_m' })).not.toMatch(/--mmproj/);
   });
 
   it('--image-pixels alone is refused, naming the flag', () => {

@@ -68,7 +68,7 @@ describe('serving a repository that ships AWQ int4 only', () => {
       const sh = serveShOf(made.arch, made.options, made.gpu, made.estimate);
       expect(sh).toMatch(/llm-compressor/);
       expect(sh).not.toContain('--quantization fp8');
-      const online = launchInputOf('qwen2.5-7b', 'h100-sxm', flagsOf(framework, 'fp8'));
+      const online = launchInputOf('qwen2.5-14b', 'h100-sxm', flagsOf(framework, 'fp8'));
       const sh2 = serveShOf(online.arch, online.options, online.gpu, online.estimate);
       expect(sh2).toContain('--quantization fp8');
       expect(sh2).not.toMatch(/llm-compressor/);

@@ -57,7 +57,7 @@ describe('vLLM serve.sh', () => {
     expect(serveCommands(String(files['serve.sh']))[0]!['--quantization']).toBe('bitsandbytes');
   });
   it('fp8 without a published checkpoint quantizes while loading; with one, reads its config', () => {
-    const q = launch('qwen2.5-7b', 'l40s', { framework: 'vllm', weights: 'fp8' });
+    const q = launch('qwen2.5-14b', 'l40s', { framework: 'vllm', weights: 'fp8' });
     expect(serveCommands(String(q.files['serve.sh']))[0]!['--quantization']).toBe('fp8');
     const p = launch('llama-3.1-405b', 'h100-sxm', {
       framework: 'vllm',
@@ -161,7 +161,10 @@ describe('llama-server line', () => {
     expect(modelOf(sh)).toBe('bartowski/Meta-Llama-3.1-70B-Instruct-GGUF');
   });
   it('a model without a published GGUF gets the convert and llama-quantize steps', () => {
-    const { files } = launch('qwen2.5-7b', 'rtx-4090', { framework: 'llama.cpp', weights: 'q8_0' });
+    const { files } = launch('qwen2.5-1.5b', 'rtx-4090', {
+      framework: 'llama.cpp',
+      weights: 'q8_0',
+    });
     const sh = String(files['serve.sh']);
     expect(sh).toMatch(/llama-quantize model-f16\.gguf model-Q8_0\.gguf Q8_0/);
     expect(serveCommands(sh)[0]!['-m']).toBe('model-Q8_0.gguf');

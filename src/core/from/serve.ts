@@ -237,7 +237,8 @@ export function servedReading(
 
 /**
  * The model a server command loads, as `--model` takes it: the base of a published checkpoint vramplan knows
- * (launch/checkpoints.ts), a GGUF repository without its `:QUANT`, null for a local .gguf file or an unset variable.
+ * (catalogs/checkpoints.json, launch/checkpoints.ts), a GGUF repository without its `:QUANT`, null for a local .gguf
+ * file or an unset variable.
  */
 export function servedModel(ref: string | null): string | null {
   if (ref === null || ref.includes('$') || /\.gguf$/i.test(ref)) return null;

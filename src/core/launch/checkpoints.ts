@@ -1,6 +1,7 @@
 /**
  * Which checkpoint a serving plan loads: a published repository in the plan's weight format when one is known
- * (by the base model's Hugging Face id), else the base repository with the quantize step that makes one.
+ * (catalogs/checkpoints.json, by the base model's Hugging Face id), else the base repository with the quantize step
+ * that makes one.
  */
 import type { WeightDtype } from '../../schema/estimate.js';
 
@@ -14,57 +15,36 @@ export interface Checkpoint {
   own?: boolean;
 }
 
-// Published quantized checkpoints, each from its Hugging Face model page.
-const PUBLISHED: Readonly<Record<string, Partial<Record<WeightDtype, string>>>> = {
-  'meta-llama/Llama-3.1-8B': {
-    int4: 'hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4', // huggingface.co/hugging-quants
-    fp8: 'RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8', // huggingface.co/RedHatAI (llm-compressor W8A8 FP8)
-    nvfp4: 'nvidia/Llama-3.1-8B-Instruct-FP4', // huggingface.co/nvidia (ModelOpt NVFP4; vLLM, SGLang; Blackwell)
-    q4_k_m: 'bartowski/Meta-Llama-3.1-8B-Instruct-GGUF',
-    q5_k_m: 'bartowski/Meta-Llama-3.1-8B-Instruct-GGUF',
-    q6_k: 'bartowski/Meta-Llama-3.1-8B-Instruct-GGUF',
-    q8_0: 'bartowski/Meta-Llama-3.1-8B-Instruct-GGUF',
-  },
-  'meta-llama/Llama-3.1-70B': {
-    int4: 'hugging-quants/Meta-Llama-3.1-70B-Instruct-AWQ-INT4',
-    fp8: 'RedHatAI/Meta-Llama-3.1-70B-Instruct-FP8',
-    q4_k_m: 'bartowski/Meta-Llama-3.1-70B-Instruct-GGUF',
-  },
-  'meta-llama/Llama-3.1-405B': {
-    int4: 'hugging-quants/Meta-Llama-3.1-405B-Instruct-AWQ-INT4',
-    fp8: 'meta-llama/Llama-3.1-405B-Instruct-FP8', // Meta's own FP8 release
-    nvfp4: 'nvidia/Llama-3.1-405B-Instruct-FP4', // huggingface.co/nvidia (ModelOpt NVFP4, Blackwell)
-  },
-  'openai/gpt-oss-20b': { mxfp4: 'openai/gpt-oss-20b' }, // ships MXFP4 MoE weights
-  // AWQ 4-bit repackage of the Instruct model (huggingface.co/casperhansen/llama-3.3-70b-instruct-awq).
-  'meta-llama/Llama-3.3-70B-Instruct': { int4: 'casperhansen/llama-3.3-70b-instruct-awq' },
-  // Qwen's own AWQ releases of the Instruct models (huggingface.co/Qwen, "Qwen2.5" collection).
-  'Qwen/Qwen2.5-0.5B': { int4: 'Qwen/Qwen2.5-0.5B-Instruct-AWQ' },
-  'Qwen/Qwen2.5-1.5B': { int4: 'Qwen/Qwen2.5-1.5B-Instruct-AWQ' },
-  'Qwen/Qwen2.5-3B': { int4: 'Qwen/Qwen2.5-3B-Instruct-AWQ' },
-  'Qwen/Qwen2.5-7B': { int4: 'Qwen/Qwen2.5-7B-Instruct-AWQ' },
-  'Qwen/Qwen2.5-14B': { int4: 'Qwen/Qwen2.5-14B-Instruct-AWQ' },
-  'Qwen/Qwen2.5-32B': { int4: 'Qwen/Qwen2.5-32B-Instruct-AWQ' },
-  'Qwen/Qwen2.5-72B': { int4: 'Qwen/Qwen2.5-72B-Instruct-AWQ' },
-  // Qwen3: Qwen's own AWQ (dense) and GPTQ-Int4 (MoE) releases (huggingface.co/Qwen, "Qwen3" collection), and
-  // RedHatAI's FP8-dynamic ones (huggingface.co/RedHatAI: llm-compressor FP8_DYNAMIC, one scale per output row,
-  // per-token activation scales: the fp8 the plan prices). Qwen's own "-FP8" repositories are block-128 FP8,
-  // other kernels.
-  'Qwen/Qwen3-0.6B': { fp8: 'RedHatAI/Qwen3-0.6B-FP8-dynamic' },
-  'Qwen/Qwen3-1.7B': { fp8: 'RedHatAI/Qwen3-1.7B-FP8-dynamic' },
-  'Qwen/Qwen3-4B': { int4: 'Qwen/Qwen3-4B-AWQ', fp8: 'RedHatAI/Qwen3-4B-FP8-dynamic' },
-  'Qwen/Qwen3-8B': { int4: 'Qwen/Qwen3-8B-AWQ', fp8: 'RedHatAI/Qwen3-8B-FP8-dynamic' },
-  'Qwen/Qwen3-14B': { int4: 'Qwen/Qwen3-14B-AWQ', fp8: 'RedHatAI/Qwen3-14B-FP8-dynamic' },
-  'Qwen/Qwen3-32B': { int4: 'Qwen/Qwen3-32B-AWQ', fp8: 'RedHatAI/Qwen3-32B-FP8-dynamic' },
-  'Qwen/Qwen3-30B-A3B': {
-    int4: 'Qwen/Qwen3-30B-A3B-GPTQ-Int4',
-    fp8: 'RedHatAI/Qwen3-30B-A3B-FP8-dynamic',
-  },
-  'Qwen/Qwen3-235B-A22B': {
-    int4: 'Qwen/Qwen3-235B-A22B-GPTQ-Int4',
-    fp8: 'RedHatAI/Qwen3-235B-A22B-FP8-dynamic',
-  },
-};
+/** A published checkpoint as the core reads it: the repository that holds a weight format of a base model. */
+export interface PublishedRepo {
+  readonly weights: WeightDtype;
+  readonly repo: string;
+}
+
+/** Reads the published checkpoints by the base model's Hugging Face id (catalogs/checkpoints.json, io/load-catalog.ts). */
+export type PublishedSource = () => Readonly<Record<string, readonly PublishedRepo[]>>;
+
+let source: PublishedSource | null = null;
+let table: Readonly<Record<string, readonly PublishedRepo[]>> | null = null;
+
+/** Sets where the published checkpoints are read from (on the first lookup); io/load-catalog.ts sets the catalog. */
+export function usePublishedCheckpoints(read: PublishedSource): void {
+  source = read;
+  table = null;
+}
+
+function published(): Readonly<Record<string, readonly PublishedRepo[]>> {
+  if (table) return table;
+  if (!source)
+    throw new Error('the published checkpoints are not loaded (import io/load-catalog.ts first)');
+  return (table = source());
+}
+
+/** The published repository in `weights` of the base model `hfId`, or undefined. */
+const publishedRepo = (hfId: string, weights: WeightDtype): string | undefined =>
+  Object.hasOwn(published(), hfId)
+    ? published()[hfId]?.find((c) => c.weights === weights)?.repo
+    : undefined;
 
 export const GGUF_TYPE: Partial<Record<WeightDtype, string>> = {
   q4_0: 'Q4_0',
@@ -86,7 +66,7 @@ export function checkpointFor(
   shipped: WeightDtype | null = null,
 ): Checkpoint {
   if (shipped === weights) return { ref: hfId ?? fallback, published: true, steps: [] };
-  const known = hfId ? PUBLISHED[hfId]?.[weights] : undefined;
+  const known = hfId ? publishedRepo(hfId, weights) : undefined;
   if (known) return { ref: known, published: true, steps: [] };
   const gguf = GGUF_TYPE[weights];
   if (gguf) {
@@ -136,8 +116,7 @@ export function checkpointFor(
 
 /** The base model and (first) weight format of a published checkpoint (`--from` reads serve.sh back), or null. */
 export function publishedBase(ref: string): { hfId: string; weights: WeightDtype } | null {
-  for (const [hfId, byWeights] of Object.entries(PUBLISHED))
-    for (const [weights, published] of Object.entries(byWeights))
-      if (published === ref) return { hfId, weights: weights as WeightDtype };
+  for (const [hfId, list] of Object.entries(published()))
+    for (const c of list) if (c.repo === ref) return { hfId, weights: c.weights };
   return null;
 }
