@@ -3,6 +3,7 @@ import { basename, extname, resolve } from 'node:path';
 import { render } from 'ink';
 import type { Plan, PlanResult } from '../core/plan/index.js';
 import { UserError } from '../io/errors.js';
+import { modelRepo } from '../core/model/arch.js';
 import { loadScenario } from '../io/load-scenario.js';
 import { PlanClient } from '../io/plan-client.js';
 import {
@@ -81,7 +82,7 @@ export function launchTo(file: string, plan: Plan, scenario: Scenario, dir = '.'
   const input = launchInputOfPlan(
     plan,
     arch,
-    arch.hfId ?? scenario.model,
+    modelRepo(arch) ?? scenario.model,
     undefined,
     tokens,
     haveCheckpointsOf(scenario),

@@ -10,6 +10,7 @@ import {
   type LaunchInput,
 } from '../core/launch/index.js';
 import { plannedTokens } from '../core/launch/common.js';
+import { modelRepo } from '../core/model/arch.js';
 import { launchedLoraOptions } from '../core/launch/modules.js';
 import { badValue, UserError } from '../io/errors.js';
 import { findGpu, loadOffers } from '../io/load-catalog.js';
@@ -205,7 +206,7 @@ export function launchInputFromFlags(
     gradAccum,
     powerLimitW,
     estimate: buildEstimate(arch, options, gpu, time),
-    modelRef: arch.hfId ?? modelRefOf(model),
+    modelRef: modelRepo(arch) ?? modelRefOf(model),
     gpusPerNode,
     ...(offer ? { offer } : {}),
   };
@@ -296,7 +297,7 @@ export async function runLaunchScenario(
     launchInputOfPlan(
       plan,
       arch,
-      arch.hfId ?? modelRefOf(spec),
+      modelRepo(arch) ?? modelRefOf(spec),
       undefined,
       tokens,
       haveCheckpointsOf(scenario),
@@ -361,7 +362,7 @@ export function runLaunchFromPlan(file: string, planArg: unknown, lf: LaunchFlag
   const input = launchInputOfPlan(
     plans[n - 1] as unknown as Plan,
     arch,
-    arch.hfId ?? modelRefOf(spec),
+    modelRepo(arch) ?? modelRefOf(spec),
     gpus[n - 1],
     undefined,
     scenario.haveCheckpoints,
@@ -369,7 +370,7 @@ export function runLaunchFromPlan(file: string, planArg: unknown, lf: LaunchFlag
   if (input.estimate.fits === false)
     throw new UserError(
       `--from-plan: ${file}: plans[${n - 1}] does not fit on ${input.gpu.name} when estimated again (${formatDeviceMemory(input.estimate.perGpu.deviceBytes)} of ${formatDeviceMemory(input.estimate.gpu?.capacityBytes ?? 0)} usable per GPU); nothing written`,
-      `See why: ${estimateCommand(arch.hfId ?? spec, input.options).replace(/^vramplan estimate/, 'vramplan explain --model')} --gpu ${input.gpu.id}`,
+      `See why: ${estimateCommand(modelRepo(arch) ?? spec, input.options).replace(/^vramplan estimate/, 'vramplan explain --model')} --gpu ${input.gpu.id}`,
       2,
     );
   return writeFolder(input, lf);

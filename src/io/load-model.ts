@@ -51,7 +51,9 @@ export function resolveModel(spec: string, opts: ResolveOptions = {}): Arch {
       join(dir, `${entry.id}.json`),
     );
     const note = mirrorNote(spec, entry);
-    return note ? { ...arch, assumptions: [note, ...(arch.assumptions ?? [])] } : arch;
+    const repo = aliasRepo(spec, entry);
+    const named = repo ? { ...arch, repo } : arch;
+    return note ? { ...named, assumptions: [note, ...(named.assumptions ?? [])] } : named;
   }
   if (existsSync(spec))
     return statSync(spec).isDirectory() ? fromFolder(spec) : fromConfigFile(spec);
@@ -173,6 +175,16 @@ function findEntry(spec: string, dir: string): ModelEntry | null {
     if (isObject(raw) && namesOf(raw).includes(key)) return readEntry(join(dir, file));
   }
   return null;
+}
+
+/**
+ * The alias `spec` names when it is a Hugging Face repository other than the entry's own (`hfId`), as the catalog
+ * spells it: launch loads that repository, not the entry's.
+ */
+function aliasRepo(spec: string, entry: ModelEntry): string | undefined {
+  const key = spec.trim().toLowerCase();
+  if (!key.includes('/') || entry.hfId?.toLowerCase() === key) return undefined;
+  return entry.aliases.find((a) => a.toLowerCase() === key);
 }
 
 /** Lowercased names an unvalidated catalog object answers to (cheap scan before validation). */

@@ -3,6 +3,7 @@
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { buildEstimate, type EstimateResult } from '../../src/core/estimate.js';
 import { buildLaunch, type LaunchInput } from '../../src/core/launch/index.js';
+import { modelRepo } from '../../src/core/model/arch.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
@@ -26,7 +27,7 @@ export function launchInputOf(
     gradAccum,
     powerLimitW: null,
     estimate: buildEstimate(arch, options, g),
-    modelRef: arch.hfId ?? model,
+    modelRef: modelRepo(arch) ?? model,
     ...extra,
   };
 }
@@ -45,7 +46,7 @@ export function serveLaunchOf(
     gradAccum: 1,
     powerLimitW: null,
     estimate,
-    modelRef: arch.hfId ?? arch.id,
+    modelRef: modelRepo(arch) ?? arch.id,
   });
 }
 

@@ -5,6 +5,7 @@ import type { EstimateOptions } from '../../schema/estimate.js';
 import { checkpointFor, GGUF_TYPE, type Checkpoint } from '../launch/checkpoints.js';
 import { EAGLE3_HEADS } from '../model/speculative.js';
 import { nativeWeights } from '../model/native-weights.js';
+import { modelRepo } from '../model/arch.js';
 
 /** Shell-quote one word (single quotes; an embedded quote closes, escapes and reopens). */
 export const sq = (s: string): string =>
@@ -18,7 +19,12 @@ export const sq = (s: string): string =>
  */
 export function servedCheckpoint(
   x: LaunchInput,
-  ck: Checkpoint = checkpointFor(x.arch.hfId, x.modelRef, x.options.weights, nativeWeights(x.arch)),
+  ck: Checkpoint = checkpointFor(
+    modelRepo(x.arch),
+    x.modelRef,
+    x.options.weights,
+    nativeWeights(x.arch),
+  ),
 ): Checkpoint {
   if (ck.steps.length === 0 || x.haveCheckpoints?.includes(x.options.weights) !== true) return ck;
   return { ref: ownCheckpointRef(x.options.weights), published: false, steps: [], own: true };
@@ -211,7 +217,12 @@ export const mtpCheckpointRule = (library: string, versions: string): Rule => ({
   scope: 'writer',
   applies: (x) => {
     if (x.options.speculative !== 'mtp') return false;
-    const ck = checkpointFor(x.arch.hfId, x.arch.id, x.options.weights, nativeWeights(x.arch));
+    const ck = checkpointFor(
+      modelRepo(x.arch),
+      x.arch.id,
+      x.options.weights,
+      nativeWeights(x.arch),
+    );
     return ck.steps.length > 0 || (x.options.weights === 'fp8' && !ck.published);
   },
 });
@@ -238,7 +249,7 @@ export const int4CheckpointRule = (library: string, versions: string): Rule => (
   applies: (x) =>
     MADE_FROM_16BIT.has(x.options.weights) &&
     nativeWeights(x.arch) === 'int4' &&
-    !checkpointFor(x.arch.hfId, x.arch.id, x.options.weights, 'int4').published,
+    !checkpointFor(modelRepo(x.arch), x.arch.id, x.options.weights, 'int4').published,
 });
 
 /** Whether serve.sh quantizes the base checkpoint while loading (`--quantization fp8`): fp8, nothing published, made or owned. */

@@ -19,6 +19,8 @@ export interface Checkpoint {
 export interface PublishedRepo {
   readonly weights: WeightDtype;
   readonly repo: string;
+  /** The model that was quantized, where it is not the base itself (its instruction-tuned release). */
+  readonly quantizedFrom?: string;
 }
 
 /** Reads the published checkpoints by the base model's Hugging Face id (catalogs/checkpoints.json, io/load-catalog.ts). */
@@ -40,11 +42,19 @@ function published(): Readonly<Record<string, readonly PublishedRepo[]>> {
   return (table = source());
 }
 
-/** The published repository in `weights` of the base model `hfId`, or undefined. */
-const publishedRepo = (hfId: string, weights: WeightDtype): string | undefined =>
-  Object.hasOwn(published(), hfId)
-    ? published()[hfId]?.find((c) => c.weights === weights)?.repo
-    : undefined;
+/**
+ * The published repository in `weights` of the model `hfId`, or undefined: listed under it as a base model, or
+ * quantized from it (`quantizedFrom`: an instruction-tuned release the catalog resolves to its base's entry).
+ */
+function publishedRepo(hfId: string, weights: WeightDtype): string | undefined {
+  const table = published();
+  if (Object.hasOwn(table, hfId)) return table[hfId]?.find((c) => c.weights === weights)?.repo;
+  const id = hfId.toLowerCase();
+  for (const list of Object.values(table))
+    for (const c of list)
+      if (c.weights === weights && c.quantizedFrom?.toLowerCase() === id) return c.repo;
+  return undefined;
+}
 
 export const GGUF_TYPE: Partial<Record<WeightDtype, string>> = {
   q4_0: 'Q4_0',

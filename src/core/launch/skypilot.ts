@@ -9,6 +9,7 @@ import { Document } from 'yaml';
 import type { Offer } from '../../schema/offer.js';
 import { checkpointBytes } from '../memory/host-ram.js';
 import { valueBytes } from '../model/dtypes.js';
+import { modelRepo } from '../model/arch.js';
 import { nativeWeights } from '../model/native-weights.js';
 import { checkpointFor } from './checkpoints.js';
 import { isTraining, MASTER_PORT, nodesOf } from './common.js';
@@ -70,7 +71,7 @@ export function skyDiskGb(x: LaunchInput): number {
   const total = p?.checkpoint?.total ?? p?.total ?? 0;
   const served = isTraining(o)
     ? null
-    : checkpointFor(x.arch.hfId ?? null, x.modelRef, o.weights, nativeWeights(x.arch));
+    : checkpointFor(modelRepo(x.arch), x.modelRef, o.weights, nativeWeights(x.arch));
   const download = served?.published
     ? total * valueBytes(o.weights)
     : checkpointBytes(x.arch, total);

@@ -170,6 +170,13 @@ export interface Arch {
   /** Catalog id, or a path-derived id for a local config. */
   id: string;
   hfId: string | null;
+  /**
+   * The Hugging Face repository the user named, where it is a catalog alias of this entry rather than its `hfId`
+   * (an instruction-tuned release or a fine-tune with the same architecture, such as
+   * deepseek-ai/DeepSeek-R1-Distill-Llama-8B for llama-3.1-8b): what launch files load and what published
+   * checkpoints are looked up by (`modelRepo`).
+   */
+  repo?: string;
   modelType: string;
   architecture: string;
   kind: 'causal-lm' | 'encoder' | 'encoder-decoder';
@@ -244,3 +251,7 @@ export interface ParamCounts {
   /** What the checkpoint's files hold: total + mtp (the Hub's safetensors total). */
   checkpoint: number;
 }
+
+/** The repository a model's launch files load: the alias the user named, else the catalog's Hugging Face id. */
+export const modelRepo = (arch: Pick<Arch, 'hfId' | 'repo'>): string | null =>
+  arch.repo ?? arch.hfId;

@@ -5,7 +5,7 @@
 import type { WeightDtype } from '../../schema/estimate.js';
 import type { Scenario } from '../../schema/scenario.js';
 import { checkpointFor, GGUF_TYPE } from '../launch/checkpoints.js';
-import type { Arch } from '../model/arch.js';
+import { modelRepo, type Arch } from '../model/arch.js';
 import { nativeWeights } from '../model/native-weights.js';
 import { checkpointBytes } from '../memory/host-ram.js';
 
@@ -72,7 +72,7 @@ export function madeWeightsOf(
 ): MadeWeights | null {
   if (s.job.kind !== 'inference') return null;
   if (s.job.haveCheckpoints?.includes(weights) === true) return null;
-  const ck = checkpointFor(arch.hfId, arch.id, weights, nativeWeights(arch));
+  const ck = checkpointFor(modelRepo(arch), arch.id, weights, nativeWeights(arch));
   if (ck.published || ck.steps.length === 0) return null;
   if (GGUF_TYPE[weights] !== undefined)
     return { ref: ck.ref, quantizer: 'llama-quantize', gpuHours: 0 };

@@ -2,7 +2,7 @@
 import { rollsOut } from '../../schema/objectives.js';
 import { NEAR_TIE, rankHours } from './context.js';
 import { withExpertGroup } from './expert-parallel.js';
-import type { Arch } from '../model/arch.js';
+import { modelRepo, type Arch } from '../model/arch.js';
 import { engineOf } from '../engines/engine.js';
 import { BNB_OPTIMIZERS, ENGINE_PROFILES, onEngine } from '../engines/engines.js';
 import { hostRamOfOptions } from '../memory/host-ram.js';
@@ -294,7 +294,7 @@ function weightsToMake(ctx: Ctx, row: number): Pick<PlanChoices, 'weightsToMake'
 function madeWeightsNote(ctx: Ctx, k: Kept, weights: string, hostLimit: number): string | null {
   const m = ctx.made[ctx.rows.base[k.row]!];
   if (!m) return null;
-  const model = ctx.arch.hfId ?? ctx.arch.id;
+  const model = modelRepo(ctx.arch) ?? ctx.arch.id;
   const how =
     m.quantizer === 'llama-quantize'
       ? "with llama.cpp's convert_hf_to_gguf.py and llama-quantize on the CPU, whose wall time is not counted in the hours or the cost (no published rate of llama-quantize on a CPU to count it by; docs/assumptions.md)"
