@@ -95,6 +95,30 @@ describe('tensor rate per card', () => {
   });
 });
 
+describe('memory-bound rate under a power limit', () => {
+  const mem = (id: string, powerLimit: number, serving = false) =>
+    gpuRates(findGpu(id), { ...defaultTimeOptions(1), powerLimit }, serving).mem /
+    gpuRates(findGpu(id), defaultTimeOptions(1), serving).mem;
+
+  it('a GDDR card follows the RTX 3090 llama.cpp decode sweep, whether serving or training', () => {
+    // llmgarage's six-3090 sweep at 4K context: 72.6 tok/s at 350 W, 70.7 at 250 W, 68.3 at 200 W.
+    expect(mem('rtx-3090', 250 / 350)).toBeCloseTo(70.7 / 72.6, 6);
+    expect(mem('rtx-4090', 200 / 350, true)).toBeCloseTo(68.3 / 72.6, 6);
+    expect(mem('rtx-4090', 0.7, true)).toBe(mem('rtx-4090', 0.7));
+    // The weight read keeps more of its rate than the GEMMs at the search's power levels.
+    for (const f of [0.6, 0.7, 0.85])
+      expect(powerKeep(f, 'memory')).toBeGreaterThan(powerKeep(f, 'compute'));
+  });
+
+  it('an HBM card serving keeps its bandwidth down to the 300 of 700 W an H200 decode draws', () => {
+    expect(mem('h100-sxm', 0.5, true)).toBe(1);
+    expect(mem('h200-sxm', 300 / 700, true)).toBe(1);
+    expect(mem('h100-sxm', 0.3, true)).toBeLessThan(1);
+    // A training step's GEMMs hold the card at its cap: its memory-bound kernels follow the cap itself.
+    expect(mem('h100-sxm', 0.5)).toBeCloseTo(0.85, 6);
+  });
+});
+
 describe('bitsandbytes 4-bit decode', () => {
   it('double quantization costs its extra absmax ops on every linear call, per token', () => {
     const arch = resolveModel('llama-2-7b');

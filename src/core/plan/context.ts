@@ -301,7 +301,7 @@ function ratesOf(
   for (const m of made) if (m.g === g && m.node === node && m.lv === lv) return m.rates;
   // A plan never runs bf16 on a GPU without it (results.ts writes fp16 there, loop.ts drops engines that cannot):
   // its rows are timed at the 16-bit tensor rate, not the emulated bf16 one.
-  const { gemmBf16Emulated: _, ...rates } = gpuRates(g, t);
+  const { gemmBf16Emulated: _, ...rates } = gpuRates(g, t, ctx.s.job.kind === 'inference');
   made.push({ g, node, lv, rates });
   return rates;
 }

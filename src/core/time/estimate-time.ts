@@ -178,7 +178,7 @@ export function servingLatency(
   poolSequences?: number,
 ): { ttftSeconds: number; tpotSeconds: number } {
   const m = modelFacts(arch);
-  const r = gpuRates(gpu, t);
+  const r = gpuRates(gpu, t, true);
   const c = poolRunning(o, poolSequences);
   if (c !== undefined && queuesOnPool(m, o)) {
     const q = queuedLatency(latencyOf(arch, m, { ...o, batch: c }, t, r, null), o, c);
@@ -303,7 +303,7 @@ export function estimateTime(
   pagedSpilled = false,
 ): TimeResult {
   const m = modelFacts(arch);
-  const r = gpuRates(gpu, t);
+  const r = gpuRates(gpu, t, o.method === 'inference');
   const settings = {
     ...t,
     quantFormat: kernelOn(t.quantFormat ?? defaultQuantFormat(o), o, r),

@@ -224,11 +224,30 @@ export const nvSwitched = (g: Gpu): boolean =>
  * Throughput kept under a GPU power limit (fraction of board power), by what bounds the work.
  * Compute-bound: Puget 4x3090 at 280/350 W keeps >95%; qwertyforce 3090 ViT: 0.58 -> 0.90
  * (https://www.pugetsystems.com/labs/hpc/quad-rtx3090-gpu-wattage-limited-maxq-tensorflow-performance-1974/,
- * https://blog.qwertyforce.dev/posts/optimal_power_limit). Bandwidth-bound decode tolerates deeper caps
- * (RTX 3090 llama.cpp at 280 W: <1% loss, https://jeanfbrito.github.io). Linear between rows.
+ * https://blog.qwertyforce.dev/posts/optimal_power_limit). Linear between rows.
+ * Bandwidth-bound decode: a cap lowers the SM clock first and leaves the memory clock pinned, so the weight read
+ * keeps its rate until the cap is deep. From 0.57 of board power up the points are llmgarage's six-RTX-3090
+ * llama.cpp decode sweep at 4K context (72.6 tok/s at 350 W; 72.1 at 300, 70.7 at 250, 68.3 at 200 W:
+ * https://llmgarage.ai/power-limit-tokens-per-second-benchmark); an RTX 5060 Ti llama.cpp decode at 150 of 180 W
+ * keeps 0.99 (https://inventivehq.com/blog/gpu-power-limit-tokens-per-watt) and an RTX 3090 at 280 W loses <1%
+ * (https://jeanfbrito.github.io/posts/rtx-3090-power-limit-sweet-spot/). Below 0.57 the sweeps part (llmgarage
+ * 0.86 at 150 W, jeanfbrito a collapse below 200 W): the deep points are kept at 0.5 -> 0.85 and 0.3 -> 0.6.
  */
 const POWER_CURVE_COMPUTE = [0.3, 0.45, 0.5, 0.75, 0.6, 0.85, 0.7, 0.91, 0.85, 0.965, 1, 1];
-const POWER_CURVE_MEMORY = [0.3, 0.6, 0.5, 0.85, 0.6, 0.925, 0.7, 0.955, 0.85, 1, 1, 1];
+const POWER_CURVE_MEMORY = [
+  0.3,
+  0.6,
+  0.5,
+  0.85,
+  200 / 350,
+  68.3 / 72.6,
+  250 / 350,
+  70.7 / 72.6,
+  300 / 350,
+  72.1 / 72.6,
+  1,
+  1,
+];
 
 export function powerKeep(fraction: number, boundBy: 'compute' | 'memory'): number {
   const t = boundBy === 'compute' ? POWER_CURVE_COMPUTE : POWER_CURVE_MEMORY;
@@ -243,6 +262,20 @@ export function powerKeep(fraction: number, boundBy: 'compute' | 'memory'): numb
     }
   }
   return 1;
+}
+
+// LLM decode on an H200 draws 137-300 W of its 700 W board power, so no cap at or above that binds it (Ma, Afzal,
+// Eitzinger, Wellein 2026, "The Illusion of Power Capping in LLM Decode", arXiv:2605.11999, abstract).
+const HBM_MEMORY_BOUND_DRAW = 300 / 700;
+
+/**
+ * Bandwidth kept by a memory-bound phase under a power limit. Serving on an NVIDIA HBM card, decode streams weights
+ * at a fraction of board power, so the cap binds it only in proportion to HBM_MEMORY_BOUND_DRAW; a training step,
+ * whose GEMMs hold the card at its cap, and a GDDR card follow POWER_CURVE_MEMORY against the cap itself.
+ */
+function memoryKeep(g: Gpu, fraction: number, serving: boolean): number {
+  const hbm = serving && g.vendor === 'nvidia' && g.memoryType.startsWith('HBM');
+  return powerKeep(hbm ? Math.min(1, fraction / HBM_MEMORY_BOUND_DRAW) : fraction, 'memory');
 }
 
 /**
@@ -337,8 +370,11 @@ export function defaultInterconnect(g: Gpu): Interconnect {
   return g.category === 'consumer' || g.category === 'workstation' ? 'pcie' : 'nvlink';
 }
 
-/** Rates of one GPU on one rig at a power limit. */
-export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
+/**
+ * Rates of one GPU on one rig at a power limit. `serving`: the card runs inference alone (no training step holds
+ * it at its cap), so its memory-bound phases draw what they need and an HBM card's cap binds them late (memoryKeep).
+ */
+export function gpuRates(g: Gpu, t: TimeOptions, serving = false): GpuRates {
   const hopper = isHopperClass(g);
   const volta = g.vendor === 'nvidia' && /Volta/.test(g.architecture);
   const eff = gemmEff(g, hopper);
@@ -355,7 +391,7 @@ export function gpuRates(g: Gpu, t: TimeOptions): GpuRates {
     powerKeep(t.powerLimit, 'compute'),
     sustainedTflops(g, spec16, t.powerLimit) / sustainedTflops(g, spec16),
   );
-  const km = powerKeep(t.powerLimit, 'memory');
+  const km = memoryKeep(g, t.powerLimit, serving);
   const pcie = pcieGBps(t.pcieLink ?? g.interconnect.pcie) * 1e9;
   const nvlink = (g.interconnect.nvlinkGBps ?? 0) * 0.5e9; // spec totals are bidirectional
   const useNvlink = (t.interconnect ?? defaultInterconnect(g)) === 'nvlink' && nvlink > 0;

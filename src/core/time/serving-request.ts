@@ -82,7 +82,7 @@ export function staticBatchSeconds(
   t: TimeOptions,
 ): number {
   const m = modelFacts(arch);
-  const r = gpuRates(gpu, t);
+  const r = gpuRates(gpu, t, true);
   const prompt = promptTokensOf(o);
   const out = outputTokensOf(o);
   const tr = decodeTraffic(m, o, t, r, o.batch, prompt);
