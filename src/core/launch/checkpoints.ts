@@ -46,6 +46,9 @@ const PUBLISHED: Readonly<Record<string, Partial<Record<WeightDtype, string>>>> 
   'Qwen/Qwen2.5-14B': { int4: 'Qwen/Qwen2.5-14B-Instruct-AWQ' },
   'Qwen/Qwen2.5-32B': { int4: 'Qwen/Qwen2.5-32B-Instruct-AWQ' },
   'Qwen/Qwen2.5-72B': { int4: 'Qwen/Qwen2.5-72B-Instruct-AWQ' },
+  // Qwen's own AWQ release of the 7B vision-language model (huggingface.co/Qwen, "Qwen2-VL" collection: AWQ and
+  // GPTQ Int4/Int8 of the 2B, 7B and 72B Instruct models).
+  'Qwen/Qwen2-VL-7B-Instruct': { int4: 'Qwen/Qwen2-VL-7B-Instruct-AWQ' },
   // Qwen3: Qwen's own AWQ (dense) and GPTQ-Int4 (MoE) releases (huggingface.co/Qwen, "Qwen3" collection), and
   // RedHatAI's FP8-dynamic ones (huggingface.co/RedHatAI: llm-compressor FP8_DYNAMIC, one scale per output row,
   // per-token activation scales: the fp8 the plan prices). Qwen's own "-FP8" repositories are block-128 FP8,
@@ -54,7 +57,16 @@ const PUBLISHED: Readonly<Record<string, Partial<Record<WeightDtype, string>>>> 
   'Qwen/Qwen3-1.7B': { fp8: 'RedHatAI/Qwen3-1.7B-FP8-dynamic' },
   'Qwen/Qwen3-4B': { int4: 'Qwen/Qwen3-4B-AWQ', fp8: 'RedHatAI/Qwen3-4B-FP8-dynamic' },
   'Qwen/Qwen3-8B': { int4: 'Qwen/Qwen3-8B-AWQ', fp8: 'RedHatAI/Qwen3-8B-FP8-dynamic' },
-  'Qwen/Qwen3-14B': { int4: 'Qwen/Qwen3-14B-AWQ', fp8: 'RedHatAI/Qwen3-14B-FP8-dynamic' },
+  // GGUF: bartowski's llama.cpp quants of Qwen3-14B (huggingface.co/bartowski/Qwen_Qwen3-14B-GGUF: Q4_K_M 9.00 GB,
+  // Q5_K_M 10.51 GB, Q6_K 12.12 GB, Q8_0 15.70 GB; `-hf repo:QUANT` picks the file).
+  'Qwen/Qwen3-14B': {
+    int4: 'Qwen/Qwen3-14B-AWQ',
+    fp8: 'RedHatAI/Qwen3-14B-FP8-dynamic',
+    q4_k_m: 'bartowski/Qwen_Qwen3-14B-GGUF',
+    q5_k_m: 'bartowski/Qwen_Qwen3-14B-GGUF',
+    q6_k: 'bartowski/Qwen_Qwen3-14B-GGUF',
+    q8_0: 'bartowski/Qwen_Qwen3-14B-GGUF',
+  },
   'Qwen/Qwen3-32B': { int4: 'Qwen/Qwen3-32B-AWQ', fp8: 'RedHatAI/Qwen3-32B-FP8-dynamic' },
   'Qwen/Qwen3-30B-A3B': {
     int4: 'Qwen/Qwen3-30B-A3B-GPTQ-Int4',
