@@ -77,6 +77,17 @@ export const REMOTE_CODE = ['kimi_k2'];
  * AutoModelForImageTextToText.
  */
 export const HF_TRAIN_WRITER_ONLY = ['t5', 'mt5'];
+
+/**
+ * Encoder-only model_types transformers maps to AutoModelForCausalLM (bert: BertLMHeadModel) whose self-attention
+ * is causal only when the config sets is_decoder, which their checkpoints leave off (transformers 5.14.1
+ * models/bert/modeling_bert.py: `BertAttention(config, is_causal=config.is_decoder)`; BertLMHeadModel warns "If you
+ * want to use `BertLMHeadModel` as a standalone, add `is_decoder=True.`"): a causal-LM SFT run over such a
+ * checkpoint attends to every later token it is asked to predict. The libraries run it; train.py is not the job.
+ */
+export const ENCODER_ONLY = ['bert'];
+export const ENCODER_ONLY_WHY =
+  "train.py writes causal-LM SFT, and this encoder's attention is bidirectional (config.is_decoder unset), so each token sees the ones it is trained to predict";
 export const HF_GENERATE_WRITER_ONLY = [...HF_TRAIN_WRITER_ONLY, ...VLM_WRAPPERS];
 
 /**

@@ -99,6 +99,11 @@ export interface EngineProfile {
    */
   zeroUndocumented?: readonly number[];
   /**
+   * Platforms (`rocm`: AMD GPUs) on which the engine's time leaves out kernel costs nobody read for it (its memory
+   * profile says which), where another engine's are modelled: a plan there loses a near-tie (plan/results.ts riskOf).
+   */
+  timeUnread?: readonly 'rocm'[];
+  /**
    * How a node's processes load the checkpoint into host RAM (memory/host-ram.ts). `onePerNode`: one process
    * materialises it and the others receive shards ('zero3': only under ZeRO-3); otherwise each process loads the
    * whole model. `streamed`: the checkpoint is read tensor by tensor from an mmap (page cache, no held copy).

@@ -131,6 +131,12 @@ const TRADEOFF = {
   batch: 'keep the global batch with more gradient accumulation; lower GPU utilisation',
   batchInference: 'fewer sequences served at once: lower throughput',
   seq: 'trains on shorter sequences (long-context ability may suffer)',
+  seqInference:
+    'serves shorter contexts: the server caps each request at this many tokens, prompt and output',
+  // plan/quality.ts: FP8 (E4M3) near 16-bit results (https://arxiv.org/abs/2209.05433); 4-bit weights keep most
+  // zero-shot accuracy (https://arxiv.org/abs/2212.09720).
+  fp8: 'FP8 (E4M3) weights: match 16-bit results (Micikevicius et al. 2022)',
+  int4: '4-bit weights (an AWQ or GPTQ checkpoint): keep most zero-shot accuracy (Dettmers & Zettlemoyer 2023)',
 } as const;
 
 function halvings(n: number): number[] {
@@ -196,6 +202,12 @@ function weightMoves(o: EstimateOptions, add: AddMove): void {
         doubleQuant: true,
         method: x.method === 'lora' ? 'qlora' : x.method,
       }));
+    // Serving engines' own quantized formats: FP8 and an int4 (AWQ/GPTQ) checkpoint, from 16- or 32-bit weights.
+    const float = o.weights === 'bf16' || o.weights === 'fp16' || o.weights === 'fp32';
+    if (o.method === 'inference' && float) {
+      add('weights', 'fp8 weights', TRADEOFF.fp8, (x) => ({ ...x, weights: 'fp8' }));
+      add('weights', 'int4 weights', TRADEOFF.int4, (x) => ({ ...x, weights: 'int4' }));
+    }
     if (fourBit(o) && !o.doubleQuant)
       add('weights', 'double quantization', null, (x) => ({ ...x, doubleQuant: true }));
   }
@@ -250,7 +262,8 @@ function shapeMoves(arch: Arch, o: EstimateOptions, gpu: Gpu, add: AddMove): voi
   const seqs = halvings(o.seq)
     .filter((s) => s >= 256)
     .slice(0, 2);
-  for (const s of seqs) add('seq', `sequence ${s}`, TRADEOFF.seq, (x) => ({ ...x, seq: s }));
+  const seqWhy = training(o) ? TRADEOFF.seq : TRADEOFF.seqInference;
+  for (const s of seqs) add('seq', `sequence ${s}`, seqWhy, (x) => ({ ...x, seq: s }));
 }
 
 /** Parallel layouts: ZeRO stages (and offload) on the given or more GPUs, or tensor parallelism on more GPUs. */

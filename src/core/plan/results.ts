@@ -5,6 +5,7 @@ import { withExpertGroup } from './expert-parallel.js';
 import { modelRepo, type Arch } from '../model/arch.js';
 import { engineOf } from '../engines/engine.js';
 import { BNB_OPTIMIZERS, ENGINE_PROFILES, onEngine } from '../engines/engines.js';
+import { gfxOf } from '../engines/kernels.js';
 import { hostRamOfOptions } from '../memory/host-ram.js';
 import { qualityOf, tierRank } from './quality.js';
 import { HIDDEN_COPIES_NOTE, restsOnHiddenCopies } from './overlap.js';
@@ -374,7 +375,9 @@ function compareKept(ctx: Ctx, a: Kept, b: Kept, ids: Map<Kept, string>): number
  * other processes share), and DP attention (its ranks step in lockstep, their time resting on the stated arrival
  * assumption, docs/assumptions.md "DP attention's arrivals"; vLLM's data-parallel guide names it for MLA models such
  * as DeepSeek, https://docs.vllm.ai/en/latest/serving/data_parallel_deployment.html, and vLLM's Qwen3 recipe
- * serves Qwen3-235B-A22B with tensor parallelism, vllm-project/recipes Qwen/Qwen3.md), each counted.
+ * serves Qwen3-235B-A22B with tensor parallelism, vllm-project/recipes Qwen/Qwen3.md), and an engine on a platform
+ * where its time leaves out kernel costs nobody read for it (the profile's timeUnread: SGLang's ROCm linears and
+ * prefill attention, which vLLM's time counts), each counted.
  */
 function riskOf(ctx: Ctx, k: Kept): number {
   const r = ctx.rows;
@@ -390,6 +393,8 @@ function riskOf(ctx: Ctx, k: Kept): number {
   const zeroAlone = r.zero[k.row]! > 0 && r.count[k.row]! === 1 && offloads === 0 ? 1 : 0;
   // Checkpoints offloaded to the host rest on their copies hiding behind compute as parameter offload does.
   const ckptOffload = o.checkpointing === 'offload' ? 1 : 0;
+  const rocm = gfxOf(ctx.hw[k.hw]!.gpu.computeCapability) !== null;
+  const unread = rocm && profile.timeUnread?.includes('rocm') === true ? 1 : 0;
   return (
     (r.pp[k.row]! > 1 ? 1 : 0) +
     (v.optimizerInBackward ? 1 : 0) +
@@ -398,6 +403,7 @@ function riskOf(ctx: Ctx, k: Kept): number {
     zeroAlone +
     offloads +
     ckptOffload +
+    unread +
     (o.dpAttention === true ? 1 : 0)
   );
 }

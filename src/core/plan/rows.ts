@@ -417,7 +417,7 @@ function layoutVariants(
 
 /**
  * The engine variants whose engine runs `shape` (the first layout of it, `L`) for the configuration: those
- * engineRejects accepts (searched on their kernels: an fp8 KV cache on vLLM/SGLang only), kept by shape for the
+ * engineRejects accepts (searched on their kernels: an fp8 KV cache where the engine has one), kept by shape for the
  * configuration's engine class (engineClassesOf: engineRejects reads neither the objective's rollout keys,
  * the micro-batch nor the GPU count, only the data-parallel degree and accumulation the shape fixes), so the
  * rollout variants of one configuration share one check per variant and shape. `probe` as layoutVariants has it
@@ -438,7 +438,7 @@ function engineRunners(
   for (let k = 0; k < candidates.length; k++) {
     const vi = candidates[k]!;
     const v = variants[vi]!;
-    if (base.kvCacheDtype === 'fp8' && !searchesFp8Kv(v.engine)) continue; // searched on vLLM/SGLang only
+    if (base.kvCacheDtype === 'fp8' && !searchesFp8Kv(v.engine)) continue; // searched where the engine's kernels table has one
     probe.optimizerInBackward = v.optimizerInBackward;
     probe.liger = v.liger;
     probe.tiledMlp = v.tiledMlp;

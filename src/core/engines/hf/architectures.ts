@@ -1,11 +1,14 @@
 /** Which model_types this engine runs at its pinned release (engines/architectures.ts reads it through the def). */
 import {
   architectureRule,
+  ENCODER_ONLY,
+  ENCODER_ONLY_WHY,
   HF_CAUSAL,
   HF_GENERATE_REFUSES,
   HF_GENERATE_WRITER_ONLY,
   HF_TRAIN_REFUSES,
   HF_TRAIN_WRITER_ONLY,
+  refused,
   VLM_WRAPPERS,
   type ArchitectureTable,
 } from '../architectures.js';
@@ -16,7 +19,8 @@ const MODELING_AUTO =
 /**
  * transformers 5.14.1 (HF_PINS): the three HF training engines. train.py loads a config with a vision_config
  * through AutoModelForImageTextToText (trainer.ts MODEL_LOADING), so the multimodal wrappers run beside the
- * decoders (MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES maps every one of them).
+ * decoders (MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES maps every one of them). Encoders transformers maps to a
+ * causal class (BERT) load but do not train as train.py's causal-LM SFT would need (ENCODER_ONLY): the writer refuses them.
  */
 export const HF_ARCHITECTURES: ArchitectureTable = {
   engines: ['hf-trainer', 'hf-fsdp', 'hf-deepspeed'],
@@ -24,9 +28,9 @@ export const HF_ARCHITECTURES: ArchitectureTable = {
   library: 'transformers',
   versions: '==5.14.1',
   source: MODELING_AUTO,
-  runs: [...HF_CAUSAL, ...VLM_WRAPPERS],
-  refuses: HF_TRAIN_REFUSES,
-  writerOnly: HF_TRAIN_WRITER_ONLY,
+  runs: [...HF_CAUSAL.filter((t) => !ENCODER_ONLY.includes(t)), ...VLM_WRAPPERS],
+  refuses: { ...HF_TRAIN_REFUSES, ...refused(ENCODER_ONLY_WHY, ...ENCODER_ONLY) },
+  writerOnly: [...HF_TRAIN_WRITER_ONLY, ...ENCODER_ONLY],
 };
 
 /** transformers 5.14.1: hf-generate, whose generate.py (vllm/launch.ts) loads AutoModelForCausalLM only. */

@@ -2,6 +2,7 @@
 import type { EngineDef } from '../def.js';
 import { LLAMA_CPP_ARCHITECTURES } from './architectures.js';
 import { LLAMA_CPP_SERVE } from './from.js';
+import { LLAMA_CPP_KERNELS } from './kernels.js';
 import { LLAMA_CPP_MEMORY } from './memory.js';
 import { LLAMA_CPP_PROFILE } from './profile.js';
 import { LLAMA_CPP_RUNS } from './runs.js';
@@ -16,6 +17,7 @@ export const LLAMA_CPP: EngineDef = {
   memory: LLAMA_CPP_MEMORY,
   serve: LLAMA_CPP_SERVE,
   architectures: LLAMA_CPP_ARCHITECTURES,
+  kernels: LLAMA_CPP_KERNELS,
   metrics: LLAMA_CPP_METRICS,
   launchFolder: SERVE_LAUNCH_FOLDER,
   launcher: {

@@ -1,0 +1,39 @@
+// Published quantized checkpoints a serving plan loads instead of making one: Qwen's AWQ of Qwen2-VL-7B-Instruct
+// and the GGUF quants of Qwen3-14B: Qwen's own k-quants, bartowski's Q8_0 (fetched by llama-server with -hf repo:QUANT).
+import { describe, expect, it } from 'vitest';
+import { withEngineDefaults } from '../../src/core/engines/defaults.js';
+import { buildEstimate } from '../../src/core/estimate.js';
+import { checkpointFor } from '../../src/core/launch/checkpoints.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { optionsFromFlags } from '../../src/schema/flags.js';
+import { serveShOf } from '../helpers/launch.js';
+
+describe('published checkpoints', () => {
+  it('Qwen2-VL-7B-Instruct in int4 is Qwen/Qwen2-VL-7B-Instruct-AWQ, with nothing to make', () => {
+    const ck = checkpointFor('Qwen/Qwen2-VL-7B-Instruct', 'Qwen/Qwen2-VL-7B-Instruct', 'int4');
+    expect(ck).toEqual({ ref: 'Qwen/Qwen2-VL-7B-Instruct-AWQ', published: true, steps: [] });
+  });
+
+  it("Qwen3-14B's GGUF k-quants are Qwen's own, its Q8_0 bartowski's", () => {
+    for (const w of ['q4_k_m', 'q5_k_m', 'q6_k'] as const) {
+      const ck = checkpointFor('Qwen/Qwen3-14B', 'Qwen/Qwen3-14B', w);
+      expect(ck.published, w).toBe(true);
+      expect(ck.ref).toBe('Qwen/Qwen3-14B-GGUF');
+    }
+    expect(checkpointFor('Qwen/Qwen3-14B', 'Qwen/Qwen3-14B', 'q8_0').ref).toBe(
+      'bartowski/Qwen_Qwen3-14B-GGUF',
+    );
+  });
+
+  it("llama-server fetches Qwen3-14B's Q4_K_M with -hf", () => {
+    const flags = { method: 'inference', framework: 'llama.cpp', weights: 'q4_k_m', seq: 8192 };
+    const arch = resolveModel('qwen3-14b');
+    const options = withEngineDefaults(optionsFromFlags(flags), flags);
+    const gpu = findGpu('rtx-4090');
+    const sh = serveShOf(arch, options, gpu, buildEstimate(arch, options, gpu));
+    expect(sh).toContain('Qwen/Qwen3-14B-GGUF');
+    expect(sh).toMatch(/-hf "\$MODEL:Q4_K_M"/);
+    expect(sh).not.toContain('convert_hf_to_gguf.py');
+  });
+});
