@@ -6,15 +6,23 @@
 import { describe, expect, it } from 'vitest';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import {
+  SGLANG_DP_ATTENTION_LAYER_CALLS,
+  SGLANG_DP_ATTENTION_TP_LAYER_CALLS,
+  SGLANG_EP_TRITON_MOE_CALLS,
   SGLANG_SM100_DEEPSEEK_EXTEND,
   SGLANG_SM90_DEEPSEEK_EXTEND,
   sglangEagerPrefillKernels,
 } from '../../src/core/engines/sglang/extend-kernels.js';
 import { EAGER_DECODE_OP_SECONDS } from '../../src/core/time/decode-host.js';
 import { eagerPrefillHostSeconds } from '../../src/core/time/decode.js';
+import { denseFacts, rankOptions } from '../../src/core/time/expert-parallel.js';
+import { gpuRates } from '../../src/core/time/hardware.js';
 import { modelFacts } from '../../src/core/time/model-facts.js';
+import { servingTime } from '../../src/core/time/serving-request.js';
+import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
+import { defaultTimeOptions } from '../../src/schema/time.js';
 
 const setup = (weights: string, framework = 'sglang') => {
   const f = { method: 'inference', framework, gpus: 8, tp: 8, batch: 1, seq: 1000, weights };
@@ -65,16 +73,103 @@ describe("SGLang's eager DeepSeek-V3 extend forward, counted", () => {
     expect(counted).toBeLessThan(82.6e-3);
   });
 
-  it("keeps the graph layer's count for 16-bit weights, ROCm, DP attention and other engines", () => {
+  it("keeps the graph layer's count for 16-bit weights, ROCm and other engines", () => {
     const generic = eagerPrefillHostSeconds(m, o);
     const bf16 = setup('bf16');
     expect(eagerPrefillHostSeconds(bf16.m, bf16.o, 10, 500)).toBeCloseTo(generic, 12);
     expect(eagerPrefillHostSeconds(m, o, 0, 500)).toBeCloseTo(generic, 12);
-    expect(eagerPrefillHostSeconds(m, { ...o, dpAttention: true }, 10, 500)).toBeCloseTo(
-      generic,
+    const dp = dpSetup();
+    expect(eagerPrefillHostSeconds(dp.m, dp.rank, 0, 500, undefined, dp.o)).toBeCloseTo(
+      eagerPrefillHostSeconds(dp.m, dp.rank),
       12,
     );
     const vllm = setup('fp8', 'vllm');
     expect(eagerPrefillHostSeconds(vllm.m, vllm.o, 10, 500)).toBe(0);
+  });
+});
+
+// Under DP attention (SGLang's DeepSeek recipe: --tp 8 --dp 8 --enable-dp-attention, moe_a2a_backend none) each rank
+// runs attention at TP 1 and every layer's MLP over all ranks' tokens: layers/communicator.py's gather and scatter
+// around it add the residual's add, the gathered buffer's fill, the rank's copy in and the all-reduce's copy out, and
+// the scatter's fill and copy; the Triton MoE remaps expert ids under --ep-size.
+const dpSetup = (tp = 1) => {
+  const f = {
+    method: 'inference',
+    framework: 'sglang',
+    gpus: 8,
+    tp,
+    ep: 8,
+    'dp-attention': true,
+    batch: 8,
+    seq: 1000,
+    weights: 'fp8',
+  };
+  const o = withEngineDefaults(optionsFromFlags(f), f);
+  return { o, rank: rankOptions(o), m: denseFacts(modelFacts(resolveModel('deepseek-v3'))) };
+};
+
+describe("SGLang's eager DeepSeek-V3 extend forward under DP attention, counted", () => {
+  const tp1 = { dpAttention: true, attentionTp: 1, ep: 8 };
+
+  it('adds the gather and scatter calls to each layer, and the expert-id remap to a Triton MoE layer', () => {
+    const h = SGLANG_SM90_DEEPSEEK_EXTEND;
+    const b = SGLANG_SM100_DEEPSEEK_EXTEND;
+    const d = SGLANG_DP_ATTENTION_LAYER_CALLS;
+    expect(d).toBe(6);
+    expect(sglangEagerPrefillKernels('deepseek_v3', 9, true, tp1)).toEqual({
+      dense: h.dense + d,
+      moe: h.moe + d + SGLANG_EP_TRITON_MOE_CALLS,
+    });
+    // flashinfer_trtllm takes the router logits whole: no remap on SM100.
+    expect(sglangEagerPrefillKernels('deepseek_v3', 10, true, tp1)).toEqual({
+      dense: b.dense + d,
+      moe: b.moe + d,
+    });
+    // Above attention TP 1 the residual is scattered back from the gathered buffer too.
+    expect(sglangEagerPrefillKernels('deepseek_v3', 10, true, { ...tp1, attentionTp: 2 })).toEqual({
+      dense: b.dense + SGLANG_DP_ATTENTION_TP_LAYER_CALLS,
+      moe: b.moe + SGLANG_DP_ATTENTION_TP_LAYER_CALLS,
+    });
+    // Without expert parallelism the Triton MoE keeps its ids.
+    expect(sglangEagerPrefillKernels('deepseek_v3', 9, true, { ...tp1, ep: 1 })?.moe).toBe(
+      h.moe + d,
+    );
+    expect(sglangEagerPrefillKernels('deepseek_v3', 8, true, tp1)).toBeUndefined();
+  });
+
+  it("charges a rank's layers and two unfused all-reduces a layer over the group, on SM100 below 2048 tokens too", () => {
+    const { o, rank, m } = dpSetup();
+    expect(rank.dpAttention).toBeUndefined();
+    const dense = m.layers - m.moeLayers;
+    const at = (cc: number) => sglangEagerPrefillKernels('deepseek_v3', cc, true, tp1)!;
+    for (const cc of [9, 10]) {
+      const c = at(cc);
+      expect(eagerPrefillHostSeconds(m, rank, cc, 500, undefined, o)).toBeCloseTo(
+        (dense * c.dense + m.moeLayers * c.moe + 2 * m.layers) * EAGER_DECODE_OP_SECONDS,
+        9,
+      );
+    }
+    // Hopper, 61 layers at EP 8: 3 x 30 + 58 x 36 calls and 122 all-reduces, 48.3 ms; the rank read as TP 1 gave 36.8.
+    expect(eagerPrefillHostSeconds(m, rank, 9, 500, undefined, o)).toBeCloseTo(2300 * 21e-6, 9);
+    expect(eagerPrefillHostSeconds(m, rank, 9, 500)).toBeCloseTo(1754 * 21e-6, 9);
+  });
+
+  it("prices a rank's short prompt on H200s with the DP layout's launches (servingTime of the whole engine)", () => {
+    const { o, rank, m } = dpSetup();
+    const short = { ...rank, promptTokens: 256 };
+    const t = defaultTimeOptions(o.gpus);
+    const r = gpuRates(findGpu('h200-sxm'), t);
+    const gap = servingTime(m, short, t, r, o).ttft - servingTime(m, short, t, r).ttft;
+    expect(gap).toBeCloseTo((2300 - 1754) * EAGER_DECODE_OP_SECONDS, 9);
+  });
+
+  it('reads the attention TP of the rank: a DP-attention engine at TP 2 takes the scatter of the residual', () => {
+    const { o, rank, m } = dpSetup(2);
+    const c = sglangEagerPrefillKernels('deepseek_v3', 10, true, { ...tp1, attentionTp: 2 })!;
+    expect(eagerPrefillHostSeconds(m, rank, 10, 500, undefined, o)).toBeCloseTo(
+      ((m.layers - m.moeLayers) * c.dense + m.moeLayers * c.moe + 2 * m.layers) *
+        EAGER_DECODE_OP_SECONDS,
+      9,
+    );
   });
 });

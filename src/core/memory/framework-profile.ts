@@ -9,8 +9,12 @@ import type { DecodeFeatureKernels } from './decode-feature-kernels.js';
 import type { LoraReach } from '../model/trainable.js';
 import type { VisionFile } from './vision-file.js';
 
-export type { CacheLayoutProfile, RowSplitProfile } from './layout-profiles.js';
-import type { CacheLayoutProfile, RowSplitProfile } from './layout-profiles.js';
+export type { CacheLayoutProfile, PrefillParallel, RowSplitProfile } from './layout-profiles.js';
+import type {
+  CacheLayoutProfile,
+  PrefillLayerKernels,
+  RowSplitProfile,
+} from './layout-profiles.js';
 
 /** How wide a data-parallel gradient reduce is (FrameworkProfile.gradReduce). */
 export type GradReduceWidth = 'grad' | 'compute' | number;
@@ -536,16 +540,12 @@ export interface FrameworkProfile {
   eagerPrefill?: boolean;
   /**
    * Time: the calls the engine's eager prefill forward issues from Python for each dense and each MoE decoder layer of
-   * the config's model_type on a GPU of compute capability `cc` (`blockFp8`: block-scaled FP8 weights), norms and
-   * linears' activation quantization included, the tensor-parallel all-reduces not (time/graph-step.ts
-   * eagerPrefillHostSeconds; engines/<engine>/extend-kernels.ts). Absent, or undefined there: a graph-captured decode
-   * layer's count with the engine's routing and q-norm kernels.
+   * the config's model_type on a GPU of compute capability `cc` (`blockFp8`: block-scaled FP8 weights) laid out as
+   * `parallel` says, norms, linears' activation quantization and DP attention's gathers and scatters included, the
+   * all-reduces not (time/graph-step.ts eagerPrefillHostSeconds; engines/<engine>/extend-kernels.ts). Absent, or
+   * undefined there: a graph-captured decode layer's count with the engine's routing and q-norm kernels.
    */
-  eagerPrefillLayerKernels?: (
-    modelType: string,
-    cc: number,
-    blockFp8: boolean,
-  ) => { dense: number; moe: number } | undefined;
+  eagerPrefillLayerKernels?: PrefillLayerKernels;
   /**
    * Time: the engine schedules a prompt's prefill chunks into the running decode steps (chunked prefill mixing
    * prefill and decode tokens in one forward), so a neighbour's prefill shares the step's read of the weights

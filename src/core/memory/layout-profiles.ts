@@ -54,3 +54,22 @@ export interface RowSplitProfile {
   /** GPU idle added to each kernel gap when the split disables CUDA-graph replay (launched one by one). */
   ungraphedKernelSeconds: number;
 }
+
+/**
+ * How a serving engine lays out one prefill forward's layers (FrameworkProfile.eagerPrefillLayerKernels): DP attention
+ * or not (EstimateOptions.dpAttention), the attention's tensor-parallel degree (the rank's tp), and the MoE layers'
+ * expert-parallel degree (EstimateOptions.ep, 1 when absent).
+ */
+export interface PrefillParallel {
+  dpAttention: boolean;
+  attentionTp: number;
+  ep: number;
+}
+
+/** FrameworkProfile.eagerPrefillLayerKernels: a dense and an MoE layer's calls, or undefined where not counted. */
+export type PrefillLayerKernels = (
+  modelType: string,
+  cc: number,
+  blockFp8: boolean,
+  parallel: PrefillParallel,
+) => { dense: number; moe: number } | undefined;

@@ -158,7 +158,7 @@ export function dpAttentionTime(
   // A request's prefill: its rank's attention and dense layers, and its tokens through the experts over the group;
   // the engine steps in lockstep around it (lockstepStalls).
   const mean = meanContextOf(o);
-  const sv = servingTime(dense, ro, t, r);
+  const sv = servingTime(dense, ro, t, r, o);
   // The rank's own decode step (graphs on) at the mean context: servingTime's TTFT holds one after the prefill.
   const rankDecode = decodeStep(dense, ro, t, r, false, mean).stepSeconds;
   const rankPrefill = sv.ttft - rankDecode;

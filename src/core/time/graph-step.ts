@@ -19,12 +19,14 @@ import { OPS_PER_LAYER_COMPILED } from './train-work.js';
 /**
  * The host's launches of one prefill forward of `tokens` tokens where the engine runs it without CUDA graphs
  * (FrameworkProfile.eagerPrefill), on a GPU of compute capability `cc`, issued from Python at an eager op's price:
- * where the engine's calls for the model's layers were counted (FrameworkProfile.eagerPrefillLayerKernels; not under
- * DP attention, whose path was not read), each dense and MoE layer's, with the layer's two tensor-parallel all-reduces
- * less the norms the engine fuses into them at that many tokens (decode-host.ts fusedNormKernels); elsewhere each of
- * the layers' kernels (the count a graph-captured decode layer launches, OPS_PER_LAYER_COMPILED, and the ops the
- * engine's eager layer of the model's type issues beyond it, decode-host.ts eagerLayerOps), its two all-reduces, an
- * MoE layer's routing kernels, the kernels preparing q: per-head q/k norms or a strided q's copy.
+ * where the engine's calls for the model's layers were counted (FrameworkProfile.eagerPrefillLayerKernels, for the
+ * layout: DP attention or not, the attention's TP, the expert-parallel degree), each dense and MoE layer's, with the
+ * layer's two all-reduces: over TP less the norms the engine fuses into them at that many tokens
+ * (decode-host.ts fusedNormKernels); under DP attention the gather's and the MLP's over every rank, each apart. Elsewhere
+ * each of the layers' kernels (the count a graph-captured decode layer launches, OPS_PER_LAYER_COMPILED, and the ops
+ * the engine's eager layer of the model's type issues beyond it, decode-host.ts eagerLayerOps), its two all-reduces, an
+ * MoE layer's routing kernels, the kernels preparing q: per-head q/k norms or a strided q's copy. `engine`: the whole
+ * engine's options where `o` is one DP-attention rank's (time/expert-parallel.ts rankOptions).
  * 0 where the engine captures its prefills (vLLM V1's piecewise graphs).
  */
 export function eagerPrefillHostSeconds(
@@ -33,15 +35,17 @@ export function eagerPrefillHostSeconds(
   cc = 0,
   tokens = 0,
   t?: TimeOptions,
+  engine: EstimateOptions = o,
 ): number {
   const fw = FRAMEWORKS[o.framework];
   if (fw.eagerPrefill !== true) return 0;
-  const counted =
-    o.dpAttention === true
-      ? undefined
-      : fw.eagerPrefillLayerKernels?.(m.modelType, cc, runsBlockFp8Path(m.arch, o, cc));
+  const dp = engine.dpAttention === true;
+  const parallel = { dpAttention: dp, attentionTp: o.tp, ep: engine.ep ?? 1 };
+  const blockFp8 = runsBlockFp8Path(m.arch, o, cc);
+  const counted = fw.eagerPrefillLayerKernels?.(m.modelType, cc, blockFp8, parallel);
   if (counted === undefined) return eagerForwardHostSeconds(m, o, 2);
-  const allReduces = o.tp > 1 ? 2 * m.layers - fusedNormKernels(m, o, cc, t, tokens) : 0;
+  const tpReduces = o.tp > 1 ? 2 * m.layers - fusedNormKernels(m, o, cc, t, tokens) : 0;
+  const allReduces = dp ? 2 * m.layers : tpReduces;
   const layers = (m.layers - m.moeLayers) * counted.dense + m.moeLayers * counted.moe;
   return (layers + allReduces) * EAGER_DECODE_OP_SECONDS;
 }

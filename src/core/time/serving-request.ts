@@ -36,12 +36,14 @@ import {
  * https://docs.vllm.ai/en/latest/configuration/optimization.html; FrameworkProfile.prefillInDecodeStep) reads the
  * weights once for both, so a neighbour's prefill adds its work but not its own read of the weights; one that runs
  * prefills as batches of their own (SGLang, enable_mixed_chunk off) adds the whole prefill. `stall`: one neighbour's.
+ * `engine`: the whole engine's options where `o` is one DP-attention rank's (its eager prefill's layout).
  */
 export function servingTime(
   m: ModelFacts,
   o: EstimateOptions,
   t: TimeOptions,
   r: GpuRates,
+  engine: EstimateOptions = o,
 ): { ttft: number; tpot: number; stall: number } {
   const prompt = promptTokensOf(o);
   const out = outputTokensOf(o);
@@ -51,7 +53,7 @@ export function servingTime(
   const fresh = Math.max(1, Math.round(prompt * (1 - (o.prefixCacheFraction ?? 0))));
   const tr = decodeTraffic(m, o, t, r, 1, prompt);
   const gpuPrefill = prefillGpuSeconds(m, o, r, tr, fresh, 1);
-  const host = eagerPrefillHostSeconds(m, o, r.cc, fresh, t);
+  const host = eagerPrefillHostSeconds(m, o, r.cc, fresh, t, engine);
   // A prompt chunked into the decode steps shares their weight read (V0 rows: a prefill step of its own).
   const inStep = FRAMEWORKS[o.framework].prefillInDecodeStep === true && !t.v0Scheduler;
   const neighbour = gpuPrefill - (inStep ? prefillWeightSeconds(o, r, tr) : 0);

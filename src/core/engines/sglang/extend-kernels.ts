@@ -34,7 +34,29 @@
  *   quantization and the w2 kernel, `moe_sum_reduce`: 10; 29 a layer.
  * Not counted: the forward's own calls outside the layers (embedding, final norm, logits, attention metadata), about
  * ten, and the host work between the calls (the layer communicator's and backend dispatch's Python).
+ *
+ * Under DP attention (`--enable-dp-attention`, moe_a2a_backend "none" as the DeepSeek recipes leave it), the same wheel:
+ * layers/dp_attention.py gives each rank attention TP tp / dp and every layer's MLP (the dense ones too:
+ * moe_dense_tp_size unset) all ranks' tokens (layers/communicator.py LayerScatterModes, mlp_mode FULL). An extend in
+ * the batch gathers by all-reduce (DpPaddingMode SUM_LEN), so `_gather_hidden_states_and_residual` replaces the fused
+ * add-norm after attention by the residual's add (`hidden_states += residual`) and a plain RMSNorm (before the gather
+ * at attention TP 1, after it above), and `dp_gather_partial` (`_dp_gather_via_all_reduce`) adds the global buffer's
+ * `fill_(0)`, the `memcpy_triton` of the rank's tokens into it, the all-reduce and its result's copy back
+ * (`global_tokens[:] = ...`; custom all-reduce returns a new tensor below its 8 MiB, 585 gathered tokens of 7168 in
+ * BF16; NCCL's in place above, whose self-copy returns early: counted, a call at most); after the MLP
+ * `CommunicateSummableTensorPairFn._scatter_hidden_states` runs `dp_scatter` (`fill_(0)`, `memcpy_triton`): 6 calls a
+ * layer; above attention TP 1 the residual is scattered back from the gathered buffer too (`dp_scatter`, 2 more): 8.
+ * The attention's own calls do not change (128 local heads at attention TP 1 take `concat_mla_k`, one call as the
+ * Triton concat is). The all-reduces, two a layer (the gather's, the MLP's over all ranks), never fused with a norm
+ * (server_args.py enables FlashInfer's fusion only without DP attention), are added in graph-step.ts. A rank with no
+ * request runs an idle batch (managers/scheduler_dp_attn_mixin.py) whose attention does no work: fewer calls than the
+ * prefilling rank's, which sets the step.
+ * - Expert parallelism (`--ep-size`) on the Triton MoE: the router's ids remapped to local experts
+ *   (`local_expert_mapping[topk_ids]`, layers/moe/token_dispatcher/standard.py StandardDispatcher.dispatch): 1 more. The
+ *   flashinfer_trtllm MoE takes the router logits whole (top-k BYPASSED, not remapped): none.
  */
+
+import type { PrefillParallel } from '../../memory/framework-profile.js';
 
 /** Per decoder layer: a dense layer's calls and an MoE layer's (FrameworkProfile.eagerPrefillLayerKernels). */
 export interface EagerLayerKernels {
@@ -54,17 +76,34 @@ export const SGLANG_SM90_DEEPSEEK_EXTEND: EagerLayerKernels = {
   moe: 29, // the same wheel: + router GEMM, float32 cast, moe_fused_gate, fused_experts_impl (7)
 };
 
+/** DP attention at attention TP 1: the residual's add, the gather's fill, copy-in and copy-out, the scatter's two. */
+export const SGLANG_DP_ATTENTION_LAYER_CALLS = 6; // https://pypi.org/project/sglang/0.5.6.post1/ layers/communicator.py
+/** Above attention TP 1 the residual is scattered from the gathered buffer too (`dp_scatter`: fill_, memcpy_triton). */
+export const SGLANG_DP_ATTENTION_TP_LAYER_CALLS = 8; // the same wheel: _gather_hidden_states_and_residual
+/** The Triton MoE's expert-id remap under expert parallelism. */
+export const SGLANG_EP_TRITON_MOE_CALLS = 1; // the same wheel: layers/moe/token_dispatcher/standard.py dispatch
+
 /**
  * SGLang's count where it was read: DeepSeek-V3/R1 (config model_type deepseek_v3) with block-FP8 weights on SM100
- * (compute capability 10.x) and Hopper (9.x). Elsewhere (other models, other weights, ROCm): undefined.
+ * (compute capability 10.x) and Hopper (9.x), over TP or DP attention (`parallel`), expert-parallel or not. Elsewhere
+ * (other models, other weights, ROCm): undefined.
  */
 export function sglangEagerPrefillKernels(
   modelType: string,
   cc: number,
   blockFp8: boolean,
+  parallel: PrefillParallel = { dpAttention: false, attentionTp: 1, ep: 1 },
 ): EagerLayerKernels | undefined {
   if (modelType !== 'deepseek_v3' || !blockFp8) return undefined;
-  if (cc >= 10 && cc < 11) return SGLANG_SM100_DEEPSEEK_EXTEND;
-  if (cc >= 9 && cc < 10) return SGLANG_SM90_DEEPSEEK_EXTEND;
-  return undefined;
+  const sm100 = cc >= 10 && cc < 11;
+  if (!sm100 && !(cc >= 9 && cc < 10)) return undefined;
+  const base = sm100 ? SGLANG_SM100_DEEPSEEK_EXTEND : SGLANG_SM90_DEEPSEEK_EXTEND;
+  const dp = !parallel.dpAttention
+    ? 0
+    : parallel.attentionTp > 1
+      ? SGLANG_DP_ATTENTION_TP_LAYER_CALLS
+      : SGLANG_DP_ATTENTION_LAYER_CALLS;
+  const ep = !sm100 && parallel.ep > 1 ? SGLANG_EP_TRITON_MOE_CALLS : 0;
+  if (dp === 0 && ep === 0) return base;
+  return { dense: base.dense + dp, moe: base.moe + dp + ep };
 }

@@ -182,8 +182,9 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // Prefill (extend) batches run eagerly: 0.5.6 captures only decode steps (cuda_graph_runner.py), its piecewise
   // graphs for extend are off by default (server_args.py enable_piecewise_cuda_graph False; sglang==0.5.6 wheel).
   eagerPrefill: true,
-  // DeepSeek-V3/R1's extend forward, its calls counted layer by layer for block-FP8 weights on SM100 and Hopper in the
-  // sglang==0.5.6.post1 wheel (engines/sglang/extend-kernels.ts); other models take the graph layer's count.
+  // DeepSeek-V3/R1's extend forward, its calls counted layer by layer for block-FP8 weights on SM100 and Hopper, over TP
+  // or DP attention, in the sglang==0.5.6.post1 wheel (engines/sglang/extend-kernels.ts); other models take the graph
+  // layer's count.
   eagerPrefillLayerKernels: sglangEagerPrefillKernels,
   // A prefill runs as a batch of its own while the decodes wait: enable_mixed_chunk defaults to False
   // (server_args.py, sglang==0.5.6 wheel; scheduler.py get_next_batch_to_run returns the new prefill batch alone).
