@@ -7,7 +7,12 @@ import { findGpu } from '../../src/io/load-catalog.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { serveShOf } from '../helpers/launch.js';
+import { buildLaunch } from '../../src/core/launch/index.js';
+import { renderLaunchReadme } from '../../src/ui/launch-readme.js';
 import { readBack } from './serve-line.js';
+import { runEstimate } from '../../src/commands/estimate-run.js';
+import { stdoutOf } from '../helpers/published-configs.js';
+import type { RawFlags } from '../../src/schema/flags.js';
 
 function estimate(flags: Record<string, unknown>) {
   const arch = resolveModel('llama-3.1-8b');
@@ -41,10 +46,34 @@ describe('llama.cpp --kv-cache-dtype q4_0', () => {
     const q4 = estimate({ 'kv-cache-dtype': 'q4_0' }).e.time!;
     expect(q4.tokensPerSecondPerGpu).toBeGreaterThan(q8.tokensPerSecondPerGpu);
   });
+  it('estimate says what it leaves out of the 4-bit cache', () => {
+    const flags = {
+      framework: 'llama.cpp',
+      method: 'inference',
+      weights: 'q4_k_m',
+      gpu: 'rtx-3060-12gb',
+      'kv-cache-dtype': 'q4_0',
+    } as RawFlags;
+    const out = stdoutOf(() => runEstimate(resolveModel('llama-3.1-8b'), flags, true));
+    const r = JSON.parse(out) as { warnings?: string[] };
+    expect(r.warnings?.join(' ')).toMatch(
+      /q4_0: the cache at 18 bytes per 32 elements.*not counted/,
+    );
+  });
   it('launch writes -ctk q4_0 -ctv q4_0 with flash attention, and --from reads it back', () => {
     const x = estimate({ 'kv-cache-dtype': 'q4_0' });
     const sh = serveShOf(x.arch, x.options, x.gpu, x.e);
     expect(sh).toMatch(/-ctk q4_0 -ctv q4_0 -fa on/);
+    const input = {
+      arch: x.arch,
+      options: x.options,
+      gpu: x.gpu,
+      gradAccum: 1,
+      powerLimitW: null,
+      estimate: x.e,
+      modelRef: x.arch.hfId ?? x.arch.id,
+    };
+    expect(renderLaunchReadme(input, buildLaunch(input))).toMatch(/KV cache \| q4_0/);
     expect(readBack(sh).flags['kv-cache-dtype']).toBe('q4_0');
   });
   it('--from: K and V both q4_0 is the 4-bit cache; a q4_0 K beside another V stays the q8_0 estimate', () => {
