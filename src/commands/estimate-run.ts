@@ -163,6 +163,11 @@ export function estimateChecks(
       : null;
   if (f8) throw badValue('--compute', options.compute, `a dtype this GPU trains in: ${f8}`);
   if (options.cpuMoeLayers !== undefined) notes.unshift(cpuMoeNote(arch, options.cpuMoeLayers));
+  // A 4-bit KV cache: its bytes are counted and timed as read (memory/kv-layout.ts kvElementBytes); docs/engines.md.
+  if (options.kvCacheDtype === 'q4_0')
+    notes.unshift(
+      '--kv-cache-dtype q4_0: the cache at 18 bytes per 32 elements (block_q4_0), its decode reads timed by their bytes; its dequantization and the 16-bit K/V copies flash attention makes of a quantized cache for steps of more than two queries a sequence are not counted',
+    );
   if (flags['dp-attention'] === true && !options.dpAttention)
     notes.unshift(
       `--dp-attention with one data-parallel rank (--gpus ${options.gpus} / --tp ${options.tp}) is attention DP of width 1, which the engines run as plain tensor parallelism (sglang 0.5.23 srt/server_args.py: attention DP only above width 1; vLLM --data-parallel-size 1): estimated without it`,

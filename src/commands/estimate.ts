@@ -113,7 +113,7 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
   [
     'kv-cache-dtype',
     '<dtype>',
-    'serving KV cache: auto (the compute dtype), fp8 (llama.cpp: q8_0)',
+    'serving KV cache: auto (the compute dtype), fp8 (llama.cpp: q8_0), q4_0 (llama.cpp only)',
   ],
   [
     'kv-block-size',

@@ -47,6 +47,8 @@ const REGISTERED = new Map<Engine, Framework>();
 export interface EngineTraits {
   /** `--gpu-layers`: it splits layers between GPU and host (its memory profile's layerOffload). */
   layerOffload?: boolean;
+  /** `--kv-cache-dtype q4_0`: it writes a 4-bit KV cache (its memory profile's cacheLayout.q4KvElementBytes). */
+  q4Kv?: boolean;
   /** It runs GGUF weights (its memory profile's quantFormat). */
   ggufWeights?: boolean;
   /** `--liger`: it loads Liger's kernels (its profile's liger). */

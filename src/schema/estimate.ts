@@ -28,7 +28,7 @@ export const WEIGHT_DTYPES = [
 /** The GGUF weight types (llama.cpp). */
 export const GGUF_DTYPES = ['q4_0', 'q4_k_m', 'q5_k_m', 'q6_k', 'q8_0'] as const;
 /** KV cache dtype of the serving engines: auto = the compute dtype; fp8 (llama.cpp: q8_0). */
-export const KV_CACHE_DTYPES = ['auto', 'fp8'] as const;
+export const KV_CACHE_DTYPES = ['auto', 'fp8', 'q4_0'] as const;
 export type KvCacheDtype = (typeof KV_CACHE_DTYPES)[number];
 /**
  * Compute dtype: fp32/fp16/bf16 for every op, or FP8 training (fp8: torchao.float8 tensorwise scaling; mxfp8:

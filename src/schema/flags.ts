@@ -364,7 +364,7 @@ function checkObjective(o: EstimateOptions): void {
     throw new FlagError(
       'rollout',
       o.rollout,
-      'vllm-colocate or hf with --gpus 1 (server mode runs vLLM on GPUs of its own)',
+      'vllm-colocate or hf with --gpus 1 (server mode runs vLLM on GPUs of its own: --gpus counts them, so one training GPU beside one vLLM GPU is --gpus 2 --rollout-gpus 1)',
     );
   if ((o.rolloutGpus ?? 1) >= o.gpus)
     throw new FlagError(
@@ -435,6 +435,13 @@ function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
       `fewer than --seq ${o.seq} (seq = prompt + generated)`,
     );
   const offload = frameworksWith('layerOffload');
+  const q4Kv = frameworksWith('q4Kv');
+  if (o.kvCacheDtype === 'q4_0' && !q4Kv.includes(o.framework))
+    throw new FlagError(
+      'kv-cache-dtype',
+      o.kvCacheDtype,
+      `auto or fp8; q4_0 only with --framework ${q4Kv.join(' or ')} (its -ctk/-ctv q4_0); vLLM's and SGLang's --kv-cache-dtype have no q4_0`,
+    );
   if (o.gpuLayers !== undefined && !offload.includes(o.framework))
     throw new FlagError(
       'gpu-layers',

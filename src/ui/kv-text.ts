@@ -10,4 +10,6 @@ import { engineDef } from '../core/engines/registry.js';
 export const kvText = (p: Plan): string | null =>
   p.options.kvCacheDtype === 'fp8'
     ? `KV ${engineDef(p.choices.engine).memory.cacheLayout?.fp8KvType ?? 'fp8'}`
-    : null;
+    : p.options.kvCacheDtype === 'q4_0'
+      ? 'KV q4_0'
+      : null;

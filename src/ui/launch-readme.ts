@@ -104,7 +104,7 @@ export function renderLaunchReadme(x: LaunchInput<EstimateResult>, bundle: Launc
   const servingRows: [string, string][] = [
     ['method', 'inference (serving)'],
     ['weights / compute', `${o.weights}${o.doubleQuant ? ' (double quant)' : ''} / ${o.compute}`],
-    ['KV cache', o.kvCacheDtype === 'fp8' ? 'fp8' : 'model dtype'],
+    ['KV cache', o.kvCacheDtype && o.kvCacheDtype !== 'auto' ? o.kvCacheDtype : 'model dtype'],
     ['sequences at once x context', `${o.batch} x ${o.seq} tokens`],
     ...imagesRows(x),
   ];

@@ -42,6 +42,7 @@ export function registerEngine(def: EngineDef): void {
   DEFS.set(def.id, def);
   registerEngineName(def.id, fw, {
     layerOffload: def.memory.layerOffload === true,
+    q4Kv: def.memory.cacheLayout?.q4KvElementBytes !== undefined,
     ggufWeights:
       def.memory.quantFormat === 'gguf' || (def.runs.widen.baseWeights ?? []).some(isGguf),
     liger: def.profile.liger === true,

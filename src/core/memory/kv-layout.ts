@@ -212,6 +212,7 @@ export function kvElementBytes(
   kvCacheDtype: string | undefined,
   c: number,
 ): number {
+  if (kvCacheDtype === 'q4_0') return fw.cacheLayout?.q4KvElementBytes ?? c; // flags.ts refuses it elsewhere
   if (kvCacheDtype !== 'fp8') return c; // 'auto' = the compute dtype (vLLM, SGLang, HF, torchtune)
   return fw.cacheLayout?.fp8KvElementBytes ?? 1;
 }

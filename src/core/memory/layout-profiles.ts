@@ -33,6 +33,8 @@ export interface CacheLayoutProfile {
   fp8KvElementBytes?: number;
   /** The cache type an fp8 KV cache is written as where the engine has no fp8 one (absent: fp8). */
   fp8KvType?: string;
+  /** Bytes per element of a 4-bit KV cache (`--kv-cache-dtype q4_0`); absent: the engine writes none. */
+  q4KvElementBytes?: number;
 }
 
 /**

@@ -130,7 +130,10 @@ export function readLlamaServerCommand(
   else if (a.has('n-cpu-moe')) flags['n-cpu-moe'] = a.int('n-cpu-moe', 0)!;
   const k = a.choice('cache-type-k', KV_TYPES);
   const vt = a.choice('cache-type-v', KV_TYPES);
-  if ([k, vt].some((t) => (t !== undefined && t.startsWith('q')) || t === 'iq4_nl')) {
+  // Both K and V in q4_0 blocks: the 4-bit cache (block_q4_0, 18 bytes a 32); any other quantized type, or K and V
+  // apart: the q8_0 cache, an upper bound below 8 bits (ggml/src/ggml-common.h at 25d5b0c5).
+  if (k === 'q4_0' && (vt ?? 'f16') === 'q4_0') flags['kv-cache-dtype'] = 'q4_0';
+  else if ([k, vt].some((t) => (t !== undefined && t.startsWith('q')) || t === 'iq4_nl')) {
     flags['kv-cache-dtype'] = 'fp8';
     if ([k, vt].some((t) => t !== undefined && t !== 'q8_0' && /^(q|iq)/.test(t)))
       warnings.push('a KV cache type below 8 bits: estimated as 8-bit (upper bound)');

@@ -97,7 +97,7 @@ export function llamaServerArgs(x: LaunchInput, port: number, fromHf = false): s
   const o = x.options;
   // -ngl counts the text model's layers: a vision tower is a file of its own (memory.ts visionFile).
   const layers = loadedLayers(x.arch, LLAMA_CPP_MEMORY);
-  const kv = o.kvCacheDtype === 'fp8' ? 'q8_0' : 'f16';
+  const kv = o.kvCacheDtype === 'fp8' ? 'q8_0' : o.kvCacheDtype === 'q4_0' ? 'q4_0' : 'f16';
   // Several GPUs per server: layers (and their KV) split evenly over them, as the plan's pipeline stages are.
   const split =
     o.pp > 1 ? ['-sm layer', `-ts ${Array.from({ length: o.pp }, () => '1').join(',')}`] : [];

@@ -29,6 +29,7 @@ const LLAMA_CPP_CACHE_LAYOUT: CacheLayoutProfile = {
   sliding: { kind: 'padded', pad: 256 },
   fp8KvElementBytes: 34 / 32, // block_q8_0 (https://github.com/ggml-org/llama.cpp/blob/master/ggml/src/ggml-common.h)
   fp8KvType: 'q8_0', // -ctk/-ctv q8_0 (tools/server/README.md --cache-type-k)
+  q4KvElementBytes: 18 / 32, // block_q4_0, 32 4-bit values + an fp16 scale (https://github.com/ggml-org/llama.cpp/blob/25d5b0c53f9a146f3d7a99a18610d9d623b5041e/ggml/src/ggml-common.h)
 };
 
 /**

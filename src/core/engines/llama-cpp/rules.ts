@@ -13,13 +13,13 @@ export const LLAMA_CPP_RULES: readonly Rule[] = [
   LLAMA_CPP_ARCH_RULE,
   {
     id: 'llama-cpp-quantized-v-needs-fa',
-    says: 'llama.cpp refuses a quantized V cache without flash attention ("quantized V cache requires flash_attn"): the launcher writes -fa on with -ctv q8_0',
+    says: 'llama.cpp refuses a quantized V cache without flash attention ("quantized V cache requires flash_attn"): the launcher writes -fa on with -ctv q8_0 or q4_0',
     library: 'llama.cpp',
     versions: '>=b3000',
     source:
       'https://github.com/ggml-org/llama.cpp/blob/25d5b0c53f9a146f3d7a99a18610d9d623b5041e/src/llama-context.cpp',
     effect: 'change',
-    applies: (x) => x.options.kvCacheDtype === 'fp8',
+    applies: (x) => x.options.kvCacheDtype === 'fp8' || x.options.kvCacheDtype === 'q4_0',
   },
 ];
 
