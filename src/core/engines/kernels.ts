@@ -68,7 +68,7 @@ export function kernelRefusal(
 
 const NATIVE_FP8_CC = 8.9; // Ada, Hopper, Blackwell convert FP8 in hardware (vLLM fp8.md: "compute capability >= 8.9")
 
-/** The engines the planner searches an fp8 KV cache on (vLLM, SGLang). */
+/** The engines the planner searches a quantized KV cache on: vLLM and SGLang (fp8), llama.cpp (q8_0). */
 export const searchesFp8Kv = (engine: Engine): boolean => kernelsOf(engine)?.kvFp8 !== undefined;
 
 /** The least compute capability `engine` needs for a KV cache of `kv` (0: none; Infinity: not searched there). */

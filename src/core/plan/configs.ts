@@ -92,7 +92,7 @@ function gpuLayerChoices(s: Scenario, arch: Arch): (number | undefined)[] {
   return [undefined, ...GPU_LAYER_EIGHTHS.map((k) => Math.round((layers * k) / 8))];
 }
 
-/** KV cache dtypes a serving job searches: fp8 beside the model dtype where vLLM or SGLang is searched. */
+/** KV cache dtypes a serving job searches: a quantized one beside the model dtype where an engine searches it (vLLM, SGLang: fp8; llama.cpp: q8_0). */
 function kvCacheDtypesOf(s: Scenario): KvCacheDtype[] {
   if (s.job.kind !== 'inference') return ['auto'];
   return searchedEngines(s).some(searchesFp8Kv) ? ['auto', 'fp8'] : ['auto'];
@@ -117,7 +117,6 @@ export function baseConfigs(
       }
       // Only GGUF weights run on llama.cpp: other dtypes would only add rows no engine runs.
       if (!isGguf(b.options.weights) && b.options.weights !== 'fp16') continue;
-      if (b.options.kvCacheDtype === 'fp8') continue; // searched on vLLM/SGLang only
 
       out.push({
         options: { ...b.options, gpuLayers },

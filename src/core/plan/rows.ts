@@ -438,7 +438,7 @@ function engineRunners(
   for (let k = 0; k < candidates.length; k++) {
     const vi = candidates[k]!;
     const v = variants[vi]!;
-    if (base.kvCacheDtype === 'fp8' && !searchesFp8Kv(v.engine)) continue; // searched on vLLM/SGLang only
+    if (base.kvCacheDtype === 'fp8' && !searchesFp8Kv(v.engine)) continue; // searched where the engine has kvFp8
     probe.optimizerInBackward = v.optimizerInBackward;
     probe.liger = v.liger;
     probe.tiledMlp = v.tiledMlp;

@@ -7,6 +7,7 @@ import { LLAMA_CPP_PROFILE } from './profile.js';
 import { LLAMA_CPP_RUNS } from './runs.js';
 import { LLAMA_CPP_METRICS } from './metrics.js';
 import { SERVE_LAUNCH_FOLDER } from '../serve-folder.js';
+import { LLAMA_CPP_KERNELS } from './kernels.js';
 
 export const LLAMA_CPP: EngineDef = {
   id: 'llama.cpp',
@@ -15,6 +16,7 @@ export const LLAMA_CPP: EngineDef = {
   runs: LLAMA_CPP_RUNS,
   memory: LLAMA_CPP_MEMORY,
   serve: LLAMA_CPP_SERVE,
+  kernels: LLAMA_CPP_KERNELS,
   architectures: LLAMA_CPP_ARCHITECTURES,
   metrics: LLAMA_CPP_METRICS,
   launchFolder: SERVE_LAUNCH_FOLDER,
