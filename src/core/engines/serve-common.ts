@@ -2,7 +2,12 @@
 import type { LaunchInput } from '../launch/types.js';
 import type { Rule } from './rules.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
-import { checkpointFor, GGUF_TYPE, type Checkpoint } from '../launch/checkpoints.js';
+import {
+  checkpointFor,
+  contextOverride,
+  GGUF_TYPE,
+  type Checkpoint,
+} from '../launch/checkpoints.js';
 import { EAGLE3_HEADS } from '../model/speculative.js';
 import { nativeWeights } from '../model/native-weights.js';
 import { modelRepo } from '../model/arch.js';
@@ -28,6 +33,24 @@ export function servedCheckpoint(
 ): Checkpoint {
   if (ck.steps.length === 0 || x.haveCheckpoints?.includes(x.options.weights) !== true) return ck;
   return { ref: ownCheckpointRef(x.options.weights), published: false, steps: [], own: true };
+}
+
+/**
+ * The config override (JSON) that lets the served published checkpoint reach the plan's context where its
+ * config.json declares fewer positions than the base model the plan counts (launch/checkpoints.ts
+ * contextOverride), or null. `engine`: the flag that carries it and the README note.
+ */
+export function contextOverrideLine(
+  ck: Checkpoint,
+  seq: number,
+  flag: string,
+): { arg: string; note: string } | null {
+  const json = ck.published ? contextOverride(ck.ref, seq) : null;
+  if (!json) return null;
+  return {
+    arg: `${flag} '${json}'`,
+    note: `${ck.ref}'s config.json declares fewer positions than the ${seq}-token context: serve.sh stretches RoPE with YaRN as its model card says (${flag}); the card notes static YaRN may lower quality on short texts`,
+  };
 }
 
 /** The placeholder MODEL of the user's own checkpoint in `weights` (a .gguf file for llama.cpp's types). */

@@ -2,6 +2,7 @@
 import { dataParallel, TORCH_DTYPE } from '../../launch/common.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
 import {
+  contextOverrideLine,
   checkScript,
   draftLines,
   modelLines,
@@ -92,7 +93,10 @@ export function emitSglang(x: LaunchInput): EngineOutput {
   if (blocked) return { engine, ok: false, reason: blocked };
   const o = x.options;
   const ck = servedCheckpoint(x);
-  const args = sglangArgs(x, quantizedWhileLoading(x, ck));
+  // A published checkpoint whose config declares fewer positions than the plan's context: SGLang refuses a
+  // longer --context-length (srt/configs/model_config.py _derive_context_length at 0.5.23) unless overridden.
+  const ctx = contextOverrideLine(ck, o.seq, '--json-model-override-args');
+  const args = [...sglangArgs(x, quantizedWhileLoading(x, ck)), ...(ctx ? [ctx.arg] : [])];
   const replicas = o.dpAttention ? 1 : dataParallel(o);
   const per = o.dpAttention ? o.gpus : o.tp * o.pp;
   const lines = [
@@ -144,6 +148,6 @@ export function emitSglang(x: LaunchInput): EngineOutput {
       },
       ...(rocm ? [{ path: SGLANG_ROCM_INSTALL, content: sglangRocmInstall(SGLANG_VERSION) }] : []),
     ],
-    notes: checkpointNotes(ck, o.weights),
+    notes: [...checkpointNotes(ck, o.weights), ...(ctx ? [ctx.note] : [])],
   };
 }

@@ -89,4 +89,5 @@ export const SGLANG_SERVE_FLAGS = [
   '--lora-backend', // ServerArgs.lora_backend (triton under DP attention: the default csgmv refuses it)
   '--disable-radix-cache', // ServerArgs.disable_radix_cache (store_true)
   '--enable-metrics', // ServerArgs.enable_metrics (store_true): Prometheus /metrics
+  '--json-model-override-args', // ServerArgs.json_model_override_args (JSON set on the HF config)
 ] as const;

@@ -5,6 +5,7 @@ import { HF_PINS } from '../hf/trainer.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
 import { VLLM_VERSION } from './rules.js';
 import {
+  contextOverrideLine,
   checkScript,
   draftLines,
   modelLines,
@@ -161,8 +162,12 @@ export function emitVllm(x: LaunchInput): EngineOutput {
   const o = x.options;
   const ck = servedCheckpoint(x);
   // The user's own checkpoint carries its quantization config, as a published one does.
-  const v = vllmArgs(x, ck.published || ck.own === true, quantizedWhileLoading(x, ck));
-  if ('reason' in v) return { engine, ok: false, reason: v.reason };
+  const base = vllmArgs(x, ck.published || ck.own === true, quantizedWhileLoading(x, ck));
+  if ('reason' in base) return { engine, ok: false, reason: base.reason };
+  // A published checkpoint whose config declares fewer positions than the plan's context: vLLM refuses a longer
+  // --max-model-len (config/model.py _get_and_verify_max_len at 0.33.0) unless the config is overridden.
+  const ctx = contextOverrideLine(ck, o.seq, '--hf-overrides');
+  const v = ctx ? { args: [...base.args, ctx.arg], notes: [...base.notes, ctx.note] } : base;
   // DP attention: the data-parallel ranks are one server (--data-parallel-size), not replicas.
   const replicas = o.dpAttention ? 1 : dataParallel(o);
   const perReplica = o.dpAttention ? o.gpus : o.tp * o.pp;

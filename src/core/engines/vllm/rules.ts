@@ -106,6 +106,7 @@ export const VLLM_SERVE_FLAGS = [
   '--block-size', // EngineArgs.block_size (CacheConfig.block_size)
   '--quantization', // EngineArgs.quantization (QuantizationMethods)
   '--gpu-memory-utilization', // EngineArgs.gpu_memory_utilization
+  '--hf-overrides', // ModelConfig.hf_overrides (JSON merged into the HF config before RoPE is read)
   '--speculative-config', // EngineArgs.speculative_config (SpeculativeConfig as JSON)
   '--enable-lora', // EngineArgs.enable_lora (bool)
   '--max-loras', // EngineArgs.max_loras (LoRAConfig.max_loras)
