@@ -120,7 +120,7 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.ggml_graph === 'unfused') time.unfusedGraph = true;
     // A llama.cpp build before ggml-cuda's GEMV fusion (ggml-org/llama.cpp#16715; the case says so).
     if (c.ggml_graph === 'no-gemv-fusion') time.noGemvFusion = true;
-    // A llama.cpp build before its MoE routing fusions too (ggml-org/llama.cpp#15631, #16130; the case says so).
+    // A llama.cpp build before its MoE routing fusions too (ggml-org/llama.cpp#15631, ggml-org/llama.cpp#16130; the case says so).
     if (c.ggml_graph === 'no-moe-fusion')
       Object.assign(time, { noMoeFusion: true, noGemvFusion: true });
     // An engine build that ran the model's 16-bit experts through Triton's fused_moe (the case says so).

@@ -88,7 +88,7 @@ export interface TimeOptions {
   noGemvFusion?: boolean;
   /**
    * The llama.cpp build predates ggml-cuda's MoE routing fusions as well (its chains of adds, ggml-org/llama.cpp#15631,
-   * opened 2025-08-28, and its top-k MoE kernel, #16130, September 2025): each routing op and each add of the experts' sum is its
+   * opened 2025-08-28, and its top-k MoE kernel, ggml-org/llama.cpp#16130, September 2025): each routing op and each add of the experts' sum is its
    * own kernel (FrameworkProfile.moeRoutingKernelsByGraph). No flag sets it; `validate --throughput` does, with
    * noGemvFusion, for rows of such builds (their `ggml_graph`).
    */

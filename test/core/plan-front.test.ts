@@ -11,7 +11,7 @@ function loopOf(keep: number): Loop {
     st: emptyLoopState(4),
     lim: { keep, rankIdx: [0, 1, 2] },
     keys: { k0: 0, k1: 0, k2: 0 },
-    cand: { cost: 0, hours: 0, watts: 0, tps: 0 },
+    cand: { cost: 0, hours: 0, watts: 0, tps: 0, makeHours: 0 },
   } as unknown as Loop;
 }
 
@@ -35,7 +35,7 @@ describe('the Pareto front', () => {
           const L = loopOf(5);
           cands.forEach(([h, l, cost, hours, watts], i) => {
             L.st.seq = i + 1;
-            Object.assign(L.cand, { cost, hours, watts, tps: 1 });
+            Object.assign(L.cand, { cost, hours, watts, tps: 1, makeHours: 0 });
             keepCandidate(L, i, h, l);
           });
           const objs = cands.map(([, , c, t, w]) => [c, t, w]);

@@ -591,8 +591,8 @@ const FIELD_BARS = {
   // pair (time/decode.ts KERNELS.gguf, 0.75 -> 0.93): +52.6%, +36.9%, +35.3%, where the same author's RTX 4090 at
   // 232.05 tok/s on a December build (ggml-org/llama.cpp#17621) goes -18.9% -> -8.8%: the card's figure moved 39% across
   // builds of two months, which the model does not tell apart. With ggml's own MoE routing kernels by build
-  // (engines/llama-cpp/moe-kernels.ts: 6 beyond a dense MLP for #16649's master, 8 for build 6263's, where vLLM's 4
-  // stood; #16834's fused graph keeps 4): +34.8% -> +32.0%, +36.9%, +18.3% -> +13.1%.
+  // (engines/llama-cpp/moe-kernels.ts: 6 beyond a dense MLP for ggml-org/llama.cpp#16649's master, 8 for build 6263's, where vLLM's 4
+  // stood; ggml-org/llama.cpp#16834's fused graph keeps 4): +34.8% -> +32.0%, +36.9%, +18.3% -> +13.1%.
   'late2025 kind:decode engine:llama.cpp': { count: 3, median: 0.32, p90: 0.37 },
   // QwQ-32B AWQ (awq_marlin) on vLLM of March 2025, one request at a time, median TPOT, scored before any model change
   // and unchanged: RTX 3090 Ti -13.3%, RTX 6000 Ada -18.5%, RTX 4090 -16.5%, RTX 5090 -9.3%, H100 SXM -14.3%, two RTX

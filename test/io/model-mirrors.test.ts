@@ -27,7 +27,12 @@ describe('catalog mirrors', () => {
   it('a mirror has the architecture of its entry', () => {
     const a = resolveModel('NousResearch/Meta-Llama-3-8B');
     const b = resolveModel('llama-3-8b');
-    expect({ ...a, assumptions: undefined }).toEqual({ ...b, assumptions: undefined });
+    expect({ ...a, assumptions: undefined, repo: undefined }).toEqual({
+      ...b,
+      assumptions: undefined,
+    });
+    // ... and is launched as the repository named (Arch.repo), not the entry's.
+    expect(a.repo).toBe('NousResearch/Meta-Llama-3-8B');
   });
 
   it('every alias under another owner is an owner/name id', () => {

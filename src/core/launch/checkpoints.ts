@@ -47,9 +47,11 @@ function published(): Readonly<Record<string, readonly PublishedRepo[]>> {
  * quantized from it (`quantizedFrom`: an instruction-tuned release the catalog resolves to its base's entry).
  */
 function publishedRepo(hfId: string, weights: WeightDtype): string | undefined {
-  const table = published();
-  if (Object.hasOwn(table, hfId)) return table[hfId]?.find((c) => c.weights === weights)?.repo;
+  // Hub ids are case-insensitive (a catalog alias or a --model flag may spell one in another case).
   const id = hfId.toLowerCase();
+  const table = published();
+  const base = Object.keys(table).find((k) => k.toLowerCase() === id);
+  if (base !== undefined) return table[base]?.find((c) => c.weights === weights)?.repo;
   for (const list of Object.values(table))
     for (const c of list)
       if (c.weights === weights && c.quantizedFrom?.toLowerCase() === id) return c.repo;

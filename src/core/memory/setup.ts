@@ -1,5 +1,11 @@
 /** Per-configuration facts the memory model reads: storage of each linear, the engine's profile, sizes. */
-import type { Arch, LayerGroup, Linear, LinearRole } from '../model/arch.js';
+import {
+  modelRepo,
+  type Arch,
+  type LayerGroup,
+  type Linear,
+  type LinearRole,
+} from '../model/arch.js';
 import { linearWeights, paramCounts } from '../model/params.js';
 import { isGguf, type EstimateOptions } from '../../schema/estimate.js';
 import { ggufLinearBytes } from '../model/native-weights.js';
@@ -524,9 +530,18 @@ export function trainableParams(
  */
 export function loraModel(arch: Arch, fw: FrameworkProfile): Arch {
   const loaded = loadedModel(arch, fw);
-  const reexport =
-    arch.hfId !== null && fw.perRoleReexports?.includes(arch.hfId.toLowerCase()) === true;
-  return fw.loraPerRole === true || reexport ? withoutFusedModules(loaded) : loaded;
+  return fw.loraPerRole === true || loadsPerRoleReexport(arch, fw)
+    ? withoutFusedModules(loaded)
+    : loaded;
+}
+
+/**
+ * Whether the engine swaps the repository the launch files load (modelRepo: the alias named, else the entry's
+ * Hugging Face id) for its per-role re-export (FrameworkProfile.perRoleReexports, lower-case ids).
+ */
+export function loadsPerRoleReexport(arch: Arch, fw: FrameworkProfile): boolean {
+  const repo = modelRepo(arch);
+  return repo !== null && fw.perRoleReexports?.includes(repo.toLowerCase()) === true;
 }
 
 /** The engine's LoRA on the layer groups: its adapters and, per MoE group, its fused experts' adapter parameters. */

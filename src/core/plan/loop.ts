@@ -445,8 +445,9 @@ function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
     const ranked = hours + makeHours;
     if (ranked < st.fastest) st.fastest = ranked;
     const cost = jobCostUsd(t.basis[h]!, ranked, f.count, wall.total, s.power);
-    if (hours > lim.deadline) {
-      prune(st, REASON['over-deadline'], 1, r, h, l, hours - lim.deadline, lim.deadline, hours);
+    // The job starts once its weights are made: the deadline holds the ranked hours too.
+    if (ranked > lim.deadline) {
+      prune(st, REASON['over-deadline'], 1, r, h, l, ranked - lim.deadline, lim.deadline, ranked);
       continue;
     }
     if (cost > lim.budget) {

@@ -49,7 +49,7 @@ export function burstTime(
   const steps = Math.ceil(total / chunk);
   // One full chunk: chunk / prompt prompts of `prompt` tokens (attention over each prompt's own tokens).
   const tr = decodeTraffic(m, o, t, r, 1, prompt);
-  const chunkSeconds = prefillTime(m, o, r, tr, prompt, chunk / prompt);
+  const chunkSeconds = prefillTime(m, o, r, tr, prompt, chunk / prompt, t);
   // Request i (0-based) waits for the chunks up to the one that ends its prompt.
   let sum = 0;
   for (let i = 0; i < N; i++) sum += Math.ceil(((i + 1) * prompt) / chunk);

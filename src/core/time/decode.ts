@@ -527,10 +527,11 @@ export function prefillTime(
   tr: Traffic,
   tokens: number,
   seqs: number,
+  t?: TimeOptions,
 ): number {
   return Math.max(
     prefillGpuSeconds(m, o, r, tr, tokens, seqs),
-    eagerPrefillHostSeconds(m, o, r.cc, tokens * seqs),
+    eagerPrefillHostSeconds(m, o, r.cc, tokens * seqs, t),
   );
 }
 
@@ -740,7 +741,7 @@ export function decodeStep(
   phases[DPH['tensor-parallel']] = tpT;
   phases[DPH['decode-host']] = hostLayerSeconds(tr, B, r);
   phases[DPH.overhead] = overhead - phases[DPH['decode-host']]!;
-  const prefill = prefillTime(m, o, r, tr, ctx, B);
+  const prefill = prefillTime(m, o, r, tr, ctx, B, t);
   phases[DPH.prefill] = prefill;
   return {
     stepSeconds: step,

@@ -89,7 +89,7 @@ export function staticBatchSeconds(
   const out = outputTokensOf(o);
   const tr = decodeTraffic(m, o, t, r, o.batch, prompt);
   const step = decodeStep(m, o, t, r, false, meanContextOf(o)).stepSeconds;
-  const gpuSeconds = prefillTime(m, o, r, tr, prompt, o.batch) + (out - 1) * step;
+  const gpuSeconds = prefillTime(m, o, r, tr, prompt, o.batch, t) + (out - 1) * step;
   // A served batch (a burst of `vllm bench serve`) also passes every request and streamed token through the
   // frontend, which overlaps the GPU (time/frontend.ts). An offline batch (LLM.generate: no HTTP, no chat template)
   // takes the same bound, which at its sizes (up to a few hundred requests) stays under the GPU's work.

@@ -11,11 +11,11 @@
  * n_expert_used - 1 ggml_adds over views of the experts' outputs. Views, reshapes and permutes launch nothing.
  * ggml-cuda's graph fusions (ggml/src/ggml-cuda/ggml-cuda.cu @49bfddeca, all behind GGML_CUDA_DISABLE_FUSION): a chain
  * of up to 8 adds in one kernel (ggml_cuda_op_fused_add, ggml-org/llama.cpp#15631, opened 2025-08-28); the gating op,
- * argsort, get_rows and the norm in one topk_moe kernel (ggml_cuda_topk_moe_fusion, #16130, September 2025), and for
- * a softmax after the top-k (gpt-oss's LLAMA_EXPERT_GATING_FUNC_TYPE_SOFTMAX_WEIGHT) only from #16649 (October 2025),
+ * argsort, get_rows and the norm in one topk_moe kernel (ggml_cuda_topk_moe_fusion, ggml-org/llama.cpp#16130, September 2025), and for
+ * a softmax after the top-k (gpt-oss's LLAMA_EXPERT_GATING_FUNC_TYPE_SOFTMAX_WEIGHT) only from ggml-org/llama.cpp#16649 (October 2025),
  * which its own master column predates. The router's bias add and the experts' ADD_ID fold into the mat-vecs with the
- * GEMV fusion (#16715), counted apart (gemvFusion, biased linears). The mul and the adds stay two kernels until the
- * weighted reduction of #25952 (July 2026); #16857's expert-reduce kernel was reverted (#17100) eight days after it.
+ * GEMV fusion (ggml-org/llama.cpp#16715), counted apart (gemvFusion, biased linears). The mul and the adds stay two kernels until the
+ * weighted reduction of ggml-org/llama.cpp#25952 (July 2026); ggml-org/llama.cpp#16857's expert-reduce kernel was reverted (ggml-org/llama.cpp#17100) eight days after it.
  */
 import type { DecodeGraphBuild } from '../../memory/framework-profile.js';
 

@@ -26,6 +26,7 @@ import { vllmRocmLines } from '../vllm/rocm-wheel.js';
 import { trainerOptim } from '../hf/trainer.js';
 import { UNSLOTH_TORCH } from './profile.js';
 import { UNSLOTH_MEMORY } from './memory.js';
+import { loadsPerRoleReexport } from '../../memory/setup.js';
 import { loraTargetModules, namesModules } from '../../launch/modules.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
 import { ATTACH_PROBE_PY } from '../../launch/probe-py.js';
@@ -117,8 +118,7 @@ function targetModules(x: LaunchInput): { names: string[]; notes: string[] } {
   const targets = [...listed, ...(o.modulesToSave ?? []).filter((m) => !listed.includes(m))];
   // A checkpoint from_pretrained swaps for Unsloth's per-role re-export (UNSLOTH_MEMORY.perRoleReexports: a
   // LlamaForCausalLM or MistralForCausalLM) takes Llama's module names: q_proj, ..., gate_proj, up_proj.
-  const id = x.arch.hfId?.toLowerCase();
-  const reexport = id !== undefined && UNSLOTH_MEMORY.perRoleReexports?.includes(id) === true;
+  const reexport = loadsPerRoleReexport(x.arch, UNSLOTH_MEMORY);
   const arch = reexport ? { ...x.arch, modelType: 'llama' } : x.arch;
   const m = loraTargetModules(arch, { ...o, loraAllLinear: false, loraTargets: targets });
   return { names: m.targetModules === 'all-linear' ? [] : m.targetModules, notes: m.notes };
