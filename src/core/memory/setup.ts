@@ -1,11 +1,5 @@
 /** Per-configuration facts the memory model reads: storage of each linear, the engine's profile, sizes. */
-import {
-  modelRepo,
-  type Arch,
-  type LayerGroup,
-  type Linear,
-  type LinearRole,
-} from '../model/arch.js';
+import { modelRepo, type Arch, type Linear, type LinearRole } from '../model/arch.js';
 import { linearWeights, paramCounts } from '../model/params.js';
 import { isGguf, type EstimateOptions } from '../../schema/estimate.js';
 import { ggufLinearBytes } from '../model/native-weights.js';
@@ -19,14 +13,17 @@ import {
 import {
   PEFT_REACH,
   isTrained,
+  adapterParams,
+  fusedExpertAdapters,
   loraAdapters,
-  loraParams,
+  outerTrainedParams,
   scopeOf,
+  type ExpertAdapters,
   type LoraAdapter,
   trainableSet,
   withoutFusedModules,
 } from '../model/trainable.js';
-import { fusedExpertLoraParams, peftRemaps } from '../model/peft-moe.js';
+import { peftRemaps } from '../model/peft-moe.js';
 import { largestTensor, optimizerStateBytes, stateValueBytes } from './optimizer-states.js';
 import { type ActCtx } from './activations.js';
 import {
@@ -502,7 +499,8 @@ export function largestLinear(arch: Arch): number {
 
 /**
  * Parameters a fine-tune trains under the engine: the whole model (`total`), or its adapters as the engine's PEFT
- * builds them (loraParams: embeddings trained fully where the profile says, fused-expert adapters by fusedExpertLora).
+ * builds them (engineLora's adapters and fused-expert adapters, and outerTrainedParams: embeddings trained fully
+ * where the profile says).
  * The memory model and the planner's periodic spot saves read this one count.
  */
 export function trainableParams(
@@ -513,13 +511,11 @@ export function trainableParams(
 ): number {
   const t = trainableSet(o);
   if (t.full) return total;
-  return loraParams(
-    loraModel(arch, fw),
-    t,
-    o.loraRank,
-    fw.embedTargetsTrainFully,
-    fusedExpertLora(fw, arch),
-    scopeOf(fw.loraReach ?? PEFT_REACH, o.images ?? 0),
+  const lora = engineLora(arch, o, fw);
+  const scope = scopeOf(fw.loraReach ?? PEFT_REACH, o.images ?? 0);
+  return (
+    adapterParams(lora.adapters, lora.experts, o.loraRank) +
+    outerTrainedParams(loraModel(arch, fw), t, o.loraRank, fw.embedTargetsTrainFully, scope)
   );
 }
 
@@ -548,7 +544,7 @@ export function loadsPerRoleReexport(arch: Arch, fw: FrameworkProfile): boolean 
 export interface EngineLora {
   adapters: readonly LoraAdapter[];
   /** Adapter parameters of one layer's fused routed experts (model/peft-moe.ts fusedExpertLoraParams), per group. */
-  experts: readonly { group: LayerGroup; params: number }[];
+  experts: readonly ExpertAdapters[];
 }
 
 const ENGINE_LORA = new WeakMap<Arch, Map<string, EngineLora>>();
@@ -576,12 +572,7 @@ export function engineLora(
   const model = loraModel(arch, fw);
   const out: EngineLora = {
     adapters: loraAdapters(model, t, fused, scope),
-    experts: model.groups
-      .filter((g) => fused !== null && g.experts > 1 && (g.name !== 'vision' || scope.tower))
-      .map((group) => ({
-        group,
-        params: fused ? fusedExpertLoraParams(group, t.roles, o.loraRank, fused) : 0,
-      })),
+    experts: fusedExpertAdapters(model, t, o.loraRank, fused, scope),
   };
   byKey.set(key, out);
   return out;

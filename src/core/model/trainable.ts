@@ -134,6 +134,16 @@ export interface LinearModule {
   module?: string;
 }
 
+/** A linear as a module of its own: one role (its arrays open for a fused module's later roles). */
+const asModule = (l: Linear) => ({
+  roles: [l.role],
+  linears: [l],
+  inFeatures: l.inFeatures,
+  outFeatures: l.outFeatures,
+  copies: l.copies,
+  activeCopies: l.activeCopies,
+});
+
 const MODULES = new WeakMap<LayerGroup, LinearModule[]>();
 /** A layer's linears as modules, in the group's order (a fused module where its first role sits); memoized. */
 export function linearModules(g: LayerGroup): readonly LinearModule[] {
@@ -149,15 +159,7 @@ export function linearModules(g: LayerGroup): readonly LinearModule[] {
       seen.outFeatures += l.outFeatures;
       continue;
     }
-    const m = {
-      roles: [l.role],
-      linears: [l],
-      inFeatures: l.inFeatures,
-      outFeatures: l.outFeatures,
-      copies: l.copies,
-      activeCopies: l.activeCopies,
-      ...(l.module === undefined ? {} : { module: l.module }),
-    };
+    const m = l.module === undefined ? asModule(l) : { ...asModule(l), module: l.module };
     if (l.module !== undefined) byName.set(l.module, m);
     list.push(m);
   }
@@ -170,15 +172,6 @@ export function linearModules(g: LayerGroup): readonly LinearModule[] {
 export interface LoraAdapter extends LinearModule {
   group: LayerGroup;
 }
-
-const asModule = (l: Linear): LinearModule => ({
-  roles: [l.role],
-  linears: [l],
-  inFeatures: l.inFeatures,
-  outFeatures: l.outFeatures,
-  copies: l.copies,
-  activeCopies: l.activeCopies,
-});
 
 /**
  * The linears and fused modules LoRA adapts in the layer groups (PEFT matches module names: a fused module
@@ -248,15 +241,60 @@ export function loraParams(
   scope: LoraScope = scopeOf(PEFT_REACH, 0),
 ): number {
   if (t.full) return 0;
-  let n = outerLoraParams(arch, t, rank, scope);
   const f = fused ? { ...fused, allLinear: t.allLinear === true } : null;
-  for (const a of loraAdapters(arch, t, f, scope))
-    n += a.group.count * a.copies * rank * (a.inFeatures + a.outFeatures);
-  if (f !== null)
-    for (const g of arch.groups) {
-      if (g.name === 'vision' && !scope.tower) continue;
-      if (g.experts > 1) n += g.count * fusedExpertLoraParams(g, t.roles, rank, f);
-    }
+  return (
+    adapterParams(
+      loraAdapters(arch, t, f, scope),
+      fusedExpertAdapters(arch, t, rank, f, scope),
+      rank,
+    ) + outerTrainedParams(arch, t, rank, fullEmbeds, scope)
+  );
+}
+
+/** One layer's fused routed-expert adapter parameters per MoE group LoRA reaches (model/peft-moe.ts). */
+export interface ExpertAdapters {
+  group: LayerGroup;
+  params: number;
+}
+
+/**
+ * The fused routed experts' adapters (`fused`: PEFT's ParamWrapper over 3-D expert parameters; null: none), one
+ * layer's parameters per MoE group the scope reaches.
+ */
+export function fusedExpertAdapters(
+  arch: Arch,
+  t: Trainable,
+  rank: number,
+  fused: FusedExpertLora | null,
+  scope: LoraScope,
+): ExpertAdapters[] {
+  if (fused === null) return [];
+  return arch.groups
+    .filter((g) => g.experts > 1 && (g.name !== 'vision' || scope.tower))
+    .map((group) => ({ group, params: fusedExpertLoraParams(group, t.roles, rank, fused) }));
+}
+
+/** Parameters of LoRA's A/B pairs on `adapters` (each layer of its group, each copy) and of the fused experts'. */
+export function adapterParams(
+  adapters: readonly LoraAdapter[],
+  experts: readonly ExpertAdapters[],
+  rank: number,
+): number {
+  let n = 0;
+  for (const a of adapters) n += a.group.count * a.copies * rank * (a.inFeatures + a.outFeatures);
+  for (const e of experts) n += e.group.count * e.params;
+  return n;
+}
+
+/** What LoRA trains beyond the layers' adapters: the outer modules the scope reaches and the embeddings. */
+export function outerTrainedParams(
+  arch: Arch,
+  t: Trainable,
+  rank: number,
+  fullEmbeds: boolean,
+  scope: LoraScope,
+): number {
+  let n = outerLoraParams(arch, t, rank, scope);
   // Unsloth turns embed_tokens / lm_head targets into fully trained fp32 copies (modules_to_save); PEFT's
   // modules_to_save (--modules-to-save) trains a full copy beside the frozen module (peft utils/other.py
   // ModulesToSaveWrapper).
