@@ -479,3 +479,12 @@ export function measuredAllReduceSeconds(
   const y0 = a.seconds[i - 1]!;
   return y0 + ((a.seconds[i]! - y0) * (bytes - x0)) / (a.bytes[i]! - x0);
 }
+
+/**
+ * FLOP/s of a matmul in this compute: fp32's rate, bf16 at the emulated rate on a card without bf16 tensor cores
+ * (gemmBf16Emulated), else the 16-bit tensor rate.
+ */
+export function matmulRate(r: GpuRates, fp32: boolean, bf16: boolean): number {
+  if (fp32) return r.gemm32;
+  return (bf16 ? r.gemmBf16Emulated : undefined) ?? r.gemm16;
+}

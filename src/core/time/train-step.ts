@@ -1,5 +1,5 @@
 /** A training step's seconds by phase from its work and the GPU's rates, and what bounds it. */
-import type { GpuRates } from './hardware.js';
+import { matmulRate, type GpuRates } from './hardware.js';
 import { TRAIN_PHASES } from './model-facts.js';
 import type { Bound, TrainPhase } from './model-facts.js';
 import {
@@ -127,10 +127,7 @@ function recomputeSeconds(
 }
 
 /** FLOP/s of the step's matmuls: fp32, bf16 on a card without bf16 tensor cores (emulated), else the 16-bit rate. */
-function gemmRate(w: TrainWork, r: GpuRates): number {
-  if (w.fp32) return r.gemm32;
-  return (w.bf16 ? r.gemmBf16Emulated : undefined) ?? r.gemm16;
-}
+const gemmRate = (w: TrainWork, r: GpuRates): number => matmulRate(r, w.fp32, w.bf16);
 
 /**
  * FLOP/s of attention. Without bf16 tensor cores SDPA has no bf16 kernel (aten/src/ATen/native/transformers/cuda/

@@ -4,7 +4,7 @@
  */
 import type { Arch } from '../model/arch.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
-import type { GpuRates } from './hardware.js';
+import { matmulRate, type GpuRates } from './hardware.js';
 import { towerRun } from '../model/vision.js';
 import { trainableSet } from '../model/trainable.js';
 import { towerMode } from '../memory/vision.js';
@@ -48,10 +48,7 @@ export function towerTime(
   const rec = mode !== 'frozen' && ckpt ? 1 : 0;
   const gemm = gemmFwd * (1 + gemmBwd + rec);
   const attn = attnFwd * (1 + attnBwd + rec);
-  const rate =
-    o.compute === 'fp32'
-      ? r.gemm32
-      : ((o.compute === 'bf16' ? r.gemmBf16Emulated : undefined) ?? r.gemm16);
+  const rate = matmulRate(r, o.compute === 'fp32', o.compute === 'bf16');
   const patches = images * run.patchesPerImage;
   return {
     seconds: gemm / (rate * shapeFactor(patches, run.group.hidden)) + attn / r.attn,
