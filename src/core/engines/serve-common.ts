@@ -164,6 +164,38 @@ export function nodeRankLines(
 }
 
 /**
+ * The servers serve.sh starts: one replica over several machines (nodeRankLines, with the engine's node flags and,
+ * where `headless`, --headless on every machine but the first) or each replica on its own GPUs and port
+ * (replicaLines); a reason where the plan's replicas cannot be started as planned (multiNodeBlocker).
+ */
+export function serverLines(
+  x: LaunchInput,
+  replicas: number,
+  gpusPerReplica: number,
+  firstPort: number,
+  command: (port: number, flags: readonly string[]) => string,
+  args: readonly string[],
+  multiNode: { flags: (nodes: number) => string[]; headless: boolean },
+): { lines: string[]; ports: number[] } | { reason: string } {
+  const nodes = replicaNodes(x, gpusPerReplica);
+  const spans = multiNodeBlocker(replicas, gpusPerReplica, nodes);
+  if (spans) return { reason: spans };
+  if (nodes === 1)
+    return replicaLines(
+      replicas,
+      gpusPerReplica,
+      firstPort,
+      (port) => command(port, args),
+      x.gpusPerNode,
+    );
+  const line = command(firstPort, [...args, ...multiNode.flags(nodes)]);
+  return {
+    lines: nodeRankLines(nodes, gpusPerReplica / nodes, line, multiNode.headless),
+    ports: [firstPort],
+  };
+}
+
+/**
  * One server per replica, each on its own GPUs (consecutive ids) and port: the launch lines (in the background
  * and waited for when there are several) and the ports check.sh asks. `command` is one replica's command line.
  * Replicas over more GPUs than one machine holds (`gpusPerNode`) are started machine by machine: the same script

@@ -8,13 +8,10 @@ import {
   modelLines,
   prefixLine,
   shareLine,
-  replicaLines,
   quantizedWhileLoading,
   servedCheckpoint,
   checkpointNotes,
-  multiNodeBlocker,
-  nodeRankLines,
-  replicaNodes,
+  serverLines,
 } from '../serve-common.js';
 import { sglangDefaults } from './memory.js';
 import { SGLANG_VERSION } from './rules.js';
@@ -109,23 +106,18 @@ export function emitSglang(x: LaunchInput): EngineOutput {
     ...prefixLine(o),
     ...shareLine(o, replicas),
   ];
-  const nodes = replicaNodes(x, per);
-  const spans = multiNodeBlocker(replicas, per, nodes);
-  if (spans) return { engine, ok: false, reason: spans };
-  const command = (port: number, flags: string[]) =>
+  const command = (port: number, flags: readonly string[]) =>
     `python -m sglang.launch_server --model-path "$MODEL" --port ${port} \\\n  ${flags.join(' \\\n  ')}`;
-  const nodeFlags = [
+  const nodeFlags = (nodes: number) => [
     `--nnodes ${nodes}`,
     '--node-rank "$NODE_RANK"',
     `--dist-init-addr "$MASTER_ADDR:${DIST_INIT_PORT}"`,
   ];
-  const servers =
-    nodes > 1
-      ? {
-          lines: nodeRankLines(nodes, per / nodes, command(PORT, [...args, ...nodeFlags]), false),
-          ports: [PORT],
-        }
-      : replicaLines(replicas, per, PORT, (port) => command(port, args), x.gpusPerNode);
+  const servers = serverLines(x, replicas, per, PORT, command, args, {
+    flags: nodeFlags,
+    headless: false,
+  });
+  if ('reason' in servers) return { engine, ok: false, reason: servers.reason };
   lines.push(...servers.lines);
   const ports = servers.ports;
   const rocm = gfxOf(x.gpu.computeCapability) !== null;

@@ -11,13 +11,10 @@ import {
   modelLines,
   prefixLine,
   shareLine,
-  replicaLines,
   quantizedWhileLoading,
   servedCheckpoint,
   checkpointNotes,
-  multiNodeBlocker,
-  nodeRankLines,
-  replicaNodes,
+  serverLines,
 } from '../serve-common.js';
 import { fp8KvFlag, gfxOf } from '../kernels.js';
 import { vllmRocmLines } from './rocm-wheel.js';
@@ -181,23 +178,13 @@ export function emitVllm(x: LaunchInput): EngineOutput {
     ...prefixLine(o),
     ...shareLine(o, replicas),
   ];
-  const nodes = replicaNodes(x, perReplica);
-  const spans = multiNodeBlocker(replicas, perReplica, nodes);
-  if (spans) return { engine, ok: false, reason: spans };
-  const command = (port: number, flags: string[]) =>
+  const command = (port: number, flags: readonly string[]) =>
     `vllm serve "$MODEL" --port ${port} \\\n  ${flags.join(' \\\n  ')}`;
-  const servers =
-    nodes > 1
-      ? {
-          lines: nodeRankLines(
-            nodes,
-            perReplica / nodes,
-            command(PORT, [...v.args, ...vllmNodeFlags(o, nodes)]),
-            true,
-          ),
-          ports: [PORT],
-        }
-      : replicaLines(replicas, perReplica, PORT, (port) => command(port, v.args), x.gpusPerNode);
+  const servers = serverLines(x, replicas, perReplica, PORT, command, v.args, {
+    flags: (nodes) => vllmNodeFlags(o, nodes),
+    headless: true,
+  });
+  if ('reason' in servers) return { engine, ok: false, reason: servers.reason };
   lines.push(...servers.lines);
   // OpenAI-compatible completions endpoint: https://docs.vllm.ai/en/latest/serving/openai_compatible_server.html
   const ports = servers.ports;
