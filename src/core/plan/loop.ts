@@ -576,7 +576,7 @@ export function addFront(
 ) {
   const f = st.front;
   const { cost, watts } = c;
-  const hours = c.hours + c.makeHours;
+  const hours = rankHours(c);
   // Consecutive candidates are alike: the point that dominated the last one usually dominates this one.
   const slot = hw * MAX_LEVELS + level;
   const d = st.dominators[slot];
