@@ -14,7 +14,7 @@ import {
 import { assertEngineStructure, estimatedAs } from '../core/engines/context.js';
 import { isEngine } from '../schema/engine.js';
 import type { Gpu } from '../schema/gpu.js';
-import { flashRefusal, kernelRefusal } from '../core/engines/kernels.js';
+import { flashRefusal, floorRefusal, kernelRefusal } from '../core/engines/kernels.js';
 import { torchTargetRefusal } from '../core/engines/torch-targets.js';
 import { towerRun, visionTokens, type Arch } from '../core/model/index.js';
 // Direct modules: the memory/ entry would load more than the estimate needs.
@@ -142,6 +142,9 @@ export function estimateChecks(
   // A training engine whose pinned torch has no ROCm kernels for this GPU (engines/torch-targets.ts).
   const torchGfx = gpu ? torchTargetRefusal(engine, gpu.computeCapability) : null;
   if (torchGfx) throw badValue('--gpu', gpu!.id, `a GPU the engine's torch runs on: ${torchGfx}`);
+  // A serving engine whose kernels are not built for this GPU at all (SGLang below compute capability 8.0).
+  const floor = gpu ? floorRefusal(engine, gpu.computeCapability) : null;
+  if (floor) throw badValue('--gpu', gpu!.id, `a GPU the engine runs on: ${floor}`);
   // A serving engine without a kernel for the weights on this GPU (FP8 W8A8 on Ampere under SGLang, ...).
   const format = flags['quant-format'] as QuantFormat | undefined;
   const kernel = gpu ? kernelRefusal(engine, options.weights, gpu.computeCapability, format) : null;

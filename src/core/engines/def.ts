@@ -121,6 +121,11 @@ export interface EngineKernels {
   >;
   /** Where `needs` comes from in the engine's source or docs. */
   source: string;
+  /**
+   * On CUDA GPUs: the least compute capability the engine runs anything on (its own start-up check or the
+   * architectures its compiled kernels ship for), with what it says and where that is read; absent: none.
+   */
+  floor?: { cc: number; why: string; source: string };
   /** On AMD GPUs: the gfx targets each format runs on (absent: the CUDA table holds on ROCm too). */
   rocm?: Partial<
     Record<

@@ -21,6 +21,17 @@ export function minComputeCapability(engine: Engine, weights: WeightDtype): numb
   return kernelsOf(engine)?.needs[weights]?.cc ?? 0;
 }
 
+/** Why `engine` runs nothing on a CUDA GPU of compute capability `cc` (its def's `floor`), or null. */
+export function floorRefusal(engine: Engine, cc: string | null | undefined): string | null {
+  const floor = kernelsOf(engine)?.floor;
+  // CUDA GPUs only: AMD GPUs read the ROCm tables, Apple GPUs (no compute capability) the engine's own platforms.
+  if (!floor || !cc || isRocm(cc) || ccOf(cc) >= floor.cc) return null;
+  return `${engine} runs on compute capability ${floor.cc.toFixed(1)} and newer, not ${cc ?? 'none (not CUDA)'}: ${floor.why} (${floor.source})`;
+}
+
+/** The least compute capability `engine` runs anything on, on CUDA GPUs (0: none). */
+export const engineFloorCapability = (engine: Engine): number => kernelsOf(engine)?.floor?.cc ?? 0;
+
 /**
  * Whether `engine` runs `weights` on the AMD GPU of gfx target `gfx` (its def's `rocm` table; without one, or for
  * a format it needs nothing for, the CUDA table's verdict stands and this says true); `planner`: and the search

@@ -22,6 +22,7 @@ import { trainableParams } from '../memory/setup.js';
 import { circuitOverWatts, planWallWatts, type NodeWatts } from '../hardware/power.js';
 import {
   flashCapabilities,
+  engineFloorCapability,
   minComputeCapability,
   minKvCapability,
   runsOnRocm,
@@ -71,6 +72,8 @@ interface RowFacts {
   flash: boolean;
   /** Flash attention the engine runs on these compute capabilities only (engines/kernels.ts; null: no such gate). */
   flashCc: readonly number[] | null;
+  /** The least compute capability the engine runs anything on, on CUDA GPUs (engines/kernels.ts; 0: none). */
+  floorCc: number;
   fp8: boolean;
   bnb: boolean;
   /** An fp8 KV cache (engines/kernels.ts minKvCapability). */
@@ -119,6 +122,7 @@ function rowFactsOf(ctx: Ctx, r: number): RowFacts {
     flash: (bits & FLASH) !== 0,
     flashCc:
       (bits & FLASH) !== 0 ? flashCapabilities(ctx.variants[vi]!.engine, ctx.arch.modelType) : null,
+    floorCc: engineFloorCapability(ctx.variants[vi]!.engine),
     fp8: (bits & FP8) !== 0,
     bnb: (bits & BNB) !== 0,
     kvFp8: bases[bi]!.options.kvCacheDtype === 'fp8',
@@ -229,6 +233,8 @@ function hardwareGate(t: HwTable, f: RowFacts, h: number): number {
   if (f.flash && t.noFlash[h] === 1) return REASON['no-flash-attention'];
   // A flash kernel the library swaps in for the model, built for some GPUs only (gpt-oss on the HF engines).
   if (f.flashCc !== null && !f.flashCc.includes(t.cc[h]!)) return REASON['no-model-flash'];
+  // An engine whose kernels are built for newer CUDA GPUs only (t.cc 0: Apple; NaN: AMD).
+  if (t.cc[h]! > 0 && t.cc[h]! < f.floorCc) return REASON['no-engine'];
   // bf16 plans fall back to fp16 on GPUs without bf16 (materialize); some engines have no fp16.
   if (f.noFp16Engine && t.noBf16[h] === 1 && f.o.compute === 'bf16') return REASON['no-engine'];
   // Training engines whose pinned torch has no ROCm kernels for the GPU (engines/torch-targets.ts).
