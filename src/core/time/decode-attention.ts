@@ -90,15 +90,17 @@ const CDNA_HBM_LATENCY_S = 0.5e-6; // MI300X, Kog AI (blog.kog.ai, May 2026)
 /**
  * The longest program's time over a step's layers where the engine decodes an AMD GPU's attention with a kernel that
  * walks each sequence's context in one program (FrameworkProfile.rocmPagedDecode, outside its split kernel's block
- * and head sizes): each tile's K and V loads wait one HBM round trip before the tile's dot products, and the next
- * tile's loads issue after them, so a program of `ctx` tokens takes ceil(ctx / tile) round trips a layer whatever
- * the card's bandwidth. 0 where the split kernel runs, or on other GPUs.
+ * and head sizes; or, on a piecewise-graph build, the `unsplitLayers` whose Triton unified attention ran its
+ * unsplit kernel: time/piecewise.ts unsplitTritonLayers, tiles of one cache block): each tile's K and V loads wait
+ * one HBM round trip before the tile's dot products, and the next tile's loads issue after them, so a program of
+ * `ctx` tokens takes ceil(ctx / tile) round trips a layer whatever the card's bandwidth. 0 where the split kernel
+ * runs, or on other GPUs.
  */
 export function unsplitChainSeconds(
   m: ModelFacts,
   fw: FrameworkProfile,
   r: GpuRates,
-  s: { ctx: number; kvBlock?: number },
+  s: { ctx: number; kvBlock?: number; unsplitLayers?: number },
 ): number {
   const pd = fw.rocmPagedDecode;
   if (!r.rocm || pd === undefined || m.mla || m.attnLayers <= 0 || m.heads <= 0) return 0;
@@ -109,9 +111,10 @@ export function unsplitChainSeconds(
     pd.blockSizes.includes(block) &&
     pd.headSizes.includes(headDim) &&
     m.heads / kvHeads <= pd.maxQueriesPerKv;
-  if (split) return 0;
+  const triton = Math.min(s.unsplitLayers ?? 0, m.attnLayers) * Math.ceil(s.ctx / block);
+  if (split) return triton * CDNA_HBM_LATENCY_S;
   const tile = Math.min(block, pd.maxTileTokens);
-  return m.attnLayers * Math.ceil(s.ctx / tile) * CDNA_HBM_LATENCY_S;
+  return Math.max(m.attnLayers * Math.ceil(s.ctx / tile), triton) * CDNA_HBM_LATENCY_S;
 }
 
 /** A decode step's GPU core: the GEMMs' read or arithmetic, then the attention's KV read or arithmetic. */
@@ -140,7 +143,14 @@ export function stepCore(
   fw: FrameworkProfile,
   r: GpuRates,
   tr: { kvGpu: number; fp32Gemm: boolean; rate: number; paddedFlops?: number },
-  s: { batch: number; tp: number; ctx: number; weightSeconds: number; kvBlock?: number },
+  s: {
+    batch: number;
+    tp: number;
+    ctx: number;
+    weightSeconds: number;
+    kvBlock?: number;
+    unsplitLayers?: number;
+  },
 ): StepCore {
   const attnFlops = (4 * m.attnLayers * s.ctx * m.attnWidth * s.batch) / s.tp;
   const gemmFlops = ((2 * (m.active - embedOnly(m)) + m.recurrentFlopsPerToken) * s.batch) / s.tp;

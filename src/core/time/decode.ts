@@ -7,7 +7,7 @@ import { dmmvTailSeconds, type MatVec } from './matvec-tail.js';
 import { bnbDequantSlowdown, copyBytes } from './bnb-dequant.js';
 import { floatExpertRead } from './float-experts.js';
 import { fusedMoeChainSeconds, moeCallLatency, moeCallSeconds } from './moe-call.js';
-import { piecewiseAttentionSeconds } from './piecewise.js';
+import { piecewiseAttentionSeconds, unsplitTritonLayers } from './piecewise.js';
 import { linearKernelSeconds } from './rocm-gemm.js';
 import { stepCore } from './decode-attention.js';
 import { blockFp8GemmRate } from './block-fp8.js';
@@ -693,6 +693,7 @@ export function decodeStep(
     ctx,
     weightSeconds: weightT,
     kvBlock: o.kvBlockSize,
+    unsplitLayers: unsplitTritonLayers(m, fw, t, { cc: r.cc, rows: B, tp }),
   });
   const { core, flops } = sc;
   const host = decodeHost(m, o, t, tr.q, r.smClock, tr.expertGpu / r.mem, r.cc);

@@ -12,6 +12,7 @@
 import type { FrameworkProfile } from '../memory/framework-profile.js';
 import type { TimeOptions } from '../../schema/time.js';
 import type { ModelFacts } from './model-facts.js';
+import type { Arch } from '../model/arch.js';
 import { EAGER_OP_SECONDS } from './train-work.js';
 
 // Host time of one launch of a compiled Triton kernel through its Python JIT entry (JITFunction.run: binding and
@@ -21,22 +22,35 @@ export const TRITON_LAUNCH_SECONDS = 18e-6;
 
 type Calls = NonNullable<FrameworkProfile['piecewiseAttentionCalls']>;
 
-/** Host seconds of one K/V-head layer's eager attention op on a decode step of `rows` sequences. */
-function kvLayerSeconds(
+/**
+ * The kernel a K/V-head layer's eager attention op runs on a decode step of `rows` sequences: the engine's usual
+ * backend ('kv'), or for a model with sinks its FlashInfer backend, or its Triton unified attention, which splits
+ * the keys into segments while its grid of (rows // BLOCK_Q + rows) x K/V heads stays within splitGrid ('split'),
+ * else runs one program a query block and K/V head over the whole context ('single').
+ */
+function layerKernel(
   calls: Calls,
   sinks: boolean,
   cc: number,
   rows: number,
   heads: number,
   kvHeads: number,
-): number {
+): 'kv' | 'flashinfer' | 'split' | 'single' {
   const s = calls.sinks;
   const major = Math.floor(cc);
-  if (!sinks || !s || s.kvCc.includes(major)) return calls.kv * EAGER_OP_SECONDS;
-  if (s.flashinfer.cc.includes(major)) return s.flashinfer.torch * EAGER_OP_SECONDS;
+  if (!sinks || !s || s.kvCc.includes(major)) return 'kv';
+  if (s.flashinfer.cc.includes(major)) return 'flashinfer';
   const blockQ = Math.max(1, Math.floor(s.blockQueries / Math.max(1, heads / kvHeads)));
   const blocks = Math.floor(rows / blockQ) + rows;
-  const k = blocks * kvHeads <= s.splitGrid ? s.split : s.single;
+  return blocks * kvHeads <= s.splitGrid ? 'split' : 'single';
+}
+
+/** Host seconds of one K/V-head layer's eager attention op running `kernel` (layerKernel). */
+function kvLayerSeconds(calls: Calls, kernel: ReturnType<typeof layerKernel>): number {
+  const s = calls.sinks;
+  if (kernel === 'kv' || !s) return calls.kv * EAGER_OP_SECONDS;
+  if (kernel === 'flashinfer') return s.flashinfer.torch * EAGER_OP_SECONDS;
+  const k = kernel === 'split' ? s.split : s.single;
   return k.torch * EAGER_OP_SECONDS + k.triton * TRITON_LAUNCH_SECONDS;
 }
 
@@ -54,19 +68,57 @@ export function piecewiseAttentionSeconds(
 ): { host: number; gpu: number } {
   const calls = fw.piecewiseAttentionCalls;
   if (!t.piecewiseGraphs || !calls) return { host: 0, gpu: 0 };
-  const sinks = m.arch.attentionSinks === true;
   let host = 0;
   let layers = 0;
-  for (const g of m.arch.groups) {
-    if (g.name !== 'decoder' || g.recurrent) continue;
-    const heads = Math.max(1, g.heads / step.tp);
-    const kvHeads = Math.max(1, g.kvHeads / step.tp);
-    const layer =
-      g.mlaCacheWidth === null
-        ? kvLayerSeconds(calls, sinks, step.cc, step.rows, heads, kvHeads)
-        : calls.mla * EAGER_OP_SECONDS;
-    host += g.count * layer;
+  for (const { g, kernel } of layerKernels(m, calls, step)) {
+    host +=
+      g.count * (kernel === null ? calls.mla * EAGER_OP_SECONDS : kvLayerSeconds(calls, kernel));
     layers += g.count;
   }
   return { host, gpu: layers * calls.gapSeconds };
+}
+
+/** Each decoder attention group and the kernel its eager op runs (null: an MLA group). */
+function layerKernels(
+  m: ModelFacts,
+  calls: Calls,
+  step: { cc: number; rows: number; tp: number },
+): { g: Arch['groups'][number]; kernel: ReturnType<typeof layerKernel> | null }[] {
+  const sinks = m.arch.attentionSinks === true;
+  return m.arch.groups
+    .filter((g) => g.name === 'decoder' && !g.recurrent)
+    .map((g) => ({
+      g,
+      kernel:
+        g.mlaCacheWidth === null
+          ? layerKernel(
+              calls,
+              sinks,
+              step.cc,
+              step.rows,
+              Math.max(1, g.heads / step.tp),
+              Math.max(1, g.kvHeads / step.tp),
+            )
+          : null,
+    }));
+}
+
+/**
+ * The attention layers of a piecewise-graph decode step of `rows` sequences whose Triton unified attention runs its
+ * unsplit kernel (layerKernel's 'single'): one program a query block and K/V head walks its sequence's cache blocks
+ * one block a tile (the engine's piecewiseAttentionCalls.sinks, where the walk is sourced). time/decode-attention.ts
+ * prices the walk where the engine's ROCm decode walk is priced. 0 elsewhere.
+ */
+export function unsplitTritonLayers(
+  m: ModelFacts,
+  fw: FrameworkProfile,
+  t: TimeOptions,
+  step: { cc: number; rows: number; tp: number },
+): number {
+  const calls = fw.piecewiseAttentionCalls;
+  if (!t.piecewiseGraphs || !calls) return 0;
+  let layers = 0;
+  for (const { g, kernel } of layerKernels(m, calls, step))
+    if (kernel === 'single') layers += g.count;
+  return layers;
 }

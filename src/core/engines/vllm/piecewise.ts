@@ -55,7 +55,10 @@ export const VLLM_PIECEWISE_ATTENTION_CALLS: NonNullable<
     // reshape_and_cache_flash, the query and output slices, the k and v descale expands (6), then unified_attention
     // (vllm/attention/ops/triton_unified_attention.py): BLOCK_M 16 rows, BLOCK_Q = 16 / (query heads per K/V head);
     // a decode step with (rows // BLOCK_Q + sequences) x K/V heads <= 128 splits the keys into 16 segments
-    // (three torch.empty buffers, kernel_unified_attention_3d and reduce_segments), else one kernel_unified_attention_2d.
+    // (three torch.empty buffers, kernel_unified_attention_3d and reduce_segments), else one kernel_unified_attention_2d,
+    // whose program for a query block and K/V head walks its sequence's cache blocks from the first, one block a tile,
+    // masking the keys outside a sliding window instead of skipping them (`for j in range(0, num_blocks)`, num_blocks =
+    // cdiv(seq_len, BLOCK_SIZE): the same file of the v0.10.1 wheel; time/piecewise.ts unsplitTritonLayers).
     blockQueries: 16,
     splitGrid: 128,
     split: { torch: 9, triton: 2 },

@@ -34,7 +34,9 @@ export const VLLM_ROCM_PREFILL_ATTENTION: NonNullable<FrameworkProfile['rocmPref
  * over a grid of (sequences, KV heads), one program walking its sequence's whole context one tile of
  * min(block size, 128) tokens at a time (vllm-project/vllm@01551e98 vllm/v1/attention/ops/chunked_prefill_paged_decode.py,
  * MAX_TRITON_BLOCK_SIZE). Sliding windows and sinks are not modelled here: the builds that ran such models on an AMD
- * GPU ranked TRITON_ATTN first (ROCM_ATTN leads from vllm-project/vllm#36702), whose unified kernel splits the context.
+ * GPU ranked TRITON_ATTN first (ROCM_ATTN leads from vllm-project/vllm#36702), whose unified kernel splits the context
+ * while its grid is small; v0.10.1's walks it unsplit beyond (time/piecewise.ts unsplitTritonLayers, priced for the
+ * piecewise-graph builds of that version).
  */
 export const VLLM_ROCM_PAGED_DECODE: NonNullable<FrameworkProfile['rocmPagedDecode']> = {
   blockSizes: [16, 32], // use_rocm_custom_paged_attention, vllm-project/vllm@001eda31 vllm/platforms/rocm.py
