@@ -485,8 +485,7 @@ export interface FrameworkProfile {
    * Time: the same count where the engine's depends on its build's decode graph (TimeOptions.unfusedGraph,
    * noMoeFusion, noGemvFusion: DecodeGraphBuild) and on the model's routing (its config model_type and top-k), read in
    * place of moeRoutingKernels (time/decode-host.ts moeRoutingKernelCount). Not read for a build whose expert matmul
-   * runs one expert slot per op (TimeOptions.mulMatIdSync), whose routing perSlotMoeKernels counts. Absent:
-   * moeRoutingKernels.
+   * runs one expert slot per op (TimeOptions.mulMatIdSync), whose routing perSlotMoeKernels counts. Absent: moeRoutingKernels.
    */
   moeRoutingKernelsByGraph?: (modelType: string, topK: number, graph: DecodeGraphBuild) => number;
   /**
@@ -558,6 +557,8 @@ export interface FrameworkProfile {
    * launches while they wait for the prefill (time/expert-parallel.ts lockstepStalls). Absent: their graphs replay.
    */
   dpPrefillStepEager?: boolean;
+  /** Time, DP attention: a rank's prefill forward takes server.sizing's chunkTokens / the ranks (graph-step.ts). */
+  dpAttentionChunkSplit?: boolean;
   /**
    * Time: whether the engine's prefill forward reads a device value on the host before it launches its first kernel,
    * for a model of this config model_type, MLA attention or not, on a GPU of compute capability `cc` (0 on AMD). Under
@@ -753,10 +754,9 @@ export interface FrameworkProfile {
    */
   grpoOldLogprobs?: boolean;
   /**
-   * GRPO with vLLM colocated and put to sleep while the trainer trains (--rollout-sleep): the host housekeeping
-   * the engine's sleep and wake-up run once each around every generation batch, as full Python garbage
-   * collections (gc.collect) and caching-allocator flushes (torch.cuda.empty_cache), timed in
-   * time/sleep-cycle.ts. Absent: none counted.
+   * GRPO with vLLM colocated and put to sleep while the trainer trains (--rollout-sleep): the host housekeeping the
+   * engine's sleep and wake-up run once each around every generation batch, as full Python garbage collections
+   * (gc.collect) and caching-allocator flushes (torch.cuda.empty_cache), timed in time/sleep-cycle.ts. Absent: none.
    */
   rolloutSleepCycle?: { gcCollects: number; emptyCaches: number };
   /** vLLM's share of each GPU where the engine sets it (gpu_memory_utilization); absent = TRL's 0.3. */

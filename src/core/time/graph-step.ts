@@ -3,7 +3,7 @@
  * captures, a decode batch above the largest it captures), and the batch a captured decode step runs.
  */
 import { FRAMEWORKS } from '../memory/frameworks.js';
-import type { EstimateOptions } from '../../schema/estimate.js';
+import { moeGroupOf, type EstimateOptions } from '../../schema/estimate.js';
 import type { TimeOptions } from '../../schema/time.js';
 import { runsBlockFp8Path } from './block-fp8.js';
 import {
@@ -48,6 +48,46 @@ export function eagerPrefillHostSeconds(
   const allReduces = dp ? 2 * m.layers : tpReduces;
   const layers = (m.layers - m.moeLayers) * counted.dense + m.moeLayers * counted.moe;
   return (layers + allReduces) * EAGER_DECODE_OP_SECONDS;
+}
+
+/**
+ * The extend forwards a prefill of `tokens` prompt tokens runs in on an engine that launches its prefills eagerly:
+ * its scheduler fills one forward with at most its chunked-prefill size on this card (FrameworkProfile.server's
+ * chunkTokens), which under DP attention the engine divides among the attention ranks
+ * (FrameworkProfile.dpAttentionChunkSplit), so a longer prompt runs several, each launching its kernels again.
+ * `engine`: the whole engine's options where `o` is one DP-attention rank's. 1 where prefills are captured.
+ */
+export function prefillForwards(
+  o: EstimateOptions,
+  r: GpuRates,
+  tokens: number,
+  engine: EstimateOptions = o,
+): { forwards: number; tokens: number } {
+  const fw = FRAMEWORKS[o.framework];
+  const chunk = fw.server?.sizing(r.capacityBytes, engine.tp, engine.pp).chunkTokens;
+  if (fw.eagerPrefill !== true || chunk === undefined) return { forwards: 1, tokens };
+  const split = engine.dpAttention === true && fw.dpAttentionChunkSplit === true;
+  const perForward = Math.max(1, Math.floor(chunk / (split ? moeGroupOf(engine) / engine.tp : 1)));
+  return {
+    forwards: Math.max(1, Math.ceil(tokens / perForward)),
+    tokens: Math.min(tokens, perForward),
+  };
+}
+
+/**
+ * The host's launches of a prefill of `tokens` tokens in as many eager forwards as the engine chunks it into
+ * (prefillForwards), each eagerPrefillHostSeconds's launches.
+ */
+export function chunkedPrefillHostSeconds(
+  m: ModelFacts,
+  o: EstimateOptions,
+  r: GpuRates,
+  tokens: number,
+  t?: TimeOptions,
+  engine: EstimateOptions = o,
+): number {
+  const p = prefillForwards(o, r, tokens, engine);
+  return p.forwards * eagerPrefillHostSeconds(m, o, r.cc, p.tokens, t, engine);
 }
 
 /**

@@ -16,7 +16,7 @@ import { gpuRates, type GpuRates } from './hardware.js';
 import { modelFacts, type ModelFacts } from './model-facts.js';
 import { prefillWaitsForStep } from './decode-host.js';
 import { frontendSeconds } from './frontend.js';
-import { eagerPrefillHostSeconds } from './graph-step.js';
+import { chunkedPrefillHostSeconds } from './graph-step.js';
 import {
   decodeStep,
   decodeTraffic,
@@ -53,7 +53,8 @@ export function servingTime(
   const fresh = Math.max(1, Math.round(prompt * (1 - (o.prefixCacheFraction ?? 0))));
   const tr = decodeTraffic(m, o, t, r, 1, prompt);
   const gpuPrefill = prefillGpuSeconds(m, o, r, tr, fresh, 1);
-  const host = eagerPrefillHostSeconds(m, o, r.cc, fresh, t, engine);
+  // The host's launches of its eager extend forwards, as many as the engine chunks the prompt into.
+  const host = chunkedPrefillHostSeconds(m, o, r, fresh, t, engine);
   // A prompt chunked into the decode steps shares their weight read (V0 rows: a prefill step of its own).
   const inStep = FRAMEWORKS[o.framework].prefillInDecodeStep === true && !t.v0Scheduler;
   const neighbour = gpuPrefill - (inStep ? prefillWeightSeconds(o, r, tr) : 0);

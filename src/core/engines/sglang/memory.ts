@@ -193,6 +193,10 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // clears can_cuda_graph for all (min over ranks: prepare_mlp_sync_batch_raw, managers/scheduler_dp_attn_mixin.py;
   // CudaGraphRunner.can_run needs can_run_dp_cuda_graph, model_executor/cuda_graph_runner.py; sglang==0.5.7 wheel).
   dpPrefillStepEager: true,
+  // DP attention divides the chunked-prefill size by the DP size, so each rank prefills at most chunk / ranks tokens
+  // a forward and a longer prompt runs several (server_args.py `_handle_data_parallelism`: "chunked_prefill_size //
+  // self.dp_size", https://pypi.org/project/sglang/0.5.6.post1/; the same in 0.5.7 and later releases read).
+  dpAttentionChunkSplit: true,
   // Its FlashInfer backend reads the prompts' prefix lengths back before each prefill's launches; the backend it
   // picks by model and GPU (engines/sglang/attention-backend.ts).
   prefillHostSync: sglangPrefillHostSync,
