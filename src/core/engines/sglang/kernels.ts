@@ -40,13 +40,13 @@ export const SGLANG_KERNELS: EngineKernels = {
     'https://github.com/sgl-project/sglang/tree/469c63e54e7d94591617ef9590c6aa26d54dc1bb/python/sglang/srt/layers/quantization',
   // Below 7.5 the 0.5.23 wheel's load_model_utils.py raises "SGLang only supports sm75 and above."; the
   // sglang-kernel==0.4.10 it requires ships common_ops cubins for sm_80/89/90/100/120 and no PTX (the wheel's
-  // sm90/ and sm100/common_ops.abi3.so fatbins), so on 7.5 its ops have no kernel image (sgl-project/sglang#24302,
-  // #38515: rmsnorm on sm_75).
+  // sm90/ and sm100/common_ops.abi3.so fatbins), so on 7.5 its rmsnorm has no kernel image and no fallback
+  // (sgl-project/sglang#38515, RTX 2080 Ti; #24302).
   floor: {
     cc: 8.0,
     why: 'its kernels (sglang-kernel 0.4.10) are built for sm_80 and newer, and it raises "SGLang only supports sm75 and above." below 7.5',
     source:
-      'https://pypi.org/project/sglang/0.5.23/ (wheel) sglang/srt/model_executor/model_runner_components/load_model_utils.py:91; https://pypi.org/project/sglang-kernel/0.4.10/; https://github.com/sgl-project/sglang/issues/24302',
+      'https://pypi.org/project/sglang/0.5.23/ (wheel) sglang/srt/model_executor/model_runner_components/load_model_utils.py:91; https://pypi.org/project/sglang-kernel/0.4.10/; https://github.com/sgl-project/sglang/issues/38515',
   },
   // ROCm (gfx targets). SGLang's AMD guide serves deepseek-ai/DeepSeek-V3 (an FP8 checkpoint) over --tp 8 on MI300X
   // (docs/platforms/amd_gpu.md @58f3bd86e589e72dee5b1005eafae7c4b0ac1c47), and its ROCm image is built for gfx942
