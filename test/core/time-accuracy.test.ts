@@ -21,7 +21,7 @@ const rows = throughputRows('throughput.json');
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -204,8 +204,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (539: 525 out of sample, 14 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(539);
+  it('scores every scorable case (557: 543 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(557);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -410,6 +410,13 @@ const MAINSTREAM_FIELD_ROW = /^(tt125-|vsexp-|club3090-|vllm17788-|vllm29217-)/;
 // 1000 under SGLang 0.5.8 and vLLM v0.10.2) and a blog's llama-bench tg512 on an RTX 3060 12GB (Llama 3.1 8B and
 // Qwen2.5-14B Q5_K_M, a llama.cpp of December 2024).
 const ONE_CARD_FIELD_ROW = /^(qwen25sb-|lukallm-|ywac-)/;
+// Three sources new to the set, scored before any model change (calibration/README.md "Workstation Blackwell, H100 NVL and
+// MI300X: three engines on one RTX PRO 6000, gpt-oss closed loops, ROCm builds"): AUGMXNT/speed-benchmarking's nvfp4/ results
+// (Llama-3.1-8B-Instruct on one RTX PRO 6000 Blackwell at 600 W: vLLM W4A16 Marlin and FP8, SGLang W4A16 and FP8, llama.cpp
+// Q4_K_M, random 1024/128 at 1, 8 and 32 in flight), xinyuwei-david/david-share (gpt-oss-20b and -120b closed loops of 256 on
+// one H100 NVL, Qwen3-235B-A22B bf16 at one request on 8x MI300X under vLLM 0.8.3's V0 engine) and AUGMXNT/MI300-testing
+// (llama-bench tg128 of Llama 2 7B Q4_0 on one MI300X, a ROCm build of October 2024, flash attention off and on).
+const PRO6000_FIELD_ROW = /^(davidshare-|speedbench-|mi300testing-)/;
 const eraOf = (id: string) =>
   OLDER_FIELD_ROW.test(id)
     ? 'older'
@@ -443,7 +450,9 @@ const eraOf = (id: string) =>
                                 ? 'mainstream'
                                 : ONE_CARD_FIELD_ROW.test(id)
                                   ? 'onecard'
-                                  : 'newer';
+                                  : PRO6000_FIELD_ROW.test(id)
+                                    ? 'pro6000'
+                                    : 'newer';
 // The older and newer vLLM field rows at today's figures (each line's comment says how they got there).
 const OLDER_BAR = { count: 31, median: 0.099, p90: 0.23 };
 const NEWER_BAR = { count: 4, median: 0.062, p90: 0.119 };
@@ -679,11 +688,24 @@ const FIELD_BARS = {
   // llama-bench tg512 on an RTX 3060 12GB (llama.cpp of December 2024, flash attention off): Llama 3.1 8B Q5_K_M -14.5%,
   // Qwen2.5-14B Q5_K_M -13.6%, both slow.
   'onecard kind:decode engine:llama.cpp': { count: 2, median: 0.141, p90: 0.146 },
+  // Scored before any model change and unchanged (each row's notes give its figure; docs/time-model.md "Workstation
+  // Blackwell, H100 NVL and MI300X rows: rounds of equal requests, FP8 on sm_120, ROCm builds"): AUGMXNT/speed-benchmarking's
+  // Llama-3.1-8B on an RTX PRO 6000, vLLM W4A16 (Marlin) +4.4%, -12.0%, -26.8% and FP8 +37.8%, +27.0%, -2.1% at 1, 8 and 32 in
+  // flight (the c8 and c32 rows read with the harness's prefix cache and rounds: -71.2..-0.7% as first read);
+  // xinyuwei-david/david-share's gpt-oss-20b and -120b closed loops of 256 on an H100 NVL +134.9%, +31.1% (+114.7%,
+  // +21.1% as first read, without the prefix cache their identical prompts find) and Qwen3-235B-A22B bf16 at one request
+  // on 8x MI300X (vLLM 0.8.3, V0) +51.3%.
+  'pro6000 kind:serving engine:vllm': { count: 9, median: 0.271, p90: 1.35 },
+  // The same Blackwell card under SGLang: W4A16 +3.7%, -11.7%, -28.3% and FP8 -10.2%, -3.6%, -15.2%.
+  'pro6000 kind:serving engine:sglang': { count: 6, median: 0.11, p90: 0.284 },
+  // llama-server Q4_K_M at one request on the RTX PRO 6000 -4.2%; llama-bench tg128 of Llama 2 7B Q4_0 on one MI300X (HIP
+  // build of October 2024, every kernel launched from the host) +48.7%, +84.7% with -fa 1.
+  'pro6000 kind:decode engine:llama.cpp': { count: 3, median: 0.488, p90: 0.847 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 265 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack, TensorRT-LLM MoE, FP8-fault and MI355X 1k/256 c256 rows are carried', () => {
-    expect(fieldRows.length).toBe(265);
+  it('scores the 283 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack, TensorRT-LLM MoE, FP8-fault and MI355X 1k/256 c256 rows are carried', () => {
+    expect(fieldRows.length).toBe(283);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([
       'sglang8552-dsr1-nvfp4-b200-cutlass',
     ]);
@@ -861,7 +883,10 @@ const ENGINE_BARS = {
   // ggml's own MoE routing kernels by build (engines/llama-cpp/moe-kernels.ts) in place of vLLM's 4: 8.3% / 21.1% ->
   // 8.6% / 22.4% (the unfused ggml-org/llama.cpp#17621 rows 6-16 points slower, the gpt-oss rows of builds before the
   // fusions 3-5 points closer, the December 2023 Mixtral rows 2.6 points faster without a second routing count).
-  'decode engine:llama.cpp': { count: 82, median: 0.086, p90: 0.225 },
+  // With AUGMXNT/speed-benchmarking's llama-server Q4_K_M row on an RTX PRO 6000 (-4.2%) and AUGMXNT/MI300-testing's two
+  // llama-bench rows of a ROCm build of October 2024 on one MI300X (+48.7%, +84.7% with -fa 1), all scored before any
+  // change, 85 rows, 8.7% / 27.1%.
+  'decode engine:llama.cpp': { count: 85, median: 0.087, p90: 0.272 },
   // 44 rows of the earlier sources: 10.4% / 29.1% before FlashInfer's CUTLASS NVFP4 MoE call (engines/moe-call.ts),
   // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tenstorrent/tt-inference-server#356 (scored
   // before any change, +17..+147%), 48 rows, 11.7% / 43.9%; 10.4% / 26.7% with the attention layers' eager calls
@@ -907,7 +932,11 @@ const ENGINE_BARS = {
   // change), 158 rows, 8.7% / 51.0%. With the one-card rows (the Qwen2.5 speed benchmark's twelve vLLM 0.6.3 batch-1 rows
   // on an A100, -24.4..+1.4%, and lukaLLM/vLLM_vs_SGLang_benchmarks' vLLM v0.10.2 FP8 MoE burst on an L40S, +544.2%, all
   // scored before any change), 171 rows, 8.8% / 47.7%.
-  'serving engine:vllm': { count: 171, median: 0.089, p90: 0.478 },
+  // With the workstation-Blackwell, H100 NVL and MI300X rows (AUGMXNT/speed-benchmarking's vLLM W4A16 and FP8 rows on an
+  // RTX PRO 6000, -26.8..+37.8%; xinyuwei-david/david-share's gpt-oss closed loops of 256 on an H100 NVL, +134.9%, +31.1%,
+  // and Qwen3-235B-A22B at one request on 8x MI300X under vLLM 0.8.3's V0 engine, +51.3%; all scored before any change),
+  // 180 rows, 9.4% / 51.0%.
+  'serving engine:vllm': { count: 180, median: 0.095, p90: 0.51 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
@@ -929,7 +958,9 @@ const ENGINE_BARS = {
   // With ROCm/aiter#1930's four SGLang DeepSeek-R1 FP8 rows on 8x MI300X (-1.7..+15.3%, scored before any change), 56
   // rows, 15.3% / 82.0%; 15.3% / 74.9% at today's figures. With lukaLLM/vLLM_vs_SGLang_benchmarks' SGLang 0.5.8 FP8 MoE
   // burst on one L40S (+1051.9%, scored before any change), 57 rows, 15.3% / 82.0%.
-  'serving engine:sglang': { count: 57, median: 0.185, p90: 0.838 },
+  // With AUGMXNT/speed-benchmarking's six SGLang rows of Llama-3.1-8B W4A16 and FP8 on an RTX PRO 6000 (-28.3..+3.7%,
+  // scored before any change), 63 rows, 15.2% / 65.2%.
+  'serving engine:sglang': { count: 63, median: 0.185, p90: 0.838 },
 } as const;
 
 describe('decode and serving accuracy per engine (out of sample)', () => {
@@ -950,7 +981,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
   // all-reduce on MI300X.
   it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 7%, p90 <= 22.8%', () => {
     const later =
-      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-)/;
+      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-)/;
     const s = summarizeThroughput(
       'vllm earlier',
       outOfSample.filter((r) => r.kind === 'serving' && r.engine === 'vllm' && !later.test(r.id)),
@@ -981,7 +1012,8 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
           !PR_TABLE_FIELD_ROW.test(r.id) &&
           !DEPTH_EAGER_FIELD_ROW.test(r.id) &&
           !MAINSTREAM_FIELD_ROW.test(r.id) &&
-          !ONE_CARD_FIELD_ROW.test(r.id),
+          !ONE_CARD_FIELD_ROW.test(r.id) &&
+          !PRO6000_FIELD_ROW.test(r.id),
       ),
     );
     expect(s.count).toBe(51);

@@ -21,27 +21,29 @@ import type { RunPlan } from '../../schema/measured.js';
  *   MXFP8 Llama 3 8B on four GB200 (+34%), PEFT's MetaMathQA MLP LoRA on an L40S (-31%), Answer.AI's FSDP QLoRA of
  *   a 70B on four A5000 (-30%), LLaMA-Factory's FA2 LoRA (+30%), fms-acceleration's Mixtral QLoRA (+28%) and
  *   torchao's rowwise FP8 Llama 3 8B (+27.3%).
- * - decode: 115 rows, p90 0.211 (ggml-org/llama.cpp#17621's unfused Qwen3-30B-A3B on an RTX 4090, -21.1%). Above it llama.cpp's
- *   MMVQ at 8 columns on an RTX 3090 (ggml-org/llama.cpp#15802, +86.7%), Llama 3 8B Q4_0 at 8 and 16 tokens after a
- *   32,768-token depth on an RTX 3090 (ggml-org/llama.cpp#17505, +42.9%, +40.0%), llama.cpp's gpt-oss-20b tg128 rows of
- *   ggml-org/llama.cpp#16834 and ggml-org/llama.cpp#16649 on an RTX 4090 (+36.9%, +32.0%), Llama 3.2 1B F16 at one
- *   token on an RTX 3090 (-28.3%), gpt-fast's Llama 3.1 405B int8 over TP 8 (+27.5%), ggml-org/llama.cpp#17621's
- *   unfused Qwen3-30B-A3B tg128 on an RTX 5090 (-27.1%: ggml's own MoE routing kernels,
- *   engines/llama-cpp/moe-kernels.ts), Qwen2.5 1.5B Q4_K_M at a 10,000-token context on an RTX 4090 (+23.9%),
- *   gpt-oss-20b at 8 tokens on an RTX 3090 (ggml-org/llama.cpp#20586, +22.4%) and LitGPT's Llama 2 70B decode (-21.5%).
- * - serving: 228 rows, p90 0.520 (gpu_conc's gpt-oss-20b on an H200 at one request, +52.0%; vLLM v0.9.1's
- *   --enforce-eager Qwen3-14B-AWQ on an A100 just under it, +51.9%). The largest above it are the SGLang cookbook's DeepSeek-V3 EP 8
+ * - decode: 118 rows, p90 0.224 (gpt-oss-20b at 8 tokens on an RTX 3090, ggml-org/llama.cpp#20586, +22.4%). Above it
+ *   llama.cpp's MMVQ at 8 columns on an RTX 3090 (ggml-org/llama.cpp#15802, +86.7%), Llama 2 7B Q4_0 tg128 on one MI300X
+ *   with a HIP build of October 2024 (AUGMXNT/MI300-testing, +84.7% with -fa 1, +48.7% without), Llama 3 8B Q4_0 at 8
+ *   and 16 tokens after a 32,768-token depth on an RTX 3090 (ggml-org/llama.cpp#17505, +42.9%, +40.0%), llama.cpp's
+ *   gpt-oss-20b tg128 rows of ggml-org/llama.cpp#16834 and ggml-org/llama.cpp#16649 on an RTX 4090 (+36.9%, +32.0%),
+ *   Llama 3.2 1B F16 at one token on an RTX 3090 (-28.3%), gpt-fast's Llama 3.1 405B int8 over TP 8 (+27.5%),
+ *   ggml-org/llama.cpp#17621's unfused Qwen3-30B-A3B tg128 on an RTX 5090 (-27.1%: ggml's own MoE routing kernels,
+ *   engines/llama-cpp/moe-kernels.ts) and Qwen2.5 1.5B Q4_K_M at a 10,000-token context on an RTX 4090 (+23.9%); just
+ *   below it LitGPT's Llama 2 70B decode (-21.5%).
+ * - serving: 243 rows, p90 0.519 (vLLM v0.9.1's --enforce-eager Qwen3-14B-AWQ on an A100, +51.9%; gpu_conc's gpt-oss-20b
+ *   on an H200 at one request just above it, +52.0%). The largest above it are the SGLang cookbook's DeepSeek-V3 EP 8
  *   DP-attention run on 8 MI300X at 88 in flight (+246%) and DeepSeek-R1 FP8 on 8 B200 at 92 in flight (+75%),
- *   sariekr/gpu_conc's gpt-oss-20b on B200 and MI300X (+63..+166%), the 2K-32K and 128-token bursts on one H100
- *   (SGLang's Qwen3-14B FP8 +82..+116%, vLLM's Qwen3-14B bf16 +57..+70%, gpt-oss-20b +78%), BenHamm's GLM-4.6 on 8
- *   B200 (+65%), vLLM's DeepSeek-R1 on 8 H200 (+58%) and llm-d's Llama 3.3 70B FP8 on 8 MI355X at 32K tokens (+55%).
+ *   sariekr/gpu_conc's gpt-oss-20b on B200 and MI300X (+63..+166%), xinyuwei-david/david-share's gpt-oss-20b closed loop
+ *   of 256 on an H100 NVL (+135%), the 2K-32K and 128-token bursts on one H100 (SGLang's Qwen3-14B FP8 +82..+116%,
+ *   vLLM's Qwen3-14B bf16 +57..+70%, gpt-oss-20b +78%), BenHamm's GLM-4.6 on 8 B200 (+65%), vLLM's DeepSeek-R1 on 8 H200
+ *   (+58%) and llm-d's Llama 3.3 70B FP8 on 8 MI355X at 32K tokens (+55%).
  * - rl: 18 rows, p90 0.303 (Unsloth's gpt-oss-20b GRPO notebook on an A100, +30.3%). The one above it: Unsloth's
  *   FP8 GRPO of Llama-3.2-1B on an L4 (+39.6%); below it the same gpt-oss notebook at 2,048 tokens (+25.9%), its T4
  *   run (+19.5%) and TRL's GRPO QLoRA notebook of Qwen2-7B-Instruct on a T4 (-10.0%, its bf16 autocast timed at the
  *   T4's emulated bf16 matmul rate).
  * Time to first token has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.28, decode: 0.22, serving: 0.52, rl: 0.31 } as const;
+export const TIME_UNCERTAINTY = { training: 0.28, decode: 0.23, serving: 0.52, rl: 0.31 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of
