@@ -1624,10 +1624,12 @@ describe('time model on the Gemma 3 GRPO notebook rows', () => {
   });
 });
 
-// The DeepSpeed ZeRO-3 offload rows. deepspeedai/DeepSpeed#3901's batch and checkpointing are not printed (batch 1 without checkpointing is
-// the one reading whose memory matches both its figures), and its no-offload base step is itself 3x the estimate, so
-// these bars hold today's figures against regressions; the CPU optimizer step is priced from DeepSpeed's ZenFlow
-// blog's measured step (hostStepBytesPerS), not from these rows.
+// The DeepSpeed ZeRO-3 offload rows. deepspeedai/DeepSpeed#3901's batch and checkpointing are not printed: Falcon-7B's
+// remote code hands SDPA one key head against 71 query heads, which PyTorch 2.0's fused kernels refuse, so its math path
+// materializes the scores (the rows' sdpa_backend), and 76 GB of saved softmax outputs rule out running without
+// checkpointing on a 40 GB card. The no-offload base step is then within 10%; the offload row keeps a bar against
+// regressions; the CPU optimizer step is priced from DeepSpeed's ZenFlow blog's measured step (hostStepBytesPerS), not
+// from these rows.
 describe('time model on the DeepSpeed ZeRO-3 parameter offload rows', () => {
   const err = Object.fromEntries(
     rows.filter((r) => DS_OFFLOAD_ROW.test(r.id)).map((r) => [r.id, r.error]),
@@ -1639,10 +1641,10 @@ describe('time model on the DeepSpeed ZeRO-3 parameter offload rows', () => {
       'openllama-65b-48xa100-zero3-offload',
     ]);
   });
-  it('Open-Llama 65B within 10%; the Falcon offload row no further off than its first score (+377%) nor its base', () => {
+  it('Open-Llama 65B and the Falcon base step within 10%; the Falcon offload row no further off than +75%', () => {
     expect(Math.abs(err['openllama-65b-48xa100-zero3-offload']!)).toBeLessThanOrEqual(0.1);
-    expect(err['ds3901-falcon7b-8xa100-40-zero3-offload']!).toBeLessThanOrEqual(1.3);
-    expect(err['ds3901-falcon7b-8xa100-40-zero3']!).toBeLessThanOrEqual(2.05);
+    expect(err['ds3901-falcon7b-8xa100-40-zero3-offload']!).toBeLessThanOrEqual(0.75);
+    expect(Math.abs(err['ds3901-falcon7b-8xa100-40-zero3']!)).toBeLessThanOrEqual(0.1);
   });
 });
 
