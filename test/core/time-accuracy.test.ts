@@ -204,8 +204,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (539: 525 out of sample, 14 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(539);
+  it('scores every scorable case (540: 526 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(540);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -1634,15 +1634,18 @@ describe('time model on the DeepSpeed ZeRO-3 parameter offload rows', () => {
   const err = Object.fromEntries(
     rows.filter((r) => DS_OFFLOAD_ROW.test(r.id)).map((r) => [r.id, r.error]),
   );
-  it('holds the three scored rows, out of sample', () => {
+  it('holds the four scored rows, out of sample', () => {
     expect(Object.keys(err).sort()).toEqual([
+      'ds3901-falcon7b-8xa100-40-fsdp',
       'ds3901-falcon7b-8xa100-40-zero3',
       'ds3901-falcon7b-8xa100-40-zero3-offload',
       'openllama-65b-48xa100-zero3-offload',
     ]);
   });
-  it('Open-Llama 65B and the Falcon base step within 10%; the Falcon offload row no further off than +75%', () => {
+  it('Open-Llama 65B and the Falcon base steps within 10%; the Falcon offload row no further off than +75%', () => {
     expect(Math.abs(err['openllama-65b-48xa100-zero3-offload']!)).toBeLessThanOrEqual(0.1);
+    // The same harness's FSDP column, added after the math path was modelled (+209.2% at the first reading).
+    expect(Math.abs(err['ds3901-falcon7b-8xa100-40-fsdp']!)).toBeLessThanOrEqual(0.1);
     expect(err['ds3901-falcon7b-8xa100-40-zero3-offload']!).toBeLessThanOrEqual(0.75);
     expect(Math.abs(err['ds3901-falcon7b-8xa100-40-zero3']!)).toBeLessThanOrEqual(0.1);
   });
