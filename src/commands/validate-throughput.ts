@@ -140,6 +140,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
       time.savesPerStep = c.timed_saves / c.timed_steps;
     // A run whose padded batches handed SDPA the padding mask (the case says so).
     if (c.sdpa_mask === 'padding') time.sdpaPaddingMask = true;
+    // A run whose SDPA inputs no fused kernel took, so PyTorch ran the math path (the case says so).
+    if (c.sdpa_backend === 'math') time.sdpaMath = true;
     // A run that stepped torch AdamW foreach where the stack's default is fused (the case says so).
     if (c.adam_impl === 'foreach') time.adamForeach = true;
     // A build that dequantized GPTQ weights in torch ops (auto-gptq's cuda-old QuantLinear; the case says so).

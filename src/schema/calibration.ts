@@ -136,6 +136,8 @@ export const throughputCaseSchema = z.looseObject({
   timed_saves: z.number().int().nonnegative().optional(),
   /** The run's batches were padded to their longest sample under SDPA attention: 'padding' sets TimeOptions.sdpaPaddingMask. */
   sdpa_mask: z.enum(['padding']).optional(),
+  /** The SDPA backend the run's inputs left PyTorch: 'math' (no fused kernel took them) sets TimeOptions.sdpaMath. */
+  sdpa_backend: z.enum(['math']).optional(),
   /** The run's torch AdamW implementation where it differs from the engine profile's: 'foreach' sets TimeOptions.adamForeach. */
   adam_impl: z.enum(['foreach']).optional(),
   /** How the measured build dequantized GPTQ weights: 'torch' (auto-gptq's cuda-old QuantLinear) sets TimeOptions.gptqTorchDequant. */

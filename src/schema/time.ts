@@ -200,6 +200,15 @@ export interface TimeOptions {
    */
   sdpaPaddingMask?: boolean;
   /**
+   * The measured run handed SDPA inputs no fused kernel takes, so PyTorch ran its math path: key and value with fewer
+   * heads than the query before enable_gqa (torch 2.0-2.4's sdp_utils require equal num_heads for the flash and
+   * memory-efficient kernels), as Falcon-7B's remote modelling code of 2023 passes its one multi-query head. The
+   * scores are materialized and the causal mask added to the whole square (time/train-work.ts SDPA_MATH_SCORE_PASSES).
+   * No flag sets it (the pinned transformers repeats or groups the heads); `validate --throughput` does for rows of such
+   * runs (their `sdpa_backend`).
+   */
+  sdpaMath?: boolean;
+  /**
    * The measured run stepped torch.optim.AdamW with its defaults (foreach=None, fused=None: the foreach step on CUDA),
    * where the engine profile's stack launches it fused: the step's traffic is the foreach ops' passes
    * (time/optimizer-step.ts). No flag sets it; `validate --throughput` does for rows of such runs (their `adam_impl`).

@@ -204,8 +204,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (557: 543 out of sample, 14 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(557);
+  it('scores every scorable case (558: 544 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(558);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -1656,25 +1656,30 @@ describe('time model on the Gemma 3 GRPO notebook rows', () => {
   });
 });
 
-// The DeepSpeed ZeRO-3 offload rows. deepspeedai/DeepSpeed#3901's batch and checkpointing are not printed (batch 1 without checkpointing is
-// the one reading whose memory matches both its figures), and its no-offload base step is itself 3x the estimate, so
-// these bars hold today's figures against regressions; the CPU optimizer step is priced from DeepSpeed's ZenFlow
-// blog's measured step (hostStepBytesPerS), not from these rows.
+// The DeepSpeed ZeRO-3 offload rows. deepspeedai/DeepSpeed#3901's batch and checkpointing are not printed: Falcon-7B's
+// remote code hands SDPA one key head against 71 query heads, which PyTorch 2.0's fused kernels refuse, so its math path
+// materializes the scores (the rows' sdpa_backend), and 76 GB of saved softmax outputs rule out running without
+// checkpointing on a 40 GB card. The no-offload base step is then within 10%; the offload row keeps a bar against
+// regressions; the CPU optimizer step is priced from DeepSpeed's ZenFlow blog's measured step (hostStepBytesPerS), not
+// from these rows.
 describe('time model on the DeepSpeed ZeRO-3 parameter offload rows', () => {
   const err = Object.fromEntries(
     rows.filter((r) => DS_OFFLOAD_ROW.test(r.id)).map((r) => [r.id, r.error]),
   );
-  it('holds the three scored rows, out of sample', () => {
+  it('holds the four scored rows, out of sample', () => {
     expect(Object.keys(err).sort()).toEqual([
+      'ds3901-falcon7b-8xa100-40-fsdp',
       'ds3901-falcon7b-8xa100-40-zero3',
       'ds3901-falcon7b-8xa100-40-zero3-offload',
       'openllama-65b-48xa100-zero3-offload',
     ]);
   });
-  it('Open-Llama 65B within 10%; the Falcon offload row no further off than its first score (+377%) nor its base', () => {
+  it('Open-Llama 65B and the Falcon base steps within 10%; the Falcon offload row no further off than +75%', () => {
     expect(Math.abs(err['openllama-65b-48xa100-zero3-offload']!)).toBeLessThanOrEqual(0.1);
-    expect(err['ds3901-falcon7b-8xa100-40-zero3-offload']!).toBeLessThanOrEqual(1.3);
-    expect(err['ds3901-falcon7b-8xa100-40-zero3']!).toBeLessThanOrEqual(2.05);
+    // The same harness's FSDP column, added after the math path was modelled (+209.2% at the first reading).
+    expect(Math.abs(err['ds3901-falcon7b-8xa100-40-fsdp']!)).toBeLessThanOrEqual(0.1);
+    expect(err['ds3901-falcon7b-8xa100-40-zero3-offload']!).toBeLessThanOrEqual(0.75);
+    expect(Math.abs(err['ds3901-falcon7b-8xa100-40-zero3']!)).toBeLessThanOrEqual(0.1);
   });
 });
 

@@ -110,6 +110,14 @@ const SDPA_MASK_BYTES = 2;
 // (facebookresearch/xformers#791). The backward is the slower part (24.44 against 54.43 TFLOPS in #416's first
 // shape), so 0.5 is the upper end of those figures; it is taken for forward and backward alike.
 export const SDPA_MEM_EFF_ATTN_SHARE = 0.5;
+// PyTorch's math SDPA (`_scaled_dot_product_attention_math`, aten/src/ATen/native/transformers/attention.cpp, the path
+// `scaled_dot_product_attention` takes when sdp_utils' checks refuse the flash and memory-efficient kernels: torch
+// v2.0.1's `check_equal_batch_size_and_num_heads` refuses a key with fewer heads than the query,
+// https://github.com/pytorch/pytorch/blob/e9ebda29d87ce0916ab08c06ab26fd3766a870e5/aten/src/ATen/native/transformers/cuda/sdp_utils.h) under is_causal
+// builds the L x S causal mask in the query dtype, then per score: `at::matmul(q, k^T)` writes it, `attn.add_(mask)`
+// reads it and the mask and writes it, `at::softmax` reads it and writes its 16-bit output, `at::matmul(attn, v)`
+// reads it: 7 passes of the score dtype, over the whole square (no causal half skipped).
+const SDPA_MATH_SCORE_PASSES = 7;
 // The loss reads the logits in fp32 several times (upcast, log-softmax, gather, backward): ~16 B per
 // vocabulary entry per token unfused, ~8 B when chunked/compiled (assumed from the HF loss code).
 const LOSS_BYTES_EAGER = 16;
@@ -266,9 +274,11 @@ function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, t: TimeOp
   const fwdGemmFlops = 2 * tokens * (m.linearActive / shard + lmHead);
   // SDPA handed a padding mask (TimeOptions.sdpaPaddingMask) runs with is_causal=False and the 4-D mask.
   const masked = o.attention === 'sdpa' && t.sdpaPaddingMask === true;
-  // Causal flash/SDPA kernels skip the masked half of QK^T and PV; eager attention computes it all, and so does
-  // SDPA's memory-efficient kernel told the causal structure only through the mask.
-  const causalShare = m.causal && o.attention !== 'eager' && !masked ? 0.5 : 1;
+  // SDPA on its math path (TimeOptions.sdpaMath) materializes the scores.
+  const math = o.attention === 'sdpa' && t.sdpaMath === true;
+  // Causal flash/SDPA kernels skip the masked half of QK^T and PV; eager attention computes it all, and so do
+  // SDPA's memory-efficient kernel told the causal structure only through the mask and its math path.
+  const causalShare = m.causal && o.attention !== 'eager' && !masked && !math ? 0.5 : 1;
   const fwdAttnFlops =
     4 *
       tokens *
@@ -306,10 +316,13 @@ function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, t: TimeOp
   const maskReads = masked
     ? o.batch * (m.heads / tp) * (o.seq / cp) * o.seq * SDPA_MASK_BYTES * layersHere
     : 0;
+  const scores = o.batch * (m.heads / tp) * (o.seq / cp) * o.seq * layersHere;
+  // Its scores are in the query's dtype (SDPA runs in 16 bits under autocast).
+  const mathScores = math ? scores * SDPA_MATH_SCORE_PASSES * (o.compute === 'fp32' ? 4 : 2) : 0;
   return {
     fwdGemmFlops: fwdGemmFlops + 2 * tokens * w.adapterActive,
     fwdAttnFlops,
-    fwdElemBytes: elem + eagerScores + maskReads * (m.attnLayers / m.layers),
+    fwdElemBytes: elem + eagerScores + (maskReads + mathScores) * (m.attnLayers / m.layers),
     fwdOps:
       layersHere *
       ((compiled ? OPS_PER_LAYER_COMPILED : w.liger ? OPS_PER_LAYER_LIGER : OPS_PER_LAYER_EAGER) +
