@@ -1706,7 +1706,7 @@ describe('time model on the Qwen table, TRL GRPO notebook and 2025 PEFT rows', (
 // fine-tunes +11.9% (RTX 5090) and +47.9% (H100), too fast; TinyLlama's pretraining rate +7.0%; the RTX 3090 Unsloth
 // QLoRA step -17.2% (its sequence an upper bound); open-r1's GRPO step -26.2%. With Liger's output-layer gradient
 // accumulation timed once, in the loss's forward (TrainWork.lossHeadGradBytes), the DDP rows -30.3%, -40.2%, -26.8%
-// and TinyLlama +9.1% (docs/time-model.md "Packed DDP runs, TinyLlama's rate, an RTX 3090 QLoRA run and open-r1's
+// and TinyLlama +9.6% (docs/time-model.md "Packed DDP runs, TinyLlama's rate, an RTX 3090 QLoRA run and open-r1's
 // GRPO step"); what is left on the DDP rows is read there as their per-document attention, which the contract times
 // over whole packed rows.
 describe('time model on the new fine-tuning and RL rows', () => {
