@@ -89,6 +89,13 @@ const DS_OFFLOAD_ROW = /^(ds3901-|openllama-)/;
 const QWEN_TABLE_TRL_ROW =
   /^(qwen1-readme-(1\.8b|14b|72b)-|peft-mmqa-l32-3b-l40s-lora-r64-qv-rslora-2025$|trl-nb-)/;
 const qwenTableTrlRows = rows.filter((r) => QWEN_TABLE_TRL_ROW.test(r.id));
+// Fine-tuning and RL rows from sources new to the set (calibration/README.md "Packed DDP and single-card full
+// fine-tunes, TinyLlama's pretraining rate, an RTX 3090 QLoRA run and open-r1's GRPO step"): Scicom's small-ablation
+// throughput runs (Qwen3-0.6B over DDP on 4 H200, H100, L40S; Qwen3-1.7B on one RTX 5090 and one H100), TinyLlama's
+// README rate on 16 A100-40G, an Unsloth QLoRA run on an RTX 3090 and huggingface/open-r1#251's GRPO step on
+// 8 H100 under ZeRO-2, scored before any model change, with their own bars at the end.
+const NEWFT_ROW = /^(scicom-|tinyllama-readme-|verilog-unsloth-|openr1-251-)/;
+const newftRows = rows.filter((r) => NEWFT_ROW.test(r.id));
 const earlierRows = rows.filter(
   (r) =>
     !FIELD_ROW.test(r.id) &&
@@ -105,7 +112,8 @@ const earlierRows = rows.filter(
     !NEWSRC_ROW.test(r.id) &&
     !GEMMA_GRPO_ROW.test(r.id) &&
     !DS_OFFLOAD_ROW.test(r.id) &&
-    !QWEN_TABLE_TRL_ROW.test(r.id),
+    !QWEN_TABLE_TRL_ROW.test(r.id) &&
+    !NEWFT_ROW.test(r.id),
 );
 const summary = Object.fromEntries(throughputSummaries(earlierRows).map((s) => [s.group, s]));
 
@@ -204,8 +212,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (558: 544 out of sample, 14 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(558);
+  it('scores every scorable case (566: 552 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(566);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -1149,7 +1157,8 @@ describe('time model on the training rows at scale and on MoE', () => {
         !NEWSRC_ROW.test(r.id) &&
         !SWIFT_EXAMPLE_ROW.test(r.id) &&
         !DS_OFFLOAD_ROW.test(r.id) &&
-        !QWEN_TABLE_TRL_ROW.test(r.id),
+        !QWEN_TABLE_TRL_ROW.test(r.id) &&
+        !NEWFT_ROW.test(r.id),
     );
     const s = summarizeThroughput('training', training);
     expect(s.count).toBe(134);
@@ -1202,7 +1211,8 @@ describe('time model on the Unsloth MoE and GRPO notebook rows', () => {
         !L4_NOTEBOOK_ROW.test(r.id) &&
         !SELFLLM_ROW.test(r.id) &&
         !GEMMA_GRPO_ROW.test(r.id) &&
-        !QWEN_TABLE_TRL_ROW.test(r.id),
+        !QWEN_TABLE_TRL_ROW.test(r.id) &&
+        !NEWFT_ROW.test(r.id),
     );
     const s = summarizeThroughput('rl', rl);
     expect(s.count).toBe(8);
@@ -1317,13 +1327,14 @@ describe('time model on the Unsloth FP8 L4 and gpt-oss rollout notebook rows', (
   // with the tree kernel's datacenter pass from bitsandbytes' H100 table (the re-runs -9.2%, -5.5%).
   // With Unsloth's Gemma 3 1B T4 GRPO notebook (+70.3%, too fast): 16 rows, 8.3% / 39.6%; with self-llm's Gemma 3 4B
   // A800 one (+79.2%): 17 rows, 9.2% / 70.3%. With TRL's GRPO QLoRA notebook on a T4 (+115.0%, too fast: QWEN_TABLE_TRL_ROW):
-  // 18 rows, 8.3% / 39.6%.
-  it('every RL row together (18, out of sample): median <= 9.2%, p90 <= 71%', () => {
+  // 18 rows, 8.3% / 39.6%. With huggingface/open-r1#251's GRPO step on 8 H100 (-26.2%, too slow: NEWFT_ROW): 19 rows,
+  // 9.2% / 30.3%.
+  it('every RL row together (19, out of sample): median <= 9.2%, p90 <= 71%', () => {
     const s = summarizeThroughput(
       'rl',
       rows.filter((r) => !r.inSample && r.kind === 'rl'),
     );
-    expect(s.count).toBe(18);
+    expect(s.count).toBe(19);
     expect(s.medianAbsError).toBeLessThanOrEqual(0.092);
     expect(s.p90AbsError).toBeLessThanOrEqual(0.71);
   });
@@ -1724,5 +1735,52 @@ describe('time model on the Qwen table, TRL GRPO notebook and 2025 PEFT rows', (
     const s = summarizeThroughput('qwen-table-trl', qwenTableTrlRows);
     expect(s.medianAbsError).toBeLessThanOrEqual(0.08);
     expect(s.p90AbsError).toBeLessThanOrEqual(0.18);
+  });
+});
+
+// The fine-tuning and RL rows from sources new to the set (NEWFT_ROW), scored before any model change: Scicom's
+// Qwen3-0.6B DDP throughput -35.5% (4 H200), -57.0% (4 H100), -45.2% (4 L40S), all too slow, and its Qwen3-1.7B full
+// fine-tunes +11.9% (RTX 5090) and +47.9% (H100), too fast; TinyLlama's pretraining rate +7.0%; the RTX 3090 Unsloth
+// QLoRA step -17.2% (its sequence an upper bound); open-r1's GRPO step -26.2%. With Liger's output-layer gradient
+// accumulation timed once, in the loss's forward (TrainWork.lossHeadGradBytes), the DDP rows -30.3%, -40.2%, -26.8%
+// and TinyLlama +9.6% (docs/time-model.md "Packed DDP runs, TinyLlama's rate, an RTX 3090 QLoRA run and open-r1's
+// GRPO step"); what is left on the DDP rows is read there as their per-document attention, which the contract times
+// over whole packed rows.
+describe('time model on the new fine-tuning and RL rows', () => {
+  const err = Object.fromEntries(newftRows.map((r) => [r.id, r.error]));
+  it('holds the eight rows, out of sample', () => {
+    expect(Object.keys(err).sort()).toEqual([
+      'openr1-251-grpo-qwen2.5-math-7b-8xh100-zero2',
+      'scicom-q3-0.6b-ddp-4xh100',
+      'scicom-q3-0.6b-ddp-4xh200',
+      'scicom-q3-0.6b-ddp-4xl40s',
+      'scicom-q3-1.7b-full-5090',
+      'scicom-q3-1.7b-full-h100',
+      'tinyllama-readme-1.1b-16xa100-40-fsdp',
+      'verilog-unsloth-l3-8b-3090-qlora',
+    ]);
+    expect(newftRows.every((r) => !r.inSample)).toBe(true);
+  });
+
+  it('the packed DDP rows no further off than with the Liger gradient timed once (-30.3%, -40.2%, -26.8%)', () => {
+    const now: Record<string, number> = {
+      'scicom-q3-0.6b-ddp-4xh200': -0.303,
+      'scicom-q3-0.6b-ddp-4xh100': -0.402,
+      'scicom-q3-0.6b-ddp-4xl40s': -0.268,
+    };
+    for (const [id, e] of Object.entries(now)) {
+      expect(err[id]!, id).toBeGreaterThanOrEqual(e - 0.01);
+      expect(err[id]!, id).toBeLessThanOrEqual(0);
+    }
+  });
+
+  it('TinyLlama within 10%, the RTX 5090 and RTX 3090 rows within 18%, the GRPO step within 27%', () => {
+    expect(Math.abs(err['tinyllama-readme-1.1b-16xa100-40-fsdp']!)).toBeLessThanOrEqual(0.1);
+    expect(Math.abs(err['scicom-q3-1.7b-full-5090']!)).toBeLessThanOrEqual(0.18);
+    expect(Math.abs(err['verilog-unsloth-l3-8b-3090-qlora']!)).toBeLessThanOrEqual(0.18);
+    expect(Math.abs(err['openr1-251-grpo-qwen2.5-math-7b-8xh100-zero2']!)).toBeLessThanOrEqual(
+      0.27,
+    );
+    expect(err['scicom-q3-1.7b-full-h100']!).toBeLessThanOrEqual(0.49);
   });
 });

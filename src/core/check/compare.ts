@@ -14,13 +14,14 @@ import type { RunPlan } from '../../schema/measured.js';
  * kind:rl; nearest-rank p90), rounded up to 0.01. test/check/time-band.test.ts fails when a band is below its p90 or
  * 0.02 or more above it, so a change that moves a p90 moves its band. How each band got here: CHANGELOG.md.
  * Where each p90 stands on the shipped set (error = estimate / run - 1 in speed; + is a plan faster than its run):
- * - training: 164 rows, p90 0.273 (torchao-f8-l3-8b-rowwise). The largest above it are ZeRO-3 and FSDP
- *   fine-tunes over several GPUs (deepspeedai/DeepSpeed#3901's Falcon-7B on 8 A100 40GB, +202% and +127% offloaded, ms-swift's Qwen3-30B-A3B on 16 A800 +125%, QwenLM/Qwen3#736's Qwen2 72B and 7B
- *   LoRA on 8 H100 +119%, +39%, axolotl's Llama 4 Scout QLoRA on 4 H100 +116%, ms-swift's Qwen1.5-MoE on 8 A800
- *   +31%, +34%), QwenLM/Qwen's GPTQ Q-LoRA at 256 tokens (+40%), BERT-large AMP on a V100 (+27%, +37%), torchtitan's
- *   MXFP8 Llama 3 8B on four GB200 (+34%), PEFT's MetaMathQA MLP LoRA on an L40S (-31%), Answer.AI's FSDP QLoRA of
- *   a 70B on four A5000 (-30%), LLaMA-Factory's FA2 LoRA (+30%), fms-acceleration's Mixtral QLoRA (+28%) and
- *   torchao's rowwise FP8 Llama 3 8B (+27.3%).
+ * - training: 172 rows, p90 0.278 (torchao's rowwise FP8 Llama 3 8B, +27.8%). The largest above it are ZeRO-3 and FSDP
+ *   fine-tunes over several GPUs (ms-swift's Qwen3-30B-A3B on 16 A800 +125%, QwenLM/Qwen3#736's Qwen2 72B and 7B LoRA
+ *   on 8 H100 +119%, +39%, axolotl's Llama 4 Scout QLoRA on 4 H100 +116%, deepspeedai/DeepSpeed#3901's offloaded
+ *   Falcon-7B on 8 A100 40GB +70%, ms-swift's Qwen1.5-MoE on 8 A800 +30%, +34%), Scicom's packed Qwen3-1.7B full
+ *   fine-tune on one H100 (+48%) and Qwen3-0.6B over DDP on 4 H100 and 4 H200 (-40%, -30%: per-document attention
+ *   timed over whole rows), QwenLM/Qwen's GPTQ Q-LoRA at 256 tokens (+40%), BERT-large AMP on a V100 (+37%),
+ *   torchtitan's MXFP8 Llama 3 8B on four GB200 (+34%), PEFT's MetaMathQA MLP LoRA on an L40S (-31%), Answer.AI's FSDP
+ *   QLoRA of a 70B on four A5000 (-30%), LLaMA-Factory's FA2 LoRA (+30%) and fms-acceleration's Mixtral QLoRA (+28%).
  * - decode: 118 rows, p90 0.224 (gpt-oss-20b at 8 tokens on an RTX 3090, ggml-org/llama.cpp#20586, +22.4%). Above it
  *   llama.cpp's MMVQ at 8 columns on an RTX 3090 (ggml-org/llama.cpp#15802, +86.7%), Llama 2 7B Q4_0 tg128 on one MI300X
  *   with a HIP build of October 2024 (AUGMXNT/MI300-testing, +84.7% with -fa 1, +48.7% without), Llama 3 8B Q4_0 at 8
@@ -30,14 +31,15 @@ import type { RunPlan } from '../../schema/measured.js';
  *   ggml-org/llama.cpp#17621's unfused Qwen3-30B-A3B tg128 on an RTX 5090 (-27.1%: ggml's own MoE routing kernels,
  *   engines/llama-cpp/moe-kernels.ts) and Qwen2.5 1.5B Q4_K_M at a 10,000-token context on an RTX 4090 (+23.9%); just
  *   below it LitGPT's Llama 2 70B decode (-21.5%).
- * - serving: 243 rows, p90 0.519 (vLLM v0.9.1's --enforce-eager Qwen3-14B-AWQ on an A100, +51.9%; gpu_conc's gpt-oss-20b
- *   on an H200 at one request just above it, +52.0%). The largest above it are the SGLang cookbook's DeepSeek-V3 EP 8
+ * - serving: 243 rows, p90 0.513 (xinyuwei-david/david-share's Qwen3-235B-A22B at one request on 8 MI300X, vLLM 0.8.3 V0,
+ *   +51.3%; vLLM v0.9.1's --enforce-eager Qwen3-14B-AWQ on an A100 and gpu_conc's gpt-oss-20b on an H200 at one request
+ *   just above it, +51.9%, +52.0%). The largest above it are the SGLang cookbook's DeepSeek-V3 EP 8
  *   DP-attention run on 8 MI300X at 88 in flight (+246%) and DeepSeek-R1 FP8 on 8 B200 at 92 in flight (+75%),
  *   sariekr/gpu_conc's gpt-oss-20b on B200 and MI300X (+63..+166%), xinyuwei-david/david-share's gpt-oss-20b closed loop
  *   of 256 on an H100 NVL (+135%), the 2K-32K and 128-token bursts on one H100 (SGLang's Qwen3-14B FP8 +82..+116%,
  *   vLLM's Qwen3-14B bf16 +57..+70%, gpt-oss-20b +78%), BenHamm's GLM-4.6 on 8 B200 (+65%), vLLM's DeepSeek-R1 on 8 H200
  *   (+58%) and llm-d's Llama 3.3 70B FP8 on 8 MI355X at 32K tokens (+55%).
- * - rl: 18 rows, p90 0.303 (Unsloth's gpt-oss-20b GRPO notebook on an A100, +30.3%). The one above it: Unsloth's
+ * - rl: 19 rows, p90 0.303 (Unsloth's gpt-oss-20b GRPO notebook on an A100, +30.3%). The one above it: Unsloth's
  *   FP8 GRPO of Llama-3.2-1B on an L4 (+39.6%); below it the same gpt-oss notebook at 2,048 tokens (+25.9%), its T4
  *   run (+19.5%) and TRL's GRPO QLoRA notebook of Qwen2-7B-Instruct on a T4 (-10.0%, its bf16 autocast timed at the
  *   T4's emulated bf16 matmul rate).

@@ -202,6 +202,8 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
         ? Math.max(bwdGpu - expertB, bwdHost) + Math.max(expertB, fbB)
         : Math.max(bwdGpu, bwdHost);
   const rec = recomputeSeconds(w, fwd, fwdGemm, attnRate, r.mem) + w.tiledMlpFlops / gemm;
+  // The loss's forward-only traffic joins the forward after the recompute is taken from it (TrainWork).
+  const lossFwd = w.lossHeadGradBytes / r.mem;
   // bitsandbytes' tree kernel (before 0.48) and its lookup kernel run 4-bit passes slower than the memory rate on
   // some GPUs (bnb-dequant.ts).
   const deq =
@@ -213,12 +215,12 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   s.attnRate = attnRate;
   s.hostPerOp = hostPerOp;
   s.fwdGpu = fwdGpu;
-  s.fwd = fwd;
+  s.fwd = fwd + lossFwd;
   s.bwdGpu = bwdGpu;
   s.bwd = bwd;
   s.rec = rec;
   s.deq = deq;
-  s.compute = fwd + bwd + rec + deq;
+  s.compute = fwd + lossFwd + bwd + rec + deq;
   s.fallbackF = Math.max(0, fbF - expertF);
   s.fallbackB = Math.max(0, fbB - expertB);
 }

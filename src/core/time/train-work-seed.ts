@@ -22,6 +22,7 @@ export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
   fwdGemmFlops: DOUBLE_FIELD,
   fwdAttnFlops: DOUBLE_FIELD,
   fwdElemBytes: DOUBLE_FIELD,
+  lossHeadGradBytes: DOUBLE_FIELD,
   fwdOps: DOUBLE_FIELD,
   bwdGemmFlops: DOUBLE_FIELD,
   bwdAttnFlops: DOUBLE_FIELD,

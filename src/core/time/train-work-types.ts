@@ -17,6 +17,11 @@ export interface TrainWork {
   fwdGemmFlops: number;
   fwdAttnFlops: number;
   fwdElemBytes: number;
+  /**
+   * Memory traffic of the loss's forward alone, in neither the backward nor the recompute: Liger's per-chunk
+   * accumulation of the output layer's weight gradient (time/train-work.ts ligerHeadGradBytes).
+   */
+  lossHeadGradBytes: number;
   fwdOps: number;
   bwdGemmFlops: number;
   bwdAttnFlops: number;

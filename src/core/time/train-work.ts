@@ -125,7 +125,9 @@ const LOSS_BYTES_FUSED = 8;
 // Liger's fused linear cross-entropy with a trained output layer adds each chunk's V x H weight gradient into
 // grad_weight: torch.mm (write 2 B), .float() (read 2, write 4), += into the 16-bit grad_weight (read 4 + 2,
 // write 2) = 14 B per element per chunk; fp32 grad_weight uses addmm in place (read 4, write 4) = 8 B
-// (ops/fused_linear_cross_entropy.py, commit ead96b6).
+// (ops/fused_linear_cross_entropy.py, commit ead96b6). It runs in the loss's forward only: the backward hands
+// the saved gradients on (scaled once by element_mul when grad_output is not 1), and checkpointing re-runs
+// the decoder layers, not the loss (fused_linear_cross_entropy_backward, v0.6.3 d5648bfe): TrainWork.lossHeadGradBytes.
 const LIGER_HEAD_GRAD_BYTES_16 = 14;
 const LIGER_HEAD_GRAD_BYTES_32 = 8;
 
@@ -301,8 +303,7 @@ function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, t: TimeOp
         FRAMEWORKS[o.framework].eagerPasses,
         o.attention !== 'sdpa' ? 'off' : masked ? 'masked' : 'causal',
       ) +
-    (tokens * m.vocab * (fusedLoss ? LOSS_BYTES_FUSED : LOSS_BYTES_EAGER)) / (tp * w.pp) +
-    ligerHeadGradBytes(m, o, w);
+    (tokens * m.vocab * (fusedLoss ? LOSS_BYTES_FUSED : LOSS_BYTES_EAGER)) / (tp * w.pp);
   // Eager attention materialises b x heads x s x s scores; per score, in bytes of the score dtype c (HF
   // eager_attention_forward, BertSelfAttention): QK^T writes c; the scaling and the mask add each read and
   // write c; softmax reads c and writes fp32 (4), cast back to c (read 4, write c) unless the scores are
@@ -323,6 +324,7 @@ function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, t: TimeOp
     fwdGemmFlops: fwdGemmFlops + 2 * tokens * w.adapterActive,
     fwdAttnFlops,
     fwdElemBytes: elem + eagerScores + (maskReads + mathScores) * (m.attnLayers / m.layers),
+    lossHeadGradBytes: ligerHeadGradBytes(m, o, w),
     fwdOps:
       layersHere *
       ((compiled ? OPS_PER_LAYER_COMPILED : w.liger ? OPS_PER_LAYER_LIGER : OPS_PER_LAYER_EAGER) +
@@ -526,6 +528,7 @@ export function trainWork(
     fwdGemmFlops: cw.fwdGemmFlops + ew.extraFwdFlops,
     fwdAttnFlops: cw.fwdAttnFlops,
     fwdElemBytes: cw.fwdElemBytes + ew.denseElemBytes,
+    lossHeadGradBytes: cw.lossHeadGradBytes,
     fwdOps: cw.fwdOps,
     bwdGemmFlops: cw.bwdGemmFlops + ew.extraBwdFlops,
     bwdAttnFlops: cw.bwdAttnFlops,
