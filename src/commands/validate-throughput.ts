@@ -4,10 +4,16 @@ import { poolRunning } from '../core/time/pool-queue.js';
 import { servingOf } from '../core/estimate.js';
 import { estimateMemory, pagedStatesSpill } from '../core/memory/index.js';
 import { OPTIMIZER_PROFILES } from '../core/engines/optimizers.js';
+import { FRAMEWORKS } from '../core/memory/frameworks.js';
 import { gpuContext } from '../core/time/hardware.js';
 import { estimateObjectiveTime } from '../core/time/objective.js';
 import { paramCounts } from '../core/model/params.js';
-import { isPreferenceOrRl, outputTokensOf, type EstimateOptions } from '../schema/estimate.js';
+import {
+  isPreferenceOrRl,
+  meanContextOf,
+  outputTokensOf,
+  type EstimateOptions,
+} from '../schema/estimate.js';
 import {
   sourceName,
   throughputKind,
@@ -18,6 +24,7 @@ import {
 import { findGpu } from '../io/load-catalog.js';
 import { engineOf } from '../core/engines/engine.js';
 import { caseArch, loadThroughputCases } from '../io/load-calibration.js';
+import type { ThroughputCase } from '../schema/calibration.js';
 import { optionsFromFlags, type RawFlags } from '../schema/flags.js';
 import { timeOptionsFromFlags, type TimeOptions } from '../schema/time.js';
 import type { Arch } from '../core/model/arch.js';
@@ -66,14 +73,52 @@ function memoryFactsOf(
   arch: Arch,
   options: EstimateOptions,
   gpu: Gpu,
+  poolFraction?: number,
 ): { pool: number | undefined; pagedSpilled: boolean } {
   const serving = options.method === 'inference';
   if (!serving && !OPTIMIZER_PROFILES[options.optimizer].paged)
     return { pool: undefined, pagedSpilled: false };
-  const m = estimateMemory(arch, options, gpuContext(gpu));
-  return serving
-    ? { pool: servingOf(m, options)?.sequencesAtMeanContext, pagedSpilled: false }
-    : { pool: undefined, pagedSpilled: pagedStatesSpill(m) };
+  const device = gpuContext(gpu);
+  const m = estimateMemory(arch, options, device);
+  if (!serving) return { pool: undefined, pagedSpilled: pagedStatesSpill(m) };
+  const s = servingOf(m, options);
+  const sizing = FRAMEWORKS[options.framework].server?.sizing;
+  if (s === undefined || poolFraction === undefined || sizing === undefined || s.kvPoolBytes <= 0)
+    return { pool: s?.sequencesAtMeanContext, pagedSpilled: false };
+  // A run that set its engine's share of memory (the case says so): the pool moves by the shares' difference.
+  const byDefault = sizing(device.gpuCapacityBytes, options.tp, options.pp, device.gpuDeviceName);
+  const bytes = s.kvPoolBytes + (poolFraction - byDefault.poolFraction) * device.gpuCapacityBytes;
+  const tokens = (Math.max(0, bytes) / s.kvPoolBytes) * s.kvTokens;
+  return {
+    pool: Math.min(options.batch, Math.floor(tokens / s.meanContext)),
+    pagedSpilled: false,
+  };
+}
+
+/**
+ * The sequences a serving row's engine ran at once, and whether a training row's paged states spill. A run whose
+ * engine capped its running sequences below --batch (the case's max_num_seqs) runs that many and queues the rest, as
+ * for the pool; its start-up profile samples one row per running slot, at that cap, not at --batch (vLLM's
+ * profile_run: `_dummy_run` num_reqs = min(num_tokens, max_num_reqs), vllm/v1/worker/gpu_model_runner.py). A run
+ * whose engine printed its KV pool's tokens (kv_pool_tokens) runs what they hold at the mean context.
+ */
+export function casePool(
+  c: Pick<ThroughputCase, 'max_num_seqs' | 'pool_fraction' | 'kv_pool_tokens'>,
+  arch: Arch,
+  options: EstimateOptions,
+  gpu: Gpu,
+): { pool: number | undefined; pagedSpilled: boolean } {
+  const capped =
+    c.max_num_seqs === undefined
+      ? options
+      : { ...options, batch: Math.min(options.batch, c.max_num_seqs) };
+  const { pool: modelled, pagedSpilled } = memoryFactsOf(arch, capped, gpu, c.pool_fraction);
+  const held =
+    c.kv_pool_tokens === undefined
+      ? modelled
+      : Math.min(options.batch, Math.floor(c.kv_pool_tokens / meanContextOf(options)));
+  const pool = c.max_num_seqs === undefined ? held : Math.min(held ?? Infinity, c.max_num_seqs);
+  return { pool, pagedSpilled };
 }
 
 /** A static batch the pool cannot hold at once runs as --batch / c batches of the c it holds (time/pool-queue.ts). */
@@ -200,9 +245,7 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.deterministic === true) time.deterministicFill = true;
     const gpu = findGpu(String(flags.gpu));
     const arch = caseArch(c);
-    // A run whose engine capped its running sequences below --batch (the case says so): they queue as for the pool.
-    const { pool: held, pagedSpilled } = memoryFactsOf(arch, options, gpu);
-    const pool = c.max_num_seqs === undefined ? held : Math.min(held ?? Infinity, c.max_num_seqs);
+    const { pool, pagedSpilled } = casePool(c, arch, options, gpu);
     // A preference / RL row is timed as `estimate` times it: the objective's phases on the policy's step.
     const t = isPreferenceOrRl(options)
       ? estimateObjectiveTime(arch, options, gpu, time, paramCounts(arch).total, pagedSpilled)

@@ -236,6 +236,19 @@ export const throughputCaseSchema = z.looseObject({
    * queue, as where the KV pool holds fewer (time/pool-queue.ts).
    */
   max_num_seqs: z.number().int().positive().optional(),
+  /**
+   * The KV pool's tokens the engine printed where the run sized its pool away from the engine's default (SGLang's
+   * max_total_num_tokens under --mem-fraction-static): the memory model's pool at the default is replaced by the
+   * sequences these hold at the mean context (time/pool-queue.ts).
+   */
+  kv_pool_tokens: z.number().int().positive().optional(),
+  /**
+   * The share of GPU memory the run gave the engine's budget where it set one away from the engine's default
+   * (vLLM --gpu-memory-utilization, SGLang --mem-fraction-static) and printed no pool: the memory model's pool at
+   * the default, less the difference of the shares times the GPU's memory (both engines' budgets are that share of
+   * total memory, engines/vllm/memory.ts and engines/sglang/memory.ts).
+   */
+  pool_fraction: z.number().positive().max(1).optional(),
 });
 export const throughputFileSchema = z.array(throughputCaseSchema);
 export type ThroughputCase = z.infer<typeof throughputCaseSchema>;

@@ -682,17 +682,22 @@ const FIELD_BARS = {
   // Qwen2.5-7B bf16 on an RTX 4090 at one request -4.0..-4.5%; violet-quartz/vllm-serving-experiments' vLLM 0.25.1 on an RTX
   // 4090, bf16 at 1-128 in flight -14.0..-7.3%, online FP8 at 8-128 -8.3..+17.9%; noonghunna/club-3090#697's Qwen3-4B online
   // FP8 at one stream on a 250 W RTX 4090 -15.7%; vllm-project/vllm#17788's Qwen3-32B burst on one H100 NVL +65.0%;
-  // vllm-project/vllm#29217's Qwen3-VL-32B FP8 burst on one L40S -15.1% (docs/time-model.md "Mainstream vLLM serving rows").
-  'mainstream kind:serving engine:vllm': { count: 20, median: 0.085, p90: 0.158 },
+  // vllm-project/vllm#29217's Qwen3-VL-32B FP8 burst on one L40S -15.1% (docs/time-model.md "Mainstream vLLM serving rows");
+  // +51.7% with its pool sized as vLLM's start-up profile sizes it, its sampler at the 256 running sequences of
+  // max_num_seqs rather than the burst's 1000 (docs/time-model.md "ShareGPT bursts on a small KV pool").
+  'mainstream kind:serving engine:vllm': { count: 20, median: 0.085, p90: 0.18 },
   // Scored before any model change and unchanged (each row's notes give its figure; docs/time-model.md "One-card rows:
   // vLLM 0.6.3's V0 step, an FP8 MoE burst on an L40S, GGUF Q5_K_M on an RTX 3060"): the Qwen2.5 speed benchmark's batch-1
   // generate of 2048 tokens on one A100 under vLLM 0.6.3 (V0 engine), BF16 -13.8%, -5.7%, +1.4% (7B, 14B, 32B eager),
   // GPTQ-Int8 -21.3%, -11.9%, -6.8%, GPTQ-Int4 -24.4%, -17.8%, -9.6%, AWQ -21.3%, -13.1%, -2.8%: all but one slow, most
   // for the smallest model, whose step the estimate bounds by the V0 engine's 4 ms host work; lukaLLM's
-  // Qwen3-Coder-30B-A3B FP8 burst of 1000 on one L40S under vLLM v0.10.2, +544.2%.
+  // Qwen3-Coder-30B-A3B FP8 burst of 1000 on one L40S under vLLM v0.10.2, +544.2%; +447.5% with the pool of the
+  // run's --gpu-memory-utilization 0.8 and its sampler profiled at max_num_seqs (docs/time-model.md "ShareGPT bursts
+  // on a small KV pool").
   'onecard kind:serving engine:vllm': { count: 13, median: 0.131, p90: 0.244 },
-  // The same burst under SGLang 0.5.8: +1051.9% (790 s measured, 69 s estimated; docs/time-model.md, same section).
-  'onecard kind:serving engine:sglang': { count: 1, median: 10.519, p90: 10.519 },
+  // The same burst under SGLang 0.5.8: +1051.9% (790 s measured, 69 s estimated; docs/time-model.md, same section);
+  // +570.2% (118 s) with the 48,740-token pool the run printed (its --mem-fraction-static 0.8).
+  'onecard kind:serving engine:sglang': { count: 1, median: 5.703, p90: 5.703 },
   // llama-bench tg512 on an RTX 3060 12GB (llama.cpp of December 2024, flash attention off): Llama 3.1 8B Q5_K_M -14.5%,
   // Qwen2.5-14B Q5_K_M -13.6%, both slow.
   'onecard kind:decode engine:llama.cpp': { count: 2, median: 0.141, p90: 0.146 },
@@ -939,7 +944,9 @@ const ENGINE_BARS = {
   // noonghunna/club-3090#697, vllm-project/vllm#17788, vllm-project/vllm#29217: 20 rows, -15.7..+65.0%, scored before any
   // change), 158 rows, 8.7% / 51.0%. With the one-card rows (the Qwen2.5 speed benchmark's twelve vLLM 0.6.3 batch-1 rows
   // on an A100, -24.4..+1.4%, and lukaLLM/vLLM_vs_SGLang_benchmarks' vLLM v0.10.2 FP8 MoE burst on an L40S, +544.2%, all
-  // scored before any change), 171 rows, 8.8% / 47.7%.
+  // scored before any change), 171 rows, 8.8% / 47.7%. With the L40S bursts' pools as their runs sized them (the
+  // sampler profiled at max_num_seqs, lukaLLM's --gpu-memory-utilization 0.8: vllm-project/vllm#29217 -15.1% -> +51.7%,
+  // lukaLLM +544.2% -> +447.5%), 8.8% / 51.0%.
   // With the workstation-Blackwell, H100 NVL and MI300X rows (AUGMXNT/speed-benchmarking's vLLM W4A16 and FP8 rows on an
   // RTX PRO 6000, -26.8..+37.8%; xinyuwei-david/david-share's gpt-oss closed loops of 256 on an H100 NVL, +134.9%, +31.1%,
   // and Qwen3-235B-A22B at one request on 8x MI300X under vLLM 0.8.3's V0 engine, +51.3%; all scored before any change),

@@ -95,6 +95,18 @@ describe('a burst of requests sent at once', () => {
     expect(more.ttftMaxSeconds).toBeGreaterThan(3 * b.ttftMaxSeconds);
   });
 
+  it("one more prompt past a chunk costs its own tokens' prefill, not a whole chunk's", () => {
+    // 8 prompts of 1,024 fill one 8,192-token step; a ninth is one step of 1,024 tokens more.
+    const full = time({ batch: 8, seq: 1536, 'prompt-tokens': 1024 }).burst!;
+    const over = time({ batch: 9, seq: 1536, 'prompt-tokens': 1024 }).burst!;
+    const one = time({ batch: 2, seq: 1536, 'prompt-tokens': 1024 }).burst!;
+    expect(over.prefillSteps).toBe(2);
+    expect(over.ttftMaxSeconds).toBeGreaterThan(full.ttftMaxSeconds);
+    expect(over.ttftMaxSeconds).toBeLessThan(full.ttftMaxSeconds + one.ttftMaxSeconds);
+    // A burst inside one step is priced at its prompts: 2 prompts well under the 8 a full step holds.
+    expect(one.ttftMaxSeconds).toBeLessThan(0.5 * full.ttftMaxSeconds);
+  });
+
   it('a prompt longer than the budget is one chunk of its own', () => {
     const long = time({ batch: 2, seq: 20000, 'prompt-tokens': 16384 }).burst!;
     expect(long.chunkTokens).toBe(16384);

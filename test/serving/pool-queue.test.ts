@@ -1,5 +1,6 @@
 // A paged KV pool that holds fewer sequences than --batch (time/pool-queue.ts): the sequences it holds run, the rest
 // queue. Qwen3-32B bf16 on one H100 leaves a pool of about 26,000 tokens: a dozen requests of 2,100.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
@@ -68,5 +69,45 @@ describe('a batch the KV pool cannot hold', () => {
     const big = run({ batch: 4, seq: 4096 }, 'deepseek-v3');
     expect(big.e.serving!.sequencesAtMeanContext).toBeLessThan(1);
     expect(big.e.time).toEqual(estimateTime(big.arch, big.o, big.gpu, big.t));
+  });
+});
+
+describe('a smaller pool never shortens a burst', () => {
+  // A burst of --batch served c at a time (time/pool-queue.ts): B / c waves of one burst of c, whose prefill is
+  // priced by its prompt tokens (time/burst.ts). Fewer running never finishes the run earlier; a wave whose prompts
+  // spill a few tokens into one more prefill step pays that step's weight read, the only give (under 1%).
+  const wall = (flags: Record<string, unknown>, pool: number, model: string, gpu: string) => {
+    const { o, arch, t, gpu: g } = run(flags, model, gpu);
+    const b = estimateTime(arch, o, g, t, pool).burst!;
+    return (o.batch * (o.seq - (o.promptTokens ?? 0))) / b.outputTokensPerSecond;
+  };
+  it("where one more running sequence's prompt spills into a second prefill step", () => {
+    // 37 prompts of 217 tokens fill 8,029 of the 8,192-token step, 38 spill 54 tokens into a second step.
+    const flags = { batch: 1000, seq: 418, 'prompt-tokens': 217 };
+    expect(wall(flags, 37, MODEL, 'h100-sxm')).toBeGreaterThan(wall(flags, 38, MODEL, 'h100-sxm'));
+  });
+
+  it('on dense and MoE models, H100 and L40S', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(
+          [MODEL, 'h100-sxm'],
+          ['calibration/configs/Qwen__Qwen3-30B-A3B.json', 'l40s'],
+          ['llama-3.1-8b', 'l40s'],
+        ),
+        fc.integer({ min: 16, max: 3000 }),
+        fc.integer({ min: 2, max: 1000 }),
+        fc.integer({ min: 1, max: 400 }),
+        fc.integer({ min: 1, max: 400 }),
+        ([model, gpu], prompt, out, c1, dc) => {
+          const c2 = c1 + dc;
+          const flags = { batch: 1000, seq: prompt + out, 'prompt-tokens': prompt };
+          const small = wall(flags, c1, model, gpu);
+          const large = wall(flags, c2, model, gpu);
+          expect(small).toBeGreaterThanOrEqual(large * 0.99);
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 });

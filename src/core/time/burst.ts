@@ -50,10 +50,19 @@ export function burstTime(
   // One full chunk: chunk / prompt prompts of `prompt` tokens (attention over each prompt's own tokens).
   const tr = decodeTraffic(m, o, t, r, 1, prompt);
   const chunkSeconds = prefillTime(m, o, r, tr, prompt, chunk / prompt, t);
+  // The last step prefills what is left of the prompts, not a whole budget: the scheduler fills a step with the
+  // waiting prompt tokens up to its budget (vLLM Scheduler.schedule `token_budget`; SGLang PrefillAdder
+  // `rem_chunk_tokens`), so a burst is priced by its tokens, and one more prompt never costs a whole chunk.
+  const lastTokens = total - (steps - 1) * chunk;
+  const lastSeconds =
+    lastTokens >= chunk ? chunkSeconds : prefillTime(m, o, r, tr, prompt, lastTokens / prompt, t);
+  const prefillAll = (steps - 1) * chunkSeconds + lastSeconds;
   // Request i (0-based) waits for the chunks up to the one that ends its prompt.
   let sum = 0;
-  for (let i = 0; i < N; i++) sum += Math.ceil(((i + 1) * prompt) / chunk);
-  const prefillAll = steps * chunkSeconds;
+  for (let i = 0; i < N; i++) {
+    const k = Math.ceil(((i + 1) * prompt) / chunk);
+    sum += k < steps ? k * chunkSeconds : prefillAll;
+  }
   const step = decodeStep(m, o, t, r, false, meanContextOf(o)).stepSeconds;
   // The frontend takes the requests one after another (request i reaches the engine after i + 1 of them) and
   // streams every token; it overlaps the GPU and bounds the run where its own work is longer (time/frontend.ts).
@@ -62,7 +71,7 @@ export function burstTime(
     requests: N,
     chunkTokens: chunk,
     prefillSteps: steps,
-    ttftMeanSeconds: Math.max((sum / N) * chunkSeconds, (admit * (N + 1)) / 2),
+    ttftMeanSeconds: Math.max(sum / N, (admit * (N + 1)) / 2),
     ttftMaxSeconds: Math.max(prefillAll, admit * N),
     outputTokensPerSecond:
       (N * out) / Math.max(prefillAll + (out - 1) * step, frontendSeconds(o, t, N, out)),
