@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { llamaCppBlocker, llamaServerArgs } from '../../src/core/engines/llama-cpp/launch.js';
 import { plan } from '../../src/core/plan/index.js';
+import { techniqueOf } from '../../src/ui/plan-text.js';
 import { planInputOf } from '../../src/io/plan-scenario.js';
 import { scenarioSchema } from '../../src/schema/scenario.js';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
@@ -142,6 +143,8 @@ describe('the planner searches --n-cpu-moe', () => {
     const first = r.plans[0]!.options;
     expect(first.cpuMoeLayers).toBeGreaterThan(0);
     expect(first.gpuLayers).toBeUndefined();
+    // The plan table says it in llama-server's words.
+    expect(techniqueOf(r.plans[0]!)).toContain(`--n-cpu-moe ${first.cpuMoeLayers}`);
     const partial = r.plans.find((p) => p.options.gpuLayers !== undefined);
     if (partial) expect(partial.time.hours).toBeGreaterThan(r.plans[0]!.time.hours);
   });
