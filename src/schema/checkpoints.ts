@@ -39,6 +39,26 @@ export const PUBLISHED_METHODS: Readonly<Partial<Record<WeightDtype, readonly Qu
   q8_0: ['gguf'],
 };
 
+/** A published config's declared positions and the YaRN scaling its model card gives past them. */
+export const contextExtensionSchema = z
+  .object({
+    /** max_position_embeddings of the repository's config.json. */
+    declaredPositions: z.number().int().positive(),
+    /** The card's YaRN: original_max_position_embeddings, the largest factor it gives, the config's rope_theta. */
+    yarn: z
+      .object({
+        originalMaxPositions: z.number().int().positive(),
+        maxFactor: z.number().int().min(2),
+        ropeTheta: z.number().positive(),
+      })
+      .strict(),
+    /** The model card the YaRN paragraph is read from. */
+    source: z.url({ protocol: /^https?$/ }),
+    /** Its words, and what else was read. */
+    notes: z.string().optional(),
+  })
+  .strict();
+
 export const publishedCheckpointSchema = z
   .object({
     /** The weight format a plan prices, which the repository holds. */
@@ -53,6 +73,11 @@ export const publishedCheckpointSchema = z
     source: z.url({ protocol: /^https?$/ }),
     /** What was confirmed (format, files) and where. */
     notes: z.string().optional(),
+    /**
+     * Its config.json declares fewer positions than the base model a plan counts, and its model card gives YaRN past
+     * them: serve.sh writes that override for a longer context (core/launch/checkpoints.ts contextOverride).
+     */
+    contextExtension: contextExtensionSchema.optional(),
   })
   .strict()
   .superRefine((c, ctx) => {

@@ -136,7 +136,7 @@ export const SCENARIO_DOCS: Readonly<Record<string, string>> = {
   'search.engines':
     "Engines to consider; default every engine vramplan launches for the job's kind.",
   'search.undocumented':
-    "Also search the paths an engine's release runs but its guides do not describe (Unsloth's native FSDP2, UNSLOTH_FSDP2=1); default false: such plans are pruned as undocumented.",
+    "Also search the paths an engine's release runs but its guides do not describe (Unsloth's native FSDP2, UNSLOTH_FSDP2=1; Unsloth over several machines, whose guides launch on one); default false: such plans are pruned as undocumented.",
 
   expect:
     'What the tests check after planning this scenario (test/scenarios.test.ts); ignored by plan.',

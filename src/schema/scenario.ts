@@ -248,7 +248,8 @@ export const searchSchema = z
     engines: z.array(registeredName(engineNames, ENGINES)).min(1).optional(),
     /**
      * Also search the paths an engine's release runs but none of its guides describes (an engine profile's
-     * zeroUndocumented: Unsloth's native FSDP2); default: left out, pruned as `undocumented`.
+     * zeroUndocumented: Unsloth's native FSDP2; oneMachineDocumented: Unsloth over several machines); default:
+     * left out, pruned as `undocumented`.
      */
     undocumented: z.boolean().optional(),
   })

@@ -32,6 +32,9 @@ export function techniqueOf(p: Plan): string {
   if (isFloat8Compute(c.compute)) parts.push(`${c.compute} training`);
   const kv = kvText(p);
   if (kv) parts.push(kv);
+  // Weights in host RAM, in llama-server's words: the layers on the GPU, the layers whose experts stay on the host.
+  if (p.options.gpuLayers !== undefined) parts.push(`-ngl ${p.options.gpuLayers}`);
+  if (p.options.cpuMoeLayers !== undefined) parts.push(`--n-cpu-moe ${p.options.cpuMoeLayers}`);
   const rl = objectiveText(p.options);
   if (rl) parts.push(rl);
   if (c.method !== 'inference')

@@ -225,8 +225,9 @@ describe('near-ties', () => {
       'rank: time',
       'search: { weights: [int4, q4_k_m], engines: [vllm, llama.cpp] }',
     ].join('\n');
-    // llama.cpp's q8_0 KV cache (searched on every GPU) leads outright; against the f16 cache the tie holds.
-    const p = plans(scratch.file('made.yaml', text), 4);
+    // llama.cpp's q8_0 KV cache (searched on every GPU) leads outright; against the f16 cache the tie holds. Plans
+    // with some experts on the host (--n-cpu-moe) serve slower than those and rank between.
+    const p = plans(scratch.file('made.yaml', text), 10);
     expect(p[0]!.choices.engine).toBe('llama.cpp');
     const f16 = p.findIndex((x) => x.choices.engine === 'llama.cpp' && !x.id.includes('kv-fp8'));
     const made = p.findIndex((x) => x.choices.engine === 'vllm' && x.choices.weights === 'int4');

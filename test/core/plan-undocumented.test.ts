@@ -50,6 +50,47 @@ describe('undocumented paths', () => {
   });
 });
 
+// Pretraining-sized full fine-tune over 64 H100s on 8 machines: Unsloth's guides launch on one machine only.
+const OVER_NODES: ScenarioInput = {
+  name: 'full-7b-8-nodes',
+  model: 'llama-2-7b',
+  job: { kind: 'fine-tune', methods: ['full'], seq: 4096, globalBatch: 1024, datasetTokens: 1e10 },
+  hardware: {
+    owned: [{ gpu: 'h100-sxm', count: 64 }],
+    gpusPerNode: 8,
+    counts: { min: 8, max: 64 },
+  },
+  rank: 'time',
+  search: {
+    optimizers: ['adamw-8bit'],
+    checkpointing: ['none'],
+    attention: ['sdpa'],
+    microBatches: [1],
+    engines: ['unsloth', 'hf-deepspeed'],
+  },
+};
+
+describe('an engine whose guides launch on one machine', () => {
+  it('plans it on one machine, and over several only with search.undocumented', () => {
+    expect(ENGINE_PROFILES.unsloth.oneMachineDocumented).toBe(true);
+    // One machine's eight GPUs: Unsloth's DDP guide (torchrun --nproc_per_node) ranks first there.
+    const one = run({
+      ...OVER_NODES,
+      hardware: { ...OVER_NODES.hardware, counts: { min: 8, max: 8 } },
+    });
+    expect(one.plans[0]!.choices.engine).toBe('unsloth');
+    const off = run(OVER_NODES);
+    expect(off.plans.some((p) => p.choices.engine === 'unsloth' && p.hardware.nodes > 1)).toBe(
+      false,
+    );
+    expect(off.plans[0]!.hardware.nodes).toBe(8);
+    expect(off.plans[0]!.choices.engine).toBe('hf-deepspeed');
+    expect(prunedFor(off, 'undocumented')).toBeGreaterThan(0);
+    const on = run({ ...OVER_NODES, search: { ...OVER_NODES.search, undocumented: true } });
+    expect(on.plans.some((p) => p.choices.engine === 'unsloth' && p.hardware.nodes > 1)).toBe(true);
+  });
+});
+
 const MOE: ScenarioInput = {
   name: 'moe-qlora',
   model: 'qwen3-30b-a3b',

@@ -2,7 +2,11 @@
 // blk.<i>.ffn_*_exps in common/arg.cpp), the rest of the model and its KV cache on the GPU.
 import { describe, expect, it } from 'vitest';
 import { buildEstimate } from '../../src/core/estimate.js';
-import { llamaCppBlocker } from '../../src/core/engines/llama-cpp/launch.js';
+import { llamaCppBlocker, llamaServerArgs } from '../../src/core/engines/llama-cpp/launch.js';
+import { plan } from '../../src/core/plan/index.js';
+import { techniqueOf } from '../../src/ui/plan-text.js';
+import { planInputOf } from '../../src/io/plan-scenario.js';
+import { scenarioSchema } from '../../src/schema/scenario.js';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { expertStorageOf } from '../../src/core/memory/setup.js';
 import { resolveModel } from '../../src/io/load-model.js';
@@ -97,9 +101,55 @@ describe('llama.cpp --n-cpu-moe', () => {
     const all = readBack('llama-server -m gpt-oss-120b-mxfp4.gguf --cpu-moe -c 8192');
     expect(Number(all.flags['n-cpu-moe'])).toBeGreaterThanOrEqual(layers);
   });
-  it('is estimated, not launched: the launcher refuses it', () => {
+  it('is launched: serve.sh writes --n-cpu-moe N beside -ngl, and --from reads it back', () => {
     const { o } = estimate({ 'n-cpu-moe': 12 });
-    expect(llamaCppBlocker({ arch: oss, options: o } as never)).toMatch(/writes no --n-cpu-moe/);
-    expect(llamaCppBlocker({ arch: oss, options: estimate({}).o } as never)).toBeNull();
+    expect(llamaCppBlocker({ arch: oss, options: o } as never)).toBeNull();
+    const args = llamaServerArgs({ arch: oss, options: o } as never, 8080);
+    expect(args).toContain('--n-cpu-moe 12');
+    expect(args).toContain(`-ngl ${layers + 1}`);
+    const back = readBack(`llama-server -m gpt-oss-120b-mxfp4.gguf ${args.join(' ')}`);
+    expect(back.flags['n-cpu-moe']).toBe(12);
+    expect(
+      llamaServerArgs({ arch: oss, options: estimate({}).o } as never, 8080).join(' '),
+    ).not.toMatch(/n-cpu-moe/);
+  });
+});
+
+// Qwen3-30B-A3B (Q4_K_M, about 17 GiB) on a 12 GB card: every layer on the GPU with the first layers' experts on the
+// host (-ngl all --n-cpu-moe N, what llama.cpp users run for an MoE model past the card) reads fewer host bytes a
+// token than whole layers on the host (-ngl below the layer count), which also host their attention and KV.
+describe('the planner searches --n-cpu-moe', () => {
+  const scenario = (model: string) =>
+    scenarioSchema.parse({
+      name: 'moe-12gb',
+      model,
+      job: {
+        kind: 'inference',
+        context: 32768,
+        promptTokens: 16384,
+        concurrency: 1,
+        outputTokens: 1e6,
+      },
+      hardware: {
+        owned: [{ gpu: 'rtx-3060-12gb', count: 1 }],
+        counts: { min: 1, max: 1 },
+        hostRamGiB: 64,
+      },
+      search: { engines: ['llama.cpp'], weights: ['q4_k_m'] },
+      rank: 'time',
+    });
+  it('on an MoE model past the card, ranking it above a partial -ngl', () => {
+    const r = plan(planInputOf('test.yaml', scenario('qwen3-30b-a3b')));
+    const first = r.plans[0]!.options;
+    expect(first.cpuMoeLayers).toBeGreaterThan(0);
+    expect(first.gpuLayers).toBeUndefined();
+    // The plan table says it in llama-server's words.
+    expect(techniqueOf(r.plans[0]!)).toContain(`--n-cpu-moe ${first.cpuMoeLayers}`);
+    const partial = r.plans.find((p) => p.options.gpuLayers !== undefined);
+    if (partial) expect(partial.time.hours).toBeGreaterThan(r.plans[0]!.time.hours);
+  });
+  it('not on a dense model', () => {
+    const r = plan(planInputOf('test.yaml', scenario('qwen3-14b')));
+    expect(r.plans.every((p) => p.options.cpuMoeLayers === undefined)).toBe(true);
   });
 });

@@ -117,8 +117,13 @@ describe('llama.cpp: the vision tower is an mmproj GGUF of its own', () => {
 
   it('plans Llama-4-Scout Q4_K_M on one 24 GB card with part of its text layers on the GPU', () => {
     const f = '/tmp/llama-cpp-mmproj-scout.yaml';
-    const r = plan({ ...planInputOf(f, parseScenario(f, SCOUT_24GB)), top: 20 });
-    const best = r.plans[0]!;
+    const r = plan({ ...planInputOf(f, parseScenario(f, SCOUT_24GB)), top: 40 });
+    // First: every text layer on the GPU and the experts of the first layers on the host (--n-cpu-moe), which
+    // reads fewer host bytes a token than whole layers there.
+    const first = r.plans[0]!.options;
+    expect(first.cpuMoeLayers).toBeGreaterThan(0);
+    expect(first.gpuLayers).toBeUndefined();
+    const best = r.plans.find((p) => p.options.gpuLayers !== undefined)!;
     expect(best.options.framework).toBe('llama.cpp');
     expect(best.options.gpuLayers).toBeGreaterThan(0);
     expect(best.options.gpuLayers).toBeLessThan(48);

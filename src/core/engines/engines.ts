@@ -73,6 +73,9 @@ export function engineRejects(
   // --gpu-layers splits layers between GPU and host: llama.cpp's -ngl only.
   if (o.gpuLayers !== undefined && !FRAMEWORKS[p.framework].layerOffload)
     return explain ? 'no --gpu-layers (llama.cpp only)' : REJECTED;
+  // --n-cpu-moe: llama.cpp's CPU buffer override of the expert tensors, an engine that splits weights with the host.
+  if (o.cpuMoeLayers !== undefined && !FRAMEWORKS[p.framework].layerOffload)
+    return explain ? 'no --n-cpu-moe (llama.cpp only)' : REJECTED;
   // --ep / --dp-attention: engines whose memory profile runs expert parallelism (its expertParallel field).
   if (((o.ep ?? 1) > 1 || o.dpAttention) && !FRAMEWORKS[p.framework].expertParallel)
     return explain ? 'no expert parallelism or DP attention' : REJECTED;

@@ -99,6 +99,12 @@ export interface EngineProfile {
    */
   zeroUndocumented?: readonly number[];
   /**
+   * Its guides launch several GPUs on one machine only (no --nnodes / --num_machines in them): a training plan over
+   * several machines runs on an undocumented path, left out unless search.undocumented (plan/loop.ts
+   * hardwareGate), and loses a near-tie when searched (plan/results.ts riskOf).
+   */
+  oneMachineDocumented?: boolean;
+  /**
    * Platforms (`rocm`: AMD GPUs) on which the engine's time leaves out kernel costs nobody read for it (its memory
    * profile says which), where another engine's are modelled: a plan there loses a near-tie (plan/results.ts riskOf).
    */

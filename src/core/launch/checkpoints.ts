@@ -21,6 +21,18 @@ export interface PublishedRepo {
   readonly repo: string;
   /** The model that was quantized, where it is not the base itself (its instruction-tuned release). */
   readonly quantizedFrom?: string;
+  /**
+   * Its config.json declares fewer positions (`declaredPositions`) than the base model the plan counts, and its
+   * model card gives YaRN past them: `originalMaxPositions` stretched up to `maxFactor` times (contextOverride).
+   */
+  readonly contextExtension?: {
+    readonly declaredPositions: number;
+    readonly yarn: {
+      readonly originalMaxPositions: number;
+      readonly maxFactor: number;
+      readonly ropeTheta: number;
+    };
+  };
 }
 
 /** Reads the published checkpoints by the base model's Hugging Face id (catalogs/checkpoints.json, io/load-catalog.ts). */
@@ -59,30 +71,6 @@ function publishedRepo(hfId: string, weights: WeightDtype): string | undefined {
 }
 
 /**
- * A published repository whose config.json declares fewer positions than the base model the plan counts, and the
- * YaRN scaling its model card gives past them: `original` positions stretched up to `maxFactor` times.
- */
-interface ShortConfig {
-  declared: number;
-  yarn: { original: number; maxFactor: number; ropeTheta: number };
-}
-
-// Qwen2.5-7B/14B/32B/72B-Instruct(-AWQ) cards, "Processing Long Texts": "The current config.json is set for context
-// length up to 32,768 tokens", YaRN factor 4.0 from original_max_position_embeddings 32768 past it (131,072 in
-// all); rope_theta 1000000 in each config.json (huggingface.co/Qwen/Qwen2.5-72B-Instruct-AWQ). The base models'
-// configs declare 131072 positions, which is what the plan was checked against.
-const QWEN25_INSTRUCT: ShortConfig = {
-  declared: 32768,
-  yarn: { original: 32768, maxFactor: 4, ropeTheta: 1_000_000 },
-};
-const SHORT_CONFIGS: Readonly<Record<string, ShortConfig>> = {
-  'Qwen/Qwen2.5-7B-Instruct-AWQ': QWEN25_INSTRUCT,
-  'Qwen/Qwen2.5-14B-Instruct-AWQ': QWEN25_INSTRUCT,
-  'Qwen/Qwen2.5-32B-Instruct-AWQ': QWEN25_INSTRUCT,
-  'Qwen/Qwen2.5-72B-Instruct-AWQ': QWEN25_INSTRUCT,
-};
-
-/**
  * The config override (JSON text, for vLLM's --hf-overrides and SGLang's --json-model-override-args) that
  * lets the published checkpoint `ref` serve `context` tokens where its config.json declares fewer: YaRN at the
  * least whole factor that reaches the context (the cards' own factors are whole: 2.0, 4.0), and
@@ -91,17 +79,26 @@ const SHORT_CONFIGS: Readonly<Record<string, ShortConfig>> = {
  * _get_and_verify_max_len: "YaRN variants leave max_position_embeddings already scaled"; sglang 0.5.23
  * srt/utils/hf_transformers/common.py get_context_length: factor 1 where original_max_position_embeddings is
  * given) and refuse a longer one. rope_theta is repeated inside rope_parameters, as vLLM's context-extension
- * example does (https://docs.vllm.ai/en/stable/examples/offline_inference/context_extension/). null: no override
- * needed, or none is known.
+ * example does (https://docs.vllm.ai/en/stable/examples/offline_inference/context_extension/). The declared
+ * positions and the card's YaRN are catalogs/checkpoints.json's `contextExtension` of the repository. null: no
+ * override needed, or none is known.
  */
 export function contextOverride(ref: string, context: number): string | null {
-  const c = SHORT_CONFIGS[ref];
-  if (!c || context <= c.declared) return null;
-  const factor = Math.ceil(context / c.yarn.original);
-  if (factor > c.yarn.maxFactor) return null;
+  const c = extensionOf(ref);
+  if (!c || context <= c.declaredPositions) return null;
+  const { originalMaxPositions: original, maxFactor, ropeTheta } = c.yarn;
+  const factor = Math.ceil(context / original);
+  if (factor > maxFactor) return null;
   // Floats written as floats (the cards' "factor": 4.0; transformers validates the YaRN factor as a float).
-  const rope = `{"rope_type": "yarn", "factor": ${factor}.0, "original_max_position_embeddings": ${c.yarn.original}, "rope_theta": ${c.yarn.ropeTheta}.0}`;
-  return `{"max_position_embeddings": ${c.yarn.original * factor}, "rope_parameters": ${rope}}`;
+  const rope = `{"rope_type": "yarn", "factor": ${factor}.0, "original_max_position_embeddings": ${original}, "rope_theta": ${ropeTheta}.0}`;
+  return `{"max_position_embeddings": ${original * factor}, "rope_parameters": ${rope}}`;
+}
+
+/** The context extension catalogs/checkpoints.json gives the published repository `ref`, or undefined. */
+function extensionOf(ref: string): PublishedRepo['contextExtension'] {
+  for (const list of Object.values(published()))
+    for (const c of list) if (c.repo === ref && c.contextExtension) return c.contextExtension;
+  return undefined;
 }
 
 export const GGUF_TYPE: Partial<Record<WeightDtype, string>> = {

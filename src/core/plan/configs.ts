@@ -10,6 +10,7 @@ import { launchable } from '../launch/index.js';
 import { launchedLoraOptions } from '../launch/modules.js';
 import { defaultHostRamBytes } from '../memory/host-ram.js';
 import { loadedLayers } from '../memory/setup.js';
+import { routedExperts } from '../memory/expert-parallel.js';
 import { engineNames, type Engine } from '../../schema/engine.js';
 import { type MemorySurface } from '../memory/surface.js';
 import { maxSearchedGpus, objectiveConfigs, withObjectiveConfig } from './objective.js';
@@ -92,6 +93,19 @@ function gpuLayerChoices(s: Scenario, arch: Arch): (number | undefined)[] {
   return [undefined, ...GPU_LAYER_EIGHTHS.map((k) => Math.round((layers * k) / 8))];
 }
 
+/**
+ * The `--n-cpu-moe` values a serving job searches on an MoE model (every layer on the GPU, the routed experts of the
+ * first N layers in host RAM: llama.cpp common/arg.cpp at 25d5b0c5): eighths of the layers as -ngl's, up to all of
+ * them (`--cpu-moe`'s effect). None where no layer-offload engine is searched or the model has no routed experts.
+ */
+function cpuMoeChoices(s: Scenario, arch: Arch): number[] {
+  const e = layerOffloader(s);
+  if (s.job.kind !== 'inference' || e === undefined || routedExperts(arch) <= 1) return [];
+  const layers = loadedLayers(arch, FRAMEWORKS[ENGINE_PROFILES[e].framework]);
+  if (layers < 8) return [];
+  return [8, ...GPU_LAYER_EIGHTHS].map((k) => Math.round((layers * k) / 8)).reverse();
+}
+
 /** KV cache dtypes a serving job searches: fp8 beside the model dtype where an engine searched has one (searchesFp8Kv). */
 function kvCacheDtypesOf(s: Scenario): KvCacheDtype[] {
   if (s.job.kind !== 'inference') return ['auto'];
@@ -124,6 +138,14 @@ export function baseConfigs(
         idPart: `${b.idPart}/ngl${gpuLayers}`,
       });
     }
+  // Experts on the host, every layer on the GPU (-ngl all): GGUF weights only, as -ngl's partial layers.
+  for (const cpuMoeLayers of cpuMoeChoices(s, arch))
+    for (const b of baseConfigsAt(s, nativeWeights(arch), fp4Cores, arch.attentionSinks === true))
+      if (isGguf(b.options.weights) || b.options.weights === 'fp16')
+        out.push({
+          options: { ...b.options, cpuMoeLayers },
+          idPart: `${b.idPart}/ncmoe${cpuMoeLayers}`,
+        });
   // One LoRA target list for the plan and its files (every linear layer where module names are unknown).
   for (const b of out) b.options = launchedLoraOptions(arch, b.options);
   const spec = searchedSpeculation(s, arch);
@@ -197,7 +219,7 @@ const variantId = (b: BaseConfig, part: string): string =>
  */
 function withSpeculative(bases: BaseConfig[], methods: readonly SpeculativeMethod[]): BaseConfig[] {
   return withGroupVariants(bases, (run) =>
-    run[0]!.options.gpuLayers !== undefined
+    run[0]!.options.gpuLayers !== undefined || run[0]!.options.cpuMoeLayers !== undefined
       ? []
       : methods.flatMap((method) =>
           run
@@ -219,7 +241,7 @@ function withDpAttention(bases: BaseConfig[]): BaseConfig[] {
     const o = run[0]!.options;
     // Speculative and multi-LoRA runs too: SGLang's EAGLE / NEXTN worker and vLLM's proposers run beside DP
     // attention, and both engines' LoRA (SGLang through its triton backend).
-    if (o.gpuLayers !== undefined) return [];
+    if (o.gpuLayers !== undefined || o.cpuMoeLayers !== undefined) return [];
     return run.map((b) => ({
       options: { ...b.options, dpAttention: true },
       idPart: variantId(b, 'dpa-ep'),

@@ -126,6 +126,11 @@ export interface Ctx {
   baseBits: Uint8Array;
   /** Per engine variant: 1 when its engine has no fp16 path (ENGINE_PROFILES). */
   noFp16Variant: Uint8Array;
+  /**
+   * Per engine variant: 1 when its guides launch on one machine only (the profile's oneMachineDocumented) and the
+   * scenario does not search undocumented paths: a plan over several machines is pruned (loop.ts hardwareGate).
+   */
+  oneMachineVariant: Uint8Array;
   /** Per configuration: the weights a serving plan must make first (made-weights.ts), or null. */
   made: (MadeWeights | null)[];
   /** Per configuration: the one-off GPU-hours of making them (0: nothing to make, or made on the CPU). */
@@ -162,6 +167,11 @@ export function makeContext(
     memoryEvaluations: mem.evaluations ?? mem.device.length,
     baseBits: baseBitsOf(bases),
     noFp16Variant: Uint8Array.from(variants, (v) => (ENGINE_PROFILES[v.engine].fp16 ? 0 : 1)),
+    oneMachineVariant: Uint8Array.from(variants, (v) =>
+      ENGINE_PROFILES[v.engine].oneMachineDocumented === true && s.search.undocumented !== true
+        ? 1
+        : 0,
+    ),
     made,
     makeGpuHours: Float64Array.from(made, (m) => m?.gpuHours ?? 0),
   };

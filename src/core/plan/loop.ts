@@ -79,6 +79,8 @@ interface RowFacts {
   /** An fp8 KV cache (engines/kernels.ts minKvCapability). */
   kvFp8: boolean;
   noFp16Engine: boolean;
+  /** The engine's guides launch on one machine only and the scenario does not search undocumented paths. */
+  oneMachine: boolean;
   /** Least compute capability the engine's kernels for the weights need (engines/kernels.ts; 0: none). */
   minCc: number;
   /** Serving rows: one-off GPU-hours of making the weights first (made-weights.ts; 0: nothing to make). */
@@ -127,6 +129,7 @@ function rowFactsOf(ctx: Ctx, r: number): RowFacts {
     bnb: (bits & BNB) !== 0,
     kvFp8: bases[bi]!.options.kvCacheDtype === 'fp8',
     noFp16Engine: ctx.noFp16Variant[vi] === 1,
+    oneMachine: ctx.oneMachineVariant[vi] === 1,
     minCc: Math.max(
       minComputeCapability(ctx.variants[vi]!.engine, bases[bi]!.options.weights),
       minKvCapability(ctx.variants[vi]!.engine, bases[bi]!.options.kvCacheDtype),
@@ -230,6 +233,8 @@ function hardwareGate(t: HwTable, f: RowFacts, h: number): number {
   if (f.count > t.maxCountOf[h]!) return REASON['not-enough-gpus'];
   const nodeSize = t.nodeSizeOf[h]!;
   if (t.isRent[h] === 1 && f.count % nodeSize !== 0 && f.count > 1) return REASON['partial-node'];
+  // An engine whose guides launch on one machine only, over several (EngineProfile.oneMachineDocumented).
+  if (f.oneMachine && f.count > nodeSize) return REASON.undocumented;
   if (f.flash && t.noFlash[h] === 1) return REASON['no-flash-attention'];
   // A flash kernel the library swaps in for the model, built for some GPUs only (gpt-oss on the HF engines).
   if (f.flashCc !== null && !f.flashCc.includes(t.cc[h]!)) return REASON['no-model-flash'];

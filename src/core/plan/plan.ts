@@ -70,7 +70,9 @@ export function plan(input: PlanInput): PlanResult {
   const levels = ctx.levels.reduce((a, l) => a + l.length, 0);
   st.reasons[REASON['no-engine']] = modelPruned.noEngine * levels;
   st.reasons[REASON.quality] = modelPruned.quality * levels;
-  st.reasons[REASON.undocumented] = modelPruned.undocumented * levels;
+  // Added to the search loop's own (hardwareGate: a one-machine engine over several machines).
+  st.reasons[REASON.undocumented] =
+    st.reasons[REASON.undocumented]! + modelPruned.undocumented * levels;
   st.candidates += (modelPruned.noEngine + modelPruned.quality + modelPruned.undocumented) * levels;
   if (!Number.isFinite(fastest)) fastest = st.fastest;
   // Counts over limits.maxGpus are not searched, but they are candidates pruned for that reason.

@@ -369,7 +369,8 @@ function compareKept(ctx: Ctx, a: Kept, b: Kept, ids: Map<Kept, string>): number
  * What a plan asks beyond a plain layout, which a near-tie should not be won by: pipeline parallelism (its
  * schedule and bubble), an optimizer stepped inside backward, a bitsandbytes optimizer under a ZeRO sharding that
  * takes it only as untested (the engine profile's bnbOptimizersUntested: DeepSpeed's zero_allow_untested_optimizer),
- * a ZeRO stage the engine's documentation does not describe (the profile's zeroUndocumented), a ZeRO stage on one
+ * a ZeRO stage the engine's documentation does not describe (the profile's zeroUndocumented) or several machines
+ * where its guides launch on one (oneMachineDocumented), a ZeRO stage on one
  * GPU without offload (nothing to partition), CPU offload of
  * the optimizer, parameters or checkpoints (its speed rests on host copies hidden behind compute over a PCIe link
  * other processes share), and DP attention (its ranks step in lockstep, their time resting on the stated arrival
@@ -385,6 +386,9 @@ function riskOf(ctx: Ctx, k: Kept): number {
   const o = ctx.bases[r.base[k.row]!]!.options;
   const profile = ENGINE_PROFILES[v.engine];
   const undocumented = profile.zeroUndocumented?.includes(r.zero[k.row]!) === true ? 1 : 0;
+  // Over several machines on an engine whose guides launch on one (searched with search.undocumented only).
+  const machines =
+    profile.oneMachineDocumented === true && r.count[k.row]! > ctx.hw[k.hw]!.nodeSize ? 1 : 0;
   const untested =
     profile.bnbOptimizersUntested === true && r.zero[k.row]! > 0 && BNB_OPTIMIZERS.has(o.optimizer);
   const offloads = r.offload[k.row]! > 0 ? 1 : 0; // OFFLOADS[0] is 'none'
@@ -400,6 +404,7 @@ function riskOf(ctx: Ctx, k: Kept): number {
     (v.optimizerInBackward ? 1 : 0) +
     (untested ? 1 : 0) +
     undocumented +
+    machines +
     zeroAlone +
     offloads +
     ckptOffload +

@@ -94,7 +94,8 @@ export const REASONS = [
   /** Misses the scenario's service level (job.slo time to first token / per output token, job.requestsPerSecond). */
   'slo',
   /**
-   * Runs only on a path the engine's own guides do not describe (its profile's zeroUndocumented); the scenario's
+   * Runs only on a path the engine's own guides do not describe (its profile's zeroUndocumented, or several machines
+   * where oneMachineDocumented); the scenario's
    * search.undocumented puts such paths back.
    */
   'undocumented',

@@ -65,8 +65,6 @@ export function llamaCppBlocker(x: LaunchPlan): string | null {
   // llama-server loads each adapter from its own GGUF file at start (--lora FNAME, repeated): no slots to write.
   if (o.maxLoras !== undefined)
     return 'llama-server loads LoRA adapters from files (--lora FNAME each)';
-  // Estimated, not launched: no launched --n-cpu-moe run has checked the estimate yet.
-  if (o.cpuMoeLayers !== undefined) return 'vramplan writes no --n-cpu-moe (estimate only)';
   return null;
 }
 
@@ -107,6 +105,9 @@ export function llamaServerArgs(x: LaunchInput, port: number, fromHf = false): s
   const reuse = o.prefixCacheFraction ? ['--cache-reuse 256'] : [];
   return [
     `-ngl ${nglOf(layers, o.gpuLayers)}`,
+    // The routed experts of the first N layers in host RAM (common/arg.cpp at 25d5b0c5: --n-cpu-moe N, a CPU buffer
+    // override of blk.<i>.ffn_(up|down|gate)_exps for i < N), as memory/inference.ts layerSplit counts them.
+    ...(o.cpuMoeLayers !== undefined ? [`--n-cpu-moe ${o.cpuMoeLayers}`] : []),
     ...split,
     // -c is the context of all slots together; each of the -np slots gets c / np (tools/server/README.md).
     `-c ${o.seq * o.batch}`,

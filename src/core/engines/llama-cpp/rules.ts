@@ -27,6 +27,7 @@ export const LLAMA_CPP_RULES: readonly Rule[] = [
 export const LLAMA_SERVER_FLAGS = [
   '-m', // --model FNAME
   '-ngl', // --gpu-layers N
+  '--n-cpu-moe', // -ncmoe N: "keep the Mixture of Experts (MoE) weights of the first N layers in the CPU" (common/arg.cpp)
   '-c', // --ctx-size N (all slots together)
   '-np', // --parallel N (slots)
   '-ctk', // --cache-type-k TYPE (f16, q8_0, ...)

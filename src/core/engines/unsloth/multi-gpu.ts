@@ -45,6 +45,10 @@ export const UNSLOTH_MULTI_GPU_RUNS = {
   // guide describes: its multi-GPU page documents Accelerate / DeepSpeed and DDP and calls official multi-GPU
   // support upcoming (https://unsloth.ai/docs/basics/multi-gpu-training-with-unsloth.md). DDP is its guide's path.
   zeroUndocumented: [2, 3] as const,
+  // Both guides launch on one machine: `accelerate launch train.py` (multi-gpu-training-with-unsloth.md) and
+  // `torchrun --nproc_per_node=2 unsloth-cli.py ...`, "If you have more GPUs, you may set --nproc_per_node
+  // accordingly" (https://unsloth.ai/docs/basics/multi-gpu-training-with-unsloth/ddp.md); neither names --nnodes.
+  oneMachineDocumented: true,
 };
 
 /**

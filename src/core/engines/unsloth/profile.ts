@@ -49,6 +49,7 @@ export const UNSLOTH_PROFILE: EngineProfile = {
   offloadOptimizers: [],
   bnbOptimizersSharded: UNSLOTH_MULTI_GPU_RUNS.bnbOptimizersSharded,
   zeroUndocumented: UNSLOTH_MULTI_GPU_RUNS.zeroUndocumented,
+  oneMachineDocumented: UNSLOTH_MULTI_GPU_RUNS.oneMachineDocumented,
   optimizerInBackward: false,
   masterWeights: false,
   stochasticRounding: [],
