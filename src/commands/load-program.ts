@@ -24,11 +24,12 @@ export const WRITE_CODE_CACHE_ENV = 'VRAMPLAN_WRITE_CODE_CACHE';
  * function for optimizing; V8 11.3's default is 67,584 (`node --v8-options`, --interrupt-budget). A cold `plan`
  * runs the search's functions a few thousand times each, and on two cores the optimizing compiler's
  * background work competed with the search: six times the default took the first `plan()` of
- * grpo-qwen2.5-7b from 3.4-3.6 s to 2.4-2.7 s of CPU and the circuit and fleet scenarios' by a third
- * (docs/performance.md). Set before the program's code is compiled (the code cache's training run sets it
- * too: V8 accepts a cache only under the flags it was made with).
+ * grpo-qwen2.5-7b from 3.4-3.6 s to 2.4-2.7 s of CPU and the circuit and fleet scenarios' by a third; nine
+ * times took up to 11% more off the cold `plan` of five scenarios than six on the shared VM at load 14-20 (3, 20
+ * and 40 times were slower on bench-everything: docs/performance.md). Set before the program's code is compiled
+ * (the code cache's training run sets it too: V8 accepts a cache only under the flags it was made with).
  */
-const INTERRUPT_BUDGET = 6 * 67_584;
+const INTERRUPT_BUDGET = 9 * 67_584;
 
 /** The V8 settings the program runs under (once per process, before its code is compiled). */
 export function tuneV8(): void {

@@ -390,7 +390,12 @@ export interface Objectives {
 }
 
 export function rankKeysInto(lim: Limits, c: Objectives, out: RankKeys) {
-  const [j0, j1, j2] = lim.rankIdx as [number, number, number];
+  // Indexed reads, not a destructuring pattern: until the loop is compiled, a pattern runs the array iterator,
+  // one result object per element and call.
+  const r = lim.rankIdx;
+  const j0 = r[0]!;
+  const j1 = r[1]!;
+  const j2 = r[2]!;
   const hours = rankHours(c);
   out.k0 = j0 === 0 ? c.cost : j0 === 1 ? hours : c.watts;
   out.k1 = j1 === 0 ? c.cost : j1 === 1 ? hours : c.watts;

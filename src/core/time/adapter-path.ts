@@ -28,11 +28,22 @@ const NO_LORA: EngineLora = { adapters: [], experts: [] };
 export function textLora(m: ModelFacts, o: EstimateOptions, expertLinears = false): EngineLora {
   if (o.method !== 'lora' && o.method !== 'qlora') return NO_LORA;
   const all = engineLora(m.arch, o, FRAMEWORKS[o.framework], expertLinears);
-  return {
-    adapters: all.adapters.filter((a) => a.group.name !== 'vision'),
-    experts: all.experts.filter((e) => e.group.name !== 'vision'),
-  };
+  let text = TEXT_LORA.get(all);
+  if (text === undefined) {
+    text = {
+      adapters: all.adapters.filter((a) => a.group.name !== 'vision'),
+      experts: all.experts.filter((e) => e.group.name !== 'vision'),
+    };
+    TEXT_LORA.set(all, text);
+  }
+  return text;
 }
+
+/**
+ * textLora's lists by engineLora's (read-only, memoized per architecture and trainable set): a training work asks
+ * for them several times (its adapter weights, path and gathers), and filtered once they are the same lists.
+ */
+const TEXT_LORA = new WeakMap<EngineLora, EngineLora>();
 
 const NO_ADAPTER_PATH = { fwdBytes: 0, bwdBytes: 0, fwdOps: 0, bwdOps: 0 };
 

@@ -52,11 +52,17 @@ const LOGGED_BATCH = 8;
  */
 export function longestToMean(n: number): number {
   if (n <= 1) return 1;
-  return (
-    LONGEST_TO_MEAN_COMPLETION *
-    Math.exp(LOG_SPREAD * (normalOrderStat(n, n) - normalOrderStat(LOGGED_BATCH, LOGGED_BATCH)))
-  );
+  // A pure function of n, asked once per timed GRPO candidate: computed once per n (as secondToLongest, below).
+  let r = LONGEST_TO_MEAN.get(n);
+  if (r === undefined) {
+    r =
+      LONGEST_TO_MEAN_COMPLETION *
+      Math.exp(LOG_SPREAD * (normalOrderStat(n, n) - normalOrderStat(LOGGED_BATCH, LOGGED_BATCH)));
+    LONGEST_TO_MEAN.set(n, r);
+  }
+  return r;
 }
+const LONGEST_TO_MEAN = new Map<number, number>();
 
 /**
  * Expected r-th smallest of n standard normal draws, Blom's approximation Φ⁻¹((r − 3/8)/(n + 1/4)) (G. Blom,
@@ -90,18 +96,23 @@ const ACKLAM_D = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3
 function normalQuantile(p: number): number {
   const a = ACKLAM_A;
   const b = ACKLAM_B;
-  const c = ACKLAM_C;
-  const d = ACKLAM_D;
-  const tail = (q: number) =>
-    (((((c[0]! * q + c[1]!) * q + c[2]!) * q + c[3]!) * q + c[4]!) * q + c[5]!) /
-    ((((d[0]! * q + d[1]!) * q + d[2]!) * q + d[3]!) * q + 1);
-  if (p < 0.02425) return tail(Math.sqrt(-2 * Math.log(p)));
-  if (p > 1 - 0.02425) return -tail(Math.sqrt(-2 * Math.log(1 - p)));
+  if (p < 0.02425) return acklamTail(Math.sqrt(-2 * Math.log(p)));
+  if (p > 1 - 0.02425) return -acklamTail(Math.sqrt(-2 * Math.log(1 - p)));
   const q = p - 0.5;
   const r = q * q;
   return (
     ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) /
     (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1)
+  );
+}
+
+/** Acklam's lower-tail rational function of q = sqrt(-2 log p) (normalQuantile). */
+function acklamTail(q: number): number {
+  const c = ACKLAM_C;
+  const d = ACKLAM_D;
+  return (
+    (((((c[0]! * q + c[1]!) * q + c[2]!) * q + c[3]!) * q + c[4]!) * q + c[5]!) /
+    ((((d[0]! * q + d[1]!) * q + d[2]!) * q + d[3]!) * q + 1)
   );
 }
 

@@ -140,9 +140,12 @@ const DECODE_SETS = new Set([
  * Whether two policies' options give alike decode options: the same keys in the same order (a decode's keys are
  * its policy's, then those it sets), with like values (sameValue) but for the fields the decode sets.
  */
-function decodeAlike(a: EstimateOptions, b: EstimateOptions): boolean {
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
+function decodeAlike(
+  a: EstimateOptions,
+  ka: readonly string[],
+  b: EstimateOptions,
+  kb: readonly string[],
+): boolean {
   if (ka.length !== kb.length) return false;
   const ra = a as unknown as Record<string, unknown>;
   const rb = b as unknown as Record<string, unknown>;
@@ -168,7 +171,12 @@ const sameValue = (a: unknown, b: unknown): boolean =>
  */
 export class RolloutDecodes {
   /** Per class of policy options that decode alike: one member's options and the class's decodes. */
-  private readonly classes: { from: EstimateOptions; rollouts: RolloutDecode[] }[] = [];
+  private readonly classes: {
+    from: EstimateOptions;
+    /** Object.keys(from), listed once for every comparison with the class. */
+    keys: readonly string[];
+    rollouts: RolloutDecode[];
+  }[] = [];
   /** Class ids by a few fields of the options (the candidates decodeAlike decides between). */
   private readonly byFields = new Map<string, number[]>();
 
@@ -177,13 +185,14 @@ export class RolloutDecodes {
     const key = `${p.checkpointing}|${p.attention}|${p.zero}|${p.offload}|${p.liger}|${p.compute}`;
     let ids = this.byFields.get(key);
     if (!ids) this.byFields.set(key, (ids = []));
+    const keys = Object.keys(p);
     for (let i = 0; i < ids.length; i++) {
       const c = this.classes[ids[i]!]!;
-      if (decodeAlike(c.from, p)) return c.rollouts;
+      if (decodeAlike(c.from, c.keys, p, keys)) return c.rollouts;
     }
     ids.push(this.classes.length);
     const rollouts: RolloutDecode[] = [];
-    this.classes.push({ from: p, rollouts });
+    this.classes.push({ from: p, keys, rollouts });
     return rollouts;
   }
 }

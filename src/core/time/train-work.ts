@@ -722,18 +722,24 @@ function adapterWeights(
 ): number {
   const lora = textLora(m, o, dispatch === 'loop');
   let n = 0;
-  for (const a of lora.adapters)
+  const adapters = lora.adapters;
+  for (let i = 0; i < adapters.length; i++) {
+    const a = adapters[i]!;
     n +=
       a.group.count *
       (active ? a.activeCopies : a.copies) *
       o.loraRank *
       (a.inFeatures + a.outFeatures);
+  }
   // One rank-r pair per expert (peft-moe.ts fusedExpertLoraParams): a token runs topK of the experts' pairs where
   // the engine multiplies by them (Unsloth's grouped X·A·B), none where PEFT's ParamWrapper forward folds them into
   // W + ΔW (its einsum is deltaWork's, time/param-wrapper.ts).
   const perToken = FRAMEWORKS[o.framework].expertAdapters === 'param-wrapper' ? 0 : 1;
-  for (const e of lora.experts)
+  const experts = lora.experts;
+  for (let i = 0; i < experts.length; i++) {
+    const e = experts[i]!;
     n += e.group.count * e.params * (active ? (perToken * e.group.topK) / e.group.experts : 1);
+  }
   return n;
 }
 
