@@ -94,8 +94,8 @@ const qwenTableTrlRows = rows.filter((r) => QWEN_TABLE_TRL_ROW.test(r.id));
 // throughput runs (Qwen3-0.6B over DDP on 4 H200, H100, L40S; Qwen3-1.7B on one RTX 5090 and one H100), TinyLlama's
 // README rate on 16 A100-40G, an Unsloth QLoRA run on an RTX 3090 and huggingface/open-r1#251's GRPO step on
 // 8 H100 under ZeRO-2, scored before any model change, with their own bars at the end.
-const NEWFT_ROW = /^(scicom-|tinyllama-readme-|verilog-unsloth-|openr1-251-)/;
-const newftRows = rows.filter((r) => NEWFT_ROW.test(r.id));
+const COMMUNITY_FT_ROW = /^(scicom-|tinyllama-readme-|verilog-unsloth-|openr1-251-)/;
+const communityFtRows = rows.filter((r) => COMMUNITY_FT_ROW.test(r.id));
 const earlierRows = rows.filter(
   (r) =>
     !FIELD_ROW.test(r.id) &&
@@ -113,7 +113,7 @@ const earlierRows = rows.filter(
     !GEMMA_GRPO_ROW.test(r.id) &&
     !DS_OFFLOAD_ROW.test(r.id) &&
     !QWEN_TABLE_TRL_ROW.test(r.id) &&
-    !NEWFT_ROW.test(r.id),
+    !COMMUNITY_FT_ROW.test(r.id),
 );
 const summary = Object.fromEntries(throughputSummaries(earlierRows).map((s) => [s.group, s]));
 
@@ -1165,7 +1165,7 @@ describe('time model on the training rows at scale and on MoE', () => {
         !SWIFT_EXAMPLE_ROW.test(r.id) &&
         !DS_OFFLOAD_ROW.test(r.id) &&
         !QWEN_TABLE_TRL_ROW.test(r.id) &&
-        !NEWFT_ROW.test(r.id),
+        !COMMUNITY_FT_ROW.test(r.id),
     );
     const s = summarizeThroughput('training', training);
     expect(s.count).toBe(134);
@@ -1219,7 +1219,7 @@ describe('time model on the Unsloth MoE and GRPO notebook rows', () => {
         !SELFLLM_ROW.test(r.id) &&
         !GEMMA_GRPO_ROW.test(r.id) &&
         !QWEN_TABLE_TRL_ROW.test(r.id) &&
-        !NEWFT_ROW.test(r.id),
+        !COMMUNITY_FT_ROW.test(r.id),
     );
     const s = summarizeThroughput('rl', rl);
     expect(s.count).toBe(8);
@@ -1334,7 +1334,7 @@ describe('time model on the Unsloth FP8 L4 and gpt-oss rollout notebook rows', (
   // with the tree kernel's datacenter pass from bitsandbytes' H100 table (the re-runs -9.2%, -5.5%).
   // With Unsloth's Gemma 3 1B T4 GRPO notebook (+70.3%, too fast): 16 rows, 8.3% / 39.6%; with self-llm's Gemma 3 4B
   // A800 one (+79.2%): 17 rows, 9.2% / 70.3%. With TRL's GRPO QLoRA notebook on a T4 (+115.0%, too fast: QWEN_TABLE_TRL_ROW):
-  // 18 rows, 8.3% / 39.6%. With huggingface/open-r1#251's GRPO step on 8 H100 (-26.2%, too slow: NEWFT_ROW): 19 rows,
+  // 18 rows, 8.3% / 39.6%. With huggingface/open-r1#251's GRPO step on 8 H100 (-26.2%, too slow: COMMUNITY_FT_ROW): 19 rows,
   // 9.2% / 30.3%.
   it('every RL row together (19, out of sample): median <= 9.2%, p90 <= 71%', () => {
     const s = summarizeThroughput(
@@ -1745,7 +1745,7 @@ describe('time model on the Qwen table, TRL GRPO notebook and 2025 PEFT rows', (
   });
 });
 
-// The fine-tuning and RL rows from sources new to the set (NEWFT_ROW), scored before any model change: Scicom's
+// The fine-tuning and RL rows from sources new to the set (COMMUNITY_FT_ROW), scored before any model change: Scicom's
 // Qwen3-0.6B DDP throughput -35.5% (4 H200), -57.0% (4 H100), -45.2% (4 L40S), all too slow, and its Qwen3-1.7B full
 // fine-tunes +11.9% (RTX 5090) and +47.9% (H100), too fast; TinyLlama's pretraining rate +7.0%; the RTX 3090 Unsloth
 // QLoRA step -17.2% (its sequence an upper bound); open-r1's GRPO step -26.2%. With Liger's output-layer gradient
@@ -1754,7 +1754,7 @@ describe('time model on the Qwen table, TRL GRPO notebook and 2025 PEFT rows', (
 // GRPO step"); what is left on the DDP rows is read there as their per-document attention, which the contract times
 // over whole packed rows.
 describe('time model on the new fine-tuning and RL rows', () => {
-  const err = Object.fromEntries(newftRows.map((r) => [r.id, r.error]));
+  const err = Object.fromEntries(communityFtRows.map((r) => [r.id, r.error]));
   it('holds the eight rows, out of sample', () => {
     expect(Object.keys(err).sort()).toEqual([
       'openr1-251-grpo-qwen2.5-math-7b-8xh100-zero2',
@@ -1766,7 +1766,7 @@ describe('time model on the new fine-tuning and RL rows', () => {
       'tinyllama-readme-1.1b-16xa100-40-fsdp',
       'verilog-unsloth-l3-8b-3090-qlora',
     ]);
-    expect(newftRows.every((r) => !r.inSample)).toBe(true);
+    expect(communityFtRows.every((r) => !r.inSample)).toBe(true);
   });
 
   it('the packed DDP rows no further off than with the Liger gradient timed once (-30.3%, -40.2%, -26.8%)', () => {
