@@ -35,7 +35,7 @@ describe("an engine's compute-capability floor", () => {
       '--seq',
       '2048',
     ]);
-    expect(r.code).not.toBe(0);
+    expect(r.status).not.toBe(0);
     expect(r.stderr).toMatch(/--gpu: got 't4'.*8\.0 and newer.*load_model_utils\.py/);
   });
 
