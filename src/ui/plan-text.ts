@@ -25,7 +25,9 @@ export function techniqueOf(p: Plan): string {
   const master = p.options.masterWeights ? '+fp32 master' : '';
   // Weights no published checkpoint holds: the user quantizes them before serving (plan/made-weights.ts).
   const make = c.weightsToMake ? ' (quantize first)' : '';
-  const parts = [`${c.method} ${c.weights}${c.doubleQuant ? '+dq' : ''}${master}${make}`];
+  // A serving plan's kernel for quantized weights (Marlin, CUTLASS W8A8, ...); a GGUF type names its own.
+  const kernel = c.quantFormat && c.quantFormat !== 'gguf' ? ` ${c.quantFormat}` : '';
+  const parts = [`${c.method} ${c.weights}${kernel}${c.doubleQuant ? '+dq' : ''}${master}${make}`];
   // The adapters' targets: the scenario's, else the engine's recipes' (profile `loraTargets`).
   if (c.method === 'lora' || c.method === 'qlora')
     parts[0] += ` ${p.options.loraAllLinear ? 'all-linear' : p.options.loraTargets.join(',')}`;

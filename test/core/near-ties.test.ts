@@ -155,12 +155,12 @@ describe('near-ties', () => {
   });
 
   it('DP attention does not win a tie with tensor parallelism: its lockstep time rests on an arrival assumption', () => {
-    // Qwen3-235B-A22B to 64 users on one 8x H200 node: vLLM DP attention x8 with EP 8 is within 1% of, and cheaper
-    // than, two tensor-parallel (TP 4) replicas, the layout of vLLM's Qwen3 recipe.
+    // Qwen3-235B-A22B to 128 users of 3k-token prompts on one 8x H200 node: vLLM DP attention with EP 8 is within 1%
+    // of, and cheaper than, two tensor-parallel (TP 4) replicas, the layout of vLLM's Qwen3 recipe.
     const text = [
       'name: ties',
       'model: qwen3-235b-a22b',
-      'job: { kind: inference, context: 8192, promptTokens: 4096, concurrency: 64, outputTokens: 100000000 }',
+      'job: { kind: inference, context: 8192, promptTokens: 3072, concurrency: 128, outputTokens: 100000000 }',
       'hardware:',
       '  rent: { offers: [aws-h200-sxm-reserved-8x] }',
       '  gpusPerNode: 8',

@@ -191,7 +191,9 @@ describe('expert parallelism and DP attention: the serving search', () => {
       ).plans[0]!.choices;
     // SGLang first: its block-scaled FP8 linears run DeepGEMM, faster at decode M than the CUTLASS blockwise GEMM a
     // pip-installed vLLM runs (time/block-fp8.ts).
-    expect(at(512)).toMatchObject({ dpAttention: true, ep: 8, tp: 1, dp: 8, engine: 'sglang' });
+    // Its attention tensor parallel over 2 (--tp 8 --dp 4): each prompt prefills on two GPUs, which the lockstep
+    // ranks wait for less than one GPU's (the job's tokens/s counts the prefills: serving-step.ts).
+    expect(at(512)).toMatchObject({ dpAttention: true, ep: 8, tp: 2, dp: 4, engine: 'sglang' });
     const small = at(8);
     expect(small.dpAttention).toBeUndefined();
     expect(small).toMatchObject({ tp: 8, speculative: { method: 'mtp' } });

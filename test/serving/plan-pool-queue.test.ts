@@ -6,6 +6,7 @@ import { plan, planReplicas } from '../../src/core/plan/index.js';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
+import { outputTokensOf } from '../../src/schema/estimate.js';
 import { closeJslpWorkers } from '../../src/solve/index.js';
 import { inputOf } from './plan-input.js';
 
@@ -40,7 +41,19 @@ describe('a serving plan whose KV pool is short of its batch', () => {
     expect(short.length).toBeGreaterThan(0);
     for (const p of r.plans) {
       const e = buildEstimate(input.arch, p.options, gpu, defaultTimeOptions(p.options.gpus)).time!;
-      close(p.time.tokensPerSecond, e.decodeTokensPerSecond! * p.choices.dp);
+      // The job's rate: the decode rate of the sequences that run, or what their unqueued latency allows
+      // (Little's law over the prefills: serving-step.ts replicaTokensPerSecond), whichever is lower.
+      const c = Math.min(p.options.batch, p.serving!.sequencesAtMeanContext);
+      const run = buildEstimate(
+        input.arch,
+        { ...p.options, batch: c },
+        gpu,
+        defaultTimeOptions(p.options.gpus),
+      ).time!;
+      const out = outputTokensOf(p.options);
+      const little = (c * out) / (run.ttftSeconds! + (out - 1) * run.tpotSeconds!);
+      const rate = Math.min(run.decodeTokensPerSecond!, little) * p.choices.dp;
+      expect(Math.abs(p.time.tokensPerSecond / rate - 1)).toBeLessThan(2e-3);
       expect(p.time.stepSeconds).toBe(e.stepSeconds);
       if (e.ttftSeconds !== undefined) close(p.time.ttftSeconds!, e.ttftSeconds);
     }

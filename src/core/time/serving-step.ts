@@ -18,8 +18,29 @@ import {
   tokensPerStep,
 } from './speculative.js';
 
-/** One replica's decode tokens/s per data-parallel rank. */
+/**
+ * One replica's output tokens/s per data-parallel rank over a serving job: its decode rate, or the rate its
+ * requests' latency allows where that is lower. By Little's law the `--batch` slots finish a request each
+ * TTFT + (output - 1) x TPOT (the relation vLLM's benchmarks/serve.py reports between concurrency, E2E latency and
+ * output throughput), and that latency carries every request's prefill: its own in its TTFT, its neighbours' in its
+ * TPOT (serving-request.ts servingTime). The decode rate alone leaves the prefills out, which a job of long prompts
+ * and short outputs spends most of its time on.
+ */
 export function replicaTokensPerSecond(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+): number {
+  const decode = replicaDecodeTokensPerSecond(m, o, t, r);
+  const out = outputTokensOf(o);
+  const lat = replicaServingTime(m, o, t, r);
+  const perRequest = lat.ttft + Math.max(0, out - 1) * lat.tpot;
+  return perRequest > 0 ? Math.min(decode, (o.batch * out) / perRequest) : decode;
+}
+
+/** One replica's decode tokens/s per data-parallel rank (the batch at `--seq`, no prefill). */
+function replicaDecodeTokensPerSecond(
   m: ModelFacts,
   o: EstimateOptions,
   t: TimeOptions,
