@@ -57,6 +57,12 @@ function imagesRows(x: LaunchInput<EstimateResult>): [string, string][] {
   ];
 }
 
+/** The kernel family a served plan's quantized weights run through (Marlin, CUTLASS W8A8, ...), as the plan names it. */
+const servedKernel = (x: LaunchInput<EstimateResult>): string => {
+  const k = x.estimate.time?.settings.quantFormat;
+  return k && k !== 'gguf' ? ` (${k} kernel)` : '';
+};
+
 export function renderLaunchReadme(x: LaunchInput<EstimateResult>, bundle: LaunchBundle): string {
   const o = x.options;
   const r = x.estimate;
@@ -103,7 +109,10 @@ export function renderLaunchReadme(x: LaunchInput<EstimateResult>, bundle: Launc
   ];
   const servingRows: [string, string][] = [
     ['method', 'inference (serving)'],
-    ['weights / compute', `${o.weights}${o.doubleQuant ? ' (double quant)' : ''} / ${o.compute}`],
+    [
+      'weights / compute',
+      `${o.weights}${servedKernel(x)}${o.doubleQuant ? ' (double quant)' : ''} / ${o.compute}`,
+    ],
     ['KV cache', o.kvCacheDtype && o.kvCacheDtype !== 'auto' ? o.kvCacheDtype : 'model dtype'],
     ['sequences at once x context', `${o.batch} x ${o.seq} tokens`],
     ...imagesRows(x),
