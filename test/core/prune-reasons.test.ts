@@ -118,6 +118,27 @@ describe('prune reasons', () => {
       expect(total + r.searched.feasible).toBe(r.searched.candidates);
     });
 
+  it("no-engine: the search loop's GPU gates and the model side's refusals add up", () => {
+    // SGLang below its compute-capability floor (the loop's gate on the T4) beside the model side's own no-engine
+    // refusals (made before the loop, the same on either GPU).
+    const { r, counts } = pruned((s) => ({
+      ...hw(s, { owned: [{ gpu: 't4', count: 1 }] }),
+      model: 'llama-3.1-8b',
+      job: { kind: 'inference', context: 2048, promptTokens: 1024, concurrency: 4 },
+      search: { engines: ['sglang', 'vllm'] },
+    }));
+    const gated = pruned((s) => ({
+      ...hw(s, { owned: [{ gpu: 'a10', count: 1 }] }),
+      model: 'llama-3.1-8b',
+      job: { kind: 'inference', context: 2048, promptTokens: 1024, concurrency: 4 },
+      search: { engines: ['sglang', 'vllm'] },
+    }));
+    // The A10 passes SGLang's floor: its no-engine count is the model side's alone; the T4 adds the loop's.
+    expect(counts['no-engine'] ?? 0).toBeGreaterThan(gated.counts['no-engine'] ?? 0);
+    const total = r.pruned.reduce((a, p) => a + p.count, 0);
+    expect(total + r.searched.feasible).toBe(r.searched.candidates);
+  });
+
   it("AMD GPUs: the planner reads the engines' ROCm kernel tables, as estimate --gpu does", () => {
     // vLLM on AMD GPUs: no int8 W8A8, FP8 W8A8 on gfx942 (engines/vllm/kernels.ts).
     const serve = (weights: string[]) =>

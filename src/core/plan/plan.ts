@@ -68,9 +68,11 @@ export function plan(input: PlanInput): PlanResult {
   const { rows, modelPruned } = side.built;
   // Model-side prunes stand for every GPU option and power level they would have met.
   const levels = ctx.levels.reduce((a, l) => a + l.length, 0);
-  st.reasons[REASON['no-engine']] = modelPruned.noEngine * levels;
-  st.reasons[REASON.quality] = modelPruned.quality * levels;
-  // Added to the search loop's own (hardwareGate: a one-machine engine over several machines).
+  // Added to the search loop's own (hardwareGate: an engine below its GPU floor or without kernels for the GPU,
+  // a one-machine engine over several machines).
+  st.reasons[REASON['no-engine']] =
+    st.reasons[REASON['no-engine']]! + modelPruned.noEngine * levels;
+  st.reasons[REASON.quality] = st.reasons[REASON.quality]! + modelPruned.quality * levels;
   st.reasons[REASON.undocumented] =
     st.reasons[REASON.undocumented]! + modelPruned.undocumented * levels;
   st.candidates += (modelPruned.noEngine + modelPruned.quality + modelPruned.undocumented) * levels;

@@ -37,6 +37,7 @@ import { loneCompletionSteps, longestCompletion } from './completion-length.js';
 import { loraStepTime } from './multi-lora.js';
 import { floatCompute } from '../../schema/estimate.js';
 import { LORA_OPS_PER_LINEAR, type CountFreeWork } from './train-work.js';
+import { forwardFetchSeconds } from './train-step.js';
 import { sleepCycleSeconds } from './sleep-cycle.js';
 
 const round = (x: number) => Number(x.toPrecision(4));
@@ -74,6 +75,8 @@ interface PolicyStep {
   rates: GpuRates;
   step: number;
   phases: Float64Array;
+  /** A further no-grad forward of the policy: its forward phase and the parameter fetches it waits on. */
+  forwardPass: number;
 }
 
 /** A rollout decode's seconds at one rates object. */
@@ -455,16 +458,21 @@ export function objectiveStep(
   // The policy's step at these rates, once for every objective work that shares it.
   const ps = policyStepAt(w.policy, r);
   out.policyTraining = ps.step + (pagedSpilled ? pagedMigrationSeconds(w.policy.train, r) : 0);
-  out.referenceLogprobs = w.reference ? ps.phases[FORWARD]! : 0;
+  // The reference runs through the policy's wrapped modules (LoRA: adapters disabled) or a copy wrapped as the
+  // policy is (memory/objective.ts referenceBytes): under ZeRO-3 / FSDP sharding or parameter offload its forward
+  // fetches every parameter once more (forwardFetchSeconds).
+  out.referenceLogprobs = w.reference ? ps.forwardPass : 0;
   if (w.critic) {
     // PPO (ppo_trainer.py train): after the rollout, the reference, value and reward forwards over the batch
     // (no grad), then num_ppo_epochs passes of the policy and value models' training over it.
     const value = trainStep(w.critic.value, r, w.critic.phases);
-    out.criticScoring = w.critic.phases[FORWARD]! + ps.phases[FORWARD]!;
+    const valueFwd = w.critic.phases[FORWARD]!;
+    out.criticScoring =
+      valueFwd + forwardFetchSeconds(w.critic.value, r, valueFwd) + ps.forwardPass;
     out.policyTraining = w.critic.epochs * (out.policyTraining + value);
   }
   // The old log-probs' forward (no grad) over the step's sequences: the trainer's own pass, in policy training.
-  if (w.oldLogprobs) out.policyTraining += ps.phases[FORWARD]!;
+  if (w.oldLogprobs) out.policyTraining += ps.forwardPass;
   out.rollout = 0;
   if (w.rollout) {
     // The decode's step at these rates, once for every objective work that shares it.
@@ -495,7 +503,9 @@ function policyStepAt(pw: PolicyWork, r: GpuRates): PolicyStep {
   const steps = pw.steps;
   for (let i = steps.length - 1; i >= 0; i--) if (steps[i]!.rates === r) return steps[i]!;
   const phases = new Float64Array(TRAIN_PHASES.length);
-  const s = { rates: r, step: trainStep(pw.train, r, phases), phases };
+  const step = trainStep(pw.train, r, phases);
+  const fwd = phases[FORWARD]!;
+  const s = { rates: r, step, phases, forwardPass: fwd + forwardFetchSeconds(pw.train, r, fwd) };
   steps.push(s);
   return s;
 }

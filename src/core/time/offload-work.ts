@@ -15,6 +15,8 @@ import type { WorkLayout } from './train-work-types.js';
  *   torch/distributed/fsdp/_flat_param.py at 01caf79e047fd15e1f75ba3825f789130efa476a), so an fp32 master copy
  *   crosses PCIe as fp32. Quantized linears travel packed; embeddings, output layer and norms at their own dtype
  *   (16-bit, or fp32 where the engine upcasts the non-quantized parameters of a k-bit model: kbitUpcastsToFp32).
+ *   `passes` counts the SFT step's; an objective's further no-grad forward (a reference, old log-probs) fetches once
+ *   more in its own phase (time/objective.ts, train-step.ts forwardFetchSeconds).
  * - Gradients of the trainable parameters go back each backward into a pinned host buffer of the shard's dtype
  *   (`flat_param._cpu_grad = torch.zeros_like(flat_param._local_shard).pin_memory()`, same file,
  *   init_flat_param_attributes; the optimizer steps on the host): the trainable elements' width as memory counts

@@ -305,6 +305,26 @@ function offloadExposed(w: TrainWork, r: GpuRates, s: StepTimes): number {
   return fwd + bwd + rec;
 }
 
+/**
+ * Seconds a further forward of the trained model over the step's micro-batches (`forward`: that pass's compute,
+ * the step's forward phase) waits on fetching its parameters: a no-grad pass through the same wrapped modules (a
+ * reference with the adapters disabled, old log-probs) gathers every ZeRO-3 / FSDP FULL_SHARD unit and copies every
+ * offloaded shard to the device again, as the policy's forward does: the pre-forward hooks fetch whether or not
+ * grad is enabled (deepspeed/runtime/zero/parameter_offload.py pre_sub_module_forward_function: a forward pre-hook
+ * that runs fetch_sub_module(sub_module, forward=True); torch/distributed/fsdp/_runtime_utils.py _pre_forward:
+ * _pre_forward_unshard). Priced as the policy's own forward pass is (commTimes, offloadExposed), without
+ * activation copies (no grad, nothing saved).
+ */
+export function forwardFetchSeconds(w: TrainWork, r: GpuRates, forward: number): number {
+  if (w.gatherPassBytes === 0 && w.offloadParamPassBytes === 0) return 0;
+  const fwd = forward / w.microBatches;
+  const g = w.gatherPassBytes / dataParallelLink(w, r).link;
+  const gather = g > 0 ? g / w.layers + Math.max(0, g - fwd) + Math.min(g, fwd) * NCCL_SM_SHARE : 0;
+  const c = w.offloadParamPassBytes / r.host;
+  const copy = c > 0 ? c / w.layers + Math.max(0, c - fwd) : 0;
+  return w.microBatches * (gather + copy);
+}
+
 /** The seconds of each phase of the step (shares of `total` that the text and JSON show). */
 function fillPhases(phases: Float64Array, w: TrainWork, s: StepTimes): void {
   const m = w.microBatches;

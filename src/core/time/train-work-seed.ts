@@ -48,6 +48,7 @@ export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
   pagedStateBytes: DOUBLE_FIELD,
   pagedWorkingBytes: DOUBLE_FIELD,
   gatherBytes: DOUBLE_FIELD,
+  gatherPassBytes: DOUBLE_FIELD,
   gradReduceBytes: DOUBLE_FIELD,
   gradReducePerMicro: false,
   serialComm: false,

@@ -66,6 +66,8 @@ export interface TrainWork {
   /** ZeRO-3's gradient reduce-scatters per micro-batch on this rank: one per full bucket (0 on one rank). */
   zeroReduces: number;
   gatherBytes: number; // per micro-batch per GPU on the wire (ZeRO-3)
+  /** Of them, one pass's (forward, backward or recompute): what a further forward of the model gathers. */
+  gatherPassBytes: number;
   paramGatherAfterStep: number; // ZeRO-1/2 all-gather of updated params, per step
   offloadBytes: number; // PCIe per micro-batch, both directions (parameter, gradient and activation offload)
   /** Offloaded parameters copied host->device per pass (forward, backward, recompute), per micro-batch. */

@@ -417,6 +417,7 @@ function commWork(
   return {
     gatherBytes:
       zero === 3 && dp > 1 ? gathersPerMicro * (m.total / shard) * storeBytes * wire(dp) : 0,
+    gatherPassBytes: zero === 3 && dp > 1 ? (m.total / shard) * storeBytes * wire(dp) : 0,
     gradReduceBytes: dp > 1 ? (zero >= 2 ? gradBuf * wire(dp) : 2 * gradBuf * wire(dp)) : 0,
     gradReducePerMicro: zero >= 2,
     paramGatherAfterStep:
@@ -557,6 +558,7 @@ export function trainWork(
     pagedStateBytes: pw.pagedStateBytes,
     pagedWorkingBytes: pw.pagedWorkingBytes,
     gatherBytes: nw.gatherBytes,
+    gatherPassBytes: nw.gatherPassBytes,
     gradReduceBytes: nw.gradReduceBytes,
     gradReducePerMicro: nw.gradReducePerMicro,
     serialComm: t.serialComm === true && o.zero >= 2,
