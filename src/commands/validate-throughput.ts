@@ -1,6 +1,7 @@
 /** Body of `validate --throughput`: time every scorable published speed and summarize the errors. */
 import { estimateTime, staticBatchSeconds } from '../core/time/index.js';
 import { poolRunning } from '../core/time/pool-queue.js';
+import { poolSequencesOf } from '../core/time/admission-reserve.js';
 import { servingOf } from '../core/estimate.js';
 import { estimateMemory, pagedStatesSpill } from '../core/memory/index.js';
 import { OPTIMIZER_PROFILES } from '../core/engines/optimizers.js';
@@ -8,12 +9,7 @@ import { FRAMEWORKS } from '../core/memory/frameworks.js';
 import { gpuContext } from '../core/time/hardware.js';
 import { estimateObjectiveTime } from '../core/time/objective.js';
 import { paramCounts } from '../core/model/params.js';
-import {
-  isPreferenceOrRl,
-  meanContextOf,
-  outputTokensOf,
-  type EstimateOptions,
-} from '../schema/estimate.js';
+import { isPreferenceOrRl, outputTokensOf, type EstimateOptions } from '../schema/estimate.js';
 import {
   sourceName,
   throughputKind,
@@ -89,10 +85,7 @@ function memoryFactsOf(
   const byDefault = sizing(device.gpuCapacityBytes, options.tp, options.pp, device.gpuDeviceName);
   const bytes = s.kvPoolBytes + (poolFraction - byDefault.poolFraction) * device.gpuCapacityBytes;
   const tokens = (Math.max(0, bytes) / s.kvPoolBytes) * s.kvTokens;
-  return {
-    pool: Math.min(options.batch, Math.floor(tokens / s.meanContext)),
-    pagedSpilled: false,
-  };
+  return { pool: poolSequencesOf(tokens, options), pagedSpilled: false };
 }
 
 /**
@@ -114,9 +107,7 @@ export function casePool(
       : { ...options, batch: Math.min(options.batch, c.max_num_seqs) };
   const { pool: modelled, pagedSpilled } = memoryFactsOf(arch, capped, gpu, c.pool_fraction);
   const held =
-    c.kv_pool_tokens === undefined
-      ? modelled
-      : Math.min(options.batch, Math.floor(c.kv_pool_tokens / meanContextOf(options)));
+    c.kv_pool_tokens === undefined ? modelled : poolSequencesOf(c.kv_pool_tokens, options);
   const pool = c.max_num_seqs === undefined ? held : Math.min(held ?? Infinity, c.max_num_seqs);
   return { pool, pagedSpilled };
 }

@@ -18,6 +18,7 @@ import { UNCERTAINTY, bandOf } from './memory/uncertainty.js';
 import { fitDeviceBytes, pagedStatesSpill, type PagedStates } from './memory/paged.js';
 import { FRAMEWORKS } from './memory/frameworks.js';
 import { estimateTime, type TimeResult } from './time/index.js';
+import { poolSequencesOf } from './time/admission-reserve.js';
 import { gpuCapacityBytes, gpuContext } from './time/hardware.js';
 import { compareNames } from './compare-names.js';
 import { defaultTimeOptions, type TimeOptions } from '../schema/time.js';
@@ -82,7 +83,8 @@ export interface EstimateResult {
 /**
  * A serving engine's KV cache as it runs it: the pool's bytes and tokens, the sequences of `seq` tokens it
  * holds at once (`concurrency`, the old meaning), the sequences admitted at the mean context (prompt + half
- * the output) and at the maximum context, each capped by max-num-seqs (the plan's batch).
+ * the output; fewer where the engine reserves for running requests' output, time/admission-reserve.ts) and at the
+ * maximum context, each capped by max-num-seqs (the plan's batch).
  */
 export interface Serving {
   kvPoolBytes: number;
@@ -104,7 +106,7 @@ export function servingOf(m: MemoryEstimate, o: EstimateOptions): Serving | unde
     concurrency: Math.floor(tokens / o.seq),
     maxNumSeqs: o.batch,
     meanContext: mean,
-    sequencesAtMeanContext: Math.min(o.batch, Math.floor(tokens / mean)),
+    sequencesAtMeanContext: poolSequencesOf(tokens, o),
     sequencesAtMaxContext: Math.min(o.batch, Math.floor(tokens / o.seq)),
   });
   if (m.kvPool) return slots(m.kvPool.tokens, m.kvPool.poolBytes);

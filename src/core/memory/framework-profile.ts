@@ -11,6 +11,7 @@ import type { VisionFile } from './vision-file.js';
 
 export type { CacheLayoutProfile, PrefillParallel, RowSplitProfile } from './layout-profiles.js';
 import type {
+  AdmissionReserve,
   CacheLayoutProfile,
   PrefillLayerKernels,
   RowSplitProfile,
@@ -342,12 +343,10 @@ export interface FrameworkProfile {
    */
   poolBudget?: 'utilization' | 'static';
   /**
-   * A serving engine's own sizing (absent: not a server with a paged pool). `sizing` by GPU memory (undefined when
-   * no GPU is given) and the driver's name for the GPU (`deviceName`, where known): `poolFraction`, the share of GPU memory its budget holds (vLLM gpu_memory_utilization, SGLang
-   * mem_fraction_static); `chunkTokens`, the prompt tokens one scheduler step prefills; `cudaGraphBytes`, CUDA-graph
-   * buffers outside the budget. `samplerBytesPerLogit`: bytes per sequence slot and vocabulary entry its
-   * start-up profiling sampler holds. `poolHoldsMaxLen`: the engine refuses to start unless its pool holds one
-   * request of the full context (max_model_len).
+   * A paged-pool server's sizing by GPU memory (undefined: no GPU) and driver name: its budget's `poolFraction`, a
+   * step's prefill `chunkTokens`, `cudaGraphBytes` outside it. `samplerBytesPerLogit`: its start-up sampler's bytes
+   * per slot and vocabulary entry. `poolHoldsMaxLen`: its pool must hold one max_model_len request.
+   * `admissionReserve`: its scheduler's reserve for running requests' output (time/admission-reserve.ts).
    */
   server?: {
     sizing: (
@@ -358,6 +357,7 @@ export interface FrameworkProfile {
     ) => { poolFraction: number; chunkTokens: number; cudaGraphBytes: number };
     samplerBytesPerLogit: number;
     poolHoldsMaxLen?: boolean;
+    admissionReserve?: AdmissionReserve;
   };
   /**
    * A serving engine's frontend: the host process that takes the HTTP requests and streams the answers, apart from

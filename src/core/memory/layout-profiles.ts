@@ -1,4 +1,7 @@
-/** Serving-engine layout profiles a FrameworkProfile carries: the cache layout and the row split. Pure types. */
+/**
+ * Serving-engine layout profiles a FrameworkProfile carries: the cache layout, the row split and the admission reserve.
+ * Pure types.
+ */
 
 /**
  * A serving engine's cache layout (memory/kv-layout.ts): the dtypes of the recurrent state, the cells a
@@ -75,3 +78,16 @@ export type PrefillLayerKernels = (
   blockFp8: boolean,
   parallel: PrefillParallel,
 ) => { dense: number; moe: number } | undefined;
+
+/**
+ * A serving engine's admission reserve (time/admission-reserve.ts): the ratio of running requests' remaining output
+ * its scheduler keeps free before it admits another request.
+ */
+export interface AdmissionReserve {
+  /** The ratio at start, the floor it decays to, and the decode steps the decay takes. */
+  initRatio: number;
+  minRatio: number;
+  decaySteps: number;
+  /** The most output tokens a request's reserve counts. */
+  clipTokens: number;
+}

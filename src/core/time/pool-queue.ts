@@ -3,7 +3,8 @@
  * request when the KV cache manager finds blocks for its next tokens and leaves it waiting otherwise
  * (`Scheduler.schedule`: `allocate_slots` returning None, "The request cannot be scheduled";
  * vllm-project/vllm@b4622cf924bc72504aed99e486062d6633fde39e vllm/v1/core/sched/scheduler.py). Where the memory
- * model's pool holds fewer sequences at the mean context (`serving.sequencesAtMeanContext`) than `--batch`, that many
+ * model's pool holds fewer sequences at the mean context (`serving.sequencesAtMeanContext`; fewer still where the
+ * engine's scheduler reserves pool for running requests' output, time/admission-reserve.ts) than `--batch`, that many
  * decode together and the rest queue:
  * - in steady state (`--batch` clients, each sending its next request when the last one ends: `vllm bench serve
  *   --max-concurrency`), a request's service time is S = TTFT + (out - 1) x TPOT at the pool's count c, so by

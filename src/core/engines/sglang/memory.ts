@@ -13,6 +13,7 @@ import {
 import { SERVING_BASE } from '../serving-base.js';
 import { FUSED_MOE_CALL_SECONDS, FUSED_MOE_TILE_16 } from '../moe-call.js';
 import { MiB } from '../../units.js';
+import type { AdmissionReserve } from '../../memory/layout-profiles.js';
 import { SGLANG_BLOCK_FP8_LINEAR } from './block-fp8.js';
 import { sglangDecodeFeatureKernels } from './decode-kernels.js';
 import { sglangEagerPrefillKernels } from './extend-kernels.js';
@@ -72,6 +73,20 @@ const SGLANG_FRONTEND: ServingFrontend = {
   templateParseSeconds: 0, // managers/template_manager.py: the content format detected once, sglang==0.5.5.post1
 };
 
+/**
+ * SGLang's admission reserve (time/admission-reserve.ts) at its defaults (schedule_conservativeness 1.0), the same
+ * in https://pypi.org/project/sglang/0.5.5.post1/ and 0.5.8: srt/environ.py SGLANG_INIT_NEW_TOKEN_RATIO 0.7,
+ * SGLANG_MIN_NEW_TOKEN_RATIO_FACTOR 0.14 (floor 0.7 x 0.14), SGLANG_NEW_TOKEN_RATIO_DECAY_STEPS 600 (managers/scheduler.py
+ * init_new_token_ratio, min_new_token_ratio, new_token_ratio_decay), CLIP_MAX_NEW_TOKENS 4096
+ * (SGLANG_CLIP_MAX_NEW_TOKENS_ESTIMATION, managers/schedule_policy.py).
+ */
+const SGLANG_ADMISSION_RESERVE: AdmissionReserve = {
+  initRatio: 0.7, // https://pypi.org/project/sglang/0.5.5.post1/ srt/environ.py SGLANG_INIT_NEW_TOKEN_RATIO
+  minRatio: 0.7 * 0.14, // https://pypi.org/project/sglang/0.5.5.post1/ SGLANG_MIN_NEW_TOKEN_RATIO_FACTOR x init
+  decaySteps: 600, // https://pypi.org/project/sglang/0.5.5.post1/ SGLANG_NEW_TOKEN_RATIO_DECAY_STEPS
+  clipTokens: 4096, // https://pypi.org/project/sglang/0.5.5.post1/ schedule_policy.py CLIP_MAX_NEW_TOKENS
+};
+
 export const SGLANG_MEMORY: FrameworkProfile = {
   ...SERVING_BASE,
   id: 'sglang',
@@ -82,7 +97,11 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // mem_fraction_static = (weights + KV pool) / GPU memory (server_args.py _handle_gpu_memory_settings).
   poolBudget: 'static',
   cacheLayout: SGLANG_CACHE_LAYOUT,
-  server: { sizing: sglangSizing, samplerBytesPerLogit: VLLM_SAMPLER_BYTES_PER_LOGIT },
+  server: {
+    sizing: sglangSizing,
+    samplerBytesPerLogit: VLLM_SAMPLER_BYTES_PER_LOGIT,
+    admissionReserve: SGLANG_ADMISSION_RESERVE,
+  },
   cudaContextMiB: TORCH_CONTEXT_MIB,
   allocatorSlack: 0.02,
   // SGLang captures its whole decode step in one CUDA graph (cuda_graph_runner.py): no piecewise attention calls
