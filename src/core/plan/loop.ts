@@ -14,8 +14,13 @@ import { pagedSpills } from '../time/paged-migration.js';
 import { withExpertGroup } from './expert-parallel.js';
 import { searchedMinCapability } from './candidates.js';
 import { FLOAT8_MIN_CC } from '../kernels/float8.js';
-import { replicaServingTime } from '../time/serving-step.js';
-import { memoTokensPerSecond, runningOn, tpsTableOf, type ServingMemo } from './tps-memo.js';
+import {
+  memoServingTime,
+  memoTokensPerSecond,
+  runningOn,
+  tpsTableOf,
+  type ServingMemo,
+} from './tps-memo.js';
 import { queuedLatency } from '../time/pool-queue.js';
 import { jobCostUsd, overheadHours, spotSaveHours } from '../time/cost.js';
 import { trainableParams } from '../memory/setup.js';
@@ -410,7 +415,7 @@ function servingTimeOf(
   rate: GpuRates,
   run: ServingMemo,
 ): { ttft: number; tpot: number } {
-  const sv = replicaServingTime(ctx.facts, run.options, PLAN_DECODE_TIME, rate);
+  const sv = memoServingTime(run, ctx.facts, PLAN_DECODE_TIME, rate);
   if (run === ft.tps) return sv;
   const q = queuedLatency(
     { ttftSeconds: sv.ttft, tpotSeconds: sv.tpot },

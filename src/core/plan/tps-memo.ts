@@ -17,18 +17,19 @@ import { FRAMEWORKS } from '../memory/frameworks.js';
 import { gpuContext, type GpuRates } from '../time/hardware.js';
 import type { ModelFacts } from '../time/model-facts.js';
 import { poolRunning, queuesOnPool } from '../time/pool-queue.js';
-import { replicaTokensPerSecond } from '../time/serving-step.js';
+import { replicaServingTime, replicaTokensPerSecond } from '../time/serving-step.js';
 
 /** Rows kept per model before the table starts over (a long-lived explorer re-plans many scenarios). */
 const MAX_ROWS = 20_000;
 
 /**
- * A serving row's remembered figures: its options (the first object of that content), its tokens/s by rates
- * key, and by GPU the row that runs where the KV pool holds fewer of its sequences than its batch (null: all run).
+ * A serving row's remembered figures: its options (the first object of that content), its tokens/s and a
+ * request's TTFT/TPOT by rates key (the rate reads the latency, and the planner's SLO check reads it again), and by GPU the row that runs where the KV pool holds fewer of its sequences than its batch (null: all run).
  */
 export interface ServingMemo {
   options: EstimateOptions;
   tps: Map<string, number>;
+  latency: Map<string, { ttft: number; tpot: number }>;
   running: Map<string, ServingMemo | null>;
 }
 
@@ -53,7 +54,7 @@ export function tpsTableOf(m: ModelFacts, o: EstimateOptions): ServingMemo {
   let memo = rows.get(key);
   if (memo === undefined) {
     if (rows.size >= MAX_ROWS) rows.clear();
-    rows.set(key, (memo = { options: o, tps: new Map(), running: new Map() }));
+    rows.set(key, (memo = { options: o, tps: new Map(), latency: new Map(), running: new Map() }));
   }
   return memo;
 }
@@ -95,6 +96,23 @@ export function memoTokensPerSecond(
 ): number {
   const k = rateKey(r);
   let tps = memo.tps.get(k);
-  if (tps === undefined) memo.tps.set(k, (tps = replicaTokensPerSecond(m, memo.options, t, r)));
+  if (tps === undefined)
+    memo.tps.set(
+      k,
+      (tps = replicaTokensPerSecond(m, memo.options, t, r, memoServingTime(memo, m, t, r))),
+    );
   return tps;
+}
+
+/** replicaServingTime(m, memo.options, t, r), remembered in `memo` as memoTokensPerSecond is (read-only). */
+export function memoServingTime(
+  memo: ServingMemo,
+  m: ModelFacts,
+  t: TimeOptions,
+  r: GpuRates,
+): { ttft: number; tpot: number } {
+  const k = rateKey(r);
+  let lat = memo.latency.get(k);
+  if (lat === undefined) memo.latency.set(k, (lat = replicaServingTime(m, memo.options, t, r)));
+  return lat;
 }

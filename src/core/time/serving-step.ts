@@ -31,10 +31,10 @@ export function replicaTokensPerSecond(
   o: EstimateOptions,
   t: TimeOptions,
   r: GpuRates,
+  lat: { ttft: number; tpot: number } = replicaServingTime(m, o, t, r),
 ): number {
   const decode = replicaDecodeTokensPerSecond(m, o, t, r);
   const out = outputTokensOf(o);
-  const lat = replicaServingTime(m, o, t, r);
   const perRequest = lat.ttft + Math.max(0, out - 1) * lat.tpot;
   return perRequest > 0 ? Math.min(decode, (o.batch * out) / perRequest) : decode;
 }
