@@ -65,3 +65,8 @@ export const padRight = (s: string, n: number): string =>
   s.length >= n ? s : s + ' '.repeat(n - s.length);
 export const padLeft = (s: string, n: number): string =>
   s.length >= n ? s : ' '.repeat(n - s.length) + s;
+
+/** The kernel family a plan's quantized serving weights run through (Marlin, CUTLASS W8A8, ...), null where none is
+ * named: 16-bit weights, and GGUF types, whose type names the kernel. */
+export const servedKernelName = (qf: string | null | undefined): string | null =>
+  qf && qf !== 'gguf' ? qf : null;

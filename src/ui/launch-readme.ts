@@ -5,7 +5,13 @@ import { planSummary } from '../core/launch/index.js';
 import { isAdapter, shardingOf } from '../core/launch/common.js';
 import type { Breakdown } from '../core/memory/index.js';
 import { slowingTechniques } from '../core/time/slowdown.js';
-import { formatCount, formatDeviceMemory, formatGiB, formatInt } from './format.js';
+import {
+  formatCount,
+  formatDeviceMemory,
+  formatGiB,
+  formatInt,
+  servedKernelName,
+} from './format.js';
 import { COMPONENT_LABEL, PHASE_LABEL } from './messages.js';
 import { HOST_RAM_LABEL, hostRamFigure } from './host-ram-text.js';
 import { hostRamOfOptions } from '../core/memory/host-ram.js';
@@ -59,8 +65,8 @@ function imagesRows(x: LaunchInput<EstimateResult>): [string, string][] {
 
 /** The kernel family a served plan's quantized weights run through (Marlin, CUTLASS W8A8, ...), as the plan names it. */
 const servedKernel = (x: LaunchInput<EstimateResult>): string => {
-  const k = x.estimate.time?.settings.quantFormat;
-  return k && k !== 'gguf' ? ` (${k} kernel)` : '';
+  const k = servedKernelName(x.estimate.time?.settings.quantFormat);
+  return k ? ` (${k} kernel)` : '';
 };
 
 export function renderLaunchReadme(x: LaunchInput<EstimateResult>, bundle: LaunchBundle): string {

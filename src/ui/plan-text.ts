@@ -11,6 +11,7 @@ import {
   padLeft,
   padRight,
   formatInt,
+  servedKernelName,
 } from './format.js';
 import { COMPONENT_LABEL } from './messages.js';
 import { HOST_RAM_LABEL, hostRamFigure } from './host-ram-text.js';
@@ -26,7 +27,8 @@ export function techniqueOf(p: Plan): string {
   // Weights no published checkpoint holds: the user quantizes them before serving (plan/made-weights.ts).
   const make = c.weightsToMake ? ' (quantize first)' : '';
   // A serving plan's kernel for quantized weights (Marlin, CUTLASS W8A8, ...); a GGUF type names its own.
-  const kernel = c.quantFormat && c.quantFormat !== 'gguf' ? ` ${c.quantFormat}` : '';
+  const k = servedKernelName(c.quantFormat);
+  const kernel = k ? ` ${k}` : '';
   const parts = [`${c.method} ${c.weights}${kernel}${c.doubleQuant ? '+dq' : ''}${master}${make}`];
   // The adapters' targets: the scenario's, else the engine's recipes' (profile `loraTargets`).
   if (c.method === 'lora' || c.method === 'qlora')
