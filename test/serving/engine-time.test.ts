@@ -30,11 +30,8 @@ describe('a static batch: one prefill, then a decode step per further output tok
   const base = { framework: 'vllm', 'prompt-tokens': 256, batch: 4 };
   it('one output token costs the prefill alone; each further token about one decode step', () => {
     const one = batch('llama-3.1-8b', 'h100-sxm', { ...base, seq: 257 });
-    // estimateTime's prefill phase prefills the batch at the whole --seq: 4 prompts of 256 tokens here.
-    const prefill = phase(
-      time('llama-3.1-8b', 'h100-sxm', { framework: 'vllm', batch: 4, seq: 256 }),
-      'prefill',
-    );
+    // estimateTime's prefill phase prefills the batch's prompts: 4 prompts of 256 tokens here.
+    const prefill = phase(time('llama-3.1-8b', 'h100-sxm', { ...base, seq: 257 }), 'prefill');
     expect(Math.abs(one / prefill - 1)).toBeLessThan(1e-3);
     const a = batch('llama-3.1-8b', 'h100-sxm', { ...base, seq: 288 });
     const b = batch('llama-3.1-8b', 'h100-sxm', { ...base, seq: 320 });
@@ -42,6 +39,15 @@ describe('a static batch: one prefill, then a decode step per further output tok
     // 32 more output tokens: 32 more steps, each a little slower (their mean context grows by 16 tokens).
     expect((b - a) / 32).toBeGreaterThan(step * 0.99);
     expect((b - a) / 32).toBeLessThan(step * 1.05);
+  });
+  it("the prefill phase is the prompts' alone: a longer context past the same prompt leaves it as it is", () => {
+    const at = (seq: number) =>
+      phase(time('qwen2.5-72b', 'a100-80gb-sxm', { ...base, seq }), 'prefill');
+    expect(at(8192)).toBe(at(2048));
+    const longer = { ...base, 'prompt-tokens': 1024 };
+    expect(
+      phase(time('qwen2.5-72b', 'a100-80gb-sxm', { ...longer, seq: 8192 }), 'prefill'),
+    ).toBeGreaterThan(at(8192) * 2);
   });
   it('a bigger batch takes longer (its prefill grows with the prompts)', () => {
     const b1 = batch('llama-3.1-8b', 'h100-sxm', { ...base, batch: 1, seq: 288 });

@@ -680,6 +680,7 @@ export function decodeStep(
   r: GpuRates,
   detail = true,
   ctx = o.seq,
+  prompt = ctx,
 ): DecodeTime {
   const B = o.batch;
   const tp = o.tp;
@@ -742,7 +743,8 @@ export function decodeStep(
   phases[DPH['tensor-parallel']] = tpT;
   phases[DPH['decode-host']] = hostLayerSeconds(tr, B, r);
   phases[DPH.overhead] = overhead - phases[DPH['decode-host']]!;
-  const prefill = prefillTime(m, o, r, tr, ctx, B, t);
+  // The batch's prefill: its B prompts of `prompt` tokens each (a serving estimate's prompt, not its whole context).
+  const prefill = prefillTime(m, o, r, tr, prompt, B, t);
   phases[DPH.prefill] = prefill;
   return {
     stepSeconds: step,

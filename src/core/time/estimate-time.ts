@@ -2,7 +2,7 @@
 import type { Arch } from '../model/arch.js';
 import { towerTime } from './vision.js';
 import type { Gpu } from '../../schema/gpu.js';
-import { moeGroupOf, type EstimateOptions } from '../../schema/estimate.js';
+import { moeGroupOf, promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
 import { dpAttentionTime, dpAttentionTimed, type DpAttentionTime } from './expert-parallel.js';
 import { replicaServingTime } from './serving-step.js';
 import { loraStepTime } from './multi-lora.js';
@@ -200,7 +200,7 @@ function inferenceTime(
 ): TimeResult {
   // DP attention: one rank's step of the engine whose MoE layers span every rank (time/expert-parallel.ts).
   const dpa = dpAttentionTimed(m, o) ? dpAttentionTime(m, o, t, r) : null;
-  const d = dpa ? dpa.step : decodeStep(m, o, t, r);
+  const d = dpa ? dpa.step : decodeStep(m, o, t, r, true, o.seq, promptTokensOf(o));
   const latency = latencyOf(arch, m, o, t, r, dpa);
   // Speculative decoding: the engine step drafts and verifies, each sequence keeps tokensPerStep tokens.
   // With DP attention each rank drafts and verifies its own sequences (time/speculative.ts).

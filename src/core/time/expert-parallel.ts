@@ -141,7 +141,7 @@ export function dpAttentionTime(
   const tokens = o.batch * (moeGroupOf(o) / o.tp);
   const dense = denseFacts(m);
   const ro = rankOptions(o);
-  const rank = decodeStep(dense, ro, t, r, true, ctx);
+  const rank = decodeStep(dense, ro, t, r, true, ctx, promptTokensOf(o));
   const ex = expertSeconds(m, o, t, r, tokens, ctx);
   const gather = gatherSeconds(m, o, r, tokens);
   const stepSeconds = rank.stepSeconds + ex.decode + gather;
