@@ -210,6 +210,27 @@ describe('explain for llama.cpp', () => {
   });
 });
 
+describe('explain for a checkpoint that ships quantized', () => {
+  it('offers its shipped format first: gpt-oss-20b in MXFP4 fits one 24 GiB card, exact', () => {
+    const arch = resolveModel('gpt-oss-20b');
+    const flags = { method: 'inference', framework: 'vllm' };
+    const o = withEngineDefaults(optionsFromFlags(flags), flags);
+    const e = explainFit(arch, o, findGpu('rtx-3090'));
+    expect(e.fits).toBe(false);
+    const first = e.fixes[0]!;
+    expect(first.options.weights).toBe('mxfp4');
+    expect(first.options.gpus).toBe(1);
+    expect(first.quality).toBe('exact');
+  });
+  it('offers nothing of the kind for a checkpoint that ships in 16 bits', () => {
+    const arch = resolveModel('llama-3.1-70b');
+    const flags = { method: 'inference', framework: 'vllm' };
+    const o = withEngineDefaults(optionsFromFlags(flags), flags);
+    const e = explainFit(arch, o, findGpu('h100-sxm'));
+    expect(e.fixes.some((f) => f.changes.some((c) => c.label.includes('as shipped')))).toBe(false);
+  });
+});
+
 describe('serve.sh over several machines', () => {
   function nodeLaunch(framework: string, flags: Record<string, unknown>) {
     const arch = resolveModel('deepseek-v3');

@@ -9,6 +9,7 @@ import type { Arch } from '../model/arch.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { loadedLayers } from '../memory/setup.js';
 import { isFourBitFloat } from '../model/dtypes.js';
+import { nativeWeights } from '../model/native-weights.js';
 import { buildEstimate, gpuCapacityBytes, type BuildContext } from '../estimate.js';
 import type { Breakdown } from '../memory/memory.js';
 import type { PagedStates } from '../memory/paged.js';
@@ -355,11 +356,22 @@ function llamaCppMoves(arch: Arch, o: EstimateOptions, add: AddMove): void {
       );
 }
 
+/**
+ * Serving a checkpoint that ships quantized (config.json quantization_config: gpt-oss's MXFP4, DeepSeek-V3's FP8, an
+ * AWQ/GPTQ repo) in the format it ships, which is what serving engines load (model/native-weights.ts).
+ */
+function shippedMove(arch: Arch, o: EstimateOptions, add: AddMove): void {
+  const w = nativeWeights(arch);
+  if (o.method === 'inference' && w && w !== o.weights)
+    add('weights', `${w} weights (the checkpoint as shipped)`, null, (x) => ({ ...x, weights: w }));
+}
+
 function moves(arch: Arch, o: EstimateOptions, gpu: Gpu): Move[] {
   const m: Move[] = [];
   const add: AddMove = (axis, label, tradeoff, apply) =>
     m.push({ change: { axis, label, tradeoff }, apply });
   methodMoves(o, add);
+  shippedMove(arch, o, add);
   weightMoves(o, add);
   trainingMoves(o, add);
   // Liger's kernels where use_liger_kernel patches the model type (kernels/liger.ts); valid() keeps them
