@@ -96,6 +96,17 @@ const qwenTableTrlRows = rows.filter((r) => QWEN_TABLE_TRL_ROW.test(r.id));
 // 8 H100 under ZeRO-2, scored before any model change, with their own bars at the end.
 const COMMUNITY_FT_ROW = /^(scicom-|tinyllama-readme-|verilog-unsloth-|openr1-251-)/;
 const communityFtRows = rows.filter((r) => COMMUNITY_FT_ROW.test(r.id));
+// Training rows from three sources new to the set (calibration/README.md "xtuner's ZeRO-3 tables, VectorLM's FSDP
+// table and optimum-benchmark's QLoRA runs"), scored before any model change, each with its own bars at the end:
+// xtuner's DeepSpeed ZeRO-3 full fine-tuning tables (Llama 2 7B and 70B, Llama 3 8B, Mixtral-8x7B on 4 to 32 A100),
+// VectorLM's FSDP full and LoRA Llama-3-8B table (1 and 4 A100) and optimum-benchmark's fp4 QLoRA Llama-2-7B runs
+// (RTX 4090, A100).
+const XTUNER_ROW = /^xtuner-/;
+const xtunerRows = rows.filter((r) => XTUNER_ROW.test(r.id));
+const VECTORLM_ROW = /^vectorlm-/;
+const vectorlmRows = rows.filter((r) => VECTORLM_ROW.test(r.id));
+const OPTBENCH_ROW = /^optbench-/;
+const optbenchRows = rows.filter((r) => OPTBENCH_ROW.test(r.id));
 const earlierRows = rows.filter(
   (r) =>
     !FIELD_ROW.test(r.id) &&
@@ -113,7 +124,10 @@ const earlierRows = rows.filter(
     !GEMMA_GRPO_ROW.test(r.id) &&
     !DS_OFFLOAD_ROW.test(r.id) &&
     !QWEN_TABLE_TRL_ROW.test(r.id) &&
-    !COMMUNITY_FT_ROW.test(r.id),
+    !COMMUNITY_FT_ROW.test(r.id) &&
+    !XTUNER_ROW.test(r.id) &&
+    !VECTORLM_ROW.test(r.id) &&
+    !OPTBENCH_ROW.test(r.id),
 );
 const summary = Object.fromEntries(throughputSummaries(earlierRows).map((s) => [s.group, s]));
 
@@ -212,8 +226,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (566: 552 out of sample, 14 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(566);
+  it('scores every scorable case (586: 572 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(586);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -1165,7 +1179,10 @@ describe('time model on the training rows at scale and on MoE', () => {
         !SWIFT_EXAMPLE_ROW.test(r.id) &&
         !DS_OFFLOAD_ROW.test(r.id) &&
         !QWEN_TABLE_TRL_ROW.test(r.id) &&
-        !COMMUNITY_FT_ROW.test(r.id),
+        !COMMUNITY_FT_ROW.test(r.id) &&
+        !XTUNER_ROW.test(r.id) &&
+        !VECTORLM_ROW.test(r.id) &&
+        !OPTBENCH_ROW.test(r.id),
     );
     const s = summarizeThroughput('training', training);
     expect(s.count).toBe(134);
@@ -1789,5 +1806,100 @@ describe('time model on the new fine-tuning and RL rows', () => {
       0.27,
     );
     expect(err['scicom-q3-1.7b-full-h100']!).toBeLessThanOrEqual(0.49);
+  });
+});
+
+// xtuner's DeepSpeed ZeRO-3 full fine-tuning tables (XTUNER_ROW), scored before any model change: on one node within
+// 17% (Llama 2 7B at 8k -4.1%, at 32k -11.2%; Llama 3 8B on 8 GPUs -2.1%, on 4 +16.5%), across nodes too fast (Llama 3
+// 8B on 16 GPUs +26.8%, Mixtral-8x7B at 32k on 16 +56.4%, Llama 2 70B on 32 +61.3%), where the network between the
+// nodes is not stated and the contract's default is used (docs/time-model.md "xtuner's ZeRO-3 tables, VectorLM's FSDP
+// table and optimum-benchmark's QLoRA runs").
+describe('time model on xtuner ZeRO-3 rows', () => {
+  const err = Object.fromEntries(xtunerRows.map((r) => [r.id, r.error]));
+  it('holds the seven rows, out of sample', () => {
+    expect(Object.keys(err).sort()).toEqual([
+      'xtuner-bench-llama2-70b-8k-32xa100-zero3',
+      'xtuner-bench-llama2-7b-32k-8xa100-zero3',
+      'xtuner-bench-llama2-7b-8k-8xa100-zero3',
+      'xtuner-l3readme-8b-8k-16xa100-zero3',
+      'xtuner-l3readme-8b-8k-4xa100-zero3',
+      'xtuner-l3readme-8b-8k-8xa100-zero3',
+      'xtuner-mixtral-8x7b-32k-16xa100-zero3',
+    ]);
+    expect(xtunerRows.every((r) => !r.inSample)).toBe(true);
+  });
+
+  it('the one-node rows within 17%, the multi-node rows too fast by at most 62%', () => {
+    for (const id of [
+      'xtuner-bench-llama2-7b-8k-8xa100-zero3',
+      'xtuner-bench-llama2-7b-32k-8xa100-zero3',
+      'xtuner-l3readme-8b-8k-4xa100-zero3',
+      'xtuner-l3readme-8b-8k-8xa100-zero3',
+    ])
+      expect(Math.abs(err[id]!), id).toBeLessThanOrEqual(0.17);
+    for (const id of [
+      'xtuner-l3readme-8b-8k-16xa100-zero3',
+      'xtuner-mixtral-8x7b-32k-16xa100-zero3',
+      'xtuner-bench-llama2-70b-8k-32xa100-zero3',
+    ]) {
+      expect(err[id]!, id).toBeGreaterThan(0);
+      expect(err[id]!, id).toBeLessThanOrEqual(0.62);
+    }
+  });
+
+  it('the seven together: median <= 16.6%, p90 <= 61.4%', () => {
+    const s = summarizeThroughput('xtuner', xtunerRows);
+    expect(s.medianAbsError).toBeLessThanOrEqual(0.166);
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.614);
+  });
+});
+
+// VectorLM's FSDP table (VECTORLM_ROW), scored before any model change: Llama-3-8B full and LoRA fine-tuning on 1 and
+// 4 A100 at 2,048 and 8,192 tokens, -14.5% to +5.2% (the one-GPU full rows the slowest, -12.8% and -14.5%).
+describe('time model on VectorLM FSDP rows', () => {
+  it('holds the eight rows, out of sample', () => {
+    expect(vectorlmRows.length).toBe(8);
+    expect(vectorlmRows.every((r) => !r.inSample)).toBe(true);
+  });
+
+  it('every row within 15%; the eight together: median <= 6.2%, p90 <= 14.6%', () => {
+    for (const r of vectorlmRows) expect(Math.abs(r.error), r.id).toBeLessThanOrEqual(0.15);
+    const s = summarizeThroughput('vectorlm', vectorlmRows);
+    expect(s.medianAbsError).toBeLessThanOrEqual(0.062);
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.146);
+  });
+});
+
+// optimum-benchmark's fp4 QLoRA Llama-2-7B runs at 256 tokens (OPTBENCH_ROW), scored before any model change: the RTX
+// 4090 rows too slow (-44.7%, -37.4%, -30.3% at batch 1, 2, 4), the A100 rows too fast (+6.2% at batch 4, +18.8% at 16)
+// (docs/time-model.md, the same section).
+describe('time model on optimum-benchmark QLoRA rows', () => {
+  const err = Object.fromEntries(optbenchRows.map((r) => [r.id, r.error]));
+  it('holds the five rows, out of sample', () => {
+    expect(Object.keys(err).sort()).toEqual([
+      'optbench-l2-7b-qlora-fp4-4090-b1',
+      'optbench-l2-7b-qlora-fp4-4090-b2',
+      'optbench-l2-7b-qlora-fp4-4090-b4',
+      'optbench-l2-7b-qlora-fp4-a100-b16',
+      'optbench-l2-7b-qlora-fp4-a100-b4',
+    ]);
+    expect(optbenchRows.every((r) => !r.inSample)).toBe(true);
+  });
+
+  it('the RTX 4090 rows no further off than first scored, the A100 rows within 19%', () => {
+    const first: Record<string, number> = {
+      'optbench-l2-7b-qlora-fp4-4090-b1': -0.447,
+      'optbench-l2-7b-qlora-fp4-4090-b2': -0.374,
+      'optbench-l2-7b-qlora-fp4-4090-b4': -0.303,
+    };
+    for (const [id, e] of Object.entries(first)) {
+      expect(err[id]!, id).toBeGreaterThanOrEqual(e - 0.005);
+      expect(err[id]!, id).toBeLessThan(0);
+    }
+    for (const id of ['optbench-l2-7b-qlora-fp4-a100-b4', 'optbench-l2-7b-qlora-fp4-a100-b16'])
+      expect(Math.abs(err[id]!), id).toBeLessThanOrEqual(0.19);
+    const s = summarizeThroughput('optbench', optbenchRows);
+    expect(s.medianAbsError).toBeLessThanOrEqual(0.304);
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.448);
   });
 });
