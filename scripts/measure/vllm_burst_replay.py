@@ -2,7 +2,7 @@
 
 Not a measurement and not read by the model: it checks whether the scheduling of a burst (KV-pool admission, the
 running requests' decode tokens taking their share of each step's token budget, preemption with recompute) accounts
-for the GPUStack lab's Qwen3-14B bursts on one H100 (docs/time-model.md "The lab's H100 bursts, replayed").
+for the GPUStack lab's Qwen3-14B bursts on one H100 (docs/time-model.md "The lab's Qwen3-14B H100 bursts, replayed").
 
 What it replays, as vllm/v1/core/sched/scheduler.py `Scheduler.schedule` does at v0.11.0:
 - running requests first, each its next prefill chunk or one decode token, out of max_num_batched_tokens (8192);

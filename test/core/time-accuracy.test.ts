@@ -589,7 +589,7 @@ const FIELD_BARS = {
   // 4090), gpt-oss-20b MXFP4 -28.9%, -27.2%: 12 rows 26.1% / 29.6%. With flash attention's one kernel for a layer's
   // attention in the unfused graph (both sources ran -fa; engines/llama-cpp/memory.ts unfusedDecodeKernels
   // .flashAttentionFewer): -25.0..+1.8%, 23.3% / 25.9%. The unfused graph's kernels at 2.5 µs each still take nearly all
-  // of the RTX 5090's measured Qwen3 step (docs/time-model.md "Left open"). With that cost in SM cycles (2.5 µs at the
+  // of the RTX 5090's measured Qwen3 step (docs/time-model.md "llama.cpp's graph kernel in SM cycles"). With that cost in SM cycles (2.5 µs at the
   // H100 SXM's 1.98 GHz: 1.96 µs on an RTX 4090, 2.05 on an RTX 5090; engines/llama-cpp/memory.ts graphKernelCycles):
   // -18.9..+14.8%, 15.0% / 18.8%. With the GGUF family's read rate worked out from ggml-org/llama.cpp#6766's pair
   // (time/decode.ts KERNELS.gguf, 0.75 -> 0.93): -11.4..+23.9%, 8.0% / 11.4%. With ggml's own MoE routing kernels in
@@ -825,7 +825,7 @@ describe('time model on the serving field rows', () => {
   });
 
   // Batch 1-128 decode at the weight read (hipBLASLt's FP8 rate bounds the steps from about batch 160), so what grows
-  // with the batch there is not modelled (docs/time-model.md "Left open"); batch 256 stays within a point of 128.
+  // with the batch there is not modelled (docs/time-model.md "Serving field rows: the tail per engine"); batch 256 stays within a point of 128.
   // With the graph's kernels at 3.15 µs (engines/graph-kernel.ts) batch 1-4 read -3.4..-0.9%, batch 8-256 +1.6..+13.5%;
   // with the linears hipBLASLt runs from batch 2 at a fixed cost a call (engines/vllm/rocm-gemm.ts), batch 1-16
   // -5.5..-0.2%, 32-256 +1.3..+13.5% (batch 256 within 1.3 points of 128). With the linears' ridge blend
