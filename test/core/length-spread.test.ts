@@ -37,7 +37,7 @@ describe('the length table', () => {
 const linearEngine = (slots: number, poolTokens: number, a: number, b: number): SpreadEngine => ({
   slots,
   poolTokens,
-  stepSeconds: (n) => a + b * n,
+  stepSeconds: (n: number) => a + b * n,
   prefillSecondsPerToken: 1e-5,
 });
 

@@ -20,12 +20,7 @@ import type { Arch } from '../model/arch.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import type { AdmissionReserve } from '../memory/layout-profiles.js';
 import type { Gpu } from '../../schema/gpu.js';
-import {
-  meanContextOf,
-  outputTokensOf,
-  promptTokensOf,
-  type EstimateOptions,
-} from '../../schema/estimate.js';
+import { outputTokensOf, promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
 import type { TimeOptions } from '../../schema/time.js';
 import { decodeStep, decodeTraffic, prefillTime } from './decode.js';
 import { frontendSeconds } from './frontend.js';
@@ -121,8 +116,8 @@ export interface SpreadEngine {
   poolTokens: number;
   /** Its reserve for running requests' remaining output, where it keeps one. */
   reserve?: AdmissionReserve;
-  /** A decode step with `running` sequences. */
-  stepSeconds: (running: number) => number;
+  /** A decode step with `running` sequences holding `contextTokens` of KV between them. */
+  stepSeconds: (running: number, contextTokens: number) => number;
   /** Prefill per prompt token (a request admitted again prefills its prompt and its output so far). */
   prefillSecondsPerToken: number;
 }
@@ -179,7 +174,7 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
       front.push(r);
       preemptions++;
     }
-    seconds += e.stepSeconds(running.length);
+    seconds += e.stepSeconds(running.length, used);
     steps++;
     runningSteps += running.length;
     used += running.length;
@@ -230,10 +225,13 @@ export function spreadBurstSeconds(
   return { seconds: Math.max(burst.seconds, atMean.seconds), burst, atMean };
 }
 
+/** The context a decode step is timed at, rounded to this many tokens (a step's cost moves little within it). */
+const CTX_GRAIN = 16;
+
 /**
  * A served burst of --batch requests whose lengths follow `shape` (scaled to the row's mean prompt and output),
  * run at most `slots` at once on a pool of `poolTokens`, as `spreadBurst` runs it: each decode step the one of the
- * batch that runs it at the row's mean context, a prompt token's prefill that of a wave of `wave` mean prompts
+ * batch that runs it at the running sequences' mean context, a prompt token's prefill that of a wave of `wave` mean prompts
  * (the static batch's, time/serving-request.ts staticBatchSeconds). The frontend bounds it from below as it does a
  * static batch (time/frontend.ts).
  */
@@ -250,17 +248,20 @@ export function spreadBatchSeconds(
   const r = gpuRates(gpu, t, true);
   const prompt = promptTokensOf(o);
   const out = outputTokensOf(o);
-  const meanCtx = meanContextOf(o);
   const wave = { ...o, batch: run.wave };
   const tr = decodeTraffic(m, wave, t, r, run.wave, prompt);
   const prefillSecondsPerToken =
     prefillTime(m, wave, r, tr, prompt, run.wave, t) / (run.wave * prompt);
+  // The step reads the running sequences' own KV: its attention at their mean context, to CTX_GRAIN tokens.
   const memo = new Map<number, number>();
-  const stepSeconds = (n: number): number => {
-    let s = memo.get(n);
+  const stepSeconds = (n: number, contextTokens: number): number => {
+    const b = Math.max(1, n);
+    const grain = Math.max(1, Math.round(contextTokens / b / CTX_GRAIN));
+    const key = b * 1e6 + grain;
+    let s = memo.get(key);
     if (s === undefined) {
-      s = decodeStep(m, { ...o, batch: Math.max(1, n) }, t, r, false, meanCtx).stepSeconds;
-      memo.set(n, s);
+      s = decodeStep(m, { ...o, batch: b }, t, r, false, grain * CTX_GRAIN).stepSeconds;
+      memo.set(key, s);
     }
     return s;
   };
