@@ -189,7 +189,7 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
 /**
  * Where the longest requests fall in the queue moves a burst's end (a request of 1,400 tokens sent last decodes
  * alone after the rest): the burst is averaged over this many fixed shuffles, as over runs of differently seeded
- * benchmarks. 8: the spread of a single shuffle's figure (about 5-10% on the ShareGPT bursts of 1000) then counts
+ * benchmarks. 8: the spread of a single shuffle's figure (about 5-12% on the ShareGPT bursts of 1000) then counts
  * for about a third of that (1 / sqrt(8)).
  */
 const SHUFFLES = 8;
