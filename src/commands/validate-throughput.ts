@@ -17,7 +17,8 @@ import {
   worstRows,
   type ThroughputRow,
 } from '../core/time/accuracy.js';
-import { findGpu } from '../io/load-catalog.js';
+import { findGpu, loadDataset } from '../io/load-catalog.js';
+import { spreadBatchSeconds } from '../core/time/length-spread.js';
 import { engineOf } from '../core/engines/engine.js';
 import { caseArch, loadThroughputCases } from '../io/load-calibration.js';
 import type { ThroughputCase } from '../schema/calibration.js';
@@ -70,7 +71,7 @@ function memoryFactsOf(
   options: EstimateOptions,
   gpu: Gpu,
   poolFraction?: number,
-): { pool: number | undefined; pagedSpilled: boolean } {
+): { pool: number | undefined; poolTokens?: number; pagedSpilled: boolean } {
   const serving = options.method === 'inference';
   if (!serving && !OPTIMIZER_PROFILES[options.optimizer].paged)
     return { pool: undefined, pagedSpilled: false };
@@ -80,12 +81,16 @@ function memoryFactsOf(
   const s = servingOf(m, options);
   const sizing = FRAMEWORKS[options.framework].server?.sizing;
   if (s === undefined || poolFraction === undefined || sizing === undefined || s.kvPoolBytes <= 0)
-    return { pool: s?.sequencesAtMeanContext, pagedSpilled: false };
+    return {
+      pool: s?.sequencesAtMeanContext,
+      ...(s === undefined ? {} : { poolTokens: s.kvTokens }),
+      pagedSpilled: false,
+    };
   // A run that set its engine's share of memory (the case says so): the pool moves by the shares' difference.
   const byDefault = sizing(device.gpuCapacityBytes, options.tp, options.pp, device.gpuDeviceName);
   const bytes = s.kvPoolBytes + (poolFraction - byDefault.poolFraction) * device.gpuCapacityBytes;
   const tokens = (Math.max(0, bytes) / s.kvPoolBytes) * s.kvTokens;
-  return { pool: poolSequencesOf(tokens, options), pagedSpilled: false };
+  return { pool: poolSequencesOf(tokens, options), poolTokens: tokens, pagedSpilled: false };
 }
 
 /**
@@ -100,16 +105,47 @@ export function casePool(
   arch: Arch,
   options: EstimateOptions,
   gpu: Gpu,
-): { pool: number | undefined; pagedSpilled: boolean } {
+): { pool: number | undefined; poolTokens?: number; pagedSpilled: boolean } {
   const capped =
     c.max_num_seqs === undefined
       ? options
       : { ...options, batch: Math.min(options.batch, c.max_num_seqs) };
-  const { pool: modelled, pagedSpilled } = memoryFactsOf(arch, capped, gpu, c.pool_fraction);
+  const facts = memoryFactsOf(arch, capped, gpu, c.pool_fraction);
   const held =
-    c.kv_pool_tokens === undefined ? modelled : poolSequencesOf(c.kv_pool_tokens, options);
+    c.kv_pool_tokens === undefined ? facts.pool : poolSequencesOf(c.kv_pool_tokens, options);
   const pool = c.max_num_seqs === undefined ? held : Math.min(held ?? Infinity, c.max_num_seqs);
-  return { pool, pagedSpilled };
+  const poolTokens = c.kv_pool_tokens ?? facts.poolTokens;
+  return {
+    pool,
+    ...(poolTokens === undefined ? {} : { poolTokens }),
+    pagedSpilled: facts.pagedSpilled,
+  };
+}
+
+/**
+ * A burst whose client drew its lengths from a dataset (the case's `dataset`): run step by step over the dataset's
+ * lengths scaled to the row's means (time/length-spread.ts), at most max_num_seqs (else the burst) running on the
+ * pool's tokens; undefined where the row names no dataset or the pool is not known.
+ */
+function datasetBurstSeconds(
+  c: Pick<ThroughputCase, 'dataset' | 'max_num_seqs'>,
+  arch: Arch,
+  options: EstimateOptions,
+  gpu: Gpu,
+  time: TimeOptions,
+  facts: { pool: number | undefined; poolTokens?: number },
+): number | undefined {
+  if (c.dataset === undefined || facts.poolTokens === undefined) return undefined;
+  const sampler = loadDataset(c.dataset.name).samplers[c.dataset.sampler];
+  if (sampler === undefined)
+    throw new Error(`${c.dataset.name}: no sampler '${c.dataset.sampler}' in catalogs/datasets`);
+  const levels = loadDataset(c.dataset.name).levels;
+  const run = {
+    slots: Math.min(options.batch, c.max_num_seqs ?? options.batch),
+    poolTokens: facts.poolTokens,
+    wave: poolRunning(options, facts.pool) ?? options.batch,
+  };
+  return spreadBatchSeconds(arch, options, gpu, time, { levels, ...sampler }, run).seconds;
 }
 
 /** A static batch the pool cannot hold at once runs as --batch / c batches of the c it holds (time/pool-queue.ts). */
@@ -236,7 +272,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.deterministic === true) time.deterministicFill = true;
     const gpu = findGpu(String(flags.gpu));
     const arch = caseArch(c);
-    const { pool, pagedSpilled } = casePool(c, arch, options, gpu);
+    const facts = casePool(c, arch, options, gpu);
+    const { pool, pagedSpilled } = facts;
     // A preference / RL row is timed as `estimate` times it: the objective's phases on the policy's step.
     const t = isPreferenceOrRl(options)
       ? estimateObjectiveTime(arch, options, gpu, time, paramCounts(arch).total, pagedSpilled)
@@ -249,7 +286,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     const out = outputTokensOf(options);
     const est =
       c.metric === 'batch_latency_s'
-        ? staticSeconds(arch, options, gpu, time, pool)
+        ? (datasetBurstSeconds(c, arch, options, gpu, time, facts) ??
+          staticSeconds(arch, options, gpu, time, pool))
         : c.metric === 'step_seconds'
           ? t.stepSeconds
           : // A serving run's mean time per output token at a steady concurrency of --batch.

@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { usePublishedCheckpoints } from '../core/launch/checkpoints.js';
 import { checkpointCatalogSchema, type CheckpointCatalog } from '../schema/checkpoints.js';
 import { circuitSchema, type Circuit } from '../schema/circuit.js';
+import { datasetSchema, type Dataset } from '../schema/dataset.js';
 import { gpuSchema, type Gpu } from '../schema/gpu.js';
 import { offerFileSchema, type Offer } from '../schema/offer.js';
 import { UserError } from './errors.js';
@@ -188,4 +189,18 @@ export function findCircuit(id: string, opts?: CatalogOptions & { flag?: string 
   throw new UserError(
     `${opts?.flag ?? '--circuit'}: got '${id}'; ${hint ? `${hint} ` : ''}expected one of ${ids.join(', ')}`,
   );
+}
+
+/** A serving benchmark's dataset, catalogs/datasets/<id>.json: its length percentiles by sampler. */
+export function loadDataset(id: string, opts?: CatalogOptions): Dataset {
+  const file = join(rootOf(opts), 'datasets', `${id}.json`);
+  if (!existsSync(file))
+    throw new UserError(
+      `dataset: got '${id}'; expected one of catalogs/datasets: ${jsonFiles(
+        join(rootOf(opts), 'datasets'),
+      )
+        .map((f) => basename(f, '.json'))
+        .join(', ')}`,
+    );
+  return parseEntry(file, datasetSchema);
 }

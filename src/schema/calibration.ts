@@ -249,6 +249,15 @@ export const throughputCaseSchema = z.looseObject({
    * total memory, engines/vllm/memory.ts and engines/sglang/memory.ts).
    */
   pool_fraction: z.number().positive().max(1).optional(),
+  /**
+   * The dataset the run's client drew each request's prompt and output length from, and whose sampler filtered it
+   * (catalogs/datasets/<name>.json, its `samplers`): a burst (batch_latency_s) is run over those lengths scaled to
+   * the row's means, not at the means (time/length-spread.ts).
+   */
+  dataset: z
+    .object({ name: z.string().min(1), sampler: z.string().min(1) })
+    .strict()
+    .optional(),
 });
 export const throughputFileSchema = z.array(throughputCaseSchema);
 export type ThroughputCase = z.infer<typeof throughputCaseSchema>;

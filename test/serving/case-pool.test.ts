@@ -36,6 +36,15 @@ describe("a serving row's pool as its run sized it", () => {
     expect(casePool({ kv_pool_tokens: 48740 }, s.arch, s.o, s.gpu).pool).toBe(115);
     // Never more than the requests sent.
     expect(casePool({ kv_pool_tokens: 10_000_000 }, s.arch, s.o, s.gpu).pool).toBe(1000);
+    // The tokens themselves, for a burst run by actual lengths (time/length-spread.ts).
+    expect(casePool({ kv_pool_tokens: 48740 }, s.arch, s.o, s.gpu).poolTokens).toBe(48740);
+  });
+
+  it('the pool in tokens: the sequences it holds at the mean context (400), at most the running cap', () => {
+    for (const c of [{}, { max_num_seqs: 256 }, { max_num_seqs: 256, pool_fraction: 0.8 }]) {
+      const { pool, poolTokens } = casePool(c, v.arch, v.o, v.gpu);
+      expect(pool).toBe(Math.min(Math.floor(poolTokens! / 400), c.max_num_seqs ?? 1000));
+    }
   });
 
   it("vLLM's start-up sampler at the running cap leaves a larger pool than one at --batch", () => {

@@ -1,0 +1,278 @@
+/**
+ * A burst whose requests' lengths are spread as a dataset spreads them, not all at the mean. `vllm bench serve`
+ * and `sglang.bench_serving` with `--dataset-name sharegpt` give each request the prompt and output length of one
+ * conversation (vllm-project/vllm benchmarks/benchmark_dataset.py `ShareGPTDataset.sample`; sglang 0.5.8
+ * bench_serving.py `sample_sharegpt_requests`; catalogs/datasets/sharegpt.json holds the percentiles after each
+ * sampler's filter). Two things the mean hides:
+ * - the engine admits by the requests' actual lengths: vLLM admits a waiting request while the KV pool has blocks
+ *   for its prompt and, when the running requests' next tokens find no block, preempts the last one it admitted and
+ *   puts it back at the head of the queue, its output kept and its prompt and output prefilled again when it is
+ *   admitted again (`Scheduler.schedule`: `self.running.pop()`, `self.waiting.prepend_request`;
+ *   vllm-project/vllm@b4622cf vllm/v1/core/sched/scheduler.py); an engine that reserves pool for its running
+ *   requests' remaining output (SGLang's PrefillAdder, time/admission-reserve.ts) also admits a request only while
+ *   its prompt and whole output fit beside that reserve;
+ * - the run ends when the last request finishes: the last long requests decode at a small batch after the queue
+ *   has emptied, each step still reading the weights.
+ * The burst is run step by step over `batch` requests drawn at the distribution's quantiles in fixed shuffled
+ * orders, at most `slots` running, each decode step timed at the batch that runs it.
+ */
+import type { Arch } from '../model/arch.js';
+import { FRAMEWORKS } from '../memory/frameworks.js';
+import type { AdmissionReserve } from '../memory/layout-profiles.js';
+import type { Gpu } from '../../schema/gpu.js';
+import { outputTokensOf, promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
+import type { TimeOptions } from '../../schema/time.js';
+import { decodeStep, decodeTraffic, prefillTime } from './decode.js';
+import { frontendSeconds } from './frontend.js';
+import { gpuRates } from './hardware.js';
+import { modelFacts } from './model-facts.js';
+
+/** Prompt and output tokens at rising percent levels (a sampler of catalogs/datasets/<id>.json). */
+export interface LengthShape {
+  levels: readonly number[];
+  prompt: readonly number[];
+  output: readonly number[];
+}
+
+export interface SpreadRequest {
+  prompt: number;
+  output: number;
+}
+
+/** The value at quantile u (0..1) of a table at percent levels, linear between levels, flat past the last. */
+export function quantileAt(
+  levels: readonly number[],
+  values: readonly number[],
+  u: number,
+): number {
+  const p = u * 100;
+  if (p <= levels[0]!) return values[0]!;
+  for (let i = 1; i < levels.length; i++) {
+    if (p <= levels[i]!) {
+      const f = (p - levels[i - 1]!) / (levels[i]! - levels[i - 1]!);
+      return values[i - 1]! + f * (values[i]! - values[i - 1]!);
+    }
+  }
+  return values[values.length - 1]!;
+}
+
+/** A seeded pseudo-random stream in [0, 1) (mulberry32): a fixed shuffle, the same on every run. */
+function stream(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The strata 0..n-1 in the order of a Fisher-Yates shuffle from `next`, as the benchmarks shuffle the dataset. */
+function shuffled(n: number, next: () => number): number[] {
+  const out = Array.from({ length: n }, (_, j) => j);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/**
+ * `batch` requests whose lengths are the shape's quantiles at (j + 0.5) / batch, scaled to the given means (the
+ * row's own totals), `spread` of the way from the mean (0: every request at the mean; 1: the dataset's spread), in
+ * the order of shuffle `seed`. Prompt and output strata are shuffled apart: the catalog gives two marginals (their
+ * correlation is -0.27 under vLLM's sampler, -0.02 under SGLang's: catalogs/datasets/sharegpt.json), taken as
+ * independent (assumed).
+ */
+export function spreadRequests(
+  shape: LengthShape,
+  batch: number,
+  meanPrompt: number,
+  meanOutput: number,
+  spread = 1,
+  seed = 1,
+): SpreadRequest[] {
+  const next = stream(seed);
+  const draw = (values: readonly number[], mean: number): number[] => {
+    const raw = shuffled(batch, next).map((j) =>
+      quantileAt(shape.levels, values, (j + 0.5) / batch),
+    );
+    const rawMean = raw.reduce((a, b) => a + b, 0) / batch;
+    return raw.map((x) => mean + spread * ((x * mean) / rawMean - mean));
+  };
+  const prompts = draw(shape.prompt, meanPrompt);
+  const outputs = draw(shape.output, meanOutput);
+  return prompts.map((p, k) => ({
+    prompt: Math.max(1, p),
+    output: Math.max(1, Math.round(outputs[k]!)),
+  }));
+}
+
+/** What the step-by-step burst needs of the engine. */
+export interface SpreadEngine {
+  /** The most sequences it runs at once (max_num_seqs, or the burst). */
+  slots: number;
+  /** Tokens its KV pool holds. */
+  poolTokens: number;
+  /** Its reserve for running requests' remaining output, where it keeps one. */
+  reserve?: AdmissionReserve;
+  /** A decode step with `running` sequences holding `contextTokens` of KV between them. */
+  stepSeconds: (running: number, contextTokens: number) => number;
+  /** Prefill per prompt token (a request admitted again prefills its prompt and its output so far). */
+  prefillSecondsPerToken: number;
+}
+
+export interface SpreadBurst {
+  seconds: number;
+  steps: number;
+  preemptions: number;
+  /** Sequences running, averaged over the decode steps. */
+  meanRunning: number;
+}
+
+interface Live {
+  prompt: number;
+  output: number;
+  done: number;
+}
+
+/** The reserve ratio after `steps` decode steps (its linear decay to the floor, time/admission-reserve.ts). */
+const ratioAt = (r: AdmissionReserve, steps: number): number =>
+  Math.max(r.minRatio, r.initRatio - ((r.initRatio - r.minRatio) * steps) / r.decaySteps);
+
+/** The burst run step by step: admissions in order, preemptions of the last admitted, one decode step a loop. */
+export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine): SpreadBurst {
+  const queue: Live[] = requests.map((r) => ({ ...r, done: 0 }));
+  const front: Live[] = []; // preempted requests, the last pushed first back in
+  let head = 0;
+  let running: Live[] = [];
+  let used = 0;
+  let seconds = 0;
+  let steps = 0;
+  let preemptions = 0;
+  let runningSteps = 0;
+  const next = (): Live | undefined => front[front.length - 1] ?? queue[head];
+  const left = (r: Live): number =>
+    e.reserve === undefined ? 1 : Math.min(r.output - r.done, e.reserve.clipTokens);
+  while (next() !== undefined || running.length > 0) {
+    const ratio = e.reserve === undefined ? 0 : ratioAt(e.reserve, steps);
+    let reserved = e.reserve === undefined ? 0 : running.reduce((a, r) => a + ratio * left(r), 0);
+    for (let r = next(); r !== undefined && running.length < e.slots; r = next()) {
+      const held = r.prompt + r.done;
+      if (running.length > 0 && used + reserved + held + left(r) > e.poolTokens) break;
+      if (front.length > 0) front.pop();
+      else head++;
+      running.push(r);
+      used += held;
+      reserved += ratio * left(r);
+      seconds += e.prefillSecondsPerToken * held;
+    }
+    // Each running sequence writes one more token this step; where they no longer fit, the last admitted leaves.
+    while (used + running.length > e.poolTokens && running.length > 1) {
+      const r = running.pop()!;
+      used -= r.prompt + r.done;
+      front.push(r);
+      preemptions++;
+    }
+    seconds += e.stepSeconds(running.length, used);
+    steps++;
+    runningSteps += running.length;
+    used += running.length;
+    for (const r of running) r.done++;
+    const finished = running.filter((r) => r.done >= r.output);
+    for (const r of finished) used -= r.prompt + r.done;
+    if (finished.length > 0) running = running.filter((r) => r.done < r.output);
+  }
+  return { seconds, steps, preemptions, meanRunning: steps > 0 ? runningSteps / steps : 0 };
+}
+
+/**
+ * Where the longest requests fall in the queue moves a burst's end (a request of 1,400 tokens sent last decodes
+ * alone after the rest): the burst is averaged over this many fixed shuffles, as over runs of differently seeded
+ * benchmarks. 8: the spread of a single shuffle's figure (about 5-12% on the ShareGPT bursts of 1000) then counts
+ * for about a third of that (1 / sqrt(8)).
+ */
+const SHUFFLES = 8;
+
+/**
+ * The burst of `batch` requests spread `spread` of the way from the means to `shape`'s lengths (the mean over
+ * SHUFFLES orders), never shorter than the same burst at the means. Run step by step, a slightly wider spread can finish a few steps sooner than the
+ * mean's: requests of one length fill the pool in step and preempt together, and a ragged last wave packs
+ * differently (list scheduling's anomaly; 1-2% at 500 requests on 16 slots and a tenth of ShareGPT's spread). The
+ * spread's own cost is what this adds to the mean's.
+ */
+export function spreadBurstSeconds(
+  shape: LengthShape,
+  batch: number,
+  meanPrompt: number,
+  meanOutput: number,
+  e: SpreadEngine,
+  spread = 1,
+): { seconds: number; burst: SpreadBurst; atMean: SpreadBurst } {
+  const atMean = spreadBurst(spreadRequests(shape, batch, meanPrompt, meanOutput, 0), e);
+  if (spread === 0) return { seconds: atMean.seconds, burst: atMean, atMean };
+  const runs = Array.from({ length: SHUFFLES }, (_, i) =>
+    spreadBurst(spreadRequests(shape, batch, meanPrompt, meanOutput, spread, i + 1), e),
+  );
+  const avg = (f: (b: SpreadBurst) => number): number =>
+    runs.reduce((a, b) => a + f(b), 0) / SHUFFLES;
+  const burst: SpreadBurst = {
+    seconds: avg((b) => b.seconds),
+    steps: avg((b) => b.steps),
+    preemptions: avg((b) => b.preemptions),
+    meanRunning: avg((b) => b.meanRunning),
+  };
+  return { seconds: Math.max(burst.seconds, atMean.seconds), burst, atMean };
+}
+
+/** The context a decode step is timed at, rounded to this many tokens (a step's cost moves little within it). */
+const CTX_GRAIN = 16;
+
+/**
+ * A served burst of --batch requests whose lengths follow `shape` (scaled to the row's mean prompt and output),
+ * run at most `slots` at once on a pool of `poolTokens`, as `spreadBurst` runs it: each decode step the one of the
+ * batch that runs it at the running sequences' mean context, a prompt token's prefill that of a wave of `wave` mean prompts
+ * (the static batch's, time/serving-request.ts staticBatchSeconds). The frontend bounds it from below as it does a
+ * static batch (time/frontend.ts).
+ */
+export function spreadBatchSeconds(
+  arch: Arch,
+  o: EstimateOptions,
+  gpu: Gpu,
+  t: TimeOptions,
+  shape: LengthShape,
+  run: { slots: number; poolTokens: number; wave: number },
+  spread = 1,
+): { seconds: number; burst: SpreadBurst; atMean: SpreadBurst } {
+  const m = modelFacts(arch);
+  const r = gpuRates(gpu, t, true);
+  const prompt = promptTokensOf(o);
+  const out = outputTokensOf(o);
+  const wave = { ...o, batch: run.wave };
+  const tr = decodeTraffic(m, wave, t, r, run.wave, prompt);
+  const prefillSecondsPerToken =
+    prefillTime(m, wave, r, tr, prompt, run.wave, t) / (run.wave * prompt);
+  // The step reads the running sequences' own KV: its attention at their mean context, to CTX_GRAIN tokens.
+  const memo = new Map<number, number>();
+  const stepSeconds = (n: number, contextTokens: number): number => {
+    const b = Math.max(1, n);
+    const grain = Math.max(1, Math.round(contextTokens / b / CTX_GRAIN));
+    const key = b * 1e6 + grain;
+    let s = memo.get(key);
+    if (s === undefined) {
+      s = decodeStep(m, { ...o, batch: b }, t, r, false, grain * CTX_GRAIN).stepSeconds;
+      memo.set(key, s);
+    }
+    return s;
+  };
+  const reserve = FRAMEWORKS[o.framework].server?.admissionReserve;
+  const engine: SpreadEngine = {
+    slots: run.slots,
+    poolTokens: run.poolTokens,
+    ...(reserve === undefined ? {} : { reserve }),
+    stepSeconds,
+    prefillSecondsPerToken,
+  };
+  const b = spreadBurstSeconds(shape, o.batch, prompt, out, engine, spread);
+  return { ...b, seconds: Math.max(b.seconds, frontendSeconds(o, t, o.batch, out)) };
+}

@@ -1,0 +1,116 @@
+// A burst over a dataset's length spread (time/length-spread.ts): the requests drawn at the dataset's quantiles and
+// run step by step with admission by actual lengths.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  quantileAt,
+  spreadBurst,
+  spreadBurstSeconds,
+  spreadRequests,
+  type SpreadEngine,
+} from '../../src/core/time/length-spread.js';
+import { loadDataset } from '../../src/io/load-catalog.js';
+
+const sharegpt = loadDataset('sharegpt');
+const shapeOf = (sampler: string) => ({ levels: sharegpt.levels, ...sharegpt.samplers[sampler]! });
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+describe('the length table', () => {
+  it('reads linearly between levels and flat past the last', () => {
+    const levels = [0, 50, 100];
+    expect(quantileAt(levels, [0, 10, 30], 0.25)).toBe(5);
+    expect(quantileAt(levels, [0, 10, 30], 0.75)).toBe(20);
+    expect(quantileAt([0, 50, 99.9], [0, 10, 30], 1)).toBe(30);
+  });
+
+  it("draws the burst at the row's means, all at the mean without spread", () => {
+    const r = spreadRequests(shapeOf('vllm'), 1000, 217, 201);
+    expect(mean(r.map((x) => x.prompt))).toBeCloseTo(217, 6);
+    expect(Math.abs(mean(r.map((x) => x.output)) - 201)).toBeLessThan(0.5);
+    // ShareGPT's outputs spread widely: the longest of 1000 is several times the mean.
+    expect(Math.max(...r.map((x) => x.output))).toBeGreaterThan(5 * 201);
+    const flat = spreadRequests(shapeOf('vllm'), 1000, 217, 201, 0);
+    expect(new Set(flat.map((x) => `${x.prompt}/${x.output}`))).toEqual(new Set(['217/201']));
+  });
+});
+
+const linearEngine = (slots: number, poolTokens: number, a: number, b: number): SpreadEngine => ({
+  slots,
+  poolTokens,
+  stepSeconds: (n: number) => a + b * n,
+  prefillSecondsPerToken: 1e-5,
+});
+
+describe('the burst run step by step', () => {
+  it('equal requests on a pool that holds them run in waves of the running cap', () => {
+    const reqs = Array.from({ length: 100 }, () => ({ prompt: 10, output: 20 }));
+    const b = spreadBurst(reqs, linearEngine(32, 1e9, 0.01, 0.001));
+    // ceil(100 / 32) = 4 waves of 20 steps; the last of 4 requests.
+    expect(b.steps).toBe(80);
+    expect(b.preemptions).toBe(0);
+    expect(b.seconds).toBeCloseTo(60 * (0.01 + 0.032) + 20 * (0.01 + 0.004) + 100 * 10 * 1e-5, 9);
+  });
+
+  it('a pool short of the running cap runs what fits and preempts the last admitted when it fills', () => {
+    const reqs = Array.from({ length: 10 }, () => ({ prompt: 100, output: 100 }));
+    // 1,000 tokens: ten prompts fit, their outputs do not: the last admitted leave and come back.
+    const b = spreadBurst(reqs, linearEngine(10, 1000, 0.01, 0.001));
+    expect(b.preemptions).toBeGreaterThan(0);
+    expect(b.meanRunning).toBeLessThan(10);
+    // A request larger than the pool still runs, alone.
+    expect(spreadBurst([{ prompt: 5000, output: 3 }], linearEngine(4, 1000, 0.01, 0)).steps).toBe(
+      3,
+    );
+  });
+
+  it('a reserve for the running requests admits no more than admission by prompt', () => {
+    const reqs = spreadRequests(shapeOf('sglang'), 400, 302, 196);
+    const plain = linearEngine(400, 40_000, 0.02, 0.0005);
+    const reserve = { initRatio: 0.7, minRatio: 0.098, decaySteps: 600, clipTokens: 4096 };
+    const held = spreadBurst(reqs, { ...plain, reserve });
+    expect(held.meanRunning).toBeLessThan(spreadBurst(reqs, plain).meanRunning);
+    expect(held.preemptions).toBe(0);
+  });
+
+  const reserveOf = (on: boolean) =>
+    on ? { reserve: { initRatio: 0.7, minRatio: 0.098, decaySteps: 600, clipTokens: 4096 } } : {};
+
+  it('a wider spread of the same means never shortens a burst', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('vllm', 'sglang'),
+        fc.integer({ min: 2, max: 400 }),
+        fc.integer({ min: 1, max: 256 }),
+        fc.integer({ min: 1, max: 400 }),
+        fc.double({ min: 0.002, max: 0.05, noNaN: true }),
+        fc.double({ min: 0, max: 0.001, noNaN: true }),
+        fc.boolean(),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (sampler, batch, slots, poolSequences, a, b, reserve, spread) => {
+          const [prompt, out] = [217, 201];
+          const e: SpreadEngine = {
+            ...linearEngine(slots, poolSequences * (prompt + out / 2), a, b),
+            ...reserveOf(reserve),
+          };
+          const at = (s: number) =>
+            spreadBurstSeconds(shapeOf(sampler), batch, prompt, out, e, s).seconds;
+          expect(at(spread)).toBeGreaterThanOrEqual(at(0));
+        },
+      ),
+      { numRuns: 30, seed: 7 },
+    );
+  });
+
+  it('a ShareGPT burst of 1000 takes longer the wider its spread, on a slot cap and on a short pool', () => {
+    // vllm-project/vllm#17788's shape (32 slots, a pool that holds them) and #29217's (a pool of about 85 at the mean).
+    for (const e of [
+      linearEngine(32, 1e9, 0.023, 0.0002),
+      linearEngine(256, 85 * 312, 0.03, 0.0004),
+    ]) {
+      const at = [0, 0.25, 0.5, 0.75, 1].map(
+        (s) => spreadBurstSeconds(shapeOf('vllm'), 1000, 217, 201, e, s).seconds,
+      );
+      at.slice(1).forEach((x, i) => expect(x).toBeGreaterThan(at[i]!));
+    }
+  });
+});
