@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import '../../src/core/engines/index.js';
 import { gpuRates, modelFacts, trainStep, trainWork } from '../../src/core/time/index.js';
 import { kbitStreamCastBytes, kbitStreamCastOps } from '../../src/core/time/kbit-stream.js';
+import { buildEstimate } from '../../src/core/estimate.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
@@ -80,6 +81,11 @@ describe("the fp32 stream's casts under autocast (kbitStreamCastBytes)", () => {
     const act = 6_144 + (8_192 + 5_120 + 5_120) + 2 * 3 * 18_432;
     const weight = 4_096 * 6_144 + 8 * 3 * 4_096 * 14_336;
     expect(kbitStreamCastBytes(moe, 1, 1, 1, 1)).toBe(3 * 6 * act + 2 * 2 * 6 * weight);
+    // Fused experts bitsandbytes leaves in floating point are no Linear4bit: only q, k and v count.
+    const dense = 6_144 + 8_192 + 5_120 + 5_120;
+    expect(kbitStreamCastBytes(moe, 1, 1, 1, 1, false)).toBe(
+      3 * 6 * dense + 2 * 2 * 6 * 4_096 * 6_144,
+    );
   });
 
   it('is affine in tokens, linear in layers and divided by the tensor-parallel degree', () => {
@@ -114,5 +120,19 @@ describe("the fp32 stream's casts under autocast (kbitStreamCastBytes)", () => {
     expect(trainStep(cast, r)).toBeGreaterThan(trainStep(noCast, r));
     const lora = run({ method: 'lora', weights: 'bf16' });
     expect(trainWork(m, lora, stream)).toEqual(trainWork(m, lora, t));
+  });
+});
+
+describe('a trainer that prepares the k-bit model itself (kbitPreparingObjectives) pays the casts', () => {
+  it('QLoRA ORPO on the hf engine runs the fp32 stream and its casts; QLoRA DPO does not', () => {
+    const arch = resolveModel('llama-3.1-8b');
+    const gpu = findGpu('a100-80gb-sxm')!;
+    const time = defaultTimeOptions(1);
+    const step = (objective: string) =>
+      buildEstimate(arch, run({ objective, seq: 2048 }), gpu, time).time!.phases.find(
+        (p) => p.phase === 'dequantize',
+      )!.seconds;
+    // Both dequantize the same NF4 weights per pair of sequences; ORPO adds its casts (about 0.3 s at 4 x 2,048).
+    expect(step('orpo')).toBeGreaterThan(step('dpo') + 0.2);
   });
 });

@@ -56,6 +56,8 @@ const WEIGHT_CASTS = 2;
  * copy a token runs through) its input cast to bf16 and its bf16 output to fp32, and q, k and v cast to bf16 for the
  * attention, in forward, recompute and backward (the gradients' casts back); per fp32-fed weight element (every
  * expert of a looped MoE) its two casts in forward and recompute. `layers`: decoder layers on this rank.
+ * `quantizedExperts` false: the routed experts are not Linear4bit modules (fused experts bitsandbytes leaves in
+ * floating point, time/float-experts.ts), so only the other linears count.
  */
 export function kbitStreamCastBytes(
   arch: Arch,
@@ -63,6 +65,7 @@ export function kbitStreamCastBytes(
   layers: number,
   recompute: number,
   tp: number,
+  quantizedExperts = true,
 ): number {
   const g = arch.groups.find((x) => x.name !== 'vision');
   if (!g) return 0;
@@ -70,7 +73,7 @@ export function kbitStreamCastBytes(
   let weight = 0;
   for (const l of g.linears) {
     if (l.role === 'q' || l.role === 'k' || l.role === 'v') act += l.activeCopies * l.outFeatures;
-    if (!FP32_FED.has(l.role)) continue;
+    if (!FP32_FED.has(l.role) || (l.copies > 1 && !quantizedExperts)) continue;
     act += l.activeCopies * (l.inFeatures + l.outFeatures);
     weight += l.copies * l.inFeatures * l.outFeatures;
   }

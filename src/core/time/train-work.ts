@@ -375,8 +375,17 @@ function quantWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions, w: WorkLay
   }
   if (w.autocast) dequantBytes += (1 + w.recompute) * 6 * (forwardLinears(m, o) / w.shard);
   // The fp32 stream's casts under autocast (time/kbit-stream.ts kbitStreamCastBytes).
-  if (t.kbitFp32Stream === true && o.method === 'qlora' && !w.compiled && t.noAutocast !== true)
-    dequantBytes += kbitStreamCastBytes(m.arch, w.tokens, w.layersHere, w.recompute, w.tp);
+  if (t.kbitFp32Stream === true && o.method === 'qlora' && !w.compiled && t.noAutocast !== true) {
+    const quantizedExperts = floatExperts(m, o, t) === null;
+    dequantBytes += kbitStreamCastBytes(
+      m.arch,
+      w.tokens,
+      w.layersHere,
+      w.recompute,
+      w.tp,
+      quantizedExperts,
+    );
+  }
   return {
     dequantBytes,
     bnb4DequantBytes,
