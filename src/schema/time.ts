@@ -275,8 +275,9 @@ export interface TimeOptions {
    * (huggingface/trl@v0.13.0 trl/trainer/sft_trainer.py, trl/trainer/utils.py); the norm's fp32 output reaches
    * bitsandbytes' Linear4bit, which returns its output in its input's dtype (bitsandbytes/nn/modules.py
    * Linear4bit.forward, `out.to(inp_dtype)`), so the MLP output and every residual sum after it are fp32
-   * (time/kbit-stream.ts). No flag sets it (the pinned TRL runs neither); `validate --throughput` does for rows of such
-   * builds (their `kbit_stream`).
+   * (time/kbit-stream.ts); under autocast an fp32-fed Linear4bit computes "in fp32" (set_compute_type), and the
+   * casts of its weight, input and output are timed as bytes (kbitStreamCastBytes). No flag sets it (the pinned TRL
+   * runs neither); `validate --throughput` does for rows of such builds (their `kbit_stream`).
    */
   kbitFp32Stream?: boolean;
   /**

@@ -1467,7 +1467,9 @@ describe("time model on QwenLM/Qwen's Qwen-7B LoRA length sweep", () => {
 // quantizes (time/float-experts.ts, the rows' moe_dispatch 'loop'): +40.4%, +34.2%, +21.4%, +13.5%. The one-GPU QLoRA
 // rows ran TRL 0.13's k-bit preparation (fp32 norms) over bitsandbytes' dtype-preserving Linear4bit: an fp32 residual
 // stream (time/kbit-stream.ts, the rows' kbit_stream): Mistral +22.8%, +21.0% -> +13.6%, +11.8%; Mixtral +40.4%,
-// +34.2% -> +32.4%, +26.2%.
+// +34.2% -> +32.4%, +26.2%. Under autocast that stream's casts move bytes (an fp32-fed Linear4bit computes "in fp32":
+// its weight copied to fp32 and cast back by autocast, its input and output cast; kbitStreamCastBytes): Mistral
+// +12.7%, +11.3% -> +2.0%, +1.5%; Mixtral +28.2%, +24.0% -> +10.1%, +9.3%.
 describe("time model on fms-acceleration's A100 reference benchmarks", () => {
   const err = Object.fromEntries(fmsaccRows.map((r) => [r.id, r.error]));
   it('holds the nineteen rows, out of sample', () => {
@@ -1475,20 +1477,20 @@ describe("time model on fms-acceleration's A100 reference benchmarks", () => {
     expect(fmsaccRows.every((r) => !r.inSample && r.kind === 'training')).toBe(true);
   });
 
-  it('the dense Mistral-7B and Llama-2-70B rows: median <= 6.1%, p90 <= 17.7%', () => {
+  it('the dense Mistral-7B and Llama-2-70B rows: median <= 2.3%, p90 <= 14.0%', () => {
     const s = summarizeThroughput(
       'fmsacc-dense',
       fmsaccRows.filter((r) => !r.id.includes('mixtral')),
     );
     expect(s.count).toBe(13);
-    expect(s.medianAbsError).toBeLessThanOrEqual(0.061);
-    expect(s.p90AbsError).toBeLessThanOrEqual(0.177);
+    expect(s.medianAbsError).toBeLessThanOrEqual(0.023);
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.14);
   });
 
   it('the Mixtral QLoRA rows time bitsandbytes-quantized experts (none 80% slow), no further off than now', () => {
     const now: Record<string, number> = {
-      '1gpu-b4': 0.325,
-      '1gpu-b8': 0.263,
+      '1gpu-b4': 0.102,
+      '1gpu-b8': 0.094,
       '2gpu-b2': 0.215,
       '2gpu-b4': 0.136,
     };

@@ -14,7 +14,7 @@ import { forwardLinears, weightBytes } from './model-facts.js';
 import { float8Work } from './float8.js';
 import { adapterPathWork, textLora } from './adapter-path.js';
 import { autocastCastOps } from './autocast.js';
-import { kbitStreamCastOps } from './kbit-stream.js';
+import { kbitStreamCastBytes, kbitStreamCastOps } from './kbit-stream.js';
 import { denseLoopBwdBytes, denseMoeElemBytes } from './dense-moe.js';
 import { groupedMmWork } from './grouped-mm.js';
 import type { ModelFacts } from './model-facts.js';
@@ -374,6 +374,18 @@ function quantWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions, w: WorkLay
     }
   }
   if (w.autocast) dequantBytes += (1 + w.recompute) * 6 * (forwardLinears(m, o) / w.shard);
+  // The fp32 stream's casts under autocast (time/kbit-stream.ts kbitStreamCastBytes).
+  if (t.kbitFp32Stream === true && o.method === 'qlora' && !w.compiled && t.noAutocast !== true) {
+    const quantizedExperts = floatExperts(m, o, t) === null;
+    dequantBytes += kbitStreamCastBytes(
+      m.arch,
+      w.tokens,
+      w.layersHere,
+      w.recompute,
+      w.tp,
+      quantizedExperts,
+    );
+  }
   return {
     dequantBytes,
     bnb4DequantBytes,
