@@ -86,6 +86,32 @@ export function attentionTokenBytes(g: LayerGroup, tp: number, kvElem: number): 
 const kindOf = (g: LayerGroup): string =>
   g.recurrent ? 'state' : g.slidingWindow ? `window:${g.slidingWindow}` : 'full';
 
+/** The decoder's cached layers by kind, and the size of the KV-cache groups they are split into. */
+function layerKinds(arch: Arch): { counts: Map<string, number>; groupSize: number } {
+  const counts = new Map<string, number>();
+  for (const g of arch.groups)
+    if (g.name === 'decoder') counts.set(kindOf(g), (counts.get(kindOf(g)) ?? 0) + g.count);
+  const sizes = [...counts.values()];
+  const min = Math.min(...sizes);
+  const max = Math.max(...sizes);
+  return { counts, groupSize: max < min * 1.5 ? max : min }; // kv_cache_utils.py: "1.5 is a heuristic"
+}
+
+/**
+ * KV-cache groups of a hybrid layout with uniform pages (CacheLayoutProfile.hybridPages): one for a model whose
+ * cached layers are all of one kind, else each kind's layers in groups of one size (layerKinds), each group with
+ * its own block table the engine's scheduler and model runner keep per request (vLLM's KVCacheCoordinator runs one
+ * SingleTypeKVCacheManager a group, vllm/v1/core/kv_cache_coordinator.py; MultiGroupBlockTable one BlockTable a
+ * group, vllm/v1/worker/block_table.py). gpt-oss's 12 full and 12 sliding-window layers make two.
+ */
+export function kvCacheGroups(arch: Arch): number {
+  const { counts, groupSize } = layerKinds(arch);
+  if (counts.size <= 1) return 1;
+  let groups = 0;
+  for (const n of counts.values()) groups += Math.ceil(n / groupSize);
+  return groups;
+}
+
 /**
  * A hybrid KV layout with uniform pages (CacheLayoutProfile.hybridPages; vLLM's
  * vllm/v1/core/kv_cache_utils.py _get_kv_cache_groups_uniform_page_size): layers of each kind are split into
@@ -101,12 +127,7 @@ export function hybridPadding(
   tokenBytes: (g: LayerGroup) => number,
 ): { layers: (g: LayerGroup) => number; statePage: (g: LayerGroup) => number } {
   const cached = arch.groups.filter((g) => g.name === 'decoder');
-  const counts = new Map<string, number>();
-  for (const g of cached) counts.set(kindOf(g), (counts.get(kindOf(g)) ?? 0) + g.count);
-  const sizes = [...counts.values()];
-  const min = Math.min(...sizes);
-  const max = Math.max(...sizes);
-  const groupSize = max < min * 1.5 ? max : min; // kv_cache_utils.py: "1.5 is a heuristic"
+  const { counts, groupSize } = layerKinds(arch);
   const layers = (g: LayerGroup): number => {
     const n = counts.get(kindOf(g)) ?? g.count;
     return counts.size > 1 ? (Math.ceil(n / groupSize) * groupSize) / n : 1;

@@ -29,9 +29,11 @@ export interface CacheLayoutProfile {
     | { kind: 'pool-share'; ratio: number };
   /**
    * Hybrid attention / recurrent models: layer groups of one size per kind, and recurrent pages padded to
-   * attention blocks, a multiple of `blockTokens` tokens (kv-layout.ts hybridPadding).
+   * attention blocks, a multiple of `blockTokens` tokens (kv-layout.ts hybridPadding). `groupSeqHostSeconds`: the
+   * serial scheduler's host work per running request and decode step for each KV-cache group beyond the first
+   * (kv-layout.ts kvCacheGroups), added to FrameworkProfile.serialSeqHostSeconds; absent 0.
    */
-  hybridPages?: { blockTokens: number };
+  hybridPages?: { blockTokens: number; groupSeqHostSeconds?: number };
   /** Bytes per element of an fp8 KV cache when the engine writes another format for it (default 1). */
   fp8KvElementBytes?: number;
   /** The cache type an fp8 KV cache is written as where the engine has no fp8 one (absent: fp8). */

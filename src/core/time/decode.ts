@@ -1,6 +1,7 @@
 /** Decode and prefill: bytes and FLOPs per step by kernel family, host dispatch, TP all-reduces. */
 import { FRAMEWORKS } from '../memory/frameworks.js';
-import { cacheTpOf, decodeCacheBytes, kvElementBytes } from '../memory/kv-layout.js';
+import type { FrameworkProfile } from '../memory/framework-profile.js';
+import { cacheTpOf, decodeCacheBytes, kvCacheGroups, kvElementBytes } from '../memory/kv-layout.js';
 import { FLOAT_BYTES, ggufTensorBytes } from '../model/dtypes.js';
 import { shapeFactor } from './shape.js';
 import { dmmvTailSeconds, type MatVec } from './matvec-tail.js';
@@ -649,6 +650,16 @@ function dmmvTail(
 }
 
 /**
+ * A serial scheduler's host work per running request and decode step: the engine's (serialSeqHostSeconds), and
+ * its hybrid KV layout's for each further KV-cache group the model's layers make (kv-layout.ts kvCacheGroups).
+ */
+function serialSeqSeconds(m: ModelFacts, fw: FrameworkProfile): number {
+  const perGroup = fw.cacheLayout?.hybridPages?.groupSeqHostSeconds ?? 0;
+  const further = perGroup > 0 ? kvCacheGroups(m.arch) - 1 : 0;
+  return (fw.serialSeqHostSeconds ?? 0) + perGroup * further;
+}
+
+/**
  * A step's MoE layers beyond their bytes and kernel gaps: the fused-expert call's fixed latency at small batch
  * (moeCallSeconds) and, for 16-bit experts, the GEMMs' K-loop chains where they outlast the bytes
  * (fusedMoeChainSeconds).
@@ -705,7 +716,7 @@ export function decodeStep(
   const hostT =
     hostLayerSeconds(tr, B, r) +
     loop * (fw.stepHostSeconds ?? 0) +
-    (t.serialScheduler ? (fw.serialStepHostSeconds ?? 0) + (fw.serialSeqHostSeconds ?? 0) * B : 0) +
+    (t.serialScheduler ? (fw.serialStepHostSeconds ?? 0) + serialSeqSeconds(m, fw) * B : 0) +
     (t.v0Scheduler ? (fw.v0StepHostSeconds ?? 0) + (fw.v0SeqHostSeconds ?? 0) * B : 0) +
     loop * (fw.seqHostSeconds ?? 0) * B;
   // The MoE layers' fused-expert calls at small batch, beyond their bytes and gaps (moe-call.ts).

@@ -53,13 +53,18 @@ export const VLLM_BLOCK_TOKENS = 16;
  * absent) and is the model dtype otherwise (MambaStateDtypeCalculator, vllm/model_executor/layers/mamba/mamba_utils.py);
  * sliding windows freed block by block over one more block than they span (SlidingWindowManager.remove_skipped_blocks;
  * SlidingWindowSpec, vllm/v1/kv_cache_interface.py); the hybrid allocator's uniform page size
- * (vllm/v1/core/kv_cache_utils.py _get_kv_cache_groups_uniform_page_size).
+ * (vllm/v1/core/kv_cache_utils.py _get_kv_cache_groups_uniform_page_size). Each KV-cache group beyond the first costs
+ * the serial scheduler work a running request and step (one more SingleTypeKVCacheManager in allocate_slots, one
+ * more block table row): vLLM 0.10.1's engine core timed on a CPU with gpt-oss's two groups against one
+ * (scripts/measure/vllm_0101_hybrid_engine_host.py, test/fixtures/measure/vllm-0101-hybrid-engine-host.json) grows
+ * 3.8 and 4.7 µs a request more from 16 to 256 running, at prompts of 90 and 1,067 tokens.
  */
 export const VLLM_CACHE_LAYOUT: CacheLayoutProfile = {
   convStateBytes: 'compute',
   temporalStateBytes: 'config',
   sliding: { kind: 'blocks', blockTokens: VLLM_BLOCK_TOKENS },
-  hybridPages: { blockTokens: VLLM_BLOCK_TOKENS },
+  // vllm-project/vllm v0.10.1 wheel timed on a CPU (vllm_0101_hybrid_engine_host.py)
+  hybridPages: { blockTokens: VLLM_BLOCK_TOKENS, groupSeqHostSeconds: 4.2e-6 },
 };
 
 // vLLM 0.11.0's API server per chat request, CPU time measured on a 2-vCPU Xeon VM (scripts/measure/
