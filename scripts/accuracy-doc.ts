@@ -2,7 +2,8 @@
  * The generated tables of docs/accuracy.md: runs the code behind `vramplan validate` (calibrationRows, summaryTable)
  * and `vramplan validate --throughput` (throughputRows, throughputSummaries) in-process and writes their summaries
  * between the marker comments, beside the check's time bands (TIME_UNCERTAINTY). Everything outside the markers is
- * left as it is. test/docs/accuracy-doc.test.ts fails when the page differs from what this writes now.
+ * left as it is. test/docs/accuracy-doc.test.ts fails when the page differs from what this writes now. It also
+ * rewrites the error column of docs/time-model.md's "Known misses" table from the same rows (refreshKnownMisses).
  *
  *   npm run docs:accuracy        # rewrites the generated part of docs/accuracy.md
  */
@@ -22,6 +23,8 @@ import {
 export const BEGIN = '<!-- generated: npm run docs:accuracy -->';
 export const END = '<!-- end generated -->';
 export const DOC = fileURLToPath(new URL('../docs/accuracy.md', import.meta.url));
+export const TIME_DOC = fileURLToPath(new URL('../docs/time-model.md', import.meta.url));
+const MISSES = '## Known misses';
 
 /** The kinds in the order the page lists them (the check's bands are per kind). */
 const KINDS = ['training', 'rl', 'decode', 'serving'] as const;
@@ -197,7 +200,33 @@ export function generatedPart(doc: string): string {
     .replace(/\n\n$/, '');
 }
 
+/** A signed percentage in ASCII, as the known-misses table writes it ("+541.7%", "-40.2%"). */
+const asciiPct = (x: number): string => `${x < 0 ? '-' : '+'}${Math.abs(x * 100).toFixed(1)}%`;
+
+/**
+ * `doc` (docs/time-model.md) with each "Known misses" row's error cell (`| \`id\` | error | ... |`) set to the row's
+ * error in `rows`; rows not scored there keep theirs. Throws unless the page has that part.
+ */
+export function refreshKnownMisses(doc: string, rows: readonly ThroughputRow[]): string {
+  const at = doc.indexOf(`\n${MISSES}\n`);
+  if (at < 0) throw new Error(`docs/time-model.md has no "${MISSES}" part`);
+  const next = doc.indexOf('\n## ', at + MISSES.length + 2);
+  const end = next < 0 ? doc.length : next;
+  const error = new Map(rows.filter((r) => !r.inSample).map((r) => [r.id, r.error]));
+  const part = doc.slice(at, end).replace(/^\| `([^`]+)` \| [^|]+ \|/gm, (line, id: string) => {
+    const e = error.get(id);
+    return e === undefined ? line : `| \`${id}\` | ${asciiPct(e)} |`;
+  });
+  return doc.slice(0, at) + part + doc.slice(end);
+}
+
+/** The out-of-sample rows of `validate --throughput`, as both pages read them. */
+export const scoredRows = (): ThroughputRow[] => throughputRows('throughput.json');
+
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   writeFileSync(DOC, spliceGenerated(readFileSync(DOC, 'utf8'), accuracyTables()));
-  process.stdout.write('wrote the generated tables of docs/accuracy.md\n');
+  writeFileSync(TIME_DOC, refreshKnownMisses(readFileSync(TIME_DOC, 'utf8'), scoredRows()));
+  process.stdout.write(
+    'wrote the generated tables of docs/accuracy.md and the known misses of docs/time-model.md\n',
+  );
 }

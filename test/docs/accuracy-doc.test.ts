@@ -11,7 +11,10 @@ import {
   DOC,
   END,
   accuracyTables,
+  TIME_DOC,
   generatedPart,
+  refreshKnownMisses,
+  scoredRows,
   spliceGenerated,
 } from '../../scripts/accuracy-doc.js';
 
@@ -27,6 +30,28 @@ describe('docs/accuracy.md generated tables', () => {
         generatedPart(doc),
         'docs/accuracy.md is stale: run npm run docs:accuracy (or UPDATE_DOCS=1 npx vitest run test/docs/accuracy-doc.test.ts)',
       ).toBe(tables);
+  });
+
+  it("docs/time-model.md's known misses carry each row's current error", () => {
+    const doc = readFileSync(TIME_DOC, 'utf8');
+    const now = refreshKnownMisses(doc, scoredRows());
+    if (update) writeFileSync(TIME_DOC, now);
+    else
+      expect(
+        doc === now,
+        'docs/time-model.md "Known misses" is stale: run npm run docs:accuracy',
+      ).toBe(true);
+  });
+
+  it('refreshes only the known-misses rows it scores, and only their error cell', () => {
+    const row = { id: 'a', inSample: false, error: -0.4021 } as Parameters<
+      typeof refreshKnownMisses
+    >[1][number];
+    const doc =
+      '## X\n\n| `a` | +1.0% | y |\n\n## Known misses\n\n| `a` | +1.0% | why |\n| `b` | +2.0% | z |\n\n## Z\n\n| `a` | +1.0% | w |\n';
+    expect(refreshKnownMisses(doc, [row])).toBe(
+      '## X\n\n| `a` | +1.0% | y |\n\n## Known misses\n\n| `a` | -40.2% | why |\n| `b` | +2.0% | z |\n\n## Z\n\n| `a` | +1.0% | w |\n',
+    );
   });
 
   it('rewrites only the text between the markers, and reads back what it wrote', () => {
