@@ -33,14 +33,15 @@ import type { RunPlan } from '../../schema/measured.js';
  *   ggml-org/llama.cpp#17621's unfused Qwen3-30B-A3B tg128 on an RTX 5090 (-27.1%: ggml's own MoE routing kernels,
  *   engines/llama-cpp/moe-kernels.ts) and Qwen2.5 1.5B Q4_K_M at a 10,000-token context on an RTX 4090 (+23.9%); just
  *   below it LitGPT's Llama 2 70B decode (-21.5%).
- * - serving: 243 rows, p90 0.513 (xinyuwei-david/david-share's Qwen3-235B-A22B at one request on 8 MI300X, vLLM 0.8.3 V0,
- *   +51.3%; vLLM v0.9.1's --enforce-eager Qwen3-14B-AWQ on an A100 and gpu_conc's gpt-oss-20b on an H200 at one request
- *   just above it, +51.9%, +52.0%). The largest above it are the SGLang cookbook's DeepSeek-V3 EP 8
- *   DP-attention run on 8 MI300X at 88 in flight (+246%) and DeepSeek-R1 FP8 on 8 B200 at 92 in flight (+75%),
- *   sariekr/gpu_conc's gpt-oss-20b on B200 and MI300X (+63..+166%), xinyuwei-david/david-share's gpt-oss-20b closed loop
- *   of 256 on an H100 NVL (+135%), the 2K-32K and 128-token bursts on one H100 (SGLang's Qwen3-14B FP8 +82..+116%,
- *   vLLM's Qwen3-14B bf16 +57..+70%, gpt-oss-20b +78%), BenHamm's GLM-4.6 on 8 B200 (+65%), vLLM's DeepSeek-R1 on 8 H200
- *   (+58%) and llm-d's Llama 3.3 70B FP8 on 8 MI355X at 32K tokens (+55%).
+ * - serving: 269 rows, p90 0.520 (sariekr/gpu_conc's gpt-oss-20b on an H200 at one request, +52.0%; vLLM v0.9.1's
+ *   --enforce-eager Qwen3-14B-AWQ on an A100 +51.9%, vllm-project/vllm#29217's ShareGPT burst on an L40S +51.7% and
+ *   xinyuwei-david/david-share's Qwen3-235B-A22B at one request on 8 MI300X, vLLM 0.8.3 V0, +51.3%, just below it). The
+ *   largest above it are lukaLLM's FP8 MoE bursts of 1000 on one L40S (+448%, +542%), the SGLang cookbook's DeepSeek-V3
+ *   EP 8 DP-attention run on 8 MI300X (+246%), sariekr/gpu_conc's gpt-oss-20b on B200 and MI300X (+63..+166%),
+ *   xinyuwei-david/david-share's gpt-oss-20b closed loop of 256 on an H100 NVL (+135%), databasemart.com's RTX 4090
+ *   bursts of 300 of 1.5B-7B models (+83..+132%), ovg-project/kvcached's burst of 500 Qwen3-0.6B requests on an H100
+ *   (+124%) and the 2K-32K and 128-token bursts on one H100 (SGLang's Qwen3-14B FP8 +82..+116%, gpt-oss-20b +78%,
+ *   vLLM's Qwen3-14B bf16 +57..+70%).
  * - rl: 19 rows, p90 0.303 (Unsloth's gpt-oss-20b GRPO notebook on an A100, +30.3%). The one above it: Unsloth's
  *   FP8 GRPO of Llama-3.2-1B on an L4 (+39.6%); below it the same gpt-oss notebook at 2,048 tokens (+25.9%), its T4
  *   run (+19.5%) and TRL's GRPO QLoRA notebook of Qwen2-7B-Instruct on a T4 (-10.0%, its bf16 autocast timed at the
