@@ -696,7 +696,16 @@ export function decodeStep(
     unsplitLayers: unsplitTritonLayers(m, fw, t, { cc: r.cc, rows: B, tp }),
   });
   const { core, flops } = sc;
-  const host = decodeHost(m, o, t, tr.q, r.smClock, tr.expertGpu / r.mem, r.cc);
+  const host = decodeHost(
+    m,
+    o,
+    t,
+    tr.q,
+    r.smClock,
+    tr.expertGpu / r.mem,
+    r.cc,
+    r.rocm ? r.gfx : undefined,
+  );
   const tpT = decodeTpSeconds(m, o, B, r);
   // Host-RAM layers run after the GPU's, at host bandwidth; the engine's per-step scheduling/sampling adds on.
   // A forward-pass-only timing (llama-bench) leaves out the server loop and the sampling.
