@@ -531,7 +531,7 @@ export function prefillTime(
 ): number {
   return Math.max(
     prefillGpuSeconds(m, o, r, tr, tokens, seqs),
-    eagerPrefillHostSeconds(m, o, r.cc, tokens * seqs, t),
+    eagerPrefillHostSeconds(m, o, r.cc, tokens * seqs, t, o, r.rocm ? r.gfx : undefined),
   );
 }
 
