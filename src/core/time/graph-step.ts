@@ -12,7 +12,7 @@ import {
   fusedNormKernels,
   qkNormKernelCount,
 } from './decode-host.js';
-import type { GpuRates } from './hardware.js';
+import { rocmGfx, type GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
 import { OPS_PER_LAYER_COMPILED } from './train-work.js';
 
@@ -90,8 +90,7 @@ export function chunkedPrefillHostSeconds(
   engine: EstimateOptions = o,
 ): number {
   const p = prefillForwards(o, r, tokens, engine);
-  const gfx = r.rocm ? r.gfx : undefined;
-  return p.forwards * eagerPrefillHostSeconds(m, o, r.cc, p.tokens, t, engine, gfx);
+  return p.forwards * eagerPrefillHostSeconds(m, o, r.cc, p.tokens, t, engine, rocmGfx(r));
 }
 
 /**

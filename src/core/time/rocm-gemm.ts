@@ -18,7 +18,7 @@ import {
   blockFp8Seconds,
   isBlockScaledFp8,
 } from './block-fp8.js';
-import type { GpuRates } from './hardware.js';
+import { rocmGfx, type GpuRates } from './hardware.js';
 import type { QuantFormat } from '../../schema/time.js';
 import { graphKernelSecondsOf } from './decode-host.js';
 
@@ -91,7 +91,7 @@ export function linearKernelSeconds(
   });
   const dequant = absorbDequantSeconds(arch, o, fw, {
     w8a8: step.q === 'cutlass',
-    gfx: r.rocm ? r.gfx : undefined,
+    gfx: rocmGfx(r),
     mem: r.mem,
     gap: graphKernelSecondsOf(fw, r.smClock),
   });
