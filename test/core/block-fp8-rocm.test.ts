@@ -3,7 +3,11 @@
 // FrameworkProfile.blockFp8Linear.rocm, from SemiAnalysisAI/InferenceX#863's MI325X profile), and runs
 // DeepSeek-V3/R1's shared expert inside the fused MoE there (deepseek_v2.py determine_num_fused_shared_experts).
 import { describe, expect, it } from 'vitest';
-import { blockFp8Gemms, blockFp8Seconds } from '../../src/core/time/block-fp8.js';
+import {
+  absorbDequantSeconds,
+  blockFp8Gemms,
+  blockFp8Seconds,
+} from '../../src/core/time/block-fp8.js';
 import { estimateTime } from '../../src/core/time/index.js';
 import { gpuRates } from '../../src/core/time/hardware.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
@@ -36,6 +40,15 @@ const rocm = (gfx = 'gfx942') => ({
 });
 const extra = (arch: Arch, o: Partial<EstimateOptions> = {}, w = rocm()) =>
   blockFp8Seconds(arch, opts(o), FRAMEWORKS[opts(o).framework], w);
+
+const GAP = 3e-6;
+const dequant = (o: Partial<EstimateOptions> = {}, gfx = 'gfx942', arch: Arch = block) =>
+  absorbDequantSeconds(arch, opts(o), FRAMEWORKS[opts(o).framework], {
+    w8a8: true,
+    gfx,
+    mem: mi300x.mem,
+    gap: GAP,
+  });
 
 describe('block-scaled FP8 linears at decode on ROCm (SGLang, AITER on gfx942)', () => {
   it('leaves out the shared expert, which runs inside the fused MoE on gfx942', () => {
@@ -75,9 +88,22 @@ describe('block-scaled FP8 linears at decode on ROCm (SGLang, AITER on gfx942)',
     const step = (arch: Arch, gpu: string) =>
       estimateTime(arch, opts(), findGpu(gpu), defaultTimeOptions(8)).stepSeconds;
     const d = step(block, 'mi300x') - step(perChannel, 'mi300x');
-    expect(d).toBeGreaterThan(extra(block) * 0.9);
-    expect(d).toBeLessThan(extra(block) * 1.1);
+    const more = extra(block) + dequant();
+    expect(d).toBeGreaterThan(more * 0.9);
+    expect(d).toBeLessThan(more * 1.1);
     // MI355X (gfx950) keeps no figure.
     expect(step(block, 'mi355x')).toBeCloseTo(step(perChannel, 'mi355x'), 9);
+  });
+
+  it("widens MLA's kv_b to BF16 in every step: 8 more bytes a weight and 4 kernels a layer", () => {
+    // kv_b: 512 x 128 x (128 + 128) weights over the attention TP, 61 MLA layers.
+    const perLayer = (tp: number) => ((512 * 128 * 256) / tp) * 8;
+    expect(dequant()).toBeCloseTo(61 * (perLayer(8) / mi300x.mem + 4 * GAP), 9);
+    // A DP-attention rank at attention TP 1 widens all 128 heads': eight times the bytes.
+    expect(dequant({ tp: 1 })).toBeCloseTo(61 * (perLayer(1) / mi300x.mem + 4 * GAP), 9);
+    expect(dequant({}, 'gfx950')).toBe(0); // gfx950 runs the fused FP8 bmm, no figure here
+    expect(dequant({}, 'gfx942', perChannel)).toBe(0);
+    expect(dequant({ weights: 'bf16' })).toBe(0);
+    expect(dequant({ framework: 'vllm' })).toBe(0);
   });
 });

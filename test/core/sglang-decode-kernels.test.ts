@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import {
+  SGLANG_GFX942_DEEPSEEK_KERNELS as A,
   SGLANG_SM100_DEEPSEEK_KERNELS as K,
   SGLANG_SM100_QWEN3_MOE_KERNELS as Q,
 } from '../../src/core/engines/sglang/decode-kernels.js';
@@ -50,10 +51,18 @@ describe("SGLang's DeepSeek-V3 decode kernels on SM100", () => {
     expect(decodeFeatureKernels(m, optionsOf(), 10.0)).toBe(common);
   });
 
-  it('counts nothing where the path was not read: Hopper, ROCm, or a model off trtllm_mla', () => {
+  it('counts nothing where the path was not read: Hopper, ROCm but gfx942, or a model off trtllm_mla', () => {
     for (const cc of [9.0, 8.0, 0]) expect(decodeFeatureKernels(m, optionsOf('fp8'), cc)).toBe(0);
+    expect(decodeFeatureKernels(m, optionsOf('fp8'), 0, undefined, 'gfx950')).toBe(0);
     const g = modelFacts(resolveModel('glm-4.5'));
     expect(decodeFeatureKernels(g, optionsOf(), 9.0)).toBe(0);
+    expect(decodeFeatureKernels(g, optionsOf(), 0, undefined, 'gfx942')).toBe(0);
+  });
+
+  it("counts gfx942's MLA layer: both latent norms, q_b, the two bmm's, two torch.cat's and the flatten copy", () => {
+    expect(A.mlaLayer).toBe(8);
+    // Only the MLA extras: the block-FP8 activation kernels are counted where the blockwise CUDA path runs.
+    expect(decodeFeatureKernels(m, optionsOf('fp8'), 0, undefined, 'gfx942')).toBe(61 * 8);
   });
 
   it('fuses the all-reduces with their norms on SM100 only, and adds the counted kernels to the graph gaps', () => {

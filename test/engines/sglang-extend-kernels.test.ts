@@ -9,6 +9,7 @@ import {
   SGLANG_DP_ATTENTION_LAYER_CALLS,
   SGLANG_DP_ATTENTION_TP_LAYER_CALLS,
   SGLANG_EP_TRITON_MOE_CALLS,
+  SGLANG_GFX942_DEEPSEEK_EXTEND,
   SGLANG_SM100_DEEPSEEK_EXTEND,
   SGLANG_SM90_DEEPSEEK_EXTEND,
   sglangEagerPrefillKernels,
@@ -85,6 +86,29 @@ describe("SGLang's eager DeepSeek-V3 extend forward, counted", () => {
     );
     const vllm = setup('fp8', 'vllm');
     expect(eagerPrefillHostSeconds(vllm.m, vllm.o, 10, 500)).toBe(0);
+  });
+
+  it("reads gfx942's count (AITER's MHA prefill, block-FP8 linears and fused MoE) from the card's gfx target", () => {
+    const c = SGLANG_GFX942_DEEPSEEK_EXTEND;
+    expect(c).toEqual({ dense: 24, moe: 26 });
+    expect(sglangEagerPrefillKernels('deepseek_v3', 0, true, undefined, 'gfx942')).toBe(c);
+    expect(sglangEagerPrefillKernels('deepseek_v3', 0, true, undefined, 'gfx950')).toBeUndefined();
+    expect(eagerPrefillHostSeconds(m, o, 0, 500, undefined, o, 'gfx942')).toBeCloseTo(
+      (dense * c.dense + m.moeLayers * c.moe + 2 * m.layers) * EAGER_DECODE_OP_SECONDS,
+      9,
+    );
+    // DP attention at attention TP 1 with EP 8: the gathers and scatters, and the expert-id remap.
+    const dp = dpSetup();
+    const moe = c.moe + SGLANG_DP_ATTENTION_LAYER_CALLS + SGLANG_EP_TRITON_MOE_CALLS;
+    expect(eagerPrefillHostSeconds(dp.m, dp.rank, 0, 500, undefined, dp.o, 'gfx942')).toBeCloseTo(
+      (dense * (c.dense + SGLANG_DP_ATTENTION_LAYER_CALLS) + m.moeLayers * moe + 2 * m.layers) *
+        EAGER_DECODE_OP_SECONDS,
+      9,
+    );
+    const bf16 = setup('bf16');
+    expect(
+      eagerPrefillHostSeconds(bf16.m, bf16.o, 0, 500, undefined, bf16.o, 'gfx942'),
+    ).toBeCloseTo(eagerPrefillHostSeconds(bf16.m, bf16.o), 12);
   });
 });
 

@@ -21,6 +21,13 @@ export interface DecodeFeatureKernels {
   nvfp4Layer?: number;
 }
 
+/** An engine's table by the config's model_type, the GPU's compute capability and, on AMD (cc 0), its gfx target. */
+export type DecodeFeatureKernelsOf = (
+  modelType: string,
+  cc: number,
+  gfx?: string,
+) => DecodeFeatureKernels | undefined;
+
 /** No kernels beyond the counted chain: the base an engine's table for one model type overrides. */
 export const NO_FEATURE_KERNELS: DecodeFeatureKernels = {
   mlaLayer: 0,

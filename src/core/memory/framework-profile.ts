@@ -5,7 +5,8 @@
 import type { Framework, Objective, Optimizer, WeightDtype } from '../../schema/estimate.js';
 import type { QuantFormat, SlidingMask } from '../../schema/time.js';
 import type { LoraPathCost } from './lora-path-profile.js';
-import type { DecodeFeatureKernels } from './decode-feature-kernels.js';
+import type { DecodeFeatureKernelsOf } from './decode-feature-kernels.js';
+import type { RocmBlockFp8Linear } from './rocm-block-fp8.js';
 import type { LoraReach } from '../model/trainable.js';
 import type { VisionFile } from './vision-file.js';
 
@@ -497,7 +498,8 @@ export interface FrameworkProfile {
   /**
    * Time: kernels a decode step launches beyond the counted chain (OPS_PER_LAYER_COMPILED, moeRoutingKernels) where the
    * model has parts the engine runs as kernels of their own, each at a graph kernel's gap, by the config's model_type
-   * and the GPU's compute capability (time/decode-host.ts decodeFeatureKernels; engines/<engine>/decode-kernels.ts).
+   * and the GPU's compute capability, or its gfx target on AMD (time/decode-host.ts decodeFeatureKernels;
+   * engines/<engine>/decode-kernels.ts).
    * `mlaLayer`: per MLA layer (ModelFacts.mlaLayers); `sharedExpert`: per MoE layer with a shared expert
    * (ModelFacts.sharedExpertLayers); `biasedRouter`: per MoE layer of the model types whose router adds a score
    * correction bias before a grouped top-k; `blockFp8Linear` and `blockFp8Moe`: where the blockwise FP8 path runs
@@ -505,7 +507,7 @@ export interface FrameworkProfile {
    * block-scaled FP8 experts, the kernels that prepare their activations; `blockFp8PadSm90`: those a linear adds on
    * compute capability 9.0 only (a row pad the SM90 GEMM needs). Absent, or undefined for the model and GPU: none.
    */
-  decodeFeatureKernels?: (modelType: string, cc: number) => DecodeFeatureKernels | undefined;
+  decodeFeatureKernels?: DecodeFeatureKernelsOf;
   /**
    * Kernels a decode layer of plain attention (ModelFacts.plainAttnLayers) launches above one sequence to copy its q,
    * a strided view of the fused qkv output, into a contiguous tensor for the attention kernel; each costs a graph
@@ -624,7 +626,8 @@ export interface FrameworkProfile {
    * kernel reaches at prefill M (thousands of rows), where it is compute-bound: a prefill's GEMMs on a block-scaled
    * checkpoint run at no more than that (time/block-fp8.ts blockFp8GemmRate). Absent: the W8A8 GEMM rate. `rocm`: the
    * same decode cost on the AMD gfx targets listed, where the engine runs its ROCm blockwise kernel; with
-   * `sharedExpertsFused` the MoE layers' shared expert runs inside the fused-MoE call there, not as linears. On Hopper
+   * `sharedExpertsFused` the MoE layers' shared expert runs inside the fused-MoE call there, not as linears, and with
+   * `absorbDequant` MLA's kv_b is widened to 16 bits in every step (memory/rocm-block-fp8.ts). On Hopper
    * `sharedExpertsFused` says for which models (by architecture and routed experts) and expert-parallel degree it does.
    */
   blockFp8Linear?: {
@@ -637,12 +640,7 @@ export interface FrameworkProfile {
         ep: number,
       ) => boolean;
     };
-    rocm?: {
-      targets: readonly string[];
-      baseSeconds: number;
-      perKBlockSeconds: number;
-      sharedExpertsFused: boolean;
-    };
+    rocm?: RocmBlockFp8Linear;
   };
   /**
    * Time: on an AMD GPU, a decode linear the engine hands to the vendor BLAS library (hipBLASLt, where its skinny

@@ -73,12 +73,16 @@ export interface PrefillParallel {
   ep: number;
 }
 
-/** FrameworkProfile.eagerPrefillLayerKernels: a dense and an MoE layer's calls, or undefined where not counted. */
+/**
+ * FrameworkProfile.eagerPrefillLayerKernels: a dense and an MoE layer's calls, or undefined where not counted. `gfx`:
+ * an AMD card's gfx target (its compute capability reads 0).
+ */
 export type PrefillLayerKernels = (
   modelType: string,
   cc: number,
   blockFp8: boolean,
   parallel: PrefillParallel,
+  gfx?: string,
 ) => { dense: number; moe: number } | undefined;
 
 /**

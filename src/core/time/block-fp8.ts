@@ -199,6 +199,34 @@ export function blockFp8Seconds(
 }
 
 /**
+ * Seconds a decode step spends widening MLA's kv_b to 16 bits where the engine keeps it in FP8 and dequantizes it in
+ * every step (FrameworkProfile.blockFp8Linear.rocm.absorbDequant, the gfx targets listed, a block-scaled FP8 checkpoint
+ * run W8A8): each MLA layer's kv_b weights on this rank (column-parallel, its heads split over the attention TP) move
+ * `extraBytesPerParam` more bytes at the stream rate `mem` than the step's weight read counts, and its elementwise
+ * kernels cost a graph kernel's `gap` each. Zero elsewhere.
+ */
+export function absorbDequantSeconds(
+  arch: Arch,
+  o: EstimateOptions,
+  fw: FrameworkProfile,
+  w: { w8a8: boolean; gfx?: string | undefined; mem: number; gap: number },
+): number {
+  const rocm = fw.blockFp8Linear?.rocm;
+  const d = rocm?.absorbDequant;
+  if (d === undefined || !w.w8a8 || o.weights !== 'fp8' || !isBlockScaledFp8(arch)) return 0;
+  if (w.gfx === undefined || !rocm?.targets.includes(w.gfx)) return 0;
+  let total = 0;
+  for (const g of arch.groups) {
+    if (g.name !== 'decoder') continue;
+    const kvB = g.linears.find((l) => l.role === 'kv_b' && l.copies === 1);
+    if (kvB === undefined) continue;
+    const params = (kvB.inFeatures * kvB.outFeatures) / o.tp;
+    total += g.count * ((params * d.extraBytesPerParam) / w.mem + d.kernels * w.gap);
+  }
+  return total;
+}
+
+/**
  * FLOP/s of a prefill's GEMMs on a block-scaled FP8 checkpoint run W8A8 (`q` cutlass) on Hopper: `rate` (the W8A8 rate) capped
  * at the share of the 8-bit peak the engine's blockwise kernel reaches at prefill M
  * (FrameworkProfile.blockFp8Linear.hopper.peakShare8). The per-128 scales of both operands are applied in the

@@ -219,8 +219,9 @@ export function decodeFeatureKernels(
   o: EstimateOptions,
   cc: number | undefined,
   t?: TimeOptions,
+  gfx?: string,
 ): number {
-  const k = FRAMEWORKS[o.framework].decodeFeatureKernels?.(m.modelType, cc ?? 0);
+  const k = FRAMEWORKS[o.framework].decodeFeatureKernels?.(m.modelType, cc ?? 0, gfx);
   if (k === undefined) return 0;
   const router = k.biasedRouter.modelTypes.includes(m.modelType)
     ? m.moeLayers * k.biasedRouter.kernels
@@ -291,7 +292,8 @@ export const fusedNormKernels = (
  * Per-token host cost of decoding: eager dispatch (overlaps the GPU's work), CUDA-graph replay gaps (add to
  * it: the GPU idles between graph kernels) and fixed per-token work (generate()'s loop and its sync).
  * bitsandbytes layers add Python and ctypes calls per linear; LLM.int8's small kernels per linear. `expertSeconds`:
- * the step's expert reads on the GPU, for the host's stalls where the build's layers block it (layerSyncStall).
+ * the step's expert reads on the GPU, for the host's stalls where the build's layers block it (layerSyncStall). `gfx`:
+ * an AMD card's gfx target (its compute capability reads 0), for the engine's decode feature kernels there.
  */
 export function decodeHost(
   m: ModelFacts,
@@ -301,6 +303,7 @@ export function decodeHost(
   smClock?: number,
   expertSeconds = 0,
   cc?: number,
+  gfx?: string,
 ): { dispatch: number; gaps: number; fixed: number } {
   const fw = FRAMEWORKS[o.framework];
   const compiled = o.compile || fw.fusedKernels;
@@ -332,7 +335,7 @@ export function decodeHost(
   const routing =
     moeRoutingKernelCount(m, fw, t, unfused !== undefined, quantK) +
     qkNormKernelCount(m, fw, o.batch) +
-    decodeFeatureKernels(m, o, cc, t) -
+    decodeFeatureKernels(m, o, cc, t, gfx) -
     fusedNormKernels(m, o, cc, t, o.batch);
   // Flash attention runs a layer's attention as one kernel (FrameworkProfile.unfusedDecodeKernels.flashAttentionFewer).
   const fa = unfused && o.attention === 'flash' ? (unfused.flashAttentionFewer ?? 0) : 0;

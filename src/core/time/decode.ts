@@ -18,7 +18,7 @@ import { paddedExpertFlops, perSlotExpertRead } from './moe-tile.js';
 import { rocmMoeIdleFactor } from './rocm-moe-programs.js';
 import { isGguf, type EstimateOptions } from '../../schema/estimate.js';
 import { QUANT_FORMATS_FOR, type QuantFormat, type TimeOptions } from '../../schema/time.js';
-import { defaultQuantFormat, measuredAllReduceSeconds } from './hardware.js';
+import { defaultQuantFormat, measuredAllReduceSeconds, rocmGfx } from './hardware.js';
 import type { GpuRates } from './hardware.js';
 import { DECODE_PHASES, linearReadBytes, weightBytes } from './model-facts.js';
 import type { Bound, DecodePhase, ModelFacts } from './model-facts.js';
@@ -532,7 +532,7 @@ export function prefillTime(
 ): number {
   return Math.max(
     prefillGpuSeconds(m, o, r, tr, tokens, seqs),
-    eagerPrefillHostSeconds(m, o, r.cc, tokens * seqs, t),
+    eagerPrefillHostSeconds(m, o, r.cc, tokens * seqs, t, o, rocmGfx(r)),
   );
 }
 
@@ -708,7 +708,7 @@ export function decodeStep(
     unsplitLayers: unsplitTritonLayers(m, fw, t, { cc: r.cc, rows: B, tp }),
   });
   const { core, flops } = sc;
-  const host = decodeHost(m, o, t, tr.q, r.smClock, tr.expertGpu / r.mem, r.cc);
+  const host = decodeHost(m, o, t, tr.q, r.smClock, tr.expertGpu / r.mem, r.cc, rocmGfx(r));
   const tpT = decodeTpSeconds(m, o, B, r);
   // Host-RAM layers run after the GPU's, at host bandwidth; the engine's per-step scheduling/sampling adds on.
   // A forward-pass-only timing (llama-bench) leaves out the server loop and the sampling.

@@ -5,14 +5,14 @@
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { moeGroupOf, type EstimateOptions } from '../../schema/estimate.js';
 import type { TimeOptions } from '../../schema/time.js';
-import { runsBlockFp8Path } from './block-fp8.js';
+import { isBlockScaledFp8, runsBlockFp8Path } from './block-fp8.js';
 import {
   EAGER_DECODE_OP_SECONDS,
   eagerLayerOps,
   fusedNormKernels,
   qkNormKernelCount,
 } from './decode-host.js';
-import type { GpuRates } from './hardware.js';
+import { rocmGfx, type GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
 import { OPS_PER_LAYER_COMPILED } from './train-work.js';
 
@@ -27,7 +27,7 @@ import { OPS_PER_LAYER_COMPILED } from './train-work.js';
  * the engine's eager layer of the model's type issues beyond it, decode-host.ts eagerLayerOps), its two all-reduces, an
  * MoE layer's routing kernels, the kernels preparing q: per-head q/k norms or a strided q's copy. `engine`: the whole
  * engine's options where `o` is one DP-attention rank's (time/expert-parallel.ts rankOptions).
- * 0 where the engine captures its prefills (vLLM V1's piecewise graphs).
+ * 0 where the engine captures its prefills (vLLM V1's piecewise graphs). `gfx`: an AMD card's gfx target.
  */
 export function eagerPrefillHostSeconds(
   m: ModelFacts,
@@ -36,13 +36,16 @@ export function eagerPrefillHostSeconds(
   tokens = 0,
   t?: TimeOptions,
   engine: EstimateOptions = o,
+  gfx?: string,
 ): number {
   const fw = FRAMEWORKS[o.framework];
   if (fw.eagerPrefill !== true) return 0;
   const dp = engine.dpAttention === true;
   const parallel = { dpAttention: dp, attentionTp: o.tp, ep: engine.ep ?? 1 };
-  const blockFp8 = runsBlockFp8Path(m.arch, o, cc);
-  const counted = fw.eagerPrefillLayerKernels?.(m.modelType, cc, blockFp8, parallel);
+  // An AMD card runs a block-scaled FP8 checkpoint's linears in FP8 through the engine's ROCm kernels.
+  const rocmBlockFp8 = gfx !== undefined && o.weights === 'fp8' && isBlockScaledFp8(m.arch);
+  const blockFp8 = runsBlockFp8Path(m.arch, o, cc) || rocmBlockFp8;
+  const counted = fw.eagerPrefillLayerKernels?.(m.modelType, cc, blockFp8, parallel, gfx);
   if (counted === undefined) return eagerForwardHostSeconds(m, o, 2);
   const tpReduces = o.tp > 1 ? 2 * m.layers - fusedNormKernels(m, o, cc, t, tokens) : 0;
   const allReduces = dp ? 2 * m.layers : tpReduces;
@@ -87,7 +90,7 @@ export function chunkedPrefillHostSeconds(
   engine: EstimateOptions = o,
 ): number {
   const p = prefillForwards(o, r, tokens, engine);
-  return p.forwards * eagerPrefillHostSeconds(m, o, r.cc, p.tokens, t, engine);
+  return p.forwards * eagerPrefillHostSeconds(m, o, r.cc, p.tokens, t, engine, rocmGfx(r));
 }
 
 /**

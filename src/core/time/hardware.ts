@@ -17,6 +17,9 @@ export const gpuCapacityBytes = (gpu: Gpu): number => gpu.memoryMiB * MiB;
 /** The GPU's name as the driver reports it (torch.cuda.get_device_name, nvidia-smi), else the catalog's. */
 export const gpuDeviceName = (gpu: Gpu): string => gpu.nvidiaSmiNames?.[0] ?? gpu.name;
 
+/** An AMD card's gfx target (GpuRates.gfx), which ROCm kernels it runs; undefined on NVIDIA. */
+export const rocmGfx = (r: GpuRates): string | undefined => (r.rocm ? r.gfx : undefined);
+
 /** What a memory estimate and a server's own sizing read of the GPU: its memory and the driver's name for it. */
 export interface GpuContext {
   gpuCapacityBytes: number;

@@ -12,8 +12,13 @@
 import type { Arch } from '../model/arch.js';
 import type { FrameworkProfile } from '../memory/framework-profile.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
-import { blockFp8Gemms, blockFp8Seconds, isBlockScaledFp8 } from './block-fp8.js';
-import type { GpuRates } from './hardware.js';
+import {
+  absorbDequantSeconds,
+  blockFp8Gemms,
+  blockFp8Seconds,
+  isBlockScaledFp8,
+} from './block-fp8.js';
+import { rocmGfx, type GpuRates } from './hardware.js';
 import type { QuantFormat } from '../../schema/time.js';
 import { graphKernelSecondsOf } from './decode-host.js';
 
@@ -61,7 +66,9 @@ export function rocmLibraryGemmSeconds(
 
 /**
  * Seconds a decode step's linears add where their kernels at decode M outlast their bytes and FLOPs: block-scaled FP8
- * GEMMs (block-fp8.ts) and the linears the engine hands to the BLAS library on ROCm (rocmLibraryGemmSeconds).
+ * GEMMs (block-fp8.ts), MLA's kv_b widened to 16 bits in every step where the engine does so on ROCm
+ * (block-fp8.ts absorbDequantSeconds) and the linears the engine hands to the BLAS library on ROCm
+ * (rocmLibraryGemmSeconds).
  * `eff8`: the FP8 W8A8 family's read share on CUDA and on ROCm (time/decode.ts KERNELS.cutlass); `experts`: the
  * routed experts the step runs (block-fp8.ts blockFp8Seconds).
  */
@@ -82,5 +89,11 @@ export function linearKernelSeconds(
     flopRate: step.rate,
     ...(experts !== undefined ? { experts } : {}),
   });
-  return block + rocmLibraryGemmSeconds(arch, o, fw, r, o.batch, eff8[1]);
+  const dequant = absorbDequantSeconds(arch, o, fw, {
+    w8a8: step.q === 'cutlass',
+    gfx: rocmGfx(r),
+    mem: r.mem,
+    gap: graphKernelSecondsOf(fw, r.smClock),
+  });
+  return block + dequant + rocmLibraryGemmSeconds(arch, o, fw, r, o.batch, eff8[1]);
 }

@@ -34,6 +34,16 @@
  * On gfx942 DeepSeek-V3/R1's shared expert runs inside the fused MoE (models/deepseek_v2.py
  * `determine_num_fused_shared_experts`: HIP from capability 9.4, with or without expert parallelism).
  *
+ * MLA's absorbed kv_b on gfx942 (sglang==0.5.7 wheel, models/deepseek_v2.py): `post_load_weights` keeps the block-FP8
+ * kv_b in FP8 with one per-tensor scale off CUDA (`block_quant_to_tensor_quant`; CUDA dequantizes it to BF16 once at
+ * load, `block_quant_dequant`), and each decode forward on HIP without gfx950 widens it again before a BF16 bmm:
+ * `torch.bmm(q_nope.to(torch.bfloat16).transpose(0, 1), self.w_kc.to(torch.bfloat16) * self.w_scale)` in
+ * `forward_absorb_prepare` and the same for `w_vc` in `forward_absorb_core` ("TODO(haishaw): add bmm_fp8 to ROCm"; the
+ * activations are BF16 already, so their `.to` copies nothing). Per kv_b weight the cast reads 1 byte and writes 2, the
+ * scale's multiply reads 2 and writes 2, the bmm reads 2: 9 bytes where the step's weight read counts 1, 8 more, and
+ * two elementwise kernels for each of W_UK and W_UV, 4 a layer, inside the captured graph (replayed every step).
+ * sgl-project/sglang#18242 (after 0.5.7) later moved gfx942 onto the fused paths gated to gfx950 in this wheel.
+ *
  * On CUDA the same function (models/deepseek_v2.py `determine_num_fused_shared_experts`, sglang==0.5.6.post1 and
  * 0.5.7 wheels) fuses DeepSeek-V3/R1's one shared expert into the routed fused MoE from capability 8.0 when the config
  * is DeepseekV3ForCausalLM with 256 routed experts and `--disable-shared-experts-fusion` is off; 0.5.7 refuses it
@@ -69,5 +79,8 @@ export const SGLANG_BLOCK_FP8_LINEAR: NonNullable<FrameworkProfile['blockFp8Line
     baseSeconds: 7.8e-6, // AITER gemm_a8w8_blockscale, SemiAnalysisAI/InferenceX#863 table (fit above)
     perKBlockSeconds: 1.41e-6, // per 128 of K, same fit
     sharedExpertsFused: true, // deepseek_v2.py determine_num_fused_shared_experts, sglang==0.5.7
+    // kv_b widened to BF16 each step: cast (1 + 2 B) and scale (2 + 2 B) then the bmm's 2 B read, less the 1 B counted;
+    // 2 kernels each for w_kc and w_vc (deepseek_v2.py forward_absorb_prepare / forward_absorb_core, sglang==0.5.7)
+    absorbDequant: { extraBytesPerParam: 8, kernels: 4 },
   },
 };

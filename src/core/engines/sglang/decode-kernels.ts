@@ -4,7 +4,8 @@
  * (https://pypi.org/project/sglang/0.5.6.post1/) for the path it takes on SM100 (compute capability 10.x): the
  * trtllm_mla attention backend and, for DeepSeek's block-FP8 checkpoint, the flashinfer_trtllm MoE runner with the
  * shared expert kept out of the routed MoE (server_args.py `_handle_model_specific_adjustments`; block-fp8.ts here).
- * Elsewhere (Hopper's FA3 MLA and Triton MoE with the shared expert fused in, ROCm) the kernels were not counted.
+ * Elsewhere (Hopper's FA3 MLA and Triton MoE with the shared expert fused in, gfx950) the kernels were not counted;
+ * gfx942's MLA layer is counted below.
  * Qwen3-MoE's, GLM-4.5/4.6's, gpt-oss's and NVFP4 Llama's SM100 paths are counted below.
  *
  * - MLA (models/deepseek_v2.py `forward_absorb_prepare`, `forward_absorb_core`; layers/attention/trtllm_mla_backend.py
@@ -102,16 +103,37 @@ export const SGLANG_SM100_LLAMA_KERNELS: DecodeFeatureKernels = {
   nvfp4Layer: 4, // fp4_quantize before each of qkv_proj, o_proj, gate_up_proj, down_proj
 };
 
+/**
+ * DeepSeek-V3/R1 on gfx942 (MI300X/MI325X), the sglang==0.5.7 wheel (https://pypi.org/project/sglang/0.5.7/) with
+ * SGLANG_USE_AITER=1 as its ROCm image sets it: the `aiter` attention backend is not among
+ * FORWARD_ABSORB_CORE_ATTENTION_BACKENDS, and the fused paths of models/deepseek_v2.py are gated to gfx950
+ * (`_use_aiter_gfx95`). Beyond a plain layer's qkv and o GEMMs, norms, rotary, KV store and attention kernel, each MLA
+ * layer's decode launches (`forward_absorb_prepare`, `forward_absorb_core`): the q_a_layernorm and the kv_a_layernorm
+ * one after the other (the model's `alt_stream` is created on CUDA only), the q_b_proj GEMM, the W_UK bmm,
+ * `torch.cat([q_nope_out, q_pe])` and `torch.cat([k_nope, k_pe])`, the W_UV bmm, and the copy its
+ * `transpose(0, 1).flatten(1, 2)` makes before o_proj (the e4m3fnuz o_proj weight is not float8_e4m3fn, so the fused
+ * flatten-and-quantize is not taken): 8. The widening of W_UK and W_UV to BF16 before their bmm's is counted with its
+ * traffic (engines/sglang/block-fp8.ts `absorbDequant`); AITER's own kernels inside `mla_decode_fwd` and its fused
+ * MoE were not read (none counted beyond the chain).
+ */
+export const SGLANG_GFX942_DEEPSEEK_KERNELS: DecodeFeatureKernels = {
+  ...NO_FEATURE_KERNELS,
+  mlaLayer: 8, // deepseek_v2.py forward_absorb_prepare / forward_absorb_core on HIP without gfx950 (sglang==0.5.7)
+};
+
 const sm100 = (cc: number): boolean => cc >= 10 && cc < 11;
 
 /**
  * SGLang's count where it was read, by model type and GPU: the DeepSeek-V3 family on the trtllm_mla backend it picks
- * on SM100, Qwen3-MoE, GLM-4.5/4.6, gpt-oss and Llama on SM100.
+ * on SM100 and on gfx942 (`gfx`, an AMD card's target), Qwen3-MoE, GLM-4.5/4.6, gpt-oss and Llama on SM100.
  */
 export function sglangDecodeFeatureKernels(
   modelType: string,
   cc: number,
+  gfx?: string,
 ): DecodeFeatureKernels | undefined {
+  if (gfx === 'gfx942' && (modelType === 'deepseek_v3' || modelType === 'kimi_k2'))
+    return SGLANG_GFX942_DEEPSEEK_KERNELS;
   if (sglangAttentionBackend(modelType, true, cc) === 'trtllm_mla')
     return SGLANG_SM100_DEEPSEEK_KERNELS;
   if (!sm100(cc)) return undefined;

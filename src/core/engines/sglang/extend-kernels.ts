@@ -54,6 +54,25 @@
  * - Expert parallelism (`--ep-size`) on the Triton MoE: the router's ids remapped to local experts
  *   (`local_expert_mapping[topk_ids]`, layers/moe/token_dispatcher/standard.py StandardDispatcher.dispatch): 1 more. The
  *   flashinfer_trtllm MoE takes the router logits whole (top-k BYPASSED, not remapped): none.
+ *
+ * On gfx942 (MI300X/MI325X), the sglang==0.5.7 wheel (https://pypi.org/project/sglang/0.5.7/) with SGLANG_USE_AITER=1
+ * as its ROCm image sets it: the aiter backend takes MHA for an extend without speculation (models/deepseek_v2.py
+ * `handle_attention_aiter`), so `forward_normal_prepare` again, with these differences. Each block-FP8 linear is
+ * `aiter_per1x128_quant` then `gemm_a8w8_blockscale` (layers/quantization/fp8_utils.py `aiter_w8a8_block_fp8_linear`:
+ * 2, as DeepGEMM's); kv_b_proj runs once (2 where the CUDA count has 4); the rotary is AITER's in-place
+ * `rope_cached_positions_2c_fwd_inplace` (`get_rope_wrapper` takes `aiter.rotary_embedding.get_rope`: 1); the latent's
+ * store off CUDA and gfx950 writes kv_a and k_pe into the latent buffer and then the pool (`_set_mla_kv_buffer`: two
+ * copies and `set_kv_buffer`, 3 where CUDA's `set_mla_kv_buffer` is 1); k's concatenation is
+ * `concat_and_cast_mha_k_triton` (`_concat_and_cast_mha_k`, HIP with aiter) and the attention AITER's
+ * `flash_attn_varlen_func` (layers/attention/aiter_backend.py `forward_extend`, no cached prefix): 19 for the MLA part,
+ * 24 for a dense layer. An MoE layer, the shared expert fused in (`determine_num_fused_shared_experts`, gfx942): the
+ * router's `F.linear` (MoEGate, `aiter_dsv3_router_gemm` is gfx950's), in layers/moe/topk.py the correction bias's cast
+ * to the logits' dtype, `aiter_biased_grouped_topk` and `fused_append_shared_experts`, then AITER's `fused_moe`
+ * (layers/quantization/fp8.py `maybe_apply_hip_fused_experts`, QuantType.per_128x128): its `moe_sorting`, the
+ * activation's quantization and the fused-expert kernel, 3 (aiter/fused_moe.py `fused_moe_`, its one-stage path; the
+ * two-stage path launches one more); no routed-scaling multiply (fused in the top-k under AITER, DeepseekV2MoE
+ * `forward_normal`): 7, 26 a layer. The DP-attention gathers and the expert-id remap under expert parallelism are the
+ * same code as on CUDA (the figures above).
  */
 
 import type { PrefillParallel } from '../../memory/framework-profile.js';
@@ -76,6 +95,12 @@ export const SGLANG_SM90_DEEPSEEK_EXTEND: EagerLayerKernels = {
   moe: 29, // the same wheel: + router GEMM, float32 cast, moe_fused_gate, fused_experts_impl (7)
 };
 
+/** DeepSeek-V3/R1 on gfx942: AITER's MHA prefill, block-FP8 linears and fused MoE, the shared expert fused in. */
+export const SGLANG_GFX942_DEEPSEEK_EXTEND: EagerLayerKernels = {
+  dense: 24, // https://pypi.org/project/sglang/0.5.7/ deepseek_v2.py forward_normal_prepare + DeepseekV2MLP on HIP
+  moe: 26, // the same wheel: + router F.linear, topk.py's bias cast, aiter top-k, shared-expert append, fused_moe (3)
+};
+
 /** DP attention at attention TP 1: the residual's add, the gather's fill, copy-in and copy-out, the scatter's two. */
 export const SGLANG_DP_ATTENTION_LAYER_CALLS = 6; // https://pypi.org/project/sglang/0.5.6.post1/ layers/communicator.py
 /** Above attention TP 1 the residual is scattered from the gathered buffer too (`dp_scatter`: fill_, memcpy_triton). */
@@ -85,19 +110,25 @@ export const SGLANG_EP_TRITON_MOE_CALLS = 1; // the same wheel: layers/moe/token
 
 /**
  * SGLang's count where it was read: DeepSeek-V3/R1 (config model_type deepseek_v3) with block-FP8 weights on SM100
- * (compute capability 10.x) and Hopper (9.x), over TP or DP attention (`parallel`), expert-parallel or not. Elsewhere
- * (other models, other weights, ROCm): undefined.
+ * (compute capability 10.x), Hopper (9.x) and gfx942 (`gfx`, an AMD card's target), over TP or DP attention
+ * (`parallel`), expert-parallel or not. Elsewhere (other models, other weights, other gfx targets): undefined.
  */
 export function sglangEagerPrefillKernels(
   modelType: string,
   cc: number,
   blockFp8: boolean,
   parallel: PrefillParallel = { dpAttention: false, attentionTp: 1, ep: 1 },
+  gfx?: string,
 ): EagerLayerKernels | undefined {
   if (modelType !== 'deepseek_v3' || !blockFp8) return undefined;
   const sm100 = cc >= 10 && cc < 11;
-  if (!sm100 && !(cc >= 9 && cc < 10)) return undefined;
-  const base = sm100 ? SGLANG_SM100_DEEPSEEK_EXTEND : SGLANG_SM90_DEEPSEEK_EXTEND;
+  const gfx942 = gfx === 'gfx942';
+  if (!sm100 && !(cc >= 9 && cc < 10) && !gfx942) return undefined;
+  const base = gfx942
+    ? SGLANG_GFX942_DEEPSEEK_EXTEND
+    : sm100
+      ? SGLANG_SM100_DEEPSEEK_EXTEND
+      : SGLANG_SM90_DEEPSEEK_EXTEND;
   const dp = !parallel.dpAttention
     ? 0
     : parallel.attentionTp > 1

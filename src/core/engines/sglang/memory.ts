@@ -158,7 +158,7 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // sglang-1008-l3-8b-bs1 (in sample; listed in calibration/assumed.json).
   serialStepHostSeconds: 0.87e-3, // SGLang serial scheduler
   // DeepSeek-V3/R1's MLA layers, shared experts and block-FP8 activations as their own kernels, counted for the path
-  // SGLang takes on SM100 (engines/sglang/decode-kernels.ts); not counted elsewhere.
+  // SGLang takes on SM100, and its MLA layer on gfx942 (engines/sglang/decode-kernels.ts); not counted elsewhere.
   decodeFeatureKernels: sglangDecodeFeatureKernels,
   moeDispatch: 'grouped',
   // Its Triton MoE runs the same chain as vLLM's: router GEMM, top-k, moe_align_block_size, two fused_moe GEMMs
@@ -202,8 +202,8 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // graphs for extend are off by default (server_args.py enable_piecewise_cuda_graph False; sglang==0.5.6 wheel).
   eagerPrefill: true,
   // DeepSeek-V3/R1's extend forward, its calls counted layer by layer for block-FP8 weights on SM100 and Hopper, over TP
-  // or DP attention, in the sglang==0.5.6.post1 wheel (engines/sglang/extend-kernels.ts); other models take the graph
-  // layer's count.
+  // or DP attention, in the sglang==0.5.6.post1 wheel, and on gfx942 in the 0.5.7 wheel (engines/sglang/
+  // extend-kernels.ts); other models take the graph layer's count.
   eagerPrefillLayerKernels: sglangEagerPrefillKernels,
   // A prefill runs as a batch of its own while the decodes wait: enable_mixed_chunk defaults to False
   // (server_args.py, sglang==0.5.6 wheel; scheduler.py get_next_batch_to_run returns the new prefill batch alone).

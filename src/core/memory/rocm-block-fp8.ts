@@ -1,0 +1,16 @@
+/**
+ * The ROCm figure of a block-scaled FP8 linear at decode (FrameworkProfile.blockFp8Linear.rocm): on the AMD gfx
+ * targets listed, a fixed cost plus a cost per 128-wide block of K beyond the weight bytes (time/block-fp8.ts), with
+ * `sharedExpertsFused` where the MoE layers' shared expert runs inside the fused-MoE call. `absorbDequant`: where the
+ * engine keeps MLA's kv_b (the absorbed W_UK / W_UV of its decode bmm's) in FP8 with a per-tensor scale and widens it
+ * to 16 bits in every step before a 16-bit bmm, the bytes that traffic moves per kv_b weight beyond the one byte the
+ * step's weight read counts, and the elementwise kernels it launches per MLA layer (time/block-fp8.ts
+ * absorbDequantSeconds). Absent: kv_b at its weight bytes.
+ */
+export interface RocmBlockFp8Linear {
+  targets: readonly string[];
+  baseSeconds: number;
+  perKBlockSeconds: number;
+  sharedExpertsFused: boolean;
+  absorbDequant?: { extraBytesPerParam: number; kernels: number };
+}
