@@ -19,7 +19,7 @@ import {
   gatherSeconds,
   rankOptions,
 } from './expert-parallel.js';
-import { moeGroupOf } from '../../schema/estimate.js';
+import { meanContextOf, moeGroupOf } from '../../schema/estimate.js';
 import type { GpuRates } from './hardware.js';
 import { DECODE_PHASES, modelFacts, type ModelFacts } from './model-facts.js';
 
@@ -57,7 +57,7 @@ function verifySeconds(
   r: GpuRates,
   batch: number,
   ctx: number,
-): number {
+): { verify: number; narrow: number } {
   const k = o.specTokens ?? 0;
   const base = plain(o);
   const wide = decodeStep(m, { ...base, batch: batch * (k + 1) }, t, r, true, ctx);
@@ -68,7 +68,10 @@ function verifySeconds(
     core,
     wide.flopsPerGpu / gemmRate(stepKernel(o, t, r), r, t.quantFormat),
   );
-  return narrow.stepSeconds - core - narrow.phases[TP]! + wide.phases[TP]! + verifyCore;
+  return {
+    verify: narrow.stepSeconds - core - narrow.phases[TP]! + wide.phases[TP]! + verifyCore,
+    narrow: narrow.stepSeconds,
+  };
 }
 
 /**
@@ -107,7 +110,7 @@ function dpVerifySeconds(
 ): number {
   const positions = batch * ((o.specTokens ?? 0) + 1) * (moeGroupOf(o) / o.tp);
   return (
-    verifySeconds(denseFacts(m), rankOptions(o), t, r, batch, ctx) +
+    verifySeconds(denseFacts(m), rankOptions(o), t, r, batch, ctx).verify +
     expertSeconds(m, o, t, r, positions, ctx).decode +
     gatherSeconds(m, o, r, positions)
   );
@@ -166,13 +169,15 @@ export function speculativeStep(
   draft: ModelFacts | null = draftFacts(m, o),
 ): SpeculativeTime {
   const k = o.specTokens ?? 0;
-  const verify = dpAttentionTimed(m, o)
-    ? dpVerifySeconds(m, o, t, r, batch, ctx)
-    : verifySeconds(m, o, t, r, batch, ctx);
+  const dp = dpAttentionTimed(m, o);
+  const v = dp ? null : verifySeconds(m, o, t, r, batch, ctx);
+  const verify = v ? v.verify : dpVerifySeconds(m, o, t, r, batch, ctx);
   const drafts = k * draftSeconds(draft, o, t, r, batch, ctx);
   const e = tokensPerStep(o.specAcceptance ?? 0, k);
   const step = verify + drafts;
-  const plainStep = plainStepSeconds(m, o, t, r, batch, ctx);
+  // Off DP attention the plain step is the verify pass's narrow step (the same options; `detail` changes no
+  // figure of stepSeconds), so it is not timed twice.
+  const plainStep = v ? v.narrow : plainStepSeconds(m, o, t, r, batch, ctx);
   return {
     stepSeconds: step,
     verifySeconds: verify,
@@ -247,12 +252,14 @@ export function speculativeServingTime(
   ctx: number,
 ): { ttft: number; tpot: number } {
   const base = plain(o);
+  // The speculative step's plain step is plainStepSeconds at (o.batch, ctx); off DP attention it is also the
+  // decode step servingTime times for `base` (ctx is meanContextOf(o), which reads no speculative field).
+  const s = speculativeStep(m, o, t, r, o.batch, ctx);
+  const plainStep = s.plainStepSeconds;
   const sv = dpAttentionTimed(m, o)
     ? dpAttentionTime(m, base, t, r, o.seq, false)
-    : servingTime(m, base, t, r);
-  const plainStep = plainStepSeconds(m, o, t, r, o.batch, ctx);
+    : servingTime(m, base, t, r, base, ctx === meanContextOf(base) ? plainStep : undefined);
   const prefill = sv.ttft - plainStep;
   const stall = sv.tpot - plainStep;
-  const s = speculativeStep(m, o, t, r, o.batch, ctx);
   return { ttft: prefill + s.stepSeconds, tpot: s.stepSeconds / s.tokensPerStep + stall };
 }
