@@ -8,7 +8,7 @@
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { TimeOptions } from '../../schema/time.js';
 import { draftArch } from '../model/speculative.js';
-import { decodeStep, gemmRate, stepKernel } from './decode.js';
+import { decodeStep, decodeStepFigures, gemmRate, stepKernel } from './decode.js';
 import { servingTime } from './serving-request.js';
 import {
   denseFacts,
@@ -21,11 +21,7 @@ import {
 } from './expert-parallel.js';
 import { meanContextOf, moeGroupOf } from '../../schema/estimate.js';
 import type { GpuRates } from './hardware.js';
-import { DECODE_PHASES, modelFacts, type ModelFacts } from './model-facts.js';
-
-const W = DECODE_PHASES.indexOf('decode-weights');
-const KV = DECODE_PHASES.indexOf('decode-kv');
-const TP = DECODE_PHASES.indexOf('tensor-parallel');
+import { modelFacts, type ModelFacts } from './model-facts.js';
 
 /** Tokens a sequence keeps per step: (1 - a^(K+1)) / (1 - a), K + 1 at a = 1 (Leviathan et al. eq. 1). */
 export function tokensPerStep(acceptance: number, k: number): number {
@@ -60,17 +56,18 @@ function verifySeconds(
 ): { verify: number; narrow: number } {
   const k = o.specTokens ?? 0;
   const base = plain(o);
-  const wide = decodeStep(m, { ...base, batch: batch * (k + 1) }, t, r, true, ctx);
-  const narrow = decodeStep(m, { ...base, batch }, t, r, true, ctx);
+  // decodeStep's figures without its phases (its decode-weights, decode-kv and tensor-parallel phases are these).
+  const wide = decodeStepFigures(m, { ...base, batch: batch * (k + 1) }, t, r, ctx);
+  const narrow = decodeStepFigures(m, { ...base, batch }, t, r, ctx);
   // The narrow step's core is its memory read or its compute, whichever is longer (decodeStep's max).
-  const core = narrow.phases[W]! + narrow.phases[KV]!;
+  const core = narrow.sc.linear + narrow.sc.attention;
   const verifyCore = Math.max(
     core,
-    wide.flopsPerGpu / gemmRate(stepKernel(o, t, r), r, t.quantFormat),
+    wide.sc.flops / gemmRate(stepKernel(o, t, r), r, t.quantFormat),
   );
   return {
-    verify: narrow.stepSeconds - core - narrow.phases[TP]! + wide.phases[TP]! + verifyCore,
-    narrow: narrow.stepSeconds,
+    verify: narrow.step - core - narrow.tpT + wide.tpT + verifyCore,
+    narrow: narrow.step,
   };
 }
 
