@@ -6,7 +6,10 @@ import { buildEstimate } from '../../src/core/estimate.js';
 import { buildLaunch } from '../../src/core/launch/index.js';
 import { engineRefusal, withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { engineRejects } from '../../src/core/engines/engines.js';
-import { modelFacts } from '../../src/core/time/model-facts.js';
+import { DECODE_PHASES, modelFacts } from '../../src/core/time/model-facts.js';
+import { decodeStep, decodeStepFigures } from '../../src/core/time/decode.js';
+import { servingTime } from '../../src/core/time/serving-request.js';
+import { meanContextOf } from '../../src/schema/estimate.js';
 import { gpuRates } from '../../src/core/time/hardware.js';
 import { speculativeStep, tokensPerStep } from '../../src/core/time/speculative.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
@@ -123,6 +126,48 @@ describe('speculative decoding: time', () => {
         },
       ),
       { numRuns: 12 },
+    );
+  });
+  it('property: the plain step and decodeStepFigures are the full decode step figures', () => {
+    // speculativeStep takes its plain step from the verify pass's narrow step and speculativeServingTime hands it
+    // to servingTime; the verify pass reads decodeStepFigures instead of decodeStep's phases.
+    fc.assert(
+      fc.property(
+        fc.constantFrom('eagle3', 'ngram') as fc.Arbitrary<'eagle3' | 'ngram'>,
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 1, max: 256 }),
+        fc.integer({ min: 16, max: 8192 }),
+        (method, k, batch, ctx) => {
+          const o = optionsFromFlags({
+            method: 'inference',
+            framework: 'vllm',
+            speculative: method,
+            'spec-tokens': k,
+            'spec-acceptance': 0.6,
+            batch,
+          });
+          const plain = {
+            ...o,
+            speculative: undefined,
+            specTokens: undefined,
+            specAcceptance: undefined,
+          };
+          const full = decodeStep(m, plain, t, r, true, ctx);
+          const f = decodeStepFigures(m, plain, t, r, ctx);
+          expect(speculativeStep(m, o, t, r, batch, ctx).plainStepSeconds).toBe(full.stepSeconds);
+          expect(f.step).toBe(full.stepSeconds);
+          expect([f.sc.linear, f.sc.attention, f.tpT, f.sc.flops]).toEqual([
+            full.phases[DECODE_PHASES.indexOf('decode-weights')],
+            full.phases[DECODE_PHASES.indexOf('decode-kv')],
+            full.phases[DECODE_PHASES.indexOf('tensor-parallel')],
+            full.flopsPerGpu,
+          ]);
+          const sv = servingTime(m, plain, t, r);
+          const step = decodeStep(m, plain, t, r, false, meanContextOf(plain)).stepSeconds;
+          expect(servingTime(m, plain, t, r, plain, step)).toEqual(sv);
+        },
+      ),
+      { numRuns: 30 },
     );
   });
   it('reports the speedup and where it stops paying', () => {

@@ -216,9 +216,13 @@ export type GrpoPoints = Map<string, Map<number, Point>>;
  * capacity, less vLLM's colocated share (rolloutBytes then sizes the pool at the least it runs with; the share
  * is the surface's `share` column instead). Options alike but for these share their points.
  */
-function pointClass(o: EstimateOptions, ctx: EstimateContext): string {
-  const { rolloutGpus: _gpus, rolloutMemory, ...rest } = o;
-  return JSON.stringify(ctx.gpuCapacityBytes === undefined ? rest : { ...rest, rolloutMemory });
+export function pointClass(o: EstimateOptions, ctx: EstimateContext): string {
+  // JSON leaves out keys whose value is undefined: the same string as `o` without them.
+  return JSON.stringify({
+    ...o,
+    rolloutGpus: undefined,
+    rolloutMemory: ctx.gpuCapacityBytes === undefined ? undefined : o.rolloutMemory,
+  });
 }
 
 /** The points of one pointClass in `shared` (made empty on first use). */
@@ -264,7 +268,8 @@ function fitCache(
  * the preference / RL policy estimates, shared between surfaces (memory.ts policyMemo). `globalBatch`: a
  * fine-tune's samples per optimizer step (GRPO generates batch x accumulation completions per process).
  * `shared`: GRPO points of the search's other surfaces (on `arch` with this `globalBatch`), so that rollout
- * configurations a point does not tell apart (pointClass) are estimated once.
+ * configurations a point does not tell apart (pointClass) are estimated once; `pointKey`: the caller's key for
+ * `o`'s pointClass, where it has one (equal keys only for options of equal pointClass).
  */
 export function memorySurface(
   arch: Arch,
@@ -273,6 +278,7 @@ export function memorySurface(
   policies: (o: EstimateOptions) => PolicyMemory = policyMemo(arch),
   globalBatch?: number,
   shared: GrpoPoints = new Map(),
+  pointKey?: string,
 ): MemorySurface {
   const fw = FRAMEWORKS[o.framework];
   const policy = isPreferenceOrRl(o) ? policies(o) : undefined;
@@ -288,7 +294,9 @@ export function memorySurface(
   const colocated = o.rollout === 'vllm-colocate' ? (o.rolloutMemory ?? 0) : 0;
   // Evaluated lazily: a single-GPU search never needs the dp >= 2 plane, nor a cluster search the dp = 1 line.
   // Only the fits are kept (the estimates are dropped once fitted: a search makes thousands).
-  const points = rollsOut(o) ? classPoints(shared, pointClass(o, ctx)) : new Map<number, Point>();
+  const points = rollsOut(o)
+    ? classPoints(shared, pointKey ?? pointClass(o, ctx))
+    : new Map<number, Point>();
   // GRPO points asked for (defer or into), estimated or not: each counts as one estimate.
   const asked = new Set<number>();
   let scratch: PointScratch | null = null;

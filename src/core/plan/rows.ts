@@ -13,7 +13,13 @@ import { launchBlocker, type LaunchPlan } from '../launch/index.js';
 import { qualityOf, tierRank } from './quality.js';
 import { type Engine } from '../../schema/engine.js';
 import { policyMemo } from '../memory/memory.js';
-import { memorySurface, type GrpoPoints, type MemorySurface } from '../memory/surface.js';
+import {
+  memorySurface,
+  pointClass,
+  type GrpoPoints,
+  type MemorySurface,
+} from '../memory/surface.js';
+import { rollsOut } from '../../schema/objectives.js';
 import { samePolicyOptions, type PolicyMemory } from '../memory/objective.js';
 import { maxSearchedGpus, serverGpus } from './objective.js';
 import { pipelineParallelisms, shardings, tensorParallelisms } from './candidates.js';
@@ -52,6 +58,8 @@ interface RowTable {
   globalBatch: number | undefined;
   /** GRPO points every surface of the search shares (memory/surface.ts GrpoPoints). */
   points: GrpoPoints;
+  /** pointClass of each configuration's options (pointKeyOf). */
+  pointKeys: Map<EstimateOptions, string>;
 }
 
 function rowTable(size: number, arch: Arch, globalBatch?: number): RowTable {
@@ -75,6 +83,7 @@ function rowTable(size: number, arch: Arch, globalBatch?: number): RowTable {
     policies: policyMemo(arch),
     globalBatch,
     points: new Map(),
+    pointKeys: new Map(),
   };
 }
 
@@ -109,10 +118,24 @@ function surfaceOf(
   let surface = T.surfaces.get(key);
   if (!surface) {
     const opts = variantOptions(o, tp, pp, sh, variants[vi]!);
-    surface = memorySurface(arch, opts, {}, T.policies, T.globalBatch, T.points);
+    const pk = rollsOut(opts) ? pointKeyOf(T, o, at, vi) : undefined;
+    surface = memorySurface(arch, opts, {}, T.policies, T.globalBatch, T.points, pk);
     T.surfaces.set(key, surface);
   }
   return surface;
+}
+
+/**
+ * The GRPO points' class of variantOptions(o, tp, pp, sh, variants[vi]) as a key: `o`'s pointClass (its JSON
+ * made once per configuration, which has several layouts and variants), the layout and the variant.
+ * variantOptions writes these and fields of the engine read from `o`'s other keys, never from the vLLM
+ * server's GPU count or colocated share, so equal keys are options of equal pointClass
+ * (test/core/plan-point-keys.test.ts).
+ */
+function pointKeyOf(T: RowTable, o: EstimateOptions, at: LayoutVisit, vi: number): string {
+  let k = T.pointKeys.get(o);
+  if (k === undefined) T.pointKeys.set(o, (k = pointClass(o, {})));
+  return `${k}|${at.tp}|${at.pp}|${at.sh.zero}|${at.sh.offload}|${vi}`;
 }
 
 /** Append one row (the visited layout on engine variant `vi`), its memory read off `surface`. */
@@ -635,7 +658,13 @@ function blockerInput(
 }
 
 /** A configuration's options on one layout and engine variant (what memory and quality read). */
-const variantOptions = (o: EstimateOptions, tp: number, pp: number, sh: Sharding, v: Variant) =>
+export const variantOptions = (
+  o: EstimateOptions,
+  tp: number,
+  pp: number,
+  sh: Sharding,
+  v: Variant,
+) =>
   engineFieldsInto(
     {
       ...o,

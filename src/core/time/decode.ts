@@ -417,6 +417,7 @@ export function decodeTraffic(
   const moeIssueBytes =
     (rocmMoeIssueElements(m, o, r, k, B, expertRead) * (1 - h.experts) * wb) / o.tp;
   const pad = paddedExpertFlops(m, fw, { batch: q ? B : 0, cc: r.cc, expertRead, tp: o.tp });
+  const rate = gemmRate(q, r, t.quantFormat);
   return {
     weightGpu,
     kvGpu: kv * (1 - h.layers),
@@ -431,8 +432,9 @@ export function decodeTraffic(
     issueBytes,
     moeIssueBytes,
     paddedFlops: pad * (1 - h.experts),
-    rate: gemmRate(q, r, t.quantFormat),
-    prefillRate: blockFp8GemmRate(m.arch, o, fw, { q, ...r }, gemmRate(q, r, t.quantFormat)),
+    rate,
+    // The three fields blockFp8GemmRate reads, not a spread of every rate (a third of this function's cold time).
+    prefillRate: blockFp8GemmRate(m.arch, o, fw, { q, cc: r.cc, peak16: r.peak16 }, rate),
   };
 }
 
@@ -684,15 +686,27 @@ function moeLayersSeconds(
   return call + (triton ? fusedMoeChainSeconds(m, fw, r, layerBytes, width) : 0);
 }
 
-export function decodeStep(
+/** A decode step's seconds and the figures decodeStep's phases and bound are made of. */
+export interface StepFigures {
+  step: number;
+  /** The step's linears' and attention's seconds (stepCore), and their longer of memory and compute. */
+  sc: ReturnType<typeof stepCore>;
+  /** The tensor-parallel all-reduces' seconds. */
+  tpT: number;
+  tr: Traffic;
+}
+
+/**
+ * One decode step of the options' batch at context `ctx`, without its phases: what decodeStep reports is made
+ * from these (a speculative verify pass reads them alone: speculative.ts verifySeconds).
+ */
+export function decodeStepFigures(
   m: ModelFacts,
   o: EstimateOptions,
   t: TimeOptions,
   r: GpuRates,
-  detail = true,
-  ctx = o.seq,
-  prompt = ctx,
-): DecodeTime {
+  ctx: number,
+): StepFigures {
   const B = o.batch;
   const tp = o.tp;
   const tr = decodeTraffic(m, o, t, r, B, ctx);
@@ -707,7 +721,7 @@ export function decodeStep(
     kvBlock: o.kvBlockSize,
     unsplitLayers: unsplitTritonLayers(m, fw, t, { cc: r.cc, rows: B, tp }),
   });
-  const { core, flops } = sc;
+  const core = sc.core;
   const host = decodeHost(m, o, t, tr.q, r.smClock, tr.expertGpu / r.mem, r.cc, rocmGfx(r));
   const tpT = decodeTpSeconds(m, o, B, r);
   // Host-RAM layers run after the GPU's, at host bandwidth; the engine's per-step scheduling/sampling adds on.
@@ -738,6 +752,21 @@ export function decodeStep(
   // An overlapped scheduler's own step work, or an eager step's launches, bound the step from below.
   const loopHost = overlappedHostSeconds(m, o, t, r, loop);
   const step = Math.max(gpuT, pw.host + loopHost) + host.fixed + hostT;
+  return { step, sc, tpT, tr };
+}
+
+export function decodeStep(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  detail = true,
+  ctx = o.seq,
+  prompt = ctx,
+): DecodeTime {
+  const B = o.batch;
+  const { step, sc, tpT, tr } = decodeStepFigures(m, o, t, r, ctx);
+  const { core, flops } = sc;
   const overhead = step - core - tpT; // the host's share the GPU's work does not hide
   if (!detail)
     return {

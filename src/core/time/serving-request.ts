@@ -36,7 +36,8 @@ import {
  * https://docs.vllm.ai/en/latest/configuration/optimization.html; FrameworkProfile.prefillInDecodeStep) reads the
  * weights once for both, so a neighbour's prefill adds its work but not its own read of the weights; one that runs
  * prefills as batches of their own (SGLang, enable_mixed_chunk off) adds the whole prefill. `stall`: one neighbour's.
- * `engine`: the whole engine's options where `o` is one DP-attention rank's (its eager prefill's layout).
+ * `engine`: the whole engine's options where `o` is one DP-attention rank's (its eager prefill's layout); `step`:
+ * the decode step of `o` at its mean context, where the caller has timed it already.
  */
 export function servingTime(
   m: ModelFacts,
@@ -44,11 +45,10 @@ export function servingTime(
   t: TimeOptions,
   r: GpuRates,
   engine: EstimateOptions = o,
+  step: number = decodeStep(m, o, t, r, false, meanContextOf(o)).stepSeconds,
 ): { ttft: number; tpot: number; stall: number } {
   const prompt = promptTokensOf(o);
   const out = outputTokensOf(o);
-  const meanCtx = meanContextOf(o);
-  const step = decodeStep(m, o, t, r, false, meanCtx).stepSeconds;
   // Prefix caching: the cached share of the prompt is not prefilled again (its attention reads not counted).
   const fresh = Math.max(1, Math.round(prompt * (1 - (o.prefixCacheFraction ?? 0))));
   const tr = decodeTraffic(m, o, t, r, 1, prompt);

@@ -8,7 +8,7 @@
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { TimeOptions } from '../../schema/time.js';
 import { draftArch } from '../model/speculative.js';
-import { decodeStep, gemmRate, stepKernel } from './decode.js';
+import { decodeStep, decodeStepFigures, gemmRate, stepKernel } from './decode.js';
 import { servingTime } from './serving-request.js';
 import {
   denseFacts,
@@ -19,13 +19,9 @@ import {
   gatherSeconds,
   rankOptions,
 } from './expert-parallel.js';
-import { moeGroupOf } from '../../schema/estimate.js';
+import { meanContextOf, moeGroupOf } from '../../schema/estimate.js';
 import type { GpuRates } from './hardware.js';
-import { DECODE_PHASES, modelFacts, type ModelFacts } from './model-facts.js';
-
-const W = DECODE_PHASES.indexOf('decode-weights');
-const KV = DECODE_PHASES.indexOf('decode-kv');
-const TP = DECODE_PHASES.indexOf('tensor-parallel');
+import { modelFacts, type ModelFacts } from './model-facts.js';
 
 /** Tokens a sequence keeps per step: (1 - a^(K+1)) / (1 - a), K + 1 at a = 1 (Leviathan et al. eq. 1). */
 export function tokensPerStep(acceptance: number, k: number): number {
@@ -57,18 +53,22 @@ function verifySeconds(
   r: GpuRates,
   batch: number,
   ctx: number,
-): number {
+): { verify: number; narrow: number } {
   const k = o.specTokens ?? 0;
   const base = plain(o);
-  const wide = decodeStep(m, { ...base, batch: batch * (k + 1) }, t, r, true, ctx);
-  const narrow = decodeStep(m, { ...base, batch }, t, r, true, ctx);
+  // decodeStep's figures without its phases (its decode-weights, decode-kv and tensor-parallel phases are these).
+  const wide = decodeStepFigures(m, { ...base, batch: batch * (k + 1) }, t, r, ctx);
+  const narrow = decodeStepFigures(m, { ...base, batch }, t, r, ctx);
   // The narrow step's core is its memory read or its compute, whichever is longer (decodeStep's max).
-  const core = narrow.phases[W]! + narrow.phases[KV]!;
+  const core = narrow.sc.linear + narrow.sc.attention;
   const verifyCore = Math.max(
     core,
-    wide.flopsPerGpu / gemmRate(stepKernel(o, t, r), r, t.quantFormat),
+    wide.sc.flops / gemmRate(stepKernel(o, t, r), r, t.quantFormat),
   );
-  return narrow.stepSeconds - core - narrow.phases[TP]! + wide.phases[TP]! + verifyCore;
+  return {
+    verify: narrow.step - core - narrow.tpT + wide.tpT + verifyCore,
+    narrow: narrow.step,
+  };
 }
 
 /**
@@ -107,7 +107,7 @@ function dpVerifySeconds(
 ): number {
   const positions = batch * ((o.specTokens ?? 0) + 1) * (moeGroupOf(o) / o.tp);
   return (
-    verifySeconds(denseFacts(m), rankOptions(o), t, r, batch, ctx) +
+    verifySeconds(denseFacts(m), rankOptions(o), t, r, batch, ctx).verify +
     expertSeconds(m, o, t, r, positions, ctx).decode +
     gatherSeconds(m, o, r, positions)
   );
@@ -166,13 +166,15 @@ export function speculativeStep(
   draft: ModelFacts | null = draftFacts(m, o),
 ): SpeculativeTime {
   const k = o.specTokens ?? 0;
-  const verify = dpAttentionTimed(m, o)
-    ? dpVerifySeconds(m, o, t, r, batch, ctx)
-    : verifySeconds(m, o, t, r, batch, ctx);
+  const dp = dpAttentionTimed(m, o);
+  const v = dp ? null : verifySeconds(m, o, t, r, batch, ctx);
+  const verify = v ? v.verify : dpVerifySeconds(m, o, t, r, batch, ctx);
   const drafts = k * draftSeconds(draft, o, t, r, batch, ctx);
   const e = tokensPerStep(o.specAcceptance ?? 0, k);
   const step = verify + drafts;
-  const plainStep = plainStepSeconds(m, o, t, r, batch, ctx);
+  // Off DP attention the plain step is the verify pass's narrow step (the same options; `detail` changes no
+  // figure of stepSeconds), so it is not timed twice.
+  const plainStep = v ? v.narrow : plainStepSeconds(m, o, t, r, batch, ctx);
   return {
     stepSeconds: step,
     verifySeconds: verify,
@@ -247,12 +249,14 @@ export function speculativeServingTime(
   ctx: number,
 ): { ttft: number; tpot: number } {
   const base = plain(o);
+  // The speculative step's plain step is plainStepSeconds at (o.batch, ctx); off DP attention it is also the
+  // decode step servingTime times for `base` (ctx is meanContextOf(o), which reads no speculative field).
+  const s = speculativeStep(m, o, t, r, o.batch, ctx);
+  const plainStep = s.plainStepSeconds;
   const sv = dpAttentionTimed(m, o)
     ? dpAttentionTime(m, base, t, r, o.seq, false)
-    : servingTime(m, base, t, r);
-  const plainStep = plainStepSeconds(m, o, t, r, o.batch, ctx);
+    : servingTime(m, base, t, r, base, ctx === meanContextOf(base) ? plainStep : undefined);
   const prefill = sv.ttft - plainStep;
   const stall = sv.tpot - plainStep;
-  const s = speculativeStep(m, o, t, r, o.batch, ctx);
   return { ttft: prefill + s.stepSeconds, tpot: s.stepSeconds / s.tokensPerStep + stall };
 }
