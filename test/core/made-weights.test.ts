@@ -146,7 +146,8 @@ describe('"x fastest" of a plan on weights to make', () => {
     expect(made[0]!.choices.weightsToMake!.gpuHours).toBeGreaterThan(1);
     expect(made[0]!.time.hours).toBeLessThan(r.plans[0]!.time.hours);
     expect(r.plans[0]!.choices.weightsToMake).toBeUndefined();
-    expect(r.plans[0]!.slowdown).toBeCloseTo(1, 9);
+    // The first plan is the fastest or within a near-tie of it (a tie goes to a plan well ahead on cost).
+    expect(r.plans[0]!.slowdown).toBeLessThanOrEqual(1.01);
     for (const p of [...r.plans, ...r.front])
       expect(
         (p.slowdown * r.fastestHours!) / rankedHours(p),
