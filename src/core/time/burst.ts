@@ -31,21 +31,28 @@ export interface BurstTime {
   outputTokensPerSecond: number;
 }
 
-export function burstTime(
+/** A burst's prefill: the engine's chunk, the seconds of one whole chunk and of all of the burst's prompts. */
+export interface BurstPrefill {
+  chunk: number;
+  steps: number;
+  chunkSeconds: number;
+  seconds: number;
+}
+
+/** The prefill of `--batch` prompts in chunks of the engine's batched-token budget (undefined: no budget). */
+export function burstPrefill(
   m: ModelFacts,
   o: EstimateOptions,
   t: TimeOptions,
   r: GpuRates,
   device: GpuContext,
-): BurstTime | undefined {
+): BurstPrefill | undefined {
   const sizing = FRAMEWORKS[o.framework].server?.sizing;
   const budget = sizing?.(device.gpuCapacityBytes, o.tp, o.pp, device.gpuDeviceName).chunkTokens;
-  const N = o.batch;
-  if (budget === undefined || N <= 1) return undefined;
+  if (budget === undefined) return undefined;
   const prompt = promptTokensOf(o);
-  const out = outputTokensOf(o);
   const chunk = Math.max(prompt, budget);
-  const total = N * prompt;
+  const total = o.batch * prompt;
   const steps = Math.ceil(total / chunk);
   // One full chunk: chunk / prompt prompts of `prompt` tokens (attention over each prompt's own tokens).
   const tr = decodeTraffic(m, o, t, r, 1, prompt);
@@ -56,7 +63,23 @@ export function burstTime(
   const lastTokens = total - (steps - 1) * chunk;
   const lastSeconds =
     lastTokens >= chunk ? chunkSeconds : prefillTime(m, o, r, tr, prompt, lastTokens / prompt, t);
-  const prefillAll = (steps - 1) * chunkSeconds + lastSeconds;
+  return { chunk, steps, chunkSeconds, seconds: (steps - 1) * chunkSeconds + lastSeconds };
+}
+
+export function burstTime(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  device: GpuContext,
+): BurstTime | undefined {
+  const N = o.batch;
+  const pf = N <= 1 ? undefined : burstPrefill(m, o, t, r, device);
+  if (pf === undefined) return undefined;
+  const prompt = promptTokensOf(o);
+  const out = outputTokensOf(o);
+  const { chunk, steps, chunkSeconds } = pf;
+  const prefillAll = pf.seconds;
   // Request i (0-based) waits for the chunks up to the one that ends its prompt.
   let sum = 0;
   for (let i = 0; i < N; i++) {

@@ -11,7 +11,7 @@ import type { ModelFacts } from './model-facts.js';
 import type { GpuRates } from './hardware.js';
 import { type Interconnect, type QuantFormat, type TimeOptions } from '../../schema/time.js';
 import { decodeStep, kernelOn } from './decode.js';
-import { burstTime, type BurstTime } from './burst.js';
+import { burstPrefill, burstTime, type BurstTime } from './burst.js';
 import { poolRunning, queuedBurst, queuedLatency, queuesOnPool } from './pool-queue.js';
 import {
   defaultInterconnect,
@@ -259,10 +259,15 @@ function inferenceTime(
  * c sequences that run, the queue in the steady TTFT and in the burst. Plain decoding only (one replica, no
  * speculation or adapters).
  */
-function queuedInferenceTime(run: TimeResult, o: EstimateOptions, c: number): TimeResult {
+function queuedInferenceTime(
+  run: TimeResult,
+  o: EstimateOptions,
+  c: number,
+  prefill?: { wave: number; packed: number },
+): TimeResult {
   const lat = { ttftSeconds: run.ttftSeconds ?? 0, tpotSeconds: run.tpotSeconds ?? 0 };
   const q = queuedLatency(lat, o, c);
-  const b = queuedBurst(run.burst, lat, o, c);
+  const b = queuedBurst(run.burst, lat, o, c, prefill);
   return {
     ...run,
     ttftSeconds: round(q.ttftSeconds),
@@ -324,7 +329,11 @@ export function estimateTime(
       tensorTflops,
       gpuContext(gpu),
     );
-    return queuedInferenceTime(run, o, c);
+    // The prefill of one wave's prompts and of all of them, packed in whole chunks (time/pool-queue.ts).
+    const wave = burstPrefill(m, { ...o, batch: c }, t, r, gpuContext(gpu));
+    const packed = burstPrefill(m, o, t, r, gpuContext(gpu));
+    const prefill = wave && packed ? { wave: wave.seconds, packed: packed.seconds } : undefined;
+    return queuedInferenceTime(run, o, c, prefill);
   }
   const w = trainWork(m, o, t);
   const phases = new Float64Array(TRAIN_PHASES.length);

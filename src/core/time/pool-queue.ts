@@ -11,7 +11,7 @@
  *   Little's law a request takes B x S / c from its send to its last token: its TTFT carries (B / c - 1) x S of
  *   waiting, its TPOT is the running batch's;
  * - a burst of B sent at once runs as B / c bursts of c back to back (a finished request's slot taken by the next),
- *   at the output rate of one burst of c; the last request's first token comes after every prompt's chunks and
+ *   each at one burst of c's decode, all B prompts prefilled in whole chunks; the last request's first token comes after every prompt's chunks and
  *   the decodes of the waves before it (a pool that shrinks as --batch grows never brings it earlier).
  * The steady figures and the step are those of the c sequences that run.
  */
@@ -63,6 +63,7 @@ export function queuedBurst(
   single: { ttftSeconds: number; tpotSeconds: number },
   o: EstimateOptions,
   c: number,
+  prefill?: { wave: number; packed: number },
 ): BurstTime {
   const out = outputTokensOf(o);
   const prompt = promptTokensOf(o);
@@ -92,6 +93,21 @@ export function queuedBurst(
       ttftMeanSeconds,
       prefillSteps * chunkSeconds + (waves - 1) * decodePerWave,
     ),
-    outputTokensPerSecond: one.outputTokensPerSecond,
+    outputTokensPerSecond: (o.batch * out) / runSeconds(one, waves, wave, prefill),
   };
+}
+
+/**
+ * The run's wall time: `waves` bursts of c back to back, whose prompts the scheduler packs into whole chunks across
+ * waves (it fills each step's budget with whatever prompts wait), so the run pays the prefill of all its prompts at
+ * once (`packed`), not each wave's last partial chunk again (`wave`). A wave bound by the frontend keeps its time.
+ */
+function runSeconds(
+  one: BurstTime,
+  waves: number,
+  wave: number,
+  prefill: { wave: number; packed: number } | undefined,
+): number {
+  const frontBound = prefill === undefined || one.ttftMaxSeconds > prefill.wave * 1.001;
+  return frontBound ? waves * wave : waves * (wave - prefill.wave) + prefill.packed;
 }
