@@ -378,9 +378,8 @@ export function decodeTraffic(
   const qRead = linearRead - bf16Read - feRead;
   const dequantizes = k !== null && B > k.crossover;
   const tree = q === 'bnb' && wb < 1 ? bnbDequantSlowdown(r.cc, t.bnbTreeDequant === true) : 1;
-  // Bytes per element of the dequantized copy: the compute dtype's 2, or 4 where the captured step dequantizes
-  // bitsandbytes weights to fp32 (TimeOptions.bnbDecodeFp32), or, averaged, 4 for the routed experts' down
-  // projections alone (TimeOptions.bnbDecodeFp32MoeDown).
+  // Bytes per element of the dequantized copy: the compute dtype's 2, or 4 where the captured step dequantizes bnb
+  // weights to fp32 (TimeOptions.bnbDecodeFp32), or, averaged, the routed experts' down alone (bnbDecodeFp32MoeDown).
   const cb = copyBytes(q, t, qRead > 0 ? ((expertRead - feRead) * expertDownShare(m)) / qRead : 0);
   const linearBytes =
     (bf16Read * dense.bytes) / dense.eff +
@@ -390,12 +389,11 @@ export function decodeTraffic(
       : (qRead * wb) / eff);
   // Bytes per linear weight element as stored (prefill reads each once; host layers at this size).
   const wbStored = (bf16Read * dense.bytes + qRead * wb + feBytes) / linearRead;
-  // The cache each step reads, per GPU, from the layout the memory model stores (kv-layout.ts): the MLA
-  // latent, this rank's KV heads, a sliding window's cells, a recurrent layer's state read and written.
+  // The cache each step reads, per GPU, in the layout memory stores (kv-layout.ts; cacheTpOf: a row split keeps it all
+  // on the main GPU): the MLA latent, this rank's KV heads, a sliding window's cells, a recurrent state read and written.
   const fw = FRAMEWORKS[o.framework];
   const c = FLOAT_BYTES[floatCompute(o.compute)];
   const kvElem = kvElementBytes(fw, o.kvCacheDtype, c);
-  // The layout memory stores (cacheTpOf: a row split keeps the whole cache on the main GPU, which reads all of it).
   const kv = B * decodeCacheBytes(m.arch, fw, { c, tp: cacheTpOf(fw, o.tp), kvElem }, ctx);
   const h = hostShare(m, o);
   // The experts --n-cpu-moe moves to the host beyond whole host layers: their share of the GPU's bytes (the

@@ -259,6 +259,20 @@ function inferenceTime(
  * c sequences that run, the queue in the steady TTFT and in the burst. Plain decoding only (one replica, no
  * speculation or adapters).
  */
+/** The prefill of one wave's c prompts and of all --batch of them, packed in whole chunks (time/pool-queue.ts). */
+function queuedPrefill(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  device: GpuContext,
+  c: number,
+): { wave: number; packed: number } | undefined {
+  const wave = burstPrefill(m, { ...o, batch: c }, t, r, device);
+  const packed = burstPrefill(m, o, t, r, device);
+  return wave && packed ? { wave: wave.seconds, packed: packed.seconds } : undefined;
+}
+
 function queuedInferenceTime(
   run: TimeResult,
   o: EstimateOptions,
@@ -329,11 +343,7 @@ export function estimateTime(
       tensorTflops,
       gpuContext(gpu),
     );
-    // The prefill of one wave's prompts and of all of them, packed in whole chunks (time/pool-queue.ts).
-    const wave = burstPrefill(m, { ...o, batch: c }, t, r, gpuContext(gpu));
-    const packed = burstPrefill(m, o, t, r, gpuContext(gpu));
-    const prefill = wave && packed ? { wave: wave.seconds, packed: packed.seconds } : undefined;
-    return queuedInferenceTime(run, o, c, prefill);
+    return queuedInferenceTime(run, o, c, queuedPrefill(m, o, t, r, gpuContext(gpu), c));
   }
   const w = trainWork(m, o, t);
   const phases = new Float64Array(TRAIN_PHASES.length);
