@@ -30,7 +30,12 @@ const sm100 = (cc: number): boolean => cc >= 10 && cc < 11;
 
 /** The model-specific choices of server_args.py `_handle_model_specific_adjustments` (sglang==0.5.6), if any. */
 function modelSpecificBackend(modelType: string, cc: number): SglangAttentionBackend | undefined {
-  // GptOssForCausalLM: trtllm_mha on SM100, fa3 on SM90, triton otherwise.
+  // GptOssForCausalLM: trtllm_mha on SM100, fa3 on SM90, triton otherwise. The handler leaves --kv-cache-dtype
+  // alone: FA3 and TRT-LLM MHA store an FP8 cache (the MHA table of
+  // https://docs.sglang.io/advanced_features/attention_backend.html), Triton reads one with its k/v descales beside
+  // the sinks (TritonAttnBackend.forward_decode and forward_extend, python/sglang/srt/layers/attention/
+  // triton_backend.py @00858422264b0552a4c0a21a9949c3986d0dec97, though that table marks Triton's FP8 cache absent),
+  // and gpt_oss.py writes an FP8 cache unfused since sgl-project/sglang#9783 (its fused set_kv_buffer is bf16-only).
   if (modelType === 'gpt_oss') return sm100(cc) ? 'trtllm_mha' : hopper(cc) ? 'fa3' : 'triton';
   // Llama4: fa3, aiter, triton or trtllm_mha, never FlashInfer (its assert lists the backends it takes).
   if (modelType === 'llama4') return sm100(cc) ? 'trtllm_mha' : hopper(cc) ? 'fa3' : 'triton';

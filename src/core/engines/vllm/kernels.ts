@@ -59,5 +59,12 @@ export const VLLM_KERNELS: EngineKernels = {
   // picks its FlashInfer or Triton backend, which store fp8, fp8_e4m3 and fp8_e5m2 (vllm/v1/attention/backends/
   // flashinfer.py supported_kv_cache_dtypes); below 8.9 the cast is done in software, tested on Volta/Ampere
   // (https://github.com/vllm-project/vllm/pull/2279), and E5M2 needs no scales, so the launcher writes fp8_e5m2 there.
+  // A model with attention sinks (gpt-oss) keeps the fp8 cache: FlashAttentionBackend refuses sinks only below
+  // compute capability 9.0 (supports_combination) and on Hopper passes the sinks as s_aux beside the FP8 q/k/v
+  // descales (FlashAttentionImpl.forward, vllm/v1/attention/backends/flash_attn.py
+  // @5704f34f361c6c59a9c092c4e1e96730cc6dc14d); elsewhere TritonAttentionBackend takes sinks and fp8, fp8_e4m3 and
+  // fp8_e5m2 (supports_sink, supported_kv_cache_dtypes, triton_attn.py @63013883d93ca538eab430b4f5242916b878f618).
+  // FA3's first-request failure of vllm-project/vllm#23832 (v0.10.1) is gone by vllm-project/vllm#24916 and
+  // vllm-project/vllm#33695, which time gpt-oss with --kv-cache-dtype fp8 on H100s.
   kvFp8: { cc: 8.0, native: 'fp8', below: 'fp8_e5m2' },
 };
