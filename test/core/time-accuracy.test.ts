@@ -18,6 +18,16 @@ import { optionsFromFlags, type RawFlags } from '../../src/schema/flags.js';
 import { timeOptionsFromFlags } from '../../src/schema/time.js';
 
 const rows = throughputRows('throughput.json');
+
+/** A source's rows are exactly `ids` (`err`: their errors by id, ids sorted), none of them in sample. */
+function holdsOutOfSample(
+  source: readonly { inSample: boolean }[],
+  err: Record<string, number>,
+  ids: readonly string[],
+): void {
+  expect(Object.keys(err).sort()).toEqual(ids);
+  expect(source.every((r) => !r.inSample)).toBe(true);
+}
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
@@ -1316,12 +1326,11 @@ describe('time model on the Unsloth MoE and GRPO notebook rows', () => {
 describe('time model on the QwenLM/Qwen3#736 LoRA rows over ZeRO-3', () => {
   const err = Object.fromEntries(qwenIssueRows.map((r) => [r.id, r.error]));
   it('holds the three rows, out of sample, timed too fast and no worse than first scored', () => {
-    expect(Object.keys(err).sort()).toEqual([
+    holdsOutOfSample(qwenIssueRows, err, [
       'qwen3-736-qwen2-57b-a14b-lora-8xh100-zero3',
       'qwen3-736-qwen2-72b-lora-8xh100-zero3',
       'qwen3-736-qwen2-7b-lora-8xh100-zero3',
     ]);
-    expect(qwenIssueRows.every((r) => !r.inSample)).toBe(true);
     for (const e of Object.values(err)) expect(e).toBeGreaterThan(0);
     expect(err['qwen3-736-qwen2-7b-lora-8xh100-zero3']).toBeLessThanOrEqual(0.4);
     expect(err['qwen3-736-qwen2-72b-lora-8xh100-zero3']).toBeLessThanOrEqual(1.19);
@@ -1349,7 +1358,7 @@ describe('time model on the QwenLM/Qwen3#736 LoRA rows over ZeRO-3', () => {
 describe('time model on the Unsloth FP8 L4 and gpt-oss rollout notebook rows', () => {
   const err = Object.fromEntries(l4NotebookRows.map((r) => [r.id, r.error]));
   it('holds the seven rows, out of sample', () => {
-    expect(Object.keys(err).sort()).toEqual([
+    holdsOutOfSample(l4NotebookRows, err, [
       'unsloth-fp8grpo-llama3.2-1b-l4',
       'unsloth-fp8grpo-qwen3-8b-l4',
       'unsloth-fp8sft-llama3.2-1b-l4',
@@ -1358,7 +1367,6 @@ describe('time model on the Unsloth FP8 L4 and gpt-oss rollout notebook rows', (
       'unsloth-gptoss-grpo-20b-bf16-a100-hf',
       'unsloth-gptoss-grpo-20b-t4-hf',
     ]);
-    expect(l4NotebookRows.every((r) => !r.inSample)).toBe(true);
   });
 
   it('the L4 SFT passes and the Qwen3-8B GRPO steps within 15%', () => {
@@ -1422,14 +1430,13 @@ describe('time model on the Unsloth FP8 L4 and gpt-oss rollout notebook rows', (
 describe('time model on the PEFT MetaMathQA and packed TinyLlama rows', () => {
   const err = Object.fromEntries(peftRows.map((r) => [r.id, r.error]));
   it('holds the five rows, out of sample', () => {
-    expect(Object.keys(err).sort()).toEqual([
+    holdsOutOfSample(peftRows, err, [
       'peft-mmqa-l32-3b-l40s-full',
       'peft-mmqa-l32-3b-l40s-lora-r10-mlp',
       'peft-mmqa-l32-3b-l40s-lora-r32-qv',
       'peft-mmqa-l32-3b-l40s-lora-r64-qv',
       'unsloth-tinyllama-alpaca-t4-qlora',
     ]);
-    expect(peftRows.every((r) => !r.inSample)).toBe(true);
   });
 
   // The LoRA rows ran without AMP over fp32 adapters: PEFT's branch computes in fp32 (engines/hf/lora-path.ts
@@ -1571,7 +1578,7 @@ describe("time model on torchtitan's performance and async TP pages and the self
   ];
   const err = Object.fromEntries(all.map((r) => [r.id, r.error]));
   it('holds the fourteen rows, out of sample', () => {
-    expect(Object.keys(err).sort()).toEqual([
+    holdsOutOfSample(all, err, [
       'selfllm-grpo-dsr1-qwen3-8b-a100',
       'selfllm-grpo-phi4-14b-a100',
       'torchtitan-asynctp-h100-l31-70b-tp8',
@@ -1587,7 +1594,6 @@ describe("time model on torchtitan's performance and async TP pages and the self
       'torchtitan-perfdoc-h100-l31-405b-2d',
       'torchtitan-perfdoc-h100-l31-405b-2d-f8',
     ]);
-    expect(all.every((r) => !r.inSample)).toBe(true);
   });
 
   it('selective op AC costs about what full AC costs over no AC on the A100s, within 15%', () => {
@@ -1823,7 +1829,7 @@ describe('time model on the Qwen table, TRL GRPO notebook and 2025 PEFT rows', (
 describe('time model on the new fine-tuning and RL rows', () => {
   const err = Object.fromEntries(communityFtRows.map((r) => [r.id, r.error]));
   it('holds the eight rows, out of sample', () => {
-    expect(Object.keys(err).sort()).toEqual([
+    holdsOutOfSample(communityFtRows, err, [
       'openr1-251-grpo-qwen2.5-math-7b-8xh100-zero2',
       'scicom-q3-0.6b-ddp-4xh100',
       'scicom-q3-0.6b-ddp-4xh200',
@@ -1833,7 +1839,6 @@ describe('time model on the new fine-tuning and RL rows', () => {
       'tinyllama-readme-1.1b-16xa100-40-fsdp',
       'verilog-unsloth-l3-8b-3090-qlora',
     ]);
-    expect(communityFtRows.every((r) => !r.inSample)).toBe(true);
   });
 
   it('the packed DDP rows no further off than with the Liger gradient timed once (-30.3%, -40.2%, -26.8%)', () => {
@@ -1867,7 +1872,7 @@ describe('time model on the new fine-tuning and RL rows', () => {
 describe('time model on xtuner ZeRO-3 rows', () => {
   const err = Object.fromEntries(xtunerRows.map((r) => [r.id, r.error]));
   it('holds the seven rows, out of sample', () => {
-    expect(Object.keys(err).sort()).toEqual([
+    holdsOutOfSample(xtunerRows, err, [
       'xtuner-bench-llama2-70b-8k-32xa100-zero3',
       'xtuner-bench-llama2-7b-32k-8xa100-zero3',
       'xtuner-bench-llama2-7b-8k-8xa100-zero3',
@@ -1876,7 +1881,6 @@ describe('time model on xtuner ZeRO-3 rows', () => {
       'xtuner-l3readme-8b-8k-8xa100-zero3',
       'xtuner-mixtral-8x7b-32k-16xa100-zero3',
     ]);
-    expect(xtunerRows.every((r) => !r.inSample)).toBe(true);
   });
 
   it('the one-node rows within 17%, the multi-node rows too fast by at most 62%', () => {
@@ -1926,14 +1930,13 @@ describe('time model on VectorLM FSDP rows', () => {
 describe('time model on optimum-benchmark QLoRA rows', () => {
   const err = Object.fromEntries(optbenchRows.map((r) => [r.id, r.error]));
   it('holds the five rows, out of sample', () => {
-    expect(Object.keys(err).sort()).toEqual([
+    holdsOutOfSample(optbenchRows, err, [
       'optbench-l2-7b-qlora-fp4-4090-b1',
       'optbench-l2-7b-qlora-fp4-4090-b2',
       'optbench-l2-7b-qlora-fp4-4090-b4',
       'optbench-l2-7b-qlora-fp4-a100-b16',
       'optbench-l2-7b-qlora-fp4-a100-b4',
     ]);
-    expect(optbenchRows.every((r) => !r.inSample)).toBe(true);
   });
 
   it('the RTX 4090 rows no further off than first scored, the A100 rows within 19%', () => {
