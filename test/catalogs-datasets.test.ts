@@ -18,7 +18,7 @@ describe('catalogs/datasets', () => {
   });
 
   it("vLLM's sampler agrees with the printed totals of two runs of 1000 ShareGPT prompts", () => {
-    // vllm-project/vllm#17788 and #29217 (seed 0, Qwen tokenizers): 217,393 prompt tokens; 200,516 and 189,963 out.
+    // vllm-project/vllm#17788 and vllm-project/vllm#29217 (seed 0, Qwen tokenizers): 217,393 prompt tokens; 200,516 and 189,963 out.
     const vllm = d.samplers.vllm!;
     expect(Math.abs(vllm.meanPrompt / 217.4 - 1)).toBeLessThan(0.03);
     expect(Math.abs(vllm.meanOutput / ((200.5 + 190.0) / 2) - 1)).toBeLessThan(0.05);

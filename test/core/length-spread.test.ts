@@ -102,7 +102,7 @@ describe('the burst run step by step', () => {
   });
 
   it('a ShareGPT burst of 1000 takes longer the wider its spread, on a slot cap and on a short pool', () => {
-    // vllm-project/vllm#17788's shape (32 slots, a pool that holds them) and #29217's (a pool of about 85 at the mean).
+    // vllm-project/vllm#17788's shape (32 slots, a pool that holds them) and vllm-project/vllm#29217's (a pool of about 85 at the mean).
     for (const e of [
       linearEngine(32, 1e9, 0.023, 0.0002),
       linearEngine(256, 85 * 312, 0.03, 0.0004),
