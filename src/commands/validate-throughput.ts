@@ -136,10 +136,11 @@ function datasetBurstSeconds(
   facts: { pool: number | undefined; poolTokens?: number },
 ): number | undefined {
   if (c.dataset === undefined || facts.poolTokens === undefined) return undefined;
-  const sampler = loadDataset(c.dataset.name).samplers[c.dataset.sampler];
+  const dataset = loadDataset(c.dataset.name);
+  const sampler = dataset.samplers[c.dataset.sampler];
   if (sampler === undefined)
     throw new Error(`${c.dataset.name}: no sampler '${c.dataset.sampler}' in catalogs/datasets`);
-  const levels = loadDataset(c.dataset.name).levels;
+  const levels = dataset.levels;
   const run = {
     slots: Math.min(options.batch, c.max_num_seqs ?? options.batch),
     poolTokens: facts.poolTokens,

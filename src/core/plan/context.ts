@@ -356,10 +356,13 @@ export function limitsOf(ctx: Ctx, fastestKnown: number, keep: number): Limits {
   };
 }
 
+/** A kept candidate's value of rank key `j` (RANK_KEYS: 0 cost, 1 hours, 2 wall watts). */
+export const rankValue = (k: Kept, j: number): number =>
+  j === 0 ? k.cost : j === 1 ? rankHours(k) : k.watts;
+
 /** Objective of a kept candidate by rank position (0 = primary key). */
 function keyOf(lim: Limits, k: Kept, i: number): number {
-  const j = lim.rankIdx[i]!;
-  return j === 0 ? k.cost : j === 1 ? rankHours(k) : k.watts;
+  return rankValue(k, lim.rankIdx[i]!);
 }
 
 /**

@@ -1,6 +1,6 @@
 /** Turning kept candidates into plans: choices, hardware, memory, power, time, cost, the front and fixes. */
 import { rollsOut } from '../../schema/objectives.js';
-import { NEAR_TIE, rankHours } from './context.js';
+import { NEAR_TIE, rankHours, rankValue } from './context.js';
 import { withExpertGroup } from './expert-parallel.js';
 import { modelRepo, type Arch } from '../model/arch.js';
 import { engineOf } from '../engines/engine.js';
@@ -442,9 +442,9 @@ function fitsOnlyInsideBand(ctx: Ctx, k: Kept, options: EstimateOptions): boolea
  * plan's is.
  */
 function simplerFirstAmongTies(ctx: Ctx, ranked: Kept[]): Kept[] {
-  const key = RANK_KEYS[ctx.s.rank][0]!;
-  const key2 = RANK_KEYS[ctx.s.rank][1]!;
-  const first = (k: Kept) => (key === 0 ? k.cost : key === 1 ? rankHours(k) : k.watts);
+  const [key, key2] = RANK_KEYS[ctx.s.rank];
+  const first = (k: Kept) => rankValue(k, key!);
+  const second = (k: Kept) => rankValue(k, key2!);
   const out: Kept[] = [];
   for (let start = 0; start < ranked.length;) {
     const bound = first(ranked[start]!) * (1 + NEAR_TIE);
@@ -456,7 +456,6 @@ function simplerFirstAmongTies(ctx: Ctx, ranked: Kept[]): Kept[] {
       continue;
     }
     const window = ranked.slice(start, end);
-    const second = (k: Kept) => (key2 === 0 ? k.cost : key2 === 1 ? rankHours(k) : k.watts);
     const best2 = Math.min(...window.map(second));
     const ties = window.map((k, i) => {
       const { options } = choicesOf(ctx, k.row, k.hw);

@@ -21,7 +21,11 @@ import type { EstimateOptions } from '../../schema/estimate.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import type { AdmissionReserve } from '../memory/layout-profiles.js';
 
-/** The mean of the reserve ratio over the first `steps` decode steps of a run (its linear decay, then the floor). */
+/** The reserve ratio after `steps` decode steps: its linear decay from initRatio, then the floor. */
+export const reserveRatioAt = (r: AdmissionReserve, steps: number): number =>
+  Math.max(r.minRatio, r.initRatio - ((r.initRatio - r.minRatio) * steps) / r.decaySteps);
+
+/** The mean of reserveRatioAt over the first `steps` decode steps of a run (summed in closed form). */
 export function meanReserveRatio(r: AdmissionReserve, steps: number): number {
   const n = Math.max(1, steps);
   const falling = Math.min(n, r.decaySteps);

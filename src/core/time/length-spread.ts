@@ -25,6 +25,7 @@ import type { TimeOptions } from '../../schema/time.js';
 import { decodeStep, decodeTraffic, prefillTime } from './decode.js';
 import { frontendSeconds } from './frontend.js';
 import { gpuRates } from './hardware.js';
+import { reserveRatioAt } from './admission-reserve.js';
 import { modelFacts } from './model-facts.js';
 
 /** Prompt and output tokens at rising percent levels (a sampler of catalogs/datasets/<id>.json). */
@@ -136,10 +137,6 @@ interface Live {
   done: number;
 }
 
-/** The reserve ratio after `steps` decode steps (its linear decay to the floor, time/admission-reserve.ts). */
-const ratioAt = (r: AdmissionReserve, steps: number): number =>
-  Math.max(r.minRatio, r.initRatio - ((r.initRatio - r.minRatio) * steps) / r.decaySteps);
-
 /** The burst run step by step: admissions in order, preemptions of the last admitted, one decode step a loop. */
 export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine): SpreadBurst {
   const queue: Live[] = requests.map((r) => ({ ...r, done: 0 }));
@@ -155,7 +152,7 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
   const left = (r: Live): number =>
     e.reserve === undefined ? 1 : Math.min(r.output - r.done, e.reserve.clipTokens);
   while (next() !== undefined || running.length > 0) {
-    const ratio = e.reserve === undefined ? 0 : ratioAt(e.reserve, steps);
+    const ratio = e.reserve === undefined ? 0 : reserveRatioAt(e.reserve, steps);
     let reserved = e.reserve === undefined ? 0 : running.reduce((a, r) => a + ratio * left(r), 0);
     for (let r = next(); r !== undefined && running.length < e.slots; r = next()) {
       const held = r.prompt + r.done;
@@ -196,10 +193,10 @@ const SHUFFLES = 8;
 
 /**
  * The burst of `batch` requests spread `spread` of the way from the means to `shape`'s lengths (the mean over
- * SHUFFLES orders), never shorter than the same burst at the means. Run step by step, a slightly wider spread can finish a few steps sooner than the
- * mean's: requests of one length fill the pool in step and preempt together, and a ragged last wave packs
- * differently (list scheduling's anomaly; 1-2% at 500 requests on 16 slots and a tenth of ShareGPT's spread). The
- * spread's own cost is what this adds to the mean's.
+ * SHUFFLES orders), never shorter than the same burst at the means. Run step by step, a slightly wider spread can
+ * finish a few steps sooner than the mean's: requests of one length fill the pool in step and preempt together, and
+ * a ragged last wave packs differently (list scheduling's anomaly; 1-2% at 500 requests on 16 slots and a tenth of
+ * ShareGPT's spread). The spread's own cost is what this adds to the mean's.
  */
 export function spreadBurstSeconds(
   shape: LengthShape,
@@ -231,8 +228,8 @@ const CTX_GRAIN = 16;
 /**
  * A served burst of --batch requests whose lengths follow `shape` (scaled to the row's mean prompt and output),
  * run at most `slots` at once on a pool of `poolTokens`, as `spreadBurst` runs it: each decode step the one of the
- * batch that runs it at the running sequences' mean context, a prompt token's prefill that of a wave of `wave` mean prompts
- * (the static batch's, time/serving-request.ts staticBatchSeconds). The frontend bounds it from below as it does a
+ * batch that runs it at the running sequences' mean context, a prompt token's prefill that of a wave of `wave` mean
+ * prompts (the static batch's, time/serving-request.ts staticBatchSeconds). The frontend bounds it from below as it does a
  * static batch (time/frontend.ts).
  */
 export function spreadBatchSeconds(
