@@ -128,8 +128,12 @@ function inSampleRows(rows: readonly ThroughputRow[]): string[] {
   );
 }
 
+let rowsRead: ThroughputRow[] | undefined;
+/** The rows of `validate --throughput`, computed once a process: both pages (and their test) read them. */
+export const scoredRows = (): ThroughputRow[] => (rowsRead ??= throughputRows('throughput.json'));
+
 function throughputSection(): string[] {
-  const rows = throughputRows('throughput.json');
+  const rows = scoredRows();
   const summary = throughputSummaries(rows);
   const out = summary.filter((s) => !s.group.startsWith('in-sample:'));
   const ins = summary.filter((s) => s.group.startsWith('in-sample:'));
@@ -219,9 +223,6 @@ export function refreshKnownMisses(doc: string, rows: readonly ThroughputRow[]):
   });
   return doc.slice(0, at) + part + doc.slice(end);
 }
-
-/** The out-of-sample rows of `validate --throughput`, as both pages read them. */
-export const scoredRows = (): ThroughputRow[] => throughputRows('throughput.json');
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   writeFileSync(DOC, spliceGenerated(readFileSync(DOC, 'utf8'), accuracyTables()));
