@@ -6,7 +6,6 @@
 // before the prefill's first launch (FlashInfer's extend metadata: FrameworkProfile.prefillHostSync).
 import { describe, expect, it } from 'vitest';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
-import { EAGER_DECODE_OP_SECONDS } from '../../src/core/time/decode-host.js';
 import {
   decodeStep,
   decodeTraffic,
@@ -17,7 +16,7 @@ import { servingTime } from '../../src/core/time/serving-request.js';
 import { gpuRates } from '../../src/core/time/hardware.js';
 import { modelFacts } from '../../src/core/time/model-facts.js';
 import { OPS_PER_LAYER_COMPILED } from '../../src/core/time/train-work.js';
-import { SGLANG_MEMORY } from '../../src/core/engines/sglang/memory.js';
+import { SGLANG_EAGER_CALL_SECONDS, SGLANG_MEMORY } from '../../src/core/engines/sglang/memory.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
@@ -45,14 +44,14 @@ const setup = (model: string, framework: string, batch: number, gpu = 'b200') =>
 };
 
 describe('an eagerly launched prefill (SGLang)', () => {
-  it("counts each layer's kernels, its two all-reduces, an MoE layer's routing kernels and Qwen3's q/k norms at an eager op's price", () => {
+  it("counts each layer's kernels, its two all-reduces, an MoE layer's routing kernels and Qwen3's q/k norms at SGLang's price a call", () => {
     const { m, o } = setup('qwen3-235b-a22b', 'sglang', 1);
     expect(m.moeLayers).toBeGreaterThan(0);
     const kernels =
       m.layers * (OPS_PER_LAYER_COMPILED + 2) +
       m.moeLayers * (SGLANG_MEMORY.moeRoutingKernels ?? 0) +
       m.qkNormLayers * (SGLANG_MEMORY.qkNormKernels?.eager ?? 0);
-    expect(eagerPrefillHostSeconds(m, o)).toBeCloseTo(kernels * EAGER_DECODE_OP_SECONDS, 9);
+    expect(eagerPrefillHostSeconds(m, o)).toBeCloseTo(kernels * SGLANG_EAGER_CALL_SECONDS, 9);
   });
 
   it('is 0 for an engine that captures its prefills (vLLM)', () => {

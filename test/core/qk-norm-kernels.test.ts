@@ -4,11 +4,8 @@
 // strided q above one sequence before the attention kernel (FrameworkProfile.stridedQCopyKernels).
 import { describe, expect, it } from 'vitest';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
-import {
-  decodeHost,
-  EAGER_DECODE_OP_SECONDS,
-  graphKernelSecondsOf,
-} from '../../src/core/time/decode-host.js';
+import { decodeHost, graphKernelSecondsOf } from '../../src/core/time/decode-host.js';
+import { SGLANG_EAGER_CALL_SECONDS } from '../../src/core/engines/sglang/memory.js';
 import { eagerPrefillHostSeconds } from '../../src/core/time/decode.js';
 import { modelFacts } from '../../src/core/time/model-facts.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
@@ -52,7 +49,9 @@ describe('per-head q/k norm kernels', () => {
         'prompt-tokens': 500,
       };
       const o = withEngineDefaults(optionsFromFlags(f), f);
-      return eagerPrefillHostSeconds(modelFacts(resolveModel(model)), o) / EAGER_DECODE_OP_SECONDS;
+      return (
+        eagerPrefillHostSeconds(modelFacts(resolveModel(model)), o) / SGLANG_EAGER_CALL_SECONDS
+      );
     };
     expect(launches('qwen3-8b')).toBeCloseTo(36 * (12 + 4), 6);
     expect(launches('llama-3-8b')).toBeCloseTo(32 * (12 + 1), 6);

@@ -553,7 +553,9 @@ const FIELD_BARS = {
   // carries a TTFT outside the engine (2.7 s at 4 in flight); scored by its TPOT, -8.6%; -10.6% with the graph's
   // kernels at 3.15 µs (engines/graph-kernel.ts); -11.4% with its strided q copied before the attention kernel above
   // one sequence (engines/sglang/memory.ts stridedQCopyKernels).
-  'older kind:serving engine:sglang': { count: 1, median: 0.114, p90: 0.114 },
+  // -11.7% with its neighbours' eager prefills at SGLang's host price a call (engines/sglang/memory.ts
+  // SGLANG_EAGER_CALL_SECONDS, sgl-project/sglang#12160).
+  'older kind:serving engine:sglang': { count: 1, median: 0.117, p90: 0.117 },
   // Mixtral Q5_K_M on an A100 and an H100 with a llama.cpp of December 2023 (+96%, +141%; +55%, +91% with the
   // build's host round trip per expert slot, engines/llama-cpp/memory.ts expertIdsSyncSeconds; +34%, +66% with
   // the unfused graph's kernels; +20%, +49% with the per-slot MoE layer's own kernels, engines/llama-cpp/memory.ts
@@ -578,8 +580,10 @@ const FIELD_BARS = {
   // all-reduces fused with their norms on Blackwell (engines/sglang/memory.ts allReduceNormFusion; the B200 gpt-oss
   // rows -20.4%, -19.8%, -0.2% -> -13.8%, -13.4%, +7.3%): 18.5% / 42.6%. With the Llama-3.1-70B page's A100 read as
   // the 40GB SXM card (the cookbook's own A100 sizing of the same release and a same-engine 40GB run; the rows' notes),
-  // those six rows +1.3..+42.5% -> -5.5..+26.5%: 10.0% / 33.4%.
-  'sglang2025 kind:serving engine:sglang': { count: 20, median: 0.101, p90: 0.335 },
+  // those six rows +1.3..+42.5% -> -5.5..+26.5%: 10.0% / 33.4%. With SGLang's eager prefill launches at its own host
+  // price a call (engines/sglang/memory.ts SGLANG_EAGER_CALL_SECONDS, sgl-project/sglang#12160: 44 µs, was 21), the
+  // Qwen3-235B rows at 13-90 in flight +7.8..+37.4% -> -0.3..+28.8%: 7.8% / 20.9%.
+  'sglang2025 kind:serving engine:sglang': { count: 20, median: 0.079, p90: 0.209 },
   // vLLM 0.19.0 on A100 80GB PCIe (Qwen2.5-7B fp16, TP 1 and 2, 8-32 in flight, 100 prompts), scored before any model
   // change as first read (no prefix cache, a steady cap in flight): +4.1%, -8.9%, -42.1%, -43.0%, -17.2%, -25.9%, 21.6% /
   // 43.0%. Read again from the harness's code (the seeded prompts replayed from vLLM's prefix cache, and the closed
@@ -700,8 +704,10 @@ const FIELD_BARS = {
   // Scored before any model change, all too fast (each row's notes give its figure): DeepSeek-R1-0528 FP8 over TP 8 on
   // 8x B200 with SGLang 0.5.6.post1, one request +65.8..+66.5% (1K/1K, 1K/8K, 8K/1K), 14 in flight +38.3..+57.3%,
   // 57-92 in flight +34.8..+90.8%; DeepSeek-V3 FP8 on 8x MI300X with sglang 0.5.7, MTP (3 drafts, accept length 2.61)
-  // with DP attention at one request +701%, EP 8 with DP attention at 88 in flight (ShareGPT) +449%.
-  'dscookbook kind:serving engine:sglang': { count: 11, median: 0.658, p90: 4.49 },
+  // with DP attention at one request +701%, EP 8 with DP attention at 88 in flight (ShareGPT) +449%. With SGLang's eager
+  // prefill launches at its own host price a call (engines/sglang/memory.ts SGLANG_EAGER_CALL_SECONDS), the B200 rows at
+  // 14-92 in flight +17.7..+61.3% -> +16.5..+36.1%, the MI300X rows +11.6%, +204.5% -> +6.0%, +141.6%: 23.3% / 36.1%.
+  'dscookbook kind:serving engine:sglang': { count: 11, median: 0.233, p90: 0.361 },
   // Scored before any model change: Llama 3.1 8B BF16 -16.2%, -12.2%, -11.4%, -9.9% at 1, 2, 4, 8 tokens; Llama 3.2 1B
   // F16 -28.3%, -16.4%, -5.3% at 1, 8, 16; gpt-oss-20b -7.2%, +15.6%, +39.2%, +31.3%, +31.3%, +58.8%, +127.1% at 1-64
   // (16.3% / 39.2%). With llama.cpp's MUL_MAT_ID at a batch (per-slot reads up to 4 tokens, MMQ tiles as wide as the

@@ -14,6 +14,7 @@ import {
   SGLANG_SM90_DEEPSEEK_EXTEND,
   sglangEagerPrefillKernels,
 } from '../../src/core/engines/sglang/extend-kernels.js';
+import { SGLANG_EAGER_CALL_SECONDS } from '../../src/core/engines/sglang/memory.js';
 import { EAGER_DECODE_OP_SECONDS } from '../../src/core/time/decode-host.js';
 import { eagerPrefillHostSeconds } from '../../src/core/time/decode.js';
 import { denseFacts, rankOptions } from '../../src/core/time/expert-parallel.js';
@@ -45,25 +46,32 @@ describe("SGLang's eager DeepSeek-V3 extend forward, counted", () => {
     expect(sglangEagerPrefillKernels('qwen3_moe', 10, true)).toBeUndefined();
   });
 
-  it("charges SM100's layers, their all-reduces less the fused norms up to 2048 tokens, at an eager op's price", () => {
+  it("charges SM100's layers, their all-reduces less the fused norms up to 2048 tokens, at SGLang's price a call", () => {
     const c = SGLANG_SM100_DEEPSEEK_EXTEND;
     const layers = dense * c.dense + m.moeLayers * c.moe;
     const fused = 2 * m.layers - 1;
     expect(eagerPrefillHostSeconds(m, o, 10, 500)).toBeCloseTo(
-      (layers + 2 * m.layers - fused) * EAGER_DECODE_OP_SECONDS,
+      (layers + 2 * m.layers - fused) * SGLANG_EAGER_CALL_SECONDS,
       9,
     );
     // Above FUSE_ALLREDUCE_MAX_BATCH_SIZE each all-reduce runs apart from its norm.
     expect(eagerPrefillHostSeconds(m, o, 10, 4000)).toBeCloseTo(
-      (layers + 2 * m.layers) * EAGER_DECODE_OP_SECONDS,
+      (layers + 2 * m.layers) * SGLANG_EAGER_CALL_SECONDS,
       9,
     );
+  });
+
+  it("prices a call at sgl-project/sglang#12160's eager DeepSeek-V3 extend of one token over Hopper's count", () => {
+    // 82.6 ms over 3 x 24 + 58 x 29 calls and 122 all-reduces: 44.0 µs a call, about twice an HF eager decode op's.
+    expect(eagerPrefillHostSeconds(m, o, 9, 1)).toBeCloseTo(82.6e-3, 9);
+    expect(SGLANG_EAGER_CALL_SECONDS).toBeCloseTo(44.03e-6, 8);
+    expect(SGLANG_EAGER_CALL_SECONDS / EAGER_DECODE_OP_SECONDS).toBeGreaterThan(2);
   });
 
   it("charges Hopper's layers and both all-reduces (no fusion there)", () => {
     const c = SGLANG_SM90_DEEPSEEK_EXTEND;
     expect(eagerPrefillHostSeconds(m, o, 9, 500)).toBeCloseTo(
-      (dense * c.dense + m.moeLayers * c.moe + 2 * m.layers) * EAGER_DECODE_OP_SECONDS,
+      (dense * c.dense + m.moeLayers * c.moe + 2 * m.layers) * SGLANG_EAGER_CALL_SECONDS,
       9,
     );
   });
@@ -94,7 +102,7 @@ describe("SGLang's eager DeepSeek-V3 extend forward, counted", () => {
     expect(sglangEagerPrefillKernels('deepseek_v3', 0, true, undefined, 'gfx942')).toBe(c);
     expect(sglangEagerPrefillKernels('deepseek_v3', 0, true, undefined, 'gfx950')).toBeUndefined();
     expect(eagerPrefillHostSeconds(m, o, 0, 500, undefined, o, 'gfx942')).toBeCloseTo(
-      (dense * c.dense + m.moeLayers * c.moe + 2 * m.layers) * EAGER_DECODE_OP_SECONDS,
+      (dense * c.dense + m.moeLayers * c.moe + 2 * m.layers) * SGLANG_EAGER_CALL_SECONDS,
       9,
     );
     // DP attention at attention TP 1 with EP 8: the gathers and scatters, and the expert-id remap.
@@ -102,7 +110,7 @@ describe("SGLang's eager DeepSeek-V3 extend forward, counted", () => {
     const moe = c.moe + SGLANG_DP_ATTENTION_LAYER_CALLS + SGLANG_EP_TRITON_MOE_CALLS;
     expect(eagerPrefillHostSeconds(dp.m, dp.rank, 0, 500, undefined, dp.o, 'gfx942')).toBeCloseTo(
       (dense * (c.dense + SGLANG_DP_ATTENTION_LAYER_CALLS) + m.moeLayers * moe + 2 * m.layers) *
-        EAGER_DECODE_OP_SECONDS,
+        SGLANG_EAGER_CALL_SECONDS,
       9,
     );
     const bf16 = setup('bf16');
@@ -169,13 +177,19 @@ describe("SGLang's eager DeepSeek-V3 extend forward under DP attention, counted"
     for (const cc of [9, 10]) {
       const c = at(cc);
       expect(eagerPrefillHostSeconds(m, rank, cc, 500, undefined, o)).toBeCloseTo(
-        (dense * c.dense + m.moeLayers * c.moe + 2 * m.layers) * EAGER_DECODE_OP_SECONDS,
+        (dense * c.dense + m.moeLayers * c.moe + 2 * m.layers) * SGLANG_EAGER_CALL_SECONDS,
         9,
       );
     }
-    // Hopper, 61 layers at EP 8: 3 x 30 + 58 x 36 calls and 122 all-reduces, 48.3 ms; the rank read as TP 1 gave 36.8.
-    expect(eagerPrefillHostSeconds(m, rank, 9, 500, undefined, o)).toBeCloseTo(2300 * 21e-6, 9);
-    expect(eagerPrefillHostSeconds(m, rank, 9, 500)).toBeCloseTo(1754 * 21e-6, 9);
+    // Hopper, 61 layers at EP 8: 3 x 30 + 58 x 36 calls and 122 all-reduces, 101.3 ms; the rank read as TP 1 gave 77.2.
+    expect(eagerPrefillHostSeconds(m, rank, 9, 500, undefined, o)).toBeCloseTo(
+      2300 * SGLANG_EAGER_CALL_SECONDS,
+      9,
+    );
+    expect(eagerPrefillHostSeconds(m, rank, 9, 500)).toBeCloseTo(
+      1754 * SGLANG_EAGER_CALL_SECONDS,
+      9,
+    );
   });
 
   it("prices a rank's short prompt on H200s with the DP layout's launches (servingTime of the whole engine)", () => {
@@ -184,7 +198,7 @@ describe("SGLang's eager DeepSeek-V3 extend forward under DP attention, counted"
     const t = defaultTimeOptions(o.gpus);
     const r = gpuRates(findGpu('h200-sxm'), t);
     const gap = servingTime(m, short, t, r, o).ttft - servingTime(m, short, t, r).ttft;
-    expect(gap).toBeCloseTo((2300 - 1754) * EAGER_DECODE_OP_SECONDS, 9);
+    expect(gap).toBeCloseTo((2300 - 1754) * SGLANG_EAGER_CALL_SECONDS, 9);
   });
 
   it('reads the attention TP of the rank: a DP-attention engine at TP 2 takes the scatter of the residual', () => {
@@ -192,7 +206,7 @@ describe("SGLang's eager DeepSeek-V3 extend forward under DP attention, counted"
     const c = sglangEagerPrefillKernels('deepseek_v3', 10, true, { ...tp1, attentionTp: 2 })!;
     expect(eagerPrefillHostSeconds(m, rank, 10, 500, undefined, o)).toBeCloseTo(
       ((m.layers - m.moeLayers) * c.dense + m.moeLayers * c.moe + 2 * m.layers) *
-        EAGER_DECODE_OP_SECONDS,
+        SGLANG_EAGER_CALL_SECONDS,
       9,
     );
   });

@@ -539,6 +539,8 @@ export interface FrameworkProfile {
    * captured or compiled and take their GPU work.
    */
   eagerPrefill?: boolean;
+  /** Time: the host's price of one call of that eager forward; absent: an eager op's (EAGER_DECODE_OP_SECONDS). */
+  eagerPrefillCallSeconds?: number;
   /**
    * Time: the calls the engine's eager prefill forward issues from Python for each dense and each MoE decoder layer of
    * the config's model_type on a GPU of compute capability `cc` (`blockFp8`: block-scaled FP8 weights) laid out as

@@ -18,7 +18,8 @@ import { OPS_PER_LAYER_COMPILED } from './train-work.js';
 
 /**
  * The host's launches of one prefill forward of `tokens` tokens where the engine runs it without CUDA graphs
- * (FrameworkProfile.eagerPrefill), on a GPU of compute capability `cc`, issued from Python at an eager op's price:
+ * (FrameworkProfile.eagerPrefill), on a GPU of compute capability `cc`, issued from Python at the engine's price a call
+ * (FrameworkProfile.eagerPrefillCallSeconds) or, where it gives none, an eager op's:
  * where the engine's calls for the model's layers were counted (FrameworkProfile.eagerPrefillLayerKernels, for the
  * layout: DP attention or not, the attention's TP, the expert-parallel degree), each dense and MoE layer's, with the
  * layer's two all-reduces: over TP less the norms the engine fuses into them at that many tokens
@@ -46,11 +47,12 @@ export function eagerPrefillHostSeconds(
   const rocmBlockFp8 = gfx !== undefined && o.weights === 'fp8' && isBlockScaledFp8(m.arch);
   const blockFp8 = runsBlockFp8Path(m.arch, o, cc) || rocmBlockFp8;
   const counted = fw.eagerPrefillLayerKernels?.(m.modelType, cc, blockFp8, parallel, gfx);
-  if (counted === undefined) return eagerForwardHostSeconds(m, o, 2);
+  const call = fw.eagerPrefillCallSeconds ?? EAGER_DECODE_OP_SECONDS;
+  if (counted === undefined) return eagerForwardHostSeconds(m, o, 2, call);
   const tpReduces = o.tp > 1 ? 2 * m.layers - fusedNormKernels(m, o, cc, t, tokens) : 0;
   const allReduces = dp ? 2 * m.layers : tpReduces;
   const layers = (m.layers - m.moeLayers) * counted.dense + m.moeLayers * counted.moe;
-  return (layers + allReduces) * EAGER_DECODE_OP_SECONDS;
+  return (layers + allReduces) * call;
 }
 
 /**
@@ -95,9 +97,14 @@ export function chunkedPrefillHostSeconds(
 
 /**
  * The host's launches of one forward issued eagerly (the count eagerPrefillHostSeconds names), of `rows` tokens a layer
- * (a prefill's several, a decode step's sequences).
+ * (a prefill's several, a decode step's sequences), at `call` a launch.
  */
-function eagerForwardHostSeconds(m: ModelFacts, o: EstimateOptions, rows: number): number {
+function eagerForwardHostSeconds(
+  m: ModelFacts,
+  o: EstimateOptions,
+  rows: number,
+  call = EAGER_DECODE_OP_SECONDS,
+): number {
   const fw = FRAMEWORKS[o.framework];
   const allReduces = o.tp > 1 ? 2 : 0;
   const kernels =
@@ -105,7 +112,7 @@ function eagerForwardHostSeconds(m: ModelFacts, o: EstimateOptions, rows: number
     m.layers * allReduces +
     m.moeLayers * (fw.moeRoutingKernels ?? 0) +
     qkNormKernelCount(m, fw, 2, true);
-  return kernels * EAGER_DECODE_OP_SECONDS;
+  return kernels * call;
 }
 
 /**

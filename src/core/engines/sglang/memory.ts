@@ -16,7 +16,7 @@ import { MiB } from '../../units.js';
 import type { AdmissionReserve } from '../../memory/layout-profiles.js';
 import { SGLANG_BLOCK_FP8_LINEAR } from './block-fp8.js';
 import { sglangDecodeFeatureKernels } from './decode-kernels.js';
-import { sglangEagerPrefillKernels } from './extend-kernels.js';
+import { SGLANG_SM90_DEEPSEEK_EXTEND, sglangEagerPrefillKernels } from './extend-kernels.js';
 import { sglangGraphBatch } from './graph-batch.js';
 import { sglangAttentionBackend, sglangPrefillHostSync } from './attention-backend.js';
 import { SERVING_GRAPH_KERNEL_CYCLES, SERVING_GRAPH_KERNEL_SECONDS } from '../graph-kernel.js';
@@ -86,6 +86,12 @@ const SGLANG_ADMISSION_RESERVE: AdmissionReserve = {
   decaySteps: 600, // https://pypi.org/project/sglang/0.5.5.post1/ SGLANG_NEW_TOKEN_RATIO_DECAY_STEPS
   clipTokens: 4096, // https://pypi.org/project/sglang/0.5.5.post1/ schedule_policy.py CLIP_MAX_NEW_TOKENS
 };
+
+// The host's price of one call of the eager extend forward: sgl-project/sglang#12160's eager DeepSeek-V3 extend of one
+// new token (82.6 ms) over its calls as engines/sglang/extend-kernels.ts counts them over TP 8 on Hopper: 3 dense
+// layers, 58 MoE layers and 2 all-reduces in each of the 61.
+export const SGLANG_EAGER_CALL_SECONDS =
+  82.6e-3 / (3 * SGLANG_SM90_DEEPSEEK_EXTEND.dense + 58 * SGLANG_SM90_DEEPSEEK_EXTEND.moe + 2 * 61);
 
 export const SGLANG_MEMORY: FrameworkProfile = {
   ...SERVING_BASE,
@@ -201,6 +207,12 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // Prefill (extend) batches run eagerly: 0.5.6 captures only decode steps (cuda_graph_runner.py), its piecewise
   // graphs for extend are off by default (server_args.py enable_piecewise_cuda_graph False; sglang==0.5.6 wheel).
   eagerPrefill: true,
+  // Its eager forward's host price a call: sgl-project/sglang#12160 logs an eager DeepSeek-V3 extend forward of one new
+  // token at 82.6 ms ("forward cost"; 23.1 ms replayed as a CUDA graph, so the eager one is the host's), over the calls
+  // engines/sglang/extend-kernels.ts counts for that forward over TP 8 on Hopper (1,876; 1,871 on SM100): 44 µs, about
+  // twice an HF eager decode op's (time/decode-host.ts). The log's one cached token takes MLA's prefix path, a few calls
+  // more a layer than counted, so the price is an upper bound.
+  eagerPrefillCallSeconds: SGLANG_EAGER_CALL_SECONDS,
   // DeepSeek-V3/R1's extend forward, its calls counted layer by layer for block-FP8 weights on SM100 and Hopper, over TP
   // or DP attention, in the sglang==0.5.6.post1 wheel, and on gfx942 in the 0.5.7 wheel (engines/sglang/
   // extend-kernels.ts); other models take the graph layer's count.
