@@ -45,6 +45,7 @@ export const HF_MEMORY: FrameworkProfile = {
   // TRL v1.9.0 grpo_trainer.py _prepare_inputs generates the training batch in its `self.model.training` branch (line
   // 1569) and _generate_single_turn calls generate with no eval(); unwrap_model_for_generation (trl/models/utils.py)
   // only turns gradient checkpointing off: PEFT's nn.Dropout (peft v0.20.0 tuners/lora/layer.py line 252) stays live.
+  // PPO too: trl/experimental/ppo/ppo_trainer.py train() calls model.train() (line 639) before batch_generation.
   generatesInTrainMode: true,
   id: 'hf',
   // PEFT / TRL call transformers' enable_input_require_grads under gradient checkpointing (modeling_utils.py).
@@ -233,6 +234,7 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   // TRL v1.9.0 grpo_trainer.py _prepare_inputs generates the training batch in its `self.model.training` branch (line
   // 1569) and _generate_single_turn calls generate with no eval(); unwrap_model_for_generation (trl/models/utils.py)
   // only turns gradient checkpointing off: PEFT's nn.Dropout (peft v0.20.0 tuners/lora/layer.py line 252) stays live.
+  // PPO too: trl/experimental/ppo/ppo_trainer.py train() calls model.train() (line 639) before batch_generation.
   generatesInTrainMode: true,
   id: 'deepspeed',
   // PEFT / TRL call transformers' enable_input_require_grads under gradient checkpointing (modeling_utils.py).
