@@ -323,7 +323,8 @@ export interface TimeOptions {
   adaptersInWeightDtype?: boolean;
   /**
    * The run's LoRA dropout was above 0 where the engine's default has none (PEFT's nn.Dropout on each adapted linear's
-   * input, forward and backward: LoraPathCost.dropoutIn). No flag sets it; `validate --throughput` does for rows
+   * input, forward and backward: LoraPathCost.dropoutIn; and at each decode step of a trainer's generate in training
+   * mode: FrameworkProfile.generatesInTrainMode). No flag sets it; `validate --throughput` does for rows
    * whose run set it (their `lora_dropout`).
    */
   loraDropout?: boolean;

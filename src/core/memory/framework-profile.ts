@@ -765,6 +765,8 @@ export interface FrameworkProfile {
    * (train-work.ts LORA_OPS_PER_LINEAR).
    */
   loraForwardOps?: number;
+  /** The trainer's own generate runs in training mode, LoRA dropout live (time/objective.ts). Absent: not counted. */
+  generatesInTrainMode?: boolean;
 }
 
 // Upcast loss (HF ForCausalLMLoss `logits.float()`, torchtune/torchtitan `.float()` before cross_entropy):
