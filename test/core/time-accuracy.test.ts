@@ -249,8 +249,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (634: 620 out of sample, 14 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(634);
+  it('scores every scorable case (641: 627 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(641);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -473,8 +473,9 @@ const RATE_SWEEP_FIELD_ROW = /^(kvcached-|mushfiq-|dbmart-|crusoe-)/;
 // Three sources new to the set, each its own group, scored before any model change (docs/time-model.md "Serving rows
 // from a cloud engine shoot-out, a DeepSeek decode sweep and a workstation llama.cpp baseline"): ree2raz/inference-bench's
 // closed loops of 128-token chat requests on Modal (vLLM 0.20.1 on an A100 40GB: Qwen2.5-7B bf16 and AWQ-Marlin at 1-64 in
-// flight, Qwen3-30B-A3B AWQ-Marlin at 1 and 16; Qwen3-30B-A3B bf16 on an A100 80GB at 1 and 4; SGLang without CUDA graphs on
-// the A100 40GB; vLLM 0.8.5 and SGLang 0.4.6 on an L4 at 1 and 64), vllm-project/vllm#28992 (DeepSeek-V3.1 FP8 over TP 8 on
+// flight, Qwen3-30B-A3B AWQ-Marlin at 1 and 16; Qwen3-30B-A3B bf16 on an A100 80GB at 1 and 4; SGLang on the A100 40GB, bf16
+// without CUDA graphs and AWQ-Marlin with them; vLLM 0.8.5, SGLang 0.4.6 and llama.cpp b5540 on an L4; Qwen3-8B's ~6,500-token
+// reasoning answers one at a time on the L4, bf16 and AWQ), vllm-project/vllm#28992 (DeepSeek-V3.1 FP8 over TP 8 on
 // H200, 16 in flight of one prompt token and 100 out) and CambrianTech/continuum#1627 (Qwen3-8B Q4_K_M on one RTX 5090
 // under WSL2, llama.cpp).
 const INFBENCH_FIELD_ROW = /^infbench-/;
@@ -792,11 +793,14 @@ const FIELD_BARS = {
   // Scored before any model change and unchanged (each row's notes give its figure): ree2raz/inference-bench's vLLM rows,
   // A100 40GB vLLM 0.20.1 Qwen2.5-7B bf16 +0.9%, -8.2%, -16.0% at 1, 16, 64 in flight, AWQ-Marlin +1.7%, -19.6% at 1 and
   // 64, Qwen3-30B-A3B AWQ-Marlin -10.1%, -30.8% at 1 and 16; Qwen3-30B-A3B bf16 on an A100 80GB -11.5%, -3.6% at 1 and 4;
-  // vLLM 0.8.5 on an L4 -13.8%, -38.2% at 1 and 64 (too slow at every batch: the L4's stream rate).
-  'infbench kind:serving engine:vllm': { count: 11, median: 0.116, p90: 0.309 },
-  // Its SGLang rows, no CUDA graphs: the A100 40GB image of May 2026 +33.2%, -0.2% at 1 and 64; 0.4.6 on an L4 -13.3%,
-  // -54.2%.
-  'infbench kind:serving engine:sglang': { count: 4, median: 0.233, p90: 0.542 },
+  // vLLM 0.8.5 on an L4 -13.8%, -38.2% at 1 and 64 (too slow at every batch: the L4's stream rate); Qwen3-8B's reasoning
+  // answers at one request on the L4 (TPOT at a ~3,500-token mean context) -12.9% bf16, +6.9% AWQ run eagerly.
+  'infbench kind:serving engine:vllm': { count: 13, median: 0.116, p90: 0.309 },
+  // Its SGLang rows: without CUDA graphs, the A100 40GB image of May 2026 +33.2%, -0.2% at 1 and 64, 0.4.6 on an L4 -13.3%,
+  // -54.2%; AWQ-Marlin with graphs on the A100 -7.5%, -21.6%, +46.9% at 1, 16, 64 (its 64 slower a step than its bf16 run).
+  'infbench kind:serving engine:sglang': { count: 7, median: 0.216, p90: 0.542 },
+  // llama.cpp b5540 (unfused graph) serving Q4_K_M on the L4 with four slots: -15.2% at 1 in flight, +13.0% at 4.
+  'infbench kind:decode engine:llama.cpp': { count: 2, median: 0.141, p90: 0.152 },
   // DeepSeek-V3.1 FP8 over TP 8 on H200 (vLLM of November 2025, serial scheduler), 16 in flight: -15.8%.
   'vllm28992 kind:serving engine:vllm': { count: 1, median: 0.159, p90: 0.159 },
   // Qwen3-8B Q4_K_M on one RTX 5090 under WSL2 (llama.cpp of mid-2026), one request: -3.3%.
@@ -804,8 +808,8 @@ const FIELD_BARS = {
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 326 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack, TensorRT-LLM MoE, FP8-fault and MI355X 1k/256 c256 rows are carried', () => {
-    expect(fieldRows.length).toBe(326);
+  it('scores the 333 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack, TensorRT-LLM MoE, FP8-fault and MI355X 1k/256 c256 rows are carried', () => {
+    expect(fieldRows.length).toBe(333);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([
       'sglang8552-dsr1-nvfp4-b200-cutlass',
     ]);
@@ -986,8 +990,9 @@ const ENGINE_BARS = {
   // With AUGMXNT/speed-benchmarking's llama-server Q4_K_M row on an RTX PRO 6000 (-4.2%) and AUGMXNT/MI300-testing's two
   // llama-bench rows of a ROCm build of October 2024 on one MI300X (+48.7%, +84.7% with -fa 1), all scored before any
   // change, 85 rows, 8.7% / 27.1%. With CambrianTech/continuum#1627's Qwen3-8B Q4_K_M row on one RTX 5090 under WSL2 (-3.3%,
-  // scored before any change), 86 rows, 8.6% / 27.1%.
-  'decode engine:llama.cpp': { count: 86, median: 0.087, p90: 0.272 },
+  // scored before any change), 86 rows, 8.6% / 27.1%; with ree2raz/inference-bench's llama-server b5540 rows on an L4
+  // (-15.2%, +13.0%, scored before any change), 88 rows, 8.8% / 27.1%.
+  'decode engine:llama.cpp': { count: 88, median: 0.088, p90: 0.272 },
   // 44 rows of the earlier sources: 10.4% / 29.1% before FlashInfer's CUTLASS NVFP4 MoE call (engines/moe-call.ts),
   // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tenstorrent/tt-inference-server#356 (scored
   // before any change, +17..+147%), 48 rows, 11.7% / 43.9%; 10.4% / 26.7% with the attention layers' eager calls
@@ -1045,8 +1050,9 @@ const ENGINE_BARS = {
   // early 2025: all scored before any change), 204 rows, 10.3% / 51.7%.
   // With ree2raz/inference-bench's eleven vLLM rows (Qwen2.5-7B bf16 and AWQ-Marlin, Qwen3-30B-A3B bf16 and AWQ-Marlin on
   // A100s under 0.20.1, Qwen2.5-7B on an L4 under 0.8.5: -38.2..+1.7%) and vllm-project/vllm#28992's DeepSeek-V3.1 FP8 row
-  // on 8x H200 (-15.8%), all scored before any change, 216 rows, 10.3% / 51.1%.
-  'serving engine:vllm': { count: 216, median: 0.103, p90: 0.52 },
+  // on 8x H200 (-15.8%), all scored before any change, 216 rows, 10.3% / 51.1%; with the source's two Qwen3-8B reasoning
+  // rows on the L4 (-12.9%, +6.9%), 218 rows, 10.3% / 51.1%.
+  'serving engine:vllm': { count: 218, median: 0.103, p90: 0.52 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
@@ -1073,8 +1079,9 @@ const ENGINE_BARS = {
   // With ovg-project/kvcached's two SGLang v0.4.6.post2 rows of Llama-3.2-3B on an A100 80GB (+16.2%, +7.2%, scored
   // before any change), 65 rows, 15.2% / 65.2%.
   // With ree2raz/inference-bench's four SGLang rows of Qwen2.5-7B without CUDA graphs (an A100 40GB and an L4: -54.2..+33.2%,
-  // scored before any change), 69 rows, 12.3% / 65.2%.
-  'serving engine:sglang': { count: 69, median: 0.185, p90: 0.838 },
+  // scored before any change), 69 rows, 12.3% / 65.2%; with its three SGLang AWQ-Marlin rows on the A100 (-21.6..+46.9%),
+  // 72 rows, 12.4% / 61.3%.
+  'serving engine:sglang': { count: 72, median: 0.185, p90: 0.838 },
 } as const;
 
 describe('decode and serving accuracy per engine (out of sample)', () => {
