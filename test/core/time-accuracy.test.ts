@@ -31,7 +31,7 @@ function holdsOutOfSample(
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -249,8 +249,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (641: 627 out of sample, 14 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(641);
+  it('scores every scorable case (642: 628 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(642);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -477,10 +477,12 @@ const RATE_SWEEP_FIELD_ROW = /^(kvcached-|mushfiq-|dbmart-|crusoe-)/;
 // without CUDA graphs and AWQ-Marlin with them; vLLM 0.8.5, SGLang 0.4.6 and llama.cpp b5540 on an L4; Qwen3-8B's ~6,500-token
 // reasoning answers one at a time on the L4, bf16 and AWQ), vllm-project/vllm#28992 (DeepSeek-V3.1 FP8 over TP 8 on
 // H200, 16 in flight of one prompt token and 100 out) and CambrianTech/continuum#1627 (Qwen3-8B Q4_K_M on one RTX 5090
-// under WSL2, llama.cpp).
+// under WSL2, llama.cpp); vllm-project/vllm#23151 has its own group below.
 const INFBENCH_FIELD_ROW = /^infbench-/;
 const VLLM28992_FIELD_ROW = /^vllm28992-/;
 const CONTINUUM1627_FIELD_ROW = /^continuum1627-/;
+// vllm-project/vllm#23151: Qwen3-30B-A3B bf16 on one H100 under vLLM of August 2025, 10 in flight of 2048 in and 1024 out.
+const VLLM23151_FIELD_ROW = /^vllm23151-/;
 const eraOf = (id: string) =>
   OLDER_FIELD_ROW.test(id)
     ? 'older'
@@ -524,7 +526,9 @@ const eraOf = (id: string) =>
                                           ? 'vllm28992'
                                           : CONTINUUM1627_FIELD_ROW.test(id)
                                             ? 'continuum1627'
-                                            : 'newer';
+                                            : VLLM23151_FIELD_ROW.test(id)
+                                              ? 'vllm23151'
+                                              : 'newer';
 // The older and newer vLLM field rows at today's figures (each line's comment says how they got there).
 const OLDER_BAR = { count: 31, median: 0.099, p90: 0.23 };
 const NEWER_BAR = { count: 4, median: 0.062, p90: 0.119 };
@@ -805,11 +809,14 @@ const FIELD_BARS = {
   'vllm28992 kind:serving engine:vllm': { count: 1, median: 0.159, p90: 0.159 },
   // Qwen3-8B Q4_K_M on one RTX 5090 under WSL2 (llama.cpp of mid-2026), one request: -3.3%.
   'continuum1627 kind:decode engine:llama.cpp': { count: 1, median: 0.034, p90: 0.034 },
+  // Qwen3-30B-A3B bf16 on one H100 (vLLM of August 2025: serial scheduler, piecewise graphs), mean TPOT at 10 in flight
+  // of 2048 in and 1024 out: -12.0%.
+  'vllm23151 kind:serving engine:vllm': { count: 1, median: 0.121, p90: 0.121 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 333 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack, TensorRT-LLM MoE, FP8-fault and MI355X 1k/256 c256 rows are carried', () => {
-    expect(fieldRows.length).toBe(333);
+  it('scores the 334 scorable field rows (one in sample); the vllm-project/vllm#2542, dstack, TensorRT-LLM MoE, FP8-fault and MI355X 1k/256 c256 rows are carried', () => {
+    expect(fieldRows.length).toBe(334);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([
       'sglang8552-dsr1-nvfp4-b200-cutlass',
     ]);
@@ -1051,8 +1058,9 @@ const ENGINE_BARS = {
   // With ree2raz/inference-bench's eleven vLLM rows (Qwen2.5-7B bf16 and AWQ-Marlin, Qwen3-30B-A3B bf16 and AWQ-Marlin on
   // A100s under 0.20.1, Qwen2.5-7B on an L4 under 0.8.5: -38.2..+1.7%) and vllm-project/vllm#28992's DeepSeek-V3.1 FP8 row
   // on 8x H200 (-15.8%), all scored before any change, 216 rows, 10.3% / 51.1%; with the source's two Qwen3-8B reasoning
-  // rows on the L4 (-12.9%, +6.9%), 218 rows, 10.3% / 51.1%.
-  'serving engine:vllm': { count: 218, median: 0.103, p90: 0.52 },
+  // rows on the L4 (-12.9%, +6.9%), 218 rows, 10.3% / 51.1%; with vllm-project/vllm#23151's Qwen3-30B-A3B bf16 row on an
+  // H100 (-12.0%, scored before any change), 219 rows, 10.32% / 51.1%.
+  'serving engine:vllm': { count: 219, median: 0.104, p90: 0.52 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
@@ -1102,7 +1110,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
   // all-reduce on MI300X.
   it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 7%, p90 <= 22.8%', () => {
     const later =
-      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-)/;
+      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|vllm23151-)/;
     const s = summarizeThroughput(
       'vllm earlier',
       outOfSample.filter((r) => r.kind === 'serving' && r.engine === 'vllm' && !later.test(r.id)),
@@ -1137,7 +1145,8 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
           !PRO6000_FIELD_ROW.test(r.id) &&
           !RATE_SWEEP_FIELD_ROW.test(r.id) &&
           !INFBENCH_FIELD_ROW.test(r.id) &&
-          !VLLM28992_FIELD_ROW.test(r.id),
+          !VLLM28992_FIELD_ROW.test(r.id) &&
+          !VLLM23151_FIELD_ROW.test(r.id),
       ),
     );
     expect(s.count).toBe(51);
