@@ -221,6 +221,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.gptq_dequant === 'torch') time.gptqTorchDequant = true;
     // A vLLM build that captured decode in piecewise CUDA graphs, attention run eagerly (the case says so).
     if (c.cuda_graphs === 'piecewise') time.piecewiseGraphs = true;
+    // A build that launched every decode kernel from the host, no graph replay (the case says so).
+    if (c.cuda_graphs === 'off') time.ungraphedDecode = true;
     // A server build that parsed the chat template on every chat request (the case says so).
     if (c.chat_template_parse === 'per-request') time.chatTemplateParse = true;
     // That parse for a template other than the one the engine profile timed (the case says how it compares).

@@ -40,20 +40,27 @@ export function listModels(opts: ResolveOptions = {}): ModelEntry[] {
     .sort((a, b) => a.id.localeCompare(b.id));
 }
 
+/**
+ * Architectures made from catalog entries, by entry file and spec, checked against the file's mtime and size (as
+ * load-catalog.ts keeps its parsed files). The explorer re-plans its scenario on every knob edit, and the core keeps
+ * per-model work (model facts, the engines' LoRA adapters, the serving rows' rates) in memos keyed by the Arch
+ * object: one object per entry lets a re-plan reuse them. An Arch is read-only (those memos rely on it already).
+ */
+const ARCHS = new Map<string, { mtimeMs: number; size: number; arch: Arch }>();
+
 /** Normalized architecture for `spec`; throws UserError on anything unknown or unreadable. */
 export function resolveModel(spec: string, opts: ResolveOptions = {}): Arch {
   const dir = opts.catalogDir ?? DEFAULT_CATALOG;
   const entry = findEntry(spec, dir);
   if (entry) {
-    const arch = archOf(
-      entry.config,
-      { id: entry.id, hfId: entry.hfId },
-      join(dir, `${entry.id}.json`),
-    );
-    const note = mirrorNote(spec, entry);
-    const repo = aliasRepo(spec, entry);
-    const named = repo ? { ...arch, repo } : arch;
-    return note ? { ...named, assumptions: [note, ...(named.assumptions ?? [])] } : named;
+    const file = join(dir, `${entry.id}.json`);
+    const stamp = statSync(file, { throwIfNoEntry: false });
+    const key = `${file}\n${spec}`;
+    const hit = ARCHS.get(key);
+    if (stamp && hit && hit.mtimeMs === stamp.mtimeMs && hit.size === stamp.size) return hit.arch;
+    const arch = entryArch(spec, entry, file);
+    if (stamp) ARCHS.set(key, { mtimeMs: stamp.mtimeMs, size: stamp.size, arch });
+    return arch;
   }
   if (existsSync(spec))
     return statSync(spec).isDirectory() ? fromFolder(spec) : fromConfigFile(spec);
@@ -156,6 +163,15 @@ function catalogNames(dir: string): string[] {
 
 // ---------------------------------------------------------------------------------------------
 // Catalog
+
+/** The architecture of catalog entry `entry` (read from `file`) as `spec` names it (an alias's repository, a mirror's note). */
+function entryArch(spec: string, entry: ModelEntry, file: string): Arch {
+  const arch = archOf(entry.config, { id: entry.id, hfId: entry.hfId }, file);
+  const note = mirrorNote(spec, entry);
+  const repo = aliasRepo(spec, entry);
+  const named = repo ? { ...arch, repo } : arch;
+  return note ? { ...named, assumptions: [note, ...(named.assumptions ?? [])] } : named;
+}
 
 function catalogFiles(dir: string): string[] {
   try {

@@ -143,10 +143,12 @@ export const throughputCaseSchema = z.looseObject({
   /** How the measured build dequantized GPTQ weights: 'torch' (auto-gptq's cuda-old QuantLinear) sets TimeOptions.gptqTorchDequant. */
   gptq_dequant: z.enum(['torch']).optional(),
   /**
-   * vLLM's CUDA graphs in the measured build: 'piecewise' (the V1 default before vllm-project/vllm#25444 made decode steps replay
-   * one full graph: attention runs eagerly between the captured pieces) sets TimeOptions.piecewiseGraphs.
+   * The engine's CUDA/HIP graphs in the measured build: 'piecewise' (vLLM V1's default before vllm-project/vllm#25444 made
+   * decode steps replay one full graph: attention runs eagerly between the captured pieces) sets TimeOptions.piecewiseGraphs;
+   * 'off' (every decode kernel launched from the host: llama.cpp's HIP builds before ggml-org/llama.cpp#22254) sets
+   * TimeOptions.ungraphedDecode.
    */
-  cuda_graphs: z.enum(['piecewise']).optional(),
+  cuda_graphs: z.enum(['piecewise', 'off']).optional(),
   /**
    * How the measured server build treated the chat template: 'per-request' (vLLM v0.11's
    * resolve_chat_template_kwargs parsed its Jinja source on every chat request) sets TimeOptions.chatTemplateParse.

@@ -223,6 +223,13 @@ export interface TimeOptions {
    */
   piecewiseGraphs?: boolean;
   /**
+   * The engine build launched every kernel of its fused decode step from the host, with no CUDA or HIP graph replay
+   * (llama.cpp's HIP builds before ggml-org/llama.cpp#22254 turned GGML_HIP_GRAPHS on): each kernel boundary costs a
+   * host launch in place of a graph gap (time/decode-host.ts launchedKernelSeconds). No flag sets it; `validate
+   * --throughput` does for rows of such builds (their `cuda_graphs`).
+   */
+  ungraphedDecode?: boolean;
+  /**
    * The largest decode batch the engine build replays in CUDA graphs, in place of the engine's default
    * (FrameworkProfile.graphMaxBatch); a larger decode step runs eagerly, each kernel launched from the host. No flag
    * sets it; `validate --throughput` does for rows of builds whose limit differs (their `graph_max_batch`).
@@ -323,7 +330,8 @@ export interface TimeOptions {
   adaptersInWeightDtype?: boolean;
   /**
    * The run's LoRA dropout was above 0 where the engine's default has none (PEFT's nn.Dropout on each adapted linear's
-   * input, forward and backward: LoraPathCost.dropoutIn). No flag sets it; `validate --throughput` does for rows
+   * input, forward and backward: LoraPathCost.dropoutIn; and at each decode step of a trainer's generate in training
+   * mode: FrameworkProfile.generatesInTrainMode). No flag sets it; `validate --throughput` does for rows
    * whose run set it (their `lora_dropout`).
    */
   loraDropout?: boolean;

@@ -74,6 +74,16 @@ describe('tensor rate per card', () => {
     expect(rate('l40s')).toBeGreaterThan((2 * ((165.2 / 450) * 350 * 0.8 * 1e12)) / 0.85);
   });
 
+  it('the A10 runs its GEMMs at its measured bf16 matmul rate, above the GA10x power wall', () => {
+    // A10 (GA102, 125 TFLOPS spec with full-rate fp32 accumulation, 150 W): torch bf16 matmuls at best 56 TFLOPS
+    // (catalog gemm16MeasuredTflops, chsasank/device-benchmarks README), where the 3090's rate per watt would hold it at
+    // 35.8 TFLOPS sustained, 28.6 at the GEMM efficiency.
+    const a10 = findGpu('a10');
+    expect(a10.gemm16MeasuredTflops).toBe(56);
+    expect(rate('a10') / 1e12).toBeCloseTo(56, 6);
+    expect(rate('a10')).toBeGreaterThan((((71 / 350) * 150 * 0.8) / 0.85) * 1e12 * 1.9);
+  });
+
   it('the T4 runs its GEMMs at its power-capped continuous matmul rate, below the Titan RTX power wall', () => {
     // T4 (65 TFLOPS spec, 70 W): cuBLAS fp16 4096^3 matmuls back to back at about 24 TFLOPS, the power cap's clock
     // (https://forums.developer.nvidia.com/t/about-gpu-peak-performance/264462), 25.5 at shape factor 1 (catalog

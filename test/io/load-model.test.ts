@@ -135,6 +135,36 @@ describe('resolveModel', () => {
     expect(resolveModel('MINI', { catalogDir: dir }).id).toBe('tiny');
     expect(listModels({ catalogDir: dir }).map((m) => m.id)).toEqual(['tiny']);
   });
+
+  it('gives one object per catalog entry and spec until the entry file changes', () => {
+    // The core's per-model memos are keyed by the Arch object: a re-plan (the explorer's) reuses them.
+    expect(resolveModel('llama-2-13b')).toBe(resolveModel('llama-2-13b'));
+    expect(resolveModel('llama-2-13b')).not.toBe(resolveModel('meta-llama/Llama-2-13b-hf'));
+    const dir = join(tmp, 'catalog-stamp');
+    mkdirSync(dir);
+    const entry = (layers: number) => ({
+      id: 'tiny',
+      hfId: 'example/tiny',
+      aliases: [],
+      family: 'llama',
+      source: 'https://example.com/c.json',
+      config: {
+        model_type: 'llama',
+        hidden_size: 64,
+        intermediate_size: 128,
+        num_hidden_layers: layers,
+        num_attention_heads: 4,
+        vocab_size: 10,
+      },
+    });
+    writeFileSync(join(dir, 'tiny.json'), JSON.stringify(entry(1)));
+    const first = resolveModel('tiny', { catalogDir: dir });
+    expect(resolveModel('tiny', { catalogDir: dir })).toBe(first);
+    writeFileSync(join(dir, 'tiny.json'), JSON.stringify(entry(12)));
+    const edited = resolveModel('tiny', { catalogDir: dir });
+    expect(edited).not.toBe(first);
+    expect(paramCounts(edited).total).toBeGreaterThan(paramCounts(first).total);
+  });
 });
 
 describe('resolveModel errors (one line, naming the input)', () => {

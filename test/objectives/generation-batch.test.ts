@@ -99,6 +99,35 @@ describe('GRPO generation batch (properties)', () => {
     );
   });
 
+  it('at a fixed generation batch and split, a larger group never shortens a step', () => {
+    fc.assert(
+      fc.property(
+        archArb,
+        optsArb,
+        grpoArb,
+        fc.constantFrom(1, 2, 4, 8),
+        fc.constantFrom(1, 2, 4),
+        (arch, o, g, batch, bigger) => {
+          // 32 completions per process in micro-batches of `batch`: groups of G and of a larger G' both divide it.
+          const accum = 32 / batch;
+          const a = grpo(o, g, batch, accum);
+          const b = grpo(
+            o,
+            { ...g, generations: Math.min(32, g.generations * 2 * bigger) },
+            batch,
+            accum,
+          );
+          fc.pre(a !== null && b !== null);
+          const t1 = timeOf(arch, a, accum);
+          const t2 = timeOf(arch, b, accum);
+          expect(t2.stepSeconds).toBeGreaterThanOrEqual(t1.stepSeconds);
+          expect(rollout(t2)).toBeGreaterThanOrEqual(rollout(t1));
+        },
+      ),
+      params,
+    );
+  });
+
   it('longer completions (a longer longest completion) never shorten a step', () => {
     fc.assert(
       fc.property(

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import '../../src/core/engines/index.js';
 import { paramCounts } from '../../src/core/model/params.js';
 import { estimateObjectiveTime } from '../../src/core/time/objective.js';
+import { LORA_OPS_PER_LINEAR } from '../../src/core/time/train-work.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags, type RawFlags } from '../../src/schema/flags.js';
@@ -31,10 +32,10 @@ const base: RawFlags = {
   'lora-rank': 16,
 };
 
-function rollout(flags: RawFlags, loraForwardOps?: number): number {
+function rollout(flags: RawFlags, loraForwardOps?: number, loraDropout?: boolean): number {
   const f = { ...base, ...flags };
   const o = optionsFromFlags(f);
-  const t = { ...timeOptionsFromFlags(f, o), loraForwardOps };
+  const t = { ...timeOptionsFromFlags(f, o), loraForwardOps, loraDropout };
   return estimateObjectiveTime(arch, o, h100, t, paramCounts(arch).total).objectivePhases.rollout;
 }
 
@@ -61,6 +62,22 @@ describe('GRPO rollout by the trainer’s generate with the adapter unmerged', (
     const two = rollout({ framework: 'unsloth', 'lora-targets': 'all-linear' }, 2);
     expect(two).toBeGreaterThan(full);
     expect(two).toBeLessThan(rollout({ framework: 'unsloth', 'lora-targets': 'all-linear' }));
+  });
+
+  it("TRL generates in training mode: a run's LoRA dropout adds one kernel on each adapted linear's input", () => {
+    const t = { 'lora-targets': 'all-linear' };
+    const plain = rollout({ ...t, framework: 'hf' });
+    const dropped = rollout({ ...t, framework: 'hf' }, undefined, true);
+    expect(dropped).toBeGreaterThan(plain);
+    // PEFT's forward plus nn.Dropout's native_dropout, the same as a build counted one op more.
+    expect(dropped).toBe(rollout({ ...t, framework: 'hf' }, LORA_OPS_PER_LINEAR + 1));
+    // A vLLM rollout decodes no PEFT module; a full fine-tune has no adapter; Unsloth's profile counts none.
+    const vllm = { ...t, framework: 'hf', rollout: 'vllm-colocate' };
+    expect(rollout(vllm, undefined, true)).toBe(rollout(vllm));
+    const full = { ...t, framework: 'hf', method: 'full' };
+    expect(rollout(full, undefined, true)).toBe(rollout(full));
+    const unsloth = { ...t, framework: 'unsloth' };
+    expect(rollout(unsloth, undefined, true)).toBe(rollout(unsloth));
   });
 
   it("Unsloth's replaced LoRA forward issues fewer ops than PEFT's: a shorter rollout at the same targets", () => {

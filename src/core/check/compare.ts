@@ -24,15 +24,15 @@ import type { RunPlan } from '../../schema/measured.js';
  *   RTX 4090 (-45%, -37%, -30%), QwenLM/Qwen's GPTQ Q-LoRA at 256 tokens (+40%), BERT-large AMP on a V100 (+37%),
  *   torchtitan's MXFP8 Llama 3 8B on four GB200 (+34%), PEFT's MetaMathQA MLP LoRA on an L40S (-31%) and the
  *   Answer.AI 70B row itself; just below it LLaMA-Factory's FA2 LoRA (+29.8%).
- * - decode: 118 rows, p90 0.224 (gpt-oss-20b at 8 tokens on an RTX 3090, ggml-org/llama.cpp#20586, +22.4%). Above it
- *   llama.cpp's MMVQ at 8 columns on an RTX 3090 (ggml-org/llama.cpp#15802, +86.7%), Llama 2 7B Q4_0 tg128 on one MI300X
- *   with a HIP build of October 2024 (AUGMXNT/MI300-testing, +84.7% with -fa 1, +48.7% without), Llama 3 8B Q4_0 at 8
- *   and 16 tokens after a 32,768-token depth on an RTX 3090 (ggml-org/llama.cpp#17505, +42.9%, +40.0%), llama.cpp's
+ * - decode: 118 rows, p90 0.192 (LitGPT's StableLM-Alpha 3B bf16 decode on an A100 40GB, +19.2%). Above it Llama 3 8B
+ *   Q4_0 at 16 tokens after a 32,768-token depth on an RTX 3090 (ggml-org/llama.cpp#17505, +40.0%), llama.cpp's
  *   gpt-oss-20b tg128 rows of ggml-org/llama.cpp#16834 and ggml-org/llama.cpp#16649 on an RTX 4090 (+36.9%, +32.0%),
- *   Llama 3.2 1B F16 at one token on an RTX 3090 (-28.3%), gpt-fast's Llama 3.1 405B int8 over TP 8 (+27.5%),
- *   ggml-org/llama.cpp#17621's unfused Qwen3-30B-A3B tg128 on an RTX 5090 (-27.1%: ggml's own MoE routing kernels,
- *   engines/llama-cpp/moe-kernels.ts) and Qwen2.5 1.5B Q4_K_M at a 10,000-token context on an RTX 4090 (+23.9%); just
- *   below it LitGPT's Llama 2 70B decode (-21.5%).
+ *   Llama 3.2 1B F16 at one token on an RTX 3090 (-28.3%), gpt-fast's Llama 3.1 405B int8 over TP 8 (+28.3%),
+ *   ggml-org/llama.cpp#17621's unfused Qwen3-30B-A3B tg128 on an RTX 5090 and 4090 (-27.1%, -21.1%: ggml's own MoE
+ *   routing kernels, engines/llama-cpp/moe-kernels.ts), Qwen2.5 1.5B Q4_K_M at a 10,000-token context on an RTX 4090
+ *   (+23.9%), LitGPT's Llama 2 70B decode (-21.5%), Llama 2 7B Q4_0 tg128 with -fa 1 on one MI300X under a HIP build
+ *   without graphs (AUGMXNT/MI300-testing, +21.3%) and llama-server's gpt-oss-20b on an A100 40GB PCIe (+21.1%); just
+ *   below it ggml-org/llama.cpp#17621's unfused gpt-oss-20b tg128 on an RTX 5090 (-19.1%).
  * - serving: 269 rows, p90 0.520 (sariekr/gpu_conc's gpt-oss-20b on an H200 at one request, +52.0%; vLLM v0.9.1's
  *   --enforce-eager Qwen3-14B-AWQ on an A100 +51.9%, vllm-project/vllm#29217's ShareGPT burst on an L40S +51.7% and
  *   xinyuwei-david/david-share's Qwen3-235B-A22B at one request on 8 MI300X, vLLM 0.8.3 V0, +51.3%, just below it). The
@@ -49,7 +49,7 @@ import type { RunPlan } from '../../schema/measured.js';
  *   (-10.0%, its bf16 autocast timed at the T4's emulated bf16 matmul rate).
  * Time to first token has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.3, decode: 0.23, serving: 0.52, rl: 0.4 } as const;
+export const TIME_UNCERTAINTY = { training: 0.3, decode: 0.2, serving: 0.52, rl: 0.4 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of

@@ -534,10 +534,8 @@ export interface FrameworkProfile {
    */
   graphMaxBatch?: (capacityBytes: number, tp: number, pp: number) => number;
   /**
-   * Time: the engine runs a prefill (extend) forward without CUDA graphs, launching each kernel from Python, so a
-   * prefill takes at least the host's launches (time/graph-step.ts eagerPrefillHostSeconds). Absent: its prefills are
-   * captured or compiled and take their GPU work.
-   */
+   * Time: the engine runs a prefill (extend) forward without CUDA graphs, each kernel launched from Python, so a prefill
+   * takes at least the host's launches (time/graph-step.ts eagerPrefillHostSeconds). Absent: captured or compiled. */
   eagerPrefill?: boolean;
   /** Time: the host's price of one call of that eager forward; absent: an eager op's (EAGER_DECODE_OP_SECONDS). */
   eagerPrefillCallSeconds?: number;
@@ -767,6 +765,8 @@ export interface FrameworkProfile {
    * (train-work.ts LORA_OPS_PER_LINEAR).
    */
   loraForwardOps?: number;
+  /** The trainer's own generate runs in training mode, LoRA dropout live (time/objective.ts). Absent: not counted. */
+  generatesInTrainMode?: boolean;
 }
 
 // Upcast loss (HF ForCausalLMLoss `logits.float()`, torchtune/torchtitan `.float()` before cross_entropy):

@@ -30,10 +30,22 @@ export interface Trainable {
   saveLmHead?: boolean;
 }
 
+const JOINED = new WeakMap<readonly string[], string>();
+/**
+ * `list.join(',')`, made once per list: an options' lists are read-only once made (nothing writes into them:
+ * engines.ts engineFieldsInto shares its recipes' lists), and the memo keys below read them per call.
+ */
+export function joinedList(list: readonly string[]): string {
+  let s = JOINED.get(list);
+  if (s === undefined) JOINED.set(list, (s = list.join(',')));
+  return s;
+}
+
 const TRAINABLE = new Map<string, Trainable>();
 /** The trainable set, memoized per (method, targets): the planner asks for the same few many times. */
 export function trainableSet(o: EstimateOptions): Trainable {
-  const key = `${o.method}|${o.loraAllLinear}|${o.loraTargets.join(',')}|${o.modulesToSave?.join(',') ?? ''}`;
+  const save = o.modulesToSave === undefined ? '' : joinedList(o.modulesToSave);
+  const key = `${o.method}|${o.loraAllLinear}|${joinedList(o.loraTargets)}|${save}`;
   let t = TRAINABLE.get(key);
   if (!t) {
     t = buildTrainableSet(o);

@@ -177,9 +177,28 @@ function rowWork(
   return trainWork(ctx.facts, options, tOpts, undefined, undefined, free);
 }
 
-/** Trainable parameters of a training row, as the memory model counts them (memory/setup.ts trainableParams). */
-const trainableOf = (ctx: Ctx, f: RowFacts, o: EstimateOptions): number =>
-  trainableParams(ctx.arch, o, FRAMEWORKS[ENGINE_PROFILES[f.engine].framework], ctx.P.total);
+/**
+ * Trainable parameters of a training row, as the memory model counts them (memory/setup.ts trainableParams), once
+ * per configuration and engine variant (`memo`). trainableParams reads the method, LoRA targets, all-linear, rank,
+ * modules to save and images of the options and the engine's framework; a row's options are its configuration's
+ * with the layout's fields (GPUs, TP, PP, ZeRO, offload) and the engine's (engineFieldsInto: targets from the
+ * configuration's method and the engine's profile), so rows of one configuration and variant count alike.
+ */
+function trainableOf(
+  ctx: Ctx,
+  r: number,
+  f: RowFacts,
+  o: EstimateOptions,
+  memo: Map<number, number>,
+): number {
+  const key = ctx.rows.base[r]! * ctx.variants.length + ctx.rows.variant[r]!;
+  let n = memo.get(key);
+  if (n === undefined) {
+    const fw = FRAMEWORKS[ENGINE_PROFILES[f.engine].framework];
+    memo.set(key, (n = trainableParams(ctx.arch, o, fw, ctx.P.total)));
+  }
+  return n;
+}
 
 /** The row's timing facts (made once, on its first fitting GPU option). */
 function rowTimingOf(L: Loop, r: number, f: RowFacts): RowTiming {
@@ -229,7 +248,7 @@ function rowTimingOf(L: Loop, r: number, f: RowFacts): RowTiming {
       : null,
     ownedOverhead: overheadHours(lim.ckptBytes, saved, false),
     rentedOverhead: overheadHours(lim.ckptBytes, saved, true),
-    trainable: lim.training ? trainableOf(ctx, f, options) : 0,
+    trainable: lim.training ? trainableOf(ctx, r, f, options, L.trainables) : 0,
   });
 }
 
@@ -280,6 +299,8 @@ export interface Loop {
   policies: PolicyWorks;
   /** Training rows: the CountFreeWork of each countFreeKey met (rowWork). */
   frees: Map<number, CountFreeWork>;
+  /** Training rows: trainable parameters by configuration and engine variant (trainableOf). */
+  trainables: Map<number, number>;
 }
 
 /** A deferred row's memory (MemTable.deferred), written now into the table and its facts. */
@@ -556,6 +577,7 @@ export function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState
     },
     policies: new PolicyWorks(ctx.bases),
     frees: new Map(),
+    trainables: new Map(),
   };
   const { onProgress, pause } = ctx.input;
   const rows = ctx.rows;

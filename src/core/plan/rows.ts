@@ -5,7 +5,6 @@ import {
   ENGINE_PROFILES,
   engineFieldsInto,
   engineRejects,
-  onEngine,
   rejectsLayout,
   searchSkipsOneRank,
 } from '../engines/engines.js';
@@ -698,7 +697,8 @@ function qualityJudge(
     const k = classes[groups[bi]!]! * 64 + vi;
     let ok = cache.get(k);
     if (ok === undefined) {
-      const vo = onEngine(
+      // onEngine's options, written into the one copy made here (onEngine would copy it again).
+      const vo = engineFieldsInto(
         {
           ...bases[bi]!.options,
           optimizerInBackward: variants[vi]!.optimizerInBackward,

@@ -187,6 +187,25 @@ export function graphKernelSecondsOf(fw: FrameworkProfile, smClock: number | und
     : (fw.graphKernelSeconds ?? GRAPH_KERNEL_SECONDS);
 }
 
+// A kernel launched from the host on ROCm, outside a graph: launch plus cleanup, about 4.5 µs a kernel on an MI300X (Kog
+// AI's measurements, https://blog.kog.ai/building-a-single-kernel-latency-optimized-llm-inference-engine-on-amd-mi300x-gpus,
+// tabulated at https://dev.to/creeta/kog-hits-3k-ts-on-mi300x-no-kernel-switches-test-it-now-55dh). Other AMD cards take it.
+const ROCM_LAUNCHED_KERNEL_SECONDS = 4.5e-6; // MI300X, Kog AI
+// On CUDA kernels launched back to back take 3.8 µs each against 3.4 µs replayed from a graph, for 2.9 µs kernels
+// (https://developer.nvidia.com/blog/cuda-graphs/): 0.4 µs more GPU idle a kernel than the graph gap.
+const CUDA_LAUNCHED_KERNEL_EXTRA_SECONDS = 0.4e-6; // NVIDIA's CUDA Graphs post
+
+/**
+ * A kernel boundary of a decode step the build launches from the host, without graph replay (TimeOptions.ungraphedDecode):
+ * on an AMD GPU (`gfx` set) the ROCm launch's own cost in place of the graph gap, on NVIDIA the graph gap and the idle a
+ * launch adds to it.
+ */
+export function launchedKernelSeconds(graphKernel: number, gfx: string | undefined): number {
+  return gfx !== undefined
+    ? ROCM_LAUNCHED_KERNEL_SECONDS
+    : graphKernel + CUDA_LAUNCHED_KERNEL_EXTRA_SECONDS;
+}
+
 /**
  * The kernels a decode step's attention layers launch to prepare q beyond the layer's usual chain: per-head q and k
  * norms (FrameworkProfile.qkNormKernels) and, above one sequence, a plain layer's copy of its strided q
@@ -329,7 +348,10 @@ export function decodeHost(
   // replay: each gap grows by a launched kernel's (FrameworkProfile.tpRowSplit).
   const rowSplit = o.tp > 1 ? fw.tpRowSplit : undefined;
   const unfused = t.unfusedGraph || rowSplit ? fw.unfusedDecodeKernels : undefined;
-  const gap = graphKernel + (rowSplit?.ungraphedKernelSeconds ?? 0);
+  // A build without graph replay (TimeOptions.ungraphedDecode) pays a host launch at each boundary instead.
+  const gap = t.ungraphedDecode
+    ? launchedKernelSeconds(graphKernel, gfx)
+    : graphKernel + (rowSplit?.ungraphedKernelSeconds ?? 0);
   const quantK = unfused && q === 'gguf' ? unfused.perQuantizedLinear : 0;
   // An MoE layer's routing kernels beyond a dense MLP's (the engine's count, engines/<engine>/memory.ts).
   const routing =

@@ -5,6 +5,7 @@ import { cacheTpOf, decodeCacheBytes, kvCacheGroups, kvElementBytes } from '../m
 import { FLOAT_BYTES, ggufTensorBytes } from '../model/dtypes.js';
 import { shapeFactor } from './shape.js';
 import { dmmvTailSeconds, type MatVec } from './matvec-tail.js';
+import { mmvqColumnSeconds } from './mmvq-columns.js';
 import { bnbDequantSlowdown, copyBytes } from './bnb-dequant.js';
 import { floatExpertRead } from './float-experts.js';
 import { fusedMoeChainSeconds, moeCallLatency, moeCallSeconds } from './moe-call.js';
@@ -49,8 +50,8 @@ interface KernelFamily {
   /**
    * A mat-vec that dequantizes and dots in its threads' registers is bound by its arithmetic where the card's SMs
    * issue too few instructions for its bandwidth: weight bytes per SM cycle, and the most batch columns the kernel
-   * takes (more run another kernel). The weights' unpacking is counted once a step whatever the columns (the extra
-   * columns' dot products are not priced: no per-column figure). Absent: bandwidth only.
+   * takes (more run another kernel). The weights' unpacking is counted once a step whatever the columns; the extra
+   * columns' dot products on a GA10x card are mmvq-columns.ts's (measured growth). Absent: bandwidth only.
    */
   issue?: { bytesPerSmCycle: number; maxColumns: number };
   /**
@@ -708,7 +709,7 @@ export function decodeStepFigures(
   const B = o.batch;
   const tp = o.tp;
   const tr = decodeTraffic(m, o, t, r, B, ctx);
-  const weightT = weightSeconds(tr, r) + dmmvTail(m, o, t, r, tr);
+  const weightT = weightSeconds(tr, r) + dmmvTail(m, o, t, r, tr) + mmvqColumnSeconds(tr, r, B);
   const fw = FRAMEWORKS[o.framework];
   // The linears' kernels, then each layer's attention kernel at its backend's KV read rate (decode-attention.ts).
   const sc = stepCore(m, fw, r, tr, {

@@ -281,7 +281,8 @@ export interface RolloutShape {
   lora: boolean;
   /**
    * The trainer's own generate runs the policy's LoRA unmerged: the ops each adapted linear adds (the policy
-   * engine's loraForwardOps; TimeOptions.unmergedAdapterOps), 0 otherwise.
+   * engine's loraForwardOps, and its dropout where it generates in training mode: trainerGenerateAdapterOps;
+   * TimeOptions.unmergedAdapterOps), 0 otherwise.
    */
   peft: number;
 }
@@ -368,10 +369,7 @@ export function objectiveWork(
     chunk,
     seq: prompt + Math.ceil(completion / 2),
     lora: shared && adapter,
-    peft:
-      generatesInTrainer(o.rollout) && adapter
-        ? (t.loraForwardOps ?? FRAMEWORKS[p.framework].loraForwardOps ?? LORA_OPS_PER_LINEAR)
-        : 0,
+    peft: generatesInTrainer(o.rollout) && adapter ? trainerGenerateAdapterOps(p, t) : 0,
   });
   const rollout = grpo ? rolloutDecode(policy, rolloutShapeOf(shape.chunk)) : null;
   // vLLM's scheduler drops a finished request from the running batch, so the longest completion's last steps run
@@ -427,6 +425,20 @@ export function objectiveWork(
     tokensPerStep: (train.tokensPerStep * o.batch) / p.batch,
     critic,
   };
+}
+
+/**
+ * Ops each adapted linear adds beside its base matmul at a decode step of the trainer's own generate: the engine's
+ * LoRA forward (a measured build's count, the engine's, or PEFT's lora.Linear.forward), and, where the trainer
+ * generates in training mode with LoRA dropout set (FrameworkProfile.generatesInTrainMode; the engine's dropout or
+ * the run's, as adapter-path.ts reads it), nn.Dropout's one native_dropout kernel on each adapted linear's input
+ * (peft v0.20.0 tuners/lora/bnb.py Linear4bit.forward line 549, layer.py Linear.forward: `lora_B(lora_A(dropout(x)))`).
+ */
+function trainerGenerateAdapterOps(p: EstimateOptions, t: TimeOptions): number {
+  const fw = FRAMEWORKS[p.framework];
+  const ops = t.loraForwardOps ?? fw.loraForwardOps ?? LORA_OPS_PER_LINEAR;
+  const dropout = fw.generatesInTrainMode === true && (fw.loraDropout || t.loraDropout === true);
+  return ops + (dropout ? 1 : 0);
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   VLM_WRAPPERS,
   type ArchitectureTable,
 } from '../architectures.js';
+import { SGLANG_VERSION } from './version.js';
 
 const SGLANG_REFUSED = [
   't5',
@@ -27,8 +28,8 @@ export const SGLANG_ARCHITECTURES: ArchitectureTable = {
   name: 'SGLang 0.5.23',
   library: 'sglang',
   versions: '==0.5.23',
-  source:
-    'https://github.com/sgl-project/sglang/tree/469c63e54e7d94591617ef9590c6aa26d54dc1bb/python/sglang/srt/models',
+  // The release tag of the wheel it was read from (the 2024 commit other files cite predates these files).
+  source: `https://github.com/sgl-project/sglang/tree/v${SGLANG_VERSION}/python/sglang/srt/models`,
   // REMOTE_CODE: its model registry is keyed by architecture class (DeepseekV3ForCausalLM for Kimi K2).
   runs: [...HF_CAUSAL, ...VLM_WRAPPERS, ...REMOTE_CODE].filter((t) => !SGLANG_REFUSED.includes(t)),
   refuses: refused(

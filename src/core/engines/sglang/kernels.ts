@@ -1,6 +1,7 @@
 /** Which GPUs SGLang has kernels for (engines/kernels.ts reads it through the engine's def). */
 import { GGUF_DTYPES } from '../../../schema/estimate.js';
 import type { EngineKernels } from '../def.js';
+import { SGLANG_VERSION } from './version.js';
 
 /**
  * SGLang 0.5.23 (the PyPI wheel's python/sglang/srt/layers/quantization/), each format's get_min_capability:
@@ -36,8 +37,7 @@ export const SGLANG_KERNELS: EngineKernels = {
       ]),
     ),
   },
-  source:
-    'https://github.com/sgl-project/sglang/tree/469c63e54e7d94591617ef9590c6aa26d54dc1bb/python/sglang/srt/layers/quantization',
+  source: `https://github.com/sgl-project/sglang/tree/v${SGLANG_VERSION}/python/sglang/srt/layers/quantization`,
   // Below 7.5 the 0.5.23 wheel's load_model_utils.py raises "SGLang only supports sm75 and above."; the
   // sglang-kernel==0.4.10 it requires ships common_ops cubins for sm_80/89/90/100/120 and no PTX (the wheel's
   // sm90/ and sm100/common_ops.abi3.so fatbins), so on 7.5 its rmsnorm has no kernel image and no fallback

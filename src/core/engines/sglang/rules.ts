@@ -3,8 +3,7 @@ import type { Rule } from '../rules.js';
 import { int4CheckpointRule, mtpCheckpointRule } from '../serve-common.js';
 import { SGLANG_ARCH_RULE } from './architectures.js';
 
-/** The SGLang release serve.sh is written for (PyPI sglang 0.5.23, 2026-10; server_args.py read at 469c63e5). */
-export const SGLANG_VERSION = '0.5.23';
+export { SGLANG_VERSION } from './version.js';
 
 const heads = (x: Parameters<Rule['applies']>[0]): number =>
   x.arch.groups.find((g) => g.heads > 0)?.heads ?? 0;
