@@ -226,6 +226,12 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   s.fallbackB = Math.max(0, fbB - expertB);
 }
 
+// Passes of a micro-batch that issue ZeRO-3's all-gathers: forward and recompute under full recompute (backward finds
+// the recompute's parameters still gathered), forward and backward without (DeepSpeed's own code counted at
+// deepspeedai/DeepSpeed@v0.14.4 by scripts/measure/zero3-collectives.py: calibration/measured/zero3-collectives-cpu.json,
+// https://github.com/deepspeedai/DeepSpeed/blob/v0.14.4/deepspeed/runtime/zero/partitioned_param_coordinator.py).
+const ZERO3_GATHER_PASSES = 2;
+
 /**
  * The data-parallel group's bus bandwidth (bytes/s) and a collective's latency (s): `latency` a reduce-scatter's or
  * all-gather's, `allReduceLatency` an all-reduce's. Inside one node the measured small-message latency; a group over
@@ -259,9 +265,8 @@ function commTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const { link: dpLink, latency, allReduceLatency } = dataParallelLink(w, r);
   // ZeRO-3 gathers: prefetched one unit ahead, hidden behind that micro-batch's compute except what exceeds it. Each
   // collective holds the stream for its latency besides its bytes (NCCL's own time model: latency + bytes / bus
-  // bandwidth, tuning.cc ncclTopoGetAlgoTime at NVIDIA/nccl v2.20.5-1), in each pass that gathers.
-  const gatherPasses = w.gatherPassBytes > 0 ? w.gatherBytes / w.gatherPassBytes : 0;
-  const gatherT = w.gatherBytes / dpLink + gatherPasses * w.zeroGathers * latency;
+  // bandwidth, tuning.cc ncclTopoGetAlgoTime at NVIDIA/nccl v2.20.5-1), in the two passes that issue them.
+  const gatherT = w.gatherBytes / dpLink + ZERO3_GATHER_PASSES * w.zeroGathers * latency;
   // Under overlap_comm false ZeRO-3 reduce-scatters each full bucket on the compute stream (stage3.py
   // __reduce_and_partition_ipg_grads, DeepSpeed v0.14.4): each call's fixed NCCL latency (`latency`; NCCL's own
   // tuner prices a 4-8 KB ring all-reduce at 25.9-26.5 µs, NVIDIA/nccl#1453) sits in series with backward besides its
