@@ -22,6 +22,7 @@ import { groupedMmFallback } from './grouped-mm.js';
 import { GROUPED_MM_GROUP_SECONDS } from './grouped-mm-cost.js';
 import { pagedMigrationSeconds } from './paged-migration.js';
 import { DOUBLE_FIELD } from '../double-field.js';
+import { ringLatencyAcrossNodes, type RingCollective } from './nccl-ring.js';
 
 /** Result of one step: seconds by phase and the bound. */
 export interface StepTime {
@@ -225,11 +226,21 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   s.fallbackB = Math.max(0, fbB - expertB);
 }
 
-/** The data-parallel group's bus bandwidth (bytes/s) and a small collective's latency (s). */
+// Passes of a micro-batch that issue ZeRO-3's all-gathers: forward and recompute under full recompute (backward finds
+// the recompute's parameters still gathered), forward and backward without (DeepSpeed's own code counted at
+// deepspeedai/DeepSpeed@v0.14.4 by scripts/measure/zero3-collectives.py: calibration/measured/zero3-collectives-cpu.json,
+// https://github.com/deepspeedai/DeepSpeed/blob/v0.14.4/deepspeed/runtime/zero/partitioned_param_coordinator.py).
+const ZERO3_GATHER_PASSES = 2;
+
+/**
+ * The data-parallel group's bus bandwidth (bytes/s) and a collective's latency (s): `latency` a reduce-scatter's or
+ * all-gather's, `allReduceLatency` an all-reduce's. Inside one node the measured small-message latency; a group over
+ * several nodes adds the ring steps NCCL's tuner prices for it (nccl-ring.ts).
+ */
 export function dataParallelLink(
   w: Pick<TrainWork, 'gpus' | 'dp' | 'tp' | 'pp'>,
   r: GpuRates,
-): { link: number; latency: number } {
+): { link: number; latency: number; allReduceLatency: number } {
   const multiNode = w.gpus > r.gpusPerNode;
   const dpGroupInNode = Math.min(w.dp, Math.max(1, Math.floor(r.gpusPerNode / (w.tp * w.pp))));
   const intra = dpGroupInNode <= 2 ? r.intraPair : r.intraMany;
@@ -238,16 +249,24 @@ export function dataParallelLink(
   // together, capped by the intra-node links (nccl-tests bus bandwidth,
   // https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md; DGX A100 8x HDR ~ 180 GB/s busbw).
   const link = multiNode ? Math.min(intra, r.interNode * dpGroupInNode) : intra;
-  const latency =
-    intra === r.host || link === r.interNode ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK;
-  return { link, latency };
+  const pcie = intra === r.host || link === r.interNode;
+  const base = pcie ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK;
+  const across = (c: RingCollective) =>
+    multiNode ? ringLatencyAcrossNodes(c, w.dp, dpGroupInNode, !pcie) : 0;
+  return {
+    link,
+    latency: base + across('scatter'),
+    allReduceLatency: base + across('all-reduce'),
+  };
 }
 
 /** Communication and host transfers of a step, and what of them compute does not hide. */
 function commTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
-  const { link: dpLink, latency } = dataParallelLink(w, r);
-  // ZeRO-3 gathers: prefetched one unit ahead, hidden behind that micro-batch's compute except what exceeds it.
-  const gatherT = w.gatherBytes / dpLink;
+  const { link: dpLink, latency, allReduceLatency } = dataParallelLink(w, r);
+  // ZeRO-3 gathers: prefetched one unit ahead, hidden behind that micro-batch's compute except what exceeds it. Each
+  // collective holds the stream for its latency besides its bytes (NCCL's own time model: latency + bytes / bus
+  // bandwidth, tuning.cc ncclTopoGetAlgoTime at NVIDIA/nccl v2.20.5-1), in the two passes that issue them.
+  const gatherT = w.gatherBytes / dpLink + ZERO3_GATHER_PASSES * w.zeroGathers * latency;
   // Under overlap_comm false ZeRO-3 reduce-scatters each full bucket on the compute stream (stage3.py
   // __reduce_and_partition_ipg_grads, DeepSpeed v0.14.4): each call's fixed NCCL latency (`latency`; NCCL's own
   // tuner prices a 4-8 KB ring all-reduce at 25.9-26.5 µs, NVIDIA/nccl#1453) sits in series with backward besides its
@@ -273,7 +292,7 @@ function commTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
     w.gradReduceBytes > 0 && !w.gradReducePerMicro
       ? Math.max(0, stepComm - s.bwd) +
         Math.min(stepComm, LAST_BUCKET_BYTES / dpLink) +
-        latency +
+        allReduceLatency +
         Math.min(stepComm, s.bwd) * NCCL_SM_SHARE
       : 0;
   const tpLink = w.tp > r.gpusPerNode ? r.interNode : w.tp <= 2 ? r.intraPair : r.intraMany;
@@ -318,7 +337,8 @@ function offloadExposed(w: TrainWork, r: GpuRates, s: StepTimes): number {
 export function forwardFetchSeconds(w: TrainWork, r: GpuRates, forward: number): number {
   if (w.gatherPassBytes === 0 && w.offloadParamPassBytes === 0) return 0;
   const fwd = forward / w.microBatches;
-  const g = w.gatherPassBytes / dataParallelLink(w, r).link;
+  const { link, latency } = dataParallelLink(w, r);
+  const g = w.gatherPassBytes / link + w.zeroGathers * latency;
   const gather = g > 0 ? g / w.layers + Math.max(0, g - fwd) + Math.min(g, fwd) * NCCL_SM_SHARE : 0;
   const c = w.offloadParamPassBytes / r.host;
   const copy = c > 0 ? c / w.layers + Math.max(0, c - fwd) : 0;

@@ -53,6 +53,7 @@ export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
   gradReducePerMicro: false,
   serialComm: false,
   zeroReduces: DOUBLE_FIELD,
+  zeroGathers: DOUBLE_FIELD,
   paramGatherAfterStep: DOUBLE_FIELD,
   offloadBytes: DOUBLE_FIELD,
   offloadParamPassBytes: DOUBLE_FIELD,

@@ -65,6 +65,8 @@ export interface TrainWork {
   serialComm: boolean;
   /** ZeRO-3's gradient reduce-scatters per micro-batch on this rank: one per full bucket (0 on one rank). */
   zeroReduces: number;
+  /** ZeRO-3's all-gather collectives in one pass over this rank's layers (zero-collectives.ts; 0 on one rank). */
+  zeroGathers: number;
   gatherBytes: number; // per micro-batch per GPU on the wire (ZeRO-3)
   /** Of them, one pass's (forward, backward or recompute): what a further forward of the model gathers. */
   gatherPassBytes: number;

@@ -5,6 +5,7 @@ import { isFloatDtype } from '../model/dtypes.js';
 import { offloadSizes, offloadWork, type OffloadSizes } from './offload-work.js';
 import { gradReduceElementBytes } from '../memory/trainable-width.js';
 import { zeroHookCounts, zeroHookOpsAt, type ZeroHookCounts } from './zero-hooks.js';
+import { gatherCalls } from './zero-collectives.js';
 import { ligerChunkRows } from '../kernels/liger.js';
 import { shapeFactor } from './shape.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
@@ -575,6 +576,7 @@ export function trainWork(
     gradReducePerMicro: nw.gradReducePerMicro,
     serialComm: t.serialComm === true && o.zero >= 2,
     zeroReduces: w.dp > 1 ? (shared.zh?.host3?.reduces ?? 0) : 0,
+    zeroGathers: w.dp > 1 ? gatherCalls(shared.zh?.host3?.gathers) : 0,
     paramGatherAfterStep: nw.paramGatherAfterStep,
     offloadBytes: nw.offloadBytes,
     offloadParamPassBytes: nw.offloadParamPassBytes,

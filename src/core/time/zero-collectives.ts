@@ -183,3 +183,8 @@ export function noGathers(): GatherCollectives {
     coalesced: { outside: { groups: 0, params: 0 }, loop: { groups: 0, params: 0 } },
   };
 }
+
+/** The all-gather collectives of one pass, outside a per-expert loop and in it (0 where none is counted). */
+export function gatherCalls(g: GatherCollectives | undefined): number {
+  return g === undefined ? 0 : g.outside + g.loop;
+}
