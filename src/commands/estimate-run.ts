@@ -2,7 +2,7 @@
 import { buildEstimate } from '../core/estimate.js';
 import type { FromMapping } from '../core/from/common.js';
 // Direct module: the engines/ entry would load every launcher.
-import { engineRefusal, withEngineDefaults } from '../core/engines/defaults.js';
+import { engineRefusal, unaskedFallbacks, withEngineDefaults } from '../core/engines/defaults.js';
 import { engineOf } from '../core/engines/engine.js';
 import {
   attentionNote,
@@ -62,6 +62,8 @@ export function runEstimate(
   const time = timeOptionsFromFlags(flags, options, gpu?.boardPowerW);
   const arch = typeof model === 'string' ? resolveModel(model) : model;
   const notes = [...(arch.assumptions ?? []), ...imagesInto(arch, options, flags)];
+  // An option the engine's library does not run, taken by default rather than asked for: what it runs instead.
+  notes.push(...unaskedFallbacks(arch, options, flags));
   notes.push(...estimateChecks(arch, options, flags, gpu));
   const shipped = nativeWeights(arch);
   // Serving engines load a checkpoint as it ships; the contract's --weights default stays bf16, so say so.

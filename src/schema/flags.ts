@@ -376,7 +376,7 @@ function checkObjective(o: EstimateOptions): void {
 
 /**
  * TRL v1.9.0 grpo_config.py __post_init__ raises unless the generation batch (per_device_train_batch_size x
- * processes x steps_per_generation) holds whole groups of num_generations.
+ * processes x steps_per_generation) holds whole groups of num_generations (grpo_config.py:1110 at v1.9.0).
  */
 function generationBatchCheck(o: EstimateOptions): void {
   const n = o.generations ?? GRPO_GENERATIONS;
@@ -387,7 +387,7 @@ function generationBatchCheck(o: EstimateOptions): void {
     throw new FlagError(
       'generations',
       n,
-      `a divisor of the generation batch --batch ${o.batch} x ${dp} trainer process${dp === 1 ? '' : 'es'} x --grad-accum ${spg} = ${g} (TRL GRPOConfig raises otherwise)`,
+      `a divisor of the generation batch --batch ${o.batch} x ${dp} trainer process${dp === 1 ? '' : 'es'} x --grad-accum ${spg} = ${g} (TRL raises otherwise: "generation_batch_size must be divisible by num_generations", https://github.com/huggingface/trl/blob/v1.9.0/trl/trainer/grpo_config.py#L1110)`,
     );
 }
 

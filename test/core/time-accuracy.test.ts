@@ -263,8 +263,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (657: 643 out of sample, 14 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(657);
+  it('scores every scorable case (658: 644 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(658);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -1787,14 +1787,24 @@ describe('time model on the blog, GB200 torchtitan and universal-llm-trainer row
 // comment), scored before any model change: -21.2%, too slow; -21.4% once each ZeRO-3 reduce-scatter that
 // overlap_comm false puts on the compute stream pays its fixed latency (593 a micro-batch). ms-swift packs with varlen
 // FlashAttention, so attention runs per packed sample; the contract times causal attention over the whole 16K bin.
-describe("time model on ms-swift's example-script row", () => {
-  it('is scored out of sample, too slow and within a point of its first score', () => {
+// The flash-attention-3 script's FA2 figure on four H20 (catalogs/gpus/h20.json), scored once the card had its entry:
+// -42.0%, too slow (the linear layers alone at 76% of the H20's capped 148 TFLOPS).
+describe("time model on ms-swift's example-script rows", () => {
+  it('are scored out of sample, too slow and within a point of their first scores', () => {
     const swift = rows.filter((r) => SWIFT_EXAMPLE_ROW.test(r.id));
-    expect(swift.map((r) => r.id)).toEqual(['msswift-liger-qwen2.5-7b-full-zero3-4xa100-16k']);
-    const r = swift[0]!;
-    expect(r.inSample).toBe(false);
-    expect(r.error).toBeLessThan(0);
-    expect(r.error).toBeGreaterThanOrEqual(-0.222);
+    expect(swift.map((r) => r.id).sort()).toEqual([
+      'msswift-fa2-qwen2.5-7b-full-zero3-4xh20-16k',
+      'msswift-liger-qwen2.5-7b-full-zero3-4xa100-16k',
+    ]);
+    const first: Record<string, number> = {
+      'msswift-fa2-qwen2.5-7b-full-zero3-4xh20-16k': -0.43,
+      'msswift-liger-qwen2.5-7b-full-zero3-4xa100-16k': -0.222,
+    };
+    for (const r of swift) {
+      expect(r.inSample, r.id).toBe(false);
+      expect(r.error, r.id).toBeLessThan(0);
+      expect(r.error, r.id).toBeGreaterThanOrEqual(first[r.id]!);
+    }
   });
 });
 

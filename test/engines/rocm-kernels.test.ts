@@ -25,6 +25,11 @@ describe('serving formats on ROCm', () => {
     const mx = kernelRefusal('sglang', 'mxfp4', 'gfx942')!;
     expect(mx).toMatch(/sglang has no mxfp4 kernel for gfx942/);
     expect(mx).toMatch(/MI355X \(gfx950\)/);
+    // The refusal quotes the engine's own: Mxfp4Config.from_config raises on HIP below gfx950 (0.5.23 wheel).
+    expect(mx).toMatch(
+      /not support mxfp4 computation.*sglang\/0\.5\.23\/ wheel, sglang\/srt\/layers\/quantization\/mxfp4\.py:324-333/,
+    );
+    expect(kernelRefusal('sglang', 'int8', 'gfx942')).not.toMatch(/mxfp4\.py/);
     expect(kernelRefusal('sglang', 'nvfp4', 'gfx950')).toMatch(/no nvfp4 kernel/);
     expect(kernelRefusal('sglang', 'nvfp4', 'gfx942')).toBeNull(); // Petit (petit.py)
     // AWQ through the wheel's Triton dequantize on HIP (hardware_backend/gpu/quantization/awq_kernels.py).

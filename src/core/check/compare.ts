@@ -14,38 +14,41 @@ import type { RunPlan } from '../../schema/measured.js';
  * kind:rl; nearest-rank p90), rounded up to 0.01. test/check/time-band.test.ts fails when a band is below its p90 or
  * 0.02 or more above it, so a change that moves a p90 moves its band. How each band got here: CHANGELOG.md.
  * Where each p90 stands on the shipped set (error = estimate / run - 1 in speed; + is a plan faster than its run):
- * - training: 192 rows, p90 0.299 (Answer.AI's FSDP QLoRA of a 70B on four A5000, -29.9%). The largest above it are
- *   ZeRO-3 and FSDP fine-tunes over several GPUs (ms-swift's Qwen3-30B-A3B on 16 A800 +125%, QwenLM/Qwen3#736's Qwen2
- *   72B and 7B LoRA on 8 H100 +119%, +39%, axolotl's Llama 4 Scout QLoRA on 4 H100 +116%, deepspeedai/DeepSpeed#3901's
- *   offloaded Falcon-7B on 8 A100 40GB +70%, xtuner's ZeRO-3 Llama 2 70B on 32 A100, Mixtral-8x7B and Llama 3 8B on
- *   16 across nodes over an unstated network +61%, +56%, +27%, ms-swift's Qwen1.5-MoE on 8 A800 +30%, +34%), Scicom's
- *   packed Qwen3-1.7B full fine-tune on one H100 (+48%) and Qwen3-0.6B over DDP on 4 H100 and 4 H200 (-40%, -30%:
- *   per-document attention timed over whole rows), optimum-benchmark's fp4 QLoRA of Llama-2-7B at 256 tokens on an
- *   RTX 4090 (-45%, -37%, -30%), QwenLM/Qwen's GPTQ Q-LoRA at 256 tokens (+40%), BERT-large AMP on a V100 (+37%),
- *   torchtitan's MXFP8 Llama 3 8B on four GB200 (+34%), PEFT's MetaMathQA MLP LoRA on an L40S (-31%) and the
- *   Answer.AI 70B row itself; just below it LLaMA-Factory's FA2 LoRA (+29.8%).
- * - decode: 118 rows, p90 0.192 (LitGPT's StableLM-Alpha 3B bf16 decode on an A100 40GB, +19.2%). Above it Llama 3 8B
- *   Q4_0 at 16 tokens after a 32,768-token depth on an RTX 3090 (ggml-org/llama.cpp#17505, +40.0%), llama.cpp's
- *   gpt-oss-20b tg128 rows of ggml-org/llama.cpp#16834 and ggml-org/llama.cpp#16649 on an RTX 4090 (+36.9%, +32.0%),
- *   Llama 3.2 1B F16 at one token on an RTX 3090 (-28.3%), gpt-fast's Llama 3.1 405B int8 over TP 8 (+28.3%),
+ * - training: 208 rows, p90 0.298 (LLaMA-Factory's FA2 LoRA of Llama-2-7B, +29.8%; ms-swift's Qwen1.5-MoE ZeRO-2 on 8
+ *   A800, +29.4%, just below it). The largest above it are ZeRO-3 and FSDP fine-tunes over several GPUs (ms-swift's
+ *   Qwen3-30B-A3B on 16 A800 +122%, QwenLM/Qwen3#736's Qwen2 72B and 7B LoRA on 8 H100 +118%, +39%, axolotl's Llama 4
+ *   Scout QLoRA on 4 H100 +117%, deepspeedai/DeepSpeed#3901's offloaded Falcon-7B on 8 A100 40GB +70%, xtuner's ZeRO-3
+ *   Llama 2 70B on 32 A100 and Mixtral-8x7B on 16 across nodes over an unstated network +61%, +56%), Scicom's packed
+ *   Qwen3-1.7B full fine-tune on one H100 (+48%) and Qwen3-0.6B over DDP on 4 H100 and 4 H200 (-40%, -30%: per-document
+ *   attention timed over whole rows), optimum-benchmark's fp4 QLoRA of Llama-2-7B at 256 tokens on an RTX 4090 (-45%,
+ *   -37%, -30%), ms-swift's packed 16K Qwen2.5-7B over ZeRO-3 on four H20 (-42%: the capped card's GEMMs held at a
+ *   flagship's efficiency), QwenLM/Qwen's GPTQ Q-LoRA at 256 tokens (+40%), BERT-large AMP on a V100 (+37%),
+ *   torchtitan's MXFP8 Llama 3 8B on four GB200 (+34%), LLaMA-Factory's QLoRA at 16,384 tokens on an A100 40GB (-31%),
+ *   PEFT's MetaMathQA MLP LoRA on an L40S (-31%) and Answer.AI's FSDP QLoRA of a 70B on four A5000 (-29.9%).
+ * - decode: 121 rows, p90 0.191 (ggml-org/llama.cpp#17621's unfused gpt-oss-20b tg128 on an RTX 5090, -19.1%). Above it
+ *   Llama 3 8B Q4_0 at 16 tokens after a 32,768-token depth on an RTX 3090 (ggml-org/llama.cpp#17505, +40.0%),
+ *   llama.cpp's gpt-oss-20b tg128 rows of ggml-org/llama.cpp#16834 and ggml-org/llama.cpp#16649 on an RTX 4090 (+36.9%,
+ *   +32.0%), Llama 3.2 1B F16 at one token on an RTX 3090 (-28.3%), gpt-fast's Llama 3.1 405B int8 over TP 8 (+28.3%),
  *   ggml-org/llama.cpp#17621's unfused Qwen3-30B-A3B tg128 on an RTX 5090 and 4090 (-27.1%, -21.1%: ggml's own MoE
  *   routing kernels, engines/llama-cpp/moe-kernels.ts), Qwen2.5 1.5B Q4_K_M at a 10,000-token context on an RTX 4090
  *   (+23.9%), LitGPT's Llama 2 70B decode (-21.5%), Llama 2 7B Q4_0 tg128 with -fa 1 on one MI300X under a HIP build
- *   without graphs (AUGMXNT/MI300-testing, +21.3%) and llama-server's gpt-oss-20b on an A100 40GB PCIe (+21.1%); just
- *   below it ggml-org/llama.cpp#17621's unfused gpt-oss-20b tg128 on an RTX 5090 (-19.1%).
- * - serving: 269 rows, p90 0.520 (sariekr/gpu_conc's gpt-oss-20b on an H200 at one request, +52.0%; vLLM v0.9.1's
- *   --enforce-eager Qwen3-14B-AWQ on an A100 +51.9%, vllm-project/vllm#29217's ShareGPT burst on an L40S +51.7% and
- *   xinyuwei-david/david-share's Qwen3-235B-A22B at one request on 8 MI300X, vLLM 0.8.3 V0, +51.3%, just below it). The
- *   largest above it are lukaLLM's FP8 MoE bursts of 1000 on one L40S (+448%, +542%), the SGLang cookbook's DeepSeek-V3
- *   EP 8 DP-attention run on 8 MI300X (+246%), sariekr/gpu_conc's gpt-oss-20b on B200 and MI300X (+63..+166%),
- *   xinyuwei-david/david-share's gpt-oss-20b closed loop of 256 on an H100 NVL (+135%), databasemart.com's RTX 4090
- *   bursts of 300 of 1.5B-7B models (+83..+132%), ovg-project/kvcached's burst of 500 Qwen3-0.6B requests on an H100
- *   (+124%) and the 2K-32K and 128-token bursts on one H100 (SGLang's Qwen3-14B FP8 +82..+116%, gpt-oss-20b +78%,
- *   vLLM's Qwen3-14B bf16 +57..+70%).
+ *   without graphs (AUGMXNT/MI300-testing, +21.3%), llama-server's gpt-oss-20b on an A100 40GB PCIe (+21.1%) and
+ *   LitGPT's StableLM-Alpha 3B bf16 decode on an A100 40GB (+19.2%).
+ * - serving: 291 rows, p90 0.511 (databasemart.com's RTX 4090 burst of 300 DeepSeek-R1-Distill-Llama-8B requests,
+ *   +51.1%; GPUStack's gpt-oss-20b burst of 500 on an A100, +50.2%, just below it). The
+ *   largest above it are lukaLLM's FP8 MoE ShareGPT bursts of 1000 on one L40S (+339%, +266%), sariekr/gpu_conc's
+ *   gpt-oss-20b on B200, MI300X and H200 (+52..+161%), the SGLang cookbook's DeepSeek-V3 EP 8 DP-attention run on 8
+ *   MI300X (+142%), databasemart.com's RTX 4090 bursts of 300 of 1.5B-7B models (+83..+132%), ovg-project/kvcached's
+ *   burst of 500 Qwen3-0.6B requests on an H100 (+124%), xinyuwei-david/david-share's gpt-oss-20b closed loop of 256 on
+ *   an H100 NVL (+119%) and Qwen3-235B-A22B at one request on 8 MI300X (+51%), the 2K-32K and 128-token bursts on one
+ *   H100 (SGLang's Qwen3-14B FP8 +82..+116%, gpt-oss-20b +76%, vLLM's Qwen3-14B bf16 +57..+70%, DeepSeek-R1 on 8 H200
+ *   +58%), GLM-4.6 on 8 B200 under SGLang at one request (+65%), llm-d's Llama 3.3 70B FP8 on 8 MI355X (+55%),
+ *   ree2raz/inference-bench's SGLang 0.4.6 without CUDA graphs on an L4 at 64 in flight (-54%), vllm-project/vllm#17788's
+ *   ShareGPT burst on an H100 NVL (+54%) and vLLM v0.9.1's --enforce-eager Qwen3-14B-AWQ on an A100 (+52%).
  * - rl: 24 rows, p90 0.396 (Unsloth's FP8 GRPO of Llama-3.2-1B on an L4, +39.6%). The two above it: jsboige/CoursIA's
- *   GRPO probe of QLoRA Qwen3-14B on an RTX 4090 at 16 generations and at 8, both 160-token caps (+111.6%, +45.5%);
- *   below it the same probe at a 96-token cap (+35.5%), Unsloth's gpt-oss-20b GRPO notebook on an A100 (+30.3%) and
- *   at 2,048 tokens (+25.9%), the probe at 288 (+25.6%) and TRL's GRPO QLoRA notebook of Qwen2-7B-Instruct on a T4
+ *   GRPO probe of QLoRA Qwen3-14B on an RTX 4090 at 16 generations and at 8, both 160-token caps (+104.1%, +40.3%);
+ *   below it the same probe at a 96-token cap (+30.9%), Unsloth's gpt-oss-20b GRPO notebook on an A100 (+30.3%) and
+ *   at 2,048 tokens (+25.9%), the probe at 288 (+21.1%) and TRL's GRPO QLoRA notebook of Qwen2-7B-Instruct on a T4
  *   (-10.0%, its bf16 autocast timed at the T4's emulated bf16 matmul rate).
  * Time to first token has no calibration rows: it takes the serving band.
  */

@@ -135,6 +135,8 @@ export interface EngineKernels {
         why: string;
         /** false: `estimate` models it, the planner does not offer it there (its speed on AMD is not modelled apart). */
         searched?: false;
+        /** The engine's own refusal on the other gfx targets, quoted with its file and line at the pinned release. */
+        elsewhere?: string;
       }
     >
   >;

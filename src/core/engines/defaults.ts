@@ -62,6 +62,24 @@ export function engineRefusal(arch: Arch, o: EstimateOptions, flags: Flags): str
 }
 
 /**
+ * Where a rule of the engine `flags.framework` names forbids an option the user did not ask for, and the library
+ * does something else then (Rule.unasked): that, applied to `o`, with a note each. Refusals of what was asked stay.
+ */
+export function unaskedFallbacks(arch: Arch, o: EstimateOptions, flags: Flags): string[] {
+  const engine = flags.framework;
+  if (!isEngine(engine)) return [];
+  const notes: string[] = [];
+  const input = { arch, options: o, dp: o.gpus / (o.tp * o.pp * o.cp), accum: 1 };
+  for (const r of ENGINE_PROFILES[engine].rules) {
+    if (!r.unasked || flags[r.unasked.flag] !== undefined) continue;
+    if (r.effect !== 'forbid' || !r.applies(input)) continue;
+    r.unasked.apply(o);
+    notes.push(`${r.unasked.says} (rule ${r.id})`);
+  }
+  return notes;
+}
+
+/**
  * A family name estimates as its engine (engineOf): an offload without ZeRO that engine does not run is refused
  * with the source of its layout, naming the engines whose runs.ts accepts it.
  */

@@ -70,7 +70,8 @@ export function kernelRefusal(
   if (isRocm(cc) && rocm) {
     if (runsOnRocm(engine, weights, cc!)) return null;
     const runs = Object.values(rocm).map((r) => r.why);
-    return `${engine} has no ${weights} kernel for ${cc} (on AMD GPUs it runs ${runs.join(', ')}; ${source})`;
+    const own = rocm[weights]?.elsewhere;
+    return `${engine} has no ${weights} kernel for ${cc}${own ? `: ${own}` : ''} (on AMD GPUs it runs ${runs.join(', ')}; ${source})`;
   }
   const least = (format ? need.formats?.[format] : undefined) ?? need.cc;
   if (ccOf(cc) >= least) return null;

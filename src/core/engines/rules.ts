@@ -41,6 +41,11 @@ export interface Rule {
   scope?: 'writer';
   /** Where only some inputs are about what vramplan writes (a model_type its script cannot load): those. */
   writerFor?: (x: RuleInput) => boolean;
+  /**
+   * What the library does instead where the option the rule forbids was not asked for (a default, not a flag):
+   * `estimate` then models that (`apply`) and says so (`says`) rather than refusing. Absent: refused either way.
+   */
+  unasked?: { flag: string; apply: (o: EstimateOptions) => void; says: string };
 }
 
 /**

@@ -320,6 +320,15 @@ export const HF_NO_SDPA: Rule = {
     'https://github.com/huggingface/transformers/blob/v5.14.1/src/transformers/models/gpt_oss/modeling_gpt_oss.py',
   effect: 'forbid',
   applies: (x) => x.options.attention === 'sdpa' && NO_SDPA_MODEL_TYPES.has(x.arch.modelType),
+  // With no attn_implementation asked for, get_correct_attn_implementation tries sdpa and falls back to eager
+  // (it re-raises only when "sdpa" was requested; transformers v5.14.1 src/transformers/modeling_utils.py).
+  unasked: {
+    flag: 'attention',
+    apply: (o) => {
+      o.attention = 'eager';
+    },
+    says: 'transformers has no SDPA attention for this architecture (_supports_sdpa = False); with no attn_implementation asked for it falls back to eager attention (PreTrainedModel.get_correct_attn_implementation, transformers v5.14.1 src/transformers/modeling_utils.py): estimated with --attention eager (give --attention flash for its kernels-hub kernel)',
+  },
 };
 
 /** hf-trainer (DDP / one process): the attention-kernel, fused-expert and GRPO rules apply. */

@@ -54,7 +54,13 @@ export const SGLANG_KERNELS: EngineKernels = {
   // docker/rocm.Dockerfile @29ede2bec1703edd24096f036cc202f31f22ad35). AWQ/GPTQ and INT8 are not listed there.
   rocm: {
     fp8: { targets: ['gfx942', 'gfx950'], why: 'FP8 W8A8 on MI300-class GPUs (gfx942, gfx950)' },
-    mxfp4: { targets: ['gfx950'], why: 'MXFP4 MoE through AITER on MI355X (gfx950)' },
+    mxfp4: {
+      targets: ['gfx950'],
+      why: 'MXFP4 MoE through AITER on MI355X (gfx950)',
+      // The 0.5.23 wheel's Mxfp4Config.from_config on HIP without gfx95x support.
+      elsewhere:
+        'its Mxfp4Config.from_config raises ValueError(f"Current platform {platform} not support mxfp4 computation") on every HIP target but gfx950 (https://pypi.org/project/sglang/0.5.23/ wheel, sglang/srt/layers/quantization/mxfp4.py:324-333)',
+    },
     // The 0.5.23 wheel converts ModelOpt NVFP4 checkpoints to the Petit kernels on ROCm (petit.py
     // is_petit_nvfp4_compatible; get_min_capability: "Petit supports the gfx90a and gfx942 GPUs").
     // AWQ int4 dense layers: on HIP the 0.5.23 wheel dequantizes through its Triton kernel and multiplies
