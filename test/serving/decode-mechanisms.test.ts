@@ -5,6 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { estimateTime, modelFacts } from '../../src/core/time/index.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
+import { moeCallLatency } from '../../src/core/time/moe-call.js';
+import { FLASHINFER_TRTLLM_NVFP4_MOE } from '../../src/core/engines/moe-call.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
@@ -91,27 +93,42 @@ describe('bitsandbytes 4-bit under CUDA graphs (vLLM)', () => {
   });
 });
 
-// NVFP4 experts on Blackwell run FlashInfer's CUTLASS MoE (engines/moe-call.ts): each MoE layer's call at small batch
-// costs its own latency, not the Triton fused_moe figure; other dtypes and other GPUs keep that figure.
+// NVFP4 experts on Blackwell run FlashInfer's CUTLASS MoE under vLLM and SGLang's TensorRT-LLM-gen MoE on SM100
+// (engines/moe-call.ts, engines/sglang/memory.ts): each MoE layer's call at small batch costs its own latency, not the
+// Triton fused_moe figure; other dtypes and other GPUs keep that figure.
 describe('NVFP4 MoE calls on Blackwell (vLLM, SGLang)', () => {
   const arch = resolveModel('meta-llama/Llama-4-Scout-17B-16E');
   const m = modelFacts(arch);
   const t: TimeOptions = defaultTimeOptions(1);
   const call = FRAMEWORKS.vllm.moeCallSeconds!;
-  for (const framework of ['vllm', 'sglang'] as const)
-    it(`${framework}: a batch-1 step on a B200 pays the NVFP4 call on every MoE layer, fading with the batch`, () => {
+  // vLLM on a B200: FlashInfer's CUTLASS MoE (SGLang's SM100 default, the TensorRT-LLM-gen MoE, is checked below).
+  for (const [framework, gpu] of [['vllm', 'b200']] as const)
+    it(`${framework}: a batch-1 step on a ${gpu} pays the NVFP4 call on every MoE layer, fading with the batch`, () => {
       const fw = FRAMEWORKS[framework].moeCallSeconds!;
       expect(fw.blackwellNvfp4).toBe(call.blackwellNvfp4);
+      const card = findGpu(gpu);
+      const nvfp4Call = moeCallLatency(FRAMEWORKS[framework], Number(card.computeCapability), true);
+      expect(nvfp4Call).toBe(call.blackwellNvfp4);
       const o = infer({ framework, weights: 'nvfp4', seq: 2148, promptTokens: 2048 });
-      const b200 = findGpu('b200');
-      const one = estimateTime(arch, o, b200, t);
+      const one = estimateTime(arch, o, card, t);
       // FP8 experts on the same card take the Triton figure; their bytes are twice NVFP4's, so the NVFP4 step
       // is slower by at least the calls' difference less the FP8 experts' extra bytes at the card's bandwidth.
-      const fp8 = estimateTime(arch, { ...o, weights: 'fp8' }, b200, t);
-      const callsGap = m.moeLayers * (fw.blackwellNvfp4! - fw.blackwell);
+      const fp8 = estimateTime(arch, { ...o, weights: 'fp8' }, card, t);
+      const callsGap = m.moeLayers * (nvfp4Call - fw.blackwell);
       expect(one.stepSeconds - fp8.stepSeconds).toBeGreaterThan(callsGap * 0.5);
       // At batch 64 the calls' bytes have grown past the fade: the per-token step is far cheaper.
-      const many = estimateTime(arch, { ...o, batch: 64 }, b200, t);
+      const many = estimateTime(arch, { ...o, batch: 64 }, card, t);
       expect(many.stepSeconds / 64).toBeLessThan(one.stepSeconds / 8);
     });
+
+  // sglang==0.5.23: modelopt_quant.py create_moe_runner takes flashinfer_trtllm from compute capability 10.0 and
+  // arg_groups/overrides.py sets flashinfer_cutlass on SM110/SM120; vLLM keeps its CUTLASS figure on all of Blackwell.
+  it('SGLang times NVFP4 experts with the TensorRT-LLM-gen MoE on SM100 and the CUTLASS MoE on SM120', () => {
+    expect(moeCallLatency(FRAMEWORKS.sglang, 10, true)).toBe(FLASHINFER_TRTLLM_NVFP4_MOE);
+    expect(moeCallLatency(FRAMEWORKS.sglang, 10.3, true)).toBe(FLASHINFER_TRTLLM_NVFP4_MOE);
+    expect(moeCallLatency(FRAMEWORKS.sglang, 12, true)).toBe(call.blackwellNvfp4);
+    expect(moeCallLatency(FRAMEWORKS.vllm, 10, true)).toBe(call.blackwellNvfp4);
+    expect(moeCallLatency(FRAMEWORKS.sglang, 10, false)).toBe(call.blackwell);
+    expect(FLASHINFER_TRTLLM_NVFP4_MOE).toBeLessThan(call.blackwellNvfp4!);
+  });
 });

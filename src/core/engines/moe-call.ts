@@ -31,10 +31,15 @@ const TRITON_FUSED_MOE: { ampere: number; hopper: number; blackwell: number } = 
 // 118 µs a call was worked out from calibration row sglang8552-dsr1-nvfp4-b200-cutlass (in sample: DeepSeek-R1
 // NVFP4 over TP 4 with SGLang, TPOT 12.66 ms measured against 5.82 ms estimated without an MoE call latency, over
 // 58 MoE layers, the graph's kernels at engines/graph-kernel.ts's cost, SGLang's SM100 DeepSeek kernels counted
-// (engines/sglang/decode-kernels.ts); listed in calibration/assumed.json). For scale: the TensorRT-LLM backend's NVFP4 MoE takes
-// 60 µs at one token on a B200 at DeepSeek's shape, ~31 µs beyond its bytes (flashinfer-ai/flashinfer#3976,
-// CUPTI in a CUDA graph).
+// (engines/sglang/decode-kernels.ts); listed in calibration/assumed.json).
 const FLASHINFER_CUTLASS_NVFP4_MOE = 118e-6; // FlashInfer CUTLASS NVFP4 MoE call, batch 1, B200
+
+/**
+ * FlashInfer's TensorRT-LLM-gen NVFP4 fused MoE (`trtllm_fp4_block_scale_moe`: routing, gemm1 with the SwiGLU, gemm2,
+ * finalize) at one token on a B200 at DeepSeek's shape: 60 µs, ~31 µs beyond its bytes (flashinfer-ai/flashinfer#3976,
+ * CUPTI in a CUDA graph). SGLang's default NVFP4 MoE on SM100 (engines/sglang/memory.ts).
+ */
+export const FLASHINFER_TRTLLM_NVFP4_MOE = 31e-6; // flashinfer-ai/flashinfer#3976: 60 µs at one token less its bytes
 
 /** The MoE call latencies of an engine that runs the Triton fused_moe chain and FlashInfer's CUTLASS FP4 MoE. */
 export const FUSED_MOE_CALL_SECONDS: NonNullable<FrameworkProfile['moeCallSeconds']> = {

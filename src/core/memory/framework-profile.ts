@@ -603,14 +603,14 @@ export interface FrameworkProfile {
   };
   /**
    * Time: an MoE layer's fused-expert call at batch 1 beyond its weight bytes and kernel gaps, by GPU generation
-   * (time/moe-call.ts), seconds. Absent: 0.
+   * (time/moe-call.ts), seconds. Absent: 0. NVFP4 experts on Blackwell: `blackwellNvfp4`, on 10.x `sm100Nvfp4` first.
    */
   moeCallSeconds?: {
     ampere: number;
     hopper: number;
     blackwell: number;
-    /** NVFP4 experts on Blackwell through the engine's default FP4 MoE kernel, where it differs (absent: `blackwell`). */
     blackwellNvfp4?: number;
+    sm100Nvfp4?: number;
   };
   /**
    * Time: the fused-expert GEMM kernel's tile along K and its software-pipeline depth for 16-bit experts at decode

@@ -13,12 +13,13 @@ import type { ModelFacts } from './model-facts.js';
 
 /**
  * GPUs by the generation the engine's figure was measured on: compute capability 10+, 9.x, else Ampere's; NVFP4
- * experts on Blackwell take the engine's FP4 MoE kernel's figure where it has one.
+ * experts on Blackwell take the engine's FP4 MoE kernel's figure where it has one, on 10.x its SM100 kernel's first.
  */
 export function moeCallLatency(fw: FrameworkProfile, cc: number, nvfp4 = false): number {
   const l = fw.moeCallSeconds;
   if (l === undefined) return 0;
-  if (cc >= 10) return nvfp4 ? (l.blackwellNvfp4 ?? l.blackwell) : l.blackwell;
+  if (cc >= 10 && !nvfp4) return l.blackwell;
+  if (cc >= 10) return (cc < 11 ? l.sm100Nvfp4 : undefined) ?? l.blackwellNvfp4 ?? l.blackwell;
   return cc >= 9 ? l.hopper : l.ampere;
 }
 

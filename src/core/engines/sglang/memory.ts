@@ -11,7 +11,11 @@ import {
   VLLM_SAMPLER_BYTES_PER_LOGIT,
 } from '../vllm/memory.js';
 import { SERVING_BASE } from '../serving-base.js';
-import { FUSED_MOE_CALL_SECONDS, FUSED_MOE_TILE_16 } from '../moe-call.js';
+import {
+  FLASHINFER_TRTLLM_NVFP4_MOE,
+  FUSED_MOE_CALL_SECONDS,
+  FUSED_MOE_TILE_16,
+} from '../moe-call.js';
 import { MiB } from '../../units.js';
 import type { AdmissionReserve } from '../../memory/layout-profiles.js';
 import { SGLANG_BLOCK_FP8_LINEAR } from './block-fp8.js';
@@ -171,9 +175,14 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // with the activation between, moe_sum_reduce (python/sglang/srt/layers/moe/fused_moe_triton/fused_moe.py,
   // https://github.com/sgl-project/sglang, read 2026-12-02): 4 kernels over a dense MLP's 3.
   moeRoutingKernels: 4,
-  // The same Triton fused_moe call and default tiles as vLLM's, and FlashInfer's CUTLASS MoE for NVFP4 experts on
-  // Blackwell (--moe-runner-backend flashinfer_cutlass): engines/moe-call.ts, sourced for both engines.
-  moeCallSeconds: FUSED_MOE_CALL_SECONDS,
+  // The same Triton fused_moe call and default tiles as vLLM's (engines/moe-call.ts, sourced for both engines). NVFP4
+  // experts: FlashInfer's TensorRT-LLM-gen MoE on SM100, its CUTLASS MoE on SM110/SM120. With --moe-runner-backend
+  // auto, ModelOptNvFp4FusedMoEMethod.create_moe_runner takes FLASHINFER_TRTLLM from compute capability 10.0
+  // (layers/quantization/modelopt_quant.py lines 3117-3123, sglang==0.5.23), the SM100 DeepSeek-V3 and Qwen3-MoE
+  // families set flashinfer_trtllm for modelopt_fp4 in the config overrides as well (arg_groups/overrides.py
+  // `_deepseek_moe_quant_resolution` lines 810-823; sglang==0.5.8.post1 server_args.py lines 1226-1231), and
+  // `_moe_runner_backend_quant_constraints` sets flashinfer_cutlass on SM110/SM120 (overrides.py lines 1513-1518).
+  moeCallSeconds: { ...FUSED_MOE_CALL_SECONDS, sm100Nvfp4: FLASHINFER_TRTLLM_NVFP4_MOE },
   fusedMoeTile16: FUSED_MOE_TILE_16,
   // Qwen3's q_norm and k_norm (models/qwen3.py, qwen3_moe.py `_apply_qk_norm`, sglang==0.5.6 wheel): under graph
   // capture q's norm runs on the step's stream and k's on a second one beside it, so one kernel on the critical path
