@@ -1116,7 +1116,7 @@ const ENGINE_BARS = {
   // scored before any change), 69 rows, 12.3% / 65.2%; with its three SGLang AWQ-Marlin rows on the A100 (-21.6..+46.9%),
   // 72 rows, 12.4% / 61.3%.
   // With the DeepSeek-R1 NVFP4 rows at SGLang's SM100 default TensorRT-LLM-gen MoE (sgl-project/sglang#8552's over TP 4,
-  // +11.9%; the BenHamm gist's over TP 8, -19.6%) and #8552's CUTLASS row carried, 74 rows, 10.5% / 54.2%.
+  // +11.9%; the BenHamm gist's over TP 8, -19.6%) and sgl-project/sglang#8552's CUTLASS row carried, 74 rows, 10.5% / 54.2%.
   'serving engine:sglang': { count: 74, median: 0.185, p90: 0.838 },
 } as const;
 

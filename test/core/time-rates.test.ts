@@ -97,7 +97,7 @@ describe('tensor rate per card', () => {
   });
 
   it('the A100 40GB PCIe and H100 PCIe carry their measured bf16 matmul rates, above their power walls', () => {
-    // zzc0721/torch-performance-test-data#108 and #95: median of the 4096-10240 runs over shapeFactor. The H100 PCIe's
+    // zzc0721/torch-performance-test-data#108 and zzc0721/torch-performance-test-data#95: median of the 4096-10240 runs over shapeFactor. The H100 PCIe's
     // (508.24 TFLOPS) over Hopper's GEMM efficiency passes its 756 spec, so it is held at the spec.
     expect(rate('a100-40gb-pcie') / 1e12).toBeCloseTo(221.99, 6);
     expect(rate('a100-40gb-pcie')).toBeGreaterThan(((312 / 400) * 250 * 0.8 * 1e12) / 0.85);
