@@ -1,6 +1,6 @@
-// engineLora (memory/setup.ts) answers a repeated question from its last answer before building its memo's key: a
-// question that differs in any field the answer reads (architecture, framework, method, targets, all-linear, rank,
-// images, per-expert linears) must get its own answer, whatever was asked just before.
+// engineLora (memory/setup.ts) keeps its answers in a memo per architecture keyed by the fields it reads: a question
+// that differs in any of them (architecture, framework, method, targets, all-linear, rank, images, per-expert
+// linears) must get its own answer, whatever was asked just before.
 import { describe, expect, it } from 'vitest';
 import '../../src/core/engines/registry.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
@@ -24,7 +24,7 @@ describe('engineLora asked in turn', () => {
     const qv = opts({ 'lora-targets': 'q,v' });
     const all = opts({ 'lora-targets': 'all-linear' });
     const unsloth = opts({ 'lora-targets': 'all-linear', framework: 'unsloth' });
-    // Variants that share their targets list with the one they follow (the last answer compares it by identity).
+    // Variants that share their targets list with the one they follow.
     const questions: [Arch, EstimateOptions, boolean][] = [
       [dense, qv, false],
       [dense, { ...qv, loraRank: 64 }, false],

@@ -561,58 +561,6 @@ export function engineLora(
   fw: FrameworkProfile,
   expertLinears = false,
 ): EngineLora {
-  const l = LAST_LORA;
-  if (
-    l !== null &&
-    l.arch === arch &&
-    l.fw === fw &&
-    l.targets === o.loraTargets &&
-    l.method === o.method &&
-    l.allLinear === o.loraAllLinear &&
-    l.rank === o.loraRank &&
-    l.images === o.images &&
-    l.expertLinears === expertLinears
-  )
-    return l.out;
-  const out = engineLoraOf(arch, o, fw, expertLinears);
-  LAST_LORA = {
-    arch,
-    fw,
-    targets: o.loraTargets,
-    method: o.method,
-    allLinear: o.loraAllLinear,
-    rank: o.loraRank,
-    images: o.images,
-    expertLinears,
-    out,
-  };
-  return out;
-}
-
-/**
- * engineLora's last question and answer, compared field by field before the memo's key is built: a training work
- * asks for the same adapters several times in a row (its layout, adapter path and gathers). The fields are those of
- * the memo's key or stricter (the framework and the targets by identity: an options' lists are read-only).
- */
-let LAST_LORA: {
-  arch: Arch;
-  fw: FrameworkProfile;
-  targets: EstimateOptions['loraTargets'];
-  method: EstimateOptions['method'];
-  allLinear: EstimateOptions['loraAllLinear'];
-  rank: number;
-  images: EstimateOptions['images'];
-  expertLinears: boolean;
-  out: EngineLora;
-} | null = null;
-
-/** engineLora's memo (per architecture, by its key string). */
-function engineLoraOf(
-  arch: Arch,
-  o: EstimateOptions,
-  fw: FrameworkProfile,
-  expertLinears: boolean,
-): EngineLora {
   const scope = scopeOf(fw.loraReach ?? PEFT_REACH, o.images ?? 0);
   const key = `${fw.id}|${o.method}|${o.loraAllLinear}|${joinedList(o.loraTargets)}|${o.loraRank}|${scope.tower}|${expertLinears}`;
   let byKey = ENGINE_LORA.get(arch);
