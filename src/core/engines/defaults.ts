@@ -51,14 +51,22 @@ export function withEngineDefaults(o: EstimateOptions, flags: Flags): EstimateOp
  */
 export function engineRefusal(arch: Arch, o: EstimateOptions, flags: Flags): string | null {
   const engine = flags.framework;
-  const dp = o.gpus / (o.tp * o.pp * o.cp);
-  if (!isEngine(engine)) return familyOffloadRefusal(o) ?? familyArchRefusal(arch, o, dp);
-  const accum = Number(flags['grad-accum'] ?? 1);
-  const why = runsRefusal(engine, o, dp, accum);
+  const input = ruleInput(arch, o, flags);
+  if (!isEngine(engine)) return familyOffloadRefusal(o) ?? familyArchRefusal(arch, o, input.dp);
+  const why = runsRefusal(engine, o, input.dp, input.accum);
   if (why) return why;
-  const input = { arch, options: o, dp, accum };
   const rule = forbiddenBy(ENGINE_PROFILES[engine].rules, input, true);
   return rule ? ruleReason(rule, input) : null;
+}
+
+/** What an engine's rules read of an estimate: the options, their data-parallel width and --grad-accum. */
+function ruleInput(arch: Arch, o: EstimateOptions, flags: Flags) {
+  return {
+    arch,
+    options: o,
+    dp: o.gpus / (o.tp * o.pp * o.cp),
+    accum: Number(flags['grad-accum'] ?? 1),
+  };
 }
 
 /**
@@ -69,7 +77,7 @@ export function unaskedFallbacks(arch: Arch, o: EstimateOptions, flags: Flags): 
   const engine = flags.framework;
   if (!isEngine(engine)) return [];
   const notes: string[] = [];
-  const input = { arch, options: o, dp: o.gpus / (o.tp * o.pp * o.cp), accum: 1 };
+  const input = ruleInput(arch, o, flags);
   for (const r of ENGINE_PROFILES[engine].rules) {
     if (!r.unasked || flags[r.unasked.flag] !== undefined) continue;
     if (r.effect !== 'forbid' || !r.applies(input)) continue;
