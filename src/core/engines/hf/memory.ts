@@ -38,7 +38,8 @@ export const AXOLOTL_SHARDED_QUANT_LOAD = {
   denseOnly: true,
 } as const;
 
-export const HF_MEMORY: FrameworkProfile = {
+/** What TRL's trainers do on the Hugging Face engines (Trainer/TRL, and the same under DeepSpeed). */
+const TRL_TRAINER = {
   // TRL v1.9.0's GRPOTrainer: the old log-probs' forward with a vLLM rollout (FrameworkProfile.grpoOldLogprobs;
   // huggingface/trl@35def3ee000a87f6839e66f4b7749b06274ed1b3 trl/trainer/grpo_trainer.py).
   grpoOldLogprobs: true,
@@ -47,6 +48,10 @@ export const HF_MEMORY: FrameworkProfile = {
   // only turns gradient checkpointing off: PEFT's nn.Dropout (peft v0.20.0 tuners/lora/layer.py line 252) stays live.
   // PPO too: trl/experimental/ppo/ppo_trainer.py train() calls model.train() (line 639) before batch_generation.
   generatesInTrainMode: true,
+} as const satisfies Partial<FrameworkProfile>;
+
+export const HF_MEMORY: FrameworkProfile = {
+  ...TRL_TRAINER,
   id: 'hf',
   // PEFT / TRL call transformers' enable_input_require_grads under gradient checkpointing (modeling_utils.py).
   inputRequireGrads: true,
@@ -228,14 +233,7 @@ const DEEPSPEED_HOOKS = {
 } as const;
 
 export const DEEPSPEED_MEMORY: FrameworkProfile = {
-  // TRL v1.9.0's GRPOTrainer: the old log-probs' forward with a vLLM rollout (FrameworkProfile.grpoOldLogprobs;
-  // huggingface/trl@35def3ee000a87f6839e66f4b7749b06274ed1b3 trl/trainer/grpo_trainer.py).
-  grpoOldLogprobs: true,
-  // TRL v1.9.0 grpo_trainer.py _prepare_inputs generates the training batch in its `self.model.training` branch (line
-  // 1569) and _generate_single_turn calls generate with no eval(); unwrap_model_for_generation (trl/models/utils.py)
-  // only turns gradient checkpointing off: PEFT's nn.Dropout (peft v0.20.0 tuners/lora/layer.py line 252) stays live.
-  // PPO too: trl/experimental/ppo/ppo_trainer.py train() calls model.train() (line 639) before batch_generation.
-  generatesInTrainMode: true,
+  ...TRL_TRAINER,
   id: 'deepspeed',
   // PEFT / TRL call transformers' enable_input_require_grads under gradient checkpointing (modeling_utils.py).
   inputRequireGrads: true,
