@@ -43,7 +43,7 @@ describe('preference / RL calibration rows', () => {
   it('compares an allocated row with allocatedBytes, not deviceBytes (like with like)', () => {
     const dpo = rows.find((r) => r.id === 'trl-pr5926-dpo-qwen2.5-0.5b')!;
     expect(dpo.metric).toBe('allocated');
-    // TRL PR 5926's 'After' peak, 15531 MiB (torch max_memory_allocated).
+    // huggingface/trl#5926's 'After' peak, 15531 MiB (torch max_memory_allocated).
     expect(dpo.published).toBe(15531 * 2 ** 20);
     expect(dpo.estimated!).toBeLessThan(dpo.published / (1 - 0.11));
     expect(dpo.withinBand).toBe(true);
