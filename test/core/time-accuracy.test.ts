@@ -31,7 +31,7 @@ function holdsOutOfSample(
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -277,8 +277,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (682: 669 out of sample, 13 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(682);
+  it('scores every scorable case (702: 689 out of sample, 13 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(702);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -510,6 +510,15 @@ const VLLM28992_FIELD_ROW = /^vllm28992-/;
 const CONTINUUM1627_FIELD_ROW = /^continuum1627-/;
 // vllm-project/vllm#23151: Qwen3-30B-A3B bf16 on one H100 under vLLM of August 2025, 10 in flight of 2048 in and 1024 out.
 const VLLM23151_FIELD_ROW = /^vllm23151-/;
+// Three sources new to the set, each its own group, scored before any model change (docs/time-model.md "Serving rows
+// from an eager A100 suite, SGLang's Marlin MoE on SM120 and an RTX 5090 log"): staru09/llm_infra_bench (vLLM of
+// February 2026 with --enforce-eager on an A100-SXM4-80GB: Llama-3.1-8B and Qwen3-8B fp16, ShareGPT closed loops of 20,
+// 50 and 100), sgl-project/sglang#32668 (gpt-oss-20b MXFP4 through SGLang's Marlin MoE on an SM120 card, random 512/512
+// closed loops of 1 to 256) and Cloud-Linuxer/qwen-8b (Qwen3-8B bf16 on an RTX 5090 under vLLM 0.10.2: one request and
+// bursts of 5 to 50).
+const LLMINFRA_FIELD_ROW = /^llminfra-/;
+const SGLANG32668_FIELD_ROW = /^sglang32668-/;
+const QWEN8B5090_FIELD_ROW = /^qwen8b5090-/;
 const eraOf = (id: string) =>
   OLDER_FIELD_ROW.test(id)
     ? 'older'
@@ -555,7 +564,13 @@ const eraOf = (id: string) =>
                                             ? 'continuum1627'
                                             : VLLM23151_FIELD_ROW.test(id)
                                               ? 'vllm23151'
-                                              : 'newer';
+                                              : LLMINFRA_FIELD_ROW.test(id)
+                                                ? 'llminfra'
+                                                : SGLANG32668_FIELD_ROW.test(id)
+                                                  ? 'sglang32668'
+                                                  : QWEN8B5090_FIELD_ROW.test(id)
+                                                    ? 'qwen8b5090'
+                                                    : 'newer';
 // The older and newer vLLM field rows at today's figures (each line's comment says how they got there).
 const OLDER_BAR = { count: 31, median: 0.099, p90: 0.23 };
 const NEWER_BAR = { count: 4, median: 0.062, p90: 0.119 };
@@ -849,11 +864,21 @@ const FIELD_BARS = {
   // Qwen3-30B-A3B bf16 on one H100 (vLLM of August 2025: serial scheduler, piecewise graphs), mean TPOT at 10 in flight
   // of 2048 in and 1024 out: -12.0%.
   'vllm23151 kind:serving engine:vllm': { count: 1, median: 0.121, p90: 0.121 },
+  // vLLM of February 2026 with --enforce-eager (every decode kernel launched from the host) on an A100-SXM4-80GB, mean
+  // TPOT of ShareGPT closed loops of 100 prompts, scored before any model change: Llama-3.1-8B fp16 +75.5%, +51.2%,
+  // +21.2% and Qwen3-8B +87.8%, +88.2%, +49.3% at 20, 50 and 100 in flight (too fast: the eager step's host work).
+  'llminfra kind:serving engine:vllm': { count: 6, median: 0.634, p90: 0.883 },
+  // gpt-oss-20b MXFP4 through SGLang's Marlin MoE on an SM120 card (read as an RTX 5090), random 512/512 closed loops of
+  // four rounds, scored before any model change: +26.4%, +22.4%, +14.4%, +8.3% at 1-8 in flight, +0.9..+6.3% at 16-256.
+  'sglang32668 kind:serving engine:sglang': { count: 9, median: 0.063, p90: 0.265 },
+  // Qwen3-8B bf16 on an RTX 5090 under vLLM 0.10.2 (serial scheduler, piecewise graphs), 200-token completions, scored
+  // before any model change: one request +1.5%; bursts of 5, 10, 20, 50 +9.2%, +5.8%, +19.7%, -0.7%.
+  'qwen8b5090 kind:serving engine:vllm': { count: 5, median: 0.059, p90: 0.197 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 335 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault and MI355X 1k/256 c256 rows are carried', () => {
-    expect(fieldRows.length).toBe(335);
+  it('scores the 355 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault and MI355X 1k/256 c256 rows are carried', () => {
+    expect(fieldRows.length).toBe(355);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([]);
     const cases = loadThroughputCases('throughput.json');
     const carried = cases.filter((c) => c.id.startsWith('vllm-2542-'));
@@ -1100,7 +1125,9 @@ const ENGINE_BARS = {
   // on 8x H200 (-15.8%), all scored before any change, 216 rows, 10.3% / 51.1%; with the source's two Qwen3-8B reasoning
   // rows on the L4 (-12.9%, +6.9%), 218 rows, 10.3% / 51.1%; with vllm-project/vllm#23151's Qwen3-30B-A3B bf16 row on an
   // H100 (-12.0%, scored before any change), 219 rows, 10.32% / 51.1%.
-  'serving engine:vllm': { count: 219, median: 0.104, p90: 0.52 },
+  // With staru09/llm_infra_bench's six eager A100 rows (+21.2..+88.2%) and Cloud-Linuxer/qwen-8b's five RTX 5090 rows
+  // (-0.7..+19.7%), all scored before any change, 230 rows, 10.4% / 51.3%.
+  'serving engine:vllm': { count: 230, median: 0.105, p90: 0.52 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
@@ -1131,7 +1158,9 @@ const ENGINE_BARS = {
   // 72 rows, 12.4% / 61.3%.
   // With the DeepSeek-R1 NVFP4 rows at SGLang's SM100 default TensorRT-LLM-gen MoE (sgl-project/sglang#8552's over TP 4,
   // +11.9%; the BenHamm gist's over TP 8, -19.6%) and sgl-project/sglang#8552's CUTLASS row carried, 74 rows, 10.5% / 54.2%.
-  'serving engine:sglang': { count: 74, median: 0.185, p90: 0.838 },
+  // With sgl-project/sglang#32668's nine gpt-oss-20b Marlin rows on an SM120 card (+0.9..+26.4%, scored before any
+  // change), 83 rows, 10.1% / 46.9%.
+  'serving engine:sglang': { count: 83, median: 0.185, p90: 0.838 },
 } as const;
 
 describe('decode and serving accuracy per engine (out of sample)', () => {
@@ -1152,7 +1181,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
   // all-reduce on MI300X.
   it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 7%, p90 <= 22.8%', () => {
     const later =
-      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|vllm23151-)/;
+      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|vllm23151-|llminfra-|qwen8b5090-)/;
     const s = summarizeThroughput(
       'vllm earlier',
       outOfSample.filter((r) => r.kind === 'serving' && r.engine === 'vllm' && !later.test(r.id)),
@@ -1189,7 +1218,10 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
           !RATE_SWEEP_FIELD_ROW.test(r.id) &&
           !INFBENCH_FIELD_ROW.test(r.id) &&
           !VLLM28992_FIELD_ROW.test(r.id) &&
-          !VLLM23151_FIELD_ROW.test(r.id),
+          !VLLM23151_FIELD_ROW.test(r.id) &&
+          !LLMINFRA_FIELD_ROW.test(r.id) &&
+          !SGLANG32668_FIELD_ROW.test(r.id) &&
+          !QWEN8B5090_FIELD_ROW.test(r.id),
       ),
     );
     expect(s.count).toBe(52);

@@ -20,7 +20,8 @@
  * shards, 46.0 and 150.5 µs: vllm-project/vllm#49363; torch-bf16 at batch 1 of bench_fp8_gemm.py, do_bench_cudagraph),
  * 1.2-1.5 µs over the model's 2.5 µs gap and 0.85 of peak at a TP shard of 5-15 MB; a decode attention layer at batch 1
  * and 1k tokens of context, its KV store included, takes 10.8 µs through FlashInfer and 11.0 through FlashAttention
- * (vllm-project/vllm#43232), 2-5 µs over its kernels' gaps and KV bytes; an RMSNorm takes 2.4 µs of GPU time
+ * (vllm-project/vllm#43232, card not named: an H200 by its long-context read rate), 2-5 µs over its kernels' gaps and
+ * KV bytes; an RMSNorm takes 2.4 µs of GPU time
  * (sgl-project/sglang#22353's kernel table), about the gap. Over a layer's 12 kernels that is 0.6-1 µs a kernel above 2.5.
  */
 
