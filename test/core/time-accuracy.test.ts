@@ -277,8 +277,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (702: 689 out of sample, 13 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(702);
+  it('scores every scorable case (698: 685 out of sample, 13 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(698);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -2194,17 +2194,14 @@ describe('time model on the Thunder Lit-GPT, A10 QLoRA and LLaMA-Factory wiki ro
 // (PRIMERL_ROW: FSDP2 + per-block compile + full AC, read with the torchtitan engine) and a TinyLlama LoRA harness
 // (LORABENCH_ROW: batch 4 x 128 fp16 on one A100-40GB), scored before any model change: Surogate -13.8% to +14.5%
 // (median 6.3%); prime-rl too fast, +3.8% to +108.8% (the B200 row, under flash-attn 2); llama3-lora-bench too fast,
-// +180.0% to +220.5% (its wall time holds the Trainer's setup over 63 short steps). docs/time-model.md, the same section.
+// +180.0% to +220.5% and carried, not scored: its wall time holds the Trainer's setup over 63 short steps (its
+// memory peaks are scored). docs/time-model.md, the same section.
 describe('time model on the Surogate Unsloth, prime-rl and llama3-lora-bench rows', () => {
   const err = Object.fromEntries(
     [...surogateRows, ...primerlRows, ...lorabenchRows].map((r) => [r.id, r.error]),
   );
-  it('holds the twenty-three scored rows, out of sample', () => {
+  it('holds the nineteen scored rows, out of sample', () => {
     holdsOutOfSample([...surogateRows, ...primerlRows, ...lorabenchRows], err, [
-      'lorabench-tinyllama-a100-40-r16',
-      'lorabench-tinyllama-a100-40-r32',
-      'lorabench-tinyllama-a100-40-r4',
-      'lorabench-tinyllama-a100-40-r8',
       'primerl-sft-qwen3-0.6b-1xa6000-s8192',
       'primerl-sft-qwen3-0.6b-1xh100-s16384',
       'primerl-sft-qwen3-0.6b-1xh100-s8192',
@@ -2233,7 +2230,7 @@ describe('time model on the Surogate Unsloth, prime-rl and llama3-lora-bench row
     expect(s.medianAbsError).toBeLessThanOrEqual(0.065);
   });
 
-  it('the prime-rl and llama3-lora-bench rows too fast, no further off than first scored', () => {
+  it('the prime-rl rows too fast, no further off than first scored', () => {
     const first: Record<string, number> = {
       'primerl-sft-qwen3-0.6b-1xa6000-s8192': 0.313,
       'primerl-sft-qwen3-0.6b-1xh100-s16384': 0.038,
@@ -2242,10 +2239,6 @@ describe('time model on the Surogate Unsloth, prime-rl and llama3-lora-bench row
       'primerl-sft-qwen3-4b-8xb200-s16384': 1.088,
       'primerl-sft-qwen3-4b-8xh100-s16384': 0.269,
       'primerl-sft-qwen3-4b-8xh200-s16384': 0.207,
-      'lorabench-tinyllama-a100-40-r16': 1.8,
-      'lorabench-tinyllama-a100-40-r32': 2.205,
-      'lorabench-tinyllama-a100-40-r4': 1.844,
-      'lorabench-tinyllama-a100-40-r8': 1.819,
     };
     for (const [id, e] of Object.entries(first)) {
       expect(err[id]!, id).toBeGreaterThan(0);
