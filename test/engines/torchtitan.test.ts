@@ -272,6 +272,8 @@ describe('torchtitan launch → --from round trip', () => {
         const back = optionsFromFlags(merged);
         const pick = (o: typeof back) => Object.fromEntries(KEYS.map((k) => [k, o[k]]));
         expect(pick(back)).toEqual(pick(x.options));
+        // attn_backend "flex" reads back as the plan's flash (the profile's attention default), whatever was asked.
+        expect(back.attention).toBe('flash');
         expect(merged['grad-accum']).toBe(4);
         expect(resolveModel(c.model!).id).toBe('llama-3.1-8b');
       }

@@ -8,8 +8,8 @@ import { buildLaunch } from '../../src/core/launch/index.js';
 import { renderLaunchReadme } from '../../src/ui/launch-readme.js';
 import { launchInputOf } from '../helpers/launch.js';
 
-const howToRun = (framework: string, weights: string): string => {
-  const x = launchInputOf('llama-3.1-8b', 'h100-sxm', {
+const howToRun = (framework: string, weights: string, gpu = 'h100-sxm'): string => {
+  const x = launchInputOf('llama-3.1-8b', gpu, {
     method: 'inference',
     framework,
     weights,
@@ -39,5 +39,22 @@ describe('launch README: how to run a server', () => {
     expect(run).toContain('- llama.cpp: `bash serve.sh`');
     expect(run).toContain('llama-server');
     expect(run).not.toMatch(/vLLM|vllm/);
+    expect(run).toContain('ghcr.io/ggml-org/llama.cpp:server-cuda or a build with -DGGML_CUDA=ON');
+  });
+
+  it("llama.cpp on an AMD GPU: the ROCm server image or a HIP build for the card's target, not CUDA's", () => {
+    // llama.cpp docs/docker.md (server-rocm: "compiled with ROCm support") and docs/build.md HIP
+    // (-DGGML_HIP=ON -DGPU_TARGETS=gfx1030).
+    const run = howToRun('llama.cpp', 'q4_k_m', 'mi300x');
+    expect(run).toContain('ghcr.io/ggml-org/llama.cpp:server-rocm');
+    expect(run).toContain('-DGGML_HIP=ON -DGPU_TARGETS=gfx942');
+    expect(run).not.toMatch(/CUDA|cuda/);
+  });
+
+  it('llama.cpp on an Apple GPU: a macOS build, whose Metal backend is on by default; no container image', () => {
+    // llama.cpp docs/build.md "Metal Build": "On MacOS, Metal is enabled by default."
+    const run = howToRun('llama.cpp', 'q4_k_m', 'apple-m4-max-128gb');
+    expect(run).toContain('Metal');
+    expect(run).not.toMatch(/CUDA|cuda|ghcr\.io/);
   });
 });

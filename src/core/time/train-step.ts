@@ -412,8 +412,9 @@ export function trainStep(
   commTimes(w, r, s);
   const perMicro = s.compute + s.exposedMicro + s.tpT + s.offExposed;
   const m = w.microBatches;
-  // 1F1B bubble: (p-1)/m of the ideal pipeline time (Narayanan et al. SC'21 §2.2).
-  s.bubble = w.pp > 1 ? ((w.pp - 1) / m) * (s.compute + s.tpT) : 0;
+  // 1F1B bubble: (p-1)·(t_f + t_b) of one micro-batch on one stage, (p-1)/m of the ideal pipeline time m·(t_f + t_b)
+  // (Narayanan et al. SC'21 §2.2, https://arxiv.org/abs/2104.04473).
+  s.bubble = w.pp > 1 ? (w.pp - 1) * (s.compute + s.tpT) : 0;
   s.opt = w.optimizerBytes / r.mem;
   const ranksPerNode = Math.min(w.gpus, r.gpusPerNode);
   s.hostOpt = w.optimizerOnHost ? (w.hostOptimizerBytes * ranksPerNode) / w.hostStepBytesPerS : 0;

@@ -8,6 +8,8 @@ import { LLAMA_CPP_ARCH_RULE } from './architectures.js';
  */
 export const LLAMA_CPP_COMMIT = '25d5b0c53f9a146f3d7a99a18610d9d623b5041e';
 export const LLAMA_CPP_IMAGE = 'ghcr.io/ggml-org/llama.cpp:server-cuda';
+/** The ROCm server image of the same builds (docs/docker.md: "Same as `server` but compiled with ROCm support"). */
+export const LLAMA_CPP_ROCM_IMAGE = 'ghcr.io/ggml-org/llama.cpp:server-rocm';
 
 export const LLAMA_CPP_RULES: readonly Rule[] = [
   LLAMA_CPP_ARCH_RULE,

@@ -103,6 +103,9 @@ export function mapTorchtitan(doc: Record<string, unknown>): FromMapping {
   const spec = exprOf(config.model_spec) ?? '';
   if (/\bMXFP8LinearConverter\b/.test(spec)) flags.compute = 'mxfp8';
   else if (/\bFloat8LinearConverter\b/.test(spec)) flags.compute = 'fp8';
+  // Every attention backend of torchtitan 0.3.0's language models (flex, flex_flash, varlen; no sdpa, rule
+  // torchtitan-no-sdpa-attention) keeps no score matrix: the plan's flash, as the profile's attention default sets.
+  flags.attention = 'flash';
   // TrainingConfig of the torchtitan 0.3.0 wheel (config/configs.py L36-L53): local_batch_size, global_batch_size, seq_len.
   const seq = training.int('seq_len') ?? 2048; // 0.3.0 configs.py L52 default
   flags.seq = seq;
