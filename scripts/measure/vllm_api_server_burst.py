@@ -135,7 +135,7 @@ def proc_cpu(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def burst(mod, port, n, tokens, server_pid):
+async def burst(mod, port, n, tokens, server_pid, endpoint):
     import aiohttp
     from tqdm.asyncio import tqdm
 
@@ -143,27 +143,30 @@ async def burst(mod, port, n, tokens, server_pid):
                                      keepalive_timeout=60, enable_cleanup_closed=True, force_close=False, ssl=False)
     session = aiohttp.ClientSession(connector=connector, trust_env=True,
                                     timeout=aiohttp.ClientTimeout(total=6 * 60 * 60))
-    url = f"http://127.0.0.1:{port}/v1/completions"
-    prompt = " ".join(["word"] * 512)
+    if endpoint == "chat":  # --backend openai-chat: 128 words in (the lab's i128 bursts)
+        func, url, words = mod.async_request_openai_chat_completions, f"http://127.0.0.1:{port}/v1/chat/completions", 128
+    else:  # --backend vllm: 512 words in (the kvcached burst)
+        func, url, words = mod.async_request_openai_completions, f"http://127.0.0.1:{port}/v1/completions", 512
+    prompt = " ".join(["word"] * words)
 
     def inp():
-        return mod.RequestFuncInput(prompt=prompt, api_url=url, prompt_len=512, output_len=tokens,
+        return mod.RequestFuncInput(prompt=prompt, api_url=url, prompt_len=words, output_len=tokens,
                                     model="Qwen/Qwen3-0.6B")
 
     for _ in range(3):  # serve.py's initial test run, and a warm-up
-        w = await mod.async_request_openai_completions(request_func_input=inp(), session=session)
+        w = await func(request_func_input=inp(), session=session)
         assert w.success, w.error
     pbar = tqdm(total=n, file=open(os.devnull, "w"))
     s0, c0, t0 = proc_cpu(server_pid), time.process_time(), time.perf_counter()
     outs = await asyncio.gather(*[asyncio.create_task(
-        mod.async_request_openai_completions(request_func_input=inp(), session=session, pbar=pbar))
+        func(request_func_input=inp(), session=session, pbar=pbar))
         for _ in range(n)])
     wall = time.perf_counter() - t0
     server, client = proc_cpu(server_pid) - s0, time.process_time() - c0
     await session.close()
     assert all(o.success for o in outs), [o.error for o in outs if not o.success][:1]
     ttft = [o.ttft for o in outs]
-    return {"requests": n, "tokens": tokens, "wall_s": round(wall, 3), "server_cpu_s": round(server, 3),
+    return {"endpoint": endpoint, "requests": n, "tokens": tokens, "wall_s": round(wall, 3), "server_cpu_s": round(server, 3),
             "client_cpu_s": round(client, 3), "ttft_mean_s": round(statistics.fmean(ttft), 3),
             "ttft_max_s": round(max(ttft), 3),
             "tpot_mean_ms": round(1e3 * statistics.fmean((o.latency - o.ttft) / max(1, tokens - 1) for o in outs), 2),
@@ -180,6 +183,7 @@ def main():
     ap.add_argument("--n", type=int, nargs="+", default=[500])
     ap.add_argument("--tokens", type=int, nargs="+", default=[128])
     ap.add_argument("--step-s", type=float, default=0.005)
+    ap.add_argument("--endpoint", default="completions", choices=["completions", "chat"])
     ap.add_argument("--repeats", type=int, default=2)
     ap.add_argument("--out", default="-")
     args = ap.parse_args()
@@ -202,7 +206,7 @@ def main():
         for rep in range(args.repeats):
             for n in args.n:
                 for t in args.tokens:
-                    r = asyncio.run(burst(mod, port, n, t, srv.pid))
+                    r = asyncio.run(burst(mod, port, n, t, srv.pid, args.endpoint))
                     r["repeat"] = rep
                     rows.append(r)
                     print(json.dumps(r), file=sys.stderr)

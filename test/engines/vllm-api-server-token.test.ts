@@ -3,9 +3,9 @@
 // test/fixtures/measure/vllm-api-server-token.json): one run where each token is its own chunk, one where the
 // server's loop runs step after step and the collector merges a request's tokens. The profile's tokenSeconds is the
 // merged median, the floor of a server that has fallen behind. The whole server (uvicorn, FastAPI, the completions
-// route, the stats loggers) in a burst of 500 x 128 tokens (scripts/measure/vllm_api_server_burst.py; fixture
-// test/fixtures/measure/vllm-api-server-burst.json) used more CPU than the profile's floor for that burst and far
-// less than the kvcached burst's measured duration.
+// route, the stats loggers) in a completions burst of 500 x 128 tokens and a chat burst of 1000 x 4
+// (scripts/measure/vllm_api_server_burst.py; fixture test/fixtures/measure/vllm-api-server-burst.json) used more CPU
+// than the profile's floor for each, and far less than the kvcached burst's measured duration.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { VLLM_FRONTEND } from '../../src/core/engines/vllm/memory.js';
@@ -29,7 +29,15 @@ const BURST = JSON.parse(
   readFileSync(new URL('../fixtures/measure/vllm-api-server-burst.json', import.meta.url), 'utf8'),
 ) as {
   versions: Record<string, string>;
-  rows: { requests: number; tokens: number; server_cpu_s: number; client_cpu_s: number }[];
+  rows: {
+    endpoint: string;
+    requests: number;
+    tokens: number;
+    server_cpu_s: number;
+    client_cpu_s: number;
+    wall_s: number;
+    ttft_mean_s: number;
+  }[];
 };
 
 const drained = TOKEN.runs.find((r) => r.yields_between_steps > 0)!;
@@ -77,7 +85,9 @@ describe("vLLM 0.11.0's API server per streamed token", () => {
   });
 });
 
-describe("vLLM 0.11.0's whole API server in a burst of 500 x 128 tokens", () => {
+describe("vLLM 0.11.0's whole API server in a burst", () => {
+  const completions = BURST.rows.filter((r) => r.endpoint === 'completions');
+  const chat = BURST.rows.filter((r) => r.endpoint === 'chat');
   const kvcached = loadThroughputCases('throughput.json').find(
     (c) => c.id === 'kvcached-qwen3-06b-h100-vllm-burst500',
   )!;
@@ -85,15 +95,30 @@ describe("vLLM 0.11.0's whole API server in a burst of 500 x 128 tokens", () => 
   it('is the kvcached row’s shape', () => {
     expect(Number(kvcached.flags.batch)).toBe(500);
     expect(Number(kvcached.flags.seq) - Number(kvcached.flags['prompt-tokens'])).toBe(128);
-    for (const r of BURST.rows) expect([r.requests, r.tokens]).toEqual([500, 128]);
+    expect(completions.length).toBeGreaterThan(0);
+    for (const r of completions) expect([r.requests, r.tokens]).toEqual([500, 128]);
   });
 
   it("used more CPU than the profile's floor for it, and under half the row's measured duration", () => {
     const floor = 500 * (VLLM_FRONTEND.requestSeconds + 128 * VLLM_FRONTEND.tokenSeconds);
-    for (const r of BURST.rows) {
+    for (const r of completions) {
       expect(r.server_cpu_s).toBeGreaterThan(floor);
       expect(r.server_cpu_s).toBeLessThan(kvcached.measured_value / 2);
       expect(r.client_cpu_s).toBeLessThan(kvcached.measured_value / 2);
+    }
+  });
+
+  it("took more CPU a chat request than the profile's floor with the per-request template parse", () => {
+    expect(chat.length).toBeGreaterThan(0);
+    const perRequest =
+      VLLM_FRONTEND.requestSeconds +
+      VLLM_FRONTEND.templateParseSeconds +
+      4 * VLLM_FRONTEND.tokenSeconds;
+    for (const r of chat) {
+      expect([r.requests, r.tokens]).toEqual([1000, 4]);
+      expect(r.server_cpu_s / r.requests).toBeGreaterThan(perRequest);
+      // Every first token came after the burst's admissions: the one loop served them first.
+      expect(r.ttft_mean_s / r.wall_s).toBeGreaterThan(0.9);
     }
   });
 });
