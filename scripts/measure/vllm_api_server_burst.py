@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A burst through vLLM 0.11.0's whole API server (uvicorn, FastAPI, the OpenAI routes) with a paced fake engine core.
+"""A burst through vLLM's whole API server (uvicorn, FastAPI, the OpenAI routes) with a paced fake engine core.
 
 What it runs: a child process serves `vllm serve`'s own app (vllm/entrypoints/openai/api_server.py: `run_server` under
 uvloop, `build_app`, `init_app_state`, uvicorn with its access log as `vllm serve` leaves it), in which the engine
@@ -14,6 +14,8 @@ client: `vllm bench serve`'s request function from the wheel, unchanged, all req
 What it answers: how long a burst of N requests takes when the GPU is no limit (step_s small) on this machine's cores,
 and how the server's one event loop splits between admitting requests and streaming the earlier ones' tokens.
 Not in it: the ZMQ/msgpack hop to EngineCore (the fake is in-process), the GPU's prefill.
+With `--engine-client built` (vLLM 0.19.0) the server builds its AsyncLLM itself from the parsed arguments
+(AsyncLLM.from_vllm_config), only EngineCoreClient.make_async_mp_client replaced by the paced fake.
 
 Setup: the venv of vllm_api_server_request.py plus uvloop and httptools (vllm's fastapi[standard] brings them).
 Usage: QWEN_TIKTOKEN=<path> python vllm_api_server_burst.py --wheel-dir <unpacked vllm 0.11.0> --n 500 --tokens 128 \
@@ -45,8 +47,25 @@ class PacedEngineCore:
         self.ready = asyncio.Event()
         self.t = None
 
+    engine_ranks_managed = [0]
+
     async def get_supported_tasks_async(self):
         return ("generate",)
+
+    def dp_engines_running(self):
+        return False
+
+    async def reset_mm_cache_async(self):
+        pass
+
+    async def reset_encoder_cache_async(self):
+        pass
+
+    async def is_sleeping_async(self):
+        return False
+
+    async def is_scheduler_paused_async(self):
+        return False
 
     async def add_request_async(self, request):
         self.running[request.request_id] = [0, request.sampling_params.max_tokens]
@@ -87,6 +106,29 @@ class PacedEngineCore:
             else:
                 s[0] = i + k
         return EngineCoreOutputs(outputs=outs, timestamp=time.monotonic())
+
+
+def serve_built(port, step):
+    """`vllm serve`'s own engine-client construction (AsyncLLM.from_vllm_config from the parsed arguments), with the
+    engine core client it would start replaced by the paced fake: the way vLLM 0.19.0 is run."""
+    import uvloop
+    import vllm_api_server_request as vreq
+    from vllm.platforms import current_platform
+
+    if not current_platform.device_type:  # no accelerator here
+        current_platform.device_type = "cpu"
+    import vllm.v1.engine.core_client as cc
+
+    cc.EngineCoreClient.make_async_mp_client = staticmethod(lambda *a, **k: PacedEngineCore(step))
+    import vllm.entrypoints.openai.api_server as api
+    from vllm.entrypoints.openai.cli_args import make_arg_parser
+    from vllm.utils.argparse_utils import FlexibleArgumentParser
+
+    model_dir = vreq.build_model_dir(os.environ["QWEN_TIKTOKEN"])
+    args = make_arg_parser(FlexibleArgumentParser()).parse_args(
+        ["--model", model_dir, "--served-model-name", "Qwen/Qwen3-0.6B", "--host", "127.0.0.1",
+         "--port", str(port), "--max-model-len", "4096"])
+    uvloop.run(api.run_server(args))
 
 
 def serve(port, step):
@@ -175,8 +217,8 @@ async def burst(mod, port, n, tokens, server_pid, endpoint):
 
 
 def main():
-    if len(sys.argv) == 4 and sys.argv[1] == "--serve":
-        serve(int(sys.argv[2]), float(sys.argv[3]))
+    if len(sys.argv) == 5 and sys.argv[1] == "--serve":
+        (serve_built if sys.argv[4] == "built" else serve)(int(sys.argv[2]), float(sys.argv[3]))
         return
     ap = argparse.ArgumentParser()
     ap.add_argument("--wheel-dir", required=True)
@@ -184,6 +226,8 @@ def main():
     ap.add_argument("--tokens", type=int, nargs="+", default=[128])
     ap.add_argument("--step-s", type=float, default=0.005)
     ap.add_argument("--endpoint", default="completions", choices=["completions", "chat"])
+    ap.add_argument("--engine-client", default="fake", choices=["fake", "built"],
+                    help="fake: vllm_api_server_request.py's AsyncLLM (v0.11.0); built: vllm's own (v0.19.0)")
     ap.add_argument("--repeats", type=int, default=2)
     ap.add_argument("--out", default="-")
     args = ap.parse_args()
@@ -193,7 +237,7 @@ def main():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    srv = subprocess.Popen([sys.executable, __file__, "--serve", str(port), str(args.step_s)],
+    srv = subprocess.Popen([sys.executable, __file__, "--serve", str(port), str(args.step_s), args.engine_client],
                            stdout=subprocess.DEVNULL, stderr=open(os.environ.get("SERVER_LOG", os.devnull), "w"))
     rows = []
     try:
@@ -219,11 +263,12 @@ def main():
            "what": "a burst through vLLM 0.11.0's whole API server process (uvicorn, FastAPI app, OpenAI completions "
                    "route, AsyncLLM output handler) over a fake engine core stepping every step_s, driven by vllm "
                    "bench serve's request function; wall time, server and client CPU time, TTFT",
+           "load_average_1m": round(os.getloadavg()[0], 2),
            "step_s": args.step_s,
+           "engine_client": args.engine_client,
            "versions": {p: md.version(p) for p in ("vllm", "uvicorn", "fastapi", "starlette", "uvloop", "httptools",
                                                    "aiohttp", "pydantic")},
-           "python": platform.python_version(), "logical_cpus": os.cpu_count(),
-           "load_average_1m": round(os.getloadavg()[0], 2), "rows": rows}
+           "python": platform.python_version(), "logical_cpus": os.cpu_count(), "rows": rows}
     text = json.dumps(doc, indent=1) + "\n"
     if args.out == "-":
         sys.stdout.write(text)

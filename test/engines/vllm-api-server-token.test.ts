@@ -3,9 +3,9 @@
 // test/fixtures/measure/vllm-api-server-token.json): one run where each token is its own chunk, one where the
 // server's loop runs step after step and the collector merges a request's tokens. The profile's tokenSeconds is the
 // merged median, the floor of a server that has fallen behind. The whole server (uvicorn, FastAPI, the completions
-// route, the stats loggers) in a completions burst of 500 x 128 tokens and a chat burst of 1000 x 4
-// (scripts/measure/vllm_api_server_burst.py; fixture test/fixtures/measure/vllm-api-server-burst.json) used more CPU
-// than the profile's floor for each, and far less than the kvcached burst's measured duration.
+// route, the stats loggers) in a completions burst of 500 x 128 tokens (v0.11.0 and v0.19.0) and a chat burst of
+// 1000 x 4 (scripts/measure/vllm_api_server_burst.py; fixture test/fixtures/measure/vllm-api-server-burst.json) used
+// more CPU than the profile's floor for each, and well under the kvcached burst's measured duration.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { VLLM_FRONTEND } from '../../src/core/engines/vllm/memory.js';
@@ -25,20 +25,18 @@ interface TokenRun {
 const TOKEN = JSON.parse(
   readFileSync(new URL('../fixtures/measure/vllm-api-server-token.json', import.meta.url), 'utf8'),
 ) as { versions: Record<string, string>; runs: TokenRun[] };
+interface BurstRow {
+  endpoint: string;
+  requests: number;
+  tokens: number;
+  server_cpu_s: number;
+  client_cpu_s: number;
+  wall_s: number;
+  ttft_mean_s: number;
+}
 const BURST = JSON.parse(
   readFileSync(new URL('../fixtures/measure/vllm-api-server-burst.json', import.meta.url), 'utf8'),
-) as {
-  versions: Record<string, string>;
-  rows: {
-    endpoint: string;
-    requests: number;
-    tokens: number;
-    server_cpu_s: number;
-    client_cpu_s: number;
-    wall_s: number;
-    ttft_mean_s: number;
-  }[];
-};
+) as { runs: { wheel: string; versions: Record<string, string>; rows: BurstRow[] }[] };
 
 const drained = TOKEN.runs.find((r) => r.yields_between_steps > 0)!;
 const merged = TOKEN.runs.find((r) => r.yields_between_steps === 0)!;
@@ -86,11 +84,16 @@ describe("vLLM 0.11.0's API server per streamed token", () => {
 });
 
 describe("vLLM 0.11.0's whole API server in a burst", () => {
-  const completions = BURST.rows.filter((r) => r.endpoint === 'completions');
-  const chat = BURST.rows.filter((r) => r.endpoint === 'chat');
+  const rows = BURST.runs.flatMap((run) => run.rows);
+  const completions = rows.filter((r) => r.endpoint === 'completions');
+  const chat = rows.filter((r) => r.endpoint === 'chat');
   const kvcached = loadThroughputCases('throughput.json').find(
     (c) => c.id === 'kvcached-qwen3-06b-h100-vllm-burst500',
   )!;
+
+  it('ran the v0.11.0 and v0.19.0 wheels (the kvcached row ran v0.19.0)', () => {
+    expect(BURST.runs.map((r) => r.versions.vllm)).toEqual(['0.11.0', '0.19.0']);
+  });
 
   it('is the kvcached row’s shape', () => {
     expect(Number(kvcached.flags.batch)).toBe(500);
@@ -99,11 +102,11 @@ describe("vLLM 0.11.0's whole API server in a burst", () => {
     for (const r of completions) expect([r.requests, r.tokens]).toEqual([500, 128]);
   });
 
-  it("used more CPU than the profile's floor for it, and under half the row's measured duration", () => {
+  it("used more CPU than the profile's floor for it, and under 0.6 of the row's measured duration", () => {
     const floor = 500 * (VLLM_FRONTEND.requestSeconds + 128 * VLLM_FRONTEND.tokenSeconds);
     for (const r of completions) {
       expect(r.server_cpu_s).toBeGreaterThan(floor);
-      expect(r.server_cpu_s).toBeLessThan(kvcached.measured_value / 2);
+      expect(r.server_cpu_s).toBeLessThan(0.6 * kvcached.measured_value);
       expect(r.client_cpu_s).toBeLessThan(kvcached.measured_value / 2);
     }
   });
