@@ -73,19 +73,26 @@ export const VLLM_CACHE_LAYOUT: CacheLayoutProfile = {
 // The per-request parse of the chat template (resolve_chat_template_kwargs: a new Jinja environment and env.parse
 // of Qwen3-14B's 4.2 KB template), median 11.9 ms.
 const VLLM_TEMPLATE_PARSE_SECONDS = 11.9e-3; // vllm-project/vllm@f71952c1c (v0.11.0) timed on a CPU
+// A streamed token's API-server work where chunks merge: the median of six merged slopes (chat and completions at 1,
+// 64 and 256 streams), test/fixtures/measure/vllm-api-server-token.json.
+const VLLM_TOKEN_SECONDS = 12.4e-6; // vllm-project/vllm@f71952c1c (v0.11.0) timed on a CPU
 /**
  * vLLM's API server (time/frontend.ts). A chat request's other work, measured with the parse above: request
  * validation 0.14 ms, the rest of the template render 0.19 ms, tokenization 1.03 ms, Processor.process_inputs
  * 0.11 ms, AsyncLLM.generate with OutputProcessor and the SSE chunks 0.59 ms; median 2.07 ms less its 4 chunks'
- * tokenSeconds. Not timed: uvicorn/HTTP and the ZMQ hop to EngineCore (a floor on that count). A streamed token's
- * chunk: its pydantic frame render alone, 7.5 µs (vllm-project/vllm#52875); detokenizing and writing it are not
- * counted. The parse on every request came with the request-kwargs filter of v0.11 (vllm-project/vllm#25794:
- * resolve_chat_template_kwargs, vllm/entrypoints/chat_utils.py of the v0.11.0 wheel) and is cached today
+ * tokenSeconds. Not timed: uvicorn/HTTP and the ZMQ hop to EngineCore (a floor on that count). A streamed token:
+ * the same wheel's path per token at 1-256 streams against a stepping fake engine core (scripts/measure/
+ * vllm_api_server_token.py, test/fixtures/measure/vllm-api-server-token.json): 23-30 µs where every token is its own
+ * chunk, 7-17 µs where the server has fallen behind and the collector merges a request's tokens into one chunk
+ * (RequestOutputCollector.put, vllm/v1/engine/output_processor.py): the detokenizer and OutputProcessor's work, which
+ * no merge saves. A server that bounds a run is behind, so the merged median is the floor. The parse on every
+ * request came with the request-kwargs filter of v0.11 (vllm-project/vllm#25794: resolve_chat_template_kwargs,
+ * vllm/entrypoints/chat_utils.py of the v0.11.0 wheel) and is cached today
  * (vllm-project/vllm@02e64f581de43218449b3c3450896c43a89f40e0 vllm/renderers/hf.py): a TimeOptions flag.
  */
 export const VLLM_FRONTEND: ServingFrontend = {
-  requestSeconds: 2.074e-3 - 4 * 7.5e-6, // vllm-project/vllm@f71952c1c (v0.11.0) timed on a CPU, the fixture above
-  tokenSeconds: 7.5e-6, // vllm-project/vllm#52875
+  requestSeconds: 2.074e-3 - 4 * VLLM_TOKEN_SECONDS, // vllm-project/vllm@f71952c1c (v0.11.0) timed on a CPU
+  tokenSeconds: VLLM_TOKEN_SECONDS, // vllm-project/vllm@f71952c1c (v0.11.0) timed on a CPU, merged chunks
   templateParseSeconds: VLLM_TEMPLATE_PARSE_SECONDS, // test/fixtures/measure/vllm-api-server-request.json
 };
 
