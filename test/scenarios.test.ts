@@ -101,6 +101,15 @@ describe('scenario validation errors', () => {
     }
   });
 
+  it('says a PPO job is estimated, not planned, without a near-miss objective beside it', () => {
+    const text =
+      'name: x\nmodel: gpt2\njob: { kind: fine-tune, methods: [lora], objective: ppo, seq: 512, globalBatch: 8 }\n';
+    expect(() => parseScenario('x.yaml', text)).toThrow(
+      /^x\.yaml: ✖ ppo is estimated, not planned \(vramplan estimate --objective ppo\): .*planned: sft, dpo, orpo, kto, simpo, grpo \(got "ppo"\) → at job\.objective/,
+    );
+    expect(() => parseScenario('x.yaml', text)).not.toThrow(/did you mean/);
+  });
+
   it('rejects unknown keys (strict)', () => {
     expect(() =>
       parseScenario('x.yaml', 'name: x\nmodel: gpt2\njob: { kind: inference }\nbudget: 3\n'),

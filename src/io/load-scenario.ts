@@ -84,8 +84,9 @@ export function scenarioIssues(
       return `✖ ${i.message}${hints.length > 0 ? ` (${hints.join('; ')})` : ''} → at ${at}`;
     }
     const got = valueAt(data, i.path);
+    // A message that names the value explains it (a schema's own error); no near-miss hint beside it.
     const hint =
-      i.code === 'invalid_value' && typeof got === 'string'
+      i.code === 'invalid_value' && typeof got === 'string' && !i.message.startsWith(`${got} `)
         ? didYouMean(
             got,
             i.values.filter((v): v is string => typeof v === 'string'),

@@ -34,7 +34,14 @@ const PLANNED_OBJECTIVES = OBJECTIVES.filter(
 /** The fields a fine-tune job adds for its objective (spread into the fine-tune job's object). */
 export const objectiveJobFields = {
   /** sft (default), dpo, orpo, kto, simpo or grpo; orthogonal to the methods. */
-  objective: z.enum(PLANNED_OBJECTIVES).default('sft'),
+  objective: z
+    .enum(PLANNED_OBJECTIVES, {
+      error: (iss) =>
+        iss.input === 'ppo'
+          ? `ppo is estimated, not planned (vramplan estimate --objective ppo): no launched engine writes TRL's PPOTrainer; planned: ${PLANNED_OBJECTIVES.join(', ')}`
+          : undefined,
+    })
+    .default('sft'),
   /** GRPO only: generations per prompt and the prompt and completion tokens. */
   rl: rlJobSchema.optional(),
 };
