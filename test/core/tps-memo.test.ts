@@ -2,7 +2,7 @@
 // second search with fresh but equal objects reads the first one's figure, and any changed field is timed anew
 // (but the attention kernel, where no serving figure reads it: decode-host.ts decodeReadsAttention).
 import { describe, expect, it } from 'vitest';
-import { memoTokensPerSecond, tpsTableOf } from '../../src/core/plan/tps-memo.js';
+import { memoTokensPerSecond, runningOn, tpsTableOf } from '../../src/core/plan/tps-memo.js';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { modelFacts } from '../../src/core/time/model-facts.js';
 import { gpuRates } from '../../src/core/time/hardware.js';
@@ -65,6 +65,27 @@ describe('rows that differ only in attention', () => {
     );
     expect(replicaTokensPerSecond(facts, split('flash'), t, r)).not.toBe(
       replicaTokensPerSecond(facts, split('sdpa'), t, r),
+    );
+  });
+
+  it('share the rows that run where the KV pool is short where their estimates are alike too', () => {
+    const arch = resolveModel('llama-3.1-8b');
+    const gpu = findGpu('rtx-4090');
+    const row = (attention: string) =>
+      tpsTableOf(facts, options({ attention, batch: 256, seq: 32768 }), t);
+    const [flash, sdpa, eager] = [row('flash'), row('sdpa'), row('eager')];
+    expect(flash.running).toBe(sdpa.running);
+    expect(eager.running).not.toBe(flash.running);
+    const run = runningOn(flash, arch, facts, gpu, t);
+    expect(run.options.batch).toBeLessThan(256);
+    expect(runningOn(sdpa, arch, facts, gpu, t)).toBe(run);
+    // The SDPA row in a memo of its own (another facts object) runs as many as the shared answer says.
+    const own = { ...facts };
+    const sdpaAlone = tpsTableOf(own, options({ attention: 'sdpa', batch: 256, seq: 32768 }), t);
+    const alone = runningOn(sdpaAlone, arch, own, gpu, t);
+    expect(alone.options.batch).toBe(run.options.batch);
+    expect(memoTokensPerSecond(alone, own, t, rates('rtx-4090'))).toBe(
+      memoTokensPerSecond(run, facts, t, rates('rtx-4090')),
     );
   });
 

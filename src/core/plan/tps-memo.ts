@@ -19,6 +19,7 @@ import type { ModelFacts } from '../time/model-facts.js';
 import { poolRunning, queuesOnPool } from '../time/pool-queue.js';
 import { replicaServingTime, replicaTokensPerSecond } from '../time/serving-step.js';
 import { decodeReadsAttention } from '../time/decode-host.js';
+import { attentionAlike } from '../memory/inference.js';
 
 /** Rows kept per model before the table starts over (a long-lived explorer re-plans many scenarios). */
 const MAX_ROWS = 20_000;
@@ -27,6 +28,11 @@ const MAX_ROWS = 20_000;
 interface ServingFigures {
   tps: Map<string, number>;
   latency: Map<string, { ttft: number; tpot: number }>;
+}
+
+/** The figures of the rows that time alike, and the running rows of those among them that also estimate alike. */
+interface TimingClass extends ServingFigures {
+  running: Map<string, ServingMemo | null>;
 }
 
 /**
@@ -43,7 +49,7 @@ export interface ServingMemo extends ServingFigures {
 /** One model's rows by options' content, and their figures by timingKey. */
 interface ModelMemo {
   rows: Map<string, ServingMemo>;
-  figures: Map<string, ServingFigures>;
+  figures: Map<string, TimingClass>;
 }
 
 const byFacts = new WeakMap<ModelFacts, ModelMemo>();
@@ -69,7 +75,7 @@ function timingKey(o: EstimateOptions, t: TimeOptions, key: string): string {
 /**
  * A row's memo (made once per row: plan/loop.ts rowTimingOf), shared by every row with the same model and the
  * same options' content, its figures by every row that times alike under `t` (the one time options its callers
- * pass: the planner's PLAN_DECODE_TIME). Its rate keys are one string per rates object, made once, so a lookup
+ * pass: the planner's PLAN_DECODE_TIME), its running rows (runningOn) by those that also estimate alike. Its rate keys are one string per rates object, made once, so a lookup
  * hashes a string V8 has already hashed.
  */
 export function tpsTableOf(m: ModelFacts, o: EstimateOptions, t: TimeOptions): ServingMemo {
@@ -84,8 +90,12 @@ export function tpsTableOf(m: ModelFacts, o: EstimateOptions, t: TimeOptions): S
     }
     const tk = timingKey(o, t, key);
     let fig = mm.figures.get(tk);
-    if (fig === undefined) mm.figures.set(tk, (fig = { tps: new Map(), latency: new Map() }));
-    memo = { options: o, tps: fig.tps, latency: fig.latency, running: new Map() };
+    if (fig === undefined)
+      mm.figures.set(tk, (fig = { tps: new Map(), latency: new Map(), running: new Map() }));
+    // Rows that time alike and whose memory estimates are alike too (memory/inference.ts attentionAlike) have one
+    // KV pool on a GPU, and so run alike there.
+    const running = tk !== key && attentionAlike(o) ? fig.running : new Map();
+    memo = { options: o, tps: fig.tps, latency: fig.latency, running };
     mm.rows.set(key, memo);
   }
   return memo;
