@@ -364,8 +364,8 @@ export function largestTransient(s: Setup, hasHead: boolean): number {
 
 /**
  * Whether an estimate of `o` is the same with flash or SDPA attention: an inference estimate reads the attention
- * only as eager or not (the scores eager attention keeps in a prefill layer, the loss's transient and the vision
- * tower's forward), so flash and SDPA estimate alike (test/core/memory-attention-alike.test.ts).
+ * only as eager or not (the scores eager attention keeps in a prefill layer, in a step's largest transient and in
+ * the vision tower's forward), so flash and SDPA estimate alike (test/core/memory-attention-alike.test.ts).
  */
 export const attentionAlike = (o: EstimateOptions): boolean =>
   o.method === 'inference' && o.attention !== 'eager';
