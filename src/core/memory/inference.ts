@@ -1,6 +1,6 @@
 /** What an inference stage holds: weights (or the layers on the GPU), KV cache, recurrent state, prefill. */
 import type { RecurrentState } from '../model/arch.js';
-import { meanContextOf } from '../../schema/estimate.js';
+import { meanContextOf, type EstimateOptions } from '../../schema/estimate.js';
 import { type FrameworkProfile } from './frameworks.js';
 import { isFourBitFloat } from '../model/dtypes.js';
 import { MiB } from '../units.js';
@@ -361,3 +361,11 @@ export function largestTransient(s: Setup, hasHead: boolean): number {
       transient = Math.max(transient, (o.batch * g.heads * o.seq * o.seq * 4) / tp);
   return transient;
 }
+
+/**
+ * Whether an estimate of `o` is the same with flash or SDPA attention: an inference estimate reads the attention
+ * only as eager or not (the scores eager attention keeps in a prefill layer, in a step's largest transient and in
+ * the vision tower's forward), so flash and SDPA estimate alike (test/core/memory-attention-alike.test.ts).
+ */
+export const attentionAlike = (o: EstimateOptions): boolean =>
+  o.method === 'inference' && o.attention !== 'eager';

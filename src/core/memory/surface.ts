@@ -233,12 +233,29 @@ function classPoints(shared: GrpoPoints, key: string): Map<number, Point> {
 }
 
 /**
+ * Estimates shared by the surfaces of options that estimate alike at every micro-batch and GPU count (the planner's
+ * serving configurations that differ only in flash or SDPA attention: inference.ts attentionAlike): the exact
+ * estimates by (batch, dp), and the fits by fitCache's key with the estimates each took. Each surface still counts
+ * the estimates it asks for, shared or not (its `evaluations`: the search's memory evaluations are unchanged).
+ */
+export interface AlikeEstimates {
+  exact: Map<number, MemoryEstimate>;
+  fits: Map<number, { fit: Fit; estimates: number }>;
+}
+
+/** An empty AlikeEstimates (a surface of its own: nothing shared). */
+export const alikeEstimates = (): AlikeEstimates => ({ exact: new Map(), fits: new Map() });
+
+/**
  * A surface's fits, each made on first use: by the micro-batch b0 it starts from and dp = 1 or not. b0 = 1
- * unless a fused loss's knee lies above one sample and the batch is at or past it (lossKnee).
+ * unless a fused loss's knee lies above one sample and the batch is at or past it (lossKnee). A fit `alike` holds
+ * already is counted (`count`, its estimates) instead of made again.
  */
 function fitCache(
   knee: () => number,
   at: (batch: number, dp: number) => MemoryEstimate,
+  alike: AlikeEstimates['fits'],
+  count: (estimates: number) => void,
 ): (batch: number, dp: number) => Fit {
   const fits = new Map<number, Fit>();
   let k = 0;
@@ -248,13 +265,35 @@ function fitCache(
     const key = b0 * 2 + (dp <= 1 ? 1 : 0);
     let f = fits.get(key);
     if (!f) {
-      f =
-        dp <= 1
-          ? fitOf([at(b0, 1), at(b0 + 1, 1)], lineAt(b0))
-          : fitOf([at(b0, 2), at(b0, 4), at(b0 + 1, 2)], planeAt(b0));
+      const kept = alike.get(key);
+      if (kept) {
+        count(kept.estimates);
+        f = kept.fit;
+      } else {
+        f =
+          dp <= 1
+            ? fitOf([at(b0, 1), at(b0 + 1, 1)], lineAt(b0))
+            : fitOf([at(b0, 2), at(b0, 4), at(b0 + 1, 2)], planeAt(b0));
+        alike.set(key, { fit: f, estimates: dp <= 1 ? 2 : 3 });
+      }
       fits.set(key, f);
     }
     return f;
+  };
+}
+
+/** `at`, or the estimate `exact` holds for (batch, dp), counted (`count`) as one asked for. */
+function sharedExact(
+  exact: AlikeEstimates['exact'],
+  at: (batch: number, dp: number) => MemoryEstimate,
+  count: (estimates: number) => void,
+): (batch: number, dp: number) => MemoryEstimate {
+  return (batch, dp) => {
+    const key = batch * 1_048_576 + dp;
+    let e = exact.get(key);
+    if (e === undefined) exact.set(key, (e = at(batch, dp)));
+    else count(1);
+    return e;
   };
 }
 
@@ -269,7 +308,8 @@ function fitCache(
  * fine-tune's samples per optimizer step (GRPO generates batch x accumulation completions per process).
  * `shared`: GRPO points of the search's other surfaces (on `arch` with this `globalBatch`), so that rollout
  * configurations a point does not tell apart (pointClass) are estimated once; `pointKey`: the caller's key for
- * `o`'s pointClass, where it has one (equal keys only for options of equal pointClass).
+ * `o`'s pointClass, where it has one (equal keys only for options of equal pointClass); `alike`: the estimates of
+ * surfaces whose options estimate as `o` does at every micro-batch and GPU count.
  */
 export function memorySurface(
   arch: Arch,
@@ -279,6 +319,7 @@ export function memorySurface(
   globalBatch?: number,
   shared: GrpoPoints = new Map(),
   pointKey?: string,
+  alike: AlikeEstimates = alikeEstimates(),
 ): MemorySurface {
   const fw = FRAMEWORKS[o.framework];
   const policy = isPreferenceOrRl(o) ? policies(o) : undefined;
@@ -320,7 +361,9 @@ export function memorySurface(
       );
     return e;
   };
-  const fitFor = fitCache(() => lossKnee(arch, o, leanCtx), at);
+  const count = (n: number) => (evaluations += n);
+  const fitFor = fitCache(() => lossKnee(arch, o, leanCtx), at, alike.fits, count);
+  const exactAt = sharedExact(alike.exact, at, count);
   return {
     get evaluations() {
       return evaluations + asked.size;
@@ -341,7 +384,7 @@ export function memorySurface(
       if (fw.kvCache === 'paged-pool') {
         // Chunked prefill caps the activations at one chunk: not linear in batch, so estimated directly
         // (serving rows are few: one per replica layout).
-        exactInto(at(batch, dp), out, i);
+        exactInto(exactAt(batch, dp), out, i);
         return;
       }
       worstInto(fw, fitFor(batch, dp), batch, dp, out, i);

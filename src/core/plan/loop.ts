@@ -227,7 +227,7 @@ function rowTimingOf(L: Loop, r: number, f: RowFacts): RowTiming {
   const rl = lim.training && isPreferenceOrRl(options);
   return (f.timed = {
     options,
-    tps: lim.training ? null : tpsTableOf(ctx.facts, options),
+    tps: lim.training ? null : tpsTableOf(ctx.facts, options, PLAN_DECODE_TIME),
     work: lim.training && !rl ? rowWork(ctx, r, options, tOpts, L.frees) : null,
     objective: rl
       ? objectiveWork(
@@ -454,7 +454,9 @@ function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
   const rented = t.isRent[h] === 1;
   const nodeSize = t.nodeSizeOf[h]!;
   const ft = rowTimingOf(L, r, f);
-  const run = ft.tps ? runningOn(ft.tps, ctx.arch, ctx.facts, ctx.hw[h]!.gpu) : null;
+  const run = ft.tps
+    ? runningOn(ft.tps, ctx.arch, ctx.facts, ctx.hw[h]!.gpu, PLAN_DECODE_TIME)
+    : null;
   for (let l = 0; l < lv.length; l++) {
     st.seq++;
     const rate = t.rates[h * MAX_LEVELS + l]!;

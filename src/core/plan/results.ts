@@ -28,7 +28,7 @@ import { servingOf } from '../estimate.js';
 import { runningOn, tpsTableOf } from './tps-memo.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
 import { OFFLOADS, RANK_KEYS, boardWatts, givenHostRamBytes, hostRamLimit } from './configs.js';
-import { REASON, timeOptionsOf } from './context.js';
+import { PLAN_DECODE_TIME, REASON, timeOptionsOf } from './context.js';
 import type { Ctx, Kept, LoopState } from './context.js';
 import { REASONS, costBasisOf } from './types.js';
 import type {
@@ -227,8 +227,8 @@ function planServing(arch: Arch, o: EstimateOptions, gpu: Gpu): Plan['serving'] 
  * search's memo of the row on that GPU (tps-memo.ts runningOn), as its ranking timed it.
  */
 function queuedAt(ctx: Ctx, o: EstimateOptions, gpu: Gpu): number | undefined {
-  const memo = tpsTableOf(ctx.facts, o);
-  const run = runningOn(memo, ctx.arch, ctx.facts, gpu);
+  const memo = tpsTableOf(ctx.facts, o, PLAN_DECODE_TIME);
+  const run = runningOn(memo, ctx.arch, ctx.facts, gpu, PLAN_DECODE_TIME);
   return run === memo ? undefined : run.options.batch;
 }
 

@@ -13,11 +13,14 @@ import { qualityOf, tierRank } from './quality.js';
 import { type Engine } from '../../schema/engine.js';
 import { policyMemo } from '../memory/memory.js';
 import {
+  alikeEstimates,
   memorySurface,
   pointClass,
+  type AlikeEstimates,
   type GrpoPoints,
   type MemorySurface,
 } from '../memory/surface.js';
+import { memoryTwinsOf } from './memory-twins.js';
 import { rollsOut } from '../../schema/objectives.js';
 import { samePolicyOptions, type PolicyMemory } from '../memory/objective.js';
 import { maxSearchedGpus, serverGpus } from './objective.js';
@@ -59,9 +62,12 @@ interface RowTable {
   points: GrpoPoints;
   /** pointClass of each configuration's options (pointKeyOf). */
   pointKeys: Map<EstimateOptions, string>;
+  /** Per configuration, its memory twins' index (memory-twins.ts), and their surfaces' estimates by surfaceKey. */
+  twins: number[];
+  alike: Map<number, AlikeEstimates>;
 }
 
-function rowTable(size: number, arch: Arch, globalBatch?: number): RowTable {
+function rowTable(size: number, arch: Arch, twins: number[], globalBatch?: number): RowTable {
   const empty = new Float64Array(0);
   const rows = alloc(size);
   const none: MemTable = {
@@ -83,6 +89,8 @@ function rowTable(size: number, arch: Arch, globalBatch?: number): RowTable {
     globalBatch,
     points: new Map(),
     pointKeys: new Map(),
+    twins,
+    alike: new Map(),
   };
 }
 
@@ -111,18 +119,29 @@ function surfaceOf(
   variants: readonly Variant[],
   vi: number,
 ): MemorySurface {
-  const { tp, pp, sh } = at;
-  const key =
-    ((((group * 65 + tp) * 65 + pp) * 4 + sh.zero) * 3 + OFFLOADS.indexOf(sh.offload)) * 64 + vi;
+  const key = surfaceKey(group, at, vi);
   let surface = T.surfaces.get(key);
   if (!surface) {
-    const opts = variantOptions(o, tp, pp, sh, variants[vi]!);
+    const opts = variantOptions(o, at.tp, at.pp, at.sh, variants[vi]!);
     const pk = rollsOut(opts) ? pointKeyOf(T, o, at, vi) : undefined;
-    surface = memorySurface(arch, opts, {}, T.policies, T.globalBatch, T.points, pk);
+    const twin = T.twins[at.bi]!;
+    let alike: AlikeEstimates | undefined;
+    if (twin >= 0) {
+      const tk = surfaceKey(twin, at, vi);
+      alike = T.alike.get(tk);
+      if (!alike) T.alike.set(tk, (alike = alikeEstimates()));
+    }
+    surface = memorySurface(arch, opts, {}, T.policies, T.globalBatch, T.points, pk, alike);
     T.surfaces.set(key, surface);
   }
   return surface;
 }
+
+/** A surface's key: its configuration group (or memory twins' index), layout and engine variant. */
+const surfaceKey = (group: number, at: LayoutVisit, vi: number): number =>
+  ((((group * 65 + at.tp) * 65 + at.pp) * 4 + at.sh.zero) * 3 + OFFLOADS.indexOf(at.sh.offload)) *
+    64 +
+  vi;
 
 /**
  * The GRPO points' class of variantOptions(o, tp, pp, sh, variants[vi]) as a key: `o`'s pointClass (its JSON
@@ -171,7 +190,12 @@ export function buildRows(
   pause: (() => void) | undefined,
 ): { rows: Rows; mem: MemTable; modelPruned: ModelPruned } {
   // grows by doubling: a search keeps a few percent of its layouts
-  const T = rowTable(4096, arch, s.job.kind === 'fine-tune' ? s.job.globalBatch : undefined);
+  const T = rowTable(
+    4096,
+    arch,
+    memoryTwinsOf(bases),
+    s.job.kind === 'fine-tune' ? s.job.globalBatch : undefined,
+  );
   const modelPruned = forEachRunnable(s, arch, bases, counts, variants, (at) => {
     pause?.();
     const o = bases[at.bi]!.options;

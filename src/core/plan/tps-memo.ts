@@ -18,22 +18,41 @@ import { gpuContext, type GpuRates } from '../time/hardware.js';
 import type { ModelFacts } from '../time/model-facts.js';
 import { poolRunning, queuesOnPool } from '../time/pool-queue.js';
 import { replicaServingTime, replicaTokensPerSecond } from '../time/serving-step.js';
+import { decodeReadsAttention } from '../time/decode-host.js';
+import { attentionAlike } from '../memory/inference.js';
 
 /** Rows kept per model before the table starts over (a long-lived explorer re-plans many scenarios). */
 const MAX_ROWS = 20_000;
 
-/**
- * A serving row's remembered figures: its options (the first object of that content), its tokens/s and a
- * request's TTFT/TPOT by rates key (the rate reads the latency, and the planner's SLO check reads it again), and by GPU the row that runs where the KV pool holds fewer of its sequences than its batch (null: all run).
- */
-export interface ServingMemo {
-  options: EstimateOptions;
+/** A serving row's tokens/s and a request's TTFT/TPOT by rates key, shared by the rows that time alike. */
+interface ServingFigures {
   tps: Map<string, number>;
   latency: Map<string, { ttft: number; tpot: number }>;
+}
+
+/** The figures of the rows that time alike, and the running rows of those among them that also estimate alike. */
+interface TimingClass extends ServingFigures {
   running: Map<string, ServingMemo | null>;
 }
 
-const byFacts = new WeakMap<ModelFacts, Map<string, ServingMemo>>();
+/**
+ * A serving row's remembered figures: its options (the first object of that content), its tokens/s and a
+ * request's TTFT/TPOT by rates key (the rate reads the latency, and the planner's SLO check reads it again; both
+ * shared with the rows whose options differ only in what the time model does not read: timingKey), and by GPU the
+ * row that runs where the KV pool holds fewer of its sequences than its batch (null: all run).
+ */
+export interface ServingMemo extends ServingFigures {
+  options: EstimateOptions;
+  running: Map<string, ServingMemo | null>;
+}
+
+/** One model's rows by options' content, and their figures by timingKey. */
+interface ModelMemo {
+  rows: Map<string, ServingMemo>;
+  figures: Map<string, TimingClass>;
+}
+
+const byFacts = new WeakMap<ModelFacts, ModelMemo>();
 const rateKeys = new WeakMap<GpuRates, string>();
 
 function rateKey(r: GpuRates): string {
@@ -43,18 +62,41 @@ function rateKey(r: GpuRates): string {
 }
 
 /**
- * A row's memo (made once per row: plan/loop.ts rowTimingOf), shared by every row with the same model and the
- * same options' content. Its rate keys are one string per rates object, made once, so a lookup hashes a
- * string V8 has already hashed.
+ * The content of `o` (its JSON `key`) as the serving time model under `t` reads it: without the attention kernel
+ * where no figure reads it (time/decode-host.ts decodeReadsAttention). A search tries each attention on every
+ * serving layout (the memory model reads it), so this halves the rows it times.
  */
-export function tpsTableOf(m: ModelFacts, o: EstimateOptions): ServingMemo {
-  let rows = byFacts.get(m);
-  if (rows === undefined) byFacts.set(m, (rows = new Map()));
+function timingKey(o: EstimateOptions, t: TimeOptions, key: string): string {
+  if (o.attention === undefined || decodeReadsAttention(FRAMEWORKS[o.framework], o, t)) return key;
+  // JSON leaves out keys whose value is undefined: the same string as `o` without it.
+  return JSON.stringify({ ...o, attention: undefined });
+}
+
+/**
+ * A row's memo (made once per row: plan/loop.ts rowTimingOf), shared by every row with the same model and the
+ * same options' content, its figures by every row that times alike under `t` (the one time options its callers
+ * pass: the planner's PLAN_DECODE_TIME), its running rows (runningOn) by those that also estimate alike. Its rate keys are one string per rates object, made once, so a lookup
+ * hashes a string V8 has already hashed.
+ */
+export function tpsTableOf(m: ModelFacts, o: EstimateOptions, t: TimeOptions): ServingMemo {
+  let mm = byFacts.get(m);
+  if (mm === undefined) byFacts.set(m, (mm = { rows: new Map(), figures: new Map() }));
   const key = JSON.stringify(o);
-  let memo = rows.get(key);
+  let memo = mm.rows.get(key);
   if (memo === undefined) {
-    if (rows.size >= MAX_ROWS) rows.clear();
-    rows.set(key, (memo = { options: o, tps: new Map(), latency: new Map(), running: new Map() }));
+    if (mm.rows.size >= MAX_ROWS) {
+      mm.rows.clear();
+      mm.figures.clear();
+    }
+    const tk = timingKey(o, t, key);
+    let fig = mm.figures.get(tk);
+    if (fig === undefined)
+      mm.figures.set(tk, (fig = { tps: new Map(), latency: new Map(), running: new Map() }));
+    // Rows that time alike and whose memory estimates are alike too (memory/inference.ts attentionAlike) have one
+    // KV pool on a GPU, and so run alike there.
+    const running = tk !== key && attentionAlike(o) ? fig.running : new Map();
+    memo = { options: o, tps: fig.tps, latency: fig.latency, running };
+    mm.rows.set(key, memo);
   }
   return memo;
 }
@@ -62,11 +104,17 @@ export function tpsTableOf(m: ModelFacts, o: EstimateOptions): ServingMemo {
 /**
  * The row a GPU runs (time/pool-queue.ts), as `estimate` times it: where the memory model's KV pool on `gpu`
  * (estimate.ts servingOf: the sequences it holds at the mean context) holds fewer than the row's batch, the
- * memo of the row at that many sequences, whose step, rates and latency the queued requests get; the row's own
+ * memo of the row at that many sequences (its figures under `t`), whose step, rates and latency the queued requests get; the row's own
  * memo otherwise, and for the rows the time model does not queue (speculative, DP attention, adapter slots).
  * The pool is the GPU's (its capacity and device name), not the power level's: one estimate per row and GPU.
  */
-export function runningOn(memo: ServingMemo, arch: Arch, m: ModelFacts, gpu: Gpu): ServingMemo {
+export function runningOn(
+  memo: ServingMemo,
+  arch: Arch,
+  m: ModelFacts,
+  gpu: Gpu,
+  t: TimeOptions,
+): ServingMemo {
   const o = memo.options;
   // Only a paged pool can hold fewer than the batch (llama.cpp's slots hold each sequence whole), and a batch of
   // one runs whole or not at all (pool-queue.ts poolRunning).
@@ -78,14 +126,14 @@ export function runningOn(memo: ServingMemo, arch: Arch, m: ModelFacts, gpu: Gpu
   if (run === undefined) {
     const pool = servingOf(estimateMemory(arch, o, ctx), o)?.sequencesAtMeanContext;
     const c = poolRunning(o, pool);
-    run = c === undefined ? null : tpsTableOf(m, { ...o, batch: c });
+    run = c === undefined ? null : tpsTableOf(m, { ...o, batch: c }, t);
     memo.running.set(key, run);
   }
   return run ?? memo;
 }
 
 /**
- * replicaTokensPerSecond(m, memo.options, t, r), remembered in `memo` (tpsTableOf(m, o)); `t` is one fixed
+ * replicaTokensPerSecond(m, memo.options, t, r), remembered in `memo` (tpsTableOf(m, o, t)); `t` is one fixed
  * object per caller (the planner's PLAN_DECODE_TIME), so it is not part of the key.
  */
 export function memoTokensPerSecond(

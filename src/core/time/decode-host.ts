@@ -308,6 +308,21 @@ export const fusedNormKernels = (
 };
 
 /**
+ * Whether a decode step of `o` under `t` reads the options' attention: only an unfused graph's flash-attention kernel
+ * count does (decodeHost: under TimeOptions.unfusedGraph or a row split), and no other serving figure reads it
+ * (test/core/tps-memo.test.ts times every engine's serving rows with each attention). True under DP attention too,
+ * whose expert group runs a wider TP than `o`'s (expert-parallel.ts groupOptions).
+ */
+export const decodeReadsAttention = (
+  fw: FrameworkProfile,
+  o: EstimateOptions,
+  t: TimeOptions,
+): boolean =>
+  (fw.unfusedDecodeKernels?.flashAttentionFewer ?? 0) !== 0 &&
+  (t.unfusedGraph === true ||
+    (fw.tpRowSplit !== undefined && (o.tp > 1 || o.dpAttention === true)));
+
+/**
  * Per-token host cost of decoding: eager dispatch (overlaps the GPU's work), CUDA-graph replay gaps (add to
  * it: the GPU idles between graph kernels) and fixed per-token work (generate()'s loop and its sync).
  * bitsandbytes layers add Python and ctypes calls per linear; LLM.int8's small kernels per linear. `expertSeconds`:
