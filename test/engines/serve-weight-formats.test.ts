@@ -48,12 +48,18 @@ describe('serving a pre-quantized bitsandbytes FP4 checkpoint', () => {
     expect(forbiddenBy(ENGINE_PROFILES.vllm.rules, input)?.id).toBe('vllm-no-bnb-fp4');
     expect(forbiddenBy(ENGINE_PROFILES.vllm.rules, input, true)).toBeNull();
   });
-  it('on an AMD GPU, FP4 is refused as NF4 is (no bitsandbytes kernel taken there)', () => {
-    for (const framework of ['vllm', 'sglang'])
-      for (const weights of ['fp4', 'nf4']) {
-        const run = () => estimateJson('llama-3.1-8b', serve(framework, weights, 'mi300x'));
-        expect(run, `${framework} ${weights}`).toThrow(/no \w+ kernel for gfx942/);
-      }
+  it('on an AMD GPU, vLLM runs FP4 and NF4 (ROCm lists bitsandbytes; the plugin asks bitsandbytes 0.49.2 there)', () => {
+    for (const gpu of ['mi300x', 'mi355x']) {
+      const fp4 = estimateJson('llama-3.1-8b', serve('vllm', 'fp4', gpu));
+      const nf4 = estimateJson('llama-3.1-8b', serve('vllm', 'nf4', gpu));
+      expect(fp4.perGpu.breakdown.weights, gpu).toBe(nf4.perGpu.breakdown.weights);
+    }
+  });
+  it('on an AMD GPU, SGLang refuses FP4 as NF4, quoting its ROCm quantization list', () => {
+    for (const weights of ['fp4', 'nf4']) {
+      const run = () => estimateJson('llama-3.1-8b', serve('sglang', weights, 'mi300x'));
+      expect(run, weights).toThrow(/no \w+ kernel for gfx942.*configs\/model_config\.py:2002-2016/);
+    }
   });
 });
 

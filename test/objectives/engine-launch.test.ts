@@ -252,10 +252,19 @@ describe('torchtune LoRA DPO launch', () => {
     expect(y).not.toContain('lora_');
   });
 
-  it('refuses full DPO on one GPU (no single-device recipe), LoRA offload and precomputed references', () => {
-    expect(launchBlocker(tune({ method: 'full', objective: 'dpo' }))).toMatch(
-      /full_dpo_single_device/,
+  it('writes full DPO on one GPU as full_dpo_distributed in one process (no single-device recipe)', () => {
+    const x = tune({ method: 'full', objective: 'dpo', seq: 1024 });
+    expect(launchBlocker(x)).toBeNull();
+    const y = roundTrip(x, 'torchtune')['torchtune.yaml']!;
+    // full_dpo_distributed.py:33-34 at v0.6.1: "can be run on a single node (1 to 8 GPUs)".
+    expect(y).toContain(
+      'tune run --nproc_per_node 1 full_dpo_distributed --config ./torchtune.yaml',
     );
+    expect(y).toMatch(/\nref_checkpointer:\n/);
+    expect(y).not.toContain('shards the reference copy');
+  });
+
+  it('refuses LoRA offload and precomputed references', () => {
     expect(launchBlocker(tune({ method: 'full', objective: 'dpo', gpus: 2, zero: 3 }))).toBeNull();
     expect(
       launchBlocker(

@@ -137,6 +137,11 @@ export interface EngineKernels {
         searched?: false;
         /** The engine's own refusal on the other gfx targets, quoted with its file and line at the pinned release. */
         elsewhere?: string;
+        /**
+         * Kernel families (`--quant-format`) of this format the engine refuses on every gfx target, each with its own
+         * refusal quoted with its file and line at the pinned release.
+         */
+        refusedFormats?: Partial<Record<QuantFormat, string>>;
       }
     >
   >;

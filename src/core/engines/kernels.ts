@@ -68,8 +68,13 @@ export function kernelRefusal(
   const source = k.source;
   const rocm = k.rocm;
   if (isRocm(cc) && rocm) {
+    const family = format ? rocm[weights]?.refusedFormats?.[format] : undefined;
+    if (family) return `${engine} has no ${format} ${weights} kernel on AMD GPUs: ${family}`;
     if (runsOnRocm(engine, weights, cc!)) return null;
-    const runs = Object.values(rocm).map((r) => r.why);
+    // A row with no targets only quotes the engine's refusal: it runs that format on no AMD GPU.
+    const runs = Object.values(rocm)
+      .filter((r) => r.targets.length > 0)
+      .map((r) => r.why);
     const own = rocm[weights]?.elsewhere;
     return `${engine} has no ${weights} kernel for ${cc}${own ? `: ${own}` : ''} (on AMD GPUs it runs ${runs.join(', ')}; ${source})`;
   }

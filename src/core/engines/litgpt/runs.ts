@@ -1,11 +1,21 @@
 /** What LitGPT 0.5.13 runs beyond what vramplan writes for it (runs.ts): generate, chat and serve; any --attention. */
-import type { EngineRuns } from '../runs.js';
+import type { EstimateOptions } from '../../../schema/estimate.js';
+import { refusesShardedQuantized } from '../profile.js';
+import type { EngineRuns, RunsSet } from '../runs.js';
 import { LITGPT_PROFILE } from './profile.js';
 
 const L =
   'https://github.com/Lightning-AI/litgpt/blob/26857050fe3ff627cd714fe92f5838f51a3d5efa/litgpt';
 
+/** A quantized base over more than one GPU: finetune/lora.py raises before it builds the strategy. */
+function shardedQuantized(o: EstimateOptions, set: RunsSet | 'other'): string | null {
+  const dp = o.gpus / (o.tp * o.pp * o.cp);
+  if (set !== 'other' || !refusesShardedQuantized(LITGPT_PROFILE, o, dp)) return null;
+  return `--weights: got ${o.weights} over ${o.gpus} GPUs; LitGPT 0.5.13 quantizes on one device only: finetune/lora.py raises NotImplementedError("Quantization is currently not supported for multi-GPU training. Please set devices=1 and num_nodes=1 when using the --quantize flag.") when devices * num_nodes > 1 (${L}/finetune/lora.py#L152-L157): estimate --gpus 1, or --weights bf16`;
+}
+
 export const LITGPT_RUNS: EngineRuns = {
+  refusal: shardedQuantized,
   // `litgpt generate` (generate/base.py), `litgpt chat` (chat/base.py), `litgpt serve` (deploy/serve.py): one
   // model with a KV cache, in --precision and --quantize bnb.nf4 / bnb.nf4-dq / bnb.fp4 / bnb.int8.
   widen: {
@@ -17,6 +27,9 @@ export const LITGPT_RUNS: EngineRuns = {
   },
   sources: {
     methods: `${L}/generate/base.py`,
+    // The CLI's commands (PARSER_DATA): finetune_lora, finetune_full, finetune_adapter(_v2) and pretrain, all
+    // next-token cross-entropy; no preference or RL objective.
+    objectives: `${L}/__main__.py#L33-L56`,
     weights: `${L}/utils.py`,
     parallel: `${L}/finetune/full.py`,
     checkpointing: `${L}/finetune/full.py`,

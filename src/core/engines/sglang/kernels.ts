@@ -14,6 +14,12 @@ import { SGLANG_VERSION } from './version.js';
  * computation" on other gfx targets), NVFP4 checkpoints converted to the Petit kernels on gfx90a and gfx942
  * (petit.py is_petit_nvfp4_compatible).
  */
+const SGLANG_WHEEL = `https://pypi.org/project/sglang/${SGLANG_VERSION}/ wheel`;
+
+/** The wheel's own refusal of a quantization method missing from its ROCm list (configs/model_config.py). */
+const rocmUnlisted = (method: string): string =>
+  `its ROCm list (rocm_supported_quantization: awq, fp8, compressed-tensors, w8a8_fp8, petit_nvfp4, quark, mxfp4, mxfp8, auto-round and quark variants) has no ${method}, and _verify_quantization raises ValueError(f"{self.quantization} quantization is currently not supported in ROCm.") (${SGLANG_WHEEL}, sglang/srt/configs/model_config.py:2002-2016, 2156-2160)`;
+
 export const SGLANG_KERNELS: EngineKernels = {
   needs: {
     fp8: { cc: 8.0, why: 'FP8 W8A8 on 8.9+, FP8 Marlin (weight-only) on 8.0+' },
@@ -70,11 +76,23 @@ export const SGLANG_KERNELS: EngineKernels = {
       targets: ['gfx942', 'gfx950'],
       why: 'AWQ int4 dense layers through a Triton dequantize on gfx942 and gfx950',
       searched: false, // no ROCm AWQ measurement: not offered by the search
+      refusedFormats: { gptq: rocmUnlisted('gptq') },
     },
     nvfp4: {
       targets: ['gfx90a', 'gfx942'],
       why: 'NVFP4 through Petit on gfx90a and gfx942',
       searched: false, // timed weight-only with no Petit measurement: not offered by the search
+      elsewhere: `on HIP it converts every ModelOpt checkpoint to Petit (is_petit_nvfp4_compatible: "return _is_hip and quant_method == 'modelopt'"), whose kernels it states for two targets ("Petit supports the gfx90a and gfx942 GPUs") (${SGLANG_WHEEL}, sglang/srt/layers/quantization/petit.py:62-64, 107-110)`,
+    },
+    // bitsandbytes and SGLang's own w8a8_int8 are not in the wheel's ROCm list; an int8 compressed-tensors
+    // checkpoint passes that check but its scheme imports sgl_kernel's int8_scaled_mm on CUDA alone
+    // (compressed_tensors_w8a8_int8.py:28-30: "if _is_cuda: from sgl_kernel import int8_scaled_mm").
+    nf4: { targets: [], why: '', elsewhere: rocmUnlisted('bitsandbytes') },
+    fp4: { targets: [], why: '', elsewhere: rocmUnlisted('bitsandbytes') },
+    int8: {
+      targets: [],
+      why: '',
+      elsewhere: `${rocmUnlisted('w8a8_int8')}; an int8 compressed-tensors checkpoint's scheme imports its int8_scaled_mm on CUDA alone ("if _is_cuda: from sgl_kernel import int8_scaled_mm", sglang/srt/layers/quantization/compressed_tensors/schemes/compressed_tensors_w8a8_int8.py:28-30)`,
     },
   },
   // fp8_e4m3 KV on GPUs with native FP8 only (8.9+; https://docs.sglang.io/advanced_features/quantized_kv_cache.html:

@@ -2,7 +2,11 @@
 import { trainingGpus, type EstimateOptions } from '../../../schema/estimate.js';
 import type { Arch } from '../../model/arch.js';
 import type { Rule } from '../rules.js';
-import { TORCHTITAN_ARCH_RULE } from './architectures.js';
+import {
+  TITAN_HF_BACKEND,
+  TITAN_HF_BACKEND_SOURCE,
+  TORCHTITAN_ARCH_RULE,
+} from './architectures.js';
 
 /** torchtitan main at b5bcd76c66d0 (2026-08-21), the newest commit before 0.3.0 in the mirror read. */
 export const TT =
@@ -16,6 +20,17 @@ export const dpShard = (o: EstimateOptions): number => o.gpus / (o.tp * o.pp * o
 /** Behaviour of torchtitan 0.3.0 that decides or changes a plan, each at a source line (TT). */
 export const TORCHTITAN_RULES: readonly Rule[] = [
   TORCHTITAN_ARCH_RULE,
+  {
+    id: 'torchtitan-hf-backend-full-sft',
+    says: `torchtitan 0.3.0 trains this model_type only through experiments/transformers_modeling_backend, as a full fine-tune: the backend has no LoRA ("Further work: ... Add LORA support") and experiments/rl builds torchtitan's own models (llama3, qwen3)`,
+    library: 'torchtitan',
+    versions: TT_VERSIONS,
+    source: TITAN_HF_BACKEND_SOURCE,
+    effect: 'forbid',
+    applies: ({ arch, options: o }) =>
+      TITAN_HF_BACKEND.includes(arch.modelType) &&
+      (o.method !== 'full' || (o.objective !== undefined && o.objective !== 'sft')),
+  },
   {
     id: 'torchtitan-mesh-product',
     says: 'torchtitan needs dp_replicate * dp_shard * cp * tp * pp to equal the GPU count',

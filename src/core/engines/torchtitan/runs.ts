@@ -1,6 +1,7 @@
 /** What torchtitan runs beyond what vramplan writes for it (runs.ts): sequences past the HF config's positions. */
 import type { EstimateOptions } from '../../../schema/estimate.js';
 import type { EngineRuns, RunsSet } from '../runs.js';
+import { TITAN_HF_BACKEND, TITAN_HF_BACKEND_SOURCE } from './architectures.js';
 
 const T =
   'https://github.com/pytorch/torchtitan/blob/b5bcd76c66d0acb1a08b176d9639425bc55e0b2a/torchtitan';
@@ -21,6 +22,11 @@ function zeroRefusal(o: EstimateOptions, set: RunsSet | 'other'): string | null 
 
 export const TORCHTITAN_RUNS: EngineRuns = {
   refusal: zeroRefusal,
+  // A model_type torchtitan has no model of its own for, trained through its HF modeling backend (architectures.ts).
+  estimatedAs: (arch) =>
+    TITAN_HF_BACKEND.includes(arch.modelType)
+      ? `torchtitan 0.3.0 trains model_type '${arch.modelType}' through experiments/transformers_modeling_backend (the transformers modules, attention on FlexAttention, MoE blocks swapped to torchtitan's grouped experts, under FSDP2; ${TITAN_HF_BACKEND_SOURCE}): estimated as torchtitan's own models run, which its README says reach a higher MFU than the HF modeling, so the time is a lower bound`
+      : null,
   // LoRA: model_registry(converters=[LoRAConverter.Config(rank, alpha, target_modules)]) freezes the base and
   // trains adapters (torchtitan 0.3.0 components/lora.py). Base weights in training.dtype: float32 (default) or
   // bfloat16, which "put all parameters, gradients, and optimizer states in bfloat16" (config/configs.py).

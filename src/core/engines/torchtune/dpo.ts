@@ -10,7 +10,8 @@
  * recipes/full_dpo_distributed.py and recipes/configs/llama3_1/8B_full_dpo.yaml (a ref_checkpointer
  * beside the checkpointer, L269 _load_ref_checkpoint; it reads optimizer_in_bwd L142, clip_grad_norm L143,
  * enable_activation_checkpointing/offloading L159-L163 and compile L271; the reference is FSDP-sharded as
- * the policy, _setup_reference_model L506-L545; no single-device full DPO recipe).
+ * the policy, _setup_reference_model L506-L545; no single-device full DPO recipe: full_dpo_distributed runs
+ * one GPU too, "1 to 8 GPUs", L33-L34).
  */
 import type { EstimateOptions } from '../../../schema/estimate.js';
 import type { LaunchPlan } from '../../launch/types.js';
@@ -26,7 +27,7 @@ const DPO_BETA = 0.1;
 /** The plan runs torchtune's DPO recipes. */
 export const isTuneDpo = (o: EstimateOptions): boolean => o.objective === 'dpo';
 
-/** Why the LoRA DPO recipes cannot run the plan as modelled, or null (rule torchtune-full-dpo-single-device first). */
+/** Why the DPO recipes cannot run the plan as modelled, or null. */
 export function tuneDpoBlocker(x: LaunchPlan): string | null {
   const o = x.options;
   if (o.objective === undefined || o.objective === 'sft') return null;
@@ -43,7 +44,7 @@ export function tuneDpoBlocker(x: LaunchPlan): string | null {
   return null;
 }
 
-/** The recipe a torchtune DPO plan runs (full DPO: distributed only, rule torchtune-full-dpo-single-device). */
+/** The recipe a torchtune DPO plan runs (full DPO: full_dpo_distributed, on one GPU too). */
 export const tuneDpoRecipe = (distributed: boolean, full = false): string =>
   full ? 'full_dpo_distributed' : `lora_dpo_${distributed ? 'distributed' : 'single_device'}`;
 

@@ -124,7 +124,9 @@ function planNotes(o: EstimateOptions): string[] {
 /** The `tune run` command line; tune run passes torchrun's flags through (--nnodes, --node_rank, c10d). */
 function tuneRun(x: LaunchInput): { nodes: number; launch: string } {
   const o = x.options;
-  const distributed = dataParallel(o) > 1;
+  // Full DPO has no single-device recipe: full_dpo_distributed "can be run on a single node (1 to 8 GPUs)"
+  // (recipes/full_dpo_distributed.py:33-34 at v0.6.1), one GPU as one process of torchrun.
+  const distributed = dataParallel(o) > 1 || (isTuneDpo(o) && !isAdapter(o));
   const { nodes, perNode } = nodesOf(x);
   const launch =
     nodes > 1
@@ -206,7 +208,7 @@ export function emitTorchtune(x: LaunchInput): EngineOutput {
   const download = `tune download ${x.modelRef} --output-dir ${dir}${ck.ignore ? ` --ignore-patterns "${ck.ignore}"` : ''}`;
   // YAML 1.1 mode quotes no/on/yes, which PyYAML (Accelerate, axolotl, torchtune readers) would read as booleans.
   // DPO: the lora_dpo_* / full_dpo_distributed recipe's keys (dpo.ts).
-  if (isTuneDpo(o) && !isAdapter(o) && o.zero < 3)
+  if (isTuneDpo(o) && !isAdapter(o) && o.zero < 3 && dataParallel(o) > 1)
     notes.push(
       'full_dpo_distributed shards the reference copy with FSDP as the policy (_setup_reference_model): its memory is below the plan, which holds a whole copy below ZeRO-3',
     );

@@ -108,16 +108,6 @@ export const TORCHTUNE_RULES: readonly Rule[] = [
     applies: (x) => x.options.optimizerInBackward && adapter(x),
   },
   {
-    id: 'torchtune-full-dpo-single-device',
-    says: 'torchtune 0.6.1 has full DPO only as full_dpo_distributed: no full_dpo_single_device recipe (one GPU runs lora_dpo_single_device)',
-    library: 'torchtune',
-    versions: '==0.6.1',
-    // The recipes at the tag: full_dpo_distributed.py, lora_dpo_distributed.py, lora_dpo_single_device.py.
-    source: 'https://github.com/pytorch/torchtune/tree/v0.6.1/recipes',
-    effect: 'forbid',
-    applies: (x) => x.options.objective === 'dpo' && x.options.method === 'full' && x.dp === 1,
-  },
-  {
     id: 'torchtune-ppo-full-single-device',
     says: 'torchtune 0.6.1 runs PPO only as ppo_full_finetune_single_device: a full fine-tune of the policy and value model on one GPU, generating with its own KV-cache decoding (no vLLM)',
     library: 'torchtune',

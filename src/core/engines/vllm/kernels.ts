@@ -24,9 +24,9 @@ export const VLLM_KERNELS: EngineKernels = {
     'https://github.com/vllm-project/vllm/blob/5ee0c1f91ca310f2c3abef3c64dbf52bb6df0ab9/docs/features/quantization/supported_hardware.md',
   // ROCm (gfx targets). The supported-hardware table above lists only FP8 W8A8 on AMD GPUs, but vLLM's own
   // RocmPlatform.supported_quantization takes awq and gptq (their Marlin variants "overwritten with" the plain
-  // kernels), fp8, compressed-tensors, gguf, mxfp4 and petit_nvfp4 (vllm/platforms/rocm.py @001eda31e3d032e9dc864e97f3630358b2ff8b5a;
-  // its bitsandbytes entry is not taken: vllm 0.33.0 moved bitsandbytes to a plugin, launch.ts vllmRequirements);
-  // Petit's NVFP4 kernels cover gfx90a and gfx942. FP8 matrix instructions arrived with CDNA 3 (gfx942, whose FP8 is
+  // kernels), fp8, compressed-tensors, gguf, mxfp4, petit_nvfp4 and bitsandbytes (vllm/platforms/rocm.py
+  // @001eda31e3d032e9dc864e97f3630358b2ff8b5a); vllm 0.33.0 runs bitsandbytes through a plugin (launch.ts
+  // vllmRequirements); Petit's NVFP4 kernels cover gfx90a and gfx942. FP8 matrix instructions arrived with CDNA 3 (gfx942, whose FP8 is
   // e4m3fnuz: vllm/platforms/rocm.py is_fp8_fnuz) and continue on gfx950; CDNA 2 (gfx90a) has none.
   rocm: {
     fp8: { targets: ['gfx942', 'gfx950'], why: 'FP8 W8A8 on MI300-class GPUs (gfx942, gfx950)' },
@@ -44,6 +44,22 @@ export const VLLM_KERNELS: EngineKernels = {
     nvfp4: {
       targets: ['gfx90a', 'gfx942'],
       why: 'NVFP4 through Petit on gfx90a and gfx942',
+      searched: false,
+      elsewhere:
+        'on ROCm PetitNvFp4Config.override_quantization_method takes every ModelOpt NVFP4 checkpoint, whose kernels it states for two targets ("Petit supports the gfx90a and gfx942 GPUs", get_min_capability) (https://github.com/vllm-project/vllm/blob/1d321368081bca440d66e510e34b420267f7fa27/vllm/model_executor/layers/quantization/petit.py)',
+    },
+    // bitsandbytes: in RocmPlatform.supported_quantization (above), and the vllm-bnb-plugin 0.0.3 wheel asks for
+    // bitsandbytes>=0.49.2 on ROCm ("return \"0.49.2\" if current_platform.is_rocm() else \"0.48.1\"",
+    // vllm_bnb_plugin/quantization/utils.py:47-48), whose ROCm builds cover gfx90a and gfx942, gfx950 from ROCm 7.0
+    // (bitsandbytes 0.49.2 docs/source/installation.mdx:200-205).
+    nf4: {
+      targets: ['gfx90a', 'gfx942', 'gfx950'],
+      why: 'bitsandbytes 4-bit (vllm-bnb-plugin, bitsandbytes>=0.49.2) on gfx90a, gfx942 and gfx950',
+      searched: false, // timed as the CUDA bitsandbytes kernels: not offered where the real kernels differ
+    },
+    fp4: {
+      targets: ['gfx90a', 'gfx942', 'gfx950'],
+      why: 'bitsandbytes FP4 (vllm-bnb-plugin) on gfx90a, gfx942 and gfx950',
       searched: false,
     },
     // int8 W8A8 checkpoints load as compressed-tensors (in supported_quantization), whose int8 GEMM on ROCm is
