@@ -3,7 +3,8 @@
  * kernel saves for backward, which copies a loss makes), not a fudge factor; each cites its source.
  */
 import type { Framework, Objective, Optimizer, WeightDtype } from '../../schema/estimate.js';
-import type { QuantFormat, SlidingMask } from '../../schema/time.js';
+import type { QuantFormat } from '../../schema/time.js';
+import type { EagerLayerProfile } from './eager-layer-profile.js';
 import type { LoraPathCost } from './lora-path-profile.js';
 import type { DecodeFeatureKernelsOf } from './decode-feature-kernels.js';
 import type { RocmBlockFp8Linear } from './rocm-block-fp8.js';
@@ -31,7 +32,7 @@ export type DecodeGraphBuild = 'unfused' | 'no-moe-fusion' | 'no-gemv-fusion' | 
 /** Decode-attention kernel families whose KV read rate a kernel benchmark gives (time/decode-attention.ts). */
 export type DecodeAttentionFamily = 'flashinfer' | 'flash-attn-2';
 
-export interface FrameworkProfile {
+export interface FrameworkProfile extends EagerLayerProfile {
   id: Framework;
   name: string;
   /** RMSNorm runs in eager fp32 (saves an fp32 copy of its input) rather than a fused kernel. */
@@ -569,12 +570,6 @@ export interface FrameworkProfile {
    * (time/serving-request.ts servingTime). Absent: the launches run beside the step before.
    */
   prefillHostSync?: (modelType: string, mla: boolean, cc: number) => boolean;
-  /**
-   * Time: ops a decoder layer issues from Python beyond the default count where the engine runs it eagerly (time/
-   * decode-host.ts eagerLayerOps), by model_type, sliding window or not, the step's sequences and the build's in-layer
-   * mask (TimeOptions.slidingMaskInLayer); each an eager op. Absent: 0.
-   */
-  eagerLayerExtraOps?: (type: string, sliding: boolean, rows: number, mask?: SlidingMask) => number;
   /**
    * Time: the kernels a decode layer launched in the engine's builds before it fused ops on the GPU
    * (TimeOptions.unfusedGraph): `perLayer` for the layer's ops, plus `perQuantizedLinear` for each linear layer

@@ -97,7 +97,8 @@ export function chunkedPrefillHostSeconds(
 
 /**
  * The host's launches of one forward issued eagerly (the count eagerPrefillHostSeconds names), of `rows` tokens a layer
- * (a prefill's several, a decode step's sequences), at `call` a launch.
+ * (a prefill's several, a decode step's sequences), at `call` a launch, and each layer's Python around them where the
+ * engine measured it (FrameworkProfile.eagerLayerHostSeconds).
  */
 function eagerForwardHostSeconds(
   m: ModelFacts,
@@ -112,7 +113,7 @@ function eagerForwardHostSeconds(
     m.layers * allReduces +
     m.moeLayers * (fw.moeRoutingKernels ?? 0) +
     qkNormKernelCount(m, fw, 2, true);
-  return kernels * call;
+  return kernels * call + m.layers * (fw.eagerLayerHostSeconds ?? 0);
 }
 
 /**
@@ -136,9 +137,10 @@ export const routedBatch = (o: EstimateOptions, t: TimeOptions, r: GpuRates, B: 
 /**
  * The host's work that bounds a decode step from below: an overlapped scheduler's own step work
  * (FrameworkProfile.asyncStepHostSeconds, with asyncSeqHostSeconds for each running request; none under a serial
- * scheduler, which adds its work in series instead), or,
+ * scheduler, which adds its work in series instead) and,
  * where the step runs outside the engine's CUDA graphs, the launches of its kernels (eagerForwardHostSeconds), which
- * the GPU runs as the host issues them, under any scheduler.
+ * the GPU runs as the host issues them, under any scheduler: the two add where one thread does both
+ * (FrameworkProfile.forwardOnStepThread), as the piecewise path's eager calls add to the step work; else the longer.
  */
 export function overlappedHostSeconds(
   m: ModelFacts,
@@ -152,5 +154,6 @@ export function overlappedHostSeconds(
   const own = serial
     ? 0
     : loop * ((fw.asyncStepHostSeconds ?? 0) + (fw.asyncSeqHostSeconds ?? 0) * o.batch);
-  return Math.max(own, aboveGraphs(o, t, r, o.batch) ? eagerForwardHostSeconds(m, o, o.batch) : 0);
+  const eager = aboveGraphs(o, t, r, o.batch) ? eagerForwardHostSeconds(m, o, o.batch) : 0;
+  return fw.forwardOnStepThread === true ? own + eager : Math.max(own, eager);
 }

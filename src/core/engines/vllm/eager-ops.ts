@@ -18,6 +18,15 @@
 const QK_NORM_OPS = { one: 2 * 2, more: 2 * 3 };
 const QK_NORM_TYPES: readonly string[] = ['qwen3', 'qwen3_moe'];
 
+// The Python a Llama decoder layer of the vllm 0.15.1 wheel runs eagerly around those ops, timed on a CPU with its
+// kernels stubbed (scripts/measure/vllm_eager_layer_host.py, test/fixtures/measure/vllm-eager-layer-host.json: 108-110
+// µs a layer at 1, 20 and 100 sequences, its two torch.empty allocations of 1.5 µs each out): the modules' calls,
+// CustomOp.forward, the linears' quant_method.apply and dispatch_unquantized_gemm, the attention's views, the CUDA
+// platform's two opaque custom ops through the dispatcher (unified_kv_cache_update, unified_attention_with_output) and
+// their forward-context lookups, FlashAttentionImpl's unbind, slices and descale expands, the flash-attn wrapper.
+// Qwen3's q/k norm modules add 25-30 µs there, which its counted ops (QK_NORM_OPS) more than cover.
+export const VLLM_EAGER_LAYER_PYTHON_SECONDS = 105e-6;
+
 /** Ops a vLLM eager decoder layer issues beyond the compiled count (FrameworkProfile.eagerLayerExtraOps). */
 export const vllmEagerLayerExtraOps = (type: string, _sliding: boolean, rows: number): number =>
   QK_NORM_TYPES.includes(type) ? (rows > 1 ? QK_NORM_OPS.more : QK_NORM_OPS.one) : 0;

@@ -11,7 +11,7 @@ import { SERVING_BASE } from '../serving-base.js';
 import { VLLM_BLOCK_FP8_LINEAR } from './block-fp8.js';
 import { VLLM_DECODE_FEATURE_KERNELS } from './decode-kernels.js';
 import { VLLM_PIECEWISE_ATTENTION_CALLS } from './piecewise.js';
-import { vllmEagerLayerExtraOps } from './eager-ops.js';
+import { VLLM_EAGER_LAYER_PYTHON_SECONDS, vllmEagerLayerExtraOps } from './eager-ops.js';
 import { VLLM_ROCM_PAGED_DECODE, VLLM_ROCM_PREFILL_ATTENTION } from './rocm-attention.js';
 import { VLLM_ROCM_LIBRARY_GEMM } from './rocm-gemm.js';
 
@@ -126,6 +126,11 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // 28 layers x 8 eager attention calls x 10 µs (time/piecewise.ts) leave 1.40 ms of step work on the host
   // (https://github.com/vllm-project/vllm/issues/47089, median TPOT table; not a calibration row).
   asyncStepHostSeconds: 1.4e-3, // vLLM async scheduling, per step (vllm-project/vllm#47089)
+  // The same thread issues the step's forward: EngineCore.step_with_batch_queue (vllm/v1/engine/core.py of the wheel of
+  // https://pypi.org/project/vllm/0.15.1/) calls Scheduler.schedule, then the executor's execute_model, which
+  // UniProcExecutor.collective_rpc (one GPU; vllm/v1/executor/uniproc_executor.py) runs in that thread, non_block or not,
+  // handing only the output's copy to its async_output_thread.
+  forwardOnStepThread: true,
   // V1 fills each step's token budget with the running decodes first, then prefill chunks, in one forward
   // (https://docs.vllm.ai/en/latest/configuration/optimization.html, "Chunked Prefill").
   prefillInDecodeStep: true,
@@ -179,6 +184,8 @@ export const VLLM_MEMORY: FrameworkProfile = {
   moeRoutingKernels: 4,
   // A layer run outside its CUDA graphs: its custom ops' Python calls (eager-ops.ts).
   eagerLayerExtraOps: vllmEagerLayerExtraOps,
+  // and the Python around them, measured (eager-ops.ts).
+  eagerLayerHostSeconds: VLLM_EAGER_LAYER_PYTHON_SECONDS,
   // MLA layers, shared experts, DeepSeek's biased grouped router and block-FP8 activations: their own kernels in the
   // v0.11.0 decode graph (engines/vllm/decode-kernels.ts), on every GPU.
   decodeFeatureKernels: () => VLLM_DECODE_FEATURE_KERNELS,

@@ -1,0 +1,23 @@
+import type { SlidingMask } from '../../schema/time.js';
+
+/** What an engine's decoder layer costs the host where the engine runs it eagerly, outside its graphs (FrameworkProfile). */
+export interface EagerLayerProfile {
+  /**
+   * Time: ops a decoder layer issues from Python beyond the default count where the engine runs it eagerly (time/
+   * decode-host.ts eagerLayerOps), by model_type, sliding window or not, the step's sequences and the build's in-layer
+   * mask (TimeOptions.slidingMaskInLayer); each an eager op. Absent: 0.
+   */
+  eagerLayerExtraOps?: (type: string, sliding: boolean, rows: number, mask?: SlidingMask) => number;
+  /**
+   * Time: host seconds a decoder layer spends in the engine's own Python beyond the ops it issues, where the engine runs
+   * it eagerly outside its graphs (module calls, custom-op dispatch, views and slices, the attention's forward-context
+   * lookups; time/graph-step.ts), measured. Absent: 0.
+   */
+  eagerLayerHostSeconds?: number;
+  /**
+   * Time: whether the thread that runs the overlapped scheduler's step work (asyncStepHostSeconds) also issues the
+   * step's forward, so that a forward run outside the graphs adds its launches to that work (time/graph-step.ts
+   * overlappedHostSeconds). Absent: the longer of the two.
+   */
+  forwardOnStepThread?: boolean;
+}
