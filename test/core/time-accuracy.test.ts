@@ -31,7 +31,7 @@ function holdsOutOfSample(
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -277,8 +277,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (698: 685 out of sample, 13 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(698);
+  it('scores every scorable case (717: 704 out of sample, 13 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(717);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -519,6 +519,12 @@ const VLLM23151_FIELD_ROW = /^vllm23151-/;
 const LLMINFRA_FIELD_ROW = /^llminfra-/;
 const SGLANG32668_FIELD_ROW = /^sglang32668-/;
 const QWEN8B5090_FIELD_ROW = /^qwen8b5090-/;
+// llama.cpp's two scoreboard threads, each its own group, scored before any model change (docs/time-model.md "llama.cpp's
+// scoreboards: Llama 2 7B tg128 on CUDA cards and Apple M-series"): ggml-org/llama.cpp discussion #15013 (the CUDA
+// scoreboard, Q4_0 tg128 with flash attention off on twelve GeForce and RTX workstation cards) and discussion #4167 (the
+// Apple Silicon table of build 8e672ef: F16, Q8_0 and Q4_0 tg128 on the M2 Ultra and M4 Max, Q4_0 on the M3 Max).
+const CPP15013_FIELD_ROW = /^llamacpp-15013-/;
+const CPP4167_FIELD_ROW = /^llamacpp-4167-/;
 const eraOf = (id: string) =>
   OLDER_FIELD_ROW.test(id)
     ? 'older'
@@ -570,7 +576,11 @@ const eraOf = (id: string) =>
                                                   ? 'sglang32668'
                                                   : QWEN8B5090_FIELD_ROW.test(id)
                                                     ? 'qwen8b5090'
-                                                    : 'newer';
+                                                    : CPP15013_FIELD_ROW.test(id)
+                                                      ? 'cpp15013'
+                                                      : CPP4167_FIELD_ROW.test(id)
+                                                        ? 'cpp4167'
+                                                        : 'newer';
 // The older and newer vLLM field rows at today's figures (each line's comment says how they got there).
 const OLDER_BAR = { count: 31, median: 0.099, p90: 0.23 };
 const NEWER_BAR = { count: 4, median: 0.062, p90: 0.119 };
@@ -874,11 +884,19 @@ const FIELD_BARS = {
   // Qwen3-8B bf16 on an RTX 5090 under vLLM 0.10.2 (serial scheduler, piecewise graphs), 200-token completions, scored
   // before any model change: one request +1.5%; bursts of 5, 10, 20, 50 +9.2%, +5.8%, +19.7%, -0.7%.
   'qwen8b5090 kind:serving engine:vllm': { count: 5, median: 0.059, p90: 0.197 },
+  // llama.cpp's CUDA scoreboard (ggml-org/llama.cpp discussion #15013), Llama 2 7B Q4_0 tg128 with flash attention off,
+  // scored before any model change: RTX 5090 -1.8%, 5080 -5.3%, 5070 -2.1%, 4090 -4.0%, 4080 SUPER -8.5%, 4070 Ti SUPER
+  // -5.3%, 3090 Ti -0.3%, 3090 -0.1%, 3060 12GB -11.3%, RTX 6000 Ada -2.7%, RTX A6000 -2.7%, RTX A5000 +2.9%.
+  'cpp15013 kind:decode engine:llama.cpp': { count: 12, median: 0.029, p90: 0.086 },
+  // llama.cpp's Apple Silicon table (discussion #4167, build 8e672ef of November 2023), Llama 2 7B tg128, scored before
+  // any model change (too fast everywhere: the estimate streams at the catalog's bandwidth): M2 Ultra F16 +19.3%, Q8_0
+  // +24.0%, Q4_0 +50.2%; M4 Max +7.1%, +7.1%, +21.7%; M3 Max Q4_0 +14.7%.
+  'cpp4167 kind:decode engine:llama.cpp': { count: 7, median: 0.193, p90: 0.503 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 355 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault and MI355X 1k/256 c256 rows are carried', () => {
-    expect(fieldRows.length).toBe(355);
+  it('scores the 374 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault and MI355X 1k/256 c256 rows are carried', () => {
+    expect(fieldRows.length).toBe(374);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([]);
     const cases = loadThroughputCases('throughput.json');
     const carried = cases.filter((c) => c.id.startsWith('vllm-2542-'));
@@ -1063,8 +1081,11 @@ const ENGINE_BARS = {
   // llama-bench rows of a ROCm build of October 2024 on one MI300X (+48.7%, +84.7% with -fa 1), all scored before any
   // change, 85 rows, 8.7% / 27.1%. With CambrianTech/continuum#1627's Qwen3-8B Q4_K_M row on one RTX 5090 under WSL2 (-3.3%,
   // scored before any change), 86 rows, 8.6% / 27.1%; with ree2raz/inference-bench's llama-server b5540 rows on an L4
-  // (-15.2%, +13.0%, scored before any change), 88 rows, 8.8% / 27.1%.
-  'decode engine:llama.cpp': { count: 88, median: 0.088, p90: 0.272 },
+  // (-15.2%, +13.0%, scored before any change), 88 rows, 8.8% / 27.1% (8.3% / 21.1% at today's figures). With llama.cpp's
+  // scoreboards (discussion #15013: twelve Llama 2 7B Q4_0 tg128 rows on GeForce and RTX workstation cards,
+  // -11.3..+2.9%; discussion #4167: seven F16, Q8_0 and Q4_0 tg128 rows on the M2 Ultra, M4 Max and M3 Max,
+  // +7.1..+50.2%; all scored before any change), 107 rows, 7.7% / 21.1%.
+  'decode engine:llama.cpp': { count: 107, median: 0.077, p90: 0.211 },
   // 44 rows of the earlier sources: 10.4% / 29.1% before FlashInfer's CUTLASS NVFP4 MoE call (engines/moe-call.ts),
   // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tenstorrent/tt-inference-server#356 (scored
   // before any change, +17..+147%), 48 rows, 11.7% / 43.9%; 10.4% / 26.7% with the attention layers' eager calls
