@@ -15,6 +15,7 @@ import { assertEngineStructure, estimatedAs } from '../core/engines/context.js';
 import { isEngine } from '../schema/engine.js';
 import type { Gpu } from '../schema/gpu.js';
 import { flashRefusal, floorRefusal, kernelRefusal } from '../core/engines/kernels.js';
+import { appleRefusal } from '../core/engines/apple.js';
 import { torchTargetRefusal } from '../core/engines/torch-targets.js';
 import { towerRun, visionTokens, type Arch } from '../core/model/index.js';
 // Direct modules: the memory/ entry would load more than the estimate needs.
@@ -144,6 +145,9 @@ export function estimateChecks(
   // A training engine whose pinned torch has no ROCm kernels for this GPU (engines/torch-targets.ts).
   const torchGfx = gpu ? torchTargetRefusal(engine, gpu.computeCapability) : null;
   if (torchGfx) throw badValue('--gpu', gpu!.id, `a GPU the engine's torch runs on: ${torchGfx}`);
+  // An engine with no Apple GPU path (engines/apple.ts: its own docs or source say so).
+  const apple = gpu ? appleRefusal(engine, gpu) : null;
+  if (apple) throw badValue('--gpu', gpu!.id, `a GPU the engine runs on: ${apple}`);
   // A serving engine whose kernels are not built for this GPU at all (SGLang below compute capability 8.0).
   const floor = gpu ? floorRefusal(engine, gpu.computeCapability) : null;
   if (floor) throw badValue('--gpu', gpu!.id, `a GPU the engine runs on: ${floor}`);

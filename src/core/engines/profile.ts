@@ -105,6 +105,12 @@ export interface EngineProfile {
    */
   oneMachineDocumented?: boolean;
   /**
+   * Why the engine, as its launch folder installs and runs it, has no Apple GPU (Metal / MPS) path, quoting its
+   * own docs or source (engines/apple.ts): the planner's hardware gate and `estimate --gpu` refuse it on Apple
+   * GPUs. Absent: it runs there.
+   */
+  notOnApple?: string;
+  /**
    * Platforms (`rocm`: AMD GPUs) on which the engine's time leaves out kernel costs nobody read for it (its memory
    * profile says which), where another engine's are modelled: a plan there loses a near-tie (plan/results.ts riskOf).
    */

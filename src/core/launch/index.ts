@@ -9,6 +9,7 @@ import { trainingGpus } from '../../schema/estimate.js';
 import { engineOf } from '../engines/engine.js';
 import { engineDef, launcherOf } from '../engines/store.js';
 import { torchTargetRefusal } from '../engines/torch-targets.js';
+import { appleRefusal } from '../engines/apple.js';
 import {
   changesFor,
   forbiddenBy,
@@ -148,5 +149,8 @@ export function launchBlocker(x: LaunchPlan, engine: Engine = engineOf(x.options
   const gpu = 'gpu' in x ? (x as Partial<LaunchInput>).gpu : undefined;
   const torch = torchTargetRefusal(engine, gpu?.computeCapability);
   if (torch) return torch;
+  // An engine with no Apple GPU path, on an Apple GPU (engines/apple.ts).
+  const apple = gpu ? appleRefusal(engine, gpu) : null;
+  if (apple) return apple;
   return objectiveBlocker(x, engine) ?? launcher.blocker(x);
 }

@@ -235,6 +235,8 @@ export interface HwTable {
   noBf16: Uint8Array;
   noFp8: Uint8Array;
   noBnb: Uint8Array;
+  /** Apple GPUs (Metal / MPS): engines with no Apple GPU path are kept off them (engines/apple.ts). */
+  apple: Uint8Array;
   /** Compute capability (0: not CUDA). */
   cc: Float64Array;
   /** AMD GPUs: the gfx target the engines' ROCm kernel tables are read for (null: CUDA, Apple). */
@@ -263,6 +265,7 @@ export function hwTableOf(ctx: Ctx): HwTable {
     noBf16: new Uint8Array(H),
     noFp8: new Uint8Array(H),
     noBnb: new Uint8Array(H),
+    apple: new Uint8Array(H),
     cc: new Float64Array(H),
     gfx: new Array<string | null>(H).fill(null),
     capBytes: new Float64Array(H),
@@ -284,6 +287,7 @@ export function hwTableOf(ctx: Ctx): HwTable {
     t.noBf16[h] = g.supportsBf16 ? 0 : 1;
     t.noFp8[h] = g.supportsFp8 ? 0 : 1;
     t.noBnb[h] = g.vendor === 'apple' ? 1 : 0;
+    t.apple[h] = g.vendor === 'apple' ? 1 : 0;
     t.cc[h] = ccOf(g.computeCapability);
     t.gfx[h] = gfxOf(g.computeCapability);
     t.capBytes[h] = g.memoryMiB * MiB * (1 - s.limits.memoryMargin);

@@ -33,6 +33,7 @@ import {
   runsOnRocm,
 } from '../engines/kernels.js';
 import { torchRunsOn } from '../engines/torch-targets.js';
+import { runsOnApple } from '../engines/apple.js';
 import { promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
 import { OFFLOADS, hostRamLimit } from './configs.js';
 import {
@@ -84,6 +85,8 @@ interface RowFacts {
   /** An fp8 KV cache (engines/kernels.ts minKvCapability). */
   kvFp8: boolean;
   noFp16Engine: boolean;
+  /** The engine has no Apple GPU path (engines/apple.ts: its profile's notOnApple). */
+  noApple: boolean;
   /** The engine's guides launch on one machine only and the scenario does not search undocumented paths. */
   oneMachine: boolean;
   /** Least compute capability the engine's kernels for the weights need (engines/kernels.ts; 0: none). */
@@ -135,6 +138,7 @@ function rowFactsOf(ctx: Ctx, r: number): RowFacts {
     kvFp8: bases[bi]!.options.kvCacheDtype === 'fp8',
     noFp16Engine: ctx.noFp16Variant[vi] === 1,
     oneMachine: ctx.oneMachineVariant[vi] === 1,
+    noApple: !runsOnApple(ctx.variants[vi]!.engine),
     minCc: Math.max(
       minComputeCapability(ctx.variants[vi]!.engine, bases[bi]!.options.weights),
       minKvCapability(ctx.variants[vi]!.engine, bases[bi]!.options.kvCacheDtype),
@@ -262,6 +266,8 @@ function hardwareGate(t: HwTable, f: RowFacts, h: number): number {
   if (f.flash && t.noFlash[h] === 1) return REASON['no-flash-attention'];
   // A flash kernel the library swaps in for the model, built for some GPUs only (gpt-oss on the HF engines).
   if (f.flashCc !== null && !f.flashCc.includes(t.cc[h]!)) return REASON['no-model-flash'];
+  // An engine with no Apple GPU path, on an Apple GPU (engines/apple.ts).
+  if (f.noApple && t.apple[h] === 1) return REASON['no-engine'];
   // An engine whose kernels are built for newer CUDA GPUs only (t.cc 0: Apple; NaN: AMD).
   if (t.cc[h]! > 0 && t.cc[h]! < f.floorCc) return REASON['no-engine'];
   // bf16 plans fall back to fp16 on GPUs without bf16 (materialize); some engines have no fp16.

@@ -7,6 +7,9 @@ import { HF_DEEPSPEED_RULES } from '../hf/rules.js';
 export const HF_DEEPSPEED_PROFILE: EngineProfile = {
   id: 'hf-deepspeed',
   framework: 'deepspeed',
+  // DeepSpeed's MPS accelerator (accelerator/mps_accelerator.py): fp32 only, no communication backend, no ops.
+  notOnApple:
+    'its MPS accelerator has no 16-bit dtypes (is_bf16_supported and is_fp16_supported return False, supported_dtypes [torch.float]), no communication backend (None) and no op builders (NotImplementedBuilder), so the bf16/fp16 ZeRO config the launch writes does not run there (https://github.com/deepspeedai/DeepSpeed/blob/ca2090baafc1b16c8b05d7ace068c30581b7a981/accelerator/mps_accelerator.py)',
   torch: HF_TORCH,
   methods: ['full', 'lora', 'qlora'],
   // TRL v1.9.0 trainers (trl/trainer/{dpo,kto,grpo}_trainer.py; ORPO and CPO/SimPO in trl/experimental/).

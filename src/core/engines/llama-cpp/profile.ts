@@ -9,6 +9,8 @@ export const LLAMA_CPP_PROFILE: EngineProfile = {
   hostLoading: { onePerNode: 'never', streamed: true },
   id: 'llama.cpp',
   framework: 'llama.cpp',
+  // Runs on Apple GPUs: a macOS build enables Metal by default (launch.ts llamaServerSource; docs/build.md).
+  notOnApple: undefined,
   // --split-mode layer (the default) spreads consecutive layers and their KV over the visible GPUs: a pipeline
   // without overlap for one sequence (common/arg.cpp at 145b6280); row split (tensor-parallel-like) not searched.
   tp: false,

@@ -5,6 +5,9 @@ import { SGLANG_RULES } from './rules.js';
 
 export const SGLANG_PROFILE: EngineProfile = {
   ...VLLM_PROFILE,
+  // SGLang's Apple Metal guide: a source build with the MLX extras, not the PyPI wheel.
+  notOnApple:
+    'it runs on Apple silicon only as a source build with its MLX backend (pyproject_other.toml, uv pip install -e "python[all_mps]"), not the PyPI sglang wheel serve.sh installs, whose kernels (sglang-kernel) are CUDA builds (https://docs.sglang.io/docs/hardware-platforms/apple_metal; https://github.com/sgl-project/sglang/issues/19137: "SGLang has no support for Apple Silicon" before that roadmap)',
   // Streams safetensors from an mmap as vLLM does; each TP process reads the tensors it needs.
   hostLoading: { onePerNode: 'never', streamed: true },
   id: 'sglang',

@@ -27,6 +27,10 @@ export const UNSLOTH_TORCH = '2.12.0';
 export const UNSLOTH_PROFILE: EngineProfile = {
   id: 'unsloth',
   framework: 'unsloth',
+  // unsloth imports DEVICE_TYPE from unsloth_zoo/device_type.py, whose get_device_type takes cuda, hip or xpu from
+  // torch (mlx only where Apple's MLX runtime is installed, not the torch stack the launch folder pins).
+  notOnApple:
+    'its get_device_type takes CUDA, HIP or XPU from torch (MLX only where Apple\'s MLX runtime is installed, not the torch stack the launch folder pins) and on an MPS-only torch raises NotImplementedError("Unsloth currently only works on NVIDIA, AMD and Intel GPUs.") (https://github.com/unslothai/unsloth-zoo/blob/0355f6f171c92cff7f4b73da6ebc9abb100b97f9/unsloth_zoo/device_type.py get_device_type)',
   torch: UNSLOTH_TORCH,
   methods: ['full', 'lora', 'qlora'],
   // unsloth 015bdef unsloth/models/rl.py patches every trl.trainer.<x>_trainer it finds (_patch_trl_rl_trainers),

@@ -4,6 +4,9 @@ import type { EngineProfile } from '../profile.js';
 import { VLLM_RULES } from './rules.js';
 
 export const VLLM_PROFILE: EngineProfile = {
+  // vLLM's installation guide: GPU builds for CUDA and ROCm; on macOS a CPU build from source only.
+  notOnApple:
+    'its GPU builds are CUDA and ROCm; on Apple silicon it runs as a CPU build from source ("vLLM has experimental support for macOS with Apple Silicon. For now, users must build from source to natively run on macOS. Currently the CPU implementation for macOS supports FP32 and FP16 datatypes"; "Currently, there are no pre-built Apple silicon CPU wheels"), and Metal inference is the community vllm-metal plugin (MLX), not the GPU serve.sh the launch writes (https://github.com/vllm-project/vllm/blob/v0.21.0/docs/getting_started/installation/cpu.apple.inc.md; https://docs.vllm.ai/en/v0.32.0/getting_started/installation/cpu/)',
   id: 'vllm',
   framework: 'vllm',
   methods: ['inference'],
