@@ -26,6 +26,12 @@ allocations included, stubs not); `aten_ops` the ATen ops reaching the dispatche
 count). Shapes are small (hidden 512, 4 query heads of 128, 2 KV heads) so the CPU's arithmetic on the unstubbed ops
 (none is a kernel on a GPU) stays out of the time; the Python does not depend on them.
 
+`attention_ops` (Llama's layer at 1, 16, 64 sequences): the attention's opaque custom ops alone, as Attention.forward
+issues them (unified_attention_with_output, after unified_kv_cache_update where the backend writes the cache apart from
+its forward, as 0.15.1's FlashAttention does): what runs eagerly between the pieces under piecewise CUDA graphs
+(CompilationConfig._attention_ops are the splitting ops; 0.15.1 appends vllm::unified_kv_cache_update), with
+`custom_ops` the ops issued and `stubbed_calls` the kernels stubbed (reshape_and_cache_flash, varlen_fwd).
+
 Setup (a venv, CPU only): scripts/measure/vllm_v1_engine_host.py's venv (vllm 0.11.0, torch 2.8.0, run on the CPU), with
 the vllm 0.15.1 wheel's Python files unpacked on PYTHONPATH in front of it:
   /tmp/v11venv/bin/pip download --no-deps vllm==0.15.1 -d /tmp/whl
@@ -74,6 +80,7 @@ CONFIGS = {
     "qwen3": os.path.join(ROOT, "calibration", "configs", "Qwen__Qwen3-8B.json"),
 }
 BATCHES = [1, 20, 100]
+ATTN_BATCHES = [1, 16, 64]
 BLOCK = 16
 FORWARDS = 400
 REPEATS = 9
@@ -234,6 +241,52 @@ def time_layer(layer, name, vc, b):
             "stubbed_calls": stubbed, "torch_calls": cf.n, "aten_ops": ca.n}
 
 
+def attention_ops(attn, name, q, k, v, out):
+    """The opaque attention ops as Attention.forward issues them, no more: the calls that run eagerly between the
+    pieces of a piecewise CUDA graph (CompilationConfig._attention_ops; 0.15.1 adds vllm::unified_kv_cache_update to
+    the splitting ops when its backend writes the cache apart from its forward)."""
+    kw = {}
+    if getattr(fa, "_split_kv_update", False):
+        kw["kv_cache_dummy_dep"] = torch.ops.vllm.unified_kv_cache_update(k, v, name)
+    torch.ops.vllm.unified_attention_with_output(q, k, v, out, name, **kw)
+
+
+def time_attention(attn, name, vc, b):
+    hf = vc.model_config.hf_config
+    md = metadata(b)
+    q = torch.zeros(b, hf.num_attention_heads, hf.head_dim, dtype=torch.float16)
+    k = torch.zeros(b, hf.num_key_value_heads, hf.head_dim, dtype=torch.float16)
+    v = torch.zeros(b, hf.num_key_value_heads, hf.head_dim, dtype=torch.float16)
+    out = torch.zeros(b, hf.num_attention_heads, hf.head_dim, dtype=torch.float16)
+    kw = {}
+    import inspect
+    params = inspect.signature(set_forward_context).parameters
+    if "slot_mapping" in params:
+        kw["slot_mapping"] = {name: md.slot_mapping}
+    fa._split_kv_update = "unified_kv_cache_update" in dir(torch.ops.vllm) and not getattr(
+        fa.FlashAttentionBackend, "forward_includes_kv_cache_update", True)
+    with set_forward_context({name: md}, vc, **kw), torch.inference_mode():
+        for _ in range(50):
+            attention_ops(attn, name, q, k, v, out)
+        STUBBED["n"] = 0
+        attention_ops(attn, name, q, k, v, out)
+        stubbed = STUBBED["n"]
+        with CountFunctions() as cf:
+            attention_ops(attn, name, q, k, v, out)
+        gc.collect()
+        gc.disable()
+        per = []
+        for _ in range(REPEATS):
+            a = time.thread_time_ns()
+            for _ in range(FORWARDS):
+                attention_ops(attn, name, q, k, v, out)
+            per.append((time.thread_time_ns() - a) / FORWARDS / 1e3)
+        gc.enable()
+    return {"batch": b, "attention_ops_us": round(statistics.median(per), 1),
+            "attention_ops_us_min": round(min(per), 1), "custom_ops": 2 if fa._split_kv_update else 1,
+            "stubbed_calls": stubbed, "torch_calls": cf.n}
+
+
 def empty_alloc_us():
     t = []
     for _ in range(REPEATS):
@@ -249,6 +302,7 @@ def main():
     install_stubs()
     model_dir = tempfile.mkdtemp(prefix="eagercfg-")
     rows = {}
+    attn_rows = []
     first = vllm_config("llama", model_dir)
     with set_current_vllm_config(first):
         init_distributed_environment(world_size=1, rank=0, distributed_init_method="tcp://127.0.0.1:29541",
@@ -260,11 +314,13 @@ def main():
         with set_current_vllm_config(vc):
             layer, name = build_layer(kind, vc)
             rows[kind] = [time_layer(layer, name, vc, b) for b in BATCHES]
+            if kind == "llama" and fa is not None:
+                attn_rows = [time_attention(layer.self_attn.attn, name, vc, b) for b in ATTN_BATCHES]
             vc.compilation_config.static_forward_context.clear()
         print(kind, rows[kind], flush=True)
     res = {"vllm": vllm.__version__, "torch": torch.__version__, "python": platform.python_version(),
            "cpu": platform.processor() or platform.machine(), "forwards": FORWARDS, "repeats": REPEATS,
-           "empty_alloc_us": empty_alloc_us(), "layers": rows}
+           "empty_alloc_us": empty_alloc_us(), "layers": rows, "attention_ops": attn_rows}
     try:
         with open("/proc/cpuinfo") as f:
             res["cpu"] = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))

@@ -680,10 +680,13 @@ export interface FrameworkProfile extends EagerLayerProfile {
    * `kvCc` lists (their major version), a FlashInfer backend of `flashinfer.torch` calls on those of `flashinfer.cc`,
    * and elsewhere a Triton backend whose layer issues `torch` calls and `triton` JIT launches: `split` on a decode
    * step whose query blocks (rows / `blockQueries` query heads per K/V head, plus one per sequence) times the K/V
-   * heads stay within `splitGrid`, `single` otherwise. Absent: the engine captures attention in its graphs.
+   * heads stay within `splitGrid`, `single` otherwise. `kvPythonSeconds`: the Python a `kv` layer's attention op
+   * runs around its calls where the engine measured it (then `kv` counts the op's kernels only). Absent: the engine
+   * captures attention in its graphs.
    */
   piecewiseAttentionCalls?: {
     kv: number;
+    kvPythonSeconds?: number;
     mla: number;
     gapSeconds: number;
     sinks?: {

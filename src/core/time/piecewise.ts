@@ -1,7 +1,8 @@
 /**
  * A decode step under piecewise CUDA graphs (TimeOptions.piecewiseGraphs): the captured pieces between attention ops
  * replay on the GPU while the host issues each layer's attention op from Python, one torch call after another (the
- * engine's piecewiseAttentionCalls, each at EAGER_OP_SECONDS of dispatch). The host runs ahead of the GPU as far as
+ * engine's piecewiseAttentionCalls, each at EAGER_OP_SECONDS of dispatch, plus the op's Python where the engine
+ * measured it, kvPythonSeconds). The host runs ahead of the GPU as far as
  * the GPU's work lets it: the step takes the longer of the GPU's work and these calls (decode.ts). The GPU's work
  * grows too: at each split it idles between the last piece and the eager kernels and the next piece's graph launch
  * (the engine's gapSeconds per attention layer). Pricing a view or slice as a whole dispatch is an assumption, listed
@@ -48,7 +49,7 @@ function layerKernel(
 /** Host seconds of one K/V-head layer's eager attention op running `kernel` (layerKernel). */
 function kvLayerSeconds(calls: Calls, kernel: ReturnType<typeof layerKernel>): number {
   const s = calls.sinks;
-  if (kernel === 'kv' || !s) return calls.kv * EAGER_OP_SECONDS;
+  if (kernel === 'kv' || !s) return calls.kv * EAGER_OP_SECONDS + (calls.kvPythonSeconds ?? 0);
   if (kernel === 'flashinfer') return s.flashinfer.torch * EAGER_OP_SECONDS;
   const k = kernel === 'split' ? s.split : s.single;
   return k.torch * EAGER_OP_SECONDS + k.triton * TRITON_LAUNCH_SECONDS;

@@ -9,18 +9,28 @@
  * `[:n]`) operations are surprisingly slow even in the case they do not invoke any GPU ops" (the note atop
  * TritonAttentionImpl.forward and FlashAttentionImpl.forward, vllm/v1/attention/backends/). Counted from the decode
  * path of the attention backends at vllm-project/vllm v0.10.0, views and slices included (time/piecewise.ts prices
- * each call at EAGER_OP_SECONDS). Only the attention ops split the graph (CompilationConfig._attention_ops; the
+ * each call at EAGER_OP_SECONDS), but for FlashAttention, whose op's Python was timed and whose kernels alone are
+ * counted. Only the attention ops split the graph (CompilationConfig._attention_ops; the
  * FusedMoE op joins splitting_ops only with VLLM_ALL2ALL_BACKEND=deepep_high_throughput, set_splitting_ops_for_v1,
  * vllm/config/compilation.py of the vllm 0.10.2 wheel): an MoE layer's experts replay inside the pieces.
  */
 import type { FrameworkProfile } from '../../memory/framework-profile.js';
 
+// The Python of a layer's attention op as it runs eagerly between the pieces, timed on a CPU with its two kernels
+// stubbed in the vllm 0.11.0 wheel (scripts/measure/vllm_eager_layer_host.py `attention_ops`,
+// test/fixtures/measure/vllm-piecewise-attention-host.json: 19 µs at 1, 16 and 64 sequences): the dispatcher's call of
+// torch.ops.vllm.unified_attention_with_output, its forward-context lookup, FlashAttentionImpl.forward's unbind,
+// slices and expands, _custom_ops.reshape_and_cache_flash and the flash-attn wrapper. 0.11.0 issues the one op the
+// piecewise-default releases did (0.15.1 splits the cache write into a second op, unified_kv_cache_update: 33 µs).
+export const VLLM_PIECEWISE_ATTENTION_PYTHON_SECONDS = 19e-6;
+
 export const VLLM_PIECEWISE_ATTENTION_CALLS: NonNullable<
   FrameworkProfile['piecewiseAttentionCalls']
 > = {
-  // FlashAttentionImpl.forward (vllm/v1/attention/backends/flash_attn.py): kv_cache.unbind, reshape_and_cache_flash,
-  // the query and output slices to the scheduled tokens, the three descale expands, flash_attn_varlen_func.
-  kv: 8,
+  // FlashAttentionImpl.forward (vllm/v1/attention/backends/flash_attn.py): its two kernels, reshape_and_cache_flash and
+  // flash_attn_varlen_func; the unbind, slices and descale expands around them are in kvPythonSeconds.
+  kv: 2,
+  kvPythonSeconds: VLLM_PIECEWISE_ATTENTION_PYTHON_SECONDS,
   // MLACommonImpl.forward (vllm/v1/attention/backends/mla/common.py): the output, q, k_c_normed and k_pe slices to
   // the scheduled tokens (4), q.view, the decode/prefill slices of q, k_pe and k_c_normed (4), k_pe.squeeze and
   // slot_mapping.flatten (2), concat_and_cache_mla, then for the decode tokens split, transpose, bmm by W_UK_T,
