@@ -12,7 +12,7 @@ import {
   parallelNote,
 } from '../core/engines/engines-runs.js';
 import { assertEngineStructure, estimatedAs } from '../core/engines/context.js';
-import { isEngine } from '../schema/engine.js';
+import { isEngine, type Engine } from '../schema/engine.js';
 import type { Gpu } from '../schema/gpu.js';
 import { flashRefusal, floorRefusal, kernelRefusal } from '../core/engines/kernels.js';
 import { appleRefusal } from '../core/engines/apple.js';
@@ -120,6 +120,18 @@ export function runEstimate(
 }
 
 /**
+ * `--gpu` refused as one line where the engine cannot run on it: a training engine whose pinned torch has no
+ * ROCm kernels for the GPU (engines/torch-targets.ts), an engine with no Apple GPU path (engines/apple.ts: its
+ * own docs or source say so). `estimate` and `launch` refuse alike.
+ */
+export function assertRunsOnGpu(engine: Engine, gpu: Gpu): void {
+  const torchGfx = torchTargetRefusal(engine, gpu.computeCapability);
+  if (torchGfx) throw badValue('--gpu', gpu.id, `a GPU the engine's torch runs on: ${torchGfx}`);
+  const apple = appleRefusal(engine, gpu);
+  if (apple) throw badValue('--gpu', gpu.id, `a GPU the engine runs on: ${apple}`);
+}
+
+/**
  * What the engine runs, checked before estimating (flag errors as one line): the model's structure and
  * context on the engine, the engine's own refusals (runs.ts, then its rules), its kernels on the GPU. Returns
  * the notes: an `--attention` the engine maps to what it picks, a context past the trained one.
@@ -142,12 +154,7 @@ export function estimateChecks(
       flags.framework ?? 'hf (the default)',
       `a configuration the engine runs (${refusal})`,
     );
-  // A training engine whose pinned torch has no ROCm kernels for this GPU (engines/torch-targets.ts).
-  const torchGfx = gpu ? torchTargetRefusal(engine, gpu.computeCapability) : null;
-  if (torchGfx) throw badValue('--gpu', gpu!.id, `a GPU the engine's torch runs on: ${torchGfx}`);
-  // An engine with no Apple GPU path (engines/apple.ts: its own docs or source say so).
-  const apple = gpu ? appleRefusal(engine, gpu) : null;
-  if (apple) throw badValue('--gpu', gpu!.id, `a GPU the engine runs on: ${apple}`);
+  if (gpu) assertRunsOnGpu(engine, gpu);
   // A serving engine whose kernels are not built for this GPU at all (SGLang below compute capability 8.0).
   const floor = gpu ? floorRefusal(engine, gpu.computeCapability) : null;
   if (floor) throw badValue('--gpu', gpu!.id, `a GPU the engine runs on: ${floor}`);
