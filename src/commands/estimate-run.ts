@@ -15,7 +15,7 @@ import { assertEngineStructure, estimatedAs } from '../core/engines/context.js';
 import { isEngine, type Engine } from '../schema/engine.js';
 import type { Gpu } from '../schema/gpu.js';
 import { flashRefusal, floorRefusal, kernelRefusal } from '../core/engines/kernels.js';
-import { appleRefusal } from '../core/engines/apple.js';
+import { appleOptimizerRefusal, appleRefusal } from '../core/engines/apple.js';
 import { torchTargetRefusal } from '../core/engines/torch-targets.js';
 import { towerRun, visionTokens, type Arch } from '../core/model/index.js';
 // Direct modules: the memory/ entry would load more than the estimate needs.
@@ -124,11 +124,19 @@ export function runEstimate(
  * ROCm kernels for the GPU (engines/torch-targets.ts), an engine with no Apple GPU path (engines/apple.ts: its
  * own docs or source say so). `estimate` and `launch` refuse alike.
  */
-export function assertRunsOnGpu(engine: Engine, gpu: Gpu): void {
+export function assertRunsOnGpu(engine: Engine, gpu: Gpu, o: EstimateOptions): void {
   const torchGfx = torchTargetRefusal(engine, gpu.computeCapability);
   if (torchGfx) throw badValue('--gpu', gpu.id, `a GPU the engine's torch runs on: ${torchGfx}`);
   const apple = appleRefusal(engine, gpu);
   if (apple) throw badValue('--gpu', gpu.id, `a GPU the engine runs on: ${apple}`);
+  // bitsandbytes' 8-bit and paged optimizer steps have no MPS path (engines/optimizers.ts notOnApple).
+  const step = o.method === 'inference' ? null : appleOptimizerRefusal(o.optimizer, gpu);
+  if (step)
+    throw badValue(
+      '--optimizer',
+      o.optimizer,
+      `an optimizer that steps on the ${gpu.name}: ${step}`,
+    );
 }
 
 /**
@@ -154,7 +162,7 @@ export function estimateChecks(
       flags.framework ?? 'hf (the default)',
       `a configuration the engine runs (${refusal})`,
     );
-  if (gpu) assertRunsOnGpu(engine, gpu);
+  if (gpu) assertRunsOnGpu(engine, gpu, options);
   // A serving engine whose kernels are not built for this GPU at all (SGLang below compute capability 8.0).
   const floor = gpu ? floorRefusal(engine, gpu.computeCapability) : null;
   if (floor) throw badValue('--gpu', gpu!.id, `a GPU the engine runs on: ${floor}`);

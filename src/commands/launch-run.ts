@@ -180,7 +180,7 @@ export function launchInputFromFlags(
   const unwritten = notWritten(engineOf(options), options, dp, gradAccum);
   if (unwritten) throw new UserError(`--framework ${engineOf(options)}: ${unwritten}`);
   // The GPU the engine cannot run on, refused as estimate refuses it (nothing written).
-  assertRunsOnGpu(engineOf(options), gpu);
+  assertRunsOnGpu(engineOf(options), gpu, options);
   const powerLimitW =
     lf.powerLimit === undefined ? null : checkPowerLimit('--power-limit', lf.powerLimit, gpu);
   const offer = lf.offer === undefined ? undefined : findOffer('--offer', lf.offer);

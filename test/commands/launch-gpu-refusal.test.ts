@@ -48,6 +48,20 @@ describe('launch refuses the GPUs estimate refuses', () => {
     refusedAlike('torchtune', 'mi355x', 'lora', /pinned torch has no gfx950/);
   });
 
+  it("bitsandbytes' 8-bit AdamW on the M4 Max: refused as estimate refuses it", () => {
+    const out = join(dir, 'hf-8bit-m4');
+    const flags = [
+      ...args('hf-trainer', 'apple-m4-max-128gb', 'lora'),
+      '--optimizer',
+      'adamw-8bit',
+    ];
+    const launch = runCli(['launch', ...flags, '--out', out]);
+    expect(launch.status).toBe(1);
+    expect(launch.stderr).toMatch(/--optimizer.*optimizer_update_8bit_blockwise/);
+    expect(launch.stderr).toBe(runCli(['estimate', ...flags]).stderr);
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('still writes hf-trainer on the M4 Max', () => {
     const out = join(dir, 'hf-m4');
     const r = runCli(['launch', ...args('hf-trainer', 'apple-m4-max-128gb', 'lora'), '--out', out]);
@@ -62,5 +76,13 @@ describe('launch refuses the GPUs estimate refuses', () => {
     expect(bundleBlocked(bundle('unsloth', 'apple-m4-max-128gb'))).toMatch(/no Apple GPU path/);
     expect(bundleBlocked(bundle('torchtune', 'mi355x'))).toMatch(/no gfx950 kernels/);
     expect(bundleBlocked(bundle('unsloth', 'h100-sxm'))).toBeNull();
+    const step = buildLaunch(
+      launchInputOf('llama-3.1-8b', 'apple-m4-max-128gb', {
+        method: 'lora',
+        framework: 'hf-trainer',
+        optimizer: 'paged-adamw',
+      }),
+    );
+    expect(bundleBlocked(step)).toMatch(/cget_managed_ptr/);
   });
 });
