@@ -39,6 +39,9 @@ describe('engines with no Apple GPU path', () => {
     expect(() => estimate({ framework: 'hf-deepspeed', method: 'lora', gpu: M4 })).toThrow(
       /mps_accelerator\.py/,
     );
+    expect(() => estimate({ framework: 'hf-fsdp', method: 'lora', gpu: M4 })).toThrow(
+      /Accelerate runs no FSDP on MPS.*accelerate\/blob\/beb0672a.*state\.py/,
+    );
   });
 
   it('the same engines estimate on NVIDIA GPUs, and the engines with an Apple path estimate on the M4 Max', () => {
@@ -98,6 +101,7 @@ describe('plans on one M4 Max', () => {
     for (const e of engines) expect(runsOnApple(e)).toBe(true);
     expect(engines.has('unsloth')).toBe(false);
     expect(engines.has('hf-deepspeed')).toBe(false);
+    expect(engines.has('hf-fsdp')).toBe(false);
     for (const p of r.plans) expect(optimizerRunsOnApple(p.options.optimizer)).toBe(true);
   });
 
