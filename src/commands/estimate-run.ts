@@ -12,10 +12,10 @@ import {
   parallelNote,
 } from '../core/engines/engines-runs.js';
 import { assertEngineStructure, estimatedAs } from '../core/engines/context.js';
-import { isEngine } from '../schema/engine.js';
+import { isEngine, type Engine } from '../schema/engine.js';
 import type { Gpu } from '../schema/gpu.js';
 import { flashRefusal, floorRefusal, kernelRefusal } from '../core/engines/kernels.js';
-import { appleRefusal } from '../core/engines/apple.js';
+import { appleOptimizerRefusal, appleRefusal } from '../core/engines/apple.js';
 import { torchTargetRefusal } from '../core/engines/torch-targets.js';
 import { towerRun, visionTokens, type Arch } from '../core/model/index.js';
 // Direct modules: the memory/ entry would load more than the estimate needs.
@@ -120,6 +120,26 @@ export function runEstimate(
 }
 
 /**
+ * `--gpu` refused as one line where the engine cannot run on it: a training engine whose pinned torch has no
+ * ROCm kernels for the GPU (engines/torch-targets.ts), an engine with no Apple GPU path (engines/apple.ts: its
+ * own docs or source say so). `estimate` and `launch` refuse alike.
+ */
+export function assertRunsOnGpu(engine: Engine, gpu: Gpu, o: EstimateOptions): void {
+  const torchGfx = torchTargetRefusal(engine, gpu.computeCapability);
+  if (torchGfx) throw badValue('--gpu', gpu.id, `a GPU the engine's torch runs on: ${torchGfx}`);
+  const apple = appleRefusal(engine, gpu);
+  if (apple) throw badValue('--gpu', gpu.id, `a GPU the engine runs on: ${apple}`);
+  // bitsandbytes' 8-bit and paged optimizer steps have no MPS path (engines/optimizers.ts notOnApple).
+  const step = o.method === 'inference' ? null : appleOptimizerRefusal(o.optimizer, gpu);
+  if (step)
+    throw badValue(
+      '--optimizer',
+      o.optimizer,
+      `an optimizer that steps on the ${gpu.name}: ${step}`,
+    );
+}
+
+/**
  * What the engine runs, checked before estimating (flag errors as one line): the model's structure and
  * context on the engine, the engine's own refusals (runs.ts, then its rules), its kernels on the GPU. Returns
  * the notes: an `--attention` the engine maps to what it picks, a context past the trained one.
@@ -142,12 +162,7 @@ export function estimateChecks(
       flags.framework ?? 'hf (the default)',
       `a configuration the engine runs (${refusal})`,
     );
-  // A training engine whose pinned torch has no ROCm kernels for this GPU (engines/torch-targets.ts).
-  const torchGfx = gpu ? torchTargetRefusal(engine, gpu.computeCapability) : null;
-  if (torchGfx) throw badValue('--gpu', gpu!.id, `a GPU the engine's torch runs on: ${torchGfx}`);
-  // An engine with no Apple GPU path (engines/apple.ts: its own docs or source say so).
-  const apple = gpu ? appleRefusal(engine, gpu) : null;
-  if (apple) throw badValue('--gpu', gpu!.id, `a GPU the engine runs on: ${apple}`);
+  if (gpu) assertRunsOnGpu(engine, gpu, options);
   // A serving engine whose kernels are not built for this GPU at all (SGLang below compute capability 8.0).
   const floor = gpu ? floorRefusal(engine, gpu.computeCapability) : null;
   if (floor) throw badValue('--gpu', gpu!.id, `a GPU the engine runs on: ${floor}`);

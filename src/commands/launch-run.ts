@@ -46,7 +46,7 @@ import {
 import type { Arch } from '../core/model/index.js';
 import type { Plan } from '../core/plan/index.js';
 import { renderLaunchReadme } from '../ui/launch-readme.js';
-import { imagesInto } from './estimate-run.js';
+import { assertRunsOnGpu, imagesInto } from './estimate-run.js';
 import { planCountText } from '../ui/plan-count.js';
 import { formatDeviceMemory } from '../ui/format.js';
 import { checkReadmeSection } from '../ui/check-readme.js';
@@ -179,6 +179,8 @@ export function launchInputFromFlags(
   const dp = options.gpus / (options.tp * options.pp * options.cp);
   const unwritten = notWritten(engineOf(options), options, dp, gradAccum);
   if (unwritten) throw new UserError(`--framework ${engineOf(options)}: ${unwritten}`);
+  // The GPU the engine cannot run on, refused as estimate refuses it (nothing written).
+  assertRunsOnGpu(engineOf(options), gpu, options);
   const powerLimitW =
     lf.powerLimit === undefined ? null : checkPowerLimit('--power-limit', lf.powerLimit, gpu);
   const offer = lf.offer === undefined ? undefined : findOffer('--offer', lf.offer);

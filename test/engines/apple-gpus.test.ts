@@ -5,7 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import '../../src/core/engines/registry.js';
 import { runEstimate } from '../../src/commands/estimate-run.js';
-import { appleRefusal, runsOnApple } from '../../src/core/engines/apple.js';
+import {
+  appleOptimizerRefusal,
+  appleRefusal,
+  optimizerRunsOnApple,
+  runsOnApple,
+} from '../../src/core/engines/apple.js';
 import { plan } from '../../src/core/plan/index.js';
 import { planInputOf } from '../../src/io/plan-scenario.js';
 import { resolveModel } from '../../src/io/load-model.js';
@@ -34,6 +39,9 @@ describe('engines with no Apple GPU path', () => {
     expect(() => estimate({ framework: 'hf-deepspeed', method: 'lora', gpu: M4 })).toThrow(
       /mps_accelerator\.py/,
     );
+    expect(() => estimate({ framework: 'hf-fsdp', method: 'lora', gpu: M4 })).toThrow(
+      /Accelerate runs no FSDP on MPS.*accelerate\/blob\/beb0672a.*state\.py/,
+    );
   });
 
   it('the same engines estimate on NVIDIA GPUs, and the engines with an Apple path estimate on the M4 Max', () => {
@@ -45,6 +53,32 @@ describe('engines with no Apple GPU path', () => {
     expect(appleRefusal('unsloth', { vendor: 'nvidia' })).toBeNull();
     expect(runsOnApple('llama.cpp')).toBe(true);
     expect(runsOnApple('hf-generate')).toBe(true);
+  });
+});
+
+describe("bitsandbytes' 8-bit and paged optimizers on Apple GPUs", () => {
+  it('estimate refuses them there, citing the kernels bitsandbytes registers', () => {
+    const run = (optimizer: string) => () =>
+      estimate({ framework: 'hf-trainer', method: 'lora', optimizer, gpu: M4 });
+    expect(run('adamw-8bit')).toThrow(/--optimizer.*optimizer_update_8bit_blockwise.*none for MPS/);
+    expect(run('paged-adamw')).toThrow(/cget_managed_ptr/);
+    expect(run('paged-adamw-8bit')).toThrow(/optimizer_update_8bit_blockwise.*cget_managed_ptr/);
+    expect(run('adamw')).not.toThrow();
+    expect(() =>
+      estimate({
+        framework: 'hf-trainer',
+        method: 'lora',
+        optimizer: 'adamw-8bit',
+        gpu: 'h100-sxm',
+      }),
+    ).not.toThrow();
+  });
+
+  it('the optimizer profiles say which step on Apple GPUs', () => {
+    expect(optimizerRunsOnApple('adamw-8bit')).toBe(false);
+    expect(optimizerRunsOnApple('paged-adamw-8bit')).toBe(false);
+    expect(optimizerRunsOnApple('adamw')).toBe(true);
+    expect(appleOptimizerRefusal('adamw-8bit', { vendor: 'nvidia' })).toBeNull();
   });
 });
 
@@ -67,6 +101,8 @@ describe('plans on one M4 Max', () => {
     for (const e of engines) expect(runsOnApple(e)).toBe(true);
     expect(engines.has('unsloth')).toBe(false);
     expect(engines.has('hf-deepspeed')).toBe(false);
+    expect(engines.has('hf-fsdp')).toBe(false);
+    for (const p of r.plans) expect(optimizerRunsOnApple(p.options.optimizer)).toBe(true);
   });
 
   it('serving ranks no vLLM or SGLang plan', () => {

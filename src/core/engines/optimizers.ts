@@ -51,7 +51,20 @@ export interface OptimizerProfile {
   paged?: true;
   /** Its states are made like each parameter, in the parameter's dtype whatever --optimizer-states says. */
   statesLikeParams?: true;
+  /** Why its step does not run on Apple GPUs (MPS), citing the library's source; absent where it does. */
+  notOnApple?: string;
 }
+
+// bitsandbytes 0.50.1 registers its 8-bit blockwise optimizer step for cuda, cpu and xpu only: its MPS backend
+// (backends/mps/ops.py) has quantize/4-bit kernels and no `default` fallback exists for the 8-bit step, so an
+// MPS tensor reaches the torch dispatcher with no kernel (bitsandbytes-foundation/bitsandbytes@37d2a9387f7146ccb85517ff45c665d345bfda79,
+// backends/{cuda,cpu,xpu}/ops.py register_kernel("bitsandbytes::optimizer_update_8bit_blockwise", ...)).
+const NO_MPS_8BIT_STEP =
+  'bitsandbytes registers its 8-bit optimizer step (optimizer_update_8bit_blockwise) for CUDA, CPU and XPU only, none for MPS (https://github.com/bitsandbytes-foundation/bitsandbytes/blob/37d2a9387f7146ccb85517ff45c665d345bfda79/bitsandbytes/backends/mps/ops.py, 0.50.1)';
+// Paged states come from cget_managed_ptr, which bitsandbytes 0.50.1 builds only with CUDA/HIP (cudaMallocManaged)
+// or XPU (csrc/pythonInterface.cpp at the commit above); its macOS library has none.
+const NO_MPS_PAGED =
+  'bitsandbytes pages optimizer states through cget_managed_ptr, built only for CUDA/HIP (cudaMallocManaged) and XPU (https://github.com/bitsandbytes-foundation/bitsandbytes/blob/37d2a9387f7146ccb85517ff45c665d345bfda79/csrc/pythonInterface.cpp, 0.50.1)';
 
 /** Every 2-D parameter matrix as [rows, cols, count]: what Adafactor factors and ZeRO-3 gathers. */
 export function matrices(arch: Arch): [number, number, number][] {
@@ -105,6 +118,7 @@ export const OPTIMIZER_PROFILES: Record<Optimizer, OptimizerProfile> = {
     stepTraffic: () => 16,
     quality: EIGHT_BIT,
     searched: true,
+    notOnApple: NO_MPS_8BIT_STEP,
   },
   'paged-adamw': {
     stateBytes: (s, x) => 2 * s * x.n,
@@ -113,6 +127,7 @@ export const OPTIMIZER_PROFILES: Record<Optimizer, OptimizerProfile> = {
     quality: null,
     searched: true,
     paged: true,
+    notOnApple: NO_MPS_PAGED,
   },
   'paged-adamw-8bit': {
     stateBytes: (_, x) => EIGHT_BIT_STATES * x.n,
@@ -121,6 +136,7 @@ export const OPTIMIZER_PROFILES: Record<Optimizer, OptimizerProfile> = {
     quality: EIGHT_BIT,
     searched: true,
     paged: true,
+    notOnApple: `${NO_MPS_8BIT_STEP}; ${NO_MPS_PAGED}`,
   },
   'adam-mini': {
     // Adam-mini keeps m in full and one v per block, but full AdamW v for embedding and output layers (README).

@@ -9,7 +9,7 @@ import { trainingGpus } from '../../schema/estimate.js';
 import { engineOf } from '../engines/engine.js';
 import { engineDef, launcherOf } from '../engines/store.js';
 import { torchTargetRefusal } from '../engines/torch-targets.js';
-import { appleRefusal } from '../engines/apple.js';
+import { appleOptimizerRefusal, appleRefusal } from '../engines/apple.js';
 import {
   changesFor,
   forbiddenBy,
@@ -43,7 +43,7 @@ export function buildLaunch(x: LaunchInput): LaunchBundle {
     ? noLauncher(engine)
     : rule
       ? ruleReason(rule, ruleInput({ ...x, accum: x.gradAccum }))
-      : objectiveBlocker(x, engine);
+      : (gpuBlocker(engine, x.gpu, x.options) ?? objectiveBlocker(x, engine));
   const outputs: EngineOutput[] =
     why !== null || !launcher ? [{ engine, ok: false, reason: why ?? '' }] : launcher.emit(x);
   outputs.push(emitPowerLimit(x));
@@ -144,13 +144,26 @@ export function launchBlocker(x: LaunchPlan, engine: Engine = engineOf(x.options
   const input = ruleInput(x);
   const rule = forbiddenBy(engineDef(engine).profile.rules, input);
   if (rule) return ruleReason(rule, input);
-  // The torch the folder pins has no ROCm kernels for this GPU (engines/torch-targets.ts); the planner's hardware
-  // gate asks the same where a plan has no GPU yet.
   const gpu = 'gpu' in x ? (x as Partial<LaunchInput>).gpu : undefined;
-  const torch = torchTargetRefusal(engine, gpu?.computeCapability);
-  if (torch) return torch;
-  // An engine with no Apple GPU path, on an Apple GPU (engines/apple.ts).
-  const apple = gpu ? appleRefusal(engine, gpu) : null;
-  if (apple) return apple;
-  return objectiveBlocker(x, engine) ?? launcher.blocker(x);
+  return gpuBlocker(engine, gpu, x.options) ?? objectiveBlocker(x, engine) ?? launcher.blocker(x);
+}
+
+/**
+ * Why `engine` cannot run on `gpu`, or null: the torch the folder pins has no ROCm kernels for it
+ * (engines/torch-targets.ts), or the engine or the training run's optimizer has no Apple GPU path
+ * (engines/apple.ts). The planner's hardware gate asks the same where a plan has no GPU yet; `estimate --gpu`
+ * refuses with the same reasons.
+ */
+export function gpuBlocker(
+  engine: Engine,
+  gpu: LaunchInput['gpu'] | undefined,
+  o: Pick<LaunchInput['options'], 'method' | 'optimizer'>,
+): string | null {
+  const optimizer =
+    o.method === 'inference' || !gpu ? null : appleOptimizerRefusal(o.optimizer, gpu);
+  return (
+    torchTargetRefusal(engine, gpu?.computeCapability) ??
+    (gpu ? appleRefusal(engine, gpu) : null) ??
+    optimizer
+  );
 }

@@ -33,7 +33,7 @@ import {
   runsOnRocm,
 } from '../engines/kernels.js';
 import { torchRunsOn } from '../engines/torch-targets.js';
-import { runsOnApple } from '../engines/apple.js';
+import { optimizerRunsOnApple, runsOnApple } from '../engines/apple.js';
 import { promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
 import { OFFLOADS, hostRamLimit } from './configs.js';
 import {
@@ -87,6 +87,8 @@ interface RowFacts {
   noFp16Engine: boolean;
   /** The engine has no Apple GPU path (engines/apple.ts: its profile's notOnApple). */
   noApple: boolean;
+  /** The training row's optimizer does not step on Apple GPUs (engines/optimizers.ts notOnApple: bitsandbytes'). */
+  noAppleStep: boolean;
   /** The engine's guides launch on one machine only and the scenario does not search undocumented paths. */
   oneMachine: boolean;
   /** Least compute capability the engine's kernels for the weights need (engines/kernels.ts; 0: none). */
@@ -139,6 +141,9 @@ function rowFactsOf(ctx: Ctx, r: number): RowFacts {
     noFp16Engine: ctx.noFp16Variant[vi] === 1,
     oneMachine: ctx.oneMachineVariant[vi] === 1,
     noApple: !runsOnApple(ctx.variants[vi]!.engine),
+    noAppleStep:
+      bases[bi]!.options.method !== 'inference' &&
+      !optimizerRunsOnApple(bases[bi]!.options.optimizer),
     minCc: Math.max(
       minComputeCapability(ctx.variants[vi]!.engine, bases[bi]!.options.weights),
       minKvCapability(ctx.variants[vi]!.engine, bases[bi]!.options.kvCacheDtype),
@@ -268,6 +273,8 @@ function hardwareGate(t: HwTable, f: RowFacts, h: number): number {
   if (f.flashCc !== null && !f.flashCc.includes(t.cc[h]!)) return REASON['no-model-flash'];
   // An engine with no Apple GPU path, on an Apple GPU (engines/apple.ts).
   if (f.noApple && t.apple[h] === 1) return REASON['no-engine'];
+  // bitsandbytes' 8-bit and paged optimizer steps: no MPS kernel (engines/optimizers.ts notOnApple).
+  if (f.noAppleStep && t.apple[h] === 1) return REASON['no-quant-kernels'];
   // An engine whose kernels are built for newer CUDA GPUs only (t.cc 0: Apple; NaN: AMD).
   if (t.cc[h]! > 0 && t.cc[h]! < f.floorCc) return REASON['no-engine'];
   // bf16 plans fall back to fp16 on GPUs without bf16 (materialize); some engines have no fp16.

@@ -8,6 +8,11 @@ import { AXOLOTL_SHARDED_QUANT_LOAD } from '../hf/memory.js';
 export const HF_FSDP_PROFILE: EngineProfile = {
   id: 'hf-fsdp',
   framework: 'hf',
+  // Accelerate v1.14.0 state.py: _prepare_backend maps a launched rank to a distributed type only on CUDA, XPU,
+  // NPU, HPU, MLU, MUSA, SDAA or Neuron (else DistributedType.NO), and AcceleratorState turns FSDP on only from
+  // those MULTI_* types; the transformers docs: "The mps backend doesn't support distributed training".
+  notOnApple:
+    'Accelerate runs no FSDP on MPS: its _prepare_backend gives an MPS rank DistributedType.NO (no process group) and AcceleratorState switches to DistributedType.FSDP only from the CUDA/XPU/NPU/HPU/MLU/MUSA/SDAA/Neuron multi-device types, so the FSDP config the launch writes is ignored there (https://github.com/huggingface/accelerate/blob/beb0672aa8444ea7647aee056f624effe5996346/src/accelerate/state.py _prepare_backend, AcceleratorState.__init__; "The mps backend doesn\'t support distributed training", https://huggingface.co/docs/transformers/perf_train_special)',
   torch: HF_TORCH,
   methods: ['full', 'lora', 'qlora'],
   // TRL v1.9.0 trainers (trl/trainer/{dpo,kto,grpo}_trainer.py; ORPO and CPO/SimPO in trl/experimental/).
