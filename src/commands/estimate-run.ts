@@ -15,8 +15,7 @@ import { assertEngineStructure, estimatedAs } from '../core/engines/context.js';
 import { isEngine, type Engine } from '../schema/engine.js';
 import type { Gpu } from '../schema/gpu.js';
 import { flashRefusal, floorRefusal, kernelRefusal } from '../core/engines/kernels.js';
-import { appleOptimizerRefusal, appleRefusal } from '../core/engines/apple.js';
-import { torchTargetRefusal } from '../core/engines/torch-targets.js';
+import { gpuRefusal } from '../core/engines/gpu-refusal.js';
 import { towerRun, visionTokens, type Arch } from '../core/model/index.js';
 // Direct modules: the memory/ entry would load more than the estimate needs.
 import { TOWER_MODE_NOTE, towerMode } from '../core/memory/vision.js';
@@ -125,18 +124,17 @@ export function runEstimate(
  * own docs or source say so). `estimate` and `launch` refuse alike.
  */
 export function assertRunsOnGpu(engine: Engine, gpu: Gpu, o: EstimateOptions): void {
-  const torchGfx = torchTargetRefusal(engine, gpu.computeCapability);
-  if (torchGfx) throw badValue('--gpu', gpu.id, `a GPU the engine's torch runs on: ${torchGfx}`);
-  const apple = appleRefusal(engine, gpu);
-  if (apple) throw badValue('--gpu', gpu.id, `a GPU the engine runs on: ${apple}`);
-  // bitsandbytes' 8-bit and paged optimizer steps have no MPS path (engines/optimizers.ts notOnApple).
-  const step = o.method === 'inference' ? null : appleOptimizerRefusal(o.optimizer, gpu);
-  if (step)
+  const r = gpuRefusal(engine, gpu, o);
+  if (!r) return;
+  if (r.kind === 'optimizer')
     throw badValue(
       '--optimizer',
       o.optimizer,
-      `an optimizer that steps on the ${gpu.name}: ${step}`,
+      `an optimizer that steps on the ${gpu.name}: ${r.why}`,
     );
+  const runsOn =
+    r.kind === 'torch' ? "a GPU the engine's torch runs on" : 'a GPU the engine runs on';
+  throw badValue('--gpu', gpu.id, `${runsOn}: ${r.why}`);
 }
 
 /**

@@ -8,8 +8,7 @@ import type { Engine } from '../../schema/engine.js';
 import { trainingGpus } from '../../schema/estimate.js';
 import { engineOf } from '../engines/engine.js';
 import { engineDef, launcherOf } from '../engines/store.js';
-import { torchTargetRefusal } from '../engines/torch-targets.js';
-import { appleOptimizerRefusal, appleRefusal } from '../engines/apple.js';
+import { gpuRefusal } from '../engines/gpu-refusal.js';
 import {
   changesFor,
   forbiddenBy,
@@ -149,21 +148,14 @@ export function launchBlocker(x: LaunchPlan, engine: Engine = engineOf(x.options
 }
 
 /**
- * Why `engine` cannot run on `gpu`, or null: the torch the folder pins has no ROCm kernels for it
- * (engines/torch-targets.ts), or the engine or the training run's optimizer has no Apple GPU path
- * (engines/apple.ts). The planner's hardware gate asks the same where a plan has no GPU yet; `estimate --gpu`
- * refuses with the same reasons.
+ * Why `engine` cannot run on `gpu`, or null (engines/gpu-refusal.ts: the pinned torch's ROCm targets, the engine's
+ * or the training run's optimizer's Apple GPU path). The planner's hardware gate asks the same where a plan has no
+ * GPU yet; `estimate --gpu` refuses with the same reasons.
  */
 export function gpuBlocker(
   engine: Engine,
   gpu: LaunchInput['gpu'] | undefined,
   o: Pick<LaunchInput['options'], 'method' | 'optimizer'>,
 ): string | null {
-  const optimizer =
-    o.method === 'inference' || !gpu ? null : appleOptimizerRefusal(o.optimizer, gpu);
-  return (
-    torchTargetRefusal(engine, gpu?.computeCapability) ??
-    (gpu ? appleRefusal(engine, gpu) : null) ??
-    optimizer
-  );
+  return gpu ? (gpuRefusal(engine, gpu, o)?.why ?? null) : null;
 }
