@@ -520,8 +520,8 @@ const LLMINFRA_FIELD_ROW = /^llminfra-/;
 const SGLANG32668_FIELD_ROW = /^sglang32668-/;
 const QWEN8B5090_FIELD_ROW = /^qwen8b5090-/;
 // llama.cpp's two scoreboard threads, each its own group, scored before any model change (docs/time-model.md "llama.cpp's
-// scoreboards: Llama 2 7B tg128 on CUDA cards and Apple M-series"): ggml-org/llama.cpp discussion #15013 (the CUDA
-// scoreboard, Q4_0 tg128 with flash attention off on twelve GeForce and RTX workstation cards) and ggml-org/llama.cpp discussion #4167 (the
+// scoreboards: Llama 2 7B tg128 on CUDA cards and Apple M-series"): discussion ggml-org/llama.cpp#15013 (the CUDA
+// scoreboard, Q4_0 tg128 with flash attention off on twelve GeForce and RTX workstation cards) and discussion ggml-org/llama.cpp#4167 (the
 // Apple Silicon table of build 8e672ef: F16, Q8_0 and Q4_0 tg128 on the M2 Ultra and M4 Max, Q4_0 on the M3 Max).
 const CPP15013_FIELD_ROW = /^llamacpp-15013-/;
 const CPP4167_FIELD_ROW = /^llamacpp-4167-/;
@@ -884,11 +884,11 @@ const FIELD_BARS = {
   // Qwen3-8B bf16 on an RTX 5090 under vLLM 0.10.2 (serial scheduler, piecewise graphs), 200-token completions, scored
   // before any model change: one request +1.5%; bursts of 5, 10, 20, 50 +9.2%, +5.8%, +19.7%, -0.7%.
   'qwen8b5090 kind:serving engine:vllm': { count: 5, median: 0.059, p90: 0.197 },
-  // llama.cpp's CUDA scoreboard (ggml-org/llama.cpp discussion #15013), Llama 2 7B Q4_0 tg128 with flash attention off,
+  // llama.cpp's CUDA scoreboard (discussion ggml-org/llama.cpp#15013), Llama 2 7B Q4_0 tg128 with flash attention off,
   // scored before any model change: RTX 5090 -1.8%, 5080 -5.3%, 5070 -2.1%, 4090 -4.0%, 4080 SUPER -8.5%, 4070 Ti SUPER
   // -5.3%, 3090 Ti -0.3%, 3090 -0.1%, 3060 12GB -11.3%, RTX 6000 Ada -2.7%, RTX A6000 -2.7%, RTX A5000 +2.9%.
   'cpp15013 kind:decode engine:llama.cpp': { count: 12, median: 0.029, p90: 0.086 },
-  // llama.cpp's Apple Silicon table (ggml-org/llama.cpp discussion #4167, build 8e672ef of November 2023), Llama 2 7B tg128, scored before
+  // llama.cpp's Apple Silicon table (discussion ggml-org/llama.cpp#4167, build 8e672ef of November 2023), Llama 2 7B tg128, scored before
   // any model change (too fast everywhere: the estimate streams at the catalog's bandwidth): M2 Ultra F16 +19.3%, Q8_0
   // +24.0%, Q4_0 +50.2%; M4 Max +7.1%, +7.1%, +21.7%; M3 Max Q4_0 +14.7%.
   'cpp4167 kind:decode engine:llama.cpp': { count: 7, median: 0.193, p90: 0.503 },
@@ -1082,8 +1082,8 @@ const ENGINE_BARS = {
   // change, 85 rows, 8.7% / 27.1%. With CambrianTech/continuum#1627's Qwen3-8B Q4_K_M row on one RTX 5090 under WSL2 (-3.3%,
   // scored before any change), 86 rows, 8.6% / 27.1%; with ree2raz/inference-bench's llama-server b5540 rows on an L4
   // (-15.2%, +13.0%, scored before any change), 88 rows, 8.8% / 27.1% (8.3% / 21.1% at today's figures). With llama.cpp's
-  // scoreboards (ggml-org/llama.cpp discussion #15013: twelve Llama 2 7B Q4_0 tg128 rows on GeForce and RTX workstation cards,
-  // -11.3..+2.9%; ggml-org/llama.cpp discussion #4167: seven F16, Q8_0 and Q4_0 tg128 rows on the M2 Ultra, M4 Max and M3 Max,
+  // scoreboards (discussion ggml-org/llama.cpp#15013: twelve Llama 2 7B Q4_0 tg128 rows on GeForce and RTX workstation cards,
+  // -11.3..+2.9%; discussion ggml-org/llama.cpp#4167: seven F16, Q8_0 and Q4_0 tg128 rows on the M2 Ultra, M4 Max and M3 Max,
   // +7.1..+50.2%; all scored before any change), 107 rows, 7.7% / 21.1%.
   'decode engine:llama.cpp': { count: 107, median: 0.077, p90: 0.211 },
   // 44 rows of the earlier sources: 10.4% / 29.1% before FlashInfer's CUTLASS NVFP4 MoE call (engines/moe-call.ts),

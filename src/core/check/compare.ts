@@ -27,7 +27,7 @@ import type { RunPlan } from '../../schema/measured.js';
  *   flagship's efficiency), QwenLM/Qwen's GPTQ Q-LoRA at 256 tokens (+40%), BERT-large AMP on a V100 (+37%),
  *   torchtitan's MXFP8 Llama 3 8B on four GB200 (+34%) and LLaMA-Factory's QLoRA at 16,384 tokens on an A100 40GB
  *   (-31%).
- * - decode: 140 rows, p90 0.193 (llama.cpp's Apple Silicon table, ggml-org/llama.cpp discussion #4167 at build 8e672ef: Llama 2 7B F16
+ * - decode: 140 rows, p90 0.193 (llama.cpp's Apple Silicon table, discussion ggml-org/llama.cpp#4167 at build 8e672ef: Llama 2 7B F16
  *   tg128 on the M2 Ultra, +19.3%). Above it the same table's Q4_0 and Q8_0 on the M2 Ultra (+50.2%, +24.0%) and Q4_0
  *   on the M4 Max (+21.7%), Llama 3 8B Q4_0 at 16 tokens after a 32,768-token depth on an RTX 3090
  *   (ggml-org/llama.cpp#17505, +40.0%), llama.cpp's gpt-oss-20b tg128 rows of ggml-org/llama.cpp#16834 and ggml-org/llama.cpp#16649 on an RTX 4090 (+36.9%,
