@@ -62,6 +62,16 @@ describe('decode step core', () => {
     expect(c.core).toBeGreaterThan(Math.max(s.weightSeconds + c.attention, c.flops / tr.rate));
   });
 
+  it('prices the KV read by its bytes whatever batch and context split them', () => {
+    // At about 540 MB a call a B200 reads within 5% whether 256 sequences of 512 tokens or 128 of 1,024 make it
+    // (vllm-project/vllm#19825, benchmark_trtllm_decode_attention.py), as FlashInfer's blog found at batch 1-64.
+    const tr = { kvGpu: 40e9, fp32Gemm: false, rate: h100.gemm16 };
+    const wide = stepCore(m, fi, h100, tr, { batch: 256, tp: 1, ctx: 1024, weightSeconds: 10e-3 });
+    const long = stepCore(m, fi, h100, tr, { batch: 128, tp: 1, ctx: 2048, weightSeconds: 10e-3 });
+    expect(wide.attention).toBeCloseTo(long.attention, 12);
+    expect(wide.attention).toBeCloseTo(tr.kvGpu / kvReadRate(m, fi, h100), 12);
+  });
+
   it('keeps a memory-bound step at its weight and KV reads', () => {
     const tr = { kvGpu: 1e9, fp32Gemm: false, rate: a100.gemm16 };
     const c = stepCore(m, none, a100, tr, { batch: 1, tp: 1, ctx: 1536, weightSeconds: 8e-3 });
