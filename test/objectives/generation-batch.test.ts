@@ -192,6 +192,44 @@ describe('GRPO generation batch', () => {
     expect(rollout(timeOf(arch, two, 8))).toBe(rollout(timeOf(arch, one, 1)));
   });
 
+  it("TRL's own generate: the group size leaves a QLoRA step unchanged at one generation batch", () => {
+    // TRL's transformers path left-pads the whole generation batch (per_device_train_batch_size x
+    // steps_per_generation) and calls generate once, whatever num_generations is (huggingface/trl v1.9.0
+    // grpo_trainer.py _get_train_sampler, _generate_single_turn); a QLoRA Qwen3-14B on an RTX 4090 at 32 completions
+    // a step, LoRA dropout on (TRL generates in training mode): 8 x 4 prompts and 16 x 2 take the same step.
+    const arch = resolveModel('qwen3-14b');
+    const gpu = findGpu('rtx-4090');
+    const flags = (generations: number): RawFlags => ({
+      method: 'qlora',
+      weights: 'nf4',
+      'double-quant': true,
+      'lora-rank': 8,
+      'lora-targets': 'all-linear',
+      checkpointing: 'full',
+      objective: 'grpo',
+      generations,
+      batch: 8,
+      'grad-accum': 4,
+      'completion-tokens': 160,
+      'max-completion-tokens': 160,
+      'prompt-tokens': 12,
+      rollout: 'hf',
+      reference: 'none',
+      framework: 'hf',
+      gpu: 'rtx-4090',
+    });
+    const at = (generations: number) => {
+      const o = optionsFromFlags(flags(generations));
+      const t = { ...defaultTimeOptions(o.gpus), gradAccum: 4, loraDropout: true };
+      return buildEstimate(arch, o, gpu, t).time!;
+    };
+    const eight = at(8);
+    const sixteen = at(16);
+    expect(rollout(eight)).toBeGreaterThan(0);
+    expect(sixteen.stepSeconds).toBe(eight.stepSeconds);
+    expect(rollout(sixteen)).toBe(rollout(eight));
+  });
+
   it('a split whose generation batch does not hold whole groups is refused, naming --generations', () => {
     // 2 x 1 process x 1 = 2 completions: not a multiple of 8 (TRL GRPOConfig raises).
     const run = () => optionsFromFlags({ objective: 'grpo', generations: 8, batch: 2 });
