@@ -856,15 +856,17 @@ const FIELD_BARS = {
   'ratesweep kind:serving engine:vllm': { count: 24, median: 0.204, p90: 0.99 },
   // kvcached's SGLang v0.4.6.post2 rows, Llama-3.2-3B on an A100 80GB at 8 and 16 req/s: +16.2%, +7.2%.
   'ratesweep kind:serving engine:sglang': { count: 2, median: 0.117, p90: 0.163 },
-  // Scored before any model change and unchanged (each row's notes give its figure): ree2raz/inference-bench's vLLM rows,
-  // A100 40GB vLLM 0.20.1 Qwen2.5-7B bf16 +0.9%, -8.2%, -16.0% at 1, 16, 64 in flight, AWQ-Marlin +1.7%, -19.6% at 1 and
-  // 64, Qwen3-30B-A3B AWQ-Marlin -10.1%, -30.8% at 1 and 16; Qwen3-30B-A3B bf16 on an A100 80GB -11.5%, -3.6% at 1 and 4;
-  // vLLM 0.8.5 on an L4 -13.8%, -38.2% at 1 and 64 (too slow at every batch: the L4's stream rate); Qwen3-8B's reasoning
-  // answers at one request on the L4 (TPOT at a ~3,500-token mean context) -12.9% bf16, +6.9% AWQ run eagerly.
+  // Scored before any model change and unchanged but for the prefix cache (each row's notes give its figure):
+  // ree2raz/inference-bench's vLLM rows, A100 40GB vLLM 0.20.1 Qwen2.5-7B bf16 +0.9%, -8.2%, -12.8% at 1, 16, 64 in
+  // flight, AWQ-Marlin +1.7%, -14.9% at 1 and 64, Qwen3-30B-A3B AWQ-Marlin -10.1%, -30.8% at 1 and 16; Qwen3-30B-A3B bf16
+  // on an A100 80GB -11.5%, -3.6% at 1 and 4; vLLM 0.8.5 on an L4 -13.8%, -36.2% at 1 and 64 (too slow at every batch: the
+  // L4's stream rate); Qwen3-8B's reasoning answers at one request on the L4 (TPOT at a ~3,500-token mean context) -12.9%
+  // bf16, +6.9% AWQ run eagerly. At 64 in flight the harness's warm-up is the measured prompts themselves (bench_lib.py
+  // prompts[:concurrency * 2] of 100): prefix-cache 0.762 (vLLM's 16-token blocks), 0.976 (SGLang's radix tree).
   'infbench kind:serving engine:vllm': { count: 13, median: 0.116, p90: 0.309 },
-  // Its SGLang rows: without CUDA graphs, the A100 40GB image of May 2026 +33.2%, -0.2% at 1 and 64, 0.4.6 on an L4 -13.3%,
-  // -54.2%; AWQ-Marlin with graphs on the A100 -7.5%, -21.6%, +46.9% at 1, 16, 64 (its 64 slower a step than its bf16 run).
-  'infbench kind:serving engine:sglang': { count: 7, median: 0.216, p90: 0.542 },
+  // Its SGLang rows: without CUDA graphs, the A100 40GB image of May 2026 +33.2%, +3.9% at 1 and 64, 0.4.6 on an L4 -13.3%,
+  // -52.6%; AWQ-Marlin with graphs on the A100 -7.5%, -21.6%, +56.2% at 1, 16, 64 (its 64 slower a step than its bf16 run).
+  'infbench kind:serving engine:sglang': { count: 7, median: 0.216, p90: 0.562 },
   // llama.cpp b5540 (unfused graph) serving Q4_K_M on the L4 with four slots: -15.2% at 1 in flight, +13.0% at 4.
   'infbench kind:decode engine:llama.cpp': { count: 2, median: 0.141, p90: 0.152 },
   // DeepSeek-V3.1 FP8 over TP 8 on H200 (vLLM of November 2025, serial scheduler), 16 in flight: -15.8%.
