@@ -31,7 +31,7 @@ function holdsOutOfSample(
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|llamacpp-19365-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -277,8 +277,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (717: 704 out of sample, 13 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(717);
+  it('scores every scorable case (734: 721 out of sample, 13 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(734);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -525,7 +525,7 @@ const QWEN8B5090_FIELD_ROW = /^qwen8b5090-/;
 // Apple Silicon table of build 8e672ef: F16, Q8_0 and Q4_0 tg128 on the M2 Ultra and M4 Max, Q4_0 on the M3 Max).
 const CPP15013_FIELD_ROW = /^llamacpp-15013-/;
 const CPP4167_FIELD_ROW = /^llamacpp-4167-/;
-const eraOf = (id: string) =>
+const eraOfEarlier = (id: string) =>
   OLDER_FIELD_ROW.test(id)
     ? 'older'
     : NEWEST_FIELD_ROW.test(id)
@@ -581,6 +581,28 @@ const eraOf = (id: string) =>
                                                       : CPP4167_FIELD_ROW.test(id)
                                                         ? 'cpp4167'
                                                         : 'newer';
+// Ten sources new to the set, each its own group, scored before any model change (docs/time-model.md "Serving rows from
+// fused-MoE config PRs, a Qwen3-Next llama.cpp build and a B200 quantization thread"): the untuned (Before) runs of SGLang's
+// Qwen3-Next fused-MoE config PRs on H200 (sgl-project/sglang#10404) and H20 (sgl-project/sglang#10467), vLLM v0.11.0's GLM-4.6
+// on 8x MI300X (vllm-project/vllm#27323), SGLang's DeepSeek-V3-0324 on 8x H20 (sgl-project/sglang#7631), vLLM's
+// Qwen3-30B-A3B-FP8 over TP 2 + EP on two H100 PCIe (vllm-project/vllm#25398), InferenceX's MiniMax-M2.5 FP8 on H100 with vLLM
+// (SemiAnalysisAI/InferenceX#832), a bf16 Mistral 24B on one B200 with vLLM 0.25.1 (NVIDIA/Model-Optimizer#2015), SGLang's
+// Qwen3-30B-A3B-FP8 over TP 4 + EP on H200 (sgl-project/sglang#12343), SGLang 0.5.13's MiniMax-M2.7 FP8 on MI300X
+// (sgl-project/sglang#31044) and llama.cpp's Qwen3-Next Q4_K_M on an A100 (ggml-org/llama.cpp#19365).
+const NEWSRV_ERAS: readonly (readonly [RegExp, string])[] = [
+  [/^sglang10404-/, 'sglang10404'],
+  [/^sglang10467-/, 'sglang10467'],
+  [/^vllm27323-/, 'vllm27323'],
+  [/^sglang7631-/, 'sglang7631'],
+  [/^vllm25398-/, 'vllm25398'],
+  [/^inferencex832-/, 'inferencex832'],
+  [/^modelopt2015-/, 'modelopt2015'],
+  [/^sglang12343-/, 'sglang12343'],
+  [/^sglang31044-/, 'sglang31044'],
+  [/^llamacpp-19365-/, 'cpp19365'],
+];
+const isNewSrvRow = (id: string) => NEWSRV_ERAS.some(([re]) => re.test(id));
+const eraOf = (id: string) => NEWSRV_ERAS.find(([re]) => re.test(id))?.[1] ?? eraOfEarlier(id);
 // The older and newer vLLM field rows at today's figures (each line's comment says how they got there).
 const OLDER_BAR = { count: 31, median: 0.099, p90: 0.23 };
 const NEWER_BAR = { count: 4, median: 0.062, p90: 0.119 };
@@ -894,11 +916,34 @@ const FIELD_BARS = {
   // any model change (too fast everywhere: the estimate streams at the catalog's bandwidth): M2 Ultra F16 +19.3%, Q8_0
   // +24.0%, Q4_0 +50.2%; M4 Max +7.1%, +7.1%, +21.7%; M3 Max Q4_0 +14.7%.
   'cpp4167 kind:decode engine:llama.cpp': { count: 7, median: 0.193, p90: 0.503 },
+  // Qwen3-Next-80B-A3B bf16 under SGLang of mid-September 2025, the runs without the tuned fused-MoE config, closed loops of 1000
+  // in and 2000 out, scored before any model change (too fast, more so as TP grows): H200 8 in flight +28.0%, +35.9%, +47.4% at
+  // TP 2, 4, 8; H20 32 in flight +40.2%, +57.1% at TP 4, 8.
+  'sglang10404 kind:serving engine:sglang': { count: 3, median: 0.359, p90: 0.474 },
+  'sglang10467 kind:serving engine:sglang': { count: 2, median: 0.487, p90: 0.572 },
+  // GLM-4.6 bf16 over TP 8 on 8x MI300X under vLLM v0.11.0 (default fused_moe tiles), 1024 in and 128 out at 64 in flight: +40.9%.
+  'vllm27323 kind:serving engine:vllm': { count: 1, median: 0.409, p90: 0.409 },
+  // DeepSeek-V3-0324 FP8 over TP 8 on 8x H20 under SGLang of June 2025 (default fused_moe tiles), 8 in flight: +58.4%.
+  'sglang7631 kind:serving engine:sglang': { count: 1, median: 0.585, p90: 0.585 },
+  // Qwen3-30B-A3B-FP8 over TP 2 with EP on two H100 PCIe (vLLM of September 2025), mean TPOT at 64 in flight of 7500/7500: -7.7%.
+  'vllm25398 kind:serving engine:vllm': { count: 1, median: 0.078, p90: 0.078 },
+  // MiniMax-M2.5 FP8 on H100 with vLLM of March 2026, mean TPOT at 4 in flight: TP 8 / EP 8 +40.7%, TP 4 / EP 4 +66.2%.
+  'inferencex832 kind:serving engine:vllm': { count: 2, median: 0.535, p90: 0.663 },
+  // A bf16 Mistral 24B on one B200 with vLLM 0.25.1, TPOT P50 at 64 in flight of 300 in and 64 out: -47.3% (too slow).
+  'modelopt2015 kind:serving engine:vllm': { count: 1, median: 0.474, p90: 0.474 },
+  // Qwen3-30B-A3B-FP8 over TP 4 with EP on H200 under SGLang of October 2025 (default tiles), one request of 4096 in, 1024 out: +14.5%.
+  'sglang12343 kind:serving engine:sglang': { count: 1, median: 0.146, p90: 0.146 },
+  // MiniMax-M2.7 FP8 on MI300X under SGLang 0.5.13.post1 (Triton attention, FP8 KV), mean TPOT at 1000/1000: TP 2 / EP 2 +85.3%,
+  // +42.6% at 1 and 16 in flight; TP 4 / EP 4 +68.7%, +108.0% at 64 and 256.
+  'sglang31044 kind:serving engine:sglang': { count: 4, median: 0.771, p90: 1.081 },
+  // Qwen3-Next-80B-A3B Q4_K_M on one A100 with llama.cpp of February 2026 (its Gated DeltaNet layers as generic ggml ops), tg128:
+  // +211.6% (docs/time-model.md, the same section).
+  'cpp19365 kind:decode engine:llama.cpp': { count: 1, median: 2.116, p90: 2.116 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 374 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault and MI355X 1k/256 c256 rows are carried', () => {
-    expect(fieldRows.length).toBe(374);
+  it('scores the 391 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault and MI355X 1k/256 c256 rows are carried', () => {
+    expect(fieldRows.length).toBe(391);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([]);
     const cases = loadThroughputCases('throughput.json');
     const carried = cases.filter((c) => c.id.startsWith('vllm-2542-'));
@@ -1086,8 +1131,9 @@ const ENGINE_BARS = {
   // (-15.2%, +13.0%, scored before any change), 88 rows, 8.8% / 27.1% (8.3% / 21.1% at today's figures). With llama.cpp's
   // scoreboards (discussion ggml-org/llama.cpp#15013: twelve Llama 2 7B Q4_0 tg128 rows on GeForce and RTX workstation cards,
   // -11.3..+2.9%; discussion ggml-org/llama.cpp#4167: seven F16, Q8_0 and Q4_0 tg128 rows on the M2 Ultra, M4 Max and M3 Max,
-  // +7.1..+50.2%; all scored before any change), 107 rows, 7.7% / 21.1%.
-  'decode engine:llama.cpp': { count: 107, median: 0.077, p90: 0.211 },
+  // +7.1..+50.2%; all scored before any change), 107 rows, 7.7% / 21.1%. With ggml-org/llama.cpp#19365's Qwen3-Next Q4_K_M
+  // tg128 row on an A100 (+211.6%, scored before any change), 108 rows, 7.8% / 21.3%.
+  'decode engine:llama.cpp': { count: 108, median: 0.079, p90: 0.214 },
   // 44 rows of the earlier sources: 10.4% / 29.1% before FlashInfer's CUTLASS NVFP4 MoE call (engines/moe-call.ts),
   // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tenstorrent/tt-inference-server#356 (scored
   // before any change, +17..+147%), 48 rows, 11.7% / 43.9%; 10.4% / 26.7% with the attention layers' eager calls
@@ -1150,7 +1196,10 @@ const ENGINE_BARS = {
   // H100 (-12.0%, scored before any change), 219 rows, 10.32% / 51.1%.
   // With staru09/llm_infra_bench's six eager A100 rows (+21.2..+88.2%) and Cloud-Linuxer/qwen-8b's five RTX 5090 rows
   // (-0.7..+19.7%), all scored before any change, 230 rows, 10.4% / 51.3%.
-  'serving engine:vllm': { count: 230, median: 0.105, p90: 0.52 },
+  // With vllm-project/vllm#27323's GLM-4.6 row on 8x MI300X (+40.9%), vllm-project/vllm#25398's Qwen3-30B-A3B-FP8 row on two
+  // H100 PCIe (-7.7%), SemiAnalysisAI/InferenceX#832's two MiniMax-M2.5 FP8 rows on H100 (+40.7%, +66.2%) and
+  // NVIDIA/Model-Optimizer#2015's bf16 Mistral 24B row on a B200 (-47.3%), all scored before any change, 235 rows, 10.8% / 50.2%.
+  'serving engine:vllm': { count: 235, median: 0.109, p90: 0.52 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
@@ -1183,7 +1232,11 @@ const ENGINE_BARS = {
   // +11.9%; the BenHamm gist's over TP 8, -19.6%) and sgl-project/sglang#8552's CUTLASS row carried, 74 rows, 10.5% / 54.2%.
   // With sgl-project/sglang#32668's nine gpt-oss-20b Marlin rows on an SM120 card (+0.9..+26.4%, scored before any
   // change), 83 rows, 10.1% / 46.9%.
-  'serving engine:sglang': { count: 83, median: 0.185, p90: 0.838 },
+  // With the Before runs of sgl-project/sglang#10404 and #10467 (Qwen3-Next-80B-A3B on H200 and H20: +28.0..+57.1%), the
+  // default-tile run of sgl-project/sglang#7631 (DeepSeek-V3-0324 FP8 on 8x H20: +58.4%), sgl-project/sglang#12343's
+  // Qwen3-30B-A3B-FP8 row on H200 (+14.5%) and sgl-project/sglang#31044's four MiniMax-M2.7 rows on MI300X (+42.6..+108.0%),
+  // all scored before any change, 94 rows, 12.6% / 65.2%.
+  'serving engine:sglang': { count: 94, median: 0.185, p90: 0.838 },
 } as const;
 
 describe('decode and serving accuracy per engine (out of sample)', () => {
@@ -1204,7 +1257,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
   // all-reduce on MI300X.
   it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 7%, p90 <= 22.8%', () => {
     const later =
-      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|vllm23151-|llminfra-|qwen8b5090-)/;
+      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|vllm23151-|llminfra-|qwen8b5090-|vllm27323-|vllm25398-|inferencex832-|modelopt2015-)/;
     const s = summarizeThroughput(
       'vllm earlier',
       outOfSample.filter((r) => r.kind === 'serving' && r.engine === 'vllm' && !later.test(r.id)),
@@ -1244,7 +1297,8 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
           !VLLM23151_FIELD_ROW.test(r.id) &&
           !LLMINFRA_FIELD_ROW.test(r.id) &&
           !SGLANG32668_FIELD_ROW.test(r.id) &&
-          !QWEN8B5090_FIELD_ROW.test(r.id),
+          !QWEN8B5090_FIELD_ROW.test(r.id) &&
+          !isNewSrvRow(r.id),
       ),
     );
     expect(s.count).toBe(52);

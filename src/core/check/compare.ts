@@ -27,30 +27,30 @@ import type { RunPlan } from '../../schema/measured.js';
  *   flagship's efficiency), QwenLM/Qwen's GPTQ Q-LoRA at 256 tokens (+40%), BERT-large AMP on a V100 (+37%),
  *   torchtitan's MXFP8 Llama 3 8B on four GB200 (+34%) and LLaMA-Factory's QLoRA at 16,384 tokens on an A100 40GB
  *   (-31%).
- * - decode: 140 rows, p90 0.193 (llama.cpp's Apple Silicon table, discussion ggml-org/llama.cpp#4167 at build 8e672ef: Llama 2 7B F16
- *   tg128 on the M2 Ultra, +19.3%). Above it the same table's Q4_0 and Q8_0 on the M2 Ultra (+50.2%, +24.0%) and Q4_0
- *   on the M4 Max (+21.7%), Llama 3 8B Q4_0 at 16 tokens after a 32,768-token depth on an RTX 3090
- *   (ggml-org/llama.cpp#17505, +40.0%), llama.cpp's gpt-oss-20b tg128 rows of ggml-org/llama.cpp#16834 and ggml-org/llama.cpp#16649 on an RTX 4090 (+36.9%,
- *   +32.0%), Llama 3.2 1B F16 at one token on an RTX 3090 (-28.3%), gpt-fast's Llama 3.1 405B int8 over TP 8 (+28.3%),
- *   ggml-org/llama.cpp#17621's unfused Qwen3-30B-A3B tg128 on an RTX 5090 and 4090 (-27.1%, -21.1%: ggml's own MoE
- *   routing kernels, engines/llama-cpp/moe-kernels.ts), Qwen2.5 1.5B Q4_K_M at a 10,000-token context on an RTX 4090
- *   (+23.9%), LitGPT's Llama 2 70B decode (-21.5%), Llama 2 7B Q4_0 tg128 with -fa 1 on one MI300X under a HIP build
- *   without graphs (AUGMXNT/MI300-testing, +21.3%) and llama-server's gpt-oss-20b on an A100 40GB PCIe (+21.1%); just
- *   below it LitGPT's StableLM-Alpha 3B bf16 decode on an A100 40GB (+19.2%) and ggml-org/llama.cpp#17621's unfused
- *   gpt-oss-20b tg128 on an RTX 5090 (-19.1%).
- * - serving: 313 rows, p90 0.502 (GPUStack's gpt-oss-20b burst of 500 on an A100, +50.2%; GPUStack's Qwen3-32B burst
- *   of 500 on an H100, +47.7%, just below it). Just above it: databasemart.com's RTX 4090 burst of 300
- *   DeepSeek-R1-Distill-Llama-8B requests (+51.1%), xinyuwei-david/david-share's Qwen3-235B-A22B at one request on 8
- *   MI300X (+51.3%) and sariekr/gpu_conc's gpt-oss-20b at one request on an H200 (+51.8%). The largest above it are
- *   lukaLLM's FP8 MoE ShareGPT bursts of 1000 on one L40S (+339%, +266%), sariekr/gpu_conc's gpt-oss-20b on B200,
- *   MI300X and H200 (+52..+161%), the SGLang cookbook's DeepSeek-V3 EP 8 DP-attention run on 8 MI300X (+142%),
- *   databasemart.com's RTX 4090 bursts of 300 of 1.5B-7B models (+83..+132%), ovg-project/kvcached's burst of 500
- *   Qwen3-0.6B requests on an H100 (+124%), xinyuwei-david/david-share's gpt-oss-20b closed loop of 256 on an H100 NVL
- *   (+119%), the 2K-32K and 128-token bursts on one H100 (SGLang's Qwen3-14B FP8 +82..+116%, gpt-oss-20b +76%, vLLM's
- *   Qwen3-14B bf16 +57..+70%, DeepSeek-R1 on 8 H200 +58%), GLM-4.6 on 8 B200 under SGLang at one request (+65%),
- *   ree2raz/inference-bench's SGLang AWQ Qwen2.5-7B at 64 in flight on an A100 40GB (+56%, its warm-up's prefix cache
- *   counted) and SGLang 0.4.6 without CUDA graphs on an L4 at 64 in flight (-53%), llm-d's Llama 3.3 70B FP8 on 8
- *   MI355X (+55%), vllm-project/vllm#17788's ShareGPT burst on an H100 NVL (+54%).
+ * - decode: 141 rows, p90 0.211 (ggml-org/llama.cpp#17621's unfused Qwen3-30B-A3B Q4_K_M tg128 on an RTX 4090, -21.1%).
+ *   Above it: ggml-org/llama.cpp#19365's Qwen3-Next Q4_K_M tg128 on an A100 (+212%: its Gated DeltaNet layers as generic
+ *   ggml ops), llama.cpp's Apple Silicon table (discussion ggml-org/llama.cpp#4167 at build 8e672ef: Llama 2 7B Q4_0 and
+ *   Q8_0 tg128 on the M2 Ultra +50.2%, +24.0%, Q4_0 on the M4 Max +21.7%), Llama 3 8B Q4_0 at 16 tokens after a
+ *   32,768-token depth on an RTX 3090 (ggml-org/llama.cpp#17505, +40.0%), llama.cpp's gpt-oss-20b tg128 rows of
+ *   ggml-org/llama.cpp#16834 and ggml-org/llama.cpp#16649 on an RTX 4090 (+36.9%, +32.0%), Llama 3.2 1B F16 at one token
+ *   on an RTX 3090 (-28.3%), gpt-fast's Llama 3.1 405B int8 over TP 8 (+28.3%), ggml-org/llama.cpp#17621's unfused
+ *   Qwen3-30B-A3B tg128 on an RTX 5090 (-27.1%: ggml's own MoE routing kernels, engines/llama-cpp/moe-kernels.ts), Qwen2.5
+ *   1.5B Q4_K_M at a 10,000-token context on an RTX 4090 (+23.9%), LitGPT's Llama 2 70B decode (-21.5%) and Llama 2 7B
+ *   Q4_0 tg128 with -fa 1 on one MI300X under a HIP build without graphs (AUGMXNT/MI300-testing, +21.3%); just below it
+ *   llama-server's gpt-oss-20b on an A100 40GB PCIe (+21.1%) and the M2 Ultra's F16 tg128 (+19.3%).
+ * - serving: 329 rows, p90 0.535 (vllm-project/vllm#17788's ShareGPT burst of 1000 on an H100 NVL, +53.5%; sariekr/gpu_conc's
+ *   gpt-oss-20b at one request on an H200, +51.8%, just below it). Just above it: staru09/llm_infra_bench's --enforce-eager
+ *   Llama-3.1-8B at 20 in flight on an A100 (+53.7%) and ree2raz/inference-bench's SGLang 0.4.6 on an L4 at 64 in flight
+ *   (-52.6%, its warm-up's prefix cache counted). The largest above it are lukaLLM's FP8 MoE ShareGPT bursts of 1000 on one L40S (+339%, +266%), sariekr/gpu_conc's
+ *   gpt-oss-20b on B200, MI300X and H200 (+52..+161%), the SGLang cookbook's DeepSeek-V3 EP 8 DP-attention run on 8
+ *   MI300X (+142%), databasemart.com's RTX 4090 bursts of 300 of 1.5B-7B models (+83..+132%), ovg-project/kvcached's
+ *   burst of 500 Qwen3-0.6B requests on an H100 (+124%), xinyuwei-david/david-share's gpt-oss-20b closed loop of 256 on
+ *   an H100 NVL (+119%) and Qwen3-235B-A22B at one request on 8 MI300X (+51%), the 2K-32K and 128-token bursts on one
+ *   H100 (SGLang's Qwen3-14B FP8 +82..+116%, gpt-oss-20b +76%, vLLM's Qwen3-14B bf16 +57..+70%, DeepSeek-R1 on 8 H200
+ *   +58%), GLM-4.6 on 8 B200 under SGLang at one request (+65%), llm-d's Llama 3.3 70B FP8 on 8 MI355X (+55%),
+ *   the MoE rows run on the engines' default fused_moe tiles or on ROCm (SGLang's MiniMax-M2.7 FP8 on MI300X +43..+108%,
+ *   Qwen3-Next-80B-A3B on H200 and H20 +47%, +57%, DeepSeek-V3-0324 FP8 on 8 H20 +58%, vLLM's MiniMax-M2.5 FP8 on 4 H100
+ *   +66%) and a bf16 Mistral 24B on one B200 at 64 in flight of 300-token prompts (-47%).
  * - rl: 24 rows, p90 0.396 (Unsloth's FP8 GRPO of Llama-3.2-1B on an L4, +39.6%). The two above it: jsboige/CoursIA's
  *   GRPO probe of QLoRA Qwen3-14B on an RTX 4090 at 16 generations and at 8, both 160-token caps (+104.1%, +40.3%);
  *   below it the same probe at a 96-token cap (+30.9%), Unsloth's gpt-oss-20b GRPO notebook on an A100 (+30.3%) and
@@ -58,7 +58,7 @@ import type { RunPlan } from '../../schema/measured.js';
  *   (-10.0%, its bf16 autocast timed at the T4's emulated bf16 matmul rate).
  * Time to first token has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.31, decode: 0.2, serving: 0.51, rl: 0.4 } as const;
+export const TIME_UNCERTAINTY = { training: 0.31, decode: 0.22, serving: 0.54, rl: 0.4 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of
