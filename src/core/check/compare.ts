@@ -27,17 +27,19 @@ import type { RunPlan } from '../../schema/measured.js';
  *   flagship's efficiency), QwenLM/Qwen's GPTQ Q-LoRA at 256 tokens (+40%), BERT-large AMP on a V100 (+37%),
  *   torchtitan's MXFP8 Llama 3 8B on four GB200 (+34%) and LLaMA-Factory's QLoRA at 16,384 tokens on an A100 40GB
  *   (-31%).
- * - decode: 140 rows, p90 0.193 (llama.cpp's Apple Silicon table, discussion ggml-org/llama.cpp#4167 at build 8e672ef: Llama 2 7B F16
- *   tg128 on the M2 Ultra, +19.3%). Above it the same table's Q4_0 and Q8_0 on the M2 Ultra (+50.2%, +24.0%) and Q4_0
- *   on the M4 Max (+21.7%), Llama 3 8B Q4_0 at 16 tokens after a 32,768-token depth on an RTX 3090
- *   (ggml-org/llama.cpp#17505, +40.0%), llama.cpp's gpt-oss-20b tg128 rows of ggml-org/llama.cpp#16834 and ggml-org/llama.cpp#16649 on an RTX 4090 (+36.9%,
- *   +32.0%), Llama 3.2 1B F16 at one token on an RTX 3090 (-28.3%), gpt-fast's Llama 3.1 405B int8 over TP 8 (+28.3%),
+ * - decode: 140 rows, p90 0.179 (LitGPT's StableLM-Alpha 3B nf4 decode on an A100 40GB, +17.9%). Above it Llama 3 8B
+ *   Q4_0 at 16 tokens after a 32,768-token depth on an RTX 3090 (ggml-org/llama.cpp#17505, +40.0%), llama.cpp's
+ *   gpt-oss-20b tg128 rows of ggml-org/llama.cpp#16834 and ggml-org/llama.cpp#16649 on an RTX 4090 (+36.9%, +32.0%),
+ *   Llama 3.2 1B F16 at one token on an RTX 3090 (-28.3%), gpt-fast's Llama 3.1 405B int8 over TP 8 (+28.3%),
  *   ggml-org/llama.cpp#17621's unfused Qwen3-30B-A3B tg128 on an RTX 5090 and 4090 (-27.1%, -21.1%: ggml's own MoE
  *   routing kernels, engines/llama-cpp/moe-kernels.ts), Qwen2.5 1.5B Q4_K_M at a 10,000-token context on an RTX 4090
  *   (+23.9%), LitGPT's Llama 2 70B decode (-21.5%), Llama 2 7B Q4_0 tg128 with -fa 1 on one MI300X under a HIP build
- *   without graphs (AUGMXNT/MI300-testing, +21.3%) and llama-server's gpt-oss-20b on an A100 40GB PCIe (+21.1%); just
- *   below it LitGPT's StableLM-Alpha 3B bf16 decode on an A100 40GB (+19.2%) and ggml-org/llama.cpp#17621's unfused
- *   gpt-oss-20b tg128 on an RTX 5090 (-19.1%).
+ *   without graphs (AUGMXNT/MI300-testing, +21.3%), llama-server's gpt-oss-20b on an A100 40GB PCIe (+21.1%), LitGPT's
+ *   StableLM-Alpha 3B bf16 decode on an A100 40GB (+19.2%), ggml-org/llama.cpp#17621's unfused gpt-oss-20b tg128 on an
+ *   RTX 5090 (-19.1%) and Llama 3.2 1B F16 at 8 tokens a pass on an RTX 3090 (-18.5%); just below it
+ *   ggml-org/llama.cpp#20586's gpt-oss-20b at 16 tokens a pass on an RTX 3090 (+17.8%). llama.cpp's Apple Silicon
+ *   table (discussion ggml-org/llama.cpp#4167) reads -8.8..+5.4% with Metal's dispatch a kernel
+ *   (engines/llama-cpp/memory.ts metalDecode).
  * - serving: 313 rows, p90 0.477 (GPUStack's Qwen3-32B burst of 500 on an H100, +47.7%; ree2raz/inference-bench's
  *   SGLang AWQ Qwen2.5-7B at 64 in flight on an A100 40GB, +46.9%, just below it). Just above it: GPUStack's gpt-oss-20b
  *   burst of 500 on an A100 (+50.2%), databasemart.com's RTX 4090 burst of 300 DeepSeek-R1-Distill-Llama-8B requests
@@ -58,7 +60,7 @@ import type { RunPlan } from '../../schema/measured.js';
  *   (-10.0%, its bf16 autocast timed at the T4's emulated bf16 matmul rate).
  * Time to first token has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.31, decode: 0.2, serving: 0.48, rl: 0.4 } as const;
+export const TIME_UNCERTAINTY = { training: 0.31, decode: 0.18, serving: 0.48, rl: 0.4 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of
