@@ -914,8 +914,9 @@ const FIELD_BARS = {
   'cpp15013 kind:decode engine:llama.cpp': { count: 12, median: 0.029, p90: 0.086 },
   // llama.cpp's Apple Silicon table (discussion ggml-org/llama.cpp#4167, build 8e672ef of November 2023), Llama 2 7B tg128, scored before
   // any model change (too fast everywhere: the estimate streams at the catalog's bandwidth): M2 Ultra F16 +19.3%, Q8_0
-  // +24.0%, Q4_0 +50.2%; M4 Max +7.1%, +7.1%, +21.7%; M3 Max Q4_0 +14.7%.
-  'cpp4167 kind:decode engine:llama.cpp': { count: 7, median: 0.193, p90: 0.503 },
+  // +24.0%, Q4_0 +50.2%; M4 Max +7.1%, +7.1%, +21.7%; M3 Max Q4_0 +14.7%. With the build's unfused graph (ggml_graph) and
+  // Metal's dispatch a kernel (engines/llama-cpp/memory.ts metalDecode): +4.0%, -0.6%, +5.4%; -2.8%, -8.8%, -6.6%; -6.6%.
+  'cpp4167 kind:decode engine:llama.cpp': { count: 7, median: 0.054, p90: 0.088 },
   // Qwen3-Next-80B-A3B bf16 under SGLang of mid-September 2025, the runs without the tuned fused-MoE config, closed loops of 1000
   // in and 2000 out, scored before any model change (too fast, more so as TP grows): H200 8 in flight +28.0%, +35.9%, +47.4% at
   // TP 2, 4, 8; H20 32 in flight +40.2%, +57.1% at TP 4, 8.
@@ -1131,9 +1132,10 @@ const ENGINE_BARS = {
   // (-15.2%, +13.0%, scored before any change), 88 rows, 8.8% / 27.1% (8.3% / 21.1% at today's figures). With llama.cpp's
   // scoreboards (discussion ggml-org/llama.cpp#15013: twelve Llama 2 7B Q4_0 tg128 rows on GeForce and RTX workstation cards,
   // -11.3..+2.9%; discussion ggml-org/llama.cpp#4167: seven F16, Q8_0 and Q4_0 tg128 rows on the M2 Ultra, M4 Max and M3 Max,
-  // +7.1..+50.2%; all scored before any change), 107 rows, 7.7% / 21.1%. With ggml-org/llama.cpp#19365's Qwen3-Next Q4_K_M
-  // tg128 row on an A100 (+211.6%, scored before any change), 108 rows, 7.8% / 21.3%.
-  'decode engine:llama.cpp': { count: 108, median: 0.079, p90: 0.214 },
+  // +7.1..+50.2%; all scored before any change), 107 rows, 7.7% / 21.1%; 7.2% / 18.5% with Metal's dispatch a kernel
+  // on Apple GPUs (engines/llama-cpp/memory.ts metalDecode), the Apple seven -8.8..+5.4%. With ggml-org/llama.cpp#19365's
+  // Qwen3-Next Q4_K_M tg128 row on an A100 (+211.6%, scored before any change), 108 rows, 7.3% / 19.1%.
+  'decode engine:llama.cpp': { count: 108, median: 0.073, p90: 0.192 },
   // 44 rows of the earlier sources: 10.4% / 29.1% before FlashInfer's CUTLASS NVFP4 MoE call (engines/moe-call.ts),
   // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tenstorrent/tt-inference-server#356 (scored
   // before any change, +17..+147%), 48 rows, 11.7% / 43.9%; 10.4% / 26.7% with the attention layers' eager calls

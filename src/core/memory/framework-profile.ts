@@ -582,6 +582,8 @@ export interface FrameworkProfile extends EagerLayerProfile {
     /** Kernels a layer launches fewer with flash attention (--attention flash): its attention as one kernel. */
     flashAttentionFewer?: number;
   };
+  /** Time: on an Apple GPU (Metal) a decode kernel boundary's seconds and kernels a quantized linear adds (decodeHost). */
+  metalDecode?: { kernelSeconds: number; quantizedLinearKernels: number };
   /**
    * Time: ops the engine folds into a mat-vec up to `maxColumns` batch rows and launches apart above them, or in a
    * build before the fusion (TimeOptions.noGemvFusion), each at a graph kernel's gap beyond the counted chain

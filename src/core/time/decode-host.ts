@@ -327,7 +327,8 @@ export const decodeReadsAttention = (
  * it: the GPU idles between graph kernels) and fixed per-token work (generate()'s loop and its sync).
  * bitsandbytes layers add Python and ctypes calls per linear; LLM.int8's small kernels per linear. `expertSeconds`:
  * the step's expert reads on the GPU, for the host's stalls where the build's layers block it (layerSyncStall). `gfx`:
- * an AMD card's gfx target (its compute capability reads 0), for the engine's decode feature kernels there.
+ * an AMD card's gfx target (its compute capability reads 0), for the engine's decode feature kernels there. `apple`:
+ * an Apple GPU, where an engine with a Metal backend (FrameworkProfile.metalDecode) pays its Metal kernel boundary.
  */
 export function decodeHost(
   m: ModelFacts,
@@ -338,10 +339,13 @@ export function decodeHost(
   expertSeconds = 0,
   cc?: number,
   gfx?: string,
+  apple = false,
 ): { dispatch: number; gaps: number; fixed: number } {
   const fw = FRAMEWORKS[o.framework];
   const compiled = o.compile || fw.fusedKernels;
-  const graphKernel = graphKernelSecondsOf(fw, smClock);
+  // On an Apple GPU the engine's Metal dispatch and barrier take the graph gap's place (no graph replay there).
+  const metal = apple ? fw.metalDecode : undefined;
+  const graphKernel = metal?.kernelSeconds ?? graphKernelSecondsOf(fw, smClock);
   const linears = m.layers * m.linearsPerLayer;
   // A CUDA-graph replay (vLLM registers bitsandbytes' 4-bit matmul as a custom op, captured with the rest:
   // vllm/model_executor/layers/quantization/bitsandbytes.py _apply_bnb_4bit + direct_register_custom_op)
@@ -364,10 +368,13 @@ export function decodeHost(
   const rowSplit = o.tp > 1 ? fw.tpRowSplit : undefined;
   const unfused = t.unfusedGraph || rowSplit ? fw.unfusedDecodeKernels : undefined;
   // A build without graph replay (TimeOptions.ungraphedDecode) pays a host launch at each boundary instead.
-  const gap = t.ungraphedDecode
-    ? launchedKernelSeconds(graphKernel, gfx)
-    : graphKernel + (rowSplit?.ungraphedKernelSeconds ?? 0);
-  const quantK = unfused && q === 'gguf' ? unfused.perQuantizedLinear : 0;
+  const gap = metal
+    ? graphKernel
+    : t.ungraphedDecode
+      ? launchedKernelSeconds(graphKernel, gfx)
+      : graphKernel + (rowSplit?.ungraphedKernelSeconds ?? 0);
+  const quantK =
+    unfused && q === 'gguf' ? (metal?.quantizedLinearKernels ?? unfused.perQuantizedLinear) : 0;
   // An MoE layer's routing kernels beyond a dense MLP's (the engine's count, engines/<engine>/memory.ts).
   const routing =
     moeRoutingKernelCount(m, fw, t, unfused !== undefined, quantK) +

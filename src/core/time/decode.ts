@@ -721,7 +721,8 @@ export function decodeStepFigures(
     unsplitLayers: unsplitTritonLayers(m, fw, t, { cc: r.cc, rows: B, tp }),
   });
   const core = sc.core;
-  const host = decodeHost(m, o, t, tr.q, r.smClock, tr.expertGpu / r.mem, r.cc, rocmGfx(r));
+  const expertT = tr.expertGpu / r.mem;
+  const host = decodeHost(m, o, t, tr.q, r.smClock, expertT, r.cc, rocmGfx(r), r.apple);
   const tpT = decodeTpSeconds(m, o, B, r);
   // Host-RAM layers run after the GPU's, at host bandwidth; the engine's per-step scheduling/sampling adds on.
   // A forward-pass-only timing (llama-bench) leaves out the server loop and the sampling.

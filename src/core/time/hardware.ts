@@ -86,6 +86,8 @@ export interface GpuRates {
   cc: number;
   /** An AMD GPU (ROCm): the serving engines' ROCm kernels (no Marlin, no FP4 matrix cores before gfx950). */
   rocm: boolean;
+  /** An Apple GPU (Metal): the engine's Metal dispatch cost per decode kernel (FrameworkProfile.metalDecode). */
+  apple?: boolean;
   /** Dense 16-bit TFLOPS: the catalog spec, and what the card sustains at its power (power wall, limit). */
   spec16: number;
   sustained16: number;
@@ -442,6 +444,7 @@ export function gpuRates(g: Gpu, t: TimeOptions, serving = false): GpuRates {
     fp8: g.supportsFp8 === true,
     cc: Number(g.computeCapability ?? 0) || 0, // a gfx target (AMD) is no compute capability: 0
     rocm: g.vendor === 'amd',
+    ...(g.vendor === 'apple' ? { apple: true } : {}),
     dmmv: dmmvResidency(g),
     l2Bytes: (g.l2CacheMiB ?? 0) * 2 ** 20,
     ...cyclesOf(g, kc),

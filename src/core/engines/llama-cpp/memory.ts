@@ -127,6 +127,13 @@ export const LLAMA_CPP_MEMORY: FrameworkProfile = {
   // has KQ, soft_max_ext, KQV and the contiguous copy of the merged heads (llm_build_kqv, ggerganov/llama.cpp src/llama.cpp
   // @0026c810d7c18743baa71198409734178df7769a): 3 fewer a layer; the K and V stores stay 2 copies either way.
   unfusedDecodeKernels: { perLayer: 24, perQuantizedLinear: 1, flashAttentionFewer: 3 }, // ggml build_llama, unfused
+  // ggml's Metal backend encodes every graph node as its own dispatch, serially or with a buffer barrier between
+  // dependent nodes, and replays no graph (ggml_metal_graph_compute, ggerganov/llama.cpp ggml-metal.m
+  // @006e74a493d87a1e6df1256ae9318b5030338776). A dispatch with its barrier costs 5.16 µs of GPU time in one encoder on
+  // an M2 Pro (832 inert dispatches injected into a decode token: +4.30 ms; antonellof/ferrox#149), in place of the
+  // CUDA graph gap (assumed.json: one chip, another engine's encoder). Its mat-vec kernels take the f32
+  // activation as it is (kernel_mul_mat_q4_0_f32 and kin, same commit): no quantizing kernel before a quantized linear.
+  metalDecode: { kernelSeconds: 5.16e-6, quantizedLinearKernels: 0 },
   // ggml-cuda's GEMV fusion (ggml-org/llama.cpp#16715, October 2025) runs a linear's bias add (MUL_MAT + ADD, MUL_MAT_ID
   // + ADD_ID) and a gate/up pair with its GLU (SWIGLU, GEGLU, SWIGLU_OAI; biases included) inside one mul_mat_vec_q /
   // mul_mat_vec_f, and only at one column: ggml_cuda_should_fuse_mul_mat_vec_q and _f return false where dst->ne[1]
