@@ -14,7 +14,7 @@ import type { RunPlan } from '../../schema/measured.js';
  * kind:rl; nearest-rank p90), rounded up to 0.01. test/check/time-band.test.ts fails when a band is below its p90 or
  * 0.02 or more above it, so a change that moves a p90 moves its band. How each band got here: CHANGELOG.md.
  * Where each p90 stands on the shipped set (error = estimate / run - 1 in speed; + is a plan faster than its run):
- * - training: 234 rows, p90 0.299 (AnswerDotAI/fsdp_qlora's Llama 70B QLoRA on four RTX A5000, -29.9%; just above it
+ * - training: 235 rows, p90 0.299 (AnswerDotAI/fsdp_qlora's Llama 70B QLoRA on four RTX A5000, -29.9%; just above it
  *   optimum-benchmark's fp4 QLoRA of Llama-2-7B at batch 4 on an RTX 4090 and Scicom's Qwen3-0.6B over DDP on 4 H200,
  *   -30.3%). The largest above it are ZeRO-3 and FSDP fine-tunes over
  *   several GPUs (ms-swift's Qwen3-30B-A3B on 16 A800 +122%, QwenLM/Qwen3#736's Qwen2 72B and 7B LoRA on 8 H100 +118%,
