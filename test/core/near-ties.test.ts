@@ -299,4 +299,32 @@ describe('near-ties', () => {
     expect(best.cost.usd).toBeLessThanOrEqual(two.cost.usd * 1.01);
     expect(best.time.hours).toBeLessThan(two.time.hours * 0.99);
   });
+  it("a plan that rounds the scenario's global batch up does not win a tie with one that runs it", () => {
+    // Full GRPO of Llama-3.1-8B (16 completions a prompt, 256 a step) on up to eight owned H100, by time: seven
+    // GPUs cannot split 256 in whole groups and run 336 (16 x 3 x 7), 0.9% faster than all eight at 256, through
+    // fewer, larger rollouts: another job than the one asked for.
+    const text = [
+      'name: rounded-batch',
+      'model: llama-3.1-8b',
+      'job:',
+      '  kind: fine-tune',
+      '  objective: grpo',
+      '  methods: [full]',
+      '  globalBatch: 256',
+      '  datasetTokens: 20000000',
+      '  rl: { generations: 16, promptTokens: 512, completionTokens: 1024 }',
+      'hardware: { owned: [ { gpu: h100-sxm, count: 8 } ], counts: { min: 1, max: 8 } }',
+      'rank: time',
+    ].join('\n');
+    type Batch = { choices: { globalBatch: number }; hardware: { gpus: number } };
+    const p = plans(
+      scratch.file('rounded-batch.yaml', text),
+      5,
+    ) as unknown as (Plans['plans'][number] & Batch)[];
+    expect(p[0]!.choices.globalBatch).toBe(256);
+    expect(p[0]!.hardware.gpus).toBe(8);
+    const rounded = p.find((x) => x.choices.globalBatch !== 256)!;
+    expect(rounded.time.hours).toBeLessThan(p[0]!.time.hours);
+    expect(p[0]!.time.hours).toBeLessThanOrEqual(rounded.time.hours * 1.01);
+  });
 });

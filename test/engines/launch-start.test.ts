@@ -111,17 +111,32 @@ describe('GRPO writes its recipe values', () => {
       ...(method === 'full' ? { optimizer: 'adamw-8bit', checkpointing: 'full' } : {}),
     });
 
-  it('learning rate: TRL GRPOConfig default 1e-6 on the TRL launchers, adapters and full alike', () => {
-    const lora = JSON.parse(filesOf(grpo('lora'))['hf-args.json']!) as {
+  it("learning rate: TRL's GRPO rates, GRPOConfig's 1e-6 full and ten times it (1e-5) for adapters", () => {
+    // TRL v1.9.0 docs/source/peft_integration.md, "Recommended learning rates": GRPO 1.0e-6 full, 1.0e-5 LoRA.
+    const lora = filesOf(grpo('lora'));
+    const args = JSON.parse(lora['hf-args.json']!) as {
       grpo_config: Record<string, unknown>;
       lora_config: Record<string, unknown>;
     };
-    expect(lora.grpo_config.learning_rate).toBe(1e-6);
-    expect(lora.lora_config.target_modules).toBe('all-linear');
+    expect(args.grpo_config.learning_rate).toBe(1e-5);
+    expect(args.lora_config.target_modules).toBe('all-linear');
+    expect(lora['axolotl.yaml']).toMatch(/^learning_rate: 0\.00001$/m);
     const full = JSON.parse(filesOf(grpo('full'))['hf-args.json']!) as {
       grpo_config: Record<string, unknown>;
     };
     expect(full.grpo_config.learning_rate).toBe(1e-6);
+    // DeepSpeed's optimizer block carries the same rate.
+    const ds = filesOf(
+      launchInputOf('qwen2.5-1.5b', 'rtx-4090', {
+        method: 'lora',
+        objective: 'grpo',
+        framework: 'deepspeed',
+        zero: '2',
+        gpus: '1',
+      }),
+    )['deepspeed.json']!;
+    const opt = (JSON.parse(ds) as { optimizer?: { params: { lr: number } } }).optimizer;
+    expect(opt?.params.lr).toBe(1e-5);
   });
 });
 

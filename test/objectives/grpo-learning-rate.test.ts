@@ -1,7 +1,8 @@
 /**
- * GRPO's starting learning rate from each engine's own recipe: TRL's GRPOConfig default (1e-6) in the TRL and
- * axolotl files, Unsloth's GRPO notebooks' 5e-6 in Unsloth's; SFT keeps its rates. Each is named in the
- * launch folder's notes.
+ * GRPO's starting learning rate from each engine's own recipe: in the TRL and axolotl files GRPOConfig's default
+ * (1e-6) for a full fine-tune and ten times it (1e-5) for adapters, TRL's PEFT guide's GRPO rates
+ * (docs/source/peft_integration.md at v1.9.0); Unsloth's GRPO notebooks' 5e-6 in Unsloth's; SFT keeps its rates.
+ * Each is named in the launch folder's notes.
  */
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -18,12 +19,29 @@ const filesOf = (flags: Record<string, unknown>) => {
 };
 
 describe('GRPO learning rate', () => {
-  it("TRL's train.py and axolotl: GRPOConfig's default 1e-6, named in the notes", () => {
-    const { files, notes } = filesOf({ ...grpo, framework: 'hf-trainer' });
-    const args = JSON.parse(files['hf-args.json']!) as Record<string, Record<string, unknown>>;
-    expect(args.grpo_config!.learning_rate).toBe(1e-6);
-    expect((parse(files['axolotl.yaml']!) as Record<string, unknown>).learning_rate).toBe(1e-6);
-    expect(notes.some((n) => n.startsWith('learning_rate 1e-6: TRL GRPOConfig'))).toBe(true);
+  it("TRL's train.py and axolotl: TRL's LoRA rate 1e-5 for adapters, GRPOConfig's 1e-6 full, named in the notes", () => {
+    const lora = filesOf({ ...grpo, framework: 'hf-trainer' });
+    const args = JSON.parse(lora.files['hf-args.json']!) as Record<string, Record<string, unknown>>;
+    expect(args.grpo_config!.learning_rate).toBe(1e-5);
+    expect((parse(lora.files['axolotl.yaml']!) as Record<string, unknown>).learning_rate).toBe(
+      1e-5,
+    );
+    expect(lora.notes.some((n) => n.startsWith("learning_rate 1e-5: TRL's GRPO LoRA rate"))).toBe(
+      true,
+    );
+    const full = filesOf({
+      ...grpo,
+      method: 'full',
+      optimizer: 'adamw-8bit',
+      checkpointing: 'full',
+      framework: 'hf-trainer',
+    });
+    const fullArgs = JSON.parse(full.files['hf-args.json']!) as Record<
+      string,
+      Record<string, unknown>
+    >;
+    expect(fullArgs.grpo_config!.learning_rate).toBe(1e-6);
+    expect(full.notes.some((n) => n.startsWith('learning_rate 1e-6: TRL GRPOConfig'))).toBe(true);
   });
 
   it("Unsloth: its GRPO notebooks' 5e-6", () => {

@@ -414,6 +414,13 @@ function riskOf(ctx: Ctx, k: Kept): number {
 }
 
 /**
+ * A fine-tune plan whose data-parallel ranks do not divide the scenario's global batch, so it runs a larger one
+ * (planNotes says so): a job with other optimizer steps than the one asked for.
+ */
+const roundsGlobalBatch = (ctx: Ctx, c: PlanChoices): boolean =>
+  ctx.s.job.kind === 'fine-tune' && c.globalBatch !== ctx.s.job.globalBatch;
+
+/**
  * A fine-tune whose peak fits the GPU only if the memory estimate does not under-estimate it by as much as the
  * calibration set's largest under-estimate (uncertainty.ts bandOf's high edge passes the GPU's memory). Serving
  * engines size their pools to the memory they are given, so only training plans are asked.
@@ -429,7 +436,8 @@ function fitsOnlyInsideBand(ctx: Ctx, k: Kept, options: EstimateOptions): boolea
 /**
  * The ranked plans with their near-ties ordered by quality tier (plain SGD does not win a tie with AdamW), then
  * weights that exist before weights to make (made-weights.ts: a quantized copy nobody publishes is hours of GPU time
- * and a quality the user must check), then by how little they ask beyond a plain layout (riskOf), then fitting outside the memory estimate's band before
+ * and a quality the user must check), then the scenario's global batch before one rounded up (roundsGlobalBatch: a
+ * larger batch is another job, whose fewer steps and larger rollouts the first key credits), then by how little they ask beyond a plain layout (riskOf), then fitting outside the memory estimate's band before
  * fitting only inside it (fitsOnlyInsideBand), then by how many of its techniques are lossy (qualityOf's items:
  * within the lossy tier, pure bf16 weights with SGD do not win a tie with pure bf16 weights and 8-bit AdamW), the
  * rank order kept among equals. Near techniques are not counted: 8-bit AdamW is the optimizer Unsloth's notebooks
@@ -458,13 +466,14 @@ function simplerFirstAmongTies(ctx: Ctx, ranked: Kept[]): Kept[] {
     const window = ranked.slice(start, end);
     const best2 = Math.min(...window.map(second));
     const ties = window.map((k, i) => {
-      const { options } = choicesOf(ctx, k.row, k.hw);
+      const { choices, options } = choicesOf(ctx, k.row, k.hw);
       const quality = qualityOf(options, ctx.arch.modelType);
       return {
         k,
         i,
         tier: tierRank(quality.tier),
         made: ctx.made[ctx.rows.base[k.row]!] ? 1 : 0,
+        rounded: roundsGlobalBatch(ctx, choices) ? 1 : 0,
         risk: riskOf(ctx, k),
         tight: fitsOnlyInsideBand(ctx, k, options) ? 1 : 0,
         lossy: quality.items.filter((q) => q.tier === 'lossy').length,
@@ -475,6 +484,7 @@ function simplerFirstAmongTies(ctx: Ctx, ranked: Kept[]): Kept[] {
       (a, b) =>
         a.tier - b.tier ||
         a.made - b.made ||
+        a.rounded - b.rounded ||
         a.risk - b.risk ||
         a.tight - b.tight ||
         a.lossy - b.lossy ||

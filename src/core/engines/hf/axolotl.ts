@@ -1,7 +1,7 @@
 /** axolotl YAML config (one file drives model loading, adapters, quantization and the trainer). */
 import { Document } from 'yaml';
 import { isAdapter, is4bit, nodesOf, TORCH_DTYPE } from '../../launch/common.js';
-import { TRL_GRPO_LR_NOTE, trlLearningRate } from './trl-objective.js';
+import { trlGrpoLrNote, trlLearningRate } from './trl-objective.js';
 import { DEEPSPEED_FILE } from './deepspeed.js';
 import {
   axolotlShardedLoad,
@@ -159,7 +159,7 @@ export function emitAxolotl(x: LaunchInput): EngineOutput {
     notes.push(...loraTargetKeys(x, c));
   }
   if (axolotlShardedLoad(x, d)) notes.push(...shardedLoadKey(c));
-  if (o.objective === 'grpo') notes.push(TRL_GRPO_LR_NOTE);
+  if (o.objective === 'grpo') notes.push(trlGrpoLrNote(o));
   const preferenceNote = preferenceLrNote(o);
   if (preferenceNote) notes.push(preferenceNote);
   if (o.checkpointing === 'offload') c.activation_offloading = true;

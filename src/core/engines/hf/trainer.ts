@@ -48,7 +48,7 @@ import {
   TRL_VLLM_TORCH,
   hfScriptImports,
   objectiveTrainPy,
-  TRL_GRPO_LR_NOTE,
+  trlGrpoLrNote,
   trlLearningRate,
   trlObjectiveBlocker,
   trlObjectiveConfig,
@@ -172,7 +172,7 @@ function trainingNotes(
       'torch optimizers keep states in the parameter dtype: bf16 states need bf16 parameters',
     );
   if (lora) out.push(...lora.notes);
-  if (o.objective === 'grpo') out.push(TRL_GRPO_LR_NOTE);
+  if (o.objective === 'grpo') out.push(trlGrpoLrNote(o));
   const preferenceNote = preferenceLrNote(o);
   if (preferenceNote) out.push(preferenceNote);
   if (flattens4bit(d, o)) out.push(quantStorageNote(o, TORCH_DTYPE[floatCompute(o.compute)]));

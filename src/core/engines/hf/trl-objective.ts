@@ -8,7 +8,7 @@
 import { trainingGpus, type EstimateOptions, type Objective } from '../../../schema/estimate.js';
 import { stepsPerGeneration } from '../../memory/objective.js';
 import { completionLimit } from '../../time/completion-length.js';
-import { learningRate, nodesOf, preferenceLearningRate } from '../../launch/common.js';
+import { isAdapter, learningRate, nodesOf, preferenceLearningRate } from '../../launch/common.js';
 import type { LaunchFile, LaunchInput, LaunchPlan } from '../../launch/types.js';
 import { ATTACH_PROBE_PY } from '../../launch/probe-py.js';
 
@@ -92,16 +92,24 @@ const PREFERENCE_BETA = 0.1;
 const GRPO_BETA = 0.04;
 
 /**
- * The starting learning rate the TRL launchers write: GRPOConfig's own default for GRPO (1e-6, grpo_config.py
- * learning_rate at v1.9.0 L418 and v1.8.0 L416, "Defaults to 1e-6 instead of 5e-5"), the preference
- * objectives' (launch/common.ts preferenceLearningRate), else the SFT one.
+ * The starting learning rate the TRL launchers write: for GRPO, GRPOConfig's own default for a full fine-tune (1e-6,
+ * grpo_config.py learning_rate at v1.9.0 L418 and v1.8.0 L416, "Defaults to 1e-6 instead of 5e-5") and ten times it
+ * for adapters (1e-5: the "Recommended learning rates" table of TRL v1.9.0 docs/source/peft_integration.md, "GRPO |
+ * 1.0e-6 | 1.0e-5", and its GRPO LoRA example "10x the base rate for GRPO with LoRA"); the preference objectives'
+ * (launch/common.ts preferenceLearningRate), else the SFT one.
  */
 export const trlLearningRate = (o: EstimateOptions): number =>
-  o.objective === 'grpo' ? 1e-6 : (preferenceLearningRate(o) ?? learningRate(o));
+  o.objective === 'grpo'
+    ? isAdapter(o)
+      ? 1e-5
+      : 1e-6
+    : (preferenceLearningRate(o) ?? learningRate(o));
 
 /** The launch README's line for GRPO's learning rate. */
-export const TRL_GRPO_LR_NOTE =
-  "learning_rate 1e-6: TRL GRPOConfig's own default (trl/trainer/grpo_config.py at v1.9.0), not the SFT rate";
+export const trlGrpoLrNote = (o: EstimateOptions): string =>
+  isAdapter(o)
+    ? "learning_rate 1e-5: TRL's GRPO LoRA rate, ten times GRPOConfig's 1e-6 default (docs/source/peft_integration.md at v1.9.0), not the SFT rate"
+    : "learning_rate 1e-6: TRL GRPOConfig's own default (trl/trainer/grpo_config.py at v1.9.0), not the SFT rate";
 
 /** Config keys only SFTConfig has (sft_config.py v1.9.0), dropped from the other trainers' blocks. */
 const SFT_ONLY = ['packing'];
