@@ -7,7 +7,7 @@
 import { plan, type PlanInput, type PlanProgress, type PlanResult } from '../core/plan/index.js';
 import { refineCircuits } from '../core/plan/index.js';
 import { planFleet } from '../core/plan/index.js';
-import { modelSidesFor } from '../core/plan/index.js';
+import { modelSidesFor, recentModelSides, type ModelSides } from '../core/plan/index.js';
 import { scenarioStructureIssue } from '../core/model/index.js';
 import { ENGINE_RUNS } from '../core/engines/engines-runs.js';
 import { searchedEngines } from '../core/plan/configs.js';
@@ -35,7 +35,15 @@ export interface PipelineOptions {
   onProgress?: (p: PlanProgress) => void;
   /** Called between small slices of the search: a background host may wait there (PlanInput.pause). */
   pause?: () => void;
+  /**
+   * Model sides of earlier plans in this process, most recent first (core/plan/model-side.ts
+   * recentModelSides): a host that re-plans edited scenarios passes the same array to each plan.
+   */
+  recent?: ModelSides[];
 }
+
+/** Model sides a re-planning host keeps: an edit and its undo, and a few views besides. */
+const RECENT_SIDES = 4;
 
 /** The PlanInput of a parsed scenario; `file` is where it came from (relative model paths resolve beside it). */
 export function planInputOf(
@@ -80,7 +88,10 @@ export async function planScenarioObject(
 ): Promise<PlanResult> {
   const base = planInputOf(file, scenario, opts);
   // The search and the fleet's per-source searches share one model side (core/plan/model-side.ts).
-  const input: PlanInput = { ...base, modelSides: modelSidesFor(base.scenario, base.arch) };
+  const modelSides = opts.recent
+    ? recentModelSides(opts.recent, base.scenario, base.arch, RECENT_SIDES)
+    : modelSidesFor(base.scenario, base.arch);
+  const input: PlanInput = { ...base, modelSides };
   // The planner ranks only what a launcher writes: their checks run inside the search.
   await loadLaunchers();
   // The fleet MIP (HiGHS) follows a serving search: its WebAssembly compiles in the background meanwhile.

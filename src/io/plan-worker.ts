@@ -2,6 +2,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { planScenarioObject } from './plan-scenario.js';
 import type { PlanRequest, PlanReply } from './plan-client.js';
+import type { ModelSides } from '../core/plan/index.js';
 
 /** Longest single wait on the client's gate, ms: a hold that is never released costs at most this per slice. */
 const MAX_WAIT_MS = 50;
@@ -15,6 +16,9 @@ const pause = gate
     }
   : undefined;
 
+// The model sides of this worker's last plans: an edit that leaves them (or returns to one) reuses them.
+const recent: ModelSides[] = [];
+
 const port = parentPort;
 if (port) {
   port.on('message', (req: PlanRequest) => {
@@ -24,6 +28,7 @@ if (port) {
       detected: req.detected,
       onProgress: (p) => post({ id: req.id, progress: p }),
       pause,
+      recent,
     }).then(
       (result) => post({ id: req.id, result }),
       (e: unknown) => post({ id: req.id, error: e instanceof Error ? e.message : String(e) }),

@@ -3,7 +3,13 @@
 // the whole scenario's model side, and building it afresh from the lifted scenario gives the same tables.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { modelSideOf, modelSidesFor, modelView } from '../../src/core/plan/model-side.js';
+import {
+  modelSideOf,
+  modelSidesFor,
+  modelView,
+  recentModelSides,
+  type ModelSides,
+} from '../../src/core/plan/model-side.js';
 import { loadLaunchers } from '../../src/core/engines/registry.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { loadScenario } from '../../src/io/load-scenario.js';
@@ -50,5 +56,29 @@ describe('model sides', () => {
     const side = modelSideOf(s, arch, false, undefined, memo);
     const fewer = { ...s, limits: { ...s.limits, maxGpus: 2 } };
     expect(modelSideOf(fewer, arch, false, undefined, memo)).not.toBe(side);
+  });
+});
+
+describe('recent model sides', () => {
+  it('gives the memo of the same model and view, most recent first, and keeps at most `keep`', () => {
+    const s = loadScenario(join(DIR, 'default.yaml'));
+    const arch = resolveModel(s.model);
+    const recent: ModelSides[] = [];
+    const a = recentModelSides(recent, s, arch, 2);
+    const longer = { ...s, job: { ...s.job, seq: 4096 } };
+    const b = recentModelSides(recent, longer, arch, 2);
+    expect(b).not.toBe(a);
+    // An edit the model side does not read (the ranking, the budget) and a return to an earlier view share.
+    expect(recentModelSides(recent, { ...s, rank: 'time' }, arch, 2)).toBe(a);
+    expect(recent).toEqual([a, b]);
+    expect(
+      recentModelSides(recent, { ...longer, limits: { ...longer.limits, budgetUsd: 9 } }, arch, 2),
+    ).toBe(b);
+    // Another model object, or a third view, makes a new memo and drops the least recent.
+    const other = { ...arch };
+    const c = recentModelSides(recent, s, other, 2);
+    expect(c).not.toBe(a);
+    expect(recent).toEqual([c, b]);
+    expect(recentModelSides(recent, s, arch, 2)).not.toBe(a);
   });
 });

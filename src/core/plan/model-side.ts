@@ -62,6 +62,28 @@ export const modelSidesFor = (scenario: Scenario, arch: Arch): ModelSides => ({
   byCores: new Map(),
 });
 
+/**
+ * The memo of `scenario` and `arch` among `recent` (searches planned before, most recent first): the one made
+ * for the same model and modelView, moved to the front, else a new one; at most `keep` are kept. A host that
+ * re-plans edited scenarios (the explorer's planner worker) keeps the model sides of the views it planned
+ * last: an edit the model side does not read (the ranking, the budget, a deadline) or a return to an earlier
+ * value reuses them whole. A model side is read-only but for rows written on first read, the same whoever
+ * writes them (ModelSides), so a search on a reused one finds what a fresh one would.
+ */
+export function recentModelSides(
+  recent: ModelSides[],
+  scenario: Scenario,
+  arch: Arch,
+  keep: number,
+): ModelSides {
+  const view = modelView(scenario);
+  const i = recent.findIndex((m) => m.arch === arch && m.view === view);
+  const memo = i >= 0 ? recent.splice(i, 1)[0]! : { scenario, view, arch, byCores: new Map() };
+  recent.unshift(memo);
+  if (recent.length > keep) recent.length = keep;
+  return memo;
+}
+
 /** The model side of a search: from `memo` when it was made for this model and scenario (or its view), else built. */
 export function modelSideOf(
   s: Scenario,

@@ -32,7 +32,7 @@ export type {
 } from './types.js';
 export { DEFAULT_GPU_WATTS, boardWatts, searchedEngines, variantsOf } from './configs.js';
 export { largestThatFits } from './results.js';
-export { modelSidesFor, type ModelSides } from './model-side.js';
+export { modelSidesFor, recentModelSides, type ModelSides } from './model-side.js';
 
 /** The search of `input`: its model side, context and loop state, and the fastest hours found. */
 function search(input: PlanInput) {

@@ -1,0 +1,43 @@
+// A host that re-plans edited scenarios (the explorer's planner worker) keeps the model sides of its last plans
+// (io/plan-scenario.ts `recent`): every plan on a kept model side is the plan a fresh pipeline makes, whatever
+// the edits and their order, including rows whose memory an earlier plan wrote on first read (GRPO's points).
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ModelSides } from '../../src/core/plan/index.js';
+import { loadScenario } from '../../src/io/load-scenario.js';
+import { planScenarioObject } from '../../src/io/plan-scenario.js';
+import type { Scenario } from '../../src/schema/scenario.js';
+
+const DIR = join(import.meta.dirname, '..', '..', 'scenarios');
+
+type Edit = (s: Scenario) => Scenario;
+const same: Edit = (s) => s;
+const seq =
+  (n: number): Edit =>
+  (s) =>
+    ({ ...s, job: { ...s.job, seq: n } }) as Scenario;
+const rank: Edit = (s) => ({ ...s, rank: s.rank === 'cost' ? 'time' : 'cost' });
+const budget: Edit = (s) => ({ ...s, limits: { ...s.limits, budgetUsd: 40 } });
+const deadline: Edit = (s) => ({ ...s, limits: { ...s.limits, deadlineHours: 2 } });
+
+const CASES: [string, Edit[]][] = [
+  ['default.yaml', [same, seq(4096), same, rank, seq(4096), budget, deadline, seq(1024), same]],
+  ['serve-mixed-fleet.yaml', [same, rank, budget, same]],
+  ['grpo-qwen2.5-7b.yaml', [same, rank, same]],
+];
+
+describe('re-plans on kept model sides', () => {
+  for (const [file, edits] of CASES)
+    it(`${file}: each edit plans as a fresh pipeline does`, { timeout: 120_000 }, async () => {
+      const path = join(DIR, file);
+      const s = loadScenario(path);
+      const recent: ModelSides[] = [];
+      for (const edit of edits) {
+        const edited = edit(s);
+        const kept = await planScenarioObject(path, edited, { recent });
+        const fresh = await planScenarioObject(path, edited);
+        expect(JSON.stringify(kept)).toBe(JSON.stringify(fresh));
+      }
+      expect(recent.length).toBeGreaterThan(0);
+    });
+});
