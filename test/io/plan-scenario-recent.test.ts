@@ -20,14 +20,15 @@ const rank: Edit = (s) => ({ ...s, rank: s.rank === 'cost' ? 'time' : 'cost' });
 const budget: Edit = (s) => ({ ...s, limits: { ...s.limits, budgetUsd: 40 } });
 const deadline: Edit = (s) => ({ ...s, limits: { ...s.limits, deadlineHours: 2 } });
 
-const CASES: [string, Edit[]][] = [
-  ['default.yaml', [same, seq(4096), same, rank, seq(4096), budget, deadline, seq(1024), same]],
-  ['serve-mixed-fleet.yaml', [same, rank, budget, same]],
-  ['grpo-qwen2.5-7b.yaml', [same, rank, same]],
+/** Each scenario's edits, and the model sides they make (the other plans reuse one). */
+const CASES: [string, Edit[], number][] = [
+  ['default.yaml', [same, seq(4096), same, rank, seq(4096), budget, deadline, seq(1024), same], 3],
+  ['serve-mixed-fleet.yaml', [same, rank, budget, same], 1],
+  ['grpo-qwen2.5-7b.yaml', [rank, same], 1],
 ];
 
 describe('re-plans on kept model sides', () => {
-  for (const [file, edits] of CASES)
+  for (const [file, edits, views] of CASES)
     it(`${file}: each edit plans as a fresh pipeline does`, { timeout: 120_000 }, async () => {
       const path = join(DIR, file);
       const s = loadScenario(path);
@@ -38,6 +39,6 @@ describe('re-plans on kept model sides', () => {
         const fresh = await planScenarioObject(path, edited);
         expect(JSON.stringify(kept)).toBe(JSON.stringify(fresh));
       }
-      expect(recent.length).toBeGreaterThan(0);
+      expect(recent).toHaveLength(views);
     });
 });
