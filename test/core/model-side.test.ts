@@ -12,7 +12,8 @@ import {
 } from '../../src/core/plan/model-side.js';
 import { loadLaunchers } from '../../src/core/engines/registry.js';
 import { resolveModel } from '../../src/io/load-model.js';
-import { loadScenario } from '../../src/io/load-scenario.js';
+import { loadScenario, resolveHardware } from '../../src/io/load-scenario.js';
+import { plan } from '../../src/core/plan/index.js';
 import type { Scenario } from '../../src/schema/scenario.js';
 
 const DIR = join(import.meta.dirname, '..', '..', 'scenarios');
@@ -80,5 +81,30 @@ describe('recent model sides', () => {
     expect(c).not.toBe(a);
     expect(recent).toEqual([c, b]);
     expect(recentModelSides(recent, s, arch, 2)).not.toBe(a);
+  });
+});
+
+describe('the search memo on a model side', () => {
+  it('a search on another rig (the first GPU option node size) plans as a fresh one', async () => {
+    await loadLaunchers();
+    const s = loadScenario(join(DIR, '70b-full-zero3-8x.yaml'));
+    const arch = resolveModel(s.model);
+    const hw = resolveHardware(s);
+    const two = hw.options.findIndex((h) => h.nodeSize === 2);
+    expect(two).toBeGreaterThan(0);
+    // The same options, the 2-GPU node first: rowWork's time options read the first option's node size.
+    const other = [hw.options[two]!, ...hw.options.filter((_, i) => i !== two)];
+    const input = (hardware: typeof other) => ({
+      scenario: s,
+      arch,
+      hardware,
+      circuits: hw.circuits,
+    });
+    const memo = modelSidesFor(s, arch);
+    const first = plan({ ...input(hw.options), modelSides: memo });
+    const then = plan({ ...input(other), modelSides: memo });
+    expect(memo.byCores.size).toBe(1);
+    expect(JSON.stringify(first)).toBe(JSON.stringify(plan(input(hw.options))));
+    expect(JSON.stringify(then)).toBe(JSON.stringify(plan(input(other))));
   });
 });

@@ -15,6 +15,7 @@ import {
   type TimeOptions,
 } from '../time/index.js';
 import { type CostBasis } from '../time/cost.js';
+import type { CountFreeWork } from '../time/train-work.js';
 import { psuEfficiency } from '../hardware/power.js';
 import { MiB } from '../units.js';
 import { ccOf, gfxOf } from '../engines/kernels.js';
@@ -106,6 +107,20 @@ export function idleReason(s: Scenario, arch: Arch, engine: Engine): string {
   );
 }
 
+/**
+ * What the search loop makes from a model side alone (loop.ts), kept with the model side (model-side.ts) so that
+ * every search on it (a second pass under limits.maxSlowdown, a fleet's per-source searches, a re-plan on a kept
+ * model side) makes it once. Caches of pure functions of the model side's rows and the key they are filed under.
+ */
+export interface SearchMemo {
+  /** Training rows' CountFreeWork by countFreeKey, per search time options less grad-accum (loop.ts freesOf). */
+  frees: Map<string, Map<number, CountFreeWork>>;
+  /** Training rows' trainable parameters by configuration and engine variant (loop.ts trainableOf). */
+  trainables: Map<number, number>;
+}
+
+export const newSearchMemo = (): SearchMemo => ({ frees: new Map(), trainables: new Map() });
+
 export interface Ctx {
   input: PlanInput;
   s: Scenario;
@@ -135,6 +150,8 @@ export interface Ctx {
   made: (MadeWeights | null)[];
   /** Per configuration: the one-off GPU-hours of making them (0: nothing to make, or made on the CPU). */
   makeGpuHours: Float64Array;
+  /** The model side's search memo (SearchMemo). */
+  memo: SearchMemo;
 }
 
 export function makeContext(
@@ -143,6 +160,7 @@ export function makeContext(
   rows: Rows,
   mem: MemTable,
   variants: Variant[],
+  memo: SearchMemo = newSearchMemo(),
 ): Ctx {
   const s = input.scenario;
   const caps = input.circuits.map((c) => c.continuousWatts).sort((a, b) => a - b);
@@ -174,6 +192,7 @@ export function makeContext(
     ),
     made,
     makeGpuHours: Float64Array.from(made, (m) => m?.gpuHours ?? 0),
+    memo,
   };
 }
 

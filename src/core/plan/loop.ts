@@ -171,6 +171,19 @@ function countFreeKey(rows: Ctx['rows'], r: number): number {
   );
 }
 
+/**
+ * The CountFreeWork by countFreeKey of the search's time options, from the model side's memo: rowWork passes
+ * timeOptionsOf(ctx, 0, 1, accum), whose fields but grad-accum (which a count-free part does not read:
+ * countFreeKey) file the map, so searches on other hardware (its first option's node size) keep their own.
+ */
+function freesOf(ctx: Ctx): Map<number, CountFreeWork> {
+  // JSON leaves out a key whose value is undefined: the time options less grad-accum.
+  const key = JSON.stringify({ ...timeOptionsOf(ctx, 0, 1, 1), gradAccum: undefined });
+  let frees = ctx.memo.frees.get(key);
+  if (!frees) ctx.memo.frees.set(key, (frees = new Map()));
+  return frees;
+}
+
 /** The row's training work, its CountFreeWork shared with the rows of the same countFreeKey (`frees`). */
 function rowWork(
   ctx: Ctx,
@@ -591,8 +604,8 @@ export function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState
       makeHours: DOUBLE_FIELD,
     },
     policies: new PolicyWorks(ctx.bases),
-    frees: new Map(),
-    trainables: new Map(),
+    frees: freesOf(ctx),
+    trainables: ctx.memo.trainables,
   };
   const { onProgress, pause } = ctx.input;
   const rows = ctx.rows;

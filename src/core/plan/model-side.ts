@@ -14,6 +14,7 @@ import {
   type Variant,
 } from './configs.js';
 import { buildRows } from './rows.js';
+import { newSearchMemo, type SearchMemo } from './context.js';
 
 export interface ModelSide {
   bases: BaseConfig[];
@@ -22,6 +23,8 @@ export interface ModelSide {
   counts: number[];
   variants: Variant[];
   built: ReturnType<typeof buildRows>;
+  /** What the search loop makes from this model side alone, for every search on it (context.ts SearchMemo). */
+  memo: SearchMemo;
 }
 
 /**
@@ -113,6 +116,7 @@ export function modelSideOf(
     counts,
     variants,
     built: buildRows(s, arch, bases, counts, variants, pause),
+    memo: newSearchMemo(),
   };
   shared?.byCores.set(cores, side);
   return side;

@@ -41,7 +41,8 @@ function search(input: PlanInput) {
   const fp4Cores = input.hardware.some((h) => hasFp4Cores(h.gpu.computeCapability));
   const fp8Cores = input.hardware.some((h) => h.gpu.supportsFp8 === true);
   const side = modelSideOf(s, arch, fp4Cores, input.pause, input.modelSides, fp8Cores);
-  const ctx = makeContext(input, side.bases, side.built.rows, side.built.mem, side.variants);
+  const { bases, built, variants, memo } = side;
+  const ctx = makeContext(input, bases, built.rows, built.mem, variants, memo);
   let fastest = Infinity;
   if (s.limits.maxSlowdown !== undefined) fastest = runLoop(ctx, Infinity, 0).fastest;
   const st = runLoop(ctx, fastest, Math.max(top, 20));
