@@ -32,6 +32,19 @@ describe('entries read from their config.json', () => {
     ['Qwen/Qwen2.5-VL-7B-Instruct', 'qwen2.5-vl-7b-instruct'],
     ['mistralai/Mistral-Large-Instruct-2411', 'mistral-large-instruct-2411'],
     ['mistralai/Mistral-Large-Instruct-2407', 'mistral-large-instruct-2411'],
+    ['Qwen/Qwen3-VL-2B-Instruct', 'qwen3-vl-2b-instruct'],
+    ['Qwen/Qwen3-VL-32B-Instruct', 'qwen3-vl-32b-instruct'],
+    ['Qwen/Qwen3-VL-32B-Thinking', 'qwen3-vl-32b-instruct'],
+    ['Qwen/Qwen1.5-MoE-A2.7B', 'qwen1.5-moe-a2.7b'],
+    ['Qwen/Qwen2-57B-A14B-Instruct', 'qwen2-57b-a14b-instruct'],
+    ['microsoft/Phi-4-reasoning', 'phi-4-reasoning'],
+    ['microsoft/Phi-4-reasoning-plus', 'phi-4-reasoning'],
+    ['Qwen/Qwen2.5-7B-Instruct-1M', 'qwen2.5-7b-instruct-1m'],
+    ['Qwen/Qwen2.5-14B-Instruct-1M', 'qwen2.5-14b-instruct-1m'],
+    ['Qwen/Qwen2.5-Math-7B', 'qwen2.5-math-7b'],
+    ['Qwen/Qwen2.5-Math-7B-Instruct', 'qwen2.5-math-7b'],
+    ['mistralai/Mistral-7B-Instruct-v0.2', 'mistral-7b-instruct-v0.2'],
+    ['openlm-research/open_llama_3b', 'open-llama-3b'],
   ])('%s is catalog entry %s, with its config’s parameter count', (spec, id) => {
     const arch = resolveModel(spec);
     expect(arch.id).toBe(id);
@@ -60,6 +73,19 @@ describe('entries read from their config.json', () => {
     expect(paramCounts(q2507)).toEqual(paramCounts(resolveModel('Qwen/Qwen3-30B-A3B')));
     expect(q2507.maxPositions).toBe(262144);
   });
+
+  it('entries that differ from their base only in positions keep its parameter count', () => {
+    const same = [
+      ['Qwen/Qwen2.5-7B-Instruct-1M', 'Qwen/Qwen2.5-7B', 1010000],
+      ['Qwen/Qwen2.5-14B-Instruct-1M', 'Qwen/Qwen2.5-14B', 1010000],
+      ['Qwen/Qwen2.5-Math-7B', 'Qwen/Qwen2.5-7B', 4096],
+      ['microsoft/Phi-4-reasoning', 'microsoft/phi-4', 32768],
+    ] as const;
+    for (const [spec, base, positions] of same) {
+      expect(paramCounts(resolveModel(spec))).toEqual(paramCounts(resolveModel(base)));
+      expect(resolveModel(spec).maxPositions).toBe(positions);
+    }
+  });
 });
 
 describe('aliases with the same architecture as an entry', () => {
@@ -69,12 +95,22 @@ describe('aliases with the same architecture as an entry', () => {
     ['Qwen/QwQ-32B', 'Qwen/Qwen2.5-32B'],
     ['deepseek-ai/DeepSeek-R1-Distill-Qwen-7B', 'Qwen/Qwen2.5-7B'],
     ['deepseek-ai/DeepSeek-V3.1', 'deepseek-ai/DeepSeek-V3'],
+    ['Qwen/Qwen2.5-Coder-7B-Instruct', 'Qwen/Qwen2.5-7B'],
+    ['Qwen/Qwen2.5-Coder-14B-Instruct', 'Qwen/Qwen2.5-14B'],
+    ['microsoft/Phi-4-mini-reasoning', 'microsoft/Phi-4-mini-instruct'],
+    ['unsloth/Qwen3-14B', 'Qwen/Qwen3-14B'],
+    ['unsloth/Qwen3-1.7B', 'Qwen/Qwen3-1.7B'],
+    ['unsloth/Qwen3-30B-A3B', 'Qwen/Qwen3-30B-A3B'],
+    ['unsloth/gemma-3-4b-it', 'google/gemma-3-4b-it'],
+    ['unsloth/Phi-4', 'microsoft/phi-4'],
+    ['unsloth/Phi-4-mini-instruct', 'microsoft/Phi-4-mini-instruct'],
+    ['unsloth/DeepSeek-R1-Distill-Qwen-7B', 'deepseek-ai/DeepSeek-R1-Distill-Qwen-7B'],
   ])('%s has the parameter count of %s, and launch loads the alias', (alias, base) => {
     const a = resolveModel(alias);
     const b = resolveModel(base);
     expect(a.id).toBe(b.id);
     expect(paramCounts(a)).toEqual(paramCounts(b));
-    expect(a.repo).toBe(alias);
+    expect(a.repo?.toLowerCase()).toBe(alias.toLowerCase());
   });
 });
 
