@@ -43,7 +43,7 @@ describe('entries read from their config.json', () => {
     ['Qwen/Qwen2.5-14B-Instruct-1M', 'qwen2.5-14b-instruct-1m'],
     ['Qwen/Qwen2.5-Math-7B', 'qwen2.5-math-7b'],
     ['Qwen/Qwen2.5-Math-7B-Instruct', 'qwen2.5-math-7b'],
-    ['mistralai/Mistral-7B-Instruct-v0.2', 'mistral-7b-instruct-v0.2'],
+    ['mistralai/Mistral-7B-Instruct-v0.2', 'mistral-7b-v0.2'],
     ['openlm-research/open_llama_3b', 'open-llama-3b'],
   ])('%s is catalog entry %s, with its config’s parameter count', (spec, id) => {
     const arch = resolveModel(spec);
