@@ -10,6 +10,7 @@ import { archFromHfConfig, paramCounts } from '../src/core/model/index.js';
 import { nativeWeights } from '../src/core/model/native-weights.js';
 import { listModels, resolveModel } from '../src/io/load-model.js';
 import { defaultOptions } from '../src/schema/estimate.js';
+import { renderCatalogEntry } from '../src/ui/plan-catalog.js';
 import type { ModelEntry } from '../src/schema/model.js';
 
 const entry = (id: string): ModelEntry =>
@@ -157,6 +158,13 @@ describe('published quantized copies', () => {
     const repos = models.flatMap((m) => (m.quantized ?? []).map((q) => q.repo.toLowerCase()));
     expect(repos.length).toBeGreaterThan(0);
     for (const repo of repos) expect(names.filter((n) => n === repo)).toHaveLength(1);
+  });
+});
+
+describe('catalog models <id>', () => {
+  it('names an entry’s quantized copies by repository', () => {
+    const entry = listModels().find((m) => m.id === 'qwen3-32b')!;
+    expect(renderCatalogEntry(entry)).toMatch(/^quantized: +Qwen\/Qwen3-32B-FP8$/m);
   });
 });
 
