@@ -37,7 +37,7 @@ describe('catalogs/models', () => {
   it('no two entries answer to the same name', () => {
     const seen = new Map<string, string>();
     for (const m of listModels()) {
-      for (const name of [m.id, m.hfId, ...m.aliases]) {
+      for (const name of [m.id, m.hfId, ...m.aliases, ...(m.quantized ?? []).map((q) => q.repo)]) {
         if (name === null) continue;
         const key = name.toLowerCase();
         expect(seen.get(key) ?? m.id, `${name} is claimed twice`).toBe(m.id);

@@ -15,7 +15,12 @@ import {
 import { basename, dirname, join } from 'node:path';
 import type { Arch } from '../core/model/index.js';
 import { ConfigError, archFromHfConfig } from '../core/model/index.js';
-import { MODEL_ID_PATTERN, type ModelEntry, modelEntrySchema } from '../schema/model.js';
+import {
+  MODEL_ID_PATTERN,
+  type ModelEntry,
+  type QuantizedCopy,
+  modelEntrySchema,
+} from '../schema/model.js';
 import { UserError, badValue } from './errors.js';
 // The published checkpoints the core looks a model's formats up in (load-catalog.ts sets where they are read).
 import './load-catalog.js';
@@ -125,7 +130,10 @@ export function searchModels(
   const all = listModels(opts);
   // Only punctuation or symbols ('😀', '---'): nothing to match, so nothing matches (blank lists all).
   if (q === '') return { hits: text.trim() === '' ? all : [], near: '' };
-  const names = (m: ModelEntry) => [m.id, m.hfId, ...m.aliases].filter((n) => n !== null);
+  const names = (m: ModelEntry) =>
+    [m.id, m.hfId, ...m.aliases, ...(m.quantized ?? []).map((q) => q.repo)].filter(
+      (n) => n !== null,
+    );
   const hits = all.filter((m) => names(m).some((n) => squash(n).includes(q)));
   if (hits.length > 0) return { hits, near: '' };
   // Did you mean: the ids whose beginning is nearest the text ('lama3' → llama-3-8b, llama-3-70b...).
@@ -153,11 +161,7 @@ export function searchModels(
 function catalogNames(dir: string): string[] {
   return catalogFiles(dir).flatMap((file) => {
     const raw = readJson(join(dir, file));
-    return isObject(raw)
-      ? [raw.id, raw.hfId, ...(Array.isArray(raw.aliases) ? raw.aliases : [])].filter(
-          (n): n is string => typeof n === 'string',
-        )
-      : [];
+    return isObject(raw) ? rawNames(raw) : [];
   });
 }
 
@@ -166,11 +170,30 @@ function catalogNames(dir: string): string[] {
 
 /** The architecture of catalog entry `entry` (read from `file`) as `spec` names it (an alias's repository, a mirror's note). */
 function entryArch(spec: string, entry: ModelEntry, file: string): Arch {
+  const copy = quantizedCopy(spec, entry);
+  if (copy) return copyArch(copy, entry, file);
   const arch = archOf(entry.config, { id: entry.id, hfId: entry.hfId }, file);
   const note = mirrorNote(spec, entry);
   const repo = aliasRepo(spec, entry);
   const named = repo ? { ...arch, repo } : arch;
   return note ? { ...named, assumptions: [note, ...(named.assumptions ?? [])] } : named;
+}
+
+/** The quantized copy of `entry` that `spec` names, or undefined. */
+function quantizedCopy(spec: string, entry: ModelEntry): QuantizedCopy | undefined {
+  const key = spec.trim().toLowerCase();
+  return entry.quantized?.find((q) => q.repo.toLowerCase() === key);
+}
+
+/**
+ * A published quantized copy: the entry's config with the quantization_config the copy's config.json declares, read
+ * as that config.json would be from a path; launch loads the copy's repository.
+ */
+function copyArch(copy: QuantizedCopy, entry: ModelEntry, file: string): Arch {
+  const config = { ...entry.config, quantization_config: copy.quantizationConfig };
+  const arch = archOf(config, { id: entry.id, hfId: entry.hfId }, file);
+  const note = `${copy.repo}: a quantized copy of ${entry.hfId ?? entry.id} (quant_method ${copy.quantizationConfig.quant_method} in its config.json); estimated as catalog entry ${entry.id} with that quantization_config`;
+  return { ...arch, repo: copy.repo, assumptions: [note, ...(arch.assumptions ?? [])] };
 }
 
 function catalogFiles(dir: string): string[] {
@@ -205,8 +228,16 @@ function aliasRepo(spec: string, entry: ModelEntry): string | undefined {
 
 /** Lowercased names an unvalidated catalog object answers to (cheap scan before validation). */
 function namesOf(raw: Record<string, unknown>): string[] {
-  const names = [raw.id, raw.hfId, ...(Array.isArray(raw.aliases) ? raw.aliases : [])];
-  return names.filter((n): n is string => typeof n === 'string').map((n) => n.toLowerCase());
+  return rawNames(raw).map((n) => n.toLowerCase());
+}
+
+/** Id, Hugging Face id, aliases and quantized copies' repositories of an unvalidated catalog object. */
+function rawNames(raw: Record<string, unknown>): string[] {
+  const copies = Array.isArray(raw.quantized)
+    ? raw.quantized.map((q: unknown) => (isObject(q) ? q.repo : undefined))
+    : [];
+  const names = [raw.id, raw.hfId, ...(Array.isArray(raw.aliases) ? raw.aliases : []), ...copies];
+  return names.filter((n): n is string => typeof n === 'string');
 }
 
 function readEntry(file: string): ModelEntry {

@@ -53,6 +53,10 @@ export function renderCatalogList(kind: CatalogKind, entries: readonly object[])
 }
 
 /** One catalog entry as `key: value` lines (nested objects as compact JSON); `--json` prints it whole. */
+/** A list row named by its repository (a model's quantized copies): shown by that name, `--json` has the rest. */
+const isRepoRow = (x: unknown): x is { repo: string } =>
+  typeof x === 'object' && x !== null && typeof (x as { repo?: unknown }).repo === 'string';
+
 export function renderCatalogEntry(entry: object): string {
   const rows = Object.entries(entry).filter(([k]) => k !== 'config');
   const width = Math.max(...rows.map(([k]) => k.length));
@@ -65,6 +69,8 @@ export function renderCatalogEntry(entry: object): string {
           : String(v)
         : Array.isArray(v) && v.every((x) => typeof x === 'string')
           ? v.join(', ')
-          : JSON.stringify(v);
+          : Array.isArray(v) && v.every(isRepoRow)
+            ? v.map((x) => x.repo).join(', ')
+            : JSON.stringify(v);
   return rows.map(([k, v]) => `${padRight(`${k}:`, width + 1)} ${shown(v)}`).join('\n');
 }
