@@ -120,8 +120,8 @@ export function runEstimate(
 
 /**
  * `--gpu` refused as one line where the engine cannot run on it: a training engine whose pinned torch has no
- * ROCm kernels for the GPU (engines/torch-targets.ts), an engine with no Apple GPU path (engines/apple.ts: its
- * own docs or source say so). `estimate` and `launch` refuse alike.
+ * ROCm kernels for the GPU (engines/torch-targets.ts), an engine with no Apple GPU path or whose quantization path
+ * fails on the weights there (engines/apple.ts: its own docs or source say so). `estimate` and `launch` refuse alike.
  */
 export function assertRunsOnGpu(engine: Engine, gpu: Gpu, o: EstimateOptions): void {
   const r = gpuRefusal(engine, gpu, o);
@@ -132,6 +132,8 @@ export function assertRunsOnGpu(engine: Engine, gpu: Gpu, o: EstimateOptions): v
       o.optimizer,
       `an optimizer that steps on the ${gpu.name}: ${r.why}`,
     );
+  if (r.kind === 'weights')
+    throw badValue('--weights', o.weights, `weights the engine runs on the ${gpu.name}: ${r.why}`);
   const runsOn =
     r.kind === 'torch' ? "a GPU the engine's torch runs on" : 'a GPU the engine runs on';
   throw badValue('--gpu', gpu.id, `${runsOn}: ${r.why}`);

@@ -23,6 +23,8 @@ export const REASON_LABEL: Record<ReasonCode, string> = {
     "runs only on a path the engine's guides do not describe (search.undocumented: true searches it)",
   'no-model-flash':
     "the engine runs this model's flash attention through a kernel built for other GPUs (gpt-oss: Hopper only); eager attention runs here",
+  'no-apple-weights':
+    "the engine's quantization path does not run these weights on Apple GPUs ('vramplan estimate --gpu' quotes its source)",
 };
 
 /** One sentence saying what single change would make the nearest candidate feasible. */

@@ -70,9 +70,17 @@ const CASES: Record<ReasonCode, (s: ScenarioInput) => ScenarioInput> = {
     job: { kind: 'inference', context: 512, concurrency: 1, outputTokens: 1e5 },
     search: { ...s.search, weights: ['fp8'] },
   }),
+  // bitsandbytes' 8-bit optimizer step has no MPS kernel (engines/optimizers.ts notOnApple).
   'no-quant-kernels': (s) => ({
     ...hw(s, { owned: [{ gpu: 'apple-m4-max-128gb', count: 1 }] }),
+    search: { ...s.search, optimizers: ['adamw-8bit'] },
+  }),
+  // LitGPT's quantized path on an Apple GPU: Lightning's BitsandbytesPrecision runs on CUDA only.
+  'no-apple-weights': (s) => ({
+    ...hw(s, { owned: [{ gpu: 'apple-m4-max-128gb', count: 1 }] }),
     job: { ...s.job, methods: ['qlora'] } as never,
+    // With --quantize LitGPT steps bitsandbytes' PagedAdamW whatever the config names (rule litgpt-quantize-paged-adamw).
+    search: { ...s.search, engines: ['litgpt'], optimizers: ['paged-adamw'] },
   }),
   'circuit-over': (s) => ({
     ...hw(s, { owned: [{ gpu: 'rtx-4090', count: 8 }], counts: { min: 8, max: 8 } }),

@@ -1,11 +1,12 @@
 /**
  * Which engines run on Apple GPUs (Metal / MPS): an engine whose profile says why it does not (`notOnApple`, its
  * own docs or source) is kept off them by the planner's hardware gate and refused by `estimate --gpu`, naming the
- * engines not refused there.
+ * engines not refused there. Of an engine that runs there, its quantized base weights run where its profile's
+ * `appleWeights` says its pinned quantization path runs them on MPS; both refuse the formats it fails on there.
  */
 import type { Engine } from '../../schema/engine.js';
 import type { Gpu } from '../../schema/gpu.js';
-import type { Optimizer } from '../../schema/estimate.js';
+import type { Optimizer, WeightDtype } from '../../schema/estimate.js';
 import { ENGINE_PROFILES } from './store.js';
 import { OPTIMIZER_PROFILES } from './optimizers.js';
 
@@ -34,4 +35,38 @@ export function appleOptimizerRefusal(
   if (gpu.vendor !== 'apple') return null;
   const why = OPTIMIZER_PROFILES[optimizer]?.notOnApple;
   return why === undefined ? null : `${optimizer} does not step on Apple GPUs: ${why}`;
+}
+
+/** Quantized base-weight formats whose Apple GPU path an engine's profile reads (EngineProfile.appleWeights). */
+const APPLE_QUANTIZED: ReadonlySet<WeightDtype> = new Set<WeightDtype>([
+  'nf4',
+  'fp4',
+  'int8',
+  'int4',
+]);
+
+/**
+ * How `engine`'s quantization path takes `weights` on Apple GPUs: `runs` and `fails` as its profile's appleWeights
+ * lists them, `unread` for a quantized format in neither, null for weights that are not quantized this way.
+ */
+export function appleWeightsOf(
+  engine: Engine,
+  weights: WeightDtype,
+): 'runs' | 'fails' | 'unread' | null {
+  if (!APPLE_QUANTIZED.has(weights)) return null;
+  const a = ENGINE_PROFILES[engine]?.appleWeights;
+  if (a?.runs?.weights.includes(weights) === true) return 'runs';
+  return a?.fails?.weights.includes(weights) === true ? 'fails' : 'unread';
+}
+
+/** Why `engine` cannot run `weights` on `gpu` (an Apple GPU): its profile's source for a format it fails on, or null. */
+export function appleWeightsRefusal(
+  engine: Engine,
+  gpu: Pick<Gpu, 'vendor'>,
+  weights: WeightDtype,
+): string | null {
+  if (gpu.vendor !== 'apple' || appleWeightsOf(engine, weights) !== 'fails') return null;
+  const a = ENGINE_PROFILES[engine]!.appleWeights!;
+  const runs = a.runs?.weights.join(', ') ?? '';
+  return `${engine} does not run ${weights} weights on Apple GPUs: ${a.fails!.why}; quantized weights it runs there: ${runs || 'none'}`;
 }

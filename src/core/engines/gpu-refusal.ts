@@ -1,18 +1,22 @@
 /**
  * Why an engine cannot run a configuration on one GPU, whatever else the configuration says: the torch its folder
- * pins has no ROCm kernels for the GPU (engines/torch-targets.ts), the engine has no Apple GPU path, or a training
- * run's optimizer does not step there (engines/apple.ts). `estimate --gpu` and `launch` refuse with it; the planner's
+ * pins has no ROCm kernels for the GPU (engines/torch-targets.ts), the engine has no Apple GPU path, its
+ * quantization path fails on the run's weights there, or a training run's optimizer does not step there
+ * (engines/apple.ts). `estimate --gpu` and `launch` refuse with it; the planner's
  * hardware gate asks the same questions per GPU option.
  */
 import type { Engine } from '../../schema/engine.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { Gpu } from '../../schema/gpu.js';
-import { appleOptimizerRefusal, appleRefusal } from './apple.js';
+import { appleOptimizerRefusal, appleRefusal, appleWeightsRefusal } from './apple.js';
 import { torchTargetRefusal } from './torch-targets.js';
 
-/** What is refused (`torch`: the engine's pinned torch, `engine`: the engine, `optimizer`: the run's optimizer) and why. */
+/**
+ * What is refused (`torch`: the engine's pinned torch, `engine`: the engine, `weights`: the run's quantized weights
+ * on the engine, `optimizer`: the run's optimizer) and why.
+ */
 export interface GpuRefusal {
-  kind: 'torch' | 'engine' | 'optimizer';
+  kind: 'torch' | 'engine' | 'weights' | 'optimizer';
   why: string;
 }
 
@@ -20,12 +24,15 @@ export interface GpuRefusal {
 export function gpuRefusal(
   engine: Engine,
   gpu: Pick<Gpu, 'vendor' | 'computeCapability'>,
-  o: Pick<EstimateOptions, 'method' | 'optimizer'>,
+  o: Pick<EstimateOptions, 'method' | 'optimizer' | 'weights'>,
 ): GpuRefusal | null {
   const torch = torchTargetRefusal(engine, gpu.computeCapability);
   if (torch) return { kind: 'torch', why: torch };
   const apple = appleRefusal(engine, gpu);
   if (apple) return { kind: 'engine', why: apple };
+  // The engine's quantization path on the run's weights (its profile's appleWeights).
+  const weights = appleWeightsRefusal(engine, gpu, o.weights);
+  if (weights) return { kind: 'weights', why: weights };
   // bitsandbytes' 8-bit and paged optimizer steps have no MPS path (engines/optimizers.ts notOnApple).
   const step = o.method === 'inference' ? null : appleOptimizerRefusal(o.optimizer, gpu);
   return step ? { kind: 'optimizer', why: step } : null;

@@ -111,6 +111,13 @@ export interface EngineProfile {
    */
   notOnApple?: string;
   /**
+   * Quantized base weights (nf4, fp4, int8, int4) on Apple GPUs, as the libraries its launch folder pins run them:
+   * the formats its quantization path runs on MPS and those it fails on there, each with the source
+   * (engines/apple.ts). The planner's hardware gate and `estimate --gpu` read it alike. A quantized format in
+   * neither list is unread for Apple GPUs: the planner keeps it off them, estimate estimates it. Absent: none read.
+   */
+  appleWeights?: AppleWeights;
+  /**
    * Platforms (`rocm`: AMD GPUs) on which the engine's time leaves out kernel costs nobody read for it (its memory
    * profile says which), where another engine's are modelled: a plan there loses a near-tie (plan/results.ts riskOf).
    */
@@ -149,6 +156,14 @@ export interface EngineProfile {
   loraTargets?: LoraRecipe;
   /** What the libraries this engine drives reject or change (rules.ts), with versions and sources. */
   rules: readonly Rule[];
+}
+
+/** An engine's quantized weight formats on Apple GPUs (EngineProfile.appleWeights). */
+export interface AppleWeights {
+  /** Formats its quantization path runs on MPS, and the source that says so. */
+  runs?: { weights: readonly WeightDtype[]; source: string };
+  /** Formats it fails on there, and why (the source line). */
+  fails?: { weights: readonly WeightDtype[]; why: string };
 }
 
 /** How ZeRO-style sharding is realised: DeepSpeed ZeRO or PyTorch FSDP. */

@@ -148,14 +148,14 @@ export function launchBlocker(x: LaunchPlan, engine: Engine = engineOf(x.options
 }
 
 /**
- * Why `engine` cannot run on `gpu`, or null (engines/gpu-refusal.ts: the pinned torch's ROCm targets, the engine's
- * or the training run's optimizer's Apple GPU path). The planner's hardware gate asks the same where a plan has no
+ * Why `engine` cannot run on `gpu`, or null (engines/gpu-refusal.ts: the pinned torch's ROCm targets, the Apple GPU
+ * path of the engine, of its quantization on the run's weights or of the training run's optimizer). The planner's hardware gate asks the same where a plan has no
  * GPU yet; `estimate --gpu` refuses with the same reasons.
  */
 export function gpuBlocker(
   engine: Engine,
   gpu: LaunchInput['gpu'] | undefined,
-  o: Pick<LaunchInput['options'], 'method' | 'optimizer'>,
+  o: Pick<LaunchInput['options'], 'method' | 'optimizer' | 'weights'>,
 ): string | null {
   return gpu ? (gpuRefusal(engine, gpu, o)?.why ?? null) : null;
 }

@@ -59,7 +59,6 @@ export const RANK_KEYS: Record<RankBy, [number, number, number]> = {
   power: [2, 0, 1],
 };
 
-export const BNB_WEIGHTS = new Set(['nf4', 'fp4', 'int4', 'int8']);
 export const DEFAULT_GPU_WATTS = 150; // assumed draw for GPUs without a published board power (Apple SoCs)
 
 /** Watts one GPU draws uncapped: its board power, or DEFAULT_GPU_WATTS where none is published. */

@@ -22,7 +22,7 @@ import { ccOf, gfxOf } from '../engines/kernels.js';
 import { defaultOptions, isFloat8Compute, type Method } from '../../schema/estimate.js';
 import type { Scenario } from '../../schema/scenario.js';
 import type { Gpu } from '../../schema/gpu.js';
-import { BNB_WEIGHTS, RANK_KEYS, boardWatts, givenHostRamBytes } from './configs.js';
+import { RANK_KEYS, boardWatts, givenHostRamBytes } from './configs.js';
 import type { BaseConfig, MemTable, Rows, Variant } from './configs.js';
 import type { PlanCount } from './distinct.js';
 import { madeWeightsOf, type MadeWeights } from './made-weights.js';
@@ -137,7 +137,7 @@ export interface Ctx {
   facts: ModelFacts;
   layers: number;
   memoryEvaluations: number;
-  /** Per configuration: FLASH | FP8 | BNB (baseBitsOf). */
+  /** Per configuration: FLASH | FP8 (baseBitsOf). */
   baseBits: Uint8Array;
   /** Per engine variant: 1 when its engine has no fp16 path (ENGINE_PROFILES). */
   noFp16Variant: Uint8Array;
@@ -253,8 +253,10 @@ export interface HwTable {
   noFlash: Uint8Array;
   noBf16: Uint8Array;
   noFp8: Uint8Array;
-  noBnb: Uint8Array;
-  /** Apple GPUs (Metal / MPS): engines with no Apple GPU path are kept off them (engines/apple.ts). */
+  /**
+   * Apple GPUs (Metal / MPS): engines with no Apple GPU path, and quantized weights the engine's quantization path
+   * does not run there, are kept off them (engines/apple.ts).
+   */
   apple: Uint8Array;
   /** Compute capability (0: not CUDA). */
   cc: Float64Array;
@@ -283,7 +285,6 @@ export function hwTableOf(ctx: Ctx): HwTable {
     noFlash: new Uint8Array(H),
     noBf16: new Uint8Array(H),
     noFp8: new Uint8Array(H),
-    noBnb: new Uint8Array(H),
     apple: new Uint8Array(H),
     cc: new Float64Array(H),
     gfx: new Array<string | null>(H).fill(null),
@@ -305,7 +306,6 @@ export function hwTableOf(ctx: Ctx): HwTable {
     t.noFlash[h] = g.supportsFlashAttention2 ? 0 : 1;
     t.noBf16[h] = g.supportsBf16 ? 0 : 1;
     t.noFp8[h] = g.supportsFp8 ? 0 : 1;
-    t.noBnb[h] = g.vendor === 'apple' ? 1 : 0;
     t.apple[h] = g.vendor === 'apple' ? 1 : 0;
     t.cc[h] = ccOf(g.computeCapability);
     t.gfx[h] = gfxOf(g.computeCapability);
@@ -519,14 +519,11 @@ export const FLASH = 1;
 
 export const FP8 = 2;
 
-export const BNB = 4;
-
 export const baseBitsOf = (bases: readonly BaseConfig[]): Uint8Array =>
   Uint8Array.from(
     bases,
     ({ options: o }) =>
       (o.attention === 'flash' ? FLASH : 0) |
       // FP8 weights, or FP8 training (kernels/float8.ts): GPUs with FP8 tensor cores only.
-      (o.weights === 'fp8' || isFloat8Compute(o.compute) ? FP8 : 0) |
-      (BNB_WEIGHTS.has(o.weights) ? BNB : 0),
+      (o.weights === 'fp8' || isFloat8Compute(o.compute) ? FP8 : 0),
   );

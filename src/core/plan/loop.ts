@@ -33,11 +33,10 @@ import {
   runsOnRocm,
 } from '../engines/kernels.js';
 import { torchRunsOn } from '../engines/torch-targets.js';
-import { optimizerRunsOnApple, runsOnApple } from '../engines/apple.js';
+import { appleWeightsOf, optimizerRunsOnApple, runsOnApple } from '../engines/apple.js';
 import { promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
 import { OFFLOADS, hostRamLimit } from './configs.js';
 import {
-  BNB,
   FLASH,
   FP8,
   MAX_LEVELS,
@@ -81,7 +80,6 @@ interface RowFacts {
   /** The least compute capability the engine runs anything on, on CUDA GPUs (engines/kernels.ts; 0: none). */
   floorCc: number;
   fp8: boolean;
-  bnb: boolean;
   /** An fp8 KV cache (engines/kernels.ts minKvCapability). */
   kvFp8: boolean;
   noFp16Engine: boolean;
@@ -89,6 +87,11 @@ interface RowFacts {
   noApple: boolean;
   /** The training row's optimizer does not step on Apple GPUs (engines/optimizers.ts notOnApple: bitsandbytes'). */
   noAppleStep: boolean;
+  /**
+   * Quantized weights the engine's quantization path does not run on Apple GPUs, as its profile's appleWeights
+   * says (engines/apple.ts: fails there, or unread).
+   */
+  noAppleWeights: boolean;
   /** The engine's guides launch on one machine only and the scenario does not search undocumented paths. */
   oneMachine: boolean;
   /** Least compute capability the engine's kernels for the weights need (engines/kernels.ts; 0: none). */
@@ -136,7 +139,6 @@ function rowFactsOf(ctx: Ctx, r: number): RowFacts {
       (bits & FLASH) !== 0 ? flashCapabilities(ctx.variants[vi]!.engine, ctx.arch.modelType) : null,
     floorCc: engineFloorCapability(ctx.variants[vi]!.engine),
     fp8: (bits & FP8) !== 0,
-    bnb: (bits & BNB) !== 0,
     kvFp8: bases[bi]!.options.kvCacheDtype === 'fp8',
     noFp16Engine: ctx.noFp16Variant[vi] === 1,
     oneMachine: ctx.oneMachineVariant[vi] === 1,
@@ -144,6 +146,8 @@ function rowFactsOf(ctx: Ctx, r: number): RowFacts {
     noAppleStep:
       bases[bi]!.options.method !== 'inference' &&
       !optimizerRunsOnApple(bases[bi]!.options.optimizer),
+    noAppleWeights:
+      (appleWeightsOf(ctx.variants[vi]!.engine, bases[bi]!.options.weights) ?? 'runs') !== 'runs',
     minCc: Math.max(
       minComputeCapability(ctx.variants[vi]!.engine, bases[bi]!.options.weights),
       minKvCapability(ctx.variants[vi]!.engine, bases[bi]!.options.kvCacheDtype),
@@ -286,6 +290,10 @@ function hardwareGate(t: HwTable, f: RowFacts, h: number): number {
   if (f.flashCc !== null && !f.flashCc.includes(t.cc[h]!)) return REASON['no-model-flash'];
   // An engine with no Apple GPU path, on an Apple GPU (engines/apple.ts).
   if (f.noApple && t.apple[h] === 1) return REASON['no-engine'];
+  // Asked in estimate's order (engines/gpu-refusal.ts): the engine, its quantized weights, the optimizer.
+  // Quantized weights the engine's pinned quantization path fails on, or was not read for, on Apple GPUs
+  // (engines/apple.ts appleWeightsOf: its profile's appleWeights).
+  if (f.noAppleWeights && t.apple[h] === 1) return REASON['no-apple-weights'];
   // bitsandbytes' 8-bit and paged optimizer steps: no MPS kernel (engines/optimizers.ts notOnApple).
   if (f.noAppleStep && t.apple[h] === 1) return REASON['no-quant-kernels'];
   // An engine whose kernels are built for newer CUDA GPUs only (t.cc 0: Apple; NaN: AMD).
@@ -306,7 +314,6 @@ function hardwareGate(t: HwTable, f: RowFacts, h: number): number {
     return t.cc[h]! < f.minCc ? REASON[f.fp8 || f.kvFp8 ? 'no-fp8' : 'no-quant-kernels'] : -1;
   }
   if (f.fp8 && t.noFp8[h] === 1) return REASON['no-fp8'];
-  if (f.bnb && t.noBnb[h] === 1) return REASON['no-quant-kernels'];
   return -1;
 }
 

@@ -104,6 +104,11 @@ export const REASONS = [
    * flashCapabilities: gpt-oss on the Hugging Face engines, Hopper only).
    */
   'no-model-flash',
+  /**
+   * Quantized weights the engine's quantization path does not run on Apple GPUs (engines/apple.ts: its profile's
+   * appleWeights, where `estimate --gpu` quotes the source).
+   */
+  'no-apple-weights',
 ] as const;
 export type ReasonCode = (typeof REASONS)[number];
 

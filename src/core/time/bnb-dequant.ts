@@ -19,6 +19,8 @@
  * ratio is the lowest reading: any part of it lost outside the kernel would not speed up with the lookup table.
  */
 import type { QuantFormat, TimeOptions } from '../../schema/time.js';
+import type { GpuRates } from './hardware.js';
+import { INT8_FORWARD_GEMM_SLOWDOWN } from './train-work.js';
 
 // P100, A100, H100 (sm60, sm80, sm90): NF4 Llama 3.1 70B at batch 8 on an H100 SXM, 234.8 ms a token with bitsandbytes
 // 0.45.0.dev (bitsandbytes-foundation/bitsandbytes@1b7b9bb4 benchmarking/README.md): 2.98 passes in the estimate of
@@ -71,4 +73,36 @@ export function copyBytes(q: QuantFormat | null, t: TimeOptions, downShare: numb
   if (q !== 'bnb') return 2;
   if (t.bnbDecodeFp32 === true) return 4;
   return t.bnbDecodeFp32MoeDown === true ? 2 + 2 * downShare : 2;
+}
+
+// Bytes per int8 weight element of bitsandbytes' default int8_linear_matmul beyond the GEMM: `B.float()` reads the
+// int8 weight (1 B) and writes it in fp32 (4 B) on every call (_int8_linear_matmul_impl in
+// bitsandbytes-foundation/bitsandbytes@37d2a938 backends/default/ops.py, 0.50.1; unchanged in 0.50.2).
+const INT8_DEFAULT_CAST_BYTES = 5;
+
+/**
+ * Seconds LLM.int8's forward (and recompute) matmuls of frozen int8 weights take beyond a 16-bit GEMM of the same
+ * FLOPs (`int8ForwardFlops`, over `tokens` per micro-batch; `gemm`: the step's 16-bit rate, `shape` of the GEMMs'
+ * size). On CUDA bitsandbytes
+ * runs its int8 kernels: INT8_FORWARD_GEMM_SLOWDOWN. On an Apple GPU it registers none for MPS (backends/mps/ops.py
+ * holds the 4-bit ops only), so the "default" kernel runs: `torch.matmul(A.float(), B.float().t()).to(torch.int32)`,
+ * an fp32 GEMM (the fp32 rate at the same shape) after casting the weight to fp32 each call. The casts of the activations and of the
+ * int32 output (tokens x features each) are left out.
+ */
+export function int8ForwardExtraSeconds(
+  int8ForwardFlops: number,
+  tokens: number,
+  r: Pick<GpuRates, 'apple' | 'gemm32' | 'mem'>,
+  gemm: number,
+  shape: number,
+): number {
+  if (r.apple !== true) return (int8ForwardFlops * (INT8_FORWARD_GEMM_SLOWDOWN - 1)) / gemm;
+  if (int8ForwardFlops === 0) return 0;
+  // Weight elements multiplied per micro-batch: 2 FLOPs per element per token.
+  const elements = int8ForwardFlops / (2 * tokens);
+  return (
+    int8ForwardFlops / (r.gemm32 * shape) -
+    int8ForwardFlops / gemm +
+    (elements * INT8_DEFAULT_CAST_BYTES) / r.mem
+  );
 }

@@ -86,7 +86,10 @@ export interface GpuRates {
   cc: number;
   /** An AMD GPU (ROCm): the serving engines' ROCm kernels (no Marlin, no FP4 matrix cores before gfx950). */
   rocm: boolean;
-  /** An Apple GPU (Metal): the engine's Metal dispatch cost per decode kernel (FrameworkProfile.metalDecode). */
+  /**
+   * An Apple GPU (Metal / MPS): the engine's Metal dispatch cost per decode kernel (FrameworkProfile.metalDecode), and
+   * LLM.int8's matmul as bitsandbytes' pure-torch default (time/bnb-dequant.ts int8ForwardExtraSeconds).
+   */
   apple?: boolean;
   /** Dense 16-bit TFLOPS: the catalog spec, and what the card sustains at its power (power wall, limit). */
   spec16: number;

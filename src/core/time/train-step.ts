@@ -10,14 +10,13 @@ import {
   FP32_ATTN_SHARE,
   GRAPH_KERNEL_SECONDS,
   GRAPH_TRAIN_KERNEL_FACTOR,
-  INT8_FORWARD_GEMM_SLOWDOWN,
   LAST_BUCKET_BYTES,
   NCCL_SM_SHARE,
   STEP_OVERHEAD_SECONDS,
 } from './train-work.js';
 import type { TrainWork } from './train-work.js';
 import { FLOAT8_GEMM_SPEEDUP } from '../kernels/float8.js';
-import { bnbDequantSlowdown } from './bnb-dequant.js';
+import { bnbDequantSlowdown, int8ForwardExtraSeconds } from './bnb-dequant.js';
 import { groupedMmFallback } from './grouped-mm.js';
 import { GROUPED_MM_GROUP_SECONDS } from './grouped-mm-cost.js';
 import { pagedMigrationSeconds } from './paged-migration.js';
@@ -49,6 +48,8 @@ interface StepTimes {
   bwd: number;
   rec: number;
   deq: number;
+  /** LLM.int8's forward matmuls beyond a 16-bit GEMM (bnb-dequant.ts int8ForwardExtraSeconds). */
+  int8: number;
   compute: number;
   dpLink: number;
   gatherT: number;
@@ -79,6 +80,7 @@ const scratch: StepTimes = {
   bwd: DOUBLE_FIELD,
   rec: DOUBLE_FIELD,
   deq: DOUBLE_FIELD,
+  int8: DOUBLE_FIELD,
   compute: DOUBLE_FIELD,
   dpLink: DOUBLE_FIELD,
   gatherT: DOUBLE_FIELD,
@@ -206,12 +208,13 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   // The loss's forward-only traffic joins the forward after the recompute is taken from it (TrainWork).
   const lossFwd = w.lossHeadGradBytes / r.mem;
   // bitsandbytes' tree kernel (before 0.48) and its lookup kernel run 4-bit passes slower than the memory rate on
-  // some GPUs (bnb-dequant.ts).
+  // some GPUs, and its int8 matmul is slower than a 16-bit GEMM (bnb-dequant.ts).
+  const int8 = int8ForwardExtraSeconds(w.int8ForwardFlops, w.tokens, r, gemm, w.shape);
   const deq =
     (w.dequantBytes + w.bnb4DequantBytes * (bnbDequantSlowdown(r.cc, w.bnbTreeDequant) - 1)) /
       r.mem +
     w.dequantSeconds +
-    (w.int8ForwardFlops * (INT8_FORWARD_GEMM_SLOWDOWN - 1)) / gemm;
+    int8;
   s.gemm = gemm;
   s.attnRate = attnRate;
   s.hostPerOp = hostPerOp;
@@ -221,6 +224,7 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   s.bwd = bwd;
   s.rec = rec;
   s.deq = deq;
+  s.int8 = int8;
   s.compute = fwd + lossFwd + bwd + rec + deq;
   s.fallbackF = Math.max(0, fbF - expertF);
   s.fallbackB = Math.max(0, fbB - expertB);
@@ -373,10 +377,7 @@ function boundOfStep(w: TrainWork, s: StepTimes, total: number): Bound {
   const bwdCompute = w.bwdGemmFlops / s.gemm + w.bwdAttnFlops / s.attnRate;
   const computeT =
     m *
-    (fwdCompute +
-      bwdCompute +
-      (w.recomputeAttnOnly ? s.rec : w.recompute * fwdCompute) +
-      (w.int8ForwardFlops * (INT8_FORWARD_GEMM_SLOWDOWN - 1)) / s.gemm);
+    (fwdCompute + bwdCompute + (w.recomputeAttnOnly ? s.rec : w.recompute * fwdCompute) + s.int8);
   const loopOpsF = w.moeLoopOps * SYNCED_LOOP_OP_SECONDS;
   const loopF = loopOpsF + w.zeroHookLoopOps * SYNCED_LOOP_OP_SECONDS + w.zeroHookLoopSeconds;
   const hookF = w.zeroHookFwdOps * EAGER_OP_SECONDS + w.zeroHookFwdSeconds;

@@ -2,6 +2,7 @@
 import { ATTENTION } from '../../../schema/estimate.js';
 import type { EngineProfile } from '../profile.js';
 import { HF_GENERATE_ARCH_RULE } from '../hf/architectures.js';
+import { HF_APPLE_WEIGHTS } from '../hf/profile.js';
 
 export const HF_GENERATE_PROFILE: EngineProfile = {
   id: 'hf-generate',
@@ -19,6 +20,9 @@ export const HF_GENERATE_PROFILE: EngineProfile = {
   fullWeights: [],
   baseWeights: ['bf16', 'fp16', 'fp32', 'fp8', 'int8', 'nf4', 'fp4', 'int4'],
   shardedQuantized: [],
+  // bitsandbytes nf4, fp4 and int8 run on MPS at the pins (hf/profile.ts HF_APPLE_WEIGHTS); int4 (GPTQ / AWQ through
+  // gptqmodel, unpinned) is unread there.
+  appleWeights: HF_APPLE_WEIGHTS,
   optimizers: ['none'],
   offloadOptimizers: [],
   bnbOptimizersSharded: false,

@@ -1,6 +1,12 @@
 /** The hf-trainer engine: what it runs, the defaults it applies, its rules (the planner's profile). */
 import { ATTENTION } from '../../../schema/estimate.js';
-import { HF_LORA, HF_OPTIMIZERS, TRL_OBJECTIVES, HF_TORCH } from '../hf/profile.js';
+import {
+  HF_APPLE_WEIGHTS,
+  HF_LORA,
+  HF_OPTIMIZERS,
+  TRL_OBJECTIVES,
+  HF_TORCH,
+} from '../hf/profile.js';
 import { loraRecipeDefault, type EngineProfile } from '../profile.js';
 import { HF_TRAINER_RULES } from '../hf/rules.js';
 
@@ -23,6 +29,9 @@ export const HF_TRAINER_PROFILE: EngineProfile = {
   fullWeights: ['bf16', 'fp16', 'fp32'],
   baseWeights: ['bf16', 'fp16', 'fp32', 'int8', 'nf4', 'fp4'],
   shardedQuantized: [],
+  // bitsandbytes nf4, fp4 and int8 run on MPS at the pins (hf/profile.ts HF_APPLE_WEIGHTS); int4 (GPTQ / AWQ through
+  // gptqmodel, unpinned) is unread there.
+  appleWeights: HF_APPLE_WEIGHTS,
   optimizers: HF_OPTIMIZERS,
   offloadOptimizers: [],
   bnbOptimizersSharded: true,

@@ -1,6 +1,6 @@
 /** The litgpt engine: what it runs, the defaults it applies, its rules (the planner's profile). */
 import { loraRecipeDefault, type EngineProfile, type LoraRecipe } from '../profile.js';
-import { LITGPT_RULES, LITGPT_TORCH, quantized } from './rules.js';
+import { LIGHTNING, LITGPT, LITGPT_RULES, LITGPT_TORCH, quantized } from './rules.js';
 
 /**
  * LitGPT's LoRA: finetune/lora.py setup() lora_query and lora_value True, lora_key, lora_projection, lora_mlp and
@@ -31,6 +31,14 @@ export const LITGPT_PROFILE: EngineProfile = {
   // --quantize bnb.int8-training (precision 16-true only) / bnb.nf4 / bnb.fp4 (finetune/lora.py L53 at v0.5.13).
   baseWeights: ['bf16', 'fp16', 'fp32', 'int8', 'nf4', 'fp4'],
   shardedQuantized: [], // quantization is single-device only
+  // --quantize bnb.* runs through Lightning's BitsandbytesPrecision (finetune/lora.py L141-L149), which Fabric's
+  // connector accepts on CUDAAccelerator only; bitsandbytes 0.49.2 itself has MPS-capable default ops.
+  appleWeights: {
+    fails: {
+      weights: ['nf4', 'fp4', 'int8'],
+      why: `--quantize bnb.* runs through Lightning's BitsandbytesPrecision (${LITGPT}/litgpt/finetune/lora.py), and lightning 2.6.5's Fabric raises "Bitsandbytes is only supported on CUDA GPUs." for it on any other accelerator (_check_and_init_precision, ${LIGHTNING}/src/lightning/fabric/connector.py); its layers also re-quantize each loaded weight on "cuda" only (src/lightning/fabric/plugins/precision/bitsandbytes.py quantize: device = device or torch.device("cuda"))`,
+    },
+  },
   optimizers: ['adamw', 'adamw-8bit', 'paged-adamw', 'paged-adamw-8bit', 'sgd', 'sgd-momentum'],
   offloadOptimizers: [],
   bnbOptimizersSharded: false,

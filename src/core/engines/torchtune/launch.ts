@@ -184,7 +184,9 @@ export function emitTorchtune(x: LaunchInput): EngineOutput {
     loss: {
       _component_: o.chunkedLoss ? TUNE_COMPONENTS.chunkedLoss : TUNE_COMPONENTS.loss,
     },
-    device: 'cuda',
+    // On Apple GPUs the recipes take device mps: torchtune v0.6.1 utils/_device.py get_device builds torch.device(device)
+    // and checks it with torch.empty(0, device=device) (https://github.com/pytorch/torchtune/blob/v0.6.1/torchtune/utils/_device.py).
+    device: x.gpu.vendor === 'apple' ? 'mps' : 'cuda',
     dtype: floatCompute(o.compute),
     enable_activation_checkpointing: o.checkpointing !== 'none',
     enable_activation_offloading: o.checkpointing === 'offload',

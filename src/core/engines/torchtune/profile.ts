@@ -42,6 +42,14 @@ export const TORCHTUNE_PROFILE: EngineProfile = {
   fullWeights: ['bf16'],
   baseWeights: ['bf16', 'nf4'], // torchao NF4Tensor for QLoRA
   shardedQuantized: ['nf4'],
+  // QLoRA's NF4 weights are torchao tensors of plain torch ops: no MPS kernel needed.
+  appleWeights: {
+    runs: {
+      weights: ['nf4'],
+      source:
+        "torchtune v0.6.1 modules/low_precision/nf4_linear.py and peft/lora.py quantize with torchao to_nf4 and multiply with linear_nf4; torchao v0.10.0 NF4Tensor.from_tensor builds its tables on the input tensor's device and get_original_weight dequantizes with torch shifts, indexing and multiplies, no device check (https://github.com/pytorch/ao/blob/v0.10.0/torchao/dtypes/nf4tensor.py)",
+    },
+  },
   optimizers: [
     'adamw',
     'adamw-8bit',
