@@ -132,6 +132,12 @@ export function assertRunsOnGpu(engine: Engine, gpu: Gpu, o: EstimateOptions): v
       o.optimizer,
       `an optimizer that steps on the ${gpu.name}: ${r.why}`,
     );
+  if (r.kind === 'kernels')
+    throw badValue(
+      o.liger ? '--liger' : '--chunked-loss',
+      true,
+      `off on the ${gpu.name}: ${r.why}`,
+    );
   if (r.kind === 'weights')
     throw badValue('--weights', o.weights, `weights the engine runs on the ${gpu.name}: ${r.why}`);
   const runsOn =

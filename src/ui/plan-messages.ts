@@ -25,6 +25,8 @@ export const REASON_LABEL: Record<ReasonCode, string> = {
     "the engine runs this model's flash attention through a kernel built for other GPUs (gpt-oss: Hopper only); eager attention runs here",
   'no-apple-weights':
     "the engine's quantization path does not run these weights on Apple GPUs ('vramplan estimate --gpu' quotes its source)",
+  'no-apple-kernels':
+    "Liger's Triton kernels do not install next to an Apple GPU (no Triton wheel for macOS); the plan without them runs",
 };
 
 /** One sentence saying what single change would make the nearest candidate feasible. */

@@ -82,6 +82,11 @@ const CASES: Record<ReasonCode, (s: ScenarioInput) => ScenarioInput> = {
     // With --quantize LitGPT steps bitsandbytes' PagedAdamW whatever the config names (rule litgpt-quantize-paged-adamw).
     search: { ...s.search, engines: ['litgpt'], optimizers: ['paged-adamw'] },
   }),
+  // Liger's Triton kernels on an Apple GPU: no Triton wheel for macOS.
+  'no-apple-kernels': (s) => ({
+    ...hw(s, { owned: [{ gpu: 'apple-m4-max-128gb', count: 1 }] }),
+    search: { ...s.search, engines: ['hf-trainer'] },
+  }),
   'circuit-over': (s) => ({
     ...hw(s, { owned: [{ gpu: 'rtx-4090', count: 8 }], counts: { min: 8, max: 8 } }),
     job: { ...s.job, globalBatch: 8 } as never,

@@ -100,6 +100,8 @@ describe('quantized weights on an M4 Max', () => {
         method: 'qlora',
         optimizer: 'paged-adamw',
         weights: 'nf4',
+        liger: false,
+        chunkedLoss: false,
       }),
     ).toBe(why);
     // On NVIDIA GPUs it runs.

@@ -70,3 +70,26 @@ export function appleWeightsRefusal(
   const runs = a.runs?.weights.join(', ') ?? '';
   return `${engine} does not run ${weights} weights on Apple GPUs: ${a.fails!.why}; quantized weights it runs there: ${runs || 'none'}`;
 }
+
+// liger-kernel 0.8.5 requires triton>=2.3.1 on every platform (its wheel's Requires-Dist,
+// https://pypi.org/project/liger-kernel/0.8.5/), and PyPI publishes Triton wheels for Linux only (no macOS file at
+// https://pypi.org/project/triton/3.9.0/#files; Triton's README lists Linux as its supported platform).
+const LIGER_NOT_ON_APPLE =
+  "Liger's kernels are Triton kernels: liger-kernel 0.8.5 requires triton>=2.3.1 (its wheel's Requires-Dist, https://pypi.org/project/liger-kernel/0.8.5/) and PyPI has no Triton wheel for macOS (https://pypi.org/project/triton/3.9.0/#files), so it does not install next to an Apple GPU";
+
+/**
+ * Whether a run of `engine` loads Liger's kernels: `--liger`, or a chunked loss on an engine that loads Liger
+ * (its profile's liger: the Hugging Face engines write use_liger_kernel for either, hf/trainer.ts and hf/axolotl.ts).
+ */
+export const loadsLiger = (engine: Engine, o: { liger: boolean; chunkedLoss: boolean }): boolean =>
+  ENGINE_PROFILES[engine]?.liger === true && (o.liger || o.chunkedLoss);
+
+/** Why a run of `engine` with `o` cannot load its kernels on `gpu` (an Apple GPU): Liger's, or null. */
+export function appleKernelsRefusal(
+  engine: Engine,
+  gpu: Pick<Gpu, 'vendor'>,
+  o: { method: string; liger: boolean; chunkedLoss: boolean },
+): string | null {
+  if (gpu.vendor !== 'apple' || o.method === 'inference' || !loadsLiger(engine, o)) return null;
+  return `${engine} with ${o.liger ? 'Liger kernels' : "a chunked loss (Liger's fused linear cross-entropy)"} does not run on Apple GPUs: ${LIGER_NOT_ON_APPLE}; without them it does`;
+}

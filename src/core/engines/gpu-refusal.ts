@@ -8,15 +8,20 @@
 import type { Engine } from '../../schema/engine.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { Gpu } from '../../schema/gpu.js';
-import { appleOptimizerRefusal, appleRefusal, appleWeightsRefusal } from './apple.js';
+import {
+  appleKernelsRefusal,
+  appleOptimizerRefusal,
+  appleRefusal,
+  appleWeightsRefusal,
+} from './apple.js';
 import { torchTargetRefusal } from './torch-targets.js';
 
 /**
  * What is refused (`torch`: the engine's pinned torch, `engine`: the engine, `weights`: the run's quantized weights
- * on the engine, `optimizer`: the run's optimizer) and why.
+ * on the engine, `kernels`: kernels the run loads (Liger's), `optimizer`: the run's optimizer) and why.
  */
 export interface GpuRefusal {
-  kind: 'torch' | 'engine' | 'weights' | 'optimizer';
+  kind: 'torch' | 'engine' | 'weights' | 'kernels' | 'optimizer';
   why: string;
 }
 
@@ -24,7 +29,7 @@ export interface GpuRefusal {
 export function gpuRefusal(
   engine: Engine,
   gpu: Pick<Gpu, 'vendor' | 'computeCapability'>,
-  o: Pick<EstimateOptions, 'method' | 'optimizer' | 'weights'>,
+  o: Pick<EstimateOptions, 'method' | 'optimizer' | 'weights' | 'liger' | 'chunkedLoss'>,
 ): GpuRefusal | null {
   const torch = torchTargetRefusal(engine, gpu.computeCapability);
   if (torch) return { kind: 'torch', why: torch };
@@ -33,6 +38,9 @@ export function gpuRefusal(
   // The engine's quantization path on the run's weights (its profile's appleWeights).
   const weights = appleWeightsRefusal(engine, gpu, o.weights);
   if (weights) return { kind: 'weights', why: weights };
+  // Liger's Triton kernels do not install on macOS (engines/apple.ts appleKernelsRefusal).
+  const kernels = appleKernelsRefusal(engine, gpu, o);
+  if (kernels) return { kind: 'kernels', why: kernels };
   // bitsandbytes' 8-bit and paged optimizer steps have no MPS path (engines/optimizers.ts notOnApple).
   const step = o.method === 'inference' ? null : appleOptimizerRefusal(o.optimizer, gpu);
   return step ? { kind: 'optimizer', why: step } : null;

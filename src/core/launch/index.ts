@@ -155,7 +155,7 @@ export function launchBlocker(x: LaunchPlan, engine: Engine = engineOf(x.options
 export function gpuBlocker(
   engine: Engine,
   gpu: LaunchInput['gpu'] | undefined,
-  o: Pick<LaunchInput['options'], 'method' | 'optimizer' | 'weights'>,
+  o: Pick<LaunchInput['options'], 'method' | 'optimizer' | 'weights' | 'liger' | 'chunkedLoss'>,
 ): string | null {
   return gpu ? (gpuRefusal(engine, gpu, o)?.why ?? null) : null;
 }

@@ -427,7 +427,7 @@ export function searchedEngines(s: Scenario): Engine[] {
  * The engine variants a scenario searches (searchedEngines; torchtune also with optimizer-in-backward); Liger
  * on and off for fine-tunes on the engines that load it, when it patches the model type (kernels/liger.ts).
  */
-export function variantsOf(s: Scenario, arch?: Arch): Variant[] {
+export function variantsOf(s: Scenario, arch?: Arch, appleGpus = false): Variant[] {
   // Past the config's positions only the engines that scale RoPE themselves run (context.ts).
   const seq = s.job.kind === 'fine-tune' ? s.job.seq : s.job.context;
   const past = arch !== undefined && seq > maxContext(arch);
@@ -438,7 +438,8 @@ export function variantsOf(s: Scenario, arch?: Arch): Variant[] {
   const out: Variant[] = [];
   for (const engine of engines) {
     const twin = liger && ENGINE_PROFILES[engine].liger === true;
-    out.push({ engine, optimizerInBackward: false, liger: false, ligerTwin: twin });
+    // On Apple GPUs the Liger twin cannot run (engines/apple.ts appleKernelsRefusal): the row without it stays.
+    out.push({ engine, optimizerInBackward: false, liger: false, ligerTwin: twin && !appleGpus });
     if (ENGINE_PROFILES[engine].optimizerInBackward)
       out.push({ engine, optimizerInBackward: true, liger: false, ligerTwin: false });
     if (twin) out.push({ engine, optimizerInBackward: false, liger: true, ligerTwin: false });

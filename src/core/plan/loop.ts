@@ -33,7 +33,7 @@ import {
   runsOnRocm,
 } from '../engines/kernels.js';
 import { torchRunsOn } from '../engines/torch-targets.js';
-import { appleWeightsOf, optimizerRunsOnApple, runsOnApple } from '../engines/apple.js';
+import { appleWeightsOf, loadsLiger, optimizerRunsOnApple, runsOnApple } from '../engines/apple.js';
 import { promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
 import { OFFLOADS, hostRamLimit } from './configs.js';
 import {
@@ -92,6 +92,8 @@ interface RowFacts {
    * says (engines/apple.ts: fails there, or unread).
    */
   noAppleWeights: boolean;
+  /** The row loads Liger's kernels (its variant's liger, or a chunked loss through Liger): engines/apple.ts loadsLiger. */
+  noAppleKernels: boolean;
   /** The engine's guides launch on one machine only and the scenario does not search undocumented paths. */
   oneMachine: boolean;
   /** Least compute capability the engine's kernels for the weights need (engines/kernels.ts; 0: none). */
@@ -148,6 +150,12 @@ function rowFactsOf(ctx: Ctx, r: number): RowFacts {
       !optimizerRunsOnApple(bases[bi]!.options.optimizer),
     noAppleWeights:
       (appleWeightsOf(ctx.variants[vi]!.engine, bases[bi]!.options.weights) ?? 'runs') !== 'runs',
+    noAppleKernels:
+      bases[bi]!.options.method !== 'inference' &&
+      loadsLiger(ctx.variants[vi]!.engine, {
+        liger: ctx.variants[vi]!.liger,
+        chunkedLoss: bases[bi]!.options.chunkedLoss,
+      }),
     minCc: Math.max(
       minComputeCapability(ctx.variants[vi]!.engine, bases[bi]!.options.weights),
       minKvCapability(ctx.variants[vi]!.engine, bases[bi]!.options.kvCacheDtype),
@@ -294,6 +302,8 @@ function hardwareGate(t: HwTable, f: RowFacts, h: number): number {
   // Quantized weights the engine's pinned quantization path fails on, or was not read for, on Apple GPUs
   // (engines/apple.ts appleWeightsOf: its profile's appleWeights).
   if (f.noAppleWeights && t.apple[h] === 1) return REASON['no-apple-weights'];
+  // Liger's Triton kernels do not install on macOS (engines/apple.ts appleKernelsRefusal).
+  if (f.noAppleKernels && t.apple[h] === 1) return REASON['no-apple-kernels'];
   // bitsandbytes' 8-bit and paged optimizer steps: no MPS kernel (engines/optimizers.ts notOnApple).
   if (f.noAppleStep && t.apple[h] === 1) return REASON['no-quant-kernels'];
   // An engine whose kernels are built for newer CUDA GPUs only (t.cc 0: Apple; NaN: AMD).

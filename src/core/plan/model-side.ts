@@ -95,10 +95,12 @@ export function modelSideOf(
   pause: (() => void) | undefined,
   memo: ModelSides | undefined,
   fp8Cores = false,
+  appleGpus = false,
 ): ModelSide {
   // The configurations read FP8 cores only through the FP8 training formats searched (configs.ts
   // float8Searched): hardware that differs in FP8 cores alone (a serving fleet's sources) shares a model side.
-  const cores = `${fp4Cores}|${float8Searched(s, fp8Cores, fp4Cores).join(',')}`;
+  // Apple GPUs among the hardware keep the rows without Liger that its twin would drop (configs.ts variantsOf).
+  const cores = `${fp4Cores}|${float8Searched(s, fp8Cores, fp4Cores).join(',')}${appleGpus ? '|apple' : ''}`;
   const shared =
     memo && memo.arch === arch && (memo.scenario === s || memo.view === modelView(s))
       ? memo
@@ -109,7 +111,7 @@ export function modelSideOf(
   const all = gpuCounts(s.hardware.counts.min, s.hardware.counts.max, s.hardware.gpusPerNode);
   const maxGpus = s.limits.maxGpus ?? Infinity;
   const counts = all.filter((c) => c <= maxGpus);
-  const variants = variantsOf(s, arch);
+  const variants = variantsOf(s, arch, appleGpus);
   const side = {
     bases,
     all,

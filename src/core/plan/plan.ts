@@ -40,7 +40,8 @@ function search(input: PlanInput) {
   const top = input.top ?? 10;
   const fp4Cores = input.hardware.some((h) => hasFp4Cores(h.gpu.computeCapability));
   const fp8Cores = input.hardware.some((h) => h.gpu.supportsFp8 === true);
-  const side = modelSideOf(s, arch, fp4Cores, input.pause, input.modelSides, fp8Cores);
+  const appleGpus = input.hardware.some((h) => h.gpu.vendor === 'apple');
+  const side = modelSideOf(s, arch, fp4Cores, input.pause, input.modelSides, fp8Cores, appleGpus);
   const { bases, built, variants, memo } = side;
   const ctx = makeContext(input, bases, built.rows, built.mem, variants, memo);
   let fastest = Infinity;

@@ -109,6 +109,8 @@ export const REASONS = [
    * appleWeights, where `estimate --gpu` quotes the source).
    */
   'no-apple-weights',
+  /** Kernels the row loads that do not install next to an Apple GPU (Liger's Triton kernels: engines/apple.ts). */
+  'no-apple-kernels',
 ] as const;
 export type ReasonCode = (typeof REASONS)[number];
 
