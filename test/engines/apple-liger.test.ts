@@ -46,7 +46,9 @@ describe("Liger's kernels on an Apple GPU", () => {
 
   it('estimate --gpu refuses --liger and an hf chunked loss there, and launch blocks with the same reason', () => {
     const base = { method: 'lora', framework: 'hf', gpu: M4 };
-    expect(() => estimate({ ...base, liger: true })).toThrow(/--liger: got true; expected off on the M4 Max/);
+    expect(() => estimate({ ...base, liger: true })).toThrow(
+      /--liger: got true; expected off on the M4 Max/,
+    );
     expect(() => estimate({ ...base, 'chunked-loss': true })).toThrow(/--chunked-loss: got true/);
     expect(() => estimate(base)).not.toThrow();
     const o = {
