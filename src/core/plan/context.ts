@@ -15,7 +15,7 @@ import {
   type TimeOptions,
 } from '../time/index.js';
 import { type CostBasis } from '../time/cost.js';
-import type { CountFreeWork } from '../time/train-work.js';
+import { newSearchMemo, type SearchMemo } from './search-memo.js';
 import { psuEfficiency } from '../hardware/power.js';
 import { MiB } from '../units.js';
 import { ccOf, gfxOf } from '../engines/kernels.js';
@@ -106,20 +106,6 @@ export function idleReason(s: Scenario, arch: Arch, engine: Engine): string {
     'no configuration it runs fits the hardware, the limits and the scenario'
   );
 }
-
-/**
- * What the search loop makes from a model side alone (loop.ts), kept with the model side (model-side.ts) so that
- * every search on it (a second pass under limits.maxSlowdown, a fleet's per-source searches, a re-plan on a kept
- * model side) makes it once. Caches of pure functions of the model side's rows and the key they are filed under.
- */
-export interface SearchMemo {
-  /** Training rows' CountFreeWork by countFreeKey, per search time options less grad-accum (loop.ts freesOf). */
-  frees: Map<string, Map<number, CountFreeWork>>;
-  /** Training rows' trainable parameters by configuration and engine variant (loop.ts trainableOf). */
-  trainables: Map<number, number>;
-}
-
-export const newSearchMemo = (): SearchMemo => ({ frees: new Map(), trainables: new Map() });
 
 export interface Ctx {
   input: PlanInput;

@@ -14,7 +14,7 @@ import {
   type Variant,
 } from './configs.js';
 import { buildRows } from './rows.js';
-import { newSearchMemo, type SearchMemo } from './context.js';
+import { newSearchMemo, type SearchMemo } from './search-memo.js';
 
 export interface ModelSide {
   bases: BaseConfig[];
@@ -23,7 +23,7 @@ export interface ModelSide {
   counts: number[];
   variants: Variant[];
   built: ReturnType<typeof buildRows>;
-  /** What the search loop makes from this model side alone, for every search on it (context.ts SearchMemo). */
+  /** What the search loop makes from this model side alone, for every search on it (search-memo.ts SearchMemo). */
   memo: SearchMemo;
 }
 
