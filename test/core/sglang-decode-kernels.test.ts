@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import {
   SGLANG_GFX942_DEEPSEEK_KERNELS as A,
+  SGLANG_QWEN3_NEXT_KERNELS as N,
   SGLANG_SM100_DEEPSEEK_KERNELS as K,
   SGLANG_SM100_QWEN3_MOE_KERNELS as Q,
 } from '../../src/core/engines/sglang/decode-kernels.js';
@@ -124,5 +125,33 @@ describe("SGLang's gpt-oss and NVFP4 Llama decode kernels on SM100", () => {
     expect(decodeFeatureKernels(l, optionsOf('nvfp4'), 10.0)).toBe(4 * l.layers);
     expect(decodeFeatureKernels(l, optionsOf(), 10.0)).toBe(0);
     expect(decodeFeatureKernels(l, optionsOf('nvfp4'), 12.0)).toBe(0);
+  });
+});
+
+// SGLang 0.5.2's Qwen3-Next decode: each Gated DeltaNet layer's gated RMSNorm beyond the attention chain, each gated
+// attention layer's gate (copy, sigmoid, multiply), and each MoE layer's add after the dual-stream shared expert and
+// moe_align_block_size's fill of its padded buffer at 512 experts (engines/sglang/decode-kernels.ts).
+describe("SGLang's Qwen3-Next decode kernels on CUDA", () => {
+  const m = modelFacts(resolveModel('qwen3-next-80b-a3b'));
+
+  it('counts 36 recurrent layers, 12 gated attention layers and 48 MoE layers, on any CUDA card, not on ROCm', () => {
+    expect([m.layers - m.attnLayers, m.attnLayers, m.moeLayers, m.sharedExpertLayers]).toEqual([
+      36, 12, 48, 48,
+    ]);
+    expect([N.recurrentLayer, N.gatedAttentionLayer, N.sharedExpert, N.moeLayer]).toEqual([
+      1, 3, 1, 1,
+    ]);
+    const count = 36 * 1 + 12 * 3 + 48 * (1 + 1);
+    for (const cc of [8.0, 9.0, 10.0]) expect(decodeFeatureKernels(m, optionsOf(), cc)).toBe(count);
+    expect(decodeFeatureKernels(m, optionsOf(), 0, undefined, 'gfx942')).toBe(0);
+  });
+
+  it('adds them to the graph gaps, and leaves Qwen3-MoE on Hopper uncounted', () => {
+    const k = graphKernelSecondsOf(FRAMEWORKS.sglang, undefined);
+    const base = { ...m, modelType: 'qwen3_moe' };
+    const gaps = (f: typeof m) =>
+      decodeHost(f, optionsOf(), defaultTimeOptions(8), null, undefined, 0, 9.0).gaps;
+    expect(decodeFeatureKernels(base, optionsOf(), 9.0)).toBe(0);
+    expect(gaps(m) - gaps(base)).toBeCloseTo(decodeFeatureKernels(m, optionsOf(), 9.0) * k, 9);
   });
 });

@@ -936,24 +936,29 @@ const FIELD_BARS = {
   'cpp4167 kind:decode engine:llama.cpp': { count: 7, median: 0.054, p90: 0.088 },
   // Qwen3-Next-80B-A3B bf16 under SGLang of mid-September 2025, the runs without the tuned fused-MoE config, closed loops of 1000
   // in and 2000 out, scored before any model change (too fast, more so as TP grows): H200 8 in flight +28.0%, +35.9%, +47.4% at
-  // TP 2, 4, 8; H20 32 in flight +40.2%, +57.1% at TP 4, 8.
-  'sglang10404 kind:serving engine:sglang': { count: 3, median: 0.359, p90: 0.474 },
-  'sglang10467 kind:serving engine:sglang': { count: 2, median: 0.487, p90: 0.572 },
+  // TP 2, 4, 8; H20 32 in flight +40.2%, +57.1% at TP 4, 8. With SGLang 0.5.2's Qwen3-Next decode kernels counted
+  // (engines/sglang/decode-kernels.ts): +19.0%, +24.0%, +32.5%; +32.4%, +45.6%.
+  'sglang10404 kind:serving engine:sglang': { count: 3, median: 0.24, p90: 0.326 },
+  'sglang10467 kind:serving engine:sglang': { count: 2, median: 0.39, p90: 0.456 },
   // GLM-4.6 bf16 over TP 8 on 8x MI300X under vLLM v0.11.0 (default fused_moe tiles), 1024 in and 128 out at 64 in flight: +40.9%.
   'vllm27323 kind:serving engine:vllm': { count: 1, median: 0.409, p90: 0.409 },
   // DeepSeek-V3-0324 FP8 over TP 8 on 8x H20 under SGLang of June 2025 (default fused_moe tiles), 8 in flight: +58.4%.
   'sglang7631 kind:serving engine:sglang': { count: 1, median: 0.585, p90: 0.585 },
-  // Qwen3-30B-A3B-FP8 over TP 2 with EP on two H100 PCIe (vLLM of September 2025), mean TPOT at 64 in flight of 7500/7500: -7.7%.
-  'vllm25398 kind:serving engine:vllm': { count: 1, median: 0.078, p90: 0.078 },
-  // MiniMax-M2.5 FP8 on H100 with vLLM of March 2026, mean TPOT at 4 in flight: TP 8 / EP 8 +40.7%, TP 4 / EP 4 +66.2%.
-  'inferencex832 kind:serving engine:vllm': { count: 2, median: 0.535, p90: 0.663 },
+  // Qwen3-30B-A3B-FP8 over TP 2 with EP on two H100 PCIe (vLLM of September 2025), mean TPOT at 64 in flight of 7500/7500: -7.7%;
+  // -7.9% with the busiest expert-parallel rank's reads (time/expert-balance.ts).
+  'vllm25398 kind:serving engine:vllm': { count: 1, median: 0.08, p90: 0.08 },
+  // MiniMax-M2.5 FP8 on H100 with vLLM of March 2026, mean TPOT at 4 in flight: TP 8 / EP 8 +40.7%, TP 4 / EP 4 +66.2%; with
+  // the busiest expert-parallel rank's reads +21.7%, +48.1%.
+  'inferencex832 kind:serving engine:vllm': { count: 2, median: 0.349, p90: 0.481 },
   // A bf16 Mistral 24B on one B200 with vLLM 0.25.1, TPOT P50 at 64 in flight of 300 in and 64 out: -47.3% (too slow).
   'modelopt2015 kind:serving engine:vllm': { count: 1, median: 0.474, p90: 0.474 },
-  // Qwen3-30B-A3B-FP8 over TP 4 with EP on H200 under SGLang of October 2025 (default tiles), one request of 4096 in, 1024 out: +14.5%.
-  'sglang12343 kind:serving engine:sglang': { count: 1, median: 0.146, p90: 0.146 },
+  // Qwen3-30B-A3B-FP8 over TP 4 with EP on H200 under SGLang of October 2025 (default tiles), one request of 4096 in, 1024 out: +14.5%;
+  // +11.9% with the busiest expert-parallel rank's reads.
+  'sglang12343 kind:serving engine:sglang': { count: 1, median: 0.12, p90: 0.12 },
   // MiniMax-M2.7 FP8 on MI300X under SGLang 0.5.13.post1 (Triton attention, FP8 KV), mean TPOT at 1000/1000: TP 2 / EP 2 +85.3%,
-  // +42.6% at 1 and 16 in flight; TP 4 / EP 4 +68.7%, +108.0% at 64 and 256.
-  'sglang31044 kind:serving engine:sglang': { count: 4, median: 0.771, p90: 1.081 },
+  // +42.6% at 1 and 16 in flight; TP 4 / EP 4 +68.7%, +108.0% at 64 and 256. With the busiest expert-parallel rank's reads
+  // +78.5%, +37.3%, +64.1%, +108.0%.
+  'sglang31044 kind:serving engine:sglang': { count: 4, median: 0.713, p90: 1.081 },
   // Qwen3-Next-80B-A3B Q4_K_M on one A100 with llama.cpp of February 2026 (its Gated DeltaNet layers as generic ggml ops), tg128:
   // +211.6% (docs/time-model.md, the same section).
   'cpp19365 kind:decode engine:llama.cpp': { count: 1, median: 2.116, p90: 2.116 },

@@ -41,20 +41,20 @@ import type { RunPlan } from '../../schema/measured.js';
  *   RTX 5090 (-19.1%); just below it LitGPT's StableLM-Alpha 3B nf4 decode (+17.9%). llama.cpp's Apple Silicon table
  *   (discussion ggml-org/llama.cpp#4167) reads -8.8..+5.4% with Metal's dispatch a kernel (engines/llama-cpp/memory.ts
  *   metalDecode).
- * - serving: 329 rows, p90 0.535 (vllm-project/vllm#17788's ShareGPT burst of 1000 on an H100 NVL, +53.5%; sariekr/gpu_conc's
- *   gpt-oss-20b at one request on an H200, +51.8%, just below it). Just above it: staru09/llm_infra_bench's --enforce-eager
- *   Llama-3.1-8B at 20 in flight on an A100 (+53.7%) and ree2raz/inference-bench's SGLang 0.4.6 on an L4 at 64 in flight
- *   (-52.6%, its warm-up's prefix cache counted). The largest above it are lukaLLM's FP8 MoE ShareGPT bursts of 1000 on
- *   one L40S (+339%, +266%), sariekr/gpu_conc's
- *   gpt-oss-20b on B200, MI300X and H200 (+52..+161%), the SGLang cookbook's DeepSeek-V3 EP 8 DP-attention run on 8
- *   MI300X (+142%), databasemart.com's RTX 4090 bursts of 300 of 1.5B-7B models (+83..+132%), ovg-project/kvcached's
- *   burst of 500 Qwen3-0.6B requests on an H100 (+124%), xinyuwei-david/david-share's gpt-oss-20b closed loop of 256 on
- *   an H100 NVL (+119%) and Qwen3-235B-A22B at one request on 8 MI300X (+51%), the 2K-32K and 128-token bursts on one
- *   H100 (SGLang's Qwen3-14B FP8 +82..+116%, gpt-oss-20b +76%, vLLM's Qwen3-14B bf16 +57..+70%, DeepSeek-R1 on 8 H200
- *   +58%), GLM-4.6 on 8 B200 under SGLang at one request (+65%), llm-d's Llama 3.3 70B FP8 on 8 MI355X (+55%),
- *   the MoE rows run on the engines' default fused_moe tiles or on ROCm (SGLang's MiniMax-M2.7 FP8 on MI300X +43..+108%,
- *   Qwen3-Next-80B-A3B on H200 and H20 +47%, +57%, DeepSeek-V3-0324 FP8 on 8 H20 +58%, vLLM's MiniMax-M2.5 FP8 on 4 H100
- *   +66%) and a bf16 Mistral 24B on one B200 at 64 in flight of 300-token prompts (-47%).
+ * - serving: 329 rows, p90 0.518 (sariekr/gpu_conc's gpt-oss-20b at one request on an H200, +51.8%;
+ *   xinyuwei-david/david-share's Qwen3-235B-A22B at one request on 8 MI300X, +51.3%, just below it). Just above it:
+ *   ree2raz/inference-bench's SGLang 0.4.6 on an L4 at 64 in flight (-52.6%, its warm-up's prefix cache counted),
+ *   vllm-project/vllm#17788's ShareGPT burst of 1000 on an H100 NVL (+53.5%) and staru09/llm_infra_bench's
+ *   --enforce-eager Llama-3.1-8B at 20 in flight on an A100 (+53.7%). The largest above it are lukaLLM's FP8 MoE ShareGPT
+ *   bursts of 1000 on one L40S (+339%, +266%), sariekr/gpu_conc's gpt-oss-20b on B200, MI300X and H200 (+52..+161%), the
+ *   SGLang cookbook's DeepSeek-V3 EP 8 DP-attention run on 8 MI300X (+142%), databasemart.com's RTX 4090 bursts of 300
+ *   of 1.5B-7B models (+83..+132%), ovg-project/kvcached's burst of 500 Qwen3-0.6B requests on an H100 (+124%),
+ *   xinyuwei-david/david-share's gpt-oss-20b closed loop of 256 on an H100 NVL (+119%), the 2K-32K and 128-token bursts
+ *   on one H100 (SGLang's Qwen3-14B FP8 +82..+116%, gpt-oss-20b +76%, vLLM's Qwen3-14B bf16 +57..+70%, DeepSeek-R1 on
+ *   8 H200 +58%), GLM-4.6 on 8 B200 under SGLang at one request (+65%), llm-d's Llama 3.3 70B FP8 on 8 MI355X (+55%),
+ *   the MoE rows run on the engines' default fused_moe tiles or on ROCm (SGLang's MiniMax-M2.7 FP8 on MI300X
+ *   +64..+108% at one request and 64-256 in flight, DeepSeek-V3-0324 FP8 on 8 H20 +58%, vLLM's MiniMax-M2.5 FP8 on 4
+ *   H100 +48%) and a bf16 Mistral 24B on one B200 at 64 in flight of 300-token prompts (-47%).
  * - rl: 28 rows, p90 0.489 (a DPO step of TinyLlama LoRA under FSDP on two Kaggle T4s, +48.9%: the
  *   amirhoseinnaderali-pixel DPO strategy sweep). The two above it: the same sweep's ZeRO-3 step with parameters offloaded
  *   (+265%) and jsboige/CoursIA's GRPO probe of QLoRA Qwen3-14B on an RTX 4090 at 16 generations, 160-token cap (+104.1%);
@@ -62,7 +62,7 @@ import type { RunPlan } from '../../schema/measured.js';
  *   ZeRO-2 steps timed at their 512-token bound (-30.9%, -30.7%) and the probe at a 96-token cap (+30.9%).
  * Time to first token has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.31, decode: 0.19, serving: 0.54, rl: 0.49 } as const;
+export const TIME_UNCERTAINTY = { training: 0.31, decode: 0.19, serving: 0.52, rl: 0.49 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of

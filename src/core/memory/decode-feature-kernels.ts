@@ -6,7 +6,10 @@
  * count describes: the kernels an MoE layer launches beyond that count (negative: fewer), and the Triton kernel's
  * K-loop chain (time/moe-call.ts fusedMoeChainSeconds) not paid. `trtllmMoeMxfp4`: the same for MXFP4 experts run
  * through its FP4 block-scale MoE. `nvfp4Layer`: per decoder layer of NVFP4 weights, the kernels that quantize its dense
- * linears' activations to FP4 before their GEMMs.
+ * linears' activations to FP4 before their GEMMs. `recurrentLayer`: per recurrent (linear-attention) layer of a hybrid
+ * model, the kernels its mixer launches beyond the attention chain a plain layer is counted with. `gatedAttentionLayer`:
+ * per attention layer of a model whose attention output is gated, the gate's kernels. `moeLayer`: per MoE layer, kernels
+ * the engine's MoE call launches for this model beyond the counted routing chain.
  */
 export interface DecodeFeatureKernels {
   mlaLayer: number;
@@ -19,6 +22,9 @@ export interface DecodeFeatureKernels {
   trtllmMoe16?: number;
   trtllmMoeMxfp4?: number;
   nvfp4Layer?: number;
+  recurrentLayer?: number;
+  gatedAttentionLayer?: number;
+  moeLayer?: number;
 }
 
 /** An engine's table by the config's model_type, the GPU's compute capability and, on AMD (cc 0), its gfx target. */

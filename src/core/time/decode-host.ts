@@ -229,7 +229,8 @@ export const qkNormKernelCount = (
  * activations beyond the counted chain (FrameworkProfile.decodeFeatureKernels). The block-FP8 kernels where the
  * step runs block-scaled FP8 weights through the engine's blockwise path (time/block-fp8.ts runsBlockFp8Path, any
  * generation from cc 8.9): one set per linear of blockFp8Gemms (without the shared expert's where it runs on a
- * stream beside the routed experts), with the row pad on cc 9.0, and per MoE layer. Where the engine runs the experts
+ * stream beside the routed experts), with the row pad on cc 9.0, and per MoE layer. A hybrid model's recurrent layers,
+ * gated attention layers and MoE calls, where the engine's count for its type gives them. Where the engine runs the experts
  * through TensorRT-LLM's MoE (16-bit unless the build ran Triton's, TimeOptions.tritonMoe16; MXFP4), its kernels'
  * difference from the Triton chain per MoE layer; at NVFP4, each layer's activation quantizations.
  */
@@ -254,8 +255,14 @@ export function decodeFeatureKernels(
   const moe16 = runsTrtllmMoe16(k, o, t) ? m.moeLayers * (k.trtllmMoe16 ?? 0) : 0;
   const mxfp4 = o.weights === 'mxfp4' ? m.moeLayers * (k.trtllmMoeMxfp4 ?? 0) : 0;
   const nvfp4 = o.weights === 'nvfp4' ? m.layers * (k.nvfp4Layer ?? 0) : 0;
+  // A hybrid model's recurrent mixers and gated attention layers, and its MoE calls' own kernels.
+  const hybrid =
+    (m.layers - m.attnLayers) * (k.recurrentLayer ?? 0) +
+    m.attnLayers * (k.gatedAttentionLayer ?? 0) +
+    m.moeLayers * (k.moeLayer ?? 0);
   return (
     m.mlaLayers * k.mlaLayer +
+    hybrid +
     m.sharedExpertLayers * k.sharedExpert +
     router +
     moe16 +

@@ -24,6 +24,7 @@ import type { GpuRates } from './hardware.js';
 import { DECODE_PHASES, linearReadBytes, weightBytes } from './model-facts.js';
 import type { Bound, DecodePhase, ModelFacts } from './model-facts.js';
 import { argmaxBound } from './train-step.js';
+import { busiestRankFactor } from './expert-balance.js';
 import { decodeHost, trtllmMoe16 } from './decode-host.js';
 import { eagerPrefillHostSeconds, overlappedHostSeconds, routedBatch } from './graph-step.js';
 
@@ -309,21 +310,23 @@ interface Traffic {
 }
 
 /**
- * Linear weight elements a step of B sequences reads: an MoE layer reads the distinct experts its tokens route
- * to, E(1-(1-k/E)^B) on average, or every expert where the step runs them all (TimeOptions.generateAllExperts), or
- * `slotRead` expert elements where the engine's per-slot mat-vecs read an expert per token and slot (moe-tile.ts).
+ * Linear weight elements a step of B sequences reads: an MoE layer reads the distinct experts its tokens route to,
+ * E(1-(1-k/E)^B) on average (`o`'s busiest expert-parallel rank's: expert-balance.ts), every expert where the step
+ * runs them all (generateAllExperts), or `slotRead` where per-slot mat-vecs read one a token and slot (moe-tile.ts).
  */
 function linearReadOf(
   m: ModelFacts,
   t: TimeOptions,
   B: number,
   slotRead: number | null = null,
+  o?: EstimateOptions,
 ): { linearRead: number; expertRead: number } {
   if (m.experts <= 1) return { linearRead: m.linearTotal, expertRead: 0 };
   const dense = m.linearTotal - m.expertWeightsPerLayer * m.experts * m.moeLayers;
+  const ep = o && slotRead === null ? busiestRankFactor(m, o, B) : 1;
   const distinct = t.generateAllExperts
     ? m.experts
-    : m.experts * (1 - Math.pow(1 - m.topK / m.experts, B));
+    : m.experts * (1 - Math.pow(1 - m.topK / m.experts, B)) * ep;
   const expertRead = slotRead ?? m.expertWeightsPerLayer * distinct * m.moeLayers;
   return { linearRead: dense + expertRead, expertRead };
 }
@@ -362,7 +365,7 @@ export function decodeTraffic(
   const wb = o.weights === 'fp32' ? 4 : linearReadBytes(m, o.weights);
   // Per-(token, slot) expert reads where the engine's quantized MoE matmul runs so at B (moe-tile.ts).
   const slot = q !== null ? perSlotExpertRead(m, FRAMEWORKS[o.framework], B, r.cc) : null;
-  const { linearRead, expertRead } = linearReadOf(m, t, routedBatch(o, t, r, B), slot);
+  const { linearRead, expertRead } = linearReadOf(m, t, routedBatch(o, t, r, B), slot, o);
   // MXFP4 MoE checkpoints (gpt-oss) quantize the experts only; the rest is read at the engine's dtype (mxfp4Dense).
   const bf16Read = o.weights === 'mxfp4' && expertRead > 0 ? linearRead - expertRead : 0;
   const k = q ? KERNELS[q] : null;

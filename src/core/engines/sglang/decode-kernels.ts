@@ -6,7 +6,7 @@
  * shared expert kept out of the routed MoE (server_args.py `_handle_model_specific_adjustments`; block-fp8.ts here).
  * Elsewhere (Hopper's FA3 MLA and Triton MoE with the shared expert fused in, gfx950) the kernels were not counted;
  * gfx942's MLA layer is counted below.
- * Qwen3-MoE's, GLM-4.5/4.6's, gpt-oss's and NVFP4 Llama's SM100 paths are counted below.
+ * Qwen3-MoE's, GLM-4.5/4.6's, gpt-oss's and NVFP4 Llama's SM100 paths and Qwen3-Next's CUDA path are counted below.
  *
  * - MLA (models/deepseek_v2.py `forward_absorb_prepare`, `forward_absorb_core`; layers/attention/trtllm_mla_backend.py
  *   `forward_decode`, BF16 KV cache): beyond a plain layer's qkv and o GEMMs, norms, rotary, KV store and attention
@@ -121,11 +121,40 @@ export const SGLANG_GFX942_DEEPSEEK_KERNELS: DecodeFeatureKernels = {
   mlaLayer: 8, // deepseek_v2.py forward_absorb_prepare / forward_absorb_core on HIP without gfx950 (sglang==0.5.7)
 };
 
+/**
+ * Qwen3-Next (`Qwen3NextForCausalLM`) on CUDA, counted in the sglang==0.5.2 wheel (https://pypi.org/project/sglang/0.5.2/,
+ * the release the model's support shipped in), under CUDA-graph capture:
+ * - A Gated DeltaNet layer (models/qwen3_next.py `Qwen3GatedDeltaNet.forward`; layers/attention/
+ *   hybrid_linear_attn_backend.py `MambaAttnBackend.forward_decode`): in_proj_qkvz's GEMM (in_proj_ba's beside it on the
+ *   alternate stream), `fused_qkvzba_split_reshape_cat`, `causal_conv1d_update` (mamba/causal_conv1d_triton.py, in place),
+ *   `fused_sigmoid_gating_delta_rule_update` (fla/fused_sigmoid_gating_recurrent.py: gating, q/k L2 norms and the
+ *   delta-rule step over the state in one kernel), the gated RMSNorm (fla/layernorm_gated.py, one kernel, its inputs
+ *   already contiguous) and out_proj's GEMM: 6 kernels where the plain chain's attention part is 5 (qkv GEMM, rotary, KV
+ *   store, attention, o GEMM): 1. Its state read and write are priced with the cache (time/decode.ts decodeTraffic).
+ * - A gated attention layer (`Qwen3HybridAttentionDecoderLayer.self_attention`, attn_output_gate): `torch.chunk` of the
+ *   q/gate view leaves the gate strided, so its reshape copies it, then `torch.sigmoid(gate)` and `attn_output * gate`:
+ *   3 (q's copy and norm are the per-head q-norm count, qkNormKernels).
+ * - An MoE layer (models/qwen2_moe.py `Qwen2MoeSparseMoeBlock.forward_normal_dual_stream`, the decode batch under 1024
+ *   tokens): the shared expert and its sigmoid gate on the step's stream beside the router and routed experts on the
+ *   alternate one, so only the add after the join (1); and moe_align_block_size's `sorted_ids.fill_` where the padded
+ *   buffer, top-k x tokens + (E + 1) x (BLOCK_SIZE_M - 1), exceeds 4096 (layers/moe/fused_moe_triton/
+ *   moe_align_block_size.py): always at 512 experts and get_default_config's BLOCK_SIZE_M of 16 (1).
+ */
+export const SGLANG_QWEN3_NEXT_KERNELS: DecodeFeatureKernels = {
+  ...NO_FEATURE_KERNELS,
+  recurrentLayer: 1, // Qwen3GatedDeltaNet decode: the gated RMSNorm beyond the attention chain (sglang==0.5.2)
+  gatedAttentionLayer: 3, // attn_output_gate: the gate's copy, sigmoid and multiply (sglang==0.5.2)
+  sharedExpert: 1, // forward_normal_dual_stream: the add after the streams join (sglang==0.5.2)
+  sharedExpertBeside: true,
+  moeLayer: 1, // moe_align_block_size: sorted_ids.fill_ above 4096 padded slots (sglang==0.5.2)
+};
+
 const sm100 = (cc: number): boolean => cc >= 10 && cc < 11;
 
 /**
  * SGLang's count where it was read, by model type and GPU: the DeepSeek-V3 family on the trtllm_mla backend it picks
- * on SM100 and on gfx942 (`gfx`, an AMD card's target), Qwen3-MoE, GLM-4.5/4.6, gpt-oss and Llama on SM100.
+ * on SM100 and on gfx942 (`gfx`, an AMD card's target), Qwen3-Next on CUDA, Qwen3-MoE, GLM-4.5/4.6, gpt-oss and Llama
+ * on SM100.
  */
 export function sglangDecodeFeatureKernels(
   modelType: string,
@@ -136,6 +165,7 @@ export function sglangDecodeFeatureKernels(
     return SGLANG_GFX942_DEEPSEEK_KERNELS;
   if (sglangAttentionBackend(modelType, true, cc) === 'trtllm_mla')
     return SGLANG_SM100_DEEPSEEK_KERNELS;
+  if (modelType === 'qwen3_next' && gfx === undefined) return SGLANG_QWEN3_NEXT_KERNELS;
   if (!sm100(cc)) return undefined;
   if (modelType === 'qwen3_moe') return SGLANG_SM100_QWEN3_MOE_KERNELS;
   if (modelType === 'glm4_moe') return SGLANG_SM100_GLM4_MOE_KERNELS;
