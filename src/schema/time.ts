@@ -2,7 +2,7 @@
  * Time flags of the estimate contract (docs/DESIGN.md "Time"): parsed beside EstimateOptions, with the same
  * one-line FlagError for a bad value.
  */
-import type { EstimateOptions, Framework } from './estimate.js';
+import type { EstimateOptions, Framework, WeightDtype } from './estimate.js';
 import { FlagError, type RawFlags } from './flags.js';
 
 export const QUANT_FORMATS = [
@@ -21,6 +21,30 @@ export const QUANT_FORMATS = [
 /** How a transformers build's sliding decoder layer rebuilds its mask each step (TimeOptions.slidingMaskInLayer). */
 export type SlidingMask = 'slice' | 'index';
 export type QuantFormat = (typeof QUANT_FORMATS)[number];
+/**
+ * Kernels a serving engine runs on AMD GPUs where a CUDA family above has no ROCm build, as estimates and plans name
+ * them (FrameworkProfile.rocmKernelNames); reported only, never a `--quant-format` value (the time model prices the
+ * family it stands in for).
+ */
+export const ROCM_KERNELS = [
+  /** torch._scaled_mm, i.e. hipBLASLt (and vLLM's skinny wvSplitKQ for a few rows): FP8 W8A8 on ROCm. */
+  'hipblaslt',
+  /** Triton kernels: vLLM's int8 W8A8 (TritonInt8ScaledMM) and MXFP4 MoE (triton_kernels matmul_ogs) on ROCm. */
+  'triton',
+  /** AWQ int4 through Triton (vLLM's awq_gemm_triton, SGLang's awq_dequantize_triton) on ROCm. */
+  'triton-awq',
+  /** Petit's NVFP4 kernels (gfx90a, gfx942). */
+  'petit',
+  /** AMD's AITER kernels (SGLang's MXFP4 MoE on gfx950). */
+  'aiter',
+] as const;
+export type RocmKernel = (typeof ROCM_KERNELS)[number];
+/** By weight dtype, the kernel an engine runs on AMD GPUs in place of each family (FrameworkProfile.rocmKernelNames). */
+export type RocmKernelNames = Partial<
+  Record<WeightDtype, Partial<Record<QuantFormat, RocmKernel>>>
+>;
+/** The kernel a run's quantized weights go through, as `estimate --json` and a plan's choices name it. */
+export type KernelName = QuantFormat | RocmKernel;
 export const INTERCONNECTS = ['nvlink', 'pcie'] as const;
 export type Interconnect = (typeof INTERCONNECTS)[number];
 

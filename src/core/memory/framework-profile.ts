@@ -3,7 +3,7 @@
  * kernel saves for backward, which copies a loss makes), not a fudge factor; each cites its source.
  */
 import type { Framework, Objective, Optimizer, WeightDtype } from '../../schema/estimate.js';
-import type { QuantFormat } from '../../schema/time.js';
+import type { QuantFormat, RocmKernelNames } from '../../schema/time.js';
 import type { EagerLayerProfile } from './eager-layer-profile.js';
 import type { LoraPathCost } from './lora-path-profile.js';
 import type { DecodeFeatureKernelsOf } from './decode-feature-kernels.js';
@@ -169,15 +169,14 @@ export interface FrameworkProfile extends EagerLayerProfile {
    */
   ddpFullGradViews?: boolean;
   /**
-   * Time: the width its data-parallel collectives reduce gradients in, unsharded (DDP all-reduce, ZeRO-1) and
-   * sharded (ZeRO-2/3, FSDP reduce-scatter): 'grad', each gradient's own dtype (the trainable element's width,
-   * memory/trainable-width.ts: torch DDP gives each bucket its parameters' dtype and splits mixed dtypes into
-   * buckets of their own, pytorch/pytorch@00413201d3d38d5b5bb039180220d5a0d6c74052
-   * torch/csrc/distributed/c10d/reducer.cpp initialize_buckets, compute_bucket_assignment_by_size; only DDP's
-   * private mixed_precision argument, which no engine passes, changes it: torch 2.8.0 nn/parallel/distributed.py
-   * L906; FSDP2 without a MixedPrecisionPolicy reduces in the parameters' dtype); 'compute', the compute dtype
-   * whatever the gradients' (a reduce dtype set from the mixed-precision mode); a number, that many bytes (a fixed
-   * reduce dtype). Absent: 'grad' for both.
+   * Time: the width its data-parallel collectives reduce gradients in, unsharded (DDP all-reduce, ZeRO-1) and sharded
+   * (ZeRO-2/3, FSDP reduce-scatter): 'grad', each gradient's own dtype (the trainable element's width,
+   * memory/trainable-width.ts: torch DDP gives each bucket its parameters' dtype and splits mixed dtypes into buckets
+   * of their own, pytorch/pytorch@00413201d3d38d5b5bb039180220d5a0d6c74052 torch/csrc/distributed/c10d/reducer.cpp
+   * initialize_buckets, compute_bucket_assignment_by_size; only DDP's private mixed_precision argument, which no engine
+   * passes, changes it: torch 2.8.0 nn/parallel/distributed.py L906; FSDP2 without a MixedPrecisionPolicy reduces in
+   * the parameters' dtype); 'compute', the compute dtype whatever the gradients' (a reduce dtype set from the
+   * mixed-precision mode); a number, that many bytes (a fixed reduce dtype). Absent: 'grad' for both.
    */
   gradReduce?: { unsharded: GradReduceWidth; sharded: GradReduceWidth };
   /**
@@ -413,9 +412,8 @@ export interface FrameworkProfile extends EagerLayerProfile {
   layerOffload?: boolean;
   /**
    * `--tp N` runs as a row split (llama.cpp --split-mode row): each weight matrix's rows are spread over the GPUs,
-   * while the KV cache and the intermediate results stay whole on the main GPU (the worst rank). Its figures price
-   * what each split matrix multiplication adds to a step in place of tensor parallelism's all-reduces
-   * (time/row-split.ts).
+   * while the KV cache and the intermediate results stay whole on the main GPU (the worst rank). Its figures price what
+   * each split matrix multiplication adds to a step in place of tensor parallelism's all-reduces (time/row-split.ts).
    */
   tpRowSplit?: RowSplitProfile;
   /**
@@ -428,6 +426,8 @@ export interface FrameworkProfile extends EagerLayerProfile {
   cacheLayout?: CacheLayoutProfile;
   /** Kernel family by weight dtype, ahead of quantFormat / int4QuantFormat (serving engines' own kernels). */
   quantFormatFor?: Partial<Record<WeightDtype, QuantFormat>>;
+  /** On AMD GPUs, by weight dtype: the kernel named for a family kernelOn picks (time/decode.ts kernelName). */
+  rocmKernelNames?: RocmKernelNames;
   /**
    * Time: the dtype an MXFP4 MoE model's non-expert linears (attention, router) and lm_head are stored in by the
    * engine's own files (llama.cpp's MXFP4 GGUF: Q8_0). Absent: BF16, as the Hugging Face checkpoint keeps them.

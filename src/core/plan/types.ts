@@ -8,7 +8,7 @@ import { type SloNearest } from './slo.js';
 import { type Engine } from '../../schema/engine.js';
 import { type Breakdown, type Phase } from '../memory/memory.js';
 import type { SlowdownFactor } from '../time/slowdown.js';
-import { type Bound, type QuantFormat, type TimeResult } from '../time/index.js';
+import { type Bound, type KernelName, type TimeResult } from '../time/index.js';
 import { billingOf, type CostBasis } from '../time/cost.js';
 import { type CircuitCap } from '../hardware/power.js';
 import { type Serving } from '../estimate.js';
@@ -139,9 +139,10 @@ export interface PlanChoices {
   engine: Engine;
   /**
    * Serving plans: the kernel the weights run through (awq_marlin / gptq_marlin as `marlin`, CUTLASS W8A8 as
-   * `cutlass`, `bnb`, `gguf`; null for 16-bit), as `estimate --json` reports it in time.settings.quantFormat.
+   * `cutlass`, `bnb`, `gguf`; on AMD GPUs the engine's own, e.g. `hipblaslt` for FP8 W8A8; null for 16-bit), as
+   * `estimate --json` reports it in time.settings.quantFormat.
    */
-  quantFormat?: QuantFormat | null;
+  quantFormat?: KernelName | null;
   /**
    * MoE serving with DP attention: the data-parallel ranks are one engine, its MoE layers expert parallel over
    * `ep` GPUs (tp x dp); absent for every other plan.

@@ -9,13 +9,14 @@ import { loraStepTime } from './multi-lora.js';
 import { breakEvenAcceptance, breakEvenBatch, speculates, speculativeStep } from './speculative.js';
 import type { ModelFacts } from './model-facts.js';
 import type { GpuRates } from './hardware.js';
-import { type Interconnect, type QuantFormat, type TimeOptions } from '../../schema/time.js';
+import { type Interconnect, type KernelName, type TimeOptions } from '../../schema/time.js';
 import { decodeStep, kernelOn } from './decode.js';
 import { burstPrefill, burstTime, type BurstTime } from './burst.js';
 import { poolRunning, queuedBurst, queuedLatency, queuesOnPool } from './pool-queue.js';
 import {
   defaultInterconnect,
   defaultQuantFormat,
+  kernelName,
   gpuContext,
   gpuRates,
   type GpuContext,
@@ -81,7 +82,11 @@ export interface TimeResult {
   /** Seconds per step by phase (training: per optimizer step; inference: per decode step + prefill). */
   phases: { phase: string; seconds: number }[];
   /** The time settings used (flags or their defaults). */
-  settings: TimeOptions & { quantFormat: QuantFormat | null; interconnect: Interconnect };
+  settings: Omit<TimeOptions, 'quantFormat'> & {
+    /** The kernel the quantized weights run through, by its name on the GPU (time/hardware.ts kernelName). */
+    quantFormat: KernelName | null;
+    interconnect: Interconnect;
+  };
   /**
    * Dense 16-bit tensor TFLOPS: the GPU's spec and what it sustains at its board power and power limit; training in
    * bf16 on a card without bf16 tensor cores adds `bf16Emulated`, the TFLOPS its bf16 matmuls run at on CUDA cores
@@ -325,7 +330,7 @@ export function estimateTime(
   const r = gpuRates(gpu, t, o.method === 'inference');
   const settings = {
     ...t,
-    quantFormat: kernelOn(t.quantFormat ?? defaultQuantFormat(o), o, r),
+    quantFormat: kernelName(kernelOn(t.quantFormat ?? defaultQuantFormat(o), o, r), o, r),
     interconnect: t.interconnect ?? defaultInterconnect(gpu),
   } as TimeResult['settings'];
   const tensorTflops = { spec: r.spec16, sustained: round(r.sustained16) };

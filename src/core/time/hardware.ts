@@ -7,6 +7,7 @@ import { isGguf, type EstimateOptions } from '../../schema/estimate.js';
 import {
   QUANT_FORMATS_FOR,
   type Interconnect,
+  type KernelName,
   type QuantFormat,
   type TimeOptions,
 } from '../../schema/time.js';
@@ -44,6 +45,20 @@ export function defaultQuantFormat(o: EstimateOptions): QuantFormat | null {
   // fp8 / FP4 weights run through an engine's own kernels only (else timed as their bytes at full bandwidth).
   if (o.weights === 'fp8' || o.weights === 'mxfp4' || o.weights === 'nvfp4') return null;
   return o.weights === 'int4' ? fw.int4QuantFormat : fw.quantFormat;
+}
+
+/**
+ * The name of the kernel a run's quantized weights go through (`q`, the family time/decode.ts kernelOn picks): on
+ * AMD GPUs the engine's own kernel where it runs one in place of the family (FrameworkProfile.rocmKernelNames:
+ * hipBLASLt for CUTLASS W8A8, ...), whose time is still the family's.
+ */
+export function kernelName(
+  q: QuantFormat | null,
+  o: EstimateOptions,
+  r: Pick<GpuRates, 'rocm'>,
+): KernelName | null {
+  if (q === null || !r.rocm) return q;
+  return FRAMEWORKS[o.framework].rocmKernelNames?.[o.weights]?.[q] ?? q;
 }
 
 // ---------------------------------------------------------------------------------------------

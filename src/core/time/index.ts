@@ -33,6 +33,7 @@ export {
   QUANT_FORMATS_FOR,
   defaultTimeOptions,
   type Interconnect,
+  type KernelName,
   type QuantFormat,
   type TimeOptions,
 } from '../../schema/time.js';

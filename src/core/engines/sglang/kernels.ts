@@ -2,6 +2,7 @@
 import { GGUF_DTYPES } from '../../../schema/estimate.js';
 import type { EngineKernels } from '../def.js';
 import { SGLANG_VERSION } from './version.js';
+import type { RocmKernelNames } from '../../../schema/time.js';
 
 /**
  * SGLang 0.5.23 (the PyPI wheel's python/sglang/srt/layers/quantization/), each format's get_min_capability:
@@ -19,6 +20,24 @@ const SGLANG_WHEEL = `https://pypi.org/project/sglang/${SGLANG_VERSION}/ wheel`;
 /** The wheel's own refusal of a quantization method missing from its ROCm list (configs/model_config.py). */
 const rocmUnlisted = (method: string): string =>
   `its ROCm list (rocm_supported_quantization: awq, fp8, compressed-tensors, w8a8_fp8, petit_nvfp4, quark, mxfp4, mxfp8, auto-round and quark variants) has no ${method}, and _verify_quantization raises ValueError(f"{self.quantization} quantization is currently not supported in ROCm.") (${SGLANG_WHEEL}, sglang/srt/configs/model_config.py:2002-2016, 2156-2160)`;
+
+/**
+ * What SGLang runs on AMD GPUs in place of the CUDA families (FrameworkProfile.rocmKernelNames), named in estimates
+ * and plans; the time model prices the family (ROCm's FP8 W8A8 through time/decode.ts KERNELS.cutlass.rocm).
+ */
+export const SGLANG_ROCM_KERNEL_NAMES: RocmKernelNames = {
+  // cutlass_fp8_supported is False off CUDA, so apply_fp8_linear runs torch._scaled_mm, i.e. hipBLASLt; with
+  // SGLANG_USE_AITER=1 (its ROCm image) per-channel weights go to AITER's gemm_a8w8_bpreshuffle where it takes the
+  // shape, per-tensor ones stay on torch._scaled_mm (https://pypi.org/project/sglang/0.5.23/ wheel,
+  // sglang/srt/layers/quantization/fp8_utils.py:397-406, 2699-2766).
+  fp8: { cutlass: 'hipblaslt' },
+  // AWQ's dense layers: awq_dequantize_triton, then the matmul (the int4 row below).
+  int4: { awq: 'triton-awq' },
+  // MXFP4 MoE through AITER on gfx950 (the mxfp4 row below).
+  mxfp4: { marlin: 'aiter' },
+  // NVFP4 through Petit (the nvfp4 row below).
+  nvfp4: { marlin: 'petit' },
+};
 
 export const SGLANG_KERNELS: EngineKernels = {
   needs: {

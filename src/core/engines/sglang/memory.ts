@@ -10,6 +10,7 @@ import {
   VLLM_MEMORY,
   VLLM_SAMPLER_BYTES_PER_LOGIT,
 } from '../vllm/memory.js';
+import { SGLANG_ROCM_KERNEL_NAMES } from './kernels.js';
 import { SERVING_BASE } from '../serving-base.js';
 import {
   FLASHINFER_TRTLLM_NVFP4_MOE,
@@ -145,6 +146,8 @@ export const SGLANG_MEMORY: FrameworkProfile = {
     mxfp4: 'cutlass',
     nvfp4: 'cutlass',
   },
+  // On AMD GPUs the kernels it runs in their place, by name (engines/sglang/kernels.ts).
+  rocmKernelNames: SGLANG_ROCM_KERNEL_NAMES,
   fusedKernels: true, // CUDA graphs for decode batches up to cuda_graph_max_bs
   // Its graph replays the same unfused chain of library kernels as vLLM's (engines/graph-kernel.ts, sized from SGLang).
   graphKernelSeconds: SERVING_GRAPH_KERNEL_SECONDS,

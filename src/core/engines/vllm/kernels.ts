@@ -1,5 +1,29 @@
 /** Which GPUs vLLM has kernels for (engines/kernels.ts reads it through the engine's def). */
 import type { EngineKernels } from '../def.js';
+import type { RocmKernelNames } from '../../../schema/time.js';
+
+/**
+ * What vLLM runs on AMD GPUs in place of the CUDA families (FrameworkProfile.rocmKernelNames), named in estimates and
+ * plans; the time model prices the family (ROCm's FP8 W8A8 through time/decode.ts KERNELS.cutlass.rocm and
+ * engines/vllm/rocm-gemm.ts).
+ */
+export const VLLM_ROCM_KERNEL_NAMES: RocmKernelNames = {
+  // ROCm has no CUTLASS: _POSSIBLE_FP8_KERNELS[ROCM] is ROCmFP8ScaledMMLinearKernel (per-tensor scales: wvSplitKQ for
+  // up to 4 rows, else torch._scaled_mm) then the PerTensor/RowWise/ChannelWise torch kernels, all torch._scaled_mm,
+  // i.e. hipBLASLt (quantization/kernels/scaled_mm/__init__.py @03fad5d4, rocm.py @08386ee1df6efe25f38a6e6c888f2034ae19a43f).
+  fp8: { cutlass: 'hipblaslt' },
+  // _POSSIBLE_INT8_KERNELS[ROCM]: AiterInt8ScaledMMLinearKernel (VLLM_ROCM_USE_AITER, off by default), then Triton.
+  int8: { cutlass: 'triton' },
+  // RocmPlatform.verify_quantization turns VLLM_USE_TRITON_AWQ on for AWQ ("Using AWQ quantization with ROCm, but
+  // VLLM_USE_TRITON_AWQ is not set, enabling VLLM_USE_TRITON_AWQ.", vllm/platforms/rocm.py @v0.30.0 L977-982), and
+  // awq_marlin is "overwritten with" awq there (the table below); GPTQ keeps its own (ExLlama) kernels, named gptq.
+  int4: { awq: 'triton-awq' },
+  // get_mxfp4_backend on ROCm with triton_kernels: Mxfp4Backend.TRITON, matmul_ogs (vllm 0.11.0 wheel,
+  // vllm/model_executor/layers/quantization/mxfp4.py; time/decode.ts KERNELS.marlin.rocmMoeIssue times it).
+  mxfp4: { marlin: 'triton' },
+  // PetitNvFp4Config takes ModelOpt NVFP4 checkpoints on ROCm (petit.py @1d321368, the table below).
+  nvfp4: { marlin: 'petit' },
+};
 
 export const VLLM_KERNELS: EngineKernels = {
   // vLLM 0.33: FP8 W8A8 needs 8.9+, Ampere (8.0+) runs FP8 weight-only through Marlin

@@ -7,6 +7,7 @@ import {
 } from '../../memory/framework-profile.js';
 import { FUSED_MOE_CALL_SECONDS, FUSED_MOE_TILE_16 } from '../moe-call.js';
 import { SERVING_GRAPH_KERNEL_CYCLES, SERVING_GRAPH_KERNEL_SECONDS } from '../graph-kernel.js';
+import { VLLM_ROCM_KERNEL_NAMES } from './kernels.js';
 import { SERVING_BASE } from '../serving-base.js';
 import { VLLM_BLOCK_FP8_LINEAR } from './block-fp8.js';
 import { VLLM_DECODE_FEATURE_KERNELS } from './decode-kernels.js';
@@ -155,6 +156,8 @@ export const VLLM_MEMORY: FrameworkProfile = {
     mxfp4: 'cutlass',
     nvfp4: 'cutlass',
   },
+  // On AMD GPUs the kernels it runs in their place, by name (engines/vllm/kernels.ts).
+  rocmKernelNames: VLLM_ROCM_KERNEL_NAMES,
   poolBudget: 'utilization',
   // Its CUDA graphs are captured inside the profiled budget (no buffers outside it).
   server: {
