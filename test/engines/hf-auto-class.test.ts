@@ -54,7 +54,14 @@ describe('HF model_type tables against transformers auto classes', () => {
       'glm4v',
       'llava',
       'mistral3',
+      'qwen2_5_vl',
       'qwen2_vl',
+      'qwen3_vl',
+      'qwen3_vl',
+      'qwen3_vl',
+      'qwen3_vl',
+      'qwen3_vl_moe',
+      'qwen3_vl_moe',
     ]);
     for (const [, r] of vl) expect(r.trainPy).toMatch(/ForConditionalGeneration$/);
   });

@@ -27,7 +27,6 @@ import { argmaxBound } from './train-step.js';
 import { busiestRankFactor } from './expert-balance.js';
 import { decodeHost, trtllmMoe16 } from './decode-host.js';
 import { eagerPrefillHostSeconds, overlappedHostSeconds, routedBatch } from './graph-step.js';
-
 export { eagerPrefillHostSeconds } from './graph-step.js';
 import { ALLREDUCE_LATENCY_NVLINK, ALLREDUCE_LATENCY_PCIE, embedOnly } from './train-work.js';
 import { floatCompute } from '../../schema/estimate.js';
