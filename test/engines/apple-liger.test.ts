@@ -5,6 +5,10 @@ import { describe, expect, it } from 'vitest';
 import '../../src/core/engines/registry.js';
 import { runEstimate } from '../../src/commands/estimate-run.js';
 import { appleKernelsRefusal } from '../../src/core/engines/apple.js';
+import { gpuRefusal } from '../../src/core/engines/gpu-refusal.js';
+import { engineOf } from '../../src/core/engines/index.js';
+import { explainFit } from '../../src/core/plan/index.js';
+import { defaultOptions } from '../../src/schema/estimate.js';
 import { gpuBlocker } from '../../src/core/launch/index.js';
 import { plan } from '../../src/core/plan/index.js';
 import { planInputOf } from '../../src/io/plan-scenario.js';
@@ -69,5 +73,20 @@ describe("Liger's kernels on an Apple GPU", () => {
       appleKernelsRefusal('torchtune', { vendor: 'apple' }, { ...o, chunkedLoss: true }),
     ).toBeNull();
     expect(appleKernelsRefusal('hf-trainer', { vendor: 'nvidia' }, o)).toBeNull();
+  });
+
+  it("explain's fixes on an Apple GPU are ones estimate --gpu accepts there: no Liger", () => {
+    const gpu = findGpu('apple-m3-max-128gb');
+    const e = explainFit(
+      resolveModel('llama-3.1-8b'),
+      { ...defaultOptions('full'), seq: 16384, batch: 4 },
+      gpu,
+    );
+    expect(e.fits).toBe(false);
+    expect(e.fixes.length).toBeGreaterThan(0);
+    for (const f of e.fixes) {
+      expect(f.options.liger).toBe(false);
+      expect(gpuRefusal(engineOf(f.options), gpu, f.options)).toBeNull();
+    }
   });
 });

@@ -14,6 +14,7 @@ import { buildEstimate, gpuCapacityBytes, type BuildContext } from '../estimate.
 import type { Breakdown } from '../memory/memory.js';
 import type { PagedStates } from '../memory/paged.js';
 import { engineOf } from '../engines/engine.js';
+import { gpuRefusal } from '../engines/gpu-refusal.js';
 import { flashRefusal } from '../engines/kernels.js';
 import { hostRamOfOptions, type HostRam } from '../memory/host-ram.js';
 import { ENGINE_PROFILES, engineRejects } from '../engines/engines.js';
@@ -396,9 +397,12 @@ function moves(arch: Arch, o: EstimateOptions, gpu: Gpu): Move[] {
 const dpOf = (o: EstimateOptions): number => Math.max(1, Math.floor(o.gpus / (o.tp * o.pp * o.cp)));
 
 /** A fix is offered only when it is a valid combination that its engine runs (engines.ts). */
-function valid(o: EstimateOptions): boolean {
+function valid(o: EstimateOptions, gpu: Gpu): boolean {
   // Stepping inside backward needs whole local gradients: no engine combines it with ZeRO sharding.
   if (o.optimizerInBackward && o.zero > 0) return false;
+  // What `estimate --gpu` refuses on this GPU (engines/gpu-refusal.ts: the pinned torch's ROCm targets, the Apple
+  // GPU paths of the engine, its quantized weights, Liger's kernels and the optimizer) is no fix.
+  if (gpuRefusal(engineOf(o), gpu, o) !== null) return false;
   try {
     checkCombination(o);
   } catch {
@@ -531,7 +535,7 @@ function fixEvaluator(
     if (!o) return null;
     const accum = Math.max(1, Math.ceil(samples / (o.batch * dpOf(o))));
     o = atAccum(o, accum);
-    if (!valid(o)) return null;
+    if (!valid(o, gpu)) return null;
     const k = key(o);
     if (seen.has(k)) return null;
     seen.add(k);
