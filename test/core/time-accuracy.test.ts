@@ -1256,7 +1256,7 @@ const ENGINE_BARS = {
   // +11.9%; the BenHamm gist's over TP 8, -19.6%) and sgl-project/sglang#8552's CUTLASS row carried, 74 rows, 10.5% / 54.2%.
   // With sgl-project/sglang#32668's nine gpt-oss-20b Marlin rows on an SM120 card (+0.9..+26.4%, scored before any
   // change), 83 rows, 10.1% / 46.9%.
-  // With the Before runs of sgl-project/sglang#10404 and #10467 (Qwen3-Next-80B-A3B on H200 and H20: +28.0..+57.1%), the
+  // With the Before runs of sgl-project/sglang#10404 and sgl-project/sglang#10467 (Qwen3-Next-80B-A3B on H200 and H20: +28.0..+57.1%), the
   // default-tile run of sgl-project/sglang#7631 (DeepSeek-V3-0324 FP8 on 8x H20: +58.4%), sgl-project/sglang#12343's
   // Qwen3-30B-A3B-FP8 row on H200 (+14.5%) and sgl-project/sglang#31044's four MiniMax-M2.7 rows on MI300X (+42.6..+108.0%),
   // all scored before any change, 94 rows, 12.6% / 65.2%.

@@ -83,17 +83,10 @@ interface RowFacts {
   /** An fp8 KV cache (engines/kernels.ts minKvCapability). */
   kvFp8: boolean;
   noFp16Engine: boolean;
-  /** The engine has no Apple GPU path (engines/apple.ts: its profile's notOnApple). */
-  noApple: boolean;
-  /** The training row's optimizer does not step on Apple GPUs (engines/optimizers.ts notOnApple: bitsandbytes'). */
-  noAppleStep: boolean;
   /**
-   * Quantized weights the engine's quantization path does not run on Apple GPUs, as its profile's appleWeights
-   * says (engines/apple.ts: fails there, or unread).
+   * Why an Apple GPU option cannot run the row (a REASON code, asked in estimate's order: appleReasonOf), or -1.
    */
-  noAppleWeights: boolean;
-  /** The row loads Liger's kernels (its variant's liger, or a chunked loss through Liger): engines/apple.ts loadsLiger. */
-  noAppleKernels: boolean;
+  appleReason: number;
   /** The engine's guides launch on one machine only and the scenario does not search undocumented paths. */
   oneMachine: boolean;
   /** Least compute capability the engine's kernels for the weights need (engines/kernels.ts; 0: none). */
@@ -144,18 +137,11 @@ function rowFactsOf(ctx: Ctx, r: number): RowFacts {
     kvFp8: bases[bi]!.options.kvCacheDtype === 'fp8',
     noFp16Engine: ctx.noFp16Variant[vi] === 1,
     oneMachine: ctx.oneMachineVariant[vi] === 1,
-    noApple: !runsOnApple(ctx.variants[vi]!.engine),
-    noAppleStep:
-      bases[bi]!.options.method !== 'inference' &&
-      !optimizerRunsOnApple(bases[bi]!.options.optimizer),
-    noAppleWeights:
-      (appleWeightsOf(ctx.variants[vi]!.engine, bases[bi]!.options.weights) ?? 'runs') !== 'runs',
-    noAppleKernels:
-      bases[bi]!.options.method !== 'inference' &&
-      loadsLiger(ctx.variants[vi]!.engine, {
-        liger: ctx.variants[vi]!.liger,
-        chunkedLoss: bases[bi]!.options.chunkedLoss,
-      }),
+    appleReason: appleReasonOf(
+      ctx.variants[vi]!.engine,
+      bases[bi]!.options,
+      ctx.variants[vi]!.liger,
+    ),
     minCc: Math.max(
       minComputeCapability(ctx.variants[vi]!.engine, bases[bi]!.options.weights),
       minKvCapability(ctx.variants[vi]!.engine, bases[bi]!.options.kvCacheDtype),
@@ -286,6 +272,21 @@ function rowTimingOf(L: Loop, r: number, f: RowFacts): RowTiming {
   });
 }
 
+/**
+ * Why an Apple GPU cannot run a row of `engine` with `o` (and Liger's kernels where `liger`), asked in estimate's
+ * order (engines/gpu-refusal.ts), or -1: the engine has no Apple GPU path; its quantization path fails on the weights
+ * there or was not read for them (engines/apple.ts appleWeightsOf: estimated, not planned); Liger's Triton kernels do
+ * not install on macOS (loadsLiger); bitsandbytes' 8-bit and paged optimizer steps have no MPS kernel
+ * (engines/optimizers.ts notOnApple).
+ */
+function appleReasonOf(engine: Engine, o: EstimateOptions, liger: boolean): number {
+  if (!runsOnApple(engine)) return REASON['no-engine'];
+  if ((appleWeightsOf(engine, o.weights) ?? 'runs') !== 'runs') return REASON['no-apple-weights'];
+  if (o.method === 'inference') return -1;
+  if (loadsLiger(engine, { liger, chunkedLoss: o.chunkedLoss })) return REASON['no-apple-kernels'];
+  return optimizerRunsOnApple(o.optimizer) ? -1 : REASON['no-quant-kernels'];
+}
+
 /** The reason a GPU option cannot run the row at all (before memory), or -1. */
 function hardwareGate(t: HwTable, f: RowFacts, h: number): number {
   if (f.count > t.maxCountOf[h]!) return REASON['not-enough-gpus'];
@@ -296,16 +297,8 @@ function hardwareGate(t: HwTable, f: RowFacts, h: number): number {
   if (f.flash && t.noFlash[h] === 1) return REASON['no-flash-attention'];
   // A flash kernel the library swaps in for the model, built for some GPUs only (gpt-oss on the HF engines).
   if (f.flashCc !== null && !f.flashCc.includes(t.cc[h]!)) return REASON['no-model-flash'];
-  // An engine with no Apple GPU path, on an Apple GPU (engines/apple.ts).
-  if (f.noApple && t.apple[h] === 1) return REASON['no-engine'];
-  // Asked in estimate's order (engines/gpu-refusal.ts): the engine, its quantized weights, the optimizer.
-  // Quantized weights the engine's pinned quantization path fails on, or was not read for, on Apple GPUs
-  // (engines/apple.ts appleWeightsOf: its profile's appleWeights).
-  if (f.noAppleWeights && t.apple[h] === 1) return REASON['no-apple-weights'];
-  // Liger's Triton kernels do not install on macOS (engines/apple.ts appleKernelsRefusal).
-  if (f.noAppleKernels && t.apple[h] === 1) return REASON['no-apple-kernels'];
-  // bitsandbytes' 8-bit and paged optimizer steps: no MPS kernel (engines/optimizers.ts notOnApple).
-  if (f.noAppleStep && t.apple[h] === 1) return REASON['no-quant-kernels'];
+  // What the engine, its weights, Liger's kernels or the optimizer cannot run on an Apple GPU (appleReasonOf).
+  if (f.appleReason >= 0 && t.apple[h] === 1) return f.appleReason;
   // An engine whose kernels are built for newer CUDA GPUs only (t.cc 0: Apple; NaN: AMD).
   if (t.cc[h]! > 0 && t.cc[h]! < f.floorCc) return REASON['no-engine'];
   // bf16 plans fall back to fp16 on GPUs without bf16 (materialize); some engines have no fp16.
