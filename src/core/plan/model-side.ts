@@ -81,7 +81,7 @@ export function recentModelSides(
 ): ModelSides {
   const view = modelView(scenario);
   const i = recent.findIndex((m) => m.arch === arch && m.view === view);
-  const memo = i >= 0 ? recent.splice(i, 1)[0]! : { scenario, view, arch, byCores: new Map() };
+  const memo = i >= 0 ? recent.splice(i, 1)[0]! : modelSidesFor(scenario, arch);
   recent.unshift(memo);
   if (recent.length > keep) recent.length = keep;
   return memo;
