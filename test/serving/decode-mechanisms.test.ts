@@ -107,7 +107,11 @@ describe('NVFP4 MoE calls on Blackwell (vLLM, SGLang)', () => {
       const fw = FRAMEWORKS[framework].moeCallSeconds!;
       expect(fw.blackwellNvfp4).toBe(call.blackwellNvfp4);
       const card = findGpu(gpu);
-      const nvfp4Call = moeCallLatency(FRAMEWORKS[framework], Number(card.computeCapability), true);
+      const nvfp4Call = moeCallLatency(
+        FRAMEWORKS[framework],
+        Number(card.computeCapability),
+        'nvfp4',
+      );
       expect(nvfp4Call).toBe(call.blackwellNvfp4);
       const o = infer({ framework, weights: 'nvfp4', seq: 2148, promptTokens: 2048 });
       const one = estimateTime(arch, o, card, t);
@@ -124,11 +128,11 @@ describe('NVFP4 MoE calls on Blackwell (vLLM, SGLang)', () => {
   // sglang==0.5.23: modelopt_quant.py create_moe_runner takes flashinfer_trtllm from compute capability 10.0 and
   // arg_groups/overrides.py sets flashinfer_cutlass on SM110/SM120; vLLM keeps its CUTLASS figure on all of Blackwell.
   it('SGLang times NVFP4 experts with the TensorRT-LLM-gen MoE on SM100 and the CUTLASS MoE on SM120', () => {
-    expect(moeCallLatency(FRAMEWORKS.sglang, 10, true)).toBe(FLASHINFER_TRTLLM_NVFP4_MOE);
-    expect(moeCallLatency(FRAMEWORKS.sglang, 10.3, true)).toBe(FLASHINFER_TRTLLM_NVFP4_MOE);
-    expect(moeCallLatency(FRAMEWORKS.sglang, 12, true)).toBe(call.blackwellNvfp4);
-    expect(moeCallLatency(FRAMEWORKS.vllm, 10, true)).toBe(call.blackwellNvfp4);
-    expect(moeCallLatency(FRAMEWORKS.sglang, 10, false)).toBe(call.blackwell);
+    expect(moeCallLatency(FRAMEWORKS.sglang, 10, 'nvfp4')).toBe(FLASHINFER_TRTLLM_NVFP4_MOE);
+    expect(moeCallLatency(FRAMEWORKS.sglang, 10.3, 'nvfp4')).toBe(FLASHINFER_TRTLLM_NVFP4_MOE);
+    expect(moeCallLatency(FRAMEWORKS.sglang, 12, 'nvfp4')).toBe(call.blackwellNvfp4);
+    expect(moeCallLatency(FRAMEWORKS.vllm, 10, 'nvfp4')).toBe(call.blackwellNvfp4);
+    expect(moeCallLatency(FRAMEWORKS.sglang, 10, null)).toBe(call.blackwell);
     expect(FLASHINFER_TRTLLM_NVFP4_MOE).toBeLessThan(call.blackwellNvfp4!);
   });
 });

@@ -41,6 +41,17 @@ const FLASHINFER_CUTLASS_NVFP4_MOE = 118e-6; // FlashInfer CUTLASS NVFP4 MoE cal
  */
 export const FLASHINFER_TRTLLM_NVFP4_MOE = 31e-6; // flashinfer-ai/flashinfer#3976: 60 µs at one token less its bytes
 
+/**
+ * vLLM's MXFP4 experts on SM100 run the same TensorRT-LLM-gen MoE with BF16 activations: the 0.10.1 wheel's
+ * Mxfp4MoEMethod.apply calls `trtllm_fp4_block_scale_moe` with the router's logits, gemm1's clamped SwiGLU (gemm1_alpha
+ * 1.702, gemm1_clamp_limit 7.0: gpt-oss's swiglu_limit inside the GEMM) and the finalize where
+ * `_should_use_flashinfer_mxfp4_bf16` (on by default on compute capability 10.0 with FlashInfer installed), and later
+ * releases pick FLASHINFER_TRTLLM_MXFP4_BF16_MONOLITHIC by default on the 10.x family
+ * (vllm/model_executor/layers/fused_moe/oracle/mxfp4.py select_mxfp4_moe_backend, vllm-project/vllm@045335ce).
+ * No one-token timing of its MXFP4 x BF16 GEMMs was found: the NVFP4 call's fixed latency is taken for it.
+ */
+export const FLASHINFER_TRTLLM_MXFP4_MOE = FLASHINFER_TRTLLM_NVFP4_MOE; // the same call, flashinfer-ai/flashinfer#3976
+
 /** The MoE call latencies of an engine that runs the Triton fused_moe chain and FlashInfer's CUTLASS FP4 MoE. */
 export const FUSED_MOE_CALL_SECONDS: NonNullable<FrameworkProfile['moeCallSeconds']> = {
   ...TRITON_FUSED_MOE,

@@ -600,15 +600,12 @@ export interface FrameworkProfile extends EagerLayerProfile {
   };
   /**
    * Time: an MoE layer's fused-expert call at batch 1 beyond its weight bytes and kernel gaps, by GPU generation
-   * (time/moe-call.ts), seconds. Absent: 0. NVFP4 experts on Blackwell: `blackwellNvfp4`, on 10.x `sm100Nvfp4` first.
+   * (time/moe-call.ts), seconds. Absent: 0. NVFP4 experts on Blackwell: `blackwellNvfp4`, on 10.x `sm100Nvfp4` first;
+   * MXFP4 experts on 10.x: `sm100Mxfp4` where the engine runs them through another kernel than its 16-bit chain.
    */
-  moeCallSeconds?: {
-    ampere: number;
-    hopper: number;
-    blackwell: number;
-    blackwellNvfp4?: number;
-    sm100Nvfp4?: number;
-  };
+  moeCallSeconds?: { ampere: number; hopper: number; blackwell: number } & Partial<
+    Record<'blackwellNvfp4' | 'sm100Nvfp4' | 'sm100Mxfp4', number>
+  >;
   /**
    * Time: the fused-expert GEMM kernel's tile along K and its software-pipeline depth for 16-bit experts at decode
    * batches (time/moe-call.ts fusedMoeChainSeconds): a program walks K in blockK steps with stages - 1 loads in

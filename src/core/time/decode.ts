@@ -8,7 +8,7 @@ import { dmmvTailSeconds, type MatVec } from './matvec-tail.js';
 import { mmvqColumnSeconds } from './mmvq-columns.js';
 import { bnbDequantSlowdown, copyBytes } from './bnb-dequant.js';
 import { floatExpertRead } from './float-experts.js';
-import { fusedMoeChainSeconds, moeCallLatency, moeCallSeconds } from './moe-call.js';
+import { fusedMoeChainSeconds, moeCallLatency, moeCallSeconds, nativeFp4 } from './moe-call.js';
 import { piecewiseAttentionSeconds, unsplitTritonLayers } from './piecewise.js';
 import { linearKernelSeconds } from './rocm-gemm.js';
 import { stepCore } from './decode-attention.js';
@@ -677,7 +677,7 @@ function moeLayersSeconds(
   const fw = FRAMEWORKS[o.framework];
   const layerBytes = tr.expertGpu / m.moeLayers;
   const call = moeCallSeconds(
-    moeCallLatency(fw, r.cc, o.weights === 'nvfp4' && tr.q === 'cutlass'),
+    moeCallLatency(fw, r.cc, tr.q === 'cutlass' ? nativeFp4(o.weights) : null),
     m.moeLayers,
     layerBytes / r.mem,
   );

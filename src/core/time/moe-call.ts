@@ -10,18 +10,32 @@
 import type { FrameworkProfile } from '../memory/framework-profile.js';
 import { dramLatencySeconds } from './matvec-tail.js';
 import type { ModelFacts } from './model-facts.js';
+import type { EstimateOptions } from '../../schema/estimate.js';
 
 /**
  * GPUs by the generation the engine's figure was measured on: compute capability 10+, 9.x, else Ampere's; NVFP4
- * experts on Blackwell take the engine's FP4 MoE kernel's figure where it has one, on 10.x its SM100 kernel's first.
+ * experts on Blackwell take the engine's FP4 MoE kernel's figure where it has one, on 10.x its SM100 kernel's first;
+ * MXFP4 experts on 10.x the engine's SM100 MXFP4 kernel's where it has one (`fp4`: the FP4 format the step's native
+ * FP4 MoE runs, null where it runs none).
  */
-export function moeCallLatency(fw: FrameworkProfile, cc: number, nvfp4 = false): number {
+export function moeCallLatency(
+  fw: FrameworkProfile,
+  cc: number,
+  fp4: 'nvfp4' | 'mxfp4' | null = null,
+): number {
   const l = fw.moeCallSeconds;
   if (l === undefined) return 0;
+  const sm100 = cc >= 10 && cc < 11;
+  if (sm100 && fp4 === 'mxfp4' && l.sm100Mxfp4 !== undefined) return l.sm100Mxfp4;
+  const nvfp4 = fp4 === 'nvfp4';
   if (cc >= 10 && !nvfp4) return l.blackwell;
-  if (cc >= 10) return (cc < 11 ? l.sm100Nvfp4 : undefined) ?? l.blackwellNvfp4 ?? l.blackwell;
+  if (cc >= 10) return (sm100 ? l.sm100Nvfp4 : undefined) ?? l.blackwellNvfp4 ?? l.blackwell;
   return cc >= 9 ? l.hopper : l.ampere;
 }
+
+/** The FP4 format of a weight dtype that a native FP4 MoE kernel runs (moeCallLatency's `fp4`), else null. */
+export const nativeFp4 = (w: EstimateOptions['weights']): 'nvfp4' | 'mxfp4' | null =>
+  w === 'nvfp4' || w === 'mxfp4' ? w : null;
 
 /**
  * Seconds a decode step adds for its MoE layers' fused-expert calls beyond their bytes and kernel gaps.

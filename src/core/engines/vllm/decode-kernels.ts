@@ -33,3 +33,22 @@ export const VLLM_DECODE_FEATURE_KERNELS: DecodeFeatureKernels = {
   blockFp8PadSm90: 2, // the row pad's fill and copy, CUTLASS SM90 path (cc 9.0)
   blockFp8Moe: 2, // moe_kernel_quantize_input twice
 };
+
+/**
+ * gpt-oss (`gpt_oss`) on the 10.x family: its MXFP4 experts run FlashInfer's `trtllm_fp4_block_scale_moe` with BF16
+ * activations (engines/moe-call.ts FLASHINFER_TRTLLM_MXFP4_MOE): after the router GEMM (a BF16 ReplicatedLinear with
+ * bias, so `router_logits.to(torch.bfloat16)` copies nothing), one routing kernel, gemm1 with the SwiGLU fused, gemm2
+ * and the finalize (FlashInfer's runner as engines/sglang/decode-kernels.ts counts it, less SGLang's mxfp8_quantize,
+ * which vLLM's BF16 default skips: the 0.10.1 wheel's Mxfp4MoEMethod.apply): 5 kernels an MoE layer where the Triton
+ * chain is 7.
+ */
+export const VLLM_SM100_GPT_OSS_KERNELS: DecodeFeatureKernels = {
+  ...VLLM_DECODE_FEATURE_KERNELS,
+  trtllmMoeMxfp4: -2, // routing, gemm1 + SwiGLU, gemm2, finalize (vllm 0.10.1 Mxfp4MoEMethod.apply)
+};
+
+/** vLLM's decode kernels beyond the counted chain for a model type on a GPU of compute capability `cc`. */
+export const vllmDecodeFeatureKernels = (modelType: string, cc: number): DecodeFeatureKernels =>
+  modelType === 'gpt_oss' && Math.floor(cc) === 10
+    ? VLLM_SM100_GPT_OSS_KERNELS
+    : VLLM_DECODE_FEATURE_KERNELS;

@@ -5,12 +5,16 @@ import {
   type FrameworkProfile,
   type ServingFrontend,
 } from '../../memory/framework-profile.js';
-import { FUSED_MOE_CALL_SECONDS, FUSED_MOE_TILE_16 } from '../moe-call.js';
+import {
+  FLASHINFER_TRTLLM_MXFP4_MOE,
+  FUSED_MOE_CALL_SECONDS,
+  FUSED_MOE_TILE_16,
+} from '../moe-call.js';
 import { SERVING_GRAPH_KERNEL_CYCLES, SERVING_GRAPH_KERNEL_SECONDS } from '../graph-kernel.js';
 import { VLLM_ROCM_KERNEL_NAMES } from './kernels.js';
 import { SERVING_BASE } from '../serving-base.js';
 import { VLLM_BLOCK_FP8_LINEAR } from './block-fp8.js';
-import { VLLM_DECODE_FEATURE_KERNELS } from './decode-kernels.js';
+import { vllmDecodeFeatureKernels } from './decode-kernels.js';
 import { VLLM_PIECEWISE_ATTENTION_CALLS } from './piecewise.js';
 import { VLLM_EAGER_LAYER_PYTHON_SECONDS, vllmEagerLayerExtraOps } from './eager-ops.js';
 import { VLLM_ROCM_PAGED_DECODE, VLLM_ROCM_PREFILL_ATTENTION } from './rocm-attention.js';
@@ -190,10 +194,11 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // and the Python around them, measured (eager-ops.ts).
   eagerLayerHostSeconds: VLLM_EAGER_LAYER_PYTHON_SECONDS,
   // MLA layers, shared experts, DeepSeek's biased grouped router and block-FP8 activations: their own kernels in the
-  // v0.11.0 decode graph (engines/vllm/decode-kernels.ts), on every GPU.
-  decodeFeatureKernels: () => VLLM_DECODE_FEATURE_KERNELS,
-  // The Triton fused_moe call, and FlashInfer's CUTLASS MoE for NVFP4 experts on Blackwell (engines/moe-call.ts).
-  moeCallSeconds: FUSED_MOE_CALL_SECONDS,
+  // v0.11.0 decode graph (engines/vllm/decode-kernels.ts), on every GPU; gpt-oss's MoE chain on SM100.
+  decodeFeatureKernels: vllmDecodeFeatureKernels,
+  // The Triton fused_moe call, FlashInfer's CUTLASS MoE for NVFP4 experts on Blackwell and its TensorRT-LLM-gen MoE for
+  // MXFP4 experts on SM100 (engines/moe-call.ts).
+  moeCallSeconds: { ...FUSED_MOE_CALL_SECONDS, sm100Mxfp4: FLASHINFER_TRTLLM_MXFP4_MOE },
   // 16-bit experts on the Triton fused_moe with no tuned file: get_default_config's tiles up to E tokens, BLOCK_K 64
   // (engines/moe-call.ts), at Triton's default pipeline depth, num_stages 3 (triton-lang/triton@2b43145c
   // third_party/nvidia/backend/compiler.py CUDAOptions), which the dict leaves unset.
