@@ -62,4 +62,24 @@ describe('the fused_moe K-loop chain', () => {
     expect(chain('qwen3-235b-a22b', 'b200', 1, 8, 'llama.cpp')).toBe(0);
     expect(chain('qwen3-235b-a22b', 'mi300x', 1, 8)).toBe(0);
   });
+
+  it("times vLLM's Triton experts on an AMD Instinct GPU at the HIP backend's depth and CDNA's HBM round trip", () => {
+    const m = modelFacts(resolveModel('qwen3-235b-a22b'));
+    const perLayer = chain('qwen3-235b-a22b', 'mi300x', 1, 8, 'vllm') / m.moeLayers;
+    // w13: 64 steps of one 0.5 µs round trip each (num_stages 2: one tile in flight), less 25 MB at the MI300X's
+    // modelled rate (5.3 TB/s x 0.81: 5.9 µs); w2's 3 steps are under their bytes.
+    expect(perLayer).toBeCloseTo(64 * 0.5e-6 - 25.2e6 / (5300e9 * 0.81), 6);
+    // Deeper than the B200's chain, whose 3 stages keep two tiles in flight.
+    expect(perLayer).toBeGreaterThan(chain('qwen3-235b-a22b', 'b200', 1, 8, 'vllm') / m.moeLayers);
+    expect(chain('qwen3-235b-a22b', 'mi355x', 1, 8, 'vllm')).toBeGreaterThan(0);
+    // The shape the call figure was timed at (32 steps of w13 against 50 MB) is nearer its bytes: a fifth as much.
+    const small =
+      chain('qwen3-30b-a3b', 'mi300x', 1, 1, 'vllm') /
+      modelFacts(resolveModel('qwen3-30b-a3b')).moeLayers;
+    expect(small).toBeLessThan(perLayer / 4);
+  });
+
+  it('leaves AMD cards outside the Instinct (gfx9) line untimed', () => {
+    expect(chain('qwen3-235b-a22b', 'rx-7900-xtx', 1, 8, 'vllm')).toBe(0);
+  });
 });

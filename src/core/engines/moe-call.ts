@@ -66,3 +66,8 @@ export const FUSED_MOE_TILE_16: NonNullable<FrameworkProfile['fusedMoeTile16']> 
   blockK: 64, // BLOCK_SIZE_K of the default dict, as vllm-project/vllm#31448 prints it
   stages: 3, // triton-lang/triton@2b43145c third_party/nvidia/backend/compiler.py CUDAOptions.num_stages
 };
+
+// The same dict on ROCm leaves num_stages unset too, so Triton's HIP backend takes its own default, 2: its stream
+// pipeliner keeps one K tile's loads in flight ahead of the dot (triton-lang/triton@003da478d84f5bb0f51b3988cf0ea0bbe60282b7
+// third_party/amd/backend/compiler.py HIPOptions.num_stages, passed to add_stream_pipeline).
+export const TRITON_HIP_NUM_STAGES = 2; // triton-lang/triton@003da478 HIPOptions.num_stages

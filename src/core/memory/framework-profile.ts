@@ -607,11 +607,11 @@ export interface FrameworkProfile extends EagerLayerProfile {
     Record<'blackwellNvfp4' | 'sm100Nvfp4' | 'sm100Mxfp4', number>
   >;
   /**
-   * Time: the fused-expert GEMM kernel's tile along K and its software-pipeline depth for 16-bit experts at decode
-   * batches (time/moe-call.ts fusedMoeChainSeconds): a program walks K in blockK steps with stages - 1 loads in
-   * flight. Absent: no K-loop chain is timed.
+   * Time: the fused-expert GEMM kernel's K tile and pipeline depth for 16-bit experts at decode (time/moe-call.ts
+   * fusedMoeChainSeconds): a program walks K in blockK steps, stages - 1 loads in flight (`rocmStages` on an AMD
+   * Instinct GPU, whose HBM round trip each waits; absent, not timed there). Absent: no K-loop chain is timed.
    */
-  fusedMoeTile16?: { blockK: number; stages: number };
+  fusedMoeTile16?: { blockK: number; stages: number; rocmStages?: number };
   /**
    * Time: a block-scaled FP8 linear (128x128 weight blocks, per-token-group activations) at decode, per GPU generation
    * where the engine's blockwise GEMM was timed (`hopper`: cc 9.x; time/block-fp8.ts blockFp8LinearFigures), beyond

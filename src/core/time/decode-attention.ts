@@ -20,6 +20,7 @@
 import type { DecodeAttentionFamily, FrameworkProfile } from '../memory/framework-profile.js';
 import { MEM_EFF, type GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
+import { CDNA_HBM_LATENCY_S } from './matvec-tail.js';
 import { embedOnly } from './train-work.js';
 
 /** A decode-attention backend's sustained KV read, as a share of the card's peak bandwidth, on Ampere and Hopper. */
@@ -80,12 +81,6 @@ export function ridgeBlend(read: number, math: number): number {
   if (hi <= 0) return 0;
   return hi * Math.cbrt(1 + (Math.min(read, math) / hi) ** RIDGE_NORM);
 }
-
-// An AMD GPU's HBM round trip, one load's latency from issue to use: about 0.5 µs on an MI300X (Kog AI's measurements
-// for its MI300X decode kernel, https://blog.kog.ai/building-a-single-kernel-latency-optimized-llm-inference-engine-on-amd-mi300x-gpus,
-// tabulated at https://dev.to/creeta/kog-hits-3k-ts-on-mi300x-no-kernel-switches-test-it-now-55dh). No MI355X figure was
-// found: CDNA 4 keeps CDNA 3's XCD, Infinity Cache and HBM layout, and the same latency is taken.
-const CDNA_HBM_LATENCY_S = 0.5e-6; // MI300X, Kog AI (blog.kog.ai, May 2026)
 
 /**
  * The longest program's time over a step's layers where the engine decodes an AMD GPU's attention with a kernel that

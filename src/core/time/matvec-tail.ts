@@ -63,6 +63,12 @@ const DRAM_LATENCY_S: Readonly<Record<string, number>> = {
   '10.0': 407e-9,
 };
 
+// An AMD GPU's HBM round trip, one load's latency from issue to use: about 0.5 µs on an MI300X (Kog AI's measurements
+// for its MI300X decode kernel, https://blog.kog.ai/building-a-single-kernel-latency-optimized-llm-inference-engine-on-amd-mi300x-gpus,
+// tabulated at https://dev.to/creeta/kog-hits-3k-ts-on-mi300x-no-kernel-switches-test-it-now-55dh). No MI355X figure was
+// found: CDNA 4 keeps CDNA 3's XCD, Infinity Cache and HBM layout, and the same latency is taken.
+export const CDNA_HBM_LATENCY_S = 0.5e-6; // MI300X, Kog AI (blog.kog.ai, May 2026)
+
 /** DRAM latency of a compute capability (GpuRates.cc) this covers, seconds; undefined elsewhere. */
 export function dramLatencySeconds(cc: number): number | undefined {
   return DRAM_LATENCY_S[cc.toFixed(1)];

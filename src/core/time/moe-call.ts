@@ -8,7 +8,7 @@
  * none from 32).
  */
 import type { FrameworkProfile } from '../memory/framework-profile.js';
-import { dramLatencySeconds } from './matvec-tail.js';
+import { CDNA_HBM_LATENCY_S, dramLatencySeconds } from './matvec-tail.js';
 import type { ModelFacts } from './model-facts.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 
@@ -61,20 +61,25 @@ export function moeCallSeconds(
  * longer of that chain and its bytes at the modelled bandwidth: w13 (K = hidden) and w2 (K = one expert's width
  * on this GPU). A wide-hidden, narrow-expert shard (Qwen3-235B-A22B over TP 8: 64 steps of w13, 3 of w2) is
  * chain-bound at one token; the shape the engine's batch-1 figure was timed at (moeCallSeconds, E=128, N=768,
- * hidden 2048: 32 and 12 steps) is not, on any generation covered.
+ * hidden 2048: 32 and 12 steps) is not, on any generation covered. On an AMD Instinct GPU (gfx9) a step waits the
+ * CDNA HBM round trip at the depth Triton's HIP backend pipelines (`rocmStages`); other AMD cards are not timed.
  * `layerBytes`: one MoE layer's routed-expert bytes on one GPU this step; `expertWidth`: its experts' width here.
  */
 export function fusedMoeChainSeconds(
   m: ModelFacts,
   fw: FrameworkProfile,
-  r: { cc: number; mem: number },
+  r: { cc: number; mem: number; rocm?: boolean; gfx?: string },
   layerBytes: number,
   expertWidth: number,
 ): number {
   const tile = fw.fusedMoeTile16;
-  const latency = dramLatencySeconds(r.cc);
-  if (tile === undefined || latency === undefined || m.moeLayers <= 0 || tile.stages < 2) return 0;
-  const stepSeconds = latency / (tile.stages - 1);
+  if (tile === undefined || m.moeLayers <= 0) return 0;
+  const cdna = r.rocm === true && (r.gfx ?? '').startsWith('gfx9');
+  const latency =
+    r.rocm === true ? (cdna ? CDNA_HBM_LATENCY_S : undefined) : dramLatencySeconds(r.cc);
+  const stages = r.rocm === true ? tile.rocmStages : tile.stages;
+  if (latency === undefined || stages === undefined || stages < 2) return 0;
+  const stepSeconds = latency / (stages - 1);
   // w13 holds the gate and up projections of a gated expert (two of its three matrices), w2 the down projection.
   const w13Share = m.gated ? 2 / 3 : 1 / 2;
   const gemms: readonly [number, number][] = [

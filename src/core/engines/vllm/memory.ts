@@ -9,6 +9,7 @@ import {
   FLASHINFER_TRTLLM_MXFP4_MOE,
   FUSED_MOE_CALL_SECONDS,
   FUSED_MOE_TILE_16,
+  TRITON_HIP_NUM_STAGES,
 } from '../moe-call.js';
 import { SERVING_GRAPH_KERNEL_CYCLES, SERVING_GRAPH_KERNEL_SECONDS } from '../graph-kernel.js';
 import { VLLM_ROCM_KERNEL_NAMES } from './kernels.js';
@@ -201,8 +202,10 @@ export const VLLM_MEMORY: FrameworkProfile = {
   moeCallSeconds: { ...FUSED_MOE_CALL_SECONDS, sm100Mxfp4: FLASHINFER_TRTLLM_MXFP4_MOE },
   // 16-bit experts on the Triton fused_moe with no tuned file: get_default_config's tiles up to E tokens, BLOCK_K 64
   // (engines/moe-call.ts), at Triton's default pipeline depth, num_stages 3 (triton-lang/triton@2b43145c
-  // third_party/nvidia/backend/compiler.py CUDAOptions), which the dict leaves unset.
-  fusedMoeTile16: FUSED_MOE_TILE_16,
+  // third_party/nvidia/backend/compiler.py CUDAOptions), which the dict leaves unset. On ROCm the same kernel runs them
+  // unless VLLM_ROCM_USE_AITER is set (vllm/model_executor/layers/fused_moe/rocm_aiter_fused_moe.py
+  // is_rocm_aiter_moe_enabled; off by default in vllm/envs.py), at Triton's HIP default depth, num_stages 2.
+  fusedMoeTile16: { ...FUSED_MOE_TILE_16, rocmStages: TRITON_HIP_NUM_STAGES },
   // Block-scaled FP8 linears (weight_block_size) at decode on Hopper: the CUTLASS blockwise GEMM (engines/vllm/block-fp8.ts).
   blockFp8Linear: VLLM_BLOCK_FP8_LINEAR,
   // On ROCm, decode linears its skinny kernels do not take run hipBLASLt at a fixed cost a call (engines/vllm/rocm-gemm.ts).
