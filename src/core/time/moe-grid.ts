@@ -9,7 +9,7 @@
  * (sgl-project/sglang#14133: fewer slots than E + 1 routed ones size the buffer topk x M x BLOCK_SIZE_M; sglang 0.5.8's
  * `moe_align_block_size.py`) launch few such programs below it.
  *
- * The engine's batch-1 call figure (time/moe-call.ts) was timed at one shape, whose early-exiting programs are in
+ * The engine's batch-1 call figure (engines/moe-call.ts, priced by time/moe-call.ts) was timed at one shape, whose early-exiting programs are in
  * it; this prices the programs a step launches per SM beyond that shape's, at the generation's cost per program
  * (the profile's `fusedMoeTile16.grid`).
  */
@@ -43,7 +43,7 @@ export interface FusedMoeGrid {
   tiles: { small16: MoeTileMN; large16: MoeTileMN; blockFp8: MoeTileMN };
   /** Experts the alignment pads beyond the routed ones (SGLang's E + 1). */
   alignExtraExperts: number;
-  /** Per generation where a timed shape gives it (Ampere: compute capability 8.x; Hopper: 9.x). */
+  /** Per generation where a timed shape gives it: Hopper (9.x); Ampere's for the generations below, as moeCallLatency. */
   exitProgram: { ampere?: ExitProgramCost; hopper?: ExitProgramCost };
 }
 
