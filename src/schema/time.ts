@@ -125,6 +125,12 @@ export interface TimeOptions {
    */
   tritonMoe16?: boolean;
   /**
+   * The engine build sized moe_align_block_size's buffer for every expert's padded block at any batch, before the
+   * small-batch cap (sgl-project/sglang#14133): the fused_moe grid's early-exiting programs at a few tokens
+   * (time/moe-grid.ts). No flag sets it; `validate --throughput` does for rows of such builds (their `moe_align`).
+   */
+  moeAlignUncapped?: boolean;
+  /**
    * The engine build did not fuse the model's all-reduces with the norm after them (FrameworkProfile
    * allReduceNormFusion: SGLang 0.5.6 listed gpt-oss and the DeepSeek-V3 family only). No flag sets it; `validate
    * --throughput` does for rows of such builds (their `allreduce_norm_fusion`).

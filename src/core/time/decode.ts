@@ -8,7 +8,8 @@ import { dmmvTailSeconds, type MatVec } from './matvec-tail.js';
 import { mmvqColumnSeconds } from './mmvq-columns.js';
 import { bnbDequantSlowdown, copyBytes } from './bnb-dequant.js';
 import { floatExpertRead } from './float-experts.js';
-import { fusedMoeChainSeconds, moeCallLatency, moeCallSeconds, nativeFp4 } from './moe-call.js';
+import { moeCallLatency, moeCallSeconds, nativeFp4 } from './moe-call.js';
+import { tritonMoeSeconds } from './moe-grid.js';
 import { piecewiseAttentionSeconds, unsplitTritonLayers } from './piecewise.js';
 import { linearKernelSeconds } from './rocm-gemm.js';
 import { stepCore } from './decode-attention.js';
@@ -665,7 +666,7 @@ function serialSeqSeconds(m: ModelFacts, fw: FrameworkProfile): number {
 /**
  * A step's MoE layers beyond their bytes and kernel gaps: the fused-expert call's fixed latency at small batch
  * (moeCallSeconds) and, for 16-bit experts, the GEMMs' K-loop chains where they outlast the bytes
- * (fusedMoeChainSeconds).
+ * (fusedMoeChainSeconds), and the launch grid's early-exiting programs (moe-grid.ts tritonMoeSeconds).
  */
 function moeLayersSeconds(
   m: ModelFacts,
@@ -681,10 +682,9 @@ function moeLayersSeconds(
     m.moeLayers,
     layerBytes / r.mem,
   );
-  const width = m.expertFfn / ((o.ep ?? 1) > 1 ? 1 : o.tp);
   // The Triton fused_moe K-loop chain, where the engine runs its 16-bit experts through that kernel.
   const triton = tr.q === null && !trtllmMoe16(m, o, r.cc, t);
-  return call + (triton ? fusedMoeChainSeconds(m, fw, r, layerBytes, width) : 0);
+  return call + tritonMoeSeconds(m, o, t, r, layerBytes, triton);
 }
 
 /** A decode step's seconds and the figures decodeStep's phases and bound are made of. */

@@ -23,6 +23,7 @@ import { SGLANG_BLOCK_FP8_LINEAR } from './block-fp8.js';
 import { sglangDecodeFeatureKernels } from './decode-kernels.js';
 import { SGLANG_SM90_DEEPSEEK_EXTEND, sglangEagerPrefillKernels } from './extend-kernels.js';
 import { sglangGraphBatch } from './graph-batch.js';
+import { SGLANG_FUSED_MOE_GRID } from './fused-moe-grid.js';
 import { sglangAttentionBackend, sglangPrefillHostSync } from './attention-backend.js';
 import { SERVING_GRAPH_KERNEL_CYCLES, SERVING_GRAPH_KERNEL_SECONDS } from '../graph-kernel.js';
 
@@ -186,7 +187,8 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // `_deepseek_moe_quant_resolution` lines 810-823; sglang==0.5.8.post1 server_args.py lines 1226-1231), and
   // `_moe_runner_backend_quant_constraints` sets flashinfer_cutlass on SM110/SM120 (overrides.py lines 1513-1518).
   moeCallSeconds: { ...FUSED_MOE_CALL_SECONDS, sm100Nvfp4: FLASHINFER_TRTLLM_NVFP4_MOE },
-  fusedMoeTile16: FUSED_MOE_TILE_16,
+  // Its launch grid over moe_align_block_size's padded rows (engines/sglang/fused-moe-grid.ts).
+  fusedMoeTile16: { ...FUSED_MOE_TILE_16, grid: SGLANG_FUSED_MOE_GRID },
   // Qwen3's q_norm and k_norm (models/qwen3.py, qwen3_moe.py `_apply_qk_norm`, sglang==0.5.6 wheel): under graph
   // capture q's norm runs on the step's stream and k's on a second one beside it, so one kernel on the critical path
   // at one sequence; above one, q.reshape(-1, head_dim) of the split qkv view copies it first (its rows are strided),

@@ -1,0 +1,40 @@
+/**
+ * SGLang's Triton fused_moe launch grid (FrameworkProfile.fusedMoeTile16.grid; time/moe-grid.ts prices it).
+ *
+ * Tiles: `get_default_config` (sglang==0.5.2 `layers/moe/fused_moe_triton/fused_moe_triton_config.py`, the config the
+ * rows without a tuned file ran): 16-bit experts BLOCK_SIZE_M 16 x BLOCK_SIZE_N 32 up to M = E tokens, 64 x 64 above;
+ * block-scaled FP8 64 x block_shape[0] (128). `moe_align_block_size` pads num_experts + 1 experts
+ * (`max_num_tokens_padded = topk_ids.numel() + (num_experts + 1) * (block_size - 1)`, the same file set).
+ *
+ * The cost of an early-exiting program is the batch-1 call's whole latency beyond its bytes and kernel gaps
+ * (engines/moe-call.ts) spread over the programs per SM that call launched and that returned at once: an upper bound,
+ * since part of that latency is the routing kernels' own (a B200 call timed with few such programs, vllm-project/vllm#31448,
+ * keeps 9.6 µs). No kernel timing of early-exiting programs alone was found; listed in calibration/assumed.json.
+ * - Hopper: sgl-project/sglang#11730 (SGLang of October 2025, before the small-batch cap), Qwen3-235B-A22B FP8 over
+ *   TP 8 on an H200: E = 128, top-8, N = 192 (w13 384 wide), hidden 4096, tiles 64 x 128 at one token: 8 + 129 x 63 =
+ *   8,135 slots, 128 row blocks, 8 with a token, 120 x (3 + 32) = 4,200 programs returning at once over 132 SMs:
+ *   31.8 per SM, 7.1 µs.
+ * - Ampere: vllm-project/vllm#19049 (vLLM of June 2025, which pads E experts), Qwen3-30B-A3B on an A100 PCIe 40GB:
+ *   E = 128, top-8, N = 768 (w13 1,536 wide), hidden 2048, tiles 16 x 32: 8 + 128 x 15 = 1,928 slots, 121 row
+ *   blocks, 113 x (48 + 64) = 12,656 programs over 108 SMs: 117.2 per SM, 33.2 µs.
+ * Blackwell's timed call has no such count to spread over: no cost there.
+ */
+import type { FusedMoeGrid } from '../../time/moe-grid-types.js';
+
+const HOPPER_TIMED_PER_SM = 4200 / 132; // sgl-project/sglang#11730's call on an H200 (above)
+const AMPERE_TIMED_PER_SM = 12656 / 108; // vllm-project/vllm#19049's call on an A100 PCIe 40GB (above)
+
+export const SGLANG_FUSED_MOE_GRID: FusedMoeGrid = {
+  tiles: {
+    small16: { m: 16, n: 32 }, // get_default_config, M <= E (sglang==0.5.2)
+    large16: { m: 64, n: 64 }, // get_default_config, M > E
+    blockFp8: { m: 64, n: 128 }, // get_default_config, block_shape [128, 128]
+  },
+  alignExtraExperts: 1, // moe_align_block_size.py: num_experts + 1
+  exitProgram: {
+    // 7.1 µs (engines/moe-call.ts TRITON_FUSED_MOE.hopper) over 31.8 programs per SM: 223 ns
+    hopper: { seconds: 7.1e-6 / HOPPER_TIMED_PER_SM, timedPerSm: HOPPER_TIMED_PER_SM },
+    // 33.2 µs (TRITON_FUSED_MOE.ampere) over 117.2 programs per SM: 283 ns
+    ampere: { seconds: 33.2e-6 / AMPERE_TIMED_PER_SM, timedPerSm: AMPERE_TIMED_PER_SM },
+  },
+};

@@ -1,0 +1,25 @@
+/** The shapes of an engine's fused_moe launch grid (FrameworkProfile.fusedMoeTile16.grid), priced by moe-grid.ts. */
+
+/** BLOCK_SIZE_M and BLOCK_SIZE_N of the engine's default fused_moe tiles. */
+export interface MoeTileMN {
+  m: number;
+  n: number;
+}
+
+/** What an early-exiting program costs on one GPU generation, and how many per SM the timed shape launched. */
+export interface ExitProgramCost {
+  /** Seconds one early-exiting program holds an SM's launch slots. */
+  seconds: number;
+  /** Early-exiting programs per SM in the batch-1 call the engine's moeCallSeconds figure was timed at. */
+  timedPerSm: number;
+}
+
+/** The engine's fused_moe grid (FrameworkProfile.fusedMoeTile16.grid). */
+export interface FusedMoeGrid {
+  /** Default tiles: 16-bit experts up to E tokens and above; block-scaled FP8 experts. */
+  tiles: { small16: MoeTileMN; large16: MoeTileMN; blockFp8: MoeTileMN };
+  /** Experts the alignment pads beyond the routed ones (SGLang's E + 1). */
+  alignExtraExperts: number;
+  /** Per generation where a timed shape gives it: Hopper (9.x); Ampere's for the generations below, as moeCallLatency. */
+  exitProgram: { ampere?: ExitProgramCost; hopper?: ExitProgramCost };
+}

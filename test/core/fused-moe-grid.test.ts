@@ -1,0 +1,70 @@
+// SGLang's Triton fused_moe launches cdiv(padded slots, BLOCK_SIZE_M) x cdiv(N, BLOCK_SIZE_N) programs a GEMM, the
+// slots sized for every expert's padded block before the small-batch cap; the programs past the routed rows return at
+// once (time/moe-grid.ts). The engine's batch-1 call figure already holds its timed shape's programs, so only the
+// programs per SM beyond that shape's are priced.
+import { describe, expect, it } from 'vitest';
+import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
+import { SGLANG_FUSED_MOE_GRID } from '../../src/core/engines/sglang/fused-moe-grid.js';
+import { gpuRates } from '../../src/core/time/hardware.js';
+import { modelFacts } from '../../src/core/time/model-facts.js';
+import { exitPrograms, fusedMoeExitSeconds, type GridStep } from '../../src/core/time/moe-grid.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import type { Framework } from '../../src/schema/estimate.js';
+import { defaultTimeOptions } from '../../src/schema/time.js';
+
+function step(gpu: string, s: Omit<GridStep, 'cc' | 'sms'>): GridStep {
+  const r = gpuRates(findGpu(gpu), defaultTimeOptions(s.tp));
+  const sms = r.smCycles !== undefined && r.smClock ? r.smCycles / r.smClock : 0;
+  return { ...s, cc: r.cc, sms };
+}
+
+function exitSeconds(
+  id: string,
+  gpu: string,
+  s: Omit<GridStep, 'cc' | 'sms'>,
+  framework: Framework = 'sglang',
+): number {
+  return fusedMoeExitSeconds(modelFacts(resolveModel(id)), FRAMEWORKS[framework], step(gpu, s));
+}
+
+describe("the fused_moe grid's early-exiting programs", () => {
+  it("counts the timed shapes' programs the per-SM figures were spread over", () => {
+    // sgl-project/sglang#11730: Qwen3-235B-A22B FP8 over TP 8, one token, 64 x 128 tiles, E + 1 padded.
+    const q235 = modelFacts(resolveModel('qwen3-235b-a22b'));
+    const fp8 = { batch: 1, tp: 8, cc: 9, sms: 132, blockFp8: true, uncapped: true };
+    expect(exitPrograms(q235, SGLANG_FUSED_MOE_GRID, fp8)).toBe(4200);
+    // vllm-project/vllm#19049: Qwen3-30B-A3B on one GPU, 16 x 32 tiles, vLLM padding E experts.
+    const q30 = modelFacts(resolveModel('qwen3-30b-a3b'));
+    const vllmGrid = { ...SGLANG_FUSED_MOE_GRID, alignExtraExperts: 0 };
+    const bf16 = { batch: 1, tp: 1, cc: 8, sms: 108, blockFp8: false, uncapped: true };
+    expect(exitPrograms(q30, vllmGrid, bf16)).toBe(12656);
+  });
+
+  it('adds nothing at the shape the Hopper call figure was timed at', () => {
+    const s = { batch: 1, tp: 8, blockFp8: true, uncapped: true };
+    expect(exitSeconds('qwen3-235b-a22b', 'h200-sxm', s)).toBe(0);
+  });
+
+  it('prices 512 experts at a few tokens before the small-batch cap, and not after it', () => {
+    const s = { batch: 8, tp: 8, blockFp8: false, uncapped: true };
+    const uncapped = exitSeconds('qwen3-next-80b-a3b', 'h200-sxm', s);
+    // 486 row blocks, about 75 with tokens, (4 + 64) column blocks: about 28,000 programs over 132 SMs, 48 layers.
+    expect(uncapped).toBeGreaterThan(1e-3);
+    expect(uncapped).toBeLessThan(3e-3);
+    expect(exitSeconds('qwen3-next-80b-a3b', 'h200-sxm', { ...s, uncapped: false })).toBe(0);
+    // More tokens fill more row blocks: fewer programs return at once.
+    expect(exitSeconds('qwen3-next-80b-a3b', 'h200-sxm', { ...s, batch: 64 })).toBeLessThan(
+      uncapped,
+    );
+  });
+
+  it('needs the engine grid, a generation with a timed cost and an SM count', () => {
+    const s = { batch: 8, tp: 8, blockFp8: false, uncapped: true };
+    expect(exitSeconds('qwen3-next-80b-a3b', 'h200-sxm', s, 'vllm')).toBe(0);
+    expect(exitSeconds('qwen3-next-80b-a3b', 'b200', s)).toBe(0);
+    expect(exitSeconds('qwen3-next-80b-a3b', 'mi300x', s)).toBe(0);
+    // The catalog gives the H20 no SM count (catalogs/gpus/h20.json's notes).
+    expect(exitSeconds('qwen3-next-80b-a3b', 'h20', s)).toBe(0);
+  });
+});
