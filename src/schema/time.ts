@@ -300,6 +300,14 @@ export interface TimeOptions {
    */
   zeroAutoBuckets?: boolean;
   /**
+   * The run's DeepSpeed config left `offload_param.pin_memory` at its default, false (runtime/zero/offload_config.py
+   * DeepSpeedZeroOffloadParamConfig, v0.9.5 to v0.18.3): the parameter partitions sit in pageable host memory and
+   * each copy to the GPU goes through the driver's staging buffer (time/offload-work.ts PAGEABLE_COPY_SHARE). No
+   * flag sets it (vramplan's launcher writes pin_memory true); `validate --throughput` does for rows whose config
+   * says so (their `deepspeed_pin_memory`).
+   */
+  pageableOffload?: boolean;
+  /**
    * The bitsandbytes build dequantized NF4/FP4 weights through its branch-tree kernel (releases before 0.48.0,
    * bitsandbytes-foundation/bitsandbytes#1746): each 4-bit dequantization pass takes core/time/bnb-dequant.ts's factor longer than a pass
    * at the memory rate on the GPUs it was measured slow on. No flag sets it (the pinned bitsandbytes has the lookup

@@ -38,10 +38,7 @@ export interface FrameworkProfile extends EagerLayerProfile {
   fusedSwiglu: boolean;
   /** GQA keys/values are expanded to all query heads before SDPA (repeat_kv) and saved so. */
   sdpaExpandsKv: boolean;
-  /**
-   * SDPA attention takes no logit soft-cap: a model whose attention is soft-capped (Gemma 2) trains without it
-   * under attention sdpa (plan/quality.ts).
-   */
+  /** SDPA takes no logit soft-cap: a soft-capped model (Gemma 2) trains without it under sdpa (plan/quality.ts). */
   sdpaDropsSoftcap?: boolean;
   /** The attention output is copied contiguous before o_proj (transpose(1,2).contiguous()). */
   attnOutputCopy: boolean;
@@ -228,6 +225,8 @@ export interface FrameworkProfile extends EagerLayerProfile {
     gradOps: { 2: number; 3: number };
     reduceOps3: { perParam: number; perRank: number };
     leafMoe?: readonly string[];
+    /** ZeRO-3's offloaded partitions reach the GPU by a blocking copy on the fetching thread (time/train-step.ts). */
+    blockingParamCopies?: boolean;
     /**
      * ZeRO-3's host price measured by running the engine's own hooks (in place of moduleOps, gradOps[3] and
      * reduceOps3.perParam): host seconds per hooked module pass, for a module that gathers a parameter of its own

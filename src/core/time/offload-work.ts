@@ -15,6 +15,8 @@ import type { WorkLayout } from './train-work-types.js';
  *   torch/distributed/fsdp/_flat_param.py at 01caf79e047fd15e1f75ba3825f789130efa476a), so an fp32 master copy
  *   crosses PCIe as fp32. Quantized linears travel packed; embeddings, output layer and norms at their own dtype
  *   (16-bit, or fp32 where the engine upcasts the non-quantized parameters of a k-bit model: kbitUpcastsToFp32).
+ *   Under full recompute DeepSpeed's backward finds the recompute's parameters still fetched (its gathers, which
+ *   carry the copies: ZERO3_GATHER_PASSES in train-step.ts), so an engine with ZeRO hooks copies in two passes.
  *   `passes` counts the SFT step's; an objective's further no-grad forward (a reference, old log-probs) fetches once
  *   more in its own phase (time/objective.ts, train-step.ts forwardFetchSeconds).
  * - Gradients of the trainable parameters go back each backward into a pinned host buffer of the shard's dtype
@@ -39,13 +41,21 @@ export function offloadWork(
   const params = o.offload === 'optimizer+params';
   const optimizerOnly = o.offload === 'optimizer';
   const shardOpt = o.zero >= 1 ? w.dp : 1;
+  const fw = FRAMEWORKS[o.framework];
   return {
-    passes: params ? 2 + w.recompute : 0,
+    passes: params ? 2 + (fw.zeroHooks ? 0 : w.recompute) : 0,
     paramPassBytes: params ? sizes.stored / w.shard / w.dp : 0,
     gradBytes: params ? sizes.gradBytes / w.dp : optimizerOnly ? sizes.gradBytes / shardOpt : 0,
     actBytes: o.checkpointing === 'offload' ? w.tokens * w.layersHere * m.hidden * 2 : 0,
   };
 }
+
+// A copy from pageable host memory goes through the driver's pinned staging buffer: a host memcpy into it, then the
+// DMA (https://developer.nvidia.com/blog/how-optimize-data-transfers-cuda-cc/; NVIDIA's bandwidthTest times pageable
+// and pinned copies apart, cuda-samples Samples/1_Utilities/bandwidthTest). With the two stages in series at about the
+// link's rate each a copy takes twice as long as from pinned memory; how close they come depends on the host's
+// memcpy, which no row states: assumed 0.5 of the pinned rate (calibration/assumed.json).
+export const PAGEABLE_COPY_SHARE = 0.5;
 
 /** What offloadWork copies before the data-parallel split: the stored model and a TP/PP shard's gradients, bytes. */
 export interface OffloadSizes {

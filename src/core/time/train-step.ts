@@ -43,6 +43,9 @@ interface StepTimes {
   attnRate: number;
   hostPerOp: number;
   fwdGpu: number;
+  /** The host side of a forward and a backward pass: their dispatch and ZeRO hooks, outside a per-expert loop. */
+  fwdHost: number;
+  bwdHost: number;
   fwd: number;
   bwdGpu: number;
   bwd: number;
@@ -75,6 +78,8 @@ const scratch: StepTimes = {
   attnRate: DOUBLE_FIELD,
   hostPerOp: DOUBLE_FIELD,
   fwdGpu: DOUBLE_FIELD,
+  fwdHost: DOUBLE_FIELD,
+  bwdHost: DOUBLE_FIELD,
   fwd: DOUBLE_FIELD,
   bwdGpu: DOUBLE_FIELD,
   bwd: DOUBLE_FIELD,
@@ -162,24 +167,21 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const f8B = f8.bwdFlops / f8Gemm - f8.bwdCounted / gemm + f8.castBwdBytes / r.mem;
   const fwdGemm = (w.fwdGemmFlops - w.expertFwdFlops) / gemm + f8F + expertF + deltaF;
   const fwdGpu = fwdGemm + w.fwdAttnFlops / attnRate + (w.fwdElemBytes + w.adapterFwdBytes) / r.mem;
-  const fwdOps = w.fwdOps + w.adapterFwdOps;
   const bwdOps = 2 * w.fwdOps + w.adapterBwdOps;
-  const hostPerOp = w.compiled
-    ? GRAPH_KERNEL_SECONDS * GRAPH_TRAIN_KERNEL_FACTOR
-    : EAGER_OP_SECONDS;
+  const hostPerOp = hostPerOpOf(w);
   // CPU dispatch runs ahead of the GPU; a pass takes the longer of the two. An MoE loop syncs once per
   // expert in forward (torch.nonzero): its dispatch adds to the expert work instead of hiding behind it, and so
   // do the ZeRO hooks of the experts' own modules. ZeRO hooks run eager whatever compiles (time/zero-hooks.ts).
   const loopOpsF = w.moeLoopOps * SYNCED_LOOP_OP_SECONDS;
   const loopF = loopOpsF + w.zeroHookLoopOps * SYNCED_LOOP_OP_SECONDS + w.zeroHookLoopSeconds;
-  const hookF = w.zeroHookFwdOps * EAGER_OP_SECONDS + w.zeroHookFwdSeconds;
+  const fwdHost = forwardHostSeconds(w);
   const call = fallbackCallSeconds(w, r);
   const fbF = call === 0 ? 0 : w.groupedMm.fwdCalls * call;
   const fbB = call === 0 ? 0 : w.groupedMm.bwdCalls * call;
   const fwd =
     w.moeLoopOps > 0 || fbF > 0
-      ? Math.max(fwdGpu - expertF, fwdOps * hostPerOp + hookF) + Math.max(expertF, fbF) + loopF
-      : Math.max(fwdGpu, fwdOps * hostPerOp + hookF);
+      ? Math.max(fwdGpu - expertF, fwdHost) + Math.max(expertF, fbF) + loopF
+      : Math.max(fwdGpu, fwdHost);
   const bwdGpu =
     (w.bwdGemmFlops - w.expertBwdFlops) / gemm +
     f8B +
@@ -219,6 +221,8 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   s.attnRate = attnRate;
   s.hostPerOp = hostPerOp;
   s.fwdGpu = fwdGpu;
+  s.fwdHost = fwdHost;
+  s.bwdHost = bwdHost - loopHostB;
   s.fwd = fwd + lossFwd;
   s.bwdGpu = bwdGpu;
   s.bwd = bwd;
@@ -314,17 +318,28 @@ function commTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
  * pre-forward unshard of the next unit once the CPU runs ahead; https://pytorch.org/docs/stable/fsdp.html),
  * so the first unit's copy of every pass waits with nothing to hide behind. Copies to and from the device run
  * on separate copy engines over the two directions of the link (CUDA C++ Programming Guide, "Concurrent Data
- * Transfers": asyncEngineCount 2), so a pass takes the longer direction, never their sum.
+ * Transfers": asyncEngineCount 2), so a pass takes the longer direction, never their sum. Where the parameter
+ * copies block the thread that issues the compute (DeepSpeed's, FrameworkProfile.zeroHooks.blockingParamCopies)
+ * that thread's pass is its dispatch and hooks plus the copies, so a pass takes the longer of the GPU's work and
+ * that; FSDP's copies are issued non_blocking and only the link holds them. Parameter copies run at the pinned
+ * rate or, from pageable memory, at its share (TrainWork.offloadCopyShare).
  */
 function offloadExposed(w: TrainWork, r: GpuRates, s: StepTimes): number {
   if (w.offloadBytes === 0) return 0;
-  const c = w.offloadParamPassBytes / r.host;
+  const c = w.offloadParamPassBytes / (r.host * w.offloadCopyShare);
   const first = c / w.layers;
   const act = w.offloadActBytes / r.host;
   const grad = w.offloadGradBytes / r.host;
-  const fwd = (c > 0 ? first : 0) + Math.max(0, Math.max(c, act) - s.fwd);
-  const bwd = (c > 0 ? first : 0) + Math.max(0, Math.max(c + act, grad) - s.bwd);
-  const rec = w.offloadPasses > 2 ? first + Math.max(0, c - s.rec) : 0;
+  // DeepSpeed's backward reuses the recompute's fetches (offload-work.ts): its copies come in forward and recompute.
+  const bwdC = w.recompute === 0 || w.offloadPasses > 2 ? c : 0;
+  const recC = w.recompute > 0 ? c : 0;
+  // A blocking copy also waits behind the pass's own dispatch and hooks (0 where the copies are asynchronous).
+  const held = (host: number, copy: number) => (w.offloadCopyBlocks && copy > 0 ? host : 0);
+  const lead = (copy: number) => (copy > 0 ? first : 0);
+  const fwd = lead(c) + Math.max(0, Math.max(held(s.fwdHost, c) + c, act) - s.fwd);
+  const bwd = lead(bwdC) + Math.max(0, Math.max(held(s.bwdHost, bwdC) + bwdC + act, grad) - s.bwd);
+  const rec =
+    recC > 0 ? first + Math.max(0, held(w.recompute * s.fwdHost, recC) + recC - s.rec) : 0;
   return fwd + bwd + rec;
 }
 
@@ -344,10 +359,22 @@ export function forwardFetchSeconds(w: TrainWork, r: GpuRates, forward: number):
   const { link, latency } = dataParallelLink(w, r);
   const g = w.gatherPassBytes / link + w.zeroGathers * latency;
   const gather = g > 0 ? g / w.layers + Math.max(0, g - fwd) + Math.min(g, fwd) * NCCL_SM_SHARE : 0;
-  const c = w.offloadParamPassBytes / r.host;
-  const copy = c > 0 ? c / w.layers + Math.max(0, c - fwd) : 0;
+  const c = w.offloadParamPassBytes / (r.host * w.offloadCopyShare);
+  // A blocking copy waits behind the pass's own dispatch and hooks (offloadExposed).
+  const held = w.offloadCopyBlocks ? forwardHostSeconds(w) : 0;
+  const copy = c > 0 ? c / w.layers + Math.max(0, held + c - fwd) : 0;
   return w.microBatches * (gather + copy);
 }
+
+/** Host seconds of one forward pass outside a per-expert loop: its dispatch and ZeRO hooks (computeTimes). */
+function forwardHostSeconds(w: TrainWork): number {
+  const hookF = w.zeroHookFwdOps * EAGER_OP_SECONDS + w.zeroHookFwdSeconds;
+  return (w.fwdOps + w.adapterFwdOps) * hostPerOpOf(w) + hookF;
+}
+
+/** Host seconds to dispatch one op: eager, or a graph kernel's where the step compiles. */
+const hostPerOpOf = (w: TrainWork): number =>
+  w.compiled ? GRAPH_KERNEL_SECONDS * GRAPH_TRAIN_KERNEL_FACTOR : EAGER_OP_SECONDS;
 
 /** The seconds of each phase of the step (shares of `total` that the text and JSON show). */
 function fillPhases(phases: Float64Array, w: TrainWork, s: StepTimes): void {

@@ -60,6 +60,8 @@ export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
   offloadPasses: DOUBLE_FIELD,
   offloadGradBytes: DOUBLE_FIELD,
   offloadActBytes: DOUBLE_FIELD,
+  offloadCopyShare: DOUBLE_FIELD,
+  offloadCopyBlocks: false,
   tpCalls: DOUBLE_FIELD,
   tpBytes: DOUBLE_FIELD,
   modelFlopsPerToken: DOUBLE_FIELD,

@@ -74,12 +74,16 @@ export interface TrainWork {
   offloadBytes: number; // PCIe per micro-batch, both directions (parameter, gradient and activation offload)
   /** Offloaded parameters copied host->device per pass (forward, backward, recompute), per micro-batch. */
   offloadParamPassBytes: number;
-  /** Passes that fetch the offloaded parameters per micro-batch (2, or 3 with full recompute); 0 without. */
+  /** Passes that fetch the offloaded parameters per micro-batch (2; 3 with full recompute on FSDP); 0 without. */
   offloadPasses: number;
   /** Offloaded gradients copied device->host per micro-batch (overlapping backward). */
   offloadGradBytes: number;
   /** Activation offload: checkpoints out in forward (device->host) and back in backward, each way. */
   offloadActBytes: number;
+  /** Share of the host link's pinned rate the parameter copies keep (1 pinned; offload-work.ts PAGEABLE_COPY_SHARE). */
+  offloadCopyShare: number;
+  /** The parameter copies block the thread that issues the compute (FrameworkProfile.zeroHooks.blockingParamCopies). */
+  offloadCopyBlocks: boolean;
   tpBytes: number; // per micro-batch per GPU
   tpCalls: number;
   modelFlopsPerToken: number;

@@ -2,7 +2,12 @@
 import './train-work-seed.js'; // first: TrainWork's number fields are doubles from the start
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { isFloatDtype } from '../model/dtypes.js';
-import { offloadSizes, offloadWork, type OffloadSizes } from './offload-work.js';
+import {
+  offloadSizes,
+  offloadWork,
+  PAGEABLE_COPY_SHARE,
+  type OffloadSizes,
+} from './offload-work.js';
 import { gradReduceElementBytes } from '../memory/trainable-width.js';
 import { zeroHookCounts, zeroHookOpsAt, type ZeroHookCounts } from './zero-hooks.js';
 import { gatherCalls } from './zero-collectives.js';
@@ -583,6 +588,9 @@ export function trainWork(
     offloadPasses: nw.offloadPasses,
     offloadGradBytes: nw.offloadGradBytes,
     offloadActBytes: nw.offloadActBytes,
+    offloadCopyShare: t.pageableOffload === true ? PAGEABLE_COPY_SHARE : 1,
+    // On one rank DeepSpeed's NoGatherHandle copies non_blocking (partition_parameters.py): only the gathers block.
+    offloadCopyBlocks: w.dp > 1 && FRAMEWORKS[o.framework].zeroHooks?.blockingParamCopies === true,
     tpCalls: nw.tpCalls,
     tpBytes: nw.tpBytes,
     // LoRA/QLoRA need no frozen-weight gradients: 4 FLOPs per frozen weight per token (forward +

@@ -181,6 +181,13 @@ const DEEPSPEED_HOOKS = {
   // Qwen2MoeSparseMoeBlock, Qwen3MoeSparseMoeBlock (DeepSpeed @cf44300453eb0af79ed84ed8f1cb49d57478bd76 (v0.19.5)
   // deepspeed/runtime/zero/leaf_module_config.py DEFAULT_LEAF_MODULE_CLASSES).
   leafMoe: ['mixtral', 'qwen2_moe', 'qwen3_moe'],
+  // With offload_param each fetch copies the host partitions with `ds_tensor.to(current_device_name())`, no
+  // non_blocking (partition_parameters.py all_gather_coalesced, DeepSpeed v0.9.5, v0.14.4 and v0.18.3 alike), which
+  // PyTorch runs as cudaMemcpyAsync then cudaStreamSynchronize (aten/src/ATen/native/cuda/Copy.cu copy_kernel_cuda,
+  // memcpy_and_sync), from fetch_sub_module's prefetch before the module's own kernels are issued
+  // (partitioned_param_coordinator.py): the thread that launches the compute waits out each copy. One rank gathers
+  // nothing: NoGatherHandle copies with non_blocking=True and the fetch waits only for copies already issued.
+  blockingParamCopies: true,
   // ZeRO-3's hooks run as DeepSpeed v0.14.4's own code on two gloo ranks of a CPU (its accelerator skips streams and
   // events), Qwen2 and Qwen2-MoE decoder layers at toy width, with and without PEFT LoRA, checkpointed: this
   // thread's CPU seconds per hooked module pass and per gradient, the same model without DeepSpeed subtracted
