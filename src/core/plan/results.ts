@@ -232,8 +232,27 @@ function queuedAt(ctx: Ctx, o: EstimateOptions, gpu: Gpu): number | undefined {
   return run === memo ? undefined : run.options.batch;
 }
 
+/**
+ * Memory estimates the ranking's near-tie order made (fitsOnlyInsideBand), by candidate: the plan made of that
+ * candidate takes its estimate once instead of estimating it again (same options from choicesOf, same context).
+ */
+type TieEstimates = Map<Kept, MemoryEstimate>;
+
+/** The estimate the tie order made of `k` (then forgotten: a second plan of `k`, on the front, makes its own). */
+function tieEstimate(ties: TieEstimates | undefined, k: Kept): MemoryEstimate | undefined {
+  const m = ties?.get(k);
+  if (m) ties!.delete(k);
+  return m;
+}
+
 /** A kept candidate as a full Plan: the search's figures plus the estimates it did not need. */
-function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan {
+function materialize(
+  ctx: Ctx,
+  k: Kept,
+  fastest: number,
+  onFront: boolean,
+  ties?: TieEstimates,
+): Plan {
   const { choices, options } = choicesOf(ctx, k.row, k.hw);
   const h = ctx.hw[k.hw]!;
   const level = ctx.levels[k.hw]![k.level]!;
@@ -243,11 +262,13 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
   const tOpts = timeOptionsOf(ctx, k.hw, level, choices.gradAccum);
   // A colocated vLLM fills its share of this GPU, paged optimizer states what it leaves free (what
   // `estimate` with the GPU reports).
-  const m = estimateMemory(
-    ctx.arch,
-    options,
-    options.rollout || OPTIMIZER_PROFILES[options.optimizer].paged ? gpuContext(h.gpu) : {},
-  );
+  const m =
+    tieEstimate(ties, k) ??
+    estimateMemory(
+      ctx.arch,
+      options,
+      options.rollout || OPTIMIZER_PROFILES[options.optimizer].paged ? gpuContext(h.gpu) : {},
+    );
   const serving = planServing(ctx.arch, options, h.gpu);
   // Serving: the sequences the KV pool holds run, the rest queue (time/pool-queue.ts), as the search timed them.
   const pool = serving?.sequencesAtMeanContext;
@@ -425,11 +446,17 @@ const roundsGlobalBatch = (ctx: Ctx, c: PlanChoices): boolean =>
  * calibration set's largest under-estimate (uncertainty.ts bandOf's high edge passes the GPU's memory). Serving
  * engines size their pools to the memory they are given, so only training plans are asked.
  */
-function fitsOnlyInsideBand(ctx: Ctx, k: Kept, options: EstimateOptions): boolean {
+function fitsOnlyInsideBand(
+  ctx: Ctx,
+  k: Kept,
+  options: EstimateOptions,
+  ties?: TieEstimates,
+): boolean {
   if (options.method === 'inference') return false;
   const gpu = ctx.hw[k.hw]!.gpu;
   const paged = options.rollout || OPTIMIZER_PROFILES[options.optimizer].paged;
   const m = estimateMemory(ctx.arch, options, paged ? gpuContext(gpu) : {});
+  ties?.set(k, m);
   return bandOf(fitDeviceBytes(m)).highBytes > gpu.memoryMiB * MiB;
 }
 
@@ -449,7 +476,7 @@ function fitsOnlyInsideBand(ctx: Ctx, k: Kept, options: EstimateOptions): boolea
  * best plan (a pipeline-parallel layout 0.4% cheaper than plain sharding on the same engine) is called as the best
  * plan's is.
  */
-function simplerFirstAmongTies(ctx: Ctx, ranked: Kept[]): Kept[] {
+function simplerFirstAmongTies(ctx: Ctx, ranked: Kept[], estimates?: TieEstimates): Kept[] {
   const [key, key2] = RANK_KEYS[ctx.s.rank];
   const first = (k: Kept) => rankValue(k, key!);
   const second = (k: Kept) => rankValue(k, key2!);
@@ -475,7 +502,7 @@ function simplerFirstAmongTies(ctx: Ctx, ranked: Kept[]): Kept[] {
         made: ctx.made[ctx.rows.base[k.row]!] ? 1 : 0,
         rounded: roundsGlobalBatch(ctx, choices) ? 1 : 0,
         risk: riskOf(ctx, k),
-        tight: fitsOnlyInsideBand(ctx, k, options) ? 1 : 0,
+        tight: fitsOnlyInsideBand(ctx, k, options, estimates) ? 1 : 0,
         lossy: quality.items.filter((q) => q.tier === 'lossy').length,
         behind: second(k) > best2 * (1 + NEAR_TIE) ? 1 : 0,
       };
@@ -498,11 +525,18 @@ function simplerFirstAmongTies(ctx: Ctx, ranked: Kept[]): Kept[] {
 }
 
 /** The best `top` kept candidates in rank order (the plans finish makes of them), `ids` their plan ids. */
-function rankedKept(ctx: Ctx, st: LoopState, top: number, ids: Map<Kept, string>): Kept[] {
+function rankedKept(
+  ctx: Ctx,
+  st: LoopState,
+  top: number,
+  ids: Map<Kept, string>,
+  estimates?: TieEstimates,
+): Kept[] {
   for (const k of st.top) if (!ids.has(k)) ids.set(k, planId(ctx, k));
   return simplerFirstAmongTies(
     ctx,
     [...st.top].sort((a, b) => compareKept(ctx, a, b, ids)),
+    estimates,
   ).slice(0, top);
 }
 
@@ -557,13 +591,15 @@ export function finish(ctx: Ctx, st: LoopState, fastest: number, top: number): P
   // may rank another of them first).
   const objectives = (k: Kept) => `${k.cost}|${rankHours(k)}|${k.watts}`;
   const frontObjectives = new Set(st.front.map(objectives));
-  const ranked = rankedKept(ctx, st, top, ids);
+  const ties: TieEstimates = new Map();
+  const ranked = rankedKept(ctx, st, top, ids, ties);
   const plans = ranked.map((k, i) => ({
     ...materialize(
       ctx,
       k,
       fastest,
       frontIds.has(ids.get(k)!) || frontObjectives.has(objectives(k)),
+      ties,
     ),
     rank: i + 1,
   }));
@@ -575,7 +611,7 @@ export function finish(ctx: Ctx, st: LoopState, fastest: number, top: number): P
         a.watts - b.watts ||
         (ids.get(a)! < ids.get(b)! ? -1 : 1),
     )
-    .map((k) => materialize(ctx, k, fastest, true));
+    .map((k) => materialize(ctx, k, fastest, true, ties));
   const pruned = REASONS.map((code, i) => ({ code, count: st.reasons[i]! }))
     .filter((p) => p.count > 0)
     .sort((a, b) => b.count - a.count || (a.code < b.code ? -1 : 1));
