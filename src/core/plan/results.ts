@@ -233,15 +233,26 @@ function queuedAt(ctx: Ctx, o: EstimateOptions, gpu: Gpu): number | undefined {
 }
 
 /**
- * Memory estimates the ranking's near-tie order made (fitsOnlyInsideBand), by candidate: the plan made of that
- * candidate takes its estimate once instead of estimating it again (same options from choicesOf, same context).
+ * Memory estimates made while a result is finished, by (row, GPU option): a plan's estimate reads its options
+ * (choicesOf: the row on the option's GPU) and the GPU, neither the power level nor the search's figures, so the
+ * near-tie order (fitsOnlyInsideBand) and the plans of one row on one option at each power level share one.
  */
-type TieEstimates = Map<Kept, MemoryEstimate>;
+type PlanEstimates = Map<number, MemoryEstimate>;
 
-/** The estimate the tie order made of `k` (then forgotten: a second plan of `k`, on the front, makes its own). */
-function tieEstimate(ties: TieEstimates | undefined, k: Kept): MemoryEstimate | undefined {
-  const m = ties?.get(k);
-  if (m) ties!.delete(k);
+/** The memory estimate of `k`'s options on its GPU (what `estimate` with the GPU reports), from `memo` when made. */
+function planEstimate(
+  ctx: Ctx,
+  k: Kept,
+  options: EstimateOptions,
+  memo: PlanEstimates | undefined,
+): MemoryEstimate {
+  const key = k.row * ctx.hw.length + k.hw;
+  const kept = memo?.get(key);
+  if (kept) return kept;
+  // A colocated vLLM fills its share of this GPU, paged optimizer states what it leaves free.
+  const paged = options.rollout || OPTIMIZER_PROFILES[options.optimizer].paged;
+  const m = estimateMemory(ctx.arch, options, paged ? gpuContext(ctx.hw[k.hw]!.gpu) : {});
+  memo?.set(key, m);
   return m;
 }
 
@@ -251,7 +262,7 @@ function materialize(
   k: Kept,
   fastest: number,
   onFront: boolean,
-  ties?: TieEstimates,
+  estimates?: PlanEstimates,
 ): Plan {
   const { choices, options } = choicesOf(ctx, k.row, k.hw);
   const h = ctx.hw[k.hw]!;
@@ -260,15 +271,7 @@ function materialize(
   const capacity = h.gpu.memoryMiB * MiB;
   const gpuW = boardWatts(h.gpu) * level;
   const tOpts = timeOptionsOf(ctx, k.hw, level, choices.gradAccum);
-  // A colocated vLLM fills its share of this GPU, paged optimizer states what it leaves free (what
-  // `estimate` with the GPU reports).
-  const m =
-    tieEstimate(ties, k) ??
-    estimateMemory(
-      ctx.arch,
-      options,
-      options.rollout || OPTIMIZER_PROFILES[options.optimizer].paged ? gpuContext(h.gpu) : {},
-    );
+  const m = planEstimate(ctx, k, options, estimates);
   const serving = planServing(ctx.arch, options, h.gpu);
   // Serving: the sequences the KV pool holds run, the rest queue (time/pool-queue.ts), as the search timed them.
   const pool = serving?.sequencesAtMeanContext;
@@ -450,14 +453,11 @@ function fitsOnlyInsideBand(
   ctx: Ctx,
   k: Kept,
   options: EstimateOptions,
-  ties?: TieEstimates,
+  estimates?: PlanEstimates,
 ): boolean {
   if (options.method === 'inference') return false;
-  const gpu = ctx.hw[k.hw]!.gpu;
-  const paged = options.rollout || OPTIMIZER_PROFILES[options.optimizer].paged;
-  const m = estimateMemory(ctx.arch, options, paged ? gpuContext(gpu) : {});
-  ties?.set(k, m);
-  return bandOf(fitDeviceBytes(m)).highBytes > gpu.memoryMiB * MiB;
+  const m = planEstimate(ctx, k, options, estimates);
+  return bandOf(fitDeviceBytes(m)).highBytes > ctx.hw[k.hw]!.gpu.memoryMiB * MiB;
 }
 
 /**
@@ -476,7 +476,7 @@ function fitsOnlyInsideBand(
  * best plan (a pipeline-parallel layout 0.4% cheaper than plain sharding on the same engine) is called as the best
  * plan's is.
  */
-function simplerFirstAmongTies(ctx: Ctx, ranked: Kept[], estimates?: TieEstimates): Kept[] {
+function simplerFirstAmongTies(ctx: Ctx, ranked: Kept[], estimates?: PlanEstimates): Kept[] {
   const [key, key2] = RANK_KEYS[ctx.s.rank];
   const first = (k: Kept) => rankValue(k, key!);
   const second = (k: Kept) => rankValue(k, key2!);
@@ -530,7 +530,7 @@ function rankedKept(
   st: LoopState,
   top: number,
   ids: Map<Kept, string>,
-  estimates?: TieEstimates,
+  estimates?: PlanEstimates,
 ): Kept[] {
   for (const k of st.top) if (!ids.has(k)) ids.set(k, planId(ctx, k));
   return simplerFirstAmongTies(
@@ -591,15 +591,15 @@ export function finish(ctx: Ctx, st: LoopState, fastest: number, top: number): P
   // may rank another of them first).
   const objectives = (k: Kept) => `${k.cost}|${rankHours(k)}|${k.watts}`;
   const frontObjectives = new Set(st.front.map(objectives));
-  const ties: TieEstimates = new Map();
-  const ranked = rankedKept(ctx, st, top, ids, ties);
+  const estimates: PlanEstimates = new Map();
+  const ranked = rankedKept(ctx, st, top, ids, estimates);
   const plans = ranked.map((k, i) => ({
     ...materialize(
       ctx,
       k,
       fastest,
       frontIds.has(ids.get(k)!) || frontObjectives.has(objectives(k)),
-      ties,
+      estimates,
     ),
     rank: i + 1,
   }));
@@ -611,7 +611,7 @@ export function finish(ctx: Ctx, st: LoopState, fastest: number, top: number): P
         a.watts - b.watts ||
         (ids.get(a)! < ids.get(b)! ? -1 : 1),
     )
-    .map((k) => materialize(ctx, k, fastest, true, ties));
+    .map((k) => materialize(ctx, k, fastest, true, estimates));
   const pruned = REASONS.map((code, i) => ({ code, count: st.reasons[i]! }))
     .filter((p) => p.count > 0)
     .sort((a, b) => b.count - a.count || (a.code < b.code ? -1 : 1));
