@@ -16,12 +16,19 @@ export interface PlanRequest {
   scenario: Scenario;
   top: number;
   detected: readonly string[];
+  /** Ids of earlier requests to this worker whose results the client still holds (Slot.results). */
+  held: readonly number[];
 }
 
 export type PlanReply =
   | { id: number; progress: PlanProgress }
   | { id: number; result: PlanResult }
+  /** The result is the one the worker answered request `sameAs` with (an edit back to a kept plan). */
+  | { id: number; sameAs: number }
   | { id: number; error: string };
+
+/** Results a client holds per worker: as many as the worker keeps (io/plan-scenario.ts RECENT_PLANS) and some. */
+const HELD_RESULTS = 8;
 
 /** Longest hold of the workers for one key, ms. */
 const HOLD_MS = 100;
@@ -56,6 +63,8 @@ interface Job {
 class Slot {
   readonly worker: Worker;
   job: Job | null = null;
+  /** This worker's latest results by request id, oldest first: a `sameAs` reply names one of them. */
+  readonly results = new Map<number, PlanResult>();
   constructor(
     gate: Int32Array,
     onReply: (slot: Slot, m: PlanReply) => void,
@@ -101,7 +110,7 @@ export class PlanClient {
 
   private warm(slot: Slot): void {
     const scenario = this.session?.warmWith;
-    if (scenario) slot.worker.postMessage(this.request(0, scenario));
+    if (scenario) slot.worker.postMessage(this.request(0, scenario, slot));
   }
 
   private spawn(): Slot {
@@ -117,9 +126,9 @@ export class PlanClient {
     return slot;
   }
 
-  private request(id: number, scenario: Scenario): PlanRequest {
+  private request(id: number, scenario: Scenario, slot: Slot): PlanRequest {
     const { file, top, detected } = this.session!;
-    return { id, file, scenario, top, detected };
+    return { id, file, scenario, top, detected, held: [...slot.results.keys()] };
   }
 
   /**
@@ -145,8 +154,11 @@ export class PlanClient {
     if (!job || m.id !== job.id) return; // a warm-up plan, or a cancelled one
     if ('progress' in m) return job.onProgress?.(m.progress);
     slot.job = null;
-    if ('result' in m) job.resolve(m.result);
-    else job.reject(new Error(m.error));
+    if ('error' in m) return job.reject(new Error(m.error));
+    const result = 'result' in m ? m.result : slot.results.get(m.sameAs)!;
+    slot.results.set(m.id, result);
+    if (slot.results.size > HELD_RESULTS) slot.results.delete(slot.results.keys().next().value!);
+    job.resolve(result);
   }
 
   /** Plan `scenario`; a later call cancels this one (its promise rejects with Superseded). */
@@ -164,7 +176,7 @@ export class PlanClient {
     const id = this.nextId++;
     return new Promise<PlanResult>((resolve, reject) => {
       this.active.job = { id, resolve, reject, onProgress };
-      this.active.worker.postMessage(this.request(id, scenario));
+      this.active.worker.postMessage(this.request(id, scenario, this.active));
     });
   }
 

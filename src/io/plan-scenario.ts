@@ -12,6 +12,7 @@ import { scenarioStructureIssue } from '../core/model/index.js';
 import { ENGINE_RUNS } from '../core/engines/engines-runs.js';
 import { searchedEngines } from '../core/plan/configs.js';
 import type { Scenario } from '../schema/scenario.js';
+import type { Arch } from '../core/model/arch.js';
 import { outputTokensWarning } from '../schema/serving-job.js';
 import { UserError, badValue } from './errors.js';
 import { loadGpus } from './load-catalog.js';
@@ -40,10 +41,45 @@ export interface PipelineOptions {
    * recentModelSides): a host that re-plans edited scenarios passes the same array to each plan.
    */
   recent?: ModelSides[];
+  /**
+   * Results of earlier plans in this process, most recent first (keptPlan): a host that re-plans edited
+   * scenarios passes the same array to each plan, and an edit back to a scenario planned lately (an undo, a
+   * step back) gets that plan's result again. The result returned is shared with later such calls: read-only.
+   */
+  recentPlans?: RecentPlan[];
+}
+
+/** A plan made in this process and what it was made from (PipelineOptions.recentPlans). */
+export interface RecentPlan {
+  /** The model it was planned for (resolveModel gives the same object until the model's file changes). */
+  arch: Arch;
+  /** The scenario, the plans to rank, the hardware options and the circuits, as JSON (inputKey). */
+  key: string;
+  result: PlanResult;
 }
 
 /** Model sides a re-planning host keeps: an edit and its undo, and a few views besides. */
 const RECENT_SIDES = 4;
+/** Results a re-planning host keeps, as many as the model sides. */
+const RECENT_PLANS = 4;
+
+/**
+ * What a plan is a function of besides its model: `plan` (src/core, pure) reads its PlanInput only, the
+ * circuit MIP and the fleet refine what it returns from the same input, and the model sides are made from
+ * the scenario and the model. All of it is plain data (the parsed scenario, the hardware options with their
+ * catalog GPUs and offers, the circuits): equal JSON, equal input.
+ */
+const inputKey = (input: PlanInput): string =>
+  JSON.stringify([input.scenario, input.top ?? null, input.hardware, input.circuits]);
+
+/** The result kept for `input` among `recent` (moved to the front), or undefined. */
+function keptPlan(recent: RecentPlan[], input: PlanInput, key: string): PlanResult | undefined {
+  const i = recent.findIndex((p) => p.arch === input.arch && p.key === key);
+  if (i < 0) return undefined;
+  const [hit] = recent.splice(i, 1);
+  recent.unshift(hit!);
+  return hit!.result;
+}
 
 /** The PlanInput of a parsed scenario; `file` is where it came from (relative model paths resolve beside it). */
 export function planInputOf(
@@ -87,6 +123,9 @@ export async function planScenarioObject(
   opts: PipelineOptions = {},
 ): Promise<PlanResult> {
   const base = planInputOf(file, scenario, opts);
+  const key = opts.recentPlans ? inputKey(base) : '';
+  const kept = opts.recentPlans && keptPlan(opts.recentPlans, base, key);
+  if (kept) return kept;
   // The search and the fleet's per-source searches share one model side (core/plan/model-side.ts).
   const modelSides = opts.recent
     ? recentModelSides(opts.recent, base.scenario, base.arch, RECENT_SIDES)
@@ -101,7 +140,12 @@ export async function planScenarioObject(
   const searched = plan(opts.onProgress || opts.pause ? { ...input, ...hooks } : input);
   const result = await refineCircuits(searched, input);
   const fleet = await planFleet(input);
-  return fleet ? { ...result, fleet } : result;
+  const out = fleet ? { ...result, fleet } : result;
+  if (opts.recentPlans) {
+    opts.recentPlans.unshift({ arch: base.arch, key, result: out });
+    if (opts.recentPlans.length > RECENT_PLANS) opts.recentPlans.length = RECENT_PLANS;
+  }
+  return out;
 }
 
 /** GPU ids nvidia-smi reports, when the scenario or the flag asks for detection. */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ModelSides } from '../../src/core/plan/index.js';
 import { loadScenario } from '../../src/io/load-scenario.js';
-import { planScenarioObject } from '../../src/io/plan-scenario.js';
+import { planScenarioObject, type RecentPlan } from '../../src/io/plan-scenario.js';
 import type { Scenario } from '../../src/schema/scenario.js';
 
 const DIR = join(import.meta.dirname, '..', '..', 'scenarios');
@@ -41,4 +41,46 @@ describe('re-plans on kept model sides', () => {
       }
       expect(recent).toHaveLength(views);
     });
+});
+
+// With `recentPlans` too, a scenario planned lately (same scenario, plans to rank and hardware, same model)
+// gets that plan's result again, and any other input is planned: each result is a fresh pipeline's.
+describe('re-plans answered with kept results', () => {
+  it(
+    'default.yaml: a repeat is the kept result, other inputs are planned',
+    { timeout: 120_000 },
+    async () => {
+      const path = join(DIR, 'default.yaml');
+      const s = loadScenario(path);
+      const count: Edit = (x) =>
+        ({ ...x, hardware: { ...x.hardware, owned: [{ gpu: 'rtx-4090', count: 2 }] } }) as Scenario;
+      const recent: ModelSides[] = [];
+      const recentPlans: RecentPlan[] = [];
+      // [edit, plans to rank, detected GPUs, index of the earlier plan it repeats or -1]
+      const steps: [Edit, number, string[], number][] = [
+        [same, 10, [], -1],
+        [seq(4096), 10, [], -1],
+        [same, 10, [], 0],
+        [seq(4096), 10, [], 1],
+        [same, 5, [], -1],
+        [same, 10, ['a100-80gb'], -1],
+        [count, 10, [], -1],
+        [rank, 10, [], -1],
+        [same, 5, [], 4],
+        // Four results are kept: the first plan's went when the fourth input after its last use was planned.
+        [same, 10, [], -1],
+      ];
+      const results = [];
+      for (const [edit, top, detected, repeats] of steps) {
+        const edited = edit(s);
+        const r = await planScenarioObject(path, edited, { recent, recentPlans, top, detected });
+        const fresh = await planScenarioObject(path, edited, { top, detected });
+        expect(JSON.stringify(r)).toBe(JSON.stringify(fresh));
+        if (repeats >= 0) expect(r).toBe(results[repeats]);
+        else for (const earlier of results) expect(r).not.toBe(earlier);
+        results.push(r);
+      }
+      expect(recentPlans.length).toBe(4);
+    },
+  );
 });

@@ -232,8 +232,38 @@ function queuedAt(ctx: Ctx, o: EstimateOptions, gpu: Gpu): number | undefined {
   return run === memo ? undefined : run.options.batch;
 }
 
+/**
+ * Memory estimates made while a result is finished, by (row, GPU option): a plan's estimate reads its options
+ * (choicesOf: the row on the option's GPU) and the GPU, neither the power level nor the search's figures, so the
+ * near-tie order (fitsOnlyInsideBand) and the plans of one row on one option at each power level share one.
+ */
+type PlanEstimates = Map<number, MemoryEstimate>;
+
+/** The memory estimate of `k`'s options on its GPU (what `estimate` with the GPU reports), from `memo` when made. */
+function planEstimate(
+  ctx: Ctx,
+  k: Kept,
+  options: EstimateOptions,
+  memo: PlanEstimates | undefined,
+): MemoryEstimate {
+  const key = k.row * ctx.hw.length + k.hw;
+  const kept = memo?.get(key);
+  if (kept) return kept;
+  // A colocated vLLM fills its share of this GPU, paged optimizer states what it leaves free.
+  const paged = options.rollout || OPTIMIZER_PROFILES[options.optimizer].paged;
+  const m = estimateMemory(ctx.arch, options, paged ? gpuContext(ctx.hw[k.hw]!.gpu) : {});
+  memo?.set(key, m);
+  return m;
+}
+
 /** A kept candidate as a full Plan: the search's figures plus the estimates it did not need. */
-function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan {
+function materialize(
+  ctx: Ctx,
+  k: Kept,
+  fastest: number,
+  onFront: boolean,
+  estimates?: PlanEstimates,
+): Plan {
   const { choices, options } = choicesOf(ctx, k.row, k.hw);
   const h = ctx.hw[k.hw]!;
   const level = ctx.levels[k.hw]![k.level]!;
@@ -241,13 +271,7 @@ function materialize(ctx: Ctx, k: Kept, fastest: number, onFront: boolean): Plan
   const capacity = h.gpu.memoryMiB * MiB;
   const gpuW = boardWatts(h.gpu) * level;
   const tOpts = timeOptionsOf(ctx, k.hw, level, choices.gradAccum);
-  // A colocated vLLM fills its share of this GPU, paged optimizer states what it leaves free (what
-  // `estimate` with the GPU reports).
-  const m = estimateMemory(
-    ctx.arch,
-    options,
-    options.rollout || OPTIMIZER_PROFILES[options.optimizer].paged ? gpuContext(h.gpu) : {},
-  );
+  const m = planEstimate(ctx, k, options, estimates);
   const serving = planServing(ctx.arch, options, h.gpu);
   // Serving: the sequences the KV pool holds run, the rest queue (time/pool-queue.ts), as the search timed them.
   const pool = serving?.sequencesAtMeanContext;
@@ -425,12 +449,15 @@ const roundsGlobalBatch = (ctx: Ctx, c: PlanChoices): boolean =>
  * calibration set's largest under-estimate (uncertainty.ts bandOf's high edge passes the GPU's memory). Serving
  * engines size their pools to the memory they are given, so only training plans are asked.
  */
-function fitsOnlyInsideBand(ctx: Ctx, k: Kept, options: EstimateOptions): boolean {
+function fitsOnlyInsideBand(
+  ctx: Ctx,
+  k: Kept,
+  options: EstimateOptions,
+  estimates?: PlanEstimates,
+): boolean {
   if (options.method === 'inference') return false;
-  const gpu = ctx.hw[k.hw]!.gpu;
-  const paged = options.rollout || OPTIMIZER_PROFILES[options.optimizer].paged;
-  const m = estimateMemory(ctx.arch, options, paged ? gpuContext(gpu) : {});
-  return bandOf(fitDeviceBytes(m)).highBytes > gpu.memoryMiB * MiB;
+  const m = planEstimate(ctx, k, options, estimates);
+  return bandOf(fitDeviceBytes(m)).highBytes > ctx.hw[k.hw]!.gpu.memoryMiB * MiB;
 }
 
 /**
@@ -449,7 +476,7 @@ function fitsOnlyInsideBand(ctx: Ctx, k: Kept, options: EstimateOptions): boolea
  * best plan (a pipeline-parallel layout 0.4% cheaper than plain sharding on the same engine) is called as the best
  * plan's is.
  */
-function simplerFirstAmongTies(ctx: Ctx, ranked: Kept[]): Kept[] {
+function simplerFirstAmongTies(ctx: Ctx, ranked: Kept[], estimates?: PlanEstimates): Kept[] {
   const [key, key2] = RANK_KEYS[ctx.s.rank];
   const first = (k: Kept) => rankValue(k, key!);
   const second = (k: Kept) => rankValue(k, key2!);
@@ -475,7 +502,7 @@ function simplerFirstAmongTies(ctx: Ctx, ranked: Kept[]): Kept[] {
         made: ctx.made[ctx.rows.base[k.row]!] ? 1 : 0,
         rounded: roundsGlobalBatch(ctx, choices) ? 1 : 0,
         risk: riskOf(ctx, k),
-        tight: fitsOnlyInsideBand(ctx, k, options) ? 1 : 0,
+        tight: fitsOnlyInsideBand(ctx, k, options, estimates) ? 1 : 0,
         lossy: quality.items.filter((q) => q.tier === 'lossy').length,
         behind: second(k) > best2 * (1 + NEAR_TIE) ? 1 : 0,
       };
@@ -498,11 +525,18 @@ function simplerFirstAmongTies(ctx: Ctx, ranked: Kept[]): Kept[] {
 }
 
 /** The best `top` kept candidates in rank order (the plans finish makes of them), `ids` their plan ids. */
-function rankedKept(ctx: Ctx, st: LoopState, top: number, ids: Map<Kept, string>): Kept[] {
+function rankedKept(
+  ctx: Ctx,
+  st: LoopState,
+  top: number,
+  ids: Map<Kept, string>,
+  estimates?: PlanEstimates,
+): Kept[] {
   for (const k of st.top) if (!ids.has(k)) ids.set(k, planId(ctx, k));
   return simplerFirstAmongTies(
     ctx,
     [...st.top].sort((a, b) => compareKept(ctx, a, b, ids)),
+    estimates,
   ).slice(0, top);
 }
 
@@ -557,13 +591,15 @@ export function finish(ctx: Ctx, st: LoopState, fastest: number, top: number): P
   // may rank another of them first).
   const objectives = (k: Kept) => `${k.cost}|${rankHours(k)}|${k.watts}`;
   const frontObjectives = new Set(st.front.map(objectives));
-  const ranked = rankedKept(ctx, st, top, ids);
+  const estimates: PlanEstimates = new Map();
+  const ranked = rankedKept(ctx, st, top, ids, estimates);
   const plans = ranked.map((k, i) => ({
     ...materialize(
       ctx,
       k,
       fastest,
       frontIds.has(ids.get(k)!) || frontObjectives.has(objectives(k)),
+      estimates,
     ),
     rank: i + 1,
   }));
@@ -575,7 +611,7 @@ export function finish(ctx: Ctx, st: LoopState, fastest: number, top: number): P
         a.watts - b.watts ||
         (ids.get(a)! < ids.get(b)! ? -1 : 1),
     )
-    .map((k) => materialize(ctx, k, fastest, true));
+    .map((k) => materialize(ctx, k, fastest, true, estimates));
   const pruned = REASONS.map((code, i) => ({ code, count: st.reasons[i]! }))
     .filter((p) => p.count > 0)
     .sort((a, b) => b.count - a.count || (a.code < b.code ? -1 : 1));
