@@ -182,7 +182,9 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     // A row measured on vLLM's V0 engine (the case says so).
     if (c.scheduler === 'v0') time.v0Scheduler = true;
     // A row timed around llama_decode alone (llama-bench): no server loop or sampling (the case says so).
-    if (c.harness === 'llama-bench') time.decodeOnly = true;
+    if (c.harness === 'llama-bench' || c.harness === 'llama-bench-pp') time.decodeOnly = true;
+    // llama-bench's prompt test at microbatch B: only the batch's last token is output, so a step reads no lm_head.
+    if (c.harness === 'llama-bench-pp') time.noOutputHead = true;
     // A llama.cpp build whose F16 mat-vec was dmmv (before ggml-org/llama.cpp#10318; the case says so).
     if (c.f16_matvec !== undefined) time.f16MatVec = c.f16_matvec;
     // A rig whose PCIe lanes the source describes (a consumer board's x8/x8 split; the case says so).

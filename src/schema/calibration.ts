@@ -83,9 +83,11 @@ export const throughputCaseSchema = z.looseObject({
   scheduler: z.enum(['serial', 'overlapped', 'v0']).optional(),
   /**
    * What the source timed: 'llama-bench' = llama_decode alone (llama-bench, or llama.cpp main's "eval time"), no
-   * server loop and no sampling in the timed part; sets TimeOptions.decodeOnly.
+   * server loop and no sampling in the timed part; sets TimeOptions.decodeOnly. 'llama-bench-pp' = llama-bench's prompt
+   * test read as a decode step at its microbatch (pp at -ub B): the same, and no output head a step (TimeOptions
+   * noOutputHead).
    */
-  harness: z.enum(['llama-bench']).optional(),
+  harness: z.enum(['llama-bench', 'llama-bench-pp']).optional(),
   /** llama.cpp's F16 batch-1 kernel in the measured build: 'dmmv' (before ggml-org/llama.cpp#10318) sets TimeOptions.f16MatVec. */
   f16_matvec: z.enum(['dmmv']).optional(),
   /** The rig's PCIe link per GPU where the source describes it apart from the card's ('PCIe 4.0 x8'): TimeOptions.pcieLink. */

@@ -80,6 +80,16 @@ export interface TimeOptions {
    */
   decodeOnly?: boolean;
   /**
+   * The timed forward passes compute no logits: llama-bench's prompt test (test_prompt) hands llama_decode one batch
+   * with its logits array NULL, which outputs the last token only ("if set to NULL ... only the last token is output",
+   * llama_batch in ggml-org/llama.cpp include/llama.h @0011438e931ec7fd258433f61d411301a759fae2), so every microbatch but
+   * the last selects no rows for the output head (the graph's inp_out_ids) and ggml-cuda skips the empty mat-mul
+   * (`ggml_is_empty(node)`, ggml/src/ggml-cuda/ggml-cuda.cu): a pp512 run at -ub B reads the head once per 512/B steps.
+   * The step reads no lm_head. No flag sets it; `validate --throughput` does for rows timed that way (harness
+   * 'llama-bench-pp').
+   */
+  noOutputHead?: boolean;
+  /**
    * The llama.cpp build multiplied F16 weights at batch 1 in dequantize_mul_mat_vec ('dmmv': builds before
    * ggml-org/llama.cpp#10318, November 2024), not today's mul_mat_vec: decode pays dmmv's latency-bound last wave of rows
    * (core/time/matvec-tail.ts). No flag sets it; `validate --throughput` does for rows of such builds.

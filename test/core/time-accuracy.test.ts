@@ -31,7 +31,7 @@ function holdsOutOfSample(
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|llamacpp-19365-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -310,8 +310,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (768: 755 out of sample, 13 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(768);
+  it('scores every scorable case (784: 771 out of sample, 13 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(784);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -621,7 +621,12 @@ const eraOfEarlier = (id: string) =>
 // Qwen3-30B-A3B-FP8 over TP 2 + EP on two H100 PCIe (vllm-project/vllm#25398), InferenceX's MiniMax-M2.5 FP8 on H100 with vLLM
 // (SemiAnalysisAI/InferenceX#832), a bf16 Mistral 24B on one B200 with vLLM 0.25.1 (NVIDIA/Model-Optimizer#2015), SGLang's
 // Qwen3-30B-A3B-FP8 over TP 4 + EP on H200 (sgl-project/sglang#12343), SGLang 0.5.13's MiniMax-M2.7 FP8 on MI300X
-// (sgl-project/sglang#31044) and llama.cpp's Qwen3-Next Q4_K_M on an A100 (ggml-org/llama.cpp#19365).
+// (sgl-project/sglang#31044) and llama.cpp's Qwen3-Next Q4_K_M on an A100 (ggml-org/llama.cpp#19365). Six more, the same
+// way (docs/time-model.md "Serving rows from a Gemma 3 reference sweep, LoRA and Qwen3-Next PRs and a Nemotron recipe"):
+// Tenstorrent's gemma-3-4b-it GPU reference on an A100 (tenstorrent/tt-inference-server#521), SGLang's DeepSeek-R1 NVFP4 on
+// B200 (sgl-project/sglang#9162), vLLM 0.12.0's Nemotron-3-Nano FP8 on H200 (vllm-project/recipes#165), llama-bench's BF16
+// Llama 8B on an RTX 3090 (ggml-org/llama.cpp#14262), vLLM's LoRA serving on H20 (vllm-project/vllm#27402) and SGLang's
+// Qwen3-Next over TEP4 on H200 and H20 (sgl-project/sglang#10816).
 const NEWSRV_ERAS: readonly (readonly [RegExp, string])[] = [
   [/^sglang10404-/, 'sglang10404'],
   [/^sglang10467-/, 'sglang10467'],
@@ -633,6 +638,12 @@ const NEWSRV_ERAS: readonly (readonly [RegExp, string])[] = [
   [/^sglang12343-/, 'sglang12343'],
   [/^sglang31044-/, 'sglang31044'],
   [/^llamacpp-19365-/, 'cpp19365'],
+  [/^tt521-/, 'tt521'],
+  [/^sglang9162-/, 'sglang9162'],
+  [/^recipes165-/, 'recipes165'],
+  [/^llamacpp-14262-/, 'cpp14262'],
+  [/^vllm27402-/, 'vllm27402'],
+  [/^sglang10816-/, 'sglang10816'],
 ];
 const isNewSrvRow = (id: string) => NEWSRV_ERAS.some(([re]) => re.test(id));
 const eraOf = (id: string) => NEWSRV_ERAS.find(([re]) => re.test(id))?.[1] ?? eraOfEarlier(id);
@@ -842,11 +853,15 @@ const FIELD_BARS = {
   // F16 -28.3%, -16.4%, -5.3% at 1, 8, 16; gpt-oss-20b -7.2%, +15.6%, +39.2%, +31.3%, +31.3%, +58.8%, +127.1% at 1-64
   // (16.3% / 39.2%). With llama.cpp's MUL_MAT_ID at a batch (per-slot reads up to 4 tokens, MMQ tiles as wide as the
   // step's tokens for every routed expert above; engines/llama-cpp/memory.ts moeBatchKernel, time/moe-tile.ts) the
-  // gpt-oss-20b rows -7.2%, +11.6%, +22.2%, +30.3%, +23.5%, +15.6%, -2.3%: 13.9% / 28.3%.
+  // gpt-oss-20b rows -7.2%, +11.6%, +22.2%, +30.3%, +23.5%, +15.6%, -2.3%: 13.9% / 28.3%. Timed without the output head
+  // llama-bench's prompt test computes for the batch's last token only (harness llama-bench-pp, time/decode.ts
+  // noOutputHead): the BF16 and F16 rows -12.6..+11.7% (were -28.3..-7.7%), the gpt-oss-20b rows +11.8..+22.8% at 1-16
+  // tokens: 11.3% / 22.0%.
   'microbatch kind:decode engine:llama.cpp': { count: 14, median: 0.139, p90: 0.283 },
   // ggml-org/llama.cpp#15802's Llama 3 8B Q4_0 on an RTX 3090 at microbatch 1, 2, 4, 8 (scored before any change):
   // -8.9%, -2.0%, +16.5%, +86.7%: the measured step grows with MMVQ's columns (6.4 ms at 1, 13.7 ms at 8), the
   // estimate's stays at the weights' read (docs/time-model.md "MXFP4 on MI355X, SGLang's DeepSeek on MI300X and MMVQ's columns").
+  // Timed without the output head llama-bench's prompt test skips (harness llama-bench-pp): -3.7%, +0.0%, +10.0%, +16.4%.
   'prtable kind:decode engine:llama.cpp': { count: 4, median: 0.128, p90: 0.868 },
   // ROCm/aiter#1930's SGLang DeepSeek-R1 FP8 on 8x MI300X at 4, 8, 16, 32 in flight: +15.2%, +15.3%, +13.1%, -1.7%.
   'prtable kind:serving engine:sglang': { count: 4, median: 0.142, p90: 0.154 },
@@ -856,8 +871,10 @@ const FIELD_BARS = {
   // ggml-org/llama.cpp#17505's Llama 3 8B Q4_0 after a 32,768-token depth (scored before any change): -7.5%, +3.8%,
   // +42.9%, +40.0% at 2, 4, 8, 16 tokens on an RTX 3090, -13.4% at one on an RTX 4090: MMVQ's column work at 8 and the
   // harness reading's attention at 16 (docs/time-model.md "Qwen3-4B on an RTX 4090, an eager AWQ run and llama.cpp at a
-  // 32K depth").
-  'deptheager kind:decode engine:llama.cpp': { count: 5, median: 0.135, p90: 0.43 },
+  // 32K depth"). Timed without the output head, which llama-bench's prompt test computes for the batch's last token only
+  // (harness llama-bench-pp, time/decode.ts noOutputHead): the 3090 rows -6.4%, +0.4%, +6.0%, +43.8% at 2-16, the 4090's
+  // -10.6%.
+  'deptheager kind:decode engine:llama.cpp': { count: 5, median: 0.135, p90: 0.438 },
   // tenstorrent/tt-inference-server#394's Qwen3-4B on an RTX 4090 at concurrency 1: -1.2%, -2.9%, -4.5%, -1.4%, -3.5%;
   // vllm-project/vllm#20469's eager Qwen3-14B-AWQ on an A100: +101.9% at the compiled count a layer, +51.9% with
   // v0.9.1's eager layer counted (its q/k norms' calls, engines/vllm/eager-ops.ts; docs/time-model.md "Eager decoder
@@ -978,11 +995,28 @@ const FIELD_BARS = {
   // Qwen3-Next-80B-A3B Q4_K_M on one A100 with llama.cpp of February 2026 (its Gated DeltaNet layers as generic ggml ops), tg128:
   // +211.6% (docs/time-model.md, the same section).
   'cpp19365 kind:decode engine:llama.cpp': { count: 1, median: 2.116, p90: 2.116 },
+  // gemma-3-4b-it on one A100 with vLLM of late summer 2025 (piecewise graphs, serial scheduler), one request, TPOT
+  // 8.4-10.8 ms: +21.0..+54.2% (too fast; docs/time-model.md "Serving rows from a Gemma 3 reference sweep, LoRA and
+  // Qwen3-Next PRs and a Nemotron recipe").
+  'tt521 kind:serving engine:vllm': { count: 6, median: 0.437, p90: 0.543 },
+  // DeepSeek-R1 NVFP4 over TP 4 on B200 under SGLang of August 2025 (TensorRT-LLM-gen MoE), 1000/1000: +11.5% at one
+  // request in flight, +21.6% at 16.
+  'sglang9162 kind:serving engine:sglang': { count: 2, median: 0.166, p90: 0.216 },
+  // Nemotron-3-Nano-30B-A3B FP8 on one H200 with vLLM 0.12.0, 1024 in flight of 1024/1024, mean TPOT: +35.6%.
+  'recipes165 kind:serving engine:vllm': { count: 1, median: 0.356, p90: 0.356 },
+  // BF16 Llama 8B on an RTX 3090 under llama-bench of June 2025 at microbatch 1 and 2: -14.8%, +0.5%; -8.9%, +7.4% timed
+  // without the output head llama-bench's prompt test skips (harness llama-bench-pp).
+  'cpp14262 kind:decode engine:llama.cpp': { count: 2, median: 0.082, p90: 0.089 },
+  // Qwen3-30B-A3B with one rank-64 LoRA adapter on one H20, a burst of 100 at 2048/1024: +48.9%.
+  'vllm27402 kind:serving engine:vllm': { count: 1, median: 0.489, p90: 0.489 },
+  // Qwen3-Next-80B-A3B over TP 4 + EP 4 under SGLang of September 2025 (FA3 full attention), 1k/1k: H200 +16.7%, +31.3%
+  // and H20 +20.3%, +29.4% at 1 and 2 in flight.
+  'sglang10816 kind:serving engine:sglang': { count: 4, median: 0.249, p90: 0.314 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 391 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault and MI355X 1k/256 c256 rows are carried', () => {
-    expect(fieldRows.length).toBe(391);
+  it('scores the 407 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault and MI355X 1k/256 c256 rows are carried', () => {
+    expect(fieldRows.length).toBe(407);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([]);
     const cases = loadThroughputCases('throughput.json');
     const carried = cases.filter((c) => c.id.startsWith('vllm-2542-'));
@@ -1172,8 +1206,12 @@ const ENGINE_BARS = {
   // -11.3..+2.9%; discussion ggml-org/llama.cpp#4167: seven F16, Q8_0 and Q4_0 tg128 rows on the M2 Ultra, M4 Max and M3 Max,
   // +7.1..+50.2%; all scored before any change), 107 rows, 7.7% / 21.1%; 7.2% / 18.5% with Metal's dispatch a kernel
   // on Apple GPUs (engines/llama-cpp/memory.ts metalDecode), the Apple seven -8.8..+5.4%. With ggml-org/llama.cpp#19365's
-  // Qwen3-Next Q4_K_M tg128 row on an A100 (+211.6%, scored before any change), 108 rows, 7.3% / 19.1%.
-  'decode engine:llama.cpp': { count: 108, median: 0.073, p90: 0.192 },
+  // Qwen3-Next Q4_K_M tg128 row on an A100 (+211.6%, scored before any change), 108 rows, 7.3% / 19.1%. With
+  // ggml-org/llama.cpp#14262's BF16 Llama 8B rows on an RTX 3090 at microbatch 1 and 2 (-14.8%, +0.5%, scored before any
+  // change), 110 rows, 7.3% / 18.5%. The 25 microbatch rows timed without the output head, which llama-bench's prompt
+  // test computes for the batch's last token only (harness llama-bench-pp: the dense 16-bit rows 6-17 points closer, the
+  // gpt-oss-20b rows at 1-16 tokens +11..+23%, as its tg rows read): 7.1% / 20.5%.
+  'decode engine:llama.cpp': { count: 110, median: 0.073, p90: 0.205 },
   // 44 rows of the earlier sources: 10.4% / 29.1% before FlashInfer's CUTLASS NVFP4 MoE call (engines/moe-call.ts),
   // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tenstorrent/tt-inference-server#356 (scored
   // before any change, +17..+147%), 48 rows, 11.7% / 43.9%; 10.4% / 26.7% with the attention layers' eager calls
@@ -1239,7 +1277,10 @@ const ENGINE_BARS = {
   // With vllm-project/vllm#27323's GLM-4.6 row on 8x MI300X (+40.9%), vllm-project/vllm#25398's Qwen3-30B-A3B-FP8 row on two
   // H100 PCIe (-7.7%), SemiAnalysisAI/InferenceX#832's two MiniMax-M2.5 FP8 rows on H100 (+40.7%, +66.2%) and
   // NVIDIA/Model-Optimizer#2015's bf16 Mistral 24B row on a B200 (-47.3%), all scored before any change, 235 rows, 10.8% / 50.2%.
-  'serving engine:vllm': { count: 235, median: 0.109, p90: 0.52 },
+  // With tenstorrent/tt-inference-server#521's six gemma-3-4b-it rows on an A100 (+21.0..+54.2%), vllm-project/recipes#165's
+  // Nemotron-3-Nano FP8 row on an H200 (+35.6%) and vllm-project/vllm#27402's LoRA burst on an H20 (+48.9%), all scored
+  // before any change: 243 rows, 10.8% / 48.1% -> 11.5% / 48.9%.
+  'serving engine:vllm': { count: 243, median: 0.116, p90: 0.52 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
@@ -1276,7 +1317,9 @@ const ENGINE_BARS = {
   // default-tile run of sgl-project/sglang#7631 (DeepSeek-V3-0324 FP8 on 8x H20: +58.4%), sgl-project/sglang#12343's
   // Qwen3-30B-A3B-FP8 row on H200 (+14.5%) and sgl-project/sglang#31044's four MiniMax-M2.7 rows on MI300X (+42.6..+108.0%),
   // all scored before any change, 94 rows, 12.6% / 65.2%.
-  'serving engine:sglang': { count: 94, median: 0.185, p90: 0.838 },
+  // With sgl-project/sglang#9162's two DeepSeek-R1 NVFP4 rows on B200 (+11.5%, +21.6%) and sgl-project/sglang#10816's four
+  // Qwen3-Next TEP4 rows on H200 and H20 (+16.7..+31.3%), scored before any change: 100 rows, 11.9% / 64.1% -> 13.8% / 58.4%.
+  'serving engine:sglang': { count: 100, median: 0.185, p90: 0.838 },
 } as const;
 
 describe('decode and serving accuracy per engine (out of sample)', () => {
@@ -1297,7 +1340,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
   // all-reduce on MI300X.
   it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 7%, p90 <= 22.8%', () => {
     const later =
-      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|vllm23151-|llminfra-|qwen8b5090-|vllm27323-|vllm25398-|inferencex832-|modelopt2015-)/;
+      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|vllm23151-|llminfra-|qwen8b5090-|vllm27323-|vllm25398-|inferencex832-|modelopt2015-|tt521-|recipes165-|vllm27402-)/;
     const s = summarizeThroughput(
       'vllm earlier',
       outOfSample.filter((r) => r.kind === 'serving' && r.engine === 'vllm' && !later.test(r.id)),

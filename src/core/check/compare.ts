@@ -29,21 +29,22 @@ import type { RunPlan } from '../../schema/measured.js';
  *   optimum-benchmark's fp4 QLoRA of Llama-2-7B at 256 tokens on an RTX 4090 (-45%, -37%), ms-swift's packed 16K
  *   Qwen2.5-7B over ZeRO-3 on four H20 (-42%: the capped card's GEMMs held at a flagship's efficiency), QwenLM/Qwen's
  *   GPTQ Q-LoRA at 256 tokens (+40%) and BERT-large AMP on a V100 (+37%).
- * - decode: 141 rows, p90 0.185 (Llama 3.2 1B F16 at 8 tokens a pass on an RTX 3090, ggml-org/llama.cpp#24216, -18.5%).
- *   Above it: ggml-org/llama.cpp#19365's Qwen3-Next Q4_K_M tg128 on an A100 (+212%: its Gated DeltaNet layers as generic
- *   ggml ops), Llama 3 8B Q4_0 at 16 tokens after a 32,768-token depth on an RTX 3090 (ggml-org/llama.cpp#17505, +40.0%),
- *   llama.cpp's gpt-oss-20b tg128 rows of ggml-org/llama.cpp#16834 and ggml-org/llama.cpp#16649 on an RTX 4090 (+36.9%,
- *   +32.0%), Llama 3.2 1B F16 at one token on an RTX 3090 (-28.3%), gpt-fast's Llama 3.1 405B int8 over TP 8 (+28.3%),
- *   ggml-org/llama.cpp#17621's unfused Qwen3-30B-A3B tg128 on an RTX 5090 and 4090 (-27.1%, -21.1%: ggml's own MoE
- *   routing kernels, engines/llama-cpp/moe-kernels.ts), Qwen2.5 1.5B Q4_K_M at a 10,000-token context on an RTX 4090
- *   (+23.9%), LitGPT's Llama 2 70B decode (-21.5%), Llama 2 7B Q4_0 tg128 with -fa 1 on one MI300X under a HIP build
- *   without graphs (AUGMXNT/MI300-testing, +21.3%), llama-server's gpt-oss-20b on an A100 40GB PCIe (+21.1%), LitGPT's
- *   StableLM-Alpha 3B bf16 decode on an A100 40GB (+19.2%) and ggml-org/llama.cpp#17621's unfused gpt-oss-20b tg128 on an
- *   RTX 5090 (-19.1%); just below it LitGPT's StableLM-Alpha 3B nf4 decode (+17.9%). llama.cpp's Apple Silicon table
- *   (discussion ggml-org/llama.cpp#4167) reads -8.8..+5.4% with Metal's dispatch a kernel (engines/llama-cpp/memory.ts
- *   metalDecode).
- * - serving: 329 rows, p90 0.518 (sariekr/gpu_conc's gpt-oss-20b at one request on an H200, +51.8%;
- *   xinyuwei-david/david-share's Qwen3-235B-A22B at one request on 8 MI300X, +51.3%, just below it). Just above it:
+ * - decode: 143 rows, p90 0.192 (LitGPT's StableLM-Alpha 3B bf16 decode on an A100 40GB, +19.2%; the microbatch rows of
+ *   llama-bench's prompt test timed without the output head, harness llama-bench-pp). Above it: ggml-org/llama.cpp#19365's
+ *   Qwen3-Next Q4_K_M tg128 on an A100 (+212%: its Gated DeltaNet layers as generic ggml ops), Llama 3 8B Q4_0 at 16
+ *   tokens after a 32,768-token depth on an RTX 3090 (ggml-org/llama.cpp#17505, +43.8%), llama.cpp's gpt-oss-20b tg128
+ *   rows of ggml-org/llama.cpp#16834 and ggml-org/llama.cpp#16649 on an RTX 4090 (+36.9%, +32.0%), gpt-fast's Llama 3.1
+ *   405B int8 over TP 8 (+28.3%), ggml-org/llama.cpp#17621's unfused Qwen3-30B-A3B tg128 on an RTX 5090 and 4090 (-27.1%,
+ *   -21.1%: ggml's own MoE routing kernels, engines/llama-cpp/moe-kernels.ts), Qwen2.5 1.5B Q4_K_M at a 10,000-token
+ *   context on an RTX 4090 (+23.9%), gpt-oss-20b at 4-16 tokens a pass on an RTX 3090 (ggml-org/llama.cpp#20586,
+ *   +20.5..+22.8%), LitGPT's Llama 2 70B decode (-21.5%), Llama 2 7B Q4_0 tg128 with -fa 1 on one MI300X under a HIP build
+ *   without graphs (AUGMXNT/MI300-testing, +21.3%) and llama-server's gpt-oss-20b on an A100 40GB PCIe (+21.1%); just
+ *   below it ggml-org/llama.cpp#17621's unfused gpt-oss-20b tg128 on an RTX 5090 (-19.1%). llama.cpp's Apple Silicon
+ *   table (discussion ggml-org/llama.cpp#4167) reads -8.8..+5.4% with Metal's dispatch a kernel
+ *   (engines/llama-cpp/memory.ts metalDecode).
+ * - serving: 343 rows, p90 0.511 (a vLLM burst of 300 of DeepSeek-R1-Distill-Llama-8B on an RTX 4090, +51.1%;
+ *   sariekr/gpu_conc's gpt-oss-20b at one request on an H200, +51.8%, just above it; gemma-3-4b-it at one request on an
+ *   A100 under vLLM of 2025, tenstorrent/tt-inference-server#521, +54.2%, above them). Just above it:
  *   ree2raz/inference-bench's SGLang 0.4.6 on an L4 at 64 in flight (-52.6%, its warm-up's prefix cache counted),
  *   vllm-project/vllm#17788's ShareGPT burst of 1000 on an H100 NVL (+53.5%) and staru09/llm_infra_bench's
  *   --enforce-eager Llama-3.1-8B at 20 in flight on an A100 (+53.7%). The largest above it are lukaLLM's FP8 MoE ShareGPT
@@ -63,7 +64,7 @@ import type { RunPlan } from '../../schema/measured.js';
  *   ZeRO-2 steps timed at their 512-token bound (-30.9%, -30.7%) and the probe at a 96-token cap (+30.9%).
  * Time to first token has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.32, decode: 0.19, serving: 0.52, rl: 0.49 } as const;
+export const TIME_UNCERTAINTY = { training: 0.32, decode: 0.2, serving: 0.52, rl: 0.49 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of

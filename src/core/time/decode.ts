@@ -374,7 +374,7 @@ export function decodeTraffic(
   const e = k && r.rocm && k.rocm ? k.rocm : k && r.hopper && k.hopper ? k.hopper : k;
   const eff = e ? (o.weights === 'int8' || o.weights === 'fp8' ? e.eff8 : e.eff4) : 1;
   const dense = mxfp4DenseRead(o, e);
-  const headBytes = m.lmHead * headElementBytes(m, o, q, wb, dense.bytes);
+  const headBytes = t.noOutputHead ? 0 : m.lmHead * headElementBytes(m, o, q, wb, dense.bytes);
   // Above the crossover: dequantize (write 2 B) then a 16-bit GEMM reads it back (2 B), from L2 where the 16-bit
   // copy of the matrix fits in it (l2HeldElements). bitsandbytes' 4-bit dequantization runs its tree kernel (before
   // 0.48) or its lookup kernel, each slower than the memory rate on some GPUs (bnb-dequant.ts).
