@@ -1,7 +1,7 @@
 /** GPU and rig facts the time model reads: achievable compute, memory and link rates at a power limit. */
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { dmmvResidency } from './matvec-tail.js';
-import { NCCL_SOCKET_LINK_BPS } from './pcie-sockets.js';
+import { socketLinkBps } from './pcie-sockets.js';
 import type { Gpu } from '../../schema/gpu.js';
 import { MiB } from '../units.js';
 import { isGguf, type EstimateOptions } from '../../schema/estimate.js';
@@ -462,7 +462,7 @@ export function gpuRates(g: Gpu, t: TimeOptions, serving = false): GpuRates {
       pair: !useNvlink && !pcieP2p,
       many: !(useNvlink && nvSwitched(g)) && !pcieP2p,
     },
-    ...(useNvlink && nvSwitched(g) ? {} : { socketLink: NCCL_SOCKET_LINK_BPS }),
+    ...(useNvlink && nvSwitched(g) ? {} : { socketLink: socketLinkBps(g.interconnect.pcie) }),
     interNode: t.interNodeGBps * 1e9 * NET_EFF,
     gpusPerNode: t.gpusPerNode,
     hopper,

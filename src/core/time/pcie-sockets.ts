@@ -4,7 +4,8 @@
  * eight RTX 4090, four under CPU/0-0 and four under CPU/0-1 joined by a `SYS` path; NVIDIA/nccl#1639: eight RTX 5090 under
  * two Xeon 8480+), so a ring over more than four of them crosses the inter-socket link, where peer-to-peer stops and
  * NCCL routes through host memory. NCCL's own topology model prices that link below a Gen4 x16 slot (24 GB/s in the same
- * model): 10 GB/s for an Intel Xeon Scalable's UPI (`SKL_QPI_BW`), 16 GB/s for AMD's (`AMD_BW`), in
+ * model): 10 GB/s for an Intel Xeon Scalable's UPI (`SKL_QPI_BW`), 22 GB/s for Sapphire Rapids' (`SRP_QPI_BW`), 16 GB/s
+ * for AMD's (`AMD_BW`), in
  * https://github.com/NVIDIA/nccl/blob/069a3d4f95ca488dc63ba7ae659a2db77942a62e/src/graph/topo.h; its ring search gives every
  * channel the bandwidth of the narrowest link on its path, so the ring's bus bandwidth is at most that link's.
  */
@@ -16,10 +17,26 @@
 export const PCIE_GPUS_PER_SOCKET = 4;
 
 /**
- * The inter-socket link's bandwidth as NCCL's topology model prices it, B/s: `SKL_QPI_BW` (Intel Xeon Scalable's UPI),
- * NVIDIA/nccl src/graph/topo.h at 069a3d4. An Intel host is assumed (the 8-card dumps above are Intel Xeon hosts).
+ * The inter-socket link's bandwidth as NCCL's topology model prices it, B/s: `SKL_QPI_BW` (Intel Xeon Scalable's UPI
+ * from Skylake, the class NCCL gives every Xeon before Sapphire Rapids), NVIDIA/nccl src/graph/topo.h at 069a3d4. An Intel
+ * host is assumed (the 8-card dumps above are Intel Xeon hosts).
  */
 export const NCCL_SOCKET_LINK_BPS = 10e9;
+
+/**
+ * The same for a Sapphire Rapids host (`SRP_QPI_BW`, topo.h at 069a3d4; topo.cc `ncclTopoGetInterCpuBw` picks it by the
+ * CPU model), B/s: the first Xeon with PCIe 5.0 lanes, so the host assumed for PCIe 5.0 cards.
+ */
+export const NCCL_SOCKET_LINK_SRP_BPS = 22e9;
+
+/**
+ * The inter-socket link of the host a card of PCIe generation `pcie` (the catalog's `interconnect.pcie`) is assumed to
+ * sit in, B/s: a PCIe 5.0 card in a Sapphire Rapids host, older cards in a Xeon Scalable host of NCCL's Skylake class.
+ */
+export function socketLinkBps(pcie: string): number {
+  const m = /PCIe\s*(\d)/i.exec(pcie);
+  return m && Number(m[1]) >= 5 ? NCCL_SOCKET_LINK_SRP_BPS : NCCL_SOCKET_LINK_BPS;
+}
 
 /**
  * The bus bandwidth (B/s) of a ring over `ranksInNode` cards of one node whose ring runs over PCIe at `ring` B/s:
