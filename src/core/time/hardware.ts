@@ -1,6 +1,7 @@
 /** GPU and rig facts the time model reads: achievable compute, memory and link rates at a power limit. */
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { dmmvResidency } from './matvec-tail.js';
+import { socketLinkBps } from './pcie-sockets.js';
 import type { Gpu } from '../../schema/gpu.js';
 import { MiB } from '../units.js';
 import { isGguf, type EstimateOptions } from '../../schema/estimate.js';
@@ -127,6 +128,11 @@ export interface GpuRates {
    * by message bytes; absent where the catalog has none or the GPUs are not joined by that fabric.
    */
   allReduce?: { ranks: number; bytes: readonly number[]; seconds: readonly number[] };
+  /**
+   * The inter-socket link a ring over more than one socket's PCIe cards crosses, B/s (pcie-sockets.ts); absent where
+   * a ring over three or more cards runs over NVLink.
+   */
+  socketLink?: number;
 }
 
 // Large bf16 GEMMs of transformer shapes reach ~75-85% of the dense peak on A100 (~250 of 312 TFLOPS, NVIDIA
@@ -456,6 +462,7 @@ export function gpuRates(g: Gpu, t: TimeOptions, serving = false): GpuRates {
       pair: !useNvlink && !pcieP2p,
       many: !(useNvlink && nvSwitched(g)) && !pcieP2p,
     },
+    ...(useNvlink && nvSwitched(g) ? {} : { socketLink: socketLinkBps(g.interconnect.pcie) }),
     interNode: t.interNodeGBps * 1e9 * NET_EFF,
     gpusPerNode: t.gpusPerNode,
     hopper,

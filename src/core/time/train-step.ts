@@ -22,6 +22,7 @@ import { GROUPED_MM_GROUP_SECONDS } from './grouped-mm-cost.js';
 import { pagedMigrationSeconds } from './paged-migration.js';
 import { DOUBLE_FIELD } from '../double-field.js';
 import { ringLatencyAcrossNodes, type RingCollective } from './nccl-ring.js';
+import { socketCappedRing } from './pcie-sockets.js';
 
 /** Result of one step: seconds by phase and the bound. */
 export interface StepTime {
@@ -251,13 +252,15 @@ export function dataParallelLink(
 ): { link: number; latency: number; allReduceLatency: number } {
   const multiNode = w.gpus > r.gpusPerNode;
   const dpGroupInNode = Math.min(w.dp, Math.max(1, Math.floor(r.gpusPerNode / (w.tp * w.pp))));
-  const intra = dpGroupInNode <= 2 ? r.intraPair : r.intraMany;
+  const ring = dpGroupInNode <= 2 ? r.intraPair : r.intraMany;
+  // A PCIe ring over more than one socket's cards crosses the inter-socket link (pcie-sockets.ts).
+  const intra = socketCappedRing(ring, dpGroupInNode, r.socketLink);
   // Across nodes NCCL runs one ring/tree channel per NIC (one NIC per GPU on DGX/HGX nodes): every GPU
   // of the node carries 1/k of the crossing traffic, so the group's bus bandwidth is the node's k NICs
   // together, capped by the intra-node links (nccl-tests bus bandwidth,
   // https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md; DGX A100 8x HDR ~ 180 GB/s busbw).
   const link = multiNode ? Math.min(intra, r.interNode * dpGroupInNode) : intra;
-  const pcie = intra === r.host || link === r.interNode;
+  const pcie = ring === r.host || link === r.interNode;
   const base = pcie ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK;
   const across = (c: RingCollective) =>
     multiNode ? ringLatencyAcrossNodes(c, w.dp, dpGroupInNode, !pcie) : 0;

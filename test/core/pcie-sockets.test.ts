@@ -1,0 +1,65 @@
+/**
+ * A data-parallel ring over more than one socket's PCIe cards crosses the inter-socket link, which NCCL's topology model
+ * prices at 10 GB/s, 22 GB/s on a PCIe 5.0 card's Sapphire Rapids host (time/pcie-sockets.ts): the group's bus bandwidth
+ * is capped there, its latency stays the PCIe ring's, and rings that do not run over PCIe (NVSwitch, Infinity Fabric) or
+ * stay under one socket keep their rate.
+ */
+import { describe, expect, it } from 'vitest';
+import { gpuRates } from '../../src/core/time/index.js';
+import { dataParallelLink } from '../../src/core/time/train-step.js';
+import {
+  NCCL_SOCKET_LINK_BPS,
+  NCCL_SOCKET_LINK_SRP_BPS,
+  PCIE_GPUS_PER_SOCKET,
+  socketCappedRing,
+  socketLinkBps,
+} from '../../src/core/time/pcie-sockets.js';
+import { ALLREDUCE_LATENCY_PCIE } from '../../src/core/time/train-work.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { defaultTimeOptions } from '../../src/schema/time.js';
+
+const rates = (gpu: string, n: number) =>
+  gpuRates(findGpu(gpu), { ...defaultTimeOptions(n), gpusPerNode: n });
+const link = (gpu: string, n: number) =>
+  dataParallelLink({ gpus: n, dp: n, tp: 1, pp: 1 }, rates(gpu, n));
+
+describe('a PCIe ring across two sockets', () => {
+  it('caps a ring over more than four cards at the socket link, and no ring under it', () => {
+    expect(PCIE_GPUS_PER_SOCKET).toBe(4);
+    expect(socketCappedRing(25.6e9, 8, NCCL_SOCKET_LINK_BPS)).toBe(NCCL_SOCKET_LINK_BPS);
+    expect(socketCappedRing(25.6e9, 4, NCCL_SOCKET_LINK_BPS)).toBe(25.6e9);
+    expect(socketCappedRing(6e9, 8, NCCL_SOCKET_LINK_BPS)).toBe(6e9);
+    expect(socketCappedRing(230e9, 8, undefined)).toBe(230e9);
+  });
+
+  it('eight workstation and GeForce cards run their gradient ring at the socket link', () => {
+    for (const gpu of ['rtx-a6000', 'rtx-3090', 'rtx-4090', 'l40s']) {
+      const r = rates(gpu, 8);
+      expect(r.socketLink, gpu).toBe(NCCL_SOCKET_LINK_BPS);
+      expect(link(gpu, 8).link, gpu).toBe(NCCL_SOCKET_LINK_BPS);
+      expect(link(gpu, 8).link, gpu).toBeLessThanOrEqual(NCCL_SOCKET_LINK_BPS);
+      // Four cards sit under one socket: the PCIe ring's own rate.
+      expect(link(gpu, 4).link, gpu).toBe(rates(gpu, 4).intraMany);
+      expect(link(gpu, 8).latency, gpu).toBe(link(gpu, 4).latency);
+    }
+    expect(link('rtx-a6000', 8).latency).toBe(ALLREDUCE_LATENCY_PCIE);
+  });
+
+  it('takes a PCIe 5.0 card to sit in a Sapphire Rapids host', () => {
+    expect(socketLinkBps('PCIe 5.0 x16')).toBe(NCCL_SOCKET_LINK_SRP_BPS);
+    expect(socketLinkBps('PCIe 4.0 x16')).toBe(NCCL_SOCKET_LINK_BPS);
+    expect(socketLinkBps('PCIe 3.0 x16')).toBe(NCCL_SOCKET_LINK_BPS);
+    for (const gpu of ['rtx-5090', 'rtx-pro-6000-blackwell', 'h100-pcie']) {
+      expect(rates(gpu, 8).socketLink, gpu).toBe(NCCL_SOCKET_LINK_SRP_BPS);
+      expect(link(gpu, 8).link, gpu).toBeLessThanOrEqual(NCCL_SOCKET_LINK_SRP_BPS);
+    }
+  });
+
+  it('leaves NVSwitch and Infinity Fabric nodes as they were', () => {
+    for (const gpu of ['h100-sxm', 'mi300x']) {
+      const r = rates(gpu, 8);
+      expect(r.socketLink, gpu).toBeUndefined();
+      expect(link(gpu, 8).link, gpu).toBe(r.intraMany);
+    }
+  });
+});
