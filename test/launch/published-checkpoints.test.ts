@@ -43,6 +43,16 @@ describe('published checkpoints', () => {
     expect(sh).not.toContain('convert_hf_to_gguf.py');
   });
 
+  it("an alias's own quantized repository: Qwen2.5-Coder-32B-Instruct in int4 is Qwen's Coder AWQ", () => {
+    expect(
+      checkpointFor('Qwen/Qwen2.5-Coder-32B-Instruct', 'Qwen/Qwen2.5-Coder-32B-Instruct', 'int4'),
+    ).toEqual({ ref: 'Qwen/Qwen2.5-Coder-32B-Instruct-AWQ', published: true, steps: [] });
+    // The base entry keeps its own Instruct AWQ.
+    expect(checkpointFor('Qwen/Qwen2.5-32B', 'qwen2.5-32b', 'int4').ref).toBe(
+      'Qwen/Qwen2.5-32B-Instruct-AWQ',
+    );
+  });
+
   it("llama-server fetches Qwen3-14B's Q4_K_M with -hf", () => {
     const flags = { method: 'inference', framework: 'llama.cpp', weights: 'q4_k_m', seq: 8192 };
     const arch = resolveModel('qwen3-14b');
