@@ -19,9 +19,11 @@ const entries = Object.entries(catalog).flatMap(([base, list]) =>
 );
 
 describe('published-checkpoint catalog', () => {
-  it("keys every entry by a catalog model's Hugging Face id", () => {
-    const hfIds = new Set(listModels().map((m) => m.hfId));
-    for (const base of Object.keys(catalog)) expect(hfIds.has(base), base).toBe(true);
+  it("keys every entry by a catalog model's Hugging Face id or one of its aliases", () => {
+    // An alias is a model of the entry's layers served from its own repository (Qwen2.5-Coder-32B-Instruct under
+    // qwen2.5-32b), whose quantized copies are its own.
+    const ids = new Set(listModels().flatMap((m) => [m.hfId, ...m.aliases]));
+    for (const base of Object.keys(catalog)) expect(ids.has(base), base).toBe(true);
   });
 
   it('holds only weight formats the plan prices, each with a config.json method that stores it', () => {

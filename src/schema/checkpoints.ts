@@ -1,6 +1,7 @@
 /**
  * On-disk format of catalogs/checkpoints.json: quantized checkpoints published on the Hugging Face Hub, by the base
- * model's Hugging Face id (a catalog model's `hfId`). A serving plan in one of these formats loads the published
+ * model's Hugging Face id (a catalog model's `hfId`, or an alias with quantized copies of its own, such as
+ * Qwen/Qwen2.5-Coder-32B-Instruct under qwen2.5-32b). A serving plan in one of these formats loads the published
  * repository; in a format none holds, serve.sh has the user make it first (core/launch/checkpoints.ts).
  */
 import { z } from 'zod';

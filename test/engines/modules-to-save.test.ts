@@ -63,6 +63,35 @@ describe('--modules-to-save', () => {
     expect(saved.perGpu.deviceBytes).toBe(targets.perGpu.deviceBytes);
   });
 
+  it("Unsloth's launch steps them at a tenth of the rate through UnslothTrainer, as its CPT notebooks do", () => {
+    const folder = (flags: RawFlags) => {
+      const x = launchInputOf('llama-3.1-8b', 'h100-sxm', {
+        method: 'lora',
+        framework: 'unsloth',
+        ...flags,
+      });
+      const files = buildLaunch(x).files;
+      const text = (p: string) => files.find((f) => f.path === p)!.content;
+      return {
+        args: JSON.parse(text('unsloth-args.json')) as Record<string, Record<string, unknown>>,
+        script: text('train_unsloth.py'),
+      };
+    };
+    const saved = folder({ 'modules-to-save': 'embed,lm_head' });
+    expect(saved.args.unsloth_trainer).toEqual({
+      embedding_learning_rate: (saved.args.sft_config!.learning_rate as number) / 10,
+    });
+    expect(saved.script).toContain(
+      'args=UnslothTrainingArguments(**args["unsloth_trainer"], **args["sft_config"])',
+    );
+    expect(saved.script).toContain('trainer = UnslothTrainer(');
+    // Adapters alone: TRL's SFTTrainer, one learning rate.
+    const plain = folder({});
+    expect(plain.args.unsloth_trainer).toBeUndefined();
+    expect(plain.script).toContain('trainer = SFTTrainer(');
+    expect(plain.script).not.toContain('UnslothTrainer');
+  });
+
   it('is refused where it cannot run, naming the flag', () => {
     expect(() => optionsFromFlags({ method: 'full', 'modules-to-save': 'lm_head' })).toThrow(
       /--modules-to-save: got 'lm_head'; expected a comma list of embed,lm_head with --method lora or qlora/,

@@ -113,6 +113,22 @@ describe('torchtitan recipe', () => {
     expect(pp.parallelism!.data_parallel_shard_degree).toBe(2);
   });
 
+  it('maps every dense Qwen3 catalog model to the registry flavor of its size (qwen3/__init__.py qwen3_configs)', () => {
+    // torchtitan b5bcd76 qwen3_configs: 0.6B, 1.7B, 4B, 8B, 14B, 32B; each flavor's dim, layers, heads, kv heads,
+    // hidden dim and tying match the catalog config.json of the same size.
+    for (const [id, flavor] of [
+      ['qwen3-1.7b', '1.7B'],
+      ['qwen3-4b', '4B'],
+      ['qwen3-14b', '14B'],
+    ] as const) {
+      const x = input(id, { gpus: 8 });
+      expect(launchBlocker(x), id).toBeNull();
+      expect(recipe(x).model_spec).toEqual({
+        expr: `model_registry("${flavor}", attn_backend="flex")`,
+      });
+    }
+  });
+
   it('imports from the family recipe and writes Python literals', () => {
     const text = files(input('qwen3-0.6b', { gpus: 2 }))[TORCHTITAN_FILE]!;
     expect(text).toContain('from torchtitan.models.qwen3.config_registry import qwen3_14b');

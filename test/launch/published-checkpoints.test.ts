@@ -1,5 +1,6 @@
 // Published quantized checkpoints a serving plan loads instead of making one: Qwen's AWQ of Qwen2-VL-7B-Instruct
-// and the GGUF quants of Qwen3-14B: Qwen's own k-quants, bartowski's Q8_0 (fetched by llama-server with -hf repo:QUANT).
+// and the GGUF quants of Qwen3-14B: Qwen's own k-quants, bartowski's Q8_0 (fetched by llama-server with -hf repo:QUANT);
+// Z.ai's FP8 of GLM-4.5-Air and unsloth's GGUF of Qwen3-30B-A3B-Instruct-2507.
 import { describe, expect, it } from 'vitest';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { buildEstimate } from '../../src/core/estimate.js';
@@ -23,6 +24,32 @@ describe('published checkpoints', () => {
     }
     expect(checkpointFor('Qwen/Qwen3-14B', 'Qwen/Qwen3-14B', 'q8_0').ref).toBe(
       'bartowski/Qwen_Qwen3-14B-GGUF',
+    );
+  });
+
+  it("GLM-4.5-Air in fp8 is Z.ai's own FP8 release, not --quantization fp8 over the 16-bit weights", () => {
+    const ck = checkpointFor('zai-org/GLM-4.5-Air', 'glm-4.5-air', 'fp8');
+    expect(ck).toEqual({ ref: 'zai-org/GLM-4.5-Air-FP8', published: true, steps: [] });
+  });
+
+  it("llama-server fetches Qwen3-30B-A3B-Instruct-2507's Q4_K_M with -hf (unsloth's GGUF)", () => {
+    const flags = { method: 'inference', framework: 'llama.cpp', weights: 'q4_k_m', seq: 16384 };
+    const arch = resolveModel('qwen3-30b-a3b-instruct-2507');
+    const options = withEngineDefaults(optionsFromFlags(flags), flags);
+    const gpu = findGpu('rtx-4090');
+    const sh = serveShOf(arch, options, gpu, buildEstimate(arch, options, gpu));
+    expect(sh).toContain('unsloth/Qwen3-30B-A3B-Instruct-2507-GGUF');
+    expect(sh).toMatch(/-hf "\$MODEL:Q4_K_M"/);
+    expect(sh).not.toContain('convert_hf_to_gguf.py');
+  });
+
+  it("an alias's own quantized repository: Qwen2.5-Coder-32B-Instruct in int4 is Qwen's Coder AWQ", () => {
+    expect(
+      checkpointFor('Qwen/Qwen2.5-Coder-32B-Instruct', 'Qwen/Qwen2.5-Coder-32B-Instruct', 'int4'),
+    ).toEqual({ ref: 'Qwen/Qwen2.5-Coder-32B-Instruct-AWQ', published: true, steps: [] });
+    // The base entry keeps its own Instruct AWQ.
+    expect(checkpointFor('Qwen/Qwen2.5-32B', 'qwen2.5-32b', 'int4').ref).toBe(
+      'Qwen/Qwen2.5-32B-Instruct-AWQ',
     );
   });
 

@@ -26,6 +26,24 @@ describe('the checkpoint a serving plan loads', () => {
     const ck = checkpointFor('meta-llama/Llama-2-13b-hf', 'llama-2-13b', 'fp8', null);
     expect(ck).toEqual({ ref: 'meta-llama/Llama-2-13b-hf', published: false, steps: [] });
     for (const framework of ['vllm', 'sglang'] as const) {
+      // Qwen's own FP8 of it is block-128, not the per-channel fp8 the plan prices (catalogs/checkpoints.json).
+      const x = launchInputOf('qwen3-30b-a3b-instruct-2507', 'h100-sxm', {
+        method: 'inference',
+        weights: 'fp8',
+        framework,
+        gpus: 4,
+        tp: 4,
+        batch: 8,
+        seq: 4096,
+      });
+      const sh = serveShOf(x.arch, x.options, x.gpu, x.estimate);
+      expect(sh).toContain('MODEL=${MODEL:-Qwen/Qwen3-30B-A3B-Instruct-2507}');
+      expect(sh).toContain('--quantization fp8');
+      expect(sh).not.toMatch(/llm-compressor/);
+    }
+  });
+  it("serves GLM-4.5-Air's fp8 from Z.ai's FP8 repository, not --quantization fp8 over the 16-bit one", () => {
+    for (const framework of ['vllm', 'sglang'] as const) {
       const x = launchInputOf('glm-4.5-air', 'h100-sxm', {
         method: 'inference',
         weights: 'fp8',
@@ -36,9 +54,8 @@ describe('the checkpoint a serving plan loads', () => {
         seq: 4096,
       });
       const sh = serveShOf(x.arch, x.options, x.gpu, x.estimate);
-      expect(sh).toContain('MODEL=${MODEL:-zai-org/GLM-4.5-Air}');
-      expect(sh).toContain('--quantization fp8');
-      expect(sh).not.toMatch(/llm-compressor/);
+      expect(sh).toContain('MODEL=${MODEL:-zai-org/GLM-4.5-Air-FP8}');
+      expect(sh).not.toContain('--quantization fp8');
     }
   });
   it('serve.sh of an FP8 DeepSeek-V3 plan points MODEL at deepseek-ai/DeepSeek-V3 with nothing to make', () => {

@@ -77,7 +77,10 @@ const TITAN_MODELS: Record<string, TitanModel> = {
   'llama-3.3-70b-instruct': { ...L3, flavor: '70B' },
   'llama-3.1-405b': { ...L3, flavor: '405B' },
   'qwen3-0.6b': { ...Q3, flavor: '0.6B' },
+  'qwen3-1.7b': { ...Q3, flavor: '1.7B' },
+  'qwen3-4b': { ...Q3, flavor: '4B' },
   'qwen3-8b': { ...Q3, flavor: '8B' },
+  'qwen3-14b': { ...Q3, flavor: '14B' },
   'qwen3-32b': { ...Q3, flavor: '32B' },
   'qwen3-30b-a3b': { ...Q3, flavor: '30B-A3B' },
 };

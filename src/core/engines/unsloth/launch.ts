@@ -217,12 +217,19 @@ export function emitUnsloth(x: LaunchInput): EngineOutput {
         trainer: rl.t.trainer,
         [rl.t.block]: rl.config,
       }
-    : { from_pretrained: fromPretrained, get_peft_model: peft, sft_config: sft };
+    : {
+        from_pretrained: fromPretrained,
+        get_peft_model: peft,
+        sft_config: sft,
+        ...embeddingTrainer(o, sft),
+      };
   const vllm = rl !== null && 'fast_inference' in rl.load;
   // Several GPUs: torchrun, its block in the args file (read back by --from), the per-rank device lines.
   const tr = torchrunBlock(x);
   if (tr) notes.push(...torchrunNotes(tr, o.zero));
-  const script = withLoaderClass(rl ? objectiveScript(rl.t) : TRAIN_UNSLOTH_PY, isVision(x));
+  const sftScript = 'unsloth_trainer' in args ? UNSLOTH_TRAINER_PY : TRAIN_UNSLOTH_PY;
+  if (sftScript === UNSLOTH_TRAINER_PY) notes.push(EMBEDDING_LR_NOTE);
+  const script = withLoaderClass(rl ? objectiveScript(rl.t) : sftScript, isVision(x));
   return {
     engine,
     ok: true,
@@ -315,6 +322,30 @@ function planNotes(o: EstimateOptions): string[] {
       'Unsloth picks its own attention kernel (xformers / flash-attn / SDPA): the attention switch is not written',
     );
   return notes;
+}
+
+/**
+ * embed_tokens / lm_head trained fully beside the adapters (their targets or --modules-to-save): Unsloth's
+ * continued-pretraining notebooks step them through UnslothTrainer at an embedding_learning_rate "at least 2x or
+ * 10x smaller than learning_rate" (unslothai/notebooks bdda2efc nb/Mistral_v0.3_(7B)-CPT.ipynb: 5e-5 and 1e-5);
+ * UnslothTrainer gives that rate to the modules_to_save parameters (unsloth/trainer.py _create_unsloth_optimizer
+ * at 015bdef0). The tenfold end of the notebook's range, below the plan's rate.
+ */
+const EMBEDDING_LR_DIVISOR = 10;
+const EMBEDDING_LR_NOTE =
+  "embed_tokens / lm_head step at embedding_learning_rate, a tenth of learning_rate, through UnslothTrainer as Unsloth's continued-pretraining notebooks do (nb/Mistral_v0.3_(7B)-CPT.ipynb: at least 2x or 10x smaller)";
+
+/** The `unsloth_trainer` block (UnslothTrainingArguments' embedding_learning_rate), or none. */
+function embeddingTrainer(
+  o: EstimateOptions,
+  sft: Record<string, unknown>,
+): { unsloth_trainer?: { embedding_learning_rate: number } } {
+  const embeddings =
+    o.method !== 'full' &&
+    (o.modulesToSave !== undefined || o.loraTargets.some((t) => t === 'embed' || t === 'lm_head'));
+  if (!embeddings) return {};
+  const lr = Number(((sft.learning_rate as number) / EMBEDDING_LR_DIVISOR).toPrecision(6));
+  return { unsloth_trainer: { embedding_learning_rate: lr } };
 }
 
 /** The SFTConfig block (the DPO / GRPO blocks start from it: objective.ts). */
@@ -459,3 +490,14 @@ trainer = SFTTrainer(
 ${ATTACH_PROBE_PY}trainer.train()
 trainer.save_model()
 `;
+
+/** train_unsloth.py with UnslothTrainer, whose UnslothTrainingArguments (an SFTConfig) adds embedding_learning_rate. */
+const UNSLOTH_TRAINER_PY = TRAIN_UNSLOTH_PY.replace(
+  'trainer = SFTTrainer(\n    model=model,\n    args=SFTConfig(**args["sft_config"]),',
+  `# embed_tokens / lm_head step at embedding_learning_rate (Unsloth's continued-pretraining notebooks).
+from unsloth import UnslothTrainer, UnslothTrainingArguments
+
+trainer = UnslothTrainer(
+    model=model,
+    args=UnslothTrainingArguments(**args["unsloth_trainer"], **args["sft_config"]),`,
+);
