@@ -6,6 +6,20 @@ import { nativeWeights } from '../../src/core/model/native-weights.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { launchInputOf, serveShOf } from '../helpers/launch.js';
 
+/** serve.sh of a model served in fp8 over TP 4 on four H100s. */
+function fp8ServeSh(model: string, framework: 'vllm' | 'sglang'): string {
+  const x = launchInputOf(model, 'h100-sxm', {
+    method: 'inference',
+    weights: 'fp8',
+    framework,
+    gpus: 4,
+    tp: 4,
+    batch: 8,
+    seq: 4096,
+  });
+  return serveShOf(x.arch, x.options, x.gpu, x.estimate);
+}
+
 describe('the checkpoint a serving plan loads', () => {
   it('is the model repository itself when the plan serves the format it ships in', () => {
     const arch = resolveModel('deepseek-v3');
@@ -27,16 +41,7 @@ describe('the checkpoint a serving plan loads', () => {
     expect(ck).toEqual({ ref: 'meta-llama/Llama-2-13b-hf', published: false, steps: [] });
     for (const framework of ['vllm', 'sglang'] as const) {
       // Qwen's own FP8 of it is block-128, not the per-channel fp8 the plan prices (catalogs/checkpoints.json).
-      const x = launchInputOf('qwen3-30b-a3b-instruct-2507', 'h100-sxm', {
-        method: 'inference',
-        weights: 'fp8',
-        framework,
-        gpus: 4,
-        tp: 4,
-        batch: 8,
-        seq: 4096,
-      });
-      const sh = serveShOf(x.arch, x.options, x.gpu, x.estimate);
+      const sh = fp8ServeSh('qwen3-30b-a3b-instruct-2507', framework);
       expect(sh).toContain('MODEL=${MODEL:-Qwen/Qwen3-30B-A3B-Instruct-2507}');
       expect(sh).toContain('--quantization fp8');
       expect(sh).not.toMatch(/llm-compressor/);
@@ -44,16 +49,7 @@ describe('the checkpoint a serving plan loads', () => {
   });
   it("serves GLM-4.5-Air's fp8 from Z.ai's FP8 repository, not --quantization fp8 over the 16-bit one", () => {
     for (const framework of ['vllm', 'sglang'] as const) {
-      const x = launchInputOf('glm-4.5-air', 'h100-sxm', {
-        method: 'inference',
-        weights: 'fp8',
-        framework,
-        gpus: 4,
-        tp: 4,
-        batch: 8,
-        seq: 4096,
-      });
-      const sh = serveShOf(x.arch, x.options, x.gpu, x.estimate);
+      const sh = fp8ServeSh('glm-4.5-air', framework);
       expect(sh).toContain('MODEL=${MODEL:-zai-org/GLM-4.5-Air-FP8}');
       expect(sh).not.toContain('--quantization fp8');
     }
