@@ -1,10 +1,12 @@
-// SGLang's Triton fused_moe launches cdiv(padded slots, BLOCK_SIZE_M) x cdiv(N, BLOCK_SIZE_N) programs a GEMM, the
-// slots sized for every expert's padded block before the small-batch cap; the programs past the routed rows return at
-// once (time/moe-grid.ts). The engine's batch-1 call figure already holds its timed shape's programs, so only the
-// programs per SM beyond that shape's are priced.
+// The Triton fused_moe (SGLang's and vLLM's) launches cdiv(padded slots, BLOCK_SIZE_M) x cdiv(N, BLOCK_SIZE_N)
+// programs a GEMM, the slots sized for every expert's padded block before the small-batch cap (E + 1 experts in
+// SGLang, E in vLLM); the programs past the routed rows return at once (time/moe-grid.ts). vLLM's launch also caps
+// the row blocks at M x topk below BLOCK_SIZE_M tokens. The engine's batch-1 call figure already holds its timed
+// shape's programs, so only the programs per SM beyond that shape's are priced.
 import { describe, expect, it } from 'vitest';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
 import { SGLANG_FUSED_MOE_GRID } from '../../src/core/engines/sglang/fused-moe-grid.js';
+import { VLLM_FUSED_MOE_GRID } from '../../src/core/engines/vllm/fused-moe-grid.js';
 import { gpuRates } from '../../src/core/time/hardware.js';
 import { modelFacts } from '../../src/core/time/model-facts.js';
 import { exitPrograms, fusedMoeExitSeconds, type GridStep } from '../../src/core/time/moe-grid.js';
@@ -34,11 +36,14 @@ describe("the fused_moe grid's early-exiting programs", () => {
     const q235 = modelFacts(resolveModel('qwen3-235b-a22b'));
     const fp8 = { batch: 1, tp: 8, cc: 9, sms: 132, blockFp8: true, uncapped: true };
     expect(exitPrograms(q235, SGLANG_FUSED_MOE_GRID, fp8)).toBe(4200);
-    // vllm-project/vllm#19049: Qwen3-30B-A3B on one GPU, 16 x 32 tiles, vLLM padding E experts.
+    // vllm-project/vllm#19049 (the A100 call figure): Qwen3-30B-A3B at one token, 16 x 32 tiles. vLLM's launch caps
+    // the row blocks at M x topk = 8 below BLOCK_SIZE_M tokens, each with a token: none returns at once, so Ampere
+    // has no cost per program to spread.
     const q30 = modelFacts(resolveModel('qwen3-30b-a3b'));
-    const vllmGrid = { ...SGLANG_FUSED_MOE_GRID, alignExtraExperts: 0 };
     const bf16 = { batch: 1, tp: 1, cc: 8, sms: 108, blockFp8: false, uncapped: true };
-    expect(exitPrograms(q30, vllmGrid, bf16)).toBe(12656);
+    expect(exitPrograms(q30, VLLM_FUSED_MOE_GRID, bf16)).toBe(0);
+    expect(VLLM_FUSED_MOE_GRID.exitProgram.ampere).toBeUndefined();
+    expect(SGLANG_FUSED_MOE_GRID.exitProgram.ampere).toBeUndefined();
   });
 
   it('adds nothing at the shape the Hopper call figure was timed at', () => {
@@ -61,10 +66,48 @@ describe("the fused_moe grid's early-exiting programs", () => {
 
   it('needs the engine grid, a generation with a timed cost and an SM count', () => {
     const s = { batch: 8, tp: 8, blockFp8: false, uncapped: true };
-    expect(exitSeconds('qwen3-next-80b-a3b', 'h200-sxm', s, 'vllm')).toBe(0);
+    expect(exitSeconds('qwen3-next-80b-a3b', 'h200-sxm', s, 'llama.cpp')).toBe(0);
     expect(exitSeconds('qwen3-next-80b-a3b', 'b200', s)).toBe(0);
     expect(exitSeconds('qwen3-next-80b-a3b', 'mi300x', s)).toBe(0);
     // The catalog gives the H20 no SM count (catalogs/gpus/h20.json's notes).
     expect(exitSeconds('qwen3-next-80b-a3b', 'h20', s)).toBe(0);
+  });
+
+  it("pads E experts in vLLM's grid and caps its rows at M x topk below BLOCK_SIZE_M tokens", () => {
+    const next = modelFacts(resolveModel('qwen3-next-80b-a3b'));
+    const at = (batch: number, uncapped: boolean) => ({
+      batch,
+      tp: 8,
+      cc: 9,
+      sms: 132,
+      blockFp8: false,
+      uncapped,
+    });
+    // 16 tokens, top-10 of 512: 160 + 512 x 15 = 7,840 slots, 490 row blocks (SGLang: 513 padded, 491).
+    const rows = (g: typeof VLLM_FUSED_MOE_GRID) => exitPrograms(next, g, at(16, true)) / 68;
+    expect(rows(SGLANG_FUSED_MOE_GRID) - rows(VLLM_FUSED_MOE_GRID)).toBeCloseTo(1, 6);
+    // Below BLOCK_SIZE_M (16) tokens vLLM launches 8 x 10 row blocks: the buffer's size does not reach the grid.
+    expect(exitPrograms(next, VLLM_FUSED_MOE_GRID, at(8, true))).toBe(
+      exitPrograms(next, VLLM_FUSED_MOE_GRID, at(8, false)),
+    );
+    expect(exitPrograms(next, VLLM_FUSED_MOE_GRID, at(8, true))).toBeLessThan(80 * 68);
+  });
+
+  it('prices vLLM at 512 experts from BLOCK_SIZE_M tokens before its cap, and not after it', () => {
+    const s = { batch: 16, tp: 8, blockFp8: false, uncapped: true };
+    const uncapped = exitSeconds('qwen3-next-80b-a3b', 'h200-sxm', s, 'vllm');
+    // About 351 returning row blocks x 68 column blocks over 132 SMs, 48 layers, beyond the timed 31.8 per SM.
+    expect(uncapped).toBeGreaterThan(1e-3);
+    expect(uncapped).toBeLessThan(2e-3);
+    // vllm-project/vllm#29642 (v0.13.0): 160 slots below 512 experts size the buffer 160 x 16, 160 row blocks.
+    expect(exitSeconds('qwen3-next-80b-a3b', 'h200-sxm', { ...s, uncapped: false }, 'vllm')).toBe(
+      0,
+    );
+    // Below 16 tokens the launch's own row cap holds in every build; SGLang's grid has none.
+    expect(exitSeconds('qwen3-next-80b-a3b', 'h200-sxm', { ...s, batch: 8 }, 'vllm')).toBe(0);
+    expect(exitSeconds('qwen3-next-80b-a3b', 'h200-sxm', { ...s, batch: 8 })).toBeGreaterThan(1e-3);
+    // No cost per program on Ampere or Blackwell.
+    expect(exitSeconds('qwen3-next-80b-a3b', 'a100-80gb-sxm', s, 'vllm')).toBe(0);
+    expect(exitSeconds('qwen3-next-80b-a3b', 'b200', s, 'vllm')).toBe(0);
   });
 });

@@ -18,8 +18,13 @@ export interface ExitProgramCost {
 export interface FusedMoeGrid {
   /** Default tiles: 16-bit experts up to E tokens and above; block-scaled FP8 experts. */
   tiles: { small16: MoeTileMN; large16: MoeTileMN; blockFp8: MoeTileMN };
-  /** Experts the alignment pads beyond the routed ones (SGLang's E + 1). */
+  /** Experts the alignment pads beyond the routed ones (SGLang's E + 1, vLLM's E). */
   alignExtraExperts: number;
+  /**
+   * The launch caps its row blocks at M x topk below BLOCK_SIZE_M tokens (vLLM's `invoke_fused_moe_kernel`: `EM =
+   * min(len(sorted_token_ids), M x topk x BLOCK_SIZE_M)` when M < BLOCK_SIZE_M), in every build. Absent: no such cap.
+   */
+  smallBatchRowCap?: boolean;
   /** Per generation where a timed shape gives it: Hopper (9.x); Ampere's for the generations below, as moeCallLatency. */
   exitProgram: { ampere?: ExitProgramCost; hopper?: ExitProgramCost };
 }

@@ -7,7 +7,8 @@
  * `moe_align_block_size.py`). At a few tokens most programs exit so, and their number grows with the experts, not
  * the tokens: 512 experts launch four times the row blocks of 128. Builds with the small-batch cap
  * (sgl-project/sglang#14133: fewer slots than E + 1 routed ones size the buffer topk x M x BLOCK_SIZE_M; sglang 0.5.8's
- * `moe_align_block_size.py`) launch few such programs below it.
+ * `moe_align_block_size.py`; vllm-project/vllm#29642, first in vLLM v0.13.0, the same below E routed slots) launch few
+ * such programs below it. vLLM's launch also caps the row blocks at M x topk below BLOCK_SIZE_M tokens in every build.
  *
  * The engine's batch-1 call figure (engines/moe-call.ts, priced by time/moe-call.ts) was timed at one shape, whose early-exiting programs are in
  * it; this prices the programs a step launches per SM beyond that shape's, at the generation's cost per program
@@ -46,7 +47,9 @@ export function exitPrograms(m: ModelFacts, g: FusedMoeGrid, s: GridStep): numbe
   const slots = s.batch * m.topK;
   const aligned = m.experts + g.alignExtraExperts;
   const padded = !s.uncapped && slots < aligned ? slots * tile.m : slots + aligned * (tile.m - 1);
-  const rowBlocks = Math.ceil(padded / tile.m);
+  // vLLM launches at most M x topk row blocks below BLOCK_SIZE_M tokens (FusedMoeGrid.smallBatchRowCap).
+  const cap = g.smallBatchRowCap === true && s.batch < tile.m ? slots : Infinity;
+  const rowBlocks = Math.min(Math.ceil(padded / tile.m), cap);
   // Row blocks with tokens: each distinct routed expert's tokens in whole blocks (E(1 - (1 - k/E)^B) experts hit).
   const distinct = m.experts * (1 - Math.pow(1 - m.topK / m.experts, s.batch));
   const live = Math.min(rowBlocks, distinct * Math.ceil(slots / distinct / tile.m));

@@ -14,15 +14,14 @@
  *   TP 8 on an H200: E = 128, top-8, N = 192 (w13 384 wide), hidden 4096, tiles 64 x 128 at one token: 8 + 129 x 63 =
  *   8,135 slots, 128 row blocks, 8 with a token, 120 x (3 + 32) = 4,200 programs returning at once over 132 SMs:
  *   31.8 per SM, 7.1 µs.
- * - Ampere: vllm-project/vllm#19049 (vLLM of June 2025, which pads E experts), Qwen3-30B-A3B on an A100 PCIe 40GB:
- *   E = 128, top-8, N = 768 (w13 1,536 wide), hidden 2048, tiles 16 x 32: 8 + 128 x 15 = 1,928 slots, 121 row
- *   blocks, 113 x (48 + 64) = 12,656 programs over 108 SMs: 117.2 per SM, 33.2 µs.
- * Blackwell's timed call has no such count to spread over: no cost there.
+ * Ampere's timed call (vllm-project/vllm#19049, vLLM, Qwen3-30B-A3B at one token on an A100, 16 x 32 tiles) ran
+ * under vLLM's row cap below BLOCK_SIZE_M tokens (`invoke_fused_moe_kernel`'s EM = min(len(sorted_token_ids), M x
+ * top_k x BLOCK_SIZE_M); engines/vllm/fused-moe-grid.ts): 8 row blocks, each with a token, no early-exiting program to
+ * spread its latency over; Blackwell's timed call has no such count either: no cost on either.
  */
 import type { FusedMoeGrid } from '../../time/moe-grid-types.js';
 
 const HOPPER_TIMED_PER_SM = 4200 / 132; // sgl-project/sglang#11730's call on an H200 (above)
-const AMPERE_TIMED_PER_SM = 12656 / 108; // vllm-project/vllm#19049's call on an A100 PCIe 40GB (above)
 
 export const SGLANG_FUSED_MOE_GRID: FusedMoeGrid = {
   tiles: {
@@ -34,7 +33,5 @@ export const SGLANG_FUSED_MOE_GRID: FusedMoeGrid = {
   exitProgram: {
     // 7.1 µs (engines/moe-call.ts TRITON_FUSED_MOE.hopper) over 31.8 programs per SM: 223 ns
     hopper: { seconds: 7.1e-6 / HOPPER_TIMED_PER_SM, timedPerSm: HOPPER_TIMED_PER_SM },
-    // 33.2 µs (TRITON_FUSED_MOE.ampere) over 117.2 programs per SM: 283 ns
-    ampere: { seconds: 33.2e-6 / AMPERE_TIMED_PER_SM, timedPerSm: AMPERE_TIMED_PER_SM },
   },
 };

@@ -20,6 +20,7 @@ import { VLLM_PIECEWISE_ATTENTION_CALLS } from './piecewise.js';
 import { VLLM_EAGER_LAYER_PYTHON_SECONDS, vllmEagerLayerExtraOps } from './eager-ops.js';
 import { VLLM_ROCM_PAGED_DECODE, VLLM_ROCM_PREFILL_ATTENTION } from './rocm-attention.js';
 import { VLLM_ROCM_LIBRARY_GEMM } from './rocm-gemm.js';
+import { VLLM_FUSED_MOE_GRID } from './fused-moe-grid.js';
 
 // vLLM EngineArgs gpu_memory_utilization default ("defaults to 0.9",
 // https://docs.vllm.ai/en/latest/configuration/engine_args.html).
@@ -205,7 +206,12 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // third_party/nvidia/backend/compiler.py CUDAOptions), which the dict leaves unset. On ROCm the same kernel runs them
   // unless VLLM_ROCM_USE_AITER is set (vllm/model_executor/layers/fused_moe/rocm_aiter_fused_moe.py
   // is_rocm_aiter_moe_enabled; off by default in vllm/envs.py), at Triton's HIP default depth, num_stages 2.
-  fusedMoeTile16: { ...FUSED_MOE_TILE_16, rocmStages: TRITON_HIP_NUM_STAGES },
+  // Its launch grid over moe_align_block_size's padded rows (engines/vllm/fused-moe-grid.ts).
+  fusedMoeTile16: {
+    ...FUSED_MOE_TILE_16,
+    rocmStages: TRITON_HIP_NUM_STAGES,
+    grid: VLLM_FUSED_MOE_GRID,
+  },
   // Block-scaled FP8 linears (weight_block_size) at decode on Hopper: the CUTLASS blockwise GEMM (engines/vllm/block-fp8.ts).
   blockFp8Linear: VLLM_BLOCK_FP8_LINEAR,
   // On ROCm, decode linears its skinny kernels do not take run hipBLASLt at a fixed cost a call (engines/vllm/rocm-gemm.ts).
