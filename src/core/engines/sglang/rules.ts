@@ -2,11 +2,19 @@
 import type { Rule } from '../rules.js';
 import { int4CheckpointRule, mtpCheckpointRule } from '../serve-common.js';
 import { SGLANG_ARCH_RULE } from './architectures.js';
+import { nativeWeights } from '../../model/native-weights.js';
 
 export { SGLANG_VERSION } from './version.js';
 
 const heads = (x: Parameters<Rule['applies']>[0]): number =>
   x.arch.groups.find((g) => g.heads > 0)?.heads ?? 0;
+
+/**
+ * The model_types whose SGLang MoE applies the router weight to the expert input (FusedMoE
+ * apply_router_weight_on_input=True): Llama4MoE in models/llama4.py:127 of the 0.5.23 wheel; llama4_text is its
+ * text-only config, served by the same class.
+ */
+const ROUTER_WEIGHT_ON_INPUT = ['llama4', 'llama4_text'];
 
 export const SGLANG_RULES: readonly Rule[] = [
   SGLANG_ARCH_RULE,
@@ -44,6 +52,27 @@ export const SGLANG_RULES: readonly Rule[] = [
     applies: (x) =>
       ((x.options.ep ?? 1) > 1 || x.options.dpAttention === true) &&
       !x.arch.groups.some((g) => g.experts > 1),
+  },
+  {
+    id: 'sglang-w4a16-moe-router-weight-on-input',
+    // 0.5.23 wheel: Llama4MoE builds FusedMoE with apply_router_weight_on_input=True (models/llama4.py:127); a
+    // compressed-tensors int4 MoE on CUDA gets CompressedTensorsWNA16MoE unless --moe-runner-backend triton or
+    // SM100's auto default picks the Triton one (compressed_tensors.py:924-951); its apply_weights calls
+    // fused_marlin_moe without the flag (compressed_tensors_wNa16_moe.py:473-496), which weights the second GEMM's
+    // rows by the router (fused_marlin_moe.py:332, 396); only the moe_runner paths read it (moe_runner/triton.py:110).
+    says: 'SGLang serves a compressed-tensors int4 (W4A16) MoE through its Marlin MoE method, whose apply_weights never passes apply_router_weight_on_input: Llama 4 scales the expert input by the router weight (Llama4MoE: apply_router_weight_on_input=True), Marlin scales the expert output instead, a silent change to the outputs through the nonlinear expert (marlin_utils.py: "apply_router_weight_on_input is not supported for moe marlin", a check this method never calls); serve Llama 4 on SGLang in bf16 or fp8, whose MoE runs through the MoE runner that takes the flag (moe_runner/triton.py)',
+    library: 'sglang',
+    versions: '==0.5.23',
+    source:
+      'https://pypi.org/project/sglang/0.5.23/ (wheel) sglang/srt/layers/quantization/compressed_tensors/schemes/compressed_tensors_wNa16_moe.py:444-496, sglang/srt/models/llama4.py:127, sglang/srt/layers/quantization/marlin_utils.py:232-233',
+    effect: 'forbid',
+    applies: (x) =>
+      x.options.weights === 'int4' &&
+      ROUTER_WEIGHT_ON_INPUT.includes(x.arch.modelType) &&
+      x.arch.groups.some((g) => g.experts > 1) &&
+      // An int4 checkpoint vramplan loads or makes for a 16-bit model is compressed-tensors (RedHatAI's w4a16,
+      // llm-compressor's W4A16); a repository that ships AWQ/GPTQ itself loads through another method.
+      nativeWeights(x.arch) !== 'int4',
   },
   {
     id: 'sglang-tp-divides-heads',
