@@ -240,6 +240,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.deepspeed_buckets === 'auto') time.zeroAutoBuckets = true;
     // A DeepSpeed config that left offload_param's pin_memory at its default false (the case says so).
     if (c.deepspeed_pin_memory === false) time.pageableOffload = true;
+    // A DeepSpeed config that left offload_optimizer's pin_memory at its default false (the case says so).
+    if (c.deepspeed_optimizer_pin_memory === false) time.pageableGradOffload = true;
     // A bitsandbytes build whose 4-bit dequantization ran the branch-tree kernel (before 0.48.0; the case says so).
     if (c.bnb_dequant === 'tree') time.bnbTreeDequant = true;
     // A k-bit run whose residual stream was fp32 (TRL's k-bit preparation with fp32 norms; the case says so).

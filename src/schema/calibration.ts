@@ -118,6 +118,8 @@ export const throughputCaseSchema = z.looseObject({
   deepspeed_buckets: z.literal('auto').optional(),
   /** The run's DeepSpeed config left offload_param.pin_memory at its default false: sets TimeOptions.pageableOffload. */
   deepspeed_pin_memory: z.literal(false).optional(),
+  /** The run's DeepSpeed config left offload_optimizer.pin_memory at its default false: sets TimeOptions.pageableGradOffload. */
+  deepspeed_optimizer_pin_memory: z.literal(false).optional(),
   /**
    * The routed experts in the measured library build: 'loop' (transformers 4.x per-expert loop) sets
    * TimeOptions.moeLoop; 'dense-loop' (a dense MoE block's experts as one nn.Linear set each, run one after another:

@@ -318,6 +318,15 @@ export interface TimeOptions {
    */
   pageableOffload?: boolean;
   /**
+   * The run's DeepSpeed config left `offload_optimizer.pin_memory` at its default, false before v0.19.5
+   * (runtime/zero/offload_config.py DeepSpeedZeroOffloadOptimizerConfig; true from deepspeedai/DeepSpeed#8207): the
+   * host gradient buffers (ZeRO-3's grad_partitions_flat_buffer, ZeRO-1/2's offloaded gradient partitions) are
+   * pageable and each gradient copy to the host goes through the driver's staging buffer (time/offload-work.ts
+   * PAGEABLE_COPY_SHARE). No flag sets it (vramplan's launcher writes pin_memory true); `validate --throughput` does
+   * for rows whose config says so (their `deepspeed_optimizer_pin_memory`).
+   */
+  pageableGradOffload?: boolean;
+  /**
    * The bitsandbytes build dequantized NF4/FP4 weights through its branch-tree kernel (releases before 0.48.0,
    * bitsandbytes-foundation/bitsandbytes#1746): each 4-bit dequantization pass takes core/time/bnb-dequant.ts's factor longer than a pass
    * at the memory rate on the GPUs it was measured slow on. No flag sets it (the pinned bitsandbytes has the lookup

@@ -1,7 +1,8 @@
 /**
  * Parameter offload and ZeRO-3 gathers priced by what runs: DeepSpeed's offloaded partitions reach the GPU by a
  * blocking copy on the thread that issues the compute (FrameworkProfile.zeroHooks.blockingParamCopies), pageable
- * partitions copy at a share of the pinned rate (TimeOptions.pageableOffload). Properties over generated plans: a
+ * partitions copy at a share of the pinned rate (TimeOptions.pageableOffload), and so do gradients copied into pageable
+ * host buffers (TimeOptions.pageableGradOffload). Properties over generated plans: a
  * modelled offload is never faster than the same plan with the weights resident, pageable copies never beat pinned
  * ones, blocking copies never beat asynchronous ones, and more gathers or more bytes copied never make a step faster.
  */
@@ -10,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { modelFacts } from '../../src/core/time/model-facts.js';
 import { gpuRates } from '../../src/core/time/hardware.js';
+import { PAGEABLE_COPY_SHARE } from '../../src/core/time/offload-work.js';
 import { trainWork } from '../../src/core/time/train-work.js';
 import { trainStep } from '../../src/core/time/train-step.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
@@ -33,13 +35,18 @@ describe('parameter offload against resident weights (properties)', () => {
         fc.constantFrom(...gpus),
         fc.integer({ min: 1, max: 8 }),
         fc.boolean(),
-        (arch, o, framework, gpu, accum, pageable) => {
+        fc.boolean(),
+        (arch, o, framework, gpu, accum, pageable, pageableGrads) => {
           const off = withDiffString({ ...o, framework, zero: 3, offload: 'optimizer+params' });
           const resident = withDiffString({ ...off, offload: 'optimizer' });
           fc.pre(isValid(off) && isValid(resident));
           const t: TimeOptions = { ...defaultTimeOptions(off.gpus), gradAccum: accum };
           const pinned = buildEstimate(arch, off, gpu, t).time!.stepSeconds;
-          const paged = buildEstimate(arch, off, gpu, { ...t, pageableOffload: pageable }).time!;
+          const paged = buildEstimate(arch, off, gpu, {
+            ...t,
+            pageableOffload: pageable,
+            pageableGradOffload: pageableGrads,
+          }).time!;
           const base = buildEstimate(arch, resident, gpu, t).time!.stepSeconds;
           expect(pinned).toBeGreaterThanOrEqual(base);
           expect(paged.stepSeconds).toBeGreaterThanOrEqual(pinned);
@@ -95,12 +102,43 @@ describe('a ZeRO-3 step with more to fetch (properties)', () => {
           { gatherBytes: w.gatherBytes * c.more, gatherPassBytes: w.gatherPassBytes * c.more },
           { offloadParamPassBytes: w.offloadParamPassBytes * c.more },
           { offloadCopyShare: w.offloadCopyShare / c.more },
+          { offloadGradCopyShare: w.offloadGradCopyShare / c.more },
           { offloadCopyBlocks: true },
         ];
         for (const v of variants) expect(trainStep({ ...w, ...v }, r)).toBeGreaterThanOrEqual(step);
       }),
       { numRuns: RUNS, seed: SEED },
     );
+  });
+
+  it('copies gradients into pageable host buffers at the pageable share, slower than into pinned ones', () => {
+    // ZeRO-3 full fine-tune of an 8B model on one GPU with the optimizer offloaded: each micro-batch's 16 GB of
+    // gradients to the host outlast its short backward, so their rate sets the step.
+    const o = optionsFromFlags({
+      framework: 'hf-deepspeed',
+      method: 'full',
+      zero: 3,
+      offload: 'optimizer',
+      gpus: 1,
+      batch: 1,
+      seq: 512,
+      checkpointing: 'full',
+      attention: 'flash',
+    });
+    const t: TimeOptions = { ...defaultTimeOptions(1), gradAccum: 4 };
+    const m = modelFacts(resolveModel('llama-3.1-8b'));
+    const pinned = trainWork(m, o, t);
+    const paged = trainWork(m, o, { ...t, pageableGradOffload: true });
+    expect(pinned.offloadGradCopyShare).toBe(1);
+    expect(paged.offloadGradCopyShare).toBe(PAGEABLE_COPY_SHARE);
+    const r = gpuRates(findGpu('a100-80gb-sxm'), t);
+    const grad = pinned.offloadGradBytes / r.host;
+    expect(grad).toBeGreaterThan(0);
+    // The copy outlasts backward pinned, so the pageable copy adds its whole extra time each micro-batch.
+    const extra = pinned.microBatches * grad * (1 / PAGEABLE_COPY_SHARE - 1);
+    expect(trainStep(paged, r) - trainStep(pinned, r)).toBeCloseTo(extra, 6);
+    // Parameter copies keep their own share.
+    expect(paged.offloadCopyShare).toBe(1);
   });
 
   it('marks only DeepSpeed as copying its offloaded partitions with a blocking copy', () => {

@@ -14,7 +14,10 @@ import {
   socketCappedRing,
   socketLinkBps,
 } from '../../src/core/time/pcie-sockets.js';
-import { ALLREDUCE_LATENCY_PCIE } from '../../src/core/time/train-work.js';
+import {
+  ALLREDUCE_LATENCY_NVLINK,
+  ALLREDUCE_LATENCY_PCIE,
+} from '../../src/core/time/train-work.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
 
@@ -43,6 +46,29 @@ describe('a PCIe ring across two sockets', () => {
       expect(link(gpu, 8).latency, gpu).toBe(link(gpu, 4).latency);
     }
     expect(link('rtx-a6000', 8).latency).toBe(ALLREDUCE_LATENCY_PCIE);
+  });
+
+  it('gives a ring staged through host memory the PCIe latency, not the NVLink one', () => {
+    // GeForce cards have no PCIe P2P: NCCL stages the ring through host memory at half the PCIe rate.
+    for (const gpu of ['rtx-3090', 'rtx-4090', 'rtx-5090']) {
+      for (const n of [2, 4, 8]) {
+        const r = rates(gpu, n);
+        expect(n <= 2 ? r.peerStaged.pair : r.peerStaged.many, gpu).toBe(true);
+        expect(r.intraMany, gpu).toBeLessThan(r.host);
+        expect(link(gpu, n).latency, `${gpu} x${n}`).toBe(ALLREDUCE_LATENCY_PCIE);
+        expect(link(gpu, n).allReduceLatency, `${gpu} x${n}`).toBe(ALLREDUCE_LATENCY_PCIE);
+      }
+    }
+    // A pair joined by an NVLink bridge keeps the NVLink latency.
+    const bridged = dataParallelLink(
+      { gpus: 2, dp: 2, tp: 1, pp: 1 },
+      gpuRates(findGpu('rtx-3090'), {
+        ...defaultTimeOptions(2),
+        gpusPerNode: 2,
+        interconnect: 'nvlink',
+      }),
+    );
+    expect(bridged.latency).toBe(ALLREDUCE_LATENCY_NVLINK);
   });
 
   it('takes a PCIe 5.0 card to sit in a Sapphire Rapids host', () => {

@@ -28,7 +28,10 @@ import type { WorkLayout } from './train-work-types.js';
  *   through host memory against 2 B over the link: HOST_ADAM_BYTES_PER_S): not timed apart.
  * - Activation offload: one hidden state per layer per token out in forward, back in backward.
  * FSDP pins the host shard ("Pin the memory for faster H2D transfer", same function) and the DeepSpeed configs
- * vramplan writes set pin_memory: true (engines/hf/deepspeed.ts): copies run at the pinned rate.
+ * vramplan writes set pin_memory: true (engines/hf/deepspeed.ts): copies run at the pinned rate. DeepSpeed pins its
+ * host gradient buffers only under `offload_optimizer.pin_memory` (zero/stage3.py grad_partitions_flat_buffer,
+ * zero/stage_1_and_2.py single_partition_of_fp32_groups[i].grad, v0.18.3 and v0.19.5), and a run whose config left
+ * it at its default (false before v0.19.5) copies its gradients at the pageable share (TimeOptions.pageableGradOffload).
  */
 export function offloadWork(
   m: ModelFacts,

@@ -260,7 +260,10 @@ export function dataParallelLink(
   // together, capped by the intra-node links (nccl-tests bus bandwidth,
   // https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md; DGX A100 8x HDR ~ 180 GB/s busbw).
   const link = multiNode ? Math.min(intra, r.interNode * dpGroupInNode) : intra;
-  const pcie = ring === r.host || link === r.interNode;
+  // A ring over PCIe (at the host rate, or staged through host memory at half of it where the cards have no P2P,
+  // NVIDIA/nccl#1127) or over the network takes the PCIe latency (ALLREDUCE_LATENCY_PCIE, assumed 2x NVLink's).
+  const staged = dpGroupInNode <= 2 ? r.peerStaged.pair : r.peerStaged.many;
+  const pcie = ring === r.host || staged || link === r.interNode;
   const base = pcie ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK;
   const across = (c: RingCollective) =>
     multiNode ? ringLatencyAcrossNodes(c, w.dp, dpGroupInNode, !pcie) : 0;
@@ -325,14 +328,15 @@ function commTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
  * copies block the thread that issues the compute (DeepSpeed's, FrameworkProfile.zeroHooks.blockingParamCopies)
  * that thread's pass is its dispatch and hooks plus the copies, so a pass takes the longer of the GPU's work and
  * that; FSDP's copies are issued non_blocking and only the link holds them. Parameter copies run at the pinned
- * rate or, from pageable memory, at its share (TrainWork.offloadCopyShare).
+ * rate or, from pageable memory, at its share (TrainWork.offloadCopyShare); gradient copies to the host likewise
+ * (TrainWork.offloadGradCopyShare).
  */
 function offloadExposed(w: TrainWork, r: GpuRates, s: StepTimes): number {
   if (w.offloadBytes === 0) return 0;
   const c = w.offloadParamPassBytes / (r.host * w.offloadCopyShare);
   const first = c / w.layers;
   const act = w.offloadActBytes / r.host;
-  const grad = w.offloadGradBytes / r.host;
+  const grad = w.offloadGradBytes / (r.host * w.offloadGradCopyShare);
   // DeepSpeed's backward reuses the recompute's fetches (offload-work.ts): its copies come in forward and recompute.
   const bwdC = w.recompute === 0 || w.offloadPasses > 2 ? c : 0;
   const recC = w.recompute > 0 ? c : 0;

@@ -61,6 +61,7 @@ export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
   offloadGradBytes: DOUBLE_FIELD,
   offloadActBytes: DOUBLE_FIELD,
   offloadCopyShare: DOUBLE_FIELD,
+  offloadGradCopyShare: DOUBLE_FIELD,
   offloadCopyBlocks: false,
   tpCalls: DOUBLE_FIELD,
   tpBytes: DOUBLE_FIELD,

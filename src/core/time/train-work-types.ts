@@ -82,6 +82,8 @@ export interface TrainWork {
   offloadActBytes: number;
   /** Share of the host link's pinned rate the parameter copies keep (1 pinned; offload-work.ts PAGEABLE_COPY_SHARE). */
   offloadCopyShare: number;
+  /** Share of the host link's pinned rate the gradient copies to the host keep (1 pinned; PAGEABLE_COPY_SHARE). */
+  offloadGradCopyShare: number;
   /** The parameter copies block the thread that issues the compute (FrameworkProfile.zeroHooks.blockingParamCopies). */
   offloadCopyBlocks: boolean;
   tpBytes: number; // per micro-batch per GPU

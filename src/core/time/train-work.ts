@@ -589,6 +589,7 @@ export function trainWork(
     offloadGradBytes: nw.offloadGradBytes,
     offloadActBytes: nw.offloadActBytes,
     offloadCopyShare: t.pageableOffload === true ? PAGEABLE_COPY_SHARE : 1,
+    offloadGradCopyShare: t.pageableGradOffload === true ? PAGEABLE_COPY_SHARE : 1,
     // On one rank DeepSpeed's NoGatherHandle copies non_blocking (partition_parameters.py): only the gathers block.
     offloadCopyBlocks: w.dp > 1 && FRAMEWORKS[o.framework].zeroHooks?.blockingParamCopies === true,
     tpCalls: nw.tpCalls,

@@ -295,7 +295,8 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   // _optimizer_step (zero/stage_1_and_2.py).
   fp32GradsInStep: { subGroupElements: 1e9 },
   // ZeRO-3 with offload_optimizer allocates grad_partitions_flat_buffer on self.device, the CPU when the optimizer is
-  // offloaded (pinned), and partition_grads copies each reduced partition into it (zero/stage3.py, v0.19.8).
+  // offloaded (pinned only under offload_optimizer.pin_memory, whose default is false before v0.19.5,
+  // deepspeedai/DeepSpeed#8207), and partition_grads copies each reduced partition into it (zero/stage3.py, v0.19.8).
   // ZeRO-1/2's offload path is not read here: their gradients stay counted on the GPU.
   hostGrads: { offload: ['optimizer', 'optimizer+params'], zero: [3] },
   // ZeRO-1/2/3 reduce every gradient bucket in communication_data_type, which the configs vramplan writes leave
