@@ -1,6 +1,7 @@
 // Explorer latency, part of `npm run bench`: the built explorer on scenarios/default.yaml, drawn by
 // ink-testing-library, re-planning in its worker as `vramplan plan --tui` does. Prints the p90 of
-// key move → redrawn frame, and of knob edit (sequence length ± one step) → the re-planned ranking drawn.
+// key move → redrawn frame, of knob edit (sequence length ± one step) → the re-planned ranking drawn, and of edits
+// to views never planned before (GPU count + 1 a step), which no kept result answers.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -88,6 +89,20 @@ for (let i = 0; i < 24; i++) {
   if (i >= 4) edits.push(ms); // the first edits warm the worker's JIT
   await sleep(20);
 }
+// Edits to views never planned before (GPU count +1 each time): no kept result answers them.
+ui.stdin.write('k');
+await sleep(20);
+ui.stdin.write('k'); // the count knob
+await sleep(20);
+const fresh: number[] = [];
+for (let i = 0; i < 12; i++) {
+  ui.stdin.write('\u001b[C');
+  await until(() => !frame().includes('re-planned in'));
+  const ms = await until(() => frame().includes('re-planned in'));
+  if (i >= 2) fresh.push(ms);
+  await sleep(20);
+}
+const edited = /\(edited: ([^)]*)\)/.exec(frame())?.[1] ?? 'no edit';
 ui.unmount();
 session.planner.close();
 rmSync(dir, { recursive: true, force: true });
@@ -95,4 +110,9 @@ rmSync(dir, { recursive: true, force: true });
 const fmt = (xs: number[]) =>
   `median ${median(xs).toFixed(0)} ms, p90 ${p90(xs).toFixed(0)} ms (${xs.length} runs)`;
 console.log(`explorer key move → redraw:  ${fmt(moves)}   (target p90 < 16 ms)`);
-console.log(`explorer knob edit → re-plan: ${fmt(edits)}   (target p90 < 100 ms)`);
+console.log(
+  `explorer knob edit → re-plan: ${fmt(edits)}   (target p90 < 100 ms; back and forth between two views)`,
+);
+console.log(
+  `explorer knob edit to a view never planned → re-plan: ${fmt(fresh)}   (target p90 < 100 ms; GPU count +1 a step, to ${edited})`,
+);
