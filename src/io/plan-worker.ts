@@ -23,12 +23,14 @@ const recentPlans: RecentPlan[] = [];
 // The requests each kept result answered: a client that still holds one of them is told which instead of
 // sent the result again (PlanReply sameAs).
 const answered = new WeakMap<PlanResult, number[]>();
+/** Requests remembered per kept result: as many as a client holds results (plan-client.ts HELD_RESULTS). */
+const ANSWERS_KEPT = 8;
 
 /** The reply with `result` to `req`: which earlier answer it is, where the client holds that one. */
 function replyOf(req: PlanRequest, result: PlanResult): PlanReply {
   const ids = answered.get(result) ?? [];
   const held = ids.find((id) => req.held.includes(id));
-  answered.set(result, [...ids.slice(-7), req.id]);
+  answered.set(result, [...ids.slice(1 - ANSWERS_KEPT), req.id]);
   return held === undefined ? { id: req.id, result } : { id: req.id, sameAs: held };
 }
 

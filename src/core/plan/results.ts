@@ -262,7 +262,7 @@ function materialize(
   k: Kept,
   fastest: number,
   onFront: boolean,
-  estimates?: PlanEstimates,
+  estimates: PlanEstimates,
 ): Plan {
   const { choices, options } = choicesOf(ctx, k.row, k.hw);
   const h = ctx.hw[k.hw]!;

@@ -15,6 +15,7 @@
  * lm_head stay 16-bit (DeepSeek-V3's and Qwen3's modules_to_not_convert), and MLA's kv_b is absorbed into
  * 16-bit bmm's at load (vLLM's MLACommonImpl.process_weights_after_loading dequantizes it): neither is counted.
  */
+import { isHopper } from '../compute-capability.js';
 import type { Arch, Linear } from '../model/arch.js';
 import type { FrameworkProfile } from '../memory/framework-profile.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
@@ -51,7 +52,7 @@ export function blockFp8LinearFigures(
   fw: FrameworkProfile,
   cc: number,
 ): NonNullable<FrameworkProfile['blockFp8Linear']>['hopper'] | undefined {
-  return cc >= 9 && cc < 10 ? fw.blockFp8Linear?.hopper : undefined;
+  return isHopper(cc) ? fw.blockFp8Linear?.hopper : undefined;
 }
 
 // The engines fuse these projections into one GEMM of the summed N over the same input (vLLM's QKVParallelLinear,

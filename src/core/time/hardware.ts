@@ -118,6 +118,8 @@ export interface GpuRates {
   smCycles?: number;
   /** One SM's cycles a second (smCycles over the catalog's SM count), NVIDIA cards whose SM count the catalog gives. */
   smClock?: number;
+  /** Streaming multiprocessors (NVIDIA, where the catalog gives them): how many of a kernel's programs run at once. */
+  sms?: number;
   /** CU cycles a second (CUs x clock), AMD only, and the card's gfx target: which ROCm kernels it runs. */
   cuCycles?: number;
   gfx?: string;
@@ -215,11 +217,11 @@ function cuCyclesOf(g: Gpu, kc: number): Pick<GpuRates, 'cuCycles' | 'gfx' | 'cu
 function cyclesOf(
   g: Gpu,
   kc: number,
-): Pick<GpuRates, 'smCycles' | 'smClock' | 'cuCycles' | 'gfx' | 'cus'> {
+): Pick<GpuRates, 'smCycles' | 'smClock' | 'sms' | 'cuCycles' | 'gfx' | 'cus'> {
   const sm = smCyclesOf(g);
   return {
     ...(sm !== undefined ? { smCycles: sm * kc } : {}),
-    ...(sm !== undefined && g.sms !== undefined ? { smClock: (sm * kc) / g.sms } : {}),
+    ...(sm !== undefined && g.sms !== undefined ? { smClock: (sm * kc) / g.sms, sms: g.sms } : {}),
     ...cuCyclesOf(g, kc),
   };
 }

@@ -7,6 +7,7 @@
  * bandwidth (vllm-project/vllm#19049's A100 table: 37 µs unexplained at batch 1, 31 / 29 / 20 / 8 µs at batch 2 / 4 / 8 / 16,
  * none from 32).
  */
+import { isSm100 } from '../compute-capability.js';
 import type { FrameworkProfile } from '../memory/framework-profile.js';
 import { CDNA_HBM_LATENCY_S, dramLatencySeconds } from './matvec-tail.js';
 import type { ModelFacts } from './model-facts.js';
@@ -25,7 +26,7 @@ export function moeCallLatency(
 ): number {
   const l = fw.moeCallSeconds;
   if (l === undefined) return 0;
-  const sm100 = cc >= 10 && cc < 11;
+  const sm100 = isSm100(cc);
   if (sm100 && fp4 === 'mxfp4' && l.sm100Mxfp4 !== undefined) return l.sm100Mxfp4;
   const nvfp4 = fp4 === 'nvfp4';
   if (cc >= 10 && !nvfp4) return l.blackwell;

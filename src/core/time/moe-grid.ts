@@ -90,10 +90,16 @@ export function decodeExitSeconds(
   const fw = FRAMEWORKS[o.framework];
   const blockFp8 = runsBlockFp8Path(m.arch, o, r.cc);
   if ((!triton16 && !blockFp8) || (o.ep ?? 1) > 1 || o.dpAttention === true || r.rocm) return 0;
-  const sms = r.smCycles !== undefined && r.smClock ? r.smCycles / r.smClock : 0;
   const batch = routedBatch(o, t, r, o.batch);
   const uncapped = t.moeAlignUncapped === true;
-  return fusedMoeExitSeconds(m, fw, { batch, tp: o.tp, cc: r.cc, sms, blockFp8, uncapped });
+  return fusedMoeExitSeconds(m, fw, {
+    batch,
+    tp: o.tp,
+    cc: r.cc,
+    sms: r.sms ?? 0,
+    blockFp8,
+    uncapped,
+  });
 }
 
 /**

@@ -42,7 +42,6 @@ const PH = Object.fromEntries(TRAIN_PHASES.map((p, i) => [p, i])) as Record<Trai
 interface StepTimes {
   gemm: number;
   attnRate: number;
-  hostPerOp: number;
   fwdGpu: number;
   /** The host side of a forward and a backward pass: their dispatch and ZeRO hooks, outside a per-expert loop. */
   fwdHost: number;
@@ -77,7 +76,6 @@ interface StepTimes {
 const scratch: StepTimes = {
   gemm: DOUBLE_FIELD,
   attnRate: DOUBLE_FIELD,
-  hostPerOp: DOUBLE_FIELD,
   fwdGpu: DOUBLE_FIELD,
   fwdHost: DOUBLE_FIELD,
   bwdHost: DOUBLE_FIELD,
@@ -220,7 +218,6 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
     int8;
   s.gemm = gemm;
   s.attnRate = attnRate;
-  s.hostPerOp = hostPerOp;
   s.fwdGpu = fwdGpu;
   s.fwdHost = fwdHost;
   s.bwdHost = bwdHost - loopHostB;
@@ -414,14 +411,11 @@ function boundOfStep(w: TrainWork, s: StepTimes, total: number): Bound {
     (fwdCompute + bwdCompute + (w.recomputeAttnOnly ? s.rec : w.recompute * fwdCompute) + s.int8);
   const loopOpsF = w.moeLoopOps * SYNCED_LOOP_OP_SECONDS;
   const loopF = loopOpsF + w.zeroHookLoopOps * SYNCED_LOOP_OP_SECONDS + w.zeroHookLoopSeconds;
-  const hookF = w.zeroHookFwdOps * EAGER_OP_SECONDS + w.zeroHookFwdSeconds;
   const hostT =
     s.hostOpt +
     s.paged +
     m * s.offExposed +
-    m *
-      Math.max(0, (w.fwdOps + w.adapterFwdOps) * s.hostPerOp + hookF - s.fwdGpu) *
-      (loopOpsF > 0 ? 0 : 1) +
+    m * Math.max(0, s.fwdHost - s.fwdGpu) * (loopOpsF > 0 ? 0 : 1) +
     m * (loopF + s.fallbackF) * (1 + (w.recomputeAttnOnly ? 0 : w.recompute)) +
     m * s.fallbackB +
     m * (s.bwd - s.bwdGpu) +

@@ -2,6 +2,7 @@
  * The attention backend SGLang 0.5.6 picks when none is given, and what its prefill (extend) forward does on the host
  * before its first kernel (FrameworkProfile.prefillHostSync).
  */
+import { isHopper as hopper, isSm100 as sm100 } from '../../compute-capability.js';
 
 /** SGLang's attention backends on NVIDIA and AMD GPUs. */
 export type SglangAttentionBackend =
@@ -24,9 +25,6 @@ const FA3_DEFAULT_MODEL_TYPES: readonly string[] = [
   'glm4v_moe',
   'step3_vl',
 ];
-
-const hopper = (cc: number): boolean => cc >= 9 && cc < 10;
-const sm100 = (cc: number): boolean => cc >= 10 && cc < 11;
 
 /** The model-specific choices of server_args.py `_handle_model_specific_adjustments` (sglang==0.5.6), if any. */
 function modelSpecificBackend(modelType: string, cc: number): SglangAttentionBackend | undefined {

@@ -28,6 +28,7 @@
  *   parameter, MoEGate): 3. Above 16 tokens the router's BF16 logits are cast to float32 too (MoEGate takes
  *   `dsv3_router_gemm` with float32 output only up to 16): not counted.
  */
+import { isSm100 as sm100 } from '../../compute-capability.js';
 import {
   NO_FEATURE_KERNELS,
   type DecodeFeatureKernels,
@@ -148,8 +149,6 @@ export const SGLANG_QWEN3_NEXT_KERNELS: DecodeFeatureKernels = {
   sharedExpertBeside: true,
   moeLayer: 1, // moe_align_block_size: sorted_ids.fill_ above 4096 padded slots (sglang==0.5.2)
 };
-
-const sm100 = (cc: number): boolean => cc >= 10 && cc < 11;
 
 /**
  * SGLang's count where it was read, by model type and GPU: the DeepSeek-V3 family on the trtllm_mla backend it picks

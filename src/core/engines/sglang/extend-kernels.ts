@@ -75,6 +75,7 @@
  * same code as on CUDA (the figures above).
  */
 
+import { isHopper, isSm100 } from '../../compute-capability.js';
 import type { PrefillParallel } from '../../memory/framework-profile.js';
 
 /** Per decoder layer: a dense layer's calls and an MoE layer's (FrameworkProfile.eagerPrefillLayerKernels). */
@@ -121,9 +122,9 @@ export function sglangEagerPrefillKernels(
   gfx?: string,
 ): EagerLayerKernels | undefined {
   if (modelType !== 'deepseek_v3' || !blockFp8) return undefined;
-  const sm100 = cc >= 10 && cc < 11;
+  const sm100 = isSm100(cc);
   const gfx942 = gfx === 'gfx942';
-  if (!sm100 && !(cc >= 9 && cc < 10) && !gfx942) return undefined;
+  if (!sm100 && !isHopper(cc) && !gfx942) return undefined;
   const base = gfx942
     ? SGLANG_GFX942_DEEPSEEK_EXTEND
     : sm100

@@ -23,6 +23,7 @@
  * - Block-FP8 experts (fused_moe.py fused_experts_impl): moe_kernel_quantize_input before the w13 and the w2
  *   fused_moe kernels: 2.
  */
+import { isSm100 } from '../../compute-capability.js';
 import type { DecodeFeatureKernels } from '../../memory/decode-feature-kernels.js';
 
 export const VLLM_DECODE_FEATURE_KERNELS: DecodeFeatureKernels = {
@@ -49,6 +50,4 @@ export const VLLM_SM100_GPT_OSS_KERNELS: DecodeFeatureKernels = {
 
 /** vLLM's decode kernels beyond the counted chain for a model type on a GPU of compute capability `cc`. */
 export const vllmDecodeFeatureKernels = (modelType: string, cc: number): DecodeFeatureKernels =>
-  modelType === 'gpt_oss' && Math.floor(cc) === 10
-    ? VLLM_SM100_GPT_OSS_KERNELS
-    : VLLM_DECODE_FEATURE_KERNELS;
+  modelType === 'gpt_oss' && isSm100(cc) ? VLLM_SM100_GPT_OSS_KERNELS : VLLM_DECODE_FEATURE_KERNELS;
