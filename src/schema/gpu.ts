@@ -80,6 +80,12 @@ export const gpuSchema = z
      */
     sms: z.number().int().positive().optional(),
     /**
+     * false where the catalog's FP32 rate over `sms` does not give the SM clock (a rate the vendor capped or quoted
+     * apart from the SM count; the reason in `notes`): the card's SMs count kernel programs, its clock stays unknown
+     * (time/hardware.ts GpuRates.smClock absent). Absent: the FP32 rate gives the clock.
+     */
+    smClockFromFp32: z.literal(false).optional(),
+    /**
      * Compute units (AMD), with their source in `sources`: how many of a kernel's programs run at once
      * (time/hardware.ts GpuRates.cus). Absent: not known.
      */

@@ -17,8 +17,7 @@ import { defaultTimeOptions } from '../../src/schema/time.js';
 
 function step(gpu: string, s: Omit<GridStep, 'cc' | 'sms'>): GridStep {
   const r = gpuRates(findGpu(gpu), defaultTimeOptions(s.tp));
-  const sms = r.smCycles !== undefined && r.smClock ? r.smCycles / r.smClock : 0;
-  return { ...s, cc: r.cc, sms };
+  return { ...s, cc: r.cc, sms: r.sms ?? 0 };
 }
 
 function exitSeconds(
@@ -64,13 +63,26 @@ describe("the fused_moe grid's early-exiting programs", () => {
     );
   });
 
-  it('needs the engine grid, a generation with a timed cost and an SM count', () => {
+  it('needs the engine grid and a generation with a timed cost', () => {
     const s = { batch: 8, tp: 8, blockFp8: false, uncapped: true };
     expect(exitSeconds('qwen3-next-80b-a3b', 'h200-sxm', s, 'llama.cpp')).toBe(0);
     expect(exitSeconds('qwen3-next-80b-a3b', 'b200', s)).toBe(0);
     expect(exitSeconds('qwen3-next-80b-a3b', 'mi300x', s)).toBe(0);
-    // The catalog gives the H20 no SM count (catalogs/gpus/h20.json's notes).
-    expect(exitSeconds('qwen3-next-80b-a3b', 'h20', s)).toBe(0);
+  });
+
+  it("counts the H20's programs over its 78 SMs, its FP32 rate giving no SM clock", () => {
+    // catalogs/gpus/h20.json: 78 SMs (its tensor rate is a firmware cap, not the SM count).
+    const r = gpuRates(findGpu('h20'), defaultTimeOptions(8));
+    expect(r.sms).toBe(78);
+    expect(r.smClock).toBeUndefined();
+    expect(gpuRates(findGpu('h200-sxm'), defaultTimeOptions(8)).smClock).toBeGreaterThan(1.5e9);
+    // The same programs over 78 SMs instead of 132, less the same timed 31.8 a SM, at Hopper's cost each: more than
+    // 132 / 78 of the H200's.
+    const s = { batch: 8, tp: 8, blockFp8: false, uncapped: true };
+    const h20 = exitSeconds('qwen3-next-80b-a3b', 'h20', s);
+    const h200 = exitSeconds('qwen3-next-80b-a3b', 'h200-sxm', s);
+    expect(h20).toBeGreaterThan((132 / 78) * h200);
+    expect(h20).toBeLessThan(2 * h200);
   });
 
   it("pads E experts in vLLM's grid and caps its rows at M x topk below BLOCK_SIZE_M tokens", () => {

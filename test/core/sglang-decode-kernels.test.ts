@@ -5,18 +5,23 @@ import { describe, expect, it } from 'vitest';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import {
   SGLANG_GFX942_DEEPSEEK_KERNELS as A,
+  SGLANG_MINIMAX_M2_KERNELS as M,
   SGLANG_QWEN3_NEXT_KERNELS as N,
   SGLANG_SM100_DEEPSEEK_KERNELS as K,
   SGLANG_SM100_QWEN3_MOE_KERNELS as Q,
 } from '../../src/core/engines/sglang/decode-kernels.js';
 import { blockFp8Gemms } from '../../src/core/time/block-fp8.js';
 import {
+  attentionTpAllReduces,
   decodeFeatureKernels,
   decodeHost,
   graphKernelSecondsOf,
   trtllmMoe16,
 } from '../../src/core/time/decode-host.js';
 import { modelFacts } from '../../src/core/time/model-facts.js';
+import { decodeTpSeconds } from '../../src/core/time/decode-tp.js';
+import { gpuRates } from '../../src/core/time/hardware.js';
+import { findGpu } from '../../src/io/load-catalog.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
@@ -153,5 +158,39 @@ describe("SGLang's Qwen3-Next decode kernels on CUDA", () => {
       decodeHost(f, optionsOf(), defaultTimeOptions(8), null, undefined, 0, 9.0).gaps;
     expect(decodeFeatureKernels(base, optionsOf(), 9.0)).toBe(0);
     expect(gaps(m) - gaps(base)).toBeCloseTo(decodeFeatureKernels(m, optionsOf(), 9.0) * k, 9);
+  });
+});
+
+// MiniMax-M2's q and k norms span every head: under attention TP each layer sums its shard's squares, all-reduces the
+// two fp32 sums a token and applies them, two Triton kernels and one all-reduce (sgl-project/sglang#14416;
+// engines/sglang/decode-kernels.ts).
+describe("SGLang's MiniMax-M2 full-width q/k norm", () => {
+  const m = modelFacts(resolveModel('minimax-m2'));
+  const at = (tp: number, framework = 'sglang') =>
+    withEngineDefaults(
+      optionsFromFlags({ method: 'inference', framework, batch: 4, seq: 2000, gpus: tp, tp }),
+      { framework, gpus: tp, tp },
+    );
+
+  it('counts two kernels an attention layer on any GPU, and one all-reduce under TP', () => {
+    expect(m.attnLayers).toBe(62);
+    expect([M.attentionLayer, M.attentionTpAllReduces]).toEqual([2, 1]);
+    for (const cc of [8.0, 9.0, 10.0]) expect(decodeFeatureKernels(m, at(4), cc)).toBe(124);
+    expect(decodeFeatureKernels(m, at(4), 0, undefined, 'gfx942')).toBe(124);
+    expect(attentionTpAllReduces(m, at(4), { cc: 0, gfx: 'gfx942' })).toBe(62);
+    expect(attentionTpAllReduces(m, at(1), { cc: 9 })).toBe(0);
+    // vLLM's table does not list the model: its norm's all-reduce is not priced there.
+    expect(attentionTpAllReduces(m, at(4, 'vllm'), { cc: 9 })).toBe(0);
+  });
+
+  it("prices each all-reduce at the statistic's small message", () => {
+    const r = gpuRates(findGpu('mi300x'), defaultTimeOptions(4));
+    const o = at(4);
+    const plain = { ...m, modelType: 'mixtral' };
+    const added = decodeTpSeconds(m, o, 4, r) - decodeTpSeconds(plain, o, 4, r);
+    // 62 calls, each at least the all-reduce's latency and well under a hidden-state all-reduce's.
+    const layerCall = decodeTpSeconds(plain, o, 4, r) / (2 * m.layers);
+    expect(added).toBeGreaterThan(62 * 1e-6);
+    expect(added).toBeLessThanOrEqual(62 * layerCall);
   });
 });

@@ -9,7 +9,10 @@
  * linears' activations to FP4 before their GEMMs. `recurrentLayer`: per recurrent (linear-attention) layer of a hybrid
  * model, the kernels its mixer launches beyond the attention chain a plain layer is counted with. `gatedAttentionLayer`:
  * per attention layer of a model whose attention output is gated, the gate's kernels. `moeLayer`: per MoE layer, kernels
- * the engine's MoE call launches for this model beyond the counted routing chain.
+ * the engine's MoE call launches for this model beyond the counted routing chain. `attentionLayer`: per attention layer,
+ * kernels the model's attention launches beyond the chain (a q/k norm over every head: its statistic and its apply).
+ * `attentionTpAllReduces`: per attention layer under attention TP > 1, the all-reduces of such a norm's per-token
+ * statistic (two fp32 a token; time/decode.ts decodeTpSeconds prices each at that message).
  */
 export interface DecodeFeatureKernels {
   mlaLayer: number;
@@ -25,6 +28,8 @@ export interface DecodeFeatureKernels {
   recurrentLayer?: number;
   gatedAttentionLayer?: number;
   moeLayer?: number;
+  attentionLayer?: number;
+  attentionTpAllReduces?: number;
 }
 
 /** An engine's table by the config's model_type, the GPU's compute capability and, on AMD (cc 0), its gfx target. */

@@ -258,7 +258,7 @@ export function decodeFeatureKernels(
   // A hybrid model's recurrent mixers and gated attention layers, and its MoE calls' own kernels.
   const hybrid =
     (m.layers - m.attnLayers) * (k.recurrentLayer ?? 0) +
-    m.attnLayers * (k.gatedAttentionLayer ?? 0) +
+    m.attnLayers * ((k.gatedAttentionLayer ?? 0) + (k.attentionLayer ?? 0)) +
     m.moeLayers * (k.moeLayer ?? 0);
   return (
     m.mlaLayers * k.mlaLayer +
@@ -271,6 +271,22 @@ export function decodeFeatureKernels(
     (fp8 ? linears * perLinear + m.moeLayers * k.blockFp8Moe : 0)
   );
 }
+
+/**
+ * A decode step's all-reduces of a full-width q/k norm's per-token statistic beyond the layers' two (under attention
+ * TP > 1, DecodeFeatureKernels.attentionTpAllReduces for each attention layer), and the bytes of one: two fp32 a token.
+ */
+export function attentionTpAllReduces(
+  m: ModelFacts,
+  o: EstimateOptions,
+  r: { cc: number; gfx?: string },
+): number {
+  if (o.tp <= 1) return 0;
+  const k = FRAMEWORKS[o.framework].decodeFeatureKernels?.(m.modelType, r.cc, r.gfx);
+  return m.attnLayers * (k?.attentionTpAllReduces ?? 0);
+}
+/** Bytes a token adds to a full-width q/k norm's all-reduce: q's and k's sums of squares in fp32. */
+export const QK_NORM_STAT_BYTES = 2 * 4;
 
 /** Whether the step's 16-bit experts run through the engine's TensorRT-LLM MoE (DecodeFeatureKernels.trtllmMoe16). */
 const runsTrtllmMoe16 = (

@@ -4,7 +4,7 @@ import type { FrameworkProfile } from '../memory/framework-profile.js';
 import { cacheTpOf, decodeCacheBytes, kvCacheGroups, kvElementBytes } from '../memory/kv-layout.js';
 import { FLOAT_BYTES, ggufTensorBytes } from '../model/dtypes.js';
 import { shapeFactor } from './shape.js';
-import { dmmvTailSeconds, type MatVec } from './matvec-tail.js';
+import { dmmvTailSeconds } from './matvec-tail.js';
 import { mmvqColumnSeconds } from './mmvq-columns.js';
 import { bnbDequantSlowdown, copyBytes } from './bnb-dequant.js';
 import { floatExpertRead } from './float-experts.js';
@@ -15,12 +15,12 @@ import { linearKernelSeconds } from './rocm-gemm.js';
 import { stepCore } from './decode-attention.js';
 import { blockFp8GemmRate } from './block-fp8.js';
 import { prefillAttentionRate } from './prefill-attention.js';
-import { rowSplitSeconds } from './row-split.js';
+import { decodeTpSeconds, stepMatVecs } from './decode-tp.js';
 import { paddedExpertFlops, perSlotExpertRead } from './moe-tile.js';
 import { rocmMoeIdleFactor } from './rocm-moe-programs.js';
 import { isGguf, type EstimateOptions } from '../../schema/estimate.js';
 import { QUANT_FORMATS_FOR, type QuantFormat, type TimeOptions } from '../../schema/time.js';
-import { defaultQuantFormat, measuredAllReduceSeconds, rocmGfx } from './hardware.js';
+import { defaultQuantFormat, rocmGfx } from './hardware.js';
 import type { GpuRates } from './hardware.js';
 import { DECODE_PHASES, linearReadBytes, weightBytes } from './model-facts.js';
 import type { Bound, DecodePhase, ModelFacts } from './model-facts.js';
@@ -29,7 +29,7 @@ import { busiestRankFactor } from './expert-balance.js';
 import { decodeHost, trtllmMoe16 } from './decode-host.js';
 import { eagerPrefillHostSeconds, overlappedHostSeconds, routedBatch } from './graph-step.js';
 export { eagerPrefillHostSeconds } from './graph-step.js';
-import { ALLREDUCE_LATENCY_NVLINK, ALLREDUCE_LATENCY_PCIE, embedOnly } from './train-work.js';
+import { embedOnly } from './train-work.js';
 import { floatCompute } from '../../schema/estimate.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -189,39 +189,6 @@ export interface DecodeTime {
 
 const EMPTY = new Float64Array(0);
 const DPH = Object.fromEntries(DECODE_PHASES.map((p, i) => [p, i])) as Record<DecodePhase, number>;
-
-/**
- * Megatron TP decode: 2 all-reduces per layer of batch x hidden, each paying the collective's latency: NCCL's,
- * or over NVLink inside a node the engine's own all-reduce where it has one (profile allReduceSeconds). Where the
- * GPU's catalog entry measures the all-reduce over a group of this size on its fabric (GpuRates.allReduce), no call
- * takes less than the measured time at its message size: on MI300X's Infinity Fabric mesh RCCL's bus rate at 1-16 MB
- * is 95-197 GB/s, not the large-message 319 the bus term assumes (the catalog's table), and vLLM before v0.8 had no
- * custom all-reduce on ROCm (vllm/distributed/device_communicators/custom_all_reduce.py @v0.6.3: custom_ar is False
- * "For AMD GPUs"; ROCm support came with vllm-project/vllm#14125).
- */
-function decodeTpSeconds(m: ModelFacts, o: EstimateOptions, B: number, r: GpuRates): number {
-  const tp = o.tp;
-  if (tp <= 1) return 0;
-  // A row split gathers each split matrix's result on the main GPU instead (row-split.ts).
-  const rows = FRAMEWORKS[o.framework].tpRowSplit;
-  if (rows) return rowSplitSeconds(rows, stepMatVecs(m), o, B, r);
-  const tpLink = tp > r.gpusPerNode ? r.interNode : tp <= 2 ? r.intraPair : r.intraMany;
-  const own = FRAMEWORKS[o.framework].allReduceSeconds;
-  const latency =
-    tpLink === r.host
-      ? ALLREDUCE_LATENCY_PCIE
-      : own !== undefined && tpLink !== r.interNode
-        ? own
-        : ALLREDUCE_LATENCY_NVLINK;
-  const bytes = B * m.hidden * 2;
-  const call = (2 * bytes * (tp - 1)) / tp / tpLink + latency;
-  const measured = r.allReduce;
-  const floor =
-    measured !== undefined && measured.ranks === tp && tp <= r.gpusPerNode
-      ? measuredAllReduceSeconds(measured, bytes, tpLink)
-      : 0;
-  return 2 * m.layers * Math.max(call, floor);
-}
 
 // llama.cpp layers left in host RAM decode at host memory bandwidth: dual-channel DDR5-5600 peaks at 89.6 GB/s
 // and CPU token generation reaches ~60% of it (ggml-org/llama.cpp discussion 3847's CPU tables; assumed 55 GB/s).
@@ -595,19 +562,6 @@ function usedExperts(m: ModelFacts, ub: number | undefined, tokens: number): num
 /** A prefill's one read of the linear weights on a GPU. */
 export function prefillWeightSeconds(o: EstimateOptions, r: GpuRates, tr: Traffic): number {
   return (tr.linearRead * tr.wb) / o.tp / r.mem;
-}
-
-/** The mat-vecs of one decode step, per layer and the output head (rows x cols, counted per step). */
-function stepMatVecs(m: ModelFacts): MatVec[] {
-  const L = m.layers;
-  return [
-    { rows: m.attnWidth, cols: m.hidden, count: L },
-    { rows: m.kvWidth, cols: m.hidden, count: 2 * L },
-    { rows: m.hidden, cols: m.attnWidth, count: L },
-    { rows: m.ffn, cols: m.hidden, count: m.gated ? 2 * L : L },
-    { rows: m.hidden, cols: m.ffn, count: L },
-    { rows: m.vocab, cols: m.hidden, count: m.lmHead > 0 ? 1 : 0 },
-  ];
 }
 
 /** A step's weight read on the GPU: its bytes at the family's rate, or an arithmetic-bound mat-vec's SM work

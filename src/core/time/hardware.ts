@@ -116,7 +116,8 @@ export interface GpuRates {
   l2Bytes?: number;
   /** SM cycles a second (SMs x clock), NVIDIA only: the issue rate a mat-vec bound by its arithmetic meets. */
   smCycles?: number;
-  /** One SM's cycles a second (smCycles over the catalog's SM count), NVIDIA cards whose SM count the catalog gives. */
+  /** One SM's cycles a second (smCycles over the catalog's SM count), NVIDIA cards whose SM count the catalog gives
+   * and whose FP32 rate gives the clock (Gpu.smClockFromFp32). */
   smClock?: number;
   /** Streaming multiprocessors (NVIDIA, where the catalog gives them): how many of a kernel's programs run at once. */
   sms?: number;
@@ -221,7 +222,10 @@ function cyclesOf(
   const sm = smCyclesOf(g);
   return {
     ...(sm !== undefined ? { smCycles: sm * kc } : {}),
-    ...(sm !== undefined && g.sms !== undefined ? { smClock: (sm * kc) / g.sms, sms: g.sms } : {}),
+    ...(sm !== undefined && g.sms !== undefined && g.smClockFromFp32 !== false
+      ? { smClock: (sm * kc) / g.sms }
+      : {}),
+    ...(sm !== undefined && g.sms !== undefined ? { sms: g.sms } : {}),
     ...cuCyclesOf(g, kc),
   };
 }

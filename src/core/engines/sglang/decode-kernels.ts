@@ -151,9 +151,28 @@ export const SGLANG_QWEN3_NEXT_KERNELS: DecodeFeatureKernels = {
 };
 
 /**
+ * MiniMax-M2 (`MiniMaxM2ForCausalLM`, model_type minimax_m2, use_qk_norm with qk_norm_type "per_layer"): its q and k
+ * norms are RMSNorms over every head's width (q 48 x 128, k 8 x 128), not per head, so under attention TP each rank's
+ * shard lacks the other heads' squares. Since sgl-project/sglang#14416 (merged 2025-12, "Each RMSNormTP contains 3
+ * kernels: summation, all_reduce, and the remaining norm operation. This implementation combines 3x2=6 steps into 3")
+ * the layer runs `MiniMaxM2QKRMSNorm._forward_naive` (models/minimax_m2.py at 01b5f572b7b678e2fa5a727881f1ff3ab4dd3c6d):
+ * `rms_sumsq_serial` (one Triton kernel for both sums of squares), `attn_tp_all_reduce` of that [2B] fp32 buffer when
+ * attention TP > 1, and `rms_apply_serial` (one Triton kernel writing both normalized outputs). The fused
+ * `fused_parallel_qknorm` replaces them only on CUDA with SGLANG_USE_FUSED_PARALLEL_QKNORM set (off by default), never
+ * on ROCm. So 2 kernels per attention layer beyond the chain and 1 all-reduce under TP. Above one sequence the
+ * `q.contiguous(), k.contiguous()` before them copy the strided split of qkv (2 kernels) where the chain counts q's one
+ * copy (stridedQCopyKernels): that one more is not counted.
+ */
+export const SGLANG_MINIMAX_M2_KERNELS: DecodeFeatureKernels = {
+  ...NO_FEATURE_KERNELS,
+  attentionLayer: 2, // rms_sumsq_serial, rms_apply_serial (sgl-project/sglang#14416; models/minimax_m2.py)
+  attentionTpAllReduces: 1, // attn_tp_all_reduce(sum_sq) under attention TP > 1 (models/minimax_m2.py _forward_naive)
+};
+
+/**
  * SGLang's count where it was read, by model type and GPU: the DeepSeek-V3 family on the trtllm_mla backend it picks
- * on SM100 and on gfx942 (`gfx`, an AMD card's target), Qwen3-Next on CUDA, Qwen3-MoE, GLM-4.5/4.6, gpt-oss and Llama
- * on SM100.
+ * on SM100 and on gfx942 (`gfx`, an AMD card's target), Qwen3-Next on CUDA, MiniMax-M2 on any GPU, Qwen3-MoE,
+ * GLM-4.5/4.6, gpt-oss and Llama on SM100.
  */
 export function sglangDecodeFeatureKernels(
   modelType: string,
@@ -165,6 +184,7 @@ export function sglangDecodeFeatureKernels(
   if (sglangAttentionBackend(modelType, true, cc) === 'trtllm_mla')
     return SGLANG_SM100_DEEPSEEK_KERNELS;
   if (modelType === 'qwen3_next' && gfx === undefined) return SGLANG_QWEN3_NEXT_KERNELS;
+  if (modelType === 'minimax_m2') return SGLANG_MINIMAX_M2_KERNELS;
   if (!sm100(cc)) return undefined;
   if (modelType === 'qwen3_moe') return SGLANG_SM100_QWEN3_MOE_KERNELS;
   if (modelType === 'glm4_moe') return SGLANG_SM100_GLM4_MOE_KERNELS;

@@ -1,0 +1,59 @@
+/** A decode step's tensor-parallel all-reduces, and its mat-vecs (which a row split gathers instead). */
+import { FRAMEWORKS } from '../memory/frameworks.js';
+import type { EstimateOptions } from '../../schema/estimate.js';
+import type { MatVec } from './matvec-tail.js';
+import { rowSplitSeconds } from './row-split.js';
+import { measuredAllReduceSeconds, type GpuRates } from './hardware.js';
+import type { ModelFacts } from './model-facts.js';
+import { attentionTpAllReduces, QK_NORM_STAT_BYTES } from './decode-host.js';
+import { ALLREDUCE_LATENCY_NVLINK, ALLREDUCE_LATENCY_PCIE } from './train-work.js';
+
+/** The mat-vecs of one decode step, per layer and the output head (rows x cols, counted per step). */
+export function stepMatVecs(m: ModelFacts): MatVec[] {
+  const L = m.layers;
+  return [
+    { rows: m.attnWidth, cols: m.hidden, count: L },
+    { rows: m.kvWidth, cols: m.hidden, count: 2 * L },
+    { rows: m.hidden, cols: m.attnWidth, count: L },
+    { rows: m.ffn, cols: m.hidden, count: m.gated ? 2 * L : L },
+    { rows: m.hidden, cols: m.ffn, count: L },
+    { rows: m.vocab, cols: m.hidden, count: m.lmHead > 0 ? 1 : 0 },
+  ];
+}
+
+/**
+ * Megatron TP decode: 2 all-reduces per layer of batch x hidden, each paying the collective's latency: NCCL's,
+ * or over NVLink inside a node the engine's own all-reduce where it has one (profile allReduceSeconds). Where the
+ * GPU's catalog entry measures the all-reduce over a group of this size on its fabric (GpuRates.allReduce), no call
+ * takes less than the measured time at its message size: on MI300X's Infinity Fabric mesh RCCL's bus rate at 1-16 MB
+ * is 95-197 GB/s, not the large-message 319 the bus term assumes (the catalog's table), and vLLM before v0.8 had no
+ * custom all-reduce on ROCm (vllm/distributed/device_communicators/custom_all_reduce.py @v0.6.3: custom_ar is False
+ * "For AMD GPUs"; ROCm support came with vllm-project/vllm#14125). A model whose q/k norm spans every head adds, where
+ * the engine's table says so, its statistic's all-reduces (decode-host.ts attentionTpAllReduces), each at that small
+ * message.
+ */
+export function decodeTpSeconds(m: ModelFacts, o: EstimateOptions, B: number, r: GpuRates): number {
+  const tp = o.tp;
+  if (tp <= 1) return 0;
+  // A row split gathers each split matrix's result on the main GPU instead (row-split.ts).
+  const rows = FRAMEWORKS[o.framework].tpRowSplit;
+  if (rows) return rowSplitSeconds(rows, stepMatVecs(m), o, B, r);
+  const tpLink = tp > r.gpusPerNode ? r.interNode : tp <= 2 ? r.intraPair : r.intraMany;
+  const own = FRAMEWORKS[o.framework].allReduceSeconds;
+  const latency =
+    tpLink === r.host
+      ? ALLREDUCE_LATENCY_PCIE
+      : own !== undefined && tpLink !== r.interNode
+        ? own
+        : ALLREDUCE_LATENCY_NVLINK;
+  const measured = r.allReduce;
+  const timed = measured !== undefined && measured.ranks === tp && tp <= r.gpusPerNode;
+  const callAt = (bytes: number): number =>
+    Math.max(
+      (2 * bytes * (tp - 1)) / tp / tpLink + latency,
+      timed ? measuredAllReduceSeconds(measured, bytes, tpLink) : 0,
+    );
+  // The layers' two of the hidden state, and a full-width q/k norm's of its statistic (decode-host.ts).
+  const qkNorm = attentionTpAllReduces(m, o, r) * callAt(B * QK_NORM_STAT_BYTES);
+  return 2 * m.layers * callAt(B * m.hidden * 2) + qkNorm;
+}
