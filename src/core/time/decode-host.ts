@@ -286,6 +286,7 @@ export function attentionTpAllReduces(
   return m.attnLayers * (k?.attentionTpAllReduces ?? 0);
 }
 /** Bytes a token adds to a full-width q/k norm's all-reduce: q's and k's sums of squares in fp32. */
+// sgl-project/sglang#14416: rms_sumsq_serial all-reduces one fp32 buffer of q's and k's sums, two a token
 export const QK_NORM_STAT_BYTES = 2 * 4;
 
 /** Whether the step's 16-bit experts run through the engine's TensorRT-LLM MoE (DecodeFeatureKernels.trtllmMoe16). */
