@@ -31,7 +31,7 @@ function holdsOutOfSample(
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -310,8 +310,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (784: 771 out of sample, 13 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(784);
+  it('scores every scorable case (793: 780 out of sample, 13 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(793);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -626,7 +626,11 @@ const eraOfEarlier = (id: string) =>
 // Tenstorrent's gemma-3-4b-it GPU reference on an A100 (tenstorrent/tt-inference-server#521), SGLang's DeepSeek-R1 NVFP4 on
 // B200 (sgl-project/sglang#9162), vLLM 0.12.0's Nemotron-3-Nano FP8 on H200 (vllm-project/recipes#165), llama-bench's BF16
 // Llama 8B on an RTX 3090 (ggml-org/llama.cpp#14262), vLLM's LoRA serving on H20 (vllm-project/vllm#27402) and SGLang's
-// Qwen3-Next over TEP4 on H200 and H20 (sgl-project/sglang#10816).
+// Qwen3-Next over TEP4 on H200 and H20 (sgl-project/sglang#10816). Five more, the same way (docs/time-model.md "Serving
+// rows from AMD recipe pages and Qwen3 FP8 MoE tuning PRs"): three vllm-project/recipes pages (Llama/Llama3.3-70B-ROCm.md's
+// FP8 Llama 3.3 70B on one MI355X, DeepSeek/AMD_GPU/README.md's DeepSeek-R1 on 8x MI300X, Qwen/Qwen3-Next.md's B200
+// outputs) and the Before Tuning columns of vLLM's MI300X Qwen3 FP8 MoE config PRs (vllm-project/vllm#17530,
+// vllm-project/vllm#17535: offline bursts of 200).
 const NEWSRV_ERAS: readonly (readonly [RegExp, string])[] = [
   [/^sglang10404-/, 'sglang10404'],
   [/^sglang10467-/, 'sglang10467'],
@@ -644,6 +648,11 @@ const NEWSRV_ERAS: readonly (readonly [RegExp, string])[] = [
   [/^llamacpp-14262-/, 'cpp14262'],
   [/^vllm27402-/, 'vllm27402'],
   [/^sglang10816-/, 'sglang10816'],
+  [/^recipesl33rocm-/, 'recipesl33rocm'],
+  [/^recipesdsamd-/, 'recipesdsamd'],
+  [/^recipesq3next-/, 'recipesq3next'],
+  [/^vllm17530-/, 'vllm17530'],
+  [/^vllm17535-/, 'vllm17535'],
 ];
 const isNewSrvRow = (id: string) => NEWSRV_ERAS.some(([re]) => re.test(id));
 const eraOf = (id: string) => NEWSRV_ERAS.find(([re]) => re.test(id))?.[1] ?? eraOfEarlier(id);
@@ -1012,11 +1021,23 @@ const FIELD_BARS = {
   // Qwen3-Next-80B-A3B over TP 4 + EP 4 under SGLang of September 2025 (FA3 full attention), 1k/1k: H200 +16.7%, +31.3%
   // and H20 +20.3%, +29.4% at 1 and 2 in flight.
   'sglang10816 kind:serving engine:sglang': { count: 4, median: 0.249, p90: 0.314 },
+  // AMD's FP8 Llama 3.3 70B on one MI355X under a vLLM source build of November 2025, two lockstep rounds of 64 at 8k/1k,
+  // mean TPOT: -27.0% (its MXFP4 twin carried: dense MXFP4 is not a weights kind the estimate has).
+  'recipesl33rocm kind:serving engine:vllm': { count: 1, median: 0.271, p90: 0.271 },
+  // DeepSeek-R1 FP8 over TP 8 on MI300X under rocm/vllm of August 2025 (AITER MLA), 256 in flight at 3200/800: +33.7%.
+  'recipesdsamd kind:serving engine:vllm': { count: 1, median: 0.338, p90: 0.338 },
+  // Qwen3-Next-80B-A3B bf16 over TP 4 on B200 under vLLM v0.10.2, 256 in flight at 2048/1024: +45.2%.
+  'recipesq3next kind:serving engine:vllm': { count: 1, median: 0.452, p90: 0.452 },
+  // Qwen3-30B-A3B-FP8 on one MI300X, offline bursts of 200 under vLLM of May 2025 (V0: its FP8 KV cache kept V1 off
+  // ROCm): +82.9%, +35.2%, +111.4% at 5000/1000, 1000/2000, 10000/500.
+  'vllm17530 kind:serving engine:vllm': { count: 3, median: 0.83, p90: 1.115 },
+  // Qwen3-235B-A22B-FP8 over TP 4 on MI300X, the same harness: +138.1%, +81.2%, +167.6%.
+  'vllm17535 kind:serving engine:vllm': { count: 3, median: 1.381, p90: 1.677 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 407 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault and MI355X 1k/256 c256 rows are carried', () => {
-    expect(fieldRows.length).toBe(407);
+  it('scores the 416 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256 and dense MXFP4 rows are carried', () => {
+    expect(fieldRows.length).toBe(416);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([]);
     const cases = loadThroughputCases('throughput.json');
     const carried = cases.filter((c) => c.id.startsWith('vllm-2542-'));
@@ -1055,6 +1076,12 @@ describe('time model on the serving field rows', () => {
     const c256 = 'llmd1233-l33-70b-fp8-mi355x-tp8-i1k-o256-c256';
     expect(cases.find((c) => c.id === c256)!.why_not).toMatch(/8\.00 input tokens/);
     expect(rows.some((r) => r.id === c256)).toBe(false);
+    // AMD Quark's dense MXFP4 Llama 3.3 70B on MI355X: the estimate's 'mxfp4' is gpt-oss's MXFP4 experts.
+    const dense = 'recipesl33rocm-l33-70b-mxfp4-mi355x-tp1-i8k-o1k-c64';
+    expect(cases.find((c) => c.id === dense)!.why_not).toMatch(
+      /not a weights kind the estimate has/,
+    );
+    expect(rows.some((r) => r.id === dense)).toBe(false);
   });
 
   for (const [group, bar] of Object.entries(FIELD_BARS))
@@ -1280,7 +1307,10 @@ const ENGINE_BARS = {
   // With tenstorrent/tt-inference-server#521's six gemma-3-4b-it rows on an A100 (+21.0..+54.2%), vllm-project/recipes#165's
   // Nemotron-3-Nano FP8 row on an H200 (+35.6%) and vllm-project/vllm#27402's LoRA burst on an H20 (+48.9%), all scored
   // before any change: 243 rows, 10.8% / 48.1% -> 11.5% / 48.9%.
-  'serving engine:vllm': { count: 243, median: 0.116, p90: 0.52 },
+  // With three vllm-project/recipes pages (MI355X Llama 3.3 70B FP8 -27.0%, 8x MI300X DeepSeek-R1 +33.7%, 4x B200
+  // Qwen3-Next +45.2%) and vllm-project/vllm#17530 / #17535's MI300X Qwen3 FP8 MoE bursts (+35.2..+167.6%), all scored
+  // before any change: 252 rows, 11.9% / 51.8%.
+  'serving engine:vllm': { count: 252, median: 0.12, p90: 0.52 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
@@ -1340,7 +1370,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
   // all-reduce on MI300X.
   it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 7%, p90 <= 22.8%', () => {
     const later =
-      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|vllm23151-|llminfra-|qwen8b5090-|vllm27323-|vllm25398-|inferencex832-|modelopt2015-|tt521-|recipes165-|vllm27402-)/;
+      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|vllm23151-|llminfra-|qwen8b5090-|vllm27323-|vllm25398-|inferencex832-|modelopt2015-|tt521-|recipes165-|vllm27402-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-)/;
     const s = summarizeThroughput(
       'vllm earlier',
       outOfSample.filter((r) => r.kind === 'serving' && r.engine === 'vllm' && !later.test(r.id)),

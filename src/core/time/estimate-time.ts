@@ -21,7 +21,7 @@ import {
   gpuRates,
   type GpuContext,
 } from './hardware.js';
-import { DECODE_PHASES, TRAIN_PHASES, modelFacts } from './model-facts.js';
+import { DECODE_PHASES, TRAIN_PHASES, modelFacts, servedArch } from './model-facts.js';
 import type { Bound } from './model-facts.js';
 import { trainStep } from './train-step.js';
 import { consolidatedSaveSeconds } from './model-save.js';
@@ -176,12 +176,13 @@ function latencyOf(
  * `poolSequences` as estimateTime's (a short pool runs that many, the rest queue).
  */
 export function servingLatency(
-  arch: Arch,
+  model: Arch,
   o: EstimateOptions,
   gpu: Gpu,
   t: TimeOptions,
   poolSequences?: number,
 ): { ttftSeconds: number; tpotSeconds: number } {
+  const arch = servedArch(model, o);
   const m = modelFacts(arch);
   const r = gpuRates(gpu, t, true);
   const c = poolRunning(o, poolSequences);
@@ -316,16 +317,18 @@ function withEmulatedBf16(
  * `poolSequences`: a serving estimate's KV pool, the sequences it holds at the mean context (the memory model's
  * `serving.sequencesAtMeanContext`); where fewer than --batch, that many run and the rest queue (time/pool-queue.ts).
  * `pagedSpilled`: training whose paged optimizer states do not all fit on the card (memory/paged.ts
- * pagedStatesSpill): each step migrates them (time/paged-migration.ts).
+ * pagedStatesSpill): each step migrates them (time/paged-migration.ts). Serving without images times the layers a
+ * text-only request runs (model-facts.ts servedArch).
  */
 export function estimateTime(
-  arch: Arch,
+  model: Arch,
   o: EstimateOptions,
   gpu: Gpu,
   t: TimeOptions,
   poolSequences?: number,
   pagedSpilled = false,
 ): TimeResult {
+  const arch = servedArch(model, o);
   const m = modelFacts(arch);
   const r = gpuRates(gpu, t, o.method === 'inference');
   const settings = {

@@ -26,7 +26,7 @@ import { decodeStep, decodeTraffic, prefillTime } from './decode.js';
 import { frontendSeconds } from './frontend.js';
 import { gpuRates } from './hardware.js';
 import { reserveRatioAt } from './admission-reserve.js';
-import { modelFacts } from './model-facts.js';
+import { modelFacts, servedArch } from './model-facts.js';
 
 /** Prompt and output tokens at rising percent levels (a sampler of catalogs/datasets/<id>.json). */
 export interface LengthShape {
@@ -233,7 +233,7 @@ const CTX_GRAIN = 16;
  * static batch (time/frontend.ts).
  */
 export function spreadBatchSeconds(
-  arch: Arch,
+  model: Arch,
   o: EstimateOptions,
   gpu: Gpu,
   t: TimeOptions,
@@ -241,6 +241,7 @@ export function spreadBatchSeconds(
   run: { slots: number; poolTokens: number; wave: number },
   spread = 1,
 ): { seconds: number; burst: SpreadBurst; atMean: SpreadBurst } {
+  const arch = servedArch(model, o);
   const m = modelFacts(arch);
   const r = gpuRates(gpu, t, true);
   const prompt = promptTokensOf(o);

@@ -125,6 +125,36 @@ function towerLinears(arch: Arch): number {
   return n;
 }
 
+/** Text-only architectures by architecture object (textOnlyArch), made once each. */
+const TEXT_ONLY = new WeakMap<Arch, Arch>();
+
+/**
+ * The layers a request without images runs. A decoder's cross-attention layers over a vision tower's states
+ * (Llama 3.2 Vision's MllamaCrossAttentionDecoderLayer) are skipped whole, attention and MLP, when the batch carries
+ * no image: vLLM's MllamaForConditionalGeneration.forward sets `skip_cross_attention = max(encoder_seq_lens) == 0`
+ * for text-only prefill and decode and MllamaTextModel.forward runs a cross layer only `if not skip_cross_attention`
+ * (vllm/model_executor/models/mllama.py at vllm-project/vllm@005ad95003ff57af6f921ac33a3507780ac756d2); SGLang's
+ * mllama.py carries the same test, and transformers' MllamaTextModel skips a cross layer while it has no
+ * cross_attention_states and an empty cross cache. An encoder-decoder's cross layers (a T5 decoder: no vision tower)
+ * always run.
+ */
+export function textOnlyArch(arch: Arch): Arch {
+  let a = TEXT_ONLY.get(arch);
+  if (a === undefined) {
+    const tower = arch.groups.some((g) => g.name === 'vision');
+    const skipped = (g: Arch['groups'][number]) => tower && g.crossAttention && g.name !== 'vision';
+    a = arch.groups.some(skipped)
+      ? { ...arch, groups: arch.groups.filter((g) => !skipped(g)) }
+      : arch;
+    TEXT_ONLY.set(arch, a);
+  }
+  return a;
+}
+
+/** The architecture a serving configuration runs: text-only requests skip the image cross layers (textOnlyArch). */
+export const servedArch = (arch: Arch, o: EstimateOptions): Arch =>
+  o.method === 'inference' && !o.images ? textOnlyArch(arch) : arch;
+
 /** Facts by architecture object: modelFacts is a pure function of it, and no caller writes to the facts. */
 const FACTS = new WeakMap<Arch, ModelFacts>();
 

@@ -13,7 +13,7 @@ import {
 } from '../../schema/estimate.js';
 import type { TimeOptions } from '../../schema/time.js';
 import { gpuRates, type GpuRates } from './hardware.js';
-import { modelFacts, type ModelFacts } from './model-facts.js';
+import { modelFacts, servedArch, type ModelFacts } from './model-facts.js';
 import { prefillWaitsForStep } from './decode-host.js';
 import { frontendSeconds } from './frontend.js';
 import { chunkedPrefillHostSeconds } from './graph-step.js';
@@ -79,11 +79,12 @@ export function servingTime(
  * max(max_model_len, 2048) tokens (vllm/config.py @v0.6.3 SchedulerConfig).
  */
 export function staticBatchSeconds(
-  arch: Arch,
+  model: Arch,
   o: EstimateOptions,
   gpu: Gpu,
   t: TimeOptions,
 ): number {
+  const arch = servedArch(model, o);
   const m = modelFacts(arch);
   const r = gpuRates(gpu, t, true);
   const prompt = promptTokensOf(o);
